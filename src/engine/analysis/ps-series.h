@@ -1,0 +1,67 @@
+/* ps-series.h — the measured series of a run and their statistics
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One series per (marker instance, measurement kind) — or, grouped by name,
+ * per (session, application, description, kind) (specs: ce-perflog.md §4.5,
+ * cli.md "stats"). The GUI and perfscope-cli both show these numbers.
+ */
+#pragma once
+
+#include "ps-event-store.h"
+#include "ps-stats.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PS_SERIES_DURATION,
+  PS_SERIES_CPU,
+  PS_SERIES_MEMORY,
+  PS_SERIES_COUNTER,
+  PS_SERIES_SPAN,
+} PsSeriesKind;
+
+typedef struct
+{
+  char        *name;          /* CE: the marker description */
+  char        *app;           /* CE: the application that registered it */
+  PsSeriesKind kind;
+  const char  *unit;          /* "s", "ticks", "percent", "bytes" */
+  gint64       id;            /* CE: marker id */
+  guint        instance;      /* CE: 1-based registration ordinal of the first instance */
+  guint        session;       /* 0-based */
+  guint        n_instances;   /* tracks merged into this series (1 unless grouped) */
+  guint32     *tracks;        /* n_instances track indexes */
+  guint64      first_line;    /* declaration line of the first instance */
+  gboolean     has_seconds;   /* durations: every value had a tick rate */
+  guint64      n_excluded;    /* values left out of stats (negative durations) */
+  guint64      n_flagged;     /* values flagged (out of range, fractional) */
+  /* Values in `unit`, in file order, without the excluded ones */
+  GArray      *values;        /* double */
+  /* Durations only: the same values in ticks */
+  GArray      *ticks;         /* double */
+  GArray      *indexes;       /* guint64 global event index of each value */
+  PsStats      stats;         /* over values, in `unit` */
+  PsStats      ticks_stats;   /* durations only: over ticks */
+} PsSeries;
+
+typedef struct
+{
+  gboolean group_by_name;       /* merge instances with the same description */
+  gboolean include_negative;    /* put negative durations into statistics */
+  double   tick_rate_override;  /* > 0: use instead of the log's RESOLUTION */
+} PsSeriesOptions;
+
+const char *ps_series_kind_to_string (PsSeriesKind kind);
+
+/* Returns a GPtrArray of PsSeries* (freed with the array), in the order of
+ * the instances' declaration. */
+GPtrArray  *ps_series_collect        (PsEventStore          *store,
+                                      const PsSeriesOptions *options);
+void        ps_series_free           (PsSeries              *series);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsSeries, ps_series_free)
+
+G_END_DECLS

@@ -1,0 +1,38 @@
+/* ps-stats.h — descriptive statistics of a series of numbers
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Median and percentiles use the nearest-rank method on the sorted values;
+ * stddev is the population standard deviation (specs/cli.md, stats).
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint64 count;
+  double  sum;
+  double  min;
+  double  max;
+  double  mean;
+  double  median;
+  double  p90;
+  double  p95;
+  double  p99;
+  double  stddev;
+} PsStats;
+
+/* values is sorted in place. With count 0 every field is 0. */
+void   ps_stats_compute       (double        *values,
+                               gsize          count,
+                               PsStats       *out);
+/* Nearest-rank percentile (0 < percent <= 100) of sorted values */
+double ps_stats_percentile    (const double  *sorted,
+                               gsize          count,
+                               double         percent);
+
+G_END_DECLS

@@ -1,0 +1,32 @@
+/* ps-event-store-private.h — what PsStoreBuilder uses to commit batches
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "ps-event-store.h"
+
+G_BEGIN_DECLS
+
+/* Measurements must arrive in index order, starting at the store's count. */
+void    _ps_event_store_append_measurements (PsEventStore        *self,
+                                             const PsMeasurement *measurements,
+                                             guint                n);
+guint32 _ps_event_store_add_other           (PsEventStore        *self,
+                                             guint32              kind_name,
+                                             guint32              raw_value);
+void    _ps_event_store_append_spans        (PsEventStore        *self,
+                                             const PsSpan        *spans,
+                                             guint                n);
+void    _ps_event_store_append_marks        (PsEventStore        *self,
+                                             const PsMark        *marks,
+                                             guint                n);
+void    _ps_event_store_append_samples      (PsEventStore        *self,
+                                             const PsSample      *samples,
+                                             guint                n);
+void    _ps_event_store_append_counter_values (PsEventStore      *self,
+                                             const PsCounterValue *values,
+                                             guint                n);
+
+G_END_DECLS

@@ -1,0 +1,1327 @@
+/* ps-event-store.c — one run, held in compact arrays
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Measurements are stored as columns in blocks of 65536 events: track
+ * (4 bytes), value (4 bytes), kind and flags (1 byte) and the distance in
+ * lines to the previous event (1 byte). A value that does not fit in 32
+ * bits, and a line distance that does not fit in a byte, go to small sorted
+ * side tables. Every 256 events the absolute line number is kept, so any
+ * event's line is found by adding at most 255 distances. Blocks are never
+ * reallocated, so a huge run grows without copying.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ps-event-store.h"
+#include "ps-event-store-private.h"
+
+#define BLOCK_SHIFT       16
+#define BLOCK_SIZE        (1u << BLOCK_SHIFT)
+#define BLOCK_MASK        (BLOCK_SIZE - 1)
+#define CHECKPOINT_SHIFT  8
+#define CHECKPOINT_EVERY  (1u << CHECKPOINT_SHIFT)
+#define LINE_ESCAPE       255
+
+#define META_KIND_MASK    0x03
+#define META_FLAGS_SHIFT  2
+#define META_FLAGS_MASK   0x07
+#define META_WIDE         0x20
+
+#define CHUNK_SHIFT       14
+#define CHUNK_SIZE        (1u << CHUNK_SHIFT)
+#define CHUNK_MASK        (CHUNK_SIZE - 1)
+
+typedef struct
+{
+  guint32 track[BLOCK_SIZE];
+  guint32 value[BLOCK_SIZE];
+  guint8  meta[BLOCK_SIZE];
+  guint8  line_delta[BLOCK_SIZE];
+  guint64 checkpoint_line[BLOCK_SIZE / CHECKPOINT_EVERY];
+} MeasureBlock;
+
+typedef struct
+{
+  guint64 index;
+  guint64 bits;
+} WideValue;
+
+typedef struct
+{
+  guint64 index;
+  guint64 line;
+} LineEscape;
+
+typedef struct
+{
+  guint32 kind_name;
+  guint32 raw_value;
+} OtherValue;
+
+typedef struct
+{
+  guint32 session;
+  guint64 from_index;
+  double  ticks_per_second;
+} TickRate;
+
+typedef struct
+{
+  guint32    code;
+  const char *message;
+  guint64    line;
+  guint64    offset;
+  guint32    session;
+  PsSeverity severity;
+} StoredWarning;
+
+/* Fixed-size chunks of packed structs: appending never moves old ones. */
+typedef struct
+{
+  gsize      element_size;
+  guint64    length;
+  GPtrArray *chunks;
+} ChunkedArray;
+
+struct _PsEventStore
+{
+  GObject parent_instance;
+
+  char        *format;
+  GFile       *file;
+  GError      *error;
+  guint64      bytes_read;
+
+  GStringChunk *string_chunk;
+  GHashTable   *string_ids;   /* const char* (in string_chunk) → id + 1 */
+  GPtrArray    *strings;      /* id → const char* */
+
+  GArray       *sessions;     /* PsSessionInfo */
+  GPtrArray    *metadata;     /* per session: GArray of {guint32 key, guint32 value} */
+  GArray       *tick_rates;   /* TickRate */
+  GArray       *tracks;       /* PsTrack */
+
+  GPtrArray    *measure_blocks;
+  guint64       n_measurements;
+  guint64       last_line;
+  GArray       *wide_values;  /* WideValue, sorted by index */
+  GArray       *line_escapes; /* LineEscape, sorted by index */
+  GArray       *others;       /* OtherValue */
+
+  ChunkedArray  spans;
+  ChunkedArray  marks;
+  ChunkedArray  samples;
+  ChunkedArray  counter_values;
+
+  GArray       *frames;       /* PsFrame */
+  GHashTable   *frame_ids;
+  GArray       *stack_nodes;  /* PsStackNode; node 0 is the empty stack */
+  GHashTable   *stack_ids;
+
+  GArray       *warnings;     /* StoredWarning */
+  GStringChunk *warning_text;
+  guint64       n_warnings_raised;
+};
+
+G_DEFINE_FINAL_TYPE (PsEventStore, ps_event_store, G_TYPE_OBJECT)
+
+enum {
+  APPENDED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+typedef struct
+{
+  guint32 key;
+  guint32 value;
+} MetadataPair;
+
+static void
+chunked_array_init (ChunkedArray *array,
+                    gsize         element_size)
+{
+  array->element_size = element_size;
+  array->length = 0;
+  array->chunks = g_ptr_array_new_with_free_func (g_free);
+}
+
+static void
+chunked_array_clear (ChunkedArray *array)
+{
+  g_clear_pointer (&array->chunks, g_ptr_array_unref);
+  array->length = 0;
+}
+
+static void
+chunked_array_append (ChunkedArray *array,
+                      gconstpointer elements,
+                      guint         n)
+{
+  const guint8 *from = elements;
+
+  while (n > 0)
+    {
+      guint offset = array->length & CHUNK_MASK;
+      guint room = CHUNK_SIZE - offset;
+      guint count = MIN (room, n);
+      guint8 *chunk;
+
+      if (offset == 0)
+        g_ptr_array_add (array->chunks, g_malloc (array->element_size * CHUNK_SIZE));
+      chunk = g_ptr_array_index (array->chunks, array->chunks->len - 1);
+      memcpy (chunk + offset * array->element_size, from, count * array->element_size);
+      array->length += count;
+      from += count * array->element_size;
+      n -= count;
+    }
+}
+
+static gconstpointer
+chunked_array_get (const ChunkedArray *array,
+                   guint64             index)
+{
+  const guint8 *chunk;
+
+  g_return_val_if_fail (index < array->length, NULL);
+  chunk = g_ptr_array_index (array->chunks, index >> CHUNK_SHIFT);
+  return chunk + (index & CHUNK_MASK) * array->element_size;
+}
+
+static guint
+frame_hash (gconstpointer key)
+{
+  const PsFrame *frame = key;
+  return g_int64_hash (&frame->address) ^ (frame->function * 31u) ^ (frame->module * 131u);
+}
+
+static gboolean
+frame_equal (gconstpointer a,
+             gconstpointer b)
+{
+  const PsFrame *fa = a;
+  const PsFrame *fb = b;
+  return fa->address == fb->address && fa->function == fb->function && fa->module == fb->module;
+}
+
+static void
+ps_event_store_finalize (GObject *object)
+{
+  PsEventStore *self = (PsEventStore *)object;
+
+  g_clear_pointer (&self->format, g_free);
+  g_clear_object (&self->file);
+  g_clear_error (&self->error);
+  g_clear_pointer (&self->string_ids, g_hash_table_unref);
+  g_clear_pointer (&self->strings, g_ptr_array_unref);
+  g_clear_pointer (&self->string_chunk, g_string_chunk_free);
+  g_clear_pointer (&self->sessions, g_array_unref);
+  g_clear_pointer (&self->metadata, g_ptr_array_unref);
+  g_clear_pointer (&self->tick_rates, g_array_unref);
+  g_clear_pointer (&self->tracks, g_array_unref);
+  g_clear_pointer (&self->measure_blocks, g_ptr_array_unref);
+  g_clear_pointer (&self->wide_values, g_array_unref);
+  g_clear_pointer (&self->line_escapes, g_array_unref);
+  g_clear_pointer (&self->others, g_array_unref);
+  chunked_array_clear (&self->spans);
+  chunked_array_clear (&self->marks);
+  chunked_array_clear (&self->samples);
+  chunked_array_clear (&self->counter_values);
+  g_clear_pointer (&self->frame_ids, g_hash_table_unref);
+  g_clear_pointer (&self->frames, g_array_unref);
+  g_clear_pointer (&self->stack_ids, g_hash_table_unref);
+  g_clear_pointer (&self->stack_nodes, g_array_unref);
+  g_clear_pointer (&self->warnings, g_array_unref);
+  g_clear_pointer (&self->warning_text, g_string_chunk_free);
+
+  G_OBJECT_CLASS (ps_event_store_parent_class)->finalize (object);
+}
+
+static void
+ps_event_store_class_init (PsEventStoreClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = ps_event_store_finalize;
+
+  /**
+   * PsEventStore::appended:
+   *
+   * Emitted on the main thread after live collection committed a batch.
+   */
+  signals[APPENDED] =
+    g_signal_new ("appended",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+}
+
+static void
+ps_event_store_init (PsEventStore *self)
+{
+  PsStackNode root = { 0, PS_NONE };
+
+  self->string_chunk = g_string_chunk_new (64 * 1024);
+  self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->strings = g_ptr_array_new ();
+  self->sessions = g_array_new (FALSE, TRUE, sizeof (PsSessionInfo));
+  self->metadata = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  self->tick_rates = g_array_new (FALSE, FALSE, sizeof (TickRate));
+  self->tracks = g_array_new (FALSE, TRUE, sizeof (PsTrack));
+  self->measure_blocks = g_ptr_array_new_with_free_func (g_free);
+  self->wide_values = g_array_new (FALSE, FALSE, sizeof (WideValue));
+  self->line_escapes = g_array_new (FALSE, FALSE, sizeof (LineEscape));
+  self->others = g_array_new (FALSE, FALSE, sizeof (OtherValue));
+  chunked_array_init (&self->spans, sizeof (PsSpan));
+  chunked_array_init (&self->marks, sizeof (PsMark));
+  chunked_array_init (&self->samples, sizeof (PsSample));
+  chunked_array_init (&self->counter_values, sizeof (PsCounterValue));
+  self->frames = g_array_new (FALSE, FALSE, sizeof (PsFrame));
+  self->frame_ids = g_hash_table_new_full (frame_hash, frame_equal, g_free, NULL);
+  self->stack_nodes = g_array_new (FALSE, FALSE, sizeof (PsStackNode));
+  self->stack_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_array_append_val (self->stack_nodes, root);
+  self->warnings = g_array_new (FALSE, FALSE, sizeof (StoredWarning));
+  self->warning_text = g_string_chunk_new (16 * 1024);
+
+  /* id 0 is always the empty string */
+  ps_event_store_intern (self, "", 0);
+}
+
+PsEventStore *
+ps_event_store_new (void)
+{
+  return g_object_new (PS_TYPE_EVENT_STORE, NULL);
+}
+
+const char *
+ps_event_store_get_format (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  return self->format;
+}
+
+void
+ps_event_store_set_format (PsEventStore *self,
+                           const char   *format_name)
+{
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_free (self->format);
+  self->format = g_strdup (format_name);
+}
+
+GFile *
+ps_event_store_get_file (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  return self->file;
+}
+
+void
+ps_event_store_set_file (PsEventStore *self,
+                         GFile        *file)
+{
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_set_object (&self->file, file);
+}
+
+gboolean
+ps_event_store_is_complete (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), FALSE);
+  return self->error == NULL;
+}
+
+const GError *
+ps_event_store_get_error (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  return self->error;
+}
+
+void
+ps_event_store_set_error (PsEventStore *self,
+                          const GError *error)
+{
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_clear_error (&self->error);
+  if (error != NULL)
+    self->error = g_error_copy (error);
+}
+
+guint64
+ps_event_store_get_bytes_read (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+  return self->bytes_read;
+}
+
+void
+ps_event_store_set_bytes_read (PsEventStore *self,
+                               guint64       bytes)
+{
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  self->bytes_read = bytes;
+}
+
+gsize
+ps_event_store_get_memory_size (PsEventStore *self)
+{
+  gsize size = 0;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+
+  size += self->measure_blocks->len * sizeof (MeasureBlock);
+  size += (self->spans.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsSpan);
+  size += (self->marks.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsMark);
+  size += (self->samples.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsSample);
+  size += (self->counter_values.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsCounterValue);
+  size += self->wide_values->len * sizeof (WideValue);
+  size += self->line_escapes->len * sizeof (LineEscape);
+  size += self->others->len * sizeof (OtherValue);
+  size += self->tracks->len * sizeof (PsTrack);
+  size += self->strings->len * (sizeof (gpointer) * 4 + 16);
+  size += self->frames->len * sizeof (PsFrame) * 3;
+  size += self->stack_nodes->len * sizeof (PsStackNode) * 3;
+  size += self->warnings->len * (sizeof (StoredWarning) + 64);
+
+  return size;
+}
+
+/* Strings */
+
+guint32
+ps_event_store_intern (PsEventStore *self,
+                       const char   *text,
+                       gssize        length)
+{
+  gpointer found;
+  const char *stored;
+  char stack_copy[256];
+  g_autofree char *heap_copy = NULL;
+  const char *key;
+  guint32 id;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+
+  if (text == NULL)
+    return 0;
+  if (length < 0)
+    length = strlen (text);
+
+  /* The hash table needs a NUL-terminated key for the lookup. */
+  if ((gsize)length < sizeof stack_copy)
+    {
+      memcpy (stack_copy, text, length);
+      stack_copy[length] = '\0';
+      key = stack_copy;
+    }
+  else
+    {
+      heap_copy = g_strndup (text, length);
+      key = heap_copy;
+    }
+
+  found = g_hash_table_lookup (self->string_ids, key);
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+
+  stored = g_string_chunk_insert_len (self->string_chunk, text, length);
+  id = self->strings->len;
+  g_ptr_array_add (self->strings, (gpointer)stored);
+  g_hash_table_insert (self->string_ids, (gpointer)stored, GUINT_TO_POINTER (id + 1));
+
+  return id;
+}
+
+const char *
+ps_event_store_get_string (PsEventStore *self,
+                           guint32       id)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), "");
+
+  if (id >= self->strings->len)
+    return "";
+  return g_ptr_array_index (self->strings, id);
+}
+
+/* Sessions and metadata */
+
+guint32
+ps_event_store_add_session (PsEventStore *self,
+                            guint64       first_line,
+                            gboolean      implicit)
+{
+  PsSessionInfo info = { 0 };
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+
+  info.first_line = first_line;
+  info.last_line = first_line;
+  info.first_measurement = self->n_measurements;
+  info.implicit = !!implicit;
+  g_array_append_val (self->sessions, info);
+  g_ptr_array_add (self->metadata, g_array_new (FALSE, FALSE, sizeof (MetadataPair)));
+
+  return self->sessions->len - 1;
+}
+
+guint
+ps_event_store_get_n_sessions (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+  return self->sessions->len;
+}
+
+const PsSessionInfo *
+ps_event_store_get_session (PsEventStore *self,
+                            guint32       session)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  g_return_val_if_fail (session < self->sessions->len, NULL);
+  return &g_array_index (self->sessions, PsSessionInfo, session);
+}
+
+void
+ps_event_store_set_session_end (PsEventStore *self,
+                                guint32       session,
+                                guint64       last_line)
+{
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_return_if_fail (session < self->sessions->len);
+  g_array_index (self->sessions, PsSessionInfo, session).last_line = last_line;
+}
+
+void
+ps_event_store_set_session_origin (PsEventStore *self,
+                                   guint32       session,
+                                   gint64        origin_unix_ns)
+{
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_return_if_fail (session < self->sessions->len);
+  g_array_index (self->sessions, PsSessionInfo, session).origin_unix_ns = origin_unix_ns;
+}
+
+void
+ps_event_store_set_metadata (PsEventStore *self,
+                             guint32       session,
+                             const char   *key,
+                             const char   *value)
+{
+  GArray *pairs;
+  MetadataPair pair;
+
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_return_if_fail (session < self->sessions->len);
+  g_return_if_fail (key != NULL);
+
+  pairs = g_ptr_array_index (self->metadata, session);
+  pair.key = ps_event_store_intern (self, key, -1);
+  pair.value = ps_event_store_intern (self, value ? value : "", -1);
+
+  for (guint i = 0; i < pairs->len; i++)
+    {
+      MetadataPair *existing = &g_array_index (pairs, MetadataPair, i);
+
+      if (existing->key == pair.key)
+        {
+          existing->value = pair.value;
+          return;
+        }
+    }
+
+  g_array_append_val (pairs, pair);
+}
+
+const char *
+ps_event_store_get_metadata (PsEventStore *self,
+                             guint32       session,
+                             const char   *key)
+{
+  GArray *pairs;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  if (session >= self->sessions->len)
+    return NULL;
+
+  pairs = g_ptr_array_index (self->metadata, session);
+  for (guint i = 0; i < pairs->len; i++)
+    {
+      const MetadataPair *pair = &g_array_index (pairs, MetadataPair, i);
+
+      if (strcmp (ps_event_store_get_string (self, pair->key), key) == 0)
+        return ps_event_store_get_string (self, pair->value);
+    }
+
+  return NULL;
+}
+
+GArray *
+ps_event_store_list_metadata (PsEventStore *self,
+                              guint32       session)
+{
+  GArray *entries;
+  GArray *pairs;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+
+  entries = g_array_new (FALSE, FALSE, sizeof (PsMetadataEntry));
+  if (session >= self->sessions->len)
+    return entries;
+
+  pairs = g_ptr_array_index (self->metadata, session);
+  for (guint i = 0; i < pairs->len; i++)
+    {
+      const MetadataPair *pair = &g_array_index (pairs, MetadataPair, i);
+      PsMetadataEntry entry = {
+        ps_event_store_get_string (self, pair->key),
+        ps_event_store_get_string (self, pair->value),
+      };
+
+      g_array_append_val (entries, entry);
+    }
+
+  return entries;
+}
+
+/* Tick rates */
+
+void
+ps_event_store_add_tick_rate (PsEventStore *self,
+                              guint32       session,
+                              guint64       from_index,
+                              double        ticks_per_second)
+{
+  TickRate rate = { session, from_index, ticks_per_second };
+
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_return_if_fail (ticks_per_second > 0);
+
+  g_array_append_val (self->tick_rates, rate);
+}
+
+double
+ps_event_store_get_tick_rate (PsEventStore *self,
+                              guint32       session,
+                              guint64       index)
+{
+  double first = 0;
+  double best = 0;
+  guint64 best_from = 0;
+  gboolean have_first = FALSE;
+  gboolean have_best = FALSE;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+
+  for (guint i = 0; i < self->tick_rates->len; i++)
+    {
+      const TickRate *rate = &g_array_index (self->tick_rates, TickRate, i);
+
+      if (rate->session != session)
+        continue;
+      if (!have_first)
+        {
+          first = rate->ticks_per_second;
+          have_first = TRUE;
+        }
+      if (rate->from_index <= index && (!have_best || rate->from_index >= best_from))
+        {
+          best = rate->ticks_per_second;
+          best_from = rate->from_index;
+          have_best = TRUE;
+        }
+    }
+
+  return have_best ? best : first;
+}
+
+guint
+ps_event_store_get_n_tick_rates (PsEventStore *self,
+                                 guint32       session)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+
+  for (guint i = 0; i < self->tick_rates->len; i++)
+    if (g_array_index (self->tick_rates, TickRate, i).session == session)
+      n++;
+
+  return n;
+}
+
+/* Tracks */
+
+guint32
+ps_event_store_add_track (PsEventStore  *self,
+                          const PsTrack *track)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), PS_NONE);
+  g_return_val_if_fail (track != NULL, PS_NONE);
+
+  g_array_append_vals (self->tracks, track, 1);
+  return self->tracks->len - 1;
+}
+
+guint
+ps_event_store_get_n_tracks (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+  return self->tracks->len;
+}
+
+const PsTrack *
+ps_event_store_get_track (PsEventStore *self,
+                          guint32       track)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  g_return_val_if_fail (track < self->tracks->len, NULL);
+  return &g_array_index (self->tracks, PsTrack, track);
+}
+
+void
+ps_event_store_add_track_flags (PsEventStore *self,
+                                guint32       track,
+                                guint16       flags)
+{
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_return_if_fail (track < self->tracks->len);
+  g_array_index (self->tracks, PsTrack, track).flags |= flags;
+}
+
+/* Measurements */
+
+static inline guint64
+double_bits (double value)
+{
+  guint64 bits;
+  memcpy (&bits, &value, sizeof bits);
+  return bits;
+}
+
+static inline double
+bits_double (guint64 bits)
+{
+  double value;
+  memcpy (&value, &bits, sizeof value);
+  return value;
+}
+
+static inline guint32
+float_bits (float value)
+{
+  guint32 bits;
+  memcpy (&bits, &value, sizeof bits);
+  return bits;
+}
+
+static inline float
+bits_float (guint32 bits)
+{
+  float value;
+  memcpy (&value, &bits, sizeof value);
+  return value;
+}
+
+/* Returns TRUE and the 32-bit form if the value fits, else FALSE. */
+static gboolean
+encode_narrow (const PsMeasurement *m,
+               guint32             *narrow,
+               guint64             *wide)
+{
+  switch ((PsMeasureKind)m->kind)
+    {
+    case PS_MEASURE_DURATION:
+      *wide = (guint64)m->value.ticks;
+      if (m->value.ticks >= G_MININT32 && m->value.ticks <= G_MAXINT32)
+        {
+          *narrow = (guint32)(gint32)m->value.ticks;
+          return TRUE;
+        }
+      return FALSE;
+
+    case PS_MEASURE_MEMORY:
+      if ((m->flags & PS_MEASURE_FLAG_FRACTIONAL) == 0)
+        {
+          *wide = m->value.bytes;
+          if (m->value.bytes <= G_MAXUINT32)
+            {
+              *narrow = (guint32)m->value.bytes;
+              return TRUE;
+            }
+          return FALSE;
+        }
+      G_GNUC_FALLTHROUGH;
+
+    case PS_MEASURE_CPU:
+      *wide = double_bits (m->value.number);
+      if ((double)(float)m->value.number == m->value.number)
+        {
+          *narrow = float_bits ((float)m->value.number);
+          return TRUE;
+        }
+      return FALSE;
+
+    case PS_MEASURE_OTHER:
+    default:
+      *narrow = m->value.other;
+      *wide = m->value.other;
+      return TRUE;
+    }
+}
+
+static void
+decode_value (PsMeasurement *m,
+              guint32        narrow,
+              gboolean       is_wide,
+              guint64        wide)
+{
+  switch ((PsMeasureKind)m->kind)
+    {
+    case PS_MEASURE_DURATION:
+      m->value.ticks = is_wide ? (gint64)wide : (gint64)(gint32)narrow;
+      break;
+
+    case PS_MEASURE_MEMORY:
+      if ((m->flags & PS_MEASURE_FLAG_FRACTIONAL) == 0)
+        {
+          m->value.bytes = is_wide ? wide : narrow;
+          break;
+        }
+      G_GNUC_FALLTHROUGH;
+
+    case PS_MEASURE_CPU:
+      m->value.number = is_wide ? bits_double (wide) : (double)bits_float (narrow);
+      break;
+
+    case PS_MEASURE_OTHER:
+    default:
+      m->value.other = narrow;
+      break;
+    }
+}
+
+void
+_ps_event_store_append_measurements (PsEventStore        *self,
+                                     const PsMeasurement *measurements,
+                                     guint                n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      const PsMeasurement *m = &measurements[i];
+      guint64 index = self->n_measurements;
+      guint offset = index & BLOCK_MASK;
+      MeasureBlock *block;
+      guint32 narrow = 0;
+      guint64 wide = 0;
+      guint8 meta;
+
+      if (offset == 0)
+        g_ptr_array_add (self->measure_blocks, g_malloc (sizeof (MeasureBlock)));
+      block = g_ptr_array_index (self->measure_blocks, self->measure_blocks->len - 1);
+
+      meta = (m->kind & META_KIND_MASK) | ((m->flags & META_FLAGS_MASK) << META_FLAGS_SHIFT);
+      if (!encode_narrow (m, &narrow, &wide))
+        {
+          WideValue value = { index, wide };
+
+          g_array_append_val (self->wide_values, value);
+          meta |= META_WIDE;
+        }
+
+      block->track[offset] = m->track;
+      block->value[offset] = narrow;
+      block->meta[offset] = meta;
+
+      if ((offset & (CHECKPOINT_EVERY - 1)) == 0)
+        {
+          block->checkpoint_line[offset >> CHECKPOINT_SHIFT] = m->line;
+          block->line_delta[offset] = 0;
+        }
+      else if (m->line >= self->last_line && m->line - self->last_line < LINE_ESCAPE)
+        {
+          block->line_delta[offset] = (guint8)(m->line - self->last_line);
+        }
+      else
+        {
+          LineEscape escape = { index, m->line };
+
+          g_array_append_val (self->line_escapes, escape);
+          block->line_delta[offset] = LINE_ESCAPE;
+        }
+
+      self->last_line = m->line;
+      self->n_measurements++;
+    }
+}
+
+guint32
+_ps_event_store_add_other (PsEventStore *self,
+                           guint32       kind_name,
+                           guint32       raw_value)
+{
+  OtherValue other = { kind_name, raw_value };
+
+  g_array_append_val (self->others, other);
+  return self->others->len - 1;
+}
+
+guint64
+ps_event_store_get_n_measurements (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+  return self->n_measurements;
+}
+
+static gboolean
+find_wide (GArray  *wide_values,
+           guint64  index,
+           guint64 *bits)
+{
+  guint lo = 0;
+  guint hi = wide_values->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const WideValue *value = &g_array_index (wide_values, WideValue, mid);
+
+      if (value->index == index)
+        {
+          *bits = value->bits;
+          return TRUE;
+        }
+      if (value->index < index)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return FALSE;
+}
+
+static guint64
+find_line_escape (GArray  *escapes,
+                  guint64  index)
+{
+  guint lo = 0;
+  guint hi = escapes->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const LineEscape *escape = &g_array_index (escapes, LineEscape, mid);
+
+      if (escape->index == index)
+        return escape->line;
+      if (escape->index < index)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return 0;
+}
+
+void
+ps_event_store_get_measurement (PsEventStore  *self,
+                                guint64        index,
+                                PsMeasurement *out)
+{
+  const MeasureBlock *block;
+  guint offset;
+  guint checkpoint;
+  guint64 line;
+  guint64 wide = 0;
+  guint8 meta;
+
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (index < self->n_measurements);
+
+  block = g_ptr_array_index (self->measure_blocks, index >> BLOCK_SHIFT);
+  offset = index & BLOCK_MASK;
+  checkpoint = offset & ~(CHECKPOINT_EVERY - 1);
+
+  line = block->checkpoint_line[checkpoint >> CHECKPOINT_SHIFT];
+  for (guint i = checkpoint + 1; i <= offset; i++)
+    {
+      if (block->line_delta[i] == LINE_ESCAPE)
+        line = find_line_escape (self->line_escapes, (index & ~(guint64)BLOCK_MASK) + i);
+      else
+        line += block->line_delta[i];
+    }
+
+  meta = block->meta[offset];
+  out->index = index;
+  out->line = line;
+  out->track = block->track[offset];
+  out->kind = meta & META_KIND_MASK;
+  out->flags = (meta >> META_FLAGS_SHIFT) & META_FLAGS_MASK;
+  if (meta & META_WIDE)
+    find_wide (self->wide_values, index, &wide);
+  decode_value (out, block->value[offset], (meta & META_WIDE) != 0, wide);
+}
+
+void
+ps_event_store_get_other (PsEventStore  *self,
+                          guint32        other,
+                          const char   **kind_name,
+                          const char   **raw_value)
+{
+  const OtherValue *value;
+
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_return_if_fail (other < self->others->len);
+
+  value = &g_array_index (self->others, OtherValue, other);
+  if (kind_name)
+    *kind_name = ps_event_store_get_string (self, value->kind_name);
+  if (raw_value)
+    *raw_value = ps_event_store_get_string (self, value->raw_value);
+}
+
+void
+ps_measurement_iter_init (PsMeasurementIter *iter,
+                          PsEventStore      *store)
+{
+  g_return_if_fail (iter != NULL);
+  g_return_if_fail (PS_IS_EVENT_STORE (store));
+
+  iter->store = store;
+  iter->index = 0;
+  iter->line = 0;
+  iter->wide_pos = 0;
+  iter->line_escape_pos = 0;
+}
+
+gboolean
+ps_measurement_iter_next (PsMeasurementIter *iter,
+                          PsMeasurement     *out)
+{
+  PsEventStore *self = iter->store;
+  const MeasureBlock *block;
+  guint offset;
+  guint64 wide = 0;
+  guint8 meta;
+
+  if (iter->index >= self->n_measurements)
+    return FALSE;
+
+  block = g_ptr_array_index (self->measure_blocks, iter->index >> BLOCK_SHIFT);
+  offset = iter->index & BLOCK_MASK;
+
+  if ((offset & (CHECKPOINT_EVERY - 1)) == 0)
+    iter->line = block->checkpoint_line[offset >> CHECKPOINT_SHIFT];
+  else if (block->line_delta[offset] == LINE_ESCAPE)
+    {
+      while (iter->line_escape_pos < self->line_escapes->len &&
+             g_array_index (self->line_escapes, LineEscape, iter->line_escape_pos).index < iter->index)
+        iter->line_escape_pos++;
+      iter->line = g_array_index (self->line_escapes, LineEscape, iter->line_escape_pos).line;
+    }
+  else
+    iter->line += block->line_delta[offset];
+
+  meta = block->meta[offset];
+  out->index = iter->index;
+  out->line = iter->line;
+  out->track = block->track[offset];
+  out->kind = meta & META_KIND_MASK;
+  out->flags = (meta >> META_FLAGS_SHIFT) & META_FLAGS_MASK;
+  if (meta & META_WIDE)
+    {
+      while (iter->wide_pos < self->wide_values->len &&
+             g_array_index (self->wide_values, WideValue, iter->wide_pos).index < iter->index)
+        iter->wide_pos++;
+      wide = g_array_index (self->wide_values, WideValue, iter->wide_pos).bits;
+    }
+  decode_value (out, block->value[offset], (meta & META_WIDE) != 0, wide);
+
+  iter->index++;
+  return TRUE;
+}
+
+/* Other event kinds */
+
+void
+_ps_event_store_append_spans (PsEventStore *self,
+                              const PsSpan *spans,
+                              guint         n)
+{
+  chunked_array_append (&self->spans, spans, n);
+}
+
+void
+_ps_event_store_append_marks (PsEventStore *self,
+                              const PsMark *marks,
+                              guint         n)
+{
+  chunked_array_append (&self->marks, marks, n);
+}
+
+void
+_ps_event_store_append_samples (PsEventStore   *self,
+                                const PsSample *samples,
+                                guint           n)
+{
+  chunked_array_append (&self->samples, samples, n);
+}
+
+void
+_ps_event_store_append_counter_values (PsEventStore         *self,
+                                       const PsCounterValue *values,
+                                       guint                 n)
+{
+  chunked_array_append (&self->counter_values, values, n);
+}
+
+guint64
+ps_event_store_get_n_spans (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+  return self->spans.length;
+}
+
+const PsSpan *
+ps_event_store_get_span (PsEventStore *self,
+                         guint64       index)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  return chunked_array_get (&self->spans, index);
+}
+
+guint64
+ps_event_store_get_n_marks (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+  return self->marks.length;
+}
+
+const PsMark *
+ps_event_store_get_mark (PsEventStore *self,
+                         guint64       index)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  return chunked_array_get (&self->marks, index);
+}
+
+guint64
+ps_event_store_get_n_samples (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+  return self->samples.length;
+}
+
+const PsSample *
+ps_event_store_get_sample (PsEventStore *self,
+                           guint64       index)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  return chunked_array_get (&self->samples, index);
+}
+
+guint64
+ps_event_store_get_n_counter_values (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+  return self->counter_values.length;
+}
+
+const PsCounterValue *
+ps_event_store_get_counter_value (PsEventStore *self,
+                                  guint64       index)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  return chunked_array_get (&self->counter_values, index);
+}
+
+/* Stacks and frames */
+
+guint32
+ps_event_store_intern_frame (PsEventStore *self,
+                             guint32       function,
+                             guint32       module,
+                             guint64       address)
+{
+  PsFrame frame = { address, function, module };
+  gpointer found;
+  guint32 id;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), PS_NONE);
+
+  found = g_hash_table_lookup (self->frame_ids, &frame);
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+
+  id = self->frames->len;
+  g_array_append_val (self->frames, frame);
+  /* Keys point into a separate allocation: the array may move. */
+  g_hash_table_insert (self->frame_ids, g_memdup2 (&frame, sizeof frame), GUINT_TO_POINTER (id + 1));
+
+  return id;
+}
+
+const PsFrame *
+ps_event_store_get_frame (PsEventStore *self,
+                          guint32       frame)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  g_return_val_if_fail (frame < self->frames->len, NULL);
+  return &g_array_index (self->frames, PsFrame, frame);
+}
+
+guint32
+ps_event_store_intern_stack (PsEventStore *self,
+                             guint32       parent,
+                             guint32       frame)
+{
+  PsStackNode node = { parent, frame };
+  gint64 key = ((gint64)parent << 32) | frame;
+  gpointer found;
+  guint32 id;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+  g_return_val_if_fail (parent < self->stack_nodes->len, 0);
+
+  found = g_hash_table_lookup (self->stack_ids, &key);
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found);
+
+  id = self->stack_nodes->len;
+  g_array_append_val (self->stack_nodes, node);
+  g_hash_table_insert (self->stack_ids, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (id));
+
+  return id;
+}
+
+const PsStackNode *
+ps_event_store_get_stack_node (PsEventStore *self,
+                               guint32       stack)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  g_return_val_if_fail (stack < self->stack_nodes->len, NULL);
+  return &g_array_index (self->stack_nodes, PsStackNode, stack);
+}
+
+gboolean
+ps_event_store_get_time_range (PsEventStore *self,
+                               gint64       *begin_ns,
+                               gint64       *end_ns)
+{
+  gint64 begin = G_MAXINT64;
+  gint64 end = G_MININT64;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), FALSE);
+
+  for (guint64 i = 0; i < self->spans.length; i++)
+    {
+      const PsSpan *span = chunked_array_get (&self->spans, i);
+      begin = MIN (begin, span->begin_ns);
+      end = MAX (end, span->end_ns);
+    }
+  for (guint64 i = 0; i < self->marks.length; i++)
+    {
+      const PsMark *mark = chunked_array_get (&self->marks, i);
+      begin = MIN (begin, mark->time_ns);
+      end = MAX (end, mark->time_ns);
+    }
+  for (guint64 i = 0; i < self->samples.length; i++)
+    {
+      const PsSample *sample = chunked_array_get (&self->samples, i);
+      begin = MIN (begin, sample->time_ns);
+      end = MAX (end, sample->time_ns);
+    }
+  for (guint64 i = 0; i < self->counter_values.length; i++)
+    {
+      const PsCounterValue *value = chunked_array_get (&self->counter_values, i);
+      begin = MIN (begin, value->time_ns);
+      end = MAX (end, value->time_ns);
+    }
+
+  if (begin > end)
+    return FALSE;
+
+  if (begin_ns)
+    *begin_ns = begin;
+  if (end_ns)
+    *end_ns = end;
+  return TRUE;
+}
+
+/* Warnings */
+
+void
+ps_event_store_add_warning (PsEventStore *self,
+                            PsSeverity    severity,
+                            const char   *code,
+                            guint64       line,
+                            guint64       offset,
+                            guint32       session,
+                            const char   *message)
+{
+  StoredWarning warning;
+
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_return_if_fail (code != NULL);
+
+  self->n_warnings_raised++;
+  if (self->warnings->len >= PS_EVENT_STORE_MAX_WARNINGS)
+    return;
+
+  warning.code = ps_event_store_intern (self, code, -1);
+  warning.message = g_string_chunk_insert (self->warning_text, message ? message : "");
+  warning.line = line;
+  warning.offset = offset;
+  warning.session = session;
+  warning.severity = severity;
+  g_array_append_val (self->warnings, warning);
+}
+
+guint
+ps_event_store_get_n_warnings (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+  return self->warnings->len;
+}
+
+void
+ps_event_store_get_warning (PsEventStore *self,
+                            guint         index,
+                            PsWarning    *out)
+{
+  const StoredWarning *warning;
+
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_return_if_fail (index < self->warnings->len);
+  g_return_if_fail (out != NULL);
+
+  warning = &g_array_index (self->warnings, StoredWarning, index);
+  out->code = ps_event_store_get_string (self, warning->code);
+  out->message = warning->message;
+  out->line = warning->line;
+  out->offset = warning->offset;
+  out->session = warning->session;
+  out->severity = warning->severity;
+}
+
+guint64
+ps_event_store_get_n_warnings_raised (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+  return self->n_warnings_raised;
+}
+
+void
+ps_event_store_emit_appended (PsEventStore *self)
+{
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_signal_emit (self, signals[APPENDED], 0);
+}

@@ -1,0 +1,347 @@
+/* ps-event-store.h — one run, held in compact arrays
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The store never allocates per event: measurements live in column blocks
+ * (about 10 bytes an event), the other kinds in chunked arrays of packed
+ * structs of at most 32 bytes. Strings are interned once and referred to by
+ * a guint32 id; id 0 is always the empty string. Indexes that may be absent
+ * use PS_NONE.
+ *
+ * Parsers never write here directly: they go through PsStoreBuilder
+ * (ps-store-builder.h), which appends in batches.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+#define PS_NONE           G_MAXUINT32
+#define PS_NO_POSITION    G_MAXUINT64
+
+typedef enum
+{
+  PS_TRACK_MARKER_INSTANCE,  /* CE PerfLog: one registration of (app, marker id) */
+  PS_TRACK_PROCESS,
+  PS_TRACK_THREAD,
+  PS_TRACK_COUNTER,
+  PS_TRACK_CPU,
+  PS_TRACK_OTHER,
+} PsTrackKind;
+
+typedef enum
+{
+  PS_TRACK_FLAG_NONE        = 0,
+  PS_TRACK_FLAG_IMPLICIT    = 1 << 0,  /* created by an event, never declared */
+  PS_TRACK_FLAG_HAS_DURATION = 1 << 1, /* received measurements of that kind */
+  PS_TRACK_FLAG_HAS_CPU     = 1 << 2,
+  PS_TRACK_FLAG_HAS_MEMORY  = 1 << 3,
+  PS_TRACK_FLAG_HAS_OTHER   = 1 << 4,
+} PsTrackFlags;
+
+typedef struct
+{
+  guint32 name;       /* string id: display name (CE: the marker description) */
+  guint32 category;   /* string id: owner (CE: application; thread: process name) */
+  guint32 parent;     /* track index or PS_NONE */
+  guint32 session;    /* session index */
+  gint64  number;     /* CE: marker id; process: pid; thread: tid */
+  guint32 ordinal;    /* CE: 1-based registration number of (session, app, id) */
+  guint32 unit;       /* string id of the unit of the track's values, 0 if none */
+  guint64 line;       /* line (text formats) or byte offset (binary) where declared, 0 if unknown */
+  guint16 kind;       /* PsTrackKind */
+  guint16 flags;      /* PsTrackFlags */
+} PsTrack;
+
+typedef struct
+{
+  guint64 first_line;
+  guint64 last_line;
+  guint64 first_measurement;  /* global index of the first measurement at or after the session start */
+  gint64  origin_unix_ns;     /* wall-clock time of time 0, or 0 if unknown */
+  gboolean implicit;          /* opened by data before any header */
+} PsSessionInfo;
+
+typedef enum
+{
+  PS_MEASURE_DURATION,  /* value.ticks: timer ticks (gint64) */
+  PS_MEASURE_CPU,       /* value.number: percent */
+  PS_MEASURE_MEMORY,    /* value.bytes, or value.number with PS_MEASURE_FLAG_FRACTIONAL */
+  PS_MEASURE_OTHER,     /* value.other: see ps_event_store_get_other() */
+} PsMeasureKind;
+
+typedef enum
+{
+  PS_MEASURE_FLAG_NONE         = 0,
+  PS_MEASURE_FLAG_NEGATIVE     = 1 << 0, /* NEG-DUR: kept, left out of default statistics */
+  PS_MEASURE_FLAG_OUT_OF_RANGE = 1 << 1, /* CPU outside 0…100 */
+  PS_MEASURE_FLAG_FRACTIONAL   = 1 << 2, /* MEM given with a fraction: value.number */
+} PsMeasureFlags;
+
+typedef struct
+{
+  guint64 index;   /* global event index: the position of the event in the run */
+  guint64 line;    /* line number (1-based) or 0 if unknown */
+  guint32 track;
+  guint8  kind;    /* PsMeasureKind */
+  guint8  flags;   /* PsMeasureFlags */
+  union {
+    gint64  ticks;
+    double  number;
+    guint64 bytes;
+    guint32 other;
+  } value;
+} PsMeasurement;
+
+/* A time interval on a track, e.g. an RTL scope or a VS call. 32 bytes. */
+typedef struct
+{
+  gint64  begin_ns;
+  gint64  end_ns;
+  guint32 track;
+  guint32 name;     /* string id */
+  guint32 parent;   /* span index or PS_NONE */
+  guint16 depth;
+  guint16 flags;
+} PsSpan;
+
+/* A point in time with a text, e.g. an RTL message. 24 bytes. */
+typedef struct
+{
+  gint64  time_ns;
+  guint64 line;
+  guint32 track;
+  guint32 text;     /* string id */
+} PsMark;
+
+typedef enum
+{
+  PS_SAMPLE_FLAG_NONE   = 0,
+  PS_SAMPLE_FLAG_KERNEL = 1 << 0,
+} PsSampleFlags;
+
+/* A sampled call stack. 24 bytes. */
+typedef struct
+{
+  gint64  time_ns;
+  guint32 track;
+  guint32 stack;    /* stack node id; 0 is the empty stack */
+  guint32 weight;
+  guint32 flags;    /* PsSampleFlags */
+} PsSample;
+
+typedef enum
+{
+  PS_COUNTER_FLAG_NONE     = 0,
+  PS_COUNTER_FLAG_COMPUTED = 1 << 0, /* value.computed holds the display value */
+  PS_COUNTER_FLAG_MISSING  = 1 << 1,
+} PsCounterFlags;
+
+/* A counter reading: raw value and base (PerfLib), or a computed value. 32 bytes. */
+typedef struct
+{
+  gint64  time_ns;
+  guint32 track;
+  guint32 flags;    /* PsCounterFlags */
+  union {
+    gint64 raw;
+    double computed;
+  } value;
+  gint64  base;
+} PsCounterValue;
+
+typedef struct
+{
+  guint32 parent;   /* stack node id, 0 for the root */
+  guint32 frame;    /* frame id */
+} PsStackNode;
+
+typedef struct
+{
+  guint64 address;
+  guint32 function; /* string id */
+  guint32 module;   /* string id */
+} PsFrame;
+
+typedef enum
+{
+  PS_SEVERITY_INFO,
+  PS_SEVERITY_WARNING,
+  PS_SEVERITY_ERROR,
+} PsSeverity;
+
+typedef struct
+{
+  const char *code;     /* e.g. "W-UNREGISTERED" */
+  const char *message;  /* translated, UTF-8 */
+  guint64     line;     /* 1-based, 0 if not a text position */
+  guint64     offset;   /* byte offset in the file, PS_NO_POSITION if unknown */
+  guint32     session;  /* session index or PS_NONE */
+  PsSeverity  severity;
+} PsWarning;
+
+typedef struct
+{
+  const char *key;
+  const char *value;
+} PsMetadataEntry;
+
+#define PS_TYPE_EVENT_STORE (ps_event_store_get_type ())
+G_DECLARE_FINAL_TYPE (PsEventStore, ps_event_store, PS, EVENT_STORE, GObject)
+
+PsEventStore  *ps_event_store_new                (void);
+
+/* Identity of the run */
+const char    *ps_event_store_get_format         (PsEventStore   *self);
+void           ps_event_store_set_format         (PsEventStore   *self,
+                                                  const char     *format_name);
+GFile         *ps_event_store_get_file           (PsEventStore   *self);
+void           ps_event_store_set_file           (PsEventStore   *self,
+                                                  GFile          *file);
+gboolean       ps_event_store_is_complete        (PsEventStore   *self);
+/* The fatal error that stopped reading after some data, or NULL. */
+const GError  *ps_event_store_get_error          (PsEventStore   *self);
+void           ps_event_store_set_error          (PsEventStore   *self,
+                                                  const GError   *error);
+guint64        ps_event_store_get_bytes_read     (PsEventStore   *self);
+void           ps_event_store_set_bytes_read     (PsEventStore   *self,
+                                                  guint64         bytes);
+/* Approximate heap bytes the store holds. */
+gsize          ps_event_store_get_memory_size    (PsEventStore   *self);
+
+/* Strings */
+guint32        ps_event_store_intern             (PsEventStore   *self,
+                                                  const char     *text,
+                                                  gssize          length);
+const char    *ps_event_store_get_string         (PsEventStore   *self,
+                                                  guint32         id);
+
+/* Sessions and metadata (insertion order kept; setting a key again replaces it) */
+guint32        ps_event_store_add_session        (PsEventStore   *self,
+                                                  guint64         first_line,
+                                                  gboolean        implicit);
+guint          ps_event_store_get_n_sessions     (PsEventStore   *self);
+const PsSessionInfo *ps_event_store_get_session  (PsEventStore   *self,
+                                                  guint32         session);
+void           ps_event_store_set_session_end    (PsEventStore   *self,
+                                                  guint32         session,
+                                                  guint64         last_line);
+void           ps_event_store_set_session_origin (PsEventStore   *self,
+                                                  guint32         session,
+                                                  gint64          origin_unix_ns);
+void           ps_event_store_set_metadata       (PsEventStore   *self,
+                                                  guint32         session,
+                                                  const char     *key,
+                                                  const char     *value);
+const char    *ps_event_store_get_metadata       (PsEventStore   *self,
+                                                  guint32         session,
+                                                  const char     *key);
+/* Returns the entries of a session in insertion order; free the array only. */
+GArray        *ps_event_store_list_metadata      (PsEventStore   *self,
+                                                  guint32         session);
+
+/* Timer tick rates: a session's rate can change at a measurement index.
+ * Measurements before the first recorded change use the first rate. */
+void           ps_event_store_add_tick_rate      (PsEventStore   *self,
+                                                  guint32         session,
+                                                  guint64         from_index,
+                                                  double          ticks_per_second);
+/* 0 when the session has no known rate */
+double         ps_event_store_get_tick_rate      (PsEventStore   *self,
+                                                  guint32         session,
+                                                  guint64         index);
+guint          ps_event_store_get_n_tick_rates   (PsEventStore   *self,
+                                                  guint32         session);
+
+/* Tracks */
+guint32        ps_event_store_add_track          (PsEventStore   *self,
+                                                  const PsTrack  *track);
+guint          ps_event_store_get_n_tracks       (PsEventStore   *self);
+const PsTrack *ps_event_store_get_track          (PsEventStore   *self,
+                                                  guint32         track);
+void           ps_event_store_add_track_flags    (PsEventStore   *self,
+                                                  guint32         track,
+                                                  guint16         flags);
+
+/* Measurements */
+guint64        ps_event_store_get_n_measurements (PsEventStore   *self);
+void           ps_event_store_get_measurement    (PsEventStore   *self,
+                                                  guint64         index,
+                                                  PsMeasurement  *out);
+/* Undocumented CE event kinds: the kind name and the raw value text. */
+void           ps_event_store_get_other          (PsEventStore   *self,
+                                                  guint32         other,
+                                                  const char    **kind_name,
+                                                  const char    **raw_value);
+
+typedef struct
+{
+  /*< private >*/
+  PsEventStore *store;
+  guint64       index;
+  guint64       line;
+  gsize         wide_pos;
+  gsize         line_escape_pos;
+} PsMeasurementIter;
+
+void           ps_measurement_iter_init          (PsMeasurementIter *iter,
+                                                  PsEventStore      *store);
+gboolean       ps_measurement_iter_next          (PsMeasurementIter *iter,
+                                                  PsMeasurement     *out);
+
+/* Other event kinds */
+guint64        ps_event_store_get_n_spans        (PsEventStore   *self);
+const PsSpan  *ps_event_store_get_span           (PsEventStore   *self,
+                                                  guint64         index);
+guint64        ps_event_store_get_n_marks        (PsEventStore   *self);
+const PsMark  *ps_event_store_get_mark           (PsEventStore   *self,
+                                                  guint64         index);
+guint64        ps_event_store_get_n_samples      (PsEventStore   *self);
+const PsSample *ps_event_store_get_sample        (PsEventStore   *self,
+                                                  guint64         index);
+guint64        ps_event_store_get_n_counter_values (PsEventStore *self);
+const PsCounterValue *ps_event_store_get_counter_value (PsEventStore *self,
+                                                  guint64         index);
+
+/* Stacks and frames, shared by samples and spans; both are interned. */
+guint32        ps_event_store_intern_frame       (PsEventStore   *self,
+                                                  guint32         function,
+                                                  guint32         module,
+                                                  guint64         address);
+const PsFrame *ps_event_store_get_frame          (PsEventStore   *self,
+                                                  guint32         frame);
+guint32        ps_event_store_intern_stack       (PsEventStore   *self,
+                                                  guint32         parent,
+                                                  guint32         frame);
+const PsStackNode *ps_event_store_get_stack_node (PsEventStore   *self,
+                                                  guint32         stack);
+
+/* Time range covered by timed events, FALSE if there are none */
+gboolean       ps_event_store_get_time_range     (PsEventStore   *self,
+                                                  gint64         *begin_ns,
+                                                  gint64         *end_ns);
+
+/* Warnings. Every warning is counted per code; the first
+ * PS_EVENT_STORE_MAX_WARNINGS are kept with their text. */
+#define PS_EVENT_STORE_MAX_WARNINGS 10000
+
+void           ps_event_store_add_warning        (PsEventStore   *self,
+                                                  PsSeverity      severity,
+                                                  const char     *code,
+                                                  guint64         line,
+                                                  guint64         offset,
+                                                  guint32         session,
+                                                  const char     *message);
+guint          ps_event_store_get_n_warnings     (PsEventStore   *self);
+void           ps_event_store_get_warning        (PsEventStore   *self,
+                                                  guint           index,
+                                                  PsWarning      *out);
+/* How many warnings were raised in all, kept or not */
+guint64        ps_event_store_get_n_warnings_raised (PsEventStore *self);
+
+/* Emitted on the main thread by live collection after a batch was committed */
+void           ps_event_store_emit_appended      (PsEventStore   *self);
+
+G_END_DECLS

@@ -1,0 +1,104 @@
+/* ps-format.c — the registry of file formats
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ps-format.h"
+
+/* A format must be at least this sure to be chosen by sniffing. */
+#define MIN_SNIFF_SCORE 10
+
+static const PsFormat * const formats[] = {
+  &ps_format_ce_perflog,
+};
+
+const PsFormat * const *
+ps_format_list (guint *n_formats)
+{
+  if (n_formats)
+    *n_formats = G_N_ELEMENTS (formats);
+  return formats;
+}
+
+const PsFormat *
+ps_format_lookup (const char *name)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (g_ascii_strcasecmp (formats[i]->name, name) == 0)
+      return formats[i];
+
+  return NULL;
+}
+
+const PsFormat *
+ps_format_sniff (const guint8 *data,
+                 gsize         length,
+                 const char   *file_name,
+                 guint        *score)
+{
+  const PsFormat *best = NULL;
+  guint best_score = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      guint s = formats[i]->sniff (data, length, file_name);
+
+      if (s > best_score)
+        {
+          best = formats[i];
+          best_score = s;
+        }
+    }
+
+  if (score)
+    *score = best_score;
+
+  return best_score >= MIN_SNIFF_SCORE ? best : NULL;
+}
+
+PsParser *
+ps_format_new_parser (const PsFormat *format,
+                      PsStoreBuilder *builder)
+{
+  PsParser *parser;
+
+  g_return_val_if_fail (format != NULL, NULL);
+  g_return_val_if_fail (builder != NULL, NULL);
+
+  parser = format->parser_new (builder);
+  parser->builder = builder;
+  ps_event_store_set_format (ps_store_builder_get_store (builder), format->name);
+
+  return parser;
+}
+
+gboolean
+ps_parser_feed (PsParser      *parser,
+                const guint8  *data,
+                gsize          length,
+                GError       **error)
+{
+  g_return_val_if_fail (parser != NULL, FALSE);
+  return parser->klass->feed (parser, data, length, error);
+}
+
+gboolean
+ps_parser_finish (PsParser  *parser,
+                  GError   **error)
+{
+  g_return_val_if_fail (parser != NULL, FALSE);
+  return parser->klass->finish (parser, error);
+}
+
+void
+ps_parser_free (PsParser *parser)
+{
+  if (parser != NULL)
+    parser->klass->free (parser);
+}

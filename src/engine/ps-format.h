@@ -1,0 +1,77 @@
+/* ps-format.h — the registry of file formats and the push-parser contract
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each format sniffs the first bytes of a file (the name is a hint only) and
+ * makes push parsers: feed() any number of chunks split at any byte, then
+ * finish(). The same code therefore parses files, pipes and test buffers.
+ * A parser returns FALSE from feed()/finish() only for a fatal error (the
+ * content cannot be read any further); everything appended before stays.
+ */
+#pragma once
+
+#include "ps-store-builder.h"
+
+G_BEGIN_DECLS
+
+typedef struct _PsParser PsParser;
+
+typedef struct
+{
+  gboolean (*feed)   (PsParser      *parser,
+                      const guint8  *data,
+                      gsize          length,
+                      GError       **error);
+  gboolean (*finish) (PsParser      *parser,
+                      GError       **error);
+  void     (*free)   (PsParser      *parser);
+} PsParserClass;
+
+struct _PsParser
+{
+  const PsParserClass *klass;
+  PsStoreBuilder      *builder;   /* not owned */
+};
+
+/* How many bytes the loader offers to sniff() at most */
+#define PS_FORMAT_SNIFF_SIZE 65536
+
+typedef struct
+{
+  const char         *name;          /* stable id, e.g. "ce-perflog" (specs/cli.md) */
+  const char         *display_name;  /* N_() marked */
+  const char         *description;   /* N_() marked */
+  const char * const *extensions;    /* NULL-terminated, without dot; hints only */
+  const char * const *mime_types;    /* NULL-terminated, may be NULL */
+  /* 0 (not this format) … 100 (certain) */
+  guint     (*sniff)      (const guint8 *data,
+                           gsize         length,
+                           const char   *file_name);
+  PsParser *(*parser_new) (PsStoreBuilder *builder);
+} PsFormat;
+
+const PsFormat * const *ps_format_list    (guint          *n_formats);
+const PsFormat         *ps_format_lookup  (const char     *name);
+/* The best match above the minimum score, or NULL */
+const PsFormat         *ps_format_sniff   (const guint8   *data,
+                                           gsize           length,
+                                           const char     *file_name,
+                                           guint          *score);
+
+PsParser *ps_format_new_parser (const PsFormat  *format,
+                                PsStoreBuilder  *builder);
+gboolean  ps_parser_feed       (PsParser        *parser,
+                                const guint8    *data,
+                                gsize            length,
+                                GError         **error);
+gboolean  ps_parser_finish     (PsParser        *parser,
+                                GError         **error);
+void      ps_parser_free       (PsParser        *parser);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsParser, ps_parser_free)
+
+/* Formats, defined in formats/ */
+extern const PsFormat ps_format_ce_perflog;
+
+G_END_DECLS

@@ -1,0 +1,74 @@
+/* ps-line-reader.h — split a byte stream into lines, chunk by chunk
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Accepts CR LF, LF and lone CR line ends, mixed in one stream; a CR at
+ * the end of a chunk waits for the next one. Lines that lie inside one
+ * chunk are handed over without a copy. Optionally detects UTF-16 (LE/BE,
+ * with or without BOM) and a UTF-8 BOM in the first bytes and hands the
+ * text over as UTF-8 (specs: ce-perflog.md §7 #25–#27).
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PS_TEXT_ENCODING_8BIT,      /* bytes as they are (UTF-8, Latin-1, ANSI) */
+  PS_TEXT_ENCODING_UTF8_BOM,  /* UTF-8 with a byte order mark, skipped */
+  PS_TEXT_ENCODING_UTF16LE,
+  PS_TEXT_ENCODING_UTF16BE,
+} PsTextEncoding;
+
+typedef struct
+{
+  const char *text;        /* not NUL-terminated; may contain NUL bytes */
+  gsize       length;      /* without the line end */
+  guint64     number;      /* 1-based */
+  guint64     offset;      /* byte offset of the line's start in the input */
+  gboolean    terminated;  /* ended by a line end (FALSE only for the last line) */
+  gboolean    truncated;   /* longer than the maximum; the rest was dropped */
+} PsLine;
+
+typedef void (*PsLineFunc) (const PsLine *line,
+                            gpointer      user_data);
+
+/* A parser's fast path for its most common lines: called at the start of
+ * each line with all bytes available in the current chunk. Returns how many
+ * bytes it consumed — one whole line *including* its "\n" or "\r\n" — or 0
+ * to have the line handed to the PsLineFunc as usual. It must never
+ * consume a line whose end it has not seen. */
+typedef gsize (*PsLineFastFunc) (const char *data,
+                                 gsize       available,
+                                 guint64     line_number,
+                                 guint64     offset,
+                                 gpointer    user_data);
+
+typedef struct _PsLineReader PsLineReader;
+
+PsLineReader  *ps_line_reader_new              (PsLineFunc      func,
+                                                gpointer        user_data);
+void           ps_line_reader_free             (PsLineReader   *self);
+/* Decode UTF-16 / skip a UTF-8 BOM, decided on the first bytes. Default: off. */
+void           ps_line_reader_set_detect_encoding (PsLineReader *self,
+                                                gboolean        detect);
+/* Lines longer than this are cut (PsLine.truncated). Default: 512 MiB. */
+void           ps_line_reader_set_max_line_length (PsLineReader *self,
+                                                gsize           max_length);
+/* Optional; used only for 8-bit input (after encoding detection). */
+void           ps_line_reader_set_fast_func    (PsLineReader   *self,
+                                                PsLineFastFunc  fast_func);
+PsTextEncoding ps_line_reader_get_encoding     (PsLineReader   *self);
+void           ps_line_reader_feed             (PsLineReader   *self,
+                                                const guint8   *data,
+                                                gsize           length);
+/* Hands over the last line if it had no line end. */
+void           ps_line_reader_finish           (PsLineReader   *self);
+guint64        ps_line_reader_get_n_lines      (PsLineReader   *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsLineReader, ps_line_reader_free)
+
+G_END_DECLS

@@ -1,0 +1,623 @@
+/* ps-loader.c — load a file into a new event store, off the main thread
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "ps-error.h"
+#include "ps-loader.h"
+
+struct _PsLoader
+{
+  GObject         parent_instance;
+
+  GFile          *file;
+  const PsFormat *format;
+  double          fraction;
+  char           *message;
+
+  /* Shared with the worker thread */
+  GMutex          lock;
+  guint64         bytes_read;
+  guint64         total_size;
+  GSource        *progress_source;
+};
+
+G_DEFINE_FINAL_TYPE (PsLoader, ps_loader, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_FILE,
+  PROP_FRACTION,
+  PROP_MESSAGE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+ps_loader_dispose (GObject *object)
+{
+  PsLoader *self = (PsLoader *)object;
+
+  g_mutex_lock (&self->lock);
+  if (self->progress_source != NULL)
+    {
+      g_source_destroy (self->progress_source);
+      g_clear_pointer (&self->progress_source, g_source_unref);
+    }
+  g_mutex_unlock (&self->lock);
+
+  G_OBJECT_CLASS (ps_loader_parent_class)->dispose (object);
+}
+
+static void
+ps_loader_finalize (GObject *object)
+{
+  PsLoader *self = (PsLoader *)object;
+
+  g_clear_object (&self->file);
+  g_clear_pointer (&self->message, g_free);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (ps_loader_parent_class)->finalize (object);
+}
+
+static void
+ps_loader_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  PsLoader *self = PS_LOADER (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      g_value_set_object (value, self->file);
+      break;
+
+    case PROP_FRACTION:
+      g_value_set_double (value, self->fraction);
+      break;
+
+    case PROP_MESSAGE:
+      g_value_set_string (value, self->message);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_loader_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  PsLoader *self = PS_LOADER (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      self->file = g_value_dup_object (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_loader_class_init (PsLoaderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = ps_loader_dispose;
+  object_class->finalize = ps_loader_finalize;
+  object_class->get_property = ps_loader_get_property;
+  object_class->set_property = ps_loader_set_property;
+
+  properties[PROP_FILE] =
+    g_param_spec_object ("file", NULL, NULL,
+                         G_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_FRACTION] =
+    g_param_spec_double ("fraction", NULL, NULL,
+                         0.0, 1.0, 0.0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_MESSAGE] =
+    g_param_spec_string ("message", NULL, NULL,
+                         NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+ps_loader_init (PsLoader *self)
+{
+  g_mutex_init (&self->lock);
+}
+
+PsLoader *
+ps_loader_new (GFile *file)
+{
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  return g_object_new (PS_TYPE_LOADER, "file", file, NULL);
+}
+
+GFile *
+ps_loader_get_file (PsLoader *self)
+{
+  g_return_val_if_fail (PS_IS_LOADER (self), NULL);
+  return self->file;
+}
+
+void
+ps_loader_set_format (PsLoader       *self,
+                      const PsFormat *format)
+{
+  g_return_if_fail (PS_IS_LOADER (self));
+  self->format = format;
+}
+
+double
+ps_loader_get_fraction (PsLoader *self)
+{
+  g_return_val_if_fail (PS_IS_LOADER (self), 0);
+  return self->fraction;
+}
+
+const char *
+ps_loader_get_message (PsLoader *self)
+{
+  g_return_val_if_fail (PS_IS_LOADER (self), NULL);
+  return self->message;
+}
+
+static void
+set_progress (PsLoader   *self,
+              double      fraction,
+              const char *message)
+{
+  fraction = CLAMP (fraction, 0.0, 1.0);
+  if (fraction != self->fraction)
+    {
+      self->fraction = fraction;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
+    }
+  if (g_strcmp0 (message, self->message) != 0)
+    {
+      g_free (self->message);
+      self->message = g_strdup (message);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
+    }
+}
+
+/* Reads until the buffer is full or the stream ends. */
+static gssize
+read_full (GInputStream  *stream,
+           guint8        *buffer,
+           gsize          size,
+           GCancellable  *cancellable,
+           GError       **error)
+{
+  gsize bytes_read = 0;
+
+  if (!g_input_stream_read_all (stream, buffer, size, &bytes_read, cancellable, error))
+    return -1;
+  return bytes_read;
+}
+
+/* Read-ahead: a reader thread fills buffers while the caller parses, so
+ * the copy from the kernel overlaps with parsing on another core. */
+
+#define N_READ_BUFFERS 3
+
+typedef struct
+{
+  guint8 *data;
+  gssize  length;   /* 0 at the end of the stream, -1 with error */
+  GError *error;
+} ReadChunk;
+
+typedef struct
+{
+  GInputStream *stream;
+  GCancellable *cancellable;
+  gsize         chunk_size;
+  GAsyncQueue  *free_chunks;
+  GAsyncQueue  *full_chunks;
+  gint          stop;
+  GThread      *thread;
+} ReadAhead;
+
+static gpointer
+read_ahead_thread (gpointer data)
+{
+  ReadAhead *ahead = data;
+
+  for (;;)
+    {
+      ReadChunk *chunk = g_async_queue_pop (ahead->free_chunks);
+
+      if (g_atomic_int_get (&ahead->stop))
+        {
+          g_async_queue_push (ahead->free_chunks, chunk);
+          break;
+        }
+
+      chunk->length = read_full (ahead->stream, chunk->data, ahead->chunk_size,
+                                 ahead->cancellable, &chunk->error);
+      g_async_queue_push (ahead->full_chunks, chunk);
+      if (chunk->length <= 0)
+        break;
+    }
+
+  return NULL;
+}
+
+static void
+read_chunk_free (gpointer data)
+{
+  ReadChunk *chunk = data;
+
+  g_clear_error (&chunk->error);
+  g_free (chunk->data);
+  g_free (chunk);
+}
+
+static ReadAhead *
+read_ahead_start (GInputStream *stream,
+                  gsize         chunk_size,
+                  GCancellable *cancellable)
+{
+  ReadAhead *ahead = g_new0 (ReadAhead, 1);
+
+  ahead->stream = stream;
+  ahead->cancellable = cancellable;
+  ahead->chunk_size = chunk_size;
+  ahead->free_chunks = g_async_queue_new_full (read_chunk_free);
+  ahead->full_chunks = g_async_queue_new_full (read_chunk_free);
+  for (guint i = 0; i < N_READ_BUFFERS; i++)
+    {
+      ReadChunk *chunk = g_new0 (ReadChunk, 1);
+
+      chunk->data = g_malloc (chunk_size);
+      g_async_queue_push (ahead->free_chunks, chunk);
+    }
+  ahead->thread = g_thread_new ("perfscope-read-ahead", read_ahead_thread, ahead);
+
+  return ahead;
+}
+
+static ReadChunk *
+read_ahead_next (ReadAhead *ahead)
+{
+  return g_async_queue_pop (ahead->full_chunks);
+}
+
+static void
+read_ahead_recycle (ReadAhead *ahead,
+                    ReadChunk *chunk)
+{
+  g_clear_error (&chunk->error);
+  g_async_queue_push (ahead->free_chunks, chunk);
+}
+
+static void
+read_ahead_stop (ReadAhead *ahead)
+{
+  if (ahead == NULL)
+    return;
+
+  g_atomic_int_set (&ahead->stop, 1);
+  /* Wake the reader if it waits for a free buffer */
+  g_async_queue_push (ahead->free_chunks, g_new0 (ReadChunk, 1));
+  g_thread_join (ahead->thread);
+  g_async_queue_unref (ahead->free_chunks);
+  g_async_queue_unref (ahead->full_chunks);
+  g_free (ahead);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ReadAhead, read_ahead_stop)
+
+/* Feeds a buffer in chunk_size pieces, so that tests with small chunks
+ * split the whole input. */
+static gboolean
+feed_pieces (PsParser      *parser,
+             const guint8  *data,
+             gsize          length,
+             gsize          chunk_size,
+             GError       **error)
+{
+  for (gsize pos = 0; pos < length; pos += chunk_size)
+    if (!ps_parser_feed (parser, data + pos, MIN (chunk_size, length - pos), error))
+      return FALSE;
+  return TRUE;
+}
+
+static PsEventStore *
+stop_partial (PsEventStore   *store,
+              PsStoreBuilder *builder,
+              guint64         offset,
+              const GError   *error)
+{
+  ps_store_builder_flush (builder);
+  ps_event_store_set_error (store, error);
+  ps_event_store_set_bytes_read (store, offset);
+  return g_object_ref (store);
+}
+
+PsEventStore *
+ps_load_stream (GInputStream    *stream,
+                const char      *file_name,
+                const PsFormat  *format,
+                gsize            chunk_size,
+                guint64          total_size,
+                GCancellable    *cancellable,
+                void           (*progress) (guint64 bytes, gpointer data),
+                gpointer         progress_data,
+                GError         **error)
+{
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(PsStoreBuilder) builder = NULL;
+  g_autoptr(PsParser) parser = NULL;
+  g_autoptr(ReadAhead) ahead = NULL;
+  g_autofree guint8 *first = NULL;
+  g_autoptr(GError) local_error = NULL;
+  guint64 offset = 0;
+  gsize first_size;
+  gssize n;
+
+  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
+
+  if (chunk_size == 0)
+    chunk_size = PS_LOADER_CHUNK_SIZE;
+
+  /* The first read must be large enough to sniff the format. */
+  first_size = MAX (chunk_size, PS_FORMAT_SNIFF_SIZE);
+  first = g_malloc (first_size);
+
+  n = read_full (stream, first, first_size, cancellable, error);
+  if (n < 0)
+    return NULL;
+
+  if (format == NULL)
+    {
+      if (n == 0)
+        {
+          g_set_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT,
+                       _("“%s” is empty"), file_name ? file_name : _("The input"));
+          return NULL;
+        }
+
+      format = ps_format_sniff (first, n, file_name, NULL);
+      if (format == NULL)
+        {
+          g_set_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT,
+                       _("“%s” is not in any format Perfscope reads (looked at the first %" G_GSIZE_FORMAT " bytes)"),
+                       file_name ? file_name : _("The input"), (gsize)MIN (n, PS_FORMAT_SNIFF_SIZE));
+          return NULL;
+        }
+    }
+
+  store = ps_event_store_new ();
+  builder = ps_store_builder_new (store);
+  parser = ps_format_new_parser (format, builder);
+
+  /* A short first read means the stream has ended. */
+  if ((gsize)n == first_size)
+    ahead = read_ahead_start (stream, chunk_size, cancellable);
+
+  if (!feed_pieces (parser, first, n, chunk_size, &local_error))
+    return stop_partial (store, builder, offset, local_error);
+  offset = n;
+  g_clear_pointer (&first, g_free);
+  if (progress)
+    progress (offset, progress_data);
+
+  while (ahead != NULL)
+    {
+      ReadChunk *chunk;
+      gssize length;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+
+      chunk = read_ahead_next (ahead);
+      length = chunk->length;
+
+      if (length < 0)
+        {
+          g_propagate_error (&local_error, g_steal_pointer (&chunk->error));
+          read_ahead_recycle (ahead, chunk);
+
+          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            {
+              g_propagate_error (error, g_steal_pointer (&local_error));
+              return NULL;
+            }
+
+          /* Keep what was read: finish the parser on what it has. */
+          g_prefix_error (&local_error, _("Reading stopped at byte offset %" G_GUINT64_FORMAT ": "), offset);
+          ps_parser_finish (parser, NULL);
+          return stop_partial (store, builder, offset, local_error);
+        }
+
+      if (length > 0 && !feed_pieces (parser, chunk->data, length, chunk_size, &local_error))
+        {
+          read_ahead_recycle (ahead, chunk);
+          return stop_partial (store, builder, offset, local_error);
+        }
+      read_ahead_recycle (ahead, chunk);
+
+      offset += length;
+      if (progress && length > 0)
+        progress (offset, progress_data);
+      if ((gsize)length < chunk_size)
+        break;
+    }
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  if (!ps_parser_finish (parser, &local_error))
+    ps_event_store_set_error (store, local_error);
+  ps_store_builder_flush (builder);
+  ps_event_store_set_bytes_read (store, offset);
+
+  (void)total_size;
+  return g_steal_pointer (&store);
+}
+
+static gboolean
+progress_idle (gpointer data)
+{
+  PsLoader *self = data;
+  g_autofree char *message = NULL;
+  g_autofree char *done = NULL;
+  g_autofree char *total = NULL;
+  g_autofree char *name = NULL;
+  guint64 bytes_read;
+  guint64 total_size;
+
+  g_mutex_lock (&self->lock);
+  bytes_read = self->bytes_read;
+  total_size = self->total_size;
+  g_clear_pointer (&self->progress_source, g_source_unref);
+  g_mutex_unlock (&self->lock);
+
+  name = g_file_get_basename (self->file);
+  done = g_format_size (bytes_read);
+  if (total_size > 0)
+    {
+      total = g_format_size (total_size);
+      /* Translators: "Reading run.log: 120.0 MB of 1.0 GB" */
+      message = g_strdup_printf (_("Reading %s: %s of %s"), name, done, total);
+      set_progress (self, (double)bytes_read / (double)total_size, message);
+    }
+  else
+    {
+      message = g_strdup_printf (_("Reading %s: %s"), name, done);
+      set_progress (self, 0, message);
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+typedef struct
+{
+  PsLoader     *loader;
+  GMainContext *context;
+} ProgressTarget;
+
+/* Called in the worker: publish through one coalesced idle. */
+static void
+worker_progress (guint64  bytes,
+                 gpointer data)
+{
+  ProgressTarget *target = data;
+  PsLoader *self = target->loader;
+
+  g_mutex_lock (&self->lock);
+  self->bytes_read = bytes;
+  if (self->progress_source == NULL)
+    {
+      self->progress_source = g_idle_source_new ();
+      g_source_set_priority (self->progress_source, G_PRIORITY_DEFAULT_IDLE);
+      g_source_set_callback (self->progress_source, progress_idle, g_object_ref (self), g_object_unref);
+      g_source_set_static_name (self->progress_source, "[perfscope] loader progress");
+      g_source_attach (self->progress_source, target->context);
+    }
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+load_worker (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  PsLoader *self = source_object;
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  g_autofree char *name = NULL;
+  GError *error = NULL;
+  ProgressTarget target = { self, g_task_get_context (task) };
+
+  name = g_file_get_basename (self->file);
+
+  stream = g_file_read (self->file, cancellable, &error);
+  if (stream == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, NULL);
+  g_mutex_lock (&self->lock);
+  self->total_size = info ? (guint64)g_file_info_get_size (info) : 0;
+  g_mutex_unlock (&self->lock);
+
+  store = ps_load_stream (G_INPUT_STREAM (stream), name, self->format, 0,
+                          self->total_size, cancellable,
+                          worker_progress, &target, &error);
+  if (store == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  ps_event_store_set_file (store, self->file);
+  g_task_return_pointer (task, g_steal_pointer (&store), g_object_unref);
+}
+
+void
+ps_loader_load_async (PsLoader            *self,
+                      GCancellable        *cancellable,
+                      GAsyncReadyCallback  callback,
+                      gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *message = NULL;
+
+  g_return_if_fail (PS_IS_LOADER (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  name = g_file_get_basename (self->file);
+  message = g_strdup_printf (_("Opening %s"), name);
+  set_progress (self, 0, message);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ps_loader_load_async);
+  g_task_set_check_cancellable (task, TRUE);
+  g_task_run_in_thread (task, load_worker);
+}
+
+PsEventStore *
+ps_loader_load_finish (PsLoader      *self,
+                       GAsyncResult  *result,
+                       GError       **error)
+{
+  PsEventStore *store;
+
+  g_return_val_if_fail (PS_IS_LOADER (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  store = g_task_propagate_pointer (G_TASK (result), error);
+  if (store != NULL)
+    set_progress (self, 1.0, NULL);
+
+  return store;
+}

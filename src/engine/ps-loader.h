@@ -1,0 +1,59 @@
+/* ps-loader.h — load a file into a new event store, off the main thread
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The file is streamed in chunks through a GInputStream into the format's
+ * push parser in a worker thread. Progress is published on the thread
+ * default main context of the caller through one coalesced idle callback
+ * (the "fraction" and "message" properties).
+ *
+ * Results of load_finish():
+ *  - a store that is complete;
+ *  - a store with ps_event_store_is_complete() == FALSE and an error
+ *    (ps_event_store_get_error()) when reading stopped after some data;
+ *  - NULL and a GError when nothing could be loaded (unreadable, unknown
+ *    format, cancelled: G_IO_ERROR_CANCELLED).
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ps-event-store.h"
+#include "ps-format.h"
+
+G_BEGIN_DECLS
+
+#define PS_LOADER_CHUNK_SIZE (1024 * 1024)
+
+#define PS_TYPE_LOADER (ps_loader_get_type ())
+G_DECLARE_FINAL_TYPE (PsLoader, ps_loader, PS, LOADER, GObject)
+
+PsLoader       *ps_loader_new            (GFile               *file);
+GFile          *ps_loader_get_file       (PsLoader            *self);
+/* Force a format instead of sniffing; NULL to sniff. */
+void            ps_loader_set_format     (PsLoader            *self,
+                                          const PsFormat      *format);
+double          ps_loader_get_fraction   (PsLoader            *self);
+const char     *ps_loader_get_message    (PsLoader            *self);
+void            ps_loader_load_async     (PsLoader            *self,
+                                          GCancellable        *cancellable,
+                                          GAsyncReadyCallback  callback,
+                                          gpointer             user_data);
+PsEventStore   *ps_loader_load_finish    (PsLoader            *self,
+                                          GAsyncResult        *result,
+                                          GError             **error);
+
+/* Parse a stream in the calling thread; used by load_async's worker and
+ * by tests. chunk_size 0 means PS_LOADER_CHUNK_SIZE. */
+PsEventStore   *ps_load_stream           (GInputStream        *stream,
+                                          const char          *file_name,
+                                          const PsFormat      *format,
+                                          gsize                chunk_size,
+                                          guint64              total_size,
+                                          GCancellable        *cancellable,
+                                          void               (*progress) (guint64 bytes, gpointer data),
+                                          gpointer             progress_data,
+                                          GError             **error);
+
+G_END_DECLS

@@ -1,0 +1,288 @@
+/* ps-store-builder.c — batched appends to an event store
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdarg.h>
+
+#include "ps-store-builder.h"
+#include "ps-event-store-private.h"
+
+#define BATCH_SIZE 4096
+
+struct _PsStoreBuilder
+{
+  PsEventStore  *store;
+  guint64        n_committed;   /* measurements already in the store */
+
+  PsMeasurement  measurements[BATCH_SIZE];
+  guint          n_measurements;
+
+  GArray        *spans;
+  GArray        *marks;
+  GArray        *samples;
+  GArray        *counter_values;
+};
+
+PsStoreBuilder *
+ps_store_builder_new (PsEventStore *store)
+{
+  PsStoreBuilder *self;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  self = g_new0 (PsStoreBuilder, 1);
+  self->store = g_object_ref (store);
+  self->n_committed = ps_event_store_get_n_measurements (store);
+  self->spans = g_array_new (FALSE, FALSE, sizeof (PsSpan));
+  self->marks = g_array_new (FALSE, FALSE, sizeof (PsMark));
+  self->samples = g_array_new (FALSE, FALSE, sizeof (PsSample));
+  self->counter_values = g_array_new (FALSE, FALSE, sizeof (PsCounterValue));
+
+  return self;
+}
+
+void
+ps_store_builder_free (PsStoreBuilder *self)
+{
+  if (self == NULL)
+    return;
+
+  ps_store_builder_flush (self);
+  g_clear_object (&self->store);
+  g_array_unref (self->spans);
+  g_array_unref (self->marks);
+  g_array_unref (self->samples);
+  g_array_unref (self->counter_values);
+  g_free (self);
+}
+
+PsEventStore *
+ps_store_builder_get_store (PsStoreBuilder *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->store;
+}
+
+static void
+flush_measurements (PsStoreBuilder *self)
+{
+  static const guint16 kind_flags[] = {
+    [PS_MEASURE_DURATION] = PS_TRACK_FLAG_HAS_DURATION,
+    [PS_MEASURE_CPU] = PS_TRACK_FLAG_HAS_CPU,
+    [PS_MEASURE_MEMORY] = PS_TRACK_FLAG_HAS_MEMORY,
+    [PS_MEASURE_OTHER] = PS_TRACK_FLAG_HAS_OTHER,
+  };
+  guint32 last_track = PS_NONE;
+  guint8 last_kind = 0xff;
+
+  if (self->n_measurements == 0)
+    return;
+
+  for (guint i = 0; i < self->n_measurements; i++)
+    {
+      const PsMeasurement *m = &self->measurements[i];
+
+      if (m->track == last_track && m->kind == last_kind)
+        continue;
+      last_track = m->track;
+      last_kind = m->kind;
+      if (m->track < ps_event_store_get_n_tracks (self->store))
+        ps_event_store_add_track_flags (self->store, m->track, kind_flags[m->kind & 3]);
+    }
+
+  _ps_event_store_append_measurements (self->store, self->measurements, self->n_measurements);
+  self->n_committed += self->n_measurements;
+  self->n_measurements = 0;
+}
+
+guint
+ps_store_builder_flush (PsStoreBuilder *self)
+{
+  guint n;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  n = self->n_measurements + self->spans->len + self->marks->len
+      + self->samples->len + self->counter_values->len;
+
+  flush_measurements (self);
+  if (self->spans->len > 0)
+    _ps_event_store_append_spans (self->store, (const PsSpan *)(gpointer)self->spans->data, self->spans->len);
+  if (self->marks->len > 0)
+    _ps_event_store_append_marks (self->store, (const PsMark *)(gpointer)self->marks->data, self->marks->len);
+  if (self->samples->len > 0)
+    _ps_event_store_append_samples (self->store, (const PsSample *)(gpointer)self->samples->data, self->samples->len);
+  if (self->counter_values->len > 0)
+    _ps_event_store_append_counter_values (self->store, (const PsCounterValue *)(gpointer)self->counter_values->data,
+                                           self->counter_values->len);
+  g_array_set_size (self->spans, 0);
+  g_array_set_size (self->marks, 0);
+  g_array_set_size (self->samples, 0);
+  g_array_set_size (self->counter_values, 0);
+
+  return n;
+}
+
+guint64
+ps_store_builder_get_n_measurements (PsStoreBuilder *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_committed + self->n_measurements;
+}
+
+static inline PsMeasurement *
+next_measurement (PsStoreBuilder *self,
+                  guint32         track,
+                  guint64         line,
+                  PsMeasureKind   kind,
+                  guint8          flags)
+{
+  PsMeasurement *m;
+
+  if G_UNLIKELY (self->n_measurements == BATCH_SIZE)
+    flush_measurements (self);
+
+  m = &self->measurements[self->n_measurements];
+  m->index = self->n_committed + self->n_measurements;
+  m->line = line;
+  m->track = track;
+  m->kind = kind;
+  m->flags = flags;
+  self->n_measurements++;
+
+  return m;
+}
+
+guint64
+ps_store_builder_add_duration (PsStoreBuilder *self,
+                               guint32         track,
+                               guint64         line,
+                               gint64          ticks,
+                               guint8          flags)
+{
+  PsMeasurement *m = next_measurement (self, track, line, PS_MEASURE_DURATION, flags);
+  m->value.ticks = ticks;
+  return m->index;
+}
+
+guint64
+ps_store_builder_add_cpu (PsStoreBuilder *self,
+                          guint32         track,
+                          guint64         line,
+                          double          percent,
+                          guint8          flags)
+{
+  PsMeasurement *m = next_measurement (self, track, line, PS_MEASURE_CPU, flags);
+  m->value.number = percent;
+  return m->index;
+}
+
+guint64
+ps_store_builder_add_memory (PsStoreBuilder *self,
+                             guint32         track,
+                             guint64         line,
+                             guint64         bytes,
+                             guint8          flags)
+{
+  PsMeasurement *m = next_measurement (self, track, line, PS_MEASURE_MEMORY,
+                                       flags & ~PS_MEASURE_FLAG_FRACTIONAL);
+  m->value.bytes = bytes;
+  return m->index;
+}
+
+guint64
+ps_store_builder_add_memory_number (PsStoreBuilder *self,
+                                    guint32         track,
+                                    guint64         line,
+                                    double          value,
+                                    guint8          flags)
+{
+  PsMeasurement *m = next_measurement (self, track, line, PS_MEASURE_MEMORY,
+                                       flags | PS_MEASURE_FLAG_FRACTIONAL);
+  m->value.number = value;
+  return m->index;
+}
+
+guint64
+ps_store_builder_add_other (PsStoreBuilder *self,
+                            guint32         track,
+                            guint64         line,
+                            const char     *kind_name,
+                            gssize          kind_length,
+                            const char     *raw_value,
+                            gssize          raw_length)
+{
+  guint32 kind_id = ps_event_store_intern (self->store, kind_name, kind_length);
+  guint32 raw_id = ps_event_store_intern (self->store, raw_value, raw_length);
+  PsMeasurement *m = next_measurement (self, track, line, PS_MEASURE_OTHER, 0);
+
+  m->value.other = _ps_event_store_add_other (self->store, kind_id, raw_id);
+  return m->index;
+}
+
+#define ADD_STRUCT(array, item)                          \
+  G_STMT_START {                                         \
+    g_array_append_vals ((array), (item), 1);            \
+    if ((array)->len >= BATCH_SIZE)                      \
+      ps_store_builder_flush (self);                     \
+  } G_STMT_END
+
+void
+ps_store_builder_add_span (PsStoreBuilder *self,
+                           const PsSpan   *span)
+{
+  ADD_STRUCT (self->spans, span);
+}
+
+void
+ps_store_builder_add_mark (PsStoreBuilder *self,
+                           const PsMark   *mark)
+{
+  ADD_STRUCT (self->marks, mark);
+}
+
+void
+ps_store_builder_add_sample (PsStoreBuilder *self,
+                             const PsSample *sample)
+{
+  ADD_STRUCT (self->samples, sample);
+}
+
+void
+ps_store_builder_add_counter_value (PsStoreBuilder       *self,
+                                    const PsCounterValue *value)
+{
+  ADD_STRUCT (self->counter_values, value);
+}
+
+void
+ps_store_builder_warn (PsStoreBuilder *self,
+                       PsSeverity      severity,
+                       const char     *code,
+                       guint64         line,
+                       guint64         offset,
+                       guint32         session,
+                       const char     *format,
+                       ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  g_return_if_fail (self != NULL);
+
+  /* Past the kept maximum only the count matters: skip the formatting. */
+  if (ps_event_store_get_n_warnings (self->store) >= PS_EVENT_STORE_MAX_WARNINGS)
+    {
+      ps_event_store_add_warning (self->store, severity, code, line, offset, session, NULL);
+      return;
+    }
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  ps_event_store_add_warning (self->store, severity, code, line, offset, session, message);
+}

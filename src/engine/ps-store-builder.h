@@ -1,0 +1,77 @@
+/* ps-store-builder.h — how parsers and collectors append to a store
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Events are collected in a small batch and committed to the store by
+ * ps_store_builder_flush() (called automatically when the batch is full
+ * and by the loader at the end). A builder is used from one thread.
+ */
+#pragma once
+
+#include "ps-event-store.h"
+
+G_BEGIN_DECLS
+
+typedef struct _PsStoreBuilder PsStoreBuilder;
+
+PsStoreBuilder *ps_store_builder_new              (PsEventStore   *store);
+void            ps_store_builder_free             (PsStoreBuilder *self);
+PsEventStore   *ps_store_builder_get_store        (PsStoreBuilder *self);
+
+/* Commit the pending batch; returns the number of events committed. */
+guint           ps_store_builder_flush            (PsStoreBuilder *self);
+
+/* Measurements return their global event index. */
+guint64         ps_store_builder_get_n_measurements (PsStoreBuilder *self);
+guint64         ps_store_builder_add_duration     (PsStoreBuilder *self,
+                                                   guint32         track,
+                                                   guint64         line,
+                                                   gint64          ticks,
+                                                   guint8          flags);
+guint64         ps_store_builder_add_cpu          (PsStoreBuilder *self,
+                                                   guint32         track,
+                                                   guint64         line,
+                                                   double          percent,
+                                                   guint8          flags);
+guint64         ps_store_builder_add_memory       (PsStoreBuilder *self,
+                                                   guint32         track,
+                                                   guint64         line,
+                                                   guint64         bytes,
+                                                   guint8          flags);
+/* A memory figure given with a fraction (sets PS_MEASURE_FLAG_FRACTIONAL). */
+guint64         ps_store_builder_add_memory_number (PsStoreBuilder *self,
+                                                   guint32         track,
+                                                   guint64         line,
+                                                   double          value,
+                                                   guint8          flags);
+guint64         ps_store_builder_add_other        (PsStoreBuilder *self,
+                                                   guint32         track,
+                                                   guint64         line,
+                                                   const char     *kind_name,
+                                                   gssize          kind_length,
+                                                   const char     *raw_value,
+                                                   gssize          raw_length);
+
+void            ps_store_builder_add_span         (PsStoreBuilder *self,
+                                                   const PsSpan   *span);
+void            ps_store_builder_add_mark         (PsStoreBuilder *self,
+                                                   const PsMark   *mark);
+void            ps_store_builder_add_sample       (PsStoreBuilder *self,
+                                                   const PsSample *sample);
+void            ps_store_builder_add_counter_value (PsStoreBuilder *self,
+                                                   const PsCounterValue *value);
+
+/* printf-style warning; the message should be translated by the caller's format */
+void            ps_store_builder_warn             (PsStoreBuilder *self,
+                                                   PsSeverity      severity,
+                                                   const char     *code,
+                                                   guint64         line,
+                                                   guint64         offset,
+                                                   guint32         session,
+                                                   const char     *format,
+                                                   ...) G_GNUC_PRINTF (7, 8);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsStoreBuilder, ps_store_builder_free)
+
+G_END_DECLS

@@ -1,0 +1,103 @@
+/* ps-util.c
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ps-util.h"
+
+char *
+ps_util_display_text (const char *raw,
+                      gssize      length)
+{
+  GString *out;
+
+  if (raw == NULL)
+    return g_strdup ("");
+  if (length < 0)
+    length = strlen (raw);
+
+  if (g_utf8_validate_len (raw, length, NULL))
+    return g_strndup (raw, length);
+
+  out = g_string_sized_new (length + length / 4);
+  for (gssize i = 0; i < length; i++)
+    {
+      guchar c = (guchar)raw[i];
+
+      if (c == 0)
+        continue;
+      if (c < 0x80)
+        g_string_append_c (out, c);
+      else
+        g_string_append_unichar (out, c);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+char *
+ps_util_format_double (double value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (isnan (value))
+    return g_strdup ("nan");
+  if (isinf (value))
+    return g_strdup (value > 0 ? "inf" : "-inf");
+
+  /* The shortest text that reads back to the same double */
+  for (int precision = 1; precision <= 17; precision++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", precision);
+      g_ascii_formatd (buffer, sizeof buffer, format, value);
+      if (g_ascii_strtod (buffer, NULL) == value)
+        break;
+    }
+
+  return g_strdup (buffer);
+}
+
+char *
+ps_util_format_seconds (double seconds)
+{
+  double magnitude = fabs (seconds);
+
+  if (isnan (seconds))
+    return g_strdup ("–");
+  if (magnitude == 0)
+    return g_strdup ("0 s");
+  if (magnitude < 1e-6)
+    return g_strdup_printf ("%.3g ns", seconds * 1e9);
+  if (magnitude < 1e-3)
+    return g_strdup_printf ("%.3g µs", seconds * 1e6);
+  if (magnitude < 1)
+    return g_strdup_printf ("%.3g ms", seconds * 1e3);
+  if (magnitude < 60)
+    return g_strdup_printf ("%.3g s", seconds);
+  return g_strdup_printf ("%.0f s", seconds);
+}
+
+char *
+ps_util_format_bytes (double bytes)
+{
+  static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+  double value = bytes;
+  guint unit = 0;
+
+  while (fabs (value) >= 1024 && unit + 1 < G_N_ELEMENTS (units))
+    {
+      value /= 1024;
+      unit++;
+    }
+
+  if (unit == 0)
+    return g_strdup_printf ("%.0f %s", value, units[unit]);
+  return g_strdup_printf ("%.1f %s", value, units[unit]);
+}

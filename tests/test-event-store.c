@@ -1,0 +1,291 @@
+/* test-event-store.c
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "ps-event-store.h"
+#include "ps-store-builder.h"
+
+static guint32
+add_marker_track (PsEventStore *store,
+                  const char   *name)
+{
+  PsTrack track = { 0 };
+
+  track.kind = PS_TRACK_MARKER_INSTANCE;
+  track.name = ps_event_store_intern (store, name, -1);
+  track.category = ps_event_store_intern (store, "app", -1);
+  track.parent = PS_NONE;
+  track.ordinal = 1;
+  return ps_event_store_add_track (store, &track);
+}
+
+static void
+test_strings (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  guint32 a = ps_event_store_intern (store, "alpha", -1);
+  guint32 b = ps_event_store_intern (store, "alphabet", 5);
+  guint32 c = ps_event_store_intern (store, "beta", 4);
+  g_autofree char *long_text = g_strnfill (1000, 'x');
+  guint32 d = ps_event_store_intern (store, long_text, -1);
+
+  g_assert_cmpuint (ps_event_store_intern (store, "", 0), ==, 0);
+  g_assert_cmpstr (ps_event_store_get_string (store, 0), ==, "");
+  g_assert_cmpuint (a, ==, b);
+  g_assert_cmpuint (a, !=, c);
+  g_assert_cmpstr (ps_event_store_get_string (store, c), ==, "beta");
+  g_assert_cmpstr (ps_event_store_get_string (store, d), ==, long_text);
+  g_assert_cmpuint (ps_event_store_intern (store, long_text, -1), ==, d);
+  /* out of range ids read as empty, never crash */
+  g_assert_cmpstr (ps_event_store_get_string (store, 99999), ==, "");
+}
+
+static void
+test_measurements_round_trip (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  guint32 track = add_marker_track (store, "Test=Write");
+  guint32 other_track = add_marker_track (store, "CPU: app");
+  const guint64 n = 200000;
+  PsMeasurementIter iter;
+  PsMeasurement m;
+  guint64 i = 0;
+
+  /* Values narrow and wide, lines close and far apart */
+  for (i = 0; i < n; i++)
+    {
+      guint64 line = 10 + i * 3 + (i % 1000 == 0 ? 100000 * i : 0);
+
+      switch (i % 5)
+        {
+        case 0:
+          ps_store_builder_add_duration (builder, track, line, (gint64)i * 7, 0);
+          break;
+        case 1:
+          ps_store_builder_add_duration (builder, track, line, G_GINT64_CONSTANT (9000000000000) + (gint64)i,
+                                         0);
+          break;
+        case 2:
+          ps_store_builder_add_cpu (builder, other_track, line, 57.843834 + (double)i, 0);
+          break;
+        case 3:
+          ps_store_builder_add_memory (builder, other_track, line, G_GUINT64_CONSTANT (10059776) * (i % 1000),
+                                       0);
+          break;
+        case 4:
+          ps_store_builder_add_duration (builder, track, line, -(gint64)i, PS_MEASURE_FLAG_NEGATIVE);
+          break;
+        }
+    }
+  ps_store_builder_flush (builder);
+
+  g_assert_cmpuint (ps_event_store_get_n_measurements (store), ==, n);
+  g_assert_true (ps_event_store_get_track (store, track)->flags & PS_TRACK_FLAG_HAS_DURATION);
+  g_assert_true (ps_event_store_get_track (store, other_track)->flags & PS_TRACK_FLAG_HAS_CPU);
+  g_assert_true (ps_event_store_get_track (store, other_track)->flags & PS_TRACK_FLAG_HAS_MEMORY);
+  g_assert_false (ps_event_store_get_track (store, track)->flags & PS_TRACK_FLAG_HAS_CPU);
+
+  ps_measurement_iter_init (&iter, store);
+  i = 0;
+  while (ps_measurement_iter_next (&iter, &m))
+    {
+      guint64 line = 10 + i * 3 + (i % 1000 == 0 ? 100000 * i : 0);
+      PsMeasurement random_access;
+
+      g_assert_cmpuint (m.index, ==, i);
+      g_assert_cmpuint (m.line, ==, line);
+      switch (i % 5)
+        {
+        case 0:
+          g_assert_cmpint (m.kind, ==, PS_MEASURE_DURATION);
+          g_assert_cmpint (m.value.ticks, ==, (gint64)i * 7);
+          break;
+        case 1:
+          g_assert_cmpint (m.value.ticks, ==, G_GINT64_CONSTANT (9000000000000) + (gint64)i);
+          break;
+        case 2:
+          g_assert_cmpint (m.kind, ==, PS_MEASURE_CPU);
+          g_assert_cmpfloat (m.value.number, ==, 57.843834 + (double)i);
+          break;
+        case 3:
+          g_assert_cmpint (m.kind, ==, PS_MEASURE_MEMORY);
+          g_assert_cmpuint (m.value.bytes, ==, G_GUINT64_CONSTANT (10059776) * (i % 1000));
+          break;
+        case 4:
+          g_assert_cmpint (m.value.ticks, ==, -(gint64)i);
+          g_assert_cmpint (m.flags, ==, PS_MEASURE_FLAG_NEGATIVE);
+          break;
+        }
+
+      ps_event_store_get_measurement (store, i, &random_access);
+      g_assert_cmpmem (&random_access, sizeof random_access, &m, sizeof m);
+      i++;
+    }
+  g_assert_cmpuint (i, ==, n);
+}
+
+/* Typical CE data: small tick counts on nearby lines take 10 bytes an event */
+static void
+test_measurements_compact (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  guint32 track = add_marker_track (store, "Test=Write");
+  const guint64 n = 1000000;
+
+  for (guint64 i = 0; i < n; i++)
+    ps_store_builder_add_duration (builder, track, 20 + i + i / 100, 45000 + (gint64)(i % 1000), 0);
+  ps_store_builder_flush (builder);
+
+  g_assert_cmpuint (ps_event_store_get_n_measurements (store), ==, n);
+  g_assert_cmpuint (ps_event_store_get_memory_size (store), <=, n * 11);
+}
+
+static void
+test_other_values (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  guint32 track = add_marker_track (store, "x");
+  const char *kind = NULL;
+  const char *raw = NULL;
+  PsMeasurement m;
+
+  ps_store_builder_add_other (builder, track, 3, "ERR", -1, "1", -1);
+  ps_store_builder_add_memory_number (builder, track, 4, 1024.5, 0);
+  ps_store_builder_flush (builder);
+
+  ps_event_store_get_measurement (store, 0, &m);
+  g_assert_cmpint (m.kind, ==, PS_MEASURE_OTHER);
+  ps_event_store_get_other (store, m.value.other, &kind, &raw);
+  g_assert_cmpstr (kind, ==, "ERR");
+  g_assert_cmpstr (raw, ==, "1");
+  g_assert_true (ps_event_store_get_track (store, track)->flags & PS_TRACK_FLAG_HAS_OTHER);
+
+  ps_event_store_get_measurement (store, 1, &m);
+  g_assert_cmpint (m.kind, ==, PS_MEASURE_MEMORY);
+  g_assert_cmpint (m.flags, ==, PS_MEASURE_FLAG_FRACTIONAL);
+  g_assert_cmpfloat (m.value.number, ==, 1024.5);
+  g_assert_cmpuint (m.line, ==, 4);
+}
+
+static void
+test_sessions_metadata_rates (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(GArray) entries = NULL;
+  guint32 s0 = ps_event_store_add_session (store, 1, FALSE);
+  guint32 s1 = ps_event_store_add_session (store, 40, TRUE);
+
+  ps_event_store_set_metadata (store, s0, "OSVERSION", "6.0");
+  ps_event_store_set_metadata (store, s0, "BUILD", "3122");
+  ps_event_store_set_metadata (store, s0, "OSVERSION", "7.0");
+  ps_event_store_set_metadata (store, s1, "OSVERSION", "6.0");
+
+  g_assert_cmpuint (ps_event_store_get_n_sessions (store), ==, 2);
+  g_assert_true (ps_event_store_get_session (store, s1)->implicit);
+  g_assert_cmpstr (ps_event_store_get_metadata (store, s0, "OSVERSION"), ==, "7.0");
+  g_assert_cmpstr (ps_event_store_get_metadata (store, s1, "OSVERSION"), ==, "6.0");
+  g_assert_null (ps_event_store_get_metadata (store, s1, "BUILD"));
+
+  entries = ps_event_store_list_metadata (store, s0);
+  g_assert_cmpuint (entries->len, ==, 2);
+  g_assert_cmpstr (g_array_index (entries, PsMetadataEntry, 0).key, ==, "OSVERSION");
+  g_assert_cmpstr (g_array_index (entries, PsMetadataEntry, 1).value, ==, "3122");
+
+  /* No rate known */
+  g_assert_cmpfloat (ps_event_store_get_tick_rate (store, s0, 5), ==, 0);
+  /* First rate applies from the start, the second from its index on */
+  ps_event_store_add_tick_rate (store, s0, 10, 1000);
+  ps_event_store_add_tick_rate (store, s0, 20, 1193180);
+  g_assert_cmpfloat (ps_event_store_get_tick_rate (store, s0, 0), ==, 1000);
+  g_assert_cmpfloat (ps_event_store_get_tick_rate (store, s0, 19), ==, 1000);
+  g_assert_cmpfloat (ps_event_store_get_tick_rate (store, s0, 20), ==, 1193180);
+  g_assert_cmpfloat (ps_event_store_get_tick_rate (store, s1, 20), ==, 0);
+  g_assert_cmpuint (ps_event_store_get_n_tick_rates (store, s0), ==, 2);
+}
+
+static void
+test_warnings_capped (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  PsWarning warning;
+
+  for (guint i = 0; i < PS_EVENT_STORE_MAX_WARNINGS + 500; i++)
+    ps_store_builder_warn (builder, PS_SEVERITY_WARNING, "W-BADVALUE", i + 1, 100 * i, 0,
+                           "line %u: expected a number", i + 1);
+
+  g_assert_cmpuint (ps_event_store_get_n_warnings (store), ==, PS_EVENT_STORE_MAX_WARNINGS);
+  g_assert_cmpuint (ps_event_store_get_n_warnings_raised (store), ==, PS_EVENT_STORE_MAX_WARNINGS + 500);
+  ps_event_store_get_warning (store, 41, &warning);
+  g_assert_cmpstr (warning.code, ==, "W-BADVALUE");
+  g_assert_cmpstr (warning.message, ==, "line 42: expected a number");
+  g_assert_cmpuint (warning.line, ==, 42);
+  g_assert_cmpuint (warning.offset, ==, 4100);
+  g_assert_cmpint (warning.severity, ==, PS_SEVERITY_WARNING);
+}
+
+static void
+test_other_kinds (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  guint32 f_main = ps_event_store_intern_frame (store, ps_event_store_intern (store, "main", -1), 0, 0x1000);
+  guint32 f_a = ps_event_store_intern_frame (store, ps_event_store_intern (store, "A", -1), 0, 0x2000);
+  guint32 s_main = ps_event_store_intern_stack (store, 0, f_main);
+  guint32 s_a = ps_event_store_intern_stack (store, s_main, f_a);
+  gint64 begin = 0;
+  gint64 end = 0;
+
+  g_assert_cmpuint (sizeof (PsSpan), <=, 32);
+  g_assert_cmpuint (sizeof (PsSample), <=, 32);
+  g_assert_cmpuint (sizeof (PsMark), <=, 32);
+  g_assert_cmpuint (sizeof (PsCounterValue), <=, 32);
+
+  g_assert_cmpuint (ps_event_store_intern_frame (store, ps_event_store_intern (store, "main", -1), 0, 0x1000), ==,
+                    f_main);
+  g_assert_cmpuint (ps_event_store_intern_stack (store, s_main, f_a), ==, s_a);
+  g_assert_cmpuint (ps_event_store_get_stack_node (store, s_a)->parent, ==, s_main);
+  g_assert_cmpstr (ps_event_store_get_string (store, ps_event_store_get_frame (store, f_a)->function), ==, "A");
+
+  g_assert_false (ps_event_store_get_time_range (store, &begin, &end));
+
+  for (guint i = 0; i < 40000; i++)
+    {
+      PsSpan span = { (gint64)i * 10, (gint64)i * 10 + 5, 0, 0, PS_NONE, 0, 0 };
+      PsSample sample = { (gint64)i * 10 + 1, 0, s_a, 1, 0 };
+
+      ps_store_builder_add_span (builder, &span);
+      ps_store_builder_add_sample (builder, &sample);
+    }
+  ps_store_builder_flush (builder);
+
+  g_assert_cmpuint (ps_event_store_get_n_spans (store), ==, 40000);
+  g_assert_cmpint (ps_event_store_get_span (store, 39999)->begin_ns, ==, 399990);
+  g_assert_cmpuint (ps_event_store_get_sample (store, 20000)->stack, ==, s_a);
+  g_assert_true (ps_event_store_get_time_range (store, &begin, &end));
+  g_assert_cmpint (begin, ==, 0);
+  g_assert_cmpint (end, ==, 399995);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/event-store/strings", test_strings);
+  g_test_add_func ("/event-store/measurements/round-trip", test_measurements_round_trip);
+  g_test_add_func ("/event-store/measurements/compact", test_measurements_compact);
+  g_test_add_func ("/event-store/measurements/other", test_other_values);
+  g_test_add_func ("/event-store/sessions", test_sessions_metadata_rates);
+  g_test_add_func ("/event-store/warnings", test_warnings_capped);
+  g_test_add_func ("/event-store/other-kinds", test_other_kinds);
+
+  return g_test_run ();
+}

@@ -1,0 +1,353 @@
+/* test-loader.c — streaming, progress, cancellation and read errors
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "ps-error.h"
+#include "ps-loader.h"
+
+static const char example[] =
+  "## PERF ## OSVERSION=[6.0] BUILD=[3122]\r\n"
+  "## PERF ## REGISTERED APP [fsperf] PROCCESSID [0x0a5f0012]\r\n"
+  "## PERF ## RESOLUTION [1193180] TICKS PER SECOND\r\n"
+  "## PERF ## REGISTERED MARKER [Test=CreateFile] AS [0] BY APP [fsperf]\r\n"
+  "## PERF ## APP [fsperf] EVT [0] DUR [45210]\r\n"
+  "## PERF ## APP [fsperf] EVT [0] DUR [44987]\r\n"
+  "## PERF ## APP [fsperf] EVT [0] DUR [46002]\r\n";
+
+/* A stream that hands out its data and then fails, like a disk going away */
+#define TEST_TYPE_FAILING_STREAM (test_failing_stream_get_type ())
+G_DECLARE_FINAL_TYPE (TestFailingStream, test_failing_stream, TEST, FAILING_STREAM, GInputStream)
+
+struct _TestFailingStream
+{
+  GInputStream parent_instance;
+  GBytes      *data;
+  gsize        fail_after;
+  gsize        position;
+};
+
+G_DEFINE_FINAL_TYPE (TestFailingStream, test_failing_stream, G_TYPE_INPUT_STREAM)
+
+static gssize
+test_failing_stream_read (GInputStream  *stream,
+                          void          *buffer,
+                          gsize          count,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  TestFailingStream *self = TEST_FAILING_STREAM (stream);
+  gsize available;
+
+  if (self->position >= self->fail_after)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Input/output error");
+      return -1;
+    }
+
+  available = MIN (self->fail_after, g_bytes_get_size (self->data)) - self->position;
+  count = MIN (count, MIN (available, 7));
+  memcpy (buffer, (const guint8 *)g_bytes_get_data (self->data, NULL) + self->position, count);
+  self->position += count;
+  return count;
+}
+
+static void
+test_failing_stream_finalize (GObject *object)
+{
+  g_bytes_unref (TEST_FAILING_STREAM (object)->data);
+  G_OBJECT_CLASS (test_failing_stream_parent_class)->finalize (object);
+}
+
+static void
+test_failing_stream_class_init (TestFailingStreamClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_failing_stream_finalize;
+  G_INPUT_STREAM_CLASS (klass)->read_fn = test_failing_stream_read;
+}
+
+static void
+test_failing_stream_init (TestFailingStream *self)
+{
+}
+
+static GInputStream *
+memory_stream (const char *text,
+               gsize       length)
+{
+  return g_memory_input_stream_new_from_data (g_memdup2 (text, length), length, g_free);
+}
+
+static char *
+write_temp_file (const char *contents,
+                 gsize       length)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = NULL;
+  int fd = g_file_open_tmp ("perfscope-test-XXXXXX.log", &path, &error);
+
+  g_assert_no_error (error);
+  g_close (fd, NULL);
+  g_file_set_contents (path, contents, length, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* A summary of a store that does not depend on how it was read */
+static char *
+describe_store (PsEventStore *store)
+{
+  GString *out = g_string_new (NULL);
+  PsMeasurementIter iter;
+  PsMeasurement m;
+
+  g_string_append_printf (out, "format=%s sessions=%u tracks=%u\n",
+                          ps_event_store_get_format (store),
+                          ps_event_store_get_n_sessions (store),
+                          ps_event_store_get_n_tracks (store));
+  ps_measurement_iter_init (&iter, store);
+  while (ps_measurement_iter_next (&iter, &m))
+    g_string_append_printf (out, "%" G_GUINT64_FORMAT " line %" G_GUINT64_FORMAT " track %u kind %u ticks %" G_GINT64_FORMAT "\n",
+                            m.index, m.line, m.track, m.kind, m.value.ticks);
+  for (guint i = 0; i < ps_event_store_get_n_warnings (store); i++)
+    {
+      PsWarning warning;
+
+      ps_event_store_get_warning (store, i, &warning);
+      g_string_append_printf (out, "warning %s line %" G_GUINT64_FORMAT "\n", warning.code, warning.line);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_chunk_boundaries (void)
+{
+  g_autoptr(GInputStream) whole_stream = memory_stream (example, strlen (example));
+  g_autoptr(PsEventStore) whole = ps_load_stream (whole_stream, "example.log", NULL, 0, 0, NULL, NULL, NULL, NULL);
+  g_autofree char *expected = NULL;
+
+  g_assert_nonnull (whole);
+  g_assert_cmpuint (ps_event_store_get_n_measurements (whole), ==, 3);
+  expected = describe_store (whole);
+
+  for (gsize chunk = 1; chunk <= strlen (example); chunk++)
+    {
+      g_autoptr(GInputStream) stream = memory_stream (example, strlen (example));
+      g_autoptr(GError) error = NULL;
+      g_autoptr(PsEventStore) store = ps_load_stream (stream, "example.log", NULL, chunk, 0, NULL, NULL, NULL, &error);
+      g_autofree char *got = NULL;
+
+      g_assert_no_error (error);
+      g_assert_true (ps_event_store_is_complete (store));
+      got = describe_store (store);
+      g_assert_cmpstr (got, ==, expected);
+    }
+}
+
+static void
+test_unknown_format (void)
+{
+  const guint8 blob[] = { 0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, 0xff, 0xfe, 0x00, 0x01 };
+  g_autoptr(GInputStream) stream = memory_stream ((const char *)blob, sizeof blob);
+  g_autoptr(GInputStream) empty = memory_stream ("", 0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PsEventStore) store = ps_load_stream (stream, "a.out", NULL, 0, 0, NULL, NULL, NULL, &error);
+
+  g_assert_null (store);
+  g_assert_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT);
+  g_assert_nonnull (strstr (error->message, "a.out"));
+  g_clear_error (&error);
+
+  store = ps_load_stream (empty, "empty.log", NULL, 0, 0, NULL, NULL, NULL, &error);
+  g_assert_null (store);
+  g_assert_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT);
+  g_assert_nonnull (strstr (error->message, "empty"));
+}
+
+static void
+test_forced_format_on_empty_input (void)
+{
+  g_autoptr(GInputStream) empty = memory_stream ("", 0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PsEventStore) store = ps_load_stream (empty, "empty.log", ps_format_lookup ("ce-perflog"),
+                                                  0, 0, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (ps_event_store_is_complete (store));
+  g_assert_cmpuint (ps_event_store_get_n_measurements (store), ==, 0);
+  g_assert_cmpuint (ps_event_store_get_n_sessions (store), ==, 0);
+}
+
+static void
+test_read_error_keeps_data (void)
+{
+  TestFailingStream *failing = g_object_new (TEST_TYPE_FAILING_STREAM, NULL);
+  g_autoptr(GInputStream) stream = G_INPUT_STREAM (failing);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  /* Fail in the middle of the third DUR line: two events are complete */
+  const char *third = strstr (example, "DUR [46002]");
+
+  failing->data = g_bytes_new_static (example, strlen (example));
+  failing->fail_after = third - example;
+
+  store = ps_load_stream (stream, "disk.log", NULL, 16, 0, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  g_assert_false (ps_event_store_is_complete (store));
+  g_assert_nonnull (ps_event_store_get_error (store));
+  g_assert_nonnull (strstr (ps_event_store_get_error (store)->message, "byte offset"));
+  g_assert_nonnull (strstr (ps_event_store_get_error (store)->message, "Input/output error"));
+  g_assert_cmpuint (ps_event_store_get_n_measurements (store), ==, 2);
+}
+
+typedef struct
+{
+  GMainLoop    *loop;
+  PsEventStore *store;
+  GError       *error;
+  guint         n_fraction_notifies;
+  double        last_fraction;
+  gboolean      fraction_went_down;
+  GCancellable *cancel_on_progress;
+} AsyncState;
+
+static void
+on_loaded (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  AsyncState *state = user_data;
+
+  state->store = ps_loader_load_finish (PS_LOADER (object), result, &state->error);
+  g_main_loop_quit (state->loop);
+}
+
+static void
+on_fraction (PsLoader   *loader,
+             GParamSpec *pspec,
+             AsyncState *state)
+{
+  double fraction = ps_loader_get_fraction (loader);
+
+  g_assert_true (g_main_context_is_owner (g_main_context_default ()));
+  if (fraction < state->last_fraction)
+    state->fraction_went_down = TRUE;
+  state->last_fraction = fraction;
+  state->n_fraction_notifies++;
+  if (state->cancel_on_progress && fraction > 0 && fraction < 1)
+    g_cancellable_cancel (state->cancel_on_progress);
+}
+
+static char *
+write_big_file (gsize target_size)
+{
+  GString *text = g_string_sized_new (target_size + 256);
+  char *path;
+
+  g_string_append (text, "## PERF ## OSVERSION=[6.0] BUILD=[3122]\r\n"
+                         "## PERF ## RESOLUTION [1193180] TICKS PER SECOND\r\n"
+                         "## PERF ## REGISTERED MARKER [Test=Big] AS [0] BY APP [app]\r\n");
+  for (guint i = 0; text->len < target_size; i++)
+    g_string_append_printf (text, "## PERF ## APP [app] EVT [0] DUR [%u]\r\n", 40000 + i % 5000);
+
+  path = write_temp_file (text->str, text->len);
+  g_string_free (text, TRUE);
+  return path;
+}
+
+static void
+test_async_progress (void)
+{
+  g_autofree char *path = write_big_file (8 * 1024 * 1024);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(PsLoader) loader = ps_loader_new (file);
+  AsyncState state = { g_main_loop_new (NULL, FALSE) };
+
+  g_signal_connect (loader, "notify::fraction", G_CALLBACK (on_fraction), &state);
+  ps_loader_load_async (loader, NULL, on_loaded, &state);
+  g_main_loop_run (state.loop);
+
+  g_assert_no_error (state.error);
+  g_assert_nonnull (state.store);
+  g_assert_true (ps_event_store_is_complete (state.store));
+  g_assert_true (g_file_equal (ps_event_store_get_file (state.store), file));
+  g_assert_cmpstr (ps_event_store_get_format (state.store), ==, "ce-perflog");
+  {
+    GStatBuf st;
+
+    g_assert_cmpint (g_stat (path, &st), ==, 0);
+    g_assert_cmpuint (ps_event_store_get_bytes_read (state.store), ==, (guint64)st.st_size);
+  }
+  g_assert_cmpuint (ps_event_store_get_n_measurements (state.store), >, 200000);
+  g_assert_cmpfloat (ps_loader_get_fraction (loader), ==, 1.0);
+  g_assert_cmpuint (state.n_fraction_notifies, >=, 2);
+  g_assert_false (state.fraction_went_down);
+
+  g_unlink (path);
+  g_clear_object (&state.store);
+  g_main_loop_unref (state.loop);
+}
+
+static void
+test_async_cancel (void)
+{
+  g_autofree char *path = write_big_file (32 * 1024 * 1024);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(PsLoader) loader = ps_loader_new (file);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  AsyncState state = { g_main_loop_new (NULL, FALSE) };
+
+  state.cancel_on_progress = cancellable;
+  g_signal_connect (loader, "notify::fraction", G_CALLBACK (on_fraction), &state);
+  ps_loader_load_async (loader, cancellable, on_loaded, &state);
+  g_main_loop_run (state.loop);
+
+  g_assert_null (state.store);
+  g_assert_error (state.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpfloat (state.last_fraction, <, 1.0);
+
+  g_clear_error (&state.error);
+  g_unlink (path);
+  g_main_loop_unref (state.loop);
+}
+
+static void
+test_async_missing_file (void)
+{
+  g_autoptr(GFile) file = g_file_new_for_path ("/nonexistent/perfscope/run.log");
+  g_autoptr(PsLoader) loader = ps_loader_new (file);
+  AsyncState state = { g_main_loop_new (NULL, FALSE) };
+
+  ps_loader_load_async (loader, NULL, on_loaded, &state);
+  g_main_loop_run (state.loop);
+
+  g_assert_null (state.store);
+  g_assert_error (state.error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&state.error);
+  g_main_loop_unref (state.loop);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/loader/chunk-boundaries", test_chunk_boundaries);
+  g_test_add_func ("/loader/unknown-format", test_unknown_format);
+  g_test_add_func ("/loader/forced-format-empty", test_forced_format_on_empty_input);
+  g_test_add_func ("/loader/read-error-keeps-data", test_read_error_keeps_data);
+  g_test_add_func ("/loader/async/progress", test_async_progress);
+  g_test_add_func ("/loader/async/cancel", test_async_cancel);
+  g_test_add_func ("/loader/async/missing-file", test_async_missing_file);
+
+  return g_test_run ();
+}
