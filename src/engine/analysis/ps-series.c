@@ -116,8 +116,8 @@ group_key (PsEventStore  *store,
   const char *app = ps_event_store_get_string (store, track->category);
   const char *name = ps_event_store_get_string (store, track->name);
 
-  /* NUL separators cannot occur inside the parts */
-  return g_strdup_printf ("%u%c%d%c%s%c%s", track->session, 0, kind, 0, app, 0, name);
+  /* The application's length keeps the key unambiguous */
+  return g_strdup_printf ("%u:%d:%" G_GSIZE_FORMAT ":%s%s", track->session, kind, strlen (app), app, name);
 }
 
 static void

@@ -1,0 +1,164 @@
+/* test-series.c — series and statistics from a store built by hand
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "ps-series.h"
+#include "ps-store-builder.h"
+
+static guint32
+add_instance (PsEventStore *store,
+              guint32       session,
+              const char   *app,
+              const char   *description,
+              gint64        id,
+              guint32       ordinal)
+{
+  PsTrack track = { 0 };
+
+  track.kind = PS_TRACK_MARKER_INSTANCE;
+  track.name = ps_event_store_intern (store, description, -1);
+  track.category = ps_event_store_intern (store, app, -1);
+  track.parent = PS_NONE;
+  track.session = session;
+  track.number = id;
+  track.ordinal = ordinal;
+  return ps_event_store_add_track (store, &track);
+}
+
+static PsSeries *
+find_series (GPtrArray    *series,
+             const char   *name,
+             PsSeriesKind  kind,
+             guint         instance)
+{
+  for (guint i = 0; i < series->len; i++)
+    {
+      PsSeries *s = g_ptr_array_index (series, i);
+
+      if (g_str_equal (s->name, name) && s->kind == kind && s->instance == instance)
+        return s;
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+static void
+test_instances_and_groups (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  g_autoptr(GPtrArray) series = NULL;
+  guint32 session = ps_event_store_add_session (store, 1, FALSE);
+  guint32 write1 = add_instance (store, session, "fsperf", "Test=Write", 1, 1);
+  guint32 write2 = add_instance (store, session, "fsperf", "Test=Write", 1, 2);
+  guint32 cpu = add_instance (store, session, "fsperf", "CPU: fsperf", 103, 1);
+  PsSeriesOptions grouped = { .group_by_name = TRUE };
+  PsSeries *s;
+
+  ps_event_store_add_tick_rate (store, session, 0, 1000);
+  ps_store_builder_add_duration (builder, write1, 10, 100, 0);
+  ps_store_builder_add_duration (builder, write1, 11, 300, 0);
+  ps_store_builder_add_duration (builder, write1, 12, -5, PS_MEASURE_FLAG_NEGATIVE);
+  ps_store_builder_add_cpu (builder, cpu, 13, 61.25, 0);
+  ps_store_builder_add_cpu (builder, cpu, 14, 130.5, PS_MEASURE_FLAG_OUT_OF_RANGE);
+  ps_store_builder_add_duration (builder, write2, 16, 200, 0);
+  ps_store_builder_flush (builder);
+
+  series = ps_series_collect (store, NULL);
+  g_assert_cmpuint (series->len, ==, 3);
+
+  s = find_series (series, "Test=Write", PS_SERIES_DURATION, 1);
+  g_assert_cmpstr (s->unit, ==, "s");
+  g_assert_cmpstr (s->app, ==, "fsperf");
+  g_assert_cmpint (s->id, ==, 1);
+  g_assert_cmpuint (s->stats.count, ==, 2);
+  g_assert_cmpuint (s->n_excluded, ==, 1);
+  g_assert_cmpfloat_with_epsilon (s->stats.mean, 0.2, 1e-12);
+  g_assert_cmpfloat (s->ticks_stats.min, ==, 100);
+  g_assert_cmpfloat (s->ticks_stats.sum, ==, 400);
+
+  s = find_series (series, "CPU: fsperf", PS_SERIES_CPU, 1);
+  g_assert_cmpstr (s->unit, ==, "percent");
+  g_assert_cmpuint (s->stats.count, ==, 2);
+  g_assert_cmpuint (s->n_flagged, ==, 1);
+  g_assert_cmpfloat (s->stats.max, ==, 130.5);
+  g_assert_cmpuint (g_array_index (s->indexes, guint64, 1), ==, 4);
+
+  g_clear_pointer (&series, g_ptr_array_unref);
+  series = ps_series_collect (store, &grouped);
+  g_assert_cmpuint (series->len, ==, 2);
+  s = find_series (series, "Test=Write", PS_SERIES_DURATION, 1);
+  g_assert_cmpuint (s->n_instances, ==, 2);
+  g_assert_cmpuint (s->stats.count, ==, 3);
+  g_assert_cmpfloat_with_epsilon (s->stats.sum, 0.6, 1e-12);
+
+  /* Negative durations on request */
+  {
+    PsSeriesOptions with_negative = { .include_negative = TRUE };
+
+    g_clear_pointer (&series, g_ptr_array_unref);
+    series = ps_series_collect (store, &with_negative);
+    s = find_series (series, "Test=Write", PS_SERIES_DURATION, 1);
+    g_assert_cmpuint (s->stats.count, ==, 3);
+    g_assert_cmpfloat_with_epsilon (s->stats.min, -0.005, 1e-12);
+  }
+}
+
+static void
+test_rates (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  g_autoptr(GPtrArray) series = NULL;
+  guint32 s0 = ps_event_store_add_session (store, 1, FALSE);
+  guint32 s1 = ps_event_store_add_session (store, 20, FALSE);
+  guint32 a = add_instance (store, s0, "app", "A", 0, 1);
+  guint32 b = add_instance (store, s1, "app", "A", 0, 1);
+  PsSeriesOptions override = { .tick_rate_override = 10 };
+  PsSeries *s;
+
+  /* Session 0: 1000 ticks/s for the first two events, then 100 */
+  ps_event_store_add_tick_rate (store, s0, 0, 1000);
+  ps_store_builder_add_duration (builder, a, 2, 1000, 0);
+  ps_store_builder_add_duration (builder, a, 3, 2000, 0);
+  ps_event_store_add_tick_rate (store, s0, 2, 100);
+  ps_store_builder_add_duration (builder, a, 5, 100, 0);
+  /* Session 1 has no rate: ticks only */
+  ps_store_builder_add_duration (builder, b, 21, 70, 0);
+  ps_store_builder_flush (builder);
+
+  series = ps_series_collect (store, NULL);
+  g_assert_cmpuint (series->len, ==, 2);
+  s = g_ptr_array_index (series, 0);
+  g_assert_true (s->has_seconds);
+  g_assert_cmpfloat (g_array_index (s->values, double, 0), ==, 1.0);
+  g_assert_cmpfloat (g_array_index (s->values, double, 1), ==, 2.0);
+  g_assert_cmpfloat (g_array_index (s->values, double, 2), ==, 1.0);
+
+  s = g_ptr_array_index (series, 1);
+  g_assert_false (s->has_seconds);
+  g_assert_cmpstr (s->unit, ==, "ticks");
+  g_assert_cmpuint (s->session, ==, 1);
+  g_assert_cmpfloat (s->stats.mean, ==, 70);
+
+  g_clear_pointer (&series, g_ptr_array_unref);
+  series = ps_series_collect (store, &override);
+  s = g_ptr_array_index (series, 1);
+  g_assert_cmpstr (s->unit, ==, "s");
+  g_assert_cmpfloat (s->stats.mean, ==, 7);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/series/instances-and-groups", test_instances_and_groups);
+  g_test_add_func ("/series/rates", test_rates);
+
+  return g_test_run ();
+}
