@@ -202,8 +202,9 @@ set_progress (PsLoader   *self,
     }
 }
 
-/* Reads until the buffer is full or the stream ends. */
-static gssize
+/* Reads until the buffer is full or the stream ends. On an error the bytes
+ * read before it are still counted. */
+static gsize
 read_full (GInputStream  *stream,
            guint8        *buffer,
            gsize          size,
@@ -212,8 +213,7 @@ read_full (GInputStream  *stream,
 {
   gsize bytes_read = 0;
 
-  if (!g_input_stream_read_all (stream, buffer, size, &bytes_read, cancellable, error))
-    return -1;
+  g_input_stream_read_all (stream, buffer, size, &bytes_read, cancellable, error);
   return bytes_read;
 }
 
@@ -376,7 +376,7 @@ ps_load_stream (GInputStream    *stream,
   g_autoptr(GError) local_error = NULL;
   guint64 offset = 0;
   gsize first_size;
-  gssize n;
+  gsize n;
 
   g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
 
@@ -387,9 +387,13 @@ ps_load_stream (GInputStream    *stream,
   first_size = MAX (chunk_size, PS_FORMAT_SNIFF_SIZE);
   first = g_malloc (first_size);
 
-  n = read_full (stream, first, first_size, cancellable, error);
-  if (n < 0)
-    return NULL;
+  n = read_full (stream, first, first_size, cancellable, &local_error);
+  if (local_error != NULL
+      && (n == 0 || g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED)))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
 
   if (format == NULL)
     {
@@ -414,8 +418,19 @@ ps_load_stream (GInputStream    *stream,
   builder = ps_store_builder_new (store);
   parser = ps_format_new_parser (format, builder);
 
+  if (local_error != NULL)
+    {
+      /* The stream failed inside the first block: keep what it gave. */
+      g_autoptr(GError) parse_error = NULL;
+
+      g_prefix_error (&local_error, _("Reading stopped at byte offset %" G_GSIZE_FORMAT ": "), n);
+      if (feed_pieces (parser, first, n, chunk_size, &parse_error))
+        ps_parser_finish (parser, NULL);
+      return stop_partial (store, builder, n, local_error);
+    }
+
   /* A short first read means the stream has ended. */
-  if ((gsize)n == first_size)
+  if (n == first_size)
     ahead = read_ahead_start (stream, chunk_size, cancellable);
 
   if (!feed_pieces (parser, first, n, chunk_size, &local_error))

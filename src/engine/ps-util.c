@@ -50,14 +50,18 @@ ps_util_format_double (double value)
   if (isinf (value))
     return g_strdup (value > 0 ? "inf" : "-inf");
 
-  /* The shortest text that reads back to the same double */
+  /* The shortest text that reads back to the same double; plain digits
+   * ("50", not "5e+01") for everyday magnitudes */
   for (int precision = 1; precision <= 17; precision++)
     {
       char format[8];
+      double magnitude = fabs (value);
+      gboolean everyday = magnitude >= 1e-4 && magnitude < 1e15;
 
       g_snprintf (format, sizeof format, "%%.%dg", precision);
       g_ascii_formatd (buffer, sizeof buffer, format, value);
-      if (g_ascii_strtod (buffer, NULL) == value)
+      if (g_ascii_strtod (buffer, NULL) == value
+          && !(everyday && strchr (buffer, 'e') != NULL))
         break;
     }
 

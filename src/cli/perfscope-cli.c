@@ -1,0 +1,3 @@
+/* placeholder: replaced by the real CLI */
+int main (void);
+int main (void) { return 2; }

@@ -1,0 +1,1437 @@
+/* ps-format-ce-perflog.c — Windows Embedded CE 6.0 PerfLog ("## PERF ##")
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: ce-perflog.md §3 (grammar), §4 (sessions, marker registry, event
+ * assignment, value validation) and §7 (every malformed case).
+ *
+ * One track per marker instance: a registration of (application, marker id)
+ * within a session; a re-registration opens a new instance and later events
+ * go to it. Events become measurements in file order, which is the only time
+ * axis of the format. Nothing in the content is fatal: a fault becomes a
+ * warning with its line number and parsing goes on.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "ps-format.h"
+#include "ps-line-reader.h"
+#include "ps-util.h"
+
+#define TAG         "## PERF ##"
+#define TAG_LENGTH  (sizeof TAG - 1)
+
+/* Lines longer than this are cut (§7 #39); real lines are a few hundred bytes. */
+#define MAX_LINE_LENGTH (16 * 1024 * 1024)
+
+/* Kinds of data a marker instance has received, for the "mixed" warning */
+enum
+{
+  SEEN_DUR = 1 << 0,
+  SEEN_CPU = 1 << 1,
+  SEEN_MEM = 1 << 2,
+};
+
+/* Warnings given once per file */
+enum
+{
+  ONCE_PREFIX    = 1 << 0,
+  ONCE_HIGH_ID   = 1 << 1,
+  ONCE_DIALECT   = 1 << 2,
+  ONCE_BRACKET   = 1 << 3,
+  ONCE_COMMA     = 1 << 4,
+};
+
+typedef struct
+{
+  guint32 track;    /* current instance, or PS_NONE */
+  guint32 ordinal;  /* instances of this (app, id) so far */
+} RegistryEntry;
+
+typedef struct
+{
+  PsParser       parent;
+  PsEventStore  *store;
+  PsLineReader  *reader;
+  gboolean       encoding_reported;
+
+  /* The current session, PS_NONE before the first */
+  guint32        session;
+  guint64        session_last_line;
+  gboolean       session_has_durations;
+  gboolean       session_no_resolution_warned;
+  double         session_resolution;     /* the rate in effect, 0 if none */
+  guint          session_n_resolutions;
+  GHashTable    *registry;               /* "app\nid" → RegistryEntry, this session */
+  GHashTable    *apps;                   /* registered application names, this session */
+  GHashTable    *warned_apps;            /* unregistered names already warned about */
+
+  GByteArray    *track_seen;             /* per track: SEEN_* */
+  GHashTable    *other_kinds;            /* undocumented event kinds already reported */
+  guint          once;                   /* ONCE_* */
+
+  guint64        n_foreign;
+  guint64        first_foreign_line;
+
+  /* The fast path's memory of the last DUR event's instance */
+  gboolean       cache_valid;
+  char           cache_app[64];
+  gsize          cache_app_length;
+  guint64        cache_id;
+  guint32        cache_track;
+
+} CeParser;
+
+/* A cursor over the statement of one line */
+typedef struct
+{
+  const char *p;
+  const char *end;
+} Cursor;
+
+static inline gboolean
+is_blank (char c)
+{
+  return c == ' ' || c == '\t';
+}
+
+static void
+skip_ows (Cursor *c)
+{
+  while (c->p < c->end && is_blank (*c->p))
+    c->p++;
+}
+
+static gboolean
+skip_ws (Cursor *c)
+{
+  const char *start = c->p;
+
+  skip_ows (c);
+  return c->p > start;
+}
+
+static gboolean
+at_end (Cursor *c)
+{
+  skip_ows (c);
+  return c->p == c->end;
+}
+
+/* A case-insensitive keyword, not followed by a letter, digit or "_" */
+static gboolean
+keyword (Cursor     *c,
+         const char *word)
+{
+  gsize length = strlen (word);
+
+  if ((gsize) (c->end - c->p) < length || g_ascii_strncasecmp (c->p, word, length) != 0)
+    return FALSE;
+  if (c->p + length < c->end && (g_ascii_isalnum (c->p[length]) || c->p[length] == '_'))
+    return FALSE;
+
+  c->p += length;
+  return TRUE;
+}
+
+static gboolean
+expect_char (Cursor *c,
+             char    ch)
+{
+  if (c->p < c->end && *c->p == ch)
+    {
+      c->p++;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* "[" … "]" with no "]" inside (the grammar's br) */
+static gboolean
+bracket (Cursor      *c,
+         const char **value,
+         gsize       *length)
+{
+  const char *close;
+
+  if (!expect_char (c, '['))
+    return FALSE;
+  close = memchr (c->p, ']', c->end - c->p);
+  if (close == NULL)
+    return FALSE;
+
+  *value = c->p;
+  *length = close - c->p;
+  c->p = close + 1;
+  return TRUE;
+}
+
+/* "[" 1*DIGIT "]" */
+static gboolean
+bracket_uint (Cursor  *c,
+              guint64 *value)
+{
+  const char *text;
+  gsize length;
+  guint64 v = 0;
+
+  if (!bracket (c, &text, &length) || length == 0 || length > 19)
+    return FALSE;
+  for (gsize i = 0; i < length; i++)
+    {
+      if (!g_ascii_isdigit (text[i]))
+        return FALSE;
+      v = v * 10 + (guint64) (text[i] - '0');
+    }
+
+  *value = v;
+  return TRUE;
+}
+
+/* number = [ "-" ] 1*DIGIT [ "." *DIGIT ]; a "," decimal point is accepted
+ * and reported through *comma. */
+static gboolean
+parse_decimal (const char *text,
+               gsize       length,
+               double     *value,
+               gboolean   *comma)
+{
+  char buffer[64];
+  gsize i = 0;
+  gsize digits = 0;
+  char *stop = NULL;
+
+  if (length == 0 || length >= sizeof buffer)
+    return FALSE;
+
+  memcpy (buffer, text, length);
+  buffer[length] = '\0';
+  if (comma != NULL)
+    *comma = FALSE;
+
+  if (buffer[i] == '-')
+    i++;
+  while (g_ascii_isdigit (buffer[i]))
+    {
+      i++;
+      digits++;
+    }
+  if (digits == 0)
+    return FALSE;
+  if (buffer[i] == '.' || buffer[i] == ',')
+    {
+      if (buffer[i] == ',')
+        {
+          if (comma == NULL)
+            return FALSE;
+          buffer[i] = '.';
+          *comma = TRUE;
+        }
+      i++;
+      while (g_ascii_isdigit (buffer[i]))
+        i++;
+    }
+  if (i != length)
+    return FALSE;
+
+  *value = g_ascii_strtod (buffer, &stop);
+  return stop == buffer + length;
+}
+
+/* DUR: optional minus and decimal digits, fitting gint64 (§4.3) */
+static gboolean
+parse_ticks (const char *text,
+             gsize       length,
+             gint64     *ticks)
+{
+  gboolean negative = FALSE;
+  guint64 magnitude = 0;
+  gsize i = 0;
+
+  if (length > 0 && text[0] == '-')
+    {
+      negative = TRUE;
+      i = 1;
+    }
+  if (i == length)
+    return FALSE;
+
+  for (; i < length; i++)
+    {
+      guint digit;
+
+      if (!g_ascii_isdigit (text[i]))
+        return FALSE;
+      digit = text[i] - '0';
+      if (magnitude > (G_MAXUINT64 - digit) / 10)
+        return FALSE;
+      magnitude = magnitude * 10 + digit;
+    }
+
+  if (negative)
+    {
+      if (magnitude > (guint64) G_MAXINT64 + 1)
+        return FALSE;
+      *ticks = magnitude == (guint64) G_MAXINT64 + 1 ? G_MININT64 : -(gint64) magnitude;
+    }
+  else
+    {
+      if (magnitude > G_MAXINT64)
+        return FALSE;
+      *ticks = (gint64) magnitude;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+parse_uint64 (const char *text,
+              gsize       length,
+              guint64    *value)
+{
+  guint64 v = 0;
+
+  if (length == 0)
+    return FALSE;
+  for (gsize i = 0; i < length; i++)
+    {
+      guint digit;
+
+      if (!g_ascii_isdigit (text[i]))
+        return FALSE;
+      digit = text[i] - '0';
+      if (v > (G_MAXUINT64 - digit) / 10)
+        return FALSE;
+      v = v * 10 + digit;
+    }
+
+  *value = v;
+  return TRUE;
+}
+
+/* Case-insensitive search for the tag */
+static const char *
+find_tag (const char *text,
+          gsize       length)
+{
+  const char *p = text;
+  const char *end = text + length;
+
+  while ((gsize) (end - p) >= TAG_LENGTH)
+    {
+      const char *hash = memchr (p, '#', end - p - TAG_LENGTH + 1);
+
+      if (hash == NULL)
+        return NULL;
+      if (g_ascii_strncasecmp (hash, TAG, TAG_LENGTH) == 0)
+        return hash;
+      p = hash + 1;
+    }
+
+  return NULL;
+}
+
+static char *
+display (const char *raw,
+         gsize       length)
+{
+  return ps_util_display_text (raw, length);
+}
+
+/* Sessions (§4.2) */
+
+static void
+close_session (CeParser *self)
+{
+  if (self->session == PS_NONE)
+    return;
+
+  ps_event_store_set_session_end (self->store, self->session, self->session_last_line);
+  if (self->session_has_durations && self->session_n_resolutions == 0)
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-NORES",
+                           ps_event_store_get_session (self->store, self->session)->first_line,
+                           PS_NO_POSITION, self->session,
+                           _("Session %u has no usable RESOLUTION line: durations are shown in ticks only"),
+                           self->session + 1);
+}
+
+static void
+open_session (CeParser *self,
+              guint64   line,
+              gboolean  implicit)
+{
+  close_session (self);
+
+  /* The session's first measurement index must count every event before it */
+  ps_store_builder_flush (self->parent.builder);
+  self->session = ps_event_store_add_session (self->store, line, implicit);
+  self->session_last_line = line;
+  self->session_has_durations = FALSE;
+  self->session_resolution = 0;
+  self->session_n_resolutions = 0;
+  g_hash_table_remove_all (self->registry);
+  g_hash_table_remove_all (self->apps);
+  g_hash_table_remove_all (self->warned_apps);
+  self->cache_valid = FALSE;
+
+  if (implicit)
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-NOHEADER", line,
+                           PS_NO_POSITION, self->session,
+                           _("PerfLog data before any OSVERSION header line: opened a session without a header"));
+}
+
+static void
+ensure_session (CeParser *self,
+                guint64   line)
+{
+  if (self->session == PS_NONE)
+    open_session (self, line, TRUE);
+}
+
+static void
+set_metadata_slice (CeParser   *self,
+                    const char *key,
+                    const char *value,
+                    gsize       length)
+{
+  g_autofree char *text = display (value, length);
+
+  ps_event_store_set_metadata (self->store, self->session, key, text);
+}
+
+/* Marker registry (§4.3) */
+
+static char *
+registry_key (const char *app,
+              gsize       app_length,
+              guint64     id)
+{
+  /* "\n" never occurs inside a line */
+  return g_strdup_printf ("%.*s\n%" G_GUINT64_FORMAT, (int) app_length, app, id);
+}
+
+static RegistryEntry *
+registry_lookup (CeParser   *self,
+                 const char *app,
+                 gsize       app_length,
+                 guint64     id)
+{
+  g_autofree char *key = registry_key (app, app_length, id);
+
+  return g_hash_table_lookup (self->registry, key);
+}
+
+static guint32
+new_instance (CeParser   *self,
+              const char *app,
+              gsize       app_length,
+              guint64     id,
+              const char *description,
+              gsize       description_length,
+              guint64     line,
+              gboolean    implicit)
+{
+  char *key = registry_key (app, app_length, id);
+  RegistryEntry *entry = g_hash_table_lookup (self->registry, key);
+  PsTrack track = { 0 };
+  guint32 index;
+
+  if (entry == NULL)
+    {
+      entry = g_new0 (RegistryEntry, 1);
+      g_hash_table_insert (self->registry, key, entry);
+    }
+  else
+    g_free (key);
+
+  track.name = ps_event_store_intern (self->store, description, description_length);
+  track.category = ps_event_store_intern (self->store, app, app_length);
+  track.parent = PS_NONE;
+  track.session = self->session;
+  track.number = (gint64) MIN (id, (guint64) G_MAXINT64);
+  track.ordinal = ++entry->ordinal;
+  track.line = line;
+  track.kind = PS_TRACK_MARKER_INSTANCE;
+  track.flags = implicit ? PS_TRACK_FLAG_IMPLICIT : PS_TRACK_FLAG_NONE;
+
+  index = ps_event_store_add_track (self->store, &track);
+  entry->track = index;
+  g_byte_array_set_size (self->track_seen, index + 1);
+  self->track_seen->data[index] = 0;
+  self->cache_valid = FALSE;
+
+  return index;
+}
+
+/* Header and registration statements */
+
+static gboolean
+parse_osversion (CeParser *self,
+                 Cursor   *c,
+                 guint64   line)
+{
+  const char *version, *build;
+  gsize version_length, build_length;
+
+  skip_ows (c);
+  if (!expect_char (c, '='))
+    return FALSE;
+  skip_ows (c);
+  if (!bracket (c, &version, &version_length) || !skip_ws (c) || !keyword (c, "BUILD"))
+    return FALSE;
+  skip_ows (c);
+  if (!expect_char (c, '='))
+    return FALSE;
+  skip_ows (c);
+  if (!bracket (c, &build, &build_length) || !at_end (c))
+    return FALSE;
+
+  open_session (self, line, FALSE);
+  set_metadata_slice (self, "OSVERSION", version, version_length);
+  set_metadata_slice (self, "BUILD", build, build_length);
+  return TRUE;
+}
+
+static gboolean
+parse_key_value (Cursor      *c,
+                 const char **value,
+                 gsize       *length)
+{
+  skip_ows (c);
+  if (!expect_char (c, '='))
+    return FALSE;
+  skip_ows (c);
+  return bracket (c, value, length);
+}
+
+static gboolean
+parse_platform (CeParser *self,
+                Cursor   *c,
+                guint64   line)
+{
+  const char *platform, *cpu;
+  gsize platform_length, cpu_length;
+
+  if (!parse_key_value (c, &platform, &platform_length)
+      || !skip_ws (c) || !keyword (c, "CPU")
+      || !parse_key_value (c, &cpu, &cpu_length) || !at_end (c))
+    return FALSE;
+
+  ensure_session (self, line);
+  set_metadata_slice (self, "PLATFORM", platform, platform_length);
+  set_metadata_slice (self, "CPU", cpu, cpu_length);
+  return TRUE;
+}
+
+static gboolean
+parse_devname (CeParser *self,
+               Cursor   *c,
+               guint64   line)
+{
+  const char *name;
+  gsize length;
+
+  if (!parse_key_value (c, &name, &length) || !at_end (c))
+    return FALSE;
+
+  ensure_session (self, line);
+  set_metadata_slice (self, "DEVNAME", name, length);
+  return TRUE;
+}
+
+static void
+append_metadata (CeParser   *self,
+                 const char *key,
+                 const char *value,
+                 gsize       length)
+{
+  g_autofree char *text = display (value, length);
+  const char *previous = ps_event_store_get_metadata (self->store, self->session, key);
+
+  if (previous != NULL)
+    {
+      g_autofree char *joined = g_strconcat (previous, ", ", text, NULL);
+
+      ps_event_store_set_metadata (self->store, self->session, key, joined);
+    }
+  else
+    ps_event_store_set_metadata (self->store, self->session, key, text);
+}
+
+/* REGISTERED APP [a] PROCCESSID [pid] */
+static gboolean
+parse_registered_app (CeParser *self,
+                      Cursor   *c,
+                      guint64   line)
+{
+  const char *app, *pid;
+  gsize app_length, pid_length;
+
+  if (!bracket (c, &app, &app_length) || !skip_ws (c)
+      || !(keyword (c, "PROCCESSID") || keyword (c, "PROCESSID"))
+      || !skip_ws (c) || !bracket (c, &pid, &pid_length) || !at_end (c))
+    return FALSE;
+
+  ensure_session (self, line);
+  g_hash_table_add (self->apps, g_strndup (app, app_length));
+  append_metadata (self, "APP", app, app_length);
+  append_metadata (self, "PROCESSID", pid, pid_length);
+  return TRUE;
+}
+
+/* After "] AS [n] BY APP [": the tail of a marker line, anchored at the end */
+static gboolean
+match_marker_tail (const char  *p,
+                   const char  *end,
+                   guint64     *id,
+                   const char **app,
+                   gsize       *app_length,
+                   gboolean    *missing_bracket)
+{
+  Cursor c = { p, end };
+  const char *close;
+
+  if (!skip_ws (&c) || !keyword (&c, "AS") || !skip_ws (&c) || !bracket_uint (&c, id)
+      || !skip_ws (&c) || !keyword (&c, "BY") || !skip_ws (&c) || !keyword (&c, "APP")
+      || !skip_ws (&c))
+    return FALSE;
+
+  *missing_bracket = !expect_char (&c, '[');
+
+  /* The statement was trimmed, so the last byte must be the closing "]" */
+  if (c.end <= c.p || c.end[-1] != ']')
+    return FALSE;
+  close = c.end - 1;
+
+  *app = c.p;
+  *app_length = close - c.p;
+  return TRUE;
+}
+
+/* REGISTERED MARKER [d] AS [n] BY APP [a] — the description may contain
+ * anything, so the split is the last "] AS [n] BY APP [a]" (§3). */
+static gboolean
+parse_registered_marker (CeParser *self,
+                         Cursor   *c,
+                         guint64   line)
+{
+  const char *description = c->p + 1;
+  const char *q;
+
+  if (!expect_char (c, '['))
+    return FALSE;
+
+  for (q = c->end - 1; q >= description; q--)
+    {
+      const char *app;
+      gsize app_length;
+      guint64 id;
+      gboolean missing_bracket;
+
+      if (*q != ']')
+        continue;
+      if (!match_marker_tail (q + 1, c->end, &id, &app, &app_length, &missing_bracket))
+        continue;
+
+      ensure_session (self, line);
+      if (missing_bracket && !(self->once & ONCE_BRACKET))
+        {
+          self->once |= ONCE_BRACKET;
+          ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-BRACKET", line,
+                                 PS_NO_POSITION, self->session,
+                                 _("Marker registration without “[” before the application name; accepted"));
+        }
+      if (id > 103 && !(self->once & ONCE_HIGH_ID))
+        {
+          self->once |= ONCE_HIGH_ID;
+          ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-HIGHID", line,
+                                 PS_NO_POSITION, self->session,
+                                 _("Marker id %" G_GUINT64_FORMAT " is above the documented maximum of 103; accepted"),
+                                 id);
+        }
+
+      new_instance (self, app, app_length, id, description, q - description, line, FALSE);
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* RESOLUTION [n] TICKS PER SECOND, or the sibling logger's "Frequency is [n]
+ * ticks per second" (§7 #5–#8, #40) */
+static void
+apply_resolution (CeParser   *self,
+                  const char *text,
+                  gsize       length,
+                  guint64     line)
+{
+  guint64 rate = 0;
+  g_autofree char *shown = display (text, length);
+
+  ensure_session (self, line);
+
+  if (!parse_uint64 (text, length, &rate) || rate == 0)
+    {
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BADRES", line,
+                             PS_NO_POSITION, self->session,
+                             _("RESOLUTION “%s” is not a positive whole number of ticks per second; ignored"),
+                             shown);
+      return;
+    }
+
+  if (self->session_n_resolutions == 0)
+    {
+      g_autofree char *value = g_strdup_printf ("%" G_GUINT64_FORMAT, rate);
+
+      ps_event_store_set_metadata (self->store, self->session, "RESOLUTION", value);
+      if (ps_store_builder_get_n_measurements (self->parent.builder)
+          > ps_event_store_get_session (self->store, self->session)->first_measurement)
+        ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-LATERES", line,
+                               PS_NO_POSITION, self->session,
+                               _("RESOLUTION comes after events; it applies to the whole session"));
+    }
+  else if ((double) rate != self->session_resolution)
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-RESCHANGE", line,
+                           PS_NO_POSITION, self->session,
+                           _("RESOLUTION changes from %.0f to %" G_GUINT64_FORMAT
+                             " ticks per second; later events use the new value"),
+                           self->session_resolution, rate);
+
+  ps_event_store_add_tick_rate (self->store, self->session,
+                                ps_store_builder_get_n_measurements (self->parent.builder),
+                                (double) rate);
+  self->session_resolution = (double) rate;
+  self->session_n_resolutions++;
+}
+
+static gboolean
+parse_resolution (CeParser *self,
+                  Cursor   *c,
+                  guint64   line)
+{
+  const char *value;
+  gsize length;
+
+  if (!skip_ws (c) || !bracket (c, &value, &length)
+      || !skip_ws (c) || !keyword (c, "TICKS") || !skip_ws (c) || !keyword (c, "PER")
+      || !skip_ws (c) || !keyword (c, "SECOND") || !at_end (c))
+    return FALSE;
+
+  apply_resolution (self, value, length, line);
+  return TRUE;
+}
+
+/* Events (§4.3) */
+
+static void
+note_app (CeParser   *self,
+          const char *app,
+          gsize       app_length,
+          guint64     line)
+{
+  g_autofree char *name = NULL;
+
+  name = g_strndup (app, app_length);
+  if (g_hash_table_contains (self->apps, name) || g_hash_table_contains (self->warned_apps, name))
+    return;
+
+  {
+    g_autofree char *shown = display (app, app_length);
+
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-UNKNOWNAPP", line,
+                           PS_NO_POSITION, self->session,
+                           _("Application “%s” was never registered with REGISTERED APP in this session; its events are kept"),
+                           shown);
+  }
+  g_hash_table_add (self->warned_apps, g_steal_pointer (&name));
+}
+
+static guint32
+event_track (CeParser   *self,
+             const char *app,
+             gsize       app_length,
+             guint64     id,
+             guint64     line)
+{
+  RegistryEntry *entry = registry_lookup (self, app, app_length, id);
+  g_autofree char *shown = NULL;
+
+  if (entry != NULL && entry->track != PS_NONE)
+    return entry->track;
+
+  shown = display (app, app_length);
+  ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-UNREGISTERED", line,
+                         PS_NO_POSITION, self->session,
+                         _("Event for marker %" G_GUINT64_FORMAT " of “%s”, which was never registered; "
+                           "kept in an instance without description"),
+                         id, shown);
+  return new_instance (self, app, app_length, id, "", 0, line, TRUE);
+}
+
+static void
+note_kind (CeParser *self,
+           guint32   track,
+           guint8    seen,
+           guint64   line)
+{
+  guint8 *mask = &self->track_seen->data[track];
+  guint8 before = *mask;
+
+  if (before & seen)
+    return;
+
+  *mask |= seen;
+  if (before != 0)
+    {
+      const PsTrack *t = ps_event_store_get_track (self->store, track);
+      g_autofree char *shown = display (ps_event_store_get_string (self->store, t->name), -1);
+
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-MIXED", line,
+                             PS_NO_POSITION, self->session,
+                             _("Marker %" G_GINT64_FORMAT " (“%s”) receives more than one kind of event (DUR, CPU, MEM)"),
+                             t->number, shown);
+    }
+}
+
+static void
+remember_for_fast_path (CeParser   *self,
+                        const char *app,
+                        gsize       app_length,
+                        guint64     id,
+                        guint32     track)
+{
+  if (app_length > sizeof self->cache_app)
+    {
+      self->cache_valid = FALSE;
+      return;
+    }
+
+  memcpy (self->cache_app, app, app_length);
+  self->cache_app_length = app_length;
+  self->cache_id = id;
+  self->cache_track = track;
+  self->cache_valid = TRUE;
+}
+
+static void
+bad_value (CeParser   *self,
+           const char *kind,
+           const char *value,
+           gsize       length,
+           const char *expected,
+           guint64     line)
+{
+  g_autofree char *shown = display (value, length);
+
+  ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BADVALUE", line,
+                         PS_NO_POSITION, self->session,
+                         _("%s value “%s” rejected: expected %s"), kind, shown, expected);
+}
+
+static void
+add_event (CeParser   *self,
+           const char *app,
+           gsize       app_length,
+           guint64     id,
+           const char *kind,
+           gsize       kind_length,
+           const char *value,
+           gsize       length,
+           guint64     line)
+{
+  PsStoreBuilder *builder = self->parent.builder;
+  guint32 track;
+
+  ensure_session (self, line);
+  note_app (self, app, app_length, line);
+
+  if (kind_length == 3 && g_ascii_strncasecmp (kind, "DUR", 3) == 0)
+    {
+      gint64 ticks;
+
+      if (!parse_ticks (value, length, &ticks))
+        {
+          bad_value (self, "DUR", value, length, _("whole timer ticks fitting 64 bits, such as “45210”"), line);
+          return;
+        }
+      track = event_track (self, app, app_length, id, line);
+      note_kind (self, track, SEEN_DUR, line);
+      ps_store_builder_add_duration (builder, track, line, ticks,
+                                     ticks < 0 ? PS_MEASURE_FLAG_NEGATIVE : PS_MEASURE_FLAG_NONE);
+      self->session_has_durations = TRUE;
+      remember_for_fast_path (self, app, app_length, id, track);
+    }
+  else if (kind_length == 3 && g_ascii_strncasecmp (kind, "CPU", 3) == 0)
+    {
+      double percent;
+      gboolean comma;
+
+      if (!parse_decimal (value, length, &percent, &comma))
+        {
+          bad_value (self, "CPU", value, length, _("a percentage such as “57.843834”"), line);
+          return;
+        }
+      if (comma && !(self->once & ONCE_COMMA))
+        {
+          self->once |= ONCE_COMMA;
+          ps_store_builder_warn (builder, PS_SEVERITY_WARNING, "W-COMMA", line, PS_NO_POSITION,
+                                 self->session,
+                                 _("CPU value with a decimal comma; read as a decimal point"));
+        }
+      track = event_track (self, app, app_length, id, line);
+      note_kind (self, track, SEEN_CPU, line);
+      ps_store_builder_add_cpu (builder, track, line, percent,
+                                percent < 0 || percent > 100 ? PS_MEASURE_FLAG_OUT_OF_RANGE
+                                                             : PS_MEASURE_FLAG_NONE);
+    }
+  else if (kind_length == 3 && g_ascii_strncasecmp (kind, "MEM", 3) == 0)
+    {
+      guint64 bytes;
+      double number;
+
+      if (parse_uint64 (value, length, &bytes))
+        {
+          track = event_track (self, app, app_length, id, line);
+          note_kind (self, track, SEEN_MEM, line);
+          ps_store_builder_add_memory (builder, track, line, bytes, PS_MEASURE_FLAG_NONE);
+        }
+      else if (length > 0 && value[0] != '-' && parse_decimal (value, length, &number, NULL))
+        {
+          g_autofree char *shown = display (value, length);
+
+          track = event_track (self, app, app_length, id, line);
+          note_kind (self, track, SEEN_MEM, line);
+          ps_store_builder_add_memory_number (builder, track, line, number, PS_MEASURE_FLAG_NONE);
+          ps_store_builder_warn (builder, PS_SEVERITY_WARNING, "W-FRACTION", line, PS_NO_POSITION,
+                                 self->session,
+                                 _("MEM value “%s” has a fraction; kept as a decimal number"), shown);
+        }
+      else
+        bad_value (self, "MEM", value, length, _("an unsigned whole number such as “10059776”"), line);
+    }
+  else
+    {
+      g_autofree char *kind_name = g_ascii_strup (kind, kind_length);
+
+      track = event_track (self, app, app_length, id, line);
+      ps_store_builder_add_other (builder, track, line, kind_name, -1, value, length);
+      if (!g_hash_table_contains (self->other_kinds, kind_name))
+        {
+          ps_store_builder_warn (builder, PS_SEVERITY_INFO, "I-OTHERKIND", line, PS_NO_POSITION,
+                                 self->session,
+                                 _("Undocumented event kind “%s”; its values are kept as text"), kind_name);
+          g_hash_table_add (self->other_kinds, g_steal_pointer (&kind_name));
+        }
+    }
+}
+
+/* APP [a] CAL [n] / APP [a] CPU CAL [n] / APP [a] CPU MON [a] FREQ [n] /
+ * APP [a] EVT [n] KIND [v] */
+static gboolean
+parse_app_statement (CeParser *self,
+                     Cursor   *c,
+                     guint64   line)
+{
+  const char *app, *number, *kind, *value;
+  gsize app_length, number_length, kind_length, value_length;
+  guint64 id;
+  double unused;
+
+  if (!skip_ws (c) || !bracket (c, &app, &app_length) || !skip_ws (c))
+    return FALSE;
+
+  if (keyword (c, "EVT"))
+    {
+      if (!skip_ws (c) || !bracket_uint (c, &id) || !skip_ws (c))
+        return FALSE;
+      kind = c->p;
+      while (c->p < c->end && (g_ascii_isalnum (*c->p) || *c->p == '_'))
+        c->p++;
+      kind_length = c->p - kind;
+      if (kind_length == 0 || !skip_ws (c) || !bracket (c, &value, &value_length) || !at_end (c))
+        return FALSE;
+
+      add_event (self, app, app_length, id, kind, kind_length, value, value_length, line);
+      return TRUE;
+    }
+
+  if (keyword (c, "CAL"))
+    {
+      if (!skip_ws (c) || !bracket (c, &number, &number_length) || !at_end (c))
+        return FALSE;
+      ensure_session (self, line);
+      if (!parse_decimal (number, number_length, &unused, NULL))
+        ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BADCAL", line,
+                               PS_NO_POSITION, self->session,
+                               _("Calibration line with a value that is not a number; skipped"));
+      return TRUE;
+    }
+
+  if (keyword (c, "CPU"))
+    {
+      if (!skip_ws (c))
+        return FALSE;
+      if (keyword (c, "CAL"))
+        {
+          if (!skip_ws (c) || !bracket (c, &number, &number_length) || !at_end (c))
+            return FALSE;
+          ensure_session (self, line);
+          if (!parse_decimal (number, number_length, &unused, NULL))
+            ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BADCAL", line,
+                                   PS_NO_POSITION, self->session,
+                                   _("CPU calibration line with a value that is not a number; skipped"));
+          return TRUE;
+        }
+      if (keyword (c, "MON"))
+        {
+          const char *monitor;
+          gsize monitor_length;
+
+          if (!skip_ws (c) || !bracket (c, &monitor, &monitor_length) || !skip_ws (c)
+              || !keyword (c, "FREQ") || !skip_ws (c) || !bracket (c, &number, &number_length)
+              || !at_end (c))
+            return FALSE;
+          ensure_session (self, line);
+          if (parse_decimal (number, number_length, &unused, NULL))
+            set_metadata_slice (self, "CPU_MON_FREQ", number, number_length);
+          else
+            ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BADCAL", line,
+                                   PS_NO_POSITION, self->session,
+                                   _("CPU monitor line with a frequency that is not a number; skipped"));
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+/* The sibling "multi perf logger" dialect (§7 #40) */
+static void
+dialect_warning (CeParser *self,
+                 guint64   line)
+{
+  if (self->once & ONCE_DIALECT)
+    return;
+  self->once |= ONCE_DIALECT;
+  ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-DIALECT", line,
+                         PS_NO_POSITION, self->session,
+                         _("Lines of the CE multi perf logger, not of PerfLog.dll; read as well as they can be"));
+}
+
+static gboolean
+parse_dialect (CeParser *self,
+               Cursor   *c,
+               guint64   line)
+{
+  Cursor start = *c;
+  const char *text, *name;
+  gsize length, name_length;
+  guint64 ticks;
+
+  /* Frequency is [N] ticks per second */
+  if (keyword (c, "Frequency") && skip_ws (c) && keyword (c, "is") && skip_ws (c)
+      && bracket (c, &text, &length) && skip_ws (c) && keyword (c, "ticks") && skip_ws (c)
+      && keyword (c, "per") && skip_ws (c) && keyword (c, "second") && at_end (c))
+    {
+      ensure_session (self, line);
+      dialect_warning (self, line);
+      apply_resolution (self, text, length, line);
+      return TRUE;
+    }
+
+  /* [name] took [N] ticks: a registration and one duration */
+  *c = start;
+  if (bracket (c, &name, &name_length) && skip_ws (c) && keyword (c, "took") && skip_ws (c)
+      && bracket_uint (c, &ticks) && skip_ws (c) && keyword (c, "ticks") && at_end (c)
+      && ticks <= G_MAXINT64)
+    {
+      guint32 track;
+
+      ensure_session (self, line);
+      dialect_warning (self, line);
+      track = new_instance (self, "", 0, 0, name, name_length, line, FALSE);
+      note_kind (self, track, SEEN_DUR, line);
+      ps_store_builder_add_duration (self->parent.builder, track, line, (gint64) ticks, 0);
+      self->session_has_durations = TRUE;
+      return TRUE;
+    }
+
+  *c = start;
+  return FALSE;
+}
+
+static void
+parse_statement (CeParser   *self,
+                 const char *text,
+                 gsize       length,
+                 guint64     line,
+                 gboolean    terminated)
+{
+  Cursor c = { text, text + length };
+  gboolean ok = FALSE;
+
+  /* Trailing blanks are allowed after every statement */
+  while (c.end > c.p && is_blank (c.end[-1]))
+    c.end--;
+
+  if (keyword (&c, "OSVERSION"))
+    ok = parse_osversion (self, &c, line);
+  else if (keyword (&c, "PLATFORM"))
+    ok = parse_platform (self, &c, line);
+  else if (keyword (&c, "DEVNAME"))
+    ok = parse_devname (self, &c, line);
+  else if (keyword (&c, "RESOLUTION"))
+    ok = parse_resolution (self, &c, line);
+  else if (keyword (&c, "APP"))
+    ok = parse_app_statement (self, &c, line);
+  else if (keyword (&c, "REGISTERED"))
+    {
+      if (skip_ws (&c))
+        {
+          if (keyword (&c, "APP"))
+            ok = skip_ws (&c) && parse_registered_app (self, &c, line);
+          else if (keyword (&c, "MARKER"))
+            ok = skip_ws (&c) && parse_registered_marker (self, &c, line);
+        }
+    }
+  else
+    ok = parse_dialect (self, &c, line);
+
+  if (ok)
+    {
+      self->session_last_line = line;
+      return;
+    }
+
+  ensure_session (self, line);
+  self->session_last_line = line;
+
+  {
+    g_autofree char *shown = display (text, MIN (length, 200));
+
+    if (!terminated)
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-TRUNCATED", line,
+                             PS_NO_POSITION, self->session,
+                             _("The last line is incomplete (“%s”); it was discarded"), shown);
+    else
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-UNKNOWN", line,
+                             PS_NO_POSITION, self->session,
+                             _("Not a PerfLog statement: “%s”; expected a header, REGISTERED, APP … EVT, CAL or RESOLUTION line"),
+                             shown);
+  }
+}
+
+static void
+handle_line (const PsLine *pl,
+             gpointer      user_data)
+{
+  CeParser *self = user_data;
+  const char *text = pl->text;
+  gsize length = pl->length;
+  const char *nul;
+  const char *tag;
+  const char *p;
+
+  if (!self->encoding_reported)
+    {
+      PsTextEncoding encoding = ps_line_reader_get_encoding (self->reader);
+
+      self->encoding_reported = TRUE;
+      if (encoding == PS_TEXT_ENCODING_UTF16LE || encoding == PS_TEXT_ENCODING_UTF16BE)
+        ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-UTF16", 0, 0, PS_NONE,
+                               "%s", encoding == PS_TEXT_ENCODING_UTF16LE
+                                 ? _("The file is UTF-16LE text; it was decoded")
+                                 : _("The file is UTF-16BE text; it was decoded"));
+    }
+
+  /* NUL ends the line's content in an 8-bit file (§7 #29) */
+  nul = memchr (text, '\0', length);
+  if (nul != NULL)
+    {
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-NUL", pl->number,
+                             pl->offset + (nul - text),
+                             self->session,
+                             _("NUL byte at byte offset %" G_GUINT64_FORMAT "; the rest of the line is ignored"),
+                             pl->offset + (nul - text));
+      length = nul - text;
+    }
+
+  if (pl->truncated)
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-LONGLINE", pl->number,
+                           pl->offset, self->session,
+                           _("Line longer than %u MiB; only its beginning was read"),
+                           MAX_LINE_LENGTH / (1024 * 1024));
+
+  tag = find_tag (text, length);
+  if (tag == NULL)
+    {
+      gboolean blank = TRUE;
+
+      for (gsize i = 0; i < length && blank; i++)
+        blank = g_ascii_isspace (text[i]);
+      if (blank)
+        return;
+
+      /* ### PERF TEST [ name ] ### names a test in the sibling dialect */
+      p = text;
+      while (p < text + length && is_blank (*p))
+        p++;
+      if ((gsize) (text + length - p) > 14 && g_ascii_strncasecmp (p, "### PERF TEST ", 14) == 0)
+        {
+          const char *open = memchr (p, '[', text + length - p);
+          const char *close = open ? memchr (open, ']', text + length - open) : NULL;
+
+          ensure_session (self, pl->number);
+          dialect_warning (self, pl->number);
+          if (close != NULL)
+            {
+              g_autofree char *name = g_strstrip (g_strndup (open + 1, close - open - 1));
+
+              set_metadata_slice (self, "TEST", name, strlen (name));
+            }
+          return;
+        }
+
+      if (self->n_foreign++ == 0)
+        self->first_foreign_line = pl->number;
+      return;
+    }
+
+  for (p = text; p < tag; p++)
+    if (!is_blank (*p))
+      break;
+  if (p < tag && !(self->once & ONCE_PREFIX))
+    {
+      g_autofree char *shown = display (text, MIN ((gsize) (tag - text), 80));
+
+      self->once |= ONCE_PREFIX;
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PREFIX", pl->number,
+                             pl->offset, self->session,
+                             _("Text before “## PERF ##” (“%s”) was skipped; lines with such a prefix are read without it"),
+                             shown);
+    }
+
+  p = tag + TAG_LENGTH;
+  if (p < text + length && !is_blank (*p))
+    {
+      /* The tag must be followed by white space */
+      parse_statement (self, "", 0, pl->number, pl->terminated);
+      return;
+    }
+  while (p < text + length && is_blank (*p))
+    p++;
+
+  parse_statement (self, p, text + length - p, pl->number, pl->terminated);
+}
+
+/* The fast path: "## PERF ## APP [a] EVT [n] DUR [v]" + CR LF or LF, for an
+ * instance the slow path has seen last. Anything else goes the slow way. */
+static gsize
+fast_line (const char *data,
+           gsize       available,
+           guint64     line_number,
+           guint64     offset,
+           gpointer    user_data)
+{
+  static const char prefix[] = "## PERF ## APP [";
+  CeParser *self = user_data;
+  const char *p = data + (sizeof prefix - 1);
+  const char *end = data + available;
+  const char *app;
+  gsize app_length;
+  guint64 id = 0;
+  guint64 magnitude = 0;
+  gboolean negative = FALSE;
+  int digits = 0;
+
+  if (!self->cache_valid || available < 40 || memcmp (data, prefix, sizeof prefix - 1) != 0)
+    return 0;
+
+  app = p;
+  while (p < end && *p != ']')
+    {
+      if (*p == '\r' || *p == '\n' || *p == '\0')
+        return 0;
+      p++;
+    }
+  app_length = p - app;
+  if (app_length != self->cache_app_length || memcmp (app, self->cache_app, app_length) != 0)
+    return 0;
+
+  if ((gsize) (end - p) < 8 || memcmp (p, "] EVT [", 7) != 0)
+    return 0;
+  p += 7;
+  while (p < end && g_ascii_isdigit (*p) && digits < 18)
+    {
+      id = id * 10 + (guint64) (*p++ - '0');
+      digits++;
+    }
+  if (digits == 0 || id != self->cache_id)
+    return 0;
+
+  if ((gsize) (end - p) < 8 || memcmp (p, "] DUR [", 7) != 0)
+    return 0;
+  p += 7;
+  if (*p == '-')
+    {
+      negative = TRUE;
+      p++;
+    }
+  digits = 0;
+  while (p < end && g_ascii_isdigit (*p) && digits < 18)
+    {
+      magnitude = magnitude * 10 + (guint64) (*p++ - '0');
+      digits++;
+    }
+  if (digits == 0 || p >= end || *p != ']')
+    return 0;
+  p++;
+
+  if (p < end && *p == '\n')
+    p++;
+  else if (end - p >= 2 && p[0] == '\r' && p[1] == '\n')
+    p += 2;
+  else
+    return 0;
+
+  ps_store_builder_add_duration (self->parent.builder, self->cache_track, line_number,
+                                 negative ? -(gint64) magnitude : (gint64) magnitude,
+                                 negative ? PS_MEASURE_FLAG_NEGATIVE : PS_MEASURE_FLAG_NONE);
+  self->session_last_line = line_number;
+
+  return p - data;
+}
+
+static gboolean
+ce_feed (PsParser      *parser,
+         const guint8  *data,
+         gsize          length,
+         GError       **error)
+{
+  CeParser *self = (CeParser *) parser;
+
+  ps_line_reader_feed (self->reader, data, length);
+  return TRUE;
+}
+
+static gboolean
+ce_finish (PsParser  *parser,
+           GError   **error)
+{
+  CeParser *self = (CeParser *) parser;
+
+  ps_line_reader_finish (self->reader);
+  close_session (self);
+
+  if (self->n_foreign > 0)
+    ps_store_builder_warn (parser->builder, PS_SEVERITY_INFO, "I-FOREIGN", self->first_foreign_line,
+                           PS_NO_POSITION, PS_NONE,
+                           g_dngettext (GETTEXT_PACKAGE,
+                                        "%" G_GUINT64_FORMAT " line without “## PERF ##” was ignored",
+                                        "%" G_GUINT64_FORMAT " lines without “## PERF ##” were ignored",
+                                        self->n_foreign),
+                           self->n_foreign);
+
+  ps_store_builder_flush (parser->builder);
+  return TRUE;
+}
+
+static void
+ce_free (PsParser *parser)
+{
+  CeParser *self = (CeParser *) parser;
+
+  g_clear_pointer (&self->reader, ps_line_reader_free);
+  g_clear_pointer (&self->registry, g_hash_table_unref);
+  g_clear_pointer (&self->apps, g_hash_table_unref);
+  g_clear_pointer (&self->warned_apps, g_hash_table_unref);
+  g_clear_pointer (&self->other_kinds, g_hash_table_unref);
+  g_clear_pointer (&self->track_seen, g_byte_array_unref);
+  g_free (self);
+}
+
+static const PsParserClass ce_parser_class = {
+  ce_feed,
+  ce_finish,
+  ce_free,
+};
+
+static PsParser *
+ce_parser_new (PsStoreBuilder *builder)
+{
+  CeParser *self = g_new0 (CeParser, 1);
+
+  self->parent.klass = &ce_parser_class;
+  self->parent.builder = builder;
+  self->store = ps_store_builder_get_store (builder);
+  self->session = PS_NONE;
+  self->registry = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->apps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->warned_apps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->other_kinds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->track_seen = g_byte_array_new ();
+
+  self->reader = ps_line_reader_new (handle_line, self);
+  ps_line_reader_set_detect_encoding (self->reader, TRUE);
+  ps_line_reader_set_max_line_length (self->reader, MAX_LINE_LENGTH);
+  ps_line_reader_set_fast_func (self->reader, fast_line);
+
+  return &self->parent;
+}
+
+/* Sniffing: the tag near the start of a line, in 8-bit or UTF-16 text */
+static guint
+ce_sniff (const guint8 *data,
+          gsize         length,
+          const char   *file_name)
+{
+  g_autofree char *narrow = NULL;
+  const char *text = (const char *) data;
+  gsize n = length;
+  guint score = 0;
+
+  /* UTF-16: keep every other byte of the start */
+  if (length >= 4 && ((data[0] == 0xFF && data[1] == 0xFE) || (data[0] == 0xFE && data[1] == 0xFF)
+                      || (data[1] == 0 && data[3] == 0) || (data[0] == 0 && data[2] == 0)))
+    {
+      gsize start = (data[0] == 0xFF || data[0] == 0xFE) ? 2 : 0;
+      gsize odd = (data[start] == 0) ? 1 : 0;
+
+      narrow = g_malloc (length / 2 + 1);
+      n = 0;
+      for (gsize i = start + odd; i < length; i += 2)
+        narrow[n++] = data[i];
+      text = narrow;
+    }
+
+  if (find_tag (text, n) != NULL)
+    {
+      score = 80;
+      if (g_strstr_len (text, n, "OSVERSION") || g_strstr_len (text, n, "REGISTERED MARKER")
+          || g_strstr_len (text, n, "EVT ["))
+        score = 95;
+    }
+  else if (g_strstr_len (text, n, "### PERF TEST ["))
+    score = 60;
+
+  return score;
+}
+
+static const char * const ce_extensions[] = { "log", "LOG", NULL };
+static const char * const ce_mime_types[] = { "text/plain", NULL };
+
+const PsFormat ps_format_ce_perflog = {
+  "ce-perflog",
+  N_("Windows CE PerfLog"),
+  N_("Text logs of the Windows Embedded CE test kit’s PerfLog.dll (“## PERF ##” lines)"),
+  ce_extensions,
+  ce_mime_types,
+  ce_sniff,
+  ce_parser_new,
+};
