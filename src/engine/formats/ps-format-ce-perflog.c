@@ -30,6 +30,9 @@
 /* Lines longer than this are cut (§7 #39); real lines are a few hundred bytes. */
 #define MAX_LINE_LENGTH (16 * 1024 * 1024)
 
+/* Marker ids the fast path knows: the documented range is 0…103 */
+#define FAST_IDS 128
+
 /* Kinds of data a marker instance has received, for the "mixed" warning */
 enum
 {
@@ -47,6 +50,16 @@ enum
   ONCE_BRACKET   = 1 << 3,
   ONCE_COMMA     = 1 << 4,
 };
+
+/* What the fast path knows: for one application, the instance of each
+ * small marker id that has already received a DUR through the general path */
+typedef struct
+{
+  gboolean valid;
+  gsize    app_length;
+  char     app[64];
+  guint32  tracks[FAST_IDS];
+} FastState;
 
 typedef struct
 {
@@ -79,12 +92,7 @@ typedef struct
   guint64        n_foreign;
   guint64        first_foreign_line;
 
-  /* The fast path's memory of the last DUR event's instance */
-  gboolean       cache_valid;
-  char           cache_app[64];
-  gsize          cache_app_length;
-  guint64        cache_id;
-  guint32        cache_track;
+  FastState      fast;
 
 } CeParser;
 
@@ -344,6 +352,14 @@ display (const char *raw,
   return ps_util_display_text (raw, length);
 }
 
+static void
+forget_fast_path (CeParser *self)
+{
+  memset (&self->fast, 0, sizeof self->fast);
+  for (guint i = 0; i < FAST_IDS; i++)
+    self->fast.tracks[i] = PS_NONE;
+}
+
 /* Sessions (§4.2) */
 
 static void
@@ -378,7 +394,7 @@ open_session (CeParser *self,
   g_hash_table_remove_all (self->registry);
   g_hash_table_remove_all (self->apps);
   g_hash_table_remove_all (self->warned_apps);
-  self->cache_valid = FALSE;
+  forget_fast_path (self);
 
   if (implicit)
     ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-NOHEADER", line,
@@ -464,7 +480,8 @@ new_instance (CeParser   *self,
   entry->track = index;
   g_byte_array_set_size (self->track_seen, index + 1);
   self->track_seen->data[index] = 0;
-  self->cache_valid = FALSE;
+  if (id < FAST_IDS)
+    self->fast.tracks[id] = PS_NONE;
 
   return index;
 }
@@ -806,17 +823,19 @@ remember_for_fast_path (CeParser   *self,
                         guint64     id,
                         guint32     track)
 {
-  if (app_length > sizeof self->cache_app)
+  if (id >= FAST_IDS || app_length > sizeof self->fast.app)
+    return;
+
+  if (!self->fast.valid || app_length != self->fast.app_length
+      || memcmp (app, self->fast.app, app_length) != 0)
     {
-      self->cache_valid = FALSE;
-      return;
+      forget_fast_path (self);
+      memcpy (self->fast.app, app, app_length);
+      self->fast.app_length = app_length;
+      self->fast.valid = TRUE;
     }
 
-  memcpy (self->cache_app, app, app_length);
-  self->cache_app_length = app_length;
-  self->cache_id = id;
-  self->cache_track = track;
-  self->cache_valid = TRUE;
+  self->fast.tracks[id] = track;
 }
 
 static void
@@ -1231,64 +1250,77 @@ handle_line (const PsLine *pl,
 }
 
 /* The fast path: "## PERF ## APP [a] EVT [n] DUR [v]" + CR LF or LF, for an
- * instance the slow path has seen last. Anything else goes the slow way. */
-static gsize
-fast_line (const char *data,
-           gsize       available,
-           guint64     line_number,
-           guint64     offset,
-           gpointer    user_data)
+ * instance that has had a DUR through the general path. Anything else —
+ * other spacing or case, another kind, an unknown marker — goes the
+ * general way, which gives the same result. */
+static inline gboolean
+equal8 (const char *a,
+        const char *b)
 {
-  static const char prefix[] = "## PERF ## APP [";
-  CeParser *self = user_data;
-  const char *p = data + (sizeof prefix - 1);
+  guint64 x, y;
+
+  memcpy (&x, a, 8);
+  memcpy (&y, b, 8);
+  return x == y;
+}
+
+/* Reads one line if it is "## PERF ## APP [a] EVT [n] DUR [v]" with the
+ * state's application and n < FAST_IDS; returns the bytes taken (line end
+ * included) or 0. */
+static inline gsize
+fast_scan (const FastState *state,
+           const char      *data,
+           gsize            available,
+           guint           *id_out,
+           gint64          *ticks,
+           guint8          *flags)
+{
+  static const char prefix[16] = "## PERF ## APP [";
+  static const char evt[8] = "] EVT [_";
+  static const char dur[8] = "] DUR [_";
   const char *end = data + available;
-  const char *app;
-  gsize app_length;
-  guint64 id = 0;
+  const char *p;
+  gsize app_length = state->app_length;
+  guint id = 0;
   guint64 magnitude = 0;
   gboolean negative = FALSE;
-  int digits = 0;
+  char expected[8];
+  int digits;
 
-  if (!self->cache_valid || available < 40 || memcmp (data, prefix, sizeof prefix - 1) != 0)
+  /* The shortest line: prefix, app, "] EVT [0] DUR [0]\n" */
+  if (!state->valid || available < 16 + app_length + 18)
+    return 0;
+  if (!equal8 (data, prefix) || !equal8 (data + 8, prefix + 8))
+    return 0;
+  if (memcmp (data + 16, state->app, app_length) != 0)
     return 0;
 
-  app = p;
-  while (p < end && *p != ']')
-    {
-      if (*p == '\r' || *p == '\n' || *p == '\0')
-        return 0;
-      p++;
-    }
-  app_length = p - app;
-  if (app_length != self->cache_app_length || memcmp (app, self->cache_app, app_length) != 0)
-    return 0;
-
-  if ((gsize) (end - p) < 8 || memcmp (p, "] EVT [", 7) != 0)
+  /* "] EVT [" is 7 bytes: compare 8 with the eighth byte copied over */
+  p = data + 16 + app_length;
+  memcpy (expected, evt, 7);
+  expected[7] = p[7];
+  if (!equal8 (p, expected))
     return 0;
   p += 7;
-  while (p < end && g_ascii_isdigit (*p) && digits < 18)
-    {
-      id = id * 10 + (guint64) (*p++ - '0');
-      digits++;
-    }
-  if (digits == 0 || id != self->cache_id)
+
+  for (digits = 0; p < end && g_ascii_isdigit (*p) && digits < 3; digits++)
+    id = id * 10 + (guint) (*p++ - '0');
+  if (digits == 0 || id >= FAST_IDS || end - p < 9)
     return 0;
 
-  if ((gsize) (end - p) < 8 || memcmp (p, "] DUR [", 7) != 0)
+  memcpy (expected, dur, 7);
+  expected[7] = p[7];
+  if (!equal8 (p, expected))
     return 0;
   p += 7;
+
   if (*p == '-')
     {
       negative = TRUE;
       p++;
     }
-  digits = 0;
-  while (p < end && g_ascii_isdigit (*p) && digits < 18)
-    {
-      magnitude = magnitude * 10 + (guint64) (*p++ - '0');
-      digits++;
-    }
+  for (digits = 0; p < end && g_ascii_isdigit (*p) && digits < 18; digits++)
+    magnitude = magnitude * 10 + (guint64) (*p++ - '0');
   if (digits == 0 || p >= end || *p != ']')
     return 0;
   p++;
@@ -1300,12 +1332,34 @@ fast_line (const char *data,
   else
     return 0;
 
-  ps_store_builder_add_duration (self->parent.builder, self->cache_track, line_number,
-                                 negative ? -(gint64) magnitude : (gint64) magnitude,
-                                 negative ? PS_MEASURE_FLAG_NEGATIVE : PS_MEASURE_FLAG_NONE);
-  self->session_last_line = line_number;
-
+  *id_out = id;
+  *ticks = negative ? -(gint64) magnitude : (gint64) magnitude;
+  *flags = negative ? PS_MEASURE_FLAG_NEGATIVE : PS_MEASURE_FLAG_NONE;
   return p - data;
+}
+
+/* The line reader's fast path: a DUR for an instance that has already had
+ * one through the general path, so every check and warning is made. */
+static gsize
+fast_line (const char *data,
+           gsize       available,
+           guint64     line_number,
+           guint64     offset,
+           gpointer    user_data)
+{
+  CeParser *self = user_data;
+  guint id;
+  gint64 ticks;
+  guint8 flags;
+  gsize used = fast_scan (&self->fast, data, available, &id, &ticks, &flags);
+
+  if (used == 0 || self->fast.tracks[id] == PS_NONE)
+    return 0;
+
+  ps_store_builder_add_duration (self->parent.builder, self->fast.tracks[id], line_number,
+                                 ticks, flags);
+  self->session_last_line = line_number;
+  return used;
 }
 
 static gboolean
@@ -1317,6 +1371,7 @@ ce_feed (PsParser      *parser,
   CeParser *self = (CeParser *) parser;
 
   ps_line_reader_feed (self->reader, data, length);
+
   return TRUE;
 }
 
@@ -1376,6 +1431,7 @@ ce_parser_new (PsStoreBuilder *builder)
   self->warned_apps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->other_kinds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->track_seen = g_byte_array_new ();
+  forget_fast_path (self);
 
   self->reader = ps_line_reader_new (handle_line, self);
   ps_line_reader_set_detect_encoding (self->reader, TRUE);
