@@ -122,7 +122,12 @@ test_measurements_round_trip (void)
         }
 
       ps_event_store_get_measurement (store, i, &random_access);
-      g_assert_cmpmem (&random_access, sizeof random_access, &m, sizeof m);
+      g_assert_cmpuint (random_access.index, ==, m.index);
+      g_assert_cmpuint (random_access.line, ==, m.line);
+      g_assert_cmpuint (random_access.track, ==, m.track);
+      g_assert_cmpuint (random_access.kind, ==, m.kind);
+      g_assert_cmpuint (random_access.flags, ==, m.flags);
+      g_assert_cmpuint (random_access.value.bytes, ==, m.value.bytes);
       i++;
     }
   g_assert_cmpuint (i, ==, n);

@@ -295,6 +295,7 @@ test_async_progress (void)
   g_assert_cmpuint (state.n_fraction_notifies, >=, 2);
   g_assert_false (state.fraction_went_down);
 
+  g_signal_handlers_disconnect_by_data (loader, &state);
   g_unlink (path);
   g_clear_object (&state.store);
   g_main_loop_unref (state.loop);
@@ -320,6 +321,7 @@ test_async_cancel (void)
   g_assert_cmpfloat (state.last_fraction, <, 1.0);
 
   g_clear_error (&state.error);
+  g_signal_handlers_disconnect_by_data (loader, &state);
   g_unlink (path);
   g_main_loop_unref (state.loop);
 }

@@ -1,3 +1,266 @@
-/* placeholder: replaced by the real CLI */
-int main (void);
-int main (void) { return 2; }
+/* perfscope-cli.c — the headless front end of the Perfscope engine
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: cli.md. Command names, exit codes and JSON field names are a
+ * contract with scripts, tests and benchmarks.
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <stdarg.h>
+#include <math.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "ps-cli.h"
+
+/* Commands of the contract that this version does not have yet */
+static const char * const later_commands[] = {
+  "calltree", "counters", "diff", "export", "record", NULL,
+};
+
+/* Options that take a value as the next argument, for finding the command
+ * before the options are parsed */
+static const char * const options_with_value[] = {
+  "--format", "--tick-rate", NULL,
+};
+
+static void
+print_usage_hint (void)
+{
+  /* Translators: %s is the program name */
+  fprintf (stderr, _("Try “%s --help” for more information.\n"), PS_CLI_PROGRAM);
+}
+
+static int
+usage_error (const char *format,
+             ...) G_GNUC_PRINTF (1, 2);
+
+static int
+usage_error (const char *format,
+             ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  ps_cli_print_error ("%s", message);
+  print_usage_hint ();
+  return PS_CLI_EXIT_USAGE;
+}
+
+/* The first argument that is neither an option nor an option's value */
+static const char *
+find_command (int    argc,
+              char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    {
+      const char *arg = argv[i];
+
+      if (strcmp (arg, "--") == 0)
+        return i + 1 < argc ? argv[i + 1] : NULL;
+      if (arg[0] != '-' || arg[1] == '\0')
+        return arg;
+      if (g_strv_contains (options_with_value, arg))
+        i++;
+    }
+
+  return NULL;
+}
+
+static gboolean
+parse_tick_rate (const char *text,
+                 double     *out)
+{
+  char *end = NULL;
+  double value;
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+
+  value = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !isfinite (value) || value <= 0)
+    return FALSE;
+
+  *out = value;
+  return TRUE;
+}
+
+static char *
+format_names (void)
+{
+  g_autoptr(GString) names = g_string_new (NULL);
+  guint n_formats;
+  const PsFormat * const *formats = ps_format_list (&n_formats);
+
+  for (guint i = 0; i < n_formats; i++)
+    {
+      if (i > 0)
+        g_string_append (names, ", ");
+      g_string_append (names, formats[i]->name);
+    }
+
+  return g_string_free (g_steal_pointer (&names), FALSE);
+}
+
+static char *
+help_summary (void)
+{
+  return g_strconcat (
+    _("Commands:"), "\n",
+    "  info FILE...               ", _("what was loaded"), "\n",
+    "  stats FILE                 ", _("per-series statistics"), "\n",
+    "  formats                    ", _("the registered formats"), "\n",
+    "\n",
+    _("Not available yet in this version: calltree, counters, diff, export, record."), "\n",
+    "\n",
+    _("Exit status: 0 success (warnings allowed), 1 the file could not be read or is not "
+      "a known format, 2 bad usage, 3 the file was read only in part."),
+    NULL);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) arguments = NULL;
+  g_autofree char *format_name = NULL;
+  g_autofree char *tick_rate = NULL;
+  g_autofree char *summary = NULL;
+  gboolean json = FALSE;
+  gboolean text = FALSE;
+  gboolean quiet = FALSE;
+  gboolean group_by_name = FALSE;
+  gboolean include_negative = FALSE;
+  gboolean show_help = FALSE;
+  gboolean show_version = FALSE;
+  PsCliOptions options = { 0 };
+  const char *command;
+  guint n_arguments;
+  GOptionEntry entries[] = {
+    { "format", 0, 0, G_OPTION_ARG_STRING, &format_name,
+      N_("Read the files as format NAME instead of detecting it"), N_("NAME") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      N_("Print JSON (the default)"), NULL },
+    { "text", 0, 0, G_OPTION_ARG_NONE, &text,
+      N_("Print aligned tables for people"), NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+      N_("Do not show the progress line on a terminal"), NULL },
+    { "group-by-name", 0, 0, G_OPTION_ARG_NONE, &group_by_name,
+      N_("stats: merge the instances of one description within a session"), NULL },
+    { "include-negative", 0, 0, G_OPTION_ARG_NONE, &include_negative,
+      N_("stats: count negative durations (left out by default)"), NULL },
+    { "tick-rate", 0, 0, G_OPTION_ARG_STRING, &tick_rate,
+      N_("Timer ticks per second to use instead of the log’s RESOLUTION"), N_("HZ") },
+    { "help", 'h', 0, G_OPTION_ARG_NONE, &show_help,
+      N_("Show this help"), NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &show_version,
+      N_("Show the version"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &arguments,
+      NULL, N_("COMMAND [FILE…]") },
+    { NULL }
+  };
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  g_set_prgname (PS_CLI_PROGRAM);
+
+  /* A command of the contract that is not here yet has options this
+   * version does not know; say so before they are called unknown. */
+  command = find_command (argc, argv);
+  if (command != NULL && g_strv_contains (later_commands, command))
+    {
+      ps_cli_print_error (_("The command “%s” is not available yet in this version"), command);
+      print_usage_hint ();
+      return PS_CLI_EXIT_USAGE;
+    }
+
+  summary = help_summary ();
+  context = g_option_context_new (NULL);
+  g_option_context_set_summary (context, _("Inspect performance logs without a display."));
+  g_option_context_set_description (context, summary);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_help_enabled (context, FALSE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return usage_error ("%s", error->message);
+
+  if (show_help)
+    {
+      g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+
+      fputs (help, stdout);
+      return PS_CLI_EXIT_OK;
+    }
+
+  if (show_version)
+    {
+      printf ("%s %s\n", PS_CLI_PROGRAM, PACKAGE_VERSION);
+      return PS_CLI_EXIT_OK;
+    }
+
+  n_arguments = arguments != NULL ? g_strv_length (arguments) : 0;
+  if (n_arguments == 0)
+    return usage_error (_("No command given"));
+  command = arguments[0];
+
+  if (json && text)
+    return usage_error (_("--json and --text cannot be used together"));
+
+  options.text = text;
+  options.quiet = quiet;
+  options.group_by_name = group_by_name;
+  options.include_negative = include_negative;
+
+  if (format_name != NULL)
+    {
+      options.format = ps_format_lookup (format_name);
+      if (options.format == NULL)
+        {
+          g_autofree char *known = format_names ();
+
+          /* Translators: the second %s is a list of format names */
+          return usage_error (_("Unknown format “%s”; known formats: %s"), format_name, known);
+        }
+    }
+
+  if (tick_rate != NULL && !parse_tick_rate (tick_rate, &options.tick_rate))
+    return usage_error (_("--tick-rate needs a positive number of ticks per second, not “%s”"), tick_rate);
+
+  if (group_by_name && strcmp (command, "stats") != 0)
+    return usage_error (_("--group-by-name applies to the stats command only"));
+
+  if (strcmp (command, "info") == 0)
+    {
+      if (n_arguments < 2)
+        return usage_error (_("info needs at least one FILE"));
+      return ps_cli_info (&options, arguments + 1);
+    }
+
+  if (strcmp (command, "stats") == 0)
+    {
+      if (n_arguments != 2)
+        return usage_error (_("stats needs exactly one FILE"));
+      return ps_cli_stats (&options, arguments[1]);
+    }
+
+  if (strcmp (command, "formats") == 0)
+    {
+      if (n_arguments != 1)
+        return usage_error (_("formats takes no FILE"));
+      return ps_cli_formats (&options);
+    }
+
+  return usage_error (_("Unknown command “%s”"), command);
+}

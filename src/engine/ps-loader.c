@@ -630,6 +630,15 @@ ps_loader_load_finish (PsLoader      *self,
   g_return_val_if_fail (PS_IS_LOADER (self), NULL);
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
+  /* The worker has finished: progress still queued is out of date */
+  g_mutex_lock (&self->lock);
+  if (self->progress_source != NULL)
+    {
+      g_source_destroy (self->progress_source);
+      g_clear_pointer (&self->progress_source, g_source_unref);
+    }
+  g_mutex_unlock (&self->lock);
+
   store = g_task_propagate_pointer (G_TASK (result), error);
   if (store != NULL)
     set_progress (self, 1.0, NULL);

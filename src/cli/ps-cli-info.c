@@ -1,0 +1,367 @@
+/* ps-cli-info.c — perfscope-cli info: what was loaded
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: cli.md "info"
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ps-cli.h"
+#include "ps-util.h"
+
+static const char *
+severity_to_string (PsSeverity severity)
+{
+  switch (severity)
+    {
+    case PS_SEVERITY_INFO:    return "info";
+    case PS_SEVERITY_WARNING: return "warning";
+    case PS_SEVERITY_ERROR:   return "error";
+    default:                  return "unknown";
+    }
+}
+
+/* The rate in effect at the session's first measurement, 0 if none */
+static double
+session_tick_rate (PsEventStore *store,
+                   guint32       session)
+{
+  const PsSessionInfo *info = ps_event_store_get_session (store, session);
+
+  if (ps_event_store_get_n_tick_rates (store, session) == 0)
+    return 0;
+  return ps_event_store_get_tick_rate (store, session, info->first_measurement);
+}
+
+static void
+add_metadata_object (JsonBuilder  *builder,
+                     PsEventStore *store,
+                     guint32       session)
+{
+  json_builder_begin_object (builder);
+  if (session < ps_event_store_get_n_sessions (store))
+    {
+      g_autoptr(GArray) entries = ps_event_store_list_metadata (store, session);
+
+      for (guint i = 0; i < entries->len; i++)
+        {
+          const PsMetadataEntry *entry = &g_array_index (entries, PsMetadataEntry, i);
+
+          json_builder_set_member_name (builder, entry->key);
+          json_builder_add_string_value (builder, entry->value);
+        }
+    }
+  json_builder_end_object (builder);
+}
+
+static void
+add_count (JsonBuilder *builder,
+           const char  *name,
+           guint64      count)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, (gint64)count);
+}
+
+static JsonNode *
+info_to_json (const PsCliOptions *options,
+              PsEventStore       *store,
+              const char         *path)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree char *file_name = ps_cli_display_basename (path);
+  g_autofree char *display_path = g_filename_display_name (path);
+  JsonNode *error_node = ps_cli_error_node (store);
+  guint n_sessions = ps_event_store_get_n_sessions (store);
+  guint n_warnings = ps_event_store_get_n_warnings (store);
+  gint64 begin_ns, end_ns;
+
+  json_builder_begin_object (builder);
+
+  json_builder_set_member_name (builder, "file");
+  json_builder_add_string_value (builder, file_name);
+  json_builder_set_member_name (builder, "path");
+  json_builder_add_string_value (builder, display_path);
+  json_builder_set_member_name (builder, "format");
+  json_builder_add_string_value (builder, ps_event_store_get_format (store));
+  json_builder_set_member_name (builder, "complete");
+  json_builder_add_boolean_value (builder, ps_event_store_is_complete (store));
+  if (error_node != NULL)
+    {
+      json_builder_set_member_name (builder, "error");
+      json_builder_add_value (builder, error_node);
+    }
+
+  /* The first session's header, the common case of one run per file */
+  json_builder_set_member_name (builder, "metadata");
+  add_metadata_object (builder, store, 0);
+
+  json_builder_set_member_name (builder, "sessions");
+  json_builder_begin_array (builder);
+  for (guint s = 0; s < n_sessions; s++)
+    {
+      const PsSessionInfo *info = ps_event_store_get_session (store, s);
+      double rate = session_tick_rate (store, s);
+
+      json_builder_begin_object (builder);
+      add_count (builder, "index", s);
+      json_builder_set_member_name (builder, "metadata");
+      add_metadata_object (builder, store, s);
+      add_count (builder, "first_line", info->first_line);
+      add_count (builder, "last_line", info->last_line);
+      json_builder_set_member_name (builder, "implicit");
+      json_builder_add_boolean_value (builder, info->implicit);
+      json_builder_set_member_name (builder, "tick_rate");
+      if (rate > 0)
+        json_builder_add_double_value (builder, rate);
+      else
+        json_builder_add_null_value (builder);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  if (options->tick_rate > 0)
+    {
+      json_builder_set_member_name (builder, "tick_rate_override");
+      json_builder_add_double_value (builder, options->tick_rate);
+    }
+
+  json_builder_set_member_name (builder, "counts");
+  json_builder_begin_object (builder);
+  add_count (builder, "spans", ps_event_store_get_n_spans (store));
+  add_count (builder, "samples", ps_event_store_get_n_samples (store));
+  add_count (builder, "counter_values", ps_event_store_get_n_counter_values (store));
+  add_count (builder, "marks", ps_event_store_get_n_marks (store));
+  add_count (builder, "measurements", ps_event_store_get_n_measurements (store));
+  json_builder_end_object (builder);
+
+  add_count (builder, "tracks", ps_event_store_get_n_tracks (store));
+
+  json_builder_set_member_name (builder, "time_range_ns");
+  if (ps_event_store_get_time_range (store, &begin_ns, &end_ns))
+    {
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "begin");
+      json_builder_add_int_value (builder, begin_ns);
+      json_builder_set_member_name (builder, "end");
+      json_builder_add_int_value (builder, end_ns);
+      json_builder_end_object (builder);
+    }
+  else
+    json_builder_add_null_value (builder);
+
+  json_builder_set_member_name (builder, "warnings");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < n_warnings; i++)
+    {
+      PsWarning warning;
+
+      ps_event_store_get_warning (store, i, &warning);
+      json_builder_begin_object (builder);
+      /* Text formats give a line, binary ones a byte offset (cli.md) */
+      if (warning.line > 0)
+        add_count (builder, "line", warning.line);
+      if (warning.offset != PS_NO_POSITION)
+        add_count (builder, "offset", warning.offset);
+      json_builder_set_member_name (builder, "code");
+      json_builder_add_string_value (builder, warning.code);
+      json_builder_set_member_name (builder, "message");
+      json_builder_add_string_value (builder, warning.message);
+      json_builder_set_member_name (builder, "severity");
+      json_builder_add_string_value (builder, severity_to_string (warning.severity));
+      if (warning.session != PS_NONE)
+        add_count (builder, "session", warning.session);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  add_count (builder, "warnings_total", ps_event_store_get_n_warnings_raised (store));
+
+  add_count (builder, "bytes", ps_event_store_get_bytes_read (store));
+  add_count (builder, "memory_bytes", ps_event_store_get_memory_size (store));
+
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+static char *
+count_text (guint64 count)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+}
+
+static void
+print_metadata_table (PsEventStore *store,
+                      guint32       session)
+{
+  g_autoptr(GArray) entries = ps_event_store_list_metadata (store, session);
+  g_autoptr(PsCliTable) table = ps_cli_table_new (2);
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const PsMetadataEntry *entry = &g_array_index (entries, PsMetadataEntry, i);
+
+      ps_cli_table_add_row (table, entry->key, entry->value, NULL);
+    }
+  ps_cli_table_print (table, stdout, "    ");
+}
+
+static void
+print_info_text (const PsCliOptions *options,
+                 PsEventStore       *store,
+                 const char         *path)
+{
+  g_autoptr(PsCliTable) summary = ps_cli_table_new (2);
+  g_autoptr(PsCliTable) counts = ps_cli_table_new (2);
+  g_autofree char *file_name = ps_cli_display_basename (path);
+  guint n_sessions = ps_event_store_get_n_sessions (store);
+  guint n_warnings = ps_event_store_get_n_warnings (store);
+  guint64 bytes = ps_event_store_get_bytes_read (store);
+  g_autofree char *size = g_format_size (bytes);
+  gint64 begin_ns, end_ns;
+  const GError *error = ps_event_store_get_error (store);
+
+  ps_cli_table_add_row (summary, _("File:"), file_name, NULL);
+  ps_cli_table_add_row (summary, _("Format:"), ps_event_store_get_format (store), NULL);
+  ps_cli_table_add_row (summary, _("Complete:"),
+                        ps_event_store_is_complete (store) ? _("yes") : _("no"), NULL);
+  if (error != NULL)
+    ps_cli_table_add_row (summary, _("Error:"), error->message, NULL);
+  /* Translators: "1.9 kB (1934 bytes)" */
+  ps_cli_table_add_row_take (summary, g_strdup (_("Size:")),
+                             g_strdup_printf (_("%s (%" G_GUINT64_FORMAT " bytes)"), size, bytes),
+                             NULL);
+  ps_cli_table_add_row_take (summary, g_strdup (_("Memory:")),
+                             ps_util_format_bytes ((double)ps_event_store_get_memory_size (store)),
+                             NULL);
+  ps_cli_table_add_row_take (summary, g_strdup (_("Tracks:")),
+                             count_text (ps_event_store_get_n_tracks (store)), NULL);
+  if (ps_event_store_get_time_range (store, &begin_ns, &end_ns))
+    ps_cli_table_add_row_take (summary, g_strdup (_("Time range (ns):")),
+                               g_strdup_printf ("%" G_GINT64_FORMAT " – %" G_GINT64_FORMAT, begin_ns, end_ns),
+                               NULL);
+  else
+    ps_cli_table_add_row (summary, _("Time range (ns):"), _("none"), NULL);
+  if (options->tick_rate > 0)
+    {
+      g_autoptr(GString) rate = g_string_new (NULL);
+
+      ps_cli_format_number (rate, options->tick_rate);
+      ps_cli_table_add_row (summary, _("Tick rate override (Hz):"), rate->str, NULL);
+    }
+  ps_cli_table_print (summary, stdout, "");
+
+  for (guint s = 0; s < n_sessions; s++)
+    {
+      const PsSessionInfo *info = ps_event_store_get_session (store, s);
+
+      printf ("\n");
+      /* Translators: "Session 0 (lines 1–29)" */
+      printf (_("Session %u (lines %" G_GUINT64_FORMAT "–%" G_GUINT64_FORMAT ")%s\n"),
+              s, info->first_line, info->last_line,
+              info->implicit ? _(", without a header") : "");
+      print_metadata_table (store, s);
+    }
+
+  printf ("\n%s\n", _("Events:"));
+  ps_cli_table_set_alignment (counts, "lr");
+  ps_cli_table_add_row_take (counts, g_strdup (_("Spans")), count_text (ps_event_store_get_n_spans (store)), NULL);
+  ps_cli_table_add_row_take (counts, g_strdup (_("Samples")), count_text (ps_event_store_get_n_samples (store)), NULL);
+  ps_cli_table_add_row_take (counts, g_strdup (_("Counter values")),
+                             count_text (ps_event_store_get_n_counter_values (store)), NULL);
+  ps_cli_table_add_row_take (counts, g_strdup (_("Marks")), count_text (ps_event_store_get_n_marks (store)), NULL);
+  ps_cli_table_add_row_take (counts, g_strdup (_("Measurements")),
+                             count_text (ps_event_store_get_n_measurements (store)), NULL);
+  ps_cli_table_print (counts, stdout, "    ");
+
+  printf ("\n");
+  printf (_("Warnings: %" G_GUINT64_FORMAT " raised, %u shown\n"),
+          ps_event_store_get_n_warnings_raised (store), n_warnings);
+  if (n_warnings > 0)
+    {
+      g_autoptr(PsCliTable) warnings = ps_cli_table_new (4);
+
+      ps_cli_table_set_alignment (warnings, "rlll");
+      ps_cli_table_add_row (warnings, _("Line"), _("Severity"), _("Code"), _("Message"), NULL);
+      for (guint i = 0; i < n_warnings; i++)
+        {
+          PsWarning warning;
+
+          ps_event_store_get_warning (store, i, &warning);
+          ps_cli_table_add_row_take (warnings,
+                                     warning.line > 0 ? count_text (warning.line) : g_strdup ("–"),
+                                     g_strdup (severity_to_string (warning.severity)),
+                                     g_strdup (warning.code),
+                                     g_strdup (warning.message),
+                                     NULL);
+        }
+      ps_cli_table_print (warnings, stdout, "    ");
+    }
+}
+
+int
+ps_cli_info (const PsCliOptions  *options,
+             char               **files)
+{
+  g_autoptr(JsonArray) results = json_array_new ();
+  guint n_files = g_strv_length (files);
+  gboolean any_unreadable = FALSE;
+  gboolean any_partial = FALSE;
+
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(PsEventStore) store = ps_cli_load (options, files[i], &error);
+
+      if (store == NULL)
+        {
+          g_autofree char *name = g_filename_display_name (files[i]);
+
+          ps_cli_print_error (_("Cannot read “%s”: %s"), name, error->message);
+          any_unreadable = TRUE;
+          continue;
+        }
+
+      if (!ps_event_store_is_complete (store))
+        {
+          g_autofree char *name = g_filename_display_name (files[i]);
+
+          ps_cli_print_error (_("“%s” was read only in part: %s"), name,
+                              ps_event_store_get_error (store)->message);
+          any_partial = TRUE;
+        }
+
+      if (options->text)
+        {
+          if (json_array_get_length (results) > 0)
+            printf ("\n");
+          print_info_text (options, store, files[i]);
+        }
+      json_array_add_element (results, info_to_json (options, store, files[i]));
+    }
+
+  if (!options->text)
+    {
+      if (n_files == 1)
+        {
+          if (json_array_get_length (results) == 1)
+            ps_cli_json_print (json_array_get_element (results, 0));
+        }
+      else
+        {
+          g_autoptr(JsonNode) root = json_node_new (JSON_NODE_ARRAY);
+
+          json_node_set_array (root, results);
+          ps_cli_json_print (root);
+        }
+    }
+
+  if (any_unreadable)
+    return PS_CLI_EXIT_UNREADABLE;
+  if (any_partial)
+    return PS_CLI_EXIT_PARTIAL;
+  return PS_CLI_EXIT_OK;
+}

@@ -1,0 +1,234 @@
+/* ps-cli-json.c — JSON output of perfscope-cli
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The commands build a JsonNode tree; this file writes it. json-glib's own
+ * generator prints doubles with "%.17g", which turns 0.100707 into
+ * 0.10070699999999999. Here a double is written as the shortest decimal
+ * text that reads back to the same double (what Python's repr() and
+ * JavaScript print), and a whole number without a fraction. docs/cli.md
+ * describes the result for users.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ps-cli.h"
+#include "ps-util.h"
+
+#define INDENT_WIDTH 2
+
+/* Below 2^53 every whole double is exact and prints without exponent */
+#define MAX_EXACT_INTEGER 9007199254740992.0
+
+void
+ps_cli_format_number (GString *out,
+                      double   value)
+{
+  g_autofree char *text = NULL;
+
+  /* JSON has no NaN or infinity */
+  if (!isfinite (value))
+    {
+      g_string_append (out, "null");
+      return;
+    }
+
+  if (value == 0)
+    {
+      g_string_append_c (out, '0');
+      return;
+    }
+
+  if (value == floor (value) && fabs (value) < MAX_EXACT_INTEGER)
+    {
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64)value);
+      return;
+    }
+
+  text = ps_util_format_double (value);
+  g_string_append (out, text);
+}
+
+static void
+append_string (GString    *out,
+               const char *text)
+{
+  g_autofree char *valid = NULL;
+
+  if (text == NULL)
+    {
+      g_string_append (out, "null");
+      return;
+    }
+
+  /* Raw bytes from a log are shown as Latin-1 (ce-perflog.md §7 #28) */
+  if (!g_utf8_validate (text, -1, NULL))
+    text = valid = ps_util_display_text (text, -1);
+
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      guchar c = (guchar)*p;
+
+      switch (c)
+        {
+        case '"':  g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\b': g_string_append (out, "\\b"); break;
+        case '\f': g_string_append (out, "\\f"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          if (c < 0x20 || c == 0x7f)
+            g_string_append_printf (out, "\\u%04x", c);
+          else
+            g_string_append_c (out, (char)c);
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_indent (GString *out,
+               guint    level)
+{
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < level * INDENT_WIDTH; i++)
+    g_string_append_c (out, ' ');
+}
+
+static void
+append_value (GString  *out,
+              JsonNode *node)
+{
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_INT64:
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
+      break;
+    case G_TYPE_DOUBLE:
+      ps_cli_format_number (out, json_node_get_double (node));
+      break;
+    case G_TYPE_BOOLEAN:
+      g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
+      break;
+    case G_TYPE_STRING:
+      append_string (out, json_node_get_string (node));
+      break;
+    default:
+      g_string_append (out, "null");
+      break;
+    }
+}
+
+static void append_node (GString  *out,
+                         JsonNode *node,
+                         guint     level);
+
+static void
+append_object (GString    *out,
+               JsonObject *object,
+               guint       level)
+{
+  /* json-glib keeps members in insertion order */
+  g_autoptr(GList) members = json_object_get_members (object);
+
+  if (members == NULL)
+    {
+      g_string_append (out, "{}");
+      return;
+    }
+
+  g_string_append_c (out, '{');
+  for (const GList *l = members; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+
+      append_indent (out, level + 1);
+      append_string (out, name);
+      g_string_append (out, ": ");
+      append_node (out, json_object_get_member (object, name), level + 1);
+      if (l->next != NULL)
+        g_string_append_c (out, ',');
+    }
+  append_indent (out, level);
+  g_string_append_c (out, '}');
+}
+
+static void
+append_array (GString   *out,
+              JsonArray *array,
+              guint      level)
+{
+  guint length = json_array_get_length (array);
+
+  if (length == 0)
+    {
+      g_string_append (out, "[]");
+      return;
+    }
+
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < length; i++)
+    {
+      append_indent (out, level + 1);
+      append_node (out, json_array_get_element (array, i), level + 1);
+      if (i + 1 < length)
+        g_string_append_c (out, ',');
+    }
+  append_indent (out, level);
+  g_string_append_c (out, ']');
+}
+
+static void
+append_node (GString  *out,
+             JsonNode *node,
+             guint     level)
+{
+  if (node == NULL)
+    {
+      g_string_append (out, "null");
+      return;
+    }
+
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      append_object (out, json_node_get_object (node), level);
+      break;
+    case JSON_NODE_ARRAY:
+      append_array (out, json_node_get_array (node), level);
+      break;
+    case JSON_NODE_VALUE:
+      append_value (out, node);
+      break;
+    case JSON_NODE_NULL:
+    default:
+      g_string_append (out, "null");
+      break;
+    }
+}
+
+char *
+ps_cli_json_to_string (JsonNode *root)
+{
+  GString *out = g_string_new (NULL);
+
+  append_node (out, root, 0);
+  g_string_append_c (out, '\n');
+
+  return g_string_free (out, FALSE);
+}
+
+void
+ps_cli_json_print (JsonNode *root)
+{
+  g_autofree char *text = ps_cli_json_to_string (root);
+
+  fputs (text, stdout);
+  fflush (stdout);
+}

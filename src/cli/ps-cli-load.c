@@ -1,0 +1,161 @@
+/* ps-cli-load.c — reading a file for perfscope-cli
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The CLI has no main loop to serve, so it parses in the calling thread
+ * with ps_load_stream(); the loader's progress callback then runs here too
+ * and writes a progress line straight to stderr when that is a terminal.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <glib/gi18n.h>
+
+#ifdef G_OS_UNIX
+# include <unistd.h>
+#endif
+
+#include "ps-cli.h"
+#include "ps-loader.h"
+
+/* Redraw the progress line at most this often */
+#define PROGRESS_INTERVAL_USEC (100 * 1000)
+
+typedef struct
+{
+  const char *name;
+  guint64     total_size;
+  gint64      last_update;
+  gboolean    shown;
+} Progress;
+
+static gboolean
+stderr_is_terminal (void)
+{
+#ifdef G_OS_UNIX
+  return isatty (STDERR_FILENO);
+#else
+  return FALSE;
+#endif
+}
+
+static void
+progress_cb (guint64  bytes,
+             gpointer data)
+{
+  Progress *progress = data;
+  gint64 now = g_get_monotonic_time ();
+  g_autofree char *done = NULL;
+
+  if (progress->shown && now - progress->last_update < PROGRESS_INTERVAL_USEC)
+    return;
+  progress->last_update = now;
+  progress->shown = TRUE;
+
+  done = g_format_size (bytes);
+  if (progress->total_size > 0)
+    {
+      g_autofree char *total = g_format_size (progress->total_size);
+      int percent = (int)(100.0 * (double)bytes / (double)progress->total_size);
+
+      /* Translators: progress line, "Reading run.log: 120.0 MB of 1.0 GB (12 %)" */
+      fprintf (stderr, _("\r\033[KReading %s: %s of %s (%d%%)"),
+               progress->name, done, total, MIN (percent, 100));
+    }
+  else
+    /* Translators: progress line, "Reading run.log: 120.0 MB" */
+    fprintf (stderr, _("\r\033[KReading %s: %s"), progress->name, done);
+  fflush (stderr);
+}
+
+char *
+ps_cli_display_basename (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+
+  return g_filename_display_name (base);
+}
+
+void
+ps_cli_print_error (const char *format,
+                    ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  fprintf (stderr, "%s: %s\n", PS_CLI_PROGRAM, message);
+}
+
+PsEventStore *
+ps_cli_load (const PsCliOptions  *options,
+             const char          *path,
+             GError             **error)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  g_autofree char *name = NULL;
+  Progress progress = { 0 };
+  gboolean show_progress;
+
+  g_return_val_if_fail (options != NULL, NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  file = g_file_new_for_commandline_arg (path);
+  name = ps_cli_display_basename (path);
+
+  stream = g_file_read (file, NULL, error);
+  if (stream == NULL)
+    return NULL;
+
+  info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, NULL);
+  progress.name = name;
+  if (info != NULL && g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE))
+    progress.total_size = (guint64)MAX (g_file_info_get_size (info), 0);
+
+  show_progress = !options->quiet && stderr_is_terminal ();
+  store = ps_load_stream (G_INPUT_STREAM (stream), name, options->format, 0,
+                          progress.total_size, NULL,
+                          show_progress ? progress_cb : NULL, &progress,
+                          error);
+
+  if (progress.shown)
+    {
+      fputs ("\r\033[K", stderr);
+      fflush (stderr);
+    }
+
+  if (store == NULL)
+    return NULL;
+
+  ps_event_store_set_file (store, file);
+  return g_steal_pointer (&store);
+}
+
+JsonNode *
+ps_cli_error_node (PsEventStore *store)
+{
+  g_autoptr(JsonBuilder) builder = NULL;
+  const GError *error;
+
+  if (ps_event_store_is_complete (store))
+    return NULL;
+
+  error = ps_event_store_get_error (store);
+  builder = json_builder_new ();
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, error != NULL ? error->message : _("Reading stopped early"));
+  /* The loader stops at a byte offset; a line is not known there */
+  json_builder_set_member_name (builder, "offset");
+  json_builder_add_int_value (builder, (gint64)ps_event_store_get_bytes_read (store));
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}

@@ -1,0 +1,368 @@
+/* ps-cli-stats.c — perfscope-cli stats: per-series statistics
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: cli.md "stats", ce-perflog.md §4.5. The numbers are those of
+ * ps_series_collect(), which the GUI shows too; nothing is computed here.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "ps-cli.h"
+#include "ps-series.h"
+#include "ps-ce-description.h"
+#include "ps-util.h"
+
+#define CE_FORMAT_NAME "ce-perflog"
+
+static void
+add_number (JsonBuilder *builder,
+            const char  *name,
+            double       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_double_value (builder, value);
+}
+
+static void
+add_integer (JsonBuilder *builder,
+             const char  *name,
+             gint64       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, value);
+}
+
+static void
+add_stats_members (JsonBuilder   *builder,
+                   const PsStats *stats)
+{
+  add_integer (builder, "count", (gint64)stats->count);
+  add_number (builder, "sum", stats->sum);
+  add_number (builder, "min", stats->min);
+  add_number (builder, "max", stats->max);
+  add_number (builder, "mean", stats->mean);
+  add_number (builder, "median", stats->median);
+  add_number (builder, "p90", stats->p90);
+  add_number (builder, "p95", stats->p95);
+  add_number (builder, "p99", stats->p99);
+  add_number (builder, "stddev", stats->stddev);
+}
+
+static gboolean
+has_tick_stats (const PsSeries *series)
+{
+  return series->kind == PS_SERIES_DURATION && series->has_seconds;
+}
+
+/* The description with %AVG%, %MIN%, %MAX% and %key% substituted
+ * (ce-perflog.md §4.5); placeholders stay when there are no seconds. */
+static char *
+expand_description (const PsSeries *series)
+{
+  PsCeDescriptionStats stats = { 0 };
+  g_autofree char *expanded = NULL;
+
+  if (has_tick_stats (series) && series->stats.count > 0)
+    {
+      stats.have_seconds = TRUE;
+      stats.mean_s = series->stats.mean;
+      stats.min_s = series->stats.min;
+      stats.max_s = series->stats.max;
+    }
+
+  expanded = ps_ce_description_expand_to_string (series->name, &stats);
+  return ps_util_display_text (expanded, -1);
+}
+
+static JsonNode *
+series_to_json (const PsSeries *series,
+                gboolean        is_ce)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree char *name = ps_util_display_text (series->name, -1);
+  g_autofree char *app = ps_util_display_text (series->app, -1);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "name");
+  json_builder_add_string_value (builder, name);
+  json_builder_set_member_name (builder, "kind");
+  json_builder_add_string_value (builder, ps_series_kind_to_string (series->kind));
+  json_builder_set_member_name (builder, "unit");
+  json_builder_add_string_value (builder, series->unit);
+  add_integer (builder, "id", series->id);
+  add_integer (builder, "instance", series->instance);
+  add_integer (builder, "session", series->session);
+  json_builder_set_member_name (builder, "app");
+  json_builder_add_string_value (builder, app);
+  add_integer (builder, "instances", series->n_instances);
+  add_integer (builder, "line", (gint64)series->first_line);
+
+  add_stats_members (builder, &series->stats);
+
+  if (has_tick_stats (series))
+    {
+      json_builder_set_member_name (builder, "ticks");
+      json_builder_begin_object (builder);
+      add_stats_members (builder, &series->ticks_stats);
+      json_builder_end_object (builder);
+    }
+
+  if (is_ce)
+    {
+      g_autofree char *expanded = expand_description (series);
+
+      json_builder_set_member_name (builder, "expanded");
+      json_builder_add_string_value (builder, expanded);
+    }
+
+  add_integer (builder, "excluded", (gint64)series->n_excluded);
+  add_integer (builder, "flagged", (gint64)series->n_flagged);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+static JsonNode *
+stats_to_json (const PsCliOptions *options,
+               PsEventStore       *store,
+               const char         *path,
+               GPtrArray          *series)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree char *file_name = ps_cli_display_basename (path);
+  JsonNode *error_node = ps_cli_error_node (store);
+  gboolean is_ce = g_strcmp0 (ps_event_store_get_format (store), CE_FORMAT_NAME) == 0;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "file");
+  json_builder_add_string_value (builder, file_name);
+  json_builder_set_member_name (builder, "format");
+  json_builder_add_string_value (builder, ps_event_store_get_format (store));
+  json_builder_set_member_name (builder, "complete");
+  json_builder_add_boolean_value (builder, ps_event_store_is_complete (store));
+  if (error_node != NULL)
+    {
+      json_builder_set_member_name (builder, "error");
+      json_builder_add_value (builder, error_node);
+    }
+  json_builder_set_member_name (builder, "group_by_name");
+  json_builder_add_boolean_value (builder, options->group_by_name);
+
+  json_builder_set_member_name (builder, "series");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < series->len; i++)
+    json_builder_add_value (builder, series_to_json (g_ptr_array_index (series, i), is_ce));
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+/* Text: one table per kind and unit, so that every header names its unit */
+
+static char *
+format_value (double      value,
+              const char *unit)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+  const char *format;
+
+  if (g_strcmp0 (unit, "s") == 0)
+    format = "%.6f";            /* microseconds, as ce-perflog.md §6 */
+  else if (g_strcmp0 (unit, "percent") == 0)
+    format = "%.3f";
+  else if (g_strcmp0 (unit, "ticks-mean") == 0)
+    format = "%.2f";            /* a mean of ticks: keep the column aligned */
+  else if (value == (double)(gint64)value)
+    format = "%.0f";
+  else
+    format = "%.2f";
+
+  return g_strdup (g_ascii_formatd (buffer, sizeof buffer, format, value));
+}
+
+static char *
+header (const char *label,
+        const char *unit)
+{
+  /* Translators: a column header with its unit, "Mean (s)" */
+  return g_strdup_printf (_("%s (%s)"), label, unit);
+}
+
+static const char *
+kind_title (PsSeriesKind kind)
+{
+  switch (kind)
+    {
+    case PS_SERIES_DURATION: return _("Durations");
+    case PS_SERIES_CPU:      return _("CPU");
+    case PS_SERIES_MEMORY:   return _("Memory");
+    case PS_SERIES_COUNTER:  return _("Counters");
+    case PS_SERIES_SPAN:     return _("Spans");
+    default:                 return _("Other");
+    }
+}
+
+static void
+print_group_text (const PsCliOptions *options,
+                  GPtrArray          *all_series,
+                  PsSeriesKind        kind,
+                  const char         *unit,
+                  gboolean            is_ce)
+{
+  /* Session, App, Id, Instance; Count, Sum … Stddev (10); [Sum, Mean in ticks], Excluded, Flagged, Name, [Expanded] */
+  gboolean with_ticks = kind == PS_SERIES_DURATION && g_strcmp0 (unit, "s") == 0;
+  guint n_columns = 4 + 10 + (with_ticks ? 2 : 0) + 2 + 1 + (is_ce ? 1 : 0);
+  g_autoptr(PsCliTable) table = ps_cli_table_new (n_columns);
+  g_autoptr(GPtrArray) cells = g_ptr_array_new ();
+  g_autoptr(GString) alignment = g_string_new (NULL);
+  static const char * const stat_labels[] = {
+    N_("Sum"), N_("Min"), N_("Max"), N_("Mean"), N_("Median"),
+    N_("P90"), N_("P95"), N_("P99"), N_("Stddev"),
+  };
+
+  /* The header row */
+  g_ptr_array_add (cells, g_strdup (_("Session")));
+  g_ptr_array_add (cells, g_strdup (_("App")));
+  g_ptr_array_add (cells, g_strdup (_("Id")));
+  g_ptr_array_add (cells, g_strdup (options->group_by_name ? _("Instances") : _("Instance")));
+  g_ptr_array_add (cells, g_strdup (_("Count")));
+  for (guint i = 0; i < G_N_ELEMENTS (stat_labels); i++)
+    g_ptr_array_add (cells, header (_(stat_labels[i]), unit));
+  if (with_ticks)
+    {
+      g_ptr_array_add (cells, header (_("Sum"), "ticks"));
+      g_ptr_array_add (cells, header (_("Mean"), "ticks"));
+    }
+  g_ptr_array_add (cells, g_strdup (_("Excluded")));
+  g_ptr_array_add (cells, g_strdup (_("Flagged")));
+  g_ptr_array_add (cells, g_strdup (_("Name")));
+  if (is_ce)
+    g_ptr_array_add (cells, g_strdup (_("Expanded")));
+  g_assert (cells->len == n_columns);
+
+  g_string_append (alignment, "rlrr");
+  for (guint i = 4; i < n_columns - 1 - (is_ce ? 1 : 0); i++)
+    g_string_append_c (alignment, 'r');
+  g_string_append (alignment, is_ce ? "ll" : "l");
+  ps_cli_table_set_alignment (table, alignment->str);
+
+  g_ptr_array_add (cells, NULL);
+  ps_cli_table_add_row_strv_take (table, (char **)g_ptr_array_free (g_steal_pointer (&cells), FALSE));
+
+  for (guint i = 0; i < all_series->len; i++)
+    {
+      const PsSeries *series = g_ptr_array_index (all_series, i);
+      const PsStats *stats = &series->stats;
+      const double values[] = {
+        stats->sum, stats->min, stats->max, stats->mean, stats->median,
+        stats->p90, stats->p95, stats->p99, stats->stddev,
+      };
+      GPtrArray *row;
+
+      if (series->kind != kind || g_strcmp0 (series->unit, unit) != 0)
+        continue;
+
+      row = g_ptr_array_new ();
+      g_ptr_array_add (row, g_strdup_printf ("%u", series->session));
+      g_ptr_array_add (row, ps_util_display_text (series->app, -1));
+      g_ptr_array_add (row, g_strdup_printf ("%" G_GINT64_FORMAT, series->id));
+      g_ptr_array_add (row, g_strdup_printf ("%u", options->group_by_name ? series->n_instances : series->instance));
+      g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, stats->count));
+      for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+        g_ptr_array_add (row, format_value (values[v], unit));
+      if (with_ticks)
+        {
+          g_ptr_array_add (row, format_value (series->ticks_stats.sum, "ticks"));
+          g_ptr_array_add (row, format_value (series->ticks_stats.mean, "ticks-mean"));
+        }
+      g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, series->n_excluded));
+      g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, series->n_flagged));
+      g_ptr_array_add (row, ps_util_display_text (series->name, -1));
+      if (is_ce)
+        g_ptr_array_add (row, expand_description (series));
+      g_assert (row->len == n_columns);
+      g_ptr_array_add (row, NULL);
+      ps_cli_table_add_row_strv_take (table, (char **)g_ptr_array_free (row, FALSE));
+    }
+
+  printf ("%s (%s)\n", kind_title (kind), unit);
+  ps_cli_table_print (table, stdout, "  ");
+}
+
+static void
+print_stats_text (const PsCliOptions *options,
+                  PsEventStore       *store,
+                  GPtrArray          *series)
+{
+  gboolean is_ce = g_strcmp0 (ps_event_store_get_format (store), CE_FORMAT_NAME) == 0;
+  g_autoptr(GHashTable) done = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  if (series->len == 0)
+    {
+      printf ("%s\n", _("No measured series"));
+      return;
+    }
+
+  /* Groups in order of their first series */
+  for (guint i = 0; i < series->len; i++)
+    {
+      const PsSeries *s = g_ptr_array_index (series, i);
+      g_autofree char *key = g_strdup_printf ("%d:%s", s->kind, s->unit);
+
+      if (g_hash_table_contains (done, key))
+        continue;
+      if (g_hash_table_size (done) > 0)
+        printf ("\n");
+      print_group_text (options, series, s->kind, s->unit, is_ce);
+      g_hash_table_add (done, g_steal_pointer (&key));
+    }
+}
+
+int
+ps_cli_stats (const PsCliOptions *options,
+              const char         *file)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(GPtrArray) series = NULL;
+  PsSeriesOptions series_options = { 0 };
+
+  store = ps_cli_load (options, file, &error);
+  if (store == NULL)
+    {
+      g_autofree char *name = g_filename_display_name (file);
+
+      ps_cli_print_error (_("Cannot read “%s”: %s"), name, error->message);
+      return PS_CLI_EXIT_UNREADABLE;
+    }
+
+  series_options.group_by_name = options->group_by_name;
+  series_options.include_negative = options->include_negative;
+  series_options.tick_rate_override = options->tick_rate;
+  series = ps_series_collect (store, &series_options);
+
+  if (options->text)
+    print_stats_text (options, store, series);
+  else
+    {
+      g_autoptr(JsonNode) root = stats_to_json (options, store, file, series);
+
+      ps_cli_json_print (root);
+    }
+
+  if (!ps_event_store_is_complete (store))
+    {
+      g_autofree char *name = g_filename_display_name (file);
+
+      ps_cli_print_error (_("“%s” was read only in part: %s"), name,
+                          ps_event_store_get_error (store)->message);
+      return PS_CLI_EXIT_PARTIAL;
+    }
+
+  return PS_CLI_EXIT_OK;
+}

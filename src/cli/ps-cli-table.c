@@ -1,0 +1,194 @@
+/* ps-cli-table.c — aligned text tables for --text
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Columns are as wide as their widest cell, counted in characters; the
+ * last column is not padded so that long descriptions do not leave
+ * trailing blanks.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "ps-cli.h"
+
+#define COLUMN_GAP "  "
+
+struct _PsCliTable
+{
+  guint      n_columns;
+  char      *alignment;  /* 'l' or 'r' per column */
+  GPtrArray *rows;       /* GStrv of n_columns cells; the first is the header */
+};
+
+PsCliTable *
+ps_cli_table_new (guint n_columns)
+{
+  PsCliTable *table = g_new0 (PsCliTable, 1);
+
+  g_return_val_if_fail (n_columns > 0, NULL);
+
+  table->n_columns = n_columns;
+  table->alignment = g_strnfill (n_columns, 'l');
+  table->rows = g_ptr_array_new_with_free_func ((GDestroyNotify)g_strfreev);
+
+  return table;
+}
+
+void
+ps_cli_table_free (PsCliTable *table)
+{
+  if (table == NULL)
+    return;
+
+  g_free (table->alignment);
+  g_ptr_array_unref (table->rows);
+  g_free (table);
+}
+
+void
+ps_cli_table_set_alignment (PsCliTable *table,
+                            const char *alignment)
+{
+  g_return_if_fail (table != NULL);
+  g_return_if_fail (alignment != NULL && strlen (alignment) == table->n_columns);
+
+  g_free (table->alignment);
+  table->alignment = g_strdup (alignment);
+}
+
+static void
+add_row_valist (PsCliTable *table,
+                char       *first,
+                va_list     args,
+                gboolean    take)
+{
+  char **row = g_new0 (char *, table->n_columns + 1);
+  char *cell = first;
+
+  for (guint i = 0; i < table->n_columns; i++)
+    {
+      if (cell == NULL)
+        {
+          g_critical ("%s: row with fewer than %u cells", G_STRFUNC, table->n_columns);
+          break;
+        }
+      row[i] = take ? cell : g_strdup (cell);
+      cell = va_arg (args, char *);
+    }
+
+  /* Fill a short row so printing never reads past it */
+  for (guint i = 0; i < table->n_columns; i++)
+    if (row[i] == NULL)
+      row[i] = g_strdup ("");
+
+  g_ptr_array_add (table->rows, row);
+}
+
+void
+ps_cli_table_add_row_take (PsCliTable *table,
+                           char       *first,
+                           ...)
+{
+  va_list args;
+
+  g_return_if_fail (table != NULL);
+
+  va_start (args, first);
+  add_row_valist (table, first, args, TRUE);
+  va_end (args);
+}
+
+void
+ps_cli_table_add_row (PsCliTable *table,
+                      const char *first,
+                      ...)
+{
+  va_list args;
+
+  g_return_if_fail (table != NULL);
+
+  va_start (args, first);
+  add_row_valist (table, (char *)first, args, FALSE);
+  va_end (args);
+}
+
+void
+ps_cli_table_add_row_strv_take (PsCliTable  *table,
+                                char       **cells)
+{
+  g_return_if_fail (table != NULL);
+  g_return_if_fail (cells != NULL);
+
+  if (g_strv_length (cells) != table->n_columns)
+    {
+      g_critical ("%s: row with %u cells in a table of %u columns",
+                  G_STRFUNC, g_strv_length (cells), table->n_columns);
+      g_strfreev (cells);
+      return;
+    }
+
+  g_ptr_array_add (table->rows, cells);
+}
+
+static gsize
+text_width (const char *text)
+{
+  if (g_utf8_validate (text, -1, NULL))
+    return g_utf8_strlen (text, -1);
+  return strlen (text);
+}
+
+void
+ps_cli_table_print (PsCliTable *table,
+                    FILE       *out,
+                    const char *indent)
+{
+  g_autofree gsize *widths = NULL;
+
+  g_return_if_fail (table != NULL);
+
+  widths = g_new0 (gsize, table->n_columns);
+  for (guint r = 0; r < table->rows->len; r++)
+    {
+      char **row = g_ptr_array_index (table->rows, r);
+
+      for (guint c = 0; c < table->n_columns; c++)
+        widths[c] = MAX (widths[c], text_width (row[c]));
+    }
+
+  for (guint r = 0; r < table->rows->len; r++)
+    {
+      char **row = g_ptr_array_index (table->rows, r);
+      g_autoptr(GString) line = g_string_new (indent);
+
+      for (guint c = 0; c < table->n_columns; c++)
+        {
+          gsize padding = widths[c] - text_width (row[c]);
+          gboolean last = c + 1 == table->n_columns;
+
+          if (c > 0)
+            g_string_append (line, COLUMN_GAP);
+          if (table->alignment[c] == 'r')
+            {
+              for (gsize i = 0; i < padding; i++)
+                g_string_append_c (line, ' ');
+              g_string_append (line, row[c]);
+            }
+          else
+            {
+              g_string_append (line, row[c]);
+              if (!last)
+                for (gsize i = 0; i < padding; i++)
+                  g_string_append_c (line, ' ');
+            }
+        }
+
+      /* A right-aligned or empty last cell may still leave blanks */
+      while (line->len > 0 && line->str[line->len - 1] == ' ')
+        g_string_truncate (line, line->len - 1);
+      fprintf (out, "%s\n", line->str);
+    }
+}

@@ -1,0 +1,88 @@
+/* ps-cli.h — shared pieces of perfscope-cli
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: cli.md (commands, exit codes, JSON field names)
+ */
+#pragma once
+
+#include <stdio.h>
+
+#include <json-glib/json-glib.h>
+
+#include "ps-event-store.h"
+#include "ps-format.h"
+
+G_BEGIN_DECLS
+
+#define PS_CLI_PROGRAM "perfscope-cli"
+
+/* Exit codes of the contract (cli.md) */
+typedef enum
+{
+  PS_CLI_EXIT_OK         = 0,  /* success, warnings allowed */
+  PS_CLI_EXIT_UNREADABLE = 1,  /* missing, unreadable or not a known format */
+  PS_CLI_EXIT_USAGE      = 2,  /* bad usage */
+  PS_CLI_EXIT_PARTIAL    = 3,  /* the file was read only in part */
+} PsCliExit;
+
+typedef struct
+{
+  const PsFormat *format;            /* forced with --format, or NULL to sniff */
+  gboolean        text;              /* --text instead of JSON */
+  gboolean        quiet;             /* no progress line */
+  gboolean        group_by_name;     /* stats: merge instances by description */
+  gboolean        include_negative;  /* stats: negative durations count */
+  double          tick_rate;         /* --tick-rate override, 0 if none */
+} PsCliOptions;
+
+/* ps-cli-load.c */
+PsEventStore *ps_cli_load            (const PsCliOptions *options,
+                                      const char         *path,
+                                      GError            **error);
+char         *ps_cli_display_basename (const char        *path);
+void          ps_cli_print_error     (const char         *format,
+                                      ...) G_GNUC_PRINTF (1, 2);
+/* The JSON "error" object of a partial store, or NULL when complete */
+JsonNode     *ps_cli_error_node      (PsEventStore       *store);
+
+/* ps-cli-json.c: pretty-printed JSON with doubles in their shortest
+ * round-trip form (json-glib prints "%.17g") */
+char         *ps_cli_json_to_string  (JsonNode           *root);
+void          ps_cli_json_print      (JsonNode           *root);
+void          ps_cli_format_number   (GString            *out,
+                                      double              value);
+
+/* ps-cli-table.c: aligned text tables */
+typedef struct _PsCliTable PsCliTable;
+
+PsCliTable   *ps_cli_table_new       (guint               n_columns);
+void          ps_cli_table_free      (PsCliTable         *table);
+/* alignment: one of 'l' or 'r' per column */
+void          ps_cli_table_set_alignment (PsCliTable     *table,
+                                      const char         *alignment);
+/* Takes n_columns strings; NULL-terminated, owned by the table afterwards */
+void          ps_cli_table_add_row_take (PsCliTable      *table,
+                                      char               *first,
+                                      ...) G_GNUC_NULL_TERMINATED;
+void          ps_cli_table_add_row   (PsCliTable         *table,
+                                      const char         *first,
+                                      ...) G_GNUC_NULL_TERMINATED;
+/* A NULL-terminated array of exactly n_columns strings, owned afterwards */
+void          ps_cli_table_add_row_strv_take (PsCliTable *table,
+                                      char              **cells);
+void          ps_cli_table_print     (PsCliTable         *table,
+                                      FILE               *out,
+                                      const char         *indent);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsCliTable, ps_cli_table_free)
+
+/* Commands */
+int           ps_cli_info            (const PsCliOptions *options,
+                                      char              **files);
+int           ps_cli_stats           (const PsCliOptions *options,
+                                      const char         *file);
+int           ps_cli_formats         (const PsCliOptions *options);
+
+G_END_DECLS

@@ -1,0 +1,1003 @@
+/* test-cli.c — perfscope-cli run as a user would
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: cli.md (commands, exit codes, JSON fields), ce-perflog.md §6
+ * (the example file and its expected statistics). The binary comes from
+ * the PERFSCOPE_CLI environment variable set by tests/meson.build.
+ */
+#define _GNU_SOURCE
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#ifdef __linux__
+# include <fcntl.h>
+# include <stdlib.h>
+# include <sys/ioctl.h>
+# include <termios.h>
+# include <unistd.h>
+#endif
+
+#define EXAMPLE_LOG "fsperf_CEPC_x86_6_0_3122.log"
+
+/* Golden numbers are written with 12 significant digits */
+#define RELATIVE_TOLERANCE 1e-9
+
+#define TICKS_PER_SECOND 1193180.0
+
+typedef struct
+{
+  int   status;  /* exit status */
+  char *out;
+  char *err;
+} CliResult;
+
+static void
+cli_result_free (CliResult *result)
+{
+  g_free (result->out);
+  g_free (result->err);
+  g_free (result);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliResult, cli_result_free)
+
+static const char *
+cli_path (void)
+{
+  const char *path = g_getenv ("PERFSCOPE_CLI");
+
+  g_assert_nonnull (path);
+  return path;
+}
+
+static char *
+example_path (void)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "ce", EXAMPLE_LOG, NULL);
+}
+
+/* Runs the CLI with a NULL-terminated list of arguments */
+static CliResult *
+run_cli_argv (const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  CliResult *result = g_new0 (CliResult, 1);
+
+  g_ptr_array_add (argv, (char *)cli_path ());
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *)args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_newv ((const char * const *)argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                               &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &result->out, &result->err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  result->status = g_subprocess_get_exit_status (process);
+
+  g_test_message ("exit %d; stderr: %s", result->status, result->err);
+
+  return result;
+}
+
+static CliResult *
+run_cli (const char *first,
+         ...) G_GNUC_NULL_TERMINATED;
+
+static CliResult *
+run_cli (const char *first,
+         ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  const char *arg;
+  va_list list;
+
+  va_start (list, first);
+  for (arg = first; arg != NULL; arg = va_arg (list, const char *))
+    g_ptr_array_add (args, (char *)arg);
+  va_end (list);
+  g_ptr_array_add (args, NULL);
+
+  return run_cli_argv ((const char * const *)args->pdata);
+}
+
+static JsonNode *
+parse_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static JsonNode *
+load_golden (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "cli", name, NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+
+  return parse_json (text);
+}
+
+/* Writes a constructed log with CR LF line ends into a temporary directory */
+static char *
+write_temp_log (const char         *dir,
+                const char         *name,
+                const char * const *lines)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (dir, name, NULL);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    g_string_append_printf (text, "%s\r\n", lines[i]);
+  g_file_set_contents (path, text->str, text->len, &error);
+  g_assert_no_error (error);
+
+  return path;
+}
+
+/* Structural comparison. Numbers agree within RELATIVE_TOLERANCE; in the
+ * expected tree the strings "<number>" and "<string>" match any number
+ * or string. Objects must have the same members. */
+static gboolean
+json_matches (JsonNode   *expected,
+              JsonNode   *actual,
+              const char *where)
+{
+  JsonNodeType type = json_node_get_node_type (expected);
+
+  if (type == JSON_NODE_VALUE && json_node_get_value_type (expected) == G_TYPE_STRING)
+    {
+      const char *text = json_node_get_string (expected);
+
+      if (g_strcmp0 (text, "<number>") == 0)
+        {
+          GType actual_type = JSON_NODE_HOLDS_VALUE (actual) ? json_node_get_value_type (actual) : G_TYPE_INVALID;
+
+          if (actual_type != G_TYPE_INT64 && actual_type != G_TYPE_DOUBLE)
+            {
+              g_test_message ("%s: expected a number", where);
+              return FALSE;
+            }
+          return TRUE;
+        }
+      if (g_strcmp0 (text, "<string>") == 0)
+        {
+          if (!JSON_NODE_HOLDS_VALUE (actual) || json_node_get_value_type (actual) != G_TYPE_STRING)
+            {
+              g_test_message ("%s: expected a string", where);
+              return FALSE;
+            }
+          return TRUE;
+        }
+    }
+
+  if (json_node_get_node_type (actual) != type)
+    {
+      g_test_message ("%s: expected node type %d, got %d", where, type, json_node_get_node_type (actual));
+      return FALSE;
+    }
+
+  switch (type)
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *e = json_node_get_object (expected);
+        JsonObject *a = json_node_get_object (actual);
+        g_autoptr(GList) expected_members = json_object_get_members (e);
+        g_autoptr(GList) actual_members = json_object_get_members (a);
+        gboolean ok = TRUE;
+
+        for (const GList *l = actual_members; l != NULL; l = l->next)
+          if (!json_object_has_member (e, l->data))
+            {
+              g_test_message ("%s: unexpected member “%s”", where, (const char *)l->data);
+              ok = FALSE;
+            }
+        for (const GList *l = expected_members; l != NULL; l = l->next)
+          {
+            g_autofree char *inner = g_strdup_printf ("%s.%s", where, (const char *)l->data);
+
+            if (!json_object_has_member (a, l->data))
+              {
+                g_test_message ("%s: missing", inner);
+                ok = FALSE;
+                continue;
+              }
+            if (!json_matches (json_object_get_member (e, l->data), json_object_get_member (a, l->data), inner))
+              ok = FALSE;
+          }
+        return ok;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *e = json_node_get_array (expected);
+        JsonArray *a = json_node_get_array (actual);
+        gboolean ok = TRUE;
+
+        if (json_array_get_length (e) != json_array_get_length (a))
+          {
+            g_test_message ("%s: expected %u elements, got %u", where,
+                            json_array_get_length (e), json_array_get_length (a));
+            return FALSE;
+          }
+        for (guint i = 0; i < json_array_get_length (e); i++)
+          {
+            g_autofree char *inner = g_strdup_printf ("%s[%u]", where, i);
+
+            if (!json_matches (json_array_get_element (e, i), json_array_get_element (a, i), inner))
+              ok = FALSE;
+          }
+        return ok;
+      }
+
+    case JSON_NODE_VALUE:
+      {
+        GType e_type = json_node_get_value_type (expected);
+        GType a_type = json_node_get_value_type (actual);
+        gboolean e_number = e_type == G_TYPE_INT64 || e_type == G_TYPE_DOUBLE;
+        gboolean a_number = a_type == G_TYPE_INT64 || a_type == G_TYPE_DOUBLE;
+
+        if (e_number && a_number)
+          {
+            double e_value = json_node_get_double (expected);
+            double a_value = json_node_get_double (actual);
+            double scale = MAX (fabs (e_value), 1e-300);
+
+            if (fabs (e_value - a_value) / scale > RELATIVE_TOLERANCE)
+              {
+                g_test_message ("%s: expected %.17g, got %.17g", where, e_value, a_value);
+                return FALSE;
+              }
+            return TRUE;
+          }
+        if (e_type != a_type)
+          {
+            g_test_message ("%s: expected value type %s, got %s", where, g_type_name (e_type), g_type_name (a_type));
+            return FALSE;
+          }
+        if (e_type == G_TYPE_STRING && g_strcmp0 (json_node_get_string (expected), json_node_get_string (actual)) != 0)
+          {
+            g_test_message ("%s: expected “%s”, got “%s”", where,
+                            json_node_get_string (expected), json_node_get_string (actual));
+            return FALSE;
+          }
+        if (e_type == G_TYPE_BOOLEAN && json_node_get_boolean (expected) != json_node_get_boolean (actual))
+          {
+            g_test_message ("%s: expected %d, got %d", where,
+                            json_node_get_boolean (expected), json_node_get_boolean (actual));
+            return FALSE;
+          }
+        return TRUE;
+      }
+
+    case JSON_NODE_NULL:
+    default:
+      return TRUE;
+    }
+}
+
+static void
+assert_matches_golden (const char *golden_name,
+                       const char *output)
+{
+  g_autoptr(JsonNode) expected = load_golden (golden_name);
+  g_autoptr(JsonNode) actual = parse_json (output);
+
+  if (!json_matches (expected, actual, "$"))
+    {
+      g_test_message ("output:\n%s", output);
+      g_test_fail ();
+    }
+}
+
+/* The series of a stats output whose name and instance match, or NULL */
+static JsonObject *
+find_series (JsonNode   *root,
+             const char *name,
+             gint64      instance)
+{
+  JsonArray *series = json_object_get_array_member (json_node_get_object (root), "series");
+
+  for (guint i = 0; i < json_array_get_length (series); i++)
+    {
+      JsonObject *object = json_array_get_object_element (series, i);
+
+      if (g_strcmp0 (json_object_get_string_member (object, "name"), name) == 0
+          && json_object_get_int_member (object, "instance") == instance)
+        return object;
+    }
+
+  return NULL;
+}
+
+static void
+assert_close (double actual,
+              double expected)
+{
+  g_assert_cmpfloat_with_epsilon (actual, expected, fabs (expected) * RELATIVE_TOLERANCE);
+}
+
+static void
+assert_usage_error (CliResult *result)
+{
+  g_assert_cmpint (result->status, ==, 2);
+  g_assert_cmpstr (result->out, ==, "");
+  /* The message comes with a hint where to look */
+  g_assert_nonnull (strstr (result->err, "--help"));
+}
+
+/* info */
+
+static void
+test_info_golden (void)
+{
+  g_autofree char *path = example_path ();
+  g_autoptr(CliResult) result = run_cli ("info", path, NULL);
+
+  g_assert_cmpint (result->status, ==, 0);
+  assert_matches_golden ("info-fsperf.json", result->out);
+}
+
+static void
+test_info_several (void)
+{
+  g_autofree char *path = example_path ();
+  g_autoptr(CliResult) result = run_cli ("info", path, path, NULL);
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *array;
+
+  g_assert_cmpint (result->status, ==, 0);
+  root = parse_json (result->out);
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (root));
+  array = json_node_get_array (root);
+  g_assert_cmpuint (json_array_get_length (array), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonObject *info = json_array_get_object_element (array, i);
+
+      g_assert_cmpstr (json_object_get_string_member (info, "file"), ==, EXAMPLE_LOG);
+      g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (info, "counts"), "measurements"), ==, 13);
+    }
+}
+
+static void
+test_info_text (void)
+{
+  g_autofree char *path = example_path ();
+  g_autoptr(CliResult) result = run_cli ("info", "--text", path, NULL);
+
+  g_assert_cmpint (result->status, ==, 0);
+  g_assert_nonnull (strstr (result->out, EXAMPLE_LOG));
+  g_assert_nonnull (strstr (result->out, "ce-perflog"));
+  g_assert_true (g_regex_match_simple ("RESOLUTION +1193180", result->out, 0, 0));
+  g_assert_true (g_regex_match_simple ("Measurements +13", result->out, 0, 0));
+  g_assert_true (g_regex_match_simple ("Size: +.*1528 bytes", result->out, 0, 0));
+  /* Not JSON */
+  g_assert_null (strstr (result->out, "{"));
+}
+
+static void
+test_info_warnings (void)
+{
+  static const char * const lines[] = {
+    "## PERF ## OSVERSION=[6.0] BUILD=[3122]",
+    "## PERF ## REGISTERED APP [t] PROCCESSID [0x1]",
+    "## PERF ## RESOLUTION [1000] TICKS PER SECOND",
+    "## PERF ## APP [t] EVT [7] DUR [5]",
+    NULL,
+  };
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
+  g_autofree char *path = write_temp_log (dir, "unregistered.log", lines);
+  g_autoptr(CliResult) result = run_cli ("info", path, NULL);
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *info;
+  JsonArray *warnings;
+  gboolean found = FALSE;
+
+  g_assert_cmpint (result->status, ==, 0);
+  root = parse_json (result->out);
+  info = json_node_get_object (root);
+  warnings = json_object_get_array_member (info, "warnings");
+  g_assert_cmpint (json_object_get_int_member (info, "warnings_total"), ==, json_array_get_length (warnings));
+  for (guint i = 0; i < json_array_get_length (warnings); i++)
+    {
+      JsonObject *warning = json_array_get_object_element (warnings, i);
+
+      g_assert_true (json_object_has_member (warning, "message"));
+      g_assert_true (json_object_has_member (warning, "severity"));
+      if (g_strcmp0 (json_object_get_string_member (warning, "code"), "W-UNREGISTERED") == 0)
+        {
+          g_assert_cmpint (json_object_get_int_member (warning, "line"), ==, 4);
+          found = TRUE;
+        }
+    }
+  g_assert_true (found);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* stats */
+
+static void
+test_stats_golden (void)
+{
+  g_autofree char *path = example_path ();
+  g_autoptr(CliResult) result = run_cli ("stats", path, NULL);
+
+  g_assert_cmpint (result->status, ==, 0);
+  assert_matches_golden ("stats-fsperf.json", result->out);
+}
+
+static void
+test_stats_spec_table (void)
+{
+  g_autofree char *path = example_path ();
+  g_autoptr(CliResult) result = run_cli ("stats", "--json", path, NULL);
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *series;
+
+  g_assert_cmpint (result->status, ==, 0);
+  root = parse_json (result->out);
+
+  /* ce-perflog.md §6: the 119318/121004 samples are not part of the
+   * 4096-byte instance */
+  series = find_series (root, "Test=WriteFile,Bytes=4096,time=%AVG%", 1);
+  g_assert_nonnull (series);
+  g_assert_cmpstr (json_object_get_string_member (series, "unit"), ==, "s");
+  g_assert_cmpint (json_object_get_int_member (series, "count"), ==, 2);
+  assert_close (json_object_get_double_member (series, "sum"), 24341 / TICKS_PER_SECOND);
+  assert_close (json_object_get_double_member (series, "mean"), 24341 / 2.0 / TICKS_PER_SECOND);
+  assert_close (json_object_get_double_member (series, "min"), 11931 / TICKS_PER_SECOND);
+  assert_close (json_object_get_double_member (series, "max"), 12410 / TICKS_PER_SECOND);
+
+  series = find_series (root, "Test=WriteFile,Bytes=65536,time=%AVG%", 2);
+  g_assert_nonnull (series);
+  g_assert_cmpint (json_object_get_int_member (series, "id"), ==, 1);
+  assert_close (json_object_get_double_member (json_object_get_object_member (series, "ticks"), "sum"), 240322);
+
+  series = find_series (root, "Test=CreateFile,Files=100,time=%AVG%", 1);
+  g_assert_nonnull (series);
+  assert_close (json_object_get_double_member (json_object_get_object_member (series, "ticks"), "mean"), 136199 / 3.0);
+  g_assert_cmpstr (json_object_get_string_member (series, "expanded"), ==, "Test=CreateFile,Files=100,time=0.038049");
+}
+
+/* Doubles are written in their shortest round-trip form */
+static void
+test_stats_number_text (void)
+{
+  g_autofree char *path = example_path ();
+  g_autoptr(CliResult) result = run_cli ("stats", path, NULL);
+
+  g_assert_cmpint (result->status, ==, 0);
+  /* 119318 / 1193180 is 0.1 exactly in decimal */
+  g_assert_nonnull (strstr (result->out, "\"min\": 0.1,"));
+  g_assert_nonnull (strstr (result->out, "\"mean\": 12170.5,"));
+  g_assert_nonnull (strstr (result->out, "\"sum\": 24341,"));
+  /* No %.17g noise such as 0.10000000000000001 */
+  g_assert_null (strstr (result->out, "0000000000"));
+  g_assert_null (strstr (result->out, "9999999999"));
+}
+
+static void
+test_stats_text (void)
+{
+  g_autofree char *path = example_path ();
+  g_autoptr(CliResult) result = run_cli ("stats", "--text", path, NULL);
+  g_auto(GStrv) lines = NULL;
+  gboolean found = FALSE;
+
+  g_assert_cmpint (result->status, ==, 0);
+  /* Units are in the headers */
+  g_assert_nonnull (strstr (result->out, "Mean (s)"));
+  g_assert_nonnull (strstr (result->out, "Mean (percent)"));
+  g_assert_nonnull (strstr (result->out, "Mean (bytes)"));
+  g_assert_nonnull (strstr (result->out, "Sum (ticks)"));
+
+  lines = g_strsplit (result->out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) cells = NULL;
+
+      if (strstr (lines[i], "Test=WriteFile,Bytes=4096,time=%AVG%") == NULL)
+        continue;
+      found = TRUE;
+      cells = g_regex_split_simple (" +", g_strstrip (lines[i]), 0, 0);
+      /* Session, app, id, instance, count, sum, min, max, mean */
+      g_assert_cmpuint (g_strv_length (cells), >=, 9);
+      g_assert_cmpstr (cells[0], ==, "0");
+      g_assert_cmpstr (cells[1], ==, "fsperf");
+      g_assert_cmpstr (cells[2], ==, "1");
+      g_assert_cmpstr (cells[3], ==, "1");
+      g_assert_cmpstr (cells[4], ==, "2");
+      g_assert_cmpstr (cells[5], ==, "0.020400");
+      g_assert_cmpstr (cells[8], ==, "0.010200");
+      g_assert_true (g_strv_contains ((const char * const *)cells, "24341"));
+      g_assert_true (g_strv_contains ((const char * const *)cells, "Test=WriteFile,Bytes=4096,time=0.010200"));
+    }
+  g_assert_true (found);
+  g_assert_true (g_regex_match_simple ("fsperf +103 +1 +2 +149\\.375 +61\\.250 +88\\.125 +74\\.688", result->out, 0, 0));
+  g_assert_true (g_regex_match_simple ("fsperf +102 +1 +2 +20217856 +10059776 +10158080 +10108928", result->out, 0, 0));
+}
+
+static const char * const repeated_lines[] = {
+  "## PERF ## OSVERSION=[6.0] BUILD=[3122]",
+  "## PERF ## REGISTERED APP [disk] PROCCESSID [0x2]",
+  "## PERF ## RESOLUTION [1000] TICKS PER SECOND",
+  "## PERF ## REGISTERED MARKER [Test=Disk,time=%AVG%] AS [5] BY APP [disk]",
+  "## PERF ## APP [disk] EVT [5] DUR [100]",
+  "## PERF ## REGISTERED MARKER [Test=Disk,time=%AVG%] AS [5] BY APP [disk]",
+  "## PERF ## APP [disk] EVT [5] DUR [200]",
+  "## PERF ## REGISTERED MARKER [Test=Disk,time=%AVG%] AS [5] BY APP [disk]",
+  "## PERF ## APP [disk] EVT [5] DUR [600]",
+  "## PERF ## APP [disk] EVT [5] DUR [-3]",
+  NULL,
+};
+
+static void
+test_stats_group_by_name (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
+  g_autofree char *path = write_temp_log (dir, "disk.log", repeated_lines);
+  g_autoptr(CliResult) plain = run_cli ("stats", path, NULL);
+  g_autoptr(CliResult) grouped = run_cli ("stats", path, "--group-by-name", NULL);
+  g_autoptr(CliResult) text = run_cli ("stats", "--group-by-name", "--text", path, NULL);
+  g_autoptr(JsonNode) plain_root = NULL;
+  g_autoptr(JsonNode) grouped_root = NULL;
+  JsonArray *series;
+  JsonObject *group;
+
+  g_assert_cmpint (plain->status, ==, 0);
+  plain_root = parse_json (plain->out);
+  series = json_object_get_array_member (json_node_get_object (plain_root), "series");
+  g_assert_cmpuint (json_array_get_length (series), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      JsonObject *instance = json_array_get_object_element (series, i);
+
+      g_assert_cmpint (json_object_get_int_member (instance, "instance"), ==, i + 1);
+      g_assert_cmpint (json_object_get_int_member (instance, "count"), ==, 1);
+    }
+
+  g_assert_cmpint (grouped->status, ==, 0);
+  grouped_root = parse_json (grouped->out);
+  series = json_object_get_array_member (json_node_get_object (grouped_root), "series");
+  g_assert_cmpuint (json_array_get_length (series), ==, 1);
+  group = json_array_get_object_element (series, 0);
+  g_assert_cmpstr (json_object_get_string_member (group, "name"), ==, "Test=Disk,time=%AVG%");
+  g_assert_cmpint (json_object_get_int_member (group, "instance"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (group, "instances"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (group, "count"), ==, 3);
+  /* 100, 200 and 600 ticks at 1000 Hz; the negative value is left out */
+  assert_close (json_object_get_double_member (group, "sum"), 0.9);
+  assert_close (json_object_get_double_member (group, "mean"), 0.3);
+  assert_close (json_object_get_double_member (group, "median"), 0.2);
+  g_assert_cmpint (json_object_get_int_member (group, "excluded"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (group, "expanded"), ==, "Test=Disk,time=0.300000");
+
+  g_assert_cmpint (text->status, ==, 0);
+  g_assert_nonnull (strstr (text->out, "Instances"));
+  g_assert_true (g_regex_match_simple ("disk +5 +3 +3 +0\\.900000", text->out, 0, 0));
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_stats_include_negative (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
+  g_autofree char *path = write_temp_log (dir, "disk.log", repeated_lines);
+  g_autoptr(CliResult) result = run_cli ("stats", "--include-negative", path, NULL);
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *last;
+
+  g_assert_cmpint (result->status, ==, 0);
+  root = parse_json (result->out);
+  last = find_series (root, "Test=Disk,time=%AVG%", 3);
+  g_assert_nonnull (last);
+  g_assert_cmpint (json_object_get_int_member (last, "count"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (last, "excluded"), ==, 0);
+  assert_close (json_object_get_double_member (last, "min"), -0.003);
+  assert_close (json_object_get_double_member (json_object_get_object_member (last, "ticks"), "sum"), 597);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_stats_tick_rate (void)
+{
+  g_autofree char *path = example_path ();
+  g_autoptr(CliResult) result = run_cli ("stats", "--tick-rate", "1000", path, NULL);
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *series;
+
+  g_assert_cmpint (result->status, ==, 0);
+  root = parse_json (result->out);
+  series = find_series (root, "Test=WriteFile,Bytes=4096,time=%AVG%", 1);
+  g_assert_nonnull (series);
+  assert_close (json_object_get_double_member (series, "mean"), 12.1705);
+  g_assert_cmpstr (json_object_get_string_member (series, "expanded"), ==, "Test=WriteFile,Bytes=4096,time=12.170500");
+}
+
+/* ce-perflog.md §7 #5: without RESOLUTION durations stay in ticks */
+static void
+test_stats_no_resolution (void)
+{
+  static const char * const lines[] = {
+    "## PERF ## OSVERSION=[6.0] BUILD=[3122]",
+    "## PERF ## REGISTERED APP [t] PROCCESSID [0x1]",
+    "## PERF ## REGISTERED MARKER [Test=A,time=%AVG%] AS [1] BY APP [t]",
+    "## PERF ## APP [t] EVT [1] DUR [40]",
+    "## PERF ## APP [t] EVT [1] DUR [60]",
+    NULL,
+  };
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
+  g_autofree char *path = write_temp_log (dir, "nores.log", lines);
+  g_autoptr(CliResult) result = run_cli ("stats", path, NULL);
+  g_autoptr(CliResult) override = run_cli ("stats", path, "--tick-rate", "100", NULL);
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) override_root = NULL;
+  JsonObject *series;
+
+  g_assert_cmpint (result->status, ==, 0);
+  root = parse_json (result->out);
+  series = find_series (root, "Test=A,time=%AVG%", 1);
+  g_assert_nonnull (series);
+  g_assert_cmpstr (json_object_get_string_member (series, "unit"), ==, "ticks");
+  g_assert_false (json_object_has_member (series, "ticks"));
+  assert_close (json_object_get_double_member (series, "mean"), 50);
+  g_assert_cmpstr (json_object_get_string_member (series, "expanded"), ==, "Test=A,time=%AVG%");
+
+  g_assert_cmpint (override->status, ==, 0);
+  override_root = parse_json (override->out);
+  series = find_series (override_root, "Test=A,time=%AVG%", 1);
+  g_assert_cmpstr (json_object_get_string_member (series, "unit"), ==, "s");
+  assert_close (json_object_get_double_member (series, "mean"), 0.5);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* formats */
+
+static void
+test_formats (void)
+{
+  g_autoptr(CliResult) result = run_cli ("formats", NULL);
+  g_autoptr(CliResult) text = run_cli ("formats", "--text", NULL);
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *formats;
+  gboolean found = FALSE;
+
+  g_assert_cmpint (result->status, ==, 0);
+  root = parse_json (result->out);
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (root));
+  formats = json_node_get_array (root);
+  for (guint i = 0; i < json_array_get_length (formats); i++)
+    {
+      JsonObject *format = json_array_get_object_element (formats, i);
+
+      g_assert_true (json_object_has_member (format, "display_name"));
+      g_assert_true (json_object_has_member (format, "description"));
+      if (g_strcmp0 (json_object_get_string_member (format, "name"), "ce-perflog") == 0)
+        {
+          JsonArray *extensions = json_object_get_array_member (format, "extensions");
+
+          g_assert_cmpuint (json_array_get_length (extensions), >=, 1);
+          g_assert_cmpstr (json_array_get_string_element (extensions, 0), ==, "log");
+          found = TRUE;
+        }
+    }
+  g_assert_true (found);
+
+  g_assert_cmpint (text->status, ==, 0);
+  g_assert_true (g_regex_match_simple ("^ce-perflog +", text->out, G_REGEX_MULTILINE, 0));
+}
+
+/* --format forces a format on content that would not be recognised */
+static void
+test_format_forced (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "notes.txt", NULL);
+  g_autoptr(CliResult) sniffed = NULL;
+  g_autoptr(CliResult) forced = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, "just some notes\nnothing to see\n", -1, &error);
+  g_assert_no_error (error);
+
+  sniffed = run_cli ("info", path, NULL);
+  g_assert_cmpint (sniffed->status, ==, 1);
+
+  forced = run_cli ("info", "--format", "ce-perflog", path, NULL);
+  g_assert_cmpint (forced->status, ==, 0);
+  root = parse_json (forced->out);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "format"), ==, "ce-perflog");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (json_node_get_object (root), "counts"),
+                                               "measurements"), ==, 0);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Exit 1: the file cannot be read or is no known format */
+
+static void
+test_exit_missing_file (void)
+{
+  g_autoptr(CliResult) info = run_cli ("info", "/nonexistent/perfscope/missing.log", NULL);
+  g_autoptr(CliResult) stats = run_cli ("stats", "/nonexistent/perfscope/missing.log", NULL);
+
+  g_assert_cmpint (info->status, ==, 1);
+  g_assert_nonnull (strstr (info->err, "missing.log"));
+  g_assert_cmpint (stats->status, ==, 1);
+  g_assert_nonnull (strstr (stats->err, "missing.log"));
+  g_assert_cmpstr (stats->out, ==, "");
+}
+
+static void
+test_exit_not_a_log (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "picture.log", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty.log", NULL);
+  static const guint8 png[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R' };
+  g_autoptr(CliResult) result = NULL;
+  g_autoptr(CliResult) empty_result = NULL;
+  g_autoptr(CliResult) directory = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, (const char *)png, sizeof png, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (empty, "", 0, &error);
+  g_assert_no_error (error);
+
+  result = run_cli ("stats", path, NULL);
+  g_assert_cmpint (result->status, ==, 1);
+  g_assert_nonnull (strstr (result->err, "picture.log"));
+  g_assert_cmpstr (result->out, ==, "");
+
+  empty_result = run_cli ("info", empty, NULL);
+  g_assert_cmpint (empty_result->status, ==, 1);
+  g_assert_nonnull (strstr (empty_result->err, "empty.log"));
+
+  directory = run_cli ("info", dir, NULL);
+  g_assert_cmpint (directory->status, ==, 1);
+
+  g_unlink (path);
+  g_unlink (empty);
+  g_rmdir (dir);
+}
+
+/* One unreadable file among several: the others are still described */
+static void
+test_exit_info_mixed (void)
+{
+  g_autofree char *path = example_path ();
+  g_autoptr(CliResult) result = run_cli ("info", path, "/nonexistent/perfscope/missing.log", NULL);
+  g_autoptr(JsonNode) root = NULL;
+
+  g_assert_cmpint (result->status, ==, 1);
+  g_assert_nonnull (strstr (result->err, "missing.log"));
+  root = parse_json (result->out);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, 1);
+}
+
+/* Exit 2: bad usage */
+
+static void
+test_usage_errors (void)
+{
+  g_autofree char *path = example_path ();
+  const char *cases[][5] = {
+    { NULL },                                           /* no command */
+    { "frobnicate", path, NULL },                       /* unknown command */
+    { "info", NULL },                                   /* no file */
+    { "stats", NULL },
+    { "stats", path, path, NULL },                      /* one file only */
+    { "formats", path, NULL },
+    { "info", "--bogus-option", path, NULL },
+    { "info", "--format", "no-such-format", path, NULL },
+    { "info", "--json", "--text", path, NULL },
+    { "stats", "--tick-rate", "fast", path, NULL },
+    { "stats", "--tick-rate", "0", path, NULL },
+    { "info", "--group-by-name", path, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(CliResult) result = run_cli_argv (cases[i]);
+
+      g_test_message ("case %u: %s", i, cases[i][0] ? cases[i][0] : "(none)");
+      assert_usage_error (result);
+    }
+}
+
+static void
+test_usage_unknown_format (void)
+{
+  g_autofree char *path = example_path ();
+  g_autoptr(CliResult) result = run_cli ("stats", "--format", "pdf", path, NULL);
+
+  assert_usage_error (result);
+  g_assert_nonnull (strstr (result->err, "pdf"));
+  /* The message lists what is known */
+  g_assert_nonnull (strstr (result->err, "ce-perflog"));
+}
+
+static void
+test_usage_later_commands (void)
+{
+  g_autofree char *path = example_path ();
+  const char *cases[][6] = {
+    { "calltree", path, "--thread", "3", NULL },
+    { "counters", path, NULL },
+    { "diff", path, path, NULL },
+    { "export", path, "--to", "csv", NULL },
+    { "record", "--backend", "hwpmc", "--duration", "1", NULL },
+    { "--format", "ce-perflog", "counters", path, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(CliResult) result = run_cli_argv (cases[i]);
+
+      assert_usage_error (result);
+      g_assert_nonnull (strstr (result->err, "not available yet"));
+    }
+}
+
+static void
+test_help_and_version (void)
+{
+  g_autoptr(CliResult) help = run_cli ("--help", NULL);
+  g_autoptr(CliResult) short_help = run_cli ("-h", NULL);
+  g_autoptr(CliResult) version = run_cli ("--version", NULL);
+
+  g_assert_cmpint (help->status, ==, 0);
+  g_assert_nonnull (strstr (help->out, "stats"));
+  g_assert_nonnull (strstr (help->out, "--group-by-name"));
+  g_assert_nonnull (strstr (help->out, "--tick-rate"));
+  g_assert_cmpint (short_help->status, ==, 0);
+  g_assert_cmpstr (short_help->out, ==, help->out);
+  g_assert_cmpint (version->status, ==, 0);
+  g_assert_true (g_str_has_prefix (version->out, "perfscope-cli "));
+}
+
+/* Exit 3: the file was read only in part. The CE parser never stops on
+ * content, so only an I/O error after some data gives a partial store. A
+ * pseudo-terminal makes one: the CLI reads the slave side, and once it has
+ * taken the data, closing the master makes its next read fail with EIO. */
+static void
+test_exit_partial (void)
+{
+#ifdef __linux__
+  static const char log[] =
+    "## PERF ## OSVERSION=[6.0] BUILD=[3122]\r\n"
+    "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+    "## PERF ## REGISTERED MARKER [Test=A] AS [1] BY APP [t]\r\n"
+    "## PERF ## APP [t] EVT [1] DUR [40]\r\n";
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  struct termios raw;
+  const char *slave_name;
+  JsonObject *info;
+  JsonObject *error_object;
+  int master, slave;
+  int pending = -1;
+
+  master = posix_openpt (O_RDWR | O_NOCTTY);
+  if (master < 0 || grantpt (master) != 0 || unlockpt (master) != 0 || (slave_name = ptsname (master)) == NULL)
+    {
+      g_test_skip ("No pseudo-terminal to produce a read error with");
+      if (master >= 0)
+        close (master);
+      return;
+    }
+
+  /* Raw, so that the terminal passes the bytes through unchanged */
+  slave = open (slave_name, O_RDWR | O_NOCTTY);
+  g_assert_cmpint (slave, >=, 0);
+  g_assert_cmpint (tcgetattr (slave, &raw), ==, 0);
+  cfmakeraw (&raw);
+  g_assert_cmpint (tcsetattr (slave, TCSANOW, &raw), ==, 0);
+  g_assert_cmpint (write (master, log, sizeof log - 1), ==, (gssize)(sizeof log - 1));
+
+  process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                              cli_path (), "info", "--quiet", slave_name, NULL);
+  g_assert_no_error (error);
+
+  /* Wait until the CLI has read everything, then hang up */
+  for (guint i = 0; i < 1000; i++)
+    {
+      g_assert_cmpint (ioctl (slave, FIONREAD, &pending), ==, 0);
+      if (pending == 0)
+        break;
+      g_usleep (10 * 1000);
+    }
+  g_assert_cmpint (pending, ==, 0);
+  g_usleep (50 * 1000);
+  close (master);
+  close (slave);
+
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("stderr: %s", err);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 3);
+
+  root = parse_json (out);
+  info = json_node_get_object (root);
+  g_assert_false (json_object_get_boolean_member (info, "complete"));
+  error_object = json_object_get_object_member (info, "error");
+  g_assert_nonnull (error_object);
+  g_assert_nonnull (json_object_get_string_member (error_object, "message"));
+  g_assert_cmpint (json_object_get_int_member (error_object, "offset"), ==, sizeof log - 1);
+  /* What was read is still described */
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (info, "counts"), "measurements"), ==, 1);
+  g_assert_nonnull (strstr (err, "in part"));
+#else
+  g_test_skip ("A partial read is produced with a Linux pseudo-terminal");
+#endif
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli/info/golden", test_info_golden);
+  g_test_add_func ("/cli/info/several", test_info_several);
+  g_test_add_func ("/cli/info/text", test_info_text);
+  g_test_add_func ("/cli/info/warnings", test_info_warnings);
+  g_test_add_func ("/cli/stats/golden", test_stats_golden);
+  g_test_add_func ("/cli/stats/spec-table", test_stats_spec_table);
+  g_test_add_func ("/cli/stats/number-text", test_stats_number_text);
+  g_test_add_func ("/cli/stats/text", test_stats_text);
+  g_test_add_func ("/cli/stats/group-by-name", test_stats_group_by_name);
+  g_test_add_func ("/cli/stats/include-negative", test_stats_include_negative);
+  g_test_add_func ("/cli/stats/tick-rate", test_stats_tick_rate);
+  g_test_add_func ("/cli/stats/no-resolution", test_stats_no_resolution);
+  g_test_add_func ("/cli/formats", test_formats);
+  g_test_add_func ("/cli/format/forced", test_format_forced);
+  g_test_add_func ("/cli/exit/missing-file", test_exit_missing_file);
+  g_test_add_func ("/cli/exit/not-a-log", test_exit_not_a_log);
+  g_test_add_func ("/cli/exit/info-mixed", test_exit_info_mixed);
+  g_test_add_func ("/cli/exit/partial", test_exit_partial);
+  g_test_add_func ("/cli/usage/errors", test_usage_errors);
+  g_test_add_func ("/cli/usage/unknown-format", test_usage_unknown_format);
+  g_test_add_func ("/cli/usage/later-commands", test_usage_later_commands);
+  g_test_add_func ("/cli/usage/help-version", test_help_and_version);
+
+  return g_test_run ();
+}
