@@ -58,6 +58,8 @@ typedef struct
   gboolean valid;
   gsize    app_length;
   char     app[64];
+  guint64  app_word;    /* the first 8 bytes of app, zero-padded … */
+  guint64  app_mask;    /* … and which of them belong to it */
   guint32  tracks[FAST_IDS];
 } FastState;
 
@@ -833,6 +835,15 @@ remember_for_fast_path (CeParser   *self,
       memcpy (self->fast.app, app, app_length);
       self->fast.app_length = app_length;
       self->fast.valid = TRUE;
+      if (app_length <= 8)
+        {
+          char mask[8] = { 0 };
+
+          memset (mask, 0xFF, app_length);
+          memcpy (&self->fast.app_mask, mask, 8);
+          memcpy (&self->fast.app_word, self->fast.app, 8);
+          self->fast.app_word &= self->fast.app_mask;
+        }
     }
 
   self->fast.tracks[id] = track;
@@ -1264,6 +1275,24 @@ equal8 (const char *a,
   return x == y;
 }
 
+/* The first 7 of 8 readable bytes; one load each, and no byte stores that
+ * a wide load would have to wait for */
+static inline gboolean
+equal7 (const char *a,
+        const char *b)
+{
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  const guint64 mask = G_GUINT64_CONSTANT (0x00FFFFFFFFFFFFFF);
+#else
+  const guint64 mask = G_GUINT64_CONSTANT (0xFFFFFFFFFFFFFF00);
+#endif
+  guint64 x, y;
+
+  memcpy (&x, a, 8);
+  memcpy (&y, b, 8);
+  return ((x ^ y) & mask) == 0;
+}
+
 /* Reads one line if it is "## PERF ## APP [a] EVT [n] DUR [v]" with the
  * state's application and n < FAST_IDS; returns the bytes taken (line end
  * included) or 0. */
@@ -1284,7 +1313,6 @@ fast_scan (const FastState *state,
   guint id = 0;
   guint64 magnitude = 0;
   gboolean negative = FALSE;
-  char expected[8];
   int digits;
 
   /* The shortest line: prefix, app, "] EVT [0] DUR [0]\n" */
@@ -1292,14 +1320,20 @@ fast_scan (const FastState *state,
     return 0;
   if (!equal8 (data, prefix) || !equal8 (data + 8, prefix + 8))
     return 0;
-  if (memcmp (data + 16, state->app, app_length) != 0)
+  if (app_length <= 8)
+    {
+      /* Short names, the usual case: one masked 8-byte compare */
+      guint64 word;
+
+      memcpy (&word, data + 16, 8);
+      if ((word & state->app_mask) != state->app_word)
+        return 0;
+    }
+  else if (memcmp (data + 16, state->app, app_length) != 0)
     return 0;
 
-  /* "] EVT [" is 7 bytes: compare 8 with the eighth byte copied over */
   p = data + 16 + app_length;
-  memcpy (expected, evt, 7);
-  expected[7] = p[7];
-  if (!equal8 (p, expected))
+  if (!equal7 (p, evt))
     return 0;
   p += 7;
 
@@ -1308,9 +1342,7 @@ fast_scan (const FastState *state,
   if (digits == 0 || id >= FAST_IDS || end - p < 9)
     return 0;
 
-  memcpy (expected, dur, 7);
-  expected[7] = p[7];
-  if (!equal8 (p, expected))
+  if (!equal7 (p, dur))
     return 0;
   p += 7;
 
