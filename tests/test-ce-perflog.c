@@ -875,6 +875,31 @@ test_cpu_mem_other (void)
   assert_values (store, find_track (store, 0, "app", 3, 1), "100 50 ERR:1 ERR:2");
 }
 
+/* A DUR right after a registration takes the fast path; the checks must
+ * still hold (§7 #37, #10) */
+static void
+test_registration_then_fast_dur (void)
+{
+  g_autoptr(PsEventStore) store = parse (
+    HEADER
+    "## PERF ## REGISTERED MARKER [a] AS [1] BY APP [app]\r\n"
+    "## PERF ## APP [app] EVT [1] DUR [10]\r\n"
+    "## PERF ## REGISTERED MARKER [b] AS [2] BY APP [app]\r\n"
+    "## PERF ## APP [app] EVT [2] CPU [5]\r\n"
+    "## PERF ## APP [app] EVT [2] DUR [20]\r\n"                         /* 8: mixed */
+    "## PERF ## REGISTERED MARKER [c] AS [3] BY APP [zzz]\r\n"
+    "## PERF ## APP [zzz] EVT [3] DUR [30]\r\n"                         /* 10: unknown app */
+    "## PERF ## REGISTERED MARKER [a] AS [1] BY APP [app]\r\n"
+    "## PERF ## APP [app] EVT [1] DUR [11]\r\n"
+    "## PERF ## APP [app] EVT [1] DUR [12]\r\n");
+
+  assert_warnings (store, "W-MIXED@8 W-UNKNOWNAPP@10");
+  assert_values (store, find_track (store, 0, "app", 1, 1), "10");
+  assert_values (store, find_track (store, 0, "app", 2, 1), "5 20");
+  assert_values (store, find_track (store, 0, "zzz", 3, 1), "30");
+  assert_values (store, find_track (store, 0, "app", 1, 2), "11 12");
+}
+
 /* §7 #39 */
 static void
 test_long_line (void)
@@ -936,6 +961,7 @@ main (int   argc,
   g_test_add_func ("/ce-perflog/example/any-split", test_example_any_split);
   g_test_add_func ("/ce-perflog/fast-path", test_fast_path_agrees);
   g_test_add_func ("/ce-perflog/sniff", test_sniff);
+  g_test_add_func ("/ce-perflog/registration-then-fast-dur", test_registration_then_fast_dur);
   g_test_add_func ("/ce-perflog/malformed/01-empty", test_empty);
   g_test_add_func ("/ce-perflog/malformed/02-04-foreign-unknown-prefix", test_foreign_unknown_prefix);
   g_test_add_func ("/ce-perflog/malformed/05-06-missing-resolution", test_missing_resolution);

@@ -147,7 +147,51 @@ test_measurements_compact (void)
   ps_store_builder_flush (builder);
 
   g_assert_cmpuint (ps_event_store_get_n_measurements (store), ==, n);
-  g_assert_cmpuint (ps_event_store_get_memory_size (store), <=, n * 11);
+  g_assert_cmpuint (ps_event_store_get_memory_size (store), <=, n * 9);
+}
+
+/* Many tracks: every event on another one, and tracks that collide in the
+ * store's cache; each event must come back with its own track */
+static void
+test_measurements_many_tracks (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  const guint n_tracks = 150000;
+  const guint64 n = 400000;
+  PsMeasurementIter iter;
+  PsMeasurement m;
+  guint64 i = 0;
+
+  for (guint t = 0; t < n_tracks; t++)
+    add_marker_track (store, "t");
+  for (i = 0; i < n; i++)
+    {
+      /* runs of one track, jumps, and strides that share cache slots */
+      guint32 track = i < 100000 ? (guint32)(i % n_tracks)
+                    : i < 200000 ? (guint32)((i / 7) % 5)
+                    : (guint32)((i * 1024) % n_tracks);
+
+      ps_store_builder_add_duration (builder, track, i + 1, (gint64)i, 0);
+    }
+  ps_store_builder_flush (builder);
+
+  ps_measurement_iter_init (&iter, store);
+  i = 0;
+  while (ps_measurement_iter_next (&iter, &m))
+    {
+      guint32 track = i < 100000 ? (guint32)(i % n_tracks)
+                    : i < 200000 ? (guint32)((i / 7) % 5)
+                    : (guint32)((i * 1024) % n_tracks);
+      PsMeasurement random_access;
+
+      g_assert_cmpuint (m.track, ==, track);
+      g_assert_cmpint (m.value.ticks, ==, (gint64)i);
+      ps_event_store_get_measurement (store, i, &random_access);
+      g_assert_cmpuint (random_access.track, ==, track);
+      i++;
+    }
+  g_assert_cmpuint (i, ==, n);
 }
 
 static void
@@ -287,6 +331,7 @@ main (int   argc,
   g_test_add_func ("/event-store/strings", test_strings);
   g_test_add_func ("/event-store/measurements/round-trip", test_measurements_round_trip);
   g_test_add_func ("/event-store/measurements/compact", test_measurements_compact);
+  g_test_add_func ("/event-store/measurements/many-tracks", test_measurements_many_tracks);
   g_test_add_func ("/event-store/measurements/other", test_other_values);
   g_test_add_func ("/event-store/sessions", test_sessions_metadata_rates);
   g_test_add_func ("/event-store/warnings", test_warnings_capped);

@@ -194,28 +194,37 @@ fast_lines_starting_with_f (const char *data,
                             gsize       available,
                             guint64     line_number,
                             guint64     offset,
+                            guint64    *n_lines,
                             gpointer    user_data)
 {
   Collected *collected = user_data;
-  const char *lf;
-  gsize length;
+  gsize used = 0;
 
-  if (available == 0 || data[0] != 'F')
-    return 0;
-  lf = memchr (data, '\n', available);
-  if (lf == NULL)
-    return 0;
-  length = lf - data;
-  if (length > 0 && data[length - 1] == '\r')
-    length--;
-  if (memchr (data, '\r', length) != NULL)
-    return 0;
+  /* Takes a run of consecutive "F" lines */
+  *n_lines = 0;
+  while (used < available && data[used] == 'F')
+    {
+      const char *line = data + used;
+      const char *lf = memchr (line, '\n', available - used);
+      gsize length;
 
-  g_string_append_printf (collected->joined, "%" G_GUINT64_FORMAT "@%" G_GUINT64_FORMAT "[fast]:",
-                          line_number, offset);
-  g_string_append_len (collected->joined, data, length);
-  g_string_append_c (collected->joined, '\n');
-  return lf - data + 1;
+      if (lf == NULL)
+        break;
+      length = lf - line;
+      if (length > 0 && line[length - 1] == '\r')
+        length--;
+      if (memchr (line, '\r', length) != NULL)
+        break;
+
+      g_string_append_printf (collected->joined, "%" G_GUINT64_FORMAT "@%" G_GUINT64_FORMAT "[fast]:",
+                              line_number + *n_lines, offset + used);
+      g_string_append_len (collected->joined, line, length);
+      g_string_append_c (collected->joined, '\n');
+      used = lf - data + 1;
+      (*n_lines)++;
+    }
+
+  return used;
 }
 
 /* The fast path takes whole lines it recognises; numbering, offsets and the
@@ -223,14 +232,15 @@ fast_lines_starting_with_f (const char *data,
 static void
 test_fast_path (void)
 {
-  const char *text = "F1\r\nslow\nF2\nF3\rx\r\nF4";
+  const char *text = "F1\r\nslow\nF2\nF5\r\nF3\rx\r\nF4";
   const char *expected_whole =
     "1@0[fast]:F1\n"
     "2@4:slow\n"
     "3@9[fast]:F2\n"
-    "4@12:F3\n"
-    "5@15:x\n"
-    "6@18[noeol]:F4\n";
+    "4@12[fast]:F5\n"
+    "5@16:F3\n"
+    "6@19:x\n"
+    "7@22[noeol]:F4\n";
   gsize length = strlen (text);
 
   for (gsize chunk = 1; chunk <= length; chunk++)

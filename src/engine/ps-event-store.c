@@ -34,14 +34,38 @@
 #define CHUNK_SIZE        (1u << CHUNK_SHIFT)
 #define CHUNK_MASK        (CHUNK_SIZE - 1)
 
+/* Tracks are stored per block as a 16-bit index into the block's own table
+ * of track numbers: a block holds BLOCK_SIZE events, so the index always
+ * fits, and a few tracks usually fill a whole block. 8 bytes an event. */
 typedef struct
 {
-  guint32 track[BLOCK_SIZE];
-  guint32 value[BLOCK_SIZE];
-  guint8  meta[BLOCK_SIZE];
-  guint8  line_delta[BLOCK_SIZE];
-  guint64 checkpoint_line[BLOCK_SIZE / CHECKPOINT_EVERY];
+  guint16  track_local[BLOCK_SIZE];
+  guint32  value[BLOCK_SIZE];
+  guint8   meta[BLOCK_SIZE];
+  guint8   line_delta[BLOCK_SIZE];
+  guint64  checkpoint_line[BLOCK_SIZE / CHECKPOINT_EVERY];
+  guint32 *track_table;
+  guint    n_track_table;
+  guint    track_table_size;
 } MeasureBlock;
+
+static void
+measure_block_free (gpointer data)
+{
+  MeasureBlock *block = data;
+
+  g_free (block->track_table);
+  g_free (block);
+}
+
+/* Recently used tracks of the block being filled: track → local index */
+#define TRACK_CACHE_SIZE 1024
+
+typedef struct
+{
+  guint32 track;
+  guint32 local;   /* G_MAXUINT32: empty */
+} TrackCacheEntry;
 
 typedef struct
 {
@@ -105,6 +129,7 @@ struct _PsEventStore
   GArray       *tracks;       /* PsTrack */
 
   GPtrArray    *measure_blocks;
+  TrackCacheEntry track_cache[TRACK_CACHE_SIZE];
   guint64       n_measurements;
   guint64       last_line;
   GArray       *wide_values;  /* WideValue, sorted by index */
@@ -273,7 +298,7 @@ ps_event_store_init (PsEventStore *self)
   self->metadata = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
   self->tick_rates = g_array_new (FALSE, FALSE, sizeof (TickRate));
   self->tracks = g_array_new (FALSE, TRUE, sizeof (PsTrack));
-  self->measure_blocks = g_ptr_array_new_with_free_func (g_free);
+  self->measure_blocks = g_ptr_array_new_with_free_func (measure_block_free);
   self->wide_values = g_array_new (FALSE, FALSE, sizeof (WideValue));
   self->line_escapes = g_array_new (FALSE, FALSE, sizeof (LineEscape));
   self->others = g_array_new (FALSE, FALSE, sizeof (OtherValue));
@@ -377,6 +402,8 @@ ps_event_store_get_memory_size (PsEventStore *self)
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
 
   size += self->measure_blocks->len * sizeof (MeasureBlock);
+  for (guint i = 0; i < self->measure_blocks->len; i++)
+    size += ((MeasureBlock *)g_ptr_array_index (self->measure_blocks, i))->track_table_size * sizeof (guint32);
   size += (self->spans.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsSpan);
   size += (self->marks.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsMark);
   size += (self->samples.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsSample);
@@ -808,6 +835,31 @@ decode_value (PsMeasurement *m,
     }
 }
 
+/* The block's local index of a track. A track missing from the small cache
+ * gets a new entry even if the table has it already: duplicates cost a
+ * little space, never a search. */
+static inline guint16
+block_local_track (PsEventStore *self,
+                   MeasureBlock *block,
+                   guint32       track)
+{
+  TrackCacheEntry *entry = &self->track_cache[(track * 2654435761u) >> 22 & (TRACK_CACHE_SIZE - 1)];
+
+  if (entry->local != G_MAXUINT32 && entry->track == track)
+    return (guint16)entry->local;
+
+  if (block->n_track_table == block->track_table_size)
+    {
+      block->track_table_size = MAX (16, block->track_table_size * 2);
+      block->track_table = g_renew (guint32, block->track_table, block->track_table_size);
+    }
+  block->track_table[block->n_track_table] = track;
+  entry->track = track;
+  entry->local = block->n_track_table++;
+
+  return (guint16)entry->local;
+}
+
 void
 _ps_event_store_append_measurements (PsEventStore        *self,
                                      const PsMeasurement *measurements,
@@ -824,7 +876,16 @@ _ps_event_store_append_measurements (PsEventStore        *self,
       guint8 meta;
 
       if (offset == 0)
-        g_ptr_array_add (self->measure_blocks, g_malloc (sizeof (MeasureBlock)));
+        {
+          MeasureBlock *fresh = g_malloc (sizeof (MeasureBlock));
+
+          fresh->track_table = NULL;
+          fresh->n_track_table = 0;
+          fresh->track_table_size = 0;
+          g_ptr_array_add (self->measure_blocks, fresh);
+          for (guint c = 0; c < TRACK_CACHE_SIZE; c++)
+            self->track_cache[c].local = G_MAXUINT32;
+        }
       block = g_ptr_array_index (self->measure_blocks, self->measure_blocks->len - 1);
 
       meta = (m->kind & META_KIND_MASK) | ((m->flags & META_FLAGS_MASK) << META_FLAGS_SHIFT);
@@ -836,7 +897,7 @@ _ps_event_store_append_measurements (PsEventStore        *self,
           meta |= META_WIDE;
         }
 
-      block->track[offset] = m->track;
+      block->track_local[offset] = block_local_track (self, block, m->track);
       block->value[offset] = narrow;
       block->meta[offset] = meta;
 
@@ -962,7 +1023,7 @@ ps_event_store_get_measurement (PsEventStore  *self,
   meta = block->meta[offset];
   out->index = index;
   out->line = line;
-  out->track = block->track[offset];
+  out->track = block->track_table[block->track_local[offset]];
   out->kind = meta & META_KIND_MASK;
   out->flags = (meta >> META_FLAGS_SHIFT) & META_FLAGS_MASK;
   if (meta & META_WIDE)
@@ -1033,7 +1094,7 @@ ps_measurement_iter_next (PsMeasurementIter *iter,
   meta = block->meta[offset];
   out->index = iter->index;
   out->line = iter->line;
-  out->track = block->track[offset];
+  out->track = block->track_table[block->track_local[offset]];
   out->kind = meta & META_KIND_MASK;
   out->flags = (meta >> META_FLAGS_SHIFT) & META_FLAGS_MASK;
   if (meta & META_WIDE)

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The store never allocates per event: measurements live in column blocks
- * (about 10 bytes an event), the other kinds in chunked arrays of packed
+ * (about 8 bytes an event), the other kinds in chunked arrays of packed
  * structs of at most 32 bytes. Strings are interned once and referred to by
  * a guint32 id; id 0 is always the empty string. Indexes that may be absent
  * use PS_NONE.

@@ -178,13 +178,15 @@ feed_8bit (PsLineReader *self,
 
       if (fast_func != NULL && self->carry->len == 0 && !self->carry_truncated)
         {
+          guint64 n_taken = 0;
           gsize used = fast_func ((const char *)data + pos, length - pos,
-                                  self->n_lines + 1, self->consumed + pos, self->user_data);
+                                  self->n_lines + 1, self->consumed + pos, &n_taken,
+                                  self->user_data);
 
           if (used > 0)
             {
-              g_assert (used <= length - pos);
-              self->n_lines++;
+              g_assert (used <= length - pos && n_taken > 0);
+              self->n_lines += n_taken;
               pos += used;
               self->line_offset = self->consumed + pos;
               continue;

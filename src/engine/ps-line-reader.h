@@ -37,14 +37,17 @@ typedef void (*PsLineFunc) (const PsLine *line,
                             gpointer      user_data);
 
 /* A parser's fast path for its most common lines: called at the start of
- * each line with all bytes available in the current chunk. Returns how many
- * bytes it consumed — one whole line *including* its "\n" or "\r\n" — or 0
- * to have the line handed to the PsLineFunc as usual. It must never
- * consume a line whose end it has not seen. */
+ * a line with all bytes available in the current chunk. It takes as many
+ * whole lines as it recognises — each *including* its "\n" or "\r\n" —
+ * sets *n_lines to their number and returns their bytes, or returns 0 to
+ * have the line handed to the PsLineFunc as usual. line_number and offset
+ * are those of the first line. It must never take a line whose end it has
+ * not seen, nor one ended by a lone "\r". */
 typedef gsize (*PsLineFastFunc) (const char *data,
                                  gsize       available,
                                  guint64     line_number,
                                  guint64     offset,
+                                 guint64    *n_lines,
                                  gpointer    user_data);
 
 typedef struct _PsLineReader PsLineReader;

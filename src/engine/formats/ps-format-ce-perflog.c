@@ -86,6 +86,9 @@ typedef struct
   GHashTable    *registry;               /* "app\nid" → RegistryEntry, this session */
   GHashTable    *apps;                   /* registered application names, this session */
   GHashTable    *warned_apps;            /* unregistered names already warned about */
+  GString       *noted_app;              /* the application of the last event, checked */
+  gboolean       noted_app_valid;
+  GString       *key;                    /* scratch for registry keys */
 
   GByteArray    *track_seen;             /* per track: SEEN_* */
   GHashTable    *other_kinds;            /* undocumented event kinds already reported */
@@ -141,8 +144,12 @@ keyword (Cursor     *c,
 {
   gsize length = strlen (word);
 
-  if ((gsize) (c->end - c->p) < length || g_ascii_strncasecmp (c->p, word, length) != 0)
+  if ((gsize) (c->end - c->p) < length)
     return FALSE;
+  /* Keywords are letters: compare case-insensitively without a call */
+  for (gsize i = 0; i < length; i++)
+    if ((c->p[i] | 0x20) != (word[i] | 0x20))
+      return FALSE;
   if (c->p + length < c->end && (g_ascii_isalnum (c->p[length]) || c->p[length] == '_'))
     return FALSE;
 
@@ -339,7 +346,7 @@ find_tag (const char *text,
 
       if (hash == NULL)
         return NULL;
-      if (g_ascii_strncasecmp (hash, TAG, TAG_LENGTH) == 0)
+      if (memcmp (hash, TAG, TAG_LENGTH) == 0 || g_ascii_strncasecmp (hash, TAG, TAG_LENGTH) == 0)
         return hash;
       p = hash + 1;
     }
@@ -396,6 +403,8 @@ open_session (CeParser *self,
   g_hash_table_remove_all (self->registry);
   g_hash_table_remove_all (self->apps);
   g_hash_table_remove_all (self->warned_apps);
+  g_string_truncate (self->noted_app, 0);
+  self->noted_app_valid = FALSE;
   forget_fast_path (self);
 
   if (implicit)
@@ -425,13 +434,30 @@ set_metadata_slice (CeParser   *self,
 
 /* Marker registry (§4.3) */
 
-static char *
-registry_key (const char *app,
+/* The key of (app, id) in self->key, which is reused: "app\nid" ("\n"
+ * never occurs inside a line) */
+static const char *
+registry_key (CeParser   *self,
+              const char *app,
               gsize       app_length,
               guint64     id)
 {
-  /* "\n" never occurs inside a line */
-  return g_strdup_printf ("%.*s\n%" G_GUINT64_FORMAT, (int) app_length, app, id);
+  char digits[24];
+  int n = 0;
+
+  g_string_truncate (self->key, 0);
+  g_string_append_len (self->key, app, app_length);
+  g_string_append_c (self->key, '\n');
+  do
+    {
+      digits[n++] = '0' + (char) (id % 10);
+      id /= 10;
+    }
+  while (id > 0);
+  while (n > 0)
+    g_string_append_c (self->key, digits[--n]);
+
+  return self->key->str;
 }
 
 static RegistryEntry *
@@ -440,9 +466,7 @@ registry_lookup (CeParser   *self,
                  gsize       app_length,
                  guint64     id)
 {
-  g_autofree char *key = registry_key (app, app_length, id);
-
-  return g_hash_table_lookup (self->registry, key);
+  return g_hash_table_lookup (self->registry, registry_key (self, app, app_length, id));
 }
 
 static guint32
@@ -455,18 +479,15 @@ new_instance (CeParser   *self,
               guint64     line,
               gboolean    implicit)
 {
-  char *key = registry_key (app, app_length, id);
-  RegistryEntry *entry = g_hash_table_lookup (self->registry, key);
+  RegistryEntry *entry = registry_lookup (self, app, app_length, id);
   PsTrack track = { 0 };
   guint32 index;
 
   if (entry == NULL)
     {
       entry = g_new0 (RegistryEntry, 1);
-      g_hash_table_insert (self->registry, key, entry);
+      g_hash_table_insert (self->registry, g_strdup (self->key->str), entry);
     }
-  else
-    g_free (key);
 
   track.name = ps_event_store_intern (self->store, description, description_length);
   track.category = ps_event_store_intern (self->store, app, app_length);
@@ -482,8 +503,11 @@ new_instance (CeParser   *self,
   entry->track = index;
   g_byte_array_set_size (self->track_seen, index + 1);
   self->track_seen->data[index] = 0;
+  /* A registration by the application the fast path knows (its events
+   * have been checked already) can take DURs the fast way at once */
   if (id < FAST_IDS)
-    self->fast.tracks[id] = PS_NONE;
+    self->fast.tracks[id] = !implicit && self->fast.valid && app_length == self->fast.app_length
+                            && memcmp (app, self->fast.app, app_length) == 0 ? index : PS_NONE;
 
   return index;
 }
@@ -756,9 +780,18 @@ note_app (CeParser   *self,
 {
   g_autofree char *name = NULL;
 
+  /* Events mostly come from one application: remember the last one seen */
+  if (self->noted_app_valid && self->noted_app->len == app_length
+      && memcmp (self->noted_app->str, app, app_length) == 0)
+    return;
+
   name = g_strndup (app, app_length);
   if (g_hash_table_contains (self->apps, name) || g_hash_table_contains (self->warned_apps, name))
-    return;
+    {
+      g_string_assign (self->noted_app, name);
+      self->noted_app_valid = TRUE;
+      return;
+    }
 
   {
     g_autofree char *shown = display (app, app_length);
@@ -768,6 +801,8 @@ note_app (CeParser   *self,
                            _("Application “%s” was never registered with REGISTERED APP in this session; its events are kept"),
                            shown);
   }
+  g_string_assign (self->noted_app, name);
+  self->noted_app_valid = TRUE;
   g_hash_table_add (self->warned_apps, g_steal_pointer (&name));
 }
 
@@ -1370,28 +1405,57 @@ fast_scan (const FastState *state,
   return p - data;
 }
 
-/* The line reader's fast path: a DUR for an instance that has already had
- * one through the general path, so every check and warning is made. */
+/* The line reader's fast path: a run of DURs for instances whose checks
+ * have been made (an earlier DUR went the general way, or the instance was
+ * registered by the application the fast path knows) */
 static gsize
-fast_line (const char *data,
-           gsize       available,
-           guint64     line_number,
-           guint64     offset,
-           gpointer    user_data)
+fast_lines (const char *data,
+            gsize       available,
+            guint64     line_number,
+            guint64     offset,
+            guint64    *n_lines,
+            gpointer    user_data)
 {
   CeParser *self = user_data;
-  guint id;
-  gint64 ticks;
-  guint8 flags;
-  gsize used = fast_scan (&self->fast, data, available, &id, &ticks, &flags);
+  PsStoreBuilder *builder = self->parent.builder;
+  guint8 *seen_by_track = self->track_seen->data;
+  gsize pos = 0;
+  guint64 taken = 0;
 
-  if (used == 0 || self->fast.tracks[id] == PS_NONE)
-    return 0;
+  for (;;)
+    {
+      guint id;
+      gint64 ticks;
+      guint8 flags;
+      gsize used = fast_scan (&self->fast, data + pos, available - pos, &id, &ticks, &flags);
+      guint32 track;
+      guint8 *seen;
 
-  ps_store_builder_add_duration (self->parent.builder, self->fast.tracks[id], line_number,
-                                 ticks, flags);
-  self->session_last_line = line_number;
-  return used;
+      if (used == 0 || (track = self->fast.tracks[id]) == PS_NONE)
+        break;
+
+      /* A first DUR on an instance that had CPU or MEM data is "mixed": the
+       * general path warns about it */
+      seen = &seen_by_track[track];
+      if (*seen != SEEN_DUR)
+        {
+          if (*seen != 0)
+            break;
+          *seen = SEEN_DUR;
+        }
+
+      ps_store_builder_add_duration (builder, track, line_number + taken, ticks, flags);
+      pos += used;
+      taken++;
+    }
+
+  if (taken > 0)
+    {
+      self->session_last_line = line_number + taken - 1;
+      self->session_has_durations = TRUE;
+    }
+  *n_lines = taken;
+  return pos;
 }
 
 static gboolean
@@ -1440,6 +1504,8 @@ ce_free (PsParser *parser)
   g_clear_pointer (&self->warned_apps, g_hash_table_unref);
   g_clear_pointer (&self->other_kinds, g_hash_table_unref);
   g_clear_pointer (&self->track_seen, g_byte_array_unref);
+  g_string_free (self->noted_app, TRUE);
+  g_string_free (self->key, TRUE);
   g_free (self);
 }
 
@@ -1463,12 +1529,14 @@ ce_parser_new (PsStoreBuilder *builder)
   self->warned_apps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->other_kinds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->track_seen = g_byte_array_new ();
+  self->noted_app = g_string_new (NULL);
+  self->key = g_string_new (NULL);
   forget_fast_path (self);
 
   self->reader = ps_line_reader_new (handle_line, self);
   ps_line_reader_set_detect_encoding (self->reader, TRUE);
   ps_line_reader_set_max_line_length (self->reader, MAX_LINE_LENGTH);
-  ps_line_reader_set_fast_func (self->reader, fast_line);
+  ps_line_reader_set_fast_func (self->reader, fast_lines);
 
   return &self->parent;
 }
