@@ -232,7 +232,7 @@ print_info_text (const PsCliOptions *options,
     ps_cli_table_add_row (summary, _("Error:"), error->message, NULL);
   /* Translators: "1.9 kB (1934 bytes)" */
   ps_cli_table_add_row_take (summary, g_strdup (_("Size:")),
-                             g_strdup_printf (_("%s (%" G_GUINT64_FORMAT " bytes)"), size, bytes),
+                             g_strdup_printf (_("%s (%llu bytes)"), size, (unsigned long long) bytes),
                              NULL);
   ps_cli_table_add_row_take (summary, g_strdup (_("Memory:")),
                              ps_util_format_bytes ((double)ps_event_store_get_memory_size (store)),
@@ -260,8 +260,8 @@ print_info_text (const PsCliOptions *options,
 
       printf ("\n");
       /* Translators: "Session 0 (lines 1–29)" */
-      printf (_("Session %u (lines %" G_GUINT64_FORMAT "–%" G_GUINT64_FORMAT ")%s\n"),
-              s, info->first_line, info->last_line,
+      printf (_("Session %u (lines %llu–%llu)%s\n"),
+              s, (unsigned long long) info->first_line, (unsigned long long) info->last_line,
               info->implicit ? _(", without a header") : "");
       print_metadata_table (store, s);
     }
@@ -278,8 +278,8 @@ print_info_text (const PsCliOptions *options,
   ps_cli_table_print (counts, stdout, "    ");
 
   printf ("\n");
-  printf (_("Warnings: %" G_GUINT64_FORMAT " raised, %u shown\n"),
-          ps_event_store_get_n_warnings_raised (store), n_warnings);
+  printf (_("Warnings: %llu raised, %u shown\n"),
+          (unsigned long long) ps_event_store_get_n_warnings_raised (store), n_warnings);
   if (n_warnings > 0)
     {
       g_autoptr(PsCliTable) warnings = ps_cli_table_new (4);

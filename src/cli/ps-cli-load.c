@@ -60,12 +60,16 @@ progress_cb (guint64  bytes,
       int percent = (int)(100.0 * (double)bytes / (double)progress->total_size);
 
       /* Translators: progress line, "Reading run.log: 120.0 MB of 1.0 GB (12 %)" */
-      fprintf (stderr, _("\r\033[KReading %s: %s of %s (%d%%)"),
+      fputs ("\r\033[K", stderr);
+      fprintf (stderr, _("Reading %s: %s of %s (%d%%)"),
                progress->name, done, total, MIN (percent, 100));
     }
   else
-    /* Translators: progress line, "Reading run.log: 120.0 MB" */
-    fprintf (stderr, _("\r\033[KReading %s: %s"), progress->name, done);
+    {
+      fputs ("\r\033[K", stderr);
+      /* Translators: progress line, "Reading run.log: 120.0 MB" */
+      fprintf (stderr, _("Reading %s: %s"), progress->name, done);
+    }
   fflush (stderr);
 }
 

@@ -408,7 +408,7 @@ ps_load_stream (GInputStream    *stream,
       if (format == NULL)
         {
           g_set_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT,
-                       _("“%s” is not in any format Perfscope reads (looked at the first %" G_GSIZE_FORMAT " bytes)"),
+                       _("“%s” is not in any format Perfscope reads (looked at the first %zu bytes)"),
                        file_name ? file_name : _("The input"), (gsize)MIN (n, PS_FORMAT_SNIFF_SIZE));
           return NULL;
         }
@@ -423,7 +423,7 @@ ps_load_stream (GInputStream    *stream,
       /* The stream failed inside the first block: keep what it gave. */
       g_autoptr(GError) parse_error = NULL;
 
-      g_prefix_error (&local_error, _("Reading stopped at byte offset %" G_GSIZE_FORMAT ": "), n);
+      g_prefix_error (&local_error, _("Reading stopped at byte offset %zu: "), n);
       if (feed_pieces (parser, first, n, chunk_size, &parse_error))
         ps_parser_finish (parser, NULL);
       return stop_partial (store, builder, n, local_error);
@@ -463,7 +463,7 @@ ps_load_stream (GInputStream    *stream,
             }
 
           /* Keep what was read: finish the parser on what it has. */
-          g_prefix_error (&local_error, _("Reading stopped at byte offset %" G_GUINT64_FORMAT ": "), offset);
+          g_prefix_error (&local_error, _("Reading stopped at byte offset %llu: "), (unsigned long long) offset);
           ps_parser_finish (parser, NULL);
           return stop_partial (store, builder, offset, local_error);
         }

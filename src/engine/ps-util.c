@@ -77,15 +77,14 @@ ps_util_format_seconds (double seconds)
     return g_strdup ("–");
   if (magnitude == 0)
     return g_strdup ("0 s");
+  /* Three decimals in the unit: tables line up and keep 1 µs of 1 s */
   if (magnitude < 1e-6)
-    return g_strdup_printf ("%.3g ns", seconds * 1e9);
+    return g_strdup_printf ("%.3f ns", seconds * 1e9);
   if (magnitude < 1e-3)
-    return g_strdup_printf ("%.3g µs", seconds * 1e6);
+    return g_strdup_printf ("%.3f µs", seconds * 1e6);
   if (magnitude < 1)
-    return g_strdup_printf ("%.3g ms", seconds * 1e3);
-  if (magnitude < 60)
-    return g_strdup_printf ("%.3g s", seconds);
-  return g_strdup_printf ("%.0f s", seconds);
+    return g_strdup_printf ("%.3f ms", seconds * 1e3);
+  return g_strdup_printf ("%.3f s", seconds);
 }
 
 char *

@@ -13,7 +13,7 @@ G_BEGIN_DECLS
  * byte read as Latin-1 (specs: ce-perflog.md §7 #28). */
 char *ps_util_display_text     (const char *raw,
                                 gssize      length);
-/* "12.3 ms", "1.204 s", "850 ns": a duration in seconds with a fitting unit */
+/* "12.300 ms", "1.204 s", "850.000 ns": a duration in seconds with a fitting unit, three decimals */
 char *ps_util_format_seconds   (double      seconds);
 /* "9.6 MiB" with the exact unit chosen by size */
 char *ps_util_format_bytes     (double      bytes);

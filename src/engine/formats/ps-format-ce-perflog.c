@@ -695,8 +695,8 @@ parse_registered_marker (CeParser *self,
           self->once |= ONCE_HIGH_ID;
           ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-HIGHID", line,
                                  PS_NO_POSITION, self->session,
-                                 _("Marker id %" G_GUINT64_FORMAT " is above the documented maximum of 103; accepted"),
-                                 id);
+                                 _("Marker id %llu is above the documented maximum of 103; accepted"),
+                                 (unsigned long long) id);
         }
 
       new_instance (self, app, app_length, id, description, q - description, line, FALSE);
@@ -742,9 +742,8 @@ apply_resolution (CeParser   *self,
   else if ((double) rate != self->session_resolution)
     ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-RESCHANGE", line,
                            PS_NO_POSITION, self->session,
-                           _("RESOLUTION changes from %.0f to %" G_GUINT64_FORMAT
-                             " ticks per second; later events use the new value"),
-                           self->session_resolution, rate);
+                           _("RESOLUTION changes from %.0f to %llu ticks per second; later events use the new value"),
+                           self->session_resolution, (unsigned long long) rate);
 
   ps_event_store_add_tick_rate (self->store, self->session,
                                 ps_store_builder_get_n_measurements (self->parent.builder),
@@ -822,9 +821,9 @@ event_track (CeParser   *self,
   shown = display (app, app_length);
   ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-UNREGISTERED", line,
                          PS_NO_POSITION, self->session,
-                         _("Event for marker %" G_GUINT64_FORMAT " of “%s”, which was never registered; "
+                         _("Event for marker %llu of “%s”, which was never registered; "
                            "kept in an instance without description"),
-                         id, shown);
+                         (unsigned long long) id, shown);
   return new_instance (self, app, app_length, id, "", 0, line, TRUE);
 }
 
@@ -848,8 +847,8 @@ note_kind (CeParser *self,
 
       ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-MIXED", line,
                              PS_NO_POSITION, self->session,
-                             _("Marker %" G_GINT64_FORMAT " (“%s”) receives more than one kind of event (DUR, CPU, MEM)"),
-                             t->number, shown);
+                             _("Marker %lld (“%s”) receives more than one kind of event (DUR, CPU, MEM)"),
+                             (long long) t->number, shown);
     }
 }
 
@@ -1222,8 +1221,8 @@ handle_line (const PsLine *pl,
       ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-NUL", pl->number,
                              pl->offset + (nul - text),
                              self->session,
-                             _("NUL byte at byte offset %" G_GUINT64_FORMAT "; the rest of the line is ignored"),
-                             pl->offset + (nul - text));
+                             _("NUL byte at byte offset %llu; the rest of the line is ignored"),
+                             (unsigned long long) (pl->offset + (nul - text)));
       length = nul - text;
     }
 
@@ -1484,10 +1483,10 @@ ce_finish (PsParser  *parser,
     ps_store_builder_warn (parser->builder, PS_SEVERITY_INFO, "I-FOREIGN", self->first_foreign_line,
                            PS_NO_POSITION, PS_NONE,
                            g_dngettext (GETTEXT_PACKAGE,
-                                        "%" G_GUINT64_FORMAT " line without “## PERF ##” was ignored",
-                                        "%" G_GUINT64_FORMAT " lines without “## PERF ##” were ignored",
+                                        "%llu line without “## PERF ##” was ignored",
+                                        "%llu lines without “## PERF ##” were ignored",
                                         self->n_foreign),
-                           self->n_foreign);
+                           (unsigned long long) self->n_foreign);
 
   ps_store_builder_flush (parser->builder);
   return TRUE;

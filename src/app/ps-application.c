@@ -1,0 +1,156 @@
+/* ps-application.c — the Perfscope GtkApplication
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Files given on the command line arrive through `open` and go to the same
+ * ps_window_open_file() as the file dialog, drag and drop and Open Recent.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ps-application.h"
+#include "ps-window.h"
+
+struct _PsApplication
+{
+  GtkApplication parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (PsApplication, ps_application, GTK_TYPE_APPLICATION)
+
+static PsWindow *
+get_or_create_window (PsApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (PS_IS_WINDOW (window))
+    return PS_WINDOW (window);
+
+  return ps_window_new (self);
+}
+
+static void
+ps_application_activate (GApplication *application)
+{
+  PsApplication *self = PS_APPLICATION (application);
+
+  gtk_window_present (GTK_WINDOW (get_or_create_window (self)));
+}
+
+static void
+ps_application_open (GApplication  *application,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  PsApplication *self = PS_APPLICATION (application);
+  PsWindow *window = get_or_create_window (self);
+
+  for (int i = 0; i < n_files; i++)
+    ps_window_open_file (window, files[i]);
+
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  PsApplication *self = user_data;
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
+
+  /* Closing the windows lets every run page cancel its loader. */
+  while (windows != NULL)
+    {
+      GtkWindow *window = windows->data;
+
+      windows = windows->next;
+      gtk_window_destroy (window);
+    }
+
+  g_application_quit (G_APPLICATION (self));
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  PsApplication *self = user_data;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  static const char *developers[] = { "The Perfscope authors", NULL };
+
+  gtk_show_about_dialog (window,
+                         "program-name", _("Perfscope"),
+                         "logo-icon-name", APP_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Open, explore and compare performance logs"),
+                         "website", "https://github.com/perfscope/perfscope",
+                         "copyright", _("© 2026 The Perfscope authors"),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "authors", developers,
+                         /* Translators: put your names here, one a line */
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static const GActionEntry app_actions[] = {
+  { .name = "quit", .activate = quit_action },
+  { .name = "about", .activate = about_action },
+};
+
+static void
+ps_application_startup (GApplication *application)
+{
+  PsApplication *self = PS_APPLICATION (application);
+  static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *open_accels[] = { "<Control>o", NULL };
+  static const char *close_accels[] = { "<Control>w", NULL };
+
+  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+  G_APPLICATION_CLASS (ps_application_parent_class)->startup (application);
+
+  /* GtkApplication (unlike AdwApplication) does not load style.css itself */
+  gtk_css_provider_load_from_resource (css, "/io/github/perfscope/Perfscope/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+
+  gtk_window_set_default_icon_name (APP_ID);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
+                                   G_N_ELEMENTS (app_actions), self);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.open", open_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.close-tab", close_accels);
+}
+
+static void
+ps_application_class_init (PsApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->activate = ps_application_activate;
+  app_class->open = ps_application_open;
+  app_class->startup = ps_application_startup;
+}
+
+static void
+ps_application_init (PsApplication *self)
+{
+}
+
+PsApplication *
+ps_application_new (const char        *application_id,
+                    GApplicationFlags  flags)
+{
+  return g_object_new (PS_TYPE_APPLICATION,
+                       "application-id", application_id,
+                       "flags", flags,
+                       "resource-base-path", "/io/github/perfscope/Perfscope",
+                       NULL);
+}

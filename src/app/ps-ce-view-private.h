@@ -1,0 +1,26 @@
+/* ps-ce-view-private.h — what tests look at inside a PsCeView
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "ps-ce-view.h"
+#include "ps-series-chart.h"
+
+G_BEGIN_DECLS
+
+/* The marker table's model as shown: GtkTreeListRow items whose item is a
+ * PsMarkerRow (groups at the top level, instances as children). */
+GListModel    *ps_ce_view_get_marker_model  (PsCeView *self);
+/* PsWarningRow items */
+GListModel    *ps_ce_view_get_warning_model (PsCeView *self);
+PsSeriesChart *ps_ce_view_get_cpu_chart     (PsCeView *self);
+PsSeriesChart *ps_ce_view_get_memory_chart  (PsCeView *self);
+GtkColumnView *ps_ce_view_get_marker_view   (PsCeView *self);
+const char    *ps_ce_view_get_header_value  (PsCeView *self,
+                                             const char *field);
+/* The title of the warnings page, e.g. "Warnings (3)" */
+const char    *ps_ce_view_get_warnings_title (PsCeView *self);
+
+G_END_DECLS

@@ -1,0 +1,1262 @@
+/* ps-ce-view.c — the statistics of a CE PerfLog run
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: ce-perflog.md §4.5 (derived values) and §5 (what a report shows).
+ * The numbers are the PsSeries of ps_series_collect(), grouped by
+ * description at the top level and per registration below, exactly as
+ * perfscope-cli prints them.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "ps-ce-description.h"
+#include "ps-ce-view-private.h"
+#include "ps-marker-row.h"
+#include "ps-series-chart.h"
+#include "ps-util.h"
+#include "ps-warning-model.h"
+#include "ps-warning-row.h"
+
+typedef enum
+{
+  MARKER_COLUMN_DESCRIPTION,
+  MARKER_COLUMN_KEY,          /* one description key, expanded */
+  MARKER_COLUMN_APP,
+  MARKER_COLUMN_ID,
+  MARKER_COLUMN_INSTANCE,
+  MARKER_COLUMN_COUNT,
+  MARKER_COLUMN_MIN,
+  MARKER_COLUMN_MAX,
+  MARKER_COLUMN_MEAN,
+  MARKER_COLUMN_MEDIAN,
+  MARKER_COLUMN_TOTAL,
+  MARKER_COLUMN_MEAN_TICKS,
+  MARKER_COLUMN_TOTAL_TICKS,
+} MarkerColumn;
+
+typedef enum
+{
+  WARNING_COLUMN_SEVERITY,
+  WARNING_COLUMN_LINE,
+  WARNING_COLUMN_CODE,
+  WARNING_COLUMN_MESSAGE,
+} WarningColumn;
+
+typedef struct
+{
+  MarkerColumn  column;
+  char         *key;
+} ColumnInfo;
+
+struct _PsCeView
+{
+  GtkWidget            parent_instance;
+
+  PsRunAnalysis       *analysis;
+  guint                session;
+  GListStore          *marker_groups;   /* PsMarkerRow */
+  GtkSortListModel    *marker_sorted;   /* GtkTreeListRow */
+  GPtrArray           *key_columns;     /* GtkColumnViewColumn */
+  PsWarningModel      *warnings;
+  char                *warnings_title;
+
+  /* Template widgets */
+  GtkWidget           *session_header;
+  GtkWidget           *session_box;
+  GtkDropDown         *session_dropdown;
+  GtkLabel            *os_value;
+  GtkLabel            *build_value;
+  GtkLabel            *platform_value;
+  GtkLabel            *cpu_value;
+  GtkLabel            *device_value;
+  GtkLabel            *app_value;
+  GtkLabel            *resolution_value;
+  GtkStack            *view_stack;
+  GtkStackPage        *markers_page;
+  GtkStackPage        *cpu_memory_page;
+  GtkStackPage        *warnings_page;
+  GtkStack            *markers_stack;
+  GtkColumnView       *marker_view;
+  GtkGrid             *cpu_summary;
+  GtkGrid             *memory_summary;
+  PsSeriesChart       *cpu_chart;
+  PsSeriesChart       *memory_chart;
+  GtkLabel            *warnings_overflow_label;
+  GtkStack            *warnings_stack;
+  GtkColumnView       *warning_view;
+};
+
+enum {
+  PROP_0,
+  PROP_ANALYSIS,
+  PROP_SESSION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (PsCeView, ps_ce_view, GTK_TYPE_WIDGET)
+
+/* Marker table cells */
+
+static gboolean
+is_numeric_column (MarkerColumn column)
+{
+  return column >= MARKER_COLUMN_ID;
+}
+
+static void
+column_info_free (gpointer  data,
+                  GClosure *closure)
+{
+  ColumnInfo *info = data;
+
+  g_free (info->key);
+  g_free (info);
+}
+
+static void
+marker_cell_setup (GtkSignalListItemFactory *factory,
+                   GtkListItem              *list_item,
+                   ColumnInfo               *info)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  if (is_numeric_column (info->column))
+    {
+      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+      gtk_widget_add_css_class (label, "numeric");
+    }
+  else
+    gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+
+  /* Descriptions can be long: a fair minimum, the rest in the tooltip */
+  if (info->column == MARKER_COLUMN_DESCRIPTION)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_width_chars (GTK_LABEL (label), 18);
+    }
+
+  if (info->column == MARKER_COLUMN_DESCRIPTION)
+    {
+      GtkWidget *expander = gtk_tree_expander_new ();
+
+      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+      gtk_list_item_set_child (list_item, expander);
+    }
+  else
+    gtk_list_item_set_child (list_item, label);
+}
+
+static char *
+format_duration (PsMarkerRow *row,
+                 double       value)
+{
+  if (ps_marker_row_get_count (row) == 0)
+    return g_strdup ("–");
+  if (ps_marker_row_has_seconds (row))
+    return ps_util_format_seconds (value);
+  return ps_series_chart_unit_format (PS_SERIES_CHART_UNIT_TICKS, value);
+}
+
+static char *
+format_exact (PsMarkerRow *row,
+              double       value)
+{
+  g_autofree char *number = ps_util_format_double (value);
+
+  if (ps_marker_row_has_seconds (row))
+    /* Translators: an exact duration in seconds, in a tooltip */
+    return g_strdup_printf (_("%s s"), number);
+  /* Translators: an exact number of timer ticks, in a tooltip */
+  return g_strdup_printf (_("%s ticks"), number);
+}
+
+static char *
+description_tooltip (PsMarkerRow *row)
+{
+  const PsSeries *series = ps_marker_row_get_series (row);
+  GString *text = g_string_new (NULL);
+
+  g_string_append_printf (text, _("Expanded: %s"), ps_marker_row_get_expanded_name (row));
+  g_string_append_c (text, '\n');
+  if (series->n_instances > 1)
+    g_string_append_printf (text,
+                            g_dngettext (GETTEXT_PACKAGE,
+                                         "%u registration of the same description",
+                                         "%u registrations of the same description",
+                                         series->n_instances),
+                            series->n_instances);
+  else
+    g_string_append_printf (text, _("Registered on line %llu"), (unsigned long long) series->first_line);
+  if (series->n_excluded > 0)
+    {
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text,
+                              g_dngettext (GETTEXT_PACKAGE,
+                                           "%llu negative duration left out of the statistics",
+                                           "%llu negative durations left out of the statistics",
+                                           series->n_excluded),
+                              (unsigned long long) series->n_excluded);
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+marker_cell_bind (GtkSignalListItemFactory *factory,
+                  GtkListItem              *list_item,
+                  ColumnInfo               *info)
+{
+  GtkTreeListRow *tree_row = gtk_list_item_get_item (list_item);
+  g_autoptr(PsMarkerRow) row = gtk_tree_list_row_get_item (tree_row);
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  const PsSeries *series = ps_marker_row_get_series (row);
+  g_autofree char *text = NULL;
+  g_autofree char *tooltip = NULL;
+  GtkWidget *label = child;
+
+  switch (info->column)
+    {
+    case MARKER_COLUMN_DESCRIPTION:
+      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), tree_row);
+      label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
+      if (ps_marker_row_get_name (row)[0] != '\0')
+        text = g_strdup (ps_marker_row_get_name (row));
+      else
+        text = g_strdup (_("(no description)"));
+      tooltip = description_tooltip (row);
+      break;
+
+    case MARKER_COLUMN_KEY:
+      text = g_strdup (ps_marker_row_get_description_value (row, info->key));
+      break;
+
+    case MARKER_COLUMN_APP:
+      text = ps_util_display_text (ps_marker_row_get_app (row), -1);
+      break;
+
+    case MARKER_COLUMN_ID:
+      text = g_strdup_printf ("%" G_GINT64_FORMAT, series->id);
+      break;
+
+    case MARKER_COLUMN_INSTANCE:
+      if (ps_marker_row_is_group (row) && series->n_instances > 1)
+        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u instance", "%u instances",
+                                             series->n_instances),
+                                series->n_instances);
+      else
+        /* Translators: the registration ordinal of a marker, e.g. "#2" */
+        text = g_strdup_printf (_("#%u"), series->instance);
+      break;
+
+    case MARKER_COLUMN_COUNT:
+      text = g_strdup_printf ("%" G_GUINT64_FORMAT, ps_marker_row_get_count (row));
+      break;
+
+    case MARKER_COLUMN_MIN:
+      text = format_duration (row, ps_marker_row_get_min (row));
+      tooltip = format_exact (row, ps_marker_row_get_min (row));
+      break;
+
+    case MARKER_COLUMN_MAX:
+      text = format_duration (row, ps_marker_row_get_max (row));
+      tooltip = format_exact (row, ps_marker_row_get_max (row));
+      break;
+
+    case MARKER_COLUMN_MEAN:
+      text = format_duration (row, ps_marker_row_get_mean (row));
+      tooltip = format_exact (row, ps_marker_row_get_mean (row));
+      break;
+
+    case MARKER_COLUMN_MEDIAN:
+      text = format_duration (row, ps_marker_row_get_median (row));
+      tooltip = format_exact (row, ps_marker_row_get_median (row));
+      break;
+
+    case MARKER_COLUMN_TOTAL:
+      text = format_duration (row, ps_marker_row_get_total (row));
+      tooltip = format_exact (row, ps_marker_row_get_total (row));
+      break;
+
+    case MARKER_COLUMN_MEAN_TICKS:
+      text = g_strdup_printf ("%.2f", ps_marker_row_get_mean_ticks (row));
+      break;
+
+    case MARKER_COLUMN_TOTAL_TICKS:
+      text = g_strdup_printf ("%.0f", ps_marker_row_get_total_ticks (row));
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
+  gtk_widget_set_tooltip_text (label, tooltip);
+}
+
+static void
+marker_cell_unbind (GtkSignalListItemFactory *factory,
+                    GtkListItem              *list_item,
+                    ColumnInfo               *info)
+{
+  if (info->column == MARKER_COLUMN_DESCRIPTION)
+    gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), NULL);
+}
+
+static int
+compare_description_values (gconstpointer a,
+                            gconstpointer b,
+                            gpointer      user_data)
+{
+  const char *key = user_data;
+  const char *value_a = ps_marker_row_get_description_value ((PsMarkerRow *)a, key);
+  const char *value_b = ps_marker_row_get_description_value ((PsMarkerRow *)b, key);
+  char *end_a, *end_b;
+  double number_a, number_b;
+
+  value_a = value_a != NULL ? value_a : "";
+  value_b = value_b != NULL ? value_b : "";
+
+  /* Numbers ("Bytes=4096", "time=0.010200") sort as numbers */
+  number_a = g_ascii_strtod (value_a, &end_a);
+  number_b = g_ascii_strtod (value_b, &end_b);
+  if (*value_a != '\0' && *end_a == '\0' && *value_b != '\0' && *end_b == '\0')
+    return (number_a > number_b) - (number_a < number_b);
+
+  return g_utf8_collate (value_a, value_b);
+}
+
+static GtkSorter *
+make_sorter (MarkerColumn  column,
+             const char   *key)
+{
+  static const char *property_names[] = {
+    [MARKER_COLUMN_DESCRIPTION] = "name",
+    [MARKER_COLUMN_APP] = "app",
+    [MARKER_COLUMN_ID] = "id",
+    [MARKER_COLUMN_INSTANCE] = "instance",
+    [MARKER_COLUMN_COUNT] = "count",
+    [MARKER_COLUMN_MIN] = "min",
+    [MARKER_COLUMN_MAX] = "max",
+    [MARKER_COLUMN_MEAN] = "mean",
+    [MARKER_COLUMN_MEDIAN] = "median",
+    [MARKER_COLUMN_TOTAL] = "total",
+    [MARKER_COLUMN_MEAN_TICKS] = "mean-ticks",
+    [MARKER_COLUMN_TOTAL_TICKS] = "total-ticks",
+  };
+  GtkExpression *expression;
+
+  if (column == MARKER_COLUMN_KEY)
+    return GTK_SORTER (gtk_custom_sorter_new (compare_description_values, g_strdup (key), g_free));
+
+  expression = gtk_property_expression_new (PS_TYPE_MARKER_ROW, NULL, property_names[column]);
+  if (column == MARKER_COLUMN_DESCRIPTION || column == MARKER_COLUMN_APP)
+    return GTK_SORTER (gtk_string_sorter_new (expression));
+  return GTK_SORTER (gtk_numeric_sorter_new (expression));
+}
+
+static GtkColumnViewColumn *
+make_marker_column (const char   *title,
+                    MarkerColumn  column,
+                    const char   *key)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  ColumnInfo *info = g_new0 (ColumnInfo, 1);
+  GtkColumnViewColumn *view_column;
+  g_autoptr(GtkSorter) sorter = make_sorter (column, key);
+
+  info->column = column;
+  info->key = g_strdup (key);
+
+  g_signal_connect (factory, "setup", G_CALLBACK (marker_cell_setup), info);
+  g_signal_connect (factory, "unbind", G_CALLBACK (marker_cell_unbind), info);
+  g_signal_connect_data (factory, "bind", G_CALLBACK (marker_cell_bind), info,
+                         column_info_free, 0);
+
+  view_column = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_sorter (view_column, sorter);
+  gtk_column_view_column_set_resizable (view_column, TRUE);
+  gtk_column_view_column_set_expand (view_column, column == MARKER_COLUMN_DESCRIPTION);
+
+  return view_column;
+}
+
+static void
+add_marker_columns (PsCeView *self)
+{
+  static const struct {
+    const char   *title;
+    MarkerColumn  column;
+  } columns[] = {
+    { N_("Description"), MARKER_COLUMN_DESCRIPTION },
+    { N_("App"), MARKER_COLUMN_APP },
+    { N_("Id"), MARKER_COLUMN_ID },
+    { N_("Instance"), MARKER_COLUMN_INSTANCE },
+    { N_("Count"), MARKER_COLUMN_COUNT },
+    { N_("Min"), MARKER_COLUMN_MIN },
+    { N_("Max"), MARKER_COLUMN_MAX },
+    { N_("Mean"), MARKER_COLUMN_MEAN },
+    { N_("Median"), MARKER_COLUMN_MEDIAN },
+    { N_("Total"), MARKER_COLUMN_TOTAL },
+    { N_("Mean (ticks)"), MARKER_COLUMN_MEAN_TICKS },
+    { N_("Total (ticks)"), MARKER_COLUMN_TOTAL_TICKS },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = make_marker_column (_(columns[i].title), columns[i].column, NULL);
+
+      gtk_column_view_append_column (self->marker_view, column);
+    }
+}
+
+static GListModel *
+create_marker_children (gpointer item,
+                        gpointer user_data)
+{
+  PsMarkerRow *row = item;
+  const PsSeries *group = ps_marker_row_get_series (row);
+  PsRunAnalysis *analysis = ps_marker_row_get_analysis (row);
+  GListStore *children;
+
+  /* A group of one registration is the instance itself */
+  if (!ps_marker_row_is_group (row) || group->n_instances < 2)
+    return NULL;
+
+  children = g_list_store_new (PS_TYPE_MARKER_ROW);
+  for (guint i = 0; i < group->n_instances; i++)
+    {
+      PsSeries *instance = ps_run_analysis_find_instance (analysis, group->tracks[i], group->kind);
+
+      if (instance != NULL)
+        {
+          g_autoptr(PsMarkerRow) child = ps_marker_row_new (analysis, instance, FALSE);
+
+          g_list_store_append (children, child);
+        }
+    }
+
+  return G_LIST_MODEL (children);
+}
+
+/* Warning table cells */
+
+static void
+warning_cell_setup (GtkSignalListItemFactory *factory,
+                    GtkListItem              *list_item,
+                    gpointer                  user_data)
+{
+  WarningColumn column = GPOINTER_TO_UINT (user_data);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), column == WARNING_COLUMN_LINE ? 1.0 : 0.0);
+  if (column == WARNING_COLUMN_LINE)
+    gtk_widget_add_css_class (label, "numeric");
+  if (column == WARNING_COLUMN_CODE)
+    gtk_widget_add_css_class (label, "monospace");
+  if (column == WARNING_COLUMN_MESSAGE)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+
+  if (column == WARNING_COLUMN_SEVERITY)
+    {
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+      gtk_box_append (GTK_BOX (box), gtk_image_new ());
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_list_item_set_child (list_item, box);
+    }
+  else
+    gtk_list_item_set_child (list_item, label);
+}
+
+static void
+warning_cell_bind (GtkSignalListItemFactory *factory,
+                   GtkListItem              *list_item,
+                   gpointer                  user_data)
+{
+  WarningColumn column = GPOINTER_TO_UINT (user_data);
+  PsWarningRow *row = gtk_list_item_get_item (list_item);
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  g_autofree char *text = NULL;
+
+  switch (column)
+    {
+    case WARNING_COLUMN_SEVERITY:
+      {
+        static const char *icons[] = {
+          "dialog-information-symbolic", "dialog-warning-symbolic", "dialog-error-symbolic",
+        };
+        static const char *css_classes[] = { "dim-label", "warning", "error" };
+        PsSeverity severity = MIN (ps_warning_row_get_severity (row), PS_SEVERITY_ERROR);
+        GtkWidget *image = gtk_widget_get_first_child (child);
+        const char *names[] = { css_classes[severity], NULL };
+
+        gtk_image_set_from_icon_name (GTK_IMAGE (image), icons[severity]);
+        gtk_widget_set_css_classes (image, names);
+        switch (severity)
+          {
+          case PS_SEVERITY_INFO:
+            text = g_strdup (C_("severity", "Info"));
+            break;
+          case PS_SEVERITY_WARNING:
+            text = g_strdup (C_("severity", "Warning"));
+            break;
+          case PS_SEVERITY_ERROR:
+          default:
+            text = g_strdup (C_("severity", "Error"));
+            break;
+          }
+        child = gtk_widget_get_last_child (child);
+      }
+      break;
+
+    case WARNING_COLUMN_LINE:
+      if (ps_warning_row_get_line (row) > 0)
+        text = g_strdup_printf ("%" G_GUINT64_FORMAT, ps_warning_row_get_line (row));
+      else if (ps_warning_row_get_offset (row) != PS_NO_POSITION)
+        /* Translators: a position in a binary file */
+        text = g_strdup_printf (_("byte 0x%llx"), (unsigned long long) ps_warning_row_get_offset (row));
+      else
+        text = g_strdup ("–");
+      break;
+
+    case WARNING_COLUMN_CODE:
+      text = g_strdup (ps_warning_row_get_code (row));
+      break;
+
+    case WARNING_COLUMN_MESSAGE:
+      text = g_strdup (ps_warning_row_get_message (row));
+      gtk_widget_set_tooltip_text (child, text);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  gtk_label_set_text (GTK_LABEL (child), text != NULL ? text : "");
+}
+
+static void
+add_warning_columns (PsCeView *self)
+{
+  static const struct {
+    const char    *title;
+    WarningColumn  column;
+  } columns[] = {
+    { N_("Severity"), WARNING_COLUMN_SEVERITY },
+    { N_("Line"), WARNING_COLUMN_LINE },
+    { N_("Code"), WARNING_COLUMN_CODE },
+    { N_("Message"), WARNING_COLUMN_MESSAGE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkColumnViewColumn) column = NULL;
+
+      g_signal_connect (factory, "setup", G_CALLBACK (warning_cell_setup),
+                        GUINT_TO_POINTER (columns[i].column));
+      g_signal_connect (factory, "bind", G_CALLBACK (warning_cell_bind),
+                        GUINT_TO_POINTER (columns[i].column));
+
+      column = gtk_column_view_column_new (_(columns[i].title), factory);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_expand (column, columns[i].column == WARNING_COLUMN_MESSAGE);
+      gtk_column_view_append_column (self->warning_view, column);
+    }
+}
+
+/* Filling the view for a session */
+
+static const char *
+metadata (PsCeView   *self,
+          const char *key)
+{
+  PsEventStore *store = self->analysis->store;
+
+  if (self->session >= ps_event_store_get_n_sessions (store))
+    return NULL;
+  return ps_event_store_get_metadata (store, self->session, key);
+}
+
+static void
+set_header_value (GtkLabel   *label,
+                  const char *value)
+{
+  gtk_label_set_text (label, value != NULL && *value != '\0' ? value : "–");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), value != NULL && *value != '\0' ? value : NULL);
+}
+
+/* "fsperf (PID 0x0a5f0012)": the parser joins several apps with ", " */
+static char *
+format_applications (const char *apps,
+                     const char *pids)
+{
+  g_auto(GStrv) app_names = NULL;
+  g_auto(GStrv) pid_values = NULL;
+  GString *text = g_string_new (NULL);
+  guint n_pids;
+
+  if (apps == NULL)
+    return g_string_free (text, FALSE);
+
+  app_names = g_strsplit (apps, ", ", -1);
+  pid_values = g_strsplit (pids != NULL ? pids : "", ", ", -1);
+  n_pids = g_strv_length (pid_values);
+
+  for (guint i = 0; app_names[i] != NULL; i++)
+    {
+      const char *name = app_names[i][0] != '\0' ? app_names[i] : _("(unnamed)");
+
+      if (i > 0)
+        g_string_append (text, ", ");
+      if (i < n_pids && pid_values[i][0] != '\0')
+        /* Translators: an application name and its process id */
+        g_string_append_printf (text, _("%s (PID %s)"), name, pid_values[i]);
+      else
+        g_string_append (text, name);
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+update_header (PsCeView *self)
+{
+  g_autofree char *apps = format_applications (metadata (self, "APP"), metadata (self, "PROCESSID"));
+  g_autofree char *resolution = NULL;
+  const char *rate = metadata (self, "RESOLUTION");
+
+  set_header_value (self->os_value, metadata (self, "OSVERSION"));
+  set_header_value (self->build_value, metadata (self, "BUILD"));
+  set_header_value (self->platform_value, metadata (self, "PLATFORM"));
+  set_header_value (self->cpu_value, metadata (self, "CPU"));
+  set_header_value (self->device_value, metadata (self, "DEVNAME"));
+  set_header_value (self->app_value, apps);
+
+  if (rate != NULL && *rate != '\0')
+    /* Translators: the timer resolution, e.g. "1193180 ticks/s" */
+    resolution = g_strdup_printf (_("%s ticks/s"), rate);
+  else
+    resolution = g_strdup (_("Unknown: durations in ticks"));
+  set_header_value (self->resolution_value, resolution);
+}
+
+static gboolean
+series_in_session (PsCeView       *self,
+                   const PsSeries *series,
+                   PsSeriesKind    kind)
+{
+  return series->kind == kind && series->session == self->session;
+}
+
+static void
+update_key_columns (PsCeView *self)
+{
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < self->key_columns->len; i++)
+    gtk_column_view_remove_column (self->marker_view, g_ptr_array_index (self->key_columns, i));
+  g_ptr_array_set_size (self->key_columns, 0);
+
+  /* The description keys in order of appearance (ce-perflog.md §5.2) */
+  for (guint i = 0; i < self->analysis->groups->len; i++)
+    {
+      PsSeries *series = g_ptr_array_index (self->analysis->groups, i);
+      g_autoptr(GArray) items = NULL;
+
+      if (!series_in_session (self, series, PS_SERIES_DURATION))
+        continue;
+
+      items = ps_ce_description_parse (series->name);
+      for (guint j = 0; j < items->len; j++)
+        {
+          const PsCeDescriptionItem *item = &g_array_index (items, PsCeDescriptionItem, j);
+
+          if (item->key[0] != '\0'
+              && !g_ptr_array_find_with_equal_func (keys, item->key, g_str_equal, NULL))
+            g_ptr_array_add (keys, g_strdup (item->key));
+        }
+    }
+
+  for (guint i = 0; i < keys->len; i++)
+    {
+      const char *key = g_ptr_array_index (keys, i);
+      g_autofree char *title = ps_util_display_text (key, -1);
+      GtkColumnViewColumn *column = make_marker_column (title, MARKER_COLUMN_KEY, key);
+
+      gtk_column_view_insert_column (self->marker_view, 1 + i, column);
+      g_ptr_array_add (self->key_columns, column);
+    }
+}
+
+static void
+update_markers (PsCeView *self)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < self->analysis->groups->len; i++)
+    {
+      PsSeries *series = g_ptr_array_index (self->analysis->groups, i);
+
+      if (series_in_session (self, series, PS_SERIES_DURATION))
+        g_ptr_array_add (rows, ps_marker_row_new (self->analysis, series, TRUE));
+    }
+
+  update_key_columns (self);
+  g_list_store_splice (self->marker_groups, 0,
+                       g_list_model_get_n_items (G_LIST_MODEL (self->marker_groups)),
+                       rows->pdata, rows->len);
+  gtk_stack_set_visible_child_name (self->markers_stack, rows->len > 0 ? "table" : "empty");
+}
+
+static void
+clear_grid (GtkGrid *grid)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (grid))) != NULL)
+    gtk_grid_remove (grid, child);
+}
+
+static GtkWidget *
+summary_label (const char *text,
+               gboolean    numeric,
+               gboolean    caption)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0 : 0.0);
+  gtk_label_set_selectable (GTK_LABEL (label), !caption);
+  if (numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  if (caption)
+    {
+      gtk_widget_add_css_class (label, "caption-heading");
+      gtk_widget_add_css_class (label, "dim-label");
+    }
+
+  return label;
+}
+
+static char *
+series_label (const PsSeries *series)
+{
+  g_autofree char *name = ps_util_display_text (series->name, -1);
+  g_autofree char *app = ps_util_display_text (series->app, -1);
+
+  if (*name == '\0')
+    /* Translators: a marker without a description, by its id */
+    return g_strdup_printf (_("Marker %lld"), (long long) series->id);
+  if (*app != '\0' && strstr (name, app) == NULL)
+    return g_strdup_printf ("%s (%s)", name, app);
+  return g_steal_pointer (&name);
+}
+
+static void
+update_summary (PsCeView          *self,
+                GtkGrid           *grid,
+                PsSeriesChart     *chart,
+                PsSeriesKind       kind,
+                PsSeriesChartUnit  unit,
+                const char        *empty_text)
+{
+  const char *headings[] = {
+    _("Series"), _("Samples"), _("Min"), _("Max"), _("Mean"), _("Last"),
+  };
+  PsEventStore *store = self->analysis->store;
+  guint row = 1;
+
+  clear_grid (grid);
+  ps_series_chart_clear (chart);
+
+  for (guint i = 0; i < self->analysis->groups->len; i++)
+    {
+      PsSeries *series = g_ptr_array_index (self->analysis->groups, i);
+      g_autofree char *label = NULL;
+      double values[4];
+
+      if (!series_in_session (self, series, kind))
+        continue;
+
+      label = series_label (series);
+      values[0] = series->stats.min;
+      values[1] = series->stats.max;
+      values[2] = series->stats.mean;
+      values[3] = series->values->len > 0
+                  ? g_array_index (series->values, double, series->values->len - 1) : 0;
+
+      gtk_grid_attach (grid, summary_label (label, FALSE, FALSE), 0, row, 1, 1);
+      {
+        g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, series->stats.count);
+
+        gtk_grid_attach (grid, summary_label (count, TRUE, FALSE), 1, row, 1, 1);
+      }
+      for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+        {
+          g_autofree char *text = series->stats.count > 0
+                                  ? ps_series_chart_unit_format (unit, values[v]) : g_strdup ("–");
+          GtkWidget *value_label = summary_label (text, TRUE, FALSE);
+
+          if (series->stats.count > 0)
+            {
+              g_autofree char *number = ps_util_format_double (values[v]);
+              g_autofree char *exact = NULL;
+
+              if (unit == PS_SERIES_CHART_UNIT_BYTES)
+                /* Translators: an exact number of bytes, in a tooltip */
+                exact = g_strdup_printf (_("%s bytes"), number);
+              else
+                /* Translators: an exact percentage, in a tooltip */
+                exact = g_strdup_printf (_("%s %%"), number);
+              gtk_widget_set_tooltip_text (value_label, exact);
+            }
+          gtk_grid_attach (grid, value_label, 2 + v, row, 1, 1);
+        }
+
+      ps_series_chart_add_series (chart, label, series->indexes, series->values);
+      row++;
+    }
+
+  if (row == 1)
+    {
+      gtk_grid_attach (grid, summary_label (empty_text, FALSE, FALSE), 0, 0, 1, 1);
+      gtk_widget_set_visible (GTK_WIDGET (chart), FALSE);
+      return;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (headings); i++)
+    gtk_grid_attach (grid, summary_label (headings[i], i > 0, TRUE), i, 0, 1, 1);
+
+  /* Line the charts up on the session's events */
+  if (self->session < ps_event_store_get_n_sessions (store))
+    {
+      const PsSessionInfo *info = ps_event_store_get_session (store, self->session);
+      guint64 first = info->first_measurement;
+      guint64 last = ps_event_store_get_n_measurements (store);
+
+      if (self->session + 1 < ps_event_store_get_n_sessions (store))
+        last = ps_event_store_get_session (store, self->session + 1)->first_measurement;
+      if (last > first)
+        ps_series_chart_set_x_range (chart, first, last - 1);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (chart), TRUE);
+}
+
+static void
+update_warnings (PsCeView *self)
+{
+  PsEventStore *store = self->analysis->store;
+  guint n_kept = ps_event_store_get_n_warnings (store);
+  guint64 n_raised = ps_event_store_get_n_warnings_raised (store);
+  gboolean attention = FALSE;
+  g_autoptr(GtkSingleSelection) selection = NULL;
+
+  g_clear_object (&self->warnings);
+  self->warnings = ps_warning_model_new (store);
+  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->warnings)));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_column_view_set_model (self->warning_view, GTK_SELECTION_MODEL (selection));
+
+  for (guint i = 0; i < n_kept && !attention; i++)
+    {
+      PsWarning warning;
+
+      ps_event_store_get_warning (store, i, &warning);
+      attention = warning.severity >= PS_SEVERITY_WARNING;
+    }
+
+  g_free (self->warnings_title);
+  if (n_raised == 0)
+    self->warnings_title = g_strdup (_("_Warnings"));
+  else
+    /* Translators: a page title with the number of warnings */
+    self->warnings_title = g_strdup_printf (_("_Warnings (%llu)"), (unsigned long long) n_raised);
+  gtk_stack_page_set_title (self->warnings_page, self->warnings_title);
+  gtk_stack_page_set_needs_attention (self->warnings_page, attention);
+  gtk_stack_set_visible_child_name (self->warnings_stack, n_raised > 0 ? "table" : "empty");
+
+  if (n_raised > n_kept)
+    {
+      g_autofree char *text =
+        g_strdup_printf (_("Showing the first %u of %llu warnings."), n_kept, (unsigned long long) n_raised);
+
+      gtk_label_set_text (self->warnings_overflow_label, text);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->warnings_overflow_label), n_raised > n_kept);
+}
+
+static void
+update_session_selector (PsCeView *self)
+{
+  PsEventStore *store = self->analysis->store;
+  guint n_sessions = ps_event_store_get_n_sessions (store);
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+
+  for (guint i = 0; i < n_sessions; i++)
+    {
+      const PsSessionInfo *info = ps_event_store_get_session (store, i);
+      g_autofree char *name = NULL;
+
+      /* Translators: an entry of the session selector */
+      name = g_strdup_printf (_("Session %u (lines %llu–%llu)"),
+                              i + 1, (unsigned long long) info->first_line,
+                              (unsigned long long) info->last_line);
+      gtk_string_list_append (names, name);
+    }
+
+  gtk_drop_down_set_model (self->session_dropdown, G_LIST_MODEL (names));
+  if (n_sessions > 0)
+    gtk_drop_down_set_selected (self->session_dropdown, MIN (self->session, n_sessions - 1));
+  gtk_widget_set_visible (self->session_box, n_sessions > 1);
+}
+
+static void
+update_session (PsCeView *self)
+{
+  if (self->analysis == NULL)
+    return;
+
+  update_header (self);
+  update_markers (self);
+  update_summary (self, self->cpu_summary, self->cpu_chart, PS_SERIES_CPU,
+                  PS_SERIES_CHART_UNIT_PERCENT, _("No CPU samples in this session"));
+  update_summary (self, self->memory_summary, self->memory_chart, PS_SERIES_MEMORY,
+                  PS_SERIES_CHART_UNIT_BYTES, _("No memory samples in this session"));
+}
+
+static void
+session_selected_cb (PsCeView    *self,
+                     GParamSpec  *pspec,
+                     GtkDropDown *dropdown)
+{
+  guint selected = gtk_drop_down_get_selected (dropdown);
+
+  if (selected != GTK_INVALID_LIST_POSITION)
+    ps_ce_view_set_session (self, selected);
+}
+
+static void
+show_first_page_with_data (PsCeView *self)
+{
+  gboolean has_durations = FALSE, has_samples = FALSE;
+
+  for (guint i = 0; i < self->analysis->groups->len; i++)
+    {
+      PsSeries *series = g_ptr_array_index (self->analysis->groups, i);
+
+      if (series->session != self->session)
+        continue;
+      has_durations |= series->kind == PS_SERIES_DURATION;
+      has_samples |= series->kind == PS_SERIES_CPU || series->kind == PS_SERIES_MEMORY;
+    }
+
+  if (has_durations)
+    ps_ce_view_show_page (self, "markers");
+  else if (has_samples)
+    ps_ce_view_show_page (self, "cpu-memory");
+  else if (ps_event_store_get_n_warnings (self->analysis->store) > 0)
+    ps_ce_view_show_page (self, "warnings");
+}
+
+/* GObject */
+
+static void
+ps_ce_view_dispose (GObject *object)
+{
+  PsCeView *self = PS_CE_VIEW (object);
+  GtkWidget *child;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_CE_VIEW);
+  /* Template children without an id binding, e.g. the stack switcher */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+
+  g_clear_pointer (&self->analysis, ps_run_analysis_unref);
+  g_clear_object (&self->marker_groups);
+  g_clear_object (&self->marker_sorted);
+  g_clear_object (&self->warnings);
+  g_clear_pointer (&self->key_columns, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (ps_ce_view_parent_class)->dispose (object);
+}
+
+static void
+ps_ce_view_finalize (GObject *object)
+{
+  PsCeView *self = PS_CE_VIEW (object);
+
+  g_free (self->warnings_title);
+
+  G_OBJECT_CLASS (ps_ce_view_parent_class)->finalize (object);
+}
+
+static void
+ps_ce_view_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  PsCeView *self = PS_CE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ANALYSIS:
+      g_value_set_boxed (value, self->analysis);
+      break;
+    case PROP_SESSION:
+      g_value_set_uint (value, self->session);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_ce_view_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  PsCeView *self = PS_CE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ANALYSIS:
+      ps_ce_view_set_analysis (self, g_value_get_boxed (value));
+      break;
+    case PROP_SESSION:
+      ps_ce_view_set_session (self, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_ce_view_class_init (PsCeViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ps_ce_view_dispose;
+  object_class->finalize = ps_ce_view_finalize;
+  object_class->get_property = ps_ce_view_get_property;
+  object_class->set_property = ps_ce_view_set_property;
+
+  properties[PROP_ANALYSIS] =
+    g_param_spec_boxed ("analysis", NULL, NULL,
+                        PS_TYPE_RUN_ANALYSIS,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SESSION] =
+    g_param_spec_uint ("session", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (PS_TYPE_SERIES_CHART);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-ce-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, session_header);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, session_box);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, session_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, os_value);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, build_value);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, platform_value);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, cpu_value);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, device_value);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, app_value);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, resolution_value);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, markers_page);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, cpu_memory_page);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, warnings_page);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, markers_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, marker_view);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, cpu_summary);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, memory_summary);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, cpu_chart);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, memory_chart);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, warnings_overflow_label);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, warnings_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, warning_view);
+  gtk_widget_class_bind_template_callback (widget_class, session_selected_cb);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "ceview");
+}
+
+static void
+ps_ce_view_init (PsCeView *self)
+{
+  GtkTreeListModel *tree;
+  GtkSorter *row_sorter;
+  GtkSingleSelection *selection;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
+                                  GTK_ORIENTATION_VERTICAL);
+
+  self->key_columns = g_ptr_array_new_with_free_func (g_object_unref);
+  self->marker_groups = g_list_store_new (PS_TYPE_MARKER_ROW);
+
+  add_marker_columns (self);
+  add_warning_columns (self);
+
+  /* Groups at the top, their registrations below; the column sorter
+   * orders siblings and keeps children under their parent. */
+  tree = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->marker_groups)),
+                                  FALSE, FALSE, create_marker_children, NULL, NULL);
+  row_sorter = GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->marker_view))));
+  self->marker_sorted = gtk_sort_list_model_new (G_LIST_MODEL (tree), row_sorter);
+  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->marker_sorted)));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_column_view_set_model (self->marker_view, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
+}
+
+GtkWidget *
+ps_ce_view_new (void)
+{
+  return g_object_new (PS_TYPE_CE_VIEW, NULL);
+}
+
+PsRunAnalysis *
+ps_ce_view_get_analysis (PsCeView *self)
+{
+  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
+  return self->analysis;
+}
+
+void
+ps_ce_view_set_analysis (PsCeView      *self,
+                         PsRunAnalysis *analysis)
+{
+  g_return_if_fail (PS_IS_CE_VIEW (self));
+
+  if (self->analysis == analysis)
+    return;
+
+  g_clear_pointer (&self->analysis, ps_run_analysis_unref);
+  if (analysis != NULL)
+    self->analysis = ps_run_analysis_ref (analysis);
+
+  if (self->analysis != NULL)
+    {
+      self->session = 0;
+      update_session_selector (self);
+      update_warnings (self);
+      update_session (self);
+      show_first_page_with_data (self);
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
+}
+
+guint
+ps_ce_view_get_session (PsCeView *self)
+{
+  g_return_val_if_fail (PS_IS_CE_VIEW (self), 0);
+  return self->session;
+}
+
+void
+ps_ce_view_set_session (PsCeView *self,
+                        guint     session)
+{
+  g_return_if_fail (PS_IS_CE_VIEW (self));
+
+  if (self->session == session)
+    return;
+
+  self->session = session;
+  if (gtk_drop_down_get_selected (self->session_dropdown) != session)
+    gtk_drop_down_set_selected (self->session_dropdown, session);
+  update_session (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+void
+ps_ce_view_show_page (PsCeView   *self,
+                      const char *name)
+{
+  g_return_if_fail (PS_IS_CE_VIEW (self));
+  gtk_stack_set_visible_child_name (self->view_stack, name);
+}
+
+/* Testing API (ps-ce-view-private.h) */
+
+GListModel *
+ps_ce_view_get_marker_model (PsCeView *self)
+{
+  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
+  return G_LIST_MODEL (self->marker_sorted);
+}
+
+GListModel *
+ps_ce_view_get_warning_model (PsCeView *self)
+{
+  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
+  return G_LIST_MODEL (self->warnings);
+}
+
+PsSeriesChart *
+ps_ce_view_get_cpu_chart (PsCeView *self)
+{
+  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
+  return self->cpu_chart;
+}
+
+PsSeriesChart *
+ps_ce_view_get_memory_chart (PsCeView *self)
+{
+  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
+  return self->memory_chart;
+}
+
+GtkColumnView *
+ps_ce_view_get_marker_view (PsCeView *self)
+{
+  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
+  return self->marker_view;
+}
+
+const char *
+ps_ce_view_get_header_value (PsCeView   *self,
+                             const char *field)
+{
+  static const struct {
+    const char *name;
+    gsize       offset;
+  } fields[] = {
+    { "os", G_STRUCT_OFFSET (PsCeView, os_value) },
+    { "build", G_STRUCT_OFFSET (PsCeView, build_value) },
+    { "platform", G_STRUCT_OFFSET (PsCeView, platform_value) },
+    { "cpu", G_STRUCT_OFFSET (PsCeView, cpu_value) },
+    { "device", G_STRUCT_OFFSET (PsCeView, device_value) },
+    { "app", G_STRUCT_OFFSET (PsCeView, app_value) },
+    { "resolution", G_STRUCT_OFFSET (PsCeView, resolution_value) },
+  };
+
+  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    if (g_str_equal (fields[i].name, field))
+      return gtk_label_get_text (G_STRUCT_MEMBER (GtkLabel *, self, fields[i].offset));
+
+  return NULL;
+}
+
+const char *
+ps_ce_view_get_warnings_title (PsCeView *self)
+{
+  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
+  return self->warnings_title;
+}

@@ -1,0 +1,108 @@
+/* ps-run-analysis.c — the series of a loaded run, computed off the main thread
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "ps-run-analysis.h"
+
+G_DEFINE_BOXED_TYPE (PsRunAnalysis, ps_run_analysis, ps_run_analysis_ref, ps_run_analysis_unref)
+
+static void
+ps_run_analysis_clear (gpointer data)
+{
+  PsRunAnalysis *self = data;
+
+  g_clear_object (&self->store);
+  g_clear_pointer (&self->instances, g_ptr_array_unref);
+  g_clear_pointer (&self->groups, g_ptr_array_unref);
+}
+
+/* Runs in any thread: the store is not changed once loaded. */
+PsRunAnalysis *
+ps_run_analysis_new (PsEventStore *store)
+{
+  PsRunAnalysis *self;
+  PsSeriesOptions options = { 0 };
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  self = g_rc_box_new0 (PsRunAnalysis);
+  self->store = g_object_ref (store);
+
+  options.group_by_name = FALSE;
+  self->instances = ps_series_collect (store, &options);
+  options.group_by_name = TRUE;
+  self->groups = ps_series_collect (store, &options);
+
+  return self;
+}
+
+PsRunAnalysis *
+ps_run_analysis_ref (PsRunAnalysis *self)
+{
+  return g_rc_box_acquire (self);
+}
+
+void
+ps_run_analysis_unref (PsRunAnalysis *self)
+{
+  g_rc_box_release_full (self, ps_run_analysis_clear);
+}
+
+static void
+compute_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  PsEventStore *store = task_data;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  g_task_return_pointer (task, ps_run_analysis_new (store),
+                         (GDestroyNotify)ps_run_analysis_unref);
+}
+
+void
+ps_run_analysis_compute_async (PsEventStore        *store,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (PS_IS_EVENT_STORE (store));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ps_run_analysis_compute_async);
+  g_task_set_task_data (task, g_object_ref (store), g_object_unref);
+  g_task_run_in_thread (task, compute_thread);
+}
+
+PsRunAnalysis *
+ps_run_analysis_compute_finish (GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+PsSeries *
+ps_run_analysis_find_instance (PsRunAnalysis *self,
+                               guint32        track,
+                               PsSeriesKind   kind)
+{
+  for (guint i = 0; i < self->instances->len; i++)
+    {
+      PsSeries *series = g_ptr_array_index (self->instances, i);
+
+      if (series->kind == kind && series->tracks[0] == track)
+        return series;
+    }
+
+  return NULL;
+}

@@ -1,0 +1,45 @@
+/* ps-run-analysis.h — the series of a loaded run, computed off the main thread
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Both groupings of ps_series_collect() (specs: ce-perflog.md §4.5): one
+ * series per marker instance and one per description group. The views show
+ * exactly these numbers, the same ones perfscope-cli prints.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ps-event-store.h"
+#include "ps-series.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  PsEventStore *store;
+  GPtrArray    *instances;   /* PsSeries*, ungrouped */
+  GPtrArray    *groups;      /* PsSeries*, grouped by name */
+} PsRunAnalysis;
+
+#define PS_TYPE_RUN_ANALYSIS (ps_run_analysis_get_type ())
+
+GType          ps_run_analysis_get_type      (void) G_GNUC_CONST;
+PsRunAnalysis *ps_run_analysis_new           (PsEventStore        *store);
+PsRunAnalysis *ps_run_analysis_ref           (PsRunAnalysis       *self);
+void           ps_run_analysis_unref         (PsRunAnalysis       *self);
+void           ps_run_analysis_compute_async (PsEventStore        *store,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             user_data);
+PsRunAnalysis *ps_run_analysis_compute_finish (GAsyncResult       *result,
+                                               GError            **error);
+/* The instance series behind a track, or NULL */
+PsSeries      *ps_run_analysis_find_instance (PsRunAnalysis       *self,
+                                              guint32              track,
+                                              PsSeriesKind         kind);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsRunAnalysis, ps_run_analysis_unref)
+
+G_END_DECLS

@@ -1,0 +1,21 @@
+/* ps-run-page-private.h — what tests look at inside a PsRunPage
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "ps-ce-view.h"
+#include "ps-run-page.h"
+
+G_BEGIN_DECLS
+
+PsCeView   *ps_run_page_get_ce_view          (PsRunPage *self);
+/* The text of the error state, or NULL */
+const char *ps_run_page_get_error_message    (PsRunPage *self);
+gboolean    ps_run_page_get_banner_revealed  (PsRunPage *self);
+const char *ps_run_page_get_banner_text      (PsRunPage *self);
+/* The name of the visible state page: "loading", "error", "cancelled", "view" */
+const char *ps_run_page_get_visible_state    (PsRunPage *self);
+
+G_END_DECLS

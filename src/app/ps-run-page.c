@@ -1,0 +1,547 @@
+/* ps-run-page.c — one run in a tab: loading, errors and the run's views
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Loading happens in two steps off the main thread: PsLoader reads the file
+ * into an event store (its "fraction" and "message" drive the progress
+ * bar), then PsRunAnalysis computes the series. Only then do the views see
+ * the data. A result that arrives for a load that was cancelled or
+ * replaced is dropped: the page compares it with its current loader.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ps-ce-view.h"
+#include "ps-loader.h"
+#include "ps-run-analysis.h"
+#include "ps-run-page-private.h"
+
+struct _PsRunPage
+{
+  GtkWidget       parent_instance;
+
+  GFile          *file;
+  char           *title;
+  PsRunPageState  state;
+  PsLoader       *loader;
+  GCancellable   *cancellable;
+  PsEventStore   *store;
+  char           *error_message;
+  GBinding       *fraction_binding;
+  GBinding       *message_binding;
+
+  /* Template widgets */
+  GtkStack       *stack;
+  GtkLabel       *loading_title;
+  GtkProgressBar *progress_bar;
+  GtkLabel       *error_label;
+  GtkLabel       *cancelled_label;
+  GtkRevealer    *banner_revealer;
+  GtkLabel       *banner_label;
+  PsCeView       *ce_view;
+};
+
+enum {
+  PROP_0,
+  PROP_FILE,
+  PROP_TITLE,
+  PROP_STATE,
+  PROP_STORE,
+  N_PROPS
+};
+
+enum {
+  CLOSE_REQUESTED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_ENUM_TYPE (PsRunPageState, ps_run_page_state,
+                    G_DEFINE_ENUM_VALUE (PS_RUN_PAGE_EMPTY, "empty"),
+                    G_DEFINE_ENUM_VALUE (PS_RUN_PAGE_LOADING, "loading"),
+                    G_DEFINE_ENUM_VALUE (PS_RUN_PAGE_LOADED, "loaded"),
+                    G_DEFINE_ENUM_VALUE (PS_RUN_PAGE_PARTIAL, "partial"),
+                    G_DEFINE_ENUM_VALUE (PS_RUN_PAGE_FAILED, "failed"),
+                    G_DEFINE_ENUM_VALUE (PS_RUN_PAGE_CANCELLED, "cancelled"))
+
+G_DEFINE_FINAL_TYPE (PsRunPage, ps_run_page, GTK_TYPE_WIDGET)
+
+static void
+set_state (PsRunPage      *self,
+           PsRunPageState  state)
+{
+  static const char *pages[] = {
+    [PS_RUN_PAGE_EMPTY] = "loading",
+    [PS_RUN_PAGE_LOADING] = "loading",
+    [PS_RUN_PAGE_LOADED] = "view",
+    [PS_RUN_PAGE_PARTIAL] = "view",
+    [PS_RUN_PAGE_FAILED] = "error",
+    [PS_RUN_PAGE_CANCELLED] = "cancelled",
+  };
+
+  gtk_stack_set_visible_child_name (self->stack, pages[state]);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "run.cancel", state == PS_RUN_PAGE_LOADING);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "run.reload", state != PS_RUN_PAGE_LOADING);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "run.show-warnings",
+                                 state == PS_RUN_PAGE_LOADED || state == PS_RUN_PAGE_PARTIAL);
+
+  if (self->state == state)
+    return;
+
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static void
+set_store (PsRunPage    *self,
+           PsEventStore *store)
+{
+  if (g_set_object (&self->store, store))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE]);
+}
+
+static void
+stop_loading (PsRunPage *self)
+{
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->fraction_binding, g_binding_unbind);
+  g_clear_pointer (&self->message_binding, g_binding_unbind);
+  g_clear_object (&self->loader);
+}
+
+static void
+show_error (PsRunPage    *self,
+            const GError *error)
+{
+  g_free (self->error_message);
+  self->error_message = g_strdup (error->message);
+  gtk_label_set_text (self->error_label, error->message);
+  set_state (self, PS_RUN_PAGE_FAILED);
+}
+
+static void
+analysis_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(PsRunPage) self = user_data;
+  g_autoptr(PsRunAnalysis) analysis = NULL;
+  g_autoptr(GError) error = NULL;
+  const GError *read_error;
+
+  analysis = ps_run_analysis_compute_finish (result, &error);
+
+  /* Cancelled, replaced by another load, or the page is gone */
+  if (analysis == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (analysis != NULL && analysis->store != self->store)
+    return;
+
+  g_clear_object (&self->cancellable);
+
+  if (analysis == NULL)
+    {
+      show_error (self, error);
+      return;
+    }
+
+  ps_ce_view_set_analysis (self->ce_view, analysis);
+
+  read_error = ps_event_store_get_error (self->store);
+  if (read_error != NULL)
+    {
+      g_autofree char *text =
+        /* Translators: %s is the error that stopped reading, with its position */
+        g_strdup_printf (_("The file could not be read to the end: %s. Showing the data read before the error."),
+                         read_error->message);
+
+      gtk_label_set_text (self->banner_label, text);
+      gtk_revealer_set_reveal_child (self->banner_revealer, TRUE);
+      set_state (self, PS_RUN_PAGE_PARTIAL);
+    }
+  else
+    {
+      gtk_revealer_set_reveal_child (self->banner_revealer, FALSE);
+      set_state (self, PS_RUN_PAGE_LOADED);
+    }
+}
+
+static void
+start_analysis (PsRunPage    *self,
+                PsEventStore *store)
+{
+  set_store (self, store);
+
+  if (self->cancellable == NULL)
+    self->cancellable = g_cancellable_new ();
+
+  gtk_progress_bar_set_text (self->progress_bar, _("Computing statistics…"));
+  gtk_progress_bar_set_fraction (self->progress_bar, 1.0);
+  set_state (self, PS_RUN_PAGE_LOADING);
+
+  ps_run_analysis_compute_async (store, self->cancellable, analysis_cb, g_object_ref (self));
+}
+
+static void
+load_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(PsRunPage) self = user_data;
+  PsLoader *loader = PS_LOADER (object);
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  store = ps_loader_load_finish (loader, result, &error);
+
+  /* A load that was cancelled or replaced in the meantime */
+  if (loader != self->loader)
+    return;
+
+  g_clear_pointer (&self->fraction_binding, g_binding_unbind);
+  g_clear_pointer (&self->message_binding, g_binding_unbind);
+  g_clear_object (&self->loader);
+
+  if (store == NULL)
+    {
+      g_clear_object (&self->cancellable);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        set_state (self, PS_RUN_PAGE_CANCELLED);
+      else
+        show_error (self, error);
+      return;
+    }
+
+  start_analysis (self, store);
+}
+
+static void
+cancel_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  ps_run_page_cancel (PS_RUN_PAGE (widget));
+}
+
+static void
+reload_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  ps_run_page_load (PS_RUN_PAGE (widget));
+}
+
+static void
+close_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  g_signal_emit (widget, signals[CLOSE_REQUESTED], 0);
+}
+
+static void
+show_warnings_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  ps_ce_view_show_page (PS_RUN_PAGE (widget)->ce_view, "warnings");
+}
+
+static void
+dismiss_banner_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  gtk_revealer_set_reveal_child (PS_RUN_PAGE (widget)->banner_revealer, FALSE);
+}
+
+static void
+ps_run_page_constructed (GObject *object)
+{
+  PsRunPage *self = PS_RUN_PAGE (object);
+  g_autofree char *basename = NULL;
+  g_autofree char *cancelled_text = NULL;
+
+  G_OBJECT_CLASS (ps_run_page_parent_class)->constructed (object);
+
+  basename = g_file_get_basename (self->file);
+  if (basename != NULL)
+    self->title = g_filename_display_name (basename);
+  else
+    self->title = g_file_get_uri (self->file);
+
+  /* Translators: %s is a file name */
+  cancelled_text = g_strdup_printf (_("“%s” was not loaded."), self->title);
+  gtk_label_set_text (self->cancelled_label, cancelled_text);
+  gtk_label_set_text (self->loading_title, self->title);
+}
+
+static void
+ps_run_page_dispose (GObject *object)
+{
+  PsRunPage *self = PS_RUN_PAGE (object);
+
+  stop_loading (self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_RUN_PAGE);
+  g_clear_object (&self->store);
+
+  G_OBJECT_CLASS (ps_run_page_parent_class)->dispose (object);
+}
+
+static void
+ps_run_page_finalize (GObject *object)
+{
+  PsRunPage *self = PS_RUN_PAGE (object);
+
+  g_clear_object (&self->file);
+  g_free (self->title);
+  g_free (self->error_message);
+
+  G_OBJECT_CLASS (ps_run_page_parent_class)->finalize (object);
+}
+
+static void
+ps_run_page_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  PsRunPage *self = PS_RUN_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      g_value_set_object (value, self->file);
+      break;
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+    case PROP_STORE:
+      g_value_set_object (value, self->store);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_run_page_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  PsRunPage *self = PS_RUN_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      self->file = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_run_page_class_init (PsRunPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = ps_run_page_constructed;
+  object_class->dispose = ps_run_page_dispose;
+  object_class->finalize = ps_run_page_finalize;
+  object_class->get_property = ps_run_page_get_property;
+  object_class->set_property = ps_run_page_set_property;
+
+  properties[PROP_FILE] =
+    g_param_spec_object ("file", NULL, NULL,
+                         G_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL,
+                       PS_TYPE_RUN_PAGE_STATE, PS_RUN_PAGE_EMPTY,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STORE] =
+    g_param_spec_object ("store", NULL, NULL,
+                         PS_TYPE_EVENT_STORE,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * PsRunPage::close-requested:
+   *
+   * The user asked to close this run (the Close button of the error and
+   * cancelled states).
+   */
+  signals[CLOSE_REQUESTED] =
+    g_signal_new ("close-requested",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  g_type_ensure (PS_TYPE_CE_VIEW);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-run-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, loading_title);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, error_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, cancelled_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, banner_revealer);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, banner_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, ce_view);
+
+  gtk_widget_class_install_action (widget_class, "run.cancel", NULL, cancel_action);
+  gtk_widget_class_install_action (widget_class, "run.reload", NULL, reload_action);
+  gtk_widget_class_install_action (widget_class, "run.close", NULL, close_action);
+  gtk_widget_class_install_action (widget_class, "run.show-warnings", NULL, show_warnings_action);
+  gtk_widget_class_install_action (widget_class, "run.dismiss-banner", NULL, dismiss_banner_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "run.cancel", NULL);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "runpage");
+}
+
+static void
+ps_run_page_init (PsRunPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  set_state (self, PS_RUN_PAGE_EMPTY);
+}
+
+GtkWidget *
+ps_run_page_new (GFile *file)
+{
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  return g_object_new (PS_TYPE_RUN_PAGE, "file", file, NULL);
+}
+
+GFile *
+ps_run_page_get_file (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  return self->file;
+}
+
+const char *
+ps_run_page_get_title (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  return self->title;
+}
+
+PsRunPageState
+ps_run_page_get_state (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), PS_RUN_PAGE_EMPTY);
+  return self->state;
+}
+
+PsEventStore *
+ps_run_page_get_store (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  return self->store;
+}
+
+void
+ps_run_page_load (PsRunPage *self)
+{
+  g_return_if_fail (PS_IS_RUN_PAGE (self));
+
+  stop_loading (self);
+  set_store (self, NULL);
+  gtk_revealer_set_reveal_child (self->banner_revealer, FALSE);
+
+  self->cancellable = g_cancellable_new ();
+  self->loader = ps_loader_new (self->file);
+  self->fraction_binding = g_object_bind_property (self->loader, "fraction",
+                                                   self->progress_bar, "fraction",
+                                                   G_BINDING_SYNC_CREATE);
+  self->message_binding = g_object_bind_property (self->loader, "message",
+                                                  self->progress_bar, "text",
+                                                  G_BINDING_SYNC_CREATE);
+  if (ps_loader_get_message (self->loader) == NULL)
+    gtk_progress_bar_set_text (self->progress_bar, _("Reading…"));
+
+  set_state (self, PS_RUN_PAGE_LOADING);
+  ps_loader_load_async (self->loader, self->cancellable, load_cb, g_object_ref (self));
+}
+
+void
+ps_run_page_cancel (PsRunPage *self)
+{
+  g_return_if_fail (PS_IS_RUN_PAGE (self));
+
+  if (self->state != PS_RUN_PAGE_LOADING)
+    return;
+
+  /* The worker stops at its next chunk; its late result is ignored */
+  stop_loading (self);
+  set_store (self, NULL);
+  set_state (self, PS_RUN_PAGE_CANCELLED);
+}
+
+void
+ps_run_page_show_store (PsRunPage    *self,
+                        PsEventStore *store)
+{
+  g_return_if_fail (PS_IS_RUN_PAGE (self));
+  g_return_if_fail (PS_IS_EVENT_STORE (store));
+
+  stop_loading (self);
+  start_analysis (self, store);
+}
+
+/* Testing API (ps-run-page-private.h) */
+
+PsCeView *
+ps_run_page_get_ce_view (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  return self->ce_view;
+}
+
+const char *
+ps_run_page_get_error_message (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  return self->state == PS_RUN_PAGE_FAILED ? self->error_message : NULL;
+}
+
+gboolean
+ps_run_page_get_banner_revealed (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), FALSE);
+  return gtk_revealer_get_reveal_child (self->banner_revealer);
+}
+
+const char *
+ps_run_page_get_banner_text (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  return gtk_label_get_text (self->banner_label);
+}
+
+const char *
+ps_run_page_get_visible_state (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  return gtk_stack_get_visible_child_name (self->stack);
+}

@@ -1,0 +1,44 @@
+/* ps-run-page.h — one run in a tab: loading, errors and the run's views
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ps-event-store.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PS_RUN_PAGE_EMPTY,      /* nothing loaded yet */
+  PS_RUN_PAGE_LOADING,    /* reading the file, then computing statistics */
+  PS_RUN_PAGE_LOADED,     /* the whole file was read */
+  PS_RUN_PAGE_PARTIAL,    /* reading stopped after some data: banner + data */
+  PS_RUN_PAGE_FAILED,     /* nothing could be read */
+  PS_RUN_PAGE_CANCELLED,  /* the user cancelled loading */
+} PsRunPageState;
+
+#define PS_TYPE_RUN_PAGE_STATE (ps_run_page_state_get_type ())
+GType ps_run_page_state_get_type (void) G_GNUC_CONST;
+
+#define PS_TYPE_RUN_PAGE (ps_run_page_get_type ())
+G_DECLARE_FINAL_TYPE (PsRunPage, ps_run_page, PS, RUN_PAGE, GtkWidget)
+
+GtkWidget      *ps_run_page_new        (GFile        *file);
+GFile          *ps_run_page_get_file   (PsRunPage    *self);
+/* The file's display name, for the tab */
+const char     *ps_run_page_get_title  (PsRunPage    *self);
+PsRunPageState  ps_run_page_get_state  (PsRunPage    *self);
+/* The loaded store, or NULL */
+PsEventStore   *ps_run_page_get_store  (PsRunPage    *self);
+/* (Re)load the file from the start */
+void            ps_run_page_load       (PsRunPage    *self);
+void            ps_run_page_cancel     (PsRunPage    *self);
+/* Show a store that is already loaded (e.g. by a test or live collection) */
+void            ps_run_page_show_store (PsRunPage    *self,
+                                        PsEventStore *store);
+
+G_END_DECLS

@@ -1,0 +1,146 @@
+/* ps-warning-model.c — the warnings of a run as a GListModel
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "ps-warning-model.h"
+#include "ps-warning-row.h"
+
+struct _PsWarningModel
+{
+  GObject       parent_instance;
+  PsEventStore *store;
+};
+
+enum {
+  PROP_0,
+  PROP_STORE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static GType
+ps_warning_model_get_item_type (GListModel *model)
+{
+  return PS_TYPE_WARNING_ROW;
+}
+
+static guint
+ps_warning_model_get_n_items (GListModel *model)
+{
+  PsWarningModel *self = PS_WARNING_MODEL (model);
+
+  return self->store != NULL ? ps_event_store_get_n_warnings (self->store) : 0;
+}
+
+static gpointer
+ps_warning_model_get_item (GListModel *model,
+                           guint       position)
+{
+  PsWarningModel *self = PS_WARNING_MODEL (model);
+  PsWarning warning;
+
+  if (position >= ps_warning_model_get_n_items (model))
+    return NULL;
+
+  ps_event_store_get_warning (self->store, position, &warning);
+  return ps_warning_row_new (self->store, &warning);
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = ps_warning_model_get_item_type;
+  iface->get_n_items = ps_warning_model_get_n_items;
+  iface->get_item = ps_warning_model_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PsWarningModel, ps_warning_model, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+
+static void
+ps_warning_model_dispose (GObject *object)
+{
+  PsWarningModel *self = PS_WARNING_MODEL (object);
+
+  g_clear_object (&self->store);
+
+  G_OBJECT_CLASS (ps_warning_model_parent_class)->dispose (object);
+}
+
+static void
+ps_warning_model_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  PsWarningModel *self = PS_WARNING_MODEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      g_value_set_object (value, self->store);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_warning_model_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  PsWarningModel *self = PS_WARNING_MODEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      self->store = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_warning_model_class_init (PsWarningModelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = ps_warning_model_dispose;
+  object_class->get_property = ps_warning_model_get_property;
+  object_class->set_property = ps_warning_model_set_property;
+
+  properties[PROP_STORE] =
+    g_param_spec_object ("store", NULL, NULL,
+                         PS_TYPE_EVENT_STORE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+ps_warning_model_init (PsWarningModel *self)
+{
+}
+
+PsWarningModel *
+ps_warning_model_new (PsEventStore *store)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  return g_object_new (PS_TYPE_WARNING_MODEL, "store", store, NULL);
+}
+
+PsEventStore *
+ps_warning_model_get_store (PsWarningModel *self)
+{
+  g_return_val_if_fail (PS_IS_WARNING_MODEL (self), NULL);
+  return self->store;
+}

@@ -1,0 +1,289 @@
+/* ps-window-actions.c — the window's actions: open, close tab, recent files
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ps-format.h"
+#include "ps-window-private.h"
+
+static void
+open_files (PsWindow   *self,
+            GListModel *files)
+{
+  guint n_files = g_list_model_get_n_items (files);
+
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_autoptr(GFile) file = g_list_model_get_item (files, i);
+
+      ps_window_open_file (self, file);
+    }
+}
+
+/* One filter for every format we can sniff, then "All Files": the name is
+ * only a hint, content decides (ps-format.h). */
+static GListStore *
+create_filters (void)
+{
+  GListStore *filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
+  g_autoptr(GtkFileFilter) logs = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+  const PsFormat * const *formats;
+  guint n_formats = 0;
+
+  gtk_file_filter_set_name (logs, _("Performance Logs"));
+  formats = ps_format_list (&n_formats);
+  for (guint i = 0; i < n_formats; i++)
+    {
+      for (guint j = 0; formats[i]->extensions != NULL && formats[i]->extensions[j] != NULL; j++)
+        gtk_file_filter_add_suffix (logs, formats[i]->extensions[j]);
+      for (guint j = 0; formats[i]->mime_types != NULL && formats[i]->mime_types[j] != NULL; j++)
+        gtk_file_filter_add_mime_type (logs, formats[i]->mime_types[j]);
+    }
+
+  gtk_file_filter_set_name (all, _("All Files"));
+  gtk_file_filter_add_pattern (all, "*");
+
+  g_list_store_append (filters, logs);
+  g_list_store_append (filters, all);
+
+  return filters;
+}
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+
+static void
+open_dialog_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(PsWindow) self = user_data;
+  g_autoptr(GListModel) files = NULL;
+  g_autoptr(GError) error = NULL;
+
+  files = gtk_file_dialog_open_multiple_finish (GTK_FILE_DIALOG (object), result, &error);
+  if (files == NULL)
+    {
+      if (!g_error_matches (error, GTK_DIALOG_ERROR, GTK_DIALOG_ERROR_DISMISSED))
+        g_warning ("Could not choose files: %s", error->message);
+      return;
+    }
+
+  open_files (self, files);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  PsWindow *self = PS_WINDOW (widget);
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+  g_autoptr(GListStore) filters = create_filters ();
+
+  gtk_file_dialog_set_title (dialog, _("Open Performance Logs"));
+  gtk_file_dialog_set_modal (dialog, TRUE);
+  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
+  gtk_file_dialog_open_multiple (dialog, GTK_WINDOW (self), NULL,
+                                 open_dialog_cb, g_object_ref (self));
+}
+
+#else /* GTK < 4.10 */
+
+static void
+open_response_cb (GtkNativeDialog *dialog,
+                  int              response,
+                  PsWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+
+      open_files (self, files);
+    }
+
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  PsWindow *self = PS_WINDOW (widget);
+  g_autoptr(GListStore) filters = create_filters ();
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (_("Open Performance Logs"),
+                                        GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN,
+                                        _("_Open"),
+                                        _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (filters)); i++)
+    {
+      g_autoptr(GtkFileFilter) filter = g_list_model_get_item (G_LIST_MODEL (filters), i);
+
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+    }
+
+  g_signal_connect_object (dialog, "response", G_CALLBACK (open_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+#endif
+
+static void
+open_recent_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  PsWindow *self = PS_WINDOW (widget);
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+
+  ps_window_open_file (self, file);
+}
+
+static void
+close_tab_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  PsWindow *self = PS_WINDOW (widget);
+  PsRunPage *page = ps_window_get_current_page (self);
+
+  if (page != NULL)
+    ps_window_close_page (self, page);
+}
+
+void
+_ps_window_class_init_actions (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
+  gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
+
+  /* Also when the window is used without the application's accelerators */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close-tab", NULL);
+}
+
+void
+_ps_window_update_actions (PsWindow *self)
+{
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab",
+                                 ps_window_get_n_pages (self) > 0);
+}
+
+/* Recent files */
+
+static int
+compare_recent_by_modified (gconstpointer a,
+                            gconstpointer b)
+{
+  GtkRecentInfo *info_a = *(GtkRecentInfo **)a;
+  GtkRecentInfo *info_b = *(GtkRecentInfo **)b;
+
+  /* Newest first */
+  return g_date_time_compare (gtk_recent_info_get_modified (info_b),
+                              gtk_recent_info_get_modified (info_a));
+}
+
+/* File names such as "fsperf_CEPC_x86.log" must not turn into mnemonics */
+static char *
+escape_mnemonics (const char *text)
+{
+  GString *escaped = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '_')
+        g_string_append_c (escaped, '_');
+      g_string_append_c (escaped, *p);
+    }
+
+  return g_string_free (escaped, FALSE);
+}
+
+void
+_ps_window_update_recent_menu (PsWindow *self)
+{
+  GList *items = gtk_recent_manager_get_items (self->recent_manager);
+  g_autoptr(GPtrArray) ours = g_ptr_array_new ();
+  guint n_items;
+
+  g_menu_remove_all (self->recent_menu);
+
+  for (GList *l = items; l != NULL; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+
+      if (gtk_recent_info_has_group (info, PS_RECENT_GROUP) && gtk_recent_info_exists (info))
+        g_ptr_array_add (ours, info);
+    }
+  g_ptr_array_sort (ours, compare_recent_by_modified);
+
+  n_items = MIN (ours->len, PS_RECENT_MAX_ITEMS);
+  for (guint i = 0; i < n_items; i++)
+    {
+      GtkRecentInfo *info = g_ptr_array_index (ours, i);
+      g_autofree char *label = escape_mnemonics (gtk_recent_info_get_display_name (info));
+      g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+
+      g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
+      g_menu_append_item (self->recent_menu, item);
+    }
+
+  if (n_items == 0)
+    {
+      /* An item without a usable action is shown insensitive */
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("No Recent Files"), "win.no-recent-files");
+
+      g_menu_append_item (self->recent_menu, item);
+    }
+
+  g_list_free_full (items, (GDestroyNotify)gtk_recent_info_unref);
+}
+
+void
+_ps_window_add_recent (PsWindow *self,
+                       GFile    *file)
+{
+  static const char *groups[] = { PS_RECENT_GROUP, NULL };
+  g_autofree char *uri = g_file_get_uri (file);
+  g_autofree char *basename = g_file_get_basename (file);
+  g_autofree char *content_type = g_content_type_guess (basename, NULL, 0, NULL);
+  g_autofree char *mime_type = g_content_type_get_mime_type (content_type);
+  const char *program = g_get_prgname () != NULL ? g_get_prgname () : "perfscope";
+  g_autofree char *app_exec = g_strjoin (" ", program, "%u", NULL);
+  GtkRecentData data = { 0 };
+
+  data.mime_type = mime_type != NULL ? mime_type : (char *)"application/octet-stream";
+  data.app_name = (char *)program;
+  data.app_exec = app_exec;
+  data.groups = (char **)groups;
+
+  gtk_recent_manager_add_full (self->recent_manager, uri, &data);
+}
+
+static void
+recent_changed_cb (PsWindow         *self,
+                   GtkRecentManager *manager)
+{
+  _ps_window_update_recent_menu (self);
+}
+
+void
+_ps_window_init_actions (PsWindow *self)
+{
+  self->recent_manager = gtk_recent_manager_get_default ();
+  g_signal_connect_object (self->recent_manager, "changed",
+                           G_CALLBACK (recent_changed_cb), self, G_CONNECT_SWAPPED);
+  _ps_window_update_recent_menu (self);
+}

@@ -1,0 +1,44 @@
+/* ps-window-dnd.c — dropping files on the window opens them
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Like the other ways in, a drop ends in ps_window_open_file(); under
+ * Flatpak the files arrive through the document portal.
+ */
+#include "config.h"
+
+#include "ps-window-private.h"
+
+static gboolean
+drop_cb (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         PsWindow      *self)
+{
+  GdkFileList *file_list;
+  g_autoptr(GSList) files = NULL;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+
+  file_list = g_value_get_boxed (value);
+  files = gdk_file_list_get_files (file_list);
+  if (files == NULL)
+    return FALSE;
+
+  for (GSList *l = files; l != NULL; l = l->next)
+    ps_window_open_file (self, G_FILE (l->data));
+
+  return TRUE;
+}
+
+void
+_ps_window_init_dnd (PsWindow *self)
+{
+  GtkDropTarget *target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+
+  g_signal_connect_object (target, "drop", G_CALLBACK (drop_cb), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
+}

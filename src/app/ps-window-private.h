@@ -1,0 +1,44 @@
+/* ps-window-private.h — shared by ps-window*.c and the tests
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "ps-window.h"
+
+G_BEGIN_DECLS
+
+struct _PsWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  GtkRecentManager     *recent_manager;
+
+  /* Template widgets */
+  GtkHeaderBar         *header_bar;
+  GtkStack             *stack;
+  GtkWidget            *empty_state;
+  GtkNotebook          *notebook;
+  GMenu                *recent_menu;
+};
+
+/* The group that marks our entries in the recent files list */
+#define PS_RECENT_GROUP "perfscope"
+#define PS_RECENT_MAX_ITEMS 10
+
+/* ps-window-actions.c */
+void        _ps_window_class_init_actions (GtkWidgetClass *widget_class);
+void        _ps_window_init_actions       (PsWindow       *self);
+void        _ps_window_update_actions     (PsWindow       *self);
+void        _ps_window_add_recent         (PsWindow       *self,
+                                           GFile          *file);
+void        _ps_window_update_recent_menu (PsWindow       *self);
+
+/* ps-window-dnd.c */
+void        _ps_window_init_dnd           (PsWindow       *self);
+
+/* Tests: "empty" or "runs" */
+const char *ps_window_get_visible_state   (PsWindow       *self);
+
+G_END_DECLS

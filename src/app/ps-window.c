@@ -1,0 +1,291 @@
+/* ps-window.c — the main window: one tab per run
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Actions (open, close, recent files) live in ps-window-actions.c and drag
+ * and drop in ps-window-dnd.c; all of them open files through
+ * ps_window_open_file().
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ps-run-page.h"
+#include "ps-window-private.h"
+
+G_DEFINE_FINAL_TYPE (PsWindow, ps_window, GTK_TYPE_APPLICATION_WINDOW)
+
+static void
+update_title (PsWindow *self)
+{
+  PsRunPage *page = ps_window_get_current_page (self);
+
+  if (page != NULL)
+    gtk_window_set_title (GTK_WINDOW (self), ps_run_page_get_title (page));
+  else
+    gtk_window_set_title (GTK_WINDOW (self), _("Perfscope"));
+}
+
+static void
+notebook_pages_changed_cb (PsWindow    *self,
+                           GtkWidget   *child,
+                           guint        page_num,
+                           GtkNotebook *notebook)
+{
+  guint n_pages;
+
+  /* Pages are also removed while the window is disposed */
+  if (self->stack == NULL)
+    return;
+
+  n_pages = gtk_notebook_get_n_pages (notebook);
+  gtk_stack_set_visible_child_name (self->stack, n_pages > 0 ? "runs" : "empty");
+  update_title (self);
+  _ps_window_update_actions (self);
+}
+
+static void
+notebook_switch_page_cb (PsWindow    *self,
+                         GtkWidget   *child,
+                         guint        page_num,
+                         GtkNotebook *notebook)
+{
+  if (PS_IS_RUN_PAGE (child))
+    gtk_window_set_title (GTK_WINDOW (self), ps_run_page_get_title (PS_RUN_PAGE (child)));
+}
+
+static void
+page_state_changed_cb (PsWindow   *self,
+                       GParamSpec *pspec,
+                       PsRunPage  *page)
+{
+  PsRunPageState state = ps_run_page_get_state (page);
+
+  /* Only files that could be read go to the recent list */
+  if (state == PS_RUN_PAGE_LOADED || state == PS_RUN_PAGE_PARTIAL)
+    _ps_window_add_recent (self, ps_run_page_get_file (page));
+}
+
+static void
+page_close_requested_cb (PsWindow  *self,
+                         PsRunPage *page)
+{
+  ps_window_close_page (self, page);
+}
+
+static void
+tab_close_clicked_cb (PsWindow  *self,
+                      GtkButton *button)
+{
+  PsRunPage *page = g_object_get_data (G_OBJECT (button), "ps-run-page");
+
+  ps_window_close_page (self, page);
+}
+
+static GtkWidget *
+create_tab_label (PsWindow  *self,
+                  PsRunPage *page)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new (ps_run_page_get_title (page));
+  GtkWidget *button = gtk_button_new_from_icon_name ("window-close-symbolic");
+  g_autofree char *path = g_file_get_parse_name (ps_run_page_get_file (page));
+  g_autofree char *close_label = NULL;
+
+  gtk_widget_add_css_class (box, "tab-label");
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 32);
+  gtk_widget_set_tooltip_text (label, path);
+  gtk_widget_set_hexpand (label, TRUE);
+
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_add_css_class (button, "circular");
+  gtk_widget_add_css_class (button, "tab-close-button");
+  gtk_widget_set_focus_on_click (button, FALSE);
+  gtk_widget_set_tooltip_text (button, _("Close Tab (Ctrl+W)"));
+  /* Translators: accessible name of a tab's close button; %s is a file name */
+  close_label = g_strdup_printf (_("Close %s"), ps_run_page_get_title (page));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, close_label,
+                                  -1);
+  g_object_set_data (G_OBJECT (button), "ps-run-page", page);
+  g_signal_connect_object (button, "clicked", G_CALLBACK (tab_close_clicked_cb),
+                           self, G_CONNECT_SWAPPED);
+
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), button);
+
+  return box;
+}
+
+static PsRunPage *
+find_page (PsWindow *self,
+           GFile    *file)
+{
+  guint n_pages = gtk_notebook_get_n_pages (self->notebook);
+
+  for (guint i = 0; i < n_pages; i++)
+    {
+      GtkWidget *child = gtk_notebook_get_nth_page (self->notebook, i);
+
+      if (PS_IS_RUN_PAGE (child) && g_file_equal (ps_run_page_get_file (PS_RUN_PAGE (child)), file))
+        return PS_RUN_PAGE (child);
+    }
+
+  return NULL;
+}
+
+void
+ps_window_open_file (PsWindow *self,
+                     GFile    *file)
+{
+  PsRunPage *page;
+  int index;
+
+  g_return_if_fail (PS_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  page = find_page (self, file);
+  if (page != NULL)
+    {
+      PsRunPageState state = ps_run_page_get_state (page);
+
+      gtk_notebook_set_current_page (self->notebook,
+                                     gtk_notebook_page_num (self->notebook, GTK_WIDGET (page)));
+      if (state == PS_RUN_PAGE_FAILED || state == PS_RUN_PAGE_CANCELLED)
+        ps_run_page_load (page);
+      return;
+    }
+
+  page = PS_RUN_PAGE (ps_run_page_new (file));
+  g_signal_connect_object (page, "notify::state", G_CALLBACK (page_state_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (page, "close-requested", G_CALLBACK (page_close_requested_cb),
+                           self, G_CONNECT_SWAPPED);
+
+  index = gtk_notebook_append_page (self->notebook, GTK_WIDGET (page), create_tab_label (self, page));
+  gtk_notebook_set_tab_reorderable (self->notebook, GTK_WIDGET (page), TRUE);
+  gtk_notebook_set_current_page (self->notebook, index);
+
+  ps_run_page_load (page);
+}
+
+PsRunPage *
+ps_window_get_current_page (PsWindow *self)
+{
+  int current;
+
+  g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
+
+  current = gtk_notebook_get_current_page (self->notebook);
+  if (current < 0)
+    return NULL;
+
+  return PS_RUN_PAGE (gtk_notebook_get_nth_page (self->notebook, current));
+}
+
+guint
+ps_window_get_n_pages (PsWindow *self)
+{
+  g_return_val_if_fail (PS_IS_WINDOW (self), 0);
+  return gtk_notebook_get_n_pages (self->notebook);
+}
+
+PsRunPage *
+ps_window_get_page (PsWindow *self,
+                    guint     index)
+{
+  g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (index < ps_window_get_n_pages (self), NULL);
+
+  return PS_RUN_PAGE (gtk_notebook_get_nth_page (self->notebook, index));
+}
+
+void
+ps_window_close_page (PsWindow  *self,
+                      PsRunPage *page)
+{
+  int index;
+
+  g_return_if_fail (PS_IS_WINDOW (self));
+  g_return_if_fail (PS_IS_RUN_PAGE (page));
+
+  index = gtk_notebook_page_num (self->notebook, GTK_WIDGET (page));
+  if (index < 0)
+    return;
+
+  /* Stop the worker now rather than when the last reference goes */
+  ps_run_page_cancel (page);
+  gtk_notebook_remove_page (self->notebook, index);
+}
+
+const char *
+ps_window_get_visible_state (PsWindow *self)
+{
+  g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
+  return gtk_stack_get_visible_child_name (self->stack);
+}
+
+static void
+ps_window_dispose (GObject *object)
+{
+  PsWindow *self = PS_WINDOW (object);
+
+  /* Cancel the loaders of all pages */
+  if (self->notebook != NULL)
+    {
+      guint n_pages = gtk_notebook_get_n_pages (self->notebook);
+
+      for (guint i = 0; i < n_pages; i++)
+        ps_run_page_cancel (PS_RUN_PAGE (gtk_notebook_get_nth_page (self->notebook, i)));
+
+      /* GtkWindow drops its children itself (no dispose_template for a
+       * window); their signals must not reach a half-disposed window. */
+      g_signal_handlers_disconnect_by_data (self->notebook, self);
+      self->notebook = NULL;
+      self->stack = NULL;
+    }
+
+  G_OBJECT_CLASS (ps_window_parent_class)->dispose (object);
+}
+
+static void
+ps_window_class_init (PsWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ps_window_dispose;
+
+  g_type_ensure (PS_TYPE_RUN_PAGE);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, PsWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, PsWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, PsWindow, empty_state);
+  gtk_widget_class_bind_template_child (widget_class, PsWindow, notebook);
+  gtk_widget_class_bind_template_child (widget_class, PsWindow, recent_menu);
+  gtk_widget_class_bind_template_callback (widget_class, notebook_pages_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, notebook_switch_page_cb);
+
+  _ps_window_class_init_actions (widget_class);
+}
+
+static void
+ps_window_init (PsWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  _ps_window_init_actions (self);
+  _ps_window_init_dnd (self);
+  _ps_window_update_actions (self);
+}
+
+PsWindow *
+ps_window_new (PsApplication *application)
+{
+  return g_object_new (PS_TYPE_WINDOW,
+                       "application", application,
+                       NULL);
+}

@@ -1,0 +1,31 @@
+/* ps-window.h — the main window: one tab per run
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ps-application.h"
+#include "ps-run-page.h"
+
+G_BEGIN_DECLS
+
+#define PS_TYPE_WINDOW (ps_window_get_type ())
+G_DECLARE_FINAL_TYPE (PsWindow, ps_window, PS, WINDOW, GtkApplicationWindow)
+
+PsWindow  *ps_window_new              (PsApplication *application);
+/* The one way files get opened: file dialog, drag and drop, Open Recent
+ * and the command line all end here. A file already open is shown again
+ * (and reloaded if it failed or was cancelled). */
+void       ps_window_open_file        (PsWindow      *self,
+                                       GFile         *file);
+PsRunPage *ps_window_get_current_page (PsWindow      *self);
+guint      ps_window_get_n_pages      (PsWindow      *self);
+PsRunPage *ps_window_get_page         (PsWindow      *self,
+                                       guint          index);
+void       ps_window_close_page       (PsWindow      *self,
+                                       PsRunPage     *page);
+
+G_END_DECLS
