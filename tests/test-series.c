@@ -105,6 +105,24 @@ test_instances_and_groups (void)
     g_assert_cmpuint (s->stats.count, ==, 3);
     g_assert_cmpfloat_with_epsilon (s->stats.min, -0.005, 1e-12);
   }
+
+  /* Statistics only: the same numbers, no values kept for durations */
+  {
+    PsSeriesOptions summary = { .group_by_name = TRUE, .durations_summary_only = TRUE };
+
+    g_clear_pointer (&series, g_ptr_array_unref);
+    series = ps_series_collect (store, &summary);
+    s = find_series (series, "Test=Write", PS_SERIES_DURATION, 1);
+    g_assert_cmpuint (s->stats.count, ==, 3);
+    g_assert_cmpfloat_with_epsilon (s->stats.sum, 0.6, 1e-12);
+    g_assert_cmpfloat_with_epsilon (s->stats.median, 0.2, 1e-12);
+    g_assert_cmpfloat (s->ticks_stats.max, ==, 300);
+    g_assert_cmpuint (s->values->len, ==, 0);
+    g_assert_cmpuint (s->ticks->len, ==, 0);
+    g_assert_cmpuint (s->indexes->len, ==, 0);
+    s = find_series (series, "CPU: fsperf", PS_SERIES_CPU, 1);
+    g_assert_cmpuint (s->values->len, ==, 2);
+  }
 }
 
 static void

@@ -7,6 +7,9 @@
 
 #include <math.h>
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "ps-stats.h"
 
 static void
@@ -50,6 +53,49 @@ test_nearest_rank (void)
   g_assert_cmpfloat (stats.stddev, ==, 239.5);
 }
 
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double x = *(const double *)a;
+  double y = *(const double *)b;
+
+  return (x > y) - (x < y);
+}
+
+/* Percentiles by selection equal those read off a sorted copy, for every
+ * size up to 300 and for runs of equal values */
+static void
+test_against_sorting (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+
+  for (gsize count = 1; count <= 300; count++)
+    for (guint variant = 0; variant < 3; variant++)
+      {
+        g_autofree double *values = g_new (double, count);
+        g_autofree double *sorted = g_new (double, count);
+        PsStats stats;
+
+        for (gsize i = 0; i < count; i++)
+          values[i] = variant == 0 ? g_rand_double_range (rand, -1000, 1000)
+                    : variant == 1 ? (double)g_rand_int_range (rand, 0, 4)
+                    : (double)(count - i);
+        memcpy (sorted, values, count * sizeof (double));
+        qsort (sorted, count, sizeof (double), compare_doubles);
+
+        ps_stats_compute (values, count, &stats);
+        g_assert_cmpfloat (stats.min, ==, sorted[0]);
+        g_assert_cmpfloat (stats.max, ==, sorted[count - 1]);
+        g_assert_cmpfloat (stats.median, ==, ps_stats_percentile (sorted, count, 50));
+        g_assert_cmpfloat (stats.p90, ==, ps_stats_percentile (sorted, count, 90));
+        g_assert_cmpfloat (stats.p95, ==, ps_stats_percentile (sorted, count, 95));
+        g_assert_cmpfloat (stats.p99, ==, ps_stats_percentile (sorted, count, 99));
+      }
+
+  g_rand_free (rand);
+}
+
 static void
 test_empty_and_single (void)
 {
@@ -75,6 +121,7 @@ main (int   argc,
   g_test_add_func ("/stats/basic", test_basic);
   g_test_add_func ("/stats/nearest-rank", test_nearest_rank);
   g_test_add_func ("/stats/empty-and-single", test_empty_and_single);
+  g_test_add_func ("/stats/against-sorting", test_against_sorting);
 
   return g_test_run ();
 }

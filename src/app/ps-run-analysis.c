@@ -31,6 +31,8 @@ ps_run_analysis_new (PsEventStore *store)
   self = g_rc_box_new0 (PsRunAnalysis);
   self->store = g_object_ref (store);
 
+  /* The tables show statistics of durations; only CPU and memory are drawn */
+  options.durations_summary_only = TRUE;
   options.group_by_name = FALSE;
   self->instances = ps_series_collect (store, &options);
   options.group_by_name = TRUE;

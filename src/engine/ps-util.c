@@ -50,18 +50,17 @@ ps_util_format_double (double value)
   if (isinf (value))
     return g_strdup (value > 0 ? "inf" : "-inf");
 
-  /* The shortest text that reads back to the same double; plain digits
-   * ("50", not "5e+01") for everyday magnitudes */
-  for (int precision = 1; precision <= 17; precision++)
+  /* The shortest text that reads back to the same double. %g drops
+   * trailing zeros, so 15 significant digits already give "0.1" or "50"
+   * for every value that has such a short form; only values that need
+   * more digits go on to 16 and 17. */
+  for (int precision = 15; precision <= 17; precision++)
     {
       char format[8];
-      double magnitude = fabs (value);
-      gboolean everyday = magnitude >= 1e-4 && magnitude < 1e15;
 
       g_snprintf (format, sizeof format, "%%.%dg", precision);
       g_ascii_formatd (buffer, sizeof buffer, format, value);
-      if (g_ascii_strtod (buffer, NULL) == value
-          && !(everyday && strchr (buffer, 'e') != NULL))
+      if (g_ascii_strtod (buffer, NULL) == value)
         break;
     }
 

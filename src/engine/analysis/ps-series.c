@@ -266,6 +266,20 @@ ps_series_collect (PsEventStore          *store,
     {
       PsSeries *series = g_ptr_array_index (result, i);
 
+      if (options->durations_summary_only && series->kind == PS_SERIES_DURATION)
+        {
+          /* The values are not needed afterwards: sort them where they are */
+          ps_stats_compute ((double *)series->values->data, series->values->len, &series->stats);
+          ps_stats_compute ((double *)series->ticks->data, series->ticks->len, &series->ticks_stats);
+          g_array_unref (g_steal_pointer (&series->values));
+          g_array_unref (g_steal_pointer (&series->ticks));
+          g_array_unref (g_steal_pointer (&series->indexes));
+          series->values = g_array_new (FALSE, FALSE, sizeof (double));
+          series->ticks = g_array_new (FALSE, FALSE, sizeof (double));
+          series->indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
+          continue;
+        }
+
       compute_stats (series->values, &series->stats);
       if (series->ticks != NULL)
         compute_stats (series->ticks, &series->ticks_stats);

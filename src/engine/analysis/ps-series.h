@@ -52,6 +52,9 @@ typedef struct
   gboolean group_by_name;       /* merge instances with the same description */
   gboolean include_negative;    /* put negative durations into statistics */
   double   tick_rate_override;  /* > 0: use instead of the log's RESOLUTION */
+  gboolean durations_summary_only; /* keep only the statistics of durations:
+                                    * their values, ticks and indexes come back
+                                    * empty, which saves 24 bytes an event */
 } PsSeriesOptions;
 
 const char *ps_series_kind_to_string (PsSeriesKind kind);

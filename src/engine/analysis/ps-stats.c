@@ -11,14 +11,76 @@
 
 #include "ps-stats.h"
 
-static int
-compare_doubles (const void *a,
-                 const void *b)
+static inline void
+swap (double *a,
+      double *b)
 {
-  double x = *(const double *)a;
-  double y = *(const double *)b;
+  double t = *a;
 
-  return (x > y) - (x < y);
+  *a = *b;
+  *b = t;
+}
+
+/* Puts the k-th smallest of values[0..count) at values[k], smaller ones
+ * before it and larger ones after (Hoare's selection, median-of-three
+ * pivot): linear on average, where sorting would be n log n. */
+static void
+select_kth (double *values,
+            gsize   count,
+            gsize   k)
+{
+  gsize left = 0;
+  gsize right = count - 1;
+
+  while (right > left)
+    {
+      gsize middle = left + (right - left) / 2;
+      double pivot;
+      gsize i, j;
+
+      if (values[middle] < values[left])
+        swap (&values[middle], &values[left]);
+      if (values[right] < values[left])
+        swap (&values[right], &values[left]);
+      if (values[right] < values[middle])
+        swap (&values[right], &values[middle]);
+      pivot = values[middle];
+
+      i = left;
+      j = right;
+      while (i <= j)
+        {
+          while (values[i] < pivot)
+            i++;
+          while (values[j] > pivot)
+            j--;
+          if (i <= j)
+            {
+              swap (&values[i], &values[j]);
+              i++;
+              if (j == 0)
+                break;
+              j--;
+            }
+        }
+
+      if (k <= j)
+        right = j;
+      else if (k >= i)
+        left = i;
+      else
+        return;
+    }
+}
+
+static gsize
+nearest_rank_index (gsize  count,
+                    double percent)
+{
+  double rank = ceil (percent / 100.0 * (double)count);
+  gsize index = rank < 1 ? 0 : (gsize)rank - 1;
+
+  return MIN (index, count - 1);
 }
 
 double
@@ -26,19 +88,11 @@ ps_stats_percentile (const double *sorted,
                      gsize         count,
                      double        percent)
 {
-  double rank;
-  gsize index;
-
   if (count == 0)
     return 0;
 
   /* Nearest rank: the smallest value with at least percent% at or below it */
-  rank = ceil (percent / 100.0 * (double)count);
-  index = rank < 1 ? 0 : (gsize)rank - 1;
-  if (index >= count)
-    index = count - 1;
-
-  return sorted[index];
+  return sorted[nearest_rank_index (count, percent)];
 }
 
 void
@@ -56,22 +110,37 @@ ps_stats_compute (double  *values,
   if (count == 0)
     return;
 
-  qsort (values, count, sizeof (double), compare_doubles);
-
+  out->min = values[0];
+  out->max = values[0];
   for (gsize i = 0; i < count; i++)
-    sum += values[i];
+    {
+      sum += values[i];
+      out->min = MIN (out->min, values[i]);
+      out->max = MAX (out->max, values[i]);
+    }
   mean = sum / (double)count;
   for (gsize i = 0; i < count; i++)
     squares += (values[i] - mean) * (values[i] - mean);
 
   out->count = count;
   out->sum = sum;
-  out->min = values[0];
-  out->max = values[count - 1];
   out->mean = mean;
-  out->median = ps_stats_percentile (values, count, 50);
-  out->p90 = ps_stats_percentile (values, count, 90);
-  out->p95 = ps_stats_percentile (values, count, 95);
-  out->p99 = ps_stats_percentile (values, count, 99);
+
+  /* Ranks in increasing order: each selection leaves everything above its
+   * rank to the right, so the next one searches only there */
+  {
+    static const double percents[] = { 50, 90, 95, 99 };
+    double *results[] = { &out->median, &out->p90, &out->p95, &out->p99 };
+    gsize from = 0;
+
+    for (guint i = 0; i < G_N_ELEMENTS (percents); i++)
+      {
+        gsize k = nearest_rank_index (count, percents[i]);
+
+        select_kth (values + from, count - from, k - from);
+        *results[i] = values[k];
+        from = k;
+      }
+  }
   out->stddev = sqrt (squares / (double)count);
 }

@@ -26,7 +26,7 @@ typedef struct
   double  stddev;
 } PsStats;
 
-/* values is sorted in place. With count 0 every field is 0. */
+/* values is reordered in place. With count 0 every field is 0. */
 void   ps_stats_compute       (double        *values,
                                gsize          count,
                                PsStats       *out);
