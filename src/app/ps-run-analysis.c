@@ -17,7 +17,10 @@ ps_run_analysis_clear (gpointer data)
   g_clear_object (&self->store);
   g_clear_pointer (&self->instances, g_ptr_array_unref);
   g_clear_pointer (&self->groups, g_ptr_array_unref);
+  g_clear_pointer (&self->instance_of, g_free);
 }
+
+#define N_KINDS (PS_SERIES_SPAN + 1)
 
 /* Runs in any thread: the store is not changed once loaded. */
 PsRunAnalysis *
@@ -37,6 +40,19 @@ ps_run_analysis_new (PsEventStore *store)
   self->instances = ps_series_collect (store, &options);
   options.group_by_name = TRUE;
   self->groups = ps_series_collect (store, &options);
+
+  /* Expanding a group looks up each of its instances */
+  self->n_tracks = ps_event_store_get_n_tracks (store);
+  self->instance_of = g_new (guint32, (gsize)self->n_tracks * N_KINDS + 1);
+  for (gsize i = 0; i < (gsize)self->n_tracks * N_KINDS; i++)
+    self->instance_of[i] = G_MAXUINT32;
+  for (guint i = 0; i < self->instances->len; i++)
+    {
+      PsSeries *series = g_ptr_array_index (self->instances, i);
+
+      if (series->tracks[0] < self->n_tracks && series->kind < N_KINDS)
+        self->instance_of[(gsize)series->tracks[0] * N_KINDS + series->kind] = i;
+    }
 
   return self;
 }
@@ -98,13 +114,11 @@ ps_run_analysis_find_instance (PsRunAnalysis *self,
                                guint32        track,
                                PsSeriesKind   kind)
 {
-  for (guint i = 0; i < self->instances->len; i++)
-    {
-      PsSeries *series = g_ptr_array_index (self->instances, i);
+  guint32 index;
 
-      if (series->kind == kind && series->tracks[0] == track)
-        return series;
-    }
+  if (track >= self->n_tracks || kind >= N_KINDS)
+    return NULL;
 
-  return NULL;
+  index = self->instance_of[(gsize)track * N_KINDS + kind];
+  return index == G_MAXUINT32 ? NULL : g_ptr_array_index (self->instances, index);
 }

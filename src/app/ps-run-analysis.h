@@ -21,6 +21,9 @@ typedef struct
   PsEventStore *store;
   GPtrArray    *instances;   /* PsSeries*, ungrouped */
   GPtrArray    *groups;      /* PsSeries*, grouped by name */
+  /* track × kind → index in instances, or G_MAXUINT32 */
+  guint32      *instance_of;
+  guint         n_tracks;
 } PsRunAnalysis;
 
 #define PS_TYPE_RUN_ANALYSIS (ps_run_analysis_get_type ())
