@@ -72,28 +72,13 @@ info_to_json (const PsCliOptions *options,
               const char         *path)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autofree char *file_name = ps_cli_display_basename (path);
-  g_autofree char *display_path = g_filename_display_name (path);
-  JsonNode *error_node = ps_cli_error_node (store);
   guint n_sessions = ps_event_store_get_n_sessions (store);
   guint n_warnings = ps_event_store_get_n_warnings (store);
   gint64 begin_ns, end_ns;
 
   json_builder_begin_object (builder);
 
-  json_builder_set_member_name (builder, "file");
-  json_builder_add_string_value (builder, file_name);
-  json_builder_set_member_name (builder, "path");
-  json_builder_add_string_value (builder, display_path);
-  json_builder_set_member_name (builder, "format");
-  json_builder_add_string_value (builder, ps_event_store_get_format (store));
-  json_builder_set_member_name (builder, "complete");
-  json_builder_add_boolean_value (builder, ps_event_store_is_complete (store));
-  if (error_node != NULL)
-    {
-      json_builder_set_member_name (builder, "error");
-      json_builder_add_value (builder, error_node);
-    }
+  ps_cli_add_run_members (builder, store, path, TRUE);
 
   /* The first session's header, the common case of one run per file */
   json_builder_set_member_name (builder, "metadata");

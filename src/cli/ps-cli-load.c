@@ -163,3 +163,32 @@ ps_cli_error_node (PsEventStore *store)
 
   return json_builder_get_root (builder);
 }
+
+void
+ps_cli_add_run_members (JsonBuilder  *builder,
+                        PsEventStore *store,
+                        const char   *path,
+                        gboolean      with_path)
+{
+  g_autofree char *file_name = ps_cli_display_basename (path);
+  JsonNode *error_node = ps_cli_error_node (store);
+
+  json_builder_set_member_name (builder, "file");
+  json_builder_add_string_value (builder, file_name);
+  if (with_path)
+    {
+      g_autofree char *display_path = g_filename_display_name (path);
+
+      json_builder_set_member_name (builder, "path");
+      json_builder_add_string_value (builder, display_path);
+    }
+  json_builder_set_member_name (builder, "format");
+  json_builder_add_string_value (builder, ps_event_store_get_format (store));
+  json_builder_set_member_name (builder, "complete");
+  json_builder_add_boolean_value (builder, ps_event_store_is_complete (store));
+  if (error_node != NULL)
+    {
+      json_builder_set_member_name (builder, "error");
+      json_builder_add_value (builder, error_node);
+    }
+}

@@ -133,22 +133,10 @@ stats_to_json (const PsCliOptions *options,
                GPtrArray          *series)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autofree char *file_name = ps_cli_display_basename (path);
-  JsonNode *error_node = ps_cli_error_node (store);
   gboolean is_ce = g_strcmp0 (ps_event_store_get_format (store), CE_FORMAT_NAME) == 0;
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "file");
-  json_builder_add_string_value (builder, file_name);
-  json_builder_set_member_name (builder, "format");
-  json_builder_add_string_value (builder, ps_event_store_get_format (store));
-  json_builder_set_member_name (builder, "complete");
-  json_builder_add_boolean_value (builder, ps_event_store_is_complete (store));
-  if (error_node != NULL)
-    {
-      json_builder_set_member_name (builder, "error");
-      json_builder_add_value (builder, error_node);
-    }
+  ps_cli_add_run_members (builder, store, path, FALSE);
   json_builder_set_member_name (builder, "group_by_name");
   json_builder_add_boolean_value (builder, options->group_by_name);
 

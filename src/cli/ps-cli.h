@@ -46,6 +46,12 @@ void          ps_cli_print_error     (const char         *format,
                                       ...) G_GNUC_PRINTF (1, 2);
 /* The JSON "error" object of a partial store, or NULL when complete */
 JsonNode     *ps_cli_error_node      (PsEventStore       *store);
+/* The members every command's object starts with: "file", "path" (when
+ * with_path), "format", "complete" and, for a partial read, "error" */
+void          ps_cli_add_run_members (JsonBuilder        *builder,
+                                      PsEventStore       *store,
+                                      const char         *path,
+                                      gboolean            with_path);
 
 /* ps-cli-json.c: pretty-printed JSON with doubles in their shortest
  * round-trip form (json-glib prints "%.17g") */

@@ -995,6 +995,27 @@ add_event (CeParser   *self,
     }
 }
 
+/* "[number]" after CAL or CPU CAL: never an event (§7 #35) */
+static gboolean
+skip_calibration (CeParser   *self,
+                  Cursor     *c,
+                  guint64     line,
+                  const char *malformed_message)
+{
+  const char *number;
+  gsize number_length;
+  double unused;
+
+  if (!skip_ws (c) || !bracket (c, &number, &number_length) || !at_end (c))
+    return FALSE;
+
+  ensure_session (self, line);
+  if (!parse_decimal (number, number_length, &unused, NULL))
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BADCAL", line,
+                           PS_NO_POSITION, self->session, "%s", malformed_message);
+  return TRUE;
+}
+
 /* APP [a] CAL [n] / APP [a] CPU CAL [n] / APP [a] CPU MON [a] FREQ [n] /
  * APP [a] EVT [n] KIND [v] */
 static gboolean
@@ -1026,32 +1047,15 @@ parse_app_statement (CeParser *self,
     }
 
   if (keyword (c, "CAL"))
-    {
-      if (!skip_ws (c) || !bracket (c, &number, &number_length) || !at_end (c))
-        return FALSE;
-      ensure_session (self, line);
-      if (!parse_decimal (number, number_length, &unused, NULL))
-        ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BADCAL", line,
-                               PS_NO_POSITION, self->session,
-                               _("Calibration line with a value that is not a number; skipped"));
-      return TRUE;
-    }
+    return skip_calibration (self, c, line, _("Calibration line with a value that is not a number; skipped"));
 
   if (keyword (c, "CPU"))
     {
       if (!skip_ws (c))
         return FALSE;
       if (keyword (c, "CAL"))
-        {
-          if (!skip_ws (c) || !bracket (c, &number, &number_length) || !at_end (c))
-            return FALSE;
-          ensure_session (self, line);
-          if (!parse_decimal (number, number_length, &unused, NULL))
-            ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BADCAL", line,
-                                   PS_NO_POSITION, self->session,
-                                   _("CPU calibration line with a value that is not a number; skipped"));
-          return TRUE;
-        }
+        return skip_calibration (self, c, line,
+                                 _("CPU calibration line with a value that is not a number; skipped"));
       if (keyword (c, "MON"))
         {
           const char *monitor;
