@@ -699,6 +699,62 @@ test_chart_pixels (Fixture       *fixture,
   g_assert_cmpuint (n_line_pixels, >, 30);     /* the CPU line and its dots */
 }
 
+/* Dropping several files opens each in its own tab, through the same open
+ * path as the other ways in */
+static void
+test_drop_files (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GFile) example = spec_example_file ();
+  g_autoptr(GFile) other = write_temp_file (fixture, "dropped.log",
+                                            "## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+                                            "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+                                            "## PERF ## REGISTERED APP [a] PROCCESSID [0x1]\r\n"
+                                            "## PERF ## REGISTERED MARKER [Test=Drop] AS [0] BY APP [a]\r\n"
+                                            "## PERF ## APP [a] EVT [0] DUR [250]\r\n", -1);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (fixture->window));
+  GtkDropTarget *target = NULL;
+  g_autoptr(GSList) files = NULL;
+  GValue value = G_VALUE_INIT;
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && target == NULL; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        target = GTK_DROP_TARGET (controller);
+    }
+  g_assert_nonnull (target);
+
+  files = g_slist_append (files, example);
+  files = g_slist_append (files, other);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
+  g_signal_emit_by_name (target, "drop", &value, 20.0, 20.0, &handled);
+  g_value_unset (&value);
+
+  g_assert_true (handled);
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      PsRunPage *page = ps_window_get_page (fixture->window, i);
+
+      wait_for_page (page);
+      g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+    }
+  g_assert_cmpstr (ps_run_page_get_title (ps_window_get_page (fixture->window, 0)), ==,
+                   "fsperf_CEPC_x86_6_0_3122.log");
+  g_assert_cmpstr (ps_run_page_get_title (ps_window_get_page (fixture->window, 1)), ==, "dropped.log");
+  {
+    PsCeView *view = ps_run_page_get_ce_view (ps_window_get_page (fixture->window, 1));
+    g_autoptr(PsMarkerRow) row = find_marker (ps_ce_view_get_marker_model (view), "Test=Drop");
+
+    g_assert_nonnull (row);
+  }
+  g_assert_cmpstr (ps_window_get_visible_state (fixture->window), ==, "runs");
+}
+
 static GtkWindow *
 find_about_dialog (void)
 {
@@ -788,6 +844,7 @@ main (int   argc,
   ADD_TEST ("/gui/window/empty-state", test_empty_state);
   ADD_TEST ("/gui/window/actions", test_actions);
   ADD_TEST ("/gui/ce/open-example", test_open_ce_example);
+  ADD_TEST ("/gui/window/drop-files", test_drop_files);
   ADD_TEST ("/gui/ce/sort-markers", test_sort_markers);
   ADD_TEST ("/gui/ce/group-instances", test_group_instances);
   ADD_TEST ("/gui/ce/sessions", test_sessions);
