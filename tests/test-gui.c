@@ -315,6 +315,9 @@ test_open_ce_example (Fixture       *fixture,
     g_assert_cmpuint (ps_marker_row_get_count (write), ==, 2);
     g_assert_cmpfloat (ps_marker_row_get_mean_ticks (write), ==, 12170.5);
     g_assert_cmpfloat_with_epsilon (ps_marker_row_get_mean (write), 0.0102, 1e-6);
+    /* Nearest-rank p95 of two values is the larger; population stddev */
+    g_assert_cmpfloat_with_epsilon (ps_marker_row_get_p95 (write), 12410 / TICKS_PER_SECOND, 1e-12);
+    g_assert_cmpfloat_with_epsilon (ps_marker_row_get_stddev (write), 239.5 / TICKS_PER_SECOND, 1e-12);
     g_assert_cmpfloat (ps_marker_row_get_min (write), ==, 11931 / TICKS_PER_SECOND);
     g_assert_cmpfloat (ps_marker_row_get_max (write), ==, 12410 / TICKS_PER_SECOND);
     /* §6: "Placeholder expansion for the first write instance: time=0.010200" */

@@ -33,6 +33,8 @@ typedef enum
   MARKER_COLUMN_MAX,
   MARKER_COLUMN_MEAN,
   MARKER_COLUMN_MEDIAN,
+  MARKER_COLUMN_P95,
+  MARKER_COLUMN_STDDEV,
   MARKER_COLUMN_TOTAL,
   MARKER_COLUMN_MEAN_TICKS,
   MARKER_COLUMN_TOTAL_TICKS,
@@ -278,6 +280,16 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
       tooltip = format_exact (row, ps_marker_row_get_median (row));
       break;
 
+    case MARKER_COLUMN_P95:
+      text = format_duration (row, ps_marker_row_get_p95 (row));
+      tooltip = format_exact (row, ps_marker_row_get_p95 (row));
+      break;
+
+    case MARKER_COLUMN_STDDEV:
+      text = format_duration (row, ps_marker_row_get_stddev (row));
+      tooltip = format_exact (row, ps_marker_row_get_stddev (row));
+      break;
+
     case MARKER_COLUMN_TOTAL:
       text = format_duration (row, ps_marker_row_get_total (row));
       tooltip = format_exact (row, ps_marker_row_get_total (row));
@@ -345,6 +357,8 @@ make_sorter (MarkerColumn  column,
     [MARKER_COLUMN_MAX] = "max",
     [MARKER_COLUMN_MEAN] = "mean",
     [MARKER_COLUMN_MEDIAN] = "median",
+    [MARKER_COLUMN_P95] = "p95",
+    [MARKER_COLUMN_STDDEV] = "stddev",
     [MARKER_COLUMN_TOTAL] = "total",
     [MARKER_COLUMN_MEAN_TICKS] = "mean-ticks",
     [MARKER_COLUMN_TOTAL_TICKS] = "total-ticks",
@@ -402,6 +416,10 @@ add_marker_columns (PsCeView *self)
     { N_("Max"), MARKER_COLUMN_MAX },
     { N_("Mean"), MARKER_COLUMN_MEAN },
     { N_("Median"), MARKER_COLUMN_MEDIAN },
+    /* Translators: the 95th percentile */
+    { N_("P95"), MARKER_COLUMN_P95 },
+    /* Translators: standard deviation */
+    { N_("Std dev"), MARKER_COLUMN_STDDEV },
     { N_("Total"), MARKER_COLUMN_TOTAL },
     { N_("Mean (ticks)"), MARKER_COLUMN_MEAN_TICKS },
     { N_("Total (ticks)"), MARKER_COLUMN_TOTAL_TICKS },

@@ -36,6 +36,8 @@ enum {
   PROP_MAX,
   PROP_MEAN,
   PROP_MEDIAN,
+  PROP_P95,
+  PROP_STDDEV,
   PROP_TOTAL,
   PROP_MEAN_TICKS,
   PROP_TOTAL_TICKS,
@@ -102,6 +104,12 @@ ps_marker_row_get_property (GObject    *object,
     case PROP_MEDIAN:
       g_value_set_double (value, ps_marker_row_get_median (self));
       break;
+    case PROP_P95:
+      g_value_set_double (value, ps_marker_row_get_p95 (self));
+      break;
+    case PROP_STDDEV:
+      g_value_set_double (value, ps_marker_row_get_stddev (self));
+      break;
     case PROP_TOTAL:
       g_value_set_double (value, ps_marker_row_get_total (self));
       break;
@@ -143,6 +151,8 @@ ps_marker_row_class_init (PsMarkerRowClass *klass)
   properties[PROP_MAX] = double_property ("max");
   properties[PROP_MEAN] = double_property ("mean");
   properties[PROP_MEDIAN] = double_property ("median");
+  properties[PROP_P95] = double_property ("p95");
+  properties[PROP_STDDEV] = double_property ("stddev");
   properties[PROP_TOTAL] = double_property ("total");
   properties[PROP_MEAN_TICKS] = double_property ("mean-ticks");
   properties[PROP_TOTAL_TICKS] = double_property ("total-ticks");
@@ -305,6 +315,20 @@ ps_marker_row_get_median (PsMarkerRow *self)
 {
   g_return_val_if_fail (PS_IS_MARKER_ROW (self), 0);
   return self->series->stats.median;
+}
+
+double
+ps_marker_row_get_p95 (PsMarkerRow *self)
+{
+  g_return_val_if_fail (PS_IS_MARKER_ROW (self), 0);
+  return self->series->stats.p95;
+}
+
+double
+ps_marker_row_get_stddev (PsMarkerRow *self)
+{
+  g_return_val_if_fail (PS_IS_MARKER_ROW (self), 0);
+  return self->series->stats.stddev;
 }
 
 double

@@ -39,6 +39,8 @@ double          ps_marker_row_get_min              (PsMarkerRow   *self);
 double          ps_marker_row_get_max              (PsMarkerRow   *self);
 double          ps_marker_row_get_mean             (PsMarkerRow   *self);
 double          ps_marker_row_get_median           (PsMarkerRow   *self);
+double          ps_marker_row_get_p95              (PsMarkerRow   *self);
+double          ps_marker_row_get_stddev           (PsMarkerRow   *self);
 double          ps_marker_row_get_total            (PsMarkerRow   *self);
 double          ps_marker_row_get_mean_ticks       (PsMarkerRow   *self);
 double          ps_marker_row_get_total_ticks      (PsMarkerRow   *self);
