@@ -64,10 +64,8 @@ struct _PsCeView
   GtkSortListModel    *marker_sorted;   /* GtkTreeListRow */
   GPtrArray           *key_columns;     /* GtkColumnViewColumn */
   PsWarningModel      *warnings;
-  char                *warnings_title;
 
   /* Template widgets */
-  GtkWidget           *session_header;
   GtkWidget           *session_box;
   GtkDropDown         *session_dropdown;
   GtkLabel            *os_value;
@@ -78,8 +76,6 @@ struct _PsCeView
   GtkLabel            *app_value;
   GtkLabel            *resolution_value;
   GtkStack            *view_stack;
-  GtkStackPage        *markers_page;
-  GtkStackPage        *cpu_memory_page;
   GtkStackPage        *warnings_page;
   GtkStack            *markers_stack;
   GtkColumnView       *marker_view;
@@ -111,6 +107,12 @@ is_numeric_column (MarkerColumn column)
   return column >= MARKER_COLUMN_ID;
 }
 
+static gboolean
+is_duration_column (MarkerColumn column)
+{
+  return column >= MARKER_COLUMN_MIN && column <= MARKER_COLUMN_TOTAL;
+}
+
 static void
 column_info_free (gpointer  data,
                   GClosure *closure)
@@ -136,17 +138,13 @@ marker_cell_setup (GtkSignalListItemFactory *factory,
   else
     gtk_label_set_xalign (GTK_LABEL (label), 0.0);
 
-  /* Descriptions can be long: a fair minimum, the rest in the tooltip */
-  if (info->column == MARKER_COLUMN_DESCRIPTION)
-    {
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_label_set_width_chars (GTK_LABEL (label), 18);
-    }
-
   if (info->column == MARKER_COLUMN_DESCRIPTION)
     {
       GtkWidget *expander = gtk_tree_expander_new ();
 
+      /* Descriptions can be long: a fair minimum, the rest in the tooltip */
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_width_chars (GTK_LABEL (label), 18);
       gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
       gtk_list_item_set_child (list_item, expander);
     }
@@ -154,28 +152,38 @@ marker_cell_setup (GtkSignalListItemFactory *factory,
     gtk_list_item_set_child (list_item, label);
 }
 
+/* The exact value behind a rounded one, for a tooltip */
 static char *
-format_duration (PsMarkerRow *row,
-                 double       value)
-{
-  if (ps_marker_row_get_count (row) == 0)
-    return g_strdup ("–");
-  if (ps_marker_row_has_seconds (row))
-    return ps_util_format_seconds (value);
-  return ps_series_chart_unit_format (PS_SERIES_CHART_UNIT_TICKS, value);
-}
-
-static char *
-format_exact (PsMarkerRow *row,
-              double       value)
+format_exact (PsSeriesChartUnit unit,
+              double            value)
 {
   g_autofree char *number = ps_util_format_double (value);
 
-  if (ps_marker_row_has_seconds (row))
-    /* Translators: an exact duration in seconds, in a tooltip */
-    return g_strdup_printf (_("%s s"), number);
-  /* Translators: an exact number of timer ticks, in a tooltip */
-  return g_strdup_printf (_("%s ticks"), number);
+  switch (unit)
+    {
+    case PS_SERIES_CHART_UNIT_SECONDS:
+      /* Translators: an exact duration in seconds, in a tooltip */
+      return g_strdup_printf (_("%s s"), number);
+    case PS_SERIES_CHART_UNIT_TICKS:
+      /* Translators: an exact number of timer ticks, in a tooltip */
+      return g_strdup_printf (_("%s ticks"), number);
+    case PS_SERIES_CHART_UNIT_BYTES:
+      /* Translators: an exact number of bytes, in a tooltip */
+      return g_strdup_printf (_("%s bytes"), number);
+    case PS_SERIES_CHART_UNIT_PERCENT:
+      /* Translators: an exact percentage, in a tooltip */
+      return g_strdup_printf (_("%s %%"), number);
+    case PS_SERIES_CHART_UNIT_NONE:
+    default:
+      return g_steal_pointer (&number);
+    }
+}
+
+/* Durations are in seconds, or in ticks without a tick rate */
+static PsSeriesChartUnit
+duration_unit (PsMarkerRow *row)
+{
+  return ps_marker_row_has_seconds (row) ? PS_SERIES_CHART_UNIT_SECONDS : PS_SERIES_CHART_UNIT_TICKS;
 }
 
 static char *
@@ -221,6 +229,7 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
   g_autofree char *text = NULL;
   g_autofree char *tooltip = NULL;
   GtkWidget *label = child;
+  double duration = 0;
 
   switch (info->column)
     {
@@ -261,38 +270,31 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
       break;
 
     case MARKER_COLUMN_MIN:
-      text = format_duration (row, ps_marker_row_get_min (row));
-      tooltip = format_exact (row, ps_marker_row_get_min (row));
+      duration = ps_marker_row_get_min (row);
       break;
 
     case MARKER_COLUMN_MAX:
-      text = format_duration (row, ps_marker_row_get_max (row));
-      tooltip = format_exact (row, ps_marker_row_get_max (row));
+      duration = ps_marker_row_get_max (row);
       break;
 
     case MARKER_COLUMN_MEAN:
-      text = format_duration (row, ps_marker_row_get_mean (row));
-      tooltip = format_exact (row, ps_marker_row_get_mean (row));
+      duration = ps_marker_row_get_mean (row);
       break;
 
     case MARKER_COLUMN_MEDIAN:
-      text = format_duration (row, ps_marker_row_get_median (row));
-      tooltip = format_exact (row, ps_marker_row_get_median (row));
+      duration = ps_marker_row_get_median (row);
       break;
 
     case MARKER_COLUMN_P95:
-      text = format_duration (row, ps_marker_row_get_p95 (row));
-      tooltip = format_exact (row, ps_marker_row_get_p95 (row));
+      duration = ps_marker_row_get_p95 (row);
       break;
 
     case MARKER_COLUMN_STDDEV:
-      text = format_duration (row, ps_marker_row_get_stddev (row));
-      tooltip = format_exact (row, ps_marker_row_get_stddev (row));
+      duration = ps_marker_row_get_stddev (row);
       break;
 
     case MARKER_COLUMN_TOTAL:
-      text = format_duration (row, ps_marker_row_get_total (row));
-      tooltip = format_exact (row, ps_marker_row_get_total (row));
+      duration = ps_marker_row_get_total (row);
       break;
 
     case MARKER_COLUMN_MEAN_TICKS:
@@ -305,6 +307,15 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
 
     default:
       g_assert_not_reached ();
+    }
+
+  if (is_duration_column (info->column))
+    {
+      if (ps_marker_row_get_count (row) > 0)
+        text = ps_series_chart_unit_format (duration_unit (row), duration);
+      else
+        text = g_strdup ("–");
+      tooltip = format_exact (duration_unit (row), duration);
     }
 
   gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
@@ -674,7 +685,8 @@ series_in_session (PsCeView       *self,
 }
 
 static void
-update_key_columns (PsCeView *self)
+update_key_columns (PsCeView  *self,
+                    GPtrArray *rows)
 {
   g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
 
@@ -683,15 +695,11 @@ update_key_columns (PsCeView *self)
   g_ptr_array_set_size (self->key_columns, 0);
 
   /* The description keys in order of appearance (ce-perflog.md §5.2) */
-  for (guint i = 0; i < self->analysis->groups->len; i++)
+  for (guint i = 0; i < rows->len; i++)
     {
-      PsSeries *series = g_ptr_array_index (self->analysis->groups, i);
-      g_autoptr(GArray) items = NULL;
+      const PsSeries *series = ps_marker_row_get_series (g_ptr_array_index (rows, i));
+      g_autoptr(GArray) items = ps_ce_description_parse (series->name);
 
-      if (!series_in_session (self, series, PS_SERIES_DURATION))
-        continue;
-
-      items = ps_ce_description_parse (series->name);
       for (guint j = 0; j < items->len; j++)
         {
           const PsCeDescriptionItem *item = &g_array_index (items, PsCeDescriptionItem, j);
@@ -726,7 +734,7 @@ update_markers (PsCeView *self)
         g_ptr_array_add (rows, ps_marker_row_new (self->analysis, series, TRUE));
     }
 
-  update_key_columns (self);
+  update_key_columns (self, rows);
   g_list_store_splice (self->marker_groups, 0,
                        g_list_model_get_n_items (G_LIST_MODEL (self->marker_groups)),
                        rows->pdata, rows->len);
@@ -823,15 +831,8 @@ update_summary (PsCeView          *self,
 
           if (series->stats.count > 0)
             {
-              g_autofree char *number = ps_util_format_double (values[v]);
-              g_autofree char *exact = NULL;
+              g_autofree char *exact = format_exact (unit, values[v]);
 
-              if (unit == PS_SERIES_CHART_UNIT_BYTES)
-                /* Translators: an exact number of bytes, in a tooltip */
-                exact = g_strdup_printf (_("%s bytes"), number);
-              else
-                /* Translators: an exact percentage, in a tooltip */
-                exact = g_strdup_printf (_("%s %%"), number);
               gtk_widget_set_tooltip_text (value_label, exact);
             }
           gtk_grid_attach (grid, value_label, 2 + v, row, 1, 1);
@@ -874,6 +875,7 @@ update_warnings (PsCeView *self)
   guint64 n_raised = ps_event_store_get_n_warnings_raised (store);
   gboolean attention = FALSE;
   g_autoptr(GtkSingleSelection) selection = NULL;
+  g_autofree char *title = NULL;
 
   g_clear_object (&self->warnings);
   self->warnings = ps_warning_model_new (store);
@@ -890,13 +892,12 @@ update_warnings (PsCeView *self)
       attention = warning.severity >= PS_SEVERITY_WARNING;
     }
 
-  g_free (self->warnings_title);
   if (n_raised == 0)
-    self->warnings_title = g_strdup (_("_Warnings"));
+    title = g_strdup (_("_Warnings"));
   else
     /* Translators: a page title with the number of warnings */
-    self->warnings_title = g_strdup_printf (_("_Warnings (%llu)"), (unsigned long long) n_raised);
-  gtk_stack_page_set_title (self->warnings_page, self->warnings_title);
+    title = g_strdup_printf (_("_Warnings (%llu)"), (unsigned long long) n_raised);
+  gtk_stack_page_set_title (self->warnings_page, title);
   gtk_stack_page_set_needs_attention (self->warnings_page, attention);
   gtk_stack_set_visible_child_name (self->warnings_stack, n_raised > 0 ? "table" : "empty");
 
@@ -960,24 +961,14 @@ session_selected_cb (PsCeView    *self,
     ps_ce_view_set_session (self, selected);
 }
 
+/* After update_session(): the tables and charts hold the session's series */
 static void
 show_first_page_with_data (PsCeView *self)
 {
-  gboolean has_durations = FALSE, has_samples = FALSE;
-
-  for (guint i = 0; i < self->analysis->groups->len; i++)
-    {
-      PsSeries *series = g_ptr_array_index (self->analysis->groups, i);
-
-      if (series->session != self->session)
-        continue;
-      has_durations |= series->kind == PS_SERIES_DURATION;
-      has_samples |= series->kind == PS_SERIES_CPU || series->kind == PS_SERIES_MEMORY;
-    }
-
-  if (has_durations)
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->marker_groups)) > 0)
     ps_ce_view_show_page (self, "markers");
-  else if (has_samples)
+  else if (ps_series_chart_get_n_series (self->cpu_chart) > 0
+           || ps_series_chart_get_n_series (self->memory_chart) > 0)
     ps_ce_view_show_page (self, "cpu-memory");
   else if (ps_event_store_get_n_warnings (self->analysis->store) > 0)
     ps_ce_view_show_page (self, "warnings");
@@ -1003,16 +994,6 @@ ps_ce_view_dispose (GObject *object)
   g_clear_pointer (&self->key_columns, g_ptr_array_unref);
 
   G_OBJECT_CLASS (ps_ce_view_parent_class)->dispose (object);
-}
-
-static void
-ps_ce_view_finalize (GObject *object)
-{
-  PsCeView *self = PS_CE_VIEW (object);
-
-  g_free (self->warnings_title);
-
-  G_OBJECT_CLASS (ps_ce_view_parent_class)->finalize (object);
 }
 
 static void
@@ -1064,7 +1045,6 @@ ps_ce_view_class_init (PsCeViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = ps_ce_view_dispose;
-  object_class->finalize = ps_ce_view_finalize;
   object_class->get_property = ps_ce_view_get_property;
   object_class->set_property = ps_ce_view_set_property;
 
@@ -1081,7 +1061,6 @@ ps_ce_view_class_init (PsCeViewClass *klass)
   g_type_ensure (PS_TYPE_SERIES_CHART);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-ce-view.ui");
-  gtk_widget_class_bind_template_child (widget_class, PsCeView, session_header);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, session_box);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, session_dropdown);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, os_value);
@@ -1092,8 +1071,6 @@ ps_ce_view_class_init (PsCeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsCeView, app_value);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, resolution_value);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, view_stack);
-  gtk_widget_class_bind_template_child (widget_class, PsCeView, markers_page);
-  gtk_widget_class_bind_template_child (widget_class, PsCeView, cpu_memory_page);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, warnings_page);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, markers_stack);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, marker_view);
@@ -1276,5 +1253,5 @@ const char *
 ps_ce_view_get_warnings_title (PsCeView *self)
 {
   g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
-  return self->warnings_title;
+  return gtk_stack_page_get_title (self->warnings_page);
 }

@@ -26,11 +26,9 @@ struct _PsMarkerRow
 enum {
   PROP_0,
   PROP_NAME,
-  PROP_EXPANDED_NAME,
   PROP_APP,
   PROP_ID,
   PROP_INSTANCE,
-  PROP_N_INSTANCES,
   PROP_COUNT,
   PROP_MIN,
   PROP_MAX,
@@ -74,9 +72,6 @@ ps_marker_row_get_property (GObject    *object,
     case PROP_NAME:
       g_value_set_string (value, ps_marker_row_get_name (self));
       break;
-    case PROP_EXPANDED_NAME:
-      g_value_set_string (value, ps_marker_row_get_expanded_name (self));
-      break;
     case PROP_APP:
       g_value_set_string (value, ps_marker_row_get_app (self));
       break;
@@ -85,9 +80,6 @@ ps_marker_row_get_property (GObject    *object,
       break;
     case PROP_INSTANCE:
       g_value_set_uint (value, self->series->instance);
-      break;
-    case PROP_N_INSTANCES:
-      g_value_set_uint (value, self->series->n_instances);
       break;
     case PROP_COUNT:
       g_value_set_uint64 (value, ps_marker_row_get_count (self));
@@ -141,11 +133,9 @@ ps_marker_row_class_init (PsMarkerRowClass *klass)
   object_class->get_property = ps_marker_row_get_property;
 
   properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, flags);
-  properties[PROP_EXPANDED_NAME] = g_param_spec_string ("expanded-name", NULL, NULL, NULL, flags);
   properties[PROP_APP] = g_param_spec_string ("app", NULL, NULL, NULL, flags);
   properties[PROP_ID] = g_param_spec_int64 ("id", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
   properties[PROP_INSTANCE] = g_param_spec_uint ("instance", NULL, NULL, 0, G_MAXUINT, 0, flags);
-  properties[PROP_N_INSTANCES] = g_param_spec_uint ("n-instances", NULL, NULL, 0, G_MAXUINT, 0, flags);
   properties[PROP_COUNT] = g_param_spec_uint64 ("count", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_MIN] = double_property ("min");
   properties[PROP_MAX] = double_property ("max");

@@ -28,7 +28,6 @@ struct _PsRunPage
   PsLoader       *loader;
   GCancellable   *cancellable;
   PsEventStore   *store;
-  char           *error_message;
   GBinding       *fraction_binding;
   GBinding       *message_binding;
 
@@ -105,21 +104,25 @@ set_store (PsRunPage    *self,
 }
 
 static void
-stop_loading (PsRunPage *self)
+drop_loader (PsRunPage *self)
 {
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
   g_clear_pointer (&self->fraction_binding, g_binding_unbind);
   g_clear_pointer (&self->message_binding, g_binding_unbind);
   g_clear_object (&self->loader);
 }
 
 static void
+stop_loading (PsRunPage *self)
+{
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  drop_loader (self);
+}
+
+static void
 show_error (PsRunPage    *self,
             const GError *error)
 {
-  g_free (self->error_message);
-  self->error_message = g_strdup (error->message);
   gtk_label_set_text (self->error_label, error->message);
   set_state (self, PS_RUN_PAGE_FAILED);
 }
@@ -203,9 +206,7 @@ load_cb (GObject      *object,
   if (loader != self->loader)
     return;
 
-  g_clear_pointer (&self->fraction_binding, g_binding_unbind);
-  g_clear_pointer (&self->message_binding, g_binding_unbind);
-  g_clear_object (&self->loader);
+  drop_loader (self);
 
   if (store == NULL)
     {
@@ -300,7 +301,6 @@ ps_run_page_finalize (GObject *object)
 
   g_clear_object (&self->file);
   g_free (self->title);
-  g_free (self->error_message);
 
   G_OBJECT_CLASS (ps_run_page_parent_class)->finalize (object);
 }
@@ -522,7 +522,7 @@ const char *
 ps_run_page_get_error_message (PsRunPage *self)
 {
   g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
-  return self->state == PS_RUN_PAGE_FAILED ? self->error_message : NULL;
+  return self->state == PS_RUN_PAGE_FAILED ? gtk_label_get_text (self->error_label) : NULL;
 }
 
 gboolean

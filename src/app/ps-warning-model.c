@@ -137,10 +137,3 @@ ps_warning_model_new (PsEventStore *store)
 
   return g_object_new (PS_TYPE_WARNING_MODEL, "store", store, NULL);
 }
-
-PsEventStore *
-ps_warning_model_get_store (PsWarningModel *self)
-{
-  g_return_val_if_fail (PS_IS_WARNING_MODEL (self), NULL);
-  return self->store;
-}

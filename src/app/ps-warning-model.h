@@ -17,7 +17,6 @@ G_BEGIN_DECLS
 #define PS_TYPE_WARNING_MODEL (ps_warning_model_get_type ())
 G_DECLARE_FINAL_TYPE (PsWarningModel, ps_warning_model, PS, WARNING_MODEL, GObject)
 
-PsWarningModel *ps_warning_model_new       (PsEventStore   *store);
-PsEventStore   *ps_warning_model_get_store (PsWarningModel *self);
+PsWarningModel *ps_warning_model_new (PsEventStore *store);
 
 G_END_DECLS

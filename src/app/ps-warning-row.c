@@ -14,17 +14,6 @@ struct _PsWarningRow
   PsWarning     warning;
 };
 
-enum {
-  PROP_0,
-  PROP_SEVERITY,
-  PROP_CODE,
-  PROP_MESSAGE,
-  PROP_LINE,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
 G_DEFINE_FINAL_TYPE (PsWarningRow, ps_warning_row, G_TYPE_OBJECT)
 
 static void
@@ -38,47 +27,11 @@ ps_warning_row_finalize (GObject *object)
 }
 
 static void
-ps_warning_row_get_property (GObject    *object,
-                             guint       prop_id,
-                             GValue     *value,
-                             GParamSpec *pspec)
-{
-  PsWarningRow *self = PS_WARNING_ROW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SEVERITY:
-      g_value_set_uint (value, self->warning.severity);
-      break;
-    case PROP_CODE:
-      g_value_set_string (value, self->warning.code);
-      break;
-    case PROP_MESSAGE:
-      g_value_set_string (value, self->warning.message);
-      break;
-    case PROP_LINE:
-      g_value_set_uint64 (value, self->warning.line);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 ps_warning_row_class_init (PsWarningRowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  const GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
   object_class->finalize = ps_warning_row_finalize;
-  object_class->get_property = ps_warning_row_get_property;
-
-  properties[PROP_SEVERITY] = g_param_spec_uint ("severity", NULL, NULL, 0, PS_SEVERITY_ERROR, 0, flags);
-  properties[PROP_CODE] = g_param_spec_string ("code", NULL, NULL, NULL, flags);
-  properties[PROP_MESSAGE] = g_param_spec_string ("message", NULL, NULL, NULL, flags);
-  properties[PROP_LINE] = g_param_spec_uint64 ("line", NULL, NULL, 0, G_MAXUINT64, 0, flags);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -135,11 +88,4 @@ ps_warning_row_get_offset (PsWarningRow *self)
 {
   g_return_val_if_fail (PS_IS_WARNING_ROW (self), PS_NO_POSITION);
   return self->warning.offset;
-}
-
-guint32
-ps_warning_row_get_session (PsWarningRow *self)
-{
-  g_return_val_if_fail (PS_IS_WARNING_ROW (self), PS_NONE);
-  return self->warning.session;
 }

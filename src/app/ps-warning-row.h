@@ -21,6 +21,5 @@ const char   *ps_warning_row_get_code     (PsWarningRow    *self);
 const char   *ps_warning_row_get_message  (PsWarningRow    *self);
 guint64       ps_warning_row_get_line     (PsWarningRow    *self);
 guint64       ps_warning_row_get_offset   (PsWarningRow    *self);
-guint32       ps_warning_row_get_session  (PsWarningRow    *self);
 
 G_END_DECLS

@@ -16,7 +16,6 @@ struct _PsWindow
   GtkRecentManager     *recent_manager;
 
   /* Template widgets */
-  GtkHeaderBar         *header_bar;
   GtkStack             *stack;
   GtkWidget            *empty_state;
   GtkNotebook          *notebook;

@@ -17,10 +17,9 @@
 G_DEFINE_FINAL_TYPE (PsWindow, ps_window, GTK_TYPE_APPLICATION_WINDOW)
 
 static void
-update_title (PsWindow *self)
+update_title (PsWindow  *self,
+              PsRunPage *page)
 {
-  PsRunPage *page = ps_window_get_current_page (self);
-
   if (page != NULL)
     gtk_window_set_title (GTK_WINDOW (self), ps_run_page_get_title (page));
   else
@@ -41,7 +40,7 @@ notebook_pages_changed_cb (PsWindow    *self,
 
   n_pages = gtk_notebook_get_n_pages (notebook);
   gtk_stack_set_visible_child_name (self->stack, n_pages > 0 ? "runs" : "empty");
-  update_title (self);
+  update_title (self, ps_window_get_current_page (self));
   _ps_window_update_actions (self);
 }
 
@@ -51,8 +50,9 @@ notebook_switch_page_cb (PsWindow    *self,
                          guint        page_num,
                          GtkNotebook *notebook)
 {
+  /* The notebook's current page is still the old one here */
   if (PS_IS_RUN_PAGE (child))
-    gtk_window_set_title (GTK_WINDOW (self), ps_run_page_get_title (PS_RUN_PAGE (child)));
+    update_title (self, PS_RUN_PAGE (child));
 }
 
 static void
@@ -261,7 +261,6 @@ ps_window_class_init (PsWindowClass *klass)
   g_type_ensure (PS_TYPE_RUN_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-window.ui");
-  gtk_widget_class_bind_template_child (widget_class, PsWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, empty_state);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, notebook);

@@ -79,12 +79,9 @@ parse_tick_rate (const char *text,
                  double     *out)
 {
   char *end = NULL;
-  double value;
+  double value = g_ascii_strtod (text, &end);
 
-  if (text == NULL || *text == '\0')
-    return FALSE;
-
-  value = g_ascii_strtod (text, &end);
+  /* end == text also for "" */
   if (end == text || *end != '\0' || !isfinite (value) || value <= 0)
     return FALSE;
 
@@ -136,10 +133,6 @@ main (int   argc,
   g_autofree char *tick_rate = NULL;
   g_autofree char *summary = NULL;
   gboolean json = FALSE;
-  gboolean text = FALSE;
-  gboolean quiet = FALSE;
-  gboolean group_by_name = FALSE;
-  gboolean include_negative = FALSE;
   gboolean show_help = FALSE;
   gboolean show_version = FALSE;
   PsCliOptions options = { 0 };
@@ -150,13 +143,13 @@ main (int   argc,
       N_("Read the files as format NAME instead of detecting it"), N_("NAME") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
       N_("Print JSON (the default)"), NULL },
-    { "text", 0, 0, G_OPTION_ARG_NONE, &text,
+    { "text", 0, 0, G_OPTION_ARG_NONE, &options.text,
       N_("Print aligned tables for people"), NULL },
-    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &options.quiet,
       N_("Do not show the progress line on a terminal"), NULL },
-    { "group-by-name", 0, 0, G_OPTION_ARG_NONE, &group_by_name,
+    { "group-by-name", 0, 0, G_OPTION_ARG_NONE, &options.group_by_name,
       N_("stats: merge the instances of one description within a session"), NULL },
-    { "include-negative", 0, 0, G_OPTION_ARG_NONE, &include_negative,
+    { "include-negative", 0, 0, G_OPTION_ARG_NONE, &options.include_negative,
       N_("stats: count negative durations (left out by default)"), NULL },
     { "tick-rate", 0, 0, G_OPTION_ARG_STRING, &tick_rate,
       N_("Timer ticks per second to use instead of the log’s RESOLUTION"), N_("HZ") },
@@ -215,13 +208,8 @@ main (int   argc,
     return usage_error (_("No command given"));
   command = arguments[0];
 
-  if (json && text)
+  if (json && options.text)
     return usage_error (_("--json and --text cannot be used together"));
-
-  options.text = text;
-  options.quiet = quiet;
-  options.group_by_name = group_by_name;
-  options.include_negative = include_negative;
 
   if (format_name != NULL)
     {
@@ -238,7 +226,7 @@ main (int   argc,
   if (tick_rate != NULL && !parse_tick_rate (tick_rate, &options.tick_rate))
     return usage_error (_("--tick-rate needs a positive number of ticks per second, not “%s”"), tick_rate);
 
-  if (group_by_name && strcmp (command, "stats") != 0)
+  if (options.group_by_name && strcmp (command, "stats") != 0)
     return usage_error (_("--group-by-name applies to the stats command only"));
 
   if (strcmp (command, "info") == 0)

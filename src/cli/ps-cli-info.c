@@ -24,46 +24,48 @@ severity_to_string (PsSeverity severity)
     }
 }
 
+/* The event counts: the JSON "counts" object and the text "Events:" table */
+static const struct
+{
+  const char *member;
+  const char *label;
+  guint64   (*get) (PsEventStore *store);
+} event_counts[] = {
+  { "spans",          N_("Spans"),          ps_event_store_get_n_spans },
+  { "samples",        N_("Samples"),        ps_event_store_get_n_samples },
+  { "counter_values", N_("Counter values"), ps_event_store_get_n_counter_values },
+  { "marks",          N_("Marks"),          ps_event_store_get_n_marks },
+  { "measurements",   N_("Measurements"),   ps_event_store_get_n_measurements },
+};
+
 /* The rate in effect at the session's first measurement, 0 if none */
 static double
-session_tick_rate (PsEventStore *store,
-                   guint32       session)
+session_tick_rate (PsEventStore        *store,
+                   guint32              session,
+                   const PsSessionInfo *info)
 {
-  const PsSessionInfo *info = ps_event_store_get_session (store, session);
-
   if (ps_event_store_get_n_tick_rates (store, session) == 0)
     return 0;
   return ps_event_store_get_tick_rate (store, session, info->first_measurement);
 }
 
+/* An empty object for a session that does not exist (a file without any) */
 static void
 add_metadata_object (JsonBuilder  *builder,
                      PsEventStore *store,
                      guint32       session)
 {
+  g_autoptr(GArray) entries = ps_event_store_list_metadata (store, session);
+
   json_builder_begin_object (builder);
-  if (session < ps_event_store_get_n_sessions (store))
+  for (guint i = 0; i < entries->len; i++)
     {
-      g_autoptr(GArray) entries = ps_event_store_list_metadata (store, session);
+      const PsMetadataEntry *entry = &g_array_index (entries, PsMetadataEntry, i);
 
-      for (guint i = 0; i < entries->len; i++)
-        {
-          const PsMetadataEntry *entry = &g_array_index (entries, PsMetadataEntry, i);
-
-          json_builder_set_member_name (builder, entry->key);
-          json_builder_add_string_value (builder, entry->value);
-        }
+      json_builder_set_member_name (builder, entry->key);
+      json_builder_add_string_value (builder, entry->value);
     }
   json_builder_end_object (builder);
-}
-
-static void
-add_count (JsonBuilder *builder,
-           const char  *name,
-           guint64      count)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_add_int_value (builder, (gint64)count);
 }
 
 static JsonNode *
@@ -89,14 +91,14 @@ info_to_json (const PsCliOptions *options,
   for (guint s = 0; s < n_sessions; s++)
     {
       const PsSessionInfo *info = ps_event_store_get_session (store, s);
-      double rate = session_tick_rate (store, s);
+      double rate = session_tick_rate (store, s, info);
 
       json_builder_begin_object (builder);
-      add_count (builder, "index", s);
+      ps_cli_json_add_int (builder, "index", s);
       json_builder_set_member_name (builder, "metadata");
       add_metadata_object (builder, store, s);
-      add_count (builder, "first_line", info->first_line);
-      add_count (builder, "last_line", info->last_line);
+      ps_cli_json_add_int (builder, "first_line", (gint64)info->first_line);
+      ps_cli_json_add_int (builder, "last_line", (gint64)info->last_line);
       json_builder_set_member_name (builder, "implicit");
       json_builder_add_boolean_value (builder, info->implicit);
       json_builder_set_member_name (builder, "tick_rate");
@@ -116,14 +118,11 @@ info_to_json (const PsCliOptions *options,
 
   json_builder_set_member_name (builder, "counts");
   json_builder_begin_object (builder);
-  add_count (builder, "spans", ps_event_store_get_n_spans (store));
-  add_count (builder, "samples", ps_event_store_get_n_samples (store));
-  add_count (builder, "counter_values", ps_event_store_get_n_counter_values (store));
-  add_count (builder, "marks", ps_event_store_get_n_marks (store));
-  add_count (builder, "measurements", ps_event_store_get_n_measurements (store));
+  for (guint i = 0; i < G_N_ELEMENTS (event_counts); i++)
+    ps_cli_json_add_int (builder, event_counts[i].member, (gint64)event_counts[i].get (store));
   json_builder_end_object (builder);
 
-  add_count (builder, "tracks", ps_event_store_get_n_tracks (store));
+  ps_cli_json_add_int (builder, "tracks", ps_event_store_get_n_tracks (store));
 
   json_builder_set_member_name (builder, "time_range_ns");
   if (ps_event_store_get_time_range (store, &begin_ns, &end_ns))
@@ -148,9 +147,9 @@ info_to_json (const PsCliOptions *options,
       json_builder_begin_object (builder);
       /* Text formats give a line, binary ones a byte offset (cli.md) */
       if (warning.line > 0)
-        add_count (builder, "line", warning.line);
+        ps_cli_json_add_int (builder, "line", (gint64)warning.line);
       if (warning.offset != PS_NO_POSITION)
-        add_count (builder, "offset", warning.offset);
+        ps_cli_json_add_int (builder, "offset", (gint64)warning.offset);
       json_builder_set_member_name (builder, "code");
       json_builder_add_string_value (builder, warning.code);
       json_builder_set_member_name (builder, "message");
@@ -158,14 +157,14 @@ info_to_json (const PsCliOptions *options,
       json_builder_set_member_name (builder, "severity");
       json_builder_add_string_value (builder, severity_to_string (warning.severity));
       if (warning.session != PS_NONE)
-        add_count (builder, "session", warning.session);
+        ps_cli_json_add_int (builder, "session", warning.session);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
-  add_count (builder, "warnings_total", ps_event_store_get_n_warnings_raised (store));
+  ps_cli_json_add_int (builder, "warnings_total", (gint64)ps_event_store_get_n_warnings_raised (store));
 
-  add_count (builder, "bytes", ps_event_store_get_bytes_read (store));
-  add_count (builder, "memory_bytes", ps_event_store_get_memory_size (store));
+  ps_cli_json_add_int (builder, "bytes", (gint64)ps_event_store_get_bytes_read (store));
+  ps_cli_json_add_int (builder, "memory_bytes", (gint64)ps_event_store_get_memory_size (store));
 
   json_builder_end_object (builder);
 
@@ -253,13 +252,9 @@ print_info_text (const PsCliOptions *options,
 
   printf ("\n%s\n", _("Events:"));
   ps_cli_table_set_alignment (counts, "lr");
-  ps_cli_table_add_row_take (counts, g_strdup (_("Spans")), count_text (ps_event_store_get_n_spans (store)), NULL);
-  ps_cli_table_add_row_take (counts, g_strdup (_("Samples")), count_text (ps_event_store_get_n_samples (store)), NULL);
-  ps_cli_table_add_row_take (counts, g_strdup (_("Counter values")),
-                             count_text (ps_event_store_get_n_counter_values (store)), NULL);
-  ps_cli_table_add_row_take (counts, g_strdup (_("Marks")), count_text (ps_event_store_get_n_marks (store)), NULL);
-  ps_cli_table_add_row_take (counts, g_strdup (_("Measurements")),
-                             count_text (ps_event_store_get_n_measurements (store)), NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (event_counts); i++)
+    ps_cli_table_add_row_take (counts, g_strdup (_(event_counts[i].label)),
+                               count_text (event_counts[i].get (store)), NULL);
   ps_cli_table_print (counts, stdout, "    ");
 
   printf ("\n");
@@ -293,46 +288,39 @@ ps_cli_info (const PsCliOptions  *options,
 {
   g_autoptr(JsonArray) results = json_array_new ();
   guint n_files = g_strv_length (files);
+  guint n_read = 0;
   gboolean any_unreadable = FALSE;
   gboolean any_partial = FALSE;
 
   for (guint i = 0; i < n_files; i++)
     {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(PsEventStore) store = ps_cli_load (options, files[i], &error);
+      g_autoptr(PsEventStore) store = ps_cli_load (options, files[i]);
 
       if (store == NULL)
         {
-          g_autofree char *name = g_filename_display_name (files[i]);
-
-          ps_cli_print_error (_("Cannot read “%s”: %s"), name, error->message);
           any_unreadable = TRUE;
           continue;
         }
 
-      if (!ps_event_store_is_complete (store))
-        {
-          g_autofree char *name = g_filename_display_name (files[i]);
-
-          ps_cli_print_error (_("“%s” was read only in part: %s"), name,
-                              ps_event_store_get_error (store)->message);
-          any_partial = TRUE;
-        }
+      if (ps_cli_report_partial (store, files[i]))
+        any_partial = TRUE;
 
       if (options->text)
         {
-          if (json_array_get_length (results) > 0)
+          if (n_read > 0)
             printf ("\n");
           print_info_text (options, store, files[i]);
         }
-      json_array_add_element (results, info_to_json (options, store, files[i]));
+      else
+        json_array_add_element (results, info_to_json (options, store, files[i]));
+      n_read++;
     }
 
   if (!options->text)
     {
       if (n_files == 1)
         {
-          if (json_array_get_length (results) == 1)
+          if (n_read == 1)
             ps_cli_json_print (json_array_get_element (results, 0));
         }
       else

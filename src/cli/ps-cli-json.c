@@ -13,7 +13,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "ps-cli.h"
 #include "ps-util.h"
@@ -36,12 +35,7 @@ ps_cli_format_number (GString *out,
       return;
     }
 
-  if (value == 0)
-    {
-      g_string_append_c (out, '0');
-      return;
-    }
-
+  /* Also 0 and -0, both written "0" */
   if (value == floor (value) && fabs (value) < MAX_EXACT_INTEGER)
     {
       g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64)value);
@@ -134,26 +128,29 @@ append_object (GString    *out,
                JsonObject *object,
                guint       level)
 {
-  /* json-glib keeps members in insertion order */
-  g_autoptr(GList) members = json_object_get_members (object);
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+  gboolean first = TRUE;
 
-  if (members == NULL)
+  if (json_object_get_size (object) == 0)
     {
       g_string_append (out, "{}");
       return;
     }
 
   g_string_append_c (out, '{');
-  for (const GList *l = members; l != NULL; l = l->next)
+  /* Members in insertion order, without a list and a lookup per member */
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &name, &member))
     {
-      const char *name = l->data;
-
+      if (!first)
+        g_string_append_c (out, ',');
+      first = FALSE;
       append_indent (out, level + 1);
       append_string (out, name);
       g_string_append (out, ": ");
-      append_node (out, json_object_get_member (object, name), level + 1);
-      if (l->next != NULL)
-        g_string_append_c (out, ',');
+      append_node (out, member, level + 1);
     }
   append_indent (out, level);
   g_string_append_c (out, '}');
@@ -213,22 +210,23 @@ append_node (GString  *out,
     }
 }
 
-char *
-ps_cli_json_to_string (JsonNode *root)
+void
+ps_cli_json_print (JsonNode *root)
 {
-  GString *out = g_string_new (NULL);
+  g_autoptr(GString) out = g_string_new (NULL);
 
   append_node (out, root, 0);
   g_string_append_c (out, '\n');
 
-  return g_string_free (out, FALSE);
+  fputs (out->str, stdout);
+  fflush (stdout);
 }
 
 void
-ps_cli_json_print (JsonNode *root)
+ps_cli_json_add_int (JsonBuilder *builder,
+                     const char  *name,
+                     gint64       value)
 {
-  g_autofree char *text = ps_cli_json_to_string (root);
-
-  fputs (text, stdout);
-  fflush (stdout);
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, value);
 }

@@ -22,6 +22,9 @@
 /* Redraw the progress line at most this often */
 #define PROGRESS_INTERVAL_USEC (100 * 1000)
 
+/* Back to the start of the line and erase it */
+#define CLEAR_LINE "\r\033[K"
+
 typedef struct
 {
   const char *name;
@@ -54,19 +57,18 @@ progress_cb (guint64  bytes,
   progress->shown = TRUE;
 
   done = g_format_size (bytes);
+  fputs (CLEAR_LINE, stderr);
   if (progress->total_size > 0)
     {
       g_autofree char *total = g_format_size (progress->total_size);
       int percent = (int)(100.0 * (double)bytes / (double)progress->total_size);
 
       /* Translators: progress line, "Reading run.log: 120.0 MB of 1.0 GB (12 %)" */
-      fputs ("\r\033[K", stderr);
       fprintf (stderr, _("Reading %s: %s of %s (%d%%)"),
                progress->name, done, total, MIN (percent, 100));
     }
   else
     {
-      fputs ("\r\033[K", stderr);
       /* Translators: progress line, "Reading run.log: 120.0 MB" */
       fprintf (stderr, _("Reading %s: %s"), progress->name, done);
     }
@@ -95,10 +97,10 @@ ps_cli_print_error (const char *format,
   fprintf (stderr, "%s: %s\n", PS_CLI_PROGRAM, message);
 }
 
-PsEventStore *
-ps_cli_load (const PsCliOptions  *options,
-             const char          *path,
-             GError             **error)
+static PsEventStore *
+load (const PsCliOptions  *options,
+      const char          *path,
+      GError             **error)
 {
   g_autoptr(GFile) file = NULL;
   g_autoptr(GFileInputStream) stream = NULL;
@@ -107,9 +109,6 @@ ps_cli_load (const PsCliOptions  *options,
   g_autofree char *name = NULL;
   Progress progress = { 0 };
   gboolean show_progress;
-
-  g_return_val_if_fail (options != NULL, NULL);
-  g_return_val_if_fail (path != NULL, NULL);
 
   file = g_file_new_for_commandline_arg (path);
   name = ps_cli_display_basename (path);
@@ -131,7 +130,7 @@ ps_cli_load (const PsCliOptions  *options,
 
   if (progress.shown)
     {
-      fputs ("\r\033[K", stderr);
+      fputs (CLEAR_LINE, stderr);
       fflush (stderr);
     }
 
@@ -142,26 +141,40 @@ ps_cli_load (const PsCliOptions  *options,
   return g_steal_pointer (&store);
 }
 
-JsonNode *
-ps_cli_error_node (PsEventStore *store)
+PsEventStore *
+ps_cli_load (const PsCliOptions *options,
+             const char         *path)
 {
-  g_autoptr(JsonBuilder) builder = NULL;
-  const GError *error;
+  g_autoptr(GError) error = NULL;
+  PsEventStore *store;
+
+  g_return_val_if_fail (options != NULL, NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  store = load (options, path, &error);
+  if (store == NULL)
+    {
+      g_autofree char *name = g_filename_display_name (path);
+
+      ps_cli_print_error (_("Cannot read “%s”: %s"), name, error->message);
+    }
+
+  return store;
+}
+
+gboolean
+ps_cli_report_partial (PsEventStore *store,
+                       const char   *path)
+{
+  g_autofree char *name = NULL;
 
   if (ps_event_store_is_complete (store))
-    return NULL;
+    return FALSE;
 
-  error = ps_event_store_get_error (store);
-  builder = json_builder_new ();
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "message");
-  json_builder_add_string_value (builder, error != NULL ? error->message : _("Reading stopped early"));
-  /* The loader stops at a byte offset; a line is not known there */
-  json_builder_set_member_name (builder, "offset");
-  json_builder_add_int_value (builder, (gint64)ps_event_store_get_bytes_read (store));
-  json_builder_end_object (builder);
-
-  return json_builder_get_root (builder);
+  name = g_filename_display_name (path);
+  ps_cli_print_error (_("“%s” was read only in part: %s"), name,
+                      ps_event_store_get_error (store)->message);
+  return TRUE;
 }
 
 void
@@ -171,7 +184,7 @@ ps_cli_add_run_members (JsonBuilder  *builder,
                         gboolean      with_path)
 {
   g_autofree char *file_name = ps_cli_display_basename (path);
-  JsonNode *error_node = ps_cli_error_node (store);
+  gboolean complete = ps_event_store_is_complete (store);
 
   json_builder_set_member_name (builder, "file");
   json_builder_add_string_value (builder, file_name);
@@ -185,10 +198,16 @@ ps_cli_add_run_members (JsonBuilder  *builder,
   json_builder_set_member_name (builder, "format");
   json_builder_add_string_value (builder, ps_event_store_get_format (store));
   json_builder_set_member_name (builder, "complete");
-  json_builder_add_boolean_value (builder, ps_event_store_is_complete (store));
-  if (error_node != NULL)
+  json_builder_add_boolean_value (builder, complete);
+  if (!complete)
     {
+      /* An incomplete store always has its error (ps-event-store.c) */
       json_builder_set_member_name (builder, "error");
-      json_builder_add_value (builder, error_node);
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "message");
+      json_builder_add_string_value (builder, ps_event_store_get_error (store)->message);
+      /* The loader stops at a byte offset; a line is not known there */
+      ps_cli_json_add_int (builder, "offset", (gint64)ps_event_store_get_bytes_read (store));
+      json_builder_end_object (builder);
     }
 }

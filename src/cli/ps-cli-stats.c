@@ -8,15 +8,12 @@
  */
 #include "config.h"
 
-#include <string.h>
 #include <glib/gi18n.h>
 
 #include "ps-cli.h"
 #include "ps-series.h"
 #include "ps-ce-description.h"
 #include "ps-util.h"
-
-#define CE_FORMAT_NAME "ce-perflog"
 
 static void
 add_number (JsonBuilder *builder,
@@ -28,19 +25,10 @@ add_number (JsonBuilder *builder,
 }
 
 static void
-add_integer (JsonBuilder *builder,
-             const char  *name,
-             gint64       value)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_add_int_value (builder, value);
-}
-
-static void
 add_stats_members (JsonBuilder   *builder,
                    const PsStats *stats)
 {
-  add_integer (builder, "count", (gint64)stats->count);
+  ps_cli_json_add_int (builder, "count", (gint64)stats->count);
   add_number (builder, "sum", stats->sum);
   add_number (builder, "min", stats->min);
   add_number (builder, "max", stats->max);
@@ -52,6 +40,8 @@ add_stats_members (JsonBuilder   *builder,
   add_number (builder, "stddev", stats->stddev);
 }
 
+/* Durations in seconds also have their statistics in ticks; these are
+ * the durations with unit "s" (ps-series.c) */
 static gboolean
 has_tick_stats (const PsSeries *series)
 {
@@ -78,28 +68,26 @@ expand_description (const PsSeries *series)
   return ps_util_display_text (expanded, -1);
 }
 
-static JsonNode *
-series_to_json (const PsSeries *series,
-                gboolean        is_ce)
+/* Raw name and app: ps-cli-json.c shows bytes that are not UTF-8 as Latin-1 */
+static void
+add_series_object (JsonBuilder    *builder,
+                   const PsSeries *series,
+                   gboolean        is_ce)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autofree char *name = ps_util_display_text (series->name, -1);
-  g_autofree char *app = ps_util_display_text (series->app, -1);
-
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "name");
-  json_builder_add_string_value (builder, name);
+  json_builder_add_string_value (builder, series->name);
   json_builder_set_member_name (builder, "kind");
   json_builder_add_string_value (builder, ps_series_kind_to_string (series->kind));
   json_builder_set_member_name (builder, "unit");
   json_builder_add_string_value (builder, series->unit);
-  add_integer (builder, "id", series->id);
-  add_integer (builder, "instance", series->instance);
-  add_integer (builder, "session", series->session);
+  ps_cli_json_add_int (builder, "id", series->id);
+  ps_cli_json_add_int (builder, "instance", series->instance);
+  ps_cli_json_add_int (builder, "session", series->session);
   json_builder_set_member_name (builder, "app");
-  json_builder_add_string_value (builder, app);
-  add_integer (builder, "instances", series->n_instances);
-  add_integer (builder, "line", (gint64)series->first_line);
+  json_builder_add_string_value (builder, series->app);
+  ps_cli_json_add_int (builder, "instances", series->n_instances);
+  ps_cli_json_add_int (builder, "line", (gint64)series->first_line);
 
   add_stats_members (builder, &series->stats);
 
@@ -119,21 +107,19 @@ series_to_json (const PsSeries *series,
       json_builder_add_string_value (builder, expanded);
     }
 
-  add_integer (builder, "excluded", (gint64)series->n_excluded);
-  add_integer (builder, "flagged", (gint64)series->n_flagged);
+  ps_cli_json_add_int (builder, "excluded", (gint64)series->n_excluded);
+  ps_cli_json_add_int (builder, "flagged", (gint64)series->n_flagged);
   json_builder_end_object (builder);
-
-  return json_builder_get_root (builder);
 }
 
 static JsonNode *
 stats_to_json (const PsCliOptions *options,
                PsEventStore       *store,
                const char         *path,
-               GPtrArray          *series)
+               GPtrArray          *series,
+               gboolean            is_ce)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  gboolean is_ce = g_strcmp0 (ps_event_store_get_format (store), CE_FORMAT_NAME) == 0;
 
   json_builder_begin_object (builder);
   ps_cli_add_run_members (builder, store, path, FALSE);
@@ -143,7 +129,7 @@ stats_to_json (const PsCliOptions *options,
   json_builder_set_member_name (builder, "series");
   json_builder_begin_array (builder);
   for (guint i = 0; i < series->len; i++)
-    json_builder_add_value (builder, series_to_json (g_ptr_array_index (series, i), is_ce));
+    add_series_object (builder, g_ptr_array_index (series, i), is_ce);
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
@@ -195,15 +181,54 @@ kind_title (PsSeriesKind kind)
     }
 }
 
+/* One row of print_group_text()'s table, in the order of its header */
+static void
+add_series_row (PsCliTable         *table,
+                const PsCliOptions *options,
+                const PsSeries     *series,
+                gboolean            with_ticks,
+                gboolean            is_ce)
+{
+  const PsStats *stats = &series->stats;
+  const double values[] = {
+    stats->sum, stats->min, stats->max, stats->mean, stats->median,
+    stats->p90, stats->p95, stats->p99, stats->stddev,
+  };
+  GPtrArray *row = g_ptr_array_new ();
+
+  g_ptr_array_add (row, g_strdup_printf ("%u", series->session));
+  g_ptr_array_add (row, ps_util_display_text (series->app, -1));
+  g_ptr_array_add (row, g_strdup_printf ("%" G_GINT64_FORMAT, series->id));
+  g_ptr_array_add (row, g_strdup_printf ("%u", options->group_by_name ? series->n_instances : series->instance));
+  g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, stats->count));
+  for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+    g_ptr_array_add (row, format_value (values[v], series->unit));
+  if (with_ticks)
+    {
+      g_ptr_array_add (row, format_value (series->ticks_stats.sum, "ticks"));
+      g_ptr_array_add (row, format_value (series->ticks_stats.mean, "ticks-mean"));
+    }
+  g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, series->n_excluded));
+  g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, series->n_flagged));
+  g_ptr_array_add (row, ps_util_display_text (series->name, -1));
+  if (is_ce)
+    g_ptr_array_add (row, expand_description (series));
+  g_ptr_array_add (row, NULL);
+  /* Checks the number of cells */
+  ps_cli_table_add_row_strv_take (table, (char **)g_ptr_array_free (row, FALSE));
+}
+
+/* The table of the series of first's kind and unit */
 static void
 print_group_text (const PsCliOptions *options,
                   GPtrArray          *all_series,
-                  PsSeriesKind        kind,
-                  const char         *unit,
+                  const PsSeries     *first,
                   gboolean            is_ce)
 {
+  PsSeriesKind kind = first->kind;
+  const char *unit = first->unit;
   /* Session, App, Id, Instance; Count, Sum … Stddev (10); [Sum, Mean in ticks], Excluded, Flagged, Name, [Expanded] */
-  gboolean with_ticks = kind == PS_SERIES_DURATION && g_strcmp0 (unit, "s") == 0;
+  gboolean with_ticks = has_tick_stats (first);
   guint n_columns = 4 + 10 + (with_ticks ? 2 : 0) + 2 + 1 + (is_ce ? 1 : 0);
   g_autoptr(PsCliTable) table = ps_cli_table_new (n_columns);
   g_autoptr(GPtrArray) cells = g_ptr_array_new ();
@@ -245,37 +270,9 @@ print_group_text (const PsCliOptions *options,
   for (guint i = 0; i < all_series->len; i++)
     {
       const PsSeries *series = g_ptr_array_index (all_series, i);
-      const PsStats *stats = &series->stats;
-      const double values[] = {
-        stats->sum, stats->min, stats->max, stats->mean, stats->median,
-        stats->p90, stats->p95, stats->p99, stats->stddev,
-      };
-      GPtrArray *row;
 
-      if (series->kind != kind || g_strcmp0 (series->unit, unit) != 0)
-        continue;
-
-      row = g_ptr_array_new ();
-      g_ptr_array_add (row, g_strdup_printf ("%u", series->session));
-      g_ptr_array_add (row, ps_util_display_text (series->app, -1));
-      g_ptr_array_add (row, g_strdup_printf ("%" G_GINT64_FORMAT, series->id));
-      g_ptr_array_add (row, g_strdup_printf ("%u", options->group_by_name ? series->n_instances : series->instance));
-      g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, stats->count));
-      for (guint v = 0; v < G_N_ELEMENTS (values); v++)
-        g_ptr_array_add (row, format_value (values[v], unit));
-      if (with_ticks)
-        {
-          g_ptr_array_add (row, format_value (series->ticks_stats.sum, "ticks"));
-          g_ptr_array_add (row, format_value (series->ticks_stats.mean, "ticks-mean"));
-        }
-      g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, series->n_excluded));
-      g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, series->n_flagged));
-      g_ptr_array_add (row, ps_util_display_text (series->name, -1));
-      if (is_ce)
-        g_ptr_array_add (row, expand_description (series));
-      g_assert (row->len == n_columns);
-      g_ptr_array_add (row, NULL);
-      ps_cli_table_add_row_strv_take (table, (char **)g_ptr_array_free (row, FALSE));
+      if (series->kind == kind && g_strcmp0 (series->unit, unit) == 0)
+        add_series_row (table, options, series, with_ticks, is_ce);
     }
 
   printf ("%s (%s)\n", kind_title (kind), unit);
@@ -284,10 +281,9 @@ print_group_text (const PsCliOptions *options,
 
 static void
 print_stats_text (const PsCliOptions *options,
-                  PsEventStore       *store,
-                  GPtrArray          *series)
+                  GPtrArray          *series,
+                  gboolean            is_ce)
 {
-  gboolean is_ce = g_strcmp0 (ps_event_store_get_format (store), CE_FORMAT_NAME) == 0;
   g_autoptr(GHashTable) done = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   if (series->len == 0)
@@ -306,7 +302,7 @@ print_stats_text (const PsCliOptions *options,
         continue;
       if (g_hash_table_size (done) > 0)
         printf ("\n");
-      print_group_text (options, series, s->kind, s->unit, is_ce);
+      print_group_text (options, series, s, is_ce);
       g_hash_table_add (done, g_steal_pointer (&key));
     }
 }
@@ -315,42 +311,33 @@ int
 ps_cli_stats (const PsCliOptions *options,
               const char         *file)
 {
-  g_autoptr(GError) error = NULL;
   g_autoptr(PsEventStore) store = NULL;
   g_autoptr(GPtrArray) series = NULL;
   PsSeriesOptions series_options = { 0 };
+  gboolean is_ce;
 
-  store = ps_cli_load (options, file, &error);
+  store = ps_cli_load (options, file);
   if (store == NULL)
-    {
-      g_autofree char *name = g_filename_display_name (file);
-
-      ps_cli_print_error (_("Cannot read “%s”: %s"), name, error->message);
-      return PS_CLI_EXIT_UNREADABLE;
-    }
+    return PS_CLI_EXIT_UNREADABLE;
 
   series_options.group_by_name = options->group_by_name;
   series_options.include_negative = options->include_negative;
   series_options.tick_rate_override = options->tick_rate;
   series = ps_series_collect (store, &series_options);
+  /* CE PerfLog descriptions have an expansion */
+  is_ce = g_strcmp0 (ps_event_store_get_format (store), ps_format_ce_perflog.name) == 0;
 
   if (options->text)
-    print_stats_text (options, store, series);
+    print_stats_text (options, series, is_ce);
   else
     {
-      g_autoptr(JsonNode) root = stats_to_json (options, store, file, series);
+      g_autoptr(JsonNode) root = stats_to_json (options, store, file, series, is_ce);
 
       ps_cli_json_print (root);
     }
 
-  if (!ps_event_store_is_complete (store))
-    {
-      g_autofree char *name = g_filename_display_name (file);
-
-      ps_cli_print_error (_("“%s” was read only in part: %s"), name,
-                          ps_event_store_get_error (store)->message);
-      return PS_CLI_EXIT_PARTIAL;
-    }
+  if (ps_cli_report_partial (store, file))
+    return PS_CLI_EXIT_PARTIAL;
 
   return PS_CLI_EXIT_OK;
 }

@@ -26,10 +26,11 @@ struct _PsCliTable
 PsCliTable *
 ps_cli_table_new (guint n_columns)
 {
-  PsCliTable *table = g_new0 (PsCliTable, 1);
+  PsCliTable *table;
 
   g_return_val_if_fail (n_columns > 0, NULL);
 
+  table = g_new0 (PsCliTable, 1);
   table->n_columns = n_columns;
   table->alignment = g_strnfill (n_columns, 'l');
   table->rows = g_ptr_array_new_with_free_func ((GDestroyNotify)g_strfreev);

@@ -38,14 +38,15 @@ typedef struct
 } PsCliOptions;
 
 /* ps-cli-load.c */
+/* NULL, after naming the file on stderr, when it cannot be read */
 PsEventStore *ps_cli_load            (const PsCliOptions *options,
-                                      const char         *path,
-                                      GError            **error);
+                                      const char         *path);
+/* TRUE, after saying so on stderr, when the store was read only in part */
+gboolean      ps_cli_report_partial  (PsEventStore       *store,
+                                      const char         *path);
 char         *ps_cli_display_basename (const char        *path);
 void          ps_cli_print_error     (const char         *format,
                                       ...) G_GNUC_PRINTF (1, 2);
-/* The JSON "error" object of a partial store, or NULL when complete */
-JsonNode     *ps_cli_error_node      (PsEventStore       *store);
 /* The members every command's object starts with: "file", "path" (when
  * with_path), "format", "complete" and, for a partial read, "error" */
 void          ps_cli_add_run_members (JsonBuilder        *builder,
@@ -55,10 +56,13 @@ void          ps_cli_add_run_members (JsonBuilder        *builder,
 
 /* ps-cli-json.c: pretty-printed JSON with doubles in their shortest
  * round-trip form (json-glib prints "%.17g") */
-char         *ps_cli_json_to_string  (JsonNode           *root);
 void          ps_cli_json_print      (JsonNode           *root);
 void          ps_cli_format_number   (GString            *out,
                                       double              value);
+/* A "name": integer member */
+void          ps_cli_json_add_int    (JsonBuilder        *builder,
+                                      const char         *name,
+                                      gint64              value);
 
 /* ps-cli-table.c: aligned text tables */
 typedef struct _PsCliTable PsCliTable;

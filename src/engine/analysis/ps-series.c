@@ -120,9 +120,12 @@ group_key (PsEventStore  *store,
   return g_strdup_printf ("%u:%d:%" G_GSIZE_FORMAT ":%s%s", track->session, kind, strlen (app), app, name);
 }
 
+/* Statistics of values; in_place reorders the array itself (for values
+ * that are dropped afterwards), else a copy is used */
 static void
-compute_stats (GArray  *values,
-               PsStats *out)
+compute_stats (GArray   *values,
+               PsStats  *out,
+               gboolean  in_place)
 {
   g_autofree double *copy = NULL;
 
@@ -132,8 +135,24 @@ compute_stats (GArray  *values,
       return;
     }
 
+  if (in_place)
+    {
+      ps_stats_compute ((double *)(gpointer)values->data, values->len, out);
+      return;
+    }
+
   copy = g_memdup2 (values->data, values->len * sizeof (double));
   ps_stats_compute (copy, values->len, out);
+}
+
+/* Replaces an array with an empty one of the same kind, freeing its memory */
+static void
+drop_values (GArray **array)
+{
+  guint element_size = g_array_get_element_size (*array);
+
+  g_array_unref (*array);
+  *array = g_array_new (FALSE, FALSE, element_size);
 }
 
 GPtrArray *
@@ -265,24 +284,17 @@ ps_series_collect (PsEventStore          *store,
   for (guint i = 0; i < result->len; i++)
     {
       PsSeries *series = g_ptr_array_index (result, i);
+      gboolean summary_only = options->durations_summary_only && series->kind == PS_SERIES_DURATION;
 
-      if (options->durations_summary_only && series->kind == PS_SERIES_DURATION)
-        {
-          /* The values are not needed afterwards: sort them where they are */
-          ps_stats_compute ((double *)series->values->data, series->values->len, &series->stats);
-          ps_stats_compute ((double *)series->ticks->data, series->ticks->len, &series->ticks_stats);
-          g_array_unref (g_steal_pointer (&series->values));
-          g_array_unref (g_steal_pointer (&series->ticks));
-          g_array_unref (g_steal_pointer (&series->indexes));
-          series->values = g_array_new (FALSE, FALSE, sizeof (double));
-          series->ticks = g_array_new (FALSE, FALSE, sizeof (double));
-          series->indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
-          continue;
-        }
-
-      compute_stats (series->values, &series->stats);
+      compute_stats (series->values, &series->stats, summary_only);
       if (series->ticks != NULL)
-        compute_stats (series->ticks, &series->ticks_stats);
+        compute_stats (series->ticks, &series->ticks_stats, summary_only);
+      if (summary_only)
+        {
+          drop_values (&series->values);
+          drop_values (&series->ticks);
+          drop_values (&series->indexes);
+        }
     }
 
   return g_steal_pointer (&result);

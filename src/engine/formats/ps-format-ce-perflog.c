@@ -14,8 +14,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -80,7 +78,6 @@ typedef struct
   guint32        session;
   guint64        session_last_line;
   gboolean       session_has_durations;
-  gboolean       session_no_resolution_warned;
   double         session_resolution;     /* the rate in effect, 0 if none */
   guint          session_n_resolutions;
   GHashTable    *registry;               /* "app\nid" → RegistryEntry, this session */
@@ -98,7 +95,6 @@ typedef struct
   guint64        first_foreign_line;
 
   FastState      fast;
-
 } CeParser;
 
 /* A cursor over the statement of one line */
@@ -189,6 +185,32 @@ bracket (Cursor      *c,
   return TRUE;
 }
 
+/* 1*DIGIT fitting guint64 */
+static gboolean
+parse_uint64 (const char *text,
+              gsize       length,
+              guint64    *value)
+{
+  guint64 v = 0;
+
+  if (length == 0)
+    return FALSE;
+  for (gsize i = 0; i < length; i++)
+    {
+      guint digit;
+
+      if (!g_ascii_isdigit (text[i]))
+        return FALSE;
+      digit = text[i] - '0';
+      if (v > (G_MAXUINT64 - digit) / 10)
+        return FALSE;
+      v = v * 10 + digit;
+    }
+
+  *value = v;
+  return TRUE;
+}
+
 /* "[" 1*DIGIT "]" */
 static gboolean
 bracket_uint (Cursor  *c,
@@ -196,19 +218,8 @@ bracket_uint (Cursor  *c,
 {
   const char *text;
   gsize length;
-  guint64 v = 0;
 
-  if (!bracket (c, &text, &length) || length == 0 || length > 19)
-    return FALSE;
-  for (gsize i = 0; i < length; i++)
-    {
-      if (!g_ascii_isdigit (text[i]))
-        return FALSE;
-      v = v * 10 + (guint64) (text[i] - '0');
-    }
-
-  *value = v;
-  return TRUE;
+  return bracket (c, &text, &length) && parse_uint64 (text, length, value);
 }
 
 /* number = [ "-" ] 1*DIGIT [ "." *DIGIT ]; a "," decimal point is accepted
@@ -267,29 +278,11 @@ parse_ticks (const char *text,
              gsize       length,
              gint64     *ticks)
 {
-  gboolean negative = FALSE;
-  guint64 magnitude = 0;
-  gsize i = 0;
+  gboolean negative = length > 0 && text[0] == '-';
+  guint64 magnitude;
 
-  if (length > 0 && text[0] == '-')
-    {
-      negative = TRUE;
-      i = 1;
-    }
-  if (i == length)
+  if (!parse_uint64 (text + negative, length - negative, &magnitude))
     return FALSE;
-
-  for (; i < length; i++)
-    {
-      guint digit;
-
-      if (!g_ascii_isdigit (text[i]))
-        return FALSE;
-      digit = text[i] - '0';
-      if (magnitude > (G_MAXUINT64 - digit) / 10)
-        return FALSE;
-      magnitude = magnitude * 10 + digit;
-    }
 
   if (negative)
     {
@@ -304,31 +297,6 @@ parse_ticks (const char *text,
       *ticks = (gint64) magnitude;
     }
 
-  return TRUE;
-}
-
-static gboolean
-parse_uint64 (const char *text,
-              gsize       length,
-              guint64    *value)
-{
-  guint64 v = 0;
-
-  if (length == 0)
-    return FALSE;
-  for (gsize i = 0; i < length; i++)
-    {
-      guint digit;
-
-      if (!g_ascii_isdigit (text[i]))
-        return FALSE;
-      digit = text[i] - '0';
-      if (v > (G_MAXUINT64 - digit) / 10)
-        return FALSE;
-      v = v * 10 + digit;
-    }
-
-  *value = v;
   return TRUE;
 }
 
@@ -352,13 +320,6 @@ find_tag (const char *text,
     }
 
   return NULL;
-}
-
-static char *
-display (const char *raw,
-         gsize       length)
-{
-  return ps_util_display_text (raw, length);
 }
 
 static void
@@ -427,7 +388,7 @@ set_metadata_slice (CeParser   *self,
                     const char *value,
                     gsize       length)
 {
-  g_autofree char *text = display (value, length);
+  g_autofree char *text = ps_util_display_text (value, length);
 
   ps_event_store_set_metadata (self->store, self->session, key, text);
 }
@@ -514,33 +475,7 @@ new_instance (CeParser   *self,
 
 /* Header and registration statements */
 
-static gboolean
-parse_osversion (CeParser *self,
-                 Cursor   *c,
-                 guint64   line)
-{
-  const char *version, *build;
-  gsize version_length, build_length;
-
-  skip_ows (c);
-  if (!expect_char (c, '='))
-    return FALSE;
-  skip_ows (c);
-  if (!bracket (c, &version, &version_length) || !skip_ws (c) || !keyword (c, "BUILD"))
-    return FALSE;
-  skip_ows (c);
-  if (!expect_char (c, '='))
-    return FALSE;
-  skip_ows (c);
-  if (!bracket (c, &build, &build_length) || !at_end (c))
-    return FALSE;
-
-  open_session (self, line, FALSE);
-  set_metadata_slice (self, "OSVERSION", version, version_length);
-  set_metadata_slice (self, "BUILD", build, build_length);
-  return TRUE;
-}
-
+/* OWS "=" OWS br */
 static gboolean
 parse_key_value (Cursor      *c,
                  const char **value,
@@ -551,6 +486,25 @@ parse_key_value (Cursor      *c,
     return FALSE;
   skip_ows (c);
   return bracket (c, value, length);
+}
+
+static gboolean
+parse_osversion (CeParser *self,
+                 Cursor   *c,
+                 guint64   line)
+{
+  const char *version, *build;
+  gsize version_length, build_length;
+
+  if (!parse_key_value (c, &version, &version_length)
+      || !skip_ws (c) || !keyword (c, "BUILD")
+      || !parse_key_value (c, &build, &build_length) || !at_end (c))
+    return FALSE;
+
+  open_session (self, line, FALSE);
+  set_metadata_slice (self, "OSVERSION", version, version_length);
+  set_metadata_slice (self, "BUILD", build, build_length);
+  return TRUE;
 }
 
 static gboolean
@@ -594,7 +548,7 @@ append_metadata (CeParser   *self,
                  const char *value,
                  gsize       length)
 {
-  g_autofree char *text = display (value, length);
+  g_autofree char *text = ps_util_display_text (value, length);
   const char *previous = ps_event_store_get_metadata (self->store, self->session, key);
 
   if (previous != NULL)
@@ -715,7 +669,7 @@ apply_resolution (CeParser   *self,
                   guint64     line)
 {
   guint64 rate = 0;
-  g_autofree char *shown = display (text, length);
+  g_autofree char *shown = ps_util_display_text (text, length);
 
   ensure_session (self, line);
 
@@ -793,7 +747,7 @@ note_app (CeParser   *self,
     }
 
   {
-    g_autofree char *shown = display (app, app_length);
+    g_autofree char *shown = ps_util_display_text (app, app_length);
 
     ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-UNKNOWNAPP", line,
                            PS_NO_POSITION, self->session,
@@ -818,7 +772,7 @@ event_track (CeParser   *self,
   if (entry != NULL && entry->track != PS_NONE)
     return entry->track;
 
-  shown = display (app, app_length);
+  shown = ps_util_display_text (app, app_length);
   ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-UNREGISTERED", line,
                          PS_NO_POSITION, self->session,
                          _("Event for marker %llu of “%s”, which was never registered; "
@@ -843,7 +797,7 @@ note_kind (CeParser *self,
   if (before != 0)
     {
       const PsTrack *t = ps_event_store_get_track (self->store, track);
-      g_autofree char *shown = display (ps_event_store_get_string (self->store, t->name), -1);
+      g_autofree char *shown = ps_util_display_text (ps_event_store_get_string (self->store, t->name), -1);
 
       ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-MIXED", line,
                              PS_NO_POSITION, self->session,
@@ -891,7 +845,7 @@ bad_value (CeParser   *self,
            const char *expected,
            guint64     line)
 {
-  g_autofree char *shown = display (value, length);
+  g_autofree char *shown = ps_util_display_text (value, length);
 
   ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BADVALUE", line,
                          PS_NO_POSITION, self->session,
@@ -967,7 +921,7 @@ add_event (CeParser   *self,
         }
       else if (length > 0 && value[0] != '-' && parse_decimal (value, length, &number, NULL))
         {
-          g_autofree char *shown = display (value, length);
+          g_autofree char *shown = ps_util_display_text (value, length);
 
           track = event_track (self, app, app_length, id, line);
           note_kind (self, track, SEEN_MEM, line);
@@ -1181,7 +1135,7 @@ parse_statement (CeParser   *self,
   self->session_last_line = line;
 
   {
-    g_autofree char *shown = display (text, MIN (length, 200));
+    g_autofree char *shown = ps_util_display_text (text, MIN (length, 200));
 
     if (!terminated)
       ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-TRUNCATED", line,
@@ -1276,7 +1230,7 @@ handle_line (const PsLine *pl,
       break;
   if (p < tag && !(self->once & ONCE_PREFIX))
     {
-      g_autofree char *shown = display (text, MIN ((gsize) (tag - text), 80));
+      g_autofree char *shown = ps_util_display_text (text, MIN ((gsize) (tag - text), 80));
 
       self->once |= ONCE_PREFIX;
       ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PREFIX", pl->number,
@@ -1298,10 +1252,8 @@ handle_line (const PsLine *pl,
   parse_statement (self, p, text + length - p, pl->number, pl->terminated);
 }
 
-/* The fast path: "## PERF ## APP [a] EVT [n] DUR [v]" + CR LF or LF, for an
- * instance that has had a DUR through the general path. Anything else —
- * other spacing or case, another kind, an unknown marker — goes the
- * general way, which gives the same result. */
+/* The fast path */
+
 static inline gboolean
 equal8 (const char *a,
         const char *b)
@@ -1408,9 +1360,11 @@ fast_scan (const FastState *state,
   return p - data;
 }
 
-/* The line reader's fast path: a run of DURs for instances whose checks
- * have been made (an earlier DUR went the general way, or the instance was
- * registered by the application the fast path knows) */
+/* The line reader's fast path: a run of "## PERF ## APP [a] EVT [n] DUR [v]"
+ * lines for instances whose checks have been made (an earlier DUR went the
+ * general way, or the instance was registered by the application the fast
+ * path knows). Anything else — other spacing or case, another kind, an
+ * unknown marker — goes the general way, which gives the same result. */
 static gsize
 fast_lines (const char *data,
             gsize       available,
