@@ -702,6 +702,30 @@ test_chart_pixels (Fixture       *fixture,
   g_assert_cmpuint (n_line_pixels, >, 30);     /* the CPU line and its dots */
 }
 
+/* Latin-1 bytes in a description reach the table's cells as text, never as
+ * invalid UTF-8 (ce-perflog.md §7 #28; a Pango warning would abort here) */
+static void
+test_latin1_description (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  static const char log[] =
+    "## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+    "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+    "## PERF ## REGISTERED APP [a] PROCCESSID [0x1]\r\n"
+    "## PERF ## REGISTERED MARKER [Test=Caf\xe9,Size=1] AS [0] BY APP [a]\r\n"
+    "## PERF ## APP [a] EVT [0] DUR [250]\r\n";
+  g_autoptr(GFile) file = write_temp_file (fixture, "latin1.log", log, sizeof log - 1);
+  PsRunPage *page = open_and_wait (fixture, file);
+  GListModel *markers = ps_ce_view_get_marker_model (ps_run_page_get_ce_view (page));
+  g_autoptr(PsMarkerRow) row = marker_at (markers, 0);
+
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  g_assert_cmpstr (ps_marker_row_get_description_value (row, "Test"), ==, "Caf\xe9");
+  /* Let the table bind and draw its cells */
+  g_assert_true (iterate_until (widget_is_drawn, ps_run_page_get_ce_view (page)));
+  iterate_for (200);
+}
+
 /* Dropping several files opens each in its own tab, through the same open
  * path as the other ways in */
 static void
@@ -848,6 +872,7 @@ main (int   argc,
   ADD_TEST ("/gui/window/actions", test_actions);
   ADD_TEST ("/gui/ce/open-example", test_open_ce_example);
   ADD_TEST ("/gui/window/drop-files", test_drop_files);
+  ADD_TEST ("/gui/ce/latin1-description", test_latin1_description);
   ADD_TEST ("/gui/ce/sort-markers", test_sort_markers);
   ADD_TEST ("/gui/ce/group-instances", test_group_instances);
   ADD_TEST ("/gui/ce/sessions", test_sessions);

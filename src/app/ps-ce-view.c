@@ -244,7 +244,12 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
       break;
 
     case MARKER_COLUMN_KEY:
-      text = g_strdup (ps_marker_row_get_description_value (row, info->key));
+      {
+        const char *value = ps_marker_row_get_description_value (row, info->key);
+
+        /* Raw bytes of the log: Latin-1 when not UTF-8 (ce-perflog.md §7 #28) */
+        text = value != NULL ? ps_util_display_text (value, -1) : NULL;
+      }
       break;
 
     case MARKER_COLUMN_APP:
