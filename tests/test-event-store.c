@@ -293,7 +293,7 @@ test_other_kinds (void)
 
   g_assert_cmpuint (sizeof (PsSpan), <=, 32);
   g_assert_cmpuint (sizeof (PsSample), <=, 32);
-  g_assert_cmpuint (sizeof (PsMark), <=, 32);
+  g_assert_cmpuint (sizeof (PsMark), <=, 40);
   g_assert_cmpuint (sizeof (PsCounterValue), <=, 32);
 
   g_assert_cmpuint (ps_event_store_intern_frame (store, ps_event_store_intern (store, "main", -1), 0, 0x1000), ==,

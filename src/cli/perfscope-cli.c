@@ -132,6 +132,11 @@ main (int   argc,
   g_autofree char *format_name = NULL;
   g_autofree char *tick_rate = NULL;
   g_autofree char *summary = NULL;
+  g_auto(GStrv) includes = NULL;
+  g_auto(GStrv) excludes = NULL;
+  g_auto(GStrv) include_files = NULL;
+  g_auto(GStrv) exclude_files = NULL;
+  g_autoptr(PsScopeFilter) scope_filter = NULL;
   gboolean json = FALSE;
   gboolean show_help = FALSE;
   gboolean show_version = FALSE;
@@ -151,6 +156,16 @@ main (int   argc,
       N_("stats: merge the instances of one description within a session"), NULL },
     { "include-negative", 0, 0, G_OPTION_ARG_NONE, &options.include_negative,
       N_("stats: count negative durations (left out by default)"), NULL },
+    { "per-thread", 0, 0, G_OPTION_ARG_NONE, &options.per_thread,
+      N_("stats: scopes of each thread apart (RTL logs)"), NULL },
+    { "include", 0, 0, G_OPTION_ARG_STRING_ARRAY, &includes,
+      N_("stats: only scopes whose begin record matches REGEX (repeatable)"), N_("REGEX") },
+    { "exclude", 0, 0, G_OPTION_ARG_STRING_ARRAY, &excludes,
+      N_("stats: leave out scopes whose begin record matches REGEX (repeatable)"), N_("REGEX") },
+    { "include-file", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &include_files,
+      N_("stats: --include for every expression in FILE, one per line"), N_("FILE") },
+    { "exclude-file", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &exclude_files,
+      N_("stats: --exclude for every expression in FILE, one per line"), N_("FILE") },
     { "tick-rate", 0, 0, G_OPTION_ARG_STRING, &tick_rate,
       N_("Timer ticks per second to use instead of the log’s RESOLUTION"), N_("HZ") },
     { "help", 'h', 0, G_OPTION_ARG_NONE, &show_help,
@@ -228,6 +243,29 @@ main (int   argc,
 
   if (options.group_by_name && strcmp (command, "stats") != 0)
     return usage_error (_("--group-by-name applies to the stats command only"));
+  if (options.per_thread && strcmp (command, "stats") != 0)
+    return usage_error (_("--per-thread applies to the stats command only"));
+
+  if (includes != NULL || excludes != NULL || include_files != NULL || exclude_files != NULL)
+    {
+      if (strcmp (command, "stats") != 0)
+        return usage_error (_("--include and --exclude apply to the stats command only"));
+
+      scope_filter = ps_scope_filter_new ();
+      for (guint i = 0; includes != NULL && includes[i] != NULL; i++)
+        if (!ps_scope_filter_add (scope_filter, TRUE, includes[i], &error))
+          return usage_error (_("Bad --include expression “%s”: %s"), includes[i], error->message);
+      for (guint i = 0; excludes != NULL && excludes[i] != NULL; i++)
+        if (!ps_scope_filter_add (scope_filter, FALSE, excludes[i], &error))
+          return usage_error (_("Bad --exclude expression “%s”: %s"), excludes[i], error->message);
+      for (guint i = 0; include_files != NULL && include_files[i] != NULL; i++)
+        if (!ps_scope_filter_add_file (scope_filter, TRUE, include_files[i], &error))
+          return usage_error (_("Bad --include-file: %s"), error->message);
+      for (guint i = 0; exclude_files != NULL && exclude_files[i] != NULL; i++)
+        if (!ps_scope_filter_add_file (scope_filter, FALSE, exclude_files[i], &error))
+          return usage_error (_("Bad --exclude-file: %s"), error->message);
+      options.scope_filter = scope_filter;
+    }
 
   if (strcmp (command, "info") == 0)
     {

@@ -68,6 +68,41 @@ expand_description (const PsSeries *series)
   return ps_util_display_text (expanded, -1);
 }
 
+/* Spans: scope name, context of a logical scope, the threads it ran on,
+ * statistics and self time (specs/cli.md "stats", rtl-logfile.md §4.3) */
+static void
+add_span_series_object (JsonBuilder    *builder,
+                        PsEventStore   *store,
+                        const PsSeries *series)
+{
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "name");
+  json_builder_add_string_value (builder, series->name);
+  json_builder_set_member_name (builder, "kind");
+  json_builder_add_string_value (builder, ps_series_kind_to_string (series->kind));
+  json_builder_set_member_name (builder, "unit");
+  json_builder_add_string_value (builder, series->unit);
+  ps_cli_json_add_int (builder, "session", series->session);
+  json_builder_set_member_name (builder, "logical");
+  json_builder_add_boolean_value (builder, series->logical);
+  json_builder_set_member_name (builder, "context");
+  if (series->context != NULL)
+    json_builder_add_string_value (builder, series->context);
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "threads");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < series->n_instances; i++)
+    json_builder_add_int_value (builder, ps_event_store_get_track (store, series->tracks[i])->number);
+  json_builder_end_array (builder);
+
+  add_stats_members (builder, &series->stats);
+  add_number (builder, "self_sum", series->self_sum);
+  ps_cli_json_add_int (builder, "excluded", (gint64)series->n_excluded);
+  ps_cli_json_add_int (builder, "flagged", (gint64)series->n_flagged);
+  json_builder_end_object (builder);
+}
+
 /* Raw name and app: ps-cli-json.c shows bytes that are not UTF-8 as Latin-1 */
 static void
 add_series_object (JsonBuilder    *builder,
@@ -125,11 +160,25 @@ stats_to_json (const PsCliOptions *options,
   ps_cli_add_run_members (builder, store, path, FALSE);
   json_builder_set_member_name (builder, "group_by_name");
   json_builder_add_boolean_value (builder, options->group_by_name);
+  if (ps_event_store_get_n_spans (store) > 0)
+    {
+      json_builder_set_member_name (builder, "per_thread");
+      json_builder_add_boolean_value (builder, options->per_thread);
+      json_builder_set_member_name (builder, "filtered");
+      json_builder_add_boolean_value (builder, !ps_scope_filter_is_empty (options->scope_filter));
+    }
 
   json_builder_set_member_name (builder, "series");
   json_builder_begin_array (builder);
   for (guint i = 0; i < series->len; i++)
-    add_series_object (builder, g_ptr_array_index (series, i), is_ce);
+    {
+      const PsSeries *one = g_ptr_array_index (series, i);
+
+      if (one->kind == PS_SERIES_SPAN)
+        add_span_series_object (builder, store, one);
+      else
+        add_series_object (builder, one, is_ce);
+    }
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
@@ -279,11 +328,87 @@ print_group_text (const PsCliOptions *options,
   ps_cli_table_print (table, stdout, "  ");
 }
 
+static char *
+thread_list (PsEventStore   *store,
+             const PsSeries *series)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < series->n_instances; i++)
+    g_string_append_printf (text, "%s%" G_GINT64_FORMAT, i > 0 ? "," : "",
+                            ps_event_store_get_track (store, series->tracks[i])->number);
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* Scopes: Session, Thread(s), Count, Sum … Stddev, Self, Excluded, Flagged, Name, Context */
+static void
+print_span_table (PsEventStore *store,
+                  GPtrArray    *all_series)
+{
+  static const char * const stat_labels[] = {
+    N_("Sum"), N_("Min"), N_("Max"), N_("Mean"), N_("Median"),
+    N_("P90"), N_("P95"), N_("P99"), N_("Stddev"), N_("Self"),
+  };
+  guint n_columns = 3 + G_N_ELEMENTS (stat_labels) + 4;
+  g_autoptr(PsCliTable) table = ps_cli_table_new (n_columns);
+  GPtrArray *cells = g_ptr_array_new ();
+  g_autoptr(GString) alignment = g_string_new ("rrr");
+
+  g_ptr_array_add (cells, g_strdup (_("Session")));
+  g_ptr_array_add (cells, g_strdup (_("Threads")));
+  g_ptr_array_add (cells, g_strdup (_("Count")));
+  for (guint i = 0; i < G_N_ELEMENTS (stat_labels); i++)
+    {
+      g_ptr_array_add (cells, header (_(stat_labels[i]), "s"));
+      g_string_append_c (alignment, 'r');
+    }
+  g_ptr_array_add (cells, g_strdup (_("Excluded")));
+  g_ptr_array_add (cells, g_strdup (_("Flagged")));
+  g_ptr_array_add (cells, g_strdup (_("Name")));
+  g_ptr_array_add (cells, g_strdup (_("Context")));
+  g_string_append (alignment, "rrll");
+  g_ptr_array_add (cells, NULL);
+  ps_cli_table_set_alignment (table, alignment->str);
+  ps_cli_table_add_row_strv_take (table, (char **)g_ptr_array_free (cells, FALSE));
+
+  for (guint i = 0; i < all_series->len; i++)
+    {
+      const PsSeries *series = g_ptr_array_index (all_series, i);
+      const PsStats *stats = &series->stats;
+      const double values[] = {
+        stats->sum, stats->min, stats->max, stats->mean, stats->median,
+        stats->p90, stats->p95, stats->p99, stats->stddev, series->self_sum,
+      };
+
+      if (series->kind != PS_SERIES_SPAN)
+        continue;
+
+      cells = g_ptr_array_new ();
+      g_ptr_array_add (cells, g_strdup_printf ("%u", series->session));
+      g_ptr_array_add (cells, thread_list (store, series));
+      g_ptr_array_add (cells, g_strdup_printf ("%" G_GUINT64_FORMAT, stats->count));
+      for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+        g_ptr_array_add (cells, format_value (values[v], "s"));
+      g_ptr_array_add (cells, g_strdup_printf ("%" G_GUINT64_FORMAT, series->n_excluded));
+      g_ptr_array_add (cells, g_strdup_printf ("%" G_GUINT64_FORMAT, series->n_flagged));
+      g_ptr_array_add (cells, ps_util_display_text (series->name, -1));
+      g_ptr_array_add (cells, series->context != NULL ? ps_util_display_text (series->context, -1) : g_strdup (""));
+      g_ptr_array_add (cells, NULL);
+      ps_cli_table_add_row_strv_take (table, (char **)g_ptr_array_free (cells, FALSE));
+    }
+
+  printf ("%s (%s)\n", _("Scopes"), "s");
+  ps_cli_table_print (table, stdout, "  ");
+}
+
 static void
 print_stats_text (const PsCliOptions *options,
+                  PsEventStore       *store,
                   GPtrArray          *series,
                   gboolean            is_ce)
 {
+  gboolean has_spans = FALSE;
+
   g_autoptr(GHashTable) done = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   if (series->len == 0)
@@ -298,12 +423,24 @@ print_stats_text (const PsCliOptions *options,
       const PsSeries *s = g_ptr_array_index (series, i);
       g_autofree char *key = g_strdup_printf ("%d:%s", s->kind, s->unit);
 
+      if (s->kind == PS_SERIES_SPAN)
+        {
+          has_spans = TRUE;
+          continue;
+        }
       if (g_hash_table_contains (done, key))
         continue;
       if (g_hash_table_size (done) > 0)
         printf ("\n");
       print_group_text (options, series, s, is_ce);
       g_hash_table_add (done, g_steal_pointer (&key));
+    }
+
+  if (has_spans)
+    {
+      if (g_hash_table_size (done) > 0)
+        printf ("\n");
+      print_span_table (store, series);
     }
 }
 
@@ -323,12 +460,14 @@ ps_cli_stats (const PsCliOptions *options,
   series_options.group_by_name = options->group_by_name;
   series_options.include_negative = options->include_negative;
   series_options.tick_rate_override = options->tick_rate;
+  series_options.spans_per_thread = options->per_thread;
+  series_options.span_filter = options->scope_filter;
   series = ps_series_collect (store, &series_options);
   /* CE PerfLog descriptions have an expansion */
   is_ce = g_strcmp0 (ps_event_store_get_format (store), ps_format_ce_perflog.name) == 0;
 
   if (options->text)
-    print_stats_text (options, series, is_ce);
+    print_stats_text (options, store, series, is_ce);
   else
     {
       g_autoptr(JsonNode) root = stats_to_json (options, store, file, series, is_ce);

@@ -13,6 +13,7 @@
 
 #include "ps-event-store.h"
 #include "ps-format.h"
+#include "ps-scopes.h"
 
 G_BEGIN_DECLS
 
@@ -35,6 +36,8 @@ typedef struct
   gboolean        group_by_name;     /* stats: merge instances by description */
   gboolean        include_negative;  /* stats: negative durations count */
   double          tick_rate;         /* --tick-rate override, 0 if none */
+  gboolean        per_thread;        /* stats: span series per thread */
+  PsScopeFilter  *scope_filter;      /* stats: --include/--exclude, or NULL */
 } PsCliOptions;
 
 /* ps-cli-load.c */

@@ -19,6 +19,15 @@ guint32 _ps_event_store_add_other           (PsEventStore        *self,
 void    _ps_event_store_append_spans        (PsEventStore        *self,
                                              const PsSpan        *spans,
                                              guint                n);
+void    _ps_event_store_set_span_context (PsEventStore        *self,
+                                             guint64              index,
+                                             guint32              context);
+/* Writable access to a committed span or mark, for parsers that learn
+ * the end of a span (or the rest of a message) later. */
+PsSpan *_ps_event_store_edit_span           (PsEventStore        *self,
+                                             guint64              index);
+PsMark *_ps_event_store_edit_mark           (PsEventStore        *self,
+                                             guint64              index);
 void    _ps_event_store_append_marks        (PsEventStore        *self,
                                              const PsMark        *marks,
                                              guint                n);

@@ -102,6 +102,12 @@ typedef struct
   PsSeverity severity;
 } StoredWarning;
 
+typedef struct
+{
+  guint64 index;
+  guint32 context;
+} SpanContext;
+
 /* Fixed-size chunks of packed structs: appending never moves old ones. */
 typedef struct
 {
@@ -137,6 +143,7 @@ struct _PsEventStore
   GArray       *others;       /* OtherValue */
 
   ChunkedArray  spans;
+  GArray       *span_contexts; /* SpanContext, sorted by index */
   ChunkedArray  marks;
   ChunkedArray  samples;
   ChunkedArray  counter_values;
@@ -253,6 +260,7 @@ ps_event_store_finalize (GObject *object)
   g_clear_pointer (&self->line_escapes, g_array_unref);
   g_clear_pointer (&self->others, g_array_unref);
   chunked_array_clear (&self->spans);
+  g_clear_pointer (&self->span_contexts, g_array_unref);
   chunked_array_clear (&self->marks);
   chunked_array_clear (&self->samples);
   chunked_array_clear (&self->counter_values);
@@ -303,6 +311,7 @@ ps_event_store_init (PsEventStore *self)
   self->line_escapes = g_array_new (FALSE, FALSE, sizeof (LineEscape));
   self->others = g_array_new (FALSE, FALSE, sizeof (OtherValue));
   chunked_array_init (&self->spans, sizeof (PsSpan));
+  self->span_contexts = g_array_new (FALSE, FALSE, sizeof (SpanContext));
   chunked_array_init (&self->marks, sizeof (PsMark));
   chunked_array_init (&self->samples, sizeof (PsSample));
   chunked_array_init (&self->counter_values, sizeof (PsCounterValue));
@@ -405,6 +414,7 @@ ps_event_store_get_memory_size (PsEventStore *self)
   for (guint i = 0; i < self->measure_blocks->len; i++)
     size += ((MeasureBlock *)g_ptr_array_index (self->measure_blocks, i))->track_table_size * sizeof (guint32);
   size += (self->spans.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsSpan);
+  size += self->span_contexts->len * sizeof (SpanContext);
   size += (self->marks.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsMark);
   size += (self->samples.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsSample);
   size += (self->counter_values.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsCounterValue);
@@ -1164,6 +1174,57 @@ ps_event_store_get_n_marks (PsEventStore *self)
 {
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
   return self->marks.length;
+}
+
+PsSpan *
+_ps_event_store_edit_span (PsEventStore *self,
+                           guint64       index)
+{
+  return (PsSpan *)chunked_array_get (&self->spans, index);
+}
+
+PsMark *
+_ps_event_store_edit_mark (PsEventStore *self,
+                           guint64       index)
+{
+  return (PsMark *)chunked_array_get (&self->marks, index);
+}
+
+void
+_ps_event_store_set_span_context (PsEventStore *self,
+                                  guint64       index,
+                                  guint32       context)
+{
+  SpanContext entry = { index, context };
+
+  g_return_if_fail (self->span_contexts->len == 0
+                    || g_array_index (self->span_contexts, SpanContext, self->span_contexts->len - 1).index < index);
+  g_array_append_val (self->span_contexts, entry);
+}
+
+guint32
+ps_event_store_get_span_context (PsEventStore *self,
+                                 guint64       index)
+{
+  guint lo = 0;
+  guint hi;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+
+  hi = self->span_contexts->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const SpanContext *entry = &g_array_index (self->span_contexts, SpanContext, mid);
+
+      if (entry->index == index)
+        return entry->context;
+      if (entry->index < index)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return 0;
 }
 
 const PsMark *

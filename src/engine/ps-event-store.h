@@ -95,7 +95,26 @@ typedef struct
   } value;
 } PsMeasurement;
 
-/* A time interval on a track, e.g. an RTL scope or a VS call. 32 bytes. */
+typedef enum
+{
+  PS_SPAN_FLAG_NONE             = 0,
+  PS_SPAN_FLAG_LOGICAL          = 1 << 0, /* RTL: opened and closed by messages */
+  PS_SPAN_FLAG_UNTERMINATED     = 1 << 1, /* no end seen: end_ns is a lower bound */
+  PS_SPAN_FLAG_CLOSED_BY_PARENT = 1 << 2, /* logical scope ended with its physical parent */
+  PS_SPAN_FLAG_NAME_MISMATCH    = 1 << 3, /* paired although the end named it differently */
+  PS_SPAN_FLAG_CLOCK_BACK       = 1 << 4, /* the clock went back inside: duration unreliable */
+  PS_SPAN_FLAG_TRUNCATED        = 1 << 5, /* closed by an end record cut off at the end of the file */
+  PS_SPAN_FLAG_UNTIMED          = 1 << 6, /* begin record without time: took the previous record's */
+  PS_SPAN_FLAG_CONTINUED        = 1 << 7, /* the name went on over more lines */
+} PsSpanFlags;
+
+/* Spans whose duration does not belong in statistics */
+#define PS_SPAN_FLAGS_NOT_MEASURED \
+  (PS_SPAN_FLAG_UNTERMINATED | PS_SPAN_FLAG_CLOSED_BY_PARENT | PS_SPAN_FLAG_CLOCK_BACK)
+
+/* A time interval on a track, e.g. an RTL scope or a VS call. Spans are
+ * stored in the order they began; a parent always comes before its
+ * children. 32 bytes. */
 typedef struct
 {
   gint64  begin_ns;
@@ -104,16 +123,34 @@ typedef struct
   guint32 name;     /* string id */
   guint32 parent;   /* span index or PS_NONE */
   guint16 depth;
-  guint16 flags;
+  guint16 flags;    /* PsSpanFlags */
 } PsSpan;
 
-/* A point in time with a text, e.g. an RTL message. 24 bytes. */
+typedef enum
+{
+  PS_MARK_FLAG_NONE             = 0,
+  PS_MARK_FLAG_UNTIMED          = 1 << 0, /* no time of its own: took the previous record's */
+  PS_MARK_FLAG_CONTINUED        = 1 << 1, /* the text went on over more lines */
+  PS_MARK_FLAG_INTERRUPTED      = 1 << 2, /* another record was written into it */
+  PS_MARK_FLAG_REASSEMBLED      = 1 << 3, /* its text was found on a later line */
+  PS_MARK_FLAG_TRUNCATED        = 1 << 4, /* cut off (NUL byte, or end of file) */
+  PS_MARK_FLAG_CONTEXT_NOT_OPEN = 1 << 5, /* named a scope that was not open */
+  PS_MARK_FLAG_NO_SEPARATOR     = 1 << 6, /* no " : " between name and text */
+  PS_MARK_FLAG_LOST             = 1 << 7, /* a record whose text the writer dropped */
+} PsMarkFlags;
+
+/* A point in time with a text, e.g. an RTL message. 40 bytes. */
 typedef struct
 {
   gint64  time_ns;
   guint64 line;
   guint32 track;
   guint32 text;     /* string id */
+  guint32 name;     /* string id: what the record named (RTL: a scope), 0 if nothing */
+  guint32 span;     /* the span it belongs to, or PS_NONE for the track itself */
+  guint32 position; /* spans begun before it: places it among them in file order */
+  guint16 flags;    /* PsMarkFlags */
+  guint16 reserved;
 } PsMark;
 
 typedef enum
@@ -294,6 +331,10 @@ gboolean       ps_measurement_iter_next          (PsMeasurementIter *iter,
 /* Other event kinds */
 guint64        ps_event_store_get_n_spans        (PsEventStore   *self);
 const PsSpan  *ps_event_store_get_span           (PsEventStore   *self,
+                                                  guint64         index);
+/* The context a span was opened in (RTL logical scopes: the scope name of
+ * the message that opened it), a string id; 0 if none. */
+guint32        ps_event_store_get_span_context   (PsEventStore   *self,
                                                   guint64         index);
 guint64        ps_event_store_get_n_marks        (PsEventStore   *self);
 const PsMark  *ps_event_store_get_mark           (PsEventStore   *self,

@@ -14,6 +14,7 @@
 
 static const PsFormat * const formats[] = {
   &ps_format_ce_perflog,
+  &ps_format_rtl_logfile,
 };
 
 const PsFormat * const *
@@ -78,6 +79,16 @@ ps_format_new_parser (const PsFormat *format,
   return parser;
 }
 
+void
+ps_parser_set_file_name (PsParser   *parser,
+                         const char *file_name)
+{
+  g_return_if_fail (parser != NULL);
+
+  g_free (parser->file_name);
+  parser->file_name = g_strdup (file_name);
+}
+
 gboolean
 ps_parser_feed (PsParser      *parser,
                 const guint8  *data,
@@ -100,5 +111,8 @@ void
 ps_parser_free (PsParser *parser)
 {
   if (parser != NULL)
-    parser->klass->free (parser);
+    {
+      g_clear_pointer (&parser->file_name, g_free);
+      parser->klass->free (parser);
+    }
 }

@@ -32,6 +32,7 @@ struct _PsParser
 {
   const PsParserClass *klass;
   PsStoreBuilder      *builder;   /* not owned */
+  char                *file_name; /* the input's base name, or NULL: a hint (RTL: the pid) */
 };
 
 /* How many bytes the loader offers to sniff() at most */
@@ -61,6 +62,9 @@ const PsFormat         *ps_format_sniff   (const guint8   *data,
 
 PsParser *ps_format_new_parser (const PsFormat  *format,
                                 PsStoreBuilder  *builder);
+/* Before the first feed() */
+void      ps_parser_set_file_name (PsParser     *parser,
+                                const char      *file_name);
 gboolean  ps_parser_feed       (PsParser        *parser,
                                 const guint8    *data,
                                 gsize            length,
@@ -73,5 +77,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsParser, ps_parser_free)
 
 /* Formats, defined in formats/ */
 extern const PsFormat ps_format_ce_perflog;
+extern const PsFormat ps_format_rtl_logfile;
 
 G_END_DECLS

@@ -34,6 +34,7 @@ struct _PsLineReader
   GByteArray    *decoded;
 
   gsize          max_line_length;
+  gboolean       lf_only;
   GByteArray    *carry;               /* start of a line that continues in the next chunk */
   gboolean       carry_truncated;
   gboolean       skip_lf;             /* the last chunk ended in CR: a leading LF belongs to it */
@@ -93,6 +94,14 @@ ps_line_reader_set_max_line_length (PsLineReader *self,
 }
 
 void
+ps_line_reader_set_lf_only (PsLineReader *self,
+                            gboolean      lf_only)
+{
+  g_return_if_fail (self != NULL);
+  self->lf_only = !!lf_only;
+}
+
+void
 ps_line_reader_set_fast_func (PsLineReader   *self,
                               PsLineFastFunc  fast_func)
 {
@@ -122,6 +131,14 @@ emit (PsLineReader *self,
       gboolean      truncated)
 {
   PsLine line;
+
+  /* Only LF ends a line: one CR before it (or at the end of the input)
+   * belongs to the line end. */
+  if (self->lf_only && length > 0 && text[length - 1] == '\r')
+    {
+      length--;
+      terminated = TRUE;
+    }
 
   line.text = text;
   line.length = length;
@@ -195,7 +212,7 @@ feed_8bit (PsLineReader *self,
 
       lf = memchr (data + pos, '\n', length - pos);
       segment_end = lf ? (gsize)(lf - data) : length;
-      cr = memchr (data + pos, '\r', segment_end - pos);
+      cr = self->lf_only ? NULL : memchr (data + pos, '\r', segment_end - pos);
 
       if (cr != NULL)
         {

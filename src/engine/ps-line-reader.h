@@ -3,8 +3,8 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Accepts CR LF, LF and lone CR line ends, mixed in one stream; a CR at
- * the end of a chunk waits for the next one. Lines that lie inside one
+ * Accepts CR LF, LF and lone CR line ends, mixed in one stream (or LF
+ * only, on request); a CR at the end of a chunk waits for the next one. Lines that lie inside one
  * chunk are handed over without a copy. Optionally detects UTF-16 (LE/BE,
  * with or without BOM) and a UTF-8 BOM in the first bytes and hands the
  * text over as UTF-8 (specs: ce-perflog.md §7 #25–#27).
@@ -61,6 +61,11 @@ void           ps_line_reader_set_detect_encoding (PsLineReader *self,
 /* Lines longer than this are cut (PsLine.truncated). Default: 512 MiB. */
 void           ps_line_reader_set_max_line_length (PsLineReader *self,
                                                 gsize           max_length);
+/* Only LF ends a line; a CR before it, or at the very end, is dropped
+ * from the line, and a lone CR elsewhere is text. Default: off (CR LF,
+ * LF and lone CR all end lines). */
+void           ps_line_reader_set_lf_only      (PsLineReader   *self,
+                                                gboolean        lf_only);
 /* Optional; used only for 8-bit input (after encoding detection). */
 void           ps_line_reader_set_fast_func    (PsLineReader   *self,
                                                 PsLineFastFunc  fast_func);

@@ -417,6 +417,8 @@ ps_load_stream (GInputStream    *stream,
   store = ps_event_store_new ();
   builder = ps_store_builder_new (store);
   parser = ps_format_new_parser (format, builder);
+  if (file_name != NULL)
+    ps_parser_set_file_name (parser, file_name);
 
   if (local_error != NULL)
     {

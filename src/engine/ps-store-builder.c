@@ -16,6 +16,8 @@ struct _PsStoreBuilder
 {
   PsEventStore  *store;
   guint64        n_committed;   /* measurements already in the store */
+  guint64        n_spans_committed;
+  guint64        n_marks_committed;
 
   PsMeasurement  measurements[BATCH_SIZE];
   guint          n_measurements;
@@ -36,6 +38,8 @@ ps_store_builder_new (PsEventStore *store)
   self = g_new0 (PsStoreBuilder, 1);
   self->store = g_object_ref (store);
   self->n_committed = ps_event_store_get_n_measurements (store);
+  self->n_spans_committed = ps_event_store_get_n_spans (store);
+  self->n_marks_committed = ps_event_store_get_n_marks (store);
   self->spans = g_array_new (FALSE, FALSE, sizeof (PsSpan));
   self->marks = g_array_new (FALSE, FALSE, sizeof (PsMark));
   self->samples = g_array_new (FALSE, FALSE, sizeof (PsSample));
@@ -118,6 +122,8 @@ ps_store_builder_flush (PsStoreBuilder *self)
   if (self->counter_values->len > 0)
     _ps_event_store_append_counter_values (self->store, (const PsCounterValue *)(gpointer)self->counter_values->data,
                                            self->counter_values->len);
+  self->n_spans_committed += self->spans->len;
+  self->n_marks_committed += self->marks->len;
   g_array_set_size (self->spans, 0);
   g_array_set_size (self->marks, 0);
   g_array_set_size (self->samples, 0);
@@ -230,18 +236,62 @@ ps_store_builder_add_other (PsStoreBuilder *self,
       ps_store_builder_flush (self);                     \
   } G_STMT_END
 
-void
+guint64
 ps_store_builder_add_span (PsStoreBuilder *self,
                            const PsSpan   *span)
 {
+  guint64 index = self->n_spans_committed + self->spans->len;
+
   ADD_STRUCT (self->spans, span);
+  return index;
+}
+
+guint64
+ps_store_builder_get_n_spans (PsStoreBuilder *self)
+{
+  return self->n_spans_committed + self->spans->len;
+}
+
+PsSpan *
+ps_store_builder_edit_span (PsStoreBuilder *self,
+                            guint64         index)
+{
+  if (index >= self->n_spans_committed)
+    {
+      g_return_val_if_fail (index - self->n_spans_committed < self->spans->len, NULL);
+      return &g_array_index (self->spans, PsSpan, index - self->n_spans_committed);
+    }
+  return _ps_event_store_edit_span (self->store, index);
 }
 
 void
+ps_store_builder_set_span_context (PsStoreBuilder *self,
+                                   guint64         index,
+                                   guint32         context)
+{
+  _ps_event_store_set_span_context (self->store, index, context);
+}
+
+guint64
 ps_store_builder_add_mark (PsStoreBuilder *self,
                            const PsMark   *mark)
 {
+  guint64 index = self->n_marks_committed + self->marks->len;
+
   ADD_STRUCT (self->marks, mark);
+  return index;
+}
+
+PsMark *
+ps_store_builder_edit_mark (PsStoreBuilder *self,
+                            guint64         index)
+{
+  if (index >= self->n_marks_committed)
+    {
+      g_return_val_if_fail (index - self->n_marks_committed < self->marks->len, NULL);
+      return &g_array_index (self->marks, PsMark, index - self->n_marks_committed);
+    }
+  return _ps_event_store_edit_mark (self->store, index);
 }
 
 void

@@ -53,10 +53,21 @@ guint64         ps_store_builder_add_other        (PsStoreBuilder *self,
                                                    const char     *raw_value,
                                                    gssize          raw_length);
 
-void            ps_store_builder_add_span         (PsStoreBuilder *self,
+/* Spans and marks return their index in the store. A span's end, or a
+ * mark's text, may be completed later through the edit functions, whether
+ * the event is still in the batch or already committed. */
+guint64         ps_store_builder_add_span         (PsStoreBuilder *self,
                                                    const PsSpan   *span);
-void            ps_store_builder_add_mark         (PsStoreBuilder *self,
+guint64         ps_store_builder_get_n_spans      (PsStoreBuilder *self);
+PsSpan         *ps_store_builder_edit_span        (PsStoreBuilder *self,
+                                                   guint64         index);
+void            ps_store_builder_set_span_context (PsStoreBuilder *self,
+                                                   guint64         index,
+                                                   guint32         context);
+guint64         ps_store_builder_add_mark         (PsStoreBuilder *self,
                                                    const PsMark   *mark);
+PsMark         *ps_store_builder_edit_mark        (PsStoreBuilder *self,
+                                                   guint64         index);
 void            ps_store_builder_add_sample       (PsStoreBuilder *self,
                                                    const PsSample *sample);
 void            ps_store_builder_add_counter_value (PsStoreBuilder *self,

@@ -35,6 +35,7 @@ ps_series_free (PsSeries *series)
 
   g_free (series->name);
   g_free (series->app);
+  g_free (series->context);
   g_free (series->tracks);
   g_clear_pointer (&series->values, g_array_unref);
   g_clear_pointer (&series->ticks, g_array_unref);
@@ -153,6 +154,185 @@ drop_values (GArray **array)
 
   g_array_unref (*array);
   *array = g_array_new (FALSE, FALSE, element_size);
+}
+
+/* Spans ----------------------------------------------------------------- */
+
+typedef struct
+{
+  guint32 session;
+  guint32 track;    /* PS_NONE across threads */
+  guint32 name;
+  guint32 context;
+} SpanKey;
+
+static guint
+span_key_hash (gconstpointer data)
+{
+  const SpanKey *key = data;
+
+  return (key->name * 2654435761u) ^ (key->context * 40503u) ^ (key->track * 97u) ^ key->session;
+}
+
+static gboolean
+span_key_equal (gconstpointer a,
+                gconstpointer b)
+{
+  return memcmp (a, b, sizeof (SpanKey)) == 0;
+}
+
+typedef struct
+{
+  PsEventStore          *store;
+  const PsSeriesOptions *options;
+  GPtrArray             *result;
+  GHashTable            *series_of;   /* SpanKey → 1 + index in result */
+  SpanKey                last_key;
+  guint                  last_index;  /* PS_NONE if none */
+} SpanCollector;
+
+static void
+span_key_of (SpanCollector *self,
+             guint64        index,
+             const PsSpan  *span,
+             SpanKey       *key)
+{
+  const PsTrack *track = ps_event_store_get_track (self->store, span->track);
+
+  key->session = track->session;
+  key->track = self->options->spans_per_thread ? span->track : PS_NONE;
+  key->name = span->name;
+  key->context = (span->flags & PS_SPAN_FLAG_LOGICAL) ? ps_event_store_get_span_context (self->store, index) : 0;
+}
+
+/* The series of a span, made when create is set; PS_NONE if there is none */
+static guint
+span_series (SpanCollector *self,
+             guint64        index,
+             const PsSpan  *span,
+             gboolean       create)
+{
+  SpanKey key;
+  gpointer found;
+  PsSeries *series;
+
+  span_key_of (self, index, span, &key);
+  if (self->last_index != PS_NONE && span_key_equal (&key, &self->last_key))
+    return self->last_index;
+
+  found = g_hash_table_lookup (self->series_of, &key);
+  if (found != NULL)
+    {
+      self->last_key = key;
+      self->last_index = GPOINTER_TO_UINT (found) - 1;
+      return self->last_index;
+    }
+  if (!create)
+    return PS_NONE;
+
+  series = g_new0 (PsSeries, 1);
+  series->name = g_strdup (ps_event_store_get_string (self->store, span->name));
+  series->app = g_strdup ("");
+  if (key.context != 0 || (span->flags & PS_SPAN_FLAG_LOGICAL))
+    series->context = g_strdup (ps_event_store_get_string (self->store, key.context));
+  series->logical = (span->flags & PS_SPAN_FLAG_LOGICAL) != 0;
+  series->kind = PS_SERIES_SPAN;
+  series->unit = "s";
+  series->has_seconds = TRUE;
+  series->id = -1;
+  series->session = key.session;
+  series->values = g_array_new (FALSE, FALSE, sizeof (double));
+  series->indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
+
+  g_hash_table_insert (self->series_of, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (self->result->len + 1));
+  g_ptr_array_add (self->result, series);
+  self->last_key = key;
+  self->last_index = self->result->len - 1;
+  return self->last_index;
+}
+
+static void
+span_series_add_track (PsSeries *series,
+                       guint32   track)
+{
+  if (series->n_instances > 0 && series->tracks[series->n_instances - 1] == track)
+    return;
+  for (guint i = 0; i < series->n_instances; i++)
+    if (series->tracks[i] == track)
+      return;
+  series_add_track (series, track);
+}
+
+static void
+add_self_time (guint64       index,
+               const PsSpan *span,
+               gint64        self_ns,
+               gpointer      user_data)
+{
+  SpanCollector *self = user_data;
+  guint series_index;
+
+  if (!ps_span_is_measured (span) || !ps_scope_filter_match_span (self->options->span_filter, self->store, index))
+    return;
+
+  series_index = span_series (self, index, span, FALSE);
+  if (series_index != PS_NONE)
+    ((PsSeries *)g_ptr_array_index (self->result, series_index))->self_sum += (double)self_ns / 1e9;
+}
+
+static void
+collect_spans (PsEventStore          *store,
+               const PsSeriesOptions *options,
+               GPtrArray             *result)
+{
+  guint64 n_spans = ps_event_store_get_n_spans (store);
+  guint first = result->len;
+  SpanCollector collector = { store, options, result, NULL, { 0 }, PS_NONE };
+
+  collector.series_of = g_hash_table_new_full (span_key_hash, span_key_equal, g_free, NULL);
+
+  for (guint64 i = 0; i < n_spans; i++)
+    {
+      const PsSpan *span = ps_event_store_get_span (store, i);
+      PsSeries *series;
+      guint series_index;
+      double value;
+
+      if (!ps_scope_filter_match_span (options->span_filter, store, i))
+        continue;
+
+      /* Apart: making a series may move the array */
+      series_index = span_series (&collector, i, span, TRUE);
+      series = g_ptr_array_index (result, series_index);
+      span_series_add_track (series, span->track);
+
+      if (!ps_span_is_measured (span))
+        {
+          series->n_excluded++;
+          continue;
+        }
+      if (span->flags & (PS_SPAN_FLAG_NAME_MISMATCH | PS_SPAN_FLAG_TRUNCATED))
+        series->n_flagged++;
+
+      value = (double)(span->end_ns - span->begin_ns) / 1e9;
+      g_array_append_val (series->values, value);
+      g_array_append_val (series->indexes, i);
+    }
+
+  ps_scopes_foreach_self_time (store, add_self_time, &collector);
+  g_hash_table_unref (collector.series_of);
+
+  for (guint i = first; i < result->len; i++)
+    {
+      PsSeries *series = g_ptr_array_index (result, i);
+
+      compute_stats (series->values, &series->stats, options->durations_summary_only);
+      if (options->durations_summary_only)
+        {
+          drop_values (&series->values);
+          drop_values (&series->indexes);
+        }
+    }
 }
 
 GPtrArray *
@@ -296,6 +476,9 @@ ps_series_collect (PsEventStore          *store,
           drop_values (&series->indexes);
         }
     }
+
+  if (ps_event_store_get_n_spans (store) > 0)
+    collect_spans (store, options, result);
 
   return g_steal_pointer (&result);
 }

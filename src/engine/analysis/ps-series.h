@@ -10,6 +10,7 @@
 #pragma once
 
 #include "ps-event-store.h"
+#include "ps-scopes.h"
 #include "ps-stats.h"
 
 G_BEGIN_DECLS
@@ -27,12 +28,15 @@ typedef struct
 {
   char        *name;          /* CE: the marker description */
   char        *app;           /* CE: the application that registered it */
+  char        *context;       /* spans: the context of a logical scope, else NULL */
+  gboolean     logical;       /* spans: a logical scope (opened by a message) */
   PsSeriesKind kind;
   const char  *unit;          /* "s", "ticks", "percent", "bytes" */
   gint64       id;            /* CE: marker id */
   guint        instance;      /* CE: 1-based registration ordinal of the first instance */
   guint        session;       /* 0-based */
-  guint        n_instances;   /* tracks merged into this series (1 unless grouped) */
+  guint        n_instances;   /* tracks merged into this series (1 unless grouped;
+                               * spans: the threads it occurred on) */
   guint32     *tracks;        /* n_instances track indexes */
   guint64      first_line;    /* declaration line of the first instance */
   gboolean     has_seconds;   /* durations: every value had a tick rate */
@@ -45,6 +49,7 @@ typedef struct
   GArray      *indexes;       /* guint64 global event index of each value */
   PsStats      stats;         /* over values, in `unit` */
   PsStats      ticks_stats;   /* durations only: over ticks */
+  double       self_sum;      /* spans: total self time of the measured ones, in `unit` */
 } PsSeries;
 
 typedef struct
@@ -52,15 +57,21 @@ typedef struct
   gboolean group_by_name;       /* merge instances with the same description */
   gboolean include_negative;    /* put negative durations into statistics */
   double   tick_rate_override;  /* > 0: use instead of the log's RESOLUTION */
-  gboolean durations_summary_only; /* keep only the statistics of durations:
-                                    * their values, ticks and indexes come back
-                                    * empty, which saves 24 bytes an event */
+  gboolean durations_summary_only; /* keep only the statistics of durations
+                                    * and spans: their values, ticks and indexes
+                                    * come back empty, which saves 24 bytes an
+                                    * event */
+  gboolean spans_per_thread;    /* spans: one series per scope name and thread */
+  PsScopeFilter *span_filter;   /* spans: only the scopes it keeps; may be NULL */
 } PsSeriesOptions;
 
 const char *ps_series_kind_to_string (PsSeriesKind kind);
 
-/* Returns a GPtrArray of PsSeries* (freed with the array), in the order of
- * the instances' declaration. */
+/* Returns a GPtrArray of PsSeries* (freed with the array): measurements in
+ * the order of the instances' declaration, then spans — one series per
+ * session and scope name (and context, for logical scopes; and thread,
+ * with spans_per_thread), in the order they first began, with durations
+ * in seconds (specs/cli.md "stats"). */
 GPtrArray  *ps_series_collect        (PsEventStore          *store,
                                       const PsSeriesOptions *options);
 void        ps_series_free           (PsSeries              *series);

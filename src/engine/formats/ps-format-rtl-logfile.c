@@ -1,0 +1,1657 @@
+/* ps-format-rtl-logfile.c — OpenOffice RTL profiling logs (RTL_LOGFILE)
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: rtl-logfile.md §2 (what the writer does), §3 (grammar), §4.2 (the
+ * pairing algorithm) and §7 (every malformed case).
+ *
+ * One track per thread of a session. Scopes become spans in the order they
+ * began (their end is filled in when it arrives), messages become marks
+ * attached to the scope they belong to. Times are the writer's milliseconds,
+ * unwrapped per thread, in nanoseconds; the session's origin is the wall
+ * clock at timer 0 when the header gives it. Nothing in the content is
+ * fatal: every repair becomes a warning with its line number.
+ *
+ * A record is processed once the next line shows it is complete (a later
+ * line may continue its text). The fast path takes runs of plain timed
+ * records straight from the read buffer; everything else goes through the
+ * general path, which keeps the one record that may still grow.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "ps-format.h"
+#include "ps-line-reader.h"
+#include "ps-util.h"
+
+#define NS_PER_MS       G_GINT64_CONSTANT (1000000)
+#define MAX_LINE_LENGTH (16 * 1024 * 1024)
+
+#define OPENING_PREFIX  "opening log file "
+#define OPENING_SUFFIX  " seconds past January 1st 1970"
+#define TIMER_PREFIX    "corresponding to "
+#define TIMER_SUFFIX    " ms after timer start"
+#define PID_PREFIX      "Process id is "
+#define CLOSING_PREFIX  "closing log file at "
+
+#define STRLEN(s) (sizeof (s) - 1)
+
+typedef struct
+{
+  guint64     span;         /* index in the store */
+  const char *name;         /* the interned name */
+  gsize       name_length;
+  guint32     name_id;
+  guint32     context;      /* logical scopes: string id of the naming record's scope */
+  gint64      begin_ms;
+  guint64     line;
+  guint       depth;
+  guint32     clock_steps;  /* the thread's backward steps when it began */
+  gboolean    logical;
+} OpenScope;
+
+typedef struct
+{
+  guint32  id;
+  guint32  track;
+  gboolean has_time;
+  guint32  last_raw;
+  gint64   last_ms;
+  guint32  clock_steps;
+  GArray  *stack;           /* OpenScope */
+} ThreadState;
+
+enum
+{
+  RECORD_UNTIMED       = 1 << 0,
+  RECORD_CONTINUED     = 1 << 1,
+  RECORD_INTERRUPTED   = 1 << 2,
+  RECORD_TRUNCATED_NUL = 1 << 3,
+  RECORD_TRUNCATED_EOF = 1 << 4,
+  RECORD_NO_SEPARATOR  = 1 << 5,
+  RECORD_LOST          = 1 << 6,
+};
+
+typedef struct
+{
+  guint64     line;
+  guint32     time;
+  guint32     thread;
+  char        kind;          /* '{', '}' or '|' */
+  guint       flags;         /* RECORD_* */
+  const char *name;
+  gsize       name_length;
+  const char *message;       /* '|' only */
+  gsize       message_length;
+} Record;
+
+typedef struct
+{
+  PsParser       parent;
+  PsEventStore  *store;
+  PsStoreBuilder *builder;
+  PsLineReader  *reader;
+
+  /* The pid in the file name (…_<pid>.log), if any */
+  gboolean       has_file_pid;
+  guint64        file_pid;
+  gboolean       file_name_checked;
+
+  /* The current session; PS_NONE before the first line */
+  guint32        session;
+  gboolean       session_closed;       /* its close line was read */
+  gboolean       session_has_records;
+  gboolean       session_has_opening;
+  gboolean       session_has_pid;
+  gboolean       session_has_epoch;
+  gint64         session_epoch_ns;
+  guint64        session_last_line;
+  GHashTable    *threads;              /* thread id → ThreadState, this session */
+  GPtrArray     *thread_list;          /* the same, in order of appearance */
+  ThreadState   *last_thread;          /* the thread of the last record */
+  guint64        n_spans;              /* spans begun so far (the store's count) */
+
+  /* The record whose text may still continue on the next line */
+  gboolean       has_pending;
+  Record         pending;
+  GString       *pending_name;
+  GString       *pending_message;
+
+  /* A message another record was written into, waiting for its text */
+  guint64        interrupted_mark;     /* PS_NO_POSITION if none */
+  guint64        interrupted_line;
+
+  gboolean       seen_record;          /* in the whole file */
+} RtlParser;
+
+/* ------------------------------------------------------------------------ */
+/* Small text helpers                                                        */
+
+static inline gboolean
+is_digit (char c)
+{
+  return c >= '0' && c <= '9';
+}
+
+static inline gboolean
+is_blank (char c)
+{
+  return c == ' ' || c == '\t';
+}
+
+static inline gboolean
+is_kind (char c)
+{
+  return c == '{' || c == '}' || c == '|';
+}
+
+static gboolean
+has_prefix (const char *text,
+            gsize       length,
+            const char *prefix,
+            gsize       prefix_length)
+{
+  return length >= prefix_length && memcmp (text, prefix, prefix_length) == 0;
+}
+
+/* An unsigned 32-bit decimal of 1…10 digits. Returns the digits' end, or
+ * NULL when there is no digit; *overflow says it had too many digits or
+ * was too large. */
+static const char *
+parse_u32 (const char *p,
+           const char *end,
+           guint32    *value,
+           gboolean   *overflow)
+{
+  const char *start = p;
+  guint64 v = 0;
+
+  while (p < end && is_digit (*p))
+    {
+      if (p - start < 11)
+        v = v * 10 + (guint64)(*p - '0');
+      p++;
+    }
+
+  if (p == start)
+    return NULL;
+
+  *overflow = (p - start) > 10 || v > G_MAXUINT32;
+  *value = (guint32)v;
+  return p;
+}
+
+typedef enum
+{
+  PREFIX_NONE,
+  PREFIX_OK,
+  PREFIX_TOO_LARGE,  /* shaped like a prefix, but a number is out of range */
+} PrefixResult;
+
+/* `time [ \t]+ thread [ \t]+ kind ( SP | end )`. On success *body_out is
+ * the text after the kind and its space. */
+static PrefixResult
+parse_prefix (const char  *p,
+              const char  *end,
+              guint32     *time,
+              guint32     *thread,
+              char        *kind,
+              const char **body_out)
+{
+  gboolean overflow_time = FALSE;
+  gboolean overflow_thread = FALSE;
+  const char *q;
+
+  q = parse_u32 (p, end, time, &overflow_time);
+  if (q == NULL || q == end || !is_blank (*q))
+    return PREFIX_NONE;
+  while (q < end && is_blank (*q))
+    q++;
+  q = parse_u32 (q, end, thread, &overflow_thread);
+  if (q == NULL || q == end || !is_blank (*q))
+    return PREFIX_NONE;
+  while (q < end && is_blank (*q))
+    q++;
+  if (q == end || !is_kind (*q))
+    return PREFIX_NONE;
+  *kind = *q++;
+  if (q < end)
+    {
+      if (*q != ' ')
+        return PREFIX_NONE;
+      q++;
+    }
+  *body_out = q;
+
+  return (overflow_time || overflow_thread) ? PREFIX_TOO_LARGE : PREFIX_OK;
+}
+
+static gboolean
+starts_with_record (const char *p,
+                    const char *end)
+{
+  guint32 time, thread;
+  char kind;
+  const char *body;
+
+  return parse_prefix (p, end, &time, &thread, &kind, &body) == PREFIX_OK;
+}
+
+/* The first " : " */
+static const char *
+find_separator (const char *text,
+                gsize       length)
+{
+  const char *p = text;
+  const char *end = text + length;
+
+  while (end - p >= 3 && (p = memchr (p + 1, ':', (end - 1) - (p + 1))) != NULL)
+    {
+      if (p[-1] == ' ' && p[1] == ' ')
+        return p - 1;
+    }
+  return NULL;
+}
+
+/* Splits the body of a "|" record into scope name and message (§3). */
+static void
+split_message (Record     *r,
+               const char *body,
+               gsize       length)
+{
+  const char *sep;
+
+  if ((length == 1 && body[0] == ':') || (length >= 2 && body[0] == ':' && body[1] == ' '))
+    {
+      r->name = body;
+      r->name_length = 0;
+      r->message = body + MIN (length, 2);
+      r->message_length = length - MIN (length, 2);
+      return;
+    }
+
+  sep = find_separator (body, length);
+  if (sep != NULL)
+    {
+      r->name = body;
+      r->name_length = sep - body;
+      r->message = sep + 3;
+      r->message_length = length - (r->name_length + 3);
+      return;
+    }
+
+  if (length >= 2 && body[length - 2] == ' ' && body[length - 1] == ':')
+    {
+      r->name = body;
+      r->name_length = length - 2;
+      r->message = body + length;
+      r->message_length = 0;
+      return;
+    }
+
+  r->name = body;
+  r->name_length = 0;
+  r->message = body;
+  r->message_length = length;
+  r->flags |= RECORD_NO_SEPARATOR;
+}
+
+static char *
+shown (const char *text,
+       gsize       length)
+{
+  return ps_util_display_text (text, length);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sessions and threads                                                      */
+
+static void
+thread_state_free (gpointer data)
+{
+  ThreadState *thread = data;
+
+  g_array_unref (thread->stack);
+  g_free (thread);
+}
+
+static void
+warn (RtlParser  *self,
+      PsSeverity  severity,
+      const char *code,
+      guint64     line,
+      const char *format,
+      ...) G_GNUC_PRINTF (5, 6);
+
+static void
+warn (RtlParser  *self,
+      PsSeverity  severity,
+      const char *code,
+      guint64     line,
+      const char *format,
+      ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  ps_store_builder_warn (self->builder, severity, code, line, PS_NO_POSITION, self->session, "%s", message);
+}
+
+static void close_scope (RtlParser   *self,
+                         ThreadState *thread,
+                         guint        index,
+                         gint64       end_ms,
+                         guint16      flags);
+
+/* Everything still open ends with the session: a lower bound up to the
+ * close time, or to the thread's last record (§4.2 step 10, §7 #24). */
+static void
+end_session (RtlParser *self,
+             gboolean   has_close,
+             gint64     close_ms)
+{
+  if (self->session == PS_NONE)
+    return;
+
+  for (guint i = 0; i < self->thread_list->len; i++)
+    {
+      ThreadState *thread = g_ptr_array_index (self->thread_list, i);
+
+      while (thread->stack->len > 0)
+        {
+          OpenScope *open = &g_array_index (thread->stack, OpenScope, thread->stack->len - 1);
+          gint64 end_ms = has_close ? MAX (close_ms, open->begin_ms) : MAX (thread->last_ms, open->begin_ms);
+          g_autofree char *name = shown (open->name, open->name_length);
+
+          if (has_close)
+            warn (self, PS_SEVERITY_WARNING, "W-UNTERMINATED", open->line,
+                  _("Scope “%s” on thread %u never ended; its duration is at least %lld ms, up to the close of the log"),
+                  name, thread->id, (long long)(end_ms - open->begin_ms));
+          else
+            warn (self, PS_SEVERITY_WARNING, "W-UNTERMINATED", open->line,
+                  _("Scope “%s” on thread %u never ended; its duration is at least %lld ms, up to the thread’s last record"),
+                  name, thread->id, (long long)(end_ms - open->begin_ms));
+          close_scope (self, thread, thread->stack->len - 1, end_ms, PS_SPAN_FLAG_UNTERMINATED);
+        }
+    }
+
+  ps_event_store_set_session_end (self->store, self->session, self->session_last_line);
+  g_hash_table_remove_all (self->threads);
+  g_ptr_array_set_size (self->thread_list, 0);
+  self->last_thread = NULL;
+  self->interrupted_mark = PS_NO_POSITION;
+}
+
+static void
+check_file_pid (RtlParser *self)
+{
+  const char *name = self->parent.file_name;
+  const char *dot;
+  const char *p;
+
+  self->file_name_checked = TRUE;
+  if (name == NULL)
+    return;
+
+  /* <value>_<digits>.log (§2.1) */
+  dot = strrchr (name, '.');
+  if (dot == NULL || g_ascii_strcasecmp (dot, ".log") != 0)
+    return;
+  p = dot;
+  while (p > name && is_digit (p[-1]))
+    p--;
+  if (p == dot || p == name || p[-1] != '_' || dot - p > 10)
+    return;
+
+  self->file_pid = g_ascii_strtoull (p, NULL, 10);
+  self->has_file_pid = self->file_pid <= G_MAXUINT32;
+}
+
+static void
+start_session (RtlParser *self,
+               guint64    line,
+               gboolean   implicit)
+{
+  gboolean concatenated = self->session != PS_NONE;
+
+  if (concatenated && !self->session_closed)
+    end_session (self, FALSE, 0);
+
+  if (!self->file_name_checked)
+    check_file_pid (self);
+
+  self->session = ps_event_store_add_session (self->store, line, implicit);
+  if (concatenated)
+    warn (self, PS_SEVERITY_WARNING, "W-CONCAT", line,
+          _("Another log starts here (the file holds several logs one after the other); it is read as a separate session"));
+  self->session_closed = FALSE;
+  self->session_has_records = FALSE;
+  self->session_has_opening = FALSE;
+  self->session_has_pid = FALSE;
+  self->session_has_epoch = FALSE;
+  self->session_last_line = line;
+
+  if (self->session == 0 && self->has_file_pid)
+    {
+      g_autofree char *pid = g_strdup_printf ("%" G_GUINT64_FORMAT, self->file_pid);
+      ps_event_store_set_metadata (self->store, self->session, "process_id", pid);
+    }
+}
+
+static void
+ensure_session (RtlParser *self,
+                guint64    line)
+{
+  if (self->session == PS_NONE || self->session_closed)
+    start_session (self, line, TRUE);
+}
+
+static ThreadState *
+get_thread (RtlParser *self,
+            guint32    id,
+            guint64    line)
+{
+  ThreadState *thread;
+  PsTrack track = { 0 };
+  char name[16];
+
+  if (self->last_thread != NULL && self->last_thread->id == id)
+    return self->last_thread;
+
+  thread = g_hash_table_lookup (self->threads, GUINT_TO_POINTER (id));
+  if (thread != NULL)
+    return thread;
+
+  g_snprintf (name, sizeof name, "%u", id);
+  track.name = ps_event_store_intern (self->store, name, -1);
+  track.parent = PS_NONE;
+  track.session = self->session;
+  track.number = id;
+  track.ordinal = self->thread_list->len + 1;
+  track.line = line;
+  track.kind = PS_TRACK_THREAD;
+
+  thread = g_new0 (ThreadState, 1);
+  thread->id = id;
+  thread->track = ps_event_store_add_track (self->store, &track);
+  thread->stack = g_array_new (FALSE, FALSE, sizeof (OpenScope));
+  g_hash_table_insert (self->threads, GUINT_TO_POINTER (id), thread);
+  g_ptr_array_add (self->thread_list, thread);
+
+  return thread;
+}
+
+/* Serial-number arithmetic on the 32-bit millisecond timer (§4.2 step 6) */
+static gint64
+advance_time (RtlParser   *self,
+              ThreadState *thread,
+              guint32      raw,
+              guint64      line)
+{
+  gint32 delta;
+
+  if (G_UNLIKELY (!thread->has_time))
+    {
+      thread->has_time = TRUE;
+      thread->last_raw = raw;
+      thread->last_ms = raw;
+      return thread->last_ms;
+    }
+
+  delta = (gint32)(raw - thread->last_raw);
+  if (G_UNLIKELY (delta < 0))
+    {
+      thread->clock_steps++;
+      warn (self, PS_SEVERITY_WARNING, "W-CLOCK-BACK", line,
+            _("The clock of thread %u went back by %lld ms (from %u to %u); scopes around this step are left out of the statistics"),
+            thread->id, -(long long)delta, thread->last_raw, raw);
+    }
+  else if (G_UNLIKELY (raw < thread->last_raw))
+    warn (self, PS_SEVERITY_INFO, "I-WRAP", line,
+          _("The millisecond timer of thread %u wrapped around after 2³² ms (49.7 days); times go on from there"),
+          thread->id);
+
+  thread->last_raw = raw;
+  thread->last_ms += delta;
+  return thread->last_ms;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Scopes and messages                                                       */
+
+static void
+open_scope (RtlParser   *self,
+            ThreadState *thread,
+            gint64       ms,
+            guint64      line,
+            const char  *name,
+            gsize        name_length,
+            guint32      context,
+            guint16      flags)
+{
+  OpenScope open;
+  PsSpan span;
+  guint n_open = thread->stack->len;
+  const OpenScope *top = n_open > 0 ? &g_array_index (thread->stack, OpenScope, n_open - 1) : NULL;
+  /* One below the parent (a logical scope may have ended under it) */
+  guint depth = top != NULL ? top->depth + 1 : 0;
+
+  span.begin_ns = ms * NS_PER_MS;
+  span.end_ns = span.begin_ns;
+  span.track = thread->track;
+  span.name = ps_event_store_intern (self->store, name, name_length);
+  span.parent = top != NULL ? (guint32)top->span : PS_NONE;
+  span.depth = (guint16)MIN (depth, G_MAXUINT16);
+  span.flags = flags;
+
+  open.span = ps_store_builder_add_span (self->builder, &span);
+  open.name = ps_event_store_get_string (self->store, span.name);
+  open.name_length = name_length;
+  open.name_id = span.name;
+  open.context = context;
+  open.begin_ms = ms;
+  open.line = line;
+  open.depth = depth;
+  open.clock_steps = thread->clock_steps;
+  open.logical = (flags & PS_SPAN_FLAG_LOGICAL) != 0;
+  self->n_spans = open.span + 1;
+
+  if (open.logical)
+    ps_store_builder_set_span_context (self->builder, open.span, context);
+
+  g_array_append_val (thread->stack, open);
+}
+
+/* Closes the scope at stack position index and removes it from the stack */
+static void
+close_scope (RtlParser   *self,
+             ThreadState *thread,
+             guint        index,
+             gint64       end_ms,
+             guint16      flags)
+{
+  OpenScope *open = &g_array_index (thread->stack, OpenScope, index);
+  PsSpan *span = ps_store_builder_edit_span (self->builder, open->span);
+
+  span->end_ns = end_ms * NS_PER_MS;
+  span->flags |= flags;
+  if (open->clock_steps != thread->clock_steps)
+    span->flags |= PS_SPAN_FLAG_CLOCK_BACK;
+
+  g_array_remove_index (thread->stack, index);
+}
+
+static inline gboolean
+same_name (const OpenScope *open,
+           const char      *name,
+           gsize            length)
+{
+  return open->name_length == length && memcmp (open->name, name, length) == 0;
+}
+
+/* Every open scope above position index: physical ones end unterminated,
+ * logical ones with their parent (§4.2 step 8.3) */
+static void
+close_above (RtlParser   *self,
+             ThreadState *thread,
+             guint        index,
+             gint64       ms,
+             guint64      line)
+{
+  while (thread->stack->len > index + 1)
+    {
+      guint top = thread->stack->len - 1;
+      OpenScope *open = &g_array_index (thread->stack, OpenScope, top);
+      g_autofree char *name = shown (open->name, open->name_length);
+
+      if (open->logical)
+        {
+          warn (self, PS_SEVERITY_WARNING, "W-CLOSED-BY-PARENT", open->line,
+                _("Logical scope “%s” on thread %u was still open when the scope around it ended on line %llu; it is left out of the statistics"),
+                name, thread->id, (unsigned long long)line);
+          close_scope (self, thread, top, ms, PS_SPAN_FLAG_CLOSED_BY_PARENT);
+        }
+      else
+        {
+          warn (self, PS_SEVERITY_WARNING, "W-UNTERMINATED", open->line,
+                _("Scope “%s” on thread %u has no end; it was still open when the scope around it ended on line %llu (at least %lld ms)"),
+                name, thread->id, (unsigned long long)line, (long long)(ms - open->begin_ms));
+          close_scope (self, thread, top, MAX (ms, open->begin_ms), PS_SPAN_FLAG_UNTERMINATED);
+        }
+    }
+}
+
+static void
+end_scope (RtlParser    *self,
+           ThreadState  *thread,
+           gint64        ms,
+           const Record *r)
+{
+  GArray *stack = thread->stack;
+  const char *name = r->name;
+  gsize length = r->name_length;
+  guint16 flags = 0;
+
+  if (G_LIKELY (stack->len > 0))
+    {
+      guint top = stack->len - 1;
+      OpenScope *open = &g_array_index (stack, OpenScope, top);
+
+      /* 8.1: the innermost scope, by name */
+      if (G_LIKELY (!open->logical && same_name (open, name, length)))
+        {
+          close_scope (self, thread, top, ms, 0);
+          return;
+        }
+
+      /* 8.2: the log bridge's "} X return : v" after "{ X" */
+      if (!open->logical && length > open->name_length && memcmp (name, open->name, open->name_length) == 0
+          && name[open->name_length] == ' ')
+        {
+          g_autofree char *begin_name = shown (open->name, open->name_length);
+          g_autofree char *end_name = shown (name, length);
+
+          warn (self, PS_SEVERITY_INFO, "I-NAME-MISMATCH", r->line,
+                _("End “%s” closes scope “%s” (begun on line %llu): the end names it with more text"),
+                end_name, begin_name, (unsigned long long)open->line);
+          close_scope (self, thread, top, ms, PS_SPAN_FLAG_NAME_MISMATCH);
+          return;
+        }
+    }
+
+  /* 8.3: further down; what lies above never ended */
+  for (guint i = stack->len; i-- > 0;)
+    {
+      OpenScope *open = &g_array_index (stack, OpenScope, i);
+
+      if (!open->logical && same_name (open, name, length))
+        {
+          close_above (self, thread, i, ms, r->line);
+          close_scope (self, thread, i, ms, 0);
+          return;
+        }
+    }
+
+  /* 8.4: an end cut off at the end of the file */
+  if (r->flags & RECORD_TRUNCATED_EOF)
+    {
+      for (guint i = stack->len; i-- > 0;)
+        {
+          OpenScope *open = &g_array_index (stack, OpenScope, i);
+
+          if (!open->logical && open->name_length > length && memcmp (open->name, name, length) == 0)
+            {
+              flags = PS_SPAN_FLAG_TRUNCATED;
+              close_above (self, thread, i, ms, r->line);
+              close_scope (self, thread, i, ms, flags);
+              return;
+            }
+        }
+    }
+
+  /* 8.5 */
+  {
+    g_autofree char *end_name = shown (name, length);
+
+    warn (self, PS_SEVERITY_WARNING, "W-ORPHAN-END", r->line,
+          _("End of scope “%s” on thread %u has no matching begin; it is ignored"),
+          end_name, thread->id);
+  }
+}
+
+static gboolean
+logical_marker (const char *message,
+                gsize       length)
+{
+  /* "{}" is the design documents' notation for "either brace": plain text */
+  return length > 0 && (message[0] == '{' || message[0] == '}')
+         && !(length >= 2 && message[0] == '{' && message[1] == '}');
+}
+
+static void
+end_logical (RtlParser    *self,
+             ThreadState  *thread,
+             gint64        ms,
+             const Record *r,
+             guint32       context,
+             const char   *name,
+             gsize         length)
+{
+  GArray *stack = thread->stack;
+
+  for (guint i = stack->len; i-- > 0;)
+    {
+      OpenScope *open = &g_array_index (stack, OpenScope, i);
+
+      if (open->logical && open->context == context && same_name (open, name, length))
+        {
+          close_scope (self, thread, i, ms, 0);
+          return;
+        }
+    }
+
+  /* "{ … start: x" closed by "} … end: x" (§7 #28) */
+  for (guint i = stack->len; i-- > 0;)
+    {
+      OpenScope *open = &g_array_index (stack, OpenScope, i);
+
+      if (open->logical && open->context == context)
+        {
+          g_autofree char *begin_name = shown (open->name, open->name_length);
+          g_autofree char *end_name = shown (name, length);
+
+          warn (self, PS_SEVERITY_INFO, "I-NAME-MISMATCH", r->line,
+                _("End “%s” closes logical scope “%s” (begun on line %llu), the innermost one open in the same context"),
+                end_name, begin_name, (unsigned long long)open->line);
+          close_scope (self, thread, i, ms, PS_SPAN_FLAG_NAME_MISMATCH);
+          return;
+        }
+    }
+
+  {
+    g_autofree char *end_name = shown (name, length);
+
+    warn (self, PS_SEVERITY_WARNING, "W-ORPHAN-LOGICAL-END", r->line,
+          _("End of logical scope “%s” on thread %u has no matching begin; it is ignored"),
+          end_name, thread->id);
+  }
+}
+
+static guint16
+mark_flags (guint record_flags)
+{
+  guint16 flags = 0;
+
+  if (record_flags & RECORD_UNTIMED)
+    flags |= PS_MARK_FLAG_UNTIMED;
+  if (record_flags & RECORD_CONTINUED)
+    flags |= PS_MARK_FLAG_CONTINUED;
+  if (record_flags & RECORD_INTERRUPTED)
+    flags |= PS_MARK_FLAG_INTERRUPTED;
+  if (record_flags & (RECORD_TRUNCATED_NUL | RECORD_TRUNCATED_EOF))
+    flags |= PS_MARK_FLAG_TRUNCATED;
+  if (record_flags & RECORD_NO_SEPARATOR)
+    flags |= PS_MARK_FLAG_NO_SEPARATOR;
+  if (record_flags & RECORD_LOST)
+    flags |= PS_MARK_FLAG_LOST;
+
+  return flags;
+}
+
+static guint64
+add_message (RtlParser    *self,
+             ThreadState  *thread,
+             gint64        ms,
+             const Record *r)
+{
+  GArray *stack = thread->stack;
+  guint32 owner = stack->len > 0 ? (guint32)g_array_index (stack, OpenScope, stack->len - 1).span : PS_NONE;
+  PsMark mark = { 0 };
+
+  mark.flags = mark_flags (r->flags);
+
+  /* The innermost open scope of that name; else the innermost open one */
+  if (r->name_length > 0)
+    {
+      gboolean found = FALSE;
+
+      for (guint i = stack->len; i-- > 0;)
+        {
+          OpenScope *open = &g_array_index (stack, OpenScope, i);
+
+          if (same_name (open, r->name, r->name_length))
+            {
+              owner = (guint32)open->span;
+              found = TRUE;
+              break;
+            }
+        }
+
+      if (!found)
+        {
+          g_autofree char *name = shown (r->name, r->name_length);
+
+          mark.flags |= PS_MARK_FLAG_CONTEXT_NOT_OPEN;
+          if (stack->len > 0)
+            {
+              const OpenScope *top = &g_array_index (stack, OpenScope, stack->len - 1);
+              g_autofree char *top_name = shown (top->name, top->name_length);
+
+              warn (self, PS_SEVERITY_INFO, "I-CONTEXT-NOT-OPEN", r->line,
+                    _("Message names scope “%s”, which is not open on thread %u; it is attached to the innermost open scope “%s”"),
+                    name, thread->id, top_name);
+            }
+          else
+            warn (self, PS_SEVERITY_INFO, "I-CONTEXT-NOT-OPEN", r->line,
+                  _("Message names scope “%s”, which is not open on thread %u; it is attached to the thread"),
+                  name, thread->id);
+        }
+    }
+
+  mark.time_ns = ms * NS_PER_MS;
+  mark.line = r->line;
+  mark.track = thread->track;
+  mark.text = ps_event_store_intern (self->store, r->message, r->message_length);
+  mark.name = ps_event_store_intern (self->store, r->name, r->name_length);
+  mark.span = owner;
+  mark.position = (guint32)MIN (self->n_spans, G_MAXUINT32);
+
+  return ps_store_builder_add_mark (self->builder, &mark);
+}
+
+static void
+trim_leading (const char **text,
+              gsize       *length)
+{
+  while (*length > 0 && is_blank (**text))
+    {
+      (*text)++;
+      (*length)--;
+    }
+}
+
+/* One complete record (§4.2 steps 4 and 6–9). Returns the index of the
+ * mark it made, or PS_NO_POSITION. */
+static guint64
+process_record (RtlParser    *self,
+                const Record *r)
+{
+  ThreadState *thread;
+  gint64 ms;
+  guint64 mark = PS_NO_POSITION;
+
+  ensure_session (self, r->line);
+  self->session_last_line = r->line;
+
+  if (G_LIKELY (!(r->flags & RECORD_UNTIMED)))
+    {
+      thread = get_thread (self, r->thread, r->line);
+      ms = advance_time (self, thread, r->time, r->line);
+    }
+  else
+    {
+      thread = self->last_thread;
+      if (thread == NULL)
+        {
+          warn (self, PS_SEVERITY_WARNING, "W-STRAY-TEXT", r->line,
+                _("A record without time and thread before any timed record of its log; it is ignored"));
+          return PS_NO_POSITION;
+        }
+      ms = thread->last_ms;
+    }
+
+  self->last_thread = thread;
+  self->session_has_records = TRUE;
+  self->seen_record = TRUE;
+
+  if (G_UNLIKELY (r->flags & RECORD_TRUNCATED_EOF))
+    warn (self, PS_SEVERITY_WARNING, "W-TRUNCATED-EOF", r->line,
+          _("The last record was cut off (the file ends without a line end); it is read as far as it goes"));
+
+  switch (r->kind)
+    {
+    case '{':
+      {
+        guint16 flags = 0;
+
+        if (r->flags & RECORD_UNTIMED)
+          flags |= PS_SPAN_FLAG_UNTIMED;
+        if (r->flags & RECORD_CONTINUED)
+          flags |= PS_SPAN_FLAG_CONTINUED;
+        if (r->flags & (RECORD_TRUNCATED_NUL | RECORD_TRUNCATED_EOF))
+          flags |= PS_SPAN_FLAG_TRUNCATED;
+        open_scope (self, thread, ms, r->line, r->name, r->name_length, 0, flags);
+      }
+      break;
+
+    case '}':
+      end_scope (self, thread, ms, r);
+      break;
+
+    default:
+      if (G_UNLIKELY (r->flags & RECORD_NO_SEPARATOR))
+        {
+          g_autofree char *text = shown (r->message, r->message_length);
+
+          warn (self, PS_SEVERITY_WARNING, "W-NOSEP", r->line,
+                _("Message “%s” has no “ : ” between scope name and text; it is read as text without a scope name"),
+                text);
+        }
+
+      if (logical_marker (r->message, r->message_length))
+        {
+          const char *name = r->message + 1;
+          gsize length = r->message_length - 1;
+          guint32 context = ps_event_store_intern (self->store, r->name, r->name_length);
+
+          trim_leading (&name, &length);
+          if (r->message[0] == '{')
+            open_scope (self, thread, ms, r->line, name, length, context, PS_SPAN_FLAG_LOGICAL);
+          else
+            end_logical (self, thread, ms, r, context, name, length);
+        }
+      else
+        mark = add_message (self, thread, ms, r);
+      break;
+    }
+
+  return mark;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The general path                                                          */
+
+static void
+flush_pending (RtlParser *self)
+{
+  if (!self->has_pending)
+    return;
+
+  self->has_pending = FALSE;
+  self->pending.name = self->pending_name->str;
+  self->pending.name_length = self->pending_name->len;
+  self->pending.message = self->pending_message->str;
+  self->pending.message_length = self->pending_message->len;
+  process_record (self, &self->pending);
+}
+
+static void
+submit_record (RtlParser    *self,
+               const Record *r)
+{
+  flush_pending (self);
+
+  if (r->flags & RECORD_INTERRUPTED)
+    {
+      /* Its text follows on a later line of its own (§2.5) */
+      self->interrupted_mark = process_record (self, r);
+      self->interrupted_line = r->line;
+      return;
+    }
+
+  self->pending = *r;
+  g_string_truncate (self->pending_name, 0);
+  g_string_append_len (self->pending_name, r->name, r->name_length);
+  g_string_truncate (self->pending_message, 0);
+  if (r->message != NULL)
+    g_string_append_len (self->pending_message, r->message, r->message_length);
+  self->has_pending = TRUE;
+}
+
+/* A line that is neither a record nor a fixed line (§4.2 step 5) */
+static void
+handle_text (RtlParser  *self,
+             const char *text,
+             gsize       length,
+             guint64     line,
+             gboolean    damaged)
+{
+  g_autofree char *display = NULL;
+
+  if (self->interrupted_mark != PS_NO_POSITION)
+    {
+      PsMark *mark = ps_store_builder_edit_mark (self->builder, self->interrupted_mark);
+
+      mark->text = ps_event_store_intern (self->store, text, length);
+      mark->flags |= PS_MARK_FLAG_REASSEMBLED;
+      warn (self, PS_SEVERITY_INFO, "I-REASSEMBLED", line,
+            _("This line is the text of the message on line %llu, which another thread’s record interrupted"),
+            (unsigned long long)self->interrupted_line);
+      self->interrupted_mark = PS_NO_POSITION;
+      return;
+    }
+
+  if (!self->has_pending)
+    {
+      display = shown (text, MIN (length, 200));
+      if (self->seen_record)
+        warn (self, PS_SEVERITY_WARNING, "W-STRAY-TEXT", line,
+              _("Text that is not a record and follows no record it could continue: “%s”; it is ignored"),
+              display);
+      else
+        warn (self, PS_SEVERITY_WARNING, "W-STRAY-TEXT", line,
+              _("Text before the first record: “%s”; it is ignored"), display);
+      return;
+    }
+
+  if (damaged)
+    {
+      display = shown (text, MIN (length, 200));
+      warn (self, PS_SEVERITY_WARNING, "W-DAMAGED-PREFIX", line,
+            _("“%s” looks like a record with a damaged time or thread number; it is kept as text of the record before"),
+            display);
+    }
+
+  if (self->pending.kind == '|')
+    {
+      g_string_append_c (self->pending_message, '\n');
+      g_string_append_len (self->pending_message, text, length);
+    }
+  else
+    {
+      g_string_append_c (self->pending_name, '\n');
+      g_string_append_len (self->pending_name, text, length);
+    }
+  self->pending.flags |= RECORD_CONTINUED;
+}
+
+static gboolean
+parse_epoch (const char *p,
+             const char *end,
+             gint64     *ns)
+{
+  gint64 seconds = 0;
+  gint64 fraction = 0;
+  gint64 scale = G_GINT64_CONSTANT (100000000);
+
+  if (p == end || !is_digit (*p))
+    return FALSE;
+  while (p < end && is_digit (*p))
+    {
+      if (seconds > G_MAXINT64 / 10 / 1000000000)
+        return FALSE;
+      seconds = seconds * 10 + (*p++ - '0');
+    }
+  if (p < end && (*p == '.' || *p == ','))
+    {
+      p++;
+      if (p == end || !is_digit (*p))
+        return FALSE;
+      while (p < end && is_digit (*p))
+        {
+          fraction += (*p++ - '0') * scale;
+          scale /= 10;
+        }
+    }
+  if (p != end)
+    return FALSE;
+
+  *ns = seconds * G_GINT64_CONSTANT (1000000000) + fraction;
+  return TRUE;
+}
+
+static void handle_logical_line (RtlParser  *self,
+                                 const char *text,
+                                 gsize       length,
+                                 guint64     line,
+                                 guint       flags);
+
+/* The four fixed lines (§2.2). Returns FALSE if the text is none of them. */
+static gboolean
+handle_fixed_line (RtlParser  *self,
+                   const char *text,
+                   gsize       length,
+                   guint64     line,
+                   guint       flags)
+{
+  const char *end = text + length;
+  gboolean overflow = FALSE;
+  guint32 value;
+  const char *p;
+
+  if (has_prefix (text, length, OPENING_PREFIX, STRLEN (OPENING_PREFIX)))
+    {
+      gint64 epoch_ns;
+      const char *number = text + STRLEN (OPENING_PREFIX);
+      const char *suffix;
+
+      if (length < STRLEN (OPENING_PREFIX) + STRLEN (OPENING_SUFFIX))
+        return FALSE;
+      suffix = end - STRLEN (OPENING_SUFFIX);
+      if (memcmp (suffix, OPENING_SUFFIX, STRLEN (OPENING_SUFFIX)) != 0
+          || !parse_epoch (number, suffix, &epoch_ns))
+        return FALSE;
+
+      flush_pending (self);
+      if (self->session == PS_NONE || self->session_closed || self->session_has_records
+          || self->session_has_opening)
+        start_session (self, line, FALSE);
+      self->session_has_opening = TRUE;
+      self->session_has_epoch = TRUE;
+      self->session_epoch_ns = epoch_ns;
+      self->session_last_line = line;
+      {
+        g_autofree char *value_text = g_strndup (number, suffix - number);
+        ps_event_store_set_metadata (self->store, self->session, "opening_time", value_text);
+      }
+      return TRUE;
+    }
+
+  if (has_prefix (text, length, TIMER_PREFIX, STRLEN (TIMER_PREFIX)))
+    {
+      const char *suffix;
+      char digits[16];
+
+      if (length < STRLEN (TIMER_PREFIX) + STRLEN (TIMER_SUFFIX))
+        return FALSE;
+      suffix = end - STRLEN (TIMER_SUFFIX);
+      if (memcmp (suffix, TIMER_SUFFIX, STRLEN (TIMER_SUFFIX)) != 0)
+        return FALSE;
+      p = parse_u32 (text + STRLEN (TIMER_PREFIX), suffix, &value, &overflow);
+      if (p != suffix || overflow)
+        return FALSE;
+
+      flush_pending (self);
+      if (self->session == PS_NONE || self->session_closed)
+        start_session (self, line, FALSE);
+      self->session_last_line = line;
+      g_snprintf (digits, sizeof digits, "%u", value);
+      ps_event_store_set_metadata (self->store, self->session, "timer_at_opening_ms", digits);
+      if (self->session_has_epoch)
+        ps_event_store_set_session_origin (self->store, self->session,
+                                           self->session_epoch_ns - (gint64)value * NS_PER_MS);
+      return TRUE;
+    }
+
+  if (has_prefix (text, length, PID_PREFIX, STRLEN (PID_PREFIX)))
+    {
+      guint64 pid;
+      char digits[24];
+
+      p = text + STRLEN (PID_PREFIX);
+      if (p == end)
+        return FALSE;
+      for (const char *q = p; q < end; q++)
+        if (!is_digit (*q) || q - p >= 20)
+          return FALSE;
+      pid = g_ascii_strtoull (p, NULL, 10);
+
+      flush_pending (self);
+      if (self->session == PS_NONE || self->session_closed
+          || (self->session_has_records && self->session_has_pid))
+        start_session (self, line, FALSE);
+      self->session_last_line = line;
+
+      if (self->session == 0 && self->has_file_pid && pid != self->file_pid)
+        warn (self, PS_SEVERITY_WARNING, "W-PID-MISMATCH", line,
+              _("The log says process id %llu, its file name says %llu; the log’s own value is kept"),
+              (unsigned long long)pid, (unsigned long long)self->file_pid);
+
+      self->session_has_pid = TRUE;
+      g_snprintf (digits, sizeof digits, "%" G_GUINT64_FORMAT, pid);
+      ps_event_store_set_metadata (self->store, self->session, "process_id", digits);
+      return TRUE;
+    }
+
+  if (has_prefix (text, length, CLOSING_PREFIX, STRLEN (CLOSING_PREFIX)))
+    {
+      gint64 close_ms;
+      char digits[16];
+
+      p = parse_u32 (text + STRLEN (CLOSING_PREFIX), end, &value, &overflow);
+      if (p == NULL || overflow)
+        return FALSE;
+
+      flush_pending (self);
+      ensure_session (self, line);
+      self->session_last_line = line;
+
+      /* Unwrapped against the last record of the log */
+      if (self->last_thread != NULL && self->last_thread->has_time)
+        close_ms = self->last_thread->last_ms + (gint32)(value - self->last_thread->last_raw);
+      else
+        close_ms = value;
+
+      g_snprintf (digits, sizeof digits, "%u", value);
+      ps_event_store_set_metadata (self->store, self->session, "closing_time_ms", digits);
+      end_session (self, TRUE, close_ms);
+      self->session_closed = TRUE;
+
+      /* Concatenated logs: the next one begins right after (§7 #21) */
+      if (p < end)
+        handle_logical_line (self, p, end - p, line, flags);
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Makes a record of the text after a prefix; splits off a record written
+ * into its message (§4.2 step 3). Returns where that inner record starts,
+ * or NULL. */
+static const char *
+fill_record (Record     *r,
+             const char *body,
+             const char *end,
+             gboolean    timed)
+{
+  gsize length = end - body;
+
+  if (r->kind != '|')
+    {
+      r->name = body;
+      r->name_length = length;
+      r->message = NULL;
+      r->message_length = 0;
+      return NULL;
+    }
+
+  if (timed && length > 0 && is_digit (body[0]) && starts_with_record (body, end))
+    {
+      r->name = body;
+      r->name_length = 0;
+      r->message = body;
+      r->message_length = 0;
+      r->flags |= RECORD_INTERRUPTED;
+      return body;
+    }
+
+  split_message (r, body, length);
+  if (timed && r->message_length > 0 && is_digit (r->message[0])
+      && starts_with_record (r->message, r->message + r->message_length))
+    {
+      const char *inner = r->message;
+
+      r->message_length = 0;
+      r->flags |= RECORD_INTERRUPTED;
+      return inner;
+    }
+
+  return NULL;
+}
+
+/* One line without NUL bytes (§4.2 steps 2–5) */
+static void
+handle_logical_line (RtlParser  *self,
+                     const char *text,
+                     gsize       length,
+                     guint64     line,
+                     guint       flags)
+{
+  const char *end = text + length;
+  const char *p = text;
+  const char *body;
+  const char *inner;
+  PrefixResult result;
+  Record r = { 0 };
+
+  if (length == 0)
+    return;
+
+  if ((text[0] == 'o' || text[0] == 'c' || text[0] == 'P')
+      && handle_fixed_line (self, text, length, line, flags))
+    return;
+
+  r.line = line;
+  r.flags = flags;
+
+  /* Leading blanks before a prefix (§7 #12) */
+  if (is_blank (*p))
+    {
+      while (p < end && is_blank (*p))
+        p++;
+      if (p < end && is_digit (*p) && starts_with_record (p, end))
+        warn (self, PS_SEVERITY_WARNING, "W-LEADING-SPACE", line,
+              _("Blanks before the record’s time; they are ignored"));
+      else
+        p = text;
+    }
+
+  result = is_digit (*p) ? parse_prefix (p, end, &r.time, &r.thread, &r.kind, &body) : PREFIX_NONE;
+
+  if (result == PREFIX_OK)
+    {
+      inner = fill_record (&r, body, end, TRUE);
+      submit_record (self, &r);
+      if (inner != NULL)
+        {
+          g_autofree char *display = shown (text, inner - text);
+
+          warn (self, PS_SEVERITY_WARNING, "W-INTERRUPTED", line,
+                _("Another record was written into the message “%s”; the two are separated and the message’s text is taken from the next line that has no time"),
+                display);
+          handle_logical_line (self, inner, end - inner, line, flags & ~RECORD_TRUNCATED_NUL);
+        }
+      return;
+    }
+
+  if (result == PREFIX_NONE && is_digit (*p))
+    {
+      /* A bare prefix whose text the writer dropped (§7 #17) */
+      guint32 time, thread;
+      gboolean overflow_time = FALSE, overflow_thread = FALSE;
+      const char *q = parse_u32 (p, end, &time, &overflow_time);
+
+      if (q != NULL && q < end && is_blank (*q))
+        {
+          while (q < end && is_blank (*q))
+            q++;
+          q = parse_u32 (q, end, &thread, &overflow_thread);
+          if (q != NULL && q < end && is_blank (*q) && !overflow_time && !overflow_thread)
+            {
+              while (q < end && is_blank (*q))
+                q++;
+              if (q < end && is_digit (*q) && starts_with_record (q, end))
+                {
+                  r.time = time;
+                  r.thread = thread;
+                  r.kind = '|';
+                  r.name = r.message = q;
+                  r.name_length = r.message_length = 0;
+                  r.flags = RECORD_LOST;
+                  flush_pending (self);
+                  warn (self, PS_SEVERITY_WARNING, "W-LOST", line,
+                        _("A record of thread %u at %u ms lost its text (the writer dropped an over-long message); a placeholder is kept"),
+                        thread, time);
+                  submit_record (self, &r);
+                  handle_logical_line (self, q, end - q, line, flags);
+                  return;
+                }
+            }
+        }
+    }
+
+  /* Records without prefix: the log bridge, raw rtl_logfile_trace (§7 #8) */
+  if (is_kind (text[0]) && (length == 1 || text[1] == ' '))
+    {
+      r.kind = text[0];
+      r.flags |= RECORD_UNTIMED;
+      fill_record (&r, text + MIN (length, 2), end, FALSE);
+      submit_record (self, &r);
+      return;
+    }
+
+  if (result == PREFIX_TOO_LARGE)
+    {
+      g_autofree char *display = shown (text, MIN (length, 200));
+
+      warn (self, PS_SEVERITY_WARNING, "W-DAMAGED-PREFIX", line,
+            _("“%s”: the time or thread number does not fit in 32 bits, so this is not a record"),
+            display);
+      handle_text (self, text, length, line, FALSE);
+      return;
+    }
+
+  handle_text (self, text, length, line, is_digit (text[0]));
+}
+
+static void
+handle_line (const PsLine *line,
+             gpointer      user_data)
+{
+  RtlParser *self = user_data;
+  const char *text = line->text;
+  gsize length = line->length;
+  guint flags = line->terminated ? 0 : RECORD_TRUNCATED_EOF;
+  const char *nul;
+
+  if (G_UNLIKELY (line->truncated))
+    warn (self, PS_SEVERITY_WARNING, "W-LONGLINE", line->number,
+          _("The line is longer than %d MiB; only its first %d MiB are read"),
+          MAX_LINE_LENGTH / (1024 * 1024), MAX_LINE_LENGTH / (1024 * 1024));
+
+  /* Text before a NUL byte is a record the writer cut off (§2.5, §7 #16) */
+  while ((nul = memchr (text, '\0', length)) != NULL)
+    {
+      gsize before = nul - text;
+
+      if (before > 0)
+        {
+          warn (self, PS_SEVERITY_WARNING, "W-TRUNCATED-NUL", line->number,
+                _("A record was cut off by a NUL byte after %zu bytes (an over-long message); the rest of the line is read as a new record"),
+                before);
+          handle_logical_line (self, text, before, line->number, RECORD_TRUNCATED_NUL);
+        }
+      text = nul + 1;
+      length -= before + 1;
+    }
+
+  handle_logical_line (self, text, length, line->number, flags);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The fast path                                                             */
+
+/* The strict prefix the writer produces: digits SP digits SP kind (SP | LF) */
+static inline const char *
+fast_prefix (const char *p,
+             const char *end,
+             Record     *r)
+{
+  guint64 time = 0;
+  guint64 thread = 0;
+  const char *start;
+
+  start = p;
+  while (p < end && is_digit (*p))
+    time = time * 10 + (guint64)(*p++ - '0');
+  if (p == start || p - start > 10 || p >= end || *p != ' ' || time > G_MAXUINT32)
+    return NULL;
+  start = ++p;
+  while (p < end && is_digit (*p))
+    thread = thread * 10 + (guint64)(*p++ - '0');
+  if (p == start || p - start > 10 || p + 1 >= end || *p != ' ' || thread > G_MAXUINT32)
+    return NULL;
+  p++;
+  if (!is_kind (*p))
+    return NULL;
+  r->kind = *p++;
+  if (p >= end)
+    return NULL;
+  if (*p == ' ')
+    p++;
+  else if (*p != '\n')
+    return NULL;
+
+  r->time = (guint32)time;
+  r->thread = (guint32)thread;
+  return p;
+}
+
+static gsize
+fast_lines (const char *data,
+            gsize       available,
+            guint64     line_number,
+            guint64     offset,
+            guint64    *n_lines,
+            gpointer    user_data)
+{
+  RtlParser *self = user_data;
+  const char *p = data;
+  const char *end = data + available;
+  guint64 taken = 0;
+  Record r;
+  Record next;
+
+  (void)offset;
+
+  while (p < end)
+    {
+      const char *body;
+      const char *lf;
+
+      memset (&r, 0, sizeof r);
+      body = fast_prefix (p, end, &r);
+      if (body == NULL)
+        break;
+      lf = memchr (body, '\n', end - body);
+      if (lf == NULL || lf + 1 >= end)
+        break;
+      if ((lf > body && lf[-1] == '\r') || memchr (body, '\0', lf - body) != NULL)
+        break;
+
+      /* The next line must be a record too, so that nothing continues this one */
+      if (fast_prefix (lf + 1, end, &next) == NULL)
+        break;
+
+      r.line = line_number + taken;
+      if (r.kind == '|')
+        {
+          if (lf > body && is_digit (body[0]))
+            break;
+          split_message (&r, body, lf - body);
+          if ((r.flags & RECORD_NO_SEPARATOR) || (r.message_length > 0 && is_digit (r.message[0])))
+            break;
+        }
+      else
+        {
+          r.name = body;
+          r.name_length = lf - body;
+        }
+
+      if (G_UNLIKELY (self->has_pending))
+        flush_pending (self);
+      process_record (self, &r);
+
+      taken++;
+      p = lf + 1;
+    }
+
+  *n_lines = taken;
+  return p - data;
+}
+
+/* ------------------------------------------------------------------------ */
+/* PsParser                                                                  */
+
+static gboolean
+rtl_feed (PsParser      *parser,
+          const guint8  *data,
+          gsize          length,
+          GError       **error)
+{
+  RtlParser *self = (RtlParser *)parser;
+
+  ps_line_reader_feed (self->reader, data, length);
+  return TRUE;
+}
+
+static gboolean
+rtl_finish (PsParser  *parser,
+            GError   **error)
+{
+  RtlParser *self = (RtlParser *)parser;
+
+  ps_line_reader_finish (self->reader);
+  flush_pending (self);
+  if (self->session != PS_NONE && !self->session_closed)
+    end_session (self, FALSE, 0);
+  ps_store_builder_flush (self->builder);
+
+  return TRUE;
+}
+
+static void
+rtl_free (PsParser *parser)
+{
+  RtlParser *self = (RtlParser *)parser;
+
+  ps_line_reader_free (self->reader);
+  g_hash_table_unref (self->threads);
+  g_ptr_array_unref (self->thread_list);
+  g_string_free (self->pending_name, TRUE);
+  g_string_free (self->pending_message, TRUE);
+  g_clear_object (&self->store);
+  g_free (self);
+}
+
+static const PsParserClass rtl_parser_class = {
+  rtl_feed,
+  rtl_finish,
+  rtl_free,
+};
+
+static PsParser *
+rtl_parser_new (PsStoreBuilder *builder)
+{
+  RtlParser *self = g_new0 (RtlParser, 1);
+
+  self->parent.klass = &rtl_parser_class;
+  self->builder = builder;
+  self->store = g_object_ref (ps_store_builder_get_store (builder));
+  self->session = PS_NONE;
+  self->threads = g_hash_table_new_full (NULL, NULL, NULL, thread_state_free);
+  self->thread_list = g_ptr_array_new ();
+  self->pending_name = g_string_new (NULL);
+  self->pending_message = g_string_new (NULL);
+  self->interrupted_mark = PS_NO_POSITION;
+
+  self->reader = ps_line_reader_new (handle_line, self);
+  ps_line_reader_set_detect_encoding (self->reader, TRUE);
+  ps_line_reader_set_lf_only (self->reader, TRUE);
+  ps_line_reader_set_max_line_length (self->reader, MAX_LINE_LENGTH);
+  ps_line_reader_set_fast_func (self->reader, fast_lines);
+
+  return &self->parent;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sniffing                                                                  */
+
+static guint
+rtl_sniff (const guint8 *data,
+           gsize         length,
+           const char   *file_name)
+{
+  const char *text = (const char *)data;
+  const char *end = text + length;
+  const char *p = text;
+  guint n_records = 0;
+  guint n_lines = 0;
+
+  if (length >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF)
+    p += 3;
+
+  if (has_prefix (p, end - p, OPENING_PREFIX, STRLEN (OPENING_PREFIX))
+      || has_prefix (p, end - p, PID_PREFIX, STRLEN (PID_PREFIX)))
+    {
+      const char *lf = memchr (p, '\n', end - p);
+      gsize first = lf ? (gsize)(lf - p) : (gsize)(end - p);
+
+      if (g_strstr_len (p, first, "seconds past January 1st 1970") != NULL
+          || has_prefix (p, end - p, PID_PREFIX, STRLEN (PID_PREFIX)))
+        return 95;
+    }
+
+  /* Otherwise: most of the first lines are records */
+  while (p < end && n_lines < 20)
+    {
+      const char *lf = memchr (p, '\n', end - p);
+      const char *line_end = lf ? lf : end;
+      guint32 time, thread;
+      char kind;
+      const char *body;
+
+      if (lf == NULL && n_lines > 0)
+        break;
+      if (line_end > p)
+        {
+          n_lines++;
+          if (parse_prefix (p, line_end, &time, &thread, &kind, &body) == PREFIX_OK)
+            n_records++;
+        }
+      p = line_end + 1;
+    }
+
+  if (n_lines > 0 && n_records * 2 > n_lines)
+    {
+      guint score = n_records >= 3 ? 70 : 40;
+
+      if (file_name != NULL && g_str_has_suffix (file_name, ".log"))
+        score += 5;
+      return score;
+    }
+
+  return 0;
+}
+
+static const char * const rtl_extensions[] = { "log", "nopid", NULL };
+static const char * const rtl_mime_types[] = { "text/plain", NULL };
+
+const PsFormat ps_format_rtl_logfile = {
+  "rtl-logfile",
+  N_("OpenOffice RTL log"),
+  N_("Profiling logs that OpenOffice.org, Apache OpenOffice and early LibreOffice write when RTL_LOGFILE is set"),
+  rtl_extensions,
+  rtl_mime_types,
+  rtl_sniff,
+  rtl_parser_new,
+};
