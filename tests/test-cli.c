@@ -439,6 +439,130 @@ test_info_warnings (void)
   g_rmdir (dir);
 }
 
+/* RTL logfile: the example of specs/rtl-logfile.md §6 */
+
+static char *
+rtl_example_path (void)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "rtl", "startup_4711.log", NULL);
+}
+
+static void
+test_rtl_info_golden (void)
+{
+  g_autofree char *path = rtl_example_path ();
+  g_autoptr(CliResult) result = run_cli ("info", path, NULL);
+
+  g_assert_cmpint (result->status, ==, 0);
+  assert_matches_golden ("info-startup.json", result->out);
+}
+
+static void
+test_rtl_stats_golden (void)
+{
+  g_autofree char *path = rtl_example_path ();
+  g_autoptr(CliResult) result = run_cli ("stats", path, NULL);
+  g_autoptr(CliResult) text = run_cli ("stats", "--text", path, NULL);
+
+  g_assert_cmpint (result->status, ==, 0);
+  assert_matches_golden ("stats-startup.json", result->out);
+
+  /* Seconds with six decimals, self time, the logical scope's context */
+  g_assert_cmpint (text->status, ==, 0);
+  g_assert_true (g_regex_match_simple ("Self \\(s\\)", text->out, 0, 0));
+  g_assert_true (g_regex_match_simple ("^ +0 +1 +1 +2\\.007000 .* 1\\.037000 +0 +0 +desktop \\(ab123456\\) ::desktop::Desktop::Main *$",
+                                       text->out, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("register services +desktop \\(ab123456\\) ::desktop::Desktop::Main$",
+                                       text->out, G_REGEX_MULTILINE, 0));
+}
+
+static JsonObject *
+find_span_series (JsonNode   *root,
+                  const char *name,
+                  gint64      thread)
+{
+  JsonArray *series = json_object_get_array_member (json_node_get_object (root), "series");
+
+  for (guint i = 0; i < json_array_get_length (series); i++)
+    {
+      JsonObject *object = json_array_get_object_element (series, i);
+      JsonArray *threads = json_object_get_array_member (object, "threads");
+
+      if (g_strcmp0 (json_object_get_string_member (object, "name"), name) == 0
+          && (thread < 0 || json_array_get_int_element (threads, 0) == thread))
+        return object;
+    }
+
+  return NULL;
+}
+
+static void
+test_rtl_stats_per_thread_and_filters (void)
+{
+  static const char * const lines[] = {
+    "000010 1 { sw (ab000001) ::SwA",
+    "000011 2 { sw (ab000001) ::SwA",
+    "000020 1 } sw (ab000001) ::SwA",
+    "000041 2 } sw (ab000001) ::SwA",
+    "000050 1 { sch (cd000002) ::SchB",
+    "000060 1 } sch (cd000002) ::SchB",
+    NULL,
+  };
+  static const char * const filter_lines[] = {
+    "# the drawing module is not of interest",
+    "",
+    "^sch\\b",
+    NULL,
+  };
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
+  g_autofree char *path = write_temp_log (dir, "soffice_77.log", lines);
+  g_autofree char *exclude_path = write_temp_log (dir, "exclude.txt", filter_lines);
+  g_autoptr(CliResult) all = run_cli ("stats", path, NULL);
+  g_autoptr(CliResult) per_thread = run_cli ("stats", "--per-thread", path, NULL);
+  g_autoptr(CliResult) excluded = run_cli ("stats", "--exclude-file", exclude_path, path, NULL);
+  g_autoptr(CliResult) included = run_cli ("stats", "--include", "\\(cd000002\\)", path, NULL);
+  g_autoptr(CliResult) bad = run_cli ("stats", "--include", "(unclosed", path, NULL);
+  g_autoptr(CliResult) wrong_command = run_cli ("info", "--per-thread", path, NULL);
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *series;
+
+  g_assert_cmpint (all->status, ==, 0);
+  root = parse_json (all->out);
+  series = find_span_series (root, "sw (ab000001) ::SwA", -1);
+  g_assert_nonnull (series);
+  g_assert_cmpint (json_object_get_int_member (series, "count"), ==, 2);
+  assert_close (json_object_get_double_member (series, "sum"), 0.040);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (series, "threads")), ==, 2);
+  g_clear_pointer (&root, json_node_unref);
+
+  g_assert_cmpint (per_thread->status, ==, 0);
+  root = parse_json (per_thread->out);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (root), "per_thread"));
+  assert_close (json_object_get_double_member (find_span_series (root, "sw (ab000001) ::SwA", 1), "sum"), 0.010);
+  assert_close (json_object_get_double_member (find_span_series (root, "sw (ab000001) ::SwA", 2), "sum"), 0.030);
+  g_clear_pointer (&root, json_node_unref);
+
+  g_assert_cmpint (excluded->status, ==, 0);
+  root = parse_json (excluded->out);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (root), "filtered"));
+  g_assert_nonnull (find_span_series (root, "sw (ab000001) ::SwA", -1));
+  g_assert_null (find_span_series (root, "sch (cd000002) ::SchB", -1));
+  g_clear_pointer (&root, json_node_unref);
+
+  g_assert_cmpint (included->status, ==, 0);
+  root = parse_json (included->out);
+  g_assert_null (find_span_series (root, "sw (ab000001) ::SwA", -1));
+  g_assert_nonnull (find_span_series (root, "sch (cd000002) ::SchB", -1));
+
+  assert_usage_error (bad);
+  g_assert_nonnull (strstr (bad->err, "(unclosed"));
+  assert_usage_error (wrong_command);
+
+  g_unlink (path);
+  g_unlink (exclude_path);
+  g_rmdir (dir);
+}
+
 /* stats */
 
 static void
@@ -988,6 +1112,9 @@ main (int   argc,
   g_test_add_func ("/cli/stats/include-negative", test_stats_include_negative);
   g_test_add_func ("/cli/stats/tick-rate", test_stats_tick_rate);
   g_test_add_func ("/cli/stats/no-resolution", test_stats_no_resolution);
+  g_test_add_func ("/cli/rtl/info-golden", test_rtl_info_golden);
+  g_test_add_func ("/cli/rtl/stats-golden", test_rtl_stats_golden);
+  g_test_add_func ("/cli/rtl/per-thread-and-filters", test_rtl_stats_per_thread_and_filters);
   g_test_add_func ("/cli/formats", test_formats);
   g_test_add_func ("/cli/format/forced", test_format_forced);
   g_test_add_func ("/cli/exit/missing-file", test_exit_missing_file);

@@ -271,6 +271,29 @@ test_fast_path (void)
     }
 }
 
+/* LF only (RTL logs): one CR before LF or at the very end is part of the
+ * line end, a lone CR elsewhere is text */
+static void
+test_lf_only (void)
+{
+  const char text[] = "a\r\nb\rc\n\r\nlast\r";
+  const char *expected = "1@0:a\n2@3:b\rc\n3@7:\n4@9:last\n";
+
+  for (gsize chunk = 1; chunk <= sizeof text - 1; chunk++)
+    {
+      Collected collected = { g_string_new (NULL) };
+      g_autoptr(PsLineReader) reader = ps_line_reader_new (collect_line, &collected);
+      g_autofree char *got = NULL;
+
+      ps_line_reader_set_lf_only (reader, TRUE);
+      for (gsize pos = 0; pos < sizeof text - 1; pos += chunk)
+        ps_line_reader_feed (reader, (const guint8 *)text + pos, MIN (chunk, sizeof text - 1 - pos));
+      ps_line_reader_finish (reader);
+      got = g_string_free (collected.joined, FALSE);
+      g_assert_cmpstr (got, ==, expected);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -285,6 +308,7 @@ main (int   argc,
   g_test_add_func ("/line-reader/max-length", test_max_length);
   g_test_add_func ("/line-reader/long-line", test_long_line);
   g_test_add_func ("/line-reader/fast-path", test_fast_path);
+  g_test_add_func ("/line-reader/lf-only", test_lf_only);
 
   return g_test_run ();
 }

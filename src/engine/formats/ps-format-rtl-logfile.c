@@ -89,6 +89,16 @@ typedef struct
   gsize       message_length;
 } Record;
 
+/* A warning about a line after the pending record, given once that record
+ * is processed, so that warnings come in the order of their lines */
+typedef struct
+{
+  PsSeverity  severity;
+  const char *code;
+  guint64     line;
+  char       *message;
+} Deferred;
+
 typedef struct
 {
   PsParser       parent;
@@ -120,6 +130,7 @@ typedef struct
   Record         pending;
   GString       *pending_name;
   GString       *pending_message;
+  GPtrArray     *deferred;             /* Deferred: warnings about later lines */
 
   /* A message another record was written into, waiting for its text */
   guint64        interrupted_mark;     /* PS_NO_POSITION if none */
@@ -343,6 +354,44 @@ warn (RtlParser  *self,
   va_end (args);
 
   ps_store_builder_warn (self->builder, severity, code, line, PS_NO_POSITION, self->session, "%s", message);
+}
+
+static void
+deferred_free (gpointer data)
+{
+  Deferred *deferred = data;
+
+  g_free (deferred->message);
+  g_free (deferred);
+}
+
+/* Like warn(), but after the pending record's own warnings */
+static void
+warn_later (RtlParser  *self,
+            PsSeverity  severity,
+            const char *code,
+            guint64     line,
+            const char *format,
+            ...) G_GNUC_PRINTF (5, 6);
+
+static void
+warn_later (RtlParser  *self,
+            PsSeverity  severity,
+            const char *code,
+            guint64     line,
+            const char *format,
+            ...)
+{
+  Deferred *deferred = g_new (Deferred, 1);
+  va_list args;
+
+  deferred->severity = severity;
+  deferred->code = code;
+  deferred->line = line;
+  va_start (args, format);
+  deferred->message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_ptr_array_add (self->deferred, deferred);
 }
 
 static void close_scope (RtlParser   *self,
@@ -961,6 +1010,14 @@ flush_pending (RtlParser *self)
   self->pending.message = self->pending_message->str;
   self->pending.message_length = self->pending_message->len;
   process_record (self, &self->pending);
+
+  for (guint i = 0; i < self->deferred->len; i++)
+    {
+      Deferred *deferred = g_ptr_array_index (self->deferred, i);
+
+      warn (self, deferred->severity, deferred->code, deferred->line, "%s", deferred->message);
+    }
+  g_ptr_array_set_size (self->deferred, 0);
 }
 
 static void
@@ -1025,7 +1082,7 @@ handle_text (RtlParser  *self,
   if (damaged)
     {
       display = shown (text, MIN (length, 200));
-      warn (self, PS_SEVERITY_WARNING, "W-DAMAGED-PREFIX", line,
+      warn_later (self, PS_SEVERITY_WARNING, "W-DAMAGED-PREFIX", line,
             _("“%s” looks like a record with a damaged time or thread number; it is kept as text of the record before"),
             display);
     }
@@ -1159,10 +1216,13 @@ handle_fixed_line (RtlParser  *self,
       p = text + STRLEN (PID_PREFIX);
       if (p == end)
         return FALSE;
+      pid = 0;
       for (const char *q = p; q < end; q++)
-        if (!is_digit (*q) || q - p >= 20)
-          return FALSE;
-      pid = g_ascii_strtoull (p, NULL, 10);
+        {
+          if (!is_digit (*q) || q - p >= 19)
+            return FALSE;
+          pid = pid * 10 + (guint64)(*q - '0');
+        }
 
       flush_pending (self);
       if (self->session == PS_NONE || self->session_closed
@@ -1289,8 +1349,11 @@ handle_logical_line (RtlParser  *self,
       while (p < end && is_blank (*p))
         p++;
       if (p < end && is_digit (*p) && starts_with_record (p, end))
-        warn (self, PS_SEVERITY_WARNING, "W-LEADING-SPACE", line,
-              _("Blanks before the record’s time; they are ignored"));
+        {
+          flush_pending (self);
+          warn (self, PS_SEVERITY_WARNING, "W-LEADING-SPACE", line,
+                _("Blanks before the record’s time; they are ignored"));
+        }
       else
         p = text;
     }
@@ -1363,9 +1426,14 @@ handle_logical_line (RtlParser  *self,
     {
       g_autofree char *display = shown (text, MIN (length, 200));
 
-      warn (self, PS_SEVERITY_WARNING, "W-DAMAGED-PREFIX", line,
-            _("“%s”: the time or thread number does not fit in 32 bits, so this is not a record"),
-            display);
+      if (self->has_pending)
+        warn_later (self, PS_SEVERITY_WARNING, "W-DAMAGED-PREFIX", line,
+                    _("“%s”: the time or thread number does not fit in 32 bits, so this is not a record"),
+                    display);
+      else
+        warn (self, PS_SEVERITY_WARNING, "W-DAMAGED-PREFIX", line,
+              _("“%s”: the time or thread number does not fit in 32 bits, so this is not a record"),
+              display);
       handle_text (self, text, length, line, FALSE);
       return;
     }
@@ -1383,28 +1451,30 @@ handle_line (const PsLine *line,
   guint flags = line->terminated ? 0 : RECORD_TRUNCATED_EOF;
   const char *nul;
 
-  if (G_UNLIKELY (line->truncated))
-    warn (self, PS_SEVERITY_WARNING, "W-LONGLINE", line->number,
-          _("The line is longer than %d MiB; only its first %d MiB are read"),
-          MAX_LINE_LENGTH / (1024 * 1024), MAX_LINE_LENGTH / (1024 * 1024));
-
-  /* Text before a NUL byte is a record the writer cut off (§2.5, §7 #16) */
+  /* Text before a NUL byte is a record the writer cut off (§2.5, §7 #16).
+   * Each part is handled before its warning, so that warnings come in the
+   * order of their lines however the input was split. */
   while ((nul = memchr (text, '\0', length)) != NULL)
     {
       gsize before = nul - text;
 
       if (before > 0)
         {
+          handle_logical_line (self, text, before, line->number, RECORD_TRUNCATED_NUL);
           warn (self, PS_SEVERITY_WARNING, "W-TRUNCATED-NUL", line->number,
                 _("A record was cut off by a NUL byte after %zu bytes (an over-long message); the rest of the line is read as a new record"),
                 before);
-          handle_logical_line (self, text, before, line->number, RECORD_TRUNCATED_NUL);
         }
       text = nul + 1;
       length -= before + 1;
     }
 
   handle_logical_line (self, text, length, line->number, flags);
+
+  if (G_UNLIKELY (line->truncated))
+    warn (self, PS_SEVERITY_WARNING, "W-LONGLINE", line->number,
+          _("The line is longer than %d MiB; only its first %d MiB are read"),
+          MAX_LINE_LENGTH / (1024 * 1024), MAX_LINE_LENGTH / (1024 * 1024));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1549,6 +1619,7 @@ rtl_free (PsParser *parser)
   g_ptr_array_unref (self->thread_list);
   g_string_free (self->pending_name, TRUE);
   g_string_free (self->pending_message, TRUE);
+  g_ptr_array_unref (self->deferred);
   g_clear_object (&self->store);
   g_free (self);
 }
@@ -1572,6 +1643,7 @@ rtl_parser_new (PsStoreBuilder *builder)
   self->thread_list = g_ptr_array_new ();
   self->pending_name = g_string_new (NULL);
   self->pending_message = g_string_new (NULL);
+  self->deferred = g_ptr_array_new_with_free_func (deferred_free);
   self->interrupted_mark = PS_NO_POSITION;
 
   self->reader = ps_line_reader_new (handle_line, self);
