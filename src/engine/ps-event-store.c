@@ -476,6 +476,27 @@ ps_event_store_intern (PsEventStore *self,
   return id;
 }
 
+guint32
+ps_event_store_add_text (PsEventStore *self,
+                         const char   *text,
+                         gssize        length)
+{
+  const char *stored;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+
+  if (text == NULL)
+    return 0;
+  if (length < 0)
+    length = strlen (text);
+  if (length == 0)
+    return 0;
+
+  stored = g_string_chunk_insert_len (self->string_chunk, text, length);
+  g_ptr_array_add (self->strings, (gpointer)stored);
+  return self->strings->len - 1;
+}
+
 const char *
 ps_event_store_get_string (PsEventStore *self,
                            guint32       id)

@@ -254,6 +254,11 @@ guint32        ps_event_store_intern             (PsEventStore   *self,
                                                   gssize          length);
 const char    *ps_event_store_get_string         (PsEventStore   *self,
                                                   guint32         id);
+/* Stores a text that is likely unique (a message) without interning it:
+ * a new id every time, and no entry in the intern table. */
+guint32        ps_event_store_add_text           (PsEventStore   *self,
+                                                  const char     *text,
+                                                  gssize          length);
 
 /* Sessions and metadata (insertion order kept; setting a key again replaces it) */
 guint32        ps_event_store_add_session        (PsEventStore   *self,

@@ -40,6 +40,10 @@
 
 #define STRLEN(s) (sizeof (s) - 1)
 
+/* Thread ids below this are found without hashing (OpenOffice on Unix
+ * numbers its threads 1, 2, 3 …) */
+#define SMALL_THREAD_IDS 256
+
 typedef struct
 {
   guint64     span;         /* index in the store */
@@ -89,6 +93,23 @@ typedef struct
   gsize       message_length;
 } Record;
 
+/* The parser's own table of scope names: interning through the store's
+ * table costs a copy and a string hash per record. */
+typedef struct
+{
+  guint64     hash;
+  const char *text;    /* the store's copy; NULL for a free slot */
+  guint32     length;
+  guint32     id;
+} NameSlot;
+
+typedef struct
+{
+  NameSlot *slots;
+  guint     mask;
+  guint     n_used;
+} NameTable;
+
 /* A warning about a line after the pending record, given once that record
  * is processed, so that warnings come in the order of their lines */
 typedef struct
@@ -123,6 +144,7 @@ typedef struct
   GHashTable    *threads;              /* thread id → ThreadState, this session */
   GPtrArray     *thread_list;          /* the same, in order of appearance */
   ThreadState   *last_thread;          /* the thread of the last record */
+  ThreadState   *small_threads[SMALL_THREAD_IDS];  /* by id, for the common small ids */
   guint64        n_spans;              /* spans begun so far (the store's count) */
 
   /* The record whose text may still continue on the next line */
@@ -131,6 +153,7 @@ typedef struct
   GString       *pending_name;
   GString       *pending_message;
   GPtrArray     *deferred;             /* Deferred: warnings about later lines */
+  NameTable      names;
 
   /* A message another record was written into, waiting for its text */
   guint64        interrupted_mark;     /* PS_NO_POSITION if none */
@@ -319,6 +342,91 @@ shown (const char *text,
 }
 
 /* ------------------------------------------------------------------------ */
+/* Names                                                                     */
+
+static inline guint64
+hash_bytes (const char *text,
+            gsize       length)
+{
+  guint64 h = 0x9E3779B97F4A7C15u ^ length;
+
+  while (length >= 8)
+    {
+      guint64 word;
+
+      memcpy (&word, text, 8);
+      h = (h ^ word) * 0xFF51AFD7ED558CCDu;
+      h ^= h >> 32;
+      text += 8;
+      length -= 8;
+    }
+  if (length > 0)
+    {
+      guint64 word = 0;
+
+      memcpy (&word, text, length);
+      h = (h ^ word) * 0xC4CEB9FE1A85EC53u;
+      h ^= h >> 29;
+    }
+  return h;
+}
+
+static void
+name_table_grow (NameTable *table)
+{
+  guint n_slots = table->slots != NULL ? (table->mask + 1) * 2 : 1024;
+  NameSlot *slots = g_new0 (NameSlot, n_slots);
+
+  for (guint i = 0; table->slots != NULL && i <= table->mask; i++)
+    {
+      NameSlot *slot = &table->slots[i];
+      guint j;
+
+      if (slot->text == NULL)
+        continue;
+      for (j = slot->hash & (n_slots - 1); slots[j].text != NULL; j = (j + 1) & (n_slots - 1))
+        ;
+      slots[j] = *slot;
+    }
+
+  g_free (table->slots);
+  table->slots = slots;
+  table->mask = n_slots - 1;
+}
+
+/* The string id of a scope name, interned */
+static guint32
+intern_name (RtlParser  *self,
+             const char *text,
+             gsize       length)
+{
+  NameTable *table = &self->names;
+  guint64 hash;
+  guint i;
+
+  if (length == 0)
+    return 0;
+
+  hash = hash_bytes (text, length);
+  for (i = hash & table->mask; table->slots[i].text != NULL; i = (i + 1) & table->mask)
+    {
+      const NameSlot *slot = &table->slots[i];
+
+      if (slot->hash == hash && slot->length == length && memcmp (slot->text, text, length) == 0)
+        return slot->id;
+    }
+
+  table->slots[i].hash = hash;
+  table->slots[i].length = (guint32)MIN (length, G_MAXUINT32);
+  table->slots[i].id = ps_event_store_intern (self->store, text, length);
+  table->slots[i].text = ps_event_store_get_string (self->store, table->slots[i].id);
+  if (++table->n_used * 2 > table->mask)
+    name_table_grow (table);
+
+  return table->slots[i].id;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Sessions and threads                                                      */
 
 static void
@@ -434,6 +542,7 @@ end_session (RtlParser *self,
 
   ps_event_store_set_session_end (self->store, self->session, self->session_last_line);
   g_hash_table_remove_all (self->threads);
+  memset (self->small_threads, 0, sizeof self->small_threads);
   g_ptr_array_set_size (self->thread_list, 0);
   self->last_thread = NULL;
   self->interrupted_mark = PS_NO_POSITION;
@@ -515,7 +624,10 @@ get_thread (RtlParser *self,
   if (self->last_thread != NULL && self->last_thread->id == id)
     return self->last_thread;
 
-  thread = g_hash_table_lookup (self->threads, GUINT_TO_POINTER (id));
+  if (id < SMALL_THREAD_IDS)
+    thread = self->small_threads[id];
+  else
+    thread = g_hash_table_lookup (self->threads, GUINT_TO_POINTER (id));
   if (thread != NULL)
     return thread;
 
@@ -533,6 +645,8 @@ get_thread (RtlParser *self,
   thread->track = ps_event_store_add_track (self->store, &track);
   thread->stack = g_array_new (FALSE, FALSE, sizeof (OpenScope));
   g_hash_table_insert (self->threads, GUINT_TO_POINTER (id), thread);
+  if (id < SMALL_THREAD_IDS)
+    self->small_threads[id] = thread;
   g_ptr_array_add (self->thread_list, thread);
 
   return thread;
@@ -596,7 +710,7 @@ open_scope (RtlParser   *self,
   span.begin_ns = ms * NS_PER_MS;
   span.end_ns = span.begin_ns;
   span.track = thread->track;
-  span.name = ps_event_store_intern (self->store, name, name_length);
+  span.name = intern_name (self, name, name_length);
   span.parent = top != NULL ? (guint32)top->span : PS_NONE;
   span.depth = (guint16)MIN (depth, G_MAXUINT16);
   span.flags = flags;
@@ -843,6 +957,7 @@ add_message (RtlParser    *self,
 {
   GArray *stack = thread->stack;
   guint32 owner = stack->len > 0 ? (guint32)g_array_index (stack, OpenScope, stack->len - 1).span : PS_NONE;
+  guint32 name = PS_NONE;
   PsMark mark = { 0 };
 
   mark.flags = mark_flags (r->flags);
@@ -859,6 +974,7 @@ add_message (RtlParser    *self,
           if (same_name (open, r->name, r->name_length))
             {
               owner = (guint32)open->span;
+              name = open->name_id;
               found = TRUE;
               break;
             }
@@ -888,8 +1004,8 @@ add_message (RtlParser    *self,
   mark.time_ns = ms * NS_PER_MS;
   mark.line = r->line;
   mark.track = thread->track;
-  mark.text = ps_event_store_intern (self->store, r->message, r->message_length);
-  mark.name = ps_event_store_intern (self->store, r->name, r->name_length);
+  mark.text = ps_event_store_add_text (self->store, r->message, r->message_length);
+  mark.name = name != PS_NONE ? name : intern_name (self, r->name, r->name_length);
   mark.span = owner;
   mark.position = (guint32)MIN (self->n_spans, G_MAXUINT32);
 
@@ -979,7 +1095,7 @@ process_record (RtlParser    *self,
         {
           const char *name = r->message + 1;
           gsize length = r->message_length - 1;
-          guint32 context = ps_event_store_intern (self->store, r->name, r->name_length);
+          guint32 context = intern_name (self, r->name, r->name_length);
 
           trim_leading (&name, &length);
           if (r->message[0] == '{')
@@ -1057,7 +1173,7 @@ handle_text (RtlParser  *self,
     {
       PsMark *mark = ps_store_builder_edit_mark (self->builder, self->interrupted_mark);
 
-      mark->text = ps_event_store_intern (self->store, text, length);
+      mark->text = ps_event_store_add_text (self->store, text, length);
       mark->flags |= PS_MARK_FLAG_REASSEMBLED;
       warn (self, PS_SEVERITY_INFO, "I-REASSEMBLED", line,
             _("This line is the text of the message on line %llu, which another thread’s record interrupted"),
@@ -1620,6 +1736,7 @@ rtl_free (PsParser *parser)
   g_string_free (self->pending_name, TRUE);
   g_string_free (self->pending_message, TRUE);
   g_ptr_array_unref (self->deferred);
+  g_free (self->names.slots);
   g_clear_object (&self->store);
   g_free (self);
 }
@@ -1644,6 +1761,7 @@ rtl_parser_new (PsStoreBuilder *builder)
   self->pending_name = g_string_new (NULL);
   self->pending_message = g_string_new (NULL);
   self->deferred = g_ptr_array_new_with_free_func (deferred_free);
+  name_table_grow (&self->names);
   self->interrupted_mark = PS_NO_POSITION;
 
   self->reader = ps_line_reader_new (handle_line, self);
