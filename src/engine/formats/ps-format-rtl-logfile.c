@@ -1632,6 +1632,18 @@ fast_prefix (const char *p,
   return p;
 }
 
+/* The first LF or NUL byte in [p, end). The C library's vectorised
+ * memchr, twice, is quicker than one pass of our own. */
+static inline const char *
+find_lf_or_nul (const char *p,
+                const char *end)
+{
+  const char *lf = memchr (p, '\n', end - p);
+  const char *nul = memchr (p, '\0', (lf != NULL ? lf : end) - p);
+
+  return nul != NULL ? nul : lf;
+}
+
 static gsize
 fast_lines (const char *data,
             gsize       available,
@@ -1644,31 +1656,32 @@ fast_lines (const char *data,
   const char *p = data;
   const char *end = data + available;
   guint64 taken = 0;
+  const char *body;
   Record r;
   Record next;
 
   (void)offset;
 
-  while (p < end)
-    {
-      const char *body;
-      const char *lf;
+  memset (&r, 0, sizeof r);
+  memset (&next, 0, sizeof next);
+  body = fast_prefix (p, end, &r);
 
-      memset (&r, 0, sizeof r);
-      body = fast_prefix (p, end, &r);
-      if (body == NULL)
-        break;
-      lf = memchr (body, '\n', end - body);
-      if (lf == NULL || lf + 1 >= end)
-        break;
-      if ((lf > body && lf[-1] == '\r') || memchr (body, '\0', lf - body) != NULL)
+  while (body != NULL)
+    {
+      const char *lf = find_lf_or_nul (body, end);
+      const char *next_body;
+
+      /* A NUL, a CR before the LF, or the end of the line out of view */
+      if (lf == NULL || *lf != '\n' || lf + 1 >= end || (lf > body && lf[-1] == '\r'))
         break;
 
       /* The next line must be a record too, so that nothing continues this one */
-      if (fast_prefix (lf + 1, end, &next) == NULL)
+      next_body = fast_prefix (lf + 1, end, &next);
+      if (next_body == NULL)
         break;
 
       r.line = line_number + taken;
+      r.flags = 0;
       if (r.kind == '|')
         {
           if (lf > body && is_digit (body[0]))
@@ -1689,6 +1702,10 @@ fast_lines (const char *data,
 
       taken++;
       p = lf + 1;
+      r.time = next.time;
+      r.thread = next.thread;
+      r.kind = next.kind;
+      body = next_body;
     }
 
   *n_lines = taken;
