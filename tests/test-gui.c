@@ -19,6 +19,7 @@
 #include "ps-ce-view-private.h"
 #include "ps-loader.h"
 #include "ps-marker-row.h"
+#include "ps-rtl-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-series-chart.h"
 #include "ps-window-private.h"
@@ -782,6 +783,584 @@ test_drop_files (Fixture       *fixture,
   g_assert_cmpstr (ps_window_get_visible_state (fixture->window), ==, "runs");
 }
 
+/* RTL logs (specs/rtl-logfile.md §6) */
+
+static GFile *
+rtl_example_file (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "rtl", "startup_4711.log", NULL);
+
+  return g_file_new_for_path (path);
+}
+
+static gboolean
+rtl_view_is_idle (gpointer data)
+{
+  return !ps_rtl_view_is_busy (data);
+}
+
+static void
+wait_for_rtl_view (PsRtlView *view)
+{
+  g_assert_true (iterate_until (rtl_view_is_idle, view));
+}
+
+static PsRtlView *
+open_rtl_example (Fixture *fixture)
+{
+  g_autoptr(GFile) file = rtl_example_file ();
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsRtlView *view = ps_run_page_get_rtl_view (page);
+
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  wait_for_rtl_view (view);
+  return view;
+}
+
+/* The row of the scope table at a position (transfer full) */
+static PsScopeRow *
+scope_row_at (GListModel *model,
+              guint       position)
+{
+  g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (model, position);
+
+  g_assert_true (GTK_IS_TREE_LIST_ROW (tree_row));
+  return gtk_tree_list_row_get_item (tree_row);
+}
+
+/* The position of the first row of that name after start, or -1 */
+static int
+find_scope_row (GListModel *model,
+                const char *name,
+                guint       start)
+{
+  for (guint i = start; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PsScopeRow) row = scope_row_at (model, i);
+
+      if (g_strcmp0 (ps_scope_row_get_name (row), name) == 0)
+        return i;
+    }
+
+  return -1;
+}
+
+static void
+expand_scope_row (GListModel *model,
+                  int         position)
+{
+  g_autoptr(GtkTreeListRow) tree_row = NULL;
+
+  g_assert_cmpint (position, >=, 0);
+  tree_row = g_list_model_get_item (model, position);
+  g_assert_true (gtk_tree_list_row_is_expandable (tree_row));
+  gtk_tree_list_row_set_expanded (tree_row, TRUE);
+}
+
+/* The names of the rows right below an expanded row, in table order */
+static char *
+child_names (GListModel *model,
+             int         position)
+{
+  g_autoptr(GtkTreeListRow) parent = g_list_model_get_item (model, position);
+  guint depth = gtk_tree_list_row_get_depth (parent);
+  GString *names = g_string_new (NULL);
+
+  for (guint i = position + 1; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (model, i);
+      g_autoptr(PsScopeRow) row = NULL;
+
+      if (gtk_tree_list_row_get_depth (tree_row) <= depth)
+        break;
+      if (gtk_tree_list_row_get_depth (tree_row) > depth + 1)
+        continue;
+      row = gtk_tree_list_row_get_item (tree_row);
+      if (names->len > 0)
+        g_string_append (names, " / ");
+      g_string_append (names, ps_scope_row_get_name (row));
+    }
+
+  return g_string_free (names, FALSE);
+}
+
+static void
+assert_scope_cell (PsRtlView  *view,
+                   int         position,
+                   const char *column,
+                   const char *expected)
+{
+  g_autoptr(PsScopeRow) row = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_cmpint (position, >=, 0);
+  row = scope_row_at (ps_rtl_view_get_scope_model (view), position);
+  text = ps_rtl_view_get_scope_cell_text (view, row, column);
+  g_assert_cmpstr (text, ==, expected);
+}
+
+/* Whether a drawn label under widget shows text */
+static gboolean
+shows_label (GtkWidget  *widget,
+             const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+      && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (shows_label (child, text))
+      return TRUE;
+
+  return FALSE;
+}
+
+static PsScopeTotalRow *
+find_total (GListModel *model,
+            const char *name)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      PsScopeTotalRow *row = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (ps_scope_total_row_get_name (row), name) == 0)
+        return row;
+      g_object_unref (row);
+    }
+
+  return NULL;
+}
+
+static void
+assert_total_cell (PsRtlView       *view,
+                   PsScopeTotalRow *row,
+                   const char      *column,
+                   const char      *expected)
+{
+  g_autofree char *text = ps_rtl_view_get_totals_cell_text (view, row, column);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+#define RTL_MAIN "desktop (ab123456) ::desktop::Desktop::Main"
+#define RTL_SW_LOAD "sw (ef112233) ::SwDocShell::Load"
+
+static void
+test_rtl_open_example (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  PsRtlView *view = open_rtl_example (fixture);
+  PsRunPage *page = ps_window_get_current_page (fixture->window);
+  GListModel *scopes = ps_rtl_view_get_scope_model (view);
+  guint n_threads = 0;
+  int main_row, open_documents, do_load, sw_load, styles;
+
+  /* The RTL view, not the CE one */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (ps_run_page_get_ce_view (page))));
+  g_assert_true (iterate_until (widget_is_drawn, view));
+  g_assert_cmpstr (ps_rtl_view_get_visible_page (view), ==, "scopes");
+
+  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "process"), ==, "4711");
+  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "threads"), ==, "3");
+  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "scopes"), ==, "9");
+  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "messages"), ==, "7");
+  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "closed"), ==, "at 2.013 s");
+
+  /* One top-level row per thread, with its scopes and its time */
+  for (guint i = 0; i < g_list_model_get_n_items (scopes); i++)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (scopes, i);
+      g_autoptr(PsScopeRow) row = gtk_tree_list_row_get_item (tree_row);
+      g_autofree char *name = NULL;
+
+      if (gtk_tree_list_row_get_depth (tree_row) > 0)
+        continue;
+      n_threads++;
+      name = g_strdup_printf ("Thread %u", n_threads);
+      g_assert_cmpint (ps_scope_row_get_kind (row), ==, PS_SCOPE_ROW_THREAD);
+      g_assert_cmpstr (ps_scope_row_get_name (row), ==, name);
+    }
+  g_assert_cmpuint (n_threads, ==, 3);
+  {
+    g_autoptr(PsScopeRow) thread1 = scope_row_at (scopes, 0);
+
+    g_assert_cmpuint (ps_scope_row_get_n_spans (thread1), ==, 7);
+    g_assert_cmpuint (ps_scope_row_get_n_marks (thread1), ==, 5);
+    assert_scope_cell (view, 0, "Duration", "2.007 s");
+  }
+
+  /* Thread 1 opens to its message and Desktop::Main (§6) */
+  expand_scope_row (scopes, 0);
+  {
+    g_autofree char *names = child_names (scopes, 0);
+
+    g_assert_cmpstr (names, ==, "PERFORMANCE - entering main / " RTL_MAIN);
+  }
+
+  main_row = find_scope_row (scopes, RTL_MAIN, 0);
+  assert_scope_cell (view, main_row, "Begin", "3 ms");
+  assert_scope_cell (view, main_row, "Duration", "2.007 s");
+  assert_scope_cell (view, main_row, "Self", "1.037 s");
+  assert_scope_cell (view, main_row, "Thread", "1");
+  assert_scope_cell (view, main_row, "Status", "");
+  /* 1246545872.402817 + 0.003 s, shown in the tooltip as UTC */
+  {
+    g_autoptr(PsScopeRow) row = scope_row_at (scopes, main_row);
+
+    g_autofree char *tooltip = NULL;
+    g_autofree char *text = NULL;
+    gboolean dim;
+
+    g_assert_cmpint (ps_scope_row_get_wall_ns (row), ==, G_GINT64_CONSTANT (1246545872405817000));
+    /* §6: 2009-07-02T14:44:32.405817Z, in the Begin cell's tooltip */
+    text = _ps_rtl_view_scope_cell_text (row, SCOPE_COLUMN_BEGIN, &tooltip, &dim);
+    g_assert_cmpstr (text, ==, "3 ms");
+    g_assert_nonnull (strstr (tooltip, "2009-07-02T14:44:32.405817Z"));
+  }
+
+  expand_scope_row (scopes, main_row);
+  {
+    g_autofree char *names = child_names (scopes, main_row);
+
+    g_assert_cmpstr (names, ==, "register services / configmgr (ij778899) ::configmgr::Provider::create / "
+                                "splash screen shown / PERFORMANCE - open documents");
+  }
+  assert_scope_cell (view, find_scope_row (scopes, "register services", 0), "Duration", "126 ms");
+  assert_scope_cell (view, find_scope_row (scopes, "splash screen shown", 0), "Line", "13");
+
+  open_documents = find_scope_row (scopes, "PERFORMANCE - open documents", 0);
+  expand_scope_row (scopes, open_documents);
+  do_load = find_scope_row (scopes, "PERFORMANCE SfxObjectShell::DoLoad", 0);
+  expand_scope_row (scopes, do_load);
+  sw_load = find_scope_row (scopes, RTL_SW_LOAD, 0);
+  expand_scope_row (scopes, sw_load);
+  assert_scope_cell (view, sw_load, "Duration", "505 ms");
+  assert_scope_cell (view, sw_load, "Self", "449 ms");
+  assert_scope_cell (view, open_documents, "Self", "251 ms");
+
+  /* The repaired message in place, with its line and status */
+  styles = find_scope_row (scopes, "styles imported: 212", 0);
+  g_assert_cmpint (styles, ==, sw_load + 2);
+  assert_scope_cell (view, styles, "Line", "21");
+  assert_scope_cell (view, styles, "Status", "context not open");
+  assert_scope_cell (view, styles, "Duration", NULL);
+
+  /* What the user sees: the cells were drawn */
+  iterate_for (200);
+  g_assert_true (shows_label (GTK_WIDGET (ps_rtl_view_get_scope_view (view)), "1.037 s"));
+  g_assert_true (shows_label (GTK_WIDGET (ps_rtl_view_get_scope_view (view)), "styles imported: 212"));
+
+  maybe_save_screenshot (fixture, "rtl-scopes");
+}
+
+/* Children sort among their siblings; the tree stays a tree */
+static void
+test_rtl_sort_scopes (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  PsRtlView *view = open_rtl_example (fixture);
+  GListModel *scopes = ps_rtl_view_get_scope_model (view);
+  GtkColumnView *column_view = ps_rtl_view_get_scope_view (view);
+  GtkColumnViewColumn *column = find_column (column_view, "Duration");
+  int thread3;
+
+  g_assert_nonnull (column);
+  gtk_column_view_sort_by_column (column_view, column, GTK_SORT_DESCENDING);
+
+  {
+    g_autoptr(PsScopeRow) first = scope_row_at (scopes, 0);
+
+    g_assert_cmpstr (ps_scope_row_get_name (first), ==, "Thread 1");
+  }
+  thread3 = find_scope_row (scopes, "Thread 3", 0);
+  g_assert_cmpint (thread3, >, find_scope_row (scopes, "Thread 1", 0));
+  g_assert_cmpint (thread3, <, find_scope_row (scopes, "Thread 2", 0));
+  expand_scope_row (scopes, thread3);
+  {
+    g_autofree char *names = child_names (scopes, thread3);
+
+    /* The scope before the message, which has no duration */
+    g_assert_cmpstr (names, ==, "svtools (mn334455) ::svt::ThumbnailRenderer::run / worker thread started");
+  }
+}
+
+static void
+test_rtl_totals (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  PsRtlView *view = open_rtl_example (fixture);
+  GListModel *totals = ps_rtl_view_get_totals_model (view);
+  GtkColumnView *column_view = ps_rtl_view_get_totals_view (view);
+  g_autoptr(PsScopeTotalRow) main_total = NULL;
+  g_autoptr(PsScopeTotalRow) register_services = NULL;
+
+  ps_rtl_view_show_page (view, "totals");
+  g_assert_cmpuint (g_list_model_get_n_items (totals), ==, 9);
+
+  main_total = find_total (totals, RTL_MAIN);
+  g_assert_nonnull (main_total);
+  assert_total_cell (view, main_total, "Calls", "1");
+  assert_total_cell (view, main_total, "Total", "2.007 s");
+  assert_total_cell (view, main_total, "Min", "2.007 s");
+  assert_total_cell (view, main_total, "Mean", "2.007 s");
+  assert_total_cell (view, main_total, "Self", "1.037 s");
+  assert_total_cell (view, main_total, "Threads", "1");
+  assert_total_cell (view, main_total, "Excluded", "0");
+  assert_total_cell (view, main_total, "Context", "");
+
+  register_services = find_total (totals, "register services");
+  g_assert_nonnull (register_services);
+  assert_total_cell (view, register_services, "Context", RTL_MAIN);
+  assert_total_cell (view, register_services, "Total", "126 ms");
+
+  /* Sorted by total time, longest first */
+  gtk_column_view_sort_by_column (column_view, find_column (column_view, "Total"), GTK_SORT_DESCENDING);
+  {
+    g_autoptr(PsScopeTotalRow) first = g_list_model_get_item (totals, 0);
+    g_autoptr(PsScopeTotalRow) second = g_list_model_get_item (totals, 1);
+    g_autoptr(PsScopeTotalRow) last = g_list_model_get_item (totals, 8);
+
+    g_assert_cmpstr (ps_scope_total_row_get_name (first), ==, RTL_MAIN);
+    g_assert_cmpstr (ps_scope_total_row_get_name (second), ==, "PERFORMANCE - open documents");
+    g_assert_cmpstr (ps_scope_total_row_get_name (last), ==, "configmgr (ij778899) ::configmgr::Provider::create");
+  }
+  gtk_column_view_sort_by_column (column_view, find_column (column_view, "Total"), GTK_SORT_ASCENDING);
+  {
+    g_autoptr(PsScopeTotalRow) first = g_list_model_get_item (totals, 0);
+
+    g_assert_cmpstr (ps_scope_total_row_get_name (first), ==, "configmgr (ij778899) ::configmgr::Provider::create");
+  }
+  /* Every column sorts */
+  for (guint i = 0; i < g_list_model_get_n_items (gtk_column_view_get_columns (column_view)); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (gtk_column_view_get_columns (column_view), i);
+
+      g_assert_nonnull (gtk_column_view_column_get_sorter (column));
+    }
+
+  iterate_for (200);
+  g_assert_true (shows_label (GTK_WIDGET (column_view), "2.007 s"));
+  maybe_save_screenshot (fixture, "rtl-totals");
+
+  /* Per thread: the same scopes, each on its one thread */
+  ps_rtl_view_set_per_thread (view, TRUE);
+  g_assert_cmpuint (g_list_model_get_n_items (totals), ==, 9);
+  g_assert_nonnull (find_column (column_view, "Thread"));
+  {
+    g_autoptr(PsScopeTotalRow) ucb = find_total (totals, "ucb (kl001122) ::ucb::Broker::init");
+
+    assert_total_cell (view, ucb, "Thread", "2");
+    assert_total_cell (view, ucb, "Total", "58 ms");
+  }
+}
+
+/* One search entry: a flat list of the matching scopes and messages, the
+ * matching totals and warnings */
+static void
+test_rtl_search (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  PsRtlView *view = open_rtl_example (fixture);
+  GListModel *scopes = ps_rtl_view_get_scope_model (view);
+  GtkEditable *search = ps_rtl_view_get_search_entry (view);
+
+  gtk_editable_set_text (search, "LOAD");
+  wait_for_rtl_view (view);
+
+  g_assert_cmpuint (g_list_model_get_n_items (scopes), ==, 3);
+  {
+    g_autoptr(PsScopeRow) first = scope_row_at (scopes, 0);
+    g_autoptr(PsScopeRow) second = scope_row_at (scopes, 1);
+    g_autoptr(PsScopeRow) third = scope_row_at (scopes, 2);
+
+    /* In file order, nested ones included */
+    g_assert_cmpstr (ps_scope_row_get_name (first), ==, "PERFORMANCE SfxObjectShell::DoLoad");
+    g_assert_cmpint (ps_scope_row_get_kind (second), ==, PS_SCOPE_ROW_MARK);
+    g_assert_cmpstr (ps_scope_row_get_name (second), ==, "loading \"file:///home/user/report.odt\"");
+    g_assert_cmpstr (ps_scope_row_get_name (third), ==, RTL_SW_LOAD);
+  }
+  /* A match opens like any scope */
+  expand_scope_row (scopes, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (scopes), ==, 5);
+  assert_scope_cell (view, 2, "Duration", "505 ms");
+
+  g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_totals_model (view)), ==, 2);
+  /* The repair's message names SwDocShell::Load */
+  g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_warning_model (view)), ==, 1);
+  maybe_save_screenshot (fixture, "rtl-search");
+
+  gtk_editable_set_text (search, "thumbnail");
+  wait_for_rtl_view (view);
+  g_assert_cmpuint (g_list_model_get_n_items (scopes), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_warning_model (view)), ==, 0);
+
+  gtk_editable_set_text (search, "not open");
+  wait_for_rtl_view (view);
+  g_assert_cmpuint (g_list_model_get_n_items (scopes), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_warning_model (view)), ==, 1);
+
+  /* Cleared: the tree again */
+  gtk_editable_set_text (search, "");
+  wait_for_rtl_view (view);
+  g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_totals_model (view)), ==, 9);
+  {
+    g_autoptr(PsScopeRow) first = scope_row_at (scopes, 0);
+
+    g_assert_cmpstr (ps_scope_row_get_name (first), ==, "Thread 1");
+  }
+}
+
+/* Include/exclude regular expressions on whole scopes (rtl-logfile.md §5) */
+static void
+test_rtl_filters (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  PsRtlView *view = open_rtl_example (fixture);
+  GListModel *scopes = ps_rtl_view_get_scope_model (view);
+  GListModel *totals = ps_rtl_view_get_totals_model (view);
+  GtkEditable *include = ps_rtl_view_get_include_entry (view);
+  GtkEditable *exclude = ps_rtl_view_get_exclude_entry (view);
+  int thread1, sw_load;
+
+  gtk_editable_set_text (include, "SwDocShell|xmloff");
+  wait_for_rtl_view (view);
+  g_assert_null (ps_rtl_view_get_filter_error (view));
+  g_assert_cmpuint (g_list_model_get_n_items (totals), ==, 2);
+  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "scopes"), ==, "2 of 9");
+  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "messages"), ==, "1 of 7");
+
+  /* SwDocShell::Load moved up to Thread 1, with the message written in it;
+   * Threads 2 and 3 have nothing left to show */
+  g_assert_cmpint (find_scope_row (scopes, "Thread 2", 0), <, 0);
+  g_assert_cmpint (find_scope_row (scopes, "Thread 3", 0), <, 0);
+  thread1 = find_scope_row (scopes, "Thread 1", 0);
+  {
+    g_autoptr(PsScopeRow) row = scope_row_at (scopes, thread1);
+    g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (scopes, thread1);
+    g_autofree char *names = NULL;
+
+    g_assert_cmpuint (ps_scope_row_get_n_spans (row), ==, 2);
+    g_assert_cmpuint (ps_scope_row_get_n_marks (row), ==, 1);
+    gtk_tree_list_row_set_expanded (tree_row, TRUE);
+    names = child_names (scopes, thread1);
+    g_assert_cmpstr (names, ==, RTL_SW_LOAD);
+  }
+  /* Self times stay those of the scope */
+  sw_load = find_scope_row (scopes, RTL_SW_LOAD, 0);
+  assert_scope_cell (view, sw_load, "Duration", "505 ms");
+  assert_scope_cell (view, sw_load, "Self", "449 ms");
+  maybe_save_screenshot (fixture, "rtl-include");
+
+  /* Exclude only */
+  gtk_editable_set_text (include, "");
+  gtk_editable_set_text (exclude, "^PERFORMANCE");
+  g_signal_emit_by_name (exclude, "activate");
+  wait_for_rtl_view (view);
+  g_assert_cmpuint (g_list_model_get_n_items (totals), ==, 7);
+  g_assert_null (find_total (totals, "PERFORMANCE - open documents"));
+
+  /* A bad expression: said inline, the shown data stays */
+  gtk_editable_set_text (include, "(unclosed");
+  wait_for_rtl_view (view);
+  g_assert_nonnull (ps_rtl_view_get_filter_error (view));
+  g_assert_nonnull (strstr (ps_rtl_view_get_filter_error (view), "Include"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (include), "error"));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (exclude), "error"));
+  g_assert_cmpuint (g_list_model_get_n_items (totals), ==, 7);
+  iterate_for (100);
+  maybe_save_screenshot (fixture, "rtl-bad-regex");
+
+  /* Fixed, then cleared: everything again */
+  gtk_editable_set_text (include, "");
+  gtk_editable_set_text (exclude, "");
+  wait_for_rtl_view (view);
+  g_assert_null (ps_rtl_view_get_filter_error (view));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (include), "error"));
+  g_assert_cmpuint (g_list_model_get_n_items (totals), ==, 9);
+  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "scopes"), ==, "9");
+  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "messages"), ==, "7");
+}
+
+static void
+test_rtl_warnings (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  PsRtlView *view = open_rtl_example (fixture);
+  GListModel *warnings = ps_rtl_view_get_warning_model (view);
+  PsRunPage *page = ps_window_get_current_page (fixture->window);
+
+  g_assert_cmpuint (g_list_model_get_n_items (warnings), ==, 1);
+  {
+    g_autoptr(PsWarningRow) row = g_list_model_get_item (warnings, 0);
+
+    g_assert_cmpstr (ps_warning_row_get_code (row), ==, "I-CONTEXT-NOT-OPEN");
+    g_assert_cmpuint (ps_warning_row_get_line (row), ==, 21);
+    g_assert_cmpint (ps_warning_row_get_severity (row), ==, PS_SEVERITY_INFO);
+  }
+  g_assert_cmpstr (ps_rtl_view_get_warnings_title (view), ==, "_Warnings (1)");
+
+  /* The run page's action shows them */
+  gtk_widget_activate_action (GTK_WIDGET (page), "run.show-warnings", NULL);
+  g_assert_cmpstr (ps_rtl_view_get_visible_page (view), ==, "warnings");
+  iterate_for (200);
+  g_assert_true (shows_label (GTK_WIDGET (view), "I-CONTEXT-NOT-OPEN"));
+  g_assert_true (shows_label (GTK_WIDGET (view), "21"));
+  maybe_save_screenshot (fixture, "rtl-warnings");
+}
+
+/* Unterminated scopes: a lower bound, marked, left out of the totals */
+static void
+test_rtl_unterminated (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  static const char log[] =
+    "opening log file 1246545872.402817 seconds past January 1st 1970\n"
+    "corresponding to 0 ms after timer start\n"
+    "000010 1 { app (ab123456) ::Outer\n"
+    "000020 1 { app (ab123456) ::Inner\n"
+    "000050 1 } app (ab123456) ::Inner\n"
+    "000090 1 | app (ab123456) ::Outer : still working\n";
+  g_autoptr(GFile) file = write_temp_file (fixture, "cut_42.log", log, -1);
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsRtlView *view = ps_run_page_get_rtl_view (page);
+  GListModel *scopes = ps_rtl_view_get_scope_model (view);
+  int outer;
+
+  wait_for_rtl_view (view);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
+  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "closed"), ==, "No close line");
+
+  /* A single thread opens by itself */
+  outer = find_scope_row (scopes, "app (ab123456) ::Outer", 0);
+  g_assert_cmpint (outer, ==, 1);
+  assert_scope_cell (view, outer, "Duration", "≥ 80 ms");
+  assert_scope_cell (view, outer, "Status", "unterminated");
+  {
+    g_autoptr(PsScopeTotalRow) total = find_total (ps_rtl_view_get_totals_model (view), "app (ab123456) ::Outer");
+
+    g_assert_nonnull (total);
+    assert_total_cell (view, total, "Calls", "0");
+    assert_total_cell (view, total, "Excluded", "1");
+    assert_total_cell (view, total, "Total", "–");
+  }
+  g_assert_true (has_warning (ps_rtl_view_get_warning_model (view), "W-UNTERMINATED"));
+}
+
+/* CE PerfLog files keep their view */
+static void
+test_rtl_not_for_ce (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GFile) file = spec_example_file ();
+  PsRunPage *page = open_and_wait (fixture, file);
+
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (ps_run_page_get_ce_view (page))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (ps_run_page_get_rtl_view (page))));
+  g_assert_cmpuint (g_list_model_get_n_items (ps_ce_view_get_marker_model (ps_run_page_get_ce_view (page))), ==, 4);
+}
+
 static GtkWindow *
 find_about_dialog (void)
 {
@@ -881,6 +1460,14 @@ main (int   argc,
   ADD_TEST ("/gui/run-page/missing-file", test_missing_file);
   ADD_TEST ("/gui/run-page/cancel", test_cancel);
   ADD_TEST ("/gui/chart/pixels", test_chart_pixels);
+  ADD_TEST ("/gui/rtl/open-example", test_rtl_open_example);
+  ADD_TEST ("/gui/rtl/sort-scopes", test_rtl_sort_scopes);
+  ADD_TEST ("/gui/rtl/totals", test_rtl_totals);
+  ADD_TEST ("/gui/rtl/search", test_rtl_search);
+  ADD_TEST ("/gui/rtl/filters", test_rtl_filters);
+  ADD_TEST ("/gui/rtl/warnings", test_rtl_warnings);
+  ADD_TEST ("/gui/rtl/unterminated", test_rtl_unterminated);
+  ADD_TEST ("/gui/rtl/not-for-ce", test_rtl_not_for_ce);
 
   status = g_test_run ();
   remove_tree (data_home);

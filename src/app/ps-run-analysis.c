@@ -18,6 +18,7 @@ ps_run_analysis_clear (gpointer data)
   g_clear_pointer (&self->instances, g_ptr_array_unref);
   g_clear_pointer (&self->groups, g_ptr_array_unref);
   g_clear_pointer (&self->instance_of, g_free);
+  g_clear_pointer (&self->scopes, ps_scope_analysis_unref);
 }
 
 #define N_KINDS (PS_SERIES_SPAN + 1)
@@ -34,12 +35,26 @@ ps_run_analysis_new (PsEventStore *store)
   self = g_rc_box_new0 (PsRunAnalysis);
   self->store = g_object_ref (store);
 
+  /* Scopes and messages (RTL logs): the measurement series would only
+   * repeat the span series of the scope analysis */
+  if (g_strcmp0 (ps_event_store_get_format (store), "rtl-logfile") == 0
+      || ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_n_marks (store) > 0)
+    self->scopes = ps_scope_analysis_new (store, NULL);
+
   /* The tables show statistics of durations; only CPU and memory are drawn */
   options.durations_summary_only = TRUE;
-  options.group_by_name = FALSE;
-  self->instances = ps_series_collect (store, &options);
-  options.group_by_name = TRUE;
-  self->groups = ps_series_collect (store, &options);
+  if (self->scopes != NULL && ps_event_store_get_n_measurements (store) == 0)
+    {
+      self->instances = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_series_free);
+      self->groups = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_series_free);
+    }
+  else
+    {
+      options.group_by_name = FALSE;
+      self->instances = ps_series_collect (store, &options);
+      options.group_by_name = TRUE;
+      self->groups = ps_series_collect (store, &options);
+    }
 
   /* Expanding a group looks up each of its instances */
   self->n_tracks = ps_event_store_get_n_tracks (store);

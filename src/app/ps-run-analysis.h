@@ -12,6 +12,7 @@
 #include <gio/gio.h>
 
 #include "ps-event-store.h"
+#include "ps-scope-analysis.h"
 #include "ps-series.h"
 
 G_BEGIN_DECLS
@@ -24,6 +25,9 @@ typedef struct
   /* track × kind → index in instances, or G_MAXUINT32 */
   guint32      *instance_of;
   guint         n_tracks;
+  /* Logs with scopes and messages (RTL): their tree and totals, unfiltered;
+   * else NULL */
+  PsScopeAnalysis *scopes;
 } PsRunAnalysis;
 
 #define PS_TYPE_RUN_ANALYSIS (ps_run_analysis_get_type ())

@@ -40,6 +40,7 @@ struct _PsRunPage
   GtkRevealer    *banner_revealer;
   GtkLabel       *banner_label;
   PsCeView       *ce_view;
+  PsRtlView      *rtl_view;
 };
 
 enum {
@@ -127,6 +128,12 @@ show_error (PsRunPage    *self,
   set_state (self, PS_RUN_PAGE_FAILED);
 }
 
+static gboolean
+is_rtl_store (PsEventStore *store)
+{
+  return g_strcmp0 (ps_event_store_get_format (store), "rtl-logfile") == 0;
+}
+
 static void
 analysis_cb (GObject      *object,
              GAsyncResult *result,
@@ -153,7 +160,13 @@ analysis_cb (GObject      *object,
       return;
     }
 
-  ps_ce_view_set_analysis (self->ce_view, analysis);
+  /* Each format has its view; CE PerfLog's is the default */
+  if (is_rtl_store (self->store))
+    ps_rtl_view_set_analysis (self->rtl_view, analysis);
+  else
+    ps_ce_view_set_analysis (self->ce_view, analysis);
+  gtk_widget_set_visible (GTK_WIDGET (self->rtl_view), is_rtl_store (self->store));
+  gtk_widget_set_visible (GTK_WIDGET (self->ce_view), !is_rtl_store (self->store));
 
   read_error = ps_event_store_get_error (self->store);
   if (read_error != NULL)
@@ -250,7 +263,12 @@ show_warnings_action (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *parameter)
 {
-  ps_ce_view_show_page (PS_RUN_PAGE (widget)->ce_view, "warnings");
+  PsRunPage *self = PS_RUN_PAGE (widget);
+
+  if (self->store != NULL && is_rtl_store (self->store))
+    ps_rtl_view_show_page (self->rtl_view, "warnings");
+  else
+    ps_ce_view_show_page (self->ce_view, "warnings");
 }
 
 static void
@@ -395,6 +413,7 @@ ps_run_page_class_init (PsRunPageClass *klass)
                   G_TYPE_NONE, 0);
 
   g_type_ensure (PS_TYPE_CE_VIEW);
+  g_type_ensure (PS_TYPE_RTL_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-run-page.ui");
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, stack);
@@ -405,6 +424,7 @@ ps_run_page_class_init (PsRunPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, banner_revealer);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, banner_label);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, ce_view);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, rtl_view);
 
   gtk_widget_class_install_action (widget_class, "run.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "run.reload", NULL, reload_action);
@@ -516,6 +536,13 @@ ps_run_page_get_ce_view (PsRunPage *self)
 {
   g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
   return self->ce_view;
+}
+
+PsRtlView *
+ps_run_page_get_rtl_view (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  return self->rtl_view;
 }
 
 const char *

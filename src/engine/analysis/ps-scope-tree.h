@@ -10,9 +10,12 @@
  * and the messages (marks) attached to it, merged in file order. With a
  * filter, the scopes it drops are left out and their children move up to
  * the nearest kept ancestor, so a begin and its end are never separated.
+ * A message stays when it was written in a kept scope or when the filter
+ * keeps its own record, "name : text" (the original tool filtered every
+ * stamp that way).
  *
- * The tree is built in one pass over the store, O(spans + marks), and holds
- * two guint32 per kept scope and one per message. It is immutable and can
+ * The tree is built in a few passes over the store, O(spans + marks), and
+ * holds two guint32 per kept scope and one per message. It is immutable and can
  * be shared between threads once built.
  */
 #pragma once
@@ -41,10 +44,12 @@ typedef struct
   guint32 track;
   guint32 session;
   guint64 n_spans;     /* scopes shown on the thread, at every depth */
-  guint64 n_marks;     /* messages of the thread */
+  guint64 n_marks;     /* messages shown on the thread */
   gint64  begin_ns;    /* first begin or message, 0 if the thread is empty */
   gint64  end_ns;      /* last end or message */
   gint64  scoped_ns;   /* sum of the measured durations of its top-level scopes */
+  guint64 n_unmeasured; /* top-level scopes left out of scoped_ns
+                         * (PS_SPAN_FLAGS_NOT_MEASURED or negative) */
 } PsScopeRoot;
 
 typedef struct _PsScopeTree PsScopeTree;
@@ -64,6 +69,9 @@ gboolean           ps_scope_tree_is_filtered   (PsScopeTree   *self);
 guint              ps_scope_tree_get_n_roots   (PsScopeTree   *self);
 const PsScopeRoot *ps_scope_tree_get_root      (PsScopeTree   *self,
                                                 guint          root);
+/* The root of a track, or NULL */
+const PsScopeRoot *ps_scope_tree_find_root     (PsScopeTree   *self,
+                                                guint32        track);
 /* The node of the root's thread */
 PsScopeNode        ps_scope_tree_get_root_node (PsScopeTree   *self,
                                                 guint          root);
@@ -74,9 +82,12 @@ guint              ps_scope_tree_get_n_children (PsScopeTree  *self,
 PsScopeNode        ps_scope_tree_get_child      (PsScopeTree  *self,
                                                  PsScopeNode   node,
                                                  guint         child);
-/* Whether the filter kept the span (always TRUE without a filter) */
+/* Whether the filter kept the span, or the mark (always TRUE without a
+ * filter) */
 gboolean           ps_scope_tree_shows_span     (PsScopeTree  *self,
                                                  guint64       span);
+gboolean           ps_scope_tree_shows_mark     (PsScopeTree  *self,
+                                                 guint64       mark);
 /* The node a message or a shown span hangs under: a kept scope or a thread */
 PsScopeNode        ps_scope_tree_get_parent     (PsScopeTree  *self,
                                                  PsScopeNode   node);

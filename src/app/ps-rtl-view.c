@@ -1,0 +1,1325 @@
+/* ps-rtl-view.c — an OpenOffice RTL log: scopes per thread, totals, repairs
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: rtl-logfile.md §4.3 (derived values) and §5 (the reports of the
+ * original tools: the pretty-printed list per thread, the totals per
+ * function, include/exclude filters).
+ *
+ * The unfiltered PsScopeAnalysis comes with the run's PsRunAnalysis; a
+ * filter or a search of the scope tree is computed again in a worker
+ * thread while a spinner turns. The scope table is a GtkTreeListModel over
+ * PsScopeList models, so row objects exist only for expanded nodes. The
+ * cells of both tables are made in ps-rtl-view-cells.c.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "ps-rtl-view-private.h"
+#include "ps-scope-list.h"
+#include "ps-scopes.h"
+#include "ps-warning-columns.h"
+#include "ps-warning-model.h"
+#include "ps-warning-row.h"
+
+/* A flat list of matches is only useful up to a point */
+#define MAX_SEARCH_RESULTS 10000
+/* Below this many children in all, the top rows open by themselves */
+#define AUTO_EXPAND_BUDGET 400
+#define FILTER_DELAY_MS 400
+
+struct _PsRtlView
+{
+  GtkWidget            parent_instance;
+
+  PsRunAnalysis       *analysis;
+  PsScopeAnalysis     *scopes;          /* shown: unfiltered or filtered */
+  gboolean             per_thread;
+
+  /* Filters */
+  char                *applied_include;
+  char                *applied_exclude;
+  GCancellable        *filter_cancellable;
+  guint                filter_timeout_id;
+
+  /* Search */
+  char                *search_text;     /* casefolded, or NULL */
+  char                *pending_search;  /* what the worker looks for */
+  char                *applied_search;  /* what the scope table shows */
+  GCancellable        *search_cancellable;
+  guint64              n_search_matches;
+
+  /* Models */
+  GtkSortListModel    *scope_sorted;    /* GtkTreeListRow */
+  GtkSorter           *scope_row_sorter;
+  GListStore          *totals;          /* PsScopeTotalRow */
+  GtkFilter           *totals_filter;
+  GtkSortListModel    *totals_sorted;
+  PsWarningModel      *warnings;
+  GtkFilter           *warnings_filter;
+  GtkFilterListModel  *warnings_filtered;
+  GtkColumnViewColumn *scope_columns[N_SCOPE_COLUMNS];
+  GtkColumnViewColumn *total_columns[N_TOTAL_COLUMNS];
+
+  /* Template widgets */
+  GtkLabel            *process_value;
+  GtkLabel            *opened_value;
+  GtkLabel            *closed_value;
+  GtkLabel            *threads_value;
+  GtkLabel            *scopes_value;
+  GtkLabel            *messages_value;
+  GtkSearchEntry      *search_entry;
+  GtkEntry            *include_entry;
+  GtkEntry            *exclude_entry;
+  GtkWidget           *scope_filter_box;
+  GtkSpinner          *spinner;
+  GtkRevealer         *filter_error_revealer;
+  GtkLabel            *filter_error_label;
+  GtkStack            *view_stack;
+  GtkLabel            *scopes_status_label;
+  GtkStack            *scopes_stack;
+  GtkLabel            *scopes_empty_label;
+  GtkColumnView       *scope_view;
+  GtkLabel            *totals_status_label;
+  GtkCheckButton      *per_thread_check;
+  GtkStack            *totals_stack;
+  GtkLabel            *totals_empty_label;
+  GtkColumnView       *totals_view;
+  GtkStackPage        *warnings_page;
+  GtkLabel            *warnings_overflow_label;
+  GtkStack            *warnings_stack;
+  GtkColumnView       *warning_view;
+};
+
+enum {
+  PROP_0,
+  PROP_ANALYSIS,
+  PROP_PER_THREAD,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (PsRtlView, ps_rtl_view, GTK_TYPE_WIDGET)
+
+static void start_search (PsRtlView *self);
+
+/* Search: the totals and the warnings are filtered in place */
+
+static gboolean
+contains_folded (const char *text,
+                 const char *needle)
+{
+  g_autofree char *folded = NULL;
+
+  if (text == NULL)
+    return FALSE;
+  folded = g_utf8_casefold (text, -1);
+  return strstr (folded, needle) != NULL;
+}
+
+static gboolean
+total_matches (gpointer item,
+               gpointer user_data)
+{
+  PsRtlView *self = user_data;
+  PsScopeTotalRow *row = item;
+
+  if (self->search_text == NULL)
+    return TRUE;
+  return contains_folded (ps_scope_total_row_get_name (row), self->search_text)
+         || contains_folded (ps_scope_total_row_get_context (row), self->search_text);
+}
+
+static gboolean
+warning_matches (gpointer item,
+                 gpointer user_data)
+{
+  PsRtlView *self = user_data;
+  PsWarningRow *row = item;
+
+  if (self->search_text == NULL)
+    return TRUE;
+  return contains_folded (ps_warning_row_get_code (row), self->search_text)
+         || contains_folded (ps_warning_row_get_message (row), self->search_text);
+}
+
+/* Filling the view */
+
+static void
+scope_sort_changed_cb (PsRtlView     *self,
+                       GtkSorterChange change,
+                       GtkSorter     *sorter)
+{
+  GtkSorter *wanted = gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE ? self->scope_row_sorter : NULL;
+
+  if (gtk_sort_list_model_get_sorter (self->scope_sorted) != wanted)
+    gtk_sort_list_model_set_sorter (self->scope_sorted, wanted);
+}
+
+static GListModel *
+create_scope_children (gpointer item,
+                       gpointer user_data)
+{
+  return ps_scope_row_create_children (item);
+}
+
+static guint
+n_children_of (PsScopeRow *row)
+{
+  PsScopeAnalysis *scopes = ps_scope_row_get_analysis (row);
+  PsScopeNode node = { ps_scope_row_get_kind (row), ps_scope_row_get_index (row) };
+  guint n;
+
+  if (node.kind != PS_SCOPE_ROW_SESSION)
+    return ps_scope_tree_get_n_children (scopes->tree, node);
+
+  {
+    g_autoptr(PsScopeList) threads = ps_scope_list_new_session (scopes, node.index);
+
+    n = g_list_model_get_n_items (G_LIST_MODEL (threads));
+  }
+  return n;
+}
+
+/* A few threads with a few children each: show them open */
+static void
+auto_expand (GtkTreeListModel *tree)
+{
+  guint n_top = g_list_model_get_n_items (G_LIST_MODEL (tree));
+  guint budget = AUTO_EXPAND_BUDGET;
+
+  if (n_top > 8)
+    return;
+
+  /* From the bottom, so that the positions above do not move */
+  for (guint i = n_top; i-- > 0;)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = gtk_tree_list_model_get_child_row (tree, i);
+      g_autoptr(PsScopeRow) row = gtk_tree_list_row_get_item (tree_row);
+      guint n_children = n_children_of (row);
+
+      if (n_children > 0 && n_children <= budget)
+        {
+          gtk_tree_list_row_set_expanded (tree_row, TRUE);
+          budget -= n_children;
+        }
+    }
+}
+
+static void
+set_scope_root (PsRtlView  *self,
+                GListModel *root,
+                gboolean    expand)
+{
+  g_autoptr(GtkTreeListModel) tree = NULL;
+
+  tree = gtk_tree_list_model_new (g_object_ref (root), FALSE, FALSE, create_scope_children, NULL, NULL);
+  if (expand)
+    auto_expand (tree);
+  gtk_sort_list_model_set_model (self->scope_sorted, G_LIST_MODEL (tree));
+}
+
+static void
+update_scopes_page (PsRtlView *self)
+{
+  g_autofree char *status = NULL;
+  guint n_rows;
+
+  if (self->applied_search != NULL)
+    {
+      if (self->n_search_matches > MAX_SEARCH_RESULTS)
+        status = g_strdup_printf (_("Showing the first %u of %llu scopes and messages matching “%s”"),
+                                  MAX_SEARCH_RESULTS, (unsigned long long) self->n_search_matches,
+                                  self->applied_search);
+      else
+        status = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                               "%llu scope or message matches “%s”",
+                                               "%llu scopes and messages match “%s”",
+                                               self->n_search_matches),
+                                  (unsigned long long) self->n_search_matches, self->applied_search);
+    }
+  gtk_label_set_text (self->scopes_status_label, status != NULL ? status : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->scopes_status_label), status != NULL);
+
+  n_rows = g_list_model_get_n_items (G_LIST_MODEL (self->scope_sorted));
+  if (n_rows == 0)
+    {
+      g_autofree char *empty = NULL;
+
+      if (self->applied_search != NULL)
+        empty = g_strdup_printf (_("No scope or message matches “%s”"), self->applied_search);
+      else
+        empty = g_strdup (_("No threads in this log"));
+      gtk_label_set_text (self->scopes_empty_label, empty);
+    }
+  gtk_stack_set_visible_child_name (self->scopes_stack, n_rows > 0 ? "table" : "empty");
+}
+
+static void
+show_scope_tree (PsRtlView *self)
+{
+  g_autoptr(PsScopeList) top = ps_scope_list_new_top (self->scopes);
+
+  g_clear_pointer (&self->applied_search, g_free);
+  set_scope_root (self, G_LIST_MODEL (top), TRUE);
+  update_scopes_page (self);
+}
+
+static void
+update_totals_status (PsRtlView *self)
+{
+  GPtrArray *series = self->per_thread ? self->scopes->thread_series : self->scopes->series;
+  guint n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->totals_sorted));
+  g_autofree char *text = NULL;
+
+  if (n_shown < series->len)
+    text = g_strdup_printf (_("%u of %u rows match the search"), n_shown, series->len);
+  else if (self->per_thread)
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u scope name and thread", "%u scope names and threads",
+                                         series->len),
+                            series->len);
+  else
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u scope name", "%u scope names", series->len),
+                            series->len);
+  gtk_label_set_text (self->totals_status_label, text);
+
+  if (n_shown == 0)
+    gtk_label_set_text (self->totals_empty_label,
+                        series->len > 0 ? _("No scope name matches the search")
+                                        : ps_scope_tree_is_filtered (self->scopes->tree)
+                                          ? _("No scope passes the filters") : _("No scopes in this log"));
+  gtk_stack_set_visible_child_name (self->totals_stack, n_shown > 0 ? "table" : "empty");
+}
+
+static void
+update_totals (PsRtlView *self)
+{
+  GPtrArray *series = self->per_thread ? self->scopes->thread_series : self->scopes->series;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < series->len; i++)
+    g_ptr_array_add (rows, ps_scope_total_row_new (self->scopes, g_ptr_array_index (series, i)));
+
+  g_list_store_splice (self->totals, 0, g_list_model_get_n_items (G_LIST_MODEL (self->totals)),
+                       rows->pdata, rows->len);
+  update_totals_status (self);
+}
+
+/* "9", or with filters "2 of 9" and the tooltip */
+static void
+set_count (GtkLabel   *label,
+           gboolean    filtered,
+           guint64     shown,
+           guint64     all,
+           const char *tooltip)
+{
+  g_autofree char *text = NULL;
+
+  if (filtered)
+    /* Translators: what the filters keep, of all */
+    text = g_strdup_printf (_("%llu of %llu"), (unsigned long long) shown, (unsigned long long) all);
+  else
+    text = g_strdup_printf ("%" G_GUINT64_FORMAT, all);
+
+  gtk_label_set_text (label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), filtered ? tooltip : NULL);
+}
+
+/* The header's counts say how much the filters keep */
+static void
+update_counts (PsRtlView *self)
+{
+  PsScopeAnalysis *scopes = self->scopes;
+  gboolean filtered = ps_scope_tree_is_filtered (scopes->tree);
+  guint64 n_spans = ps_event_store_get_n_spans (scopes->store);
+  guint64 n_marks = ps_event_store_get_n_marks (scopes->store);
+  g_autofree char *spans_tooltip =
+    g_strdup_printf (_("The filters keep %llu of %llu scopes"),
+                     (unsigned long long) scopes->n_shown_spans, (unsigned long long) n_spans);
+  g_autofree char *marks_tooltip =
+    g_strdup_printf (_("The filters keep %llu of %llu messages: those written in a scope they keep, or whose own record matches"),
+                     (unsigned long long) scopes->n_shown_marks, (unsigned long long) n_marks);
+
+  set_count (self->scopes_value, filtered, scopes->n_shown_spans, n_spans, spans_tooltip);
+  set_count (self->messages_value, filtered, scopes->n_shown_marks, n_marks, marks_tooltip);
+}
+
+static void
+update_busy (PsRtlView *self)
+{
+  gboolean busy = self->filter_cancellable != NULL || self->search_cancellable != NULL;
+
+  gtk_spinner_set_spinning (self->spinner, busy);
+  /* Keeps its place, so that the entries do not move */
+  gtk_widget_set_opacity (GTK_WIDGET (self->spinner), busy ? 1.0 : 0.0);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->spinner),
+                               self->filter_cancellable != NULL ? _("Applying the filters…")
+                               : busy ? _("Searching…") : NULL);
+}
+
+/* Shows an analysis: the unfiltered one of the run, or a filtered one */
+static void
+set_scopes (PsRtlView       *self,
+            PsScopeAnalysis *scopes)
+{
+  if (self->scopes == scopes)
+    return;
+
+  g_clear_pointer (&self->scopes, ps_scope_analysis_unref);
+  self->scopes = ps_scope_analysis_ref (scopes);
+
+  update_totals (self);
+  update_counts (self);
+
+  if (self->search_text != NULL)
+    {
+      /* Keep the old rows until the new matches are in */
+      start_search (self);
+    }
+  else
+    show_scope_tree (self);
+}
+
+/* Search of the scope tree, in a worker */
+
+static void
+search_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(PsRtlView) self = user_data;
+  g_autoptr(PsScopeSearch) search = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PsScopeList) matches = NULL;
+  GTask *task = G_TASK (result);
+
+  search = ps_scope_analysis_search_finish (result, &error);
+  if (search == NULL || g_task_get_cancellable (task) != self->search_cancellable)
+    return;
+
+  g_clear_object (&self->search_cancellable);
+  update_busy (self);
+
+  g_free (self->applied_search);
+  self->applied_search = g_steal_pointer (&self->pending_search);
+  self->n_search_matches = search->n_matches;
+
+  matches = ps_scope_list_new_nodes (self->scopes, search->nodes);
+  set_scope_root (self, G_LIST_MODEL (matches), FALSE);
+  update_scopes_page (self);
+}
+
+static void
+start_search (PsRtlView *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+
+  if (self->scopes == NULL)
+    return;
+
+  g_free (self->pending_search);
+  self->pending_search = g_strdup (text);
+  self->search_cancellable = g_cancellable_new ();
+  ps_scope_analysis_search_async (self->scopes, text, MAX_SEARCH_RESULTS, self->search_cancellable,
+                                  search_cb, g_object_ref (self));
+  update_busy (self);
+}
+
+static void
+search_changed_cb (PsRtlView      *self,
+                   GtkSearchEntry *entry)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  g_clear_pointer (&self->search_text, g_free);
+  if (*text != '\0')
+    self->search_text = g_utf8_casefold (text, -1);
+
+  gtk_filter_changed (self->totals_filter, GTK_FILTER_CHANGE_DIFFERENT);
+  gtk_filter_changed (self->warnings_filter, GTK_FILTER_CHANGE_DIFFERENT);
+
+  if (self->scopes == NULL)
+    return;
+
+  update_totals_status (self);
+  if (self->search_text != NULL)
+    start_search (self);
+  else
+    {
+      g_cancellable_cancel (self->search_cancellable);
+      g_clear_object (&self->search_cancellable);
+      update_busy (self);
+      show_scope_tree (self);
+    }
+}
+
+static void
+stop_search_cb (PsRtlView      *self,
+                GtkSearchEntry *entry)
+{
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+}
+
+/* Filters, in a worker */
+
+/* Each line of an entry is one expression (a filter file can be pasted);
+ * within a line, "|" separates alternatives */
+static gboolean
+add_expressions (PsScopeFilter  *filter,
+                 gboolean        include,
+                 const char     *text,
+                 GError        **error)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_strchomp (lines[i]);
+      if (*lines[i] == '\0')
+        continue;
+      if (!ps_scope_filter_add (filter, include, lines[i], error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The filter of the entries, or NULL with the error shown */
+static PsScopeFilter *
+build_filter (PsRtlView *self)
+{
+  g_autoptr(PsScopeFilter) filter = ps_scope_filter_new ();
+  g_autoptr(GError) include_error = NULL;
+  g_autoptr(GError) exclude_error = NULL;
+  const char *include = gtk_editable_get_text (GTK_EDITABLE (self->include_entry));
+  const char *exclude = gtk_editable_get_text (GTK_EDITABLE (self->exclude_entry));
+  g_autoptr(GString) message = g_string_new (NULL);
+
+  add_expressions (filter, TRUE, include, &include_error);
+  add_expressions (filter, FALSE, exclude, &exclude_error);
+
+  if (include_error != NULL)
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->include_entry), "error");
+      /* Translators: %s is why a regular expression could not be used */
+      g_string_append_printf (message, _("Include: %s"), include_error->message);
+    }
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->include_entry), "error");
+
+  if (exclude_error != NULL)
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->exclude_entry), "error");
+      if (message->len > 0)
+        g_string_append_c (message, '\n');
+      /* Translators: %s is why a regular expression could not be used */
+      g_string_append_printf (message, _("Exclude: %s"), exclude_error->message);
+    }
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->exclude_entry), "error");
+
+  gtk_label_set_text (self->filter_error_label, message->str);
+  gtk_revealer_set_reveal_child (self->filter_error_revealer, message->len > 0);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->include_entry), GTK_ACCESSIBLE_STATE_INVALID,
+                               include_error != NULL ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->exclude_entry), GTK_ACCESSIBLE_STATE_INVALID,
+                               exclude_error != NULL ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
+
+  if (message->len > 0)
+    return NULL;
+  return g_steal_pointer (&filter);
+}
+
+static void
+filter_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(PsRtlView) self = user_data;
+  g_autoptr(PsScopeAnalysis) scopes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  scopes = ps_scope_analysis_compute_finish (result, &error);
+  if (scopes == NULL || g_task_get_cancellable (G_TASK (result)) != self->filter_cancellable)
+    return;
+
+  g_clear_object (&self->filter_cancellable);
+  set_scopes (self, scopes);
+  update_busy (self);
+}
+
+static void
+apply_filters (PsRtlView *self)
+{
+  const char *include = gtk_editable_get_text (GTK_EDITABLE (self->include_entry));
+  const char *exclude = gtk_editable_get_text (GTK_EDITABLE (self->exclude_entry));
+  g_autoptr(PsScopeFilter) filter = NULL;
+
+  g_clear_handle_id (&self->filter_timeout_id, g_source_remove);
+
+  if (self->analysis == NULL || self->analysis->scopes == NULL)
+    return;
+
+  filter = build_filter (self);
+  if (filter == NULL)
+    {
+      update_busy (self);
+      return;
+    }
+
+  /* Nothing new to compute */
+  if (g_strcmp0 (include, self->applied_include) == 0 && g_strcmp0 (exclude, self->applied_exclude) == 0)
+    {
+      update_busy (self);
+      return;
+    }
+
+  g_free (self->applied_include);
+  g_free (self->applied_exclude);
+  self->applied_include = g_strdup (include);
+  self->applied_exclude = g_strdup (exclude);
+
+  g_cancellable_cancel (self->filter_cancellable);
+  g_clear_object (&self->filter_cancellable);
+
+  if (ps_scope_filter_is_empty (filter))
+    {
+      set_scopes (self, self->analysis->scopes);
+      update_busy (self);
+      return;
+    }
+
+  self->filter_cancellable = g_cancellable_new ();
+  ps_scope_analysis_compute_async (self->analysis->store, g_steal_pointer (&filter), self->filter_cancellable,
+                                   filter_cb, g_object_ref (self));
+  update_busy (self);
+}
+
+static gboolean
+filter_timeout_cb (gpointer user_data)
+{
+  PsRtlView *self = user_data;
+
+  self->filter_timeout_id = 0;
+  apply_filters (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+filter_changed_cb (PsRtlView *self,
+                   GtkEditable *editable)
+{
+  g_autoptr(PsScopeFilter) filter = NULL;
+
+  gtk_entry_set_icon_from_icon_name (GTK_ENTRY (editable), GTK_ENTRY_ICON_SECONDARY,
+                                     *gtk_editable_get_text (editable) != '\0' ? "edit-clear-symbolic" : NULL);
+  gtk_entry_set_icon_tooltip_text (GTK_ENTRY (editable), GTK_ENTRY_ICON_SECONDARY, _("Clear"));
+
+  /* Errors show at once; a valid filter is applied after a pause in typing */
+  filter = build_filter (self);
+  g_clear_handle_id (&self->filter_timeout_id, g_source_remove);
+  if (filter != NULL)
+    self->filter_timeout_id = g_timeout_add (FILTER_DELAY_MS, filter_timeout_cb, self);
+}
+
+static void
+filter_activate_cb (PsRtlView *self,
+                    GtkEntry  *entry)
+{
+  apply_filters (self);
+}
+
+static void
+filter_icon_release_cb (GtkEntry             *entry,
+                        GtkEntryIconPosition  position,
+                        PsRtlView            *self)
+{
+  if (position == GTK_ENTRY_ICON_SECONDARY)
+    {
+      gtk_editable_set_text (GTK_EDITABLE (entry), "");
+      apply_filters (self);
+    }
+}
+
+static void
+per_thread_toggled_cb (PsRtlView      *self,
+                       GtkCheckButton *button)
+{
+  ps_rtl_view_set_per_thread (self, gtk_check_button_get_active (button));
+}
+
+/* The filters are about scopes: not shown with the warnings */
+static void
+page_changed_cb (PsRtlView  *self,
+                 GParamSpec *pspec,
+                 GtkStack   *stack)
+{
+  const char *page = gtk_stack_get_visible_child_name (stack);
+
+  gtk_widget_set_visible (self->scope_filter_box, g_strcmp0 (page, "warnings") != 0);
+}
+
+/* Activating a row of the totals lists its calls in the scope tree */
+static void
+totals_activate_cb (PsRtlView     *self,
+                    guint          position,
+                    GtkColumnView *view)
+{
+  g_autoptr(PsScopeTotalRow) row = g_list_model_get_item (G_LIST_MODEL (self->totals_sorted), position);
+
+  if (row == NULL)
+    return;
+
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), ps_scope_total_row_get_name (row));
+  ps_rtl_view_show_page (self, "scopes");
+}
+
+/* Header and warnings */
+
+static void
+set_header_value (GtkLabel   *label,
+                  const char *value,
+                  const char *tooltip)
+{
+  gtk_label_set_text (label, value != NULL && *value != '\0' ? value : "–");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), tooltip);
+}
+
+static void
+update_header (PsRtlView *self)
+{
+  PsEventStore *store = self->analysis->store;
+  guint n_sessions = ps_event_store_get_n_sessions (store);
+  g_autoptr(GString) pids = g_string_new (NULL);
+  g_autofree char *opened = NULL;
+  g_autofree char *opened_tooltip = NULL;
+  g_autofree char *closed = NULL;
+  g_autofree char *closed_tooltip = NULL;
+  g_autofree char *threads = NULL;
+  guint n_threads = 0;
+
+  /* The process ids of the sessions, each once */
+  for (guint s = 0; s < n_sessions; s++)
+    {
+      const char *pid = ps_event_store_get_metadata (store, s, "process_id");
+      gboolean seen = FALSE;
+
+      for (guint earlier = 0; earlier < s && !seen; earlier++)
+        seen = g_strcmp0 (ps_event_store_get_metadata (store, earlier, "process_id"), pid) == 0;
+      if (pid == NULL || *pid == '\0' || seen)
+        continue;
+
+      if (pids->len > 0)
+        g_string_append (pids, ", ");
+      g_string_append (pids, pid);
+    }
+  set_header_value (self->process_value, pids->str, NULL);
+
+  if (n_sessions > 0)
+    {
+      const PsSessionInfo *first = ps_event_store_get_session (store, 0);
+      const char *closing_ms = ps_event_store_get_metadata (store, n_sessions - 1, "closing_time_ms");
+
+      if (first->origin_unix_ns != 0)
+        {
+          opened = _ps_rtl_view_format_date_time (first->origin_unix_ns);
+          opened_tooltip = _ps_rtl_view_format_iso_utc (first->origin_unix_ns);
+        }
+      else
+        opened_tooltip = g_strdup (_("The log has no opening line with the wall-clock time"));
+
+      if (n_sessions > 1)
+        {
+          g_autofree char *with_sessions =
+            /* Translators: %s is a date and time, %u the number of runs appended to the log */
+            g_strdup_printf (_("%s (%u sessions)"), opened != NULL ? opened : "–", n_sessions);
+
+          g_free (opened);
+          opened = g_steal_pointer (&with_sessions);
+        }
+
+      if (closing_ms != NULL && *closing_ms != '\0')
+        {
+          g_autofree char *duration = _ps_rtl_view_format_duration (g_ascii_strtod (closing_ms, NULL) / 1e3);
+
+          /* Translators: %s is the time on the log's timer when it was closed */
+          closed = g_strdup_printf (_("at %s"), duration);
+          /* Translators: %s is a number of milliseconds from the close line */
+          closed_tooltip = g_strdup_printf (_("The close line gives %s ms on the log’s timer"), closing_ms);
+        }
+      else
+        {
+          closed = g_strdup (_("No close line"));
+          closed_tooltip = g_strdup (_("The log ends without its closing line: the application may not have ended normally"));
+        }
+    }
+  set_header_value (self->opened_value, opened, opened_tooltip);
+  set_header_value (self->closed_value, closed, closed_tooltip);
+
+  if (self->analysis->scopes != NULL)
+    n_threads = ps_scope_tree_get_n_roots (self->analysis->scopes->tree);
+  threads = g_strdup_printf ("%u", n_threads);
+  set_header_value (self->threads_value, threads, NULL);
+}
+
+static void
+update_warnings (PsRtlView *self)
+{
+  PsEventStore *store = self->analysis->store;
+  guint n_kept = ps_event_store_get_n_warnings (store);
+  guint64 n_raised = ps_event_store_get_n_warnings_raised (store);
+  gboolean attention = FALSE;
+  g_autofree char *title = NULL;
+
+  g_clear_object (&self->warnings);
+  self->warnings = ps_warning_model_new (store);
+  gtk_filter_list_model_set_model (self->warnings_filtered, G_LIST_MODEL (self->warnings));
+
+  for (guint i = 0; i < n_kept && !attention; i++)
+    {
+      PsWarning warning;
+
+      ps_event_store_get_warning (store, i, &warning);
+      attention = warning.severity >= PS_SEVERITY_WARNING;
+    }
+
+  if (n_raised == 0)
+    title = g_strdup (_("_Warnings"));
+  else
+    /* Translators: a page title with the number of warnings */
+    title = g_strdup_printf (_("_Warnings (%llu)"), (unsigned long long) n_raised);
+  gtk_stack_page_set_title (self->warnings_page, title);
+  gtk_stack_page_set_needs_attention (self->warnings_page, attention);
+  gtk_stack_set_visible_child_name (self->warnings_stack, n_raised > 0 ? "table" : "empty");
+
+  if (n_raised > n_kept)
+    {
+      g_autofree char *text =
+        g_strdup_printf (_("Showing the first %u of %llu warnings."), n_kept, (unsigned long long) n_raised);
+
+      gtk_label_set_text (self->warnings_overflow_label, text);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->warnings_overflow_label), n_raised > n_kept);
+}
+
+static void
+update_time_column (PsRtlView *self)
+{
+  PsEventStore *store = self->analysis->store;
+  gboolean known = FALSE;
+
+  for (guint s = 0; s < ps_event_store_get_n_sessions (store) && !known; s++)
+    known = ps_event_store_get_session (store, s)->origin_unix_ns != 0;
+  gtk_column_view_column_set_visible (self->scope_columns[SCOPE_COLUMN_TIME], known);
+  gtk_column_view_column_set_visible (self->total_columns[TOTAL_COLUMN_SESSION],
+                                      ps_event_store_get_n_sessions (store) > 1);
+}
+
+/* Actions */
+
+static void
+focus_search_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  PsRtlView *self = PS_RTL_VIEW (widget);
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+/* GObject */
+
+static void
+ps_rtl_view_dispose (GObject *object)
+{
+  PsRtlView *self = PS_RTL_VIEW (object);
+  GtkWidget *child;
+
+  g_cancellable_cancel (self->filter_cancellable);
+  g_clear_object (&self->filter_cancellable);
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  g_clear_handle_id (&self->filter_timeout_id, g_source_remove);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_RTL_VIEW);
+  /* Template children without an id binding, e.g. the stack switcher */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+
+  g_clear_pointer (&self->analysis, ps_run_analysis_unref);
+  g_clear_pointer (&self->scopes, ps_scope_analysis_unref);
+  g_clear_object (&self->scope_sorted);
+  g_clear_object (&self->scope_row_sorter);
+  g_clear_object (&self->totals);
+  g_clear_object (&self->totals_filter);
+  g_clear_object (&self->totals_sorted);
+  g_clear_object (&self->warnings);
+  g_clear_object (&self->warnings_filter);
+  g_clear_object (&self->warnings_filtered);
+
+  G_OBJECT_CLASS (ps_rtl_view_parent_class)->dispose (object);
+}
+
+static void
+ps_rtl_view_finalize (GObject *object)
+{
+  PsRtlView *self = PS_RTL_VIEW (object);
+
+  g_free (self->applied_include);
+  g_free (self->applied_exclude);
+  g_free (self->search_text);
+  g_free (self->pending_search);
+  g_free (self->applied_search);
+
+  G_OBJECT_CLASS (ps_rtl_view_parent_class)->finalize (object);
+}
+
+static void
+ps_rtl_view_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  PsRtlView *self = PS_RTL_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ANALYSIS:
+      g_value_set_boxed (value, self->analysis);
+      break;
+    case PROP_PER_THREAD:
+      g_value_set_boolean (value, self->per_thread);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_rtl_view_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  PsRtlView *self = PS_RTL_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ANALYSIS:
+      ps_rtl_view_set_analysis (self, g_value_get_boxed (value));
+      break;
+    case PROP_PER_THREAD:
+      ps_rtl_view_set_per_thread (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_rtl_view_class_init (PsRtlViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ps_rtl_view_dispose;
+  object_class->finalize = ps_rtl_view_finalize;
+  object_class->get_property = ps_rtl_view_get_property;
+  object_class->set_property = ps_rtl_view_set_property;
+
+  properties[PROP_ANALYSIS] =
+    g_param_spec_boxed ("analysis", NULL, NULL,
+                        PS_TYPE_RUN_ANALYSIS,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PER_THREAD] =
+    g_param_spec_boolean ("per-thread", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-rtl-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, process_value);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, opened_value);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, closed_value);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, threads_value);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, scopes_value);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, messages_value);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, include_entry);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, exclude_entry);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, scope_filter_box);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, filter_error_revealer);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, filter_error_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, scopes_status_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, scopes_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, scopes_empty_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, scope_view);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, totals_status_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, per_thread_check);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, totals_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, totals_empty_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, totals_view);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, warnings_page);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, warnings_overflow_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, warnings_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, warning_view);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
+  gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, filter_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, filter_icon_release_cb);
+  gtk_widget_class_bind_template_callback (widget_class, per_thread_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, page_changed_cb);
+
+  gtk_widget_class_install_action (widget_class, "rtl.focus-search", NULL, focus_search_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "rtl.focus-search", NULL);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "rtlview");
+}
+
+static void
+ps_rtl_view_init (PsRtlView *self)
+{
+  g_autoptr(GtkSingleSelection) scope_selection = NULL;
+  g_autoptr(GtkSingleSelection) totals_selection = NULL;
+  g_autoptr(GtkSingleSelection) warning_selection = NULL;
+  GtkFilterListModel *totals_filtered;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
+                                  GTK_ORIENTATION_VERTICAL);
+
+  for (ScopeColumn column = 0; column < N_SCOPE_COLUMNS; column++)
+    {
+      self->scope_columns[column] = _ps_rtl_view_scope_column_new (self, column);
+      gtk_column_view_append_column (self->scope_view, self->scope_columns[column]);
+      g_object_unref (self->scope_columns[column]);
+    }
+  for (TotalColumn column = 0; column < N_TOTAL_COLUMNS; column++)
+    {
+      self->total_columns[column] = _ps_rtl_view_total_column_new (column);
+      gtk_column_view_append_column (self->totals_view, self->total_columns[column]);
+      g_object_unref (self->total_columns[column]);
+    }
+  ps_warning_columns_add (self->warning_view);
+
+  /* Children sort among their siblings and stay under their parent. The
+   * sorter is only set while a column sorts: a sort model fetches every
+   * row, which file order does not need. */
+  self->scope_row_sorter = GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->scope_view))));
+  self->scope_sorted = gtk_sort_list_model_new (NULL, NULL);
+  g_signal_connect_object (gtk_column_view_get_sorter (self->scope_view), "changed",
+                           G_CALLBACK (scope_sort_changed_cb), self, G_CONNECT_SWAPPED);
+  scope_selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->scope_sorted)));
+  gtk_single_selection_set_autoselect (scope_selection, FALSE);
+  gtk_single_selection_set_can_unselect (scope_selection, TRUE);
+  gtk_column_view_set_model (self->scope_view, GTK_SELECTION_MODEL (scope_selection));
+
+  self->totals = g_list_store_new (PS_TYPE_SCOPE_TOTAL_ROW);
+  self->totals_filter = GTK_FILTER (gtk_custom_filter_new (total_matches, self, NULL));
+  totals_filtered = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->totals)),
+                                               g_object_ref (self->totals_filter));
+  self->totals_sorted = gtk_sort_list_model_new (G_LIST_MODEL (totals_filtered),
+                                                 g_object_ref (gtk_column_view_get_sorter (self->totals_view)));
+  totals_selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->totals_sorted)));
+  gtk_single_selection_set_autoselect (totals_selection, FALSE);
+  gtk_single_selection_set_can_unselect (totals_selection, TRUE);
+  gtk_column_view_set_model (self->totals_view, GTK_SELECTION_MODEL (totals_selection));
+
+  self->warnings_filter = GTK_FILTER (gtk_custom_filter_new (warning_matches, self, NULL));
+  self->warnings_filtered = gtk_filter_list_model_new (NULL, g_object_ref (self->warnings_filter));
+  warning_selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->warnings_filtered)));
+  gtk_single_selection_set_autoselect (warning_selection, FALSE);
+  gtk_single_selection_set_can_unselect (warning_selection, TRUE);
+  gtk_column_view_set_model (self->warning_view, GTK_SELECTION_MODEL (warning_selection));
+
+  g_signal_connect_swapped (self->totals_view, "activate", G_CALLBACK (totals_activate_cb), self);
+  gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->view_stack));
+  update_busy (self);
+}
+
+GtkWidget *
+ps_rtl_view_new (void)
+{
+  return g_object_new (PS_TYPE_RTL_VIEW, NULL);
+}
+
+PsRunAnalysis *
+ps_rtl_view_get_analysis (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+  return self->analysis;
+}
+
+void
+ps_rtl_view_set_analysis (PsRtlView     *self,
+                          PsRunAnalysis *analysis)
+{
+  g_return_if_fail (PS_IS_RTL_VIEW (self));
+
+  if (self->analysis == analysis)
+    return;
+
+  g_cancellable_cancel (self->filter_cancellable);
+  g_clear_object (&self->filter_cancellable);
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  g_clear_handle_id (&self->filter_timeout_id, g_source_remove);
+  g_clear_pointer (&self->applied_include, g_free);
+  g_clear_pointer (&self->applied_exclude, g_free);
+
+  g_clear_pointer (&self->analysis, ps_run_analysis_unref);
+  if (analysis != NULL)
+    self->analysis = ps_run_analysis_ref (analysis);
+
+  if (self->analysis != NULL)
+    {
+      update_header (self);
+      update_warnings (self);
+      update_time_column (self);
+
+      if (self->analysis->scopes != NULL)
+        {
+          /* The filters typed in stay */
+          self->applied_include = g_strdup ("");
+          self->applied_exclude = g_strdup ("");
+          g_clear_pointer (&self->scopes, ps_scope_analysis_unref);
+          set_scopes (self, self->analysis->scopes);
+          apply_filters (self);
+        }
+
+      if (self->scopes != NULL && ps_scope_tree_get_n_roots (self->scopes->tree) > 0)
+        ps_rtl_view_show_page (self, "scopes");
+      else if (ps_event_store_get_n_warnings (self->analysis->store) > 0)
+        ps_rtl_view_show_page (self, "warnings");
+    }
+
+  update_busy (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
+}
+
+gboolean
+ps_rtl_view_get_per_thread (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), FALSE);
+  return self->per_thread;
+}
+
+void
+ps_rtl_view_set_per_thread (PsRtlView *self,
+                            gboolean   per_thread)
+{
+  g_return_if_fail (PS_IS_RTL_VIEW (self));
+
+  per_thread = !!per_thread;
+  if (self->per_thread == per_thread)
+    return;
+
+  self->per_thread = per_thread;
+  gtk_check_button_set_active (self->per_thread_check, per_thread);
+  gtk_column_view_column_set_title (self->total_columns[TOTAL_COLUMN_THREADS],
+                                    per_thread ? _("Thread") : _("Threads"));
+  if (self->scopes != NULL)
+    update_totals (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PER_THREAD]);
+}
+
+void
+ps_rtl_view_show_page (PsRtlView  *self,
+                       const char *name)
+{
+  g_return_if_fail (PS_IS_RTL_VIEW (self));
+  gtk_stack_set_visible_child_name (self->view_stack, name);
+}
+
+/* Shared with ps-rtl-view-cells.c (ps-rtl-view-private.h) */
+
+const char *
+_ps_rtl_view_get_applied_search (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+  return self->applied_search;
+}
+
+/* Testing API (ps-rtl-view-private.h) */
+
+GListModel *
+ps_rtl_view_get_scope_model (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+  return G_LIST_MODEL (self->scope_sorted);
+}
+
+GtkColumnView *
+ps_rtl_view_get_scope_view (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+  return self->scope_view;
+}
+
+GListModel *
+ps_rtl_view_get_totals_model (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+  return G_LIST_MODEL (self->totals_sorted);
+}
+
+GtkColumnView *
+ps_rtl_view_get_totals_view (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+  return self->totals_view;
+}
+
+GListModel *
+ps_rtl_view_get_warning_model (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+  return G_LIST_MODEL (self->warnings_filtered);
+}
+
+PsScopeAnalysis *
+ps_rtl_view_get_scopes (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+  return self->scopes;
+}
+
+GtkEditable *
+ps_rtl_view_get_search_entry (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+  return GTK_EDITABLE (self->search_entry);
+}
+
+GtkEditable *
+ps_rtl_view_get_include_entry (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+  return GTK_EDITABLE (self->include_entry);
+}
+
+GtkEditable *
+ps_rtl_view_get_exclude_entry (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+  return GTK_EDITABLE (self->exclude_entry);
+}
+
+static int
+find_column_by_title (GtkColumnViewColumn **columns,
+                      guint                 n_columns,
+                      const char           *title)
+{
+  for (guint i = 0; i < n_columns; i++)
+    if (g_strcmp0 (gtk_column_view_column_get_title (columns[i]), title) == 0)
+      return i;
+  return -1;
+}
+
+char *
+ps_rtl_view_get_scope_cell_text (PsRtlView  *self,
+                                 PsScopeRow *row,
+                                 const char *column)
+{
+  g_autofree char *tooltip = NULL;
+  gboolean dim;
+  int index;
+
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+
+  index = find_column_by_title (self->scope_columns, N_SCOPE_COLUMNS, column);
+  g_return_val_if_fail (index >= 0, NULL);
+
+  return _ps_rtl_view_scope_cell_text (row, index, &tooltip, &dim);
+}
+
+char *
+ps_rtl_view_get_totals_cell_text (PsRtlView       *self,
+                                  PsScopeTotalRow *row,
+                                  const char      *column)
+{
+  g_autofree char *tooltip = NULL;
+  int index;
+
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+
+  index = find_column_by_title (self->total_columns, N_TOTAL_COLUMNS, column);
+  g_return_val_if_fail (index >= 0, NULL);
+
+  return _ps_rtl_view_total_cell_text (row, index, &tooltip);
+}
+
+gboolean
+ps_rtl_view_is_busy (PsRtlView *self)
+{
+  const char *search;
+
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), FALSE);
+
+  search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  return self->filter_cancellable != NULL || self->search_cancellable != NULL || self->filter_timeout_id != 0
+         || gtk_sort_list_model_get_pending (self->scope_sorted) > 0
+         || (*search != '\0' && g_strcmp0 (search, self->applied_search) != 0)
+         || (*search == '\0' && self->applied_search != NULL);
+}
+
+const char *
+ps_rtl_view_get_filter_error (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+
+  if (!gtk_revealer_get_reveal_child (self->filter_error_revealer))
+    return NULL;
+  return gtk_label_get_text (self->filter_error_label);
+}
+
+const char *
+ps_rtl_view_get_visible_page (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+  return gtk_stack_get_visible_child_name (self->view_stack);
+}
+
+const char *
+ps_rtl_view_get_header_value (PsRtlView  *self,
+                              const char *field)
+{
+  static const struct {
+    const char *name;
+    gsize       offset;
+  } fields[] = {
+    { "process", G_STRUCT_OFFSET (PsRtlView, process_value) },
+    { "opened", G_STRUCT_OFFSET (PsRtlView, opened_value) },
+    { "closed", G_STRUCT_OFFSET (PsRtlView, closed_value) },
+    { "threads", G_STRUCT_OFFSET (PsRtlView, threads_value) },
+    { "scopes", G_STRUCT_OFFSET (PsRtlView, scopes_value) },
+    { "messages", G_STRUCT_OFFSET (PsRtlView, messages_value) },
+  };
+
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    if (g_str_equal (fields[i].name, field))
+      return gtk_label_get_text (G_STRUCT_MEMBER (GtkLabel *, self, fields[i].offset));
+
+  return NULL;
+}
+
+const char *
+ps_rtl_view_get_warnings_title (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+  return gtk_stack_page_get_title (self->warnings_page);
+}

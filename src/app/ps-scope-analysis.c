@@ -1,0 +1,327 @@
+/* ps-scope-analysis.c — what the RTL view shows, computed off the main thread
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ps-scope-analysis.h"
+#include "ps-scopes.h"
+#include "ps-util.h"
+
+G_DEFINE_BOXED_TYPE (PsScopeAnalysis, ps_scope_analysis, ps_scope_analysis_ref, ps_scope_analysis_unref)
+
+static void
+ps_scope_analysis_clear (gpointer data)
+{
+  PsScopeAnalysis *self = data;
+
+  g_clear_object (&self->store);
+  g_clear_pointer (&self->tree, ps_scope_tree_unref);
+  g_clear_pointer (&self->series, g_ptr_array_unref);
+  g_clear_pointer (&self->thread_series, g_ptr_array_unref);
+  g_clear_pointer (&self->self_times, g_free);
+}
+
+/* The span series only: an RTL store has no measurements, but keep the
+ * view to what it shows */
+static GPtrArray *
+collect_span_series (PsEventStore  *store,
+                     PsScopeFilter *filter,
+                     gboolean       per_thread)
+{
+  PsSeriesOptions options = { 0 };
+  GPtrArray *all;
+  GPtrArray *spans = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_series_free);
+
+  options.durations_summary_only = TRUE;
+  options.spans_per_thread = per_thread;
+  options.span_filter = filter;
+  all = ps_series_collect (store, &options);
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      PsSeries *series = g_ptr_array_index (all, i);
+
+      if (series->kind == PS_SERIES_SPAN)
+        g_ptr_array_add (spans, g_steal_pointer (&all->pdata[i]));
+    }
+
+  /* The rest (none for RTL logs) goes with the array */
+  g_ptr_array_unref (all);
+  return spans;
+}
+
+PsScopeAnalysis *
+ps_scope_analysis_new (PsEventStore  *store,
+                       PsScopeFilter *filter)
+{
+  PsScopeAnalysis *self;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  self = g_atomic_rc_box_new0 (PsScopeAnalysis);
+  self->store = g_object_ref (store);
+  self->tree = ps_scope_tree_new (store, filter);
+  self->series = collect_span_series (store, filter, FALSE);
+  self->thread_series = collect_span_series (store, filter, TRUE);
+  self->self_times = ps_scopes_get_self_times (store);
+
+  for (guint r = 0; r < ps_scope_tree_get_n_roots (self->tree); r++)
+    {
+      self->n_shown_spans += ps_scope_tree_get_root (self->tree, r)->n_spans;
+      self->n_shown_marks += ps_scope_tree_get_root (self->tree, r)->n_marks;
+    }
+
+  return self;
+}
+
+PsScopeAnalysis *
+ps_scope_analysis_ref (PsScopeAnalysis *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+ps_scope_analysis_unref (PsScopeAnalysis *self)
+{
+  g_return_if_fail (self != NULL);
+  g_atomic_rc_box_release_full (self, ps_scope_analysis_clear);
+}
+
+/* Computing under a filter */
+
+typedef struct
+{
+  PsEventStore  *store;
+  PsScopeFilter *filter;
+} ComputeData;
+
+static void
+compute_data_free (gpointer data)
+{
+  ComputeData *compute = data;
+
+  g_clear_object (&compute->store);
+  g_clear_pointer (&compute->filter, ps_scope_filter_free);
+  g_free (compute);
+}
+
+static void
+compute_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  ComputeData *compute = task_data;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  g_task_return_pointer (task, ps_scope_analysis_new (compute->store, compute->filter),
+                         (GDestroyNotify)ps_scope_analysis_unref);
+}
+
+void
+ps_scope_analysis_compute_async (PsEventStore        *store,
+                                 PsScopeFilter       *filter,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  ComputeData *compute;
+
+  g_return_if_fail (PS_IS_EVENT_STORE (store));
+
+  compute = g_new0 (ComputeData, 1);
+  compute->store = g_object_ref (store);
+  compute->filter = filter;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ps_scope_analysis_compute_async);
+  g_task_set_task_data (task, compute, compute_data_free);
+  g_task_run_in_thread (task, compute_thread);
+}
+
+PsScopeAnalysis *
+ps_scope_analysis_compute_finish (GAsyncResult  *result,
+                                  GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Search */
+
+typedef struct
+{
+  PsEventStore *store;
+  char         *needle;    /* casefolded */
+  GHashTable   *verdicts;  /* string id → 1 + matches */
+} Matcher;
+
+static gboolean
+matcher_match (Matcher *matcher,
+               guint32  string_id)
+{
+  gpointer verdict = g_hash_table_lookup (matcher->verdicts, GUINT_TO_POINTER (string_id));
+  g_autofree char *text = NULL;
+  g_autofree char *folded = NULL;
+  gboolean matches;
+
+  if (verdict != NULL)
+    return GPOINTER_TO_UINT (verdict) - 1;
+
+  /* Log text is bytes; search what the table shows */
+  text = ps_util_display_text (ps_event_store_get_string (matcher->store, string_id), -1);
+  folded = g_utf8_casefold (text, -1);
+  matches = strstr (folded, matcher->needle) != NULL;
+  g_hash_table_insert (matcher->verdicts, GUINT_TO_POINTER (string_id), GUINT_TO_POINTER (matches + 1));
+
+  return matches;
+}
+
+static void
+add_match (PsScopeSearch *search,
+           guint          max_results,
+           guint32        kind,
+           guint32        index)
+{
+  PsScopeNode node = { kind, index };
+
+  search->n_matches++;
+  if (search->nodes->len < max_results)
+    g_array_append_val (search->nodes, node);
+}
+
+PsScopeSearch *
+ps_scope_analysis_search (PsScopeAnalysis *self,
+                          const char      *text,
+                          guint            max_results,
+                          GCancellable    *cancellable)
+{
+  PsScopeSearch *search;
+  Matcher matcher;
+  guint64 n_spans, n_marks, m = 0;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (text != NULL, NULL);
+
+  search = g_new0 (PsScopeSearch, 1);
+  search->nodes = g_array_new (FALSE, FALSE, sizeof (PsScopeNode));
+
+  matcher.store = self->store;
+  matcher.needle = g_utf8_casefold (text, -1);
+  matcher.verdicts = g_hash_table_new (NULL, NULL);
+
+  n_spans = ps_event_store_get_n_spans (self->store);
+  n_marks = ps_event_store_get_n_marks (self->store);
+
+  /* File order: a message comes before span j iff its position <= j */
+  for (guint64 j = 0; j <= n_spans; j++)
+    {
+      for (; m < n_marks && (j == n_spans || ps_event_store_get_mark (self->store, m)->position <= j); m++)
+        if (ps_scope_tree_shows_mark (self->tree, m)
+            && matcher_match (&matcher, ps_event_store_get_mark (self->store, m)->text))
+          add_match (search, max_results, PS_SCOPE_NODE_MARK, (guint32)m);
+
+      if (j == n_spans)
+        break;
+      if (ps_scope_tree_shows_span (self->tree, j)
+          && matcher_match (&matcher, ps_event_store_get_span (self->store, j)->name))
+        add_match (search, max_results, PS_SCOPE_NODE_SPAN, (guint32)j);
+
+      if ((j & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        break;
+    }
+
+  g_free (matcher.needle);
+  g_hash_table_unref (matcher.verdicts);
+
+  return search;
+}
+
+void
+ps_scope_search_free (PsScopeSearch *search)
+{
+  if (search == NULL)
+    return;
+
+  g_array_unref (search->nodes);
+  g_free (search);
+}
+
+typedef struct
+{
+  PsScopeAnalysis *analysis;
+  char            *text;
+  guint            max_results;
+} SearchData;
+
+static void
+search_data_free (gpointer data)
+{
+  SearchData *search = data;
+
+  ps_scope_analysis_unref (search->analysis);
+  g_free (search->text);
+  g_free (search);
+}
+
+static void
+search_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  SearchData *data = task_data;
+  PsScopeSearch *search = ps_scope_analysis_search (data->analysis, data->text, data->max_results, cancellable);
+
+  if (g_cancellable_is_cancelled (cancellable))
+    {
+      ps_scope_search_free (search);
+      g_task_return_error_if_cancelled (task);
+      return;
+    }
+
+  g_task_return_pointer (task, search, (GDestroyNotify)ps_scope_search_free);
+}
+
+void
+ps_scope_analysis_search_async (PsScopeAnalysis     *self,
+                                const char          *text,
+                                guint                max_results,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  SearchData *data;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (text != NULL);
+
+  data = g_new0 (SearchData, 1);
+  data->analysis = ps_scope_analysis_ref (self);
+  data->text = g_strdup (text);
+  data->max_results = max_results;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ps_scope_analysis_search_async);
+  g_task_set_task_data (task, data, search_data_free);
+  g_task_run_in_thread (task, search_thread);
+}
+
+PsScopeSearch *
+ps_scope_analysis_search_finish (GAsyncResult  *result,
+                                 GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
