@@ -110,8 +110,7 @@ typedef struct
   guint     n_used;
 } NameTable;
 
-/* A warning about a line after the pending record, given once that record
- * is processed, so that warnings come in the order of their lines */
+/* A warning held back by warn_after_pending() */
 typedef struct
 {
   PsSeverity  severity;
@@ -473,32 +472,30 @@ deferred_free (gpointer data)
   g_free (deferred);
 }
 
-/* Like warn(), but after the pending record's own warnings */
+/* A warning about a line after the pending record: given once that
+ * record is processed, so that warnings come in the order of their lines.
+ * Takes the message. */
 static void
-warn_later (RtlParser  *self,
-            PsSeverity  severity,
-            const char *code,
-            guint64     line,
-            const char *format,
-            ...) G_GNUC_PRINTF (5, 6);
-
-static void
-warn_later (RtlParser  *self,
-            PsSeverity  severity,
-            const char *code,
-            guint64     line,
-            const char *format,
-            ...)
+warn_after_pending (RtlParser  *self,
+                    PsSeverity  severity,
+                    const char *code,
+                    guint64     line,
+                    char       *message)
 {
-  Deferred *deferred = g_new (Deferred, 1);
-  va_list args;
+  Deferred *deferred;
 
+  if (!self->has_pending)
+    {
+      warn (self, severity, code, line, "%s", message);
+      g_free (message);
+      return;
+    }
+
+  deferred = g_new (Deferred, 1);
   deferred->severity = severity;
   deferred->code = code;
   deferred->line = line;
-  va_start (args, format);
-  deferred->message = g_strdup_vprintf (format, args);
-  va_end (args);
+  deferred->message = message;
   g_ptr_array_add (self->deferred, deferred);
 }
 
@@ -1198,9 +1195,9 @@ handle_text (RtlParser  *self,
   if (damaged)
     {
       display = shown (text, MIN (length, 200));
-      warn_later (self, PS_SEVERITY_WARNING, "W-DAMAGED-PREFIX", line,
-            _("“%s” looks like a record with a damaged time or thread number; it is kept as text of the record before"),
-            display);
+      warn_after_pending (self, PS_SEVERITY_WARNING, "W-DAMAGED-PREFIX", line,
+                          g_strdup_printf (_("“%s” looks like a record with a damaged time or thread number; it is kept as text of the record before"),
+                                           display));
     }
 
   if (self->pending.kind == '|')
@@ -1542,14 +1539,9 @@ handle_logical_line (RtlParser  *self,
     {
       g_autofree char *display = shown (text, MIN (length, 200));
 
-      if (self->has_pending)
-        warn_later (self, PS_SEVERITY_WARNING, "W-DAMAGED-PREFIX", line,
-                    _("“%s”: the time or thread number does not fit in 32 bits, so this is not a record"),
-                    display);
-      else
-        warn (self, PS_SEVERITY_WARNING, "W-DAMAGED-PREFIX", line,
-              _("“%s”: the time or thread number does not fit in 32 bits, so this is not a record"),
-              display);
+      warn_after_pending (self, PS_SEVERITY_WARNING, "W-DAMAGED-PREFIX", line,
+                          g_strdup_printf (_("“%s”: the time or thread number does not fit in 32 bits, so this is not a record"),
+                                           display));
       handle_text (self, text, length, line, FALSE);
       return;
     }
