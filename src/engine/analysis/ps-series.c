@@ -189,6 +189,8 @@ typedef struct
   GHashTable            *series_of;   /* SpanKey → 1 + index in result */
   SpanKey                last_key;
   guint                  last_index;  /* PS_NONE if none */
+  guint                  first;       /* the first span series in result */
+  GArray                *first_span;  /* per span series: its first span (guint64) */
 } SpanCollector;
 
 static void
@@ -263,21 +265,67 @@ span_series_add_track (PsSeries *series,
   series_add_track (series, track);
 }
 
+/* Everything about one span, in one pass: the spans come as they end */
 static void
-add_self_time (guint64       index,
-               const PsSpan *span,
-               gint64        self_ns,
-               gpointer      user_data)
+add_span (guint64       index,
+          const PsSpan *span,
+          gint64        self_ns,
+          gpointer      user_data)
 {
   SpanCollector *self = user_data;
   guint series_index;
+  PsSeries *series;
+  double value;
 
-  if (!ps_span_is_measured (span) || !ps_scope_filter_match_span (self->options->span_filter, self->store, index))
+  if (!ps_scope_filter_match_span (self->options->span_filter, self->store, index))
     return;
 
-  series_index = span_series (self, index, span, FALSE);
-  if (series_index != PS_NONE)
-    ((PsSeries *)g_ptr_array_index (self->result, series_index))->self_sum += (double)self_ns / 1e9;
+  series_index = span_series (self, index, span, TRUE);
+  series = g_ptr_array_index (self->result, series_index);
+  span_series_add_track (series, span->track);
+  if (series_index - self->first >= self->first_span->len)
+    g_array_append_val (self->first_span, index);
+  else
+    {
+      guint64 *first = &g_array_index (self->first_span, guint64, series_index - self->first);
+      *first = MIN (*first, index);
+    }
+
+  if (!ps_span_is_measured (span))
+    {
+      series->n_excluded++;
+      return;
+    }
+  if (span->flags & (PS_SPAN_FLAG_NAME_MISMATCH | PS_SPAN_FLAG_TRUNCATED))
+    series->n_flagged++;
+
+  value = (double)(span->end_ns - span->begin_ns) / 1e9;
+  g_array_append_val (series->values, value);
+  g_array_append_val (series->indexes, index);
+  series->self_sum += (double)self_ns / 1e9;
+}
+
+static gint
+compare_track (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  guint32 track_a = *(const guint32 *)a;
+  guint32 track_b = *(const guint32 *)b;
+
+  return track_a < track_b ? -1 : track_a > track_b;
+}
+
+static gint
+compare_first_span (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      user_data)
+{
+  const guint64 *first = user_data;
+  guint64 first_a = first[*(const guint *)a];
+  guint64 first_b = first[*(const guint *)b];
+
+  return first_a < first_b ? -1 : first_a > first_b;
 }
 
 static void
@@ -285,47 +333,35 @@ collect_spans (PsEventStore          *store,
                const PsSeriesOptions *options,
                GPtrArray             *result)
 {
-  guint64 n_spans = ps_event_store_get_n_spans (store);
-  guint first = result->len;
-  SpanCollector collector = { store, options, result, NULL, { 0 }, PS_NONE };
+  SpanCollector collector = { store, options, result, NULL, { 0 }, PS_NONE, result->len, NULL };
+  g_autofree guint *order = NULL;
+  g_autofree gpointer *sorted = NULL;
+  guint n;
 
   collector.series_of = g_hash_table_new_full (span_key_hash, span_key_equal, g_free, NULL);
+  collector.first_span = g_array_new (FALSE, FALSE, sizeof (guint64));
 
-  for (guint64 i = 0; i < n_spans; i++)
-    {
-      const PsSpan *span = ps_event_store_get_span (store, i);
-      PsSeries *series;
-      guint series_index;
-      double value;
-
-      if (!ps_scope_filter_match_span (options->span_filter, store, i))
-        continue;
-
-      /* Apart: making a series may move the array */
-      series_index = span_series (&collector, i, span, TRUE);
-      series = g_ptr_array_index (result, series_index);
-      span_series_add_track (series, span->track);
-
-      if (!ps_span_is_measured (span))
-        {
-          series->n_excluded++;
-          continue;
-        }
-      if (span->flags & (PS_SPAN_FLAG_NAME_MISMATCH | PS_SPAN_FLAG_TRUNCATED))
-        series->n_flagged++;
-
-      value = (double)(span->end_ns - span->begin_ns) / 1e9;
-      g_array_append_val (series->values, value);
-      g_array_append_val (series->indexes, i);
-    }
-
-  ps_scopes_foreach_self_time (store, add_self_time, &collector);
+  ps_scopes_foreach_self_time (store, add_span, &collector);
   g_hash_table_unref (collector.series_of);
 
-  for (guint i = first; i < result->len; i++)
+  /* In the order the scopes first began */
+  n = result->len - collector.first;
+  order = g_new (guint, n + 1);
+  sorted = g_new (gpointer, n + 1);
+  for (guint i = 0; i < n; i++)
+    order[i] = i;
+  g_qsort_with_data (order, n, sizeof (guint), compare_first_span, collector.first_span->data);
+  for (guint i = 0; i < n; i++)
+    sorted[i] = g_ptr_array_index (result, collector.first + order[i]);
+  memcpy (result->pdata + collector.first, sorted, n * sizeof (gpointer));
+  g_array_unref (collector.first_span);
+
+  for (guint i = collector.first; i < result->len; i++)
     {
       PsSeries *series = g_ptr_array_index (result, i);
 
+      /* Threads in the order they appeared in the log */
+      g_qsort_with_data (series->tracks, series->n_instances, sizeof (guint32), compare_track, NULL);
       compute_stats (series->values, &series->stats, options->durations_summary_only);
       if (options->durations_summary_only)
         {

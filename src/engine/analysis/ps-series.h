@@ -42,7 +42,8 @@ typedef struct
   gboolean     has_seconds;   /* durations: every value had a tick rate */
   guint64      n_excluded;    /* values left out of stats (negative durations) */
   guint64      n_flagged;     /* values flagged (out of range, fractional) */
-  /* Values in `unit`, in file order, without the excluded ones */
+  /* Values in `unit`, without the excluded ones: in file order (spans: in
+   * the order they ended on each thread) */
   GArray      *values;        /* double */
   /* Durations only: the same values in ticks */
   GArray      *ticks;         /* double */
