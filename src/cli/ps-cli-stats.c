@@ -461,6 +461,8 @@ ps_cli_stats (const PsCliOptions *options,
   series_options.include_negative = options->include_negative;
   series_options.tick_rate_override = options->tick_rate;
   series_options.spans_per_thread = options->per_thread;
+  /* Only the statistics are printed */
+  series_options.durations_summary_only = TRUE;
   series_options.span_filter = options->scope_filter;
   series = ps_series_collect (store, &series_options);
   /* CE PerfLog descriptions have an expansion */

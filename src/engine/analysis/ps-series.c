@@ -301,7 +301,8 @@ add_span (guint64       index,
 
   value = (double)(span->end_ns - span->begin_ns) / 1e9;
   g_array_append_val (series->values, value);
-  g_array_append_val (series->indexes, index);
+  if (!self->options->durations_summary_only)
+    g_array_append_val (series->indexes, index);
   series->self_sum += (double)self_ns / 1e9;
 }
 
