@@ -18,117 +18,18 @@
  * The output depends only on the options: the random numbers come from our
  * own generator, never from rand ().
  */
-#include <glib.h>
+#include "gen-common.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#define OUTPUT_BUFFER_SIZE (8u * 1024u * 1024u)
 #define MAX_MARKER_ID      103
 #define CPU_MARKER_ID      103   /* reserved: automatic CPU monitor (§2.1) */
 #define MEM_MARKER_ID      102   /* reserved: automatic memory monitor (§2.1) */
 #define FLUSH_MARKER_ID    2     /* companion timer interleaved with writes */
 #define UNREGISTERED_ID    42    /* never registered; used by --faults */
-
-/* ------------------------------------------------------------------------ */
-/* Random numbers: xoshiro256** seeded through splitmix64                    */
-
-typedef struct
-{
-  uint64_t state[4];
-  gboolean have_spare_normal;
-  double   spare_normal;
-} Rng;
-
-static uint64_t
-splitmix64 (uint64_t *x)
-{
-  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-static void
-rng_init (Rng      *rng,
-          uint64_t  seed)
-{
-  for (unsigned i = 0; i < 4; i++)
-    rng->state[i] = splitmix64 (&seed);
-  rng->have_spare_normal = FALSE;
-  rng->spare_normal = 0.0;
-}
-
-static inline uint64_t
-rotl64 (uint64_t x,
-        int      k)
-{
-  return (x << k) | (x >> (64 - k));
-}
-
-static inline uint64_t
-rng_next (Rng *rng)
-{
-  uint64_t *s = rng->state;
-  uint64_t result = rotl64 (s[1] * 5, 7) * 9;
-  uint64_t t = s[1] << 17;
-
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl64 (s[3], 45);
-  return result;
-}
-
-/* Uniform in [0, 1) with 53 random bits */
-static inline double
-rng_uniform (Rng *rng)
-{
-  return (double) (rng_next (rng) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* Uniform integer in [low, high] */
-static unsigned
-rng_range (Rng      *rng,
-           unsigned  low,
-           unsigned  high)
-{
-  return low + (unsigned) (rng_uniform (rng) * (double) (high - low + 1));
-}
-
-/* Standard normal, Marsaglia's polar method */
-static double
-rng_normal (Rng *rng)
-{
-  double u, v, s, factor;
-
-  if (rng->have_spare_normal)
-    {
-      rng->have_spare_normal = FALSE;
-      return rng->spare_normal;
-    }
-
-  do
-    {
-      u = 2.0 * rng_uniform (rng) - 1.0;
-      v = 2.0 * rng_uniform (rng) - 1.0;
-      s = u * u + v * v;
-    }
-  while (s >= 1.0 || s == 0.0);
-
-  factor = sqrt (-2.0 * log (s) / s);
-  rng->spare_normal = v * factor;
-  rng->have_spare_normal = TRUE;
-  return u * factor;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Test plans                                                                */
@@ -271,101 +172,6 @@ typedef struct
 } Options;
 
 /* ------------------------------------------------------------------------ */
-/* Output                                                                    */
-
-typedef struct
-{
-  FILE       *file;
-  const char *path;
-  char       *buffer;
-  size_t      used;
-  uint64_t    written;            /* bytes handed to us, flushed or not */
-  uint64_t    lines;
-  const char *eol;
-  size_t      eol_length;
-} Writer;
-
-static gboolean
-writer_flush (Writer *writer)
-{
-  if (writer->used > 0 &&
-      fwrite (writer->buffer, 1, writer->used, writer->file) != writer->used)
-    {
-      fprintf (stderr, "gen-ce-perflog: %s: %s\n", writer->path, g_strerror (errno));
-      return FALSE;
-    }
-  writer->used = 0;
-  return TRUE;
-}
-
-static inline void
-writer_reserve (Writer *writer,
-                size_t  length)
-{
-  if (writer->used + length > OUTPUT_BUFFER_SIZE && !writer_flush (writer))
-    exit (EXIT_FAILURE);
-}
-
-static inline void
-writer_append (Writer     *writer,
-               const char *bytes,
-               size_t      length)
-{
-  memcpy (writer->buffer + writer->used, bytes, length);
-  writer->used += length;
-  writer->written += length;
-}
-
-static inline void
-writer_append_uint (Writer   *writer,
-                    uint64_t  value)
-{
-  char digits[24];
-  size_t n = 0;
-
-  do
-    {
-      digits[sizeof digits - 1 - n++] = (char) ('0' + value % 10);
-      value /= 10;
-    }
-  while (value != 0);
-
-  writer_append (writer, digits + sizeof digits - n, n);
-}
-
-static inline void
-writer_end_line (Writer *writer)
-{
-  writer_append (writer, writer->eol, writer->eol_length);
-  writer->lines++;
-}
-
-/* A whole line built with printf; for the rarer lines only */
-static void
-writer_line (Writer     *writer,
-             const char *format,
-             ...) G_GNUC_PRINTF (2, 3);
-
-static void
-writer_line (Writer     *writer,
-             const char *format,
-             ...)
-{
-  char line[1024];
-  va_list args;
-  int length;
-
-  va_start (args, format);
-  length = vsnprintf (line, sizeof line, format, args);
-  va_end (args);
-  g_assert (length > 0 && (size_t) length < sizeof line);
-
-  writer_reserve (writer, (size_t) length + 2);
-  writer_append (writer, line, (size_t) length);
-  writer_end_line (writer);
-}
-
-/* ------------------------------------------------------------------------ */
 /* The simulated test run                                                    */
 
 typedef struct
@@ -470,7 +276,7 @@ run_draw_ticks (Run    *run,
                 double  median_seconds,
                 double  sigma)
 {
-  double seconds = median_seconds * exp (sigma * rng_normal (&run->rng));
+  double seconds = rng_lognormal (&run->rng, median_seconds, sigma);
   double ticks;
 
   /* Occasional outliers: a flash erase, a preempted thread */
@@ -495,7 +301,7 @@ run_duration (Run      *run,
 
   writer_reserve (writer, length);
   writer_append (writer, run->dur_prefix[marker_id], run->dur_prefix_length[marker_id]);
-  writer_append_uint (writer, ticks);
+  writer_append_uint (writer, ticks, 1);
   writer_append (writer, "]", 1);
   writer_end_line (writer);
   run->events++;
@@ -661,49 +467,6 @@ run_file (Run *run)
 /* ------------------------------------------------------------------------ */
 /* Command line                                                              */
 
-static gboolean
-parse_size (const char *text,
-            uint64_t   *out)
-{
-  char *end = NULL;
-  double value;
-  double scale = 1.0;
-
-  errno = 0;
-  value = g_ascii_strtod (text, &end);
-  if (errno != 0 || end == text || value <= 0)
-    return FALSE;
-
-  switch (g_ascii_toupper (*end))
-    {
-    case '\0': break;
-    case 'K': scale = 1024.0; end++; break;
-    case 'M': scale = 1024.0 * 1024.0; end++; break;
-    case 'G': scale = 1024.0 * 1024.0 * 1024.0; end++; break;
-    default: return FALSE;
-    }
-  /* Accept "1G", "1GiB" and "1GB" alike; all are binary units here */
-  if (g_ascii_strcasecmp (end, "") != 0 && g_ascii_strcasecmp (end, "B") != 0 &&
-      g_ascii_strcasecmp (end, "iB") != 0)
-    return FALSE;
-
-  *out = (uint64_t) (value * scale);
-  return *out > 0;
-}
-
-static gboolean
-parse_uint (const char *text,
-            uint64_t    max,
-            uint64_t   *out)
-{
-  guint64 value;
-
-  if (!g_ascii_string_to_unsigned (text, 10, 0, max, &value, NULL))
-    return FALSE;
-  *out = value;
-  return TRUE;
-}
-
 static void
 print_usage (FILE *stream)
 {
@@ -731,16 +494,6 @@ print_usage (FILE *stream)
            "  -o FILE            output file, \"-\" for standard output\n");
 }
 
-static int
-usage_error (const char *message,
-             const char *argument)
-{
-  fprintf (stderr, "gen-ce-perflog: %s%s%s\n", message,
-           argument != NULL ? ": " : "", argument != NULL ? argument : "");
-  fprintf (stderr, "Try \"gen-ce-perflog --help\".\n");
-  return 2;
-}
-
 int
 main (int    argc,
       char **argv)
@@ -757,12 +510,13 @@ main (int    argc,
     .monitor_every = 64,
     .resolution = 1193180,
   };
-  Writer writer = { 0 };
+  Writer writer;
   Run run = { 0 };
-  uint64_t value;
   gint64 started;
   double elapsed;
   gboolean ok;
+
+  g_set_prgname ("gen-ce-perflog");
 
   for (int i = 1; i < argc; i++)
     {
@@ -796,9 +550,8 @@ main (int    argc,
         }
       else if (strcmp (arg, "--passes") == 0)
         {
-          if (!parse_uint (next, 1000000, &value) || value == 0)
+          if (!parse_count (next, 1000000, &options.passes))
             return usage_error ("bad number of passes", next);
-          options.passes = (unsigned) value;
         }
       else if (strcmp (arg, "--suite") == 0)
         {
@@ -816,27 +569,23 @@ main (int    argc,
         }
       else if (strcmp (arg, "--sessions") == 0)
         {
-          if (!parse_uint (next, 1000, &value) || value == 0)
+          if (!parse_count (next, 1000, &options.sessions))
             return usage_error ("bad number of sessions", next);
-          options.sessions = (unsigned) value;
         }
       else if (strcmp (arg, "--iterations") == 0)
         {
-          if (!parse_uint (next, 10000000, &value) || value == 0)
+          if (!parse_count (next, 10000000, &options.iterations))
             return usage_error ("bad number of iterations", next);
-          options.iterations = (unsigned) value;
         }
       else if (strcmp (arg, "--monitor-every") == 0)
         {
-          if (!parse_uint (next, 10000000, &value) || value == 0)
+          if (!parse_count (next, 10000000, &options.monitor_every))
             return usage_error ("bad monitor interval", next);
-          options.monitor_every = (unsigned) value;
         }
       else if (strcmp (arg, "--resolution") == 0)
         {
-          if (!parse_uint (next, G_MAXUINT32, &value) || value == 0)
+          if (!parse_count (next, G_MAXUINT32, &options.resolution))
             return usage_error ("bad resolution", next);
-          options.resolution = (unsigned) value;
         }
       else if (strcmp (arg, "--app") == 0)
         options.app = next;
@@ -863,16 +612,8 @@ main (int    argc,
     return usage_error ("application names have at most 32 characters and no \"]\"", options.app);
   options.devname = options.platform;
 
-  writer.path = options.output_path;
-  writer.file = strcmp (options.output_path, "-") == 0 ? stdout : fopen (options.output_path, "wb");
-  if (writer.file == NULL)
-    {
-      fprintf (stderr, "gen-ce-perflog: %s: %s\n", options.output_path, g_strerror (errno));
-      return 1;
-    }
-  writer.buffer = g_malloc (OUTPUT_BUFFER_SIZE);
-  writer.eol = options.lf_only ? "\n" : "\r\n";
-  writer.eol_length = strlen (writer.eol);
+  if (!writer_open (&writer, options.output_path, options.lf_only ? "\n" : "\r\n"))
+    return 1;
 
   run.options = &options;
   run.writer = &writer;
@@ -886,18 +627,10 @@ main (int    argc,
 
   started = g_get_monotonic_time ();
   run_file (&run);
-  ok = writer_flush (&writer);
-  if (writer.file != stdout)
-    ok = (fclose (writer.file) == 0) && ok;
-  else
-    ok = (fflush (stdout) == 0) && ok;
+  ok = writer_close (&writer);
   elapsed = (double) (g_get_monotonic_time () - started) / 1e6;
-
   if (!ok)
-    {
-      fprintf (stderr, "gen-ce-perflog: %s: %s\n", options.output_path, g_strerror (errno));
-      return 1;
-    }
+    return 1;
 
   fprintf (stderr, "gen-ce-perflog: %s: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT
            " lines, %" G_GUINT64_FORMAT " DUR events, %u session(s), %.1f s\n",
@@ -906,6 +639,5 @@ main (int    argc,
 
   for (unsigned id = 0; id <= MAX_MARKER_ID; id++)
     g_free (run.dur_prefix[id]);
-  g_free (writer.buffer);
   return 0;
 }

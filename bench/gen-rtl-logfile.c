@@ -26,17 +26,13 @@
  * on the options: the random numbers come from our own generator, never
  * from rand (), and the vocabulary and its timings are fixed.
  */
-#include <glib.h>
+#include "gen-common.h"
 
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#define OUTPUT_BUFFER_SIZE (8u * 1024u * 1024u)
 #define RECORD_BUFFER_SIZE 4096u     /* the writer's format buffer (§2.5) */
 #define MAX_THREADS        1000
 #define MAX_MAX_DEPTH      1000
@@ -55,108 +51,13 @@
 #define FAULT_GAP_MIN      12000
 #define FAULT_GAP_MAX      40000
 
-/* ------------------------------------------------------------------------ */
-/* Random numbers: xoshiro256** seeded through splitmix64                    */
-
-typedef struct
-{
-  uint64_t state[4];
-  gboolean have_spare_normal;
-  double   spare_normal;
-} Rng;
-
-static uint64_t
-splitmix64 (uint64_t *x)
-{
-  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-static void
-rng_init (Rng      *rng,
-          uint64_t  seed)
-{
-  for (unsigned i = 0; i < 4; i++)
-    rng->state[i] = splitmix64 (&seed);
-  rng->have_spare_normal = FALSE;
-  rng->spare_normal = 0.0;
-}
-
-static inline uint64_t
-rotl64 (uint64_t x,
-        int      k)
-{
-  return (x << k) | (x >> (64 - k));
-}
-
-static inline uint64_t
-rng_next (Rng *rng)
-{
-  uint64_t *s = rng->state;
-  uint64_t result = rotl64 (s[1] * 5, 7) * 9;
-  uint64_t t = s[1] << 17;
-
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl64 (s[3], 45);
-  return result;
-}
-
-/* Uniform in [0, 1) with 53 random bits */
-static inline double
-rng_uniform (Rng *rng)
-{
-  return (double) (rng_next (rng) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* Uniform integer in [low, high] */
-static inline unsigned
-rng_range (Rng      *rng,
-           unsigned  low,
-           unsigned  high)
-{
-  return low + (unsigned) (rng_uniform (rng) * ((double) high - low + 1.0));
-}
-
-/* Standard normal, Marsaglia's polar method */
-static double
-rng_normal (Rng *rng)
-{
-  double u, v, s, factor;
-
-  if (rng->have_spare_normal)
-    {
-      rng->have_spare_normal = FALSE;
-      return rng->spare_normal;
-    }
-
-  do
-    {
-      u = 2.0 * rng_uniform (rng) - 1.0;
-      v = 2.0 * rng_uniform (rng) - 1.0;
-      s = u * u + v * v;
-    }
-  while (s >= 1.0 || s == 0.0);
-
-  factor = sqrt (-2.0 * log (s) / s);
-  rng->spare_normal = v * factor;
-  rng->have_spare_normal = TRUE;
-  return u * factor;
-}
-
 /* Log-normal around a median, in whole microseconds */
 static inline uint64_t
 rng_lognormal_us (Rng    *rng,
                   double  median_us,
                   double  sigma)
 {
-  return (uint64_t) (median_us * exp (sigma * rng_normal (rng)));
+  return (uint64_t) rng_lognormal (rng, median_us, sigma);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -789,105 +690,6 @@ typedef struct
 } Options;
 
 /* ------------------------------------------------------------------------ */
-/* Output                                                                    */
-
-typedef struct
-{
-  FILE       *file;
-  const char *path;
-  char       *buffer;
-  size_t      used;
-  uint64_t    written;        /* bytes handed to us, flushed or not */
-  uint64_t    lines;          /* line feeds */
-} Writer;
-
-static gboolean
-writer_flush (Writer *writer)
-{
-  if (writer->used > 0 &&
-      fwrite (writer->buffer, 1, writer->used, writer->file) != writer->used)
-    {
-      fprintf (stderr, "gen-rtl-logfile: %s: %s\n", writer->path, g_strerror (errno));
-      return FALSE;
-    }
-  writer->used = 0;
-  return TRUE;
-}
-
-static inline void
-writer_reserve (Writer *writer,
-                size_t  length)
-{
-  if (writer->used + length > OUTPUT_BUFFER_SIZE && !writer_flush (writer))
-    exit (EXIT_FAILURE);
-}
-
-static inline void
-writer_append (Writer     *writer,
-               const char *bytes,
-               size_t      length)
-{
-  memcpy (writer->buffer + writer->used, bytes, length);
-  writer->used += length;
-  writer->written += length;
-}
-
-static inline void
-writer_append_char (Writer *writer,
-                    char    c)
-{
-  writer->buffer[writer->used++] = c;
-  writer->written++;
-}
-
-/* Decimal, zero-padded to at least min_digits (%06u for record times) */
-static inline void
-writer_append_uint (Writer   *writer,
-                    uint64_t  value,
-                    size_t    min_digits)
-{
-  char digits[24];
-  size_t n = 0;
-
-  do
-    {
-      digits[sizeof digits - 1 - n++] = (char) ('0' + value % 10);
-      value /= 10;
-    }
-  while (value != 0);
-  while (n < min_digits)
-    digits[sizeof digits - 1 - n++] = '0';
-
-  writer_append (writer, digits + sizeof digits - n, n);
-}
-
-/* A whole line built with printf; for the header only */
-static void
-writer_line (Writer     *writer,
-             const char *format,
-             ...) G_GNUC_PRINTF (2, 3);
-
-static void
-writer_line (Writer     *writer,
-             const char *format,
-             ...)
-{
-  char line[256];
-  va_list args;
-  int length;
-
-  va_start (args, format);
-  length = vsnprintf (line, sizeof line, format, args);
-  va_end (args);
-  g_assert (length > 0 && (size_t) length < sizeof line);
-
-  writer_reserve (writer, (size_t) length + 1);
-  writer_append (writer, line, (size_t) length);
-  writer_append_char (writer, '\n');
-  writer->lines++;
-}
-
-/* ------------------------------------------------------------------------ */
 /* The simulated process                                                     */
 
 typedef enum
@@ -1453,8 +1255,7 @@ record_finish (Run      *run,
 
   if (crlf)
     writer_append_char (writer, '\r');
-  writer_append_char (writer, '\n');
-  writer->lines++;
+  writer_end_line (writer);
   run->records++;
 
   for (unsigned f = 0; f < N_FAULTS; f++)
@@ -1723,8 +1524,7 @@ write_begin (Run      *run,
 
       /* The bridge writes the begin without a newline, then (for most
        * calls) its arguments as an untimed message */
-      writer_append_char (writer, '\n');
-      writer->lines++;
+      writer_end_line (writer);
       if (arguments[0] != '\0')
         {
           writer_append (writer, "| : ( LogBridge ", 16);
@@ -2007,49 +1807,6 @@ run_file (Run *run)
 /* ------------------------------------------------------------------------ */
 /* Command line                                                              */
 
-static gboolean
-parse_size (const char *text,
-            uint64_t   *out)
-{
-  char *end = NULL;
-  double value;
-  double scale = 1.0;
-
-  errno = 0;
-  value = g_ascii_strtod (text, &end);
-  if (errno != 0 || end == text || value <= 0)
-    return FALSE;
-
-  switch (g_ascii_toupper (*end))
-    {
-    case '\0': break;
-    case 'K': scale = 1024.0; end++; break;
-    case 'M': scale = 1024.0 * 1024.0; end++; break;
-    case 'G': scale = 1024.0 * 1024.0 * 1024.0; end++; break;
-    default: return FALSE;
-    }
-  /* Accept "1G", "1GiB" and "1GB" alike; all are binary units here */
-  if (g_ascii_strcasecmp (end, "") != 0 && g_ascii_strcasecmp (end, "B") != 0 &&
-      g_ascii_strcasecmp (end, "iB") != 0)
-    return FALSE;
-
-  *out = (uint64_t) (value * scale);
-  return *out > 0;
-}
-
-static gboolean
-parse_uint (const char *text,
-            uint64_t    max,
-            uint64_t   *out)
-{
-  guint64 value;
-
-  if (!g_ascii_string_to_unsigned (text, 10, 0, max, &value, NULL))
-    return FALSE;
-  *out = value;
-  return TRUE;
-}
-
 static void
 print_usage (FILE *stream)
 {
@@ -2072,16 +1829,6 @@ print_usage (FILE *stream)
            "  -o FILE            output file, \"-\" for standard output\n");
 }
 
-static int
-usage_error (const char *message,
-             const char *argument)
-{
-  fprintf (stderr, "gen-rtl-logfile: %s%s%s\n", message,
-           argument != NULL ? ": " : "", argument != NULL ? argument : "");
-  fprintf (stderr, "Try \"gen-rtl-logfile --help\".\n");
-  return 2;
-}
-
 int
 main (int    argc,
       char **argv)
@@ -2093,13 +1840,15 @@ main (int    argc,
     .pid = 4711,
   };
   Vocabulary vocabulary = { 0 };
-  Writer writer = { 0 };
+  Writer writer;
   Run run = { 0 };
   uint64_t value;
   uint64_t n_faults = 0;
   gint64 started;
   double elapsed;
   gboolean ok;
+
+  g_set_prgname ("gen-rtl-logfile");
 
   for (int i = 1; i < argc; i++)
     {
@@ -2133,15 +1882,13 @@ main (int    argc,
         }
       else if (strcmp (arg, "--threads") == 0)
         {
-          if (!parse_uint (next, MAX_THREADS, &value) || value == 0)
+          if (!parse_count (next, MAX_THREADS, &options.n_threads))
             return usage_error ("bad number of threads (1 to 1000)", next);
-          options.n_threads = (unsigned) value;
         }
       else if (strcmp (arg, "--max-depth") == 0)
         {
-          if (!parse_uint (next, MAX_MAX_DEPTH, &value) || value == 0)
+          if (!parse_count (next, MAX_MAX_DEPTH, &options.max_depth))
             return usage_error ("bad depth (1 to 1000)", next);
-          options.max_depth = (unsigned) value;
         }
       else if (strcmp (arg, "--seed") == 0)
         {
@@ -2166,14 +1913,8 @@ main (int    argc,
   if (options.size_limit == 0 && options.scope_limit == 0)
     return usage_error ("give --size or --scopes", NULL);
 
-  writer.path = options.output_path;
-  writer.file = strcmp (options.output_path, "-") == 0 ? stdout : fopen (options.output_path, "wb");
-  if (writer.file == NULL)
-    {
-      fprintf (stderr, "gen-rtl-logfile: %s: %s\n", options.output_path, g_strerror (errno));
-      return 1;
-    }
-  writer.buffer = g_malloc (OUTPUT_BUFFER_SIZE);
+  if (!writer_open (&writer, options.output_path, "\n"))
+    return 1;
 
   vocabulary_init (&vocabulary);
   run.options = &options;
@@ -2183,18 +1924,10 @@ main (int    argc,
 
   started = g_get_monotonic_time ();
   run_file (&run);
-  ok = writer_flush (&writer);
-  if (writer.file != stdout)
-    ok = (fclose (writer.file) == 0) && ok;
-  else
-    ok = (fflush (stdout) == 0) && ok;
+  ok = writer_close (&writer);
   elapsed = (double) (g_get_monotonic_time () - started) / 1e6;
-
   if (!ok)
-    {
-      fprintf (stderr, "gen-rtl-logfile: %s: %s\n", options.output_path, g_strerror (errno));
-      return 1;
-    }
+    return 1;
 
   for (unsigned f = 0; f < N_FAULTS; f++)
     n_faults += run.faults[f];
@@ -2216,6 +1949,5 @@ main (int    argc,
   g_free (run.threads);
   g_free (run.heap);
   vocabulary_clear (&vocabulary);
-  g_free (writer.buffer);
   return 0;
 }
