@@ -18,8 +18,9 @@
 #include "ps-marker-row.h"
 #include "ps-series-chart.h"
 #include "ps-util.h"
+#include "ps-view-util.h"
+#include "ps-warning-columns.h"
 #include "ps-warning-model.h"
-#include "ps-warning-row.h"
 
 typedef enum
 {
@@ -39,14 +40,6 @@ typedef enum
   MARKER_COLUMN_MEAN_TICKS,
   MARKER_COLUMN_TOTAL_TICKS,
 } MarkerColumn;
-
-typedef enum
-{
-  WARNING_COLUMN_SEVERITY,
-  WARNING_COLUMN_LINE,
-  WARNING_COLUMN_CODE,
-  WARNING_COLUMN_MESSAGE,
-} WarningColumn;
 
 typedef struct
 {
@@ -478,133 +471,6 @@ create_marker_children (gpointer item,
   return G_LIST_MODEL (children);
 }
 
-/* Warning table cells */
-
-static void
-warning_cell_setup (GtkSignalListItemFactory *factory,
-                    GtkListItem              *list_item,
-                    gpointer                  user_data)
-{
-  WarningColumn column = GPOINTER_TO_UINT (user_data);
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), column == WARNING_COLUMN_LINE ? 1.0 : 0.0);
-  if (column == WARNING_COLUMN_LINE)
-    gtk_widget_add_css_class (label, "numeric");
-  if (column == WARNING_COLUMN_CODE)
-    gtk_widget_add_css_class (label, "monospace");
-  if (column == WARNING_COLUMN_MESSAGE)
-    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-
-  if (column == WARNING_COLUMN_SEVERITY)
-    {
-      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-
-      gtk_box_append (GTK_BOX (box), gtk_image_new ());
-      gtk_box_append (GTK_BOX (box), label);
-      gtk_list_item_set_child (list_item, box);
-    }
-  else
-    gtk_list_item_set_child (list_item, label);
-}
-
-static void
-warning_cell_bind (GtkSignalListItemFactory *factory,
-                   GtkListItem              *list_item,
-                   gpointer                  user_data)
-{
-  WarningColumn column = GPOINTER_TO_UINT (user_data);
-  PsWarningRow *row = gtk_list_item_get_item (list_item);
-  GtkWidget *child = gtk_list_item_get_child (list_item);
-  g_autofree char *text = NULL;
-
-  switch (column)
-    {
-    case WARNING_COLUMN_SEVERITY:
-      {
-        static const char *icons[] = {
-          "dialog-information-symbolic", "dialog-warning-symbolic", "dialog-error-symbolic",
-        };
-        static const char *css_classes[] = { "dim-label", "warning", "error" };
-        PsSeverity severity = MIN (ps_warning_row_get_severity (row), PS_SEVERITY_ERROR);
-        GtkWidget *image = gtk_widget_get_first_child (child);
-        const char *names[] = { css_classes[severity], NULL };
-
-        gtk_image_set_from_icon_name (GTK_IMAGE (image), icons[severity]);
-        gtk_widget_set_css_classes (image, names);
-        switch (severity)
-          {
-          case PS_SEVERITY_INFO:
-            text = g_strdup (C_("severity", "Info"));
-            break;
-          case PS_SEVERITY_WARNING:
-            text = g_strdup (C_("severity", "Warning"));
-            break;
-          case PS_SEVERITY_ERROR:
-          default:
-            text = g_strdup (C_("severity", "Error"));
-            break;
-          }
-        child = gtk_widget_get_last_child (child);
-      }
-      break;
-
-    case WARNING_COLUMN_LINE:
-      if (ps_warning_row_get_line (row) > 0)
-        text = g_strdup_printf ("%" G_GUINT64_FORMAT, ps_warning_row_get_line (row));
-      else if (ps_warning_row_get_offset (row) != PS_NO_POSITION)
-        /* Translators: a position in a binary file */
-        text = g_strdup_printf (_("byte 0x%llx"), (unsigned long long) ps_warning_row_get_offset (row));
-      else
-        text = g_strdup ("–");
-      break;
-
-    case WARNING_COLUMN_CODE:
-      text = g_strdup (ps_warning_row_get_code (row));
-      break;
-
-    case WARNING_COLUMN_MESSAGE:
-      text = g_strdup (ps_warning_row_get_message (row));
-      gtk_widget_set_tooltip_text (child, text);
-      break;
-
-    default:
-      g_assert_not_reached ();
-    }
-
-  gtk_label_set_text (GTK_LABEL (child), text != NULL ? text : "");
-}
-
-static void
-add_warning_columns (PsCeView *self)
-{
-  static const struct {
-    const char    *title;
-    WarningColumn  column;
-  } columns[] = {
-    { N_("Severity"), WARNING_COLUMN_SEVERITY },
-    { N_("Line"), WARNING_COLUMN_LINE },
-    { N_("Code"), WARNING_COLUMN_CODE },
-    { N_("Message"), WARNING_COLUMN_MESSAGE },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      g_autoptr(GtkColumnViewColumn) column = NULL;
-
-      g_signal_connect (factory, "setup", G_CALLBACK (warning_cell_setup),
-                        GUINT_TO_POINTER (columns[i].column));
-      g_signal_connect (factory, "bind", G_CALLBACK (warning_cell_bind),
-                        GUINT_TO_POINTER (columns[i].column));
-
-      column = gtk_column_view_column_new (_(columns[i].title), factory);
-      gtk_column_view_column_set_resizable (column, TRUE);
-      gtk_column_view_column_set_expand (column, columns[i].column == WARNING_COLUMN_MESSAGE);
-      gtk_column_view_append_column (self->warning_view, column);
-    }
-}
-
 /* Filling the view for a session */
 
 static const char *
@@ -618,12 +484,12 @@ metadata (PsCeView   *self,
   return ps_event_store_get_metadata (store, self->session, key);
 }
 
+/* The whole value in the tooltip as well: a long one is cut short */
 static void
-set_header_value (GtkLabel   *label,
-                  const char *value)
+set_header_text (GtkLabel   *label,
+                 const char *value)
 {
-  gtk_label_set_text (label, value != NULL && *value != '\0' ? value : "–");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (label), value != NULL && *value != '\0' ? value : NULL);
+  ps_view_set_header_value (label, value, value);
 }
 
 /* "fsperf (PID 0x0a5f0012)": the parser joins several apps with ", " */
@@ -666,19 +532,19 @@ update_header (PsCeView *self)
   g_autofree char *resolution = NULL;
   const char *rate = metadata (self, "RESOLUTION");
 
-  set_header_value (self->os_value, metadata (self, "OSVERSION"));
-  set_header_value (self->build_value, metadata (self, "BUILD"));
-  set_header_value (self->platform_value, metadata (self, "PLATFORM"));
-  set_header_value (self->cpu_value, metadata (self, "CPU"));
-  set_header_value (self->device_value, metadata (self, "DEVNAME"));
-  set_header_value (self->app_value, apps);
+  set_header_text (self->os_value, metadata (self, "OSVERSION"));
+  set_header_text (self->build_value, metadata (self, "BUILD"));
+  set_header_text (self->platform_value, metadata (self, "PLATFORM"));
+  set_header_text (self->cpu_value, metadata (self, "CPU"));
+  set_header_text (self->device_value, metadata (self, "DEVNAME"));
+  set_header_text (self->app_value, apps);
 
   if (rate != NULL && *rate != '\0')
     /* Translators: the timer resolution, e.g. "1193180 ticks/s" */
     resolution = g_strdup_printf (_("%s ticks/s"), rate);
   else
     resolution = g_strdup (_("Unknown: durations in ticks"));
-  set_header_value (self->resolution_value, resolution);
+  set_header_text (self->resolution_value, resolution);
 }
 
 static gboolean
@@ -876,44 +742,12 @@ static void
 update_warnings (PsCeView *self)
 {
   PsEventStore *store = self->analysis->store;
-  guint n_kept = ps_event_store_get_n_warnings (store);
-  guint64 n_raised = ps_event_store_get_n_warnings_raised (store);
-  gboolean attention = FALSE;
-  g_autoptr(GtkSingleSelection) selection = NULL;
-  g_autofree char *title = NULL;
 
   g_clear_object (&self->warnings);
   self->warnings = ps_warning_model_new (store);
-  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->warnings)));
-  gtk_single_selection_set_autoselect (selection, FALSE);
-  gtk_single_selection_set_can_unselect (selection, TRUE);
-  gtk_column_view_set_model (self->warning_view, GTK_SELECTION_MODEL (selection));
-
-  for (guint i = 0; i < n_kept && !attention; i++)
-    {
-      PsWarning warning;
-
-      ps_event_store_get_warning (store, i, &warning);
-      attention = warning.severity >= PS_SEVERITY_WARNING;
-    }
-
-  if (n_raised == 0)
-    title = g_strdup (_("_Warnings"));
-  else
-    /* Translators: a page title with the number of warnings */
-    title = g_strdup_printf (_("_Warnings (%llu)"), (unsigned long long) n_raised);
-  gtk_stack_page_set_title (self->warnings_page, title);
-  gtk_stack_page_set_needs_attention (self->warnings_page, attention);
-  gtk_stack_set_visible_child_name (self->warnings_stack, n_raised > 0 ? "table" : "empty");
-
-  if (n_raised > n_kept)
-    {
-      g_autofree char *text =
-        g_strdup_printf (_("Showing the first %u of %llu warnings."), n_kept, (unsigned long long) n_raised);
-
-      gtk_label_set_text (self->warnings_overflow_label, text);
-    }
-  gtk_widget_set_visible (GTK_WIDGET (self->warnings_overflow_label), n_raised > n_kept);
+  ps_view_set_column_model (self->warning_view, G_LIST_MODEL (self->warnings));
+  ps_view_update_warnings_page (store, self->warnings_page, self->warnings_stack,
+                                self->warnings_overflow_label);
 }
 
 static void
@@ -985,12 +819,8 @@ static void
 ps_ce_view_dispose (GObject *object)
 {
   PsCeView *self = PS_CE_VIEW (object);
-  GtkWidget *child;
 
-  gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_CE_VIEW);
-  /* Template children without an id binding, e.g. the stack switcher */
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
-    gtk_widget_unparent (child);
+  ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_CE_VIEW);
 
   g_clear_pointer (&self->analysis, ps_run_analysis_unref);
   g_clear_object (&self->marker_groups);
@@ -1097,7 +927,6 @@ ps_ce_view_init (PsCeView *self)
 {
   GtkTreeListModel *tree;
   GtkSorter *row_sorter;
-  GtkSingleSelection *selection;
 
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
@@ -1107,7 +936,7 @@ ps_ce_view_init (PsCeView *self)
   self->marker_groups = g_list_store_new (PS_TYPE_MARKER_ROW);
 
   add_marker_columns (self);
-  add_warning_columns (self);
+  ps_warning_columns_add (self->warning_view);
 
   /* Groups at the top, their registrations below; the column sorter
    * orders siblings and keeps children under their parent. */
@@ -1115,11 +944,7 @@ ps_ce_view_init (PsCeView *self)
                                   FALSE, FALSE, create_marker_children, NULL, NULL);
   row_sorter = GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->marker_view))));
   self->marker_sorted = gtk_sort_list_model_new (G_LIST_MODEL (tree), row_sorter);
-  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->marker_sorted)));
-  gtk_single_selection_set_autoselect (selection, FALSE);
-  gtk_single_selection_set_can_unselect (selection, TRUE);
-  gtk_column_view_set_model (self->marker_view, GTK_SELECTION_MODEL (selection));
-  g_object_unref (selection);
+  ps_view_set_column_model (self->marker_view, G_LIST_MODEL (self->marker_sorted));
 }
 
 GtkWidget *
@@ -1232,10 +1057,7 @@ const char *
 ps_ce_view_get_header_value (PsCeView   *self,
                              const char *field)
 {
-  static const struct {
-    const char *name;
-    gsize       offset;
-  } fields[] = {
+  static const PsViewLabelField fields[] = {
     { "os", G_STRUCT_OFFSET (PsCeView, os_value) },
     { "build", G_STRUCT_OFFSET (PsCeView, build_value) },
     { "platform", G_STRUCT_OFFSET (PsCeView, platform_value) },
@@ -1247,11 +1069,7 @@ ps_ce_view_get_header_value (PsCeView   *self,
 
   g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-    if (g_str_equal (fields[i].name, field))
-      return gtk_label_get_text (G_STRUCT_MEMBER (GtkLabel *, self, fields[i].offset));
-
-  return NULL;
+  return ps_view_lookup_label_text (self, fields, G_N_ELEMENTS (fields), field);
 }
 
 const char *

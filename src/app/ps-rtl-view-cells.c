@@ -16,6 +16,7 @@
 
 #include "ps-rtl-view-private.h"
 #include "ps-util.h"
+#include "ps-view-util.h"
 
 /* Formatting */
 
@@ -89,9 +90,10 @@ date_time_from_unix_ns (gint64 unix_ns)
   return g_date_time_add (utc, (unix_ns % 1000000000) / 1000);
 }
 
-/* "14:44:32.405", local time */
+/* In local time with milliseconds, e.g. "%H:%M:%S" gives "14:44:32.405" */
 static char *
-format_clock_time (gint64 unix_ns)
+format_local_time (gint64      unix_ns,
+                   const char *format)
 {
   g_autoptr(GDateTime) utc = date_time_from_unix_ns (unix_ns);
   g_autoptr(GDateTime) local = NULL;
@@ -100,23 +102,22 @@ format_clock_time (gint64 unix_ns)
   if (utc == NULL)
     return g_strdup ("–");
   local = g_date_time_to_local (utc);
-  time = g_date_time_format (local, "%H:%M:%S");
+  time = g_date_time_format (local, format);
   return g_strdup_printf ("%s.%03d", time, g_date_time_get_microsecond (local) / 1000);
+}
+
+/* "14:44:32.405", local time */
+static char *
+format_clock_time (gint64 unix_ns)
+{
+  return format_local_time (unix_ns, "%H:%M:%S");
 }
 
 /* "2009-07-02 14:44:32.405", local time */
 char *
 _ps_rtl_view_format_date_time (gint64 unix_ns)
 {
-  g_autoptr(GDateTime) utc = date_time_from_unix_ns (unix_ns);
-  g_autoptr(GDateTime) local = NULL;
-  g_autofree char *time = NULL;
-
-  if (utc == NULL)
-    return g_strdup ("–");
-  local = g_date_time_to_local (utc);
-  time = g_date_time_format (local, "%Y-%m-%d %H:%M:%S");
-  return g_strdup_printf ("%s.%03d", time, g_date_time_get_microsecond (local) / 1000);
+  return format_local_time (unix_ns, "%Y-%m-%d %H:%M:%S");
 }
 
 /* "2009-07-02T14:44:32.405817Z" */
@@ -518,33 +519,17 @@ _ps_rtl_view_scope_cell_text (PsScopeRow   *row,
     }
 }
 
-/* Tooltips are made when asked for: setting one on every bind costs GTK
- * a round trip to the X server for the pointer */
-static gboolean
-scope_cell_query_tooltip (GtkWidget   *widget,
-                          int          x,
-                          int          y,
-                          gboolean     keyboard_mode,
-                          GtkTooltip  *tooltip,
-                          GtkListItem *list_item)
+static char *
+scope_cell_tooltip (gpointer item,
+                    guint    column)
 {
-  ScopeColumn column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "ps-column"));
-  GtkTreeListRow *tree_row = gtk_list_item_get_item (list_item);
-  g_autoptr(PsScopeRow) row = NULL;
+  g_autoptr(PsScopeRow) row = gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (item));
   g_autofree char *text = NULL;
-  g_autofree char *tooltip_text = NULL;
+  char *tooltip = NULL;
   gboolean dim;
 
-  if (tree_row == NULL)
-    return FALSE;
-
-  row = gtk_tree_list_row_get_item (tree_row);
-  text = _ps_rtl_view_scope_cell_text (row, column, &tooltip_text, &dim);
-  if (tooltip_text == NULL)
-    return FALSE;
-
-  gtk_tooltip_set_text (tooltip, tooltip_text);
-  return TRUE;
+  text = _ps_rtl_view_scope_cell_text (row, column, &tooltip, &dim);
+  return tooltip;
 }
 
 static void
@@ -553,15 +538,7 @@ scope_cell_setup (GtkSignalListItemFactory *factory,
                   gpointer                  user_data)
 {
   ScopeColumn column = GPOINTER_TO_UINT (user_data);
-  GtkWidget *label = gtk_label_new (NULL);
-
-  if (is_numeric_scope_column (column))
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-      gtk_widget_add_css_class (label, "numeric");
-    }
-  else
-    gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  GtkWidget *label = ps_view_cell_label_new (is_numeric_scope_column (column));
 
   if (column == SCOPE_COLUMN_NAME)
     {
@@ -592,9 +569,7 @@ scope_cell_setup (GtkSignalListItemFactory *factory,
       gtk_list_item_set_child (list_item, label);
     }
 
-  g_object_set_data (G_OBJECT (label), "ps-column", GUINT_TO_POINTER (column));
-  gtk_widget_set_has_tooltip (label, TRUE);
-  g_signal_connect (label, "query-tooltip", G_CALLBACK (scope_cell_query_tooltip), list_item);
+  ps_view_cell_set_tooltip (label, list_item, column, scope_cell_tooltip);
 }
 
 static void
@@ -847,28 +822,15 @@ _ps_rtl_view_total_cell_text (PsScopeTotalRow  *row,
   return _ps_rtl_view_format_duration (value);
 }
 
-static gboolean
-total_cell_query_tooltip (GtkWidget   *widget,
-                          int          x,
-                          int          y,
-                          gboolean     keyboard_mode,
-                          GtkTooltip  *tooltip,
-                          GtkListItem *list_item)
+static char *
+total_cell_tooltip (gpointer item,
+                    guint    column)
 {
-  TotalColumn column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "ps-column"));
-  PsScopeTotalRow *row = gtk_list_item_get_item (list_item);
   g_autofree char *text = NULL;
-  g_autofree char *tooltip_text = NULL;
+  char *tooltip = NULL;
 
-  if (row == NULL)
-    return FALSE;
-
-  text = _ps_rtl_view_total_cell_text (row, column, &tooltip_text);
-  if (tooltip_text == NULL)
-    return FALSE;
-
-  gtk_tooltip_set_text (tooltip, tooltip_text);
-  return TRUE;
+  text = _ps_rtl_view_total_cell_text (PS_SCOPE_TOTAL_ROW (item), column, &tooltip);
+  return tooltip;
 }
 
 static void
@@ -877,28 +839,17 @@ total_cell_setup (GtkSignalListItemFactory *factory,
                   gpointer                  user_data)
 {
   TotalColumn column = GPOINTER_TO_UINT (user_data);
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *label = ps_view_cell_label_new (is_numeric_total_column (column));
 
-  if (is_numeric_total_column (column))
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-      gtk_widget_add_css_class (label, "numeric");
-      if (column == TOTAL_COLUMN_THREADS)
-        gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-    }
-  else
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-    }
+  /* Names and thread lists can be long; the tooltip has them */
+  if (!is_numeric_total_column (column) || column == TOTAL_COLUMN_THREADS)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   if (column == TOTAL_COLUMN_NAME)
     gtk_label_set_width_chars (GTK_LABEL (label), 24);
   if (column == TOTAL_COLUMN_CONTEXT)
     gtk_widget_add_css_class (label, "dim-label");
 
-  g_object_set_data (G_OBJECT (label), "ps-column", GUINT_TO_POINTER (column));
-  gtk_widget_set_has_tooltip (label, TRUE);
-  g_signal_connect (label, "query-tooltip", G_CALLBACK (total_cell_query_tooltip), list_item);
+  ps_view_cell_set_tooltip (label, list_item, column, total_cell_tooltip);
   gtk_list_item_set_child (list_item, label);
 }
 

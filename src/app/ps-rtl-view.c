@@ -21,6 +21,7 @@
 #include "ps-rtl-view-private.h"
 #include "ps-scope-list.h"
 #include "ps-scopes.h"
+#include "ps-view-util.h"
 #include "ps-warning-columns.h"
 #include "ps-warning-model.h"
 #include "ps-warning-row.h"
@@ -684,15 +685,6 @@ totals_activate_cb (PsRtlView     *self,
 /* Header and warnings */
 
 static void
-set_header_value (GtkLabel   *label,
-                  const char *value,
-                  const char *tooltip)
-{
-  gtk_label_set_text (label, value != NULL && *value != '\0' ? value : "–");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (label), tooltip);
-}
-
-static void
 update_header (PsRtlView *self)
 {
   PsEventStore *store = self->analysis->store;
@@ -720,7 +712,7 @@ update_header (PsRtlView *self)
         g_string_append (pids, ", ");
       g_string_append (pids, pid);
     }
-  set_header_value (self->process_value, pids->str, NULL);
+  ps_view_set_header_value (self->process_value, pids->str, NULL);
 
   if (n_sessions > 0)
     {
@@ -760,53 +752,25 @@ update_header (PsRtlView *self)
           closed_tooltip = g_strdup (_("The log ends without its closing line: the application may not have ended normally"));
         }
     }
-  set_header_value (self->opened_value, opened, opened_tooltip);
-  set_header_value (self->closed_value, closed, closed_tooltip);
+  ps_view_set_header_value (self->opened_value, opened, opened_tooltip);
+  ps_view_set_header_value (self->closed_value, closed, closed_tooltip);
 
   if (self->analysis->scopes != NULL)
     n_threads = ps_scope_tree_get_n_roots (self->analysis->scopes->tree);
   threads = g_strdup_printf ("%u", n_threads);
-  set_header_value (self->threads_value, threads, NULL);
+  ps_view_set_header_value (self->threads_value, threads, NULL);
 }
 
 static void
 update_warnings (PsRtlView *self)
 {
   PsEventStore *store = self->analysis->store;
-  guint n_kept = ps_event_store_get_n_warnings (store);
-  guint64 n_raised = ps_event_store_get_n_warnings_raised (store);
-  gboolean attention = FALSE;
-  g_autofree char *title = NULL;
 
   g_clear_object (&self->warnings);
   self->warnings = ps_warning_model_new (store);
   gtk_filter_list_model_set_model (self->warnings_filtered, G_LIST_MODEL (self->warnings));
-
-  for (guint i = 0; i < n_kept && !attention; i++)
-    {
-      PsWarning warning;
-
-      ps_event_store_get_warning (store, i, &warning);
-      attention = warning.severity >= PS_SEVERITY_WARNING;
-    }
-
-  if (n_raised == 0)
-    title = g_strdup (_("_Warnings"));
-  else
-    /* Translators: a page title with the number of warnings */
-    title = g_strdup_printf (_("_Warnings (%llu)"), (unsigned long long) n_raised);
-  gtk_stack_page_set_title (self->warnings_page, title);
-  gtk_stack_page_set_needs_attention (self->warnings_page, attention);
-  gtk_stack_set_visible_child_name (self->warnings_stack, n_raised > 0 ? "table" : "empty");
-
-  if (n_raised > n_kept)
-    {
-      g_autofree char *text =
-        g_strdup_printf (_("Showing the first %u of %llu warnings."), n_kept, (unsigned long long) n_raised);
-
-      gtk_label_set_text (self->warnings_overflow_label, text);
-    }
-  gtk_widget_set_visible (GTK_WIDGET (self->warnings_overflow_label), n_raised > n_kept);
+  ps_view_update_warnings_page (store, self->warnings_page, self->warnings_stack,
+                                self->warnings_overflow_label);
 }
 
 static void
@@ -840,7 +804,6 @@ static void
 ps_rtl_view_dispose (GObject *object)
 {
   PsRtlView *self = PS_RTL_VIEW (object);
-  GtkWidget *child;
 
   g_cancellable_cancel (self->filter_cancellable);
   g_clear_object (&self->filter_cancellable);
@@ -848,10 +811,7 @@ ps_rtl_view_dispose (GObject *object)
   g_clear_object (&self->search_cancellable);
   g_clear_handle_id (&self->filter_timeout_id, g_source_remove);
 
-  gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_RTL_VIEW);
-  /* Template children without an id binding, e.g. the stack switcher */
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
-    gtk_widget_unparent (child);
+  ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_RTL_VIEW);
 
   g_clear_pointer (&self->analysis, ps_run_analysis_unref);
   g_clear_pointer (&self->scopes, ps_scope_analysis_unref);
@@ -990,9 +950,6 @@ ps_rtl_view_class_init (PsRtlViewClass *klass)
 static void
 ps_rtl_view_init (PsRtlView *self)
 {
-  g_autoptr(GtkSingleSelection) scope_selection = NULL;
-  g_autoptr(GtkSingleSelection) totals_selection = NULL;
-  g_autoptr(GtkSingleSelection) warning_selection = NULL;
   GtkFilterListModel *totals_filtered;
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -1020,10 +977,7 @@ ps_rtl_view_init (PsRtlView *self)
   self->scope_sorted = gtk_sort_list_model_new (NULL, NULL);
   g_signal_connect_object (gtk_column_view_get_sorter (self->scope_view), "changed",
                            G_CALLBACK (scope_sort_changed_cb), self, G_CONNECT_SWAPPED);
-  scope_selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->scope_sorted)));
-  gtk_single_selection_set_autoselect (scope_selection, FALSE);
-  gtk_single_selection_set_can_unselect (scope_selection, TRUE);
-  gtk_column_view_set_model (self->scope_view, GTK_SELECTION_MODEL (scope_selection));
+  ps_view_set_column_model (self->scope_view, G_LIST_MODEL (self->scope_sorted));
 
   self->totals = g_list_store_new (PS_TYPE_SCOPE_TOTAL_ROW);
   self->totals_filter = GTK_FILTER (gtk_custom_filter_new (total_matches, self, NULL));
@@ -1031,17 +985,11 @@ ps_rtl_view_init (PsRtlView *self)
                                                g_object_ref (self->totals_filter));
   self->totals_sorted = gtk_sort_list_model_new (G_LIST_MODEL (totals_filtered),
                                                  g_object_ref (gtk_column_view_get_sorter (self->totals_view)));
-  totals_selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->totals_sorted)));
-  gtk_single_selection_set_autoselect (totals_selection, FALSE);
-  gtk_single_selection_set_can_unselect (totals_selection, TRUE);
-  gtk_column_view_set_model (self->totals_view, GTK_SELECTION_MODEL (totals_selection));
+  ps_view_set_column_model (self->totals_view, G_LIST_MODEL (self->totals_sorted));
 
   self->warnings_filter = GTK_FILTER (gtk_custom_filter_new (warning_matches, self, NULL));
   self->warnings_filtered = gtk_filter_list_model_new (NULL, g_object_ref (self->warnings_filter));
-  warning_selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->warnings_filtered)));
-  gtk_single_selection_set_autoselect (warning_selection, FALSE);
-  gtk_single_selection_set_can_unselect (warning_selection, TRUE);
-  gtk_column_view_set_model (self->warning_view, GTK_SELECTION_MODEL (warning_selection));
+  ps_view_set_column_model (self->warning_view, G_LIST_MODEL (self->warnings_filtered));
 
   g_signal_connect_swapped (self->totals_view, "activate", G_CALLBACK (totals_activate_cb), self);
   gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->view_stack));
@@ -1296,10 +1244,7 @@ const char *
 ps_rtl_view_get_header_value (PsRtlView  *self,
                               const char *field)
 {
-  static const struct {
-    const char *name;
-    gsize       offset;
-  } fields[] = {
+  static const PsViewLabelField fields[] = {
     { "process", G_STRUCT_OFFSET (PsRtlView, process_value) },
     { "opened", G_STRUCT_OFFSET (PsRtlView, opened_value) },
     { "closed", G_STRUCT_OFFSET (PsRtlView, closed_value) },
@@ -1310,11 +1255,7 @@ ps_rtl_view_get_header_value (PsRtlView  *self,
 
   g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-    if (g_str_equal (fields[i].name, field))
-      return gtk_label_get_text (G_STRUCT_MEMBER (GtkLabel *, self, fields[i].offset));
-
-  return NULL;
+  return ps_view_lookup_label_text (self, fields, G_N_ELEMENTS (fields), field);
 }
 
 const char *

@@ -92,6 +92,23 @@ ps_scope_analysis_unref (PsScopeAnalysis *self)
   g_atomic_rc_box_release_full (self, ps_scope_analysis_clear);
 }
 
+/* Both computations work on data of their own in a worker thread */
+static void
+run_in_thread (gpointer             source_tag,
+               gpointer             task_data,
+               GDestroyNotify       task_data_free,
+               GTaskThreadFunc      thread_func,
+               GCancellable        *cancellable,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_task_data (task, task_data, task_data_free);
+  g_task_run_in_thread (task, thread_func);
+}
+
 /* Computing under a filter */
 
 typedef struct
@@ -132,7 +149,6 @@ ps_scope_analysis_compute_async (PsEventStore        *store,
                                  GAsyncReadyCallback  callback,
                                  gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
   ComputeData *compute;
 
   g_return_if_fail (PS_IS_EVENT_STORE (store));
@@ -141,10 +157,8 @@ ps_scope_analysis_compute_async (PsEventStore        *store,
   compute->store = g_object_ref (store);
   compute->filter = filter;
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, ps_scope_analysis_compute_async);
-  g_task_set_task_data (task, compute, compute_data_free);
-  g_task_run_in_thread (task, compute_thread);
+  run_in_thread (ps_scope_analysis_compute_async, compute, compute_data_free, compute_thread,
+                 cancellable, callback, user_data);
 }
 
 PsScopeAnalysis *
@@ -300,7 +314,6 @@ ps_scope_analysis_search_async (PsScopeAnalysis     *self,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
   SearchData *data;
 
   g_return_if_fail (self != NULL);
@@ -311,10 +324,8 @@ ps_scope_analysis_search_async (PsScopeAnalysis     *self,
   data->text = g_strdup (text);
   data->max_results = max_results;
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, ps_scope_analysis_search_async);
-  g_task_set_task_data (task, data, search_data_free);
-  g_task_run_in_thread (task, search_thread);
+  run_in_thread (ps_scope_analysis_search_async, data, search_data_free, search_thread,
+                 cancellable, callback, user_data);
 }
 
 PsScopeSearch *

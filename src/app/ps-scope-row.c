@@ -389,50 +389,41 @@ ps_scope_row_is_measured (PsScopeRow *self)
   return FALSE;
 }
 
-guint64
-ps_scope_row_get_n_spans (PsScopeRow *self)
+/* A count kept per thread (a field of PsScopeRoot at @offset): the thread's
+ * own for a thread row, the sum over the session's threads for a session */
+static guint64
+sum_root_counts (PsScopeRow *self,
+                 gsize       offset)
 {
-  PsScopeTree *tree;
+  PsScopeTree *tree = self->analysis->tree;
   guint64 n = 0;
 
-  g_return_val_if_fail (PS_IS_SCOPE_ROW (self), 0);
-
-  tree = self->analysis->tree;
   if (self->kind == PS_SCOPE_ROW_THREAD)
     {
       const PsScopeRoot *root = ps_scope_tree_find_root (tree, self->index);
 
-      return root != NULL ? root->n_spans : 0;
+      return root != NULL ? G_STRUCT_MEMBER (guint64, root, offset) : 0;
     }
   if (self->kind == PS_SCOPE_ROW_SESSION)
     for (guint r = 0; r < ps_scope_tree_get_n_roots (tree); r++)
       if (ps_scope_tree_get_root (tree, r)->session == self->index)
-        n += ps_scope_tree_get_root (tree, r)->n_spans;
+        n += G_STRUCT_MEMBER (guint64, ps_scope_tree_get_root (tree, r), offset);
 
   return n;
 }
 
 guint64
+ps_scope_row_get_n_spans (PsScopeRow *self)
+{
+  g_return_val_if_fail (PS_IS_SCOPE_ROW (self), 0);
+  return sum_root_counts (self, G_STRUCT_OFFSET (PsScopeRoot, n_spans));
+}
+
+guint64
 ps_scope_row_get_n_marks (PsScopeRow *self)
 {
-  PsScopeTree *tree;
-  guint64 n = 0;
-
   g_return_val_if_fail (PS_IS_SCOPE_ROW (self), 0);
-
-  tree = self->analysis->tree;
-  if (self->kind == PS_SCOPE_ROW_THREAD)
-    {
-      const PsScopeRoot *root = ps_scope_tree_find_root (tree, self->index);
-
-      return root != NULL ? root->n_marks : 0;
-    }
-  if (self->kind == PS_SCOPE_ROW_SESSION)
-    for (guint r = 0; r < ps_scope_tree_get_n_roots (tree); r++)
-      if (ps_scope_tree_get_root (tree, r)->session == self->index)
-        n += ps_scope_tree_get_root (tree, r)->n_marks;
-
-  return n;
+  return sum_root_counts (self, G_STRUCT_OFFSET (PsScopeRoot, n_marks));
 }
 
 GListModel *

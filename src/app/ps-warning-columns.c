@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ps-view-util.h"
 #include "ps-warning-columns.h"
 #include "ps-warning-row.h"
 
@@ -18,23 +19,12 @@ typedef enum
   WARNING_COLUMN_MESSAGE,
 } WarningColumn;
 
-/* The whole message when asked for (not on every bind: see
- * ps-rtl-view-cells.c) */
-static gboolean
-message_query_tooltip (GtkWidget   *widget,
-                       int          x,
-                       int          y,
-                       gboolean     keyboard_mode,
-                       GtkTooltip  *tooltip,
-                       GtkListItem *list_item)
+/* The whole message, which the cell may cut short */
+static char *
+message_tooltip (gpointer item,
+                 guint    column)
 {
-  PsWarningRow *row = gtk_list_item_get_item (list_item);
-
-  if (row == NULL)
-    return FALSE;
-
-  gtk_tooltip_set_text (tooltip, ps_warning_row_get_message (row));
-  return TRUE;
+  return g_strdup (ps_warning_row_get_message (PS_WARNING_ROW (item)));
 }
 
 static void
@@ -43,18 +33,14 @@ warning_cell_setup (GtkSignalListItemFactory *factory,
                     gpointer                  user_data)
 {
   WarningColumn column = GPOINTER_TO_UINT (user_data);
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *label = ps_view_cell_label_new (column == WARNING_COLUMN_LINE);
 
-  gtk_label_set_xalign (GTK_LABEL (label), column == WARNING_COLUMN_LINE ? 1.0 : 0.0);
-  if (column == WARNING_COLUMN_LINE)
-    gtk_widget_add_css_class (label, "numeric");
   if (column == WARNING_COLUMN_CODE)
     gtk_widget_add_css_class (label, "monospace");
   if (column == WARNING_COLUMN_MESSAGE)
     {
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_widget_set_has_tooltip (label, TRUE);
-      g_signal_connect (label, "query-tooltip", G_CALLBACK (message_query_tooltip), list_item);
+      ps_view_cell_set_tooltip (label, list_item, column, message_tooltip);
     }
 
   if (column == WARNING_COLUMN_SEVERITY)

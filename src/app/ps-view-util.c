@@ -1,0 +1,196 @@
+/* ps-view-util.c — pieces the run views (CE, RTL) build their pages from
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ps-view-util.h"
+
+/* Table cells */
+
+GtkWidget *
+ps_view_cell_label_new (gboolean numeric)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0 : 0.0);
+  if (numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  return label;
+}
+
+typedef struct
+{
+  GtkListItem       *list_item;   /* owns the widget: not referenced */
+  PsCellTooltipFunc  func;
+  guint              column;
+} CellTooltip;
+
+static void
+cell_tooltip_free (gpointer  data,
+                   GClosure *closure)
+{
+  g_free (data);
+}
+
+/* Tooltips are made when asked for: setting one on every bind costs GTK
+ * a round trip to the X server for the pointer */
+static gboolean
+cell_query_tooltip (GtkWidget   *widget,
+                    int          x,
+                    int          y,
+                    gboolean     keyboard_mode,
+                    GtkTooltip  *tooltip,
+                    CellTooltip *cell)
+{
+  gpointer item = gtk_list_item_get_item (cell->list_item);
+  g_autofree char *text = NULL;
+
+  if (item == NULL)
+    return FALSE;
+
+  text = cell->func (item, cell->column);
+  if (text == NULL)
+    return FALSE;
+
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+void
+ps_view_cell_set_tooltip (GtkWidget         *widget,
+                          GtkListItem       *list_item,
+                          guint              column,
+                          PsCellTooltipFunc  func)
+{
+  CellTooltip *cell;
+
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+  g_return_if_fail (GTK_IS_LIST_ITEM (list_item));
+  g_return_if_fail (func != NULL);
+
+  cell = g_new0 (CellTooltip, 1);
+  cell->list_item = list_item;
+  cell->func = func;
+  cell->column = column;
+
+  gtk_widget_set_has_tooltip (widget, TRUE);
+  g_signal_connect_data (widget, "query-tooltip", G_CALLBACK (cell_query_tooltip),
+                         cell, cell_tooltip_free, 0);
+}
+
+/* Rows can be selected one at a time, and nothing is selected at first */
+void
+ps_view_set_column_model (GtkColumnView *view,
+                          GListModel    *model)
+{
+  g_autoptr(GtkSingleSelection) selection = NULL;
+
+  g_return_if_fail (GTK_IS_COLUMN_VIEW (view));
+  g_return_if_fail (G_IS_LIST_MODEL (model));
+
+  selection = gtk_single_selection_new (g_object_ref (model));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_column_view_set_model (view, GTK_SELECTION_MODEL (selection));
+}
+
+/* Header */
+
+/* A dash for a value the run does not give; an empty tooltip is none */
+void
+ps_view_set_header_value (GtkLabel   *label,
+                          const char *value,
+                          const char *tooltip)
+{
+  g_return_if_fail (GTK_IS_LABEL (label));
+
+  gtk_label_set_text (label, value != NULL && *value != '\0' ? value : "–");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), tooltip != NULL && *tooltip != '\0' ? tooltip : NULL);
+}
+
+const char *
+ps_view_lookup_label_text (gconstpointer           instance,
+                           const PsViewLabelField *fields,
+                           guint                   n_fields,
+                           const char             *name)
+{
+  g_return_val_if_fail (instance != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  for (guint i = 0; i < n_fields; i++)
+    if (g_str_equal (fields[i].name, name))
+      return gtk_label_get_text (G_STRUCT_MEMBER (GtkLabel *, instance, fields[i].offset));
+
+  return NULL;
+}
+
+/* Warnings */
+
+/* The page's title counts every warning raised, and asks for attention
+ * when one is more than information; the store keeps only the first ones. */
+void
+ps_view_update_warnings_page (PsEventStore *store,
+                              GtkStackPage *page,
+                              GtkStack     *stack,
+                              GtkLabel     *overflow_label)
+{
+  guint n_kept;
+  guint64 n_raised;
+  gboolean attention = FALSE;
+  g_autofree char *title = NULL;
+
+  g_return_if_fail (PS_IS_EVENT_STORE (store));
+  g_return_if_fail (GTK_IS_STACK_PAGE (page));
+  g_return_if_fail (GTK_IS_STACK (stack));
+  g_return_if_fail (GTK_IS_LABEL (overflow_label));
+
+  n_kept = ps_event_store_get_n_warnings (store);
+  n_raised = ps_event_store_get_n_warnings_raised (store);
+
+  for (guint i = 0; i < n_kept && !attention; i++)
+    {
+      PsWarning warning;
+
+      ps_event_store_get_warning (store, i, &warning);
+      attention = warning.severity >= PS_SEVERITY_WARNING;
+    }
+
+  if (n_raised == 0)
+    title = g_strdup (_("_Warnings"));
+  else
+    /* Translators: a page title with the number of warnings */
+    title = g_strdup_printf (_("_Warnings (%llu)"), (unsigned long long) n_raised);
+  gtk_stack_page_set_title (page, title);
+  gtk_stack_page_set_needs_attention (page, attention);
+  gtk_stack_set_visible_child_name (stack, n_raised > 0 ? "table" : "empty");
+
+  if (n_raised > n_kept)
+    {
+      g_autofree char *text =
+        g_strdup_printf (_("Showing the first %u of %llu warnings."), n_kept, (unsigned long long) n_raised);
+
+      gtk_label_set_text (overflow_label, text);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (overflow_label), n_raised > n_kept);
+}
+
+/* Widgets */
+
+/* After the template's children, those without an id binding (e.g. a
+ * stack switcher) that are still parented to @widget */
+void
+ps_view_dispose_template (GtkWidget *widget,
+                          GType      widget_type)
+{
+  GtkWidget *child;
+
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  gtk_widget_dispose_template (widget, widget_type);
+  while ((child = gtk_widget_get_first_child (widget)) != NULL)
+    gtk_widget_unparent (child);
+}

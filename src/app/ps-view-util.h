@@ -1,0 +1,50 @@
+/* ps-view-util.h — pieces the run views (CE, RTL) build their pages from
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Table cells with tooltips made on demand, column views over a model
+ * without an automatic selection, the header fields and the warnings page
+ * as PsCeView and PsRtlView both show them.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ps-event-store.h"
+
+G_BEGIN_DECLS
+
+/* The tooltip of the cell of @column showing @item, or %NULL for none */
+typedef char * (*PsCellTooltipFunc) (gpointer item,
+                                     guint    column);
+
+/* A label field of a view, found by name (the testing API of the views) */
+typedef struct
+{
+  const char *name;
+  gsize       offset;   /* of the GtkLabel * in the view's instance struct */
+} PsViewLabelField;
+
+GtkWidget  *ps_view_cell_label_new       (gboolean                numeric);
+void        ps_view_cell_set_tooltip     (GtkWidget              *widget,
+                                          GtkListItem            *list_item,
+                                          guint                   column,
+                                          PsCellTooltipFunc       func);
+void        ps_view_set_column_model     (GtkColumnView          *view,
+                                          GListModel             *model);
+void        ps_view_set_header_value     (GtkLabel               *label,
+                                          const char             *value,
+                                          const char             *tooltip);
+const char *ps_view_lookup_label_text    (gconstpointer           instance,
+                                          const PsViewLabelField *fields,
+                                          guint                   n_fields,
+                                          const char             *name);
+void        ps_view_update_warnings_page (PsEventStore           *store,
+                                          GtkStackPage           *page,
+                                          GtkStack               *stack,
+                                          GtkLabel               *overflow_label);
+void        ps_view_dispose_template     (GtkWidget              *widget,
+                                          GType                   widget_type);
+
+G_END_DECLS
