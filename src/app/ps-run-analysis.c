@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "ps-run-analysis.h"
+#include "ps-format.h"
 
 G_DEFINE_BOXED_TYPE (PsRunAnalysis, ps_run_analysis, ps_run_analysis_ref, ps_run_analysis_unref)
 
@@ -37,7 +38,7 @@ ps_run_analysis_new (PsEventStore *store)
 
   /* Scopes and messages (RTL logs): the measurement series would only
    * repeat the span series of the scope analysis */
-  if (g_strcmp0 (ps_event_store_get_format (store), "rtl-logfile") == 0
+  if (g_strcmp0 (ps_event_store_get_format (store), ps_format_rtl_logfile.name) == 0
       || ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_n_marks (store) > 0)
     self->scopes = ps_scope_analysis_new (store, NULL);
 

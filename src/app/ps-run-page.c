@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-ce-view.h"
+#include "ps-format.h"
 #include "ps-loader.h"
 #include "ps-run-analysis.h"
 #include "ps-run-page-private.h"
@@ -131,7 +132,7 @@ show_error (PsRunPage    *self,
 static gboolean
 is_rtl_store (PsEventStore *store)
 {
-  return g_strcmp0 (ps_event_store_get_format (store), "rtl-logfile") == 0;
+  return g_strcmp0 (ps_event_store_get_format (store), ps_format_rtl_logfile.name) == 0;
 }
 
 static void

@@ -30,7 +30,8 @@ ps_scope_analysis_clear (gpointer data)
 static GPtrArray *
 collect_span_series (PsEventStore  *store,
                      PsScopeFilter *filter,
-                     gboolean       per_thread)
+                     gboolean       per_thread,
+                     gint64        *self_times)
 {
   PsSeriesOptions options = { 0 };
   GPtrArray *all;
@@ -39,6 +40,7 @@ collect_span_series (PsEventStore  *store,
   options.durations_summary_only = TRUE;
   options.spans_per_thread = per_thread;
   options.span_filter = filter;
+  options.span_self_times = self_times;
   all = ps_series_collect (store, &options);
 
   for (guint i = 0; i < all->len; i++)
@@ -65,9 +67,10 @@ ps_scope_analysis_new (PsEventStore  *store,
   self = g_atomic_rc_box_new0 (PsScopeAnalysis);
   self->store = g_object_ref (store);
   self->tree = ps_scope_tree_new (store, filter);
-  self->series = collect_span_series (store, filter, FALSE);
-  self->thread_series = collect_span_series (store, filter, TRUE);
-  self->self_times = ps_scopes_get_self_times (store);
+  /* The self times come with the first pass over the spans */
+  self->self_times = g_new0 (gint64, ps_event_store_get_n_spans (store) + 1);
+  self->series = collect_span_series (store, filter, FALSE, self->self_times);
+  self->thread_series = collect_span_series (store, filter, TRUE, NULL);
 
   for (guint r = 0; r < ps_scope_tree_get_n_roots (self->tree); r++)
     {

@@ -207,12 +207,11 @@ span_key_of (SpanCollector *self,
   key->context = (span->flags & PS_SPAN_FLAG_LOGICAL) ? ps_event_store_get_span_context (self->store, index) : 0;
 }
 
-/* The series of a span, made when create is set; PS_NONE if there is none */
+/* The series of a span, made on first sight */
 static guint
 span_series (SpanCollector *self,
              guint64        index,
-             const PsSpan  *span,
-             gboolean       create)
+             const PsSpan  *span)
 {
   SpanKey key;
   gpointer found;
@@ -229,9 +228,6 @@ span_series (SpanCollector *self,
       self->last_index = GPOINTER_TO_UINT (found) - 1;
       return self->last_index;
     }
-  if (!create)
-    return PS_NONE;
-
   series = g_new0 (PsSeries, 1);
   series->name = g_strdup (ps_event_store_get_string (self->store, span->name));
   series->app = g_strdup ("");
@@ -277,10 +273,13 @@ add_span (guint64       index,
   PsSeries *series;
   double value;
 
+  if (self->options->span_self_times != NULL)
+    self->options->span_self_times[index] = self_ns;
+
   if (!ps_scope_filter_match_span (self->options->span_filter, self->store, index))
     return;
 
-  series_index = span_series (self, index, span, TRUE);
+  series_index = span_series (self, index, span);
   series = g_ptr_array_index (self->result, series_index);
   span_series_add_track (series, span->track);
   if (series_index - self->first >= self->first_span->len)

@@ -64,6 +64,9 @@ typedef struct
                                     * event */
   gboolean spans_per_thread;    /* spans: one series per scope name and thread */
   PsScopeFilter *span_filter;   /* spans: only the scopes it keeps; may be NULL */
+  gint64  *span_self_times;     /* spans: if set, receives the self time of
+                                 * every span of the store (filtered or not),
+                                 * indexed like the store's spans */
 } PsSeriesOptions;
 
 const char *ps_series_kind_to_string (PsSeriesKind kind);

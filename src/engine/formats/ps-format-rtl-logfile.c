@@ -123,7 +123,6 @@ typedef struct
 {
   PsParser       parent;
   PsEventStore  *store;
-  PsStoreBuilder *builder;
   PsLineReader  *reader;
 
   /* The pid in the file name (…_<pid>.log), if any */
@@ -144,7 +143,6 @@ typedef struct
   GPtrArray     *thread_list;          /* the same, in order of appearance */
   ThreadState   *last_thread;          /* the thread of the last record */
   ThreadState   *small_threads[SMALL_THREAD_IDS];  /* by id, for the common small ids */
-  guint64        n_spans;              /* spans begun so far (the store's count) */
 
   /* The record whose text may still continue on the next line */
   gboolean       has_pending;
@@ -333,13 +331,6 @@ split_message (Record     *r,
   r->flags |= RECORD_NO_SEPARATOR;
 }
 
-static char *
-shown (const char *text,
-       gsize       length)
-{
-  return ps_util_display_text (text, length);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Names                                                                     */
 
@@ -453,14 +444,11 @@ warn (RtlParser  *self,
       const char *format,
       ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  ps_store_builder_warn_valist (self->parent.builder, severity, code, line, PS_NO_POSITION, self->session, format, args);
   va_end (args);
-
-  ps_store_builder_warn (self->builder, severity, code, line, PS_NO_POSITION, self->session, "%s", message);
 }
 
 static void
@@ -523,7 +511,7 @@ end_session (RtlParser *self,
         {
           OpenScope *open = &g_array_index (thread->stack, OpenScope, thread->stack->len - 1);
           gint64 end_ms = has_close ? MAX (close_ms, open->begin_ms) : MAX (thread->last_ms, open->begin_ms);
-          g_autofree char *name = shown (open->name, open->name_length);
+          g_autofree char *name = ps_util_display_text (open->name, open->name_length);
 
           if (has_close)
             warn (self, PS_SEVERITY_WARNING, "W-UNTERMINATED", open->line,
@@ -712,7 +700,7 @@ open_scope (RtlParser   *self,
   span.depth = (guint16)MIN (depth, G_MAXUINT16);
   span.flags = flags;
 
-  open.span = ps_store_builder_add_span (self->builder, &span);
+  open.span = ps_store_builder_add_span (self->parent.builder, &span);
   open.name = ps_event_store_get_string (self->store, span.name);
   open.name_length = name_length;
   open.name_id = span.name;
@@ -722,10 +710,9 @@ open_scope (RtlParser   *self,
   open.depth = depth;
   open.clock_steps = thread->clock_steps;
   open.logical = (flags & PS_SPAN_FLAG_LOGICAL) != 0;
-  self->n_spans = open.span + 1;
 
   if (open.logical)
-    ps_store_builder_set_span_context (self->builder, open.span, context);
+    ps_store_builder_set_span_context (self->parent.builder, open.span, context);
 
   g_array_append_val (thread->stack, open);
 }
@@ -739,7 +726,7 @@ close_scope (RtlParser   *self,
              guint16      flags)
 {
   OpenScope *open = &g_array_index (thread->stack, OpenScope, index);
-  PsSpan *span = ps_store_builder_edit_span (self->builder, open->span);
+  PsSpan *span = ps_store_builder_edit_span (self->parent.builder, open->span);
 
   span->end_ns = end_ms * NS_PER_MS;
   span->flags |= flags;
@@ -770,7 +757,7 @@ close_above (RtlParser   *self,
     {
       guint top = thread->stack->len - 1;
       OpenScope *open = &g_array_index (thread->stack, OpenScope, top);
-      g_autofree char *name = shown (open->name, open->name_length);
+      g_autofree char *name = ps_util_display_text (open->name, open->name_length);
 
       if (open->logical)
         {
@@ -816,8 +803,8 @@ end_scope (RtlParser    *self,
       if (!open->logical && length > open->name_length && memcmp (name, open->name, open->name_length) == 0
           && name[open->name_length] == ' ')
         {
-          g_autofree char *begin_name = shown (open->name, open->name_length);
-          g_autofree char *end_name = shown (name, length);
+          g_autofree char *begin_name = ps_util_display_text (open->name, open->name_length);
+          g_autofree char *end_name = ps_util_display_text (name, length);
 
           warn (self, PS_SEVERITY_INFO, "I-NAME-MISMATCH", r->line,
                 _("End “%s” closes scope “%s” (begun on line %llu): the end names it with more text"),
@@ -859,7 +846,7 @@ end_scope (RtlParser    *self,
 
   /* 8.5 */
   {
-    g_autofree char *end_name = shown (name, length);
+    g_autofree char *end_name = ps_util_display_text (name, length);
 
     warn (self, PS_SEVERITY_WARNING, "W-ORPHAN-END", r->line,
           _("End of scope “%s” on thread %u has no matching begin; it is ignored"),
@@ -905,8 +892,8 @@ end_logical (RtlParser    *self,
 
       if (open->logical && open->context == context)
         {
-          g_autofree char *begin_name = shown (open->name, open->name_length);
-          g_autofree char *end_name = shown (name, length);
+          g_autofree char *begin_name = ps_util_display_text (open->name, open->name_length);
+          g_autofree char *end_name = ps_util_display_text (name, length);
 
           warn (self, PS_SEVERITY_INFO, "I-NAME-MISMATCH", r->line,
                 _("End “%s” closes logical scope “%s” (begun on line %llu), the innermost one open in the same context"),
@@ -917,7 +904,7 @@ end_logical (RtlParser    *self,
     }
 
   {
-    g_autofree char *end_name = shown (name, length);
+    g_autofree char *end_name = ps_util_display_text (name, length);
 
     warn (self, PS_SEVERITY_WARNING, "W-ORPHAN-LOGICAL-END", r->line,
           _("End of logical scope “%s” on thread %u has no matching begin; it is ignored"),
@@ -979,13 +966,13 @@ add_message (RtlParser    *self,
 
       if (!found)
         {
-          g_autofree char *name = shown (r->name, r->name_length);
+          g_autofree char *name = ps_util_display_text (r->name, r->name_length);
 
           mark.flags |= PS_MARK_FLAG_CONTEXT_NOT_OPEN;
           if (stack->len > 0)
             {
               const OpenScope *top = &g_array_index (stack, OpenScope, stack->len - 1);
-              g_autofree char *top_name = shown (top->name, top->name_length);
+              g_autofree char *top_name = ps_util_display_text (top->name, top->name_length);
 
               warn (self, PS_SEVERITY_INFO, "I-CONTEXT-NOT-OPEN", r->line,
                     _("Message names scope “%s”, which is not open on thread %u; it is attached to the innermost open scope “%s”"),
@@ -1004,9 +991,9 @@ add_message (RtlParser    *self,
   mark.text = ps_event_store_add_text (self->store, r->message, r->message_length);
   mark.name = name != PS_NONE ? name : intern_name (self, r->name, r->name_length);
   mark.span = owner;
-  mark.position = (guint32)MIN (self->n_spans, G_MAXUINT32);
+  mark.position = (guint32)MIN (ps_store_builder_get_n_spans (self->parent.builder), G_MAXUINT32);
 
-  return ps_store_builder_add_mark (self->builder, &mark);
+  return ps_store_builder_add_mark (self->parent.builder, &mark);
 }
 
 static void
@@ -1081,7 +1068,7 @@ process_record (RtlParser    *self,
     default:
       if (G_UNLIKELY (r->flags & RECORD_NO_SEPARATOR))
         {
-          g_autofree char *text = shown (r->message, r->message_length);
+          g_autofree char *text = ps_util_display_text (r->message, r->message_length);
 
           warn (self, PS_SEVERITY_WARNING, "W-NOSEP", r->line,
                 _("Message “%s” has no “ : ” between scope name and text; it is read as text without a scope name"),
@@ -1168,7 +1155,7 @@ handle_text (RtlParser  *self,
 
   if (self->interrupted_mark != PS_NO_POSITION)
     {
-      PsMark *mark = ps_store_builder_edit_mark (self->builder, self->interrupted_mark);
+      PsMark *mark = ps_store_builder_edit_mark (self->parent.builder, self->interrupted_mark);
 
       mark->text = ps_event_store_add_text (self->store, text, length);
       mark->flags |= PS_MARK_FLAG_REASSEMBLED;
@@ -1181,7 +1168,7 @@ handle_text (RtlParser  *self,
 
   if (!self->has_pending)
     {
-      display = shown (text, MIN (length, 200));
+      display = ps_util_display_text (text, MIN (length, 200));
       if (self->seen_record)
         warn (self, PS_SEVERITY_WARNING, "W-STRAY-TEXT", line,
               _("Text that is not a record and follows no record it could continue: “%s”; it is ignored"),
@@ -1194,7 +1181,7 @@ handle_text (RtlParser  *self,
 
   if (damaged)
     {
-      display = shown (text, MIN (length, 200));
+      display = ps_util_display_text (text, MIN (length, 200));
       warn_after_pending (self, PS_SEVERITY_WARNING, "W-DAMAGED-PREFIX", line,
                           g_strdup_printf (_("“%s” looks like a record with a damaged time or thread number; it is kept as text of the record before"),
                                            display));
@@ -1479,7 +1466,7 @@ handle_logical_line (RtlParser  *self,
       submit_record (self, &r);
       if (inner != NULL)
         {
-          g_autofree char *display = shown (text, inner - text);
+          g_autofree char *display = ps_util_display_text (text, inner - text);
 
           warn (self, PS_SEVERITY_WARNING, "W-INTERRUPTED", line,
                 _("Another record was written into the message “%s”; the two are separated and the message’s text is taken from the next line that has no time"),
@@ -1537,7 +1524,7 @@ handle_logical_line (RtlParser  *self,
 
   if (result == PREFIX_TOO_LARGE)
     {
-      g_autofree char *display = shown (text, MIN (length, 200));
+      g_autofree char *display = ps_util_display_text (text, MIN (length, 200));
 
       warn_after_pending (self, PS_SEVERITY_WARNING, "W-DAMAGED-PREFIX", line,
                           g_strdup_printf (_("“%s”: the time or thread number does not fit in 32 bits, so this is not a record"),
@@ -1588,42 +1575,6 @@ handle_line (const PsLine *line,
 /* ------------------------------------------------------------------------ */
 /* The fast path                                                             */
 
-/* The strict prefix the writer produces: digits SP digits SP kind (SP | LF) */
-static inline const char *
-fast_prefix (const char *p,
-             const char *end,
-             Record     *r)
-{
-  guint64 time = 0;
-  guint64 thread = 0;
-  const char *start;
-
-  start = p;
-  while (p < end && is_digit (*p))
-    time = time * 10 + (guint64)(*p++ - '0');
-  if (p == start || p - start > 10 || p >= end || *p != ' ' || time > G_MAXUINT32)
-    return NULL;
-  start = ++p;
-  while (p < end && is_digit (*p))
-    thread = thread * 10 + (guint64)(*p++ - '0');
-  if (p == start || p - start > 10 || p + 1 >= end || *p != ' ' || thread > G_MAXUINT32)
-    return NULL;
-  p++;
-  if (!is_kind (*p))
-    return NULL;
-  r->kind = *p++;
-  if (p >= end)
-    return NULL;
-  if (*p == ' ')
-    p++;
-  else if (*p != '\n')
-    return NULL;
-
-  r->time = (guint32)time;
-  r->thread = (guint32)thread;
-  return p;
-}
-
 /* The first LF or NUL byte in [p, end). The C library's vectorised
  * memchr, twice, is quicker than one pass of our own. */
 static inline const char *
@@ -1656,7 +1607,8 @@ fast_lines (const char *data,
 
   memset (&r, 0, sizeof r);
   memset (&next, 0, sizeof next);
-  body = fast_prefix (p, end, &r);
+  if (parse_prefix (p, end, &r.time, &r.thread, &r.kind, &body) != PREFIX_OK)
+    body = NULL;
 
   while (body != NULL)
     {
@@ -1668,8 +1620,7 @@ fast_lines (const char *data,
         break;
 
       /* The next line must be a record too, so that nothing continues this one */
-      next_body = fast_prefix (lf + 1, end, &next);
-      if (next_body == NULL)
+      if (parse_prefix (lf + 1, end, &next.time, &next.thread, &next.kind, &next_body) != PREFIX_OK)
         break;
 
       r.line = line_number + taken;
@@ -1729,7 +1680,7 @@ rtl_finish (PsParser  *parser,
   flush_pending (self);
   if (self->session != PS_NONE && !self->session_closed)
     end_session (self, FALSE, 0);
-  ps_store_builder_flush (self->builder);
+  ps_store_builder_flush (self->parent.builder);
 
   return TRUE;
 }
@@ -1762,7 +1713,7 @@ rtl_parser_new (PsStoreBuilder *builder)
   RtlParser *self = g_new0 (RtlParser, 1);
 
   self->parent.klass = &rtl_parser_class;
-  self->builder = builder;
+  self->parent.builder = builder;
   self->store = g_object_ref (ps_store_builder_get_store (builder));
   self->session = PS_NONE;
   self->threads = g_hash_table_new_full (NULL, NULL, NULL, thread_state_free);
