@@ -24,6 +24,8 @@ typedef enum
   PS_ERROR_TRUNCATED,
   /* The input is larger or deeper than this build can hold. */
   PS_ERROR_TOO_LARGE,
+  /* The run has no data of the kind asked for (e.g. no call stacks). */
+  PS_ERROR_NO_DATA,
 } PsErrorCode;
 
 GQuark ps_error_quark (void);

@@ -151,6 +151,7 @@ struct _PsEventStore
   GArray       *frames;       /* PsFrame */
   GHashTable   *frame_ids;
   GArray       *stack_nodes;  /* PsStackNode; node 0 is the empty stack */
+  GArray       *report_rows;  /* PsReportRow */
   GHashTable   *stack_ids;
 
   GArray       *warnings;     /* StoredWarning */
@@ -268,6 +269,7 @@ ps_event_store_finalize (GObject *object)
   g_clear_pointer (&self->frames, g_array_unref);
   g_clear_pointer (&self->stack_ids, g_hash_table_unref);
   g_clear_pointer (&self->stack_nodes, g_array_unref);
+  g_clear_pointer (&self->report_rows, g_array_unref);
   g_clear_pointer (&self->warnings, g_array_unref);
   g_clear_pointer (&self->warning_text, g_string_chunk_free);
 
@@ -318,6 +320,7 @@ ps_event_store_init (PsEventStore *self)
   self->frames = g_array_new (FALSE, FALSE, sizeof (PsFrame));
   self->frame_ids = g_hash_table_new_full (frame_hash, frame_equal, g_free, NULL);
   self->stack_nodes = g_array_new (FALSE, FALSE, sizeof (PsStackNode));
+  self->report_rows = g_array_new (FALSE, FALSE, sizeof (PsReportRow));
   self->stack_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   g_array_append_val (self->stack_nodes, root);
   self->warnings = g_array_new (FALSE, FALSE, sizeof (StoredWarning));
@@ -425,6 +428,7 @@ ps_event_store_get_memory_size (PsEventStore *self)
   size += self->strings->len * (sizeof (gpointer) * 4 + 16);
   size += self->frames->len * sizeof (PsFrame) * 3;
   size += self->stack_nodes->len * sizeof (PsStackNode) * 3;
+  size += self->report_rows->len * sizeof (PsReportRow);
   size += self->warnings->len * (sizeof (StoredWarning) + 64);
 
   return size;
@@ -1467,4 +1471,35 @@ ps_event_store_emit_appended (PsEventStore *self)
 {
   g_return_if_fail (PS_IS_EVENT_STORE (self));
   g_signal_emit (self, signals[APPENDED], 0);
+}
+
+/* Report rows */
+
+guint32
+ps_event_store_add_report_row (PsEventStore      *self,
+                               const PsReportRow *row)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), PS_NONE);
+  g_return_val_if_fail (row != NULL, PS_NONE);
+
+  g_array_append_val (self->report_rows, *row);
+  return self->report_rows->len - 1;
+}
+
+guint
+ps_event_store_get_n_report_rows (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+
+  return self->report_rows->len;
+}
+
+const PsReportRow *
+ps_event_store_get_report_row (PsEventStore *self,
+                               guint32       index)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  g_return_val_if_fail (index < self->report_rows->len, NULL);
+
+  return &g_array_index (self->report_rows, PsReportRow, index);
 }

@@ -204,6 +204,48 @@ typedef struct
 
 typedef enum
 {
+  PS_REPORT_ROW_TREE,      /* a call path of a call-tree report */
+  PS_REPORT_ROW_FUNCTION,  /* a function of a summary, or a caller/callee Root row */
+  PS_REPORT_ROW_CALLER,    /* a caller of the FUNCTION row `parent` */
+  PS_REPORT_ROW_CALLEE,    /* a callee of the FUNCTION row `parent` */
+} PsReportRowKind;
+
+/* Index of the four instrumentation values in PsReportRow's arrays
+ * (vs-instrumentation.md §3); sampling reports use the first two for
+ * inclusive and exclusive samples. */
+enum
+{
+  PS_REPORT_ELAPSED_INCLUSIVE,
+  PS_REPORT_ELAPSED_EXCLUSIVE,
+  PS_REPORT_APPLICATION_INCLUSIVE,
+  PS_REPORT_APPLICATION_EXCLUSIVE,
+  PS_N_REPORT_VALUES,
+};
+
+/* One row of a profiler report that gives aggregated values instead of
+ * events (a Visual Studio profiler CSV). Values are in the unit of the
+ * run's "time_unit" metadata ("ticks", "ms" or "samples"); NAN where the
+ * report has no such column. Rare (thousands per run), so not packed. */
+typedef struct
+{
+  guint64 line;
+  guint32 frame;      /* function, module, address */
+  guint32 parent;     /* TREE: parent row or PS_NONE at the top level;
+                       * CALLER/CALLEE: its FUNCTION row */
+  guint32 track;      /* the process track, PS_NONE if the report named none */
+  guint16 kind;       /* PsReportRowKind */
+  guint16 level;      /* TREE: the report's Level column */
+  guint64 calls;      /* Number of Calls, 0 if not given */
+  gboolean has_calls;
+  double  total[PS_N_REPORT_VALUES];
+  double  min[PS_N_REPORT_VALUES];
+  double  avg[PS_N_REPORT_VALUES];
+  double  max[PS_N_REPORT_VALUES];
+  double  percent[PS_N_REPORT_VALUES];
+} PsReportRow;
+
+typedef enum
+{
   PS_SEVERITY_INFO,
   PS_SEVERITY_WARNING,
   PS_SEVERITY_ERROR,
@@ -363,6 +405,13 @@ guint32        ps_event_store_intern_stack       (PsEventStore   *self,
                                                   guint32         frame);
 const PsStackNode *ps_event_store_get_stack_node (PsEventStore   *self,
                                                   guint32         stack);
+
+/* Report rows (profiler reports), in file order */
+guint32        ps_event_store_add_report_row     (PsEventStore   *self,
+                                                  const PsReportRow *row);
+guint          ps_event_store_get_n_report_rows  (PsEventStore   *self);
+const PsReportRow *ps_event_store_get_report_row (PsEventStore   *self,
+                                                  guint32         index);
 
 /* Time range covered by timed events, FALSE if there are none */
 gboolean       ps_event_store_get_time_range     (PsEventStore   *self,

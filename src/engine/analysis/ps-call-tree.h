@@ -1,0 +1,281 @@
+/* ps-call-tree.h — call trees with the four instrumentation values
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: vs-instrumentation.md §2 (collection model), §3 (the four values,
+ * aggregation levels, recursion), §4 (percentages), §5 (worked example).
+ *
+ * A PsCallTree holds, for one source of call stacks:
+ *  - the top-down tree: one node per call path, under a root node;
+ *  - the bottom-up tree: one root per function, its children the callers
+ *    (and their callers…), each with the part of the function's values that
+ *    came through that path;
+ *  - the flat function summary;
+ *  - callers and callees of any function.
+ * Every node and function has the number of calls, the four values
+ * (elapsed/application × inclusive/exclusive) and their per-call minimum,
+ * average and maximum.
+ *
+ * Trees are computed from intervals (enter/leave probes, or stacks with a
+ * duration), from spans, or from weighted samples; or they hold the values
+ * a profiler report gave (VS reports), in which case the values, averages
+ * and percentages are shown as given.
+ *
+ * Recursion [OURS, spec §3]: in the function summary, in the bottom-up
+ * roots and in caller/callee, an interval counts once per distinct function
+ * on its stack. The top-down tree needs no rule: each path node appears
+ * once per stack.
+ *
+ * A built tree is immutable and may be read from any thread.
+ */
+#pragma once
+
+#include "ps-event-store.h"
+#include "ps-scopes.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PS_CALL_VALUE_ELAPSED_INCLUSIVE,
+  PS_CALL_VALUE_ELAPSED_EXCLUSIVE,
+  PS_CALL_VALUE_APPLICATION_INCLUSIVE,
+  PS_CALL_VALUE_APPLICATION_EXCLUSIVE,
+  PS_N_CALL_VALUES,
+} PsCallValue;
+
+/* Percentage basis (spec §4) */
+typedef enum
+{
+  PS_CALL_BASIS_S1,    /* elapsed over T_E, application over T_A (default) */
+  PS_CALL_BASIS_VIEW,  /* all four over T_E */
+} PsCallBasis;
+
+/* The unit of every value of a tree */
+typedef enum
+{
+  PS_CALL_UNIT_NS,       /* timed sources (RTL, probes) */
+  PS_CALL_UNIT_SAMPLES,  /* sampled sources: values are sample weights */
+  PS_CALL_UNIT_TICKS,    /* a report in timer ticks of unknown frequency */
+  PS_CALL_UNIT_MS,       /* a report in milliseconds */
+} PsCallUnit;
+
+typedef struct
+{
+  guint64 calls;                      /* entries; 0 for sampled sources */
+  double  total[PS_N_CALL_VALUES];    /* in the tree's unit */
+  /* Per call. Computed trees: over the calls counted in `calls`; avg is
+   * total / calls (0 when there are no calls). Reports: as given, NAN for
+   * a column the report did not have. */
+  double  min[PS_N_CALL_VALUES];
+  double  avg[PS_N_CALL_VALUES];
+  double  max[PS_N_CALL_VALUES];
+  /* Reports only: the percentages the report gave, NAN where it had none
+   * (and always NAN in computed trees). */
+  double  given_percent[PS_N_CALL_VALUES];
+} PsCallStats;
+
+#define PS_CALL_NODE_ROOT 0   /* the root node of either tree */
+
+#define PS_TYPE_CALL_TREE (ps_call_tree_get_type ())
+G_DECLARE_FINAL_TYPE (PsCallTree, ps_call_tree, PS, CALL_TREE, GObject)
+
+/* --- Building ------------------------------------------------------------ */
+
+typedef struct _PsCallTreeBuilder PsCallTreeBuilder;
+
+PsCallTreeBuilder *ps_call_tree_builder_new     (PsCallUnit          unit);
+void               ps_call_tree_builder_free    (PsCallTreeBuilder  *self);
+/* Functions are identified by name and module (module may be NULL or "");
+ * the same pair always gives the same id. */
+guint32            ps_call_tree_builder_intern_function (PsCallTreeBuilder *self,
+                                                  const char         *name,
+                                                  const char         *module);
+
+/* Probe model (spec §2). Each thread (any key the caller chooses) has its
+ * own stack and clock; times of one thread must not go back. An interval
+ * runs from one probe of a thread to its next one and belongs to the stack
+ * as it was before the later probe. */
+void               ps_call_tree_builder_enter   (PsCallTreeBuilder  *self,
+                                                 guint32             thread,
+                                                 guint32             function,
+                                                 gint64              time);
+void               ps_call_tree_builder_leave   (PsCallTreeBuilder  *self,
+                                                 guint32             thread,
+                                                 gint64              time);
+/* The operating system did something in the thread's current interval
+ * (the one that the thread's next probe ends). */
+void               ps_call_tree_builder_os_event (PsCallTreeBuilder *self,
+                                                 guint32             thread);
+
+/* Interval model: an interval of `duration` with the stack (outermost
+ * first) as it was at its end. Consecutive intervals of a thread share the
+ * calls of their common stack prefix; a function that is no longer on the
+ * stack has returned. An empty stack adds to no function and to no total. */
+void               ps_call_tree_builder_add_interval (PsCallTreeBuilder *self,
+                                                 guint32             thread,
+                                                 const guint32      *stack,
+                                                 guint               depth,
+                                                 gint64              duration,
+                                                 gboolean            os_event);
+
+/* Sampled sources: a sample of `weight` with its stack (outermost first);
+ * a kernel-mode sample is the OS-event case. Calls are not counted. */
+void               ps_call_tree_builder_add_sample (PsCallTreeBuilder *self,
+                                                 const guint32      *stack,
+                                                 guint               depth,
+                                                 guint64             weight,
+                                                 gboolean            kernel);
+
+/* Reports (values as given). A call-tree report adds nodes in depth-first
+ * pre-order below a parent node (PS_CALL_NODE_ROOT for the top level) and
+ * returns the new node. A function-summary or caller/callee report sets a
+ * function's own row and adds its callers and callees. Functions of a
+ * report without a summary get the sum of their outermost top-down nodes;
+ * a report without a tree gets none (ps_call_tree_has_top_down () is FALSE). */
+guint32            ps_call_tree_builder_add_node (PsCallTreeBuilder *self,
+                                                 guint32             parent,
+                                                 guint32             function,
+                                                 const PsCallStats  *given);
+void               ps_call_tree_builder_set_function (PsCallTreeBuilder *self,
+                                                 guint32             function,
+                                                 const PsCallStats  *given);
+void               ps_call_tree_builder_add_caller (PsCallTreeBuilder *self,
+                                                 guint32             function,
+                                                 guint32             caller,
+                                                 const PsCallStats  *given);
+void               ps_call_tree_builder_add_callee (PsCallTreeBuilder *self,
+                                                 guint32             function,
+                                                 guint32             callee,
+                                                 const PsCallStats  *given);
+/* Reports: the session totals T_E and T_A when the report implies them
+ * (otherwise they are the sums of the functions' exclusive values). */
+void               ps_call_tree_builder_set_totals (PsCallTreeBuilder *self,
+                                                 double              elapsed,
+                                                 double              application);
+
+/* Closes the calls still open at each thread's last probe and returns the
+ * tree; frees the builder. */
+PsCallTree        *ps_call_tree_builder_end     (PsCallTreeBuilder  *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsCallTreeBuilder, ps_call_tree_builder_free)
+
+/* The call tree of the spans of a store: every track with spans is a
+ * thread, a span is a call from its begin to its end (unterminated spans
+ * end where the store says they end). track limits it to one track
+ * (PS_NONE: all tracks, merged by call path). With a filter, the spans it
+ * drops are left out and their children move up to the nearest kept
+ * ancestor. The function of a span is the function part of its name
+ * (ps_call_tree_function_of_name ()). Spans have no OS events, so
+ * application = elapsed. */
+PsCallTree        *ps_call_tree_new_for_spans   (PsEventStore       *store,
+                                                 guint32             track,
+                                                 PsScopeFilter      *filter);
+
+/* What ps_call_tree_new_for_store () builds from */
+typedef struct
+{
+  guint32        track;            /* spans: one track, or PS_NONE for all */
+  PsScopeFilter *filter;           /* spans: may be NULL */
+  double         ticks_per_second; /* reports in ticks: > 0 converts them to
+                                    * ns; else they stay in ticks */
+} PsCallTreeOptions;
+
+/* The call tree of any run that has one: the report rows of a profiler
+ * report (ps_event_store_get_report_row ()), else the spans. NULL with an
+ * error (PS_ERROR_NO_DATA) when the run has neither. options may be NULL. */
+PsCallTree        *ps_call_tree_new_for_store   (PsEventStore       *store,
+                                                 const PsCallTreeOptions *options,
+                                                 GError            **error);
+
+/* The function part of a scope name that follows the
+ * "module (author) function" convention (rtl-logfile.md), else the whole
+ * name. Returns a pointer into name and its length. */
+const char        *ps_call_tree_function_of_name (const char        *name,
+                                                 gsize              *length);
+
+/* --- Reading ------------------------------------------------------------- */
+
+PsCallUnit         ps_call_tree_get_unit        (PsCallTree         *self);
+const char        *ps_call_unit_to_string       (PsCallUnit          unit); /* "ns", "samples", "ticks", "ms" */
+const char        *ps_call_basis_to_string      (PsCallBasis         basis); /* "s1", "view" */
+gboolean           ps_call_basis_from_string    (const char         *text,
+                                                 PsCallBasis        *basis);
+const char        *ps_call_value_to_string      (PsCallValue         value); /* "elapsed_inclusive", … */
+/* Whether the values came from a report (shown as given) */
+gboolean           ps_call_tree_is_report       (PsCallTree         *self);
+/* Whether any interval had an OS event (else application = elapsed) */
+gboolean           ps_call_tree_has_os_events   (PsCallTree         *self);
+gboolean           ps_call_tree_has_top_down    (PsCallTree         *self);
+
+/* T_E and T_A */
+double             ps_call_tree_get_elapsed_total     (PsCallTree   *self);
+double             ps_call_tree_get_application_total (PsCallTree   *self);
+
+/* The percentage of one value in a basis: the given one for reports that
+ * have it, else 100 × value / (T_E or T_A), 0 when the total is 0. */
+double             ps_call_tree_get_percent     (PsCallTree         *self,
+                                                 const PsCallStats  *stats,
+                                                 PsCallValue         value,
+                                                 PsCallBasis         basis);
+
+/* Functions: 0 … n-1, in the order they were first seen */
+guint              ps_call_tree_get_n_functions (PsCallTree         *self);
+const char        *ps_call_tree_get_function_name (PsCallTree       *self,
+                                                 guint32             function);
+const char        *ps_call_tree_get_function_module (PsCallTree     *self,
+                                                 guint32             function);
+const PsCallStats *ps_call_tree_get_function_stats (PsCallTree      *self,
+                                                 guint32             function);
+/* A function by name (first match, any module), or PS_NONE */
+guint32            ps_call_tree_lookup_function (PsCallTree         *self,
+                                                 const char         *name);
+
+/* Top-down tree. Node PS_CALL_NODE_ROOT is the root ("<root>": calls 0,
+ * inclusive values = the totals). Children in the order first seen. */
+guint              ps_call_tree_get_n_children  (PsCallTree         *self,
+                                                 guint32             node);
+guint32            ps_call_tree_get_child       (PsCallTree         *self,
+                                                 guint32             node,
+                                                 guint               index);
+guint32            ps_call_tree_get_parent      (PsCallTree         *self,
+                                                 guint32             node); /* PS_NONE for the root */
+guint32            ps_call_tree_get_node_function (PsCallTree       *self,
+                                                 guint32             node); /* PS_NONE for the root */
+guint              ps_call_tree_get_node_depth  (PsCallTree         *self,
+                                                 guint32             node); /* root 0 */
+const PsCallStats *ps_call_tree_get_node_stats  (PsCallTree         *self,
+                                                 guint32             node);
+guint              ps_call_tree_get_n_nodes     (PsCallTree         *self);
+
+/* Bottom-up tree, built on first use: its root's children are the
+ * functions (values as in the summary), their children the callers. */
+guint              ps_call_tree_get_n_callers_children (PsCallTree  *self,
+                                                 guint32             node);
+guint32            ps_call_tree_get_callers_child (PsCallTree       *self,
+                                                 guint32             node,
+                                                 guint               index);
+guint32            ps_call_tree_get_callers_node_function (PsCallTree *self,
+                                                 guint32             node);
+const PsCallStats *ps_call_tree_get_callers_node_stats (PsCallTree  *self,
+                                                 guint32             node);
+
+/* Callers and callees of one function (spec §3 "Caller/Callee"): a caller
+ * row is the part of the function's values from calls by that caller (the
+ * callers sum to the function's inclusive values and calls; a function
+ * called from the top of a stack has the caller PS_NONE); a callee row is
+ * the time in that callee when called by the function. */
+typedef struct
+{
+  guint32     function;   /* PS_NONE: no caller (an entry point) */
+  PsCallStats stats;
+} PsCallRelation;
+
+/* GArray of PsCallRelation, largest elapsed inclusive first */
+GArray            *ps_call_tree_get_callers     (PsCallTree         *self,
+                                                 guint32             function);
+GArray            *ps_call_tree_get_callees     (PsCallTree         *self,
+                                                 guint32             function);
+
+G_END_DECLS
