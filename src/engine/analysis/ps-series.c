@@ -191,7 +191,82 @@ typedef struct
   guint                  last_index;  /* PS_NONE if none */
   guint                  first;       /* the first span series in result */
   GArray                *first_span;  /* per span series: its first span (guint64) */
+  GPtrArray             *whole_ms;    /* summary only, per span series: its
+                                       * durations while all are whole
+                                       * milliseconds (GArray of guint32),
+                                       * else NULL */
 } SpanCollector;
+
+/* Durations kept as whole milliseconds take 4 bytes instead of 8 until the
+ * statistics are computed, one series at a time. RTL times have a
+ * resolution of 1 ms, so a whole log fits; the first duration of a series
+ * that does not moves its values to doubles. */
+#define WHOLE_MS_NS G_GINT64_CONSTANT (1000000)
+
+static void
+add_duration (SpanCollector *self,
+              guint          series_index,
+              PsSeries      *series,
+              gint64         duration_ns)
+{
+  double value;
+
+  if (self->whole_ms != NULL)
+    {
+      GArray **whole_ms;
+
+      while (self->whole_ms->len <= series_index - self->first)
+        g_ptr_array_add (self->whole_ms, g_array_new (FALSE, FALSE, sizeof (guint32)));
+      whole_ms = (GArray **)&g_ptr_array_index (self->whole_ms, series_index - self->first);
+      if (*whole_ms != NULL)
+        {
+          if (duration_ns % WHOLE_MS_NS == 0 && duration_ns / WHOLE_MS_NS <= G_MAXUINT32)
+            {
+              guint32 ms = (guint32)(duration_ns / WHOLE_MS_NS);
+
+              g_array_append_val (*whole_ms, ms);
+              return;
+            }
+          for (guint i = 0; i < (*whole_ms)->len; i++)
+            {
+              value = (double)((gint64)g_array_index (*whole_ms, guint32, i) * WHOLE_MS_NS) / 1e9;
+              g_array_append_val (series->values, value);
+            }
+          g_clear_pointer (whole_ms, g_array_unref);
+        }
+    }
+
+  value = (double)duration_ns / 1e9;
+  g_array_append_val (series->values, value);
+}
+
+static void
+free_whole_ms (gpointer data)
+{
+  if (data != NULL)
+    g_array_unref (data);
+}
+
+/* Moves the whole-millisecond durations of a series to its values */
+static void
+take_whole_ms (SpanCollector *self,
+               guint          series_index,
+               PsSeries      *series)
+{
+  GArray *whole_ms;
+
+  if (self->whole_ms == NULL || series_index - self->first >= self->whole_ms->len)
+    return;
+  whole_ms = g_ptr_array_index (self->whole_ms, series_index - self->first);
+  if (whole_ms == NULL)
+    return;
+  g_array_set_size (series->values, whole_ms->len);
+  for (guint i = 0; i < whole_ms->len; i++)
+    g_array_index (series->values, double, i) =
+      (double)((gint64)g_array_index (whole_ms, guint32, i) * WHOLE_MS_NS) / 1e9;
+  g_ptr_array_index (self->whole_ms, series_index - self->first) = NULL;
+  g_array_unref (whole_ms);
+}
 
 static void
 span_key_of (SpanCollector *self,
@@ -271,7 +346,6 @@ add_span (guint64       index,
   SpanCollector *self = user_data;
   guint series_index;
   PsSeries *series;
-  double value;
 
   if (self->options->span_self_times != NULL)
     self->options->span_self_times[index] = self_ns;
@@ -298,8 +372,7 @@ add_span (guint64       index,
   if (span->flags & (PS_SPAN_FLAG_NAME_MISMATCH | PS_SPAN_FLAG_TRUNCATED))
     series->n_flagged++;
 
-  value = (double)(span->end_ns - span->begin_ns) / 1e9;
-  g_array_append_val (series->values, value);
+  add_duration (self, series_index, series, span->end_ns - span->begin_ns);
   if (!self->options->durations_summary_only)
     g_array_append_val (series->indexes, index);
   series->self_sum += (double)self_ns / 1e9;
@@ -333,16 +406,35 @@ collect_spans (PsEventStore          *store,
                const PsSeriesOptions *options,
                GPtrArray             *result)
 {
-  SpanCollector collector = { store, options, result, NULL, { 0 }, PS_NONE, result->len, NULL };
+  SpanCollector collector = { store, options, result, NULL, { 0 }, PS_NONE, result->len, NULL, NULL };
   g_autofree guint *order = NULL;
   g_autofree gpointer *sorted = NULL;
   guint n;
 
   collector.series_of = g_hash_table_new_full (span_key_hash, span_key_equal, g_free, NULL);
   collector.first_span = g_array_new (FALSE, FALSE, sizeof (guint64));
+  if (options->durations_summary_only)
+    collector.whole_ms = g_ptr_array_new_with_free_func (free_whole_ms);
 
   ps_scopes_foreach_self_time (store, add_span, &collector);
   g_hash_table_unref (collector.series_of);
+
+  /* One series at a time, so that only one is ever held as doubles */
+  for (guint i = collector.first; i < result->len; i++)
+    {
+      PsSeries *series = g_ptr_array_index (result, i);
+
+      /* Threads in the order they appeared in the log */
+      g_qsort_with_data (series->tracks, series->n_instances, sizeof (guint32), compare_track, NULL);
+      take_whole_ms (&collector, i, series);
+      compute_stats (series->values, &series->stats, options->durations_summary_only);
+      if (options->durations_summary_only)
+        {
+          drop_values (&series->values);
+          drop_values (&series->indexes);
+        }
+    }
+  g_clear_pointer (&collector.whole_ms, g_ptr_array_unref);
 
   /* In the order the scopes first began */
   n = result->len - collector.first;
@@ -355,20 +447,6 @@ collect_spans (PsEventStore          *store,
     sorted[i] = g_ptr_array_index (result, collector.first + order[i]);
   memcpy (result->pdata + collector.first, sorted, n * sizeof (gpointer));
   g_array_unref (collector.first_span);
-
-  for (guint i = collector.first; i < result->len; i++)
-    {
-      PsSeries *series = g_ptr_array_index (result, i);
-
-      /* Threads in the order they appeared in the log */
-      g_qsort_with_data (series->tracks, series->n_instances, sizeof (guint32), compare_track, NULL);
-      compute_stats (series->values, &series->stats, options->durations_summary_only);
-      if (options->durations_summary_only)
-        {
-          drop_values (&series->values);
-          drop_values (&series->indexes);
-        }
-    }
 }
 
 GPtrArray *
