@@ -169,6 +169,95 @@ test_rates (void)
   g_assert_cmpfloat (s->stats.mean, ==, 7);
 }
 
+static void
+add_top_span (PsStoreBuilder *builder,
+              guint32         track,
+              guint32         name,
+              gint64          begin_ns,
+              gint64          end_ns)
+{
+  PsSpan span = { 0 };
+
+  span.track = track;
+  span.name = name;
+  span.parent = PS_NONE;
+  span.begin_ns = begin_ns;
+  span.end_ns = end_ns;
+  ps_store_builder_add_span (builder, &span);
+}
+
+/* Span durations, kept whole or as statistics only, give the same numbers;
+ * a series whose durations stop being whole milliseconds keeps them all */
+static void
+test_span_summary (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  g_autoptr(GPtrArray) full = NULL;
+  g_autoptr(GPtrArray) summary = NULL;
+  PsSeriesOptions summary_only = { .durations_summary_only = TRUE };
+  guint32 session = ps_event_store_add_session (store, 1, FALSE);
+  PsTrack thread = { 0 };
+  guint32 track, whole, mixed;
+  const gint64 ms = 1000000;
+
+  thread.kind = PS_TRACK_THREAD;
+  thread.parent = PS_NONE;
+  thread.session = session;
+  track = ps_event_store_add_track (store, &thread);
+  whole = ps_event_store_intern (store, "whole", -1);
+  mixed = ps_event_store_intern (store, "mixed", -1);
+
+  add_top_span (builder, track, whole, 0, 3 * ms);
+  add_top_span (builder, track, mixed, 3 * ms, 5 * ms);
+  add_top_span (builder, track, whole, 5 * ms, 6 * ms);
+  add_top_span (builder, track, mixed, 6 * ms, 6 * ms + 1500);
+  add_top_span (builder, track, mixed, 7 * ms, 17 * ms);
+  add_top_span (builder, track, whole, 20 * ms, 20 * ms + G_GINT64_CONSTANT (5000000000000));
+  ps_store_builder_flush (builder);
+
+  full = ps_series_collect (store, NULL);
+  summary = ps_series_collect (store, &summary_only);
+  g_assert_cmpuint (full->len, ==, 2);
+  g_assert_cmpuint (summary->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      PsSeries *a = g_ptr_array_index (full, i);
+      PsSeries *b = g_ptr_array_index (summary, i);
+
+      g_assert_cmpstr (a->name, ==, b->name);
+      g_assert_cmpuint (a->stats.count, ==, 3);
+      g_assert_cmpuint (b->stats.count, ==, 3);
+      g_assert_cmpfloat (a->stats.sum, ==, b->stats.sum);
+      g_assert_cmpfloat (a->stats.min, ==, b->stats.min);
+      g_assert_cmpfloat (a->stats.max, ==, b->stats.max);
+      g_assert_cmpfloat (a->stats.median, ==, b->stats.median);
+      g_assert_cmpfloat (a->stats.p90, ==, b->stats.p90);
+      g_assert_cmpfloat (a->stats.stddev, ==, b->stats.stddev);
+      g_assert_cmpuint (a->values->len, ==, 3);
+      g_assert_cmpuint (b->values->len, ==, 0);
+    }
+
+  /* "whole": 3 ms, 1 ms and 5000 s (more milliseconds than 32 bits hold) */
+  {
+    PsSeries *s = g_ptr_array_index (summary, 0);
+
+    g_assert_cmpstr (s->name, ==, "whole");
+    g_assert_cmpfloat (s->stats.min, ==, 0.001);
+    g_assert_cmpfloat (s->stats.median, ==, 0.003);
+    g_assert_cmpfloat (s->stats.max, ==, 5000.0);
+  }
+  /* "mixed": 2 ms, 1.5 µs, 10 ms */
+  {
+    PsSeries *s = g_ptr_array_index (summary, 1);
+
+    g_assert_cmpstr (s->name, ==, "mixed");
+    g_assert_cmpfloat (s->stats.min, ==, 1500 / 1e9);
+    g_assert_cmpfloat (s->stats.median, ==, 0.002);
+    g_assert_cmpfloat (s->stats.max, ==, 0.010);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -177,6 +266,7 @@ main (int   argc,
 
   g_test_add_func ("/series/instances-and-groups", test_instances_and_groups);
   g_test_add_func ("/series/rates", test_rates);
+  g_test_add_func ("/series/span-summary", test_span_summary);
 
   return g_test_run ();
 }
