@@ -980,12 +980,12 @@ test_usage_later_commands (void)
 {
   g_autofree char *path = example_path ();
   const char *cases[][6] = {
-    { "calltree", path, "--thread", "3", NULL },
     { "counters", path, NULL },
     { "diff", path, path, NULL },
     { "export", path, "--to", "csv", NULL },
     { "record", "--backend", "hwpmc", "--duration", "1", NULL },
     { "--format", "ce-perflog", "counters", path, NULL },
+    { "export", "--thread", "3", path, NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -995,6 +995,227 @@ test_usage_later_commands (void)
       assert_usage_error (result);
       g_assert_nonnull (strstr (result->err, "not available yet"));
     }
+}
+
+
+/* calltree ------------------------------------------------------------- */
+
+static char *
+calltree_example_path (void)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "rtl", "calltree_4711.log", NULL);
+}
+
+static JsonObject *
+find_named (JsonArray  *array,
+            const char *name)
+{
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonObject *object = json_array_get_object_element (array, i);
+
+      if (g_strcmp0 (json_object_get_string_member (object, "name"), name) == 0)
+        return object;
+    }
+  return NULL;
+}
+
+static double
+member_ms (JsonObject *object,
+           const char *name)
+{
+  return json_object_get_double_member (object, name) / 1e6;
+}
+
+/* A percentage rounded to two decimals, as the spec's tables give them */
+static double
+rounded (double value)
+{
+  return round (value * 100) / 100;
+}
+
+static JsonObject *
+tree_child (JsonObject *node,
+            const char *name)
+{
+  return find_named (json_object_get_array_member (node, "children"), name);
+}
+
+/* The worked example of vs-instrumentation.md §5 as an RTL log: the
+ * elapsed values of the spec, application = elapsed (no OS events) */
+static void
+test_calltree_worked_example (void)
+{
+  g_autofree char *path = calltree_example_path ();
+  g_autoptr(CliResult) result = run_cli ("calltree", "--thread", "1", "--basis", "view", path, NULL);
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *top, *total, *function, *tree, *main_node, *a, *ab, *cb, *per_call;
+  JsonArray *functions;
+  static const struct
+  {
+    const char *name;
+    gint64      calls;
+    double      ei, ee, ei_pct, ee_pct;
+  } expected[] = {
+    { "::main", 1, 140, 25, 100.00, 17.86 },
+    { "::A",    1, 75,  30, 53.57,  21.43 },
+    { "::B",    3, 55,  55, 39.29,  39.29 },
+    { "::C",    1, 40,  30, 28.57,  21.43 },
+  };
+
+  g_assert_cmpint (result->status, ==, 0);
+  root = parse_json (result->out);
+  top = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (top, "format"), ==, "rtl-logfile");
+  g_assert_cmpstr (json_object_get_string_member (top, "unit"), ==, "ns");
+  g_assert_cmpstr (json_object_get_string_member (top, "basis"), ==, "view");
+  g_assert_cmpstr (json_object_get_string_member (top, "percentages"), ==, "computed");
+  g_assert_false (json_object_get_boolean_member (top, "os_events"));
+  g_assert_cmpint (json_object_get_int_member (top, "thread"), ==, 1);
+  total = json_object_get_object_member (top, "total");
+  g_assert_cmpfloat (member_ms (total, "elapsed"), ==, 140);
+  g_assert_cmpfloat (member_ms (total, "application"), ==, 140);
+
+  functions = json_object_get_array_member (top, "functions");
+  g_assert_cmpuint (json_array_get_length (functions), ==, 4);
+  /* Largest elapsed inclusive first */
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (functions, 0), "name"), ==, "::main");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (functions, 3), "name"), ==, "::C");
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      function = find_named (functions, expected[i].name);
+      g_assert_nonnull (function);
+      g_assert_cmpstr (json_object_get_string_member (function, "module"), ==, "demo");
+      g_assert_cmpint (json_object_get_int_member (function, "calls"), ==, expected[i].calls);
+      g_assert_cmpfloat (member_ms (function, "elapsed_inclusive"), ==, expected[i].ei);
+      g_assert_cmpfloat (member_ms (function, "elapsed_exclusive"), ==, expected[i].ee);
+      g_assert_cmpfloat (member_ms (function, "application_inclusive"), ==, expected[i].ei);
+      g_assert_cmpfloat (member_ms (function, "application_exclusive"), ==, expected[i].ee);
+      g_assert_cmpfloat (rounded (json_object_get_double_member (function, "elapsed_inclusive_pct")), ==, expected[i].ei_pct);
+      g_assert_cmpfloat (rounded (json_object_get_double_member (function, "elapsed_exclusive_pct")), ==, expected[i].ee_pct);
+      g_assert_cmpfloat (rounded (json_object_get_double_member (function, "application_inclusive_pct")), ==, expected[i].ei_pct);
+    }
+
+  /* B per call: 30, 15 and 10 ms */
+  function = find_named (functions, "::B");
+  per_call = json_object_get_object_member (json_object_get_object_member (function, "per_call"), "elapsed_inclusive");
+  g_assert_cmpfloat (json_object_get_double_member (per_call, "min") / 1e6, ==, 10);
+  g_assert_cmpfloat (json_object_get_double_member (per_call, "max") / 1e6, ==, 30);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (per_call, "avg") / 1e6, 55.0 / 3, 1e-9);
+
+  /* The tree of §5.4 */
+  tree = json_object_get_object_member (top, "tree");
+  g_assert_cmpstr (json_object_get_string_member (tree, "name"), ==, "<root>");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (tree, "children")), ==, 1);
+  main_node = tree_child (tree, "::main");
+  a = tree_child (main_node, "::A");
+  ab = tree_child (a, "::B");
+  cb = tree_child (tree_child (main_node, "::C"), "::B");
+  g_assert_cmpfloat (member_ms (main_node, "elapsed_inclusive"), ==, 140);
+  g_assert_cmpfloat (member_ms (a, "elapsed_exclusive"), ==, 30);
+  g_assert_cmpint (json_object_get_int_member (ab, "calls"), ==, 2);
+  g_assert_cmpfloat (member_ms (ab, "elapsed_inclusive"), ==, 45);
+  g_assert_cmpfloat (rounded (json_object_get_double_member (ab, "elapsed_inclusive_pct")), ==, 32.14);
+  g_assert_cmpint (json_object_get_int_member (cb, "calls"), ==, 1);
+  g_assert_cmpfloat (member_ms (cb, "elapsed_inclusive"), ==, 10);
+  g_assert_cmpfloat (rounded (json_object_get_double_member (cb, "elapsed_inclusive_pct")), ==, 7.14);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (ab, "children")), ==, 0);
+}
+
+static void
+test_calltree_threads_depth_text (void)
+{
+  g_autofree char *path = calltree_example_path ();
+  g_autoptr(CliResult) all = run_cli ("calltree", path, NULL);
+  g_autoptr(CliResult) shallow = run_cli ("calltree", "--depth", "1", path, NULL);
+  g_autoptr(CliResult) missing = run_cli ("calltree", "--thread", "9", path, NULL);
+  g_autoptr(CliResult) bad_basis = run_cli ("calltree", "--basis", "total", path, NULL);
+  g_autoptr(CliResult) text = run_cli ("calltree", "--text", "--thread", "1", path, NULL);
+  g_autoptr(CliResult) no_stacks = NULL;
+  g_autofree char *ce_path = example_path ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) shallow_root = NULL;
+  JsonObject *top, *tree, *main_node;
+
+  /* Both threads merged by call path: 140 ms + 10 ms */
+  g_assert_cmpint (all->status, ==, 0);
+  root = parse_json (all->out);
+  top = json_node_get_object (root);
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (top, "thread")));
+  g_assert_cmpfloat (member_ms (json_object_get_object_member (top, "total"), "elapsed"), ==, 150);
+  tree = json_object_get_object_member (top, "tree");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (tree, "children")), ==, 2);
+  g_assert_cmpfloat (rounded (json_object_get_double_member (tree_child (tree, "::worker"), "elapsed_inclusive_pct")), ==, 6.67);
+
+  /* One level below the root; the functions list stays complete */
+  g_assert_cmpint (shallow->status, ==, 0);
+  shallow_root = parse_json (shallow->out);
+  tree = json_object_get_object_member (json_node_get_object (shallow_root), "tree");
+  main_node = tree_child (tree, "::main");
+  g_assert_nonnull (main_node);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (main_node, "children")), ==, 0);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (shallow_root), "functions")), ==, 5);
+
+  assert_usage_error (missing);
+  g_assert_nonnull (strstr (missing->err, "9"));
+  assert_usage_error (bad_basis);
+
+  /* Units in the headers, the note about OS events, the indented tree */
+  g_assert_cmpint (text->status, ==, 0);
+  g_assert_nonnull (strstr (text->out, "Elapsed incl. (ns)"));
+  g_assert_nonnull (strstr (text->out, "application time equals elapsed time"));
+  g_assert_true (g_regex_match_simple ("^ +::main +1 +140000000 +100\\.00 +25000000 +17\\.86 ", text->out, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^ +    ::B +2 +45000000 +32\\.14 ", text->out, G_REGEX_MULTILINE, 0));
+
+  /* A CE log has no call stacks */
+  no_stacks = run_cli ("calltree", ce_path, NULL);
+  g_assert_cmpint (no_stacks->status, ==, 1);
+  g_assert_nonnull (strstr (no_stacks->err, "call stacks"));
+}
+
+
+/* A Visual Studio caller/callee report: its Root rows as given, in ticks,
+ * or in ns with --tick-rate */
+static void
+test_calltree_vs_report (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "vs-report-csv", "lr2_cc.csv", NULL);
+  g_autoptr(CliResult) ticks = run_cli ("calltree", path, NULL);
+  g_autoptr(CliResult) ns = run_cli ("calltree", "--tick-rate", "1000000", path, NULL);
+  g_autoptr(JsonNode) ticks_root = NULL;
+  g_autoptr(JsonNode) ns_root = NULL;
+  JsonObject *top, *function, *per_call;
+
+  g_assert_cmpint (ticks->status, ==, 0);
+  ticks_root = parse_json (ticks->out);
+  top = json_node_get_object (ticks_root);
+  g_assert_cmpstr (json_object_get_string_member (top, "format"), ==, "vs-report-csv");
+  g_assert_cmpstr (json_object_get_string_member (top, "unit"), ==, "ticks");
+  g_assert_cmpstr (json_object_get_string_member (top, "percentages"), ==, "given");
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (top, "tree")));
+  /* "Root","_printf",269754,269754,…,56.00,56.00,… */
+  function = find_named (json_object_get_array_member (top, "functions"), "_printf");
+  g_assert_nonnull (function);
+  g_assert_cmpint (json_object_get_int_member (function, "calls"), ==, 1);
+  g_assert_cmpfloat (json_object_get_double_member (function, "elapsed_inclusive"), ==, 269754);
+  g_assert_cmpfloat (json_object_get_double_member (function, "application_exclusive"), ==, 269754);
+  g_assert_cmpfloat (json_object_get_double_member (function, "elapsed_inclusive_pct"), ==, 56.00);
+  /* ___security_init_cookie: 12895 and 11401 ticks, 2.68 % and 2.37 % */
+  function = find_named (json_object_get_array_member (top, "functions"), "___security_init_cookie");
+  g_assert_cmpfloat (json_object_get_double_member (function, "elapsed_inclusive"), ==, 12895);
+  g_assert_cmpfloat (json_object_get_double_member (function, "elapsed_exclusive"), ==, 11401);
+  g_assert_cmpfloat (json_object_get_double_member (function, "elapsed_inclusive_pct"), ==, 2.68);
+  g_assert_cmpfloat (json_object_get_double_member (function, "elapsed_exclusive_pct"), ==, 2.37);
+
+  g_assert_cmpint (ns->status, ==, 0);
+  ns_root = parse_json (ns->out);
+  top = json_node_get_object (ns_root);
+  g_assert_cmpstr (json_object_get_string_member (top, "unit"), ==, "ns");
+  function = find_named (json_object_get_array_member (top, "functions"), "___security_init_cookie");
+  g_assert_cmpfloat (json_object_get_double_member (function, "elapsed_inclusive"), ==, 12895000);
+  g_assert_cmpfloat (json_object_get_double_member (function, "elapsed_inclusive_pct"), ==, 2.68);
+  per_call = json_object_get_object_member (json_object_get_object_member (function, "per_call"), "elapsed_exclusive");
+  g_assert_cmpfloat (json_object_get_double_member (per_call, "max"), ==, 11401000);
 }
 
 static void
@@ -1115,6 +1336,9 @@ main (int   argc,
   g_test_add_func ("/cli/rtl/info-golden", test_rtl_info_golden);
   g_test_add_func ("/cli/rtl/stats-golden", test_rtl_stats_golden);
   g_test_add_func ("/cli/rtl/per-thread-and-filters", test_rtl_stats_per_thread_and_filters);
+  g_test_add_func ("/cli/calltree/worked-example", test_calltree_worked_example);
+  g_test_add_func ("/cli/calltree/threads-depth-text", test_calltree_threads_depth_text);
+  g_test_add_func ("/cli/calltree/vs-report", test_calltree_vs_report);
   g_test_add_func ("/cli/formats", test_formats);
   g_test_add_func ("/cli/format/forced", test_format_forced);
   g_test_add_func ("/cli/exit/missing-file", test_exit_missing_file);

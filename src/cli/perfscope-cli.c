@@ -18,13 +18,13 @@
 
 /* Commands of the contract that this version does not have yet */
 static const char * const later_commands[] = {
-  "calltree", "counters", "diff", "export", "record", NULL,
+  "counters", "diff", "export", "record", NULL,
 };
 
 /* Options that take a value as the next argument, for finding the command
  * before the options are parsed */
 static const char * const options_with_value[] = {
-  "--format", "--tick-rate", NULL,
+  "--format", "--tick-rate", "--thread", "--basis", "--depth", NULL,
 };
 
 static void
@@ -113,9 +113,10 @@ help_summary (void)
     _("Commands:"), "\n",
     "  info FILE...               ", _("what was loaded"), "\n",
     "  stats FILE                 ", _("per-series statistics"), "\n",
+    "  calltree FILE              ", _("call tree and function summary with the four instrumentation values"), "\n",
     "  formats                    ", _("the registered formats"), "\n",
     "\n",
-    _("Not available yet in this version: calltree, counters, diff, export, record."), "\n",
+    _("Not available yet in this version: counters, diff, export, record."), "\n",
     "\n",
     _("Exit status: 0 success (warnings allowed), 1 the file could not be read or is not "
       "a known format, 2 bad usage, 3 the file was read only in part."),
@@ -131,6 +132,9 @@ main (int   argc,
   g_auto(GStrv) arguments = NULL;
   g_autofree char *format_name = NULL;
   g_autofree char *tick_rate = NULL;
+  g_autofree char *thread = NULL;
+  g_autofree char *basis = NULL;
+  g_autofree char *depth = NULL;
   g_autofree char *summary = NULL;
   g_auto(GStrv) includes = NULL;
   g_auto(GStrv) excludes = NULL;
@@ -167,7 +171,13 @@ main (int   argc,
     { "exclude-file", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &exclude_files,
       N_("stats: --exclude for every expression in FILE, one per line"), N_("FILE") },
     { "tick-rate", 0, 0, G_OPTION_ARG_STRING, &tick_rate,
-      N_("Timer ticks per second to use instead of the log’s RESOLUTION"), N_("HZ") },
+      N_("Timer ticks per second to use instead of the log’s RESOLUTION (calltree: of a report in ticks)"), N_("HZ") },
+    { "thread", 0, 0, G_OPTION_ARG_STRING, &thread,
+      N_("calltree: only the thread with this id"), N_("ID") },
+    { "basis", 0, 0, G_OPTION_ARG_STRING, &basis,
+      N_("calltree: percentages over s1 (elapsed and application totals, the default) or view (the elapsed total)"), N_("s1|view") },
+    { "depth", 0, 0, G_OPTION_ARG_STRING, &depth,
+      N_("calltree: show the tree N levels deep"), N_("N") },
     { "help", 'h', 0, G_OPTION_ARG_NONE, &show_help,
       N_("Show this help"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &show_version,
@@ -241,6 +251,29 @@ main (int   argc,
   if (tick_rate != NULL && !parse_tick_rate (tick_rate, &options.tick_rate))
     return usage_error (_("--tick-rate needs a positive number of ticks per second, not “%s”"), tick_rate);
 
+  options.thread = -1;
+  if (thread != NULL || basis != NULL || depth != NULL)
+    {
+      guint64 number;
+
+      if (strcmp (command, "calltree") != 0)
+        return usage_error (_("--thread, --basis and --depth apply to the calltree command only"));
+      if (thread != NULL)
+        {
+          if (!g_ascii_string_to_unsigned (thread, 10, 0, G_MAXINT64, &number, NULL))
+            return usage_error (_("--thread needs a thread id, not “%s”"), thread);
+          options.thread = (gint64)number;
+        }
+      if (basis != NULL && !ps_call_basis_from_string (basis, &options.basis))
+        return usage_error (_("--basis is s1 or view, not “%s”"), basis);
+      if (depth != NULL)
+        {
+          if (!g_ascii_string_to_unsigned (depth, 10, 1, G_MAXUINT, &number, NULL))
+            return usage_error (_("--depth needs a positive number of levels, not “%s”"), depth);
+          options.depth = (guint)number;
+        }
+    }
+
   if (options.group_by_name && strcmp (command, "stats") != 0)
     return usage_error (_("--group-by-name applies to the stats command only"));
   if (options.per_thread && strcmp (command, "stats") != 0)
@@ -248,8 +281,8 @@ main (int   argc,
 
   if (includes != NULL || excludes != NULL || include_files != NULL || exclude_files != NULL)
     {
-      if (strcmp (command, "stats") != 0)
-        return usage_error (_("--include and --exclude apply to the stats command only"));
+      if (strcmp (command, "stats") != 0 && strcmp (command, "calltree") != 0)
+        return usage_error (_("--include and --exclude apply to the stats and calltree commands only"));
 
       scope_filter = ps_scope_filter_new ();
       for (guint i = 0; includes != NULL && includes[i] != NULL; i++)
@@ -279,6 +312,13 @@ main (int   argc,
       if (n_arguments != 2)
         return usage_error (_("stats needs exactly one FILE"));
       return ps_cli_stats (&options, arguments[1]);
+    }
+
+  if (strcmp (command, "calltree") == 0)
+    {
+      if (n_arguments != 2)
+        return usage_error (_("calltree needs exactly one FILE"));
+      return ps_cli_calltree (&options, arguments[1]);
     }
 
   if (strcmp (command, "formats") == 0)

@@ -24,6 +24,12 @@ severity_to_string (PsSeverity severity)
     }
 }
 
+static guint64
+get_n_report_rows (PsEventStore *store)
+{
+  return ps_event_store_get_n_report_rows (store);
+}
+
 /* The event counts: the JSON "counts" object and the text "Events:" table */
 static const struct
 {
@@ -36,6 +42,7 @@ static const struct
   { "counter_values", N_("Counter values"), ps_event_store_get_n_counter_values },
   { "marks",          N_("Marks"),          ps_event_store_get_n_marks },
   { "measurements",   N_("Measurements"),   ps_event_store_get_n_measurements },
+  { "report_rows",    N_("Report rows"),    get_n_report_rows },
 };
 
 /* The rate in effect at the session's first measurement, 0 if none */

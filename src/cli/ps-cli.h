@@ -14,6 +14,7 @@
 #include "ps-event-store.h"
 #include "ps-format.h"
 #include "ps-scopes.h"
+#include "ps-call-tree.h"
 
 G_BEGIN_DECLS
 
@@ -37,7 +38,10 @@ typedef struct
   gboolean        include_negative;  /* stats: negative durations count */
   double          tick_rate;         /* --tick-rate override, 0 if none */
   gboolean        per_thread;        /* stats: span series per thread */
-  PsScopeFilter  *scope_filter;      /* stats: --include/--exclude, or NULL */
+  PsScopeFilter  *scope_filter;      /* stats, calltree: --include/--exclude, or NULL */
+  gint64          thread;            /* calltree: --thread, or -1 for all */
+  PsCallBasis     basis;             /* calltree: --basis */
+  guint           depth;             /* calltree: --depth, 0 for no limit */
 } PsCliOptions;
 
 /* ps-cli-load.c */
@@ -97,5 +101,7 @@ int           ps_cli_info            (const PsCliOptions *options,
 int           ps_cli_stats           (const PsCliOptions *options,
                                       const char         *file);
 int           ps_cli_formats         (const PsCliOptions *options);
+int           ps_cli_calltree        (const PsCliOptions *options,
+                                      const char         *file);
 
 G_END_DECLS

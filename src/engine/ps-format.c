@@ -15,6 +15,7 @@
 static const PsFormat * const formats[] = {
   &ps_format_ce_perflog,
   &ps_format_rtl_logfile,
+  &ps_format_vs_report_csv,
 };
 
 const PsFormat * const *

@@ -78,5 +78,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsParser, ps_parser_free)
 /* Formats, defined in formats/ */
 extern const PsFormat ps_format_ce_perflog;
 extern const PsFormat ps_format_rtl_logfile;
+extern const PsFormat ps_format_vs_report_csv;
 
 G_END_DECLS

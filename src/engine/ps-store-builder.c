@@ -308,6 +308,16 @@ ps_store_builder_add_counter_value (PsStoreBuilder       *self,
   ADD_STRUCT (self->counter_values, value);
 }
 
+guint32
+ps_store_builder_add_report_row (PsStoreBuilder    *self,
+                                 const PsReportRow *row)
+{
+  g_return_val_if_fail (self != NULL, PS_NONE);
+
+  /* Few, and referred to by index while the report is read: no batch */
+  return ps_event_store_add_report_row (self->store, row);
+}
+
 void
 ps_store_builder_warn_valist (PsStoreBuilder *self,
                               PsSeverity      severity,

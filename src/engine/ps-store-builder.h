@@ -75,6 +75,11 @@ void            ps_store_builder_add_sample       (PsStoreBuilder *self,
 void            ps_store_builder_add_counter_value (PsStoreBuilder *self,
                                                    const PsCounterValue *value);
 
+/* Report rows (profiler reports) go to the store at once: a row's index
+ * is its children's parent. Returns that index. */
+guint32         ps_store_builder_add_report_row   (PsStoreBuilder *self,
+                                                   const PsReportRow *row);
+
 /* printf-style warning; the message should be translated by the caller's format */
 void            ps_store_builder_warn             (PsStoreBuilder *self,
                                                    PsSeverity      severity,

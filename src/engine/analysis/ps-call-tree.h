@@ -25,7 +25,15 @@
  * Recursion [OURS, spec §3]: in the function summary, in the bottom-up
  * roots and in caller/callee, an interval counts once per distinct function
  * on its stack. The top-down tree needs no rule: each path node appears
- * once per stack.
+ * once per stack. Only the outermost call of a function on a stack adds its
+ * inclusive values to the function; every call adds its exclusive values
+ * (an interval is exclusive to one call only) and counts as a call.
+ *
+ * Sums over report rows (a function derived from the tree, derived callers
+ * and callees, the bottom-up tree, the default totals) use each row's
+ * total, or avg × calls when the report gave only the average (the IDE's
+ * eight-column export); their given percentages are the sums of the rows'
+ * given percentages (NAN as soon as one row has none).
  *
  * A built tree is immutable and may be read from any thread.
  */
@@ -131,9 +139,14 @@ void               ps_call_tree_builder_add_sample (PsCallTreeBuilder *self,
 /* Reports (values as given). A call-tree report adds nodes in depth-first
  * pre-order below a parent node (PS_CALL_NODE_ROOT for the top level) and
  * returns the new node. A function-summary or caller/callee report sets a
- * function's own row and adds its callers and callees. Functions of a
- * report without a summary get the sum of their outermost top-down nodes;
- * a report without a tree gets none (ps_call_tree_has_top_down () is FALSE). */
+ * function's own row and adds its callers and callees (caller PS_NONE: an
+ * entry point); setting a function again adds the rows (a report may list
+ * one function several times). Functions of a report without a summary
+ * get the sum of their top-down nodes (inclusive values of the outermost
+ * node of each path, calls and exclusive values of every node, as in a
+ * computed tree); a report without a tree gets none
+ * (ps_call_tree_has_top_down () is FALSE). A builder holds either a report
+ * or computed data, never both. */
 guint32            ps_call_tree_builder_add_node (PsCallTreeBuilder *self,
                                                  guint32             parent,
                                                  guint32             function,
@@ -183,16 +196,23 @@ typedef struct
 } PsCallTreeOptions;
 
 /* The call tree of any run that has one: the report rows of a profiler
- * report (ps_event_store_get_report_row ()), else the spans. NULL with an
- * error (PS_ERROR_NO_DATA) when the run has neither. options may be NULL. */
+ * report (ps_event_store_get_report_row ()), else the spans, else the
+ * sampled stacks (weights, kernel samples as OS events; options->track
+ * limits them too). NULL with an error (PS_ERROR_NO_DATA) when the run has
+ * none of them. options may be NULL. */
 PsCallTree        *ps_call_tree_new_for_store   (PsEventStore       *store,
                                                  const PsCallTreeOptions *options,
                                                  GError            **error);
 
 /* The function part of a scope name that follows the
- * "module (author) function" convention (rtl-logfile.md), else the whole
- * name. Returns a pointer into name and its length. */
+ * "module (author) function" convention (rtl-logfile.md §3), else the whole
+ * name (also when the function part is empty: "sw (ab123456)"). Returns a
+ * pointer into name and its length. */
 const char        *ps_call_tree_function_of_name (const char        *name,
+                                                 gsize              *length);
+/* The module part of such a name, or NULL (length 0) when the name does not
+ * follow the convention or has no function part. */
+const char        *ps_call_tree_module_of_name  (const char         *name,
                                                  gsize              *length);
 
 /* --- Reading ------------------------------------------------------------- */
@@ -205,7 +225,9 @@ gboolean           ps_call_basis_from_string    (const char         *text,
 const char        *ps_call_value_to_string      (PsCallValue         value); /* "elapsed_inclusive", … */
 /* Whether the values came from a report (shown as given) */
 gboolean           ps_call_tree_is_report       (PsCallTree         *self);
-/* Whether any interval had an OS event (else application = elapsed) */
+/* Whether any interval that counts (non-empty stack) had an OS event, or
+ * any sample was a kernel one; for reports, whether a given application
+ * value differs from its elapsed one. Else application = elapsed. */
 gboolean           ps_call_tree_has_os_events   (PsCallTree         *self);
 gboolean           ps_call_tree_has_top_down    (PsCallTree         *self);
 
@@ -220,7 +242,8 @@ double             ps_call_tree_get_percent     (PsCallTree         *self,
                                                  PsCallValue         value,
                                                  PsCallBasis         basis);
 
-/* Functions: 0 … n-1, in the order they were first seen */
+/* Functions: 0 … n-1, in the order they were first seen. A function's
+ * module is "" when it has none. */
 guint              ps_call_tree_get_n_functions (PsCallTree         *self);
 const char        *ps_call_tree_get_function_name (PsCallTree       *self,
                                                  guint32             function);
@@ -249,8 +272,14 @@ const PsCallStats *ps_call_tree_get_node_stats  (PsCallTree         *self,
                                                  guint32             node);
 guint              ps_call_tree_get_n_nodes     (PsCallTree         *self);
 
-/* Bottom-up tree, built on first use: its root's children are the
- * functions (values as in the summary), their children the callers. */
+/* Bottom-up tree, built on first use, one node's children at a time (a
+ * whole bottom-up tree of deep stacks grows with the square of the depth):
+ * its root's children are the functions that have values (as in the
+ * summary), their children the callers, each with the part of the
+ * function's values that came through that path (the sum of the outermost
+ * top-down nodes of the function below it). Node ids are valid once
+ * returned by ps_call_tree_get_callers_child (); the root is
+ * PS_CALL_NODE_ROOT (function PS_NONE, stats like the top-down root). */
 guint              ps_call_tree_get_n_callers_children (PsCallTree  *self,
                                                  guint32             node);
 guint32            ps_call_tree_get_callers_child (PsCallTree       *self,
@@ -272,7 +301,12 @@ typedef struct
   PsCallStats stats;
 } PsCallRelation;
 
-/* GArray of PsCallRelation, largest elapsed inclusive first */
+/* GArray of PsCallRelation, largest elapsed inclusive first; free with
+ * g_array_unref (). Reports give them as given when they had any caller or
+ * callee rows, else they are derived from the top-down tree like those of
+ * computed trees: the outermost top-down nodes of the function, by the
+ * function of their parent (callers) and by the functions of their
+ * children (callees). */
 GArray            *ps_call_tree_get_callers     (PsCallTree         *self,
                                                  guint32             function);
 GArray            *ps_call_tree_get_callees     (PsCallTree         *self,

@@ -1,0 +1,412 @@
+/* ps-cli-calltree.c — perfscope-cli calltree: the four instrumentation values
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: cli.md "calltree", vs-instrumentation.md §3–§4. The numbers are
+ * those of PsCallTree, which the GUI shows too; nothing is computed here.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "ps-cli.h"
+#include "ps-call-tree.h"
+#include "ps-util.h"
+
+static const char * const value_labels[PS_N_CALL_VALUES] = {
+  N_("Elapsed incl."), N_("Elapsed excl."), N_("Application incl."), N_("Application excl."),
+};
+
+static void
+add_number (JsonBuilder *builder,
+            const char  *name,
+            double       value)
+{
+  json_builder_set_member_name (builder, name);
+  if (isfinite (value))
+    json_builder_add_double_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+/* name, module, calls, the four values, their percentages and per-call
+ * minimum, average and maximum */
+static void
+add_stats_members (JsonBuilder       *builder,
+                   PsCallTree        *tree,
+                   guint32            function,
+                   const PsCallStats *stats,
+                   PsCallBasis        basis)
+{
+  json_builder_set_member_name (builder, "name");
+  if (function == PS_NONE)
+    json_builder_add_string_value (builder, "<root>");
+  else
+    json_builder_add_string_value (builder, ps_call_tree_get_function_name (tree, function));
+  if (function != PS_NONE && *ps_call_tree_get_function_module (tree, function) != '\0')
+    {
+      json_builder_set_member_name (builder, "module");
+      json_builder_add_string_value (builder, ps_call_tree_get_function_module (tree, function));
+    }
+  ps_cli_json_add_int (builder, "calls", (gint64)stats->calls);
+
+  for (guint v = 0; v < PS_N_CALL_VALUES; v++)
+    add_number (builder, ps_call_value_to_string (v), stats->total[v]);
+  for (guint v = 0; v < PS_N_CALL_VALUES; v++)
+    {
+      g_autofree char *name = g_strconcat (ps_call_value_to_string (v), "_pct", NULL);
+
+      add_number (builder, name, ps_call_tree_get_percent (tree, stats, v, basis));
+    }
+
+  json_builder_set_member_name (builder, "per_call");
+  json_builder_begin_object (builder);
+  for (guint v = 0; v < PS_N_CALL_VALUES; v++)
+    {
+      json_builder_set_member_name (builder, ps_call_value_to_string (v));
+      json_builder_begin_object (builder);
+      add_number (builder, "min", stats->min[v]);
+      add_number (builder, "avg", stats->avg[v]);
+      add_number (builder, "max", stats->max[v]);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_object (builder);
+}
+
+/* Functions by elapsed inclusive value, largest first */
+static gint
+compare_functions (gconstpointer a,
+                   gconstpointer b,
+                   gpointer      user_data)
+{
+  PsCallTree *tree = user_data;
+  const PsCallStats *stats_a = ps_call_tree_get_function_stats (tree, *(const guint32 *)a);
+  const PsCallStats *stats_b = ps_call_tree_get_function_stats (tree, *(const guint32 *)b);
+  double value_a = stats_a->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE];
+  double value_b = stats_b->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE];
+
+  if (value_a != value_b)
+    return value_a > value_b ? -1 : 1;
+  return *(const guint32 *)a < *(const guint32 *)b ? -1 : *(const guint32 *)a > *(const guint32 *)b;
+}
+
+static guint32 *
+sorted_functions (PsCallTree *tree,
+                  guint      *n_out)
+{
+  guint n = ps_call_tree_get_n_functions (tree);
+  guint32 *order = g_new (guint32, n + 1);
+
+  for (guint i = 0; i < n; i++)
+    order[i] = i;
+  g_qsort_with_data (order, n, sizeof (guint32), compare_functions, tree);
+  *n_out = n;
+  return order;
+}
+
+typedef struct
+{
+  guint32 node;
+  guint   next_child;
+} Frame;
+
+/* The top-down tree as nested objects, to max_depth levels below the root
+ * (0: no limit); iterative, so any depth fits */
+static void
+add_tree (JsonBuilder *builder,
+          PsCallTree  *tree,
+          PsCallBasis  basis,
+          guint        max_depth)
+{
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Frame));
+  Frame root = { PS_CALL_NODE_ROOT, 0 };
+
+  json_builder_begin_object (builder);
+  add_stats_members (builder, tree, PS_NONE, ps_call_tree_get_node_stats (tree, PS_CALL_NODE_ROOT), basis);
+  json_builder_set_member_name (builder, "children");
+  json_builder_begin_array (builder);
+  g_array_append_val (stack, root);
+
+  while (stack->len > 0)
+    {
+      Frame *top = &g_array_index (stack, Frame, stack->len - 1);
+      guint depth = stack->len;  /* of the children of top */
+      Frame child;
+
+      if (top->next_child >= ps_call_tree_get_n_children (tree, top->node) ||
+          (max_depth > 0 && depth > max_depth))
+        {
+          g_array_set_size (stack, stack->len - 1);
+          json_builder_end_array (builder);
+          json_builder_end_object (builder);
+          continue;
+        }
+
+      child.node = ps_call_tree_get_child (tree, top->node, top->next_child++);
+      child.next_child = 0;
+      json_builder_begin_object (builder);
+      add_stats_members (builder, tree, ps_call_tree_get_node_function (tree, child.node),
+                         ps_call_tree_get_node_stats (tree, child.node), basis);
+      json_builder_set_member_name (builder, "children");
+      json_builder_begin_array (builder);
+      g_array_append_val (stack, child);
+    }
+}
+
+static JsonNode *
+calltree_to_json (PsCallTree   *tree,
+                  PsEventStore *store,
+                  const char   *path,
+                  gint64        thread,
+                  PsCallBasis   basis,
+                  guint         max_depth)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree guint32 *order = NULL;
+  guint n;
+
+  json_builder_begin_object (builder);
+  ps_cli_add_run_members (builder, store, path, FALSE);
+  json_builder_set_member_name (builder, "unit");
+  json_builder_add_string_value (builder, ps_call_unit_to_string (ps_call_tree_get_unit (tree)));
+  json_builder_set_member_name (builder, "basis");
+  json_builder_add_string_value (builder, ps_call_basis_to_string (basis));
+  /* Reports give their own percentages, shown as given (spec §4) */
+  json_builder_set_member_name (builder, "percentages");
+  json_builder_add_string_value (builder, ps_call_tree_is_report (tree) ? "given" : "computed");
+  json_builder_set_member_name (builder, "os_events");
+  json_builder_add_boolean_value (builder, ps_call_tree_has_os_events (tree));
+  json_builder_set_member_name (builder, "thread");
+  if (thread >= 0)
+    json_builder_add_int_value (builder, thread);
+  else
+    json_builder_add_null_value (builder);
+
+  json_builder_set_member_name (builder, "total");
+  json_builder_begin_object (builder);
+  add_number (builder, "elapsed", ps_call_tree_get_elapsed_total (tree));
+  add_number (builder, "application", ps_call_tree_get_application_total (tree));
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "functions");
+  json_builder_begin_array (builder);
+  order = sorted_functions (tree, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      json_builder_begin_object (builder);
+      add_stats_members (builder, tree, order[i], ps_call_tree_get_function_stats (tree, order[i]), basis);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "tree");
+  if (ps_call_tree_has_top_down (tree))
+    add_tree (builder, tree, basis, max_depth);
+  else
+    json_builder_add_null_value (builder);
+
+  json_builder_end_object (builder);
+  return json_builder_get_root (builder);
+}
+
+/* Text --------------------------------------------------------------------- */
+
+static char *
+format_value (double value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    return g_strdup ("–");
+  if (value == floor (value) && fabs (value) < 1e15)
+    return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%.0f", value));
+  return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%.2f", value));
+}
+
+static char *
+format_percent (double value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    return g_strdup ("–");
+  return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%.2f", value));
+}
+
+static char **
+header_cells (const char *first,
+              const char *unit)
+{
+  GPtrArray *cells = g_ptr_array_new ();
+
+  g_ptr_array_add (cells, g_strdup (first));
+  g_ptr_array_add (cells, g_strdup (_("Calls")));
+  for (guint v = 0; v < PS_N_CALL_VALUES; v++)
+    {
+      /* Translators: a column header with its unit, "Elapsed incl. (ns)" */
+      g_ptr_array_add (cells, g_strdup_printf (_("%s (%s)"), _(value_labels[v]), unit));
+      g_ptr_array_add (cells, g_strdup ("%"));
+    }
+  g_ptr_array_add (cells, NULL);
+  return (char **)g_ptr_array_free (cells, FALSE);
+}
+
+static char **
+row_cells (PsCallTree        *tree,
+           char              *first,
+           const PsCallStats *stats,
+           PsCallBasis        basis)
+{
+  GPtrArray *cells = g_ptr_array_new ();
+
+  g_ptr_array_add (cells, first);
+  g_ptr_array_add (cells, g_strdup_printf ("%" G_GUINT64_FORMAT, stats->calls));
+  for (guint v = 0; v < PS_N_CALL_VALUES; v++)
+    {
+      g_ptr_array_add (cells, format_value (stats->total[v]));
+      g_ptr_array_add (cells, format_percent (ps_call_tree_get_percent (tree, stats, v, basis)));
+    }
+  g_ptr_array_add (cells, NULL);
+  return (char **)g_ptr_array_free (cells, FALSE);
+}
+
+static void
+print_text (PsCallTree  *tree,
+            PsCallBasis  basis,
+            guint        max_depth)
+{
+  const char *unit = ps_call_unit_to_string (ps_call_tree_get_unit (tree));
+  g_autofree guint32 *order = NULL;
+  g_autoptr(PsCliTable) functions = ps_cli_table_new (2 + 2 * PS_N_CALL_VALUES);
+  guint n;
+
+  if (ps_call_tree_is_report (tree))
+    printf ("%s\n", _("Percentages as the report gives them"));
+  else if (basis == PS_CALL_BASIS_S1)
+    printf ("%s\n", _("Percentages: elapsed over the elapsed total, application over the application total (basis s1)"));
+  else
+    printf ("%s\n", _("Percentages: all over the elapsed total (basis view)"));
+  {
+    g_autofree char *elapsed = format_value (ps_call_tree_get_elapsed_total (tree));
+    g_autofree char *application = format_value (ps_call_tree_get_application_total (tree));
+
+    /* Translators: the totals with their unit, "Elapsed total: 140 ns; …" */
+    printf (_("Elapsed total: %s %s; application total: %s %s"), elapsed, unit, application, unit);
+    printf ("\n");
+  }
+  if (!ps_call_tree_has_os_events (tree) && !ps_call_tree_is_report (tree))
+    printf ("%s\n", _("No operating-system events in this run: application time equals elapsed time."));
+  printf ("\n%s\n", _("Functions"));
+
+  ps_cli_table_set_alignment (functions, "lrrrrrrrrr");
+  ps_cli_table_add_row_strv_take (functions, header_cells (_("Function"), unit));
+  order = sorted_functions (tree, &n);
+  for (guint i = 0; i < n; i++)
+    ps_cli_table_add_row_strv_take (functions,
+                                    row_cells (tree, ps_util_display_text (ps_call_tree_get_function_name (tree, order[i]), -1),
+                                               ps_call_tree_get_function_stats (tree, order[i]), basis));
+  ps_cli_table_print (functions, stdout, "  ");
+
+  if (ps_call_tree_has_top_down (tree))
+    {
+      g_autoptr(PsCliTable) table = ps_cli_table_new (2 + 2 * PS_N_CALL_VALUES);
+      g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Frame));
+      Frame root = { PS_CALL_NODE_ROOT, 0 };
+
+      printf ("\n%s\n", _("Call tree"));
+      ps_cli_table_set_alignment (table, "lrrrrrrrrr");
+      ps_cli_table_add_row_strv_take (table, header_cells (_("Call path"), unit));
+      g_array_append_val (stack, root);
+      while (stack->len > 0)
+        {
+          Frame *top = &g_array_index (stack, Frame, stack->len - 1);
+          guint depth = stack->len;
+          g_autofree char *indent = NULL;
+          g_autofree char *name = NULL;
+          Frame child;
+
+          if (top->next_child >= ps_call_tree_get_n_children (tree, top->node) ||
+              (max_depth > 0 && depth > max_depth))
+            {
+              g_array_set_size (stack, stack->len - 1);
+              continue;
+            }
+          child.node = ps_call_tree_get_child (tree, top->node, top->next_child++);
+          child.next_child = 0;
+          indent = g_strnfill (2 * (depth - 1), ' ');
+          name = ps_util_display_text (ps_call_tree_get_function_name (tree, ps_call_tree_get_node_function (tree, child.node)), -1);
+          ps_cli_table_add_row_strv_take (table, row_cells (tree, g_strconcat (indent, name, NULL),
+                                                            ps_call_tree_get_node_stats (tree, child.node), basis));
+          g_array_append_val (stack, child);
+        }
+      ps_cli_table_print (table, stdout, "  ");
+    }
+}
+
+/* The track of a thread id, or PS_NONE */
+static guint32
+find_thread (PsEventStore *store,
+             gint64        thread)
+{
+  guint n = ps_event_store_get_n_tracks (store);
+
+  for (guint t = 0; t < n; t++)
+    {
+      const PsTrack *track = ps_event_store_get_track (store, t);
+
+      if (track->kind == PS_TRACK_THREAD && track->number == thread)
+        return t;
+    }
+  return PS_NONE;
+}
+
+int
+ps_cli_calltree (const PsCliOptions *options,
+                 const char         *file)
+{
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(PsCallTree) tree = NULL;
+  g_autoptr(GError) error = NULL;
+  PsCallTreeOptions tree_options = { PS_NONE, NULL, 0 };
+  gboolean partial;
+
+  store = ps_cli_load (options, file);
+  if (store == NULL)
+    return PS_CLI_EXIT_UNREADABLE;
+  partial = ps_cli_report_partial (store, file);
+
+  if (options->thread >= 0)
+    {
+      tree_options.track = find_thread (store, options->thread);
+      if (tree_options.track == PS_NONE)
+        {
+          ps_cli_print_error (_("“%s” has no thread %" G_GINT64_FORMAT), file, options->thread);
+          /* Translators: %s is the program name */
+          fprintf (stderr, _("Try “%s --help” for more information.\n"), PS_CLI_PROGRAM);
+          return PS_CLI_EXIT_USAGE;
+        }
+    }
+  tree_options.filter = options->scope_filter;
+  tree_options.ticks_per_second = options->tick_rate;
+
+  tree = ps_call_tree_new_for_store (store, &tree_options, &error);
+  if (tree == NULL)
+    {
+      ps_cli_print_error (_("“%s” has no call stacks: %s"), file, error->message);
+      return PS_CLI_EXIT_UNREADABLE;
+    }
+
+  if (options->text)
+    print_text (tree, options->basis, options->depth);
+  else
+    {
+      g_autoptr(JsonNode) root = calltree_to_json (tree, store, file, options->thread,
+                                                   options->basis, options->depth);
+
+      ps_cli_json_print (root);
+    }
+
+  return partial ? PS_CLI_EXIT_PARTIAL : PS_CLI_EXIT_OK;
+}
