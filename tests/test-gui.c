@@ -16,9 +16,11 @@
 #include <string.h>
 
 #include "ps-application.h"
+#include "ps-call-tree-view-private.h"
 #include "ps-ce-view-private.h"
 #include "ps-loader.h"
 #include "ps-marker-row.h"
+#include "ps-report-view-private.h"
 #include "ps-rtl-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-series-chart.h"
@@ -1361,6 +1363,729 @@ test_rtl_not_for_ce (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (ps_ce_view_get_marker_model (ps_run_page_get_ce_view (page))), ==, 4);
 }
 
+/* The call-tree page (vs-instrumentation.md §3, §4) */
+
+static gboolean
+call_tree_view_is_idle (gpointer data)
+{
+  return !ps_call_tree_view_is_busy (data);
+}
+
+static void
+wait_for_call_tree_view (PsCallTreeView *view)
+{
+  g_assert_true (iterate_until (call_tree_view_is_idle, view));
+}
+
+/* The RTL example's Call Tree page, drawn */
+static PsCallTreeView *
+open_rtl_call_tree (Fixture *fixture)
+{
+  PsRtlView *rtl_view = open_rtl_example (fixture);
+  PsCallTreeView *view = ps_rtl_view_get_call_tree_view (rtl_view);
+
+  ps_rtl_view_show_page (rtl_view, "calltree");
+  g_assert_cmpstr (ps_rtl_view_get_visible_page (rtl_view), ==, "calltree");
+  g_assert_true (iterate_until (widget_is_drawn, view));
+  wait_for_call_tree_view (view);
+  return view;
+}
+
+/* The row of the call-tree table at a position (transfer full) */
+static PsCallNodeRow *
+call_row_at (GListModel *model,
+             guint       position)
+{
+  g_autoptr(GObject) item = g_list_model_get_item (model, position);
+
+  g_assert_nonnull (item);
+  if (GTK_IS_TREE_LIST_ROW (item))
+    return gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (item));
+  g_assert_true (PS_IS_CALL_NODE_ROW (item));
+  return g_object_ref (PS_CALL_NODE_ROW (item));
+}
+
+/* The position of the first row of that name, or -1 */
+static int
+find_call_row (GListModel *model,
+               const char *name)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PsCallNodeRow) row = call_row_at (model, i);
+
+      if (g_strcmp0 (ps_call_node_row_get_name (row), name) == 0)
+        return i;
+    }
+
+  return -1;
+}
+
+/* The names of the rows, " / " between them */
+static char *
+call_row_names (GListModel *model)
+{
+  GString *names = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PsCallNodeRow) row = call_row_at (model, i);
+
+      if (names->len > 0)
+        g_string_append (names, " / ");
+      g_string_append (names, ps_call_node_row_get_name (row));
+    }
+
+  return g_string_free (names, FALSE);
+}
+
+static guint
+call_row_depth (GListModel *model,
+                guint       position)
+{
+  g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (model, position);
+
+  return gtk_tree_list_row_get_depth (tree_row);
+}
+
+static void
+assert_call_cell (PsCallTreeView *view,
+                  GListModel     *model,
+                  int             position,
+                  CallColumn      column,
+                  const char     *expected)
+{
+  g_autoptr(PsCallNodeRow) row = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_cmpint (position, >=, 0);
+  row = call_row_at (model, position);
+  text = ps_call_tree_view_get_cell_text (view, row, column);
+  g_assert_cmpstr (text, ==, expected);
+}
+
+static const char *
+column_title (PsCallTreeView *view,
+              CallColumn      column)
+{
+  return gtk_column_view_column_get_title (ps_call_tree_view_get_column (view, column));
+}
+
+/* What the engine computes for the same store, row by row, as the table
+ * prints it (RTL: whole milliseconds) */
+static void
+assert_rows_match_engine (PsCallTreeView *view,
+                          PsCallTree     *reference)
+{
+  GListModel *model = ps_call_tree_view_get_model (view);
+
+  g_assert_cmpuint (g_list_model_get_n_items (model), >, 0);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PsCallNodeRow) row = call_row_at (model, i);
+      guint32 node = ps_call_node_row_get_index (row);
+      const PsCallStats *stats = ps_call_tree_get_node_stats (reference, node);
+
+      g_assert_cmpint (ps_call_node_row_get_kind (row), ==, PS_CALL_NODE_ROW_TOP_DOWN);
+      g_assert_cmpstr (ps_call_node_row_get_name (row), ==,
+                       ps_call_tree_get_function_name (reference, ps_call_tree_get_node_function (reference, node)));
+      for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
+        {
+          g_autofree char *value = g_strdup_printf ("%.0f", stats->total[v] / 1e6);
+          g_autofree char *percent =
+            g_strdup_printf ("%.2f", ps_call_tree_get_percent (reference, stats, v, PS_CALL_BASIS_S1));
+
+          assert_call_cell (view, model, i, CALL_COLUMN_VALUE (v), value);
+          assert_call_cell (view, model, i, CALL_COLUMN_PERCENT (v), percent);
+        }
+      {
+        g_autofree char *calls = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->calls);
+
+        assert_call_cell (view, model, i, CALL_COLUMN_CALLS, calls);
+      }
+    }
+}
+
+#define CT_MAIN "::desktop::Desktop::Main"
+#define CT_OPEN_DOCUMENTS "PERFORMANCE - open documents"
+#define CT_DO_LOAD "PERFORMANCE SfxObjectShell::DoLoad"
+#define CT_SW_LOAD "::SwDocShell::Load"
+#define CT_THUMBNAIL "::svt::ThumbnailRenderer::run"
+
+static void
+test_call_tree_rtl (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  PsCallTreeView *view = open_rtl_call_tree (fixture);
+  PsRunPage *page = ps_window_get_current_page (fixture->window);
+  GListModel *model = ps_call_tree_view_get_model (view);
+  g_autoptr(PsCallTree) reference = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *names = NULL;
+  int main_row;
+
+  reference = ps_call_tree_new_for_store (ps_run_page_get_store (page), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (ps_call_tree_view_get_tree (view));
+  g_assert_cmpstr (ps_call_tree_view_get_mode (view), ==, "top-down");
+
+  /* Units in every value header */
+  g_assert_cmpstr (column_title (view, CALL_COLUMN_FUNCTION), ==, "Function");
+  g_assert_cmpstr (column_title (view, CALL_COLUMN_CALLS), ==, "Calls");
+  g_assert_cmpstr (column_title (view, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE)), ==, "Elapsed incl.\n(ms)");
+  g_assert_cmpstr (column_title (view, CALL_COLUMN_VALUE (PS_CALL_VALUE_APPLICATION_EXCLUSIVE)), ==, "Application excl.\n(ms)");
+  g_assert_cmpstr (column_title (view, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE)), ==, "%");
+
+  /* RTL logs have no OS events: said, not hidden */
+  g_assert_cmpstr (ps_call_tree_view_get_notice (view), ==,
+                   "No operating-system events in this log: application time equals elapsed time.");
+  g_assert_null (ps_call_tree_view_get_percent_label (view));
+  g_assert_cmpstr (ps_call_tree_view_get_status (view), ==,
+                   "9 functions · elapsed total 2698 ms · application total 2698 ms");
+
+  /* The three threads' entry points, largest first; the biggest one open */
+  names = call_row_names (model);
+  g_assert_cmpstr (names, ==, CT_MAIN " / " CT_OPEN_DOCUMENTS " / register services / ::configmgr::Provider::create / "
+                              CT_THUMBNAIL " / ::ucb::Broker::init");
+  g_assert_cmpuint (call_row_depth (model, 1), ==, 1);
+  assert_rows_match_engine (view, reference);
+
+  /* By hand (rtl-startup log): Desktop::Main runs 3…2010 ms; inside it
+   * 126 + 39 + 805 ms of scopes, so 1037 ms of its own; 2698 ms are the
+   * three threads' top-level scopes together */
+  main_row = find_call_row (model, CT_MAIN);
+  g_assert_cmpint (main_row, ==, 0);
+  assert_call_cell (view, model, main_row, CALL_COLUMN_CALLS, "1");
+  assert_call_cell (view, model, main_row, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "2007");
+  assert_call_cell (view, model, main_row, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "1037");
+  assert_call_cell (view, model, main_row, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "74.39");
+  assert_call_cell (view, model, main_row, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "38.44");
+  assert_call_cell (view, model, main_row, CALL_COLUMN_VALUE (PS_CALL_VALUE_APPLICATION_INCLUSIVE), "2007");
+
+  /* Deeper rows open on request and keep to their parent */
+  {
+    int open_documents = find_call_row (model, CT_OPEN_DOCUMENTS);
+    g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (model, open_documents);
+    int do_load;
+
+    gtk_tree_list_row_set_expanded (tree_row, TRUE);
+    do_load = find_call_row (model, CT_DO_LOAD);
+    g_assert_cmpint (do_load, ==, open_documents + 1);
+    g_assert_cmpuint (call_row_depth (model, do_load), ==, 2);
+    assert_call_cell (view, model, do_load, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "554");
+    assert_call_cell (view, model, do_load, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "49");
+  }
+  assert_rows_match_engine (view, reference);
+
+  /* What the user sees */
+  iterate_for (200);
+  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "2007"));
+  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "74.39"));
+  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), CT_MAIN));
+  maybe_save_screenshot (fixture, "calltree-rtl");
+}
+
+/* The most expensive function by any value: Functions, then a header */
+static void
+test_call_tree_functions_sort (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  PsCallTreeView *view = open_rtl_call_tree (fixture);
+  GListModel *model = ps_call_tree_view_get_model (view);
+  GtkColumnView *column_view = ps_call_tree_view_get_column_view (view);
+
+  ps_call_tree_view_set_mode (view, "functions");
+  wait_for_call_tree_view (view);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 9);
+
+  /* Elapsed inclusive, largest first, is the default */
+  {
+    g_autofree char *names = call_row_names (model);
+
+    g_assert_cmpstr (names, ==, CT_MAIN " / " CT_OPEN_DOCUMENTS " / " CT_THUMBNAIL " / " CT_DO_LOAD " / " CT_SW_LOAD
+                                " / register services / ::ucb::Broker::init / ::SvXMLImport::startDocument / "
+                                "::configmgr::Provider::create");
+  }
+
+  gtk_column_view_sort_by_column (column_view, ps_call_tree_view_get_column (view, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_EXCLUSIVE)),
+                                  GTK_SORT_DESCENDING);
+  wait_for_call_tree_view (view);
+  {
+    g_autoptr(PsCallNodeRow) first = call_row_at (model, 0);
+    g_autoptr(PsCallNodeRow) second = call_row_at (model, 1);
+    g_autoptr(PsCallNodeRow) third = call_row_at (model, 2);
+    g_autoptr(PsCallNodeRow) fourth = call_row_at (model, 3);
+
+    /* 1037, 633, 449 and 251 ms of their own */
+    g_assert_cmpstr (ps_call_node_row_get_name (first), ==, CT_MAIN);
+    g_assert_cmpstr (ps_call_node_row_get_name (second), ==, CT_THUMBNAIL);
+    g_assert_cmpstr (ps_call_node_row_get_name (third), ==, CT_SW_LOAD);
+    g_assert_cmpstr (ps_call_node_row_get_name (fourth), ==, CT_OPEN_DOCUMENTS);
+    assert_call_cell (view, model, 2, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "449");
+    assert_call_cell (view, model, 2, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "16.64");
+  }
+
+  /* Smallest application exclusive first, by its percentage column */
+  gtk_column_view_sort_by_column (column_view, ps_call_tree_view_get_column (view, CALL_COLUMN_PERCENT (PS_CALL_VALUE_APPLICATION_EXCLUSIVE)),
+                                  GTK_SORT_ASCENDING);
+  wait_for_call_tree_view (view);
+  {
+    g_autoptr(PsCallNodeRow) first = call_row_at (model, 0);
+    g_autoptr(PsCallNodeRow) last = call_row_at (model, 8);
+
+    g_assert_cmpstr (ps_call_node_row_get_name (first), ==, "::configmgr::Provider::create");
+    g_assert_cmpstr (ps_call_node_row_get_name (last), ==, CT_MAIN);
+  }
+
+  /* Back in the tree, children sort within their parent */
+  ps_call_tree_view_set_mode (view, "top-down");
+  wait_for_call_tree_view (view);
+  gtk_column_view_sort_by_column (column_view, ps_call_tree_view_get_column (view, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE)),
+                                  GTK_SORT_ASCENDING);
+  wait_for_call_tree_view (view);
+  {
+    g_autofree char *names = call_row_names (model);
+
+    g_assert_cmpstr (names, ==, "::ucb::Broker::init / " CT_THUMBNAIL " / " CT_MAIN
+                                " / ::configmgr::Provider::create / register services / " CT_OPEN_DOCUMENTS);
+  }
+  maybe_save_screenshot (fixture, "calltree-functions");
+}
+
+static void
+test_call_tree_search (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  PsCallTreeView *view = open_rtl_call_tree (fixture);
+  GListModel *model = ps_call_tree_view_get_model (view);
+
+  /* The paths to the matches, open; the first match shows all below it */
+  ps_call_tree_view_set_search (view, "LOAD");
+  wait_for_call_tree_view (view);
+  {
+    g_autofree char *names = call_row_names (model);
+
+    g_assert_cmpstr (names, ==, CT_MAIN " / " CT_OPEN_DOCUMENTS " / " CT_DO_LOAD " / " CT_SW_LOAD);
+  }
+  g_assert_cmpuint (call_row_depth (model, 3), ==, 3);
+  g_assert_cmpstr (ps_call_tree_view_get_status (view), ==,
+                   "2 of 9 functions match “LOAD” · elapsed total 2698 ms · application total 2698 ms");
+  {
+    g_autoptr(GtkTreeListRow) sw_load = g_list_model_get_item (model, 3);
+
+    gtk_tree_list_row_set_expanded (sw_load, TRUE);
+    g_assert_cmpint (find_call_row (model, "::SvXMLImport::startDocument"), ==, 4);
+  }
+  iterate_for (100);
+  maybe_save_screenshot (fixture, "calltree-search");
+
+  /* The same search on the functions */
+  ps_call_tree_view_set_mode (view, "functions");
+  wait_for_call_tree_view (view);
+  {
+    g_autofree char *names = call_row_names (model);
+
+    g_assert_cmpstr (names, ==, CT_DO_LOAD " / " CT_SW_LOAD);
+  }
+
+  /* And bottom-up: a function, then the callers it was called from */
+  ps_call_tree_view_set_mode (view, "bottom-up");
+  ps_call_tree_view_set_search (view, "thumbnail");
+  wait_for_call_tree_view (view);
+  {
+    g_autofree char *names = call_row_names (model);
+
+    g_assert_cmpstr (names, ==, CT_THUMBNAIL);
+  }
+  /* Functions at the top that match; not those below whose callers do */
+  ps_call_tree_view_set_search (view, "desktop::main");
+  wait_for_call_tree_view (view);
+  {
+    g_autofree char *names = call_row_names (model);
+
+    g_assert_cmpstr (names, ==, CT_MAIN);
+  }
+  ps_call_tree_view_set_search (view, "configmgr");
+  wait_for_call_tree_view (view);
+  {
+    g_autofree char *names = call_row_names (model);
+
+    g_assert_cmpstr (names, ==, "::configmgr::Provider::create");
+  }
+  {
+    g_autoptr(GtkTreeListRow) configmgr = g_list_model_get_item (model, 0);
+
+    gtk_tree_list_row_set_expanded (configmgr, TRUE);
+    g_assert_cmpint (find_call_row (model, CT_MAIN), ==, 1);
+  }
+  iterate_for (100);
+  maybe_save_screenshot (fixture, "calltree-bottom-up");
+
+  ps_call_tree_view_set_search (view, "no such function");
+  wait_for_call_tree_view (view);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
+  iterate_for (50);
+  g_assert_true (shows_label (GTK_WIDGET (view), "No function matches “no such function”"));
+
+  /* Cleared: every function again */
+  ps_call_tree_view_set_search (view, "");
+  wait_for_call_tree_view (view);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 9);
+}
+
+static void
+test_call_tree_callers (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  PsCallTreeView *view = open_rtl_call_tree (fixture);
+  PsCallTree *tree = ps_call_tree_view_get_tree (view);
+  GListModel *model = ps_call_tree_view_get_model (view);
+  GListModel *callers = ps_call_tree_view_get_callers_model (view);
+  GListModel *callees = ps_call_tree_view_get_callees_model (view);
+  guint32 sw_load = ps_call_tree_lookup_function (tree, CT_SW_LOAD);
+  guint32 main_function = ps_call_tree_lookup_function (tree, CT_MAIN);
+
+  g_assert_cmpuint (sw_load, !=, PS_NONE);
+  g_assert_cmpuint (g_list_model_get_n_items (callers), ==, 0);
+
+  g_assert_true (ps_call_tree_view_select_function (view, sw_load));
+  g_assert_cmpstr (ps_call_tree_view_get_mode (view), ==, "functions");
+  g_assert_cmpuint (ps_call_tree_view_get_selected_function (view), ==, sw_load);
+  {
+    GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (ps_call_tree_view_get_column_view (view)));
+    g_autoptr(PsCallNodeRow) selected = call_row_at (model, gtk_single_selection_get_selected (selection));
+
+    g_assert_cmpstr (ps_call_node_row_get_name (selected), ==, CT_SW_LOAD);
+  }
+
+  /* SwDocShell::Load is called by DoLoad only, and calls the XML import */
+  {
+    g_autofree char *caller_names = call_row_names (callers);
+    g_autofree char *callee_names = call_row_names (callees);
+
+    g_assert_cmpstr (caller_names, ==, CT_DO_LOAD);
+    g_assert_cmpstr (callee_names, ==, "::SvXMLImport::startDocument");
+  }
+  assert_call_cell (view, callers, 0, CALL_COLUMN_CALLS, "1");
+  assert_call_cell (view, callers, 0, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "505");
+  assert_call_cell (view, callers, 0, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "449");
+  assert_call_cell (view, callers, 0, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "18.72");
+  assert_call_cell (view, callees, 0, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "56");
+  iterate_for (200);
+  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_callers_view (view)), CT_DO_LOAD));
+  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_callees_view (view)), "::SvXMLImport::startDocument"));
+  maybe_save_screenshot (fixture, "calltree-callers");
+
+  /* Activating a caller (Enter) goes to it */
+  g_signal_emit_by_name (ps_call_tree_view_get_callers_view (view), "activate", 0);
+  {
+    g_autofree char *caller_names = call_row_names (callers);
+    g_autofree char *callee_names = call_row_names (callees);
+
+    g_assert_cmpuint (ps_call_tree_view_get_selected_function (view), ==,
+                      ps_call_tree_lookup_function (tree, CT_DO_LOAD));
+    g_assert_cmpstr (caller_names, ==, CT_OPEN_DOCUMENTS);
+    g_assert_cmpstr (callee_names, ==, CT_SW_LOAD);
+  }
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (ps_call_tree_view_get_column_view (view)))
+                 || gtk_widget_is_ancestor (gtk_root_get_focus (gtk_widget_get_root (GTK_WIDGET (view))),
+                                            GTK_WIDGET (ps_call_tree_view_get_column_view (view))));
+
+  /* An entry point has no caller; that row goes nowhere */
+  g_assert_true (ps_call_tree_view_select_function (view, main_function));
+  {
+    g_autofree char *caller_names = call_row_names (callers);
+
+    g_assert_cmpstr (caller_names, ==, "(entry point)");
+  }
+  g_signal_emit_by_name (ps_call_tree_view_get_callers_view (view), "activate", 0);
+  g_assert_cmpuint (ps_call_tree_view_get_selected_function (view), ==, main_function);
+
+  /* A search that hides the function is cleared to show it */
+  ps_call_tree_view_set_search (view, "thumbnail");
+  wait_for_call_tree_view (view);
+  g_assert_true (ps_call_tree_view_select_function (view, sw_load));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 9);
+}
+
+/* The worked example of vs-instrumentation.md §5, with its OS events */
+static PsCallTree *
+worked_example_tree (void)
+{
+  PsCallTreeBuilder *builder = ps_call_tree_builder_new (PS_CALL_UNIT_NS);
+  guint32 main_function = ps_call_tree_builder_intern_function (builder, "main", NULL);
+  guint32 a = ps_call_tree_builder_intern_function (builder, "A", NULL);
+  guint32 b = ps_call_tree_builder_intern_function (builder, "B", NULL);
+  guint32 c = ps_call_tree_builder_intern_function (builder, "C", NULL);
+  const gint64 ms = 1000000;
+
+  ps_call_tree_builder_enter (builder, 0, main_function, 0);
+  ps_call_tree_builder_enter (builder, 0, a, 10 * ms);
+  ps_call_tree_builder_enter (builder, 0, b, 30 * ms);
+  ps_call_tree_builder_os_event (builder, 0);
+  ps_call_tree_builder_leave (builder, 0, 60 * ms);
+  ps_call_tree_builder_enter (builder, 0, b, 65 * ms);
+  ps_call_tree_builder_leave (builder, 0, 80 * ms);
+  ps_call_tree_builder_leave (builder, 0, 85 * ms);
+  ps_call_tree_builder_os_event (builder, 0);
+  ps_call_tree_builder_enter (builder, 0, c, 95 * ms);
+  ps_call_tree_builder_enter (builder, 0, b, 120 * ms);
+  ps_call_tree_builder_leave (builder, 0, 130 * ms);
+  ps_call_tree_builder_os_event (builder, 0);
+  ps_call_tree_builder_leave (builder, 0, 135 * ms);
+  ps_call_tree_builder_leave (builder, 0, 140 * ms);
+
+  return ps_call_tree_builder_end (builder);
+}
+
+static void
+test_call_tree_basis (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(PsCallTree) tree = worked_example_tree ();
+  PsCallTreeView *view = PS_CALL_TREE_VIEW (ps_call_tree_view_new ());
+  GtkWidget *window = gtk_window_new ();
+  GListModel *model = ps_call_tree_view_get_model (view);
+  GtkWidget *column_view = GTK_WIDGET (ps_call_tree_view_get_column_view (view));
+  int a;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1300, 700);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  ps_call_tree_view_set_tree (view, tree);
+  g_assert_true (iterate_until (widget_is_drawn, view));
+  wait_for_call_tree_view (view);
+
+  /* OS events: nothing to explain; times down to the ms, so three decimals */
+  g_assert_null (ps_call_tree_view_get_notice (view));
+  g_assert_cmpstr (ps_call_tree_view_get_status (view), ==,
+                   "4 functions · elapsed total 140 ms · application total 95 ms");
+
+  ps_call_tree_view_set_mode (view, "functions");
+  wait_for_call_tree_view (view);
+  a = find_call_row (model, "A");
+  assert_call_cell (view, model, a, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "75");
+  assert_call_cell (view, model, a, CALL_COLUMN_VALUE (PS_CALL_VALUE_APPLICATION_INCLUSIVE), "45");
+  assert_call_cell (view, model, a, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "53.57");
+  /* Basis s1: application over T_A = 95 ms (§5.3) */
+  g_assert_cmpint (ps_call_tree_view_get_basis (view), ==, PS_CALL_BASIS_S1);
+  assert_call_cell (view, model, a, CALL_COLUMN_PERCENT (PS_CALL_VALUE_APPLICATION_INCLUSIVE), "47.37");
+  assert_call_cell (view, model, a, CALL_COLUMN_PERCENT (PS_CALL_VALUE_APPLICATION_EXCLUSIVE), "31.58");
+  iterate_for (100);
+  g_assert_true (shows_label (column_view, "47.37"));
+
+  /* Basis view: all four over T_E = 140 ms; the drawn cells follow */
+  ps_call_tree_view_set_basis (view, PS_CALL_BASIS_VIEW);
+  assert_call_cell (view, model, a, CALL_COLUMN_PERCENT (PS_CALL_VALUE_APPLICATION_INCLUSIVE), "32.14");
+  assert_call_cell (view, model, a, CALL_COLUMN_PERCENT (PS_CALL_VALUE_APPLICATION_EXCLUSIVE), "21.43");
+  assert_call_cell (view, model, a, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "53.57");
+  iterate_for (100);
+  g_assert_true (shows_label (column_view, "32.14"));
+  g_assert_false (shows_label (column_view, "47.37"));
+
+  /* B: three calls, the per-call values in the tooltip (§5.3) */
+  {
+    g_autoptr(PsCallNodeRow) row = call_row_at (model, find_call_row (model, "B"));
+    g_autofree char *tooltip = NULL;
+    g_autofree char *text = _ps_call_tree_view_cell_text (view, row, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE),
+                                                          &tooltip);
+
+    g_assert_cmpstr (text, ==, "55");
+    g_assert_nonnull (strstr (tooltip, "3 calls"));
+    g_assert_nonnull (strstr (tooltip, "min 10 ms · avg 18.333 ms · max 30 ms"));
+  }
+  {
+    g_autoptr(PsCallNodeRow) row = call_row_at (model, find_call_row (model, "B"));
+    g_autofree char *tooltip = NULL;
+    g_autofree char *text = _ps_call_tree_view_cell_text (view, row, CALL_COLUMN_PERCENT (PS_CALL_VALUE_APPLICATION_INCLUSIVE),
+                                                          &tooltip);
+
+    g_assert_cmpstr (text, ==, "17.86");
+    g_assert_cmpstr (tooltip, ==, "17.86 % of the elapsed total (140 ms)");
+  }
+
+  /* The call paths of §5.4 */
+  ps_call_tree_view_set_mode (view, "top-down");
+  wait_for_call_tree_view (view);
+  {
+    g_autofree char *names = call_row_names (model);
+
+    g_assert_cmpstr (names, ==, "main / A / C");
+  }
+  {
+    g_autoptr(GtkTreeListRow) a_row = g_list_model_get_item (model, 1);
+
+    gtk_tree_list_row_set_expanded (a_row, TRUE);
+    assert_call_cell (view, model, 2, CALL_COLUMN_CALLS, "2");
+    assert_call_cell (view, model, 2, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "45");
+    assert_call_cell (view, model, 2, CALL_COLUMN_PERCENT (PS_CALL_VALUE_APPLICATION_INCLUSIVE), "10.71");
+  }
+  ps_call_tree_view_set_basis (view, PS_CALL_BASIS_S1);
+  assert_call_cell (view, model, 2, CALL_COLUMN_PERCENT (PS_CALL_VALUE_APPLICATION_INCLUSIVE), "15.79");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* One thread's tree, built in a worker; all threads again */
+static void
+test_call_tree_threads (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  PsCallTreeView *view = open_rtl_call_tree (fixture);
+  PsCallTree *run_tree = ps_call_tree_view_get_tree (view);
+  GListModel *threads = ps_call_tree_view_get_threads (view);
+  GListModel *model = ps_call_tree_view_get_model (view);
+
+  g_assert_true (ps_call_tree_view_has_thread_choice (view));
+  g_assert_cmpuint (g_list_model_get_n_items (threads), ==, 4);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (threads), 0), ==, "All threads");
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (threads), 3), ==, "Thread 3");
+
+  ps_call_tree_view_select_thread (view, 3);
+  /* The old tree stays until the new one is there */
+  g_assert_true (ps_call_tree_view_get_tree (view) == run_tree);
+  g_assert_true (ps_call_tree_view_is_busy (view));
+  wait_for_call_tree_view (view);
+  g_assert_true (ps_call_tree_view_get_tree (view) != run_tree);
+  {
+    g_autofree char *names = call_row_names (model);
+
+    g_assert_cmpstr (names, ==, CT_THUMBNAIL);
+  }
+  assert_call_cell (view, model, 0, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "100.00");
+  g_assert_cmpstr (ps_call_tree_view_get_status (view), ==,
+                   "1 function · elapsed total 633 ms · application total 633 ms");
+
+  /* Another thread while one is being built: only the last one counts */
+  ps_call_tree_view_select_thread (view, 2);
+  ps_call_tree_view_select_thread (view, 1);
+  wait_for_call_tree_view (view);
+  g_assert_cmpint (find_call_row (model, CT_MAIN), ==, 0);
+  g_assert_cmpint (find_call_row (model, CT_THUMBNAIL), ==, -1);
+
+  ps_call_tree_view_select_thread (view, 0);
+  wait_for_call_tree_view (view);
+  g_assert_true (ps_call_tree_view_get_tree (view) == run_tree);
+}
+
+static GFile *
+vs_report_file (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "vs-report-csv", name, NULL);
+
+  return g_file_new_for_path (path);
+}
+
+/* A Visual Studio caller/callee report: its own view, the values as given */
+static void
+test_call_tree_vs_report (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autoptr(GFile) file = vs_report_file ("l4_cc.csv");
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsReportView *report_view = ps_run_page_get_report_view (page);
+  PsCallTreeView *view = ps_report_view_get_call_tree_view (report_view);
+  GListModel *model = ps_call_tree_view_get_model (view);
+  PsEventStore *store = ps_run_page_get_store (page);
+  g_autoptr(PsCallTree) reference = NULL;
+  g_autoptr(GError) error = NULL;
+  PsCallTree *tree;
+  int fib;
+
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (report_view)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (ps_run_page_get_rtl_view (page))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (ps_run_page_get_ce_view (page))));
+  g_assert_cmpstr (ps_report_view_get_visible_page (report_view), ==, "calltree");
+  g_assert_cmpstr (ps_report_view_get_header_value (report_view, "kind"), ==, "Caller/callee");
+  g_assert_cmpstr (ps_report_view_get_header_value (report_view, "unit"), ==, "Timer ticks");
+  g_assert_true (iterate_until (widget_is_drawn, view));
+  wait_for_call_tree_view (view);
+
+  tree = ps_call_tree_view_get_tree (view);
+  g_assert_nonnull (tree);
+  g_assert_true (ps_call_tree_is_report (tree));
+
+  /* No call tree in a caller/callee report: the functions, as given */
+  g_assert_cmpstr (ps_call_tree_view_get_mode (view), ==, "functions");
+  g_assert_false (ps_call_tree_view_is_mode_available (view, "top-down"));
+  g_assert_cmpstr (ps_call_tree_view_get_percent_label (view), ==, "Percentages as the report gives them");
+  g_assert_cmpstr (ps_call_tree_view_get_notice (view), ==,
+                   "Times are timer ticks of unknown frequency: the report does not say how many make a second.");
+  g_assert_cmpstr (column_title (view, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE)), ==, "Elapsed incl.\n(ticks)");
+
+  reference = ps_call_tree_new_for_store (store, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, ps_call_tree_get_n_functions (reference));
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PsCallNodeRow) row = call_row_at (model, i);
+      const PsCallStats *stats = ps_call_tree_get_function_stats (reference, ps_call_node_row_get_index (row));
+      g_autofree char *calls = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->calls);
+
+      g_assert_cmpint (ps_call_node_row_get_kind (row), ==, PS_CALL_NODE_ROW_FUNCTION);
+      assert_call_cell (view, model, i, CALL_COLUMN_CALLS, calls);
+      for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
+        {
+          g_autofree char *value = g_strdup_printf ("%.0f", stats->total[v]);
+          g_autofree char *percent = g_strdup_printf ("%.2f", stats->given_percent[v]);
+
+          assert_call_cell (view, model, i, CALL_COLUMN_VALUE (v), value);
+          assert_call_cell (view, model, i, CALL_COLUMN_PERCENT (v), percent);
+        }
+    }
+
+  /* The file's rows: "Root","_wmainCRTStartup",1064922,87461,…,100.00,8.21 and
+   * "Root","Fib(int)",76683,76251,…,7.20,7.16,… 500 calls */
+  assert_call_cell (view, model, 0, CALL_COLUMN_FUNCTION, "_wmainCRTStartup");
+  assert_call_cell (view, model, 0, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "1064922");
+  assert_call_cell (view, model, 0, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "87461");
+  assert_call_cell (view, model, 0, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "100.00");
+  assert_call_cell (view, model, 0, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "8.21");
+  fib = find_call_row (model, "Fib(int)");
+  assert_call_cell (view, model, fib, CALL_COLUMN_CALLS, "500");
+  assert_call_cell (view, model, fib, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "76683");
+  assert_call_cell (view, model, fib, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "7.20");
+  assert_call_cell (view, model, fib, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "7.16");
+
+  iterate_for (200);
+  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "1064922"));
+
+  /* Its callers, as the report gives them */
+  {
+    g_autoptr(PsCallNodeRow) row = call_row_at (model, fib);
+    GListModel *callers = ps_call_tree_view_get_callers_model (view);
+
+    g_assert_true (ps_call_tree_view_select_function (view, ps_call_node_row_get_index (row)));
+    g_assert_cmpuint (g_list_model_get_n_items (callers), >, 0);
+    g_assert_cmpint (find_call_row (callers, "Fib(int)"), >=, 0);
+  }
+  iterate_for (200);
+  /* Scrolled to the selected function */
+  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "76683"));
+  maybe_save_screenshot (fixture, "calltree-vs-report");
+
+  /* A tick rate turns the ticks into times */
+  ps_call_tree_view_set_ticks_per_second (view, 1e6);
+  wait_for_call_tree_view (view);
+  g_assert_cmpint (ps_call_tree_get_unit (ps_call_tree_view_get_tree (view)), ==, PS_CALL_UNIT_NS);
+  g_assert_cmpstr (column_title (view, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE)), ==, "Elapsed incl.\n(ms)");
+  g_assert_cmpstr (ps_call_tree_view_get_notice (view), ==, "Timer ticks converted to times at 1000000 ticks per second.");
+  {
+    int start = find_call_row (model, "_wmainCRTStartup");
+
+    assert_call_cell (view, model, start, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "1064.922");
+    assert_call_cell (view, model, start, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "100.00");
+  }
+  ps_call_tree_view_set_ticks_per_second (view, 0);
+  wait_for_call_tree_view (view);
+  g_assert_true (ps_call_tree_view_get_tree (view) == tree);
+
+  /* The warnings page of the report view */
+  gtk_widget_activate_action (GTK_WIDGET (page), "run.show-warnings", NULL);
+  g_assert_cmpstr (ps_report_view_get_visible_page (report_view), ==, "warnings");
+}
+
 static GtkWindow *
 find_about_dialog (void)
 {
@@ -1468,6 +2193,13 @@ main (int   argc,
   ADD_TEST ("/gui/rtl/warnings", test_rtl_warnings);
   ADD_TEST ("/gui/rtl/unterminated", test_rtl_unterminated);
   ADD_TEST ("/gui/rtl/not-for-ce", test_rtl_not_for_ce);
+  ADD_TEST ("/gui/call-tree/rtl", test_call_tree_rtl);
+  ADD_TEST ("/gui/call-tree/functions-sort", test_call_tree_functions_sort);
+  ADD_TEST ("/gui/call-tree/search", test_call_tree_search);
+  ADD_TEST ("/gui/call-tree/callers", test_call_tree_callers);
+  ADD_TEST ("/gui/call-tree/basis", test_call_tree_basis);
+  ADD_TEST ("/gui/call-tree/threads", test_call_tree_threads);
+  ADD_TEST ("/gui/call-tree/vs-report", test_call_tree_vs_report);
 
   status = g_test_run ();
   remove_tree (data_home);

@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "ps-call-tree-view.h"
 #include "ps-rtl-view.h"
 #include "ps-scope-analysis.h"
 #include "ps-scope-row.h"
@@ -95,5 +96,6 @@ const char      *ps_rtl_view_get_visible_page     (PsRtlView  *self);
 const char      *ps_rtl_view_get_header_value     (PsRtlView  *self,
                                                    const char *field);
 const char      *ps_rtl_view_get_warnings_title   (PsRtlView  *self);
+PsCallTreeView  *ps_rtl_view_get_call_tree_view   (PsRtlView  *self);
 
 G_END_DECLS

@@ -11,13 +11,15 @@
  * filter or a search of the scope tree is computed again in a worker
  * thread while a spinner turns. The scope table is a GtkTreeListModel over
  * PsScopeList models, so row objects exist only for expanded nodes. The
- * cells of both tables are made in ps-rtl-view-cells.c.
+ * cells of both tables are made in ps-rtl-view-cells.c. The call-tree page
+ * is a PsCallTreeView of the run's call tree.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ps-call-tree-view.h"
 #include "ps-rtl-view-private.h"
 #include "ps-scope-list.h"
 #include "ps-scopes.h"
@@ -72,6 +74,7 @@ struct _PsRtlView
   GtkLabel            *threads_value;
   GtkLabel            *scopes_value;
   GtkLabel            *messages_value;
+  GtkWidget           *filter_bar;
   GtkSearchEntry      *search_entry;
   GtkEntry            *include_entry;
   GtkEntry            *exclude_entry;
@@ -89,6 +92,7 @@ struct _PsRtlView
   GtkStack            *totals_stack;
   GtkLabel            *totals_empty_label;
   GtkColumnView       *totals_view;
+  PsCallTreeView      *call_tree_view;
   GtkStackPage        *warnings_page;
   GtkLabel            *warnings_overflow_label;
   GtkStack            *warnings_stack;
@@ -656,15 +660,19 @@ per_thread_toggled_cb (PsRtlView      *self,
   ps_rtl_view_set_per_thread (self, gtk_check_button_get_active (button));
 }
 
-/* The filters are about scopes: not shown with the warnings */
+/* The filters are about scopes: not shown with the warnings. The call
+ * tree has a search of its own, which gets the keys typed there. */
 static void
 page_changed_cb (PsRtlView  *self,
                  GParamSpec *pspec,
                  GtkStack   *stack)
 {
   const char *page = gtk_stack_get_visible_child_name (stack);
+  gboolean call_tree = g_strcmp0 (page, "calltree") == 0;
 
   gtk_widget_set_visible (self->scope_filter_box, g_strcmp0 (page, "warnings") != 0);
+  gtk_widget_set_visible (self->filter_bar, !call_tree);
+  gtk_search_entry_set_key_capture_widget (self->search_entry, call_tree ? NULL : GTK_WIDGET (self->view_stack));
 }
 
 /* Activating a row of the totals lists its calls in the scope tree */
@@ -904,6 +912,8 @@ ps_rtl_view_class_init (PsRtlViewClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (PS_TYPE_CALL_TREE_VIEW);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-rtl-view.ui");
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, process_value);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, opened_value);
@@ -911,6 +921,7 @@ ps_rtl_view_class_init (PsRtlViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, threads_value);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, scopes_value);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, messages_value);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, filter_bar);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, search_entry);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, include_entry);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, exclude_entry);
@@ -928,6 +939,7 @@ ps_rtl_view_class_init (PsRtlViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, totals_stack);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, totals_empty_label);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, totals_view);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, call_tree_view);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, warnings_page);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, warnings_overflow_label);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, warnings_stack);
@@ -1035,6 +1047,8 @@ ps_rtl_view_set_analysis (PsRtlView     *self,
       update_header (self);
       update_warnings (self);
       update_time_column (self);
+      ps_call_tree_view_set_store (self->call_tree_view, self->analysis->store);
+      ps_call_tree_view_set_tree (self->call_tree_view, self->analysis->call_tree);
 
       if (self->analysis->scopes != NULL)
         {
@@ -1263,4 +1277,11 @@ ps_rtl_view_get_warnings_title (PsRtlView *self)
 {
   g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
   return gtk_stack_page_get_title (self->warnings_page);
+}
+
+PsCallTreeView *
+ps_rtl_view_get_call_tree_view (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+  return self->call_tree_view;
 }

@@ -28,7 +28,7 @@ void           ps_rtl_view_set_analysis   (PsRtlView     *self,
 gboolean       ps_rtl_view_get_per_thread (PsRtlView     *self);
 void           ps_rtl_view_set_per_thread (PsRtlView     *self,
                                            gboolean       per_thread);
-/* "scopes", "totals" or "warnings" */
+/* "scopes", "totals", "calltree" or "warnings" */
 void           ps_rtl_view_show_page      (PsRtlView     *self,
                                            const char    *name);
 

@@ -20,6 +20,7 @@ ps_run_analysis_clear (gpointer data)
   g_clear_pointer (&self->groups, g_ptr_array_unref);
   g_clear_pointer (&self->instance_of, g_free);
   g_clear_pointer (&self->scopes, ps_scope_analysis_unref);
+  g_clear_object (&self->call_tree);
 }
 
 #define N_KINDS (PS_SERIES_SPAN + 1)
@@ -41,6 +42,17 @@ ps_run_analysis_new (PsEventStore *store)
   if (g_strcmp0 (ps_event_store_get_format (store), ps_format_rtl_logfile.name) == 0
       || ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_n_marks (store) > 0)
     self->scopes = ps_scope_analysis_new (store, NULL);
+
+  /* Calls with the four instrumentation values: from the spans, or as a
+   * profiler report gives them */
+  if (ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_n_report_rows (store) > 0)
+    {
+      g_autoptr(GError) error = NULL;
+
+      self->call_tree = ps_call_tree_new_for_store (store, NULL, &error);
+      if (self->call_tree == NULL)
+        g_debug ("No call tree: %s", error->message);
+    }
 
   /* The tables show statistics of durations; only CPU and memory are drawn */
   options.durations_summary_only = TRUE;

@@ -4,13 +4,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Both groupings of ps_series_collect() (specs: ce-perflog.md §4.5): one
- * series per marker instance and one per description group. The views show
- * exactly these numbers, the same ones perfscope-cli prints.
+ * series per marker instance and one per description group; for runs with
+ * calls, their call tree (ps-call-tree.h). The views show exactly these
+ * numbers, the same ones perfscope-cli prints.
  */
 #pragma once
 
 #include <gio/gio.h>
 
+#include "ps-call-tree.h"
 #include "ps-event-store.h"
 #include "ps-scope-analysis.h"
 #include "ps-series.h"
@@ -28,6 +30,9 @@ typedef struct
   /* Logs with scopes and messages (RTL): their tree and totals, unfiltered;
    * else NULL */
   PsScopeAnalysis *scopes;
+  /* Runs with spans or profiler report rows: their call tree, all threads
+   * merged (specs: vs-instrumentation.md §3); else NULL */
+  PsCallTree      *call_tree;
 } PsRunAnalysis;
 
 #define PS_TYPE_RUN_ANALYSIS (ps_run_analysis_get_type ())

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ps-ce-view.h"
+#include "ps-report-view.h"
 #include "ps-rtl-view.h"
 #include "ps-run-page.h"
 
@@ -13,6 +14,7 @@ G_BEGIN_DECLS
 
 PsCeView   *ps_run_page_get_ce_view          (PsRunPage *self);
 PsRtlView  *ps_run_page_get_rtl_view         (PsRunPage *self);
+PsReportView *ps_run_page_get_report_view    (PsRunPage *self);
 /* The text of the error state, or NULL */
 const char *ps_run_page_get_error_message    (PsRunPage *self);
 gboolean    ps_run_page_get_banner_revealed  (PsRunPage *self);

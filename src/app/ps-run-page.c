@@ -16,6 +16,7 @@
 #include "ps-ce-view.h"
 #include "ps-format.h"
 #include "ps-loader.h"
+#include "ps-report-view.h"
 #include "ps-run-analysis.h"
 #include "ps-run-page-private.h"
 
@@ -42,6 +43,7 @@ struct _PsRunPage
   GtkLabel       *banner_label;
   PsCeView       *ce_view;
   PsRtlView      *rtl_view;
+  PsReportView   *report_view;
 };
 
 enum {
@@ -135,6 +137,13 @@ is_rtl_store (PsEventStore *store)
   return g_strcmp0 (ps_event_store_get_format (store), ps_format_rtl_logfile.name) == 0;
 }
 
+/* Profiler reports give aggregated values instead of events */
+static gboolean
+is_report_store (PsEventStore *store)
+{
+  return ps_event_store_get_n_report_rows (store) > 0;
+}
+
 static void
 analysis_cb (GObject      *object,
              GAsyncResult *result,
@@ -161,13 +170,21 @@ analysis_cb (GObject      *object,
       return;
     }
 
-  /* Each format has its view; CE PerfLog's is the default */
-  if (is_rtl_store (self->store))
-    ps_rtl_view_set_analysis (self->rtl_view, analysis);
-  else
-    ps_ce_view_set_analysis (self->ce_view, analysis);
-  gtk_widget_set_visible (GTK_WIDGET (self->rtl_view), is_rtl_store (self->store));
-  gtk_widget_set_visible (GTK_WIDGET (self->ce_view), !is_rtl_store (self->store));
+  /* Each kind of run has its view; CE PerfLog's is the default */
+  {
+    gboolean report = is_report_store (self->store);
+    gboolean rtl = !report && is_rtl_store (self->store);
+
+    if (report)
+      ps_report_view_set_analysis (self->report_view, analysis);
+    else if (rtl)
+      ps_rtl_view_set_analysis (self->rtl_view, analysis);
+    else
+      ps_ce_view_set_analysis (self->ce_view, analysis);
+    gtk_widget_set_visible (GTK_WIDGET (self->report_view), report);
+    gtk_widget_set_visible (GTK_WIDGET (self->rtl_view), rtl);
+    gtk_widget_set_visible (GTK_WIDGET (self->ce_view), !report && !rtl);
+  }
 
   read_error = ps_event_store_get_error (self->store);
   if (read_error != NULL)
@@ -266,7 +283,9 @@ show_warnings_action (GtkWidget  *widget,
 {
   PsRunPage *self = PS_RUN_PAGE (widget);
 
-  if (self->store != NULL && is_rtl_store (self->store))
+  if (self->store != NULL && is_report_store (self->store))
+    ps_report_view_show_page (self->report_view, "warnings");
+  else if (self->store != NULL && is_rtl_store (self->store))
     ps_rtl_view_show_page (self->rtl_view, "warnings");
   else
     ps_ce_view_show_page (self->ce_view, "warnings");
@@ -415,6 +434,7 @@ ps_run_page_class_init (PsRunPageClass *klass)
 
   g_type_ensure (PS_TYPE_CE_VIEW);
   g_type_ensure (PS_TYPE_RTL_VIEW);
+  g_type_ensure (PS_TYPE_REPORT_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-run-page.ui");
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, stack);
@@ -426,6 +446,7 @@ ps_run_page_class_init (PsRunPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, banner_label);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, ce_view);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, rtl_view);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, report_view);
 
   gtk_widget_class_install_action (widget_class, "run.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "run.reload", NULL, reload_action);
@@ -544,6 +565,13 @@ ps_run_page_get_rtl_view (PsRunPage *self)
 {
   g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
   return self->rtl_view;
+}
+
+PsReportView *
+ps_run_page_get_report_view (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  return self->report_view;
 }
 
 const char *

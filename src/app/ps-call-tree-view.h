@@ -1,0 +1,46 @@
+/* ps-call-tree-view.h — the call-tree page: the four instrumentation values
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: vs-instrumentation.md §3 (elapsed/application × inclusive/
+ * exclusive, per call, call tree, caller/callee) and §4 (percentages and
+ * their basis). Shows a PsCallTree as a top-down tree, a bottom-up tree
+ * or a flat list of functions, with the callers and callees of the
+ * selected function below. With the store the tree was built from, it can
+ * build the tree of one thread, or convert a report's timer ticks, in a
+ * worker thread.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ps-call-tree.h"
+#include "ps-event-store.h"
+
+G_BEGIN_DECLS
+
+#define PS_TYPE_CALL_TREE_VIEW (ps_call_tree_view_get_type ())
+G_DECLARE_FINAL_TYPE (PsCallTreeView, ps_call_tree_view, PS, CALL_TREE_VIEW, GtkWidget)
+
+GtkWidget    *ps_call_tree_view_new       (void);
+/* The tree shown (that of one thread when one is chosen), or NULL */
+PsCallTree   *ps_call_tree_view_get_tree  (PsCallTreeView *self);
+/* The tree of the whole run; the thread and the tick rate start over */
+void          ps_call_tree_view_set_tree  (PsCallTreeView *self,
+                                           PsCallTree     *tree);
+/* The run the tree was built from, or NULL: offers one tree per thread
+ * and a tick rate for reports in ticks */
+PsEventStore *ps_call_tree_view_get_store (PsCallTreeView *self);
+void          ps_call_tree_view_set_store (PsCallTreeView *self,
+                                           PsEventStore   *store);
+/* "top-down", "bottom-up" or "functions" */
+const char   *ps_call_tree_view_get_mode  (PsCallTreeView *self);
+void          ps_call_tree_view_set_mode  (PsCallTreeView *self,
+                                           const char     *mode);
+/* Of the computed percentages (reports give their own) */
+PsCallBasis   ps_call_tree_view_get_basis (PsCallTreeView *self);
+void          ps_call_tree_view_set_basis (PsCallTreeView *self,
+                                           PsCallBasis     basis);
+
+G_END_DECLS
