@@ -112,21 +112,102 @@ typedef struct
   guint   next_child;
 } Frame;
 
+/* Streaming the tree: one node per line, its members on that line. A big
+ * log has millions of call paths, too many to hold as JSON nodes. */
+
+#define WRITE_OUT_BYTES (1 << 20)
+
+static void
+append_member_name (GString    *out,
+                    const char *name)
+{
+  ps_cli_json_append_string (out, name);
+  g_string_append (out, ": ");
+}
+
+static void
+append_number_member (GString    *out,
+                      const char *name,
+                      double      value)
+{
+  append_member_name (out, name);
+  ps_cli_format_number (out, value);
+  g_string_append (out, ", ");
+}
+
+/* The members of add_stats_members (), on one line, and "children": [ */
+static void
+append_node_start (GString     *out,
+                   PsCallTree  *tree,
+                   guint32      node,
+                   PsCallBasis  basis)
+{
+  guint32 function = ps_call_tree_get_node_function (tree, node);
+  const PsCallStats *stats = ps_call_tree_get_node_stats (tree, node);
+
+  g_string_append_c (out, '{');
+  append_member_name (out, "name");
+  ps_cli_json_append_string (out, function == PS_NONE ? "<root>" : ps_call_tree_get_function_name (tree, function));
+  g_string_append (out, ", ");
+  if (function != PS_NONE && *ps_call_tree_get_function_module (tree, function) != '\0')
+    {
+      append_member_name (out, "module");
+      ps_cli_json_append_string (out, ps_call_tree_get_function_module (tree, function));
+      g_string_append (out, ", ");
+    }
+  append_number_member (out, "calls", (double)stats->calls);
+  for (guint v = 0; v < PS_N_CALL_VALUES; v++)
+    append_number_member (out, ps_call_value_to_string (v), stats->total[v]);
+  for (guint v = 0; v < PS_N_CALL_VALUES; v++)
+    {
+      g_autofree char *name = g_strconcat (ps_call_value_to_string (v), "_pct", NULL);
+
+      append_number_member (out, name, ps_call_tree_get_percent (tree, stats, v, basis));
+    }
+  append_member_name (out, "per_call");
+  g_string_append_c (out, '{');
+  for (guint v = 0; v < PS_N_CALL_VALUES; v++)
+    {
+      append_member_name (out, ps_call_value_to_string (v));
+      g_string_append (out, "{\"min\": ");
+      ps_cli_format_number (out, stats->min[v]);
+      g_string_append (out, ", \"avg\": ");
+      ps_cli_format_number (out, stats->avg[v]);
+      g_string_append (out, ", \"max\": ");
+      ps_cli_format_number (out, stats->max[v]);
+      g_string_append (out, v + 1 < PS_N_CALL_VALUES ? "}, " : "}");
+    }
+  g_string_append (out, "}, ");
+  append_member_name (out, "children");
+  g_string_append_c (out, '[');
+}
+
+typedef struct
+{
+  PsCallTree  *tree;
+  PsCallBasis  basis;
+  guint        max_depth;
+} TreeWriter;
+
 /* The top-down tree as nested objects, to max_depth levels below the root
  * (0: no limit); iterative, so any depth fits */
 static void
-add_tree (JsonBuilder *builder,
-          PsCallTree  *tree,
-          PsCallBasis  basis,
-          guint        max_depth)
+write_tree (GString  *out,
+            guint     level,
+            gpointer  user_data)
 {
+  TreeWriter *writer = user_data;
+  PsCallTree *tree = writer->tree;
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Frame));
   Frame root = { PS_CALL_NODE_ROOT, 0 };
 
-  json_builder_begin_object (builder);
-  add_stats_members (builder, tree, PS_NONE, ps_call_tree_get_node_stats (tree, PS_CALL_NODE_ROOT), basis);
-  json_builder_set_member_name (builder, "children");
-  json_builder_begin_array (builder);
+  if (!ps_call_tree_has_top_down (tree))
+    {
+      g_string_append (out, "null");
+      return;
+    }
+
+  append_node_start (out, tree, PS_CALL_NODE_ROOT, writer->basis);
   g_array_append_val (stack, root);
 
   while (stack->len > 0)
@@ -136,22 +217,23 @@ add_tree (JsonBuilder *builder,
       Frame child;
 
       if (top->next_child >= ps_call_tree_get_n_children (tree, top->node) ||
-          (max_depth > 0 && depth > max_depth))
+          (writer->max_depth > 0 && depth > writer->max_depth))
         {
+          if (top->next_child > 0)
+            ps_cli_json_append_indent (out, level + depth - 1);
+          g_string_append (out, "]}");
           g_array_set_size (stack, stack->len - 1);
-          json_builder_end_array (builder);
-          json_builder_end_object (builder);
           continue;
         }
 
+      if (top->next_child > 0)
+        g_string_append_c (out, ',');
       child.node = ps_call_tree_get_child (tree, top->node, top->next_child++);
       child.next_child = 0;
-      json_builder_begin_object (builder);
-      add_stats_members (builder, tree, ps_call_tree_get_node_function (tree, child.node),
-                         ps_call_tree_get_node_stats (tree, child.node), basis);
-      json_builder_set_member_name (builder, "children");
-      json_builder_begin_array (builder);
+      ps_cli_json_append_indent (out, level + depth);
+      append_node_start (out, tree, child.node, writer->basis);
       g_array_append_val (stack, child);
+      ps_cli_json_write_out (out, WRITE_OUT_BYTES);
     }
 }
 
@@ -160,8 +242,7 @@ calltree_to_json (PsCallTree   *tree,
                   PsEventStore *store,
                   const char   *path,
                   gint64        thread,
-                  PsCallBasis   basis,
-                  guint         max_depth)
+                  PsCallBasis   basis)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autofree guint32 *order = NULL;
@@ -201,11 +282,9 @@ calltree_to_json (PsCallTree   *tree,
     }
   json_builder_end_array (builder);
 
+  /* Written by write_tree () */
   json_builder_set_member_name (builder, "tree");
-  if (ps_call_tree_has_top_down (tree))
-    add_tree (builder, tree, basis, max_depth);
-  else
-    json_builder_add_null_value (builder);
+  json_builder_add_null_value (builder);
 
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
@@ -402,10 +481,10 @@ ps_cli_calltree (const PsCliOptions *options,
     print_text (tree, options->basis, options->depth);
   else
     {
-      g_autoptr(JsonNode) root = calltree_to_json (tree, store, file, options->thread,
-                                                   options->basis, options->depth);
+      g_autoptr(JsonNode) root = calltree_to_json (tree, store, file, options->thread, options->basis);
+      TreeWriter writer = { tree, options->basis, options->depth };
 
-      ps_cli_json_print (root);
+      ps_cli_json_print_spliced (root, "tree", write_tree, &writer);
     }
 
   return partial ? PS_CLI_EXIT_PARTIAL : PS_CLI_EXIT_OK;

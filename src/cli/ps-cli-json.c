@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "ps-cli.h"
 #include "ps-util.h"
@@ -46,9 +47,9 @@ ps_cli_format_number (GString *out,
   g_string_append (out, text);
 }
 
-static void
-append_string (GString    *out,
-               const char *text)
+void
+ps_cli_json_append_string (GString    *out,
+                           const char *text)
 {
   g_autofree char *valid = NULL;
 
@@ -111,7 +112,7 @@ append_value (GString  *out,
       g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
       break;
     case G_TYPE_STRING:
-      append_string (out, json_node_get_string (node));
+      ps_cli_json_append_string (out, json_node_get_string (node));
       break;
     default:
       g_string_append (out, "null");
@@ -119,14 +120,25 @@ append_value (GString  *out,
     }
 }
 
-static void append_node (GString  *out,
-                         JsonNode *node,
-                         guint     level);
+/* A member of the top-level object written by a function instead of from
+ * its node */
+typedef struct
+{
+  const char        *member;
+  PsCliJsonWriteFunc func;
+  gpointer           user_data;
+} Splice;
+
+static void append_node (GString      *out,
+                         JsonNode     *node,
+                         guint         level,
+                         const Splice *splice);
 
 static void
-append_object (GString    *out,
-               JsonObject *object,
-               guint       level)
+append_object (GString      *out,
+               JsonObject   *object,
+               guint         level,
+               const Splice *splice)
 {
   JsonObjectIter iter;
   const char *name;
@@ -148,9 +160,12 @@ append_object (GString    *out,
         g_string_append_c (out, ',');
       first = FALSE;
       append_indent (out, level + 1);
-      append_string (out, name);
+      ps_cli_json_append_string (out, name);
       g_string_append (out, ": ");
-      append_node (out, member, level + 1);
+      if (splice != NULL && level == 0 && strcmp (name, splice->member) == 0)
+        splice->func (out, level + 1, splice->user_data);
+      else
+        append_node (out, member, level + 1, NULL);
     }
   append_indent (out, level);
   g_string_append_c (out, '}');
@@ -173,7 +188,7 @@ append_array (GString   *out,
   for (guint i = 0; i < length; i++)
     {
       append_indent (out, level + 1);
-      append_node (out, json_array_get_element (array, i), level + 1);
+      append_node (out, json_array_get_element (array, i), level + 1, NULL);
       if (i + 1 < length)
         g_string_append_c (out, ',');
     }
@@ -182,9 +197,10 @@ append_array (GString   *out,
 }
 
 static void
-append_node (GString  *out,
-             JsonNode *node,
-             guint     level)
+append_node (GString      *out,
+             JsonNode     *node,
+             guint         level,
+             const Splice *splice)
 {
   if (node == NULL)
     {
@@ -195,7 +211,7 @@ append_node (GString  *out,
   switch (json_node_get_node_type (node))
     {
     case JSON_NODE_OBJECT:
-      append_object (out, json_node_get_object (node), level);
+      append_object (out, json_node_get_object (node), level, splice);
       break;
     case JSON_NODE_ARRAY:
       append_array (out, json_node_get_array (node), level);
@@ -213,13 +229,40 @@ append_node (GString  *out,
 void
 ps_cli_json_print (JsonNode *root)
 {
-  g_autoptr(GString) out = g_string_new (NULL);
+  ps_cli_json_print_spliced (root, NULL, NULL, NULL);
+}
 
-  append_node (out, root, 0);
+void
+ps_cli_json_print_spliced (JsonNode           *root,
+                           const char         *member,
+                           PsCliJsonWriteFunc  func,
+                           gpointer            user_data)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  Splice splice = { member, func, user_data };
+
+  append_node (out, root, 0, member != NULL ? &splice : NULL);
   g_string_append_c (out, '\n');
 
   fputs (out->str, stdout);
   fflush (stdout);
+}
+
+void
+ps_cli_json_write_out (GString *out,
+                       gsize    threshold)
+{
+  if (out->len < threshold)
+    return;
+  fwrite (out->str, 1, out->len, stdout);
+  g_string_truncate (out, 0);
+}
+
+void
+ps_cli_json_append_indent (GString *out,
+                           guint    level)
+{
+  append_indent (out, level);
 }
 
 void

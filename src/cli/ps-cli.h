@@ -64,6 +64,25 @@ void          ps_cli_add_run_members (JsonBuilder        *builder,
 /* ps-cli-json.c: pretty-printed JSON with doubles in their shortest
  * round-trip form (json-glib prints "%.17g") */
 void          ps_cli_json_print      (JsonNode           *root);
+/* Writes part of the output: append to out (at the indentation level of
+ * the member's value) and call ps_cli_json_write_out () now and then */
+typedef void (*PsCliJsonWriteFunc)   (GString            *out,
+                                      guint               level,
+                                      gpointer            user_data);
+/* Like ps_cli_json_print (), with the value of the top-level member
+ * `member` (present in root, e.g. as null) written by func: for output too
+ * large to hold as a JsonNode */
+void          ps_cli_json_print_spliced (JsonNode        *root,
+                                      const char         *member,
+                                      PsCliJsonWriteFunc  func,
+                                      gpointer            user_data);
+/* Writes out to stdout and empties it once it holds threshold bytes */
+void          ps_cli_json_write_out  (GString            *out,
+                                      gsize               threshold);
+void          ps_cli_json_append_string (GString         *out,
+                                      const char         *text);
+void          ps_cli_json_append_indent (GString         *out,
+                                      guint               level);
 void          ps_cli_format_number   (GString            *out,
                                       double              value);
 /* A "name": integer member */
