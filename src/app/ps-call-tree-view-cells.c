@@ -26,12 +26,6 @@ typedef struct
   gboolean        in_tree;
 } CellData;
 
-typedef struct
-{
-  CellData    *cell;
-  GtkListItem *list_item;    /* owns the widget: not referenced */
-} CellTooltip;
-
 static const char * const value_titles[PS_N_CALL_VALUES] = {
   /* Translators: a column header, followed by its unit: "Elapsed incl. (ms)" */
   N_("Elapsed incl."),
@@ -328,72 +322,20 @@ row_of_item (gpointer item)
   return item != NULL ? g_object_ref (item) : NULL;
 }
 
-static gboolean
-cell_query_tooltip (GtkWidget   *widget,
-                    int          x,
-                    int          y,
-                    gboolean     keyboard_mode,
-                    GtkTooltip  *tooltip,
-                    CellTooltip *cell_tooltip)
+static char *
+cell_tooltip (gpointer item,
+              guint    column,
+              gpointer user_data)
 {
-  g_autoptr(PsCallNodeRow) row = row_of_item (gtk_list_item_get_item (cell_tooltip->list_item));
+  CellData *cell = user_data;
+  g_autoptr(PsCallNodeRow) row = row_of_item (item);
   g_autofree char *text = NULL;
-  g_autofree char *tooltip_text = NULL;
+  char *tooltip = NULL;
 
   if (row == NULL)
-    return FALSE;
-
-  text = _ps_call_tree_view_cell_text (cell_tooltip->cell->view, row, cell_tooltip->cell->column, &tooltip_text);
-  if (tooltip_text == NULL)
-    return FALSE;
-
-  /* C++ names can be longer than the screen and have few spaces */
-  {
-    GtkWidget *label = gtk_label_new (tooltip_text);
-
-    gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-    gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-    gtk_label_set_max_width_chars (GTK_LABEL (label), 80);
-    gtk_label_set_xalign (GTK_LABEL (label), 0);
-    gtk_tooltip_set_custom (tooltip, label);
-  }
-  return TRUE;
-}
-
-static void
-cell_tooltip_free (gpointer  data,
-                   GClosure *closure)
-{
-  g_free (data);
-}
-
-/* Bold for the part of a name the search matched, when the text can be
- * lowered without changing its length (which covers ASCII names) */
-static PangoAttrList *
-search_attributes (const char *search,
-                   const char *name)
-{
-  g_autofree char *lower = NULL;
-  g_autofree char *needle = NULL;
-  PangoAttrList *attributes;
-  PangoAttribute *weight;
-  const char *found;
-
-  if (search == NULL || *search == '\0')
     return NULL;
-
-  lower = g_utf8_strdown (name, -1);
-  needle = g_utf8_strdown (search, -1);
-  if (strlen (lower) != strlen (name) || (found = strstr (lower, needle)) == NULL)
-    return NULL;
-
-  attributes = pango_attr_list_new ();
-  weight = pango_attr_weight_new (PANGO_WEIGHT_BOLD);
-  weight->start_index = found - lower;
-  weight->end_index = (found - lower) + strlen (needle);
-  pango_attr_list_insert (attributes, weight);
-
-  return attributes;
+  text = _ps_call_tree_view_cell_text (cell->view, row, cell->column, &tooltip);
+  return tooltip;
 }
 
 /* Factories */
@@ -403,11 +345,7 @@ cell_setup (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
             CellData                 *cell)
 {
-  CellTooltip *cell_tooltip = g_new0 (CellTooltip, 1);
   GtkWidget *tooltip_widget;
-
-  cell_tooltip->cell = cell;
-  cell_tooltip->list_item = list_item;
 
   if (cell->column == CALL_COLUMN_FUNCTION)
     {
@@ -444,9 +382,7 @@ cell_setup (GtkSignalListItemFactory *factory,
       gtk_list_item_set_child (list_item, tooltip_widget);
     }
 
-  gtk_widget_set_has_tooltip (tooltip_widget, TRUE);
-  g_signal_connect_data (tooltip_widget, "query-tooltip", G_CALLBACK (cell_query_tooltip),
-                         cell_tooltip, cell_tooltip_free, 0);
+  ps_view_cell_set_tooltip (tooltip_widget, list_item, cell->column, cell_tooltip, cell);
 }
 
 static void
@@ -458,7 +394,7 @@ bind_function_cell (CellData      *cell,
 
   gtk_label_set_text (GTK_LABEL (name), ps_call_node_row_get_name (row));
   if (cell->in_tree)
-    attributes = search_attributes (_ps_call_tree_view_get_applied_search (cell->view),
+    attributes = ps_view_search_attributes (_ps_call_tree_view_get_applied_search (cell->view),
                                     ps_call_node_row_get_name (row));
   gtk_label_set_attributes (GTK_LABEL (name), attributes);
   g_clear_pointer (&attributes, pango_attr_list_unref);

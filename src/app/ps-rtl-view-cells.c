@@ -349,37 +349,6 @@ scope_location (PsScopeRow *row)
   return g_strdup_printf (_("in %s"), ps_scope_row_get_name (parent_row));
 }
 
-/* Bold for the part of a name a search matched, when the text can be
- * lowered without changing its length (which covers ASCII names) */
-static PangoAttrList *
-search_attributes (const char *search,
-                   const char *name)
-{
-  g_autofree char *lower = NULL;
-  g_autofree char *needle = NULL;
-  PangoAttrList *attributes;
-  const char *found;
-
-  if (search == NULL)
-    return NULL;
-
-  lower = g_utf8_strdown (name, -1);
-  needle = g_utf8_strdown (search, -1);
-  if (strlen (lower) != strlen (name) || (found = strstr (lower, needle)) == NULL)
-    return NULL;
-
-  attributes = pango_attr_list_new ();
-  {
-    PangoAttribute *weight = pango_attr_weight_new (PANGO_WEIGHT_BOLD);
-
-    weight->start_index = found - lower;
-    weight->end_index = (found - lower) + strlen (needle);
-    pango_attr_list_insert (attributes, weight);
-  }
-
-  return attributes;
-}
-
 /* tooltip may be NULL: binding a cell needs none, and some cost a
  * GDateTime or two */
 char *
@@ -521,7 +490,8 @@ _ps_rtl_view_scope_cell_text (PsScopeRow   *row,
 
 static char *
 scope_cell_tooltip (gpointer item,
-                    guint    column)
+                    guint    column,
+                    gpointer user_data)
 {
   g_autoptr(PsScopeRow) row = gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (item));
   g_autofree char *text = NULL;
@@ -569,7 +539,7 @@ scope_cell_setup (GtkSignalListItemFactory *factory,
       gtk_list_item_set_child (list_item, label);
     }
 
-  ps_view_cell_set_tooltip (label, list_item, column, scope_cell_tooltip);
+  ps_view_cell_set_tooltip (label, list_item, column, scope_cell_tooltip, NULL);
 }
 
 static void
@@ -617,7 +587,7 @@ bind_name_cell (const char      *search,
   gtk_widget_set_css_classes (box, classes);
 
   gtk_label_set_text (GTK_LABEL (label), ps_scope_row_get_name (row));
-  attributes = search_attributes (search, ps_scope_row_get_name (row));
+  attributes = ps_view_search_attributes (search, ps_scope_row_get_name (row));
   gtk_label_set_attributes (GTK_LABEL (label), attributes);
   g_clear_pointer (&attributes, pango_attr_list_unref);
 
@@ -824,7 +794,8 @@ _ps_rtl_view_total_cell_text (PsScopeTotalRow  *row,
 
 static char *
 total_cell_tooltip (gpointer item,
-                    guint    column)
+                    guint    column,
+                    gpointer user_data)
 {
   g_autofree char *text = NULL;
   char *tooltip = NULL;
@@ -849,7 +820,7 @@ total_cell_setup (GtkSignalListItemFactory *factory,
   if (column == TOTAL_COLUMN_CONTEXT)
     gtk_widget_add_css_class (label, "dim-label");
 
-  ps_view_cell_set_tooltip (label, list_item, column, total_cell_tooltip);
+  ps_view_cell_set_tooltip (label, list_item, column, total_cell_tooltip, NULL);
   gtk_list_item_set_child (list_item, label);
 }
 

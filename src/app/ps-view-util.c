@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "ps-view-util.h"
@@ -22,10 +23,13 @@ ps_view_cell_label_new (gboolean numeric)
   return label;
 }
 
+#define TOOLTIP_WRAP_CHARS 80
+
 typedef struct
 {
   GtkListItem       *list_item;   /* owns the widget: not referenced */
   PsCellTooltipFunc  func;
+  gpointer           user_data;
   guint              column;
 } CellTooltip;
 
@@ -52,11 +56,22 @@ cell_query_tooltip (GtkWidget   *widget,
   if (item == NULL)
     return FALSE;
 
-  text = cell->func (item, cell->column);
+  text = cell->func (item, cell->column, cell->user_data);
   if (text == NULL)
     return FALSE;
 
-  gtk_tooltip_set_text (tooltip, text);
+  if (g_utf8_strlen (text, -1) <= TOOLTIP_WRAP_CHARS)
+    gtk_tooltip_set_text (tooltip, text);
+  else
+    {
+      GtkWidget *label = gtk_label_new (text);
+
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), TOOLTIP_WRAP_CHARS);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_tooltip_set_custom (tooltip, label);
+    }
   return TRUE;
 }
 
@@ -64,7 +79,8 @@ void
 ps_view_cell_set_tooltip (GtkWidget         *widget,
                           GtkListItem       *list_item,
                           guint              column,
-                          PsCellTooltipFunc  func)
+                          PsCellTooltipFunc  func,
+                          gpointer           user_data)
 {
   CellTooltip *cell;
 
@@ -75,11 +91,39 @@ ps_view_cell_set_tooltip (GtkWidget         *widget,
   cell = g_new0 (CellTooltip, 1);
   cell->list_item = list_item;
   cell->func = func;
+  cell->user_data = user_data;
   cell->column = column;
 
   gtk_widget_set_has_tooltip (widget, TRUE);
   g_signal_connect_data (widget, "query-tooltip", G_CALLBACK (cell_query_tooltip),
                          cell, cell_tooltip_free, 0);
+}
+
+PangoAttrList *
+ps_view_search_attributes (const char *search,
+                           const char *name)
+{
+  g_autofree char *lower = NULL;
+  g_autofree char *needle = NULL;
+  PangoAttrList *attributes;
+  PangoAttribute *weight;
+  const char *found;
+
+  if (search == NULL || *search == '\0')
+    return NULL;
+
+  lower = g_utf8_strdown (name, -1);
+  needle = g_utf8_strdown (search, -1);
+  if (strlen (lower) != strlen (name) || (found = strstr (lower, needle)) == NULL)
+    return NULL;
+
+  attributes = pango_attr_list_new ();
+  weight = pango_attr_weight_new (PANGO_WEIGHT_BOLD);
+  weight->start_index = found - lower;
+  weight->end_index = (found - lower) + strlen (needle);
+  pango_attr_list_insert (attributes, weight);
+
+  return attributes;
 }
 
 /* Rows can be selected one at a time, and nothing is selected at first */

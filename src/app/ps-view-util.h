@@ -17,7 +17,8 @@ G_BEGIN_DECLS
 
 /* The tooltip of the cell of @column showing @item, or %NULL for none */
 typedef char * (*PsCellTooltipFunc) (gpointer item,
-                                     guint    column);
+                                     guint    column,
+                                     gpointer user_data);
 
 /* A label field of a view, found by name (the testing API of the views) */
 typedef struct
@@ -27,10 +28,17 @@ typedef struct
 } PsViewLabelField;
 
 GtkWidget  *ps_view_cell_label_new       (gboolean                numeric);
+/* Long tooltips wrap (C++ names can be wider than the screen) */
 void        ps_view_cell_set_tooltip     (GtkWidget              *widget,
                                           GtkListItem            *list_item,
                                           guint                   column,
-                                          PsCellTooltipFunc       func);
+                                          PsCellTooltipFunc       func,
+                                          gpointer                user_data);
+/* Bold for the part of @name that @search matched, ignoring case, when the
+ * text can be lowered without changing its length (which covers ASCII
+ * names); %NULL when there is no match or no search */
+PangoAttrList *ps_view_search_attributes (const char            *search,
+                                          const char             *name);
 void        ps_view_set_column_model     (GtkColumnView          *view,
                                           GListModel             *model);
 void        ps_view_set_header_value     (GtkLabel               *label,

@@ -22,7 +22,8 @@ typedef enum
 /* The whole message, which the cell may cut short */
 static char *
 message_tooltip (gpointer item,
-                 guint    column)
+                 guint    column,
+                 gpointer user_data)
 {
   return g_strdup (ps_warning_row_get_message (PS_WARNING_ROW (item)));
 }
@@ -40,7 +41,7 @@ warning_cell_setup (GtkSignalListItemFactory *factory,
   if (column == WARNING_COLUMN_MESSAGE)
     {
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      ps_view_cell_set_tooltip (label, list_item, column, message_tooltip);
+      ps_view_cell_set_tooltip (label, list_item, column, message_tooltip, NULL);
     }
 
   if (column == WARNING_COLUMN_SEVERITY)
