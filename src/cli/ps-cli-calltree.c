@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "ps-cli.h"
@@ -29,50 +30,6 @@ add_number (JsonBuilder *builder,
     json_builder_add_double_value (builder, value);
   else
     json_builder_add_null_value (builder);
-}
-
-/* name, module, calls, the four values, their percentages and per-call
- * minimum, average and maximum */
-static void
-add_stats_members (JsonBuilder       *builder,
-                   PsCallTree        *tree,
-                   guint32            function,
-                   const PsCallStats *stats,
-                   PsCallBasis        basis)
-{
-  json_builder_set_member_name (builder, "name");
-  if (function == PS_NONE)
-    json_builder_add_string_value (builder, "<root>");
-  else
-    json_builder_add_string_value (builder, ps_call_tree_get_function_name (tree, function));
-  if (function != PS_NONE && *ps_call_tree_get_function_module (tree, function) != '\0')
-    {
-      json_builder_set_member_name (builder, "module");
-      json_builder_add_string_value (builder, ps_call_tree_get_function_module (tree, function));
-    }
-  ps_cli_json_add_int (builder, "calls", (gint64)stats->calls);
-
-  for (guint v = 0; v < PS_N_CALL_VALUES; v++)
-    add_number (builder, ps_call_value_to_string (v), stats->total[v]);
-  for (guint v = 0; v < PS_N_CALL_VALUES; v++)
-    {
-      g_autofree char *name = g_strconcat (ps_call_value_to_string (v), "_pct", NULL);
-
-      add_number (builder, name, ps_call_tree_get_percent (tree, stats, v, basis));
-    }
-
-  json_builder_set_member_name (builder, "per_call");
-  json_builder_begin_object (builder);
-  for (guint v = 0; v < PS_N_CALL_VALUES; v++)
-    {
-      json_builder_set_member_name (builder, ps_call_value_to_string (v));
-      json_builder_begin_object (builder);
-      add_number (builder, "min", stats->min[v]);
-      add_number (builder, "avg", stats->avg[v]);
-      add_number (builder, "max", stats->max[v]);
-      json_builder_end_object (builder);
-    }
-  json_builder_end_object (builder);
 }
 
 /* Functions by elapsed inclusive value, largest first */
@@ -135,17 +92,15 @@ append_number_member (GString    *out,
   g_string_append (out, ", ");
 }
 
-/* The members of add_stats_members (), on one line, and "children": [ */
+/* name, module, calls, the four values, their percentages and per-call
+ * minimum, average and maximum, on one line */
 static void
-append_node_start (GString     *out,
-                   PsCallTree  *tree,
-                   guint32      node,
-                   PsCallBasis  basis)
+append_stats_members (GString           *out,
+                      PsCallTree        *tree,
+                      guint32            function,
+                      const PsCallStats *stats,
+                      PsCallBasis        basis)
 {
-  guint32 function = ps_call_tree_get_node_function (tree, node);
-  const PsCallStats *stats = ps_call_tree_get_node_stats (tree, node);
-
-  g_string_append_c (out, '{');
   append_member_name (out, "name");
   ps_cli_json_append_string (out, function == PS_NONE ? "<root>" : ps_call_tree_get_function_name (tree, function));
   g_string_append (out, ", ");
@@ -177,7 +132,20 @@ append_node_start (GString     *out,
       ps_cli_format_number (out, stats->max[v]);
       g_string_append (out, v + 1 < PS_N_CALL_VALUES ? "}, " : "}");
     }
-  g_string_append (out, "}, ");
+  g_string_append_c (out, '}');
+}
+
+/* A tree node, up to its "children": [ */
+static void
+append_node_start (GString     *out,
+                   PsCallTree  *tree,
+                   guint32      node,
+                   PsCallBasis  basis)
+{
+  g_string_append_c (out, '{');
+  append_stats_members (out, tree, ps_call_tree_get_node_function (tree, node),
+                        ps_call_tree_get_node_stats (tree, node), basis);
+  g_string_append (out, ", ");
   append_member_name (out, "children");
   g_string_append_c (out, '[');
 }
@@ -189,14 +157,42 @@ typedef struct
   guint        max_depth;
 } TreeWriter;
 
+/* The functions, largest elapsed inclusive value first, one a line */
+static void
+write_functions (GString    *out,
+                 guint       level,
+                 TreeWriter *writer)
+{
+  g_autofree guint32 *order = NULL;
+  guint n;
+
+  order = sorted_functions (writer->tree, &n);
+  if (n == 0)
+    {
+      g_string_append (out, "[]");
+      return;
+    }
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < n; i++)
+    {
+      ps_cli_json_append_indent (out, level + 1);
+      g_string_append_c (out, '{');
+      append_stats_members (out, writer->tree, order[i],
+                            ps_call_tree_get_function_stats (writer->tree, order[i]), writer->basis);
+      g_string_append (out, i + 1 < n ? "}," : "}");
+      ps_cli_json_write_out (out, WRITE_OUT_BYTES);
+    }
+  ps_cli_json_append_indent (out, level);
+  g_string_append_c (out, ']');
+}
+
 /* The top-down tree as nested objects, to max_depth levels below the root
  * (0: no limit); iterative, so any depth fits */
 static void
-write_tree (GString  *out,
-            guint     level,
-            gpointer  user_data)
+write_tree (GString    *out,
+            guint       level,
+            TreeWriter *writer)
 {
-  TreeWriter *writer = user_data;
   PsCallTree *tree = writer->tree;
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Frame));
   Frame root = { PS_CALL_NODE_ROOT, 0 };
@@ -237,6 +233,18 @@ write_tree (GString  *out,
     }
 }
 
+static void
+write_member (GString    *out,
+              const char *member,
+              guint       level,
+              gpointer    user_data)
+{
+  if (strcmp (member, "functions") == 0)
+    write_functions (out, level, user_data);
+  else
+    write_tree (out, level, user_data);
+}
+
 static JsonNode *
 calltree_to_json (PsCallTree   *tree,
                   PsEventStore *store,
@@ -245,8 +253,6 @@ calltree_to_json (PsCallTree   *tree,
                   PsCallBasis   basis)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autofree guint32 *order = NULL;
-  guint n;
 
   json_builder_begin_object (builder);
   ps_cli_add_run_members (builder, store, path, FALSE);
@@ -271,18 +277,9 @@ calltree_to_json (PsCallTree   *tree,
   add_number (builder, "application", ps_call_tree_get_application_total (tree));
   json_builder_end_object (builder);
 
+  /* Written by write_member () */
   json_builder_set_member_name (builder, "functions");
-  json_builder_begin_array (builder);
-  order = sorted_functions (tree, &n);
-  for (guint i = 0; i < n; i++)
-    {
-      json_builder_begin_object (builder);
-      add_stats_members (builder, tree, order[i], ps_call_tree_get_function_stats (tree, order[i]), basis);
-      json_builder_end_object (builder);
-    }
-  json_builder_end_array (builder);
-
-  /* Written by write_tree () */
+  json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "tree");
   json_builder_add_null_value (builder);
 
@@ -484,7 +481,9 @@ ps_cli_calltree (const PsCliOptions *options,
       g_autoptr(JsonNode) root = calltree_to_json (tree, store, file, options->thread, options->basis);
       TreeWriter writer = { tree, options->basis, options->depth };
 
-      ps_cli_json_print_spliced (root, "tree", write_tree, &writer);
+      static const char * const streamed[] = { "functions", "tree", NULL };
+
+      ps_cli_json_print_spliced (root, streamed, write_member, &writer);
     }
 
   return partial ? PS_CLI_EXIT_PARTIAL : PS_CLI_EXIT_OK;

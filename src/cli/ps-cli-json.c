@@ -124,7 +124,7 @@ append_value (GString  *out,
  * its node */
 typedef struct
 {
-  const char        *member;
+  const char * const *members;
   PsCliJsonWriteFunc func;
   gpointer           user_data;
 } Splice;
@@ -162,8 +162,8 @@ append_object (GString      *out,
       append_indent (out, level + 1);
       ps_cli_json_append_string (out, name);
       g_string_append (out, ": ");
-      if (splice != NULL && level == 0 && strcmp (name, splice->member) == 0)
-        splice->func (out, level + 1, splice->user_data);
+      if (splice != NULL && level == 0 && g_strv_contains (splice->members, name))
+        splice->func (out, name, level + 1, splice->user_data);
       else
         append_node (out, member, level + 1, NULL);
     }
@@ -234,14 +234,14 @@ ps_cli_json_print (JsonNode *root)
 
 void
 ps_cli_json_print_spliced (JsonNode           *root,
-                           const char         *member,
+                           const char * const *members,
                            PsCliJsonWriteFunc  func,
                            gpointer            user_data)
 {
   g_autoptr(GString) out = g_string_new (NULL);
-  Splice splice = { member, func, user_data };
+  Splice splice = { members, func, user_data };
 
-  append_node (out, root, 0, member != NULL ? &splice : NULL);
+  append_node (out, root, 0, members != NULL ? &splice : NULL);
   g_string_append_c (out, '\n');
 
   fputs (out->str, stdout);

@@ -67,13 +67,14 @@ void          ps_cli_json_print      (JsonNode           *root);
 /* Writes part of the output: append to out (at the indentation level of
  * the member's value) and call ps_cli_json_write_out () now and then */
 typedef void (*PsCliJsonWriteFunc)   (GString            *out,
+                                      const char         *member,
                                       guint               level,
                                       gpointer            user_data);
-/* Like ps_cli_json_print (), with the value of the top-level member
- * `member` (present in root, e.g. as null) written by func: for output too
- * large to hold as a JsonNode */
+/* Like ps_cli_json_print (), with the values of the top-level members
+ * named in the NULL-terminated `members` (present in root, e.g. as null)
+ * written by func: for output too large to hold as JSON nodes */
 void          ps_cli_json_print_spliced (JsonNode        *root,
-                                      const char         *member,
+                                      const char * const *members,
                                       PsCliJsonWriteFunc  func,
                                       gpointer            user_data);
 /* Writes out to stdout and empties it once it holds threshold bytes */
