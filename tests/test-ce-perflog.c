@@ -435,6 +435,87 @@ test_fast_path_agrees (void)
     }
 }
 
+#define HEADER_FAST \
+  "## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n" \
+  "## PERF ## REGISTERED APP [a] PROCCESSID [0x1]\r\n" \
+  "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n" \
+  "## PERF ## REGISTERED MARKER [cpu] AS [7] BY APP [a]\r\n" \
+  "## PERF ## REGISTERED MARKER [mem] AS [8] BY APP [a]\r\n"
+
+/* CPU and MEM lines through the fast path give the values, flags and
+ * warnings the general path gives: CPU decimals exactly as strtod reads
+ * them, whatever their digits */
+static void
+test_fast_path_cpu_mem (void)
+{
+  g_autoptr(GString) fast = g_string_new (HEADER_FAST);
+  g_autoptr(GString) slow = g_string_new (HEADER_FAST);
+  g_autoptr(PsEventStore) a = NULL;
+  g_autoptr(PsEventStore) b = NULL;
+  g_autofree char *da = NULL;
+  g_autofree char *db = NULL;
+  static const char * const fixed[] = {
+    "0.1", "57.843834", "100", "100.0000001", "-0.5", "0", "-0", "99.999999999999",
+    "0.000000000000001", "123456789012345", "1234567890123456", "3.14159265358979",
+    "1.7976931348623157", "007.250", "5.", ".5", "1,5", "12345678901234567890",
+  };
+  GRand *rand = g_rand_new_with_seed (7);
+  PsMeasurementIter iter_a, iter_b;
+  PsMeasurement ma, mb;
+  guint n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (fixed) + 3000; i++)
+    {
+      g_autofree char *value = NULL;
+
+      if (i < G_N_ELEMENTS (fixed))
+        value = g_strdup (fixed[i]);
+      else
+        {
+          /* 1 to 16 significant digits, the point anywhere */
+          guint n_digits = g_rand_int_range (rand, 1, 17);
+          guint point = g_rand_int_range (rand, 0, n_digits + 1);
+          GString *digits = g_string_new (NULL);
+
+          for (guint d = 0; d < n_digits; d++)
+            {
+              if (d == point && d > 0)
+                g_string_append_c (digits, '.');
+              g_string_append_c (digits, '0' + g_rand_int_range (rand, 0, 10));
+            }
+          value = g_string_free (digits, FALSE);
+        }
+      g_string_append_printf (fast, "## PERF ## APP [a] EVT [7] CPU [%s]\r\n", value);
+      g_string_append_printf (slow, "## PERF ## APP [a] EVT [7] cpu [%s]\r\n", value);
+      g_string_append_printf (fast, "## PERF ## APP [a] EVT [8] MEM [%s]\n", value);
+      g_string_append_printf (slow, "## PERF ## APP [a] EVT [8] mem [%s]\n", value);
+    }
+  /* A DUR on a CPU marker is "mixed" either way */
+  g_string_append (fast, "## PERF ## APP [a] EVT [7] DUR [5]\r\n## PERF ## APP [a] EVT [8] CPU [5.5]\r\n");
+  g_string_append (slow, "## PERF ## APP [a] EVT [7] dur [5]\r\n## PERF ## APP [a] EVT [8] cpu [5.5]\r\n");
+  g_rand_free (rand);
+
+  a = parse_bytes_split (fast->str, fast->len, 777);
+  b = parse (slow->str);
+  da = digest (a);
+  db = digest (b);
+  g_assert_cmpstr (da, ==, db);
+
+  ps_measurement_iter_init (&iter_a, a);
+  ps_measurement_iter_init (&iter_b, b);
+  while (ps_measurement_iter_next (&iter_a, &ma))
+    {
+      g_assert_true (ps_measurement_iter_next (&iter_b, &mb));
+      g_assert_cmpuint (ma.kind, ==, mb.kind);
+      g_assert_cmpuint (ma.flags, ==, mb.flags);
+      g_assert_cmpuint (ma.line, ==, mb.line);
+      g_assert_cmpmem (&ma.value, sizeof ma.value, &mb.value, sizeof mb.value);
+      n++;
+    }
+  g_assert_false (ps_measurement_iter_next (&iter_b, &mb));
+  g_assert_cmpuint (n, >, 6000);
+}
+
 #define HEADER \
   "## PERF ## OSVERSION=[6.0] BUILD=[3122]\r\n" \
   "## PERF ## REGISTERED APP [app] PROCCESSID [0x10]\r\n" \
@@ -960,6 +1041,7 @@ main (int   argc,
   g_test_add_func ("/ce-perflog/example/file", test_example_file);
   g_test_add_func ("/ce-perflog/example/any-split", test_example_any_split);
   g_test_add_func ("/ce-perflog/fast-path", test_fast_path_agrees);
+  g_test_add_func ("/ce-perflog/fast-path-cpu-mem", test_fast_path_cpu_mem);
   g_test_add_func ("/ce-perflog/sniff", test_sniff);
   g_test_add_func ("/ce-perflog/registration-then-fast-dur", test_registration_then_fast_dur);
   g_test_add_func ("/ce-perflog/malformed/01-empty", test_empty);

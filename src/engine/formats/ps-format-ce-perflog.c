@@ -907,6 +907,7 @@ add_event (CeParser   *self,
       ps_store_builder_add_cpu (builder, track, line, percent,
                                 percent < 0 || percent > 100 ? PS_MEASURE_FLAG_OUT_OF_RANGE
                                                              : PS_MEASURE_FLAG_NONE);
+      remember_for_fast_path (self, app, app_length, id, track);
     }
   else if (kind_length == 3 && g_ascii_strncasecmp (kind, "MEM", 3) == 0)
     {
@@ -918,6 +919,7 @@ add_event (CeParser   *self,
           track = event_track (self, app, app_length, id, line);
           note_kind (self, track, SEEN_MEM, line);
           ps_store_builder_add_memory (builder, track, line, bytes, PS_MEASURE_FLAG_NONE);
+          remember_for_fast_path (self, app, app_length, id, track);
         }
       else if (length > 0 && value[0] != '-' && parse_decimal (value, length, &number, NULL))
         {
@@ -1283,20 +1285,39 @@ equal7 (const char *a,
   return ((x ^ y) & mask) == 0;
 }
 
-/* Reads one line if it is "## PERF ## APP [a] EVT [n] DUR [v]" with the
- * state's application and n < FAST_IDS; returns the bytes taken (line end
- * included) or 0. */
+/* Powers of ten that doubles hold exactly */
+static const double exact_powers_of_ten[] = {
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+typedef struct
+{
+  guint         id;
+  PsMeasureKind kind;
+  guint8        flags;
+  gint64        ticks;   /* DUR */
+  guint64       bytes;   /* MEM */
+  double        percent; /* CPU */
+} FastEvent;
+
+/* Reads one line if it is "## PERF ## APP [a] EVT [n] KIND [v]" with the
+ * state's application, n < FAST_IDS and KIND one of DUR (whole ticks), MEM
+ * (whole bytes) or CPU (a decimal with a point and at most 15 significant
+ * digits: the quotient of two exact doubles is rounded once, as strtod
+ * rounds); returns the bytes taken (line end included) or 0. Anything
+ * else goes the general way. */
 static inline gsize
 fast_scan (const FastState *state,
            const char      *data,
            gsize            available,
-           guint           *id_out,
-           gint64          *ticks,
-           guint8          *flags)
+           FastEvent       *event)
 {
   static const char prefix[16] = "## PERF ## APP [";
   static const char evt[8] = "] EVT [_";
   static const char dur[8] = "] DUR [_";
+  static const char cpu[8] = "] CPU [_";
+  static const char mem[8] = "] MEM [_";
   const char *end = data + available;
   const char *p;
   gsize app_length = state->app_length;
@@ -1332,18 +1353,64 @@ fast_scan (const FastState *state,
   if (digits == 0 || id >= FAST_IDS || end - p < 9)
     return 0;
 
-  if (!equal7 (p, dur))
+  if (equal7 (p, dur))
+    event->kind = PS_MEASURE_DURATION;
+  else if (equal7 (p, cpu))
+    event->kind = PS_MEASURE_CPU;
+  else if (equal7 (p, mem))
+    event->kind = PS_MEASURE_MEMORY;
+  else
     return 0;
   p += 7;
 
-  if (*p == '-')
+  if (*p == '-' && event->kind != PS_MEASURE_MEMORY)
     {
       negative = TRUE;
       p++;
     }
   for (digits = 0; p < end && g_ascii_isdigit (*p) && digits < 18; digits++)
     magnitude = magnitude * 10 + (guint64) (*p++ - '0');
-  if (digits == 0 || p >= end || *p != ']')
+  if (digits == 0 || p >= end)
+    return 0;
+
+  event->id = id;
+  event->flags = PS_MEASURE_FLAG_NONE;
+  switch (event->kind)
+    {
+    case PS_MEASURE_DURATION:
+      event->ticks = negative ? -(gint64) magnitude : (gint64) magnitude;
+      if (negative)
+        event->flags = PS_MEASURE_FLAG_NEGATIVE;
+      break;
+
+    case PS_MEASURE_MEMORY:
+      event->bytes = magnitude;
+      break;
+
+    case PS_MEASURE_CPU:
+    default:
+      {
+        int fraction = 0;
+
+        if (*p == '.')
+          {
+            for (p++; p < end && g_ascii_isdigit (*p) && digits < 15; digits++, fraction++)
+              magnitude = magnitude * 10 + (guint64) (*p++ - '0');
+            if (fraction == 0 || p >= end || g_ascii_isdigit (*p))
+              return 0;
+          }
+        else if (digits > 15)
+          return 0;
+        event->percent = (double) magnitude / exact_powers_of_ten[fraction];
+        if (negative)
+          event->percent = -event->percent;
+        if (event->percent < 0 || event->percent > 100)
+          event->flags = PS_MEASURE_FLAG_OUT_OF_RANGE;
+      }
+      break;
+    }
+
+  if (*p != ']')
     return 0;
   p++;
 
@@ -1354,17 +1421,21 @@ fast_scan (const FastState *state,
   else
     return 0;
 
-  *id_out = id;
-  *ticks = negative ? -(gint64) magnitude : (gint64) magnitude;
-  *flags = negative ? PS_MEASURE_FLAG_NEGATIVE : PS_MEASURE_FLAG_NONE;
   return p - data;
 }
 
-/* The line reader's fast path: a run of "## PERF ## APP [a] EVT [n] DUR [v]"
- * lines for instances whose checks have been made (an earlier DUR went the
- * general way, or the instance was registered by the application the fast
- * path knows). Anything else — other spacing or case, another kind, an
- * unknown marker — goes the general way, which gives the same result. */
+static const guint8 seen_of_kind[] = {
+  [PS_MEASURE_DURATION] = SEEN_DUR,
+  [PS_MEASURE_CPU] = SEEN_CPU,
+  [PS_MEASURE_MEMORY] = SEEN_MEM,
+};
+
+/* The line reader's fast path: a run of "## PERF ## APP [a] EVT [n] …"
+ * lines (fast_scan ()) for instances whose checks have been made (an
+ * earlier event went the general way, or the instance was registered by
+ * the application the fast path knows). Anything else — other spacing or
+ * case, another kind, an unknown marker — goes the general way, which
+ * gives the same result. */
 static gsize
 fast_lines (const char *data,
             gsize       available,
@@ -1378,30 +1449,42 @@ fast_lines (const char *data,
   guint8 *seen_by_track = self->track_seen->data;
   gsize pos = 0;
   guint64 taken = 0;
+  gboolean durations = FALSE;
 
   for (;;)
     {
-      guint id;
-      gint64 ticks;
-      guint8 flags;
-      gsize used = fast_scan (&self->fast, data + pos, available - pos, &id, &ticks, &flags);
+      FastEvent event = { 0 };
+      gsize used = fast_scan (&self->fast, data + pos, available - pos, &event);
       guint32 track;
       guint8 *seen;
 
-      if (used == 0 || (track = self->fast.tracks[id]) == PS_NONE)
+      if (used == 0 || (track = self->fast.tracks[event.id]) == PS_NONE)
         break;
 
-      /* A first DUR on an instance that had CPU or MEM data is "mixed": the
-       * general path warns about it */
+      /* A first event of a kind on an instance that had another kind is
+       * "mixed": the general path warns about it */
       seen = &seen_by_track[track];
-      if (*seen != SEEN_DUR)
+      if (*seen != seen_of_kind[event.kind])
         {
           if (*seen != 0)
             break;
-          *seen = SEEN_DUR;
+          *seen = seen_of_kind[event.kind];
         }
 
-      ps_store_builder_add_duration (builder, track, line_number + taken, ticks, flags);
+      switch (event.kind)
+        {
+        case PS_MEASURE_DURATION:
+          ps_store_builder_add_duration (builder, track, line_number + taken, event.ticks, event.flags);
+          durations = TRUE;
+          break;
+        case PS_MEASURE_MEMORY:
+          ps_store_builder_add_memory (builder, track, line_number + taken, event.bytes, event.flags);
+          break;
+        case PS_MEASURE_CPU:
+        default:
+          ps_store_builder_add_cpu (builder, track, line_number + taken, event.percent, event.flags);
+          break;
+        }
       pos += used;
       taken++;
     }
@@ -1409,7 +1492,8 @@ fast_lines (const char *data,
   if (taken > 0)
     {
       self->session_last_line = line_number + taken - 1;
-      self->session_has_durations = TRUE;
+      if (durations)
+        self->session_has_durations = TRUE;
     }
   *n_lines = taken;
   return pos;
