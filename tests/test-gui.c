@@ -6,7 +6,7 @@
  * Opens files through ps_window_open_file() like a user would and checks
  * what the widgets show: the marker table's model against the oracle of
  * specs/ce-perflog.md §6, the error, partial and cancelled states, and the
- * pixels of a rendered chart.
+ * pixels of a rendered chart and of a histogram.
  */
 #include "config.h"
 
@@ -18,6 +18,8 @@
 #include "ps-application.h"
 #include "ps-call-tree-view-private.h"
 #include "ps-ce-view-private.h"
+#include "ps-flame-graph-private.h"
+#include "ps-histogram-view-private.h"
 #include "ps-loader.h"
 #include "ps-marker-row.h"
 #include "ps-report-view-private.h"
@@ -2009,6 +2011,7 @@ test_call_tree_vs_report (Fixture       *fixture,
   /* No call tree in a caller/callee report: the functions, as given */
   g_assert_cmpstr (ps_call_tree_view_get_mode (view), ==, "functions");
   g_assert_false (ps_call_tree_view_is_mode_available (view, "top-down"));
+  g_assert_false (ps_call_tree_view_is_mode_available (view, "flame-graph"));
   g_assert_cmpstr (ps_call_tree_view_get_percent_label (view), ==, "Percentages as the report gives them");
   g_assert_cmpstr (ps_call_tree_view_get_notice (view), ==,
                    "Times are timer ticks of unknown frequency: the report does not say how many make a second.");
@@ -2144,6 +2147,789 @@ allow_no_session_bus (const char     *log_domain,
   return strstr (message, "session bus") == NULL;
 }
 
+/* Histograms */
+
+/* A PsHistogramView in a window of its own, drawn */
+static PsHistogramView *
+histogram_in_window (Fixture     *fixture,
+                     GtkWindow  **window)
+{
+  GtkWidget *view = ps_histogram_view_new ();
+
+  *window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_application (*window, GTK_APPLICATION (fixture->app));
+  gtk_window_set_default_size (*window, 600, 300);
+  gtk_window_set_child (*window, view);
+  gtk_window_present (*window);
+  g_assert_true (iterate_until (widget_is_drawn, view));
+  return PS_HISTOGRAM_VIEW (view);
+}
+
+typedef struct
+{
+  cairo_surface_t *surface;
+  const guchar    *data;
+  int              stride;
+} Picture;
+
+/* Un-premultiplied colour of a pixel of a CAIRO_FORMAT_ARGB32 surface,
+ * and whether it is the colour (±0.06) at an opacity of at least alpha */
+static gboolean
+pixel_is (const Picture *picture,
+          int            x,
+          int            y,
+          const GdkRGBA *color,
+          double         min_alpha)
+{
+  const guint32 pixel = *(const guint32 *)(picture->data + y * picture->stride + x * 4);
+  double alpha = ((pixel >> 24) & 0xff) / 255.0;
+  double red, green, blue;
+
+  if (alpha < min_alpha || alpha == 0)
+    return FALSE;
+  red = ((pixel >> 16) & 0xff) / 255.0 / alpha;
+  green = ((pixel >> 8) & 0xff) / 255.0 / alpha;
+  blue = (pixel & 0xff) / 255.0 / alpha;
+  return fabs (red - color->red) < 0.06 && fabs (green - color->green) < 0.06 && fabs (blue - color->blue) < 0.06;
+}
+
+/* How many pixels of the colour stand above the plot's bottom in column x */
+static int
+bar_height_at (const Picture         *picture,
+               const graphene_rect_t *plot,
+               int                    x,
+               const GdkRGBA         *color,
+               double                 min_alpha)
+{
+  int bottom = (int)(plot->origin.y + plot->size.height) - 1;
+  int height = 0;
+
+  for (int y = bottom; y >= (int)plot->origin.y - 1; y--)
+    if (pixel_is (picture, x, y, color, min_alpha))
+      height++;
+  return height;
+}
+
+static Picture
+draw_histogram (PsHistogramView *view,
+                int              width,
+                int              height)
+{
+  Picture picture;
+  cairo_t *cr;
+
+  picture.surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (picture.surface);
+  ps_histogram_view_draw (view, cr, width, height);
+  cairo_destroy (cr);
+  cairo_surface_flush (picture.surface);
+  picture.data = cairo_image_surface_get_data (picture.surface);
+  picture.stride = cairo_image_surface_get_stride (picture.surface);
+  return picture;
+}
+
+static void
+count_notify (gpointer object,
+              GParamSpec *pspec,
+              gpointer    user_data)
+{
+  (*(guint *)user_data)++;
+}
+
+/* Bars at the x range of their bins, as high as their counts say */
+static void
+test_histogram_pixels (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  /* 50 × 1 ms, 25 × 3 ms, 20 × 5.5 ms, 5 × 9 ms */
+  double values[100];
+  GtkWindow *window = NULL;
+  PsHistogramView *view = histogram_in_window (fixture, &window);
+  const PsHistogram *histogram;
+  graphene_rect_t plot;
+  GdkRGBA bar_color;
+  Picture picture;
+  double y_top;
+  guint n_bars = 0;
+
+  for (guint i = 0; i < 100; i++)
+    values[i] = i < 50 ? 0.001 : i < 75 ? 0.003 : i < 95 ? 0.0055 : 0.009;
+
+  g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (view)), ==, GTK_ACCESSIBLE_ROLE_IMG);
+  g_assert_cmpstr (gtk_widget_get_css_name (GTK_WIDGET (view)), ==, "histogramview");
+  g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (view)));
+
+  ps_histogram_view_set_values (view, values, G_N_ELEMENTS (values));
+  histogram = ps_histogram_view_get_histogram (view);
+  g_assert_nonnull (histogram);
+  g_assert_cmpuint (histogram->n_values, ==, 100);
+  /* Automatic bins: Freedman–Diaconis, 2 × 2 ms / 100^(1/3) over 8 ms */
+  g_assert_cmpuint (histogram->n_bins, ==, 10);
+  g_assert_cmpuint (histogram->bins[0].count, ==, 50);
+  g_assert_cmpuint (histogram->bins[2].count, ==, 25);
+  g_assert_cmpuint (histogram->bins[5].count, ==, 20);
+  g_assert_cmpuint (histogram->bins[9].count, ==, 5);
+  g_assert_cmpfloat (histogram->median, ==, 0.001);
+  g_assert_cmpfloat (histogram->p95, ==, 0.0055);
+
+  ps_histogram_view_get_bar_color (FALSE, &bar_color);
+  g_assert_true (ps_histogram_view_get_plot_area (view, 600, 300, &plot));
+  y_top = ps_histogram_view_get_y_top (view);
+  g_assert_cmpfloat (y_top, >=, 50);
+  picture = draw_histogram (view, 600, 300);
+
+  for (guint i = 0; i < histogram->n_bins; i++)
+    {
+      const PsHistogramBin *bin = &histogram->bins[i];
+      /* A linear axis from the first bin's lower edge to the last's upper */
+      double span = histogram->bins[histogram->n_bins - 1].upper - histogram->bins[0].lower;
+      double x0 = plot.origin.x + (bin->lower - histogram->bins[0].lower) / span * plot.size.width;
+      double x1 = plot.origin.x + (bin->upper - histogram->bins[0].lower) / span * plot.size.width;
+      int middle = (int)((x0 + x1) / 2);
+      double expected = (double)bin->count / y_top * plot.size.height;
+      int height = bar_height_at (&picture, &plot, middle, &bar_color, 0.5);
+
+      g_assert_cmpfloat (fabs (height - expected), <=, 2);
+      if (bin->count > 0)
+        {
+          n_bars++;
+          /* The bar fills its bin's range, and no more */
+          g_assert_cmpint (bar_height_at (&picture, &plot, (int)ceil (x0) + 3, &bar_color, 0.5), ==, height);
+          g_assert_cmpint (bar_height_at (&picture, &plot, (int)floor (x1) - 3, &bar_color, 0.5), ==, height);
+          if (i + 1 < histogram->n_bins && histogram->bins[i + 1].count == 0)
+            g_assert_cmpint (bar_height_at (&picture, &plot, (int)ceil (x1) + 2, &bar_color, 0.5), ==, 0);
+        }
+    }
+  g_assert_cmpuint (n_bars, ==, 4);
+  /* Heights in proportion to the counts: 50 against 25 */
+  {
+    int first = bar_height_at (&picture, &plot, (int)(plot.origin.x + plot.size.width * 0.05), &bar_color, 0.5);
+    int third = bar_height_at (&picture, &plot, (int)(plot.origin.x + plot.size.width * 0.25), &bar_color, 0.5);
+
+    g_assert_cmpint (first, >, 20);
+    g_assert_cmpfloat (fabs (first - 2.0 * third), <=, 2);
+  }
+  cairo_surface_destroy (picture.surface);
+
+  /* By total time: 5 × 9 ms = 45 ms outweighs 50 × 1 ms = 50 ms less than
+   * it did by count */
+  ps_histogram_view_set_by_total (view, TRUE);
+  picture = draw_histogram (view, 600, 300);
+  g_assert_true (ps_histogram_view_get_plot_area (view, 600, 300, &plot));
+  {
+    int first = bar_height_at (&picture, &plot, (int)(plot.origin.x + plot.size.width * 0.05), &bar_color, 0.5);
+    int last = bar_height_at (&picture, &plot, (int)(plot.origin.x + plot.size.width * 0.95), &bar_color, 0.5);
+
+    g_assert_cmpint (first, >, 20);
+    g_assert_cmpfloat (fabs (last - first * 45.0 / 50.0), <=, 2);
+  }
+  cairo_surface_destroy (picture.surface);
+
+  gtk_window_destroy (window);
+}
+
+/* Brushing: the selection property follows the selected bins */
+static void
+test_histogram_selection (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  /* Bins of 1 ms from 0 to 10 ms, a value in the middle of each */
+  double values[] = { 0, 0.0005, 0.0015, 0.0025, 0.0035, 0.0045, 0.0055, 0.0065, 0.0075, 0.0085, 0.0095, 0.010 };
+  GtkWindow *window = NULL;
+  PsHistogramView *view = histogram_in_window (fixture, &window);
+  g_autoptr(PsHistogramSelection) selection = NULL;
+  const PsHistogram *histogram;
+  guint n_notifies = 0;
+  guint first, last;
+  GdkRGBA bar_color, selected_color;
+  graphene_rect_t plot;
+  Picture picture;
+
+  g_signal_connect (view, "notify::selection", G_CALLBACK (count_notify), &n_notifies);
+  ps_histogram_view_set_values (view, values, G_N_ELEMENTS (values));
+  histogram = ps_histogram_view_get_histogram (view);
+  g_assert_cmpuint (histogram->n_bins, ==, 10);
+  g_assert_false (ps_histogram_view_get_selection (view, NULL, NULL));
+  g_object_get (view, "selection", &selection, NULL);
+  g_assert_null (selection);
+
+  ps_histogram_view_select_bins (view, 4, 2);
+  g_assert_cmpuint (n_notifies, ==, 1);
+  g_assert_true (ps_histogram_view_get_selection (view, &first, &last));
+  g_assert_cmpuint (first, ==, 2);
+  g_assert_cmpuint (last, ==, 4);
+  g_object_get (view, "selection", &selection, NULL);
+  g_assert_nonnull (selection);
+  g_assert_cmpuint (selection->first_bin, ==, 2);
+  g_assert_cmpuint (selection->last_bin, ==, 4);
+  g_assert_cmpfloat (selection->lower, ==, histogram->bins[2].lower);
+  g_assert_cmpfloat (selection->upper, ==, histogram->bins[4].upper);
+  g_assert_true (ps_histogram_view_selection_contains (view, 0.003));
+  g_assert_false (ps_histogram_view_selection_contains (view, 0.001));
+  g_assert_false (ps_histogram_view_selection_contains (view, 0.006));
+
+  /* The same again is no change */
+  ps_histogram_view_select_bins (view, 2, 4);
+  g_assert_cmpuint (n_notifies, ==, 1);
+
+  /* Selected bars are drawn in their own colour, the others dimmed */
+  ps_histogram_view_get_bar_color (FALSE, &bar_color);
+  g_assert_true (ps_histogram_view_get_plot_area (view, 600, 300, &plot));
+  ps_histogram_view_get_bar_color (TRUE, &selected_color);
+  picture = draw_histogram (view, 600, 300);
+  g_assert_cmpint (bar_height_at (&picture, &plot, (int)(plot.origin.x + plot.size.width * 0.35), &bar_color, 0), ==, 0);
+  g_assert_cmpint (bar_height_at (&picture, &plot, (int)(plot.origin.x + plot.size.width * 0.35), &selected_color, 0.9), >, 5);
+  g_assert_cmpint (bar_height_at (&picture, &plot, (int)(plot.origin.x + plot.size.width * 0.75), &bar_color, 0.9), ==, 0);
+  g_assert_cmpint (bar_height_at (&picture, &plot, (int)(plot.origin.x + plot.size.width * 0.75), &bar_color, 0.2), >, 5);
+  cairo_surface_destroy (picture.surface);
+
+  ps_histogram_view_unselect (view);
+  g_assert_cmpuint (n_notifies, ==, 2);
+  g_clear_pointer (&selection, ps_histogram_selection_free);
+  g_object_get (view, "selection", &selection, NULL);
+  g_assert_null (selection);
+
+  /* The keyboard: arrows move the cursor (still at the last bin selected)
+   * and select its bin, Shift extends from the anchor, Escape clears */
+  n_notifies = 0;
+  gtk_widget_activate_action (GTK_WIDGET (view), "histogram.unselect", NULL);
+  g_assert_cmpuint (n_notifies, ==, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "histogram.move-cursor", "(ib)", 1, FALSE));
+  g_assert_true (ps_histogram_view_get_selection (view, &first, &last));
+  g_assert_cmpuint (first, ==, 5);
+  g_assert_cmpuint (last, ==, 5);
+  gtk_widget_activate_action (GTK_WIDGET (view), "histogram.move-cursor", "(ib)", 1, FALSE);
+  gtk_widget_activate_action (GTK_WIDGET (view), "histogram.move-cursor", "(ib)", 1, TRUE);
+  gtk_widget_activate_action (GTK_WIDGET (view), "histogram.move-cursor", "(ib)", 1, TRUE);
+  g_assert_true (ps_histogram_view_get_selection (view, &first, &last));
+  g_assert_cmpuint (first, ==, 6);
+  g_assert_cmpuint (last, ==, 8);
+  /* Back past the anchor: the range turns around it */
+  for (guint i = 0; i < 3; i++)
+    gtk_widget_activate_action (GTK_WIDGET (view), "histogram.move-cursor", "(ib)", -1, TRUE);
+  g_assert_true (ps_histogram_view_get_selection (view, &first, &last));
+  g_assert_cmpuint (first, ==, 5);
+  g_assert_cmpuint (last, ==, 6);
+  /* The end stops it */
+  gtk_widget_activate_action (GTK_WIDGET (view), "histogram.move-cursor", "(ib)", 100, FALSE);
+  g_assert_true (ps_histogram_view_get_selection (view, &first, &last));
+  g_assert_cmpuint (first, ==, 9);
+  g_assert_cmpuint (last, ==, 9);
+  n_notifies = 0;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "histogram.unselect", NULL));
+  g_assert_cmpuint (n_notifies, ==, 1);
+  g_assert_false (ps_histogram_view_get_selection (view, NULL, NULL));
+
+  /* Another axis makes other bins: the selection goes */
+  n_notifies = 0;
+  ps_histogram_view_select_bins (view, 0, 0);
+  g_assert_cmpuint (n_notifies, ==, 1);
+  g_object_set (view, "log-scale", TRUE, NULL);
+  g_assert_cmpuint (n_notifies, ==, 2);
+  g_assert_false (ps_histogram_view_get_selection (view, NULL, NULL));
+  /* The zero is counted apart, never lost */
+  histogram = ps_histogram_view_get_histogram (view);
+  g_assert_cmpuint (histogram->underflow, ==, 1);
+  g_assert_cmpuint (histogram->n_values, ==, G_N_ELEMENTS (values));
+
+  gtk_window_destroy (window);
+}
+
+/* Selecting a row of the totals shows its durations below the table */
+static void
+test_rtl_histogram (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  PsRtlView *view = open_rtl_example (fixture);
+  GtkColumnView *column_view = ps_rtl_view_get_totals_view (view);
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (column_view));
+  GListModel *totals = ps_rtl_view_get_totals_model (view);
+  PsHistogramView *histogram_view = ps_rtl_view_get_histogram_view (view);
+  GtkWidget *histogram_box = gtk_widget_get_parent (GTK_WIDGET (histogram_view));
+
+  ps_rtl_view_show_page (view, "totals");
+  g_assert_false (gtk_widget_get_visible (histogram_box));
+
+  for (guint i = 0; i < g_list_model_get_n_items (totals); i++)
+    {
+      g_autoptr(PsScopeTotalRow) row = g_list_model_get_item (totals, i);
+      const PsHistogram *histogram;
+      guint64 n_binned = 0;
+      double total = 0;
+
+      gtk_single_selection_set_selected (selection, i);
+      g_assert_true (gtk_widget_get_visible (histogram_box));
+      histogram = ps_histogram_view_get_histogram (histogram_view);
+      /* The durations the totals are computed from, all of them */
+      g_assert_nonnull (histogram);
+      g_assert_cmpuint (histogram->n_values, ==, ps_scope_total_row_get_calls (row) - ps_scope_total_row_get_excluded (row));
+      for (guint b = 0; b < histogram->n_bins; b++)
+        {
+          n_binned += histogram->bins[b].count;
+          total += histogram->bins[b].total;
+        }
+      g_assert_cmpuint (n_binned + histogram->underflow, ==, histogram->n_values);
+      g_assert_cmpfloat_with_epsilon (total, ps_scope_total_row_get_total (row), 1e-9);
+      g_assert_cmpfloat (histogram->median, ==, ps_scope_total_row_get_median (row));
+    }
+
+  g_assert_true (iterate_until (widget_is_drawn, histogram_view));
+  maybe_save_screenshot (fixture, "rtl-histogram");
+
+  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
+  g_assert_false (gtk_widget_get_visible (histogram_box));
+  g_assert_null (ps_histogram_view_get_histogram (histogram_view));
+}
+
+
+/* The flame graph (issue 5) */
+
+#define FLAME_WIDTH  600
+#define FLAME_HEIGHT 200
+#define MS           1e6
+
+static PsCallTree *
+load_call_tree (const char *file_name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "rtl", file_name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  PsCallTree *tree;
+
+  stream = g_file_read (file, NULL, &error);
+  g_assert_no_error (error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), file_name, NULL, 0, 0, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  tree = ps_call_tree_new_for_store (store, NULL, &error);
+  g_assert_no_error (error);
+  return tree;
+}
+
+/* A flame graph of the tree in a window of its own */
+static PsFlameGraph *
+flame_graph_window_new (PsCallTree *tree,
+                        GtkWidget **window)
+{
+  PsFlameGraph *flame_graph = PS_FLAME_GRAPH (ps_flame_graph_new ());
+
+  *window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (*window), FLAME_WIDTH, 300);
+  gtk_window_set_child (GTK_WINDOW (*window), GTK_WIDGET (flame_graph));
+  ps_flame_graph_set_tree (flame_graph, tree);
+  gtk_window_present (GTK_WINDOW (*window));
+  g_assert_true (iterate_until (widget_is_drawn, flame_graph));
+  return flame_graph;
+}
+
+typedef struct
+{
+  double x, y, width, height;
+} FrameRect;
+
+static FrameRect
+flame_frame (PsFlameGraph *flame_graph,
+             const char   *first,
+             ...)
+{
+  const char *path[8] = { NULL };
+  FrameRect rect;
+  va_list args;
+  guint n = 0;
+
+  va_start (args, first);
+  for (const char *name = first; name != NULL && n < G_N_ELEMENTS (path) - 1; name = va_arg (args, const char *))
+    path[n++] = name;
+  va_end (args);
+
+  g_assert_true (_ps_flame_graph_get_frame (flame_graph, FLAME_WIDTH, path,
+                                            &rect.x, &rect.y, &rect.width, &rect.height));
+  return rect;
+}
+
+/* The flame graph drawn into an image, as snapshot draws it */
+static cairo_surface_t *
+draw_flame_graph (PsFlameGraph *flame_graph)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, FLAME_WIDTH, FLAME_HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+
+  _ps_flame_graph_draw (flame_graph, cr, FLAME_WIDTH, FLAME_HEIGHT);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+/* Premultiplied ARGB32 */
+static void
+surface_pixel (cairo_surface_t *surface,
+               int              x,
+               int              y,
+               double          *rgba)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  guint32 pixel = *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
+  double alpha = ((pixel >> 24) & 0xff) / 255.0;
+
+  rgba[3] = alpha;
+  rgba[0] = alpha > 0 ? ((pixel >> 16) & 0xff) / 255.0 / alpha : 0;
+  rgba[1] = alpha > 0 ? ((pixel >> 8) & 0xff) / 255.0 / alpha : 0;
+  rgba[2] = alpha > 0 ? (pixel & 0xff) / 255.0 / alpha : 0;
+}
+
+static void
+assert_frame_color (cairo_surface_t *surface,
+                    FrameRect        rect,
+                    const GdkRGBA   *color,
+                    double           alpha)
+{
+  double rgba[4];
+
+  /* Left of the label, above it */
+  surface_pixel (surface, (int) rect.x + 2, (int) rect.y + 1, rgba);
+  g_assert_cmpfloat_with_epsilon (rgba[3], alpha, 2.0 / 255);
+  g_assert_cmpfloat_with_epsilon (rgba[0], color->red, 6.0 / 255);
+  g_assert_cmpfloat_with_epsilon (rgba[1], color->green, 6.0 / 255);
+  g_assert_cmpfloat_with_epsilon (rgba[2], color->blue, 6.0 / 255);
+}
+
+static void
+count_activation (PsFlameGraph *flame_graph,
+                  guint         function,
+                  gpointer      data)
+{
+  guint32 *activated = data;
+
+  *activated = function;
+}
+
+/* tests/data/rtl/calltree_4711.log, the worked example: thread 1 runs
+ * main for 140 ms, in it A for 75 ms (B twice, 30 + 15 ms) and C for 40 ms
+ * (B for 10 ms); thread 2 runs worker for 10 ms. 150 ms in all. */
+static void
+test_flame_graph_pixels (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(PsCallTree) tree = load_call_tree ("calltree_4711.log");
+  GtkWidget *window = NULL;
+  PsFlameGraph *flame_graph = flame_graph_window_new (tree, &window);
+  guint32 function_a = ps_call_tree_lookup_function (tree, "::A");
+  guint32 activated = PS_NONE;
+  cairo_surface_t *surface;
+  g_autofree char *zoom = NULL;
+  FrameRect root, main_frame, a, b, c, worker;
+  GdkRGBA color_a, color_main;
+  double rgba[4];
+
+  g_assert_cmpuint (function_a, !=, PS_NONE);
+  g_assert_cmpint (ps_flame_graph_get_value (flame_graph), ==, PS_CALL_VALUE_ELAPSED_INCLUSIVE);
+  g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (flame_graph)));
+  g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (flame_graph)), ==, GTK_ACCESSIBLE_ROLE_IMG);
+
+  /* Widths proportional to the values, the root at the top */
+  root = flame_frame (flame_graph, NULL);
+  main_frame = flame_frame (flame_graph, "::main", NULL);
+  a = flame_frame (flame_graph, "::main", "::A", NULL);
+  b = flame_frame (flame_graph, "::main", "::A", "::B", NULL);
+  c = flame_frame (flame_graph, "::main", "::C", NULL);
+  worker = flame_frame (flame_graph, "::worker", NULL);
+  g_assert_cmpfloat_with_epsilon (root.x, 0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (root.width, FLAME_WIDTH, 1e-9);
+  g_assert_cmpfloat_with_epsilon (root.y, 0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (main_frame.width, FLAME_WIDTH * 140.0 / 150, 1e-6);
+  g_assert_cmpfloat_with_epsilon (a.x, 0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (a.width, FLAME_WIDTH * 75.0 / 150, 1e-6);
+  g_assert_cmpfloat_with_epsilon (a.width / main_frame.width, 75.0 / 140, 1e-9);
+  g_assert_cmpfloat_with_epsilon (b.width, FLAME_WIDTH * 45.0 / 150, 1e-6);
+  g_assert_cmpfloat_with_epsilon (c.x, FLAME_WIDTH * 75.0 / 150, 1e-6);
+  g_assert_cmpfloat_with_epsilon (c.width, FLAME_WIDTH * 40.0 / 150, 1e-6);
+  g_assert_cmpfloat_with_epsilon (worker.x, FLAME_WIDTH * 140.0 / 150, 1e-6);
+  g_assert_cmpfloat (main_frame.y, <, a.y);
+  g_assert_cmpfloat (a.y, <, b.y);
+
+  /* Each frame in the colour of its module (all "demo" here) */
+  _ps_flame_graph_get_function_color (flame_graph, function_a, &color_a);
+  _ps_flame_graph_get_function_color (flame_graph, ps_call_tree_lookup_function (tree, "::main"), &color_main);
+  g_assert_true (gdk_rgba_equal (&color_a, &color_main));
+  g_assert_cmpfloat (color_a.red, >=, color_a.blue);  /* warm */
+  surface = draw_flame_graph (flame_graph);
+  assert_frame_color (surface, a, &color_a, 1.0);
+  assert_frame_color (surface, c, &color_a, 1.0);
+  /* The gap after A, and nothing below the deepest row */
+  surface_pixel (surface, (int) (a.x + a.width) - 1, (int) a.y + 1, rgba);
+  g_assert_cmpfloat (rgba[3], <, 0.01);
+  surface_pixel (surface, (int) b.x + 2, (int) (b.y + 2 * b.height), rgba);
+  g_assert_cmpfloat (rgba[3], <, 0.01);
+  cairo_surface_destroy (surface);
+
+  /* By self-time share: B (all its own time) redder than main (little) */
+  ps_flame_graph_set_color_by (flame_graph, PS_FLAME_GRAPH_COLOR_BY_SELF_SHARE);
+  {
+    GdkRGBA color_b;
+
+    _ps_flame_graph_get_function_color (flame_graph, ps_call_tree_lookup_function (tree, "::B"), &color_b);
+    _ps_flame_graph_get_function_color (flame_graph, ps_call_tree_lookup_function (tree, "::main"), &color_main);
+    g_assert_cmpfloat (color_b.green, <, color_main.green);
+  }
+  ps_flame_graph_set_color_by (flame_graph, PS_FLAME_GRAPH_COLOR_BY_MODULE);
+
+  /* Search: the frames of other functions are dimmed */
+  ps_flame_graph_set_search (flame_graph, "::b");
+  surface = draw_flame_graph (flame_graph);
+  assert_frame_color (surface, b, &color_a, 1.0);
+  assert_frame_color (surface, a, &color_a, 0.25);
+  assert_frame_color (surface, main_frame, &color_a, 0.25);
+  cairo_surface_destroy (surface);
+  ps_flame_graph_set_search (flame_graph, NULL);
+
+  /* A click on A zooms into it: full width, its callers above it */
+  g_signal_connect (flame_graph, "frame-activated", G_CALLBACK (count_activation), &activated);
+  _ps_flame_graph_click (flame_graph, FLAME_WIDTH, a.x + 10, a.y + 5);
+  g_assert_cmpuint (activated, ==, function_a);
+  zoom = _ps_flame_graph_get_zoom_path (flame_graph);
+  g_assert_cmpstr (zoom, ==, "::main/::A");
+  a = flame_frame (flame_graph, "::main", "::A", NULL);
+  g_assert_cmpfloat_with_epsilon (a.x, 0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (a.width, FLAME_WIDTH, 1e-9);
+  b = flame_frame (flame_graph, "::main", "::A", "::B", NULL);
+  g_assert_cmpfloat_with_epsilon (b.width, FLAME_WIDTH * 45.0 / 75, 1e-6);
+  main_frame = flame_frame (flame_graph, "::main", NULL);
+  g_assert_cmpfloat_with_epsilon (main_frame.width, FLAME_WIDTH, 1e-9);
+  /* C is outside the zoom: not drawn */
+  {
+    const char *path_c[] = { "::main", "::C", NULL };
+    double x, y, width, height;
+
+    g_assert_false (_ps_flame_graph_get_frame (flame_graph, FLAME_WIDTH, path_c, &x, &y, &width, &height));
+  }
+  surface = draw_flame_graph (flame_graph);
+  surface_pixel (surface, FLAME_WIDTH - 10, (int) a.y + 1, rgba);
+  g_assert_cmpfloat_with_epsilon (rgba[3], 1.0, 0.01);
+  cairo_surface_destroy (surface);
+
+  /* Escape: one level out; Home: the whole tree */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (flame_graph), "flame.zoom-out", NULL));
+  g_clear_pointer (&zoom, g_free);
+  zoom = _ps_flame_graph_get_zoom_path (flame_graph);
+  g_assert_cmpstr (zoom, ==, "::main");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (flame_graph), "flame.zoom-reset", NULL));
+  g_clear_pointer (&zoom, g_free);
+  zoom = _ps_flame_graph_get_zoom_path (flame_graph);
+  g_assert_cmpstr (zoom, ==, "");
+
+  /* The keyboard, from A (zoomed out of): up twice to the root, down to
+   * main, down to A, right to C; Enter zooms */
+  gtk_widget_grab_focus (GTK_WIDGET (flame_graph));
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (flame_graph)));
+  g_clear_pointer (&zoom, g_free);
+  zoom = _ps_flame_graph_get_focus_path (flame_graph);
+  g_assert_cmpstr (zoom, ==, "::main/::A");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (flame_graph), "flame.move", "i", 0));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (flame_graph), "flame.move", "i", 0));
+  g_clear_pointer (&zoom, g_free);
+  zoom = _ps_flame_graph_get_focus_path (flame_graph);
+  g_assert_cmpstr (zoom, ==, "");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (flame_graph), "flame.move", "i", 1));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (flame_graph), "flame.move", "i", 1));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (flame_graph), "flame.move", "i", 3));
+  g_clear_pointer (&zoom, g_free);
+  zoom = _ps_flame_graph_get_focus_path (flame_graph);
+  g_assert_cmpstr (zoom, ==, "::main/::C");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (flame_graph), "flame.zoom-in", NULL));
+  g_clear_pointer (&zoom, g_free);
+  zoom = _ps_flame_graph_get_zoom_path (flame_graph);
+  g_assert_cmpstr (zoom, ==, "::main/::C");
+  g_assert_cmpuint (activated, ==, ps_call_tree_lookup_function (tree, "::C"));
+  /* Up leaves the zoomed frame for its caller, drawn above it */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (flame_graph), "flame.move", "i", 0));
+  g_clear_pointer (&zoom, g_free);
+  zoom = _ps_flame_graph_get_focus_path (flame_graph);
+  g_assert_cmpstr (zoom, ==, "::main");
+  ps_flame_graph_zoom_reset (flame_graph);
+
+  /* An exclusive kind: widths are subtree sums of exclusive values */
+  ps_flame_graph_set_value (flame_graph, PS_CALL_VALUE_ELAPSED_EXCLUSIVE);
+  main_frame = flame_frame (flame_graph, "::main", NULL);
+  a = flame_frame (flame_graph, "::main", "::A", NULL);
+  g_assert_cmpfloat_with_epsilon (main_frame.width, FLAME_WIDTH * 140.0 / 150, 1e-6);
+  g_assert_cmpfloat_with_epsilon (a.width, FLAME_WIDTH * 75.0 / 150, 1e-6);
+
+  /* The real widget draws the same frames, below its breadcrumb bar */
+  iterate_for (100);
+  {
+    g_autoptr(GdkTexture) texture = render_widget (GTK_WIDGET (flame_graph));
+    int width = gdk_texture_get_width (texture);
+    int height = gdk_texture_get_height (texture);
+    g_autofree guint8 *pixels = g_malloc (width * height * 4);
+    gboolean found = FALSE;
+
+    gdk_texture_download (texture, pixels, width * 4);
+    for (int y = 0; y < height && !found; y++)
+      {
+        guint32 pixel = *(guint32 *) (pixels + y * width * 4 + ((int) a.x + 2) * 4);
+
+        found = fabs (((pixel >> 16) & 0xff) / 255.0 - color_a.red) < 6.0 / 255
+                && fabs (((pixel >> 8) & 0xff) / 255.0 - color_a.green) < 6.0 / 255
+                && fabs ((pixel & 0xff) / 255.0 - color_a.blue) < 6.0 / 255;
+      }
+    g_assert_true (found);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+assert_flame_totals (PsFlameGraph *flame_graph,
+                     PsCallTree   *tree)
+{
+  /* Exclusive values are conserved by every transform but focus */
+  g_assert_cmpfloat_with_epsilon (_ps_flame_graph_get_top_sum (flame_graph, PS_CALL_VALUE_ELAPSED_EXCLUSIVE),
+                                  ps_call_tree_get_elapsed_total (tree), 1);
+  g_assert_cmpfloat_with_epsilon (_ps_flame_graph_get_top_sum (flame_graph, PS_CALL_VALUE_APPLICATION_EXCLUSIVE),
+                                  ps_call_tree_get_application_total (tree), 1);
+  g_assert_cmpfloat_with_epsilon (_ps_flame_graph_get_top_sum (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE),
+                                  ps_call_tree_get_elapsed_total (tree), 1);
+}
+
+static double
+flame_value (PsFlameGraph *flame_graph,
+             PsCallValue   value,
+             const char   *first,
+             ...)
+{
+  const char *path[8] = { NULL };
+  va_list args;
+  guint n = 0;
+
+  va_start (args, first);
+  for (const char *name = first; name != NULL && n < G_N_ELEMENTS (path) - 1; name = va_arg (args, const char *))
+    path[n++] = name;
+  va_end (args);
+  return _ps_flame_graph_get_node_value (flame_graph, path, value);
+}
+
+static void
+test_flame_graph_transforms (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(PsCallTree) tree = load_call_tree ("calltree_4711.log");
+  PsFlameGraph *flame_graph = g_object_ref_sink (PS_FLAME_GRAPH (ps_flame_graph_new ()));
+  guint32 function_a = ps_call_tree_lookup_function (tree, "::A");
+  guint32 function_b = ps_call_tree_lookup_function (tree, "::B");
+  const PsCallStats *stats_b = ps_call_tree_get_function_stats (tree, function_b);
+  g_autoptr(PsCallTreeBuilder) builder = NULL;
+  g_autoptr(PsCallTree) recursive = NULL;
+  guint32 main_function, r, x;
+
+  ps_flame_graph_set_tree (flame_graph, tree);
+  assert_flame_totals (flame_graph, tree);
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "::main", "::A", NULL), 75 * MS, 1);
+
+  /* Merge A: its callee B goes to main, its own time too */
+  ps_flame_graph_add_transform (flame_graph, PS_FLAME_TRANSFORM_MERGE, function_a);
+  g_assert_cmpuint (ps_flame_graph_get_n_transforms (flame_graph), ==, 1);
+  assert_flame_totals (flame_graph, tree);
+  g_assert_true (isnan (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "::main", "::A", NULL)));
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "::main", "::B", NULL), 45 * MS, 1);
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "::main", NULL), 140 * MS, 1);
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_EXCLUSIVE, "::main", NULL), 140 * MS, 1);
+  g_assert_cmpuint (_ps_flame_graph_get_n_children (flame_graph, (const char *[]) { "::main", NULL }), ==, 2);
+
+  /* Undo: as recorded */
+  ps_flame_graph_undo_transform (flame_graph);
+  g_assert_cmpuint (ps_flame_graph_get_n_transforms (flame_graph), ==, 0);
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "::main", "::A", NULL), 75 * MS, 1);
+
+  /* Focus on B: its calls from A and from C merged as the only root */
+  ps_flame_graph_add_transform (flame_graph, PS_FLAME_TRANSFORM_FOCUS, function_b);
+  g_assert_cmpuint (_ps_flame_graph_get_n_children (flame_graph, NULL), ==, 1);
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "::B", NULL),
+                                  stats_b->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE], 1);
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "::B", NULL), 55 * MS, 1);
+  g_assert_cmpfloat_with_epsilon (_ps_flame_graph_get_top_sum (flame_graph, PS_CALL_VALUE_ELAPSED_EXCLUSIVE),
+                                  stats_b->total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE], 1);
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, NULL),
+                                  stats_b->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE], 1);
+  /* Transforms stack: then merge B away, then reset */
+  ps_flame_graph_add_transform (flame_graph, PS_FLAME_TRANSFORM_MERGE, function_b);
+  g_assert_cmpuint (ps_flame_graph_get_n_transforms (flame_graph), ==, 2);
+  g_assert_cmpuint (_ps_flame_graph_get_n_children (flame_graph, NULL), ==, 0);
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_EXCLUSIVE, NULL), 55 * MS, 1);
+  ps_flame_graph_reset_transforms (flame_graph);
+  g_assert_cmpuint (ps_flame_graph_get_n_transforms (flame_graph), ==, 0);
+  assert_flame_totals (flame_graph, tree);
+  g_assert_cmpuint (_ps_flame_graph_get_n_children (flame_graph, NULL), ==, 2);
+
+  /* Collapse recursion: main → R → R → X (10 ms each level, 70 ms in
+   * all) becomes main → R → X */
+  builder = ps_call_tree_builder_new (PS_CALL_UNIT_NS);
+  main_function = ps_call_tree_builder_intern_function (builder, "main", NULL);
+  r = ps_call_tree_builder_intern_function (builder, "R", NULL);
+  x = ps_call_tree_builder_intern_function (builder, "X", NULL);
+  ps_call_tree_builder_enter (builder, 1, main_function, 0);
+  ps_call_tree_builder_enter (builder, 1, r, 10 * MS);
+  ps_call_tree_builder_enter (builder, 1, r, 20 * MS);
+  ps_call_tree_builder_enter (builder, 1, x, 30 * MS);
+  ps_call_tree_builder_leave (builder, 1, 40 * MS);
+  ps_call_tree_builder_leave (builder, 1, 50 * MS);
+  ps_call_tree_builder_leave (builder, 1, 60 * MS);
+  ps_call_tree_builder_leave (builder, 1, 70 * MS);
+  recursive = ps_call_tree_builder_end (g_steal_pointer (&builder));
+  ps_flame_graph_set_tree (flame_graph, recursive);
+  assert_flame_totals (flame_graph, recursive);
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "main", "R", "R", NULL), 30 * MS, 1);
+
+  ps_flame_graph_add_transform (flame_graph, PS_FLAME_TRANSFORM_COLLAPSE_RECURSION, r);
+  assert_flame_totals (flame_graph, recursive);
+  g_assert_true (isnan (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "main", "R", "R", NULL)));
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "main", "R", NULL), 50 * MS, 1);
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "main", "R", "X", NULL), 10 * MS, 1);
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_EXCLUSIVE, "main", "R", NULL), 50 * MS, 1);
+
+  /* A new tree drops the transforms */
+  ps_flame_graph_set_tree (flame_graph, tree);
+  g_assert_cmpuint (ps_flame_graph_get_n_transforms (flame_graph), ==, 0);
+
+  g_object_unref (flame_graph);
+}
+
+static void
+test_call_tree_flame_graph (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  PsCallTreeView *view = open_rtl_call_tree (fixture);
+  PsFlameGraph *flame_graph = ps_call_tree_view_get_flame_graph (view);
+  PsCallTree *tree = ps_call_tree_view_get_tree (view);
+  guint32 function = ps_call_tree_lookup_function (tree, CT_DO_LOAD);
+
+  g_assert_true (ps_call_tree_view_is_mode_available (view, "flame-graph"));
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (flame_graph)));
+  ps_call_tree_view_set_mode (view, "flame-graph");
+  g_assert_cmpstr (ps_call_tree_view_get_mode (view), ==, "flame-graph");
+  g_assert_true (iterate_until (widget_is_drawn, flame_graph));
+  g_assert_true (ps_flame_graph_get_tree (flame_graph) == tree);
+  maybe_save_screenshot (fixture, "call-tree-flame-graph");
+
+  /* A frame activated shows its function's callers and callees; the
+   * graph stays */
+  g_assert_cmpuint (function, !=, PS_NONE);
+  g_signal_emit_by_name (flame_graph, "frame-activated", function);
+  g_assert_cmpuint (ps_call_tree_view_get_selected_function (view), ==, function);
+  g_assert_cmpstr (ps_call_tree_view_get_mode (view), ==, "flame-graph");
+  g_assert_cmpuint (g_list_model_get_n_items (ps_call_tree_view_get_callers_model (view)), >, 0);
+
+  /* The view's search dims the graph's frames */
+  ps_call_tree_view_set_search (view, "DoLoad");
+  wait_for_call_tree_view (view);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (flame_graph)));
+
+  /* The other modes still work */
+  ps_call_tree_view_set_mode (view, "top-down");
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (flame_graph)));
+  g_assert_cmpuint (g_list_model_get_n_items (ps_call_tree_view_get_model (view)), >, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2185,9 +2971,12 @@ main (int   argc,
   ADD_TEST ("/gui/run-page/missing-file", test_missing_file);
   ADD_TEST ("/gui/run-page/cancel", test_cancel);
   ADD_TEST ("/gui/chart/pixels", test_chart_pixels);
+  ADD_TEST ("/gui/histogram/pixels", test_histogram_pixels);
+  ADD_TEST ("/gui/histogram/selection", test_histogram_selection);
   ADD_TEST ("/gui/rtl/open-example", test_rtl_open_example);
   ADD_TEST ("/gui/rtl/sort-scopes", test_rtl_sort_scopes);
   ADD_TEST ("/gui/rtl/totals", test_rtl_totals);
+  ADD_TEST ("/gui/rtl/histogram", test_rtl_histogram);
   ADD_TEST ("/gui/rtl/search", test_rtl_search);
   ADD_TEST ("/gui/rtl/filters", test_rtl_filters);
   ADD_TEST ("/gui/rtl/warnings", test_rtl_warnings);
@@ -2200,6 +2989,9 @@ main (int   argc,
   ADD_TEST ("/gui/call-tree/basis", test_call_tree_basis);
   ADD_TEST ("/gui/call-tree/threads", test_call_tree_threads);
   ADD_TEST ("/gui/call-tree/vs-report", test_call_tree_vs_report);
+  ADD_TEST ("/gui/call-tree/flame-graph", test_call_tree_flame_graph);
+  ADD_TEST ("/gui/flame-graph/pixels", test_flame_graph_pixels);
+  ADD_TEST ("/gui/flame-graph/transforms", test_flame_graph_transforms);
 
   status = g_test_run ();
   remove_tree (data_home);

@@ -7,6 +7,7 @@
 
 #include "ps-call-node-row.h"
 #include "ps-call-tree-view.h"
+#include "ps-flame-graph.h"
 
 G_BEGIN_DECLS
 
@@ -100,6 +101,8 @@ void                 ps_call_tree_view_select_thread     (PsCallTreeView *self,
 /* Rebuilds the tree with a tick rate (0: back to ticks) */
 void                 ps_call_tree_view_set_ticks_per_second (PsCallTreeView *self,
                                                           double          ticks_per_second);
+/* The flame graph of the "flame-graph" mode */
+PsFlameGraph        *ps_call_tree_view_get_flame_graph   (PsCallTreeView *self);
 /* Whether the mode's toggle can be used */
 gboolean             ps_call_tree_view_is_mode_available (PsCallTreeView *self,
                                                           const char     *mode);

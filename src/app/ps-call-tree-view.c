@@ -22,6 +22,7 @@
 #include "ps-call-node-list.h"
 #include "ps-call-search.h"
 #include "ps-call-tree-view-private.h"
+#include "ps-flame-graph.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
 
@@ -35,10 +36,11 @@ typedef enum
   MODE_TOP_DOWN,
   MODE_BOTTOM_UP,
   MODE_FUNCTIONS,
+  MODE_FLAME_GRAPH,
   N_MODES
 } Mode;
 
-static const char * const mode_names[N_MODES] = { "top-down", "bottom-up", "functions" };
+static const char * const mode_names[N_MODES] = { "top-down", "bottom-up", "functions", "flame-graph" };
 
 struct _PsCallTreeView
 {
@@ -79,6 +81,7 @@ struct _PsCallTreeView
   GtkToggleButton     *top_down_button;
   GtkToggleButton     *bottom_up_button;
   GtkToggleButton     *functions_button;
+  GtkToggleButton     *flame_button;
   GtkWidget           *thread_box;
   GtkDropDown         *thread_dropdown;
   GtkWidget           *basis_box;
@@ -94,7 +97,9 @@ struct _PsCallTreeView
   GtkWidget           *tick_rate_reset_button;
   GtkLabel            *status_label;
   GtkStack            *content_stack;
+  GtkStack            *main_stack;
   GtkColumnView       *column_view;
+  PsFlameGraph        *flame_graph;
   GtkLabel            *callers_function_label;
   GtkColumnView       *callers_view;
   GtkLabel            *callees_function_label;
@@ -126,6 +131,7 @@ search_scope (Mode mode)
   switch (mode)
     {
     case MODE_TOP_DOWN:
+    case MODE_FLAME_GRAPH:
       return PS_CALL_SEARCH_TOP_DOWN;
     case MODE_BOTTOM_UP:
       return PS_CALL_SEARCH_BOTTOM_UP;
@@ -330,7 +336,8 @@ update_columns (PsCallTreeView       *self,
 static void
 sync_mode_buttons (PsCallTreeView *self)
 {
-  GtkToggleButton *buttons[N_MODES] = { self->top_down_button, self->bottom_up_button, self->functions_button };
+  GtkToggleButton *buttons[N_MODES] = { self->top_down_button, self->bottom_up_button, self->functions_button,
+                                        self->flame_button };
 
   self->syncing = TRUE;
   gtk_toggle_button_set_active (buttons[self->mode], TRUE);
@@ -350,6 +357,7 @@ update_toolbar (PsCallTreeView *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->top_down_button),
                                has_top_down ? _("Every call path from the entry points down, with the values of the calls along that path")
                                             : _("This report has no call tree: it lists functions, or callers and callees"));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->flame_button), has_top_down);
 }
 
 static void
@@ -551,9 +559,14 @@ show_rows (PsCallTreeView *self)
       return;
     }
 
+  /* The flame graph draws the top-down tree; the table behind it holds
+   * the same rows, so that the empty state and the search follow */
+  gtk_stack_set_visible_child_name (self->main_stack, self->mode == MODE_FLAME_GRAPH ? "flame" : "columns");
+
   switch (self->mode)
     {
     case MODE_TOP_DOWN:
+    case MODE_FLAME_GRAPH:
       top = ps_call_node_list_new_children (self->tree, PS_CALL_NODE_ROW_TOP_DOWN, PS_CALL_NODE_ROOT,
                                             self->search, FALSE);
       break;
@@ -571,7 +584,7 @@ show_rows (PsCallTreeView *self)
   tree = gtk_tree_list_model_new (G_LIST_MODEL (g_steal_pointer (&top)), FALSE, FALSE, create_children, NULL, NULL);
   if (self->search != NULL && self->mode != MODE_FUNCTIONS)
     expand_to_matches (tree, self->search);
-  else if (self->search == NULL && self->mode == MODE_TOP_DOWN)
+  else if (self->search == NULL && (self->mode == MODE_TOP_DOWN || self->mode == MODE_FLAME_GRAPH))
     auto_expand (tree);
   gtk_sort_list_model_set_model (self->sorted, G_LIST_MODEL (tree));
 
@@ -606,6 +619,7 @@ start_search (PsCallTreeView *self)
 {
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
+  ps_flame_graph_set_search (self->flame_graph, self->search_text);
 
   if (self->tree != NULL && self->search_text != NULL)
     {
@@ -671,9 +685,11 @@ show_tree (PsCallTreeView *self,
   update_toolbar (self);
   update_notice (self);
   update_relations (self, PS_NONE);
+  ps_flame_graph_set_tree (self->flame_graph, self->tree);
 
   /* A report without a tree opens on its functions */
-  if (self->tree != NULL && !ps_call_tree_has_top_down (self->tree) && self->mode == MODE_TOP_DOWN)
+  if (self->tree != NULL && !ps_call_tree_has_top_down (self->tree)
+      && (self->mode == MODE_TOP_DOWN || self->mode == MODE_FLAME_GRAPH))
     {
       self->mode = MODE_FUNCTIONS;
       sync_mode_buttons (self);
@@ -936,6 +952,8 @@ mode_toggled_cb (PsCallTreeView  *self,
     ps_call_tree_view_set_mode (self, mode_names[MODE_TOP_DOWN]);
   else if (button == self->bottom_up_button)
     ps_call_tree_view_set_mode (self, mode_names[MODE_BOTTOM_UP]);
+  else if (button == self->flame_button)
+    ps_call_tree_view_set_mode (self, mode_names[MODE_FLAME_GRAPH]);
   else
     ps_call_tree_view_set_mode (self, mode_names[MODE_FUNCTIONS]);
 }
@@ -1009,6 +1027,16 @@ relation_activate_cb (PsCallTreeView *self,
 
   if (ps_call_tree_view_select_function (self, ps_call_node_row_get_function (row)))
     gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+}
+
+/* A frame of the flame graph shows its function's callers and callees */
+static void
+frame_activated_cb (PsCallTreeView *self,
+                    guint           function,
+                    PsFlameGraph   *flame_graph)
+{
+  if (self->tree != NULL && function < ps_call_tree_get_n_functions (self->tree))
+    update_relations (self, function);
 }
 
 /* Actions */
@@ -1139,7 +1167,7 @@ ps_call_tree_view_class_init (PsCallTreeViewClass *klass)
     g_param_spec_object ("store", NULL, NULL,
                          PS_TYPE_EVENT_STORE,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /* "top-down", "bottom-up" or "functions" */
+  /* "top-down", "bottom-up", "functions" or "flame-graph" */
   properties[PROP_MODE] =
     g_param_spec_string ("mode", NULL, NULL, mode_names[MODE_TOP_DOWN],
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -1150,10 +1178,13 @@ ps_call_tree_view_class_init (PsCallTreeViewClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (PS_TYPE_FLAME_GRAPH);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-call-tree-view.ui");
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, top_down_button);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, bottom_up_button);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, functions_button);
+  gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, flame_button);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, thread_box);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, thread_dropdown);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, basis_box);
@@ -1169,7 +1200,9 @@ ps_call_tree_view_class_init (PsCallTreeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, tick_rate_reset_button);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, status_label);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, main_stack);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, flame_graph);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, callers_function_label);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, callers_view);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, callees_function_label);
@@ -1183,6 +1216,7 @@ ps_call_tree_view_class_init (PsCallTreeViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, tick_rate_apply_cb);
   gtk_widget_class_bind_template_callback (widget_class, tick_rate_reset_cb);
   gtk_widget_class_bind_template_callback (widget_class, relation_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, frame_activated_cb);
 
   gtk_widget_class_install_action (widget_class, "calltree.focus-search", NULL, focus_search_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "calltree.focus-search", NULL);
@@ -1341,7 +1375,8 @@ ps_call_tree_view_set_mode (PsCallTreeView *self,
       wanted = m;
   g_return_if_fail (wanted != N_MODES);
 
-  if (wanted == MODE_TOP_DOWN && self->tree != NULL && !ps_call_tree_has_top_down (self->tree))
+  if ((wanted == MODE_TOP_DOWN || wanted == MODE_FLAME_GRAPH)
+      && self->tree != NULL && !ps_call_tree_has_top_down (self->tree))
     wanted = MODE_FUNCTIONS;
 
   if (self->mode == wanted)
@@ -1352,6 +1387,8 @@ ps_call_tree_view_set_mode (PsCallTreeView *self,
 
   self->mode = wanted;
   sync_mode_buttons (self);
+  /* The graph or the table at once, while a search may still run */
+  gtk_stack_set_visible_child_name (self->main_stack, self->mode == MODE_FLAME_GRAPH ? "flame" : "columns");
   if (self->search_text != NULL)
     start_search (self);
   else
@@ -1497,6 +1534,7 @@ ps_call_tree_view_select_function (PsCallTreeView *self,
         {
           g_clear_pointer (&self->search_text, g_free);
           gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+          ps_flame_graph_set_search (self->flame_graph, NULL);
         }
     }
 
@@ -1628,5 +1666,14 @@ ps_call_tree_view_is_mode_available (PsCallTreeView *self,
 
   if (g_strcmp0 (mode, mode_names[MODE_TOP_DOWN]) == 0)
     return gtk_widget_get_sensitive (GTK_WIDGET (self->top_down_button));
+  if (g_strcmp0 (mode, mode_names[MODE_FLAME_GRAPH]) == 0)
+    return gtk_widget_get_sensitive (GTK_WIDGET (self->flame_button));
   return g_strcmp0 (mode, mode_names[MODE_BOTTOM_UP]) == 0 || g_strcmp0 (mode, mode_names[MODE_FUNCTIONS]) == 0;
+}
+
+PsFlameGraph *
+ps_call_tree_view_get_flame_graph (PsCallTreeView *self)
+{
+  g_return_val_if_fail (PS_IS_CALL_TREE_VIEW (self), NULL);
+  return self->flame_graph;
 }

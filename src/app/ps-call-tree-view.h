@@ -6,7 +6,7 @@
  * specs: vs-instrumentation.md §3 (elapsed/application × inclusive/
  * exclusive, per call, call tree, caller/callee) and §4 (percentages and
  * their basis). Shows a PsCallTree as a top-down tree, a bottom-up tree
- * or a flat list of functions, with the callers and callees of the
+ * a flat list of functions or a flame graph, with the callers and callees of the
  * selected function below. With the store the tree was built from, it can
  * build the tree of one thread, or convert a report's timer ticks, in a
  * worker thread.
@@ -34,7 +34,7 @@ void          ps_call_tree_view_set_tree  (PsCallTreeView *self,
 PsEventStore *ps_call_tree_view_get_store (PsCallTreeView *self);
 void          ps_call_tree_view_set_store (PsCallTreeView *self,
                                            PsEventStore   *store);
-/* "top-down", "bottom-up" or "functions" */
+/* "top-down", "bottom-up", "functions" or "flame-graph" */
 const char   *ps_call_tree_view_get_mode  (PsCallTreeView *self);
 void          ps_call_tree_view_set_mode  (PsCallTreeView *self,
                                            const char     *mode);

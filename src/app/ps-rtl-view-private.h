@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ps-call-tree-view.h"
+#include "ps-histogram-view.h"
 #include "ps-rtl-view.h"
 #include "ps-scope-analysis.h"
 #include "ps-scope-row.h"
@@ -97,5 +98,7 @@ const char      *ps_rtl_view_get_header_value     (PsRtlView  *self,
                                                    const char *field);
 const char      *ps_rtl_view_get_warnings_title   (PsRtlView  *self);
 PsCallTreeView  *ps_rtl_view_get_call_tree_view   (PsRtlView  *self);
+/* Below the totals: the durations of the selected row */
+PsHistogramView *ps_rtl_view_get_histogram_view   (PsRtlView  *self);
 
 G_END_DECLS

@@ -12,7 +12,8 @@
  * thread while a spinner turns. The scope table is a GtkTreeListModel over
  * PsScopeList models, so row objects exist only for expanded nodes. The
  * cells of both tables are made in ps-rtl-view-cells.c. The call-tree page
- * is a PsCallTreeView of the run's call tree.
+ * is a PsCallTreeView of the run's call tree. Selecting a row of the
+ * totals shows the histogram of its durations below the table.
  */
 #include "config.h"
 
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "ps-call-tree-view.h"
+#include "ps-histogram-view.h"
 #include "ps-rtl-view-private.h"
 #include "ps-scope-list.h"
 #include "ps-scopes.h"
@@ -66,6 +68,7 @@ struct _PsRtlView
   GtkFilterListModel  *warnings_filtered;
   GtkColumnViewColumn *scope_columns[N_SCOPE_COLUMNS];
   GtkColumnViewColumn *total_columns[N_TOTAL_COLUMNS];
+  GArray              *histogram_durations; /* double: of the selected total */
 
   /* Template widgets */
   GtkLabel            *process_value;
@@ -92,6 +95,10 @@ struct _PsRtlView
   GtkStack            *totals_stack;
   GtkLabel            *totals_empty_label;
   GtkColumnView       *totals_view;
+  GtkWidget           *histogram_box;
+  GtkLabel            *histogram_title;
+  GtkLabel            *histogram_selection_label;
+  PsHistogramView     *histogram_view;
   PsCallTreeView      *call_tree_view;
   GtkStackPage        *warnings_page;
   GtkLabel            *warnings_overflow_label;
@@ -690,6 +697,84 @@ totals_activate_cb (PsRtlView     *self,
   ps_rtl_view_show_page (self, "scopes");
 }
 
+/* The histogram of the selected total's durations */
+
+static void
+update_histogram_selection_label (PsRtlView *self)
+{
+  g_autoptr(PsHistogramSelection) selection = NULL;
+  g_autofree char *text = NULL;
+  guint64 n_selected = 0;
+
+  g_object_get (self->histogram_view, "selection", &selection, NULL);
+  if (selection != NULL && self->histogram_durations != NULL)
+    {
+      g_autofree char *lower = NULL;
+      g_autofree char *upper = NULL;
+
+      for (guint i = 0; i < self->histogram_durations->len; i++)
+        n_selected += ps_histogram_view_selection_contains (self->histogram_view,
+                                                            g_array_index (self->histogram_durations, double, i));
+      lower = _ps_rtl_view_format_duration (selection->lower);
+      upper = _ps_rtl_view_format_duration (selection->upper);
+      /* Translators: the calls in the range selected on the histogram */
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Selected: %llu call from %s to %s",
+                                           "Selected: %llu calls from %s to %s", n_selected),
+                              (unsigned long long) n_selected, lower, upper);
+    }
+  else
+    text = g_strdup (_("Drag over the bars to select a range"));
+  gtk_label_set_text (self->histogram_selection_label, text);
+}
+
+static void
+histogram_selection_changed_cb (PsRtlView       *self,
+                                GParamSpec      *pspec,
+                                PsHistogramView *view)
+{
+  update_histogram_selection_label (self);
+}
+
+static void
+totals_selection_changed_cb (PsRtlView          *self,
+                             GParamSpec         *pspec,
+                             GtkSingleSelection *selection)
+{
+  PsScopeTotalRow *row = gtk_single_selection_get_selected_item (selection);
+  const PsSeries *series;
+  g_autofree char *title = NULL;
+  g_autofree char *name = NULL;
+
+  g_clear_pointer (&self->histogram_durations, g_array_unref);
+  if (row == NULL || self->scopes == NULL)
+    {
+      ps_histogram_view_clear (self->histogram_view);
+      gtk_widget_set_visible (self->histogram_box, FALSE);
+      return;
+    }
+
+  series = ps_scope_total_row_get_series (row);
+  self->histogram_durations = ps_scope_analysis_get_durations (self->scopes, series);
+  ps_histogram_view_set_values (self->histogram_view,
+                                (const double *)(gpointer)self->histogram_durations->data,
+                                self->histogram_durations->len);
+
+  if (*ps_scope_total_row_get_context (row) != '\0')
+    /* Translators: a scope name and its context */
+    name = g_strdup_printf (_("%s in %s"), ps_scope_total_row_get_name (row), ps_scope_total_row_get_context (row));
+  else
+    name = g_strdup (ps_scope_total_row_get_name (row));
+  /* Translators: the title of a histogram of a scope's durations */
+  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Duration of %s: %u call",
+                                        "Durations of %s: %u calls", self->histogram_durations->len),
+                           name, self->histogram_durations->len);
+  gtk_label_set_text (self->histogram_title, title);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->histogram_title), title);
+  ps_histogram_view_set_title (self->histogram_view, title);
+  update_histogram_selection_label (self);
+  gtk_widget_set_visible (self->histogram_box, TRUE);
+}
+
 /* Header and warnings */
 
 static void
@@ -845,6 +930,7 @@ ps_rtl_view_finalize (GObject *object)
   g_free (self->search_text);
   g_free (self->pending_search);
   g_free (self->applied_search);
+  g_clear_pointer (&self->histogram_durations, g_array_unref);
 
   G_OBJECT_CLASS (ps_rtl_view_parent_class)->finalize (object);
 }
@@ -913,6 +999,7 @@ ps_rtl_view_class_init (PsRtlViewClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (PS_TYPE_CALL_TREE_VIEW);
+  g_type_ensure (PS_TYPE_HISTOGRAM_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-rtl-view.ui");
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, process_value);
@@ -939,6 +1026,10 @@ ps_rtl_view_class_init (PsRtlViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, totals_stack);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, totals_empty_label);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, totals_view);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, histogram_box);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, histogram_title);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, histogram_selection_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, histogram_view);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, call_tree_view);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, warnings_page);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, warnings_overflow_label);
@@ -998,6 +1089,10 @@ ps_rtl_view_init (PsRtlView *self)
   self->totals_sorted = gtk_sort_list_model_new (G_LIST_MODEL (totals_filtered),
                                                  g_object_ref (gtk_column_view_get_sorter (self->totals_view)));
   ps_view_set_column_model (self->totals_view, G_LIST_MODEL (self->totals_sorted));
+  g_signal_connect_object (gtk_column_view_get_model (self->totals_view), "notify::selected-item",
+                           G_CALLBACK (totals_selection_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->histogram_view, "notify::selection",
+                           G_CALLBACK (histogram_selection_changed_cb), self, G_CONNECT_SWAPPED);
 
   self->warnings_filter = GTK_FILTER (gtk_custom_filter_new (warning_matches, self, NULL));
   self->warnings_filtered = gtk_filter_list_model_new (NULL, g_object_ref (self->warnings_filter));
@@ -1277,6 +1372,13 @@ ps_rtl_view_get_warnings_title (PsRtlView *self)
 {
   g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
   return gtk_stack_page_get_title (self->warnings_page);
+}
+
+PsHistogramView *
+ps_rtl_view_get_histogram_view (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+  return self->histogram_view;
 }
 
 PsCallTreeView *

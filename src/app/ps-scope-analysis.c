@@ -339,3 +339,73 @@ ps_scope_analysis_search_finish (GAsyncResult  *result,
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
+
+/* Whether a span belongs to a series: the key of ps_series_collect() —
+ * name, context of a logical scope, and thread (or session, through the
+ * threads the series occurred on). A filter keeps or drops every span of
+ * a name and context alike, so it need not be asked again. */
+static gboolean
+span_in_series (PsEventStore   *store,
+                guint64         index,
+                const PsSpan   *span,
+                const PsSeries *series,
+                GHashTable     *names)
+{
+  guint32 context = (span->flags & PS_SPAN_FLAG_LOGICAL) ? ps_event_store_get_span_context (store, index) : 0;
+  guint64 key = ((guint64)span->name << 32) | context;
+  gpointer known;
+  gboolean on_track = FALSE;
+
+  for (guint i = 0; i < series->n_instances && !on_track; i++)
+    on_track = series->tracks[i] == span->track;
+  if (!on_track)
+    return FALSE;
+
+  /* The strings are compared once per name and context */
+  known = g_hash_table_lookup (names, &key);
+  if (known == NULL)
+    {
+      const char *series_context = series->context != NULL ? series->context : "";
+      const char *span_context = context != 0 ? ps_event_store_get_string (store, context) : "";
+      gboolean match = g_strcmp0 (ps_event_store_get_string (store, span->name), series->name) == 0
+                       && g_strcmp0 (span_context, series_context) == 0;
+
+      known = GINT_TO_POINTER (match ? 1 : 2);
+      g_hash_table_insert (names, g_memdup2 (&key, sizeof key), known);
+    }
+  return GPOINTER_TO_INT (known) == 1;
+}
+
+GArray *
+ps_scope_analysis_get_durations (PsScopeAnalysis *self,
+                                 const PsSeries  *series)
+{
+  g_autoptr(GHashTable) names = NULL;
+  GArray *durations;
+  guint64 n_spans;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (series != NULL && series->kind == PS_SERIES_SPAN, NULL);
+
+  durations = g_array_sized_new (FALSE, FALSE, sizeof (double), series->stats.count);
+  if (series->values != NULL && series->values->len == series->stats.count)
+    {
+      g_array_append_vals (durations, series->values->data, series->values->len);
+      return durations;
+    }
+
+  names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  n_spans = ps_event_store_get_n_spans (self->store);
+  for (guint64 i = 0; i < n_spans; i++)
+    {
+      const PsSpan *span = ps_event_store_get_span (self->store, i);
+      double seconds;
+
+      if (!ps_span_is_measured (span) || !span_in_series (self->store, i, span, series, names))
+        continue;
+      /* As ps_series_collect() computes it */
+      seconds = (double)(span->end_ns - span->begin_ns) / 1e9;
+      g_array_append_val (durations, seconds);
+    }
+  return durations;
+}

@@ -70,6 +70,13 @@ PsScopeSearch   *ps_scope_analysis_search_finish  (GAsyncResult        *result,
                                                    GError             **error);
 void             ps_scope_search_free             (PsScopeSearch       *search);
 
+/* The measured durations of a span series of this analysis, in seconds
+ * (GArray of double, in store order): its values, or when they were not
+ * kept, those of the store's spans of its name and context on its
+ * threads. As many as series->stats.count. */
+GArray          *ps_scope_analysis_get_durations  (PsScopeAnalysis     *self,
+                                                   const PsSeries      *series);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsScopeAnalysis, ps_scope_analysis_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsScopeSearch, ps_scope_search_free)
 

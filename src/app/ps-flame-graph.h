@@ -1,0 +1,72 @@
+/* ps-flame-graph.h — an icicle graph of a call tree's top-down tree
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: vs-instrumentation.md §3 (the four values, the call tree) and §4
+ * (percentages). The root is at the top; a frame is as wide as its value of
+ * the chosen kind (an exclusive kind: the node's own value and that of all
+ * its descendants, so that children fit inside their parent). Clicking a
+ * frame zooms into it; a breadcrumb bar leads back. Transforms that a good
+ * profiler offers (focus on a function, merge a function into its callers,
+ * collapse direct recursion) derive a simplified tree inside the widget and
+ * can be undone one at a time.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ps-call-tree.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PS_FLAME_GRAPH_COLOR_BY_MODULE,      /* a stable warm colour per module */
+  PS_FLAME_GRAPH_COLOR_BY_SELF_SHARE,  /* pale: little own time, red: all own time */
+} PsFlameGraphColorBy;
+
+#define PS_TYPE_FLAME_GRAPH_COLOR_BY (ps_flame_graph_color_by_get_type ())
+GType ps_flame_graph_color_by_get_type (void) G_GNUC_CONST;
+
+typedef enum
+{
+  PS_FLAME_TRANSFORM_FOCUS,               /* all calls of a function merged as the roots */
+  PS_FLAME_TRANSFORM_MERGE,               /* a function removed, its callees go to its caller */
+  PS_FLAME_TRANSFORM_COLLAPSE_RECURSION,  /* a function calling itself directly is folded */
+} PsFlameTransform;
+
+#define PS_TYPE_FLAME_GRAPH (ps_flame_graph_get_type ())
+G_DECLARE_FINAL_TYPE (PsFlameGraph, ps_flame_graph, PS, FLAME_GRAPH, GtkWidget)
+
+GtkWidget          *ps_flame_graph_new                (void);
+PsCallTree         *ps_flame_graph_get_tree           (PsFlameGraph        *self);
+/* A new tree drops the zoom and the transforms */
+void                ps_flame_graph_set_tree           (PsFlameGraph        *self,
+                                                       PsCallTree          *tree);
+PsCallValue         ps_flame_graph_get_value          (PsFlameGraph        *self);
+void                ps_flame_graph_set_value          (PsFlameGraph        *self,
+                                                       PsCallValue          value);
+PsFlameGraphColorBy ps_flame_graph_get_color_by       (PsFlameGraph        *self);
+void                ps_flame_graph_set_color_by       (PsFlameGraph        *self,
+                                                       PsFlameGraphColorBy  color_by);
+/* Frames whose function name does not contain text (case-insensitively)
+ * are dimmed; NULL or "" dims none */
+void                ps_flame_graph_set_search         (PsFlameGraph        *self,
+                                                       const char          *text);
+
+/* Transforms, applied in order on the top-down tree; a transform resets
+ * the zoom. Functions are those of the tree. */
+void                ps_flame_graph_add_transform      (PsFlameGraph        *self,
+                                                       PsFlameTransform     transform,
+                                                       guint32              function);
+guint               ps_flame_graph_get_n_transforms   (PsFlameGraph        *self);
+void                ps_flame_graph_undo_transform     (PsFlameGraph        *self);
+void                ps_flame_graph_reset_transforms   (PsFlameGraph        *self);
+
+/* Zoom: out one level (to the parent of the frame zoomed into), or back
+ * to the whole tree */
+void                ps_flame_graph_zoom_out           (PsFlameGraph        *self);
+void                ps_flame_graph_zoom_reset         (PsFlameGraph        *self);
+
+G_END_DECLS
