@@ -1925,6 +1925,21 @@ test_call_tree_basis (Fixture       *fixture,
   ps_call_tree_view_set_basis (view, PS_CALL_BASIS_S1);
   assert_call_cell (view, model, 2, CALL_COLUMN_PERCENT (PS_CALL_VALUE_APPLICATION_INCLUSIVE), "15.79");
 
+  /* The flame graph's tooltips follow the basis: main › A, application
+   * inclusive 45 ms = 47.37 % of T_A, 32.14 % of T_E */
+  {
+    PsFlameGraph *flame_graph = ps_call_tree_view_get_flame_graph (view);
+    const char *path[] = { "main", "A", NULL };
+    g_autofree char *s1 = _ps_flame_graph_get_tooltip (flame_graph, path);
+    g_autofree char *view_basis = NULL;
+
+    g_assert_nonnull (strstr (s1, "(47.37 %)"));
+    ps_call_tree_view_set_basis (view, PS_CALL_BASIS_VIEW);
+    view_basis = _ps_flame_graph_get_tooltip (flame_graph, path);
+    g_assert_nonnull (strstr (view_basis, "(32.14 %)"));
+    g_assert_null (strstr (view_basis, "(47.37 %)"));
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

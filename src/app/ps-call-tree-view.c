@@ -1415,6 +1415,7 @@ ps_call_tree_view_set_basis (PsCallTreeView *self,
     return;
 
   self->basis = basis;
+  ps_flame_graph_set_basis (self->flame_graph, basis);
   self->syncing = TRUE;
   gtk_drop_down_set_selected (self->basis_dropdown, basis == PS_CALL_BASIS_VIEW ? 1 : 0);
   self->syncing = FALSE;

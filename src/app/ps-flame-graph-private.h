@@ -25,6 +25,9 @@ gboolean  _ps_flame_graph_get_frame        (PsFlameGraph  *self,
                                             double        *y,
                                             double        *frame_width,
                                             double        *frame_height);
+/* The tooltip markup of the node at the end of a path, or NULL; g_free () */
+char     *_ps_flame_graph_get_tooltip      (PsFlameGraph  *self,
+                                            const char   **path);
 /* The fill colour of frames of that function, without search dimming */
 void      _ps_flame_graph_get_function_color (PsFlameGraph *self,
                                             guint32        function,

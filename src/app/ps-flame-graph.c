@@ -68,6 +68,7 @@ struct _PsFlameGraph
 
   PsCallTree          *tree;
   PsCallValue          value;
+  PsCallBasis          basis;         /* of the tooltips' percentages */
   PsFlameGraphColorBy  color_by;
 
   GArray              *base;          /* FlameNode: the tree's top-down tree */
@@ -436,7 +437,7 @@ node_tooltip_markup (PsFlameGraph *self,
   for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
     {
       g_autofree char *value = format_value (self, flame_node->total[v]);
-      double percent = ps_call_tree_get_percent (self->tree, &stats, v, PS_CALL_BASIS_S1);
+      double percent = ps_call_tree_get_percent (self->tree, &stats, v, self->basis);
 
       /* Translators: "Elapsed inclusive: 75.000 ms (50.00 %)" */
       g_string_append_printf (text, _("\n%s: %s (%.2f %%)"), value_title (v), value, percent);
@@ -1594,6 +1595,16 @@ ps_flame_graph_set_color_by (PsFlameGraph        *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOR_BY]);
 }
 
+/* The basis of the percentages in the tooltips (the call-tree view's) */
+void
+ps_flame_graph_set_basis (PsFlameGraph *self,
+                          PsCallBasis   basis)
+{
+  g_return_if_fail (PS_IS_FLAME_GRAPH (self));
+
+  self->basis = basis;
+}
+
 void
 ps_flame_graph_set_search (PsFlameGraph *self,
                            const char   *text)
@@ -1721,6 +1732,15 @@ _ps_flame_graph_get_frame (PsFlameGraph  *self,
   *frame_width = frame->width;
   *frame_height = FRAME_HEIGHT;
   return TRUE;
+}
+
+char *
+_ps_flame_graph_get_tooltip (PsFlameGraph  *self,
+                             const char   **path)
+{
+  guint32 node = node_by_path (self, path);
+
+  return node == NO_NODE ? NULL : node_tooltip_markup (self, node);
 }
 
 void

@@ -52,6 +52,8 @@ void                ps_flame_graph_set_color_by       (PsFlameGraph        *self
                                                        PsFlameGraphColorBy  color_by);
 /* Frames whose function name does not contain text (case-insensitively)
  * are dimmed; NULL or "" dims none */
+void                ps_flame_graph_set_basis          (PsFlameGraph        *self,
+                                                       PsCallBasis          basis);
 void                ps_flame_graph_set_search         (PsFlameGraph        *self,
                                                        const char          *text);
 
