@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "ps-flame-graph-private.h"
+#include "ps-chart-util.h"
 #include "ps-util.h"
 
 #define FRAME_HEIGHT     20    /* px per row, gap included */
@@ -447,19 +448,6 @@ node_tooltip_markup (PsFlameGraph *self,
 
 /* --- Colours --------------------------------------------------------------- */
 
-static void
-get_foreground (PsFlameGraph *self,
-                GdkRGBA      *color)
-{
-#if GTK_CHECK_VERSION (4, 10, 0)
-  gtk_widget_get_color (GTK_WIDGET (self), color);
-#else
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), color);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-#endif
-}
-
 /* A light text colour means a dark style: darker frames under it */
 static gboolean
 is_dark (const GdkRGBA *foreground)
@@ -656,7 +644,7 @@ _ps_flame_graph_draw (PsFlameGraph *self,
     return;
 
   ensure_layout (self, width);
-  get_foreground (self, &foreground);
+  ps_chart_get_foreground (GTK_WIDGET (self), &foreground);
   dark = is_dark (&foreground);
   focused = gtk_widget_has_focus (GTK_WIDGET (self));
   layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
@@ -1750,7 +1738,7 @@ _ps_flame_graph_get_function_color (PsFlameGraph *self,
 {
   GdkRGBA foreground;
 
-  get_foreground (self, &foreground);
+  ps_chart_get_foreground (GTK_WIDGET (self), &foreground);
   for (guint32 i = 0; self->nodes != NULL && i < self->nodes->len; i++)
     if (node_at (self->nodes, i)->function == function)
       {

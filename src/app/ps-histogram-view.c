@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "ps-histogram-view-private.h"
+#include "ps-chart-util.h"
 
 #define AXIS_GAP 4.0
 #define MIN_TICK_SPACING 70.0
@@ -117,28 +118,6 @@ format_tick (double value,
   return g_strdup_printf ("%.*f", CLAMP (decimals, 0, 9), value);
 }
 
-static double
-nice_step (double range,
-           double target_count)
-{
-  double raw, magnitude, fraction;
-
-  if (range <= 0 || target_count < 1)
-    return 1;
-
-  raw = range / target_count;
-  magnitude = pow (10, floor (log10 (raw)));
-  fraction = raw / magnitude;
-
-  if (fraction < 1.5)
-    return magnitude;
-  if (fraction < 3)
-    return 2 * magnitude;
-  if (fraction < 7)
-    return 5 * magnitude;
-  return 10 * magnitude;
-}
-
 /* Geometry */
 
 typedef struct
@@ -186,25 +165,13 @@ y_of (const Layout *layout,
   return bottom - value / layout->y_top * layout->plot.size.height;
 }
 
-static PangoLayout *
-make_text (PsHistogramView *self,
-           const char      *text,
-           int             *width,
-           int             *height)
-{
-  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
-
-  pango_layout_get_pixel_size (layout, width, height);
-  return layout;
-}
-
 static void
 measure_text (PsHistogramView *self,
               const char      *text,
               int             *width,
               int             *height)
 {
-  g_autoptr(PangoLayout) layout = make_text (self, text, width, height);
+  g_autoptr(PangoLayout) layout = ps_chart_text_layout (GTK_WIDGET (self), text, width, height);
 }
 
 static char *
@@ -261,7 +228,7 @@ compute_layout (PsHistogramView *self,
     layout->y_unit_scale = 1, layout->y_unit = NULL;
   if (max_value <= 0)
     max_value = self->by_total ? layout->y_unit_scale : 1;
-  layout->y_step = nice_step (max_value, 4);
+  layout->y_step = ps_chart_nice_step (max_value, 4);
   if (!self->by_total)
     layout->y_step = MAX (layout->y_step, 1);
   layout->y_top = ceil (max_value / layout->y_step - 1e-9) * layout->y_step;
@@ -312,46 +279,6 @@ bin_at_x (PsHistogramView *self,
 /* Drawing */
 
 static void
-get_foreground (PsHistogramView *self,
-                GdkRGBA         *color)
-{
-#if GTK_CHECK_VERSION (4, 10, 0)
-  gtk_widget_get_color (GTK_WIDGET (self), color);
-#else
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), color);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-#endif
-}
-
-static void
-set_source (cairo_t       *cr,
-            const GdkRGBA *color,
-            double         alpha)
-{
-  cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha * alpha);
-}
-
-/* Returns the text's width */
-static int
-draw_text (PsHistogramView *self,
-           cairo_t         *cr,
-           const char      *text,
-           double           x,
-           double           y,
-           double           x_align,
-           double           y_align)
-{
-  g_autoptr(PangoLayout) layout = NULL;
-  int width, height;
-
-  layout = make_text (self, text, &width, &height);
-  cairo_move_to (cr, round (x - width * x_align), round (y - height * y_align));
-  pango_cairo_show_layout (cr, layout);
-  return width;
-}
-
-static void
 draw_x_ticks (PsHistogramView *self,
               cairo_t         *cr,
               const Layout    *layout,
@@ -387,7 +314,7 @@ draw_x_ticks (PsHistogramView *self,
       double low = layout->x_low / layout->x_unit_scale;
       double high = layout->x_high / layout->x_unit_scale;
 
-      step = nice_step (high - low, MAX (layout->plot.size.width / MIN_TICK_SPACING, 1));
+      step = ps_chart_nice_step (high - low, MAX (layout->plot.size.width / MIN_TICK_SPACING, 1));
       for (double tick = ceil (low / step - 1e-9) * step; tick <= high + step * 1e-9; tick += step)
         {
           double seconds = tick * layout->x_unit_scale;
@@ -403,7 +330,7 @@ draw_x_ticks (PsHistogramView *self,
       g_autofree char *text = NULL;
       int text_width;
 
-      set_source (cr, foreground, 0.5);
+      ps_chart_set_source (cr, foreground, 0.5);
       cairo_move_to (cr, x, bottom);
       cairo_line_to (cr, x, bottom + AXIS_GAP);
       cairo_stroke (cr);
@@ -415,8 +342,8 @@ draw_x_ticks (PsHistogramView *self,
       /* Labels that would run into the previous one are left out */
       if (x - text_width / 2.0 < last_label_end + 8)
         continue;
-      set_source (cr, foreground, 0.8);
-      draw_text (self, cr, text, x, bottom + AXIS_GAP, 0.5, 0);
+      ps_chart_set_source (cr, foreground, 0.8);
+      ps_chart_draw_text (GTK_WIDGET (self), cr, text, x, bottom + AXIS_GAP, 0.5, 0);
       last_label_end = x + text_width / 2.0;
     }
 
@@ -438,13 +365,13 @@ draw_y_ticks (PsHistogramView *self,
       g_autofree char *text = y_tick_text (self, layout, value);
 
       /* Grid line */
-      set_source (cr, foreground, 0.1);
+      ps_chart_set_source (cr, foreground, 0.1);
       cairo_move_to (cr, left, y);
       cairo_line_to (cr, right, y);
       cairo_stroke (cr);
 
-      set_source (cr, foreground, 0.8);
-      draw_text (self, cr, text, left - AXIS_GAP, y, 1, 0.5);
+      ps_chart_set_source (cr, foreground, 0.8);
+      ps_chart_draw_text (GTK_WIDGET (self), cr, text, left - AXIS_GAP, y, 1, 0.5);
     }
 }
 
@@ -481,7 +408,7 @@ draw_marker (PsHistogramView *self,
   x = round (x) + 0.5;
 
   cairo_save (cr);
-  set_source (cr, color, 1);
+  ps_chart_set_source (cr, color, 1);
   cairo_set_line_width (cr, 1.5);
   cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
   cairo_move_to (cr, x, top - AXIS_GAP);
@@ -501,8 +428,8 @@ draw_marker (PsHistogramView *self,
     label_x = x - 3 - text_width;
   label_x = MAX (label_x, after_x + 8);
 
-  set_source (cr, color, 1);
-  draw_text (self, cr, text, label_x, top - AXIS_GAP, 0, 1);
+  ps_chart_set_source (cr, color, 1);
+  ps_chart_draw_text (GTK_WIDGET (self), cr, text, label_x, top - AXIS_GAP, 0, 1);
   return label_x + text_width;
 }
 
@@ -524,8 +451,8 @@ draw_empty (PsHistogramView *self,
   else
     text = g_strdup (_("No durations"));
 
-  set_source (cr, foreground, 0.55);
-  draw_text (self, cr, text, width / 2.0, height / 2.0, 0.5, 0.5);
+  ps_chart_set_source (cr, foreground, 0.55);
+  ps_chart_draw_text (GTK_WIDGET (self), cr, text, width / 2.0, height / 2.0, 0.5, 0.5);
 }
 
 void
@@ -544,7 +471,7 @@ ps_histogram_view_draw (PsHistogramView *self,
 
   g_return_if_fail (PS_IS_HISTOGRAM_VIEW (self));
 
-  get_foreground (self, &foreground);
+  ps_chart_get_foreground (GTK_WIDGET (self), &foreground);
   cairo_set_line_width (cr, 1);
 
   if (!compute_layout (self, width, height, &layout))
@@ -563,7 +490,7 @@ ps_histogram_view_draw (PsHistogramView *self,
       double x0 = x_of (&layout, axis_of (self, histogram->bins[self->selection_first].lower));
       double x1 = x_of (&layout, axis_of (self, histogram->bins[self->selection_last].upper));
 
-      set_source (cr, &selected_color, 0.08);
+      ps_chart_set_source (cr, &selected_color, 0.08);
       cairo_rectangle (cr, x0, layout.plot.origin.y, x1 - x0, layout.plot.size.height);
       cairo_fill (cr);
     }
@@ -593,13 +520,13 @@ ps_histogram_view_draw (PsHistogramView *self,
         alpha = 0.85;
       if ((int)i == self->hover_bin)
         alpha = MIN (1, alpha + 0.15);
-      set_source (cr, selected ? &selected_color : &bar_color, alpha);
+      ps_chart_set_source (cr, selected ? &selected_color : &bar_color, alpha);
       cairo_rectangle (cr, x0, y, MAX (x1 - x0, 1), bottom - y);
       cairo_fill (cr);
     }
 
   /* Axes */
-  set_source (cr, &foreground, 0.5);
+  ps_chart_set_source (cr, &foreground, 0.5);
   cairo_move_to (cr, left - 0.5, layout.plot.origin.y);
   cairo_line_to (cr, left - 0.5, bottom + 0.5);
   cairo_line_to (cr, left + layout.plot.size.width, bottom + 0.5);
@@ -615,21 +542,21 @@ ps_histogram_view_draw (PsHistogramView *self,
   }
 
   /* Axis titles, with their units */
-  set_source (cr, &foreground, 0.8);
+  ps_chart_set_source (cr, &foreground, 0.8);
   if (self->log_scale)
     /* Translators: the x axis of a histogram; %s is a unit, "ms" */
     x_title = g_strdup_printf (_("duration (%s, logarithmic)"), layout.x_unit);
   else
     /* Translators: the x axis of a histogram; %s is a unit, "ms" */
     x_title = g_strdup_printf (_("duration (%s)"), layout.x_unit);
-  text_width = draw_text (self, cr, x_title, left + layout.plot.size.width / 2,
+  text_width = ps_chart_draw_text (GTK_WIDGET (self), cr, x_title, left + layout.plot.size.width / 2,
                           height - 4, 0.5, 1);
 
   y_text = y_title (self, &layout);
   cairo_save (cr);
   cairo_translate (cr, 6, layout.plot.origin.y + layout.plot.size.height / 2);
   cairo_rotate (cr, -G_PI / 2);
-  draw_text (self, cr, y_text, 0, 0, 0.5, 0);
+  ps_chart_draw_text (GTK_WIDGET (self), cr, y_text, 0, 0, 0.5, 0);
   cairo_restore (cr);
 
   /* What a log axis leaves out is said, never dropped silently */
@@ -645,11 +572,11 @@ ps_histogram_view_draw (PsHistogramView *self,
                               (unsigned long long) histogram->underflow);
       measure_text (self, note, &note_width, NULL);
       /* Next to the x title if there is room, else above it at the right */
-      set_source (cr, &p95_color, 1);
+      ps_chart_set_source (cr, &p95_color, 1);
       if (left + note_width + 12 < left + layout.plot.size.width / 2 - text_width / 2.0)
-        draw_text (self, cr, note, left, height - 4, 0, 1);
+        ps_chart_draw_text (GTK_WIDGET (self), cr, note, left, height - 4, 0, 1);
       else
-        draw_text (self, cr, note, left + layout.plot.size.width, layout.plot.origin.y, 1, 0);
+        ps_chart_draw_text (GTK_WIDGET (self), cr, note, left + layout.plot.size.width, layout.plot.origin.y, 1, 0);
     }
 
   /* The keyboard's cursor */
@@ -661,7 +588,7 @@ ps_histogram_view_draw (PsHistogramView *self,
       static const double dots[] = { 2, 2 };
 
       cairo_save (cr);
-      set_source (cr, &foreground, 0.8);
+      ps_chart_set_source (cr, &foreground, 0.8);
       cairo_set_dash (cr, dots, G_N_ELEMENTS (dots), 0);
       cairo_rectangle (cr, round (x0) + 0.5, layout.plot.origin.y + 0.5,
                        MAX (round (x1 - x0) - 1, 1), layout.plot.size.height - 1);

@@ -13,6 +13,7 @@
 #include <pango/pangocairo.h>
 
 #include "ps-series-chart.h"
+#include "ps-chart-util.h"
 #include "ps-util.h"
 
 #define MIN_CHART_HEIGHT 180
@@ -195,80 +196,7 @@ format_axis_value (PsSeriesChartUnit unit,
   return g_strdup_printf ("%.*f %s", decimals, value / scale, suffix);
 }
 
-static double
-nice_step (double range,
-           double target_count)
-{
-  double raw, magnitude, fraction, nice;
-
-  if (range <= 0 || target_count < 1)
-    return 1;
-
-  raw = range / target_count;
-  magnitude = pow (10, floor (log10 (raw)));
-  fraction = raw / magnitude;
-
-  if (fraction < 1.5)
-    nice = 1;
-  else if (fraction < 3)
-    nice = 2;
-  else if (fraction < 7)
-    nice = 5;
-  else
-    nice = 10;
-
-  return nice * magnitude;
-}
-
 /* Drawing */
-
-static void
-get_foreground (PsSeriesChart *self,
-                GdkRGBA       *color)
-{
-#if GTK_CHECK_VERSION (4, 10, 0)
-  gtk_widget_get_color (GTK_WIDGET (self), color);
-#else
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), color);
-#endif
-}
-
-static void
-set_source (cairo_t       *cr,
-            const GdkRGBA *color,
-            double         alpha)
-{
-  cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha * alpha);
-}
-
-static PangoLayout *
-make_layout (PsSeriesChart *self,
-             const char    *text,
-             int           *width,
-             int           *height)
-{
-  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
-
-  pango_layout_get_pixel_size (layout, width, height);
-  return layout;
-}
-
-static void
-draw_text (PsSeriesChart *self,
-           cairo_t       *cr,
-           const char    *text,
-           double         x,
-           double         y,
-           double         x_align,
-           double         y_align)
-{
-  g_autoptr(PangoLayout) layout = NULL;
-  int width, height;
-
-  layout = make_layout (self, text, &width, &height);
-  cairo_move_to (cr, round (x - width * x_align), round (y - height * y_align));
-  pango_cairo_show_layout (cr, layout);
-}
 
 static gboolean
 get_data_range (PsSeriesChart *self,
@@ -334,7 +262,7 @@ draw_series (PsSeriesChart     *self,
   if (n == 0)
     return;
 
-  set_source (cr, color, 1.0);
+  ps_chart_set_source (cr, color, 1.0);
   cairo_set_line_width (cr, 2.0);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
 
@@ -426,13 +354,13 @@ draw_chart (PsSeriesChart *self,
   int text_width, text_height;
   g_autoptr(PangoLayout) probe = NULL;
 
-  get_foreground (self, &foreground);
-  probe = make_layout (self, "0", &text_width, &text_height);
+  ps_chart_get_foreground (GTK_WIDGET (self), &foreground);
+  probe = ps_chart_text_layout (GTK_WIDGET (self), "0", &text_width, &text_height);
 
   if (!get_data_range (self, &x_first, &x_last, &y_min, &y_max))
     {
-      set_source (cr, &foreground, 0.55);
-      draw_text (self, cr, _("No samples"), width / 2.0, height / 2.0, 0.5, 0.5);
+      ps_chart_set_source (cr, &foreground, 0.55);
+      ps_chart_draw_text (GTK_WIDGET (self), cr, _("No samples"), width / 2.0, height / 2.0, 0.5, 0.5);
       self->plot = GRAPHENE_RECT_INIT (0, 0, 0, 0);
       return;
     }
@@ -469,7 +397,7 @@ draw_chart (PsSeriesChart *self,
     double scale;
 
     unit_scale (self->unit, MAX (fabs (y_min), fabs (y_max)), &scale, &suffix);
-    y_step = nice_step ((y_max - y_min) / scale, MAX (2.0, (bottom - top) / 48.0)) * scale;
+    y_step = ps_chart_nice_step ((y_max - y_min) / scale, MAX (2.0, (bottom - top) / 48.0)) * scale;
   }
   y_min = floor (y_min / y_step) * y_step;
   y_max = ceil (y_max / y_step) * y_step;
@@ -480,7 +408,7 @@ draw_chart (PsSeriesChart *self,
   for (double value = y_min; value <= y_max + y_step * 0.5; value += y_step)
     {
       g_autofree char *text = format_axis_value (self->unit, value, y_step, y_magnitude);
-      g_autoptr(PangoLayout) layout = make_layout (self, text, &text_width, NULL);
+      g_autoptr(PangoLayout) layout = ps_chart_text_layout (GTK_WIDGET (self), text, &text_width, NULL);
 
       label_width = MAX (label_width, text_width);
     }
@@ -508,46 +436,46 @@ draw_chart (PsSeriesChart *self,
       g_autofree char *text = format_axis_value (self->unit, value, y_step, y_magnitude);
       double y = round (bottom - (value - y_min) / y_span * (bottom - top)) + 0.5;
 
-      set_source (cr, &foreground, 0.12);
+      ps_chart_set_source (cr, &foreground, 0.12);
       cairo_move_to (cr, left, y);
       cairo_line_to (cr, right, y);
       cairo_stroke (cr);
 
-      set_source (cr, &foreground, 0.75);
-      draw_text (self, cr, text, left - LABEL_SPACING, y, 1.0, 0.5);
+      ps_chart_set_source (cr, &foreground, 0.75);
+      ps_chart_draw_text (GTK_WIDGET (self), cr, text, left - LABEL_SPACING, y, 1.0, 0.5);
     }
 
   /* Vertical grid and x labels: event indexes are whole numbers */
-  x_step = MAX (1.0, round (nice_step (x_span, MAX (1.0, (right - left) / 100.0))));
+  x_step = MAX (1.0, round (ps_chart_nice_step (x_span, MAX (1.0, (right - left) / 100.0))));
   for (double index = ceil (x_first / x_step) * x_step; index <= x_last; index += x_step)
     {
       g_autofree char *text = g_strdup_printf ("%.0f", index);
       double x = round (left + (index - x_first) / x_span * (right - left)) + 0.5;
 
-      set_source (cr, &foreground, 0.12);
+      ps_chart_set_source (cr, &foreground, 0.12);
       cairo_move_to (cr, x, top);
       cairo_line_to (cr, x, bottom);
       cairo_stroke (cr);
 
-      set_source (cr, &foreground, 0.75);
-      draw_text (self, cr, text, x, bottom + LABEL_SPACING / 2.0, 0.5, 0.0);
+      ps_chart_set_source (cr, &foreground, 0.75);
+      ps_chart_draw_text (GTK_WIDGET (self), cr, text, x, bottom + LABEL_SPACING / 2.0, 0.5, 0.0);
     }
 
   /* Axes */
-  set_source (cr, &foreground, 0.5);
+  ps_chart_set_source (cr, &foreground, 0.5);
   cairo_move_to (cr, left + 0.5, top);
   cairo_line_to (cr, left + 0.5, bottom + 0.5);
   cairo_line_to (cr, right, bottom + 0.5);
   cairo_stroke (cr);
 
-  set_source (cr, &foreground, 0.75);
-  draw_text (self, cr, _("Event index"), (left + right) / 2.0, height - LABEL_SPACING / 2.0, 0.5, 1.0);
+  ps_chart_set_source (cr, &foreground, 0.75);
+  ps_chart_draw_text (GTK_WIDGET (self), cr, _("Event index"), (left + right) / 2.0, height - LABEL_SPACING / 2.0, 0.5, 1.0);
 
   /* Title at the left, legend at the right of the top line */
   if (self->title != NULL)
     {
-      set_source (cr, &foreground, 0.9);
-      draw_text (self, cr, self->title, left, LABEL_SPACING / 2.0, 0.0, 0.0);
+      ps_chart_set_source (cr, &foreground, 0.9);
+      ps_chart_draw_text (GTK_WIDGET (self), cr, self->title, left, LABEL_SPACING / 2.0, 0.0, 0.0);
     }
 
   {
@@ -557,18 +485,18 @@ draw_chart (PsSeriesChart *self,
       {
         ChartSeries *series = g_ptr_array_index (self->series, i - 1);
         const GdkRGBA *color = &palette[(i - 1) % G_N_ELEMENTS (palette)];
-        g_autoptr(PangoLayout) layout = make_layout (self, series->label, &text_width, &text_height);
+        g_autoptr(PangoLayout) layout = ps_chart_text_layout (GTK_WIDGET (self), series->label, &text_width, &text_height);
 
         if (x - text_width - 20 < left + width / 3.0)
           break;
 
         x -= text_width;
-        set_source (cr, &foreground, 0.9);
+        ps_chart_set_source (cr, &foreground, 0.9);
         cairo_move_to (cr, x, LABEL_SPACING / 2.0);
         pango_cairo_show_layout (cr, layout);
 
         x -= 18;
-        set_source (cr, color, 1.0);
+        ps_chart_set_source (cr, color, 1.0);
         cairo_rectangle (cr, x, LABEL_SPACING / 2.0 + text_height / 2.0 - 2, 12, 4);
         cairo_fill (cr);
         x -= 2 * LABEL_SPACING;

@@ -1,0 +1,83 @@
+/* ps-chart-util.c — what the cairo-drawn views share
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "ps-chart-util.h"
+
+void
+ps_chart_get_foreground (GtkWidget *widget,
+                         GdkRGBA   *color)
+{
+#if GTK_CHECK_VERSION (4, 10, 0)
+  gtk_widget_get_color (widget, color);
+#else
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), color);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+#endif
+}
+
+void
+ps_chart_set_source (cairo_t       *cr,
+                     const GdkRGBA *color,
+                     double         alpha)
+{
+  cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha * alpha);
+}
+
+PangoLayout *
+ps_chart_text_layout (GtkWidget  *widget,
+                      const char *text,
+                      int        *width,
+                      int        *height)
+{
+  PangoLayout *layout = gtk_widget_create_pango_layout (widget, text);
+
+  pango_layout_get_pixel_size (layout, width, height);
+  return layout;
+}
+
+int
+ps_chart_draw_text (GtkWidget  *widget,
+                    cairo_t    *cr,
+                    const char *text,
+                    double      x,
+                    double      y,
+                    double      x_align,
+                    double      y_align)
+{
+  g_autoptr(PangoLayout) layout = NULL;
+  int width, height;
+
+  layout = ps_chart_text_layout (widget, text, &width, &height);
+  cairo_move_to (cr, round (x - width * x_align), round (y - height * y_align));
+  pango_cairo_show_layout (cr, layout);
+  return width;
+}
+
+double
+ps_chart_nice_step (double range,
+                    double target_count)
+{
+  double raw, magnitude, fraction;
+
+  if (range <= 0 || target_count < 1)
+    return 1;
+
+  raw = range / target_count;
+  magnitude = pow (10, floor (log10 (raw)));
+  fraction = raw / magnitude;
+
+  if (fraction < 1.5)
+    return magnitude;
+  if (fraction < 3)
+    return 2 * magnitude;
+  if (fraction < 7)
+    return 5 * magnitude;
+  return 10 * magnitude;
+}

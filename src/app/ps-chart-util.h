@@ -1,0 +1,39 @@
+/* ps-chart-util.h — what the cairo-drawn views share
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The text colour of the widget's style (so that the light and dark styles
+ * and high contrast apply), text placed by alignment, and axis steps.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+void         ps_chart_get_foreground (GtkWidget     *widget,
+                                      GdkRGBA       *color);
+/* The colour with its alpha multiplied by alpha */
+void         ps_chart_set_source     (cairo_t       *cr,
+                                      const GdkRGBA *color,
+                                      double         alpha);
+/* A layout of the widget's font and its size in pixels */
+PangoLayout *ps_chart_text_layout    (GtkWidget     *widget,
+                                      const char    *text,
+                                      int           *width,
+                                      int           *height);
+/* Draws text with the point (x, y) at (x_align, y_align) of its box (0 0:
+ * top left, 1 1: bottom right) on whole pixels; returns its width */
+int          ps_chart_draw_text      (GtkWidget     *widget,
+                                      cairo_t       *cr,
+                                      const char    *text,
+                                      double         x,
+                                      double         y,
+                                      double         x_align,
+                                      double         y_align);
+/* A step of 1, 2 or 5 × 10ⁿ that cuts range into about target_count parts */
+double       ps_chart_nice_step      (double         range,
+                                      double         target_count);
+
+G_END_DECLS
