@@ -1133,6 +1133,72 @@ load_rtl_example (void)
   return store;
 }
 
+/* A selection of spans (e.g. a histogram's buckets): only those calls and
+ * what ran inside them; the worked example as an RTL log, where B ran
+ * 30 ms and 15 ms under A and 10 ms under C */
+static void
+test_span_selection (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "rtl", "calltree_4711.log", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, NULL);
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(PsCallTree) slow_b = NULL;
+  g_autoptr(PsCallTree) a_only = NULL;
+  g_autoptr(PsCallTree) none = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree guint8 *selection = NULL;
+  PsCallTreeOptions options = { PS_NONE, NULL, 0, NULL };
+  guint64 n_spans;
+  guint32 b, a, a_b;
+
+  g_assert_nonnull (stream);
+  store = ps_load_stream (G_INPUT_STREAM (stream), "calltree_4711.log", NULL, 0, 0, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  n_spans = ps_event_store_get_n_spans (store);
+  selection = g_new0 (guint8, n_spans);
+  options.span_selection = selection;
+
+  /* The calls of B that took 15 ms or more */
+  for (guint64 i = 0; i < n_spans; i++)
+    {
+      const PsSpan *span = ps_event_store_get_span (store, i);
+
+      selection[i] = g_str_equal (ps_event_store_get_string (store, span->name), "demo (ab000001) ::B")
+                     && span->end_ns - span->begin_ns >= 15 * MS;
+    }
+  slow_b = ps_call_tree_new_for_store (store, &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ps_call_tree_get_n_children (slow_b, PS_CALL_NODE_ROOT), ==, 1);
+  b = find_child (slow_b, PS_CALL_NODE_ROOT, "::B");
+  g_assert_cmpuint (ps_call_tree_get_node_stats (slow_b, b)->calls, ==, 2);
+  g_assert_cmpfloat (ps_call_tree_get_node_stats (slow_b, b)->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE], ==, 45 * MS);
+  g_assert_cmpfloat (ps_call_tree_get_node_stats (slow_b, b)->min[PS_CALL_VALUE_ELAPSED_INCLUSIVE], ==, 15 * MS);
+  g_assert_cmpfloat (ps_call_tree_get_elapsed_total (slow_b), ==, 45 * MS);
+
+  /* A, and B inside it */
+  for (guint64 i = 0; i < n_spans; i++)
+    selection[i] = g_str_equal (ps_event_store_get_string (store, ps_event_store_get_span (store, i)->name),
+                                "demo (ab000001) ::A");
+  a_only = ps_call_tree_new_for_store (store, &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ps_call_tree_get_n_children (a_only, PS_CALL_NODE_ROOT), ==, 1);
+  a = find_child (a_only, PS_CALL_NODE_ROOT, "::A");
+  a_b = find_child (a_only, a, "::B");
+  g_assert_cmpfloat (ps_call_tree_get_node_stats (a_only, a)->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE], ==, 75 * MS);
+  g_assert_cmpfloat (ps_call_tree_get_node_stats (a_only, a)->total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE], ==, 30 * MS);
+  g_assert_cmpuint (ps_call_tree_get_node_stats (a_only, a_b)->calls, ==, 2);
+  g_assert_cmpuint (ps_call_tree_get_n_functions (a_only), ==, 2);
+  assert_invariants (a_only);
+
+  /* Nothing selected: an empty tree */
+  memset (selection, 0, n_spans);
+  none = ps_call_tree_new_for_store (store, &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ps_call_tree_get_n_children (none, PS_CALL_NODE_ROOT), ==, 0);
+  g_assert_cmpfloat (ps_call_tree_get_elapsed_total (none), ==, 0);
+}
+
 static guint32
 track_of_thread (PsEventStore *store,
                  gint64        thread)
@@ -1563,6 +1629,7 @@ main (int   argc,
   g_test_add_func ("/call-tree/deep/recursion", test_deep_recursion);
   g_test_add_func ("/call-tree/deep/report", test_deep_report);
   g_test_add_func ("/call-tree/names", test_names);
+  g_test_add_func ("/call-tree/store/span-selection", test_span_selection);
 
   return g_test_run ();
 }

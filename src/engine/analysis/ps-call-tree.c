@@ -1455,12 +1455,30 @@ span_function (PsCallTreeBuilder *builder,
   return function;
 }
 
+static PsCallTree *new_for_spans (PsEventStore  *store,
+                                  guint32        track,
+                                  PsScopeFilter *filter,
+                                  const guint8  *selection);
+
 PsCallTree *
 ps_call_tree_new_for_spans (PsEventStore  *store,
                             guint32        track,
                             PsScopeFilter *filter)
 {
+  return new_for_spans (store, track, filter, NULL);
+}
+
+/* selection: NULL, or one byte per span of the store; then only the
+ * selected spans and what ran inside them count, the selected spans as
+ * the top calls */
+static PsCallTree *
+new_for_spans (PsEventStore  *store,
+               guint32        track,
+               PsScopeFilter *filter,
+               const guint8  *selection)
+{
   g_autoptr(PsCallTreeBuilder) builder = NULL;
+  g_autofree guint8 *inside = NULL;    /* with a selection: in a selected span */
   g_autoptr(GHashTable) functions = NULL;
   g_autoptr(GPtrArray) stacks = NULL;  /* per track: GArray of OpenSpan */
   g_autofree guint32 *up = NULL;       /* nearest kept ancestor, or PS_NONE */
@@ -1483,6 +1501,8 @@ ps_call_tree_new_for_spans (PsEventStore  *store,
     g_ptr_array_add (stacks, g_array_new (FALSE, FALSE, sizeof (OpenSpan)));
   up = g_new (guint32, n_spans + 1);
   kept = g_new0 (guint8, n_spans + 1);
+  if (selection != NULL)
+    inside = g_new0 (guint8, n_spans + 1);
   last_time = g_new (gint64, n_tracks + 1);
   for (guint t = 0; t < n_tracks; t++)
     last_time[t] = G_MININT64;
@@ -1501,6 +1521,13 @@ ps_call_tree_new_for_spans (PsEventStore  *store,
       else
         up[i] = kept[span->parent] ? span->parent : up[span->parent];
 
+      if (inside != NULL)
+        {
+          inside[i] = selection[i] != 0 ||
+                      (span->parent != PS_NONE && span->parent < i && inside[span->parent]);
+          if (!inside[i])
+            continue;
+        }
       if (span->track >= n_tracks || (track != PS_NONE && span->track != track))
         continue;
       if (!ps_scope_filter_match_span (filter, store, i))
@@ -1708,7 +1735,8 @@ ps_call_tree_new_for_store (PsEventStore            *store,
   if (ps_event_store_get_n_report_rows (store) > 0)
     return new_for_report (store, options);
   if (ps_event_store_get_n_spans (store) > 0)
-    return ps_call_tree_new_for_spans (store, track, options != NULL ? options->filter : NULL);
+    return new_for_spans (store, track, options != NULL ? options->filter : NULL,
+                          options != NULL ? options->span_selection : NULL);
   if (ps_event_store_get_n_samples (store) > 0)
     return new_for_samples (store, track);
 

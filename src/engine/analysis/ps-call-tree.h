@@ -193,6 +193,10 @@ typedef struct
   PsScopeFilter *filter;           /* spans: may be NULL */
   double         ticks_per_second; /* reports in ticks: > 0 converts them to
                                     * ns; else they stay in ticks */
+  const guint8  *span_selection;   /* spans: NULL, or one byte per span of
+                                    * the store, non-zero for the spans whose
+                                    * calls alone count (with what ran inside
+                                    * them), e.g. a histogram's bucket range */
 } PsCallTreeOptions;
 
 /* The call tree of any run that has one: the report rows of a profiler
