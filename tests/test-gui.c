@@ -2491,6 +2491,43 @@ test_rtl_histogram (Fixture       *fixture,
   g_assert_true (iterate_until (widget_is_drawn, histogram_view));
   maybe_save_screenshot (fixture, "rtl-histogram");
 
+  /* Buckets selected on the histogram of Desktop::Main: the call tree
+   * has only that call and what ran inside it (spec §6: 2.007 s) */
+  {
+    PsCallTreeView *call_tree_view = ps_rtl_view_get_call_tree_view (view);
+    const PsHistogram *histogram;
+    PsCallTree *tree;
+    guint32 main_node;
+
+    for (guint i = 0; i < g_list_model_get_n_items (totals); i++)
+      {
+        g_autoptr(PsScopeTotalRow) row = g_list_model_get_item (totals, i);
+
+        if (strstr (ps_scope_total_row_get_name (row), "Desktop::Main") != NULL)
+          gtk_single_selection_set_selected (selection, i);
+      }
+    histogram = ps_histogram_view_get_histogram (histogram_view);
+    g_assert_cmpuint (histogram->n_values, ==, 1);
+    g_assert_false (ps_call_tree_view_has_span_selection (call_tree_view));
+    ps_histogram_view_select_bins (histogram_view, 0, histogram->n_bins - 1);
+    g_assert_true (ps_call_tree_view_has_span_selection (call_tree_view));
+    wait_for_call_tree_view (call_tree_view);
+    tree = ps_call_tree_view_get_tree (call_tree_view);
+    g_assert_cmpuint (ps_call_tree_get_n_children (tree, PS_CALL_NODE_ROOT), ==, 1);
+    main_node = ps_call_tree_get_child (tree, PS_CALL_NODE_ROOT, 0);
+    g_assert_cmpstr (ps_call_tree_get_function_name (tree, ps_call_tree_get_node_function (tree, main_node)), ==,
+                     "::desktop::Desktop::Main");
+    g_assert_cmpfloat (ps_call_tree_get_elapsed_total (tree), ==, 2007e6);
+    g_assert_cmpuint (ps_call_tree_lookup_function (tree, "::ucb::Broker::init"), ==, PS_NONE);
+
+    /* Clearing the selection brings back every call */
+    ps_histogram_view_unselect (histogram_view);
+    g_assert_false (ps_call_tree_view_has_span_selection (call_tree_view));
+    wait_for_call_tree_view (call_tree_view);
+    tree = ps_call_tree_view_get_tree (call_tree_view);
+    g_assert_cmpfloat (ps_call_tree_get_elapsed_total (tree), ==, 2698e6);
+  }
+
   gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
   g_assert_false (gtk_widget_get_visible (histogram_box));
   g_assert_null (ps_histogram_view_get_histogram (histogram_view));

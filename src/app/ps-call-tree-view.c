@@ -60,6 +60,7 @@ struct _PsCallTreeView
   GArray              *thread_tracks;     /* guint32 per choice after "All threads" */
   GCancellable        *threads_cancellable;
   double               ticks_per_second;  /* 0: the report's ticks */
+  GBytes              *span_selection;    /* PsCallTreeOptions.span_selection, or NULL */
   GCancellable        *build_cancellable;
   char                *build_error;
 
@@ -90,6 +91,8 @@ struct _PsCallTreeView
   GtkSpinner          *spinner;
   GtkSearchEntry      *search_entry;
   GtkWidget           *notice_box;
+  GtkWidget           *selection_box;
+  GtkLabel            *selection_label;
   GtkLabel            *notice_label;
   GtkMenuButton       *tick_rate_button;
   GtkPopover          *tick_rate_popover;
@@ -714,6 +717,7 @@ show_tree (PsCallTreeView *self,
 typedef struct
 {
   PsEventStore      *store;
+  GBytes            *span_selection;  /* kept alive for options */
   PsCallTreeOptions  options;
 } BuildData;
 
@@ -723,6 +727,7 @@ build_data_free (gpointer data)
   BuildData *build = data;
 
   g_clear_object (&build->store);
+  g_clear_pointer (&build->span_selection, g_bytes_unref);
   g_free (build);
 }
 
@@ -793,7 +798,7 @@ rebuild (PsCallTreeView *self)
   g_clear_object (&self->build_cancellable);
   g_clear_pointer (&self->build_error, g_free);
 
-  if (selected_track (self) == PS_NONE && self->ticks_per_second <= 0)
+  if (selected_track (self) == PS_NONE && self->ticks_per_second <= 0 && self->span_selection == NULL)
     {
       show_tree (self, self->run_tree);
       update_notice (self);
@@ -808,6 +813,11 @@ rebuild (PsCallTreeView *self)
   build->options.track = selected_track (self);
   build->options.filter = NULL;
   build->options.ticks_per_second = self->ticks_per_second;
+  if (self->span_selection != NULL)
+    {
+      build->span_selection = g_bytes_ref (self->span_selection);
+      build->options.span_selection = g_bytes_get_data (build->span_selection, NULL);
+    }
 
   self->build_cancellable = g_cancellable_new ();
   task = g_task_new (NULL, self->build_cancellable, build_cb, g_object_ref (self));
@@ -988,6 +998,12 @@ tick_rate_apply_cb (PsCallTreeView *self)
 }
 
 static void
+show_all_calls_cb (PsCallTreeView *self)
+{
+  ps_call_tree_view_set_span_selection (self, NULL, NULL);
+}
+
+static void
 tick_rate_reset_cb (PsCallTreeView *self)
 {
   gtk_popover_popdown (self->tick_rate_popover);
@@ -1083,6 +1099,7 @@ ps_call_tree_view_finalize (GObject *object)
   PsCallTreeView *self = PS_CALL_TREE_VIEW (object);
 
   g_clear_pointer (&self->thread_tracks, g_array_unref);
+  g_clear_pointer (&self->span_selection, g_bytes_unref);
   g_free (self->search_text);
   g_free (self->build_error);
 
@@ -1193,6 +1210,8 @@ ps_call_tree_view_class_init (PsCallTreeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, spinner);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, search_entry);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, notice_box);
+  gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, selection_box);
+  gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, selection_label);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, notice_label);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, tick_rate_button);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, tick_rate_popover);
@@ -1215,6 +1234,7 @@ ps_call_tree_view_class_init (PsCallTreeViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
   gtk_widget_class_bind_template_callback (widget_class, tick_rate_apply_cb);
   gtk_widget_class_bind_template_callback (widget_class, tick_rate_reset_cb);
+  gtk_widget_class_bind_template_callback (widget_class, show_all_calls_cb);
   gtk_widget_class_bind_template_callback (widget_class, relation_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, frame_activated_cb);
 
@@ -1657,6 +1677,35 @@ ps_call_tree_view_set_ticks_per_second (PsCallTreeView *self,
   if (ticks_per_second > 0)
     gtk_spin_button_set_value (self->tick_rate_spin, ticks_per_second);
   rebuild (self);
+}
+
+/* Only the calls of chosen spans (one byte per span of the store, as
+ * PsCallTreeOptions.span_selection), e.g. a histogram's buckets, said in
+ * a bar with description and a button back to all calls; NULL for all */
+void
+ps_call_tree_view_set_span_selection (PsCallTreeView *self,
+                                      GBytes         *selection,
+                                      const char     *description)
+{
+  g_return_if_fail (PS_IS_CALL_TREE_VIEW (self));
+
+  if (selection == NULL && self->span_selection == NULL)
+    return;
+
+  g_clear_pointer (&self->span_selection, g_bytes_unref);
+  if (selection != NULL)
+    self->span_selection = g_bytes_ref (selection);
+  gtk_label_set_text (self->selection_label, description != NULL ? description : "");
+  gtk_widget_set_visible (self->selection_box, selection != NULL);
+  rebuild (self);
+}
+
+gboolean
+ps_call_tree_view_has_span_selection (PsCallTreeView *self)
+{
+  g_return_val_if_fail (PS_IS_CALL_TREE_VIEW (self), FALSE);
+
+  return self->span_selection != NULL;
 }
 
 gboolean

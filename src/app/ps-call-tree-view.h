@@ -43,4 +43,9 @@ PsCallBasis   ps_call_tree_view_get_basis (PsCallTreeView *self);
 void          ps_call_tree_view_set_basis (PsCallTreeView *self,
                                            PsCallBasis     basis);
 
+void            ps_call_tree_view_set_span_selection (PsCallTreeView *self,
+                                                      GBytes         *selection,
+                                                      const char     *description);
+gboolean        ps_call_tree_view_has_span_selection (PsCallTreeView *self);
+
 G_END_DECLS

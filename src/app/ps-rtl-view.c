@@ -69,6 +69,7 @@ struct _PsRtlView
   GtkColumnViewColumn *scope_columns[N_SCOPE_COLUMNS];
   GtkColumnViewColumn *total_columns[N_TOTAL_COLUMNS];
   GArray              *histogram_durations; /* double: of the selected total */
+  const PsSeries      *histogram_series;    /* the selected total's, or NULL */
 
   /* Template widgets */
   GtkLabel            *process_value;
@@ -727,12 +728,53 @@ update_histogram_selection_label (PsRtlView *self)
   gtk_label_set_text (self->histogram_selection_label, text);
 }
 
+static gboolean
+in_histogram_selection (double   seconds,
+                        gpointer user_data)
+{
+  return ps_histogram_view_selection_contains (user_data, seconds);
+}
+
+/* The call tree follows: only the calls in the selected buckets, and
+ * what ran inside them */
+static void
+update_call_tree_selection (PsRtlView *self)
+{
+  g_autoptr(PsHistogramSelection) selection = NULL;
+  g_autoptr(GBytes) spans = NULL;
+  g_autofree char *description = NULL;
+  g_autofree char *lower = NULL;
+  g_autofree char *upper = NULL;
+  guint64 n_selected = 0;
+
+  g_object_get (self->histogram_view, "selection", &selection, NULL);
+  if (selection == NULL || self->histogram_series == NULL || self->scopes == NULL)
+    {
+      ps_call_tree_view_set_span_selection (self->call_tree_view, NULL, NULL);
+      return;
+    }
+
+  spans = ps_scope_analysis_select_spans (self->scopes, self->histogram_series,
+                                          in_histogram_selection, self->histogram_view, &n_selected);
+  lower = _ps_rtl_view_format_duration (selection->lower);
+  upper = _ps_rtl_view_format_duration (selection->upper);
+  /* Translators: the call tree of the calls selected on a histogram of a
+   * scope's durations: "Only the 6 calls of ::Load from 2 ms to 10 ms, …" */
+  description = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              "Only the %llu call of %s from %s to %s (selected on the histogram of Totals), and what ran inside it",
+                                              "Only the %llu calls of %s from %s to %s (selected on the histogram of Totals), and what ran inside them",
+                                              n_selected),
+                                 (unsigned long long) n_selected, self->histogram_series->name, lower, upper);
+  ps_call_tree_view_set_span_selection (self->call_tree_view, spans, description);
+}
+
 static void
 histogram_selection_changed_cb (PsRtlView       *self,
                                 GParamSpec      *pspec,
                                 PsHistogramView *view)
 {
   update_histogram_selection_label (self);
+  update_call_tree_selection (self);
 }
 
 static void
@@ -746,14 +788,17 @@ totals_selection_changed_cb (PsRtlView          *self,
   g_autofree char *name = NULL;
 
   g_clear_pointer (&self->histogram_durations, g_array_unref);
+  self->histogram_series = NULL;
   if (row == NULL || self->scopes == NULL)
     {
       ps_histogram_view_clear (self->histogram_view);
       gtk_widget_set_visible (self->histogram_box, FALSE);
+      update_call_tree_selection (self);
       return;
     }
 
   series = ps_scope_total_row_get_series (row);
+  self->histogram_series = series;
   self->histogram_durations = ps_scope_analysis_get_durations (self->scopes, series);
   ps_histogram_view_set_values (self->histogram_view,
                                 (const double *)(gpointer)self->histogram_durations->data,

@@ -76,6 +76,16 @@ void             ps_scope_search_free             (PsScopeSearch       *search);
  * threads. As many as series->stats.count. */
 GArray          *ps_scope_analysis_get_durations  (PsScopeAnalysis     *self,
                                                    const PsSeries      *series);
+/* The measured spans of a span series whose duration in seconds keep()
+ * accepts: one byte per span of the store, 1 for those (the selection of
+ * PsCallTreeOptions); *n_selected counts them */
+typedef gboolean (*PsDurationFilter) (double   seconds,
+                                      gpointer user_data);
+GBytes          *ps_scope_analysis_select_spans   (PsScopeAnalysis     *self,
+                                                   const PsSeries      *series,
+                                                   PsDurationFilter     keep,
+                                                   gpointer             user_data,
+                                                   guint64             *n_selected);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsScopeAnalysis, ps_scope_analysis_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsScopeSearch, ps_scope_search_free)
