@@ -69,6 +69,7 @@ struct _PsRtlView
   GtkColumnViewColumn *scope_columns[N_SCOPE_COLUMNS];
   GtkColumnViewColumn *total_columns[N_TOTAL_COLUMNS];
   GArray              *histogram_durations; /* double: of the selected total */
+  GArray              *histogram_spans;     /* guint64: their spans in the store */
   const PsSeries      *histogram_series;    /* the selected total's, or NULL */
 
   /* Template widgets */
@@ -700,64 +701,46 @@ totals_activate_cb (PsRtlView     *self,
 
 /* The histogram of the selected total's durations */
 
+/* The label under the histogram and the call tree follow its selection:
+ * the call tree has only the calls in the selected buckets, and what ran
+ * inside them */
 static void
-update_histogram_selection_label (PsRtlView *self)
-{
-  g_autoptr(PsHistogramSelection) selection = NULL;
-  g_autofree char *text = NULL;
-  guint64 n_selected = 0;
-
-  g_object_get (self->histogram_view, "selection", &selection, NULL);
-  if (selection != NULL && self->histogram_durations != NULL)
-    {
-      g_autofree char *lower = NULL;
-      g_autofree char *upper = NULL;
-
-      for (guint i = 0; i < self->histogram_durations->len; i++)
-        n_selected += ps_histogram_view_selection_contains (self->histogram_view,
-                                                            g_array_index (self->histogram_durations, double, i));
-      lower = _ps_rtl_view_format_duration (selection->lower);
-      upper = _ps_rtl_view_format_duration (selection->upper);
-      /* Translators: the calls in the range selected on the histogram */
-      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Selected: %llu call from %s to %s",
-                                           "Selected: %llu calls from %s to %s", n_selected),
-                              (unsigned long long) n_selected, lower, upper);
-    }
-  else
-    text = g_strdup (_("Drag over the bars to select a range"));
-  gtk_label_set_text (self->histogram_selection_label, text);
-}
-
-static gboolean
-in_histogram_selection (double   seconds,
-                        gpointer user_data)
-{
-  return ps_histogram_view_selection_contains (user_data, seconds);
-}
-
-/* The call tree follows: only the calls in the selected buckets, and
- * what ran inside them */
-static void
-update_call_tree_selection (PsRtlView *self)
+update_histogram_selection (PsRtlView *self)
 {
   g_autoptr(PsHistogramSelection) selection = NULL;
   g_autoptr(GBytes) spans = NULL;
+  g_autofree char *label = NULL;
   g_autofree char *description = NULL;
   g_autofree char *lower = NULL;
   g_autofree char *upper = NULL;
+  guint8 *selected;
   guint64 n_selected = 0;
 
   g_object_get (self->histogram_view, "selection", &selection, NULL);
-  if (selection == NULL || self->histogram_series == NULL || self->scopes == NULL)
+  if (selection == NULL || self->histogram_series == NULL)
     {
+      gtk_label_set_text (self->histogram_selection_label, _("Drag over the bars to select a range"));
       ps_call_tree_view_set_span_selection (self->call_tree_view, NULL, NULL);
       return;
     }
 
-  spans = ps_scope_analysis_select_spans (self->scopes, self->histogram_series,
-                                          in_histogram_selection, self->histogram_view, &n_selected);
+  selected = g_malloc0 (ps_event_store_get_n_spans (self->analysis->store) + 1);
+  for (guint i = 0; i < self->histogram_durations->len; i++)
+    if (ps_histogram_view_selection_contains (self->histogram_view, g_array_index (self->histogram_durations, double, i)))
+      {
+        selected[g_array_index (self->histogram_spans, guint64, i)] = 1;
+        n_selected++;
+      }
+  spans = g_bytes_new_take (selected, ps_event_store_get_n_spans (self->analysis->store) + 1);
+
   lower = _ps_rtl_view_format_duration (selection->lower);
   upper = _ps_rtl_view_format_duration (selection->upper);
+  /* Translators: the calls in the range selected on the histogram */
+  label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Selected: %llu call from %s to %s",
+                                        "Selected: %llu calls from %s to %s", n_selected),
+                           (unsigned long long) n_selected, lower, upper);
+  gtk_label_set_text (self->histogram_selection_label, label);
+
   /* Translators: the call tree of the calls selected on a histogram of a
    * scope's durations: "Only the 6 calls of ::Load from 2 ms to 10 ms, …" */
   description = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
@@ -773,8 +756,7 @@ histogram_selection_changed_cb (PsRtlView       *self,
                                 GParamSpec      *pspec,
                                 PsHistogramView *view)
 {
-  update_histogram_selection_label (self);
-  update_call_tree_selection (self);
+  update_histogram_selection (self);
 }
 
 static void
@@ -788,18 +770,19 @@ totals_selection_changed_cb (PsRtlView          *self,
   g_autofree char *name = NULL;
 
   g_clear_pointer (&self->histogram_durations, g_array_unref);
+  g_clear_pointer (&self->histogram_spans, g_array_unref);
   self->histogram_series = NULL;
   if (row == NULL || self->scopes == NULL)
     {
       ps_histogram_view_clear (self->histogram_view);
       gtk_widget_set_visible (self->histogram_box, FALSE);
-      update_call_tree_selection (self);
+      update_histogram_selection (self);
       return;
     }
 
   series = ps_scope_total_row_get_series (row);
   self->histogram_series = series;
-  self->histogram_durations = ps_scope_analysis_get_durations (self->scopes, series);
+  self->histogram_durations = ps_scope_analysis_get_durations (self->scopes, series, &self->histogram_spans);
   ps_histogram_view_set_values (self->histogram_view,
                                 (const double *)(gpointer)self->histogram_durations->data,
                                 self->histogram_durations->len);
@@ -816,7 +799,7 @@ totals_selection_changed_cb (PsRtlView          *self,
   gtk_label_set_text (self->histogram_title, title);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->histogram_title), title);
   ps_histogram_view_set_title (self->histogram_view, title);
-  update_histogram_selection_label (self);
+  update_histogram_selection (self);
   gtk_widget_set_visible (self->histogram_box, TRUE);
 }
 
@@ -976,6 +959,7 @@ ps_rtl_view_finalize (GObject *object)
   g_free (self->pending_search);
   g_free (self->applied_search);
   g_clear_pointer (&self->histogram_durations, g_array_unref);
+  g_clear_pointer (&self->histogram_spans, g_array_unref);
 
   G_OBJECT_CLASS (ps_rtl_view_parent_class)->finalize (object);
 }

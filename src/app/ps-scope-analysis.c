@@ -376,94 +376,41 @@ span_in_series (PsEventStore   *store,
   return GPOINTER_TO_INT (known) == 1;
 }
 
-/* Calls func for every measured span of a span series with its duration in
- * seconds, as ps_series_collect() computes it */
-static void
-foreach_series_span (PsScopeAnalysis  *self,
-                     const PsSeries   *series,
-                     void            (*func) (guint64 index, double seconds, gpointer data),
-                     gpointer          data)
-{
-  g_autoptr(GHashTable) names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  guint64 n_spans = ps_event_store_get_n_spans (self->store);
-
-  for (guint64 i = 0; i < n_spans; i++)
-    {
-      const PsSpan *span = ps_event_store_get_span (self->store, i);
-
-      if (ps_span_is_measured (span) && span_in_series (self->store, i, span, series, names))
-        func (i, (double)(span->end_ns - span->begin_ns) / 1e9, data);
-    }
-}
-
-static void
-append_duration (guint64  index,
-                 double   seconds,
-                 gpointer data)
-{
-  g_array_append_val ((GArray *)data, seconds);
-}
-
 GArray *
-ps_scope_analysis_get_durations (PsScopeAnalysis *self,
-                                 const PsSeries  *series)
+ps_scope_analysis_get_durations (PsScopeAnalysis  *self,
+                                 const PsSeries   *series,
+                                 GArray          **span_indexes)
 {
+  g_autoptr(GHashTable) names = NULL;
   GArray *durations;
+  guint64 n_spans;
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (series != NULL && series->kind == PS_SERIES_SPAN, NULL);
 
   durations = g_array_sized_new (FALSE, FALSE, sizeof (double), series->stats.count);
-  if (series->values != NULL && series->values->len == series->stats.count)
+  if (span_indexes == NULL && series->values != NULL && series->values->len == series->stats.count)
     {
       g_array_append_vals (durations, series->values->data, series->values->len);
       return durations;
     }
 
-  foreach_series_span (self, series, append_duration, durations);
-  return durations;
-}
-
-typedef struct
-{
-  guint8          *selection;
-  PsDurationFilter keep;
-  gpointer         user_data;
-  guint64          n_selected;
-} Selecting;
-
-static void
-select_span (guint64  index,
-             double   seconds,
-             gpointer data)
-{
-  Selecting *selecting = data;
-
-  if (selecting->keep (seconds, selecting->user_data))
-    {
-      selecting->selection[index] = 1;
-      selecting->n_selected++;
-    }
-}
-
-GBytes *
-ps_scope_analysis_select_spans (PsScopeAnalysis  *self,
-                                const PsSeries   *series,
-                                PsDurationFilter  keep,
-                                gpointer          user_data,
-                                guint64          *n_selected)
-{
-  guint64 n_spans;
-  Selecting selecting = { NULL, keep, user_data, 0 };
-
-  g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail (series != NULL && series->kind == PS_SERIES_SPAN, NULL);
-  g_return_val_if_fail (keep != NULL, NULL);
-
+  if (span_indexes != NULL)
+    *span_indexes = g_array_sized_new (FALSE, FALSE, sizeof (guint64), series->stats.count);
+  names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   n_spans = ps_event_store_get_n_spans (self->store);
-  selecting.selection = g_malloc0 (n_spans + 1);
-  foreach_series_span (self, series, select_span, &selecting);
-  if (n_selected != NULL)
-    *n_selected = selecting.n_selected;
-  return g_bytes_new_take (selecting.selection, n_spans + 1);
+  for (guint64 i = 0; i < n_spans; i++)
+    {
+      const PsSpan *span = ps_event_store_get_span (self->store, i);
+      double seconds;
+
+      if (!ps_span_is_measured (span) || !span_in_series (self->store, i, span, series, names))
+        continue;
+      /* As ps_series_collect() computes it */
+      seconds = (double)(span->end_ns - span->begin_ns) / 1e9;
+      g_array_append_val (durations, seconds);
+      if (span_indexes != NULL)
+        g_array_append_val (*span_indexes, i);
+    }
+  return durations;
 }

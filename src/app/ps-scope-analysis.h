@@ -71,21 +71,13 @@ PsScopeSearch   *ps_scope_analysis_search_finish  (GAsyncResult        *result,
 void             ps_scope_search_free             (PsScopeSearch       *search);
 
 /* The measured durations of a span series of this analysis, in seconds
- * (GArray of double, in store order): its values, or when they were not
- * kept, those of the store's spans of its name and context on its
- * threads. As many as series->stats.count. */
+ * (GArray of double): its values, or when they were not kept or
+ * span_indexes is given, those of the store's spans of its name and
+ * context on its threads in store order, with their indexes in the store
+ * (GArray of guint64) in *span_indexes. As many as series->stats.count. */
 GArray          *ps_scope_analysis_get_durations  (PsScopeAnalysis     *self,
-                                                   const PsSeries      *series);
-/* The measured spans of a span series whose duration in seconds keep()
- * accepts: one byte per span of the store, 1 for those (the selection of
- * PsCallTreeOptions); *n_selected counts them */
-typedef gboolean (*PsDurationFilter) (double   seconds,
-                                      gpointer user_data);
-GBytes          *ps_scope_analysis_select_spans   (PsScopeAnalysis     *self,
                                                    const PsSeries      *series,
-                                                   PsDurationFilter     keep,
-                                                   gpointer             user_data,
-                                                   guint64             *n_selected);
+                                                   GArray             **span_indexes);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsScopeAnalysis, ps_scope_analysis_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsScopeSearch, ps_scope_search_free)

@@ -20,18 +20,6 @@ static const char * const value_labels[PS_N_CALL_VALUES] = {
   N_("Elapsed incl."), N_("Elapsed excl."), N_("Application incl."), N_("Application excl."),
 };
 
-static void
-add_number (JsonBuilder *builder,
-            const char  *name,
-            double       value)
-{
-  json_builder_set_member_name (builder, name);
-  if (isfinite (value))
-    json_builder_add_double_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
 /* Functions by elapsed inclusive value, largest first */
 static gint
 compare_functions (gconstpointer a,
@@ -273,8 +261,8 @@ calltree_to_json (PsCallTree   *tree,
 
   json_builder_set_member_name (builder, "total");
   json_builder_begin_object (builder);
-  add_number (builder, "elapsed", ps_call_tree_get_elapsed_total (tree));
-  add_number (builder, "application", ps_call_tree_get_application_total (tree));
+  ps_cli_json_add_double (builder, "elapsed", ps_call_tree_get_elapsed_total (tree));
+  ps_cli_json_add_double (builder, "application", ps_call_tree_get_application_total (tree));
   json_builder_end_object (builder);
 
   /* Written by write_member () */

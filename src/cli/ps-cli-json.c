@@ -266,6 +266,18 @@ ps_cli_json_append_indent (GString *out,
 }
 
 void
+ps_cli_json_add_double (JsonBuilder *builder,
+                        const char  *name,
+                        double       value)
+{
+  json_builder_set_member_name (builder, name);
+  if (isfinite (value))
+    json_builder_add_double_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+void
 ps_cli_json_add_int (JsonBuilder *builder,
                      const char  *name,
                      gint64       value)

@@ -16,28 +16,19 @@
 #include "ps-util.h"
 
 static void
-add_number (JsonBuilder *builder,
-            const char  *name,
-            double       value)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_add_double_value (builder, value);
-}
-
-static void
 add_stats_members (JsonBuilder   *builder,
                    const PsStats *stats)
 {
   ps_cli_json_add_int (builder, "count", (gint64)stats->count);
-  add_number (builder, "sum", stats->sum);
-  add_number (builder, "min", stats->min);
-  add_number (builder, "max", stats->max);
-  add_number (builder, "mean", stats->mean);
-  add_number (builder, "median", stats->median);
-  add_number (builder, "p90", stats->p90);
-  add_number (builder, "p95", stats->p95);
-  add_number (builder, "p99", stats->p99);
-  add_number (builder, "stddev", stats->stddev);
+  ps_cli_json_add_double (builder, "sum", stats->sum);
+  ps_cli_json_add_double (builder, "min", stats->min);
+  ps_cli_json_add_double (builder, "max", stats->max);
+  ps_cli_json_add_double (builder, "mean", stats->mean);
+  ps_cli_json_add_double (builder, "median", stats->median);
+  ps_cli_json_add_double (builder, "p90", stats->p90);
+  ps_cli_json_add_double (builder, "p95", stats->p95);
+  ps_cli_json_add_double (builder, "p99", stats->p99);
+  ps_cli_json_add_double (builder, "stddev", stats->stddev);
 }
 
 /* Durations in seconds also have their statistics in ticks; these are
@@ -97,7 +88,7 @@ add_span_series_object (JsonBuilder    *builder,
   json_builder_end_array (builder);
 
   add_stats_members (builder, &series->stats);
-  add_number (builder, "self_sum", series->self_sum);
+  ps_cli_json_add_double (builder, "self_sum", series->self_sum);
   ps_cli_json_add_int (builder, "excluded", (gint64)series->n_excluded);
   ps_cli_json_add_int (builder, "flagged", (gint64)series->n_flagged);
   json_builder_end_object (builder);

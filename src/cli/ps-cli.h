@@ -86,6 +86,10 @@ void          ps_cli_json_append_indent (GString         *out,
                                       guint               level);
 void          ps_cli_format_number   (GString            *out,
                                       double              value);
+/* A "name": number member; null when the value is not finite */
+void          ps_cli_json_add_double (JsonBuilder        *builder,
+                                      const char         *name,
+                                      double              value);
 /* A "name": integer member */
 void          ps_cli_json_add_int    (JsonBuilder        *builder,
                                       const char         *name,
