@@ -101,6 +101,7 @@ struct _PsCallTreeView
   GtkLabel            *status_label;
   GtkStack            *content_stack;
   GtkStack            *main_stack;
+  GtkPaned            *paned;
   GtkColumnView       *column_view;
   PsFlameGraph        *flame_graph;
   GtkLabel            *callers_function_label;
@@ -120,6 +121,13 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  FUNCTION_SELECTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (PsCallTreeView, ps_call_tree_view, GTK_TYPE_WIDGET)
 
@@ -432,7 +440,11 @@ static void
 update_relations (PsCallTreeView *self,
                   guint32         function)
 {
+  gboolean changed = self->relations_function != function;
+
   self->relations_function = function;
+  if (changed)
+    g_signal_emit (self, signals[FUNCTION_SELECTED], 0, function);
 
   if (self->tree != NULL && function != PS_NONE)
     {
@@ -1195,6 +1207,19 @@ ps_call_tree_view_class_init (PsCallTreeViewClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  /**
+   * PsCallTreeView::function-selected:
+   * @function: the function whose callers and callees are shown, or PS_NONE
+   *
+   * A function of the tree was chosen (a row, a frame, a caller).
+   */
+  signals[FUNCTION_SELECTED] =
+    g_signal_new ("function-selected",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_UINT);
+
   g_type_ensure (PS_TYPE_FLAME_GRAPH);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-call-tree-view.ui");
@@ -1220,6 +1245,7 @@ ps_call_tree_view_class_init (PsCallTreeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, status_label);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, content_stack);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, paned);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, column_view);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, flame_graph);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, callers_function_label);
@@ -1305,6 +1331,8 @@ ps_call_tree_view_init (PsCallTreeView *self)
   gtk_drop_down_set_model (self->thread_dropdown, G_LIST_MODEL (self->thread_names));
 
   gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->content_stack));
+  /* The tree gets most of the room, the callers and callees the rest */
+  ps_view_place_paned (self->paned, 0.62, 0);
   update_relations (self, PS_NONE);
   update_toolbar (self);
   update_notice (self);

@@ -25,6 +25,7 @@
 #include "ps-rtl-view-private.h"
 #include "ps-scope-list.h"
 #include "ps-scopes.h"
+#include "ps-session.h"
 #include "ps-view-util.h"
 #include "ps-warning-columns.h"
 #include "ps-warning-model.h"
@@ -71,6 +72,9 @@ struct _PsRtlView
   GArray              *histogram_durations; /* double: of the selected total */
   GArray              *histogram_spans;     /* guint64: their spans in the store */
   const PsSeries      *histogram_series;    /* the selected total's, or NULL */
+  PsSession           *session;
+  gulong               session_selection_handler;
+  gboolean             highlight_from_histogram;
 
   /* Template widgets */
   GtkLabel            *process_value;
@@ -120,6 +124,9 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (PsRtlView, ps_rtl_view, GTK_TYPE_WIDGET)
 
 static void start_search (PsRtlView *self);
+static void function_selected_cb (PsRtlView      *self,
+                                  guint32         function,
+                                  PsCallTreeView *view);
 
 /* Search: the totals and the warnings are filtered in place */
 
@@ -704,11 +711,34 @@ totals_activate_cb (PsRtlView     *self,
 /* The label under the histogram and the call tree follow its selection:
  * the call tree has only the calls in the selected buckets, and what ran
  * inside them */
+/* The calls of the time range selected on the timeline, or NULL */
+static GBytes *
+time_selection_spans (PsRtlView  *self,
+                      char      **description)
+{
+  const guint8 *selected;
+  gint64 begin, end;
+  g_autofree char *from = NULL;
+  g_autofree char *to = NULL;
+
+  if (self->session == NULL || !ps_session_get_selection (self->session, &begin, &end))
+    return NULL;
+  selected = ps_session_get_selected_spans (self->session);
+  from = _ps_rtl_view_format_duration (begin / 1e9);
+  to = _ps_rtl_view_format_duration (end / 1e9);
+  /* Translators: the call tree of a time range selected on the timeline;
+   * the %s are times from the start of the run */
+  *description = g_strdup_printf (_("Only the calls from %s to %s (selected on the timeline), and what ran inside them"),
+                                  from, to);
+  return g_bytes_new (selected, ps_event_store_get_n_spans (self->analysis->store) + 1);
+}
+
 static void
 update_histogram_selection (PsRtlView *self)
 {
   g_autoptr(PsHistogramSelection) selection = NULL;
   g_autoptr(GBytes) spans = NULL;
+  g_autoptr(GArray) highlighted = NULL;
   g_autofree char *label = NULL;
   g_autofree char *description = NULL;
   g_autofree char *lower = NULL;
@@ -720,15 +750,21 @@ update_histogram_selection (PsRtlView *self)
   if (selection == NULL || self->histogram_series == NULL)
     {
       gtk_label_set_text (self->histogram_selection_label, _("Drag over the bars to select a range"));
-      ps_call_tree_view_set_span_selection (self->call_tree_view, NULL, NULL);
+      spans = time_selection_spans (self, &description);
+      ps_call_tree_view_set_span_selection (self->call_tree_view, spans, description);
+      if (self->session != NULL && self->highlight_from_histogram)
+        ps_session_clear_highlight (self->session);
+      self->highlight_from_histogram = FALSE;
       return;
     }
 
+  highlighted = g_array_new (FALSE, FALSE, sizeof (guint64));
   selected = g_malloc0 (ps_event_store_get_n_spans (self->analysis->store) + 1);
   for (guint i = 0; i < self->histogram_durations->len; i++)
     if (ps_histogram_view_selection_contains (self->histogram_view, g_array_index (self->histogram_durations, double, i)))
       {
         selected[g_array_index (self->histogram_spans, guint64, i)] = 1;
+        g_array_append_val (highlighted, g_array_index (self->histogram_spans, guint64, i));
         n_selected++;
       }
   spans = g_bytes_new_take (selected, ps_event_store_get_n_spans (self->analysis->store) + 1);
@@ -749,6 +785,14 @@ update_histogram_selection (PsRtlView *self)
                                               n_selected),
                                  (unsigned long long) n_selected, self->histogram_series->name, lower, upper);
   ps_call_tree_view_set_span_selection (self->call_tree_view, spans, description);
+
+  /* The timeline shows them */
+  if (self->session != NULL)
+    {
+      ps_session_set_highlight (self->session, (const guint64 *)(gpointer)highlighted->data,
+                                highlighted->len, label);
+      self->highlight_from_histogram = TRUE;
+    }
 }
 
 static void
@@ -757,6 +801,30 @@ histogram_selection_changed_cb (PsRtlView       *self,
                                 PsHistogramView *view)
 {
   update_histogram_selection (self);
+}
+
+/* With a time range selected on the timeline, the histogram has only the
+ * calls inside it. Returns whether it filtered. */
+static gboolean
+keep_time_selection (PsRtlView *self)
+{
+  guint kept = 0;
+
+  if (self->session == NULL || !ps_session_get_selection (self->session, NULL, NULL))
+    return FALSE;
+  for (guint i = 0; i < self->histogram_spans->len; i++)
+    {
+      guint64 span = g_array_index (self->histogram_spans, guint64, i);
+
+      if (!ps_session_span_in_selection (self->session, span))
+        continue;
+      g_array_index (self->histogram_spans, guint64, kept) = span;
+      g_array_index (self->histogram_durations, double, kept) = g_array_index (self->histogram_durations, double, i);
+      kept++;
+    }
+  g_array_set_size (self->histogram_spans, kept);
+  g_array_set_size (self->histogram_durations, kept);
+  return TRUE;
 }
 
 static void
@@ -768,6 +836,7 @@ totals_selection_changed_cb (PsRtlView          *self,
   const PsSeries *series;
   g_autofree char *title = NULL;
   g_autofree char *name = NULL;
+  gboolean in_range;
 
   g_clear_pointer (&self->histogram_durations, g_array_unref);
   g_clear_pointer (&self->histogram_spans, g_array_unref);
@@ -783,6 +852,7 @@ totals_selection_changed_cb (PsRtlView          *self,
   series = ps_scope_total_row_get_series (row);
   self->histogram_series = series;
   self->histogram_durations = ps_scope_analysis_get_durations (self->scopes, series, &self->histogram_spans);
+  in_range = keep_time_selection (self);
   ps_histogram_view_set_values (self->histogram_view,
                                 (const double *)(gpointer)self->histogram_durations->data,
                                 self->histogram_durations->len);
@@ -792,10 +862,18 @@ totals_selection_changed_cb (PsRtlView          *self,
     name = g_strdup_printf (_("%s in %s"), ps_scope_total_row_get_name (row), ps_scope_total_row_get_context (row));
   else
     name = g_strdup (ps_scope_total_row_get_name (row));
-  /* Translators: the title of a histogram of a scope's durations */
-  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Duration of %s: %u call",
-                                        "Durations of %s: %u calls", self->histogram_durations->len),
-                           name, self->histogram_durations->len);
+  if (in_range)
+    /* Translators: the title of a histogram of a scope's durations, limited
+     * to the time range selected on the timeline */
+    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Duration of %s: %u call in the selected time range",
+                                          "Durations of %s: %u calls in the selected time range",
+                                          self->histogram_durations->len),
+                             name, self->histogram_durations->len);
+  else
+    /* Translators: the title of a histogram of a scope's durations */
+    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Duration of %s: %u call",
+                                          "Durations of %s: %u calls", self->histogram_durations->len),
+                             name, self->histogram_durations->len);
   gtk_label_set_text (self->histogram_title, title);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->histogram_title), title);
   ps_histogram_view_set_title (self->histogram_view, title);
@@ -934,6 +1012,9 @@ ps_rtl_view_dispose (GObject *object)
 
   ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_RTL_VIEW);
 
+  if (self->session != NULL)
+    g_clear_signal_handler (&self->session_selection_handler, self->session);
+  g_clear_object (&self->session);
   g_clear_pointer (&self->analysis, ps_run_analysis_unref);
   g_clear_pointer (&self->scopes, ps_scope_analysis_unref);
   g_clear_object (&self->scope_sorted);
@@ -1120,6 +1201,8 @@ ps_rtl_view_init (PsRtlView *self)
   ps_view_set_column_model (self->totals_view, G_LIST_MODEL (self->totals_sorted));
   g_signal_connect_object (gtk_column_view_get_model (self->totals_view), "notify::selected-item",
                            G_CALLBACK (totals_selection_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->call_tree_view, "function-selected",
+                           G_CALLBACK (function_selected_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->histogram_view, "notify::selection",
                            G_CALLBACK (histogram_selection_changed_cb), self, G_CONNECT_SWAPPED);
 
@@ -1192,6 +1275,70 @@ ps_rtl_view_set_analysis (PsRtlView     *self,
 
   update_busy (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
+}
+
+/* A time range selected on the timeline: the histogram counts the calls
+ * inside it, and the call tree has only them */
+static void
+time_selection_changed_cb (PsRtlView *self)
+{
+  GtkSelectionModel *model = gtk_column_view_get_model (self->totals_view);
+
+  if (GTK_IS_SINGLE_SELECTION (model))
+    totals_selection_changed_cb (self, NULL, GTK_SINGLE_SELECTION (model));
+  else
+    update_histogram_selection (self);
+}
+
+static void
+function_selected_cb (PsRtlView      *self,
+                      guint32         function,
+                      PsCallTreeView *view)
+{
+  PsCallTree *tree = ps_call_tree_view_get_tree (view);
+  const char *name;
+  g_autofree char *description = NULL;
+
+  if (self->session == NULL || tree == NULL)
+    return;
+  if (function == PS_NONE)
+    {
+      if (!self->highlight_from_histogram)
+        ps_session_clear_highlight (self->session);
+      return;
+    }
+  name = ps_call_tree_get_function_name (tree, function);
+  /* Translators: what the timeline highlights; %s is a function */
+  description = g_strdup_printf (_("Calls of %s"), name);
+  self->highlight_from_histogram = FALSE;
+  ps_session_highlight_function (self->session, name, ps_call_tree_get_function_module (tree, function),
+                                 description);
+}
+
+void
+ps_rtl_view_set_session (PsRtlView *self,
+                         PsSession *session)
+{
+  g_return_if_fail (PS_IS_RTL_VIEW (self));
+
+  if (self->session == session)
+    return;
+  if (self->session != NULL)
+    g_clear_signal_handler (&self->session_selection_handler, self->session);
+  g_set_object (&self->session, session);
+  self->highlight_from_histogram = FALSE;
+  if (session != NULL)
+    self->session_selection_handler = g_signal_connect_swapped (session, "selection-changed",
+                                                                G_CALLBACK (time_selection_changed_cb), self);
+  time_selection_changed_cb (self);
+}
+
+PsSession *
+ps_rtl_view_get_session (PsRtlView *self)
+{
+  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
+
+  return self->session;
 }
 
 gboolean

@@ -14,6 +14,7 @@
 #include <gtk/gtk.h>
 
 #include "ps-run-analysis.h"
+#include "ps-session.h"
 
 G_BEGIN_DECLS
 
@@ -28,6 +29,12 @@ void           ps_rtl_view_set_analysis   (PsRtlView     *self,
 gboolean       ps_rtl_view_get_per_thread (PsRtlView     *self);
 void           ps_rtl_view_set_per_thread (PsRtlView     *self,
                                            gboolean       per_thread);
+/* The run's view state: a time range selected in it filters the histogram
+ * and the call tree; the histogram's selection and the call tree's
+ * function are highlighted in it */
+void           ps_rtl_view_set_session    (PsRtlView     *self,
+                                           PsSession     *session);
+PsSession     *ps_rtl_view_get_session    (PsRtlView     *self);
 /* "scopes", "totals", "calltree" or "warnings" */
 void           ps_rtl_view_show_page      (PsRtlView     *self,
                                            const char    *name);

@@ -9,12 +9,17 @@
 #include "ps-report-view.h"
 #include "ps-rtl-view.h"
 #include "ps-run-page.h"
+#include "ps-session.h"
+#include "ps-timeline-view.h"
 
 G_BEGIN_DECLS
 
 PsCeView   *ps_run_page_get_ce_view          (PsRunPage *self);
 PsRtlView  *ps_run_page_get_rtl_view         (PsRunPage *self);
 PsReportView *ps_run_page_get_report_view    (PsRunPage *self);
+PsTimelineView *ps_run_page_get_timeline_view (PsRunPage *self);
+/* The run's view state; NULL until it is loaded */
+PsSession  *ps_run_page_get_session          (PsRunPage *self);
 /* The text of the error state, or NULL */
 const char *ps_run_page_get_error_message    (PsRunPage *self);
 gboolean    ps_run_page_get_banner_revealed  (PsRunPage *self);

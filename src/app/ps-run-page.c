@@ -19,6 +19,9 @@
 #include "ps-report-view.h"
 #include "ps-run-analysis.h"
 #include "ps-run-page-private.h"
+#include "ps-session.h"
+#include "ps-timeline-view.h"
+#include "ps-view-util.h"
 
 struct _PsRunPage
 {
@@ -30,6 +33,7 @@ struct _PsRunPage
   PsLoader       *loader;
   GCancellable   *cancellable;
   PsEventStore   *store;
+  PsSession      *session;
   GBinding       *fraction_binding;
   GBinding       *message_binding;
 
@@ -44,6 +48,9 @@ struct _PsRunPage
   PsCeView       *ce_view;
   PsRtlView      *rtl_view;
   PsReportView   *report_view;
+  GtkPaned       *paned;
+  GtkWidget      *timeline_window;
+  PsTimelineView *timeline_view;
 };
 
 enum {
@@ -181,6 +188,14 @@ analysis_cb (GObject      *object,
       ps_rtl_view_set_analysis (self->rtl_view, analysis);
     else
       ps_ce_view_set_analysis (self->ce_view, analysis);
+    /* Everything with a time or a sequence has a timeline over its views */
+    g_clear_object (&self->session);
+    self->session = ps_session_new (self->store);
+    ps_timeline_view_set_session (self->timeline_view, report ? NULL : self->session, analysis);
+    gtk_widget_set_visible (self->timeline_window, !report);
+    if (rtl)
+      ps_rtl_view_set_session (self->rtl_view, self->session);
+
     gtk_widget_set_visible (GTK_WIDGET (self->report_view), report);
     gtk_widget_set_visible (GTK_WIDGET (self->rtl_view), rtl);
     gtk_widget_set_visible (GTK_WIDGET (self->ce_view), !report && !rtl);
@@ -327,6 +342,7 @@ ps_run_page_dispose (GObject *object)
 
   stop_loading (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_RUN_PAGE);
+  g_clear_object (&self->session);
   g_clear_object (&self->store);
 
   G_OBJECT_CLASS (ps_run_page_parent_class)->dispose (object);
@@ -435,6 +451,7 @@ ps_run_page_class_init (PsRunPageClass *klass)
   g_type_ensure (PS_TYPE_CE_VIEW);
   g_type_ensure (PS_TYPE_RTL_VIEW);
   g_type_ensure (PS_TYPE_REPORT_VIEW);
+  g_type_ensure (PS_TYPE_TIMELINE_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-run-page.ui");
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, stack);
@@ -447,6 +464,9 @@ ps_run_page_class_init (PsRunPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, ce_view);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, rtl_view);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, report_view);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, paned);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, timeline_window);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, timeline_view);
 
   gtk_widget_class_install_action (widget_class, "run.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "run.reload", NULL, reload_action);
@@ -463,6 +483,8 @@ static void
 ps_run_page_init (PsRunPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The timeline above the tables: a third of the page, at most 300 px */
+  ps_view_place_paned (self->paned, 1 / 3.0, 300);
   set_state (self, PS_RUN_PAGE_EMPTY);
 }
 
@@ -558,6 +580,20 @@ ps_run_page_get_ce_view (PsRunPage *self)
 {
   g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
   return self->ce_view;
+}
+
+PsTimelineView *
+ps_run_page_get_timeline_view (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  return self->timeline_view;
+}
+
+PsSession *
+ps_run_page_get_session (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  return self->session;
 }
 
 PsRtlView *

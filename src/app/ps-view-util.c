@@ -238,3 +238,43 @@ ps_view_dispose_template (GtkWidget *widget,
   while ((child = gtk_widget_get_first_child (widget)) != NULL)
     gtk_widget_unparent (child);
 }
+
+typedef struct
+{
+  double fraction;
+  int    max_start;
+} PanedPlacement;
+
+static void
+paned_sized_cb (GtkPaned   *paned,
+                GParamSpec *pspec,
+                gpointer    user_data)
+{
+  PanedPlacement *placement = user_data;
+  int size = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_VERTICAL
+             ? gtk_widget_get_height (GTK_WIDGET (paned)) : gtk_widget_get_width (GTK_WIDGET (paned));
+  int position;
+
+  if (size <= 0)
+    return;
+  position = (int)(size * placement->fraction);
+  if (placement->max_start > 0)
+    position = MIN (position, placement->max_start);
+  g_signal_handlers_disconnect_by_func (paned, paned_sized_cb, user_data);
+  gtk_paned_set_position (paned, position);
+}
+
+void
+ps_view_place_paned (GtkPaned *paned,
+                     double    fraction,
+                     int       max_start)
+{
+  PanedPlacement *placement = g_new (PanedPlacement, 1);
+
+  g_return_if_fail (GTK_IS_PANED (paned));
+
+  placement->fraction = fraction;
+  placement->max_start = max_start;
+  g_signal_connect_data (paned, "notify::max-position", G_CALLBACK (paned_sized_cb), placement,
+                         (GClosureNotify)(void (*) (void))g_free, 0);
+}

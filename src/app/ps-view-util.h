@@ -52,6 +52,12 @@ void        ps_view_update_warnings_page (PsEventStore           *store,
                                           GtkStackPage           *page,
                                           GtkStack               *stack,
                                           GtkLabel               *overflow_label);
+/* Puts the divider at fraction of the paned's size (the start child's
+ * share), at most max_start pixels when max_start > 0, once it first gets
+ * a size; after that it stays where the user puts it */
+void        ps_view_place_paned          (GtkPaned               *paned,
+                                          double                  fraction,
+                                          int                     max_start);
 void        ps_view_dispose_template     (GtkWidget              *widget,
                                           GType                   widget_type);
 

@@ -1,0 +1,723 @@
+/* ps-counter-chart.c — counter series over time, with a legend and a read-out
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The title and the legend share the top line; the y axis is in the
+ * chart's unit from 0 (or the lowest value, when negative) to a round
+ * number above the highest; the x axis is time from the run's start (or a
+ * sequence number). Every frame asks each series' PsValueLod for at most a
+ * few items per pixel column.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "ps-chart-util.h"
+#include "ps-counter-chart.h"
+#include "ps-timeline-render.h"
+
+#define MIN_TICK_SPACING 110.0
+#define GAP 6.0
+
+typedef struct
+{
+  char       *label;
+  PsValueLod *values;
+} Series;
+
+struct _PsCounterChart
+{
+  GtkWidget  parent_instance;
+
+  GPtrArray *series;        /* Series */
+  char      *title;
+  char      *unit;
+  double     scale;
+  gboolean   sequence_axis;
+  gint64     x_begin;
+  gint64     x_end;         /* x_begin >= x_end: all of the data */
+  double     hover_x;       /* widget x, or -1 */
+};
+
+enum {
+  PROP_0,
+  PROP_TITLE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (PsCounterChart, ps_counter_chart, GTK_TYPE_WIDGET)
+
+/* GNOME palette, 3rd shades: readable on light and dark backgrounds */
+static const GdkRGBA palette[] = {
+  { 0.208, 0.518, 0.894, 1 },  /* blue */
+  { 0.902, 0.380, 0.000, 1 },  /* orange */
+  { 0.180, 0.761, 0.494, 1 },  /* green */
+  { 0.569, 0.255, 0.675, 1 },  /* purple */
+  { 0.878, 0.106, 0.141, 1 },  /* red */
+  { 0.647, 0.525, 0.420, 1 },  /* brown */
+};
+
+static void
+series_free (gpointer data)
+{
+  Series *series = data;
+
+  g_free (series->label);
+  g_clear_pointer (&series->values, ps_value_lod_unref);
+  g_free (series);
+}
+
+/* Geometry */
+
+typedef struct
+{
+  graphene_rect_t plot;
+  gint64          x_begin;
+  gint64          x_end;
+  double          y_low;     /* shown units */
+  double          y_high;
+  double          y_step;
+  int             text_height;
+} Layout;
+
+static gboolean
+data_range (PsCounterChart *self,
+            gint64         *x_min,
+            gint64         *x_max,
+            double         *v_min,
+            double         *v_max)
+{
+  gboolean any = FALSE;
+
+  *x_min = G_MAXINT64, *x_max = G_MININT64;
+  *v_min = G_MAXDOUBLE, *v_max = -G_MAXDOUBLE;
+  for (guint i = 0; i < self->series->len; i++)
+    {
+      Series *series = g_ptr_array_index (self->series, i);
+      gint64 a, b;
+      double low, high;
+
+      if (!ps_value_lod_get_range (series->values, &a, &b, &low, &high))
+        continue;
+      *x_min = MIN (*x_min, a);
+      *x_max = MAX (*x_max, b);
+      if (!isnan (low))
+        *v_min = MIN (*v_min, low), *v_max = MAX (*v_max, high);
+      any = TRUE;
+    }
+  if (*v_min > *v_max)
+    *v_min = 0, *v_max = 1;
+  return any;
+}
+
+static char *
+y_tick_text (double value,
+             double step)
+{
+  int decimals = step >= 1 ? 0 : (int)ceil (-log10 (step) - 1e-9);
+
+  if (fabs (value) < step * 1e-6)
+    value = 0;
+  return g_strdup_printf ("%.*f", CLAMP (decimals, 0, 9), value);
+}
+
+static gboolean
+compute_layout (PsCounterChart *self,
+                Layout         *layout)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  gint64 x_min, x_max;
+  double v_min, v_max, left = 0;
+  int text_width;
+
+  if (!data_range (self, &x_min, &x_max, &v_min, &v_max))
+    return FALSE;
+
+  if (self->x_begin < self->x_end)
+    layout->x_begin = self->x_begin, layout->x_end = self->x_end;
+  else
+    layout->x_begin = x_min, layout->x_end = MAX (x_max, x_min + 1);
+
+  v_min = MIN (v_min * self->scale, 0);
+  v_max = v_max * self->scale;
+  if (v_max <= v_min)
+    v_max = v_min + 1;
+  layout->y_step = ps_chart_nice_step (v_max - v_min, 4);
+  layout->y_low = floor (v_min / layout->y_step + 1e-9) * layout->y_step;
+  layout->y_high = ceil (v_max / layout->y_step - 1e-9) * layout->y_step;
+
+  g_object_unref (ps_chart_text_layout (widget, "0", NULL, &layout->text_height));
+  for (double value = layout->y_low; value <= layout->y_high + layout->y_step * 1e-9; value += layout->y_step)
+    {
+      g_autofree char *text = y_tick_text (value, layout->y_step);
+
+      g_object_unref (ps_chart_text_layout (widget, text, &text_width, NULL));
+      left = MAX (left, text_width);
+    }
+  left += 2 * GAP;
+  layout->plot = GRAPHENE_RECT_INIT (left, layout->text_height + 2 * GAP,
+                                     MAX (width - left - GAP * 2, 1),
+                                     MAX (height - (layout->text_height + 2 * GAP) - (layout->text_height + 2 * GAP), 1));
+  return TRUE;
+}
+
+static double
+x_of (const Layout *layout,
+      double        x)
+{
+  return layout->plot.origin.x
+         + (x - (double)layout->x_begin) / (double)(layout->x_end - layout->x_begin) * layout->plot.size.width;
+}
+
+static double
+y_of (const Layout *layout,
+      double        shown)
+{
+  return layout->plot.origin.y + layout->plot.size.height
+         - (shown - layout->y_low) / (layout->y_high - layout->y_low) * layout->plot.size.height;
+}
+
+static gint64
+x_at (const Layout *layout,
+      double        pixel)
+{
+  return layout->x_begin
+         + (gint64)((pixel - layout->plot.origin.x) / layout->plot.size.width * (double)(layout->x_end - layout->x_begin));
+}
+
+/* Drawing */
+
+static void
+draw_axes (PsCounterChart *self,
+           cairo_t        *cr,
+           const Layout   *layout,
+           const GdkRGBA  *foreground)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  double bottom = layout->plot.origin.y + layout->plot.size.height;
+  double right = layout->plot.origin.x + layout->plot.size.width;
+  double x_step = ps_chart_nice_step ((double)(layout->x_end - layout->x_begin),
+                                      MAX (layout->plot.size.width / MIN_TICK_SPACING, 1));
+  double last_end = -G_MAXDOUBLE;
+
+  if (self->sequence_axis)
+    x_step = MAX (x_step, 1);
+
+  /* Horizontal grid with the values */
+  for (double value = layout->y_low; value <= layout->y_high + layout->y_step * 1e-9; value += layout->y_step)
+    {
+      g_autofree char *text = y_tick_text (value, layout->y_step);
+      double y = round (y_of (layout, value)) + 0.5;
+
+      ps_chart_set_source (cr, foreground, 0.12);
+      cairo_move_to (cr, layout->plot.origin.x, y);
+      cairo_line_to (cr, right, y);
+      cairo_set_line_width (cr, 1);
+      cairo_stroke (cr);
+      ps_chart_set_source (cr, foreground, 0.75);
+      ps_chart_draw_text (widget, cr, text, layout->plot.origin.x - GAP, y, 1, 0.5);
+    }
+
+  /* Times below */
+  for (double tick = ceil ((double)layout->x_begin / x_step) * x_step; tick <= (double)layout->x_end; tick += x_step)
+    {
+      double x = round (x_of (layout, tick)) + 0.5;
+      g_autofree char *text = ps_timeline_format_position (self->sequence_axis, tick, x_step);
+
+      ps_chart_set_source (cr, foreground, 0.3);
+      cairo_move_to (cr, x, bottom);
+      cairo_line_to (cr, x, bottom + 4);
+      cairo_stroke (cr);
+      if (x - 4 > last_end)
+        {
+          ps_chart_set_source (cr, foreground, 0.75);
+          last_end = x + ps_chart_draw_text (widget, cr, text, x, bottom + GAP, 0, 0);
+        }
+    }
+
+  ps_chart_set_source (cr, foreground, 0.4);
+  cairo_rectangle (cr, layout->plot.origin.x, bottom, layout->plot.size.width, 1);
+  cairo_fill (cr);
+}
+
+static void
+draw_series (PsCounterChart *self,
+             cairo_t        *cr,
+             const Layout   *layout,
+             guint           index,
+             GArray         *items)
+{
+  Series *series = g_ptr_array_index (self->series, index);
+  const GdkRGBA *color = &palette[index % G_N_ELEMENTS (palette)];
+  double x_per_pixel = (double)(layout->x_end - layout->x_begin) / layout->plot.size.width;
+  gboolean pen_up = TRUE;
+  guint n;
+
+  g_array_set_size (items, 0);
+  n = ps_value_lod_query (series->values, layout->x_begin, layout->x_end, x_per_pixel, items);
+
+  /* The band of each column's readings */
+  for (guint i = 0; i < n; i++)
+    {
+      const PsValueLodItem *item = &g_array_index (items, PsValueLodItem, i);
+      double x0 = x_of (layout, (double)item->x_begin);
+      double x1 = x_of (layout, (double)item->x_end);
+      double top, bottom;
+
+      if (item->n_points < 2 || isnan (item->min))
+        continue;
+      top = y_of (layout, item->max * self->scale);
+      bottom = y_of (layout, item->min * self->scale);
+      cairo_rectangle (cr, floor (x0), top, MAX (x1 - x0, 1), MAX (bottom - top, 1));
+    }
+  ps_chart_set_source (cr, color, 0.3);
+  cairo_fill (cr);
+
+  /* The line, broken where values are missing */
+  for (guint i = 0; i < n; i++)
+    {
+      const PsValueLodItem *item = &g_array_index (items, PsValueLodItem, i);
+
+      if (isnan (item->first) || isnan (item->last))
+        {
+          pen_up = TRUE;
+          continue;
+        }
+      if (pen_up)
+        cairo_move_to (cr, x_of (layout, (double)item->x_begin), y_of (layout, item->first * self->scale));
+      else
+        cairo_line_to (cr, x_of (layout, (double)item->x_begin), y_of (layout, item->first * self->scale));
+      cairo_line_to (cr, x_of (layout, (double)item->x_end), y_of (layout, item->last * self->scale));
+      pen_up = FALSE;
+    }
+  ps_chart_set_source (cr, color, 1);
+  cairo_set_line_width (cr, 1.5);
+  cairo_stroke (cr);
+}
+
+static void
+draw_legend (PsCounterChart *self,
+             cairo_t        *cr,
+             const Layout   *layout,
+             const GdkRGBA  *foreground)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  double x = gtk_widget_get_width (widget) - GAP;
+  double y = GAP + layout->text_height / 2.0;
+  g_autofree char *title = NULL;
+
+  /* Right to left, so the last series ends at the right edge */
+  for (guint i = self->series->len; i-- > 0;)
+    {
+      Series *series = g_ptr_array_index (self->series, i);
+      int width;
+
+      g_object_unref (ps_chart_text_layout (widget, series->label, &width, NULL));
+      ps_chart_set_source (cr, foreground, 0.85);
+      ps_chart_draw_text (widget, cr, series->label, x, y, 1, 0.5);
+      x -= width + 4 + 12;
+      ps_chart_set_source (cr, &palette[i % G_N_ELEMENTS (palette)], 1);
+      cairo_rectangle (cr, x, y - 2, 12, 4);
+      cairo_fill (cr);
+      x -= 2 * GAP;
+    }
+
+  if (self->unit != NULL && *self->unit != '\0')
+    title = g_strdup_printf ("%s (%s)", self->title != NULL ? self->title : "", self->unit);
+  else
+    title = g_strdup (self->title != NULL ? self->title : "");
+  ps_chart_set_source (cr, foreground, 1);
+  ps_chart_draw_text (widget, cr, title, GAP, y, 0, 0.5);
+}
+
+static void
+draw_hover (PsCounterChart *self,
+            cairo_t        *cr,
+            const Layout   *layout,
+            const GdkRGBA  *foreground)
+{
+  double x = self->hover_x;
+
+  if (x < layout->plot.origin.x || x > layout->plot.origin.x + layout->plot.size.width)
+    return;
+  ps_chart_set_source (cr, foreground, 0.5);
+  cairo_rectangle (cr, round (x), layout->plot.origin.y, 1, layout->plot.size.height);
+  cairo_fill (cr);
+}
+
+static void
+ps_counter_chart_snapshot (GtkWidget   *widget,
+                           GtkSnapshot *snapshot)
+{
+  PsCounterChart *self = PS_COUNTER_CHART (widget);
+  g_autoptr(GArray) items = NULL;
+  GdkRGBA foreground;
+  Layout layout;
+  cairo_t *cr;
+
+  ps_chart_get_foreground (widget, &foreground);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget),
+                                                                 gtk_widget_get_height (widget)));
+  if (!compute_layout (self, &layout))
+    {
+      ps_chart_set_source (cr, &foreground, 0.6);
+      ps_chart_draw_text (widget, cr, _("No readings"), gtk_widget_get_width (widget) / 2.0,
+                          gtk_widget_get_height (widget) / 2.0, 0.5, 0.5);
+      cairo_destroy (cr);
+      return;
+    }
+
+  draw_axes (self, cr, &layout, &foreground);
+  items = g_array_new (FALSE, FALSE, sizeof (PsValueLodItem));
+  cairo_save (cr);
+  cairo_rectangle (cr, layout.plot.origin.x, layout.plot.origin.y - 1, layout.plot.size.width, layout.plot.size.height + 2);
+  cairo_clip (cr);
+  for (guint i = 0; i < self->series->len; i++)
+    draw_series (self, cr, &layout, i, items);
+  cairo_restore (cr);
+  draw_legend (self, cr, &layout, &foreground);
+  draw_hover (self, cr, &layout, &foreground);
+  cairo_destroy (cr);
+}
+
+/* Read-out */
+
+char *
+ps_counter_chart_describe_at (PsCounterChart *self,
+                              double          x)
+{
+  g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (PsValueLodItem));
+  g_autofree char *where = NULL;
+  GString *text;
+  Layout layout;
+  gint64 position;
+
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), NULL);
+
+  if (!compute_layout (self, &layout) || x < layout.plot.origin.x
+      || x > layout.plot.origin.x + layout.plot.size.width)
+    return NULL;
+
+  position = x_at (&layout, x);
+  where = ps_timeline_format_position (self->sequence_axis, (double)position,
+                                       self->sequence_axis ? 1 : MAX ((double)(layout.x_end - layout.x_begin) / 1000, 1));
+  text = g_string_new (where);
+  for (guint i = 0; i < self->series->len; i++)
+    {
+      Series *series = g_ptr_array_index (self->series, i);
+      gsize index = ps_value_lod_find (series->values, position);
+      double value = NAN;
+
+      /* The reading nearest to the pointer: a query at its own x */
+      if (index != G_MAXSIZE)
+        {
+          gint64 x_min, x_max;
+          double low, high;
+
+          g_array_set_size (items, 0);
+          ps_value_lod_get_range (series->values, &x_min, &x_max, &low, &high);
+          ps_value_lod_query (series->values, position, position, 1, items);
+          for (guint k = 0; k < items->len; k++)
+            if (g_array_index (items, PsValueLodItem, k).index == index)
+              value = g_array_index (items, PsValueLodItem, k).first;
+        }
+      if (isnan (value))
+        g_string_append_printf (text, "\n%s: –", series->label);
+      else
+        g_string_append_printf (text, "\n%s: %.4g %s", series->label, value * self->scale,
+                                self->unit != NULL ? self->unit : "");
+    }
+  return g_string_free (text, FALSE);
+}
+
+static gboolean
+ps_counter_chart_query_tooltip (GtkWidget  *widget,
+                                int         x,
+                                int         y,
+                                gboolean    keyboard,
+                                GtkTooltip *tooltip)
+{
+  g_autofree char *text = ps_counter_chart_describe_at (PS_COUNTER_CHART (widget), x);
+
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
+motion_cb (PsCounterChart *self,
+           double          x,
+           double          y)
+{
+  self->hover_x = x;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+leave_cb (PsCounterChart *self)
+{
+  self->hover_x = -1;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Accessibility: the title and the series, with their ranges */
+static void
+update_accessible (PsCounterChart *self)
+{
+  GString *description = g_string_new (NULL);
+
+  for (guint i = 0; i < self->series->len; i++)
+    {
+      Series *series = g_ptr_array_index (self->series, i);
+      gint64 x_min, x_max;
+      double low, high;
+
+      if (!ps_value_lod_get_range (series->values, &x_min, &x_max, &low, &high))
+        continue;
+      /* Translators: accessible description of a counter series: name,
+       * number of readings, lowest and highest value with the unit */
+      g_string_append_printf (description, _("%s: %" G_GSIZE_FORMAT " readings from %.4g to %.4g %s. "),
+                              series->label, ps_value_lod_get_n_points (series->values),
+                              low * self->scale, high * self->scale, self->unit != NULL ? self->unit : "");
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, self->title != NULL ? self->title : _("Counters"),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description->str,
+                                  -1);
+  g_string_free (description, TRUE);
+}
+
+/* GObject */
+
+static void
+ps_counter_chart_measure (GtkWidget      *widget,
+                          GtkOrientation  orientation,
+                          int             for_size,
+                          int            *minimum,
+                          int            *natural,
+                          int            *minimum_baseline,
+                          int            *natural_baseline)
+{
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *minimum = 240, *natural = 600;
+  else
+    *minimum = 140, *natural = 220;
+}
+
+static void
+ps_counter_chart_finalize (GObject *object)
+{
+  PsCounterChart *self = PS_COUNTER_CHART (object);
+
+  g_clear_pointer (&self->series, g_ptr_array_unref);
+  g_free (self->title);
+  g_free (self->unit);
+
+  G_OBJECT_CLASS (ps_counter_chart_parent_class)->finalize (object);
+}
+
+static void
+ps_counter_chart_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  PsCounterChart *self = PS_COUNTER_CHART (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_counter_chart_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  PsCounterChart *self = PS_COUNTER_CHART (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      ps_counter_chart_set_title (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_counter_chart_class_init (PsCounterChartClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->finalize = ps_counter_chart_finalize;
+  object_class->get_property = ps_counter_chart_get_property;
+  object_class->set_property = ps_counter_chart_set_property;
+
+  widget_class->snapshot = ps_counter_chart_snapshot;
+  widget_class->measure = ps_counter_chart_measure;
+  widget_class->query_tooltip = ps_counter_chart_query_tooltip;
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "counterchart");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+ps_counter_chart_init (PsCounterChart *self)
+{
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+
+  self->series = g_ptr_array_new_with_free_func (series_free);
+  self->scale = 1;
+  self->hover_x = -1;
+  g_signal_connect_swapped (motion, "enter", G_CALLBACK (motion_cb), self);
+  g_signal_connect_swapped (motion, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect_swapped (motion, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  update_accessible (self);
+}
+
+GtkWidget *
+ps_counter_chart_new (void)
+{
+  return g_object_new (PS_TYPE_COUNTER_CHART, NULL);
+}
+
+const char *
+ps_counter_chart_get_title (PsCounterChart *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), NULL);
+
+  return self->title;
+}
+
+void
+ps_counter_chart_set_title (PsCounterChart *self,
+                            const char     *title)
+{
+  g_return_if_fail (PS_IS_COUNTER_CHART (self));
+
+  if (g_strcmp0 (self->title, title) == 0)
+    return;
+  g_free (self->title);
+  self->title = g_strdup (title);
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+void
+ps_counter_chart_set_unit (PsCounterChart *self,
+                           const char     *unit,
+                           double          scale)
+{
+  g_return_if_fail (PS_IS_COUNTER_CHART (self));
+
+  g_free (self->unit);
+  self->unit = g_strdup (unit);
+  self->scale = scale > 0 ? scale : 1;
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+ps_counter_chart_set_sequence_axis (PsCounterChart *self,
+                                    gboolean        sequence)
+{
+  g_return_if_fail (PS_IS_COUNTER_CHART (self));
+
+  self->sequence_axis = sequence;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+ps_counter_chart_clear (PsCounterChart *self)
+{
+  g_return_if_fail (PS_IS_COUNTER_CHART (self));
+
+  g_ptr_array_set_size (self->series, 0);
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+guint
+ps_counter_chart_add_series (PsCounterChart *self,
+                             const char     *label,
+                             PsValueLod     *values)
+{
+  Series *series;
+
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), 0);
+  g_return_val_if_fail (values != NULL, 0);
+
+  series = g_new0 (Series, 1);
+  series->label = g_strdup (label);
+  series->values = ps_value_lod_ref (values);
+  g_ptr_array_add (self->series, series);
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return self->series->len - 1;
+}
+
+guint
+ps_counter_chart_get_n_series (PsCounterChart *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), 0);
+
+  return self->series->len;
+}
+
+void
+ps_counter_chart_set_x_range (PsCounterChart *self,
+                              gint64          begin,
+                              gint64          end)
+{
+  g_return_if_fail (PS_IS_COUNTER_CHART (self));
+
+  self->x_begin = begin;
+  self->x_end = end;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+ps_counter_chart_get_color (PsCounterChart *self,
+                            guint           series,
+                            GdkRGBA        *color)
+{
+  *color = palette[series % G_N_ELEMENTS (palette)];
+}
+
+gboolean
+ps_counter_chart_get_plot (PsCounterChart  *self,
+                           graphene_rect_t *plot)
+{
+  Layout layout;
+
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
+
+  if (!compute_layout (self, &layout))
+    return FALSE;
+  *plot = layout.plot;
+  return TRUE;
+}

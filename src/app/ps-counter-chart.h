@@ -1,0 +1,57 @@
+/* ps-counter-chart.h — counter series over time, with a legend and a read-out
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Several series of one unit on one plot (e.g. the % Processor Time of
+ * each CPU, the RSS of several processes), each drawn from its
+ * level-of-detail index as a line through a min/max band, so a million
+ * readings cost no more than the pixels. Hovering shows every series'
+ * value at the pointer, with its unit.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ps-span-lod.h"
+
+G_BEGIN_DECLS
+
+#define PS_TYPE_COUNTER_CHART (ps_counter_chart_get_type ())
+G_DECLARE_FINAL_TYPE (PsCounterChart, ps_counter_chart, PS, COUNTER_CHART, GtkWidget)
+
+GtkWidget  *ps_counter_chart_new           (void);
+const char *ps_counter_chart_get_title     (PsCounterChart *self);
+void        ps_counter_chart_set_title     (PsCounterChart *self,
+                                            const char     *title);
+/* Shown values are stored values × scale, in unit ("%", "MiB", "ms") */
+void        ps_counter_chart_set_unit      (PsCounterChart *self,
+                                            const char     *unit,
+                                            double          scale);
+/* x in nanoseconds from the run's start, or (sequence) a sequence number */
+void        ps_counter_chart_set_sequence_axis (PsCounterChart *self,
+                                                gboolean        sequence);
+void        ps_counter_chart_clear         (PsCounterChart *self);
+/* Returns the series' index; values is referenced */
+guint       ps_counter_chart_add_series    (PsCounterChart *self,
+                                            const char     *label,
+                                            PsValueLod     *values);
+guint       ps_counter_chart_get_n_series  (PsCounterChart *self);
+/* The x range shown; begin >= end shows all of the data */
+void        ps_counter_chart_set_x_range   (PsCounterChart *self,
+                                            gint64          begin,
+                                            gint64          end);
+
+/* The colour of a series */
+void        ps_counter_chart_get_color     (PsCounterChart *self,
+                                            guint           series,
+                                            GdkRGBA        *color);
+/* The plot's area in the widget, FALSE before there is data */
+gboolean    ps_counter_chart_get_plot      (PsCounterChart  *self,
+                                            graphene_rect_t *plot);
+/* The read-out at widget x: every series' value there, one per line;
+ * NULL outside the plot */
+char       *ps_counter_chart_describe_at   (PsCounterChart *self,
+                                            double          x);
+
+G_END_DECLS

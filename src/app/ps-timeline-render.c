@@ -1,0 +1,1201 @@
+/* ps-timeline-render.c — the rows of a timeline and how they are drawn
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A frame asks the level-of-detail index for each visible row and depth and
+ * draws what comes back: at most a few items per pixel column, whatever the
+ * number of events. Rectangles of one colour are filled together, and a
+ * name is written only into spans wide enough to hold some of it.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <string.h>
+
+#include "ps-chart-util.h"
+#include "ps-timeline-render.h"
+#include "ps-util.h"
+
+#define N_SPAN_COLORS 10
+#define MIN_LABEL_WIDTH 36.0
+#define MIN_TICK_SPACING 110.0
+
+/* Model */
+
+static void
+row_free (PsTimelineRow *row)
+{
+  g_clear_pointer (&row->values, ps_value_lod_unref);
+  g_free (row->label);
+  g_free (row->tooltip);
+  g_free (row->unit);
+  g_free (row);
+}
+
+static PsTimelineRow *
+add_row (PsTimelineModel   *self,
+         PsTimelineRowKind  kind,
+         guint32            track,
+         guint              group,
+         char              *label)
+{
+  PsTimelineRow *row = g_new0 (PsTimelineRow, 1);
+
+  row->kind = kind;
+  row->track = track;
+  row->group = group;
+  row->label = label;
+  row->unit_scale = 1;
+  g_ptr_array_add (self->rows, row);
+  return row;
+}
+
+static void
+widen_extent (PsTimelineModel *self,
+              gint64           begin,
+              gint64           end)
+{
+  self->extent_begin = MIN (self->extent_begin, begin);
+  self->extent_end = MAX (self->extent_end, end);
+}
+
+static char *
+track_label (PsEventStore  *store,
+             const PsTrack *track)
+{
+  const char *raw = ps_event_store_get_string (store, track->name);
+  g_autofree char *name = raw != NULL && *raw != '\0' ? ps_util_display_text (raw, -1) : NULL;
+
+  if (track->kind == PS_TRACK_THREAD)
+    /* Translators: a timeline row; %s is the thread's id or name */
+    return g_strdup_printf (_("Thread %s"), name != NULL ? name : "?");
+  return g_strdup (name != NULL ? name : _("(unnamed)"));
+}
+
+static void
+add_span_rows (PsTimelineModel *self)
+{
+  PsEventStore *store = self->store;
+  guint n_tracks = ps_event_store_get_n_tracks (store);
+  guint n_sessions = ps_event_store_get_n_sessions (store);
+  guint group = G_MAXUINT;
+  guint group_session = G_MAXUINT;
+
+  if (self->lod == NULL)
+    return;
+
+  for (guint32 t = 0; t < n_tracks; t++)
+    {
+      const PsTrack *track = ps_event_store_get_track (store, t);
+      guint n_depths = ps_span_lod_get_n_depths (self->lod, t);
+      guint64 n_marks = ps_span_lod_get_n_marks (self->lod, t);
+      PsTimelineRow *row;
+
+      if (n_depths == 0 && n_marks == 0)
+        continue;
+
+      /* One group per session: concatenated logs stay apart */
+      if (group == G_MAXUINT || track->session != group_session)
+        {
+          char *label = n_sessions > 1
+            /* Translators: a timeline group; %u is a 1-based number */
+            ? g_strdup_printf (_("Threads of session %u"), track->session + 1)
+            : g_strdup (_("Threads"));
+
+          group = self->rows->len;
+          group_session = track->session;
+          add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT, label);
+        }
+
+      row = add_row (self, PS_TIMELINE_ROW_SPANS, t, group, track_label (store, track));
+      row->n_depths = n_depths;
+      row->has_marks = n_marks > 0;
+      row->tooltip = g_strdup_printf (ngettext ("%s: %" G_GUINT64_FORMAT " span, %" G_GUINT64_FORMAT " messages",
+                                                "%s: %" G_GUINT64_FORMAT " spans, %" G_GUINT64_FORMAT " messages",
+                                                ps_span_lod_get_n_spans (self->lod, t)),
+                                      row->label, ps_span_lod_get_n_spans (self->lod, t), n_marks);
+    }
+
+  {
+    gint64 begin, end;
+
+    /* Spans, marks and every other timed event */
+    if (ps_event_store_get_time_range (store, &begin, &end))
+      widen_extent (self, begin, end);
+  }
+}
+
+/* Counter tracks of the store: a chart each */
+static void
+add_counter_rows (PsTimelineModel *self)
+{
+  PsEventStore *store = self->store;
+  guint n_tracks = ps_event_store_get_n_tracks (store);
+  guint64 n_values = ps_event_store_get_n_counter_values (store);
+  g_autoptr(GPtrArray) xs = NULL;
+  g_autoptr(GPtrArray) ys = NULL;
+  guint group = G_MAXUINT;
+
+  if (n_values == 0)
+    return;
+
+  xs = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  ys = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  for (guint t = 0; t < n_tracks; t++)
+    {
+      g_ptr_array_add (xs, g_array_new (FALSE, FALSE, sizeof (gint64)));
+      g_ptr_array_add (ys, g_array_new (FALSE, FALSE, sizeof (double)));
+    }
+  for (guint64 i = 0; i < n_values; i++)
+    {
+      const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
+      double number;
+
+      if (value->track >= n_tracks)
+        continue;
+      if (value->flags & PS_COUNTER_FLAG_MISSING)
+        number = NAN;
+      else if (value->flags & PS_COUNTER_FLAG_COMPUTED)
+        number = value->value.computed;
+      else
+        number = (double)value->value.raw;
+      g_array_append_val (g_ptr_array_index (xs, value->track), value->time_ns);
+      g_array_append_val (g_ptr_array_index (ys, value->track), number);
+    }
+
+  for (guint32 t = 0; t < n_tracks; t++)
+    {
+      GArray *x = g_ptr_array_index (xs, t);
+      GArray *y = g_ptr_array_index (ys, t);
+      const PsTrack *track = ps_event_store_get_track (store, t);
+      PsTimelineRow *row;
+      gint64 x_min, x_max;
+      double v_min, v_max;
+
+      if (x->len == 0)
+        continue;
+      if (group == G_MAXUINT)
+        {
+          group = self->rows->len;
+          add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT, g_strdup (_("Counters")));
+        }
+      row = add_row (self, PS_TIMELINE_ROW_VALUES, t, group, track_label (store, track));
+      row->values = ps_value_lod_new ((const gint64 *)(gpointer)x->data, (const double *)(gpointer)y->data, x->len);
+      row->unit = g_strdup (track->unit != 0 ? ps_event_store_get_string (store, track->unit) : "");
+      if (ps_value_lod_get_range (row->values, &x_min, &x_max, &v_min, &v_max))
+        widen_extent (self, x_min, x_max);
+    }
+}
+
+static void
+add_series_rows (PsTimelineModel        *self,
+                 const PsTimelineSeries *series,
+                 guint                   n_series)
+{
+  guint group = G_MAXUINT;
+  guint32 group_category = PS_NONE;
+
+  for (guint i = 0; i < n_series; i++)
+    {
+      const PsTimelineSeries *one = &series[i];
+      const PsTrack *track = ps_event_store_get_track (self->store, one->track);
+      guint32 category = track != NULL ? track->category : 0;
+      PsTimelineRow *row;
+      gint64 x_min, x_max;
+      double v_min, v_max;
+
+      if (one->n_points == 0)
+        continue;
+      /* CE: one group per application */
+      if (group == G_MAXUINT || category != group_category)
+        {
+          const char *name = ps_event_store_get_string (self->store, category);
+
+          group = self->rows->len;
+          group_category = category;
+          add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT,
+                   name != NULL && *name != '\0' ? ps_util_display_text (name, -1) : g_strdup (_("Markers")));
+        }
+      row = add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, ps_util_display_text (one->label, -1));
+      row->values = ps_value_lod_new (one->x, one->values, one->n_points);
+      row->unit = g_strdup (one->unit != NULL ? one->unit : "");
+      row->unit_scale = one->unit_scale > 0 ? one->unit_scale : 1;
+      row->tooltip = g_strdup_printf (ngettext ("%s: %" G_GSIZE_FORMAT " value",
+                                                "%s: %" G_GSIZE_FORMAT " values", one->n_points),
+                                      row->label, one->n_points);
+      if (ps_value_lod_get_range (row->values, &x_min, &x_max, &v_min, &v_max))
+        widen_extent (self, x_min, x_max);
+    }
+}
+
+PsTimelineModel *
+ps_timeline_model_new (PsEventStore           *store,
+                       PsSpanLod              *lod,
+                       const PsTimelineSeries *series,
+                       guint                   n_series,
+                       gboolean                sequence_axis)
+{
+  PsTimelineModel *self;
+  const PsSessionInfo *session;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  self = g_new0 (PsTimelineModel, 1);
+  self->store = g_object_ref (store);
+  self->lod = lod != NULL ? ps_span_lod_ref (lod) : NULL;
+  self->rows = g_ptr_array_new_with_free_func ((GDestroyNotify)row_free);
+  self->sequence_axis = sequence_axis;
+  self->extent_begin = G_MAXINT64;
+  self->extent_end = G_MININT64;
+
+  session = ps_event_store_get_n_sessions (store) > 0 ? ps_event_store_get_session (store, 0) : NULL;
+  if (session != NULL && !sequence_axis)
+    self->origin_unix_ns = session->origin_unix_ns;
+
+  if (!sequence_axis)
+    {
+      add_span_rows (self);
+      add_counter_rows (self);
+    }
+  add_series_rows (self, series, n_series);
+
+  if (self->extent_begin > self->extent_end)
+    self->extent_begin = 0, self->extent_end = 1;
+  if (self->extent_end == self->extent_begin)
+    self->extent_end++;
+
+  ps_timeline_model_layout (self);
+  return self;
+}
+
+void
+ps_timeline_model_free (PsTimelineModel *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_object (&self->store);
+  g_clear_pointer (&self->lod, ps_span_lod_unref);
+  g_clear_pointer (&self->rows, g_ptr_array_unref);
+  g_free (self);
+}
+
+void
+ps_timeline_model_layout (PsTimelineModel *self)
+{
+  double y = 0;
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      PsTimelineRow *row = g_ptr_array_index (self->rows, i);
+
+      row->hidden = row->group != G_MAXUINT &&
+                    ((PsTimelineRow *)g_ptr_array_index (self->rows, row->group))->collapsed;
+      row->y = y;
+      switch (row->kind)
+        {
+        case PS_TIMELINE_ROW_GROUP:
+          row->height = PS_TIMELINE_GROUP_HEIGHT;
+          break;
+        case PS_TIMELINE_ROW_SPANS:
+          row->height = (row->has_marks ? PS_TIMELINE_MARK_HEIGHT : 0)
+                        + MAX (row->n_depths, 1) * PS_TIMELINE_SPAN_HEIGHT + PS_TIMELINE_ROW_GAP;
+          break;
+        case PS_TIMELINE_ROW_VALUES:
+        default:
+          row->height = PS_TIMELINE_VALUES_HEIGHT + PS_TIMELINE_ROW_GAP;
+          break;
+        }
+      if (row->hidden)
+        row->height = 0;
+      y += row->height;
+    }
+  self->rows_height = y;
+}
+
+int
+ps_timeline_model_row_at (PsTimelineModel *self,
+                          double           y)
+{
+  guint low = 0, high = self->rows->len;
+
+  if (y < 0)
+    return -1;
+  /* Rows are placed top to bottom: the last one starting at or above y */
+  while (low < high)
+    {
+      guint mid = low + (high - low) / 2;
+      PsTimelineRow *row = g_ptr_array_index (self->rows, mid);
+
+      if (row->y <= y)
+        low = mid + 1;
+      else
+        high = mid;
+    }
+  while (low > 0)
+    {
+      PsTimelineRow *row = g_ptr_array_index (self->rows, low - 1);
+
+      if (!row->hidden && row->height > 0)
+        return y < row->y + row->height ? (int)low - 1 : -1;
+      low--;
+    }
+  return -1;
+}
+
+double
+ps_timeline_row_depth_y (const PsTimelineRow *row,
+                         guint                depth)
+{
+  return row->y + (row->has_marks ? PS_TIMELINE_MARK_HEIGHT : 0) + depth * PS_TIMELINE_SPAN_HEIGHT;
+}
+
+int
+ps_timeline_row_depth_at (const PsTimelineRow *row,
+                          double               y)
+{
+  double top = ps_timeline_row_depth_y (row, 0);
+  int depth;
+
+  if (row->kind != PS_TIMELINE_ROW_SPANS || y < top)
+    return -1;
+  depth = (int)floor ((y - top) / PS_TIMELINE_SPAN_HEIGHT);
+  return depth < (int)row->n_depths ? depth : -1;
+}
+
+/* Coordinates */
+
+double
+ps_timeline_frame_plot_width (const PsTimelineFrame *frame)
+{
+  return MAX (frame->width - PS_TIMELINE_LABEL_WIDTH, 1);
+}
+
+double
+ps_timeline_frame_x_of (const PsTimelineFrame *frame,
+                        double                 x_value)
+{
+  return PS_TIMELINE_LABEL_WIDTH
+         + (x_value - (double)frame->begin) / (double)(frame->end - frame->begin) * ps_timeline_frame_plot_width (frame);
+}
+
+double
+ps_timeline_frame_value_at (const PsTimelineFrame *frame,
+                            double                 x_pixel)
+{
+  return (double)frame->begin
+         + (x_pixel - PS_TIMELINE_LABEL_WIDTH) / ps_timeline_frame_plot_width (frame) * (double)(frame->end - frame->begin);
+}
+
+/* Colours */
+
+/* GNOME palette hues, lighter ones for the light style and darker ones for
+ * the dark style, so black or white text stays readable on them */
+static const GdkRGBA light_colors[N_SPAN_COLORS] = {
+  { 0.600, 0.757, 0.945, 1 }, /* blue 1 */
+  { 0.561, 0.941, 0.643, 1 }, /* green 1 */
+  { 0.976, 0.941, 0.420, 1 }, /* yellow 1 */
+  { 1.000, 0.745, 0.435, 1 }, /* orange 1 */
+  { 0.965, 0.380, 0.318, 1 }, /* red 1 */
+  { 0.863, 0.541, 0.867, 1 }, /* purple 1 */
+  { 0.804, 0.671, 0.561, 1 }, /* brown 1 */
+  { 0.475, 0.851, 0.925, 1 }, /* teal-ish */
+  { 0.780, 0.860, 0.500, 1 }, /* lime */
+  { 0.960, 0.640, 0.780, 1 }, /* pink */
+};
+
+static const GdkRGBA dark_colors[N_SPAN_COLORS] = {
+  { 0.102, 0.373, 0.706, 1 }, /* blue 5 */
+  { 0.149, 0.635, 0.412, 1 }, /* green 5 */
+  { 0.612, 0.541, 0.000, 1 },
+  { 0.776, 0.275, 0.000, 1 }, /* orange 5 */
+  { 0.647, 0.114, 0.176, 1 }, /* red 5 */
+  { 0.380, 0.208, 0.514, 1 }, /* purple 5 */
+  { 0.388, 0.271, 0.024, 1 }, /* brown 5 */
+  { 0.000, 0.447, 0.522, 1 },
+  { 0.345, 0.459, 0.110, 1 },
+  { 0.612, 0.208, 0.420, 1 },
+};
+
+static guint
+color_index (guint32 name)
+{
+  /* Names are small consecutive ids: mix them so neighbours differ */
+  return (name * 2654435761u >> 16) % N_SPAN_COLORS;
+}
+
+void
+ps_timeline_span_color (guint32   name,
+                        gboolean  dark,
+                        GdkRGBA  *color)
+{
+  *color = (dark ? dark_colors : light_colors)[color_index (name)];
+}
+
+/* Text */
+
+char *
+ps_timeline_format_position (gboolean sequence_axis,
+                             double   value,
+                             double   step)
+{
+  double seconds, unit_seconds, magnitude;
+  const char *unit;
+  int decimals;
+
+  if (sequence_axis)
+    return g_strdup_printf ("#%.0f", value);
+
+  seconds = value / 1e9;
+  magnitude = MAX (fabs (seconds), step / 1e9);
+  if (magnitude >= 1)
+    unit_seconds = 1, unit = "s";
+  else if (magnitude >= 1e-3)
+    unit_seconds = 1e-3, unit = "ms";
+  else if (magnitude >= 1e-6)
+    unit_seconds = 1e-6, unit = "µs";
+  else
+    unit_seconds = 1e-9, unit = "ns";
+
+  decimals = step <= 0 ? 3 : (int)ceil (-log10 (step / 1e9 / unit_seconds) - 1e-9);
+  decimals = CLAMP (decimals, 0, 9);
+  if (fabs (seconds) < step / 1e9 * 1e-6)
+    seconds = 0;
+  return g_strdup_printf ("%.*f %s", decimals, seconds / unit_seconds, unit);
+}
+
+char *
+ps_timeline_format_x (const PsTimelineModel *model,
+                      double                 value,
+                      double                 step)
+{
+  return ps_timeline_format_position (model->sequence_axis, value, step);
+}
+
+char *
+ps_timeline_format_wall (const PsTimelineModel *model,
+                         gint64                 value)
+{
+  g_autoptr(GDateTime) time = NULL;
+  gint64 unix_ns;
+  g_autofree char *base = NULL;
+
+  if (model->origin_unix_ns == 0 || model->sequence_axis)
+    return NULL;
+  unix_ns = model->origin_unix_ns + value;
+  time = g_date_time_new_from_unix_utc (unix_ns / G_GINT64_CONSTANT (1000000000));
+  if (time == NULL)
+    return NULL;
+  base = g_date_time_format (time, "%Y-%m-%d %H:%M:%S");
+  return g_strdup_printf ("%s.%03d UTC", base,
+                          (int)((unix_ns % G_GINT64_CONSTANT (1000000000)) / 1000000));
+}
+
+static PangoLayout *
+new_layout (const PsTimelineFrame *frame)
+{
+  PangoLayout *layout = pango_layout_new (frame->pango);
+
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  pango_layout_set_single_paragraph_mode (layout, TRUE);
+  return layout;
+}
+
+static void
+draw_layout_text (cairo_t     *cr,
+                  PangoLayout *layout,
+                  const char  *text,
+                  double       x,
+                  double       y,
+                  double       max_width,
+                  double       x_align,
+                  double       y_align)
+{
+  int width, height;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_set_width (layout, max_width > 0 ? (int)(max_width * PANGO_SCALE) : -1);
+  pango_layout_get_pixel_size (layout, &width, &height);
+  cairo_move_to (cr, round (x - width * x_align), round (y - height * y_align));
+  pango_cairo_show_layout (cr, layout);
+}
+
+static void
+set_color (cairo_t       *cr,
+           const GdkRGBA *color,
+           double         alpha)
+{
+  cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha * alpha);
+}
+
+/* Spans */
+
+typedef struct
+{
+  GArray *rects[N_SPAN_COLORS];   /* graphene_rect_t of each colour */
+} RectBatch;
+
+static void
+batch_init (RectBatch *batch)
+{
+  for (guint i = 0; i < N_SPAN_COLORS; i++)
+    batch->rects[i] = g_array_new (FALSE, FALSE, sizeof (double) * 4);
+}
+
+static void
+batch_clear (RectBatch *batch)
+{
+  for (guint i = 0; i < N_SPAN_COLORS; i++)
+    g_array_unref (batch->rects[i]);
+}
+
+static void
+batch_add (RectBatch *batch,
+           guint      color,
+           double     x,
+           double     y,
+           double     width,
+           double     height)
+{
+  double rect[4] = { x, y, width, height };
+
+  g_array_append_vals (batch->rects[color], rect, 1);
+}
+
+static void
+batch_fill (RectBatch *batch,
+            cairo_t   *cr,
+            gboolean   dark,
+            double     alpha)
+{
+  const GdkRGBA *colors = dark ? dark_colors : light_colors;
+
+  for (guint c = 0; c < N_SPAN_COLORS; c++)
+    {
+      GArray *rects = batch->rects[c];
+
+      if (rects->len == 0)
+        continue;
+      for (guint i = 0; i < rects->len; i++)
+        {
+          const double *rect = &g_array_index (rects, double, i * 4);
+
+          cairo_rectangle (cr, rect[0], rect[1], rect[2], rect[3]);
+        }
+      set_color (cr, &colors[c], alpha);
+      cairo_fill (cr);
+      g_array_set_size (rects, 0);
+    }
+}
+
+typedef struct
+{
+  PsTimelineModel       *model;
+  const PsTimelineFrame *frame;
+  cairo_t               *cr;
+  PsTimelineStats       *stats;
+  GArray                *items;        /* PsSpanLodItem */
+  GArray                *mark_items;   /* PsMarkLodItem */
+  GArray                *value_items;  /* PsValueLodItem */
+  PangoLayout           *layout;
+  RectBatch              batch;
+  double                 plot_left;
+  double                 plot_right;
+  double                 rows_top;   /* the rows' y = 0 on the surface */
+  double                 ns_per_pixel;
+  double                 text_height;
+} Render;
+
+/* The visible pixels of [begin, end]: at least one pixel wide */
+static gboolean
+span_pixels (Render *render,
+             gint64  begin,
+             gint64  end,
+             double *x0,
+             double *x1)
+{
+  double left = ps_timeline_frame_x_of (render->frame, (double)begin);
+  double right = ps_timeline_frame_x_of (render->frame, (double)end);
+
+  left = MAX (left, render->plot_left - 1);
+  right = MIN (right, render->plot_right + 1);
+  if (right < left)
+    return FALSE;
+  if (right - left < 1)
+    right = left + 1;
+  *x0 = left;
+  *x1 = right;
+  return TRUE;
+}
+
+static void
+draw_span_depth (Render              *render,
+                 PsSpanLod           *lod,
+                 const PsTimelineRow *row,
+                 guint                depth,
+                 double               y,
+                 gboolean             labels,
+                 double               alpha)
+{
+  const PsTimelineFrame *frame = render->frame;
+  cairo_t *cr = render->cr;
+  guint n;
+
+  g_array_set_size (render->items, 0);
+  n = ps_span_lod_query (lod, row->track, depth, frame->begin, frame->end,
+                         render->ns_per_pixel, render->items);
+  if (n == 0)
+    return;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const PsSpanLodItem *item = &g_array_index (render->items, PsSpanLodItem, i);
+      double x0, x1;
+
+      if (!span_pixels (render, item->begin_ns, item->end_ns, &x0, &x1))
+        continue;
+      /* A gap of a pixel between neighbours shows where one span ends */
+      batch_add (&render->batch, color_index (item->name), x0, y,
+                 x1 - x0 > 3 ? x1 - x0 - 1 : x1 - x0, PS_TIMELINE_SPAN_HEIGHT - 1);
+      if (render->stats != NULL)
+        {
+          render->stats->n_items++;
+          render->stats->n_spans += item->n_spans;
+          if (item->flags & PS_SPAN_LOD_ITEM_MERGED)
+            render->stats->n_merged++;
+        }
+    }
+  batch_fill (&render->batch, cr, frame->dark, alpha);
+
+  if (!labels)
+    return;
+
+  /* Names in the spans that have room for some of them */
+  set_color (cr, frame->dark ? &(GdkRGBA){ 1, 1, 1, 1 } : &(GdkRGBA){ 0, 0, 0, 1 }, alpha < 1 ? 0.6 : 0.9);
+  for (guint i = 0; i < n; i++)
+    {
+      const PsSpanLodItem *item = &g_array_index (render->items, PsSpanLodItem, i);
+      g_autofree char *converted = NULL;
+      const char *name;
+      double x0, x1;
+
+      if (item->flags & PS_SPAN_LOD_ITEM_MERGED)
+        continue;
+      if (!span_pixels (render, item->begin_ns, item->end_ns, &x0, &x1) || x1 - x0 < MIN_LABEL_WIDTH)
+        continue;
+      name = ps_event_store_get_string (render->model->store, item->name);
+      if (name == NULL)
+        continue;
+      if (!g_utf8_validate (name, -1, NULL))
+        name = converted = ps_util_display_text (name, -1);
+      x0 = MAX (x0, render->plot_left);
+      x1 = MIN (x1, render->plot_right);
+      if (x1 - x0 < MIN_LABEL_WIDTH)
+        continue;
+      cairo_save (cr);
+      cairo_rectangle (cr, x0, y, x1 - x0, PS_TIMELINE_SPAN_HEIGHT);
+      cairo_clip (cr);
+      draw_layout_text (cr, render->layout, name, x0 + 3, y + (PS_TIMELINE_SPAN_HEIGHT - 1) / 2, x1 - x0 - 6, 0, 0.5);
+      cairo_restore (cr);
+      if (render->stats != NULL)
+        render->stats->n_labels++;
+    }
+}
+
+static void
+draw_marks (Render              *render,
+            const PsTimelineRow *row,
+            double               y)
+{
+  const PsTimelineFrame *frame = render->frame;
+  cairo_t *cr = render->cr;
+  guint n;
+
+  g_array_set_size (render->mark_items, 0);
+  n = ps_span_lod_query_marks (render->model->lod, row->track, frame->begin, frame->end,
+                               render->ns_per_pixel, render->mark_items);
+  for (guint i = 0; i < n; i++)
+    {
+      const PsMarkLodItem *item = &g_array_index (render->mark_items, PsMarkLodItem, i);
+      double x = ps_timeline_frame_x_of (frame, (double)item->time_ns);
+
+      if (x < render->plot_left - 1 || x > render->plot_right + 1)
+        continue;
+      cairo_rectangle (cr, floor (x), y + 1, 1, PS_TIMELINE_MARK_HEIGHT - 2);
+    }
+  set_color (cr, &frame->foreground, 0.7);
+  cairo_fill (cr);
+  if (render->stats != NULL)
+    render->stats->n_marks += n;
+}
+
+static void
+draw_span_row (Render              *render,
+               const PsTimelineRow *row,
+               double               y)
+{
+  const PsTimelineFrame *frame = render->frame;
+  double alpha = frame->highlight != NULL ? 0.35 : 1.0;
+
+  if (row->has_marks)
+    draw_marks (render, row, y);
+
+  for (guint depth = 0; depth < row->n_depths; depth++)
+    {
+      double depth_y = y + ps_timeline_row_depth_y (row, depth) - row->y;
+
+      if (depth_y + PS_TIMELINE_SPAN_HEIGHT < PS_TIMELINE_HEADER_HEIGHT || depth_y > frame->height)
+        continue;
+      draw_span_depth (render, render->model->lod, row, depth, depth_y, frame->highlight == NULL, alpha);
+      if (frame->highlight != NULL && depth < ps_span_lod_get_n_depths (frame->highlight, row->track))
+        draw_span_depth (render, frame->highlight, row, depth, depth_y, TRUE, 1.0);
+    }
+}
+
+/* Values */
+
+static void
+draw_values_row (Render              *render,
+                 const PsTimelineRow *row,
+                 double               y)
+{
+  const PsTimelineFrame *frame = render->frame;
+  cairo_t *cr = render->cr;
+  gint64 x_min, x_max;
+  double v_min, v_max, top, bottom;
+  gboolean first = TRUE;
+  guint n;
+
+  if (!ps_value_lod_get_range (row->values, &x_min, &x_max, &v_min, &v_max))
+    return;
+  v_min = MIN (v_min, 0);
+  if (v_max <= v_min)
+    v_max = v_min + 1;
+  top = y + 4;
+  bottom = y + PS_TIMELINE_VALUES_HEIGHT - 1;
+
+#define VALUE_Y(v) (bottom - ((v) - v_min) / (v_max - v_min) * (bottom - top))
+
+  g_array_set_size (render->value_items, 0);
+  n = ps_value_lod_query (row->values, frame->begin, frame->end, render->ns_per_pixel, render->value_items);
+
+  /* Envelope: the min…max of each column, filled */
+  for (guint i = 0; i < n; i++)
+    {
+      const PsValueLodItem *item = &g_array_index (render->value_items, PsValueLodItem, i);
+      double x0 = ps_timeline_frame_x_of (frame, (double)item->x_begin);
+      double x1 = ps_timeline_frame_x_of (frame, (double)item->x_end);
+
+      if (isnan (item->min) || item->n_points < 2)
+        continue;
+      cairo_rectangle (cr, floor (x0), VALUE_Y (item->max), MAX (x1 - x0, 1), MAX (VALUE_Y (item->min) - VALUE_Y (item->max), 1));
+    }
+  cairo_save (cr);
+  cairo_rectangle (cr, render->plot_left, y, render->plot_right - render->plot_left, PS_TIMELINE_VALUES_HEIGHT);
+  cairo_clip (cr);
+  set_color (cr, &frame->accent, 0.35);
+  cairo_fill (cr);
+
+  /* The line through first and last values */
+  for (guint i = 0; i < n; i++)
+    {
+      const PsValueLodItem *item = &g_array_index (render->value_items, PsValueLodItem, i);
+      double x0 = ps_timeline_frame_x_of (frame, (double)item->x_begin);
+      double x1 = ps_timeline_frame_x_of (frame, (double)item->x_end);
+
+      if (isnan (item->first) || isnan (item->last))
+        {
+          first = TRUE;
+          continue;
+        }
+      if (first)
+        cairo_move_to (cr, x0, VALUE_Y (item->first));
+      else
+        cairo_line_to (cr, x0, VALUE_Y (item->first));
+      cairo_line_to (cr, x1, VALUE_Y (item->last));
+      first = FALSE;
+    }
+  set_color (cr, &frame->accent, 1);
+  cairo_set_line_width (cr, 1.5);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+  if (render->stats != NULL)
+    render->stats->n_points += n;
+
+  /* The scale: the top value with its unit */
+  {
+    g_autofree char *text = g_strdup_printf ("%.4g %s", v_max * row->unit_scale, row->unit);
+
+    set_color (cr, &frame->foreground, 0.7);
+    draw_layout_text (cr, render->layout, text, render->plot_right - 4, top, -1, 1, 0);
+  }
+#undef VALUE_Y
+}
+
+/* Axis, overview, labels */
+
+static void
+draw_axis (Render *render)
+{
+  const PsTimelineFrame *frame = render->frame;
+  PsTimelineModel *model = render->model;
+  cairo_t *cr = render->cr;
+  double top = PS_TIMELINE_OVERVIEW_HEIGHT;
+  double range = (double)(frame->end - frame->begin);
+  double step = ps_chart_nice_step (range, MAX ((render->plot_right - render->plot_left) / MIN_TICK_SPACING, 1));
+  double last_end = -G_MAXDOUBLE;
+  double labels_end = render->plot_right;
+
+  if (model->sequence_axis)
+    step = MAX (step, 1);
+
+  set_color (cr, &frame->foreground, 0.25);
+  cairo_rectangle (cr, 0, top + PS_TIMELINE_AXIS_HEIGHT - 1, frame->width, 1);
+  cairo_fill (cr);
+
+  /* The wall-clock time of the left edge takes the axis' right end */
+  {
+    g_autofree char *wall = ps_timeline_format_wall (model, frame->begin);
+
+    if (wall != NULL)
+      {
+        int width;
+
+        pango_layout_set_text (render->layout, wall, -1);
+        pango_layout_set_width (render->layout, -1);
+        pango_layout_get_pixel_size (render->layout, &width, NULL);
+        labels_end = render->plot_right - width - 12;
+        set_color (cr, &frame->foreground, 0.6);
+        draw_layout_text (cr, render->layout, wall, render->plot_right - 4, top + 3, -1, 1, 0);
+      }
+  }
+
+  for (double tick = ceil ((double)frame->begin / step) * step; tick <= (double)frame->end; tick += step)
+    {
+      double x = round (ps_timeline_frame_x_of (frame, tick)) + 0.5;
+      g_autofree char *text = ps_timeline_format_x (model, tick, step);
+
+      set_color (cr, &frame->foreground, 0.12);
+      cairo_move_to (cr, x, top + PS_TIMELINE_AXIS_HEIGHT - 6);
+      cairo_line_to (cr, x, frame->height);
+      cairo_set_line_width (cr, 1);
+      cairo_stroke (cr);
+      if (x + 3 > last_end)
+        {
+          int width;
+
+          pango_layout_set_text (render->layout, text, -1);
+          pango_layout_set_width (render->layout, -1);
+          pango_layout_get_pixel_size (render->layout, &width, NULL);
+          if (x + 3 + width > labels_end)
+            continue;
+          set_color (cr, &frame->foreground, 0.8);
+          draw_layout_text (cr, render->layout, text, x + 3, top + 3, -1, 0, 0);
+          last_end = x + 3 + width + 8;
+        }
+    }
+
+  /* What the axis measures, in the label column */
+  set_color (cr, &frame->foreground, 0.7);
+  draw_layout_text (cr, render->layout,
+                    model->sequence_axis
+                    /* Translators: the timeline's x axis for data without timestamps */
+                    ? _("Sequence (no timestamps)")
+                    /* Translators: the timeline's x axis */
+                    : _("Time from start"),
+                    6, top + 3, PS_TIMELINE_LABEL_WIDTH - 10, 0, 0);
+}
+
+/* The whole run in the top strip: where the time went, and which part is
+ * shown below */
+static void
+draw_overview (Render *render)
+{
+  const PsTimelineFrame *frame = render->frame;
+  PsTimelineModel *model = render->model;
+  cairo_t *cr = render->cr;
+  PsTimelineFrame whole = *frame;
+  double width = render->plot_right - render->plot_left;
+  guint columns = (guint)MAX (width, 1);
+  g_autofree double *busy = g_new0 (double, columns);
+  double max_busy = 0;
+  double top = 2, height = PS_TIMELINE_OVERVIEW_HEIGHT - 6;
+  double ns_per_pixel;
+
+  whole.begin = model->extent_begin;
+  whole.end = model->extent_end;
+  ns_per_pixel = (double)(whole.end - whole.begin) / columns;
+
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+      g_array_set_size (render->items, 0);
+      g_array_set_size (render->value_items, 0);
+      if (row->kind == PS_TIMELINE_ROW_SPANS && row->n_depths > 0)
+        {
+          guint n = ps_span_lod_query (model->lod, row->track, 0, whole.begin, whole.end,
+                                       ns_per_pixel, render->items);
+
+          /* Each column gets the time its spans covered */
+          for (guint i = 0; i < n; i++)
+            {
+              const PsSpanLodItem *item = &g_array_index (render->items, PsSpanLodItem, i);
+              double from = ((double)item->begin_ns - whole.begin) / ns_per_pixel;
+              double to = ((double)item->end_ns - whole.begin) / ns_per_pixel;
+              double share = item->total_ns / MAX (to - from, 1.0);
+
+              for (guint c = (guint)CLAMP (from, 0, columns - 1); c <= (guint)CLAMP (to, 0, columns - 1); c++)
+                busy[c] += share;
+            }
+        }
+      else if (row->kind == PS_TIMELINE_ROW_VALUES)
+        {
+          guint n = ps_value_lod_query (row->values, whole.begin, whole.end, ns_per_pixel, render->value_items);
+
+          for (guint i = 0; i < n; i++)
+            {
+              const PsValueLodItem *item = &g_array_index (render->value_items, PsValueLodItem, i);
+              double c = ((double)item->x_begin - whole.begin) / ns_per_pixel;
+
+              if (c >= 0 && c < columns)
+                busy[(guint)c] += item->n_points;
+            }
+        }
+    }
+  for (guint c = 0; c < columns; c++)
+    max_busy = MAX (max_busy, busy[c]);
+
+  set_color (cr, &frame->foreground, 0.05);
+  cairo_rectangle (cr, render->plot_left, top, width, height);
+  cairo_fill (cr);
+  if (max_busy > 0)
+    {
+      for (guint c = 0; c < columns; c++)
+        if (busy[c] > 0)
+          {
+            double h = MAX (busy[c] / max_busy * height, 1);
+
+            cairo_rectangle (cr, render->plot_left + c, top + height - h, 1, h);
+          }
+      set_color (cr, &frame->accent, 0.55);
+      cairo_fill (cr);
+    }
+
+  /* The visible part */
+  {
+    double x0 = ps_timeline_frame_x_of (&whole, (double)frame->begin);
+    double x1 = ps_timeline_frame_x_of (&whole, (double)frame->end);
+
+    x0 = CLAMP (x0, render->plot_left, render->plot_right);
+    x1 = CLAMP (x1, render->plot_left, render->plot_right);
+    if (x1 - x0 < 3)
+      x0 = (x0 + x1) / 2 - 1.5, x1 = x0 + 3;
+    set_color (cr, &frame->accent, 0.18);
+    cairo_rectangle (cr, x0, top, x1 - x0, height);
+    cairo_fill (cr);
+    set_color (cr, &frame->accent, 1);
+    cairo_set_line_width (cr, 1.5);
+    cairo_rectangle (cr, x0 + 0.75, top + 0.75, x1 - x0 - 1.5, height - 1.5);
+    cairo_stroke (cr);
+  }
+
+  set_color (cr, &frame->foreground, 0.7);
+  /* Translators: the strip above the timeline that shows the whole run */
+  draw_layout_text (cr, render->layout, _("Whole run"), 6, top + height / 2, PS_TIMELINE_LABEL_WIDTH - 10, 0, 0.5);
+}
+
+static void
+draw_selection (Render *render)
+{
+  const PsTimelineFrame *frame = render->frame;
+  cairo_t *cr = render->cr;
+  double x0, x1, top = PS_TIMELINE_OVERVIEW_HEIGHT;
+
+  if (!frame->has_selection)
+    return;
+  x0 = ps_timeline_frame_x_of (frame, (double)frame->selection_begin);
+  x1 = ps_timeline_frame_x_of (frame, (double)frame->selection_end);
+  x0 = CLAMP (x0, render->plot_left, render->plot_right);
+  x1 = CLAMP (x1, render->plot_left, render->plot_right);
+
+  /* Dim what is outside */
+  set_color (cr, &frame->background, 0.55);
+  cairo_rectangle (cr, render->plot_left, top, x0 - render->plot_left, frame->height - top);
+  cairo_rectangle (cr, x1, top, render->plot_right - x1, frame->height - top);
+  cairo_fill (cr);
+
+  set_color (cr, &frame->accent, 1);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, round (x0) + 0.5, top);
+  cairo_line_to (cr, round (x0) + 0.5, frame->height);
+  cairo_move_to (cr, round (x1) - 0.5, top);
+  cairo_line_to (cr, round (x1) - 0.5, frame->height);
+  cairo_stroke (cr);
+
+  /* Its length on the axis */
+  {
+    g_autofree char *length = NULL;
+    int width;
+
+    if (render->model->sequence_axis)
+      length = g_strdup_printf (ngettext ("%" G_GINT64_FORMAT " measurement", "%" G_GINT64_FORMAT " measurements",
+                                          frame->selection_end - frame->selection_begin),
+                                frame->selection_end - frame->selection_begin);
+    else
+      length = ps_util_format_seconds ((frame->selection_end - frame->selection_begin) / 1e9);
+    pango_layout_set_text (render->layout, length, -1);
+    pango_layout_set_width (render->layout, -1);
+    pango_layout_get_pixel_size (render->layout, &width, NULL);
+    x0 = CLAMP ((x0 + x1) / 2 - width / 2.0 - 4, render->plot_left, render->plot_right - width - 8);
+    set_color (cr, &frame->accent, 1);
+    cairo_rectangle (cr, x0, top + PS_TIMELINE_AXIS_HEIGHT - render->text_height - 6, width + 8, render->text_height + 4);
+    cairo_fill (cr);
+    cairo_set_source_rgb (cr, 1, 1, 1);
+    draw_layout_text (cr, render->layout, length, x0 + 4, top + PS_TIMELINE_AXIS_HEIGHT - render->text_height - 4, -1, 0, 0);
+  }
+}
+
+static void
+draw_cursor (Render *render)
+{
+  const PsTimelineFrame *frame = render->frame;
+  PsTimelineModel *model = render->model;
+  cairo_t *cr = render->cr;
+  const PsSpan *span;
+  const PsTimelineRow *row = NULL;
+  double x0, x1, y;
+
+  if (frame->cursor_span == PS_SPAN_LOD_NO_SPAN || model->lod == NULL)
+    return;
+  span = ps_event_store_get_span (model->store, frame->cursor_span);
+  if (span == NULL)
+    return;
+  for (guint r = 0; r < model->rows->len && row == NULL; r++)
+    {
+      const PsTimelineRow *candidate = g_ptr_array_index (model->rows, r);
+
+      if (candidate->kind == PS_TIMELINE_ROW_SPANS && candidate->track == span->track && !candidate->hidden)
+        row = candidate;
+    }
+  if (row == NULL)
+    return;
+  y = render->rows_top + ps_timeline_row_depth_y (row, span->depth);
+  if (!span_pixels (render, span->begin_ns, MAX (span->end_ns, span->begin_ns), &x0, &x1))
+    return;
+  set_color (cr, frame->focused ? &frame->accent : &frame->foreground, 1);
+  cairo_set_line_width (cr, 2);
+  cairo_rectangle (cr, x0 + 1, y + 1, MAX (x1 - x0 - 2, 1), PS_TIMELINE_SPAN_HEIGHT - 3);
+  cairo_stroke (cr);
+}
+
+static void
+draw_labels (Render *render)
+{
+  const PsTimelineFrame *frame = render->frame;
+  PsTimelineModel *model = render->model;
+  cairo_t *cr = render->cr;
+
+  /* The label column covers what scrolled under it */
+  set_color (cr, &frame->background, 1);
+  cairo_rectangle (cr, 0, PS_TIMELINE_HEADER_HEIGHT, PS_TIMELINE_LABEL_WIDTH, frame->height);
+  cairo_fill (cr);
+  set_color (cr, &frame->foreground, 0.15);
+  cairo_rectangle (cr, PS_TIMELINE_LABEL_WIDTH - 1, PS_TIMELINE_OVERVIEW_HEIGHT, 1, frame->height);
+  cairo_fill (cr);
+
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+      double y = render->rows_top + row->y;
+
+      if (row->hidden || y + row->height < PS_TIMELINE_HEADER_HEIGHT || y > frame->height)
+        continue;
+      if ((int)r == frame->cursor_row && frame->focused)
+        {
+          set_color (cr, &frame->accent, 0.2);
+          cairo_rectangle (cr, 0, y, PS_TIMELINE_LABEL_WIDTH - 1, MIN (row->height, PS_TIMELINE_GROUP_HEIGHT));
+          cairo_fill (cr);
+        }
+      if (row->kind == PS_TIMELINE_ROW_GROUP)
+        {
+          g_autofree char *text = g_strdup_printf ("%s %s", row->collapsed ? "▸" : "▾", row->label);
+
+          set_color (cr, &frame->foreground, 0.06);
+          cairo_rectangle (cr, 0, y, frame->width, row->height);
+          cairo_fill (cr);
+          set_color (cr, &frame->foreground, 1);
+          pango_layout_set_attributes (render->layout, NULL);
+          draw_layout_text (cr, render->layout, text, 6, y + row->height / 2, frame->width - 12, 0, 0.5);
+        }
+      else
+        {
+          set_color (cr, &frame->foreground, 0.85);
+          draw_layout_text (cr, render->layout, row->label, 14, y + 2, PS_TIMELINE_LABEL_WIDTH - 20, 0, 0);
+        }
+    }
+}
+
+void
+ps_timeline_render (PsTimelineModel       *model,
+                    const PsTimelineFrame *frame,
+                    cairo_t               *cr,
+                    PsTimelineStats       *stats)
+{
+  Render render = { 0 };
+  int text_height;
+
+  g_return_if_fail (model != NULL);
+  g_return_if_fail (frame->end > frame->begin);
+
+  render.model = model;
+  render.frame = frame;
+  render.cr = cr;
+  render.stats = stats;
+  render.items = g_array_new (FALSE, FALSE, sizeof (PsSpanLodItem));
+  render.mark_items = g_array_new (FALSE, FALSE, sizeof (PsMarkLodItem));
+  render.value_items = g_array_new (FALSE, FALSE, sizeof (PsValueLodItem));
+  render.layout = new_layout (frame);
+  render.plot_left = PS_TIMELINE_LABEL_WIDTH;
+  render.plot_right = frame->width;
+  render.rows_top = PS_TIMELINE_HEADER_HEIGHT - frame->scroll_y;
+  render.ns_per_pixel = (double)(frame->end - frame->begin) / ps_timeline_frame_plot_width (frame);
+  pango_layout_set_text (render.layout, "0", -1);
+  pango_layout_get_pixel_size (render.layout, NULL, &text_height);
+  render.text_height = text_height;
+  batch_init (&render.batch);
+  if (stats != NULL)
+    memset (stats, 0, sizeof *stats);
+
+  /* Rows, clipped below the header */
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, PS_TIMELINE_HEADER_HEIGHT, frame->width, frame->height - PS_TIMELINE_HEADER_HEIGHT);
+  cairo_clip (cr);
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+      double y = render.rows_top + row->y;
+
+      if (row->hidden || y + row->height < PS_TIMELINE_HEADER_HEIGHT || y > frame->height)
+        continue;
+      if (row->kind == PS_TIMELINE_ROW_SPANS)
+        draw_span_row (&render, row, y);
+      else if (row->kind == PS_TIMELINE_ROW_VALUES)
+        draw_values_row (&render, row, y);
+    }
+  draw_cursor (&render);
+  draw_labels (&render);
+  cairo_restore (cr);
+
+  draw_overview (&render);
+  draw_axis (&render);
+  draw_selection (&render);
+
+  batch_clear (&render.batch);
+  g_object_unref (render.layout);
+  g_array_unref (render.items);
+  g_array_unref (render.mark_items);
+  g_array_unref (render.value_items);
+}

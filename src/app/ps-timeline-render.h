@@ -1,0 +1,173 @@
+/* ps-timeline-render.h — the rows of a timeline and how they are drawn
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * PsTimelineModel lists the rows of a run's timeline: group headers
+ * (collapsible), threads with their marks and their spans nested by depth,
+ * and value charts (counters over time; CE measurements, which have no
+ * timestamps, over their sequence number). ps_timeline_render() draws a
+ * frame of it with cairo from level-of-detail queries, so the work per
+ * frame is bounded by the pixels, not by the events. It needs no widget:
+ * PsTimelineView draws with it in its snapshot, bench-timeline-render into
+ * an image surface.
+ */
+#pragma once
+
+#include <cairo.h>
+#include <pango/pango.h>
+#include <gdk/gdk.h>
+
+#include "ps-event-store.h"
+#include "ps-span-lod.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PS_TIMELINE_ROW_GROUP,   /* a heading over the rows below it */
+  PS_TIMELINE_ROW_SPANS,   /* a thread: marks on top, spans by depth */
+  PS_TIMELINE_ROW_VALUES,  /* a line chart of a value series */
+} PsTimelineRowKind;
+
+typedef struct
+{
+  PsTimelineRowKind kind;
+  guint32     track;        /* PS_NONE for groups */
+  guint       group;        /* the row index of its group, or G_MAXUINT */
+  char       *label;
+  char       *tooltip;      /* longer description of the row, or NULL */
+  /* Values rows */
+  PsValueLod *values;
+  char       *unit;         /* shown on the chart: "ms", "%", "MiB" */
+  double      unit_scale;   /* stored value × unit_scale = shown value */
+  /* Span rows */
+  guint       n_depths;
+  gboolean    has_marks;
+  /* Groups */
+  gboolean    collapsed;
+  /* Layout (ps_timeline_model_layout) */
+  gboolean    hidden;       /* in a collapsed group */
+  double      y;            /* from the top of the rows area */
+  double      height;
+} PsTimelineRow;
+
+typedef struct
+{
+  PsEventStore *store;
+  PsSpanLod    *lod;
+  GPtrArray    *rows;           /* PsTimelineRow* */
+  gboolean      sequence_axis;  /* x is a measurement's sequence number */
+  gint64        origin_unix_ns; /* wall-clock time of x = 0, or 0 */
+  gint64        extent_begin;   /* x range of the whole run */
+  gint64        extent_end;
+  double        rows_height;    /* of all visible rows */
+} PsTimelineModel;
+
+/* A value series to chart: x (nanoseconds, or sequence numbers) and values */
+typedef struct
+{
+  guint32       track;
+  const char   *label;
+  const char   *unit;
+  double        unit_scale;
+  const gint64 *x;
+  const double *values;
+  gsize         n_points;
+} PsTimelineSeries;
+
+/* Spans and marks come from lod (may be NULL for runs without them),
+ * counter tracks from the store; series adds charts (e.g. CE markers, with
+ * sequence_axis). */
+PsTimelineModel *ps_timeline_model_new     (PsEventStore           *store,
+                                            PsSpanLod              *lod,
+                                            const PsTimelineSeries *series,
+                                            guint                   n_series,
+                                            gboolean                sequence_axis);
+void             ps_timeline_model_free    (PsTimelineModel        *self);
+/* Places the rows after a group was collapsed or expanded */
+void             ps_timeline_model_layout  (PsTimelineModel        *self);
+/* The row at y (from the top of the rows area), or -1 */
+int              ps_timeline_model_row_at  (PsTimelineModel        *self,
+                                            double                  y);
+/* The depth of a span row at y, or -1 for its mark strip or outside */
+int              ps_timeline_row_depth_at  (const PsTimelineRow    *row,
+                                            double                  y);
+double           ps_timeline_row_depth_y   (const PsTimelineRow    *row,
+                                            guint                   depth);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsTimelineModel, ps_timeline_model_free)
+
+/* Geometry, in pixels */
+#define PS_TIMELINE_OVERVIEW_HEIGHT 40.0
+#define PS_TIMELINE_AXIS_HEIGHT     26.0
+#define PS_TIMELINE_HEADER_HEIGHT   (PS_TIMELINE_OVERVIEW_HEIGHT + PS_TIMELINE_AXIS_HEIGHT)
+#define PS_TIMELINE_LABEL_WIDTH     160.0
+#define PS_TIMELINE_SPAN_HEIGHT     18.0
+#define PS_TIMELINE_MARK_HEIGHT     10.0
+#define PS_TIMELINE_GROUP_HEIGHT    24.0
+#define PS_TIMELINE_VALUES_HEIGHT   60.0
+#define PS_TIMELINE_ROW_GAP         6.0
+
+typedef struct
+{
+  int           width;
+  int           height;
+  double        scroll_y;       /* of the rows area */
+  gint64        begin;          /* the visible x range */
+  gint64        end;
+  gboolean      has_selection;
+  gint64        selection_begin;
+  gint64        selection_end;
+  PsSpanLod    *highlight;      /* spans drawn highlighted, or NULL */
+  guint64       cursor_span;    /* outlined, or PS_SPAN_LOD_NO_SPAN */
+  int           cursor_row;     /* the keyboard's row, or -1 */
+  gboolean      focused;
+  PangoContext *pango;
+  GdkRGBA       foreground;
+  GdkRGBA       background;
+  GdkRGBA       accent;
+  gboolean      dark;
+} PsTimelineFrame;
+
+/* Statistics of one frame, for tests and benchmarks */
+typedef struct
+{
+  guint64 n_items;    /* span items drawn */
+  guint64 n_merged;   /* of them merged */
+  guint64 n_spans;    /* spans they stand for */
+  guint64 n_labels;
+  guint64 n_marks;
+  guint64 n_points;   /* value items */
+} PsTimelineStats;
+
+void    ps_timeline_render          (PsTimelineModel       *model,
+                                     const PsTimelineFrame *frame,
+                                     cairo_t               *cr,
+                                     PsTimelineStats       *stats);
+
+/* x ↔ pixels in the plot (right of the labels) */
+double  ps_timeline_frame_x_of      (const PsTimelineFrame *frame,
+                                     double                 x_value);
+double  ps_timeline_frame_value_at  (const PsTimelineFrame *frame,
+                                     double                 x_pixel);
+double  ps_timeline_frame_plot_width (const PsTimelineFrame *frame);
+
+/* The colour of a span's name (string id) */
+void    ps_timeline_span_color      (guint32                name,
+                                     gboolean               dark,
+                                     GdkRGBA               *color);
+
+/* "12.34561 s" for a time, "#1204" on a sequence axis: digits as the step
+ * needs */
+char   *ps_timeline_format_x        (const PsTimelineModel *model,
+                                     double                 value,
+                                     double                 step);
+char   *ps_timeline_format_position (gboolean               sequence_axis,
+                                     double                 value,
+                                     double                 step);
+/* The wall-clock time of x, "14:03:22.125", or NULL without an origin */
+char   *ps_timeline_format_wall     (const PsTimelineModel *model,
+                                     gint64                 value);
+
+G_END_DECLS

@@ -1,0 +1,1616 @@
+/* ps-timeline-view.c — what happened when: threads, spans, marks, values
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Draws with ps_timeline_render() and handles the pointer and the keyboard:
+ * Ctrl+scroll, pinch, +/− zoom around the pointer or the cursor; drag in
+ * the rows selects a time range, drag on the axis or with the middle
+ * button pans, drag in the overview moves the view; a click on a span
+ * selects its time range, a double click zooms to it. The arrow keys move
+ * a cursor from span to span (left/right on one depth, up to the parent
+ * and down to a child), Enter selects the cursor's span and zooms to it,
+ * Escape clears the selection and the highlight.
+ *
+ * The view is a GtkScrollable: the vertical adjustment scrolls the rows
+ * (the overview and the axis stay), the horizontal one is the visible
+ * range over the whole run, so a GtkScrolledWindow gives it both
+ * scrollbars.
+ *
+ * The model is built in a worker thread once the session's index is ready;
+ * CE runs collect their measurements into charts there.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "ps-chart-util.h"
+#include "ps-timeline-view.h"
+#include "ps-util.h"
+
+#define MIN_VISIBLE_NS    1000          /* 1 µs across the plot */
+#define MIN_VISIBLE_STEPS 10            /* on a sequence axis */
+#define ZOOM_STEP         1.5
+#define PAN_FRACTION      0.1
+#define DRAG_THRESHOLD    4.0
+#define HIT_SLOP_PIXELS   3.0
+
+typedef enum
+{
+  DRAG_NONE,
+  DRAG_SELECT,
+  DRAG_PAN,
+  DRAG_OVERVIEW,
+} DragMode;
+
+struct _PsTimelineView
+{
+  GtkWidget        parent_instance;
+
+  PsSession       *session;
+  PsRunAnalysis   *analysis;
+  PsTimelineModel *model;
+  GCancellable    *cancellable;
+  gulong           visible_handler;
+  gulong           selection_handler;
+  gulong           lod_handler;
+  gulong           highlight_handler;
+
+  GtkAdjustment   *hadjustment;
+  GtkAdjustment   *vadjustment;
+  guint            hscroll_policy : 1;
+  guint            vscroll_policy : 1;
+  gboolean         updating_adjustments;
+
+  DragMode         drag_mode;
+  double           drag_start_x;
+  double           drag_start_y;
+  gint64           drag_begin;    /* the visible range when the drag began */
+  gint64           drag_end;
+  gint64           drag_anchor;   /* where a selection began */
+  double           zoom_scale;    /* pinch: the scale handled so far */
+  double           pointer_x;     /* where Ctrl+scroll zooms around */
+
+  guint64          cursor_span;
+  int              cursor_row;
+  PsTimelineStats  stats;
+};
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  N_PROPS,
+
+  /* GtkScrollable */
+  PROP_HADJUSTMENT = N_PROPS,
+  PROP_VADJUSTMENT,
+  PROP_HSCROLL_POLICY,
+  PROP_VSCROLL_POLICY,
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PsTimelineView, ps_timeline_view, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, NULL))
+
+static void update_adjustments (PsTimelineView *self);
+static void update_accessible (PsTimelineView *self);
+
+/* Ranges */
+
+static gint64
+min_visible (PsTimelineView *self)
+{
+  return self->model != NULL && self->model->sequence_axis ? MIN_VISIBLE_STEPS : MIN_VISIBLE_NS;
+}
+
+/* Sets the visible range, kept inside the run and at least the minimum */
+static void
+set_visible (PsTimelineView *self,
+             double          begin,
+             double          end)
+{
+  double extent_begin, extent_end, length;
+
+  if (self->session == NULL || self->model == NULL)
+    return;
+
+  extent_begin = (double)self->model->extent_begin;
+  extent_end = (double)self->model->extent_end;
+  length = CLAMP (end - begin, (double)min_visible (self), extent_end - extent_begin);
+  if (length <= 0)
+    length = 1;
+  begin = CLAMP (begin, extent_begin, MAX (extent_end - length, extent_begin));
+  ps_session_set_visible_range (self->session, (gint64)floor (begin), (gint64)floor (begin + length));
+}
+
+static void
+get_visible (PsTimelineView *self,
+             gint64         *begin,
+             gint64         *end)
+{
+  *begin = 0;
+  *end = 1;
+  if (self->session != NULL)
+    ps_session_get_visible_range (self->session, begin, end);
+}
+
+static void
+fill_frame (PsTimelineView  *self,
+            PsTimelineFrame *frame)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+
+  memset (frame, 0, sizeof *frame);
+  frame->width = gtk_widget_get_width (widget);
+  frame->height = gtk_widget_get_height (widget);
+  frame->scroll_y = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
+  get_visible (self, &frame->begin, &frame->end);
+  if (self->session != NULL)
+    {
+      frame->has_selection = ps_session_get_selection (self->session, &frame->selection_begin,
+                                                       &frame->selection_end);
+      frame->highlight = ps_session_get_highlight (self->session);
+    }
+  frame->cursor_span = self->cursor_span;
+  frame->cursor_row = self->cursor_row;
+  frame->focused = gtk_widget_has_focus (widget);
+  frame->pango = gtk_widget_get_pango_context (widget);
+  ps_chart_get_foreground (widget, &frame->foreground);
+  frame->dark = 0.299 * frame->foreground.red + 0.587 * frame->foreground.green
+                + 0.114 * frame->foreground.blue > 0.5;
+  /* The "view" background of the light and dark styles */
+  frame->background = frame->dark ? (GdkRGBA){ 0.118, 0.118, 0.118, 1 } : (GdkRGBA){ 1, 1, 1, 1 };
+  frame->accent = frame->dark ? (GdkRGBA){ 0.471, 0.682, 0.929, 1 } : (GdkRGBA){ 0.208, 0.518, 0.894, 1 };
+}
+
+double
+ps_timeline_view_x_of (PsTimelineView *self,
+                       gint64          value)
+{
+  PsTimelineFrame frame;
+
+  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), 0);
+
+  fill_frame (self, &frame);
+  return ps_timeline_frame_x_of (&frame, (double)value);
+}
+
+static double
+value_at (PsTimelineView *self,
+          double          x)
+{
+  PsTimelineFrame frame;
+
+  fill_frame (self, &frame);
+  return ps_timeline_frame_value_at (&frame, x);
+}
+
+/* Zoom */
+
+void
+ps_timeline_view_zoom (PsTimelineView *self,
+                       double          factor,
+                       double          anchor_x)
+{
+  gint64 begin, end;
+  double anchor, length;
+
+  g_return_if_fail (PS_IS_TIMELINE_VIEW (self));
+
+  if (self->model == NULL || factor <= 0)
+    return;
+  get_visible (self, &begin, &end);
+  anchor = value_at (self, CLAMP (anchor_x, PS_TIMELINE_LABEL_WIDTH, gtk_widget_get_width (GTK_WIDGET (self))));
+  length = (double)(end - begin) / factor;
+  length = MAX (length, (double)min_visible (self));
+  /* The point under the anchor stays where it is */
+  set_visible (self,
+               anchor - (anchor - (double)begin) / (double)(end - begin) * length,
+               anchor - (anchor - (double)begin) / (double)(end - begin) * length + length);
+}
+
+void
+ps_timeline_view_reset_zoom (PsTimelineView *self)
+{
+  g_return_if_fail (PS_IS_TIMELINE_VIEW (self));
+
+  if (self->model != NULL)
+    set_visible (self, (double)self->model->extent_begin, (double)self->model->extent_end);
+}
+
+static void
+zoom_to (PsTimelineView *self,
+         gint64          begin,
+         gint64          end)
+{
+  double margin = (double)(end - begin) * 0.05;
+
+  set_visible (self, (double)begin - margin, (double)end + margin);
+}
+
+void
+ps_timeline_view_zoom_to_selection (PsTimelineView *self)
+{
+  gint64 begin, end;
+
+  g_return_if_fail (PS_IS_TIMELINE_VIEW (self));
+
+  if (self->session != NULL && ps_session_get_selection (self->session, &begin, &end))
+    zoom_to (self, begin, end);
+}
+
+static double
+cursor_anchor_x (PsTimelineView *self)
+{
+  const PsSpan *span;
+
+  if (self->cursor_span != PS_SPAN_LOD_NO_SPAN && self->model != NULL
+      && (span = ps_event_store_get_span (self->model->store, self->cursor_span)) != NULL)
+    return ps_timeline_view_x_of (self, span->begin_ns + (span->end_ns - span->begin_ns) / 2);
+  return PS_TIMELINE_LABEL_WIDTH + (gtk_widget_get_width (GTK_WIDGET (self)) - PS_TIMELINE_LABEL_WIDTH) / 2.0;
+}
+
+static void
+pan (PsTimelineView *self,
+     double          fraction)
+{
+  gint64 begin, end;
+  double shift;
+
+  get_visible (self, &begin, &end);
+  shift = (double)(end - begin) * fraction;
+  set_visible (self, (double)begin + shift, (double)end + shift);
+}
+
+/* Rows and spans */
+
+static PsTimelineRow *
+get_row (PsTimelineView *self,
+         int             index)
+{
+  if (self->model == NULL || index < 0 || (guint)index >= self->model->rows->len)
+    return NULL;
+  return g_ptr_array_index (self->model->rows, index);
+}
+
+static int
+row_of_track (PsTimelineView *self,
+              guint32         track)
+{
+  for (guint r = 0; self->model != NULL && r < self->model->rows->len; r++)
+    {
+      PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
+
+      if (row->kind == PS_TIMELINE_ROW_SPANS && row->track == track)
+        return (int)r;
+    }
+  return -1;
+}
+
+/* The row under widget y, or -1 (the header, or below the rows) */
+static int
+row_at (PsTimelineView *self,
+        double          y)
+{
+  double scroll_y = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
+
+  if (self->model == NULL || y < PS_TIMELINE_HEADER_HEIGHT)
+    return -1;
+  return ps_timeline_model_row_at (self->model, y - PS_TIMELINE_HEADER_HEIGHT + scroll_y);
+}
+
+static double
+rows_y (PsTimelineView *self,
+        double          y)
+{
+  double scroll_y = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
+
+  return y - PS_TIMELINE_HEADER_HEIGHT + scroll_y;
+}
+
+static double
+slop (PsTimelineView *self)
+{
+  gint64 begin, end;
+
+  get_visible (self, &begin, &end);
+  return (double)(end - begin) / MAX (gtk_widget_get_width (GTK_WIDGET (self)) - PS_TIMELINE_LABEL_WIDTH, 1)
+         * HIT_SLOP_PIXELS;
+}
+
+/* The span at widget (x, y), or PS_SPAN_LOD_NO_SPAN */
+static guint64
+span_at (PsTimelineView *self,
+         double          x,
+         double          y)
+{
+  PsTimelineRow *row = get_row (self, row_at (self, y));
+  int depth;
+
+  if (row == NULL || row->kind != PS_TIMELINE_ROW_SPANS || x < PS_TIMELINE_LABEL_WIDTH)
+    return PS_SPAN_LOD_NO_SPAN;
+  depth = ps_timeline_row_depth_at (row, rows_y (self, y));
+  if (depth < 0)
+    return PS_SPAN_LOD_NO_SPAN;
+  return ps_span_lod_find (self->model->lod, row->track, depth, (gint64)value_at (self, x), (gint64)slop (self));
+}
+
+double
+ps_timeline_view_span_y (PsTimelineView *self,
+                         guint64         span)
+{
+  const PsSpan *s;
+  PsTimelineRow *row;
+  double scroll_y;
+
+  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), -1);
+
+  if (self->model == NULL || (s = ps_event_store_get_span (self->model->store, span)) == NULL)
+    return -1;
+  row = get_row (self, row_of_track (self, s->track));
+  if (row == NULL || row->hidden)
+    return -1;
+  scroll_y = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
+  return PS_TIMELINE_HEADER_HEIGHT - scroll_y + ps_timeline_row_depth_y (row, s->depth)
+         + PS_TIMELINE_SPAN_HEIGHT / 2;
+}
+
+/* Brings the cursor's row into the vertical view */
+static void
+scroll_to_span (PsTimelineView *self,
+                guint64         span)
+{
+  double y, height, value;
+
+  if (self->vadjustment == NULL)
+    return;
+  y = ps_timeline_view_span_y (self, span);
+  if (y < 0)
+    return;
+  value = gtk_adjustment_get_value (self->vadjustment);
+  height = gtk_widget_get_height (GTK_WIDGET (self));
+  if (y - PS_TIMELINE_SPAN_HEIGHT < PS_TIMELINE_HEADER_HEIGHT)
+    gtk_adjustment_set_value (self->vadjustment, value - (PS_TIMELINE_HEADER_HEIGHT - y + PS_TIMELINE_SPAN_HEIGHT));
+  else if (y + PS_TIMELINE_SPAN_HEIGHT > height)
+    gtk_adjustment_set_value (self->vadjustment, value + (y + PS_TIMELINE_SPAN_HEIGHT - height));
+}
+
+/* Keeps the cursor's span in the visible range, panning if needed */
+static void
+reveal_span (PsTimelineView *self,
+             guint64         span)
+{
+  const PsSpan *s = ps_event_store_get_span (self->model->store, span);
+  gint64 begin, end, length;
+
+  get_visible (self, &begin, &end);
+  length = end - begin;
+  if (s->end_ns - s->begin_ns > length)
+    zoom_to (self, s->begin_ns, s->end_ns);
+  else if (s->begin_ns < begin || s->end_ns > end)
+    set_visible (self, (double)(s->begin_ns + (s->end_ns - s->begin_ns) / 2 - length / 2),
+                 (double)(s->begin_ns + (s->end_ns - s->begin_ns) / 2 + length / 2));
+  scroll_to_span (self, span);
+}
+
+guint64
+ps_timeline_view_get_cursor_span (PsTimelineView *self)
+{
+  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), PS_SPAN_LOD_NO_SPAN);
+
+  return self->cursor_span;
+}
+
+void
+ps_timeline_view_set_cursor_span (PsTimelineView *self,
+                                  guint64         span)
+{
+  g_return_if_fail (PS_IS_TIMELINE_VIEW (self));
+
+  if (self->model == NULL || span >= ps_event_store_get_n_spans (self->model->store))
+    span = PS_SPAN_LOD_NO_SPAN;
+  self->cursor_span = span;
+  if (span != PS_SPAN_LOD_NO_SPAN)
+    {
+      self->cursor_row = row_of_track (self, ps_event_store_get_span (self->model->store, span)->track);
+      reveal_span (self, span);
+    }
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+select_span (PsTimelineView *self,
+             guint64         span)
+{
+  const PsSpan *s = ps_event_store_get_span (self->model->store, span);
+
+  if (s != NULL)
+    ps_session_set_selection (self->session, s->begin_ns, MAX (s->end_ns, s->begin_ns));
+}
+
+/* Tooltips */
+
+static char *
+describe_span (PsTimelineView *self,
+               guint64         span)
+{
+  PsEventStore *store = self->model->store;
+  const PsSpan *s = ps_event_store_get_span (store, span);
+  const PsTrack *track = ps_event_store_get_track (store, s->track);
+  g_autofree char *duration = ps_util_format_seconds ((s->end_ns - s->begin_ns) / 1e9);
+  g_autofree char *begin = ps_timeline_format_x (self->model, (double)s->begin_ns, 1000);
+  g_autofree char *end = ps_timeline_format_x (self->model, (double)s->end_ns, 1000);
+  g_autofree char *wall = ps_timeline_format_wall (self->model, s->begin_ns);
+  g_autofree char *name = ps_util_display_text (ps_event_store_get_string (store, s->name), -1);
+  g_autofree char *thread = track != NULL ? ps_util_display_text (ps_event_store_get_string (store, track->name), -1)
+                                          : g_strdup ("?");
+  GString *text = g_string_new (name);
+
+  g_string_append_c (text, '\n');
+  /* Translators: a span's tooltip; %s is a duration with its unit */
+  g_string_append_printf (text, _("Duration: %s"), duration);
+  if (s->flags & PS_SPAN_FLAG_UNTERMINATED)
+    g_string_append_printf (text, " %s", _("(no end in the log: at least this long)"));
+  else if (s->flags & PS_SPAN_FLAG_CLOCK_BACK)
+    g_string_append_printf (text, " %s", _("(the clock went back: unreliable)"));
+  g_string_append_c (text, '\n');
+  /* Translators: a span's tooltip; the %s are times from the run's start */
+  g_string_append_printf (text, _("From %s to %s"), begin, end);
+  if (wall != NULL)
+    g_string_append_printf (text, "\n%s", wall);
+  g_string_append_c (text, '\n');
+  /* Translators: a span's tooltip; %s is a thread's id, %u a nesting depth */
+  g_string_append_printf (text, _("Thread %s, depth %u"), thread, s->depth);
+  return g_string_free (text, FALSE);
+}
+
+char *
+ps_timeline_view_describe_at (PsTimelineView *self,
+                              double          x,
+                              double          y)
+{
+  PsTimelineRow *row;
+  double row_y;
+  guint64 span;
+
+  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), NULL);
+
+  if (self->model == NULL)
+    return NULL;
+  if (y < PS_TIMELINE_OVERVIEW_HEIGHT)
+    return g_strdup (_("The whole run: drag to move the view, click to centre it"));
+  row = get_row (self, row_at (self, y));
+  if (row == NULL)
+    return NULL;
+  if (x < PS_TIMELINE_LABEL_WIDTH || row->kind == PS_TIMELINE_ROW_GROUP)
+    {
+      if (row->kind == PS_TIMELINE_ROW_GROUP)
+        return g_strdup_printf ("%s — %s", row->label,
+                                row->collapsed ? _("click to show its rows") : _("click to hide its rows"));
+      return g_strdup (row->tooltip != NULL ? row->tooltip : row->label);
+    }
+
+  row_y = rows_y (self, y);
+  if (row->kind == PS_TIMELINE_ROW_SPANS)
+    {
+      if (row->has_marks && row_y < row->y + PS_TIMELINE_MARK_HEIGHT)
+        {
+          guint64 mark = ps_span_lod_find_mark (self->model->lod, row->track, (gint64)value_at (self, x),
+                                                (gint64)slop (self));
+          const PsMark *m;
+          g_autofree char *time = NULL;
+          g_autofree char *text = NULL;
+
+          if (mark == PS_SPAN_LOD_NO_SPAN)
+            return NULL;
+          m = ps_event_store_get_mark (self->model->store, mark);
+          time = ps_timeline_format_x (self->model, (double)m->time_ns, 1000);
+          text = ps_util_display_text (ps_event_store_get_string (self->model->store, m->text), -1);
+          /* Translators: a message's tooltip: its text, its time and its line */
+          return g_strdup_printf (_("%s\nat %s, line %" G_GUINT64_FORMAT), text, time, m->line);
+        }
+      span = span_at (self, x, y);
+      return span != PS_SPAN_LOD_NO_SPAN ? describe_span (self, span) : NULL;
+    }
+
+  if (row->kind == PS_TIMELINE_ROW_VALUES)
+    {
+      gsize index = ps_value_lod_find (row->values, (gint64)value_at (self, x));
+      PsValueLodItem item;
+      g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (PsValueLodItem));
+      g_autofree char *where = NULL;
+      gint64 point_x;
+
+      if (index == G_MAXSIZE)
+        return NULL;
+      /* The point itself: a query one x wide around it */
+      point_x = (gint64)value_at (self, x);
+      ps_value_lod_query (row->values, point_x, point_x, 1, items);
+      for (guint i = 0; i < items->len; i++)
+        {
+          item = g_array_index (items, PsValueLodItem, i);
+          if (item.index == index)
+            {
+              where = ps_timeline_format_x (self->model, (double)item.x_begin, self->model->sequence_axis ? 1 : 1000);
+              return g_strdup_printf ("%s\n%.6g %s %s", row->label, item.first * row->unit_scale, row->unit, where);
+            }
+        }
+      return g_strdup (row->label);
+    }
+  return NULL;
+}
+
+static gboolean
+query_tooltip_cb (PsTimelineView *self,
+                  int             x,
+                  int             y,
+                  gboolean        keyboard,
+                  GtkTooltip     *tooltip)
+{
+  g_autofree char *text = NULL;
+
+  if (keyboard && self->cursor_span != PS_SPAN_LOD_NO_SPAN && self->model != NULL)
+    text = describe_span (self, self->cursor_span);
+  else
+    text = ps_timeline_view_describe_at (self, x, y);
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+/* Accessibility: the widget's description follows the cursor */
+
+static void
+update_accessible (PsTimelineView *self)
+{
+  g_autofree char *description = NULL;
+
+  if (self->model != NULL && self->cursor_span != PS_SPAN_LOD_NO_SPAN)
+    description = describe_span (self, self->cursor_span);
+  else if (self->model != NULL)
+    /* Translators: the timeline's accessible description */
+    description = g_strdup_printf (ngettext ("%u row. Arrow keys move between spans, plus and minus zoom.",
+                                             "%u rows. Arrow keys move between spans, plus and minus zoom.",
+                                             self->model->rows->len),
+                                   self->model->rows->len);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description != NULL ? description : "",
+                                  -1);
+}
+
+/* Drawing */
+
+static void
+ps_timeline_view_snapshot (GtkWidget   *widget,
+                           GtkSnapshot *snapshot)
+{
+  PsTimelineView *self = PS_TIMELINE_VIEW (widget);
+  PsTimelineFrame frame;
+  cairo_t *cr;
+
+  fill_frame (self, &frame);
+  if (frame.width <= PS_TIMELINE_LABEL_WIDTH || frame.height <= 0)
+    return;
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, frame.width, frame.height));
+  if (self->model == NULL)
+    {
+      GdkRGBA foreground;
+
+      ps_chart_get_foreground (widget, &foreground);
+      ps_chart_set_source (cr, &foreground, 0.6);
+      ps_chart_draw_text (widget, cr, _("Indexing the run…"), frame.width / 2.0, frame.height / 2.0, 0.5, 0.5);
+    }
+  else
+    ps_timeline_render (self->model, &frame, cr, &self->stats);
+  cairo_destroy (cr);
+}
+
+const PsTimelineStats *
+ps_timeline_view_get_frame_stats (PsTimelineView *self)
+{
+  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), NULL);
+
+  return &self->stats;
+}
+
+/* Scrolling: GtkScrollable */
+
+static void
+update_adjustments (PsTimelineView *self)
+{
+  gint64 begin, end;
+  double page;
+
+  if (self->model == NULL)
+    return;
+  self->updating_adjustments = TRUE;
+  if (self->vadjustment != NULL)
+    {
+      page = MAX (gtk_widget_get_height (GTK_WIDGET (self)) - PS_TIMELINE_HEADER_HEIGHT, 0);
+      gtk_adjustment_configure (self->vadjustment,
+                                CLAMP (gtk_adjustment_get_value (self->vadjustment), 0,
+                                       MAX (self->model->rows_height - page, 0)),
+                                0, MAX (self->model->rows_height, page),
+                                PS_TIMELINE_SPAN_HEIGHT * 2, page * 0.9, page);
+    }
+  if (self->hadjustment != NULL)
+    {
+      get_visible (self, &begin, &end);
+      gtk_adjustment_configure (self->hadjustment, (double)begin,
+                                (double)self->model->extent_begin,
+                                (double)MAX (self->model->extent_end, end),
+                                (double)(end - begin) * PAN_FRACTION,
+                                (double)(end - begin) * 0.9, (double)(end - begin));
+    }
+  self->updating_adjustments = FALSE;
+}
+
+static void
+vadjustment_changed_cb (PsTimelineView *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+hadjustment_changed_cb (PsTimelineView *self)
+{
+  gint64 begin, end;
+  double value;
+
+  if (self->updating_adjustments)
+    return;
+  get_visible (self, &begin, &end);
+  value = gtk_adjustment_get_value (self->hadjustment);
+  set_visible (self, value, value + (double)(end - begin));
+}
+
+static void
+set_adjustment (PsTimelineView  *self,
+                GtkAdjustment  **slot,
+                GtkAdjustment   *adjustment,
+                GCallback        callback)
+{
+  if (*slot == adjustment && adjustment != NULL)
+    return;
+  if (*slot != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (*slot, callback, self);
+      g_clear_object (slot);
+    }
+  if (adjustment == NULL)
+    adjustment = gtk_adjustment_new (0, 0, 0, 0, 0, 0);
+  *slot = g_object_ref_sink (adjustment);
+  g_signal_connect_swapped (adjustment, "value-changed", callback, self);
+  update_adjustments (self);
+}
+
+/* Session */
+
+static void
+visible_range_changed_cb (PsTimelineView *self)
+{
+  update_adjustments (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+model_built_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  PsTimelineView *self = PS_TIMELINE_VIEW (object);
+  PsTimelineModel *model = g_task_propagate_pointer (G_TASK (result), NULL);
+  gint64 begin, end;
+
+  if (model == NULL)
+    return;
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->model, ps_timeline_model_free);
+  self->model = model;
+
+  /* A new session shows the whole run */
+  get_visible (self, &begin, &end);
+  if (begin < model->extent_begin || end > model->extent_end || model->sequence_axis)
+    ps_timeline_view_reset_zoom (self);
+  update_adjustments (self);
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+typedef struct
+{
+  PsEventStore  *store;
+  PsSpanLod     *lod;
+  PsRunAnalysis *analysis;
+} ModelData;
+
+static void
+model_data_free (ModelData *data)
+{
+  g_clear_object (&data->store);
+  g_clear_pointer (&data->lod, ps_span_lod_unref);
+  g_clear_pointer (&data->analysis, ps_run_analysis_unref);
+  g_free (data);
+}
+
+typedef struct
+{
+  GArray *x;       /* gint64 */
+  GArray *values;  /* double */
+} Points;
+
+/* CE runs: a chart per marker instance and kind, over the measurements'
+ * sequence numbers (they have no timestamps) */
+static PsTimelineModel *
+build_measurement_model (ModelData    *data,
+                         GCancellable *cancellable)
+{
+  PsEventStore *store = data->store;
+  GPtrArray *instances = data->analysis != NULL ? data->analysis->instances : NULL;
+  guint n_tracks = ps_event_store_get_n_tracks (store);
+  g_autofree Points *points = NULL;
+  g_autoptr(GArray) series = g_array_new (FALSE, FALSE, sizeof (PsTimelineSeries));
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  PsMeasurementIter iter;
+  PsMeasurement m;
+  PsTimelineModel *model;
+  guint64 count = 0;
+
+  points = g_new0 (Points, (gsize)n_tracks * 3 + 1);
+  ps_measurement_iter_init (&iter, store);
+  while (ps_measurement_iter_next (&iter, &m))
+    {
+      Points *p;
+      gint64 x = (gint64)m.index;
+      double value;
+
+      if (m.track >= n_tracks || m.kind > PS_MEASURE_MEMORY)
+        continue;
+      if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        break;
+      switch ((PsMeasureKind)m.kind)
+        {
+        case PS_MEASURE_DURATION:
+          {
+            double rate = ps_event_store_get_tick_rate (store, ps_event_store_get_track (store, m.track)->session, m.index);
+
+            value = rate > 0 ? (double)m.value.ticks / rate : (double)m.value.ticks;
+          }
+          break;
+        case PS_MEASURE_CPU:
+          value = m.value.number;
+          break;
+        case PS_MEASURE_MEMORY:
+        default:
+          value = (m.flags & PS_MEASURE_FLAG_FRACTIONAL) ? m.value.number : (double)m.value.bytes;
+          break;
+        }
+      p = &points[(gsize)m.track * 3 + m.kind];
+      if (p->x == NULL)
+        {
+          p->x = g_array_new (FALSE, FALSE, sizeof (gint64));
+          p->values = g_array_new (FALSE, FALSE, sizeof (double));
+        }
+      g_array_append_val (p->x, x);
+      g_array_append_val (p->values, value);
+    }
+
+  /* In the order the CE view lists its instances */
+  for (guint i = 0; instances != NULL && i < instances->len; i++)
+    {
+      PsSeries *instance = g_ptr_array_index (instances, i);
+      PsTimelineSeries one = { 0 };
+      Points *p;
+      guint kind;
+
+      if (instance->kind > PS_SERIES_MEMORY || instance->tracks[0] >= n_tracks)
+        continue;
+      kind = instance->kind == PS_SERIES_DURATION ? PS_MEASURE_DURATION
+             : instance->kind == PS_SERIES_CPU ? PS_MEASURE_CPU : PS_MEASURE_MEMORY;
+      p = &points[(gsize)instance->tracks[0] * 3 + kind];
+      if (p->x == NULL)
+        continue;
+      one.track = instance->tracks[0];
+      one.x = (const gint64 *)(gpointer)p->x->data;
+      one.values = (const double *)(gpointer)p->values->data;
+      one.n_points = p->x->len;
+      one.unit_scale = 1;
+      switch (instance->kind)
+        {
+        case PS_SERIES_DURATION:
+          one.label = instance->name;
+          one.unit = instance->has_seconds ? "ms" : _("ticks");
+          one.unit_scale = instance->has_seconds ? 1e3 : 1;
+          break;
+        case PS_SERIES_CPU:
+          g_ptr_array_add (labels, g_strdup_printf (_("%s (CPU)"), instance->name));
+          one.label = g_ptr_array_index (labels, labels->len - 1);
+          one.unit = "%";
+          break;
+        default:
+          g_ptr_array_add (labels, g_strdup_printf (_("%s (memory)"), instance->name));
+          one.label = g_ptr_array_index (labels, labels->len - 1);
+          one.unit = "MiB";
+          one.unit_scale = 1.0 / (1024 * 1024);
+          break;
+        }
+      g_array_append_val (series, one);
+    }
+
+  model = ps_timeline_model_new (store, data->lod, (const PsTimelineSeries *)(gpointer)series->data,
+                                 series->len, TRUE);
+  for (gsize i = 0; i < (gsize)n_tracks * 3; i++)
+    {
+      g_clear_pointer (&points[i].x, g_array_unref);
+      g_clear_pointer (&points[i].values, g_array_unref);
+    }
+  return model;
+}
+
+static void
+build_model_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  ModelData *data = task_data;
+  PsTimelineModel *model;
+
+  if (ps_event_store_get_n_measurements (data->store) > 0 && ps_event_store_get_n_spans (data->store) == 0)
+    model = build_measurement_model (data, cancellable);
+  else
+    model = ps_timeline_model_new (data->store, data->lod, NULL, 0, FALSE);
+
+  if (g_cancellable_is_cancelled (cancellable))
+    {
+      ps_timeline_model_free (model);
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+      return;
+    }
+  g_task_return_pointer (task, model, (GDestroyNotify)ps_timeline_model_free);
+}
+
+static void
+lod_ready_cb (PsTimelineView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  ModelData *data;
+  PsSpanLod *lod = ps_session_get_lod (self->session);
+
+  if (lod == NULL)
+    return;
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+
+  data = g_new0 (ModelData, 1);
+  data->store = g_object_ref (ps_session_get_store (self->session));
+  data->lod = ps_span_lod_ref (lod);
+  data->analysis = self->analysis != NULL ? ps_run_analysis_ref (self->analysis) : NULL;
+  task = g_task_new (self, self->cancellable, model_built_cb, NULL);
+  g_task_set_source_tag (task, lod_ready_cb);
+  g_task_set_task_data (task, data, (GDestroyNotify)model_data_free);
+  g_task_run_in_thread (task, build_model_thread);
+}
+
+static void
+queue_draw_cb (PsTimelineView *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+drop_session (PsTimelineView *self)
+{
+  if (self->session != NULL)
+    {
+      g_clear_signal_handler (&self->visible_handler, self->session);
+      g_clear_signal_handler (&self->selection_handler, self->session);
+      g_clear_signal_handler (&self->lod_handler, self->session);
+      g_clear_signal_handler (&self->highlight_handler, self->session);
+    }
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->session);
+  g_clear_pointer (&self->analysis, ps_run_analysis_unref);
+  g_clear_pointer (&self->model, ps_timeline_model_free);
+  self->cursor_span = PS_SPAN_LOD_NO_SPAN;
+  self->cursor_row = -1;
+}
+
+void
+ps_timeline_view_set_session (PsTimelineView *self,
+                              PsSession      *session,
+                              PsRunAnalysis  *analysis)
+{
+  g_return_if_fail (PS_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (session == NULL || PS_IS_SESSION (session));
+
+  if (session == self->session)
+    return;
+  drop_session (self);
+  if (session != NULL)
+    {
+      self->session = g_object_ref (session);
+      self->analysis = analysis != NULL ? ps_run_analysis_ref (analysis) : NULL;
+      self->visible_handler = g_signal_connect_swapped (session, "visible-range-changed",
+                                                        G_CALLBACK (visible_range_changed_cb), self);
+      self->selection_handler = g_signal_connect_swapped (session, "selection-changed",
+                                                          G_CALLBACK (queue_draw_cb), self);
+      self->lod_handler = g_signal_connect_swapped (session, "notify::lod",
+                                                    G_CALLBACK (lod_ready_cb), self);
+      self->highlight_handler = g_signal_connect_swapped (session, "notify::highlight",
+                                                          G_CALLBACK (queue_draw_cb), self);
+      ps_session_ensure_lod (session);
+      lod_ready_cb (self);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+PsSession *
+ps_timeline_view_get_session (PsTimelineView *self)
+{
+  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->session;
+}
+
+PsTimelineModel *
+ps_timeline_view_get_model (PsTimelineView *self)
+{
+  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->model;
+}
+
+/* Pointer */
+
+static void
+toggle_group (PsTimelineView *self,
+              int             index)
+{
+  PsTimelineRow *row = get_row (self, index);
+
+  if (row == NULL || row->kind != PS_TIMELINE_ROW_GROUP)
+    return;
+  row->collapsed = !row->collapsed;
+  ps_timeline_model_layout (self->model);
+  update_adjustments (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+center_overview_at (PsTimelineView *self,
+                    double          x)
+{
+  gint64 begin, end;
+  double fraction, center;
+
+  get_visible (self, &begin, &end);
+  fraction = (x - PS_TIMELINE_LABEL_WIDTH) / MAX (gtk_widget_get_width (GTK_WIDGET (self)) - PS_TIMELINE_LABEL_WIDTH, 1);
+  center = (double)self->model->extent_begin + fraction * (double)(self->model->extent_end - self->model->extent_begin);
+  set_visible (self, center - (double)(end - begin) / 2, center + (double)(end - begin) / 2);
+}
+
+static void
+click_pressed_cb (PsTimelineView  *self,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  GtkGestureClick *gesture)
+{
+  int index;
+  PsTimelineRow *row;
+  guint64 span;
+
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  if (self->model == NULL || y < PS_TIMELINE_HEADER_HEIGHT)
+    return;
+  index = row_at (self, y);
+  row = get_row (self, index);
+  if (row == NULL)
+    return;
+  self->cursor_row = index;
+  if (row->kind == PS_TIMELINE_ROW_GROUP)
+    {
+      toggle_group (self, index);
+      return;
+    }
+  span = span_at (self, x, y);
+  if (span == PS_SPAN_LOD_NO_SPAN)
+    {
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+  self->cursor_span = span;
+  update_accessible (self);
+  select_span (self, span);
+  if (n_press == 2)
+    {
+      const PsSpan *s = ps_event_store_get_span (self->model->store, span);
+
+      zoom_to (self, s->begin_ns, s->end_ns);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+begin_drag (PsTimelineView *self,
+            guint           button,
+            double          x,
+            double          y)
+{
+  self->drag_mode = DRAG_NONE;
+  if (self->model == NULL || x < PS_TIMELINE_LABEL_WIDTH)
+    return;
+  self->drag_start_x = x;
+  self->drag_start_y = y;
+  get_visible (self, &self->drag_begin, &self->drag_end);
+  if (y < PS_TIMELINE_OVERVIEW_HEIGHT)
+    {
+      self->drag_mode = DRAG_OVERVIEW;
+      center_overview_at (self, x);
+    }
+  else if (button == GDK_BUTTON_MIDDLE || y < PS_TIMELINE_HEADER_HEIGHT)
+    self->drag_mode = DRAG_PAN;
+  else
+    {
+      self->drag_mode = DRAG_SELECT;
+      self->drag_anchor = (gint64)value_at (self, x);
+    }
+}
+
+/* Returns whether the drag became a selection */
+static gboolean
+update_drag (PsTimelineView *self,
+             double          offset_x,
+             double          offset_y)
+{
+  double width = MAX (gtk_widget_get_width (GTK_WIDGET (self)) - PS_TIMELINE_LABEL_WIDTH, 1);
+
+  switch (self->drag_mode)
+    {
+    case DRAG_OVERVIEW:
+      center_overview_at (self, self->drag_start_x + offset_x);
+      break;
+    case DRAG_PAN:
+      {
+        double shift = -offset_x / width * (double)(self->drag_end - self->drag_begin);
+
+        set_visible (self, (double)self->drag_begin + shift, (double)self->drag_end + shift);
+        if (self->vadjustment != NULL && offset_y != 0)
+          gtk_adjustment_set_value (self->vadjustment,
+                                    gtk_adjustment_get_value (self->vadjustment) - (offset_y - self->drag_start_y));
+        self->drag_start_y = offset_y;
+      }
+      break;
+    case DRAG_SELECT:
+      if (fabs (offset_x) >= DRAG_THRESHOLD)
+        {
+          gint64 here = (gint64)value_at (self, self->drag_start_x + offset_x);
+
+          here = CLAMP (here, self->model->extent_begin, self->model->extent_end);
+          ps_session_set_selection (self->session, MIN (here, self->drag_anchor), MAX (here, self->drag_anchor));
+          return TRUE;
+        }
+      break;
+    case DRAG_NONE:
+    default:
+      break;
+    }
+  return FALSE;
+}
+
+static void
+drag_begin_cb (PsTimelineView *self,
+               double          x,
+               double          y,
+               GtkGestureDrag *gesture)
+{
+  begin_drag (self, gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)), x, y);
+  /* Vertical panning works on offsets from the last update */
+  if (self->drag_mode == DRAG_PAN)
+    self->drag_start_y = 0;
+}
+
+static void
+drag_update_cb (PsTimelineView *self,
+                double          offset_x,
+                double          offset_y,
+                GtkGestureDrag *gesture)
+{
+  if (update_drag (self, offset_x, offset_y))
+    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+static void
+drag_end_cb (PsTimelineView *self,
+             double          offset_x,
+             double          offset_y,
+             GtkGestureDrag *gesture)
+{
+  self->drag_mode = DRAG_NONE;
+}
+
+void
+ps_timeline_view_drag (PsTimelineView *self,
+                       double          from_x,
+                       double          from_y,
+                       double          to_x,
+                       double          to_y)
+{
+  g_return_if_fail (PS_IS_TIMELINE_VIEW (self));
+
+  begin_drag (self, GDK_BUTTON_PRIMARY, from_x, from_y);
+  if (self->drag_mode == DRAG_PAN)
+    self->drag_start_y = 0;
+  update_drag (self, (to_x - from_x) / 2, (to_y - from_y) / 2);
+  update_drag (self, to_x - from_x, to_y - from_y);
+  self->drag_mode = DRAG_NONE;
+}
+
+static void
+motion_cb (PsTimelineView           *self,
+           double                    x,
+           double                    y,
+           GtkEventControllerMotion *controller)
+{
+  self->pointer_x = x;
+}
+
+static gboolean
+scroll_cb (PsTimelineView           *self,
+           double                    dx,
+           double                    dy,
+           GtkEventControllerScroll *controller)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  double x = self->pointer_x;
+
+  if (!(state & GDK_CONTROL_MASK))
+    return FALSE;
+  ps_timeline_view_zoom (self, pow (ZOOM_STEP, -dy), x);
+  return TRUE;
+}
+
+static void
+zoom_begin_cb (PsTimelineView *self,
+               GdkEventSequence *sequence,
+               GtkGestureZoom   *gesture)
+{
+  self->zoom_scale = 1;
+}
+
+static void
+zoom_scale_changed_cb (PsTimelineView *self,
+                       double          scale,
+                       GtkGestureZoom *gesture)
+{
+  double x, y;
+
+  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &x, &y))
+    x = cursor_anchor_x (self);
+  if (self->zoom_scale > 0 && scale > 0)
+    ps_timeline_view_zoom (self, scale / self->zoom_scale, x);
+  self->zoom_scale = scale;
+}
+
+/* Keyboard */
+
+/* The next span after (direction > 0) or before the cursor on its depth */
+static guint64
+neighbour_span (PsTimelineView *self,
+                int             direction)
+{
+  const PsSpan *s = ps_event_store_get_span (self->model->store, self->cursor_span);
+
+  return ps_span_lod_step (self->model->lod, s->track, s->depth, self->cursor_span, s->begin_ns, direction);
+}
+
+static guint64
+first_visible_span (PsTimelineView *self)
+{
+  PsTimelineRow *row = get_row (self, self->cursor_row);
+  gint64 begin, end;
+
+  get_visible (self, &begin, &end);
+  for (guint r = MAX (self->cursor_row, 0); self->model != NULL && r < self->model->rows->len; r++)
+    {
+      row = g_ptr_array_index (self->model->rows, r);
+      if (row->kind == PS_TIMELINE_ROW_SPANS && row->n_depths > 0 && !row->hidden)
+        {
+          guint64 span = ps_span_lod_find (self->model->lod, row->track, 0, begin + (end - begin) / 2,
+                                           (end - begin) / 2);
+
+          if (span != PS_SPAN_LOD_NO_SPAN)
+            return span;
+        }
+    }
+  return PS_SPAN_LOD_NO_SPAN;
+}
+
+static void
+move_cursor_row (PsTimelineView *self,
+                 int             direction)
+{
+  int index = self->cursor_row;
+
+  if (self->model == NULL)
+    return;
+  for (index += direction; index >= 0 && (guint)index < self->model->rows->len; index += direction)
+    if (!get_row (self, index)->hidden)
+      break;
+  if (index < 0 || (guint)index >= self->model->rows->len)
+    return;
+  self->cursor_row = index;
+  self->cursor_span = PS_SPAN_LOD_NO_SPAN;
+  {
+    PsTimelineRow *row = get_row (self, index);
+    double top = row->y, value = gtk_adjustment_get_value (self->vadjustment);
+    double page = gtk_adjustment_get_page_size (self->vadjustment);
+
+    if (top < value)
+      gtk_adjustment_set_value (self->vadjustment, top);
+    else if (top + MIN (row->height, 60) > value + page)
+      gtk_adjustment_set_value (self->vadjustment, top + MIN (row->height, 60) - page);
+  }
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* timeline.ACTION: what the keys do (see the bindings in class_init).
+ * Returns FALSE when the action had nothing to do, so that the key goes on
+ * to the window (Escape, the arrows). */
+static gboolean
+run_action (PsTimelineView *self,
+            const char     *action)
+{
+  guint64 next = PS_SPAN_LOD_NO_SPAN;
+
+  if (self->model == NULL)
+    return FALSE;
+
+  if (g_str_equal (action, "zoom-in"))
+    ps_timeline_view_zoom (self, ZOOM_STEP, cursor_anchor_x (self));
+  else if (g_str_equal (action, "zoom-out"))
+    ps_timeline_view_zoom (self, 1 / ZOOM_STEP, cursor_anchor_x (self));
+  else if (g_str_equal (action, "reset"))
+    ps_timeline_view_reset_zoom (self);
+  else if (g_str_equal (action, "zoom-selection"))
+    ps_timeline_view_zoom_to_selection (self);
+  else if (g_str_equal (action, "pan-left"))
+    pan (self, -PAN_FRACTION);
+  else if (g_str_equal (action, "pan-right"))
+    pan (self, PAN_FRACTION);
+  else if (g_str_equal (action, "clear"))
+    {
+      if (ps_session_get_selection (self->session, NULL, NULL))
+        ps_session_clear_selection (self->session);
+      else if (ps_session_get_highlight (self->session) != NULL)
+        ps_session_clear_highlight (self->session);
+      else if (self->cursor_span != PS_SPAN_LOD_NO_SPAN)
+        ps_timeline_view_set_cursor_span (self, PS_SPAN_LOD_NO_SPAN);
+      else
+        return FALSE;
+    }
+  else if (g_str_equal (action, "activate"))
+    {
+      PsTimelineRow *row = get_row (self, self->cursor_row);
+
+      if (self->cursor_span != PS_SPAN_LOD_NO_SPAN)
+        {
+          const PsSpan *s = ps_event_store_get_span (self->model->store, self->cursor_span);
+
+          select_span (self, self->cursor_span);
+          zoom_to (self, s->begin_ns, s->end_ns);
+        }
+      else if (row != NULL && row->kind == PS_TIMELINE_ROW_GROUP)
+        toggle_group (self, self->cursor_row);
+      else
+        return FALSE;
+    }
+  else if (self->cursor_span == PS_SPAN_LOD_NO_SPAN)
+    {
+      /* Arrows without a cursor: left and right put it on a span, up and
+       * down go from row to row */
+      if (g_str_equal (action, "left") || g_str_equal (action, "right"))
+        next = first_visible_span (self);
+      else if (g_str_equal (action, "up"))
+        move_cursor_row (self, -1);
+      else if (g_str_equal (action, "down"))
+        move_cursor_row (self, 1);
+      else
+        return FALSE;
+    }
+  else
+    {
+      const PsSpan *s = ps_event_store_get_span (self->model->store, self->cursor_span);
+
+      if (g_str_equal (action, "left"))
+        next = neighbour_span (self, -1);
+      else if (g_str_equal (action, "right"))
+        next = neighbour_span (self, 1);
+      else if (g_str_equal (action, "up"))
+        {
+          if (s->parent != PS_NONE)
+            next = s->parent;
+          else
+            move_cursor_row (self, -1);
+        }
+      else if (g_str_equal (action, "down"))
+        {
+          next = ps_span_lod_find (self->model->lod, s->track, s->depth + 1u, s->begin_ns,
+                                   MAX (s->end_ns - s->begin_ns, 0));
+          if (next != PS_SPAN_LOD_NO_SPAN && ps_event_store_get_span (self->model->store, next)->parent
+                                             != self->cursor_span)
+            next = PS_SPAN_LOD_NO_SPAN;
+          if (next == PS_SPAN_LOD_NO_SPAN)
+            move_cursor_row (self, 1);
+        }
+    }
+
+  if (next != PS_SPAN_LOD_NO_SPAN)
+    ps_timeline_view_set_cursor_span (self, next);
+  return TRUE;
+}
+
+static void
+timeline_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  run_action (PS_TIMELINE_VIEW (widget), action_name + strlen ("timeline."));
+}
+
+static gboolean
+key_binding (GtkWidget *widget,
+             GVariant  *args,
+             gpointer   user_data)
+{
+  return run_action (PS_TIMELINE_VIEW (widget), g_variant_get_string (args, NULL));
+}
+
+static gboolean
+focus_changed_cb (PsTimelineView *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return FALSE;
+}
+
+/* GObject */
+
+static void
+ps_timeline_view_size_allocate (GtkWidget *widget,
+                                int        width,
+                                int        height,
+                                int        baseline)
+{
+  update_adjustments (PS_TIMELINE_VIEW (widget));
+}
+
+static void
+ps_timeline_view_measure (GtkWidget      *widget,
+                          GtkOrientation  orientation,
+                          int             for_size,
+                          int            *minimum,
+                          int            *natural,
+                          int            *minimum_baseline,
+                          int            *natural_baseline)
+{
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *minimum = (int)PS_TIMELINE_LABEL_WIDTH + 200, *natural = 900;
+  else
+    *minimum = (int)PS_TIMELINE_HEADER_HEIGHT + 60, *natural = 360;
+}
+
+static void
+ps_timeline_view_dispose (GObject *object)
+{
+  PsTimelineView *self = PS_TIMELINE_VIEW (object);
+
+  drop_session (self);
+  if (self->hadjustment != NULL)
+    g_signal_handlers_disconnect_by_func (self->hadjustment, hadjustment_changed_cb, self);
+  if (self->vadjustment != NULL)
+    g_signal_handlers_disconnect_by_func (self->vadjustment, vadjustment_changed_cb, self);
+  g_clear_object (&self->hadjustment);
+  g_clear_object (&self->vadjustment);
+
+  G_OBJECT_CLASS (ps_timeline_view_parent_class)->dispose (object);
+}
+
+static void
+ps_timeline_view_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  PsTimelineView *self = PS_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_HADJUSTMENT:
+      g_value_set_object (value, self->hadjustment);
+      break;
+    case PROP_VADJUSTMENT:
+      g_value_set_object (value, self->vadjustment);
+      break;
+    case PROP_HSCROLL_POLICY:
+      g_value_set_enum (value, self->hscroll_policy);
+      break;
+    case PROP_VSCROLL_POLICY:
+      g_value_set_enum (value, self->vscroll_policy);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_timeline_view_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  PsTimelineView *self = PS_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_HADJUSTMENT:
+      set_adjustment (self, &self->hadjustment, g_value_get_object (value), G_CALLBACK (hadjustment_changed_cb));
+      break;
+    case PROP_VADJUSTMENT:
+      set_adjustment (self, &self->vadjustment, g_value_get_object (value), G_CALLBACK (vadjustment_changed_cb));
+      break;
+    case PROP_HSCROLL_POLICY:
+      self->hscroll_policy = g_value_get_enum (value);
+      break;
+    case PROP_VSCROLL_POLICY:
+      self->vscroll_policy = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+add_key (GtkWidgetClass  *widget_class,
+         guint            keyval,
+         GdkModifierType  modifiers,
+         const char      *action)
+{
+  gtk_widget_class_add_binding (widget_class, keyval, modifiers, key_binding, "s", action);
+}
+
+static void
+ps_timeline_view_class_init (PsTimelineViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ps_timeline_view_dispose;
+  object_class->get_property = ps_timeline_view_get_property;
+  object_class->set_property = ps_timeline_view_set_property;
+
+  widget_class->snapshot = ps_timeline_view_snapshot;
+  widget_class->measure = ps_timeline_view_measure;
+  widget_class->size_allocate = ps_timeline_view_size_allocate;
+
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL,
+                         PS_TYPE_SESSION,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
+  g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
+  g_object_class_override_property (object_class, PROP_HSCROLL_POLICY, "hscroll-policy");
+  g_object_class_override_property (object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
+
+  {
+    static const char *actions[] = {
+      "zoom-in", "zoom-out", "reset", "zoom-selection", "pan-left", "pan-right",
+      "left", "right", "up", "down", "activate", "clear",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+      {
+        g_autofree char *name = g_strconcat ("timeline.", actions[i], NULL);
+
+        gtk_widget_class_install_action (widget_class, name, NULL, timeline_action);
+      }
+  }
+  add_key (widget_class, GDK_KEY_plus, 0, "zoom-in");
+  add_key (widget_class, GDK_KEY_equal, 0, "zoom-in");
+  add_key (widget_class, GDK_KEY_KP_Add, 0, "zoom-in");
+  add_key (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "zoom-in");
+  add_key (widget_class, GDK_KEY_minus, 0, "zoom-out");
+  add_key (widget_class, GDK_KEY_KP_Subtract, 0, "zoom-out");
+  add_key (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "zoom-out");
+  add_key (widget_class, GDK_KEY_0, 0, "reset");
+  add_key (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "reset");
+  add_key (widget_class, GDK_KEY_Home, 0, "reset");
+  add_key (widget_class, GDK_KEY_z, 0, "zoom-selection");
+  add_key (widget_class, GDK_KEY_Left, GDK_SHIFT_MASK, "pan-left");
+  add_key (widget_class, GDK_KEY_Right, GDK_SHIFT_MASK, "pan-right");
+  add_key (widget_class, GDK_KEY_Left, 0, "left");
+  add_key (widget_class, GDK_KEY_Right, 0, "right");
+  add_key (widget_class, GDK_KEY_Up, 0, "up");
+  add_key (widget_class, GDK_KEY_Down, 0, "down");
+  add_key (widget_class, GDK_KEY_Return, 0, "activate");
+  add_key (widget_class, GDK_KEY_KP_Enter, 0, "activate");
+  add_key (widget_class, GDK_KEY_space, 0, "activate");
+  add_key (widget_class, GDK_KEY_Escape, 0, "clear");
+
+  gtk_widget_class_set_css_name (widget_class, "timeline");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+ps_timeline_view_init (PsTimelineView *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GtkGesture *click, *drag, *zoom;
+  GtkEventController *scroll, *focus, *motion;
+
+  self->cursor_span = PS_SPAN_LOD_NO_SPAN;
+  self->cursor_row = -1;
+
+  gtk_widget_set_focusable (widget, TRUE);
+  gtk_widget_set_focus_on_click (widget, TRUE);
+  gtk_widget_set_has_tooltip (widget, TRUE);
+  gtk_widget_set_overflow (widget, GTK_OVERFLOW_HIDDEN);
+  gtk_widget_add_css_class (widget, "view");
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
+
+  click = gtk_gesture_click_new ();
+  g_signal_connect_swapped (click, "pressed", G_CALLBACK (click_pressed_cb), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
+
+  drag = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
+  g_signal_connect_swapped (drag, "drag-begin", G_CALLBACK (drag_begin_cb), self);
+  g_signal_connect_swapped (drag, "drag-update", G_CALLBACK (drag_update_cb), self);
+  g_signal_connect_swapped (drag, "drag-end", G_CALLBACK (drag_end_cb), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drag));
+
+  zoom = gtk_gesture_zoom_new ();
+  g_signal_connect_swapped (zoom, "begin", G_CALLBACK (zoom_begin_cb), self);
+  g_signal_connect_swapped (zoom, "scale-changed", G_CALLBACK (zoom_scale_changed_cb), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (zoom));
+
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  g_signal_connect_swapped (scroll, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (widget, scroll);
+
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect_swapped (motion, "enter", G_CALLBACK (motion_cb), self);
+  g_signal_connect_swapped (motion, "motion", G_CALLBACK (motion_cb), self);
+  gtk_widget_add_controller (widget, motion);
+
+  focus = gtk_event_controller_focus_new ();
+  g_signal_connect_swapped (focus, "enter", G_CALLBACK (focus_changed_cb), self);
+  g_signal_connect_swapped (focus, "leave", G_CALLBACK (focus_changed_cb), self);
+  gtk_widget_add_controller (widget, focus);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline"),
+                                  -1);
+}
+
+GtkWidget *
+ps_timeline_view_new (void)
+{
+  return g_object_new (PS_TYPE_TIMELINE_VIEW, NULL);
+}

@@ -1,0 +1,59 @@
+/* ps-timeline-view.h — what happened when: threads, spans, marks, values
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ps-run-analysis.h"
+#include "ps-session.h"
+#include "ps-timeline-render.h"
+
+G_BEGIN_DECLS
+
+#define PS_TYPE_TIMELINE_VIEW (ps_timeline_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (PsTimelineView, ps_timeline_view, PS, TIMELINE_VIEW, GtkWidget)
+
+GtkWidget       *ps_timeline_view_new            (void);
+/* The view follows the session's visible range, selection and highlight,
+ * and sets them. analysis gives CE runs their marker charts. */
+void             ps_timeline_view_set_session    (PsTimelineView *self,
+                                                  PsSession      *session,
+                                                  PsRunAnalysis  *analysis);
+PsSession       *ps_timeline_view_get_session    (PsTimelineView *self);
+/* NULL until the run's index is built */
+PsTimelineModel *ps_timeline_view_get_model      (PsTimelineView *self);
+
+void             ps_timeline_view_zoom           (PsTimelineView *self,
+                                                  double          factor,
+                                                  double          anchor_x);
+void             ps_timeline_view_reset_zoom     (PsTimelineView *self);
+void             ps_timeline_view_zoom_to_selection (PsTimelineView *self);
+
+/* The keyboard's span, PS_SPAN_LOD_NO_SPAN if none */
+guint64          ps_timeline_view_get_cursor_span (PsTimelineView *self);
+void             ps_timeline_view_set_cursor_span (PsTimelineView *self,
+                                                   guint64         span);
+/* What a tooltip at (x, y) would say, or NULL (tests) */
+char            *ps_timeline_view_describe_at    (PsTimelineView *self,
+                                                  double          x,
+                                                  double          y);
+/* What a drag of the primary button from one point to another does */
+void             ps_timeline_view_drag           (PsTimelineView *self,
+                                                  double          from_x,
+                                                  double          from_y,
+                                                  double          to_x,
+                                                  double          to_y);
+/* Statistics of the last frame drawn */
+const PsTimelineStats *ps_timeline_view_get_frame_stats (PsTimelineView *self);
+/* The widget x of a time (or sequence number) */
+double           ps_timeline_view_x_of           (PsTimelineView *self,
+                                                  gint64          value);
+/* The widget y of the middle of a span's bar, or -1 when not shown */
+double           ps_timeline_view_span_y         (PsTimelineView *self,
+                                                  guint64         span);
+
+G_END_DECLS

@@ -1,0 +1,220 @@
+/* gui-fixture.c — what the GUI tests share: a window, the main loop, pixels
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "gui-fixture.h"
+
+/* Test helpers */
+
+static gboolean
+wake_up (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Runs the main loop until condition() holds or a minute has passed */
+gboolean
+iterate_until (gboolean (*condition) (gpointer data),
+               gpointer   data)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  guint wake_id = g_timeout_add (10, wake_up, NULL);
+  gboolean done;
+
+  while (!(done = condition (data)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (wake_id);
+  return done;
+}
+
+void
+iterate_for (guint milliseconds)
+{
+  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
+  guint wake_id = g_timeout_add (10, wake_up, NULL);
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (wake_id);
+}
+
+static gboolean
+page_is_settled (gpointer data)
+{
+  PsRunPageState state = ps_run_page_get_state (data);
+
+  return state != PS_RUN_PAGE_LOADING && state != PS_RUN_PAGE_EMPTY;
+}
+
+void
+wait_for_page (PsRunPage *page)
+{
+  g_assert_true (iterate_until (page_is_settled, page));
+}
+
+gboolean
+widget_is_drawn (gpointer data)
+{
+  GtkWidget *widget = data;
+
+  return gtk_widget_get_mapped (widget) && gtk_widget_get_width (widget) > 0
+         && gtk_widget_get_height (widget) > 0;
+}
+
+GFile *
+write_temp_file (Fixture    *fixture,
+                 const char *name,
+                 const char *contents,
+                 gssize      length)
+{
+  g_autofree char *path = g_build_filename (fixture->tmpdir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, contents, length, &error);
+  g_assert_no_error (error);
+
+  return g_file_new_for_path (path);
+}
+
+PsRunPage *
+open_and_wait (Fixture *fixture,
+               GFile   *file)
+{
+  PsRunPage *page;
+
+  ps_window_open_file (fixture->window, file);
+  page = ps_window_get_current_page (fixture->window);
+  g_assert_nonnull (page);
+  g_assert_true (g_file_equal (ps_run_page_get_file (page), file));
+  wait_for_page (page);
+
+  return page;
+}
+
+GdkTexture *
+render_widget (GtkWidget *widget)
+{
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+/* With PERFSCOPE_TEST_SCREENSHOTS=DIR, keeps pictures of the window */
+void
+maybe_save_screenshot (Fixture    *fixture,
+                       const char *name)
+{
+  const char *dir = g_getenv ("PERFSCOPE_TEST_SCREENSHOTS");
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *file_name = NULL;
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    return;
+
+  iterate_for (300);
+  texture = render_widget (GTK_WIDGET (fixture->window));
+  file_name = g_strconcat (name, ".png", NULL);
+  path = g_build_filename (dir, file_name, NULL);
+  gdk_texture_save_to_png (texture, path);
+}
+
+/* Fixture */
+
+void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  fixture->tmpdir = g_dir_make_tmp ("perfscope-test-gui-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  fixture->app = ps_application_new ("io.github.perfscope.Perfscope.Test", G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (fixture->app), NULL, &error);
+  g_assert_no_error (error);
+
+  fixture->window = ps_window_new (fixture->app);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  g_assert_true (iterate_until (widget_is_drawn, fixture->window));
+}
+
+void
+gui_test_remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      g_remove (child);
+    }
+  g_rmdir (path);
+}
+
+void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  iterate_for (50);
+  g_clear_object (&fixture->app);
+  gui_test_remove_tree (fixture->tmpdir);
+  g_free (fixture->tmpdir);
+}
+
+static gboolean
+allow_no_session_bus (const char     *log_domain,
+                      GLogLevelFlags  log_level,
+                      const char     *message,
+                      gpointer        user_data)
+{
+  /* Xvfb runs often come without a D-Bus session; GtkApplication warns */
+  return strstr (message, "session bus") == NULL;
+}
+
+gboolean
+gui_test_init (int    *argc,
+               char ***argv,
+               char  **data_home)
+{
+  *data_home = g_dir_make_tmp ("perfscope-test-gui-data-XXXXXX", NULL);
+
+  /* Keep the recent files of these runs out of the user's list.
+   * (G_TEST_OPTION_ISOLATE_DIRS would do more, but librsvg then fails to
+   * load the symbolic icon.) */
+  g_assert_nonnull (*data_home);
+  g_setenv ("XDG_DATA_HOME", *data_home, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_test_init (argc, argv, NULL);
+  g_test_log_set_fatal_handler (allow_no_session_bus, NULL);
+
+  if (!gtk_init_check ())
+    {
+      /* TAP: skip the whole program */
+      g_print ("1..0 # SKIP no display: run under xvfb-run\n");
+      gui_test_remove_tree (*data_home);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,57 @@
+/* gui-fixture.h — what the GUI tests share: a window, the main loop, pixels
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ps-application.h"
+#include "ps-run-page.h"
+#include "ps-window.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  PsApplication *app;
+  PsWindow      *window;
+  char          *tmpdir;
+} Fixture;
+
+/* Sets up the environment of a GUI test program and GTK. FALSE when there
+ * is no display: the program then prints a TAP skip and should return 0.
+ * *data_home: a temporary XDG_DATA_HOME, for gui_test_remove_tree (). */
+gboolean    gui_test_init          (int          *argc,
+                                    char       ***argv,
+                                    char        **data_home);
+void        gui_test_remove_tree   (const char   *path);
+
+void        fixture_setup          (Fixture       *fixture,
+                                    gconstpointer  data);
+void        fixture_teardown       (Fixture       *fixture,
+                                    gconstpointer  data);
+
+/* Runs the main loop until condition() holds or a minute has passed */
+gboolean    iterate_until          (gboolean (*condition) (gpointer data),
+                                    gpointer   data);
+void        iterate_for            (guint         milliseconds);
+void        wait_for_page          (PsRunPage    *page);
+gboolean    widget_is_drawn        (gpointer      data);
+
+GFile      *write_temp_file        (Fixture      *fixture,
+                                    const char   *name,
+                                    const char   *contents,
+                                    gssize        length);
+PsRunPage  *open_and_wait          (Fixture      *fixture,
+                                    GFile        *file);
+GdkTexture *render_widget          (GtkWidget    *widget);
+/* With PERFSCOPE_TEST_SCREENSHOTS=DIR, keeps pictures of the window */
+void        maybe_save_screenshot  (Fixture      *fixture,
+                                    const char   *name);
+
+#define ADD_TEST(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+G_END_DECLS

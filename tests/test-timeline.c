@@ -1,0 +1,648 @@
+/* test-timeline.c — the timeline and the views it links (run under Xvfb)
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Opens the call-tree example of the RTL tests (thread 1: main 0–140 ms,
+ * A 10–85, B 30–60, B 65–80, C 95–135 with B 120–130; thread 2: worker
+ * 141–151) and checks what the timeline draws, where, and in what colour;
+ * zoom, pan and the keyboard cursor; tooltips; and that a time range
+ * selected on it filters the histogram and the call tree, while the
+ * histogram's buckets and the call tree's function light up spans on it.
+ */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <math.h>
+#include <string.h>
+
+#include "gui-fixture.h"
+#include "ps-call-tree-view-private.h"
+#include "ps-chart-util.h"
+#include "ps-counter-chart.h"
+#include "ps-histogram-view-private.h"
+#include "ps-rtl-view-private.h"
+#include "ps-run-page-private.h"
+#include "ps-scope-total-row.h"
+#include "ps-timeline-view.h"
+
+#define MS G_GINT64_CONSTANT (1000000)
+
+typedef struct
+{
+  PsRunPage      *page;
+  PsTimelineView *view;
+  PsSession      *session;
+  PsEventStore   *store;
+} Run;
+
+static gboolean
+timeline_is_ready (gpointer data)
+{
+  PsTimelineView *view = data;
+
+  return ps_timeline_view_get_model (view) != NULL && widget_is_drawn (view);
+}
+
+static Run
+open_run (Fixture    *fixture,
+          const char *directory,
+          const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", directory, name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  Run run;
+
+  run.page = open_and_wait (fixture, file);
+  g_assert_cmpint (ps_run_page_get_state (run.page), ==, PS_RUN_PAGE_LOADED);
+  run.view = ps_run_page_get_timeline_view (run.page);
+  run.session = ps_run_page_get_session (run.page);
+  run.store = ps_run_page_get_store (run.page);
+  g_assert_nonnull (run.session);
+  g_assert_true (ps_timeline_view_get_session (run.view) == run.session);
+  g_assert_true (iterate_until (timeline_is_ready, run.view));
+  return run;
+}
+
+static Run
+open_calltree_example (Fixture *fixture)
+{
+  return open_run (fixture, "rtl", "calltree_4711.log");
+}
+
+/* The span of the store with that name and begin */
+static guint64
+find_span (PsEventStore *store,
+           const char   *name,
+           gint64        begin_ns)
+{
+  for (guint64 i = 0; i < ps_event_store_get_n_spans (store); i++)
+    {
+      const PsSpan *span = ps_event_store_get_span (store, i);
+
+      if (span->begin_ns == begin_ns && g_str_has_suffix (ps_event_store_get_string (store, span->name), name))
+        return i;
+    }
+  g_assert_not_reached ();
+}
+
+typedef struct
+{
+  int     width;
+  int     height;
+  gsize   stride;
+  guchar *data;  /* GDK_MEMORY_DEFAULT: B G R A, premultiplied */
+} Pixels;
+
+static Pixels
+grab (PsTimelineView *view)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+  Pixels pixels;
+
+  iterate_for (50);
+  texture = render_widget (GTK_WIDGET (view));
+  pixels.width = gdk_texture_get_width (texture);
+  pixels.height = gdk_texture_get_height (texture);
+  pixels.stride = (gsize)pixels.width * 4;
+  pixels.data = g_malloc (pixels.stride * pixels.height);
+  gdk_texture_download (texture, pixels.data, pixels.stride);
+  return pixels;
+}
+
+static gboolean
+pixel_near (const Pixels  *pixels,
+            int            x,
+            int            y,
+            const GdkRGBA *color)
+{
+  const guchar *p;
+  double alpha;
+
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpint (y, >=, 0);
+  g_assert_cmpint (x, <, pixels->width);
+  g_assert_cmpint (y, <, pixels->height);
+  p = pixels->data + y * pixels->stride + x * 4;
+  alpha = p[3] / 255.0;
+  if (alpha < 0.5)
+    return FALSE;
+  return fabs (p[2] / 255.0 / alpha - color->red) < 0.06
+         && fabs (p[1] / 255.0 / alpha - color->green) < 0.06
+         && fabs (p[0] / 255.0 / alpha - color->blue) < 0.06;
+}
+
+/* The share of the pixels of row y from x0 to x1 in the colour: names
+ * written into spans cover some of them */
+static double
+share_near (const Pixels  *pixels,
+            int            x0,
+            int            x1,
+            int            y,
+            const GdkRGBA *color)
+{
+  guint n = 0;
+
+  for (int x = x0; x <= x1; x++)
+    n += pixel_near (pixels, x, y, color);
+  return (double)n / (x1 - x0 + 1);
+}
+
+static gboolean
+is_dark (PsTimelineView *view)
+{
+  GdkRGBA foreground;
+
+  ps_chart_get_foreground (GTK_WIDGET (view), &foreground);
+  return 0.299 * foreground.red + 0.587 * foreground.green + 0.114 * foreground.blue > 0.5;
+}
+
+/* Tests */
+
+static void
+test_model (Fixture       *fixture,
+            gconstpointer  data)
+{
+  Run run = open_calltree_example (fixture);
+  PsTimelineModel *model = ps_timeline_view_get_model (run.view);
+  const PsTimelineRow *row;
+  gint64 begin, end;
+
+  /* A group, then a row per thread with its depths */
+  g_assert_false (model->sequence_axis);
+  g_assert_cmpuint (model->rows->len, ==, 3);
+  row = g_ptr_array_index (model->rows, 0);
+  g_assert_cmpint (row->kind, ==, PS_TIMELINE_ROW_GROUP);
+  row = g_ptr_array_index (model->rows, 1);
+  g_assert_cmpint (row->kind, ==, PS_TIMELINE_ROW_SPANS);
+  g_assert_cmpstr (row->label, ==, "Thread 1");
+  g_assert_cmpuint (row->n_depths, ==, 3);
+  row = g_ptr_array_index (model->rows, 2);
+  g_assert_cmpstr (row->label, ==, "Thread 2");
+  g_assert_cmpuint (row->n_depths, ==, 1);
+
+  /* The whole run is shown: 0 to 151 ms, from the header's origin */
+  g_assert_cmpint (model->extent_begin, ==, 0);
+  g_assert_cmpint (model->extent_end, ==, 151 * MS);
+  ps_session_get_visible_range (run.session, &begin, &end);
+  g_assert_cmpint (begin, ==, 0);
+  g_assert_cmpint (end, ==, 151 * MS);
+  g_assert_cmpint (model->origin_unix_ns, ==, G_GINT64_CONSTANT (1246545872402817000));
+  {
+    g_autofree char *wall = ps_timeline_format_wall (model, 0);
+
+    g_assert_cmpstr (wall, ==, "2009-07-02 14:44:32.402 UTC");
+  }
+
+  /* Collapsing the group hides the threads */
+  row = g_ptr_array_index (model->rows, 0);
+  gtk_widget_grab_focus (GTK_WIDGET (run.view));
+  ((PsTimelineRow *)row)->collapsed = TRUE;
+  ps_timeline_model_layout (model);
+  g_assert_true (((PsTimelineRow *)g_ptr_array_index (model->rows, 1))->hidden);
+  g_assert_cmpfloat (model->rows_height, ==, PS_TIMELINE_GROUP_HEIGHT);
+  ((PsTimelineRow *)row)->collapsed = FALSE;
+  ps_timeline_model_layout (model);
+  g_assert_false (((PsTimelineRow *)g_ptr_array_index (model->rows, 1))->hidden);
+}
+
+/* A span is drawn where its time is, in its name's colour, at its depth */
+static void
+test_pixels (Fixture       *fixture,
+             gconstpointer  data)
+{
+  Run run = open_calltree_example (fixture);
+  guint64 span_a = find_span (run.store, "::A", 10 * MS);
+  guint64 span_c = find_span (run.store, "::C", 95 * MS);
+  const PsSpan *a = ps_event_store_get_span (run.store, span_a);
+  const PsSpan *c = ps_event_store_get_span (run.store, span_c);
+  GdkRGBA color_a, color_c;
+  g_autofree guchar *data_1 = NULL;
+  Pixels pixels;
+  double a_left = ps_timeline_view_x_of (run.view, a->begin_ns);
+  double a_right = ps_timeline_view_x_of (run.view, a->end_ns);
+  double c_left = ps_timeline_view_x_of (run.view, c->begin_ns);
+  double y = ps_timeline_view_span_y (run.view, span_a);
+  const PsTimelineStats *stats;
+
+  ps_timeline_span_color (a->name, is_dark (run.view), &color_a);
+  ps_timeline_span_color (c->name, is_dark (run.view), &color_c);
+  g_assert_cmpfloat (y, >, PS_TIMELINE_HEADER_HEIGHT);
+  g_assert_cmpfloat (a_right - a_left, >, 50);
+  pixels = grab (run.view);
+  data_1 = pixels.data;
+
+  /* A: its range in its colour (its name covers part of it), C after it
+   * on the same depth; between them nothing of either */
+  g_assert_cmpfloat (share_near (&pixels, (int)a_left + 2, (int)a_right - 3, (int)y, &color_a), >, 0.6);
+  g_assert_cmpfloat (share_near (&pixels, (int)c_left + 2, (int)ps_timeline_view_x_of (run.view, c->end_ns) - 3,
+                                 (int)y, &color_c), >, 0.6);
+  g_assert_cmpfloat (share_near (&pixels, (int)a_right + 2, (int)c_left - 2, (int)y, &color_a), ==, 0);
+  g_assert_cmpfloat (share_near (&pixels, (int)a_right + 2, (int)c_left - 2, (int)y, &color_c), ==, 0);
+  /* Above depth 1 is main at depth 0, below A is B */
+  g_assert_true (ps_timeline_view_span_y (run.view, find_span (run.store, "::main", 0)) < y);
+
+  stats = ps_timeline_view_get_frame_stats (run.view);
+  g_assert_cmpuint (stats->n_spans, ==, 7);
+  g_assert_cmpuint (stats->n_merged, ==, 0);
+  maybe_save_screenshot (fixture, "timeline-calltree");
+}
+
+static void
+test_zoom_and_pan (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  Run run = open_calltree_example (fixture);
+  gint64 begin, end, length;
+
+  gtk_widget_grab_focus (GTK_WIDGET (run.view));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (run.view), "timeline.zoom-in", NULL));
+  ps_session_get_visible_range (run.session, &begin, &end);
+  length = end - begin;
+  /* 1.5 × around the middle */
+  g_assert_cmpint (llabs (length - (gint64)(151 * MS / 1.5)), <=, 1);
+  g_assert_cmpint (llabs ((begin + end) / 2 - 151 * MS / 2), <=, 1);
+
+  gtk_widget_activate_action (GTK_WIDGET (run.view), "timeline.pan-right", NULL);
+  ps_session_get_visible_range (run.session, &begin, &end);
+  g_assert_cmpint (end - begin, ==, length);
+  g_assert_cmpint (begin, >, 151 * MS / 2 - length / 2);
+
+  /* Never past the run's end */
+  for (guint i = 0; i < 20; i++)
+    gtk_widget_activate_action (GTK_WIDGET (run.view), "timeline.pan-right", NULL);
+  ps_session_get_visible_range (run.session, &begin, &end);
+  g_assert_cmpint (end, ==, 151 * MS);
+
+  /* Zoom to a selection, then back to the whole run */
+  ps_session_set_selection (run.session, 30 * MS, 60 * MS);
+  gtk_widget_activate_action (GTK_WIDGET (run.view), "timeline.zoom-selection", NULL);
+  ps_session_get_visible_range (run.session, &begin, &end);
+  g_assert_cmpint (begin, <=, 30 * MS);
+  g_assert_cmpint (end, >=, 60 * MS);
+  g_assert_cmpint (end - begin, <=, 34 * MS);
+  gtk_widget_activate_action (GTK_WIDGET (run.view), "timeline.reset", NULL);
+  ps_session_get_visible_range (run.session, &begin, &end);
+  g_assert_cmpint (begin, ==, 0);
+  g_assert_cmpint (end, ==, 151 * MS);
+
+  /* Zooming in all the way stops at a microsecond across */
+  for (guint i = 0; i < 60; i++)
+    ps_timeline_view_zoom (run.view, 10, 400);
+  ps_session_get_visible_range (run.session, &begin, &end);
+  g_assert_cmpint (end - begin, ==, 1000);
+}
+
+static void
+test_keyboard (Fixture       *fixture,
+               gconstpointer  data)
+{
+  Run run = open_calltree_example (fixture);
+  GtkWidget *widget = GTK_WIDGET (run.view);
+  guint64 main_span = find_span (run.store, "::main", 0);
+  guint64 span_a = find_span (run.store, "::A", 10 * MS);
+  guint64 span_c = find_span (run.store, "::C", 95 * MS);
+  guint64 span_b = find_span (run.store, "::B", 30 * MS);
+  gint64 begin, end;
+
+  gtk_widget_grab_focus (widget);
+  g_assert_cmpuint (ps_timeline_view_get_cursor_span (run.view), ==, PS_SPAN_LOD_NO_SPAN);
+
+  /* Right puts the cursor on a span of the first thread: main */
+  gtk_widget_activate_action (widget, "timeline.right", NULL);
+  g_assert_cmpuint (ps_timeline_view_get_cursor_span (run.view), ==, main_span);
+  /* Down: its first child; right: the next one on that depth; up: the parent */
+  gtk_widget_activate_action (widget, "timeline.down", NULL);
+  g_assert_cmpuint (ps_timeline_view_get_cursor_span (run.view), ==, span_a);
+  gtk_widget_activate_action (widget, "timeline.right", NULL);
+  g_assert_cmpuint (ps_timeline_view_get_cursor_span (run.view), ==, span_c);
+  gtk_widget_activate_action (widget, "timeline.right", NULL);
+  g_assert_cmpuint (ps_timeline_view_get_cursor_span (run.view), ==, span_c);
+  gtk_widget_activate_action (widget, "timeline.left", NULL);
+  g_assert_cmpuint (ps_timeline_view_get_cursor_span (run.view), ==, span_a);
+  gtk_widget_activate_action (widget, "timeline.down", NULL);
+  g_assert_cmpuint (ps_timeline_view_get_cursor_span (run.view), ==, span_b);
+  gtk_widget_activate_action (widget, "timeline.up", NULL);
+  g_assert_cmpuint (ps_timeline_view_get_cursor_span (run.view), ==, span_a);
+
+  /* Enter selects the cursor's span and zooms to it */
+  gtk_widget_activate_action (widget, "timeline.activate", NULL);
+  g_assert_true (ps_session_get_selection (run.session, &begin, &end));
+  g_assert_cmpint (begin, ==, 10 * MS);
+  g_assert_cmpint (end, ==, 85 * MS);
+  ps_session_get_visible_range (run.session, &begin, &end);
+  g_assert_cmpint (begin, <=, 10 * MS);
+  g_assert_cmpint (end, >=, 85 * MS);
+  g_assert_cmpint (end - begin, <, 85 * MS);
+
+  /* The keyboard tooltip and the accessible description read the span */
+  {
+    g_autofree char *text = ps_timeline_view_describe_at (run.view, ps_timeline_view_x_of (run.view, 50 * MS),
+                                                          ps_timeline_view_span_y (run.view, span_a));
+
+    g_assert_nonnull (text);
+    g_assert_nonnull (strstr (text, "::A"));
+    g_assert_nonnull (strstr (text, "Duration: 75.000 ms"));
+  }
+
+  /* Escape: first the selection, then the cursor */
+  gtk_widget_activate_action (widget, "timeline.clear", NULL);
+  g_assert_false (ps_session_get_selection (run.session, NULL, NULL));
+  gtk_widget_activate_action (widget, "timeline.clear", NULL);
+  g_assert_cmpuint (ps_timeline_view_get_cursor_span (run.view), ==, PS_SPAN_LOD_NO_SPAN);
+}
+
+static void
+test_tooltips (Fixture       *fixture,
+               gconstpointer  data)
+{
+  Run run = open_calltree_example (fixture);
+  guint64 worker = find_span (run.store, "::worker", 141 * MS);
+  g_autofree char *text = NULL;
+  g_autofree char *nothing = NULL;
+  g_autofree char *group = NULL;
+
+  text = ps_timeline_view_describe_at (run.view, ps_timeline_view_x_of (run.view, 146 * MS),
+                                       ps_timeline_view_span_y (run.view, worker));
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "demo (ab000001) ::worker"));
+  g_assert_nonnull (strstr (text, "Duration: 10.000 ms"));
+  g_assert_nonnull (strstr (text, "From 141.000 ms to 151.000 ms"));
+  g_assert_nonnull (strstr (text, "2009-07-02 14:44:32.543 UTC"));
+
+  /* Thread 2 has nothing before 141 ms */
+  nothing = ps_timeline_view_describe_at (run.view, ps_timeline_view_x_of (run.view, 50 * MS),
+                                          ps_timeline_view_span_y (run.view, worker));
+  g_assert_null (nothing);
+  group = ps_timeline_view_describe_at (run.view, 30, PS_TIMELINE_HEADER_HEIGHT + 5);
+  g_assert_nonnull (strstr (group, "Threads"));
+}
+
+static PsScopeTotalRow *
+select_total (PsRtlView  *view,
+              const char *suffix)
+{
+  GListModel *model = ps_rtl_view_get_totals_model (view);
+  GtkSelectionModel *selection = gtk_column_view_get_model (ps_rtl_view_get_totals_view (view));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PsScopeTotalRow) row = g_list_model_get_item (model, i);
+
+      if (g_str_has_suffix (ps_scope_total_row_get_name (row), suffix))
+        {
+          gtk_selection_model_select_item (selection, i, TRUE);
+          return row;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+static gboolean
+has_highlight (gpointer data)
+{
+  return ps_session_get_highlight (data) != NULL;
+}
+
+static gboolean
+call_tree_is_idle (gpointer data)
+{
+  return !ps_call_tree_view_is_busy (data);
+}
+
+/* A time range selected on the timeline filters the histogram and the call
+ * tree; the histogram's buckets and the call tree's function light up
+ * their spans on it */
+static void
+test_linked_views (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  Run run = open_calltree_example (fixture);
+  PsRtlView *rtl_view = ps_run_page_get_rtl_view (run.page);
+  PsHistogramView *histogram = ps_rtl_view_get_histogram_view (rtl_view);
+  PsCallTreeView *call_tree = ps_rtl_view_get_call_tree_view (rtl_view);
+  guint64 span_b = find_span (run.store, "::B", 30 * MS);
+  g_autofree guchar *before_data = NULL;
+  g_autofree guchar *after_data = NULL;
+  Pixels before, after;
+  GdkRGBA color_b;
+  PsSpanLod *highlight;
+  double b_x, b_x2, b_y;
+
+  ps_rtl_view_show_page (rtl_view, "totals");
+  select_total (rtl_view, "::B");
+  g_assert_cmpuint (ps_histogram_view_get_histogram (histogram)->n_values, ==, 3);
+  g_assert_false (ps_call_tree_view_has_span_selection (call_tree));
+
+  /* 25–90 ms holds B 30–60 and B 65–80, not B 120–130 */
+  ps_session_set_selection (run.session, 25 * MS, 90 * MS);
+  g_assert_cmpuint (ps_histogram_view_get_histogram (histogram)->n_values, ==, 2);
+  g_assert_true (ps_call_tree_view_has_span_selection (call_tree));
+  g_assert_true (iterate_until (call_tree_is_idle, call_tree));
+  {
+    PsCallTree *tree = ps_call_tree_view_get_tree (call_tree);
+    guint32 b = ps_call_tree_lookup_function (tree, "::B");
+    guint32 c = ps_call_tree_lookup_function (tree, "::C");
+
+    g_assert_cmpuint (b, !=, PS_NONE);
+    /* Only what lies wholly inside: A (10–85) does not, C is outside */
+    g_assert_cmpuint (ps_call_tree_get_function_stats (tree, b)->calls, ==, 2);
+    g_assert_cmpfloat_with_epsilon (ps_call_tree_get_function_stats (tree, b)->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE],
+                                    45 * MS, 1);
+    g_assert_cmpuint (c, ==, PS_NONE);
+  }
+
+  /* Cleared: everything again */
+  ps_session_clear_selection (run.session);
+  g_assert_cmpuint (ps_histogram_view_get_histogram (histogram)->n_values, ==, 3);
+  g_assert_false (ps_call_tree_view_has_span_selection (call_tree));
+
+  /* A bucket range lights its calls up on the timeline: B 30–60 is the
+   * longest, in the last bucket */
+  before = grab (run.view);
+  before_data = before.data;
+  ps_histogram_view_select_bins (histogram, ps_histogram_view_get_histogram (histogram)->n_bins - 1,
+                                 ps_histogram_view_get_histogram (histogram)->n_bins - 1);
+  g_assert_true (iterate_until (has_highlight, run.session));
+  highlight = ps_session_get_highlight (run.session);
+  g_assert_cmpuint (ps_span_lod_get_n_spans (highlight, ps_event_store_get_span (run.store, span_b)->track), ==, 1);
+  g_assert_cmpuint (ps_span_lod_find (highlight, ps_event_store_get_span (run.store, span_b)->track, 2, 45 * MS, 0),
+                    ==, span_b);
+
+  /* Drawn: B keeps its colour, its neighbour B 65–80 fades */
+  after = grab (run.view);
+  after_data = after.data;
+  ps_timeline_span_color (ps_event_store_get_span (run.store, span_b)->name, is_dark (run.view), &color_b);
+  b_y = ps_timeline_view_span_y (run.view, span_b);
+  b_x = ps_timeline_view_x_of (run.view, 32 * MS);
+  b_x2 = ps_timeline_view_x_of (run.view, 58 * MS);
+  g_assert_cmpfloat (share_near (&after, (int)b_x, (int)b_x2, (int)b_y, &color_b), >, 0.6);
+  b_x = ps_timeline_view_x_of (run.view, 67 * MS);
+  b_x2 = ps_timeline_view_x_of (run.view, 78 * MS);
+  g_assert_cmpfloat (share_near (&before, (int)b_x, (int)b_x2, (int)b_y, &color_b), >, 0.3);
+  g_assert_cmpfloat (share_near (&after, (int)b_x, (int)b_x2, (int)b_y, &color_b), ==, 0);
+  maybe_save_screenshot (fixture, "timeline-highlight");
+
+  /* A function chosen in the call tree lights up all its calls */
+  ps_histogram_view_unselect (histogram);
+  g_assert_true (ps_session_get_highlight (run.session) == NULL);
+  ps_rtl_view_show_page (rtl_view, "calltree");
+  g_signal_emit_by_name (call_tree, "function-selected",
+                         ps_call_tree_lookup_function (ps_call_tree_view_get_tree (call_tree), "::B"));
+  g_assert_true (iterate_until (has_highlight, run.session));
+  highlight = ps_session_get_highlight (run.session);
+  g_assert_cmpuint (ps_span_lod_get_n_spans (highlight, ps_event_store_get_span (run.store, span_b)->track), ==, 3);
+  g_assert_cmpstr (ps_session_get_highlight_description (run.session), ==, "Calls of ::B");
+}
+
+/* Dragging on the rows selects a time range */
+static void
+test_drag_select (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  Run run = open_calltree_example (fixture);
+  gint64 begin, end;
+  double x0 = ps_timeline_view_x_of (run.view, 20 * MS);
+  double x1 = ps_timeline_view_x_of (run.view, 100 * MS);
+  double y = PS_TIMELINE_HEADER_HEIGHT + 40;
+
+  ps_timeline_view_drag (run.view, x0, y, x1, y);
+  g_assert_true (ps_session_get_selection (run.session, &begin, &end));
+  /* Within a pixel of where the pointer was */
+  g_assert_cmpint (llabs (begin - 20 * MS), <, 151 * MS / 500);
+  g_assert_cmpint (llabs (end - 100 * MS), <, 151 * MS / 500);
+  maybe_save_screenshot (fixture, "timeline-selection");
+}
+
+/* CE measurements have no timestamps: charts over their sequence */
+static void
+test_ce_sequence (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  Run run = open_run (fixture, "ce", "fsperf_CEPC_x86_6_0_3122.log");
+  PsTimelineModel *model = ps_timeline_view_get_model (run.view);
+  guint n_values = 0;
+  const PsTimelineStats *stats;
+
+  g_assert_true (model->sequence_axis);
+  for (guint i = 0; i < model->rows->len; i++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, i);
+
+      if (row->kind == PS_TIMELINE_ROW_VALUES)
+        {
+          n_values++;
+          g_assert_cmpuint (ps_value_lod_get_n_points (row->values), >, 0);
+        }
+    }
+  g_assert_cmpuint (n_values, >, 0);
+  {
+    g_autofree char *tick = ps_timeline_format_x (model, 1204, 1);
+
+    g_assert_cmpstr (tick, ==, "#1204");
+  }
+  grab (run.view);
+  stats = ps_timeline_view_get_frame_stats (run.view);
+  g_assert_cmpuint (stats->n_points, >, 0);
+  g_assert_cmpuint (stats->n_items, ==, 0);
+  maybe_save_screenshot (fixture, "timeline-ce");
+}
+
+/* Two counters on one chart: each line where its value is, in its colour,
+ * and a read-out of both at the pointer */
+static void
+test_counter_chart (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  GtkWidget *chart = ps_counter_chart_new ();
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  gint64 x[101];
+  double busy[101], idle[101];
+  g_autoptr(PsValueLod) busy_lod = NULL;
+  g_autoptr(PsValueLod) idle_lod = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guchar *data_1 = NULL;
+  g_autofree char *readout = NULL;
+  graphene_rect_t plot;
+  Pixels pixels;
+  GdkRGBA color;
+  guint found = 0;
+
+  /* Every 10 ms for a second: one CPU at 80 %, the other at 20 % with a
+   * reading missing in the middle */
+  for (guint i = 0; i <= 100; i++)
+    {
+      x[i] = i * 10 * MS;
+      busy[i] = 80;
+      idle[i] = i == 50 ? NAN : 20;
+    }
+  busy_lod = ps_value_lod_new (x, busy, 101);
+  idle_lod = ps_value_lod_new (x, idle, 101);
+  ps_counter_chart_set_title (PS_COUNTER_CHART (chart), "Processor time");
+  ps_counter_chart_set_unit (PS_COUNTER_CHART (chart), "%", 1);
+  g_assert_cmpuint (ps_counter_chart_add_series (PS_COUNTER_CHART (chart), "CPU 0", busy_lod), ==, 0);
+  g_assert_cmpuint (ps_counter_chart_add_series (PS_COUNTER_CHART (chart), "CPU 1", idle_lod), ==, 1);
+
+  gtk_window_set_application (window, GTK_APPLICATION (fixture->app));
+  gtk_window_set_default_size (window, 640, 260);
+  gtk_window_set_child (window, chart);
+  gtk_window_present (window);
+  g_assert_true (iterate_until (widget_is_drawn, chart));
+  iterate_for (50);
+
+  g_assert_true (ps_counter_chart_get_plot (PS_COUNTER_CHART (chart), &plot));
+  texture = render_widget (chart);
+  pixels.width = gdk_texture_get_width (texture);
+  pixels.height = gdk_texture_get_height (texture);
+  pixels.stride = (gsize)pixels.width * 4;
+  pixels.data = data_1 = g_malloc (pixels.stride * pixels.height);
+  gdk_texture_download (texture, pixels.data, pixels.stride);
+
+  /* The y axis runs from 0 to 80: CPU 0 along the top of the plot, CPU 1
+   * a quarter of the way up; look for each colour within two pixels */
+  for (guint series = 0; series < 2; series++)
+    {
+      double value = series == 0 ? 80 : 20;
+      double y = plot.origin.y + plot.size.height - value / 80 * plot.size.height;
+      int column = (int)(plot.origin.x + plot.size.width * 0.25);
+      gboolean seen = FALSE;
+
+      ps_counter_chart_get_color (PS_COUNTER_CHART (chart), series, &color);
+      for (int dy = -2; dy <= 2 && !seen; dy++)
+        seen = pixel_near (&pixels, column, (int)round (y) + dy, &color);
+      found += seen;
+    }
+  g_assert_cmpuint (found, ==, 2);
+
+  readout = ps_counter_chart_describe_at (PS_COUNTER_CHART (chart), plot.origin.x + plot.size.width * 0.25);
+  g_assert_nonnull (strstr (readout, "CPU 0: 80 %"));
+  g_assert_nonnull (strstr (readout, "CPU 1: 20 %"));
+  g_assert_null (ps_counter_chart_describe_at (PS_COUNTER_CHART (chart), 1));
+
+  gtk_window_destroy (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *data_home = NULL;
+  int status;
+
+  if (!gui_test_init (&argc, &argv, &data_home))
+    return 0;
+
+  ADD_TEST ("/timeline/model", test_model);
+  ADD_TEST ("/timeline/pixels", test_pixels);
+  ADD_TEST ("/timeline/zoom-and-pan", test_zoom_and_pan);
+  ADD_TEST ("/timeline/keyboard", test_keyboard);
+  ADD_TEST ("/timeline/tooltips", test_tooltips);
+  ADD_TEST ("/timeline/drag-select", test_drag_select);
+  ADD_TEST ("/timeline/linked-views", test_linked_views);
+  ADD_TEST ("/timeline/ce-sequence", test_ce_sequence);
+  ADD_TEST ("/counter-chart/pixels", test_counter_chart);
+
+  status = g_test_run ();
+  gui_test_remove_tree (data_home);
+  return status;
+}
