@@ -279,6 +279,8 @@ ps_timeline_model_free (PsTimelineModel *self)
   g_clear_object (&self->store);
   g_clear_pointer (&self->lod, ps_span_lod_unref);
   g_clear_pointer (&self->rows, g_ptr_array_unref);
+  g_clear_pointer (&self->labels, g_hash_table_unref);
+  g_clear_object (&self->labels_context);
   g_free (self);
 }
 
@@ -559,7 +561,9 @@ batch_add (RectBatch *batch,
            double     width,
            double     height)
 {
-  double rect[4] = { x, y, width, height };
+  /* Whole pixels: cairo fills pixel-aligned boxes without rasterizing */
+  double left = floor (x), right = MAX (ceil (x + width), left + 1);
+  double rect[4] = { left, round (y), right - left, round (height) };
 
   g_array_append_vals (batch->rects[color], rect, 1);
 }
@@ -630,6 +634,51 @@ span_pixels (Render *render,
   return TRUE;
 }
 
+/* The layout of a span's name ellipsized to width, made once per name and
+ * width (in steps of 8 pixels): shaping text is the costliest part of a
+ * frame, and most names come back frame after frame */
+static PangoLayout *
+span_label (Render  *render,
+            guint32  name,
+            double   width)
+{
+  PsTimelineModel *model = render->model;
+  int steps = (int)floor (width / 8);
+  guint64 key = ((guint64)name << 20) | (guint64)MIN (steps, 0xfffff);
+  PangoLayout *layout;
+  const char *text;
+
+  if (model->labels == NULL || model->labels_context != render->frame->pango)
+    {
+      g_clear_pointer (&model->labels, g_hash_table_unref);
+      g_set_object (&model->labels_context, render->frame->pango);
+      model->labels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_object_unref);
+    }
+  /* Scrolling through a long run meets many names: start over now and then */
+  if (g_hash_table_size (model->labels) > 20000)
+    g_hash_table_remove_all (model->labels);
+
+  layout = g_hash_table_lookup (model->labels, &key);
+  if (layout != NULL)
+    return layout;
+
+  text = ps_event_store_get_string (model->store, name);
+  if (text == NULL)
+    return NULL;
+  layout = new_layout (render->frame);
+  if (g_utf8_validate (text, -1, NULL))
+    pango_layout_set_text (layout, text, -1);
+  else
+    {
+      g_autofree char *converted = ps_util_display_text (text, -1);
+
+      pango_layout_set_text (layout, converted, -1);
+    }
+  pango_layout_set_width (layout, steps * 8 * PANGO_SCALE);
+  g_hash_table_insert (model->labels, g_memdup2 (&key, sizeof key), layout);
+  return layout;
+}
+
 static void
 draw_span_depth (Render              *render,
                  PsSpanLod           *lod,
@@ -677,27 +726,28 @@ draw_span_depth (Render              *render,
   for (guint i = 0; i < n; i++)
     {
       const PsSpanLodItem *item = &g_array_index (render->items, PsSpanLodItem, i);
-      g_autofree char *converted = NULL;
-      const char *name;
+      PangoLayout *layout;
       double x0, x1;
+      int height;
 
       if (item->flags & PS_SPAN_LOD_ITEM_MERGED)
         continue;
       if (!span_pixels (render, item->begin_ns, item->end_ns, &x0, &x1) || x1 - x0 < MIN_LABEL_WIDTH)
         continue;
-      name = ps_event_store_get_string (render->model->store, item->name);
-      if (name == NULL)
-        continue;
-      if (!g_utf8_validate (name, -1, NULL))
-        name = converted = ps_util_display_text (name, -1);
-      x0 = MAX (x0, render->plot_left);
-      x1 = MIN (x1, render->plot_right);
+      x0 = floor (MAX (x0, render->plot_left));
+      x1 = ceil (MIN (x1, render->plot_right));
       if (x1 - x0 < MIN_LABEL_WIDTH)
         continue;
+      layout = span_label (render, item->name, x1 - x0 - 6);
+      if (layout == NULL)
+        continue;
+      /* Whole-pixel clips keep glyphs on cairo's fast path */
+      pango_layout_get_pixel_size (layout, NULL, &height);
       cairo_save (cr);
       cairo_rectangle (cr, x0, y, x1 - x0, PS_TIMELINE_SPAN_HEIGHT);
       cairo_clip (cr);
-      draw_layout_text (cr, render->layout, name, x0 + 3, y + (PS_TIMELINE_SPAN_HEIGHT - 1) / 2, x1 - x0 - 6, 0, 0.5);
+      cairo_move_to (cr, x0 + 3, round (y + (PS_TIMELINE_SPAN_HEIGHT - 1 - height) / 2));
+      pango_cairo_show_layout (cr, layout);
       cairo_restore (cr);
       if (render->stats != NULL)
         render->stats->n_labels++;
@@ -877,11 +927,10 @@ draw_axis (Render *render)
       double x = round (ps_timeline_frame_x_of (frame, tick)) + 0.5;
       g_autofree char *text = ps_timeline_format_x (model, tick, step);
 
+      /* A box a pixel wide: cheaper than a stroke */
       set_color (cr, &frame->foreground, 0.12);
-      cairo_move_to (cr, x, top + PS_TIMELINE_AXIS_HEIGHT - 6);
-      cairo_line_to (cr, x, frame->height);
-      cairo_set_line_width (cr, 1);
-      cairo_stroke (cr);
+      cairo_rectangle (cr, x - 0.5, top + PS_TIMELINE_AXIS_HEIGHT - 6, 1, frame->height - top - PS_TIMELINE_AXIS_HEIGHT + 6);
+      cairo_fill (cr);
       if (x + 3 > last_end)
         {
           int width;
@@ -976,7 +1025,7 @@ draw_overview (Render *render)
       for (guint c = 0; c < columns; c++)
         if (busy[c] > 0)
           {
-            double h = MAX (busy[c] / max_busy * height, 1);
+            double h = MAX (round (busy[c] / max_busy * height), 1);
 
             cairo_rectangle (cr, render->plot_left + c, top + height - h, 1, h);
           }

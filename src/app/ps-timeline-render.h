@@ -62,6 +62,9 @@ typedef struct
   gint64        extent_begin;   /* x range of the whole run */
   gint64        extent_end;
   double        rows_height;    /* of all visible rows */
+  /*< private >*/
+  GHashTable   *labels;         /* span name and width → PangoLayout */
+  PangoContext *labels_context; /* the context they were made with */
 } PsTimelineModel;
 
 /* A value series to chart: x (nanoseconds, or sequence numbers) and values */
