@@ -619,6 +619,17 @@ test_counter_chart (Fixture       *fixture,
   g_assert_nonnull (strstr (readout, "CPU 1: 20 %"));
   g_assert_null (ps_counter_chart_describe_at (PS_COUNTER_CHART (chart), 1));
 
+  /* The keyboard moves the read-out from the plot's left edge on */
+  gtk_widget_grab_focus (chart);
+  g_assert_true (gtk_widget_activate_action (chart, "chart.move", "d", 1.0));
+  g_assert_cmpfloat (ps_counter_chart_get_readout_x (PS_COUNTER_CHART (chart)), ==, plot.origin.x);
+  gtk_widget_activate_action (chart, "chart.move", "d", 20.0);
+  g_assert_cmpfloat (ps_counter_chart_get_readout_x (PS_COUNTER_CHART (chart)), ==, plot.origin.x + 20);
+  gtk_widget_activate_action (chart, "chart.move", "d", 1e6);
+  g_assert_cmpfloat (ps_counter_chart_get_readout_x (PS_COUNTER_CHART (chart)), ==, plot.origin.x + plot.size.width);
+  gtk_widget_activate_action (chart, "chart.hide-readout", NULL);
+  g_assert_cmpfloat (ps_counter_chart_get_readout_x (PS_COUNTER_CHART (chart)), <, 0);
+
   gtk_window_destroy (window);
 }
 

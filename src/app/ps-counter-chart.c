@@ -38,7 +38,8 @@ struct _PsCounterChart
   gboolean   sequence_axis;
   gint64     x_begin;
   gint64     x_end;         /* x_begin >= x_end: all of the data */
-  double     hover_x;       /* widget x, or -1 */
+  double     hover_x;       /* widget x of the pointer or the keyboard's
+                             * read-out, or -1 */
 };
 
 enum {
@@ -50,6 +51,8 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (PsCounterChart, ps_counter_chart, GTK_TYPE_WIDGET)
+
+static void update_accessible (PsCounterChart *self);
 
 /* GNOME palette, 3rd shades: readable on light and dark backgrounds */
 static const GdkRGBA palette[] = {
@@ -443,7 +446,8 @@ ps_counter_chart_query_tooltip (GtkWidget  *widget,
                                 gboolean    keyboard,
                                 GtkTooltip *tooltip)
 {
-  g_autofree char *text = ps_counter_chart_describe_at (PS_COUNTER_CHART (widget), x);
+  PsCounterChart *self = PS_COUNTER_CHART (widget);
+  g_autofree char *text = ps_counter_chart_describe_at (self, keyboard ? self->hover_x : x);
 
   if (text == NULL)
     return FALSE;
@@ -465,6 +469,56 @@ leave_cb (PsCounterChart *self)
 {
   self->hover_x = -1;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Keyboard: the arrows move the read-out along the plot, Home and End
+ * jump to its ends, Escape hides it; the accessible description reads it */
+static void
+move_readout (PsCounterChart *self,
+              double          step)
+{
+  graphene_rect_t plot;
+  g_autofree char *readout = NULL;
+
+  if (!ps_counter_chart_get_plot (self, &plot))
+    return;
+  if (self->hover_x < plot.origin.x || self->hover_x > plot.origin.x + plot.size.width)
+    self->hover_x = step >= 0 ? plot.origin.x : plot.origin.x + plot.size.width;
+  else
+    self->hover_x = CLAMP (self->hover_x + step, plot.origin.x, plot.origin.x + plot.size.width);
+  readout = ps_counter_chart_describe_at (self, self->hover_x);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, readout != NULL ? readout : "",
+                                  -1);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+move_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  move_readout (PS_COUNTER_CHART (widget), g_variant_get_double (parameter));
+}
+
+static void
+hide_readout_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  PsCounterChart *self = PS_COUNTER_CHART (widget);
+
+  self->hover_x = -1;
+  update_accessible (self);
+  gtk_widget_queue_draw (widget);
+}
+
+double
+ps_counter_chart_get_readout_x (PsCounterChart *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), -1);
+
+  return self->hover_x;
 }
 
 /* Accessibility: the title and the series, with their ranges */
@@ -578,6 +632,15 @@ ps_counter_chart_class_init (PsCounterChartClass *klass)
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  gtk_widget_class_install_action (widget_class, "chart.move", "d", move_action);
+  gtk_widget_class_install_action (widget_class, "chart.hide-readout", NULL, hide_readout_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "chart.move", "d", -1.0);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "chart.move", "d", 1.0);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_CONTROL_MASK, "chart.move", "d", -20.0);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_CONTROL_MASK, "chart.move", "d", 20.0);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "chart.move", "d", -1e6);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_End, 0, "chart.move", "d", 1e6);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "chart.hide-readout", NULL);
   gtk_widget_class_set_css_name (widget_class, "counterchart");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -595,6 +658,8 @@ ps_counter_chart_init (PsCounterChart *self)
   g_signal_connect_swapped (motion, "leave", G_CALLBACK (leave_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);
   update_accessible (self);
 }
 

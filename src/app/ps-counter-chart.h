@@ -49,6 +49,9 @@ void        ps_counter_chart_get_color     (PsCounterChart *self,
 /* The plot's area in the widget, FALSE before there is data */
 gboolean    ps_counter_chart_get_plot      (PsCounterChart  *self,
                                             graphene_rect_t *plot);
+/* Where the read-out is (the pointer, or the keyboard's cursor moved with
+ * the arrow keys), -1 when hidden */
+double      ps_counter_chart_get_readout_x (PsCounterChart *self);
 /* The read-out at widget x: every series' value there, one per line;
  * NULL outside the plot */
 char       *ps_counter_chart_describe_at   (PsCounterChart *self,

@@ -1042,7 +1042,7 @@ draw_overview (Render *render)
     x1 = CLAMP (x1, render->plot_left, render->plot_right);
     if (x1 - x0 < 3)
       x0 = (x0 + x1) / 2 - 1.5, x1 = x0 + 3;
-    set_color (cr, &frame->accent, 0.18);
+    set_color (cr, &frame->accent, 0.10);
     cairo_rectangle (cr, x0, top, x1 - x0, height);
     cairo_fill (cr);
     set_color (cr, &frame->accent, 1);
