@@ -924,6 +924,195 @@ test_torture_chunks (void)
     }
 }
 
+/* The fast path (records scanned in blocks, on a thread of their own when
+ * the input comes in large pieces) and the general path agree on every
+ * line. The input has long runs of plain records, which the fast path
+ * takes, in every shape it accepts — field widths from 1 to 10 digits,
+ * thread 0 and ids beyond the small-id table, names of every length
+ * around the 8-byte words it compares, empty names and messages, 32-bit
+ * wrap-around — between clusters of lines it must leave to the general
+ * path: tabs and several spaces, leading blanks, CR LF, NUL bytes, lost
+ * and interrupted records, continuations, untimed records, damaged
+ * prefixes, logical scopes, orphan ends. */
+
+static const char * const mixed_names[] = {
+  "a", "ab", "abcdefg", "abcdefgh", "abcdefghi", "abcdefgh12345678", "abcdefgh123456789",
+  "sw (ab123456) ::SwDocShell::Load", "sw (ab123456) ::SwDocShell::Save",
+  "sc (cd789012) ::ScDocShell::ConvertFrom", "sc (cd789012) ::ScDocShell::ConvertTo",
+  "PERFORMANCE SfxObjectShell::DoLoad", "xmloff (gh445566) ::SvXMLImport::startDocument",
+};
+
+/* Thread ids: 0, small ones, and ones beyond SMALL_THREAD_IDS */
+static const guint32 mixed_threads[] = { 0, 1, 2, 7, 255, 256, 4000000000u };
+
+typedef struct
+{
+  guint32      time;
+  guint        depth;
+  const char  *open[64];
+} MixedThread;
+
+/* One plain record of a random thread: a begin, an end or a message */
+static void
+append_plain_record (GString     *out,
+                     GRand       *rand,
+                     MixedThread *threads)
+{
+  guint t = g_rand_int_range (rand, 0, G_N_ELEMENTS (mixed_threads));
+  MixedThread *thread = &threads[t];
+  guint choice = g_rand_int_range (rand, 0, 10);
+  thread->time += g_rand_int_range (rand, 0, 5);
+  /* Widths from 1 to 10 digits: %u of a small time, %06u, %08u, %010u;
+   * leading zeros in a thread id */
+  if (choice & 1)
+    g_string_append_printf (out, "%06u %u ", thread->time, mixed_threads[t]);
+  else if (choice == 4)
+    g_string_append_printf (out, "%08u %03u ", thread->time, mixed_threads[t]);
+  else if (choice == 2)
+    g_string_append_printf (out, "%010u %u ", thread->time, mixed_threads[t]);
+  else
+    g_string_append_printf (out, "%u %u ", thread->time, mixed_threads[t]);
+
+  if (thread->depth > 0 && (choice < 4 || thread->depth == G_N_ELEMENTS (thread->open)))
+    g_string_append_printf (out, "} %s\n", thread->open[--thread->depth]);
+  else if (choice < 8)
+    {
+      const char *name = mixed_names[g_rand_int_range (rand, 0, G_N_ELEMENTS (mixed_names))];
+
+      thread->open[thread->depth++] = name;
+      g_string_append_printf (out, "{ %s\n", name);
+    }
+  else if (choice == 8 && thread->depth > 0)
+    g_string_append_printf (out, "| %s : rows read: %u\n", thread->open[g_rand_int_range (rand, 0, thread->depth)],
+                            g_rand_int_range (rand, 0, 5000));
+  else if (choice == 8)
+    g_string_append (out, "| : text without a scope\n");
+  else
+    g_string_append_printf (out, "| %s :\n", mixed_names[g_rand_int_range (rand, 0, G_N_ELEMENTS (mixed_names))]);
+}
+
+/* Appends a line with every "@" replaced by a time */
+static void
+append_with_time (GString    *out,
+                  const char *line,
+                  gsize       length,
+                  guint32     time)
+{
+  for (gsize i = 0; i < length; i++)
+    {
+      if (line[i] == '@')
+        g_string_append_printf (out, "%06u", time);
+      else
+        g_string_append_c (out, line[i]);
+    }
+}
+
+static char *
+mixed_log (gsize *length)
+{
+#define IRREGULAR(text) { text, sizeof (text) - 1 }
+  static const struct { const char *text; gsize length; } irregular[] = {
+    IRREGULAR ("@\t1\t{ tabbed\n"),
+    IRREGULAR ("@  1  } tabbed\n"),
+    IRREGULAR ("  @ 2 { leading blanks\n"),
+    IRREGULAR ("@ 2 } leading blanks\r\n"),
+    IRREGULAR ("@ 1 | a : cut short\0@ 1 { after the NUL\n"),
+    IRREGULAR ("@ 2 @ 2 | : after a lost record\n"),
+    IRREGULAR ("@ 7 | abcdefg : @ 7 { interrupted\ntext of the interrupted message\n@ 7 } interrupted\n"),
+    IRREGULAR ("a continuation of the record before\n"),
+    IRREGULAR ("| : ( LogBridge 1,2 )\n"),
+    IRREGULAR ("12345678901 1 { eleven digits\n"),
+    IRREGULAR ("@ 1 | no separator here\n"),
+    IRREGULAR ("@ 1 | abcdefg : { logical phase\n"),
+    IRREGULAR ("@ 1 | abcdefg : } logical phase\n"),
+    IRREGULAR ("@ 256 } never begun\n"),
+    IRREGULAR ("@ 1 | : 42 starts with a digit\n"),
+  };
+#undef IRREGULAR
+  g_autoptr(GRand) rand = g_rand_new_with_seed (4711);
+  GString *out = g_string_new ("opening log file 1246545872.402817 seconds past January 1st 1970\n"
+                               "corresponding to 0 ms after timer start\n"
+                               "Process id is 4711\n");
+  MixedThread threads[G_N_ELEMENTS (mixed_threads)] = { { 0 } };
+
+  /* Thread 255 runs into the 32-bit wrap-around, thread 2 a step back */
+  threads[4].time = G_MAXUINT32 - 3000;
+
+  for (guint cluster = 0; cluster < 64; cluster++)
+    {
+      guint n_plain = g_rand_int_range (rand, 100, 900);
+
+      for (guint i = 0; i < n_plain; i++)
+        append_plain_record (out, rand, threads);
+
+      for (guint i = 0; i < 3; i++)
+        {
+          guint which = g_rand_int_range (rand, 0, G_N_ELEMENTS (irregular));
+
+          append_with_time (out, irregular[which].text, irregular[which].length, threads[1].time);
+        }
+
+      if (cluster == 32)
+        {
+          threads[2].time -= MIN (threads[2].time, 100);
+          g_string_append_printf (out, "%06u 2 | : the clock went back\n", threads[2].time);
+        }
+    }
+  g_string_append (out, "closing log file at 999999");
+
+  *length = out->len;
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_fast_path_agrees (void)
+{
+  gsize length;
+  g_autofree char *text = mixed_log (&length);
+  /* In one piece, as the loader gives a whole read buffer: the scanner's
+   * thread takes the long runs */
+  g_autoptr(PsEventStore) whole = parse_named_split (text, length, length, "soffice_4711.log");
+  g_autofree char *expected = dump (whole);
+  g_autofree char *warnings = warning_list (whole);
+  static const gsize pieces[] = { 4096, 1000, 61, 300 * 1024 };
+  const PsSpan *span;
+  guint64 n_wrapped = 0;
+
+  g_assert_cmpuint (length, >, 1024 * 1024);
+  g_assert_cmpuint (ps_event_store_get_n_spans (whole), >, 10000);
+  g_assert_nonnull (strstr (warnings, "I-WRAP@"));
+  g_assert_nonnull (strstr (warnings, "W-CLOCK-BACK@"));
+  g_assert_nonnull (strstr (warnings, "W-TRUNCATED-NUL@"));
+  g_assert_nonnull (strstr (warnings, "W-INTERRUPTED@"));
+  g_assert_nonnull (strstr (warnings, "W-LEADING-SPACE@"));
+  g_assert_nonnull (strstr (warnings, "W-DAMAGED-PREFIX@"));
+
+  /* Scopes across the wrap-around keep their few milliseconds */
+  for (guint64 i = 0; i < ps_event_store_get_n_spans (whole); i++)
+    {
+      span = ps_event_store_get_span (whole, i);
+      if (thread_of (whole, span->track) == 255 && span->begin_ns < (gint64)G_MAXUINT32 * MS
+          && span->end_ns > (gint64)G_MAXUINT32 * MS)
+        {
+          /* Not the 2³² ms a wrong unwrapping would give */
+          g_assert_cmpint (duration_ms (span), >=, 0);
+          g_assert_cmpint (duration_ms (span), <, 1000000);
+          n_wrapped++;
+        }
+    }
+  g_assert_cmpuint (n_wrapped, >, 0);
+
+  /* In smaller pieces the fast path scans on the parser's thread, or not
+   * at all: the same store */
+  for (guint i = 0; i < G_N_ELEMENTS (pieces); i++)
+    {
+      g_autoptr(PsEventStore) store = parse_named_split (text, length, pieces[i], "soffice_4711.log");
+      g_autofree char *got = dump (store);
+
+      g_assert_cmpstr (got, ==, expected);
+    }
+}
+
 /* #42: a million scopes in bounded memory — the store's own arrays and
  * nothing per event besides */
 static void
@@ -1010,6 +1199,7 @@ main (int   argc,
   g_test_add_func ("/rtl/malformed/message-forms", test_message_forms);
   g_test_add_func ("/rtl/malformed/long-line", test_long_line);
   g_test_add_func ("/rtl/torture-chunks", test_torture_chunks);
+  g_test_add_func ("/rtl/fast-path-agrees", test_fast_path_agrees);
   g_test_add_func ("/rtl/million-scopes", test_million_scopes);
 
   return g_test_run ();

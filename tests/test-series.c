@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "ps-series.h"
 #include "ps-store-builder.h"
 
@@ -258,6 +260,202 @@ test_span_summary (void)
   }
 }
 
+/* The index of the first span of that name */
+static guint64
+find_first_span (PsEventStore *store,
+                 const char   *name)
+{
+  for (guint64 i = 0; i < ps_event_store_get_n_spans (store); i++)
+    if (strcmp (ps_event_store_get_string (store, ps_event_store_get_span (store, i)->name), name) == 0)
+      return i;
+  g_assert_not_reached ();
+  return 0;
+}
+
+#define MANY_TRACKS 100
+#define MANY_NAMES  20
+
+typedef struct
+{
+  PsStoreBuilder *builder;
+  GRand          *rand;
+  guint32         tracks[MANY_TRACKS];
+  guint32         names[MANY_NAMES];
+  guint64         n_spans;
+} ManySpans;
+
+/* A span and its children, nested, in the order they begin; returns its end */
+static gint64
+add_span_tree (ManySpans *many,
+               guint32    track,
+               guint32    parent,
+               guint      depth,
+               gint64     begin_ns)
+{
+  const gint64 ms = 1000000;
+  PsSpan span = { 0 };
+  guint64 index;
+  gint64 end_ns = begin_ns + g_rand_int_range (many->rand, 0, 5) * ms;
+  guint n_children = depth < 6 ? g_rand_int_range (many->rand, 0, 4) : 0;
+  guint name = g_rand_int_range (many->rand, 0, MANY_NAMES);
+  guint32 chance = g_rand_int_range (many->rand, 0, 100);
+  PsSpan *added;
+
+  span.track = many->tracks[track];
+  span.name = many->names[name];
+  span.parent = parent;
+  /* Odd threads' depths say nothing: the walk may not rely on them */
+  span.depth = track % 2 == 0 ? depth : (depth * 7) % 5;
+  span.begin_ns = begin_ns;
+  index = ps_store_builder_add_span (many->builder, &span);
+  many->n_spans++;
+
+  for (guint i = 0; i < n_children; i++)
+    end_ns = add_span_tree (many, track, (guint32)index, depth + 1, end_ns) + g_rand_int_range (many->rand, 0, 3) * ms;
+
+  added = ps_store_builder_edit_span (many->builder, index);
+  added->end_ns = end_ns;
+  /* Name 0 is not always whole milliseconds; some spans do not count */
+  if (name == 0 && chance < 10)
+    added->end_ns += 1500;
+  if (chance == 1)
+    added->flags |= PS_SPAN_FLAG_UNTERMINATED;
+  else if (chance == 2)
+    added->flags |= PS_SPAN_FLAG_NAME_MISMATCH;
+  else if (chance == 3)
+    added->end_ns = begin_ns - ms;
+
+  return end_ns;
+}
+
+/* Enough spans for the walk and the collection into series to run on two
+ * threads, on more tracks than 64: the summary gives the statistics of
+ * the values the full collection keeps, in their order, and every span
+ * counts once, in the series of its name (and thread) */
+static void
+test_span_many (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  g_autoptr(GPtrArray) full = NULL;
+  g_autoptr(GPtrArray) summary = NULL;
+  g_autoptr(GPtrArray) per_thread = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+  PsSeriesOptions summary_only = { .durations_summary_only = TRUE };
+  PsSeriesOptions per_thread_summary = { .durations_summary_only = TRUE, .spans_per_thread = TRUE };
+  ManySpans many = { builder, rand, { 0 }, { 0 }, 0 };
+  guint32 session = ps_event_store_add_session (store, 1, FALSE);
+  gint64 ends[MANY_TRACKS] = { 0 };
+  guint64 n_counted = 0;
+  guint64 previous_first = 0;
+
+  for (guint t = 0; t < MANY_TRACKS; t++)
+    {
+      PsTrack thread = { 0 };
+
+      thread.kind = PS_TRACK_THREAD;
+      thread.parent = PS_NONE;
+      thread.session = session;
+      thread.number = t + 1;
+      many.tracks[t] = ps_event_store_add_track (store, &thread);
+    }
+  for (guint n = 0; n < MANY_NAMES; n++)
+    {
+      g_autofree char *name = g_strdup_printf ("scope %u", n);
+
+      many.names[n] = ps_event_store_intern (store, name, -1);
+    }
+
+  /* The threads' trees interleave, each thread's in the order they begin */
+  while (many.n_spans < 100000)
+    {
+      guint t = g_rand_int_range (rand, 0, MANY_TRACKS);
+
+      ends[t] = add_span_tree (&many, t, PS_NONE, 0, ends[t]);
+    }
+  ps_store_builder_flush (builder);
+
+  full = ps_series_collect (store, NULL);
+  summary = ps_series_collect (store, &summary_only);
+  g_assert_cmpuint (full->len, ==, MANY_NAMES);
+  g_assert_cmpuint (summary->len, ==, MANY_NAMES);
+  for (guint i = 0; i < MANY_NAMES; i++)
+    {
+      PsSeries *a = g_ptr_array_index (full, i);
+      PsSeries *b = g_ptr_array_index (summary, i);
+      g_autofree double *copy = g_memdup2 (a->values->data, a->values->len * sizeof (double));
+      PsStats expected;
+
+      ps_stats_compute (copy, a->values->len, &expected);
+      g_assert_cmpstr (a->name, ==, b->name);
+      g_assert_cmpuint (a->values->len, ==, a->stats.count);
+      g_assert_cmpuint (a->indexes->len, ==, a->stats.count);
+      g_assert_cmpmem (&a->stats, sizeof (PsStats), &expected, sizeof (PsStats));
+      g_assert_cmpmem (&b->stats, sizeof (PsStats), &expected, sizeof (PsStats));
+      g_assert_cmpfloat (a->self_sum, ==, b->self_sum);
+      g_assert_cmpuint (a->n_excluded, ==, b->n_excluded);
+      g_assert_cmpuint (a->n_flagged, ==, b->n_flagged);
+      g_assert_cmpuint (a->n_instances, ==, b->n_instances);
+      g_assert_cmpmem (a->tracks, a->n_instances * sizeof (guint32), b->tracks, b->n_instances * sizeof (guint32));
+      g_assert_cmpuint (b->values->len, ==, 0);
+
+      /* Threads in order; each span counted in the series of its name */
+      for (guint k = 1; k < a->n_instances; k++)
+        g_assert_cmpuint (a->tracks[k - 1], <, a->tracks[k]);
+      for (guint k = 0; k < a->indexes->len; k++)
+        {
+          const PsSpan *span = ps_event_store_get_span (store, g_array_index (a->indexes, guint64, k));
+
+          g_assert_cmpstr (ps_event_store_get_string (store, span->name), ==, a->name);
+          g_assert_cmpfloat (g_array_index (a->values, double, k), ==, (double)(span->end_ns - span->begin_ns) / 1e9);
+        }
+      n_counted += a->stats.count + a->n_excluded;
+
+      /* Series in the order their first span began */
+      g_assert_cmpuint (find_first_span (store, a->name), >=, previous_first);
+      previous_first = find_first_span (store, a->name);
+    }
+  g_assert_cmpuint (n_counted, ==, many.n_spans);
+  /* Name 0 has durations in fractions of a millisecond */
+  g_assert_cmpuint (find_series (summary, "scope 0", PS_SERIES_SPAN, 0)->stats.count, >, 0);
+
+  /* Every span's self time: its duration less its measured children's,
+   * found through their parents; for the GUI as well */
+  {
+    g_autofree gint64 *expected_self = g_new0 (gint64, many.n_spans);
+    g_autofree gint64 *walked_self = ps_scopes_get_self_times (store);
+    g_autofree gint64 *self_times = g_new0 (gint64, many.n_spans);
+    PsSeriesOptions with_self_times = { .durations_summary_only = TRUE, .span_self_times = self_times };
+    g_autoptr(GPtrArray) again = NULL;
+
+    for (guint64 i = 0; i < many.n_spans; i++)
+      {
+        const PsSpan *span = ps_event_store_get_span (store, i);
+
+        expected_self[i] += span->end_ns - span->begin_ns;
+        if (span->parent != PS_NONE && ps_span_is_measured (span))
+          expected_self[span->parent] -= span->end_ns - span->begin_ns;
+      }
+    g_assert_cmpmem (walked_self, many.n_spans * sizeof (gint64), expected_self, many.n_spans * sizeof (gint64));
+
+    again = ps_series_collect (store, &with_self_times);
+    g_assert_cmpmem (self_times, many.n_spans * sizeof (gint64), expected_self, many.n_spans * sizeof (gint64));
+  }
+
+  /* Per thread, beyond the 64 tracks kept as bits */
+  per_thread = ps_series_collect (store, &per_thread_summary);
+  n_counted = 0;
+  for (guint i = 0; i < per_thread->len; i++)
+    {
+      PsSeries *s = g_ptr_array_index (per_thread, i);
+
+      g_assert_cmpuint (s->n_instances, ==, 1);
+      n_counted += s->stats.count + s->n_excluded;
+    }
+  g_assert_cmpuint (n_counted, ==, many.n_spans);
+  g_assert_cmpuint (per_thread->len, >, MANY_NAMES * 64);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -267,6 +465,7 @@ main (int   argc,
   g_test_add_func ("/series/instances-and-groups", test_instances_and_groups);
   g_test_add_func ("/series/rates", test_rates);
   g_test_add_func ("/series/span-summary", test_span_summary);
+  g_test_add_func ("/series/span-many", test_span_many);
 
   return g_test_run ();
 }

@@ -112,6 +112,54 @@ test_empty_and_single (void)
   g_assert_cmpfloat (stats.stddev, ==, 0);
 }
 
+/* Whole milliseconds give every statistic exactly as their doubles do
+ * (the sums in the same order, so rounded alike), whether the percentiles
+ * are counted (many values in a narrow range) or selected (few values, or
+ * a range wider than their number) */
+static void
+test_whole_ms (void)
+{
+  static const struct { gsize count; guint32 range; } cases[] = {
+    { 1, 10 }, { 2, 3 }, { 255, 1000 }, { 256, 1000 }, { 257, 1 }, { 1000, 70000 },
+    { 5000, 100 }, { 5000, 65536 }, { 5000, 65537 }, { 100000, 2000 }, { 3000, G_MAXUINT32 },
+  };
+  GRand *rand = g_rand_new_with_seed (11);
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      gsize count = cases[c].count;
+      g_autofree guint32 *ms = g_new (guint32, count);
+      g_autofree double *values = g_new (double, count);
+      guint32 base = g_rand_int_range (rand, 0, 1000);
+      PsStats from_ms;
+      PsStats from_doubles;
+
+      for (gsize i = 0; i < count; i++)
+        {
+          guint32 offset = cases[c].range == G_MAXUINT32 ? g_rand_int (rand)
+                                                         : (guint32)g_rand_int_range (rand, 0, cases[c].range);
+
+          ms[i] = cases[c].range == G_MAXUINT32 ? offset : base + offset;
+          values[i] = (double)((gint64)ms[i] * 1000000) / 1e9;
+        }
+
+      ps_stats_compute_ms (ms, count, &from_ms);
+      ps_stats_compute (values, count, &from_doubles);
+      g_assert_cmpuint (from_ms.count, ==, count);
+      g_assert_cmpmem (&from_ms, sizeof from_ms, &from_doubles, sizeof from_doubles);
+    }
+
+  {
+    PsStats stats;
+
+    ps_stats_compute_ms (NULL, 0, &stats);
+    g_assert_cmpuint (stats.count, ==, 0);
+    g_assert_cmpfloat (stats.max, ==, 0);
+  }
+
+  g_rand_free (rand);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -122,6 +170,7 @@ main (int   argc,
   g_test_add_func ("/stats/nearest-rank", test_nearest_rank);
   g_test_add_func ("/stats/empty-and-single", test_empty_and_single);
   g_test_add_func ("/stats/against-sorting", test_against_sorting);
+  g_test_add_func ("/stats/whole-ms", test_whole_ms);
 
   return g_test_run ();
 }

@@ -182,17 +182,25 @@ ps_span_is_measured (const PsSpan *span)
 
 typedef struct
 {
-  guint64 index;
-  gint64  children_ns;  /* measured children's durations */
+  guint64       index;
+  const PsSpan *span;         /* committed: the store keeps it in place */
+  gint64        children_ns;  /* measured children's durations */
 } StackEntry;
 
-static void
-finish_entry (PsEventStore    *store,
-              const StackEntry *entry,
-              PsSelfTimeFunc   func,
-              gpointer         user_data)
+/* A growable stack per track; plain arrays, as every span passes through one */
+typedef struct
 {
-  const PsSpan *span = ps_event_store_get_span (store, entry->index);
+  StackEntry *entries;
+  guint       length;
+  guint       size;
+} Stack;
+
+static inline void
+finish_entry (const StackEntry *entry,
+              PsSelfTimeFunc    func,
+              gpointer          user_data)
+{
+  const PsSpan *span = entry->span;
 
   func (entry->index, span, (span->end_ns - span->begin_ns) - entry->children_ns, user_data);
 }
@@ -204,35 +212,39 @@ ps_scopes_foreach_self_time (PsEventStore   *store,
 {
   guint n_tracks;
   guint64 n_spans;
-  g_autoptr(GPtrArray) stacks = NULL;  /* per track: GArray of StackEntry */
+  g_autofree Stack *stacks = NULL;
 
   g_return_if_fail (PS_IS_EVENT_STORE (store));
   g_return_if_fail (func != NULL);
 
   n_tracks = ps_event_store_get_n_tracks (store);
   n_spans = ps_event_store_get_n_spans (store);
-  stacks = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
-  for (guint t = 0; t < n_tracks; t++)
-    g_ptr_array_add (stacks, g_array_new (FALSE, FALSE, sizeof (StackEntry)));
+  stacks = g_new0 (Stack, n_tracks + 1);
 
   /* Spans of a track come in the order they began, each after its parent:
    * a span ends every open span of its track above its parent. */
   for (guint64 i = 0; i < n_spans; i++)
     {
       const PsSpan *span = ps_event_store_get_span (store, i);
-      GArray *stack;
-      StackEntry entry = { i, 0 };
+      Stack *stack;
       guint keep = 0;
 
       if (span->track >= n_tracks)
         continue;
-      stack = g_ptr_array_index (stacks, span->track);
+      stack = &stacks[span->track];
 
-      if (span->parent != PS_NONE)
+      /* A span is pushed right above its parent, so its parent is found
+       * at its depth less one when depths count the ancestors (as RTL
+       * scopes' do); a span is on the stack once, so that is the match
+       * the search from the top would find */
+      if (span->parent != PS_NONE && span->depth > 0 && span->depth <= stack->length
+          && stack->entries[span->depth - 1].index == span->parent)
+        keep = span->depth;
+      else if (span->parent != PS_NONE)
         {
-          for (guint k = stack->len; k-- > 0;)
+          for (guint k = stack->length; k-- > 0;)
             {
-              if (g_array_index (stack, StackEntry, k).index == span->parent)
+              if (stack->entries[k].index == span->parent)
                 {
                   keep = k + 1;
                   break;
@@ -240,24 +252,33 @@ ps_scopes_foreach_self_time (PsEventStore   *store,
             }
         }
 
-      while (stack->len > keep)
+      while (stack->length > keep)
         {
-          finish_entry (store, &g_array_index (stack, StackEntry, stack->len - 1), func, user_data);
-          g_array_set_size (stack, stack->len - 1);
+          stack->length--;
+          finish_entry (&stack->entries[stack->length], func, user_data);
         }
 
       if (keep > 0 && ps_span_is_measured (span))
-        g_array_index (stack, StackEntry, keep - 1).children_ns += span->end_ns - span->begin_ns;
+        stack->entries[keep - 1].children_ns += span->end_ns - span->begin_ns;
 
-      g_array_append_val (stack, entry);
+      if (G_UNLIKELY (stack->length == stack->size))
+        {
+          stack->size = MAX (16, stack->size * 2);
+          stack->entries = g_renew (StackEntry, stack->entries, stack->size);
+        }
+      stack->entries[stack->length].index = i;
+      stack->entries[stack->length].span = span;
+      stack->entries[stack->length].children_ns = 0;
+      stack->length++;
     }
 
   for (guint t = 0; t < n_tracks; t++)
     {
-      GArray *stack = g_ptr_array_index (stacks, t);
+      Stack *stack = &stacks[t];
 
-      for (guint k = stack->len; k-- > 0;)
-        finish_entry (store, &g_array_index (stack, StackEntry, k), func, user_data);
+      for (guint k = stack->length; k-- > 0;)
+        finish_entry (&stack->entries[k], func, user_data);
+      g_free (stack->entries);
     }
 }
 

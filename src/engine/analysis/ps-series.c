@@ -166,35 +166,73 @@ typedef struct
   guint32 context;
 } SpanKey;
 
-static guint
-span_key_hash (gconstpointer data)
+static inline gboolean
+span_key_equal (const SpanKey *a,
+                const SpanKey *b)
 {
-  const SpanKey *key = data;
-
-  return (key->name * 2654435761u) ^ (key->context * 40503u) ^ (key->track * 97u) ^ key->session;
+  return a->name == b->name && a->context == b->context && a->track == b->track && a->session == b->session;
 }
 
-static gboolean
-span_key_equal (gconstpointer a,
-                gconstpointer b)
+static inline guint64
+span_key_hash (const SpanKey *key)
 {
-  return memcmp (a, b, sizeof (SpanKey)) == 0;
+  guint64 h = ((guint64)key->name << 32 | key->context) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+
+  h ^= ((guint64)key->track << 32 | key->session) * G_GUINT64_CONSTANT (0xC2B2AE3D27D4EB4F);
+  return h ^ (h >> 29);
 }
+
+/* Open addressing: a span looks up its series once, and millions of
+ * spans come by, so a GHashTable's indirections would dominate. */
+typedef struct
+{
+  SpanKey key;
+  guint   series;   /* index among the span series; PS_NONE for a free slot */
+} SeriesSlot;
+
+/* What a span series gathers while its spans come by, kept together and
+ * apart from the PsSeries (which gets it at the end) so that a span
+ * touches one small struct */
+typedef struct
+{
+  PsSeries *series;
+  guint64   first_span;   /* the first span it counts, by index */
+  guint64   track_bits;   /* tracks below 64 it has, as bits */
+  double    self_sum;     /* seconds, summed in the order of the spans */
+  guint64   n_excluded;
+  guint64   n_flagged;
+  /* Summary only: the durations while all are whole milliseconds, else
+   * NULL (they are doubles in the series' values then) */
+  guint32  *whole_ms;
+  guint     n_whole_ms;
+  guint     whole_ms_size;
+} SeriesState;
+
+/* A span as the walk hands it over: what its series and statistics need */
+typedef struct
+{
+  guint64 index;
+  gint64  duration_ns;
+  gint64  self_ns;
+  guint32 track;
+  guint32 name;
+  guint16 flags;
+} FinishedSpan;
 
 typedef struct
 {
   PsEventStore          *store;
   const PsSeriesOptions *options;
   GPtrArray             *result;
-  GHashTable            *series_of;   /* SpanKey → 1 + index in result */
+  SeriesSlot            *slots;
+  guint                  mask;
   SpanKey                last_key;
   guint                  last_index;  /* PS_NONE if none */
   guint                  first;       /* the first span series in result */
-  GArray                *first_span;  /* per span series: its first span (guint64) */
-  GPtrArray             *whole_ms;    /* summary only, per span series: its
-                                       * durations while all are whole
-                                       * milliseconds (GArray of guint32),
-                                       * else NULL */
+  GArray                *states;      /* SeriesState, per span series */
+  guint32               *sessions;    /* per track */
+  guint                  n_tracks;
+  gboolean               filtered;
 } SpanCollector;
 
 /* Durations kept as whole milliseconds take 4 bytes instead of 8 until the
@@ -204,105 +242,89 @@ typedef struct
 #define WHOLE_MS_NS G_GINT64_CONSTANT (1000000)
 
 static void
-add_duration (SpanCollector *self,
-              guint          series_index,
-              PsSeries      *series,
-              gint64         duration_ns)
+add_duration (SeriesState *state,
+              gint64       duration_ns)
 {
   double value;
 
-  if (self->whole_ms != NULL)
+  if (state->whole_ms != NULL)
     {
-      GArray **whole_ms;
-
-      while (self->whole_ms->len <= series_index - self->first)
-        g_ptr_array_add (self->whole_ms, g_array_new (FALSE, FALSE, sizeof (guint32)));
-      whole_ms = (GArray **)&g_ptr_array_index (self->whole_ms, series_index - self->first);
-      if (*whole_ms != NULL)
+      if (G_LIKELY (duration_ns % WHOLE_MS_NS == 0 && duration_ns / WHOLE_MS_NS <= G_MAXUINT32))
         {
-          if (duration_ns % WHOLE_MS_NS == 0 && duration_ns / WHOLE_MS_NS <= G_MAXUINT32)
+          if (G_UNLIKELY (state->n_whole_ms == state->whole_ms_size))
             {
-              guint32 ms = (guint32)(duration_ns / WHOLE_MS_NS);
-
-              g_array_append_val (*whole_ms, ms);
-              return;
+              state->whole_ms_size *= 2;
+              state->whole_ms = g_renew (guint32, state->whole_ms, state->whole_ms_size);
             }
-          for (guint i = 0; i < (*whole_ms)->len; i++)
-            {
-              value = (double)((gint64)g_array_index (*whole_ms, guint32, i) * WHOLE_MS_NS) / 1e9;
-              g_array_append_val (series->values, value);
-            }
-          g_clear_pointer (whole_ms, g_array_unref);
+          state->whole_ms[state->n_whole_ms++] = (guint32)(duration_ns / WHOLE_MS_NS);
+          return;
         }
+      for (guint i = 0; i < state->n_whole_ms; i++)
+        {
+          value = (double)((gint64)state->whole_ms[i] * WHOLE_MS_NS) / 1e9;
+          g_array_append_val (state->series->values, value);
+        }
+      g_clear_pointer (&state->whole_ms, g_free);
+      state->n_whole_ms = 0;
     }
 
   value = (double)duration_ns / 1e9;
-  g_array_append_val (series->values, value);
+  g_array_append_val (state->series->values, value);
 }
 
 static void
-free_whole_ms (gpointer data)
+series_slots_grow (SpanCollector *self)
 {
-  if (data != NULL)
-    g_array_unref (data);
+  guint n_slots = self->slots != NULL ? (self->mask + 1) * 2 : 256;
+  SeriesSlot *slots = g_new (SeriesSlot, n_slots);
+
+  for (guint i = 0; i < n_slots; i++)
+    slots[i].series = PS_NONE;
+  for (guint i = 0; self->slots != NULL && i <= self->mask; i++)
+    {
+      guint j;
+
+      if (self->slots[i].series == PS_NONE)
+        continue;
+      for (j = span_key_hash (&self->slots[i].key) & (n_slots - 1); slots[j].series != PS_NONE; j = (j + 1) & (n_slots - 1))
+        ;
+      slots[j] = self->slots[i];
+    }
+
+  g_free (self->slots);
+  self->slots = slots;
+  self->mask = n_slots - 1;
 }
 
-/* Moves the whole-millisecond durations of a series to its values */
-static void
-take_whole_ms (SpanCollector *self,
-               guint          series_index,
-               PsSeries      *series)
-{
-  GArray *whole_ms;
-
-  if (self->whole_ms == NULL || series_index - self->first >= self->whole_ms->len)
-    return;
-  whole_ms = g_ptr_array_index (self->whole_ms, series_index - self->first);
-  if (whole_ms == NULL)
-    return;
-  g_array_set_size (series->values, whole_ms->len);
-  for (guint i = 0; i < whole_ms->len; i++)
-    g_array_index (series->values, double, i) =
-      (double)((gint64)g_array_index (whole_ms, guint32, i) * WHOLE_MS_NS) / 1e9;
-  g_ptr_array_index (self->whole_ms, series_index - self->first) = NULL;
-  g_array_unref (whole_ms);
-}
-
-static void
-span_key_of (SpanCollector *self,
-             guint64        index,
-             const PsSpan  *span,
-             SpanKey       *key)
-{
-  const PsTrack *track = ps_event_store_get_track (self->store, span->track);
-
-  key->session = track->session;
-  key->track = self->options->spans_per_thread ? span->track : PS_NONE;
-  key->name = span->name;
-  key->context = (span->flags & PS_SPAN_FLAG_LOGICAL) ? ps_event_store_get_span_context (self->store, index) : 0;
-}
-
-/* The series of a span, made on first sight */
+/* The series of a span, made on first sight; returns its index among the
+ * span series */
 static guint
-span_series (SpanCollector *self,
-             guint64        index,
-             const PsSpan  *span)
+span_series (SpanCollector      *self,
+             const FinishedSpan *span)
 {
   SpanKey key;
-  gpointer found;
   PsSeries *series;
+  SeriesState state = { 0 };
+  guint i;
 
-  span_key_of (self, index, span, &key);
+  key.session = span->track < self->n_tracks ? self->sessions[span->track] : 0;
+  key.track = self->options->spans_per_thread ? span->track : PS_NONE;
+  key.name = span->name;
+  key.context = (span->flags & PS_SPAN_FLAG_LOGICAL) ? ps_event_store_get_span_context (self->store, span->index) : 0;
+
   if (self->last_index != PS_NONE && span_key_equal (&key, &self->last_key))
     return self->last_index;
 
-  found = g_hash_table_lookup (self->series_of, &key);
-  if (found != NULL)
+  for (i = span_key_hash (&key) & self->mask; self->slots[i].series != PS_NONE; i = (i + 1) & self->mask)
     {
-      self->last_key = key;
-      self->last_index = GPOINTER_TO_UINT (found) - 1;
-      return self->last_index;
+      if (span_key_equal (&self->slots[i].key, &key))
+        {
+          self->last_key = key;
+          self->last_index = self->slots[i].series;
+          return self->last_index;
+        }
     }
+
   series = g_new0 (PsSeries, 1);
   series->name = g_strdup (ps_event_store_get_string (self->store, span->name));
   series->app = g_strdup ("");
@@ -316,20 +338,31 @@ span_series (SpanCollector *self,
   series->session = key.session;
   series->values = g_array_new (FALSE, FALSE, sizeof (double));
   series->indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
-
-  g_hash_table_insert (self->series_of, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (self->result->len + 1));
   g_ptr_array_add (self->result, series);
+
+  state.series = series;
+  state.first_span = span->index;
+  if (self->options->durations_summary_only)
+    {
+      state.whole_ms_size = 16;
+      state.whole_ms = g_new (guint32, state.whole_ms_size);
+    }
+  g_array_append_val (self->states, state);
+
+  self->slots[i].key = key;
+  self->slots[i].series = self->states->len - 1;
+  if (self->states->len * 2 > self->mask)
+    series_slots_grow (self);
+
   self->last_key = key;
-  self->last_index = self->result->len - 1;
+  self->last_index = self->states->len - 1;
   return self->last_index;
 }
 
 static void
-span_series_add_track (PsSeries *series,
+series_add_span_track (PsSeries *series,
                        guint32   track)
 {
-  if (series->n_instances > 0 && series->tracks[series->n_instances - 1] == track)
-    return;
   for (guint i = 0; i < series->n_instances; i++)
     if (series->tracks[i] == track)
       return;
@@ -338,44 +371,196 @@ span_series_add_track (PsSeries *series,
 
 /* Everything about one span, in one pass: the spans come as they end */
 static void
+collect_span (SpanCollector      *self,
+              const FinishedSpan *span)
+{
+  SeriesState *state;
+  guint series_index;
+
+  if (self->options->span_self_times != NULL)
+    self->options->span_self_times[span->index] = span->self_ns;
+
+  if (self->filtered && !ps_scope_filter_match_span (self->options->span_filter, self->store, span->index))
+    return;
+
+  /* Before taking the address: a new series moves the states */
+  series_index = span_series (self, span);
+  state = &g_array_index (self->states, SeriesState, series_index);
+  if (span->track >= 64)
+    series_add_span_track (state->series, span->track);
+  else if (!(state->track_bits & (G_GUINT64_CONSTANT (1) << span->track)))
+    {
+      state->track_bits |= G_GUINT64_CONSTANT (1) << span->track;
+      series_add_span_track (state->series, span->track);
+    }
+  state->first_span = MIN (state->first_span, span->index);
+
+  /* ps_span_is_measured() */
+  if ((span->flags & PS_SPAN_FLAGS_NOT_MEASURED) != 0 || span->duration_ns < 0)
+    {
+      state->n_excluded++;
+      return;
+    }
+  if (span->flags & (PS_SPAN_FLAG_NAME_MISMATCH | PS_SPAN_FLAG_TRUNCATED))
+    state->n_flagged++;
+
+  add_duration (state, span->duration_ns);
+  if (!self->options->durations_summary_only)
+    g_array_append_val (state->series->indexes, span->index);
+  state->self_sum += (double)span->self_ns / 1e9;
+}
+
+static inline void
+finished_span_init (FinishedSpan *finished,
+                    guint64       index,
+                    const PsSpan *span,
+                    gint64        self_ns)
+{
+  finished->index = index;
+  finished->duration_ns = span->end_ns - span->begin_ns;
+  finished->self_ns = self_ns;
+  finished->track = span->track;
+  finished->name = span->name;
+  finished->flags = span->flags;
+}
+
+static void
 add_span (guint64       index,
           const PsSpan *span,
           gint64        self_ns,
           gpointer      user_data)
 {
-  SpanCollector *self = user_data;
-  guint series_index;
-  PsSeries *series;
+  FinishedSpan finished;
 
-  if (self->options->span_self_times != NULL)
-    self->options->span_self_times[index] = self_ns;
+  finished_span_init (&finished, index, span, self_ns);
+  collect_span (user_data, &finished);
+}
 
-  if (!ps_scope_filter_match_span (self->options->span_filter, self->store, index))
-    return;
+/* With many spans, the walk that finds their self times and the
+ * collection into series run on two threads: the walk hands the spans
+ * over in blocks, in its order, which the sums of the statistics keep. */
+#define HANDOFF_MIN_SPANS  65536
+#define HANDOFF_BLOCK      8192
+#define N_HANDOFF_BLOCKS   8
 
-  series_index = span_series (self, index, span);
-  series = g_ptr_array_index (self->result, series_index);
-  span_series_add_track (series, span->track);
-  if (series_index - self->first >= self->first_span->len)
-    g_array_append_val (self->first_span, index);
-  else
+typedef struct
+{
+  SpanCollector *collector;
+  GThread       *thread;
+  GMutex         lock;
+  GCond          cond;
+  FinishedSpan  *blocks;            /* N_HANDOFF_BLOCKS × HANDOFF_BLOCK */
+  guint          lengths[N_HANDOFF_BLOCKS];
+  guint          n_filled;          /* the walk's position, in the block being filled */
+  guint          n_produced;
+  guint          n_consumed;
+  gboolean       done;              /* no more blocks */
+  gboolean       producer_waiting;
+  gboolean       consumer_waiting;
+} Handoff;
+
+static gpointer
+handoff_thread (gpointer data)
+{
+  Handoff *handoff = data;
+
+  g_mutex_lock (&handoff->lock);
+  for (;;)
     {
-      guint64 *first = &g_array_index (self->first_span, guint64, series_index - self->first);
-      *first = MIN (*first, index);
+      const FinishedSpan *block;
+      guint length;
+
+      while (handoff->n_consumed == handoff->n_produced && !handoff->done)
+        {
+          handoff->consumer_waiting = TRUE;
+          g_cond_wait (&handoff->cond, &handoff->lock);
+          handoff->consumer_waiting = FALSE;
+        }
+      if (handoff->n_consumed == handoff->n_produced)
+        break;
+      block = &handoff->blocks[(handoff->n_consumed % N_HANDOFF_BLOCKS) * HANDOFF_BLOCK];
+      length = handoff->lengths[handoff->n_consumed % N_HANDOFF_BLOCKS];
+      g_mutex_unlock (&handoff->lock);
+
+      for (guint i = 0; i < length; i++)
+        collect_span (handoff->collector, &block[i]);
+
+      g_mutex_lock (&handoff->lock);
+      handoff->n_consumed++;
+      /* A full ring wakes the walk only once half of it is free */
+      if (handoff->producer_waiting && handoff->n_produced - handoff->n_consumed <= N_HANDOFF_BLOCKS / 2)
+        g_cond_broadcast (&handoff->cond);
     }
+  g_mutex_unlock (&handoff->lock);
 
-  if (!ps_span_is_measured (span))
+  return NULL;
+}
+
+/* Hands the block being filled over, and waits for a free one */
+static void
+handoff_publish (Handoff *handoff)
+{
+  g_mutex_lock (&handoff->lock);
+  handoff->lengths[handoff->n_produced % N_HANDOFF_BLOCKS] = handoff->n_filled;
+  handoff->n_produced++;
+  handoff->n_filled = 0;
+  if (handoff->consumer_waiting)
+    g_cond_broadcast (&handoff->cond);
+  if (handoff->n_produced - handoff->n_consumed == N_HANDOFF_BLOCKS)
     {
-      series->n_excluded++;
+      handoff->producer_waiting = TRUE;
+      while (handoff->n_produced - handoff->n_consumed > N_HANDOFF_BLOCKS / 2)
+        g_cond_wait (&handoff->cond, &handoff->lock);
+      handoff->producer_waiting = FALSE;
+    }
+  g_mutex_unlock (&handoff->lock);
+}
+
+static void
+handoff_span (guint64       index,
+              const PsSpan *span,
+              gint64        self_ns,
+              gpointer      user_data)
+{
+  Handoff *handoff = user_data;
+
+  finished_span_init (&handoff->blocks[(handoff->n_produced % N_HANDOFF_BLOCKS) * HANDOFF_BLOCK + handoff->n_filled],
+                      index, span, self_ns);
+  if (++handoff->n_filled == HANDOFF_BLOCK)
+    handoff_publish (handoff);
+}
+
+static void
+walk_spans (PsEventStore  *store,
+            SpanCollector *collector)
+{
+  Handoff handoff = { 0 };
+
+  if (ps_event_store_get_n_spans (store) < HANDOFF_MIN_SPANS)
+    {
+      ps_scopes_foreach_self_time (store, add_span, collector);
       return;
     }
-  if (span->flags & (PS_SPAN_FLAG_NAME_MISMATCH | PS_SPAN_FLAG_TRUNCATED))
-    series->n_flagged++;
 
-  add_duration (self, series_index, series, span->end_ns - span->begin_ns);
-  if (!self->options->durations_summary_only)
-    g_array_append_val (series->indexes, index);
-  series->self_sum += (double)self_ns / 1e9;
+  handoff.collector = collector;
+  handoff.blocks = g_new (FinishedSpan, N_HANDOFF_BLOCKS * HANDOFF_BLOCK);
+  g_mutex_init (&handoff.lock);
+  g_cond_init (&handoff.cond);
+  handoff.thread = g_thread_new ("perfscope-series", handoff_thread, &handoff);
+
+  ps_scopes_foreach_self_time (store, handoff_span, &handoff);
+  if (handoff.n_filled > 0)
+    handoff_publish (&handoff);
+
+  g_mutex_lock (&handoff.lock);
+  handoff.done = TRUE;
+  g_cond_broadcast (&handoff.cond);
+  g_mutex_unlock (&handoff.lock);
+  g_thread_join (handoff.thread);
+
+  g_mutex_clear (&handoff.lock);
+  g_cond_clear (&handoff.cond);
+  g_free (handoff.blocks);
 }
 
 static gint
@@ -394,9 +579,9 @@ compare_first_span (gconstpointer a,
                     gconstpointer b,
                     gpointer      user_data)
 {
-  const guint64 *first = user_data;
-  guint64 first_a = first[*(const guint *)a];
-  guint64 first_b = first[*(const guint *)b];
+  const SeriesState *states = user_data;
+  guint64 first_a = states[*(const guint *)a].first_span;
+  guint64 first_b = states[*(const guint *)b].first_span;
 
   return first_a < first_b ? -1 : first_a > first_b;
 }
@@ -406,47 +591,61 @@ collect_spans (PsEventStore          *store,
                const PsSeriesOptions *options,
                GPtrArray             *result)
 {
-  SpanCollector collector = { store, options, result, NULL, { 0 }, PS_NONE, result->len, NULL, NULL };
+  SpanCollector collector = { 0 };
   g_autofree guint *order = NULL;
   g_autofree gpointer *sorted = NULL;
   guint n;
 
-  collector.series_of = g_hash_table_new_full (span_key_hash, span_key_equal, g_free, NULL);
-  collector.first_span = g_array_new (FALSE, FALSE, sizeof (guint64));
-  if (options->durations_summary_only)
-    collector.whole_ms = g_ptr_array_new_with_free_func (free_whole_ms);
+  collector.store = store;
+  collector.options = options;
+  collector.result = result;
+  collector.last_index = PS_NONE;
+  collector.first = result->len;
+  collector.states = g_array_new (FALSE, FALSE, sizeof (SeriesState));
+  collector.n_tracks = ps_event_store_get_n_tracks (store);
+  collector.sessions = g_new (guint32, collector.n_tracks + 1);
+  collector.filtered = !ps_scope_filter_is_empty (options->span_filter);
+  for (guint t = 0; t < collector.n_tracks; t++)
+    collector.sessions[t] = ps_event_store_get_track (store, t)->session;
+  series_slots_grow (&collector);
 
-  ps_scopes_foreach_self_time (store, add_span, &collector);
-  g_hash_table_unref (collector.series_of);
+  walk_spans (store, &collector);
+  g_clear_pointer (&collector.slots, g_free);
+  g_clear_pointer (&collector.sessions, g_free);
 
-  /* One series at a time, so that only one is ever held as doubles */
-  for (guint i = collector.first; i < result->len; i++)
+  for (guint i = 0; i < collector.states->len; i++)
     {
-      PsSeries *series = g_ptr_array_index (result, i);
+      SeriesState *state = &g_array_index (collector.states, SeriesState, i);
+      PsSeries *series = state->series;
 
+      series->self_sum = state->self_sum;
+      series->n_excluded = state->n_excluded;
+      series->n_flagged = state->n_flagged;
       /* Threads in the order they appeared in the log */
       g_qsort_with_data (series->tracks, series->n_instances, sizeof (guint32), compare_track, NULL);
-      take_whole_ms (&collector, i, series);
-      compute_stats (series->values, &series->stats, options->durations_summary_only);
+      if (state->whole_ms != NULL)
+        ps_stats_compute_ms (state->whole_ms, state->n_whole_ms, &series->stats);
+      else
+        compute_stats (series->values, &series->stats, options->durations_summary_only);
+      g_clear_pointer (&state->whole_ms, g_free);
       if (options->durations_summary_only)
         {
           drop_values (&series->values);
           drop_values (&series->indexes);
         }
     }
-  g_clear_pointer (&collector.whole_ms, g_ptr_array_unref);
 
   /* In the order the scopes first began */
-  n = result->len - collector.first;
+  n = collector.states->len;
   order = g_new (guint, n + 1);
   sorted = g_new (gpointer, n + 1);
   for (guint i = 0; i < n; i++)
     order[i] = i;
-  g_qsort_with_data (order, n, sizeof (guint), compare_first_span, collector.first_span->data);
+  g_qsort_with_data (order, n, sizeof (guint), compare_first_span, collector.states->data);
   for (guint i = 0; i < n; i++)
-    sorted[i] = g_ptr_array_index (result, collector.first + order[i]);
+    sorted[i] = g_array_index (collector.states, SeriesState, order[i]).series;
   memcpy (result->pdata + collector.first, sorted, n * sizeof (gpointer));
-  g_array_unref (collector.first_span);
+  g_array_unref (collector.states);
 }
 
 GPtrArray *

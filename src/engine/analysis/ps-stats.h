@@ -30,6 +30,14 @@ typedef struct
 void   ps_stats_compute       (double        *values,
                                gsize          count,
                                PsStats       *out);
+/* The same statistics, in seconds, of durations given in whole
+ * milliseconds: every field equals what ps_stats_compute() gives for the
+ * values (double)(ms × 10⁶) / 10⁹ in the same order. Half the memory of
+ * doubles, and selection on integers is quicker. values is reordered in
+ * place. */
+void   ps_stats_compute_ms    (guint32       *values,
+                               gsize          count,
+                               PsStats       *out);
 /* Nearest-rank percentile (0 < percent <= 100) of sorted values */
 double ps_stats_percentile    (const double  *sorted,
                                gsize          count,

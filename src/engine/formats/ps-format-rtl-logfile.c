@@ -15,12 +15,18 @@
  *
  * A record is processed once the next line shows it is complete (a later
  * line may continue its text). The fast path takes runs of plain timed
- * records straight from the read buffer; everything else goes through the
- * general path, which keeps the one record that may still grow.
+ * records straight from the read buffer: a scanner cuts them into tokens
+ * (on a thread of its own for large buffers) and the records are then
+ * processed in file order, so pairing, warnings and line numbers are
+ * those of the general path. Everything else goes through the general
+ * path, which keeps the one record that may still grow.
  */
 #include "config.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include <glib/gi18n-lib.h>
 
@@ -40,6 +46,19 @@
 
 #define STRLEN(s) (sizeof (s) - 1)
 
+/* The fast path scans records in blocks of up to TOKEN_BLOCK_LINES lines.
+ * After a first block of FIRST_BLOCK_LINES plain records, with at least
+ * PARALLEL_SCAN_BYTES left in the read buffer, it scans the rest on a
+ * thread of its own, up to N_TOKEN_BLOCKS blocks ahead of the processing
+ * (about a whole read buffer, so that the scanner seldom has to wait and
+ * be woken: a wake-up costs more than scanning a hundred lines). That
+ * thread's first block is small, so that the processing soon has work. */
+#define TOKEN_BLOCK_LINES   1024
+#define FIRST_BLOCK_LINES   128
+#define N_TOKEN_BLOCKS      20
+#define PARALLEL_SCAN_BYTES (256 * 1024)
+#define PREFETCH_TOKENS     8
+
 /* Thread ids below this are found without hashing (OpenOffice on Unix
  * numbers its threads 1, 2, 3 …) */
 #define SMALL_THREAD_IDS 256
@@ -50,6 +69,7 @@ typedef struct
   const char *name;         /* the interned name */
   gsize       name_length;
   guint32     name_id;
+  guint32     name_sid;     /* the scanner's id of the name, or PS_NONE */
   guint32     context;      /* logical scopes: string id of the naming record's scope */
   gint64      begin_ms;
   guint64     line;
@@ -57,6 +77,15 @@ typedef struct
   guint32     clock_steps;  /* the thread's backward steps when it began */
   gboolean    logical;
 } OpenScope;
+
+/* A thread's open scopes, the innermost last: a plain array, as every
+ * scope is pushed and popped here */
+typedef struct
+{
+  OpenScope *items;
+  guint      len;
+  guint      size;
+} ScopeStack;
 
 typedef struct
 {
@@ -66,7 +95,7 @@ typedef struct
   guint32  last_raw;
   gint64   last_ms;
   guint32  clock_steps;
-  GArray  *stack;           /* OpenScope */
+  ScopeStack stack;
 } ThreadState;
 
 enum
@@ -91,6 +120,7 @@ typedef struct
   gsize       name_length;
   const char *message;       /* '|' only */
   gsize       message_length;
+  guint32     name_sid;      /* the scanner's id of the name (ScanNames); PS_NONE if none */
 } Record;
 
 /* The parser's own table of scope names: interning through the store's
@@ -109,6 +139,18 @@ typedef struct
   guint     mask;
   guint     n_used;
 } NameTable;
+
+/* The scanner's own ids of the names it sees, equal exactly when the bytes
+ * are, so that the records' processing compares names as numbers and
+ * interns each only once. Owned by whichever thread scans at the time. */
+typedef struct
+{
+  NameTable     table;    /* NameSlot.id is the scanner's id */
+  GStringChunk *texts;    /* the names' bytes, NUL-terminated */
+} ScanNames;
+
+typedef struct _Scanner Scanner;
+typedef struct _TokenBlock TokenBlock;
 
 /* A warning held back by warn_after_pending() */
 typedef struct
@@ -151,12 +193,18 @@ typedef struct
   GString       *pending_message;
   GPtrArray     *deferred;             /* Deferred: warnings about later lines */
   NameTable      names;
+  ScanNames      scan_names;
+  GArray        *scan_name_ids;        /* guint32 per scanner id: its string id, or PS_NONE */
 
   /* A message another record was written into, waiting for its text */
   guint64        interrupted_mark;     /* PS_NO_POSITION if none */
   guint64        interrupted_line;
 
   gboolean       seen_record;          /* in the whole file */
+
+  /* The fast path's tokens: scanned here, or ahead by the scanner */
+  TokenBlock    *block;
+  Scanner       *scanner;
 } RtlParser;
 
 /* ------------------------------------------------------------------------ */
@@ -261,6 +309,83 @@ parse_prefix (const char  *p,
   return (overflow_time || overflow_thread) ? PREFIX_TOO_LARGE : PREFIX_OK;
 }
 
+#ifdef __GNUC__
+/* The leading decimal digits of the eight bytes at p, all at once: their
+ * number (8 when all eight are digits, and then no value) and value. The
+ * loop of parse_u32() ends in a mispredicted branch at every field. */
+static inline guint
+leading_digits (const char *p,
+                guint64    *value)
+{
+  guint64 chunk;
+  guint64 x;
+  guint64 non_digit;
+  guint n;
+
+  memcpy (&chunk, p, 8);
+  chunk = GUINT64_FROM_LE (chunk);
+  /* Per byte: its digit value; a byte that is no digit gets its top bit
+   * set (below '0' by the borrow, above '9' by the addition). Carries and
+   * borrows only reach bytes after it, which do not count. */
+  x = chunk - G_GUINT64_CONSTANT (0x3030303030303030);
+  non_digit = (x | (x + G_GUINT64_CONSTANT (0x7676767676767676))) & G_GUINT64_CONSTANT (0x8080808080808080);
+  if (non_digit == 0)
+    return 8;
+  n = (guint)__builtin_ctzll (non_digit) / 8;
+  if (n == 0)
+    return 0;
+
+  /* The digits to the top, zeros (leading zero digits) below them; then
+   * pairs, fours and eights of digits combined by multiplication */
+  x <<= 8 * (8 - n);
+  x = (x * 2561) >> 8;
+  x = ((x & G_GUINT64_CONSTANT (0x00FF00FF00FF00FF)) * 6553601) >> 16;
+  x = ((x & G_GUINT64_CONSTANT (0x0000FFFF0000FFFF)) * G_GUINT64_CONSTANT (42949672960001)) >> 32;
+  *value = x;
+  return n;
+}
+#endif
+
+/* parse_prefix() for the shape the writer gives every record: digits,
+ * one space, digits, one space, the kind, one space; at most seven digits
+ * each (ten million milliseconds are almost three hours). FALSE means
+ * "ask parse_prefix()", which decides every other shape (and this one
+ * alike); without the GCC builtins, always. */
+static inline gboolean
+parse_common_prefix (const char  *p,
+                     const char  *end,
+                     guint32     *time,
+                     guint32     *thread,
+                     char        *kind,
+                     const char **body_out)
+{
+#ifdef __GNUC__
+  guint64 time_value;
+  guint64 thread_value;
+  guint n;
+
+  /* Room for the longest such prefix and the bytes read with it */
+  if (end - p < 8 + 8 + 3)
+    return FALSE;
+
+  n = leading_digits (p, &time_value);
+  if (n == 0 || n == 8 || p[n] != ' ')
+    return FALSE;
+  p += n + 1;
+  n = leading_digits (p, &thread_value);
+  if (n == 0 || n == 8 || p[n] != ' ' || !is_kind (p[n + 1]) || p[n + 2] != ' ')
+    return FALSE;
+
+  *time = (guint32)time_value;
+  *thread = (guint32)thread_value;
+  *kind = p[n + 1];
+  *body_out = p + n + 3;
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
 static gboolean
 starts_with_record (const char *p,
                     const char *end)
@@ -289,7 +414,7 @@ find_separator (const char *text,
 }
 
 /* Splits the body of a "|" record into scope name and message (§3). */
-static void
+static inline void
 split_message (Record     *r,
                const char *body,
                gsize       length)
@@ -416,6 +541,119 @@ intern_name (RtlParser  *self,
   return table->slots[i].id;
 }
 
+/* A hash of a name's length, first and last eight bytes: it costs the
+ * same for every name, and the names of a log differ there (the module
+ * and author in front, the function at the end); the comparison of the
+ * bytes decides anyway */
+static inline guint64
+scan_hash (const char *text,
+           gsize       length)
+{
+  guint64 first = 0;
+  guint64 last = 0;
+  guint64 h;
+
+  if (length >= 8)
+    {
+      memcpy (&first, text, 8);
+      memcpy (&last, text + length - 8, 8);
+    }
+  else
+    {
+      for (gsize i = 0; i < length; i++)
+        first |= (guint64)(guchar)text[i] << (8 * i);
+    }
+
+  h = (first ^ length) * 0x9E3779B97F4A7C15u;
+  h ^= last * 0xC2B2AE3D27D4EB4Fu;
+  return h ^ (h >> 31);
+}
+
+/* memcmp() == 0 for the length of a name, in words and without a call:
+ * the scanner compares every name it sees */
+static inline gboolean
+same_bytes (const char *a,
+            const char *b,
+            gsize       length)
+{
+  guint64 word_a, word_b;
+  gsize i;
+
+  if (length < 8)
+    {
+      for (i = 0; i < length; i++)
+        if (a[i] != b[i])
+          return FALSE;
+      return TRUE;
+    }
+
+  for (i = 0; i + 8 < length; i += 8)
+    {
+      memcpy (&word_a, a + i, 8);
+      memcpy (&word_b, b + i, 8);
+      if (word_a != word_b)
+        return FALSE;
+    }
+  /* The last eight bytes, overlapping what was compared */
+  memcpy (&word_a, a + length - 8, 8);
+  memcpy (&word_b, b + length - 8, 8);
+  return word_a == word_b;
+}
+
+/* The scanner's id of a name: an entry of its own table, so that nothing
+ * here touches the store */
+static guint32
+scan_name_id (ScanNames  *names,
+              const char *text,
+              gsize       length)
+{
+  NameTable *table = &names->table;
+  guint64 hash = scan_hash (text, length);
+  guint i;
+
+  for (i = hash & table->mask; table->slots[i].text != NULL; i = (i + 1) & table->mask)
+    {
+      const NameSlot *slot = &table->slots[i];
+
+      if (slot->hash == hash && slot->length == length && same_bytes (slot->text, text, length))
+        return slot->id;
+    }
+
+  table->slots[i].hash = hash;
+  table->slots[i].length = (guint32)length;
+  table->slots[i].id = table->n_used;
+  table->slots[i].text = g_string_chunk_insert_len (names->texts, text, length);
+  if (++table->n_used * 2 > table->mask)
+    name_table_grow (table);
+
+  return table->n_used - 1;
+}
+
+/* The string id of a record's name, interned; through the scanner's id
+ * when it has one */
+static guint32
+record_name_id (RtlParser    *self,
+                const Record *r)
+{
+  guint32 *id;
+
+  if (r->name_sid == PS_NONE)
+    return intern_name (self, r->name, r->name_length);
+
+  if (r->name_sid >= self->scan_name_ids->len)
+    {
+      guint old_length = self->scan_name_ids->len;
+
+      g_array_set_size (self->scan_name_ids, MAX (r->name_sid + 1, old_length * 2));
+      for (guint i = old_length; i < self->scan_name_ids->len; i++)
+        g_array_index (self->scan_name_ids, guint32, i) = PS_NONE;
+    }
+  id = &g_array_index (self->scan_name_ids, guint32, r->name_sid);
+  if (*id == PS_NONE)
+    *id = intern_name (self, r->name, r->name_length);
+  return *id;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Sessions and threads                                                      */
 
@@ -424,7 +662,7 @@ thread_state_free (gpointer data)
 {
   ThreadState *thread = data;
 
-  g_array_unref (thread->stack);
+  g_free (thread->stack.items);
   g_free (thread);
 }
 
@@ -507,9 +745,9 @@ end_session (RtlParser *self,
     {
       ThreadState *thread = g_ptr_array_index (self->thread_list, i);
 
-      while (thread->stack->len > 0)
+      while (thread->stack.len > 0)
         {
-          OpenScope *open = &g_array_index (thread->stack, OpenScope, thread->stack->len - 1);
+          OpenScope *open = &thread->stack.items[thread->stack.len - 1];
           gint64 end_ms = has_close ? MAX (close_ms, open->begin_ms) : MAX (thread->last_ms, open->begin_ms);
           g_autofree char *name = ps_util_display_text (open->name, open->name_length);
 
@@ -521,7 +759,7 @@ end_session (RtlParser *self,
             warn (self, PS_SEVERITY_WARNING, "W-UNTERMINATED", open->line,
                   _("Scope “%s” on thread %u never ended; its duration is at least %lld ms, up to the thread’s last record"),
                   name, thread->id, (long long)(end_ms - open->begin_ms));
-          close_scope (self, thread, thread->stack->len - 1, end_ms, PS_SPAN_FLAG_UNTERMINATED);
+          close_scope (self, thread, thread->stack.len - 1, end_ms, PS_SPAN_FLAG_UNTERMINATED);
         }
     }
 
@@ -628,7 +866,6 @@ get_thread (RtlParser *self,
   thread = g_new0 (ThreadState, 1);
   thread->id = id;
   thread->track = ps_event_store_add_track (self->store, &track);
-  thread->stack = g_array_new (FALSE, FALSE, sizeof (OpenScope));
   g_hash_table_insert (self->threads, GUINT_TO_POINTER (id), thread);
   if (id < SMALL_THREAD_IDS)
     self->small_threads[id] = thread;
@@ -682,20 +919,22 @@ open_scope (RtlParser   *self,
             guint64      line,
             const char  *name,
             gsize        name_length,
+            guint32      name_id,
+            guint32      name_sid,
             guint32      context,
             guint16      flags)
 {
   OpenScope open;
   PsSpan span;
-  guint n_open = thread->stack->len;
-  const OpenScope *top = n_open > 0 ? &g_array_index (thread->stack, OpenScope, n_open - 1) : NULL;
+  guint n_open = thread->stack.len;
+  const OpenScope *top = n_open > 0 ? &thread->stack.items[n_open - 1] : NULL;
   /* One below the parent (a logical scope may have ended under it) */
   guint depth = top != NULL ? top->depth + 1 : 0;
 
   span.begin_ns = ms * NS_PER_MS;
   span.end_ns = span.begin_ns;
   span.track = thread->track;
-  span.name = intern_name (self, name, name_length);
+  span.name = name_id;
   span.parent = top != NULL ? (guint32)top->span : PS_NONE;
   span.depth = (guint16)MIN (depth, G_MAXUINT16);
   span.flags = flags;
@@ -704,6 +943,7 @@ open_scope (RtlParser   *self,
   open.name = ps_event_store_get_string (self->store, span.name);
   open.name_length = name_length;
   open.name_id = span.name;
+  open.name_sid = name_sid;
   open.context = context;
   open.begin_ms = ms;
   open.line = line;
@@ -714,7 +954,13 @@ open_scope (RtlParser   *self,
   if (open.logical)
     ps_store_builder_set_span_context (self->parent.builder, open.span, context);
 
-  g_array_append_val (thread->stack, open);
+  if (G_UNLIKELY (n_open == thread->stack.size))
+    {
+      thread->stack.size = MAX (16, thread->stack.size * 2);
+      thread->stack.items = g_renew (OpenScope, thread->stack.items, thread->stack.size);
+    }
+  thread->stack.items[n_open] = open;
+  thread->stack.len = n_open + 1;
 }
 
 /* Closes the scope at stack position index and removes it from the stack */
@@ -725,7 +971,7 @@ close_scope (RtlParser   *self,
              gint64       end_ms,
              guint16      flags)
 {
-  OpenScope *open = &g_array_index (thread->stack, OpenScope, index);
+  OpenScope *open = &thread->stack.items[index];
   PsSpan *span = ps_store_builder_edit_span (self->parent.builder, open->span);
 
   span->end_ns = end_ms * NS_PER_MS;
@@ -733,14 +979,19 @@ close_scope (RtlParser   *self,
   if (open->clock_steps != thread->clock_steps)
     span->flags |= PS_SPAN_FLAG_CLOCK_BACK;
 
-  g_array_remove_index (thread->stack, index);
+  memmove (&thread->stack.items[index], &thread->stack.items[index + 1],
+           (thread->stack.len - index - 1) * sizeof (OpenScope));
+  thread->stack.len--;
 }
 
 static inline gboolean
 same_name (const OpenScope *open,
            const char      *name,
-           gsize            length)
+           gsize            length,
+           guint32          sid)
 {
+  if (sid != PS_NONE && open->name_sid != PS_NONE)
+    return sid == open->name_sid;
   return open->name_length == length && memcmp (open->name, name, length) == 0;
 }
 
@@ -753,10 +1004,10 @@ close_above (RtlParser   *self,
              gint64       ms,
              guint64      line)
 {
-  while (thread->stack->len > index + 1)
+  while (thread->stack.len > index + 1)
     {
-      guint top = thread->stack->len - 1;
-      OpenScope *open = &g_array_index (thread->stack, OpenScope, top);
+      guint top = thread->stack.len - 1;
+      OpenScope *open = &thread->stack.items[top];
       g_autofree char *name = ps_util_display_text (open->name, open->name_length);
 
       if (open->logical)
@@ -782,7 +1033,7 @@ end_scope (RtlParser    *self,
            gint64        ms,
            const Record *r)
 {
-  GArray *stack = thread->stack;
+  ScopeStack *stack = &thread->stack;
   const char *name = r->name;
   gsize length = r->name_length;
   guint16 flags = 0;
@@ -790,10 +1041,10 @@ end_scope (RtlParser    *self,
   if (G_LIKELY (stack->len > 0))
     {
       guint top = stack->len - 1;
-      OpenScope *open = &g_array_index (stack, OpenScope, top);
+      OpenScope *open = &stack->items[top];
 
       /* 8.1: the innermost scope, by name */
-      if (G_LIKELY (!open->logical && same_name (open, name, length)))
+      if (G_LIKELY (!open->logical && same_name (open, name, length, r->name_sid)))
         {
           close_scope (self, thread, top, ms, 0);
           return;
@@ -817,9 +1068,9 @@ end_scope (RtlParser    *self,
   /* 8.3: further down; what lies above never ended */
   for (guint i = stack->len; i-- > 0;)
     {
-      OpenScope *open = &g_array_index (stack, OpenScope, i);
+      OpenScope *open = &stack->items[i];
 
-      if (!open->logical && same_name (open, name, length))
+      if (!open->logical && same_name (open, name, length, r->name_sid))
         {
           close_above (self, thread, i, ms, r->line);
           close_scope (self, thread, i, ms, 0);
@@ -832,7 +1083,7 @@ end_scope (RtlParser    *self,
     {
       for (guint i = stack->len; i-- > 0;)
         {
-          OpenScope *open = &g_array_index (stack, OpenScope, i);
+          OpenScope *open = &stack->items[i];
 
           if (!open->logical && open->name_length > length && memcmp (open->name, name, length) == 0)
             {
@@ -872,13 +1123,13 @@ end_logical (RtlParser    *self,
              const char   *name,
              gsize         length)
 {
-  GArray *stack = thread->stack;
+  ScopeStack *stack = &thread->stack;
 
   for (guint i = stack->len; i-- > 0;)
     {
-      OpenScope *open = &g_array_index (stack, OpenScope, i);
+      OpenScope *open = &stack->items[i];
 
-      if (open->logical && open->context == context && same_name (open, name, length))
+      if (open->logical && open->context == context && same_name (open, name, length, PS_NONE))
         {
           close_scope (self, thread, i, ms, 0);
           return;
@@ -888,7 +1139,7 @@ end_logical (RtlParser    *self,
   /* "{ … start: x" closed by "} … end: x" (§7 #28) */
   for (guint i = stack->len; i-- > 0;)
     {
-      OpenScope *open = &g_array_index (stack, OpenScope, i);
+      OpenScope *open = &stack->items[i];
 
       if (open->logical && open->context == context)
         {
@@ -939,8 +1190,8 @@ add_message (RtlParser    *self,
              gint64        ms,
              const Record *r)
 {
-  GArray *stack = thread->stack;
-  guint32 owner = stack->len > 0 ? (guint32)g_array_index (stack, OpenScope, stack->len - 1).span : PS_NONE;
+  ScopeStack *stack = &thread->stack;
+  guint32 owner = stack->len > 0 ? (guint32)stack->items[stack->len - 1].span : PS_NONE;
   guint32 name = PS_NONE;
   PsMark mark = { 0 };
 
@@ -953,9 +1204,9 @@ add_message (RtlParser    *self,
 
       for (guint i = stack->len; i-- > 0;)
         {
-          OpenScope *open = &g_array_index (stack, OpenScope, i);
+          OpenScope *open = &stack->items[i];
 
-          if (same_name (open, r->name, r->name_length))
+          if (same_name (open, r->name, r->name_length, r->name_sid))
             {
               owner = (guint32)open->span;
               name = open->name_id;
@@ -965,13 +1216,20 @@ add_message (RtlParser    *self,
         }
 
       if (!found)
+        mark.flags |= PS_MARK_FLAG_CONTEXT_NOT_OPEN;
+
+      /* Common (RTL_LOGFILE_TRACE_AUTHOR names no scope). Past the
+       * warnings the store keeps with their text only the count matters:
+       * the names need not be made displayable. */
+      if (!found && ps_event_store_get_n_warnings (self->store) >= PS_EVENT_STORE_MAX_WARNINGS)
+        warn (self, PS_SEVERITY_INFO, "I-CONTEXT-NOT-OPEN", r->line, "%s", "");
+      else if (!found)
         {
           g_autofree char *name = ps_util_display_text (r->name, r->name_length);
 
-          mark.flags |= PS_MARK_FLAG_CONTEXT_NOT_OPEN;
           if (stack->len > 0)
             {
-              const OpenScope *top = &g_array_index (stack, OpenScope, stack->len - 1);
+              const OpenScope *top = &stack->items[stack->len - 1];
               g_autofree char *top_name = ps_util_display_text (top->name, top->name_length);
 
               warn (self, PS_SEVERITY_INFO, "I-CONTEXT-NOT-OPEN", r->line,
@@ -989,7 +1247,7 @@ add_message (RtlParser    *self,
   mark.line = r->line;
   mark.track = thread->track;
   mark.text = ps_event_store_add_text (self->store, r->message, r->message_length);
-  mark.name = name != PS_NONE ? name : intern_name (self, r->name, r->name_length);
+  mark.name = name != PS_NONE ? name : record_name_id (self, r);
   mark.span = owner;
   mark.position = (guint32)MIN (ps_store_builder_get_n_spans (self->parent.builder), G_MAXUINT32);
 
@@ -1057,7 +1315,7 @@ process_record (RtlParser    *self,
           flags |= PS_SPAN_FLAG_CONTINUED;
         if (r->flags & (RECORD_TRUNCATED_NUL | RECORD_TRUNCATED_EOF))
           flags |= PS_SPAN_FLAG_TRUNCATED;
-        open_scope (self, thread, ms, r->line, r->name, r->name_length, 0, flags);
+        open_scope (self, thread, ms, r->line, r->name, r->name_length, record_name_id (self, r), r->name_sid, 0, flags);
       }
       break;
 
@@ -1079,11 +1337,12 @@ process_record (RtlParser    *self,
         {
           const char *name = r->message + 1;
           gsize length = r->message_length - 1;
-          guint32 context = intern_name (self, r->name, r->name_length);
+          guint32 context = record_name_id (self, r);
 
           trim_leading (&name, &length);
           if (r->message[0] == '{')
-            open_scope (self, thread, ms, r->line, name, length, context, PS_SPAN_FLAG_LOGICAL);
+            open_scope (self, thread, ms, r->line, name, length, intern_name (self, name, length), PS_NONE,
+                        context, PS_SPAN_FLAG_LOGICAL);
           else
             end_logical (self, thread, ms, r, context, name, length);
         }
@@ -1135,6 +1394,8 @@ submit_record (RtlParser    *self,
     }
 
   self->pending = *r;
+  /* Its name may still grow */
+  self->pending.name_sid = PS_NONE;
   g_string_truncate (self->pending_name, 0);
   g_string_append_len (self->pending_name, r->name, r->name_length);
   g_string_truncate (self->pending_message, 0);
@@ -1442,6 +1703,7 @@ handle_logical_line (RtlParser  *self,
 
   r.line = line;
   r.flags = flags;
+  r.name_sid = PS_NONE;
 
   /* Leading blanks before a prefix (§7 #12) */
   if (is_blank (*p))
@@ -1575,16 +1837,342 @@ handle_line (const PsLine *line,
 /* ------------------------------------------------------------------------ */
 /* The fast path                                                             */
 
-/* The first LF or NUL byte in [p, end). The C library's vectorised
- * memchr, twice, is quicker than one pass of our own. */
+/* The first LF or NUL byte in [p, end), or NULL: one pass, sixteen bytes
+ * at a time where SSE2 is there (it is on every x86-64; the compilers
+ * that say so have __builtin_ctz) */
 static inline const char *
-find_lf_or_nul (const char *p,
-                const char *end)
+find_line_end (const char *p,
+               const char *end)
 {
-  const char *lf = memchr (p, '\n', end - p);
-  const char *nul = memchr (p, '\0', (lf != NULL ? lf : end) - p);
+#ifdef __SSE2__
+  const __m128i lf = _mm_set1_epi8 ('\n');
+  const __m128i nul = _mm_setzero_si128 ();
 
-  return nul != NULL ? nul : lf;
+  while (end - p >= 16)
+    {
+      __m128i bytes = _mm_loadu_si128 ((const __m128i *)(const void *)p);
+      guint mask = (guint)_mm_movemask_epi8 (_mm_or_si128 (_mm_cmpeq_epi8 (bytes, lf),
+                                                           _mm_cmpeq_epi8 (bytes, nul)));
+
+      if (mask != 0)
+        return p + __builtin_ctz (mask);
+      p += 16;
+    }
+#endif
+  for (; p < end; p++)
+    if (*p == '\n' || *p == '\0')
+      return p;
+  return NULL;
+}
+
+/* A plain timed record, as the scanner found it in the read buffer */
+typedef struct
+{
+  const char *name;
+  const char *message;         /* '|' only */
+  guint32     name_sid;        /* the scanner's id of the name; PS_NONE if empty */
+  guint32     name_length;
+  guint32     message_length;
+  guint32     time;
+  guint32     thread;
+  char        kind;
+} Token;
+
+struct _TokenBlock
+{
+  Token       tokens[TOKEN_BLOCK_LINES];
+  guint       max_tokens;      /* the block's size: fewer tokens end the scan */
+  guint       n_tokens;
+  const char *next;            /* the start of the line after the last token */
+};
+
+/* Plain records from p on, at most max_tokens lines of them, each taken
+ * only when nothing about it needs the general path: its line ends in
+ * view with a LF (no NUL, no CR before it), the next line is a record
+ * too (so that nothing continues this one), and a message has its " : "
+ * and no record written into it. Reads nothing but the bytes, so that it
+ * may run on another thread than the records' processing (names is the
+ * scanning thread's). Returns the number of tokens. */
+static guint
+scan_records (ScanNames  *names,
+              const char *p,
+              const char *end,
+              Token      *tokens,
+              guint       max_tokens,
+              const char **next)
+{
+  guint n = 0;
+  Token t;
+  Token following;
+  const char *body;
+  const char *following_body;
+  Record r;
+
+  *next = p;
+  if (!parse_common_prefix (p, end, &t.time, &t.thread, &t.kind, &body)
+      && parse_prefix (p, end, &t.time, &t.thread, &t.kind, &body) != PREFIX_OK)
+    return 0;
+
+  while (n < max_tokens)
+    {
+      const char *lf = find_line_end (body, end);
+
+      /* A NUL, a CR before the LF, or the end of the line out of view; or
+       * a line too long for a token's lengths */
+      if (lf == NULL || *lf != '\n' || lf + 1 >= end || (lf > body && lf[-1] == '\r')
+          || (gsize)(lf - body) > G_MAXUINT32)
+        break;
+
+      if (!parse_common_prefix (lf + 1, end, &following.time, &following.thread, &following.kind, &following_body)
+          && parse_prefix (lf + 1, end, &following.time, &following.thread, &following.kind,
+                           &following_body) != PREFIX_OK)
+        break;
+
+      if (t.kind == '|')
+        {
+          if (lf > body && is_digit (body[0]))
+            break;
+          r.flags = 0;
+          split_message (&r, body, lf - body);
+          if ((r.flags & RECORD_NO_SEPARATOR) || (r.message_length > 0 && is_digit (r.message[0])))
+            break;
+          t.name = r.name;
+          t.name_length = (guint32)r.name_length;
+          t.message = r.message;
+          t.message_length = (guint32)r.message_length;
+        }
+      else
+        {
+          t.name = body;
+          t.name_length = (guint32)(lf - body);
+          t.message = NULL;
+          t.message_length = 0;
+        }
+      t.name_sid = t.name_length > 0 ? scan_name_id (names, t.name, t.name_length) : PS_NONE;
+
+      tokens[n++] = t;
+      *next = lf + 1;
+      t.time = following.time;
+      t.thread = following.thread;
+      t.kind = following.kind;
+      body = following_body;
+    }
+
+  return n;
+}
+
+static void
+process_tokens (RtlParser        *self,
+                const TokenBlock *block,
+                guint64           line_number)
+{
+  Record r;
+
+  memset (&r, 0, sizeof r);
+  for (guint i = 0; i < block->n_tokens; i++)
+    {
+      const Token *t = &block->tokens[i];
+
+#ifdef __GNUC__
+      /* A record's bytes are read here for the first time on this thread
+       * (the scanner's core read them; a message follows its name): ask
+       * for them early */
+      if (i + PREFETCH_TOKENS < block->n_tokens)
+        __builtin_prefetch (block->tokens[i + PREFETCH_TOKENS].name);
+#endif
+
+      r.line = line_number + i;
+      r.time = t->time;
+      r.thread = t->thread;
+      r.kind = t->kind;
+      r.name = t->name;
+      r.name_length = t->name_length;
+      r.message = t->message;
+      r.message_length = t->message_length;
+      r.name_sid = t->name_sid;
+
+      if (G_UNLIKELY (self->has_pending))
+        flush_pending (self);
+      process_record (self, &r);
+    }
+}
+
+/* Scanning runs on a thread of its own while the records are processed
+ * (pairing and the store must see them in file order, on one thread):
+ * the scanner fills blocks of tokens from the read buffer ahead of the
+ * parser, which waits only when it has caught up. One job is one call of
+ * fast_lines(); the buffer is valid until it returns. */
+struct _Scanner
+{
+  GThread    *thread;
+  GMutex      lock;
+  GCond       job_cond;        /* a job, or quit */
+  GCond       space_cond;      /* room in the ring for the scanner */
+  GCond       tokens_cond;     /* a block for the parser */
+  gboolean    quit;
+  /* The job */
+  gboolean    has_job;
+  ScanNames  *names;
+  const char *start;
+  const char *end;
+  guint       n_produced;
+  guint       n_consumed;
+  gboolean    producer_waiting;
+  gboolean    consumer_waiting;
+  TokenBlock  blocks[N_TOKEN_BLOCKS];
+};
+
+static gpointer
+scanner_thread (gpointer data)
+{
+  Scanner *scanner = data;
+
+  for (;;)
+    {
+      const char *p;
+      guint n_produced = 0;
+
+      g_mutex_lock (&scanner->lock);
+      while (!scanner->has_job && !scanner->quit)
+        g_cond_wait (&scanner->job_cond, &scanner->lock);
+      p = scanner->start;
+      g_mutex_unlock (&scanner->lock);
+      if (scanner->quit)
+        break;
+
+      for (;;)
+        {
+          TokenBlock *block;
+          gboolean last;
+          gboolean wake;
+
+          g_mutex_lock (&scanner->lock);
+          if (n_produced - scanner->n_consumed == N_TOKEN_BLOCKS)
+            {
+              scanner->producer_waiting = TRUE;
+              while (n_produced - scanner->n_consumed > N_TOKEN_BLOCKS / 2)
+                g_cond_wait (&scanner->space_cond, &scanner->lock);
+              scanner->producer_waiting = FALSE;
+            }
+          g_mutex_unlock (&scanner->lock);
+
+          block = &scanner->blocks[n_produced % N_TOKEN_BLOCKS];
+          block->max_tokens = n_produced == 0 ? FIRST_BLOCK_LINES : TOKEN_BLOCK_LINES;
+          block->n_tokens = scan_records (scanner->names, p, scanner->end, block->tokens, block->max_tokens,
+                                          &block->next);
+          p = block->next;
+          last = block->n_tokens < block->max_tokens;
+          n_produced++;
+
+          /* Woken after the unlock, the parser does not run into the lock */
+          g_mutex_lock (&scanner->lock);
+          scanner->n_produced = n_produced;
+          if (last)
+            scanner->has_job = FALSE;
+          wake = scanner->consumer_waiting;
+          g_mutex_unlock (&scanner->lock);
+          if (wake)
+            g_cond_signal (&scanner->tokens_cond);
+          if (last)
+            break;
+        }
+    }
+
+  return NULL;
+}
+
+static Scanner *
+scanner_new (void)
+{
+  Scanner *scanner = g_new0 (Scanner, 1);
+
+  g_mutex_init (&scanner->lock);
+  g_cond_init (&scanner->job_cond);
+  g_cond_init (&scanner->space_cond);
+  g_cond_init (&scanner->tokens_cond);
+  scanner->thread = g_thread_new ("perfscope-rtl-scan", scanner_thread, scanner);
+
+  return scanner;
+}
+
+static void
+scanner_free (Scanner *scanner)
+{
+  if (scanner == NULL)
+    return;
+
+  g_mutex_lock (&scanner->lock);
+  scanner->quit = TRUE;
+  g_cond_signal (&scanner->job_cond);
+  g_mutex_unlock (&scanner->lock);
+  g_thread_join (scanner->thread);
+  g_mutex_clear (&scanner->lock);
+  g_cond_clear (&scanner->job_cond);
+  g_cond_clear (&scanner->space_cond);
+  g_cond_clear (&scanner->tokens_cond);
+  g_free (scanner);
+}
+
+/* fast_lines() with the scanning on the scanner's thread */
+static const char *
+scan_in_parallel (RtlParser  *self,
+                  const char *data,
+                  const char *end,
+                  guint64     line_number,
+                  guint64    *taken)
+{
+  Scanner *scanner = self->scanner;
+  const char *p = data;
+  guint n_consumed = 0;
+
+  g_mutex_lock (&scanner->lock);
+  scanner->names = &self->scan_names;
+  scanner->start = data;
+  scanner->end = end;
+  scanner->n_produced = 0;
+  scanner->n_consumed = 0;
+  scanner->has_job = TRUE;
+  g_mutex_unlock (&scanner->lock);
+  g_cond_signal (&scanner->job_cond);
+
+  for (;;)
+    {
+      const TokenBlock *block;
+      gboolean last;
+      gboolean wake;
+
+      g_mutex_lock (&scanner->lock);
+      while (n_consumed == scanner->n_produced)
+        {
+          scanner->consumer_waiting = TRUE;
+          g_cond_wait (&scanner->tokens_cond, &scanner->lock);
+          scanner->consumer_waiting = FALSE;
+        }
+      g_mutex_unlock (&scanner->lock);
+
+      block = &scanner->blocks[n_consumed % N_TOKEN_BLOCKS];
+      process_tokens (self, block, line_number + *taken);
+      *taken += block->n_tokens;
+      if (block->n_tokens > 0)
+        p = block->next;
+      last = block->n_tokens < block->max_tokens;
+      n_consumed++;
+
+      /* A full ring wakes the scanner only once half of it is free, so
+       * that it is not woken for every block */
+      g_mutex_lock (&scanner->lock);
+      scanner->n_consumed = n_consumed;
+      wake = scanner->producer_waiting && scanner->n_produced - n_consumed <= N_TOKEN_BLOCKS / 2;
+      /* The last block was the scanner's last look at the buffer */
+      g_assert (!last || !scanner->has_job);
+      g_mutex_unlock (&scanner->lock);
+      if (wake)
+        g_cond_signal (&scanner->space_cond);
+      if (last)
+        break;
+    }
+
+  return p;
 }
 
 static gsize
@@ -1599,56 +2187,34 @@ fast_lines (const char *data,
   const char *p = data;
   const char *end = data + available;
   guint64 taken = 0;
-  const char *body;
-  Record r;
-  Record next;
 
   (void)offset;
 
-  memset (&r, 0, sizeof r);
-  memset (&next, 0, sizeof next);
-  if (parse_prefix (p, end, &r.time, &r.thread, &r.kind, &body) != PREFIX_OK)
-    body = NULL;
+  if (self->block == NULL)
+    self->block = g_new (TokenBlock, 1);
 
-  while (body != NULL)
+  /* The scanner's thread is woken only after a whole block of plain
+   * records, so that input of other lines does not pay for it at every
+   * line */
+  self->block->max_tokens = FIRST_BLOCK_LINES;
+  for (;;)
     {
-      const char *lf = find_lf_or_nul (body, end);
-      const char *next_body;
-
-      /* A NUL, a CR before the LF, or the end of the line out of view */
-      if (lf == NULL || *lf != '\n' || lf + 1 >= end || (lf > body && lf[-1] == '\r'))
+      self->block->n_tokens = scan_records (&self->scan_names, p, end, self->block->tokens, self->block->max_tokens,
+                                            &self->block->next);
+      process_tokens (self, self->block, line_number + taken);
+      taken += self->block->n_tokens;
+      p = self->block->next;
+      if (self->block->n_tokens < self->block->max_tokens)
         break;
+      self->block->max_tokens = TOKEN_BLOCK_LINES;
 
-      /* The next line must be a record too, so that nothing continues this one */
-      if (parse_prefix (lf + 1, end, &next.time, &next.thread, &next.kind, &next_body) != PREFIX_OK)
-        break;
-
-      r.line = line_number + taken;
-      r.flags = 0;
-      if (r.kind == '|')
+      if (end - p >= PARALLEL_SCAN_BYTES)
         {
-          if (lf > body && is_digit (body[0]))
-            break;
-          split_message (&r, body, lf - body);
-          if ((r.flags & RECORD_NO_SEPARATOR) || (r.message_length > 0 && is_digit (r.message[0])))
-            break;
+          if (self->scanner == NULL)
+            self->scanner = scanner_new ();
+          p = scan_in_parallel (self, p, end, line_number, &taken);
+          break;
         }
-      else
-        {
-          r.name = body;
-          r.name_length = lf - body;
-        }
-
-      if (G_UNLIKELY (self->has_pending))
-        flush_pending (self);
-      process_record (self, &r);
-
-      taken++;
-      p = lf + 1;
-      r.time = next.time;
-      r.thread = next.thread;
-      r.kind = next.kind;
-      body = next_body;
     }
 
   *n_lines = taken;
@@ -1690,6 +2256,8 @@ rtl_free (PsParser *parser)
 {
   RtlParser *self = (RtlParser *)parser;
 
+  scanner_free (self->scanner);
+  g_free (self->block);
   ps_line_reader_free (self->reader);
   g_hash_table_unref (self->threads);
   g_ptr_array_unref (self->thread_list);
@@ -1697,6 +2265,9 @@ rtl_free (PsParser *parser)
   g_string_free (self->pending_message, TRUE);
   g_ptr_array_unref (self->deferred);
   g_free (self->names.slots);
+  g_free (self->scan_names.table.slots);
+  g_string_chunk_free (self->scan_names.texts);
+  g_array_unref (self->scan_name_ids);
   g_clear_object (&self->store);
   g_free (self);
 }
@@ -1722,6 +2293,9 @@ rtl_parser_new (PsStoreBuilder *builder)
   self->pending_message = g_string_new (NULL);
   self->deferred = g_ptr_array_new_with_free_func (deferred_free);
   name_table_grow (&self->names);
+  name_table_grow (&self->scan_names.table);
+  self->scan_names.texts = g_string_chunk_new (4096);
+  self->scan_name_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->interrupted_mark = PS_NO_POSITION;
 
   self->reader = ps_line_reader_new (handle_line, self);
