@@ -366,6 +366,69 @@ add_mark (PsStoreBuilder *builder,
 /* Two sessions, a message after the last scope, an unterminated scope (not
  * counted in the thread's scoped time) and a nested chain of dropped
  * scopes */
+/* A time range keeps the scopes wholly inside it and the messages written
+ * in it: 650–1300 ms holds DoLoad (656–1210) with SwDocShell::Load and
+ * startDocument, not "open documents" (655–1460) nor the thumbnail
+ * renderer (1212–1845) */
+static void
+test_time_range (void)
+{
+  g_autoptr(PsEventStore) store = load_example ();
+  g_autoptr(PsScopeFilter) filter = ps_scope_filter_new ();
+  g_autoptr(PsScopeTree) tree = NULL;
+  guint n_spans = 0, n_marks = 0;
+  gint64 begin, end;
+
+  g_assert_true (ps_scope_filter_is_empty (filter));
+  g_assert_false (ps_scope_filter_get_time_range (filter, NULL, NULL));
+  ps_scope_filter_set_time_range (filter, 1300 * G_GINT64_CONSTANT (1000000), 650 * G_GINT64_CONSTANT (1000000));
+  g_assert_false (ps_scope_filter_is_empty (filter));
+  g_assert_true (ps_scope_filter_get_time_range (filter, &begin, &end));
+  g_assert_cmpint (begin, ==, 650 * G_GINT64_CONSTANT (1000000));
+  g_assert_cmpint (end, ==, 1300 * G_GINT64_CONSTANT (1000000));
+  g_assert_true (ps_scope_filter_match_time (filter, 700 * G_GINT64_CONSTANT (1000000)));
+  g_assert_false (ps_scope_filter_match_time (filter, 1301 * G_GINT64_CONSTANT (1000000)));
+
+  tree = ps_scope_tree_new (store, filter);
+  g_assert_true (ps_scope_tree_is_filtered (tree));
+  for (guint64 i = 0; i < ps_event_store_get_n_spans (store); i++)
+    {
+      const char *name = ps_event_store_get_string (store, ps_event_store_get_span (store, i)->name);
+      gboolean inside = g_str_equal (name, "PERFORMANCE SfxObjectShell::DoLoad") || g_str_equal (name, SW_LOAD)
+                        || g_str_equal (name, XMLOFF);
+
+      g_assert_cmpint (ps_scope_tree_shows_span (tree, i), ==, inside);
+      n_spans += inside;
+    }
+  g_assert_cmpuint (n_spans, ==, 3);
+  for (guint64 i = 0; i < ps_event_store_get_n_marks (store); i++)
+    {
+      gint64 time = ps_event_store_get_mark (store, i)->time_ns;
+      gboolean inside = time >= 650 * G_GINT64_CONSTANT (1000000) && time <= 1300 * G_GINT64_CONSTANT (1000000);
+
+      g_assert_cmpint (ps_scope_tree_shows_mark (tree, i), ==, inside);
+      n_marks += inside;
+    }
+  g_assert_cmpuint (n_marks, ==, 4);
+
+  /* With an expression too, both apply */
+  {
+    g_autoptr(GError) error = NULL;
+
+    ps_scope_filter_add (filter, FALSE, "^PERFORMANCE", &error);
+    g_assert_no_error (error);
+    g_clear_pointer (&tree, ps_scope_tree_unref);
+    tree = ps_scope_tree_new (store, filter);
+    for (guint64 i = 0; i < ps_event_store_get_n_spans (store); i++)
+      {
+        const char *name = ps_event_store_get_string (store, ps_event_store_get_span (store, i)->name);
+
+        g_assert_cmpint (ps_scope_tree_shows_span (tree, i), ==,
+                         g_str_equal (name, SW_LOAD) || g_str_equal (name, XMLOFF));
+      }
+  }
+}
+
 static void
 test_constructed (void)
 {
@@ -440,6 +503,7 @@ main (int   argc,
   g_test_add_func ("/scope-tree/example", test_example);
   g_test_add_func ("/scope-tree/exclude", test_exclude);
   g_test_add_func ("/scope-tree/include", test_include);
+  g_test_add_func ("/scope-tree/time-range", test_time_range);
   g_test_add_func ("/scope-tree/constructed", test_constructed);
   g_test_add_func ("/scope-tree/empty-store", test_empty_store);
 

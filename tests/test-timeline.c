@@ -405,6 +405,12 @@ has_highlight (gpointer data)
 }
 
 static gboolean
+rtl_view_is_idle (gpointer data)
+{
+  return !ps_rtl_view_is_busy (data);
+}
+
+static gboolean
 call_tree_is_idle (gpointer data)
 {
   return !ps_call_tree_view_is_busy (data);
@@ -452,8 +458,31 @@ test_linked_views (Fixture       *fixture,
     g_assert_cmpuint (c, ==, PS_NONE);
   }
 
+  /* The totals follow, computed again in a worker: B keeps its row and
+   * counts its 2 calls in the range; C (95–135 ms) is gone */
+  g_assert_true (iterate_until (rtl_view_is_idle, rtl_view));
+  {
+    GListModel *totals = ps_rtl_view_get_totals_model (rtl_view);
+    GtkSelectionModel *selection = gtk_column_view_get_model (ps_rtl_view_get_totals_view (rtl_view));
+    PsScopeTotalRow *selected = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
+    gboolean has_c = FALSE;
+
+    g_assert_nonnull (selected);
+    g_assert_true (g_str_has_suffix (ps_scope_total_row_get_name (selected), "::B"));
+    g_assert_cmpuint (ps_scope_total_row_get_series (selected)->stats.count, ==, 2);
+    for (guint i = 0; i < g_list_model_get_n_items (totals); i++)
+      {
+        g_autoptr(PsScopeTotalRow) row = g_list_model_get_item (totals, i);
+
+        has_c |= g_str_has_suffix (ps_scope_total_row_get_name (row), "::C");
+      }
+    g_assert_false (has_c);
+    g_assert_cmpuint (ps_histogram_view_get_histogram (histogram)->n_values, ==, 2);
+  }
+
   /* Cleared: everything again */
   ps_session_clear_selection (run.session);
+  g_assert_true (iterate_until (rtl_view_is_idle, rtl_view));
   g_assert_cmpuint (ps_histogram_view_get_histogram (histogram)->n_values, ==, 3);
   g_assert_false (ps_call_tree_view_has_span_selection (call_tree));
 

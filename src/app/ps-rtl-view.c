@@ -48,6 +48,9 @@ struct _PsRtlView
   /* Filters */
   char                *applied_include;
   char                *applied_exclude;
+  gboolean             applied_range;     /* the time range of the session */
+  gint64               applied_begin;
+  gint64               applied_end;
   GCancellable        *filter_cancellable;
   guint                filter_timeout_id;
 
@@ -299,6 +302,11 @@ update_totals_status (PsRtlView *self)
 
   if (n_shown < series->len)
     text = g_strdup_printf (_("%u of %u rows match the search"), n_shown, series->len);
+  else if (self->applied_range)
+    /* Translators: the totals of the scopes inside the time range selected on the timeline */
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u scope name in the selected time range",
+                                         "%u scope names in the selected time range", series->len),
+                            series->len);
   else if (self->per_thread)
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u scope name and thread", "%u scope names and threads",
                                          series->len),
@@ -322,11 +330,41 @@ update_totals (PsRtlView *self)
   GPtrArray *series = self->per_thread ? self->scopes->thread_series : self->scopes->series;
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
 
+  GtkSelectionModel *selection = gtk_column_view_get_model (self->totals_view);
+  PsScopeTotalRow *selected = GTK_IS_SINGLE_SELECTION (selection)
+                              ? gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection)) : NULL;
+  g_autofree char *selected_name = selected != NULL ? g_strdup (ps_scope_total_row_get_name (selected)) : NULL;
+  g_autofree char *selected_context = selected != NULL ? g_strdup (ps_scope_total_row_get_context (selected)) : NULL;
+  const PsSeries *selected_series = selected != NULL ? ps_scope_total_row_get_series (selected) : NULL;
+  guint32 selected_track = selected_series != NULL && selected_series->n_instances == 1
+                           ? selected_series->tracks[0] : PS_NONE;
+
   for (guint i = 0; i < series->len; i++)
     g_ptr_array_add (rows, ps_scope_total_row_new (self->scopes, g_ptr_array_index (series, i)));
 
   g_list_store_splice (self->totals, 0, g_list_model_get_n_items (G_LIST_MODEL (self->totals)),
                        rows->pdata, rows->len);
+
+  /* The same scope stays selected when a filter or a time range changes
+   * the numbers */
+  if (selected_name != NULL && GTK_IS_SINGLE_SELECTION (selection))
+    {
+      GListModel *shown = G_LIST_MODEL (self->totals_sorted);
+
+      for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+        {
+          g_autoptr(PsScopeTotalRow) row = g_list_model_get_item (shown, i);
+          const PsSeries *row_series = ps_scope_total_row_get_series (row);
+
+          if (g_strcmp0 (ps_scope_total_row_get_name (row), selected_name) == 0
+              && g_strcmp0 (ps_scope_total_row_get_context (row), selected_context) == 0
+              && (!self->per_thread || (row_series->n_instances == 1 && row_series->tracks[0] == selected_track)))
+            {
+              gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), i);
+              break;
+            }
+        }
+    }
   update_totals_status (self);
 }
 
@@ -523,8 +561,12 @@ build_filter (PsRtlView *self)
   const char *exclude = gtk_editable_get_text (GTK_EDITABLE (self->exclude_entry));
   g_autoptr(GString) message = g_string_new (NULL);
 
+  gint64 begin, end;
+
   add_expressions (filter, TRUE, include, &include_error);
   add_expressions (filter, FALSE, exclude, &exclude_error);
+  if (self->session != NULL && ps_session_get_selection (self->session, &begin, &end))
+    ps_scope_filter_set_time_range (filter, begin, end);
 
   if (include_error != NULL)
     {
@@ -582,6 +624,8 @@ apply_filters (PsRtlView *self)
   const char *include = gtk_editable_get_text (GTK_EDITABLE (self->include_entry));
   const char *exclude = gtk_editable_get_text (GTK_EDITABLE (self->exclude_entry));
   g_autoptr(PsScopeFilter) filter = NULL;
+  gboolean has_range;
+  gint64 begin = 0, end = 0;
 
   g_clear_handle_id (&self->filter_timeout_id, g_source_remove);
 
@@ -596,7 +640,9 @@ apply_filters (PsRtlView *self)
     }
 
   /* Nothing new to compute */
-  if (g_strcmp0 (include, self->applied_include) == 0 && g_strcmp0 (exclude, self->applied_exclude) == 0)
+  has_range = ps_scope_filter_get_time_range (filter, &begin, &end);
+  if (g_strcmp0 (include, self->applied_include) == 0 && g_strcmp0 (exclude, self->applied_exclude) == 0
+      && has_range == self->applied_range && (!has_range || (begin == self->applied_begin && end == self->applied_end)))
     {
       update_busy (self);
       return;
@@ -606,6 +652,9 @@ apply_filters (PsRtlView *self)
   g_free (self->applied_exclude);
   self->applied_include = g_strdup (include);
   self->applied_exclude = g_strdup (exclude);
+  self->applied_range = has_range;
+  self->applied_begin = begin;
+  self->applied_end = end;
 
   g_cancellable_cancel (self->filter_cancellable);
   g_clear_object (&self->filter_cancellable);
@@ -1244,6 +1293,7 @@ ps_rtl_view_set_analysis (PsRtlView     *self,
   g_clear_handle_id (&self->filter_timeout_id, g_source_remove);
   g_clear_pointer (&self->applied_include, g_free);
   g_clear_pointer (&self->applied_exclude, g_free);
+  self->applied_range = FALSE;
 
   g_clear_pointer (&self->analysis, ps_run_analysis_unref);
   if (analysis != NULL)
@@ -1288,6 +1338,8 @@ time_selection_changed_cb (PsRtlView *self)
     totals_selection_changed_cb (self, NULL, GTK_SINGLE_SELECTION (model));
   else
     update_histogram_selection (self);
+  /* The tables follow, computed again in a worker */
+  apply_filters (self);
 }
 
 static void

@@ -129,6 +129,8 @@ keeps_mark (PsScopeTree   *self,
 
   if (mark->span < self->n_spans && !is_hidden (self, mark->span))
     return TRUE;
+  if (!ps_scope_filter_match_time (filter, mark->time_ns))
+    return FALSE;
 
   key = ((gint64)mark->name << 32) | mark->text;
   verdict = g_hash_table_lookup (verdicts, &key);

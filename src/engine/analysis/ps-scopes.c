@@ -18,6 +18,9 @@ struct _PsScopeFilter
   GPtrArray  *include;   /* GRegex */
   GPtrArray  *exclude;   /* GRegex */
   GHashTable *verdicts;  /* (context << 32 | name) → 1 + kept */
+  gboolean    has_range; /* keep only what lies inside a time range */
+  gint64      range_begin_ns;
+  gint64      range_end_ns;
 };
 
 PsScopeFilter *
@@ -107,7 +110,40 @@ ps_scope_filter_add_file (PsScopeFilter  *self,
 gboolean
 ps_scope_filter_is_empty (PsScopeFilter *self)
 {
-  return self == NULL || (self->include->len == 0 && self->exclude->len == 0);
+  return self == NULL || (self->include->len == 0 && self->exclude->len == 0 && !self->has_range);
+}
+
+void
+ps_scope_filter_set_time_range (PsScopeFilter *self,
+                                gint64         begin_ns,
+                                gint64         end_ns)
+{
+  g_return_if_fail (self != NULL);
+
+  self->has_range = TRUE;
+  self->range_begin_ns = MIN (begin_ns, end_ns);
+  self->range_end_ns = MAX (begin_ns, end_ns);
+}
+
+gboolean
+ps_scope_filter_get_time_range (PsScopeFilter *self,
+                                gint64        *begin_ns,
+                                gint64        *end_ns)
+{
+  if (self == NULL || !self->has_range)
+    return FALSE;
+  if (begin_ns != NULL)
+    *begin_ns = self->range_begin_ns;
+  if (end_ns != NULL)
+    *end_ns = self->range_end_ns;
+  return TRUE;
+}
+
+gboolean
+ps_scope_filter_match_time (PsScopeFilter *self,
+                            gint64         time_ns)
+{
+  return self == NULL || !self->has_range || (time_ns >= self->range_begin_ns && time_ns <= self->range_end_ns);
 }
 
 static gboolean
@@ -151,6 +187,11 @@ ps_scope_filter_match_span (PsScopeFilter *self,
     return TRUE;
 
   span = ps_event_store_get_span (store, index);
+  /* A scope counts in a time range when it lies wholly inside it */
+  if (self->has_range && (span->begin_ns < self->range_begin_ns || span->end_ns > self->range_end_ns))
+    return FALSE;
+  if (self->include->len == 0 && self->exclude->len == 0)
+    return TRUE;
   if (span->flags & PS_SPAN_FLAG_LOGICAL)
     context = ps_event_store_get_span_context (store, index);
 

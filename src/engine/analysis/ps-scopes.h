@@ -33,6 +33,17 @@ gboolean       ps_scope_filter_add_file    (PsScopeFilter  *self,
                                             const char     *path,
                                             GError        **error);
 gboolean       ps_scope_filter_is_empty    (PsScopeFilter  *self);
+/* Keeps only the scopes that lie wholly inside [begin_ns, end_ns], and
+ * the messages written in it */
+void           ps_scope_filter_set_time_range (PsScopeFilter *self,
+                                            gint64          begin_ns,
+                                            gint64          end_ns);
+gboolean       ps_scope_filter_get_time_range (PsScopeFilter *self,
+                                            gint64         *begin_ns,
+                                            gint64         *end_ns);
+/* Whether a time lies in the range (TRUE without one) */
+gboolean       ps_scope_filter_match_time  (PsScopeFilter  *self,
+                                            gint64          time_ns);
 gboolean       ps_scope_filter_match_text  (PsScopeFilter  *self,
                                             const char     *text,
                                             gssize          length);
