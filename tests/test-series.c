@@ -125,6 +125,31 @@ test_instances_and_groups (void)
     s = find_series (series, "CPU: fsperf", PS_SERIES_CPU, 1);
     g_assert_cmpuint (s->values->len, ==, 2);
   }
+
+  /* A range of the sequence (a timeline selection): events 1…4 hold the
+   * 300-tick write, the excluded negative one and both CPU samples */
+  {
+    PsSeriesOptions range = { .group_by_name = TRUE, .has_index_range = TRUE, .index_first = 1, .index_last = 4 };
+
+    g_clear_pointer (&series, g_ptr_array_unref);
+    series = ps_series_collect (store, &range);
+    s = find_series (series, "Test=Write", PS_SERIES_DURATION, 1);
+    g_assert_cmpuint (s->stats.count, ==, 1);
+    g_assert_cmpuint (s->n_excluded, ==, 1);
+    g_assert_cmpfloat_with_epsilon (s->stats.sum, 0.3, 1e-12);
+    s = find_series (series, "CPU: fsperf", PS_SERIES_CPU, 1);
+    g_assert_cmpuint (s->stats.count, ==, 2);
+
+    range.index_first = 5;
+    range.index_last = 5;
+    g_clear_pointer (&series, g_ptr_array_unref);
+    series = ps_series_collect (store, &range);
+    s = find_series (series, "Test=Write", PS_SERIES_DURATION, 1);
+    g_assert_cmpuint (s->stats.count, ==, 1);
+    g_assert_cmpfloat_with_epsilon (s->stats.sum, 0.2, 1e-12);
+    s = find_series (series, "CPU: fsperf", PS_SERIES_CPU, 1);
+    g_assert_cmpuint (s->stats.count, ==, 0);
+  }
 }
 
 static void

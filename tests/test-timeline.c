@@ -18,6 +18,8 @@
 
 #include "gui-fixture.h"
 #include "ps-call-tree-view-private.h"
+#include "ps-ce-view-private.h"
+#include "ps-marker-row.h"
 #include "ps-chart-util.h"
 #include "ps-counter-chart.h"
 #include "ps-histogram-view-private.h"
@@ -405,6 +407,12 @@ has_highlight (gpointer data)
 }
 
 static gboolean
+ce_view_is_idle (gpointer data)
+{
+  return !ps_ce_view_is_busy (data);
+}
+
+static gboolean
 rtl_view_is_idle (gpointer data)
 {
   return !ps_rtl_view_is_busy (data);
@@ -570,11 +578,53 @@ test_ce_sequence (Fixture       *fixture,
 
     g_assert_cmpstr (tick, ==, "#1204");
   }
-  grab (run.view);
+  g_free (grab (run.view).data);
   stats = ps_timeline_view_get_frame_stats (run.view);
   g_assert_cmpuint (stats->n_points, >, 0);
   g_assert_cmpuint (stats->n_items, ==, 0);
   maybe_save_screenshot (fixture, "timeline-ce");
+
+  /* A range of the sequence limits the marker table to its measurements:
+   * every row counts the durations of its markers with an index inside */
+  {
+    PsCeView *ce_view = ps_run_page_get_ce_view (run.page);
+    GListModel *markers = ps_ce_view_get_marker_model (ce_view);
+    guint64 n_measurements = ps_event_store_get_n_measurements (run.store);
+    guint64 first = n_measurements / 4, last = n_measurements / 2;
+    guint checked = 0;
+
+    ps_session_set_selection (run.session, (gint64)first, (gint64)last);
+    g_assert_true (iterate_until (ce_view_is_idle, ce_view));
+    for (guint i = 0; i < g_list_model_get_n_items (markers); i++)
+      {
+        g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (markers, i);
+        PsMarkerRow *row = gtk_tree_list_row_get_item (tree_row);
+        const PsSeries *series = ps_marker_row_get_series (row);
+        guint64 expected = 0;
+        PsMeasurementIter iter;
+        PsMeasurement m;
+
+        ps_measurement_iter_init (&iter, run.store);
+        while (ps_measurement_iter_next (&iter, &m))
+          for (guint t = 0; t < series->n_instances; t++)
+            expected += m.kind == PS_MEASURE_DURATION && m.track == series->tracks[t]
+                        && !(m.flags & PS_MEASURE_FLAG_NEGATIVE) && m.index >= first && m.index <= last;
+        g_assert_cmpuint (ps_marker_row_get_count (row), ==, expected);
+        checked += expected > 0;
+        g_object_unref (row);
+      }
+    g_assert_cmpuint (checked, >, 0);
+
+    /* Cleared: all of them again */
+    ps_session_clear_selection (run.session);
+    g_assert_true (iterate_until (ce_view_is_idle, ce_view));
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (markers, 0);
+      g_autoptr(PsMarkerRow) row = gtk_tree_list_row_get_item (tree_row);
+
+      g_assert_cmpuint (ps_marker_row_get_count (row), ==, ps_marker_row_get_series (row)->stats.count);
+    }
+  }
 }
 
 /* Two counters on one chart: each line where its value is, in its colour,

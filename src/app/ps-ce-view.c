@@ -52,6 +52,11 @@ struct _PsCeView
   GtkWidget            parent_instance;
 
   PsRunAnalysis       *analysis;
+  PsRunAnalysis       *shown;           /* the analysis, or that of the
+                                         * range selected on the timeline */
+  PsSession           *run_session;
+  gulong               selection_handler;
+  GCancellable        *range_cancellable;
   guint                session;
   GListStore          *marker_groups;   /* PsMarkerRow */
   GtkSortListModel    *marker_sorted;   /* GtkTreeListRow */
@@ -59,6 +64,8 @@ struct _PsCeView
   PsWarningModel      *warnings;
 
   /* Template widgets */
+  GtkWidget           *range_box;
+  GtkLabel            *range_label;
   GtkWidget           *session_box;
   GtkDropDown         *session_dropdown;
   GtkLabel            *os_value;
@@ -597,12 +604,12 @@ update_markers (PsCeView *self)
 {
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
 
-  for (guint i = 0; i < self->analysis->groups->len; i++)
+  for (guint i = 0; i < self->shown->groups->len; i++)
     {
-      PsSeries *series = g_ptr_array_index (self->analysis->groups, i);
+      PsSeries *series = g_ptr_array_index (self->shown->groups, i);
 
       if (series_in_session (self, series, PS_SERIES_DURATION))
-        g_ptr_array_add (rows, ps_marker_row_new (self->analysis, series, TRUE));
+        g_ptr_array_add (rows, ps_marker_row_new (self->shown, series, TRUE));
     }
 
   update_key_columns (self, rows);
@@ -672,9 +679,9 @@ update_summary (PsCeView          *self,
   clear_grid (grid);
   ps_series_chart_clear (chart);
 
-  for (guint i = 0; i < self->analysis->groups->len; i++)
+  for (guint i = 0; i < self->shown->groups->len; i++)
     {
-      PsSeries *series = g_ptr_array_index (self->analysis->groups, i);
+      PsSeries *series = g_ptr_array_index (self->shown->groups, i);
       g_autofree char *label = NULL;
       double values[4];
 
@@ -813,6 +820,102 @@ show_first_page_with_data (PsCeView *self)
     ps_ce_view_show_page (self, "warnings");
 }
 
+/* A range of measurements selected on the timeline: the tables and charts
+ * show only its measurements, computed in a worker */
+
+static void
+show_range (PsCeView      *self,
+            PsRunAnalysis *shown)
+{
+  g_clear_pointer (&self->shown, ps_run_analysis_unref);
+  self->shown = ps_run_analysis_ref (shown);
+  update_markers (self);
+  update_summary (self, self->cpu_summary, self->cpu_chart, PS_SERIES_CPU,
+                  PS_SERIES_CHART_UNIT_PERCENT, _("No CPU samples in this session"));
+  update_summary (self, self->memory_summary, self->memory_chart, PS_SERIES_MEMORY,
+                  PS_SERIES_CHART_UNIT_BYTES, _("No memory samples in this session"));
+}
+
+static void
+range_computed_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(PsCeView) self = user_data;
+  g_autoptr(PsRunAnalysis) shown = ps_run_analysis_compute_finish (result, NULL);
+
+  if (shown == NULL || g_task_get_cancellable (G_TASK (result)) != self->range_cancellable)
+    return;
+  g_clear_object (&self->range_cancellable);
+  show_range (self, shown);
+}
+
+static void
+range_selected_cb (PsCeView *self)
+{
+  gint64 begin, end;
+
+  if (self->range_cancellable != NULL)
+    g_cancellable_cancel (self->range_cancellable);
+  g_clear_object (&self->range_cancellable);
+  if (self->analysis == NULL)
+    return;
+
+  if (self->run_session == NULL || !ps_session_get_selection (self->run_session, &begin, &end))
+    {
+      gtk_widget_set_visible (self->range_box, FALSE);
+      if (self->shown != self->analysis)
+        show_range (self, self->analysis);
+      return;
+    }
+
+  {
+    g_autofree char *text =
+      /* Translators: the tables show the measurements of a range of their
+       * sequence, selected on the timeline; %lld are sequence numbers */
+      g_strdup_printf (_("Only the measurements #%lld to #%lld (selected on the timeline)"),
+                       (long long) MAX (begin, 0), (long long) MAX (end, 0));
+
+    gtk_label_set_text (self->range_label, text);
+    gtk_widget_set_visible (self->range_box, TRUE);
+  }
+  self->range_cancellable = g_cancellable_new ();
+  ps_run_analysis_compute_range_async (self->analysis->store, (guint64)MAX (begin, 0), (guint64)MAX (end, 0),
+                                       self->range_cancellable, range_computed_cb, g_object_ref (self));
+}
+
+static void
+show_all_measurements_cb (PsCeView *self)
+{
+  if (self->run_session != NULL)
+    ps_session_clear_selection (self->run_session);
+}
+
+void
+ps_ce_view_link_session (PsCeView  *self,
+                         PsSession *session)
+{
+  g_return_if_fail (PS_IS_CE_VIEW (self));
+
+  if (self->run_session == session)
+    return;
+  if (self->run_session != NULL)
+    g_clear_signal_handler (&self->selection_handler, self->run_session);
+  g_set_object (&self->run_session, session);
+  if (session != NULL)
+    self->selection_handler = g_signal_connect_swapped (session, "selection-changed",
+                                                        G_CALLBACK (range_selected_cb), self);
+  range_selected_cb (self);
+}
+
+gboolean
+ps_ce_view_is_busy (PsCeView *self)
+{
+  g_return_val_if_fail (PS_IS_CE_VIEW (self), FALSE);
+
+  return self->range_cancellable != NULL;
+}
+
 /* GObject */
 
 static void
@@ -820,9 +923,17 @@ ps_ce_view_dispose (GObject *object)
 {
   PsCeView *self = PS_CE_VIEW (object);
 
+  if (self->range_cancellable != NULL)
+    g_cancellable_cancel (self->range_cancellable);
+  g_clear_object (&self->range_cancellable);
+  if (self->run_session != NULL)
+    g_clear_signal_handler (&self->selection_handler, self->run_session);
+  g_clear_object (&self->run_session);
+
   ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_CE_VIEW);
 
   g_clear_pointer (&self->analysis, ps_run_analysis_unref);
+  g_clear_pointer (&self->shown, ps_run_analysis_unref);
   g_clear_object (&self->marker_groups);
   g_clear_object (&self->marker_sorted);
   g_clear_object (&self->warnings);
@@ -906,6 +1017,9 @@ ps_ce_view_class_init (PsCeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsCeView, app_value);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, resolution_value);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, range_box);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, range_label);
+  gtk_widget_class_bind_template_callback (widget_class, show_all_measurements_cb);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, warnings_page);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, markers_stack);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, marker_view);
@@ -970,8 +1084,16 @@ ps_ce_view_set_analysis (PsCeView      *self,
     return;
 
   g_clear_pointer (&self->analysis, ps_run_analysis_unref);
+  g_clear_pointer (&self->shown, ps_run_analysis_unref);
+  if (self->range_cancellable != NULL)
+    g_cancellable_cancel (self->range_cancellable);
+  g_clear_object (&self->range_cancellable);
+  gtk_widget_set_visible (self->range_box, FALSE);
   if (analysis != NULL)
-    self->analysis = ps_run_analysis_ref (analysis);
+    {
+      self->analysis = ps_run_analysis_ref (analysis);
+      self->shown = ps_run_analysis_ref (analysis);
+    }
 
   if (self->analysis != NULL)
     {

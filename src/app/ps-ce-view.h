@@ -12,6 +12,7 @@
 #include <gtk/gtk.h>
 
 #include "ps-run-analysis.h"
+#include "ps-session.h"
 
 G_BEGIN_DECLS
 
@@ -28,5 +29,11 @@ void           ps_ce_view_set_session  (PsCeView      *self,
 /* "markers", "cpu-memory" or "warnings" */
 void           ps_ce_view_show_page    (PsCeView      *self,
                                         const char    *name);
+/* The run's view state: a range of measurements selected on the timeline
+ * limits the tables and charts to it */
+void           ps_ce_view_link_session (PsCeView      *self,
+                                        PsSession     *session);
+/* Whether the tables of a selected range are being computed */
+gboolean       ps_ce_view_is_busy      (PsCeView      *self);
 
 G_END_DECLS

@@ -25,6 +25,23 @@ ps_run_analysis_clear (gpointer data)
 
 #define N_KINDS (PS_SERIES_SPAN + 1)
 
+static void
+index_instances (PsRunAnalysis *self)
+{
+  /* Expanding a group looks up each of its instances */
+  self->n_tracks = ps_event_store_get_n_tracks (self->store);
+  self->instance_of = g_new (guint32, (gsize)self->n_tracks * N_KINDS + 1);
+  for (gsize i = 0; i < (gsize)self->n_tracks * N_KINDS; i++)
+    self->instance_of[i] = G_MAXUINT32;
+  for (guint i = 0; i < self->instances->len; i++)
+    {
+      PsSeries *series = g_ptr_array_index (self->instances, i);
+
+      if (series->tracks[0] < self->n_tracks && series->kind < N_KINDS)
+        self->instance_of[(gsize)series->tracks[0] * N_KINDS + series->kind] = i;
+    }
+}
+
 /* Runs in any thread: the store is not changed once loaded. */
 PsRunAnalysis *
 ps_run_analysis_new (PsEventStore *store)
@@ -69,19 +86,31 @@ ps_run_analysis_new (PsEventStore *store)
       self->groups = ps_series_collect (store, &options);
     }
 
-  /* Expanding a group looks up each of its instances */
-  self->n_tracks = ps_event_store_get_n_tracks (store);
-  self->instance_of = g_new (guint32, (gsize)self->n_tracks * N_KINDS + 1);
-  for (gsize i = 0; i < (gsize)self->n_tracks * N_KINDS; i++)
-    self->instance_of[i] = G_MAXUINT32;
-  for (guint i = 0; i < self->instances->len; i++)
-    {
-      PsSeries *series = g_ptr_array_index (self->instances, i);
+  index_instances (self);
 
-      if (series->tracks[0] < self->n_tracks && series->kind < N_KINDS)
-        self->instance_of[(gsize)series->tracks[0] * N_KINDS + series->kind] = i;
-    }
+  return self;
+}
 
+PsRunAnalysis *
+ps_run_analysis_new_for_range (PsEventStore *store,
+                               guint64       first,
+                               guint64       last)
+{
+  PsRunAnalysis *self;
+  PsSeriesOptions options = { 0 };
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  self = g_rc_box_new0 (PsRunAnalysis);
+  self->store = g_object_ref (store);
+  options.durations_summary_only = TRUE;
+  options.has_index_range = TRUE;
+  options.index_first = first;
+  options.index_last = last;
+  self->instances = ps_series_collect (store, &options);
+  options.group_by_name = TRUE;
+  self->groups = ps_series_collect (store, &options);
+  index_instances (self);
   return self;
 }
 
@@ -97,19 +126,71 @@ ps_run_analysis_unref (PsRunAnalysis *self)
   g_rc_box_release_full (self, ps_run_analysis_clear);
 }
 
+typedef struct
+{
+  PsEventStore *store;
+  gboolean      has_range;
+  guint64       first;
+  guint64       last;
+} ComputeData;
+
+static void
+compute_data_free (ComputeData *data)
+{
+  g_clear_object (&data->store);
+  g_free (data);
+}
+
 static void
 compute_thread (GTask        *task,
                 gpointer      source_object,
                 gpointer      task_data,
                 GCancellable *cancellable)
 {
-  PsEventStore *store = task_data;
+  ComputeData *data = task_data;
 
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  g_task_return_pointer (task, ps_run_analysis_new (store),
+  g_task_return_pointer (task,
+                         data->has_range ? ps_run_analysis_new_for_range (data->store, data->first, data->last)
+                                         : ps_run_analysis_new (data->store),
                          (GDestroyNotify)ps_run_analysis_unref);
+}
+
+static void
+start_compute (PsEventStore        *store,
+               gboolean             has_range,
+               guint64              first,
+               guint64              last,
+               GCancellable        *cancellable,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  ComputeData *data = g_new0 (ComputeData, 1);
+
+  data->store = g_object_ref (store);
+  data->has_range = has_range;
+  data->first = first;
+  data->last = last;
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ps_run_analysis_compute_async);
+  g_task_set_task_data (task, data, (GDestroyNotify)compute_data_free);
+  g_task_run_in_thread (task, compute_thread);
+}
+
+void
+ps_run_analysis_compute_range_async (PsEventStore        *store,
+                                     guint64              first,
+                                     guint64              last,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  g_return_if_fail (PS_IS_EVENT_STORE (store));
+
+  start_compute (store, TRUE, first, last, cancellable, callback, user_data);
 }
 
 void
@@ -118,14 +199,9 @@ ps_run_analysis_compute_async (PsEventStore        *store,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (PS_IS_EVENT_STORE (store));
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, ps_run_analysis_compute_async);
-  g_task_set_task_data (task, g_object_ref (store), g_object_unref);
-  g_task_run_in_thread (task, compute_thread);
+  start_compute (store, FALSE, 0, 0, cancellable, callback, user_data);
 }
 
 PsRunAnalysis *

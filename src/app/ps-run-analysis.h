@@ -47,6 +47,18 @@ void           ps_run_analysis_compute_async (PsEventStore        *store,
                                               gpointer             user_data);
 PsRunAnalysis *ps_run_analysis_compute_finish (GAsyncResult       *result,
                                                GError            **error);
+/* Only the measurement series, of the measurements whose global index lies
+ * in [first, last] (a range selected on the timeline); no scopes or call
+ * tree. Finish with ps_run_analysis_compute_finish (). */
+PsRunAnalysis *ps_run_analysis_new_for_range (PsEventStore        *store,
+                                              guint64              first,
+                                              guint64              last);
+void           ps_run_analysis_compute_range_async (PsEventStore  *store,
+                                                    guint64        first,
+                                                    guint64        last,
+                                                    GCancellable  *cancellable,
+                                                    GAsyncReadyCallback callback,
+                                                    gpointer       user_data);
 /* The instance series behind a track, or NULL */
 PsSeries      *ps_run_analysis_find_instance (PsRunAnalysis       *self,
                                               guint32              track,

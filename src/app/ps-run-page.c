@@ -195,6 +195,8 @@ analysis_cb (GObject      *object,
     gtk_widget_set_visible (self->timeline_window, !report);
     if (rtl)
       ps_rtl_view_set_session (self->rtl_view, self->session);
+    else if (!report)
+      ps_ce_view_link_session (self->ce_view, self->session);
 
     gtk_widget_set_visible (GTK_WIDGET (self->report_view), report);
     gtk_widget_set_visible (GTK_WIDGET (self->rtl_view), rtl);

@@ -720,6 +720,8 @@ ps_series_collect (PsEventStore          *store,
 
       if (m.kind == PS_MEASURE_OTHER || m.track >= n_tracks)
         continue;
+      if (options->has_index_range && (m.index < options->index_first || m.index > options->index_last))
+        continue;
 
       index = series_of[m.track * N_SERIES_KINDS + series_kind_for (m.kind)];
       if (index == PS_NONE)

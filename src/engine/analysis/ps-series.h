@@ -64,6 +64,10 @@ typedef struct
                                     * event */
   gboolean spans_per_thread;    /* spans: one series per scope name and thread */
   PsScopeFilter *span_filter;   /* spans: only the scopes it keeps; may be NULL */
+  gboolean has_index_range;     /* measurements: only those whose global
+                                 * index lies in [index_first, index_last] */
+  guint64  index_first;
+  guint64  index_last;
   gint64  *span_self_times;     /* spans: if set, receives the self time of
                                  * every span of the store (filtered or not),
                                  * indexed like the store's spans */
