@@ -439,6 +439,62 @@ test_long_runs (void)
   long_spans_alone = FALSE;
 }
 
+/* 4096 spans of 1 ns every 2 ns: the lane has tiles of 2^k ns for k = 3,
+ * 5, 7, 9, 11 and 13. At 1100 ns per pixel the tiles of 512 ns are merged
+ * whole: an item takes the tiles that begin in its first two columns,
+ * even where their spans go on into the third. */
+static void
+test_tiles_known (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  guint32 track = add_thread (store, 1);
+  g_autoptr(PsSpanLod) lod = NULL;
+  g_autoptr(GArray) items = new_items ();
+  static const guint first_spans[] = { 0, 1280, 2304, 3328, 4096 };
+
+  for (guint i = 0; i < 4096; i++)
+    add_span (builder, track, 0, 2 * i, 2 * i + 1, i % 2 ? "odd" : "even");
+  ps_store_builder_flush (builder);
+  lod = ps_span_lod_new (store, NULL);
+
+  g_assert_cmpuint (ps_span_lod_query (lod, track, 0, 0, 8191, 1100, items), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      const PsSpanLodItem *item = &g_array_index (items, PsSpanLodItem, i);
+      guint first = first_spans[i], n = first_spans[i + 1] - first;
+
+      g_assert_cmpint (item->begin_ns, ==, 2 * first);
+      g_assert_cmpint (item->end_ns, ==, 2 * (first + n) - 1);
+      g_assert_cmpuint (item->n_spans, ==, n);
+      g_assert_cmpint (item->total_ns, ==, n);
+      g_assert_cmpuint (item->flags, ==, PS_SPAN_LOD_ITEM_MERGED);
+      /* All equally long: the first stands for them */
+      g_assert_cmpuint (item->span, ==, first);
+      g_assert_cmpuint (item->name, ==, ps_event_store_get_span (store, first)->name);
+    }
+
+  /* The left edge cuts the tile [512, 1024) of 512 ns: its spans from 1000
+   * on are taken one by one, then the tiles that begin before 3200 whole,
+   * up to the span at 3582 */
+  g_array_set_size (items, 0);
+  g_assert_cmpuint (ps_span_lod_query (lod, track, 0, 1000, 8191, 1100, items), ==, 4);
+  g_assert_cmpint (g_array_index (items, PsSpanLodItem, 0).begin_ns, ==, 1000);
+  g_assert_cmpint (g_array_index (items, PsSpanLodItem, 0).end_ns, ==, 3583);
+  g_assert_cmpuint (g_array_index (items, PsSpanLodItem, 0).n_spans, ==, 1792 - 500);
+
+  check_all_lanes (lod, store, NULL, 0, 8191, 1100);
+  for (guint shift = 0; shift < 15; shift++)
+    {
+      double bucket = (double)(1u << shift);
+
+      check_all_lanes (lod, store, NULL, 0, 8191, bucket);
+      check_all_lanes (lod, store, NULL, 0, 8191, bucket - 0.25);
+      check_all_lanes (lod, store, NULL, 511, 7681, bucket * 1.5);
+      check_all_lanes (lod, store, NULL, 513, 4097, bucket * 0.75);
+    }
+}
+
 /* Nested spans on a few threads from a random walk of begins and ends;
  * some of zero length, some long */
 static PsEventStore *
@@ -541,6 +597,87 @@ test_random (void)
       long_spans_alone = TRUE;
       random_windows (rand, lod, store, NULL, 40);
       long_spans_alone = FALSE;
+    }
+}
+
+/* Windows at and around every power of two (where a tile level may begin
+ * to be used) whose edges cut through tiles, on lanes long enough to have
+ * tiles, checked against every span */
+static void
+test_tiles_random (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20260502);
+
+  for (guint round = 0; round < 3; round++)
+    {
+      guint64 n_spans;
+      g_autoptr(PsEventStore) store = make_random_store (rand, 2, 4000 + round * 3000, 1 + round * 2, &n_spans);
+      g_autoptr(PsSpanLod) lod = ps_span_lod_new (store, NULL);
+      gint64 begin, end;
+
+      g_assert_true (ps_span_lod_get_extent (lod, &begin, &end));
+      long_spans_alone = TRUE;
+      check_all_lanes (lod, store, NULL, begin, end, (end - begin) / 1920.0);
+      check_all_lanes (lod, store, NULL, begin, end, (end - begin) / 7.0);
+      for (guint shift = 0; shift < 26; shift++)
+        {
+          static const double around[] = { 1.0, 0.999, 1.001, 1.5, 3.99 };
+
+          for (guint a = 0; a < G_N_ELEMENTS (around); a++)
+            {
+              double ns_per_pixel = (double)(1u << shift) * around[a];
+              double columns = g_rand_double_range (rand, 1, 2500);
+              gint64 from = begin + (gint64)(g_rand_double_range (rand, -0.05, 1) * (end - begin));
+              gint64 to = from + (gint64)(columns * ns_per_pixel);
+
+              check_all_lanes (lod, store, NULL, from, to, ns_per_pixel);
+            }
+        }
+      long_spans_alone = FALSE;
+    }
+}
+
+/* Spans of one lane that overlap at random, many of them, some ending
+ * before they begin: tiles merge spans whose ends are not in order */
+static void
+test_tiles_overlap (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  guint32 track = add_thread (store, 1);
+  g_autoptr(PsSpanLod) lod = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (41);
+
+  for (guint i = 0; i < 5000; i++)
+    {
+      gint64 begin = g_rand_int_range (rand, 0, 1000000);
+      gint64 duration;
+
+      switch (g_rand_int_range (rand, 0, 10))
+        {
+        case 0:
+          duration = g_rand_int_range (rand, 1000, 200000);
+          break;
+        case 1:
+          duration = -g_rand_int_range (rand, 1, 100);
+          break;
+        default:
+          duration = g_rand_int_range (rand, 0, 200);
+          break;
+        }
+      add_span (builder, track, 0, begin, begin + duration, i % 3 ? "short" : "other");
+    }
+  ps_store_builder_flush (builder);
+  lod = ps_span_lod_new (store, NULL);
+
+  for (guint shift = 0; shift < 22; shift++)
+    {
+      double ns_per_pixel = (double)(1u << shift) * g_rand_double_range (rand, 1, 2);
+      gint64 from = g_rand_int_range (rand, -1000, 1000000);
+      gint64 to = from + (gint64)(g_rand_double_range (rand, 1, 3000) * ns_per_pixel);
+
+      check_all_lanes (lod, store, NULL, from, to, ns_per_pixel);
+      check_all_lanes (lod, store, NULL, 0, 1200000, ns_per_pixel);
     }
 }
 
@@ -1012,6 +1149,9 @@ main (int   argc,
   g_test_add_func ("/span-lod/long-among-short", test_long_among_short);
   g_test_add_func ("/span-lod/long-runs", test_long_runs);
   g_test_add_func ("/span-lod/random", test_random);
+  g_test_add_func ("/span-lod/tiles-known", test_tiles_known);
+  g_test_add_func ("/span-lod/tiles-random", test_tiles_random);
+  g_test_add_func ("/span-lod/tiles-overlap", test_tiles_overlap);
   g_test_add_func ("/span-lod/overlap", test_overlap);
   g_test_add_func ("/span-lod/find", test_find);
   g_test_add_func ("/span-lod/subset", test_subset);

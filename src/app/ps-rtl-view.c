@@ -104,6 +104,7 @@ struct _PsRtlView
   GtkStack            *totals_stack;
   GtkLabel            *totals_empty_label;
   GtkColumnView       *totals_view;
+  GtkPaned           *totals_paned;
   GtkWidget           *histogram_box;
   GtkLabel            *histogram_title;
   GtkLabel            *histogram_selection_label;
@@ -1185,6 +1186,7 @@ ps_rtl_view_class_init (PsRtlViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, totals_stack);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, totals_empty_label);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, totals_view);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, totals_paned);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, histogram_box);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, histogram_title);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, histogram_selection_label);
@@ -1250,6 +1252,8 @@ ps_rtl_view_init (PsRtlView *self)
   ps_view_set_column_model (self->totals_view, G_LIST_MODEL (self->totals_sorted));
   g_signal_connect_object (gtk_column_view_get_model (self->totals_view), "notify::selected-item",
                            G_CALLBACK (totals_selection_changed_cb), self, G_CONNECT_SWAPPED);
+  /* The totals and the histogram of the selected one share the page */
+  ps_view_place_paned (self->totals_paned, 0.5, 0);
   g_signal_connect_object (self->call_tree_view, "function-selected",
                            G_CALLBACK (function_selected_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->histogram_view, "notify::selection",

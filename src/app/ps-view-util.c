@@ -127,6 +127,19 @@ ps_view_search_attributes (const char *search,
 }
 
 /* Rows can be selected one at a time, and nothing is selected at first */
+/* A table sorted again starts at its top: GTK would keep the row that was
+ * at the top in view, wherever it went */
+static void
+sort_changed_cb (GtkColumnView   *view,
+                 GtkSorterChange  change,
+                 GtkSorter       *sorter)
+{
+  GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (view));
+
+  if (GTK_IS_SCROLLED_WINDOW (parent))
+    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (parent)), 0);
+}
+
 void
 ps_view_set_column_model (GtkColumnView *view,
                           GListModel    *model)
@@ -135,6 +148,13 @@ ps_view_set_column_model (GtkColumnView *view,
 
   g_return_if_fail (GTK_IS_COLUMN_VIEW (view));
   g_return_if_fail (G_IS_LIST_MODEL (model));
+
+  if (g_object_get_data (G_OBJECT (view), "ps-scrolls-on-sort") == NULL)
+    {
+      g_signal_connect_object (gtk_column_view_get_sorter (view), "changed",
+                               G_CALLBACK (sort_changed_cb), view, G_CONNECT_SWAPPED);
+      g_object_set_data (G_OBJECT (view), "ps-scrolls-on-sort", GINT_TO_POINTER (1));
+    }
 
   selection = gtk_single_selection_new (g_object_ref (model));
   gtk_single_selection_set_autoselect (selection, FALSE);

@@ -17,6 +17,17 @@
  * keeps a query of every lane within a frame: merged items then end on a
  * block boundary when that block lies within the next column.
  *
+ * Further out even those are too many for a frame of every lane, so each
+ * lane with enough spans also has tiles: its spans merged ahead of time
+ * per aligned bucket of 2^k ns, a span as long as the bucket being a tile
+ * of its own. Only the levels k that have at most a quarter of the tiles
+ * of the level below are kept, which bounds them to a third of the spans
+ * (at 40 bytes a tile, under 14 bytes a span). A query at ns_per_pixel
+ * takes the widest tiles no wider than a column for the spans that begin
+ * inside the window, a few per column, and the spans at the window's
+ * edges, in tiles the edges cut through, one by one: the counts and sums
+ * stay exact, and every span of a pixel or more still comes alone.
+ *
  * Spans at one depth of a track do not overlap when the log is sound, so
  * their ends are sorted too. A lane where they are not (the clock went
  * back) is marked, and the spans that began before a window are then
@@ -37,6 +48,15 @@
 #define CANCEL_INTERVAL   (1u << 16)
 /* Runs shorter than this are cheaper to walk than to skip */
 #define MIN_SKIP          8
+/* Lanes shorter than this are queried from their spans alone */
+#define TILE_MIN_SPANS    256
+/* Tiles of 2^31 ns (2 s) keep a merged tile's end within 32 bits of its
+ * begin: a window of an hour on a screen still has several per column */
+#define TILE_MAX_SHIFT    31
+/* A level is kept when it has at most a quarter of the tiles of the finer
+ * level below it (of the spans for the first), which bounds all levels of
+ * a lane to a third of its spans */
+#define TILE_REDUCTION    4
 
 #define VALUE_BLOCK_SHIFT 6
 #define VALUE_BLOCK_SIZE  (1u << VALUE_BLOCK_SHIFT)
@@ -50,8 +70,34 @@ typedef struct
   guint64  prefix_first; /* its n + 1 running sums start here */
   guint64  first_block;
   guint64  first_super;
+  guint32  first_level;
+  guint32  n_levels;     /* tile levels, finest first */
   gboolean ends_sorted;
 } Lane;
+
+/* Consecutive spans of a lane merged ahead of time: those that begin in
+ * the same aligned bucket of 2^shift ns (counted from the lane's first
+ * begin) and are shorter than the bucket, or a single span. A span at
+ * least as long as the bucket is always a tile of its own, so a query at
+ * ns_per_pixel >= 2^shift finds every span of a pixel or more alone. */
+typedef struct
+{
+  gint64  begin_ns;
+  gint64  total_ns;
+  guint32 n_spans;
+  guint32 first;         /* lane position of its first span */
+  guint32 span;          /* store index of its longest span (the first of equals) */
+  guint32 name;
+  guint32 end_offset;    /* end_ns - begin_ns, < 2^(shift + 1) */
+  guint32 longest_ns;    /* < 2^shift when merged */
+} Tile;
+
+typedef struct
+{
+  guint64 first;         /* its first tile */
+  guint64 n;
+  guint   shift;
+} TileLevel;
 
 struct _PsSpanLod
 {
@@ -75,6 +121,9 @@ struct _PsSpanLod
   guint32  *block_longest_name;
   gint64   *super_max_duration;
   guint32  *super_longest;
+
+  TileLevel *levels;
+  Tile      *tiles;
 
   guint32  *track_marks;        /* first mark of each track; n_tracks + 1 */
   gint64   *mark_times;
@@ -186,6 +235,8 @@ ps_span_lod_clear (gpointer data)
   g_clear_pointer (&self->block_longest, g_free);
   g_clear_pointer (&self->super_max_duration, g_free);
   g_clear_pointer (&self->super_longest, g_free);
+  g_clear_pointer (&self->levels, g_free);
+  g_clear_pointer (&self->tiles, g_free);
   g_clear_pointer (&self->track_marks, g_free);
   g_clear_pointer (&self->mark_times, g_free);
   g_clear_pointer (&self->marks, g_free);
@@ -285,6 +336,235 @@ finish_lanes (PsSpanLod    *self,
         }
     }
 
+  return TRUE;
+}
+
+static inline int
+floor_log2 (guint64 x)
+{
+  return x != 0 ? 63 - __builtin_clzll (x) : -1;
+}
+
+static inline gint64
+tile_end (const Tile *tile)
+{
+  return tile->n_spans == 1 ? tile->begin_ns + tile->total_ns : tile->begin_ns + (gint64)tile->end_offset;
+}
+
+static inline guint64
+tile_longest (const Tile *tile)
+{
+  return tile->n_spans == 1 ? (guint64)tile->total_ns : tile->longest_ns;
+}
+
+/* Picks the tile levels of a lane and how many tiles each has, from one
+ * pass over the spans: two neighbours are in different tiles at every
+ * shift up to the highest bit in which their begins differ, or up to the
+ * binary logarithm of the longer of the two */
+static guint
+choose_tile_levels (const PsSpanLod *self,
+                    const Lane      *lane,
+                    guint            shifts[TILE_MAX_SHIFT + 1],
+                    guint64          counts[TILE_MAX_SHIFT + 1])
+{
+  const gint64 *begins = self->begins + lane->first;
+  const guint64 *sums = self->duration_sums + lane->prefix_first;
+  guint64 apart_up_to[65] = { 0 };  /* by that highest shift, + 1 */
+  guint64 by_shift[TILE_MAX_SHIFT + 1];
+  guint64 base = (guint64)begins[0];
+  guint64 previous_begin = 0;
+  int previous_log = floor_log2 (sums[1] - sums[0]);
+  guint64 n_tiles = 1, previous_count = lane->n;
+  guint n_levels = 0;
+
+  for (guint64 k = 1; k < lane->n; k++)
+    {
+      guint64 begin = (guint64)begins[k] - base;
+      int duration_log = floor_log2 (sums[k + 1] - sums[k]);
+      int apart = MAX (floor_log2 (begin ^ previous_begin), MAX (duration_log, previous_log));
+
+      apart_up_to[apart + 1]++;
+      previous_begin = begin;
+      previous_log = duration_log;
+    }
+
+  for (int shift = 63; shift > TILE_MAX_SHIFT; shift--)
+    n_tiles += apart_up_to[shift + 1];
+  for (int shift = TILE_MAX_SHIFT; shift >= 0; shift--)
+    {
+      n_tiles += apart_up_to[shift + 1];
+      by_shift[shift] = n_tiles;
+    }
+
+  for (guint shift = 0; shift <= TILE_MAX_SHIFT; shift++)
+    {
+      if (by_shift[shift] * TILE_REDUCTION <= previous_count)
+        {
+          shifts[n_levels] = shift;
+          counts[n_levels++] = by_shift[shift];
+          previous_count = by_shift[shift];
+        }
+    }
+  return n_levels;
+}
+
+/* Fills the tiles of one level from spans or from the tiles of a finer
+ * level, which are unions of whole finer tiles: a finer tile's spans lie
+ * in one bucket of the coarser level too, and are shorter than it */
+typedef struct
+{
+  Tile     *tiles;
+  guint64   n_tiles;
+  guint     shift;
+  guint64   base;          /* the lane's first begin: buckets count from it */
+  gboolean  open;
+  gboolean  open_alone;    /* the open tile is a span as long as a bucket */
+  guint64   open_bucket;
+  gint64    end_ns;
+  guint64   longest_ns;
+} TileWriter;
+
+static void
+tile_writer_close (TileWriter *writer)
+{
+  Tile *tile = &writer->tiles[writer->n_tiles];
+
+  if (!writer->open)
+    return;
+  writer->open = FALSE;
+  /* Both are in range for a merged tile, and unused for a single span */
+  tile->end_offset = (guint32)MIN ((guint64)(writer->end_ns - tile->begin_ns), G_MAXUINT32);
+  tile->longest_ns = (guint32)MIN (writer->longest_ns, G_MAXUINT32);
+  writer->n_tiles++;
+}
+
+/* Adds n_spans spans from lane position first on, a span or a finer tile */
+static void
+tile_writer_add (TileWriter *writer,
+                 gint64      begin_ns,
+                 gint64      end_ns,
+                 guint64     total_ns,
+                 guint32     n_spans,
+                 guint32     first,
+                 guint64     longest_ns,
+                 guint32     span,
+                 guint32     name)
+{
+  guint64 bucket = ((guint64)begin_ns - writer->base) >> writer->shift;
+  gboolean alone = n_spans == 1 && (total_ns >> writer->shift) != 0;
+  Tile *tile = &writer->tiles[writer->n_tiles];
+
+  if (writer->open && !alone && !writer->open_alone && bucket == writer->open_bucket)
+    {
+      tile->n_spans += n_spans;
+      tile->total_ns += (gint64)total_ns;
+      writer->end_ns = MAX (writer->end_ns, end_ns);
+      if (longest_ns > writer->longest_ns)
+        {
+          writer->longest_ns = longest_ns;
+          tile->span = span;
+          tile->name = name;
+        }
+      return;
+    }
+
+  tile_writer_close (writer);
+  tile = &writer->tiles[writer->n_tiles];
+  tile->begin_ns = begin_ns;
+  tile->total_ns = (gint64)total_ns;
+  tile->n_spans = n_spans;
+  tile->first = first;
+  tile->span = span;
+  tile->name = name;
+  writer->open = TRUE;
+  writer->open_alone = alone;
+  writer->open_bucket = bucket;
+  writer->end_ns = end_ns;
+  writer->longest_ns = longest_ns;
+}
+
+/* Merges runs of narrow spans ahead of time, at a few bucket widths per
+ * lane, for queries at a zoom where a pixel column holds many spans */
+static gboolean
+build_tiles (PsSpanLod    *self,
+             GCancellable *cancellable)
+{
+  g_autoptr(GArray) levels = g_array_new (FALSE, FALSE, sizeof (TileLevel));
+  guint64 n_tiles = 0;
+
+  for (guint l = 0; l < self->n_lanes; l++)
+    {
+      Lane *lane = &self->lanes[l];
+      guint shifts[TILE_MAX_SHIFT + 1];
+      guint64 counts[TILE_MAX_SHIFT + 1];
+
+      lane->first_level = levels->len;
+      lane->n_levels = 0;
+      if (lane->n < TILE_MIN_SPANS)
+        continue;
+      if (g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+      lane->n_levels = choose_tile_levels (self, lane, shifts, counts);
+      for (guint i = 0; i < lane->n_levels; i++)
+        {
+          TileLevel level = { n_tiles, counts[i], shifts[i] };
+
+          g_array_append_val (levels, level);
+          n_tiles += counts[i];
+        }
+    }
+
+  self->levels = g_memdup2 (levels->data, MAX (levels->len, 1) * sizeof (TileLevel));
+  self->tiles = g_new (Tile, MAX (n_tiles, 1));
+
+  for (guint l = 0; l < self->n_lanes; l++)
+    {
+      const Lane *lane = &self->lanes[l];
+      const gint64 *begins = self->begins + lane->first;
+      const guint64 *sums = self->duration_sums + lane->prefix_first;
+
+      for (guint i = 0; i < lane->n_levels; i++)
+        {
+          const TileLevel *level = &self->levels[lane->first_level + i];
+          TileWriter writer = { 0 };
+
+          if (g_cancellable_is_cancelled (cancellable))
+            return FALSE;
+          writer.tiles = self->tiles + level->first;
+          writer.shift = level->shift;
+          writer.base = (guint64)begins[0];
+
+          if (i == 0)
+            {
+              for (guint64 k = 0; k < lane->n; k++)
+                {
+                  guint64 duration = sums[k + 1] - sums[k];
+
+                  tile_writer_add (&writer, begins[k], begins[k] + (gint64)duration, duration, 1,
+                                   (guint32)k, duration, self->spans[lane->first + k],
+                                   self->names[lane->first + k]);
+                }
+            }
+          else
+            {
+              const TileLevel *finer = level - 1;
+
+              for (guint64 t = 0; t < finer->n; t++)
+                {
+                  const Tile *tile = &self->tiles[finer->first + t];
+
+                  tile_writer_add (&writer, tile->begin_ns, tile_end (tile), (guint64)tile->total_ns,
+                                   tile->n_spans, tile->first, tile_longest (tile),
+                                   tile->span, tile->name);
+                }
+            }
+          tile_writer_close (&writer);
+          /* The counts the space was sized by */
+          g_assert (writer.n_tiles == level->n);
+        }
+    }
+
+  self->memory_size += levels->len * sizeof (TileLevel) + n_tiles * sizeof (Tile);
   return TRUE;
 }
 
@@ -486,6 +766,8 @@ build (PsEventStore  *store,
                       + (n_selected + self->n_lanes + 1) * sizeof (guint64)
                       + n_blocks * (4 * sizeof (gint64) + 3 * sizeof (guint32))
                       + n_supers * (sizeof (gint64) + sizeof (guint32));
+  if (!build_tiles (self, cancellable))
+    return NULL;
 
   if (with_marks)
     {
@@ -890,11 +1172,15 @@ typedef struct
   gboolean         pending;
   gint64           column;        /* where the pending item's first span begins */
   gint64           limit_ns;      /* spans beginning before this join it */
-  gint64           snap_limit_ns; /* a block beginning before this may join whole */
+  gint64           snap_limit_ns; /* a block beginning before this may join whole;
+                                   * G_MININT64 until needed */
   PsSpanLodItem    item;
-  guint64          longest;       /* lane position */
+  guint64          longest;       /* lane position, or LONGEST_IN_ITEM */
   gint64           longest_ns;
 } Reducer;
+
+/* The pending item's span and name already are its longest span's */
+#define LONGEST_IN_ITEM G_MAXUINT64
 
 static void
 reducer_append_span (Reducer *reducer,
@@ -926,21 +1212,22 @@ reducer_flush (Reducer *reducer)
     return;
   reducer->pending = FALSE;
 
-  {
-    guint64 block = lane->first_block + (reducer->longest >> BLOCK_SHIFT);
+  if (reducer->longest != LONGEST_IN_ITEM)
+    {
+      guint64 block = lane->first_block + (reducer->longest >> BLOCK_SHIFT);
 
-    /* Usually a block's longest: no need to reach into the per-span arrays */
-    if (lod->block_longest[block] == reducer->longest)
-      {
-        item->span = lod->block_longest_span[block];
-        item->name = lod->block_longest_name[block];
-      }
-    else
-      {
-        item->span = lod->spans[lane->first + reducer->longest];
-        item->name = lod->names[lane->first + reducer->longest];
-      }
-  }
+      /* Usually a block's longest: no need to reach into the per-span arrays */
+      if (lod->block_longest[block] == reducer->longest)
+        {
+          item->span = lod->block_longest_span[block];
+          item->name = lod->block_longest_name[block];
+        }
+      else
+        {
+          item->span = lod->spans[lane->first + reducer->longest];
+          item->name = lod->names[lane->first + reducer->longest];
+        }
+    }
   item->flags = item->n_spans > 1 ? PS_SPAN_LOD_ITEM_MERGED : 0;
 
   /* Only where spans overlap (the clock went back) can a long span cut
@@ -969,6 +1256,22 @@ reducer_flush (Reducer *reducer)
   reducer->last_group_longest_ns = reducer->longest_ns;
 }
 
+/* Opens a merged item whose first span begins at begin */
+static void
+reducer_start (Reducer *reducer,
+               gint64   begin)
+{
+  gint64 column = column_of (begin, reducer->from_ns, reducer->ns_per_pixel);
+
+  reducer->pending = TRUE;
+  reducer->column = column;
+  reducer->limit_ns = column_limit (reducer->from_ns, reducer->ns_per_pixel, column + 1);
+  /* Only runs of spans need it; see run_end_of () */
+  reducer->snap_limit_ns = G_MININT64;
+  reducer->item.begin_ns = begin;
+  reducer->item.depth = reducer->depth;
+}
+
 static void
 reducer_add_span (Reducer *reducer,
                   guint64  k)
@@ -977,7 +1280,6 @@ reducer_add_span (Reducer *reducer,
   const Lane *lane = reducer->lane;
   gint64 begin = lane_begin (lod, lane, k);
   gint64 duration = lane_duration (lod, lane, k);
-  gint64 column;
 
   /* A span of a pixel or more is drawn alone, unless another one already
    * begins in its column (one that began before the window and ends in its
@@ -1008,18 +1310,68 @@ reducer_add_span (Reducer *reducer,
     }
 
   reducer_flush (reducer);
-  column = column_of (begin, reducer->from_ns, reducer->ns_per_pixel);
-  reducer->pending = TRUE;
-  reducer->column = column;
-  reducer->limit_ns = column_limit (reducer->from_ns, reducer->ns_per_pixel, column + 1);
-  reducer->snap_limit_ns = column_limit (reducer->from_ns, reducer->ns_per_pixel, column + 2);
-  reducer->item.begin_ns = begin;
+  reducer_start (reducer, begin);
   reducer->item.end_ns = begin + duration;
   reducer->item.n_spans = 1;
   reducer->item.total_ns = duration;
-  reducer->item.depth = reducer->depth;
   reducer->longest = k;
   reducer->longest_ns = duration;
+}
+
+/* Adds a tile: a span of its own as reducer_add_span() does; a merged one,
+ * whose spans are all narrower than a pixel, like a narrow span */
+static inline void
+reducer_add_tile (Reducer    *reducer,
+                  const Tile *tile)
+{
+  gint64 begin = tile->begin_ns;
+  gint64 longest_ns = (gint64)tile_longest (tile);
+  PsSpanLodItem *item = &reducer->item;
+
+  if (tile->n_spans == 1 && (double)tile->total_ns >= reducer->ns_per_pixel
+      && begin >= reducer->last_long_limit)
+    {
+      PsSpanLodItem single;
+
+      reducer_flush (reducer);
+      single.begin_ns = begin;
+      single.end_ns = begin + tile->total_ns;
+      single.span = tile->span;
+      single.n_spans = 1;
+      single.total_ns = tile->total_ns;
+      single.name = tile->name;
+      single.depth = reducer->depth;
+      single.flags = 0;
+      g_array_append_val (reducer->items, single);
+      reducer->last_long_limit = column_limit (reducer->from_ns, reducer->ns_per_pixel,
+                                               column_of (begin, reducer->from_ns, reducer->ns_per_pixel));
+      return;
+    }
+
+  if (reducer->pending && begin < reducer->limit_ns)
+    {
+      item->end_ns = MAX (item->end_ns, tile_end (tile));
+      item->n_spans += tile->n_spans;
+      item->total_ns += tile->total_ns;
+      if (longest_ns > reducer->longest_ns)
+        {
+          reducer->longest = LONGEST_IN_ITEM;
+          reducer->longest_ns = longest_ns;
+          item->span = tile->span;
+          item->name = tile->name;
+        }
+      return;
+    }
+
+  reducer_flush (reducer);
+  reducer_start (reducer, begin);
+  item->end_ns = tile_end (tile);
+  item->n_spans = tile->n_spans;
+  item->total_ns = tile->total_ns;
+  item->span = tile->span;
+  item->name = tile->name;
+  reducer->longest = LONGEST_IN_ITEM;
+  reducer->longest_ns = longest_ns;
 }
 
 /* Adds [lo, hi), narrow spans that begin in the pending item's columns,
@@ -1060,7 +1412,7 @@ reducer_add_run (Reducer *reducer,
 static guint64
 run_end_of (const PsSpanLod *self,
             const Lane      *lane,
-            const Reducer   *reducer,
+            Reducer         *reducer,
             guint64          k,
             guint64          hi)
 {
@@ -1076,9 +1428,101 @@ run_end_of (const PsSpanLod *self,
   /* The run ends in the block before the first one to begin too late */
   block = gallop_to (block_begins, first_block, end_block, reducer->limit_ns);
   lo = MAX ((block - 1) << BLOCK_SHIFT, k);
+  if (block < end_block && reducer->snap_limit_ns == G_MININT64)
+    reducer->snap_limit_ns = column_limit (reducer->from_ns, reducer->ns_per_pixel, reducer->column + 2);
   if (block < end_block && block_begins[block] < reducer->snap_limit_ns)
     return block << BLOCK_SHIFT;
   return gallop_to (begins, lo, MIN (block << BLOCK_SHIFT, hi), reducer->limit_ns);
+}
+
+/* Adds the spans of [k, hi), skipping over runs that join the pending
+ * item */
+static void
+reducer_add_spans (Reducer *reducer,
+                   guint64  k,
+                   guint64  hi)
+{
+  const PsSpanLod *lod = reducer->lod;
+  const Lane *lane = reducer->lane;
+
+  while (k < hi)
+    {
+      guint64 run_end, long_span;
+
+      reducer_add_span (reducer, k++);
+      if (!reducer->pending || k >= hi)
+        continue;
+
+      /* The spans that begin in the pending item's two columns join it,
+       * up to the first one long enough to be drawn alone */
+      run_end = run_end_of (lod, lane, reducer, k, hi);
+      if (run_end - k < MIN_SKIP)
+        continue;
+      long_span = first_long (lod, lane, k, run_end, reducer->ns_per_pixel);
+      if (long_span > k)
+        {
+          reducer_add_run (reducer, k, long_span);
+          k = long_span;
+        }
+    }
+}
+
+/* The coarsest tile level of the lane whose buckets are no wider than a
+ * column, or NULL */
+static const TileLevel *
+tile_level_for (const PsSpanLod *self,
+                const Lane      *lane,
+                double           ns_per_pixel)
+{
+  for (guint i = lane->n_levels; i-- > 0;)
+    {
+      const TileLevel *level = &self->levels[lane->first_level + i];
+
+      if ((double)(G_GUINT64_CONSTANT (1) << level->shift) <= ns_per_pixel)
+        return level;
+    }
+  return NULL;
+}
+
+/* The tiles of level all of whose spans begin in the window, [*first,
+ * *end): from the first to begin at or after from_ns to the last to end
+ * before position hi, the first span after the window. FALSE if none. */
+static gboolean
+tiles_inside (const PsSpanLod *self,
+              const TileLevel *level,
+              gint64           from_ns,
+              guint64          hi,
+              guint64         *first,
+              guint64         *end)
+{
+  const Tile *tiles = self->tiles + level->first;
+  guint64 lo = 0, up = level->n;
+
+  while (lo < up)
+    {
+      guint64 mid = lo + (up - lo) / 2;
+
+      if (tiles[mid].begin_ns < from_ns)
+        lo = mid + 1;
+      else
+        up = mid;
+    }
+  *first = lo;
+
+  up = level->n;
+  while (lo < up)
+    {
+      guint64 mid = lo + (up - lo) / 2;
+
+      if (tiles[mid].first < hi)
+        lo = mid + 1;
+      else
+        up = mid;
+    }
+  if (lo > *first && (guint64)tiles[lo - 1].first + tiles[lo - 1].n_spans > hi)
+    lo--;
+  *end = lo;
+  return *end > *first;
 }
 
 guint
@@ -1091,9 +1535,10 @@ ps_span_lod_query (PsSpanLod *self,
                    GArray    *items)
 {
   const Lane *lane;
+  const TileLevel *level;
   guint start_len;
   Reducer reducer = { 0 };
-  guint64 lo, hi, inside, k;
+  guint64 lo, hi, inside, k, first_tile, end_tile;
 
   g_return_val_if_fail (self != NULL, 0);
   g_return_val_if_fail (items != NULL, 0);
@@ -1132,26 +1577,19 @@ ps_span_lod_query (PsSpanLod *self,
         }
     }
 
-  while (k < hi)
+  /* Tiles no wider than a column stand for the spans that begin in the
+   * window, but for those of the tiles its edges cut through */
+  level = tile_level_for (self, lane, ns_per_pixel);
+  if (level != NULL && tiles_inside (self, level, from_ns, hi, &first_tile, &end_tile))
     {
-      guint64 run_end, long_span;
+      const Tile *tiles = self->tiles + level->first;
 
-      reducer_add_span (&reducer, k++);
-      if (!reducer.pending || k >= hi)
-        continue;
-
-      /* The spans that begin in the pending item's two columns join it,
-       * up to the first one long enough to be drawn alone */
-      run_end = run_end_of (self, lane, &reducer, k, hi);
-      if (run_end - k < MIN_SKIP)
-        continue;
-      long_span = first_long (self, lane, k, run_end, ns_per_pixel);
-      if (long_span > k)
-        {
-          reducer_add_run (&reducer, k, long_span);
-          k = long_span;
-        }
+      reducer_add_spans (&reducer, k, tiles[first_tile].first);
+      for (guint64 t = first_tile; t < end_tile; t++)
+        reducer_add_tile (&reducer, &tiles[t]);
+      k = (guint64)tiles[end_tile - 1].first + tiles[end_tile - 1].n_spans;
     }
+  reducer_add_spans (&reducer, k, hi);
   reducer_flush (&reducer);
 
   return items->len - start_len;

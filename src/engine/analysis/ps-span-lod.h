@@ -94,11 +94,16 @@ guint64     ps_span_lod_get_n_spans    (PsSpanLod     *self,
  * one already began in its pixel column). Spans narrower than that which
  * begin in the same or the next pixel column are merged; a merged item may
  * go on to the end of its block of 32 spans when that block lies within the
- * column after those two.
+ * column after those two. Zoomed out, the spans are merged ahead of time
+ * into tiles: those of a lane that begin in one aligned bucket of 2^k ns
+ * (k ≤ 31, a few per lane) and are shorter than it. A query uses the
+ * widest tiles no wider than ns_per_pixel for the spans inside the window
+ * and takes a tile whole: a merged item may go on to the end of a tile
+ * that begins in its two columns.
  * The representative span of a merged item is exact for up to 8 spans;
  * for more it is the longest of the first span and the spans that are the
- * longest of their aligned block of 32 (or 1024) inside the item, so that a
- * query never reads every span of a dense window. */
+ * longest of their aligned block of 32 (or 1024) or of their tile inside
+ * the item, so that a query never reads every span of a dense window. */
 guint       ps_span_lod_query          (PsSpanLod     *self,
                                         guint32        track,
                                         guint          depth,
