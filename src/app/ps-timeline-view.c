@@ -906,6 +906,44 @@ queue_draw_cb (PsTimelineView *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* Highlighted spans out of sight: the first row that has some comes into
+ * view */
+static void
+highlight_changed_cb (PsTimelineView *self)
+{
+  PsSpanLod *highlight = self->session != NULL ? ps_session_get_highlight (self->session) : NULL;
+  double top, page;
+
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (highlight == NULL || self->model == NULL || self->vadjustment == NULL)
+    return;
+
+  top = gtk_adjustment_get_value (self->vadjustment);
+  page = gtk_adjustment_get_page_size (self->vadjustment);
+  for (guint r = 0; r < self->model->rows->len; r++)
+    {
+      PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
+
+      guint n_depths;
+
+      if (row->kind != PS_TIMELINE_ROW_SPANS || row->hidden || ps_span_lod_get_n_spans (highlight, row->track) == 0)
+        continue;
+      /* Its first depth with a highlighted span */
+      n_depths = ps_span_lod_get_n_depths (highlight, row->track);
+      for (guint depth = 0; depth < n_depths; depth++)
+        if (ps_span_lod_find (highlight, row->track, depth, self->model->extent_begin, G_MAXINT64 / 4)
+            != PS_SPAN_LOD_NO_SPAN)
+          {
+            double y = ps_timeline_row_depth_y (row, depth);
+
+            if (y < top || y + PS_TIMELINE_SPAN_HEIGHT > top + page)
+              gtk_adjustment_set_value (self->vadjustment, MAX (y - PS_TIMELINE_SPAN_HEIGHT, 0));
+            break;
+          }
+      return;
+    }
+}
+
 static void
 drop_session (PsTimelineView *self)
 {
@@ -948,7 +986,7 @@ ps_timeline_view_set_session (PsTimelineView *self,
       self->lod_handler = g_signal_connect_swapped (session, "notify::lod",
                                                     G_CALLBACK (lod_ready_cb), self);
       self->highlight_handler = g_signal_connect_swapped (session, "notify::highlight",
-                                                          G_CALLBACK (queue_draw_cb), self);
+                                                          G_CALLBACK (highlight_changed_cb), self);
       ps_session_ensure_lod (session);
       lod_ready_cb (self);
     }
