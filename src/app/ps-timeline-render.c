@@ -20,6 +20,10 @@
 #include "ps-util.h"
 
 #define N_SPAN_COLORS 10
+/* Spans narrower than a pixel, merged, have a colour of their own: one
+ * name's colour would say more than is known */
+#define DENSE_COLOR   N_SPAN_COLORS
+#define N_FILL_COLORS (N_SPAN_COLORS + 1)
 #define MIN_LABEL_WIDTH 36.0
 #define MIN_TICK_SPACING 110.0
 
@@ -395,7 +399,7 @@ ps_timeline_frame_value_at (const PsTimelineFrame *frame,
 
 /* GNOME palette hues, lighter ones for the light style and darker ones for
  * the dark style, so black or white text stays readable on them */
-static const GdkRGBA light_colors[N_SPAN_COLORS] = {
+static const GdkRGBA light_colors[N_FILL_COLORS] = {
   { 0.600, 0.757, 0.945, 1 }, /* blue 1 */
   { 0.561, 0.941, 0.643, 1 }, /* green 1 */
   { 0.976, 0.941, 0.420, 1 }, /* yellow 1 */
@@ -406,9 +410,10 @@ static const GdkRGBA light_colors[N_SPAN_COLORS] = {
   { 0.475, 0.851, 0.925, 1 }, /* teal-ish */
   { 0.780, 0.860, 0.500, 1 }, /* lime */
   { 0.960, 0.640, 0.780, 1 }, /* pink */
+  { 0.690, 0.710, 0.750, 1 }, /* many short spans */
 };
 
-static const GdkRGBA dark_colors[N_SPAN_COLORS] = {
+static const GdkRGBA dark_colors[N_FILL_COLORS] = {
   { 0.102, 0.373, 0.706, 1 }, /* blue 5 */
   { 0.149, 0.635, 0.412, 1 }, /* green 5 */
   { 0.612, 0.541, 0.000, 1 },
@@ -419,6 +424,7 @@ static const GdkRGBA dark_colors[N_SPAN_COLORS] = {
   { 0.000, 0.447, 0.522, 1 },
   { 0.345, 0.459, 0.110, 1 },
   { 0.612, 0.208, 0.420, 1 },
+  { 0.380, 0.400, 0.440, 1 }, /* many short spans */
 };
 
 static guint
@@ -536,20 +542,20 @@ set_color (cairo_t       *cr,
 
 typedef struct
 {
-  GArray *rects[N_SPAN_COLORS];   /* graphene_rect_t of each colour */
+  GArray *rects[N_FILL_COLORS];   /* x, y, width, height of each colour */
 } RectBatch;
 
 static void
 batch_init (RectBatch *batch)
 {
-  for (guint i = 0; i < N_SPAN_COLORS; i++)
+  for (guint i = 0; i < N_FILL_COLORS; i++)
     batch->rects[i] = g_array_new (FALSE, FALSE, sizeof (double) * 4);
 }
 
 static void
 batch_clear (RectBatch *batch)
 {
-  for (guint i = 0; i < N_SPAN_COLORS; i++)
+  for (guint i = 0; i < N_FILL_COLORS; i++)
     g_array_unref (batch->rects[i]);
 }
 
@@ -564,8 +570,21 @@ batch_add (RectBatch *batch,
   /* Whole pixels: cairo fills pixel-aligned boxes without rasterizing */
   double left = floor (x), right = MAX (ceil (x + width), left + 1);
   double rect[4] = { left, round (y), right - left, round (height) };
+  GArray *rects = batch->rects[color];
 
-  g_array_append_vals (batch->rects[color], rect, 1);
+  /* A box of the same colour that this one touches on the same row grows
+   * instead: zoomed out, runs of merged spans become one box */
+  if (rects->len > 0)
+    {
+      double *last = &g_array_index (rects, double, (rects->len - 1) * 4);
+
+      if (last[1] == rect[1] && last[3] == rect[3] && rect[0] >= last[0] && rect[0] <= last[0] + last[2])
+        {
+          last[2] = MAX (last[0] + last[2], rect[0] + rect[2]) - last[0];
+          return;
+        }
+    }
+  g_array_append_vals (rects, rect, 1);
 }
 
 static void
@@ -576,7 +595,7 @@ batch_fill (RectBatch *batch,
 {
   const GdkRGBA *colors = dark ? dark_colors : light_colors;
 
-  for (guint c = 0; c < N_SPAN_COLORS; c++)
+  for (guint c = 0; c < N_FILL_COLORS; c++)
     {
       GArray *rects = batch->rects[c];
 
@@ -706,7 +725,7 @@ draw_span_depth (Render              *render,
       if (!span_pixels (render, item->begin_ns, item->end_ns, &x0, &x1))
         continue;
       /* A gap of a pixel between neighbours shows where one span ends */
-      batch_add (&render->batch, color_index (item->name), x0, y,
+      batch_add (&render->batch, (item->flags & PS_SPAN_LOD_ITEM_MERGED) ? DENSE_COLOR : color_index (item->name), x0, y,
                  x1 - x0 > 3 ? x1 - x0 - 1 : x1 - x0, PS_TIMELINE_SPAN_HEIGHT - 1);
       if (render->stats != NULL)
         {
