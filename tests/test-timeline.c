@@ -627,6 +627,24 @@ test_ce_sequence (Fixture       *fixture,
   }
 }
 
+/* The divider under the timeline stays where the user put it, and runs
+ * opened later start with it there */
+static void
+test_split_remembered (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  Run first = open_calltree_example (fixture);
+  Run second;
+
+  gtk_paned_set_position (ps_run_page_get_paned (first.page), 180);
+  iterate_for (50);
+  second = open_run (fixture, "rtl", "startup_4711.log");
+  g_assert_true (second.page != first.page);
+  iterate_for (50);
+  g_assert_cmpint (gtk_paned_get_position (ps_run_page_get_paned (second.page)), ==, 180);
+  g_assert_cmpint (gtk_paned_get_position (ps_run_page_get_paned (first.page)), ==, 180);
+}
+
 /* Two counters on one chart: each line where its value is, in its colour,
  * and a read-out of both at the pointer */
 static void
@@ -730,6 +748,7 @@ main (int   argc,
   ADD_TEST ("/timeline/drag-select", test_drag_select);
   ADD_TEST ("/timeline/linked-views", test_linked_views);
   ADD_TEST ("/timeline/ce-sequence", test_ce_sequence);
+  ADD_TEST ("/timeline/split-remembered", test_split_remembered);
   ADD_TEST ("/counter-chart/pixels", test_counter_chart);
 
   status = g_test_run ();

@@ -18,6 +18,8 @@ PsCeView   *ps_run_page_get_ce_view          (PsRunPage *self);
 PsRtlView  *ps_run_page_get_rtl_view         (PsRunPage *self);
 PsReportView *ps_run_page_get_report_view    (PsRunPage *self);
 PsTimelineView *ps_run_page_get_timeline_view (PsRunPage *self);
+/* The divider between the timeline and the run's tables */
+GtkPaned   *ps_run_page_get_paned            (PsRunPage *self);
 /* The run's view state; NULL until it is loaded */
 PsSession  *ps_run_page_get_session          (PsRunPage *self);
 /* The text of the error state, or NULL */

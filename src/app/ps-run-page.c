@@ -481,12 +481,29 @@ ps_run_page_class_init (PsRunPageClass *klass)
   gtk_widget_class_set_css_name (widget_class, "runpage");
 }
 
+/* The divider between the timeline and the tables, as the user last left
+ * it in any run, for the runs opened after */
+static int last_timeline_height = -1;
+
+static void
+paned_moved_cb (PsRunPage *self)
+{
+  /* Only a divider the user can see and move */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self->paned)) && gtk_widget_get_visible (self->timeline_window))
+    last_timeline_height = gtk_paned_get_position (self->paned);
+}
+
 static void
 ps_run_page_init (PsRunPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  /* The timeline above the tables: a third of the page, at most 300 px */
-  ps_view_place_paned (self->paned, 1 / 3.0, 300);
+  /* The timeline above the tables: where the user last put the divider,
+   * else a third of the page, at most 300 px */
+  if (last_timeline_height > 0)
+    gtk_paned_set_position (self->paned, last_timeline_height);
+  else
+    ps_view_place_paned (self->paned, 1 / 3.0, 300);
+  g_signal_connect_object (self->paned, "notify::position", G_CALLBACK (paned_moved_cb), self, G_CONNECT_SWAPPED);
   set_state (self, PS_RUN_PAGE_EMPTY);
 }
 
@@ -589,6 +606,13 @@ ps_run_page_get_timeline_view (PsRunPage *self)
 {
   g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
   return self->timeline_view;
+}
+
+GtkPaned *
+ps_run_page_get_paned (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  return self->paned;
 }
 
 PsSession *
