@@ -326,6 +326,8 @@ test_keyboard (Fixture       *fixture,
   g_assert_cmpuint (ps_timeline_view_get_cursor_span (run.view), ==, span_b);
   gtk_widget_activate_action (widget, "timeline.up", NULL);
   g_assert_cmpuint (ps_timeline_view_get_cursor_span (run.view), ==, span_a);
+  /* Without a pointer for tooltips, a line at the bottom tells the same */
+  g_assert_nonnull (strstr (ps_timeline_view_get_status (run.view), "::A · Duration: 75.000 ms · From 10.000 ms to 85.000 ms"));
 
   /* Enter selects the cursor's span and zooms to it */
   gtk_widget_activate_action (widget, "timeline.activate", NULL);
@@ -352,6 +354,7 @@ test_keyboard (Fixture       *fixture,
   g_assert_false (ps_session_get_selection (run.session, NULL, NULL));
   gtk_widget_activate_action (widget, "timeline.clear", NULL);
   g_assert_cmpuint (ps_timeline_view_get_cursor_span (run.view), ==, PS_SPAN_LOD_NO_SPAN);
+  g_assert_null (ps_timeline_view_get_status (run.view));
 }
 
 static void

@@ -1159,6 +1159,32 @@ draw_cursor (Render *render)
   cairo_stroke (cr);
 }
 
+/* What the cursor is on, readable without a pointer (tooltips need one) */
+static void
+draw_status (Render *render)
+{
+  const PsTimelineFrame *frame = render->frame;
+  cairo_t *cr = render->cr;
+  double height = render->text_height + 6;
+  double top = frame->height - height;
+  int width;
+
+  if (frame->status == NULL || *frame->status == '\0')
+    return;
+  pango_layout_set_text (render->layout, frame->status, -1);
+  pango_layout_set_width (render->layout, (int)((render->plot_right - render->plot_left - 12) * PANGO_SCALE));
+  pango_layout_get_pixel_size (render->layout, &width, NULL);
+  set_color (cr, &frame->background, 0.92);
+  cairo_rectangle (cr, render->plot_left, top, width + 12, height);
+  cairo_fill (cr);
+  set_color (cr, &frame->accent, 1);
+  cairo_rectangle (cr, render->plot_left, top, 3, height);
+  cairo_fill (cr);
+  set_color (cr, &frame->foreground, 1);
+  cairo_move_to (cr, render->plot_left + 8, top + 3);
+  pango_cairo_show_layout (cr, render->layout);
+}
+
 static void
 draw_labels (Render *render)
 {
@@ -1255,6 +1281,7 @@ ps_timeline_render (PsTimelineModel       *model,
     }
   draw_cursor (&render);
   draw_labels (&render);
+  draw_status (&render);
   cairo_restore (cr);
 
   draw_overview (&render);

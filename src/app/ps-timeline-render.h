@@ -125,6 +125,8 @@ typedef struct
   PsSpanLod    *highlight;      /* spans drawn highlighted, or NULL */
   guint64       cursor_span;    /* outlined, or PS_SPAN_LOD_NO_SPAN */
   int           cursor_row;     /* the keyboard's row, or -1 */
+  const char   *status;         /* a line about the cursor's span, shown at
+                                 * the bottom, or NULL */
   gboolean      focused;
   PangoContext *pango;
   GdkRGBA       foreground;

@@ -75,6 +75,7 @@ struct _PsTimelineView
 
   guint64          cursor_span;
   int              cursor_row;
+  char            *status;        /* about the cursor's span, one line */
   PsTimelineStats  stats;
 };
 
@@ -156,6 +157,7 @@ fill_frame (PsTimelineView  *self,
     }
   frame->cursor_span = self->cursor_span;
   frame->cursor_row = self->cursor_row;
+  frame->status = self->status;
   frame->focused = gtk_widget_has_focus (widget);
   frame->pango = gtk_widget_get_pango_context (widget);
   ps_chart_get_foreground (widget, &frame->foreground);
@@ -570,8 +572,16 @@ update_accessible (PsTimelineView *self)
 {
   g_autofree char *description = NULL;
 
+  g_clear_pointer (&self->status, g_free);
   if (self->model != NULL && self->cursor_span != PS_SPAN_LOD_NO_SPAN)
-    description = describe_span (self, self->cursor_span);
+    {
+      g_auto(GStrv) lines = NULL;
+
+      description = describe_span (self, self->cursor_span);
+      /* The same on one line, at the bottom of the view */
+      lines = g_strsplit (description, "\n", -1);
+      self->status = g_strjoinv (" · ", lines);
+    }
   else if (self->model != NULL)
     /* Translators: the timeline's accessible description */
     description = g_strdup_printf (ngettext ("%u row. Arrow keys move between spans, plus and minus zoom.",
@@ -609,6 +619,14 @@ ps_timeline_view_snapshot (GtkWidget   *widget,
   else
     ps_timeline_render (self->model, &frame, cr, &self->stats);
   cairo_destroy (cr);
+}
+
+const char *
+ps_timeline_view_get_status (PsTimelineView *self)
+{
+  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->status;
 }
 
 const PsTimelineStats *
@@ -962,6 +980,7 @@ drop_session (PsTimelineView *self)
   g_clear_pointer (&self->model, ps_timeline_model_free);
   self->cursor_span = PS_SPAN_LOD_NO_SPAN;
   self->cursor_row = -1;
+  g_clear_pointer (&self->status, g_free);
 }
 
 void
@@ -1462,6 +1481,7 @@ ps_timeline_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_func (self->vadjustment, vadjustment_changed_cb, self);
   g_clear_object (&self->hadjustment);
   g_clear_object (&self->vadjustment);
+  g_clear_pointer (&self->status, g_free);
 
   G_OBJECT_CLASS (ps_timeline_view_parent_class)->dispose (object);
 }
