@@ -618,6 +618,19 @@ test_ce_sequence (Fixture       *fixture,
       }
     g_assert_cmpuint (checked, >, 0);
 
+    /* The histogram of a selected marker has its durations in the range */
+    {
+      GtkSelectionModel *selection = gtk_column_view_get_model (ps_ce_view_get_marker_view (ce_view));
+      PsHistogramView *histogram = ps_ce_view_get_histogram_view (ce_view);
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (markers, 0);
+      g_autoptr(PsMarkerRow) row = gtk_tree_list_row_get_item (tree_row);
+
+      gtk_selection_model_select_item (selection, 0, TRUE);
+      g_assert_true (iterate_until (ce_view_is_idle, ce_view));
+      g_assert_cmpuint (ps_histogram_view_get_histogram (histogram)->n_values, ==, ps_marker_row_get_count (row));
+      g_assert_cmpfloat_with_epsilon (ps_histogram_view_get_histogram (histogram)->sum, ps_marker_row_get_total (row), 1e-9);
+    }
+
     /* Cleared: all of them again */
     ps_session_clear_selection (run.session);
     g_assert_true (iterate_until (ce_view_is_idle, ce_view));
@@ -626,6 +639,9 @@ test_ce_sequence (Fixture       *fixture,
       g_autoptr(PsMarkerRow) row = gtk_tree_list_row_get_item (tree_row);
 
       g_assert_cmpuint (ps_marker_row_get_count (row), ==, ps_marker_row_get_series (row)->stats.count);
+      /* The histogram, of the same marker, has all its durations again */
+      g_assert_cmpuint (ps_histogram_view_get_histogram (ps_ce_view_get_histogram_view (ce_view))->n_values, ==,
+                        ps_marker_row_get_count (row));
     }
   }
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ps-ce-view.h"
+#include "ps-histogram-view.h"
 #include "ps-series-chart.h"
 
 G_BEGIN_DECLS
@@ -22,5 +23,8 @@ const char    *ps_ce_view_get_header_value  (PsCeView *self,
                                              const char *field);
 /* The title of the warnings page, e.g. "Warnings (3)" */
 const char    *ps_ce_view_get_warnings_title (PsCeView *self);
+
+/* The histogram of the selected marker's durations */
+PsHistogramView *ps_ce_view_get_histogram_view (PsCeView *self);
 
 G_END_DECLS

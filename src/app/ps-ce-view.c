@@ -15,6 +15,7 @@
 
 #include "ps-ce-description.h"
 #include "ps-ce-view-private.h"
+#include "ps-histogram-view.h"
 #include "ps-marker-row.h"
 #include "ps-series-chart.h"
 #include "ps-util.h"
@@ -63,7 +64,13 @@ struct _PsCeView
   GPtrArray           *key_columns;     /* GtkColumnViewColumn */
   PsWarningModel      *warnings;
 
+  GCancellable        *histogram_cancellable;
+
   /* Template widgets */
+  GtkPaned            *markers_paned;
+  GtkWidget           *histogram_box;
+  GtkLabel            *histogram_title;
+  PsHistogramView     *histogram_view;
   GtkWidget           *range_box;
   GtkLabel            *range_label;
   GtkWidget           *session_box;
@@ -599,10 +606,49 @@ update_key_columns (PsCeView  *self,
     }
 }
 
+static gboolean
+same_marker (const PsSeries *a,
+             const PsSeries *b)
+{
+  return a->kind == b->kind && a->session == b->session && a->id == b->id && a->instance == b->instance
+         && g_strcmp0 (a->name, b->name) == 0 && g_strcmp0 (a->app, b->app) == 0;
+}
+
+/* The same marker stays selected when a range changes the numbers */
+static void
+reselect_marker (PsCeView       *self,
+                 const PsSeries *wanted)
+{
+  GtkSelectionModel *selection = gtk_column_view_get_model (self->marker_view);
+  GListModel *shown = G_LIST_MODEL (self->marker_sorted);
+
+  if (!GTK_IS_SINGLE_SELECTION (selection))
+    return;
+  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (shown, i);
+      g_autoptr(PsMarkerRow) row = gtk_tree_list_row_get_item (tree_row);
+
+      if (same_marker (ps_marker_row_get_series (row), wanted))
+        {
+          gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), i);
+          return;
+        }
+    }
+}
+
 static void
 update_markers (PsCeView *self)
 {
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+  GtkSelectionModel *selection = gtk_column_view_get_model (self->marker_view);
+  GtkTreeListRow *selected_row = GTK_IS_SINGLE_SELECTION (selection)
+                                 ? gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection)) : NULL;
+  g_autoptr(PsMarkerRow) selected = selected_row != NULL ? gtk_tree_list_row_get_item (selected_row) : NULL;
+  /* Kept alive by the analysis it belongs to, which the old rows hold */
+  g_autoptr(PsRunAnalysis) selected_analysis = selected != NULL
+                                               ? ps_run_analysis_ref (ps_marker_row_get_analysis (selected)) : NULL;
+  const PsSeries *selected_series = selected != NULL ? ps_marker_row_get_series (selected) : NULL;
 
   for (guint i = 0; i < self->shown->groups->len; i++)
     {
@@ -616,6 +662,8 @@ update_markers (PsCeView *self)
   g_list_store_splice (self->marker_groups, 0,
                        g_list_model_get_n_items (G_LIST_MODEL (self->marker_groups)),
                        rows->pdata, rows->len);
+  if (selected_series != NULL)
+    reselect_marker (self, selected_series);
   gtk_stack_set_visible_child_name (self->markers_stack, rows->len > 0 ? "table" : "empty");
 }
 
@@ -820,6 +868,150 @@ show_first_page_with_data (PsCeView *self)
     ps_ce_view_show_page (self, "warnings");
 }
 
+/* The histogram of the selected marker's durations, in seconds: the
+ * tables keep only statistics, so its values are read again from the store
+ * in a worker, within the range selected on the timeline if any */
+
+typedef struct
+{
+  PsEventStore *store;
+  GArray       *tracks;    /* guint32 */
+  gboolean      has_range;
+  guint64       first;
+  guint64       last;
+} DurationsData;
+
+static void
+durations_data_free (DurationsData *data)
+{
+  g_clear_object (&data->store);
+  g_clear_pointer (&data->tracks, g_array_unref);
+  g_free (data);
+}
+
+static void
+durations_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  DurationsData *data = task_data;
+  guint n_tracks = ps_event_store_get_n_tracks (data->store);
+  g_autofree guint8 *wanted = g_new0 (guint8, n_tracks + 1);
+  GArray *values = g_array_new (FALSE, FALSE, sizeof (double));
+  PsMeasurementIter iter;
+  PsMeasurement m;
+  guint64 count = 0;
+
+  for (guint i = 0; i < data->tracks->len; i++)
+    if (g_array_index (data->tracks, guint32, i) < n_tracks)
+      wanted[g_array_index (data->tracks, guint32, i)] = 1;
+
+  ps_measurement_iter_init (&iter, data->store);
+  while (ps_measurement_iter_next (&iter, &m))
+    {
+      double rate, seconds;
+
+      if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        break;
+      if (m.kind != PS_MEASURE_DURATION || m.track >= n_tracks || !wanted[m.track]
+          || (m.flags & PS_MEASURE_FLAG_NEGATIVE))
+        continue;
+      if (data->has_range && (m.index < data->first || m.index > data->last))
+        continue;
+      rate = ps_event_store_get_tick_rate (data->store, ps_event_store_get_track (data->store, m.track)->session, m.index);
+      seconds = rate > 0 ? (double)m.value.ticks / rate : (double)m.value.ticks;
+      g_array_append_val (values, seconds);
+    }
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g_array_unref (values);
+      return;
+    }
+  g_task_return_pointer (task, values, (GDestroyNotify)g_array_unref);
+}
+
+static void
+durations_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(PsCeView) self = user_data;
+  g_autoptr(GArray) values = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (values == NULL || g_task_get_cancellable (G_TASK (result)) != self->histogram_cancellable)
+    return;
+  g_clear_object (&self->histogram_cancellable);
+  ps_histogram_view_set_values (self->histogram_view, (const double *)(gpointer)values->data, values->len);
+}
+
+static void
+update_histogram (PsCeView *self)
+{
+  GtkSelectionModel *selection = gtk_column_view_get_model (self->marker_view);
+  GtkTreeListRow *tree_row = GTK_IS_SINGLE_SELECTION (selection)
+                             ? gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection)) : NULL;
+  g_autoptr(PsMarkerRow) row = tree_row != NULL ? gtk_tree_list_row_get_item (tree_row) : NULL;
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *name = NULL;
+  const PsSeries *series;
+  DurationsData *data;
+  gint64 begin, end;
+
+  if (self->histogram_cancellable != NULL)
+    g_cancellable_cancel (self->histogram_cancellable);
+  g_clear_object (&self->histogram_cancellable);
+
+  if (row == NULL || self->analysis == NULL)
+    {
+      ps_histogram_view_clear (self->histogram_view);
+      gtk_widget_set_visible (self->histogram_box, FALSE);
+      return;
+    }
+
+  series = ps_marker_row_get_series (row);
+  name = series_label (series);
+  data = g_new0 (DurationsData, 1);
+  data->store = g_object_ref (self->analysis->store);
+  data->tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_append_vals (data->tracks, series->tracks, series->n_instances);
+  data->has_range = self->run_session != NULL && ps_session_get_selection (self->run_session, &begin, &end);
+  if (data->has_range)
+    {
+      data->first = (guint64)MAX (begin, 0);
+      data->last = (guint64)MAX (end, 0);
+      /* Translators: the title of a histogram of a marker's durations in
+       * the range of measurements selected on the timeline */
+      title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Durations of %s: %llu measurement in the selected range",
+                                            "Durations of %s: %llu measurements in the selected range",
+                                            ps_marker_row_get_count (row)),
+                               name, (unsigned long long) ps_marker_row_get_count (row));
+    }
+  else
+    /* Translators: the title of a histogram of a marker's durations */
+    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Durations of %s: %llu measurement",
+                                          "Durations of %s: %llu measurements", ps_marker_row_get_count (row)),
+                             name, (unsigned long long) ps_marker_row_get_count (row));
+  gtk_label_set_text (self->histogram_title, title);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->histogram_title), title);
+  ps_histogram_view_set_title (self->histogram_view, title);
+  gtk_widget_set_visible (self->histogram_box, TRUE);
+
+  self->histogram_cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, self->histogram_cancellable, durations_cb, g_object_ref (self));
+  g_task_set_source_tag (task, update_histogram);
+  g_task_set_task_data (task, data, (GDestroyNotify)durations_data_free);
+  g_task_run_in_thread (task, durations_thread);
+}
+
+static void
+marker_selected_cb (PsCeView *self)
+{
+  update_histogram (self);
+}
+
 /* A range of measurements selected on the timeline: the tables and charts
  * show only its measurements, computed in a worker */
 
@@ -834,6 +1026,7 @@ show_range (PsCeView      *self,
                   PS_SERIES_CHART_UNIT_PERCENT, _("No CPU samples in this session"));
   update_summary (self, self->memory_summary, self->memory_chart, PS_SERIES_MEMORY,
                   PS_SERIES_CHART_UNIT_BYTES, _("No memory samples in this session"));
+  update_histogram (self);
 }
 
 static void
@@ -913,7 +1106,7 @@ ps_ce_view_is_busy (PsCeView *self)
 {
   g_return_val_if_fail (PS_IS_CE_VIEW (self), FALSE);
 
-  return self->range_cancellable != NULL;
+  return self->range_cancellable != NULL || self->histogram_cancellable != NULL;
 }
 
 /* GObject */
@@ -926,6 +1119,9 @@ ps_ce_view_dispose (GObject *object)
   if (self->range_cancellable != NULL)
     g_cancellable_cancel (self->range_cancellable);
   g_clear_object (&self->range_cancellable);
+  if (self->histogram_cancellable != NULL)
+    g_cancellable_cancel (self->histogram_cancellable);
+  g_clear_object (&self->histogram_cancellable);
   if (self->run_session != NULL)
     g_clear_signal_handler (&self->selection_handler, self->run_session);
   g_clear_object (&self->run_session);
@@ -1005,6 +1201,7 @@ ps_ce_view_class_init (PsCeViewClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (PS_TYPE_SERIES_CHART);
+  g_type_ensure (PS_TYPE_HISTOGRAM_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-ce-view.ui");
   gtk_widget_class_bind_template_child (widget_class, PsCeView, session_box);
@@ -1018,6 +1215,10 @@ ps_ce_view_class_init (PsCeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsCeView, resolution_value);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, view_stack);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, range_box);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, markers_paned);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, histogram_box);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, histogram_title);
+  gtk_widget_class_bind_template_child (widget_class, PsCeView, histogram_view);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, range_label);
   gtk_widget_class_bind_template_callback (widget_class, show_all_measurements_cb);
   gtk_widget_class_bind_template_child (widget_class, PsCeView, warnings_page);
@@ -1059,6 +1260,10 @@ ps_ce_view_init (PsCeView *self)
   row_sorter = GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->marker_view))));
   self->marker_sorted = gtk_sort_list_model_new (G_LIST_MODEL (tree), row_sorter);
   ps_view_set_column_model (self->marker_view, G_LIST_MODEL (self->marker_sorted));
+  g_signal_connect_object (gtk_column_view_get_model (self->marker_view), "notify::selected-item",
+                           G_CALLBACK (marker_selected_cb), self, G_CONNECT_SWAPPED);
+  /* The markers and the histogram of the selected one share the page */
+  ps_view_place_paned (self->markers_paned, 0.55, 0);
 }
 
 GtkWidget *
@@ -1166,6 +1371,13 @@ ps_ce_view_get_memory_chart (PsCeView *self)
 {
   g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
   return self->memory_chart;
+}
+
+PsHistogramView *
+ps_ce_view_get_histogram_view (PsCeView *self)
+{
+  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
+  return self->histogram_view;
 }
 
 GtkColumnView *
