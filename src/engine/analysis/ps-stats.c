@@ -11,127 +11,72 @@
 
 #include "ps-stats.h"
 
-static inline void
-swap (double *a,
-      double *b)
-{
-  double t = *a;
-
-  *a = *b;
-  *b = t;
-}
-
 /* Puts the k-th smallest of values[0..count) at values[k], smaller ones
  * before it and larger ones after (Hoare's selection, median-of-three
- * pivot): linear on average, where sorting would be n log n. */
-static void
-select_kth (double *values,
-            gsize   count,
-            gsize   k)
-{
-  gsize left = 0;
-  gsize right = count - 1;
+ * pivot): linear on average, where sorting would be n log n. One body for
+ * doubles and for whole milliseconds (guint32). */
+#define DEFINE_SELECT_KTH(name, type)                                   \
+  static inline void                                                    \
+  name##_swap (type *a,                                                 \
+               type *b)                                                 \
+  {                                                                     \
+    type t = *a;                                                        \
+                                                                        \
+    *a = *b;                                                            \
+    *b = t;                                                             \
+  }                                                                     \
+                                                                        \
+  static void                                                           \
+  name (type  *values,                                                  \
+        gsize  count,                                                   \
+        gsize  k)                                                       \
+  {                                                                     \
+    gsize left = 0;                                                     \
+    gsize right = count - 1;                                            \
+                                                                        \
+    while (right > left)                                                \
+      {                                                                 \
+        gsize middle = left + (right - left) / 2;                       \
+        type pivot;                                                     \
+        gsize i, j;                                                     \
+                                                                        \
+        if (values[middle] < values[left])                             \
+          name##_swap (&values[middle], &values[left]);                 \
+        if (values[right] < values[left])                               \
+          name##_swap (&values[right], &values[left]);                  \
+        if (values[right] < values[middle])                             \
+          name##_swap (&values[right], &values[middle]);                \
+        pivot = values[middle];                                         \
+                                                                        \
+        i = left;                                                       \
+        j = right;                                                      \
+        while (i <= j)                                                  \
+          {                                                             \
+            while (values[i] < pivot)                                   \
+              i++;                                                      \
+            while (values[j] > pivot)                                   \
+              j--;                                                      \
+            if (i <= j)                                                 \
+              {                                                         \
+                name##_swap (&values[i], &values[j]);                   \
+                i++;                                                    \
+                if (j == 0)                                             \
+                  break;                                                \
+                j--;                                                    \
+              }                                                         \
+          }                                                             \
+                                                                        \
+        if (k <= j)                                                     \
+          right = j;                                                    \
+        else if (k >= i)                                                \
+          left = i;                                                     \
+        else                                                            \
+          return;                                                       \
+      }                                                                 \
+  }
 
-  while (right > left)
-    {
-      gsize middle = left + (right - left) / 2;
-      double pivot;
-      gsize i, j;
-
-      if (values[middle] < values[left])
-        swap (&values[middle], &values[left]);
-      if (values[right] < values[left])
-        swap (&values[right], &values[left]);
-      if (values[right] < values[middle])
-        swap (&values[right], &values[middle]);
-      pivot = values[middle];
-
-      i = left;
-      j = right;
-      while (i <= j)
-        {
-          while (values[i] < pivot)
-            i++;
-          while (values[j] > pivot)
-            j--;
-          if (i <= j)
-            {
-              swap (&values[i], &values[j]);
-              i++;
-              if (j == 0)
-                break;
-              j--;
-            }
-        }
-
-      if (k <= j)
-        right = j;
-      else if (k >= i)
-        left = i;
-      else
-        return;
-    }
-}
-
-static inline void
-swap_u32 (guint32 *a,
-          guint32 *b)
-{
-  guint32 t = *a;
-
-  *a = *b;
-  *b = t;
-}
-
-/* select_kth() for integers */
-static void
-select_kth_u32 (guint32 *values,
-                gsize    count,
-                gsize    k)
-{
-  gsize left = 0;
-  gsize right = count - 1;
-
-  while (right > left)
-    {
-      gsize middle = left + (right - left) / 2;
-      guint32 pivot;
-      gsize i, j;
-
-      if (values[middle] < values[left])
-        swap_u32 (&values[middle], &values[left]);
-      if (values[right] < values[left])
-        swap_u32 (&values[right], &values[left]);
-      if (values[right] < values[middle])
-        swap_u32 (&values[right], &values[middle]);
-      pivot = values[middle];
-
-      i = left;
-      j = right;
-      while (i <= j)
-        {
-          while (values[i] < pivot)
-            i++;
-          while (values[j] > pivot)
-            j--;
-          if (i <= j)
-            {
-              swap_u32 (&values[i], &values[j]);
-              i++;
-              if (j == 0)
-                break;
-              j--;
-            }
-        }
-
-      if (k <= j)
-        right = j;
-      else if (k >= i)
-        left = i;
-      else
-        return;
-    }
-}
+DEFINE_SELECT_KTH (select_kth, double)
+DEFINE_SELECT_KTH (select_kth_u32, guint32)
 
 static gsize
 nearest_rank_index (gsize  count,
