@@ -1022,6 +1022,287 @@ test_sibling_dialect (void)
   g_assert_cmpfloat (s->stats.mean, ==, 0.3);
 }
 
+/* Two stages (PsParserStages): the scan stage runs ahead of the apply
+ * stage, chunk after chunk, as in the loader's pipeline */
+
+/* Everything digest () has, and the warnings' offsets, sessions and
+ * messages and the measurements' kinds, flags and values */
+static char *
+full_digest (PsEventStore *store)
+{
+  g_autofree char *base = digest (store);
+  GString *text = g_string_new (base);
+  PsMeasurementIter iter;
+  PsMeasurement m;
+
+  for (guint i = 0; i < ps_event_store_get_n_warnings (store); i++)
+    {
+      PsWarning w;
+
+      ps_event_store_get_warning (store, i, &w);
+      g_string_append_printf (text, "\n%s line %" G_GUINT64_FORMAT " offset %" G_GUINT64_FORMAT " session %u: %s",
+                              w.code, w.line, w.offset, w.session, w.message);
+    }
+  g_string_append_printf (text, "\nraised %" G_GUINT64_FORMAT "\n",
+                          ps_event_store_get_n_warnings_raised (store));
+  ps_measurement_iter_init (&iter, store);
+  while (ps_measurement_iter_next (&iter, &m))
+    g_string_append_printf (text, "%u/%u/%" G_GINT64_MODIFIER "x ", m.kind, m.flags, m.value.bytes);
+
+  return g_string_free (text, FALSE);
+}
+
+/* A log with what crosses chunk boundaries: events before the first
+ * header, three sessions, registrations and re-registrations (also of ids
+ * the fast path does not keep), events of two applications and of 300
+ * more (more than the scan stage numbers), and a fault of every kind, with
+ * CR LF, LF and lone CR line ends; the last line is incomplete */
+static char *
+staged_sample (gsize *length)
+{
+  static const char * const ends[] = { "\r\n", "\r\n", "\n", "\r\n", "\r" };
+  static const guint ids[] = { 0, 1, 2, 5, 99, 102, 103, 127, 128, 200 };
+  GString *text = g_string_new ("## PERF ## APP [app] EVT [0] DUR [1]\r\n");
+
+  for (guint session = 0; session < 3; session++)
+    {
+      g_string_append (text,
+                       "## PERF ## OSVERSION=[6.0] BUILD=[3122]\r\n"
+                       "## PERF ## REGISTERED APP [app] PROCCESSID [0x1]\r\n"
+                       "## PERF ## REGISTERED APP [b] PROCESSID [2]\r\n");
+      if (session != 1)
+        g_string_append (text, "## PERF ## RESOLUTION [1193180] TICKS PER SECOND\r\n");
+
+      for (guint i = 0; i < 1500; i++)
+        {
+          const char *app = (i % 7 == 3) ? "b" : (i % 13 == 5) ? "averyveryverylongapplicationname" : "app";
+          guint id = ids[(i * 7 + session) % G_N_ELEMENTS (ids)];
+          const char *end = ends[(i * 3) % G_N_ELEMENTS (ends)];
+
+          switch (i % 23)
+            {
+            case 0:
+              g_string_append_printf (text, "## PERF ## REGISTERED MARKER [Test=T%u,Bytes=%u,time=%%AVG%%] AS [%u] BY APP [%s]%s",
+                                      i % 4, 4096 << (i % 3), id, app, end);
+              break;
+            case 1:
+              g_string_append_printf (text, "## PERF ## REGISTERED MARKER [x] AS [9] BY APP [y]] AS [%u] by APP %s]  %s",
+                                      id, app, end);
+              break;
+            case 2:
+              g_string_append_printf (text, "## PERF ## Registered Marker [R%u] AS [%u] BY APP [%s]%s", i, id, app, end);
+              break;
+            case 3:
+              g_string_append_printf (text, "## PERF ## APP [%s] EVT [%u] CPU [%u.%06u]%s", app, id, i % 130, i, end);
+              break;
+            case 4:
+              g_string_append_printf (text, "## PERF ## APP [%s] EVT [%u] MEM [%u]%s", app, id, 10000000 + i, end);
+              break;
+            case 5:
+              g_string_append_printf (text, "## PERF ## APP [%s] EVT [%u] DUR [%s]%s", app, id,
+                                      (const char *[]) { "12a4", "", "-3", "99999999999999999999", "123.5", "0x10" }[i % 6], end);
+              break;
+            case 6:
+              g_string_append_printf (text, "## PERF ## APP [%s] EVT [%u] MEM [%s]%s", app, id,
+                                      (const char *[]) { "1.5", "-4", "x" }[i % 3], end);
+              break;
+            case 7:
+              g_string_append_printf (text, "## PERF ## APP [%s] EVT [%u] CPU [%s]%s", app, id,
+                                      (const char *[]) { "1,5", "101.5", "-1", "12345678901234567", "1." }[i % 5], end);
+              break;
+            case 8:
+              for (guint k = 0; k < 5; k++)
+                g_string_append_printf (text, "## PERF ## APP [app%u] EVT [1] DUR [%u]%s", session * 1000 + i * 5 + k, i, end);
+              break;
+            case 9:
+              g_string_append_printf (text, "12:00:%02u ## PERF ## APP [%s] EVT [%u] DUR [5]%s", i % 60, app, id, end);
+              break;
+            case 10:
+              g_string_append_printf (text, "## PERF ## APP [%s] EVT [%u] DUR [7]", app, id);
+              g_string_append_c (text, '\0');
+              g_string_append_printf (text, "rest%s", end);
+              break;
+            case 11:
+              g_string_append_printf (text, "## PERF ##  APP [%s] EVT [%u] DUR [5]  %s", app, id, end);
+              break;
+            case 12:
+              g_string_append_printf (text, "## PERF ## APP [%s] EVT [%u] ERR [1]%s", app, id, end);
+              break;
+            case 13:
+              g_string_append_printf (text, "debug output %u%s%s", i, end, end);
+              break;
+            case 14:
+              if (i % 3 == 0)
+                g_string_append_printf (text, "## PERF ## APP [%s] EVT [x] DUR [1]%s", app, end);
+              else
+                g_string_append_printf (text, "## PERF ## APP [%s] CAL [%s]%s", app, i % 2 ? "14" : "x", end);
+              break;
+            case 15:
+              if (i % 5 == 0)
+                g_string_append_printf (text, "## PERF ## RESOLUTION [1000] TICKS PER SECOND%s", end);
+              else
+                g_string_append_printf (text, "## PERF ## [foo] took [%u] ticks%s", i, end);
+              break;
+            case 16:
+              g_string_append_printf (text, "## PERF ## APP [%s] EVT [000%u] DUR [%u]%s", app, id, i, end);
+              break;
+            default:
+              g_string_append_printf (text, "## PERF ## APP [%s] EVT [%u] DUR [%u]%s", app, id, (i * 7919) % 100000000, end);
+              break;
+            }
+        }
+    }
+  g_string_append (text, "## PERF ## APP [app] EVT [0] DUR [45");
+
+  *length = text->len;
+  return g_string_free (text, FALSE);
+}
+
+/* Scans up to `ahead` chunks before applying the first of them */
+static PsEventStore *
+parse_staged (const char *data,
+              gsize       length,
+              gsize       chunk,
+              guint       ahead)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  g_autoptr(PsParser) parser = ps_format_new_parser (&ps_format_ce_perflog, builder);
+  g_autoptr(GQueue) scanned = g_queue_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (ps_parser_has_stages (parser));
+  for (gsize offset = 0; offset < length || !g_queue_is_empty (scanned); offset += chunk)
+    {
+      if (offset < length)
+        g_queue_push_tail (scanned, ps_parser_scan (parser, (const guint8 *) data + offset,
+                                                    MIN (chunk, length - offset)));
+      if (g_queue_get_length (scanned) > ahead || offset >= length)
+        g_assert_true (ps_parser_apply (parser, g_queue_pop_head (scanned), &error));
+    }
+  g_assert_true (ps_parser_finish (parser, &error));
+  g_assert_no_error (error);
+  ps_store_builder_flush (builder);
+
+  return g_steal_pointer (&store);
+}
+
+/* Whatever the chunks and however far the scan runs ahead, the store is
+ * the one that byte-by-byte feeding gives, where no line lies inside one
+ * chunk and every line goes the general way */
+static void
+test_staged_any_chunks (void)
+{
+  gsize length;
+  g_autofree char *data = staged_sample (&length);
+  g_autoptr(PsEventStore) reference = parse_bytes_split (data, length, 1);
+  g_autofree char *expected = full_digest (reference);
+  static const gsize chunks[] = { 2, 7, 64, 333, 4096, 65536 };
+
+  /* The sample reaches every path */
+  g_assert_cmpuint (length, >, 100000);
+  g_assert_cmpuint (ps_event_store_get_n_sessions (reference), ==, 4);
+  g_assert_cmpuint (ps_event_store_get_n_measurements (reference), >, 2500);
+  for (const char * const *code = (const char *[]) { "W-NOHEADER", "W-UNREGISTERED", "W-UNKNOWNAPP",
+                                                      "W-BADVALUE", "W-FRACTION", "W-COMMA", "W-MIXED",
+                                                      "W-NUL", "W-PREFIX", "W-UNKNOWN", "W-BADCAL",
+                                                      "W-RESCHANGE", "W-DIALECT", "W-NORES", "W-TRUNCATED",
+                                                      "I-HIGHID", "I-BRACKET", "I-OTHERKIND", "I-FOREIGN",
+                                                      NULL };
+       *code != NULL; code++)
+    {
+      PsWarning w;
+
+      if (find_warning (reference, *code, &w) == NULL)
+        g_error ("the sample gives no %s", *code);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (chunks); i++)
+    for (guint ahead = 0; ahead <= 3; ahead += 3)
+      {
+        g_autoptr(PsEventStore) store = parse_staged (data, length, chunks[i], ahead);
+        g_autofree char *got = full_digest (store);
+
+        g_assert_cmpstr (got, ==, expected);
+      }
+  {
+    g_autoptr(PsEventStore) store = parse_bytes (data, length);
+    g_autofree char *got = full_digest (store);
+
+    g_assert_cmpstr (got, ==, expected);
+  }
+}
+
+/* The loader scans in its read-ahead thread: the same store again */
+static void
+test_staged_loader (void)
+{
+  gsize length;
+  g_autofree char *data = staged_sample (&length);
+  g_autoptr(PsEventStore) reference = parse_bytes_split (data, length, 1);
+  g_autofree char *expected = full_digest (reference);
+  static const gsize chunks[] = { 1000, 4096, 65537 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (chunks); i++)
+    {
+      g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (data, length, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(PsEventStore) store = ps_load_stream (stream, "sample.log", NULL, chunks[i], length,
+                                                      NULL, NULL, NULL, &error);
+      g_autofree char *got = NULL;
+
+      g_assert_no_error (error);
+      g_assert_true (ps_event_store_is_complete (store));
+      g_assert_cmpuint (ps_event_store_get_bytes_read (store), ==, length);
+      got = full_digest (store);
+      g_assert_cmpstr (got, ==, expected);
+    }
+}
+
+/* Lines, byte offsets and instances where a chunk ends inside a
+ * registration, an event and a line with a NUL byte */
+static void
+test_staged_boundaries (void)
+{
+  const char *text =
+    HEADER                                                          /* lines 1-3 */
+    "## PERF ## REGISTERED MARKER [a] AS [1] BY APP [app]\r\n"     /* 4 */
+    "## PERF ## APP [app] EVT [1] DUR [10]\r\n"                    /* 5 */
+    "## PERF ## REGISTERED MARKER [b] AS [1] BY APP [app]\r\n"     /* 6 */
+    "## PERF ## APP [app] EVT [1] DUR [20]\r\n"                    /* 7 */
+    "## PERF ## APP [app] EVT [1] DUR [2";
+  const char *tail = "1]\n## PERF ## APP [app] EVT [1] DUR [22]\r\n";  /* 8, 9 */
+  g_autoptr(GString) data = g_string_new (text);
+  gsize nul_line_start;
+  g_autoptr(PsEventStore) store = NULL;
+  PsWarning w;
+  PsMeasurement m;
+
+  g_string_append (data, tail);
+  nul_line_start = data->len;
+  g_string_append_len (data, "## PERF ## APP [app] EVT [1] DUR [23]\0x\r\n", 41);  /* 10 */
+
+  /* The first chunk ends inside line 6, the second registration; the
+   * later ones elsewhere, line 8 among them */
+  for (gsize chunk = strchr (strstr (data->str, "[b]"), '\n') - data->str - 52;
+       chunk < (gsize) (strchr (strstr (data->str, "[b]"), '\n') - data->str); chunk++)
+    {
+      g_clear_object (&store);
+      store = parse_staged (data->str, data->len, chunk, 2);
+
+      assert_values (store, find_track (store, 0, "app", 1, 1), "10");
+      assert_values (store, find_track (store, 0, "app", 1, 2), "20 21 22 23");
+      g_assert_cmpuint (ps_event_store_get_n_measurements (store), ==, 5);
+      ps_event_store_get_measurement (store, 2, &m);
+      g_assert_cmpuint (m.line, ==, 8);
+      ps_event_store_get_measurement (store, 4, &m);
+      g_assert_cmpuint (m.line, ==, 10);
+      assert_warnings (store, "W-NUL@10");
+      g_assert_nonnull (find_warning (store, "W-NUL", &w));
+      g_assert_cmpuint (w.offset, ==, nul_line_start + 37);
+    }
+}
+
 static void
 test_sniff (void)
 {
@@ -1044,6 +1325,9 @@ main (int   argc,
   g_test_add_func ("/ce-perflog/fast-path-cpu-mem", test_fast_path_cpu_mem);
   g_test_add_func ("/ce-perflog/sniff", test_sniff);
   g_test_add_func ("/ce-perflog/registration-then-fast-dur", test_registration_then_fast_dur);
+  g_test_add_func ("/ce-perflog/stages/any-chunks", test_staged_any_chunks);
+  g_test_add_func ("/ce-perflog/stages/loader", test_staged_loader);
+  g_test_add_func ("/ce-perflog/stages/boundaries", test_staged_boundaries);
   g_test_add_func ("/ce-perflog/malformed/01-empty", test_empty);
   g_test_add_func ("/ce-perflog/malformed/02-04-foreign-unknown-prefix", test_foreign_unknown_prefix);
   g_test_add_func ("/ce-perflog/malformed/05-06-missing-resolution", test_missing_resolution);

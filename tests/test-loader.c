@@ -208,6 +208,43 @@ test_read_error_keeps_data (void)
   g_assert_cmpuint (ps_event_store_get_n_measurements (store), ==, 2);
 }
 
+/* The same after the read-ahead has started, which scans ahead for the
+ * CE parser: what was read before the error is kept, in order */
+static void
+test_read_error_after_read_ahead (void)
+{
+  TestFailingStream *failing = g_object_new (TEST_TYPE_FAILING_STREAM, NULL);
+  g_autoptr(GInputStream) stream = G_INPUT_STREAM (failing);
+  g_autoptr(GString) text = g_string_new ("## PERF ## OSVERSION=[6.0] BUILD=[3122]\r\n"
+                                          "## PERF ## REGISTERED MARKER [Test=Big] AS [0] BY APP [app]\r\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  PsMeasurement last;
+  guint n_before = 0;
+
+  for (guint i = 0; i < 20000; i++)
+    {
+      /* Fail after 15000 events, in the middle of the next line */
+      if (i == 15000)
+        failing->fail_after = text->len + 20;
+      g_string_append_printf (text, "## PERF ## APP [app] EVT [0] DUR [%u]\r\n", 40000 + i);
+      n_before += i < 15000;
+    }
+  g_assert_cmpuint (failing->fail_after, >, 4 * PS_FORMAT_SNIFF_SIZE);
+  failing->data = g_bytes_new (text->str, text->len);
+
+  store = ps_load_stream (stream, "disk.log", NULL, 4096, 0, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  g_assert_false (ps_event_store_is_complete (store));
+  g_assert_nonnull (strstr (ps_event_store_get_error (store)->message, "Input/output error"));
+  g_assert_cmpuint (ps_event_store_get_bytes_read (store), ==, failing->fail_after);
+  g_assert_cmpuint (ps_event_store_get_n_measurements (store), ==, n_before);
+  ps_event_store_get_measurement (store, n_before - 1, &last);
+  g_assert_cmpint (last.value.ticks, ==, 40000 + 14999);
+  g_assert_cmpuint (last.line, ==, 2 + 15000);
+}
+
 typedef struct
 {
   GMainLoop    *loop;
@@ -352,6 +389,7 @@ main (int   argc,
   g_test_add_func ("/loader/unknown-format", test_unknown_format);
   g_test_add_func ("/loader/forced-format-empty", test_forced_format_on_empty_input);
   g_test_add_func ("/loader/read-error-keeps-data", test_read_error_keeps_data);
+  g_test_add_func ("/loader/read-error-after-read-ahead", test_read_error_after_read_ahead);
   g_test_add_func ("/loader/async/progress", test_async_progress);
   g_test_add_func ("/loader/async/cancel", test_async_cancel);
   g_test_add_func ("/loader/async/missing-file", test_async_missing_file);

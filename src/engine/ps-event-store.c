@@ -900,28 +900,37 @@ _ps_event_store_append_measurements (PsEventStore        *self,
                                      const PsMeasurement *measurements,
                                      guint                n)
 {
-  for (guint i = 0; i < n; i++)
+  /* Locals, not fields, in the loop: the byte stores into the block may
+   * alias the fields, which the compiler would then load again for every
+   * event */
+  guint64 index = self->n_measurements;
+  guint64 last_line = self->last_line;
+  MeasureBlock *block = NULL;
+  guint32 last_track = PS_NONE;  /* the track looked up last … */
+  guint16 last_local = 0;        /* … and its index in the block */
+
+  if ((index & BLOCK_MASK) != 0)
+    block = g_ptr_array_index (self->measure_blocks, self->measure_blocks->len - 1);
+
+  for (guint i = 0; i < n; i++, index++)
     {
       const PsMeasurement *m = &measurements[i];
-      guint64 index = self->n_measurements;
       guint offset = index & BLOCK_MASK;
-      MeasureBlock *block;
       guint32 narrow = 0;
       guint64 wide = 0;
       guint8 meta;
 
       if (offset == 0)
         {
-          MeasureBlock *fresh = g_malloc (sizeof (MeasureBlock));
-
-          fresh->track_table = NULL;
-          fresh->n_track_table = 0;
-          fresh->track_table_size = 0;
-          g_ptr_array_add (self->measure_blocks, fresh);
+          block = g_malloc (sizeof (MeasureBlock));
+          block->track_table = NULL;
+          block->n_track_table = 0;
+          block->track_table_size = 0;
+          g_ptr_array_add (self->measure_blocks, block);
           for (guint c = 0; c < TRACK_CACHE_SIZE; c++)
             self->track_cache[c].local = G_MAXUINT32;
+          last_track = PS_NONE;
         }
-      block = g_ptr_array_index (self->measure_blocks, self->measure_blocks->len - 1);
 
       meta = (m->kind & META_KIND_MASK) | ((m->flags & META_FLAGS_MASK) << META_FLAGS_SHIFT);
       if (!encode_narrow (m, &narrow, &wide))
@@ -932,7 +941,13 @@ _ps_event_store_append_measurements (PsEventStore        *self,
           meta |= META_WIDE;
         }
 
-      block->track_local[offset] = block_local_track (self, block, m->track);
+      /* Nothing was looked up since the last track: its cache entry holds */
+      if (m->track != last_track || last_track == PS_NONE)
+        {
+          last_local = block_local_track (self, block, m->track);
+          last_track = m->track;
+        }
+      block->track_local[offset] = last_local;
       block->value[offset] = narrow;
       block->meta[offset] = meta;
 
@@ -941,9 +956,9 @@ _ps_event_store_append_measurements (PsEventStore        *self,
           block->checkpoint_line[offset >> CHECKPOINT_SHIFT] = m->line;
           block->line_delta[offset] = 0;
         }
-      else if (m->line >= self->last_line && m->line - self->last_line < LINE_ESCAPE)
+      else if (m->line >= last_line && m->line - last_line < LINE_ESCAPE)
         {
-          block->line_delta[offset] = (guint8)(m->line - self->last_line);
+          block->line_delta[offset] = (guint8)(m->line - last_line);
         }
       else
         {
@@ -953,9 +968,11 @@ _ps_event_store_append_measurements (PsEventStore        *self,
           block->line_delta[offset] = LINE_ESCAPE;
         }
 
-      self->last_line = m->line;
-      self->n_measurements++;
+      last_line = m->line;
     }
+
+  self->n_measurements = index;
+  self->last_line = last_line;
 }
 
 guint32

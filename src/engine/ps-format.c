@@ -117,3 +117,28 @@ ps_parser_free (PsParser *parser)
       parser->klass->free (parser);
     }
 }
+
+gboolean
+ps_parser_has_stages (PsParser *parser)
+{
+  g_return_val_if_fail (parser != NULL, FALSE);
+  return parser->stages != NULL;
+}
+
+gpointer
+ps_parser_scan (PsParser     *parser,
+                const guint8 *data,
+                gsize         length)
+{
+  g_return_val_if_fail (parser != NULL && parser->stages != NULL, NULL);
+  return parser->stages->scan (parser, data, length);
+}
+
+gboolean
+ps_parser_apply (PsParser  *parser,
+                 gpointer   scanned,
+                 GError   **error)
+{
+  g_return_val_if_fail (parser != NULL && parser->stages != NULL, FALSE);
+  return parser->stages->apply (parser, scanned, error);
+}

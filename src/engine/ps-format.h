@@ -17,6 +17,23 @@ G_BEGIN_DECLS
 
 typedef struct _PsParser PsParser;
 
+/* Optional two stages of feed(), which the loader runs as a pipeline:
+ * scan() cuts a chunk into the parser's own intermediate form, one chunk
+ * after the other in a thread of its own, and apply() takes each result
+ * in the loader's thread, in the same order, and is the only stage that
+ * touches the store. The chunk's bytes stay valid until its apply() has
+ * returned. feed() must give exactly what scan() and apply() in one go
+ * give; results that are never applied are released by free(). */
+typedef struct
+{
+  gpointer (*scan)  (PsParser      *parser,
+                     const guint8  *data,
+                     gsize          length);
+  gboolean (*apply) (PsParser      *parser,
+                     gpointer       scanned,
+                     GError       **error);
+} PsParserStages;
+
 typedef struct
 {
   gboolean (*feed)   (PsParser      *parser,
@@ -33,6 +50,7 @@ struct _PsParser
   const PsParserClass *klass;
   PsStoreBuilder      *builder;   /* not owned */
   char                *file_name; /* the input's base name, or NULL: a hint (RTL: the pid) */
+  const PsParserStages *stages;   /* NULL unless the parser has them */
 };
 
 /* How many bytes the loader offers to sniff() at most */
@@ -72,6 +90,14 @@ gboolean  ps_parser_feed       (PsParser        *parser,
 gboolean  ps_parser_finish     (PsParser        *parser,
                                 GError         **error);
 void      ps_parser_free       (PsParser        *parser);
+/* The two stages, if the parser has them (see PsParserStages) */
+gboolean  ps_parser_has_stages (PsParser        *parser);
+gpointer  ps_parser_scan       (PsParser        *parser,
+                                const guint8    *data,
+                                gsize            length);
+gboolean  ps_parser_apply      (PsParser        *parser,
+                                gpointer         scanned,
+                                GError         **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsParser, ps_parser_free)
 

@@ -218,20 +218,25 @@ read_full (GInputStream  *stream,
 }
 
 /* Read-ahead: a reader thread fills buffers while the caller parses, so
- * the copy from the kernel overlaps with parsing on another core. */
+ * the copy from the kernel overlaps with parsing on another core. For a
+ * parser in two stages (PsParserStages) the reader thread also scans each
+ * buffer, while it is still in its core's cache, and the caller applies
+ * the one before. */
 
 #define N_READ_BUFFERS 3
 
 typedef struct
 {
-  guint8 *data;
-  gssize  length;   /* 0 at the end of the stream, -1 with error */
-  GError *error;
+  guint8  *data;
+  gssize   length;   /* 0 at the end of the stream */
+  GError  *error;    /* the read stopped after length bytes */
+  gpointer scanned;  /* the parser's scan of data, owned by the parser */
 } ReadChunk;
 
 typedef struct
 {
   GInputStream *stream;
+  PsParser     *parser;      /* scans in this thread, or NULL */
   GCancellable *cancellable;
   gsize         chunk_size;
   GAsyncQueue  *free_chunks;
@@ -257,8 +262,10 @@ read_ahead_thread (gpointer data)
 
       chunk->length = read_full (ahead->stream, chunk->data, ahead->chunk_size,
                                  ahead->cancellable, &chunk->error);
+      if (ahead->parser != NULL && chunk->length > 0)
+        chunk->scanned = ps_parser_scan (ahead->parser, chunk->data, chunk->length);
       g_async_queue_push (ahead->full_chunks, chunk);
-      if (chunk->length <= 0)
+      if (chunk->length <= 0 || chunk->error != NULL)
         break;
     }
 
@@ -277,12 +284,14 @@ read_chunk_free (gpointer data)
 
 static ReadAhead *
 read_ahead_start (GInputStream *stream,
+                  PsParser     *parser,
                   gsize         chunk_size,
                   GCancellable *cancellable)
 {
   ReadAhead *ahead = g_new0 (ReadAhead, 1);
 
   ahead->stream = stream;
+  ahead->parser = parser;
   ahead->cancellable = cancellable;
   ahead->chunk_size = chunk_size;
   ahead->free_chunks = g_async_queue_new_full (read_chunk_free);
@@ -310,6 +319,7 @@ read_ahead_recycle (ReadAhead *ahead,
                     ReadChunk *chunk)
 {
   g_clear_error (&chunk->error);
+  chunk->scanned = NULL;
   g_async_queue_push (ahead->free_chunks, chunk);
 }
 
@@ -345,6 +355,18 @@ feed_pieces (PsParser      *parser,
   return TRUE;
 }
 
+/* A chunk from the read-ahead: applied if it was scanned, else fed */
+static gboolean
+consume_chunk (PsParser   *parser,
+               ReadChunk  *chunk,
+               gsize       chunk_size,
+               GError    **error)
+{
+  if (chunk->scanned != NULL)
+    return ps_parser_apply (parser, g_steal_pointer (&chunk->scanned), error);
+  return feed_pieces (parser, chunk->data, chunk->length, chunk_size, error);
+}
+
 static PsEventStore *
 stop_partial (PsEventStore   *store,
               PsStoreBuilder *builder,
@@ -376,6 +398,7 @@ ps_load_stream (GInputStream    *stream,
   g_autoptr(GError) local_error = NULL;
   guint64 offset = 0;
   gsize first_size;
+  gboolean staged;
   gsize n;
 
   g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
@@ -431,12 +454,18 @@ ps_load_stream (GInputStream    *stream,
       return stop_partial (store, builder, n, local_error);
     }
 
-  /* A short first read means the stream has ended. */
-  if (n == first_size)
-    ahead = read_ahead_start (stream, chunk_size, cancellable);
+  /* A short first read means the stream has ended. A parser in two
+   * stages scans in the read-ahead thread, in order: only after the
+   * first block. */
+  staged = ps_parser_has_stages (parser);
+  if (n == first_size && !staged)
+    ahead = read_ahead_start (stream, NULL, chunk_size, cancellable);
 
   if (!feed_pieces (parser, first, n, chunk_size, &local_error))
     return stop_partial (store, builder, offset, local_error);
+
+  if (n == first_size && staged)
+    ahead = read_ahead_start (stream, parser, chunk_size, cancellable);
   offset = n;
   g_clear_pointer (&first, g_free);
   if (progress)
@@ -453,33 +482,34 @@ ps_load_stream (GInputStream    *stream,
       chunk = read_ahead_next (ahead);
       length = chunk->length;
 
-      if (length < 0)
+      if (g_error_matches (chunk->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          g_propagate_error (&local_error, g_steal_pointer (&chunk->error));
+          g_propagate_error (error, g_steal_pointer (&chunk->error));
           read_ahead_recycle (ahead, chunk);
-
-          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-            {
-              g_propagate_error (error, g_steal_pointer (&local_error));
-              return NULL;
-            }
-
-          /* Keep what was read: finish the parser on what it has. */
-          g_prefix_error (&local_error, _("Reading stopped at byte offset %llu: "), (unsigned long long) offset);
-          ps_parser_finish (parser, NULL);
-          return stop_partial (store, builder, offset, local_error);
+          return NULL;
         }
 
-      if (length > 0 && !feed_pieces (parser, chunk->data, length, chunk_size, &local_error))
+      if (length > 0 && !consume_chunk (parser, chunk, chunk_size, &local_error))
         {
           read_ahead_recycle (ahead, chunk);
           return stop_partial (store, builder, offset, local_error);
         }
-      read_ahead_recycle (ahead, chunk);
 
       offset += length;
       if (progress && length > 0)
         progress (offset, progress_data);
+
+      if (chunk->error != NULL)
+        {
+          /* Keep what was read: finish the parser on what it has. */
+          g_propagate_error (&local_error, g_steal_pointer (&chunk->error));
+          read_ahead_recycle (ahead, chunk);
+          g_prefix_error (&local_error, _("Reading stopped at byte offset %llu: "), (unsigned long long) offset);
+          ps_parser_finish (parser, NULL);
+          return stop_partial (store, builder, offset, local_error);
+        }
+      read_ahead_recycle (ahead, chunk);
+
       if ((gsize)length < chunk_size)
         break;
     }

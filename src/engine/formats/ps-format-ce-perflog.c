@@ -11,6 +11,12 @@
  * go to it. Events become measurements in file order, which is the only time
  * axis of the format. Nothing in the content is fatal: a fault becomes a
  * warning with its line number and parsing goes on.
+ *
+ * Parsing has two stages (PsParserStages), which the loader runs on two
+ * cores: the scan stage splits lines and reads the common ones — events
+ * and marker registrations as PerfLog.dll spells them — into records; the
+ * apply stage gives every line its meaning in file order and is the only
+ * one that touches the store, the registry or the warnings.
  */
 #include "config.h"
 
@@ -49,23 +55,111 @@ enum
   ONCE_COMMA     = 1 << 4,
 };
 
-/* What the fast path knows: for one application, the instance of each
- * small marker id that has already received a DUR through the general path */
-typedef struct
-{
-  gboolean valid;
-  gsize    app_length;
-  char     app[64];
-  guint64  app_word;    /* the first 8 bytes of app, zero-padded … */
-  guint64  app_mask;    /* … and which of them belong to it */
-  guint32  tracks[FAST_IDS];
-} FastState;
-
 typedef struct
 {
   guint32 track;    /* current instance, or PS_NONE */
   guint32 ordinal;  /* instances of this (app, id) so far */
 } RegistryEntry;
+
+/* What the fast path knows: for one application, the instance of each
+ * small marker id that has already received a DUR through the general path */
+typedef struct
+{
+  gboolean       valid;
+  gsize          app_length;
+  char           app[64];
+  guint8         app_token;          /* the scan stage's token for app, 0 until known */
+  guint32        tracks[FAST_IDS];
+  RegistryEntry *entries[FAST_IDS];  /* registry entries of app, as found */
+} FastState;
+
+/* The last string interned for a marker id: re-registrations mostly
+ * repeat the description, and a compare is cheaper than a hash */
+typedef struct
+{
+  guint32 id;       /* PS_NONE: none yet */
+  gsize   length;
+} InternedName;
+
+/* Applications of event lines, numbered by the scan stage (1 …). A name
+ * is written before the first record that refers to it is handed over,
+ * and never changes after. */
+#define MAX_APP_TOKENS 255
+
+typedef struct
+{
+  gsize length;
+  char  name[64];
+} AppName;
+
+/* The scan stage's guess for the next event line's application */
+typedef struct
+{
+  guint8  token;   /* 0: none */
+  gsize   length;
+  guint64 word;    /* the first 8 bytes of the name, zero-padded … */
+  guint64 mask;    /* … and which of them belong to it */
+} AppCache;
+
+/* One line of a scanned chunk */
+enum
+{
+  RECORD_DURATION,  /* an event line, read: value and flags */
+  RECORD_CPU,
+  RECORD_MEMORY,
+  RECORD_MARKER,    /* a registration as PerfLog.dll writes it: value is the line's length */
+  RECORD_LINE,      /* any other line: index into lines */
+};
+
+/* Written in two words rather than field by field: a record put
+ * together in memory from bytes and then copied stalls the scan */
+typedef struct
+{
+  guint64 value;    /* ticks (gint64), bytes, percent (double bits) or an index */
+  guint32 offset;   /* of the line's start in the chunk (events, registrations) */
+  guint32 info;     /* RECORD_INFO () */
+} Record;
+
+/* type: RECORD_*; for events the marker id, the application token and
+ * PS_MEASURE_FLAG_* */
+#define RECORD_INFO(type, id, app, flags) \
+  ((guint32) (type) | (guint32) (id) << 8 | (guint32) (app) << 16 | (guint32) (flags) << 24)
+#define RECORD_TYPE(record)  ((guint8) (record)->info)
+#define RECORD_ID(record)    ((guint8) ((record)->info >> 8))
+#define RECORD_APP(record)   ((guint8) ((record)->info >> 16))
+#define RECORD_FLAGS(record) ((guint8) ((record)->info >> 24))
+
+/* REGISTERED MARKER [description] AS [id] BY APP [app] */
+typedef struct
+{
+  const char *description;
+  gsize       description_length;
+  const char *app;
+  gsize       app_length;
+  guint64     id;
+  gboolean    missing_bracket;
+} MarkerMatch;
+
+typedef struct
+{
+  PsLine line;
+  gssize arena_offset;  /* where the text is in the arena, or -1: in the chunk */
+} ScannedLine;
+
+/* What the scan stage makes of one chunk; one record per line, the first
+ * one for line first_line */
+typedef struct
+{
+  const char *chunk;         /* the bytes scanned, valid until applied */
+  gsize       chunk_length;
+  guint64     chunk_offset;  /* byte offset of chunk[0] in the input */
+  guint64     first_line;
+  Record     *records;
+  gsize       n_records;
+  gsize       records_size;
+  GArray     *lines;         /* ScannedLine */
+  GByteArray *arena;         /* lines that are not in the chunk (carried, decoded) */
+} Batch;
 
 typedef struct
 {
@@ -95,6 +189,18 @@ typedef struct
   guint64        first_foreign_line;
 
   FastState      fast;
+  InternedName   names[FAST_IDS];       /* per marker id */
+  InternedName   category;              /* the last application name interned */
+
+  /* The scan stage, which may run in another thread */
+  Batch         *scanning;              /* being filled */
+  AppName        app_names[MAX_APP_TOKENS + 1];
+  guint          n_app_names;
+  AppCache       last_app;              /* the application of the last event line */
+
+  GMutex         batches_lock;
+  GPtrArray     *batches;               /* all of them, for ce_free () */
+  GAsyncQueue   *free_batches;
 } CeParser;
 
 /* A cursor over the statement of one line */
@@ -430,6 +536,22 @@ registry_lookup (CeParser   *self,
   return g_hash_table_lookup (self->registry, registry_key (self, app, app_length, id));
 }
 
+/* ps_event_store_intern (), first trying the string it gave last time */
+static guint32
+intern_again (CeParser     *self,
+              InternedName *last,
+              const char   *text,
+              gsize         length)
+{
+  if (last->id != PS_NONE && last->length == length
+      && memcmp (ps_event_store_get_string (self->store, last->id), text, length) == 0)
+    return last->id;
+
+  last->id = ps_event_store_intern (self->store, text, length);
+  last->length = length;
+  return last->id;
+}
+
 static guint32
 new_instance (CeParser   *self,
               const char *app,
@@ -440,18 +562,29 @@ new_instance (CeParser   *self,
               guint64     line,
               gboolean    implicit)
 {
-  RegistryEntry *entry = registry_lookup (self, app, app_length, id);
+  gboolean fast_app = id < FAST_IDS && self->fast.valid && app_length == self->fast.app_length
+                      && memcmp (app, self->fast.app, app_length) == 0;
+  RegistryEntry *entry = fast_app ? self->fast.entries[id] : NULL;
   PsTrack track = { 0 };
   guint32 index;
 
   if (entry == NULL)
     {
-      entry = g_new0 (RegistryEntry, 1);
-      g_hash_table_insert (self->registry, g_strdup (self->key->str), entry);
+      entry = registry_lookup (self, app, app_length, id);
+      if (entry == NULL)
+        {
+          entry = g_new0 (RegistryEntry, 1);
+          g_hash_table_insert (self->registry, g_strdup (self->key->str), entry);
+        }
+      if (fast_app)
+        self->fast.entries[id] = entry;
     }
 
-  track.name = ps_event_store_intern (self->store, description, description_length);
-  track.category = ps_event_store_intern (self->store, app, app_length);
+  if (id < FAST_IDS)
+    track.name = intern_again (self, &self->names[id], description, description_length);
+  else
+    track.name = ps_event_store_intern (self->store, description, description_length);
+  track.category = intern_again (self, &self->category, app, app_length);
   track.parent = PS_NONE;
   track.session = self->session;
   track.number = (gint64) MIN (id, (guint64) G_MAXINT64);
@@ -467,8 +600,7 @@ new_instance (CeParser   *self,
   /* A registration by the application the fast path knows (its events
    * have been checked already) can take DURs the fast way at once */
   if (id < FAST_IDS)
-    self->fast.tracks[id] = !implicit && self->fast.valid && app_length == self->fast.app_length
-                            && memcmp (app, self->fast.app, app_length) == 0 ? index : PS_NONE;
+    self->fast.tracks[id] = !implicit && fast_app ? index : PS_NONE;
 
   return index;
 }
@@ -611,53 +743,73 @@ match_marker_tail (const char  *p,
   return TRUE;
 }
 
-/* REGISTERED MARKER [d] AS [n] BY APP [a] — the description may contain
- * anything, so the split is the last "] AS [n] BY APP [a]" (§3). */
+/* "[d] AS [n] BY APP [a]" up to end — the description may contain
+ * anything, so the split is the last "] AS [n] BY APP [a]" (§3). Only
+ * reads: the scan stage uses it too. */
+static gboolean
+match_registered_marker (const char  *p,
+                         const char  *end,
+                         MarkerMatch *match)
+{
+  const char *description = p + 1;
+
+  if (p >= end || *p != '[')
+    return FALSE;
+
+  for (const char *q = end - 1; q >= description; q--)
+    {
+      if (*q != ']')
+        continue;
+      if (!match_marker_tail (q + 1, end, &match->id, &match->app, &match->app_length,
+                              &match->missing_bracket))
+        continue;
+
+      match->description = description;
+      match->description_length = q - description;
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+register_marker (CeParser          *self,
+                 const MarkerMatch *match,
+                 guint64            line)
+{
+  ensure_session (self, line);
+  if (match->missing_bracket && !(self->once & ONCE_BRACKET))
+    {
+      self->once |= ONCE_BRACKET;
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-BRACKET", line,
+                             PS_NO_POSITION, self->session,
+                             _("Marker registration without “[” before the application name; accepted"));
+    }
+  if (match->id > 103 && !(self->once & ONCE_HIGH_ID))
+    {
+      self->once |= ONCE_HIGH_ID;
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-HIGHID", line,
+                             PS_NO_POSITION, self->session,
+                             _("Marker id %llu is above the documented maximum of 103; accepted"),
+                             (unsigned long long) match->id);
+    }
+
+  new_instance (self, match->app, match->app_length, match->id,
+                match->description, match->description_length, line, FALSE);
+}
+
 static gboolean
 parse_registered_marker (CeParser *self,
                          Cursor   *c,
                          guint64   line)
 {
-  const char *description = c->p + 1;
-  const char *q;
+  MarkerMatch match;
 
-  if (!expect_char (c, '['))
+  if (!match_registered_marker (c->p, c->end, &match))
     return FALSE;
 
-  for (q = c->end - 1; q >= description; q--)
-    {
-      const char *app;
-      gsize app_length;
-      guint64 id;
-      gboolean missing_bracket;
-
-      if (*q != ']')
-        continue;
-      if (!match_marker_tail (q + 1, c->end, &id, &app, &app_length, &missing_bracket))
-        continue;
-
-      ensure_session (self, line);
-      if (missing_bracket && !(self->once & ONCE_BRACKET))
-        {
-          self->once |= ONCE_BRACKET;
-          ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-BRACKET", line,
-                                 PS_NO_POSITION, self->session,
-                                 _("Marker registration without “[” before the application name; accepted"));
-        }
-      if (id > 103 && !(self->once & ONCE_HIGH_ID))
-        {
-          self->once |= ONCE_HIGH_ID;
-          ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-HIGHID", line,
-                                 PS_NO_POSITION, self->session,
-                                 _("Marker id %llu is above the documented maximum of 103; accepted"),
-                                 (unsigned long long) id);
-        }
-
-      new_instance (self, app, app_length, id, description, q - description, line, FALSE);
-      return TRUE;
-    }
-
-  return FALSE;
+  register_marker (self, &match, line);
+  return TRUE;
 }
 
 /* RESOLUTION [n] TICKS PER SECOND, or the sibling logger's "Frequency is [n]
@@ -823,15 +975,6 @@ remember_for_fast_path (CeParser   *self,
       memcpy (self->fast.app, app, app_length);
       self->fast.app_length = app_length;
       self->fast.valid = TRUE;
-      if (app_length <= 8)
-        {
-          char mask[8] = { 0 };
-
-          memset (mask, 0xFF, app_length);
-          memcpy (&self->fast.app_mask, mask, 8);
-          memcpy (&self->fast.app_word, self->fast.app, 8);
-          self->fast.app_word &= self->fast.app_mask;
-        }
     }
 
   self->fast.tracks[id] = track;
@@ -1254,7 +1397,7 @@ handle_line (const PsLine *pl,
   parse_statement (self, p, text + length - p, pl->number, pl->terminated);
 }
 
-/* The fast path */
+/* The scan stage */
 
 static inline gboolean
 equal8 (const char *a,
@@ -1285,33 +1428,202 @@ equal7 (const char *a,
   return ((x ^ y) & mask) == 0;
 }
 
+/* How many of the 8 bytes at p are decimal digits before the first other
+ * byte — without a branch per digit, whose count varies from line to
+ * line — and the 8 bytes in *word. Returns 8 when it cannot tell. */
+static inline int
+count_digits (const char *p,
+              guint64    *word)
+{
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  const guint64 high_nibbles = G_GUINT64_CONSTANT (0xF0F0F0F0F0F0F0F0);
+  const guint64 threes = G_GUINT64_CONSTANT (0x3030303030303030);
+  guint64 other;
+
+  memcpy (word, p, 8);
+  /* A digit is 0x30…0x39: its high nibble is 3, also after adding 6. A
+   * carry out of a byte only comes from a byte that is no digit and only
+   * spoils the bytes after it. */
+  other = ((*word & high_nibbles) ^ threes) | (((*word + G_GUINT64_CONSTANT (0x0606060606060606)) & high_nibbles) ^ threes);
+  return other == 0 ? 8 : __builtin_ctzll (other) / 8;
+#else
+  return 8;
+#endif
+}
+
+/* The value of the first n (1…7) digits of a word from count_digits () */
+static inline guint64
+digits_value (guint64 word,
+              guint   n)
+{
+  /* The digits to the top bytes, zeros before them; then pairs, fours, eight */
+  word = (word & G_GUINT64_CONSTANT (0x0F0F0F0F0F0F0F0F)) << (8 * (8 - n));
+  word = (word * (1 + (10 << 8))) >> 8;
+  word = ((word & G_GUINT64_CONSTANT (0x00FF00FF00FF00FF)) * (1 + (100 << 16))) >> 16;
+  return ((word & G_GUINT64_CONSTANT (0x0000FFFF0000FFFF)) * (1 + (G_GUINT64_CONSTANT (10000) << 32))) >> 32;
+}
+
 /* Powers of ten that doubles hold exactly */
 static const double exact_powers_of_ten[] = {
   1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
-typedef struct
+static Batch *
+batch_take (CeParser *self)
 {
-  guint         id;
-  PsMeasureKind kind;
-  guint8        flags;
-  gint64        ticks;   /* DUR */
-  guint64       bytes;   /* MEM */
-  double        percent; /* CPU */
-} FastEvent;
+  Batch *batch = g_async_queue_try_pop (self->free_batches);
 
-/* Reads one line if it is "## PERF ## APP [a] EVT [n] KIND [v]" with the
- * state's application, n < FAST_IDS and KIND one of DUR (whole ticks), MEM
- * (whole bytes) or CPU (a decimal with a point and at most 15 significant
- * digits: the quotient of two exact doubles is rounded once, as strtod
- * rounds); returns the bytes taken (line end included) or 0. Anything
- * else goes the general way. */
+  if (batch == NULL)
+    {
+      batch = g_new0 (Batch, 1);
+      batch->lines = g_array_new (FALSE, FALSE, sizeof (ScannedLine));
+      batch->arena = g_byte_array_new ();
+      g_mutex_lock (&self->batches_lock);
+      g_ptr_array_add (self->batches, batch);
+      g_mutex_unlock (&self->batches_lock);
+    }
+
+  return batch;
+}
+
+static void
+batch_release (CeParser *self,
+               Batch    *batch)
+{
+  batch->chunk = NULL;
+  batch->chunk_length = 0;
+  batch->n_records = 0;
+  g_array_set_size (batch->lines, 0);
+  g_byte_array_set_size (batch->arena, 0);
+  g_async_queue_push (self->free_batches, batch);
+}
+
+static void
+batch_free (gpointer data)
+{
+  Batch *batch = data;
+
+  g_free (batch->records);
+  g_array_unref (batch->lines);
+  g_byte_array_unref (batch->arena);
+  g_free (batch);
+}
+
+static inline Record *
+batch_add_record (Batch   *batch,
+                  guint64  line_number)
+{
+  if G_UNLIKELY (batch->n_records == batch->records_size)
+    {
+      batch->records_size = MAX (4096, batch->records_size * 2);
+      batch->records = g_renew (Record, batch->records, batch->records_size);
+    }
+  if (batch->n_records == 0)
+    batch->first_line = line_number;
+
+  return &batch->records[batch->n_records++];
+}
+
+/* The token of an application name that the scan stage has seen, 0 if
+ * there is no room for another one */
+static guint8
+app_token (CeParser   *self,
+           const char *name,
+           gsize       length)
+{
+  AppName *entry;
+
+  for (guint token = 1; token <= self->n_app_names; token++)
+    if (self->app_names[token].length == length && memcmp (self->app_names[token].name, name, length) == 0)
+      return token;
+
+  if (self->n_app_names == MAX_APP_TOKENS || length > sizeof entry->name)
+    return 0;
+  entry = &self->app_names[++self->n_app_names];
+  memcpy (entry->name, name, length);
+  entry->length = length;
+  return self->n_app_names;
+}
+
+/* The application of an event line at text, up to its "]": its token in
+ * *app, as the guess for the next line */
+static G_GNUC_NO_INLINE gboolean
+scan_app (CeParser   *self,
+          AppCache   *app,
+          const char *text,
+          gsize       available)
+{
+  const char *close = memchr (text, ']', MIN (available, sizeof self->app_names[0].name + 1));
+  char mask[8] = { 0 };
+  gsize length;
+
+  if (close == NULL)
+    return FALSE;
+  length = close - text;
+  app->token = app_token (self, text, length);
+  if (app->token == 0)
+    return FALSE;
+  app->length = length;
+  memset (mask, 0xFF, MIN (length, 8));
+  memcpy (&app->mask, mask, 8);
+  memcpy (&app->word, self->app_names[app->token].name, 8);
+  app->word &= app->mask;
+  return TRUE;
+}
+
+/* CPU [v] after the "[": a decimal with a point and at most 15
+ * significant digits (the quotient of two exact doubles is rounded once,
+ * as strtod rounds); returns the byte after it or NULL */
+static G_GNUC_NO_INLINE const char *
+scan_percent (const char *p,
+              const char *end,
+              double     *percent,
+              guint8     *flags)
+{
+  gboolean negative = FALSE;
+  guint64 magnitude = 0;
+  int digits;
+  int fraction = 0;
+
+  if (*p == '-')
+    {
+      negative = TRUE;
+      p++;
+    }
+  for (digits = 0; p < end && g_ascii_isdigit (*p) && digits < 18; digits++)
+    magnitude = magnitude * 10 + (guint64) (*p++ - '0');
+  if (digits == 0 || p >= end)
+    return NULL;
+
+  if (*p == '.')
+    {
+      for (p++; p < end && g_ascii_isdigit (*p) && digits < 15; digits++, fraction++)
+        magnitude = magnitude * 10 + (guint64) (*p++ - '0');
+      if (fraction == 0 || p >= end || g_ascii_isdigit (*p))
+        return NULL;
+    }
+  else if (digits > 15)
+    return NULL;
+
+  *percent = (double) magnitude / exact_powers_of_ten[fraction];
+  if (negative)
+    *percent = -*percent;
+  *flags = *percent < 0 || *percent > 100 ? PS_MEASURE_FLAG_OUT_OF_RANGE : PS_MEASURE_FLAG_NONE;
+  return p;
+}
+
+/* Reads one line if it is "## PERF ## APP [a] EVT [n] KIND [v]" with
+ * n < FAST_IDS and KIND one of DUR (whole ticks), MEM (whole bytes) or CPU
+ * (scan_percent ()); returns the bytes taken (line end included) or 0.
+ * Anything else goes the general way. */
 static inline gsize
-fast_scan (const FastState *state,
-           const char      *data,
-           gsize            available,
-           FastEvent       *event)
+scan_event (CeParser   *self,
+            AppCache   *app,
+            const char *data,
+            gsize       available,
+            guint64    *value_out,
+            guint32    *info)
 {
   static const char prefix[16] = "## PERF ## APP [";
   static const char evt[8] = "] EVT [_";
@@ -1320,94 +1632,100 @@ fast_scan (const FastState *state,
   static const char mem[8] = "] MEM [_";
   const char *end = data + available;
   const char *p;
-  gsize app_length = state->app_length;
-  guint id = 0;
-  guint64 magnitude = 0;
-  gboolean negative = FALSE;
+  gsize app_length = app->length;
+  guint id;
+  guint digit;
+  guint8 type;
+  guint8 flags = PS_MEASURE_FLAG_NONE;
+  guint64 value = 0;
   int digits;
 
-  /* The shortest line: prefix, app, "] EVT [0] DUR [0]\n" */
-  if (!state->valid || available < 16 + app_length + 18)
+  /* The shortest line: prefix, "] EVT [0] DUR [0]\n" */
+  if (available < 16 + 18)
     return 0;
   if (!equal8 (data, prefix) || !equal8 (data + 8, prefix + 8))
     return 0;
-  if (app_length <= 8)
+
+  /* Mostly the application of the line before: one masked 8-byte compare */
+  if (app->token != 0 && app_length <= 8)
     {
-      /* Short names, the usual case: one masked 8-byte compare */
       guint64 word;
 
       memcpy (&word, data + 16, 8);
-      if ((word & state->app_mask) != state->app_word)
-        return 0;
+      if ((word & app->mask) != app->word || data[16 + app_length] != ']')
+        app->token = 0;
     }
-  else if (memcmp (data + 16, state->app, app_length) != 0)
-    return 0;
+  else if (app->token != 0
+           && (available < 16 + app_length + 1 || data[16 + app_length] != ']'
+               || memcmp (data + 16, self->app_names[app->token].name, app_length) != 0))
+    app->token = 0;
 
+  if (app->token == 0)
+    {
+      if (!scan_app (self, app, data + 16, available - 16))
+        return 0;
+      app_length = app->length;
+    }
+
+  /* From here 18 bytes can be read without a check: "] EVT [" and the id
+   * (at most 3 digits below FAST_IDS), then "] KIND [" */
+  if (available < 16 + app_length + 18)
+    return 0;
   p = data + 16 + app_length;
   if (!equal7 (p, evt))
     return 0;
   p += 7;
 
-  for (digits = 0; p < end && g_ascii_isdigit (*p) && digits < 3; digits++)
-    id = id * 10 + (guint) (*p++ - '0');
+  id = 0;
+  for (digits = 0; digits < 3 && (digit = (guint) (guchar) *p - '0') <= 9; digits++, p++)
+    id = id * 10 + digit;
   if (digits == 0 || id >= FAST_IDS || end - p < 9)
     return 0;
 
   if (equal7 (p, dur))
-    event->kind = PS_MEASURE_DURATION;
-  else if (equal7 (p, cpu))
-    event->kind = PS_MEASURE_CPU;
+    type = RECORD_DURATION;
   else if (equal7 (p, mem))
-    event->kind = PS_MEASURE_MEMORY;
+    type = RECORD_MEMORY;
+  else if (equal7 (p, cpu))
+    type = RECORD_CPU;
   else
     return 0;
   p += 7;
 
-  if (*p == '-' && event->kind != PS_MEASURE_MEMORY)
+  if (type == RECORD_CPU)
     {
-      negative = TRUE;
-      p++;
+      double percent;
+
+      p = scan_percent (p, end, &percent, &flags);
+      if (p == NULL)
+        return 0;
+      memcpy (&value, &percent, sizeof value);
     }
-  for (digits = 0; p < end && g_ascii_isdigit (*p) && digits < 18; digits++)
-    magnitude = magnitude * 10 + (guint64) (*p++ - '0');
-  if (digits == 0 || p >= end)
-    return 0;
-
-  event->id = id;
-  event->flags = PS_MEASURE_FLAG_NONE;
-  switch (event->kind)
+  else
     {
-    case PS_MEASURE_DURATION:
-      event->ticks = negative ? -(gint64) magnitude : (gint64) magnitude;
+      gboolean negative = *p == '-' && type == RECORD_DURATION;
+
+      p += negative;
+      digits = end - p >= 8 ? count_digits (p, &value) : 8;
+      if (digits < 8)
+        {
+          p += digits;
+          if (digits > 0)
+            value = digits_value (value, digits);
+        }
+      else
+        {
+          value = 0;
+          for (digits = 0; p < end && g_ascii_isdigit (*p) && digits < 18; digits++)
+            value = value * 10 + (guint64) (*p++ - '0');
+        }
+      if (digits == 0 || p >= end)
+        return 0;
       if (negative)
-        event->flags = PS_MEASURE_FLAG_NEGATIVE;
-      break;
-
-    case PS_MEASURE_MEMORY:
-      event->bytes = magnitude;
-      break;
-
-    case PS_MEASURE_CPU:
-    default:
-      {
-        int fraction = 0;
-
-        if (*p == '.')
-          {
-            for (p++; p < end && g_ascii_isdigit (*p) && digits < 15; digits++, fraction++)
-              magnitude = magnitude * 10 + (guint64) (*p++ - '0');
-            if (fraction == 0 || p >= end || g_ascii_isdigit (*p))
-              return 0;
-          }
-        else if (digits > 15)
-          return 0;
-        event->percent = (double) magnitude / exact_powers_of_ten[fraction];
-        if (negative)
-          event->percent = -event->percent;
-        if (event->percent < 0 || event->percent > 100)
-          event->flags = PS_MEASURE_FLAG_OUT_OF_RANGE;
-      }
-      break;
+        {
+          value = (guint64) -(gint64) value;
+          flags = PS_MEASURE_FLAG_NEGATIVE;
+        }
     }
 
   if (*p != ']')
@@ -1421,82 +1739,298 @@ fast_scan (const FastState *state,
   else
     return 0;
 
+  *value_out = value;
+  *info = RECORD_INFO (type, id, app->token, flags);
   return p - data;
 }
 
-static const guint8 seen_of_kind[] = {
-  [PS_MEASURE_DURATION] = SEEN_DUR,
-  [PS_MEASURE_CPU] = SEEN_CPU,
-  [PS_MEASURE_MEMORY] = SEEN_MEM,
-};
+#define MARKER_PREFIX        "## PERF ## REGISTERED MARKER ["
+#define MARKER_PREFIX_LENGTH (sizeof MARKER_PREFIX - 1)
 
-/* The line reader's fast path: a run of "## PERF ## APP [a] EVT [n] …"
- * lines (fast_scan ()) for instances whose checks have been made (an
- * earlier event went the general way, or the instance was registered by
- * the application the fast path knows). Anything else — other spacing or
- * case, another kind, an unknown marker — goes the general way, which
- * gives the same result. */
+/* Takes one line if it begins "## PERF ## REGISTERED MARKER [" and holds
+ * nothing the general way warns about before matching it; returns the
+ * bytes taken (line end included) or 0. The apply stage matches it, as
+ * the general way would (match_registered_marker ()). */
+static G_GNUC_NO_INLINE gsize
+scan_marker (const char *data,
+             gsize       available,
+             guint64    *value,
+             guint32    *info)
+{
+  const char *newline;
+  const char *end;
+
+  if (available < MARKER_PREFIX_LENGTH || memcmp (data, MARKER_PREFIX, MARKER_PREFIX_LENGTH) != 0)
+    return 0;
+  newline = memchr (data, '\n', MIN (available, MAX_LINE_LENGTH));
+  if (newline == NULL)
+    return 0;
+  end = newline;
+  if (end[-1] == '\r')
+    end--;
+  /* A lone CR ends a line, a NUL its content */
+  if (memchr (data, '\r', end - data) != NULL || memchr (data, '\0', end - data) != NULL)
+    return 0;
+
+  *value = end - data;
+  *info = RECORD_INFO (RECORD_MARKER, 0, 0, 0);
+  return newline + 1 - data;
+}
+
+/* The line reader's fast path in the scan stage: a run of lines that
+ * scan_event () or scan_marker () read. Only lines inside the chunk, so
+ * that records can point into it. */
 static gsize
-fast_lines (const char *data,
-            gsize       available,
-            guint64     line_number,
-            guint64     offset,
-            guint64    *n_lines,
-            gpointer    user_data)
+scan_fast_lines (const char *data,
+                 gsize       available,
+                 guint64     line_number,
+                 guint64     offset,
+                 guint64    *n_lines,
+                 gpointer    user_data)
 {
   CeParser *self = user_data;
-  PsStoreBuilder *builder = self->parent.builder;
-  guint8 *seen_by_track = self->track_seen->data;
+  Batch *batch = self->scanning;
+  gsize start = (guintptr) data - (guintptr) batch->chunk;
+  /* Locals, not fields: the records' byte stores could alias the fields */
+  AppCache app = self->last_app;
+  Record *records = batch->records;
+  gsize n_records = batch->n_records;
   gsize pos = 0;
-  guint64 taken = 0;
-  gboolean durations = FALSE;
 
-  for (;;)
+  *n_lines = 0;
+  if (batch->chunk == NULL || batch->chunk_length > G_MAXUINT32
+      || start >= batch->chunk_length || available > batch->chunk_length - start)
+    return 0;
+  batch->chunk_offset = offset - start;
+  if (n_records == 0)
+    batch->first_line = line_number;
+
+  while (pos < available)
     {
-      FastEvent event = { 0 };
-      gsize used = fast_scan (&self->fast, data + pos, available - pos, &event);
-      guint32 track;
-      guint8 *seen;
+      guint64 value;
+      guint32 info;
+      gsize used = scan_event (self, &app, data + pos, available - pos, &value, &info);
 
-      if (used == 0 || (track = self->fast.tracks[event.id]) == PS_NONE)
+      if (used == 0)
+        used = scan_marker (data + pos, available - pos, &value, &info);
+      if (used == 0)
         break;
 
-      /* A first event of a kind on an instance that had another kind is
-       * "mixed": the general path warns about it */
-      seen = &seen_by_track[track];
-      if (*seen != seen_of_kind[event.kind])
+      if G_UNLIKELY (n_records == batch->records_size)
         {
-          if (*seen != 0)
-            break;
-          *seen = seen_of_kind[event.kind];
+          batch->records_size = MAX (4096, batch->records_size * 2);
+          batch->records = records = g_renew (Record, records, batch->records_size);
         }
-
-      switch (event.kind)
-        {
-        case PS_MEASURE_DURATION:
-          ps_store_builder_add_duration (builder, track, line_number + taken, event.ticks, event.flags);
-          durations = TRUE;
-          break;
-        case PS_MEASURE_MEMORY:
-          ps_store_builder_add_memory (builder, track, line_number + taken, event.bytes, event.flags);
-          break;
-        case PS_MEASURE_CPU:
-        default:
-          ps_store_builder_add_cpu (builder, track, line_number + taken, event.percent, event.flags);
-          break;
-        }
+      records[n_records].value = value;
+      records[n_records].offset = (guint32) (start + pos);
+      records[n_records].info = info;
+      n_records++;
       pos += used;
-      taken++;
     }
 
-  if (taken > 0)
-    {
-      self->session_last_line = line_number + taken - 1;
-      if (durations)
-        self->session_has_durations = TRUE;
-    }
-  *n_lines = taken;
+  *n_lines = n_records - batch->n_records;
+  batch->n_records = n_records;
+  self->last_app = app;
   return pos;
+}
+
+/* Every other line, for the general way */
+static void
+scan_line (const PsLine *line,
+           gpointer      user_data)
+{
+  CeParser *self = user_data;
+  Batch *batch = self->scanning;
+  ScannedLine scanned = { *line, -1 };
+  Record *record;
+
+  if (batch->chunk == NULL || (guintptr) line->text - (guintptr) batch->chunk >= batch->chunk_length
+      || line->length > batch->chunk_length - ((guintptr) line->text - (guintptr) batch->chunk))
+    {
+      /* Carried over from an earlier chunk, or decoded: keep a copy */
+      scanned.arena_offset = batch->arena->len;
+      scanned.line.text = NULL;
+      if (line->length > 0)
+        g_byte_array_append (batch->arena, (const guint8 *) line->text, line->length);
+    }
+
+  record = batch_add_record (batch, line->number);
+  record->value = batch->lines->len;
+  record->offset = 0;
+  record->info = RECORD_INFO (RECORD_LINE, 0, 0, 0);
+  g_array_append_val (batch->lines, scanned);
+}
+
+static gpointer
+ce_scan (PsParser     *parser,
+         const guint8 *data,
+         gsize         length)
+{
+  CeParser *self = (CeParser *) parser;
+  Batch *batch = batch_take (self);
+
+  batch->chunk = (const char *) data;
+  batch->chunk_length = length;
+  self->scanning = batch;
+  ps_line_reader_feed (self->reader, data, length);
+  self->scanning = NULL;
+
+  return batch;
+}
+
+/* The apply stage */
+
+static const guint8 seen_of_record[] = {
+  [RECORD_DURATION] = SEEN_DUR,
+  [RECORD_CPU] = SEEN_CPU,
+  [RECORD_MEMORY] = SEEN_MEM,
+};
+
+/* An event the fast way: for instances whose checks have been made (an
+ * earlier event went the general way, or the instance was registered by
+ * the application the fast path knows). Returns FALSE for the general
+ * way, which gives the same result. */
+static inline gboolean
+apply_event (CeParser     *self,
+             const Record *record,
+             guint64       line)
+{
+  PsStoreBuilder *builder = self->parent.builder;
+  guint32 track;
+  guint8 *seen;
+
+  if (RECORD_APP (record) != self->fast.app_token || (track = self->fast.tracks[RECORD_ID (record)]) == PS_NONE)
+    return FALSE;
+
+  /* A first event of a kind on an instance that had another kind is
+   * "mixed": the general path warns about it */
+  seen = &self->track_seen->data[track];
+  if (*seen != seen_of_record[RECORD_TYPE (record)])
+    {
+      if (*seen != 0)
+        return FALSE;
+      *seen = seen_of_record[RECORD_TYPE (record)];
+    }
+
+  switch (RECORD_TYPE (record))
+    {
+    case RECORD_DURATION:
+      ps_store_builder_add_duration (builder, track, line, (gint64) record->value, RECORD_FLAGS (record));
+      self->session_has_durations = TRUE;
+      break;
+    case RECORD_MEMORY:
+      ps_store_builder_add_memory (builder, track, line, record->value, RECORD_FLAGS (record));
+      break;
+    case RECORD_CPU:
+    default:
+      {
+        double percent;
+
+        memcpy (&percent, &record->value, sizeof percent);
+        ps_store_builder_add_cpu (builder, track, line, percent, RECORD_FLAGS (record));
+      }
+      break;
+    }
+  self->session_last_line = line;
+  return TRUE;
+}
+
+/* A line the scan stage read, the general way after all; an event line
+ * may teach the fast path its application's token */
+static void
+apply_line_slowly (CeParser     *self,
+                   const Batch  *batch,
+                   const Record *record,
+                   guint64       line)
+{
+  const char *text = batch->chunk + record->offset;
+  const char *newline = memchr (text, '\n', batch->chunk_length - record->offset);
+  const AppName *app = &self->app_names[RECORD_APP (record)];
+  PsLine pl = { 0 };
+
+  pl.text = text;
+  pl.length = newline - text;
+  if (pl.length > 0 && text[pl.length - 1] == '\r')
+    pl.length--;
+  pl.number = line;
+  pl.offset = batch->chunk_offset + record->offset;
+  pl.terminated = TRUE;
+  handle_line (&pl, self);
+
+  if (RECORD_APP (record) != 0 && self->fast.valid && self->fast.app_token == 0
+      && app->length == self->fast.app_length && memcmp (app->name, self->fast.app, app->length) == 0)
+    self->fast.app_token = RECORD_APP (record);
+}
+
+/* A registration line as parse_statement () would take it after trimming
+ * its trailing blanks; FALSE if it does not match */
+static gboolean
+apply_marker (CeParser     *self,
+              const Batch  *batch,
+              const Record *record,
+              guint64       line)
+{
+  const char *text = batch->chunk + record->offset;
+  const char *end = text + record->value;
+  MarkerMatch match;
+
+  while (is_blank (end[-1]))
+    end--;
+  if (!match_registered_marker (text + MARKER_PREFIX_LENGTH - 1, end, &match))
+    return FALSE;
+
+  register_marker (self, &match, line);
+  self->session_last_line = line;
+  return TRUE;
+}
+
+static void
+apply_batch (CeParser *self,
+             Batch    *batch)
+{
+  guint64 line = batch->first_line;
+
+  for (gsize i = 0; i < batch->n_records; i++, line++)
+    {
+      const Record *record = &batch->records[i];
+
+      switch (RECORD_TYPE (record))
+        {
+        case RECORD_LINE:
+          {
+            ScannedLine *scanned = &g_array_index (batch->lines, ScannedLine, record->value);
+
+            if (scanned->arena_offset >= 0)
+              scanned->line.text = scanned->line.length > 0
+                                   ? (const char *) batch->arena->data + scanned->arena_offset : "";
+            handle_line (&scanned->line, self);
+          }
+          break;
+
+        case RECORD_MARKER:
+          if (!apply_marker (self, batch, record, line))
+            apply_line_slowly (self, batch, record, line);
+          break;
+
+        default:
+          if (!apply_event (self, record, line))
+            apply_line_slowly (self, batch, record, line);
+          break;
+        }
+    }
+}
+
+static gboolean
+ce_apply (PsParser  *parser,
+          gpointer   scanned,
+          GError   **error)
+{
+  CeParser *self = (CeParser *) parser;
+
+  apply_batch (self, scanned);
+  batch_release (self, scanned);
+
+  return TRUE;
 }
 
 static gboolean
@@ -1505,11 +2039,7 @@ ce_feed (PsParser      *parser,
          gsize          length,
          GError       **error)
 {
-  CeParser *self = (CeParser *) parser;
-
-  ps_line_reader_feed (self->reader, data, length);
-
-  return TRUE;
+  return ce_apply (parser, ce_scan (parser, data, length), error);
 }
 
 static gboolean
@@ -1517,8 +2047,14 @@ ce_finish (PsParser  *parser,
            GError   **error)
 {
   CeParser *self = (CeParser *) parser;
+  Batch *batch = batch_take (self);
 
+  /* The last line, if it has no line end */
+  self->scanning = batch;
   ps_line_reader_finish (self->reader);
+  self->scanning = NULL;
+  ce_apply (parser, batch, NULL);
+
   close_session (self);
 
   if (self->n_foreign > 0)
@@ -1545,6 +2081,9 @@ ce_free (PsParser *parser)
   g_clear_pointer (&self->warned_apps, g_hash_table_unref);
   g_clear_pointer (&self->other_kinds, g_hash_table_unref);
   g_clear_pointer (&self->track_seen, g_byte_array_unref);
+  g_clear_pointer (&self->free_batches, g_async_queue_unref);
+  g_clear_pointer (&self->batches, g_ptr_array_unref);
+  g_mutex_clear (&self->batches_lock);
   g_string_free (self->noted_app, TRUE);
   g_string_free (self->key, TRUE);
   g_free (self);
@@ -1556,12 +2095,18 @@ static const PsParserClass ce_parser_class = {
   ce_free,
 };
 
+static const PsParserStages ce_parser_stages = {
+  ce_scan,
+  ce_apply,
+};
+
 static PsParser *
 ce_parser_new (PsStoreBuilder *builder)
 {
   CeParser *self = g_new0 (CeParser, 1);
 
   self->parent.klass = &ce_parser_class;
+  self->parent.stages = &ce_parser_stages;
   self->parent.builder = builder;
   self->store = ps_store_builder_get_store (builder);
   self->session = PS_NONE;
@@ -1573,11 +2118,18 @@ ce_parser_new (PsStoreBuilder *builder)
   self->noted_app = g_string_new (NULL);
   self->key = g_string_new (NULL);
   forget_fast_path (self);
+  for (guint i = 0; i < FAST_IDS; i++)
+    self->names[i].id = PS_NONE;
+  self->category.id = PS_NONE;
 
-  self->reader = ps_line_reader_new (handle_line, self);
+  g_mutex_init (&self->batches_lock);
+  self->batches = g_ptr_array_new_with_free_func (batch_free);
+  self->free_batches = g_async_queue_new ();
+
+  self->reader = ps_line_reader_new (scan_line, self);
   ps_line_reader_set_detect_encoding (self->reader, TRUE);
   ps_line_reader_set_max_line_length (self->reader, MAX_LINE_LENGTH);
-  ps_line_reader_set_fast_func (self->reader, fast_lines);
+  ps_line_reader_set_fast_func (self->reader, scan_fast_lines);
 
   return &self->parent;
 }
