@@ -910,7 +910,7 @@ durations_thread (GTask        *task,
   ps_measurement_iter_init (&iter, data->store);
   while (ps_measurement_iter_next (&iter, &m))
     {
-      double rate, seconds;
+      double seconds;
 
       if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
         break;
@@ -919,8 +919,7 @@ durations_thread (GTask        *task,
         continue;
       if (data->has_range && (m.index < data->first || m.index > data->last))
         continue;
-      rate = ps_event_store_get_tick_rate (data->store, ps_event_store_get_track (data->store, m.track)->session, m.index);
-      seconds = rate > 0 ? (double)m.value.ticks / rate : (double)m.value.ticks;
+      seconds = ps_series_measurement_value (data->store, &m);
       g_array_append_val (values, seconds);
     }
 

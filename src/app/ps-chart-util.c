@@ -81,3 +81,14 @@ ps_chart_nice_step (double range,
     return 5 * magnitude;
   return 10 * magnitude;
 }
+
+char *
+ps_chart_format_tick (double value,
+                      double step)
+{
+  int decimals = step >= 1 ? 0 : (int)ceil (-log10 (step) - 1e-9);
+
+  if (fabs (value) < step * 1e-6)
+    value = 0;
+  return g_strdup_printf ("%.*f", CLAMP (decimals, 0, 9), value);
+}

@@ -32,6 +32,9 @@ int          ps_chart_draw_text      (GtkWidget     *widget,
                                       double         y,
                                       double         x_align,
                                       double         y_align);
+/* A tick value without float noise: as many decimals as the step needs */
+char        *ps_chart_format_tick    (double         value,
+                                      double         step);
 /* A step of 1, 2 or 5 × 10ⁿ that cuts range into about target_count parts */
 double       ps_chart_nice_step      (double         range,
                                       double         target_count);

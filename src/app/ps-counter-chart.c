@@ -117,17 +117,6 @@ data_range (PsCounterChart *self,
   return any;
 }
 
-static char *
-y_tick_text (double value,
-             double step)
-{
-  int decimals = step >= 1 ? 0 : (int)ceil (-log10 (step) - 1e-9);
-
-  if (fabs (value) < step * 1e-6)
-    value = 0;
-  return g_strdup_printf ("%.*f", CLAMP (decimals, 0, 9), value);
-}
-
 static gboolean
 compute_layout (PsCounterChart *self,
                 Layout         *layout)
@@ -158,7 +147,7 @@ compute_layout (PsCounterChart *self,
   g_object_unref (ps_chart_text_layout (widget, "0", NULL, &layout->text_height));
   for (double value = layout->y_low; value <= layout->y_high + layout->y_step * 1e-9; value += layout->y_step)
     {
-      g_autofree char *text = y_tick_text (value, layout->y_step);
+      g_autofree char *text = ps_chart_format_tick (value, layout->y_step);
 
       g_object_unref (ps_chart_text_layout (widget, text, &text_width, NULL));
       left = MAX (left, text_width);
@@ -215,7 +204,7 @@ draw_axes (PsCounterChart *self,
   /* Horizontal grid with the values */
   for (double value = layout->y_low; value <= layout->y_high + layout->y_step * 1e-9; value += layout->y_step)
     {
-      g_autofree char *text = y_tick_text (value, layout->y_step);
+      g_autofree char *text = ps_chart_format_tick (value, layout->y_step);
       double y = round (y_of (layout, value)) + 0.5;
 
       ps_chart_set_source (cr, foreground, 0.12);
@@ -395,7 +384,6 @@ char *
 ps_counter_chart_describe_at (PsCounterChart *self,
                               double          x)
 {
-  g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (PsValueLodItem));
   g_autofree char *where = NULL;
   GString *text;
   Layout layout;
@@ -417,19 +405,8 @@ ps_counter_chart_describe_at (PsCounterChart *self,
       gsize index = ps_value_lod_find (series->values, position);
       double value = NAN;
 
-      /* The reading nearest to the pointer: a query at its own x */
-      if (index != G_MAXSIZE)
-        {
-          gint64 x_min, x_max;
-          double low, high;
-
-          g_array_set_size (items, 0);
-          ps_value_lod_get_range (series->values, &x_min, &x_max, &low, &high);
-          ps_value_lod_query (series->values, position, position, 1, items);
-          for (guint k = 0; k < items->len; k++)
-            if (g_array_index (items, PsValueLodItem, k).index == index)
-              value = g_array_index (items, PsValueLodItem, k).first;
-        }
+      /* The reading nearest to the pointer */
+      ps_value_lod_get_point (series->values, index, NULL, &value);
       if (isnan (value))
         g_string_append_printf (text, "\n%s: –", series->label);
       else

@@ -106,18 +106,6 @@ format_duration (double seconds)
   return g_strdup_printf ("%.3g %s", seconds / scale, suffix);
 }
 
-/* A tick value without float noise: as many decimals as the step needs */
-static char *
-format_tick (double value,
-             double step)
-{
-  int decimals = step >= 1 ? 0 : (int)ceil (-log10 (step) - 1e-9);
-
-  if (fabs (value) < step * 1e-6)
-    value = 0;
-  return g_strdup_printf ("%.*f", CLAMP (decimals, 0, 9), value);
-}
-
 /* Geometry */
 
 typedef struct
@@ -191,8 +179,8 @@ y_tick_text (PsHistogramView *self,
              double           value)
 {
   if (!self->by_total)
-    return format_tick (value, layout->y_step);
-  return format_tick (value / layout->y_unit_scale, layout->y_step / layout->y_unit_scale);
+    return ps_chart_format_tick (value, layout->y_step);
+  return ps_chart_format_tick (value / layout->y_unit_scale, layout->y_step / layout->y_unit_scale);
 }
 
 static gboolean
@@ -337,7 +325,7 @@ draw_x_ticks (PsHistogramView *self,
 
       /* %g keeps 0.001 and 200 short on a log axis */
       text = self->log_scale ? g_strdup_printf ("%g", seconds / layout->x_unit_scale)
-                             : format_tick (seconds / layout->x_unit_scale, step);
+                             : ps_chart_format_tick (seconds / layout->x_unit_scale, step);
       measure_text (self, text, &text_width, NULL);
       /* Labels that would run into the previous one are left out */
       if (x - text_width / 2.0 < last_label_end + 8)

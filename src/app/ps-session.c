@@ -275,20 +275,6 @@ ps_session_set_property (GObject      *object,
 }
 
 static void
-ps_session_constructed (GObject *object)
-{
-  PsSession *self = PS_SESSION (object);
-  gint64 begin = 0, end = 0;
-
-  G_OBJECT_CLASS (ps_session_parent_class)->constructed (object);
-
-  if (self->store != NULL)
-    ps_event_store_get_time_range (self->store, &begin, &end);
-  self->visible_begin_ns = begin;
-  self->visible_end_ns = MAX (end, begin + 1);
-}
-
-static void
 ps_session_class_init (PsSessionClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -297,7 +283,6 @@ ps_session_class_init (PsSessionClass *klass)
   object_class->finalize = ps_session_finalize;
   object_class->get_property = ps_session_get_property;
   object_class->set_property = ps_session_set_property;
-  object_class->constructed = ps_session_constructed;
 
   properties[PROP_STORE] =
     g_param_spec_object ("store", NULL, NULL,

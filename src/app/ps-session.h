@@ -30,7 +30,8 @@ PsEventStore *ps_session_get_store           (PsSession     *self);
 PsSpanLod    *ps_session_get_lod             (PsSession     *self);
 void          ps_session_ensure_lod          (PsSession     *self);
 
-/* The part of the run the timeline shows; begin < end */
+/* The part of the run the timeline shows; begin < end. The timeline sets
+ * it to the whole run once it has indexed the run. */
 void          ps_session_get_visible_range   (PsSession     *self,
                                               gint64        *begin_ns,
                                               gint64        *end_ns);

@@ -522,26 +522,14 @@ ps_timeline_view_describe_at (PsTimelineView *self,
   if (row->kind == PS_TIMELINE_ROW_VALUES)
     {
       gsize index = ps_value_lod_find (row->values, (gint64)value_at (self, x));
-      PsValueLodItem item;
-      g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (PsValueLodItem));
       g_autofree char *where = NULL;
       gint64 point_x;
+      double value;
 
-      if (index == G_MAXSIZE)
+      if (!ps_value_lod_get_point (row->values, index, &point_x, &value))
         return NULL;
-      /* The point itself: a query one x wide around it */
-      point_x = (gint64)value_at (self, x);
-      ps_value_lod_query (row->values, point_x, point_x, 1, items);
-      for (guint i = 0; i < items->len; i++)
-        {
-          item = g_array_index (items, PsValueLodItem, i);
-          if (item.index == index)
-            {
-              where = ps_timeline_format_x (self->model, (double)item.x_begin, self->model->sequence_axis ? 1 : 1000);
-              return g_strdup_printf ("%s\n%.6g %s %s", row->label, item.first * row->unit_scale, row->unit, where);
-            }
-        }
-      return g_strdup (row->label);
+      where = ps_timeline_format_x (self->model, (double)point_x, self->model->sequence_axis ? 1 : 1000);
+      return g_strdup_printf ("%s\n%.6g %s %s", row->label, value * row->unit_scale, row->unit, where);
     }
   return NULL;
 }
@@ -724,7 +712,6 @@ model_built_cb (GObject      *object,
 {
   PsTimelineView *self = PS_TIMELINE_VIEW (object);
   PsTimelineModel *model = g_task_propagate_pointer (G_TASK (result), NULL);
-  gint64 begin, end;
 
   if (model == NULL)
     return;
@@ -732,10 +719,8 @@ model_built_cb (GObject      *object,
   g_clear_pointer (&self->model, ps_timeline_model_free);
   self->model = model;
 
-  /* A new session shows the whole run */
-  get_visible (self, &begin, &end);
-  if (begin < model->extent_begin || end > model->extent_end || model->sequence_axis)
-    ps_timeline_view_reset_zoom (self);
+  /* A new session shows the whole run, as far as the model found it */
+  ps_timeline_view_reset_zoom (self);
   update_adjustments (self);
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -792,23 +777,7 @@ build_measurement_model (ModelData    *data,
         continue;
       if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
         break;
-      switch ((PsMeasureKind)m.kind)
-        {
-        case PS_MEASURE_DURATION:
-          {
-            double rate = ps_event_store_get_tick_rate (store, ps_event_store_get_track (store, m.track)->session, m.index);
-
-            value = rate > 0 ? (double)m.value.ticks / rate : (double)m.value.ticks;
-          }
-          break;
-        case PS_MEASURE_CPU:
-          value = m.value.number;
-          break;
-        case PS_MEASURE_MEMORY:
-        default:
-          value = (m.flags & PS_MEASURE_FLAG_FRACTIONAL) ? m.value.number : (double)m.value.bytes;
-          break;
-        }
+      value = ps_series_measurement_value (store, &m);
       p = &points[(gsize)m.track * 3 + m.kind];
       if (p->x == NULL)
         {
@@ -1276,13 +1245,12 @@ neighbour_span (PsTimelineView *self,
 static guint64
 first_visible_span (PsTimelineView *self)
 {
-  PsTimelineRow *row = get_row (self, self->cursor_row);
   gint64 begin, end;
 
   get_visible (self, &begin, &end);
   for (guint r = MAX (self->cursor_row, 0); self->model != NULL && r < self->model->rows->len; r++)
     {
-      row = g_ptr_array_index (self->model->rows, r);
+      PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
       if (row->kind == PS_TIMELINE_ROW_SPANS && row->n_depths > 0 && !row->hidden)
         {
           guint64 span = ps_span_lod_find (self->model->lod, row->track, 0, begin + (end - begin) / 2,

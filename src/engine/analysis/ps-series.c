@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "ps-series.h"
@@ -796,4 +797,28 @@ ps_series_collect (PsEventStore          *store,
     collect_spans (store, options, result);
 
   return g_steal_pointer (&result);
+}
+
+double
+ps_series_measurement_value (PsEventStore        *store,
+                             const PsMeasurement *measurement)
+{
+  const PsTrack *track;
+  double rate;
+
+  switch ((PsMeasureKind)measurement->kind)
+    {
+    case PS_MEASURE_DURATION:
+      track = ps_event_store_get_track (store, measurement->track);
+      rate = track != NULL ? ps_event_store_get_tick_rate (store, track->session, measurement->index) : 0;
+      return rate > 0 ? (double)measurement->value.ticks / rate : (double)measurement->value.ticks;
+    case PS_MEASURE_CPU:
+      return measurement->value.number;
+    case PS_MEASURE_MEMORY:
+      return (measurement->flags & PS_MEASURE_FLAG_FRACTIONAL) ? measurement->value.number
+                                                                : (double)measurement->value.bytes;
+    case PS_MEASURE_OTHER:
+    default:
+      return NAN;
+    }
 }

@@ -83,6 +83,11 @@ const char *ps_series_kind_to_string (PsSeriesKind kind);
 GPtrArray  *ps_series_collect        (PsEventStore          *store,
                                       const PsSeriesOptions *options);
 void        ps_series_free           (PsSeries              *series);
+/* A measurement's value in the unit of its series without options:
+ * durations in seconds at the rate in effect (in ticks when the session
+ * has none), CPU in percent, memory in bytes; NaN for other kinds */
+double      ps_series_measurement_value (PsEventStore        *store,
+                                         const PsMeasurement *measurement);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsSeries, ps_series_free)
 

@@ -2038,6 +2038,23 @@ ps_value_lod_query (PsValueLod *self,
   return items->len - start_len;
 }
 
+gboolean
+ps_value_lod_get_point (PsValueLod *self,
+                        gsize       index,
+                        gint64     *x,
+                        double     *value)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (index >= self->n_points)
+    return FALSE;
+  if (x != NULL)
+    *x = self->x[index];
+  if (value != NULL)
+    *value = self->values[index];
+  return TRUE;
+}
+
 gsize
 ps_value_lod_find (PsValueLod *self,
                    gint64      x)

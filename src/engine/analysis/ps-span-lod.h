@@ -198,6 +198,11 @@ guint       ps_value_lod_query         (PsValueLod    *self,
                                         gint64         to,
                                         double         x_per_pixel,
                                         GArray        *items);
+/* The point at index (in the series' order); FALSE past the end */
+gboolean    ps_value_lod_get_point     (PsValueLod    *self,
+                                        gsize          index,
+                                        gint64        *x,
+                                        double        *value);
 /* The index of the point nearest to x, or G_MAXSIZE if empty */
 gsize       ps_value_lod_find          (PsValueLod    *self,
                                         gint64         x);
