@@ -288,6 +288,7 @@ test_other_kinds (void)
   guint32 f_a = ps_event_store_intern_frame (store, ps_event_store_intern (store, "A", -1), 0, 0x2000);
   guint32 s_main = ps_event_store_intern_stack (store, 0, f_main);
   guint32 s_a = ps_event_store_intern_stack (store, s_main, f_a);
+  guint16 clock, cycles;
   gint64 begin = 0;
   gint64 end = 0;
 
@@ -304,10 +305,15 @@ test_other_kinds (void)
 
   g_assert_false (ps_event_store_get_time_range (store, &begin, &end));
 
+  clock = ps_event_store_add_sample_source (store, ps_event_store_intern (store, "CLOCK.HARD", -1), 0);
+  cycles = ps_event_store_add_sample_source (store, ps_event_store_intern (store, "cpu_clk_unhalted.thread", -1), 65536);
+  g_assert_cmpuint (ps_event_store_add_sample_source (store, ps_event_store_intern (store, "CLOCK.HARD", -1), 0), ==, clock);
+  g_assert_cmpuint (ps_event_store_get_n_sample_sources (store), ==, 2);
+
   for (guint i = 0; i < 40000; i++)
     {
       PsSpan span = { (gint64)i * 10, (gint64)i * 10 + 5, 0, 0, PS_NONE, 0, 0 };
-      PsSample sample = { (gint64)i * 10 + 1, 0, s_a, 1, 0 };
+      PsSample sample = { (gint64)i * 10 + 1, 0, s_a, 1 + i % 2, 0, i % 4 == 0 ? cycles : clock };
 
       ps_store_builder_add_span (builder, &span);
       ps_store_builder_add_sample (builder, &sample);
@@ -317,6 +323,10 @@ test_other_kinds (void)
   g_assert_cmpuint (ps_event_store_get_n_spans (store), ==, 40000);
   g_assert_cmpint (ps_event_store_get_span (store, 39999)->begin_ns, ==, 399990);
   g_assert_cmpuint (ps_event_store_get_sample (store, 20000)->stack, ==, s_a);
+  /* Weights 1 and 2 alternate; every fourth sample (weight 1) is a cycle count */
+  g_assert_cmpuint (ps_event_store_get_sample_source (store, cycles)->n_samples, ==, 10000);
+  g_assert_cmpuint (ps_event_store_get_sample_source (store, clock)->n_samples, ==, 50000);
+  g_assert_cmpuint (ps_event_store_get_sample_source (store, cycles)->rate, ==, 65536);
   g_assert_true (ps_event_store_get_time_range (store, &begin, &end));
   g_assert_cmpint (begin, ==, 0);
   g_assert_cmpint (end, ==, 399995);

@@ -146,6 +146,7 @@ struct _PsEventStore
   GArray       *span_contexts; /* SpanContext, sorted by index */
   ChunkedArray  marks;
   ChunkedArray  samples;
+  GArray       *sample_sources; /* PsSampleSource */
   ChunkedArray  counter_values;
 
   GArray       *frames;       /* PsFrame */
@@ -264,6 +265,7 @@ ps_event_store_finalize (GObject *object)
   g_clear_pointer (&self->span_contexts, g_array_unref);
   chunked_array_clear (&self->marks);
   chunked_array_clear (&self->samples);
+  g_clear_pointer (&self->sample_sources, g_array_unref);
   chunked_array_clear (&self->counter_values);
   g_clear_pointer (&self->frame_ids, g_hash_table_unref);
   g_clear_pointer (&self->frames, g_array_unref);
@@ -316,6 +318,7 @@ ps_event_store_init (PsEventStore *self)
   self->span_contexts = g_array_new (FALSE, FALSE, sizeof (SpanContext));
   chunked_array_init (&self->marks, sizeof (PsMark));
   chunked_array_init (&self->samples, sizeof (PsSample));
+  self->sample_sources = g_array_new (FALSE, TRUE, sizeof (PsSampleSource));
   chunked_array_init (&self->counter_values, sizeof (PsCounterValue));
   self->frames = g_array_new (FALSE, FALSE, sizeof (PsFrame));
   self->frame_ids = g_hash_table_new_full (frame_hash, frame_equal, g_free, NULL);
@@ -1186,6 +1189,9 @@ _ps_event_store_append_samples (PsEventStore   *self,
                                 guint           n)
 {
   chunked_array_append (&self->samples, samples, n);
+  for (guint i = 0; i < n; i++)
+    if (samples[i].source < self->sample_sources->len)
+      g_array_index (self->sample_sources, PsSampleSource, samples[i].source).n_samples += samples[i].weight;
 }
 
 void
@@ -1290,6 +1296,40 @@ ps_event_store_get_sample (PsEventStore *self,
 {
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
   return chunked_array_get (&self->samples, index);
+}
+
+guint16
+ps_event_store_add_sample_source (PsEventStore *self,
+                                  guint32       name,
+                                  guint64       rate)
+{
+  PsSampleSource source = { name, 0, rate, 0 };
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+
+  for (guint i = 0; i < self->sample_sources->len; i++)
+    if (g_array_index (self->sample_sources, PsSampleSource, i).name == name)
+      return i;
+  g_return_val_if_fail (self->sample_sources->len <= G_MAXUINT16, G_MAXUINT16);
+
+  g_array_append_val (self->sample_sources, source);
+  return self->sample_sources->len - 1;
+}
+
+guint
+ps_event_store_get_n_sample_sources (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+  return self->sample_sources->len;
+}
+
+const PsSampleSource *
+ps_event_store_get_sample_source (PsEventStore *self,
+                                  guint16       source)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  g_return_val_if_fail (source < self->sample_sources->len, NULL);
+  return &g_array_index (self->sample_sources, PsSampleSource, source);
 }
 
 guint64

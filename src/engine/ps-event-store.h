@@ -163,11 +163,22 @@ typedef enum
 typedef struct
 {
   gint64  time_ns;
-  guint32 track;
+  guint32 track;    /* the thread (or process) it was taken in, PS_NONE if unknown */
   guint32 stack;    /* stack node id; 0 is the empty stack */
   guint32 weight;
-  guint32 flags;    /* PsSampleFlags */
+  guint16 flags;    /* PsSampleFlags */
+  guint16 source;   /* what took it: a sample source index */
 } PsSample;
+
+/* What takes samples: a hardware or software counter that interrupts
+ * every `rate` events (hwpmc: a PMC, merged by event name). Rare. */
+typedef struct
+{
+  guint32 name;     /* string id: the event, e.g. "CLOCK.HARD" */
+  guint32 unit;     /* string id of what the rate counts, 0 if unknown */
+  guint64 rate;     /* events per sample, 0 if unknown */
+  guint64 n_samples; /* samples taken (sum of weights), kept by the store */
+} PsSampleSource;
 
 typedef enum
 {
@@ -389,6 +400,14 @@ const PsMark  *ps_event_store_get_mark           (PsEventStore   *self,
 guint64        ps_event_store_get_n_samples      (PsEventStore   *self);
 const PsSample *ps_event_store_get_sample        (PsEventStore   *self,
                                                   guint64         index);
+/* Sample sources: at most G_MAXUINT16 + 1; a name already added gives
+ * its existing index. */
+guint16        ps_event_store_add_sample_source  (PsEventStore   *self,
+                                                  guint32         name,
+                                                  guint64         rate);
+guint          ps_event_store_get_n_sample_sources (PsEventStore *self);
+const PsSampleSource *ps_event_store_get_sample_source (PsEventStore *self,
+                                                  guint16         source);
 guint64        ps_event_store_get_n_counter_values (PsEventStore *self);
 const PsCounterValue *ps_event_store_get_counter_value (PsEventStore *self,
                                                   guint64         index);

@@ -109,11 +109,53 @@ ps_parser_finish (PsParser  *parser,
 }
 
 void
+ps_parser_set_option (PsParser   *parser,
+                      const char *key,
+                      const char *value)
+{
+  g_return_if_fail (parser != NULL);
+  g_return_if_fail (key != NULL);
+
+  if (parser->options == NULL)
+    parser->options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (value == NULL)
+    g_hash_table_remove (parser->options, key);
+  else
+    g_hash_table_insert (parser->options, g_strdup (key), g_strdup (value));
+}
+
+void
+ps_parser_set_options (PsParser   *parser,
+                       GHashTable *options)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_return_if_fail (parser != NULL);
+
+  if (options == NULL)
+    return;
+  g_hash_table_iter_init (&iter, options);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    ps_parser_set_option (parser, key, value);
+}
+
+const char *
+ps_parser_get_option (PsParser   *parser,
+                      const char *key)
+{
+  g_return_val_if_fail (parser != NULL, NULL);
+
+  return parser->options != NULL ? g_hash_table_lookup (parser->options, key) : NULL;
+}
+
+void
 ps_parser_free (PsParser *parser)
 {
   if (parser != NULL)
     {
       g_clear_pointer (&parser->file_name, g_free);
+      g_clear_pointer (&parser->options, g_hash_table_unref);
       parser->klass->free (parser);
     }
 }

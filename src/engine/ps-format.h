@@ -51,6 +51,7 @@ struct _PsParser
   PsStoreBuilder      *builder;   /* not owned */
   char                *file_name; /* the input's base name, or NULL: a hint (RTL: the pid) */
   const PsParserStages *stages;   /* NULL unless the parser has them */
+  GHashTable          *options;   /* string → string, or NULL: see ps_parser_get_option () */
 };
 
 /* How many bytes the loader offers to sniff() at most */
@@ -83,6 +84,16 @@ PsParser *ps_format_new_parser (const PsFormat  *format,
 /* Before the first feed() */
 void      ps_parser_set_file_name (PsParser     *parser,
                                 const char      *file_name);
+/* Options a user gives a format (hwpmc-pmclog: "sysroot", "address-width");
+ * before the first feed(). A format ignores the options it does not know. */
+void      ps_parser_set_option (PsParser        *parser,
+                                const char      *key,
+                                const char      *value);
+/* Every option of a table (string → string), e.g. the loader's */
+void      ps_parser_set_options (PsParser       *parser,
+                                GHashTable      *options);
+const char *ps_parser_get_option (PsParser      *parser,
+                                const char      *key);
 gboolean  ps_parser_feed       (PsParser        *parser,
                                 const guint8    *data,
                                 gsize            length,

@@ -16,6 +16,7 @@ struct _PsLoader
 
   GFile          *file;
   const PsFormat *format;
+  GHashTable     *options;  /* for the parser; read by the worker, set before loading */
   double          fraction;
   char           *message;
 
@@ -61,6 +62,7 @@ ps_loader_finalize (GObject *object)
 
   g_clear_object (&self->file);
   g_clear_pointer (&self->message, g_free);
+  g_clear_pointer (&self->options, g_hash_table_unref);
   g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (ps_loader_parent_class)->finalize (object);
@@ -167,6 +169,22 @@ ps_loader_set_format (PsLoader       *self,
 {
   g_return_if_fail (PS_IS_LOADER (self));
   self->format = format;
+}
+
+void
+ps_loader_set_option (PsLoader   *self,
+                      const char *key,
+                      const char *value)
+{
+  g_return_if_fail (PS_IS_LOADER (self));
+  g_return_if_fail (key != NULL);
+
+  if (self->options == NULL)
+    self->options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (value == NULL)
+    g_hash_table_remove (self->options, key);
+  else
+    g_hash_table_insert (self->options, g_strdup (key), g_strdup (value));
 }
 
 double
@@ -390,6 +408,22 @@ ps_load_stream (GInputStream    *stream,
                 gpointer         progress_data,
                 GError         **error)
 {
+  return ps_load_stream_with_options (stream, file_name, format, NULL, chunk_size, total_size,
+                                      cancellable, progress, progress_data, error);
+}
+
+PsEventStore *
+ps_load_stream_with_options (GInputStream    *stream,
+                             const char      *file_name,
+                             const PsFormat  *format,
+                             GHashTable      *options,
+                             gsize            chunk_size,
+                             guint64          total_size,
+                             GCancellable    *cancellable,
+                             void           (*progress) (guint64 bytes, gpointer data),
+                             gpointer         progress_data,
+                             GError         **error)
+{
   g_autoptr(PsEventStore) store = NULL;
   g_autoptr(PsStoreBuilder) builder = NULL;
   g_autoptr(PsParser) parser = NULL;
@@ -442,6 +476,7 @@ ps_load_stream (GInputStream    *stream,
   parser = ps_format_new_parser (format, builder);
   if (file_name != NULL)
     ps_parser_set_file_name (parser, file_name);
+  ps_parser_set_options (parser, options);
 
   if (local_error != NULL)
     {
@@ -616,9 +651,9 @@ load_worker (GTask        *task,
   self->total_size = info ? (guint64)g_file_info_get_size (info) : 0;
   g_mutex_unlock (&self->lock);
 
-  store = ps_load_stream (G_INPUT_STREAM (stream), name, self->format, 0,
-                          self->total_size, cancellable,
-                          worker_progress, &target, &error);
+  store = ps_load_stream_with_options (G_INPUT_STREAM (stream), name, self->format, self->options, 0,
+                                       self->total_size, cancellable,
+                                       worker_progress, &target, &error);
   if (store == NULL)
     {
       g_task_return_error (task, error);

@@ -34,6 +34,11 @@ GFile          *ps_loader_get_file       (PsLoader            *self);
 /* Force a format instead of sniffing; NULL to sniff. */
 void            ps_loader_set_format     (PsLoader            *self,
                                           const PsFormat      *format);
+/* An option for the parser (ps_parser_set_option ()); NULL removes it.
+ * Not while loading. */
+void            ps_loader_set_option     (PsLoader            *self,
+                                          const char          *key,
+                                          const char          *value);
 double          ps_loader_get_fraction   (PsLoader            *self);
 const char     *ps_loader_get_message    (PsLoader            *self);
 void            ps_loader_load_async     (PsLoader            *self,
@@ -49,6 +54,18 @@ PsEventStore   *ps_loader_load_finish    (PsLoader            *self,
 PsEventStore   *ps_load_stream           (GInputStream        *stream,
                                           const char          *file_name,
                                           const PsFormat      *format,
+                                          gsize                chunk_size,
+                                          guint64              total_size,
+                                          GCancellable        *cancellable,
+                                          void               (*progress) (guint64 bytes, gpointer data),
+                                          gpointer             progress_data,
+                                          GError             **error);
+
+/* The same, with options for the parser (string → string, may be NULL) */
+PsEventStore   *ps_load_stream_with_options (GInputStream     *stream,
+                                          const char          *file_name,
+                                          const PsFormat      *format,
+                                          GHashTable          *options,
                                           gsize                chunk_size,
                                           guint64              total_size,
                                           GCancellable        *cancellable,
