@@ -305,6 +305,31 @@ test_other_kinds (void)
 
   g_assert_false (ps_event_store_get_time_range (store, &begin, &end));
 
+  /* Many frames and stacks: the index grows and keeps every id */
+  {
+    guint32 parent = s_a;
+    g_autofree guint32 *ids = g_new (guint32, 100000);
+
+    for (guint i = 0; i < 100000; i++)
+      {
+        guint32 frame = ps_event_store_intern_frame (store, 0, i % 7, 0x400000 + i);
+
+        parent = ids[i] = ps_event_store_intern_stack (store, i % 3 == 0 ? s_a : parent, frame);
+      }
+    g_assert_cmpuint (ps_event_store_intern_frame (store, 0, 99998 % 7, 0x400000 + 99998), ==, ps_event_store_get_stack_node (store, ids[99998])->frame);
+    parent = s_a;
+    for (guint i = 0; i < 100000; i++)
+      {
+        guint32 frame = ps_event_store_intern_frame (store, 0, i % 7, 0x400000 + i);
+
+        parent = ps_event_store_intern_stack (store, i % 3 == 0 ? s_a : parent, frame);
+        g_assert_cmpuint (parent, ==, ids[i]);
+      }
+    g_assert_cmpuint (ps_event_store_get_stack_node (store, ids[5])->parent, ==, ids[4]);
+    g_assert_cmpuint (ps_event_store_get_stack_node (store, ids[6])->parent, ==, s_a);
+    g_assert_cmpuint (ps_event_store_get_frame (store, ps_event_store_get_stack_node (store, ids[6])->frame)->address, ==, 0x400006);
+  }
+
   clock = ps_event_store_add_sample_source (store, ps_event_store_intern (store, "CLOCK.HARD", -1), 0);
   cycles = ps_event_store_add_sample_source (store, ps_event_store_intern (store, "cpu_clk_unhalted.thread", -1), 65536);
   g_assert_cmpuint (ps_event_store_add_sample_source (store, ps_event_store_intern (store, "CLOCK.HARD", -1), 0), ==, clock);

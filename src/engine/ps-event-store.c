@@ -116,6 +116,15 @@ typedef struct
   GPtrArray *chunks;
 } ChunkedArray;
 
+/* An open-addressing index of ids into an array that holds the keys:
+ * slots hold id + 1, 0 is free; at most half full. */
+typedef struct
+{
+  guint32 *slots;
+  guint32  mask;
+  guint32  used;
+} IdIndex;
+
 struct _PsEventStore
 {
   GObject parent_instance;
@@ -150,10 +159,10 @@ struct _PsEventStore
   ChunkedArray  counter_values;
 
   GArray       *frames;       /* PsFrame */
-  GHashTable   *frame_ids;
+  IdIndex       frame_index;
   GArray       *stack_nodes;  /* PsStackNode; node 0 is the empty stack */
   GArray       *report_rows;  /* PsReportRow */
-  GHashTable   *stack_ids;
+  IdIndex       stack_index;
 
   GArray       *warnings;     /* StoredWarning */
   GStringChunk *warning_text;
@@ -226,20 +235,75 @@ chunked_array_get (const ChunkedArray *array,
   return chunk + (index & CHUNK_MASK) * array->element_size;
 }
 
-static guint
-frame_hash (gconstpointer key)
+static inline guint32
+mix_hash (guint64 key)
 {
-  const PsFrame *frame = key;
-  return g_int64_hash (&frame->address) ^ (frame->function * 31u) ^ (frame->module * 131u);
+  key ^= key >> 33;
+  key *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  key ^= key >> 33;
+  key *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+  key ^= key >> 33;
+  return (guint32)key;
 }
 
-static gboolean
-frame_equal (gconstpointer a,
-             gconstpointer b)
+static inline guint32
+frame_hash (const PsFrame *frame)
 {
-  const PsFrame *fa = a;
-  const PsFrame *fb = b;
-  return fa->address == fb->address && fa->function == fb->function && fa->module == fb->module;
+  return mix_hash (frame->address ^ ((guint64)frame->function << 32 | frame->module) * 0x9e3779b97f4a7c15u);
+}
+
+static inline guint32
+stack_hash (guint32 parent,
+            guint32 frame)
+{
+  return mix_hash ((guint64)parent << 32 | frame);
+}
+
+static void
+id_index_clear (IdIndex *index)
+{
+  g_clear_pointer (&index->slots, g_free);
+  index->mask = 0;
+  index->used = 0;
+}
+
+/* Doubles the table and places every id again; hash_of gives an id's hash */
+static void
+id_index_grow (IdIndex  *index,
+               guint32 (*hash_of) (PsEventStore *self, guint32 id),
+               PsEventStore *self)
+{
+  guint32 size = index->slots == NULL ? 1024 : (index->mask + 1) * 2;
+  guint32 *slots = g_new0 (guint32, size);
+
+  for (guint32 i = 0; index->slots != NULL && i <= index->mask; i++)
+    if (index->slots[i] != 0)
+      {
+        guint32 slot = hash_of (self, index->slots[i] - 1) & (size - 1);
+
+        while (slots[slot] != 0)
+          slot = (slot + 1) & (size - 1);
+        slots[slot] = index->slots[i];
+      }
+
+  g_free (index->slots);
+  index->slots = slots;
+  index->mask = size - 1;
+}
+
+static guint32
+frame_hash_of (PsEventStore *self,
+               guint32       id)
+{
+  return frame_hash (&g_array_index (self->frames, PsFrame, id));
+}
+
+static guint32
+stack_hash_of (PsEventStore *self,
+               guint32       id)
+{
+  const PsStackNode *node = &g_array_index (self->stack_nodes, PsStackNode, id);
+  return stack_hash (node->parent, node->frame);
 }
 
 static void
@@ -267,9 +331,9 @@ ps_event_store_finalize (GObject *object)
   chunked_array_clear (&self->samples);
   g_clear_pointer (&self->sample_sources, g_array_unref);
   chunked_array_clear (&self->counter_values);
-  g_clear_pointer (&self->frame_ids, g_hash_table_unref);
+  id_index_clear (&self->frame_index);
   g_clear_pointer (&self->frames, g_array_unref);
-  g_clear_pointer (&self->stack_ids, g_hash_table_unref);
+  id_index_clear (&self->stack_index);
   g_clear_pointer (&self->stack_nodes, g_array_unref);
   g_clear_pointer (&self->report_rows, g_array_unref);
   g_clear_pointer (&self->warnings, g_array_unref);
@@ -321,10 +385,8 @@ ps_event_store_init (PsEventStore *self)
   self->sample_sources = g_array_new (FALSE, TRUE, sizeof (PsSampleSource));
   chunked_array_init (&self->counter_values, sizeof (PsCounterValue));
   self->frames = g_array_new (FALSE, FALSE, sizeof (PsFrame));
-  self->frame_ids = g_hash_table_new_full (frame_hash, frame_equal, g_free, NULL);
   self->stack_nodes = g_array_new (FALSE, FALSE, sizeof (PsStackNode));
   self->report_rows = g_array_new (FALSE, FALSE, sizeof (PsReportRow));
-  self->stack_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   g_array_append_val (self->stack_nodes, root);
   self->warnings = g_array_new (FALSE, FALSE, sizeof (StoredWarning));
   self->warning_text = g_string_chunk_new (16 * 1024);
@@ -429,8 +491,8 @@ ps_event_store_get_memory_size (PsEventStore *self)
   size += self->others->len * sizeof (OtherValue);
   size += self->tracks->len * sizeof (PsTrack);
   size += self->strings->len * (sizeof (gpointer) * 4 + 16);
-  size += self->frames->len * sizeof (PsFrame) * 3;
-  size += self->stack_nodes->len * sizeof (PsStackNode) * 3;
+  size += self->frames->len * sizeof (PsFrame) + (self->frame_index.mask + 1) * sizeof (guint32);
+  size += self->stack_nodes->len * sizeof (PsStackNode) + (self->stack_index.mask + 1) * sizeof (guint32);
   size += self->report_rows->len * sizeof (PsReportRow);
   size += self->warnings->len * (sizeof (StoredWarning) + 64);
 
@@ -1356,21 +1418,29 @@ ps_event_store_intern_frame (PsEventStore *self,
                              guint64       address)
 {
   PsFrame frame = { address, function, module };
-  gpointer found;
-  guint32 id;
+  guint32 slot;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), PS_NONE);
 
-  found = g_hash_table_lookup (self->frame_ids, &frame);
-  if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
+  if ((self->frame_index.used + 1) * 2 > self->frame_index.mask)
+    id_index_grow (&self->frame_index, frame_hash_of, self);
 
-  id = self->frames->len;
+  for (slot = frame_hash (&frame) & self->frame_index.mask;
+       self->frame_index.slots[slot] != 0;
+       slot = (slot + 1) & self->frame_index.mask)
+    {
+      guint32 id = self->frame_index.slots[slot] - 1;
+      const PsFrame *found = &g_array_index (self->frames, PsFrame, id);
+
+      if (found->address == address && found->function == function && found->module == module)
+        return id;
+    }
+
+  self->frame_index.slots[slot] = self->frames->len + 1;
+  self->frame_index.used++;
   g_array_append_val (self->frames, frame);
-  /* Keys point into a separate allocation: the array may move. */
-  g_hash_table_insert (self->frame_ids, g_memdup2 (&frame, sizeof frame), GUINT_TO_POINTER (id + 1));
 
-  return id;
+  return self->frames->len - 1;
 }
 
 const PsFrame *
@@ -1388,22 +1458,31 @@ ps_event_store_intern_stack (PsEventStore *self,
                              guint32       frame)
 {
   PsStackNode node = { parent, frame };
-  gint64 key = ((gint64)parent << 32) | frame;
-  gpointer found;
-  guint32 id;
+  guint32 slot;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
   g_return_val_if_fail (parent < self->stack_nodes->len, 0);
 
-  found = g_hash_table_lookup (self->stack_ids, &key);
-  if (found != NULL)
-    return GPOINTER_TO_UINT (found);
+  if ((self->stack_index.used + 1) * 2 > self->stack_index.mask)
+    id_index_grow (&self->stack_index, stack_hash_of, self);
 
-  id = self->stack_nodes->len;
+  /* Node 0, the empty stack, is never in the index */
+  for (slot = stack_hash (parent, frame) & self->stack_index.mask;
+       self->stack_index.slots[slot] != 0;
+       slot = (slot + 1) & self->stack_index.mask)
+    {
+      guint32 id = self->stack_index.slots[slot] - 1;
+      const PsStackNode *found = &g_array_index (self->stack_nodes, PsStackNode, id);
+
+      if (found->parent == parent && found->frame == frame)
+        return id;
+    }
+
+  self->stack_index.slots[slot] = self->stack_nodes->len + 1;
+  self->stack_index.used++;
   g_array_append_val (self->stack_nodes, node);
-  g_hash_table_insert (self->stack_ids, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (id));
 
-  return id;
+  return self->stack_nodes->len - 1;
 }
 
 const PsStackNode *
