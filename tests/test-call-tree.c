@@ -1454,6 +1454,98 @@ test_store_samples (void)
   g_assert_cmpstr (ps_call_tree_get_function_module (tree, function_id (tree, "A")), ==, "app");
 }
 
+/* Samples limited by source, tracks and time; a run with samples and
+ * spans (thread lifetimes) takes its tree from the samples */
+static void
+test_store_sample_filters (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  guint32 t1, t2, f_main, f_work, f_idle, s_main, s_work, s_idle;
+  guint16 clock, cycles;
+  guint8 sources[2] = { 0, 0 };
+  guint8 tracks[2] = { 0, 0 };
+  PsCallTreeOptions options = { PS_NONE, NULL, 0, NULL };
+  PsSpan lifetime = { 0, 1000, 0, 0, PS_NONE, 0, 0 };
+
+  ps_event_store_add_session (store, 1, FALSE);
+  t1 = add_thread (store, 1);
+  t2 = add_thread (store, 2);
+  lifetime.track = t1;
+  lifetime.name = ps_event_store_intern (store, "thread 1", -1);
+  ps_store_builder_add_span (builder, &lifetime);
+  clock = ps_event_store_add_sample_source (store, ps_event_store_intern (store, "CLOCK.HARD", -1), 0);
+  cycles = ps_event_store_add_sample_source (store, ps_event_store_intern (store, "cycles", -1), 65536);
+  f_main = ps_event_store_intern_frame (store, ps_event_store_intern (store, "main", -1), 0, 0x10);
+  f_work = ps_event_store_intern_frame (store, ps_event_store_intern (store, "work", -1), 0, 0x20);
+  f_idle = ps_event_store_intern_frame (store, ps_event_store_intern (store, "idle", -1), 0, 0x30);
+  s_main = ps_event_store_intern_stack (store, 0, f_main);
+  s_work = ps_event_store_intern_stack (store, s_main, f_work);
+  s_idle = ps_event_store_intern_stack (store, 0, f_idle);
+
+  /* t1: 10 work samples at 0..90 (clock), t2: 5 idle kernel samples at
+   * 100..140 (clock) and 7 work samples at 200..260 (cycles) */
+  for (guint i = 0; i < 10; i++)
+    {
+      PsSample sample = { i * 10, t1, s_work, 1, PS_SAMPLE_FLAG_NONE, clock };
+      ps_store_builder_add_sample (builder, &sample);
+    }
+  for (guint i = 0; i < 5; i++)
+    {
+      PsSample sample = { 100 + i * 10, t2, s_idle, 1, PS_SAMPLE_FLAG_KERNEL, clock };
+      ps_store_builder_add_sample (builder, &sample);
+    }
+  for (guint i = 0; i < 7; i++)
+    {
+      PsSample sample = { 200 + i * 10, t2, s_work, 1, PS_SAMPLE_FLAG_NONE, cycles };
+      ps_store_builder_add_sample (builder, &sample);
+    }
+  ps_store_builder_flush (builder);
+
+  {
+    g_autoptr(PsCallTree) tree = ps_call_tree_new_for_store (store, NULL, NULL);
+
+    /* From the samples, not the lifetime span */
+    g_assert_cmpint (ps_call_tree_get_unit (tree), ==, PS_CALL_UNIT_SAMPLES);
+    g_assert_cmpfloat (ps_call_tree_get_elapsed_total (tree), ==, 22);
+    g_assert_cmpfloat (ps_call_tree_get_application_total (tree), ==, 17);
+    assert_stats (ps_call_tree_get_function_stats (tree, function_id (tree, "work")), 0, 17, 17, 17, 17, 1);
+  }
+
+  sources[clock] = 1;
+  options.sources = sources;
+  {
+    g_autoptr(PsCallTree) tree = ps_call_tree_new_for_store (store, &options, NULL);
+
+    g_assert_cmpfloat (ps_call_tree_get_elapsed_total (tree), ==, 15);
+    g_assert_cmpfloat (ps_call_tree_get_application_total (tree), ==, 10);
+    assert_stats (ps_call_tree_get_function_stats (tree, function_id (tree, "idle")), 0, 5, 5, 0, 0, 1);
+  }
+
+  tracks[t2] = 1;
+  options.tracks = tracks;
+  {
+    g_autoptr(PsCallTree) tree = ps_call_tree_new_for_store (store, &options, NULL);
+
+    g_assert_cmpfloat (ps_call_tree_get_elapsed_total (tree), ==, 5);
+    g_assert_cmpuint (ps_call_tree_lookup_function (tree, "work") == PS_NONE
+                      || ps_call_tree_get_function_stats (tree, ps_call_tree_lookup_function (tree, "work"))->total[EI] == 0, ==, TRUE);
+  }
+
+  options.sources = NULL;
+  options.time_range = TRUE;
+  options.begin_ns = 120;
+  options.end_ns = 230;
+  {
+    g_autoptr(PsCallTree) tree = ps_call_tree_new_for_store (store, &options, NULL);
+
+    /* idle at 120, 130, 140; work at 200, 210, 220 */
+    g_assert_cmpfloat (ps_call_tree_get_elapsed_total (tree), ==, 6);
+    assert_stats (ps_call_tree_get_function_stats (tree, function_id (tree, "work")), 0, 3, 3, 3, 3, 1);
+    assert_stats (ps_call_tree_get_node_stats (tree, find_child (tree, PS_CALL_NODE_ROOT, "main")), 0, 3, 0, 3, 0, 1);
+  }
+}
+
 /* ------------------------------------------------------------------------ */
 /* 10 000 levels (spec §8 item 7): no recursion in building or walking      */
 
@@ -1625,6 +1717,7 @@ main (int   argc,
   g_test_add_func ("/call-tree/store/constructed-spans", test_constructed_spans);
   g_test_add_func ("/call-tree/store/samples", test_store_samples);
   g_test_add_func ("/call-tree/function-of-name", test_function_of_name);
+  g_test_add_func ("/call-tree/store/sample-filters", test_store_sample_filters);
   g_test_add_func ("/call-tree/deep", test_deep);
   g_test_add_func ("/call-tree/deep/recursion", test_deep_recursion);
   g_test_add_func ("/call-tree/deep/report", test_deep_report);

@@ -9,6 +9,11 @@
 
 G_BEGIN_DECLS
 
+/* For parsers that learn a track's name after its first event */
+void    _ps_event_store_set_track_name      (PsEventStore        *self,
+                                             guint32              track,
+                                             guint32              name,
+                                             guint32              category);
 /* Measurements must arrive in index order, starting at the store's count. */
 void    _ps_event_store_append_measurements (PsEventStore        *self,
                                              const PsMeasurement *measurements,

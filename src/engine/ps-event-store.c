@@ -823,6 +823,18 @@ ps_event_store_add_track_flags (PsEventStore *self,
   g_array_index (self->tracks, PsTrack, track).flags |= flags;
 }
 
+void
+_ps_event_store_set_track_name (PsEventStore *self,
+                                guint32       track,
+                                guint32       name,
+                                guint32       category)
+{
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_return_if_fail (track < self->tracks->len);
+  g_array_index (self->tracks, PsTrack, track).name = name;
+  g_array_index (self->tracks, PsTrack, track).category = category;
+}
+
 /* Measurements */
 
 static inline guint64
@@ -1492,6 +1504,20 @@ ps_event_store_get_stack_node (PsEventStore *self,
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
   g_return_val_if_fail (stack < self->stack_nodes->len, NULL);
   return &g_array_index (self->stack_nodes, PsStackNode, stack);
+}
+
+guint
+ps_event_store_get_n_stack_nodes (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+  return self->stack_nodes->len;
+}
+
+guint
+ps_event_store_get_n_frames (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+  return self->frames->len;
 }
 
 gboolean

@@ -424,6 +424,9 @@ guint32        ps_event_store_intern_stack       (PsEventStore   *self,
                                                   guint32         frame);
 const PsStackNode *ps_event_store_get_stack_node (PsEventStore   *self,
                                                   guint32         stack);
+/* Node 0, the empty stack, included */
+guint          ps_event_store_get_n_stack_nodes  (PsEventStore   *self);
+guint          ps_event_store_get_n_frames       (PsEventStore   *self);
 
 /* Report rows (profiler reports), in file order */
 guint32        ps_event_store_add_report_row     (PsEventStore   *self,

@@ -1665,23 +1665,104 @@ new_for_report (PsEventStore            *store,
   return ps_call_tree_builder_end (g_steal_pointer (&builder));
 }
 
+typedef struct
+{
+  guint32 stack;
+  guint32 kernel;
+  guint64 weight;
+} StackWeight;
+
+static int
+compare_stack_weights (gconstpointer a,
+                       gconstpointer b)
+{
+  const StackWeight *wa = a;
+  const StackWeight *wb = b;
+
+  if (wa->stack != wb->stack)
+    return wa->stack < wb->stack ? -1 : 1;
+  return (int)wa->kernel - (int)wb->kernel;
+}
+
+static gboolean
+sample_counts (const PsSample          *sample,
+               guint32                  track,
+               const PsCallTreeOptions *options)
+{
+  if (options == NULL)
+    return track == PS_NONE || sample->track == track;
+  if (options->tracks != NULL)
+    {
+      if (sample->track == PS_NONE || !options->tracks[sample->track])
+        return FALSE;
+    }
+  else if (track != PS_NONE && sample->track != track)
+    return FALSE;
+  if (options->sources != NULL && !options->sources[sample->source])
+    return FALSE;
+  if (options->time_range && (sample->time_ns < options->begin_ns || sample->time_ns >= options->end_ns))
+    return FALSE;
+  return TRUE;
+}
+
+/* Samples with the same stack and mode add up first: a profile has far
+ * fewer distinct stacks than samples, and each stack is walked once. */
 static PsCallTree *
-new_for_samples (PsEventStore *store,
-                 guint32       track)
+new_for_samples (PsEventStore            *store,
+                 guint32                  track,
+                 const PsCallTreeOptions *options)
 {
   g_autoptr(PsCallTreeBuilder) builder = ps_call_tree_builder_new (PS_CALL_UNIT_SAMPLES);
   g_autoptr(GHashTable) functions = g_hash_table_new (NULL, NULL);  /* frame → function + 1 */
+  /* (stack, kernel) → index + 1 in weights */
+  g_autofree guint32 *distinct = g_new0 (guint32, (gsize)ps_event_store_get_n_stack_nodes (store) * 2);
+  g_autoptr(GArray) weights = g_array_new (FALSE, FALSE, sizeof (StackWeight));
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
   guint64 n_samples = ps_event_store_get_n_samples (store);
+  StackWeight last = { G_MAXUINT32, 0, 0 };
+  guint last_index = G_MAXUINT;
 
   builder_set_mode (builder, MODE_COMPUTED);
+
   for (guint64 i = 0; i < n_samples; i++)
     {
       const PsSample *sample = ps_event_store_get_sample (store, i);
-      guint32 id = sample->stack;
+      guint32 kernel = (sample->flags & PS_SAMPLE_FLAG_KERNEL) != 0;
 
-      if (track != PS_NONE && sample->track != track)
+      if (!sample_counts (sample, track, options))
         continue;
+
+      /* Runs of the same stack are common: skip the table for them */
+      if (last_index != G_MAXUINT && sample->stack == last.stack && kernel == last.kernel)
+        {
+          g_array_index (weights, StackWeight, last_index).weight += sample->weight;
+          continue;
+        }
+      else
+        {
+          guint32 *slot = &distinct[(gsize)sample->stack * 2 + kernel];
+
+          if (*slot == 0)
+            {
+              StackWeight entry = { sample->stack, kernel, 0 };
+
+              g_array_append_val (weights, entry);
+              *slot = weights->len;
+            }
+          last_index = *slot - 1;
+          last.stack = sample->stack;
+          last.kernel = kernel;
+          g_array_index (weights, StackWeight, last_index).weight += sample->weight;
+        }
+    }
+
+  /* Stack order: the same result whatever the sample order */
+  g_array_sort (weights, compare_stack_weights);
+
+  for (guint w = 0; w < weights->len; w++)
+    {
+      const StackWeight *entry = &g_array_index (weights, StackWeight, w);
+      guint32 id = entry->stack;
 
       /* Stack nodes go from the leaf up: collect, then reverse */
       g_array_set_size (stack, 0);
@@ -1716,7 +1797,7 @@ new_for_samples (PsEventStore *store,
         }
 
       ps_call_tree_builder_add_sample (builder, (const guint32 *)(gpointer)stack->data, stack->len,
-                                       sample->weight, (sample->flags & PS_SAMPLE_FLAG_KERNEL) != 0);
+                                       entry->weight, entry->kernel != 0);
     }
 
   return ps_call_tree_builder_end (g_steal_pointer (&builder));
@@ -1734,11 +1815,11 @@ ps_call_tree_new_for_store (PsEventStore            *store,
 
   if (ps_event_store_get_n_report_rows (store) > 0)
     return new_for_report (store, options);
+  if (ps_event_store_get_n_samples (store) > 0)
+    return new_for_samples (store, track, options);
   if (ps_event_store_get_n_spans (store) > 0)
     return new_for_spans (store, track, options != NULL ? options->filter : NULL,
                           options != NULL ? options->span_selection : NULL);
-  if (ps_event_store_get_n_samples (store) > 0)
-    return new_for_samples (store, track);
 
   g_set_error_literal (error, PS_ERROR, PS_ERROR_NO_DATA,
                        _("The run has no call stacks: no profiler report, scopes or samples"));

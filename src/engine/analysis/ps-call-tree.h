@@ -197,12 +197,22 @@ typedef struct
                                     * the store, non-zero for the spans whose
                                     * calls alone count (with what ran inside
                                     * them), e.g. a histogram's bucket range */
+  /* Samples only; zero-initialised members select everything */
+  const guint8  *sources;          /* NULL, or one byte per sample source,
+                                    * non-zero for those that count */
+  const guint8  *tracks;           /* NULL, or one byte per track of the
+                                    * store, non-zero for those that count
+                                    * (instead of `track`) */
+  gboolean       time_range;       /* only samples in [begin_ns, end_ns) */
+  gint64         begin_ns;
+  gint64         end_ns;
 } PsCallTreeOptions;
 
 /* The call tree of any run that has one: the report rows of a profiler
- * report (ps_event_store_get_report_row ()), else the spans, else the
- * sampled stacks (weights, kernel samples as OS events; options->track
- * limits them too). NULL with an error (PS_ERROR_NO_DATA) when the run has
+ * report (ps_event_store_get_report_row ()), else the sampled stacks
+ * (weights, kernel samples as OS events; options->track, tracks, sources
+ * and the time range limit them), else the spans (a run with samples may
+ * have spans that are not calls, e.g. thread lifetimes). NULL with an error (PS_ERROR_NO_DATA) when the run has
  * none of them. options may be NULL. */
 PsCallTree        *ps_call_tree_new_for_store   (PsEventStore       *store,
                                                  const PsCallTreeOptions *options,
