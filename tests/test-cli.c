@@ -17,6 +17,8 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "pmclog-writer.h"
+
 #ifdef __linux__
 # include <fcntl.h>
 # include <stdlib.h>
@@ -982,10 +984,8 @@ test_usage_later_commands (void)
   const char *cases[][6] = {
     { "counters", path, NULL },
     { "diff", path, path, NULL },
-    { "export", path, "--to", "csv", NULL },
     { "record", "--backend", "hwpmc", "--duration", "1", NULL },
     { "--format", "ce-perflog", "counters", path, NULL },
-    { "export", "--thread", "3", path, NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1218,6 +1218,263 @@ test_calltree_vs_report (void)
   g_assert_cmpfloat (json_object_get_double_member (per_call, "max"), ==, 11401000);
 }
 
+
+/* pmcstat -G callgraphs and export ------------------------------------- */
+
+static char *
+pmcstat_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "pmcstat-callgraph", name, NULL);
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *)a, *(const char * const *)b);
+}
+
+static void
+assert_same_line_set (const char *expected,
+                      const char *actual)
+{
+  g_auto(GStrv) expected_lines = g_strsplit (expected, "\n", -1);
+  g_auto(GStrv) actual_lines = g_strsplit (actual, "\n", -1);
+  g_autoptr(GPtrArray) a = g_ptr_array_new ();
+  g_autoptr(GPtrArray) b = g_ptr_array_new ();
+
+  for (guint i = 0; expected_lines[i] != NULL; i++)
+    if (expected_lines[i][0] != '\0')
+      g_ptr_array_add (a, expected_lines[i]);
+  for (guint i = 0; actual_lines[i] != NULL; i++)
+    if (actual_lines[i][0] != '\0')
+      g_ptr_array_add (b, actual_lines[i]);
+  g_ptr_array_sort (a, compare_strings);
+  g_ptr_array_sort (b, compare_strings);
+
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (a, i), ==, g_ptr_array_index (b, i));
+}
+
+static void
+test_export_collapsed (void)
+{
+  const char * const names[] = { "simple", "shared", "shared2", "dd", "iperf3" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *file_name = g_strconcat (names[i], ".txt", NULL);
+      g_autofree char *expected_name = g_strconcat (names[i], "-collapsed.txt", NULL);
+      g_autofree char *path = pmcstat_path (file_name);
+      g_autofree char *expected_path = g_test_build_filename (G_TEST_DIST, "data", "pmcstat-callgraph",
+                                                              "expected-collapsed", expected_name, NULL);
+      g_autofree char *expected = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CliResult) result = run_cli ("export", path, "--to", "collapsed", NULL);
+
+      g_file_get_contents (expected_path, &expected, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (result->status, ==, 0);
+      g_assert_cmpstr (result->err, ==, "");
+      assert_same_line_set (expected, result->out);
+    }
+}
+
+static void
+test_export_output_and_source (void)
+{
+  g_autofree char *path = pmcstat_path ("dd.txt");
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
+  g_autofree char *out_path = g_build_filename (dir, "dd.folded", NULL);
+  g_autofree char *written = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CliResult) to_stdout = run_cli ("export", path, "--to", "collapsed", NULL);
+  g_autoptr(CliResult) to_file = run_cli ("export", "--to", "collapsed", "-o", out_path, path, NULL);
+  g_autoptr(CliResult) one_source = run_cli ("export", path, "--to", "collapsed", "--source", "CLOCK.HARD", NULL);
+  g_autoptr(CliResult) no_source = run_cli ("export", path, "--to", "collapsed", "--source", "INSTRUCTIONS", NULL);
+
+  g_assert_cmpint (to_file->status, ==, 0);
+  g_assert_cmpstr (to_file->out, ==, "");
+  g_file_get_contents (out_path, &written, NULL, &error);
+  g_assert_no_error (error);
+  /* The same bytes as on stdout: sorted, so deterministic */
+  g_assert_cmpint (to_stdout->status, ==, 0);
+  g_assert_cmpstr (written, ==, to_stdout->out);
+
+  /* The first three blocks only: cpu_activeclock twice, not three times */
+  g_assert_cmpint (one_source->status, ==, 0);
+  g_assert_nonnull (strstr (one_source->out, "fork_exit;sched_idletd;cpu_idle;cpu_activeclock;spinlock_exit 2\n"));
+  g_assert_nonnull (strstr (to_stdout->out, "fork_exit;sched_idletd;cpu_idle;cpu_activeclock;spinlock_exit 3\n"));
+
+  assert_usage_error (no_source);
+  g_assert_nonnull (strstr (no_source->err, "INSTRUCTIONS"));
+  g_assert_nonnull (strstr (no_source->err, "CLOCK.HARD"));
+
+  g_unlink (out_path);
+  g_rmdir (dir);
+}
+
+static void
+test_export_usage (void)
+{
+  g_autofree char *path = pmcstat_path ("simple.txt");
+  g_autofree char *log = example_path ();
+  const char *later[] = { "csv", "speedscope", "chrome-trace" };
+  g_autoptr(CliResult) no_target = run_cli ("export", path, NULL);
+  g_autoptr(CliResult) unknown = run_cli ("export", path, "--to", "svg", NULL);
+  g_autoptr(CliResult) no_file = run_cli ("export", "--to", "collapsed", NULL);
+  g_autoptr(CliResult) wrong_command = run_cli ("info", path, "--to", "collapsed", NULL);
+  g_autoptr(CliResult) thread = run_cli ("export", "--thread", "3", path, "--to", "collapsed", NULL);
+  g_autoptr(CliResult) no_samples = run_cli ("export", log, "--to", "collapsed", NULL);
+  g_autoptr(CliResult) missing = run_cli ("export", "missing.txt", "--to", "collapsed", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (later); i++)
+    {
+      g_autoptr(CliResult) result = run_cli ("export", path, "--to", later[i], NULL);
+
+      /* Refused before anything is written, naming what this build writes */
+      assert_usage_error (result);
+      g_assert_nonnull (strstr (result->err, later[i]));
+      g_assert_nonnull (strstr (result->err, "collapsed"));
+    }
+
+  assert_usage_error (no_target);
+  g_assert_nonnull (strstr (no_target->err, "collapsed"));
+  assert_usage_error (unknown);
+  g_assert_nonnull (strstr (unknown->err, "svg"));
+  assert_usage_error (no_file);
+  assert_usage_error (wrong_command);
+  assert_usage_error (thread);
+
+  /* A run without samples: nothing to write, and a note on stderr */
+  g_assert_cmpint (no_samples->status, ==, 0);
+  g_assert_cmpstr (no_samples->out, ==, "");
+  g_assert_nonnull (strstr (no_samples->err, "no sampled call stacks"));
+
+  g_assert_cmpint (missing->status, ==, 1);
+  g_assert_nonnull (strstr (missing->err, "missing.txt"));
+}
+
+static void
+test_pmcstat_info_and_calltree (void)
+{
+  g_autofree char *path = pmcstat_path ("dd.txt");
+  g_autofree char *simple = pmcstat_path ("simple.txt");
+  g_autoptr(CliResult) info = run_cli ("info", path, NULL);
+  g_autoptr(CliResult) info_text = run_cli ("info", "--text", path, NULL);
+  g_autoptr(CliResult) calltree = run_cli ("calltree", simple, NULL);
+  g_autoptr(JsonNode) info_root = NULL;
+  g_autoptr(JsonNode) calltree_root = NULL;
+  JsonObject *top, *source, *total;
+  JsonArray *sources;
+
+  g_assert_cmpint (info->status, ==, 0);
+  info_root = parse_json (info->out);
+  top = json_node_get_object (info_root);
+  g_assert_cmpstr (json_object_get_string_member (top, "format"), ==, "pmcstat-callgraph");
+  g_assert_true (json_object_get_boolean_member (top, "complete"));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (top, "counts"), "samples"), ==, 22);
+  sources = json_object_get_array_member (top, "sample_sources");
+  g_assert_nonnull (sources);
+  g_assert_cmpuint (json_array_get_length (sources), ==, 2);
+  source = json_array_get_object_element (sources, 0);
+  g_assert_cmpstr (json_object_get_string_member (source, "name"), ==, "CLOCK.HARD");
+  g_assert_cmpint (json_object_get_int_member (source, "samples"), ==, 254);
+  source = json_array_get_object_element (sources, 1);
+  g_assert_cmpint (json_object_get_int_member (source, "samples"), ==, 66);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (top, "metadata"), "samples"), ==, "320");
+
+  g_assert_cmpint (info_text->status, ==, 0);
+  g_assert_true (g_regex_match_simple ("^ +CLOCK\\.HARD +254", info_text->out, G_REGEX_MULTILINE, 0));
+
+  g_assert_cmpint (calltree->status, ==, 0);
+  calltree_root = parse_json (calltree->out);
+  top = json_node_get_object (calltree_root);
+  g_assert_cmpstr (json_object_get_string_member (top, "format"), ==, "pmcstat-callgraph");
+  g_assert_cmpstr (json_object_get_string_member (top, "unit"), ==, "samples");
+  total = json_object_get_object_member (top, "total");
+  g_assert_cmpint (json_object_get_int_member (total, "elapsed"), ==, 262077);
+  /* Kernel samples only: no application samples */
+  g_assert_cmpint (json_object_get_int_member (total, "application"), ==, 0);
+  g_assert_nonnull (find_named (json_object_get_array_member (top, "functions"), "acpi_cpu_c1"));
+}
+
+/* A small hwpmc log: two samples of a program, one in the kernel */
+static char *
+write_pmclog (const char *dir)
+{
+  PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, 0x0A000000);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = g_build_filename (dir, "pmcstat.out", NULL);
+  guint64 user[2] = { 0x400123, 0x400456 };
+  guint64 kernel[2] = { G_GUINT64_CONSTANT (0xffffffff80300010), 0x400456 };
+  g_autoptr(GError) error = NULL;
+
+  ps_pmclog_writer_initialize (writer, 1000, 0x80, 1000000000, 1700000000, 0, "GenuineIntel-6-55-4");
+  ps_pmclog_writer_pmcallocatedyn (writer, 1000, 0x100, 0x1000, 0x80, 0, "CLOCK.HARD");
+  ps_pmclog_writer_map_in (writer, 1000, G_MAXUINT32, G_GUINT64_CONSTANT (0xffffffff80200000), "/boot/kernel/kernel");
+  ps_pmclog_writer_map_in (writer, 1000, 7, 0x400000, "/bin/dd");
+  ps_pmclog_writer_callchain (writer, 2000, 7, 700, 0x100, 1, user, 2);
+  ps_pmclog_writer_callchain (writer, 3000, 7, 700, 0x100, 1, user, 2);
+  ps_pmclog_writer_callchain (writer, 4000, 7, 700, 0x100, 0, kernel, 2);
+  bytes = ps_pmclog_writer_free_to_bytes (writer);
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+  return g_steal_pointer (&path);
+}
+
+static void
+test_pmclog (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
+  g_autofree char *path = write_pmclog (dir);
+  g_autoptr(CliResult) info = run_cli ("info", "--sysroot", dir, path, NULL);
+  g_autoptr(CliResult) calltree = run_cli ("calltree", path, NULL);
+  g_autoptr(CliResult) folded = run_cli ("export", path, "--to", "collapsed", NULL);
+  g_autoptr(CliResult) bad_width = run_cli ("info", "--address-width", "6", path, NULL);
+  g_autoptr(CliResult) bad_sysroot = run_cli ("info", "--sysroot", path, path, NULL);
+  g_autoptr(JsonNode) info_root = NULL;
+  g_autoptr(JsonNode) calltree_root = NULL;
+  JsonObject *top, *total, *metadata;
+  g_auto(GStrv) lines = NULL;
+
+  g_assert_cmpint (info->status, ==, 0);
+  info_root = parse_json (info->out);
+  top = json_node_get_object (info_root);
+  g_assert_cmpstr (json_object_get_string_member (top, "format"), ==, "hwpmc-pmclog");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (top, "counts"), "samples"), ==, 3);
+  metadata = json_object_get_object_member (top, "metadata");
+  g_assert_cmpstr (json_object_get_string_member (metadata, "sysroot"), ==, dir);
+  g_assert_cmpstr (json_object_get_string_member (metadata, "cpuid"), ==, "GenuineIntel-6-55-4");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (json_object_get_array_member (top, "sample_sources"), 0), "name"),
+                   ==, "CLOCK.HARD");
+  /* 1 GHz: the samples are 1, 2 and 3 µs after INITIALIZE */
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (top, "time_range_ns"), "begin"), ==, 1000);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (top, "time_range_ns"), "end"), ==, 3000);
+
+  g_assert_cmpint (calltree->status, ==, 0);
+  calltree_root = parse_json (calltree->out);
+  top = json_node_get_object (calltree_root);
+  g_assert_cmpstr (json_object_get_string_member (top, "unit"), ==, "samples");
+  total = json_object_get_object_member (top, "total");
+  g_assert_cmpint (json_object_get_int_member (total, "elapsed"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (total, "application"), ==, 2);
+  g_assert_nonnull (find_named (json_object_get_array_member (top, "functions"), "dd+0x123"));
+
+  g_assert_cmpint (folded->status, ==, 0);
+  lines = g_strsplit (folded->out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  g_assert_cmpstr (lines[0], ==, "dd+0x456;dd+0x123 2");
+  g_assert_cmpstr (lines[1], ==, "dd+0x456;kernel+0x100010 1");
+
+  assert_usage_error (bad_width);
+  assert_usage_error (bad_sysroot);
+
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 static void
 test_help_and_version (void)
 {
@@ -1349,6 +1606,11 @@ main (int   argc,
   g_test_add_func ("/cli/usage/unknown-format", test_usage_unknown_format);
   g_test_add_func ("/cli/usage/later-commands", test_usage_later_commands);
   g_test_add_func ("/cli/usage/help-version", test_help_and_version);
+  g_test_add_func ("/cli/export/collapsed", test_export_collapsed);
+  g_test_add_func ("/cli/export/output-and-source", test_export_output_and_source);
+  g_test_add_func ("/cli/export/usage", test_export_usage);
+  g_test_add_func ("/cli/pmcstat/info-calltree", test_pmcstat_info_and_calltree);
+  g_test_add_func ("/cli/hwpmc", test_pmclog);
 
   return g_test_run ();
 }

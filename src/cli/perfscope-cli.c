@@ -18,13 +18,14 @@
 
 /* Commands of the contract that this version does not have yet */
 static const char * const later_commands[] = {
-  "counters", "diff", "export", "record", NULL,
+  "counters", "diff", "record", NULL,
 };
 
 /* Options that take a value as the next argument, for finding the command
  * before the options are parsed */
 static const char * const options_with_value[] = {
-  "--format", "--tick-rate", "--thread", "--basis", "--depth", NULL,
+  "--format", "--tick-rate", "--thread", "--basis", "--depth",
+  "--to", "--output", "-o", "--source", "--sysroot", "--address-width", NULL,
 };
 
 static void
@@ -114,9 +115,10 @@ help_summary (void)
     "  info FILE...               ", _("what was loaded"), "\n",
     "  stats FILE                 ", _("per-series statistics"), "\n",
     "  calltree FILE              ", _("call tree and function summary with the four instrumentation values"), "\n",
+    "  export FILE --to collapsed ", _("folded call stacks for flame graphs (-o OUT, --source NAME)"), "\n",
     "  formats                    ", _("the registered formats"), "\n",
     "\n",
-    _("Not available yet in this version: counters, diff, export, record."), "\n",
+    _("Not available yet in this version: counters, diff, record; export --to csv, speedscope, chrome-trace."), "\n",
     "\n",
     _("Exit status: 0 success (warnings allowed), 1 the file could not be read or is not "
       "a known format, 2 bad usage, 3 the file was read only in part."),
@@ -135,6 +137,11 @@ main (int   argc,
   g_autofree char *thread = NULL;
   g_autofree char *basis = NULL;
   g_autofree char *depth = NULL;
+  g_autofree char *export_target = NULL;
+  g_autofree char *export_output = NULL;
+  g_autofree char *sysroot = NULL;
+  g_autofree char *address_width = NULL;
+  g_autofree char *export_source = NULL;
   g_autofree char *summary = NULL;
   g_auto(GStrv) includes = NULL;
   g_auto(GStrv) excludes = NULL;
@@ -178,6 +185,16 @@ main (int   argc,
       N_("calltree: percentages over s1 (elapsed and application totals, the default) or view (the elapsed total)"), N_("s1|view") },
     { "depth", 0, 0, G_OPTION_ARG_STRING, &depth,
       N_("calltree: show the tree N levels deep"), N_("N") },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &export_target,
+      N_("export: the format to write (collapsed)"), N_("TARGET") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &export_output,
+      N_("export: write to FILE instead of the standard output"), N_("FILE") },
+    { "source", 0, 0, G_OPTION_ARG_STRING, &export_source,
+      N_("export: only the samples of this sample source (a PMC event)"), N_("NAME") },
+    { "sysroot", 0, 0, G_OPTION_ARG_FILENAME, &sysroot,
+      N_("hwpmc logs: name functions from the ELF files under DIR, a copy of the FreeBSD machine’s / (kernel, libraries, /usr/lib/debug)"), N_("DIR") },
+    { "address-width", 0, 0, G_OPTION_ARG_STRING, &address_width,
+      N_("hwpmc logs: code addresses are 4 or 8 bytes wide, instead of what the log suggests"), N_("BYTES") },
     { "help", 'h', 0, G_OPTION_ARG_NONE, &show_help,
       N_("Show this help"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &show_version,
@@ -274,6 +291,26 @@ main (int   argc,
         }
     }
 
+  if (sysroot != NULL)
+    {
+      if (!g_file_test (sysroot, G_FILE_TEST_IS_DIR))
+        return usage_error (_("--sysroot needs a folder, and “%s” is not one"), sysroot);
+      options.sysroot = sysroot;
+    }
+  if (address_width != NULL)
+    {
+      if (strcmp (address_width, "4") != 0 && strcmp (address_width, "8") != 0)
+        return usage_error (_("--address-width is 4 or 8, not “%s”"), address_width);
+      options.address_width = address_width;
+    }
+
+  /* -o is not checked here: record takes it too (cli.md) */
+  if ((export_target != NULL || export_source != NULL) && strcmp (command, "export") != 0)
+    return usage_error (_("--to and --source apply to the export command only"));
+  options.export_target = export_target;
+  options.export_output = export_output;
+  options.export_source = export_source;
+
   if (options.group_by_name && strcmp (command, "stats") != 0)
     return usage_error (_("--group-by-name applies to the stats command only"));
   if (options.per_thread && strcmp (command, "stats") != 0)
@@ -319,6 +356,13 @@ main (int   argc,
       if (n_arguments != 2)
         return usage_error (_("calltree needs exactly one FILE"));
       return ps_cli_calltree (&options, arguments[1]);
+    }
+
+  if (strcmp (command, "export") == 0)
+    {
+      if (n_arguments != 2)
+        return usage_error (_("export needs exactly one FILE"));
+      return ps_cli_export (&options, arguments[1]);
     }
 
   if (strcmp (command, "formats") == 0)

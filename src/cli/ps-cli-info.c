@@ -131,6 +131,29 @@ info_to_json (const PsCliOptions *options,
 
   ps_cli_json_add_int (builder, "tracks", ps_event_store_get_n_tracks (store));
 
+  /* Only runs with samples have it, so the other formats' output stays as it was */
+  if (ps_event_store_get_n_sample_sources (store) > 0)
+    {
+      json_builder_set_member_name (builder, "sample_sources");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < ps_event_store_get_n_sample_sources (store); i++)
+        {
+          const PsSampleSource *source = ps_event_store_get_sample_source (store, (guint16)i);
+
+          json_builder_begin_object (builder);
+          json_builder_set_member_name (builder, "name");
+          json_builder_add_string_value (builder, ps_event_store_get_string (store, source->name));
+          ps_cli_json_add_int (builder, "samples", (gint64)source->n_samples);
+          json_builder_set_member_name (builder, "rate");
+          if (source->rate > 0)
+            json_builder_add_int_value (builder, (gint64)source->rate);
+          else
+            json_builder_add_null_value (builder);
+          json_builder_end_object (builder);
+        }
+      json_builder_end_array (builder);
+    }
+
   json_builder_set_member_name (builder, "time_range_ns");
   if (ps_event_store_get_time_range (store, &begin_ns, &end_ns))
     {
@@ -263,6 +286,25 @@ print_info_text (const PsCliOptions *options,
     ps_cli_table_add_row_take (counts, g_strdup (_(event_counts[i].label)),
                                count_text (event_counts[i].get (store)), NULL);
   ps_cli_table_print (counts, stdout, "    ");
+
+  if (ps_event_store_get_n_sample_sources (store) > 0)
+    {
+      g_autoptr(PsCliTable) sources = ps_cli_table_new (3);
+
+      printf ("\n%s\n", _("Sample sources:"));
+      ps_cli_table_set_alignment (sources, "lrr");
+      ps_cli_table_add_row (sources, _("Name"), _("Samples"), _("Rate"), NULL);
+      for (guint i = 0; i < ps_event_store_get_n_sample_sources (store); i++)
+        {
+          const PsSampleSource *source = ps_event_store_get_sample_source (store, (guint16)i);
+
+          ps_cli_table_add_row_take (sources, g_strdup (ps_event_store_get_string (store, source->name)),
+                                     count_text (source->n_samples),
+                                     source->rate > 0 ? count_text (source->rate) : g_strdup ("–"),
+                                     NULL);
+        }
+      ps_cli_table_print (sources, stdout, "    ");
+    }
 
   printf ("\n");
   printf (_("Warnings: %llu raised, %u shown\n"),

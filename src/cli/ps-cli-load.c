@@ -107,6 +107,7 @@ load (const PsCliOptions  *options,
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(PsEventStore) store = NULL;
   g_autofree char *name = NULL;
+  g_autoptr(GHashTable) parser_options = NULL;
   Progress progress = { 0 };
   gboolean show_progress;
 
@@ -122,11 +123,18 @@ load (const PsCliOptions  *options,
   if (info != NULL && g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE))
     progress.total_size = (guint64)MAX (g_file_info_get_size (info), 0);
 
+  /* Options for the formats that have them; the others ignore them */
+  parser_options = g_hash_table_new (g_str_hash, g_str_equal);
+  if (options->sysroot != NULL)
+    g_hash_table_insert (parser_options, (gpointer)"sysroot", (gpointer)options->sysroot);
+  if (options->address_width != NULL)
+    g_hash_table_insert (parser_options, (gpointer)"address-width", (gpointer)options->address_width);
+
   show_progress = !options->quiet && stderr_is_terminal ();
-  store = ps_load_stream (G_INPUT_STREAM (stream), name, options->format, 0,
-                          progress.total_size, NULL,
-                          show_progress ? progress_cb : NULL, &progress,
-                          error);
+  store = ps_load_stream_with_options (G_INPUT_STREAM (stream), name, options->format, parser_options, 0,
+                                       progress.total_size, NULL,
+                                       show_progress ? progress_cb : NULL, &progress,
+                                       error);
 
   if (progress.shown)
     {

@@ -42,6 +42,11 @@ typedef struct
   gint64          thread;            /* calltree: --thread, or -1 for all */
   PsCallBasis     basis;             /* calltree: --basis */
   guint           depth;             /* calltree: --depth, 0 for no limit */
+  const char     *export_target;     /* export: --to, or NULL */
+  const char     *export_output;     /* export: -o, or NULL for stdout */
+  const char     *export_source;     /* export: --source (a sample source), or NULL */
+  const char     *sysroot;           /* --sysroot (hwpmc symbols), or NULL */
+  const char     *address_width;     /* --address-width "4" or "8", or NULL */
 } PsCliOptions;
 
 /* ps-cli-load.c */
@@ -126,6 +131,8 @@ int           ps_cli_stats           (const PsCliOptions *options,
                                       const char         *file);
 int           ps_cli_formats         (const PsCliOptions *options);
 int           ps_cli_calltree        (const PsCliOptions *options,
+                                      const char         *file);
+int           ps_cli_export          (const PsCliOptions *options,
                                       const char         *file);
 
 G_END_DECLS

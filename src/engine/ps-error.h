@@ -26,6 +26,8 @@ typedef enum
   PS_ERROR_TOO_LARGE,
   /* The run has no data of the kind asked for (e.g. no call stacks). */
   PS_ERROR_NO_DATA,
+  /* A known format, but a version or variant this build does not read. */
+  PS_ERROR_UNSUPPORTED_VERSION,
 } PsErrorCode;
 
 GQuark ps_error_quark (void);

@@ -1545,6 +1545,9 @@ ps_event_store_get_time_range (PsEventStore *self,
   for (guint64 i = 0; i < self->samples.length; i++)
     {
       const PsSample *sample = chunked_array_get (&self->samples, i);
+
+      if (sample->flags & PS_SAMPLE_FLAG_UNTIMED)
+        continue;
       begin = MIN (begin, sample->time_ns);
       end = MAX (end, sample->time_ns);
     }

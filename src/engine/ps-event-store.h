@@ -157,6 +157,7 @@ typedef enum
 {
   PS_SAMPLE_FLAG_NONE   = 0,
   PS_SAMPLE_FLAG_KERNEL = 1 << 0,
+  PS_SAMPLE_FLAG_UNTIMED = 1 << 1, /* aggregated: time_ns means nothing (pmcstat -G) */
 } PsSampleFlags;
 
 /* A sampled call stack. 24 bytes. */

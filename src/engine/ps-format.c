@@ -16,6 +16,8 @@ static const PsFormat * const formats[] = {
   &ps_format_ce_perflog,
   &ps_format_rtl_logfile,
   &ps_format_vs_report_csv,
+  &ps_format_hwpmc_pmclog,
+  &ps_format_pmcstat_callgraph,
 };
 
 const PsFormat * const *

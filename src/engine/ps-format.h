@@ -116,5 +116,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsParser, ps_parser_free)
 extern const PsFormat ps_format_ce_perflog;
 extern const PsFormat ps_format_rtl_logfile;
 extern const PsFormat ps_format_vs_report_csv;
+extern const PsFormat ps_format_hwpmc_pmclog;
+extern const PsFormat ps_format_pmcstat_callgraph;
 
 G_END_DECLS

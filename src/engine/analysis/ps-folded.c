@@ -1,0 +1,266 @@
+/* ps-folded.c — folded call stacks
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs have millions of samples but few distinct stacks: the weights are
+ * summed by stack id first, and each distinct stack is turned into text
+ * once. The texts are sorted, and equal ones (frames that print alike)
+ * merged.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ps-folded.h"
+
+/* Write to the stream in pieces of about this size */
+#define WRITE_CHUNK_SIZE (64 * 1024)
+
+typedef struct
+{
+  guint32 stack;
+  guint64 weight;
+} StackWeight;
+
+typedef struct
+{
+  char    *text;
+  guint64  weight;
+} FoldedLine;
+
+static void
+append_sanitized (GString    *out,
+                  const char *text)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    g_string_append_c (out, (*p == ';' || *p == '\n' || *p == '\r') ? '_' : *p);
+}
+
+void
+ps_folded_append_frame (PsEventStore *store,
+                        guint32       frame_id,
+                        GString      *out)
+{
+  const PsFrame *frame = ps_event_store_get_frame (store, frame_id);
+  const char *function;
+  const char *module;
+
+  g_return_if_fail (PS_IS_EVENT_STORE (store));
+  g_return_if_fail (out != NULL);
+
+  if (frame == NULL)
+    {
+      g_string_append (out, "[unknown]");
+      return;
+    }
+
+  function = frame->function != 0 ? ps_event_store_get_string (store, frame->function) : NULL;
+  if (function != NULL && function[0] != '\0')
+    {
+      append_sanitized (out, function);
+      return;
+    }
+
+  module = frame->module != 0 ? ps_event_store_get_string (store, frame->module) : NULL;
+  if (module != NULL && module[0] != '\0')
+    {
+      const char *base = strrchr (module, '/');
+
+      append_sanitized (out, base != NULL && base[1] != '\0' ? base + 1 : module);
+      g_string_append_printf (out, "+0x%" G_GINT64_MODIFIER "x", frame->address);
+    }
+  else
+    g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", frame->address);
+}
+
+static int
+compare_lines (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (((const FoldedLine *)a)->text, ((const FoldedLine *)b)->text);
+}
+
+/* The distinct stacks of the selected samples, with their summed weights */
+static GArray *
+sum_by_stack (PsEventStore *store,
+              guint         source,
+              guint32       track)
+{
+  g_autoptr(GHashTable) index_of_stack = g_hash_table_new (NULL, NULL);  /* stack → index + 1 */
+  GArray *stacks = g_array_new (FALSE, FALSE, sizeof (StackWeight));
+  guint64 n_samples = ps_event_store_get_n_samples (store);
+  guint32 last_stack = 0;
+  guint last_index = 0;
+
+  for (guint64 i = 0; i < n_samples; i++)
+    {
+      const PsSample *sample = ps_event_store_get_sample (store, i);
+      gpointer known;
+      guint index;
+
+      if (sample->stack == 0 || sample->weight == 0)
+        continue;
+      if (source != PS_FOLDED_ALL_SOURCES && sample->source != source)
+        continue;
+      if (track != PS_NONE && sample->track != track)
+        continue;
+
+      /* Consecutive samples often share their stack */
+      if (sample->stack == last_stack && stacks->len > 0)
+        index = last_index;
+      else if ((known = g_hash_table_lookup (index_of_stack, GUINT_TO_POINTER (sample->stack))) != NULL)
+        index = GPOINTER_TO_UINT (known) - 1;
+      else
+        {
+          StackWeight entry = { sample->stack, 0 };
+
+          index = stacks->len;
+          g_array_append_val (stacks, entry);
+          g_hash_table_insert (index_of_stack, GUINT_TO_POINTER (sample->stack), GUINT_TO_POINTER (index + 1));
+        }
+
+      g_array_index (stacks, StackWeight, index).weight += sample->weight;
+      last_stack = sample->stack;
+      last_index = index;
+    }
+
+  return stacks;
+}
+
+/* Sorted, merged lines (FoldedLine, texts owned) */
+static GArray *
+build_lines (PsEventStore *store,
+             guint         source,
+             guint32       track)
+{
+  g_autoptr(GArray) stacks = sum_by_stack (store, source, track);
+  g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GString) text = g_string_new (NULL);
+  GArray *lines = g_array_sized_new (FALSE, FALSE, sizeof (FoldedLine), stacks->len);
+  guint n_merged = 0;
+
+  for (guint i = 0; i < stacks->len; i++)
+    {
+      const StackWeight *entry = &g_array_index (stacks, StackWeight, i);
+      guint32 id = entry->stack;
+      FoldedLine line;
+
+      /* Stack nodes lead from the innermost frame to the outermost */
+      g_array_set_size (frames, 0);
+      while (id != 0)
+        {
+          const PsStackNode *node = ps_event_store_get_stack_node (store, id);
+
+          if (node == NULL)
+            break;
+          g_array_append_val (frames, node->frame);
+          /* Parents have smaller ids; anything else would loop */
+          if (node->parent >= id)
+            break;
+          id = node->parent;
+        }
+
+      g_string_truncate (text, 0);
+      for (guint f = frames->len; f > 0; f--)
+        {
+          if (f < frames->len)
+            g_string_append_c (text, ';');
+          ps_folded_append_frame (store, g_array_index (frames, guint32, f - 1), text);
+        }
+
+      line.text = g_strndup (text->str, text->len);
+      line.weight = entry->weight;
+      g_array_append_val (lines, line);
+    }
+
+  qsort (lines->data, lines->len, sizeof (FoldedLine), compare_lines);
+
+  for (guint i = 0; i < lines->len; i++)
+    {
+      FoldedLine *line = &g_array_index (lines, FoldedLine, i);
+
+      if (n_merged > 0 && strcmp (g_array_index (lines, FoldedLine, n_merged - 1).text, line->text) == 0)
+        {
+          g_array_index (lines, FoldedLine, n_merged - 1).weight += line->weight;
+          g_free (line->text);
+        }
+      else
+        g_array_index (lines, FoldedLine, n_merged++) = *line;
+    }
+  g_array_set_size (lines, n_merged);
+
+  return lines;
+}
+
+static void
+free_lines (GArray *lines)
+{
+  for (guint i = 0; i < lines->len; i++)
+    g_free (g_array_index (lines, FoldedLine, i).text);
+  g_array_unref (lines);
+}
+
+static void
+append_line (GString          *out,
+             const FoldedLine *line)
+{
+  g_string_append (out, line->text);
+  g_string_append_printf (out, " %" G_GUINT64_FORMAT "\n", line->weight);
+}
+
+GString *
+ps_folded_build (PsEventStore *store,
+                 guint         source,
+                 guint32       track)
+{
+  GArray *lines;
+  GString *out;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  lines = build_lines (store, source, track);
+  out = g_string_new (NULL);
+  for (guint i = 0; i < lines->len; i++)
+    append_line (out, &g_array_index (lines, FoldedLine, i));
+  free_lines (lines);
+
+  return out;
+}
+
+gboolean
+ps_folded_write (PsEventStore  *store,
+                 guint          source,
+                 guint32        track,
+                 GOutputStream *stream,
+                 guint64       *n_lines,
+                 GCancellable  *cancellable,
+                 GError       **error)
+{
+  g_autoptr(GString) out = NULL;
+  GArray *lines;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  lines = build_lines (store, source, track);
+  if (n_lines != NULL)
+    *n_lines = lines->len;
+
+  out = g_string_sized_new (WRITE_CHUNK_SIZE + 4096);
+  for (guint i = 0; i < lines->len && ok; i++)
+    {
+      append_line (out, &g_array_index (lines, FoldedLine, i));
+      if (out->len >= WRITE_CHUNK_SIZE || i + 1 == lines->len)
+        {
+          ok = g_output_stream_write_all (stream, out->str, out->len, NULL, cancellable, error);
+          g_string_truncate (out, 0);
+        }
+    }
+  free_lines (lines);
+
+  return ok;
+}

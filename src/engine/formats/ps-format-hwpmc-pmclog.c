@@ -1,0 +1,1323 @@
+/* ps-format-hwpmc-pmclog.c — FreeBSD hwpmc(4) event logs into a run
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: hwpmc-pmclog.md §5 (timestamps), §6 (PMC ids, callchain flags),
+ * §8.1–§8.2 (the process and image model of pmcstat, what each record
+ * does), §9.4 (what a reader must tolerate).
+ *
+ * ps-pmclog.c cuts the bytes into records; this file keeps the model
+ * pmcstat keeps — processes with their executable mappings, the kernel as
+ * a pseudo-process, PMCs — and turns every CALLCHAIN into a sample whose
+ * stack is made of resolved frames:
+ *  - a pc inside a mapping whose image was found under the sysroot
+ *    (parser option "sysroot") and has a symbol there becomes the frame
+ *    of that function (address = the function's link-time start), so all
+ *    pcs of one function share one frame;
+ *  - a pc inside a mapping without symbols becomes "image+0xoffset";
+ *  - a pc inside no mapping becomes "[kernel]" or "[unknown]".
+ * Kernel-mode samples carry PS_SAMPLE_FLAG_KERNEL, so the call tree
+ * counts them as operating-system events (application time = user time).
+ *
+ * Samples are merged per event name into sample sources (a system-wide
+ * PMC exists once per CPU). Processes and threads become tracks; their
+ * lifetimes become spans and context switches, execs and forks marks,
+ * added in time order when the log ends (records are ordered per CPU
+ * buffer only, §5.1).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "ps-error.h"
+#include "ps-event-store-private.h"
+#include "ps-format.h"
+#include "ps-pmclog.h"
+#include "ps-symbols.h"
+
+/* Direct-mapped cache of resolved pcs: most samples repeat a few
+ * thousand pcs */
+#define FRAME_CACHE_BITS 16
+#define FRAME_CACHE_SIZE (1u << FRAME_CACHE_BITS)
+
+#define UNKNOWN_END G_MAXUINT64
+
+typedef struct
+{
+  char        *path;           /* as recorded */
+  guint32      index;          /* in image_list */
+  guint32      path_id;        /* string id of the path: the frames' module */
+  PsElfImage  *elf;            /* owned by the resolver, NULL if not found */
+  char        *missing;        /* why there are no symbols, or NULL */
+  guint64      samples_affected;
+  guint64      last_sample;    /* serial of the last sample counted */
+} Image;
+
+typedef struct
+{
+  guint64  start;
+  guint64  end;                /* exclusive, UNKNOWN_END until the next mapping */
+  guint64  bias;               /* pc − bias = link-time address */
+  guint64  load;               /* load address: offsets are shown from it */
+  Image   *image;
+} Map;
+
+typedef struct
+{
+  guint32  pid;
+  guint32  slot;               /* index in processes, for the pc cache */
+  guint32  generation;         /* bumped when the maps change */
+  guint32  track;              /* PS_NONE until needed */
+  GArray  *maps;               /* Map, sorted by start, not overlapping */
+  char    *name;
+  gint64   first_ns;
+  gint64   last_ns;
+  gboolean seen;
+  gboolean exited;
+  gint64   exit_ns;
+} Process;
+
+typedef struct
+{
+  guint32  tid;
+  guint32  pid;
+  guint32  track;
+  char    *name;
+  gint64   first_ns;
+  gint64   last_ns;
+  gboolean seen;
+  gboolean exited;
+  gint64   exit_ns;
+} Thread;
+
+typedef struct
+{
+  guint64 pc;
+  guint32 process_slot;
+  guint32 generation;
+  guint32 frame;
+  guint32 image;               /* index + 1 in images of an image without symbols, else 0 */
+} CacheEntry;
+
+typedef struct
+{
+  gint64  time_ns;
+  guint64 offset;
+  guint32 track;
+  guint32 text;
+} PendingMark;
+
+typedef struct
+{
+  PsParser          parent;
+  PsEventStore     *store;
+  PsPmclogReader   *reader;
+  PsSymbolResolver *resolver;
+  char             *sysroot;
+  gboolean          failed;
+
+  guint32           session;
+  gboolean          initialized;
+  guint64           tsc_init;
+  guint64           tsc_freq;
+  gboolean          legacy;
+  guint32           legacy_seconds0;
+  guint32           legacy_nanoseconds0;
+
+  GHashTable       *images;      /* path → Image */
+  GPtrArray        *image_list;  /* Image, in order of appearance */
+  GHashTable       *processes;   /* pid → Process */
+  GPtrArray        *process_list;
+  Process          *kernel;
+  GHashTable       *threads;     /* tid → Thread */
+  GPtrArray        *thread_list;
+  GHashTable       *pmcs;        /* pmcid → source index + 1 */
+  GHashTable       *unknown_pmcs;
+
+  CacheEntry       *cache;
+  GArray           *frames;      /* guint32 scratch: one sample's frames */
+  guint32           kernel_frame;
+  guint32           unknown_frame;
+
+  GArray           *marks;       /* PendingMark */
+  guint64           n_samples;
+  guint64           n_samples_unmapped;
+  guint64           n_samples_unresolved; /* with a frame in a module without symbols */
+  guint64           n_drop_notices;
+  guint64           n_after_close;
+  guint64           n_closelogs;
+} PmclogParser;
+
+/* --- Time ------------------------------------------------------------------ */
+
+/* ns since INITIALIZE; the product would overflow 64 bits after a few
+ * seconds at GHz rates, so quotient and remainder go separately (§5.1) */
+static gint64
+record_time_ns (PmclogParser         *self,
+                const PsPmclogRecord *record)
+{
+  if (!self->initialized)
+    return 0;
+
+  if (self->legacy || !record->has_tsc)
+    {
+      gint64 seconds = (gint64)record->seconds - self->legacy_seconds0;
+      gint64 nanoseconds = (gint64)record->nanoseconds - self->legacy_nanoseconds0;
+      return seconds * G_GINT64_CONSTANT (1000000000) + nanoseconds;
+    }
+  else
+    {
+      gboolean negative = record->tsc < self->tsc_init;
+      guint64 ticks = negative ? self->tsc_init - record->tsc : record->tsc - self->tsc_init;
+      guint64 ns;
+
+      if (self->tsc_freq == 0)
+        ns = ticks;  /* raw ticks: the frequency is not in the log */
+      else
+        {
+          guint64 quotient = ticks / self->tsc_freq;
+          guint64 remainder = ticks % self->tsc_freq;
+
+          ns = quotient * G_GUINT64_CONSTANT (1000000000);
+          if (remainder < G_MAXUINT64 / G_GUINT64_CONSTANT (1000000000))
+            ns += remainder * G_GUINT64_CONSTANT (1000000000) / self->tsc_freq;
+          else
+            ns += (guint64)((double)remainder * 1e9 / (double)self->tsc_freq);
+        }
+      if (ns > (guint64)G_MAXINT64)
+        ns = G_MAXINT64;
+      return negative ? -(gint64)ns : (gint64)ns;
+    }
+}
+
+/* --- Images, processes, threads ------------------------------------------- */
+
+static void
+image_free (gpointer data)
+{
+  Image *image = data;
+
+  g_free (image->path);
+  g_free (image->missing);
+  g_free (image);
+}
+
+static const char *
+path_basename (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+  return slash != NULL && slash[1] != '\0' ? slash + 1 : path;
+}
+
+static Image *
+get_image (PmclogParser *self,
+           const char   *path)
+{
+  Image *image = g_hash_table_lookup (self->images, path);
+  g_autoptr(GError) error = NULL;
+
+  if (image != NULL)
+    return image;
+
+  image = g_new0 (Image, 1);
+  image->path = g_strdup (path);
+  image->index = self->image_list->len;
+  image->path_id = ps_event_store_intern (self->store, path, -1);
+  image->last_sample = G_MAXUINT64;
+
+  if (self->resolver != NULL)
+    image->elf = ps_symbol_resolver_get_image (self->resolver, path, &error);
+  if (image->elf == NULL)
+    image->missing = self->resolver != NULL && error != NULL
+      ? g_strdup (error->message)
+      /* Translators: why a module's functions have no names */
+      : g_strdup (_("no symbol folder was chosen"));
+  else if (!ps_elf_image_has_symbols (image->elf))
+    /* Translators: %s is a file name */
+    image->missing = g_strdup_printf (_("“%s” has no symbol table and no debug file was found"), path);
+
+  g_hash_table_insert (self->images, image->path, image);
+  g_ptr_array_add (self->image_list, image);
+  return image;
+}
+
+static void
+process_free (gpointer data)
+{
+  Process *process = data;
+
+  g_array_unref (process->maps);
+  g_free (process->name);
+  g_free (process);
+}
+
+static Process *
+get_process (PmclogParser *self,
+             guint32       pid)
+{
+  Process *process;
+
+  if (pid == PS_PMCLOG_KERNEL_PID)
+    return self->kernel;
+
+  process = g_hash_table_lookup (self->processes, GUINT_TO_POINTER (pid));
+  if (process != NULL)
+    return process;
+
+  process = g_new0 (Process, 1);
+  process->pid = pid;
+  process->slot = self->process_list->len;
+  process->track = PS_NONE;
+  process->maps = g_array_new (FALSE, FALSE, sizeof (Map));
+  g_hash_table_insert (self->processes, GUINT_TO_POINTER (pid), process);
+  g_ptr_array_add (self->process_list, process);
+  return process;
+}
+
+static void
+process_saw (Process *process,
+             gint64   time_ns)
+{
+  if (!process->seen || time_ns < process->first_ns)
+    process->first_ns = time_ns;
+  if (!process->seen || time_ns > process->last_ns)
+    process->last_ns = time_ns;
+  process->seen = TRUE;
+}
+
+static guint32
+process_track (PmclogParser *self,
+               Process      *process)
+{
+  if (process->track == PS_NONE)
+    {
+      PsTrack track = { 0 };
+      g_autofree char *name = g_strdup_printf ("%u", process->pid);
+
+      track.name = ps_event_store_intern (self->store, name, -1);
+      track.parent = PS_NONE;
+      track.session = self->session;
+      track.number = process->pid;
+      track.unit = 0;
+      track.kind = PS_TRACK_PROCESS;
+      process->track = ps_event_store_add_track (self->store, &track);
+    }
+  return process->track;
+}
+
+static void
+thread_free (gpointer data)
+{
+  Thread *thread = data;
+
+  g_free (thread->name);
+  g_free (thread);
+}
+
+static Thread *
+get_thread (PmclogParser *self,
+            guint32       tid,
+            guint32       pid)
+{
+  Thread *thread = g_hash_table_lookup (self->threads, GUINT_TO_POINTER (tid));
+
+  if (thread != NULL)
+    {
+      /* A thread id reused by another process after an exit */
+      if (pid == thread->pid || pid == PS_PMCLOG_KERNEL_PID)
+        return thread;
+      g_hash_table_steal (self->threads, GUINT_TO_POINTER (tid));
+    }
+
+  thread = g_new0 (Thread, 1);
+  thread->tid = tid;
+  thread->pid = pid;
+  thread->track = PS_NONE;
+  g_hash_table_insert (self->threads, GUINT_TO_POINTER (tid), thread);
+  g_ptr_array_add (self->thread_list, thread);
+  return thread;
+}
+
+static guint32
+thread_track (PmclogParser *self,
+              Thread       *thread)
+{
+  if (thread->track == PS_NONE)
+    {
+      PsTrack track = { 0 };
+      Process *process = get_process (self, thread->pid);
+      g_autofree char *name = g_strdup_printf ("%u", thread->tid);
+
+      track.name = ps_event_store_intern (self->store, name, -1);
+      track.parent = process_track (self, process);
+      track.session = self->session;
+      track.number = thread->tid;
+      track.kind = PS_TRACK_THREAD;
+      thread->track = ps_event_store_add_track (self->store, &track);
+    }
+  return thread->track;
+}
+
+static void
+thread_saw (Thread *thread,
+            gint64  time_ns)
+{
+  if (!thread->seen || time_ns < thread->first_ns)
+    thread->first_ns = time_ns;
+  if (!thread->seen || time_ns > thread->last_ns)
+    thread->last_ns = time_ns;
+  thread->seen = TRUE;
+}
+
+/* --- Maps (§8.1, §8.2) -------------------------------------------------------- */
+
+/* The mapping that contains pc, or NULL */
+static const Map *
+find_map (Process *process,
+          guint64  pc)
+{
+  const Map *maps = (const Map *)(gpointer)process->maps->data;
+  guint lo = 0;
+  guint hi = process->maps->len;
+
+  /* The last map that starts at or below pc */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (maps[mid].start <= pc)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return NULL;
+  if (pc >= maps[lo - 1].end)
+    return NULL;
+  return &maps[lo - 1];
+}
+
+/* Removes [start, end) from the maps, splitting those it cuts */
+static void
+unmap_range (Process *process,
+             guint64  start,
+             guint64  end)
+{
+  GArray *kept = g_array_sized_new (FALSE, FALSE, sizeof (Map), process->maps->len + 1);
+
+  for (guint i = 0; i < process->maps->len; i++)
+    {
+      Map map = g_array_index (process->maps, Map, i);
+
+      if (map.end <= start || map.start >= end)
+        {
+          g_array_append_val (kept, map);
+          continue;
+        }
+      if (map.start < start)
+        {
+          Map before = map;
+          before.end = start;
+          g_array_append_val (kept, before);
+        }
+      if (map.end > end)
+        {
+          Map after = map;
+          after.start = end;
+          g_array_append_val (kept, after);
+        }
+    }
+
+  g_array_unref (process->maps);
+  process->maps = kept;
+  process->generation++;
+}
+
+/* Links an image at its load address: with the ELF file, the mapping is
+ * its executable sections moved by the load bias; without, it runs from
+ * the load address to the next mapping. */
+static void
+link_image (PmclogParser *self,
+            Process      *process,
+            const char   *path,
+            guint64       load,
+            gboolean      load_is_bias)
+{
+  Image *image = get_image (self, path);
+  Map map = { 0 };
+  guint position;
+
+  map.image = image;
+  if (image->elf != NULL)
+    {
+      guint64 vaddr = ps_elf_image_get_vaddr (image->elf);
+
+      map.bias = load_is_bias ? load : load - vaddr;
+      map.load = load_is_bias ? vaddr + load : load;
+      map.start = ps_elf_image_get_start (image->elf) + map.bias;
+      map.end = ps_elf_image_get_end (image->elf) + map.bias;
+      if (map.end <= map.start)
+        return;
+    }
+  else
+    {
+      map.bias = load;
+      map.load = load;
+      map.start = load;
+      map.end = UNKNOWN_END;
+    }
+
+  /* A new mapping replaces what it overlaps (only when its extent is known) */
+  if (map.end != UNKNOWN_END)
+    unmap_range (process, map.start, map.end);
+
+  for (position = 0; position < process->maps->len; position++)
+    if (g_array_index (process->maps, Map, position).start >= map.start)
+      break;
+  if (position < process->maps->len && g_array_index (process->maps, Map, position).start == map.start)
+    g_array_index (process->maps, Map, position) = map;
+  else
+    g_array_insert_val (process->maps, position, map);
+
+  /* Mappings of unknown extent end where the next one begins */
+  for (guint i = 0; i + 1 < process->maps->len; i++)
+    {
+      Map *current = &g_array_index (process->maps, Map, i);
+      const Map *next = &g_array_index (process->maps, Map, i + 1);
+
+      if (current->end == UNKNOWN_END || current->end > next->start)
+        current->end = next->start;
+    }
+  process->generation++;
+}
+
+/* PROCEXEC: the new image replaces every mapping (§8.2) */
+static void
+exec_image (PmclogParser         *self,
+            Process              *process,
+            const PsPmclogRecord *record)
+{
+  const char *path = record->u.procexec.path;
+  Image *image;
+  const char *interpreter = NULL;
+
+  g_array_set_size (process->maps, 0);
+  process->generation++;
+  g_free (process->name);
+  process->name = g_strdup (path_basename (path));
+
+  if (path[0] == '\0')
+    return;
+
+  image = get_image (self, path);
+  if (record->u.procexec.has_dyn)
+    {
+      /* 14.x and later: the executable at its link address moved by the
+       * PIE bias, the run-time linker at AT_BASE */
+      link_image (self, process, path, record->u.procexec.dyn, TRUE);
+      if (image->elf != NULL)
+        interpreter = ps_elf_image_get_interpreter (image->elf);
+      if (record->u.procexec.base != 0)
+        link_image (self, process, interpreter != NULL ? interpreter : "/libexec/ld-elf.so.1",
+                    record->u.procexec.base, FALSE);
+    }
+  else
+    {
+      /* Before: the executable at its own link address; the run-time
+       * linker where the entry address says */
+      link_image (self, process, path, 0, TRUE);
+      if (image->elf != NULL)
+        interpreter = ps_elf_image_get_interpreter (image->elf);
+      if (interpreter != NULL)
+        {
+          Image *rtld = get_image (self, interpreter);
+
+          if (rtld->elf != NULL && record->u.procexec.base >= ps_elf_image_get_entry (rtld->elf))
+            link_image (self, process, interpreter,
+                        record->u.procexec.base - ps_elf_image_get_entry (rtld->elf)
+                        + ps_elf_image_get_vaddr (rtld->elf), FALSE);
+        }
+    }
+}
+
+/* --- Frames ------------------------------------------------------------------- */
+
+static inline guint32
+cache_slot (guint64 pc,
+            guint32 process_slot)
+{
+  guint64 key = (pc ^ ((guint64)process_slot << 40)) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  return (guint32)(key >> (64 - FRAME_CACHE_BITS));
+}
+
+/* The frame of a pc in a process; FALSE when no mapping has it */
+static gboolean
+resolve_pc (PmclogParser *self,
+            Process      *process,
+            guint64       pc,
+            guint32      *frame,
+            Image       **unresolved)
+{
+  CacheEntry *entry = &self->cache[cache_slot (pc, process->slot)];
+  const Map *map;
+  guint64 address;
+  guint64 symbol_start = 0;
+  const char *name = NULL;
+
+  if (entry->pc == pc && entry->process_slot == process->slot && entry->generation == process->generation
+      && entry->frame != 0)
+    {
+      *frame = entry->frame - 1;
+      *unresolved = entry->image != 0 ? g_ptr_array_index (self->image_list, entry->image - 1) : NULL;
+      return TRUE;
+    }
+
+  map = find_map (process, pc);
+  if (map == NULL)
+    return FALSE;
+
+  address = pc - map->bias;
+  if (map->image->elf != NULL)
+    name = ps_elf_image_lookup (map->image->elf, address, &symbol_start);
+
+  if (name != NULL)
+    {
+      *frame = ps_event_store_intern_frame (self->store, ps_event_store_intern (self->store, name, -1),
+                                            map->image->path_id, symbol_start);
+      *unresolved = NULL;
+    }
+  else
+    {
+      char text[512];
+
+      g_snprintf (text, sizeof text, "%s+0x%" G_GINT64_MODIFIER "x",
+                  path_basename (map->image->path), pc - map->load);
+      *frame = ps_event_store_intern_frame (self->store, ps_event_store_intern (self->store, text, -1),
+                                            map->image->path_id, address);
+      *unresolved = map->image;
+    }
+
+  entry->pc = pc;
+  entry->process_slot = process->slot;
+  entry->generation = process->generation;
+  entry->frame = *frame + 1;
+  entry->image = *unresolved != NULL ? (*unresolved)->index + 1 : 0;
+  return TRUE;
+}
+
+/* --- Records ------------------------------------------------------------------ */
+
+static guint16
+source_for_pmc (PmclogParser *self,
+                guint32       pmcid)
+{
+  gpointer found = g_hash_table_lookup (self->pmcs, GUINT_TO_POINTER (pmcid));
+  g_autofree char *name = NULL;
+  guint16 source;
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+
+  /* pmcstat gives up here; a sample is worth more than the rule */
+  name = g_strdup_printf ("PMC 0x%08x", pmcid);
+  source = ps_event_store_add_sample_source (self->store, ps_event_store_intern (self->store, name, -1), 0);
+  g_hash_table_insert (self->pmcs, GUINT_TO_POINTER (pmcid), GUINT_TO_POINTER ((guint)source + 1));
+  return source;
+}
+
+static void
+add_callchain (PmclogParser         *self,
+               const PsPmclogRecord *record)
+{
+  gint64 time_ns = record_time_ns (self, record);
+  guint32 pid = record->u.callchain.pid;
+  guint32 tid = record->u.callchain.tid;
+  gboolean user = (record->u.callchain.cpuflags & PS_PMCLOG_CC_USER) != 0;
+  Process *process = get_process (self, pid);
+  Process *context = user ? process : self->kernel;
+  PsSample sample = { 0 };
+  guint32 parent = 0;
+  gboolean unmapped = FALSE;
+  gboolean unresolved = FALSE;
+  guint64 serial = self->n_samples++;
+
+  if (!g_hash_table_contains (self->pmcs, GUINT_TO_POINTER (record->u.callchain.pmcid))
+      && !g_hash_table_contains (self->unknown_pmcs, GUINT_TO_POINTER (record->u.callchain.pmcid)))
+    {
+      g_hash_table_add (self->unknown_pmcs, GUINT_TO_POINTER (record->u.callchain.pmcid));
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-UNKNOWN-PMC", 0,
+                             record->offset, self->session,
+                             /* Translators: a PMC is a performance-monitoring counter */
+                             _("A sample names PMC 0x%08x, which the log never allocated; its samples are shown under that number"),
+                             record->u.callchain.pmcid);
+    }
+
+  g_array_set_size (self->frames, 0);
+  for (guint i = 0; i < record->u.callchain.n_pcs; i++)
+    {
+      guint64 pc = record->u.callchain.pcs[i];
+      guint32 frame;
+      Image *image = NULL;
+
+      /* Kernel samples may go on with the thread's user frames (§6.2) */
+      if (!resolve_pc (self, context, pc, &frame, &image))
+        {
+          if (context == self->kernel && pid != PS_PMCLOG_KERNEL_PID
+              && resolve_pc (self, process, pc, &frame, &image))
+            context = process;
+          else
+            {
+              frame = context == self->kernel ? self->kernel_frame : self->unknown_frame;
+              unmapped = TRUE;
+            }
+        }
+      if (image != NULL && image->last_sample != serial)
+        {
+          image->last_sample = serial;
+          image->samples_affected++;
+          unresolved |= image->missing != NULL;
+        }
+      g_array_append_val (self->frames, frame);
+    }
+  if (unmapped)
+    self->n_samples_unmapped++;
+  if (unresolved)
+    self->n_samples_unresolved++;
+
+  /* Stack nodes run from the outermost caller in */
+  for (guint i = self->frames->len; i > 0; i--)
+    parent = ps_event_store_intern_stack (self->store, parent, g_array_index (self->frames, guint32, i - 1));
+
+  process_saw (process, time_ns);
+  if (tid != PS_PMCLOG_NO_TID && pid != PS_PMCLOG_KERNEL_PID)
+    {
+      Thread *thread = get_thread (self, tid, pid);
+
+      thread_saw (thread, time_ns);
+      sample.track = thread_track (self, thread);
+    }
+  else
+    sample.track = process_track (self, process);
+
+  sample.time_ns = time_ns;
+  sample.stack = parent;
+  sample.weight = 1;
+  sample.flags = user ? PS_SAMPLE_FLAG_NONE : PS_SAMPLE_FLAG_KERNEL;
+  sample.source = source_for_pmc (self, record->u.callchain.pmcid);
+  ps_store_builder_add_sample (self->parent.builder, &sample);
+}
+
+static void
+add_mark (PmclogParser         *self,
+          const PsPmclogRecord *record,
+          guint32               track,
+          const char           *text)
+{
+  PendingMark mark = { record_time_ns (self, record), record->offset, track,
+                       ps_event_store_add_text (self->store, text, -1) };
+
+  g_array_append_val (self->marks, mark);
+}
+
+static void
+set_metadata_u64 (PmclogParser *self,
+                  const char   *key,
+                  gboolean      hex,
+                  guint64       value)
+{
+  g_autofree char *text = hex ? g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", value)
+                              : g_strdup_printf ("%" G_GINT64_MODIFIER "u", value);
+  ps_event_store_set_metadata (self->store, self->session, key, text);
+}
+
+static void
+initialize (PmclogParser         *self,
+            const PsPmclogRecord *record)
+{
+  guint32 version = record->u.initialize.version;
+  PsPmclogReader *reader = self->reader;
+
+  if (self->initialized)
+    {
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-REINIT", 0, record->offset,
+                             self->session, _("A second INITIALIZE record; times stay relative to the first"));
+      return;
+    }
+
+  self->initialized = TRUE;
+  self->legacy = ps_pmclog_reader_get_generation (reader) == PS_PMCLOG_GENERATION_LEGACY;
+  self->tsc_init = record->tsc;
+  self->tsc_freq = record->u.initialize.tsc_freq;
+  self->legacy_seconds0 = record->seconds;
+  self->legacy_nanoseconds0 = record->nanoseconds;
+
+  set_metadata_u64 (self, "pmc_version", TRUE, version);
+  ps_event_store_set_metadata (self->store, self->session, "generation",
+                               self->legacy ? "legacy (FreeBSD 6–11)" : "modern (FreeBSD 12 and later)");
+  ps_event_store_set_metadata (self->store, self->session, "byte_order",
+                               ps_pmclog_reader_is_big_endian (reader) ? "big-endian" : "little-endian");
+  set_metadata_u64 (self, "cpu_type", TRUE, record->u.initialize.cputype);
+  if (record->u.initialize.cpuid != NULL && record->u.initialize.cpuid[0] != '\0')
+    ps_event_store_set_metadata (self->store, self->session, "cpuid", record->u.initialize.cpuid);
+  if (!self->legacy)
+    {
+      set_metadata_u64 (self, "tsc_frequency_hz", FALSE, self->tsc_freq);
+      if (self->tsc_freq == 0)
+        {
+          ps_event_store_set_metadata (self->store, self->session, "time_unit", "ticks");
+          ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PMCLOG-NO-FREQUENCY", 0, record->offset,
+                                 self->session,
+                                 _("The log does not give its clock frequency (not an x86 machine): times are in raw clock ticks"));
+        }
+      else
+        ps_event_store_set_metadata (self->store, self->session, "time_unit", "ns");
+    }
+  else
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PMCLOG-COARSE-TIME", 0, record->offset,
+                           self->session,
+                           _("Logs of FreeBSD 11 and older have coarse timestamps (one clock tick, 1–10 ms), and their fractions of a second above 0.27 s are scrambled by the kernel"));
+
+  if (record->u.initialize.has_wallclock)
+    ps_event_store_set_session_origin (self->store, self->session,
+                                       record->u.initialize.wall_seconds * G_GINT64_CONSTANT (1000000000)
+                                       + record->u.initialize.wall_nanoseconds);
+  else if (self->legacy)
+    ps_event_store_set_session_origin (self->store, self->session,
+                                       (gint64)record->seconds * G_GINT64_CONSTANT (1000000000)
+                                       + (record->nanoseconds & 0x0FFFFFFF));
+}
+
+static void
+allocate_pmc (PmclogParser         *self,
+              const PsPmclogRecord *record)
+{
+  g_autofree char *name = NULL;
+  guint16 source;
+
+  if (record->u.allocate.name != NULL && record->u.allocate.name[0] != '\0')
+    name = g_strdup (record->u.allocate.name);
+  else
+    /* Hardware events are numbers whose names depend on the FreeBSD
+     * release and the CPU (§6.5) */
+    name = g_strdup_printf ("event 0x%x", record->u.allocate.event);
+
+  source = ps_event_store_add_sample_source (self->store, ps_event_store_intern (self->store, name, -1),
+                                             record->u.allocate.rate);
+  g_hash_table_insert (self->pmcs, GUINT_TO_POINTER (record->u.allocate.pmcid), GUINT_TO_POINTER ((guint)source + 1));
+}
+
+static gboolean
+record_cb (const PsPmclogRecord *record,
+           gpointer              user_data,
+           GError              **error)
+{
+  PmclogParser *self = user_data;
+  char text[1200];
+
+  if (record->flags & PS_PMCLOG_RECORD_FLAG_AFTER_CLOSE)
+    self->n_after_close++;
+
+  switch (record->type)
+    {
+    case PS_PMCLOG_INITIALIZE:
+      initialize (self, record);
+      break;
+
+    case PS_PMCLOG_CALLCHAIN:
+    case PS_PMCLOG_PCSAMPLE:
+      add_callchain (self, record);
+      break;
+
+    case PS_PMCLOG_MAP_IN:
+      link_image (self, get_process (self, record->u.map_in.pid), record->u.map_in.path,
+                  record->u.map_in.start, FALSE);
+      break;
+
+    case PS_PMCLOG_MAP_OUT:
+      if (record->u.map_out.start < record->u.map_out.end)
+        unmap_range (get_process (self, record->u.map_out.pid), record->u.map_out.start, record->u.map_out.end);
+      break;
+
+    case PS_PMCLOG_PMCALLOCATE:
+    case PS_PMCLOG_PMCALLOCATEDYN:
+      allocate_pmc (self, record);
+      break;
+
+    case PS_PMCLOG_PROCEXEC:
+      {
+        Process *process = get_process (self, record->u.procexec.pid);
+
+        exec_image (self, process, record);
+        process_saw (process, record_time_ns (self, record));
+        /* Translators: a process ran a new program; %s is its path */
+        g_snprintf (text, sizeof text, _("exec %s"), record->u.procexec.path);
+        add_mark (self, record, process_track (self, process), text);
+      }
+      break;
+
+    case PS_PMCLOG_PROCFORK:
+      {
+        Process *parent = get_process (self, record->u.procfork.old_pid);
+        Process *child = get_process (self, record->u.procfork.new_pid);
+        gint64 time_ns = record_time_ns (self, record);
+
+        if (child != parent)
+          {
+            g_array_set_size (child->maps, 0);
+            g_array_append_vals (child->maps, parent->maps->data, parent->maps->len);
+            child->generation++;
+            if (child->name == NULL && parent->name != NULL)
+              child->name = g_strdup (parent->name);
+          }
+        process_saw (parent, time_ns);
+        process_saw (child, time_ns);
+        /* Translators: %u is a process id */
+        g_snprintf (text, sizeof text, _("fork: new process %u"), record->u.procfork.new_pid);
+        add_mark (self, record, process_track (self, parent), text);
+      }
+      break;
+
+    case PS_PMCLOG_PROCEXIT:
+    case PS_PMCLOG_SYSEXIT:
+      {
+        guint32 pid = record->type == PS_PMCLOG_SYSEXIT ? record->u.sysexit.pid : record->u.procexit.pid;
+        Process *process = get_process (self, pid);
+
+        process->exited = TRUE;
+        process->exit_ns = record_time_ns (self, record);
+        process_saw (process, process->exit_ns);
+      }
+      break;
+
+    case PS_PMCLOG_PROC_CREATE:
+      {
+        Process *process = get_process (self, record->u.thread.pid);
+
+        if (record->u.thread.name != NULL && record->u.thread.name[0] != '\0')
+          {
+            g_free (process->name);
+            process->name = g_strdup (record->u.thread.name);
+          }
+        process_saw (process, record_time_ns (self, record));
+      }
+      break;
+
+    case PS_PMCLOG_THR_CREATE:
+      {
+        Thread *thread = get_thread (self, record->u.thread.tid, record->u.thread.pid);
+
+        if (record->u.thread.name != NULL && record->u.thread.name[0] != '\0')
+          {
+            g_free (thread->name);
+            thread->name = g_strdup (record->u.thread.name);
+          }
+        thread_saw (thread, record_time_ns (self, record));
+      }
+      break;
+
+    case PS_PMCLOG_THR_EXIT:
+      {
+        Thread *thread = g_hash_table_lookup (self->threads, GUINT_TO_POINTER (record->u.thread.tid));
+
+        if (thread != NULL)
+          {
+            thread->exited = TRUE;
+            thread->exit_ns = record_time_ns (self, record);
+            thread_saw (thread, thread->exit_ns);
+          }
+      }
+      break;
+
+    case PS_PMCLOG_PROCCSW:
+      {
+        Process *process = get_process (self, record->u.proccsw.pid);
+        guint32 track;
+
+        if (record->u.proccsw.tid != PS_PMCLOG_NO_TID)
+          {
+            Thread *thread = get_thread (self, record->u.proccsw.tid, record->u.proccsw.pid);
+
+            thread_saw (thread, record_time_ns (self, record));
+            track = thread_track (self, thread);
+          }
+        else
+          track = process_track (self, process);
+        process_saw (process, record_time_ns (self, record));
+        /* Translators: a context switch; %s is the count of the PMC's events during the time slice */
+        g_snprintf (text, sizeof text, _("switched out after %" G_GINT64_MODIFIER "u events"), record->u.proccsw.value);
+        add_mark (self, record, track, text);
+      }
+      break;
+
+    case PS_PMCLOG_USERDATA:
+      /* Translators: a marker the profiled program wrote into the log */
+      g_snprintf (text, sizeof text, _("user data 0x%08x"), record->u.userdata.value);
+      add_mark (self, record, process_track (self, self->kernel), text);
+      break;
+
+    case PS_PMCLOG_DROPNOTIFY:
+      self->n_drop_notices++;
+      break;
+
+    case PS_PMCLOG_CLOSELOG:
+      self->n_closelogs++;
+      break;
+
+    case PS_PMCLOG_CONTAINER_INFO:
+      if (record->u.container.cpu_model != NULL)
+        ps_event_store_set_metadata (self->store, self->session, "cpu_model", record->u.container.cpu_model);
+      if (record->u.container.os_release != NULL)
+        ps_event_store_set_metadata (self->store, self->session, "os_release", record->u.container.os_release);
+      if (record->u.container.build_id != NULL)
+        ps_event_store_set_metadata (self->store, self->session, "kernel_build_id", record->u.container.build_id);
+      break;
+
+    case PS_PMCLOG_PMCATTACH:
+    case PS_PMCLOG_PMCDETACH:
+    case PS_PMCLOG_N_TYPES:
+    default:
+      break;
+    }
+
+  return TRUE;
+}
+
+static void
+warning_cb (const char *code,
+            guint64     offset,
+            const char *message,
+            gpointer    user_data)
+{
+  PmclogParser *self = user_data;
+
+  ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, code, 0, offset, self->session, "%s", message);
+}
+
+/* --- The end of the log: names, lifetimes, marks, data quality ------------ */
+
+static int
+compare_marks (gconstpointer a,
+               gconstpointer b)
+{
+  const PendingMark *ma = a;
+  const PendingMark *mb = b;
+
+  if (ma->time_ns != mb->time_ns)
+    return ma->time_ns < mb->time_ns ? -1 : 1;
+  return ma->offset < mb->offset ? -1 : ma->offset > mb->offset;
+}
+
+typedef struct
+{
+  gint64  begin_ns;
+  gint64  end_ns;
+  guint32 track;
+  guint32 name;
+  gboolean open;
+} Lifetime;
+
+static int
+compare_lifetimes (gconstpointer a,
+                   gconstpointer b)
+{
+  const Lifetime *la = a;
+  const Lifetime *lb = b;
+
+  if (la->begin_ns != lb->begin_ns)
+    return la->begin_ns < lb->begin_ns ? -1 : 1;
+  return la->track < lb->track ? -1 : la->track > lb->track;
+}
+
+static void
+finish_model (PmclogParser *self)
+{
+  g_autoptr(GArray) lifetimes = g_array_new (FALSE, FALSE, sizeof (Lifetime));
+
+  /* Names learned after the tracks were made */
+  for (guint i = 0; i < self->process_list->len; i++)
+    {
+      Process *process = g_ptr_array_index (self->process_list, i);
+      g_autofree char *name = NULL;
+      Lifetime lifetime = { 0 };
+
+      if (process->track == PS_NONE)
+        continue;
+      if (process == self->kernel)
+        name = g_strdup (_("Kernel"));
+      else if (process->name != NULL)
+        /* Translators: a process: its name and its id */
+        name = g_strdup_printf (_("%s (pid %u)"), process->name, process->pid);
+      else
+        name = g_strdup_printf (_("pid %u"), process->pid);
+      _ps_event_store_set_track_name (self->store, process->track, ps_event_store_intern (self->store, name, -1), 0);
+
+      if (process->seen && process != self->kernel)
+        {
+          lifetime.begin_ns = process->first_ns;
+          lifetime.end_ns = process->exited ? process->exit_ns : process->last_ns;
+          lifetime.open = !process->exited;
+          lifetime.track = process->track;
+          lifetime.name = ps_event_store_intern (self->store, name, -1);
+          g_array_append_val (lifetimes, lifetime);
+        }
+    }
+
+  for (guint i = 0; i < self->thread_list->len; i++)
+    {
+      Thread *thread = g_ptr_array_index (self->thread_list, i);
+      Process *process = get_process (self, thread->pid);
+      g_autofree char *name = NULL;
+      Lifetime lifetime = { 0 };
+
+      if (thread->track == PS_NONE)
+        continue;
+      if (thread->name != NULL && thread->name[0] != '\0')
+        /* Translators: a thread: its name and its id */
+        name = g_strdup_printf (_("%s (tid %u)"), thread->name, thread->tid);
+      else
+        name = g_strdup_printf (_("tid %u"), thread->tid);
+      _ps_event_store_set_track_name (self->store, thread->track, ps_event_store_intern (self->store, name, -1),
+                                      process->name != NULL ? ps_event_store_intern (self->store, process->name, -1) : 0);
+
+      if (thread->seen)
+        {
+          lifetime.begin_ns = thread->first_ns;
+          lifetime.end_ns = thread->exited ? thread->exit_ns : thread->last_ns;
+          lifetime.open = !thread->exited;
+          lifetime.track = thread->track;
+          lifetime.name = ps_event_store_intern (self->store, name, -1);
+          g_array_append_val (lifetimes, lifetime);
+        }
+    }
+
+  /* Spans are kept in the order they began */
+  g_array_sort (lifetimes, compare_lifetimes);
+  for (guint i = 0; i < lifetimes->len; i++)
+    {
+      const Lifetime *lifetime = &g_array_index (lifetimes, Lifetime, i);
+      PsSpan span = { 0 };
+
+      span.begin_ns = lifetime->begin_ns;
+      span.end_ns = MAX (lifetime->begin_ns, lifetime->end_ns);
+      span.track = lifetime->track;
+      span.name = lifetime->name;
+      span.parent = PS_NONE;
+      span.flags = lifetime->open ? PS_SPAN_FLAG_UNTERMINATED : PS_SPAN_FLAG_NONE;
+      ps_store_builder_add_span (self->parent.builder, &span);
+    }
+
+  g_array_sort (self->marks, compare_marks);
+  for (guint i = 0; i < self->marks->len; i++)
+    {
+      const PendingMark *pending = &g_array_index (self->marks, PendingMark, i);
+      PsMark mark = { 0 };
+
+      mark.time_ns = pending->time_ns;
+      mark.track = pending->track;
+      mark.text = pending->text;
+      mark.span = PS_NONE;
+      ps_store_builder_add_mark (self->parent.builder, &mark);
+    }
+
+  /* Data quality: what was lost and what has no names */
+  set_metadata_u64 (self, "samples", FALSE, self->n_samples);
+  if (self->sysroot != NULL)
+    ps_event_store_set_metadata (self->store, self->session, "sysroot", self->sysroot);
+
+  if (self->n_drop_notices > 0)
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-DROPPED", 0, PS_NO_POSITION,
+                           self->session,
+                           g_dngettext (GETTEXT_PACKAGE,
+                                        "The kernel dropped samples %" G_GINT64_MODIFIER "u time: its buffers were full, so at least that many samples are missing",
+                                        "The kernel dropped samples %" G_GINT64_MODIFIER "u times: its buffers were full, so at least that many samples are missing",
+                                        self->n_drop_notices),
+                           self->n_drop_notices);
+  if (self->n_after_close > 0)
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PMCLOG-AFTER-CLOSE", 0, PS_NO_POSITION,
+                           self->session,
+                           g_dngettext (GETTEXT_PACKAGE,
+                                        "%" G_GINT64_MODIFIER "u record came after the log was closed (another CPU’s buffer); it is kept",
+                                        "%" G_GINT64_MODIFIER "u records came after the log was closed (other CPUs’ buffers); they are kept",
+                                        self->n_after_close),
+                           self->n_after_close);
+
+  for (guint i = 0; i < self->image_list->len; i++)
+    {
+      Image *image = g_ptr_array_index (self->image_list, i);
+
+      if (image->samples_affected == 0 || image->missing == NULL)
+        continue;
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-NO-SYMBOLS", 0, PS_NO_POSITION,
+                             self->session,
+                             /* Translators: %s is a file, then the reason, then a count and a percentage */
+                             g_dngettext (GETTEXT_PACKAGE,
+                                          "No function names for %s (%s): %" G_GINT64_MODIFIER "u sample (%.1f %%) has frames in it",
+                                          "No function names for %s (%s): %" G_GINT64_MODIFIER "u samples (%.1f %%) have frames in it",
+                                          image->samples_affected),
+                             image->path, image->missing, image->samples_affected,
+                             100.0 * image->samples_affected / MAX (self->n_samples, 1));
+    }
+  set_metadata_u64 (self, "samples_with_unresolved_frames", FALSE, self->n_samples_unresolved);
+
+  if (self->n_samples_unmapped > 0)
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-UNMAPPED", 0, PS_NO_POSITION,
+                           self->session,
+                           g_dngettext (GETTEXT_PACKAGE,
+                                        "%" G_GINT64_MODIFIER "u sample (%.1f %%) has addresses outside every mapping the log announced; they show as [kernel] or [unknown]",
+                                        "%" G_GINT64_MODIFIER "u samples (%.1f %%) have addresses outside every mapping the log announced; they show as [kernel] or [unknown]",
+                                        self->n_samples_unmapped),
+                           self->n_samples_unmapped, 100.0 * self->n_samples_unmapped / MAX (self->n_samples, 1));
+}
+
+/* --- The parser -------------------------------------------------------------- */
+
+static gboolean
+pmclog_start (PmclogParser *self)
+{
+  PsPmclogOptions options = { 0 };
+  PsPmclogCallbacks callbacks = { record_cb, warning_cb };
+  const char *width = ps_parser_get_option (&self->parent, "address-width");
+  const char *sysroot = ps_parser_get_option (&self->parent, "sysroot");
+
+  if (width != NULL)
+    options.address_width = (guint)g_ascii_strtoull (width, NULL, 10);
+  if (options.address_width != 4 && options.address_width != 8)
+    options.address_width = 0;
+  options.resync = g_strcmp0 (ps_parser_get_option (&self->parent, "resync"), "true") == 0;
+
+  if (sysroot != NULL && sysroot[0] != '\0')
+    {
+      self->sysroot = g_strdup (sysroot);
+      self->resolver = ps_symbol_resolver_new (sysroot);
+    }
+
+  self->session = ps_event_store_add_session (self->store, 0, FALSE);
+  self->kernel_frame = ps_event_store_intern_frame (self->store, ps_event_store_intern (self->store, "[kernel]", -1), 0, 0);
+  self->unknown_frame = ps_event_store_intern_frame (self->store, ps_event_store_intern (self->store, "[unknown]", -1), 0, 0);
+  self->reader = ps_pmclog_reader_new (&options, &callbacks, self);
+  return TRUE;
+}
+
+static gboolean
+pmclog_feed (PsParser      *parser,
+             const guint8  *data,
+             gsize          length,
+             GError       **error)
+{
+  PmclogParser *self = (PmclogParser *)parser;
+
+  if (self->reader == NULL)
+    pmclog_start (self);
+  if (self->failed)
+    return FALSE;
+  if (!ps_pmclog_reader_feed (self->reader, data, length, error))
+    {
+      self->failed = TRUE;
+      finish_model (self);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+pmclog_finish (PsParser  *parser,
+               GError   **error)
+{
+  PmclogParser *self = (PmclogParser *)parser;
+  gboolean ok;
+
+  if (self->reader == NULL)
+    pmclog_start (self);
+  if (self->failed)
+    return FALSE;
+
+  ok = ps_pmclog_reader_finish (self->reader, error);
+  finish_model (self);
+  ps_event_store_set_session_end (self->store, self->session, 0);
+  return ok;
+}
+
+static void
+pmclog_free (PsParser *parser)
+{
+  PmclogParser *self = (PmclogParser *)parser;
+
+  g_clear_pointer (&self->reader, ps_pmclog_reader_free);
+  g_clear_pointer (&self->images, g_hash_table_unref);
+  g_clear_pointer (&self->image_list, g_ptr_array_unref);
+  g_clear_pointer (&self->processes, g_hash_table_unref);
+  g_clear_pointer (&self->process_list, g_ptr_array_unref);
+  g_clear_pointer (&self->threads, g_hash_table_unref);
+  g_clear_pointer (&self->thread_list, g_ptr_array_unref);
+  g_clear_pointer (&self->pmcs, g_hash_table_unref);
+  g_clear_pointer (&self->unknown_pmcs, g_hash_table_unref);
+  g_clear_pointer (&self->resolver, ps_symbol_resolver_free);
+  g_clear_pointer (&self->cache, g_free);
+  g_clear_pointer (&self->frames, g_array_unref);
+  g_clear_pointer (&self->marks, g_array_unref);
+  g_clear_pointer (&self->sysroot, g_free);
+  g_free (self);
+}
+
+static const PsParserClass pmclog_parser_class = {
+  pmclog_feed,
+  pmclog_finish,
+  pmclog_free,
+};
+
+static PsParser *
+pmclog_parser_new (PsStoreBuilder *builder)
+{
+  PmclogParser *self = g_new0 (PmclogParser, 1);
+
+  self->parent.klass = &pmclog_parser_class;
+  self->parent.builder = builder;
+  self->store = ps_store_builder_get_store (builder);
+  self->images = g_hash_table_new (g_str_hash, g_str_equal);
+  self->image_list = g_ptr_array_new_with_free_func (image_free);
+  self->processes = g_hash_table_new (NULL, NULL);
+  /* The owner of every list entry; the tables only point into it */
+  self->process_list = g_ptr_array_new_with_free_func (process_free);
+  self->threads = g_hash_table_new (NULL, NULL);
+  self->thread_list = g_ptr_array_new_with_free_func (thread_free);
+  self->pmcs = g_hash_table_new (NULL, NULL);
+  self->unknown_pmcs = g_hash_table_new (NULL, NULL);
+  self->cache = g_new0 (CacheEntry, FRAME_CACHE_SIZE);
+  self->frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->marks = g_array_new (FALSE, FALSE, sizeof (PendingMark));
+
+  /* The kernel: every pid −1 mapping (§8.1) */
+  self->kernel = g_new0 (Process, 1);
+  self->kernel->pid = PS_PMCLOG_KERNEL_PID;
+  self->kernel->slot = 0;
+  self->kernel->track = PS_NONE;
+  self->kernel->maps = g_array_new (FALSE, FALSE, sizeof (Map));
+  g_ptr_array_add (self->process_list, self->kernel);
+
+  return &self->parent;
+}
+
+static guint
+pmclog_sniff (const guint8 *data,
+              gsize         length,
+              const char   *file_name)
+{
+  return ps_pmclog_sniff (data, length);
+}
+
+static const char * const pmclog_extensions[] = { "pmclog", "pmc", "out", NULL };
+static const char * const pmclog_mime_types[] = { "application/x-hwpmc-log", NULL };
+
+const PsFormat ps_format_hwpmc_pmclog = {
+  "hwpmc-pmclog",
+  N_("FreeBSD hwpmc log"),
+  N_("Binary event logs of FreeBSD’s hwpmc(4) (pmcstat -O, pmc record): samples with call chains, "
+     "processes, threads and mappings, from FreeBSD 6 to 16, on any host"),
+  pmclog_extensions,
+  pmclog_mime_types,
+  pmclog_sniff,
+  pmclog_parser_new,
+};

@@ -1,0 +1,731 @@
+/* test-hwpmc-pmclog.c — hwpmc logs into runs: processes, maps, symbols, samples
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: hwpmc-pmclog.md §5 (time), §6.2 (kernel and merged user frames),
+ * §8.1–§8.2 (processes, images, load addresses, pc → function), §9.4.
+ *
+ * The logs come from the tests' pmclog writer; the ELF files are the real
+ * ones test-symbols uses (tests/symbols/fixture.c, built by meson), placed
+ * in a sysroot made for each test, and the function addresses the tests
+ * expect are what nm said about them.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "ps-call-tree.h"
+#include "ps-error.h"
+#include "ps-folded.h"
+#include "ps-format.h"
+#include "ps-loader.h"
+#include "ps-pmclog.h"
+#include "pmclog-writer.h"
+
+#define VERSION_14 0x0A000000u
+#define TSC_FREQ   G_GUINT64_CONSTANT (2000000000)  /* 2 GHz: 2 ticks a ns */
+#define TSC0       G_GUINT64_CONSTANT (1000000)
+#define WALL       G_GINT64_CONSTANT (1700000000)
+
+#define LIB_BASE   G_GUINT64_CONSTANT (0x800400000)
+#define APP_BIAS   G_GUINT64_CONSTANT (0x555500000000)
+#define KERNEL_AT  G_GUINT64_CONSTANT (0xffffffff80200000)
+
+#define CLOCK_PMC  0x00010100u
+#define CYCLES_PMC 0x00020200u
+
+#define APP_PID    42
+#define WORKER_TID 100101
+
+/* --- Fixtures ------------------------------------------------------------ */
+
+/* Function start addresses of an ELF fixture, from nm */
+static GHashTable *
+read_nm (const char *fixture)
+{
+  g_autofree char *name = g_strconcat (fixture, ".nm", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  GHashTable *symbols;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+
+  symbols = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) fields = g_strsplit_set (lines[i], " \t", -1);
+      guint n = g_strv_length (fields);
+      guint64 *address;
+
+      if (n < 3)
+        continue;
+      address = g_new (guint64, 1);
+      *address = g_ascii_strtoull (fields[0], NULL, 16);
+      g_hash_table_replace (symbols, g_strdup (fields[n - 1]), address);
+    }
+  return symbols;
+}
+
+static guint64
+symbol (GHashTable *symbols,
+        const char *name)
+{
+  guint64 *address = g_hash_table_lookup (symbols, name);
+
+  g_assert_nonnull (address);
+  return *address;
+}
+
+static void
+copy_file (const char *from,
+           const char *to)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *dir = g_path_get_dirname (to);
+  gsize length;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_get_contents (from, &contents, &length, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (to, contents, length, &error));
+  g_assert_no_error (error);
+}
+
+typedef struct
+{
+  char       *sysroot;
+  GHashTable *lib;      /* nm of libfixture.so */
+  GHashTable *program;  /* nm of fixture-program */
+  guint64     lib_vaddr;
+  guint64     program_vaddr;
+} Fixture;
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          remove_tree (child);
+        }
+    }
+  g_remove (path);
+}
+
+static void
+fixture_clear (Fixture *fixture)
+{
+  if (fixture->sysroot != NULL)
+    remove_tree (fixture->sysroot);
+  g_clear_pointer (&fixture->sysroot, g_free);
+  g_clear_pointer (&fixture->lib, g_hash_table_unref);
+  g_clear_pointer (&fixture->program, g_hash_table_unref);
+}
+
+/* The first executable PT_LOAD rounded down to its alignment: 0x1000 for
+ * the fixtures the toolchain here makes (checked by test-symbols) */
+#define FIXTURE_VADDR G_GUINT64_CONSTANT (0x1000)
+
+/* A sysroot with /lib/libfixture.so.1 and /usr/bin/app; FALSE (test
+ * skipped) when the build could not make the fixtures */
+static gboolean
+fixture_init (Fixture *fixture)
+{
+  g_autofree char *lib = g_test_build_filename (G_TEST_BUILT, "libfixture.so", NULL);
+  g_autofree char *program = g_test_build_filename (G_TEST_BUILT, "fixture-program", NULL);
+  g_autofree char *lib_to = NULL;
+  g_autofree char *program_to = NULL;
+  g_autoptr(GError) error = NULL;
+
+  memset (fixture, 0, sizeof *fixture);
+  fixture->lib = read_nm ("libfixture.so");
+  fixture->program = read_nm ("fixture-program");
+  if (fixture->lib == NULL || fixture->program == NULL
+      || !g_file_test (lib, G_FILE_TEST_EXISTS) || !g_file_test (program, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("the ELF fixtures were not built (no nm/objcopy/readelf)");
+      return FALSE;
+    }
+
+  fixture->sysroot = g_dir_make_tmp ("perfscope-sysroot-XXXXXX", &error);
+  g_assert_no_error (error);
+  lib_to = g_build_filename (fixture->sysroot, "lib", "libfixture.so.1", NULL);
+  program_to = g_build_filename (fixture->sysroot, "usr", "bin", "app", NULL);
+  copy_file (lib, lib_to);
+  copy_file (program, program_to);
+  fixture->lib_vaddr = FIXTURE_VADDR;
+  fixture->program_vaddr = FIXTURE_VADDR;
+  return TRUE;
+}
+
+static PsEventStore *
+load_bytes (GBytes     *bytes,
+            const char *sysroot,
+            gsize       chunk_size,
+            GError    **error)
+{
+  g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_bytes (bytes);
+  g_autoptr(GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
+
+  if (sysroot != NULL)
+    g_hash_table_insert (options, (gpointer)"sysroot", (gpointer)sysroot);
+  return ps_load_stream_with_options (stream, "pmcstat.out", NULL, options, chunk_size,
+                                      g_bytes_get_size (bytes), NULL, NULL, NULL, error);
+}
+
+/* The log of the main scenario: one process with a worker thread, the
+ * library and the program mapped, the kernel mapped but not in the
+ * sysroot, samples of two PMCs in user and kernel mode, and the events a
+ * system-wide session has around them */
+static GBytes *
+make_log (Fixture *fixture)
+{
+  PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, VERSION_14);
+  guint64 lib_load = LIB_BASE + fixture->lib_vaddr;
+  guint64 pcs[4];
+  guint64 tsc = TSC0;
+
+  ps_pmclog_writer_initialize (writer, tsc, 0x80, TSC_FREQ, WALL, 250000000, "GenuineIntel-6-55-4");
+  ps_pmclog_writer_pmcallocatedyn (writer, tsc, CLOCK_PMC, 0x1000, 0x80, 0, "CLOCK.HARD");
+  ps_pmclog_writer_pmcallocate (writer, tsc, CYCLES_PMC, 0x1234, 0x80, 65536);
+  ps_pmclog_writer_map_in (writer, tsc, PS_PMCLOG_KERNEL_PID, KERNEL_AT, "/boot/kernel/kernel");
+  ps_pmclog_writer_proc_create (writer, tsc, APP_PID, 0, "app");
+  ps_pmclog_writer_thr_create (writer, tsc, WORKER_TID, APP_PID, 0, "worker");
+  /* 14.x exec: the PIE program at its bias, no run-time linker */
+  ps_pmclog_writer_procexec (writer, tsc + 2000, APP_PID, 0xFFFFFFFF, 0, APP_BIAS, "/usr/bin/app");
+  ps_pmclog_writer_map_in (writer, tsc + 2000, APP_PID, lib_load, "/lib/libfixture.so.1");
+
+  /* 1: user, fixture_global_one ← fixture_global_two ← main, at +1 µs */
+  pcs[0] = LIB_BASE + symbol (fixture->lib, "fixture_global_one") + 4;
+  pcs[1] = LIB_BASE + symbol (fixture->lib, "fixture_global_two") + 8;
+  pcs[2] = APP_BIAS + symbol (fixture->program, "main") + 3;
+  ps_pmclog_writer_callchain (writer, TSC0 + 2000, APP_PID, WORKER_TID, CLOCK_PMC, (3u << 16) | PS_PMCLOG_CC_USER, pcs, 3);
+  /* 2: the same pcs but one: another pc of the same function shares its frame */
+  pcs[0] = LIB_BASE + symbol (fixture->lib, "fixture_global_one") + 9;
+  ps_pmclog_writer_callchain (writer, TSC0 + 4000, APP_PID, WORKER_TID, CLOCK_PMC, (3u << 16) | PS_PMCLOG_CC_USER, pcs, 3);
+  /* 3: kernel mode, a kernel frame, then the thread's user frames (§6.2) */
+  pcs[0] = KERNEL_AT + 0x100010;
+  pcs[1] = LIB_BASE + symbol (fixture->lib, "_ZN6Widget4drawEv") + 2;
+  pcs[2] = APP_BIAS + symbol (fixture->program, "main") + 3;
+  ps_pmclog_writer_callchain (writer, TSC0 + 6000, APP_PID, WORKER_TID, CLOCK_PMC, 1u << 16, pcs, 3);
+  /* 4: a pc in the bytes between two functions of the library */
+  pcs[0] = LIB_BASE + symbol (fixture->lib, "fixture_global_one") + 0x11 + 16;
+  pcs[1] = APP_BIAS + symbol (fixture->program, "main") + 3;
+  ps_pmclog_writer_callchain (writer, TSC0 + 8000, APP_PID, WORKER_TID, CYCLES_PMC, PS_PMCLOG_CC_USER, pcs, 2);
+  /* 5: a process never announced, at an address nothing maps */
+  pcs[0] = 0x1234;
+  ps_pmclog_writer_callchain (writer, TSC0 + 10000, 77, 100777, CYCLES_PMC, PS_PMCLOG_CC_USER, pcs, 1);
+  /* 6: a PMC the log never allocated */
+  pcs[0] = KERNEL_AT + 0x200;
+  ps_pmclog_writer_callchain (writer, TSC0 + 12000, APP_PID, WORKER_TID, 0x00990900, 0, pcs, 1);
+
+  ps_pmclog_writer_proccsw (writer, TSC0 + 14000, CYCLES_PMC, APP_PID, WORKER_TID, 123456);
+  ps_pmclog_writer_dropnotify (writer, TSC0 + 15000);
+  ps_pmclog_writer_userdata (writer, TSC0 + 15500, 0xC0FFEE);
+  ps_pmclog_writer_thr_exit (writer, TSC0 + 16000, WORKER_TID);
+  ps_pmclog_writer_sysexit (writer, TSC0 + 18000, APP_PID);
+  ps_pmclog_writer_closelog (writer, TSC0 + 20000);
+  /* Another CPU's buffer, after the close (§9.4) */
+  ps_pmclog_writer_procfork (writer, TSC0 + 19000, APP_PID, 43);
+
+  return ps_pmclog_writer_free_to_bytes (writer);
+}
+
+/* --- Helpers ------------------------------------------------------------- */
+
+/* "outer;…;leaf" of a sample */
+static char *
+stack_text (PsEventStore   *store,
+            const PsSample *sample)
+{
+  GPtrArray *names = g_ptr_array_new ();
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint32 id = sample->stack; id != 0; id = ps_event_store_get_stack_node (store, id)->parent)
+    {
+      const PsFrame *frame = ps_event_store_get_frame (store, ps_event_store_get_stack_node (store, id)->frame);
+      g_ptr_array_add (names, (gpointer)ps_event_store_get_string (store, frame->function));
+    }
+  for (guint i = names->len; i > 0; i--)
+    {
+      if (text->len > 0)
+        g_string_append_c (text, ';');
+      g_string_append (text, g_ptr_array_index (names, i - 1));
+    }
+  g_ptr_array_unref (names);
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static const PsFrame *
+leaf_frame (PsEventStore   *store,
+            const PsSample *sample)
+{
+  return ps_event_store_get_frame (store, ps_event_store_get_stack_node (store, sample->stack)->frame);
+}
+
+static gboolean
+has_warning (PsEventStore *store,
+             const char   *code,
+             const char   *text)
+{
+  for (guint i = 0; i < ps_event_store_get_n_warnings (store); i++)
+    {
+      PsWarning warning;
+
+      ps_event_store_get_warning (store, i, &warning);
+      if (g_strcmp0 (warning.code, code) == 0 && (text == NULL || strstr (warning.message, text) != NULL))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static guint32
+find_track (PsEventStore *store,
+            PsTrackKind   kind,
+            gint64        number)
+{
+  for (guint32 t = 0; t < ps_event_store_get_n_tracks (store); t++)
+    {
+      const PsTrack *track = ps_event_store_get_track (store, t);
+
+      if (track->kind == kind && track->number == number)
+        return t;
+    }
+  return PS_NONE;
+}
+
+/* --- Tests --------------------------------------------------------------- */
+
+static void
+test_sniff (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, VERSION_14);
+  const PsFormat *format;
+  guint score = 0;
+
+  ps_pmclog_writer_initialize (writer, TSC0, 1, TSC_FREQ, WALL, 0, "AuthenticAMD-23-1-2");
+  ps_pmclog_writer_closelog (writer, TSC0);
+  bytes = ps_pmclog_writer_free_to_bytes (writer);
+
+  /* By content: the name says nothing */
+  format = ps_format_sniff (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "capture.bin", &score);
+  g_assert_nonnull (format);
+  g_assert_cmpstr (format->name, ==, "hwpmc-pmclog");
+  g_assert_cmpuint (score, >=, 90);
+  g_assert_true (ps_format_lookup ("hwpmc-pmclog") == format);
+}
+
+static void
+test_model (void)
+{
+  Fixture fixture;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 process, thread, stranger;
+  const PsSampleSource *clock, *cycles;
+  const PsSample *sample;
+  const PsFrame *frame;
+  const PsTrack *track;
+  gint64 begin, end;
+
+  if (!fixture_init (&fixture))
+    return;
+
+  bytes = make_log (&fixture);
+  store = load_bytes (bytes, fixture.sysroot, 0, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  g_assert_null (ps_event_store_get_error (store));
+  g_assert_cmpstr (ps_event_store_get_format (store), ==, "hwpmc-pmclog");
+
+  /* Metadata and the wall-clock origin (§5.1) */
+  g_assert_cmpstr (ps_event_store_get_metadata (store, 0, "pmc_version"), ==, "0xa000000");
+  g_assert_cmpstr (ps_event_store_get_metadata (store, 0, "cpuid"), ==, "GenuineIntel-6-55-4");
+  g_assert_cmpstr (ps_event_store_get_metadata (store, 0, "tsc_frequency_hz"), ==, "2000000000");
+  g_assert_cmpstr (ps_event_store_get_metadata (store, 0, "time_unit"), ==, "ns");
+  g_assert_cmpstr (ps_event_store_get_metadata (store, 0, "samples"), ==, "6");
+  g_assert_cmpstr (ps_event_store_get_metadata (store, 0, "sysroot"), ==, fixture.sysroot);
+  g_assert_cmpint (ps_event_store_get_session (store, 0)->origin_unix_ns, ==, WALL * 1000000000 + 250000000);
+
+  /* Sample sources: the PMCs by event name, and the one never allocated */
+  g_assert_cmpuint (ps_event_store_get_n_sample_sources (store), ==, 3);
+  clock = ps_event_store_get_sample_source (store, 0);
+  cycles = ps_event_store_get_sample_source (store, 1);
+  g_assert_cmpstr (ps_event_store_get_string (store, clock->name), ==, "CLOCK.HARD");
+  g_assert_cmpuint (clock->n_samples, ==, 3);
+  g_assert_cmpstr (ps_event_store_get_string (store, cycles->name), ==, "event 0x1234");
+  g_assert_cmpuint (cycles->rate, ==, 65536);
+  g_assert_cmpuint (cycles->n_samples, ==, 2);
+  g_assert_cmpstr (ps_event_store_get_string (store, ps_event_store_get_sample_source (store, 2)->name), ==, "PMC 0x00990900");
+  g_assert_true (has_warning (store, "W-PMCLOG-UNKNOWN-PMC", "0x00990900"));
+
+  /* Tracks: the process by its PROC_CREATE name, its thread under it,
+   * and the process that only its sample announced */
+  process = find_track (store, PS_TRACK_PROCESS, APP_PID);
+  thread = find_track (store, PS_TRACK_THREAD, WORKER_TID);
+  stranger = find_track (store, PS_TRACK_THREAD, 100777);
+  g_assert_cmpuint (process, !=, PS_NONE);
+  g_assert_cmpuint (thread, !=, PS_NONE);
+  g_assert_cmpuint (stranger, !=, PS_NONE);
+  track = ps_event_store_get_track (store, process);
+  /* exec named the program after PROC_CREATE */
+  g_assert_cmpstr (ps_event_store_get_string (store, track->name), ==, "app (pid 42)");
+  track = ps_event_store_get_track (store, thread);
+  g_assert_cmpstr (ps_event_store_get_string (store, track->name), ==, "worker (tid 100101)");
+  g_assert_cmpuint (track->parent, ==, process);
+  g_assert_cmpuint (ps_event_store_get_track (store, ps_event_store_get_track (store, stranger)->parent)->number, ==, 77);
+
+  g_assert_cmpuint (ps_event_store_get_n_samples (store), ==, 6);
+
+  /* 1: named by the library's and the program's symbols; times in ns
+   * from INITIALIZE at 2 ticks a ns */
+  sample = ps_event_store_get_sample (store, 0);
+  g_assert_cmpint (sample->time_ns, ==, 1000);
+  g_assert_cmpuint (sample->track, ==, thread);
+  g_assert_cmpuint (sample->flags, ==, PS_SAMPLE_FLAG_NONE);
+  {
+    g_autofree char *text = stack_text (store, sample);
+    g_assert_cmpstr (text, ==, "main;fixture_global_two;fixture_global_one");
+  }
+  frame = leaf_frame (store, sample);
+  g_assert_cmpstr (ps_event_store_get_string (store, frame->module), ==, "/lib/libfixture.so.1");
+  g_assert_cmpuint (frame->address, ==, symbol (fixture.lib, "fixture_global_one"));
+
+  /* 2: another pc of the same function, the same stack */
+  g_assert_cmpuint (ps_event_store_get_sample (store, 1)->stack, ==, sample->stack);
+
+  /* 3: kernel mode; the kernel is not in the sysroot */
+  sample = ps_event_store_get_sample (store, 2);
+  g_assert_cmpuint (sample->flags, ==, PS_SAMPLE_FLAG_KERNEL);
+  g_assert_cmpint (sample->time_ns, ==, 3000);
+  {
+    g_autofree char *text = stack_text (store, sample);
+    g_assert_cmpstr (text, ==, "main;Widget::draw();kernel+0x100010");
+  }
+
+  /* 4: between two functions: the library and the offset from its text */
+  sample = ps_event_store_get_sample (store, 3);
+  g_assert_cmpuint (sample->source, ==, 1);
+  {
+    g_autofree char *text = stack_text (store, sample);
+    g_autofree char *expected = g_strdup_printf ("main;libfixture.so.1+0x%" G_GINT64_MODIFIER "x",
+                                                 symbol (fixture.lib, "fixture_global_one") + 0x11 + 16 - fixture.lib_vaddr);
+    g_assert_cmpstr (text, ==, expected);
+  }
+
+  /* 5 and 6: outside every mapping */
+  {
+    g_autofree char *five = stack_text (store, ps_event_store_get_sample (store, 4));
+    g_autofree char *six = stack_text (store, ps_event_store_get_sample (store, 5));
+
+    g_assert_cmpstr (five, ==, "[unknown]");
+    g_assert_cmpstr (six, ==, "kernel+0x200");
+  }
+  g_assert_true (has_warning (store, "W-PMCLOG-UNMAPPED", "1 sample (16.7 %) has"));
+
+  /* What has no names, and how many samples it touches */
+  g_assert_true (has_warning (store, "W-PMCLOG-NO-SYMBOLS", "/boot/kernel/kernel"));
+  g_assert_true (has_warning (store, "W-PMCLOG-NO-SYMBOLS", "2 samples (33.3 %)"));
+  g_assert_true (has_warning (store, "W-PMCLOG-DROPPED", NULL));
+  g_assert_true (has_warning (store, "I-PMCLOG-AFTER-CLOSE", NULL));
+  g_assert_cmpstr (ps_event_store_get_metadata (store, 0, "samples_with_unresolved_frames"), ==, "2");
+
+  /* Lifetimes as spans: the worker from THR_CREATE (time 0) to THR_EXIT */
+  g_assert_cmpuint (ps_event_store_get_n_spans (store), >=, 2);
+  for (guint64 i = 0; i < ps_event_store_get_n_spans (store); i++)
+    {
+      const PsSpan *span = ps_event_store_get_span (store, i);
+
+      if (i > 0)
+        g_assert_cmpint (span->begin_ns, >=, ps_event_store_get_span (store, i - 1)->begin_ns);
+      if (span->track == thread)
+        {
+          g_assert_cmpint (span->begin_ns, ==, 0);
+          g_assert_cmpint (span->end_ns, ==, 8000);
+          g_assert_cmpuint (span->flags, ==, PS_SPAN_FLAG_NONE);
+        }
+      if (span->track == process)
+        {
+          g_assert_cmpint (span->end_ns, ==, 9000);
+          g_assert_cmpuint (span->flags, ==, PS_SPAN_FLAG_NONE);
+        }
+    }
+
+  /* Marks in time order: exec, the context switch, user data, the fork */
+  g_assert_cmpuint (ps_event_store_get_n_marks (store), ==, 4);
+  g_assert_cmpstr (ps_event_store_get_string (store, ps_event_store_get_mark (store, 0)->text), ==, "exec /usr/bin/app");
+  g_assert_cmpint (ps_event_store_get_mark (store, 0)->time_ns, ==, 1000);
+  g_assert_cmpstr (ps_event_store_get_string (store, ps_event_store_get_mark (store, 1)->text), ==, "switched out after 123456 events");
+  g_assert_cmpuint (ps_event_store_get_mark (store, 1)->track, ==, thread);
+  g_assert_cmpstr (ps_event_store_get_string (store, ps_event_store_get_mark (store, 2)->text), ==, "user data 0x00c0ffee");
+  g_assert_cmpstr (ps_event_store_get_string (store, ps_event_store_get_mark (store, 3)->text), ==, "fork: new process 43");
+  g_assert_cmpint (ps_event_store_get_mark (store, 3)->time_ns, ==, 9500);
+
+  g_assert_true (ps_event_store_get_time_range (store, &begin, &end));
+  g_assert_cmpint (begin, ==, 0);
+  g_assert_cmpint (end, ==, 9500);
+
+  /* The call tree: kernel samples are the OS part */
+  {
+    g_autoptr(PsCallTree) tree = ps_call_tree_new_for_store (store, NULL, &error);
+    guint32 main_function;
+
+    g_assert_no_error (error);
+    g_assert_cmpint (ps_call_tree_get_unit (tree), ==, PS_CALL_UNIT_SAMPLES);
+    g_assert_cmpfloat (ps_call_tree_get_elapsed_total (tree), ==, 6);
+    g_assert_cmpfloat (ps_call_tree_get_application_total (tree), ==, 4);
+    main_function = ps_call_tree_lookup_function (tree, "main");
+    g_assert_cmpuint (main_function, !=, PS_NONE);
+    g_assert_cmpfloat (ps_call_tree_get_function_stats (tree, main_function)->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE], ==, 4);
+    g_assert_cmpfloat (ps_call_tree_get_function_stats (tree, main_function)->total[PS_CALL_VALUE_APPLICATION_INCLUSIVE], ==, 3);
+    g_assert_cmpstr (ps_call_tree_get_function_module (tree, main_function), ==, "/usr/bin/app");
+  }
+
+  fixture_clear (&fixture);
+}
+
+/* Without a sysroot every frame is "module+0xoffset" and every module is
+ * named in the data-quality notes */
+static void
+test_no_sysroot (void)
+{
+  Fixture fixture;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!fixture_init (&fixture))
+    return;
+
+  bytes = make_log (&fixture);
+  store = load_bytes (bytes, NULL, 0, &error);
+  g_assert_no_error (error);
+
+  {
+    g_autofree char *text = stack_text (store, ps_event_store_get_sample (store, 0));
+    g_autofree char *expected = g_strdup_printf ("app+0x%" G_GINT64_MODIFIER "x;libfixture.so.1+0x%" G_GINT64_MODIFIER "x;libfixture.so.1+0x%" G_GINT64_MODIFIER "x",
+                                                 symbol (fixture.program, "main") + 3,
+                                                 symbol (fixture.lib, "fixture_global_two") + 8 - fixture.lib_vaddr,
+                                                 symbol (fixture.lib, "fixture_global_one") + 4 - fixture.lib_vaddr);
+    g_assert_cmpstr (text, ==, expected);
+  }
+  g_assert_true (has_warning (store, "W-PMCLOG-NO-SYMBOLS", "/lib/libfixture.so.1 (no symbol folder was chosen)"));
+  g_assert_true (has_warning (store, "W-PMCLOG-NO-SYMBOLS", "/usr/bin/app"));
+  g_assert_null (ps_event_store_get_metadata (store, 0, "sysroot"));
+
+  fixture_clear (&fixture);
+}
+
+/* Fed in chunks of every size up to a record and beyond: the same run */
+static void
+test_chunks (void)
+{
+  Fixture fixture;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(PsEventStore) whole = NULL;
+  g_autoptr(GString) expected = NULL;
+
+  if (!fixture_init (&fixture))
+    return;
+
+  bytes = make_log (&fixture);
+  whole = load_bytes (bytes, fixture.sysroot, 0, NULL);
+  expected = ps_folded_build (whole, PS_FOLDED_ALL_SOURCES, PS_NONE);
+  g_assert_cmpuint (expected->len, >, 0);
+
+  for (gsize chunk = 1; chunk <= 130; chunk += (chunk < 20 ? 1 : 7))
+    {
+      g_autoptr(PsEventStore) store = load_bytes (bytes, fixture.sysroot, chunk, NULL);
+      g_autoptr(GString) folded = ps_folded_build (store, PS_FOLDED_ALL_SOURCES, PS_NONE);
+
+      g_assert_cmpstr (folded->str, ==, expected->str);
+      g_assert_cmpuint (ps_event_store_get_n_samples (store), ==, 6);
+      g_assert_cmpuint (ps_event_store_get_n_marks (store), ==, ps_event_store_get_n_marks (whole));
+      g_assert_cmpuint (ps_event_store_get_n_warnings (store), ==, ps_event_store_get_n_warnings (whole));
+    }
+
+  fixture_clear (&fixture);
+}
+
+/* Cut inside the last sample: the error names the offset, the rest stays */
+static void
+test_truncated (void)
+{
+  Fixture fixture;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) cut = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  PsPmclogWriter *writer;
+  guint64 pcs[2] = { 0x1000, 0x2000 };
+  gsize last;
+  const GError *read_error;
+
+  if (!fixture_init (&fixture))
+    return;
+
+  writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, VERSION_14);
+  ps_pmclog_writer_initialize (writer, TSC0, 0x80, TSC_FREQ, WALL, 0, "GenuineIntel-6-55-4");
+  ps_pmclog_writer_pmcallocatedyn (writer, TSC0, CLOCK_PMC, 0x1000, 0x80, 0, "CLOCK.HARD");
+  for (guint i = 0; i < 10; i++)
+    ps_pmclog_writer_callchain (writer, TSC0 + i * 100, 5, 500, CLOCK_PMC, PS_PMCLOG_CC_USER, pcs, 2);
+  last = ps_pmclog_writer_callchain (writer, TSC0 + 1000, 5, 500, CLOCK_PMC, PS_PMCLOG_CC_USER, pcs, 2);
+  bytes = ps_pmclog_writer_free_to_bytes (writer);
+  cut = g_bytes_new_from_bytes (bytes, 0, last + 20);
+
+  store = load_bytes (cut, fixture.sysroot, 7, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  read_error = ps_event_store_get_error (store);
+  g_assert_nonnull (read_error);
+  {
+    g_autofree char *offset = g_strdup_printf ("%" G_GSIZE_FORMAT, last);
+    g_assert_nonnull (strstr (read_error->message, offset));
+  }
+  g_assert_cmpuint (ps_event_store_get_n_samples (store), ==, 10);
+  g_assert_cmpuint (ps_event_store_get_sample_source (store, 0)->n_samples, ==, 10);
+
+  fixture_clear (&fixture);
+}
+
+/* fork copies the maps, MAP_OUT removes a range, exec starts over */
+static void
+test_maps (void)
+{
+  Fixture fixture;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  PsPmclogWriter *writer;
+  guint64 lib_load;
+  guint64 pc;
+
+  if (!fixture_init (&fixture))
+    return;
+
+  lib_load = LIB_BASE + fixture.lib_vaddr;
+  pc = LIB_BASE + symbol (fixture.lib, "fixture_after_zero_sized") + 1;
+  writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, VERSION_14);
+  ps_pmclog_writer_initialize (writer, TSC0, 0x80, TSC_FREQ, WALL, 0, "GenuineIntel-6-55-4");
+  ps_pmclog_writer_pmcallocatedyn (writer, TSC0, CLOCK_PMC, 0x1000, 0x80, 0, "CLOCK.HARD");
+  ps_pmclog_writer_map_in (writer, TSC0, 10, lib_load, "/lib/libfixture.so.1");
+  ps_pmclog_writer_procfork (writer, TSC0, 10, 11);
+  /* 10 unmaps the library; 11 keeps its copy */
+  ps_pmclog_writer_map_out (writer, TSC0, 10, LIB_BASE, LIB_BASE + 0x100000);
+  ps_pmclog_writer_callchain (writer, TSC0 + 10, 10, 1000, CLOCK_PMC, PS_PMCLOG_CC_USER, &pc, 1);
+  ps_pmclog_writer_callchain (writer, TSC0 + 20, 11, 1100, CLOCK_PMC, PS_PMCLOG_CC_USER, &pc, 1);
+  /* 11 runs another program: the library is gone */
+  ps_pmclog_writer_procexec (writer, TSC0 + 30, 11, 0xFFFFFFFF, 0, APP_BIAS, "/usr/bin/app");
+  ps_pmclog_writer_callchain (writer, TSC0 + 40, 11, 1100, CLOCK_PMC, PS_PMCLOG_CC_USER, &pc, 1);
+  /* A 13.x-style run-time linker: not in the sysroot, so no mapping for it */
+  bytes = ps_pmclog_writer_free_to_bytes (writer);
+
+  store = load_bytes (bytes, fixture.sysroot, 0, NULL);
+  g_assert_cmpuint (ps_event_store_get_n_samples (store), ==, 3);
+  {
+    g_autofree char *unmapped = stack_text (store, ps_event_store_get_sample (store, 0));
+    g_autofree char *inherited = stack_text (store, ps_event_store_get_sample (store, 1));
+    g_autofree char *after_exec = stack_text (store, ps_event_store_get_sample (store, 2));
+
+    g_assert_cmpstr (unmapped, ==, "[unknown]");
+    g_assert_cmpstr (inherited, ==, "fixture_after_zero_sized");
+    g_assert_cmpstr (after_exec, ==, "[unknown]");
+  }
+  g_assert_cmpstr (ps_event_store_get_string (store, ps_event_store_get_track (store, find_track (store, PS_TRACK_PROCESS, 11))->name),
+                   ==, "app (pid 11)");
+
+  fixture_clear (&fixture);
+}
+
+/* A big-endian legacy log (FreeBSD 10): coarse times, no threads */
+static void
+test_legacy (void)
+{
+  PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_LEGACY, 8, TRUE, 0x03010000);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 pcs[2] = { 0x400123, 0x400456 };
+  const PsSample *sample;
+
+  ps_pmclog_writer_initialize (writer, PS_PMCLOG_WRITER_LEGACY_TIME (1500000000, 1000), 0x90, 0, 0, 0, NULL);
+  ps_pmclog_writer_pmcallocatedyn (writer, PS_PMCLOG_WRITER_LEGACY_TIME (1500000000, 1000), 0x1000000, 0x1000, 0x80, 0, "PAGE_FAULT.ALL");
+  ps_pmclog_writer_map_in (writer, PS_PMCLOG_WRITER_LEGACY_TIME (1500000000, 1000), 9, 0x400000, "/bin/dd");
+  ps_pmclog_writer_callchain (writer, PS_PMCLOG_WRITER_LEGACY_TIME (1500000002, 5000), 9, 0, 0x1000000, PS_PMCLOG_CC_USER, pcs, 2);
+  bytes = ps_pmclog_writer_free_to_bytes (writer);
+
+  store = load_bytes (bytes, NULL, 5, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (ps_event_store_get_metadata (store, 0, "byte_order"), ==, "big-endian");
+  g_assert_true (has_warning (store, "I-PMCLOG-COARSE-TIME", NULL));
+  g_assert_cmpuint (ps_event_store_get_n_samples (store), ==, 1);
+  sample = ps_event_store_get_sample (store, 0);
+  g_assert_cmpint (sample->time_ns, ==, G_GINT64_CONSTANT (2000004000));
+  /* No thread ids before FreeBSD 12: the sample is the process's */
+  g_assert_cmpuint (ps_event_store_get_track (store, sample->track)->kind, ==, PS_TRACK_PROCESS);
+  {
+    g_autofree char *text = stack_text (store, sample);
+    g_assert_cmpstr (text, ==, "dd+0x456;dd+0x123");
+  }
+  g_assert_cmpstr (ps_event_store_get_string (store, ps_event_store_get_sample_source (store, 0)->name), ==, "PAGE_FAULT.ALL");
+}
+
+/* A stream that is not a kernel log at all never gets this format, and a
+ * corrupt header after good records keeps them */
+static void
+test_corrupt (void)
+{
+  PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, VERSION_14);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 pc = 0x1000;
+  gsize bad;
+  const guint8 junk[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+
+  ps_pmclog_writer_initialize (writer, TSC0, 0x80, TSC_FREQ, WALL, 0, "GenuineIntel-6-55-4");
+  ps_pmclog_writer_callchain (writer, TSC0 + 10, 5, 50, CLOCK_PMC, PS_PMCLOG_CC_USER, &pc, 1);
+  bad = ps_pmclog_writer_raw (writer, 0x12100030, junk, sizeof junk);
+  ps_pmclog_writer_callchain (writer, TSC0 + 20, 5, 50, CLOCK_PMC, PS_PMCLOG_CC_USER, &pc, 1);
+  bytes = ps_pmclog_writer_free_to_bytes (writer);
+
+  store = load_bytes (bytes, NULL, 0, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (ps_event_store_get_error (store));
+  {
+    g_autofree char *offset = g_strdup_printf ("%" G_GSIZE_FORMAT, bad);
+    g_assert_nonnull (strstr (ps_event_store_get_error (store)->message, offset));
+  }
+  g_assert_cmpuint (ps_event_store_get_n_samples (store), ==, 1);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/hwpmc-pmclog/sniff", test_sniff);
+  g_test_add_func ("/hwpmc-pmclog/model", test_model);
+  g_test_add_func ("/hwpmc-pmclog/no-sysroot", test_no_sysroot);
+  g_test_add_func ("/hwpmc-pmclog/chunks", test_chunks);
+  g_test_add_func ("/hwpmc-pmclog/truncated", test_truncated);
+  g_test_add_func ("/hwpmc-pmclog/maps", test_maps);
+  g_test_add_func ("/hwpmc-pmclog/legacy", test_legacy);
+  g_test_add_func ("/hwpmc-pmclog/corrupt", test_corrupt);
+
+  return g_test_run ();
+}
