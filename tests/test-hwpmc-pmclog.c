@@ -250,13 +250,15 @@ static char *
 stack_text (PsEventStore   *store,
             const PsSample *sample)
 {
-  GPtrArray *names = g_ptr_array_new ();
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GString) text = g_string_new (NULL);
 
   for (guint32 id = sample->stack; id != 0; id = ps_event_store_get_stack_node (store, id)->parent)
     {
-      const PsFrame *frame = ps_event_store_get_frame (store, ps_event_store_get_stack_node (store, id)->frame);
-      g_ptr_array_add (names, (gpointer)ps_event_store_get_string (store, frame->function));
+      GString *name = g_string_new (NULL);
+
+      ps_event_store_append_frame_name (store, ps_event_store_get_stack_node (store, id)->frame, name);
+      g_ptr_array_add (names, g_string_free (name, FALSE));
     }
   for (guint i = names->len; i > 0; i--)
     {

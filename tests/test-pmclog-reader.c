@@ -1520,9 +1520,12 @@ test_fuzz (void)
       reader = ps_pmclog_reader_new (&options, &callbacks, &c);
       while (at < copy_length)
         {
-          gsize piece = MIN ((gsize) g_rand_int_range (rand, 1, 300), copy_length - at);
+          gsize random_piece = g_rand_int_range (rand, 1, 300);
+          gsize piece = MIN (random_piece, copy_length - at);
+          /* a chunk of its own, so that any read past it is caught */
+          g_autofree guint8 *chunk = g_memdup2 (copy + at, piece);
 
-          if (!ps_pmclog_reader_feed (reader, copy + at, piece, &error))
+          if (!ps_pmclog_reader_feed (reader, chunk, piece, &error))
             break;
           at += piece;
         }

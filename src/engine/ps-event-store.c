@@ -125,6 +125,16 @@ typedef struct
   guint32  used;
 } IdIndex;
 
+/* The index of stack nodes keeps each node's frame next to its id, so
+ * that a probe reads the node array only when the frame matches:
+ * slot = frame << 32 | (id + 1), 0 is free; at most half full. */
+typedef struct
+{
+  guint64 *slots;
+  guint32  mask;
+  guint32  used;
+} StackIndex;
+
 struct _PsEventStore
 {
   GObject parent_instance;
@@ -162,7 +172,7 @@ struct _PsEventStore
   IdIndex       frame_index;
   GArray       *stack_nodes;  /* PsStackNode; node 0 is the empty stack */
   GArray       *report_rows;  /* PsReportRow */
-  IdIndex       stack_index;
+  StackIndex    stack_index;
 
   GArray       *warnings;     /* StoredWarning */
   GStringChunk *warning_text;
@@ -298,12 +308,27 @@ frame_hash_of (PsEventStore *self,
   return frame_hash (&g_array_index (self->frames, PsFrame, id));
 }
 
-static guint32
-stack_hash_of (PsEventStore *self,
-               guint32       id)
+static void
+stack_index_grow (PsEventStore *self)
 {
-  const PsStackNode *node = &g_array_index (self->stack_nodes, PsStackNode, id);
-  return stack_hash (node->parent, node->frame);
+  StackIndex *index = &self->stack_index;
+  guint32 size = index->slots == NULL ? 1024 : (index->mask + 1) * 2;
+  guint64 *slots = g_new0 (guint64, size);
+
+  for (guint32 i = 0; index->slots != NULL && i <= index->mask; i++)
+    if (index->slots[i] != 0)
+      {
+        const PsStackNode *node = &g_array_index (self->stack_nodes, PsStackNode, (guint32)index->slots[i] - 1);
+        guint32 slot = stack_hash (node->parent, node->frame) & (size - 1);
+
+        while (slots[slot] != 0)
+          slot = (slot + 1) & (size - 1);
+        slots[slot] = index->slots[i];
+      }
+
+  g_free (index->slots);
+  index->slots = slots;
+  index->mask = size - 1;
 }
 
 static void
@@ -333,7 +358,7 @@ ps_event_store_finalize (GObject *object)
   chunked_array_clear (&self->counter_values);
   id_index_clear (&self->frame_index);
   g_clear_pointer (&self->frames, g_array_unref);
-  id_index_clear (&self->stack_index);
+  g_clear_pointer (&self->stack_index.slots, g_free);
   g_clear_pointer (&self->stack_nodes, g_array_unref);
   g_clear_pointer (&self->report_rows, g_array_unref);
   g_clear_pointer (&self->warnings, g_array_unref);
@@ -492,7 +517,7 @@ ps_event_store_get_memory_size (PsEventStore *self)
   size += self->tracks->len * sizeof (PsTrack);
   size += self->strings->len * (sizeof (gpointer) * 4 + 16);
   size += self->frames->len * sizeof (PsFrame) + (self->frame_index.mask + 1) * sizeof (guint32);
-  size += self->stack_nodes->len * sizeof (PsStackNode) + (self->stack_index.mask + 1) * sizeof (guint32);
+  size += self->stack_nodes->len * sizeof (PsStackNode) + (self->stack_index.mask + 1) * sizeof (guint64);
   size += self->report_rows->len * sizeof (PsReportRow);
   size += self->warnings->len * (sizeof (StoredWarning) + 64);
 
@@ -1470,27 +1495,32 @@ ps_event_store_intern_stack (PsEventStore *self,
                              guint32       frame)
 {
   PsStackNode node = { parent, frame };
+  const PsStackNode *nodes;
   guint32 slot;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
   g_return_val_if_fail (parent < self->stack_nodes->len, 0);
 
   if ((self->stack_index.used + 1) * 2 > self->stack_index.mask)
-    id_index_grow (&self->stack_index, stack_hash_of, self);
+    stack_index_grow (self);
 
   /* Node 0, the empty stack, is never in the index */
+  nodes = (const PsStackNode *)(gpointer)self->stack_nodes->data;
   for (slot = stack_hash (parent, frame) & self->stack_index.mask;
        self->stack_index.slots[slot] != 0;
        slot = (slot + 1) & self->stack_index.mask)
     {
-      guint32 id = self->stack_index.slots[slot] - 1;
-      const PsStackNode *found = &g_array_index (self->stack_nodes, PsStackNode, id);
+      guint64 entry = self->stack_index.slots[slot];
+      guint32 id;
 
-      if (found->parent == parent && found->frame == frame)
+      if ((guint32)(entry >> 32) != frame)
+        continue;
+      id = (guint32)entry - 1;
+      if (nodes[id].parent == parent)
         return id;
     }
 
-  self->stack_index.slots[slot] = self->stack_nodes->len + 1;
+  self->stack_index.slots[slot] = (guint64)frame << 32 | (self->stack_nodes->len + 1);
   self->stack_index.used++;
   g_array_append_val (self->stack_nodes, node);
 
@@ -1504,6 +1534,36 @@ ps_event_store_get_stack_node (PsEventStore *self,
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
   g_return_val_if_fail (stack < self->stack_nodes->len, NULL);
   return &g_array_index (self->stack_nodes, PsStackNode, stack);
+}
+
+void
+ps_event_store_append_frame_name (PsEventStore *self,
+                                  guint32       frame_id,
+                                  GString      *out)
+{
+  const PsFrame *frame;
+  const char *module;
+
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_return_if_fail (frame_id < self->frames->len);
+
+  frame = &g_array_index (self->frames, PsFrame, frame_id);
+  if (frame->function != 0)
+    {
+      g_string_append (out, ps_event_store_get_string (self, frame->function));
+      return;
+    }
+
+  module = frame->module != 0 ? ps_event_store_get_string (self, frame->module) : NULL;
+  if (module != NULL && module[0] != '\0')
+    {
+      const char *base = strrchr (module, '/');
+
+      g_string_append (out, base != NULL && base[1] != '\0' ? base + 1 : module);
+      g_string_append_printf (out, "+0x%" G_GINT64_MODIFIER "x", frame->address);
+    }
+  else
+    g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", frame->address);
 }
 
 guint

@@ -207,11 +207,15 @@ typedef struct
   guint32 frame;    /* frame id */
 } PsStackNode;
 
+/* A code location. A named frame has its function's start address (or 0);
+ * an unnamed one (function 0) has the offset from its module's load
+ * address, and is shown as "module+0xoffset"
+ * (ps_event_store_append_frame_name ()). */
 typedef struct
 {
   guint64 address;
-  guint32 function; /* string id */
-  guint32 module;   /* string id */
+  guint32 function; /* string id, 0 when unnamed */
+  guint32 module;   /* string id: the module's path, 0 if unknown */
 } PsFrame;
 
 typedef enum
@@ -425,6 +429,11 @@ guint32        ps_event_store_intern_stack       (PsEventStore   *self,
                                                   guint32         frame);
 const PsStackNode *ps_event_store_get_stack_node (PsEventStore   *self,
                                                   guint32         stack);
+/* The function's name, or "module+0xoffset" (the module's base name) for
+ * an unnamed frame, or "0xaddress" without a module */
+void           ps_event_store_append_frame_name  (PsEventStore   *self,
+                                                  guint32         frame,
+                                                  GString        *out);
 /* Node 0, the empty stack, included */
 guint          ps_event_store_get_n_stack_nodes  (PsEventStore   *self);
 guint          ps_event_store_get_n_frames       (PsEventStore   *self);

@@ -1595,6 +1595,15 @@ report_function (PsCallTreeBuilder *builder,
 
   if (frame == NULL)
     return ps_call_tree_builder_intern_function (builder, "", NULL);
+  if (frame->function == 0 && frame->module != 0)
+    {
+      g_autoptr(GString) name = g_string_new (NULL);
+
+      /* An unnamed frame: "module+0xoffset" */
+      ps_event_store_append_frame_name (store, frame_id, name);
+      return ps_call_tree_builder_intern_function (builder, name->str,
+                                                   ps_event_store_get_string (store, frame->module));
+    }
   return ps_call_tree_builder_intern_function (builder,
                                                ps_event_store_get_string (store, frame->function),
                                                ps_event_store_get_string (store, frame->module));

@@ -44,8 +44,6 @@ ps_folded_append_frame (PsEventStore *store,
                         GString      *out)
 {
   const PsFrame *frame = ps_event_store_get_frame (store, frame_id);
-  const char *function;
-  const char *module;
 
   g_return_if_fail (PS_IS_EVENT_STORE (store));
   g_return_if_fail (out != NULL);
@@ -56,23 +54,12 @@ ps_folded_append_frame (PsEventStore *store,
       return;
     }
 
-  function = frame->function != 0 ? ps_event_store_get_string (store, frame->function) : NULL;
-  if (function != NULL && function[0] != '\0')
-    {
-      append_sanitized (out, function);
-      return;
-    }
+  {
+    g_autoptr(GString) name = g_string_new (NULL);
 
-  module = frame->module != 0 ? ps_event_store_get_string (store, frame->module) : NULL;
-  if (module != NULL && module[0] != '\0')
-    {
-      const char *base = strrchr (module, '/');
-
-      append_sanitized (out, base != NULL && base[1] != '\0' ? base + 1 : module);
-      g_string_append_printf (out, "+0x%" G_GINT64_MODIFIER "x", frame->address);
-    }
-  else
-    g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", frame->address);
+    ps_event_store_append_frame_name (store, frame_id, name);
+    append_sanitized (out, name->str);
+  }
 }
 
 static int

@@ -40,7 +40,7 @@
 
 /* Direct-mapped cache of resolved pcs: most samples repeat a few
  * thousand pcs */
-#define FRAME_CACHE_BITS 16
+#define FRAME_CACHE_BITS 18
 #define FRAME_CACHE_SIZE (1u << FRAME_CACHE_BITS)
 
 #define UNKNOWN_END G_MAXUINT64
@@ -591,12 +591,8 @@ resolve_pc (PmclogParser *self,
     }
   else
     {
-      char text[512];
-
-      g_snprintf (text, sizeof text, "%s+0x%" G_GINT64_MODIFIER "x",
-                  path_basename (map->image->path), pc - map->load);
-      *frame = ps_event_store_intern_frame (self->store, ps_event_store_intern (self->store, text, -1),
-                                            map->image->path_id, address);
+      /* Unnamed: shown as "module+0xoffset" from the load address */
+      *frame = ps_event_store_intern_frame (self->store, 0, map->image->path_id, pc - map->load);
       *unresolved = map->image;
     }
 
