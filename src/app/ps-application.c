@@ -5,6 +5,8 @@
  *
  * Files given on the command line arrive through `open` and go to the same
  * ps_window_open_file() as the file dialog, drag and drop and Open Recent.
+ * The symbol folder (--sysroot) is the application's: every run opened
+ * after it is set reads its symbols there.
  */
 #include "config.h"
 
@@ -16,7 +18,17 @@
 struct _PsApplication
 {
   GtkApplication parent_instance;
+
+  char          *symbol_folder;
 };
+
+enum {
+  PROP_0,
+  PROP_SYMBOL_FOLDER,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (PsApplication, ps_application, GTK_TYPE_APPLICATION)
 
@@ -129,19 +141,101 @@ ps_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.close-tab", close_accels);
 }
 
+/* --sysroot DIR: taken here, in the process that was started, before the
+ * files given with it are opened */
+static int
+ps_application_handle_local_options (GApplication *application,
+                                     GVariantDict *options)
+{
+  PsApplication *self = PS_APPLICATION (application);
+  g_autofree char *folder = NULL;
+
+  if (g_variant_dict_lookup (options, "sysroot", "^ay", &folder) && folder[0] != '\0')
+    {
+      g_autofree char *absolute = g_canonicalize_filename (folder, NULL);
+
+      ps_application_set_symbol_folder (self, absolute);
+    }
+
+  return -1;
+}
+
+static void
+ps_application_finalize (GObject *object)
+{
+  PsApplication *self = PS_APPLICATION (object);
+
+  g_free (self->symbol_folder);
+
+  G_OBJECT_CLASS (ps_application_parent_class)->finalize (object);
+}
+
+static void
+ps_application_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  PsApplication *self = PS_APPLICATION (object);
+
+  switch (prop_id)
+    {
+    case PROP_SYMBOL_FOLDER:
+      g_value_set_string (value, self->symbol_folder);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_application_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  PsApplication *self = PS_APPLICATION (object);
+
+  switch (prop_id)
+    {
+    case PROP_SYMBOL_FOLDER:
+      ps_application_set_symbol_folder (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
 static void
 ps_application_class_init (PsApplicationClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->finalize = ps_application_finalize;
+  object_class->get_property = ps_application_get_property;
+  object_class->set_property = ps_application_set_property;
 
   app_class->activate = ps_application_activate;
   app_class->open = ps_application_open;
   app_class->startup = ps_application_startup;
+  app_class->handle_local_options = ps_application_handle_local_options;
+
+  properties[PROP_SYMBOL_FOLDER] =
+    g_param_spec_string ("symbol-folder", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
 ps_application_init (PsApplication *self)
 {
+  g_application_add_main_option (G_APPLICATION (self), "sysroot", 's',
+                                 G_OPTION_FLAG_NONE, G_OPTION_ARG_FILENAME,
+                                 _("Read the symbols of sampled runs from DIR, a copy of the traced machine’s files"),
+                                 /* Translators: the argument of --sysroot */
+                                 _("DIR"));
 }
 
 PsApplication *
@@ -153,4 +247,27 @@ ps_application_new (const char        *application_id,
                        "flags", flags,
                        "resource-base-path", "/io/github/perfscope/Perfscope",
                        NULL);
+}
+
+const char *
+ps_application_get_symbol_folder (PsApplication *self)
+{
+  g_return_val_if_fail (PS_IS_APPLICATION (self), NULL);
+  return self->symbol_folder;
+}
+
+void
+ps_application_set_symbol_folder (PsApplication *self,
+                                  const char    *folder)
+{
+  g_return_if_fail (PS_IS_APPLICATION (self));
+
+  if (folder != NULL && folder[0] == '\0')
+    folder = NULL;
+  /* g_set_str () needs GLib 2.76 */
+  if (g_strcmp0 (self->symbol_folder, folder) == 0)
+    return;
+  g_free (self->symbol_folder);
+  self->symbol_folder = g_strdup (folder);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SYMBOL_FOLDER]);
 }

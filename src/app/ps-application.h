@@ -14,5 +14,11 @@ G_DECLARE_FINAL_TYPE (PsApplication, ps_application, PS, APPLICATION, GtkApplica
 
 PsApplication *ps_application_new (const char        *application_id,
                                    GApplicationFlags  flags);
+/* Where sampled runs find the binaries of the traced machine (the loader
+ * option "sysroot"), or NULL; set by --sysroot and "Choose Symbol Folder…".
+ * Kept in memory for now. */
+const char    *ps_application_get_symbol_folder (PsApplication *self);
+void           ps_application_set_symbol_folder (PsApplication *self,
+                                                 const char    *folder);
 
 G_END_DECLS

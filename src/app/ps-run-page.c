@@ -8,14 +8,20 @@
  * bar), then PsRunAnalysis computes the series. Only then do the views see
  * the data. A result that arrives for a load that was cancelled or
  * replaced is dropped: the page compares it with its current loader.
+ *
+ * Every load passes the application's symbol folder to the loader (option
+ * "sysroot"; formats that do not resolve symbols ignore it), and a run of
+ * samples is read again when that folder changes.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
 
+#include "ps-application.h"
 #include "ps-ce-view.h"
 #include "ps-format.h"
 #include "ps-loader.h"
+#include "ps-profile-view-private.h"
 #include "ps-report-view.h"
 #include "ps-run-analysis.h"
 #include "ps-run-page-private.h"
@@ -36,6 +42,8 @@ struct _PsRunPage
   PsSession      *session;
   GBinding       *fraction_binding;
   GBinding       *message_binding;
+  char           *sysroot;          /* the loader's "sysroot" of the last load */
+  PsApplication  *watched_application;
 
   /* Template widgets */
   GtkStack       *stack;
@@ -48,6 +56,7 @@ struct _PsRunPage
   PsCeView       *ce_view;
   PsRtlView      *rtl_view;
   PsReportView   *report_view;
+  PsProfileView  *profile_view;
   GtkPaned       *paned;
   GtkWidget      *timeline_window;
   PsTimelineView *timeline_view;
@@ -151,6 +160,21 @@ is_report_store (PsEventStore *store)
   return ps_event_store_get_n_report_rows (store) > 0;
 }
 
+static gboolean
+has_time_extent (PsEventStore *store)
+{
+  gint64 begin, end;
+
+  return ps_event_store_get_time_range (store, &begin, &end) && end > begin;
+}
+
+/* Sampled call stacks (hwpmc, pmcstat -G) */
+static gboolean
+is_profile_store (PsEventStore *store)
+{
+  return !is_report_store (store) && ps_event_store_get_n_samples (store) > 0;
+}
+
 static void
 analysis_cb (GObject      *object,
              GAsyncResult *result,
@@ -180,10 +204,16 @@ analysis_cb (GObject      *object,
   /* Each kind of run has its view; CE PerfLog's is the default */
   {
     gboolean report = is_report_store (self->store);
-    gboolean rtl = !report && is_rtl_store (self->store);
+    gboolean profile = is_profile_store (self->store);
+    gboolean rtl = !report && !profile && is_rtl_store (self->store);
 
     if (report)
       ps_report_view_set_analysis (self->report_view, analysis);
+    else if (profile)
+      {
+        ps_profile_view_set_symbol_folder (self->profile_view, self->sysroot);
+        ps_profile_view_set_analysis (self->profile_view, analysis);
+      }
     else if (rtl)
       ps_rtl_view_set_analysis (self->rtl_view, analysis);
     else
@@ -192,15 +222,19 @@ analysis_cb (GObject      *object,
     g_clear_object (&self->session);
     self->session = ps_session_new (self->store);
     ps_timeline_view_set_session (self->timeline_view, report ? NULL : self->session, analysis);
-    gtk_widget_set_visible (self->timeline_window, !report);
+    /* Aggregated samples (pmcstat -G) have no times to show */
+    gtk_widget_set_visible (self->timeline_window, !report && (!profile || has_time_extent (self->store)));
     if (rtl)
       ps_rtl_view_set_session (self->rtl_view, self->session);
+    else if (profile)
+      ps_profile_view_set_session (self->profile_view, self->session);
     else if (!report)
       ps_ce_view_link_session (self->ce_view, self->session);
 
     gtk_widget_set_visible (GTK_WIDGET (self->report_view), report);
+    gtk_widget_set_visible (GTK_WIDGET (self->profile_view), profile);
     gtk_widget_set_visible (GTK_WIDGET (self->rtl_view), rtl);
-    gtk_widget_set_visible (GTK_WIDGET (self->ce_view), !report && !rtl);
+    gtk_widget_set_visible (GTK_WIDGET (self->ce_view), !report && !profile && !rtl);
   }
 
   read_error = ps_event_store_get_error (self->store);
@@ -302,6 +336,8 @@ show_warnings_action (GtkWidget  *widget,
 
   if (self->store != NULL && is_report_store (self->store))
     ps_report_view_show_page (self->report_view, "warnings");
+  else if (self->store != NULL && is_profile_store (self->store))
+    ps_profile_view_show_page (self->profile_view, "warnings");
   else if (self->store != NULL && is_rtl_store (self->store))
     ps_rtl_view_show_page (self->rtl_view, "warnings");
   else
@@ -343,6 +379,7 @@ ps_run_page_dispose (GObject *object)
   PsRunPage *self = PS_RUN_PAGE (object);
 
   stop_loading (self);
+  g_clear_weak_pointer (&self->watched_application);
   gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_RUN_PAGE);
   g_clear_object (&self->session);
   g_clear_object (&self->store);
@@ -357,6 +394,7 @@ ps_run_page_finalize (GObject *object)
 
   g_clear_object (&self->file);
   g_free (self->title);
+  g_free (self->sysroot);
 
   G_OBJECT_CLASS (ps_run_page_parent_class)->finalize (object);
 }
@@ -453,6 +491,7 @@ ps_run_page_class_init (PsRunPageClass *klass)
   g_type_ensure (PS_TYPE_CE_VIEW);
   g_type_ensure (PS_TYPE_RTL_VIEW);
   g_type_ensure (PS_TYPE_REPORT_VIEW);
+  g_type_ensure (PS_TYPE_PROFILE_VIEW);
   g_type_ensure (PS_TYPE_TIMELINE_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-run-page.ui");
@@ -466,6 +505,7 @@ ps_run_page_class_init (PsRunPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, ce_view);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, rtl_view);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, report_view);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, profile_view);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, paned);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, timeline_window);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, timeline_view);
@@ -543,9 +583,41 @@ ps_run_page_get_store (PsRunPage *self)
   return self->store;
 }
 
+/* A run of samples names its functions again with the new folder */
+static void
+symbol_folder_changed_cb (PsRunPage *self)
+{
+  const char *folder;
+
+  if (self->watched_application == NULL || self->store == NULL || !is_profile_store (self->store))
+    return;
+  if (self->state != PS_RUN_PAGE_LOADED && self->state != PS_RUN_PAGE_PARTIAL)
+    return;
+
+  folder = ps_application_get_symbol_folder (self->watched_application);
+  if (g_strcmp0 (folder, self->sysroot) != 0)
+    ps_run_page_load (self);
+}
+
+/* The application of the window the page is in, else the default one */
+static PsApplication *
+find_application (PsRunPage *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GApplication *application = NULL;
+
+  if (GTK_IS_WINDOW (root))
+    application = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (root)));
+  if (application == NULL)
+    application = g_application_get_default ();
+  return PS_IS_APPLICATION (application) ? PS_APPLICATION (application) : NULL;
+}
+
 void
 ps_run_page_load (PsRunPage *self)
 {
+  PsApplication *application;
+
   g_return_if_fail (PS_IS_RUN_PAGE (self));
 
   stop_loading (self);
@@ -554,6 +626,18 @@ ps_run_page_load (PsRunPage *self)
 
   self->cancellable = g_cancellable_new ();
   self->loader = ps_loader_new (self->file);
+
+  application = find_application (self);
+  if (application != NULL && application != self->watched_application)
+    {
+      g_set_weak_pointer (&self->watched_application, application);
+      g_signal_connect_object (application, "notify::symbol-folder",
+                               G_CALLBACK (symbol_folder_changed_cb), self, G_CONNECT_SWAPPED);
+    }
+  g_free (self->sysroot);
+  self->sysroot = application != NULL ? g_strdup (ps_application_get_symbol_folder (application)) : NULL;
+  if (self->sysroot != NULL)
+    ps_loader_set_option (self->loader, "sysroot", self->sysroot);
   self->fraction_binding = g_object_bind_property (self->loader, "fraction",
                                                    self->progress_bar, "fraction",
                                                    G_BINDING_SYNC_CREATE);
@@ -627,6 +711,14 @@ ps_run_page_get_rtl_view (PsRunPage *self)
 {
   g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
   return self->rtl_view;
+}
+
+/* Declared in ps-profile-view-private.h, with the view's testing API */
+PsProfileView *
+ps_run_page_get_profile_view (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  return self->profile_view;
 }
 
 PsReportView *

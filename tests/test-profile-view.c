@@ -1,0 +1,723 @@
+/* test-profile-view.c — the view of sampled runs (run under Xvfb)
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A run built here through PsStoreBuilder, two events and two processes:
+ *
+ *   CLOCK.HARD   alpha (100): thread 101 "main"  main→compute  6 user   0–5 ms
+ *                                                main→syscall  2 kernel 6–7 ms
+ *                             thread 102 "worker" worker→compute 3 user 10–12 ms
+ *                beta (200):  thread 201          main→read     4 user  20–23 ms
+ *   INST_RETIRED alpha, thread 101:               main→compute  5 user  1–5 ms
+ *
+ * the pmcstat -G text of tests/data/pmcstat-callgraph and a small hwpmc
+ * log made by tests/pmclog-writer.c, through the real loader. Checks what the user sees: the event chooser, the totals, the
+ * process list, the call tree under every choice, the data-quality page
+ * and the reload with a symbol folder.
+ */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "gui-fixture.h"
+#include "pmclog-writer.h"
+#include "ps-application.h"
+#include "ps-call-tree-view-private.h"
+#include "ps-format.h"
+#include "ps-profile-view-private.h"
+#include "ps-run-page-private.h"
+#include "ps-store-builder.h"
+#include "ps-warning-row.h"
+#include "ps-window-private.h"
+
+#define MS G_GINT64_CONSTANT (1000000)
+
+/* The run described at the top */
+
+typedef struct
+{
+  PsEventStore   *store;
+  PsStoreBuilder *builder;
+  guint32         frames[8];
+} Builder;
+
+static guint32
+add_track (PsEventStore *store,
+           PsTrackKind   kind,
+           const char   *name,
+           gint64        number,
+           guint32       parent)
+{
+  PsTrack track = { 0 };
+
+  track.kind = kind;
+  track.name = ps_event_store_intern (store, name, -1);
+  track.number = number;
+  track.parent = parent;
+  return ps_event_store_add_track (store, &track);
+}
+
+static guint32
+add_frame (PsEventStore *store,
+           const char   *function,
+           const char   *module,
+           guint64       address)
+{
+  return ps_event_store_intern_frame (store, ps_event_store_intern (store, function, -1),
+                                      ps_event_store_intern (store, module, -1), address);
+}
+
+/* Stack from the outermost caller to the sampled function */
+static guint32
+make_stack (PsEventStore *store,
+            guint32       outer,
+            guint32       inner)
+{
+  return ps_event_store_intern_stack (store, ps_event_store_intern_stack (store, 0, outer), inner);
+}
+
+static void
+add_samples (PsStoreBuilder *builder,
+             guint32         track,
+             guint32         stack,
+             guint16         source,
+             guint16         flags,
+             gint64          first_ms,
+             guint           n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      PsSample sample = { 0 };
+
+      sample.time_ns = (first_ms + i) * MS;
+      sample.track = track;
+      sample.stack = stack;
+      sample.weight = 1;
+      sample.flags = flags;
+      sample.source = source;
+      ps_store_builder_add_sample (builder, &sample);
+    }
+}
+
+static PsEventStore *
+build_store (void)
+{
+  PsEventStore *store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  guint32 session = ps_event_store_add_session (store, 1, FALSE);
+  guint32 alpha, main_thread, worker, beta, beta_thread;
+  guint32 main_frame, compute, syscall, worker_frame, read_frame;
+  guint16 clock, instructions;
+
+  ps_event_store_set_format (store, "hwpmc-pmclog");
+  clock = ps_event_store_add_sample_source (store, ps_event_store_intern (store, "CLOCK.HARD", -1), 0);
+  instructions = ps_event_store_add_sample_source (store, ps_event_store_intern (store, "INST_RETIRED", -1), 65536);
+
+  alpha = add_track (store, PS_TRACK_PROCESS, "alpha", 100, PS_NONE);
+  main_thread = add_track (store, PS_TRACK_THREAD, "main", 101, alpha);
+  worker = add_track (store, PS_TRACK_THREAD, "worker", 102, alpha);
+  beta = add_track (store, PS_TRACK_PROCESS, "beta", 200, PS_NONE);
+  beta_thread = add_track (store, PS_TRACK_THREAD, "", 201, beta);
+
+  main_frame = add_frame (store, "main", "/usr/bin/alpha", 0x1000);
+  compute = add_frame (store, "compute", "/usr/bin/alpha", 0x2000);
+  syscall = add_frame (store, "syscall", "/boot/kernel/kernel", 0xffff0000);
+  worker_frame = add_frame (store, "worker", "/usr/bin/alpha", 0x3000);
+  read_frame = add_frame (store, "read", "/lib/libc.so.7", 0x4000);
+
+  add_samples (builder, main_thread, make_stack (store, main_frame, compute), clock, PS_SAMPLE_FLAG_NONE, 0, 6);
+  add_samples (builder, main_thread, make_stack (store, main_frame, syscall), clock, PS_SAMPLE_FLAG_KERNEL, 6, 2);
+  add_samples (builder, worker, make_stack (store, worker_frame, compute), clock, PS_SAMPLE_FLAG_NONE, 10, 3);
+  add_samples (builder, beta_thread, make_stack (store, main_frame, read_frame), clock, PS_SAMPLE_FLAG_NONE, 20, 4);
+  add_samples (builder, main_thread, make_stack (store, main_frame, compute), instructions, PS_SAMPLE_FLAG_NONE, 1, 5);
+
+  ps_event_store_set_metadata (store, session, "samples", "20");
+  ps_event_store_set_metadata (store, session, "samples_with_unresolved_frames", "4");
+  ps_store_builder_warn (builder, PS_SEVERITY_WARNING, "W-PMCLOG-NO-SYMBOLS", 0, PS_NO_POSITION, session,
+                         "No function names for /lib/libc.so.7 (not found under the sysroot): 4 samples (20.0 %%) have frames in it");
+  ps_store_builder_warn (builder, PS_SEVERITY_WARNING, "W-PMCLOG-DROPPED", 0, PS_NO_POSITION, session,
+                         "The kernel dropped samples 3 times: its buffers were full, so at least that many samples are missing");
+  ps_store_builder_flush (builder);
+  g_assert_cmpuint (beta_thread, ==, 4);
+  return store;
+}
+
+/* Waiting */
+
+static gboolean
+view_is_ready (gpointer data)
+{
+  PsProfileView *view = data;
+
+  return !ps_profile_view_is_busy (view)
+         && ps_call_tree_view_get_tree (ps_profile_view_get_call_tree_view (view)) != NULL;
+}
+
+static void
+wait_for_view (PsProfileView *view)
+{
+  iterate_for (20);
+  g_assert_true (iterate_until (view_is_ready, view));
+}
+
+static PsProfileView *
+show_built_store (Fixture    *fixture,
+                  PsRunPage **page_out)
+{
+  g_autoptr(PsEventStore) store = build_store ();
+  g_autoptr(GFile) file = write_temp_file (fixture, "built.pmclog", "", 0);
+  PsRunPage *page = PS_RUN_PAGE (ps_run_page_new (file));
+  PsProfileView *view;
+
+  gtk_notebook_append_page (fixture->window->notebook, GTK_WIDGET (page), gtk_label_new ("built"));
+  ps_run_page_show_store (page, store);
+  wait_for_page (page);
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+
+  view = ps_run_page_get_profile_view (page);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
+  wait_for_view (view);
+  if (page_out != NULL)
+    *page_out = page;
+  return view;
+}
+
+/* The samples the call tree counts */
+static double
+tree_total (PsProfileView *view)
+{
+  wait_for_view (view);
+  return ps_call_tree_get_elapsed_total (ps_call_tree_view_get_tree (ps_profile_view_get_call_tree_view (view)));
+}
+
+static char *
+dropdown_item (GtkDropDown *dropdown,
+               guint        position)
+{
+  g_autoptr(GtkStringObject) item = g_list_model_get_item (gtk_drop_down_get_model (dropdown), position);
+
+  return g_strdup (gtk_string_object_get_string (item));
+}
+
+/* The row of the process list with that label, and its position */
+static PsProfileTrackRow *
+find_row (PsProfileView *view,
+          const char    *label,
+          guint         *position)
+{
+  GListModel *model = G_LIST_MODEL (ps_profile_view_get_track_selection (view));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (model, i);
+      g_autoptr(PsProfileTrackRow) row = gtk_tree_list_row_get_item (tree_row);
+
+      if (g_str_equal (ps_profile_track_row_get_label (row), label))
+        {
+          if (position != NULL)
+            *position = i;
+          return row;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+/* Tests */
+
+static void
+test_sources (Fixture       *fixture,
+              gconstpointer  data)
+{
+  PsProfileView *view = show_built_store (fixture, NULL);
+  GtkDropDown *dropdown = ps_profile_view_get_source_dropdown (view);
+  g_autofree char *first = dropdown_item (dropdown, 0);
+  g_autofree char *second = dropdown_item (dropdown, 1);
+  g_autofree char *all = dropdown_item (dropdown, 2);
+
+  /* Both events with their samples, then all of them; the one with the
+   * most samples is chosen */
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 3);
+  g_assert_cmpstr (first, ==, "CLOCK.HARD — 15 samples");
+  g_assert_cmpstr (second, ==, "INST_RETIRED — 5 samples");
+  g_assert_cmpstr (all, ==, "All events");
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+
+  /* 2 of 15 samples in kernel mode */
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "15 samples");
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "13.3 %");
+  g_assert_cmpfloat (tree_total (view), ==, 15);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "range"), ==, "All processes and threads, the whole run");
+
+  /* The other event: its own samples, none in the kernel */
+  gtk_drop_down_set_selected (dropdown, 1);
+  g_assert_cmpfloat (tree_total (view), ==, 5);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "5 samples");
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "0.0 %");
+  g_assert_cmpuint (ps_profile_track_row_get_samples (find_row (view, "alpha (100)", NULL)), ==, 5);
+  g_assert_cmpuint (ps_profile_track_row_get_samples (find_row (view, "beta (200)", NULL)), ==, 0);
+
+  /* All events add up */
+  gtk_drop_down_set_selected (dropdown, 2);
+  g_assert_cmpfloat (tree_total (view), ==, 20);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "20 samples");
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "10.0 %");
+
+  maybe_save_screenshot (fixture, "profile-built");
+}
+
+static void
+test_tracks (Fixture       *fixture,
+             gconstpointer  data)
+{
+  PsProfileView *view = show_built_store (fixture, NULL);
+  GtkSelectionModel *selection = ps_profile_view_get_track_selection (view);
+  GtkDropDown *dropdown = ps_profile_view_get_source_dropdown (view);
+  const char *expected[][3] = {
+    { "alpha (100)", "11", "73.3" },
+    { "Thread 101 (main)", "8", "53.3" },
+    { "Thread 102 (worker)", "3", "20.0" },
+    { "beta (200)", "4", "26.7" },
+    { "Thread 201", "4", "26.7" },
+  };
+  PsProfileTrackRow *row;
+  guint position;
+
+  /* Processes with their threads open below them, most samples first */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (G_LIST_MODEL (selection), i);
+      g_autoptr(PsProfileTrackRow) item = gtk_tree_list_row_get_item (tree_row);
+
+      g_assert_cmpstr (ps_profile_track_row_get_label (item), ==, expected[i][0]);
+      g_assert_cmpstr (ps_profile_track_row_get_samples_text (item), ==, expected[i][1]);
+      g_assert_cmpstr (ps_profile_track_row_get_percent_text (item), ==, expected[i][2]);
+      g_assert_cmpuint (gtk_tree_list_row_get_depth (tree_row), ==, ps_profile_track_row_is_process (item) ? 0 : 1);
+    }
+
+  /* One thread: its samples alone */
+  row = find_row (view, "Thread 102 (worker)", &position);
+  gtk_selection_model_select_item (selection, position, TRUE);
+  g_assert_cmpfloat (tree_total (view), ==, 3);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "3 samples");
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "range"), ==, "1 selected process or thread, the whole run");
+  {
+    PsCallTree *tree = ps_call_tree_view_get_tree (ps_profile_view_get_call_tree_view (view));
+
+    g_assert_cmpuint (ps_call_tree_lookup_function (tree, "worker"), !=, PS_NONE);
+    g_assert_cmpuint (ps_call_tree_lookup_function (tree, "read"), ==, PS_NONE);
+  }
+  maybe_save_screenshot (fixture, "profile-thread");
+
+  /* A process: all its threads */
+  find_row (view, "beta (200)", &position);
+  gtk_selection_model_select_item (selection, position, TRUE);
+  g_assert_cmpfloat (tree_total (view), ==, 4);
+
+  /* Both: they add up */
+  find_row (view, "Thread 102 (worker)", &position);
+  gtk_selection_model_select_item (selection, position, FALSE);
+  g_assert_cmpfloat (tree_total (view), ==, 7);
+
+  /* The selection stays while the event changes; the counts follow it */
+  gtk_drop_down_set_selected (dropdown, 1);
+  g_assert_cmpfloat (tree_total (view), ==, 0);
+  g_assert_cmpuint (ps_profile_track_row_get_samples (row), ==, 0);
+  g_assert_cmpuint (ps_profile_track_row_get_samples (find_row (view, "Thread 101 (main)", NULL)), ==, 5);
+  gtk_drop_down_set_selected (dropdown, 0);
+  g_assert_cmpfloat (tree_total (view), ==, 7);
+  find_row (view, "Thread 102 (worker)", &position);
+  g_assert_true (gtk_selection_model_is_selected (selection, position));
+  find_row (view, "beta (200)", &position);
+  g_assert_true (gtk_selection_model_is_selected (selection, position));
+  find_row (view, "alpha (100)", &position);
+  g_assert_false (gtk_selection_model_is_selected (selection, position));
+
+  /* Show all */
+  ps_profile_view_show_all_tracks (view);
+  g_assert_cmpfloat (tree_total (view), ==, 15);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "15 samples");
+}
+
+static void
+test_time_range (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  PsRunPage *page;
+  PsProfileView *view = show_built_store (fixture, &page);
+  PsSession *session = ps_profile_view_get_session (view);
+
+  g_assert_nonnull (session);
+  g_assert_true (session == ps_run_page_get_session (page));
+
+  /* 0–6 ms: the six user samples of main */
+  ps_session_set_selection (session, 0, 6 * MS);
+  g_assert_cmpfloat (tree_total (view), ==, 6);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "0.0 %");
+  g_assert_cmpuint (ps_profile_track_row_get_samples (find_row (view, "alpha (100)", NULL)), ==, 6);
+  g_assert_cmpuint (ps_profile_track_row_get_samples (find_row (view, "beta (200)", NULL)), ==, 0);
+  g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "range"), "samples from 0 s to 6.000 ms"));
+
+  /* 5–22 ms: one of main, its two kernel samples, worker's three, two of beta */
+  ps_session_set_selection (session, 5 * MS, 22 * MS);
+  g_assert_cmpfloat (tree_total (view), ==, 8);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "25.0 %");
+
+  /* A selected process stays selected when the counts reorder the list */
+  {
+    GtkSelectionModel *selection = ps_profile_view_get_track_selection (view);
+    guint position;
+
+    ps_session_clear_selection (session);
+    g_assert_cmpfloat (tree_total (view), ==, 15);
+    find_row (view, "beta (200)", &position);
+    g_assert_cmpuint (position, ==, 3);
+    gtk_selection_model_select_item (selection, position, TRUE);
+    g_assert_cmpfloat (tree_total (view), ==, 4);
+
+    ps_session_set_selection (session, 20 * MS, 30 * MS);
+    g_assert_cmpfloat (tree_total (view), ==, 4);
+    find_row (view, "beta (200)", &position);
+    g_assert_cmpuint (position, ==, 0);
+    g_assert_true (gtk_selection_model_is_selected (selection, position));
+    {
+      g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (selection);
+
+      g_assert_cmpuint (gtk_bitset_get_size (selected), ==, 1);
+    }
+  }
+
+  ps_session_clear_selection (session);
+  g_assert_cmpfloat (tree_total (view), ==, 4);
+  ps_profile_view_show_all_tracks (view);
+  g_assert_cmpfloat (tree_total (view), ==, 15);
+}
+
+static void
+test_warnings (Fixture       *fixture,
+               gconstpointer  data)
+{
+  PsRunPage *page;
+  PsProfileView *view = show_built_store (fixture, &page);
+  GListModel *warnings = ps_profile_view_get_warning_model (view);
+  g_autoptr(PsWarningRow) first = NULL;
+  g_autoptr(PsWarningRow) second = NULL;
+  const char *quality = ps_profile_view_get_header_value (view, "quality");
+
+  g_assert_cmpstr (ps_profile_view_get_visible_page (view), ==, "calltree");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "run.show-warnings", NULL));
+  g_assert_cmpstr (ps_profile_view_get_visible_page (view), ==, "warnings");
+
+  g_assert_cmpuint (g_list_model_get_n_items (warnings), ==, 2);
+  first = g_list_model_get_item (warnings, 0);
+  second = g_list_model_get_item (warnings, 1);
+  g_assert_cmpstr (ps_warning_row_get_code (first), ==, "W-PMCLOG-NO-SYMBOLS");
+  g_assert_nonnull (strstr (ps_warning_row_get_message (first), "/lib/libc.so.7"));
+  g_assert_cmpstr (ps_warning_row_get_code (second), ==, "W-PMCLOG-DROPPED");
+
+  /* The summary: the module without symbols and its samples, the loss */
+  g_assert_nonnull (strstr (quality, "1 module has no symbols: 4 samples (20.0 %) have frames without a function name"));
+  g_assert_nonnull (strstr (quality, "Samples were lost"));
+  g_assert_null (strstr (quality, "outside every known mapping"));
+
+  maybe_save_screenshot (fixture, "profile-warnings");
+}
+
+static PsProfileView *
+open_pmcstat (Fixture    *fixture,
+              GFile      *file,
+              PsRunPage **page_out)
+{
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsProfileView *view = ps_run_page_get_profile_view (page);
+
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (ps_run_page_get_ce_view (page))));
+  wait_for_view (view);
+  if (page_out != NULL)
+    *page_out = page;
+  return view;
+}
+
+static void
+test_pmcstat (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "pmcstat-callgraph", "simple.txt", NULL);
+  g_autoptr(GFile) file = NULL;
+  PsRunPage *page;
+  PsProfileView *view;
+  PsEventStore *store;
+  GtkDropDown *dropdown;
+  guint64 n_samples = 0, n_kernel = 0;
+  g_autofree char *item = NULL;
+  g_autofree char *expected_item = NULL;
+  g_autofree char *expected_samples = NULL;
+  g_autofree char *expected_kernel = NULL;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS) || ps_format_lookup ("pmcstat-callgraph") == NULL)
+    {
+      g_test_skip ("no pmcstat -G reader or test data");
+      return;
+    }
+
+  file = g_file_new_for_path (path);
+  view = open_pmcstat (fixture, file, &page);
+  store = ps_run_page_get_store (page);
+  for (guint64 i = 0; i < ps_event_store_get_n_samples (store); i++)
+    {
+      const PsSample *sample = ps_event_store_get_sample (store, i);
+
+      n_samples += sample->weight;
+      if (sample->flags & PS_SAMPLE_FLAG_KERNEL)
+        n_kernel += sample->weight;
+    }
+  g_assert_cmpuint (n_samples, >, 0);
+
+  /* One event: no "All events" */
+  dropdown = ps_profile_view_get_source_dropdown (view);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 1);
+  item = dropdown_item (dropdown, 0);
+  expected_item = g_strdup_printf ("CLOCK.HARD — %" G_GUINT64_FORMAT " samples", n_samples);
+  g_assert_cmpstr (item, ==, expected_item);
+  expected_samples = g_strdup_printf ("%" G_GUINT64_FORMAT " samples", n_samples);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, expected_samples);
+  expected_kernel = g_strdup_printf ("%.1f %%", 100.0 * n_kernel / n_samples);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, expected_kernel);
+  g_assert_cmpfloat (tree_total (view), ==, n_samples);
+  {
+    PsCallTree *tree = ps_call_tree_view_get_tree (ps_profile_view_get_call_tree_view (view));
+    guint32 function = ps_call_tree_lookup_function (tree, "acpi_cpu_c1");
+
+    /* The flat profile: the sampled function's own samples */
+    g_assert_cmpuint (function, !=, PS_NONE);
+    g_assert_cmpfloat (ps_call_tree_get_function_stats (tree, function)->total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE], ==, 260401);
+  }
+
+  /* pmcstat -G names no processes: no list, and no timeline of untimed samples */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (ps_profile_view_get_track_selection (view))), ==, 0);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "range"), ==, "All samples, the whole run");
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "symbols"), ==, "No symbol folder");
+
+  maybe_save_screenshot (fixture, "profile-pmcstat");
+}
+
+/* dd.txt: four blocks of two events, one named in bytes that are not
+ * text; functions without symbols printed as addresses */
+static void
+test_pmcstat_events (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "pmcstat-callgraph", "dd.txt", NULL);
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *all = NULL;
+  PsProfileView *view;
+  GtkDropDown *dropdown;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS) || ps_format_lookup ("pmcstat-callgraph") == NULL)
+    {
+      g_test_skip ("no pmcstat -G reader or test data");
+      return;
+    }
+
+  file = g_file_new_for_path (path);
+  view = open_pmcstat (fixture, file, NULL);
+  dropdown = ps_profile_view_get_source_dropdown (view);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 3);
+  first = dropdown_item (dropdown, 0);
+  second = dropdown_item (dropdown, 1);
+  all = dropdown_item (dropdown, 2);
+  g_assert_cmpstr (first, ==, "CLOCK.HARD — 254 samples");
+  g_assert_true (g_str_has_suffix (second, " — 66 samples"));
+  g_assert_null (strchr (second, '\003'));
+  g_assert_cmpstr (all, ==, "All events");
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "254 samples");
+  g_assert_cmpfloat (tree_total (view), ==, 254);
+
+  gtk_drop_down_set_selected (dropdown, 2);
+  g_assert_cmpfloat (tree_total (view), ==, 320);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "320 samples");
+
+  /* The modules whose functions are only addresses */
+  g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "quality"), "no symbols for"));
+  g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "quality"), "/bin/dd"));
+}
+
+static gboolean
+page_reloaded (gpointer data)
+{
+  gpointer *state = data;
+  PsRunPage *page = state[0];
+  PsEventStore *store = ps_run_page_get_store (page);
+
+  return store != NULL && store != state[1] && ps_run_page_get_state (page) == PS_RUN_PAGE_LOADED;
+}
+
+static void
+test_symbol_folder (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "pmcstat-callgraph", "simple.txt", NULL);
+  g_autofree char *ce_path = g_test_build_filename (G_TEST_DIST, "data", "ce", "fsperf_CEPC_x86_6_0_3122.log", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *display = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFile) other_file = NULL;
+  PsRunPage *page;
+  PsRunPage *other_page;
+  PsProfileView *view;
+  PsEventStore *before;
+  PsEventStore *other_before;
+  gpointer state[2];
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL) || ps_format_lookup ("pmcstat-callgraph") == NULL)
+    {
+      g_test_skip ("no pmcstat -G reader or test data");
+      return;
+    }
+
+  /* A sampled run and one that is not */
+  file = write_temp_file (fixture, "run.txt", contents, -1);
+  other_file = g_file_new_for_path (ce_path);
+  other_page = open_and_wait (fixture, other_file);
+  other_before = ps_run_page_get_store (other_page);
+  g_assert_nonnull (other_before);
+  view = open_pmcstat (fixture, file, &page);
+  before = ps_run_page_get_store (page);
+  g_assert_null (ps_application_get_symbol_folder (fixture->app));
+
+  /* The application's folder: the sampled run is read again with it */
+  ps_application_set_symbol_folder (fixture->app, fixture->tmpdir);
+  g_assert_cmpstr (ps_application_get_symbol_folder (fixture->app), ==, fixture->tmpdir);
+  state[0] = page;
+  state[1] = before;
+  g_assert_true (iterate_until (page_reloaded, state));
+  wait_for_view (view);
+  g_assert_cmpstr (ps_profile_view_get_symbol_folder (view), ==, fixture->tmpdir);
+  display = g_filename_display_name (fixture->tmpdir);
+  expected = g_strdup_printf ("Symbols from %s", display);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "symbols"), ==, expected);
+  g_assert_true (ps_run_page_get_store (other_page) == other_before);
+
+  /* The same folder again reloads nothing */
+  before = ps_run_page_get_store (page);
+  ps_application_set_symbol_folder (fixture->app, fixture->tmpdir);
+  iterate_for (100);
+  g_assert_true (ps_run_page_get_store (page) == before);
+
+  /* Runs opened later are read with it */
+  {
+    g_autoptr(GFile) later_file = write_temp_file (fixture, "later.txt", contents, -1);
+    PsProfileView *later_view = open_pmcstat (fixture, later_file, NULL);
+
+    g_assert_cmpstr (ps_profile_view_get_symbol_folder (later_view), ==, fixture->tmpdir);
+    g_assert_cmpstr (ps_profile_view_get_header_value (later_view, "symbols"), ==, expected);
+  }
+
+  /* Back to none */
+  ps_application_set_symbol_folder (fixture->app, NULL);
+  state[1] = before;
+  g_assert_true (iterate_until (page_reloaded, state));
+  wait_for_view (view);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "symbols"), ==, "No symbol folder");
+}
+
+/* An hwpmc log is read again with the folder: the loader passed it on */
+static void
+test_hwpmc_sysroot (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  const guint64 tsc0 = 1000000;
+  const guint32 clock_pmc = 0x00010100u;
+  guint64 pcs[2] = { 0x1000, 0x2000 };
+  PsPmclogWriter *writer;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GFile) file = NULL;
+  PsRunPage *page;
+  PsProfileView *view;
+  PsEventStore *before;
+  gpointer state[2];
+
+  if (ps_format_lookup ("hwpmc-pmclog") == NULL)
+    {
+      g_test_skip ("no hwpmc reader");
+      return;
+    }
+
+  writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, 0x0A000000u);
+  ps_pmclog_writer_initialize (writer, tsc0, 0x80, G_GUINT64_CONSTANT (2000000000), 1700000000, 0,
+                               "GenuineIntel-6-55-4");
+  ps_pmclog_writer_pmcallocatedyn (writer, tsc0, clock_pmc, 0x1000, 0x80, 0, "CLOCK.HARD");
+  for (guint i = 0; i < 10; i++)
+    ps_pmclog_writer_callchain (writer, tsc0 + i * 100, 5, 500, clock_pmc, PS_PMCLOG_CC_USER, pcs, 2);
+  ps_pmclog_writer_closelog (writer, tsc0 + 2000);
+  bytes = ps_pmclog_writer_free_to_bytes (writer);
+  file = write_temp_file (fixture, "run.pmclog", g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+  page = open_and_wait (fixture, file);
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  view = ps_run_page_get_profile_view (page);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
+  wait_for_view (view);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "10 samples");
+  before = ps_run_page_get_store (page);
+  g_assert_null (ps_event_store_get_metadata (before, 0, "sysroot"));
+
+  ps_application_set_symbol_folder (fixture->app, fixture->tmpdir);
+  state[0] = page;
+  state[1] = before;
+  g_assert_true (iterate_until (page_reloaded, state));
+  wait_for_view (view);
+  g_assert_cmpstr (ps_event_store_get_metadata (ps_run_page_get_store (page), 0, "sysroot"), ==, fixture->tmpdir);
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "10 samples");
+
+  maybe_save_screenshot (fixture, "profile-hwpmc");
+}
+
+/* perfscope --sysroot DIR (-s DIR): the folder, made absolute */
+static void
+test_sysroot_option (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GVariantDict) options = g_variant_dict_new (NULL);
+  g_autofree char *expected = g_canonicalize_filename ("sysroot/of/host", NULL);
+  int status = 0;
+
+  g_variant_dict_insert (options, "sysroot", "^ay", "sysroot/of/host");
+  g_signal_emit_by_name (fixture->app, "handle-local-options", options, &status);
+  g_assert_cmpint (status, ==, -1);
+  g_assert_cmpstr (ps_application_get_symbol_folder (fixture->app), ==, expected);
+  g_assert_true (g_path_is_absolute (ps_application_get_symbol_folder (fixture->app)));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *data_home = NULL;
+  int status;
+
+  if (!gui_test_init (&argc, &argv, &data_home))
+    return 0;
+
+  ADD_TEST ("/profile-view/sources", test_sources);
+  ADD_TEST ("/profile-view/tracks", test_tracks);
+  ADD_TEST ("/profile-view/time-range", test_time_range);
+  ADD_TEST ("/profile-view/warnings", test_warnings);
+  ADD_TEST ("/profile-view/pmcstat", test_pmcstat);
+  ADD_TEST ("/profile-view/pmcstat-events", test_pmcstat_events);
+  ADD_TEST ("/profile-view/symbol-folder", test_symbol_folder);
+  ADD_TEST ("/profile-view/hwpmc-sysroot", test_hwpmc_sysroot);
+  ADD_TEST ("/profile-view/sysroot-option", test_sysroot_option);
+
+  status = g_test_run ();
+  gui_test_remove_tree (data_home);
+  return status;
+}
