@@ -1432,6 +1432,7 @@ test_pmclog (void)
   g_autoptr(CliResult) info = run_cli ("info", "--sysroot", dir, path, NULL);
   g_autoptr(CliResult) calltree = run_cli ("calltree", path, NULL);
   g_autoptr(CliResult) folded = run_cli ("export", path, "--to", "collapsed", NULL);
+  g_autoptr(CliResult) callgraph = run_cli ("export", path, "--to", "pmcstat-callgraph", "--depth", "1", NULL);
   g_autoptr(CliResult) bad_width = run_cli ("info", "--address-width", "6", path, NULL);
   g_autoptr(CliResult) bad_sysroot = run_cli ("info", "--sysroot", path, path, NULL);
   g_autoptr(JsonNode) info_root = NULL;
@@ -1467,6 +1468,15 @@ test_pmclog (void)
   g_assert_cmpuint (g_strv_length (lines), ==, 3);
   g_assert_cmpstr (lines[0], ==, "dd+0x456;dd+0x123 2");
   g_assert_cmpstr (lines[1], ==, "dd+0x456;kernel+0x100010 1");
+
+  g_assert_cmpint (callgraph->status, ==, 0);
+  g_assert_cmpstr (callgraph->out, ==,
+                   "@ CLOCK.HARD [3 samples]\n"
+                   "\n"
+                   "66.67%  [2]        0x123 @ /bin/dd\n"
+                   "\n"
+                   "33.33%  [1]        0x100010 @ /boot/kernel/kernel\n"
+                   "\n");
 
   assert_usage_error (bad_width);
   assert_usage_error (bad_sysroot);

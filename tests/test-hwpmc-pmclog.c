@@ -23,6 +23,7 @@
 #include "ps-format.h"
 #include "ps-loader.h"
 #include "ps-pmclog.h"
+#include "ps-pmcstat-text.h"
 #include "pmclog-writer.h"
 
 #define VERSION_14 0x0A000000u
@@ -42,7 +43,8 @@
 
 /* --- Fixtures ------------------------------------------------------------ */
 
-/* Function start addresses of an ELF fixture, from nm */
+/* Function start addresses of an ELF fixture, from nm; "NAME:size" keys
+ * hold the sizes nm gave */
 static GHashTable *
 read_nm (const char *fixture)
 {
@@ -68,6 +70,13 @@ read_nm (const char *fixture)
       address = g_new (guint64, 1);
       *address = g_ascii_strtoull (fields[0], NULL, 16);
       g_hash_table_replace (symbols, g_strdup (fields[n - 1]), address);
+      if (n >= 4)
+        {
+          guint64 *size = g_new (guint64, 1);
+
+          *size = g_ascii_strtoull (fields[1], NULL, 16);
+          g_hash_table_replace (symbols, g_strconcat (fields[n - 1], ":size", NULL), size);
+        }
     }
   return symbols;
 }
@@ -220,8 +229,8 @@ make_log (Fixture *fixture)
   pcs[1] = LIB_BASE + symbol (fixture->lib, "_ZN6Widget4drawEv") + 2;
   pcs[2] = APP_BIAS + symbol (fixture->program, "main") + 3;
   ps_pmclog_writer_callchain (writer, TSC0 + 6000, APP_PID, WORKER_TID, CLOCK_PMC, 1u << 16, pcs, 3);
-  /* 4: a pc in the bytes between two functions of the library */
-  pcs[0] = LIB_BASE + symbol (fixture->lib, "fixture_global_one") + 0x11 + 16;
+  /* 4: a pc in the 64 bytes between two functions of the library */
+  pcs[0] = LIB_BASE + symbol (fixture->lib, "fixture_global_one") + symbol (fixture->lib, "fixture_global_one:size") + 16;
   pcs[1] = APP_BIAS + symbol (fixture->program, "main") + 3;
   ps_pmclog_writer_callchain (writer, TSC0 + 8000, APP_PID, WORKER_TID, CYCLES_PMC, PS_PMCLOG_CC_USER, pcs, 2);
   /* 5: a process never announced, at an address nothing maps */
@@ -425,7 +434,8 @@ test_model (void)
   {
     g_autofree char *text = stack_text (store, sample);
     g_autofree char *expected = g_strdup_printf ("main;libfixture.so.1+0x%" G_GINT64_MODIFIER "x",
-                                                 symbol (fixture.lib, "fixture_global_one") + 0x11 + 16 - fixture.lib_vaddr);
+                                                 symbol (fixture.lib, "fixture_global_one")
+                                                 + symbol (fixture.lib, "fixture_global_one:size") + 16 - fixture.lib_vaddr);
     g_assert_cmpstr (text, ==, expected);
   }
 
@@ -480,6 +490,35 @@ test_model (void)
   g_assert_true (ps_event_store_get_time_range (store, &begin, &end));
   g_assert_cmpint (begin, ==, 0);
   g_assert_cmpint (end, ==, 9500);
+
+  /* As pmcstat -G would print it: the unmapped sample is left out */
+  {
+    g_autoptr(GString) text = ps_pmcstat_text_build (store, 0);
+    g_autofree char *expected =
+      g_strdup_printf ("@ CLOCK.HARD [3 samples]\n"
+                       "\n"
+                       "66.67%%  [2]        fixture_global_one @ /lib/libfixture.so.1\n"
+                       " 100.0%%  [2]         fixture_global_two\n"
+                       "  100.0%%  [2]          main @ /usr/bin/app\n"
+                       "\n"
+                       "33.33%%  [1]        0x100010 @ /boot/kernel/kernel\n"
+                       " 100.0%%  [1]         Widget::draw() @ /lib/libfixture.so.1\n"
+                       "  100.0%%  [1]          main @ /usr/bin/app\n"
+                       "\n"
+                       "@ event 0x1234 [1 samples]\n"
+                       "\n"
+                       "100.0%%  [1]        0x%" G_GINT64_MODIFIER "x @ /lib/libfixture.so.1\n"
+                       " 100.0%%  [1]         main @ /usr/bin/app\n"
+                       "\n"
+                       "@ PMC 0x00990900 [1 samples]\n"
+                       "\n"
+                       "100.0%%  [1]        0x200 @ /boot/kernel/kernel\n"
+                       "\n",
+                       symbol (fixture.lib, "fixture_global_one") + symbol (fixture.lib, "fixture_global_one:size")
+                       + 16 - fixture.lib_vaddr);
+
+    g_assert_cmpstr (text->str, ==, expected);
+  }
 
   /* The call tree: kernel samples are the OS part */
   {

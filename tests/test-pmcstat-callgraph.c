@@ -15,6 +15,7 @@
 #include "ps-call-tree.h"
 #include "ps-error.h"
 #include "ps-folded.h"
+#include "ps-pmcstat-text.h"
 #include "ps-format.h"
 #include "ps-loader.h"
 
@@ -694,6 +695,119 @@ test_folded_frames (void)
   g_assert_cmpstr (folded->str, ==, "a_b 4\n");
 }
 
+/* The lines of a callgraph text, sorted (pmcstat orders equal counts in
+ * no fixed way), without the blank lines, the header's count and the
+ * roots' percentages: the real files are excerpts, whose headers count
+ * samples they do not list */
+static int
+compare_line_pointers (gconstpointer a,
+                       gconstpointer b)
+{
+  return strcmp (*(const char * const *)a, *(const char * const *)b);
+}
+
+static char **
+comparable_lines (const char *text,
+                  GRegex     *root_percent)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  GPtrArray *kept = g_ptr_array_new ();
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (lines[i][0] == '\0')
+        continue;
+      if (g_str_has_prefix (lines[i], "@ "))
+        g_ptr_array_add (kept, g_strndup (lines[i], strstr (lines[i], " [") - lines[i]));
+      else if (g_regex_match (root_percent, lines[i], 0, NULL))
+        g_ptr_array_add (kept, g_strdup (strchr (lines[i], '[')));
+      else
+        g_ptr_array_add (kept, g_strdup (lines[i]));
+    }
+  g_ptr_array_sort (kept, compare_line_pointers);
+  g_ptr_array_add (kept, NULL);
+  return (char **)g_ptr_array_free (kept, FALSE);
+}
+
+/* Written back as pmcstat -G writes (hwpmc-pmclog.md §8.4): the lines of
+ * the real files, and a fixed point when read again */
+static void
+test_text_export (void)
+{
+  static const char * const names[] = { "simple.txt", "shared.txt", "shared2.txt", "iperf3.txt" };
+  GRegex *root_percent = g_regex_new ("^([0-9][0-9]\\.[0-9][0-9]|100\\.0)%", 0, 0, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(PsEventStore) store = load_file (names[i]);
+      /* The files were written with more than the default 16 frames */
+      g_autoptr(GString) text = ps_pmcstat_text_build (store, 1000);
+      g_autoptr(PsEventStore) again = NULL;
+      g_autoptr(GString) text_again = NULL;
+      g_autoptr(GString) folded = NULL;
+      g_autoptr(GString) folded_again = NULL;
+      g_autofree char *path = data_path (names[i]);
+      g_autofree char *original = NULL;
+      g_auto(GStrv) original_lines = NULL;
+      g_auto(GStrv) lines = NULL;
+
+      g_test_message ("export of %s", names[i]);
+      g_assert_true (g_file_get_contents (path, &original, NULL, NULL));
+      original_lines = comparable_lines (original, root_percent);
+      lines = comparable_lines (text->str, root_percent);
+      g_assert_cmpuint (g_strv_length (lines), ==, g_strv_length (original_lines));
+      for (guint l = 0; original_lines[l] != NULL; l++)
+        g_assert_cmpstr (lines[l], ==, original_lines[l]);
+
+      /* Read back: the same stacks, the same text */
+      again = parse (text->str);
+      text_again = ps_pmcstat_text_build (again, 1000);
+      g_assert_cmpstr (text_again->str, ==, text->str);
+      folded = ps_folded_build (store, PS_FOLDED_ALL_SOURCES, PS_NONE);
+      folded_again = ps_folded_build (again, PS_FOLDED_ALL_SOURCES, PS_NONE);
+      g_assert_cmpstr (folded_again->str, ==, folded->str);
+    }
+  g_regex_unref (root_percent);
+}
+
+/* Roots sum to the header; a caller's percentage is of its callee; the
+ * depth limit cuts the callers */
+static void
+test_text_export_values (void)
+{
+  g_autoptr(PsEventStore) store = parse ("@ INSTR [10 samples]\n"
+                                         "\n"
+                                         "70.00%  [7]        leaf @ /lib/libc.so.7\n"
+                                         " 57.14%  [4]        middle @ /bin/app\n"
+                                         "  100.0%  [4]         main\n"
+                                         " 42.86%  [3]        other\n"
+                                         "\n"
+                                         "30.00%  [3]        spin @ /bin/app\n"
+                                         "\n");
+  g_autoptr(GString) text = ps_pmcstat_text_build (store, 0);
+  g_autoptr(GString) shallow = ps_pmcstat_text_build (store, 2);
+
+  g_assert_cmpstr (text->str, ==,
+                   "@ INSTR [10 samples]\n"
+                   "\n"
+                   "70.00%  [7]        leaf @ /lib/libc.so.7\n"
+                   " 57.14%  [4]         middle @ /bin/app\n"
+                   "  100.0%  [4]          main\n"
+                   " 42.86%  [3]         other\n"
+                   "\n"
+                   "30.00%  [3]        spin @ /bin/app\n"
+                   "\n");
+  g_assert_cmpstr (shallow->str, ==,
+                   "@ INSTR [10 samples]\n"
+                   "\n"
+                   "70.00%  [7]        leaf @ /lib/libc.so.7\n"
+                   " 57.14%  [4]         middle @ /bin/app\n"
+                   " 42.86%  [3]         other\n"
+                   "\n"
+                   "30.00%  [3]        spin @ /bin/app\n"
+                   "\n");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -713,6 +827,8 @@ main (int   argc,
   g_test_add_func ("/pmcstat-callgraph/fatal", test_fatal);
   g_test_add_func ("/pmcstat-callgraph/sniff", test_sniff);
   g_test_add_func ("/pmcstat-callgraph/folded-frames", test_folded_frames);
+  g_test_add_func ("/pmcstat-callgraph/text-export/real", test_text_export);
+  g_test_add_func ("/pmcstat-callgraph/text-export/values", test_text_export_values);
 
   return g_test_run ();
 }

@@ -184,9 +184,9 @@ main (int   argc,
     { "basis", 0, 0, G_OPTION_ARG_STRING, &basis,
       N_("calltree: percentages over s1 (elapsed and application totals, the default) or view (the elapsed total)"), N_("s1|view") },
     { "depth", 0, 0, G_OPTION_ARG_STRING, &depth,
-      N_("calltree: show the tree N levels deep"), N_("N") },
+      N_("calltree: show the tree N levels deep; export --to pmcstat-callgraph: N frames (16)"), N_("N") },
     { "to", 0, 0, G_OPTION_ARG_STRING, &export_target,
-      N_("export: the format to write (collapsed)"), N_("TARGET") },
+      N_("export: the format to write (collapsed, pmcstat-callgraph)"), N_("TARGET") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &export_output,
       N_("export: write to FILE instead of the standard output"), N_("FILE") },
     { "source", 0, 0, G_OPTION_ARG_STRING, &export_source,
@@ -273,8 +273,9 @@ main (int   argc,
     {
       guint64 number;
 
-      if (strcmp (command, "calltree") != 0)
-        return usage_error (_("--thread, --basis and --depth apply to the calltree command only"));
+      if (strcmp (command, "calltree") != 0
+          && !(strcmp (command, "export") == 0 && thread == NULL && basis == NULL))
+        return usage_error (_("--thread and --basis apply to the calltree command only, --depth to calltree and export"));
       if (thread != NULL)
         {
           if (!g_ascii_string_to_unsigned (thread, 10, 0, G_MAXINT64, &number, NULL))

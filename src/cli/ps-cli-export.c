@@ -6,9 +6,11 @@
  * specs: cli.md "Commands" (export FILE --to … [-o OUT]) and exit codes.
  *
  * `--to collapsed` writes folded stacks (ps-folded.h) of the sampled call
- * stacks, for flame-graph tools. The other targets of the contract (csv,
- * speedscope, chrome-trace) are not in this version and are refused as bad
- * usage, before the file is read.
+ * stacks, for flame-graph tools; `--to pmcstat-callgraph` the callgraph
+ * text of pmcstat -G (ps-pmcstat-text.h, --depth frames, 16 by default).
+ * The other targets of the contract (csv, speedscope, chrome-trace) are
+ * not in this version and are refused as bad usage, before the file is
+ * read.
  */
 #include "config.h"
 
@@ -17,9 +19,10 @@
 
 #include "ps-cli.h"
 #include "ps-folded.h"
+#include "ps-pmcstat-text.h"
 
 /* The targets this build writes, in the order of the help text */
-static const char * const supported_targets[] = { "collapsed", NULL };
+static const char * const supported_targets[] = { "collapsed", "pmcstat-callgraph", NULL };
 
 /* Targets of the contract (cli.md) that are later work */
 static const char * const later_targets[] = { "csv", "speedscope", "chrome-trace", NULL };
@@ -139,6 +142,45 @@ export_collapsed (const PsCliOptions *options,
   return PS_CLI_EXIT_OK;
 }
 
+static gboolean
+write_text (const PsCliOptions *options,
+            GString            *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (options->export_output == NULL || strcmp (options->export_output, "-") == 0)
+    {
+      if (fwrite (text->str, 1, text->len, stdout) != text->len || fflush (stdout) != 0)
+        {
+          ps_cli_print_error (_("Cannot write the standard output"));
+          return FALSE;
+        }
+    }
+  else if (!g_file_set_contents (options->export_output, text->str, text->len, &error))
+    {
+      ps_cli_print_error (_("Cannot write “%s”: %s"), options->export_output, error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static int
+export_pmcstat_callgraph (const PsCliOptions *options,
+                          PsEventStore       *store,
+                          const char         *file)
+{
+  g_autoptr(GString) text = ps_pmcstat_text_build (store, options->depth);
+  g_autofree char *name = g_filename_display_name (file);
+
+  if (options->export_source != NULL)
+    return usage_error (_("--source does not apply to --to pmcstat-callgraph: it writes every sample source"));
+  if (!write_text (options, text))
+    return PS_CLI_EXIT_UNREADABLE;
+  if (text->len == 0)
+    ps_cli_print_error (_("“%s” has no sampled call stacks; nothing was written"), name);
+  return PS_CLI_EXIT_OK;
+}
+
 int
 ps_cli_export (const PsCliOptions *options,
                const char         *file)
@@ -177,7 +219,10 @@ ps_cli_export (const PsCliOptions *options,
     return PS_CLI_EXIT_UNREADABLE;
   partial = ps_cli_report_partial (store, file);
 
-  status = export_collapsed (options, store, file);
+  if (strcmp (options->export_target, "pmcstat-callgraph") == 0)
+    status = export_pmcstat_callgraph (options, store, file);
+  else
+    status = export_collapsed (options, store, file);
   if (status == PS_CLI_EXIT_OK && partial)
     return PS_CLI_EXIT_PARTIAL;
   return status;

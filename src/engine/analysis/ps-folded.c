@@ -162,7 +162,8 @@ build_lines (PsEventStore *store,
       g_array_append_val (lines, line);
     }
 
-  qsort (lines->data, lines->len, sizeof (FoldedLine), compare_lines);
+  if (lines->len > 1)
+    qsort (lines->data, lines->len, sizeof (FoldedLine), compare_lines);
 
   for (guint i = 0; i < lines->len; i++)
     {

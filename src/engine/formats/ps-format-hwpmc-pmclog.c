@@ -43,6 +43,21 @@
 #define FRAME_CACHE_BITS 18
 #define FRAME_CACHE_SIZE (1u << FRAME_CACHE_BITS)
 
+/* Direct-mapped cache of whole callchains: a profile repeats the same
+ * chains (a loop sampled again and again), and a hit skips resolving and
+ * interning every frame. Keys are two independent 64-bit hashes of the
+ * chain and its context, so a false hit is as likely as two random 128-bit
+ * values being equal. */
+#define CHAIN_CACHE_BITS 18
+#define CHAIN_CACHE_SIZE (1u << CHAIN_CACHE_BITS)
+#define CHAIN_MAX_IMAGES 2
+
+enum
+{
+  CHAIN_UNMAPPED   = 1 << 0,
+  CHAIN_UNRESOLVED = 1 << 1,
+};
+
 #define UNKNOWN_END G_MAXUINT64
 
 typedef struct
@@ -53,7 +68,6 @@ typedef struct
   PsElfImage  *elf;            /* owned by the resolver, NULL if not found */
   char        *missing;        /* why there are no symbols, or NULL */
   guint64      samples_affected;
-  guint64      last_sample;    /* serial of the last sample counted */
 } Image;
 
 typedef struct
@@ -104,6 +118,15 @@ typedef struct
 
 typedef struct
 {
+  guint64 hash_a;
+  guint64 hash_b;
+  guint32 stack;                    /* stack node + 1; 0: a free entry */
+  guint32 images[CHAIN_MAX_IMAGES]; /* index + 1 of the images without names it touches */
+  guint32 flags;                    /* CHAIN_* */
+} ChainEntry;
+
+typedef struct
+{
   gint64  time_ns;
   guint64 offset;
   guint32 track;
@@ -138,6 +161,7 @@ typedef struct
   GHashTable       *unknown_pmcs;
 
   CacheEntry       *cache;
+  ChainEntry       *chains;
   GArray           *frames;      /* guint32 scratch: one sample's frames */
   guint32           kernel_frame;
   guint32           unknown_frame;
@@ -226,7 +250,6 @@ get_image (PmclogParser *self,
   image->path = g_strdup (path);
   image->index = self->image_list->len;
   image->path_id = ps_event_store_intern (self->store, path, -1);
-  image->last_sample = G_MAXUINT64;
 
   if (self->resolver != NULL)
     image->elf = ps_symbol_resolver_get_image (self->resolver, path, &error);
@@ -624,6 +647,151 @@ source_for_pmc (PmclogParser *self,
   return source;
 }
 
+static inline guint64
+mix64 (guint64 key)
+{
+  key ^= key >> 33;
+  key *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  key ^= key >> 33;
+  key *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+  key ^= key >> 33;
+  return key;
+}
+
+static void
+count_image (PmclogParser *self,
+             guint32       image_plus_one,
+             guint32      *flags)
+{
+  Image *image = g_ptr_array_index (self->image_list, image_plus_one - 1);
+
+  image->samples_affected++;
+  if (image->missing != NULL)
+    *flags |= CHAIN_UNRESOLVED;
+}
+
+/* Resolves one pc in a context; a kernel context gives way to the
+ * thread's user frames for a pc the kernel does not map (§6.2). Sets
+ * *image to the image without a name for it, CHAIN_UNMAPPED in *flags
+ * for a pc nothing maps. */
+static guint32
+chain_frame (PmclogParser  *self,
+             Process      **context,
+             Process       *process,
+             guint64        pc,
+             Image        **image,
+             guint32       *flags)
+{
+  guint32 frame;
+
+  *image = NULL;
+  if (resolve_pc (self, *context, pc, &frame, image))
+    return frame;
+  if (*context == self->kernel && process != self->kernel && resolve_pc (self, process, pc, &frame, image))
+    {
+      *context = process;
+      return frame;
+    }
+  *flags |= CHAIN_UNMAPPED;
+  return *context == self->kernel ? self->kernel_frame : self->unknown_frame;
+}
+
+/* The stack of a CALLCHAIN. The callers (every pc but the sampled one)
+ * come from the cache when the same callers were seen in the same
+ * context: a loop sampled again and again has one path and many pcs. */
+static guint32
+callchain_stack (PmclogParser         *self,
+                 const PsPmclogRecord *record,
+                 Process              *process)
+{
+  gboolean user = (record->u.callchain.cpuflags & PS_PMCLOG_CC_USER) != 0;
+  Process *context = user ? process : self->kernel;
+  guint n_pcs = record->u.callchain.n_pcs;
+  const guint64 *pcs = record->u.callchain.pcs;
+  guint32 leaf_frame;
+  Image *leaf_image = NULL;
+  guint32 leaf_flags = 0;
+  guint64 hash_a, hash_b;
+  ChainEntry *entry;
+  ChainEntry callers = { 0 };
+  guint32 flags;
+  guint32 images[16];   /* index + 1 of the callers' images, distinct */
+  guint n_images = 0;
+
+  self->n_samples++;
+  if (n_pcs == 0)
+    return 0;
+
+  leaf_frame = chain_frame (self, &context, process, pcs[0], &leaf_image, &leaf_flags);
+
+  hash_a = mix64 (((guint64)process->slot << 32 | process->generation) ^ G_GUINT64_CONSTANT (0x243f6a8885a308d3));
+  hash_b = mix64 (((guint64)self->kernel->generation << 32 | (guint64)n_pcs << 1 | (context == process))
+                  ^ G_GUINT64_CONSTANT (0x13198a2e03707344));
+  for (guint i = 1; i < n_pcs; i++)
+    {
+      hash_a = (hash_a ^ pcs[i]) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+      hash_a ^= hash_a >> 29;
+      hash_b = (hash_b + pcs[i]) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+      hash_b ^= hash_b >> 31;
+    }
+  hash_a = mix64 (hash_a);
+  hash_b = mix64 (hash_b ^ hash_a);
+  entry = &self->chains[hash_a >> (64 - CHAIN_CACHE_BITS)];
+
+  if (entry->stack != 0 && entry->hash_a == hash_a && entry->hash_b == hash_b)
+    {
+      callers = *entry;
+      for (guint i = 0; i < CHAIN_MAX_IMAGES && callers.images[i] != 0; i++)
+        images[n_images++] = callers.images[i];
+    }
+  else
+    {
+      guint32 parent = 0;
+
+      g_array_set_size (self->frames, 0);
+      for (guint i = 1; i < n_pcs; i++)
+        {
+          Image *image;
+          guint32 frame = chain_frame (self, &context, process, pcs[i], &image, &callers.flags);
+          guint known = 0;
+
+          while (image != NULL && known < n_images && images[known] != image->index + 1)
+            known++;
+          if (image != NULL && known == n_images && n_images < G_N_ELEMENTS (images))
+            images[n_images++] = image->index + 1;
+          g_array_append_val (self->frames, frame);
+        }
+
+      /* Stack nodes run from the outermost caller in */
+      for (guint i = self->frames->len; i > 0; i--)
+        parent = ps_event_store_intern_stack (self->store, parent, g_array_index (self->frames, guint32, i - 1));
+
+      callers.hash_a = hash_a;
+      callers.hash_b = hash_b;
+      callers.stack = parent + 1;
+      /* Callers in more images than an entry holds are never cached */
+      if (n_images <= CHAIN_MAX_IMAGES)
+        {
+          memcpy (callers.images, images, n_images * sizeof (guint32));
+          *entry = callers;
+        }
+    }
+
+  /* What the sample lacks, each image once */
+  flags = leaf_flags | callers.flags;
+  for (guint i = 0; i < n_images; i++)
+    if (leaf_image == NULL || images[i] != leaf_image->index + 1)
+      count_image (self, images[i], &flags);
+  if (leaf_image != NULL)
+    count_image (self, leaf_image->index + 1, &flags);
+  if (flags & CHAIN_UNMAPPED)
+    self->n_samples_unmapped++;
+  if (flags & CHAIN_UNRESOLVED)
+    self->n_samples_unresolved++;
+
+  return ps_event_store_intern_stack (self->store, callers.stack - 1, leaf_frame);
+}
+
 static void
 add_callchain (PmclogParser         *self,
                const PsPmclogRecord *record)
@@ -633,12 +801,8 @@ add_callchain (PmclogParser         *self,
   guint32 tid = record->u.callchain.tid;
   gboolean user = (record->u.callchain.cpuflags & PS_PMCLOG_CC_USER) != 0;
   Process *process = get_process (self, pid);
-  Process *context = user ? process : self->kernel;
   PsSample sample = { 0 };
-  guint32 parent = 0;
-  gboolean unmapped = FALSE;
-  gboolean unresolved = FALSE;
-  guint64 serial = self->n_samples++;
+  guint32 parent;
 
   if (!g_hash_table_contains (self->pmcs, GUINT_TO_POINTER (record->u.callchain.pmcid))
       && !g_hash_table_contains (self->unknown_pmcs, GUINT_TO_POINTER (record->u.callchain.pmcid)))
@@ -651,41 +815,7 @@ add_callchain (PmclogParser         *self,
                              record->u.callchain.pmcid);
     }
 
-  g_array_set_size (self->frames, 0);
-  for (guint i = 0; i < record->u.callchain.n_pcs; i++)
-    {
-      guint64 pc = record->u.callchain.pcs[i];
-      guint32 frame;
-      Image *image = NULL;
-
-      /* Kernel samples may go on with the thread's user frames (§6.2) */
-      if (!resolve_pc (self, context, pc, &frame, &image))
-        {
-          if (context == self->kernel && pid != PS_PMCLOG_KERNEL_PID
-              && resolve_pc (self, process, pc, &frame, &image))
-            context = process;
-          else
-            {
-              frame = context == self->kernel ? self->kernel_frame : self->unknown_frame;
-              unmapped = TRUE;
-            }
-        }
-      if (image != NULL && image->last_sample != serial)
-        {
-          image->last_sample = serial;
-          image->samples_affected++;
-          unresolved |= image->missing != NULL;
-        }
-      g_array_append_val (self->frames, frame);
-    }
-  if (unmapped)
-    self->n_samples_unmapped++;
-  if (unresolved)
-    self->n_samples_unresolved++;
-
-  /* Stack nodes run from the outermost caller in */
-  for (guint i = self->frames->len; i > 0; i--)
-    parent = ps_event_store_intern_stack (self->store, parent, g_array_index (self->frames, guint32, i - 1));
+  parent = callchain_stack (self, record, process);
 
   process_saw (process, time_ns);
   if (tid != PS_PMCLOG_NO_TID && pid != PS_PMCLOG_KERNEL_PID)
@@ -1252,6 +1382,7 @@ pmclog_free (PsParser *parser)
   g_clear_pointer (&self->unknown_pmcs, g_hash_table_unref);
   g_clear_pointer (&self->resolver, ps_symbol_resolver_free);
   g_clear_pointer (&self->cache, g_free);
+  g_clear_pointer (&self->chains, g_free);
   g_clear_pointer (&self->frames, g_array_unref);
   g_clear_pointer (&self->marks, g_array_unref);
   g_clear_pointer (&self->sysroot, g_free);
@@ -1282,6 +1413,7 @@ pmclog_parser_new (PsStoreBuilder *builder)
   self->pmcs = g_hash_table_new (NULL, NULL);
   self->unknown_pmcs = g_hash_table_new (NULL, NULL);
   self->cache = g_new0 (CacheEntry, FRAME_CACHE_SIZE);
+  self->chains = g_new0 (ChainEntry, CHAIN_CACHE_SIZE);
   self->frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->marks = g_array_new (FALSE, FALSE, sizeof (PendingMark));
 

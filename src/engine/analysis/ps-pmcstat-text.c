@@ -1,0 +1,271 @@
+/* ps-pmcstat-text.c — sampled call stacks as pmcstat -G writes them
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: hwpmc-pmclog.md §8.4.
+ *
+ * pmcstat's callgraph is inverted: its roots are the functions that held
+ * the sampled pc, their children the callers. The samples of each source
+ * add up per stack first; each distinct stack then adds its weight along
+ * its path from the leaf up, at most `depth` frames.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ps-pmcstat-text.h"
+
+typedef struct
+{
+  guint32 frame;
+  guint32 first_child;  /* node index, 0 for none (node 0 is the root) */
+  guint32 next_sibling;
+  guint64 count;
+} Node;
+
+typedef struct
+{
+  PsEventStore *store;
+  GArray       *nodes;     /* Node; node 0 holds the roots */
+  GHashTable   *children;  /* (parent << 32 | frame) → node */
+} Tree;
+
+static guint
+key_hash (gconstpointer key)
+{
+  guint64 value = *(const guint64 *)key;
+  return (guint)(value ^ (value >> 29) ^ (value >> 47)) * 2654435761u;
+}
+
+static gboolean
+key_equal (gconstpointer a,
+           gconstpointer b)
+{
+  return *(const guint64 *)a == *(const guint64 *)b;
+}
+
+static guint32
+tree_child (Tree    *tree,
+            guint32  parent,
+            guint32  frame)
+{
+  guint64 key = (guint64)parent << 32 | frame;
+  gpointer found = g_hash_table_lookup (tree->children, &key);
+  Node node = { frame, 0, 0, 0 };
+  guint32 index;
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found);
+
+  index = tree->nodes->len;
+  node.next_sibling = g_array_index (tree->nodes, Node, parent).first_child;
+  g_array_append_val (tree->nodes, node);
+  g_array_index (tree->nodes, Node, parent).first_child = index;
+  g_hash_table_insert (tree->children, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (index));
+  return index;
+}
+
+/* The placeholders of pcs no mapping holds have neither module nor address */
+static gboolean
+frame_is_mapped (PsEventStore *store,
+                 guint32       frame_id)
+{
+  const PsFrame *frame = ps_event_store_get_frame (store, frame_id);
+  const char *function = ps_event_store_get_string (store, frame->function);
+
+  return frame->module != 0 || frame->address != 0 || function == NULL || function[0] != '[';
+}
+
+static void
+append_frame_name (Tree    *tree,
+                   guint32  frame_id,
+                   GString *out)
+{
+  const PsFrame *frame = ps_event_store_get_frame (tree->store, frame_id);
+
+  /* pmcstat prints the address of a pc without a symbol */
+  if (frame->function == 0)
+    g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", frame->address);
+  else
+    g_string_append (out, ps_event_store_get_string (tree->store, frame->function));
+}
+
+/* Children by descending count, then by name: the same text every time */
+static int
+compare_nodes (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  Tree *tree = user_data;
+  const Node *na = &g_array_index (tree->nodes, Node, *(const guint32 *)a);
+  const Node *nb = &g_array_index (tree->nodes, Node, *(const guint32 *)b);
+  const PsFrame *fa, *fb;
+  int order;
+
+  if (na->count != nb->count)
+    return na->count > nb->count ? -1 : 1;
+  fa = ps_event_store_get_frame (tree->store, na->frame);
+  fb = ps_event_store_get_frame (tree->store, nb->frame);
+  order = g_strcmp0 (ps_event_store_get_string (tree->store, fa->function),
+                     ps_event_store_get_string (tree->store, fb->function));
+  if (order != 0)
+    return order;
+  return fa->address < fb->address ? -1 : fa->address > fb->address;
+}
+
+static GArray *
+sorted_children (Tree    *tree,
+                 guint32  parent)
+{
+  GArray *children = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint32 child = g_array_index (tree->nodes, Node, parent).first_child;
+       child != 0;
+       child = g_array_index (tree->nodes, Node, child).next_sibling)
+    g_array_append_val (children, child);
+  g_array_sort_with_data (children, compare_nodes, tree);
+  return children;
+}
+
+/* One node line and its callers (§8.4 item 3); depth ≤ the frame limit,
+ * so the recursion stays shallow */
+static void
+write_node (Tree        *tree,
+            guint32      index,
+            guint        level,
+            guint64      parent_count,
+            guint32     *previous_module,
+            GString     *out)
+{
+  const Node *node = &g_array_index (tree->nodes, Node, index);
+  const PsFrame *frame = ps_event_store_get_frame (tree->store, node->frame);
+  g_autoptr(GArray) children = NULL;
+  char count_field[32];
+  int length;
+
+  for (guint i = 0; i < level; i++)
+    g_string_append_c (out, ' ');
+  if (node->count == parent_count)
+    g_string_append (out, "100.0%");
+  else
+    {
+      char percent[G_ASCII_DTOSTR_BUF_SIZE];
+
+      /* "%05.2f": "05.23%", "86.17%" — in the C locale */
+      g_ascii_formatd (percent, sizeof percent, "%05.2f", 100.0 * (double)node->count / (double)parent_count);
+      g_string_append (out, percent);
+      g_string_append_c (out, '%');
+    }
+  g_string_append_c (out, ' ');
+  length = g_snprintf (count_field, sizeof count_field, " [%" G_GUINT64_FORMAT "] ", node->count);
+  g_string_append (out, count_field);
+  for (int i = length; i < 12; i++)
+    g_string_append_c (out, ' ');
+  for (guint i = 0; i < level; i++)
+    g_string_append_c (out, ' ');
+  append_frame_name (tree, node->frame, out);
+  if (frame->module != *previous_module && frame->module != 0)
+    {
+      g_string_append (out, " @ ");
+      g_string_append (out, ps_event_store_get_string (tree->store, frame->module));
+    }
+  *previous_module = frame->module;
+  g_string_append_c (out, '\n');
+
+  children = sorted_children (tree, index);
+  for (guint i = 0; i < children->len; i++)
+    write_node (tree, g_array_index (children, guint32, i), level + 1, node->count, previous_module, out);
+}
+
+static void
+write_source (PsEventStore *store,
+              guint16       source,
+              guint         depth,
+              GString      *out)
+{
+  guint n_nodes = ps_event_store_get_n_stack_nodes (store);
+  guint64 n_samples = ps_event_store_get_n_samples (store);
+  g_autofree guint64 *weights = g_new0 (guint64, n_nodes);
+  g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) roots = NULL;
+  Tree tree = { store, NULL, NULL };
+  Node root = { 0, 0, 0, 0 };
+  guint64 total = 0;
+
+  for (guint64 i = 0; i < n_samples; i++)
+    {
+      const PsSample *sample = ps_event_store_get_sample (store, i);
+
+      if (sample->source == source && sample->stack != 0 && sample->stack < n_nodes)
+        weights[sample->stack] += sample->weight;
+    }
+
+  tree.nodes = g_array_new (FALSE, FALSE, sizeof (Node));
+  tree.children = g_hash_table_new_full (key_hash, key_equal, g_free, NULL);
+  g_array_append_val (tree.nodes, root);
+
+  for (guint32 stack = 1; stack < n_nodes; stack++)
+    {
+      guint32 parent = 0;
+
+      if (weights[stack] == 0)
+        continue;
+
+      /* From the sampled function up through its callers */
+      g_array_set_size (frames, 0);
+      for (guint32 id = stack; id != 0 && frames->len < depth; )
+        {
+          const PsStackNode *node = ps_event_store_get_stack_node (store, id);
+
+          if (frames->len == 0 || frame_is_mapped (store, node->frame))
+            g_array_append_val (frames, node->frame);
+          if (node->parent >= id)
+            break;
+          id = node->parent;
+        }
+      if (!frame_is_mapped (store, g_array_index (frames, guint32, 0)))
+        continue;
+
+      total += weights[stack];
+      for (guint f = 0; f < frames->len; f++)
+        {
+          parent = tree_child (&tree, parent, g_array_index (frames, guint32, f));
+          g_array_index (tree.nodes, Node, parent).count += weights[stack];
+        }
+    }
+
+  if (total > 0)
+    {
+      const PsSampleSource *info = ps_event_store_get_sample_source (store, source);
+
+      g_string_append_printf (out, "@ %s [%" G_GUINT64_FORMAT " samples]\n\n",
+                              ps_event_store_get_string (store, info->name), total);
+      roots = sorted_children (&tree, 0);
+      for (guint i = 0; i < roots->len; i++)
+        {
+          guint32 previous_module = 0;
+
+          write_node (&tree, g_array_index (roots, guint32, i), 0, total, &previous_module, out);
+          g_string_append_c (out, '\n');
+        }
+    }
+
+  g_array_unref (tree.nodes);
+  g_hash_table_unref (tree.children);
+}
+
+GString *
+ps_pmcstat_text_build (PsEventStore *store,
+                       guint         depth)
+{
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), out);
+
+  if (depth == 0)
+    depth = PS_PMCSTAT_DEFAULT_DEPTH;
+  for (guint source = 0; source < ps_event_store_get_n_sample_sources (store); source++)
+    write_source (store, (guint16)source, depth, out);
+  return out;
+}

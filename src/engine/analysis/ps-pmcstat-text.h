@@ -1,0 +1,27 @@
+/* ps-pmcstat-text.h — sampled call stacks as pmcstat -G writes them
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: hwpmc-pmclog.md §8.4 (the callgraph text format).
+ */
+#pragma once
+
+#include "ps-event-store.h"
+
+G_BEGIN_DECLS
+
+/* pmcstat's default depth (-z) */
+#define PS_PMCSTAT_DEFAULT_DEPTH 16
+
+/* The callgraph of every sample source with samples, one "@ NAME [N
+ * samples]" block each, in the layout of pmcstat -G: for each function
+ * that held the sampled pc, its callers (up to `depth` frames in all, 0
+ * for the default), each line with its percentage of the line above it.
+ * Samples whose sampled pc fell in no mapping ([kernel], [unknown]) are
+ * left out of the blocks and of N, like pmcstat leaves them; so are frames
+ * of no mapping in the callers. */
+GString *ps_pmcstat_text_build (PsEventStore *store,
+                                guint         depth);
+
+G_END_DECLS
