@@ -26,6 +26,8 @@
 #include "ps-rtl-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-scope-total-row.h"
+#include "ps-store-builder.h"
+#include "ps-timeline-render.h"
 #include "ps-timeline-view.h"
 
 #define MS G_GINT64_CONSTANT (1000000)
@@ -749,6 +751,96 @@ test_counter_chart (Fixture       *fixture,
   gtk_window_destroy (window);
 }
 
+/* A sampled run: the busiest threads first, as sample rates over time;
+ * untimed samples and threads without samples have no row */
+static void
+test_sample_rows (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  g_autoptr(PsTimelineModel) model = NULL;
+  guint32 tracks[3];
+  guint32 stack;
+  const PsTimelineRow *busy, *burst;
+  gsize n_points;
+  double sum_busy = 0, sum_burst = 0;
+
+  ps_event_store_add_session (store, 0, FALSE);
+  for (guint t = 0; t < 3; t++)
+    {
+      PsTrack track = { 0 };
+      g_autofree char *name = g_strdup_printf ("worker-%u", t);
+
+      track.name = ps_event_store_intern (store, name, -1);
+      track.parent = PS_NONE;
+      track.number = 100 + t;
+      track.kind = PS_TRACK_THREAD;
+      tracks[t] = ps_event_store_add_track (store, &track);
+    }
+  stack = ps_event_store_intern_stack (store, 0, ps_event_store_intern_frame (store, ps_event_store_intern (store, "spin", -1), 0, 0));
+
+  /* worker-0: every 5 ms for a second; worker-1: 40 samples in 100 ms
+   * from 500 ms on; worker-2: only an untimed sample */
+  for (guint i = 0; i < 200; i++)
+    {
+      PsSample sample = { i * 5 * MS, tracks[0], stack, 1, PS_SAMPLE_FLAG_NONE, 0 };
+      ps_store_builder_add_sample (builder, &sample);
+    }
+  for (guint i = 0; i < 40; i++)
+    {
+      PsSample sample = { 500 * MS + i * 2500000, tracks[1], stack, 1, PS_SAMPLE_FLAG_NONE, 0 };
+      ps_store_builder_add_sample (builder, &sample);
+    }
+  {
+    PsSample sample = { 0, tracks[2], stack, 7, PS_SAMPLE_FLAG_UNTIMED, 0 };
+    ps_store_builder_add_sample (builder, &sample);
+  }
+  ps_store_builder_flush (builder);
+
+  model = ps_timeline_model_new (store, NULL, NULL, 0, FALSE);
+  g_assert_cmpuint (model->rows->len, ==, 3);
+  g_assert_cmpint (((PsTimelineRow *)g_ptr_array_index (model->rows, 0))->kind, ==, PS_TIMELINE_ROW_GROUP);
+  g_assert_cmpstr (((PsTimelineRow *)g_ptr_array_index (model->rows, 0))->label, ==, "Samples");
+  busy = g_ptr_array_index (model->rows, 1);
+  burst = g_ptr_array_index (model->rows, 2);
+  g_assert_cmpuint (busy->track, ==, tracks[0]);
+  g_assert_cmpuint (burst->track, ==, tracks[1]);
+  g_assert_cmpstr (busy->unit, ==, "samples/s");
+  g_assert_nonnull (strstr (busy->tooltip, "200 samples"));
+
+  /* 200 samples of the busiest thread: 25 bins of about 40 ms */
+  n_points = ps_value_lod_get_n_points (busy->values);
+  g_assert_cmpuint (n_points, ==, 25);
+  for (gsize i = 0; i < n_points; i++)
+    {
+      gint64 x, x_burst;
+      double rate, rate_burst;
+
+      g_assert_true (ps_value_lod_get_point (busy->values, i, &x, &rate));
+      g_assert_true (ps_value_lod_get_point (burst->values, i, &x_burst, &rate_burst));
+      g_assert_cmpint (x, ==, x_burst);
+      /* 200 samples a second, give or take a sample a bin */
+      g_assert_cmpfloat (fabs (rate - 200), <, 30);
+      if (x + 40 * MS < 500 * MS || x > 600 * MS)
+        g_assert_cmpfloat (rate_burst, ==, 0);
+      sum_busy += rate;
+      sum_burst += rate_burst;
+    }
+  /* Rates × bin width give the counts back */
+  {
+    gint64 x0, x1;
+    double ignored;
+
+    ps_value_lod_get_point (busy->values, 0, &x0, &ignored);
+    ps_value_lod_get_point (busy->values, 1, &x1, &ignored);
+    g_assert_cmpfloat (fabs (sum_busy * (double)(x1 - x0) / 1e9 - 200), <, 1e-6);
+    g_assert_cmpfloat (fabs (sum_burst * (double)(x1 - x0) / 1e9 - 40), <, 1e-6);
+  }
+  g_assert_cmpint (model->extent_begin, ==, 0);
+  g_assert_cmpint (model->extent_end, ==, 995 * MS);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -769,6 +861,7 @@ main (int   argc,
   ADD_TEST ("/timeline/ce-sequence", test_ce_sequence);
   ADD_TEST ("/timeline/split-remembered", test_split_remembered);
   ADD_TEST ("/counter-chart/pixels", test_counter_chart);
+  ADD_TEST ("/timeline/sample-rows", test_sample_rows);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

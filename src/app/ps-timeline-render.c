@@ -194,6 +194,129 @@ add_counter_rows (PsTimelineModel *self)
     }
 }
 
+/* Sampled runs: the rate at which the busiest threads took samples, on up
+ * to MAX_SAMPLE_BINS bins over the run, with about 8 samples of the
+ * busiest thread in a bin at least (sparser bins are noise) */
+#define MAX_SAMPLE_BINS 2000
+#define MIN_SAMPLE_BINS 20
+#define MAX_SAMPLE_ROWS 24
+
+typedef struct
+{
+  guint32 track;
+  guint64 total;
+} TrackTotal;
+
+static int
+compare_totals (gconstpointer a,
+                gconstpointer b)
+{
+  const TrackTotal *ta = a;
+  const TrackTotal *tb = b;
+
+  if (ta->total != tb->total)
+    return ta->total > tb->total ? -1 : 1;
+  return ta->track < tb->track ? -1 : ta->track > tb->track;
+}
+
+static void
+add_sample_rows (PsTimelineModel *self)
+{
+  PsEventStore *store = self->store;
+  guint n_tracks = ps_event_store_get_n_tracks (store);
+  guint64 n_samples = ps_event_store_get_n_samples (store);
+  g_autofree guint64 *totals = NULL;
+  g_autofree guint *row_of_track = NULL;
+  g_autoptr(GArray) busiest = NULL;
+  g_autofree double *counts = NULL;
+  g_autofree gint64 *x = NULL;
+  gint64 begin = G_MAXINT64;
+  gint64 end = G_MININT64;
+  gint64 width;
+  guint n_rows;
+  guint n_bins;
+  guint group;
+
+  if (n_samples == 0 || n_tracks == 0)
+    return;
+
+  totals = g_new0 (guint64, n_tracks);
+  for (guint64 i = 0; i < n_samples; i++)
+    {
+      const PsSample *sample = ps_event_store_get_sample (store, i);
+
+      if ((sample->flags & PS_SAMPLE_FLAG_UNTIMED) || sample->track >= n_tracks)
+        continue;
+      totals[sample->track] += sample->weight;
+      begin = MIN (begin, sample->time_ns);
+      end = MAX (end, sample->time_ns);
+    }
+  if (begin > end)
+    return;
+
+  busiest = g_array_new (FALSE, FALSE, sizeof (TrackTotal));
+  for (guint32 t = 0; t < n_tracks; t++)
+    if (totals[t] > 0)
+      {
+        TrackTotal total = { t, totals[t] };
+        g_array_append_val (busiest, total);
+      }
+  g_array_sort (busiest, compare_totals);
+  n_rows = MIN (busiest->len, MAX_SAMPLE_ROWS);
+
+  row_of_track = g_new (guint, n_tracks);
+  for (guint t = 0; t < n_tracks; t++)
+    row_of_track[t] = G_MAXUINT;
+  for (guint r = 0; r < n_rows; r++)
+    row_of_track[g_array_index (busiest, TrackTotal, r).track] = r;
+
+  n_bins = (guint)CLAMP (g_array_index (busiest, TrackTotal, 0).total / 8, MIN_SAMPLE_BINS, MAX_SAMPLE_BINS);
+  width = MAX ((end - begin) / n_bins + 1, 1);
+  counts = g_new0 (double, (gsize)n_rows * n_bins);
+  for (guint64 i = 0; i < n_samples; i++)
+    {
+      const PsSample *sample = ps_event_store_get_sample (store, i);
+      guint row;
+
+      if ((sample->flags & PS_SAMPLE_FLAG_UNTIMED) || sample->track >= n_tracks)
+        continue;
+      row = row_of_track[sample->track];
+      if (row != G_MAXUINT)
+        counts[(gsize)row * n_bins + MIN ((guint64)((sample->time_ns - begin) / width), n_bins - 1)] += sample->weight;
+    }
+
+  x = g_new (gint64, n_bins);
+  for (guint b = 0; b < n_bins; b++)
+    x[b] = begin + (gint64)b * width;
+
+  group = self->rows->len;
+  add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT,
+           busiest->len > n_rows
+           /* Translators: a timeline group; %u is how many threads it shows */
+           ? g_strdup_printf (ngettext ("Samples of the busiest thread", "Samples of the %u busiest threads", n_rows), n_rows)
+           : g_strdup (_("Samples")));
+  for (guint r = 0; r < n_rows; r++)
+    {
+      const TrackTotal *total = &g_array_index (busiest, TrackTotal, r);
+      double *rates = counts + (gsize)r * n_bins;
+      PsTimelineRow *row;
+      g_autofree char *width_text = ps_util_format_seconds ((double)width / 1e9);
+
+      /* Samples per second over each bin */
+      for (guint b = 0; b < n_bins; b++)
+        rates[b] = rates[b] * 1e9 / (double)width;
+      row = add_row (self, PS_TIMELINE_ROW_VALUES, total->track, group,
+                     track_label (store, ps_event_store_get_track (store, total->track)));
+      row->values = ps_value_lod_new (x, rates, n_bins);
+      row->unit = g_strdup (_("samples/s"));
+      row->tooltip = g_strdup_printf (ngettext ("%s: %" G_GUINT64_FORMAT " sample, counted in bins of %s",
+                                                "%s: %" G_GUINT64_FORMAT " samples, counted in bins of %s",
+                                                total->total),
+                                      row->label, total->total, width_text);
+    }
+  widen_extent (self, begin, end);
+}
+
 static void
 add_series_rows (PsTimelineModel        *self,
                  const PsTimelineSeries *series,
@@ -261,6 +384,8 @@ ps_timeline_model_new (PsEventStore           *store,
 
   if (!sequence_axis)
     {
+      /* A sampled run's busiest threads before its lifetimes */
+      add_sample_rows (self);
       add_span_rows (self);
       add_counter_rows (self);
     }
