@@ -147,6 +147,14 @@ fixture_setup (Fixture       *fixture,
   fixture->tmpdir = g_dir_make_tmp ("perfscope-test-gui-XXXXXX", &error);
   g_assert_no_error (error);
 
+  /* Every test starts from the default settings: the memory backend
+   * keeps them as long as the process */
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+    g_settings_reset (settings, "symbol-folder");
+  }
+
   fixture->app = ps_application_new ("io.github.perfscope.Perfscope.Test", G_APPLICATION_NON_UNIQUE);
   g_application_register (G_APPLICATION (fixture->app), NULL, &error);
   g_assert_no_error (error);

@@ -697,6 +697,32 @@ test_sysroot_option (Fixture       *fixture,
   g_assert_true (g_path_is_absolute (ps_application_get_symbol_folder (fixture->app)));
 }
 
+/* The folder is kept in the settings, and the next start takes it */
+static void
+test_symbol_folder_kept (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(PsApplication) next = NULL;
+  g_autofree char *saved = NULL;
+  g_autoptr(GError) error = NULL;
+
+  ps_application_set_symbol_folder (fixture->app, fixture->tmpdir);
+  saved = g_settings_get_string (settings, "symbol-folder");
+  g_assert_cmpstr (saved, ==, fixture->tmpdir);
+
+  next = ps_application_new ("io.github.perfscope.Perfscope.Test2", G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (next), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (ps_application_get_symbol_folder (next), ==, fixture->tmpdir);
+
+  /* None chosen: an empty string, and none at the next start */
+  ps_application_set_symbol_folder (fixture->app, NULL);
+  g_clear_pointer (&saved, g_free);
+  saved = g_settings_get_string (settings, "symbol-folder");
+  g_assert_cmpstr (saved, ==, "");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -716,6 +742,7 @@ main (int   argc,
   ADD_TEST ("/profile-view/symbol-folder", test_symbol_folder);
   ADD_TEST ("/profile-view/hwpmc-sysroot", test_hwpmc_sysroot);
   ADD_TEST ("/profile-view/sysroot-option", test_sysroot_option);
+  ADD_TEST ("/profile-view/symbol-folder-kept", test_symbol_folder_kept);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

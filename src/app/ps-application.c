@@ -5,8 +5,9 @@
  *
  * Files given on the command line arrive through `open` and go to the same
  * ps_window_open_file() as the file dialog, drag and drop and Open Recent.
- * The symbol folder (--sysroot) is the application's: every run opened
- * after it is set reads its symbols there.
+ * The symbol folder (--sysroot, or Choose Symbol Folder…) is the
+ * application's: every run opened after it is set reads its symbols there,
+ * and it is kept in the settings for the next launch.
  */
 #include "config.h"
 
@@ -19,6 +20,7 @@ struct _PsApplication
 {
   GtkApplication parent_instance;
 
+  GSettings     *settings;       /* NULL when the schema is not installed */
   char          *symbol_folder;
 };
 
@@ -114,6 +116,23 @@ static const GActionEntry app_actions[] = {
   { .name = "about", .activate = about_action },
 };
 
+/* Without the schema (an uninstalled build run by hand) nothing is kept */
+static GSettings *
+settings_new_if_installed (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL)
+    {
+      g_message ("The settings schema %s is not installed: settings will not be kept", APP_ID);
+      return NULL;
+    }
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
 static void
 ps_application_startup (GApplication *application)
 {
@@ -125,6 +144,17 @@ ps_application_startup (GApplication *application)
   g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
 
   G_APPLICATION_CLASS (ps_application_parent_class)->startup (application);
+
+  /* The folder of --sysroot wins over the saved one, and is saved */
+  self->settings = settings_new_if_installed ();
+  if (self->settings != NULL && self->symbol_folder != NULL)
+    g_settings_set_string (self->settings, "symbol-folder", self->symbol_folder);
+  else if (self->settings != NULL)
+    {
+      g_autofree char *saved = g_settings_get_string (self->settings, "symbol-folder");
+
+      ps_application_set_symbol_folder (self, saved);
+    }
 
   /* GtkApplication (unlike AdwApplication) does not load style.css itself */
   gtk_css_provider_load_from_resource (css, "/io/github/perfscope/Perfscope/style.css");
@@ -165,6 +195,7 @@ ps_application_finalize (GObject *object)
 {
   PsApplication *self = PS_APPLICATION (object);
 
+  g_clear_object (&self->settings);
   g_free (self->symbol_folder);
 
   G_OBJECT_CLASS (ps_application_parent_class)->finalize (object);
@@ -269,5 +300,7 @@ ps_application_set_symbol_folder (PsApplication *self,
     return;
   g_free (self->symbol_folder);
   self->symbol_folder = g_strdup (folder);
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, "symbol-folder", folder != NULL ? folder : "");
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SYMBOL_FOLDER]);
 }
