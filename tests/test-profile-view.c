@@ -26,6 +26,7 @@
 #include "ps-application.h"
 #include "ps-call-tree-view-private.h"
 #include "ps-format.h"
+#include "ps-profile-track-row.h"
 #include "ps-profile-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-store-builder.h"

@@ -24,6 +24,7 @@
 
 #include "ps-application.h"
 #include "ps-call-tree-view-private.h"
+#include "ps-profile-track-row.h"
 #include "ps-profile-view-private.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
@@ -35,242 +36,6 @@
 #define CANCEL_CHECK_INTERVAL (1u << 20)
 /* Up to this many processes, their threads are shown at once */
 #define AUTO_EXPAND_PROCESSES 8
-
-/* --- The rows of the process list ------------------------------------------ */
-
-struct _PsProfileTrackRow
-{
-  GObject     parent_instance;
-
-  guint32     track;
-  gboolean    process;
-  char       *label;
-  GListStore *threads;        /* PsProfileTrackRow, NULL for a thread */
-  guint64     samples;        /* with its threads' */
-  double      percent;
-  char       *samples_text;
-  char       *percent_text;
-};
-
-enum {
-  ROW_PROP_0,
-  ROW_PROP_LABEL,
-  ROW_PROP_SAMPLES,
-  ROW_PROP_SAMPLES_TEXT,
-  ROW_PROP_PERCENT_TEXT,
-  N_ROW_PROPS
-};
-
-static GParamSpec *row_properties[N_ROW_PROPS];
-
-G_DEFINE_FINAL_TYPE (PsProfileTrackRow, ps_profile_track_row, G_TYPE_OBJECT)
-
-static void
-ps_profile_track_row_finalize (GObject *object)
-{
-  PsProfileTrackRow *self = PS_PROFILE_TRACK_ROW (object);
-
-  g_free (self->label);
-  g_clear_object (&self->threads);
-  g_free (self->samples_text);
-  g_free (self->percent_text);
-
-  G_OBJECT_CLASS (ps_profile_track_row_parent_class)->finalize (object);
-}
-
-static void
-ps_profile_track_row_get_property (GObject    *object,
-                                   guint       prop_id,
-                                   GValue     *value,
-                                   GParamSpec *pspec)
-{
-  PsProfileTrackRow *self = PS_PROFILE_TRACK_ROW (object);
-
-  switch (prop_id)
-    {
-    case ROW_PROP_LABEL:
-      g_value_set_string (value, self->label);
-      break;
-    case ROW_PROP_SAMPLES:
-      g_value_set_uint64 (value, self->samples);
-      break;
-    case ROW_PROP_SAMPLES_TEXT:
-      g_value_set_string (value, self->samples_text);
-      break;
-    case ROW_PROP_PERCENT_TEXT:
-      g_value_set_string (value, self->percent_text);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-ps_profile_track_row_class_init (PsProfileTrackRowClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->finalize = ps_profile_track_row_finalize;
-  object_class->get_property = ps_profile_track_row_get_property;
-
-  row_properties[ROW_PROP_LABEL] =
-    g_param_spec_string ("label", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  row_properties[ROW_PROP_SAMPLES] =
-    g_param_spec_uint64 ("samples", NULL, NULL, 0, G_MAXUINT64, 0,
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  row_properties[ROW_PROP_SAMPLES_TEXT] =
-    g_param_spec_string ("samples-text", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  row_properties[ROW_PROP_PERCENT_TEXT] =
-    g_param_spec_string ("percent-text", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_ROW_PROPS, row_properties);
-}
-
-static void
-ps_profile_track_row_init (PsProfileTrackRow *self)
-{
-}
-
-/* "1,234 567" in the locale's grouping */
-static char *
-format_count (guint64 count)
-{
-  return g_strdup_printf ("%'" G_GUINT64_FORMAT, count);
-}
-
-static char *
-format_percent (double percent)
-{
-  return g_strdup_printf ("%.1f", percent);
-}
-
-static void
-track_row_set_samples (PsProfileTrackRow *self,
-                       guint64            samples,
-                       guint64            total)
-{
-  double percent = total > 0 ? 100.0 * samples / total : 0;
-  g_autofree char *percent_text = format_percent (percent);
-
-  if (self->samples != samples)
-    {
-      self->samples = samples;
-      g_free (self->samples_text);
-      self->samples_text = format_count (samples);
-      g_object_notify_by_pspec (G_OBJECT (self), row_properties[ROW_PROP_SAMPLES]);
-      g_object_notify_by_pspec (G_OBJECT (self), row_properties[ROW_PROP_SAMPLES_TEXT]);
-    }
-  self->percent = percent;
-  if (g_strcmp0 (self->percent_text, percent_text) != 0)
-    {
-      g_free (self->percent_text);
-      self->percent_text = g_steal_pointer (&percent_text);
-      g_object_notify_by_pspec (G_OBJECT (self), row_properties[ROW_PROP_PERCENT_TEXT]);
-    }
-}
-
-static char *
-track_label (PsEventStore  *store,
-             const PsTrack *track)
-{
-  g_autofree char *name = ps_util_display_text (ps_event_store_get_string (store, track->name), -1);
-  g_autofree char *number = g_strdup_printf ("%lld", (long long) track->number);
-  gboolean named = *name != '\0' && !g_str_equal (name, number);
-
-  /* A name made of the id already ("pid 5", "tid 500") says it all */
-  if (named && strstr (name, number) != NULL)
-    return g_steal_pointer (&name);
-
-  if (track->kind == PS_TRACK_PROCESS)
-    {
-      if (named)
-        /* Translators: a process name and its id, "dd (1234)" */
-        return g_strdup_printf (_("%s (%s)"), name, number);
-      /* Translators: a process without a name, by its id */
-      return g_strdup_printf (_("Process %s"), number);
-    }
-  if (named)
-    /* Translators: a thread, its id and its name, "Thread 100234 (main)" */
-    return g_strdup_printf (_("Thread %s (%s)"), number, name);
-  /* Translators: a thread by its id */
-  return g_strdup_printf (_("Thread %s"), number);
-}
-
-static PsProfileTrackRow *
-track_row_new (PsEventStore *store,
-               guint32       track_index)
-{
-  const PsTrack *track = ps_event_store_get_track (store, track_index);
-  PsProfileTrackRow *self = g_object_new (PS_TYPE_PROFILE_TRACK_ROW, NULL);
-
-  self->track = track_index;
-  self->process = track->kind == PS_TRACK_PROCESS;
-  self->label = track_label (store, track);
-  self->samples_text = format_count (0);
-  self->percent_text = format_percent (0);
-  if (self->process)
-    self->threads = g_list_store_new (PS_TYPE_PROFILE_TRACK_ROW);
-  return self;
-}
-
-guint32
-ps_profile_track_row_get_track (PsProfileTrackRow *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_TRACK_ROW (self), PS_NONE);
-  return self->track;
-}
-
-gboolean
-ps_profile_track_row_is_process (PsProfileTrackRow *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_TRACK_ROW (self), FALSE);
-  return self->process;
-}
-
-const char *
-ps_profile_track_row_get_label (PsProfileTrackRow *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_TRACK_ROW (self), NULL);
-  return self->label;
-}
-
-guint64
-ps_profile_track_row_get_samples (PsProfileTrackRow *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_TRACK_ROW (self), 0);
-  return self->samples;
-}
-
-double
-ps_profile_track_row_get_percent (PsProfileTrackRow *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_TRACK_ROW (self), 0);
-  return self->percent;
-}
-
-const char *
-ps_profile_track_row_get_samples_text (PsProfileTrackRow *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_TRACK_ROW (self), NULL);
-  return self->samples_text;
-}
-
-const char *
-ps_profile_track_row_get_percent_text (PsProfileTrackRow *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_TRACK_ROW (self), NULL);
-  return self->percent_text;
-}
-
-GListModel *
-ps_profile_track_row_get_threads (PsProfileTrackRow *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_TRACK_ROW (self), NULL);
-  return self->threads != NULL ? G_LIST_MODEL (self->threads) : NULL;
-}
 
 /* --- Building a tree in a worker ------------------------------------------- */
 
@@ -487,7 +252,7 @@ update_totals (PsProfileView *self,
   double total = tree != NULL ? ps_call_tree_get_elapsed_total (tree) : 0;
   double user = tree != NULL ? ps_call_tree_get_application_total (tree) : 0;
   guint64 n_samples = total > 0 ? (guint64)(total + 0.5) : 0;
-  g_autofree char *count = format_count (n_samples);
+  g_autofree char *count = ps_util_format_count (n_samples);
   /* Translators: a number of samples, "302,186 samples" */
   g_autofree char *samples = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample", "%s samples", n_samples),
                                               count);
@@ -497,7 +262,7 @@ update_totals (PsProfileView *self,
   if (total > 0)
     {
       guint64 n_kernel = (guint64)(total - user + 0.5);
-      g_autofree char *kernel_count = format_count (n_kernel);
+      g_autofree char *kernel_count = ps_util_format_count (n_kernel);
 
       /* Translators: the share of samples taken in kernel mode */
       kernel = g_strdup_printf (_("%.1f %%"), 100.0 * (total - user) / total);
@@ -565,18 +330,18 @@ update_track_counts (PsProfileView     *self,
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->track_roots)); i++)
     {
       g_autoptr(PsProfileTrackRow) row = g_list_model_get_item (G_LIST_MODEL (self->track_roots), i);
-      guint64 samples = row->track < result->n_tracks ? result->choice_counts[row->track] : 0;
+      guint64 samples = ps_profile_track_row_get_track (row) < result->n_tracks ? result->choice_counts[ps_profile_track_row_get_track (row)] : 0;
 
-      if (row->threads != NULL)
-        for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (row->threads)); j++)
+      if (ps_profile_track_row_get_threads (row) != NULL)
+        for (guint j = 0; j < g_list_model_get_n_items (ps_profile_track_row_get_threads (row)); j++)
           {
-            g_autoptr(PsProfileTrackRow) thread = g_list_model_get_item (G_LIST_MODEL (row->threads), j);
-            guint64 thread_samples = result->choice_counts[thread->track];
+            g_autoptr(PsProfileTrackRow) thread = g_list_model_get_item (ps_profile_track_row_get_threads (row), j);
+            guint64 thread_samples = result->choice_counts[ps_profile_track_row_get_track (thread)];
 
-            track_row_set_samples (thread, thread_samples, total);
+            ps_profile_track_row_set_samples (thread, thread_samples, total);
             samples += thread_samples;
           }
-      track_row_set_samples (row, samples, total);
+      ps_profile_track_row_set_samples (row, samples, total);
     }
 
   /* Sort again by the new counts */
@@ -592,9 +357,9 @@ create_thread_model (gpointer item,
 {
   PsProfileTrackRow *row = item;
 
-  if (row->threads == NULL || g_list_model_get_n_items (G_LIST_MODEL (row->threads)) == 0)
+  if (ps_profile_track_row_get_threads (row) == NULL || g_list_model_get_n_items (ps_profile_track_row_get_threads (row)) == 0)
     return NULL;
-  return g_object_ref (G_LIST_MODEL (row->threads));
+  return g_object_ref (ps_profile_track_row_get_threads (row));
 }
 
 /* The processes and threads that took samples, once per run, from the
@@ -633,14 +398,14 @@ make_track_rows (PsProfileView     *self,
 
       if (track->kind == PS_TRACK_PROCESS && process_counts[t] > 0)
         {
-          g_autoptr(PsProfileTrackRow) row = track_row_new (store, t);
+          g_autoptr(PsProfileTrackRow) row = ps_profile_track_row_new (store, t);
 
           g_ptr_array_index (self->row_of_track, t) = row;
           g_list_store_append (self->track_roots, row);
         }
       else if (track->kind == PS_TRACK_THREAD && !has_process && result->any_counts[t] > 0)
         {
-          g_autoptr(PsProfileTrackRow) row = track_row_new (store, t);
+          g_autoptr(PsProfileTrackRow) row = ps_profile_track_row_new (store, t);
 
           g_ptr_array_index (self->row_of_track, t) = row;
           g_list_store_append (self->track_roots, row);
@@ -656,12 +421,12 @@ make_track_rows (PsProfileView     *self,
       if (track->kind != PS_TRACK_THREAD || result->any_counts[t] == 0 || track->parent >= n_tracks)
         continue;
       process = g_ptr_array_index (self->row_of_track, track->parent);
-      if (process != NULL && process->threads != NULL)
+      if (process != NULL && ps_profile_track_row_get_threads (process) != NULL)
         {
-          g_autoptr(PsProfileTrackRow) row = track_row_new (store, t);
+          g_autoptr(PsProfileTrackRow) row = ps_profile_track_row_new (store, t);
 
           g_ptr_array_index (self->row_of_track, t) = row;
-          g_list_store_append (process->threads, row);
+          g_list_store_append (ps_profile_track_row_get_threads_store (process), row);
         }
     }
 
@@ -773,13 +538,13 @@ static void
 mark_row (guint8            *tracks,
           PsProfileTrackRow *row)
 {
-  tracks[row->track] = 1;
-  if (row->threads != NULL)
-    for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (row->threads)); i++)
+  tracks[ps_profile_track_row_get_track (row)] = 1;
+  if (ps_profile_track_row_get_threads (row) != NULL)
+    for (guint i = 0; i < g_list_model_get_n_items (ps_profile_track_row_get_threads (row)); i++)
       {
-        g_autoptr(PsProfileTrackRow) thread = g_list_model_get_item (G_LIST_MODEL (row->threads), i);
+        g_autoptr(PsProfileTrackRow) thread = g_list_model_get_item (ps_profile_track_row_get_threads (row), i);
 
-        tracks[thread->track] = 1;
+        tracks[ps_profile_track_row_get_track (thread)] = 1;
       }
 }
 
@@ -967,7 +732,7 @@ update_sources (PsProfileView *self)
     {
       const PsSampleSource *source = ps_event_store_get_sample_source (store, s);
       g_autofree char *name = source_display_name (ps_event_store_get_string (store, source->name));
-      g_autofree char *count = format_count (source->n_samples);
+      g_autofree char *count = ps_util_format_count (source->n_samples);
       guint32 index = s;
 
       if (*name == '\0')
@@ -1062,7 +827,7 @@ update_quality (PsProfileView *self)
                               n_no_symbols);
       if (have_unresolved)
         {
-          g_autofree char *count = format_count (n_unresolved);
+          g_autofree char *count = ps_util_format_count (n_unresolved);
 
           /* Translators: after "3 modules have no symbols" */
           g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE,
@@ -1111,7 +876,7 @@ update_quality (PsProfileView *self)
     }
   if (summary->len == 0)
     {
-      g_autofree char *count = format_count (n_samples);
+      g_autofree char *count = ps_util_format_count (n_samples);
 
       g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE,
                                                     "%s sample read; none reported lost or unnamed.",
@@ -1174,8 +939,8 @@ name_bind_cb (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_tree_expander_get_child (expander);
 
   gtk_tree_expander_set_list_row (expander, tree_row);
-  gtk_label_set_text (GTK_LABEL (label), row->label);
-  gtk_widget_set_tooltip_text (label, row->label);
+  gtk_label_set_text (GTK_LABEL (label), ps_profile_track_row_get_label (row));
+  gtk_widget_set_tooltip_text (label, ps_profile_track_row_get_label (row));
 }
 
 static void

@@ -103,3 +103,9 @@ ps_util_format_bytes (double bytes)
     return g_strdup_printf ("%.0f %s", value, units[unit]);
   return g_strdup_printf ("%.1f %s", value, units[unit]);
 }
+
+char *
+ps_util_format_count (guint64 count)
+{
+  return g_strdup_printf ("%'" G_GUINT64_FORMAT, count);
+}

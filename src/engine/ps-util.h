@@ -17,6 +17,8 @@ char *ps_util_display_text     (const char *raw,
 char *ps_util_format_seconds   (double      seconds);
 /* "9.6 MiB" with the exact unit chosen by size */
 char *ps_util_format_bytes     (double      bytes);
+/* A count with the locale's digit grouping ("1,234,567") */
+char *ps_util_format_count     (guint64     count);
 /* Locale-independent shortest round-trip text of a double ("0.0102") */
 char *ps_util_format_double    (double      value);
 
