@@ -954,6 +954,8 @@ test_usage_errors (void)
     { "stats", "--tick-rate", "fast", path, NULL },
     { "stats", "--tick-rate", "0", path, NULL },
     { "info", "--group-by-name", path, NULL },
+    { "counters", NULL },                               /* no file */
+    { "counters", path, path, NULL },                   /* one file only */
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -982,10 +984,9 @@ test_usage_later_commands (void)
 {
   g_autofree char *path = example_path ();
   const char *cases[][6] = {
-    { "counters", path, NULL },
     { "diff", path, path, NULL },
     { "record", "--backend", "hwpmc", "--duration", "1", NULL },
-    { "--format", "ce-perflog", "counters", path, NULL },
+    { "--format", "ce-perflog", "diff", path, path, NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1400,6 +1401,167 @@ test_pmcstat_info_and_calltree (void)
   g_assert_nonnull (find_named (json_object_get_array_member (top, "functions"), "acpi_cpu_c1"));
 }
 
+/* counters ------------------------------------------------------------- */
+
+static char *
+pdh_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "pdh-csv", name, NULL);
+}
+
+static JsonObject *
+find_counter_series (JsonArray  *series,
+             const char *path)
+{
+  for (guint i = 0; i < json_array_get_length (series); i++)
+    {
+      JsonObject *object = json_array_get_object_element (series, i);
+
+      if (g_strcmp0 (json_object_get_string_member (object, "path"), path) == 0)
+        return object;
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+static void
+assert_point (JsonArray *points,
+              guint      index,
+              gint64     time_ns,
+              double     value)
+{
+  JsonArray *point = json_array_get_array_element (points, index);
+
+  g_assert_cmpuint (json_array_get_length (point), ==, 2);
+  g_assert_cmpint (json_array_get_int_element (point, 0), ==, time_ns);
+  g_assert_cmpfloat (json_array_get_double_element (point, 1), ==, value);
+}
+
+/* perflib-v2.md §7.2: a logman log, bias 420 (PDT): the points are in ns
+ * since 1970 UTC; missing samples are left out */
+static void
+test_counters_pdh (void)
+{
+  g_autofree char *path = pdh_path ("logman-pdt.csv");
+  g_autoptr(CliResult) result = run_cli ("counters", path, NULL);
+  g_autoptr(JsonNode) root = NULL;
+  const gint64 start = G_GINT64_CONSTANT (1718470800000000000);  /* 06/15/2024 17:00:00 UTC */
+  JsonObject *top, *series;
+  JsonArray *all, *points;
+
+  g_assert_cmpint (result->status, ==, 0);
+  root = parse_json (result->out);
+  top = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (top, "format"), ==, "pdh-csv");
+  g_assert_true (json_object_get_boolean_member (top, "complete"));
+  g_assert_cmpstr (json_object_get_string_member (top, "time_base"), ==, "unix");
+  all = json_object_get_array_member (top, "series");
+  g_assert_cmpuint (json_array_get_length (all), ==, 6);
+
+  series = json_array_get_object_element (all, 0);
+  g_assert_cmpstr (json_object_get_string_member (series, "path"), ==, "\\\\WS01\\Processor(_Total)\\% Processor Time");
+  g_assert_cmpstr (json_object_get_string_member (series, "object"), ==, "Processor");
+  g_assert_cmpstr (json_object_get_string_member (series, "counter"), ==, "% Processor Time");
+  g_assert_cmpstr (json_object_get_string_member (series, "instance"), ==, "_Total");
+  g_assert_cmpstr (json_object_get_string_member (series, "machine"), ==, "WS01");
+  g_assert_cmpstr (json_object_get_string_member (series, "unit"), ==, "%");
+  /* PDH text logs have no counter types */
+  g_assert_true (json_object_get_null_member (series, "type"));
+  points = json_object_get_array_member (series, "points");
+  g_assert_cmpuint (json_array_get_length (points), ==, 2);
+  assert_point (points, 0, start + G_GINT64_CONSTANT (1000000000), 11.296813511113458);
+  assert_point (points, 1, start + G_GINT64_CONSTANT (2500000000), -1);
+  g_assert_cmpint (json_object_get_int_member (series, "count"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (series, "missing"), ==, 1);
+  g_assert_cmpfloat (json_object_get_double_member (series, "min"), ==, -1);
+  g_assert_cmpfloat (json_object_get_double_member (series, "max"), ==, 11.296813511113458);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (series, "mean"), (11.296813511113458 - 1) / 2, 1e-12);
+  g_assert_cmpfloat (json_object_get_double_member (series, "last"), ==, -1);
+
+  series = find_counter_series (all, "\\\\WS01\\Memory\\Available MBytes");
+  g_assert_true (json_object_get_null_member (series, "instance"));
+  g_assert_cmpstr (json_object_get_string_member (series, "unit"), ==, "MB");
+  points = json_object_get_array_member (series, "points");
+  g_assert_cmpuint (json_array_get_length (points), ==, 3);
+  assert_point (points, 0, start, 8123);
+  assert_point (points, 2, start + G_GINT64_CONSTANT (2500000000), 1.5e10);
+
+  /* Instances as PDH writes them */
+  series = find_counter_series (all, "\\\\WS01\\Thread(explorer/0)\\Context Switches/sec");
+  g_assert_cmpstr (json_object_get_string_member (series, "instance"), ==, "explorer/0");
+  g_assert_cmpstr (json_object_get_string_member (series, "unit"), ==, "/sec");
+  series = find_counter_series (all, "\\\\WS01\\Process(svchost#3)\\Working Set");
+  g_assert_cmpstr (json_object_get_string_member (series, "instance"), ==, "svchost#3");
+
+  /* Every value missing but one ("n/a", a short row) */
+  series = find_counter_series (all, "\\\\WS01\\PhysicalDisk(0 C:)\\Avg. Disk sec/Read");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (series, "points")), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (series, "missing"), ==, 2);
+  g_assert_cmpfloat (json_object_get_double_member (series, "mean"), ==, 0.00052);
+}
+
+/* typeperf names no time zone: points from the first sample */
+static void
+test_counters_run_times (void)
+{
+  g_autofree char *path = pdh_path ("typeperf-stdout.csv");
+  g_autoptr(CliResult) result = run_cli ("counters", "--json", path, NULL);
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *top, *series;
+  JsonArray *points;
+
+  g_assert_cmpint (result->status, ==, 0);
+  root = parse_json (result->out);
+  top = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (top, "time_base"), ==, "run");
+  series = json_array_get_object_element (json_object_get_array_member (top, "series"), 1);
+  g_assert_cmpstr (json_object_get_string_member (series, "counter"), ==, "Pages/sec");
+  points = json_object_get_array_member (series, "points");
+  assert_point (points, 0, 0, 0);
+  assert_point (points, 1, 1002000000, 3);
+}
+
+static void
+test_counters_text (void)
+{
+  g_autofree char *path = pdh_path ("logman-pdt.csv");
+  g_autoptr(CliResult) result = run_cli ("counters", "--text", path, NULL);
+
+  g_assert_cmpint (result->status, ==, 0);
+  g_assert_true (g_str_has_prefix (result->out, "6 counters, from 06/15/2024 10:00:00.000 (Pacific Daylight Time)\n"));
+  g_assert_true (g_regex_match_simple ("^ +Machine +Object +Instance +Counter +Unit +Count +Missing +Min +Max +Mean +Last$",
+                                       result->out, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^ +WS01 +Processor +_Total +% Processor Time +% +2 +1 +-1 +11\\.2968 +5\\.14841 +-1$",
+                                       result->out, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^ +WS01 +Memory +– +Available MBytes +MB +3 +0 ",
+                                       result->out, G_REGEX_MULTILINE, 0));
+}
+
+/* A run without counter tracks: exit 1, said on stderr */
+static void
+test_counters_none (void)
+{
+  g_autofree char *path = example_path ();
+  g_autoptr(CliResult) result = run_cli ("counters", path, NULL);
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
+  g_autofree char *plain = g_build_filename (dir, "plain.csv", NULL);
+  g_autoptr(CliResult) forced = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (result->status, ==, 1);
+  g_assert_cmpstr (result->out, ==, "");
+  g_assert_nonnull (strstr (result->err, "no performance counters"));
+
+  /* Not a PDH log, even when forced */
+  g_file_set_contents (plain, "\"Time\",\"Value\"\r\n\"1\",\"2\"\r\n", -1, &error);
+  g_assert_no_error (error);
+  forced = run_cli ("counters", "--format", "pdh-csv", plain, NULL);
+  g_assert_cmpint (forced->status, ==, 1);
+  g_assert_nonnull (strstr (forced->err, "not a PDH log"));
+  g_remove (plain);
+  g_rmdir (dir);
+}
+
 /* A small hwpmc log: two samples of a program, one in the kernel */
 static char *
 write_pmclog (const char *dir)
@@ -1621,6 +1783,10 @@ main (int   argc,
   g_test_add_func ("/cli/export/usage", test_export_usage);
   g_test_add_func ("/cli/pmcstat/info-calltree", test_pmcstat_info_and_calltree);
   g_test_add_func ("/cli/hwpmc", test_pmclog);
+  g_test_add_func ("/cli/counters/pdh", test_counters_pdh);
+  g_test_add_func ("/cli/counters/run-times", test_counters_run_times);
+  g_test_add_func ("/cli/counters/text", test_counters_text);
+  g_test_add_func ("/cli/counters/none", test_counters_none);
 
   return g_test_run ();
 }

@@ -18,7 +18,7 @@
 
 /* Commands of the contract that this version does not have yet */
 static const char * const later_commands[] = {
-  "counters", "diff", "record", NULL,
+  "diff", "record", NULL,
 };
 
 /* Options that take a value as the next argument, for finding the command
@@ -115,10 +115,12 @@ help_summary (void)
     "  info FILE...               ", _("what was loaded"), "\n",
     "  stats FILE                 ", _("per-series statistics"), "\n",
     "  calltree FILE              ", _("call tree and function summary with the four instrumentation values"), "\n",
+    "  counters FILE              ", _("performance counter series: points [time_ns, value] (missing samples "
+                                         "left out), unit, min, max, mean and last"), "\n",
     "  export FILE --to collapsed ", _("folded call stacks for flame graphs (-o OUT, --source NAME)"), "\n",
     "  formats                    ", _("the registered formats"), "\n",
     "\n",
-    _("Not available yet in this version: counters, diff, record; export --to csv, speedscope, chrome-trace."), "\n",
+    _("Not available yet in this version: diff, record; export --to csv, speedscope, chrome-trace."), "\n",
     "\n",
     _("Exit status: 0 success (warnings allowed), 1 the file could not be read or is not "
       "a known format, 2 bad usage, 3 the file was read only in part."),
@@ -357,6 +359,13 @@ main (int   argc,
       if (n_arguments != 2)
         return usage_error (_("calltree needs exactly one FILE"));
       return ps_cli_calltree (&options, arguments[1]);
+    }
+
+  if (strcmp (command, "counters") == 0)
+    {
+      if (n_arguments != 2)
+        return usage_error (_("counters needs exactly one FILE"));
+      return ps_cli_counters (&options, arguments[1]);
     }
 
   if (strcmp (command, "export") == 0)

@@ -134,5 +134,7 @@ int           ps_cli_calltree        (const PsCliOptions *options,
                                       const char         *file);
 int           ps_cli_export          (const PsCliOptions *options,
                                       const char         *file);
+int           ps_cli_counters        (const PsCliOptions *options,
+                                      const char         *file);
 
 G_END_DECLS

@@ -29,7 +29,23 @@ typedef enum
   PS_TRACK_COUNTER,
   PS_TRACK_CPU,
   PS_TRACK_OTHER,
+  PS_TRACK_MACHINE,          /* a computer of performance counters */
+  PS_TRACK_OBJECT,           /* a counter object (counter set); parent: its machine or PS_NONE */
+  PS_TRACK_INSTANCE,         /* an instance of a multi-instance object; parent: its object */
 } PsTrackKind;
+
+/* Performance counters (PDH CSV/TSV logs, PerfLib V2 captures) form a tree
+ * of tracks linked by `parent`: MACHINE (name: the computer) ← OBJECT
+ * (name: the object) ← INSTANCE (name: the instance without parent and
+ * index; category: the parent instance, "explorer" of
+ * Thread(explorer/0), 0 if none; number: the #index, 0 when not written)
+ * ← COUNTER (name: the counter; category: the original counter path;
+ * unit: the counter's unit, for PDH logs inferred from its name; number:
+ * the file's column; parent: its instance, or its object for
+ * single-instance objects). Values are PsCounterValues of the COUNTER
+ * track: PS_COUNTER_FLAG_COMPUTED when they hold display values (PDH
+ * logs), raw otherwise (PerfLib); PS_COUNTER_FLAG_MISSING for samples
+ * without a value. */
 
 typedef enum
 {

@@ -18,6 +18,7 @@ static const PsFormat * const formats[] = {
   &ps_format_vs_report_csv,
   &ps_format_hwpmc_pmclog,
   &ps_format_pmcstat_callgraph,
+  &ps_format_pdh_csv,
 };
 
 const PsFormat * const *

@@ -118,5 +118,6 @@ extern const PsFormat ps_format_rtl_logfile;
 extern const PsFormat ps_format_vs_report_csv;
 extern const PsFormat ps_format_hwpmc_pmclog;
 extern const PsFormat ps_format_pmcstat_callgraph;
+extern const PsFormat ps_format_pdh_csv;
 
 G_END_DECLS

@@ -1,0 +1,442 @@
+/* ps-cli-counters.c — perfscope-cli counters: performance counter series
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: cli.md "counters"; the store model of counters is described next
+ * to PsTrackKind in ps-event-store.h. One series per COUNTER track, named
+ * by its ancestors (instance, object, machine). Values flagged
+ * PS_COUNTER_FLAG_COMPUTED are display values and are used as they are;
+ * raw values (PerfLib) cannot be computed here yet and are written as
+ * points with a null value. Missing samples are left out of "points";
+ * the statistics are over the points with a value.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "ps-cli.h"
+#include "ps-util.h"
+
+/* Write the JSON out once this much is pending */
+#define WRITE_OUT_BYTES (256 * 1024)
+
+/* Deeper parent chains than this are a broken store, not counters */
+#define MAX_ANCESTORS 64
+
+typedef struct
+{
+  gint64 time_ns;
+  double value;    /* NaN for a raw value that is not computed */
+} Point;
+
+typedef struct
+{
+  guint32     track;
+  const char *machine;    /* NULL if none */
+  const char *object;
+  char       *instance;   /* "parent/name#index" as PDH writes it, or NULL */
+  const char *counter;
+  const char *unit;       /* NULL if none */
+  const char *path;       /* NULL if none */
+  gint64      origin_ns;  /* added to the times of the points */
+  GArray     *points;     /* Point */
+  guint64     count;      /* points with a value */
+  guint64     missing;
+  guint64     raw;
+  double      min;
+  double      max;
+  double      sum;
+  double      last;
+} CounterSeries;
+
+static void
+counter_series_free (gpointer data)
+{
+  CounterSeries *series = data;
+
+  g_free (series->instance);
+  g_array_unref (series->points);
+  g_free (series);
+}
+
+static const char *
+string_or_null (PsEventStore *store,
+                guint32       id)
+{
+  const char *text = id != 0 ? ps_event_store_get_string (store, id) : NULL;
+
+  return text != NULL && *text != '\0' ? text : NULL;
+}
+
+static char *
+instance_display (PsEventStore  *store,
+                  const PsTrack *instance)
+{
+  GString *text = g_string_new (NULL);
+  const char *parent = string_or_null (store, instance->category);
+
+  if (parent != NULL)
+    g_string_append_printf (text, "%s/", parent);
+  g_string_append (text, ps_event_store_get_string (store, instance->name));
+  if (instance->number > 0)
+    g_string_append_printf (text, "#%" G_GINT64_FORMAT, instance->number);
+  return g_string_free (text, FALSE);
+}
+
+static CounterSeries *
+counter_series_new (PsEventStore *store,
+                    guint32       index,
+                    gboolean      absolute_times)
+{
+  const PsTrack *track = ps_event_store_get_track (store, index);
+  CounterSeries *series = g_new0 (CounterSeries, 1);
+  guint32 ancestor = track->parent;
+
+  series->track = index;
+  series->counter = ps_event_store_get_string (store, track->name);
+  series->unit = string_or_null (store, track->unit);
+  series->path = string_or_null (store, track->category);
+  series->points = g_array_new (FALSE, FALSE, sizeof (Point));
+  series->min = INFINITY;
+  series->max = -INFINITY;
+  series->last = NAN;
+
+  if (absolute_times && track->session < ps_event_store_get_n_sessions (store))
+    series->origin_ns = ps_event_store_get_session (store, track->session)->origin_unix_ns;
+
+  for (guint depth = 0; ancestor != PS_NONE && ancestor < ps_event_store_get_n_tracks (store)
+                        && depth < MAX_ANCESTORS; depth++)
+    {
+      const PsTrack *up = ps_event_store_get_track (store, ancestor);
+
+      if (up->kind == PS_TRACK_INSTANCE && series->instance == NULL)
+        series->instance = instance_display (store, up);
+      else if (up->kind == PS_TRACK_OBJECT && series->object == NULL)
+        series->object = ps_event_store_get_string (store, up->name);
+      else if (up->kind == PS_TRACK_MACHINE && series->machine == NULL)
+        series->machine = ps_event_store_get_string (store, up->name);
+      ancestor = up->parent;
+    }
+
+  return series;
+}
+
+/* Absolute times when every counter's session knows its wall-clock start */
+static gboolean
+all_origins_known (PsEventStore *store)
+{
+  guint n_tracks = ps_event_store_get_n_tracks (store);
+
+  for (guint32 t = 0; t < n_tracks; t++)
+    {
+      const PsTrack *track = ps_event_store_get_track (store, t);
+
+      if (track->kind != PS_TRACK_COUNTER)
+        continue;
+      if (track->session >= ps_event_store_get_n_sessions (store)
+          || ps_event_store_get_session (store, track->session)->origin_unix_ns == 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The series in track order, with their points and statistics */
+static GPtrArray *
+collect_series (PsEventStore *store,
+                gboolean      absolute_times)
+{
+  GPtrArray *all = g_ptr_array_new_with_free_func (counter_series_free);
+  guint n_tracks = ps_event_store_get_n_tracks (store);
+  guint64 n_values = ps_event_store_get_n_counter_values (store);
+  g_autofree guint32 *series_of_track = g_new (guint32, MAX (n_tracks, 1));
+
+  for (guint32 t = 0; t < n_tracks; t++)
+    {
+      series_of_track[t] = PS_NONE;
+      if (ps_event_store_get_track (store, t)->kind == PS_TRACK_COUNTER)
+        {
+          series_of_track[t] = all->len;
+          g_ptr_array_add (all, counter_series_new (store, t, absolute_times));
+        }
+    }
+
+  for (guint64 i = 0; i < n_values; i++)
+    {
+      const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
+      CounterSeries *series;
+      Point point;
+
+      if (value->track >= n_tracks || series_of_track[value->track] == PS_NONE)
+        continue;
+      series = g_ptr_array_index (all, series_of_track[value->track]);
+
+      if (value->flags & PS_COUNTER_FLAG_MISSING)
+        {
+          series->missing++;
+          continue;
+        }
+
+      point.time_ns = value->time_ns + series->origin_ns;
+      if (!(value->flags & PS_COUNTER_FLAG_COMPUTED) || !isfinite (value->value.computed))
+        {
+          /* A raw value: its counter type's formula is not applied here yet */
+          point.value = NAN;
+          series->raw++;
+          g_array_append_val (series->points, point);
+          continue;
+        }
+
+      point.value = value->value.computed;
+      g_array_append_val (series->points, point);
+      series->count++;
+      series->sum += point.value;
+      series->min = MIN (series->min, point.value);
+      series->max = MAX (series->max, point.value);
+      series->last = point.value;
+    }
+
+  return all;
+}
+
+static double
+series_mean (const CounterSeries *series)
+{
+  return series->count > 0 ? series->sum / (double)series->count : NAN;
+}
+
+/* JSON */
+
+static void
+append_member (GString    *out,
+               guint       level,
+               const char *name,
+               gboolean    first)
+{
+  if (!first)
+    g_string_append_c (out, ',');
+  ps_cli_json_append_indent (out, level);
+  ps_cli_json_append_string (out, name);
+  g_string_append (out, ": ");
+}
+
+static void
+append_string_member (GString    *out,
+                      guint       level,
+                      const char *name,
+                      const char *value)
+{
+  append_member (out, level, name, FALSE);
+  ps_cli_json_append_string (out, value);  /* NULL gives null */
+}
+
+static void
+append_number_member (GString    *out,
+                      guint       level,
+                      const char *name,
+                      double      value)
+{
+  append_member (out, level, name, FALSE);
+  ps_cli_format_number (out, value);  /* not finite gives null */
+}
+
+static void
+append_series (GString             *out,
+               guint                level,
+               const CounterSeries *series)
+{
+  g_string_append_c (out, '{');
+  append_member (out, level + 1, "object", TRUE);
+  ps_cli_json_append_string (out, series->object);
+  append_string_member (out, level + 1, "counter", series->counter);
+  append_string_member (out, level + 1, "instance", series->instance);
+  /* The file or capture gives no counter type (PDH text logs never do) */
+  append_string_member (out, level + 1, "type", NULL);
+  append_string_member (out, level + 1, "machine", series->machine);
+  append_string_member (out, level + 1, "unit", series->unit);
+  append_string_member (out, level + 1, "path", series->path);
+
+  append_member (out, level + 1, "points", FALSE);
+  if (series->points->len == 0)
+    g_string_append (out, "[]");
+  else
+    {
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < series->points->len; i++)
+        {
+          const Point *point = &g_array_index (series->points, Point, i);
+
+          if (i > 0)
+            g_string_append_c (out, ',');
+          ps_cli_json_append_indent (out, level + 2);
+          g_string_append_printf (out, "[%" G_GINT64_FORMAT ", ", point->time_ns);
+          ps_cli_format_number (out, point->value);
+          g_string_append_c (out, ']');
+          ps_cli_json_write_out (out, WRITE_OUT_BYTES);
+        }
+      ps_cli_json_append_indent (out, level + 1);
+      g_string_append_c (out, ']');
+    }
+
+  append_member (out, level + 1, "count", FALSE);
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT, series->count);
+  append_member (out, level + 1, "missing", FALSE);
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT, series->missing);
+  append_member (out, level + 1, "uncomputed", FALSE);
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT, series->raw);
+  append_number_member (out, level + 1, "min", series->count > 0 ? series->min : NAN);
+  append_number_member (out, level + 1, "max", series->count > 0 ? series->max : NAN);
+  append_number_member (out, level + 1, "mean", series_mean (series));
+  append_number_member (out, level + 1, "last", series->last);
+  ps_cli_json_append_indent (out, level);
+  g_string_append_c (out, '}');
+}
+
+static void
+write_series (GString    *out,
+              const char *member,
+              guint       level,
+              gpointer    user_data)
+{
+  GPtrArray *all = user_data;
+
+  if (all->len == 0)
+    {
+      g_string_append (out, "[]");
+      return;
+    }
+
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < all->len; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      ps_cli_json_append_indent (out, level + 1);
+      append_series (out, level + 1, g_ptr_array_index (all, i));
+      ps_cli_json_write_out (out, WRITE_OUT_BYTES);
+    }
+  ps_cli_json_append_indent (out, level);
+  g_string_append_c (out, ']');
+}
+
+static void
+print_json (PsEventStore *store,
+            const char   *path,
+            GPtrArray    *all,
+            gboolean      absolute_times)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  static const char * const streamed[] = { "series", NULL };
+
+  json_builder_begin_object (builder);
+  ps_cli_add_run_members (builder, store, path, FALSE);
+  /* "unix": points are in ns since 1970 (UTC); "run": since the first sample */
+  json_builder_set_member_name (builder, "time_base");
+  json_builder_add_string_value (builder, absolute_times ? "unix" : "run");
+  json_builder_set_member_name (builder, "series");
+  json_builder_add_null_value (builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+
+  ps_cli_json_print_spliced (root, streamed, write_series, all);
+}
+
+/* Text */
+
+static char *
+format_value (double value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    return g_strdup ("–");
+  return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%.6g", value));
+}
+
+static char *
+display_or_dash (const char *text)
+{
+  return text != NULL ? ps_util_display_text (text, -1) : g_strdup ("–");
+}
+
+static void
+print_text (PsEventStore *store,
+            GPtrArray    *all)
+{
+  g_autoptr(PsCliTable) table = ps_cli_table_new (11);
+  g_autofree char *start = NULL;
+
+  ps_cli_table_set_alignment (table, "lllllrrrrrr");
+  ps_cli_table_add_row (table, _("Machine"), _("Object"), _("Instance"), _("Counter"), _("Unit"),
+                        _("Count"), _("Missing"), _("Min"), _("Max"), _("Mean"), _("Last"), NULL);
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      const CounterSeries *series = g_ptr_array_index (all, i);
+
+      ps_cli_table_add_row_take (table,
+                                 display_or_dash (series->machine),
+                                 display_or_dash (series->object),
+                                 display_or_dash (series->instance),
+                                 display_or_dash (series->counter),
+                                 display_or_dash (series->unit),
+                                 g_strdup_printf ("%" G_GUINT64_FORMAT, series->count),
+                                 g_strdup_printf ("%" G_GUINT64_FORMAT, series->missing),
+                                 format_value (series->count > 0 ? series->min : NAN),
+                                 format_value (series->count > 0 ? series->max : NAN),
+                                 format_value (series_mean (series)),
+                                 format_value (series->last),
+                                 NULL);
+    }
+
+  /* Translators: a title; %u is a number of counters */
+  printf (g_dngettext (GETTEXT_PACKAGE, "%u counter", "%u counters", all->len), all->len);
+  if (ps_event_store_get_n_sessions (store) > 0)
+    {
+      const char *zone = ps_event_store_get_metadata (store, 0, "time_zone");
+      const char *first = ps_event_store_get_metadata (store, 0, "first_sample_local");
+
+      if (first != NULL)
+        start = zone != NULL ? g_strdup_printf (_(", from %s (%s)"), first, zone) : g_strdup_printf (_(", from %s"), first);
+    }
+  printf ("%s\n", start != NULL ? start : "");
+  ps_cli_table_print (table, stdout, "  ");
+}
+
+int
+ps_cli_counters (const PsCliOptions *options,
+                 const char         *file)
+{
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+  gboolean absolute_times;
+  gboolean partial;
+
+  store = ps_cli_load (options, file);
+  if (store == NULL)
+    return PS_CLI_EXIT_UNREADABLE;
+  partial = ps_cli_report_partial (store, file);
+
+  absolute_times = all_origins_known (store);
+  all = collect_series (store, absolute_times);
+  if (all->len == 0)
+    {
+      g_autofree char *name = g_filename_display_name (file);
+
+      /* A partial read has said why already */
+      if (!partial)
+        ps_cli_print_error (_("“%s” has no performance counters"), name);
+      return PS_CLI_EXIT_UNREADABLE;
+    }
+
+  if (options->text)
+    print_text (store, all);
+  else
+    print_json (store, file, all, absolute_times);
+
+  return partial ? PS_CLI_EXIT_PARTIAL : PS_CLI_EXIT_OK;
+}

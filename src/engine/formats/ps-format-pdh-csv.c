@@ -1,0 +1,1165 @@
+/* ps-format-pdh-csv.c — PDH CSV/TSV counter logs (Performance Monitor, logman, relog, typeperf)
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: perflib-v2.md §7.2 (the text logs) and §9.5 (the cases a reader
+ * must survive).
+ *
+ * Line 1 is a header: the format cell "(PDH-CSV 4.0) (<time zone>)(<bias>)"
+ * and one counter path per column; every further line is a sample, a local
+ * timestamp and one already computed (cooked) value per counter. The lines
+ * come through PsLineReader (any chunk split, CR LF or LF, UTF-8 BOM and
+ * UTF-16 decoded); an 8-bit line that is not UTF-8 is read as
+ * Windows-1252, and so is every line after it.
+ *
+ * Store model (also in ps-event-store.h next to PsTrackKind):
+ *
+ *   PS_TRACK_MACHINE   name: the computer ("HOST" of \\HOST\…); none for
+ *                      paths without a computer
+ *   PS_TRACK_OBJECT    name: the object ("Processor", "MSSQL$INST:Buffer
+ *                      Manager"); parent: its machine or PS_NONE
+ *   PS_TRACK_INSTANCE  name: the instance without parent and index
+ *                      ("svchost"); category: the parent instance
+ *                      ("explorer" of Thread(explorer/0)), 0 if none;
+ *                      number: the #index (0 when not written);
+ *                      parent: its object
+ *   PS_TRACK_COUNTER   name: the counter ("% Processor Time"); category:
+ *                      the original counter path, as the header writes it;
+ *                      unit: inferred from the counter's name ("%", "/sec",
+ *                      "bytes", "ms", …; 0 when nothing fits) because the
+ *                      file has no counter types; number: the column
+ *                      (1-based; the timestamp is column 0); parent: its
+ *                      instance, or its object for single-instance objects
+ *
+ * Every cell of a row becomes a PsCounterValue of its column's counter
+ * track, flagged PS_COUNTER_FLAG_COMPUTED (the file holds display values);
+ * a blank or non-numeric cell adds PS_COUNTER_FLAG_MISSING with a NaN.
+ * Times are nanoseconds from the first sample; the session origin is that
+ * sample's wall-clock time in UTC (local time + bias). typeperf writes no
+ * time zone: the origin is then unknown (0) and the first sample's local
+ * time is kept as the "first_sample_local" metadata.
+ *
+ * Only a file without the PDH header is a fatal error; everything else is
+ * a warning with its line number. Lines that are not quoted records
+ * (typeperf's messages on stdout) are skipped and counted.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "ps-error.h"
+#include "ps-format.h"
+#include "ps-line-reader.h"
+
+/* One header of 5,000 counters is far below this; a longer line is no
+ * PDH record */
+#define MAX_LINE_LENGTH (64u * 1024u * 1024u)
+
+/* Objects whose instances are "Parent/Instance" (§7.2: only these are split) */
+static const char * const objects_with_parents[] = {
+  "Thread",
+  "Job Object Details",
+};
+
+typedef struct
+{
+  gsize    start;   /* in the record buffer; the text is NUL-terminated there */
+  gsize    length;
+  gboolean quoted;
+} Field;
+
+typedef struct
+{
+  guint32  track;       /* the counter track */
+  gboolean warned;      /* a bad value of this column was reported */
+} Column;
+
+typedef struct
+{
+  PsParser      parent;
+  PsEventStore *store;
+  PsLineReader *reader;
+
+  GError       *error;          /* the fatal error found in a line callback */
+  gboolean      failed;
+
+  /* Text */
+  gboolean      cp1252;         /* 8-bit lines are Windows-1252 from now on */
+  GString      *decoded;
+  GString      *record;         /* the fields' text, each NUL-terminated */
+  GArray       *fields;         /* Field */
+
+  /* Header */
+  gboolean      have_header;
+  guint64       header_line;
+  char          separator;
+  guint         n_fields;
+  Column       *columns;        /* n_fields; columns[0] is the timestamp */
+  guint32       session;
+  gboolean      has_bias;
+  gint64        bias_minutes;   /* UTC = local + bias */
+  GHashTable   *tracks;         /* key → track index + 1 */
+  GString      *key;
+
+  /* Rows */
+  gboolean      have_origin;
+  gint64        origin_utc_ns;  /* the first sample, local + bias */
+  gint64        last_time_ns;
+  guint64       last_line;
+  guint64       n_rows;
+  guint64       n_skipped;      /* lines that are no records */
+  guint64       first_skipped_line;
+} PdhParser;
+
+/* ------------------------------------------------------------------------ */
+/* Text                                                                      */
+
+/* Windows-1252 0x80…0x9F; the five unassigned bytes map to the C1 control
+ * of the same number, as Windows itself does. */
+static const gunichar2 cp1252_high[32] = {
+  0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+  0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
+  0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+  0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+};
+
+static void
+cp1252_to_utf8 (GString    *out,
+                const char *text,
+                gsize       length)
+{
+  g_string_truncate (out, 0);
+  for (gsize i = 0; i < length; i++)
+    {
+      guchar c = (guchar)text[i];
+
+      if (c == 0)
+        g_string_append_unichar (out, 0xFFFD);
+      else if (c < 0x80)
+        g_string_append_c (out, (char)c);
+      else if (c < 0xA0)
+        g_string_append_unichar (out, cp1252_high[c - 0x80]);
+      else
+        g_string_append_unichar (out, c);
+    }
+}
+
+static inline gboolean
+is_space (char c)
+{
+  return c == ' ' || c == '\t';
+}
+
+static gboolean
+is_blank_text (const char *text,
+               gsize       length)
+{
+  for (gsize i = 0; i < length; i++)
+    if (!is_space (text[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static const char *
+field_text (PdhParser *self,
+            guint      index)
+{
+  return self->record->str + g_array_index (self->fields, Field, index).start;
+}
+
+static gsize
+field_length (PdhParser *self,
+              guint      index)
+{
+  return g_array_index (self->fields, Field, index).length;
+}
+
+/* Splits a line into fields at the separator; a field in double quotes may
+ * hold the separator and doubled quotes (§7.2, §9.5 #6). Text after a
+ * closing quote joins the field. */
+static void
+split_fields (PdhParser  *self,
+              const char *text,
+              gsize       length,
+              char        separator)
+{
+  gsize p = 0;
+
+  g_string_truncate (self->record, 0);
+  g_array_set_size (self->fields, 0);
+
+  for (;;)
+    {
+      Field field = { self->record->len, 0, FALSE };
+
+      if (p < length && text[p] == '"')
+        {
+          field.quoted = TRUE;
+          for (p++; p < length; p++)
+            {
+              if (text[p] != '"')
+                g_string_append_c (self->record, text[p]);
+              else if (p + 1 < length && text[p + 1] == '"')
+                g_string_append_c (self->record, text[++p]);
+              else
+                {
+                  p++;
+                  break;
+                }
+            }
+        }
+      while (p < length && text[p] != separator)
+        g_string_append_c (self->record, text[p++]);
+
+      field.length = self->record->len - field.start;
+      g_string_append_c (self->record, '\0');
+      g_array_append_val (self->fields, field);
+
+      if (p >= length)
+        break;
+      p++;  /* the separator: another field follows, maybe empty */
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Counter paths (§7.2 [OURS] parse algorithm)                              */
+
+typedef struct
+{
+  const char *machine;          /* NULL when the path has none */
+  gsize       machine_length;
+  const char *object;
+  gsize       object_length;
+  const char *instance;         /* NULL for single-instance objects */
+  gsize       instance_length;
+  const char *parent;           /* NULL when not split */
+  gsize       parent_length;
+  gint64      index;            /* #n, 0 if not written */
+  const char *counter;
+  gsize       counter_length;
+} CounterPath;
+
+static gboolean
+object_has_parents (const char *object,
+                    gsize       length)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (objects_with_parents); i++)
+    if (strlen (objects_with_parents[i]) == length
+        && g_ascii_strncasecmp (objects_with_parents[i], object, length) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* FALSE when the path has no counter part (no backslash at all); `out`
+ * then holds the whole text as the counter */
+static gboolean
+parse_counter_path (const char  *path,
+                    gsize        length,
+                    CounterPath *out)
+{
+  const char *p = path;
+  const char *end = path + length;
+  const char *last_backslash = NULL;
+  const char *middle, *middle_end;
+
+  memset (out, 0, sizeof *out);
+
+  /* \\computer\ */
+  if (end - p >= 2 && p[0] == '\\' && p[1] == '\\')
+    {
+      const char *machine_end = memchr (p + 2, '\\', end - (p + 2));
+
+      if (machine_end != NULL)
+        {
+          out->machine = p + 2;
+          out->machine_length = machine_end - (p + 2);
+          p = machine_end + 1;
+        }
+      else
+        p += 2;
+    }
+  else if (p < end && p[0] == '\\')
+    p++;
+
+  /* The counter: after the last backslash (instances may hold backslashes,
+   * counter names never do) */
+  for (const char *q = end; q > p; q--)
+    if (q[-1] == '\\')
+      {
+        last_backslash = q - 1;
+        break;
+      }
+  if (last_backslash == NULL)
+    {
+      out->object = "";
+      out->counter = p;
+      out->counter_length = end - p;
+      return FALSE;
+    }
+
+  out->counter = last_backslash + 1;
+  out->counter_length = end - out->counter;
+  middle = p;
+  middle_end = last_backslash;
+
+  /* Object(instance-part): from the first '(' to the final ')' */
+  out->object = middle;
+  out->object_length = middle_end - middle;
+  if (middle_end > middle && middle_end[-1] == ')')
+    {
+      const char *open = memchr (middle, '(', middle_end - middle);
+
+      if (open != NULL && open < middle_end - 1)
+        {
+          const char *instance = open + 1;
+          const char *instance_end = middle_end - 1;
+          const char *hash = instance_end;
+
+          out->object_length = open - middle;
+
+          /* #digits only at the end */
+          while (hash > instance && g_ascii_isdigit (hash[-1]))
+            hash--;
+          if (hash < instance_end && hash > instance + 1 && hash[-1] == '#'
+              && instance_end - hash <= 9)
+            {
+              gint64 index = 0;
+
+              for (const char *d = hash; d < instance_end; d++)
+                index = index * 10 + (*d - '0');
+              out->index = index;
+              instance_end = hash - 1;
+            }
+
+          /* Parent/ only at the first '/', only for objects with parents */
+          if (object_has_parents (out->object, out->object_length))
+            {
+              const char *slash = memchr (instance, '/', instance_end - instance);
+
+              if (slash != NULL && slash > instance && slash + 1 < instance_end)
+                {
+                  out->parent = instance;
+                  out->parent_length = slash - instance;
+                  instance = slash + 1;
+                }
+            }
+
+          out->instance = instance;
+          out->instance_length = instance_end - instance;
+        }
+      else if (open != NULL)
+        {
+          /* "Object()": an empty instance */
+          out->object_length = open - middle;
+          out->instance = open + 1;
+          out->instance_length = 0;
+        }
+    }
+
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Units, inferred from the counter's name: the file has no counter types    */
+
+static gboolean
+contains (const char *haystack,
+          const char *needle)
+{
+  return strstr (haystack, needle) != NULL;
+}
+
+static gboolean
+ends_with (const char *text,
+           const char *suffix)
+{
+  gsize length = strlen (text), suffix_length = strlen (suffix);
+
+  return length >= suffix_length && strcmp (text + length - suffix_length, suffix) == 0;
+}
+
+/* One of "%", "bytes/sec", "bits/sec", "/sec", "ms", "s", "MB", "KB",
+ * "bytes", or NULL. Names are matched case-insensitively, in English;
+ * localized names mostly get no unit (a "%" is found in any language). */
+static const char *
+infer_unit (const char *counter,
+            gsize       length)
+{
+  g_autofree char *name = g_ascii_strdown (counter, length);
+  gboolean per_second;
+
+  g_strstrip (name);
+
+  if (contains (name, "%"))
+    return "%";
+  if (contains (name, "(ms)") || ends_with (name, " ms") || contains (name, "millisec")
+      || ends_with (name, " msec"))
+    return "ms";
+
+  per_second = ends_with (name, "/sec") || ends_with (name, "/ sec") || ends_with (name, "/s")
+               || ends_with (name, "per sec") || ends_with (name, "per second");
+  if (per_second)
+    {
+      if (contains (name, "byte"))
+        return "bytes/sec";
+      if (contains (name, "bits"))
+        return "bits/sec";
+      return "/sec";
+    }
+
+  /* "Avg. Disk sec/Read": seconds per operation */
+  if (contains (name, "sec/") || contains (name, "(sec)")
+      || contains (name, "elapsed time") || ends_with (name, "up time") || ends_with (name, "seconds"))
+    return "s";
+  if (contains (name, "mbytes") || contains (name, "(mb)"))
+    return "MB";
+  if (contains (name, "kbytes") || contains (name, "(kb)"))
+    return "KB";
+  if (contains (name, "bytes") || g_str_has_prefix (name, "working set"))
+    return "bytes";
+
+  return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tracks                                                                    */
+
+static guint32
+find_or_add_track (PdhParser   *self,
+                   PsTrackKind  kind,
+                   guint32      parent,
+                   const char  *name,
+                   gsize        name_length,
+                   const char  *category,
+                   gsize        category_length,
+                   gint64       number)
+{
+  gpointer found;
+  PsTrack track = { 0 };
+  guint32 index;
+
+  g_string_printf (self->key, "%d\x1f%u\x1f%" G_GINT64_FORMAT "\x1f", (int)kind, parent, number);
+  g_string_append_len (self->key, name, name_length);
+  g_string_append_c (self->key, '\x1f');
+  if (category != NULL)
+    g_string_append_len (self->key, category, category_length);
+
+  found = g_hash_table_lookup (self->tracks, self->key->str);
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+
+  track.name = ps_event_store_intern (self->store, name, name_length);
+  track.category = category != NULL ? ps_event_store_intern (self->store, category, category_length) : 0;
+  track.parent = parent;
+  track.session = self->session;
+  track.number = number;
+  track.line = self->header_line;
+  track.kind = kind;
+  track.flags = PS_TRACK_FLAG_NONE;
+
+  index = ps_event_store_add_track (self->store, &track);
+  g_hash_table_insert (self->tracks, g_strdup (self->key->str), GUINT_TO_POINTER (index + 1));
+
+  return index;
+}
+
+static guint32
+add_counter_column (PdhParser *self,
+                    guint      column)
+{
+  const char *path = field_text (self, column);
+  gsize path_length = field_length (self, column);
+  CounterPath parsed;
+  guint32 parent = PS_NONE;
+  PsTrack track = { 0 };
+  const char *unit;
+
+  if (!parse_counter_path (path, path_length, &parsed))
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-PATH", self->header_line,
+                           PS_NO_POSITION, self->session,
+                           _("Column %u: “%s” is not a counter path; expected \\\\Computer\\Object(Instance)\\Counter"),
+                           column + 1, path);
+
+  if (parsed.machine != NULL)
+    parent = find_or_add_track (self, PS_TRACK_MACHINE, PS_NONE, parsed.machine, parsed.machine_length,
+                                NULL, 0, 0);
+  parent = find_or_add_track (self, PS_TRACK_OBJECT, parent, parsed.object, parsed.object_length, NULL, 0, 0);
+  if (parsed.instance != NULL)
+    parent = find_or_add_track (self, PS_TRACK_INSTANCE, parent, parsed.instance, parsed.instance_length,
+                                parsed.parent, parsed.parent_length, parsed.index);
+
+  /* Counters are never shared: a repeated path is a column of its own */
+  unit = infer_unit (parsed.counter, parsed.counter_length);
+  track.name = ps_event_store_intern (self->store, parsed.counter, parsed.counter_length);
+  track.category = ps_event_store_intern (self->store, path, path_length);
+  track.parent = parent;
+  track.session = self->session;
+  track.number = column;
+  track.unit = unit != NULL ? ps_event_store_intern (self->store, unit, -1) : 0;
+  track.line = self->header_line;
+  track.kind = PS_TRACK_COUNTER;
+  track.flags = PS_TRACK_FLAG_NONE;
+
+  return ps_event_store_add_track (self->store, &track);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Header (§7.2 "Header cell 1", "Header cells 2..n")                       */
+
+/* "(PDH-CSV " or "(PDH-TSV " at the start: TRUE, with the separator */
+static gboolean
+has_signature (const char *text,
+               gsize       length,
+               char       *separator)
+{
+  if (length < 9 || strncmp (text, "(PDH-", 5) != 0 || text[8] != ' ')
+    return FALSE;
+  if (strncmp (text + 5, "CSV", 3) == 0)
+    *separator = ',';
+  else if (strncmp (text + 5, "TSV", 3) == 0)
+    *separator = '\t';
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+parse_integer (const char *text,
+               gsize       length,
+               gint64     *out)
+{
+  g_autofree char *copy = g_strndup (text, length);
+
+  g_strstrip (copy);
+  return g_ascii_string_to_signed (copy, 10, -24 * 60, 24 * 60, out, NULL);
+}
+
+/* "(PDH-CSV 4.0) (Pacific Daylight Time)(420)", or typeperf's "(PDH-CSV 4.0)" */
+static void
+read_format_cell (PdhParser  *self,
+                  const char *cell,
+                  gsize       length)
+{
+  const char *end = cell + length;
+  const char *version = cell + 9;
+  const char *version_end = memchr (version, ')', end - version);
+  const char *first_close;
+  const char *last_open = NULL;
+  g_autofree char *format = g_strndup (cell + 1, 7);
+
+  ps_event_store_set_metadata (self->store, self->session, "pdh_format", format);
+  if (version_end == NULL)
+    return;
+  {
+    g_autofree char *text = g_strndup (version, version_end - version);
+
+    ps_event_store_set_metadata (self->store, self->session, "pdh_version", g_strstrip (text));
+  }
+  first_close = version_end;
+
+  /* The bias: the integer inside the last "(…)" at the end of the cell */
+  while (end > first_close + 1 && is_space (end[-1]))
+    end--;
+  if (end[-1] == ')')
+    for (const char *q = end - 1; q > first_close; q--)
+      if (*q == '(')
+        {
+          last_open = q;
+          break;
+        }
+
+  if (last_open != NULL && parse_integer (last_open + 1, end - 1 - (last_open + 1), &self->bias_minutes))
+    {
+      g_autofree char *bias = g_strdup_printf ("%" G_GINT64_FORMAT, self->bias_minutes);
+      /* The name: from the first ") (" to that last "(", without its ")" */
+      const char *name = first_close + 1;
+      const char *name_end = last_open;
+
+      self->has_bias = TRUE;
+      ps_event_store_set_metadata (self->store, self->session, "time_zone_bias_minutes", bias);
+
+      while (name < name_end && is_space (*name))
+        name++;
+      if (name < name_end && *name == '(')
+        name++;
+      while (name_end > name && is_space (name_end[-1]))
+        name_end--;
+      if (name_end > name && name_end[-1] == ')')
+        name_end--;
+      if (name_end > name)
+        {
+          g_autofree char *zone = g_strndup (name, name_end - name);
+
+          ps_event_store_set_metadata (self->store, self->session, "time_zone", zone);
+        }
+    }
+}
+
+static void
+read_header (PdhParser *self,
+             guint64    line)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  self->have_header = TRUE;
+  self->header_line = line;
+  self->n_fields = self->fields->len;
+  self->columns = g_new0 (Column, self->n_fields);
+  self->session = ps_event_store_add_session (self->store, line, FALSE);
+  self->last_line = line;
+
+  read_format_cell (self, field_text (self, 0), field_length (self, 0));
+  if (!self->has_bias)
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PDH-NO-TIME-ZONE", line,
+                           PS_NO_POSITION, self->session,
+                           _("The header names no time zone (typeperf); times are the recording machine’s "
+                             "local time and the run’s wall-clock start is unknown"));
+  ps_event_store_set_metadata (self->store, self->session, "time_unit", "ms");
+
+  self->columns[0].track = PS_NONE;
+  for (guint column = 1; column < self->n_fields; column++)
+    {
+      const char *path = field_text (self, column);
+      gpointer first;
+
+      self->columns[column].track = add_counter_column (self, column);
+
+      first = g_hash_table_lookup (seen, path);
+      if (first != NULL)
+        ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-DUPLICATE", line,
+                               PS_NO_POSITION, self->session,
+                               _("Column %u repeats the counter path of column %u (“%s”); both are kept"),
+                               column + 1, GPOINTER_TO_UINT (first), path);
+      else
+        g_hash_table_insert (seen, g_strdup (path), GUINT_TO_POINTER (column + 1));
+    }
+
+  if (self->n_fields < 2)
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-NO-COUNTERS", line,
+                           PS_NO_POSITION, self->session,
+                           _("The header names no counter paths; the samples hold no values"));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rows (§7.2 "Data rows")                                                   */
+
+static gboolean
+read_digits (const char **p,
+             const char  *end,
+             guint        min_digits,
+             guint        max_digits,
+             guint       *out)
+{
+  guint n = 0, value = 0;
+
+  while (*p < end && n < max_digits && g_ascii_isdigit (**p))
+    {
+      value = value * 10 + (guint)(**p - '0');
+      (*p)++;
+      n++;
+    }
+  *out = value;
+  return n >= min_digits;
+}
+
+static gboolean
+expect_char (const char **p,
+             const char  *end,
+             char         c)
+{
+  if (*p >= end || **p != c)
+    return FALSE;
+  (*p)++;
+  return TRUE;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date */
+static gint64
+days_from_civil (gint64 year,
+                 guint  month,
+                 guint  day)
+{
+  gint64 era, year_of_era, day_of_year, day_of_era;
+
+  year -= month <= 2;
+  era = (year >= 0 ? year : year - 399) / 400;
+  year_of_era = year - era * 400;
+  day_of_year = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
+  day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  return era * 146097 + day_of_era - 719468;
+}
+
+/* "MM/DD/YYYY HH:MM:SS.mmm" as nanoseconds since 1970 in the same (local)
+ * time; fewer or more fraction digits, or none, are accepted */
+static gboolean
+parse_timestamp (const char *text,
+                 gsize       length,
+                 gint64     *out)
+{
+  const char *p = text;
+  const char *end = text + length;
+  guint month, day, year, hour, minute, second;
+  gint64 fraction_ns = 0;
+
+  while (p < end && is_space (*p))
+    p++;
+  while (end > p && is_space (end[-1]))
+    end--;
+
+  if (!read_digits (&p, end, 1, 2, &month) || !expect_char (&p, end, '/')
+      || !read_digits (&p, end, 1, 2, &day) || !expect_char (&p, end, '/')
+      || !read_digits (&p, end, 4, 4, &year) || !expect_char (&p, end, ' ')
+      || !read_digits (&p, end, 1, 2, &hour) || !expect_char (&p, end, ':')
+      || !read_digits (&p, end, 2, 2, &minute) || !expect_char (&p, end, ':')
+      || !read_digits (&p, end, 2, 2, &second))
+    return FALSE;
+
+  if (p < end && *p == '.')
+    {
+      gint64 scale = 100000000;
+
+      p++;
+      if (p == end || !g_ascii_isdigit (*p))
+        return FALSE;
+      for (; p < end && g_ascii_isdigit (*p); p++)
+        {
+          fraction_ns += (*p - '0') * scale;
+          scale /= 10;
+        }
+    }
+  if (p != end)
+    return FALSE;
+
+  if (year < 1 || month < 1 || month > 12 || day < 1
+      || day > (guint)g_date_get_days_in_month ((GDateMonth)month, (GDateYear)year)
+      || hour > 23 || minute > 59 || second > 60)
+    return FALSE;
+
+  *out = ((days_from_civil (year, month, day) * 86400 + hour * 3600 + minute * 60 + second)
+          * G_GINT64_CONSTANT (1000000000)) + fraction_ns;
+  return TRUE;
+}
+
+typedef enum
+{
+  VALUE_OK,
+  VALUE_BLANK,     /* " " or "": the spec's missing value */
+  VALUE_BAD,       /* anything else that is not a finite decimal number */
+} ValueStatus;
+
+/* A decimal number with '.' as separator, optional sign and exponent
+ * (§7.2, §9.5 #8); no "NaN", "inf" or hexadecimal */
+static ValueStatus
+parse_value (char   *text,
+             gsize   length,
+             double *out)
+{
+  char *p = text;
+  char *end = text + length;
+  char *number_end = NULL;
+  char saved;
+  guint mantissa_digits = 0;
+  char *q;
+
+  while (p < end && is_space (*p))
+    p++;
+  while (end > p && is_space (end[-1]))
+    end--;
+  if (p == end)
+    return VALUE_BLANK;
+
+  q = p;
+  if (*q == '+' || *q == '-')
+    q++;
+  for (; q < end && g_ascii_isdigit (*q); q++)
+    mantissa_digits++;
+  if (q < end && *q == '.')
+    for (q++; q < end && g_ascii_isdigit (*q); q++)
+      mantissa_digits++;
+  if (mantissa_digits == 0)
+    return VALUE_BAD;
+  if (q < end && (*q == 'e' || *q == 'E'))
+    {
+      guint exponent_digits = 0;
+
+      q++;
+      if (q < end && (*q == '+' || *q == '-'))
+        q++;
+      for (; q < end && g_ascii_isdigit (*q); q++)
+        exponent_digits++;
+      if (exponent_digits == 0)
+        return VALUE_BAD;
+    }
+  if (q != end)
+    return VALUE_BAD;
+
+  saved = *end;
+  *end = '\0';
+  *out = g_ascii_strtod (p, &number_end);
+  *end = saved;
+
+  if (number_end != end || !isfinite (*out))
+    return VALUE_BAD;
+  return VALUE_OK;
+}
+
+static void
+read_row (PdhParser *self,
+          guint64    line)
+{
+  gint64 local_ns, utc_ns, time_ns;
+
+  if (self->fields->len != self->n_fields)
+    {
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-FIELDS", line,
+                             PS_NO_POSITION, self->session,
+                             _("The row has %u fields, the header %u; the row was skipped"),
+                             self->fields->len, self->n_fields);
+      return;
+    }
+
+  if (!parse_timestamp (field_text (self, 0), field_length (self, 0), &local_ns))
+    {
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-TIME", line,
+                             PS_NO_POSITION, self->session,
+                             _("“%s” is not a time; expected MM/DD/YYYY HH:MM:SS.mmm. The row was skipped"),
+                             field_text (self, 0));
+      return;
+    }
+
+  utc_ns = local_ns + (self->has_bias ? self->bias_minutes * 60 * G_GINT64_CONSTANT (1000000000) : 0);
+  if (!self->have_origin)
+    {
+      self->have_origin = TRUE;
+      self->origin_utc_ns = utc_ns;
+      self->last_time_ns = 0;
+      if (self->has_bias)
+        ps_event_store_set_session_origin (self->store, self->session, utc_ns);
+      {
+        g_autofree char *first = g_strndup (field_text (self, 0), field_length (self, 0));
+
+        ps_event_store_set_metadata (self->store, self->session, "first_sample_local", g_strstrip (first));
+      }
+    }
+  time_ns = utc_ns - self->origin_utc_ns;
+
+  /* DST fall-back repeats an hour; the values are kept in file order */
+  if (time_ns < self->last_time_ns)
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-TIME-BACK", line,
+                           PS_NO_POSITION, self->session,
+                           _("The time goes back by %.3f s (a change of daylight saving time?)"),
+                           (double)(self->last_time_ns - time_ns) / 1e9);
+  self->last_time_ns = time_ns;
+
+  for (guint column = 1; column < self->n_fields; column++)
+    {
+      Field *field = &g_array_index (self->fields, Field, column);
+      PsCounterValue value = { 0 };
+      double number = NAN;
+      ValueStatus status = parse_value (self->record->str + field->start, field->length, &number);
+
+      value.time_ns = time_ns;
+      value.track = self->columns[column].track;
+      value.flags = PS_COUNTER_FLAG_COMPUTED;
+      if (status == VALUE_OK)
+        value.value.computed = number;
+      else
+        {
+          value.flags |= PS_COUNTER_FLAG_MISSING;
+          value.value.computed = NAN;
+          if (status == VALUE_BAD && !self->columns[column].warned)
+            {
+              self->columns[column].warned = TRUE;
+              ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-VALUE", line,
+                                     PS_NO_POSITION, self->session,
+                                     _("Column %u: “%s” is not a number; taken as a missing value "
+                                       "(first such value of the column)"),
+                                     column + 1, self->record->str + field->start);
+            }
+        }
+      ps_store_builder_add_counter_value (self->parent.builder, &value);
+    }
+
+  self->n_rows++;
+  self->last_line = line;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Lines                                                                     */
+
+static void
+fail (PdhParser  *self,
+      GError     *error)
+{
+  self->failed = TRUE;
+  g_clear_error (&self->error);
+  self->error = error;
+}
+
+static void
+handle_line (const PsLine *line,
+             gpointer      user_data)
+{
+  PdhParser *self = user_data;
+  const char *text = line->text;
+  gsize length = line->length;
+
+  if (self->failed)
+    return;
+
+  /* Windows-1252 once a line is not UTF-8 (§7.2 "Encoding") */
+  if (ps_line_reader_get_encoding (self->reader) == PS_TEXT_ENCODING_8BIT)
+    {
+      if (!self->cp1252 && !g_utf8_validate_len (text, length, NULL))
+        {
+          self->cp1252 = TRUE;
+          ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-CP1252", line->number,
+                                 PS_NO_POSITION, self->have_header ? self->session : PS_NONE,
+                                 _("Text that is not UTF-8 was read as Windows-1252 from this line on"));
+        }
+      if (self->cp1252)
+        {
+          cp1252_to_utf8 (self->decoded, text, length);
+          text = self->decoded->str;
+          length = self->decoded->len;
+        }
+    }
+
+  if (line->truncated)
+    {
+      if (!self->have_header)
+        {
+          fail (self, g_error_new (PS_ERROR, PS_ERROR_PARSE,
+                                   _("Line %llu is longer than %u MiB; expected the header of a PDH log"),
+                                   (unsigned long long)line->number, MAX_LINE_LENGTH / (1024 * 1024)));
+          return;
+        }
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-LONG-LINE", line->number,
+                             PS_NO_POSITION, self->session,
+                             _("The line is longer than %u MiB; it was skipped"), MAX_LINE_LENGTH / (1024 * 1024));
+      return;
+    }
+
+  /* typeperf's blank line before the header, trailing blank lines */
+  if (is_blank_text (text, length))
+    return;
+
+  if (!self->have_header)
+    {
+      const char *cell = text;
+      gsize cell_length = length;
+      char separator = ',';
+
+      if (cell_length > 0 && cell[0] == '"')
+        {
+          cell++;
+          cell_length--;
+        }
+      if (!has_signature (cell, cell_length, &separator))
+        {
+          g_autofree char *start = g_utf8_make_valid (text, MIN (length, 40));
+
+          fail (self, g_error_new (PS_ERROR, PS_ERROR_PARSE,
+                                   _("Line %llu: not a PDH log; expected a header beginning with "
+                                     "\"(PDH-CSV 4.0)\" or \"(PDH-TSV 4.0)\", found “%s”"),
+                                   (unsigned long long)line->number, start));
+          return;
+        }
+      self->separator = separator;
+      split_fields (self, text, length, separator);
+      read_header (self, line->number);
+      return;
+    }
+
+  /* typeperf's messages ("Exiting, please wait...") are no quoted records */
+  if (text[0] != '"')
+    {
+      if (self->n_skipped++ == 0)
+        self->first_skipped_line = line->number;
+      return;
+    }
+
+  split_fields (self, text, length, self->separator);
+  read_row (self, line->number);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The parser                                                                */
+
+static gboolean
+pdh_feed (PsParser      *parser,
+          const guint8  *data,
+          gsize          length,
+          GError       **error)
+{
+  PdhParser *self = (PdhParser *) parser;
+
+  if (self->failed && self->error == NULL)
+    return TRUE;  /* the fatal error has been returned already */
+
+  ps_line_reader_feed (self->reader, data, length);
+
+  if (self->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&self->error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static const char *
+encoding_name (PdhParser *self)
+{
+  switch (ps_line_reader_get_encoding (self->reader))
+    {
+    case PS_TEXT_ENCODING_UTF16LE: return "UTF-16LE";
+    case PS_TEXT_ENCODING_UTF16BE: return "UTF-16BE";
+    case PS_TEXT_ENCODING_UTF8_BOM: return self->cp1252 ? "Windows-1252" : "UTF-8";
+    case PS_TEXT_ENCODING_8BIT:
+    default:
+      return self->cp1252 ? "Windows-1252" : "UTF-8";
+    }
+}
+
+static gboolean
+pdh_finish (PsParser  *parser,
+            GError   **error)
+{
+  PdhParser *self = (PdhParser *) parser;
+
+  if (self->failed && self->error == NULL)
+    return TRUE;
+
+  ps_line_reader_finish (self->reader);
+  if (self->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&self->error));
+      return FALSE;
+    }
+
+  if (!self->have_header)
+    {
+      self->failed = TRUE;
+      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
+                   _("Line 1: the input is empty; not a PDH log (expected a header beginning with "
+                     "\"(PDH-CSV 4.0)\" or \"(PDH-TSV 4.0)\")"));
+      return FALSE;
+    }
+
+  if (self->n_skipped > 0)
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PDH-SKIPPED", self->first_skipped_line,
+                           PS_NO_POSITION, self->session,
+                           g_dngettext (GETTEXT_PACKAGE,
+                                        "%llu line that is no quoted record (such as typeperf’s "
+                                        "messages) was skipped, the first on this line",
+                                        "%llu lines that are no quoted records (such as typeperf’s "
+                                        "messages) were skipped, the first on this line",
+                                        (gulong)MIN (self->n_skipped, G_MAXULONG)),
+                           (unsigned long long)self->n_skipped);
+
+  ps_event_store_set_metadata (self->store, self->session, "encoding", encoding_name (self));
+  ps_event_store_set_session_end (self->store, self->session, self->last_line);
+  ps_store_builder_flush (parser->builder);
+
+  return TRUE;
+}
+
+static void
+pdh_free (PsParser *parser)
+{
+  PdhParser *self = (PdhParser *) parser;
+
+  ps_line_reader_free (self->reader);
+  g_clear_error (&self->error);
+  g_string_free (self->decoded, TRUE);
+  g_string_free (self->record, TRUE);
+  g_string_free (self->key, TRUE);
+  g_array_unref (self->fields);
+  g_hash_table_unref (self->tracks);
+  g_free (self->columns);
+  g_free (self);
+}
+
+static const PsParserClass pdh_parser_class = {
+  pdh_feed,
+  pdh_finish,
+  pdh_free,
+};
+
+static PsParser *
+pdh_parser_new (PsStoreBuilder *builder)
+{
+  PdhParser *self = g_new0 (PdhParser, 1);
+
+  self->parent.klass = &pdh_parser_class;
+  self->parent.builder = builder;
+  self->store = ps_store_builder_get_store (builder);
+  self->reader = ps_line_reader_new (handle_line, self);
+  ps_line_reader_set_detect_encoding (self->reader, TRUE);
+  ps_line_reader_set_max_line_length (self->reader, MAX_LINE_LENGTH);
+  self->decoded = g_string_new (NULL);
+  self->record = g_string_new (NULL);
+  self->key = g_string_new (NULL);
+  self->fields = g_array_new (FALSE, FALSE, sizeof (Field));
+  self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->session = PS_NONE;
+
+  return &self->parent;
+}
+
+/* Sniffing: the first line that is not blank begins with the signature,
+ * in 8-bit text, after a UTF-8 BOM, or in UTF-16 */
+static guint
+pdh_sniff (const guint8 *data,
+           gsize         length,
+           const char   *file_name)
+{
+  g_autofree char *narrow = NULL;
+  const char *text = (const char *) data;
+  gsize n = length;
+  gsize p = 0;
+  char separator;
+
+  if (length >= 2 && ((data[0] == 0xFF && data[1] == 0xFE) || (data[0] == 0xFE && data[1] == 0xFF)
+                      || (data[0] != 0 && data[1] == 0) || (data[0] == 0 && data[1] != 0)))
+    {
+      gsize low = (data[0] == 0xFF || data[1] == 0) ? 0 : 1;
+      gsize start = (data[0] == 0xFF || data[0] == 0xFE) ? 2 : 0;
+
+      narrow = g_malloc (length / 2 + 1);
+      n = 0;
+      for (gsize i = start; i + 1 < length; i += 2)
+        narrow[n++] = data[i + 1 - low] == 0 ? (char)data[i + low] : '?';
+      text = narrow;
+    }
+  else if (length >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF)
+    {
+      text += 3;
+      n -= 3;
+    }
+
+  while (p < n && (text[p] == '\r' || text[p] == '\n' || is_space (text[p])))
+    p++;
+  if (p < n && text[p] == '"')
+    p++;
+
+  return has_signature (text + p, n - p, &separator) ? 100 : 0;
+}
+
+static const char * const pdh_extensions[] = { "csv", "tsv", "CSV", "TSV", NULL };
+static const char * const pdh_mime_types[] = { "text/csv", "text/tab-separated-values", NULL };
+
+const PsFormat ps_format_pdh_csv = {
+  "pdh-csv",
+  N_("Windows performance counter log (CSV/TSV)"),
+  N_("Counter logs of Performance Monitor, logman, relog and typeperf in PDH’s comma- or "
+     "tab-separated text format, with already computed values"),
+  pdh_extensions,
+  pdh_mime_types,
+  pdh_sniff,
+  pdh_parser_new,
+};

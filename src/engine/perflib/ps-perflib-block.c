@@ -1,0 +1,1609 @@
+/* ps-perflib-block.c — PerfLib V2 buffers decoded from untrusted bytes
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: perflib-v2.md §2 (encodings), §3.1–§3.9 (layouts), §4.1 and §4.3
+ * (the counter type word), §6 (validation rules 1–13 and 15), §9.1–§9.2.
+ *
+ * Every structure is read through a cursor that knows the end of its
+ * container: a size field is compared with the bytes left in the
+ * container (never added to an offset first), so a size that lies can
+ * only stop the decoder, never make it read past the container. All sums
+ * are done in gsize/guint64 and all counts are bounded by what the
+ * remaining bytes could hold before anything is allocated for them.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "ps-error.h"
+#include "ps-perflib-block.h"
+
+/* specs: perflib-v2.md §3 — fixed sizes of the structures */
+#define DATA_HEADER_SIZE        48
+#define COUNTER_HEADER_SIZE     16
+#define COUNTER_DATA_SIZE       8
+#define MULTI_COUNTERS_SIZE     8
+#define MULTI_INSTANCES_SIZE    8
+#define INSTANCE_HEADER_SIZE    8
+#define IDENTIFIER_SIZE         40
+#define COUNTERSET_REG_SIZE     32
+#define COUNTER_REG_SIZE        48
+#define STRING_BUFFER_SIZE      8
+#define STRING_ENTRY_SIZE       8
+
+/* specs: perflib-v2.md §6 rule 15 — the PCQ protocol's maximum buffer */
+#define MAX_BUFFER_SIZE         G_GUINT64_CONSTANT (1073741824)
+/* specs: perflib-v2.md §6 rule 10 */
+#define MAX_REG_COUNTERS        64000
+
+/* 100 ns intervals between 1601-01-01 and 1970-01-01 (§2) */
+#define FILETIME_UNIX_EPOCH     G_GINT64_CONSTANT (116444736000000000)
+
+/* ------------------------------------------------------------------ */
+/* Little-endian loads                                                */
+/* ------------------------------------------------------------------ */
+
+static inline guint16
+load_u16 (const guint8 *p)
+{
+  return (guint16) (p[0] | (p[1] << 8));
+}
+
+static inline guint32
+load_u32 (const guint8 *p)
+{
+  return (guint32) p[0] | ((guint32) p[1] << 8) | ((guint32) p[2] << 16) | ((guint32) p[3] << 24);
+}
+
+static inline guint64
+load_u64 (const guint8 *p)
+{
+  return (guint64) load_u32 (p) | ((guint64) load_u32 (p + 4) << 32);
+}
+
+static inline gboolean
+is_aligned8 (guint64 value)
+{
+  return (value & 7) == 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The counter type word                                              */
+/* ------------------------------------------------------------------ */
+
+#define T(name, raw, samples, is_base, base, multi, time, unit, hex) \
+  { PS_##name, #name, raw, samples, is_base, base, multi, PS_PERFLIB_TIME_##time, PS_PERFLIB_UNIT_##unit, hex }
+
+/* specs: perflib-v2.md §4.3, §3.9 (base types from the manifest schema),
+ * §5.1 (time sources) */
+static const PsPerflibTypeInfo type_table[] = {
+  T (PERF_COUNTER_RAWCOUNT_HEX,           4, 1, FALSE, 0, FALSE, NONE, COUNT, TRUE),
+  T (PERF_COUNTER_LARGE_RAWCOUNT_HEX,     8, 1, FALSE, 0, FALSE, NONE, COUNT, TRUE),
+  T (PERF_COUNTER_TEXT,                   0, 1, FALSE, 0, FALSE, NONE, TEXT, FALSE),
+  T (PERF_COUNTER_RAWCOUNT,               4, 1, FALSE, 0, FALSE, NONE, COUNT, FALSE),
+  T (PERF_COUNTER_LARGE_RAWCOUNT,         8, 1, FALSE, 0, FALSE, NONE, COUNT, FALSE),
+  T (PERF_COUNTER_DELTA,                  4, 2, FALSE, 0, FALSE, NONE, COUNT, FALSE),
+  T (PERF_COUNTER_LARGE_DELTA,            8, 2, FALSE, 0, FALSE, NONE, COUNT, FALSE),
+  T (PERF_SAMPLE_COUNTER,                 4, 2, FALSE, 0, FALSE, SYSTEM_TICKS, PER_SECOND, FALSE),
+  T (PERF_COUNTER_QUEUELEN_TYPE,          4, 2, FALSE, 0, FALSE, SYSTEM_TICKS, COUNT, FALSE),
+  T (PERF_COUNTER_LARGE_QUEUELEN_TYPE,    8, 2, FALSE, 0, FALSE, SYSTEM_TICKS, COUNT, FALSE),
+  T (PERF_COUNTER_100NS_QUEUELEN_TYPE,    8, 2, FALSE, 0, FALSE, 100NS, COUNT, FALSE),
+  T (PERF_COUNTER_OBJ_TIME_QUEUELEN_TYPE, 8, 2, FALSE, 0, FALSE, OBJECT, COUNT, FALSE),
+  T (PERF_COUNTER_COUNTER,                4, 2, FALSE, 0, FALSE, SYSTEM_TICKS, PER_SECOND, FALSE),
+  T (PERF_COUNTER_BULK_COUNT,             8, 2, FALSE, 0, FALSE, SYSTEM_TICKS, PER_SECOND, FALSE),
+  T (PERF_RAW_FRACTION,                   4, 1, FALSE, PS_PERF_RAW_BASE, FALSE, NONE, PERCENT, FALSE),
+  T (PERF_LARGE_RAW_FRACTION,             8, 1, FALSE, PS_PERF_LARGE_RAW_BASE, FALSE, NONE, PERCENT, FALSE),
+  T (PERF_COUNTER_TIMER,                  8, 2, FALSE, 0, FALSE, SYSTEM_TICKS, PERCENT, FALSE),
+  T (PERF_PRECISION_SYSTEM_TIMER,         8, 2, FALSE, PS_PERF_PRECISION_TIMESTAMP, FALSE, BASE_COUNTER, PERCENT, FALSE),
+  T (PERF_100NSEC_TIMER,                  8, 2, FALSE, 0, FALSE, 100NS, PERCENT, FALSE),
+  T (PERF_PRECISION_100NS_TIMER,          8, 2, FALSE, PS_PERF_PRECISION_TIMESTAMP, FALSE, BASE_COUNTER, PERCENT, FALSE),
+  T (PERF_OBJ_TIME_TIMER,                 8, 2, FALSE, 0, FALSE, OBJECT, PERCENT, FALSE),
+  T (PERF_PRECISION_OBJECT_TIMER,         8, 2, FALSE, 0, FALSE, OBJECT, PERCENT, FALSE),
+  T (PERF_SAMPLE_FRACTION,                4, 2, FALSE, PS_PERF_SAMPLE_BASE, FALSE, NONE, PERCENT, FALSE),
+  T (PERF_COUNTER_TIMER_INV,              8, 2, FALSE, 0, FALSE, SYSTEM_TICKS, PERCENT, FALSE),
+  T (PERF_100NSEC_TIMER_INV,              8, 2, FALSE, 0, FALSE, 100NS, PERCENT, FALSE),
+  T (PERF_COUNTER_MULTI_TIMER,            8, 2, FALSE, 0, TRUE, SYSTEM_TICKS, PERCENT, FALSE),
+  T (PERF_100NSEC_MULTI_TIMER,            8, 2, FALSE, 0, TRUE, 100NS, PERCENT, FALSE),
+  T (PERF_COUNTER_MULTI_TIMER_INV,        8, 2, FALSE, PS_PERF_COUNTER_MULTI_BASE, TRUE, SYSTEM_TICKS, PERCENT, FALSE),
+  T (PERF_100NSEC_MULTI_TIMER_INV,        8, 2, FALSE, 0, TRUE, 100NS, PERCENT, FALSE),
+  T (PERF_AVERAGE_TIMER,                  4, 2, FALSE, PS_PERF_AVERAGE_BASE, FALSE, SYSTEM_TICKS, SECONDS, FALSE),
+  T (PERF_ELAPSED_TIME,                   8, 1, FALSE, 0, FALSE, OBJECT, SECONDS, FALSE),
+  T (PERF_AVERAGE_BULK,                   8, 2, FALSE, PS_PERF_AVERAGE_BASE, FALSE, NONE, COUNT, FALSE),
+  T (PERF_COUNTER_NODATA,                 0, 0, FALSE, 0, FALSE, NONE, NONE, FALSE),
+  T (PERF_SAMPLE_BASE,                    4, 0, TRUE, 0, FALSE, NONE, NONE, FALSE),
+  T (PERF_AVERAGE_BASE,                   4, 0, TRUE, 0, FALSE, NONE, NONE, FALSE),
+  T (PERF_RAW_BASE,                       4, 0, TRUE, 0, FALSE, NONE, NONE, FALSE),
+  T (PERF_LARGE_RAW_BASE,                 8, 0, TRUE, 0, FALSE, NONE, NONE, FALSE),
+  T (PERF_COUNTER_MULTI_BASE,             8, 0, TRUE, 0, FALSE, NONE, NONE, FALSE),
+  T (PERF_COUNTER_HISTOGRAM_TYPE,         0, 0, FALSE, 0, FALSE, NONE, NONE, FALSE),
+};
+
+#undef T
+
+guint32
+ps_perflib_type_get_size_field (guint32 type)
+{
+  return type & PS_PERF_SIZE_MASK;
+}
+
+/* Bytes of raw value the size field announces: 0 for ZERO, G_MAXUINT for
+ * VARIABLE_LEN. */
+guint
+ps_perflib_type_get_value_size (guint32 type)
+{
+  switch (type & PS_PERF_SIZE_MASK)
+    {
+    case PS_PERF_SIZE_DWORD: return 4;
+    case PS_PERF_SIZE_LARGE: return 8;
+    case PS_PERF_SIZE_ZERO: return 0;
+    default: return G_MAXUINT;
+    }
+}
+
+guint32
+ps_perflib_type_get_kind (guint32 type)
+{
+  return type & PS_PERF_TYPE_MASK;
+}
+
+guint32
+ps_perflib_type_get_subtype (guint32 type)
+{
+  return type & PS_PERF_SUBTYPE_MASK;
+}
+
+guint32
+ps_perflib_type_get_time_base (guint32 type)
+{
+  return type & PS_PERF_TIMER_MASK;
+}
+
+/* The DELTA_COUNTER, DELTA_BASE, INVERSE and MULTI bits of @type. */
+guint32
+ps_perflib_type_get_modifiers (guint32 type)
+{
+  return type & (PS_PERF_DELTA_COUNTER | PS_PERF_DELTA_BASE |
+                 PS_PERF_INVERSE_COUNTER | PS_PERF_MULTI_COUNTER);
+}
+
+guint32
+ps_perflib_type_get_display_suffix (guint32 type)
+{
+  return type & PS_PERF_DISPLAY_MASK;
+}
+
+const PsPerflibTypeInfo *
+ps_perflib_type_get_info (guint32 type)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (type_table); i++)
+    if (type_table[i].type == type)
+      return &type_table[i];
+  return NULL;
+}
+
+/* The winperf.h name of @type, or NULL for a type not in §4.3. */
+const char *
+ps_perflib_type_to_string (guint32 type)
+{
+  const PsPerflibTypeInfo *info = ps_perflib_type_get_info (type);
+
+  return info != NULL ? info->name : NULL;
+}
+
+gboolean
+ps_perflib_type_needs_base (guint32 type)
+{
+  const PsPerflibTypeInfo *info = ps_perflib_type_get_info (type);
+
+  if (info != NULL)
+    return info->base_type != 0;
+  return (type & PS_PERF_TYPE_MASK) == PS_PERF_TYPE_COUNTER &&
+         ((type & PS_PERF_SUBTYPE_MASK) == PS_PERF_COUNTER_FRACTION ||
+          (type & PS_PERF_SUBTYPE_MASK) == PS_PERF_COUNTER_PRECISION);
+}
+
+gboolean
+ps_perflib_type_needs_time_base (guint32 type)
+{
+  const PsPerflibTypeInfo *info = ps_perflib_type_get_info (type);
+
+  if (info != NULL)
+    return info->time_source != PS_PERFLIB_TIME_NONE;
+  return (type & PS_PERF_TYPE_MASK) == PS_PERF_TYPE_COUNTER &&
+         ((type & PS_PERF_SUBTYPE_MASK) == PS_PERF_COUNTER_RATE ||
+          (type & PS_PERF_SUBTYPE_MASK) == PS_PERF_COUNTER_QUEUELEN ||
+          (type & PS_PERF_SUBTYPE_MASK) == PS_PERF_COUNTER_ELAPSED);
+}
+
+PsPerflibUnit
+ps_perflib_type_get_unit (guint32 type)
+{
+  const PsPerflibTypeInfo *info = ps_perflib_type_get_info (type);
+
+  if (info != NULL)
+    return info->unit;
+  if ((type & PS_PERF_TYPE_MASK) == PS_PERF_TYPE_TEXT)
+    return PS_PERFLIB_UNIT_TEXT;
+  switch (type & PS_PERF_DISPLAY_MASK)
+    {
+    case PS_PERF_DISPLAY_PER_SEC: return PS_PERFLIB_UNIT_PER_SECOND;
+    case PS_PERF_DISPLAY_PERCENT: return PS_PERFLIB_UNIT_PERCENT;
+    case PS_PERF_DISPLAY_SECONDS: return PS_PERFLIB_UNIT_SECONDS;
+    case PS_PERF_DISPLAY_NOSHOW: return PS_PERFLIB_UNIT_NONE;
+    default: return PS_PERFLIB_UNIT_COUNT;
+    }
+}
+
+/* Untranslated identifiers ("percent", "per second", …) for exports and
+ * lookups; the UI translates its own labels. */
+const char *
+ps_perflib_unit_to_string (PsPerflibUnit unit)
+{
+  switch (unit)
+    {
+    case PS_PERFLIB_UNIT_NONE: return "none";
+    case PS_PERFLIB_UNIT_COUNT: return "count";
+    case PS_PERFLIB_UNIT_PER_SECOND: return "per second";
+    case PS_PERFLIB_UNIT_PERCENT: return "percent";
+    case PS_PERFLIB_UNIT_SECONDS: return "seconds";
+    case PS_PERFLIB_UNIT_TEXT: return "text";
+    default: return "unknown";
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* GUID                                                               */
+/* ------------------------------------------------------------------ */
+
+void
+ps_perflib_guid_read (PsPerflibGuid *guid,
+                      const guint8  *bytes16)
+{
+  guid->data1 = load_u32 (bytes16);
+  guid->data2 = load_u16 (bytes16 + 4);
+  guid->data3 = load_u16 (bytes16 + 6);
+  memcpy (guid->data4, bytes16 + 8, 8);
+}
+
+gboolean
+ps_perflib_guid_equal (const PsPerflibGuid *a,
+                       const PsPerflibGuid *b)
+{
+  return a->data1 == b->data1 && a->data2 == b->data2 && a->data3 == b->data3 &&
+         memcmp (a->data4, b->data4, 8) == 0;
+}
+
+char *
+ps_perflib_guid_to_string (const PsPerflibGuid *guid)
+{
+  return g_strdup_printf ("{%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x}",
+                          guid->data1, guid->data2, guid->data3,
+                          guid->data4[0], guid->data4[1], guid->data4[2], guid->data4[3],
+                          guid->data4[4], guid->data4[5], guid->data4[6], guid->data4[7]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Shared helpers: warnings, strings                                  */
+/* ------------------------------------------------------------------ */
+
+static void
+warning_clear (gpointer data)
+{
+  PsPerflibWarning *warning = data;
+
+  g_clear_pointer (&warning->message, g_free);
+}
+
+static GArray *
+warnings_new (void)
+{
+  GArray *warnings = g_array_new (FALSE, TRUE, sizeof (PsPerflibWarning));
+
+  g_array_set_clear_func (warnings, warning_clear);
+  return warnings;
+}
+
+G_GNUC_PRINTF (4, 5)
+static void
+add_warning (GArray               *warnings,
+             PsPerflibWarningCode  code,
+             gsize                 offset,
+             const char           *format,
+             ...)
+{
+  PsPerflibWarning warning;
+  va_list args;
+
+  va_start (args, format);
+  warning.code = code;
+  warning.offset = offset;
+  warning.message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_array_append_val (warnings, warning);
+}
+
+/* Index of the first NUL code unit among the @max_units UTF-16 code units
+ * at @p, or -1. Works at any alignment. */
+static gssize
+find_utf16_nul (const guint8 *p,
+                gsize         max_units)
+{
+  for (gsize i = 0; i < max_units; i++)
+    if (p[2 * i] == 0 && p[2 * i + 1] == 0)
+      return (gssize) i;
+  return -1;
+}
+
+/* UTF-16LE → UTF-8; ill-formed surrogates become U+FFFD (§6 rule 7).
+ * Returns whether any replacement was made. */
+static gboolean
+utf16le_to_utf8 (GString      *out,
+                 const guint8 *p,
+                 gsize         n_units)
+{
+  gboolean replaced = FALSE;
+
+  g_string_truncate (out, 0);
+  for (gsize i = 0; i < n_units; i++)
+    {
+      guint32 unit = load_u16 (p + 2 * i);
+      gunichar c;
+
+      if (unit >= 0xD800 && unit <= 0xDBFF && i + 1 < n_units)
+        {
+          guint32 low = load_u16 (p + 2 * (i + 1));
+
+          if (low >= 0xDC00 && low <= 0xDFFF)
+            {
+              c = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+              i++;
+            }
+          else
+            {
+              c = 0xFFFD;
+              replaced = TRUE;
+            }
+        }
+      else if (unit >= 0xD800 && unit <= 0xDFFF)
+        {
+          c = 0xFFFD;
+          replaced = TRUE;
+        }
+      else
+        c = unit;
+      g_string_append_unichar (out, c);
+    }
+  return replaced;
+}
+
+/* ------------------------------------------------------------------ */
+/* Counter data buffers                                               */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  GArray       *blocks;
+  GArray       *instances;
+  GArray       *values;
+  GArray       *counter_ids;
+  GArray       *warnings;
+  GStringChunk *strings;
+} BufferPrivate;
+
+typedef struct
+{
+  const guint8  *data;
+  BufferPrivate *priv;
+  GString       *scratch;
+  GError        *error;
+} Decoder;
+
+static void
+buffer_publish (PsPerflibBuffer *buffer)
+{
+  BufferPrivate *priv = buffer->priv;
+
+  buffer->blocks = (const PsPerflibBlock *) (gpointer) priv->blocks->data;
+  buffer->n_blocks = priv->blocks->len;
+  buffer->instances = (const PsPerflibInstance *) (gpointer) priv->instances->data;
+  buffer->n_instances = priv->instances->len;
+  buffer->values = (const PsPerflibValue *) (gpointer) priv->values->data;
+  buffer->n_values = priv->values->len;
+  buffer->counter_ids = (const guint32 *) (gpointer) priv->counter_ids->data;
+  buffer->n_counter_ids = priv->counter_ids->len;
+  buffer->warnings = (const PsPerflibWarning *) (gpointer) priv->warnings->data;
+  buffer->n_warnings = priv->warnings->len;
+}
+
+void
+ps_perflib_buffer_free (PsPerflibBuffer *buffer)
+{
+  BufferPrivate *priv;
+
+  if (buffer == NULL)
+    return;
+  priv = buffer->priv;
+  g_array_unref (priv->blocks);
+  g_array_unref (priv->instances);
+  g_array_unref (priv->values);
+  g_array_unref (priv->counter_ids);
+  g_array_unref (priv->warnings);
+  g_string_chunk_free (priv->strings);
+  g_free (priv);
+  g_free (buffer);
+}
+
+G_GNUC_PRINTF (3, 4)
+static void
+decoder_fail (Decoder    *decoder,
+              gsize       offset,
+              const char *format,
+              ...)
+{
+  g_autofree char *detail = NULL;
+  va_list args;
+
+  if (decoder->error != NULL)
+    return;
+  va_start (args, format);
+  detail = g_strdup_vprintf (format, args);
+  va_end (args);
+  decoder->error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
+                                _("Bad PerfLib data at byte offset %" G_GUINT64_FORMAT ": %s"),
+                                (guint64) offset, detail);
+}
+
+static void
+check_unused (Decoder    *decoder,
+              gsize       used_end,
+              gsize       end,
+              const char *what,
+              gsize       offset)
+{
+  /* Padding to the next multiple of 8 is expected; more is not. */
+  if (end > used_end && (end - used_end >= 8 || !is_aligned8 (end)))
+    add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNUSED_BYTES, used_end,
+                 _("%s at byte offset %" G_GUINT64_FORMAT " has %" G_GUINT64_FORMAT " unused bytes at byte offset %" G_GUINT64_FORMAT),
+                 what, (guint64) offset, (guint64) (end - used_end), (guint64) used_end);
+}
+
+/* specs: perflib-v2.md §3.3, §6 rule 8 — one PERF_COUNTER_DATA in
+ * [*pos, end). Appends a value unless @keep is FALSE (a rejected
+ * instance's data is checked, then dropped). */
+static gboolean
+decode_counter_data (Decoder *decoder,
+                     gsize   *pos,
+                     gsize    end,
+                     guint32  counter_id,
+                     guint    instance,
+                     gboolean keep)
+{
+  const guint8 *p = decoder->data + *pos;
+  PsPerflibValue value = { 0 };
+  guint32 data_size;
+  guint32 size;
+
+  if (end - *pos < COUNTER_DATA_SIZE)
+    {
+      decoder_fail (decoder, *pos,
+                    _("expected an 8-byte PERF_COUNTER_DATA, only %" G_GUINT64_FORMAT " bytes left in its container"),
+                    (guint64) (end - *pos));
+      return FALSE;
+    }
+  data_size = load_u32 (p);
+  size = load_u32 (p + 4);
+  if (size < COUNTER_DATA_SIZE || size > end - *pos)
+    {
+      decoder_fail (decoder, *pos,
+                    _("PERF_COUNTER_DATA dwSize is %u, expected 8 to %" G_GUINT64_FORMAT " (the bytes left in its container)"),
+                    size, (guint64) (end - *pos));
+      return FALSE;
+    }
+  if (data_size > size - COUNTER_DATA_SIZE)
+    {
+      decoder_fail (decoder, *pos,
+                    _("PERF_COUNTER_DATA dwDataSize is %u, expected at most dwSize − 8 = %u"),
+                    data_size, size - COUNTER_DATA_SIZE);
+      return FALSE;
+    }
+  if (!is_aligned8 (size))
+    add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, *pos,
+                 _("PERF_COUNTER_DATA at byte offset %" G_GUINT64_FORMAT " has dwSize %u, not a multiple of 8"),
+                 (guint64) *pos, size);
+
+  if (keep)
+    {
+      value.offset = *pos;
+      value.data_offset = *pos + COUNTER_DATA_SIZE;
+      value.counter_id = counter_id;
+      value.data_size = data_size;
+      value.instance = instance;
+      if (data_size == 4)
+        {
+          value.has_value = TRUE;
+          value.value = load_u32 (p + 8);
+        }
+      else if (data_size == 8)
+        {
+          value.has_value = TRUE;
+          value.value = load_u64 (p + 8);
+        }
+      else
+        add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_OPAQUE_VALUE, *pos,
+                     _("PERF_COUNTER_DATA at byte offset %" G_GUINT64_FORMAT " has a %u-byte value, not 4 or 8: kept as opaque bytes"),
+                     (guint64) *pos, data_size);
+      g_array_append_val (decoder->priv->values, value);
+    }
+  *pos += size;
+  return TRUE;
+}
+
+/* specs: perflib-v2.md §3.4, §6 rule 5 */
+static gboolean
+decode_multi_counters (Decoder        *decoder,
+                       gsize          *pos,
+                       gsize           end,
+                       PsPerflibBlock *block)
+{
+  const guint8 *p = decoder->data + *pos;
+  guint32 size;
+  guint32 n_counters;
+
+  if (end - *pos < MULTI_COUNTERS_SIZE)
+    {
+      decoder_fail (decoder, *pos,
+                    _("expected an 8-byte PERF_MULTI_COUNTERS, only %" G_GUINT64_FORMAT " bytes left in the block"),
+                    (guint64) (end - *pos));
+      return FALSE;
+    }
+  size = load_u32 (p);
+  n_counters = load_u32 (p + 4);
+  if (size < MULTI_COUNTERS_SIZE || size > end - *pos)
+    {
+      decoder_fail (decoder, *pos,
+                    _("PERF_MULTI_COUNTERS dwSize is %u, expected 8 to %" G_GUINT64_FORMAT " (the bytes left in the block)"),
+                    size, (guint64) (end - *pos));
+      return FALSE;
+    }
+  if (n_counters > (size - MULTI_COUNTERS_SIZE) / 4)
+    {
+      decoder_fail (decoder, *pos,
+                    _("PERF_MULTI_COUNTERS dwCounters is %u, but its dwSize %u holds at most %u counter IDs"),
+                    n_counters, size, (size - MULTI_COUNTERS_SIZE) / 4);
+      return FALSE;
+    }
+  check_unused (decoder, *pos + MULTI_COUNTERS_SIZE + 4 * (gsize) n_counters, *pos + size,
+                "PERF_MULTI_COUNTERS", *pos);
+
+  block->first_counter_id = decoder->priv->counter_ids->len;
+  block->n_counter_ids = n_counters;
+  for (guint32 i = 0; i < n_counters; i++)
+    {
+      guint32 id = load_u32 (p + MULTI_COUNTERS_SIZE + 4 * (gsize) i);
+
+      g_array_append_val (decoder->priv->counter_ids, id);
+    }
+  *pos += size;
+  return TRUE;
+}
+
+/* specs: perflib-v2.md §3.5–§3.6, §6 rules 6–7. Each instance carries
+ * @n_per_instance data blocks whose ids are the block's counter_ids, or
+ * one block without id when @with_ids is FALSE. */
+static gboolean
+decode_multi_instances (Decoder        *decoder,
+                        gsize          *pos,
+                        gsize           end,
+                        PsPerflibBlock *block,
+                        gboolean        with_ids)
+{
+  const guint8 *p = decoder->data + *pos;
+  gsize start = *pos;
+  gsize region_end;
+  gsize cursor;
+  guint32 total_size;
+  guint32 n_instances;
+  guint n_per_instance = with_ids ? block->n_counter_ids : 1;
+
+  if (end - *pos < MULTI_INSTANCES_SIZE)
+    {
+      decoder_fail (decoder, *pos,
+                    _("expected an 8-byte PERF_MULTI_INSTANCES, only %" G_GUINT64_FORMAT " bytes left in the block"),
+                    (guint64) (end - *pos));
+      return FALSE;
+    }
+  total_size = load_u32 (p);
+  n_instances = load_u32 (p + 4);
+  if (total_size < MULTI_INSTANCES_SIZE || total_size > end - *pos)
+    {
+      decoder_fail (decoder, *pos,
+                    _("PERF_MULTI_INSTANCES dwTotalSize is %u, expected 8 to %" G_GUINT64_FORMAT " (the bytes left in the block)"),
+                    total_size, (guint64) (end - *pos));
+      return FALSE;
+    }
+  if (n_instances > (total_size - MULTI_INSTANCES_SIZE) / INSTANCE_HEADER_SIZE)
+    {
+      decoder_fail (decoder, *pos,
+                    _("PERF_MULTI_INSTANCES dwInstances is %u, but its dwTotalSize %u holds at most %u instances"),
+                    n_instances, total_size, (total_size - MULTI_INSTANCES_SIZE) / INSTANCE_HEADER_SIZE);
+      return FALSE;
+    }
+
+  region_end = start + total_size;
+  cursor = start + MULTI_INSTANCES_SIZE;
+  for (guint32 i = 0; i < n_instances; i++)
+    {
+      const guint8 *ip = decoder->data + cursor;
+      guint32 size;
+      gssize name_units;
+      gboolean keep = TRUE;
+      guint instance_index = PS_PERFLIB_NO_INSTANCE;
+
+      if (region_end - cursor < INSTANCE_HEADER_SIZE)
+        {
+          decoder_fail (decoder, cursor,
+                        _("expected the 8-byte PERF_INSTANCE_HEADER of instance %u of %u, only %" G_GUINT64_FORMAT " bytes left in PERF_MULTI_INSTANCES"),
+                        i + 1, n_instances, (guint64) (region_end - cursor));
+          return FALSE;
+        }
+      size = load_u32 (ip);
+      if (size < INSTANCE_HEADER_SIZE || size > region_end - cursor)
+        {
+          decoder_fail (decoder, cursor,
+                        _("PERF_INSTANCE_HEADER Size is %u, expected 8 to %" G_GUINT64_FORMAT " (the bytes left in PERF_MULTI_INSTANCES)"),
+                        size, (guint64) (region_end - cursor));
+          return FALSE;
+        }
+      if (!is_aligned8 (size))
+        add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, cursor,
+                     _("PERF_INSTANCE_HEADER at byte offset %" G_GUINT64_FORMAT " has Size %u, not a multiple of 8"),
+                     (guint64) cursor, size);
+
+      name_units = find_utf16_nul (ip + INSTANCE_HEADER_SIZE, (size - INSTANCE_HEADER_SIZE) / 2);
+      if (name_units < 0)
+        {
+          add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_INSTANCE_REJECTED, cursor,
+                       _("PERF_INSTANCE_HEADER at byte offset %" G_GUINT64_FORMAT ": no NUL-terminated name within its Size %u; instance skipped"),
+                       (guint64) cursor, size);
+          keep = FALSE;
+        }
+      else
+        {
+          PsPerflibInstance instance;
+
+          if (utf16le_to_utf8 (decoder->scratch, ip + INSTANCE_HEADER_SIZE, (gsize) name_units))
+            add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_BAD_UTF16, cursor + INSTANCE_HEADER_SIZE,
+                         _("Instance name at byte offset %" G_GUINT64_FORMAT " is not well-formed UTF-16; replaced characters with U+FFFD"),
+                         (guint64) (cursor + INSTANCE_HEADER_SIZE));
+          instance.offset = cursor;
+          instance.instance_id = load_u32 (ip + 4);
+          instance.name = g_string_chunk_insert_const (decoder->priv->strings, decoder->scratch->str);
+          instance_index = decoder->priv->instances->len;
+          g_array_append_val (decoder->priv->instances, instance);
+          block->n_instances++;
+        }
+      cursor += size;
+
+      for (guint j = 0; j < n_per_instance; j++)
+        {
+          guint32 id = PS_PERF_NO_COUNTER;
+
+          if (with_ids)
+            id = g_array_index (decoder->priv->counter_ids, guint32, block->first_counter_id + j);
+          if (!decode_counter_data (decoder, &cursor, region_end, id, instance_index, keep))
+            return FALSE;
+          if (keep)
+            block->n_values++;
+        }
+    }
+
+  if (cursor != region_end)
+    add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNUSED_BYTES, cursor,
+                 _("PERF_MULTI_INSTANCES at byte offset %" G_GUINT64_FORMAT " has dwTotalSize %u but its instances end after %" G_GUINT64_FORMAT " bytes"),
+                 (guint64) start, total_size, (guint64) (cursor - start));
+  *pos = region_end;
+  return TRUE;
+}
+
+/* specs: perflib-v2.md §3.2, §3.7, §6 rules 3–4. [start, end) is the
+ * block as framed by its (already checked) dwSize. */
+static gboolean
+decode_block (Decoder        *decoder,
+              gsize           start,
+              gsize           end,
+              PsPerflibBlock *block)
+{
+  gsize pos = start + COUNTER_HEADER_SIZE;
+
+  switch (block->type)
+    {
+    case PS_PERFLIB_BLOCK_ERROR_RETURN:
+      if (end > pos)
+        add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_ERROR_PAYLOAD, pos,
+                     _("PERF_ERROR_RETURN block at byte offset %" G_GUINT64_FORMAT " has a %" G_GUINT64_FORMAT "-byte payload; ignored"),
+                     (guint64) start, (guint64) (end - pos));
+      return TRUE;
+
+    case PS_PERFLIB_BLOCK_SINGLE_COUNTER:
+      if (!decode_counter_data (decoder, &pos, end, PS_PERF_NO_COUNTER, PS_PERFLIB_NO_INSTANCE, TRUE))
+        return FALSE;
+      block->n_values = 1;
+      break;
+
+    case PS_PERFLIB_BLOCK_MULTIPLE_COUNTERS:
+      if (!decode_multi_counters (decoder, &pos, end, block))
+        return FALSE;
+      for (guint j = 0; j < block->n_counter_ids; j++)
+        {
+          guint32 id = g_array_index (decoder->priv->counter_ids, guint32, block->first_counter_id + j);
+
+          if (!decode_counter_data (decoder, &pos, end, id, PS_PERFLIB_NO_INSTANCE, TRUE))
+            return FALSE;
+          block->n_values++;
+        }
+      break;
+
+    case PS_PERFLIB_BLOCK_MULTIPLE_INSTANCES:
+      if (!decode_multi_instances (decoder, &pos, end, block, FALSE))
+        return FALSE;
+      break;
+
+    case PS_PERFLIB_BLOCK_COUNTERSET:
+      if (!decode_multi_counters (decoder, &pos, end, block) ||
+          !decode_multi_instances (decoder, &pos, end, block, TRUE))
+        return FALSE;
+      break;
+
+    default:
+      add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNKNOWN_BLOCK_TYPE, start,
+                   _("Block at byte offset %" G_GUINT64_FORMAT " has unknown dwType %u; skipped"),
+                   (guint64) start, block->type);
+      return TRUE;
+    }
+
+  check_unused (decoder, pos, end, "PERF_COUNTER_HEADER block", start);
+  return TRUE;
+}
+
+static gboolean
+filetime_to_unix_ns (gint64  filetime,
+                     gint64 *out_ns)
+{
+  gint64 since_epoch;
+
+  if (filetime < 0)
+    return FALSE;
+  since_epoch = filetime - FILETIME_UNIX_EPOCH;
+  if (since_epoch > G_MAXINT64 / 100 || since_epoch < G_MININT64 / 100)
+    return FALSE;
+  *out_ns = since_epoch * 100;
+  return TRUE;
+}
+
+static gboolean
+system_time_to_unix_ns (const PsPerflibSystemTime *st,
+                        gint64                    *out_ns)
+{
+  g_autoptr(GDateTime) date_time = NULL;
+
+  if (st->year < 1601 || st->year > 9999 || st->month < 1 || st->month > 12 ||
+      st->day < 1 || st->day > g_date_get_days_in_month (st->month, st->year) ||
+      st->hour > 23 || st->minute > 59 || st->second > 59 || st->milliseconds > 999)
+    return FALSE;
+  date_time = g_date_time_new_utc (st->year, st->month, st->day, st->hour, st->minute, st->second);
+  if (date_time == NULL)
+    return FALSE;
+  *out_ns = g_date_time_to_unix (date_time) * G_GINT64_CONSTANT (1000000000) +
+            (gint64) st->milliseconds * 1000000;
+  return TRUE;
+}
+
+/* specs: perflib-v2.md §3.1, §6 rules 2–3 */
+gboolean
+ps_perflib_buffer_decode (const guint8     *data,
+                          gsize             length,
+                          PsPerflibBuffer **out_buffer,
+                          GError          **error)
+{
+  g_autoptr(PsPerflibBuffer) buffer = NULL;
+  g_autoptr(GString) scratch = NULL;
+  BufferPrivate *priv;
+  Decoder decoder = { 0 };
+  gsize end;
+  gsize pos;
+
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+
+  if (out_buffer != NULL)
+    *out_buffer = NULL;
+
+  if ((guint64) length > MAX_BUFFER_SIZE)
+    {
+      g_set_error (error, PS_ERROR, PS_ERROR_TOO_LARGE,
+                   _("PerfLib data buffer of %" G_GUINT64_FORMAT " bytes is larger than the 1 GiB the protocol allows"),
+                   (guint64) length);
+      return FALSE;
+    }
+  if (length < DATA_HEADER_SIZE)
+    {
+      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
+                   _("Bad PerfLib data at byte offset 0: expected a 48-byte PERF_DATA_HEADER, the buffer has %" G_GUINT64_FORMAT " bytes"),
+                   (guint64) length);
+      return FALSE;
+    }
+
+  buffer = g_new0 (PsPerflibBuffer, 1);
+  priv = g_new0 (BufferPrivate, 1);
+  buffer->priv = priv;
+  priv->blocks = g_array_new (FALSE, TRUE, sizeof (PsPerflibBlock));
+  priv->instances = g_array_new (FALSE, TRUE, sizeof (PsPerflibInstance));
+  priv->values = g_array_new (FALSE, TRUE, sizeof (PsPerflibValue));
+  priv->counter_ids = g_array_new (FALSE, TRUE, sizeof (guint32));
+  priv->warnings = warnings_new ();
+  priv->strings = g_string_chunk_new (256);
+  scratch = g_string_new (NULL);
+
+  decoder.data = data;
+  decoder.priv = priv;
+  decoder.scratch = scratch;
+
+  buffer->length = length;
+  buffer->total_size = load_u32 (data);
+  buffer->num_counters = load_u32 (data + 4);
+  buffer->perf_time_stamp = (gint64) load_u64 (data + 8);
+  buffer->perf_time_100nsec = (gint64) load_u64 (data + 16);
+  buffer->perf_freq = (gint64) load_u64 (data + 24);
+  buffer->system_time.year = load_u16 (data + 32);
+  buffer->system_time.month = load_u16 (data + 34);
+  buffer->system_time.day_of_week = load_u16 (data + 36);
+  buffer->system_time.day = load_u16 (data + 38);
+  buffer->system_time.hour = load_u16 (data + 40);
+  buffer->system_time.minute = load_u16 (data + 42);
+  buffer->system_time.second = load_u16 (data + 44);
+  buffer->system_time.milliseconds = load_u16 (data + 46);
+  buffer->perf_time_100nsec_valid = filetime_to_unix_ns (buffer->perf_time_100nsec,
+                                                         &buffer->perf_time_100nsec_unix_ns);
+  buffer->system_time_valid = system_time_to_unix_ns (&buffer->system_time,
+                                                      &buffer->system_time_unix_ns);
+  if (!buffer->system_time_valid)
+    add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_SYSTEM_TIME, 32,
+                 _("PERF_DATA_HEADER SystemTime at byte offset 32 is not a valid date (%04u-%02u-%02u %02u:%02u:%02u.%03u)"),
+                 buffer->system_time.year, buffer->system_time.month, buffer->system_time.day,
+                 buffer->system_time.hour, buffer->system_time.minute, buffer->system_time.second,
+                 buffer->system_time.milliseconds);
+
+  /* dwTotalSize > length: the buffer was cut. The blocks that are all
+   * there are still decoded; the error is reported after them. */
+  end = length;
+  if (buffer->total_size < DATA_HEADER_SIZE)
+    {
+      decoder_fail (&decoder, 0,
+                    _("PERF_DATA_HEADER dwTotalSize is %u, expected at least 48"),
+                    buffer->total_size);
+      goto out;
+    }
+  if (buffer->total_size <= length)
+    {
+      end = buffer->total_size;
+      if (end < length)
+        add_warning (priv->warnings, PS_PERFLIB_WARNING_TRAILING_BYTES, end,
+                     _("%" G_GUINT64_FORMAT " bytes after the PERF_DATA_HEADER dwTotalSize %u are ignored"),
+                     (guint64) (length - end), buffer->total_size);
+    }
+  if (!is_aligned8 (buffer->total_size))
+    add_warning (priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, 0,
+                 _("PERF_DATA_HEADER dwTotalSize %u is not a multiple of 8"),
+                 buffer->total_size);
+  if (buffer->num_counters > (buffer->total_size - DATA_HEADER_SIZE) / COUNTER_HEADER_SIZE)
+    {
+      decoder_fail (&decoder, 4,
+                    _("PERF_DATA_HEADER dwNumCounters is %u, but dwTotalSize %u holds at most %u counter blocks"),
+                    buffer->num_counters, buffer->total_size,
+                    (buffer->total_size - DATA_HEADER_SIZE) / COUNTER_HEADER_SIZE);
+      goto out;
+    }
+
+  pos = DATA_HEADER_SIZE;
+  for (guint32 k = 0; k < buffer->num_counters; k++)
+    {
+      const guint8 *p = data + pos;
+      PsPerflibBlock block = { 0 };
+      gboolean ok;
+
+      if (end - pos < COUNTER_HEADER_SIZE)
+        {
+          decoder_fail (&decoder, pos,
+                        _("truncated: expected the 16-byte PERF_COUNTER_HEADER of block %u of %u, only %" G_GUINT64_FORMAT " bytes left"),
+                        k + 1, buffer->num_counters, (guint64) (end - pos));
+          break;
+        }
+      block.offset = pos;
+      block.position = k;
+      block.status = load_u32 (p);
+      block.type = load_u32 (p + 4);
+      block.size = load_u32 (p + 8);
+      if (block.size < COUNTER_HEADER_SIZE || block.size > end - pos)
+        {
+          decoder_fail (&decoder, pos,
+                        _("PERF_COUNTER_HEADER dwSize of block %u is %u, expected 16 to %" G_GUINT64_FORMAT " (the bytes left)"),
+                        k + 1, block.size, (guint64) (end - pos));
+          break;
+        }
+      if (!is_aligned8 (pos))
+        add_warning (priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_BLOCK, pos,
+                     _("PERF_COUNTER_HEADER at byte offset %" G_GUINT64_FORMAT " is not 8-byte aligned"),
+                     (guint64) pos);
+      if (!is_aligned8 (block.size))
+        add_warning (priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, pos,
+                     _("PERF_COUNTER_HEADER at byte offset %" G_GUINT64_FORMAT " has dwSize %u, not a multiple of 8"),
+                     (guint64) pos, block.size);
+
+      block.first_counter_id = priv->counter_ids->len;
+      block.first_instance = priv->instances->len;
+      block.first_value = priv->values->len;
+      ok = decode_block (&decoder, pos, pos + block.size, &block);
+      block.complete = ok;
+      g_array_append_val (priv->blocks, block);
+      if (!ok)
+        break;
+      pos += block.size;
+    }
+
+  if (decoder.error == NULL)
+    {
+      if (buffer->total_size > length)
+        decoder_fail (&decoder, 0,
+                      _("PERF_DATA_HEADER dwTotalSize is %u, but the buffer has only %" G_GUINT64_FORMAT " bytes"),
+                      buffer->total_size, (guint64) length);
+      else if (pos < end)
+        add_warning (priv->warnings, PS_PERFLIB_WARNING_TRAILING_BYTES, pos,
+                     _("%" G_GUINT64_FORMAT " bytes after the last counter block at byte offset %" G_GUINT64_FORMAT " are ignored"),
+                     (guint64) (end - pos), (guint64) pos);
+    }
+
+out:
+  buffer->complete = decoder.error == NULL;
+  buffer_publish (buffer);
+  if (out_buffer != NULL)
+    *out_buffer = g_steal_pointer (&buffer);
+  if (decoder.error != NULL)
+    {
+      g_propagate_error (error, decoder.error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Registration information                                           */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  GArray       *counters;
+  GArray       *warnings;
+  GStringChunk *strings;
+  GString      *scratch;
+  GHashTable   *by_id;      /* counter id → index + 1 */
+} CounterSetPrivate;
+
+static void
+counterset_publish (PsPerflibCounterSet *set)
+{
+  CounterSetPrivate *priv = set->priv;
+
+  g_hash_table_remove_all (priv->by_id);
+  for (guint i = 0; i < priv->counters->len; i++)
+    {
+      guint32 id = g_array_index (priv->counters, PsPerflibCounterInfo, i).counter_id;
+
+      if (!g_hash_table_contains (priv->by_id, GUINT_TO_POINTER (id)))
+        g_hash_table_insert (priv->by_id, GUINT_TO_POINTER (id), GUINT_TO_POINTER (i + 1));
+    }
+  set->counters = (PsPerflibCounterInfo *) (gpointer) priv->counters->data;
+  set->n_counters = priv->counters->len;
+  set->warnings = (const PsPerflibWarning *) (gpointer) priv->warnings->data;
+  set->n_warnings = priv->warnings->len;
+}
+
+void
+ps_perflib_counterset_free (PsPerflibCounterSet *set)
+{
+  CounterSetPrivate *priv;
+
+  if (set == NULL)
+    return;
+  priv = set->priv;
+  g_array_unref (priv->counters);
+  g_array_unref (priv->warnings);
+  g_string_chunk_free (priv->strings);
+  g_string_free (priv->scratch, TRUE);
+  g_hash_table_unref (priv->by_id);
+  g_free (priv);
+  g_free (set);
+}
+
+const PsPerflibCounterInfo *
+ps_perflib_counterset_lookup (const PsPerflibCounterSet *set,
+                              guint32                    counter_id)
+{
+  CounterSetPrivate *priv = set->priv;
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (priv->by_id, GUINT_TO_POINTER (counter_id)));
+
+  return index > 0 && index <= set->n_counters ? &set->counters[index - 1] : NULL;
+}
+
+static PsPerflibCounterInfo *
+counterset_find (PsPerflibCounterSet *set,
+                 guint32              counter_id)
+{
+  return (PsPerflibCounterInfo *) ps_perflib_counterset_lookup (set, counter_id);
+}
+
+static void
+read_counter_reg (PsPerflibCounterInfo *info,
+                  const guint8         *p,
+                  gsize                 offset)
+{
+  memset (info, 0, sizeof *info);
+  info->offset = offset;
+  info->counter_id = load_u32 (p);
+  info->type = load_u32 (p + 4);
+  info->attrib = load_u64 (p + 8);
+  info->detail_level = load_u32 (p + 16);
+  info->default_scale = (gint32) load_u32 (p + 20);
+  info->base_counter_id = load_u32 (p + 24);
+  info->perf_time_id = load_u32 (p + 28);
+  info->perf_freq_id = load_u32 (p + 32);
+  info->multi_id = load_u32 (p + 36);
+  info->aggregate_func = load_u32 (p + 40);
+}
+
+static guint32 *
+companion_slot (PsPerflibCounterInfo *info,
+                guint                 which)
+{
+  switch (which)
+    {
+    case 0: return &info->base_counter_id;
+    case 1: return &info->perf_time_id;
+    case 2: return &info->perf_freq_id;
+    default: return &info->multi_id;
+    }
+}
+
+static const char *const companion_names[] = { "BaseCounterId", "PerfTimeId", "PerfFreqId", "MultiId" };
+
+/* specs: perflib-v2.md §6 rule 10 — companions must name another
+ * existing counter, and the links must not form a cycle. A bad link is
+ * cleared (PS_PERF_NO_COUNTER) so later code can follow links blindly. */
+static void
+counterset_check_companions (PsPerflibCounterSet *set)
+{
+  CounterSetPrivate *priv = set->priv;
+  guint n = priv->counters->len;
+  g_autofree guint8 *colour = NULL;
+  g_autofree guint *stack = NULL;
+  g_autofree guint *next_edge = NULL;
+
+  counterset_publish (set);
+  for (guint i = 0; i < n; i++)
+    {
+      PsPerflibCounterInfo *info = &g_array_index (priv->counters, PsPerflibCounterInfo, i);
+
+      for (guint which = 0; which < 4; which++)
+        {
+          guint32 *slot = companion_slot (info, which);
+
+          if (*slot == PS_PERF_NO_COUNTER)
+            continue;
+          if (*slot == info->counter_id || counterset_find (set, *slot) == NULL)
+            {
+              add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_COMPANION, info->offset,
+                           *slot == info->counter_id
+                             ? _("Counter %u at byte offset %" G_GUINT64_FORMAT ": %s names the counter itself; ignored")
+                             : _("Counter %u at byte offset %" G_GUINT64_FORMAT ": %s names counter %u, which is not registered; ignored"),
+                           info->counter_id, (guint64) info->offset, companion_names[which], *slot);
+              *slot = PS_PERF_NO_COUNTER;
+            }
+        }
+    }
+
+  /* Iterative depth-first search: 0 unvisited, 1 on the stack, 2 done. An
+   * edge to a counter on the stack closes a cycle: clear that edge. */
+  colour = g_new0 (guint8, n);
+  stack = g_new (guint, n);
+  next_edge = g_new0 (guint, n);
+  for (guint root = 0; root < n; root++)
+    {
+      guint depth = 0;
+
+      if (colour[root] != 0)
+        continue;
+      stack[depth++] = root;
+      colour[root] = 1;
+      next_edge[root] = 0;
+      while (depth > 0)
+        {
+          guint current = stack[depth - 1];
+          PsPerflibCounterInfo *info = &g_array_index (priv->counters, PsPerflibCounterInfo, current);
+          guint32 *slot;
+          guint target;
+
+          if (next_edge[current] >= 4)
+            {
+              colour[current] = 2;
+              depth--;
+              continue;
+            }
+          slot = companion_slot (info, next_edge[current]);
+          next_edge[current]++;
+          if (*slot == PS_PERF_NO_COUNTER)
+            continue;
+          target = (guint) (counterset_find (set, *slot) - set->counters);
+          if (colour[target] == 1)
+            {
+              add_warning (priv->warnings, PS_PERFLIB_WARNING_COMPANION_CYCLE, info->offset,
+                           _("Counter %u at byte offset %" G_GUINT64_FORMAT ": %s %u closes a cycle of companion counters; ignored"),
+                           info->counter_id, (guint64) info->offset,
+                           companion_names[next_edge[current] - 1], *slot);
+              *slot = PS_PERF_NO_COUNTER;
+            }
+          else if (colour[target] == 0)
+            {
+              colour[target] = 1;
+              next_edge[target] = 0;
+              stack[depth++] = target;
+            }
+        }
+    }
+}
+
+static PsPerflibCounterSet *
+counterset_new (void)
+{
+  PsPerflibCounterSet *set = g_new0 (PsPerflibCounterSet, 1);
+  CounterSetPrivate *priv = g_new0 (CounterSetPrivate, 1);
+
+  set->priv = priv;
+  priv->counters = g_array_new (FALSE, TRUE, sizeof (PsPerflibCounterInfo));
+  priv->warnings = warnings_new ();
+  priv->strings = g_string_chunk_new (256);
+  priv->scratch = g_string_new (NULL);
+  priv->by_id = g_hash_table_new (NULL, NULL);
+  counterset_publish (set);
+  return set;
+}
+
+/* specs: perflib-v2.md §3.9, §6 rule 10 */
+gboolean
+ps_perflib_counterset_decode (const guint8          *data,
+                              gsize                  length,
+                              PsPerflibCounterSet  **out_set,
+                              GError               **error)
+{
+  g_autoptr(PsPerflibCounterSet) set = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  CounterSetPrivate *priv;
+  GError *local_error = NULL;
+  guint32 n_fit;
+
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+
+  if (out_set != NULL)
+    *out_set = NULL;
+  if (length < COUNTERSET_REG_SIZE)
+    {
+      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
+                   _("Bad counterset registration at byte offset 0: expected a 32-byte PERF_COUNTERSET_REG_INFO, found %" G_GUINT64_FORMAT " bytes"),
+                   (guint64) length);
+      return FALSE;
+    }
+
+  set = counterset_new ();
+  priv = set->priv;
+  ps_perflib_guid_read (&set->guid, data);
+  set->counterset_type = load_u32 (data + 16);
+  set->detail_level = load_u32 (data + 20);
+  set->num_counters = load_u32 (data + 24);
+  set->instance_type = load_u32 (data + 28);
+
+  n_fit = (guint32) MIN ((guint64) (length - COUNTERSET_REG_SIZE) / COUNTER_REG_SIZE, (guint64) MAX_REG_COUNTERS);
+  if (set->num_counters > MAX_REG_COUNTERS)
+    local_error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
+                               _("Bad counterset registration at byte offset 24: NumCounters is %u, expected at most %u"),
+                               set->num_counters, MAX_REG_COUNTERS);
+  else if (set->num_counters > n_fit)
+    local_error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
+                               _("Bad counterset registration at byte offset 24: NumCounters is %u, but %" G_GUINT64_FORMAT " bytes hold only %u PERF_COUNTER_REG_INFO"),
+                               set->num_counters, (guint64) length, n_fit);
+  else
+    n_fit = set->num_counters;
+
+  for (guint32 i = 0; i < n_fit; i++)
+    {
+      gsize offset = COUNTERSET_REG_SIZE + (gsize) i * COUNTER_REG_SIZE;
+      PsPerflibCounterInfo info;
+
+      read_counter_reg (&info, data + offset, offset);
+      if (!g_hash_table_add (seen, GUINT_TO_POINTER (info.counter_id)))
+        {
+          add_warning (priv->warnings, PS_PERFLIB_WARNING_DUPLICATE_COUNTER, offset,
+                       _("Counter %u at byte offset %" G_GUINT64_FORMAT " is registered twice; the first registration is kept"),
+                       info.counter_id, (guint64) offset);
+          continue;
+        }
+      g_array_append_val (priv->counters, info);
+    }
+
+  counterset_check_companions (set);
+  counterset_publish (set);
+  if (out_set != NULL)
+    *out_set = g_steal_pointer (&set);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* specs: perflib-v2.md §6 rule 12 — a single NUL-terminated string */
+static const char *
+decode_single_string (PsPerflibCounterSet  *set,
+                      const guint8         *data,
+                      gsize                 length,
+                      GError              **error)
+{
+  CounterSetPrivate *priv = set->priv;
+  gssize units = find_utf16_nul (data, length / 2);
+
+  if (units < 0)
+    {
+      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
+                   _("Bad registration string at byte offset 0: no UTF-16 NUL within its %" G_GUINT64_FORMAT " bytes"),
+                   (guint64) length);
+      return NULL;
+    }
+  if (utf16le_to_utf8 (priv->scratch, data, (gsize) units))
+    add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_UTF16, 0,
+                 _("Registration string at byte offset 0 is not well-formed UTF-16; replaced characters with U+FFFD"));
+  return g_string_chunk_insert_const (priv->strings, priv->scratch->str);
+}
+
+/* specs: perflib-v2.md §3.9 (string-buffer block), §6 rule 11 */
+static gboolean
+apply_string_buffer (PsPerflibCounterSet   *set,
+                     PsPerflibRegInfoType   request_code,
+                     const guint8          *data,
+                     gsize                  length,
+                     GError               **error)
+{
+  CounterSetPrivate *priv = set->priv;
+  guint32 size;
+  guint32 n_entries;
+  gsize strings_start;
+
+  if (length < STRING_BUFFER_SIZE)
+    {
+      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
+                   _("Bad string buffer at byte offset 0: expected an 8-byte PERF_STRING_BUFFER_HEADER, found %" G_GUINT64_FORMAT " bytes"),
+                   (guint64) length);
+      return FALSE;
+    }
+  size = load_u32 (data);
+  n_entries = load_u32 (data + 4);
+  if (size < STRING_BUFFER_SIZE || size > length)
+    {
+      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
+                   _("Bad string buffer at byte offset 0: dwSize is %u, expected 8 to %" G_GUINT64_FORMAT),
+                   size, (guint64) length);
+      return FALSE;
+    }
+  if (n_entries > (size - STRING_BUFFER_SIZE) / STRING_ENTRY_SIZE)
+    {
+      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
+                   _("Bad string buffer at byte offset 4: dwCounters is %u, but dwSize %u holds at most %u entries"),
+                   n_entries, size, (size - STRING_BUFFER_SIZE) / STRING_ENTRY_SIZE);
+      return FALSE;
+    }
+
+  strings_start = STRING_BUFFER_SIZE + (gsize) n_entries * STRING_ENTRY_SIZE;
+  for (guint32 i = 0; i < n_entries; i++)
+    {
+      gsize entry_offset = STRING_BUFFER_SIZE + (gsize) i * STRING_ENTRY_SIZE;
+      guint32 counter_id = load_u32 (data + entry_offset);
+      guint32 string_offset = load_u32 (data + entry_offset + 4);
+      PsPerflibCounterInfo *info;
+      gssize units;
+      const char *text;
+
+      if (string_offset == 0xFFFFFFFFu)
+        continue;
+      /* Needs room for at least the NUL: [strings_start, size − 2] */
+      if (string_offset < strings_start || size < 2 || string_offset > size - 2)
+        {
+          add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_STRING, entry_offset,
+                       _("String entry at byte offset %" G_GUINT64_FORMAT " (counter %u): dwOffset %u is outside the strings area %" G_GUINT64_FORMAT "–%u; skipped"),
+                       (guint64) entry_offset, counter_id, string_offset, (guint64) strings_start, size);
+          continue;
+        }
+      units = find_utf16_nul (data + string_offset, (size - string_offset) / 2);
+      if (units < 0)
+        {
+          add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_STRING, string_offset,
+                       _("String at byte offset %u (counter %u) has no NUL before the end of the block; skipped"),
+                       string_offset, counter_id);
+          continue;
+        }
+      if (utf16le_to_utf8 (priv->scratch, data + string_offset, (gsize) units))
+        add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_UTF16, string_offset,
+                     _("String at byte offset %u is not well-formed UTF-16; replaced characters with U+FFFD"),
+                     string_offset);
+      info = counterset_find (set, counter_id);
+      if (info == NULL)
+        {
+          add_warning (priv->warnings, PS_PERFLIB_WARNING_UNKNOWN_STRING_ID, entry_offset,
+                       _("String entry at byte offset %" G_GUINT64_FORMAT " names counter %u, which is not registered; skipped"),
+                       (guint64) entry_offset, counter_id);
+          continue;
+        }
+      text = g_string_chunk_insert_const (priv->strings, priv->scratch->str);
+      if (request_code == PS_PERFLIB_REG_COUNTER_NAME_STRINGS)
+        info->name = text;
+      else if (request_code == PS_PERFLIB_REG_COUNTER_HELP_STRINGS)
+        info->help = text;
+      else
+        info->english_name = text;
+    }
+  return TRUE;
+}
+
+gboolean
+ps_perflib_counterset_apply (PsPerflibCounterSet   *set,
+                             PsPerflibRegInfoType   request_code,
+                             const guint8          *data,
+                             gsize                  length,
+                             GError               **error)
+{
+  CounterSetPrivate *priv;
+  const char *text;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (set != NULL, FALSE);
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+
+  priv = set->priv;
+  switch (request_code)
+    {
+    case PS_PERFLIB_REG_COUNTER_STRUCT:
+      {
+        PsPerflibCounterInfo info;
+        PsPerflibCounterInfo *existing;
+
+        if (length < COUNTER_REG_SIZE)
+          {
+            g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
+                         _("Bad counter registration at byte offset 0: expected a 48-byte PERF_COUNTER_REG_INFO, found %" G_GUINT64_FORMAT " bytes"),
+                         (guint64) length);
+            return FALSE;
+          }
+        read_counter_reg (&info, data, 0);
+        existing = counterset_find (set, info.counter_id);
+        if (existing != NULL)
+          {
+            info.name = existing->name;
+            info.help = existing->help;
+            info.english_name = existing->english_name;
+            *existing = info;
+          }
+        else
+          g_array_append_val (priv->counters, info);
+        counterset_check_companions (set);
+        counterset_publish (set);
+      }
+      break;
+
+    case PS_PERFLIB_REG_COUNTERSET_NAME_STRING:
+    case PS_PERFLIB_REG_COUNTERSET_HELP_STRING:
+    case PS_PERFLIB_REG_PROVIDER_NAME:
+    case PS_PERFLIB_REG_COUNTERSET_ENGLISH_NAME:
+      text = decode_single_string (set, data, length, error);
+      if (text == NULL)
+        return FALSE;
+      if (request_code == PS_PERFLIB_REG_COUNTERSET_NAME_STRING)
+        set->name = text;
+      else if (request_code == PS_PERFLIB_REG_COUNTERSET_HELP_STRING)
+        set->help = text;
+      else if (request_code == PS_PERFLIB_REG_PROVIDER_NAME)
+        set->provider_name = text;
+      else
+        set->english_name = text;
+      break;
+
+    case PS_PERFLIB_REG_COUNTER_NAME_STRINGS:
+    case PS_PERFLIB_REG_COUNTER_HELP_STRINGS:
+    case PS_PERFLIB_REG_COUNTER_ENGLISH_NAMES:
+      ok = apply_string_buffer (set, request_code, data, length, error);
+      break;
+
+    case PS_PERFLIB_REG_PROVIDER_GUID:
+      if (length < 16)
+        {
+          g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
+                       _("Bad provider GUID at byte offset 0: expected 16 bytes, found %" G_GUINT64_FORMAT),
+                       (guint64) length);
+          return FALSE;
+        }
+      ps_perflib_guid_read (&set->provider_guid, data);
+      set->has_provider_guid = TRUE;
+      break;
+
+    case PS_PERFLIB_REG_COUNTERSET_STRUCT:
+    default:
+      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
+                   _("Registration request code %u cannot be added to a counterset"),
+                   (guint) request_code);
+      return FALSE;
+    }
+
+  counterset_publish (set);
+  return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Counter identifiers (PerfQueryCounterInfo)                         */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  GArray       *identifiers;
+  GArray       *warnings;
+  GStringChunk *strings;
+  guint        *by_index;   /* block position → identifier */
+} QueryPrivate;
+
+void
+ps_perflib_query_free (PsPerflibQuery *query)
+{
+  QueryPrivate *priv;
+
+  if (query == NULL)
+    return;
+  priv = query->priv;
+  g_array_unref (priv->identifiers);
+  g_array_unref (priv->warnings);
+  g_string_chunk_free (priv->strings);
+  g_free (priv->by_index);
+  g_free (priv);
+  g_free (query);
+}
+
+const PsPerflibIdentifier *
+ps_perflib_query_get_for_block (const PsPerflibQuery *query,
+                                guint                 position)
+{
+  QueryPrivate *priv = query->priv;
+
+  if (position >= query->n_identifiers)
+    return NULL;
+  if (query->index_valid)
+    return &query->identifiers[priv->by_index[position]];
+  return &query->identifiers[position];
+}
+
+/* specs: perflib-v2.md §3.8, §6 rule 13 */
+gboolean
+ps_perflib_query_decode (const guint8     *data,
+                         gsize             length,
+                         PsPerflibQuery  **out_query,
+                         GError          **error)
+{
+  g_autoptr(PsPerflibQuery) query = NULL;
+  g_autoptr(GString) scratch = g_string_new (NULL);
+  QueryPrivate *priv;
+  GError *local_error = NULL;
+  gsize pos = 0;
+  guint n;
+
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+
+  if (out_query != NULL)
+    *out_query = NULL;
+
+  query = g_new0 (PsPerflibQuery, 1);
+  priv = g_new0 (QueryPrivate, 1);
+  query->priv = priv;
+  priv->identifiers = g_array_new (FALSE, TRUE, sizeof (PsPerflibIdentifier));
+  priv->warnings = warnings_new ();
+  priv->strings = g_string_chunk_new (256);
+
+  while (pos < length)
+    {
+      const guint8 *p = data + pos;
+      PsPerflibIdentifier identifier = { 0 };
+
+      if (length - pos < IDENTIFIER_SIZE)
+        {
+          local_error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
+                                     _("Bad counter identifier at byte offset %" G_GUINT64_FORMAT ": expected a 40-byte PERF_COUNTER_IDENTIFIER, only %" G_GUINT64_FORMAT " bytes left"),
+                                     (guint64) pos, (guint64) (length - pos));
+          break;
+        }
+      identifier.offset = pos;
+      ps_perflib_guid_read (&identifier.counterset_guid, p);
+      identifier.status = load_u32 (p + 16);
+      identifier.size = load_u32 (p + 20);
+      identifier.counter_id = load_u32 (p + 24);
+      identifier.instance_id = load_u32 (p + 28);
+      identifier.index = load_u32 (p + 32);
+      if (identifier.size < IDENTIFIER_SIZE || identifier.size > length - pos)
+        {
+          local_error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
+                                     _("Bad counter identifier at byte offset %" G_GUINT64_FORMAT ": Size is %u, expected 40 to %" G_GUINT64_FORMAT " (the bytes left)"),
+                                     (guint64) pos, identifier.size, (guint64) (length - pos));
+          break;
+        }
+      if (!is_aligned8 (identifier.size))
+        add_warning (priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, pos,
+                     _("PERF_COUNTER_IDENTIFIER at byte offset %" G_GUINT64_FORMAT " has Size %u, not a multiple of 8"),
+                     (guint64) pos, identifier.size);
+      if (identifier.size > IDENTIFIER_SIZE)
+        {
+          gssize units = find_utf16_nul (p + IDENTIFIER_SIZE, (identifier.size - IDENTIFIER_SIZE) / 2);
+
+          if (units < 0)
+            {
+              local_error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
+                                         _("Bad counter identifier at byte offset %" G_GUINT64_FORMAT ": no NUL-terminated instance name within its Size %u"),
+                                         (guint64) pos, identifier.size);
+              break;
+            }
+          if (utf16le_to_utf8 (scratch, p + IDENTIFIER_SIZE, (gsize) units))
+            add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_UTF16, pos + IDENTIFIER_SIZE,
+                         _("Instance name at byte offset %" G_GUINT64_FORMAT " is not well-formed UTF-16; replaced characters with U+FFFD"),
+                         (guint64) (pos + IDENTIFIER_SIZE));
+          identifier.instance_name = g_string_chunk_insert_const (priv->strings, scratch->str);
+        }
+      g_array_append_val (priv->identifiers, identifier);
+      pos += identifier.size;
+    }
+
+  /* Index values must be a permutation of 0..n−1 (§3.1 [OURS]) */
+  n = priv->identifiers->len;
+  priv->by_index = g_new (guint, MAX (n, 1));
+  query->index_valid = TRUE;
+  for (guint i = 0; i < n; i++)
+    priv->by_index[i] = G_MAXUINT;
+  for (guint i = 0; i < n && query->index_valid; i++)
+    {
+      const PsPerflibIdentifier *identifier = &g_array_index (priv->identifiers, PsPerflibIdentifier, i);
+
+      if (identifier->index >= n || priv->by_index[identifier->index] != G_MAXUINT)
+        {
+          add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_INDEX, identifier->offset,
+                       _("Counter identifier at byte offset %" G_GUINT64_FORMAT " has Index %u: the Index values are not a permutation of 0–%u; blocks are matched in storage order"),
+                       (guint64) identifier->offset, identifier->index, n - 1);
+          query->index_valid = FALSE;
+        }
+      else
+        priv->by_index[identifier->index] = i;
+    }
+
+  query->identifiers = (PsPerflibIdentifier *) (gpointer) priv->identifiers->data;
+  query->n_identifiers = priv->identifiers->len;
+  query->warnings = (const PsPerflibWarning *) (gpointer) priv->warnings->data;
+  query->n_warnings = priv->warnings->len;
+  if (out_query != NULL)
+    *out_query = g_steal_pointer (&query);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  return TRUE;
+}
