@@ -44,6 +44,7 @@ typedef struct
   PsEventStore *store;
   guint8       *sources;       /* one byte per source, NULL: all */
   guint8       *tracks;        /* one byte per track, NULL: all */
+  gboolean      count_every_source; /* the list is still to be made */
   gboolean      time_range;
   gint64        begin_ns;
   gint64        end_ns;
@@ -55,7 +56,9 @@ typedef struct
   guint       n_tracks;
   guint64    *choice_counts;   /* per track, then the samples of no track:
                                 * chosen sources in the time range */
-  guint64    *any_counts;      /* the same, of every source in the whole run */
+  guint64    *any_counts;      /* the same, of every source in the whole run;
+                                * NULL once the list is made (they do not
+                                * change with the choices) */
 } BuildResult;
 
 static void
@@ -92,7 +95,8 @@ build_thread (GTask        *task,
 
   result->n_tracks = ps_event_store_get_n_tracks (build->store);
   result->choice_counts = g_new0 (guint64, result->n_tracks + 1);
-  result->any_counts = g_new0 (guint64, result->n_tracks + 1);
+  if (build->count_every_source)
+    result->any_counts = g_new0 (guint64, result->n_tracks + 1);
 
   for (guint64 i = 0; i < n_samples; i++)
     {
@@ -102,7 +106,8 @@ build_thread (GTask        *task,
       if (i % CANCEL_CHECK_INTERVAL == 0 && g_task_return_error_if_cancelled (task))
         return;
 
-      result->any_counts[track] += sample->weight;
+      if (result->any_counts != NULL)
+        result->any_counts[track] += sample->weight;
       if (build->sources != NULL && !build->sources[sample->source])
         continue;
       if (build->time_range && (sample->time_ns < build->begin_ns || sample->time_ns >= build->end_ns))
@@ -147,7 +152,6 @@ struct _PsProfileView
 
   /* The process list */
   GListStore          *track_roots;      /* PsProfileTrackRow */
-  GPtrArray           *row_of_track;     /* PsProfileTrackRow* per track, or NULL */
   GtkSortListModel    *tracks_sorted;    /* GtkTreeListRow */
   GtkMultiSelection   *track_selection;
   GtkSorter           *samples_sorter;
@@ -173,7 +177,6 @@ struct _PsProfileView
   GtkLabel            *samples_value;
   GtkLabel            *kernel_value;
   GtkLabel            *symbols_value;
-  GtkButton           *symbols_button;
   GtkSpinner          *spinner;
   GtkStack            *view_stack;
   GtkPaned            *tracks_paned;
@@ -322,25 +325,26 @@ static void
 update_track_counts (PsProfileView     *self,
                      const BuildResult *result)
 {
+  GListModel *roots = G_LIST_MODEL (self->track_roots);
   guint64 total = 0;
 
   for (guint t = 0; t <= result->n_tracks; t++)
     total += result->choice_counts[t];
 
-  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->track_roots)); i++)
+  for (guint i = 0; i < g_list_model_get_n_items (roots); i++)
     {
-      g_autoptr(PsProfileTrackRow) row = g_list_model_get_item (G_LIST_MODEL (self->track_roots), i);
-      guint64 samples = ps_profile_track_row_get_track (row) < result->n_tracks ? result->choice_counts[ps_profile_track_row_get_track (row)] : 0;
+      g_autoptr(PsProfileTrackRow) row = g_list_model_get_item (roots, i);
+      GListModel *threads = ps_profile_track_row_get_threads (row);
+      guint64 samples = result->choice_counts[ps_profile_track_row_get_track (row)];
 
-      if (ps_profile_track_row_get_threads (row) != NULL)
-        for (guint j = 0; j < g_list_model_get_n_items (ps_profile_track_row_get_threads (row)); j++)
-          {
-            g_autoptr(PsProfileTrackRow) thread = g_list_model_get_item (ps_profile_track_row_get_threads (row), j);
-            guint64 thread_samples = result->choice_counts[ps_profile_track_row_get_track (thread)];
+      for (guint j = 0; threads != NULL && j < g_list_model_get_n_items (threads); j++)
+        {
+          g_autoptr(PsProfileTrackRow) thread = g_list_model_get_item (threads, j);
+          guint64 thread_samples = result->choice_counts[ps_profile_track_row_get_track (thread)];
 
-            ps_profile_track_row_set_samples (thread, thread_samples, total);
-            samples += thread_samples;
-          }
+          ps_profile_track_row_set_samples (thread, thread_samples, total);
+          samples += thread_samples;
+        }
       ps_profile_track_row_set_samples (row, samples, total);
     }
 
@@ -355,15 +359,27 @@ static GListModel *
 create_thread_model (gpointer item,
                      gpointer user_data)
 {
-  PsProfileTrackRow *row = item;
+  GListModel *threads = ps_profile_track_row_get_threads (item);
 
-  if (ps_profile_track_row_get_threads (row) == NULL || g_list_model_get_n_items (ps_profile_track_row_get_threads (row)) == 0)
+  if (threads == NULL || g_list_model_get_n_items (threads) == 0)
     return NULL;
-  return g_object_ref (ps_profile_track_row_get_threads (row));
+  return g_object_ref (threads);
 }
 
-/* The processes and threads that took samples, once per run, from the
- * first build's counts */
+/* The process a thread is listed under, or PS_NONE when the track is
+ * listed on its own */
+static guint32
+process_of_track (PsEventStore  *store,
+                  const PsTrack *track,
+                  guint          n_tracks)
+{
+  if (track->kind == PS_TRACK_THREAD && track->parent < n_tracks
+      && ps_event_store_get_track (store, track->parent)->kind == PS_TRACK_PROCESS)
+    return track->parent;
+  return PS_NONE;
+}
+
+/* The processes and threads that took samples of any event, once per run */
 static void
 make_track_rows (PsProfileView     *self,
                  const BuildResult *result)
@@ -371,63 +387,43 @@ make_track_rows (PsProfileView     *self,
   PsEventStore *store = get_store (self);
   g_autoptr(GtkTreeListModel) tree = NULL;
   guint n_tracks = result->n_tracks;
-  g_autofree guint64 *process_counts = g_new0 (guint64, n_tracks);
+  g_autofree guint64 *listed_counts = g_new0 (guint64, n_tracks);
+  g_autofree PsProfileTrackRow **process_rows = g_new0 (PsProfileTrackRow *, n_tracks);  /* borrowed */
 
   self->rows_made = TRUE;
-  g_ptr_array_set_size (self->row_of_track, 0);
-  g_ptr_array_set_size (self->row_of_track, n_tracks);
 
   /* A process is listed when it or one of its threads took samples */
   for (guint32 t = 0; t < n_tracks; t++)
     {
-      const PsTrack *track = ps_event_store_get_track (store, t);
+      guint32 process = process_of_track (store, ps_event_store_get_track (store, t), n_tracks);
 
-      if (result->any_counts[t] == 0)
-        continue;
-      process_counts[t] += result->any_counts[t];
-      if (track->kind == PS_TRACK_THREAD && track->parent < n_tracks
-          && ps_event_store_get_track (store, track->parent)->kind == PS_TRACK_PROCESS)
-        process_counts[track->parent] += result->any_counts[t];
+      listed_counts[process != PS_NONE ? process : t] += result->any_counts[t];
     }
 
   for (guint32 t = 0; t < n_tracks; t++)
     {
       const PsTrack *track = ps_event_store_get_track (store, t);
-      gboolean has_process = track->kind == PS_TRACK_THREAD && track->parent < n_tracks
-                             && ps_event_store_get_track (store, track->parent)->kind == PS_TRACK_PROCESS;
+      g_autoptr(PsProfileTrackRow) row = NULL;
 
-      if (track->kind == PS_TRACK_PROCESS && process_counts[t] > 0)
-        {
-          g_autoptr(PsProfileTrackRow) row = ps_profile_track_row_new (store, t);
-
-          g_ptr_array_index (self->row_of_track, t) = row;
-          g_list_store_append (self->track_roots, row);
-        }
-      else if (track->kind == PS_TRACK_THREAD && !has_process && result->any_counts[t] > 0)
-        {
-          g_autoptr(PsProfileTrackRow) row = ps_profile_track_row_new (store, t);
-
-          g_ptr_array_index (self->row_of_track, t) = row;
-          g_list_store_append (self->track_roots, row);
-        }
+      if (listed_counts[t] == 0 || (track->kind != PS_TRACK_PROCESS && track->kind != PS_TRACK_THREAD)
+          || process_of_track (store, track, n_tracks) != PS_NONE)
+        continue;
+      row = ps_profile_track_row_new (store, t);
+      if (track->kind == PS_TRACK_PROCESS)
+        process_rows[t] = row;
+      g_list_store_append (self->track_roots, row);
     }
 
   /* Threads under their processes, after the processes were made */
   for (guint32 t = 0; t < n_tracks; t++)
     {
-      const PsTrack *track = ps_event_store_get_track (store, t);
-      PsProfileTrackRow *process;
+      guint32 process = process_of_track (store, ps_event_store_get_track (store, t), n_tracks);
+      g_autoptr(PsProfileTrackRow) row = NULL;
 
-      if (track->kind != PS_TRACK_THREAD || result->any_counts[t] == 0 || track->parent >= n_tracks)
+      if (process == PS_NONE || result->any_counts[t] == 0)
         continue;
-      process = g_ptr_array_index (self->row_of_track, track->parent);
-      if (process != NULL && ps_profile_track_row_get_threads (process) != NULL)
-        {
-          g_autoptr(PsProfileTrackRow) row = ps_profile_track_row_new (store, t);
-
-          g_ptr_array_index (self->row_of_track, t) = row;
-          g_list_store_append (ps_profile_track_row_get_threads_store (process), row);
-        }
+      row = ps_profile_track_row_new (store, t);
+      g_list_store_append (ps_profile_track_row_get_threads_store (process_rows[process]), row);
     }
 
   tree = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->track_roots)), FALSE,
@@ -470,7 +466,7 @@ build_cb (GObject      *object,
       return;
     }
 
-  if (!self->rows_made)
+  if (!self->rows_made && result->any_counts != NULL)
     make_track_rows (self, result);
   update_track_counts (self, result);
   ps_call_tree_view_set_tree (self->call_tree_view, result->tree);
@@ -497,6 +493,7 @@ rebuild (PsProfileView *self)
 
   build = g_new0 (Build, 1);
   build->store = g_object_ref (store);
+  build->count_every_source = !self->rows_made;
   source = chosen_source (self);
   if (source != PS_NONE)
     {
@@ -538,14 +535,15 @@ static void
 mark_row (guint8            *tracks,
           PsProfileTrackRow *row)
 {
-  tracks[ps_profile_track_row_get_track (row)] = 1;
-  if (ps_profile_track_row_get_threads (row) != NULL)
-    for (guint i = 0; i < g_list_model_get_n_items (ps_profile_track_row_get_threads (row)); i++)
-      {
-        g_autoptr(PsProfileTrackRow) thread = g_list_model_get_item (ps_profile_track_row_get_threads (row), i);
+  GListModel *threads = ps_profile_track_row_get_threads (row);
 
-        tracks[ps_profile_track_row_get_track (thread)] = 1;
-      }
+  tracks[ps_profile_track_row_get_track (row)] = 1;
+  for (guint i = 0; threads != NULL && i < g_list_model_get_n_items (threads); i++)
+    {
+      g_autoptr(PsProfileTrackRow) thread = g_list_model_get_item (threads, i);
+
+      tracks[ps_profile_track_row_get_track (thread)] = 1;
+    }
 }
 
 /* A process counts with all its threads */
@@ -760,8 +758,6 @@ update_sources (PsProfileView *self)
 
       g_ptr_array_add (names, g_strdup (_("All events")));
       g_array_append_val (self->source_choices, all);
-      if (n_sources == 0)
-        best = 0;
     }
   g_ptr_array_add (names, NULL);
 
@@ -780,7 +776,8 @@ metadata_u64 (PsEventStore *store,
 {
   const char *value = ps_event_store_get_n_sessions (store) > 0 ? ps_event_store_get_metadata (store, 0, key) : NULL;
 
-  *found = value != NULL;
+  if (found != NULL)
+    *found = value != NULL;
   return value != NULL ? g_ascii_strtoull (value, NULL, 10) : 0;
 }
 
@@ -794,13 +791,10 @@ update_quality (PsProfileView *self)
   guint n_unmapped = 0;
   gboolean have_unresolved;
   guint64 n_unresolved = metadata_u64 (store, "samples_with_unresolved_frames", &have_unresolved);
-  gboolean have_samples;
-  guint64 n_samples = metadata_u64 (store, "samples", &have_samples);
+  guint64 n_samples = metadata_u64 (store, "samples", NULL);
   g_autoptr(GString) summary = g_string_new (NULL);
   g_autofree char *title = NULL;
 
-  if (!have_samples)
-    n_samples = 0;
   if (n_samples == 0)
     for (guint16 s = 0; s < ps_event_store_get_n_sample_sources (store); s++)
       n_samples += ps_event_store_get_sample_source (store, s)->n_samples;
@@ -908,7 +902,6 @@ clear_tracks (PsProfileView *self)
   gtk_sort_list_model_set_model (self->tracks_sorted, NULL);
   self->syncing = FALSE;
   g_list_store_remove_all (self->track_roots);
-  g_ptr_array_set_size (self->row_of_track, 0);
   g_clear_pointer (&self->selected_tracks, g_bytes_unref);
   self->n_selected_rows = 0;
   self->rows_made = FALSE;
@@ -982,12 +975,34 @@ number_unbind_cb (GtkSignalListItemFactory *factory,
     g_binding_unbind (binding);
 }
 
+/* A column of a count of the rows, owned by @view; sorted by the samples,
+ * as the share is of the same total */
+static GtkColumnViewColumn *
+append_count_column (GtkColumnView *view,
+                     const char    *title,
+                     const char    *property)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_numeric_sorter_new (gtk_property_expression_new (PS_TYPE_PROFILE_TRACK_ROW, NULL, "samples")));
+  g_autoptr(GtkColumnViewColumn) column = NULL;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (number_setup_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (number_bind_cb), (gpointer) property);
+  g_signal_connect (factory, "unbind", G_CALLBACK (number_unbind_cb), NULL);
+  column = gtk_column_view_column_new (title, g_steal_pointer (&factory));
+  gtk_column_view_column_set_sorter (column, sorter);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  gtk_column_view_append_column (view, column);
+  return column;
+}
+
 static void
 add_track_columns (PsProfileView *self)
 {
   g_autoptr(GtkListItemFactory) name_factory = gtk_signal_list_item_factory_new ();
   g_autoptr(GtkColumnViewColumn) name_column = NULL;
-  g_autoptr(GtkColumnViewColumn) samples_column = NULL;  /* the default order */
+  GtkColumnViewColumn *samples_column;  /* the default order */
+  GtkColumnViewColumn *percent_column;
   g_autoptr(GtkSorter) name_sorter = NULL;
 
   g_signal_connect (name_factory, "setup", G_CALLBACK (name_setup_cb), NULL);
@@ -1000,33 +1015,12 @@ add_track_columns (PsProfileView *self)
   gtk_column_view_column_set_sorter (name_column, name_sorter);
   gtk_column_view_append_column (self->track_view, name_column);
 
-  for (guint i = 0; i < 2; i++)
-    {
-      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
-      g_autoptr(GtkSorter) sorter = NULL;
-      GtkColumnViewColumn *column;
-
-      g_signal_connect (factory, "setup", G_CALLBACK (number_setup_cb), NULL);
-      g_signal_connect (factory, "bind", G_CALLBACK (number_bind_cb), i == 0 ? "samples-text" : "percent-text");
-      g_signal_connect (factory, "unbind", G_CALLBACK (number_unbind_cb), NULL);
-      /* Both sort by the samples; the share is of the same total */
-      sorter = GTK_SORTER (gtk_numeric_sorter_new (gtk_property_expression_new (PS_TYPE_PROFILE_TRACK_ROW, NULL, "samples")));
-      /* Translators: column titles: a count of samples, and its share of the chosen event's samples */
-      column = gtk_column_view_column_new (i == 0 ? _("Samples") : _("%"), g_steal_pointer (&factory));
-      gtk_column_view_column_set_sorter (column, sorter);
-      gtk_column_view_column_set_resizable (column, TRUE);
-      gtk_column_view_append_column (self->track_view, column);
-      if (i == 0)
-        {
-          self->samples_sorter = g_object_ref (sorter);
-          samples_column = column;
-        }
-      else
-        {
-          self->percent_sorter = g_object_ref (sorter);
-          g_object_unref (column);
-        }
-    }
+  /* Translators: a column title: a count of samples */
+  samples_column = append_count_column (self->track_view, _("Samples"), "samples-text");
+  /* Translators: a column title: the share of the chosen event's samples */
+  percent_column = append_count_column (self->track_view, _("%"), "percent-text");
+  self->samples_sorter = g_object_ref (gtk_column_view_column_get_sorter (samples_column));
+  self->percent_sorter = g_object_ref (gtk_column_view_column_get_sorter (percent_column));
 
   /* Most samples first; children sort among their siblings */
   self->tracks_sorted = gtk_sort_list_model_new (NULL,
@@ -1065,7 +1059,6 @@ ps_profile_view_dispose (GObject *object)
   g_clear_object (&self->samples_sorter);
   g_clear_object (&self->percent_sorter);
   g_clear_object (&self->track_roots);
-  g_clear_pointer (&self->row_of_track, g_ptr_array_unref);
   g_clear_pointer (&self->selected_tracks, g_bytes_unref);
   g_clear_object (&self->source_names);
   g_clear_pointer (&self->source_choices, g_array_unref);
@@ -1163,7 +1156,6 @@ ps_profile_view_class_init (PsProfileViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsProfileView, samples_value);
   gtk_widget_class_bind_template_child (widget_class, PsProfileView, kernel_value);
   gtk_widget_class_bind_template_child (widget_class, PsProfileView, symbols_value);
-  gtk_widget_class_bind_template_child (widget_class, PsProfileView, symbols_button);
   gtk_widget_class_bind_template_child (widget_class, PsProfileView, spinner);
   gtk_widget_class_bind_template_child (widget_class, PsProfileView, view_stack);
   gtk_widget_class_bind_template_child (widget_class, PsProfileView, tracks_paned);
@@ -1193,7 +1185,6 @@ ps_profile_view_init (PsProfileView *self)
   self->source_choices = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->source_names = gtk_string_list_new (NULL);
   self->track_roots = g_list_store_new (PS_TYPE_PROFILE_TRACK_ROW);
-  self->row_of_track = g_ptr_array_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
@@ -1248,7 +1239,8 @@ ps_profile_view_set_analysis (PsProfileView *self,
       ps_profile_view_show_page (self, "calltree");
       rebuild (self);
     }
-  update_busy (self);
+  else
+    update_busy (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
 }

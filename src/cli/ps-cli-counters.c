@@ -47,7 +47,7 @@ typedef struct
   guint64     count;      /* points with a value */
   guint64     missing;
   guint64     raw;
-  double      min;
+  double      min;        /* min and max: NaN without points with a value */
   double      max;
   double      sum;
   double      last;
@@ -199,6 +199,14 @@ collect_series (PsEventStore *store,
       series->last = point.value;
     }
 
+  for (guint i = 0; i < all->len; i++)
+    {
+      CounterSeries *series = g_ptr_array_index (all, i);
+
+      if (series->count == 0)
+        series->min = series->max = NAN;
+    }
+
   return all;
 }
 
@@ -287,8 +295,8 @@ append_series (GString             *out,
   g_string_append_printf (out, "%" G_GUINT64_FORMAT, series->missing);
   append_member (out, level + 1, "uncomputed", FALSE);
   g_string_append_printf (out, "%" G_GUINT64_FORMAT, series->raw);
-  append_number_member (out, level + 1, "min", series->count > 0 ? series->min : NAN);
-  append_number_member (out, level + 1, "max", series->count > 0 ? series->max : NAN);
+  append_number_member (out, level + 1, "min", series->min);
+  append_number_member (out, level + 1, "max", series->max);
   append_number_member (out, level + 1, "mean", series_mean (series));
   append_number_member (out, level + 1, "last", series->last);
   ps_cli_json_append_indent (out, level);
@@ -386,8 +394,8 @@ print_text (PsEventStore *store,
                                  display_or_dash (series->unit),
                                  g_strdup_printf ("%" G_GUINT64_FORMAT, series->count),
                                  g_strdup_printf ("%" G_GUINT64_FORMAT, series->missing),
-                                 format_value (series->count > 0 ? series->min : NAN),
-                                 format_value (series->count > 0 ? series->max : NAN),
+                                 format_value (series->min),
+                                 format_value (series->max),
                                  format_value (series_mean (series)),
                                  format_value (series->last),
                                  NULL);

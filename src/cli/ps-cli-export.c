@@ -78,6 +78,23 @@ source_names (PsEventStore *store)
   return g_string_free (g_steal_pointer (&names), FALSE);
 }
 
+static gboolean
+writes_to_stdout (const PsCliOptions *options)
+{
+  return options->export_output == NULL || strcmp (options->export_output, "-") == 0;
+}
+
+static gboolean
+write_stdout (GString *text)
+{
+  if (fwrite (text->str, 1, text->len, stdout) != text->len || fflush (stdout) != 0)
+    {
+      ps_cli_print_error (_("Cannot write the standard output"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static int
 export_collapsed (const PsCliOptions *options,
                   PsEventStore       *store,
@@ -86,7 +103,7 @@ export_collapsed (const PsCliOptions *options,
   g_autoptr(GError) error = NULL;
   g_autofree char *name = g_filename_display_name (file);
   guint source = PS_FOLDED_ALL_SOURCES;
-  guint64 n_lines = 0;
+  gboolean wrote_nothing;
 
   if (options->export_source != NULL)
     {
@@ -107,23 +124,20 @@ export_collapsed (const PsCliOptions *options,
         }
     }
 
-  if (options->export_output == NULL || strcmp (options->export_output, "-") == 0)
+  if (writes_to_stdout (options))
     {
       g_autoptr(GString) text = ps_folded_build (store, source, PS_NONE);
 
-      n_lines = 0;
-      for (gsize i = 0; i < text->len; i++)
-        n_lines += text->str[i] == '\n';
-      if (fwrite (text->str, 1, text->len, stdout) != text->len || fflush (stdout) != 0)
-        {
-          ps_cli_print_error (_("Cannot write the standard output"));
-          return PS_CLI_EXIT_UNREADABLE;
-        }
+      if (!write_stdout (text))
+        return PS_CLI_EXIT_UNREADABLE;
+      /* Every folded line holds a stack and its weight: no line, no text */
+      wrote_nothing = text->len == 0;
     }
   else
     {
       g_autoptr(GFile) output = g_file_new_for_commandline_arg (options->export_output);
       g_autoptr(GFileOutputStream) stream = g_file_replace (output, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
+      guint64 n_lines = 0;
 
       if (stream == NULL
           || !ps_folded_write (store, source, PS_NONE, G_OUTPUT_STREAM (stream), &n_lines, NULL, &error)
@@ -134,9 +148,10 @@ export_collapsed (const PsCliOptions *options,
           ps_cli_print_error (_("Cannot write “%s”: %s"), output_name, error->message);
           return PS_CLI_EXIT_UNREADABLE;
         }
+      wrote_nothing = n_lines == 0;
     }
 
-  if (n_lines == 0)
+  if (wrote_nothing)
     ps_cli_print_error (_("“%s” has no sampled call stacks; nothing was written"), name);
 
   return PS_CLI_EXIT_OK;
@@ -148,15 +163,9 @@ write_text (const PsCliOptions *options,
 {
   g_autoptr(GError) error = NULL;
 
-  if (options->export_output == NULL || strcmp (options->export_output, "-") == 0)
-    {
-      if (fwrite (text->str, 1, text->len, stdout) != text->len || fflush (stdout) != 0)
-        {
-          ps_cli_print_error (_("Cannot write the standard output"));
-          return FALSE;
-        }
-    }
-  else if (!g_file_set_contents (options->export_output, text->str, text->len, &error))
+  if (writes_to_stdout (options))
+    return write_stdout (text);
+  if (!g_file_set_contents (options->export_output, text->str, text->len, &error))
     {
       ps_cli_print_error (_("Cannot write “%s”: %s"), options->export_output, error->message);
       return FALSE;

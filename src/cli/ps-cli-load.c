@@ -124,11 +124,10 @@ load (const PsCliOptions  *options,
     progress.total_size = (guint64)MAX (g_file_info_get_size (info), 0);
 
   /* Options for the formats that have them; the others ignore them */
-  parser_options = g_hash_table_new (g_str_hash, g_str_equal);
   if (options->sysroot != NULL)
-    g_hash_table_insert (parser_options, (gpointer)"sysroot", (gpointer)options->sysroot);
+    ps_format_options_set (&parser_options, "sysroot", options->sysroot);
   if (options->address_width != NULL)
-    g_hash_table_insert (parser_options, (gpointer)"address-width", (gpointer)options->address_width);
+    ps_format_options_set (&parser_options, "address-width", options->address_width);
 
   show_progress = !options->quiet && stderr_is_terminal ();
   store = ps_load_stream_with_options (G_INPUT_STREAM (stream), name, options->format, parser_options, 0,

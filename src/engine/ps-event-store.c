@@ -17,6 +17,7 @@
 
 #include "ps-event-store.h"
 #include "ps-event-store-private.h"
+#include "ps-util.h"
 
 #define BLOCK_SHIFT       16
 #define BLOCK_SIZE        (1u << BLOCK_SHIFT)
@@ -116,24 +117,17 @@ typedef struct
   GPtrArray *chunks;
 } ChunkedArray;
 
-/* An open-addressing index of ids into an array that holds the keys:
- * slots hold id + 1, 0 is free; at most half full. */
-typedef struct
-{
-  guint32 *slots;
-  guint32  mask;
-  guint32  used;
-} IdIndex;
-
-/* The index of stack nodes keeps each node's frame next to its id, so
- * that a probe reads the node array only when the frame matches:
- * slot = frame << 32 | (id + 1), 0 is free; at most half full. */
+/* An open-addressing index of ids into an array that holds the keys
+ * (frames, stack nodes). Each slot keeps a 32-bit fingerprint of its key
+ * next to the id, so that a probe reads the array only when the
+ * fingerprint matches: slot = fingerprint << 32 | (id + 1), 0 is free; at
+ * most half full. */
 typedef struct
 {
   guint64 *slots;
   guint32  mask;
   guint32  used;
-} StackIndex;
+} IdIndex;
 
 struct _PsEventStore
 {
@@ -172,7 +166,7 @@ struct _PsEventStore
   IdIndex       frame_index;
   GArray       *stack_nodes;  /* PsStackNode; node 0 is the empty stack */
   GArray       *report_rows;  /* PsReportRow */
-  StackIndex    stack_index;
+  IdIndex       stack_index;
 
   GArray       *warnings;     /* StoredWarning */
   GStringChunk *warning_text;
@@ -246,27 +240,16 @@ chunked_array_get (const ChunkedArray *array,
 }
 
 static inline guint32
-mix_hash (guint64 key)
-{
-  key ^= key >> 33;
-  key *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
-  key ^= key >> 33;
-  key *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
-  key ^= key >> 33;
-  return (guint32)key;
-}
-
-static inline guint32
 frame_hash (const PsFrame *frame)
 {
-  return mix_hash (frame->address ^ ((guint64)frame->function << 32 | frame->module) * 0x9e3779b97f4a7c15u);
+  return (guint32)ps_util_mix64 (frame->address ^ ((guint64)frame->function << 32 | frame->module) * 0x9e3779b97f4a7c15u);
 }
 
 static inline guint32
 stack_hash (guint32 parent,
             guint32 frame)
 {
-  return mix_hash ((guint64)parent << 32 | frame);
+  return (guint32)ps_util_mix64 ((guint64)parent << 32 | frame);
 }
 
 static void
@@ -277,19 +260,25 @@ id_index_clear (IdIndex *index)
   index->used = 0;
 }
 
-/* Doubles the table and places every id again; hash_of gives an id's hash */
+/* Doubles the table when it would be more than half full, placing every
+ * id again; hash_of gives an id's hash */
 static void
-id_index_grow (IdIndex  *index,
-               guint32 (*hash_of) (PsEventStore *self, guint32 id),
-               PsEventStore *self)
+id_index_reserve (IdIndex      *index,
+                  guint32     (*hash_of) (PsEventStore *self, guint32 id),
+                  PsEventStore *self)
 {
-  guint32 size = index->slots == NULL ? 1024 : (index->mask + 1) * 2;
-  guint32 *slots = g_new0 (guint32, size);
+  guint32 size;
+  guint64 *slots;
 
+  if ((index->used + 1) * 2 <= index->mask)
+    return;
+
+  size = index->slots == NULL ? 1024 : (index->mask + 1) * 2;
+  slots = g_new0 (guint64, size);
   for (guint32 i = 0; index->slots != NULL && i <= index->mask; i++)
     if (index->slots[i] != 0)
       {
-        guint32 slot = hash_of (self, index->slots[i] - 1) & (size - 1);
+        guint32 slot = hash_of (self, (guint32)index->slots[i] - 1) & (size - 1);
 
         while (slots[slot] != 0)
           slot = (slot + 1) & (size - 1);
@@ -308,27 +297,12 @@ frame_hash_of (PsEventStore *self,
   return frame_hash (&g_array_index (self->frames, PsFrame, id));
 }
 
-static void
-stack_index_grow (PsEventStore *self)
+static guint32
+stack_hash_of (PsEventStore *self,
+               guint32       id)
 {
-  StackIndex *index = &self->stack_index;
-  guint32 size = index->slots == NULL ? 1024 : (index->mask + 1) * 2;
-  guint64 *slots = g_new0 (guint64, size);
-
-  for (guint32 i = 0; index->slots != NULL && i <= index->mask; i++)
-    if (index->slots[i] != 0)
-      {
-        const PsStackNode *node = &g_array_index (self->stack_nodes, PsStackNode, (guint32)index->slots[i] - 1);
-        guint32 slot = stack_hash (node->parent, node->frame) & (size - 1);
-
-        while (slots[slot] != 0)
-          slot = (slot + 1) & (size - 1);
-        slots[slot] = index->slots[i];
-      }
-
-  g_free (index->slots);
-  index->slots = slots;
-  index->mask = size - 1;
+  const PsStackNode *node = &g_array_index (self->stack_nodes, PsStackNode, id);
+  return stack_hash (node->parent, node->frame);
 }
 
 static void
@@ -358,7 +332,7 @@ ps_event_store_finalize (GObject *object)
   chunked_array_clear (&self->counter_values);
   id_index_clear (&self->frame_index);
   g_clear_pointer (&self->frames, g_array_unref);
-  g_clear_pointer (&self->stack_index.slots, g_free);
+  id_index_clear (&self->stack_index);
   g_clear_pointer (&self->stack_nodes, g_array_unref);
   g_clear_pointer (&self->report_rows, g_array_unref);
   g_clear_pointer (&self->warnings, g_array_unref);
@@ -516,7 +490,7 @@ ps_event_store_get_memory_size (PsEventStore *self)
   size += self->others->len * sizeof (OtherValue);
   size += self->tracks->len * sizeof (PsTrack);
   size += self->strings->len * (sizeof (gpointer) * 4 + 16);
-  size += self->frames->len * sizeof (PsFrame) + (self->frame_index.mask + 1) * sizeof (guint32);
+  size += self->frames->len * sizeof (PsFrame) + (self->frame_index.mask + 1) * sizeof (guint64);
   size += self->stack_nodes->len * sizeof (PsStackNode) + (self->stack_index.mask + 1) * sizeof (guint64);
   size += self->report_rows->len * sizeof (PsReportRow);
   size += self->warnings->len * (sizeof (StoredWarning) + 64);
@@ -1455,25 +1429,29 @@ ps_event_store_intern_frame (PsEventStore *self,
                              guint64       address)
 {
   PsFrame frame = { address, function, module };
+  guint32 hash;
   guint32 slot;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), PS_NONE);
 
-  if ((self->frame_index.used + 1) * 2 > self->frame_index.mask)
-    id_index_grow (&self->frame_index, frame_hash_of, self);
+  id_index_reserve (&self->frame_index, frame_hash_of, self);
 
-  for (slot = frame_hash (&frame) & self->frame_index.mask;
+  hash = frame_hash (&frame);
+  for (slot = hash & self->frame_index.mask;
        self->frame_index.slots[slot] != 0;
        slot = (slot + 1) & self->frame_index.mask)
     {
-      guint32 id = self->frame_index.slots[slot] - 1;
-      const PsFrame *found = &g_array_index (self->frames, PsFrame, id);
+      guint64 entry = self->frame_index.slots[slot];
+      const PsFrame *found;
 
+      if ((guint32)(entry >> 32) != hash)
+        continue;
+      found = &g_array_index (self->frames, PsFrame, (guint32)entry - 1);
       if (found->address == address && found->function == function && found->module == module)
-        return id;
+        return (guint32)entry - 1;
     }
 
-  self->frame_index.slots[slot] = self->frames->len + 1;
+  self->frame_index.slots[slot] = (guint64)hash << 32 | (self->frames->len + 1);
   self->frame_index.used++;
   g_array_append_val (self->frames, frame);
 
@@ -1501,8 +1479,7 @@ ps_event_store_intern_stack (PsEventStore *self,
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
   g_return_val_if_fail (parent < self->stack_nodes->len, 0);
 
-  if ((self->stack_index.used + 1) * 2 > self->stack_index.mask)
-    stack_index_grow (self);
+  id_index_reserve (&self->stack_index, stack_hash_of, self);
 
   /* Node 0, the empty stack, is never in the index */
   nodes = (const PsStackNode *)(gpointer)self->stack_nodes->data;

@@ -112,19 +112,29 @@ ps_parser_finish (PsParser  *parser,
 }
 
 void
+ps_format_options_set (GHashTable **options,
+                       const char  *key,
+                       const char  *value)
+{
+  g_return_if_fail (options != NULL);
+  g_return_if_fail (key != NULL);
+
+  if (*options == NULL)
+    *options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (value == NULL)
+    g_hash_table_remove (*options, key);
+  else
+    g_hash_table_insert (*options, g_strdup (key), g_strdup (value));
+}
+
+void
 ps_parser_set_option (PsParser   *parser,
                       const char *key,
                       const char *value)
 {
   g_return_if_fail (parser != NULL);
-  g_return_if_fail (key != NULL);
 
-  if (parser->options == NULL)
-    parser->options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  if (value == NULL)
-    g_hash_table_remove (parser->options, key);
-  else
-    g_hash_table_insert (parser->options, g_strdup (key), g_strdup (value));
+  ps_format_options_set (&parser->options, key, value);
 }
 
 void

@@ -84,6 +84,11 @@ PsParser *ps_format_new_parser (const PsFormat  *format,
 /* Before the first feed() */
 void      ps_parser_set_file_name (PsParser     *parser,
                                 const char      *file_name);
+/* A table of options (string → string), made on first use; NULL removes
+ * the key. What the loader and a parser keep their options in. */
+void      ps_format_options_set (GHashTable    **options,
+                                const char      *key,
+                                const char      *value);
 /* Options a user gives a format (hwpmc-pmclog: "sysroot", "address-width");
  * before the first feed(). A format ignores the options it does not know. */
 void      ps_parser_set_option (PsParser        *parser,

@@ -177,14 +177,8 @@ ps_loader_set_option (PsLoader   *self,
                       const char *value)
 {
   g_return_if_fail (PS_IS_LOADER (self));
-  g_return_if_fail (key != NULL);
 
-  if (self->options == NULL)
-    self->options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  if (value == NULL)
-    g_hash_table_remove (self->options, key);
-  else
-    g_hash_table_insert (self->options, g_strdup (key), g_strdup (value));
+  ps_format_options_set (&self->options, key, value);
 }
 
 double

@@ -40,6 +40,34 @@ ps_util_display_text (const char *raw,
   return g_string_free (out, FALSE);
 }
 
+/* Windows-1252 0x80…0x9F */
+static const gunichar2 cp1252_high[32] = {
+  0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+  0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
+  0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+  0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+};
+
+void
+ps_util_append_cp1252 (GString    *out,
+                       const char *text,
+                       gsize       length)
+{
+  for (gsize i = 0; i < length; i++)
+    {
+      guchar c = (guchar)text[i];
+
+      if (c == 0)
+        g_string_append_unichar (out, 0xFFFD);
+      else if (c < 0x80)
+        g_string_append_c (out, (char)c);
+      else if (c < 0xA0)
+        g_string_append_unichar (out, cp1252_high[c - 0x80]);
+      else
+        g_string_append_unichar (out, c);
+    }
+}
+
 char *
 ps_util_format_double (double value)
 {

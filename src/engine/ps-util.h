@@ -13,6 +13,13 @@ G_BEGIN_DECLS
  * byte read as Latin-1 (specs: ce-perflog.md §7 #28). */
 char *ps_util_display_text     (const char *raw,
                                 gssize      length);
+/* Appends `length` bytes of Windows-1252 text to out as UTF-8: 0x80…0x9F
+ * through the code page (its five unassigned bytes as the C1 controls of
+ * the same number, as Windows does), 0xA0…0xFF as Latin-1, and a NUL byte
+ * as U+FFFD, so the result holds no NUL. */
+void  ps_util_append_cp1252    (GString    *out,
+                                const char *text,
+                                gsize       length);
 /* "12.300 ms", "1.204 s", "850.000 ns": a duration in seconds with a fitting unit, three decimals */
 char *ps_util_format_seconds   (double      seconds);
 /* "9.6 MiB" with the exact unit chosen by size */
@@ -21,5 +28,18 @@ char *ps_util_format_bytes     (double      bytes);
 char *ps_util_format_count     (guint64     count);
 /* Locale-independent shortest round-trip text of a double ("0.0102") */
 char *ps_util_format_double    (double      value);
+
+/* A 64-bit finalizer (murmur3's fmix64): every input bit moves every
+ * output bit, for hash tables keyed by ids and addresses */
+static inline guint64
+ps_util_mix64 (guint64 key)
+{
+  key ^= key >> 33;
+  key *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  key ^= key >> 33;
+  key *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+  key ^= key >> 33;
+  return key;
+}
 
 G_END_DECLS

@@ -27,6 +27,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ps-call-tree.h"
+#include "ps-folded.h"
 #include "ps-error.h"
 
 #define ELAPSED_INCLUSIVE     PS_CALL_VALUE_ELAPSED_INCLUSIVE
@@ -1674,25 +1675,6 @@ new_for_report (PsEventStore            *store,
   return ps_call_tree_builder_end (g_steal_pointer (&builder));
 }
 
-typedef struct
-{
-  guint32 stack;
-  guint32 kernel;
-  guint64 weight;
-} StackWeight;
-
-static int
-compare_stack_weights (gconstpointer a,
-                       gconstpointer b)
-{
-  const StackWeight *wa = a;
-  const StackWeight *wb = b;
-
-  if (wa->stack != wb->stack)
-    return wa->stack < wb->stack ? -1 : 1;
-  return (int)wa->kernel - (int)wb->kernel;
-}
-
 static gboolean
 sample_counts (const PsSample          *sample,
                guint32                  track,
@@ -1714,6 +1696,21 @@ sample_counts (const PsSample          *sample,
   return TRUE;
 }
 
+typedef struct
+{
+  guint32                  track;
+  const PsCallTreeOptions *options;
+} SampleSelection;
+
+static gboolean
+sample_selected (const PsSample *sample,
+                 gpointer        user_data)
+{
+  const SampleSelection *selection = user_data;
+
+  return sample_counts (sample, selection->track, selection->options);
+}
+
 /* Samples with the same stack and mode add up first: a profile has far
  * fewer distinct stacks than samples, and each stack is walked once. */
 static PsCallTree *
@@ -1722,55 +1719,20 @@ new_for_samples (PsEventStore            *store,
                  const PsCallTreeOptions *options)
 {
   g_autoptr(PsCallTreeBuilder) builder = ps_call_tree_builder_new (PS_CALL_UNIT_SAMPLES);
-  g_autoptr(GHashTable) functions = g_hash_table_new (NULL, NULL);  /* frame → function + 1 */
-  /* (stack, kernel) → index + 1 in weights */
-  g_autofree guint32 *distinct = g_new0 (guint32, (gsize)ps_event_store_get_n_stack_nodes (store) * 2);
-  g_autoptr(GArray) weights = g_array_new (FALSE, FALSE, sizeof (StackWeight));
+  guint n_frames = ps_event_store_get_n_frames (store);
+  /* frame → function + 1, 0 until seen */
+  g_autofree guint32 *function_of_frame = g_new0 (guint32, MAX (n_frames, 1));
+  SampleSelection selection = { track, options };
+  g_autoptr(GArray) weights = NULL;
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint64 n_samples = ps_event_store_get_n_samples (store);
-  StackWeight last = { G_MAXUINT32, 0, 0 };
-  guint last_index = G_MAXUINT;
 
   builder_set_mode (builder, MODE_COMPUTED);
 
-  for (guint64 i = 0; i < n_samples; i++)
-    {
-      const PsSample *sample = ps_event_store_get_sample (store, i);
-      guint32 kernel = (sample->flags & PS_SAMPLE_FLAG_KERNEL) != 0;
-
-      if (!sample_counts (sample, track, options))
-        continue;
-
-      /* Runs of the same stack are common: skip the table for them */
-      if (last_index != G_MAXUINT && sample->stack == last.stack && kernel == last.kernel)
-        {
-          g_array_index (weights, StackWeight, last_index).weight += sample->weight;
-          continue;
-        }
-      else
-        {
-          guint32 *slot = &distinct[(gsize)sample->stack * 2 + kernel];
-
-          if (*slot == 0)
-            {
-              StackWeight entry = { sample->stack, kernel, 0 };
-
-              g_array_append_val (weights, entry);
-              *slot = weights->len;
-            }
-          last_index = *slot - 1;
-          last.stack = sample->stack;
-          last.kernel = kernel;
-          g_array_index (weights, StackWeight, last_index).weight += sample->weight;
-        }
-    }
-
-  /* Stack order: the same result whatever the sample order */
-  g_array_sort (weights, compare_stack_weights);
-
+  /* In stack order: the same result whatever the sample order */
+  weights = ps_folded_sum_stacks (store, TRUE, sample_selected, &selection);
   for (guint w = 0; w < weights->len; w++)
     {
-      const StackWeight *entry = &g_array_index (weights, StackWeight, w);
+      const PsStackWeight *entry = &g_array_index (weights, PsStackWeight, w);
       guint32 id = entry->stack;
 
       /* Stack nodes go from the leaf up: collect, then reverse */
@@ -1778,19 +1740,13 @@ new_for_samples (PsEventStore            *store,
       while (id != 0)
         {
           const PsStackNode *node = ps_event_store_get_stack_node (store, id);
-          gpointer known;
           guint32 function;
 
-          if (node == NULL)
+          if (node == NULL || node->frame >= n_frames)
             break;
-          known = g_hash_table_lookup (functions, GUINT_TO_POINTER (node->frame));
-          if (known != NULL)
-            function = GPOINTER_TO_UINT (known) - 1;
-          else
-            {
-              function = report_function (builder, store, node->frame);
-              g_hash_table_insert (functions, GUINT_TO_POINTER (node->frame), GUINT_TO_POINTER (function + 1));
-            }
+          if (function_of_frame[node->frame] == 0)
+            function_of_frame[node->frame] = report_function (builder, store, node->frame) + 1;
+          function = function_of_frame[node->frame] - 1;
           g_array_append_val (stack, function);
           /* Parents have smaller ids; anything else would loop */
           if (node->parent >= id)

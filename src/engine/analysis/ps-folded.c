@@ -4,9 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Runs have millions of samples but few distinct stacks: the weights are
- * summed by stack id first, and each distinct stack is turned into text
- * once. The texts are sorted, and equal ones (frames that print alike)
- * merged.
+ * summed by stack id first (ps_folded_sum_stacks ()), and each distinct
+ * stack is turned into text once. The texts are sorted, and equal ones
+ * (frames that print alike) merged.
  */
 #include "config.h"
 
@@ -20,46 +20,88 @@
 
 typedef struct
 {
-  guint32 stack;
-  guint64 weight;
-} StackWeight;
-
-typedef struct
-{
   char    *text;
   guint64  weight;
 } FoldedLine;
-
-static void
-append_sanitized (GString    *out,
-                  const char *text)
-{
-  for (const char *p = text; *p != '\0'; p++)
-    g_string_append_c (out, (*p == ';' || *p == '\n' || *p == '\r') ? '_' : *p);
-}
 
 void
 ps_folded_append_frame (PsEventStore *store,
                         guint32       frame_id,
                         GString      *out)
 {
-  const PsFrame *frame = ps_event_store_get_frame (store, frame_id);
+  gsize start;
 
   g_return_if_fail (PS_IS_EVENT_STORE (store));
   g_return_if_fail (out != NULL);
 
-  if (frame == NULL)
+  if (ps_event_store_get_frame (store, frame_id) == NULL)
     {
       g_string_append (out, "[unknown]");
       return;
     }
 
-  {
-    g_autoptr(GString) name = g_string_new (NULL);
+  start = out->len;
+  ps_event_store_append_frame_name (store, frame_id, out);
+  /* Characters that would break the line apart */
+  for (gsize i = start; i < out->len; i++)
+    if (out->str[i] == ';' || out->str[i] == '\n' || out->str[i] == '\r')
+      out->str[i] = '_';
+}
 
-    ps_event_store_append_frame_name (store, frame_id, name);
-    append_sanitized (out, name->str);
-  }
+static int
+compare_stack_weights (gconstpointer a,
+                       gconstpointer b)
+{
+  const PsStackWeight *wa = a;
+  const PsStackWeight *wb = b;
+
+  if (wa->stack != wb->stack)
+    return wa->stack < wb->stack ? -1 : 1;
+  return (int)wa->kernel - (int)wb->kernel;
+}
+
+GArray *
+ps_folded_sum_stacks (PsEventStore       *store,
+                      gboolean            split_kernel,
+                      PsSampleFilterFunc  filter,
+                      gpointer            user_data)
+{
+  guint n_nodes;
+  guint n_modes = split_kernel ? 2 : 1;
+  guint64 n_samples;
+  g_autofree guint32 *index_of = NULL;  /* stack × mode → index + 1 in stacks */
+  GArray *stacks;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  n_nodes = ps_event_store_get_n_stack_nodes (store);
+  n_samples = ps_event_store_get_n_samples (store);
+  index_of = g_new0 (guint32, (gsize)n_nodes * n_modes);
+  stacks = g_array_new (FALSE, FALSE, sizeof (PsStackWeight));
+
+  for (guint64 i = 0; i < n_samples; i++)
+    {
+      const PsSample *sample = ps_event_store_get_sample (store, i);
+      guint32 kernel;
+      guint32 *slot;
+
+      if (sample->stack >= n_nodes || (filter != NULL && !filter (sample, user_data)))
+        continue;
+
+      kernel = split_kernel && (sample->flags & PS_SAMPLE_FLAG_KERNEL) != 0;
+      slot = &index_of[(gsize)sample->stack * n_modes + kernel];
+      if (*slot == 0)
+        {
+          PsStackWeight entry = { sample->stack, kernel, 0 };
+
+          g_array_append_val (stacks, entry);
+          *slot = stacks->len;
+        }
+      g_array_index (stacks, PsStackWeight, *slot - 1).weight += sample->weight;
+    }
+
+  g_array_sort (stacks, compare_stack_weights);
+  return stacks;
 }
 
 static int
@@ -69,51 +111,23 @@ compare_lines (gconstpointer a,
   return strcmp (((const FoldedLine *)a)->text, ((const FoldedLine *)b)->text);
 }
 
-/* The distinct stacks of the selected samples, with their summed weights */
-static GArray *
-sum_by_stack (PsEventStore *store,
-              guint         source,
-              guint32       track)
+typedef struct
 {
-  g_autoptr(GHashTable) index_of_stack = g_hash_table_new (NULL, NULL);  /* stack → index + 1 */
-  GArray *stacks = g_array_new (FALSE, FALSE, sizeof (StackWeight));
-  guint64 n_samples = ps_event_store_get_n_samples (store);
-  guint32 last_stack = 0;
-  guint last_index = 0;
+  guint   source;
+  guint32 track;
+} Selection;
 
-  for (guint64 i = 0; i < n_samples; i++)
-    {
-      const PsSample *sample = ps_event_store_get_sample (store, i);
-      gpointer known;
-      guint index;
+static gboolean
+sample_selected (const PsSample *sample,
+                 gpointer        user_data)
+{
+  const Selection *selection = user_data;
 
-      if (sample->stack == 0 || sample->weight == 0)
-        continue;
-      if (source != PS_FOLDED_ALL_SOURCES && sample->source != source)
-        continue;
-      if (track != PS_NONE && sample->track != track)
-        continue;
-
-      /* Consecutive samples often share their stack */
-      if (sample->stack == last_stack && stacks->len > 0)
-        index = last_index;
-      else if ((known = g_hash_table_lookup (index_of_stack, GUINT_TO_POINTER (sample->stack))) != NULL)
-        index = GPOINTER_TO_UINT (known) - 1;
-      else
-        {
-          StackWeight entry = { sample->stack, 0 };
-
-          index = stacks->len;
-          g_array_append_val (stacks, entry);
-          g_hash_table_insert (index_of_stack, GUINT_TO_POINTER (sample->stack), GUINT_TO_POINTER (index + 1));
-        }
-
-      g_array_index (stacks, StackWeight, index).weight += sample->weight;
-      last_stack = sample->stack;
-      last_index = index;
-    }
-
-  return stacks;
+  if (sample->stack == 0 || sample->weight == 0)
+    return FALSE;
+  if (selection->source != PS_FOLDED_ALL_SOURCES && sample->source != selection->source)
+    return FALSE;
+  return selection->track == PS_NONE || sample->track == selection->track;
 }
 
 /* Sorted, merged lines (FoldedLine, texts owned) */
@@ -122,7 +136,8 @@ build_lines (PsEventStore *store,
              guint         source,
              guint32       track)
 {
-  g_autoptr(GArray) stacks = sum_by_stack (store, source, track);
+  Selection selection = { source, track };
+  g_autoptr(GArray) stacks = ps_folded_sum_stacks (store, FALSE, sample_selected, &selection);
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GString) text = g_string_new (NULL);
   GArray *lines = g_array_sized_new (FALSE, FALSE, sizeof (FoldedLine), stacks->len);
@@ -130,7 +145,7 @@ build_lines (PsEventStore *store,
 
   for (guint i = 0; i < stacks->len; i++)
     {
-      const StackWeight *entry = &g_array_index (stacks, StackWeight, i);
+      const PsStackWeight *entry = &g_array_index (stacks, PsStackWeight, i);
       guint32 id = entry->stack;
       FoldedLine line;
 

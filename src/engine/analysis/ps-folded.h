@@ -37,6 +37,29 @@ gboolean  ps_folded_write       (PsEventStore   *store,
                                  guint64        *n_lines,
                                  GCancellable   *cancellable,
                                  GError        **error);
+/* A distinct call stack of samples with their summed weight */
+typedef struct
+{
+  guint32 stack;
+  guint32 kernel;   /* 1 for kernel-mode samples when split by mode, else 0 */
+  guint64 weight;
+} PsStackWeight;
+
+/* TRUE when a sample is to be counted */
+typedef gboolean (*PsSampleFilterFunc) (const PsSample *sample,
+                                        gpointer        user_data);
+
+/* The distinct stacks of the samples `filter` accepts (every sample when
+ * NULL), each with the summed weight of its samples; with `split_kernel`,
+ * one entry per stack and mode. Runs have millions of samples but few
+ * distinct stacks, so callers walk each stack once. Ordered by stack id,
+ * user mode first: the same whatever the order of the samples. Entries
+ * whose samples all weigh 0 are kept; samples whose stack id is not in
+ * the store are left out. Returns an array of PsStackWeight. */
+GArray   *ps_folded_sum_stacks  (PsEventStore      *store,
+                                 gboolean           split_kernel,
+                                 PsSampleFilterFunc filter,
+                                 gpointer           user_data);
 /* Appends the folded text of one frame */
 void      ps_folded_append_frame (PsEventStore  *store,
                                  guint32         frame,

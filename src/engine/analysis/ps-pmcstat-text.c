@@ -7,13 +7,13 @@
  *
  * pmcstat's callgraph is inverted: its roots are the functions that held
  * the sampled pc, their children the callers. The samples of each source
- * add up per stack first; each distinct stack then adds its weight along
- * its path from the leaf up, at most `depth` frames.
+ * add up per stack first (ps_folded_sum_stacks ()); each distinct stack
+ * then adds its weight along its path from the leaf up, at most `depth`
+ * frames.
  */
 #include "config.h"
 
-#include <string.h>
-
+#include "ps-folded.h"
 #include "ps-pmcstat-text.h"
 
 typedef struct
@@ -178,43 +178,41 @@ write_node (Tree        *tree,
     write_node (tree, g_array_index (children, guint32, i), level + 1, node->count, previous_module, out);
 }
 
+static gboolean
+sample_of_source (const PsSample *sample,
+                  gpointer        user_data)
+{
+  return sample->source == *(const guint16 *)user_data && sample->stack != 0;
+}
+
 static void
 write_source (PsEventStore *store,
               guint16       source,
               guint         depth,
               GString      *out)
 {
-  guint n_nodes = ps_event_store_get_n_stack_nodes (store);
-  guint64 n_samples = ps_event_store_get_n_samples (store);
-  g_autofree guint64 *weights = g_new0 (guint64, n_nodes);
+  g_autoptr(GArray) stacks = ps_folded_sum_stacks (store, FALSE, sample_of_source, &source);
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) roots = NULL;
   Tree tree = { store, NULL, NULL };
   Node root = { 0, 0, 0, 0 };
   guint64 total = 0;
 
-  for (guint64 i = 0; i < n_samples; i++)
-    {
-      const PsSample *sample = ps_event_store_get_sample (store, i);
-
-      if (sample->source == source && sample->stack != 0 && sample->stack < n_nodes)
-        weights[sample->stack] += sample->weight;
-    }
-
   tree.nodes = g_array_new (FALSE, FALSE, sizeof (Node));
   tree.children = g_hash_table_new_full (key_hash, key_equal, g_free, NULL);
   g_array_append_val (tree.nodes, root);
 
-  for (guint32 stack = 1; stack < n_nodes; stack++)
+  for (guint s = 0; s < stacks->len; s++)
     {
+      const PsStackWeight *entry = &g_array_index (stacks, PsStackWeight, s);
       guint32 parent = 0;
 
-      if (weights[stack] == 0)
+      if (entry->weight == 0)
         continue;
 
       /* From the sampled function up through its callers */
       g_array_set_size (frames, 0);
-      for (guint32 id = stack; id != 0 && frames->len < depth; )
+      for (guint32 id = entry->stack; id != 0 && frames->len < depth; )
         {
           const PsStackNode *node = ps_event_store_get_stack_node (store, id);
 
@@ -227,11 +225,11 @@ write_source (PsEventStore *store,
       if (!frame_is_mapped (store, g_array_index (frames, guint32, 0)))
         continue;
 
-      total += weights[stack];
+      total += entry->weight;
       for (guint f = 0; f < frames->len; f++)
         {
           parent = tree_child (&tree, parent, g_array_index (frames, guint32, f));
-          g_array_index (tree.nodes, Node, parent).count += weights[stack];
+          g_array_index (tree.nodes, Node, parent).count += entry->weight;
         }
     }
 

@@ -37,6 +37,7 @@
 #include "ps-format.h"
 #include "ps-pmclog.h"
 #include "ps-symbols.h"
+#include "ps-util.h"
 
 /* Direct-mapped cache of resolved pcs: most samples repeat a few
  * thousand pcs */
@@ -79,6 +80,16 @@ typedef struct
   Image   *image;
 } Map;
 
+/* When a process or thread was first and last seen, and whether it ended */
+typedef struct
+{
+  gint64   first_ns;
+  gint64   last_ns;
+  gboolean seen;
+  gboolean exited;
+  gint64   exit_ns;
+} Lifespan;
+
 typedef struct
 {
   guint32  pid;
@@ -87,11 +98,7 @@ typedef struct
   guint32  track;              /* PS_NONE until needed */
   GArray  *maps;               /* Map, sorted by start, not overlapping */
   char    *name;
-  gint64   first_ns;
-  gint64   last_ns;
-  gboolean seen;
-  gboolean exited;
-  gint64   exit_ns;
+  Lifespan life;
 } Process;
 
 typedef struct
@@ -100,11 +107,7 @@ typedef struct
   guint32  pid;
   guint32  track;
   char    *name;
-  gint64   first_ns;
-  gint64   last_ns;
-  gboolean seen;
-  gboolean exited;
-  gint64   exit_ns;
+  Lifespan life;
 } Thread;
 
 typedef struct
@@ -301,14 +304,23 @@ get_process (PmclogParser *self,
 }
 
 static void
-process_saw (Process *process,
-             gint64   time_ns)
+lifespan_saw (Lifespan *life,
+              gint64    time_ns)
 {
-  if (!process->seen || time_ns < process->first_ns)
-    process->first_ns = time_ns;
-  if (!process->seen || time_ns > process->last_ns)
-    process->last_ns = time_ns;
-  process->seen = TRUE;
+  if (!life->seen || time_ns < life->first_ns)
+    life->first_ns = time_ns;
+  if (!life->seen || time_ns > life->last_ns)
+    life->last_ns = time_ns;
+  life->seen = TRUE;
+}
+
+static void
+lifespan_end (Lifespan *life,
+              gint64    time_ns)
+{
+  life->exited = TRUE;
+  life->exit_ns = time_ns;
+  lifespan_saw (life, time_ns);
 }
 
 static guint32
@@ -382,17 +394,6 @@ thread_track (PmclogParser *self,
       thread->track = ps_event_store_add_track (self->store, &track);
     }
   return thread->track;
-}
-
-static void
-thread_saw (Thread *thread,
-            gint64  time_ns)
-{
-  if (!thread->seen || time_ns < thread->first_ns)
-    thread->first_ns = time_ns;
-  if (!thread->seen || time_ns > thread->last_ns)
-    thread->last_ns = time_ns;
-  thread->seen = TRUE;
 }
 
 /* --- Maps (§8.1, §8.2) -------------------------------------------------------- */
@@ -536,13 +537,14 @@ exec_image (PmclogParser         *self,
     return;
 
   image = get_image (self, path);
+  if (image->elf != NULL)
+    interpreter = ps_elf_image_get_interpreter (image->elf);
+
   if (record->u.procexec.has_dyn)
     {
       /* 14.x and later: the executable at its link address moved by the
        * PIE bias, the run-time linker at AT_BASE */
       link_image (self, process, path, record->u.procexec.dyn, TRUE);
-      if (image->elf != NULL)
-        interpreter = ps_elf_image_get_interpreter (image->elf);
       if (record->u.procexec.base != 0)
         link_image (self, process, interpreter != NULL ? interpreter : "/libexec/ld-elf.so.1",
                     record->u.procexec.base, FALSE);
@@ -552,8 +554,6 @@ exec_image (PmclogParser         *self,
       /* Before: the executable at its own link address; the run-time
        * linker where the entry address says */
       link_image (self, process, path, 0, TRUE);
-      if (image->elf != NULL)
-        interpreter = ps_elf_image_get_interpreter (image->elf);
       if (interpreter != NULL)
         {
           Image *rtld = get_image (self, interpreter);
@@ -647,17 +647,6 @@ source_for_pmc (PmclogParser *self,
   return source;
 }
 
-static inline guint64
-mix64 (guint64 key)
-{
-  key ^= key >> 33;
-  key *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
-  key ^= key >> 33;
-  key *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
-  key ^= key >> 33;
-  return key;
-}
-
 static void
 count_image (PmclogParser *self,
              guint32       image_plus_one,
@@ -724,8 +713,8 @@ callchain_stack (PmclogParser         *self,
 
   leaf_frame = chain_frame (self, &context, process, pcs[0], &leaf_image, &leaf_flags);
 
-  hash_a = mix64 (((guint64)process->slot << 32 | process->generation) ^ G_GUINT64_CONSTANT (0x243f6a8885a308d3));
-  hash_b = mix64 (((guint64)self->kernel->generation << 32 | (guint64)n_pcs << 1 | (context == process))
+  hash_a = ps_util_mix64 (((guint64)process->slot << 32 | process->generation) ^ G_GUINT64_CONSTANT (0x243f6a8885a308d3));
+  hash_b = ps_util_mix64 (((guint64)self->kernel->generation << 32 | (guint64)n_pcs << 1 | (context == process))
                   ^ G_GUINT64_CONSTANT (0x13198a2e03707344));
   for (guint i = 1; i < n_pcs; i++)
     {
@@ -734,8 +723,8 @@ callchain_stack (PmclogParser         *self,
       hash_b = (hash_b + pcs[i]) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
       hash_b ^= hash_b >> 31;
     }
-  hash_a = mix64 (hash_a);
-  hash_b = mix64 (hash_b ^ hash_a);
+  hash_a = ps_util_mix64 (hash_a);
+  hash_b = ps_util_mix64 (hash_b ^ hash_a);
   entry = &self->chains[hash_a >> (64 - CHAIN_CACHE_BITS)];
 
   if (entry->stack != 0 && entry->hash_a == hash_a && entry->hash_b == hash_b)
@@ -817,12 +806,12 @@ add_callchain (PmclogParser         *self,
 
   parent = callchain_stack (self, record, process);
 
-  process_saw (process, time_ns);
+  lifespan_saw (&process->life, time_ns);
   if (tid != PS_PMCLOG_NO_TID && pid != PS_PMCLOG_KERNEL_PID)
     {
       Thread *thread = get_thread (self, tid, pid);
 
-      thread_saw (thread, time_ns);
+      lifespan_saw (&thread->life, time_ns);
       sample.track = thread_track (self, thread);
     }
   else
@@ -977,7 +966,7 @@ record_cb (const PsPmclogRecord *record,
         Process *process = get_process (self, record->u.procexec.pid);
 
         exec_image (self, process, record);
-        process_saw (process, record_time_ns (self, record));
+        lifespan_saw (&process->life, record_time_ns (self, record));
         /* Translators: a process ran a new program; %s is its path */
         g_snprintf (text, sizeof text, _("exec %s"), record->u.procexec.path);
         add_mark (self, record, process_track (self, process), text);
@@ -998,8 +987,8 @@ record_cb (const PsPmclogRecord *record,
             if (child->name == NULL && parent->name != NULL)
               child->name = g_strdup (parent->name);
           }
-        process_saw (parent, time_ns);
-        process_saw (child, time_ns);
+        lifespan_saw (&parent->life, time_ns);
+        lifespan_saw (&child->life, time_ns);
         /* Translators: %u is a process id */
         g_snprintf (text, sizeof text, _("fork: new process %u"), record->u.procfork.new_pid);
         add_mark (self, record, process_track (self, parent), text);
@@ -1012,9 +1001,7 @@ record_cb (const PsPmclogRecord *record,
         guint32 pid = record->type == PS_PMCLOG_SYSEXIT ? record->u.sysexit.pid : record->u.procexit.pid;
         Process *process = get_process (self, pid);
 
-        process->exited = TRUE;
-        process->exit_ns = record_time_ns (self, record);
-        process_saw (process, process->exit_ns);
+        lifespan_end (&process->life, record_time_ns (self, record));
       }
       break;
 
@@ -1027,7 +1014,7 @@ record_cb (const PsPmclogRecord *record,
             g_free (process->name);
             process->name = g_strdup (record->u.thread.name);
           }
-        process_saw (process, record_time_ns (self, record));
+        lifespan_saw (&process->life, record_time_ns (self, record));
       }
       break;
 
@@ -1040,7 +1027,7 @@ record_cb (const PsPmclogRecord *record,
             g_free (thread->name);
             thread->name = g_strdup (record->u.thread.name);
           }
-        thread_saw (thread, record_time_ns (self, record));
+        lifespan_saw (&thread->life, record_time_ns (self, record));
       }
       break;
 
@@ -1050,9 +1037,7 @@ record_cb (const PsPmclogRecord *record,
 
         if (thread != NULL)
           {
-            thread->exited = TRUE;
-            thread->exit_ns = record_time_ns (self, record);
-            thread_saw (thread, thread->exit_ns);
+            lifespan_end (&thread->life, record_time_ns (self, record));
           }
       }
       break;
@@ -1066,12 +1051,12 @@ record_cb (const PsPmclogRecord *record,
           {
             Thread *thread = get_thread (self, record->u.proccsw.tid, record->u.proccsw.pid);
 
-            thread_saw (thread, record_time_ns (self, record));
+            lifespan_saw (&thread->life, record_time_ns (self, record));
             track = thread_track (self, thread);
           }
         else
           track = process_track (self, process);
-        process_saw (process, record_time_ns (self, record));
+        lifespan_saw (&process->life, record_time_ns (self, record));
         /* Translators: a context switch; %s is the count of the PMC's events during the time slice */
         g_snprintf (text, sizeof text, _("switched out after %" G_GINT64_MODIFIER "u events"), record->u.proccsw.value);
         add_mark (self, record, track, text);
@@ -1136,38 +1121,50 @@ compare_marks (gconstpointer a,
   return ma->offset < mb->offset ? -1 : ma->offset > mb->offset;
 }
 
-typedef struct
-{
-  gint64  begin_ns;
-  gint64  end_ns;
-  guint32 track;
-  guint32 name;
-  gboolean open;
-} Lifetime;
-
 static int
-compare_lifetimes (gconstpointer a,
-                   gconstpointer b)
+compare_spans (gconstpointer a,
+               gconstpointer b)
 {
-  const Lifetime *la = a;
-  const Lifetime *lb = b;
+  const PsSpan *sa = a;
+  const PsSpan *sb = b;
 
-  if (la->begin_ns != lb->begin_ns)
-    return la->begin_ns < lb->begin_ns ? -1 : 1;
-  return la->track < lb->track ? -1 : la->track > lb->track;
+  if (sa->begin_ns != sb->begin_ns)
+    return sa->begin_ns < sb->begin_ns ? -1 : 1;
+  return sa->track < sb->track ? -1 : sa->track > sb->track;
+}
+
+/* A process's or thread's lifespan as a span of its track; open ones end
+ * at their last event */
+static void
+add_lifespan (GArray         *spans,
+              const Lifespan *life,
+              guint32         track,
+              guint32         name)
+{
+  PsSpan span = { 0 };
+
+  if (!life->seen)
+    return;
+  span.begin_ns = life->first_ns;
+  span.end_ns = MAX (life->first_ns, life->exited ? life->exit_ns : life->last_ns);
+  span.track = track;
+  span.name = name;
+  span.parent = PS_NONE;
+  span.flags = life->exited ? PS_SPAN_FLAG_NONE : PS_SPAN_FLAG_UNTERMINATED;
+  g_array_append_val (spans, span);
 }
 
 static void
 finish_model (PmclogParser *self)
 {
-  g_autoptr(GArray) lifetimes = g_array_new (FALSE, FALSE, sizeof (Lifetime));
+  g_autoptr(GArray) lifespans = g_array_new (FALSE, FALSE, sizeof (PsSpan));
 
   /* Names learned after the tracks were made */
   for (guint i = 0; i < self->process_list->len; i++)
     {
       Process *process = g_ptr_array_index (self->process_list, i);
       g_autofree char *name = NULL;
-      Lifetime lifetime = { 0 };
+      guint32 name_id;
 
       if (process->track == PS_NONE)
         continue;
@@ -1178,17 +1175,10 @@ finish_model (PmclogParser *self)
         name = g_strdup_printf (_("%s (pid %u)"), process->name, process->pid);
       else
         name = g_strdup_printf (_("pid %u"), process->pid);
-      _ps_event_store_set_track_name (self->store, process->track, ps_event_store_intern (self->store, name, -1), 0);
-
-      if (process->seen && process != self->kernel)
-        {
-          lifetime.begin_ns = process->first_ns;
-          lifetime.end_ns = process->exited ? process->exit_ns : process->last_ns;
-          lifetime.open = !process->exited;
-          lifetime.track = process->track;
-          lifetime.name = ps_event_store_intern (self->store, name, -1);
-          g_array_append_val (lifetimes, lifetime);
-        }
+      name_id = ps_event_store_intern (self->store, name, -1);
+      _ps_event_store_set_track_name (self->store, process->track, name_id, 0);
+      if (process != self->kernel)
+        add_lifespan (lifespans, &process->life, process->track, name_id);
     }
 
   for (guint i = 0; i < self->thread_list->len; i++)
@@ -1196,7 +1186,7 @@ finish_model (PmclogParser *self)
       Thread *thread = g_ptr_array_index (self->thread_list, i);
       Process *process = get_process (self, thread->pid);
       g_autofree char *name = NULL;
-      Lifetime lifetime = { 0 };
+      guint32 name_id;
 
       if (thread->track == PS_NONE)
         continue;
@@ -1205,35 +1195,16 @@ finish_model (PmclogParser *self)
         name = g_strdup_printf (_("%s (tid %u)"), thread->name, thread->tid);
       else
         name = g_strdup_printf (_("tid %u"), thread->tid);
-      _ps_event_store_set_track_name (self->store, thread->track, ps_event_store_intern (self->store, name, -1),
+      name_id = ps_event_store_intern (self->store, name, -1);
+      _ps_event_store_set_track_name (self->store, thread->track, name_id,
                                       process->name != NULL ? ps_event_store_intern (self->store, process->name, -1) : 0);
-
-      if (thread->seen)
-        {
-          lifetime.begin_ns = thread->first_ns;
-          lifetime.end_ns = thread->exited ? thread->exit_ns : thread->last_ns;
-          lifetime.open = !thread->exited;
-          lifetime.track = thread->track;
-          lifetime.name = ps_event_store_intern (self->store, name, -1);
-          g_array_append_val (lifetimes, lifetime);
-        }
+      add_lifespan (lifespans, &thread->life, thread->track, name_id);
     }
 
   /* Spans are kept in the order they began */
-  g_array_sort (lifetimes, compare_lifetimes);
-  for (guint i = 0; i < lifetimes->len; i++)
-    {
-      const Lifetime *lifetime = &g_array_index (lifetimes, Lifetime, i);
-      PsSpan span = { 0 };
-
-      span.begin_ns = lifetime->begin_ns;
-      span.end_ns = MAX (lifetime->begin_ns, lifetime->end_ns);
-      span.track = lifetime->track;
-      span.name = lifetime->name;
-      span.parent = PS_NONE;
-      span.flags = lifetime->open ? PS_SPAN_FLAG_UNTERMINATED : PS_SPAN_FLAG_NONE;
-      ps_store_builder_add_span (self->parent.builder, &span);
-    }
+  g_array_sort (lifespans, compare_spans);
+  for (guint i = 0; i < lifespans->len; i++)
+    ps_store_builder_add_span (self->parent.builder, &g_array_index (lifespans, PsSpan, i));
 
   g_array_sort (self->marks, compare_marks);
   for (guint i = 0; i < self->marks->len; i++)

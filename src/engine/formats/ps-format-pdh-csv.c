@@ -54,6 +54,7 @@
 #include "ps-error.h"
 #include "ps-format.h"
 #include "ps-line-reader.h"
+#include "ps-util.h"
 
 /* One header of 5,000 counters is far below this; a longer line is no
  * PDH record */
@@ -117,36 +118,6 @@ typedef struct
 
 /* ------------------------------------------------------------------------ */
 /* Text                                                                      */
-
-/* Windows-1252 0x80…0x9F; the five unassigned bytes map to the C1 control
- * of the same number, as Windows itself does. */
-static const gunichar2 cp1252_high[32] = {
-  0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
-  0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
-  0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-  0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
-};
-
-static void
-cp1252_to_utf8 (GString    *out,
-                const char *text,
-                gsize       length)
-{
-  g_string_truncate (out, 0);
-  for (gsize i = 0; i < length; i++)
-    {
-      guchar c = (guchar)text[i];
-
-      if (c == 0)
-        g_string_append_unichar (out, 0xFFFD);
-      else if (c < 0x80)
-        g_string_append_c (out, (char)c);
-      else if (c < 0xA0)
-        g_string_append_unichar (out, cp1252_high[c - 0x80]);
-      else
-        g_string_append_unichar (out, c);
-    }
-}
 
 static inline gboolean
 is_space (char c)
@@ -923,7 +894,8 @@ handle_line (const PsLine *line,
         }
       if (self->cp1252)
         {
-          cp1252_to_utf8 (self->decoded, text, length);
+          g_string_truncate (self->decoded, 0);
+          ps_util_append_cp1252 (self->decoded, text, length);
           text = self->decoded->str;
           length = self->decoded->len;
         }
@@ -1018,7 +990,7 @@ encoding_name (PdhParser *self)
     {
     case PS_TEXT_ENCODING_UTF16LE: return "UTF-16LE";
     case PS_TEXT_ENCODING_UTF16BE: return "UTF-16BE";
-    case PS_TEXT_ENCODING_UTF8_BOM: return self->cp1252 ? "Windows-1252" : "UTF-8";
+    case PS_TEXT_ENCODING_UTF8_BOM:
     case PS_TEXT_ENCODING_8BIT:
     default:
       return self->cp1252 ? "Windows-1252" : "UTF-8";

@@ -237,7 +237,8 @@ parse_header (const char  *text,
   return TRUE;
 }
 
-/* A node line (§8.4 item 3). On failure, *problem says what was expected. */
+/* A node line (§8.4 item 3). On failure, *problem says what was expected;
+ * out->depth is set even then, so the callers below can be skipped. */
 static gboolean
 parse_node_line (const char  *text,
                  gsize        length,
@@ -459,6 +460,28 @@ begin_block (PmcParser  *self,
   add_pmc_total (self, self->pmc_name, self->declared);
 }
 
+/* pmcstat prints an address when no symbol matched (§8.4): "0x" and at
+ * most 16 hexadecimal digits; 0 for anything else */
+static guint64
+function_address (const char *function,
+                  gsize       length)
+{
+  guint64 value = 0;
+
+  if (length <= 2 || length > 18 || function[0] != '0' || (function[1] != 'x' && function[1] != 'X'))
+    return 0;
+
+  for (gsize i = 2; i < length; i++)
+    {
+      int digit = g_ascii_xdigit_value (function[i]);
+
+      if (digit < 0)
+        return 0;
+      value = value << 4 | (guint64)digit;
+    }
+  return value;
+}
+
 static void
 read_node_line (PmcParser    *self,
                 const PsLine *line)
@@ -467,19 +490,14 @@ read_node_line (PmcParser    *self,
   NodeLine node;
   PathNode path_node = { 0 };
   guint32 function;
-  guint64 address = 0;
 
   if (!parse_node_line (line->text, line->length, &node, &problem))
     {
-      guint depth = 0;
-
-      while (depth < line->length && line->text[depth] == ' ')
-        depth++;
       /* The callers of a node we could not read cannot be placed */
-      if (!(self->skipping && depth > self->skip_depth))
+      if (!(self->skipping && node.depth > self->skip_depth))
         {
           self->skipping = TRUE;
-          self->skip_depth = depth;
+          self->skip_depth = node.depth;
         }
       warn (self, PS_SEVERITY_WARNING, "W-PMC-LINE", line->number,
             _("Not a callgraph line: %s; the line and the callers below it are skipped"), problem);
@@ -510,49 +528,28 @@ read_node_line (PmcParser    *self,
     {
       /* Each root begins a tree of its own, even without the empty line */
       self->image = 0;
-      self->kernel_tree = FALSE;
+      self->kernel_tree = node.image != NULL && node.image_length >= strlen (KERNEL_IMAGE_PREFIX)
+                          && memcmp (node.image, KERNEL_IMAGE_PREFIX, strlen (KERNEL_IMAGE_PREFIX)) == 0;
       self->listed += node.count;
     }
   else
     {
       const PathNode *callee = &g_array_index (self->path, PathNode, self->path->len - 1);
+      guint64 left_to_callers = callee->count - MIN (callee->callers, callee->count);
 
-      if (node.count > callee->count - MIN (callee->callers, callee->count))
+      if (node.count > left_to_callers)
         warn (self, PS_SEVERITY_WARNING, "W-PMC-COUNT", line->number,
               _("The caller has %llu samples, more than the %llu of its callee (line %llu) left to its callers"),
-              (unsigned long long) node.count,
-              (unsigned long long) (callee->count - MIN (callee->callers, callee->count)),
+              (unsigned long long) node.count, (unsigned long long) left_to_callers,
               (unsigned long long) callee->line);
     }
 
   if (node.image != NULL)
     self->image = intern_text (self->store, node.image, node.image_length);
-  if (node.depth == 0)
-    self->kernel_tree = node.image != NULL && node.image_length >= strlen (KERNEL_IMAGE_PREFIX)
-                        && memcmp (node.image, KERNEL_IMAGE_PREFIX, strlen (KERNEL_IMAGE_PREFIX)) == 0;
-
-  /* pmcstat prints an address when no symbol matched (§8.4) */
-  if (node.function_length > 2 && node.function[0] == '0' && (node.function[1] == 'x' || node.function[1] == 'X')
-      && node.function_length <= 18)
-    {
-      guint64 value = 0;
-      gboolean hex = TRUE;
-
-      for (gsize i = 2; i < node.function_length && hex; i++)
-        {
-          int digit = g_ascii_xdigit_value (node.function[i]);
-
-          if (digit < 0)
-            hex = FALSE;
-          else
-            value = value << 4 | (guint64)digit;
-        }
-      if (hex)
-        address = value;
-    }
 
   function = intern_text (self->store, node.function, node.function_length);
-  path_node.frame = ps_event_store_intern_frame (self->store, function, self->image, address);
+  path_node.frame = ps_event_store_intern_frame (self->store, function, self->image,
+                                                 function_address (node.function, node.function_length));
   path_node.count = node.count;
   path_node.line = line->number;
   g_array_append_val (self->path, path_node);

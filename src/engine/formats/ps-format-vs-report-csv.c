@@ -243,38 +243,6 @@ typedef struct
 /* ------------------------------------------------------------------------ */
 /* Text                                                                      */
 
-/* Windows-1252 0x80…0x9F; the five unassigned bytes map to the C1 control
- * of the same number, as Windows itself does. */
-static const gunichar2 cp1252_high[32] = {
-  0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
-  0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
-  0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-  0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
-};
-
-static char *
-cp1252_to_utf8 (const char *text,
-                gsize       length)
-{
-  GString *out = g_string_sized_new (length + length / 2);
-
-  for (gsize i = 0; i < length; i++)
-    {
-      guchar c = (guchar)text[i];
-
-      if (c == 0)
-        g_string_append_unichar (out, 0xFFFD);
-      else if (c < 0x80)
-        g_string_append_c (out, c);
-      else if (c < 0xA0)
-        g_string_append_unichar (out, cp1252_high[c - 0x80]);
-      else
-        g_string_append_unichar (out, c);
-    }
-
-  return g_string_free (out, FALSE);
-}
-
 /* A field's text as UTF-8: in the record buffer when it is valid UTF-8,
  * else converted from Windows-1252 (§7 rule 1) into `owned`. */
 typedef struct
@@ -328,6 +296,7 @@ get_text (VsParser  *self,
 {
   const Field *field = row_field (self, column);
   const char *text;
+  GString *decoded;
 
   out->owned = NULL;
   if (field == NULL)
@@ -345,9 +314,11 @@ get_text (VsParser  *self,
       return TRUE;
     }
 
-  out->owned = cp1252_to_utf8 (text, field->length);
+  decoded = g_string_sized_new (field->length + field->length / 2);
+  ps_util_append_cp1252 (decoded, text, field->length);
+  out->length = decoded->len;
+  out->owned = g_string_free (decoded, FALSE);
   out->text = out->owned;
-  out->length = strlen (out->owned);
 
   if (!self->reported_cp1252)
     {

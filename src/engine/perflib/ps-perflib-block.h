@@ -153,10 +153,35 @@ typedef enum
   PS_PERFLIB_TIME_BASE_COUNTER,  /* a provider-supplied timestamp counter */
 } PsPerflibTimeSource;
 
+/* How the display value is computed from N, D, F, B and M (§4.3,
+ * "Display value"); ps_perflib_compute () follows it. */
+typedef enum
+{
+  PS_PERFLIB_FORMULA_RAW,             /* N */
+  PS_PERFLIB_FORMULA_TEXT,            /* no number */
+  PS_PERFLIB_FORMULA_HIDDEN,          /* bases, NODATA, the histogram flag */
+  PS_PERFLIB_FORMULA_DELTA,           /* N1 − N0 */
+  PS_PERFLIB_FORMULA_RATE,            /* ΔN / (ΔD / F) */
+  PS_PERFLIB_FORMULA_QUEUELEN,        /* ΔN / ΔD */
+  PS_PERFLIB_FORMULA_FRACTION,        /* 100 × N / B */
+  PS_PERFLIB_FORMULA_TIMER,           /* 100 × ΔN / ΔD */
+  PS_PERFLIB_FORMULA_TIMER_INV,       /* 100 × (1 − ΔN / ΔD) */
+  PS_PERFLIB_FORMULA_PRECISION,       /* 100 × ΔN / ΔB, B a timestamp */
+  PS_PERFLIB_FORMULA_SAMPLE_FRACTION, /* 100 × ΔN / ΔB */
+  PS_PERFLIB_FORMULA_MULTI_TIMER,     /* 100 × (ΔN / ΔD) / M */
+  PS_PERFLIB_FORMULA_MULTI_TIMER_INV, /* 100 × (M − ΔN / ΔD), or ÷ M normalized (§5.6) */
+  PS_PERFLIB_FORMULA_AVERAGE_TIMER,   /* (ΔN / F) / ΔB */
+  PS_PERFLIB_FORMULA_AVERAGE_BULK,    /* ΔN / ΔB */
+  PS_PERFLIB_FORMULA_ELAPSED,         /* (D − N) / F_obj (§5.3) */
+} PsPerflibFormula;
+
+/* One row of the §4.3 table: every fact about a known type lives here,
+ * the decoder's and ps-perflib-formula's alike. */
 typedef struct
 {
   guint32              type;
   const char          *name;          /* "PERF_100NSEC_TIMER_INV" */
+  PsPerflibFormula     formula;
   guint                raw_size;      /* 4, 8, or 0 (none / text) */
   guint                n_samples;     /* 1 or 2; 0 for bases and flags */
   gboolean             is_base;       /* a base counter, never shown alone */

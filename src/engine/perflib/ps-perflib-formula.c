@@ -9,107 +9,15 @@
  * §4.1 warns against deriving behaviour from the bits of the type word
  * (PERF_AVERAGE_TIMER needs two samples without a DELTA bit, PERF_AVERAGE_BULK
  * is displayed despite its "do not display" suffix), so every known type
- * has a row in `types` below; the bits are read only for unknown types.
+ * has a row in the §4.3 table of ps-perflib-block.c
+ * (ps_perflib_type_get_info ()), whose formula column this file follows;
+ * the bits are read only for unknown types.
  */
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
 
 #include "ps-perflib-formula.h"
-
-/* How a formula turns its inputs into a value (§4.3, "Display value") */
-typedef enum
-{
-  KIND_RAW,             /* N */
-  KIND_TEXT,            /* no number */
-  KIND_HIDDEN,          /* bases, NODATA, the histogram flag */
-  KIND_DELTA,           /* N1 − N0 */
-  KIND_RATE,            /* ΔN / (ΔD / F) */
-  KIND_QUEUELEN,        /* ΔN / ΔD */
-  KIND_FRACTION,        /* 100 × N / B */
-  KIND_TIMER,           /* 100 × ΔN / ΔD */
-  KIND_TIMER_INV,       /* 100 × (1 − ΔN / ΔD) */
-  KIND_PRECISION,       /* 100 × ΔN / ΔB, B a timestamp */
-  KIND_SAMPLE_FRACTION, /* 100 × ΔN / ΔB */
-  KIND_MULTI_TIMER,     /* 100 × (ΔN / ΔD) / M */
-  KIND_MULTI_TIMER_INV, /* 100 × (M − ΔN / ΔD), or ÷ M normalized (§5.6) */
-  KIND_AVERAGE_TIMER,   /* (ΔN / F) / ΔB */
-  KIND_AVERAGE_BULK,    /* ΔN / ΔB */
-  KIND_ELAPSED,         /* (D − N) / F_obj (§5.3) */
-} Kind;
-
-/* Where D (and F) come from (§5.1) */
-typedef enum
-{
-  CLOCK_NONE,
-  CLOCK_SYSTEM,   /* PerfTimeStamp / PerfFreq */
-  CLOCK_100NS,    /* PerfTime100NSec */
-  CLOCK_OBJECT,   /* the PerfTimeId / PerfFreqId counters */
-} Clock;
-
-typedef struct
-{
-  guint32          type;
-  const char      *name;
-  Kind             kind;
-  Clock            clock;
-  const char      *unit_id;
-  PsPerflibDisplay display;
-  gboolean         unconfirmed;  /* §5.6 */
-} TypeInfo;
-
-#define DEC PS_PERFLIB_DISPLAY_DECIMAL
-#define HEX PS_PERFLIB_DISPLAY_HEX
-#define TXT PS_PERFLIB_DISPLAY_TEXT
-#define HID PS_PERFLIB_DISPLAY_HIDDEN
-
-/* specs: perflib-v2.md §4.3, row by row */
-static const TypeInfo types[] = {
-  { PS_PERF_COUNTER_RAWCOUNT_HEX,           "PERF_COUNTER_RAWCOUNT_HEX",           KIND_RAW,             CLOCK_NONE,   "count",      HEX, FALSE },
-  { PS_PERF_COUNTER_LARGE_RAWCOUNT_HEX,     "PERF_COUNTER_LARGE_RAWCOUNT_HEX",     KIND_RAW,             CLOCK_NONE,   "count",      HEX, FALSE },
-  { PS_PERF_COUNTER_TEXT,                   "PERF_COUNTER_TEXT",                   KIND_TEXT,            CLOCK_NONE,   "text",       TXT, FALSE },
-  { PS_PERF_COUNTER_RAWCOUNT,               "PERF_COUNTER_RAWCOUNT",               KIND_RAW,             CLOCK_NONE,   "count",      DEC, FALSE },
-  { PS_PERF_COUNTER_LARGE_RAWCOUNT,         "PERF_COUNTER_LARGE_RAWCOUNT",         KIND_RAW,             CLOCK_NONE,   "count",      DEC, FALSE },
-  { PS_PERF_COUNTER_DELTA,                  "PERF_COUNTER_DELTA",                  KIND_DELTA,           CLOCK_NONE,   "count",      DEC, FALSE },
-  { PS_PERF_COUNTER_LARGE_DELTA,            "PERF_COUNTER_LARGE_DELTA",            KIND_DELTA,           CLOCK_NONE,   "count",      DEC, FALSE },
-  { PS_PERF_SAMPLE_COUNTER,                 "PERF_SAMPLE_COUNTER",                 KIND_RATE,            CLOCK_SYSTEM, "per_second", DEC, FALSE },
-  { PS_PERF_COUNTER_QUEUELEN_TYPE,          "PERF_COUNTER_QUEUELEN_TYPE",          KIND_QUEUELEN,        CLOCK_SYSTEM, "number",     DEC, FALSE },
-  { PS_PERF_COUNTER_LARGE_QUEUELEN_TYPE,    "PERF_COUNTER_LARGE_QUEUELEN_TYPE",    KIND_QUEUELEN,        CLOCK_SYSTEM, "number",     DEC, FALSE },
-  { PS_PERF_COUNTER_100NS_QUEUELEN_TYPE,    "PERF_COUNTER_100NS_QUEUELEN_TYPE",    KIND_QUEUELEN,        CLOCK_100NS,  "number",     DEC, FALSE },
-  { PS_PERF_COUNTER_OBJ_TIME_QUEUELEN_TYPE, "PERF_COUNTER_OBJ_TIME_QUEUELEN_TYPE", KIND_QUEUELEN,        CLOCK_OBJECT, "number",     DEC, FALSE },
-  { PS_PERF_COUNTER_COUNTER,                "PERF_COUNTER_COUNTER",                KIND_RATE,            CLOCK_SYSTEM, "per_second", DEC, FALSE },
-  { PS_PERF_COUNTER_BULK_COUNT,             "PERF_COUNTER_BULK_COUNT",             KIND_RATE,            CLOCK_SYSTEM, "per_second", DEC, FALSE },
-  { PS_PERF_RAW_FRACTION,                   "PERF_RAW_FRACTION",                   KIND_FRACTION,        CLOCK_NONE,   "percent",    DEC, FALSE },
-  { PS_PERF_LARGE_RAW_FRACTION,             "PERF_LARGE_RAW_FRACTION",             KIND_FRACTION,        CLOCK_NONE,   "percent",    DEC, FALSE },
-  { PS_PERF_COUNTER_TIMER,                  "PERF_COUNTER_TIMER",                  KIND_TIMER,           CLOCK_SYSTEM, "percent",    DEC, FALSE },
-  { PS_PERF_PRECISION_SYSTEM_TIMER,         "PERF_PRECISION_SYSTEM_TIMER",         KIND_PRECISION,       CLOCK_NONE,   "percent",    DEC, FALSE },
-  { PS_PERF_100NSEC_TIMER,                  "PERF_100NSEC_TIMER",                  KIND_TIMER,           CLOCK_100NS,  "percent",    DEC, FALSE },
-  { PS_PERF_PRECISION_100NS_TIMER,          "PERF_PRECISION_100NS_TIMER",          KIND_PRECISION,       CLOCK_NONE,   "percent",    DEC, FALSE },
-  { PS_PERF_OBJ_TIME_TIMER,                 "PERF_OBJ_TIME_TIMER",                 KIND_TIMER,           CLOCK_OBJECT, "percent",    DEC, FALSE },
-  { PS_PERF_PRECISION_OBJECT_TIMER,         "PERF_PRECISION_OBJECT_TIMER",         KIND_TIMER,           CLOCK_OBJECT, "percent",    DEC, FALSE },
-  { PS_PERF_SAMPLE_FRACTION,                "PERF_SAMPLE_FRACTION",                KIND_SAMPLE_FRACTION, CLOCK_NONE,   "percent",    DEC, FALSE },
-  { PS_PERF_COUNTER_TIMER_INV,              "PERF_COUNTER_TIMER_INV",              KIND_TIMER_INV,       CLOCK_SYSTEM, "percent",    DEC, FALSE },
-  { PS_PERF_100NSEC_TIMER_INV,              "PERF_100NSEC_TIMER_INV",              KIND_TIMER_INV,       CLOCK_100NS,  "percent",    DEC, FALSE },
-  { PS_PERF_COUNTER_MULTI_TIMER,            "PERF_COUNTER_MULTI_TIMER",            KIND_MULTI_TIMER,     CLOCK_SYSTEM, "percent",    DEC, TRUE },
-  { PS_PERF_100NSEC_MULTI_TIMER,            "PERF_100NSEC_MULTI_TIMER",            KIND_MULTI_TIMER,     CLOCK_100NS,  "percent",    DEC, FALSE },
-  { PS_PERF_COUNTER_MULTI_TIMER_INV,        "PERF_COUNTER_MULTI_TIMER_INV",        KIND_MULTI_TIMER_INV, CLOCK_SYSTEM, "percent",    DEC, TRUE },
-  { PS_PERF_100NSEC_MULTI_TIMER_INV,        "PERF_100NSEC_MULTI_TIMER_INV",        KIND_MULTI_TIMER_INV, CLOCK_100NS,  "percent",    DEC, FALSE },
-  { PS_PERF_AVERAGE_TIMER,                  "PERF_AVERAGE_TIMER",                  KIND_AVERAGE_TIMER,   CLOCK_NONE,   "seconds",    DEC, FALSE },
-  { PS_PERF_ELAPSED_TIME,                   "PERF_ELAPSED_TIME",                   KIND_ELAPSED,         CLOCK_OBJECT, "seconds",    DEC, FALSE },
-  { PS_PERF_AVERAGE_BULK,                   "PERF_AVERAGE_BULK",                   KIND_AVERAGE_BULK,    CLOCK_NONE,   "number",     DEC, FALSE },
-  { PS_PERF_COUNTER_NODATA,                 "PERF_COUNTER_NODATA",                 KIND_HIDDEN,          CLOCK_NONE,   "none",       HID, FALSE },
-  { PS_PERF_SAMPLE_BASE,                    "PERF_SAMPLE_BASE",                    KIND_HIDDEN,          CLOCK_NONE,   "none",       HID, FALSE },
-  { PS_PERF_AVERAGE_BASE,                   "PERF_AVERAGE_BASE",                   KIND_HIDDEN,          CLOCK_NONE,   "none",       HID, FALSE },
-  { PS_PERF_RAW_BASE,                       "PERF_RAW_BASE",                       KIND_HIDDEN,          CLOCK_NONE,   "none",       HID, FALSE },
-  { PS_PERF_LARGE_RAW_BASE,                 "PERF_LARGE_RAW_BASE",                 KIND_HIDDEN,          CLOCK_NONE,   "none",       HID, FALSE },
-  { PS_PERF_COUNTER_MULTI_BASE,             "PERF_COUNTER_MULTI_BASE",             KIND_HIDDEN,          CLOCK_NONE,   "none",       HID, FALSE },
-  { PS_PERF_COUNTER_HISTOGRAM_TYPE,         "PERF_COUNTER_HISTOGRAM_TYPE",         KIND_HIDDEN,          CLOCK_NONE,   "none",       HID, FALSE },
-};
-
-#undef DEC
-#undef HEX
-#undef TXT
-#undef HID
 
 /* A multi-timer's unit when the inverse is not normalized (§5.6): 100 is
  * one fully busy component, the maximum is 100 × M. */
@@ -120,77 +28,57 @@ static const TypeInfo types[] = {
 #define FILETIME_THRESHOLD G_GUINT64_CONSTANT (100000000000000000)
 #define FILETIME_FREQUENCY 10000000.0
 
-static const TypeInfo *
-lookup (guint32 type)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
-    if (types[i].type == type)
-      return &types[i];
-  return NULL;
-}
-
 const char *
 ps_perflib_type_get_name (guint32 type)
 {
-  const TypeInfo *info = lookup (type);
-
-  return info != NULL ? info->name : NULL;
+  return ps_perflib_type_to_string (type);
 }
 
 gboolean
 ps_perflib_type_is_known (guint32 type)
 {
-  return lookup (type) != NULL;
+  return ps_perflib_type_get_info (type) != NULL;
 }
 
-static gboolean
-kind_needs_two_samples (Kind kind)
+static inline gboolean
+info_needs_two_samples (const PsPerflibTypeInfo *info)
 {
-  switch (kind)
-    {
-    case KIND_RAW:
-    case KIND_TEXT:
-    case KIND_HIDDEN:
-    case KIND_FRACTION:
-    case KIND_ELAPSED:
-      return FALSE;
-    case KIND_DELTA:
-    case KIND_RATE:
-    case KIND_QUEUELEN:
-    case KIND_TIMER:
-    case KIND_TIMER_INV:
-    case KIND_PRECISION:
-    case KIND_SAMPLE_FRACTION:
-    case KIND_MULTI_TIMER:
-    case KIND_MULTI_TIMER_INV:
-    case KIND_AVERAGE_TIMER:
-    case KIND_AVERAGE_BULK:
-      return TRUE;
-    default:
-      g_assert_not_reached ();
-    }
+  return info->n_samples == 2;
 }
 
 gboolean
 ps_perflib_type_needs_two_samples (guint32 type)
 {
-  const TypeInfo *info = lookup (type);
+  const PsPerflibTypeInfo *info = ps_perflib_type_get_info (type);
 
-  return info != NULL && kind_needs_two_samples (info->kind);
+  return info != NULL && info_needs_two_samples (info);
+}
+
+/* The clock whose Δ is the formula's ΔD. PERF_AVERAGE_TIMER reads only
+ * F from the system clock, and the precision timers take their time
+ * from B (§5.1), so neither has one. */
+static PsPerflibTimeSource
+info_clock (const PsPerflibTypeInfo *info)
+{
+  if (info->formula == PS_PERFLIB_FORMULA_AVERAGE_TIMER
+      || info->time_source == PS_PERFLIB_TIME_BASE_COUNTER)
+    return PS_PERFLIB_TIME_NONE;
+  return info->time_source;
 }
 
 static guint32
-clock_field (Clock clock)
+clock_field (PsPerflibTimeSource clock)
 {
   switch (clock)
     {
-    case CLOCK_SYSTEM:
+    case PS_PERFLIB_TIME_SYSTEM_TICKS:
       return PS_PERFLIB_RAW_SYSTEM_TIME;
-    case CLOCK_100NS:
+    case PS_PERFLIB_TIME_100NS:
       return PS_PERFLIB_RAW_TIME_100NS;
-    case CLOCK_OBJECT:
+    case PS_PERFLIB_TIME_OBJECT:
       return PS_PERFLIB_RAW_OBJECT_TIME;
-    case CLOCK_NONE:
+    case PS_PERFLIB_TIME_NONE:
+    case PS_PERFLIB_TIME_BASE_COUNTER:
     default:
       return 0;
     }
@@ -199,39 +87,39 @@ clock_field (Clock clock)
 /* The fields both samples need (`for_current`: the newer one, which
  * alone carries M and PERF_ELAPSED_TIME's clock) */
 static guint32
-kind_fields (const TypeInfo *info,
-             gboolean        for_current)
+info_fields (const PsPerflibTypeInfo *info,
+             gboolean                 for_current)
 {
-  guint32 fields = PS_PERFLIB_RAW_VALUE | clock_field (info->clock);
+  guint32 fields = PS_PERFLIB_RAW_VALUE | clock_field (info_clock (info));
 
-  switch (info->kind)
+  switch (info->formula)
     {
-    case KIND_TEXT:
-    case KIND_HIDDEN:
+    case PS_PERFLIB_FORMULA_TEXT:
+    case PS_PERFLIB_FORMULA_HIDDEN:
       return 0;
-    case KIND_FRACTION:
-    case KIND_PRECISION:
-    case KIND_SAMPLE_FRACTION:
-    case KIND_AVERAGE_BULK:
+    case PS_PERFLIB_FORMULA_FRACTION:
+    case PS_PERFLIB_FORMULA_PRECISION:
+    case PS_PERFLIB_FORMULA_SAMPLE_FRACTION:
+    case PS_PERFLIB_FORMULA_AVERAGE_BULK:
       fields |= PS_PERFLIB_RAW_BASE;
       break;
-    case KIND_AVERAGE_TIMER:
+    case PS_PERFLIB_FORMULA_AVERAGE_TIMER:
       fields |= PS_PERFLIB_RAW_BASE | PS_PERFLIB_RAW_SYSTEM_TIME;
       break;
-    case KIND_MULTI_TIMER:
-    case KIND_MULTI_TIMER_INV:
+    case PS_PERFLIB_FORMULA_MULTI_TIMER:
+    case PS_PERFLIB_FORMULA_MULTI_TIMER_INV:
       if (for_current)
         fields |= PS_PERFLIB_RAW_MULTI;
       break;
-    case KIND_ELAPSED:
+    case PS_PERFLIB_FORMULA_ELAPSED:
       fields |= PS_PERFLIB_RAW_OBJECT_FREQ;
       break;
-    case KIND_RAW:
-    case KIND_DELTA:
-    case KIND_RATE:
-    case KIND_QUEUELEN:
-    case KIND_TIMER:
-    case KIND_TIMER_INV:
+    case PS_PERFLIB_FORMULA_RAW:
+    case PS_PERFLIB_FORMULA_DELTA:
+    case PS_PERFLIB_FORMULA_RATE:
+    case PS_PERFLIB_FORMULA_QUEUELEN:
+    case PS_PERFLIB_FORMULA_TIMER:
+    case PS_PERFLIB_FORMULA_TIMER_INV:
     default:
       break;
     }
@@ -242,11 +130,11 @@ kind_fields (const TypeInfo *info,
 guint32
 ps_perflib_type_get_needed_fields (guint32 type)
 {
-  const TypeInfo *info = lookup (type);
+  const PsPerflibTypeInfo *info = ps_perflib_type_get_info (type);
 
   if (info == NULL)
     return PS_PERFLIB_RAW_VALUE;
-  return kind_fields (info, TRUE);
+  return info_fields (info, TRUE);
 }
 
 /* specs: perflib-v2.md §4.1 — the bits, only for types §4.3 does not list */
@@ -268,9 +156,15 @@ display_from_bits (guint32 type)
 PsPerflibDisplay
 ps_perflib_type_get_display (guint32 type)
 {
-  const TypeInfo *info = lookup (type);
+  const PsPerflibTypeInfo *info = ps_perflib_type_get_info (type);
 
-  return info != NULL ? info->display : display_from_bits (type);
+  if (info == NULL)
+    return display_from_bits (type);
+  if (info->formula == PS_PERFLIB_FORMULA_TEXT)
+    return PS_PERFLIB_DISPLAY_TEXT;
+  if (info->formula == PS_PERFLIB_FORMULA_HIDDEN)
+    return PS_PERFLIB_DISPLAY_HIDDEN;
+  return info->display_hex ? PS_PERFLIB_DISPLAY_HEX : PS_PERFLIB_DISPLAY_DECIMAL;
 }
 
 gboolean
@@ -283,7 +177,7 @@ const char *
 ps_perflib_type_get_unit_id (guint32          type,
                              PsPerflibOptions options)
 {
-  const TypeInfo *info = lookup (type);
+  const PsPerflibTypeInfo *info = ps_perflib_type_get_info (type);
 
   if (info == NULL)
     {
@@ -300,10 +194,31 @@ ps_perflib_type_get_unit_id (guint32          type,
           return "count";
         }
     }
-  if (info->kind == KIND_MULTI_TIMER_INV
-      && (options & PS_PERFLIB_OPTIONS_NORMALIZE_MULTI_INVERSE) == 0)
-    return UNIT_PERCENT_OF_COMPONENT;
-  return info->unit_id;
+
+  switch (info->unit)
+    {
+    case PS_PERFLIB_UNIT_PER_SECOND:
+      return "per_second";
+    case PS_PERFLIB_UNIT_PERCENT:
+      if (info->formula == PS_PERFLIB_FORMULA_MULTI_TIMER_INV
+          && (options & PS_PERFLIB_OPTIONS_NORMALIZE_MULTI_INVERSE) == 0)
+        return UNIT_PERCENT_OF_COMPONENT;
+      return "percent";
+    case PS_PERFLIB_UNIT_SECONDS:
+      return "seconds";
+    case PS_PERFLIB_UNIT_TEXT:
+      return "text";
+    case PS_PERFLIB_UNIT_COUNT:
+      /* A quotient of counts (queue length, average bulk) is a number,
+       * not a count of anything */
+      if (info->formula == PS_PERFLIB_FORMULA_QUEUELEN
+          || info->formula == PS_PERFLIB_FORMULA_AVERAGE_BULK)
+        return "number";
+      return "count";
+    case PS_PERFLIB_UNIT_NONE:
+    default:
+      return "none";
+    }
 }
 
 const char *
@@ -428,35 +343,49 @@ signed_delta (gint64           older,
   return PS_PERFLIB_RESULT_OK;
 }
 
+/* F of the system clock, which both samples must agree on (§5.4: PerfFreq
+ * 0 or changing: no value for tick-based formulas) */
+static PsPerflibResult
+system_frequency (const PsPerflibRaw *previous,
+                  const PsPerflibRaw *current,
+                  double             *frequency)
+{
+  if (previous->perf_freq <= 0 || current->perf_freq <= 0)
+    return PS_PERFLIB_RESULT_ZERO_FREQUENCY;
+  if (previous->perf_freq != current->perf_freq)
+    return PS_PERFLIB_RESULT_FREQUENCY_CHANGED;
+  *frequency = (double) current->perf_freq;
+  return PS_PERFLIB_RESULT_OK;
+}
+
 /* ΔD of the type's clock; *frequency is F where the clock has one that
  * both samples agree on (system ticks; the object frequency when both
  * samples carry it), else 0. */
 static PsPerflibResult
-time_delta (Clock               clock,
-            const PsPerflibRaw *previous,
-            const PsPerflibRaw *current,
-            double             *delta,
-            double             *frequency)
+time_delta (PsPerflibTimeSource  clock,
+            const PsPerflibRaw  *previous,
+            const PsPerflibRaw  *current,
+            double              *delta,
+            double              *frequency)
 {
+  PsPerflibResult result;
+
   *frequency = 0;
 
   switch (clock)
     {
-    case CLOCK_SYSTEM:
-      /* §5.4: PerfFreq 0 or changing: no value for tick-based formulas */
-      if (previous->perf_freq <= 0 || current->perf_freq <= 0)
-        return PS_PERFLIB_RESULT_ZERO_FREQUENCY;
-      if (previous->perf_freq != current->perf_freq)
-        return PS_PERFLIB_RESULT_FREQUENCY_CHANGED;
-      *frequency = (double) current->perf_freq;
+    case PS_PERFLIB_TIME_SYSTEM_TICKS:
+      result = system_frequency (previous, current, frequency);
+      if (result != PS_PERFLIB_RESULT_OK)
+        return result;
       return signed_delta (previous->perf_time, current->perf_time,
                            PS_PERFLIB_RESULT_BAD_TIME_DELTA, delta);
 
-    case CLOCK_100NS:
+    case PS_PERFLIB_TIME_100NS:
       return signed_delta (previous->perf_time_100ns, current->perf_time_100ns,
                            PS_PERFLIB_RESULT_BAD_TIME_DELTA, delta);
 
-    case CLOCK_OBJECT:
+    case PS_PERFLIB_TIME_OBJECT:
       if ((previous->fields & current->fields & PS_PERFLIB_RAW_OBJECT_FREQ) != 0)
         {
           if (previous->object_freq == 0 || current->object_freq == 0)
@@ -468,7 +397,8 @@ time_delta (Clock               clock,
       return unsigned_delta (previous->object_time, current->object_time,
                              PS_PERFLIB_RESULT_BAD_TIME_DELTA, delta);
 
-    case CLOCK_NONE:
+    case PS_PERFLIB_TIME_NONE:
+    case PS_PERFLIB_TIME_BASE_COUNTER:
     default:
       g_assert_not_reached ();
     }
@@ -529,52 +459,40 @@ elapsed_time (const PsPerflibRaw *current,
   return PS_PERFLIB_RESULT_OK;
 }
 
-static guint
-expected_size (guint32 type)
-{
-  switch (type & PS_PERF_SIZE_MASK)
-    {
-    case PS_PERF_SIZE_DWORD:
-      return 4;
-    case PS_PERF_SIZE_LARGE:
-      return 8;
-    default:
-      return 0;
-    }
-}
-
 static PsPerflibResult
-compute_known (const TypeInfo     *info,
-               const PsPerflibRaw *previous,
-               const PsPerflibRaw *current,
-               PsPerflibOptions    options,
-               guint32            *flags,
-               double             *value)
+compute_known (const PsPerflibTypeInfo *info,
+               const PsPerflibRaw      *previous,
+               const PsPerflibRaw      *current,
+               PsPerflibOptions         options,
+               guint32                 *flags,
+               double                  *value)
 {
+  PsPerflibTimeSource clock = info_clock (info);
+  gboolean two_samples = info_needs_two_samples (info);
+  guint expected_size = ps_perflib_type_get_value_size (info->type);
   PsPerflibResult result;
   double delta_value = 0;
   double delta_time = 0;
   double delta_base = 0;
   double frequency = 0;
-  double fraction;
   guint32 needed;
 
-  if (info->kind == KIND_TEXT)
+  if (info->formula == PS_PERFLIB_FORMULA_TEXT)
     return PS_PERFLIB_RESULT_NOT_NUMERIC;
-  if (info->kind == KIND_HIDDEN)
+  if (info->formula == PS_PERFLIB_FORMULA_HIDDEN)
     return PS_PERFLIB_RESULT_NOT_DISPLAYED;
 
-  if (kind_needs_two_samples (info->kind) && previous == NULL)
+  if (two_samples && previous == NULL)
     return PS_PERFLIB_RESULT_FIRST_SAMPLE;
 
-  needed = kind_fields (info, TRUE);
-  if (info->kind == KIND_ELAPSED)
+  needed = info_fields (info, TRUE);
+  if (info->formula == PS_PERFLIB_FORMULA_ELAPSED)
     needed = PS_PERFLIB_RAW_VALUE;  /* elapsed_time() has a fallback for the clock */
   if ((current->fields & needed) != needed)
     return PS_PERFLIB_RESULT_MISSING_INPUT;
-  if (kind_needs_two_samples (info->kind))
+  if (two_samples)
     {
-      guint32 needed_previous = kind_fields (info, FALSE);
+      guint32 needed_previous = info_fields (info, FALSE);
 
       if ((previous->fields & needed_previous) != needed_previous)
         return PS_PERFLIB_RESULT_MISSING_INPUT;
@@ -582,147 +500,131 @@ compute_known (const TypeInfo     *info,
 
   if (current->value_size != 4 && current->value_size != 8)
     return PS_PERFLIB_RESULT_BAD_VALUE_SIZE;
-  if (kind_needs_two_samples (info->kind)
-      && previous->value_size != 4 && previous->value_size != 8)
+  if (two_samples && previous->value_size != 4 && previous->value_size != 8)
     return PS_PERFLIB_RESULT_BAD_VALUE_SIZE;
   /* §9.3.6: the data's own size wins (§3.3 zero-extends 4 bytes) */
-  if (current->value_size != expected_size (info->type)
-      || (kind_needs_two_samples (info->kind) && previous->value_size != expected_size (info->type)))
+  if (current->value_size != expected_size
+      || (two_samples && previous->value_size != expected_size))
     *flags |= PS_PERFLIB_FLAG_SIZE_MISMATCH;
 
-  if (info->unconfirmed)
+  /* §5.6: the tick-based multi-timers */
+  if (info->needs_multi && info->time_source == PS_PERFLIB_TIME_SYSTEM_TICKS)
     *flags |= PS_PERFLIB_FLAG_UNCONFIRMED;
 
-  switch (info->kind)
+  switch (info->formula)
     {
-    case KIND_RAW:
+    case PS_PERFLIB_FORMULA_RAW:
       *value = (double) current->value;
       return PS_PERFLIB_RESULT_OK;
 
-    case KIND_FRACTION:
+    case PS_PERFLIB_FORMULA_FRACTION:
       if (current->base == 0)
         return PS_PERFLIB_RESULT_ZERO_BASE;
       *value = 100.0 * (double) current->value / (double) current->base;
       return PS_PERFLIB_RESULT_OK;
 
-    case KIND_ELAPSED:
+    case PS_PERFLIB_FORMULA_ELAPSED:
       return elapsed_time (current, flags, value);
 
-    case KIND_TEXT:
-    case KIND_HIDDEN:
-    case KIND_DELTA:
-    case KIND_RATE:
-    case KIND_QUEUELEN:
-    case KIND_TIMER:
-    case KIND_TIMER_INV:
-    case KIND_PRECISION:
-    case KIND_SAMPLE_FRACTION:
-    case KIND_MULTI_TIMER:
-    case KIND_MULTI_TIMER_INV:
-    case KIND_AVERAGE_TIMER:
-    case KIND_AVERAGE_BULK:
+    case PS_PERFLIB_FORMULA_TEXT:
+    case PS_PERFLIB_FORMULA_HIDDEN:
+    case PS_PERFLIB_FORMULA_DELTA:
+    case PS_PERFLIB_FORMULA_RATE:
+    case PS_PERFLIB_FORMULA_QUEUELEN:
+    case PS_PERFLIB_FORMULA_TIMER:
+    case PS_PERFLIB_FORMULA_TIMER_INV:
+    case PS_PERFLIB_FORMULA_PRECISION:
+    case PS_PERFLIB_FORMULA_SAMPLE_FRACTION:
+    case PS_PERFLIB_FORMULA_MULTI_TIMER:
+    case PS_PERFLIB_FORMULA_MULTI_TIMER_INV:
+    case PS_PERFLIB_FORMULA_AVERAGE_TIMER:
+    case PS_PERFLIB_FORMULA_AVERAGE_BULK:
     default:
       break;
     }
 
   /* Two-sample formulas. The clock is checked before ΔN so that a
    * changed frequency is reported as such, not as a side effect. */
-  if (info->clock != CLOCK_NONE)
-    {
-      result = time_delta (info->clock, previous, current, &delta_time, &frequency);
-      if (result != PS_PERFLIB_RESULT_OK)
-        return result;
-    }
-  else if (info->kind == KIND_AVERAGE_TIMER)
-    {
-      /* F of the tick-valued numerator */
-      if (previous->perf_freq <= 0 || current->perf_freq <= 0)
-        return PS_PERFLIB_RESULT_ZERO_FREQUENCY;
-      if (previous->perf_freq != current->perf_freq)
-        return PS_PERFLIB_RESULT_FREQUENCY_CHANGED;
-      frequency = (double) current->perf_freq;
-    }
+  if (clock != PS_PERFLIB_TIME_NONE)
+    result = time_delta (clock, previous, current, &delta_time, &frequency);
+  else if (info->formula == PS_PERFLIB_FORMULA_AVERAGE_TIMER)
+    result = system_frequency (previous, current, &frequency);  /* F of the tick-valued numerator */
+  else
+    result = PS_PERFLIB_RESULT_OK;
+  if (result != PS_PERFLIB_RESULT_OK)
+    return result;
 
   result = value_delta (previous, current, options, flags, &delta_value);
   if (result != PS_PERFLIB_RESULT_OK)
     return result;
 
-  switch (info->kind)
+  if ((needed & PS_PERFLIB_RAW_BASE) != 0)
     {
-    case KIND_DELTA:
+      /* For the precision timers B is a timestamp: a base that does not
+       * advance is a time problem */
+      result = unsigned_delta (previous->base, current->base,
+                               info->formula == PS_PERFLIB_FORMULA_PRECISION
+                               ? PS_PERFLIB_RESULT_BAD_TIME_DELTA
+                               : PS_PERFLIB_RESULT_BAD_BASE_DELTA,
+                               &delta_base);
+      if (result != PS_PERFLIB_RESULT_OK)
+        return result;
+    }
+
+  if (info->needs_multi && current->multi == 0)
+    return PS_PERFLIB_RESULT_ZERO_MULTI;
+
+  switch (info->formula)
+    {
+    case PS_PERFLIB_FORMULA_DELTA:
       *value = delta_value;
       return PS_PERFLIB_RESULT_OK;
 
-    case KIND_RATE:
+    case PS_PERFLIB_FORMULA_RATE:
       *value = delta_value / (delta_time / frequency);
       return PS_PERFLIB_RESULT_OK;
 
-    case KIND_QUEUELEN:
+    case PS_PERFLIB_FORMULA_QUEUELEN:
       *value = delta_value / delta_time;
       return PS_PERFLIB_RESULT_OK;
 
-    case KIND_TIMER:
+    case PS_PERFLIB_FORMULA_TIMER:
       *value = 100.0 * delta_value / delta_time;
       return PS_PERFLIB_RESULT_OK;
 
-    case KIND_TIMER_INV:
+    case PS_PERFLIB_FORMULA_TIMER_INV:
       *value = 100.0 * (1.0 - delta_value / delta_time);
       return PS_PERFLIB_RESULT_OK;
 
-    case KIND_PRECISION:
-      /* B is a timestamp: a base that does not advance is a time problem */
-      result = unsigned_delta (previous->base, current->base,
-                               PS_PERFLIB_RESULT_BAD_TIME_DELTA, &delta_base);
-      if (result != PS_PERFLIB_RESULT_OK)
-        return result;
+    case PS_PERFLIB_FORMULA_PRECISION:
+    case PS_PERFLIB_FORMULA_SAMPLE_FRACTION:
       *value = 100.0 * delta_value / delta_base;
       return PS_PERFLIB_RESULT_OK;
 
-    case KIND_SAMPLE_FRACTION:
-      result = unsigned_delta (previous->base, current->base,
-                               PS_PERFLIB_RESULT_BAD_BASE_DELTA, &delta_base);
-      if (result != PS_PERFLIB_RESULT_OK)
-        return result;
-      *value = 100.0 * delta_value / delta_base;
-      return PS_PERFLIB_RESULT_OK;
-
-    case KIND_MULTI_TIMER:
+    case PS_PERFLIB_FORMULA_MULTI_TIMER:
       /* §5.6: ΔN and ΔD both in the clock's units, no F */
-      if (current->multi == 0)
-        return PS_PERFLIB_RESULT_ZERO_MULTI;
       *value = 100.0 * (delta_value / delta_time) / (double) current->multi;
       return PS_PERFLIB_RESULT_OK;
 
-    case KIND_MULTI_TIMER_INV:
-      if (current->multi == 0)
-        return PS_PERFLIB_RESULT_ZERO_MULTI;
-      fraction = delta_value / delta_time;
-      *value = 100.0 * ((double) current->multi - fraction);
+    case PS_PERFLIB_FORMULA_MULTI_TIMER_INV:
+      *value = 100.0 * ((double) current->multi - delta_value / delta_time);
       if ((options & PS_PERFLIB_OPTIONS_NORMALIZE_MULTI_INVERSE) != 0)
         *value /= (double) current->multi;
       return PS_PERFLIB_RESULT_OK;
 
-    case KIND_AVERAGE_TIMER:
-      result = unsigned_delta (previous->base, current->base,
-                               PS_PERFLIB_RESULT_BAD_BASE_DELTA, &delta_base);
-      if (result != PS_PERFLIB_RESULT_OK)
-        return result;
+    case PS_PERFLIB_FORMULA_AVERAGE_TIMER:
       *value = (delta_value / frequency) / delta_base;
       return PS_PERFLIB_RESULT_OK;
 
-    case KIND_AVERAGE_BULK:
-      result = unsigned_delta (previous->base, current->base,
-                               PS_PERFLIB_RESULT_BAD_BASE_DELTA, &delta_base);
-      if (result != PS_PERFLIB_RESULT_OK)
-        return result;
+    case PS_PERFLIB_FORMULA_AVERAGE_BULK:
       *value = delta_value / delta_base;
       return PS_PERFLIB_RESULT_OK;
 
-    case KIND_RAW:
-    case KIND_TEXT:
-    case KIND_HIDDEN:
-    case KIND_FRACTION:
-    case KIND_ELAPSED:
+    case PS_PERFLIB_FORMULA_RAW:
+    case PS_PERFLIB_FORMULA_TEXT:
+    case PS_PERFLIB_FORMULA_HIDDEN:
+    case PS_PERFLIB_FORMULA_FRACTION:
+    case PS_PERFLIB_FORMULA_ELAPSED:
     default:
       g_assert_not_reached ();
     }
@@ -736,7 +638,7 @@ ps_perflib_compute (guint32             type,
                     double             *value,
                     PsPerflibStatus    *status)
 {
-  const TypeInfo *info;
+  const PsPerflibTypeInfo *info;
   PsPerflibResult result;
   guint32 flags = 0;
   double computed = 0;
@@ -744,7 +646,7 @@ ps_perflib_compute (guint32             type,
   g_return_val_if_fail (current != NULL, FALSE);
   g_return_val_if_fail (value != NULL, FALSE);
 
-  info = lookup (type);
+  info = ps_perflib_type_get_info (type);
   if (info != NULL)
     {
       result = compute_known (info, previous, current, options, &flags, &computed);
