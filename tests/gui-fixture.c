@@ -99,8 +99,28 @@ open_and_wait (Fixture *fixture,
   return page;
 }
 
+/* Draws a widget that paints itself (a chart, the timeline, the flame
+ * graph) as its state is now: the widget's own snapshot, not the last frame
+ * the window happened to show, which lags behind when the machine is busy */
 GdkTexture *
 render_widget (GtkWidget *widget)
+{
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+/* The whole window as it was last shown */
+static GdkTexture *
+render_window (GtkWidget *widget)
 {
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
@@ -130,7 +150,7 @@ maybe_save_screenshot (Fixture    *fixture,
     return;
 
   iterate_for (300);
-  texture = render_widget (GTK_WIDGET (fixture->window));
+  texture = render_window (GTK_WIDGET (fixture->window));
   file_name = g_strconcat (name, ".png", NULL);
   path = g_build_filename (dir, file_name, NULL);
   gdk_texture_save_to_png (texture, path);
