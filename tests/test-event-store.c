@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "ps-event-store.h"
 #include "ps-store-builder.h"
 
@@ -295,7 +297,7 @@ test_other_kinds (void)
   g_assert_cmpuint (sizeof (PsSpan), <=, 32);
   g_assert_cmpuint (sizeof (PsSample), <=, 32);
   g_assert_cmpuint (sizeof (PsMark), <=, 40);
-  g_assert_cmpuint (sizeof (PsCounterValue), <=, 32);
+  g_assert_cmpuint (sizeof (PsCounterValue), <=, 40);
 
   g_assert_cmpuint (ps_event_store_intern_frame (store, ps_event_store_intern (store, "main", -1), 0, 0x1000), ==,
                     f_main);
@@ -357,6 +359,91 @@ test_other_kinds (void)
   g_assert_cmpint (end, ==, 399995);
 }
 
+/* Every reading counts in the statistics and the overview; past the
+ * limit, every second (fourth, …) reading of each track is kept */
+static void
+test_counter_readings (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  const PsCounterStats *stats;
+  PsCounterOverview overview;
+  guint64 n_kept[2] = { 0, 0 };
+  guint64 in_buckets = 0;
+  double max_of_buckets = -1;
+
+  ps_event_store_set_max_counter_values (store, 1000);
+  g_assert_null (ps_event_store_get_counter_stats (store, 0));
+  /* Track 0: i % 100 each second for 3000 s, every 10th missing; track 1: 5 */
+  for (guint i = 0; i < 3000; i++)
+    for (guint32 track = 0; track < 2; track++)
+      {
+        PsCounterValue value = { 0 };
+
+        value.time_ns = (gint64)i * 1000000000;
+        value.track = track;
+        value.value = track == 0 ? i % 100 : 5;
+        if (track == 0 && i % 10 == 9)
+          {
+            value.flags = PS_COUNTER_FLAG_MISSING;
+            value.value = NAN;
+          }
+        ps_store_builder_add_counter_value (builder, &value);
+      }
+  ps_store_builder_flush (builder);
+
+  g_assert_cmpuint (ps_event_store_get_n_counter_readings (store), ==, 6000);
+  stats = ps_event_store_get_counter_stats (store, 0);
+  g_assert_nonnull (stats);
+  g_assert_cmpuint (stats->n_values, ==, 2700);
+  g_assert_cmpuint (stats->n_missing, ==, 300);
+  g_assert_cmpfloat (stats->min, ==, 0);
+  g_assert_cmpfloat (stats->max, ==, 98);
+  g_assert_cmpfloat (stats->first, ==, 0);
+  g_assert_cmpfloat (stats->last, ==, 98);
+  /* 30 × (0 + … + 98 without 9, 19, …, 99) */
+  g_assert_cmpfloat (stats->sum, ==, 30.0 * (4950 - (9 + 19 + 29 + 39 + 49 + 59 + 69 + 79 + 89 + 99)));
+  g_assert_cmpint (stats->first_ns, ==, 0);
+  g_assert_cmpint (stats->last_ns, ==, 2998 * G_GINT64_CONSTANT (1000000000));
+  g_assert_cmpfloat (ps_event_store_get_counter_stats (store, 1)->sum, ==, 15000);
+
+  /* 6000 readings, at most 1000 kept: one in 8 */
+  g_assert_cmpuint (ps_event_store_get_counter_stride (store), ==, 8);
+  g_assert_cmpuint (ps_event_store_get_n_counter_values (store), ==, 750);
+  for (guint64 i = 0; i < ps_event_store_get_n_counter_values (store); i++)
+    {
+      const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
+
+      /* The kept ones are readings 0, 8, 16, … of their track */
+      g_assert_cmpint (value->time_ns, ==, (gint64)n_kept[value->track] * 8 * 1000000000);
+      n_kept[value->track]++;
+    }
+  g_assert_cmpuint (n_kept[0], ==, 375);
+  g_assert_cmpuint (ps_event_store_get_n_warnings (store), ==, 1);
+
+  /* The overview: 3000 s in at most 1024 buckets of a power of two ns */
+  g_assert_true (ps_event_store_get_counter_overview (store, 0, &overview));
+  g_assert_cmpint (overview.begin_ns, ==, 0);
+  g_assert_cmpint (overview.bucket_ns * PS_COUNTER_OVERVIEW_BUCKETS, >, 2998 * G_GINT64_CONSTANT (1000000000));
+  g_assert_cmpint (overview.bucket_ns * PS_COUNTER_OVERVIEW_BUCKETS / 2, <=, 2998 * G_GINT64_CONSTANT (1000000000));
+  g_assert_cmpuint (overview.n_buckets, <=, PS_COUNTER_OVERVIEW_BUCKETS);
+  for (guint b = 0; b < overview.n_buckets; b++)
+    {
+      in_buckets += overview.buckets[b].count;
+      max_of_buckets = MAX (max_of_buckets, overview.buckets[b].max);
+      if (overview.buckets[b].count > 0)
+        {
+          g_assert_cmpfloat (overview.buckets[b].min, <=, overview.buckets[b].mean);
+          g_assert_cmpfloat (overview.buckets[b].mean, <=, overview.buckets[b].max);
+        }
+    }
+  g_assert_cmpuint (in_buckets, ==, 2700);
+  g_assert_cmpfloat (max_of_buckets, ==, 98);
+  g_assert_true (ps_event_store_get_counter_overview (store, 1, &overview));
+  g_assert_cmpfloat (overview.buckets[overview.n_buckets - 1].mean, ==, 5);
+  g_assert_false (ps_event_store_get_counter_overview (store, 2, &overview));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -371,6 +458,7 @@ main (int   argc,
   g_test_add_func ("/event-store/sessions", test_sessions_metadata_rates);
   g_test_add_func ("/event-store/warnings", test_warnings_capped);
   g_test_add_func ("/event-store/other-kinds", test_other_kinds);
+  g_test_add_func ("/event-store/counter-readings", test_counter_readings);
 
   return g_test_run ();
 }

@@ -240,8 +240,8 @@ assert_value (PsEventStore *store,
   const PsCounterValue *value = value_of (store, counter_track (store, path), n);
 
   g_assert_cmpint (value->time_ns, ==, time_ns);
-  g_assert_cmpuint (value->flags, ==, PS_COUNTER_FLAG_COMPUTED);
-  g_assert_cmpfloat (value->value.computed, ==, expected);
+  g_assert_cmpuint (value->flags, ==, PS_COUNTER_FLAG_NONE);
+  g_assert_cmpfloat (value->value, ==, expected);
 }
 
 static void
@@ -253,8 +253,8 @@ assert_missing (PsEventStore *store,
   const PsCounterValue *value = value_of (store, counter_track (store, path), n);
 
   g_assert_cmpint (value->time_ns, ==, time_ns);
-  g_assert_cmpuint (value->flags, ==, PS_COUNTER_FLAG_COMPUTED | PS_COUNTER_FLAG_MISSING);
-  g_assert_true (isnan (value->value.computed));
+  g_assert_cmpuint (value->flags, ==, PS_COUNTER_FLAG_MISSING);
+  g_assert_true (isnan (value->value));
 }
 
 /* The first warning with that code; fails if there is none */
@@ -327,7 +327,7 @@ describe_store (PsEventStore *store)
       const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
 
       g_string_append_printf (out, "value %u %" G_GINT64_FORMAT " %u %.17g\n",
-                              value->track, value->time_ns, value->flags, value->value.computed);
+                              value->track, value->time_ns, value->flags, value->value);
     }
   for (guint s = 0; s < ps_event_store_get_n_sessions (store); s++)
     {
@@ -758,13 +758,13 @@ test_numbers (void)
       value = ps_event_store_get_counter_value (store, 0);
       if (cases[i].missing)
         {
-          g_assert_cmpuint (value->flags, ==, PS_COUNTER_FLAG_COMPUTED | PS_COUNTER_FLAG_MISSING);
-          g_assert_true (isnan (value->value.computed));
+          g_assert_cmpuint (value->flags, ==, PS_COUNTER_FLAG_MISSING);
+          g_assert_true (isnan (value->value));
         }
       else
         {
-          g_assert_cmpuint (value->flags, ==, PS_COUNTER_FLAG_COMPUTED);
-          g_assert_cmpfloat (value->value.computed, ==, cases[i].value);
+          g_assert_cmpuint (value->flags, ==, PS_COUNTER_FLAG_NONE);
+          g_assert_cmpfloat (value->value, ==, cases[i].value);
         }
       g_assert_cmpuint (count_warnings (store, "W-PDH-VALUE"), ==, cases[i].warned ? 1 : 0);
     }
@@ -804,9 +804,9 @@ test_rows (void)
   g_assert_cmpint (value_of (store, first, 0)->time_ns, ==, 0);
   g_assert_cmpint (value_of (store, first, 1)->time_ns, ==, -3599 * NS_PER_S);
   g_assert_cmpint (value_of (store, first, 2)->time_ns, ==, -3599 * NS_PER_S);
-  g_assert_cmpfloat (value_of (store, second, 2)->value.computed, ==, 6);
+  g_assert_cmpfloat (value_of (store, second, 2)->value, ==, 6);
   g_assert_cmpint (value_of (store, first, 3)->time_ns, ==, -3597 * NS_PER_S);
-  g_assert_cmpfloat (value_of (store, first, 3)->value.computed, ==, 12);
+  g_assert_cmpfloat (value_of (store, first, 3)->value, ==, 12);
 
   warning = find_warning (store, "W-PDH-TIME-BACK");
   g_assert_cmpuint (warning.line, ==, 3);
@@ -844,7 +844,7 @@ test_many_columns (void)
   g_assert_cmpuint (count_tracks (store, PS_TRACK_INSTANCE), ==, n_columns);
   g_assert_cmpuint (count_tracks (store, PS_TRACK_OBJECT), ==, 1);
   g_assert_cmpuint (ps_event_store_get_n_counter_values (store), ==, n_columns);
-  g_assert_cmpfloat (ps_event_store_get_counter_value (store, n_columns - 1)->value.computed, ==, n_columns - 1);
+  g_assert_cmpfloat (ps_event_store_get_counter_value (store, n_columns - 1)->value, ==, n_columns - 1);
 }
 
 int

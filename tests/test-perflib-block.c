@@ -17,142 +17,9 @@
 #include "ps-error.h"
 #include "ps-perflib-block.h"
 
-/* ------------------------------------------------------------------ */
-/* A writer of the spec's layouts                                     */
-/* ------------------------------------------------------------------ */
-
-typedef enum
-{
-  FIELD_SIZE,   /* a size, checked against its container */
-  FIELD_COUNT,  /* a count */
-} FieldKind;
-
-/* A size or count field the fuzz test corrupts */
-typedef struct
-{
-  gsize     offset;
-  FieldKind kind;
-} Field;
-
-typedef struct
-{
-  GByteArray *bytes;
-  GArray     *fields;
-  GArray     *open;    /* stack of struct starts whose size is patched at end */
-} Writer;
-
-static Writer *
-writer_new (void)
-{
-  Writer *w = g_new0 (Writer, 1);
-
-  w->bytes = g_byte_array_new ();
-  w->fields = g_array_new (FALSE, FALSE, sizeof (Field));
-  w->open = g_array_new (FALSE, FALSE, sizeof (gsize));
-  return w;
-}
-
-static void
-writer_free (Writer *w)
-{
-  g_byte_array_unref (w->bytes);
-  g_array_unref (w->fields);
-  g_array_unref (w->open);
-  g_free (w);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Writer, writer_free)
-
-static gsize
-w_pos (Writer *w)
-{
-  return w->bytes->len;
-}
-
-static void
-w_u8 (Writer *w, guint8 v)
-{
-  g_byte_array_append (w->bytes, &v, 1);
-}
-
-static void
-w_u16 (Writer *w, guint16 v)
-{
-  w_u8 (w, v & 0xff);
-  w_u8 (w, v >> 8);
-}
-
-static void
-w_u32 (Writer *w, guint32 v)
-{
-  w_u16 (w, v & 0xffff);
-  w_u16 (w, v >> 16);
-}
-
-static void
-w_u64 (Writer *w, guint64 v)
-{
-  w_u32 (w, v & 0xffffffffu);
-  w_u32 (w, v >> 32);
-}
-
-static void
-w_field (Writer *w, FieldKind kind, guint32 v)
-{
-  Field field = { w_pos (w), kind };
-
-  g_array_append_val (w->fields, field);
-  w_u32 (w, v);
-}
-
-static void
-w_pad8 (Writer *w)
-{
-  while (w_pos (w) % 8 != 0)
-    w_u8 (w, 0);
-}
-
-static void
-w_patch_u32 (Writer *w, gsize offset, guint32 v)
-{
-  w->bytes->data[offset] = v & 0xff;
-  w->bytes->data[offset + 1] = (v >> 8) & 0xff;
-  w->bytes->data[offset + 2] = (v >> 16) & 0xff;
-  w->bytes->data[offset + 3] = (v >> 24) & 0xff;
-}
-
-static void
-w_utf16 (Writer *w, const char *utf8)
-{
-  g_autofree gunichar2 *utf16 = NULL;
-  glong n = 0;
-
-  utf16 = g_utf8_to_utf16 (utf8, -1, NULL, &n, NULL);
-  g_assert_nonnull (utf16);
-  for (glong i = 0; i < n; i++)
-    w_u16 (w, utf16[i]);
-  w_u16 (w, 0);
-}
-
-/* Opens a struct whose size field is at start + size_at, patched by
- * w_close () with the bytes written since start. */
-static void
-w_open (Writer *w, gsize size_at)
-{
-  gsize start = w_pos (w);
-
-  g_array_append_val (w->open, start);
-  (void) size_at;
-}
-
-static void
-w_close (Writer *w, gsize size_at)
-{
-  gsize start = g_array_index (w->open, gsize, w->open->len - 1);
-
-  g_array_set_size (w->open, w->open->len - 1);
-  w_patch_u32 (w, start + size_at, (guint32) (w_pos (w) - start));
-}
+#include "gen-plv2.h"
+#include "perflib-writer.h"
+#include "ps-plv2.h"
 
 /* specs: perflib-v2.md §3.1 and the §3.7 example's timestamps */
 #define EX_PERF_TIME    G_GINT64_CONSTANT (1000000000)
@@ -160,103 +27,24 @@ w_close (Writer *w, gsize size_at)
 #define EX_FREQ         G_GINT64_CONSTANT (10000000)
 #define EX_UNIX_NS      G_GINT64_CONSTANT (1655526400000000000)
 
+/* The §3.7 example's timestamps */
 static void
-w_data_header (Writer *w, guint32 n_counters)
+w_data_header (PsPerflibWriter *w, guint32 n_counters)
 {
-  w_open (w, 0);
-  w_field (w, FIELD_SIZE, 0);
-  w_field (w, FIELD_COUNT, n_counters);
-  w_u64 (w, EX_PERF_TIME);
-  w_u64 (w, EX_TIME_100NS);
-  w_u64 (w, EX_FREQ);
   /* 2022-06-18 (Saturday) 04:26:40.000 */
-  w_u16 (w, 2022); w_u16 (w, 6); w_u16 (w, 6); w_u16 (w, 18);
-  w_u16 (w, 4); w_u16 (w, 26); w_u16 (w, 40); w_u16 (w, 0);
-}
+  static const PsPerflibSystemTime system_time = { 2022, 6, 6, 18, 4, 26, 40, 0 };
 
-static void
-w_data_end (Writer *w)
-{
-  w_close (w, 0);
-}
-
-static void
-w_block_begin (Writer *w, guint32 status, guint32 type)
-{
-  w_open (w, 8);
-  w_u32 (w, status);
-  w_u32 (w, type);
-  w_field (w, FIELD_SIZE, 0);
-  w_u32 (w, 0);
-}
-
-static void
-w_block_end (Writer *w)
-{
-  w_close (w, 8);
-}
-
-/* PERF_COUNTER_DATA with a value of data_size bytes (little-endian
- * bytes of v, then zeros), padded to 8 */
-static void
-w_counter_data (Writer *w, guint64 v, guint32 data_size)
-{
-  gsize start = w_pos (w);
-
-  w_field (w, FIELD_SIZE, data_size);
-  w_field (w, FIELD_SIZE, 0);
-  for (guint32 i = 0; i < data_size; i++)
-    w_u8 (w, i < 8 ? (v >> (8 * i)) & 0xff : 0xAB);
-  while ((w_pos (w) - start) % 8 != 0)
-    w_u8 (w, 0);
-  w_patch_u32 (w, start + 4, (guint32) (w_pos (w) - start));
-}
-
-/* PERF_MULTI_COUNTERS, dwSize = 8 + 4n without padding (§9.1.3) */
-static void
-w_multi_counters (Writer *w, const guint32 *ids, guint32 n)
-{
-  w_field (w, FIELD_SIZE, 8 + 4 * n);
-  w_field (w, FIELD_COUNT, n);
-  for (guint32 i = 0; i < n; i++)
-    w_u32 (w, ids[i]);
-}
-
-static void
-w_multi_instances_begin (Writer *w, guint32 n)
-{
-  w_open (w, 0);
-  w_field (w, FIELD_SIZE, 0);
-  w_field (w, FIELD_COUNT, n);
-}
-
-static void
-w_multi_instances_end (Writer *w)
-{
-  w_close (w, 0);
-}
-
-static void
-w_instance (Writer *w, guint32 id, const char *name)
-{
-  gsize start = w_pos (w);
-
-  w_field (w, FIELD_SIZE, 0);
-  w_u32 (w, id);
-  w_utf16 (w, name);
-  while ((w_pos (w) - start) % 8 != 0)
-    w_u8 (w, 0);
-  w_patch_u32 (w, start, (guint32) (w_pos (w) - start));
+  ps_perflib_writer_data_header (w, n_counters, EX_PERF_TIME, EX_TIME_100NS, EX_FREQ, &system_time);
 }
 
 static PsPerflibBuffer *
-decode_ok (Writer *w)
+decode_ok (PsPerflibWriter *w)
 {
   g_autoptr(GError) error = NULL;
   PsPerflibBuffer *buffer = NULL;
   gboolean ok;
 
-  ok = ps_perflib_buffer_decode (w->bytes->data, w->bytes->len, &buffer, &error);
+  ok = ps_perflib_buffer_decode (ps_perflib_writer_peek (w, NULL), ps_perflib_writer_get_length (w), &buffer, &error);
   g_assert_no_error (error);
   g_assert_true (ok);
   g_assert_nonnull (buffer);
@@ -396,18 +184,18 @@ static const guint8 spec_example[80] = {
 static void
 test_minimal (void)
 {
-  g_autoptr(Writer) w = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
   g_autoptr(PsPerflibBuffer) buffer = NULL;
   const PsPerflibBlock *block;
 
   w_data_header (w, 1);
-  w_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
-  w_counter_data (w, 42, 4);
-  w_block_end (w);
-  w_data_end (w);
+  ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
+  ps_perflib_writer_counter_data (w, 42, 4);
+  ps_perflib_writer_block_end (w);
+  ps_perflib_writer_data_end (w);
 
   /* The writer reproduces the spec's bytes */
-  g_assert_cmpmem (w->bytes->data, w->bytes->len, spec_example, sizeof spec_example);
+  g_assert_cmpmem (ps_perflib_writer_peek (w, NULL), ps_perflib_writer_get_length (w), spec_example, sizeof spec_example);
 
   buffer = decode_ok (w);
   g_assert_cmpuint (buffer->total_size, ==, 80);
@@ -446,51 +234,51 @@ test_minimal (void)
 
 /* One buffer with every dwType: 1 (u64), 0 (error), 2, 4, 6 */
 static void
-build_every_type (Writer *w)
+build_every_type (PsPerflibWriter *w)
 {
   static const guint32 ids3[] = { 10, 20, 30 };
   static const guint32 ids2[] = { 7, 8 };
 
   w_data_header (w, 5);
 
-  w_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
-  w_counter_data (w, G_GUINT64_CONSTANT (0x123456789ABCDEF0), 8);
-  w_block_end (w);
+  ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
+  ps_perflib_writer_counter_data (w, G_GUINT64_CONSTANT (0x123456789ABCDEF0), 8);
+  ps_perflib_writer_block_end (w);
 
-  w_block_begin (w, 0x000006BA, PS_PERFLIB_BLOCK_ERROR_RETURN);
-  w_block_end (w);
+  ps_perflib_writer_block_begin (w, 0x000006BA, PS_PERFLIB_BLOCK_ERROR_RETURN);
+  ps_perflib_writer_block_end (w);
 
-  w_block_begin (w, 0, PS_PERFLIB_BLOCK_MULTIPLE_COUNTERS);
-  w_multi_counters (w, ids3, 3);
-  w_counter_data (w, 1000, 4);
-  w_counter_data (w, G_GUINT64_CONSTANT (5000000000), 8);
-  w_counter_data (w, 3, 4);
-  w_block_end (w);
+  ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_MULTIPLE_COUNTERS);
+  ps_perflib_writer_multi_counters (w, ids3, 3);
+  ps_perflib_writer_counter_data (w, 1000, 4);
+  ps_perflib_writer_counter_data (w, G_GUINT64_CONSTANT (5000000000), 8);
+  ps_perflib_writer_counter_data (w, 3, 4);
+  ps_perflib_writer_block_end (w);
 
-  w_block_begin (w, 0, PS_PERFLIB_BLOCK_MULTIPLE_INSTANCES);
-  w_multi_instances_begin (w, 3);
-  w_instance (w, 0, "0");
-  w_counter_data (w, 11, 8);
-  w_instance (w, 1, "_Total");
-  w_counter_data (w, 22, 8);
-  w_instance (w, 2, "Ünïcödé 😀");
-  w_counter_data (w, 33, 8);
-  w_multi_instances_end (w);
-  w_block_end (w);
+  ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_MULTIPLE_INSTANCES);
+  ps_perflib_writer_multi_instances_begin (w, 3);
+  ps_perflib_writer_instance (w, 0, "0");
+  ps_perflib_writer_counter_data (w, 11, 8);
+  ps_perflib_writer_instance (w, 1, "_Total");
+  ps_perflib_writer_counter_data (w, 22, 8);
+  ps_perflib_writer_instance (w, 2, "Ünïcödé 😀");
+  ps_perflib_writer_counter_data (w, 33, 8);
+  ps_perflib_writer_multi_instances_end (w);
+  ps_perflib_writer_block_end (w);
 
-  w_block_begin (w, 0, PS_PERFLIB_BLOCK_COUNTERSET);
-  w_multi_counters (w, ids2, 2);
-  w_multi_instances_begin (w, 2);
-  w_instance (w, 100, "svchost");
-  w_counter_data (w, 101, 4);
-  w_counter_data (w, 102, 8);
-  w_instance (w, 200, "explorer");
-  w_counter_data (w, 201, 4);
-  w_counter_data (w, 202, 8);
-  w_multi_instances_end (w);
-  w_block_end (w);
+  ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_COUNTERSET);
+  ps_perflib_writer_multi_counters (w, ids2, 2);
+  ps_perflib_writer_multi_instances_begin (w, 2);
+  ps_perflib_writer_instance (w, 100, "svchost");
+  ps_perflib_writer_counter_data (w, 101, 4);
+  ps_perflib_writer_counter_data (w, 102, 8);
+  ps_perflib_writer_instance (w, 200, "explorer");
+  ps_perflib_writer_counter_data (w, 201, 4);
+  ps_perflib_writer_counter_data (w, 202, 8);
+  ps_perflib_writer_multi_instances_end (w);
+  ps_perflib_writer_block_end (w);
 
-  w_data_end (w);
+  ps_perflib_writer_data_end (w);
 }
 
 static void
@@ -570,7 +358,7 @@ check_every_type (const PsPerflibBuffer *buffer, guint n_blocks)
 static void
 test_every_type (void)
 {
-  g_autoptr(Writer) w = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
   g_autoptr(PsPerflibBuffer) buffer = NULL;
 
   build_every_type (w);
@@ -591,19 +379,19 @@ test_every_type (void)
 static void
 test_error_return_between (void)
 {
-  g_autoptr(Writer) w = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
   g_autoptr(PsPerflibBuffer) buffer = NULL;
 
   w_data_header (w, 3);
-  w_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
-  w_counter_data (w, 7, 4);
-  w_block_end (w);
-  w_block_begin (w, 5, PS_PERFLIB_BLOCK_ERROR_RETURN);
-  w_block_end (w);
-  w_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
-  w_counter_data (w, 9, 8);
-  w_block_end (w);
-  w_data_end (w);
+  ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
+  ps_perflib_writer_counter_data (w, 7, 4);
+  ps_perflib_writer_block_end (w);
+  ps_perflib_writer_block_begin (w, 5, PS_PERFLIB_BLOCK_ERROR_RETURN);
+  ps_perflib_writer_block_end (w);
+  ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
+  ps_perflib_writer_counter_data (w, 9, 8);
+  ps_perflib_writer_block_end (w);
+  ps_perflib_writer_data_end (w);
 
   buffer = decode_ok (w);
   g_assert_cmpuint (buffer->n_blocks, ==, 3);
@@ -623,26 +411,26 @@ test_counterset_instances (void)
 
   for (guint n_instances = 0; n_instances <= 500; n_instances += 500)
     {
-      g_autoptr(Writer) w = writer_new ();
+      g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
       g_autoptr(PsPerflibBuffer) buffer = NULL;
       const PsPerflibBlock *b;
 
       w_data_header (w, 1);
-      w_block_begin (w, 0, PS_PERFLIB_BLOCK_COUNTERSET);
-      w_multi_counters (w, ids, 3);
-      w_multi_instances_begin (w, n_instances);
+      ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_COUNTERSET);
+      ps_perflib_writer_multi_counters (w, ids, 3);
+      ps_perflib_writer_multi_instances_begin (w, n_instances);
       for (guint i = 0; i < n_instances; i++)
         {
           g_autofree char *name = g_strdup_printf ("instance %u", i);
 
-          w_instance (w, 1000 + i, name);
-          w_counter_data (w, i, 4);
-          w_counter_data (w, G_GUINT64_CONSTANT (1) << 40 | i, 8);
-          w_counter_data (w, 2 * i, 4);
+          ps_perflib_writer_instance (w, 1000 + i, name);
+          ps_perflib_writer_counter_data (w, i, 4);
+          ps_perflib_writer_counter_data (w, G_GUINT64_CONSTANT (1) << 40 | i, 8);
+          ps_perflib_writer_counter_data (w, 2 * i, 4);
         }
-      w_multi_instances_end (w);
-      w_block_end (w);
-      w_data_end (w);
+      ps_perflib_writer_multi_instances_end (w);
+      ps_perflib_writer_block_end (w);
+      ps_perflib_writer_data_end (w);
 
       buffer = decode_ok (w);
       b = &buffer->blocks[0];
@@ -674,32 +462,32 @@ test_counterset_instances (void)
 static void
 test_instance_names (void)
 {
-  g_autoptr(Writer) w = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
   g_autoptr(PsPerflibBuffer) buffer = NULL;
   const PsPerflibBlock *b;
   gsize bad_name_at;
 
   w_data_header (w, 1);
-  w_block_begin (w, 0, PS_PERFLIB_BLOCK_MULTIPLE_INSTANCES);
-  w_multi_instances_begin (w, 5);
-  w_instance (w, 0, "");
-  w_counter_data (w, 1, 4);
-  w_instance (w, 4, "dup");
-  w_counter_data (w, 2, 4);
-  w_instance (w, 4, "dup");
-  w_counter_data (w, 3, 4);
+  ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_MULTIPLE_INSTANCES);
+  ps_perflib_writer_multi_instances_begin (w, 5);
+  ps_perflib_writer_instance (w, 0, "");
+  ps_perflib_writer_counter_data (w, 1, 4);
+  ps_perflib_writer_instance (w, 4, "dup");
+  ps_perflib_writer_counter_data (w, 2, 4);
+  ps_perflib_writer_instance (w, 4, "dup");
+  ps_perflib_writer_counter_data (w, 3, 4);
   /* 7 code units + NUL = 16 bytes: no padding needed */
-  w_instance (w, 5, "seven77");
-  w_counter_data (w, 4, 4);
+  ps_perflib_writer_instance (w, 5, "seven77");
+  ps_perflib_writer_counter_data (w, 4, 4);
   /* A lone high surrogate then "x" */
-  bad_name_at = w_pos (w);
-  w_field (w, FIELD_SIZE, 16);
-  w_u32 (w, 6);
-  w_u16 (w, 0xD800); w_u16 (w, 'x'); w_u16 (w, 0); w_u16 (w, 0);
-  w_counter_data (w, 5, 4);
-  w_multi_instances_end (w);
-  w_block_end (w);
-  w_data_end (w);
+  bad_name_at = ps_perflib_writer_get_length (w);
+  ps_perflib_writer_field (w, PS_PERFLIB_FIELD_OTHER_SIZE, 16);
+  ps_perflib_writer_u32 (w, 6);
+  ps_perflib_writer_u16 (w, 0xD800); ps_perflib_writer_u16 (w, 'x'); ps_perflib_writer_u16 (w, 0); ps_perflib_writer_u16 (w, 0);
+  ps_perflib_writer_counter_data (w, 5, 4);
+  ps_perflib_writer_multi_instances_end (w);
+  ps_perflib_writer_block_end (w);
+  ps_perflib_writer_data_end (w);
 
   buffer = decode_ok (w);
   b = &buffer->blocks[0];
@@ -721,26 +509,26 @@ test_instance_names (void)
 static void
 test_name_without_nul (void)
 {
-  g_autoptr(Writer) w = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
   g_autoptr(PsPerflibBuffer) buffer = NULL;
   gsize rejected_at;
 
   w_data_header (w, 1);
-  w_block_begin (w, 0, PS_PERFLIB_BLOCK_MULTIPLE_INSTANCES);
-  w_multi_instances_begin (w, 3);
-  w_instance (w, 1, "first");
-  w_counter_data (w, 10, 4);
-  rejected_at = w_pos (w);
+  ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_MULTIPLE_INSTANCES);
+  ps_perflib_writer_multi_instances_begin (w, 3);
+  ps_perflib_writer_instance (w, 1, "first");
+  ps_perflib_writer_counter_data (w, 10, 4);
+  rejected_at = ps_perflib_writer_get_length (w);
   /* Size 16: 4 code units, none NUL; the next struct starts right after */
-  w_field (w, FIELD_SIZE, 16);
-  w_u32 (w, 2);
-  w_u16 (w, 'a'); w_u16 (w, 'b'); w_u16 (w, 'c'); w_u16 (w, 'd');
-  w_counter_data (w, 20, 4);
-  w_instance (w, 3, "third");
-  w_counter_data (w, 30, 4);
-  w_multi_instances_end (w);
-  w_block_end (w);
-  w_data_end (w);
+  ps_perflib_writer_field (w, PS_PERFLIB_FIELD_OTHER_SIZE, 16);
+  ps_perflib_writer_u32 (w, 2);
+  ps_perflib_writer_u16 (w, 'a'); ps_perflib_writer_u16 (w, 'b'); ps_perflib_writer_u16 (w, 'c'); ps_perflib_writer_u16 (w, 'd');
+  ps_perflib_writer_counter_data (w, 20, 4);
+  ps_perflib_writer_instance (w, 3, "third");
+  ps_perflib_writer_counter_data (w, 30, 4);
+  ps_perflib_writer_multi_instances_end (w);
+  ps_perflib_writer_block_end (w);
+  ps_perflib_writer_data_end (w);
 
   buffer = decode_ok (w);
   g_assert_cmpuint (buffer->blocks[0].n_instances, ==, 2);
@@ -787,13 +575,13 @@ good_last_offset (const guint8 *data, gsize len)
 static void
 test_header_errors (void)
 {
-  g_autoptr(Writer) w = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
   g_autofree guint8 *data = NULL;
   gsize len;
 
   build_every_type (w);
-  len = w->bytes->len;
-  data = g_memdup2 (w->bytes->data, len);
+  len = ps_perflib_writer_get_length (w);
+  data = g_memdup2 (ps_perflib_writer_peek (w, NULL), len);
 
   /* Shorter than the header */
   {
@@ -819,34 +607,34 @@ test_header_errors (void)
     g_autoptr(GError) error = NULL;
     g_autoptr(PsPerflibBuffer) buffer = NULL;
 
-    w_patch_u32 (w, 0, len + 8);
-    buffer = decode_fail (w->bytes->data, len, &error);
+    ps_perflib_writer_patch_u32 (w, 0, len + 8);
+    buffer = decode_fail (ps_perflib_writer_peek (w, NULL), len, &error);
     check_every_type (buffer, 5);
     g_assert_cmpuint (error_offset (error), ==, 0);
-    w_patch_u32 (w, 0, len);
+    ps_perflib_writer_patch_u32 (w, 0, len);
   }
   /* dwTotalSize < 48 */
   {
     g_autoptr(GError) error = NULL;
     g_autoptr(PsPerflibBuffer) buffer = NULL;
 
-    w_patch_u32 (w, 0, 47);
-    buffer = decode_fail (w->bytes->data, len, &error);
+    ps_perflib_writer_patch_u32 (w, 0, 47);
+    buffer = decode_fail (ps_perflib_writer_peek (w, NULL), len, &error);
     g_assert_cmpuint (buffer->n_blocks, ==, 0);
     g_assert_cmpint (buffer->perf_freq, ==, EX_FREQ);
     g_assert_cmpuint (error_offset (error), ==, 0);
-    w_patch_u32 (w, 0, len);
+    ps_perflib_writer_patch_u32 (w, 0, len);
   }
   /* dwNumCounters = 0xFFFFFFFF */
   {
     g_autoptr(GError) error = NULL;
     g_autoptr(PsPerflibBuffer) buffer = NULL;
 
-    w_patch_u32 (w, 4, 0xFFFFFFFFu);
-    buffer = decode_fail (w->bytes->data, len, &error);
+    ps_perflib_writer_patch_u32 (w, 4, 0xFFFFFFFFu);
+    buffer = decode_fail (ps_perflib_writer_peek (w, NULL), len, &error);
     g_assert_cmpuint (buffer->n_blocks, ==, 0);
     g_assert_cmpuint (error_offset (error), ==, 4);
-    w_patch_u32 (w, 4, 5);
+    ps_perflib_writer_patch_u32 (w, 4, 5);
   }
   /* dwSize = 0, 15, beyond the end, in the third block */
   {
@@ -860,13 +648,13 @@ test_header_errors (void)
         g_autoptr(GError) error = NULL;
         g_autoptr(PsPerflibBuffer) buffer = NULL;
 
-        w_patch_u32 (w, third + 8, bad_sizes[i]);
-        buffer = decode_fail (w->bytes->data, len, &error);
+        ps_perflib_writer_patch_u32 (w, third + 8, bad_sizes[i]);
+        buffer = decode_fail (ps_perflib_writer_peek (w, NULL), len, &error);
         g_assert_cmpuint (error_offset (error), ==, third);
         g_assert_cmpuint (buffer->n_blocks, ==, 2);
         check_every_type (buffer, 2);
       }
-    w_patch_u32 (w, third + 8, orig);
+    ps_perflib_writer_patch_u32 (w, third + 8, orig);
   }
   /* Empty input */
   {
@@ -881,25 +669,25 @@ test_header_errors (void)
 static void
 test_multi_counters_overflow (void)
 {
-  g_autoptr(Writer) w = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(PsPerflibBuffer) buffer = NULL;
   gsize mc_at;
 
   w_data_header (w, 2);
-  w_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
-  w_counter_data (w, 5, 4);
-  w_block_end (w);
-  w_block_begin (w, 0, PS_PERFLIB_BLOCK_MULTIPLE_COUNTERS);
-  mc_at = w_pos (w);
-  w_u32 (w, 16);
-  w_u32 (w, 0x40000000u);
-  w_u32 (w, 1); w_u32 (w, 2);
-  w_counter_data (w, 1, 4);
-  w_block_end (w);
-  w_data_end (w);
+  ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
+  ps_perflib_writer_counter_data (w, 5, 4);
+  ps_perflib_writer_block_end (w);
+  ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_MULTIPLE_COUNTERS);
+  mc_at = ps_perflib_writer_get_length (w);
+  ps_perflib_writer_u32 (w, 16);
+  ps_perflib_writer_u32 (w, 0x40000000u);
+  ps_perflib_writer_u32 (w, 1); ps_perflib_writer_u32 (w, 2);
+  ps_perflib_writer_counter_data (w, 1, 4);
+  ps_perflib_writer_block_end (w);
+  ps_perflib_writer_data_end (w);
 
-  buffer = decode_fail (w->bytes->data, w->bytes->len, &error);
+  buffer = decode_fail (ps_perflib_writer_peek (w, NULL), ps_perflib_writer_get_length (w), &error);
   g_assert_cmpuint (error_offset (error), ==, mc_at);
   g_assert_nonnull (strstr (error->message, "dwCounters"));
   g_assert_cmpuint (buffer->n_blocks, ==, 2);
@@ -913,17 +701,17 @@ static void
 test_data_sizes (void)
 {
   static const guint32 sizes[] = { 0, 3, 4, 8, 16 };
-  g_autoptr(Writer) w = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
   g_autoptr(PsPerflibBuffer) buffer = NULL;
 
   w_data_header (w, G_N_ELEMENTS (sizes));
   for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
     {
-      w_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
-      w_counter_data (w, G_GUINT64_CONSTANT (0x0102030405060708), sizes[i]);
-      w_block_end (w);
+      ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
+      ps_perflib_writer_counter_data (w, G_GUINT64_CONSTANT (0x0102030405060708), sizes[i]);
+      ps_perflib_writer_block_end (w);
     }
-  w_data_end (w);
+  ps_perflib_writer_data_end (w);
 
   buffer = decode_ok (w);
   g_assert_cmpuint (buffer->n_values, ==, 5);
@@ -932,7 +720,7 @@ test_data_sizes (void)
   g_assert_false (buffer->values[1].has_value);
   g_assert_cmpuint (buffer->values[1].data_size, ==, 3);
   /* Opaque bytes stay reachable through data_offset */
-  g_assert_cmpuint (w->bytes->data[buffer->values[1].data_offset], ==, 0x08);
+  g_assert_cmpuint (ps_perflib_writer_peek (w, NULL)[buffer->values[1].data_offset], ==, 0x08);
   g_assert_true (buffer->values[2].has_value);
   g_assert_cmpuint (buffer->values[2].value, ==, 0x05060708);
   g_assert_cmpuint (buffer->values[3].value, ==, G_GUINT64_CONSTANT (0x0102030405060708));
@@ -947,8 +735,8 @@ test_data_sizes (void)
     g_autoptr(PsPerflibBuffer) bad = NULL;
     gsize at = buffer->values[3].offset;
 
-    w_patch_u32 (w, at, 9);
-    bad = decode_fail (w->bytes->data, w->bytes->len, &error);
+    ps_perflib_writer_patch_u32 (w, at, 9);
+    bad = decode_fail (ps_perflib_writer_peek (w, NULL), ps_perflib_writer_get_length (w), &error);
     g_assert_cmpuint (error_offset (error), ==, at);
     g_assert_nonnull (strstr (error->message, "dwDataSize"));
     g_assert_cmpuint (bad->n_blocks, ==, 4);
@@ -962,21 +750,21 @@ static void
 test_unknown_types (void)
 {
   static const guint32 types[] = { 3, 5, 7 };
-  g_autoptr(Writer) w = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
   g_autoptr(PsPerflibBuffer) buffer = NULL;
 
   w_data_header (w, 4);
   for (gsize i = 0; i < G_N_ELEMENTS (types); i++)
     {
-      w_block_begin (w, 0, types[i]);
+      ps_perflib_writer_block_begin (w, 0, types[i]);
       /* A payload that would not parse as anything */
-      w_u32 (w, 0xFFFFFFFFu); w_u32 (w, 0xFFFFFFFFu);
-      w_block_end (w);
+      ps_perflib_writer_u32 (w, 0xFFFFFFFFu); ps_perflib_writer_u32 (w, 0xFFFFFFFFu);
+      ps_perflib_writer_block_end (w);
     }
-  w_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
-  w_counter_data (w, 77, 4);
-  w_block_end (w);
-  w_data_end (w);
+  ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
+  ps_perflib_writer_counter_data (w, 77, 4);
+  ps_perflib_writer_block_end (w);
+  ps_perflib_writer_data_end (w);
 
   buffer = decode_ok (w);
   g_assert_cmpuint (buffer->n_blocks, ==, 4);
@@ -994,22 +782,22 @@ test_unknown_types (void)
 static void
 test_trailing_and_unaligned (void)
 {
-  g_autoptr(Writer) w = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
   g_autoptr(PsPerflibBuffer) buffer = NULL;
   gsize total;
 
   w_data_header (w, 2);
-  w_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
-  w_counter_data (w, 1, 4);
-  w_u32 (w, 0);            /* block dwSize 36: not a multiple of 8 */
-  w_block_end (w);
-  w_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
-  w_counter_data (w, 2, 4);
-  w_block_end (w);
-  w_data_end (w);
-  total = w_pos (w);
+  ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
+  ps_perflib_writer_counter_data (w, 1, 4);
+  ps_perflib_writer_u32 (w, 0);            /* block dwSize 36: not a multiple of 8 */
+  ps_perflib_writer_block_end (w);
+  ps_perflib_writer_block_begin (w, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
+  ps_perflib_writer_counter_data (w, 2, 4);
+  ps_perflib_writer_block_end (w);
+  ps_perflib_writer_data_end (w);
+  total = ps_perflib_writer_get_length (w);
   for (guint i = 0; i < 13; i++)
-    w_u8 (w, 0xEE);
+    ps_perflib_writer_u8 (w, 0xEE);
 
   buffer = decode_ok (w);
   g_assert_cmpuint (buffer->n_blocks, ==, 2);
@@ -1023,15 +811,15 @@ test_trailing_and_unaligned (void)
 
   /* Bytes inside dwTotalSize after the last block */
   {
-    g_autoptr(Writer) w2 = writer_new ();
+    g_autoptr(PsPerflibWriter) w2 = ps_perflib_writer_new ();
     g_autoptr(PsPerflibBuffer) b2 = NULL;
 
     w_data_header (w2, 1);
-    w_block_begin (w2, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
-    w_counter_data (w2, 3, 8);
-    w_block_end (w2);
-    w_u64 (w2, 0);
-    w_data_end (w2);
+    ps_perflib_writer_block_begin (w2, 0, PS_PERFLIB_BLOCK_SINGLE_COUNTER);
+    ps_perflib_writer_counter_data (w2, 3, 8);
+    ps_perflib_writer_block_end (w2);
+    ps_perflib_writer_u64 (w2, 0);
+    ps_perflib_writer_data_end (w2);
     b2 = decode_ok (w2);
     g_assert_cmpuint (b2->values[0].value, ==, 3);
     g_assert_true (has_warning (b2->warnings, b2->n_warnings, PS_PERFLIB_WARNING_TRAILING_BYTES, 80));
@@ -1067,19 +855,19 @@ load_le32 (const guint8 *p)
 static void
 test_fuzz_sizes (void)
 {
-  g_autoptr(Writer) w = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
   g_autoptr(PsPerflibBuffer) good = NULL;
   gsize len;
 
   build_every_type (w);
   good = decode_ok (w);
-  len = w->bytes->len;
-  g_assert_cmpuint (w->fields->len, >, 25);
+  len = ps_perflib_writer_get_length (w);
+  g_assert_cmpuint (ps_perflib_writer_get_n_fields (w), >, 25);
 
-  for (guint f = 0; f < w->fields->len; f++)
+  for (guint f = 0; f < ps_perflib_writer_get_n_fields (w); f++)
     {
-      const Field *field = &g_array_index (w->fields, Field, f);
-      guint32 orig = load_le32 (w->bytes->data + field->offset);
+      const PsPerflibField *field = ps_perflib_writer_get_field (w, f);
+      guint32 orig = load_le32 (ps_perflib_writer_peek (w, NULL) + field->offset);
       guint32 values[8];
       guint n_values;
       guint n_before = 0;
@@ -1092,7 +880,7 @@ test_fuzz_sizes (void)
 
       for (guint v = 0; v < n_values; v++)
         {
-          g_autofree guint8 *copy = g_memdup2 (w->bytes->data, len);
+          g_autofree guint8 *copy = g_memdup2 (ps_perflib_writer_peek (w, NULL), len);
           g_autoptr(GError) error = NULL;
           g_autoptr(PsPerflibBuffer) buffer = NULL;
           gboolean ok;
@@ -1147,22 +935,166 @@ test_fuzz_sizes (void)
     }
 }
 
+/* The hostile values of one field whose original value is size */
+static guint
+hostile_values (guint32 size, guint32 *out)
+{
+  guint n = 0;
+
+  out[n++] = 0;
+  out[n++] = 1;
+  out[n++] = 7;
+  out[n++] = size - 1;
+  out[n++] = size + 1;
+  out[n++] = size + 8;
+  out[n++] = 0x7fffffffu;
+  out[n++] = 0xffffffffu;
+  return n;
+}
+
+/* Every size and count field of every block (and every instance name) of
+ * a buffer with every dwType, set to each hostile value: the decoder
+ * reads nothing outside the buffer (ASan in CI), decodes every block
+ * before the damaged one exactly as before, and either reports an error
+ * at a byte offset inside the damaged block or after it, or reads past
+ * the damage with a warning or a changed value in that block. */
+static void
+test_fuzz_hostile (void)
+{
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
+  g_autoptr(PsPerflibBuffer) good = NULL;
+  const guint8 *original;
+  gsize len;
+  guint n_checked = 0;
+
+  build_every_type (w);
+  good = decode_ok (w);
+  original = ps_perflib_writer_peek (w, &len);
+
+  for (guint f = 0; f < ps_perflib_writer_get_n_fields (w); f++)
+    {
+      const PsPerflibField *field = ps_perflib_writer_get_field (w, f);
+      gsize block_start = field->block_offset == PS_PERFLIB_WRITER_NO_BLOCK ? 0 : field->block_offset;
+      guint damaged = 0;
+      guint32 values[8];
+      guint n_values = 1;
+
+      /* The damaged block: the one holding the field */
+      while (damaged < good->n_blocks && good->blocks[damaged].offset < block_start)
+        damaged++;
+      if (field->kind != PS_PERFLIB_FIELD_INSTANCE_NAME)
+        n_values = hostile_values (load_le32 (original + field->offset), values);
+
+      for (guint v = 0; v < n_values; v++)
+        {
+          g_autofree guint8 *copy = g_memdup2 (original, len);
+          g_autoptr(GError) error = NULL;
+          g_autoptr(PsPerflibBuffer) buffer = NULL;
+          gboolean ok;
+
+          if (field->kind == PS_PERFLIB_FIELD_INSTANCE_NAME)
+            memset (copy + field->offset, 'A', field->length);   /* no NUL left */
+          else
+            {
+              if (values[v] == load_le32 (original + field->offset))
+                continue;
+              copy[field->offset] = values[v] & 0xff;
+              copy[field->offset + 1] = (values[v] >> 8) & 0xff;
+              copy[field->offset + 2] = (values[v] >> 16) & 0xff;
+              copy[field->offset + 3] = (values[v] >> 24) & 0xff;
+            }
+          n_checked++;
+
+          ok = ps_perflib_buffer_decode (copy, len, &buffer, &error);
+          g_assert_nonnull (buffer);
+          g_assert_cmpint (buffer->perf_time_stamp, ==, EX_PERF_TIME);
+          g_assert_cmpint (buffer->perf_freq, ==, EX_FREQ);
+
+          if (field->block_offset == PS_PERFLIB_WRITER_NO_BLOCK)
+            {
+              /* dwTotalSize, dwNumCounters: the header itself is named */
+              if (!ok)
+                {
+                  g_assert_error (error, PS_ERROR, PS_ERROR_PARSE);
+                  g_assert_cmpuint (error_offset (error), <=, len);
+                }
+              continue;
+            }
+
+          /* The blocks before the damaged one, exactly as before */
+          g_assert_cmpuint (buffer->n_blocks, >=, damaged);
+          check_every_type (buffer, damaged);
+          for (guint b = 0; b < damaged; b++)
+            {
+              g_assert_true (buffer->blocks[b].complete);
+              g_assert_cmpuint (buffer->blocks[b].offset, ==, good->blocks[b].offset);
+            }
+
+          if (!ok)
+            {
+              gsize at = error_offset (error);
+
+              g_assert_error (error, PS_ERROR, PS_ERROR_PARSE);
+              g_assert_false (buffer->complete);
+              /* The bad block, or a later one it misframed */
+              g_assert_cmpuint (at, >=, field->block_offset);
+              g_assert_cmpuint (at, <=, len);
+              /* A dwSize that does not frame its block stops before it */
+              if (buffer->n_blocks == damaged)
+                g_assert_cmpuint (at, ==, field->block_offset);
+              if (field->kind == PS_PERFLIB_FIELD_BLOCK_SIZE && values[v] < 16)
+                g_assert_cmpuint (at, ==, field->block_offset);
+            }
+          else if (field->kind == PS_PERFLIB_FIELD_INSTANCE_NAME)
+            {
+              const PsPerflibBlock *b = &buffer->blocks[damaged];
+
+              g_assert_true (has_warning (buffer->warnings, buffer->n_warnings,
+                                          PS_PERFLIB_WARNING_INSTANCE_REJECTED, field->struct_offset));
+              g_assert_cmpuint (b->n_instances, ==, good->blocks[damaged].n_instances - 1);
+              for (guint i = 0; i < b->n_instances; i++)
+                g_assert_cmpuint (buffer->instances[b->first_instance + i].offset, !=, field->struct_offset);
+              /* The blocks after it are untouched */
+              g_assert_cmpuint (buffer->n_blocks, ==, good->n_blocks);
+            }
+          else
+            {
+              /* Read past: the damage shows in the damaged block, as a
+               * warning at or after its start, or a changed value */
+              gboolean seen = FALSE;
+
+              for (guint i = 0; i < buffer->n_warnings; i++)
+                if (buffer->warnings[i].offset >= field->block_offset)
+                  seen = TRUE;
+              for (guint i = 0; i < MIN (buffer->n_values, good->n_values); i++)
+                if (buffer->values[i].value != good->values[i].value ||
+                    buffer->values[i].data_size != good->values[i].data_size)
+                  seen = TRUE;
+              g_assert_true (seen || buffer->n_values != good->n_values ||
+                             buffer->n_instances != good->n_instances);
+            }
+        }
+    }
+  /* Every kind of field of §3.1–§3.6 was corrupted */
+  g_assert_cmpuint (n_checked, >, 8 * 25);
+}
+
 /* Every prefix of a valid buffer, with dwTotalSize left as written */
 static void
 test_truncation (void)
 {
-  g_autoptr(Writer) w = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
   g_autoptr(PsPerflibBuffer) good = NULL;
   gsize len;
 
   build_every_type (w);
   good = decode_ok (w);
-  len = w->bytes->len;
+  len = ps_perflib_writer_get_length (w);
 
   for (gsize cut = 0; cut < len; cut++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(PsPerflibBuffer) buffer = decode_fail (w->bytes->data, cut, &error);
+      g_autoptr(PsPerflibBuffer) buffer = decode_fail (ps_perflib_writer_peek (w, NULL), cut, &error);
       guint n_whole = 0;
 
       if (cut < 48)
@@ -1190,46 +1122,37 @@ static const guint8 set_guid[16] = {
 };
 
 static void
-w_guid (Writer *w, const guint8 *guid)
+w_counterset_header (PsPerflibWriter *w, guint32 n_counters, guint32 instance_type)
 {
-  g_byte_array_append (w->bytes, guid, 16);
+  ps_perflib_writer_counterset_reg (w, set_guid, 100, n_counters, instance_type);
 }
 
 static void
-w_counterset_header (Writer *w, guint32 n_counters, guint32 instance_type)
+w_counter_reg (PsPerflibWriter *w, guint32 id, guint32 type, guint32 base, guint32 time, guint32 freq, guint32 multi)
 {
-  w_guid (w, set_guid);
-  w_u32 (w, 0);
-  w_u32 (w, 100);
-  w_field (w, FIELD_COUNT, n_counters);
-  w_u32 (w, instance_type);
-}
+  PsPerflibWriterCounter counter;
 
-static void
-w_counter_reg (Writer *w, guint32 id, guint32 type, guint32 base, guint32 time, guint32 freq, guint32 multi)
-{
-  w_u32 (w, id);
-  w_u32 (w, type);
-  w_u64 (w, PS_PERFLIB_ATTRIB_DISPLAY_AS_REAL);
-  w_u32 (w, 200);
-  w_u32 (w, (guint32) -3);
-  w_u32 (w, base);
-  w_u32 (w, time);
-  w_u32 (w, freq);
-  w_u32 (w, multi);
-  w_u32 (w, 2);
-  w_u32 (w, 0);
+  ps_perflib_writer_counter_init (&counter, id, type);
+  counter.attrib = PS_PERFLIB_ATTRIB_DISPLAY_AS_REAL;
+  counter.detail_level = 200;
+  counter.default_scale = -3;
+  counter.base_counter_id = base;
+  counter.perf_time_id = time;
+  counter.perf_freq_id = freq;
+  counter.multi_id = multi;
+  counter.aggregate_func = 2;
+  ps_perflib_writer_counter_reg (w, &counter);
 }
 
 #define NONE PS_PERF_NO_COUNTER
 
 static PsPerflibCounterSet *
-decode_set_ok (Writer *w)
+decode_set_ok (PsPerflibWriter *w)
 {
   g_autoptr(GError) error = NULL;
   PsPerflibCounterSet *set = NULL;
 
-  g_assert_true (ps_perflib_counterset_decode (w->bytes->data, w->bytes->len, &set, &error));
+  g_assert_true (ps_perflib_counterset_decode (ps_perflib_writer_peek (w, NULL), ps_perflib_writer_get_length (w), &set, &error));
   g_assert_no_error (error);
   return set;
 }
@@ -1237,9 +1160,9 @@ decode_set_ok (Writer *w)
 static void
 test_registration (void)
 {
-  g_autoptr(Writer) w = writer_new ();
-  g_autoptr(Writer) names = writer_new ();
-  g_autoptr(Writer) text = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
+  g_autoptr(PsPerflibWriter) names = ps_perflib_writer_new ();
+  g_autoptr(PsPerflibWriter) text = ps_perflib_writer_new ();
   g_autoptr(PsPerflibCounterSet) set = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *guid_text = NULL;
@@ -1272,41 +1195,41 @@ test_registration (void)
   g_assert_null (ps_perflib_counterset_lookup (set, 3));
 
   /* Code 5: names, one entry without a string, an odd offset */
-  w_open (names, 0);
-  w_u32 (names, 0);
-  w_u32 (names, 3);
-  w_u32 (names, 0); str0 = w_pos (names); w_u32 (names, 0);
-  w_u32 (names, 1); w_u32 (names, 0xFFFFFFFFu);
-  w_u32 (names, 2); str1 = w_pos (names); w_u32 (names, 0);
-  w_patch_u32 (names, str0, (guint32) w_pos (names));
-  w_utf16 (names, "Avg. Disk sec/Transfer");
-  w_u8 (names, 0);
-  w_patch_u32 (names, str1, (guint32) w_pos (names));
-  w_utf16 (names, "% Idle Time");
-  w_close (names, 0);
+  ps_perflib_writer_open (names);
+  ps_perflib_writer_u32 (names, 0);
+  ps_perflib_writer_u32 (names, 3);
+  ps_perflib_writer_u32 (names, 0); str0 = ps_perflib_writer_get_length (names); ps_perflib_writer_u32 (names, 0);
+  ps_perflib_writer_u32 (names, 1); ps_perflib_writer_u32 (names, 0xFFFFFFFFu);
+  ps_perflib_writer_u32 (names, 2); str1 = ps_perflib_writer_get_length (names); ps_perflib_writer_u32 (names, 0);
+  ps_perflib_writer_patch_u32 (names, str0, (guint32) ps_perflib_writer_get_length (names));
+  ps_perflib_writer_utf16 (names, "Avg. Disk sec/Transfer");
+  ps_perflib_writer_u8 (names, 0);
+  ps_perflib_writer_patch_u32 (names, str1, (guint32) ps_perflib_writer_get_length (names));
+  ps_perflib_writer_utf16 (names, "% Idle Time");
+  ps_perflib_writer_close (names, 0);
   g_assert_true (ps_perflib_counterset_apply (set, PS_PERFLIB_REG_COUNTER_NAME_STRINGS,
-                                              names->bytes->data, names->bytes->len, &error));
+                                              ps_perflib_writer_peek (names, NULL), ps_perflib_writer_get_length (names), &error));
   g_assert_no_error (error);
   g_assert_cmpstr (ps_perflib_counterset_lookup (set, 0)->name, ==, "Avg. Disk sec/Transfer");
   g_assert_null (ps_perflib_counterset_lookup (set, 1)->name);
   g_assert_cmpstr (ps_perflib_counterset_lookup (set, 2)->name, ==, "% Idle Time");
   g_assert_true (ps_perflib_counterset_apply (set, PS_PERFLIB_REG_COUNTER_HELP_STRINGS,
-                                              names->bytes->data, names->bytes->len, &error));
+                                              ps_perflib_writer_peek (names, NULL), ps_perflib_writer_get_length (names), &error));
   g_assert_cmpstr (ps_perflib_counterset_lookup (set, 2)->help, ==, "% Idle Time");
   g_assert_true (ps_perflib_counterset_apply (set, PS_PERFLIB_REG_COUNTER_ENGLISH_NAMES,
-                                              names->bytes->data, names->bytes->len, &error));
+                                              ps_perflib_writer_peek (names, NULL), ps_perflib_writer_get_length (names), &error));
   g_assert_cmpstr (ps_perflib_counterset_lookup (set, 0)->english_name, ==, "Avg. Disk sec/Transfer");
 
   /* Codes 3, 4, 7, 9: single strings */
-  w_utf16 (text, "PhysicalDisk");
+  ps_perflib_writer_utf16 (text, "PhysicalDisk");
   g_assert_true (ps_perflib_counterset_apply (set, PS_PERFLIB_REG_COUNTERSET_NAME_STRING,
-                                              text->bytes->data, text->bytes->len, &error));
+                                              ps_perflib_writer_peek (text, NULL), ps_perflib_writer_get_length (text), &error));
   g_assert_true (ps_perflib_counterset_apply (set, PS_PERFLIB_REG_COUNTERSET_ENGLISH_NAME,
-                                              text->bytes->data, text->bytes->len, &error));
+                                              ps_perflib_writer_peek (text, NULL), ps_perflib_writer_get_length (text), &error));
   g_assert_true (ps_perflib_counterset_apply (set, PS_PERFLIB_REG_COUNTERSET_HELP_STRING,
-                                              text->bytes->data, text->bytes->len, &error));
+                                              ps_perflib_writer_peek (text, NULL), ps_perflib_writer_get_length (text), &error));
   g_assert_true (ps_perflib_counterset_apply (set, PS_PERFLIB_REG_PROVIDER_NAME,
-                                              text->bytes->data, text->bytes->len, &error));
+                                              ps_perflib_writer_peek (text, NULL), ps_perflib_writer_get_length (text), &error));
   g_assert_no_error (error);
   g_assert_cmpstr (set->name, ==, "PhysicalDisk");
   g_assert_cmpstr (set->english_name, ==, "PhysicalDisk");
@@ -1314,7 +1237,7 @@ test_registration (void)
   g_assert_cmpstr (set->provider_name, ==, "PhysicalDisk");
   /* §6 rule 12: without NUL */
   g_assert_false (ps_perflib_counterset_apply (set, PS_PERFLIB_REG_COUNTERSET_NAME_STRING,
-                                               text->bytes->data, text->bytes->len - 2, &error));
+                                               ps_perflib_writer_peek (text, NULL), ps_perflib_writer_get_length (text) - 2, &error));
   g_assert_error (error, PS_ERROR, PS_ERROR_PARSE);
   g_clear_error (&error);
   g_assert_cmpstr (set->name, ==, "PhysicalDisk");
@@ -1328,11 +1251,11 @@ test_registration (void)
 
   /* Code 2 replaces one counter, keeping its names */
   {
-    g_autoptr(Writer) one = writer_new ();
+    g_autoptr(PsPerflibWriter) one = ps_perflib_writer_new ();
 
     w_counter_reg (one, 2, PS_PERF_100NSEC_TIMER, NONE, NONE, NONE, NONE);
     g_assert_true (ps_perflib_counterset_apply (set, PS_PERFLIB_REG_COUNTER_STRUCT,
-                                                one->bytes->data, one->bytes->len, &error));
+                                                ps_perflib_writer_peek (one, NULL), ps_perflib_writer_get_length (one), &error));
     g_assert_cmpuint (ps_perflib_counterset_lookup (set, 2)->type, ==, PS_PERF_100NSEC_TIMER);
     g_assert_cmpstr (ps_perflib_counterset_lookup (set, 2)->name, ==, "% Idle Time");
     g_assert_cmpuint (set->n_counters, ==, 3);
@@ -1343,31 +1266,31 @@ test_registration (void)
 static void
 test_registration_too_many (void)
 {
-  g_autoptr(Writer) w = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(PsPerflibCounterSet) set = NULL;
 
   w_counterset_header (w, 5, 0);
   w_counter_reg (w, 0, PS_PERF_COUNTER_RAWCOUNT, NONE, NONE, NONE, NONE);
   w_counter_reg (w, 1, PS_PERF_COUNTER_RAWCOUNT, NONE, NONE, NONE, NONE);
-  g_assert_false (ps_perflib_counterset_decode (w->bytes->data, w->bytes->len, &set, &error));
+  g_assert_false (ps_perflib_counterset_decode (ps_perflib_writer_peek (w, NULL), ps_perflib_writer_get_length (w), &set, &error));
   g_assert_error (error, PS_ERROR, PS_ERROR_PARSE);
   g_assert_cmpuint (error_offset (error), ==, 24);
   g_assert_cmpuint (set->n_counters, ==, 2);
   g_clear_pointer (&set, ps_perflib_counterset_free);
   g_clear_error (&error);
 
-  w_patch_u32 (w, 24, 0xFFFFFFFFu);
-  g_assert_false (ps_perflib_counterset_decode (w->bytes->data, w->bytes->len, &set, &error));
+  ps_perflib_writer_patch_u32 (w, 24, 0xFFFFFFFFu);
+  g_assert_false (ps_perflib_counterset_decode (ps_perflib_writer_peek (w, NULL), ps_perflib_writer_get_length (w), &set, &error));
   g_assert_error (error, PS_ERROR, PS_ERROR_PARSE);
   g_clear_pointer (&set, ps_perflib_counterset_free);
   g_clear_error (&error);
 
   /* Every truncation */
-  w_patch_u32 (w, 24, 2);
-  for (gsize cut = 0; cut < w->bytes->len; cut++)
+  ps_perflib_writer_patch_u32 (w, 24, 2);
+  for (gsize cut = 0; cut < ps_perflib_writer_get_length (w); cut++)
     {
-      g_autofree guint8 *copy = g_memdup2 (w->bytes->data, cut);
+      g_autofree guint8 *copy = g_memdup2 (ps_perflib_writer_peek (w, NULL), cut);
 
       g_assert_false (ps_perflib_counterset_decode (copy, cut, &set, &error));
       g_assert_nonnull (strstr (error->message, "byte offset"));
@@ -1382,7 +1305,7 @@ test_registration_too_many (void)
 static void
 test_registration_companions (void)
 {
-  g_autoptr(Writer) w = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
   g_autoptr(PsPerflibCounterSet) set = NULL;
   guint n_cycle = 0;
 
@@ -1418,8 +1341,8 @@ test_registration_companions (void)
 static void
 test_string_buffer_errors (void)
 {
-  g_autoptr(Writer) w = writer_new ();
-  g_autoptr(Writer) names = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
+  g_autoptr(PsPerflibWriter) names = ps_perflib_writer_new ();
   g_autoptr(PsPerflibCounterSet) set = NULL;
   g_autoptr(GError) error = NULL;
   gsize str_at, no_nul_at;
@@ -1429,25 +1352,25 @@ test_string_buffer_errors (void)
     w_counter_reg (w, i, PS_PERF_COUNTER_RAWCOUNT, NONE, NONE, NONE, NONE);
   set = decode_set_ok (w);
 
-  w_open (names, 0);
-  w_u32 (names, 0);
-  w_u32 (names, 6);
-  w_u32 (names, 0); w_u32 (names, 0xFFFFFFFFu);      /* no string */
-  w_u32 (names, 1); w_u32 (names, 0x10000);          /* past dwSize */
-  w_u32 (names, 2); str_at = w_pos (names); w_u32 (names, 0); /* odd, valid */
-  w_u32 (names, 3); w_u32 (names, 4);                /* inside the entries */
-  w_u32 (names, 42); w_u32 (names, 0);               /* unknown counter, patched below */
-  w_u32 (names, 4); no_nul_at = w_pos (names); w_u32 (names, 0); /* no NUL */
-  w_u8 (names, 0);
-  w_patch_u32 (names, str_at, (guint32) w_pos (names));
-  w_patch_u32 (names, str_at + 16, (guint32) w_pos (names));
-  w_utf16 (names, "odd");
-  w_patch_u32 (names, no_nul_at, (guint32) w_pos (names));
-  w_u16 (names, 'z'); w_u16 (names, 'z');
-  w_close (names, 0);
+  ps_perflib_writer_open (names);
+  ps_perflib_writer_u32 (names, 0);
+  ps_perflib_writer_u32 (names, 6);
+  ps_perflib_writer_u32 (names, 0); ps_perflib_writer_u32 (names, 0xFFFFFFFFu);      /* no string */
+  ps_perflib_writer_u32 (names, 1); ps_perflib_writer_u32 (names, 0x10000);          /* past dwSize */
+  ps_perflib_writer_u32 (names, 2); str_at = ps_perflib_writer_get_length (names); ps_perflib_writer_u32 (names, 0); /* odd, valid */
+  ps_perflib_writer_u32 (names, 3); ps_perflib_writer_u32 (names, 4);                /* inside the entries */
+  ps_perflib_writer_u32 (names, 42); ps_perflib_writer_u32 (names, 0);               /* unknown counter, patched below */
+  ps_perflib_writer_u32 (names, 4); no_nul_at = ps_perflib_writer_get_length (names); ps_perflib_writer_u32 (names, 0); /* no NUL */
+  ps_perflib_writer_u8 (names, 0);
+  ps_perflib_writer_patch_u32 (names, str_at, (guint32) ps_perflib_writer_get_length (names));
+  ps_perflib_writer_patch_u32 (names, str_at + 16, (guint32) ps_perflib_writer_get_length (names));
+  ps_perflib_writer_utf16 (names, "odd");
+  ps_perflib_writer_patch_u32 (names, no_nul_at, (guint32) ps_perflib_writer_get_length (names));
+  ps_perflib_writer_u16 (names, 'z'); ps_perflib_writer_u16 (names, 'z');
+  ps_perflib_writer_close (names, 0);
 
   g_assert_true (ps_perflib_counterset_apply (set, PS_PERFLIB_REG_COUNTER_NAME_STRINGS,
-                                              names->bytes->data, names->bytes->len, &error));
+                                              ps_perflib_writer_peek (names, NULL), ps_perflib_writer_get_length (names), &error));
   g_assert_no_error (error);
   g_assert_null (ps_perflib_counterset_lookup (set, 0)->name);
   g_assert_null (ps_perflib_counterset_lookup (set, 1)->name);
@@ -1458,54 +1381,40 @@ test_string_buffer_errors (void)
   g_assert_true (has_warning (set->warnings, set->n_warnings, PS_PERFLIB_WARNING_BAD_STRING, 32));
   g_assert_true (has_warning (set->warnings, set->n_warnings, PS_PERFLIB_WARNING_UNKNOWN_STRING_ID, 40));
   g_assert_true (has_warning (set->warnings, set->n_warnings, PS_PERFLIB_WARNING_BAD_STRING,
-                              load_le32 (names->bytes->data + no_nul_at)));
+                              load_le32 (ps_perflib_writer_peek (names, NULL) + no_nul_at)));
 
   /* Header lies */
-  w_patch_u32 (names, 0, (guint32) names->bytes->len + 1);
+  ps_perflib_writer_patch_u32 (names, 0, (guint32) ps_perflib_writer_get_length (names) + 1);
   g_assert_false (ps_perflib_counterset_apply (set, PS_PERFLIB_REG_COUNTER_NAME_STRINGS,
-                                               names->bytes->data, names->bytes->len, &error));
+                                               ps_perflib_writer_peek (names, NULL), ps_perflib_writer_get_length (names), &error));
   g_assert_error (error, PS_ERROR, PS_ERROR_PARSE);
   g_clear_error (&error);
-  w_patch_u32 (names, 0, (guint32) names->bytes->len);
-  w_patch_u32 (names, 4, 0x20000000u);
+  ps_perflib_writer_patch_u32 (names, 0, (guint32) ps_perflib_writer_get_length (names));
+  ps_perflib_writer_patch_u32 (names, 4, 0x20000000u);
   g_assert_false (ps_perflib_counterset_apply (set, PS_PERFLIB_REG_COUNTER_NAME_STRINGS,
-                                               names->bytes->data, names->bytes->len, &error));
+                                               ps_perflib_writer_peek (names, NULL), ps_perflib_writer_get_length (names), &error));
   g_assert_nonnull (strstr (error->message, "byte offset 4"));
   g_clear_error (&error);
 }
 
 static void
-w_identifier (Writer *w, guint32 counter_id, guint32 index, const char *name)
+w_identifier (PsPerflibWriter *w, guint32 counter_id, guint32 index, const char *name)
 {
-  gsize start = w_pos (w);
-
-  w_guid (w, set_guid);
-  w_u32 (w, 0);
-  w_field (w, FIELD_SIZE, 0);
-  w_u32 (w, counter_id);
-  w_u32 (w, 0xFFFFFFFFu);
-  w_u32 (w, index);
-  w_u32 (w, 0);
-  if (name != NULL)
-    {
-      w_utf16 (w, name);
-      w_pad8 (w);
-    }
-  w_patch_u32 (w, start + 20, (guint32) (w_pos (w) - start));
+  ps_perflib_writer_identifier (w, set_guid, 0, counter_id, 0xFFFFFFFFu, index, name);
 }
 
 /* §9.2.5 */
 static void
 test_identifiers (void)
 {
-  g_autoptr(Writer) w = writer_new ();
+  g_autoptr(PsPerflibWriter) w = ps_perflib_writer_new ();
   g_autoptr(PsPerflibQuery) query = NULL;
   g_autoptr(GError) error = NULL;
 
   w_identifier (w, 6, 2, "*");
   w_identifier (w, PS_PERF_WILDCARD_COUNTER, 0, NULL);
   w_identifier (w, 9, 1, "_Total");
-  g_assert_true (ps_perflib_query_decode (w->bytes->data, w->bytes->len, &query, &error));
+  g_assert_true (ps_perflib_query_decode (ps_perflib_writer_peek (w, NULL), ps_perflib_writer_get_length (w), &query, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (query->n_identifiers, ==, 3);
   g_assert_true (query->index_valid);
@@ -1520,8 +1429,8 @@ test_identifiers (void)
   g_clear_pointer (&query, ps_perflib_query_free);
 
   /* Index not a permutation: storage order */
-  w_patch_u32 (w, 48 + 32, 2);
-  g_assert_true (ps_perflib_query_decode (w->bytes->data, w->bytes->len, &query, &error));
+  ps_perflib_writer_patch_u32 (w, 48 + 32, 2);
+  g_assert_true (ps_perflib_query_decode (ps_perflib_writer_peek (w, NULL), ps_perflib_writer_get_length (w), &query, &error));
   g_assert_false (query->index_valid);
   g_assert_true (has_warning (query->warnings, query->n_warnings, PS_PERFLIB_WARNING_BAD_INDEX, G_MAXSIZE));
   g_assert_cmpuint (ps_perflib_query_get_for_block (query, 0)->counter_id, ==, 6);
@@ -1529,56 +1438,195 @@ test_identifiers (void)
 
   /* A name, but Size = 40: the name is not read, and its bytes do not
    * make a valid identifier */
-  w_patch_u32 (w, 20, 40);
-  g_assert_false (ps_perflib_query_decode (w->bytes->data, w->bytes->len, &query, &error));
+  ps_perflib_writer_patch_u32 (w, 20, 40);
+  g_assert_false (ps_perflib_query_decode (ps_perflib_writer_peek (w, NULL), ps_perflib_writer_get_length (w), &query, &error));
   g_assert_error (error, PS_ERROR, PS_ERROR_PARSE);
   g_assert_nonnull (query);
   g_assert_null (query->identifiers[0].instance_name);
   g_clear_error (&error);
   g_clear_pointer (&query, ps_perflib_query_free);
-  w_patch_u32 (w, 20, 48);
+  ps_perflib_writer_patch_u32 (w, 20, 48);
 
   /* Name without NUL inside Size */
-  w_patch_u32 (w, 40, 0x002A002A);
-  w_patch_u32 (w, 44, 0x002A002A);
-  g_assert_false (ps_perflib_query_decode (w->bytes->data, w->bytes->len, &query, &error));
+  ps_perflib_writer_patch_u32 (w, 40, 0x002A002A);
+  ps_perflib_writer_patch_u32 (w, 44, 0x002A002A);
+  g_assert_false (ps_perflib_query_decode (ps_perflib_writer_peek (w, NULL), ps_perflib_writer_get_length (w), &query, &error));
   g_assert_cmpuint (error_offset (error), ==, 0);
   g_clear_error (&error);
   g_clear_pointer (&query, ps_perflib_query_free);
-  w_patch_u32 (w, 40, 0x0000002A);
-  w_patch_u32 (w, 44, 0);
+  ps_perflib_writer_patch_u32 (w, 40, 0x0000002A);
+  ps_perflib_writer_patch_u32 (w, 44, 0);
 
   /* Every truncation and every size field corrupted */
-  for (gsize cut = 0; cut < w->bytes->len; cut++)
+  for (gsize cut = 0; cut < ps_perflib_writer_get_length (w); cut++)
     {
-      g_autofree guint8 *copy = g_memdup2 (w->bytes->data, cut);
+      g_autofree guint8 *copy = g_memdup2 (ps_perflib_writer_peek (w, NULL), cut);
 
       ps_perflib_query_decode (copy, cut, &query, &error);
       g_clear_error (&error);
       g_clear_pointer (&query, ps_perflib_query_free);
     }
-  for (guint f = 0; f < w->fields->len; f++)
+  for (guint f = 0; f < ps_perflib_writer_get_n_fields (w); f++)
     {
-      const Field *field = &g_array_index (w->fields, Field, f);
+      const PsPerflibField *field = ps_perflib_writer_get_field (w, f);
       guint32 values[8];
-      guint n = corruptions (load_le32 (w->bytes->data + field->offset),
-                             (guint32) (w->bytes->len - field->offset), values);
+      guint n = corruptions (load_le32 (ps_perflib_writer_peek (w, NULL) + field->offset),
+                             (guint32) (ps_perflib_writer_get_length (w) - field->offset), values);
 
       for (guint v = 0; v < n; v++)
         {
-          g_autofree guint8 *copy = g_memdup2 (w->bytes->data, w->bytes->len);
+          g_autofree guint8 *copy = g_memdup2 (ps_perflib_writer_peek (w, NULL), ps_perflib_writer_get_length (w));
 
           copy[field->offset] = values[v] & 0xff;
           copy[field->offset + 1] = (values[v] >> 8) & 0xff;
           copy[field->offset + 2] = (values[v] >> 16) & 0xff;
           copy[field->offset + 3] = (values[v] >> 24) & 0xff;
-          if (!ps_perflib_query_decode (copy, w->bytes->len, &query, &error))
-            g_assert_cmpuint (error_offset (error), <=, w->bytes->len);
+          if (!ps_perflib_query_decode (copy, ps_perflib_writer_get_length (w), &query, &error))
+            g_assert_cmpuint (error_offset (error), <=, ps_perflib_writer_get_length (w));
           g_assert_cmpuint (query->n_identifiers, >=, field->offset / 48);
           g_clear_error (&error);
           g_clear_pointer (&query, ps_perflib_query_free);
         }
     }
+}
+
+/* ------------------------------------------------------------------ */
+/* bench/gen-plv2 read back                                           */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  PsPerflibCounterSet *set;
+  guint                n_queries;
+  guint                n_samples;
+  guint64              end_count;
+  gint64               last_time_100nsec;
+  guint64              first_idle;       /* % Processor Time raw, CPU 0 */
+  guint64              last_idle;
+} ReadBack;
+
+static gboolean
+collect_bytes (const guint8 *bytes, gsize length, gpointer user_data)
+{
+  g_byte_array_append (user_data, bytes, length);
+  return TRUE;
+}
+
+static gboolean
+read_back_record (const PsPlv2Record *record, gpointer user_data, GError **error)
+{
+  ReadBack *rb = user_data;
+
+  if (record->type == PS_PLV2_RECORD_COUNTERSET_REG)
+    {
+      PsPlv2RegIter iter;
+      PsPlv2RegEntry entry;
+
+      ps_plv2_reg_iter_init (&iter, record);
+      while (ps_plv2_reg_iter_next (&iter, &entry, error))
+        {
+          if (entry.request_code == PS_PERFLIB_REG_COUNTERSET_STRUCT)
+            {
+              ps_perflib_counterset_decode (entry.data, entry.data_size, &rb->set, error);
+              g_assert_no_error (*error);
+            }
+          else
+            g_assert_true (ps_perflib_counterset_apply (rb->set, entry.request_code,
+                                                        entry.data, entry.data_size, error));
+        }
+      g_assert_no_error (*error);
+    }
+  else if (record->type == PS_PLV2_RECORD_QUERY)
+    {
+      g_autoptr(PsPerflibQuery) query = NULL;
+
+      g_assert_true (ps_perflib_query_decode (record->body, record->body_size, &query, error));
+      g_assert_cmpuint (query->n_identifiers, ==, 1);
+      g_assert_cmpuint (query->identifiers[0].counter_id, ==, PS_PERF_WILDCARD_COUNTER);
+      g_assert_cmpstr (query->identifiers[0].instance_name, ==, "*");
+      rb->n_queries++;
+    }
+  else if (record->type == PS_PLV2_RECORD_SAMPLE)
+    {
+      g_autoptr(PsPerflibBuffer) buffer = NULL;
+      const PsPerflibBlock *block;
+
+      g_assert_true (ps_perflib_buffer_decode (record->body, record->body_size, &buffer, error));
+      g_assert_cmpuint (buffer->n_blocks, ==, 1);
+      /* 3 counter IDs leave the buffer 4-aligned (§9.1.3): size warnings only */
+      for (guint i = 0; i < buffer->n_warnings; i++)
+        g_assert_cmpint (buffer->warnings[i].code, ==, PS_PERFLIB_WARNING_UNALIGNED_SIZE);
+      block = &buffer->blocks[0];
+      g_assert_cmpuint (block->type, ==, PS_PERFLIB_BLOCK_COUNTERSET);
+      g_assert_cmpuint (block->n_counter_ids, ==, 3);
+      g_assert_cmpuint (block->n_instances, ==, 3);
+      g_assert_cmpuint (block->n_values, ==, 9);
+      g_assert_cmpstr (buffer->instances[block->first_instance].name, ==, "0,0");
+      g_assert_cmpstr (buffer->instances[block->first_instance + 1].name, ==, "0,1");
+      g_assert_cmpstr (buffer->instances[block->first_instance + 2].name, ==, "_Total");
+      g_assert_cmpint (buffer->perf_freq, ==, 10000000);
+      /* Time advances by the interval, 250 ms */
+      if (rb->n_samples > 0)
+        g_assert_cmpint (buffer->perf_time_100nsec - rb->last_time_100nsec, ==, 2500000);
+      rb->last_time_100nsec = buffer->perf_time_100nsec;
+      /* % Processor Time (idle time, TIMER_INV): grows, by at most the interval */
+      if (rb->n_samples == 0)
+        rb->first_idle = buffer->values[block->first_value].value;
+      else
+        {
+          guint64 idle = buffer->values[block->first_value].value;
+
+          g_assert_cmpuint (idle, >, rb->last_idle);
+          g_assert_cmpuint (idle - rb->last_idle, <=, 2500000);
+        }
+      g_assert_cmpuint (buffer->values[block->first_value].counter_id, ==, 0);
+      g_assert_cmpuint (buffer->values[block->first_value].data_size, ==, 8);
+      rb->last_idle = buffer->values[block->first_value].value;
+      rb->n_samples++;
+    }
+  else if (record->type == PS_PLV2_RECORD_END)
+    rb->end_count = record->sample_count;
+  return TRUE;
+}
+
+/* A small capture of bench/gen-plv2: 3 counters × 2 CPUs (+ _Total) × 5 samples */
+static void
+test_gen_plv2 (void)
+{
+  static const PsPlv2Callbacks callbacks = { NULL, read_back_record, NULL };
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PsPlv2Reader) reader = NULL;
+  GenPlv2Options options;
+  ReadBack rb = { 0 };
+
+  gen_plv2_options_init (&options);
+  options.n_counters = 3;
+  options.n_instances = 2;
+  options.n_samples = 5;
+  options.interval_ms = 250;
+  g_assert_true (gen_plv2_write (&options, collect_bytes, bytes, &error));
+  g_assert_no_error (error);
+
+  reader = ps_plv2_reader_new (&callbacks, &rb);
+  g_assert_true (ps_plv2_reader_feed (reader, bytes->data, bytes->len, &error));
+  g_assert_true (ps_plv2_reader_finish (reader, &error));
+  g_assert_no_error (error);
+  g_assert_true (ps_plv2_reader_has_end (reader));
+  g_assert_cmpuint (ps_plv2_reader_get_n_samples (reader), ==, 5);
+  g_assert_cmpuint (rb.n_queries, ==, 1);
+  g_assert_cmpuint (rb.n_samples, ==, 5);
+  g_assert_cmpuint (rb.end_count, ==, 5);
+
+  g_assert_nonnull (rb.set);
+  g_assert_cmpuint (rb.set->n_counters, ==, 3);
+  g_assert_cmpstr (rb.set->english_name, ==, "Processor Information");
+  g_assert_cmpstr (rb.set->counters[0].english_name, ==, "% Processor Time");
+  g_assert_cmpuint (rb.set->counters[0].type, ==, PS_PERF_100NSEC_TIMER_INV);
+  g_assert_cmpstr (rb.set->counters[2].english_name, ==, "% Privileged Time");
+  g_assert_cmpuint (rb.set->counters[2].type, ==, PS_PERF_100NSEC_TIMER);
+  g_assert_cmpuint (rb.set->n_warnings, ==, 0);
+  ps_perflib_counterset_free (rb.set);
 }
 
 int
@@ -1599,12 +1647,14 @@ main (int argc, char *argv[])
   g_test_add_func ("/perflib-block/data/unknown-types", test_unknown_types);
   g_test_add_func ("/perflib-block/data/trailing-and-unaligned", test_trailing_and_unaligned);
   g_test_add_func ("/perflib-block/data/fuzz-sizes", test_fuzz_sizes);
+  g_test_add_func ("/perflib-block/data/fuzz-hostile", test_fuzz_hostile);
   g_test_add_func ("/perflib-block/data/truncation", test_truncation);
   g_test_add_func ("/perflib-block/registration/basic", test_registration);
   g_test_add_func ("/perflib-block/registration/too-many", test_registration_too_many);
   g_test_add_func ("/perflib-block/registration/companions", test_registration_companions);
   g_test_add_func ("/perflib-block/registration/string-buffer", test_string_buffer_errors);
   g_test_add_func ("/perflib-block/identifiers", test_identifiers);
+  g_test_add_func ("/perflib-block/gen-plv2", test_gen_plv2);
 
   return g_test_run ();
 }

@@ -160,12 +160,7 @@ add_counter_rows (PsTimelineModel *self)
 
       if (value->track >= n_tracks)
         continue;
-      if (value->flags & PS_COUNTER_FLAG_MISSING)
-        number = NAN;
-      else if (value->flags & PS_COUNTER_FLAG_COMPUTED)
-        number = value->value.computed;
-      else
-        number = (double)value->value.raw;
+      number = value->flags & PS_COUNTER_FLAG_MISSING ? NAN : value->value;
       g_array_append_val (g_ptr_array_index (xs, value->track), value->time_ns);
       g_array_append_val (g_ptr_array_index (ys, value->track), number);
     }

@@ -5,11 +5,11 @@
  *
  * specs: cli.md "counters"; the store model of counters is described next
  * to PsTrackKind in ps-event-store.h. One series per COUNTER track, named
- * by its ancestors (instance, object, machine). Values flagged
- * PS_COUNTER_FLAG_COMPUTED are display values and are used as they are;
- * raw values (PerfLib) cannot be computed here yet and are written as
- * points with a null value. Missing samples are left out of "points";
- * the statistics are over the points with a value.
+ * by its ancestors (instance, object, machine). "points" are the
+ * readings the store kept, with their display values (computed by the
+ * format: PerfLib readings with their counter type's formula); readings
+ * without a value are left out. The statistics are the store's, over
+ * every reading, kept or not.
  */
 #include "config.h"
 
@@ -19,6 +19,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-cli.h"
+#include "ps-perflib-block.h"
 #include "ps-util.h"
 
 /* Write the JSON out once this much is pending */
@@ -30,7 +31,7 @@
 typedef struct
 {
   gint64 time_ns;
-  double value;    /* NaN for a raw value that is not computed */
+  double value;
 } Point;
 
 typedef struct
@@ -42,15 +43,10 @@ typedef struct
   const char *counter;
   const char *unit;       /* NULL if none */
   const char *path;       /* NULL if none */
+  const char *type;       /* the PerfLib counter type, NULL if unknown */
   gint64      origin_ns;  /* added to the times of the points */
   GArray     *points;     /* Point */
-  guint64     count;      /* points with a value */
-  guint64     missing;
-  guint64     raw;
-  double      min;        /* min and max: NaN without points with a value */
-  double      max;
-  double      sum;
-  double      last;
+  PsCounterStats stats;
 } CounterSeries;
 
 static void
@@ -101,9 +97,12 @@ counter_series_new (PsEventStore *store,
   series->unit = string_or_null (store, track->unit);
   series->path = string_or_null (store, track->category);
   series->points = g_array_new (FALSE, FALSE, sizeof (Point));
-  series->min = INFINITY;
-  series->max = -INFINITY;
-  series->last = NAN;
+  if (track->flags & PS_TRACK_FLAG_COUNTER_TYPE)
+    series->type = ps_perflib_type_to_string (track->ordinal);
+  if (ps_event_store_get_counter_stats (store, index) != NULL)
+    series->stats = *ps_event_store_get_counter_stats (store, index);
+  else
+    series->stats.min = series->stats.max = series->stats.last = NAN;
 
   if (absolute_times && track->session < ps_event_store_get_n_sessions (store))
     series->origin_ns = ps_event_store_get_session (store, track->session)->origin_unix_ns;
@@ -175,36 +174,10 @@ collect_series (PsEventStore *store,
       series = g_ptr_array_index (all, series_of_track[value->track]);
 
       if (value->flags & PS_COUNTER_FLAG_MISSING)
-        {
-          series->missing++;
-          continue;
-        }
-
+        continue;
       point.time_ns = value->time_ns + series->origin_ns;
-      if (!(value->flags & PS_COUNTER_FLAG_COMPUTED) || !isfinite (value->value.computed))
-        {
-          /* A raw value: its counter type's formula is not applied here yet */
-          point.value = NAN;
-          series->raw++;
-          g_array_append_val (series->points, point);
-          continue;
-        }
-
-      point.value = value->value.computed;
+      point.value = value->value;
       g_array_append_val (series->points, point);
-      series->count++;
-      series->sum += point.value;
-      series->min = MIN (series->min, point.value);
-      series->max = MAX (series->max, point.value);
-      series->last = point.value;
-    }
-
-  for (guint i = 0; i < all->len; i++)
-    {
-      CounterSeries *series = g_ptr_array_index (all, i);
-
-      if (series->count == 0)
-        series->min = series->max = NAN;
     }
 
   return all;
@@ -213,7 +186,7 @@ collect_series (PsEventStore *store,
 static double
 series_mean (const CounterSeries *series)
 {
-  return series->count > 0 ? series->sum / (double)series->count : NAN;
+  return series->stats.n_values > 0 ? series->stats.sum / (double)series->stats.n_values : NAN;
 }
 
 /* JSON */
@@ -261,8 +234,8 @@ append_series (GString             *out,
   ps_cli_json_append_string (out, series->object);
   append_string_member (out, level + 1, "counter", series->counter);
   append_string_member (out, level + 1, "instance", series->instance);
-  /* The file or capture gives no counter type (PDH text logs never do) */
-  append_string_member (out, level + 1, "type", NULL);
+  /* PDH text logs never name the counter type */
+  append_string_member (out, level + 1, "type", series->type);
   append_string_member (out, level + 1, "machine", series->machine);
   append_string_member (out, level + 1, "unit", series->unit);
   append_string_member (out, level + 1, "path", series->path);
@@ -290,15 +263,13 @@ append_series (GString             *out,
     }
 
   append_member (out, level + 1, "count", FALSE);
-  g_string_append_printf (out, "%" G_GUINT64_FORMAT, series->count);
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT, series->stats.n_values);
   append_member (out, level + 1, "missing", FALSE);
-  g_string_append_printf (out, "%" G_GUINT64_FORMAT, series->missing);
-  append_member (out, level + 1, "uncomputed", FALSE);
-  g_string_append_printf (out, "%" G_GUINT64_FORMAT, series->raw);
-  append_number_member (out, level + 1, "min", series->min);
-  append_number_member (out, level + 1, "max", series->max);
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT, series->stats.n_missing);
+  append_number_member (out, level + 1, "min", series->stats.min);
+  append_number_member (out, level + 1, "max", series->stats.max);
   append_number_member (out, level + 1, "mean", series_mean (series));
-  append_number_member (out, level + 1, "last", series->last);
+  append_number_member (out, level + 1, "last", series->stats.last);
   ps_cli_json_append_indent (out, level);
   g_string_append_c (out, '}');
 }
@@ -345,6 +316,9 @@ print_json (PsEventStore *store,
   /* "unix": points are in ns since 1970 (UTC); "run": since the first sample */
   json_builder_set_member_name (builder, "time_base");
   json_builder_add_string_value (builder, absolute_times ? "unix" : "run");
+  /* 1: every reading is a point; n: every n-th reading of each counter */
+  json_builder_set_member_name (builder, "points_stride");
+  json_builder_add_int_value (builder, ps_event_store_get_counter_stride (store));
   json_builder_set_member_name (builder, "series");
   json_builder_add_null_value (builder);
   json_builder_end_object (builder);
@@ -392,12 +366,12 @@ print_text (PsEventStore *store,
                                  display_or_dash (series->instance),
                                  display_or_dash (series->counter),
                                  display_or_dash (series->unit),
-                                 g_strdup_printf ("%" G_GUINT64_FORMAT, series->count),
-                                 g_strdup_printf ("%" G_GUINT64_FORMAT, series->missing),
-                                 format_value (series->min),
-                                 format_value (series->max),
+                                 g_strdup_printf ("%" G_GUINT64_FORMAT, series->stats.n_values),
+                                 g_strdup_printf ("%" G_GUINT64_FORMAT, series->stats.n_missing),
+                                 format_value (series->stats.min),
+                                 format_value (series->stats.max),
                                  format_value (series_mean (series)),
-                                 format_value (series->last),
+                                 format_value (series->stats.last),
                                  NULL);
     }
 

@@ -39,7 +39,8 @@ static const struct
 } event_counts[] = {
   { "spans",          N_("Spans"),          ps_event_store_get_n_spans },
   { "samples",        N_("Samples"),        ps_event_store_get_n_samples },
-  { "counter_values", N_("Counter values"), ps_event_store_get_n_counter_values },
+  { "counter_readings", N_("Counter readings"), ps_event_store_get_n_counter_readings },
+  { "counter_values", N_("Counter readings kept"), ps_event_store_get_n_counter_values },
   { "marks",          N_("Marks"),          ps_event_store_get_n_marks },
   { "measurements",   N_("Measurements"),   ps_event_store_get_n_measurements },
   { "report_rows",    N_("Report rows"),    get_n_report_rows },

@@ -15,6 +15,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "ps-event-store.h"
 #include "ps-event-store-private.h"
 #include "ps-util.h"
@@ -161,6 +163,10 @@ struct _PsEventStore
   ChunkedArray  samples;
   GArray       *sample_sources; /* PsSampleSource */
   ChunkedArray  counter_values;
+  GArray       *counter_series;  /* PsCounterSeries per track, grown on demand */
+  guint64       n_counter_readings;
+  guint64       max_counter_values;
+  guint         counter_stride;  /* a power of two */
 
   GArray       *frames;       /* PsFrame */
   IdIndex       frame_index;
@@ -330,6 +336,9 @@ ps_event_store_finalize (GObject *object)
   chunked_array_clear (&self->samples);
   g_clear_pointer (&self->sample_sources, g_array_unref);
   chunked_array_clear (&self->counter_values);
+  for (guint i = 0; i < self->counter_series->len; i++)
+    ps_counter_series_clear (&g_array_index (self->counter_series, PsCounterSeries, i));
+  g_clear_pointer (&self->counter_series, g_array_unref);
   id_index_clear (&self->frame_index);
   g_clear_pointer (&self->frames, g_array_unref);
   id_index_clear (&self->stack_index);
@@ -383,6 +392,9 @@ ps_event_store_init (PsEventStore *self)
   chunked_array_init (&self->samples, sizeof (PsSample));
   self->sample_sources = g_array_new (FALSE, TRUE, sizeof (PsSampleSource));
   chunked_array_init (&self->counter_values, sizeof (PsCounterValue));
+  self->counter_series = g_array_new (FALSE, FALSE, sizeof (PsCounterSeries));
+  self->max_counter_values = PS_EVENT_STORE_DEFAULT_MAX_COUNTER_VALUES;
+  self->counter_stride = 1;
   self->frames = g_array_new (FALSE, FALSE, sizeof (PsFrame));
   self->stack_nodes = g_array_new (FALSE, FALSE, sizeof (PsStackNode));
   self->report_rows = g_array_new (FALSE, FALSE, sizeof (PsReportRow));
@@ -485,6 +497,10 @@ ps_event_store_get_memory_size (PsEventStore *self)
   size += (self->marks.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsMark);
   size += (self->samples.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsSample);
   size += (self->counter_values.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsCounterValue);
+  size += self->counter_series->len * sizeof (PsCounterSeries);
+  for (guint i = 0; i < self->counter_series->len; i++)
+    if (g_array_index (self->counter_series, PsCounterSeries, i).buckets != NULL)
+      size += PS_COUNTER_OVERVIEW_BUCKETS * sizeof (PsCounterBucket);
   size += self->wide_values->len * sizeof (WideValue);
   size += self->line_escapes->len * sizeof (LineEscape);
   size += self->others->len * sizeof (OtherValue);
@@ -1267,12 +1283,78 @@ _ps_event_store_append_samples (PsEventStore   *self,
       g_array_index (self->sample_sources, PsSampleSource, samples[i].source).n_samples += samples[i].weight;
 }
 
+static PsCounterSeries *
+counter_series_of (PsEventStore *self,
+                   guint32       track)
+{
+  if (track >= self->counter_series->len)
+    {
+      guint old_len = self->counter_series->len;
+
+      g_array_set_size (self->counter_series, MAX (track + 1, old_len * 2));
+      for (guint i = old_len; i < self->counter_series->len; i++)
+        ps_counter_series_init (&g_array_index (self->counter_series, PsCounterSeries, i));
+    }
+  return &g_array_index (self->counter_series, PsCounterSeries, track);
+}
+
+/* Keeps every second reading of those kept so far, in each track */
+static void
+thin_counter_values (PsEventStore *self)
+{
+  g_autofree guint8 *odd = g_new0 (guint8, MAX (self->counter_series->len, 1));
+  guint64 kept = 0;
+
+  for (guint64 i = 0; i < self->counter_values.length; i++)
+    {
+      const PsCounterValue *value = chunked_array_get (&self->counter_values, i);
+      guint32 track = value->track < self->counter_series->len ? value->track : 0;
+
+      if (!odd[track])
+        {
+          if (kept != i)
+            memcpy ((gpointer)chunked_array_get (&self->counter_values, kept), value, sizeof *value);
+          kept++;
+        }
+      odd[track] ^= 1;
+    }
+  self->counter_values.length = kept;
+  while (self->counter_values.chunks->len > (kept + CHUNK_SIZE - 1) >> CHUNK_SHIFT)
+    g_ptr_array_remove_index (self->counter_values.chunks, self->counter_values.chunks->len - 1);
+
+  if (self->counter_stride == 1)
+    {
+      g_autofree char *limit = ps_util_format_count (self->max_counter_values);
+      g_autofree char *message = NULL;
+
+      /* Translators: %s is a number of counter readings */
+      message = g_strdup_printf (_("More than %s counter readings: the statistics and charts of the whole run "
+                                   "use all of them, but only every second, fourth, … reading of each counter "
+                                   "is kept for zooming in and for the values listed"), limit);
+      ps_event_store_add_warning (self, PS_SEVERITY_INFO, "counter-readings-thinned", 0, 0, 0, message);
+    }
+  self->counter_stride *= 2;
+}
+
 void
 _ps_event_store_append_counter_values (PsEventStore         *self,
                                        const PsCounterValue *values,
                                        guint                 n)
 {
-  chunked_array_append (&self->counter_values, values, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const PsCounterValue *value = &values[i];
+      PsCounterSeries *series = counter_series_of (self, value->track);
+      guint64 ordinal = series->n_readings;
+
+      ps_counter_series_add (series, value->time_ns, value->value, (value->flags & PS_COUNTER_FLAG_MISSING) != 0);
+      self->n_counter_readings++;
+      if ((ordinal & (self->counter_stride - 1)) != 0)
+        continue;
+      chunked_array_append (&self->counter_values, value, 1);
+      if (self->max_counter_values != 0 && self->counter_values.length > self->max_counter_values)
+        thin_counter_values (self);
+    }
 }
 
 guint64
@@ -1418,6 +1500,73 @@ ps_event_store_get_counter_value (PsEventStore *self,
 {
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
   return chunked_array_get (&self->counter_values, index);
+}
+
+guint64
+ps_event_store_get_n_counter_readings (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+
+  return self->n_counter_readings;
+}
+
+const PsCounterStats *
+ps_event_store_get_counter_stats (PsEventStore *self,
+                                  guint32       track)
+{
+  const PsCounterSeries *series;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+
+  if (track >= self->counter_series->len)
+    return NULL;
+  series = &g_array_index (self->counter_series, PsCounterSeries, track);
+  return series->n_readings > 0 ? &series->stats : NULL;
+}
+
+gboolean
+ps_event_store_get_counter_overview (PsEventStore      *self,
+                                     guint32            track,
+                                     PsCounterOverview *overview)
+{
+  PsCounterSeries *series;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), FALSE);
+  g_return_val_if_fail (overview != NULL, FALSE);
+
+  memset (overview, 0, sizeof *overview);
+  if (track >= self->counter_series->len)
+    return FALSE;
+  series = &g_array_index (self->counter_series, PsCounterSeries, track);
+  if (series->buckets == NULL)
+    return FALSE;
+  ps_counter_series_get_overview (series, overview);
+  return TRUE;
+}
+
+void
+ps_event_store_set_max_counter_values (PsEventStore *self,
+                                       guint64       max_values)
+{
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+
+  self->max_counter_values = max_values;
+}
+
+guint64
+ps_event_store_get_max_counter_values (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
+
+  return self->max_counter_values;
+}
+
+guint
+ps_event_store_get_counter_stride (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 1);
+
+  return self->counter_stride;
 }
 
 /* Stacks and frames */
@@ -1593,6 +1742,16 @@ ps_event_store_get_time_range (PsEventStore *self,
       const PsCounterValue *value = chunked_array_get (&self->counter_values, i);
       begin = MIN (begin, value->time_ns);
       end = MAX (end, value->time_ns);
+    }
+  /* Readings that were not kept */
+  for (guint i = 0; i < self->counter_series->len; i++)
+    {
+      const PsCounterStats *stats = &g_array_index (self->counter_series, PsCounterSeries, i).stats;
+
+      if (stats->n_values == 0)
+        continue;
+      begin = MIN (begin, stats->first_ns);
+      end = MAX (end, stats->last_ns);
     }
 
   if (begin > end)

@@ -16,6 +16,8 @@
 
 #include <gio/gio.h>
 
+#include "ps-counter-series.h"
+
 G_BEGIN_DECLS
 
 #define PS_NONE           G_MAXUINT32
@@ -42,10 +44,13 @@ typedef enum
  * ← COUNTER (name: the counter; category: the original counter path;
  * unit: the counter's unit, for PDH logs inferred from its name; number:
  * the file's column; parent: its instance, or its object for
- * single-instance objects). Values are PsCounterValues of the COUNTER
- * track: PS_COUNTER_FLAG_COMPUTED when they hold display values (PDH
- * logs), raw otherwise (PerfLib); PS_COUNTER_FLAG_MISSING for samples
- * without a value. */
+ * single-instance objects). Readings are PsCounterValues of the COUNTER
+ * track with their display values; PerfLib readings keep their raw value
+ * and base too. Every reading counts in the track's statistics and
+ * overview (ps_event_store_get_counter_stats, _get_counter_overview); the
+ * readings themselves are kept up to a limit, beyond which every second,
+ * fourth, … reading of each track is kept (see
+ * ps_event_store_set_max_counter_values). */
 
 typedef enum
 {
@@ -55,6 +60,7 @@ typedef enum
   PS_TRACK_FLAG_HAS_CPU     = 1 << 2,
   PS_TRACK_FLAG_HAS_MEMORY  = 1 << 3,
   PS_TRACK_FLAG_HAS_OTHER   = 1 << 4,
+  PS_TRACK_FLAG_COUNTER_TYPE = 1 << 5, /* COUNTER: ordinal is the PerfLib counter type word */
 } PsTrackFlags;
 
 typedef struct
@@ -199,21 +205,21 @@ typedef struct
 
 typedef enum
 {
-  PS_COUNTER_FLAG_NONE     = 0,
-  PS_COUNTER_FLAG_COMPUTED = 1 << 0, /* value.computed holds the display value */
-  PS_COUNTER_FLAG_MISSING  = 1 << 1,
+  PS_COUNTER_FLAG_NONE    = 0,
+  PS_COUNTER_FLAG_RAW     = 1 << 0, /* raw and base hold what the provider reported (PerfLib) */
+  PS_COUNTER_FLAG_MISSING = 1 << 1, /* no display value: a blank sample, the first of a rate, … */
 } PsCounterFlags;
 
-/* A counter reading: raw value and base (PerfLib), or a computed value. 32 bytes. */
+/* A counter reading: the display value, and for PerfLib data the raw value
+ * and base it was computed from. 40 bytes. */
 typedef struct
 {
   gint64  time_ns;
   guint32 track;
-  guint32 flags;    /* PsCounterFlags */
-  union {
-    gint64 raw;
-    double computed;
-  } value;
+  guint16 flags;    /* PsCounterFlags */
+  guint16 status;   /* the format's reason for a missing value or a note on it, 0 if none */
+  double  value;    /* NaN when PS_COUNTER_FLAG_MISSING */
+  gint64  raw;
   gint64  base;
 } PsCounterValue;
 
@@ -429,9 +435,29 @@ guint16        ps_event_store_add_sample_source  (PsEventStore   *self,
 guint          ps_event_store_get_n_sample_sources (PsEventStore *self);
 const PsSampleSource *ps_event_store_get_sample_source (PsEventStore *self,
                                                   guint16         source);
+/* The readings kept, in the order they were added */
 guint64        ps_event_store_get_n_counter_values (PsEventStore *self);
 const PsCounterValue *ps_event_store_get_counter_value (PsEventStore *self,
                                                   guint64         index);
+/* All readings added, kept or not */
+guint64        ps_event_store_get_n_counter_readings (PsEventStore *self);
+/* Statistics and overview of a COUNTER track over all its readings; NULL
+ * and FALSE for a track without any */
+const PsCounterStats *ps_event_store_get_counter_stats (PsEventStore *self,
+                                                  guint32         track);
+gboolean       ps_event_store_get_counter_overview (PsEventStore *self,
+                                                  guint32         track,
+                                                  PsCounterOverview *overview);
+/* How many readings are kept one by one (default
+ * PS_EVENT_STORE_DEFAULT_MAX_COUNTER_VALUES, 0: no limit). Past it, every
+ * track keeps one reading in 2, then in 4, … (the stride) and a warning
+ * says so; statistics and overviews still see every reading. */
+#define PS_EVENT_STORE_DEFAULT_MAX_COUNTER_VALUES (G_GUINT64_CONSTANT (8) << 20)
+
+void           ps_event_store_set_max_counter_values (PsEventStore *self,
+                                                  guint64         max_values);
+guint64        ps_event_store_get_max_counter_values (PsEventStore *self);
+guint          ps_event_store_get_counter_stride (PsEventStore *self);
 
 /* Stacks and frames, shared by samples and spans; both are interned. */
 guint32        ps_event_store_intern_frame       (PsEventStore   *self,

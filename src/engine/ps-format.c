@@ -19,6 +19,7 @@ static const PsFormat * const formats[] = {
   &ps_format_hwpmc_pmclog,
   &ps_format_pmcstat_callgraph,
   &ps_format_pdh_csv,
+  &ps_format_perflib_plv2,
 };
 
 const PsFormat * const *

@@ -124,5 +124,6 @@ extern const PsFormat ps_format_vs_report_csv;
 extern const PsFormat ps_format_hwpmc_pmclog;
 extern const PsFormat ps_format_pmcstat_callgraph;
 extern const PsFormat ps_format_pdh_csv;
+extern const PsFormat ps_format_perflib_plv2;
 
 G_END_DECLS

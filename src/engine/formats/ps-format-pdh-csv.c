@@ -33,8 +33,8 @@
  *                      instance, or its object for single-instance objects
  *
  * Every cell of a row becomes a PsCounterValue of its column's counter
- * track, flagged PS_COUNTER_FLAG_COMPUTED (the file holds display values);
- * a blank or non-numeric cell adds PS_COUNTER_FLAG_MISSING with a NaN.
+ * track with its display value (the file holds nothing else); a blank or
+ * non-numeric cell is PS_COUNTER_FLAG_MISSING with a NaN.
  * Times are nanoseconds from the first sample; the session origin is that
  * sample's wall-clock time in UTC (local time + bias). typeperf writes no
  * time zone: the origin is then unknown (0) and the first sample's local
@@ -835,13 +835,12 @@ read_row (PdhParser *self,
 
       value.time_ns = time_ns;
       value.track = self->columns[column].track;
-      value.flags = PS_COUNTER_FLAG_COMPUTED;
       if (status == VALUE_OK)
-        value.value.computed = number;
+        value.value = number;
       else
         {
-          value.flags |= PS_COUNTER_FLAG_MISSING;
-          value.value.computed = NAN;
+          value.flags = PS_COUNTER_FLAG_MISSING;
+          value.value = NAN;
           if (status == VALUE_BAD && !self->columns[column].warned)
             {
               self->columns[column].warned = TRUE;

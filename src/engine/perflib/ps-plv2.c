@@ -19,6 +19,8 @@
 
 #include <string.h>
 
+#include <zlib.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "ps-error.h"
@@ -134,32 +136,22 @@ padded (gsize size)
   return (size + 7) & ~(gsize) 7;
 }
 
-/* specs: perflib-v2.md §8.2 — CRC-32 of IEEE 802.3 / zlib */
+/* specs: perflib-v2.md §8.2 — CRC-32 of IEEE 802.3 / zlib: zlib's own,
+ * several times faster than a byte-wise table on captures of gigabytes */
 guint32
 ps_plv2_crc32 (guint32       crc,
                const guint8 *data,
                gsize         length)
 {
-  static guint32 table[256];
-  static gsize initialized = 0;
-
-  if (g_once_init_enter (&initialized))
+  while (length > 0)
     {
-      for (guint32 i = 0; i < 256; i++)
-        {
-          guint32 c = i;
+      uInt chunk = (uInt)MIN (length, (gsize)G_MAXUINT32 / 2);
 
-          for (guint k = 0; k < 8; k++)
-            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-          table[i] = c;
-        }
-      g_once_init_leave (&initialized, 1);
+      crc = (guint32)crc32 ((uLong)crc, data, chunk);
+      data += chunk;
+      length -= chunk;
     }
-
-  crc = ~crc;
-  for (gsize i = 0; i < length; i++)
-    crc = table[(crc ^ data[i]) & 0xff] ^ (crc >> 8);
-  return ~crc;
+  return crc;
 }
 
 const char *

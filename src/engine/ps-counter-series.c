@@ -1,0 +1,188 @@
+/* ps-counter-series.c — statistics and overview of a counter track
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A day of one reading a second for thousands of counters is hundreds of
+ * millions of readings: more than memory holds one by one. What a chart of
+ * the whole run and a table of statistics need is kept here for every
+ * reading as it arrives: minimum, maximum, sum, first and last, and
+ * minimum, maximum and mean per stretch of time. The stretches are powers
+ * of two nanoseconds wide, so a reading finds its bucket with a shift;
+ * when a reading falls past the last bucket, neighbours merge pairwise and
+ * the width doubles.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ps-counter-series.h"
+
+/* 1 µs: the first width, doubled as often as the run needs */
+#define FIRST_SHIFT 10
+
+void
+ps_counter_series_init (PsCounterSeries *self)
+{
+  memset (self, 0, sizeof *self);
+  self->stats.min = NAN;
+  self->stats.max = NAN;
+  self->stats.first = NAN;
+  self->stats.last = NAN;
+  self->shift = FIRST_SHIFT;
+}
+
+void
+ps_counter_series_clear (PsCounterSeries *self)
+{
+  g_clear_pointer (&self->buckets, g_free);
+}
+
+static void
+merge_bucket (PsCounterBucket       *into,
+              const PsCounterBucket *from)
+{
+  guint32 count;
+
+  if (from->count == 0)
+    return;
+  if (into->count == 0)
+    {
+      *into = *from;
+      return;
+    }
+  count = into->count + from->count;
+  into->mean = (float)(((double)into->mean * into->count + (double)from->mean * from->count) / count);
+  into->min = MIN (into->min, from->min);
+  into->max = MAX (into->max, from->max);
+  into->count = count;
+}
+
+/* The bucket being filled into the array */
+static void
+flush_current (PsCounterSeries *self)
+{
+  if (self->current.count == 0)
+    return;
+  merge_bucket (&self->buckets[self->current_index], &self->current);
+  self->current.count = 0;
+}
+
+/* Wide enough that index falls in the last bucket or before: each bucket
+ * i joins bucket i >> (new shift − old shift), in one pass however many
+ * doublings that takes (the second reading of a series is often the
+ * first of many) */
+static void
+widen (PsCounterSeries *self,
+       guint64          index)
+{
+  guint shift = self->shift;
+  guint by;
+
+  flush_current (self);
+  while ((index >> shift) >= PS_COUNTER_OVERVIEW_BUCKETS)
+    shift++;
+  by = shift - self->shift;
+
+  for (guint i = 1; i < self->n_used; i++)
+    {
+      guint to = i >> by;
+
+      if (to == i)
+        continue;
+      if (to == (i - 1) >> by)
+        merge_bucket (&self->buckets[to], &self->buckets[i]);
+      else
+        self->buckets[to] = self->buckets[i];
+      self->buckets[i].count = 0;
+    }
+  self->n_used = self->n_used > 0 ? ((self->n_used - 1) >> by) + 1 : 0;
+  self->shift = shift;
+}
+
+static void
+add_to_overview (PsCounterSeries *self,
+                 gint64           time_ns,
+                 double           value)
+{
+  PsCounterBucket *bucket;
+  guint64 index;
+  float v = (float)value;
+
+  if (self->buckets == NULL)
+    {
+      self->buckets = g_new0 (PsCounterBucket, PS_COUNTER_OVERVIEW_BUCKETS);
+      self->begin_ns = time_ns;
+    }
+  /* A reading earlier than the first joins the first bucket */
+  index = time_ns > self->begin_ns ? (guint64)time_ns - (guint64)self->begin_ns : 0;
+  if ((index >> self->shift) >= PS_COUNTER_OVERVIEW_BUCKETS)
+    widen (self, index);
+  index >>= self->shift;
+
+  if (index != self->current_index)
+    {
+      flush_current (self);
+      self->current_index = (guint)index;
+    }
+  bucket = &self->current;
+  if (bucket->count == 0)
+    {
+      bucket->min = bucket->max = bucket->mean = v;
+      bucket->count = 1;
+    }
+  else
+    {
+      bucket->count++;
+      bucket->min = MIN (bucket->min, v);
+      bucket->max = MAX (bucket->max, v);
+      bucket->mean += (v - bucket->mean) / (float)bucket->count;
+    }
+  if (index >= self->n_used)
+    self->n_used = (guint)index + 1;
+}
+
+void
+ps_counter_series_add (PsCounterSeries *self,
+                       gint64           time_ns,
+                       double           value,
+                       gboolean         missing)
+{
+  PsCounterStats *stats = &self->stats;
+
+  self->n_readings++;
+  if (missing || !isfinite (value))
+    {
+      stats->n_missing++;
+      return;
+    }
+
+  if (stats->n_values == 0)
+    {
+      stats->min = stats->max = stats->first = value;
+      stats->first_ns = time_ns;
+    }
+  else
+    {
+      stats->min = MIN (stats->min, value);
+      stats->max = MAX (stats->max, value);
+    }
+  stats->n_values++;
+  stats->sum += value;
+  stats->last = value;
+  stats->last_ns = time_ns;
+  add_to_overview (self, time_ns, value);
+}
+
+void
+ps_counter_series_get_overview (PsCounterSeries   *self,
+                                PsCounterOverview *overview)
+{
+  if (self->buckets != NULL)
+    flush_current (self);
+  overview->begin_ns = self->begin_ns;
+  overview->bucket_ns = (gint64)1 << self->shift;
+  overview->n_buckets = self->n_used;
+  overview->buckets = self->buckets;
+}

@@ -1,0 +1,76 @@
+/* ps-counter-series.h — what the event store keeps of each counter track
+ * besides its readings: statistics and an overview over every reading,
+ * whether the reading itself is kept or not
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Statistics of a counter track over all its readings */
+typedef struct
+{
+  guint64 n_values;   /* readings with a display value */
+  guint64 n_missing;  /* readings without one (blank, first of a rate, invalid) */
+  double  min;        /* NaN while n_values is 0 */
+  double  max;
+  double  sum;
+  double  first;
+  double  last;
+  gint64  first_ns;   /* time of the first and last reading with a value */
+  gint64  last_ns;
+} PsCounterStats;
+
+/* One bucket of the overview: the readings with a value in a stretch of time */
+typedef struct
+{
+  float   min;
+  float   max;
+  float   mean;
+  guint32 count;      /* 0: none in this stretch */
+} PsCounterBucket;
+
+/* The overview of a counter track: buckets of bucket_ns each from
+ * begin_ns; their width doubles as the track grows longer, so that there
+ * are never more than PS_COUNTER_OVERVIEW_BUCKETS. */
+#define PS_COUNTER_OVERVIEW_BUCKETS 1024
+
+typedef struct
+{
+  gint64                 begin_ns;
+  gint64                 bucket_ns;
+  guint                  n_buckets;  /* up to the last one with readings */
+  const PsCounterBucket *buckets;
+} PsCounterOverview;
+
+/* Internal to the store */
+typedef struct
+{
+  PsCounterStats   stats;
+  guint64          n_readings;  /* all readings, kept or not */
+  PsCounterBucket *buckets;
+  gint64           begin_ns;
+  guint            shift;       /* bucket_ns = 1 << shift */
+  guint            n_used;
+  /* The bucket being filled, kept here rather than in buckets: with
+   * thousands of series, each reading would otherwise touch memory of
+   * its own far from the others' */
+  PsCounterBucket  current;
+  guint            current_index;
+} PsCounterSeries;
+
+void ps_counter_series_init  (PsCounterSeries *self);
+void ps_counter_series_clear (PsCounterSeries *self);
+void ps_counter_series_add   (PsCounterSeries *self,
+                              gint64           time_ns,
+                              double           value,
+                              gboolean         missing);
+/* Valid until the next ps_counter_series_add () */
+void ps_counter_series_get_overview (PsCounterSeries       *self,
+                                     PsCounterOverview     *overview);
+
+G_END_DECLS
