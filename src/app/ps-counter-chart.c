@@ -7,12 +7,15 @@
  * chart's unit from 0 (or the lowest value, when negative) to a round
  * number above the highest; the x axis is time from the run's start (or a
  * sequence number). Every frame asks each series' PsValueLod for at most a
- * few items per pixel column.
+ * few items per pixel column. Stacked, every STACK_STEP pixels takes each
+ * series' reading nearest to it and the areas are drawn on top of each
+ * other from the sums.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "ps-chart-util.h"
 #include "ps-counter-chart.h"
@@ -20,11 +23,17 @@
 
 #define MIN_TICK_SPACING 110.0
 #define GAP 6.0
+#define STACK_STEP 2.0
+/* Positions sampled to find the highest sum of a stacked chart */
+#define STACK_RANGE_SAMPLES 1024
 
 typedef struct
 {
-  char       *label;
-  PsValueLod *values;
+  char                    *label;
+  PsValueLod              *values;
+  PsCounterChartDetailFunc detail_func;
+  gpointer                 detail_data;
+  GDestroyNotify           detail_destroy;
 } Series;
 
 struct _PsCounterChart
@@ -36,6 +45,7 @@ struct _PsCounterChart
   char      *unit;
   double     scale;
   gboolean   sequence_axis;
+  gboolean   stacked;
   gint64     x_begin;
   gint64     x_end;         /* x_begin >= x_end: all of the data */
   double     hover_x;       /* widget x of the pointer or the keyboard's
@@ -45,6 +55,7 @@ struct _PsCounterChart
 enum {
   PROP_0,
   PROP_TITLE,
+  PROP_STACKED,
   N_PROPS
 };
 
@@ -71,6 +82,8 @@ series_free (gpointer data)
 
   g_free (series->label);
   g_clear_pointer (&series->values, ps_value_lod_unref);
+  if (series->detail_destroy != NULL)
+    series->detail_destroy (series->detail_data);
   g_free (series);
 }
 
@@ -117,6 +130,49 @@ data_range (PsCounterChart *self,
   return any;
 }
 
+/* The reading of a series nearest to x, 0 outside its readings or where
+ * it has none: what a stacked chart adds up */
+static double
+stacked_value_at (Series *series,
+                  gint64  x)
+{
+  gint64 x_min, x_max, point_x;
+  double low, high, value = NAN;
+
+  if (!ps_value_lod_get_range (series->values, &x_min, &x_max, &low, &high) || x < x_min || x > x_max)
+    return 0;
+  if (!ps_value_lod_get_point (series->values, ps_value_lod_find (series->values, x), &point_x, &value)
+      || isnan (value))
+    return 0;
+  return value;
+}
+
+static gboolean
+is_stacked (PsCounterChart *self)
+{
+  return self->stacked && self->series->len > 1;
+}
+
+/* The lowest and highest sums of the stacked series over [x_min, x_max] */
+static void
+stacked_range (PsCounterChart *self,
+               gint64          x_min,
+               gint64          x_max,
+               double         *v_min,
+               double         *v_max)
+{
+  for (guint i = 0; i <= STACK_RANGE_SAMPLES; i++)
+    {
+      gint64 x = x_min + (gint64)((double)(x_max - x_min) * i / STACK_RANGE_SAMPLES);
+      double sum = 0;
+
+      for (guint s = 0; s < self->series->len; s++)
+        sum += stacked_value_at (g_ptr_array_index (self->series, s), x);
+      *v_min = MIN (*v_min, sum);
+      *v_max = MAX (*v_max, sum);
+    }
+}
+
 static gboolean
 compute_layout (PsCounterChart *self,
                 Layout         *layout)
@@ -135,6 +191,8 @@ compute_layout (PsCounterChart *self,
     layout->x_begin = self->x_begin, layout->x_end = self->x_end;
   else
     layout->x_begin = x_min, layout->x_end = MAX (x_max, x_min + 1);
+  if (is_stacked (self))
+    stacked_range (self, x_min, x_max, &v_min, &v_max);
 
   v_min = MIN (v_min * self->scale, 0);
   v_max = v_max * self->scale;
@@ -293,6 +351,67 @@ draw_series (PsCounterChart *self,
   cairo_stroke (cr);
 }
 
+/* The areas of the series on top of each other, sampled every STACK_STEP
+ * pixels */
+static void
+draw_stacked (PsCounterChart *self,
+              cairo_t        *cr,
+              const Layout   *layout)
+{
+  guint n_columns = (guint)(layout->plot.size.width / STACK_STEP) + 2;
+  g_autofree double *below = g_new0 (double, n_columns);
+  g_autofree double *above = g_new0 (double, n_columns);
+
+  for (guint s = 0; s < self->series->len; s++)
+    {
+      Series *series = g_ptr_array_index (self->series, s);
+      const GdkRGBA *color = &palette[s % G_N_ELEMENTS (palette)];
+
+      for (guint c = 0; c < n_columns; c++)
+        {
+          double pixel = MIN (layout->plot.origin.x + c * STACK_STEP, layout->plot.origin.x + layout->plot.size.width);
+
+          above[c] = below[c] + stacked_value_at (series, x_at (layout, pixel));
+        }
+
+      /* The area between the sums below and with this series */
+      for (guint c = 0; c < n_columns; c++)
+        {
+          double pixel = MIN (layout->plot.origin.x + c * STACK_STEP, layout->plot.origin.x + layout->plot.size.width);
+
+          if (c == 0)
+            cairo_move_to (cr, pixel, y_of (layout, above[c] * self->scale));
+          else
+            cairo_line_to (cr, pixel, y_of (layout, above[c] * self->scale));
+        }
+      for (guint c = n_columns; c-- > 0;)
+        {
+          double pixel = MIN (layout->plot.origin.x + c * STACK_STEP, layout->plot.origin.x + layout->plot.size.width);
+
+          cairo_line_to (cr, pixel, y_of (layout, below[c] * self->scale));
+        }
+      cairo_close_path (cr);
+      ps_chart_set_source (cr, color, 0.6);
+      cairo_fill (cr);
+
+      /* Its top edge */
+      for (guint c = 0; c < n_columns; c++)
+        {
+          double pixel = MIN (layout->plot.origin.x + c * STACK_STEP, layout->plot.origin.x + layout->plot.size.width);
+
+          if (c == 0)
+            cairo_move_to (cr, pixel, y_of (layout, above[c] * self->scale));
+          else
+            cairo_line_to (cr, pixel, y_of (layout, above[c] * self->scale));
+        }
+      ps_chart_set_source (cr, color, 1);
+      cairo_set_line_width (cr, 1.5);
+      cairo_stroke (cr);
+
+      memcpy (below, above, n_columns * sizeof (double));
+    }
+}
+
 static void
 draw_legend (PsCounterChart *self,
              cairo_t        *cr,
@@ -370,8 +489,11 @@ ps_counter_chart_snapshot (GtkWidget   *widget,
   cairo_save (cr);
   cairo_rectangle (cr, layout.plot.origin.x, layout.plot.origin.y - 1, layout.plot.size.width, layout.plot.size.height + 2);
   cairo_clip (cr);
-  for (guint i = 0; i < self->series->len; i++)
-    draw_series (self, cr, &layout, i, items);
+  if (is_stacked (self))
+    draw_stacked (self, cr, &layout);
+  else
+    for (guint i = 0; i < self->series->len; i++)
+      draw_series (self, cr, &layout, i, items);
   cairo_restore (cr);
   draw_legend (self, cr, &layout, &foreground);
   draw_hover (self, cr, &layout, &foreground);
@@ -403,15 +525,32 @@ ps_counter_chart_describe_at (PsCounterChart *self,
     {
       Series *series = g_ptr_array_index (self->series, i);
       gsize index = ps_value_lod_find (series->values, position);
+      g_autofree char *detail = NULL;
       double value = NAN;
 
       /* The reading nearest to the pointer */
       ps_value_lod_get_point (series->values, index, NULL, &value);
       if (isnan (value))
-        g_string_append_printf (text, "\n%s: –", series->label);
-      else
-        g_string_append_printf (text, "\n%s: %.4g %s", series->label, value * self->scale,
-                                self->unit != NULL ? self->unit : "");
+        {
+          g_string_append_printf (text, "\n%s: –", series->label);
+          continue;
+        }
+      g_string_append_printf (text, "\n%s: %.4g", series->label, value * self->scale);
+      if (self->unit != NULL && *self->unit != '\0')
+        g_string_append_printf (text, " %s", self->unit);
+      if (series->detail_func != NULL)
+        detail = series->detail_func (index, series->detail_data);
+      if (detail != NULL)
+        g_string_append_printf (text, " (%s)", detail);
+    }
+  if (is_stacked (self))
+    {
+      double sum = 0;
+
+      for (guint i = 0; i < self->series->len; i++)
+        sum += stacked_value_at (g_ptr_array_index (self->series, i), position);
+      /* Translators: the sum of the series of a stacked chart, "Total: 57.3 %" */
+      g_string_append_printf (text, _("\nTotal: %.4g %s"), sum * self->scale, self->unit != NULL ? self->unit : "");
     }
   return g_string_free (text, FALSE);
 }
@@ -567,6 +706,9 @@ ps_counter_chart_get_property (GObject    *object,
     case PROP_TITLE:
       g_value_set_string (value, self->title);
       break;
+    case PROP_STACKED:
+      g_value_set_boolean (value, self->stacked);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -584,6 +726,9 @@ ps_counter_chart_set_property (GObject      *object,
     {
     case PROP_TITLE:
       ps_counter_chart_set_title (self, g_value_get_string (value));
+      break;
+    case PROP_STACKED:
+      ps_counter_chart_set_stacked (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -607,6 +752,9 @@ ps_counter_chart_class_init (PsCounterChartClass *klass)
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_STACKED] =
+    g_param_spec_boolean ("stacked", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "chart.move", "d", move_action);
@@ -708,6 +856,17 @@ ps_counter_chart_add_series (PsCounterChart *self,
                              const char     *label,
                              PsValueLod     *values)
 {
+  return ps_counter_chart_add_series_full (self, label, values, NULL, NULL, NULL);
+}
+
+guint
+ps_counter_chart_add_series_full (PsCounterChart          *self,
+                                  const char              *label,
+                                  PsValueLod              *values,
+                                  PsCounterChartDetailFunc detail_func,
+                                  gpointer                 user_data,
+                                  GDestroyNotify           destroy)
+{
   Series *series;
 
   g_return_val_if_fail (PS_IS_COUNTER_CHART (self), 0);
@@ -716,6 +875,9 @@ ps_counter_chart_add_series (PsCounterChart *self,
   series = g_new0 (Series, 1);
   series->label = g_strdup (label);
   series->values = ps_value_lod_ref (values);
+  series->detail_func = detail_func;
+  series->detail_data = user_data;
+  series->detail_destroy = destroy;
   g_ptr_array_add (self->series, series);
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -762,4 +924,26 @@ ps_counter_chart_get_plot (PsCounterChart  *self,
     return FALSE;
   *plot = layout.plot;
   return TRUE;
+}
+
+gboolean
+ps_counter_chart_get_stacked (PsCounterChart *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
+
+  return self->stacked;
+}
+
+void
+ps_counter_chart_set_stacked (PsCounterChart *self,
+                              gboolean        stacked)
+{
+  g_return_if_fail (PS_IS_COUNTER_CHART (self));
+
+  stacked = !!stacked;
+  if (self->stacked == stacked)
+    return;
+  self->stacked = stacked;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STACKED]);
 }

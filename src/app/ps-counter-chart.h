@@ -7,7 +7,8 @@
  * each CPU, the RSS of several processes), each drawn from its
  * level-of-detail index as a line through a min/max band, so a million
  * readings cost no more than the pixels. Hovering shows every series'
- * value at the pointer, with its unit.
+ * value at the pointer, with its unit. Stacked, the series are areas on
+ * top of each other and the read-out gives their total too.
  */
 #pragma once
 
@@ -36,6 +37,22 @@ void        ps_counter_chart_clear         (PsCounterChart *self);
 guint       ps_counter_chart_add_series    (PsCounterChart *self,
                                             const char     *label,
                                             PsValueLod     *values);
+/* What the read-out adds in parentheses after the value of the point at
+ * index of a series ("raw 1234567, base 9876543"), or NULL for nothing */
+typedef char * (*PsCounterChartDetailFunc) (gsize    index,
+                                            gpointer user_data);
+guint       ps_counter_chart_add_series_full (PsCounterChart          *self,
+                                              const char              *label,
+                                              PsValueLod              *values,
+                                              PsCounterChartDetailFunc detail_func,
+                                              gpointer                 user_data,
+                                              GDestroyNotify           destroy);
+/* Stacked: the series are areas summed from the bottom, in the order they
+ * were added (the % Processor Time of each CPU adds up to the machine's);
+ * else each is a line of its own */
+gboolean    ps_counter_chart_get_stacked   (PsCounterChart *self);
+void        ps_counter_chart_set_stacked   (PsCounterChart *self,
+                                            gboolean        stacked);
 guint       ps_counter_chart_get_n_series  (PsCounterChart *self);
 /* The x range shown; begin >= end shows all of the data */
 void        ps_counter_chart_set_x_range   (PsCounterChart *self,

@@ -19,6 +19,7 @@
 
 #include "ps-application.h"
 #include "ps-ce-view.h"
+#include "ps-counters-view-private.h"
 #include "ps-format.h"
 #include "ps-loader.h"
 #include "ps-profile-view-private.h"
@@ -57,6 +58,7 @@ struct _PsRunPage
   PsRtlView      *rtl_view;
   PsReportView   *report_view;
   PsProfileView  *profile_view;
+  PsCountersView *counters_view;
   GtkPaned       *paned;
   GtkWidget      *timeline_window;
   PsTimelineView *timeline_view;
@@ -175,6 +177,20 @@ is_profile_store (PsEventStore *store)
   return !is_report_store (store) && ps_event_store_get_n_samples (store) > 0;
 }
 
+/* Performance counters (PDH logs, PerfLib captures) and nothing else */
+static gboolean
+is_counters_store (PsEventStore *store)
+{
+  gboolean counters = FALSE;
+
+  if (ps_event_store_get_n_measurements (store) > 0 || ps_event_store_get_n_spans (store) > 0
+      || ps_event_store_get_n_samples (store) > 0 || ps_event_store_get_n_report_rows (store) > 0)
+    return FALSE;
+  for (guint32 t = 0; t < ps_event_store_get_n_tracks (store) && !counters; t++)
+    counters = ps_event_store_get_track (store, t)->kind == PS_TRACK_COUNTER;
+  return counters;
+}
+
 static void
 analysis_cb (GObject      *object,
              GAsyncResult *result,
@@ -206,6 +222,7 @@ analysis_cb (GObject      *object,
     gboolean report = is_report_store (self->store);
     gboolean profile = is_profile_store (self->store);
     gboolean rtl = !report && !profile && is_rtl_store (self->store);
+    gboolean counters = !report && !profile && !rtl && is_counters_store (self->store);
 
     if (report)
       ps_report_view_set_analysis (self->report_view, analysis);
@@ -216,6 +233,8 @@ analysis_cb (GObject      *object,
       }
     else if (rtl)
       ps_rtl_view_set_analysis (self->rtl_view, analysis);
+    else if (counters)
+      ps_counters_view_set_analysis (self->counters_view, analysis);
     else
       ps_ce_view_set_analysis (self->ce_view, analysis);
     /* Everything with a time or a sequence has a timeline over its views */
@@ -228,13 +247,16 @@ analysis_cb (GObject      *object,
       ps_rtl_view_set_session (self->rtl_view, self->session);
     else if (profile)
       ps_profile_view_set_session (self->profile_view, self->session);
+    else if (counters)
+      ps_counters_view_set_session (self->counters_view, self->session);
     else if (!report)
       ps_ce_view_link_session (self->ce_view, self->session);
 
     gtk_widget_set_visible (GTK_WIDGET (self->report_view), report);
     gtk_widget_set_visible (GTK_WIDGET (self->profile_view), profile);
     gtk_widget_set_visible (GTK_WIDGET (self->rtl_view), rtl);
-    gtk_widget_set_visible (GTK_WIDGET (self->ce_view), !report && !profile && !rtl);
+    gtk_widget_set_visible (GTK_WIDGET (self->counters_view), counters);
+    gtk_widget_set_visible (GTK_WIDGET (self->ce_view), !report && !profile && !rtl && !counters);
   }
 
   read_error = ps_event_store_get_error (self->store);
@@ -340,6 +362,8 @@ show_warnings_action (GtkWidget  *widget,
     ps_profile_view_show_page (self->profile_view, "warnings");
   else if (self->store != NULL && is_rtl_store (self->store))
     ps_rtl_view_show_page (self->rtl_view, "warnings");
+  else if (self->store != NULL && is_counters_store (self->store))
+    ps_counters_view_show_page (self->counters_view, "warnings");
   else
     ps_ce_view_show_page (self->ce_view, "warnings");
 }
@@ -492,6 +516,7 @@ ps_run_page_class_init (PsRunPageClass *klass)
   g_type_ensure (PS_TYPE_RTL_VIEW);
   g_type_ensure (PS_TYPE_REPORT_VIEW);
   g_type_ensure (PS_TYPE_PROFILE_VIEW);
+  g_type_ensure (PS_TYPE_COUNTERS_VIEW);
   g_type_ensure (PS_TYPE_TIMELINE_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-run-page.ui");
@@ -506,6 +531,7 @@ ps_run_page_class_init (PsRunPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, rtl_view);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, report_view);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, profile_view);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, counters_view);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, paned);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, timeline_window);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, timeline_view);
@@ -719,6 +745,14 @@ ps_run_page_get_profile_view (PsRunPage *self)
 {
   g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
   return self->profile_view;
+}
+
+/* Declared in ps-counters-view-private.h, with the view's testing API */
+PsCountersView *
+ps_run_page_get_counters_view (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  return self->counters_view;
 }
 
 PsReportView *

@@ -177,12 +177,40 @@ ps_perflib_type_get_display_suffix (guint32 type)
   return type & PS_PERF_DISPLAY_MASK;
 }
 
+/* The table by type word: every reading of a capture asks, so an
+ * open-addressing index (a quarter full) replaces a walk over the table */
+#define TYPE_INDEX_SIZE 256
+
+static guint
+type_slot (guint32 type)
+{
+  return (guint)((type * 0x9E3779B1u) >> 24) & (TYPE_INDEX_SIZE - 1);
+}
+
 const PsPerflibTypeInfo *
 ps_perflib_type_get_info (guint32 type)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS (type_table); i++)
-    if (type_table[i].type == type)
-      return &type_table[i];
+  static guint8 index[TYPE_INDEX_SIZE];  /* table position + 1, 0: free */
+  static gsize initialized = 0;
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (type_table) < TYPE_INDEX_SIZE / 2);
+
+  if (g_once_init_enter (&initialized))
+    {
+      for (gsize i = 0; i < G_N_ELEMENTS (type_table); i++)
+        {
+          guint slot = type_slot (type_table[i].type);
+
+          while (index[slot] != 0)
+            slot = (slot + 1) & (TYPE_INDEX_SIZE - 1);
+          index[slot] = (guint8)(i + 1);
+        }
+      g_once_init_leave (&initialized, 1);
+    }
+
+  for (guint slot = type_slot (type); index[slot] != 0; slot = (slot + 1) & (TYPE_INDEX_SIZE - 1))
+    if (type_table[index[slot] - 1].type == type)
+      return &type_table[index[slot] - 1];
   return NULL;
 }
 

@@ -1,0 +1,1381 @@
+/* ps-counters-view.c — a run of performance counters: the counter tree,
+ * charts of the checked counters by unit, their statistics
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: pdh-csv.md (the counter path \\Machine\Object(Parent/Instance#n)\Counter
+ * and its tree of tracks, ps-event-store.h above PsTrackKind).
+ *
+ * The tree has one PsCounterNode per track. A checked counter's points are
+ * made once and cached: the kept readings when every reading was kept and
+ * there are not too many to scan, else the store's overview (the mean of
+ * each of its buckets), which sees every reading. Checks change the charts
+ * and the table at the next idle, so checking an object's hundred
+ * counters redraws once. Counters of one unit share a chart; units differ
+ * in scale and meaning, so each has its own, stacked vertically.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "ps-counter-chart.h"
+#include "ps-counter-node.h"
+#include "ps-counters-view-private.h"
+#include "ps-util.h"
+#include "ps-view-util.h"
+#include "ps-warning-columns.h"
+#include "ps-warning-model.h"
+
+/* Past this many kept readings in the run, a checked counter is drawn
+ * from its overview instead of scanning them all */
+#define MAX_SCANNED_VALUES (G_GUINT64_CONSTANT (4) << 20)
+#define MEBIBYTE 1048576.0
+
+/* --- The points of a counter ---------------------------------------------- */
+
+typedef struct
+{
+  PsEventStore *store;
+  PsValueLod   *values;
+  GArray       *indices;  /* guint64: the store's reading of each point;
+                           * NULL when made from the overview */
+} CounterPoints;
+
+static void
+counter_points_clear (gpointer data)
+{
+  CounterPoints *points = data;
+
+  g_clear_object (&points->store);
+  g_clear_pointer (&points->values, ps_value_lod_unref);
+  g_clear_pointer (&points->indices, g_array_unref);
+}
+
+static void
+counter_points_release (gpointer data)
+{
+  g_rc_box_release_full (data, counter_points_clear);
+}
+
+static CounterPoints *
+counter_points_new (PsEventStore *store,
+                    guint32       track)
+{
+  CounterPoints *points = g_rc_box_new0 (CounterPoints);
+  guint64 n_kept = ps_event_store_get_n_counter_values (store);
+  g_autoptr(GArray) x = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) y = g_array_new (FALSE, FALSE, sizeof (double));
+  PsCounterOverview overview;
+
+  points->store = g_object_ref (store);
+  if (ps_event_store_get_counter_stride (store) <= 1 && n_kept <= MAX_SCANNED_VALUES)
+    {
+      points->indices = g_array_new (FALSE, FALSE, sizeof (guint64));
+      for (guint64 i = 0; i < n_kept; i++)
+        {
+          const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
+          double number;
+
+          if (value->track != track)
+            continue;
+          number = value->flags & PS_COUNTER_FLAG_MISSING ? NAN : value->value;
+          g_array_append_val (x, value->time_ns);
+          g_array_append_val (y, number);
+          g_array_append_val (points->indices, i);
+        }
+    }
+  else if (ps_event_store_get_counter_overview (store, track, &overview))
+    {
+      /* One point in the middle of every bucket: its mean */
+      for (guint b = 0; b < overview.n_buckets; b++)
+        {
+          gint64 time_ns = overview.begin_ns + (gint64)b * overview.bucket_ns + overview.bucket_ns / 2;
+          double number = overview.buckets[b].count > 0 ? overview.buckets[b].mean : NAN;
+
+          g_array_append_val (x, time_ns);
+          g_array_append_val (y, number);
+        }
+    }
+  points->values = ps_value_lod_new ((const gint64 *)(gpointer)x->data, (const double *)(gpointer)y->data, x->len);
+  return points;
+}
+
+/* The read-out of a PerfLib reading: what the value was computed from */
+static char *
+describe_point (gsize    index,
+                gpointer user_data)
+{
+  CounterPoints *points = user_data;
+  const PsCounterValue *value;
+
+  if (points->indices == NULL || index >= points->indices->len)
+    return NULL;
+  value = ps_event_store_get_counter_value (points->store, g_array_index (points->indices, guint64, index));
+  if (!(value->flags & PS_COUNTER_FLAG_RAW))
+    return NULL;
+  /* Translators: what a counter's value was computed from, shown after it:
+   * "12.5 % (raw 1234567, base 9876543)" */
+  return g_strdup_printf (_("raw %" G_GINT64_FORMAT ", base %" G_GINT64_FORMAT), value->raw, value->base);
+}
+
+/* --- The view ------------------------------------------------------------- */
+
+/* The columns of the statistics table, in the order shown */
+typedef enum
+{
+  STATS_MACHINE,
+  STATS_OBJECT,
+  STATS_INSTANCE,
+  STATS_COUNTER,
+  STATS_UNIT,
+  STATS_COUNT,
+  STATS_MISSING,
+  STATS_MIN,
+  STATS_MAX,
+  STATS_MEAN,
+  STATS_LAST,
+  N_STATS_COLUMNS
+} StatsColumn;
+
+struct _PsCountersView
+{
+  GtkWidget           parent_instance;
+
+  PsRunAnalysis      *analysis;
+  PsSession          *session;
+  gulong              range_handler;
+  gboolean            stacked;
+
+  GListStore         *roots;        /* PsCounterNode */
+  GPtrArray          *counters;     /* PsCounterNode, every counter in tree order */
+  GtkCustomFilter    *filter;
+  char               *search;       /* casefolded, NULL for none */
+  GtkTreeListModel   *tree;
+  GtkSingleSelection *tree_selection;
+  GHashTable         *points;       /* track → CounterPoints */
+  GListStore         *checked;      /* PsCounterNode: the table's rows */
+  GtkSortListModel   *checked_sorted;
+  GPtrArray          *charts;       /* PsCounterChart, borrowed from charts_box */
+  guint               update_id;
+
+  PsWarningModel     *warnings;
+
+  /* Template widgets */
+  GtkLabel           *machine_value;
+  GtkLabel           *counters_value;
+  GtkLabel           *readings_value;
+  GtkLabel           *started_value;
+  GtkLabel           *duration_value;
+  GtkLabel           *interval_value;
+  GtkStack           *view_stack;
+  GtkPaned           *tree_paned;
+  GtkPaned           *chart_paned;
+  GtkSearchEntry     *search_entry;
+  GtkListView        *counter_list;
+  GtkLabel           *selection_label;
+  GtkToggleButton    *overlaid_button;
+  GtkToggleButton    *stacked_button;
+  GtkStack           *chart_stack;
+  GtkBox             *charts_box;
+  GtkColumnView      *stats_view;
+  GtkStackPage       *warnings_page;
+  GtkLabel           *quality_label;
+  GtkLabel           *warnings_overflow_label;
+  GtkStack           *warnings_stack;
+  GtkColumnView      *warning_view;
+};
+
+enum {
+  PROP_0,
+  PROP_ANALYSIS,
+  PROP_SESSION,
+  PROP_STACKED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (PsCountersView, ps_counters_view, GTK_TYPE_WIDGET)
+
+static PsEventStore *
+get_store (PsCountersView *self)
+{
+  return self->analysis != NULL ? self->analysis->store : NULL;
+}
+
+/* Values */
+
+/* A value with its unit: "11.3 %", "9.6 MiB", "520.000 µs", "8,123 MB" */
+static char *
+format_value (double      value,
+              const char *unit)
+{
+  if (isnan (value))
+    return g_strdup ("–");
+  if (g_strcmp0 (unit, "bytes") == 0)
+    return ps_util_format_bytes (value);
+  if (g_strcmp0 (unit, "s") == 0)
+    return ps_util_format_seconds (value);
+  if (g_strcmp0 (unit, "ms") == 0)
+    return ps_util_format_seconds (value / 1000);
+  if (unit == NULL || *unit == '\0')
+    return g_strdup_printf ("%.6g", value);
+  return g_strdup_printf ("%.6g %s", value, unit);
+}
+
+static const char *
+ancestor_label (PsCounterNode *node,
+                PsTrackKind    kind)
+{
+  PsCounterNode *ancestor = ps_counter_node_get_ancestor (node, kind);
+
+  return ancestor != NULL ? ps_counter_node_get_label (ancestor) : "";
+}
+
+static double
+stats_number (PsCounterNode *node,
+              StatsColumn    column)
+{
+  const PsCounterStats *stats = ps_event_store_get_counter_stats (ps_counter_node_get_store (node),
+                                                                  ps_counter_node_get_track (node));
+
+  if (stats == NULL)
+    return column == STATS_COUNT || column == STATS_MISSING ? 0 : NAN;
+  switch (column)
+    {
+    case STATS_COUNT:
+      return (double)stats->n_values;
+    case STATS_MISSING:
+      return (double)stats->n_missing;
+    case STATS_MIN:
+      return stats->min;
+    case STATS_MAX:
+      return stats->max;
+    case STATS_MEAN:
+      return stats->n_values > 0 ? stats->sum / (double)stats->n_values : NAN;
+    case STATS_LAST:
+      return stats->last;
+    default:
+      return NAN;
+    }
+}
+
+static char *
+stats_cell_text (PsCounterNode *node,
+                 StatsColumn    column)
+{
+  switch (column)
+    {
+    case STATS_MACHINE:
+      return g_strdup (ancestor_label (node, PS_TRACK_MACHINE));
+    case STATS_OBJECT:
+      return g_strdup (ancestor_label (node, PS_TRACK_OBJECT));
+    case STATS_INSTANCE:
+      return g_strdup (ancestor_label (node, PS_TRACK_INSTANCE));
+    case STATS_COUNTER:
+      return g_strdup (ps_counter_node_get_label (node));
+    case STATS_UNIT:
+      return g_strdup (ps_counter_node_get_unit (node));
+    case STATS_COUNT:
+    case STATS_MISSING:
+      return ps_util_format_count ((guint64)stats_number (node, column));
+    case STATS_MIN:
+    case STATS_MAX:
+    case STATS_MEAN:
+    case STATS_LAST:
+      return format_value (stats_number (node, column), ps_counter_node_get_unit (node));
+    case N_STATS_COLUMNS:
+    default:
+      return NULL;
+    }
+}
+
+/* Charts */
+
+static CounterPoints *
+get_points (PsCountersView *self,
+            PsCounterNode  *node)
+{
+  guint32 track = ps_counter_node_get_track (node);
+  CounterPoints *points = g_hash_table_lookup (self->points, GUINT_TO_POINTER (track));
+
+  if (points == NULL)
+    {
+      points = counter_points_new (get_store (self), track);
+      g_hash_table_insert (self->points, GUINT_TO_POINTER (track), points);
+    }
+  return points;
+}
+
+static void
+apply_range (PsCountersView *self)
+{
+  gint64 begin = 0, end = 0;
+
+  if (self->session != NULL)
+    ps_session_get_visible_range (self->session, &begin, &end);
+  /* The session's first range, [0, 1), stands until the timeline has
+   * indexed the run: show all of the data meanwhile */
+  if (end - begin <= 1)
+    begin = end = 0;
+  for (guint i = 0; i < self->charts->len; i++)
+    ps_counter_chart_set_x_range (g_ptr_array_index (self->charts, i), begin, end);
+}
+
+/* A series is named by what tells it apart from the others of its chart:
+ * the instance when they are all the same counter of one object */
+static char *
+series_label (PsCounterNode *node,
+              gboolean       one_counter)
+{
+  const char *instance = ancestor_label (node, PS_TRACK_INSTANCE);
+  const char *object = ancestor_label (node, PS_TRACK_OBJECT);
+
+  if (one_counter)
+    return g_strdup (*instance != '\0' ? instance : object);
+  if (*instance != '\0')
+    /* Translators: a series of a chart: counter (instance) */
+    return g_strdup_printf (_("%s (%s)"), ps_counter_node_get_label (node), instance);
+  return g_strdup_printf ("%s\\%s", object, ps_counter_node_get_label (node));
+}
+
+static void
+add_chart (PsCountersView *self,
+           GPtrArray      *nodes)
+{
+  PsCounterNode *first = g_ptr_array_index (nodes, 0);
+  const char *unit = ps_counter_node_get_unit (first);
+  const char *counter = ps_counter_node_get_label (first);
+  const char *object = ancestor_label (first, PS_TRACK_OBJECT);
+  gboolean one_counter = TRUE;
+  double highest = 0;
+  g_autofree char *title = NULL;
+  PsCounterChart *chart = PS_COUNTER_CHART (ps_counter_chart_new ());
+
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      PsCounterNode *node = g_ptr_array_index (nodes, i);
+      const PsCounterStats *stats = ps_event_store_get_counter_stats (ps_counter_node_get_store (node),
+                                                                      ps_counter_node_get_track (node));
+
+      if (g_strcmp0 (ps_counter_node_get_label (node), counter) != 0
+          || g_strcmp0 (ancestor_label (node, PS_TRACK_OBJECT), object) != 0)
+        one_counter = FALSE;
+      if (stats != NULL && stats->n_values > 0)
+        highest = MAX (highest, fabs (stats->max));
+    }
+
+  if (one_counter)
+    /* Translators: a chart's title: object — counter */
+    title = g_strdup_printf (_("%s — %s"), object, counter);
+  else if (*unit != '\0')
+    /* Translators: a chart's title: the counters of a unit, "Counters in %" */
+    title = g_strdup_printf (_("Counters in %s"), unit);
+  else
+    title = g_strdup (_("Counters without a unit"));
+  ps_counter_chart_set_title (chart, title);
+  /* Bytes are easier to read in MiB */
+  if (g_strcmp0 (unit, "bytes") == 0 && highest >= MEBIBYTE)
+    ps_counter_chart_set_unit (chart, "MiB", 1 / MEBIBYTE);
+  else
+    ps_counter_chart_set_unit (chart, unit, 1);
+  ps_counter_chart_set_stacked (chart, self->stacked);
+
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      PsCounterNode *node = g_ptr_array_index (nodes, i);
+      CounterPoints *points = get_points (self, node);
+      g_autofree char *label = series_label (node, one_counter);
+
+      ps_counter_chart_add_series_full (chart, label, points->values, describe_point,
+                                        g_rc_box_acquire (points), counter_points_release);
+    }
+
+  gtk_widget_set_vexpand (GTK_WIDGET (chart), TRUE);
+  gtk_widget_set_size_request (GTK_WIDGET (chart), -1, 180);
+  gtk_box_append (self->charts_box, GTK_WIDGET (chart));
+  g_ptr_array_add (self->charts, chart);
+}
+
+static void
+update_charts (PsCountersView *self)
+{
+  g_autoptr(GPtrArray) checked = ps_counters_view_list_checked (self);
+  g_autoptr(GPtrArray) units = g_ptr_array_new ();   /* const char *, in order of first use */
+  g_autofree char *selection = NULL;
+  GtkWidget *child;
+
+  g_clear_handle_id (&self->update_id, g_source_remove);
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->charts_box))) != NULL)
+    gtk_box_remove (self->charts_box, child);
+  g_ptr_array_set_size (self->charts, 0);
+
+  for (guint i = 0; i < checked->len; i++)
+    {
+      const char *unit = ps_counter_node_get_unit (g_ptr_array_index (checked, i));
+
+      if (!g_ptr_array_find_with_equal_func (units, unit, g_str_equal, NULL))
+        g_ptr_array_add (units, (gpointer)unit);
+    }
+  for (guint u = 0; u < units->len; u++)
+    {
+      g_autoptr(GPtrArray) nodes = g_ptr_array_new ();
+
+      for (guint i = 0; i < checked->len; i++)
+        if (g_str_equal (ps_counter_node_get_unit (g_ptr_array_index (checked, i)), g_ptr_array_index (units, u)))
+          g_ptr_array_add (nodes, g_ptr_array_index (checked, i));
+      add_chart (self, nodes);
+    }
+  apply_range (self);
+  gtk_stack_set_visible_child_name (self->chart_stack, checked->len > 0 ? "charts" : "empty");
+
+  /* The table: the checked counters */
+  g_list_store_splice (self->checked, 0, g_list_model_get_n_items (G_LIST_MODEL (self->checked)),
+                       checked->pdata, checked->len);
+
+  selection = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            "%u counter checked, in %u chart",
+                                            "%u counters checked, in %u charts",
+                                            checked->len),
+                               checked->len, units->len);
+  if (checked->len == 1)
+    {
+      g_free (selection);
+      selection = g_strdup (_("1 counter checked"));
+    }
+  gtk_label_set_text (self->selection_label, checked->len > 0 ? selection : _("No counter checked"));
+}
+
+static gboolean
+update_idle_cb (gpointer user_data)
+{
+  PsCountersView *self = user_data;
+
+  self->update_id = 0;
+  update_charts (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+counter_checked_cb (PsCountersView *self)
+{
+  if (self->update_id == 0)
+    self->update_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, update_idle_cb, self, NULL);
+}
+
+/* The tree */
+
+static gboolean
+filter_func (gpointer item,
+             gpointer user_data)
+{
+  PsCountersView *self = user_data;
+  PsCounterNode *node = item;
+
+  if (self->search == NULL || ps_counter_node_matches (node, self->search))
+    return TRUE;
+  /* Below a node that matches, everything is shown */
+  for (PsCounterNode *up = ps_counter_node_get_parent (node); up != NULL; up = ps_counter_node_get_parent (up))
+    {
+      g_autofree char *label = g_utf8_casefold (ps_counter_node_get_label (up), -1);
+
+      if (strstr (label, self->search) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static GListModel *
+create_children_model (gpointer item,
+                       gpointer user_data)
+{
+  PsCountersView *self = user_data;
+  GListStore *children = ps_counter_node_get_children (item);
+
+  if (children == NULL)
+    return NULL;
+  return G_LIST_MODEL (gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (children)),
+                                                  g_object_ref (GTK_FILTER (self->filter))));
+}
+
+static void
+add_node (PsCountersView *self,
+          PsEventStore   *store,
+          guint32         track,
+          PsCounterNode **nodes)
+{
+  const PsTrack *info = ps_event_store_get_track (store, track);
+  PsCounterNode *parent = NULL;
+
+  if (nodes[track] != NULL)
+    return;
+  if (info->parent != PS_NONE && info->parent < ps_event_store_get_n_tracks (store))
+    {
+      add_node (self, store, info->parent, nodes);
+      parent = nodes[info->parent];
+    }
+  nodes[track] = ps_counter_node_new (store, track, parent);
+  g_list_store_append (parent != NULL ? ps_counter_node_get_children (parent) : self->roots, nodes[track]);
+  if (info->kind == PS_TRACK_COUNTER)
+    {
+      g_ptr_array_add (self->counters, g_object_ref (nodes[track]));
+      g_signal_connect_object (nodes[track], "notify::checked", G_CALLBACK (counter_checked_cb), self,
+                               G_CONNECT_SWAPPED);
+    }
+}
+
+static void
+make_tree (PsCountersView *self)
+{
+  PsEventStore *store = get_store (self);
+  guint n_tracks = ps_event_store_get_n_tracks (store);
+  g_autofree PsCounterNode **nodes = g_new0 (PsCounterNode *, MAX (n_tracks, 1));  /* owned */
+  g_autoptr(GtkFilterListModel) roots = NULL;
+
+  for (guint32 t = 0; t < n_tracks; t++)
+    if (ps_event_store_get_track (store, t)->kind == PS_TRACK_COUNTER)
+      add_node (self, store, t, nodes);
+  for (guint32 t = 0; t < n_tracks; t++)
+    g_clear_object (&nodes[t]);
+
+  roots = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->roots)), g_object_ref (GTK_FILTER (self->filter)));
+  g_clear_object (&self->tree);
+  self->tree = gtk_tree_list_model_new (G_LIST_MODEL (g_steal_pointer (&roots)), FALSE, TRUE,
+                                        create_children_model, self, NULL);
+  gtk_single_selection_set_model (self->tree_selection, G_LIST_MODEL (self->tree));
+}
+
+/* The first processor-time counter, in any language, of every instance;
+ * else the first counter */
+static void
+check_default_counters (PsCountersView *self)
+{
+  PsCounterNode *chosen = NULL;
+
+  for (guint i = 0; i < self->counters->len && chosen == NULL; i++)
+    {
+      PsCounterNode *node = g_ptr_array_index (self->counters, i);
+      g_autofree char *name = g_utf8_casefold (ps_counter_node_get_label (node), -1);
+
+      if (strstr (name, "processor") != NULL || strstr (name, "processeur") != NULL)
+        chosen = node;
+    }
+  if (chosen == NULL && self->counters->len > 0)
+    chosen = g_ptr_array_index (self->counters, 0);
+  if (chosen == NULL)
+    return;
+
+  for (guint i = 0; i < self->counters->len; i++)
+    {
+      PsCounterNode *node = g_ptr_array_index (self->counters, i);
+
+      if (g_str_equal (ps_counter_node_get_label (node), ps_counter_node_get_label (chosen))
+          && ps_counter_node_get_ancestor (node, PS_TRACK_OBJECT) == ps_counter_node_get_ancestor (chosen, PS_TRACK_OBJECT))
+        ps_counter_node_set_checked (node, TRUE);
+    }
+}
+
+static void
+search_changed_cb (PsCountersView *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+  g_clear_pointer (&self->search, g_free);
+  if (text != NULL && *text != '\0')
+    self->search = g_utf8_casefold (text, -1);
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static void
+stop_search_cb (PsCountersView *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+  gtk_widget_grab_focus (GTK_WIDGET (self->counter_list));
+}
+
+/* Only the button that became active chooses: the other one's toggle
+ * comes in between */
+static void
+mode_toggled_cb (PsCountersView  *self,
+                 GtkToggleButton *button)
+{
+  if (gtk_toggle_button_get_active (button))
+    ps_counters_view_set_stacked (self, button == self->stacked_button);
+}
+
+/* Rows of the tree: expander, check button, name and unit */
+
+static void
+tree_setup_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item)
+{
+  GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *check = gtk_check_button_new ();
+  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *unit = gtk_label_new (NULL);
+
+  /* Focus stays on the row: Space checks it */
+  gtk_widget_set_focusable (check, FALSE);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_widget_add_css_class (unit, "dim-label");
+  gtk_widget_add_css_class (unit, "caption");
+  gtk_box_append (GTK_BOX (box), check);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), unit);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
+  gtk_list_item_set_child (list_item, expander);
+}
+
+static void
+tree_bind_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item)
+{
+  GtkTreeListRow *tree_row = gtk_list_item_get_item (list_item);
+  GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
+  g_autoptr(PsCounterNode) node = gtk_tree_list_row_get_item (tree_row);
+  GtkWidget *box = gtk_tree_expander_get_child (expander);
+  GtkWidget *check = gtk_widget_get_first_child (box);
+  GtkWidget *label = gtk_widget_get_next_sibling (check);
+  GtkWidget *unit = gtk_widget_get_next_sibling (label);
+  const char *path = ps_event_store_get_string (ps_counter_node_get_store (node),
+                                                ps_event_store_get_track (ps_counter_node_get_store (node),
+                                                                          ps_counter_node_get_track (node))->category);
+  GBinding *checked, *inconsistent;
+
+  gtk_tree_expander_set_list_row (expander, tree_row);
+  gtk_label_set_text (GTK_LABEL (label), ps_counter_node_get_label (node));
+  gtk_label_set_text (GTK_LABEL (unit), ps_counter_node_get_unit (node));
+  gtk_widget_set_tooltip_text (label, ps_counter_node_get_kind (node) == PS_TRACK_COUNTER && *path != '\0'
+                                      ? path : ps_counter_node_get_label (node));
+  checked = g_object_bind_property (node, "checked", check, "active", G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  inconsistent = g_object_bind_property (node, "inconsistent", check, "inconsistent", G_BINDING_SYNC_CREATE);
+  g_object_set_data (G_OBJECT (list_item), "ps-checked", checked);
+  g_object_set_data (G_OBJECT (list_item), "ps-inconsistent", inconsistent);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  ps_counter_node_get_label (node), -1);
+}
+
+static void
+tree_unbind_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item)
+{
+  GBinding *checked = g_object_steal_data (G_OBJECT (list_item), "ps-checked");
+  GBinding *inconsistent = g_object_steal_data (G_OBJECT (list_item), "ps-inconsistent");
+
+  if (checked != NULL)
+    g_binding_unbind (checked);
+  if (inconsistent != NULL)
+    g_binding_unbind (inconsistent);
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), NULL);
+}
+
+/* Enter: checks a counter, opens or closes the others */
+static void
+tree_activate_cb (PsCountersView *self,
+                  guint           position)
+{
+  g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->tree_selection), position);
+  g_autoptr(PsCounterNode) node = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+
+  if (node == NULL)
+    return;
+  if (gtk_tree_list_row_is_expandable (row))
+    gtk_tree_list_row_set_expanded (row, !gtk_tree_list_row_get_expanded (row));
+  else
+    ps_counter_node_set_checked (node, !ps_counter_node_get_checked (node));
+}
+
+static gboolean
+tree_key_pressed_cb (PsCountersView        *self,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     GtkEventControllerKey *controller)
+{
+  if ((keyval != GDK_KEY_space && keyval != GDK_KEY_KP_Space)
+      || (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK | GDK_ALT_MASK)) != 0)
+    return FALSE;
+  ps_counters_view_toggle_selected (self);
+  return TRUE;
+}
+
+/* The statistics table */
+
+static void
+stats_setup_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item,
+                gpointer                  user_data)
+{
+  StatsColumn column = GPOINTER_TO_UINT (user_data);
+  GtkWidget *label = ps_view_cell_label_new (column >= STATS_COUNT);
+
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+stats_bind_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               gpointer                  user_data)
+{
+  StatsColumn column = GPOINTER_TO_UINT (user_data);
+  PsCounterNode *node = gtk_list_item_get_item (list_item);
+  g_autofree char *text = stats_cell_text (node, column);
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+
+  gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
+  if (column == STATS_COUNTER)
+    gtk_widget_set_tooltip_text (label, ps_event_store_get_string (ps_counter_node_get_store (node),
+                                                                   ps_event_store_get_track (ps_counter_node_get_store (node),
+                                                                                             ps_counter_node_get_track (node))->category));
+}
+
+static int
+stats_compare (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  StatsColumn column = GPOINTER_TO_UINT (user_data);
+  PsCounterNode *first = (PsCounterNode *)a;
+  PsCounterNode *second = (PsCounterNode *)b;
+
+  if (column < STATS_COUNT)
+    {
+      g_autofree char *first_text = stats_cell_text (first, column);
+      g_autofree char *second_text = stats_cell_text (second, column);
+
+      return g_utf8_collate (first_text, second_text);
+    }
+  else
+    {
+      double x = stats_number (first, column);
+      double y = stats_number (second, column);
+
+      /* Counters without values last */
+      if (isnan (x) || isnan (y))
+        return isnan (x) - isnan (y);
+      return (x > y) - (x < y);
+    }
+}
+
+static const char *
+stats_column_title (StatsColumn column)
+{
+  switch (column)
+    {
+    case STATS_MACHINE:
+      return _("Machine");
+    case STATS_OBJECT:
+      return _("Object");
+    case STATS_INSTANCE:
+      return _("Instance");
+    case STATS_COUNTER:
+      return _("Counter");
+    case STATS_UNIT:
+      return _("Unit");
+    case STATS_COUNT:
+      /* Translators: a column title: readings with a value */
+      return _("Count");
+    case STATS_MISSING:
+      /* Translators: a column title: readings without a value */
+      return _("Missing");
+    case STATS_MIN:
+      return _("Min");
+    case STATS_MAX:
+      return _("Max");
+    case STATS_MEAN:
+      return _("Mean");
+    case STATS_LAST:
+      return _("Last");
+    case N_STATS_COLUMNS:
+    default:
+      return "";
+    }
+}
+
+static void
+add_stats_columns (PsCountersView *self)
+{
+  for (StatsColumn column = 0; column < N_STATS_COLUMNS; column++)
+    {
+      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkColumnViewColumn) view_column = NULL;
+      g_autoptr(GtkSorter) sorter = NULL;
+
+      g_signal_connect (factory, "setup", G_CALLBACK (stats_setup_cb), GUINT_TO_POINTER (column));
+      g_signal_connect (factory, "bind", G_CALLBACK (stats_bind_cb), GUINT_TO_POINTER (column));
+      view_column = gtk_column_view_column_new (stats_column_title (column), g_steal_pointer (&factory));
+      sorter = GTK_SORTER (gtk_custom_sorter_new (stats_compare, GUINT_TO_POINTER (column), NULL));
+      gtk_column_view_column_set_sorter (view_column, sorter);
+      gtk_column_view_column_set_resizable (view_column, TRUE);
+      if (column == STATS_COUNTER)
+        gtk_column_view_column_set_expand (view_column, TRUE);
+      gtk_column_view_append_column (self->stats_view, view_column);
+    }
+
+  self->checked_sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->checked)),
+                                                  g_object_ref (gtk_column_view_get_sorter (self->stats_view)));
+  gtk_column_view_set_model (self->stats_view,
+                             GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->checked_sorted)))));
+}
+
+/* The header and the data quality */
+
+static void
+update_header (PsCountersView *self)
+{
+  PsEventStore *store = get_store (self);
+  g_autoptr(GString) machines = g_string_new (NULL);
+  g_autofree char *counters = ps_util_format_count (self->counters->len);
+  g_autofree char *readings = ps_util_format_count (ps_event_store_get_n_counter_readings (store));
+  g_autofree char *duration = NULL;
+  g_autofree char *interval = NULL;
+  g_autofree char *started = NULL;
+  const PsSessionInfo *session = ps_event_store_get_n_sessions (store) > 0 ? ps_event_store_get_session (store, 0) : NULL;
+  const char *first_local = session != NULL ? ps_event_store_get_metadata (store, 0, "first_sample_local") : NULL;
+  const char *zone = session != NULL ? ps_event_store_get_metadata (store, 0, "time_zone") : NULL;
+  gint64 begin = 0, end = 0;
+  guint n_rows = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->roots)); i++)
+    {
+      g_autoptr(PsCounterNode) root = g_list_model_get_item (G_LIST_MODEL (self->roots), i);
+
+      if (ps_counter_node_get_kind (root) != PS_TRACK_MACHINE)
+        continue;
+      if (machines->len > 0)
+        g_string_append (machines, ", ");
+      g_string_append (machines, ps_counter_node_get_label (root));
+    }
+  ps_view_set_header_value (self->machine_value, machines->len > 0 ? machines->str : _("This computer"), NULL);
+  ps_view_set_header_value (self->counters_value, counters, NULL);
+  ps_view_set_header_value (self->readings_value, readings, NULL);
+
+  /* The local time the log wrote, else the wall-clock time here */
+  if (first_local != NULL)
+    started = g_strdup (first_local);
+  else if (session != NULL && session->origin_unix_ns != 0)
+    {
+      g_autoptr(GDateTime) time = g_date_time_new_from_unix_local (session->origin_unix_ns / G_GINT64_CONSTANT (1000000000));
+
+      started = time != NULL ? g_date_time_format (time, "%Y-%m-%d %H:%M:%S") : NULL;
+    }
+  ps_view_set_header_value (self->started_value, started != NULL ? started : "–", zone);
+
+  if (ps_event_store_get_time_range (store, &begin, &end))
+    duration = ps_util_format_seconds ((double)(end - begin) / 1e9);
+  ps_view_set_header_value (self->duration_value, duration != NULL ? duration : "–", NULL);
+
+  /* The mean time between the samples of the first counter */
+  if (self->counters->len > 0)
+    {
+      PsCounterNode *first = g_ptr_array_index (self->counters, 0);
+      const PsCounterStats *stats = ps_event_store_get_counter_stats (store, ps_counter_node_get_track (first));
+
+      if (stats != NULL)
+        n_rows = (guint)(stats->n_values + stats->n_missing);
+    }
+  if (n_rows > 1 && end > begin)
+    interval = ps_util_format_seconds ((double)(end - begin) / 1e9 / (n_rows - 1));
+  ps_view_set_header_value (self->interval_value, interval != NULL ? interval : "–", NULL);
+}
+
+static void
+update_quality (PsCountersView *self)
+{
+  PsEventStore *store = get_store (self);
+  g_autoptr(GString) summary = g_string_new (NULL);
+  guint64 n_missing = 0;
+  guint stride = ps_event_store_get_counter_stride (store);
+  g_autofree char *readings = ps_util_format_count (ps_event_store_get_n_counter_readings (store));
+  g_autofree char *missing = NULL;
+
+  for (guint i = 0; i < self->counters->len; i++)
+    {
+      const PsCounterStats *stats = ps_event_store_get_counter_stats (store,
+                                                                      ps_counter_node_get_track (g_ptr_array_index (self->counters, i)));
+
+      if (stats != NULL)
+        n_missing += stats->n_missing;
+    }
+  missing = ps_util_format_count (n_missing);
+  g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE,
+                                                /* Translators: "37 readings, 9 without a value (blank, or the first of a rate)." */
+                                                "%s reading, %s without a value (blank, or the first of a rate).",
+                                                "%s readings, %s without a value (blank, or the first of a rate).",
+                                                ps_event_store_get_n_counter_readings (store)),
+                          readings, missing);
+  if (stride > 1)
+    {
+      g_string_append_c (summary, '\n');
+      g_string_append_printf (summary,
+                              _("The run has more readings than are kept: one in %u is kept for the read-out; the charts and statistics still see every reading."),
+                              stride);
+    }
+  gtk_label_set_text (self->quality_label, summary->str);
+
+  g_clear_object (&self->warnings);
+  self->warnings = ps_warning_model_new (store);
+  ps_view_set_column_model (self->warning_view, G_LIST_MODEL (self->warnings));
+  ps_view_update_warnings_page (store, self->warnings_page, self->warnings_stack, self->warnings_overflow_label);
+}
+
+static void
+clear_run (PsCountersView *self)
+{
+  g_clear_handle_id (&self->update_id, g_source_remove);
+  gtk_single_selection_set_model (self->tree_selection, NULL);
+  g_clear_object (&self->tree);
+  g_list_store_remove_all (self->roots);
+  g_ptr_array_set_size (self->counters, 0);
+  g_hash_table_remove_all (self->points);
+  g_list_store_remove_all (self->checked);
+}
+
+/* Actions */
+
+static void
+focus_search_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  PsCountersView *self = PS_COUNTERS_VIEW (widget);
+
+  ps_counters_view_show_page (self, "counters");
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+/* GObject */
+
+static void
+ps_counters_view_dispose (GObject *object)
+{
+  PsCountersView *self = PS_COUNTERS_VIEW (object);
+
+  g_clear_handle_id (&self->update_id, g_source_remove);
+  if (self->session != NULL)
+    g_clear_signal_handler (&self->range_handler, self->session);
+  g_clear_object (&self->session);
+
+  ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_COUNTERS_VIEW);
+
+  g_clear_pointer (&self->analysis, ps_run_analysis_unref);
+  g_clear_object (&self->warnings);
+  g_clear_object (&self->tree_selection);
+  g_clear_object (&self->tree);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->checked_sorted);
+  g_clear_object (&self->checked);
+  g_clear_object (&self->roots);
+  g_clear_pointer (&self->counters, g_ptr_array_unref);
+  g_clear_pointer (&self->points, g_hash_table_unref);
+  g_clear_pointer (&self->charts, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (ps_counters_view_parent_class)->dispose (object);
+}
+
+static void
+ps_counters_view_finalize (GObject *object)
+{
+  PsCountersView *self = PS_COUNTERS_VIEW (object);
+
+  g_free (self->search);
+
+  G_OBJECT_CLASS (ps_counters_view_parent_class)->finalize (object);
+}
+
+static void
+ps_counters_view_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  PsCountersView *self = PS_COUNTERS_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ANALYSIS:
+      g_value_set_boxed (value, self->analysis);
+      break;
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_STACKED:
+      g_value_set_boolean (value, self->stacked);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_counters_view_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  PsCountersView *self = PS_COUNTERS_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ANALYSIS:
+      ps_counters_view_set_analysis (self, g_value_get_boxed (value));
+      break;
+    case PROP_SESSION:
+      ps_counters_view_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_STACKED:
+      ps_counters_view_set_stacked (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_counters_view_class_init (PsCountersViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ps_counters_view_dispose;
+  object_class->finalize = ps_counters_view_finalize;
+  object_class->get_property = ps_counters_view_get_property;
+  object_class->set_property = ps_counters_view_set_property;
+
+  properties[PROP_ANALYSIS] =
+    g_param_spec_boxed ("analysis", NULL, NULL,
+                        PS_TYPE_RUN_ANALYSIS,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL,
+                         PS_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STACKED] =
+    g_param_spec_boolean ("stacked", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-counters-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, machine_value);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, counters_value);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, readings_value);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, started_value);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, duration_value);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, interval_value);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, tree_paned);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, chart_paned);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, counter_list);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, selection_label);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, overlaid_button);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, stacked_button);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, chart_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, charts_box);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, stats_view);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, warnings_page);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, quality_label);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, warnings_overflow_label);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, warnings_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, warning_view);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
+  gtk_widget_class_bind_template_callback (widget_class, mode_toggled_cb);
+
+  gtk_widget_class_install_action (widget_class, "counters.focus-search", NULL, focus_search_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "counters.focus-search", NULL);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "countersview");
+}
+
+static void
+ps_counters_view_init (PsCountersView *self)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+  GtkEventController *keys = gtk_event_controller_key_new ();
+
+  self->roots = g_list_store_new (PS_TYPE_COUNTER_NODE);
+  self->counters = g_ptr_array_new_with_free_func (g_object_unref);
+  self->points = g_hash_table_new_full (NULL, NULL, NULL, counter_points_release);
+  self->checked = g_list_store_new (PS_TYPE_COUNTER_NODE);
+  self->charts = g_ptr_array_new ();
+  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
+                                  GTK_ORIENTATION_VERTICAL);
+
+  self->tree_selection = gtk_single_selection_new (NULL);
+  gtk_single_selection_set_autoselect (self->tree_selection, TRUE);
+  g_signal_connect (factory, "setup", G_CALLBACK (tree_setup_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (tree_bind_cb), NULL);
+  g_signal_connect (factory, "unbind", G_CALLBACK (tree_unbind_cb), NULL);
+  gtk_list_view_set_factory (self->counter_list, factory);
+  gtk_list_view_set_model (self->counter_list, GTK_SELECTION_MODEL (self->tree_selection));
+  g_signal_connect_object (self->counter_list, "activate", G_CALLBACK (tree_activate_cb), self, G_CONNECT_SWAPPED);
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (tree_key_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->counter_list), keys);
+
+  add_stats_columns (self);
+  ps_warning_columns_add (self->warning_view);
+  /* The tree beside the charts: a quarter of the width, at most 360 px;
+   * the charts above the table: two thirds of the height */
+  ps_view_place_paned (self->tree_paned, 0.25, 360);
+  ps_view_place_paned (self->chart_paned, 2 / 3.0, 0);
+  gtk_stack_set_visible_child_name (self->chart_stack, "empty");
+}
+
+GtkWidget *
+ps_counters_view_new (void)
+{
+  return g_object_new (PS_TYPE_COUNTERS_VIEW, NULL);
+}
+
+PsRunAnalysis *
+ps_counters_view_get_analysis (PsCountersView *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
+  return self->analysis;
+}
+
+void
+ps_counters_view_set_analysis (PsCountersView *self,
+                               PsRunAnalysis  *analysis)
+{
+  g_return_if_fail (PS_IS_COUNTERS_VIEW (self));
+
+  if (self->analysis == analysis)
+    return;
+
+  clear_run (self);
+  g_clear_pointer (&self->analysis, ps_run_analysis_unref);
+  if (analysis != NULL)
+    self->analysis = ps_run_analysis_ref (analysis);
+
+  if (self->analysis != NULL)
+    {
+      make_tree (self);
+      check_default_counters (self);
+      update_header (self);
+      update_quality (self);
+      ps_counters_view_show_page (self, "counters");
+    }
+  update_charts (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
+}
+
+PsSession *
+ps_counters_view_get_session (PsCountersView *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
+  return self->session;
+}
+
+void
+ps_counters_view_set_session (PsCountersView *self,
+                              PsSession      *session)
+{
+  g_return_if_fail (PS_IS_COUNTERS_VIEW (self));
+  g_return_if_fail (session == NULL || PS_IS_SESSION (session));
+
+  if (self->session == session)
+    return;
+
+  if (self->session != NULL)
+    g_clear_signal_handler (&self->range_handler, self->session);
+  g_set_object (&self->session, session);
+  if (session != NULL)
+    self->range_handler = g_signal_connect_swapped (session, "visible-range-changed",
+                                                    G_CALLBACK (apply_range), self);
+  apply_range (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+gboolean
+ps_counters_view_get_stacked (PsCountersView *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), FALSE);
+  return self->stacked;
+}
+
+void
+ps_counters_view_set_stacked (PsCountersView *self,
+                              gboolean        stacked)
+{
+  g_return_if_fail (PS_IS_COUNTERS_VIEW (self));
+
+  stacked = !!stacked;
+  if (self->stacked == stacked)
+    return;
+
+  self->stacked = stacked;
+  for (guint i = 0; i < self->charts->len; i++)
+    ps_counter_chart_set_stacked (g_ptr_array_index (self->charts, i), stacked);
+  gtk_toggle_button_set_active (stacked ? self->stacked_button : self->overlaid_button, TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STACKED]);
+}
+
+void
+ps_counters_view_show_page (PsCountersView *self,
+                            const char     *name)
+{
+  g_return_if_fail (PS_IS_COUNTERS_VIEW (self));
+  gtk_stack_set_visible_child_name (self->view_stack, name);
+}
+
+/* Testing API (ps-counters-view-private.h) */
+
+GtkSelectionModel *
+ps_counters_view_get_tree_selection (PsCountersView *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
+  return GTK_SELECTION_MODEL (self->tree_selection);
+}
+
+PsCounterNode *
+ps_counters_view_find_counter (PsCountersView *self,
+                               const char     *path)
+{
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
+
+  for (guint i = 0; i < self->counters->len; i++)
+    {
+      PsCounterNode *node = g_ptr_array_index (self->counters, i);
+      PsEventStore *store = ps_counter_node_get_store (node);
+      const PsTrack *track = ps_event_store_get_track (store, ps_counter_node_get_track (node));
+
+      if (g_strcmp0 (ps_event_store_get_string (store, track->category), path) == 0)
+        return node;
+    }
+  return NULL;
+}
+
+GPtrArray *
+ps_counters_view_list_checked (PsCountersView *self)
+{
+  GPtrArray *checked = g_ptr_array_new ();
+
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), checked);
+
+  for (guint i = 0; i < self->counters->len; i++)
+    if (ps_counter_node_get_checked (g_ptr_array_index (self->counters, i)))
+      g_ptr_array_add (checked, g_ptr_array_index (self->counters, i));
+  return checked;
+}
+
+void
+ps_counters_view_toggle_selected (PsCountersView *self)
+{
+  GtkTreeListRow *row;
+  g_autoptr(PsCounterNode) node = NULL;
+
+  g_return_if_fail (PS_IS_COUNTERS_VIEW (self));
+
+  row = gtk_single_selection_get_selected_item (self->tree_selection);
+  node = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+  if (node != NULL)
+    ps_counter_node_set_checked (node, !ps_counter_node_get_checked (node));
+}
+
+void
+ps_counters_view_update_now (PsCountersView *self)
+{
+  g_return_if_fail (PS_IS_COUNTERS_VIEW (self));
+  if (self->update_id != 0)
+    update_charts (self);
+}
+
+guint
+ps_counters_view_get_n_charts (PsCountersView *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), 0);
+  return self->charts->len;
+}
+
+PsCounterChart *
+ps_counters_view_get_chart (PsCountersView *self,
+                            guint           index)
+{
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
+  g_return_val_if_fail (index < self->charts->len, NULL);
+  return g_ptr_array_index (self->charts, index);
+}
+
+GListModel *
+ps_counters_view_get_stats_model (PsCountersView *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
+  return G_LIST_MODEL (self->checked_sorted);
+}
+
+GtkColumnView *
+ps_counters_view_get_stats_view (PsCountersView *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
+  return self->stats_view;
+}
+
+char *
+ps_counters_view_get_stats_cell_text (PsCountersView *self,
+                                      PsCounterNode  *node,
+                                      const char     *column)
+{
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
+
+  for (StatsColumn c = 0; c < N_STATS_COLUMNS; c++)
+    if (g_strcmp0 (stats_column_title (c), column) == 0)
+      return stats_cell_text (node, c);
+  return NULL;
+}
+
+GtkEditable *
+ps_counters_view_get_search_entry (PsCountersView *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
+  return GTK_EDITABLE (self->search_entry);
+}
+
+GListModel *
+ps_counters_view_get_warning_model (PsCountersView *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
+  return G_LIST_MODEL (self->warnings);
+}
+
+const char *
+ps_counters_view_get_visible_page (PsCountersView *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
+  return gtk_stack_get_visible_child_name (self->view_stack);
+}
+
+const char *
+ps_counters_view_get_header_value (PsCountersView *self,
+                                   const char     *field)
+{
+  static const PsViewLabelField fields[] = {
+    { "machine", G_STRUCT_OFFSET (PsCountersView, machine_value) },
+    { "counters", G_STRUCT_OFFSET (PsCountersView, counters_value) },
+    { "readings", G_STRUCT_OFFSET (PsCountersView, readings_value) },
+    { "started", G_STRUCT_OFFSET (PsCountersView, started_value) },
+    { "duration", G_STRUCT_OFFSET (PsCountersView, duration_value) },
+    { "interval", G_STRUCT_OFFSET (PsCountersView, interval_value) },
+    { "quality", G_STRUCT_OFFSET (PsCountersView, quality_label) },
+  };
+
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
+
+  return ps_view_lookup_label_text (self, fields, G_N_ELEMENTS (fields), field);
+}

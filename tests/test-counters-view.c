@@ -1,0 +1,523 @@
+/* test-counters-view.c — the view of performance-counter runs (run under Xvfb)
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Opens the PDH logs of tests/data/pdh-csv through the real loader, and a
+ * PerfLib-like run built here with raw values and bases, and checks what
+ * the user sees: which view shows the run, the counter tree, the counters
+ * checked at first, the charts and the statistics of the checked ones,
+ * stacked against overlaid pixels, the read-out, search and keyboard.
+ */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <math.h>
+#include <string.h>
+
+#include "gui-fixture.h"
+#include "ps-counters-view-private.h"
+#include "ps-run-page-private.h"
+#include "ps-store-builder.h"
+#include "ps-util.h"
+#include "ps-window-private.h"
+
+#define SECOND G_GINT64_CONSTANT (1000000000)
+
+#define PROCESSOR_TIME "\\\\WS01\\Processor(_Total)\\% Processor Time"
+#define AVAILABLE "\\\\WS01\\Memory\\Available MBytes"
+#define SVCHOST3_WORKING_SET "\\\\WS01\\Process(svchost#3)\\Working Set"
+#define SVCHOST_WORKING_SET "\\\\WS01\\Process(svchost)\\Working Set"
+
+static gboolean
+view_has_tree (gpointer data)
+{
+  PsCountersView *view = data;
+
+  return g_list_model_get_n_items (G_LIST_MODEL (ps_counters_view_get_tree_selection (view))) > 0;
+}
+
+static PsCountersView *
+open_counters (Fixture    *fixture,
+               const char *name,
+               PsRunPage **page_out)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "pdh-csv", name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsCountersView *view = ps_run_page_get_counters_view (page);
+
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  /* The counters view is the one shown, under the timeline */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (ps_run_page_get_ce_view (page))));
+  g_assert_true (gtk_widget_get_visible (gtk_paned_get_start_child (ps_run_page_get_paned (page))));
+  g_assert_true (iterate_until (view_has_tree, view));
+  ps_counters_view_update_now (view);
+  iterate_for (50);
+  if (page_out != NULL)
+    *page_out = page;
+  return view;
+}
+
+/* "kind:label" of every row of the tree as shown */
+static char *
+describe_tree (PsCountersView *view)
+{
+  GListModel *rows = G_LIST_MODEL (ps_counters_view_get_tree_selection (view));
+  static const char *kinds[] = {
+    [PS_TRACK_MACHINE] = "M", [PS_TRACK_OBJECT] = "O", [PS_TRACK_INSTANCE] = "I", [PS_TRACK_COUNTER] = "C",
+  };
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr(PsCounterNode) node = gtk_tree_list_row_get_item (row);
+
+      g_string_append_printf (text, "%s%s:%s", i > 0 ? " | " : "", kinds[ps_counter_node_get_kind (node)],
+                              ps_counter_node_get_label (node));
+    }
+  return g_string_free (text, FALSE);
+}
+
+static PsCounterNode *
+stats_row (PsCountersView *view,
+           PsCounterNode  *node)
+{
+  GListModel *model = ps_counters_view_get_stats_model (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PsCounterNode) row = g_list_model_get_item (model, i);
+
+      if (row == node)
+        return row;
+    }
+  return NULL;
+}
+
+static void
+assert_cell (PsCountersView *view,
+             PsCounterNode  *node,
+             const char     *column,
+             const char     *expected)
+{
+  g_autofree char *text = ps_counters_view_get_stats_cell_text (view, node, column);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+static void
+test_tree (Fixture       *fixture,
+           gconstpointer  data)
+{
+  PsCountersView *view = open_counters (fixture, "logman-pdt.csv", NULL);
+  g_autofree char *tree = describe_tree (view);
+  g_autoptr(GPtrArray) checked = ps_counters_view_list_checked (view);
+
+  g_assert_cmpstr (tree, ==,
+                   "M:WS01 | O:Processor | I:_Total | C:% Processor Time"
+                   " | O:Memory | C:Available MBytes"
+                   " | O:PhysicalDisk | I:0 C: | C:Avg. Disk sec/Read"
+                   " | O:Process | I:svchost#3 | C:Working Set | I:svchost | C:Working Set"
+                   " | O:Thread | I:explorer/0 | C:Context Switches/sec");
+  g_assert_cmpstr (ps_counters_view_get_header_value (view, "machine"), ==, "WS01");
+  g_assert_cmpstr (ps_counters_view_get_header_value (view, "counters"), ==, "6");
+  g_assert_cmpstr (ps_counters_view_get_visible_page (view), ==, "counters");
+
+  /* At first: the processor time, drawn, in the table */
+  g_assert_cmpuint (checked->len, ==, 1);
+  g_assert_true (g_ptr_array_index (checked, 0) == ps_counters_view_find_counter (view, PROCESSOR_TIME));
+  g_assert_cmpuint (ps_counters_view_get_n_charts (view), ==, 1);
+  g_assert_cmpuint (ps_counter_chart_get_n_series (ps_counters_view_get_chart (view, 0)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (ps_counters_view_get_stats_model (view)), ==, 1);
+  /* The short row of 10:00:02 is dropped: 11.296…, -1 and a blank */
+  assert_cell (view, g_ptr_array_index (checked, 0), "Count", "2");
+  assert_cell (view, g_ptr_array_index (checked, 0), "Missing", "1");
+  assert_cell (view, g_ptr_array_index (checked, 0), "Min", "-1 %");
+  assert_cell (view, g_ptr_array_index (checked, 0), "Max", "11.2968 %");
+  assert_cell (view, g_ptr_array_index (checked, 0), "Instance", "_Total");
+  assert_cell (view, g_ptr_array_index (checked, 0), "Machine", "WS01");
+
+  /* The object checks all of its counters, and shows some checked */
+  {
+    PsCounterNode *working_set = ps_counters_view_find_counter (view, SVCHOST3_WORKING_SET);
+    PsCounterNode *process = ps_counter_node_get_ancestor (working_set, PS_TRACK_OBJECT);
+    PsCounterNode *machine = ps_counter_node_get_ancestor (working_set, PS_TRACK_MACHINE);
+
+    g_assert_true (ps_counter_node_get_inconsistent (machine));
+    g_assert_false (ps_counter_node_get_checked (process));
+    ps_counter_node_set_checked (working_set, TRUE);
+    g_assert_true (ps_counter_node_get_inconsistent (process));
+    ps_counter_node_set_checked (process, TRUE);
+    g_assert_true (ps_counter_node_get_checked (process));
+    g_assert_false (ps_counter_node_get_inconsistent (process));
+    g_assert_true (ps_counter_node_get_checked (ps_counters_view_find_counter (view, SVCHOST_WORKING_SET)));
+    ps_counter_node_set_checked (process, FALSE);
+    g_assert_false (ps_counter_node_get_checked (working_set));
+  }
+}
+
+static void
+test_check_more (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  PsCountersView *view = open_counters (fixture, "logman-pdt.csv", NULL);
+  PsCounterNode *svchost3 = ps_counters_view_find_counter (view, SVCHOST3_WORKING_SET);
+  PsCounterNode *svchost = ps_counters_view_find_counter (view, SVCHOST_WORKING_SET);
+  PsCounterNode *available = ps_counters_view_find_counter (view, AVAILABLE);
+  PsEventStore *store = ps_counter_node_get_store (svchost3);
+  const PsCounterStats *stats = ps_event_store_get_counter_stats (store, ps_counter_node_get_track (svchost3));
+  g_autofree char *min = NULL, *max = NULL, *mean = NULL;
+  PsCounterChart *bytes_chart;
+
+  g_assert_nonnull (svchost3);
+  g_assert_nonnull (svchost);
+  ps_counter_node_set_checked (svchost3, TRUE);
+  ps_counter_node_set_checked (svchost, TRUE);
+  /* Checks take effect at the next idle */
+  g_assert_cmpuint (ps_counters_view_get_n_charts (view), ==, 1);
+  ps_counters_view_update_now (view);
+
+  /* Bytes and percents: two charts; the working sets share one */
+  g_assert_cmpuint (ps_counters_view_get_n_charts (view), ==, 2);
+  bytes_chart = ps_counters_view_get_chart (view, 1);
+  g_assert_cmpuint (ps_counter_chart_get_n_series (bytes_chart), ==, 2);
+  g_assert_cmpstr (ps_counter_chart_get_title (bytes_chart), ==, "Process — Working Set");
+
+  /* The table: the store's statistics, which are the file's values */
+  g_assert_cmpuint (g_list_model_get_n_items (ps_counters_view_get_stats_model (view)), ==, 3);
+  g_assert_nonnull (stats_row (view, svchost3));
+  g_assert_cmpuint (stats->n_values, ==, 3);
+  g_assert_cmpfloat (stats->min, ==, 10485760);
+  g_assert_cmpfloat (stats->max, ==, 10498048);
+  g_assert_cmpfloat_with_epsilon (stats->sum / stats->n_values, (10485760.0 + 10489856 + 10498048) / 3, 1e-6);
+  min = ps_util_format_bytes (10485760);
+  max = ps_util_format_bytes (10498048);
+  mean = ps_util_format_bytes ((10485760.0 + 10489856 + 10498048) / 3);
+  assert_cell (view, svchost3, "Min", min);
+  assert_cell (view, svchost3, "Max", max);
+  assert_cell (view, svchost3, "Mean", mean);
+  assert_cell (view, svchost3, "Instance", "svchost#3");
+  assert_cell (view, svchost3, "Unit", "bytes");
+  assert_cell (view, svchost3, "Count", "3");
+
+  /* A third unit, through the keyboard's path: the selected row, Space */
+  {
+    GtkSelectionModel *selection = ps_counters_view_get_tree_selection (view);
+    guint position = G_MAXUINT;
+
+    for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (selection)) && position == G_MAXUINT; i++)
+      {
+        g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (selection), i);
+        g_autoptr(PsCounterNode) node = gtk_tree_list_row_get_item (row);
+
+        if (node == available)
+          position = i;
+      }
+    g_assert_cmpuint (position, !=, G_MAXUINT);
+    gtk_selection_model_select_item (selection, position, TRUE);
+    ps_counters_view_toggle_selected (view);
+    g_assert_true (ps_counter_node_get_checked (available));
+    ps_counters_view_update_now (view);
+    g_assert_cmpuint (ps_counters_view_get_n_charts (view), ==, 3);
+    assert_cell (view, available, "Max", "1.5e+10 MB");
+    ps_counters_view_toggle_selected (view);
+    ps_counters_view_update_now (view);
+    g_assert_cmpuint (ps_counters_view_get_n_charts (view), ==, 2);
+  }
+
+  /* Sorted by the maximum, the largest working set last */
+  {
+    GtkColumnView *table = ps_counters_view_get_stats_view (view);
+    GListModel *columns = gtk_column_view_get_columns (table);
+    GListModel *rows = ps_counters_view_get_stats_model (view);
+
+    for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+      {
+        g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+        if (g_strcmp0 (gtk_column_view_column_get_title (column), "Max") == 0)
+          gtk_column_view_sort_by_column (table, column, GTK_SORT_ASCENDING);
+      }
+    {
+      g_autoptr(PsCounterNode) last = g_list_model_get_item (rows, g_list_model_get_n_items (rows) - 1);
+      g_autoptr(PsCounterNode) first = g_list_model_get_item (rows, 0);
+
+      g_assert_true (last == svchost3);
+      g_assert_true (first == ps_counters_view_find_counter (view, PROCESSOR_TIME));
+    }
+  }
+}
+
+/* Pixels of a colour close to @color */
+static guint
+count_color (GdkTexture    *texture,
+             const GdkRGBA *color)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guchar *pixels = g_malloc ((gsize)width * height * 4);
+  guint count = 0;
+
+  gdk_texture_download (texture, pixels, width * 4);
+  for (int i = 0; i < width * height; i++)
+    {
+      /* Cairo's ARGB32, premultiplied, little-endian: B G R A */
+      double b = pixels[i * 4] / 255.0, g = pixels[i * 4 + 1] / 255.0, r = pixels[i * 4 + 2] / 255.0;
+
+      /* The hue of the colour, at any strength over a light background */
+      if (fabs ((r - g) - (color->red - color->green) * (1 - b + color->blue)) < 0.25 && r > g + 0.15 && r > b + 0.3)
+        count++;
+    }
+  return count;
+}
+
+static void
+test_stacked (Fixture       *fixture,
+              gconstpointer  data)
+{
+  PsCountersView *view = open_counters (fixture, "logman-pdt.csv", NULL);
+  PsCounterChart *chart;
+  g_autoptr(GdkTexture) overlaid = NULL;
+  g_autoptr(GdkTexture) stacked = NULL;
+  g_autofree char *overlaid_readout = NULL;
+  g_autofree char *stacked_readout = NULL;
+  graphene_rect_t plot;
+  GdkRGBA second;
+  guint overlaid_count, stacked_count;
+
+  ps_counter_node_set_checked (ps_counter_node_get_ancestor (ps_counters_view_find_counter (view, SVCHOST_WORKING_SET),
+                                                             PS_TRACK_OBJECT), TRUE);
+  ps_counter_node_set_checked (ps_counters_view_find_counter (view, PROCESSOR_TIME), FALSE);
+  ps_counters_view_update_now (view);
+  g_assert_cmpuint (ps_counters_view_get_n_charts (view), ==, 1);
+  chart = ps_counters_view_get_chart (view, 0);
+  g_assert_cmpuint (ps_counter_chart_get_n_series (chart), ==, 2);
+  g_assert_true (iterate_until (widget_is_drawn, chart));
+  g_assert_false (ps_counter_chart_get_stacked (chart));
+
+  ps_counter_chart_get_color (chart, 1, &second);
+  overlaid = render_widget (GTK_WIDGET (chart));
+  g_assert_true (ps_counter_chart_get_plot (chart, &plot));
+  overlaid_readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width / 2);
+
+  ps_counters_view_set_stacked (view, TRUE);
+  g_assert_true (ps_counter_chart_get_stacked (chart));
+  stacked = render_widget (GTK_WIDGET (chart));
+  stacked_readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width / 2);
+
+  /* Overlaid: two lines; stacked: the second series is an area */
+  overlaid_count = count_color (overlaid, &second);
+  stacked_count = count_color (stacked, &second);
+  g_test_message ("orange pixels: overlaid %u, stacked %u", overlaid_count, stacked_count);
+  if (g_getenv ("PERFSCOPE_TEST_SCREENSHOTS") != NULL)
+    {
+      g_autofree char *overlaid_path = g_build_filename (g_getenv ("PERFSCOPE_TEST_SCREENSHOTS"), "counters-overlaid.png", NULL);
+      g_autofree char *stacked_path = g_build_filename (g_getenv ("PERFSCOPE_TEST_SCREENSHOTS"), "counters-stacked.png", NULL);
+
+      gdk_texture_save_to_png (overlaid, overlaid_path);
+      gdk_texture_save_to_png (stacked, stacked_path);
+    }
+  g_assert_cmpuint (stacked_count, >, 5 * MAX (overlaid_count, 1));
+  g_assert_null (strstr (overlaid_readout, "Total"));
+  g_assert_nonnull (strstr (stacked_readout, "Total"));
+
+  /* A new chart is drawn in the chosen mode */
+  ps_counter_node_set_checked (ps_counters_view_find_counter (view, PROCESSOR_TIME), TRUE);
+  ps_counters_view_update_now (view);
+  for (guint i = 0; i < ps_counters_view_get_n_charts (view); i++)
+    g_assert_true (ps_counter_chart_get_stacked (ps_counters_view_get_chart (view, i)));
+
+  ps_counters_view_set_stacked (view, FALSE);
+  g_assert_false (ps_counter_chart_get_stacked (ps_counters_view_get_chart (view, 0)));
+}
+
+static void
+test_readout (Fixture       *fixture,
+              gconstpointer  data)
+{
+  PsCountersView *view = open_counters (fixture, "logman-pdt.csv", NULL);
+  PsCounterChart *chart = ps_counters_view_get_chart (view, 0);
+  g_autofree char *readout = NULL;
+  graphene_rect_t plot;
+
+  g_assert_true (iterate_until (widget_is_drawn, chart));
+  g_assert_true (ps_counter_chart_get_plot (chart, &plot));
+  /* At the right end: the last reading, -1 % */
+  readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width);
+  g_assert_nonnull (readout);
+  g_test_message ("read-out: %s", readout);
+  g_assert_nonnull (strstr (readout, "_Total: -1 %"));
+  g_clear_pointer (&readout, g_free);
+  /* Just after one second: 11.3 % */
+  readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width * 0.4);
+  g_assert_nonnull (strstr (readout, "_Total: 11.3 %"));
+}
+
+static gboolean
+row_count_is (gpointer data)
+{
+  PsCountersView *view = data;
+
+  return g_list_model_get_n_items (G_LIST_MODEL (ps_counters_view_get_tree_selection (view))) == 3;
+}
+
+static void
+test_search (Fixture       *fixture,
+             gconstpointer  data)
+{
+  PsCountersView *view = open_counters (fixture, "logman-pdt.csv", NULL);
+  GtkEditable *entry = ps_counters_view_get_search_entry (view);
+  g_autofree char *tree = NULL;
+  GtkWidget *focus;
+
+  /* Ctrl+F's action puts the focus in the search */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "counters.focus-search", NULL));
+  focus = gtk_root_get_focus (GTK_ROOT (fixture->window));
+  g_assert_nonnull (focus);
+  g_assert_true (focus == GTK_WIDGET (entry) || gtk_widget_is_ancestor (focus, GTK_WIDGET (entry)));
+
+  gtk_editable_set_text (entry, "MEMORY");
+  g_assert_true (iterate_until (row_count_is, view));
+  tree = describe_tree (view);
+  g_assert_cmpstr (tree, ==, "M:WS01 | O:Memory | C:Available MBytes");
+
+  gtk_editable_set_text (entry, "");
+  iterate_for (400);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (ps_counters_view_get_tree_selection (view))), ==, 17);
+}
+
+/* A machine and a localized name: the default is the processor time */
+static void
+test_defaults (Fixture       *fixture,
+               gconstpointer  data)
+{
+  PsCountersView *view = open_counters (fixture, "typeperf-stdout.csv", NULL);
+  g_autoptr(GPtrArray) checked = ps_counters_view_list_checked (view);
+  PsCountersView *french;
+  g_autoptr(GPtrArray) french_checked = NULL;
+
+  g_assert_cmpstr (ps_counters_view_get_header_value (view, "machine"), ==, "HOST");
+  g_assert_cmpuint (checked->len, ==, 1);
+  g_assert_cmpstr (ps_counter_node_get_label (g_ptr_array_index (checked, 0)), ==, "% Processor Time");
+  g_assert_cmpuint (ps_counters_view_get_n_charts (view), ==, 1);
+
+  french = open_counters (fixture, "cp1252.csv", NULL);
+  french_checked = ps_counters_view_list_checked (french);
+  g_assert_cmpuint (french_checked->len, ==, 1);
+  g_assert_cmpstr (ps_counter_node_get_label (g_ptr_array_index (french_checked, 0)), ==, "% temps processeur");
+}
+
+/* PerfLib-like readings: the read-out gives the raw value and the base */
+static PsEventStore *
+build_perflib_store (void)
+{
+  PsEventStore *store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  PsTrack track = { 0 };
+  guint32 machine, object, instances[2], counters[2];
+
+  ps_event_store_set_format (store, "perflib-plv2");
+  ps_event_store_add_session (store, 0, FALSE);
+  track.kind = PS_TRACK_MACHINE;
+  track.parent = PS_NONE;
+  track.name = ps_event_store_intern (store, "BOX", -1);
+  machine = ps_event_store_add_track (store, &track);
+  track.kind = PS_TRACK_OBJECT;
+  track.parent = machine;
+  track.name = ps_event_store_intern (store, "Processor", -1);
+  object = ps_event_store_add_track (store, &track);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%u", i);
+      g_autofree char *path = g_strdup_printf ("\\\\BOX\\Processor(%u)\\%% Processor Time", i);
+
+      track.kind = PS_TRACK_INSTANCE;
+      track.parent = object;
+      track.name = ps_event_store_intern (store, name, -1);
+      instances[i] = ps_event_store_add_track (store, &track);
+      track.kind = PS_TRACK_COUNTER;
+      track.parent = instances[i];
+      track.name = ps_event_store_intern (store, "% Processor Time", -1);
+      track.category = ps_event_store_intern (store, path, -1);
+      track.unit = ps_event_store_intern (store, "%", -1);
+      counters[i] = ps_event_store_add_track (store, &track);
+      track.category = 0;
+      track.unit = 0;
+    }
+  for (gint64 t = 0; t < 10; t++)
+    for (guint i = 0; i < 2; i++)
+      {
+        PsCounterValue value = { 0 };
+
+        value.time_ns = t * SECOND;
+        value.track = counters[i];
+        value.flags = PS_COUNTER_FLAG_RAW;
+        value.value = i == 0 ? 12.5 : 50;
+        value.raw = i == 0 ? 1234567 : 4000000;
+        value.base = i == 0 ? 9876543 : 8000000;
+        ps_store_builder_add_counter_value (builder, &value);
+      }
+  ps_store_builder_flush (builder);
+  return store;
+}
+
+static void
+test_perflib_readout (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(PsEventStore) store = build_perflib_store ();
+  g_autoptr(GFile) file = write_temp_file (fixture, "built.plv2", "", 0);
+  PsRunPage *page = PS_RUN_PAGE (ps_run_page_new (file));
+  PsCountersView *view;
+  PsCounterChart *chart;
+  g_autofree char *readout = NULL;
+  graphene_rect_t plot;
+
+  gtk_notebook_append_page (fixture->window->notebook, GTK_WIDGET (page), gtk_label_new ("built"));
+  ps_run_page_show_store (page, store);
+  wait_for_page (page);
+  view = ps_run_page_get_counters_view (page);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
+
+  /* Both instances of the processor time, in one chart */
+  g_assert_cmpuint (ps_counters_view_get_n_charts (view), ==, 1);
+  chart = ps_counters_view_get_chart (view, 0);
+  g_assert_cmpuint (ps_counter_chart_get_n_series (chart), ==, 2);
+  g_assert_true (iterate_until (widget_is_drawn, chart));
+  g_assert_true (ps_counter_chart_get_plot (chart, &plot));
+  readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width / 2);
+  g_assert_nonnull (strstr (readout, "0: 12.5 % (raw 1234567, base 9876543)"));
+  g_assert_nonnull (strstr (readout, "1: 50 % (raw 4000000, base 8000000)"));
+
+  /* Stacked, they add up */
+  ps_counters_view_set_stacked (view, TRUE);
+  g_clear_pointer (&readout, g_free);
+  readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width / 2);
+  g_assert_nonnull (strstr (readout, "Total: 62.5 %"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *data_home = NULL;
+  int status;
+
+  if (!gui_test_init (&argc, &argv, &data_home))
+    return 0;
+
+  ADD_TEST ("/counters-view/tree", test_tree);
+  ADD_TEST ("/counters-view/check-more", test_check_more);
+  ADD_TEST ("/counters-view/stacked", test_stacked);
+  ADD_TEST ("/counters-view/readout", test_readout);
+  ADD_TEST ("/counters-view/search", test_search);
+  ADD_TEST ("/counters-view/defaults", test_defaults);
+  ADD_TEST ("/counters-view/perflib-readout", test_perflib_readout);
+
+  status = g_test_run ();
+  gui_test_remove_tree (data_home);
+  return status;
+}
