@@ -276,6 +276,9 @@ read_query (Plv2Parser         *self,
   g_autoptr(PsPerflibQuery) query = NULL;
   g_autoptr(GError) error = NULL;
 
+  /* The reader has warned (W-PLV2-GENERATION): the consumer skips it (§8.4 rule 2) */
+  if (record->flags & PS_PLV2_RECORD_FLAG_OUT_OF_ORDER)
+    return;
   if (!ps_perflib_query_decode (record->body, record->body_size, &query, &error))
     warn (self, PS_SEVERITY_WARNING, "W-PLV2-QUERY", record->offset,
           _("Query at byte offset %" G_GUINT64_FORMAT ": %s"), record->offset, error->message);
@@ -653,6 +656,9 @@ read_sample (Plv2Parser         *self,
   query = g_hash_table_lookup (self->queries, GUINT_TO_POINTER (record->generation));
   if (query == NULL)
     {
+      /* A generation no QUERY defined: the reader has warned already */
+      if (record->flags & PS_PLV2_RECORD_FLAG_NO_QUERY)
+        return;
       warn (self, PS_SEVERITY_WARNING, "W-PLV2-NO-QUERY", record->offset,
             _("Sample at byte offset %" G_GUINT64_FORMAT ": no query of generation %u before it; skipped"),
             record->offset, record->generation);
