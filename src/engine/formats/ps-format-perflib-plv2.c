@@ -667,14 +667,15 @@ read_sample (Plv2Parser         *self,
 
   if (!ps_perflib_buffer_decode (record->body, record->body_size, &buffer, &error))
     warn (self, PS_SEVERITY_ERROR, "E-PLV2-BLOCK", buffer_offset,
-          _("Sample %" G_GUINT64_FORMAT " (its data begins at byte offset %" G_GUINT64_FORMAT "): %s; "
-            "the blocks before the damage are kept"),
+          _("Sample %" G_GUINT64_FORMAT ", whose data begins at byte offset %" G_GUINT64_FORMAT
+            " of the file (the offsets that follow count from there): %s; the blocks before the damage are kept"),
           ordinal, buffer_offset, error->message);
   if (buffer == NULL)
     return;
   for (guint i = 0; i < buffer->n_warnings; i++)
     warn (self, PS_SEVERITY_INFO, "I-PLV2-BLOCK", buffer_offset + buffer->warnings[i].offset,
-          _("Sample %" G_GUINT64_FORMAT " (its data begins at byte offset %" G_GUINT64_FORMAT "): %s"),
+          _("Sample %" G_GUINT64_FORMAT ", whose data begins at byte offset %" G_GUINT64_FORMAT
+            " of the file (the offsets that follow count from there): %s"),
           ordinal, buffer_offset, buffer->warnings[i].message);
 
   unix_ns = sample_unix_ns (self, record, buffer);
@@ -830,8 +831,12 @@ on_warning (const char *code,
 {
   Plv2Parser *self = user_data;
 
+  /* Damage that ends the capture early is an error; the rest is noted */
+  static const char * const fatal[] = { "W-PLV2-CRC", "W-PLV2-SEQUENCE", "W-PLV2-LENGTH", NULL };
+
   ensure_session (self);
-  warn (self, PS_SEVERITY_ERROR, code, offset, "%s", message);
+  warn (self, g_strv_contains (fatal, code) ? PS_SEVERITY_ERROR : PS_SEVERITY_WARNING,
+        code, offset, "%s", message);
 }
 
 /* ------------------------------------------------------------------------ */
