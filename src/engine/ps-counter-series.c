@@ -59,13 +59,18 @@ merge_bucket (PsCounterBucket       *into,
   into->count = count;
 }
 
-/* The bucket being filled into the array */
+/* The bucket being filled into the array. Time moves forward, so its
+ * place is almost always fresh: a plain store then, which does not wait
+ * for that far-away memory the way reading it first would. */
 static void
 flush_current (PsCounterSeries *self)
 {
   if (self->current.count == 0)
     return;
-  merge_bucket (&self->buckets[self->current_index], &self->current);
+  if (self->current_fresh)
+    self->buckets[self->current_index] = self->current;
+  else
+    merge_bucket (&self->buckets[self->current_index], &self->current);
   self->current.count = 0;
 }
 
@@ -121,10 +126,11 @@ add_to_overview (PsCounterSeries *self,
     widen (self, index);
   index >>= self->shift;
 
-  if (index != self->current_index)
+  if (index != self->current_index || self->current.count == 0)
     {
       flush_current (self);
       self->current_index = (guint)index;
+      self->current_fresh = index >= self->n_used;
     }
   bucket = &self->current;
   if (bucket->count == 0)

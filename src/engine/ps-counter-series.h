@@ -61,6 +61,7 @@ typedef struct
    * its own far from the others' */
   PsCounterBucket  current;
   guint            current_index;
+  gboolean         current_fresh;  /* its place in buckets was never used */
 } PsCounterSeries;
 
 void ps_counter_series_init  (PsCounterSeries *self);
