@@ -18,6 +18,8 @@
 #include <json-glib/json-glib.h>
 
 #include "pmclog-writer.h"
+#include "ps-perflib-block.h"
+#include "ps-plv2.h"
 
 #ifdef __linux__
 # include <fcntl.h>
@@ -1500,6 +1502,99 @@ test_counters_pdh (void)
   g_assert_cmpfloat (json_object_get_double_member (series, "mean"), ==, 0.00052);
 }
 
+/* A PLV2 capture (bench/gen-plv2 --counters 4 --instances 2 --samples 5
+ * --seed 7): every series named with its PerfLib type, and the display
+ * values those of the formula (perflib-v2.md §4.3) over the raw values,
+ * read here from the capture with the decoders directly */
+typedef struct
+{
+  GArray *idle;   /* guint64: % Processor Time's raw value of CPU 0,0 per sample */
+  GArray *time;   /* gint64: PerfTime100NSec per sample */
+} RawProcessorTime;
+
+static gboolean
+collect_raw_processor_time (const PsPlv2Record *record,
+                            gpointer            user_data,
+                            GError            **error)
+{
+  RawProcessorTime *raw = user_data;
+  g_autoptr(PsPerflibBuffer) buffer = NULL;
+
+  if ((record->type & ~PS_PLV2_MUST_UNDERSTAND) != PS_PLV2_RECORD_SAMPLE)
+    return TRUE;
+  g_assert_true (ps_perflib_buffer_decode (record->body, record->body_size, &buffer, NULL));
+  g_array_append_val (raw->time, buffer->perf_time_100nsec);
+  /* One counterset block (dwType 6), instance by instance: the first value
+   * of the first instance is the first registered counter */
+  g_assert_cmpuint (buffer->n_blocks, ==, 1);
+  g_assert_cmpstr (buffer->instances[buffer->values[0].instance].name, ==, "0,0");
+  g_array_append_val (raw->idle, buffer->values[0].value);
+  return TRUE;
+}
+
+static void
+test_counters_plv2 (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "perflib-plv2", "processor-2cpu.plv2", NULL);
+  g_autoptr(CliResult) result = run_cli ("counters", path, NULL);
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+  RawProcessorTime raw = { g_array_new (FALSE, FALSE, sizeof (guint64)), g_array_new (FALSE, FALSE, sizeof (gint64)) };
+  PsPlv2Callbacks callbacks = { NULL, collect_raw_processor_time, NULL };
+  g_autoptr(PsPlv2Reader) reader = ps_plv2_reader_new (&callbacks, &raw);
+  JsonObject *top, *series;
+  JsonArray *all, *points;
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_true (ps_plv2_reader_feed (reader, (const guint8 *)contents, length, NULL));
+  g_assert_true (ps_plv2_reader_finish (reader, NULL));
+  g_assert_cmpuint (raw.idle->len, ==, 5);
+
+  g_assert_cmpint (result->status, ==, 0);
+  root = parse_json (result->out);
+  top = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (top, "format"), ==, "perflib-plv2");
+  g_assert_cmpstr (json_object_get_string_member (top, "time_base"), ==, "unix");
+  g_assert_cmpint (json_object_get_int_member (top, "points_stride"), ==, 1);
+  all = json_object_get_array_member (top, "series");
+  /* 4 counters × CPUs 0,0 and 0,1 and _Total */
+  g_assert_cmpuint (json_array_get_length (all), ==, 12);
+
+  series = find_counter_series (all, "\\\\GEN-PLV2\\Processor Information(0,0)\\% Processor Time");
+  g_assert_cmpstr (json_object_get_string_member (series, "type"), ==, "PERF_100NSEC_TIMER_INV");
+  g_assert_cmpstr (json_object_get_string_member (series, "unit"), ==, "%");
+  g_assert_cmpstr (json_object_get_string_member (series, "instance"), ==, "0,0");
+  g_assert_cmpstr (json_object_get_string_member (series, "machine"), ==, "GEN-PLV2");
+  /* A rate: no value for the first sample */
+  g_assert_cmpint (json_object_get_int_member (series, "missing"), ==, 1);
+  points = json_object_get_array_member (series, "points");
+  g_assert_cmpuint (json_array_get_length (points), ==, 4);
+  for (guint i = 1; i < 5; i++)
+    {
+      JsonArray *point = json_array_get_array_element (points, i - 1);
+      gint64 d0 = g_array_index (raw.time, gint64, i - 1);
+      gint64 d1 = g_array_index (raw.time, gint64, i);
+      double n = (double)(g_array_index (raw.idle, guint64, i) - g_array_index (raw.idle, guint64, i - 1));
+      double expected = 100.0 * (1.0 - n / (double)(d1 - d0));
+
+      /* PerfTime100NSec is 100 ns since 1601 */
+      g_assert_cmpint (json_array_get_int_element (point, 0), ==,
+                       (d1 - G_GINT64_CONSTANT (116444736000000000)) * 100);
+      g_assert_cmpfloat_with_epsilon (json_array_get_double_element (point, 1), expected, 1e-9);
+      g_assert_cmpfloat (json_array_get_double_element (point, 1), >=, 0);
+      g_assert_cmpfloat (json_array_get_double_element (point, 1), <=, 100);
+    }
+
+  series = find_counter_series (all, "\\\\GEN-PLV2\\Processor Information(_Total)\\Interrupts/sec");
+  g_assert_cmpstr (json_object_get_string_member (series, "type"), ==, "PERF_COUNTER_COUNTER");
+  g_assert_cmpstr (json_object_get_string_member (series, "unit"), ==, "/sec");
+  g_assert_cmpint (json_object_get_int_member (series, "count"), ==, 4);
+
+  g_array_unref (raw.idle);
+  g_array_unref (raw.time);
+}
+
 /* typeperf names no time zone: points from the first sample */
 static void
 test_counters_run_times (void)
@@ -1784,6 +1879,7 @@ main (int   argc,
   g_test_add_func ("/cli/pmcstat/info-calltree", test_pmcstat_info_and_calltree);
   g_test_add_func ("/cli/hwpmc", test_pmclog);
   g_test_add_func ("/cli/counters/pdh", test_counters_pdh);
+  g_test_add_func ("/cli/counters/plv2", test_counters_plv2);
   g_test_add_func ("/cli/counters/run-times", test_counters_run_times);
   g_test_add_func ("/cli/counters/text", test_counters_text);
   g_test_add_func ("/cli/counters/none", test_counters_none);
