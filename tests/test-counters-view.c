@@ -19,7 +19,9 @@
 #include "ps-counters-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-store-builder.h"
+#include "ps-timeline-view.h"
 #include "ps-util.h"
+#include "ps-view-util.h"
 #include "ps-window-private.h"
 
 #define SECOND G_GINT64_CONSTANT (1000000000)
@@ -135,8 +137,8 @@ test_tree (Fixture       *fixture,
   /* The short row of 10:00:02 is dropped: 11.296…, -1 and a blank */
   assert_cell (view, g_ptr_array_index (checked, 0), "Count", "2");
   assert_cell (view, g_ptr_array_index (checked, 0), "Missing", "1");
-  assert_cell (view, g_ptr_array_index (checked, 0), "Min", "-1 %");
-  assert_cell (view, g_ptr_array_index (checked, 0), "Max", "11.2968 %");
+  assert_cell (view, g_ptr_array_index (checked, 0), "Min", "-1.00 %");
+  assert_cell (view, g_ptr_array_index (checked, 0), "Max", "11.30 %");
   assert_cell (view, g_ptr_array_index (checked, 0), "Instance", "_Total");
   assert_cell (view, g_ptr_array_index (checked, 0), "Machine", "WS01");
 
@@ -222,7 +224,7 @@ test_check_more (Fixture       *fixture,
     g_assert_true (ps_counter_node_get_checked (available));
     ps_counters_view_update_now (view);
     g_assert_cmpuint (ps_counters_view_get_n_charts (view), ==, 3);
-    assert_cell (view, available, "Max", "1.5e+10 MB");
+    assert_cell (view, available, "Max", "15,000,000,000 MB");
     ps_counters_view_toggle_selected (view);
     ps_counters_view_update_now (view);
     g_assert_cmpuint (ps_counters_view_get_n_charts (view), ==, 2);
@@ -412,12 +414,15 @@ test_defaults (Fixture       *fixture,
 
 /* PerfLib-like readings: the read-out gives the raw value and the base */
 static PsEventStore *
-build_perflib_store (void)
+build_perflib_store_full (guint n_instances)
 {
   PsEventStore *store = ps_event_store_new ();
   g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
   PsTrack track = { 0 };
-  guint32 machine, object, instances[2], counters[2];
+  guint32 machine, object;
+  g_autofree guint32 *instances = g_new (guint32, n_instances);
+  g_autofree guint32 *counters = g_new (guint32, n_instances);
+  g_autofree guint32 *user_times = g_new (guint32, n_instances);
 
   ps_event_store_set_format (store, "perflib-plv2");
   ps_event_store_add_session (store, 0, FALSE);
@@ -429,9 +434,10 @@ build_perflib_store (void)
   track.parent = machine;
   track.name = ps_event_store_intern (store, "Processor", -1);
   object = ps_event_store_add_track (store, &track);
-  for (guint i = 0; i < 2; i++)
+  for (guint i = 0; i < n_instances; i++)
     {
       g_autofree char *name = g_strdup_printf ("%u", i);
+      g_autofree char *user_path = g_strdup_printf ("\\\\BOX\\Processor(%u)\\%% User Time", i);
       g_autofree char *path = g_strdup_printf ("\\\\BOX\\Processor(%u)\\%% Processor Time", i);
 
       track.kind = PS_TRACK_INSTANCE;
@@ -444,11 +450,18 @@ build_perflib_store (void)
       track.category = ps_event_store_intern (store, path, -1);
       track.unit = ps_event_store_intern (store, "%", -1);
       counters[i] = ps_event_store_add_track (store, &track);
+      /* Runs of many instances have a second counter each */
+      if (n_instances > 2)
+        {
+          track.name = ps_event_store_intern (store, "% User Time", -1);
+          track.category = ps_event_store_intern (store, user_path, -1);
+          user_times[i] = ps_event_store_add_track (store, &track);
+        }
       track.category = 0;
       track.unit = 0;
     }
   for (gint64 t = 0; t < 10; t++)
-    for (guint i = 0; i < 2; i++)
+    for (guint i = 0; i < n_instances; i++)
       {
         PsCounterValue value = { 0 };
 
@@ -459,9 +472,21 @@ build_perflib_store (void)
         value.raw = i == 0 ? 1234567 : 4000000;
         value.base = i == 0 ? 9876543 : 8000000;
         ps_store_builder_add_counter_value (builder, &value);
+        if (n_instances > 2)
+          {
+            value.track = user_times[i];
+            value.value = 5;
+            ps_store_builder_add_counter_value (builder, &value);
+          }
       }
   ps_store_builder_flush (builder);
   return store;
+}
+
+static PsEventStore *
+build_perflib_store (void)
+{
+  return build_perflib_store_full (2);
 }
 
 static void
@@ -499,6 +524,303 @@ test_perflib_readout (Fixture       *fixture,
   g_assert_nonnull (strstr (readout, "Total: 62.5 %"));
 }
 
+static PsCountersView *
+show_built_store (Fixture      *fixture,
+                  PsEventStore *store,
+                  PsRunPage   **page_out)
+{
+  g_autoptr(GFile) file = write_temp_file (fixture, "built.plv2", "", 0);
+  PsRunPage *page = PS_RUN_PAGE (ps_run_page_new (file));
+  PsCountersView *view;
+
+  gtk_notebook_set_current_page (fixture->window->notebook,
+                                 gtk_notebook_append_page (fixture->window->notebook, GTK_WIDGET (page),
+                                                           gtk_label_new ("built")));
+  ps_run_page_show_store (page, store);
+  wait_for_page (page);
+  view = ps_run_page_get_counters_view (page);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
+  ps_counters_view_update_now (view);
+  if (page_out != NULL)
+    *page_out = page;
+  return view;
+}
+
+static gboolean
+rects_overlap (const graphene_rect_t *a,
+               const graphene_rect_t *b)
+{
+  return a->origin.x < b->origin.x + b->size.width && b->origin.x < a->origin.x + a->size.width
+         && a->origin.y < b->origin.y + b->size.height && b->origin.y < a->origin.y + a->size.height;
+}
+
+/* 64 series: the legend wraps below the title, ends with "+N more", and
+ * the plot starts below it; the read-out lists the highest readings */
+static void
+test_legend (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(PsEventStore) store = build_perflib_store_full (64);
+  PsCountersView *view = show_built_store (fixture, store, NULL);
+  PsCounterChart *chart;
+  graphene_rect_t title, legend, plot;
+  g_autofree char *readout = NULL;
+  guint n_shown = 0;
+  g_auto(GStrv) lines = NULL;
+
+  g_assert_cmpuint (ps_counters_view_get_n_charts (view), ==, 1);
+  chart = ps_counters_view_get_chart (view, 0);
+  g_assert_cmpuint (ps_counter_chart_get_n_series (chart), ==, 64);
+  g_assert_true (iterate_until (widget_is_drawn, chart));
+  g_assert_true (ps_counter_chart_get_legend_area (chart, &title, &legend, &n_shown));
+  g_assert_true (ps_counter_chart_get_plot (chart, &plot));
+  g_test_message ("chart %d px wide: title %g,%g %gx%g, legend %g,%g %gx%g, %u shown, plot from y %g",
+                  gtk_widget_get_width (GTK_WIDGET (chart)),
+                  title.origin.x, title.origin.y, title.size.width, title.size.height,
+                  legend.origin.x, legend.origin.y, legend.size.width, legend.size.height,
+                  n_shown, plot.origin.y);
+  g_assert_false (rects_overlap (&title, &legend));
+  g_assert_cmpfloat (legend.origin.y, >=, title.origin.y + title.size.height);
+  g_assert_cmpfloat (plot.origin.y, >=, legend.origin.y + legend.size.height);
+  g_assert_cmpfloat (legend.origin.x + legend.size.width, <=, gtk_widget_get_width (GTK_WIDGET (chart)));
+  /* More than one line, at most three */
+  g_assert_cmpfloat (legend.size.height, >, title.size.height * 1.5);
+  g_assert_cmpfloat (legend.size.height, <, title.size.height * 5);
+  g_assert_cmpuint (n_shown, >, 1);
+  g_assert_cmpuint (n_shown, <=, 64);
+
+  /* Every other series' reading is 12.5 %, instance 1's is 50 %: first */
+  readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width / 2);
+  lines = g_strsplit (readout, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 16 + 1);
+  g_assert_true (g_str_has_prefix (lines[1], "1: 50 %"));
+  g_assert_cmpstr (lines[17], ==, "+48 more");
+
+  /* Longer names in a narrower chart: three lines, then "+N more" */
+  {
+    GtkWidget *narrow = ps_counter_chart_new ();
+    GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+    gint64 x[] = { 0, SECOND };
+    double values[] = { 10, 20 };
+    g_autoptr(PsValueLod) lod = ps_value_lod_new (x, values, 2);
+
+    ps_counter_chart_set_title (PS_COUNTER_CHART (narrow), "Processor Information — % Processor Time");
+    ps_counter_chart_set_unit (PS_COUNTER_CHART (narrow), "%", 1);
+    for (guint i = 0; i < 64; i++)
+      {
+        g_autofree char *label = g_strdup_printf ("Processor %u,%u", i / 16, i % 16);
+
+        ps_counter_chart_add_series (PS_COUNTER_CHART (narrow), label, lod);
+      }
+    gtk_window_set_application (window, GTK_APPLICATION (fixture->app));
+    gtk_window_set_default_size (window, 600, 300);
+    gtk_window_set_child (window, narrow);
+    gtk_window_present (window);
+    g_assert_true (iterate_until (widget_is_drawn, narrow));
+    iterate_for (50);
+    g_assert_true (ps_counter_chart_get_legend_area (PS_COUNTER_CHART (narrow), &title, &legend, &n_shown));
+    g_assert_true (ps_counter_chart_get_plot (PS_COUNTER_CHART (narrow), &plot));
+    g_test_message ("narrow chart: legend %g,%g %gx%g, %u shown, plot from y %g",
+                    legend.origin.x, legend.origin.y, legend.size.width, legend.size.height, n_shown, plot.origin.y);
+    g_assert_false (rects_overlap (&title, &legend));
+    g_assert_cmpfloat (plot.origin.y, >=, legend.origin.y + legend.size.height);
+    g_assert_cmpfloat (legend.size.height, <, title.size.height * 5);
+    g_assert_cmpuint (n_shown, >, 3);
+    g_assert_cmpuint (n_shown, <, 64);
+    gtk_window_destroy (window);
+  }
+
+  /* Two series fit beside the title, on its line */
+  {
+    g_autoptr(PsEventStore) small = build_perflib_store ();
+    PsCountersView *small_view = show_built_store (fixture, small, NULL);
+    PsCounterChart *small_chart = ps_counters_view_get_chart (small_view, 0);
+
+    g_assert_true (iterate_until (widget_is_drawn, small_chart));
+    g_assert_true (ps_counter_chart_get_legend_area (small_chart, &title, &legend, &n_shown));
+    g_assert_cmpuint (n_shown, ==, 2);
+    g_assert_false (rects_overlap (&title, &legend));
+    g_assert_cmpfloat (legend.origin.y, ==, title.origin.y);
+    g_assert_cmpfloat (legend.origin.x, >, title.origin.x + title.size.width);
+  }
+}
+
+typedef struct
+{
+  PsTimelineView *timeline;
+  guint           n_rows;
+} RowsWanted;
+
+static guint
+count_value_rows (PsTimelineModel *model)
+{
+  guint n = 0;
+
+  for (guint r = 0; model != NULL && r < model->rows->len; r++)
+    if (((PsTimelineRow *)g_ptr_array_index (model->rows, r))->kind == PS_TIMELINE_ROW_VALUES)
+      n++;
+  return n;
+}
+
+static gboolean
+timeline_has_rows (gpointer data)
+{
+  RowsWanted *wanted = data;
+
+  return count_value_rows (ps_timeline_view_get_model (wanted->timeline)) == wanted->n_rows;
+}
+
+/* The timeline of a counter run: a row per checked counter, named by its
+ * instance, following the checks */
+static void
+test_timeline_rows (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(PsEventStore) store = build_perflib_store_full (64);
+  PsRunPage *page = NULL;
+  PsCountersView *view = show_built_store (fixture, store, &page);
+  PsTimelineView *timeline = ps_run_page_get_timeline_view (page);
+  g_autoptr(GPtrArray) checked = ps_counters_view_list_checked (view);
+  RowsWanted wanted = { timeline, 64 };
+  PsTimelineModel *model;
+  PsCounterNode *user_time;
+  guint checked_rows = 0;
+
+  /* 128 counters, 64 checked: the processor time of each instance */
+  g_assert_cmpuint (checked->len, ==, 64);
+  g_assert_true (iterate_until (timeline_has_rows, &wanted));
+  model = ps_timeline_view_get_model (timeline);
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+      if (row->kind != PS_TIMELINE_ROW_VALUES)
+        continue;
+      for (guint i = 0; i < checked->len; i++)
+        if (ps_counter_node_get_track (g_ptr_array_index (checked, i)) == row->track)
+          checked_rows++;
+    }
+  g_assert_cmpuint (checked_rows, ==, 64);
+  {
+    PsTimelineRow *first = NULL;
+
+    for (guint r = 0; r < model->rows->len && first == NULL; r++)
+      if (((PsTimelineRow *)g_ptr_array_index (model->rows, r))->kind == PS_TIMELINE_ROW_VALUES)
+        first = g_ptr_array_index (model->rows, r);
+    g_assert_cmpstr (first->label, ==, "0 — % Processor Time");
+    g_assert_cmpstr (first->tooltip, ==, "\\\\BOX\\Processor(0)\\% Processor Time");
+  }
+
+  /* One more checked: one more row, with its name */
+  user_time = ps_counters_view_find_counter (view, "\\\\BOX\\Processor(7)\\% User Time");
+  g_assert_nonnull (user_time);
+  ps_counter_node_set_checked (user_time, TRUE);
+  ps_counters_view_update_now (view);
+  wanted.n_rows = 65;
+  g_assert_true (iterate_until (timeline_has_rows, &wanted));
+  model = ps_timeline_view_get_model (timeline);
+  {
+    gboolean found = FALSE;
+
+    for (guint r = 0; r < model->rows->len; r++)
+      {
+        PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+        if (row->kind == PS_TIMELINE_ROW_VALUES && row->track == ps_counter_node_get_track (user_time))
+          found = g_str_equal (row->label, "7 — % User Time");
+      }
+    g_assert_true (found);
+  }
+
+  /* Nothing checked: no counter rows */
+  ps_counter_node_set_checked (ps_counter_node_get_ancestor (user_time, PS_TRACK_MACHINE), FALSE);
+  ps_counters_view_update_now (view);
+  wanted.n_rows = 0;
+  g_assert_true (iterate_until (timeline_has_rows, &wanted));
+}
+
+/* Counts in thousands, values with one precision down a column */
+static void
+test_number_format (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  static const struct { double value; const char *text; } numbers[] = {
+    { 42.9612, "42.96" }, { 1, "1.00" }, { 850.2, "850" }, { 0, "0.00" }, { -1, "-1.00" },
+    { 12345.6, "12,346" }, { 0.00052, "0.000520" }, { 0.5, "0.500" }, { 1.5e10, "15,000,000,000" },
+  };
+  g_autoptr(PsEventStore) store = build_perflib_store_full (64);
+  PsCountersView *view = show_built_store (fixture, store, NULL);
+  g_autoptr(GPtrArray) checked = ps_counters_view_list_checked (view);
+
+  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+    {
+      g_autofree char *text = ps_view_format_number (numbers[i].value);
+
+      g_assert_cmpstr (text, ==, numbers[i].text);
+    }
+  {
+    g_autofree char *count = ps_view_format_count (55040000);
+
+    g_assert_cmpstr (count, ==, "55,040,000");
+  }
+
+  /* 128 counters of 10 readings */
+  g_assert_cmpstr (ps_counters_view_get_header_value (view, "readings"), ==, "1,280");
+  g_assert_cmpstr (ps_counters_view_get_header_value (view, "counters"), ==, "128");
+  assert_cell (view, g_ptr_array_index (checked, 0), "Max", "12.50 %");
+  assert_cell (view, g_ptr_array_index (checked, 1), "Mean", "50.00 %");
+  assert_cell (view, g_ptr_array_index (checked, 0), "Count", "10");
+}
+
+/* A counter of one reading: a dot of its colour */
+static void
+test_lone_reading (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  GtkWidget *chart = ps_counter_chart_new ();
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  gint64 x[] = { 5 * SECOND };
+  double values[] = { 40 };
+  g_autoptr(PsValueLod) lod = ps_value_lod_new (x, values, 1);
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guchar *pixels = NULL;
+  graphene_rect_t plot;
+  GdkRGBA color;
+  int width, height;
+  guint count = 0;
+
+  ps_counter_chart_set_title (PS_COUNTER_CHART (chart), "Lone");
+  ps_counter_chart_set_unit (PS_COUNTER_CHART (chart), "%", 1);
+  ps_counter_chart_add_series (PS_COUNTER_CHART (chart), "one", lod);
+  ps_counter_chart_get_color (PS_COUNTER_CHART (chart), 0, &color);
+  gtk_window_set_application (window, GTK_APPLICATION (fixture->app));
+  gtk_window_set_default_size (window, 640, 260);
+  gtk_window_set_child (window, chart);
+  gtk_window_present (window);
+  g_assert_true (iterate_until (widget_is_drawn, chart));
+  iterate_for (50);
+  g_assert_true (ps_counter_chart_get_plot (PS_COUNTER_CHART (chart), &plot));
+
+  texture = render_widget (chart);
+  width = gdk_texture_get_width (texture);
+  height = gdk_texture_get_height (texture);
+  pixels = g_malloc ((gsize)width * height * 4);
+  gdk_texture_download (texture, pixels, width * 4);
+  /* The series' colour inside the plot (the legend's swatch is above it) */
+  for (int y = (int)plot.origin.y; y < (int)(plot.origin.y + plot.size.height) && y < height; y++)
+    for (int x_pixel = (int)plot.origin.x; x_pixel < (int)(plot.origin.x + plot.size.width) && x_pixel < width; x_pixel++)
+      {
+        const guchar *p = pixels + ((gsize)y * width + x_pixel) * 4;
+
+        if (fabs (p[2] / 255.0 - color.red) < 0.12 && fabs (p[1] / 255.0 - color.green) < 0.12
+            && fabs (p[0] / 255.0 - color.blue) < 0.12 && p[3] > 200)
+          count++;
+      }
+  g_test_message ("pixels of the lone reading: %u", count);
+  g_assert_cmpuint (count, >=, 4);
+  gtk_window_destroy (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -516,6 +838,10 @@ main (int   argc,
   ADD_TEST ("/counters-view/search", test_search);
   ADD_TEST ("/counters-view/defaults", test_defaults);
   ADD_TEST ("/counters-view/perflib-readout", test_perflib_readout);
+  ADD_TEST ("/counters-view/legend", test_legend);
+  ADD_TEST ("/counters-view/timeline-rows", test_timeline_rows);
+  ADD_TEST ("/counters-view/number-format", test_number_format);
+  ADD_TEST ("/counters-view/lone-reading", test_lone_reading);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

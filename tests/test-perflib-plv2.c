@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "gen-plv2.h"
 #include "perflib-writer.h"
 #include "ps-format.h"
 #include "ps-perflib-block.h"
@@ -237,8 +238,9 @@ capture_end (Capture *capture)
 
 /* Feeds the capture in pieces of `piece` bytes (0: at once) */
 static PsEventStore *
-load (GBytes *capture,
-      gsize   piece)
+load_with_option (GBytes     *capture,
+                  gsize       piece,
+                  const char *option)
 {
   g_autoptr(PsEventStore) store = ps_event_store_new ();
   g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
@@ -250,6 +252,8 @@ load (GBytes *capture,
 
   g_assert_nonnull (format);
   parser = ps_format_new_parser (format, builder);
+  if (option != NULL)
+    ps_parser_set_option (parser, option, "1");
   if (piece == 0)
     piece = MAX (length, 1);
   for (gsize offset = 0; offset < length; offset += piece)
@@ -261,6 +265,13 @@ load (GBytes *capture,
   g_assert_no_error (error);
   ps_store_builder_flush (builder);
   return g_steal_pointer (&store);
+}
+
+static PsEventStore *
+load (GBytes *capture,
+      gsize   piece)
+{
+  return load_with_option (capture, piece, NULL);
 }
 
 static const char *
@@ -1079,6 +1090,60 @@ test_duplicate_instances (void)
   assert_reading (store, counter_of (store, "Process", "other", 0, "Thread Count"), 1, NS_PER_S, 34.0, 34, 0);
 }
 
+static gboolean
+append_bytes (const guint8 *bytes,
+              gsize         length,
+              gpointer      user_data)
+{
+  g_byte_array_append (user_data, bytes, length);
+  return TRUE;
+}
+
+/* Samples of the same shape as the one before are read at its offsets
+ * without decoding: the readings are exactly those of decoding every
+ * sample, on a realistic capture (bench/gen-plv2: the Processor
+ * Information counters of 3 CPUs and _Total, 40 samples) cut into pieces
+ * that split records */
+static void
+test_shapes_same_as_decoding (void)
+{
+  g_autoptr(GByteArray) array = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(PsEventStore) fast = NULL;
+  g_autoptr(PsEventStore) decoded = NULL;
+  GenPlv2Options options;
+  guint64 n;
+
+  gen_plv2_options_init (&options);
+  options.n_instances = 3;
+  options.n_samples = 40;
+  g_assert_true (gen_plv2_write (&options, append_bytes, array, NULL));
+  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&array));
+
+  fast = load_with_option (bytes, 4093, NULL);
+  decoded = load_with_option (bytes, 0, "decode-every-sample");
+  n = ps_event_store_get_n_counter_values (decoded);
+  /* 4 instances × the displayed counters × 40 samples */
+  g_assert_cmpuint (n, ==, 4 * 40 * (n / (4 * 40)));
+  g_assert_cmpuint (n, >=, 4 * 40 * 20);
+  g_assert_cmpuint (ps_event_store_get_n_counter_values (fast), ==, n);
+  g_assert_cmpuint (ps_event_store_get_n_tracks (fast), ==, ps_event_store_get_n_tracks (decoded));
+  for (guint64 i = 0; i < n; i++)
+    {
+      const PsCounterValue *a = ps_event_store_get_counter_value (fast, i);
+      const PsCounterValue *b = ps_event_store_get_counter_value (decoded, i);
+
+      g_assert_cmpint (a->time_ns, ==, b->time_ns);
+      g_assert_cmpuint (a->track, ==, b->track);
+      g_assert_cmpuint (a->flags, ==, b->flags);
+      g_assert_cmpuint (a->status, ==, b->status);
+      g_assert_cmpint (a->raw, ==, b->raw);
+      g_assert_cmpint (a->base, ==, b->base);
+      g_assert_true ((isnan (a->value) && isnan (b->value)) || a->value == b->value);
+    }
+  g_assert_cmpuint (ps_event_store_get_n_warnings (fast), ==, ps_event_store_get_n_warnings (decoded));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1094,6 +1159,7 @@ main (int   argc,
   g_test_add_func ("/perflib-plv2/crc-damage", test_crc_damage);
   g_test_add_func ("/perflib-plv2/chunks", test_chunks);
   g_test_add_func ("/perflib-plv2/duplicate-instances", test_duplicate_instances);
+  g_test_add_func ("/perflib-plv2/shapes-same-as-decoding", test_shapes_same_as_decoding);
 
   return g_test_run ();
 }

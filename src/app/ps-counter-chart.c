@@ -3,7 +3,10 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The title and the legend share the top line; the y axis is in the
+ * The title and the legend share the top line when the legend fits beside
+ * the title; else the legend wraps onto lines of its own below the title,
+ * at most MAX_LEGEND_LINES of them, the last ending with "+N more", and
+ * the plot moves down to make room. The y axis is in the
  * chart's unit from 0 (or the lowest value, when negative) to a round
  * number above the highest; the x axis is time from the run's start (or a
  * sequence number). Every frame asks each series' PsValueLod for at most a
@@ -26,6 +29,12 @@
 #define STACK_STEP 2.0
 /* Positions sampled to find the highest sum of a stacked chart */
 #define STACK_RANGE_SAMPLES 1024
+#define MAX_LEGEND_LINES 3
+#define SWATCH_WIDTH 12.0
+/* Past this many series the read-out lists the highest readings only */
+#define MAX_READOUT_SERIES 16
+/* Radius of the dot of a reading with no neighbour to join */
+#define DOT_RADIUS 2.5
 
 typedef struct
 {
@@ -91,7 +100,20 @@ series_free (gpointer data)
 
 typedef struct
 {
+  guint  series;
+  double x;      /* of the swatch's left edge */
+  double y;      /* of the line's middle */
+} LegendEntry;
+
+typedef struct
+{
   graphene_rect_t plot;
+  graphene_rect_t title_area;
+  graphene_rect_t legend_area;  /* empty when there is no series */
+  GArray         *legend;       /* LegendEntry, of the series shown */
+  guint           n_more;       /* series left out of the legend */
+  double          more_x;       /* where "+N more" starts */
+  double          more_y;
   gint64          x_begin;
   gint64          x_end;
   double          y_low;     /* shown units */
@@ -173,6 +195,128 @@ stacked_range (PsCounterChart *self,
     }
 }
 
+static char *
+chart_title (PsCounterChart *self)
+{
+  if (self->unit != NULL && *self->unit != '\0')
+    return g_strdup_printf ("%s (%s)", self->title != NULL ? self->title : "", self->unit);
+  return g_strdup (self->title != NULL ? self->title : "");
+}
+
+static char *
+more_text (guint n_more)
+{
+  /* Translators: the end of a chart's legend when it has too many series */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "+%u more", "+%u more", n_more), n_more);
+}
+
+static int
+text_width (GtkWidget  *widget,
+            const char *text)
+{
+  int width;
+
+  g_object_unref (ps_chart_text_layout (widget, text, &width, NULL));
+  return width;
+}
+
+/* Places the title and the legend entries; returns the bottom of the last
+ * line. One line when every entry fits right of the title (right-aligned
+ * as before), else lines below the title from the left. */
+static double
+layout_legend (PsCounterChart *self,
+               Layout         *layout)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  double width = gtk_widget_get_width (widget);
+  double line_height = MAX (layout->text_height, 4) + 4;
+  g_autofree char *title = chart_title (self);
+  g_autofree double *widths = g_new (double, MAX (self->series->len, 1));
+  double title_width = text_width (widget, title);
+  double total = 0, x, y;
+  guint line = 0;
+
+  layout->legend = g_array_new (FALSE, FALSE, sizeof (LegendEntry));
+  layout->n_more = 0;
+  layout->title_area = GRAPHENE_RECT_INIT (GAP, GAP, title_width, layout->text_height);
+  layout->legend_area = GRAPHENE_RECT_INIT (width - GAP, GAP, 0, 0);
+  if (self->series->len == 0)
+    return GAP + layout->text_height;
+
+  for (guint i = 0; i < self->series->len; i++)
+    {
+      Series *series = g_ptr_array_index (self->series, i);
+
+      widths[i] = SWATCH_WIDTH + 4 + text_width (widget, series->label);
+      total += widths[i] + (i > 0 ? 2 * GAP : 0);
+    }
+
+  /* Beside the title */
+  if (GAP + title_width + 4 * GAP + total <= width - GAP)
+    {
+      x = width - GAP - total;
+      y = GAP + layout->text_height / 2.0;
+      layout->legend_area = GRAPHENE_RECT_INIT (x, GAP, total, layout->text_height);
+      for (guint i = 0; i < self->series->len; i++)
+        {
+          LegendEntry entry = { i, x, y };
+
+          g_array_append_val (layout->legend, entry);
+          x += widths[i] + 2 * GAP;
+        }
+      return GAP + layout->text_height;
+    }
+
+  /* Below it, wrapped, with "+N more" at the end of the last line when
+   * the entries do not all fit */
+  x = GAP;
+  y = GAP + layout->text_height + 4 + line_height / 2.0;
+  for (guint i = 0; i < self->series->len; i++)
+    {
+      double right = width - GAP;
+
+      if (x > GAP && x + widths[i] > right && line + 1 < MAX_LEGEND_LINES)
+        {
+          line++;
+          x = GAP;
+          y += line_height;
+        }
+      /* The last line keeps room for "+N more" after each entry, unless
+       * the entry is the last one */
+      if (line + 1 >= MAX_LEGEND_LINES && x > GAP)
+        {
+          g_autofree char *more = more_text (self->series->len - i);
+          gboolean last = i + 1 == self->series->len;
+          double room = last ? 0 : 2 * GAP + text_width (widget, more);
+
+          if (x + widths[i] + room > right)
+            {
+              layout->n_more = self->series->len - i;
+              break;
+            }
+        }
+      g_array_append_val (layout->legend, ((LegendEntry) { i, x, y }));
+      x += widths[i] + 2 * GAP;
+    }
+  layout->more_x = x;
+  layout->more_y = y;
+  {
+    double top = GAP + layout->text_height + 4;
+    double bottom = y + line_height / 2.0;
+
+    layout->legend_area = GRAPHENE_RECT_INIT (GAP, top, MAX (width - 2 * GAP, 1), bottom - top);
+    return bottom;
+  }
+}
+
+static void
+layout_clear (Layout *layout)
+{
+  g_clear_pointer (&layout->legend, g_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Layout, layout_clear)
+
 static gboolean
 compute_layout (PsCounterChart *self,
                 Layout         *layout)
@@ -181,16 +325,24 @@ compute_layout (PsCounterChart *self,
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   gint64 x_min, x_max;
-  double v_min, v_max, left = 0;
-  int text_width;
+  double v_min, v_max, left = 0, top;
+  int tick_width;
 
+  memset (layout, 0, sizeof *layout);
   if (!data_range (self, &x_min, &x_max, &v_min, &v_max))
     return FALSE;
 
   if (self->x_begin < self->x_end)
     layout->x_begin = self->x_begin, layout->x_end = self->x_end;
+  else if (x_max > x_min)
+    layout->x_begin = x_min, layout->x_end = x_max;
   else
-    layout->x_begin = x_min, layout->x_end = MAX (x_max, x_min + 1);
+    {
+      /* One reading: in the middle, a second (or a step) either side */
+      gint64 pad = self->sequence_axis ? 1 : G_GINT64_CONSTANT (1000000000);
+
+      layout->x_begin = x_min - pad, layout->x_end = x_min + pad;
+    }
   if (is_stacked (self))
     stacked_range (self, x_min, x_max, &v_min, &v_max);
 
@@ -207,13 +359,14 @@ compute_layout (PsCounterChart *self,
     {
       g_autofree char *text = ps_chart_format_tick (value, layout->y_step);
 
-      g_object_unref (ps_chart_text_layout (widget, text, &text_width, NULL));
-      left = MAX (left, text_width);
+      g_object_unref (ps_chart_text_layout (widget, text, &tick_width, NULL));
+      left = MAX (left, tick_width);
     }
   left += 2 * GAP;
-  layout->plot = GRAPHENE_RECT_INIT (left, layout->text_height + 2 * GAP,
+  top = layout_legend (self, layout) + GAP;
+  layout->plot = GRAPHENE_RECT_INIT (left, top,
                                      MAX (width - left - GAP * 2, 1),
-                                     MAX (height - (layout->text_height + 2 * GAP) - (layout->text_height + 2 * GAP), 1));
+                                     MAX (height - top - (layout->text_height + 2 * GAP), 1));
   return TRUE;
 }
 
@@ -349,6 +502,25 @@ draw_series (PsCounterChart *self,
   ps_chart_set_source (cr, color, 1);
   cairo_set_line_width (cr, 1.5);
   cairo_stroke (cr);
+
+  /* A reading with no neighbour to join draws no line: a dot */
+  for (guint i = 0; i < n; i++)
+    {
+      const PsValueLodItem *item = &g_array_index (items, PsValueLodItem, i);
+      gboolean alone_before = i == 0 || isnan (g_array_index (items, PsValueLodItem, i - 1).last);
+      gboolean alone_after = i + 1 == n || isnan (g_array_index (items, PsValueLodItem, i + 1).first);
+      double x0, x1, y0, y1;
+
+      if (isnan (item->first) || isnan (item->last) || !alone_before || !alone_after)
+        continue;
+      x0 = x_of (layout, (double)item->x_begin), x1 = x_of (layout, (double)item->x_end);
+      y0 = y_of (layout, item->first * self->scale), y1 = y_of (layout, item->last * self->scale);
+      if (fabs (x1 - x0) >= 2 * DOT_RADIUS || fabs (y1 - y0) >= 2 * DOT_RADIUS)
+        continue;
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, (x0 + x1) / 2, (y0 + y1) / 2, DOT_RADIUS, 0, 2 * G_PI);
+    }
+  cairo_fill (cr);
 }
 
 /* The areas of the series on top of each other, sampled every STACK_STEP
@@ -419,32 +591,30 @@ draw_legend (PsCounterChart *self,
              const GdkRGBA  *foreground)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  double x = gtk_widget_get_width (widget) - GAP;
-  double y = GAP + layout->text_height / 2.0;
-  g_autofree char *title = NULL;
+  g_autofree char *title = chart_title (self);
 
-  /* Right to left, so the last series ends at the right edge */
-  for (guint i = self->series->len; i-- > 0;)
+  for (guint e = 0; e < layout->legend->len; e++)
     {
-      Series *series = g_ptr_array_index (self->series, i);
-      int width;
+      const LegendEntry *entry = &g_array_index (layout->legend, LegendEntry, e);
+      Series *series = g_ptr_array_index (self->series, entry->series);
 
-      g_object_unref (ps_chart_text_layout (widget, series->label, &width, NULL));
-      ps_chart_set_source (cr, foreground, 0.85);
-      ps_chart_draw_text (widget, cr, series->label, x, y, 1, 0.5);
-      x -= width + 4 + 12;
-      ps_chart_set_source (cr, &palette[i % G_N_ELEMENTS (palette)], 1);
-      cairo_rectangle (cr, x, y - 2, 12, 4);
+      ps_chart_set_source (cr, &palette[entry->series % G_N_ELEMENTS (palette)], 1);
+      cairo_rectangle (cr, entry->x, entry->y - 2, SWATCH_WIDTH, 4);
       cairo_fill (cr);
-      x -= 2 * GAP;
+      ps_chart_set_source (cr, foreground, 0.85);
+      ps_chart_draw_text (widget, cr, series->label, entry->x + SWATCH_WIDTH + 4, entry->y, 0, 0.5);
+    }
+  if (layout->n_more > 0)
+    {
+      g_autofree char *more = more_text (layout->n_more);
+
+      ps_chart_set_source (cr, foreground, 0.6);
+      ps_chart_draw_text (widget, cr, more, layout->more_x, layout->more_y, 0, 0.5);
     }
 
-  if (self->unit != NULL && *self->unit != '\0')
-    title = g_strdup_printf ("%s (%s)", self->title != NULL ? self->title : "", self->unit);
-  else
-    title = g_strdup (self->title != NULL ? self->title : "");
   ps_chart_set_source (cr, foreground, 1);
-  ps_chart_draw_text (widget, cr, title, GAP, y, 0, 0.5);
+  ps_chart_draw_text (widget, cr, title, layout->title_area.origin.x,
+                      layout->title_area.origin.y + layout->text_height / 2.0, 0, 0.5);
 }
 
 static void
@@ -469,7 +639,7 @@ ps_counter_chart_snapshot (GtkWidget   *widget,
   PsCounterChart *self = PS_COUNTER_CHART (widget);
   g_autoptr(GArray) items = NULL;
   GdkRGBA foreground;
-  Layout layout;
+  g_auto(Layout) layout = { 0 };
   cairo_t *cr;
 
   ps_chart_get_foreground (widget, &foreground);
@@ -502,14 +672,41 @@ ps_counter_chart_snapshot (GtkWidget   *widget,
 
 /* Read-out */
 
+typedef struct
+{
+  guint  series;
+  gsize  index;   /* of the reading nearest to the read-out */
+  double value;
+} Reading;
+
+/* Highest first, missing readings last, then in the order of the series */
+static int
+compare_readings (gconstpointer a,
+                  gconstpointer b)
+{
+  const Reading *first = a;
+  const Reading *second = b;
+
+  if (isnan (first->value) || isnan (second->value))
+    {
+      if (isnan (first->value) != isnan (second->value))
+        return isnan (first->value) ? 1 : -1;
+    }
+  else if (first->value != second->value)
+    return first->value > second->value ? -1 : 1;
+  return (first->series > second->series) - (first->series < second->series);
+}
+
 char *
 ps_counter_chart_describe_at (PsCounterChart *self,
                               double          x)
 {
   g_autofree char *where = NULL;
+  g_autoptr(GArray) readings = NULL;
   GString *text;
-  Layout layout;
+  g_auto(Layout) layout = { 0 };
   gint64 position;
+  guint n_left_out = 0;
 
   g_return_val_if_fail (PS_IS_COUNTER_CHART (self), NULL);
 
@@ -521,27 +718,48 @@ ps_counter_chart_describe_at (PsCounterChart *self,
   where = ps_timeline_format_position (self->sequence_axis, (double)position,
                                        self->sequence_axis ? 1 : MAX ((double)(layout.x_end - layout.x_begin) / 1000, 1));
   text = g_string_new (where);
+  /* Every series, in order; past MAX_READOUT_SERIES the highest readings
+   * and how many were left out (a tooltip of 64 lines is no read-out) */
+  readings = g_array_sized_new (FALSE, FALSE, sizeof (Reading), self->series->len);
   for (guint i = 0; i < self->series->len; i++)
     {
       Series *series = g_ptr_array_index (self->series, i);
-      gsize index = ps_value_lod_find (series->values, position);
-      g_autofree char *detail = NULL;
-      double value = NAN;
+      Reading reading = { i, ps_value_lod_find (series->values, position), NAN };
 
       /* The reading nearest to the pointer */
-      ps_value_lod_get_point (series->values, index, NULL, &value);
-      if (isnan (value))
+      ps_value_lod_get_point (series->values, reading.index, NULL, &reading.value);
+      g_array_append_val (readings, reading);
+    }
+  if (readings->len > MAX_READOUT_SERIES)
+    {
+      g_array_sort (readings, compare_readings);
+      n_left_out = readings->len - MAX_READOUT_SERIES;
+      g_array_set_size (readings, MAX_READOUT_SERIES);
+    }
+  for (guint r = 0; r < readings->len; r++)
+    {
+      const Reading *reading = &g_array_index (readings, Reading, r);
+      Series *series = g_ptr_array_index (self->series, reading->series);
+      g_autofree char *detail = NULL;
+
+      if (isnan (reading->value))
         {
           g_string_append_printf (text, "\n%s: –", series->label);
           continue;
         }
-      g_string_append_printf (text, "\n%s: %.4g", series->label, value * self->scale);
+      g_string_append_printf (text, "\n%s: %.4g", series->label, reading->value * self->scale);
       if (self->unit != NULL && *self->unit != '\0')
         g_string_append_printf (text, " %s", self->unit);
       if (series->detail_func != NULL)
-        detail = series->detail_func (index, series->detail_data);
+        detail = series->detail_func (reading->index, series->detail_data);
       if (detail != NULL)
         g_string_append_printf (text, " (%s)", detail);
+    }
+  if (n_left_out > 0)
+    {
+      g_autofree char *more = more_text (n_left_out);
+
+      g_string_append_printf (text, "\n%s", more);
     }
   if (is_stacked (self))
     {
@@ -916,13 +1134,34 @@ gboolean
 ps_counter_chart_get_plot (PsCounterChart  *self,
                            graphene_rect_t *plot)
 {
-  Layout layout;
+  g_auto(Layout) layout = { 0 };
 
   g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
 
   if (!compute_layout (self, &layout))
     return FALSE;
   *plot = layout.plot;
+  return TRUE;
+}
+
+gboolean
+ps_counter_chart_get_legend_area (PsCounterChart  *self,
+                                  graphene_rect_t *title,
+                                  graphene_rect_t *legend,
+                                  guint           *n_shown)
+{
+  g_auto(Layout) layout = { 0 };
+
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
+
+  if (!compute_layout (self, &layout))
+    return FALSE;
+  if (title != NULL)
+    *title = layout.title_area;
+  if (legend != NULL)
+    *legend = layout.legend_area;
+  if (n_shown != NULL)
+    *n_shown = layout.legend->len;
   return TRUE;
 }
 

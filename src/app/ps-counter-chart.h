@@ -66,6 +66,13 @@ void        ps_counter_chart_get_color     (PsCounterChart *self,
 /* The plot's area in the widget, FALSE before there is data */
 gboolean    ps_counter_chart_get_plot      (PsCounterChart  *self,
                                             graphene_rect_t *plot);
+/* Where the title and the legend are drawn (they never overlap, and the
+ * plot starts below both) and how many series the legend names; the
+ * others are summed up as "+N more". FALSE without readings. */
+gboolean    ps_counter_chart_get_legend_area (PsCounterChart  *self,
+                                              graphene_rect_t *title,
+                                              graphene_rect_t *legend,
+                                              guint           *n_shown);
 /* Where the read-out is (the pointer, or the keyboard's cursor moved with
  * the arrow keys), -1 when hidden */
 double      ps_counter_chart_get_readout_x (PsCounterChart *self);

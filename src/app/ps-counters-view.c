@@ -208,11 +208,14 @@ get_store (PsCountersView *self)
 
 /* Values */
 
-/* A value with its unit: "11.3 %", "9.6 MiB", "520.000 µs", "8,123 MB" */
+/* A value with its unit, with one precision down a column: "42.96 %",
+ * "1.00 %", "850 /sec", "9.6 MiB", "520.000 µs" */
 static char *
 format_value (double      value,
               const char *unit)
 {
+  g_autofree char *number = NULL;
+
   if (isnan (value))
     return g_strdup ("–");
   if (g_strcmp0 (unit, "bytes") == 0)
@@ -221,9 +224,10 @@ format_value (double      value,
     return ps_util_format_seconds (value);
   if (g_strcmp0 (unit, "ms") == 0)
     return ps_util_format_seconds (value / 1000);
+  number = ps_view_format_number (value);
   if (unit == NULL || *unit == '\0')
-    return g_strdup_printf ("%.6g", value);
-  return g_strdup_printf ("%.6g %s", value, unit);
+    return g_steal_pointer (&number);
+  return g_strdup_printf ("%s %s", number, unit);
 }
 
 static const char *
@@ -281,7 +285,7 @@ stats_cell_text (PsCounterNode *node,
       return g_strdup (ps_counter_node_get_unit (node));
     case STATS_COUNT:
     case STATS_MISSING:
-      return ps_util_format_count ((guint64)stats_number (node, column));
+      return ps_view_format_count ((guint64)stats_number (node, column));
     case STATS_MIN:
     case STATS_MAX:
     case STATS_MEAN:
@@ -400,6 +404,26 @@ add_chart (PsCountersView *self,
   g_ptr_array_add (self->charts, chart);
 }
 
+/* The timeline charts the checked counters only: a run can have
+ * thousands */
+static void
+share_checked_tracks (PsCountersView *self,
+                      GPtrArray      *checked)
+{
+  g_autoptr(GArray) tracks = NULL;
+
+  if (self->session == NULL || self->analysis == NULL)
+    return;
+  tracks = g_array_sized_new (FALSE, FALSE, sizeof (guint32), checked->len);
+  for (guint i = 0; i < checked->len; i++)
+    {
+      guint32 track = ps_counter_node_get_track (g_ptr_array_index (checked, i));
+
+      g_array_append_val (tracks, track);
+    }
+  ps_session_set_counter_tracks (self->session, (const guint32 *)(gpointer)tracks->data, tracks->len, FALSE);
+}
+
 static void
 update_charts (PsCountersView *self)
 {
@@ -431,22 +455,26 @@ update_charts (PsCountersView *self)
       add_chart (self, nodes);
     }
   apply_range (self);
+  share_checked_tracks (self, checked);
   gtk_stack_set_visible_child_name (self->chart_stack, checked->len > 0 ? "charts" : "empty");
 
   /* The table: the checked counters */
   g_list_store_splice (self->checked, 0, g_list_model_get_n_items (G_LIST_MODEL (self->checked)),
                        checked->pdata, checked->len);
 
-  selection = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                            "%u counter checked, in %u chart",
-                                            "%u counters checked, in %u charts",
-                                            checked->len),
-                               checked->len, units->len);
-  if (checked->len == 1)
-    {
-      g_free (selection);
-      selection = g_strdup (_("1 counter checked"));
-    }
+  /* Each number chooses its own plural: "64 counters checked, in 1 chart" */
+  {
+    g_autofree char *counters = ps_view_format_count (checked->len);
+    g_autofree char *n_counters = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s counter checked",
+                                                                "%s counters checked", checked->len),
+                                                   counters);
+    g_autofree char *n_charts = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "in %u chart", "in %u charts",
+                                                              units->len),
+                                                 units->len);
+
+    /* Translators: "64 counters checked", "in 2 charts" */
+    selection = units->len > 1 ? g_strdup_printf (_("%s, %s"), n_counters, n_charts) : g_steal_pointer (&n_counters);
+  }
   gtk_label_set_text (self->selection_label, checked->len > 0 ? selection : _("No counter checked"));
 }
 
@@ -833,8 +861,8 @@ update_header (PsCountersView *self)
 {
   PsEventStore *store = get_store (self);
   g_autoptr(GString) machines = g_string_new (NULL);
-  g_autofree char *counters = ps_util_format_count (self->counters->len);
-  g_autofree char *readings = ps_util_format_count (ps_event_store_get_n_counter_readings (store));
+  g_autofree char *counters = ps_view_format_count (self->counters->len);
+  g_autofree char *readings = ps_view_format_count (ps_event_store_get_n_counter_readings (store));
   g_autofree char *duration = NULL;
   g_autofree char *interval = NULL;
   g_autofree char *started = NULL;
@@ -894,7 +922,7 @@ update_quality (PsCountersView *self)
   g_autoptr(GString) summary = g_string_new (NULL);
   guint64 n_missing = 0;
   guint stride = ps_event_store_get_counter_stride (store);
-  g_autofree char *readings = ps_util_format_count (ps_event_store_get_n_counter_readings (store));
+  g_autofree char *readings = ps_view_format_count (ps_event_store_get_n_counter_readings (store));
   g_autofree char *missing = NULL;
 
   for (guint i = 0; i < self->counters->len; i++)
@@ -905,7 +933,7 @@ update_quality (PsCountersView *self)
       if (stats != NULL)
         n_missing += stats->n_missing;
     }
-  missing = ps_util_format_count (n_missing);
+  missing = ps_view_format_count (n_missing);
   g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE,
                                                 /* Translators: "37 readings, 9 without a value (blank, or the first of a rate)." */
                                                 "%s reading, %s without a value (blank, or the first of a rate).",
@@ -1199,6 +1227,12 @@ ps_counters_view_set_session (PsCountersView *self,
     self->range_handler = g_signal_connect_swapped (session, "visible-range-changed",
                                                     G_CALLBACK (apply_range), self);
   apply_range (self);
+  if (session != NULL)
+    {
+      g_autoptr(GPtrArray) checked = ps_counters_view_list_checked (self);
+
+      share_checked_tracks (self, checked);
+    }
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }

@@ -240,6 +240,10 @@ analysis_cb (GObject      *object,
     /* Everything with a time or a sequence has a timeline over its views */
     g_clear_object (&self->session);
     self->session = ps_session_new (self->store);
+    /* A counter run's timeline shows the checked counters: the session
+     * knows them before the timeline builds its rows */
+    if (counters)
+      ps_counters_view_set_session (self->counters_view, self->session);
     ps_timeline_view_set_session (self->timeline_view, report ? NULL : self->session, analysis);
     /* Aggregated samples (pmcstat -G) have no times to show */
     gtk_widget_set_visible (self->timeline_window, !report && (!profile || has_time_extent (self->store)));
@@ -247,9 +251,7 @@ analysis_cb (GObject      *object,
       ps_rtl_view_set_session (self->rtl_view, self->session);
     else if (profile)
       ps_profile_view_set_session (self->profile_view, self->session);
-    else if (counters)
-      ps_counters_view_set_session (self->counters_view, self->session);
-    else if (!report)
+    else if (!report && !counters)
       ps_ce_view_link_session (self->ce_view, self->session);
 
     gtk_widget_set_visible (GTK_WIDGET (self->report_view), report);

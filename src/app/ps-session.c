@@ -34,6 +34,8 @@ struct _PsSession
   PsSpanLod    *highlight;
   char         *highlight_description;
   GCancellable *highlight_cancellable;
+
+  GArray       *counter_tracks;   /* guint32, sorted; NULL: every one */
 };
 
 enum {
@@ -47,6 +49,7 @@ enum {
 enum {
   VISIBLE_RANGE_CHANGED,
   SELECTION_CHANGED,
+  COUNTER_TRACKS_CHANGED,
   N_SIGNALS
 };
 
@@ -228,6 +231,7 @@ ps_session_finalize (GObject *object)
   g_clear_pointer (&self->highlight, ps_span_lod_unref);
   g_clear_pointer (&self->highlight_description, g_free);
   g_clear_pointer (&self->selected_spans, g_free);
+  g_clear_pointer (&self->counter_tracks, g_array_unref);
 
   G_OBJECT_CLASS (ps_session_parent_class)->finalize (object);
 }
@@ -304,6 +308,12 @@ ps_session_class_init (PsSessionClass *klass)
                   G_TYPE_NONE, 0);
   signals[SELECTION_CHANGED] =
     g_signal_new ("selection-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+  signals[COUNTER_TRACKS_CHANGED] =
+    g_signal_new ("counter-tracks-changed",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
@@ -539,4 +549,52 @@ ps_session_get_highlight_description (PsSession *self)
   g_return_val_if_fail (PS_IS_SESSION (self), NULL);
 
   return self->highlight != NULL ? self->highlight_description : NULL;
+}
+
+/* Counter tracks */
+
+static int
+compare_tracks (gconstpointer a,
+                gconstpointer b)
+{
+  guint32 first = *(const guint32 *)a;
+  guint32 second = *(const guint32 *)b;
+
+  return (first > second) - (first < second);
+}
+
+GArray *
+ps_session_get_counter_tracks (PsSession *self)
+{
+  g_return_val_if_fail (PS_IS_SESSION (self), NULL);
+
+  return self->counter_tracks;
+}
+
+void
+ps_session_set_counter_tracks (PsSession     *self,
+                               const guint32 *tracks,
+                               guint          n_tracks,
+                               gboolean       every_track)
+{
+  g_autoptr(GArray) sorted = NULL;
+
+  g_return_if_fail (PS_IS_SESSION (self));
+  g_return_if_fail (tracks != NULL || n_tracks == 0);
+
+  if (!every_track)
+    {
+      sorted = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n_tracks);
+      g_array_append_vals (sorted, tracks, n_tracks);
+      g_array_sort (sorted, compare_tracks);
+    }
+  /* Only a change of set is news: the timeline rebuilds its rows */
+  if (sorted == NULL && self->counter_tracks == NULL)
+    return;
+  if (sorted != NULL && self->counter_tracks != NULL && sorted->len == self->counter_tracks->len
+      && memcmp (sorted->data, self->counter_tracks->data, sorted->len * sizeof (guint32)) == 0)
+    return;
+  g_clear_pointer (&self->counter_tracks, g_array_unref);
+  self->counter_tracks = g_steal_pointer (&sorted);
+  g_signal_emit (self, signals[COUNTER_TRACKS_CHANGED], 0);
 }

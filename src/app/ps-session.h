@@ -75,4 +75,13 @@ void          ps_session_highlight_function  (PsSession     *self,
 PsSpanLod    *ps_session_get_highlight       (PsSession     *self);
 const char   *ps_session_get_highlight_description (PsSession *self);
 
+/* The counter tracks the timeline charts: the ones checked in a counter
+ * run's view ("counter-tracks-changed"). NULL (the default) for every
+ * counter track: other runs chart all of theirs. */
+GArray       *ps_session_get_counter_tracks  (PsSession     *self);
+void          ps_session_set_counter_tracks  (PsSession     *self,
+                                              const guint32 *tracks,
+                                              guint          n_tracks,
+                                              gboolean       every_track);
+
 G_END_DECLS

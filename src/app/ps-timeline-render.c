@@ -76,6 +76,22 @@ track_label (PsEventStore  *store,
   if (track->kind == PS_TRACK_THREAD)
     /* Translators: a timeline row; %s is the thread's id or name */
     return g_strdup_printf (_("Thread %s"), name != NULL ? name : "?");
+  /* The counters of many instances share a name ("% Processor Time" of
+   * every CPU): their instance tells them apart */
+  if (track->kind == PS_TRACK_COUNTER && track->parent != PS_NONE
+      && track->parent < ps_event_store_get_n_tracks (store))
+    {
+      const PsTrack *parent = ps_event_store_get_track (store, track->parent);
+      const char *raw_instance = ps_event_store_get_string (store, parent->name);
+
+      if (parent->kind == PS_TRACK_INSTANCE && raw_instance != NULL && *raw_instance != '\0')
+        {
+          g_autofree char *instance = ps_util_display_text (raw_instance, -1);
+
+          /* Translators: a timeline row of a counter: instance — counter */
+          return g_strdup_printf (_("%s — %s"), instance, name != NULL ? name : _("(unnamed)"));
+        }
+    }
   return g_strdup (name != NULL ? name : _("(unnamed)"));
 }
 
@@ -132,49 +148,73 @@ add_span_rows (PsTimelineModel *self)
   }
 }
 
-/* Counter tracks of the store: a chart each */
+/* Counter tracks of the store: a chart each, of every counter track or
+ * of those in counter_tracks (guint32). The extent is the whole run's
+ * either way, so that checking a counter does not move the view. */
 static void
-add_counter_rows (PsTimelineModel *self)
+add_counter_rows (PsTimelineModel *self,
+                  const GArray    *counter_tracks)
 {
   PsEventStore *store = self->store;
   guint n_tracks = ps_event_store_get_n_tracks (store);
   guint64 n_values = ps_event_store_get_n_counter_values (store);
-  g_autoptr(GPtrArray) xs = NULL;
-  g_autoptr(GPtrArray) ys = NULL;
+  g_autofree gboolean *wanted = NULL;
+  g_autofree GArray **xs = NULL;
+  g_autofree GArray **ys = NULL;
+  guint n_wanted = 0;
   guint group = G_MAXUINT;
+  gint64 begin, end;
 
+  self->counter_rows_begin = self->rows->len;
   if (n_values == 0)
     return;
+  if (ps_event_store_get_time_range (store, &begin, &end))
+    widen_extent (self, begin, end);
 
-  xs = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
-  ys = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  wanted = g_new0 (gboolean, n_tracks);
   for (guint t = 0; t < n_tracks; t++)
+    if (counter_tracks == NULL)
+      wanted[t] = TRUE;
+  for (guint i = 0; counter_tracks != NULL && i < counter_tracks->len; i++)
     {
-      g_ptr_array_add (xs, g_array_new (FALSE, FALSE, sizeof (gint64)));
-      g_ptr_array_add (ys, g_array_new (FALSE, FALSE, sizeof (double)));
+      guint32 t = g_array_index (counter_tracks, guint32, i);
+
+      if (t < n_tracks && !wanted[t])
+        wanted[t] = TRUE, n_wanted++;
     }
+  if (counter_tracks != NULL && n_wanted == 0)
+    return;
+
+  xs = g_new0 (GArray *, n_tracks);
+  ys = g_new0 (GArray *, n_tracks);
   for (guint64 i = 0; i < n_values; i++)
     {
       const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
       double number;
 
-      if (value->track >= n_tracks)
+      if (value->track >= n_tracks || !wanted[value->track])
         continue;
+      if (xs[value->track] == NULL)
+        {
+          xs[value->track] = g_array_new (FALSE, FALSE, sizeof (gint64));
+          ys[value->track] = g_array_new (FALSE, FALSE, sizeof (double));
+        }
       number = value->flags & PS_COUNTER_FLAG_MISSING ? NAN : value->value;
-      g_array_append_val (g_ptr_array_index (xs, value->track), value->time_ns);
-      g_array_append_val (g_ptr_array_index (ys, value->track), number);
+      g_array_append_val (xs[value->track], value->time_ns);
+      g_array_append_val (ys[value->track], number);
     }
 
   for (guint32 t = 0; t < n_tracks; t++)
     {
-      GArray *x = g_ptr_array_index (xs, t);
-      GArray *y = g_ptr_array_index (ys, t);
+      g_autoptr(GArray) x = g_steal_pointer (&xs[t]);
+      g_autoptr(GArray) y = g_steal_pointer (&ys[t]);
       const PsTrack *track = ps_event_store_get_track (store, t);
       PsTimelineRow *row;
       gint64 x_min, x_max;
       double v_min, v_max;
+      const char *path;
 
-      if (x->len == 0)
+      if (x == NULL)
         continue;
       if (group == G_MAXUINT)
         {
@@ -184,9 +224,27 @@ add_counter_rows (PsTimelineModel *self)
       row = add_row (self, PS_TIMELINE_ROW_VALUES, t, group, track_label (store, track));
       row->values = ps_value_lod_new ((const gint64 *)(gpointer)x->data, (const double *)(gpointer)y->data, x->len);
       row->unit = g_strdup (track->unit != 0 ? ps_event_store_get_string (store, track->unit) : "");
+      /* A PDH counter's full path (\\Machine\Object(Instance)\Counter) */
+      path = track->kind == PS_TRACK_COUNTER ? ps_event_store_get_string (store, track->category) : NULL;
+      if (path != NULL && *path != '\0')
+        row->tooltip = ps_util_display_text (path, -1);
       if (ps_value_lod_get_range (row->values, &x_min, &x_max, &v_min, &v_max))
         widen_extent (self, x_min, x_max);
     }
+}
+
+void
+ps_timeline_model_set_counter_tracks (PsTimelineModel *self,
+                                      const GArray    *counter_tracks)
+{
+  g_return_if_fail (self != NULL);
+
+  /* Counter rows come last on a time axis (measurements have none) */
+  if (self->sequence_axis)
+    return;
+  g_ptr_array_set_size (self->rows, MIN (self->counter_rows_begin, self->rows->len));
+  add_counter_rows (self, counter_tracks);
+  ps_timeline_model_layout (self);
 }
 
 /* Sampled runs: the rate at which the busiest threads took samples, on up
@@ -360,6 +418,17 @@ ps_timeline_model_new (PsEventStore           *store,
                        guint                   n_series,
                        gboolean                sequence_axis)
 {
+  return ps_timeline_model_new_full (store, lod, series, n_series, sequence_axis, NULL);
+}
+
+PsTimelineModel *
+ps_timeline_model_new_full (PsEventStore           *store,
+                            PsSpanLod              *lod,
+                            const PsTimelineSeries *series,
+                            guint                   n_series,
+                            gboolean                sequence_axis,
+                            const GArray           *counter_tracks)
+{
   PsTimelineModel *self;
   const PsSessionInfo *session;
 
@@ -382,7 +451,7 @@ ps_timeline_model_new (PsEventStore           *store,
       /* A sampled run's busiest threads before its lifetimes */
       add_sample_rows (self);
       add_span_rows (self);
-      add_counter_rows (self);
+      add_counter_rows (self, counter_tracks);
     }
   add_series_rows (self, series, n_series);
 

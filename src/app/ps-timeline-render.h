@@ -63,6 +63,7 @@ typedef struct
   gint64        extent_end;
   double        rows_height;    /* of all visible rows */
   /*< private >*/
+  guint         counter_rows_begin; /* the first counter row (or group) */
   GHashTable   *labels;         /* span name and width → PangoLayout */
   PangoContext *labels_context; /* the context they were made with */
 } PsTimelineModel;
@@ -87,6 +88,18 @@ PsTimelineModel *ps_timeline_model_new     (PsEventStore           *store,
                                             const PsTimelineSeries *series,
                                             guint                   n_series,
                                             gboolean                sequence_axis);
+/* Charts of the counter tracks in counter_tracks (guint32) only, or of
+ * every one when it is NULL (a run of thousands of counters shows those
+ * checked in its counters view) */
+PsTimelineModel *ps_timeline_model_new_full (PsEventStore          *store,
+                                            PsSpanLod              *lod,
+                                            const PsTimelineSeries *series,
+                                            guint                   n_series,
+                                            gboolean                sequence_axis,
+                                            const GArray           *counter_tracks);
+/* Rebuilds the counter rows alone, for other counter tracks */
+void             ps_timeline_model_set_counter_tracks (PsTimelineModel *self,
+                                                       const GArray    *counter_tracks);
 void             ps_timeline_model_free    (PsTimelineModel        *self);
 /* Places the rows after a group was collapsed or expanded */
 void             ps_timeline_model_layout  (PsTimelineModel        *self);

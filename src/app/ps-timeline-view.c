@@ -57,6 +57,7 @@ struct _PsTimelineView
   gulong           selection_handler;
   gulong           lod_handler;
   gulong           highlight_handler;
+  gulong           counter_tracks_handler;
 
   GtkAdjustment   *hadjustment;
   GtkAdjustment   *vadjustment;
@@ -731,6 +732,7 @@ typedef struct
   PsEventStore  *store;
   PsSpanLod     *lod;
   PsRunAnalysis *analysis;
+  GArray        *counter_tracks;  /* guint32, or NULL for every one */
 } ModelData;
 
 static void
@@ -739,6 +741,7 @@ model_data_free (ModelData *data)
   g_clear_object (&data->store);
   g_clear_pointer (&data->lod, ps_span_lod_unref);
   g_clear_pointer (&data->analysis, ps_run_analysis_unref);
+  g_clear_pointer (&data->counter_tracks, g_array_unref);
   g_free (data);
 }
 
@@ -852,7 +855,7 @@ build_model_thread (GTask        *task,
   if (ps_event_store_get_n_measurements (data->store) > 0 && ps_event_store_get_n_spans (data->store) == 0)
     model = build_measurement_model (data, cancellable);
   else
-    model = ps_timeline_model_new (data->store, data->lod, NULL, 0, FALSE);
+    model = ps_timeline_model_new_full (data->store, data->lod, NULL, 0, FALSE, data->counter_tracks);
 
   if (g_cancellable_is_cancelled (cancellable))
     {
@@ -881,10 +884,32 @@ lod_ready_cb (PsTimelineView *self)
   data->store = g_object_ref (ps_session_get_store (self->session));
   data->lod = ps_span_lod_ref (lod);
   data->analysis = self->analysis != NULL ? ps_run_analysis_ref (self->analysis) : NULL;
+  if (ps_session_get_counter_tracks (self->session) != NULL)
+    data->counter_tracks = g_array_copy (ps_session_get_counter_tracks (self->session));
   task = g_task_new (self, self->cancellable, model_built_cb, NULL);
   g_task_set_source_tag (task, lod_ready_cb);
   g_task_set_task_data (task, data, (GDestroyNotify)model_data_free);
   g_task_run_in_thread (task, build_model_thread);
+}
+
+/* The counters checked in a counter run's view: their rows alone are
+ * made again, or the model being built starts over with them */
+static void
+counter_tracks_changed_cb (PsTimelineView *self)
+{
+  if (self->cancellable != NULL)
+    {
+      lod_ready_cb (self);
+      return;
+    }
+  if (self->model == NULL)
+    return;
+  ps_timeline_model_set_counter_tracks (self->model, ps_session_get_counter_tracks (self->session));
+  if (self->cursor_row >= (int)self->model->rows->len)
+    self->cursor_row = -1;
+  update_adjustments (self);
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -940,6 +965,7 @@ drop_session (PsTimelineView *self)
       g_clear_signal_handler (&self->selection_handler, self->session);
       g_clear_signal_handler (&self->lod_handler, self->session);
       g_clear_signal_handler (&self->highlight_handler, self->session);
+      g_clear_signal_handler (&self->counter_tracks_handler, self->session);
     }
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
@@ -975,6 +1001,8 @@ ps_timeline_view_set_session (PsTimelineView *self,
                                                     G_CALLBACK (lod_ready_cb), self);
       self->highlight_handler = g_signal_connect_swapped (session, "notify::highlight",
                                                           G_CALLBACK (highlight_changed_cb), self);
+      self->counter_tracks_handler = g_signal_connect_swapped (session, "counter-tracks-changed",
+                                                               G_CALLBACK (counter_tracks_changed_cb), self);
       ps_session_ensure_lod (session);
       lod_ready_cb (self);
     }

@@ -5,10 +5,80 @@
  */
 #include "config.h"
 
+#include <langinfo.h>
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
 #include "ps-view-util.h"
+
+/* Numbers */
+
+/* The locale's digit grouping; the C locale has none, and "55040000"
+ * is hard to read, so it groups with commas */
+static const char *
+thousands_separator (void)
+{
+  const char *separator = nl_langinfo (THOUSEP);
+
+  return separator != NULL && *separator != '\0' ? separator : ",";
+}
+
+/* Groups the digits of the integer part of text (an optional minus sign,
+ * digits, then anything) in threes */
+static char *
+group_digits (const char *text)
+{
+  const char *separator = thousands_separator ();
+  const char *digits = text + (*text == '-' ? 1 : 0);
+  gsize n_digits = strspn (digits, "0123456789");
+  GString *grouped = g_string_new_len (text, digits - text);
+
+  for (gsize i = 0; i < n_digits; i++)
+    {
+      if (i > 0 && (n_digits - i) % 3 == 0)
+        g_string_append (grouped, separator);
+      g_string_append_c (grouped, digits[i]);
+    }
+  g_string_append (grouped, digits + n_digits);
+  return g_string_free (grouped, FALSE);
+}
+
+char *
+ps_view_format_count (guint64 count)
+{
+  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+
+  return group_digits (digits);
+}
+
+char *
+ps_view_format_number (double value)
+{
+  double magnitude = fabs (value);
+  g_autofree char *text = NULL;
+
+  if (isnan (value))
+    return g_strdup ("–");
+  if (isinf (value))
+    return g_strdup (value > 0 ? "∞" : "-∞");
+  if (magnitude >= 1e15)
+    return g_strdup_printf ("%.3e", value);
+  if (magnitude >= 100)
+    text = g_strdup_printf ("%.0f", value);
+  else if (magnitude >= 1 || magnitude == 0)
+    text = g_strdup_printf ("%.2f", value);
+  else
+    {
+      /* Three significant digits: 0.500, 0.000520 */
+      int decimals = MIN (2 - (int)floor (log10 (magnitude)), 12);
+
+      text = g_strdup_printf ("%.*f", decimals, value);
+    }
+  if (g_str_equal (text, "-0") || g_str_equal (text, "-0.00"))
+    return g_strdup (text + 1);
+  return group_digits (text);
+}
 
 /* Table cells */
 

@@ -27,6 +27,13 @@ typedef struct
   gsize       offset;   /* of the GtkLabel * in the view's instance struct */
 } PsViewLabelField;
 
+/* A count with its digits grouped ("55,040,000"): the locale's separator,
+ * or a comma where the locale has none */
+char       *ps_view_format_count         (guint64                 count);
+/* A value of a table with a precision that lines up: two decimals below
+ * 100 ("42.96", "1.00"), none above ("850", "12,345"), three significant
+ * digits below 1 ("0.520") */
+char       *ps_view_format_number        (double                  value);
 GtkWidget  *ps_view_cell_label_new       (gboolean                numeric);
 /* Long tooltips wrap (C++ names can be wider than the screen) */
 void        ps_view_cell_set_tooltip     (GtkWidget              *widget,

@@ -63,7 +63,19 @@ typedef struct
 {
   guint32 series;                   /* NO_INDEX: not displayed */
   guint32 base, time, freq, multi;  /* value indices in the buffer, or NO_INDEX */
+  guint32 data_offset;              /* where the raw bytes are in the buffer */
+  guint8  data_size;                /* 4 or 8; 0: no numeric value */
 } ValuePlan;
+
+/* One sample's clocks and raw values, however they were read */
+typedef struct
+{
+  gint64   perf_time_stamp;
+  gint64   perf_time_100nsec;
+  gint64   perf_freq;
+  gint64   unix_ns;
+  guint64 *values;                  /* per buffer value, as the plan lists them */
+} SampleValues;
 
 typedef struct
 {
@@ -91,6 +103,19 @@ typedef struct
   GArray          *plan_signature;  /* guint32 */
   GArray          *plan;            /* ValuePlan per buffer value */
   GArray          *signature;       /* the current sample's, scratch */
+  GArray          *values;          /* guint64 per buffer value, scratch */
+
+  /* The shape of the plan's sample as bytes: a later sample of the same
+   * generation and length whose bytes equal these wherever the mask is
+   * set (everything but raw values and clocks) has the same blocks,
+   * instances, counters and sizes, all validated once already, and is
+   * read at the plan's offsets without decoding it again */
+  gboolean         decode_every_sample;  /* option "decode-every-sample": no shapes */
+  gboolean         has_shape;
+  guint32          shape_generation;
+  gsize            shape_length;
+  guint64         *shape_words;     /* the bytes, 8 at a time, zero-padded */
+  guint64         *shape_mask;
 } Plv2Parser;
 
 typedef struct
@@ -161,6 +186,14 @@ ensure_session (Plv2Parser *self)
 
 /* ------------------------------------------------------------------------ */
 /* Records                                                                   */
+
+static void
+forget_shape (Plv2Parser *self)
+{
+  self->has_shape = FALSE;
+  g_clear_pointer (&self->shape_words, g_free);
+  g_clear_pointer (&self->shape_mask, g_free);
+}
 
 static void
 read_session (Plv2Parser         *self,
@@ -267,6 +300,7 @@ read_registration (Plv2Parser         *self,
   entry->set = g_steal_pointer (&set);
   /* Plans point into registrations: make them again */
   g_array_set_size (self->plan_signature, 0);
+  forget_shape (self);
 }
 
 static void
@@ -289,6 +323,7 @@ read_query (Plv2Parser         *self,
           _("Query at byte offset %" G_GUINT64_FORMAT ": %s"), record->offset, query->warnings[i].message);
   g_hash_table_replace (self->queries, GUINT_TO_POINTER (record->generation), g_steal_pointer (&query));
   g_array_set_size (self->plan_signature, 0);
+  forget_shape (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -598,6 +633,8 @@ make_plan (Plv2Parser             *self,
       guint32 instance = instance_of_value[index];
 
       plan->series = plan->base = plan->time = plan->freq = plan->multi = NO_INDEX;
+      plan->data_offset = (guint32)buffer->values[index].data_offset;
+      plan->data_size = buffer->values[index].has_value ? (guint8)buffer->values[index].data_size : 0;
       if (set == NO_INDEX)
         continue;
       entry = g_ptr_array_index (self->sets, set);
@@ -638,6 +675,212 @@ sample_unix_ns (Plv2Parser            *self,
   return G_MININT64;
 }
 
+/* The readings of one sample: each displayed value with its companions
+ * through its counter type's formula, against the series' previous raw
+ * values when they come from the sample just before, of the same
+ * generation (§8.4) */
+static void
+add_readings (Plv2Parser         *self,
+              const PsPlv2Record *record,
+              guint64             ordinal,
+              const SampleValues *sample)
+{
+  const ValuePlan *plans = (const ValuePlan *)(gpointer)self->plan->data;
+  gint64 time_ns = sample->unix_ns - self->origin_unix_ns;
+
+  for (guint index = 0; index < self->plan->len; index++)
+    {
+      const ValuePlan *plan = &plans[index];
+      PsCounterValue reading = { 0 };
+      PsPerflibStatus status;
+      PsPerflibRaw raw = { 0 };
+      Series *series;
+      double display;
+
+      if (plan->series == NO_INDEX)
+        continue;
+      series = &g_array_index (self->series, Series, plan->series);
+
+      raw.fields = PS_PERFLIB_RAW_SYSTEM_TIME | PS_PERFLIB_RAW_TIME_100NS;
+      raw.perf_time = sample->perf_time_stamp;
+      raw.perf_freq = sample->perf_freq;
+      raw.perf_time_100ns = sample->perf_time_100nsec;
+      if (plan->data_size != 0)
+        {
+          raw.fields |= PS_PERFLIB_RAW_VALUE;
+          raw.value_size = plan->data_size;
+          raw.value = sample->values[index];
+        }
+      if (plan->base != NO_INDEX && plans[plan->base].data_size != 0)
+        {
+          raw.fields |= PS_PERFLIB_RAW_BASE;
+          raw.base = sample->values[plan->base];
+        }
+      if (plan->time != NO_INDEX && plans[plan->time].data_size != 0)
+        {
+          raw.fields |= PS_PERFLIB_RAW_OBJECT_TIME;
+          raw.object_time = sample->values[plan->time];
+        }
+      if (plan->freq != NO_INDEX && plans[plan->freq].data_size != 0)
+        {
+          raw.fields |= PS_PERFLIB_RAW_OBJECT_FREQ;
+          raw.object_freq = sample->values[plan->freq];
+        }
+      if (plan->multi != NO_INDEX && plans[plan->multi].data_size != 0)
+        {
+          raw.fields |= PS_PERFLIB_RAW_MULTI;
+          raw.multi = sample->values[plan->multi];
+        }
+
+      if (!ps_perflib_compute (series->type,
+                               series->has_previous && series->previous_sample + 1 == ordinal
+                               && series->previous_generation == record->generation ? &series->previous : NULL,
+                               &raw, self->options, &display, &status))
+        display = NAN;
+
+      reading.time_ns = time_ns;
+      reading.track = series->track;
+      reading.flags = PS_COUNTER_FLAG_RAW | (isnan (display) ? PS_COUNTER_FLAG_MISSING : 0);
+      reading.status = (guint16)status.result;
+      reading.value = display;
+      reading.raw = (gint64)raw.value;
+      reading.base = (gint64)raw.base;
+      ps_store_builder_add_counter_value (self->parent.builder, &reading);
+      self->n_readings++;
+
+      series->previous = raw;
+      series->has_previous = TRUE;
+      series->previous_sample = ordinal;
+      series->previous_generation = record->generation;
+    }
+}
+
+static guint64
+load_le64 (const guint8 *p)
+{
+  guint64 v;
+
+  memcpy (&v, p, 8);
+  return GUINT64_FROM_LE (v);
+}
+
+/* After a sample was decoded and planned: its shape, if it had no fault
+ * at all (a sample with warnings is always decoded, so that they are
+ * given again) */
+static void
+remember_shape (Plv2Parser            *self,
+                const PsPlv2Record    *record,
+                const PsPerflibBuffer *buffer)
+{
+  gsize n_words = (record->body_size + 7) / 8;
+  guint8 *mask;
+
+  if (self->has_shape && self->shape_generation == record->generation && self->shape_length == record->body_size)
+    return;
+  forget_shape (self);
+  if (self->decode_every_sample)
+    return;
+  if (!buffer->complete || buffer->n_warnings > 0 || !buffer->perf_time_100nsec_valid
+      || !buffer->system_time_valid || buffer->length != record->body_size)
+    return;
+
+  self->shape_words = g_new0 (guint64, n_words);
+  memcpy (self->shape_words, record->body, record->body_size);
+  mask = g_malloc (n_words * 8);
+  memset (mask, 0xff, record->body_size);
+  memset (mask + record->body_size, 0, n_words * 8 - record->body_size);
+  /* PerfTimeStamp, PerfTime100NSec; SystemTime */
+  memset (mask + 8, 0, 16);
+  memset (mask + 32, 0, 16);
+  for (guint i = 0; i < self->plan->len; i++)
+    {
+      const ValuePlan *plan = &g_array_index (self->plan, ValuePlan, i);
+
+      if (plan->data_size != 0)
+        memset (mask + plan->data_offset, 0, plan->data_size);
+    }
+  self->shape_mask = (guint64 *)(gpointer)mask;
+  for (gsize w = 0; w < n_words; w++)
+    self->shape_words[w] &= self->shape_mask[w];
+  self->has_shape = TRUE;
+  self->shape_generation = record->generation;
+  self->shape_length = record->body_size;
+}
+
+/* A SYSTEMTIME the decoder accepts without a warning */
+static gboolean
+system_time_plausible (const guint8 *p)
+{
+  static const guint8 days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+  guint year = p[0] | p[1] << 8;
+  guint month = p[2] | p[3] << 8;
+  guint day = p[6] | p[7] << 8;
+  guint hour = p[8] | p[9] << 8;
+  guint minute = p[10] | p[11] << 8;
+  guint second = p[12] | p[13] << 8;
+  guint milliseconds = p[14] | p[15] << 8;
+  gboolean leap;
+
+  if (year < 1601 || year > 9999 || month < 1 || month > 12 || day < 1
+      || hour > 23 || minute > 59 || second > 59 || milliseconds > 999)
+    return FALSE;
+  leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return day <= days[month - 1] + (month == 2 && leap ? 1u : 0u);
+}
+
+/* The sample read at the plan's offsets, if it has the plan's shape */
+static gboolean
+read_with_shape (Plv2Parser         *self,
+                 const PsPlv2Record *record,
+                 SampleValues       *sample)
+{
+  const guint8 *data = record->body;
+  gsize n_words = (record->body_size + 7) / 8;
+  gsize whole = record->body_size / 8;
+  guint64 differ = 0;
+  gint64 filetime;
+
+  if (!self->has_shape || record->generation != self->shape_generation || record->body_size != self->shape_length)
+    return FALSE;
+
+  for (gsize w = 0; w < whole; w++)
+    differ |= (load_le64 (data + 8 * w) ^ GUINT64_FROM_LE (self->shape_words[w])) & GUINT64_FROM_LE (self->shape_mask[w]);
+  if (whole < n_words)
+    {
+      guint64 tail = 0;
+
+      memcpy (&tail, data + 8 * whole, record->body_size - 8 * whole);
+      differ |= (tail ^ self->shape_words[whole]) & self->shape_mask[whole];
+    }
+  if (differ != 0 || !system_time_plausible (data + 32))
+    return FALSE;
+
+  /* The decoder's rule for PerfTime100NSec (a FILETIME) */
+  filetime = (gint64)load_le64 (data + 16);
+  if (filetime < 0 || filetime - EPOCH_1601_TO_1970_100NS > G_MAXINT64 / 100)
+    return FALSE;
+
+  sample->perf_time_stamp = (gint64)load_le64 (data + 8);
+  sample->perf_time_100nsec = filetime;
+  sample->perf_freq = (gint64)load_le64 (data + 24);
+  sample->unix_ns = (filetime - EPOCH_1601_TO_1970_100NS) * 100;
+  g_array_set_size (self->values, self->plan->len);
+  sample->values = (guint64 *)(gpointer)self->values->data;
+  for (guint i = 0; i < self->plan->len; i++)
+    {
+      const ValuePlan *plan = &g_array_index (self->plan, ValuePlan, i);
+
+      if (plan->data_size == 8)
+        sample->values[i] = load_le64 (data + plan->data_offset);
+      else if (plan->data_size == 4)
+        sample->values[i] = (guint64)data[plan->data_offset] | (guint64)data[plan->data_offset + 1] << 8
+                            | (guint64)data[plan->data_offset + 2] << 16 | (guint64)data[plan->data_offset + 3] << 24;
+      else
+        sample->values[i] = 0;
+    }
+  return TRUE;
+}
+
 static void
 read_sample (Plv2Parser         *self,
              const PsPlv2Record *record)
@@ -647,8 +890,8 @@ read_sample (Plv2Parser         *self,
   const PsPerflibQuery *query;
   guint64 buffer_offset = record->offset + PS_PLV2_RECORD_HEADER_SIZE + 16;
   guint64 ordinal = ++self->n_samples;
+  SampleValues sample;
   gint64 unix_ns;
-  gint64 time_ns;
 
   if (record->win32_status != 0 || record->body_size == 0)
     return;  /* breaks delta chains: ordinals move on */
@@ -662,6 +905,13 @@ read_sample (Plv2Parser         *self,
       warn (self, PS_SEVERITY_WARNING, "W-PLV2-NO-QUERY", record->offset,
             _("Sample at byte offset %" G_GUINT64_FORMAT ": no query of generation %u before it; skipped"),
             record->offset, record->generation);
+      return;
+    }
+
+  /* Most samples: the shape of the one before */
+  if (self->has_origin && read_with_shape (self, record, &sample))
+    {
+      add_readings (self, record, ordinal, &sample);
       return;
     }
 
@@ -694,7 +944,6 @@ read_sample (Plv2Parser         *self,
       self->origin_unix_ns = unix_ns;
       ps_event_store_set_session_origin (self->store, self->session, unix_ns);
     }
-  time_ns = unix_ns - self->origin_unix_ns;
 
   make_signature (self, record->generation, buffer, self->signature);
   if (self->signature->len != self->plan_signature->len
@@ -702,77 +951,22 @@ read_sample (Plv2Parser         *self,
       || self->plan->len != buffer->n_values)
     {
       make_plan (self, query, buffer, buffer_offset);
+      forget_shape (self);
       g_array_set_size (self->plan_signature, 0);
       g_array_append_vals (self->plan_signature, self->signature->data, self->signature->len);
     }
 
+  remember_shape (self, record, buffer);
+
+  sample.perf_time_stamp = buffer->perf_time_stamp;
+  sample.perf_time_100nsec = buffer->perf_time_100nsec;
+  sample.perf_freq = buffer->perf_freq;
+  sample.unix_ns = unix_ns;
+  g_array_set_size (self->values, buffer->n_values);
+  sample.values = (guint64 *)(gpointer)self->values->data;
   for (guint index = 0; index < buffer->n_values; index++)
-    {
-      const ValuePlan *plan = &g_array_index (self->plan, ValuePlan, index);
-      const PsPerflibValue *value = &buffer->values[index];
-      PsCounterValue reading = { 0 };
-      PsPerflibStatus status;
-      PsPerflibRaw raw = { 0 };
-      Series *series;
-      double display;
-
-      if (plan->series == NO_INDEX)
-        continue;
-      series = &g_array_index (self->series, Series, plan->series);
-
-      raw.fields = PS_PERFLIB_RAW_SYSTEM_TIME | PS_PERFLIB_RAW_TIME_100NS;
-      raw.perf_time = buffer->perf_time_stamp;
-      raw.perf_freq = buffer->perf_freq;
-      raw.perf_time_100ns = buffer->perf_time_100nsec;
-      if (value->has_value)
-        {
-          raw.fields |= PS_PERFLIB_RAW_VALUE;
-          raw.value_size = value->data_size;
-          raw.value = value->value;
-        }
-      if (plan->base != NO_INDEX && buffer->values[plan->base].has_value)
-        {
-          raw.fields |= PS_PERFLIB_RAW_BASE;
-          raw.base = buffer->values[plan->base].value;
-        }
-      if (plan->time != NO_INDEX && buffer->values[plan->time].has_value)
-        {
-          raw.fields |= PS_PERFLIB_RAW_OBJECT_TIME;
-          raw.object_time = buffer->values[plan->time].value;
-        }
-      if (plan->freq != NO_INDEX && buffer->values[plan->freq].has_value)
-        {
-          raw.fields |= PS_PERFLIB_RAW_OBJECT_FREQ;
-          raw.object_freq = buffer->values[plan->freq].value;
-        }
-      if (plan->multi != NO_INDEX && buffer->values[plan->multi].has_value)
-        {
-          raw.fields |= PS_PERFLIB_RAW_MULTI;
-          raw.multi = buffer->values[plan->multi].value;
-        }
-
-      /* Deltas only between consecutive samples of one generation (§8.4) */
-      if (!ps_perflib_compute (series->type,
-                               series->has_previous && series->previous_sample + 1 == ordinal
-                               && series->previous_generation == record->generation ? &series->previous : NULL,
-                               &raw, self->options, &display, &status))
-        display = NAN;
-
-      reading.time_ns = time_ns;
-      reading.track = series->track;
-      reading.flags = PS_COUNTER_FLAG_RAW | (isnan (display) ? PS_COUNTER_FLAG_MISSING : 0);
-      reading.status = (guint16)status.result;
-      reading.value = display;
-      reading.raw = (gint64)raw.value;
-      reading.base = (gint64)raw.base;
-      ps_store_builder_add_counter_value (self->parent.builder, &reading);
-      self->n_readings++;
-
-      series->previous = raw;
-      series->has_previous = TRUE;
-      series->previous_sample = ordinal;
-      series->previous_generation = record->generation;
-    }
+    sample.values[index] = buffer->values[index].value;
+  add_readings (self, record, ordinal, &sample);
 }
 
 static gboolean
@@ -847,12 +1041,16 @@ read_options (Plv2Parser *self)
 {
   const char *wrap = ps_parser_get_option (&self->parent, "wrap-32");
   const char *normalize = ps_parser_get_option (&self->parent, "normalize-multi-inverse");
+  const char *decode = ps_parser_get_option (&self->parent, "decode-every-sample");
 
   self->options = PS_PERFLIB_OPTIONS_NONE;
   if (wrap != NULL && (g_str_equal (wrap, "1") || g_ascii_strcasecmp (wrap, "true") == 0))
     self->options |= PS_PERFLIB_OPTIONS_WRAP_32;
   if (normalize != NULL && (g_str_equal (normalize, "1") || g_ascii_strcasecmp (normalize, "true") == 0))
     self->options |= PS_PERFLIB_OPTIONS_NORMALIZE_MULTI_INVERSE;
+  /* Samples are read at the offsets of the one before when their shape is
+   * the same; this decodes each one in full instead (a check, slower) */
+  self->decode_every_sample = decode != NULL && (g_str_equal (decode, "1") || g_ascii_strcasecmp (decode, "true") == 0);
 }
 
 static gboolean
@@ -914,6 +1112,8 @@ plv2_free (PsParser *parser)
   g_array_unref (self->plan_signature);
   g_array_unref (self->plan);
   g_array_unref (self->signature);
+  g_array_unref (self->values);
+  forget_shape (self);
   g_free (self);
 }
 
@@ -940,6 +1140,7 @@ plv2_parser_new (PsStoreBuilder *builder)
   self->plan_signature = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->plan = g_array_new (FALSE, FALSE, sizeof (ValuePlan));
   self->signature = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->values = g_array_new (FALSE, FALSE, sizeof (guint64));
   return &self->parent;
 }
 
