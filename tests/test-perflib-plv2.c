@@ -19,6 +19,7 @@
 #include "gen-plv2.h"
 #include "perflib-writer.h"
 #include "ps-format.h"
+#include "ps-loader.h"
 #include "ps-perflib-block.h"
 #include "ps-perflib-formula.h"
 #include "ps-plv2.h"
@@ -1099,10 +1100,13 @@ append_bytes (const guint8 *bytes,
   return TRUE;
 }
 
+static void assert_same_readings (PsEventStore *fast,
+                                  PsEventStore *decoded);
+
 /* Samples of the same shape as the one before are read at its offsets
  * without decoding: the readings are exactly those of decoding every
  * sample, on a realistic capture (bench/gen-plv2: the Processor
- * Information counters of 3 CPUs and _Total, 40 samples) cut into pieces
+ * Information counters of 3 CPUs and _Total, 200 samples) cut into pieces
  * that split records */
 static void
 test_shapes_same_as_decoding (void)
@@ -1112,20 +1116,41 @@ test_shapes_same_as_decoding (void)
   g_autoptr(PsEventStore) fast = NULL;
   g_autoptr(PsEventStore) decoded = NULL;
   GenPlv2Options options;
-  guint64 n;
 
   gen_plv2_options_init (&options);
   options.n_instances = 3;
-  options.n_samples = 40;
+  options.n_samples = 200;
   g_assert_true (gen_plv2_write (&options, append_bytes, array, NULL));
   bytes = g_byte_array_free_to_bytes (g_steal_pointer (&array));
 
   fast = load_with_option (bytes, 4093, NULL);
   decoded = load_with_option (bytes, 0, "decode-every-sample");
+  assert_same_readings (fast, decoded);
+
+  /* Through the loader: the container read in its reading thread, in
+   * pieces that split records, applied on this one */
+  {
+    g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_bytes (bytes);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(PsEventStore) loaded = ps_load_stream (stream, "capture.plv2", NULL, 8192, g_bytes_get_size (bytes),
+                                                     NULL, NULL, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (ps_event_store_get_format (loaded), ==, "perflib-plv2");
+    assert_same_readings (loaded, decoded);
+  }
+}
+
+static void
+assert_same_readings (PsEventStore *fast,
+                      PsEventStore *decoded)
+{
+  guint64 n;
+
   n = ps_event_store_get_n_counter_values (decoded);
-  /* 4 instances × the displayed counters × 40 samples */
-  g_assert_cmpuint (n, ==, 4 * 40 * (n / (4 * 40)));
-  g_assert_cmpuint (n, >=, 4 * 40 * 20);
+  /* 4 instances × the displayed counters × 200 samples */
+  g_assert_cmpuint (n, ==, 4 * 200 * (n / (4 * 200)));
+  g_assert_cmpuint (n, >=, 4 * 200 * 20);
   g_assert_cmpuint (ps_event_store_get_n_counter_values (fast), ==, n);
   g_assert_cmpuint (ps_event_store_get_n_tracks (fast), ==, ps_event_store_get_n_tracks (decoded));
   for (guint64 i = 0; i < n; i++)

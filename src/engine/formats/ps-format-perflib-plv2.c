@@ -58,6 +58,34 @@ typedef struct
   PsPerflibRaw previous;
 } Series;
 
+/* What the container reader gives in one scan (in the loader's reading
+ * thread: framing, CRC, sequence), applied in order on the parsing thread.
+ * Records point into the scanned bytes, which live until they are
+ * applied; records the reader had to reassemble are copied. */
+typedef enum
+{
+  ITEM_HEADER,
+  ITEM_RECORD,
+  ITEM_WARNING,
+} ItemKind;
+
+typedef struct
+{
+  ItemKind      kind;
+  PsPlv2Header  header;
+  PsPlv2Record  record;
+  guint8       *copy;     /* the record's payload, when copied */
+  char         *code;
+  guint64       offset;
+  char         *message;
+} ScanItem;
+
+typedef struct
+{
+  GArray *items;          /* ScanItem */
+  GError *error;          /* the reader stopped, after the items */
+} ScanBatch;
+
 /* Where one value of a sample goes and where its companions are */
 typedef struct
 {
@@ -81,7 +109,10 @@ typedef struct
 {
   PsParser         parent;
   PsEventStore    *store;
-  PsPlv2Reader    *reader;
+  PsPlv2Reader    *reader;          /* runs in scan () */
+  ScanBatch       *scan_batch;      /* what the reader gave in this scan */
+  const guint8    *scan_begin;      /* the bytes being scanned */
+  const guint8    *scan_end;
   guint32          session;
   PsPerflibOptions options;
 
@@ -1053,22 +1084,148 @@ read_options (Plv2Parser *self)
   self->decode_every_sample = decode != NULL && (g_str_equal (decode, "1") || g_ascii_strcasecmp (decode, "true") == 0);
 }
 
+static void
+scan_item_clear (gpointer data)
+{
+  ScanItem *item = data;
+
+  g_free (item->copy);
+  g_free (item->code);
+  g_free (item->message);
+}
+
+static ScanBatch *
+scan_batch_new (void)
+{
+  ScanBatch *batch = g_new0 (ScanBatch, 1);
+
+  batch->items = g_array_new (FALSE, TRUE, sizeof (ScanItem));
+  g_array_set_clear_func (batch->items, scan_item_clear);
+  return batch;
+}
+
+static void
+scan_batch_free (ScanBatch *batch)
+{
+  g_array_unref (batch->items);
+  g_clear_error (&batch->error);
+  g_free (batch);
+}
+
+static gboolean
+scan_header (const PsPlv2Header *header,
+             gpointer            user_data,
+             GError            **error)
+{
+  Plv2Parser *self = user_data;
+  ScanItem item = { ITEM_HEADER };
+
+  item.header = *header;
+  g_array_append_val (self->scan_batch->items, item);
+  return TRUE;
+}
+
+static gboolean
+scan_record (const PsPlv2Record *record,
+             gpointer            user_data,
+             GError            **error)
+{
+  Plv2Parser *self = user_data;
+  ScanItem item = { ITEM_RECORD };
+
+  item.record = *record;
+  if (record->payload_size > 0
+      && (record->payload < self->scan_begin || record->payload + record->payload_size > self->scan_end))
+    {
+      item.copy = g_memdup2 (record->payload, record->payload_size);
+      item.record.payload = item.copy;
+      item.record.body = item.copy + (record->body - record->payload);
+    }
+  g_array_append_val (self->scan_batch->items, item);
+  return TRUE;
+}
+
+static void
+scan_warning (const char *code,
+              guint64     offset,
+              const char *message,
+              gpointer    user_data)
+{
+  Plv2Parser *self = user_data;
+  ScanItem item = { ITEM_WARNING };
+
+  item.code = g_strdup (code);
+  item.offset = offset;
+  item.message = g_strdup (message);
+  g_array_append_val (self->scan_batch->items, item);
+}
+
+static gpointer
+plv2_scan (PsParser     *parser,
+           const guint8 *data,
+           gsize         length)
+{
+  Plv2Parser *self = (Plv2Parser *) parser;
+  ScanBatch *batch = scan_batch_new ();
+
+  if (self->reader == NULL)
+    {
+      static const PsPlv2Callbacks callbacks = { scan_header, scan_record, scan_warning };
+
+      read_options (self);
+      self->reader = ps_plv2_reader_new (&callbacks, self);
+    }
+  self->scan_batch = batch;
+  self->scan_begin = data;
+  self->scan_end = data + length;
+  ps_plv2_reader_feed (self->reader, data, length, &batch->error);
+  self->scan_batch = NULL;
+  self->scan_begin = self->scan_end = NULL;
+  return batch;
+}
+
+static gboolean
+plv2_apply (PsParser  *parser,
+            gpointer   scanned,
+            GError   **error)
+{
+  Plv2Parser *self = (Plv2Parser *) parser;
+  ScanBatch *batch = scanned;
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < batch->items->len && ok; i++)
+    {
+      const ScanItem *item = &g_array_index (batch->items, ScanItem, i);
+
+      switch (item->kind)
+        {
+        case ITEM_HEADER:
+          ok = on_header (&item->header, self, error);
+          break;
+        case ITEM_RECORD:
+          ok = on_record (&item->record, self, error);
+          break;
+        case ITEM_WARNING:
+          on_warning (item->code, item->offset, item->message, self);
+          break;
+        }
+    }
+  if (ok && batch->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&batch->error));
+      ok = FALSE;
+    }
+  scan_batch_free (batch);
+  return ok;
+}
+
 static gboolean
 plv2_feed (PsParser      *parser,
            const guint8  *data,
            gsize          length,
            GError       **error)
 {
-  Plv2Parser *self = (Plv2Parser *) parser;
-
-  if (self->reader == NULL)
-    {
-      static const PsPlv2Callbacks callbacks = { on_header, on_record, on_warning };
-
-      read_options (self);
-      self->reader = ps_plv2_reader_new (&callbacks, self);
-    }
-  return ps_plv2_reader_feed (self->reader, data, length, error);
+  return plv2_apply (parser, plv2_scan (parser, data, length), error);
 }
 
 static gboolean
@@ -1083,7 +1240,14 @@ plv2_finish (PsParser  *parser,
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE, _("Empty file: expected a PLV2 capture header"));
       return FALSE;
     }
-  ok = ps_plv2_reader_finish (self->reader, error);
+  {
+    ScanBatch *batch = scan_batch_new ();
+
+    self->scan_batch = batch;
+    ok = ps_plv2_reader_finish (self->reader, &batch->error);
+    self->scan_batch = NULL;
+    ok = plv2_apply (parser, batch, error) && ok;
+  }
   ps_store_builder_flush (self->parent.builder);
   if (self->session != PS_NONE)
     {
@@ -1123,12 +1287,18 @@ static const PsParserClass plv2_parser_class = {
   plv2_free,
 };
 
+static const PsParserStages plv2_parser_stages = {
+  plv2_scan,
+  plv2_apply,
+};
+
 static PsParser *
 plv2_parser_new (PsStoreBuilder *builder)
 {
   Plv2Parser *self = g_new0 (Plv2Parser, 1);
 
   self->parent.klass = &plv2_parser_class;
+  self->parent.stages = &plv2_parser_stages;
   self->parent.builder = builder;
   self->store = ps_store_builder_get_store (builder);
   self->session = PS_NONE;
