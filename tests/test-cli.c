@@ -958,6 +958,10 @@ test_usage_errors (void)
     { "info", "--group-by-name", path, NULL },
     { "counters", NULL },                               /* no file */
     { "counters", path, path, NULL },                   /* one file only */
+    { "diff", path, NULL },                             /* two files */
+    { "diff", path, path, path, NULL },
+    { "stats", "--rename", "a=b", path, NULL },         /* diff only */
+    { "diff", "--rename", "nothing", path, NULL },       /* no "=" */
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -986,9 +990,8 @@ test_usage_later_commands (void)
 {
   g_autofree char *path = example_path ();
   const char *cases[][6] = {
-    { "diff", path, path, NULL },
     { "record", "--backend", "hwpmc", "--duration", "1", NULL },
-    { "--format", "ce-perflog", "diff", path, path, NULL },
+    { "--format", "ce-perflog", "record", "-o", path, NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1000,6 +1003,169 @@ test_usage_later_commands (void)
     }
 }
 
+
+/* diff ----------------------------------------------------------------- */
+
+static char *
+diff_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "diff", name, NULL);
+}
+
+static JsonObject *
+find_diff_row (JsonArray  *rows,
+               const char *name)
+{
+  for (guint i = 0; i < json_array_get_length (rows); i++)
+    {
+      JsonObject *row = json_array_get_object_element (rows, i);
+
+      if (g_strcmp0 (json_object_get_string_member (row, "name"), name) == 0)
+        return row;
+    }
+  g_assert_not_reached ();
+}
+
+static void
+assert_diff_side (JsonObject *row,
+                  const char *side,
+                  gint64      count,
+                  double      mean,
+                  double      median)
+{
+  JsonObject *object = json_object_get_object_member (row, side);
+
+  g_assert_nonnull (object);
+  g_assert_cmpint (json_object_get_int_member (object, "count"), ==, count);
+  assert_close (json_object_get_double_member (object, "mean"), mean);
+  assert_close (json_object_get_double_member (object, "median"), median);
+  g_assert_true (json_object_has_member (object, "p95"));
+  g_assert_true (json_object_has_member (object, "total"));
+}
+
+/* tests/data/diff: Open 10…13 ms → 20…23 ms, Save the same, Load 50…54 →
+ * 40…44, OldName/NewName and OnlyA/OnlyB on one side each (README.md) */
+static void
+test_diff_json (void)
+{
+  g_autofree char *a = diff_path ("run-a.log");
+  g_autofree char *b = diff_path ("run-b.log");
+  g_autoptr(CliResult) result = run_cli ("diff", a, b, NULL);
+  g_autoptr(CliResult) renamed = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) renamed_root = NULL;
+  JsonObject *object;
+  JsonArray *rows;
+  JsonObject *row;
+
+  g_assert_cmpint (result->status, ==, 0);
+  g_assert_cmpstr (result->err, ==, "");
+  root = parse_json (result->out);
+  object = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (object, "a"), ==, "run-a.log");
+  g_assert_cmpstr (json_object_get_string_member (object, "b"), ==, "run-b.log");
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (object, "matched"), 0), ==, "series");
+  rows = json_object_get_array_member (object, "rows");
+  g_assert_cmpuint (json_array_get_length (rows), ==, 7);
+
+  row = find_diff_row (rows, "Open");
+  g_assert_cmpstr (json_object_get_string_member (row, "kind"), ==, "duration");
+  g_assert_cmpstr (json_object_get_string_member (row, "unit"), ==, "s");
+  assert_diff_side (row, "a", 4, 0.0115, 0.011);
+  assert_diff_side (row, "b", 4, 0.0215, 0.021);
+  assert_close (json_object_get_double_member (row, "delta_mean"), 0.010);
+  assert_close (json_object_get_double_member (row, "ratio_mean"), 0.0215 / 0.0115);
+  /* Exact: 4 against 4 apart, 2 / C(8,4) */
+  assert_close (json_object_get_double_member (row, "p_value"), 2.0 / 70.0);
+  g_assert_cmpstr (json_object_get_string_member (row, "change"), ==, "regression");
+
+  row = find_diff_row (rows, "Load");
+  assert_diff_side (row, "a", 5, 0.052, 0.052);
+  assert_diff_side (row, "b", 5, 0.042, 0.042);
+  assert_close (json_object_get_double_member (row, "p_value"), 2.0 / 252.0);
+  g_assert_cmpstr (json_object_get_string_member (row, "change"), ==, "improvement");
+
+  row = find_diff_row (rows, "Save");
+  assert_close (json_object_get_double_member (row, "p_value"), 1.0);
+  g_assert_cmpstr (json_object_get_string_member (row, "change"), ==, "unchanged");
+
+  /* One side only: the other is null, so are delta, ratio and p */
+  row = find_diff_row (rows, "OnlyA");
+  assert_diff_side (row, "a", 1, 0.007, 0.007);
+  g_assert_true (json_object_get_null_member (row, "b"));
+  g_assert_true (json_object_get_null_member (row, "delta_mean"));
+  g_assert_true (json_object_get_null_member (row, "ratio_mean"));
+  g_assert_true (json_object_get_null_member (row, "p_value"));
+  row = find_diff_row (rows, "OnlyB");
+  g_assert_true (json_object_get_null_member (row, "a"));
+  assert_diff_side (row, "b", 2, 0.0085, 0.008);
+
+  /* --rename puts OldName and NewName in one row */
+  renamed = run_cli ("diff", "--rename", "OldName=NewName", a, b, NULL);
+  g_assert_cmpint (renamed->status, ==, 0);
+  renamed_root = parse_json (renamed->out);
+  rows = json_object_get_array_member (json_node_get_object (renamed_root), "rows");
+  g_assert_cmpuint (json_array_get_length (rows), ==, 6);
+  row = find_diff_row (rows, "NewName");
+  g_assert_cmpstr (json_object_get_string_member (row, "a_name"), ==, "OldName");
+  assert_diff_side (row, "a", 2, 0.0055, 0.005);
+  assert_diff_side (row, "b", 2, 0.0075, 0.007);
+  assert_close (json_object_get_double_member (row, "p_value"), 1.0 / 3.0);
+}
+
+static void
+test_diff_text (void)
+{
+  g_autofree char *a = diff_path ("run-a.log");
+  g_autofree char *b = diff_path ("run-b.log");
+  g_autoptr(CliResult) result = run_cli ("diff", "--text", a, b, NULL);
+  g_auto(GStrv) lines = NULL;
+  gboolean open_seen = FALSE;
+
+  g_assert_cmpint (result->status, ==, 0);
+  g_assert_true (g_str_has_prefix (result->out, "A: run-a.log (ce-perflog)\nB: run-b.log (ce-perflog)\nMatched: series by name\n"));
+  g_assert_nonnull (strstr (result->out, "Mean A"));
+  g_assert_nonnull (strstr (result->out, "Ratio"));
+  lines = g_strsplit (result->out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_suffix (lines[i], " Open"))
+        {
+          g_auto(GStrv) cells = g_strsplit_set (g_strstrip (lines[i]), " ", -1);
+          g_autoptr(GPtrArray) words = g_ptr_array_new ();
+
+          for (guint c = 0; cells[c] != NULL; c++)
+            if (*cells[c] != '\0')
+              g_ptr_array_add (words, cells[c]);
+          /* Kind Unit CountA CountB MeanA MeanB MedianA MedianB P95A P95B TotalA TotalB Δ Ratio p Change Name */
+          g_assert_cmpuint (words->len, ==, 17);
+          g_assert_cmpstr (g_ptr_array_index (words, 0), ==, "duration");
+          g_assert_cmpstr (g_ptr_array_index (words, 4), ==, "0.0115");
+          g_assert_cmpstr (g_ptr_array_index (words, 5), ==, "0.0215");
+          g_assert_cmpstr (g_ptr_array_index (words, 13), ==, "1.86957");
+          g_assert_cmpstr (g_ptr_array_index (words, 15), ==, "regression");
+          open_seen = TRUE;
+        }
+    }
+  g_assert_true (open_seen);
+  g_assert_nonnull (strstr (result->out, "only in A"));
+  g_assert_nonnull (strstr (result->out, "only in B"));
+}
+
+static void
+test_diff_missing_file (void)
+{
+  g_autofree char *a = diff_path ("run-a.log");
+  g_autoptr(CliResult) second = run_cli ("diff", a, "/nonexistent/perfscope/missing-b.log", NULL);
+  g_autoptr(CliResult) first = run_cli ("diff", "/nonexistent/perfscope/missing-a.log", a, NULL);
+
+  g_assert_cmpint (second->status, ==, 1);
+  g_assert_cmpstr (second->out, ==, "");
+  g_assert_nonnull (strstr (second->err, "missing-b.log"));
+  g_assert_cmpint (first->status, ==, 1);
+  g_assert_cmpstr (first->out, ==, "");
+  g_assert_nonnull (strstr (first->err, "missing-a.log"));
+}
 
 /* calltree ------------------------------------------------------------- */
 
@@ -1883,6 +2049,9 @@ main (int   argc,
   g_test_add_func ("/cli/counters/run-times", test_counters_run_times);
   g_test_add_func ("/cli/counters/text", test_counters_text);
   g_test_add_func ("/cli/counters/none", test_counters_none);
+  g_test_add_func ("/cli/diff/json", test_diff_json);
+  g_test_add_func ("/cli/diff/text", test_diff_text);
+  g_test_add_func ("/cli/diff/missing-file", test_diff_missing_file);
 
   return g_test_run ();
 }

@@ -18,14 +18,14 @@
 
 /* Commands of the contract that this version does not have yet */
 static const char * const later_commands[] = {
-  "diff", "record", NULL,
+  "record", NULL,
 };
 
 /* Options that take a value as the next argument, for finding the command
  * before the options are parsed */
 static const char * const options_with_value[] = {
   "--format", "--tick-rate", "--thread", "--basis", "--depth",
-  "--to", "--output", "-o", "--source", "--sysroot", "--address-width", NULL,
+  "--to", "--output", "-o", "--source", "--sysroot", "--address-width", "--rename", NULL,
 };
 
 static void
@@ -117,10 +117,12 @@ help_summary (void)
     "  calltree FILE              ", _("call tree and function summary with the four instrumentation values"), "\n",
     "  counters FILE              ", _("performance counter series: points [time_ns, value] (missing samples "
                                          "left out), unit, min, max, mean and last"), "\n",
+    "  diff FILE_A FILE_B         ", _("compare two runs: series, functions or counters matched by name, "
+                                         "with a Mann–Whitney p-value (--rename A_NAME=B_NAME)"), "\n",
     "  export FILE --to collapsed ", _("folded call stacks for flame graphs (-o OUT, --source NAME)"), "\n",
     "  formats                    ", _("the registered formats"), "\n",
     "\n",
-    _("Not available yet in this version: diff, record; export --to csv, speedscope, chrome-trace."), "\n",
+    _("Not available yet in this version: record; export --to csv, speedscope, chrome-trace."), "\n",
     "\n",
     _("Exit status: 0 success (warnings allowed), 1 the file could not be read or is not "
       "a known format, 2 bad usage, 3 the file was read only in part."),
@@ -149,6 +151,8 @@ main (int   argc,
   g_auto(GStrv) excludes = NULL;
   g_auto(GStrv) include_files = NULL;
   g_auto(GStrv) exclude_files = NULL;
+  g_auto(GStrv) renames = NULL;
+  g_autoptr(GHashTable) rename_map = NULL;
   g_autoptr(PsScopeFilter) scope_filter = NULL;
   gboolean json = FALSE;
   gboolean show_help = FALSE;
@@ -197,6 +201,8 @@ main (int   argc,
       N_("hwpmc logs: name functions from the ELF files under DIR, a copy of the FreeBSD machine’s / (kernel, libraries, /usr/lib/debug)"), N_("DIR") },
     { "address-width", 0, 0, G_OPTION_ARG_STRING, &address_width,
       N_("hwpmc logs: code addresses are 4 or 8 bytes wide, instead of what the log suggests"), N_("BYTES") },
+    { "rename", 0, 0, G_OPTION_ARG_STRING_ARRAY, &renames,
+      N_("diff: match the row A_NAME of the first run with B_NAME of the second (repeatable)"), N_("A_NAME=B_NAME") },
     { "help", 'h', 0, G_OPTION_ARG_NONE, &show_help,
       N_("Show this help"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &show_version,
@@ -340,6 +346,23 @@ main (int   argc,
       options.scope_filter = scope_filter;
     }
 
+  if (renames != NULL)
+    {
+      if (strcmp (command, "diff") != 0)
+        return usage_error (_("--rename applies to the diff command only"));
+
+      rename_map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      for (guint i = 0; renames[i] != NULL; i++)
+        {
+          const char *equals = strchr (renames[i], '=');
+
+          if (equals == NULL || equals == renames[i] || equals[1] == '\0')
+            return usage_error (_("--rename needs A_NAME=B_NAME, not “%s”"), renames[i]);
+          g_hash_table_insert (rename_map, g_strndup (renames[i], equals - renames[i]), g_strdup (equals + 1));
+        }
+      options.renames = rename_map;
+    }
+
   if (strcmp (command, "info") == 0)
     {
       if (n_arguments < 2)
@@ -366,6 +389,13 @@ main (int   argc,
       if (n_arguments != 2)
         return usage_error (_("counters needs exactly one FILE"));
       return ps_cli_counters (&options, arguments[1]);
+    }
+
+  if (strcmp (command, "diff") == 0)
+    {
+      if (n_arguments != 3)
+        return usage_error (_("diff needs exactly two FILEs"));
+      return ps_cli_diff (&options, arguments[1], arguments[2]);
     }
 
   if (strcmp (command, "export") == 0)

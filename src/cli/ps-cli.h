@@ -47,6 +47,7 @@ typedef struct
   const char     *export_source;     /* export: --source (a sample source), or NULL */
   const char     *sysroot;           /* --sysroot (hwpmc symbols), or NULL */
   const char     *address_width;     /* --address-width "4" or "8", or NULL */
+  GHashTable     *renames;           /* diff: --rename A name → B name, or NULL */
 } PsCliOptions;
 
 /* ps-cli-load.c */
@@ -136,5 +137,8 @@ int           ps_cli_export          (const PsCliOptions *options,
                                       const char         *file);
 int           ps_cli_counters        (const PsCliOptions *options,
                                       const char         *file);
+int           ps_cli_diff            (const PsCliOptions *options,
+                                      const char         *file_a,
+                                      const char         *file_b);
 
 G_END_DECLS

@@ -1,0 +1,290 @@
+/* ps-cli-diff.c — perfscope-cli diff: the comparison of two runs
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: cli.md "diff". The rows, how they are matched and the p-values
+ * are those of ps_run_diff_new (); nothing is computed here. Members
+ * beyond the contract's: per side "p95" and "total", per row "context"
+ * (logical scopes), "a_name" (renamed rows), "delta_total",
+ * "ratio_total" and "change"; at the top "format_a", "format_b",
+ * "matched", "alpha" and "threshold".
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "ps-cli.h"
+#include "ps-run-diff.h"
+#include "ps-util.h"
+
+static void
+add_side (JsonBuilder        *builder,
+          const char         *member,
+          gboolean            present,
+          const PsStats      *stats)
+{
+  json_builder_set_member_name (builder, member);
+  if (!present)
+    {
+      json_builder_add_null_value (builder);
+      return;
+    }
+
+  json_builder_begin_object (builder);
+  ps_cli_json_add_int (builder, "count", (gint64)stats->count);
+  ps_cli_json_add_double (builder, "mean", stats->mean);
+  ps_cli_json_add_double (builder, "median", stats->median);
+  ps_cli_json_add_double (builder, "p95", stats->p95);
+  ps_cli_json_add_double (builder, "total", stats->sum);
+  json_builder_end_object (builder);
+}
+
+static void
+add_matched (JsonBuilder    *builder,
+             PsRunDiffMatch  matched)
+{
+  g_autofree char *text = ps_run_diff_match_to_string (matched);
+  g_auto(GStrv) names = g_strsplit (text, ",", -1);
+
+  json_builder_set_member_name (builder, "matched");
+  json_builder_begin_array (builder);
+  for (guint i = 0; matched != PS_RUN_DIFF_MATCH_NONE && names[i] != NULL; i++)
+    json_builder_add_string_value (builder, names[i]);
+  json_builder_end_array (builder);
+}
+
+static JsonNode *
+diff_to_json (PsEventStore           *store_a,
+              const char             *path_a,
+              PsEventStore           *store_b,
+              const char             *path_b,
+              const PsRunDiffOptions *options,
+              PsRunDiff              *diff)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree char *name_a = ps_cli_display_basename (path_a);
+  g_autofree char *name_b = ps_cli_display_basename (path_b);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "a");
+  json_builder_add_string_value (builder, name_a);
+  json_builder_set_member_name (builder, "b");
+  json_builder_add_string_value (builder, name_b);
+  json_builder_set_member_name (builder, "format_a");
+  json_builder_add_string_value (builder, ps_event_store_get_format (store_a));
+  json_builder_set_member_name (builder, "format_b");
+  json_builder_add_string_value (builder, ps_event_store_get_format (store_b));
+  json_builder_set_member_name (builder, "complete");
+  json_builder_add_boolean_value (builder, ps_event_store_is_complete (store_a) && ps_event_store_is_complete (store_b));
+  add_matched (builder, diff->matched);
+  ps_cli_json_add_double (builder, "alpha", options->alpha);
+  ps_cli_json_add_double (builder, "threshold", options->threshold);
+
+  json_builder_set_member_name (builder, "rows");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < diff->rows->len; i++)
+    {
+      const PsRunDiffRow *row = g_ptr_array_index (diff->rows, i);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, row->name);
+      if (row->a_name != NULL)
+        {
+          json_builder_set_member_name (builder, "a_name");
+          json_builder_add_string_value (builder, row->a_name);
+        }
+      if (row->context != NULL)
+        {
+          json_builder_set_member_name (builder, "context");
+          json_builder_add_string_value (builder, row->context);
+        }
+      json_builder_set_member_name (builder, "kind");
+      json_builder_add_string_value (builder, row->kind);
+      json_builder_set_member_name (builder, "unit");
+      json_builder_add_string_value (builder, row->unit);
+      add_side (builder, "a", row->has_a, &row->a);
+      add_side (builder, "b", row->has_b, &row->b);
+      ps_cli_json_add_double (builder, "delta_mean", row->delta_mean);
+      ps_cli_json_add_double (builder, "ratio_mean", row->ratio_mean);
+      ps_cli_json_add_double (builder, "delta_total", row->delta_total);
+      ps_cli_json_add_double (builder, "ratio_total", row->ratio_total);
+      ps_cli_json_add_double (builder, "p_value", row->p_value);
+      json_builder_set_member_name (builder, "change");
+      json_builder_add_string_value (builder, ps_run_diff_change_to_string (row->change));
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+/* Text ------------------------------------------------------------------ */
+
+static char *
+format_number (double value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    return g_strdup ("–");
+  return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%.6g", value));
+}
+
+static char *
+format_side (gboolean present,
+             double   value)
+{
+  return present ? format_number (value) : g_strdup ("–");
+}
+
+static const char *
+change_label (PsRunDiffChange change)
+{
+  switch (change)
+    {
+    case PS_RUN_DIFF_REGRESSION:  return _("regression");
+    case PS_RUN_DIFF_IMPROVEMENT: return _("improvement");
+    case PS_RUN_DIFF_CHANGED:     return _("changed");
+    case PS_RUN_DIFF_UNCHANGED:
+    default:                      return "";
+    }
+}
+
+static const char *
+matched_label (PsRunDiffMatch matched)
+{
+  if (matched == PS_RUN_DIFF_MATCH_NONE)
+    return _("nothing in common");
+  if (matched == (PS_RUN_DIFF_MATCH_SERIES | PS_RUN_DIFF_MATCH_COUNTERS))
+    return _("series and counters by name");
+  if (matched == (PS_RUN_DIFF_MATCH_FUNCTIONS | PS_RUN_DIFF_MATCH_COUNTERS))
+    return _("call tree functions and counters by name");
+  if (matched & PS_RUN_DIFF_MATCH_SERIES)
+    return _("series by name");
+  if (matched & PS_RUN_DIFF_MATCH_FUNCTIONS)
+    return _("call tree functions by name");
+  return _("counters by path");
+}
+
+static void
+print_diff_text (PsEventStore *store_a,
+                 const char   *path_a,
+                 PsEventStore *store_b,
+                 const char   *path_b,
+                 PsRunDiff    *diff)
+{
+  g_autofree char *name_a = ps_cli_display_basename (path_a);
+  g_autofree char *name_b = ps_cli_display_basename (path_b);
+  g_autoptr(PsCliTable) table = NULL;
+  static const char * const labels[] = {
+    N_("Kind"), N_("Unit"), N_("Count A"), N_("Count B"),
+    N_("Mean A"), N_("Mean B"), N_("Median A"), N_("Median B"),
+    N_("P95 A"), N_("P95 B"), N_("Total A"), N_("Total B"),
+    N_("Δ Mean"), N_("Ratio"), N_("p"), N_("Change"), N_("Name"),
+  };
+  GPtrArray *cells;
+
+  /* Translators: the files and formats of the two runs compared */
+  printf (_("A: %s (%s)\nB: %s (%s)\n"), name_a, ps_event_store_get_format (store_a),
+          name_b, ps_event_store_get_format (store_b));
+  /* Translators: %s says how rows were matched, e.g. "series by name" */
+  printf (_("Matched: %s\n"), matched_label (diff->matched));
+
+  if (diff->rows->len == 0)
+    {
+      printf ("%s\n", _("No rows to compare"));
+      return;
+    }
+  printf ("\n");
+
+  table = ps_cli_table_new (G_N_ELEMENTS (labels));
+  ps_cli_table_set_alignment (table, "llrrrrrrrrrrrrrll");
+  cells = g_ptr_array_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    g_ptr_array_add (cells, g_strdup (_(labels[i])));
+  g_ptr_array_add (cells, NULL);
+  ps_cli_table_add_row_strv_take (table, (char **)g_ptr_array_free (cells, FALSE));
+
+  for (guint i = 0; i < diff->rows->len; i++)
+    {
+      const PsRunDiffRow *row = g_ptr_array_index (diff->rows, i);
+      g_autofree char *name = ps_util_display_text (row->name, -1);
+
+      cells = g_ptr_array_new ();
+      g_ptr_array_add (cells, g_strdup (row->kind));
+      g_ptr_array_add (cells, g_strdup (row->unit));
+      g_ptr_array_add (cells, row->has_a ? g_strdup_printf ("%" G_GUINT64_FORMAT, row->a.count) : g_strdup ("–"));
+      g_ptr_array_add (cells, row->has_b ? g_strdup_printf ("%" G_GUINT64_FORMAT, row->b.count) : g_strdup ("–"));
+      g_ptr_array_add (cells, format_side (row->has_a, row->a.mean));
+      g_ptr_array_add (cells, format_side (row->has_b, row->b.mean));
+      g_ptr_array_add (cells, format_side (row->has_a, row->a.median));
+      g_ptr_array_add (cells, format_side (row->has_b, row->b.median));
+      g_ptr_array_add (cells, format_side (row->has_a, row->a.p95));
+      g_ptr_array_add (cells, format_side (row->has_b, row->b.p95));
+      g_ptr_array_add (cells, format_side (row->has_a, row->a.sum));
+      g_ptr_array_add (cells, format_side (row->has_b, row->b.sum));
+      g_ptr_array_add (cells, format_number (row->delta_mean));
+      g_ptr_array_add (cells, format_number (row->ratio_mean));
+      g_ptr_array_add (cells, format_number (row->p_value));
+      if (!row->has_a || !row->has_b)
+        g_ptr_array_add (cells, g_strdup (row->has_a ? _("only in A") : _("only in B")));
+      else
+        g_ptr_array_add (cells, g_strdup (change_label (row->change)));
+      if (row->a_name != NULL)
+        {
+          g_autofree char *a_name = ps_util_display_text (row->a_name, -1);
+
+          /* Translators: a renamed row, "new name (A: old name)" */
+          g_ptr_array_add (cells, g_strdup_printf (_("%s (A: %s)"), name, a_name));
+        }
+      else
+        g_ptr_array_add (cells, g_steal_pointer (&name));
+      g_ptr_array_add (cells, NULL);
+      ps_cli_table_add_row_strv_take (table, (char **)g_ptr_array_free (cells, FALSE));
+    }
+
+  ps_cli_table_print (table, stdout, "  ");
+}
+
+int
+ps_cli_diff (const PsCliOptions *options,
+             const char         *file_a,
+             const char         *file_b)
+{
+  g_autoptr(PsEventStore) store_a = NULL;
+  g_autoptr(PsEventStore) store_b = NULL;
+  g_autoptr(PsRunDiff) diff = NULL;
+  PsRunDiffOptions diff_options;
+  gboolean partial;
+
+  store_a = ps_cli_load (options, file_a);
+  if (store_a == NULL)
+    return PS_CLI_EXIT_UNREADABLE;
+  store_b = ps_cli_load (options, file_b);
+  if (store_b == NULL)
+    return PS_CLI_EXIT_UNREADABLE;
+
+  ps_run_diff_options_init (&diff_options);
+  diff_options.tick_rate_override = options->tick_rate;
+  diff_options.renames = options->renames;
+  diff = ps_run_diff_new (store_a, store_b, &diff_options);
+
+  if (options->text)
+    print_diff_text (store_a, file_a, store_b, file_b, diff);
+  else
+    {
+      g_autoptr(JsonNode) root = diff_to_json (store_a, file_a, store_b, file_b, &diff_options, diff);
+
+      ps_cli_json_print (root);
+    }
+
+  /* Both are named when both were read in part */
+  partial = ps_cli_report_partial (store_a, file_a);
+  partial = ps_cli_report_partial (store_b, file_b) || partial;
+  return partial ? PS_CLI_EXIT_PARTIAL : PS_CLI_EXIT_OK;
+}

@@ -1,0 +1,557 @@
+/* ps-run-diff.c — the comparison of two runs, row by row
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: cli.md "diff". The rows and how they are matched are described
+ * in ps-run-diff.h; the names are those of ps_series_collect () (what
+ * perfscope-cli stats prints) and of ps_call_tree_new_for_store ().
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ps-run-diff.h"
+#include "ps-call-tree.h"
+#include "ps-mann-whitney.h"
+#include "ps-series.h"
+
+#define DEFAULT_ALPHA     0.05
+#define DEFAULT_THRESHOLD 0.05
+
+/* What one run has under one name, before matching */
+typedef struct
+{
+  char       *name;
+  char       *context;
+  const char *kind;
+  const char *unit;          /* static, or a string of the store */
+  gboolean    lower_is_better;
+  GArray     *values;        /* double; NULL for functions */
+  PsStats     given;         /* functions: the values of the tree */
+  gboolean    used;          /* B: matched by a row of A */
+} Entry;
+
+static void
+entry_free (gpointer data)
+{
+  Entry *entry = data;
+
+  g_free (entry->name);
+  g_free (entry->context);
+  g_clear_pointer (&entry->values, g_array_unref);
+  g_free (entry);
+}
+
+/* Kind, context and name: what must agree for two entries to match */
+static char *
+entry_key (const char *kind,
+           const char *context,
+           const char *name)
+{
+  return g_strconcat (kind, "\x1f", context != NULL ? context : "", "\x1f", name, NULL);
+}
+
+typedef struct
+{
+  GPtrArray  *entries;   /* Entry*, in order of first appearance */
+  GHashTable *by_key;    /* key → Entry* (not owned) */
+  gboolean    has_series;
+} Side;
+
+static void
+side_init (Side *side)
+{
+  side->entries = g_ptr_array_new_with_free_func (entry_free);
+  side->by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+static void
+side_clear (Side *side)
+{
+  g_clear_pointer (&side->by_key, g_hash_table_unref);
+  g_clear_pointer (&side->entries, g_ptr_array_unref);
+}
+
+/* The entry of that key, created empty if new */
+static Entry *
+side_lookup (Side       *side,
+             const char *kind,
+             const char *context,
+             const char *name,
+             gboolean   *created)
+{
+  g_autofree char *key = entry_key (kind, context, name);
+  Entry *entry = g_hash_table_lookup (side->by_key, key);
+
+  *created = entry == NULL;
+  if (entry == NULL)
+    {
+      entry = g_new0 (Entry, 1);
+      entry->name = g_strdup (name);
+      entry->context = g_strdup (context);
+      entry->kind = kind;
+      g_ptr_array_add (side->entries, entry);
+      g_hash_table_insert (side->by_key, g_steal_pointer (&key), entry);
+    }
+  return entry;
+}
+
+/* Measured and span series; FALSE when the run has none */
+static gboolean
+collect_series (Side                   *side,
+                PsEventStore           *store,
+                const PsRunDiffOptions *options)
+{
+  PsSeriesOptions series_options = { 0 };
+  g_autoptr(GPtrArray) all_series = NULL;
+
+  series_options.group_by_name = TRUE;
+  series_options.tick_rate_override = options->tick_rate_override;
+  all_series = ps_series_collect (store, &series_options);
+
+  for (guint i = 0; i < all_series->len; i++)
+    {
+      const PsSeries *series = g_ptr_array_index (all_series, i);
+      const char *kind = ps_series_kind_to_string (series->kind);
+      gboolean created;
+      Entry *entry = side_lookup (side, kind, series->context, series->name, &created);
+
+      if (created)
+        {
+          entry->unit = series->unit;
+          entry->lower_is_better = series->kind != PS_SERIES_COUNTER;
+          entry->values = g_array_new (FALSE, FALSE, sizeof (double));
+        }
+      g_array_append_vals (entry->values, series->values->data, series->values->len);
+    }
+
+  return all_series->len > 0;
+}
+
+/* Functions of the run's call tree, pooled by name over modules; NULL
+ * when it has no call tree */
+static PsCallTree *
+collect_functions (Side         *side,
+                   PsEventStore *store)
+{
+  g_autoptr(PsCallTree) tree = ps_call_tree_new_for_store (store, NULL, NULL);
+  guint n_functions;
+
+  if (tree == NULL)
+    return NULL;
+
+  n_functions = ps_call_tree_get_n_functions (tree);
+  for (guint32 f = 0; f < n_functions; f++)
+    {
+      const PsCallStats *stats = ps_call_tree_get_function_stats (tree, f);
+      gboolean created;
+      Entry *entry = side_lookup (side, "function", NULL, ps_call_tree_get_function_name (tree, f), &created);
+
+      if (created)
+        {
+          entry->unit = ps_call_unit_to_string (ps_call_tree_get_unit (tree));
+          entry->lower_is_better = TRUE;
+        }
+      entry->given.count += stats->calls;
+      entry->given.sum += stats->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE];
+    }
+
+  return g_steal_pointer (&tree);
+}
+
+/* Trees give totals and calls only: mean per call, the rest unknown */
+static void
+finish_functions (Side       *side,
+                  PsCallTree *tree,
+                  gboolean    as_percent)
+{
+  double total = ps_call_tree_get_elapsed_total (tree);
+
+  for (guint i = 0; i < side->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (side->entries, i);
+      PsStats *given = &entry->given;
+
+      if (strcmp (entry->kind, "function") != 0)
+        continue;
+
+      if (as_percent)
+        {
+          given->sum = total > 0 ? 100.0 * given->sum / total : 0;
+          given->mean = NAN;
+          entry->unit = "percent";
+        }
+      else
+        given->mean = given->count > 0 ? given->sum / (double)given->count : NAN;
+      given->min = given->max = given->median = NAN;
+      given->p90 = given->p95 = given->p99 = given->stddev = NAN;
+    }
+}
+
+/* The counter path the log wrote, else one made of the track's ancestors
+ * as PDH writes paths: \\machine\object(parent/instance#n)\counter */
+static char *
+counter_path (PsEventStore  *store,
+              const PsTrack *track)
+{
+  const char *machine = NULL;
+  const char *object = NULL;
+  g_autofree char *instance = NULL;
+  guint32 ancestor = track->parent;
+  guint n_tracks = ps_event_store_get_n_tracks (store);
+
+  if (track->category != 0 && *ps_event_store_get_string (store, track->category) != '\0')
+    return g_strdup (ps_event_store_get_string (store, track->category));
+
+  /* A chain longer than the tracks is a broken store */
+  for (guint depth = 0; ancestor != PS_NONE && ancestor < n_tracks && depth < n_tracks; depth++)
+    {
+      const PsTrack *up = ps_event_store_get_track (store, ancestor);
+
+      if (up->kind == PS_TRACK_INSTANCE && instance == NULL)
+        {
+          const char *parent = up->category != 0 ? ps_event_store_get_string (store, up->category) : "";
+
+          instance = g_strdup_printf ("%s%s%s", parent, *parent != '\0' ? "/" : "",
+                                      ps_event_store_get_string (store, up->name));
+          if (up->number > 0)
+            {
+              char *numbered = g_strdup_printf ("%s#%" G_GINT64_FORMAT, instance, up->number);
+
+              g_free (instance);
+              instance = numbered;
+            }
+        }
+      else if (up->kind == PS_TRACK_OBJECT && object == NULL)
+        object = ps_event_store_get_string (store, up->name);
+      else if (up->kind == PS_TRACK_MACHINE && machine == NULL)
+        machine = ps_event_store_get_string (store, up->name);
+      ancestor = up->parent;
+    }
+
+  return g_strdup_printf ("%s%s\\%s%s%s%s\\%s",
+                          machine != NULL ? "\\\\" : "", machine != NULL ? machine : "",
+                          object != NULL ? object : "",
+                          instance != NULL ? "(" : "", instance != NULL ? instance : "",
+                          instance != NULL ? ")" : "",
+                          ps_event_store_get_string (store, track->name));
+}
+
+/* Counter tracks and their kept readings with a value; FALSE without any
+ * counter track */
+static gboolean
+collect_counters (Side         *side,
+                  PsEventStore *store)
+{
+  guint n_tracks = ps_event_store_get_n_tracks (store);
+  guint64 n_values = ps_event_store_get_n_counter_values (store);
+  g_autofree Entry **by_track = g_new0 (Entry *, MAX (n_tracks, 1));
+  gboolean any = FALSE;
+
+  for (guint32 t = 0; t < n_tracks; t++)
+    {
+      const PsTrack *track = ps_event_store_get_track (store, t);
+      g_autofree char *path = NULL;
+      gboolean created;
+      Entry *entry;
+
+      if (track->kind != PS_TRACK_COUNTER)
+        continue;
+
+      any = TRUE;
+      path = counter_path (store, track);
+      entry = side_lookup (side, "counter", NULL, path, &created);
+      if (created)
+        {
+          entry->unit = track->unit != 0 ? ps_event_store_get_string (store, track->unit) : "";
+          entry->lower_is_better = FALSE;
+          entry->values = g_array_new (FALSE, FALSE, sizeof (double));
+        }
+      by_track[t] = entry;
+    }
+
+  for (guint64 i = 0; i < n_values; i++)
+    {
+      const PsCounterValue *reading = ps_event_store_get_counter_value (store, i);
+
+      if (reading->track < n_tracks && by_track[reading->track] != NULL
+          && !(reading->flags & PS_COUNTER_FLAG_MISSING) && !isnan (reading->value))
+        g_array_append_val (by_track[reading->track]->values, reading->value);
+    }
+
+  return any;
+}
+
+static void
+entry_stats (Entry   *entry,
+             PsStats *out)
+{
+  g_autofree double *copy = NULL;
+
+  if (entry->values == NULL)
+    {
+      *out = entry->given;
+      return;
+    }
+
+  /* ps_stats_compute () reorders its values */
+  copy = g_memdup2 (entry->values->data, entry->values->len * sizeof (double));
+  ps_stats_compute (copy, entry->values->len, out);
+}
+
+static void
+row_free (gpointer data)
+{
+  PsRunDiffRow *row = data;
+
+  g_free (row->name);
+  g_free (row->a_name);
+  g_free (row->context);
+  g_free (row);
+}
+
+static PsRunDiffRow *
+row_new (Entry      *a,
+         Entry      *b,
+         const char *name)
+{
+  PsRunDiffRow *row = g_new0 (PsRunDiffRow, 1);
+  Entry *some = a != NULL ? a : b;
+
+  row->name = g_strdup (name);
+  row->context = g_strdup (some->context);
+  row->kind = some->kind;
+  row->unit = b != NULL ? b->unit : a->unit;
+  row->lower_is_better = some->lower_is_better;
+  row->has_a = a != NULL;
+  row->has_b = b != NULL;
+  if (a != NULL)
+    entry_stats (a, &row->a);
+  if (b != NULL)
+    entry_stats (b, &row->b);
+
+  row->delta_mean = row->ratio_mean = NAN;
+  row->delta_total = row->ratio_total = NAN;
+  row->p_value = NAN;
+  row->change = PS_RUN_DIFF_UNCHANGED;
+
+  if (a != NULL && b != NULL)
+    {
+      row->delta_mean = row->b.mean - row->a.mean;
+      row->ratio_mean = row->a.mean != 0 ? row->b.mean / row->a.mean : NAN;
+      row->delta_total = row->b.sum - row->a.sum;
+      row->ratio_total = row->a.sum != 0 ? row->b.sum / row->a.sum : NAN;
+
+      if (a->values != NULL && b->values != NULL)
+        {
+          PsMannWhitneyResult test;
+
+          row->p_value = ps_mann_whitney_test ((const double *)a->values->data, a->values->len,
+                                               (const double *)b->values->data, b->values->len,
+                                               PS_MANN_WHITNEY_AUTO, &test);
+        }
+    }
+
+  return row;
+}
+
+/* Whether an entry makes a row: those of the ways rows were matched; when
+ * the runs share nothing, all a run has (its series, or its functions when
+ * it has no series, and its counters) */
+static gboolean
+entry_is_compared (const Side     *side,
+                   const Entry    *entry,
+                   PsRunDiffMatch  matched)
+{
+  gboolean is_counter = strcmp (entry->kind, "counter") == 0;
+  gboolean is_function = strcmp (entry->kind, "function") == 0;
+
+  if (matched == PS_RUN_DIFF_MATCH_NONE)
+    return !is_function || !side->has_series;
+  if (is_counter)
+    return (matched & PS_RUN_DIFF_MATCH_COUNTERS) != 0;
+  if (is_function)
+    return (matched & PS_RUN_DIFF_MATCH_FUNCTIONS) != 0;
+  return (matched & PS_RUN_DIFF_MATCH_SERIES) != 0;
+}
+
+static void
+mark_change (PsRunDiffRow           *row,
+             const PsRunDiffOptions *options)
+{
+  if (!(row->p_value < options->alpha) || !isfinite (row->ratio_mean)
+      || fabs (row->ratio_mean - 1.0) < options->threshold)
+    return;
+
+  if (!row->lower_is_better)
+    row->change = PS_RUN_DIFF_CHANGED;
+  else
+    row->change = row->ratio_mean > 1.0 ? PS_RUN_DIFF_REGRESSION : PS_RUN_DIFF_IMPROVEMENT;
+}
+
+void
+ps_run_diff_options_init (PsRunDiffOptions *options)
+{
+  g_return_if_fail (options != NULL);
+
+  memset (options, 0, sizeof *options);
+  options->alpha = DEFAULT_ALPHA;
+  options->threshold = DEFAULT_THRESHOLD;
+}
+
+PsRunDiff *
+ps_run_diff_new (PsEventStore           *store_a,
+                 PsEventStore           *store_b,
+                 const PsRunDiffOptions *options)
+{
+  PsRunDiffOptions defaults;
+  Side side_a, side_b;
+  gboolean series_a, series_b, counters_a, counters_b;
+  g_autoptr(PsCallTree) tree_a = NULL;
+  g_autoptr(PsCallTree) tree_b = NULL;
+  PsRunDiff *diff;
+
+  g_return_val_if_fail (store_a != NULL && store_b != NULL, NULL);
+
+  if (options == NULL)
+    {
+      ps_run_diff_options_init (&defaults);
+      options = &defaults;
+    }
+
+  diff = g_new0 (PsRunDiff, 1);
+  diff->rows = g_ptr_array_new_with_free_func (row_free);
+
+  side_init (&side_a);
+  side_init (&side_b);
+
+  series_a = side_a.has_series = collect_series (&side_a, store_a, options);
+  series_b = side_b.has_series = collect_series (&side_b, store_b, options);
+  if (series_a && series_b)
+    diff->matched |= PS_RUN_DIFF_MATCH_SERIES;
+  else
+    {
+      /* Different kinds of runs (an RTL log and a profiler report, …)
+       * share at most the names of their functions */
+      tree_a = collect_functions (&side_a, store_a);
+      tree_b = collect_functions (&side_b, store_b);
+      if (tree_a != NULL && tree_b != NULL)
+        {
+          gboolean same_unit = ps_call_tree_get_unit (tree_a) == ps_call_tree_get_unit (tree_b);
+
+          diff->matched |= PS_RUN_DIFF_MATCH_FUNCTIONS;
+          finish_functions (&side_a, tree_a, !same_unit);
+          finish_functions (&side_b, tree_b, !same_unit);
+        }
+      else
+        {
+          if (tree_a != NULL)
+            finish_functions (&side_a, tree_a, FALSE);
+          if (tree_b != NULL)
+            finish_functions (&side_b, tree_b, FALSE);
+        }
+    }
+
+  counters_a = collect_counters (&side_a, store_a);
+  counters_b = collect_counters (&side_b, store_b);
+  if (counters_a && counters_b)
+    diff->matched |= PS_RUN_DIFF_MATCH_COUNTERS;
+
+  /* Rows of A, matched in B under the key with B's name */
+  for (guint i = 0; i < side_a.entries->len; i++)
+    {
+      Entry *a = g_ptr_array_index (side_a.entries, i);
+      const char *renamed = options->renames != NULL ? g_hash_table_lookup (options->renames, a->name) : NULL;
+      const char *name = renamed != NULL ? renamed : a->name;
+      g_autofree char *key = NULL;
+      Entry *b;
+      PsRunDiffRow *row;
+
+      if (!entry_is_compared (&side_a, a, diff->matched))
+        continue;
+
+      key = entry_key (a->kind, a->context, name);
+      b = g_hash_table_lookup (side_b.by_key, key);
+      if (b != NULL && (b->used || !entry_is_compared (&side_b, b, diff->matched)))
+        b = NULL;
+      if (b != NULL)
+        b->used = TRUE;
+
+      row = row_new (a, b, name);
+      if (renamed != NULL && strcmp (renamed, a->name) != 0)
+        row->a_name = g_strdup (a->name);
+      mark_change (row, options);
+      g_ptr_array_add (diff->rows, row);
+    }
+
+  for (guint i = 0; i < side_b.entries->len; i++)
+    {
+      Entry *b = g_ptr_array_index (side_b.entries, i);
+
+      if (!b->used && entry_is_compared (&side_b, b, diff->matched))
+        g_ptr_array_add (diff->rows, row_new (NULL, b, b->name));
+    }
+
+  side_clear (&side_a);
+  side_clear (&side_b);
+
+  return diff;
+}
+
+void
+ps_run_diff_free (PsRunDiff *diff)
+{
+  if (diff == NULL)
+    return;
+
+  g_clear_pointer (&diff->rows, g_ptr_array_unref);
+  g_free (diff);
+}
+
+const PsRunDiffRow *
+ps_run_diff_find_row (const PsRunDiff *diff,
+                      const char      *name,
+                      const char      *kind)
+{
+  g_return_val_if_fail (diff != NULL && name != NULL, NULL);
+
+  for (guint i = 0; i < diff->rows->len; i++)
+    {
+      const PsRunDiffRow *row = g_ptr_array_index (diff->rows, i);
+
+      if (strcmp (row->name, name) == 0 && (kind == NULL || strcmp (row->kind, kind) == 0))
+        return row;
+    }
+  return NULL;
+}
+
+const char *
+ps_run_diff_change_to_string (PsRunDiffChange change)
+{
+  switch (change)
+    {
+    case PS_RUN_DIFF_REGRESSION:  return "regression";
+    case PS_RUN_DIFF_IMPROVEMENT: return "improvement";
+    case PS_RUN_DIFF_CHANGED:     return "changed";
+    case PS_RUN_DIFF_UNCHANGED:
+    default:                      return "unchanged";
+    }
+}
+
+char *
+ps_run_diff_match_to_string (PsRunDiffMatch matched)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (matched & PS_RUN_DIFF_MATCH_SERIES)
+    g_string_append (text, "series");
+  if (matched & PS_RUN_DIFF_MATCH_FUNCTIONS)
+    g_string_append (text, text->len > 0 ? ",functions" : "functions");
+  if (matched & PS_RUN_DIFF_MATCH_COUNTERS)
+    g_string_append (text, text->len > 0 ? ",counters" : "counters");
+  if (text->len == 0)
+    g_string_append (text, "none");
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
