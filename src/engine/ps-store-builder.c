@@ -6,11 +6,16 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <string.h>
 
 #include "ps-store-builder.h"
 #include "ps-event-store-private.h"
 
 #define BATCH_SIZE 4096
+
+/* Measurements are read again when the batch is committed: a batch this
+ * size (32 KiB) is still in the first-level cache then */
+#define MEASUREMENT_BATCH_SIZE 1024
 
 struct _PsStoreBuilder
 {
@@ -19,8 +24,12 @@ struct _PsStoreBuilder
   guint64        n_spans_committed;
   guint64        n_marks_committed;
 
-  PsMeasurement  measurements[BATCH_SIZE];
+  PsMeasurement  measurements[MEASUREMENT_BATCH_SIZE];
   guint          n_measurements;
+  /* Per track, the kinds (1 << PsMeasureKind) whose track flag this
+   * builder has set: a commit then calls into the store only for the
+   * first events of a kind on a track */
+  GByteArray    *track_kinds;
 
   GArray        *spans;
   GArray        *marks;
@@ -40,6 +49,7 @@ ps_store_builder_new (PsEventStore *store)
   self->n_committed = ps_event_store_get_n_measurements (store);
   self->n_spans_committed = ps_event_store_get_n_spans (store);
   self->n_marks_committed = ps_event_store_get_n_marks (store);
+  self->track_kinds = g_byte_array_new ();
   self->spans = g_array_new (FALSE, FALSE, sizeof (PsSpan));
   self->marks = g_array_new (FALSE, FALSE, sizeof (PsMark));
   self->samples = g_array_new (FALSE, FALSE, sizeof (PsSample));
@@ -56,6 +66,7 @@ ps_store_builder_free (PsStoreBuilder *self)
 
   ps_store_builder_flush (self);
   g_clear_object (&self->store);
+  g_byte_array_unref (self->track_kinds);
   g_array_unref (self->spans);
   g_array_unref (self->marks);
   g_array_unref (self->samples);
@@ -70,8 +81,10 @@ ps_store_builder_get_store (PsStoreBuilder *self)
   return self->store;
 }
 
-static void
-flush_measurements (PsStoreBuilder *self)
+static G_GNUC_NO_INLINE void
+note_track_kind (PsStoreBuilder *self,
+                 guint32         track,
+                 guint8          kind)
 {
   static const guint16 kind_flags[] = {
     [PS_MEASURE_DURATION] = PS_TRACK_FLAG_HAS_DURATION,
@@ -79,9 +92,24 @@ flush_measurements (PsStoreBuilder *self)
     [PS_MEASURE_MEMORY] = PS_TRACK_FLAG_HAS_MEMORY,
     [PS_MEASURE_OTHER] = PS_TRACK_FLAG_HAS_OTHER,
   };
-  guint32 last_track = PS_NONE;
-  guint8 last_kind = 0xff;
 
+  if (track >= ps_event_store_get_n_tracks (self->store))
+    return;
+
+  ps_event_store_add_track_flags (self->store, track, kind_flags[kind & 3]);
+  if (track >= self->track_kinds->len)
+    {
+      guint old_length = self->track_kinds->len;
+
+      g_byte_array_set_size (self->track_kinds, track + 1);
+      memset (self->track_kinds->data + old_length, 0, track + 1 - old_length);
+    }
+  self->track_kinds->data[track] |= 1u << (kind & 3);
+}
+
+static void
+flush_measurements (PsStoreBuilder *self)
+{
   if (self->n_measurements == 0)
     return;
 
@@ -89,12 +117,9 @@ flush_measurements (PsStoreBuilder *self)
     {
       const PsMeasurement *m = &self->measurements[i];
 
-      if (m->track == last_track && m->kind == last_kind)
-        continue;
-      last_track = m->track;
-      last_kind = m->kind;
-      if (m->track < ps_event_store_get_n_tracks (self->store))
-        ps_event_store_add_track_flags (self->store, m->track, kind_flags[m->kind & 3]);
+      if G_UNLIKELY (m->track >= self->track_kinds->len
+                     || (self->track_kinds->data[m->track] & (1u << (m->kind & 3))) == 0)
+        note_track_kind (self, m->track, m->kind);
     }
 
   _ps_event_store_append_measurements (self->store, self->measurements, self->n_measurements);
@@ -148,7 +173,7 @@ next_measurement (PsStoreBuilder *self,
 {
   PsMeasurement *m;
 
-  if G_UNLIKELY (self->n_measurements == BATCH_SIZE)
+  if G_UNLIKELY (self->n_measurements == MEASUREMENT_BATCH_SIZE)
     flush_measurements (self);
 
   m = &self->measurements[self->n_measurements];

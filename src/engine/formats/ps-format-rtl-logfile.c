@@ -193,7 +193,13 @@ typedef struct
   GString       *pending_message;
   GPtrArray     *deferred;             /* Deferred: warnings about later lines */
   NameTable      names;
+  /* The scanner's thread reads scan_names at every record while this
+   * one writes the fields around it at every record: with a cache line
+   * of its own (whatever the alignment of the parser), the two cores do
+   * not pass that line back and forth, which cost more than the lookup */
+  char           scan_names_padding_before[64];
   ScanNames      scan_names;
+  char           scan_names_padding_after[64];
   GArray        *scan_name_ids;        /* guint32 per scanner id: its string id, or PS_NONE */
 
   /* A message another record was written into, waiting for its text */
@@ -979,8 +985,10 @@ close_scope (RtlParser   *self,
   if (open->clock_steps != thread->clock_steps)
     span->flags |= PS_SPAN_FLAG_CLOCK_BACK;
 
-  memmove (&thread->stack.items[index], &thread->stack.items[index + 1],
-           (thread->stack.len - index - 1) * sizeof (OpenScope));
+  /* Mostly the innermost scope: nothing to move, and no call for it */
+  if (index + 1 < thread->stack.len)
+    memmove (&thread->stack.items[index], &thread->stack.items[index + 1],
+             (thread->stack.len - index - 1) * sizeof (OpenScope));
   thread->stack.len--;
 }
 
