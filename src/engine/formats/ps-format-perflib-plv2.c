@@ -52,6 +52,7 @@ typedef struct
 {
   guint32      track;               /* COUNTER track */
   guint32      type;
+  const PsPerflibTypeInfo *info;    /* of type, NULL if not in §4.3 */
   gboolean     has_previous;
   guint64      previous_sample;     /* the sample ordinal of previous */
   guint32      previous_generation;
@@ -515,6 +516,7 @@ series_for (Plv2Parser                 *self,
 
   series.track = counter_track (self, entry, instance, info, offset);
   series.type = info->type;
+  series.info = ps_perflib_type_get_info (info->type);
   g_array_append_val (self->series, series);
   g_hash_table_insert (self->series_index, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (self->series->len));
   return self->series->len - 1;
@@ -763,10 +765,11 @@ add_readings (Plv2Parser         *self,
           raw.multi = sample->values[plan->multi];
         }
 
-      if (!ps_perflib_compute (series->type,
-                               series->has_previous && series->previous_sample + 1 == ordinal
-                               && series->previous_generation == record->generation ? &series->previous : NULL,
-                               &raw, self->options, &display, &status))
+      if (!ps_perflib_compute_with_info (series->info, series->type,
+                                         series->has_previous && series->previous_sample + 1 == ordinal
+                                         && series->previous_generation == record->generation
+                                         ? &series->previous : NULL,
+                                         &raw, self->options, &display, &status))
         display = NAN;
 
       reading.time_ns = time_ns;

@@ -638,7 +638,19 @@ ps_perflib_compute (guint32             type,
                     double             *value,
                     PsPerflibStatus    *status)
 {
-  const PsPerflibTypeInfo *info;
+  return ps_perflib_compute_with_info (ps_perflib_type_get_info (type), type, previous, current,
+                                       options, value, status);
+}
+
+gboolean
+ps_perflib_compute_with_info (const PsPerflibTypeInfo *info,
+                              guint32                  type,
+                              const PsPerflibRaw      *previous,
+                              const PsPerflibRaw      *current,
+                              PsPerflibOptions         options,
+                              double                  *value,
+                              PsPerflibStatus         *status)
+{
   PsPerflibResult result;
   guint32 flags = 0;
   double computed = 0;
@@ -646,7 +658,6 @@ ps_perflib_compute (guint32             type,
   g_return_val_if_fail (current != NULL, FALSE);
   g_return_val_if_fail (value != NULL, FALSE);
 
-  info = ps_perflib_type_get_info (type);
   if (info != NULL)
     {
       result = compute_known (info, previous, current, options, &flags, &computed);

@@ -119,6 +119,16 @@ gboolean          ps_perflib_compute              (guint32             type,
                                                    PsPerflibOptions    options,
                                                    double             *value,
                                                    PsPerflibStatus    *status);
+/* The same for a type whose entry was looked up once with
+ * ps_perflib_type_get_info () (NULL for a type not in §4.3), for callers
+ * that compute many readings of one counter */
+gboolean          ps_perflib_compute_with_info    (const PsPerflibTypeInfo *info,
+                                                   guint32             type,
+                                                   const PsPerflibRaw *previous,
+                                                   const PsPerflibRaw *current,
+                                                   PsPerflibOptions    options,
+                                                   double             *value,
+                                                   PsPerflibStatus    *status);
 
 /* "PERF_100NSEC_TIMER_INV", …; NULL for a type not in §4.3 */
 const char       *ps_perflib_type_get_name        (guint32             type);
