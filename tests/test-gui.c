@@ -553,8 +553,8 @@ test_latin1_description (Fixture       *fixture,
   iterate_for (200);
 }
 
-/* Dropping several files opens each in its own tab, through the same open
- * path as the other ways in */
+/* A dropped file opens in its own tab, through the same open path as the
+ * other ways in; two dropped at once open as a comparison */
 static void
 test_drop_files (Fixture       *fixture,
                  gconstpointer  data)
@@ -581,7 +581,7 @@ test_drop_files (Fixture       *fixture,
     }
   g_assert_nonnull (target);
 
-  files = g_slist_append (files, example);
+  /* One file opens as a run */
   files = g_slist_append (files, other);
   g_value_init (&value, GDK_TYPE_FILE_LIST);
   g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
@@ -589,22 +589,36 @@ test_drop_files (Fixture       *fixture,
   g_value_unset (&value);
 
   g_assert_true (handled);
-  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 2);
-  for (guint i = 0; i < 2; i++)
-    {
-      PsRunPage *page = ps_window_get_page (fixture->window, i);
-
-      wait_for_page (page);
-      g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
-    }
-  g_assert_cmpstr (ps_run_page_get_title (ps_window_get_page (fixture->window, 0)), ==,
-                   "fsperf_CEPC_x86_6_0_3122.log");
-  g_assert_cmpstr (ps_run_page_get_title (ps_window_get_page (fixture->window, 1)), ==, "dropped.log");
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
+  wait_for_page (ps_window_get_page (fixture->window, 0));
+  g_assert_cmpint (ps_run_page_get_state (ps_window_get_page (fixture->window, 0)), ==, PS_RUN_PAGE_LOADED);
+  g_assert_cmpstr (ps_run_page_get_title (ps_window_get_page (fixture->window, 0)), ==, "dropped.log");
   {
-    PsCeView *view = ps_run_page_get_ce_view (ps_window_get_page (fixture->window, 1));
+    PsCeView *view = ps_run_page_get_ce_view (ps_window_get_page (fixture->window, 0));
     g_autoptr(PsMarkerRow) row = find_marker (ps_ce_view_get_marker_model (view), "Test=Drop");
 
     g_assert_nonnull (row);
+  }
+
+  /* Two files dropped at once are compared, the first as A (issue 8) */
+  g_clear_pointer (&files, g_slist_free);
+  files = g_slist_append (files, example);
+  files = g_slist_append (files, other);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
+  handled = FALSE;
+  g_signal_emit_by_name (target, "drop", &value, 20.0, 20.0, &handled);
+  g_value_unset (&value);
+
+  g_assert_true (handled);
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 2);
+  g_assert_null (ps_window_get_page (fixture->window, 1));
+  {
+    PsComparePage *comparison = PS_COMPARE_PAGE (_ps_window_get_current_child (fixture->window));
+
+    g_assert_true (g_file_equal (ps_compare_page_get_file (comparison, 0), example));
+    g_assert_true (g_file_equal (ps_compare_page_get_file (comparison, 1), other));
+    g_assert_cmpstr (ps_compare_page_get_title (comparison), ==, "fsperf_CEPC_x86_6_0_3122.log ↔ dropped.log");
   }
   g_assert_cmpstr (ps_window_get_visible_state (fixture->window), ==, "runs");
 }

@@ -4,7 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Files given on the command line arrive through `open` and go to the same
- * ps_window_open_file() as the file dialog, drag and drop and Open Recent.
+ * ps_window_open_file() as the file dialog, drag and drop and Open Recent;
+ * with --compare, the two files go to ps_window_compare_files() as two
+ * files dropped at once do.
  * The symbol folder (--sysroot, or Choose Symbol Folder…) is the
  * application's: every run opened after it is set reads its symbols there,
  * and it is kept in the settings for the next launch.
@@ -22,6 +24,7 @@ struct _PsApplication
 
   GSettings     *settings;       /* NULL when the schema is not installed */
   char          *symbol_folder;
+  gboolean       compare;        /* --compare: the files of `open` are A and B */
 };
 
 enum {
@@ -61,6 +64,17 @@ ps_application_open (GApplication  *application,
 {
   PsApplication *self = PS_APPLICATION (application);
   PsWindow *window = get_or_create_window (self);
+
+  if (self->compare && n_files == 2)
+    {
+      self->compare = FALSE;
+      ps_window_compare_files (window, files[0], files[1]);
+      gtk_window_present (GTK_WINDOW (window));
+      return;
+    }
+  if (self->compare)
+    g_printerr (_("--compare needs two files, not %d: opening them one by one\n"), n_files);
+  self->compare = FALSE;
 
   for (int i = 0; i < n_files; i++)
     ps_window_open_file (window, files[i]);
@@ -186,6 +200,9 @@ ps_application_handle_local_options (GApplication *application,
 
       ps_application_set_symbol_folder (self, absolute);
     }
+  /* Taken by the process started with it: the primary instance when no
+   * other is running (a running one opens the files one by one) */
+  self->compare = g_variant_dict_contains (options, "compare");
 
   return -1;
 }
@@ -267,6 +284,10 @@ ps_application_init (PsApplication *self)
                                  _("Read the symbols of sampled runs from DIR, a copy of the traced machine’s files"),
                                  /* Translators: the argument of --sysroot */
                                  _("DIR"));
+  g_application_add_main_option (G_APPLICATION (self), "compare", 'c',
+                                 G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
+                                 _("Compare the two runs given, A then B, side by side"),
+                                 NULL);
 }
 
 PsApplication *

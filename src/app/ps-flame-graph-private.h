@@ -51,6 +51,19 @@ double    _ps_flame_graph_get_node_value   (PsFlameGraph  *self,
 /* The sum of the root's children's values of a kind */
 double    _ps_flame_graph_get_top_sum      (PsFlameGraph  *self,
                                             PsCallValue    value);
+/* Where _ps_flame_graph_draw ()'s area starts in the widget (below the
+ * breadcrumb bar) */
+int       _ps_flame_graph_get_draw_top     (PsFlameGraph  *self);
+/* The legend's colour bar of a differential graph in the coordinates of
+ * _ps_flame_graph_draw () at that width, and the change at its ends (±,
+ * in pp); FALSE without a baseline */
+gboolean  _ps_flame_graph_get_legend_bar   (PsFlameGraph  *self,
+                                            int            width,
+                                            double        *x,
+                                            double        *y,
+                                            double        *bar_width,
+                                            double        *bar_height,
+                                            double        *scale);
 guint     _ps_flame_graph_get_n_children   (PsFlameGraph  *self,
                                             const char   **path);
 

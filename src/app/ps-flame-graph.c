@@ -14,6 +14,11 @@
  * are laid out again only when the width, the zoom or the tree changes, and
  * frames narrower than a pixel are left out with their whole subtree, so a
  * layout has at most width × depth frames whatever the size of the tree.
+ *
+ * A differential graph (a baseline) carries A's values in each node next to
+ * B's, taken from the diff when the base is built; transforms merge them
+ * like B's, so a focused or merged graph still compares like with like
+ * (A's nodes that B lacks are not in the base: a focus leaves them out).
  */
 #include "config.h"
 
@@ -31,6 +36,8 @@
 #define MIN_LABEL_WIDTH  40.0  /* narrower frames have no label: "::…" tells nothing */
 #define MAX_CRUMBS       6     /* the root, "…" and the last ones */
 #define NO_NODE          G_MAXUINT32
+#define LEGEND_HEIGHT    40    /* px above the frames in a differential graph */
+#define LEGEND_BAR_WIDTH 240.0
 
 typedef struct
 {
@@ -47,6 +54,13 @@ typedef struct
   /* As drawn: inclusive kinds as total, exclusive kinds summed over the
    * node and all its descendants */
   double  width[PS_N_CALL_VALUES];
+  /* A differential graph: A's values of the node, like total, 0 when A
+   * does not have it */
+  double  baseline[PS_N_CALL_VALUES];
+  /* The callees of A's node that B does not have: their total share of
+   * A, elapsed and application */
+  double  only_in_a_share[2];
+  gboolean in_baseline;
 } FlameNode;
 
 typedef struct
@@ -72,6 +86,11 @@ struct _PsFlameGraph
   PsCallBasis          basis;         /* of the tooltips' percentages */
   PsFlameGraphColorBy  color_by;
 
+  PsCallTreeDiff      *diff;          /* the baseline, or NULL */
+  PsFlameGraphDiffBy   diff_by;
+  double               diff_threshold;  /* pp */
+  double               diff_scale;    /* pp at the ends of the legend, 0: to do */
+
   GArray              *base;          /* FlameNode: the tree's top-down tree */
   GArray              *nodes;         /* FlameNode: base after the transforms */
   GArray              *transforms;    /* Transform, in the order applied */
@@ -93,6 +112,7 @@ struct _PsFlameGraph
   GtkWidget           *reset_button;
   GtkWidget           *value_dropdown;
   GtkWidget           *color_dropdown;
+  GtkWidget           *diff_dropdown;
   GtkWidget           *menu;          /* the frames' context menu, or NULL */
   int                  crumbs_height;
 };
@@ -102,6 +122,9 @@ enum {
   PROP_TREE,
   PROP_VALUE,
   PROP_COLOR_BY,
+  PROP_BASELINE,
+  PROP_DIFF_BY,
+  PROP_DIFF_THRESHOLD,
   N_PROPS
 };
 
@@ -117,7 +140,25 @@ G_DEFINE_ENUM_TYPE (PsFlameGraphColorBy, ps_flame_graph_color_by,
                     G_DEFINE_ENUM_VALUE (PS_FLAME_GRAPH_COLOR_BY_MODULE, "module"),
                     G_DEFINE_ENUM_VALUE (PS_FLAME_GRAPH_COLOR_BY_SELF_SHARE, "self-share"))
 
+G_DEFINE_ENUM_TYPE (PsFlameGraphDiffBy, ps_flame_graph_diff_by,
+                    G_DEFINE_ENUM_VALUE (PS_FLAME_GRAPH_DIFF_BY_SELF, "self"),
+                    G_DEFINE_ENUM_VALUE (PS_FLAME_GRAPH_DIFF_BY_TOTAL, "total"))
+
 G_DEFINE_FINAL_TYPE (PsFlameGraph, ps_flame_graph, GTK_TYPE_WIDGET)
+
+static PsCallDiffClock diff_clock  (PsFlameGraph       *self);
+static void            node_shares (PsFlameGraph       *self,
+                                    guint32             node,
+                                    PsFlameGraphDiffBy  diff_by,
+                                    double             *a_share,
+                                    double             *b_share);
+
+/* The frames start below the legend of a differential graph */
+static inline int
+frames_top (PsFlameGraph *self)
+{
+  return self->diff != NULL ? LEGEND_HEIGHT : 0;
+}
 
 /* --- Node arrays ---------------------------------------------------------- */
 
@@ -219,9 +260,57 @@ add_values (FlameNode         *node,
       node->total[v] += total[v];
 }
 
-/* The tree's top-down tree, depth first with an explicit stack */
+/* A node of one array merged into one of another: its values, and A's */
+static void
+merge_values (FlameNode       *node,
+              const FlameNode *from,
+              guint64          calls,
+              gboolean         inclusive_too)
+{
+  add_values (node, from->total, calls, inclusive_too);
+  for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
+    if (inclusive_too || is_exclusive (v))
+      node->baseline[v] += from->baseline[v];
+  if (inclusive_too)
+    {
+      node->only_in_a_share[0] += from->only_in_a_share[0];
+      node->only_in_a_share[1] += from->only_in_a_share[1];
+      node->in_baseline |= from->in_baseline;
+    }
+}
+
+/* A's values of a node of B */
+static void
+set_baseline_values (FlameNode      *node,
+                     PsCallTreeDiff *diff,
+                     guint32         tree_node)
+{
+  PsCallTree *a = ps_call_tree_diff_get_a (diff);
+  guint32 a_node = ps_call_tree_diff_get_a_node (diff, tree_node);
+  PsCallDiffNode entry;
+
+  if (a_node != PS_NONE)
+    {
+      const PsCallStats *stats = ps_call_tree_get_node_stats (a, a_node);
+
+      for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
+        node->baseline[v] = isfinite (stats->total[v]) ? stats->total[v] : 0;
+      node->in_baseline = TRUE;
+    }
+  if (ps_call_tree_diff_get_n_only_in_a (diff, tree_node) > 0)
+    {
+      ps_call_tree_diff_get_node (diff, tree_node, PS_CALL_DIFF_ELAPSED, &entry);
+      node->only_in_a_share[0] = entry.only_in_a_total_share;
+      ps_call_tree_diff_get_node (diff, tree_node, PS_CALL_DIFF_APPLICATION, &entry);
+      node->only_in_a_share[1] = entry.only_in_a_total_share;
+    }
+}
+
+/* The tree's top-down tree, depth first with an explicit stack; with a
+ * diff (whose B is tree), A's values too */
 static GArray *
-build_base (PsCallTree *tree)
+build_base (PsCallTree     *tree,
+            PsCallTreeDiff *diff)
 {
   GArray *nodes = g_array_new (FALSE, FALSE, sizeof (FlameNode));
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);
@@ -230,6 +319,8 @@ build_base (PsCallTree *tree)
   guint32 pair[2] = { PS_CALL_NODE_ROOT, root };
 
   add_values (node_at (nodes, root), root_stats->total, 0, TRUE);
+  if (diff != NULL)
+    set_baseline_values (node_at (nodes, root), diff, PS_CALL_NODE_ROOT);
   g_array_append_val (stack, pair);
 
   while (stack->len > 0)
@@ -248,6 +339,8 @@ build_base (PsCallTree *tree)
           guint32 child_pair[2] = { child, out_child };
 
           add_values (node_at (nodes, out_child), stats->total, stats->calls, TRUE);
+          if (diff != NULL)
+            set_baseline_values (node_at (nodes, out_child), diff, child);
           g_array_append_val (stack, child_pair);
         }
     }
@@ -271,7 +364,7 @@ apply_transform (GArray          *in,
 
   map[0] = root;
   if (transform->kind != PS_FLAME_TRANSFORM_FOCUS)
-    add_values (node_at (out, root), node_at (in, 0)->total, 0, TRUE);
+    merge_values (node_at (out, root), node_at (in, 0), 0, TRUE);
 
   for (guint32 i = 1; i < in->len; i++)
     {
@@ -296,7 +389,7 @@ apply_transform (GArray          *in,
           if (is_function)
             {
               map[i] = parent_out;
-              add_values (node_at (out, parent_out), node->total, 0, FALSE);
+              merge_values (node_at (out, parent_out), node, 0, FALSE);
               continue;
             }
           break;
@@ -305,7 +398,7 @@ apply_transform (GArray          *in,
           if (is_function && node_at (in, node->parent)->function == transform->function)
             {
               map[i] = parent_out;
-              add_values (node_at (out, parent_out), node->total, node->calls, FALSE);
+              merge_values (node_at (out, parent_out), node, node->calls, FALSE);
               continue;
             }
           break;
@@ -317,7 +410,7 @@ apply_transform (GArray          *in,
       if (parent_out == NO_NODE)
         continue;
       map[i] = child_for_function (out, children, parent_out, node->function);
-      add_values (node_at (out, map[i]), node->total, node->calls, TRUE);
+      merge_values (node_at (out, map[i]), node, node->calls, TRUE);
     }
 
   /* Focus: the root holds the calls of the function */
@@ -325,7 +418,11 @@ apply_transform (GArray          *in,
     for (guint32 child = node_at (out, root)->first_child; child != NO_NODE; child = node_at (out, child)->next_sibling)
       for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
         if (!is_exclusive (v))
-          node_at (out, root)->total[v] += node_at (out, child)->total[v];
+          {
+            node_at (out, root)->total[v] += node_at (out, child)->total[v];
+            node_at (out, root)->baseline[v] += node_at (out, child)->baseline[v];
+          }
+  node_at (out, root)->in_baseline = node_at (in, 0)->in_baseline;
 
   compute_widths (out);
   return out;
@@ -408,6 +505,66 @@ value_title (PsCallValue value)
     }
 }
 
+/* "+2.50 pp"; free with g_free () */
+static char *
+format_change (double change)
+{
+  if (change <= -0.005)
+    /* Translators: a fall of a share in percentage points, with a minus sign */
+    return g_strdup_printf (_("−%.2f pp"), -change);
+  /* Translators: a change of a share in percentage points */
+  return g_strdup_printf (_("+%.2f pp"), fabs (change) < 0.005 ? 0.0 : change);
+}
+
+static char *
+format_ratio (double a_share,
+              double b_share)
+{
+  if (a_share > 0)
+    /* Translators: the ratio of the shares of B and A ("×1.50") */
+    return g_strdup_printf (_("×%.2f"), b_share / a_share);
+  if (b_share > 0)
+    return g_strdup (_("new in B"));
+  return g_strdup ("–");
+}
+
+static void
+append_diff_tooltip (PsFlameGraph *self,
+                     guint32       node,
+                     GString      *text)
+{
+  const FlameNode *flame_node = node_at (self->nodes, node);
+  const PsFlameGraphDiffBy measures[] = { PS_FLAME_GRAPH_DIFF_BY_SELF, PS_FLAME_GRAPH_DIFF_BY_TOTAL };
+  double only_in_a = flame_node->only_in_a_share[diff_clock (self) == PS_CALL_DIFF_APPLICATION];
+
+  g_string_append_printf (text, "\n\n<b>%s</b>", _("Baseline A → this run B (share of each run)"));
+  for (guint i = 0; i < G_N_ELEMENTS (measures); i++)
+    {
+      double a_share, b_share;
+      g_autofree char *change = NULL;
+      g_autofree char *ratio = NULL;
+
+      node_shares (self, node, measures[i], &a_share, &b_share);
+      change = format_change (b_share - a_share);
+      ratio = format_ratio (a_share, b_share);
+      g_string_append (text, "\n");
+      if (measures[i] == self->diff_by)
+        g_string_append (text, "<b>");
+      g_string_append_printf (text,
+                              measures[i] == PS_FLAME_GRAPH_DIFF_BY_SELF
+                              /* Translators: "Own time: A 30.00 % → B 50.00 %, +20.00 pp (×1.67)" */
+                              ? _("Own time: A %.2f %% → B %.2f %%, %s (%s)")
+                              : _("Total time: A %.2f %% → B %.2f %%, %s (%s)"),
+                              a_share, b_share, change, ratio);
+      if (measures[i] == self->diff_by)
+        g_string_append (text, "</b>");
+    }
+  if (!flame_node->in_baseline)
+    g_string_append_printf (text, "\n%s", _("Not in the baseline: new in B"));
+  if (only_in_a > 0)
+    g_string_append_printf (text, _("\nCallees only in the baseline: %.2f %% of A"), only_in_a);
+}
+
 static char *
 node_tooltip_markup (PsFlameGraph *self,
                      guint32       node)
@@ -443,6 +600,8 @@ node_tooltip_markup (PsFlameGraph *self,
       /* Translators: "Elapsed inclusive: 75.000 ms (50.00 %)" */
       g_string_append_printf (text, _("\n%s: %s (%.2f %%)"), value_title (v), value, percent);
     }
+  if (self->diff != NULL)
+    append_diff_tooltip (self, node, text);
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
@@ -455,6 +614,119 @@ is_dark (const GdkRGBA *foreground)
   return 0.299 * foreground->red + 0.587 * foreground->green + 0.114 * foreground->blue > 0.5;
 }
 
+/* --- Differential colours ------------------------------------------------ */
+
+/* The clock of the value shown */
+static PsCallDiffClock
+diff_clock (PsFlameGraph *self)
+{
+  return self->value == PS_CALL_VALUE_APPLICATION_INCLUSIVE || self->value == PS_CALL_VALUE_APPLICATION_EXCLUSIVE
+         ? PS_CALL_DIFF_APPLICATION : PS_CALL_DIFF_ELAPSED;
+}
+
+static PsCallValue
+diff_value (PsFlameGraph       *self,
+            PsFlameGraphDiffBy  diff_by)
+{
+  gboolean application = diff_clock (self) == PS_CALL_DIFF_APPLICATION;
+
+  if (diff_by == PS_FLAME_GRAPH_DIFF_BY_SELF)
+    return application ? PS_CALL_VALUE_APPLICATION_EXCLUSIVE : PS_CALL_VALUE_ELAPSED_EXCLUSIVE;
+  return application ? PS_CALL_VALUE_APPLICATION_INCLUSIVE : PS_CALL_VALUE_ELAPSED_INCLUSIVE;
+}
+
+/* A node's share of A and of B, in percent of each run's total */
+static void
+node_shares (PsFlameGraph       *self,
+             guint32             node,
+             PsFlameGraphDiffBy  diff_by,
+             double             *a_share,
+             double             *b_share)
+{
+  const FlameNode *flame_node = node_at (self->nodes, node);
+  PsCallValue value = diff_value (self, diff_by);
+
+  *a_share = ps_call_tree_diff_share (ps_call_tree_diff_get_a (self->diff), diff_clock (self), flame_node->baseline[value]);
+  *b_share = ps_call_tree_diff_share (self->tree, diff_clock (self), flame_node->total[value]);
+}
+
+/* In percentage points, B − A */
+static double
+node_change (PsFlameGraph *self,
+             guint32       node)
+{
+  double a_share, b_share;
+
+  node_shares (self, node, self->diff_by, &a_share, &b_share);
+  return b_share - a_share;
+}
+
+/* 1, 2 or 5 × 10^k at or above value */
+static double
+nice_ceiling (double value)
+{
+  double magnitude = pow (10, floor (log10 (value)));
+
+  if (value <= magnitude * 1.0000001)
+    return magnitude;
+  if (value <= 2 * magnitude)
+    return 2 * magnitude;
+  if (value <= 5 * magnitude)
+    return 5 * magnitude;
+  return 10 * magnitude;
+}
+
+/* The change at the ends of the colour scale: the largest one of the
+ * tree, rounded up, and at least twice the threshold so that the scale
+ * has colours beyond the grey */
+static double
+get_diff_scale (PsFlameGraph *self)
+{
+  if (self->diff_scale <= 0)
+    {
+      double largest = 0;
+
+      for (guint32 i = 0; self->nodes != NULL && i < self->nodes->len; i++)
+        largest = MAX (largest, fabs (node_change (self, i)));
+      self->diff_scale = MIN (nice_ceiling (MAX (largest, MAX (2 * self->diff_threshold, 1.0))), 100.0);
+    }
+  return self->diff_scale;
+}
+
+static void
+invalidate_diff_scale (PsFlameGraph *self)
+{
+  self->diff_scale = 0;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Grey within the threshold, then from pale to deep red (more in B) or
+ * blue (less in B) as the change reaches the end of the scale */
+static void
+change_color (PsFlameGraph *self,
+              double        change,
+              gboolean      dark,
+              GdkRGBA      *color)
+{
+  double magnitude = fabs (change);
+  double scale = get_diff_scale (self);
+  float t, hue, saturation, brightness, red, green, blue;
+
+  if (magnitude == 0 || magnitude < self->diff_threshold)
+    {
+      *color = dark ? (GdkRGBA) { 0.40, 0.40, 0.41, 1.0 } : (GdkRGBA) { 0.82, 0.82, 0.83, 1.0 };
+      return;
+    }
+
+  t = scale > self->diff_threshold ? (float) CLAMP ((magnitude - self->diff_threshold) / (scale - self->diff_threshold), 0.0, 1.0) : 1.0f;
+  hue = change > 0 ? 0.0f : 0.6f;
+  /* Deep but light enough for the labels' dark text */
+  saturation = 0.22f + 0.5f * t;
+  brightness = dark ? 0.50f + 0.2f * t : 0.98f - 0.06f * t;
+  gtk_hsv_to_rgb (hue, saturation, brightness, &red, &green, &blue);
+  *color = (GdkRGBA) { red, green, blue, 1.0 };
+}
+
 static void
 node_color (PsFlameGraph  *self,
             guint32        node,
@@ -463,6 +735,12 @@ node_color (PsFlameGraph  *self,
 {
   const FlameNode *flame_node = node_at (self->nodes, node);
   float hue, saturation, brightness, red, green, blue;
+
+  if (self->diff != NULL)
+    {
+      change_color (self, node_change (self, node), dark, color);
+      return;
+    }
 
   if (flame_node->function == PS_NONE)
     {
@@ -599,6 +877,7 @@ frame_at (PsFlameGraph *self,
 {
   guint depth;
 
+  y -= frames_top (self);
   if (x < 0 || y < 0 || x >= width)
     return NULL;
 
@@ -628,6 +907,161 @@ frame_of_node (PsFlameGraph *self,
 
 /* --- Drawing --------------------------------------------------------------- */
 
+/* The legend of a differential graph, one line above the frames:
+ *   title   less in B [blue ··· grey ··· red] more in B   note
+ *                      −20 pp      0      +20 pp                     */
+typedef struct
+{
+  double bar_x;
+  double bar_width;
+} LegendGeometry;
+
+#define LEGEND_BAR_Y      7.0
+#define LEGEND_BAR_HEIGHT 12.0
+#define LEGEND_GAP        10.0
+
+static char *
+legend_title (PsFlameGraph *self)
+{
+  return g_strdup (self->diff_by == PS_FLAME_GRAPH_DIFF_BY_SELF
+                   ? _("Change in own time, A → B")
+                   : _("Change in total time, A → B"));
+}
+
+static int
+text_width (PangoLayout *layout,
+            const char  *markup)
+{
+  int width;
+
+  pango_layout_set_markup (layout, markup, -1);
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  return width;
+}
+
+static void
+legend_geometry (PsFlameGraph   *self,
+                 PangoLayout    *layout,
+                 int             width,
+                 LegendGeometry *geometry)
+{
+  g_autofree char *title = legend_title (self);
+  g_autofree char *title_markup = g_markup_printf_escaped ("<b>%s</b>", title);
+  double x = 8;
+
+  pango_layout_set_width (layout, -1);
+  x += text_width (layout, title_markup) + 2 * LEGEND_GAP;
+  x += text_width (layout, _("less in B")) + LEGEND_GAP;
+  geometry->bar_x = x;
+  geometry->bar_width = CLAMP (width - x - 120, 80, LEGEND_BAR_WIDTH);
+}
+
+static void
+show_text_at (cairo_t     *cr,
+              PangoLayout *layout,
+              const char  *markup,
+              double       x,
+              double       center_y,
+              double       align)  /* 0: x is the left, 0.5 the middle, 1 the right */
+{
+  int text_width, text_height;
+
+  pango_layout_set_markup (layout, markup, -1);
+  pango_layout_get_pixel_size (layout, &text_width, &text_height);
+  cairo_move_to (cr, round (x - align * text_width), round (center_y - text_height / 2.0));
+  pango_cairo_show_layout (cr, layout);
+}
+
+static void
+draw_legend (PsFlameGraph  *self,
+             cairo_t       *cr,
+             int            width,
+             const GdkRGBA *foreground,
+             gboolean       dark)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  g_autoptr(PangoLayout) small = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  g_autoptr(PangoAttrList) small_attrs = pango_attr_list_new ();
+  g_autofree char *title = legend_title (self);
+  g_autofree char *title_markup = g_markup_printf_escaped ("<b>%s</b>", title);
+  g_autofree char *low = NULL, *high = NULL, *threshold = NULL, *note = NULL, *note_markup = NULL;
+  double scale = get_diff_scale (self);
+  double bar_center = LEGEND_BAR_Y + LEGEND_BAR_HEIGHT / 2;
+  double x, end;
+  LegendGeometry geometry;
+
+  pango_attr_list_insert (small_attrs, pango_attr_scale_new (0.82));
+  pango_layout_set_attributes (small, small_attrs);
+  legend_geometry (self, layout, width, &geometry);
+  end = geometry.bar_x + geometry.bar_width;
+
+  /* A band of its own, set off from the frames */
+  cairo_set_source_rgba (cr, foreground->red, foreground->green, foreground->blue, 0.04);
+  cairo_rectangle (cr, 0, 0, width, LEGEND_HEIGHT - 4);
+  cairo_fill (cr);
+  cairo_set_source_rgba (cr, foreground->red, foreground->green, foreground->blue, 0.15);
+  cairo_rectangle (cr, 0, LEGEND_HEIGHT - 5, width, 1);
+  cairo_fill (cr);
+
+  cairo_set_source_rgba (cr, foreground->red, foreground->green, foreground->blue, foreground->alpha);
+  show_text_at (cr, layout, title_markup, 8, bar_center, 0);
+  cairo_set_source_rgba (cr, foreground->red, foreground->green, foreground->blue, foreground->alpha * 0.75);
+  show_text_at (cr, layout, _("less in B"), geometry.bar_x - LEGEND_GAP, bar_center, 1);
+  show_text_at (cr, layout, _("more in B"), end + LEGEND_GAP, bar_center, 0);
+
+  /* The scale, a pixel column at a time, in the frames' own colours */
+  for (x = 0; x < geometry.bar_width; x++)
+    {
+      double change = -scale + 2 * scale * (x + 0.5) / geometry.bar_width;
+      GdkRGBA color;
+
+      change_color (self, change, dark, &color);
+      gdk_cairo_set_source_rgba (cr, &color);
+      cairo_rectangle (cr, geometry.bar_x + x, LEGEND_BAR_Y, 1, LEGEND_BAR_HEIGHT);
+      cairo_fill (cr);
+    }
+  cairo_set_source_rgba (cr, foreground->red, foreground->green, foreground->blue, 0.35);
+  cairo_set_line_width (cr, 1);
+  cairo_rectangle (cr, geometry.bar_x - 0.5, LEGEND_BAR_Y - 0.5, geometry.bar_width + 1, LEGEND_BAR_HEIGHT + 1);
+  cairo_stroke (cr);
+
+  /* Ticks at the ends, at zero and at the threshold */
+  cairo_set_source_rgba (cr, foreground->red, foreground->green, foreground->blue, 0.6);
+  for (int tick = -2; tick <= 2; tick++)
+    {
+      double change = tick == 0 ? 0 : (abs (tick) == 1 ? self->diff_threshold : scale) * (tick < 0 ? -1 : 1);
+      double tick_x = round (geometry.bar_x + geometry.bar_width * (change + scale) / (2 * scale)) + 0.5;
+
+      if (abs (tick) == 1 && (self->diff_threshold <= 0 || self->diff_threshold >= scale))
+        continue;
+      cairo_move_to (cr, tick_x, LEGEND_BAR_Y + LEGEND_BAR_HEIGHT);
+      cairo_line_to (cr, tick_x, LEGEND_BAR_Y + LEGEND_BAR_HEIGHT + 3);
+      cairo_stroke (cr);
+    }
+
+  /* Translators: the ends of the colour scale of a differential flame
+   * graph, in percentage points */
+  low = g_strdup_printf (_("−%g pp"), scale);
+  high = g_strdup_printf (_("+%g pp"), scale);
+  cairo_set_source_rgba (cr, foreground->red, foreground->green, foreground->blue, foreground->alpha * 0.75);
+  show_text_at (cr, small, low, geometry.bar_x, LEGEND_BAR_Y + LEGEND_BAR_HEIGHT + 10, 0);
+  show_text_at (cr, small, "0", geometry.bar_x + geometry.bar_width / 2, LEGEND_BAR_Y + LEGEND_BAR_HEIGHT + 10, 0.5);
+  show_text_at (cr, small, high, end, LEGEND_BAR_Y + LEGEND_BAR_HEIGHT + 10, 1);
+
+  /* Translators: after the colour scale: its unit and the grey band */
+  threshold = g_strdup_printf ("%g", self->diff_threshold);
+  note = g_strdup_printf (_("pp of total · grey within ±%s pp"), threshold);
+  note_markup = g_markup_escape_text (note, -1);
+  x = end + LEGEND_GAP + text_width (layout, _("more in B")) + 2 * LEGEND_GAP;
+  if (x < width)
+    {
+      pango_layout_set_width (layout, (int) ((width - x - 8) * PANGO_SCALE));
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      cairo_set_source_rgba (cr, foreground->red, foreground->green, foreground->blue, foreground->alpha * 0.6);
+      show_text_at (cr, layout, note_markup, x, bar_center, 0);
+    }
+}
+
 void
 _ps_flame_graph_draw (PsFlameGraph *self,
                       cairo_t      *cr,
@@ -654,7 +1088,7 @@ _ps_flame_graph_draw (PsFlameGraph *self,
   for (guint i = 0; i < self->frames->len; i++)
     {
       const Frame *frame = &g_array_index (self->frames, Frame, i);
-      double y = frame->depth * FRAME_HEIGHT;
+      double y = frames_top (self) + frame->depth * FRAME_HEIGHT;
       gboolean matches = node_matches (self, frame->node);
       double alpha = matches ? 1.0 : 0.25;
       GdkRGBA fill;
@@ -694,6 +1128,9 @@ _ps_flame_graph_draw (PsFlameGraph *self,
           cairo_stroke (cr);
         }
     }
+
+  if (self->diff != NULL)
+    draw_legend (self, cr, width, &foreground, dark);
 }
 
 static void
@@ -1157,7 +1594,7 @@ menu_action (GtkWidget  *widget,
     set_focus_node (self, self->zoom_node);
   frame = frame_of_node (self, gtk_widget_get_width (widget), self->focus_node);
   if (frame != NULL)
-    popup_menu_at (self, frame->x + MIN (frame->width / 2, 40), frame->depth * FRAME_HEIGHT + self->crumbs_height + FRAME_HEIGHT);
+    popup_menu_at (self, frame->x + MIN (frame->width / 2, 40), frames_top (self) + frame->depth * FRAME_HEIGHT + self->crumbs_height + FRAME_HEIGHT);
 }
 
 /* --- Layout of the widget -------------------------------------------------- */
@@ -1182,8 +1619,8 @@ ps_flame_graph_measure (GtkWidget      *widget,
     }
   else
     {
-      *minimum = crumbs_natural + 4 * FRAME_HEIGHT;
-      *natural = crumbs_natural + MAX (self->n_rows, 4) * FRAME_HEIGHT;
+      *minimum = crumbs_natural + frames_top (self) + 4 * FRAME_HEIGHT;
+      *natural = crumbs_natural + frames_top (self) + MAX (self->n_rows, 4) * FRAME_HEIGHT;
     }
 }
 
@@ -1228,6 +1665,7 @@ ps_flame_graph_dispose (GObject *object)
   g_clear_pointer (&self->crumbs, gtk_widget_unparent);
   g_clear_pointer (&self->menu, gtk_widget_unparent);
   g_clear_object (&self->tree);
+  g_clear_object (&self->diff);
 
   G_OBJECT_CLASS (ps_flame_graph_parent_class)->dispose (object);
 }
@@ -1266,6 +1704,15 @@ ps_flame_graph_get_property (GObject    *object,
     case PROP_COLOR_BY:
       g_value_set_enum (value, self->color_by);
       break;
+    case PROP_BASELINE:
+      g_value_set_object (value, self->diff);
+      break;
+    case PROP_DIFF_BY:
+      g_value_set_enum (value, self->diff_by);
+      break;
+    case PROP_DIFF_THRESHOLD:
+      g_value_set_double (value, self->diff_threshold);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1289,6 +1736,15 @@ ps_flame_graph_set_property (GObject      *object,
       break;
     case PROP_COLOR_BY:
       ps_flame_graph_set_color_by (self, g_value_get_enum (value));
+      break;
+    case PROP_BASELINE:
+      ps_flame_graph_set_baseline (self, g_value_get_object (value));
+      break;
+    case PROP_DIFF_BY:
+      ps_flame_graph_set_diff_by (self, g_value_get_enum (value));
+      break;
+    case PROP_DIFF_THRESHOLD:
+      ps_flame_graph_set_diff_threshold (self, g_value_get_double (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1324,6 +1780,19 @@ ps_flame_graph_class_init (PsFlameGraphClass *klass)
     g_param_spec_enum ("color-by", NULL, NULL,
                        PS_TYPE_FLAME_GRAPH_COLOR_BY, PS_FLAME_GRAPH_COLOR_BY_MODULE,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BASELINE] =
+    g_param_spec_object ("baseline", NULL, NULL,
+                         PS_TYPE_CALL_TREE_DIFF,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DIFF_BY] =
+    g_param_spec_enum ("diff-by", NULL, NULL,
+                       PS_TYPE_FLAME_GRAPH_DIFF_BY, PS_FLAME_GRAPH_DIFF_BY_SELF,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* In percentage points */
+  properties[PROP_DIFF_THRESHOLD] =
+    g_param_spec_double ("diff-threshold", NULL, NULL,
+                         0, 100, 1.0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* The function of a frame clicked or entered (not for the root) */
@@ -1380,18 +1849,29 @@ color_selected_cb (PsFlameGraph *self,
 }
 
 static void
+diff_by_selected_cb (PsFlameGraph *self,
+                     GParamSpec   *pspec,
+                     GtkDropDown  *dropdown)
+{
+  ps_flame_graph_set_diff_by (self, gtk_drop_down_get_selected (dropdown));
+}
+
+static void
 ps_flame_graph_init (PsFlameGraph *self)
 {
   GtkGesture *click = gtk_gesture_click_new ();
   GtkEventController *focus = gtk_event_controller_focus_new ();
   const char *value_names[PS_N_CALL_VALUES + 1] = { NULL };
   const char *color_names[] = { _("Colour by module"), _("Colour by own time"), NULL };
+  const char *diff_names[] = { _("Change in own time"), _("Change in total time"), NULL };
   GtkWidget *spacer;
 
   for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
     value_names[v] = value_title (v);
   self->value = PS_CALL_VALUE_ELAPSED_INCLUSIVE;
   self->color_by = PS_FLAME_GRAPH_COLOR_BY_MODULE;
+  self->diff_by = PS_FLAME_GRAPH_DIFF_BY_SELF;
+  self->diff_threshold = 1.0;
   self->transforms = g_array_new (FALSE, FALSE, sizeof (Transform));
   self->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
   self->layout_width = -1;
@@ -1447,6 +1927,13 @@ ps_flame_graph_init (PsFlameGraph *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Frame colour"), -1);
   g_signal_connect_swapped (self->color_dropdown, "notify::selected", G_CALLBACK (color_selected_cb), self);
   gtk_box_append (GTK_BOX (self->crumbs), self->color_dropdown);
+  self->diff_dropdown = gtk_drop_down_new_from_strings (diff_names);
+  gtk_widget_set_tooltip_text (self->diff_dropdown, _("Colour each frame by the change of its own or of its total share of the run, from the baseline (A) to this run (B): red for more, blue for less"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->diff_dropdown),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Compare by"), -1);
+  g_signal_connect_swapped (self->diff_dropdown, "notify::selected", G_CALLBACK (diff_by_selected_cb), self);
+  gtk_box_append (GTK_BOX (self->crumbs), self->diff_dropdown);
+  gtk_widget_set_visible (self->diff_dropdown, FALSE);
   gtk_widget_set_parent (self->crumbs, GTK_WIDGET (self));
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
@@ -1488,10 +1975,32 @@ update_matches (PsFlameGraph *self)
     }
 }
 
+static void tree_changed (PsFlameGraph *self);
+
+/* The tree or the baseline changed: copy the tree again, keeping the
+ * transforms */
+static void
+rebuild_base (PsFlameGraph *self)
+{
+  g_clear_pointer (&self->base, g_array_unref);
+  if (self->tree != NULL && ps_call_tree_has_top_down (self->tree))
+    self->base = build_base (self->tree, self->diff);
+  tree_changed (self);
+}
+
+/* A differential graph offers self or total instead of the normal colours */
+static void
+update_diff_controls (PsFlameGraph *self)
+{
+  gtk_widget_set_visible (self->color_dropdown, self->diff == NULL);
+  gtk_widget_set_visible (self->diff_dropdown, self->diff != NULL);
+}
+
 /* The transforms changed: derive the tree again from the base */
 static void
 tree_changed (PsFlameGraph *self)
 {
+  self->diff_scale = 0;
   g_clear_pointer (&self->nodes, g_array_unref);
   if (self->base != NULL)
     {
@@ -1527,13 +2036,104 @@ ps_flame_graph_set_tree (PsFlameGraph *self,
   if (!g_set_object (&self->tree, tree))
     return;
 
-  g_clear_pointer (&self->base, g_array_unref);
-  if (tree != NULL && ps_call_tree_has_top_down (tree))
-    self->base = build_base (tree);
+  if (self->diff != NULL && ps_call_tree_diff_get_b (self->diff) != tree)
+    {
+      g_clear_object (&self->diff);
+      update_diff_controls (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BASELINE]);
+    }
   g_array_set_size (self->transforms, 0);
   update_matches (self);
-  tree_changed (self);
+  rebuild_base (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TREE]);
+}
+
+void
+ps_flame_graph_set_baseline (PsFlameGraph   *self,
+                             PsCallTreeDiff *diff)
+{
+  g_return_if_fail (PS_IS_FLAME_GRAPH (self));
+  g_return_if_fail (diff == NULL || PS_IS_CALL_TREE_DIFF (diff));
+
+  if (!g_set_object (&self->diff, diff))
+    return;
+
+  if (diff != NULL && ps_call_tree_diff_get_b (diff) != self->tree)
+    {
+      g_set_object (&self->tree, ps_call_tree_diff_get_b (diff));
+      g_array_set_size (self->transforms, 0);
+      update_matches (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TREE]);
+    }
+  update_diff_controls (self);
+  rebuild_base (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BASELINE]);
+}
+
+PsCallTreeDiff *
+ps_flame_graph_get_baseline (PsFlameGraph *self)
+{
+  g_return_val_if_fail (PS_IS_FLAME_GRAPH (self), NULL);
+  return self->diff;
+}
+
+void
+ps_flame_graph_set_baseline_tree (PsFlameGraph *self,
+                                  PsCallTree   *baseline)
+{
+  g_autoptr(PsCallTreeDiff) diff = NULL;
+
+  g_return_if_fail (PS_IS_FLAME_GRAPH (self));
+  g_return_if_fail (baseline == NULL || PS_IS_CALL_TREE (baseline));
+  g_return_if_fail (baseline == NULL || self->tree != NULL);
+
+  if (baseline != NULL)
+    diff = ps_call_tree_diff_new (baseline, self->tree);
+  ps_flame_graph_set_baseline (self, diff);
+}
+
+PsFlameGraphDiffBy
+ps_flame_graph_get_diff_by (PsFlameGraph *self)
+{
+  g_return_val_if_fail (PS_IS_FLAME_GRAPH (self), PS_FLAME_GRAPH_DIFF_BY_SELF);
+  return self->diff_by;
+}
+
+void
+ps_flame_graph_set_diff_by (PsFlameGraph       *self,
+                            PsFlameGraphDiffBy  diff_by)
+{
+  g_return_if_fail (PS_IS_FLAME_GRAPH (self));
+  g_return_if_fail (diff_by <= PS_FLAME_GRAPH_DIFF_BY_TOTAL);
+
+  if (self->diff_by == diff_by)
+    return;
+  self->diff_by = diff_by;
+  if (gtk_drop_down_get_selected (GTK_DROP_DOWN (self->diff_dropdown)) != diff_by)
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (self->diff_dropdown), diff_by);
+  invalidate_diff_scale (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIFF_BY]);
+}
+
+double
+ps_flame_graph_get_diff_threshold (PsFlameGraph *self)
+{
+  g_return_val_if_fail (PS_IS_FLAME_GRAPH (self), 1.0);
+  return self->diff_threshold;
+}
+
+void
+ps_flame_graph_set_diff_threshold (PsFlameGraph *self,
+                                   double        threshold)
+{
+  g_return_if_fail (PS_IS_FLAME_GRAPH (self));
+  g_return_if_fail (threshold >= 0 && threshold <= 100);
+
+  if (self->diff_threshold == threshold)
+    return;
+  self->diff_threshold = threshold;
+  invalidate_diff_scale (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIFF_THRESHOLD]);
 }
 
 PsCallValue
@@ -1555,6 +2155,8 @@ ps_flame_graph_set_value (PsFlameGraph *self,
   self->value = value;
   if (gtk_drop_down_get_selected (GTK_DROP_DOWN (self->value_dropdown)) != value)
     gtk_drop_down_set_selected (GTK_DROP_DOWN (self->value_dropdown), value);
+  /* The clock of the comparison may have changed */
+  self->diff_scale = 0;
   update_accessible (self);
   invalidate_layout (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VALUE]);
@@ -1716,7 +2318,7 @@ _ps_flame_graph_get_frame (PsFlameGraph  *self,
     return FALSE;
 
   *x = frame->x;
-  *y = frame->depth * FRAME_HEIGHT;
+  *y = frames_top (self) + frame->depth * FRAME_HEIGHT;
   *frame_width = frame->width;
   *frame_height = FRAME_HEIGHT;
   return TRUE;
@@ -1824,4 +2426,35 @@ _ps_flame_graph_get_n_children (PsFlameGraph  *self,
        child = node_at (self->nodes, child)->next_sibling)
     n++;
   return n;
+}
+
+int
+_ps_flame_graph_get_draw_top (PsFlameGraph *self)
+{
+  return self->crumbs_height;
+}
+
+gboolean
+_ps_flame_graph_get_legend_bar (PsFlameGraph *self,
+                                int           width,
+                                double       *x,
+                                double       *y,
+                                double       *bar_width,
+                                double       *bar_height,
+                                double       *scale)
+{
+  g_autoptr(PangoLayout) layout = NULL;
+  LegendGeometry geometry;
+
+  if (self->diff == NULL || self->nodes == NULL)
+    return FALSE;
+
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  legend_geometry (self, layout, width, &geometry);
+  *x = geometry.bar_x;
+  *y = LEGEND_BAR_Y;
+  *bar_width = geometry.bar_width;
+  *bar_height = LEGEND_BAR_HEIGHT;
+  *scale = get_diff_scale (self);
+  return TRUE;
 }

@@ -11,12 +11,19 @@
  * profiler offers (focus on a function, merge a function into its callers,
  * collapse direct recursion) derive a simplified tree inside the widget and
  * can be undone one at a time.
+ *
+ * With a baseline (a PsCallTreeDiff whose B is the tree shown), the graph
+ * is differential: B's frames keep their widths and each is coloured by
+ * the change of its share of the run, in percentage points, from A to B:
+ * red where B spends more, blue where it spends less, grey within the
+ * threshold. A legend above the frames gives the scale.
  */
 #pragma once
 
 #include <gtk/gtk.h>
 
 #include "ps-call-tree.h"
+#include "ps-call-tree-diff.h"
 
 G_BEGIN_DECLS
 
@@ -28,6 +35,17 @@ typedef enum
 
 #define PS_TYPE_FLAME_GRAPH_COLOR_BY (ps_flame_graph_color_by_get_type ())
 GType ps_flame_graph_color_by_get_type (void) G_GNUC_CONST;
+
+/* What a differential graph colours by: the change of a frame's own
+ * (exclusive) share or of its total (inclusive) share */
+typedef enum
+{
+  PS_FLAME_GRAPH_DIFF_BY_SELF,
+  PS_FLAME_GRAPH_DIFF_BY_TOTAL,
+} PsFlameGraphDiffBy;
+
+#define PS_TYPE_FLAME_GRAPH_DIFF_BY (ps_flame_graph_diff_by_get_type ())
+GType ps_flame_graph_diff_by_get_type (void) G_GNUC_CONST;
 
 typedef enum
 {
@@ -56,6 +74,25 @@ void                ps_flame_graph_set_basis          (PsFlameGraph        *self
                                                        PsCallBasis          basis);
 void                ps_flame_graph_set_search         (PsFlameGraph        *self,
                                                        const char          *text);
+
+/* The differential mode. A baseline shows its B tree (set as the tree if
+ * it is another one; transforms are kept when it is the same) coloured
+ * against A; NULL goes back to the normal colours. Setting another tree
+ * drops a baseline whose B it is not. The clock (elapsed or application)
+ * follows the value shown. */
+void                ps_flame_graph_set_baseline       (PsFlameGraph        *self,
+                                                       PsCallTreeDiff      *diff);
+PsCallTreeDiff     *ps_flame_graph_get_baseline       (PsFlameGraph        *self);
+/* The same with A's tree, against the tree shown now (which must be set) */
+void                ps_flame_graph_set_baseline_tree  (PsFlameGraph        *self,
+                                                       PsCallTree          *baseline);
+PsFlameGraphDiffBy  ps_flame_graph_get_diff_by        (PsFlameGraph        *self);
+void                ps_flame_graph_set_diff_by        (PsFlameGraph        *self,
+                                                       PsFlameGraphDiffBy   diff_by);
+/* Changes smaller than this, in percentage points, are grey (default 1) */
+double              ps_flame_graph_get_diff_threshold (PsFlameGraph        *self);
+void                ps_flame_graph_set_diff_threshold (PsFlameGraph        *self,
+                                                       double               threshold);
 
 /* Transforms, applied in order on the top-down tree; a transform resets
  * the zoom. Functions are those of the tree. */

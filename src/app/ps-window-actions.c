@@ -10,6 +10,8 @@
 #include "ps-format.h"
 #include "ps-window-private.h"
 
+static char *escape_mnemonics (const char *text);
+
 static void
 open_files (PsWindow   *self,
             GListModel *files)
@@ -52,6 +54,195 @@ create_filters (void)
   g_list_store_append (filters, all);
 
   return filters;
+}
+
+/* Compare With File…: the current run is A, the chosen file B */
+static void
+compare_with (PsWindow *self,
+              GFile    *file_b)
+{
+  PsRunPage *page = ps_window_get_current_page (self);
+
+  if (page != NULL && file_b != NULL)
+    ps_window_compare_files (self, ps_run_page_get_file (page), file_b);
+}
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+
+static void
+compare_dialog_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(PsWindow) self = user_data;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  file = gtk_file_dialog_open_finish (GTK_FILE_DIALOG (object), result, &error);
+  if (file == NULL)
+    {
+      if (!g_error_matches (error, GTK_DIALOG_ERROR, GTK_DIALOG_ERROR_DISMISSED))
+        g_warning ("Could not choose a file: %s", error->message);
+      return;
+    }
+
+  compare_with (self, file);
+}
+
+static void
+compare_with_file_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  PsWindow *self = PS_WINDOW (widget);
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+  g_autoptr(GListStore) filters = create_filters ();
+
+  gtk_file_dialog_set_title (dialog, _("Compare With"));
+  gtk_file_dialog_set_modal (dialog, TRUE);
+  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
+  gtk_file_dialog_open (dialog, GTK_WINDOW (self), NULL, compare_dialog_cb, g_object_ref (self));
+}
+
+#else /* GTK < 4.10 */
+
+static void
+compare_response_cb (GtkNativeDialog *dialog,
+                     int              response,
+                     PsWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      compare_with (self, file);
+    }
+
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+compare_with_file_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  PsWindow *self = PS_WINDOW (widget);
+  g_autoptr(GListStore) filters = create_filters ();
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (_("Compare With"),
+                                        GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN,
+                                        _("C_ompare"),
+                                        _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (filters)); i++)
+    {
+      g_autoptr(GtkFileFilter) filter = g_list_model_get_item (G_LIST_MODEL (filters), i);
+
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+    }
+
+  g_signal_connect_object (dialog, "response", G_CALLBACK (compare_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+#endif
+
+/* Compare With → another open run: the URIs of A and B */
+static void
+compare_uris_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  const char *uri_a, *uri_b;
+  g_autoptr(GFile) file_a = NULL;
+  g_autoptr(GFile) file_b = NULL;
+
+  g_variant_get (parameter, "(&s&s)", &uri_a, &uri_b);
+  file_a = g_file_new_for_uri (uri_a);
+  file_b = g_file_new_for_uri (uri_b);
+  ps_window_compare_files (PS_WINDOW (widget), file_a, file_b);
+}
+
+static void
+tab_menu_closed_cb (GtkPopover *popover)
+{
+  /* After the action of the chosen item ran */
+  g_idle_add_once ((GSourceOnceFunc)gtk_widget_unparent, popover);
+}
+
+static void
+tab_pressed_cb (GtkGestureClick *gesture,
+                int              n_press,
+                double           x,
+                double           y,
+                PsWindow        *self)
+{
+  GtkWidget *tab_label = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  GtkWidget *page = g_object_get_data (G_OBJECT (tab_label), "ps-page");
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) file_section = g_menu_new ();
+  g_autoptr(GMenu) runs_section = g_menu_new ();
+  g_autofree char *uri_a = NULL;
+  GtkWidget *popover;
+  guint n_pages;
+
+  if (!PS_IS_RUN_PAGE (page))
+    return;
+
+  /* The menu is about this tab: make it the current one */
+  gtk_notebook_set_current_page (self->notebook, gtk_notebook_page_num (self->notebook, page));
+  uri_a = g_file_get_uri (ps_run_page_get_file (PS_RUN_PAGE (page)));
+
+  g_menu_append (file_section, _("Compare With _File…"), "win.compare-with-file");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (file_section));
+
+  n_pages = gtk_notebook_get_n_pages (self->notebook);
+  for (guint i = 0; i < n_pages; i++)
+    {
+      GtkWidget *other = gtk_notebook_get_nth_page (self->notebook, i);
+      g_autofree char *uri_b = NULL;
+      g_autofree char *label = NULL;
+      g_autoptr(GMenuItem) item = NULL;
+
+      if (other == page || !PS_IS_RUN_PAGE (other))
+        continue;
+      uri_b = g_file_get_uri (ps_run_page_get_file (PS_RUN_PAGE (other)));
+      {
+        g_autofree char *title = escape_mnemonics (ps_run_page_get_title (PS_RUN_PAGE (other)));
+
+        /* Translators: a menu item; %s is the file name of another open run */
+        label = g_strdup_printf (_("Compare With %s"), title);
+      }
+      item = g_menu_item_new (label, NULL);
+      g_menu_item_set_action_and_target (item, "win.compare-uris", "(ss)", uri_a, uri_b);
+      g_menu_append_item (runs_section, item);
+    }
+  if (g_menu_model_get_n_items (G_MENU_MODEL (runs_section)) > 0)
+    g_menu_append_section (menu, NULL, G_MENU_MODEL (runs_section));
+
+  popover = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
+  gtk_widget_set_parent (popover, tab_label);
+  gtk_popover_set_pointing_to (GTK_POPOVER (popover), &(GdkRectangle) { (int)x, (int)y, 1, 1 });
+  gtk_popover_set_has_arrow (GTK_POPOVER (popover), FALSE);
+  g_signal_connect (popover, "closed", G_CALLBACK (tab_menu_closed_cb), NULL);
+  gtk_popover_popup (GTK_POPOVER (popover));
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+void
+_ps_window_add_tab_menu (PsWindow  *self,
+                         GtkWidget *tab_label,
+                         GtkWidget *page)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  g_object_set_data (G_OBJECT (tab_label), "ps-page", page);
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect_object (click, "pressed", G_CALLBACK (tab_pressed_cb), self, 0);
+  gtk_widget_add_controller (tab_label, GTK_EVENT_CONTROLLER (click));
 }
 
 #if GTK_CHECK_VERSION (4, 10, 0)
@@ -156,10 +347,10 @@ close_tab_action (GtkWidget  *widget,
                   GVariant   *parameter)
 {
   PsWindow *self = PS_WINDOW (widget);
-  PsRunPage *page = ps_window_get_current_page (self);
+  GtkWidget *child = _ps_window_get_current_child (self);
 
-  if (page != NULL)
-    ps_window_close_page (self, page);
+  if (child != NULL)
+    _ps_window_close_child (self, child);
 }
 
 void
@@ -168,6 +359,8 @@ _ps_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-with-file", NULL, compare_with_file_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-uris", "(ss)", compare_uris_action);
 
   /* Also when the window is used without the application's accelerators */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
@@ -175,10 +368,20 @@ _ps_window_class_init_actions (GtkWidgetClass *widget_class)
 }
 
 void
-_ps_window_update_actions (PsWindow *self)
+_ps_window_update_actions_for (PsWindow  *self,
+                               GtkWidget *child)
 {
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab",
                                  ps_window_get_n_pages (self) > 0);
+  /* Compare With… compares the run of the current tab */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-with-file",
+                                 PS_IS_RUN_PAGE (child));
+}
+
+void
+_ps_window_update_actions (PsWindow *self)
+{
+  _ps_window_update_actions_for (self, _ps_window_get_current_child (self));
 }
 
 /* Recent files */

@@ -4,7 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Like the other ways in, a drop ends in ps_window_open_file(); under
- * Flatpak the files arrive through the document portal.
+ * Flatpak the files arrive through the document portal. Exactly two files
+ * dropped at once are compared (ps_window_compare_files()): yesterday's
+ * and today's log, the first as A.
  */
 #include "config.h"
 
@@ -27,6 +29,12 @@ drop_cb (GtkDropTarget *target,
   files = gdk_file_list_get_files (file_list);
   if (files == NULL)
     return FALSE;
+
+  if (g_slist_length (files) == 2)
+    {
+      ps_window_compare_files (self, G_FILE (files->data), G_FILE (files->next->data));
+      return TRUE;
+    }
 
   for (GSList *l = files; l != NULL; l = l->next)
     ps_window_open_file (self, G_FILE (l->data));

@@ -30,9 +30,21 @@ struct _PsWindow
 void        _ps_window_class_init_actions (GtkWidgetClass *widget_class);
 void        _ps_window_init_actions       (PsWindow       *self);
 void        _ps_window_update_actions     (PsWindow       *self);
+/* While the notebook switches to child (not yet its current page) */
+void        _ps_window_update_actions_for (PsWindow       *self,
+                                           GtkWidget      *child);
+/* A right click on a run's tab: Compare With File…, Compare With (run) */
+void        _ps_window_add_tab_menu       (PsWindow       *self,
+                                           GtkWidget      *tab_label,
+                                           GtkWidget      *page);
 void        _ps_window_add_recent         (PsWindow       *self,
                                            GFile          *file);
 void        _ps_window_update_recent_menu (PsWindow       *self);
+
+/* ps-window.c: a tab, run or comparison */
+void        _ps_window_close_child        (PsWindow       *self,
+                                           GtkWidget      *child);
+GtkWidget  *_ps_window_get_current_child  (PsWindow       *self);
 
 /* ps-window-dnd.c */
 void        _ps_window_init_dnd           (PsWindow       *self);

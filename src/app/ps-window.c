@@ -16,14 +16,23 @@
 
 G_DEFINE_FINAL_TYPE (PsWindow, ps_window, GTK_TYPE_APPLICATION_WINDOW)
 
+static const char *
+child_title (GtkWidget *child)
+{
+  if (PS_IS_RUN_PAGE (child))
+    return ps_run_page_get_title (PS_RUN_PAGE (child));
+  if (PS_IS_COMPARE_PAGE (child))
+    return ps_compare_page_get_title (PS_COMPARE_PAGE (child));
+  return NULL;
+}
+
 static void
 update_title (PsWindow  *self,
-              PsRunPage *page)
+              GtkWidget *child)
 {
-  if (page != NULL)
-    gtk_window_set_title (GTK_WINDOW (self), ps_run_page_get_title (page));
-  else
-    gtk_window_set_title (GTK_WINDOW (self), _("Perfscope"));
+  const char *title = child != NULL ? child_title (child) : NULL;
+
+  gtk_window_set_title (GTK_WINDOW (self), title != NULL ? title : _("Perfscope"));
 }
 
 static void
@@ -40,7 +49,7 @@ notebook_pages_changed_cb (PsWindow    *self,
 
   n_pages = gtk_notebook_get_n_pages (notebook);
   gtk_stack_set_visible_child_name (self->stack, n_pages > 0 ? "runs" : "empty");
-  update_title (self, ps_window_get_current_page (self));
+  update_title (self, _ps_window_get_current_child (self));
   _ps_window_update_actions (self);
 }
 
@@ -51,8 +60,8 @@ notebook_switch_page_cb (PsWindow    *self,
                          GtkNotebook *notebook)
 {
   /* The notebook's current page is still the old one here */
-  if (PS_IS_RUN_PAGE (child))
-    update_title (self, PS_RUN_PAGE (child));
+  update_title (self, child);
+  _ps_window_update_actions_for (self, child);
 }
 
 static void
@@ -69,28 +78,29 @@ page_state_changed_cb (PsWindow   *self,
 
 static void
 page_close_requested_cb (PsWindow  *self,
-                         PsRunPage *page)
+                         GtkWidget *child)
 {
-  ps_window_close_page (self, page);
+  _ps_window_close_child (self, child);
 }
 
 static void
 tab_close_clicked_cb (PsWindow  *self,
                       GtkButton *button)
 {
-  PsRunPage *page = g_object_get_data (G_OBJECT (button), "ps-run-page");
+  GtkWidget *child = g_object_get_data (G_OBJECT (button), "ps-page");
 
-  ps_window_close_page (self, page);
+  _ps_window_close_child (self, child);
 }
 
 static GtkWidget *
-create_tab_label (PsWindow  *self,
-                  PsRunPage *page)
+create_tab_label (PsWindow   *self,
+                  GtkWidget  *page,
+                  const char *title,
+                  const char *path)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *label = gtk_label_new (ps_run_page_get_title (page));
+  GtkWidget *label = gtk_label_new (title);
   GtkWidget *button = gtk_button_new_from_icon_name ("window-close-symbolic");
-  g_autofree char *path = g_file_get_parse_name (ps_run_page_get_file (page));
   g_autofree char *close_label = NULL;
 
   gtk_widget_add_css_class (box, "tab-label");
@@ -105,16 +115,17 @@ create_tab_label (PsWindow  *self,
   gtk_widget_set_focus_on_click (button, FALSE);
   gtk_widget_set_tooltip_text (button, _("Close Tab (Ctrl+W)"));
   /* Translators: accessible name of a tab's close button; %s is a file name */
-  close_label = g_strdup_printf (_("Close %s"), ps_run_page_get_title (page));
+  close_label = g_strdup_printf (_("Close %s"), title);
   gtk_accessible_update_property (GTK_ACCESSIBLE (button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, close_label,
                                   -1);
-  g_object_set_data (G_OBJECT (button), "ps-run-page", page);
+  g_object_set_data (G_OBJECT (button), "ps-page", page);
   g_signal_connect_object (button, "clicked", G_CALLBACK (tab_close_clicked_cb),
                            self, G_CONNECT_SWAPPED);
 
   gtk_box_append (GTK_BOX (box), label);
   gtk_box_append (GTK_BOX (box), button);
+  _ps_window_add_tab_menu (self, box, page);
 
   return box;
 }
@@ -164,25 +175,67 @@ ps_window_open_file (PsWindow *self,
   g_signal_connect_object (page, "close-requested", G_CALLBACK (page_close_requested_cb),
                            self, G_CONNECT_SWAPPED);
 
-  index = gtk_notebook_append_page (self->notebook, GTK_WIDGET (page), create_tab_label (self, page));
+  {
+    g_autofree char *path = g_file_get_parse_name (file);
+
+    index = gtk_notebook_append_page (self->notebook, GTK_WIDGET (page),
+                                      create_tab_label (self, GTK_WIDGET (page), ps_run_page_get_title (page), path));
+  }
   gtk_notebook_set_tab_reorderable (self->notebook, GTK_WIDGET (page), TRUE);
   gtk_notebook_set_current_page (self->notebook, index);
 
   ps_run_page_load (page);
 }
 
+PsComparePage *
+ps_window_compare_files (PsWindow *self,
+                         GFile    *file_a,
+                         GFile    *file_b)
+{
+  PsComparePage *page;
+  g_autofree char *path_a = NULL;
+  g_autofree char *path_b = NULL;
+  g_autofree char *tooltip = NULL;
+  int index;
+
+  g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (file_a), NULL);
+  g_return_val_if_fail (G_IS_FILE (file_b), NULL);
+
+  page = PS_COMPARE_PAGE (ps_compare_page_new (file_a, file_b));
+  g_signal_connect_object (page, "close-requested", G_CALLBACK (page_close_requested_cb),
+                           self, G_CONNECT_SWAPPED);
+
+  path_a = g_file_get_parse_name (file_a);
+  path_b = g_file_get_parse_name (file_b);
+  tooltip = g_strdup_printf ("%s\n%s", path_a, path_b);
+  index = gtk_notebook_append_page (self->notebook, GTK_WIDGET (page),
+                                    create_tab_label (self, GTK_WIDGET (page),
+                                                      ps_compare_page_get_title (page), tooltip));
+  gtk_notebook_set_tab_reorderable (self->notebook, GTK_WIDGET (page), TRUE);
+  gtk_notebook_set_current_page (self->notebook, index);
+
+  ps_compare_page_load (page);
+  return page;
+}
+
+GtkWidget *
+_ps_window_get_current_child (PsWindow *self)
+{
+  int current = gtk_notebook_get_current_page (self->notebook);
+
+  return current >= 0 ? gtk_notebook_get_nth_page (self->notebook, current) : NULL;
+}
+
 PsRunPage *
 ps_window_get_current_page (PsWindow *self)
 {
-  int current;
+  GtkWidget *child;
 
   g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
 
-  current = gtk_notebook_get_current_page (self->notebook);
-  if (current < 0)
-    return NULL;
-
-  return PS_RUN_PAGE (gtk_notebook_get_nth_page (self->notebook, current));
+  child = _ps_window_get_current_child (self);
+  return PS_IS_RUN_PAGE (child) ? PS_RUN_PAGE (child) : NULL;
 }
 
 guint
@@ -199,25 +252,44 @@ ps_window_get_page (PsWindow *self,
   g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
   g_return_val_if_fail (index < ps_window_get_n_pages (self), NULL);
 
-  return PS_RUN_PAGE (gtk_notebook_get_nth_page (self->notebook, index));
+  {
+    GtkWidget *child = gtk_notebook_get_nth_page (self->notebook, index);
+
+    return PS_IS_RUN_PAGE (child) ? PS_RUN_PAGE (child) : NULL;
+  }
+}
+
+static void
+cancel_child (GtkWidget *child)
+{
+  if (PS_IS_RUN_PAGE (child))
+    ps_run_page_cancel (PS_RUN_PAGE (child));
+  else if (PS_IS_COMPARE_PAGE (child))
+    ps_compare_page_cancel (PS_COMPARE_PAGE (child));
+}
+
+void
+_ps_window_close_child (PsWindow  *self,
+                        GtkWidget *child)
+{
+  int index = gtk_notebook_page_num (self->notebook, child);
+
+  if (index < 0)
+    return;
+
+  /* Stop the worker now rather than when the last reference goes */
+  cancel_child (child);
+  gtk_notebook_remove_page (self->notebook, index);
 }
 
 void
 ps_window_close_page (PsWindow  *self,
                       PsRunPage *page)
 {
-  int index;
-
   g_return_if_fail (PS_IS_WINDOW (self));
   g_return_if_fail (PS_IS_RUN_PAGE (page));
 
-  index = gtk_notebook_page_num (self->notebook, GTK_WIDGET (page));
-  if (index < 0)
-    return;
-
-  /* Stop the worker now rather than when the last reference goes */
-  ps_run_page_cancel (page);
-  gtk_notebook_remove_page (self->notebook, index);
+  _ps_window_close_child (self, GTK_WIDGET (page));
 }
 
 const char *
@@ -238,7 +310,7 @@ ps_window_dispose (GObject *object)
       guint n_pages = gtk_notebook_get_n_pages (self->notebook);
 
       for (guint i = 0; i < n_pages; i++)
-        ps_run_page_cancel (PS_RUN_PAGE (gtk_notebook_get_nth_page (self->notebook, i)));
+        cancel_child (gtk_notebook_get_nth_page (self->notebook, i));
 
       /* GtkWindow drops its children itself (no dispose_template for a
        * window); their signals must not reach a half-disposed window. */
@@ -259,6 +331,7 @@ ps_window_class_init (PsWindowClass *klass)
   object_class->dispose = ps_window_dispose;
 
   g_type_ensure (PS_TYPE_RUN_PAGE);
+  g_type_ensure (PS_TYPE_COMPARE_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-window.ui");
   gtk_widget_class_bind_template_child (widget_class, PsWindow, stack);

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "ps-application.h"
+#include "ps-compare-page.h"
 #include "ps-run-page.h"
 
 G_BEGIN_DECLS
@@ -21,8 +22,16 @@ PsWindow  *ps_window_new              (PsApplication *application);
  * (and reloaded if it failed or was cancelled). */
 void       ps_window_open_file        (PsWindow      *self,
                                        GFile         *file);
+/* Compares two runs in a tab of their own: --compare A B, two files
+ * dropped at once, and Compare With… all end here. Each run loads as an
+ * opened file does. */
+PsComparePage *ps_window_compare_files (PsWindow     *self,
+                                        GFile        *file_a,
+                                        GFile        *file_b);
+/* The current tab when it shows one run, else NULL */
 PsRunPage *ps_window_get_current_page (PsWindow      *self);
 guint      ps_window_get_n_pages      (PsWindow      *self);
+/* NULL when that tab is a comparison */
 PsRunPage *ps_window_get_page         (PsWindow      *self,
                                        guint          index);
 void       ps_window_close_page       (PsWindow      *self,

@@ -1,0 +1,49 @@
+/* ps-compare-export.h — a comparison of two runs as CSV and as Markdown
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Plain GLib (no GTK), so that perfscope-cli can write the same text: the
+ * comparison page exports the rows it shows, the CLI would pass all of a
+ * PsRunDiff's rows. Issue 8 ("Export").
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "ps-run-diff.h"
+
+G_BEGIN_DECLS
+
+/* A value in its unit, for people: "12.300 ms" (unit "s"), "9.6 MiB"
+ * ("bytes"), "42.50 %" ("percent"), "1,204 ticks"; "–" for NaN. With
+ * signed, a "+" or "−" in front (deltas). */
+char *ps_compare_export_format_value (double      value,
+                                      const char *unit,
+                                      gboolean    is_signed);
+/* "1.74×", "–" for NaN */
+char *ps_compare_export_format_ratio (double      ratio);
+/* "0.029", "< 0.001", "–" for NaN */
+char *ps_compare_export_format_p_value (double    p_value);
+
+/* Appends a header line and one line per row, in the order given. Numbers
+ * are locale-independent and in the unit of the row (the "unit" column);
+ * when all rows share a unit, the headers of the values name it too
+ * ("a_mean (s)"). Sides a row does not have are empty. */
+void  ps_compare_export_csv          (GString             *out,
+                                      const PsRunDiffRow * const *rows,
+                                      guint                n_rows);
+
+/* Appends a Markdown summary for a bug report: the files, how rows were
+ * matched, the count of each change, then tables of at most max_rows
+ * regressions (largest ratio first) and improvements (smallest first)
+ * with their means in their units, then the rows on one side only. */
+void  ps_compare_export_markdown     (GString             *out,
+                                      const char          *name_a,
+                                      const char          *name_b,
+                                      PsRunDiffMatch       matched,
+                                      const PsRunDiffRow * const *rows,
+                                      guint                n_rows,
+                                      guint                max_rows);
+
+G_END_DECLS

@@ -1,0 +1,50 @@
+/* ps-compare-page-private.h — what tests look at inside a PsComparePage
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "ps-compare-page.h"
+#include "ps-run-page.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PS_COMPARE_FILTER_ALL,
+  PS_COMPARE_FILTER_REGRESSIONS,
+  PS_COMPARE_FILTER_IMPROVEMENTS,
+  PS_COMPARE_FILTER_CHANGED,     /* any significant change */
+  PS_COMPARE_FILTER_ONE_SIDE,    /* rows of one run only */
+} PsCompareFilter;
+
+/* TRUE once the table shows a computed comparison */
+gboolean       ps_compare_page_is_ready       (PsComparePage  *self);
+PsRunPage     *ps_compare_page_get_run_page   (PsComparePage  *self,
+                                               guint           side);
+GtkColumnView *ps_compare_page_get_column_view (PsComparePage *self);
+/* The rows shown (PsCompareRow), filtered and sorted as on screen */
+GListModel    *ps_compare_page_get_rows       (PsComparePage  *self);
+void           ps_compare_page_set_filter     (PsComparePage  *self,
+                                               PsCompareFilter filter);
+void           ps_compare_page_set_search     (PsComparePage  *self,
+                                               const char     *text);
+/* Sorts by the column of that id ("name", "a-mean", "ratio", …) */
+void           ps_compare_page_sort_by        (PsComparePage  *self,
+                                               const char     *column_id,
+                                               GtkSortType     order);
+/* The text of the cell of that column in the shown row at position */
+char          *ps_compare_page_get_cell_text  (PsComparePage  *self,
+                                               guint           position,
+                                               const char     *column_id);
+void           ps_compare_page_set_offset_ms  (PsComparePage  *self,
+                                               double          offset_ms);
+void           ps_compare_page_set_stacked    (PsComparePage  *self,
+                                               gboolean        stacked);
+const char    *ps_compare_page_get_header_text (PsComparePage *self);
+/* What Export as CSV… writes and Copy Markdown Summary copies */
+char          *ps_compare_page_dup_csv        (PsComparePage  *self);
+char          *ps_compare_page_dup_markdown   (PsComparePage  *self);
+
+G_END_DECLS

@@ -1,0 +1,1570 @@
+/* ps-compare-page.c — two runs compared in a tab: the diff table and the
+ * runs side by side
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: cli.md "diff"; issue 8. Each run is a PsRunPage of its own, so it
+ * loads exactly as an opened file does (progress, errors, cancel) and
+ * shows its usual views; once both are read, ps_run_diff_new () compares
+ * the stores in a worker thread and the table shows its rows, the numbers
+ * perfscope-cli diff prints. The two runs' sessions follow each other's
+ * visible range and selection: both start at 0, B shifted by the offset
+ * the user sets.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "ps-compare-export.h"
+#include "ps-compare-page-private.h"
+#include "ps-compare-row.h"
+#include "ps-format.h"
+#include "ps-run-page-private.h"
+#include "ps-session.h"
+#include "ps-view-util.h"
+
+#define MARKDOWN_MAX_ROWS 10
+#define NS_PER_MS 1000000.0
+
+/* The change next to the name: what the user looks for first */
+typedef enum
+{
+  COL_NAME,
+  COL_CHANGE,
+  COL_KIND,
+  COL_UNIT,
+  COL_A_COUNT,
+  COL_A_MEAN,
+  COL_A_MEDIAN,
+  COL_A_P95,
+  COL_A_TOTAL,
+  COL_B_COUNT,
+  COL_B_MEAN,
+  COL_B_MEDIAN,
+  COL_B_P95,
+  COL_B_TOTAL,
+  COL_DELTA_MEAN,
+  COL_RATIO,
+  COL_P_VALUE,
+  N_COLUMNS
+} Column;
+
+static const struct
+{
+  const char *id;
+  const char *title;      /* N_() */
+  gboolean    numeric;
+} columns[N_COLUMNS] = {
+  [COL_NAME]       = { "name", N_("Name"), FALSE },
+  [COL_CHANGE]     = { "change", N_("Change"), FALSE },
+  [COL_KIND]       = { "kind", N_("Kind"), FALSE },
+  [COL_UNIT]       = { "unit", N_("Unit"), FALSE },
+  [COL_A_COUNT]    = { "a-count", N_("A Count"), TRUE },
+  [COL_A_MEAN]     = { "a-mean", N_("A Mean"), TRUE },
+  [COL_A_MEDIAN]   = { "a-median", N_("A Median"), TRUE },
+  [COL_A_P95]      = { "a-p95", N_("A P95"), TRUE },
+  [COL_A_TOTAL]    = { "a-total", N_("A Total"), TRUE },
+  [COL_B_COUNT]    = { "b-count", N_("B Count"), TRUE },
+  [COL_B_MEAN]     = { "b-mean", N_("B Mean"), TRUE },
+  [COL_B_MEDIAN]   = { "b-median", N_("B Median"), TRUE },
+  [COL_B_P95]      = { "b-p95", N_("B P95"), TRUE },
+  [COL_B_TOTAL]    = { "b-total", N_("B Total"), TRUE },
+  [COL_DELTA_MEAN] = { "delta-mean", N_("Δ Mean"), TRUE },
+  [COL_RATIO]      = { "ratio", N_("Ratio"), TRUE },
+  [COL_P_VALUE]    = { "p-value", N_("p-Value"), TRUE },
+};
+
+struct _PsComparePage
+{
+  GtkWidget        parent_instance;
+
+  GFile           *files[2];
+  char            *title;
+  PsRunPage       *run_pages[2];
+  PsSession       *sessions[2];
+  gulong           range_handlers[2];
+  gulong           selection_handlers[2];
+  gboolean         syncing;
+  double           offset_ms;
+
+  GCancellable    *cancellable;
+  PsEventStore    *diffed_stores[2];   /* of the diff computed or being computed */
+  PsRunDiff       *diff;
+  gboolean         ready;
+
+  GListStore      *rows;
+  GtkCustomFilter *filter;
+  GtkFilterListModel *filtered;
+  GtkSortListModel *sorted;
+  GtkSingleSelection *selection;
+  PsCompareFilter  filter_mode;
+  char            *search;             /* casefolded, NULL for none */
+  GtkColumnViewColumn *column_widgets[N_COLUMNS];
+
+  /* Template widgets */
+  GtkPaned        *paned;
+  GtkLabel        *title_label;
+  GtkLabel        *details_label;
+  GtkLabel        *regressions_label;
+  GtkLabel        *improvements_label;
+  GtkLabel        *one_side_label;
+  GtkToggleButton *filter_all;
+  GtkToggleButton *filter_regressions;
+  GtkToggleButton *filter_improvements;
+  GtkToggleButton *filter_changed;
+  GtkToggleButton *filter_one_side;
+  GtkSearchEntry  *search_entry;
+  GtkLabel        *status_label;
+  GtkStack        *table_stack;
+  GtkSpinner      *spinner;
+  GtkLabel        *busy_label;
+  GtkLabel        *failed_label;
+  GtkColumnView   *column_view;
+  GtkSpinButton   *offset_spin;
+  GtkToggleButton *side_by_side_button;
+  GtkToggleButton *stacked_button;
+  GtkPaned        *runs_paned;
+  GtkBox          *run_a_box;
+  GtkBox          *run_b_box;
+  GtkLabel        *run_a_label;
+  GtkLabel        *run_b_label;
+};
+
+enum {
+  PROP_0,
+  PROP_FILE_A,
+  PROP_FILE_B,
+  PROP_TITLE,
+  N_PROPS
+};
+
+enum {
+  CLOSE_REQUESTED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (PsComparePage, ps_compare_page, GTK_TYPE_WIDGET)
+
+/* Values and their text */
+
+static double
+column_value (const PsRunDiffRow *row,
+              Column              column)
+{
+  switch (column)
+    {
+    case COL_A_COUNT:    return row->has_a ? (double)row->a.count : NAN;
+    case COL_A_MEAN:     return row->has_a ? row->a.mean : NAN;
+    case COL_A_MEDIAN:   return row->has_a ? row->a.median : NAN;
+    case COL_A_P95:      return row->has_a ? row->a.p95 : NAN;
+    case COL_A_TOTAL:    return row->has_a ? row->a.sum : NAN;
+    case COL_B_COUNT:    return row->has_b ? (double)row->b.count : NAN;
+    case COL_B_MEAN:     return row->has_b ? row->b.mean : NAN;
+    case COL_B_MEDIAN:   return row->has_b ? row->b.median : NAN;
+    case COL_B_P95:      return row->has_b ? row->b.p95 : NAN;
+    case COL_B_TOTAL:    return row->has_b ? row->b.sum : NAN;
+    case COL_DELTA_MEAN: return row->delta_mean;
+    case COL_RATIO:      return row->ratio_mean;
+    case COL_P_VALUE:    return row->p_value;
+    case COL_NAME:
+    case COL_KIND:
+    case COL_UNIT:
+    case COL_CHANGE:
+    case N_COLUMNS:
+    default:
+      return NAN;
+    }
+}
+
+static const char *
+kind_label (const char *kind)
+{
+  if (g_strcmp0 (kind, "duration") == 0)
+    return _("Duration");
+  if (g_strcmp0 (kind, "cpu") == 0)
+    return _("CPU");
+  if (g_strcmp0 (kind, "memory") == 0)
+    return _("Memory");
+  if (g_strcmp0 (kind, "span") == 0)
+    return _("Span");
+  if (g_strcmp0 (kind, "counter") == 0)
+    return _("Counter");
+  if (g_strcmp0 (kind, "function") == 0)
+    return _("Function");
+  return kind;
+}
+
+static const char *
+change_label (const PsRunDiffRow *row)
+{
+  if (!row->has_b)
+    return _("Only in A");
+  if (!row->has_a)
+    return _("Only in B");
+  switch (row->change)
+    {
+    case PS_RUN_DIFF_REGRESSION:  return _("Regression");
+    case PS_RUN_DIFF_IMPROVEMENT: return _("Improvement");
+    case PS_RUN_DIFF_CHANGED:     return _("Changed");
+    case PS_RUN_DIFF_UNCHANGED:
+    default:                      return _("Unchanged");
+    }
+}
+
+static const char *
+change_icon (const PsRunDiffRow *row)
+{
+  if (!row->has_b)
+    return "list-remove-symbolic";
+  if (!row->has_a)
+    return "list-add-symbolic";
+  switch (row->change)
+    {
+    case PS_RUN_DIFF_REGRESSION:  return "go-up-symbolic";
+    case PS_RUN_DIFF_IMPROVEMENT: return "go-down-symbolic";
+    case PS_RUN_DIFF_CHANGED:     return "dialog-information-symbolic";
+    case PS_RUN_DIFF_UNCHANGED:
+    default:                      return NULL;
+    }
+}
+
+static const char *
+change_css_class (const PsRunDiffRow *row)
+{
+  if (!row->has_a || !row->has_b)
+    return "one-side";
+  switch (row->change)
+    {
+    case PS_RUN_DIFF_REGRESSION:  return "regression";
+    case PS_RUN_DIFF_IMPROVEMENT: return "improvement";
+    case PS_RUN_DIFF_CHANGED:     return "changed";
+    case PS_RUN_DIFF_UNCHANGED:
+    default:                      return "unchanged";
+    }
+}
+
+/* Worst first when sorted ascending */
+static int
+change_rank (const PsRunDiffRow *row)
+{
+  if (!row->has_a || !row->has_b)
+    return 4;
+  switch (row->change)
+    {
+    case PS_RUN_DIFF_REGRESSION:  return 0;
+    case PS_RUN_DIFF_CHANGED:     return 1;
+    case PS_RUN_DIFF_IMPROVEMENT: return 2;
+    case PS_RUN_DIFF_UNCHANGED:
+    default:                      return 3;
+    }
+}
+
+static char *
+cell_text (const PsRunDiffRow *row,
+           Column              column)
+{
+  gboolean side_a = column >= COL_A_COUNT && column <= COL_A_TOTAL;
+  gboolean side_b = column >= COL_B_COUNT && column <= COL_B_TOTAL;
+
+  if ((side_a && !row->has_a) || (side_b && !row->has_b))
+    return g_strdup ("–");
+
+  switch (column)
+    {
+    case COL_NAME:
+      if (row->a_name != NULL)
+        /* Translators: a renamed row: its name in B, then in A */
+        return g_strdup_printf (_("%s (was %s)"), row->name, row->a_name);
+      if (row->context != NULL)
+        return g_strdup_printf ("%s — %s", row->name, row->context);
+      return g_strdup (row->name);
+    case COL_KIND:
+      return g_strdup (kind_label (row->kind));
+    case COL_UNIT:
+      return g_strdup (row->unit);
+    case COL_A_COUNT:
+      return ps_view_format_count (row->a.count);
+    case COL_B_COUNT:
+      return ps_view_format_count (row->b.count);
+    case COL_A_MEAN:
+    case COL_A_MEDIAN:
+    case COL_A_P95:
+    case COL_A_TOTAL:
+    case COL_B_MEAN:
+    case COL_B_MEDIAN:
+    case COL_B_P95:
+    case COL_B_TOTAL:
+      return ps_compare_export_format_value (column_value (row, column), row->unit, FALSE);
+    case COL_DELTA_MEAN:
+      return ps_compare_export_format_value (row->delta_mean, row->unit, TRUE);
+    case COL_RATIO:
+      return ps_compare_export_format_ratio (row->ratio_mean);
+    case COL_P_VALUE:
+      return ps_compare_export_format_p_value (row->p_value);
+    case COL_CHANGE:
+      return g_strdup (change_label (row));
+    case N_COLUMNS:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Cells */
+
+static Column
+column_of (GObject *object)
+{
+  return GPOINTER_TO_UINT (g_object_get_data (object, "ps-column"));
+}
+
+static void
+setup_cell_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               gpointer                  user_data)
+{
+  Column column = column_of (G_OBJECT (factory));
+
+  if (column == COL_CHANGE)
+    {
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+      GtkWidget *image = gtk_image_new ();
+
+      gtk_widget_add_css_class (box, "change-cell");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (image), GTK_ACCESSIBLE_PROPERTY_LABEL, "", -1);
+      gtk_box_append (GTK_BOX (box), image);
+      gtk_box_append (GTK_BOX (box), ps_view_cell_label_new (FALSE));
+      gtk_list_item_set_child (list_item, box);
+      return;
+    }
+
+  gtk_list_item_set_child (list_item, ps_view_cell_label_new (columns[column].numeric));
+}
+
+static void
+bind_cell_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              gpointer                  user_data)
+{
+  Column column = column_of (G_OBJECT (factory));
+  PsCompareRow *item = gtk_list_item_get_item (list_item);
+  const PsRunDiffRow *row = ps_compare_row_get_row (item);
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  g_autofree char *text = cell_text (row, column);
+
+  if (column == COL_CHANGE)
+    {
+      static const char *classes[] = { "regression", "improvement", "changed", "unchanged", "one-side" };
+      GtkWidget *image = gtk_widget_get_first_child (child);
+      GtkWidget *label = gtk_widget_get_next_sibling (image);
+      const char *icon = change_icon (row);
+
+      for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+        gtk_widget_remove_css_class (child, classes[i]);
+      gtk_widget_add_css_class (child, change_css_class (row));
+      gtk_image_set_from_icon_name (GTK_IMAGE (image), icon);
+      gtk_widget_set_visible (image, icon != NULL);
+      gtk_label_set_text (GTK_LABEL (label), text);
+      return;
+    }
+
+  gtk_label_set_text (GTK_LABEL (child), text);
+  if (column == COL_NAME)
+    {
+      gtk_widget_set_tooltip_text (child, row->a_name != NULL || row->context != NULL ? text : NULL);
+      if (!row->has_a || !row->has_b)
+        gtk_widget_add_css_class (child, "dim-label");
+      else
+        gtk_widget_remove_css_class (child, "dim-label");
+    }
+}
+
+/* Sorting */
+
+static int
+compare_rows_cb (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  Column column = GPOINTER_TO_UINT (user_data);
+  const PsRunDiffRow *row_a = ps_compare_row_get_row ((PsCompareRow *)a);
+  const PsRunDiffRow *row_b = ps_compare_row_get_row ((PsCompareRow *)b);
+  double value_a, value_b;
+
+  switch (column)
+    {
+    case COL_NAME:
+      return g_utf8_collate (row_a->name, row_b->name);
+    case COL_KIND:
+      return g_strcmp0 (row_a->kind, row_b->kind);
+    case COL_UNIT:
+      return g_strcmp0 (row_a->unit, row_b->unit);
+    case COL_CHANGE:
+      return change_rank (row_a) - change_rank (row_b);
+    default:
+      break;
+    }
+
+  value_a = column_value (row_a, column);
+  value_b = column_value (row_b, column);
+  /* Rows without a value go after those with one */
+  if (isnan (value_a) || isnan (value_b))
+    return isnan (value_a) - isnan (value_b);
+  return (value_a > value_b) - (value_a < value_b);
+}
+
+/* Filtering */
+
+static gboolean
+filter_row_cb (gpointer item,
+               gpointer user_data)
+{
+  PsComparePage *self = user_data;
+  const PsRunDiffRow *row = ps_compare_row_get_row (item);
+  gboolean matched = row->has_a && row->has_b;
+  gboolean shown;
+
+  switch (self->filter_mode)
+    {
+    case PS_COMPARE_FILTER_REGRESSIONS:
+      shown = matched && row->change == PS_RUN_DIFF_REGRESSION;
+      break;
+    case PS_COMPARE_FILTER_IMPROVEMENTS:
+      shown = matched && row->change == PS_RUN_DIFF_IMPROVEMENT;
+      break;
+    case PS_COMPARE_FILTER_CHANGED:
+      shown = matched && row->change != PS_RUN_DIFF_UNCHANGED;
+      break;
+    case PS_COMPARE_FILTER_ONE_SIDE:
+      shown = !matched;
+      break;
+    case PS_COMPARE_FILTER_ALL:
+    default:
+      shown = TRUE;
+      break;
+    }
+
+  if (shown && self->search != NULL)
+    {
+      g_autofree char *name = g_utf8_casefold (row->name, -1);
+      g_autofree char *a_name = row->a_name != NULL ? g_utf8_casefold (row->a_name, -1) : NULL;
+
+      shown = strstr (name, self->search) != NULL
+              || (a_name != NULL && strstr (a_name, self->search) != NULL);
+    }
+
+  return shown;
+}
+
+static void
+update_status (PsComparePage *self)
+{
+  guint n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+  guint n_rows = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+  g_autofree char *text = NULL;
+
+  if (!self->ready)
+    {
+      gtk_label_set_text (self->status_label, "");
+      return;
+    }
+  if (n_shown == n_rows)
+    /* Translators: %u is a number of rows */
+    text = g_strdup_printf (ngettext ("%u row", "%u rows", n_rows), n_rows);
+  else
+    /* Translators: rows shown after filtering, of all rows */
+    text = g_strdup_printf (ngettext ("%u of %u row", "%u of %u rows", n_rows), n_shown, n_rows);
+  gtk_label_set_text (self->status_label, text);
+}
+
+static void
+refilter (PsComparePage *self)
+{
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_status (self);
+}
+
+static void
+filter_toggled_cb (PsComparePage   *self,
+                   GtkToggleButton *button)
+{
+  PsCompareFilter mode;
+
+  if (!gtk_toggle_button_get_active (button))
+    return;
+  if (button == self->filter_regressions)
+    mode = PS_COMPARE_FILTER_REGRESSIONS;
+  else if (button == self->filter_improvements)
+    mode = PS_COMPARE_FILTER_IMPROVEMENTS;
+  else if (button == self->filter_changed)
+    mode = PS_COMPARE_FILTER_CHANGED;
+  else if (button == self->filter_one_side)
+    mode = PS_COMPARE_FILTER_ONE_SIDE;
+  else
+    mode = PS_COMPARE_FILTER_ALL;
+
+  if (mode == self->filter_mode)
+    return;
+  self->filter_mode = mode;
+  refilter (self);
+}
+
+static void
+search_changed_cb (PsComparePage  *self,
+                   GtkSearchEntry *entry)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  g_clear_pointer (&self->search, g_free);
+  if (text != NULL && text[0] != '\0')
+    self->search = g_utf8_casefold (text, -1);
+  refilter (self);
+}
+
+/* The runs side by side, in step */
+
+static void
+sync_range (PsComparePage *self,
+            guint          from)
+{
+  gint64 begin, end;
+  gint64 offset_ns = (gint64)llround (self->offset_ms * NS_PER_MS);
+  guint to = 1 - from;
+
+  if (self->syncing || self->sessions[from] == NULL || self->sessions[to] == NULL)
+    return;
+
+  /* B's time t shows next to A's time t − offset */
+  ps_session_get_visible_range (self->sessions[from], &begin, &end);
+  if (from == 0)
+    begin += offset_ns, end += offset_ns;
+  else
+    begin -= offset_ns, end -= offset_ns;
+
+  self->syncing = TRUE;
+  ps_session_set_visible_range (self->sessions[to], begin, end);
+  self->syncing = FALSE;
+}
+
+static void
+sync_selection (PsComparePage *self,
+                guint          from)
+{
+  gint64 begin, end;
+  gint64 offset_ns = (gint64)llround (self->offset_ms * NS_PER_MS);
+  guint to = 1 - from;
+
+  if (self->syncing || self->sessions[from] == NULL || self->sessions[to] == NULL)
+    return;
+
+  self->syncing = TRUE;
+  if (ps_session_get_selection (self->sessions[from], &begin, &end))
+    {
+      if (from == 0)
+        begin += offset_ns, end += offset_ns;
+      else
+        begin -= offset_ns, end -= offset_ns;
+      ps_session_set_selection (self->sessions[to], begin, end);
+    }
+  else
+    ps_session_clear_selection (self->sessions[to]);
+  self->syncing = FALSE;
+}
+
+static void
+range_changed_a_cb (PsComparePage *self)
+{
+  sync_range (self, 0);
+}
+
+static void
+range_changed_b_cb (PsComparePage *self)
+{
+  sync_range (self, 1);
+}
+
+static void
+selection_changed_a_cb (PsComparePage *self)
+{
+  sync_selection (self, 0);
+}
+
+static void
+selection_changed_b_cb (PsComparePage *self)
+{
+  sync_selection (self, 1);
+}
+
+static void
+watch_session (PsComparePage *self,
+               guint          side)
+{
+  PsSession *session = self->run_pages[side] != NULL ? ps_run_page_get_session (self->run_pages[side]) : NULL;
+
+  if (session == self->sessions[side])
+    return;
+
+  if (self->sessions[side] != NULL)
+    {
+      g_clear_signal_handler (&self->range_handlers[side], self->sessions[side]);
+      g_clear_signal_handler (&self->selection_handlers[side], self->sessions[side]);
+      g_clear_object (&self->sessions[side]);
+    }
+  if (session == NULL)
+    return;
+
+  self->sessions[side] = g_object_ref (session);
+  self->range_handlers[side] =
+    g_signal_connect_swapped (session, "visible-range-changed",
+                              side == 0 ? G_CALLBACK (range_changed_a_cb) : G_CALLBACK (range_changed_b_cb),
+                              self);
+  self->selection_handlers[side] =
+    g_signal_connect_swapped (session, "selection-changed",
+                              side == 0 ? G_CALLBACK (selection_changed_a_cb) : G_CALLBACK (selection_changed_b_cb),
+                              self);
+}
+
+static void
+offset_changed_cb (PsComparePage *self,
+                   GtkSpinButton *spin)
+{
+  self->offset_ms = gtk_spin_button_get_value (spin);
+  /* A leads; B moves */
+  sync_range (self, 0);
+}
+
+static void
+layout_toggled_cb (PsComparePage   *self,
+                   GtkToggleButton *button)
+{
+  gboolean stacked = gtk_toggle_button_get_active (self->stacked_button);
+  GtkOrientation orientation = stacked ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL;
+  int size = stacked ? gtk_widget_get_height (GTK_WIDGET (self->runs_paned))
+                     : gtk_widget_get_width (GTK_WIDGET (self->runs_paned));
+
+  if (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->runs_paned)) == orientation)
+    return;
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->runs_paned), orientation);
+  /* Half each, along the new direction */
+  if (size > 0)
+    gtk_paned_set_position (self->runs_paned, size / 2);
+}
+
+/* The row selected in the table is highlighted in both runs where their
+ * views can show it (the spans or calls of that name) */
+static void
+selected_row_changed_cb (PsComparePage *self)
+{
+  PsCompareRow *item = gtk_single_selection_get_selected_item (self->selection);
+  const PsRunDiffRow *row = item != NULL ? ps_compare_row_get_row (item) : NULL;
+
+  for (guint side = 0; side < 2; side++)
+    {
+      const char *name;
+      g_autofree char *description = NULL;
+
+      if (self->sessions[side] == NULL)
+        continue;
+      if (row == NULL || (side == 0 ? !row->has_a : !row->has_b)
+          || (g_strcmp0 (row->kind, "span") != 0 && g_strcmp0 (row->kind, "function") != 0))
+        {
+          ps_session_clear_highlight (self->sessions[side]);
+          continue;
+        }
+      name = side == 0 && row->a_name != NULL ? row->a_name : row->name;
+      /* Translators: what the timeline highlights; %s is a name */
+      description = g_strdup_printf (_("calls of %s"), name);
+      ps_session_highlight_function (self->sessions[side], name, NULL, description);
+    }
+}
+
+/* The comparison */
+
+static char *
+describe_match (PsRunDiffMatch matched)
+{
+  g_autoptr(GPtrArray) ways = g_ptr_array_new ();
+
+  if (matched == PS_RUN_DIFF_MATCH_NONE)
+    return g_strdup (_("The runs have nothing in common: every row is in one run only"));
+  if (matched & PS_RUN_DIFF_MATCH_SERIES)
+    g_ptr_array_add (ways, _("series names"));
+  if (matched & PS_RUN_DIFF_MATCH_FUNCTIONS)
+    g_ptr_array_add (ways, _("function names"));
+  if (matched & PS_RUN_DIFF_MATCH_COUNTERS)
+    g_ptr_array_add (ways, _("counter paths"));
+  g_ptr_array_add (ways, NULL);
+
+  {
+    g_autofree char *joined = g_strjoinv (", ", (char **)ways->pdata);
+
+    /* Translators: %s lists how the rows of two runs were matched */
+    return g_strdup_printf (_("Rows matched by %s"), joined);
+  }
+}
+
+static const char *
+format_display_name (PsEventStore *store)
+{
+  const PsFormat *format = ps_format_lookup (ps_event_store_get_format (store));
+
+  return format != NULL && format->display_name != NULL ? _(format->display_name) : ps_event_store_get_format (store);
+}
+
+static void
+set_chip (GtkLabel   *label,
+          const char *text,
+          guint       count,
+          gboolean    hide_zero)
+{
+  gtk_label_set_text (label, text);
+  gtk_widget_set_visible (GTK_WIDGET (label), count > 0 || !hide_zero);
+  if (count == 0)
+    gtk_widget_add_css_class (GTK_WIDGET (label), "zero");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (label), "zero");
+}
+
+static void
+update_header (PsComparePage *self)
+{
+  g_autofree char *details = NULL;
+  guint n_regressions = 0, n_improvements = 0, n_one_side = 0;
+
+  if (self->diff == NULL)
+    {
+      gtk_label_set_text (self->details_label, _("Loading both runs…"));
+      gtk_widget_set_visible (GTK_WIDGET (self->regressions_label), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->improvements_label), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->one_side_label), FALSE);
+      return;
+    }
+
+  {
+    g_autofree char *match = describe_match (self->diff->matched);
+
+    /* Translators: A: file (format) · B: file (format) · how rows were matched */
+    details = g_strdup_printf (_("A: %s (%s) · B: %s (%s) · %s"),
+                               ps_run_page_get_title (self->run_pages[0]),
+                               format_display_name (self->diffed_stores[0]),
+                               ps_run_page_get_title (self->run_pages[1]),
+                               format_display_name (self->diffed_stores[1]),
+                               match);
+    gtk_label_set_text (self->details_label, details);
+  }
+
+  for (guint i = 0; i < self->diff->rows->len; i++)
+    {
+      const PsRunDiffRow *row = g_ptr_array_index (self->diff->rows, i);
+
+      if (!row->has_a || !row->has_b)
+        n_one_side++;
+      else if (row->change == PS_RUN_DIFF_REGRESSION)
+        n_regressions++;
+      else if (row->change == PS_RUN_DIFF_IMPROVEMENT)
+        n_improvements++;
+    }
+
+  {
+    g_autofree char *regressions =
+      g_strdup_printf (ngettext ("%u regression", "%u regressions", n_regressions), n_regressions);
+    g_autofree char *improvements =
+      g_strdup_printf (ngettext ("%u improvement", "%u improvements", n_improvements), n_improvements);
+    g_autofree char *one_side =
+      g_strdup_printf (ngettext ("%u in one run only", "%u in one run only", n_one_side), n_one_side);
+
+    set_chip (self->regressions_label, regressions, n_regressions, FALSE);
+    set_chip (self->improvements_label, improvements, n_improvements, FALSE);
+    set_chip (self->one_side_label, one_side, n_one_side, TRUE);
+  }
+}
+
+static void
+show_busy (PsComparePage *self,
+           const char    *text)
+{
+  gtk_label_set_text (self->busy_label, text);
+  gtk_spinner_set_spinning (self->spinner, TRUE);
+  gtk_stack_set_visible_child_name (self->table_stack, "busy");
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.export-csv", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.copy-markdown", FALSE);
+}
+
+typedef struct
+{
+  PsEventStore *stores[2];
+} DiffTaskData;
+
+static void
+diff_task_data_free (DiffTaskData *data)
+{
+  g_clear_object (&data->stores[0]);
+  g_clear_object (&data->stores[1]);
+  g_free (data);
+}
+
+static void
+diff_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  DiffTaskData *data = task_data;
+  PsRunDiff *diff = ps_run_diff_new (data->stores[0], data->stores[1], NULL);
+
+  g_task_return_pointer (task, diff, (GDestroyNotify)ps_run_diff_free);
+}
+
+static void
+diff_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  PsComparePage *self = PS_COMPARE_PAGE (object);
+  DiffTaskData *data = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  PsRunDiff *diff;
+
+  diff = g_task_propagate_pointer (G_TASK (result), &error);
+  if (diff == NULL)
+    return;  /* cancelled */
+
+  /* Replaced by a later comparison, or the page was closed meanwhile */
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result)))
+      || data->stores[0] != self->diffed_stores[0] || data->stores[1] != self->diffed_stores[1])
+    {
+      ps_run_diff_free (diff);
+      return;
+    }
+
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->diff, ps_run_diff_free);
+  self->diff = diff;
+
+  {
+    g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+    for (guint i = 0; i < diff->rows->len; i++)
+      g_ptr_array_add (items, ps_compare_row_new (g_ptr_array_index (diff->rows, i)));
+    g_list_store_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
+                         items->pdata, items->len);
+  }
+
+  self->ready = TRUE;
+  gtk_spinner_set_spinning (self->spinner, FALSE);
+  gtk_stack_set_visible_child_name (self->table_stack, "table");
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.export-csv", TRUE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.copy-markdown", TRUE);
+  update_header (self);
+  update_status (self);
+}
+
+static void
+start_diff (PsComparePage *self)
+{
+  g_autoptr(GTask) task = NULL;
+  DiffTaskData *data = g_new0 (DiffTaskData, 1);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+
+  for (guint side = 0; side < 2; side++)
+    {
+      g_set_object (&self->diffed_stores[side], ps_run_page_get_store (self->run_pages[side]));
+      data->stores[side] = g_object_ref (self->diffed_stores[side]);
+    }
+
+  show_busy (self, _("Comparing the runs…"));
+  task = g_task_new (self, self->cancellable, diff_cb, NULL);
+  g_task_set_source_tag (task, start_diff);
+  g_task_set_task_data (task, data, (GDestroyNotify)diff_task_data_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, diff_thread);
+}
+
+static gboolean
+is_read (PsRunPageState state)
+{
+  return state == PS_RUN_PAGE_LOADED || state == PS_RUN_PAGE_PARTIAL;
+}
+
+static void
+run_state_changed_cb (PsComparePage *self)
+{
+  PsRunPageState states[2];
+
+  for (guint side = 0; side < 2; side++)
+    {
+      states[side] = ps_run_page_get_state (self->run_pages[side]);
+      watch_session (self, side);
+    }
+
+  for (guint side = 0; side < 2; side++)
+    {
+      if (states[side] == PS_RUN_PAGE_FAILED || states[side] == PS_RUN_PAGE_CANCELLED)
+        {
+          g_autofree char *text =
+            states[side] == PS_RUN_PAGE_FAILED
+            /* Translators: %s is a file name */
+            ? g_strdup_printf (_("“%s” could not be read, so there is nothing to compare. Its error is shown below."),
+                               ps_run_page_get_title (self->run_pages[side]))
+            /* Translators: %s is a file name */
+            : g_strdup_printf (_("Loading “%s” was cancelled, so there is nothing to compare."),
+                               ps_run_page_get_title (self->run_pages[side]));
+
+          g_cancellable_cancel (self->cancellable);
+          g_clear_object (&self->cancellable);
+          gtk_spinner_set_spinning (self->spinner, FALSE);
+          gtk_label_set_text (self->failed_label, text);
+          gtk_stack_set_visible_child_name (self->table_stack, "failed");
+          return;
+        }
+    }
+
+  if (is_read (states[0]) && is_read (states[1]))
+    {
+      if (ps_run_page_get_store (self->run_pages[0]) != self->diffed_stores[0]
+          || ps_run_page_get_store (self->run_pages[1]) != self->diffed_stores[1])
+        {
+          self->ready = FALSE;
+          start_diff (self);
+        }
+      /* Both timelines start from the same range */
+      sync_range (self, 0);
+      return;
+    }
+
+  self->ready = FALSE;
+  show_busy (self, _("Loading both runs…"));
+}
+
+/* Export */
+
+static GPtrArray *
+shown_rows (PsComparePage *self)
+{
+  GListModel *model = G_LIST_MODEL (self->sorted);
+  guint n_items = g_list_model_get_n_items (model);
+  GPtrArray *rows = g_ptr_array_new_full (n_items, g_object_unref);
+
+  for (guint i = 0; i < n_items; i++)
+    g_ptr_array_add (rows, g_list_model_get_item (model, i));
+  return rows;
+}
+
+char *
+ps_compare_page_dup_csv (PsComparePage *self)
+{
+  g_autoptr(GPtrArray) items = NULL;
+  g_autofree const PsRunDiffRow **rows = NULL;
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+
+  items = shown_rows (self);
+  rows = g_new0 (const PsRunDiffRow *, items->len + 1);
+  for (guint i = 0; i < items->len; i++)
+    rows[i] = ps_compare_row_get_row (g_ptr_array_index (items, i));
+  ps_compare_export_csv (out, rows, items->len);
+  return g_string_free (out, FALSE);
+}
+
+char *
+ps_compare_page_dup_markdown (PsComparePage *self)
+{
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+
+  if (self->diff != NULL)
+    ps_compare_export_markdown (out,
+                                ps_run_page_get_title (self->run_pages[0]),
+                                ps_run_page_get_title (self->run_pages[1]),
+                                self->diff->matched,
+                                (const PsRunDiffRow * const *)self->diff->rows->pdata,
+                                self->diff->rows->len,
+                                MARKDOWN_MAX_ROWS);
+  return g_string_free (out, FALSE);
+}
+
+static void
+save_csv_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+    g_warning ("Could not save the comparison: %s", error->message);
+  g_free (user_data);
+}
+
+static void
+save_csv_to (PsComparePage *self,
+             GFile         *file)
+{
+  char *csv = ps_compare_page_dup_csv (self);
+
+  g_file_replace_contents_async (file, csv, strlen (csv), NULL, FALSE,
+                                 G_FILE_CREATE_REPLACE_DESTINATION, NULL,
+                                 save_csv_cb, csv);
+}
+
+static char *
+suggested_csv_name (PsComparePage *self)
+{
+  g_autofree char *a = g_file_get_basename (self->files[0]);
+  g_autofree char *b = g_file_get_basename (self->files[1]);
+  char *dot;
+
+  if ((dot = strrchr (a, '.')) != NULL)
+    *dot = '\0';
+  if ((dot = strrchr (b, '.')) != NULL)
+    *dot = '\0';
+  return g_strdup_printf ("%s-vs-%s.csv", a, b);
+}
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+
+static void
+export_dialog_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(PsComparePage) self = user_data;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (object), result, &error);
+  if (file == NULL)
+    {
+      if (!g_error_matches (error, GTK_DIALOG_ERROR, GTK_DIALOG_ERROR_DISMISSED))
+        g_warning ("Could not choose a file: %s", error->message);
+      return;
+    }
+  save_csv_to (self, file);
+}
+
+static void
+export_csv_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  PsComparePage *self = PS_COMPARE_PAGE (widget);
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+  g_autofree char *name = suggested_csv_name (self);
+  GtkRoot *root = gtk_widget_get_root (widget);
+
+  gtk_file_dialog_set_title (dialog, _("Export Comparison as CSV"));
+  gtk_file_dialog_set_modal (dialog, TRUE);
+  gtk_file_dialog_set_initial_name (dialog, name);
+  gtk_file_dialog_save (dialog, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, NULL,
+                        export_dialog_cb, g_object_ref (self));
+}
+
+#else /* GTK < 4.10 */
+
+static void
+export_response_cb (GtkNativeDialog *dialog,
+                    int              response,
+                    PsComparePage   *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      if (file != NULL)
+        save_csv_to (self, file);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+export_csv_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  PsComparePage *self = PS_COMPARE_PAGE (widget);
+  g_autofree char *name = suggested_csv_name (self);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (_("Export Comparison as CSV"),
+                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        _("_Export"),
+                                        _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (export_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+#endif
+
+static void
+copy_markdown_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  g_autofree char *markdown = ps_compare_page_dup_markdown (PS_COMPARE_PAGE (widget));
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), markdown);
+}
+
+/* Columns */
+
+static void
+add_columns (PsComparePage *self)
+{
+  for (Column column = 0; column < N_COLUMNS; column++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkColumnViewColumn) view_column = NULL;
+      g_autoptr(GtkSorter) sorter = NULL;
+
+      g_object_set_data (G_OBJECT (factory), "ps-column", GUINT_TO_POINTER (column));
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), self);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), self);
+
+      view_column = gtk_column_view_column_new (_(columns[column].title), factory);
+      gtk_column_view_column_set_resizable (view_column, TRUE);
+      if (column == COL_NAME)
+        gtk_column_view_column_set_expand (view_column, TRUE);
+      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows_cb, GUINT_TO_POINTER (column), NULL));
+      gtk_column_view_column_set_sorter (view_column, sorter);
+      gtk_column_view_append_column (self->column_view, view_column);
+      self->column_widgets[column] = view_column;
+    }
+}
+
+/* GObject */
+
+static void
+run_close_requested_cb (PsComparePage *self)
+{
+  g_signal_emit (self, signals[CLOSE_REQUESTED], 0);
+}
+
+static void
+ps_compare_page_constructed (GObject *object)
+{
+  PsComparePage *self = PS_COMPARE_PAGE (object);
+  GtkBox *boxes[2] = { self->run_a_box, self->run_b_box };
+  GtkLabel *labels[2] = { self->run_a_label, self->run_b_label };
+
+  G_OBJECT_CLASS (ps_compare_page_parent_class)->constructed (object);
+
+  for (guint side = 0; side < 2; side++)
+    {
+      g_autofree char *path = g_file_get_parse_name (self->files[side]);
+
+      self->run_pages[side] = PS_RUN_PAGE (ps_run_page_new (self->files[side]));
+      gtk_widget_set_vexpand (GTK_WIDGET (self->run_pages[side]), TRUE);
+      gtk_box_append (boxes[side], GTK_WIDGET (self->run_pages[side]));
+      gtk_label_set_text (labels[side], ps_run_page_get_title (self->run_pages[side]));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (labels[side]), path);
+      g_signal_connect_object (self->run_pages[side], "notify::state",
+                               G_CALLBACK (run_state_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->run_pages[side], "close-requested",
+                               G_CALLBACK (run_close_requested_cb), self, G_CONNECT_SWAPPED);
+    }
+
+  self->title = g_strdup_printf ("%s ↔ %s",
+                                 ps_run_page_get_title (self->run_pages[0]),
+                                 ps_run_page_get_title (self->run_pages[1]));
+  gtk_label_set_text (self->title_label, self->title);
+  update_header (self);
+}
+
+static void
+ps_compare_page_dispose (GObject *object)
+{
+  PsComparePage *self = PS_COMPARE_PAGE (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  for (guint side = 0; side < 2; side++)
+    {
+      if (self->run_pages[side] != NULL)
+        ps_run_page_cancel (self->run_pages[side]);
+      if (self->sessions[side] != NULL)
+        {
+          g_clear_signal_handler (&self->range_handlers[side], self->sessions[side]);
+          g_clear_signal_handler (&self->selection_handlers[side], self->sessions[side]);
+          g_clear_object (&self->sessions[side]);
+        }
+      g_clear_object (&self->diffed_stores[side]);
+      self->run_pages[side] = NULL;
+    }
+  if (self->column_view != NULL)
+    gtk_column_view_set_model (self->column_view, NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_COMPARE_PAGE);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->sorted);
+  g_clear_object (&self->filtered);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->rows);
+
+  G_OBJECT_CLASS (ps_compare_page_parent_class)->dispose (object);
+}
+
+static void
+ps_compare_page_finalize (GObject *object)
+{
+  PsComparePage *self = PS_COMPARE_PAGE (object);
+
+  g_clear_pointer (&self->diff, ps_run_diff_free);
+  g_clear_object (&self->files[0]);
+  g_clear_object (&self->files[1]);
+  g_free (self->title);
+  g_free (self->search);
+
+  G_OBJECT_CLASS (ps_compare_page_parent_class)->finalize (object);
+}
+
+static void
+ps_compare_page_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  PsComparePage *self = PS_COMPARE_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE_A:
+      g_value_set_object (value, self->files[0]);
+      break;
+    case PROP_FILE_B:
+      g_value_set_object (value, self->files[1]);
+      break;
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_compare_page_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  PsComparePage *self = PS_COMPARE_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE_A:
+      self->files[0] = g_value_dup_object (value);
+      break;
+    case PROP_FILE_B:
+      self->files[1] = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ps_compare_page_class_init (PsComparePageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = ps_compare_page_constructed;
+  object_class->dispose = ps_compare_page_dispose;
+  object_class->finalize = ps_compare_page_finalize;
+  object_class->get_property = ps_compare_page_get_property;
+  object_class->set_property = ps_compare_page_set_property;
+
+  properties[PROP_FILE_A] =
+    g_param_spec_object ("file-a", NULL, NULL, G_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FILE_B] =
+    g_param_spec_object ("file-b", NULL, NULL, G_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * PsComparePage::close-requested:
+   *
+   * The user asked to close the comparison (the Close button of a run
+   * that could not be read).
+   */
+  signals[CLOSE_REQUESTED] =
+    g_signal_new ("close-requested",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  g_type_ensure (PS_TYPE_RUN_PAGE);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-compare-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, paned);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, title_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, details_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, regressions_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, improvements_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, one_side_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, filter_all);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, filter_regressions);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, filter_improvements);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, filter_changed);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, filter_one_side);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, table_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, spinner);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, busy_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, failed_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, column_view);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, offset_spin);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, side_by_side_button);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, stacked_button);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, runs_paned);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, run_a_box);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, run_b_box);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, run_a_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, run_b_label);
+
+  gtk_widget_class_install_action (widget_class, "compare.export-csv", NULL, export_csv_action);
+  gtk_widget_class_install_action (widget_class, "compare.copy-markdown", NULL, copy_markdown_action);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "comparepage");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+ps_compare_page_init (PsComparePage *self)
+{
+  GtkToggleButton *filters[5];
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  filters[0] = self->filter_all;
+  filters[1] = self->filter_regressions;
+  filters[2] = self->filter_improvements;
+  filters[3] = self->filter_changed;
+  filters[4] = self->filter_one_side;
+  for (guint i = 0; i < G_N_ELEMENTS (filters); i++)
+    g_signal_connect_object (filters[i], "toggled", G_CALLBACK (filter_toggled_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->offset_spin, "value-changed", G_CALLBACK (offset_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->stacked_button, "toggled", G_CALLBACK (layout_toggled_cb), self, G_CONNECT_SWAPPED);
+
+  add_columns (self);
+
+  self->rows = g_list_store_new (PS_TYPE_COMPARE_ROW);
+  self->filter = gtk_custom_filter_new (filter_row_cb, self, NULL);
+  self->filtered = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->rows)),
+                                              g_object_ref (GTK_FILTER (self->filter)));
+  self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filtered)),
+                                          g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  g_signal_connect_object (self->selection, "notify::selected-item",
+                           G_CALLBACK (selected_row_changed_cb), self, G_CONNECT_SWAPPED);
+
+  /* Worst first until the user sorts */
+  gtk_column_view_sort_by_column (self->column_view, self->column_widgets[COL_CHANGE], GTK_SORT_ASCENDING);
+
+  ps_view_place_paned (self->paned, 0.45, 0);
+  ps_view_place_paned (self->runs_paned, 0.5, 0);
+  show_busy (self, _("Loading both runs…"));
+}
+
+GtkWidget *
+ps_compare_page_new (GFile *file_a,
+                     GFile *file_b)
+{
+  g_return_val_if_fail (G_IS_FILE (file_a), NULL);
+  g_return_val_if_fail (G_IS_FILE (file_b), NULL);
+
+  return g_object_new (PS_TYPE_COMPARE_PAGE, "file-a", file_a, "file-b", file_b, NULL);
+}
+
+GFile *
+ps_compare_page_get_file (PsComparePage *self,
+                          guint          side)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  g_return_val_if_fail (side < 2, NULL);
+  return self->files[side];
+}
+
+const char *
+ps_compare_page_get_title (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  return self->title;
+}
+
+void
+ps_compare_page_load (PsComparePage *self)
+{
+  g_return_if_fail (PS_IS_COMPARE_PAGE (self));
+
+  self->ready = FALSE;
+  g_clear_object (&self->diffed_stores[0]);
+  g_clear_object (&self->diffed_stores[1]);
+  show_busy (self, _("Loading both runs…"));
+  ps_run_page_load (self->run_pages[0]);
+  ps_run_page_load (self->run_pages[1]);
+}
+
+void
+ps_compare_page_cancel (PsComparePage *self)
+{
+  g_return_if_fail (PS_IS_COMPARE_PAGE (self));
+
+  g_cancellable_cancel (self->cancellable);
+  for (guint side = 0; side < 2; side++)
+    if (self->run_pages[side] != NULL)
+      ps_run_page_cancel (self->run_pages[side]);
+}
+
+const PsRunDiff *
+ps_compare_page_get_diff (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  return self->ready ? self->diff : NULL;
+}
+
+/* Testing API (ps-compare-page-private.h) */
+
+gboolean
+ps_compare_page_is_ready (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), FALSE);
+  return self->ready;
+}
+
+PsRunPage *
+ps_compare_page_get_run_page (PsComparePage *self,
+                              guint          side)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  g_return_val_if_fail (side < 2, NULL);
+  return self->run_pages[side];
+}
+
+GtkColumnView *
+ps_compare_page_get_column_view (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  return self->column_view;
+}
+
+GListModel *
+ps_compare_page_get_rows (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  return G_LIST_MODEL (self->selection);
+}
+
+void
+ps_compare_page_set_filter (PsComparePage   *self,
+                            PsCompareFilter  filter)
+{
+  GtkToggleButton *buttons[] = {
+    [PS_COMPARE_FILTER_ALL] = self->filter_all,
+    [PS_COMPARE_FILTER_REGRESSIONS] = self->filter_regressions,
+    [PS_COMPARE_FILTER_IMPROVEMENTS] = self->filter_improvements,
+    [PS_COMPARE_FILTER_CHANGED] = self->filter_changed,
+    [PS_COMPARE_FILTER_ONE_SIDE] = self->filter_one_side,
+  };
+
+  g_return_if_fail (PS_IS_COMPARE_PAGE (self));
+  g_return_if_fail (filter < G_N_ELEMENTS (buttons));
+
+  /* Through the button, as a click would */
+  gtk_toggle_button_set_active (buttons[filter], TRUE);
+}
+
+void
+ps_compare_page_set_search (PsComparePage *self,
+                            const char    *text)
+{
+  g_return_if_fail (PS_IS_COMPARE_PAGE (self));
+
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text != NULL ? text : "");
+  /* Without waiting for the entry's delay */
+  search_changed_cb (self, self->search_entry);
+}
+
+void
+ps_compare_page_sort_by (PsComparePage *self,
+                         const char    *column_id,
+                         GtkSortType    order)
+{
+  g_return_if_fail (PS_IS_COMPARE_PAGE (self));
+
+  for (Column column = 0; column < N_COLUMNS; column++)
+    if (g_strcmp0 (columns[column].id, column_id) == 0)
+      {
+        gtk_column_view_sort_by_column (self->column_view, self->column_widgets[column], order);
+        return;
+      }
+  g_critical ("No column %s", column_id);
+}
+
+char *
+ps_compare_page_get_cell_text (PsComparePage *self,
+                               guint          position,
+                               const char     *column_id)
+{
+  g_autoptr(PsCompareRow) item = NULL;
+
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+
+  item = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
+  if (item == NULL)
+    return NULL;
+  for (Column column = 0; column < N_COLUMNS; column++)
+    if (g_strcmp0 (columns[column].id, column_id) == 0)
+      return cell_text (ps_compare_row_get_row (item), column);
+  return NULL;
+}
+
+void
+ps_compare_page_set_offset_ms (PsComparePage *self,
+                               double         offset_ms)
+{
+  g_return_if_fail (PS_IS_COMPARE_PAGE (self));
+  gtk_spin_button_set_value (self->offset_spin, offset_ms);
+}
+
+void
+ps_compare_page_set_stacked (PsComparePage *self,
+                             gboolean       stacked)
+{
+  g_return_if_fail (PS_IS_COMPARE_PAGE (self));
+  gtk_toggle_button_set_active (stacked ? self->stacked_button : self->side_by_side_button, TRUE);
+}
+
+const char *
+ps_compare_page_get_header_text (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  return gtk_label_get_text (self->details_label);
+}
