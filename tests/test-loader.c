@@ -5,6 +5,9 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -245,6 +248,118 @@ test_read_error_after_read_ahead (void)
   g_assert_cmpuint (last.line, ==, 2 + 15000);
 }
 
+/* A regular file is mapped a chunk at a time: the same events as read
+ * from a stream, whatever the chunk size */
+static void
+test_mapped_file (void)
+{
+  g_autoptr(GString) text = g_string_new ("## PERF ## OSVERSION=[6.0] BUILD=[3122]\r\n"
+                                          "## PERF ## REGISTERED MARKER [Test=Big] AS [0] BY APP [app]\r\n");
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GInputStream) memory = NULL;
+  g_autoptr(PsEventStore) expected_store = NULL;
+  g_autofree char *expected = NULL;
+  int fd;
+
+  for (guint i = 0; i < 20000; i++)
+    g_string_append_printf (text, "## PERF ## APP [app] EVT [0] DUR [%u]\r\n", 40000 + i);
+  fd = g_file_open_tmp ("perfscope-mapped-XXXXXX.log", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, text->str, (gssize) text->len, NULL));
+  file = g_file_new_for_path (path);
+
+  memory = memory_stream (text->str, text->len);
+  expected_store = ps_load_stream (memory, "disk.log", NULL, 4096, 0, NULL, NULL, NULL, NULL);
+  g_assert_cmpuint (ps_event_store_get_n_measurements (expected_store), ==, 20000);
+  expected = describe_store (expected_store);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      gsize chunk = i == 0 ? 4096 : i == 1 ? 4096 * 3 + 5 : PS_LOADER_CHUNK_SIZE;
+      g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(PsEventStore) store = ps_load_stream (G_INPUT_STREAM (stream), "disk.log", NULL, chunk, 0,
+                                                      NULL, NULL, NULL, &error);
+      g_autofree char *got = NULL;
+
+      g_assert_no_error (error);
+      g_assert_true (ps_event_store_is_complete (store));
+      got = describe_store (store);
+      g_assert_cmpstr (got, ==, expected);
+    }
+  g_unlink (path);
+}
+
+typedef struct
+{
+  const char *path;
+  gboolean    cut;
+} CutAfterFirst;
+
+/* After the first block: the reading thread has mapped the chunks after
+ * it by now; the file is cut at 64 KiB, under them */
+static void
+cut_after_first_block (guint64  bytes,
+                       gpointer data)
+{
+  CutAfterFirst *cut = data;
+
+  if (cut->cut)
+    return;
+  cut->cut = TRUE;
+  g_usleep (200 * 1000);
+  {
+    int fd = g_open (cut->path, O_WRONLY, 0);
+
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_cmpint (ftruncate (fd, PS_FORMAT_SNIFF_SIZE), ==, 0);
+    close (fd);
+  }
+}
+
+/* A file truncated by another program while it is mapped: no crash, a
+ * clear error, and the events read before it kept */
+static void
+test_file_cut_while_mapped (void)
+{
+  g_autoptr(GString) text = g_string_new ("\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\PC\\Memory\\Pages/sec\"\n");
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  CutAfterFirst cut = { NULL, FALSE };
+  guint n_rows_before = 0;
+  int fd;
+
+  for (guint i = 0; i < 20000; i++)
+    {
+      g_string_append_printf (text, "\"01/01/2024 00:%02u:%02u.000\",\"%u\"\n", (i / 60) % 60, i % 60, i);
+      n_rows_before += text->len <= PS_FORMAT_SNIFF_SIZE;
+    }
+  fd = g_file_open_tmp ("perfscope-cut-XXXXXX.csv", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, text->str, (gssize) text->len, NULL));
+  file = g_file_new_for_path (path);
+  stream = g_file_read (file, NULL, NULL);
+  cut.path = path;
+
+  store = ps_load_stream (G_INPUT_STREAM (stream), "cut.csv", ps_format_lookup ("pdh-csv"), 4096, 0,
+                          NULL, cut_after_first_block, &cut, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  g_assert_true (cut.cut);
+  g_assert_false (ps_event_store_is_complete (store));
+  g_assert_nonnull (strstr (ps_event_store_get_error (store)->message, "became shorter"));
+  g_assert_nonnull (strstr (ps_event_store_get_error (store)->message, "byte offset 65536"));
+  g_assert_cmpuint (ps_event_store_get_n_counter_readings (store), >=, n_rows_before);
+  g_assert_cmpuint (ps_event_store_get_n_counter_readings (store), <, 20000);
+  g_unlink (path);
+}
+
 typedef struct
 {
   GMainLoop    *loop;
@@ -390,6 +505,8 @@ main (int   argc,
   g_test_add_func ("/loader/forced-format-empty", test_forced_format_on_empty_input);
   g_test_add_func ("/loader/read-error-keeps-data", test_read_error_keeps_data);
   g_test_add_func ("/loader/read-error-after-read-ahead", test_read_error_after_read_ahead);
+  g_test_add_func ("/loader/mapped-file", test_mapped_file);
+  g_test_add_func ("/loader/file-cut-while-mapped", test_file_cut_while_mapped);
   g_test_add_func ("/loader/async/progress", test_async_progress);
   g_test_add_func ("/loader/async/cancel", test_async_cancel);
   g_test_add_func ("/loader/async/missing-file", test_async_missing_file);

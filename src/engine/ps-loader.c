@@ -6,8 +6,12 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#ifdef G_OS_UNIX
+#include <gio/gfiledescriptorbased.h>
+#endif
 
 #include "ps-error.h"
+#include "ps-file-window.h"
 #include "ps-loader.h"
 
 struct _PsLoader
@@ -237,12 +241,22 @@ read_full (GInputStream  *stream,
 
 #define N_READ_BUFFERS 3
 
+/* A regular file is mapped a chunk at a time instead of read: copying a
+ * large log out of the page cache costs about as much as parsing it. The
+ * windows are unmapped as soon as they are parsed, so memory stays
+ * bounded, and they survive the file being truncated meanwhile
+ * (ps-file-window.c). The part of the file that does not fill a whole
+ * chunk is read as usual, so that a short chunk still means the end. */
+
 typedef struct
 {
-  guint8  *data;
-  gssize   length;   /* 0 at the end of the stream */
-  GError  *error;    /* the read stopped after length bytes */
-  gpointer scanned;  /* the parser's scan of data, owned by the parser */
+  const guint8 *data;       /* buffer, or inside window */
+  gssize        length;     /* 0 at the end of the stream */
+  GError       *error;      /* the read stopped after length bytes */
+  gpointer      scanned;    /* the parser's scan of data, owned by the parser */
+  guint8       *buffer;     /* for reads, allocated on first use */
+  PsFileWindow *window;     /* the mapped chunk, or NULL */
+  guint64       offset;     /* of data in the file, for a mapped chunk */
 } ReadChunk;
 
 typedef struct
@@ -255,7 +269,45 @@ typedef struct
   GAsyncQueue  *full_chunks;
   gint          stop;
   GThread      *thread;
+
+  /* Mapping: the file, or -1; where the next chunk starts */
+  int           fd;
+  guint64       map_offset;
 } ReadAhead;
+
+/* Fills a chunk by mapping the next stretch of the file, or else by
+ * reading; after the last mapped chunk the stream is moved to where
+ * reading goes on. */
+static void
+fill_chunk (ReadAhead *ahead,
+            ReadChunk *chunk)
+{
+  if (ahead->fd >= 0)
+    {
+      /* A page past the chunk for readers that look ahead a little */
+      chunk->window = ps_file_window_map (ahead->fd, ahead->map_offset, ahead->chunk_size, 4096);
+      if (chunk->window != NULL)
+        {
+          chunk->data = ps_file_window_get_data (chunk->window);
+          chunk->length = (gssize) ahead->chunk_size;
+          chunk->offset = ahead->map_offset;
+          ahead->map_offset += ahead->chunk_size;
+          return;
+        }
+      ahead->fd = -1;
+      if (!g_seekable_seek (G_SEEKABLE (ahead->stream), (goffset) ahead->map_offset, G_SEEK_SET,
+                            ahead->cancellable, &chunk->error))
+        {
+          chunk->length = 0;
+          return;
+        }
+    }
+
+  if (chunk->buffer == NULL)
+    chunk->buffer = g_malloc (ahead->chunk_size);
+  chunk->data = chunk->buffer;
+  chunk->length = read_full (ahead->stream, chunk->buffer, ahead->chunk_size, ahead->cancellable, &chunk->error);
+}
 
 static gpointer
 read_ahead_thread (gpointer data)
@@ -272,8 +324,7 @@ read_ahead_thread (gpointer data)
           break;
         }
 
-      chunk->length = read_full (ahead->stream, chunk->data, ahead->chunk_size,
-                                 ahead->cancellable, &chunk->error);
+      fill_chunk (ahead, chunk);
       if (ahead->parser != NULL && chunk->length > 0)
         chunk->scanned = ps_parser_scan (ahead->parser, chunk->data, chunk->length);
       g_async_queue_push (ahead->full_chunks, chunk);
@@ -290,7 +341,8 @@ read_chunk_free (gpointer data)
   ReadChunk *chunk = data;
 
   g_clear_error (&chunk->error);
-  g_free (chunk->data);
+  g_clear_pointer (&chunk->window, ps_file_window_unmap);
+  g_free (chunk->buffer);
   g_free (chunk);
 }
 
@@ -309,12 +361,16 @@ read_ahead_start (GInputStream *stream,
   ahead->free_chunks = g_async_queue_new_full (read_chunk_free);
   ahead->full_chunks = g_async_queue_new_full (read_chunk_free);
   for (guint i = 0; i < N_READ_BUFFERS; i++)
-    {
-      ReadChunk *chunk = g_new0 (ReadChunk, 1);
+    g_async_queue_push (ahead->free_chunks, g_new0 (ReadChunk, 1));
 
-      chunk->data = g_malloc (chunk_size);
-      g_async_queue_push (ahead->free_chunks, chunk);
+  ahead->fd = -1;
+#ifdef G_OS_UNIX
+  if (G_IS_FILE_DESCRIPTOR_BASED (stream) && G_IS_SEEKABLE (stream) && g_seekable_can_seek (G_SEEKABLE (stream)))
+    {
+      ahead->fd = g_file_descriptor_based_get_fd (G_FILE_DESCRIPTOR_BASED (stream));
+      ahead->map_offset = (guint64) g_seekable_tell (G_SEEKABLE (stream));
     }
+#endif
   ahead->thread = g_thread_new ("perfscope-read-ahead", read_ahead_thread, ahead);
 
   return ahead;
@@ -331,6 +387,7 @@ read_ahead_recycle (ReadAhead *ahead,
                     ReadChunk *chunk)
 {
   g_clear_error (&chunk->error);
+  g_clear_pointer (&chunk->window, ps_file_window_unmap);
   chunk->scanned = NULL;
   g_async_queue_push (ahead->free_chunks, chunk);
 }
@@ -389,6 +446,23 @@ stop_partial (PsEventStore   *store,
   ps_event_store_set_error (store, error);
   ps_event_store_set_bytes_read (store, offset);
   return g_object_ref (store);
+}
+
+/* The file became shorter while a mapped chunk of it was parsed */
+static PsEventStore *
+stop_cut (PsParser       *parser,
+          PsEventStore   *store,
+          PsStoreBuilder *builder,
+          guint64         offset,
+          gsize           length)
+{
+  g_autoptr(GError) error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED,
+                                         _("The file became shorter while it was being read, within the "
+                                           "%zu bytes from byte offset %llu; what came before them is kept"),
+                                         length, (unsigned long long) offset);
+
+  ps_parser_finish (parser, NULL);
+  return stop_partial (store, builder, offset, error);
 }
 
 PsEventStore *
@@ -522,6 +596,12 @@ ps_load_stream_with_options (GInputStream    *stream,
         {
           read_ahead_recycle (ahead, chunk);
           return stop_partial (store, builder, offset, local_error);
+        }
+      /* Cut while it was parsed: the end of it read as zeros */
+      if (chunk->window != NULL && ps_file_window_was_cut (chunk->window))
+        {
+          read_ahead_recycle (ahead, chunk);
+          return stop_cut (parser, store, builder, offset, (gsize) length);
         }
 
       offset += length;
