@@ -173,6 +173,7 @@ fixture_setup (Fixture       *fixture,
     g_autoptr(GSettings) settings = g_settings_new (APP_ID);
 
     g_settings_reset (settings, "symbol-folder");
+    g_settings_reset (settings, "recent-comparisons");
   }
 
   fixture->app = ps_application_new ("io.github.perfscope.Perfscope.Test", G_APPLICATION_NON_UNIQUE);

@@ -8,7 +8,9 @@
  * Compare With… end), and checks the table against ps_run_diff_new () of
  * the same stores: rows, values, sorting, the filters; that zooming one
  * timeline zooms the other, with the offset; and the exported CSV and
- * Markdown by value. Issue 8, "Tests".
+ * Markdown by value; the differential flame graph of two RTL logs, the
+ * histograms of a row from both runs, Match With…, the recent comparisons
+ * and --compare sent to a running instance. Issue 8, "Tests".
  */
 #include "config.h"
 
@@ -20,6 +22,7 @@
 #include "ps-compare-export.h"
 #include "ps-compare-page-private.h"
 #include "ps-compare-row.h"
+#include "ps-flame-graph-private.h"
 #include "ps-run-page-private.h"
 #include "ps-timeline-view.h"
 #include "ps-util.h"
@@ -433,6 +436,406 @@ test_export_writers (void)
   g_assert_cmpstr (bytes, ==, "< 0.001");
 }
 
+/* Two RTL logs with call trees: f takes 30 % of A and 60 % of B, g 40 %
+ * and 20 % (times in ms, main 100 ms in both) */
+static const char rtl_a[] =
+  "opening log file 1246545872.402817 seconds past January 1st 1970\n"
+  "corresponding to 0 ms after timer start\n"
+  "Process id is 4711\n"
+  "000000 1 { demo (ab000001) ::main\n"
+  "000010 1 { demo (ab000001) ::f\n"
+  "000040 1 } demo (ab000001) ::f\n"
+  "000050 1 { demo (ab000001) ::g\n"
+  "000090 1 } demo (ab000001) ::g\n"
+  "000100 1 } demo (ab000001) ::main\n"
+  "closing log file at 000101\n";
+static const char rtl_b[] =
+  "opening log file 1246545972.402817 seconds past January 1st 1970\n"
+  "corresponding to 0 ms after timer start\n"
+  "Process id is 4712\n"
+  "000000 1 { demo (ab000001) ::main\n"
+  "000010 1 { demo (ab000001) ::f\n"
+  "000070 1 } demo (ab000001) ::f\n"
+  "000075 1 { demo (ab000001) ::g\n"
+  "000095 1 } demo (ab000001) ::g\n"
+  "000100 1 } demo (ab000001) ::main\n"
+  "closing log file at 000101\n";
+
+static PsComparePage *
+open_rtl_comparison (Fixture *fixture)
+{
+  g_autoptr(GFile) file_a = write_temp_file (fixture, "calls_4711.log", rtl_a, -1);
+  g_autoptr(GFile) file_b = write_temp_file (fixture, "calls_4712.log", rtl_b, -1);
+  PsComparePage *page = ps_window_compare_files (fixture->window, file_a, file_b);
+
+  g_assert_true (PS_IS_COMPARE_PAGE (page));
+  g_assert_true (iterate_until (page_is_ready, page));
+  iterate_for (50);
+  return page;
+}
+
+/* The path main → function, with the names as the tree spells them (the
+ * function part, after the author) */
+static void
+frame_path (PsFlameGraph *flame_graph,
+            const char   *function,
+            const char  **path)
+{
+  PsCallTree *tree = ps_flame_graph_get_tree (flame_graph);
+  g_autofree char *suffix = g_strconcat ("::", function, NULL);
+
+  path[0] = path[1] = path[2] = NULL;
+  for (guint32 i = 0; i < ps_call_tree_get_n_functions (tree); i++)
+    {
+      const char *name = ps_call_tree_get_function_name (tree, i);
+
+      if (g_str_has_suffix (name, "::main"))
+        path[0] = name;
+      else if (g_str_has_suffix (name, suffix))
+        path[1] = name;
+    }
+  g_assert_nonnull (path[0]);
+  g_assert_nonnull (path[1]);
+}
+
+static void
+test_flame_graph (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  PsComparePage *page = open_rtl_comparison (fixture);
+  PsFlameGraph *flame_graph = ps_compare_page_get_flame_graph (page);
+  PsCallTreeDiff *baseline;
+  const char *path_f[3], *path_g[3];
+  g_autofree char *f_tip = NULL;
+  g_autofree char *g_tip = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  /* Both runs have call trees: the page offers the flame graph */
+  g_assert_true (ps_compare_page_has_flame_graph (page));
+  g_assert_cmpstr (ps_compare_page_get_visible_view (page), ==, "table");
+  ps_compare_page_show_view (page, "flame");
+  iterate_for (100);
+  g_assert_cmpstr (ps_compare_page_get_visible_view (page), ==, "flame");
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (flame_graph)));
+
+  /* B's tree, coloured against A's */
+  baseline = ps_flame_graph_get_baseline (flame_graph);
+  g_assert_nonnull (baseline);
+  g_assert_true (ps_flame_graph_get_tree (flame_graph) == ps_call_tree_diff_get_b (baseline));
+  g_assert_cmpuint (ps_call_tree_diff_get_n_only_in_a_nodes (baseline), ==, 0);
+  g_assert_cmpuint (ps_call_tree_diff_get_n_only_in_b_nodes (baseline), ==, 0);
+
+  /* f: 30 ms of 100 in A, 60 of 100 in B; g: 40 and 20 */
+  frame_path (flame_graph, "f", path_f);
+  frame_path (flame_graph, "g", path_g);
+  f_tip = _ps_flame_graph_get_tooltip (flame_graph, path_f);
+  g_assert_nonnull (strstr (f_tip, "Own time: A 30.00 % → B 60.00 %, +30.00 pp (×2.00)"));
+  g_tip = _ps_flame_graph_get_tooltip (flame_graph, path_g);
+  g_assert_nonnull (strstr (g_tip, "Own time: A 40.00 % → B 20.00 %, −20.00 pp (×0.50)"));
+
+  /* The frames are drawn in the diff colours: f red, g blue */
+  texture = render_widget (GTK_WIDGET (flame_graph));
+  {
+    int width = gtk_widget_get_width (GTK_WIDGET (flame_graph));
+    int top = _ps_flame_graph_get_draw_top (flame_graph);
+    gsize stride = gdk_texture_get_width (texture) * 4;
+    g_autofree guchar *pixels = g_malloc (stride * gdk_texture_get_height (texture));
+    const char **paths[2] = { path_f, path_g };
+    guint red[2], blue[2];
+
+    gdk_texture_download (texture, pixels, stride);
+    for (guint i = 0; i < 2; i++)
+      {
+        double x, y, frame_width, frame_height;
+        guint32 pixel;
+
+        g_assert_true (_ps_flame_graph_get_frame (flame_graph, width, paths[i], &x, &y, &frame_width, &frame_height));
+        /* Near the frame's right end, clear of its label and focus ring */
+        pixel = *(const guint32 *)(pixels + (gsize)(top + y + 3) * stride + (gsize)(x + frame_width - 4) * 4);
+        red[i] = (pixel >> 16) & 0xff;
+        blue[i] = pixel & 0xff;
+      }
+    g_assert_cmpuint (red[0], >, blue[0] + 40);
+    g_assert_cmpuint (blue[1], >, red[1] + 40);
+  }
+
+  maybe_save_screenshot (fixture, "compare-flame");
+}
+
+static void
+test_no_flame_graph_without_trees (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  PsComparePage *page = open_comparison (fixture);
+
+  /* CE logs have markers, no calls */
+  g_assert_false (ps_compare_page_has_flame_graph (page));
+  g_assert_null (ps_flame_graph_get_baseline (ps_compare_page_get_flame_graph (page)));
+  g_assert_cmpstr (ps_compare_page_get_visible_view (page), ==, "table");
+}
+
+static guint64
+histogram_count (const PsHistogram *histogram)
+{
+  guint64 count = 0;
+
+  for (guint i = 0; i < histogram->n_bins; i++)
+    count += histogram->bins[i].count;
+  return count;
+}
+
+static void
+test_histogram_overlay (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  PsComparePage *page = open_comparison (fixture);
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (ps_compare_page_get_rows (page));
+  PsHistogramView *view = ps_compare_page_get_histogram_view (page);
+  const PsHistogram *bars, *outline;
+  const PsRunDiffRow *open;
+  guint position;
+
+  g_assert_false (ps_compare_page_get_histogram_visible (page));
+
+  open = find_shown (page, "Open", &position);
+  gtk_single_selection_set_selected (selection, position);
+  iterate_for (50);
+  g_assert_true (ps_compare_page_get_histogram_visible (page));
+
+  /* B's values as bars, A's as the outline, on the same bins */
+  bars = ps_histogram_view_get_histogram (view);
+  outline = ps_histogram_view_get_overlay (view);
+  g_assert_nonnull (bars);
+  g_assert_nonnull (outline);
+  g_assert_cmpuint (histogram_count (bars), ==, open->b.count);
+  g_assert_cmpuint (histogram_count (outline), ==, open->a.count);
+  g_assert_cmpuint (outline->n_bins, ==, bars->n_bins);
+  for (guint i = 0; i < bars->n_bins; i++)
+    {
+      g_assert_cmpfloat (outline->bins[i].lower, ==, bars->bins[i].lower);
+      g_assert_cmpfloat (outline->bins[i].upper, ==, bars->bins[i].upper);
+    }
+  /* A's fastest Open (10 ms) is in the first bin; its slowest is B's range */
+  g_assert_cmpfloat (bars->bins[0].lower, <=, MIN (open->a.min, open->b.min));
+  g_assert_cmpfloat (bars->bins[bars->n_bins - 1].upper, >=, MAX (open->a.max, open->b.max));
+  g_assert_cmpfloat_with_epsilon (bars->median, open->b.median, 1e-12);
+  g_assert_cmpfloat_with_epsilon (outline->median, open->a.median, 1e-12);
+  g_assert_true (widget_is_drawn (view));
+
+  /* A row of one run only has the bars, or the outline, alone */
+  find_shown (page, "OnlyA", &position);
+  gtk_single_selection_set_selected (selection, position);
+  iterate_for (50);
+  g_assert_true (ps_compare_page_get_histogram_visible (page));
+  g_assert_nonnull (ps_histogram_view_get_overlay (view));
+  g_assert_cmpuint (histogram_count (ps_histogram_view_get_overlay (view)), ==,
+                    find_shown (page, "OnlyA", NULL)->a.count);
+
+  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
+  iterate_for (50);
+  g_assert_false (ps_compare_page_get_histogram_visible (page));
+
+  maybe_save_screenshot (fixture, "compare-histogram");
+}
+
+static void
+test_match_with (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  PsComparePage *page = open_comparison (fixture);
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (ps_compare_page_get_rows (page));
+  guint n_rows = g_list_model_get_n_items (ps_compare_page_get_rows (page));
+  const PsRunDiffRow *renamed;
+  guint position;
+  g_autoptr(GHashTable) renames = g_hash_table_new (g_str_hash, g_str_equal);
+  PsRunDiffOptions options;
+  g_autoptr(PsRunDiff) expected = NULL;
+  g_autofree char *cell = NULL;
+
+  /* Offered for a row of A only, not for a matched one */
+  find_shown (page, "Open", &position);
+  gtk_single_selection_set_selected (selection, position);
+  g_assert_false (ps_compare_page_can_match (page));
+  find_shown (page, "OldName", &position);
+  gtk_single_selection_set_selected (selection, position);
+  g_assert_true (ps_compare_page_can_match (page));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "compare.match-with", NULL));
+  iterate_for (50);
+  /* The dialog lists B's rows of B only; it is closed here and the pair
+   * matched as its Match button does */
+  {
+    GListModel *toplevels = gtk_window_get_toplevels ();
+    guint n_dialogs = 0;
+
+    for (guint i = g_list_model_get_n_items (toplevels); i > 0; i--)
+      {
+        g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i - 1);
+
+        if (gtk_window_get_transient_for (window) == GTK_WINDOW (fixture->window))
+          {
+            g_assert_cmpstr (gtk_window_get_title (window), ==, "Match With");
+            gtk_window_destroy (window);
+            n_dialogs++;
+          }
+      }
+    g_assert_cmpuint (n_dialogs, ==, 1);
+  }
+
+  ps_compare_page_match_rows (page, "OldName", "NewName");
+  g_assert_false (ps_compare_page_is_ready (page));
+  g_assert_true (iterate_until (page_is_ready, page));
+  iterate_for (50);
+
+  /* The pair is one row, with both runs' values */
+  g_assert_cmpuint (g_list_model_get_n_items (ps_compare_page_get_rows (page)), ==, n_rows - 1);
+  g_assert_null (find_shown (page, "OldName", NULL));
+  renamed = find_shown (page, "NewName", &position);
+  g_assert_nonnull (renamed);
+  g_assert_true (renamed->has_a && renamed->has_b);
+  g_assert_cmpstr (renamed->a_name, ==, "OldName");
+  cell = ps_compare_page_get_cell_text (page, position, "name");
+  g_assert_cmpstr (cell, ==, "NewName (was OldName)");
+
+  /* The numbers the engine gives with the same rename map */
+  g_hash_table_insert (renames, "OldName", "NewName");
+  ps_run_diff_options_init (&options);
+  options.renames = renames;
+  expected = ps_run_diff_new (ps_run_page_get_store (ps_compare_page_get_run_page (page, 0)),
+                              ps_run_page_get_store (ps_compare_page_get_run_page (page, 1)),
+                              &options);
+  assert_same_row (renamed, ps_run_diff_find_row (expected, "NewName", NULL));
+  g_assert_cmpuint (renamed->a.count, >, 0);
+
+  /* Undone: two rows again */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "compare.clear-matches", NULL));
+  g_assert_true (iterate_until (page_is_ready, page));
+  g_assert_cmpuint (g_list_model_get_n_items (ps_compare_page_get_rows (page)), ==, n_rows);
+  g_assert_nonnull (find_shown (page, "OldName", NULL));
+}
+
+/* The item of the window's recent menu with that action, and its target */
+static GVariant *
+find_recent_target (PsWindow   *window,
+                    const char *action)
+{
+  GMenuModel *menu = G_MENU_MODEL (window->recent_menu);
+
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SECTION);
+
+      for (int j = 0; section != NULL && j < g_menu_model_get_n_items (section); j++)
+        {
+          g_autofree char *item_action = NULL;
+
+          if (g_menu_model_get_item_attribute (section, j, G_MENU_ATTRIBUTE_ACTION, "s", &item_action)
+              && g_strcmp0 (item_action, action) == 0)
+            return g_menu_model_get_item_attribute_value (section, j, G_MENU_ATTRIBUTE_TARGET, NULL);
+        }
+    }
+  return NULL;
+}
+
+static void
+test_recent_comparison (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  PsComparePage *page = open_comparison (fixture);
+  g_autofree char *uri_a = g_file_get_uri (ps_compare_page_get_file (page, 0));
+  g_autofree char *uri_b = g_file_get_uri (ps_compare_page_get_file (page, 1));
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(GVariant) pairs = NULL;
+  g_autoptr(GVariant) target = NULL;
+  const char *target_a, *target_b;
+  GtkWidget *reopened;
+
+  /* Remembered as a pair, newest first */
+  pairs = g_settings_get_value (settings, "recent-comparisons");
+  g_assert_cmpuint (g_variant_n_children (pairs), ==, 1);
+  {
+    const char *pair_a, *pair_b;
+
+    g_variant_get_child (pairs, 0, "(&s&s)", &pair_a, &pair_b);
+    g_assert_cmpstr (pair_a, ==, uri_a);
+    g_assert_cmpstr (pair_b, ==, uri_b);
+  }
+
+  /* Open Recent lists it under Comparisons */
+  _ps_window_update_recent_menu (fixture->window);
+  target = find_recent_target (fixture->window, "win.compare-uris");
+  g_assert_nonnull (target);
+  g_variant_get (target, "(&s&s)", &target_a, &target_b);
+  g_assert_cmpstr (target_a, ==, uri_a);
+  g_assert_cmpstr (target_b, ==, uri_b);
+
+  /* Choosing it opens the comparison again */
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), "win.compare-uris", target));
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 2);
+  reopened = gtk_notebook_get_nth_page (fixture->window->notebook, 1);
+  g_assert_true (PS_IS_COMPARE_PAGE (reopened));
+  g_assert_true (g_file_equal (ps_compare_page_get_file (PS_COMPARE_PAGE (reopened), 0),
+                               ps_compare_page_get_file (page, 0)));
+  g_assert_true (g_file_equal (ps_compare_page_get_file (PS_COMPARE_PAGE (reopened), 1),
+                               ps_compare_page_get_file (page, 1)));
+  g_assert_true (iterate_until (page_is_ready, reopened));
+
+  /* The same pair once, still first */
+  g_clear_pointer (&pairs, g_variant_unref);
+  pairs = g_settings_get_value (settings, "recent-comparisons");
+  g_assert_cmpuint (g_variant_n_children (pairs), ==, 1);
+}
+
+/* --compare A B with Perfscope running: the process started sends the
+ * flag with the files (platform data), the running one opens a comparison */
+static void
+test_remote_compare (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(PsApplication) launcher = ps_application_new ("io.github.perfscope.Perfscope.Launcher",
+                                                          G_APPLICATION_HANDLES_OPEN);
+  g_autoptr(GVariantDict) options = g_variant_dict_new (NULL);
+  GVariantBuilder builder;
+  g_autoptr(GVariant) platform_data = NULL;
+  gboolean compare = FALSE;
+  g_autofree char *path_a = g_test_build_filename (G_TEST_DIST, "data", "diff", "run-a.log", NULL);
+  g_autofree char *path_b = g_test_build_filename (G_TEST_DIST, "data", "diff", "run-b.log", NULL);
+  GFile *files[2];
+  GtkWidget *child;
+
+  /* The launching side */
+  g_variant_dict_insert (options, "compare", "b", TRUE);
+  g_assert_cmpint (G_APPLICATION_GET_CLASS (launcher)->handle_local_options (G_APPLICATION (launcher), options), ==, -1);
+  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
+  G_APPLICATION_GET_CLASS (launcher)->add_platform_data (G_APPLICATION (launcher), &builder);
+  platform_data = g_variant_ref_sink (g_variant_builder_end (&builder));
+  g_assert_true (g_variant_lookup (platform_data, "perfscope-compare", "b", &compare));
+  g_assert_true (compare);
+
+  /* The running side: one comparison, not two tabs */
+  files[0] = g_file_new_for_path (path_a);
+  files[1] = g_file_new_for_path (path_b);
+  G_APPLICATION_GET_CLASS (fixture->app)->before_emit (G_APPLICATION (fixture->app), platform_data);
+  /* What the running instance does with the files that arrive */
+  g_signal_emit_by_name (fixture->app, "open", files, 2, "");
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
+  child = gtk_notebook_get_nth_page (fixture->window->notebook, 0);
+  g_assert_true (PS_IS_COMPARE_PAGE (child));
+  g_assert_true (iterate_until (page_is_ready, child));
+
+  /* Without the flag, files open one by one */
+  {
+    g_autoptr(GVariant) plain = g_variant_ref_sink (g_variant_new ("a{sv}", NULL));
+
+    G_APPLICATION_GET_CLASS (fixture->app)->before_emit (G_APPLICATION (fixture->app), plain);
+    /* What the running instance does with the files that arrive */
+  g_signal_emit_by_name (fixture->app, "open", files, 2, "");
+    g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 3);
+    g_assert_true (PS_IS_RUN_PAGE (gtk_notebook_get_nth_page (fixture->window->notebook, 1)));
+  }
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -448,6 +851,12 @@ main (int   argc,
   ADD_TEST ("/compare/sort-and-filter", test_sort_and_filter);
   ADD_TEST ("/compare/zoom-follows", test_zoom_follows);
   ADD_TEST ("/compare/export", test_export);
+  ADD_TEST ("/compare/flame-graph", test_flame_graph);
+  ADD_TEST ("/compare/no-flame-graph", test_no_flame_graph_without_trees);
+  ADD_TEST ("/compare/histogram-overlay", test_histogram_overlay);
+  ADD_TEST ("/compare/match-with", test_match_with);
+  ADD_TEST ("/compare/recent", test_recent_comparison);
+  ADD_TEST ("/compare/remote", test_remote_compare);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

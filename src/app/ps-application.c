@@ -6,7 +6,9 @@
  * Files given on the command line arrive through `open` and go to the same
  * ps_window_open_file() as the file dialog, drag and drop and Open Recent;
  * with --compare, the two files go to ps_window_compare_files() as two
- * files dropped at once do.
+ * files dropped at once do. When Perfscope is already running, the files
+ * travel to that instance's `open`, and --compare with them as platform
+ * data (PS_PLATFORM_COMPARE), so that it opens a comparison too.
  * The symbol folder (--sysroot, or Choose Symbol Folder…) is the
  * application's: every run opened after it is set reads its symbols there,
  * and it is kept in the settings for the next launch.
@@ -36,6 +38,9 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (PsApplication, ps_application, GTK_TYPE_APPLICATION)
+
+/* The platform data key that carries --compare to a running instance */
+#define PS_PLATFORM_COMPARE "perfscope-compare"
 
 static PsWindow *
 get_or_create_window (PsApplication *self)
@@ -201,10 +206,38 @@ ps_application_handle_local_options (GApplication *application,
       ps_application_set_symbol_folder (self, absolute);
     }
   /* Taken by the process started with it: the primary instance when no
-   * other is running (a running one opens the files one by one) */
+   * other is running, else sent to the running one with the files
+   * (add_platform_data) */
   self->compare = g_variant_dict_contains (options, "compare");
 
   return -1;
+}
+
+/* In the process started, when another instance runs: --compare goes with
+ * the files it opens */
+static void
+ps_application_add_platform_data (GApplication    *application,
+                                  GVariantBuilder *builder)
+{
+  PsApplication *self = PS_APPLICATION (application);
+
+  G_APPLICATION_CLASS (ps_application_parent_class)->add_platform_data (application, builder);
+  if (self->compare)
+    g_variant_builder_add (builder, "{sv}", PS_PLATFORM_COMPARE, g_variant_new_boolean (TRUE));
+}
+
+/* In the running instance, before `open`: whether that launch said
+ * --compare */
+static void
+ps_application_before_emit (GApplication *application,
+                            GVariant     *platform_data)
+{
+  PsApplication *self = PS_APPLICATION (application);
+  gboolean compare = FALSE;
+
+  G_APPLICATION_CLASS (ps_application_parent_class)->before_emit (application, platform_data);
+  if (g_variant_lookup (platform_data, PS_PLATFORM_COMPARE, "b", &compare))
+    self->compare = compare;
 }
 
 static void
@@ -268,6 +301,8 @@ ps_application_class_init (PsApplicationClass *klass)
   app_class->open = ps_application_open;
   app_class->startup = ps_application_startup;
   app_class->handle_local_options = ps_application_handle_local_options;
+  app_class->add_platform_data = ps_application_add_platform_data;
+  app_class->before_emit = ps_application_before_emit;
 
   properties[PROP_SYMBOL_FOLDER] =
     g_param_spec_string ("symbol-folder", NULL, NULL, NULL,

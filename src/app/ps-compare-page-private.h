@@ -6,6 +6,8 @@
 #pragma once
 
 #include "ps-compare-page.h"
+#include "ps-flame-graph.h"
+#include "ps-histogram-view.h"
 #include "ps-run-page.h"
 
 G_BEGIN_DECLS
@@ -46,5 +48,24 @@ const char    *ps_compare_page_get_header_text (PsComparePage *self);
 /* What Export as CSV… writes and Copy Markdown Summary copies */
 char          *ps_compare_page_dup_csv        (PsComparePage  *self);
 char          *ps_compare_page_dup_markdown   (PsComparePage  *self);
+
+/* The differential flame graph (B against A) and whether the page offers
+ * it (both runs have a call tree) */
+PsFlameGraph  *ps_compare_page_get_flame_graph (PsComparePage *self);
+gboolean       ps_compare_page_has_flame_graph (PsComparePage *self);
+/* "table" or "flame" */
+void           ps_compare_page_show_view      (PsComparePage  *self,
+                                               const char     *name);
+const char    *ps_compare_page_get_visible_view (PsComparePage *self);
+/* The histograms of the selected row: B's bars, A's outline */
+PsHistogramView *ps_compare_page_get_histogram_view (PsComparePage *self);
+gboolean       ps_compare_page_get_histogram_visible (PsComparePage *self);
+/* What "Match With…" does: A's row a_name and B's row b_name become one
+ * row, the runs compared again with that rename */
+/* Whether Match With… is offered for the selected row */
+gboolean       ps_compare_page_can_match      (PsComparePage  *self);
+void           ps_compare_page_match_rows     (PsComparePage  *self,
+                                               const char     *a_name,
+                                               const char     *b_name);
 
 G_END_DECLS

@@ -11,6 +11,12 @@
  * perfscope-cli diff prints. The two runs' sessions follow each other's
  * visible range and selection: both start at 0, B shifted by the offset
  * the user sets.
+ *
+ * The same worker builds both runs' call trees when they have them, for
+ * the differential flame graph (B coloured against A), and keeps every
+ * series' values by row, for the histograms of the selected row from both
+ * runs. Rows of one run only can be matched by hand ("Match With…"): the
+ * pair goes into the rename map and the runs are compared again.
  */
 #include "config.h"
 
@@ -22,7 +28,10 @@
 #include "ps-compare-export.h"
 #include "ps-compare-page-private.h"
 #include "ps-compare-row.h"
+#include "ps-flame-graph.h"
 #include "ps-format.h"
+#include "ps-histogram-view.h"
+#include "ps-series.h"
 #include "ps-run-page-private.h"
 #include "ps-session.h"
 #include "ps-view-util.h"
@@ -95,6 +104,10 @@ struct _PsComparePage
   PsEventStore    *diffed_stores[2];   /* of the diff computed or being computed */
   PsRunDiff       *diff;
   gboolean         ready;
+  GHashTable      *renames;            /* A name → B name, matched by hand */
+  gboolean         can_match;          /* the selected row is of A only */
+  PsCallTreeDiff  *call_diff;          /* NULL unless both runs have a call tree */
+  GHashTable      *values[2];          /* row key → GArray of double, per run */
 
   GListStore      *rows;
   GtkCustomFilter *filter;
@@ -124,6 +137,15 @@ struct _PsComparePage
   GtkLabel        *busy_label;
   GtkLabel        *failed_label;
   GtkColumnView   *column_view;
+  GtkStack        *view_stack;
+  GtkStackSwitcher *view_switcher;
+  PsFlameGraph    *flame_graph;
+  GtkLabel        *flame_label;
+  GtkBox          *histogram_box;
+  GtkLabel        *histogram_label;
+  PsHistogramView *histogram_view;
+  GMenuModel      *row_menu;
+  GtkPopover      *row_popover;           /* the table's context menu */
   GtkSpinButton   *offset_spin;
   GtkToggleButton *side_by_side_button;
   GtkToggleButton *stacked_button;
@@ -139,6 +161,7 @@ enum {
   PROP_FILE_A,
   PROP_FILE_B,
   PROP_TITLE,
+  PROP_READY,
   N_PROPS
 };
 
@@ -151,6 +174,18 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (PsComparePage, ps_compare_page, GTK_TYPE_WIDGET)
+
+static void update_flame_graph (PsComparePage *self);
+
+static void
+set_ready (PsComparePage *self,
+           gboolean       ready)
+{
+  if (self->ready == ready)
+    return;
+  self->ready = ready;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
+}
 
 /* Values and their text */
 
@@ -324,12 +359,47 @@ column_of (GObject *object)
   return GPOINTER_TO_UINT (g_object_get_data (object, "ps-column"));
 }
 
+/* A right click on a cell selects its row and opens the row's menu */
+static void
+cell_pressed_cb (GtkGestureClick *gesture,
+                 int              n_press,
+                 double           x,
+                 double           y,
+                 GtkListItem     *list_item)
+{
+  GtkWidget *cell = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  PsComparePage *self = PS_COMPARE_PAGE (gtk_widget_get_ancestor (cell, PS_TYPE_COMPARE_PAGE));
+  guint position = gtk_list_item_get_position (list_item);
+  graphene_point_t point;
+
+  if (self == NULL || position == GTK_INVALID_LIST_POSITION)
+    return;
+  gtk_single_selection_set_selected (self->selection, position);
+  if (!gtk_widget_compute_point (cell, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y), &point))
+    return;
+  gtk_popover_set_pointing_to (self->row_popover, &(GdkRectangle) { (int)point.x, (int)point.y, 1, 1 });
+  gtk_popover_popup (self->row_popover);
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+static void
+add_context_menu (GtkWidget   *cell,
+                  GtkListItem *list_item)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (cell_pressed_cb), list_item);
+  gtk_widget_add_controller (cell, GTK_EVENT_CONTROLLER (click));
+}
+
 static void
 setup_cell_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *list_item,
                gpointer                  user_data)
 {
   Column column = column_of (G_OBJECT (factory));
+  GtkWidget *cell;
 
   if (column == COL_CHANGE)
     {
@@ -341,10 +411,13 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
       gtk_box_append (GTK_BOX (box), image);
       gtk_box_append (GTK_BOX (box), ps_view_cell_label_new (FALSE));
       gtk_list_item_set_child (list_item, box);
+      add_context_menu (box, list_item);
       return;
     }
 
-  gtk_list_item_set_child (list_item, ps_view_cell_label_new (columns[column].numeric));
+  cell = ps_view_cell_label_new (columns[column].numeric);
+  gtk_list_item_set_child (list_item, cell);
+  add_context_menu (cell, list_item);
 }
 
 static void
@@ -656,6 +729,79 @@ layout_toggled_cb (PsComparePage   *self,
     gtk_paned_set_position (self->runs_paned, size / 2);
 }
 
+/* The key of a series' values: kind, context and name */
+static char *
+values_key (const char *kind,
+            const char *context,
+            const char *name)
+{
+  return g_strdup_printf ("%s\x1f%s\x1f%s", kind, context != NULL ? context : "", name);
+}
+
+static GArray *
+row_values (PsComparePage      *self,
+            const PsRunDiffRow *row,
+            guint               side)
+{
+  g_autofree char *key = NULL;
+
+  if (self->values[side] == NULL)
+    return NULL;
+  key = values_key (row->kind, row->context, side == 0 && row->a_name != NULL ? row->a_name : row->name);
+  return g_hash_table_lookup (self->values[side], key);
+}
+
+/* The histogram of the selected row's values: B's as bars, A's as an
+ * outline on the same bins. Only for times, which the histogram's axis
+ * knows how to print. */
+static void
+update_histogram (PsComparePage      *self,
+                  const PsRunDiffRow *row)
+{
+  GArray *values_a = row != NULL ? row_values (self, row, 0) : NULL;
+  GArray *values_b = row != NULL ? row_values (self, row, 1) : NULL;
+  g_autofree char *title = NULL;
+
+  if (row == NULL || g_strcmp0 (row->unit, "s") != 0 || (values_a == NULL && values_b == NULL))
+    {
+      ps_histogram_view_clear (self->histogram_view);
+      gtk_widget_set_visible (GTK_WIDGET (self->histogram_box), FALSE);
+      return;
+    }
+
+  /* Translators: the heading of the histograms of a row; %s is its name */
+  title = g_strdup_printf (_("Distribution of %s"), row->name);
+  gtk_label_set_text (self->histogram_label, title);
+  ps_histogram_view_set_title (self->histogram_view, title);
+  if (values_b != NULL)
+    ps_histogram_view_set_values (self->histogram_view, (const double *)values_b->data, values_b->len);
+  else
+    ps_histogram_view_clear (self->histogram_view);
+  ps_histogram_view_set_overlay (self->histogram_view,
+                                 values_a != NULL ? (const double *)values_a->data : NULL,
+                                 values_a != NULL ? values_a->len : 0,
+                                 /* Translators: the legend of the run drawn as bars */
+                                 _("B"),
+                                 /* Translators: the legend of the run drawn as an outline */
+                                 _("A"));
+  gtk_widget_set_visible (GTK_WIDGET (self->histogram_box), TRUE);
+}
+
+static gboolean
+has_rows_only_in_b (PsComparePage *self)
+{
+  if (self->diff == NULL)
+    return FALSE;
+  for (guint i = 0; i < self->diff->rows->len; i++)
+    {
+      const PsRunDiffRow *row = g_ptr_array_index (self->diff->rows, i);
+
+      if (row->has_b && !row->has_a)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* The row selected in the table is highlighted in both runs where their
  * views can show it (the spans or calls of that name) */
 static void
@@ -682,6 +828,10 @@ selected_row_changed_cb (PsComparePage *self)
       description = g_strdup_printf (_("calls of %s"), name);
       ps_session_highlight_function (self->sessions[side], name, NULL, description);
     }
+
+  update_histogram (self, row);
+  self->can_match = row != NULL && row->has_a && !row->has_b && has_rows_only_in_b (self);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.match-with", self->can_match);
 }
 
 /* The comparison */
@@ -799,6 +949,7 @@ show_busy (PsComparePage *self,
 typedef struct
 {
   PsEventStore *stores[2];
+  GHashTable   *renames;   /* a copy: the page's may change meanwhile */
 } DiffTaskData;
 
 static void
@@ -806,7 +957,64 @@ diff_task_data_free (DiffTaskData *data)
 {
   g_clear_object (&data->stores[0]);
   g_clear_object (&data->stores[1]);
+  g_clear_pointer (&data->renames, g_hash_table_unref);
   g_free (data);
+}
+
+/* What the worker hands back */
+typedef struct
+{
+  PsRunDiff      *diff;
+  PsCallTreeDiff *call_diff;
+  GHashTable     *values[2];
+} DiffResult;
+
+static void
+diff_result_free (DiffResult *result)
+{
+  g_clear_pointer (&result->diff, ps_run_diff_free);
+  g_clear_object (&result->call_diff);
+  g_clear_pointer (&result->values[0], g_hash_table_unref);
+  g_clear_pointer (&result->values[1], g_hash_table_unref);
+  g_free (result);
+}
+
+/* Every series' values, as ps_run_diff_new () pools them into rows */
+static GHashTable *
+collect_values (PsEventStore *store)
+{
+  GHashTable *values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_array_unref);
+  PsSeriesOptions options = { 0 };
+  g_autoptr(GPtrArray) all_series = NULL;
+
+  options.group_by_name = TRUE;
+  all_series = ps_series_collect (store, &options);
+  for (guint i = 0; i < all_series->len; i++)
+    {
+      const PsSeries *series = g_ptr_array_index (all_series, i);
+      g_autofree char *key = values_key (ps_series_kind_to_string (series->kind), series->context, series->name);
+      GArray *array = g_hash_table_lookup (values, key);
+
+      if (array == NULL)
+        {
+          array = g_array_new (FALSE, FALSE, sizeof (double));
+          g_hash_table_insert (values, g_steal_pointer (&key), array);
+        }
+      g_array_append_vals (array, series->values->data, series->values->len);
+    }
+  return values;
+}
+
+/* The call tree of a run that has one, with its top-down tree */
+static PsCallTree *
+top_down_tree (PsEventStore *store)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PsCallTree) tree = ps_call_tree_new_for_store (store, NULL, &error);
+
+  if (tree == NULL || !ps_call_tree_has_top_down (tree))
+    return NULL;
+  return g_steal_pointer (&tree);
 }
 
 static void
@@ -816,9 +1024,24 @@ diff_thread (GTask        *task,
              GCancellable *cancellable)
 {
   DiffTaskData *data = task_data;
-  PsRunDiff *diff = ps_run_diff_new (data->stores[0], data->stores[1], NULL);
+  DiffResult *result = g_new0 (DiffResult, 1);
+  PsRunDiffOptions options;
+  g_autoptr(PsCallTree) tree_a = NULL;
+  g_autoptr(PsCallTree) tree_b = NULL;
 
-  g_task_return_pointer (task, diff, (GDestroyNotify)ps_run_diff_free);
+  ps_run_diff_options_init (&options);
+  options.renames = data->renames;
+  result->diff = ps_run_diff_new (data->stores[0], data->stores[1], &options);
+
+  if (!g_cancellable_is_cancelled (cancellable)
+      && (tree_a = top_down_tree (data->stores[0])) != NULL
+      && (tree_b = top_down_tree (data->stores[1])) != NULL)
+    result->call_diff = ps_call_tree_diff_new (tree_a, tree_b);
+
+  for (guint side = 0; side < 2 && !g_cancellable_is_cancelled (cancellable); side++)
+    result->values[side] = collect_values (data->stores[side]);
+
+  g_task_return_pointer (task, result, (GDestroyNotify)diff_result_free);
 }
 
 static void
@@ -829,23 +1052,36 @@ diff_cb (GObject      *object,
   PsComparePage *self = PS_COMPARE_PAGE (object);
   DiffTaskData *data = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
+  DiffResult *computed;
   PsRunDiff *diff;
 
-  diff = g_task_propagate_pointer (G_TASK (result), &error);
-  if (diff == NULL)
+  computed = g_task_propagate_pointer (G_TASK (result), &error);
+  if (computed == NULL)
     return;  /* cancelled */
 
   /* Replaced by a later comparison, or the page was closed meanwhile */
   if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result)))
       || data->stores[0] != self->diffed_stores[0] || data->stores[1] != self->diffed_stores[1])
     {
-      ps_run_diff_free (diff);
+      diff_result_free (computed);
       return;
     }
 
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->diff, ps_run_diff_free);
-  self->diff = diff;
+  diff = self->diff = g_steal_pointer (&computed->diff);
+  for (guint side = 0; side < 2; side++)
+    {
+      g_clear_pointer (&self->values[side], g_hash_table_unref);
+      self->values[side] = g_steal_pointer (&computed->values[side]);
+    }
+  if (computed->call_diff != self->call_diff)
+    {
+      g_clear_object (&self->call_diff);
+      self->call_diff = g_steal_pointer (&computed->call_diff);
+      update_flame_graph (self);
+    }
+  diff_result_free (computed);
 
   {
     g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
@@ -856,13 +1092,43 @@ diff_cb (GObject      *object,
                          items->pdata, items->len);
   }
 
-  self->ready = TRUE;
+  set_ready (self, TRUE);
   gtk_spinner_set_spinning (self->spinner, FALSE);
   gtk_stack_set_visible_child_name (self->table_stack, "table");
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.export-csv", TRUE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.copy-markdown", TRUE);
   update_header (self);
   update_status (self);
+}
+
+/* The differential flame graph, next to the table, when both runs have
+ * a call tree */
+static void
+update_flame_graph (PsComparePage *self)
+{
+  gboolean has_graph = self->call_diff != NULL;
+
+  if (has_graph)
+    {
+      g_autofree char *text = NULL;
+      guint only_b = ps_call_tree_diff_get_n_only_in_b_nodes (self->call_diff);
+      guint only_a = ps_call_tree_diff_get_n_only_in_a_nodes (self->call_diff);
+
+      ps_flame_graph_set_baseline (self->flame_graph, self->call_diff);
+      /* Translators: above the differential flame graph; the numbers are
+       * call paths found in one run only */
+      text = g_strdup_printf (_("Run B’s calls, coloured by the change of their share of the run against A: "
+                                "red spends more, blue less. %u call paths only in B, %u only in A."),
+                              only_b, only_a);
+      gtk_label_set_text (self->flame_label, text);
+    }
+  else
+    {
+      ps_flame_graph_set_baseline (self->flame_graph, NULL);
+      ps_flame_graph_set_tree (self->flame_graph, NULL);
+      gtk_stack_set_visible_child_name (self->view_stack, "table");
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->view_switcher), has_graph);
 }
 
 static void
@@ -879,6 +1145,16 @@ start_diff (PsComparePage *self)
     {
       g_set_object (&self->diffed_stores[side], ps_run_page_get_store (self->run_pages[side]));
       data->stores[side] = g_object_ref (self->diffed_stores[side]);
+    }
+  if (g_hash_table_size (self->renames) > 0)
+    {
+      GHashTableIter iter;
+      gpointer key, value;
+
+      data->renames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      g_hash_table_iter_init (&iter, self->renames);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        g_hash_table_insert (data->renames, g_strdup (key), g_strdup (value));
     }
 
   show_busy (self, _("Comparing the runs…"));
@@ -933,7 +1209,7 @@ run_state_changed_cb (PsComparePage *self)
       if (ps_run_page_get_store (self->run_pages[0]) != self->diffed_stores[0]
           || ps_run_page_get_store (self->run_pages[1]) != self->diffed_stores[1])
         {
-          self->ready = FALSE;
+          set_ready (self, FALSE);
           start_diff (self);
         }
       /* Both timelines start from the same range */
@@ -941,7 +1217,7 @@ run_state_changed_cb (PsComparePage *self)
       return;
     }
 
-  self->ready = FALSE;
+  set_ready (self, FALSE);
   show_busy (self, _("Loading both runs…"));
 }
 
@@ -1120,6 +1396,148 @@ copy_markdown_action (GtkWidget  *widget,
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), markdown);
 }
 
+/* Matching renamed rows by hand */
+
+void
+ps_compare_page_match_rows (PsComparePage *self,
+                            const char    *a_name,
+                            const char    *b_name)
+{
+  g_return_if_fail (PS_IS_COMPARE_PAGE (self));
+  g_return_if_fail (a_name != NULL && b_name != NULL);
+
+  g_hash_table_replace (self->renames, g_strdup (a_name), g_strdup (b_name));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.clear-matches", TRUE);
+  if (self->diffed_stores[0] != NULL && self->diffed_stores[1] != NULL)
+    {
+      set_ready (self, FALSE);
+      start_diff (self);
+    }
+}
+
+static void
+clear_matches_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  PsComparePage *self = PS_COMPARE_PAGE (widget);
+
+  g_hash_table_remove_all (self->renames);
+  gtk_widget_action_set_enabled (widget, "compare.clear-matches", FALSE);
+  if (self->diffed_stores[0] != NULL && self->diffed_stores[1] != NULL)
+    {
+      set_ready (self, FALSE);
+      start_diff (self);
+    }
+}
+
+static void
+match_activated_cb (GtkListBox    *list,
+                    GtkListBoxRow *list_row,
+                    GtkWindow     *dialog)
+{
+  PsComparePage *self = g_object_get_data (G_OBJECT (dialog), "ps-page");
+  const char *a_name = g_object_get_data (G_OBJECT (dialog), "ps-a-name");
+  const char *b_name = g_object_get_data (G_OBJECT (list_row), "ps-b-name");
+
+  ps_compare_page_match_rows (self, a_name, b_name);
+  gtk_window_destroy (dialog);
+}
+
+static void
+match_clicked_cb (GtkWindow *dialog)
+{
+  GtkListBox *list = g_object_get_data (G_OBJECT (dialog), "ps-list");
+  GtkListBoxRow *list_row = gtk_list_box_get_selected_row (list);
+
+  if (list_row != NULL)
+    match_activated_cb (list, list_row, dialog);
+}
+
+/* "Match With…": a row of A only is paired with a row of B only, chosen
+ * from a list of those */
+static void
+match_with_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  PsComparePage *self = PS_COMPARE_PAGE (widget);
+  PsCompareRow *item = gtk_single_selection_get_selected_item (self->selection);
+  const PsRunDiffRow *row = item != NULL ? ps_compare_row_get_row (item) : NULL;
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *dialog, *header, *cancel, *match, *box, *label, *scrolled, *list;
+  g_autofree char *text = NULL;
+
+  if (row == NULL || !row->has_a || row->has_b || self->diff == NULL)
+    return;
+
+  dialog = gtk_window_new ();
+  gtk_window_set_title (GTK_WINDOW (dialog), _("Match With"));
+  gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
+  gtk_window_set_default_size (GTK_WINDOW (dialog), 420, 420);
+  if (GTK_IS_WINDOW (root))
+    gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (root));
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
+
+  header = gtk_header_bar_new ();
+  gtk_header_bar_set_show_title_buttons (GTK_HEADER_BAR (header), FALSE);
+  cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
+  match = gtk_button_new_with_mnemonic (_("_Match"));
+  gtk_widget_add_css_class (match, "suggested-action");
+  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), cancel);
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), match);
+  gtk_window_set_titlebar (GTK_WINDOW (dialog), header);
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 12);
+  gtk_widget_set_margin_bottom (box, 12);
+  /* Translators: %s is the name of a row of run A only */
+  text = g_strdup_printf (_("Which row of run B is “%s” of run A, renamed?"), row->name);
+  label = gtk_label_new (text);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_box_append (GTK_BOX (box), label);
+
+  list = gtk_list_box_new ();
+  gtk_list_box_set_activate_on_single_click (GTK_LIST_BOX (list), FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (list), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Rows of run B only"), -1);
+  for (guint i = 0; i < self->diff->rows->len; i++)
+    {
+      const PsRunDiffRow *other = g_ptr_array_index (self->diff->rows, i);
+      GtkWidget *list_row, *name;
+
+      if (!other->has_b || other->has_a)
+        continue;
+      name = gtk_label_new (other->name);
+      gtk_label_set_xalign (GTK_LABEL (name), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_widget_set_margin_start (name, 6);
+      gtk_widget_set_margin_end (name, 6);
+      gtk_widget_set_margin_top (name, 6);
+      gtk_widget_set_margin_bottom (name, 6);
+      list_row = gtk_list_box_row_new ();
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (list_row), name);
+      g_object_set_data_full (G_OBJECT (list_row), "ps-b-name", g_strdup (other->name), g_free);
+      gtk_list_box_append (GTK_LIST_BOX (list), list_row);
+    }
+  scrolled = gtk_scrolled_window_new ();
+  gtk_widget_set_vexpand (scrolled, TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), list);
+  gtk_box_append (GTK_BOX (box), scrolled);
+  gtk_window_set_child (GTK_WINDOW (dialog), box);
+
+  g_object_set_data_full (G_OBJECT (dialog), "ps-page", g_object_ref (self), g_object_unref);
+  g_object_set_data_full (G_OBJECT (dialog), "ps-a-name", g_strdup (row->name), g_free);
+  g_object_set_data (G_OBJECT (dialog), "ps-list", list);
+  g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (gtk_window_destroy), dialog);
+  g_signal_connect_swapped (match, "clicked", G_CALLBACK (match_clicked_cb), dialog);
+  g_signal_connect (list, "row-activated", G_CALLBACK (match_activated_cb), dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 /* Columns */
 
 static void
@@ -1167,9 +1585,17 @@ ps_compare_page_constructed (GObject *object)
     {
       g_autofree char *path = g_file_get_parse_name (self->files[side]);
 
+      GtkWidget *scrolled = gtk_scrolled_window_new ();
+
       self->run_pages[side] = PS_RUN_PAGE (ps_run_page_new (self->files[side]));
+      /* A run page is wide (its tables); two side by side must still fit
+       * the screen: each scrolls sideways when its half is narrower */
+      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+      gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+      gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->run_pages[side]));
+      gtk_widget_set_vexpand (scrolled, TRUE);
       gtk_widget_set_vexpand (GTK_WIDGET (self->run_pages[side]), TRUE);
-      gtk_box_append (boxes[side], GTK_WIDGET (self->run_pages[side]));
+      gtk_box_append (boxes[side], scrolled);
       gtk_label_set_text (labels[side], ps_run_page_get_title (self->run_pages[side]));
       gtk_widget_set_tooltip_text (GTK_WIDGET (labels[side]), path);
       g_signal_connect_object (self->run_pages[side], "notify::state",
@@ -1207,6 +1633,8 @@ ps_compare_page_dispose (GObject *object)
     }
   if (self->column_view != NULL)
     gtk_column_view_set_model (self->column_view, NULL);
+  g_clear_pointer ((GtkWidget **)&self->row_popover, gtk_widget_unparent);
+  g_clear_object (&self->call_diff);
   gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_COMPARE_PAGE);
   g_clear_object (&self->selection);
   g_clear_object (&self->sorted);
@@ -1223,6 +1651,9 @@ ps_compare_page_finalize (GObject *object)
   PsComparePage *self = PS_COMPARE_PAGE (object);
 
   g_clear_pointer (&self->diff, ps_run_diff_free);
+  g_clear_pointer (&self->renames, g_hash_table_unref);
+  g_clear_pointer (&self->values[0], g_hash_table_unref);
+  g_clear_pointer (&self->values[1], g_hash_table_unref);
   g_clear_object (&self->files[0]);
   g_clear_object (&self->files[1]);
   g_free (self->title);
@@ -1249,6 +1680,9 @@ ps_compare_page_get_property (GObject    *object,
       break;
     case PROP_TITLE:
       g_value_set_string (value, self->title);
+      break;
+    case PROP_READY:
+      g_value_set_boolean (value, self->ready);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1299,6 +1733,10 @@ ps_compare_page_class_init (PsComparePageClass *klass)
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* TRUE once both runs were read and the table shows their comparison */
+  properties[PROP_READY] =
+    g_param_spec_boolean ("ready", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -1315,6 +1753,8 @@ ps_compare_page_class_init (PsComparePageClass *klass)
                   G_TYPE_NONE, 0);
 
   g_type_ensure (PS_TYPE_RUN_PAGE);
+  g_type_ensure (PS_TYPE_FLAME_GRAPH);
+  g_type_ensure (PS_TYPE_HISTOGRAM_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-compare-page.ui");
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, paned);
@@ -1335,6 +1775,14 @@ ps_compare_page_class_init (PsComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, busy_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, failed_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, column_view);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, row_menu);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, view_switcher);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, flame_graph);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, flame_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, histogram_box);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, histogram_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, histogram_view);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, offset_spin);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, side_by_side_button);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, stacked_button);
@@ -1346,6 +1794,8 @@ ps_compare_page_class_init (PsComparePageClass *klass)
 
   gtk_widget_class_install_action (widget_class, "compare.export-csv", NULL, export_csv_action);
   gtk_widget_class_install_action (widget_class, "compare.copy-markdown", NULL, copy_markdown_action);
+  gtk_widget_class_install_action (widget_class, "compare.match-with", NULL, match_with_action);
+  gtk_widget_class_install_action (widget_class, "compare.clear-matches", NULL, clear_matches_action);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "comparepage");
@@ -1358,6 +1808,14 @@ ps_compare_page_init (PsComparePage *self)
   GtkToggleButton *filters[5];
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->renames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.match-with", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.clear-matches", FALSE);
+  self->row_popover = GTK_POPOVER (gtk_popover_menu_new_from_model (self->row_menu));
+  gtk_popover_set_has_arrow (self->row_popover, FALSE);
+  gtk_widget_set_halign (GTK_WIDGET (self->row_popover), GTK_ALIGN_START);
+  gtk_widget_set_parent (GTK_WIDGET (self->row_popover), GTK_WIDGET (self));
 
   filters[0] = self->filter_all;
   filters[1] = self->filter_regressions;
@@ -1424,7 +1882,7 @@ ps_compare_page_load (PsComparePage *self)
 {
   g_return_if_fail (PS_IS_COMPARE_PAGE (self));
 
-  self->ready = FALSE;
+  set_ready (self, FALSE);
   g_clear_object (&self->diffed_stores[0]);
   g_clear_object (&self->diffed_stores[1]);
   show_busy (self, _("Loading both runs…"));
@@ -1567,4 +2025,54 @@ ps_compare_page_get_header_text (PsComparePage *self)
 {
   g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
   return gtk_label_get_text (self->details_label);
+}
+
+PsFlameGraph *
+ps_compare_page_get_flame_graph (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  return self->flame_graph;
+}
+
+gboolean
+ps_compare_page_has_flame_graph (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), FALSE);
+  return gtk_widget_get_visible (GTK_WIDGET (self->view_switcher)) && self->call_diff != NULL;
+}
+
+void
+ps_compare_page_show_view (PsComparePage *self,
+                           const char    *name)
+{
+  g_return_if_fail (PS_IS_COMPARE_PAGE (self));
+  gtk_stack_set_visible_child_name (self->view_stack, name);
+}
+
+const char *
+ps_compare_page_get_visible_view (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  return gtk_stack_get_visible_child_name (self->view_stack);
+}
+
+PsHistogramView *
+ps_compare_page_get_histogram_view (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  return self->histogram_view;
+}
+
+gboolean
+ps_compare_page_get_histogram_visible (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), FALSE);
+  return gtk_widget_get_visible (GTK_WIDGET (self->histogram_box));
+}
+
+gboolean
+ps_compare_page_can_match (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), FALSE);
+  return self->can_match;
 }

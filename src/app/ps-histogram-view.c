@@ -30,6 +30,13 @@ struct _PsHistogramView
   gboolean     by_total;
   char        *title;
 
+  /* A second sample drawn over the bars as an outline, on the same bins
+   * (run A under run B in a comparison), and the legend naming both */
+  GArray      *overlay_values; /* double, seconds; NULL for none */
+  PsHistogram *overlay;
+  char        *bars_label;
+  char        *overlay_label;
+
   /* Selection: bins first..last, the anchor a drag or Shift started from,
    * and the keyboard's cursor */
   gboolean     has_selection;
@@ -61,6 +68,7 @@ static const GdkRGBA bar_color = { 0.208, 0.518, 0.894, 1.0 };      /* blue 3 */
 static const GdkRGBA selected_color = { 0.102, 0.373, 0.706, 1.0 }; /* blue 5 */
 static const GdkRGBA median_color = { 0.902, 0.380, 0.000, 1.0 };   /* orange 5 */
 static const GdkRGBA p95_color = { 0.878, 0.106, 0.141, 1.0 };      /* red 3 */
+static const GdkRGBA overlay_color = { 0.506, 0.239, 0.612, 1.0 };  /* purple 3 */
 
 PsHistogramSelection *
 ps_histogram_selection_copy (const PsHistogramSelection *self)
@@ -210,6 +218,9 @@ compute_layout (PsHistogramView *self,
   /* y: from 0 to a round number above the highest bar */
   for (guint i = 0; i < histogram->n_bins; i++)
     max_value = MAX (max_value, bin_value (self, &histogram->bins[i]));
+  if (self->overlay != NULL)
+    for (guint i = 0; i < self->overlay->n_bins; i++)
+      max_value = MAX (max_value, bin_value (self, &self->overlay->bins[i]));
   if (self->by_total)
     pick_time_unit (max_value, &layout->y_unit_scale, &layout->y_unit);
   else
@@ -421,6 +432,101 @@ draw_marker (PsHistogramView *self,
   return label_x + text_width;
 }
 
+/* The overlay's bins as a step outline over the bars, and the legend
+ * naming both samples at the top right of the plot */
+static void
+draw_overlay (PsHistogramView *self,
+              cairo_t         *cr,
+              const Layout    *layout,
+              const GdkRGBA   *foreground)
+{
+  const PsHistogram *overlay = self->overlay;
+  double bottom = layout->plot.origin.y + layout->plot.size.height;
+  double right = layout->plot.origin.x + layout->plot.size.width;
+  double y_text = layout->plot.origin.y + 2;
+  const char *labels[2] = { self->bars_label, self->overlay_label };
+  const GdkRGBA *colors[2] = { &bar_color, &overlay_color };
+  int widths[2] = { 0, 0 };
+  double x;
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 2);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
+  ps_chart_set_source (cr, &overlay_color, 0.95);
+  cairo_move_to (cr, x_of (layout, axis_of (self, overlay->bins[0].lower)), bottom);
+  for (guint i = 0; i < overlay->n_bins; i++)
+    {
+      const PsHistogramBin *bin = &overlay->bins[i];
+      double y = bin->count > 0 ? MIN (y_of (layout, bin_value (self, bin)), bottom - 1) : bottom;
+
+      cairo_line_to (cr, x_of (layout, axis_of (self, bin->lower)), y);
+      cairo_line_to (cr, x_of (layout, axis_of (self, bin->upper)), y);
+    }
+  cairo_line_to (cr, x_of (layout, axis_of (self, overlay->bins[overlay->n_bins - 1].upper)), bottom);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+
+  /* Legend: a swatch and a name per sample, right-aligned */
+  for (guint i = 0; i < 2; i++)
+    if (labels[i] != NULL)
+      measure_text (self, labels[i], &widths[i], NULL);
+  x = right - 4;
+  for (int i = 1; i >= 0; i--)
+    {
+      double swatch = layout->text_height * 0.7;
+
+      if (labels[i] == NULL)
+        continue;
+      x -= widths[i];
+      ps_chart_set_source (cr, foreground, 0.9);
+      ps_chart_draw_text (GTK_WIDGET (self), cr, labels[i], x, y_text, 0, 0);
+      x -= swatch + 4;
+      ps_chart_set_source (cr, colors[i], 0.9);
+      if (i == 1)
+        {
+          cairo_set_line_width (cr, 2);
+          cairo_rectangle (cr, x + 1, y_text + (layout->text_height - swatch) / 2 + 1, swatch - 2, swatch - 2);
+          cairo_stroke (cr);
+          cairo_set_line_width (cr, 1);
+        }
+      else
+        {
+          cairo_rectangle (cr, x, y_text + (layout->text_height - swatch) / 2, swatch, swatch);
+          cairo_fill (cr);
+        }
+      x -= 12;
+    }
+}
+
+/* A histogram of values on the bins of another one (its stats its own) */
+static PsHistogram *
+histogram_on_bins (const PsHistogram *shape,
+                   const double      *values,
+                   gsize              count)
+{
+  PsHistogram *histogram = ps_histogram_new (values, NULL, count, shape->scale, 0);
+
+  g_free (histogram->bins);
+  histogram->n_bins = shape->n_bins;
+  histogram->bins = g_new0 (PsHistogramBin, shape->n_bins);
+  for (guint i = 0; i < shape->n_bins; i++)
+    {
+      histogram->bins[i].lower = shape->bins[i].lower;
+      histogram->bins[i].upper = shape->bins[i].upper;
+    }
+  for (gsize i = 0; i < count; i++)
+    {
+      int bin = ps_histogram_bin_of (shape, values[i]);
+
+      if (bin < 0)
+        continue;
+      histogram->bins[bin].count++;
+      histogram->bins[bin].weight += 1;
+      histogram->bins[bin].total += values[i];
+    }
+  return histogram;
+}
+
 static void
 draw_empty (PsHistogramView *self,
             cairo_t         *cr,
@@ -512,6 +618,9 @@ ps_histogram_view_draw (PsHistogramView *self,
       cairo_rectangle (cr, x0, y, MAX (x1 - x0, 1), bottom - y);
       cairo_fill (cr);
     }
+
+  if (self->overlay != NULL)
+    draw_overlay (self, cr, &layout, &foreground);
 
   /* Axes */
   ps_chart_set_source (cr, &foreground, 0.5);
@@ -695,10 +804,32 @@ select_to_cursor (PsHistogramView *self)
 static void
 rebuild (PsHistogramView *self)
 {
+  PsHistogramScale scale = self->log_scale ? PS_HISTOGRAM_LOG : PS_HISTOGRAM_LINEAR;
+
   g_clear_pointer (&self->histogram, ps_histogram_free);
-  if (self->values != NULL && self->values->len > 0)
+  g_clear_pointer (&self->overlay, ps_histogram_free);
+  if (self->overlay_values != NULL && self->overlay_values->len > 0)
+    {
+      /* Both samples on the bins of their union, so that bars compare */
+      g_autoptr(GArray) both = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr(PsHistogram) shape = NULL;
+
+      if (self->values != NULL)
+        g_array_append_vals (both, self->values->data, self->values->len);
+      g_array_append_vals (both, self->overlay_values->data, self->overlay_values->len);
+      shape = ps_histogram_new ((const double *)both->data, NULL, both->len, scale, 0);
+      if (shape->n_bins > 0)
+        {
+          self->overlay = histogram_on_bins (shape, (const double *)self->overlay_values->data,
+                                             self->overlay_values->len);
+          self->histogram = histogram_on_bins (shape,
+                                               self->values != NULL ? (const double *)self->values->data : NULL,
+                                               self->values != NULL ? self->values->len : 0);
+        }
+    }
+  else if (self->values != NULL && self->values->len > 0)
     self->histogram = ps_histogram_new ((const double *)self->values->data, NULL, self->values->len,
-                                        self->log_scale ? PS_HISTOGRAM_LOG : PS_HISTOGRAM_LINEAR, 0);
+                                        scale, 0);
 
   /* Bins of another layout are other ranges */
   self->anchor_bin = -1;
@@ -896,6 +1027,10 @@ ps_histogram_view_finalize (GObject *object)
 
   g_clear_pointer (&self->values, g_array_unref);
   g_clear_pointer (&self->histogram, ps_histogram_free);
+  g_clear_pointer (&self->overlay_values, g_array_unref);
+  g_clear_pointer (&self->overlay, ps_histogram_free);
+  g_clear_pointer (&self->bars_label, g_free);
+  g_clear_pointer (&self->overlay_label, g_free);
   g_clear_pointer (&self->title, g_free);
 
   G_OBJECT_CLASS (ps_histogram_view_parent_class)->finalize (object);
@@ -1075,7 +1210,38 @@ ps_histogram_view_clear (PsHistogramView *self)
   g_return_if_fail (PS_IS_HISTOGRAM_VIEW (self));
 
   g_clear_pointer (&self->values, g_array_unref);
+  g_clear_pointer (&self->overlay_values, g_array_unref);
   rebuild (self);
+}
+
+void
+ps_histogram_view_set_overlay (PsHistogramView *self,
+                               const double    *values,
+                               gsize            count,
+                               const char      *bars_label,
+                               const char      *overlay_label)
+{
+  g_return_if_fail (PS_IS_HISTOGRAM_VIEW (self));
+  g_return_if_fail (values != NULL || count == 0);
+
+  g_clear_pointer (&self->overlay_values, g_array_unref);
+  if (values != NULL)
+    {
+      self->overlay_values = g_array_sized_new (FALSE, FALSE, sizeof (double), count);
+      g_array_append_vals (self->overlay_values, values, count);
+    }
+  g_free (self->bars_label);
+  self->bars_label = g_strdup (bars_label);
+  g_free (self->overlay_label);
+  self->overlay_label = g_strdup (overlay_label);
+  rebuild (self);
+}
+
+const PsHistogram *
+ps_histogram_view_get_overlay (PsHistogramView *self)
+{
+  g_return_val_if_fail (PS_IS_HISTOGRAM_VIEW (self), NULL);
+  return self->overlay;
 }
 
 const PsHistogram *

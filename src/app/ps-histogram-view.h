@@ -43,6 +43,16 @@ void               ps_histogram_view_set_values      (PsHistogramView *self,
                                                       const double    *values,
                                                       gsize            count);
 void               ps_histogram_view_clear           (PsHistogramView *self);
+/* A second sample (values in seconds, or NULL) drawn as an outline over
+ * the bars, both on the bins of their union, with a legend naming the
+ * bars and the outline; set the bars' values first */
+void               ps_histogram_view_set_overlay     (PsHistogramView *self,
+                                                      const double    *values,
+                                                      gsize            count,
+                                                      const char      *bars_label,
+                                                      const char      *overlay_label);
+/* The outline's histogram, NULL without one */
+const PsHistogram *ps_histogram_view_get_overlay     (PsHistogramView *self);
 /* NULL when there are no values */
 const PsHistogram *ps_histogram_view_get_histogram   (PsHistogramView *self);
 gboolean           ps_histogram_view_get_log_scale   (PsHistogramView *self);

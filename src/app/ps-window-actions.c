@@ -1,4 +1,5 @@
 /* ps-window-actions.c — the window's actions: open, close tab, recent files
+ * and recent comparisons
  *
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -443,6 +444,44 @@ _ps_window_update_recent_menu (PsWindow *self)
       g_menu_append_item (self->recent_menu, item);
     }
 
+  /* Comparisons: the pairs kept in the settings (a recent file is one
+   * URI, a comparison two), reopened through win.compare-uris */
+  if (self->settings != NULL)
+    {
+      g_autoptr(GVariant) pairs = g_settings_get_value (self->settings, "recent-comparisons");
+      g_autoptr(GMenu) section = g_menu_new ();
+      GVariantIter iter;
+      const char *uri_a, *uri_b;
+
+      g_variant_iter_init (&iter, pairs);
+      while (g_variant_iter_next (&iter, "(&s&s)", &uri_a, &uri_b)
+             && (guint)g_menu_model_get_n_items (G_MENU_MODEL (section)) < PS_RECENT_MAX_ITEMS)
+        {
+          g_autoptr(GFile) file_a = g_file_new_for_uri (uri_a);
+          g_autoptr(GFile) file_b = g_file_new_for_uri (uri_b);
+          g_autofree char *basename_a = g_file_get_basename (file_a);
+          g_autofree char *basename_b = g_file_get_basename (file_b);
+          g_autofree char *name_a = NULL;
+          g_autofree char *name_b = NULL;
+          g_autofree char *label = NULL;
+          g_autoptr(GMenuItem) item = NULL;
+
+          if (!g_file_query_exists (file_a, NULL) || !g_file_query_exists (file_b, NULL))
+            continue;
+          name_a = escape_mnemonics (basename_a);
+          name_b = escape_mnemonics (basename_b);
+          label = g_strdup_printf ("%s ↔ %s", name_a, name_b);
+          item = g_menu_item_new (label, NULL);
+          g_menu_item_set_action_and_target (item, "win.compare-uris", "(ss)", uri_a, uri_b);
+          g_menu_append_item (section, item);
+        }
+      if (g_menu_model_get_n_items (G_MENU_MODEL (section)) > 0)
+        {
+          g_menu_append_section (self->recent_menu, _("Comparisons"), G_MENU_MODEL (section));
+          n_items++;
+        }
+    }
+
   if (n_items == 0)
     {
       /* An item without a usable action is shown insensitive */
@@ -475,6 +514,37 @@ _ps_window_add_recent (PsWindow *self,
   gtk_recent_manager_add_full (self->recent_manager, uri, &data);
 }
 
+void
+_ps_window_add_recent_comparison (PsWindow *self,
+                                  GFile    *file_a,
+                                  GFile    *file_b)
+{
+  g_autofree char *uri_a = g_file_get_uri (file_a);
+  g_autofree char *uri_b = g_file_get_uri (file_b);
+  g_autoptr(GVariant) old_pairs = NULL;
+  GVariantBuilder builder;
+  GVariantIter iter;
+  const char *old_a, *old_b;
+  guint n_pairs = 1;
+
+  if (self->settings == NULL)
+    return;
+
+  /* This pair first, then the others, without it, up to the limit */
+  old_pairs = g_settings_get_value (self->settings, "recent-comparisons");
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(ss)"));
+  g_variant_builder_add (&builder, "(ss)", uri_a, uri_b);
+  g_variant_iter_init (&iter, old_pairs);
+  while (g_variant_iter_next (&iter, "(&s&s)", &old_a, &old_b) && n_pairs < PS_RECENT_MAX_ITEMS)
+    {
+      if (g_str_equal (old_a, uri_a) && g_str_equal (old_b, uri_b))
+        continue;
+      g_variant_builder_add (&builder, "(ss)", old_a, old_b);
+      n_pairs++;
+    }
+  g_settings_set_value (self->settings, "recent-comparisons", g_variant_builder_end (&builder));
+}
+
 static void
 recent_changed_cb (PsWindow         *self,
                    GtkRecentManager *manager)
@@ -485,8 +555,21 @@ recent_changed_cb (PsWindow         *self,
 void
 _ps_window_init_actions (PsWindow *self)
 {
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
   self->recent_manager = gtk_recent_manager_get_default ();
   g_signal_connect_object (self->recent_manager, "changed",
                            G_CALLBACK (recent_changed_cb), self, G_CONNECT_SWAPPED);
+  /* Without the schema (an uninstalled build run by hand) comparisons are
+   * not remembered */
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema != NULL && g_settings_schema_has_key (schema, "recent-comparisons"))
+    {
+      self->settings = g_settings_new_full (schema, NULL, NULL);
+      g_signal_connect_object (self->settings, "changed::recent-comparisons",
+                               G_CALLBACK (recent_changed_cb), self, G_CONNECT_SWAPPED);
+    }
   _ps_window_update_recent_menu (self);
 }

@@ -14,6 +14,7 @@ struct _PsWindow
   GtkApplicationWindow  parent_instance;
 
   GtkRecentManager     *recent_manager;
+  GSettings            *settings;   /* recent comparisons; NULL without the schema */
 
   /* Template widgets */
   GtkStack             *stack;
@@ -39,6 +40,10 @@ void        _ps_window_add_tab_menu       (PsWindow       *self,
                                            GtkWidget      *page);
 void        _ps_window_add_recent         (PsWindow       *self,
                                            GFile          *file);
+/* A comparison opened: its pair first among the recent comparisons */
+void        _ps_window_add_recent_comparison (PsWindow    *self,
+                                              GFile       *file_a,
+                                              GFile       *file_b);
 void        _ps_window_update_recent_menu (PsWindow       *self);
 
 /* ps-window.c: a tab, run or comparison */

@@ -76,6 +76,17 @@ page_state_changed_cb (PsWindow   *self,
     _ps_window_add_recent (self, ps_run_page_get_file (page));
 }
 
+/* A comparison goes to the recent ones once both runs could be read */
+static void
+compare_ready_cb (PsWindow      *self,
+                  GParamSpec    *pspec,
+                  PsComparePage *page)
+{
+  if (ps_compare_page_get_diff (page) != NULL)
+    _ps_window_add_recent_comparison (self, ps_compare_page_get_file (page, 0),
+                                      ps_compare_page_get_file (page, 1));
+}
+
 static void
 page_close_requested_cb (PsWindow  *self,
                          GtkWidget *child)
@@ -205,6 +216,8 @@ ps_window_compare_files (PsWindow *self,
   page = PS_COMPARE_PAGE (ps_compare_page_new (file_a, file_b));
   g_signal_connect_object (page, "close-requested", G_CALLBACK (page_close_requested_cb),
                            self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (page, "notify::ready", G_CALLBACK (compare_ready_cb),
+                           self, G_CONNECT_SWAPPED);
 
   path_a = g_file_get_parse_name (file_a);
   path_b = g_file_get_parse_name (file_b);
@@ -318,6 +331,8 @@ ps_window_dispose (GObject *object)
       self->notebook = NULL;
       self->stack = NULL;
     }
+
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (ps_window_parent_class)->dispose (object);
 }
