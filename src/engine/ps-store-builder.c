@@ -16,6 +16,7 @@
 /* Measurements are read again when the batch is committed: a batch this
  * size (32 KiB) is still in the first-level cache then */
 #define MEASUREMENT_BATCH_SIZE 1024
+#define COUNTER_BATCH_SIZE 256
 
 struct _PsStoreBuilder
 {
@@ -35,8 +36,9 @@ struct _PsStoreBuilder
   GArray        *marks;
   GArray        *samples;
   /* A capture of thousands of counters adds a reading every few
-   * nanoseconds: a plain array, no GArray call per reading */
-  PsCounterValue counter_values[BATCH_SIZE];
+   * nanoseconds: a plain array, no GArray call per reading, small enough
+   * (10 KiB) to stay in the first-level cache until it is committed */
+  PsCounterValue counter_values[COUNTER_BATCH_SIZE];
   guint          n_counter_values;
 };
 
@@ -331,7 +333,7 @@ ps_store_builder_add_counter_value (PsStoreBuilder       *self,
                                     const PsCounterValue *value)
 {
   self->counter_values[self->n_counter_values++] = *value;
-  if (self->n_counter_values == BATCH_SIZE)
+  if (self->n_counter_values == COUNTER_BATCH_SIZE)
     ps_store_builder_flush (self);
 }
 

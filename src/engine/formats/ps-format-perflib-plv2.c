@@ -708,6 +708,55 @@ sample_unix_ns (Plv2Parser            *self,
   return G_MININT64;
 }
 
+/* The most common types on the usual path (a previous sample, counters
+ * and clocks that moved forward), the same arithmetic as
+ * ps_perflib_compute () in the same order; FALSE for everything else,
+ * which takes the general way with all its checks */
+static inline gboolean
+fast_reading (const PsPerflibTypeInfo *info,
+              const PsPerflibRaw      *previous,
+              const PsPerflibRaw      *current,
+              double                  *value)
+{
+  double delta_value, delta_time;
+
+  if (info == NULL || (current->fields & PS_PERFLIB_RAW_VALUE) == 0)
+    return FALSE;
+
+  switch (info->formula)
+    {
+    case PS_PERFLIB_FORMULA_RAW:
+      *value = (double) current->value;
+      return TRUE;
+
+    case PS_PERFLIB_FORMULA_TIMER:
+    case PS_PERFLIB_FORMULA_TIMER_INV:
+      if (info->time_source != PS_PERFLIB_TIME_100NS || previous == NULL
+          || (previous->fields & PS_PERFLIB_RAW_VALUE) == 0
+          || current->value < previous->value || current->perf_time_100ns <= previous->perf_time_100ns)
+        return FALSE;
+      delta_value = (double) (current->value - previous->value);
+      delta_time = (double) ((guint64) current->perf_time_100ns - (guint64) previous->perf_time_100ns);
+      *value = info->formula == PS_PERFLIB_FORMULA_TIMER ? 100.0 * delta_value / delta_time
+                                                         : 100.0 * (1.0 - delta_value / delta_time);
+      return TRUE;
+
+    case PS_PERFLIB_FORMULA_RATE:
+      if (info->time_source != PS_PERFLIB_TIME_SYSTEM_TICKS || previous == NULL
+          || (previous->fields & PS_PERFLIB_RAW_VALUE) == 0
+          || previous->perf_freq <= 0 || current->perf_freq != previous->perf_freq
+          || current->value < previous->value || current->perf_time <= previous->perf_time)
+        return FALSE;
+      delta_value = (double) (current->value - previous->value);
+      delta_time = (double) ((guint64) current->perf_time - (guint64) previous->perf_time);
+      *value = delta_value / (delta_time / (double) current->perf_freq);
+      return TRUE;
+
+    default:
+      return FALSE;
+    }
+}
+
 /* The readings of one sample: each displayed value with its companions
  * through its counter type's formula, against the series' previous raw
  * values when they come from the sample just before, of the same
@@ -727,6 +776,7 @@ add_readings (Plv2Parser         *self,
       PsCounterValue reading = { 0 };
       PsPerflibStatus status;
       PsPerflibRaw raw = { 0 };
+      const PsPerflibRaw *previous;
       Series *series;
       double display;
 
@@ -765,11 +815,12 @@ add_readings (Plv2Parser         *self,
           raw.multi = sample->values[plan->multi];
         }
 
-      if (!ps_perflib_compute_with_info (series->info, series->type,
-                                         series->has_previous && series->previous_sample + 1 == ordinal
-                                         && series->previous_generation == record->generation
-                                         ? &series->previous : NULL,
-                                         &raw, self->options, &display, &status))
+      previous = series->has_previous && series->previous_sample + 1 == ordinal
+                 && series->previous_generation == record->generation ? &series->previous : NULL;
+      status.result = PS_PERFLIB_RESULT_OK;
+      if ((self->decode_every_sample || !fast_reading (series->info, previous, &raw, &display))
+          && !ps_perflib_compute_with_info (series->info, series->type, previous, &raw, self->options,
+                                            &display, &status))
         display = NAN;
 
       reading.time_ns = time_ns;
@@ -1083,7 +1134,9 @@ read_options (Plv2Parser *self)
   if (normalize != NULL && (g_str_equal (normalize, "1") || g_ascii_strcasecmp (normalize, "true") == 0))
     self->options |= PS_PERFLIB_OPTIONS_NORMALIZE_MULTI_INVERSE;
   /* Samples are read at the offsets of the one before when their shape is
-   * the same; this decodes each one in full instead (a check, slower) */
+   * the same, and the common types computed on a short path; this decodes
+   * each sample in full and computes every value the general way instead
+   * (a check, slower) */
   self->decode_every_sample = decode != NULL && (g_str_equal (decode, "1") || g_ascii_strcasecmp (decode, "true") == 0);
 }
 
