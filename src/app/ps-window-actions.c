@@ -415,12 +415,28 @@ escape_mnemonics (const char *text)
   return g_string_free (escaped, FALSE);
 }
 
+/* How many files, and how many comparisons, Open Recent lists: the
+ * setting, or PS_RECENT_MAX_ITEMS with an older schema or none */
+static guint
+recent_limit (PsWindow *self)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (self->settings == NULL)
+    return PS_RECENT_MAX_ITEMS;
+  g_object_get (self->settings, "settings-schema", &schema, NULL);
+  if (!g_settings_schema_has_key (schema, "recent-files-limit"))
+    return PS_RECENT_MAX_ITEMS;
+  return g_settings_get_uint (self->settings, "recent-files-limit");
+}
+
 void
 _ps_window_update_recent_menu (PsWindow *self)
 {
   GList *items = gtk_recent_manager_get_items (self->recent_manager);
   g_autoptr(GPtrArray) ours = g_ptr_array_new ();
   guint n_items;
+  guint limit;
 
   g_menu_remove_all (self->recent_menu);
 
@@ -433,7 +449,8 @@ _ps_window_update_recent_menu (PsWindow *self)
     }
   g_ptr_array_sort (ours, compare_recent_by_modified);
 
-  n_items = MIN (ours->len, PS_RECENT_MAX_ITEMS);
+  limit = recent_limit (self);
+  n_items = MIN (ours->len, limit);
   for (guint i = 0; i < n_items; i++)
     {
       GtkRecentInfo *info = g_ptr_array_index (ours, i);
@@ -455,7 +472,7 @@ _ps_window_update_recent_menu (PsWindow *self)
 
       g_variant_iter_init (&iter, pairs);
       while (g_variant_iter_next (&iter, "(&s&s)", &uri_a, &uri_b)
-             && (guint)g_menu_model_get_n_items (G_MENU_MODEL (section)) < PS_RECENT_MAX_ITEMS)
+             && (guint)g_menu_model_get_n_items (G_MENU_MODEL (section)) < limit)
         {
           g_autoptr(GFile) file_a = g_file_new_for_uri (uri_a);
           g_autoptr(GFile) file_b = g_file_new_for_uri (uri_b);
@@ -526,16 +543,18 @@ _ps_window_add_recent_comparison (PsWindow *self,
   GVariantIter iter;
   const char *old_a, *old_b;
   guint n_pairs = 1;
+  guint limit;
 
   if (self->settings == NULL)
     return;
 
   /* This pair first, then the others, without it, up to the limit */
+  limit = MAX (recent_limit (self), 1);
   old_pairs = g_settings_get_value (self->settings, "recent-comparisons");
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(ss)"));
   g_variant_builder_add (&builder, "(ss)", uri_a, uri_b);
   g_variant_iter_init (&iter, old_pairs);
-  while (g_variant_iter_next (&iter, "(&s&s)", &old_a, &old_b) && n_pairs < PS_RECENT_MAX_ITEMS)
+  while (g_variant_iter_next (&iter, "(&s&s)", &old_a, &old_b) && n_pairs < limit)
     {
       if (g_str_equal (old_a, uri_a) && g_str_equal (old_b, uri_b))
         continue;
@@ -569,6 +588,8 @@ _ps_window_init_actions (PsWindow *self)
     {
       self->settings = g_settings_new_full (schema, NULL, NULL);
       g_signal_connect_object (self->settings, "changed::recent-comparisons",
+                               G_CALLBACK (recent_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->settings, "changed::recent-files-limit",
                                G_CALLBACK (recent_changed_cb), self, G_CONNECT_SWAPPED);
     }
   _ps_window_update_recent_menu (self);

@@ -25,7 +25,7 @@ struct _PsWindow
 
 /* The group that marks our entries in the recent files list */
 #define PS_RECENT_GROUP "perfscope"
-#define PS_RECENT_MAX_ITEMS 10
+#define PS_RECENT_MAX_ITEMS 10  /* without the recent-files-limit setting */
 
 /* ps-window-actions.c */
 void        _ps_window_class_init_actions (GtkWidgetClass *widget_class);

@@ -2376,7 +2376,7 @@ rtl_sniff (const guint8 *data,
 }
 
 static const char * const rtl_extensions[] = { "log", "nopid", NULL };
-static const char * const rtl_mime_types[] = { "text/plain", NULL };
+static const char * const rtl_mime_types[] = { "application/x-perfscope-rtl-log", "text/plain", NULL };
 
 const PsFormat ps_format_rtl_logfile = {
   "rtl-logfile",
