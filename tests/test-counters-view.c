@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "gui-fixture.h"
+#include "ps-perflib-block.h"
 #include "ps-counters-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-store-builder.h"
@@ -449,7 +450,12 @@ build_perflib_store_full (guint n_instances)
       track.name = ps_event_store_intern (store, "% Processor Time", -1);
       track.category = ps_event_store_intern (store, path, -1);
       track.unit = ps_event_store_intern (store, "%", -1);
+      /* A type with a base: the read-out names both */
+      track.flags = PS_TRACK_FLAG_COUNTER_TYPE;
+      track.ordinal = PS_PERF_RAW_FRACTION;
       counters[i] = ps_event_store_add_track (store, &track);
+      track.flags = 0;
+      track.ordinal = 0;
       /* Runs of many instances have a second counter each */
       if (n_instances > 2)
         {

@@ -17,6 +17,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -24,6 +26,7 @@
 #include "ps-counter-chart.h"
 #include "ps-counter-node.h"
 #include "ps-counters-view-private.h"
+#include "ps-perflib-block.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
 #include "ps-warning-columns.h"
@@ -110,15 +113,22 @@ describe_point (gsize    index,
 {
   CounterPoints *points = user_data;
   const PsCounterValue *value;
+  const PsTrack *track;
 
   if (points->indices == NULL || index >= points->indices->len)
     return NULL;
   value = ps_event_store_get_counter_value (points->store, g_array_index (points->indices, guint64, index));
   if (!(value->flags & PS_COUNTER_FLAG_RAW))
     return NULL;
+  track = ps_event_store_get_track (points->store, value->track);
+  /* Types without a base (timers, rates, raw counts) have only the raw value */
+  if ((track->flags & PS_TRACK_FLAG_COUNTER_TYPE) && !ps_perflib_type_needs_base (track->ordinal))
+    /* Translators: what a counter's value was computed from, shown after
+     * it: "12.5 % (raw 1234567)" */
+    return g_strdup_printf (_("raw %" PRId64), value->raw);
   /* Translators: what a counter's value was computed from, shown after it:
    * "12.5 % (raw 1234567, base 9876543)" */
-  return g_strdup_printf (_("raw %" G_GINT64_FORMAT ", base %" G_GINT64_FORMAT), value->raw, value->base);
+  return g_strdup_printf (_("raw %" PRId64 ", base %" PRId64), value->raw, value->base);
 }
 
 /* --- The view ------------------------------------------------------------- */
