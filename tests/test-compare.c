@@ -19,10 +19,13 @@
 #include <string.h>
 
 #include "gui-fixture.h"
+#include "ps-ce-view-private.h"
 #include "ps-compare-export.h"
 #include "ps-compare-page-private.h"
 #include "ps-compare-row.h"
 #include "ps-flame-graph-private.h"
+#include "ps-histogram-view-private.h"
+#include "ps-marker-row.h"
 #include "ps-run-page-private.h"
 #include "ps-timeline-view.h"
 #include "ps-util.h"
@@ -574,6 +577,51 @@ test_no_flame_graph_without_trees (Fixture       *fixture,
   g_assert_cmpstr (ps_compare_page_get_visible_view (page), ==, "table");
 }
 
+/* A CE marker row selects that marker in both runs' marker tables, under
+ * its name in each run (renamed rows included) */
+static const char *
+selected_marker (PsComparePage *page,
+                 guint          side)
+{
+  PsCeView *view = ps_run_page_get_ce_view (ps_compare_page_get_run_page (page, side));
+  GtkSelectionModel *selection = gtk_column_view_get_model (ps_ce_view_get_marker_view (view));
+  GtkTreeListRow *tree_row = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
+  g_autoptr(PsMarkerRow) row = NULL;
+
+  if (tree_row == NULL)
+    return NULL;
+  row = gtk_tree_list_row_get_item (tree_row);
+  return ps_marker_row_get_name (row);
+}
+
+static void
+test_select_marker_in_both (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  PsComparePage *page = open_comparison (fixture);
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (ps_compare_page_get_rows (page));
+  guint position;
+
+  find_shown (page, "Load", &position);
+  gtk_single_selection_set_selected (selection, position);
+  iterate_for (50);
+  g_assert_cmpstr (selected_marker (page, 0), ==, "Load");
+  g_assert_cmpstr (selected_marker (page, 1), ==, "Load");
+
+  find_shown (page, "Save", &position);
+  gtk_single_selection_set_selected (selection, position);
+  iterate_for (50);
+  g_assert_cmpstr (selected_marker (page, 0), ==, "Save");
+  g_assert_cmpstr (selected_marker (page, 1), ==, "Save");
+
+  /* Only in A: B keeps what it had */
+  find_shown (page, "OnlyA", &position);
+  gtk_single_selection_set_selected (selection, position);
+  iterate_for (50);
+  g_assert_cmpstr (selected_marker (page, 0), ==, "OnlyA");
+  g_assert_cmpstr (selected_marker (page, 1), ==, "Save");
+}
+
 static guint64
 histogram_count (const PsHistogram *histogram)
 {
@@ -636,6 +684,237 @@ test_histogram_overlay (Fixture       *fixture,
   g_assert_false (ps_compare_page_get_histogram_visible (page));
 
   maybe_save_screenshot (fixture, "compare-histogram");
+}
+
+/* Two CE logs with CPU and memory monitor rows: A's CPU 10, 20, 30 %,
+ * B's 40, 50, 60, 70 %; A's memory 1, 2 MiB, B's 3, 4, 5 MiB */
+static const char ce_monitor_a[] =
+  "## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+  "## PERF ## REGISTERED APP [app] PROCCESSID [0x1]\r\n"
+  "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+  "## PERF ## REGISTERED MARKER [CPU: app] AS [103] BY APP [app]\r\n"
+  "## PERF ## REGISTERED MARKER [MEM: app] AS [102] BY APP [app]\r\n"
+  "## PERF ## APP [app] EVT [103] CPU [10]\r\n"
+  "## PERF ## APP [app] EVT [103] CPU [20]\r\n"
+  "## PERF ## APP [app] EVT [103] CPU [30]\r\n"
+  "## PERF ## APP [app] EVT [102] MEM [1048576]\r\n"
+  "## PERF ## APP [app] EVT [102] MEM [2097152]\r\n";
+static const char ce_monitor_b[] =
+  "## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+  "## PERF ## REGISTERED APP [app] PROCCESSID [0x2]\r\n"
+  "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+  "## PERF ## REGISTERED MARKER [CPU: app] AS [103] BY APP [app]\r\n"
+  "## PERF ## REGISTERED MARKER [MEM: app] AS [102] BY APP [app]\r\n"
+  "## PERF ## APP [app] EVT [103] CPU [40]\r\n"
+  "## PERF ## APP [app] EVT [103] CPU [50]\r\n"
+  "## PERF ## APP [app] EVT [103] CPU [60]\r\n"
+  "## PERF ## APP [app] EVT [103] CPU [70]\r\n"
+  "## PERF ## APP [app] EVT [102] MEM [3145728]\r\n"
+  "## PERF ## APP [app] EVT [102] MEM [4194304]\r\n"
+  "## PERF ## APP [app] EVT [102] MEM [5242880]\r\n";
+
+/* The shown row of that kind */
+static const PsRunDiffRow *
+find_shown_kind (PsComparePage *page,
+                 const char    *kind,
+                 guint         *position)
+{
+  GListModel *rows = ps_compare_page_get_rows (page);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(PsCompareRow) item = g_list_model_get_item (rows, i);
+
+      if (g_strcmp0 (ps_compare_row_get_row (item)->kind, kind) == 0)
+        {
+          *position = i;
+          return ps_compare_row_get_row (item);
+        }
+    }
+  return NULL;
+}
+
+/* Rows that are not durations get their histograms too, on an axis in
+ * their unit */
+static void
+test_histogram_units (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(GFile) file_a = write_temp_file (fixture, "monitor-a.log", ce_monitor_a, -1);
+  g_autoptr(GFile) file_b = write_temp_file (fixture, "monitor-b.log", ce_monitor_b, -1);
+  PsComparePage *page = ps_window_compare_files (fixture->window, file_a, file_b);
+  GtkSingleSelection *selection;
+  PsHistogramView *view = ps_compare_page_get_histogram_view (page);
+  const PsHistogram *bars, *outline;
+  const PsRunDiffRow *cpu, *memory;
+  g_autofree char *x_title = NULL;
+  guint position;
+
+  g_assert_true (iterate_until (page_is_ready, page));
+  iterate_for (50);
+  selection = GTK_SINGLE_SELECTION (ps_compare_page_get_rows (page));
+
+  cpu = find_shown_kind (page, "cpu", &position);
+  g_assert_nonnull (cpu);
+  g_assert_cmpstr (cpu->unit, ==, "percent");
+  gtk_single_selection_set_selected (selection, position);
+  iterate_for (50);
+  g_assert_true (ps_compare_page_get_histogram_visible (page));
+  g_assert_cmpstr (ps_histogram_view_get_unit (view), ==, "percent");
+  bars = ps_histogram_view_get_histogram (view);
+  outline = ps_histogram_view_get_overlay (view);
+  g_assert_nonnull (bars);
+  g_assert_nonnull (outline);
+  g_assert_cmpuint (histogram_count (bars), ==, 4);
+  g_assert_cmpuint (histogram_count (outline), ==, 3);
+  g_assert_cmpfloat (bars->bins[0].lower, <=, 10);
+  g_assert_cmpfloat (bars->bins[bars->n_bins - 1].upper, >=, 70);
+  g_assert_cmpfloat_with_epsilon (bars->median, cpu->b.median, 1e-9);
+  g_assert_cmpfloat_with_epsilon (outline->median, 20, 1e-9);
+  g_assert_cmpfloat_with_epsilon (cpu->b.mean, 55, 1e-9);
+  x_title = ps_histogram_view_dup_axis_title (view, GTK_ORIENTATION_HORIZONTAL);
+  g_assert_cmpstr (x_title, ==, "value (%)");
+  g_clear_pointer (&x_title, g_free);
+  g_assert_true (widget_is_drawn (view));
+
+  memory = find_shown_kind (page, "memory", &position);
+  g_assert_nonnull (memory);
+  g_assert_cmpstr (memory->unit, ==, "bytes");
+  gtk_single_selection_set_selected (selection, position);
+  iterate_for (50);
+  g_assert_true (ps_compare_page_get_histogram_visible (page));
+  bars = ps_histogram_view_get_histogram (view);
+  outline = ps_histogram_view_get_overlay (view);
+  g_assert_cmpuint (histogram_count (bars), ==, 3);
+  g_assert_cmpuint (histogram_count (outline), ==, 2);
+  g_assert_cmpfloat (bars->bins[bars->n_bins - 1].upper, >=, 5242880);
+  /* Megabytes are shown in MiB, not in millions of bytes */
+  x_title = ps_histogram_view_dup_axis_title (view, GTK_ORIENTATION_HORIZONTAL);
+  g_assert_cmpstr (x_title, ==, "value (MiB)");
+  g_clear_pointer (&x_title, g_free);
+  ps_histogram_view_set_by_total (view, TRUE);
+  x_title = ps_histogram_view_dup_axis_title (view, GTK_ORIENTATION_VERTICAL);
+  g_assert_cmpstr (x_title, ==, "total (MiB)");
+  ps_histogram_view_set_by_total (view, FALSE);
+  g_assert_true (widget_is_drawn (view));
+
+  maybe_save_screenshot (fixture, "compare-histogram-units");
+}
+
+/* Two RTL logs with the same messages at other times: "ready" at 30 ms
+ * in A and 55 ms in B (and again at 80 ms: the first one counts) */
+static const char rtl_marks_a[] =
+  "opening log file 1246545872.402817 seconds past January 1st 1970\n"
+  "corresponding to 0 ms after timer start\n"
+  "Process id is 4721\n"
+  "000000 1 { demo (ab000001) ::main\n"
+  "000010 1 | demo (ab000001) ::main : starting\n"
+  "000030 1 | demo (ab000001) ::main : ready\n"
+  "000100 1 } demo (ab000001) ::main\n"
+  "closing log file at 000101\n";
+static const char rtl_marks_b[] =
+  "opening log file 1246545972.402817 seconds past January 1st 1970\n"
+  "corresponding to 0 ms after timer start\n"
+  "Process id is 4722\n"
+  "000000 1 { demo (ab000001) ::main\n"
+  "000020 1 | demo (ab000001) ::main : starting\n"
+  "000055 1 | demo (ab000001) ::main : ready\n"
+  "000080 1 | demo (ab000001) ::main : ready\n"
+  "000120 1 } demo (ab000001) ::main\n"
+  "closing log file at 000121\n";
+
+static double
+fraction_of (PsSession *session,
+             gint64     time_ns)
+{
+  gint64 begin, end;
+
+  ps_session_get_visible_range (session, &begin, &end);
+  return (double)(time_ns - begin) / (double)(end - begin);
+}
+
+static void
+test_align_at_mark (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GFile) file_a = write_temp_file (fixture, "marks_4721.log", rtl_marks_a, -1);
+  g_autoptr(GFile) file_b = write_temp_file (fixture, "marks_4722.log", rtl_marks_b, -1);
+  PsComparePage *page = ps_window_compare_files (fixture->window, file_a, file_b);
+  GtkDropDown *dropdown_a = ps_compare_page_get_align_dropdown (page, 0);
+  GtkDropDown *dropdown_b = ps_compare_page_get_align_dropdown (page, 1);
+  PsSession *session_a, *session_b;
+  gint64 a_begin, a_end, b_begin, b_end;
+
+  g_assert_true (iterate_until (page_is_ready, page));
+  g_assert_true (iterate_until (timelines_are_indexed, page));
+  iterate_for (100);
+  session_a = ps_run_page_get_session (ps_compare_page_get_run_page (page, 0));
+  session_b = ps_run_page_get_session (ps_compare_page_get_run_page (page, 1));
+
+  /* The run's start, then each text once, with its first time */
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dropdown_a)));
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dropdown_b)));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown_a)), ==, 3);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown_b)), ==, 3);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (dropdown_a)), 0), ==,
+                   "Run start");
+  g_assert_nonnull (strstr (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (dropdown_b)), 2),
+                            "ready"));
+  g_assert_nonnull (strstr (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (dropdown_b)), 2),
+                            "55"));
+  g_assert_cmpfloat (ps_compare_page_get_offset_ms (page), ==, 0);
+
+  g_assert_true (ps_compare_page_align_at (page, 0, "ready"));
+  /* One side chosen: A's mark against B's start */
+  g_assert_cmpfloat (ps_compare_page_get_offset_ms (page), ==, -30);
+  g_assert_true (ps_compare_page_align_at (page, 1, "ready"));
+  iterate_for (50);
+  g_assert_false (ps_compare_page_align_at (page, 1, "no such message"));
+  /* B's "ready" 25 ms after A's: B's axis shifted by exactly that, in
+   * the spin button too */
+  g_assert_cmpfloat (ps_compare_page_get_offset_ms (page), ==, 25);
+  ps_session_get_visible_range (session_a, &a_begin, &a_end);
+  ps_session_get_visible_range (session_b, &b_begin, &b_end);
+  g_assert_cmpint (b_begin, ==, a_begin + 25 * 1000000);
+  g_assert_cmpint (b_end, ==, a_end + 25 * 1000000);
+  g_assert_cmpfloat_with_epsilon (fraction_of (session_a, 30 * 1000000), fraction_of (session_b, 55 * 1000000), 1e-12);
+
+  /* Zooming keeps them together */
+  ps_timeline_view_zoom (ps_run_page_get_timeline_view (ps_compare_page_get_run_page (page, 0)), 3.0, 40);
+  iterate_for (50);
+  g_assert_cmpfloat_with_epsilon (fraction_of (session_a, 30 * 1000000), fraction_of (session_b, 55 * 1000000), 1e-12);
+
+  /* The offset stays the user's to adjust */
+  ps_compare_page_set_offset_ms (page, 26.5);
+  iterate_for (20);
+  ps_session_get_visible_range (session_a, &a_begin, &a_end);
+  ps_session_get_visible_range (session_b, &b_begin, &b_end);
+  g_assert_cmpint (b_begin, ==, a_begin + 26500000);
+
+  /* Starting on each other again */
+  g_assert_true (ps_compare_page_align_at (page, 0, NULL));
+  g_assert_true (ps_compare_page_align_at (page, 1, NULL));
+  g_assert_cmpfloat (ps_compare_page_get_offset_ms (page), ==, 0);
+}
+
+/* CE logs have no marks: nothing to align at but the start, and the
+ * dropdowns say why */
+static void
+test_align_without_marks (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  PsComparePage *page = open_comparison (fixture);
+
+  for (guint side = 0; side < 2; side++)
+    {
+      GtkDropDown *dropdown = ps_compare_page_get_align_dropdown (page, side);
+
+      g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (dropdown)));
+      g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (dropdown)), ==,
+                       "Neither run has marks (messages, exec or fork records) to align at");
+      g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 1);
+    }
+  g_assert_false (ps_compare_page_align_at (page, 0, "anything"));
 }
 
 static void
@@ -854,6 +1133,10 @@ main (int   argc,
   ADD_TEST ("/compare/flame-graph", test_flame_graph);
   ADD_TEST ("/compare/no-flame-graph", test_no_flame_graph_without_trees);
   ADD_TEST ("/compare/histogram-overlay", test_histogram_overlay);
+  ADD_TEST ("/compare/select-marker-in-both", test_select_marker_in_both);
+  ADD_TEST ("/compare/histogram-units", test_histogram_units);
+  ADD_TEST ("/compare/align-at-mark", test_align_at_mark);
+  ADD_TEST ("/compare/align-without-marks", test_align_without_marks);
   ADD_TEST ("/compare/match-with", test_match_with);
   ADD_TEST ("/compare/recent", test_recent_comparison);
   ADD_TEST ("/compare/remote", test_remote_compare);

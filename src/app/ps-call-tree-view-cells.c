@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -288,7 +290,7 @@ _ps_call_tree_view_cell_text (PsCallTreeView  *view,
     case CALL_COLUMN_CALLS:
       if (tooltip != NULL)
         *tooltip = g_strdup (_("How many times the function was entered"));
-      return g_strdup_printf ("%" G_GUINT64_FORMAT, stats->calls);
+      return g_strdup_printf ("%" PRIu64, stats->calls);
 
     case N_CALL_COLUMNS:
       g_assert_not_reached ();

@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -264,7 +266,7 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
       break;
 
     case MARKER_COLUMN_ID:
-      text = g_strdup_printf ("%" G_GINT64_FORMAT, series->id);
+      text = g_strdup_printf ("%" PRId64, series->id);
       break;
 
     case MARKER_COLUMN_INSTANCE:
@@ -278,7 +280,7 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
       break;
 
     case MARKER_COLUMN_COUNT:
-      text = g_strdup_printf ("%" G_GUINT64_FORMAT, ps_marker_row_get_count (row));
+      text = g_strdup_printf ("%" PRIu64, ps_marker_row_get_count (row));
       break;
 
     case MARKER_COLUMN_MIN:
@@ -745,7 +747,7 @@ update_summary (PsCeView          *self,
 
       gtk_grid_attach (grid, summary_label (label, FALSE, FALSE), 0, row, 1, 1);
       {
-        g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, series->stats.count);
+        g_autofree char *count = g_strdup_printf ("%" PRIu64, series->stats.count);
 
         gtk_grid_attach (grid, summary_label (count, TRUE, FALSE), 1, row, 1, 1);
       }
@@ -1377,6 +1379,34 @@ ps_ce_view_get_histogram_view (PsCeView *self)
 {
   g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
   return self->histogram_view;
+}
+
+gboolean
+ps_ce_view_select_marker (PsCeView   *self,
+                          const char *name)
+{
+  GtkSelectionModel *selection;
+  GListModel *shown;
+
+  g_return_val_if_fail (PS_IS_CE_VIEW (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  selection = gtk_column_view_get_model (self->marker_view);
+  shown = G_LIST_MODEL (self->marker_sorted);
+  if (!GTK_IS_SINGLE_SELECTION (selection) || shown == NULL)
+    return FALSE;
+  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (shown, i);
+      g_autoptr(PsMarkerRow) row = gtk_tree_list_row_get_item (tree_row);
+
+      if (ps_marker_row_is_group (row) && g_strcmp0 (ps_marker_row_get_name (row), name) == 0)
+        {
+          gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), i);
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 GtkColumnView *

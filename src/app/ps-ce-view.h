@@ -35,5 +35,9 @@ void           ps_ce_view_link_session (PsCeView      *self,
                                         PsSession     *session);
 /* Whether the tables of a selected range are being computed */
 gboolean       ps_ce_view_is_busy      (PsCeView      *self);
+/* Selects the marker (description group) of that name; FALSE when there
+ * is none */
+gboolean       ps_ce_view_select_marker (PsCeView     *self,
+                                         const char   *name);
 
 G_END_DECLS

@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -127,7 +129,7 @@ append_csv_side (GString       *out,
       g_string_append (out, ",,,,,");
       return;
     }
-  g_string_append_printf (out, ",%" G_GUINT64_FORMAT, (guint64)stats->count);
+  g_string_append_printf (out, ",%" PRIu64, (guint64)stats->count);
   append_csv_number (out, stats->mean);
   append_csv_number (out, stats->median);
   append_csv_number (out, stats->p95);

@@ -42,6 +42,17 @@ char          *ps_compare_page_get_cell_text  (PsComparePage  *self,
                                                const char     *column_id);
 void           ps_compare_page_set_offset_ms  (PsComparePage  *self,
                                                double          offset_ms);
+double         ps_compare_page_get_offset_ms  (PsComparePage  *self);
+/* The "Align at" dropdown of a side (0: A, 1: B): item 0 is the run's
+ * start, then each mark text once */
+GtkDropDown   *ps_compare_page_get_align_dropdown (PsComparePage *self,
+                                               guint           side);
+/* Chooses the first mark with that text (NULL: the run's start) in the
+ * side's dropdown, as a click would; FALSE when it has no such mark or
+ * the dropdowns are insensitive */
+gboolean       ps_compare_page_align_at       (PsComparePage  *self,
+                                               guint           side,
+                                               const char     *text);
 void           ps_compare_page_set_stacked    (PsComparePage  *self,
                                                gboolean        stacked);
 const char    *ps_compare_page_get_header_text (PsComparePage *self);

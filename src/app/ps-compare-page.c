@@ -34,6 +34,7 @@
 #include "ps-series.h"
 #include "ps-run-page-private.h"
 #include "ps-session.h"
+#include "ps-util.h"
 #include "ps-view-util.h"
 
 #define MARKDOWN_MAX_ROWS 10
@@ -99,6 +100,9 @@ struct _PsComparePage
   gulong           selection_handlers[2];
   gboolean         syncing;
   double           offset_ms;
+  PsEventStore    *aligned_stores[2];  /* whose marks the dropdowns list */
+  GArray          *align_times[2];     /* gint64 ns per dropdown item: 0 for the start */
+  gboolean         filling_align;      /* the dropdowns are being filled */
 
   GCancellable    *cancellable;
   PsEventStore    *diffed_stores[2];   /* of the diff computed or being computed */
@@ -147,6 +151,9 @@ struct _PsComparePage
   GMenuModel      *row_menu;
   GtkPopover      *row_popover;           /* the table's context menu */
   GtkSpinButton   *offset_spin;
+  GtkLabel        *align_label;
+  GtkDropDown     *align_a_dropdown;
+  GtkDropDown     *align_b_dropdown;
   GtkToggleButton *side_by_side_button;
   GtkToggleButton *stacked_button;
   GtkPaned        *runs_paned;
@@ -176,6 +183,7 @@ static guint signals[N_SIGNALS];
 G_DEFINE_FINAL_TYPE (PsComparePage, ps_compare_page, GTK_TYPE_WIDGET)
 
 static void update_flame_graph (PsComparePage *self);
+static gboolean is_read (PsRunPageState state);
 
 static void
 set_ready (PsComparePage *self,
@@ -712,6 +720,116 @@ offset_changed_cb (PsComparePage *self,
   sync_range (self, 0);
 }
 
+/* Aligning at a mark: each dropdown lists "Run start" and its run's marks
+ * by text, each text once at its first occurrence; choosing one on each
+ * side sets the offset that puts them next to each other */
+
+static void
+align_changed_cb (PsComparePage *self)
+{
+  guint selected[2];
+  gint64 times[2];
+
+  if (self->filling_align)
+    return;
+  for (guint side = 0; side < 2; side++)
+    {
+      GtkDropDown *dropdown = side == 0 ? self->align_a_dropdown : self->align_b_dropdown;
+
+      selected[side] = gtk_drop_down_get_selected (dropdown);
+      if (selected[side] >= self->align_times[side]->len)
+        return;
+      times[side] = g_array_index (self->align_times[side], gint64, selected[side]);
+    }
+  /* B's time t shows next to A's t − offset: B's mark next to A's when
+   * the offset is B's time less A's */
+  gtk_spin_button_set_value (self->offset_spin, (double)(times[1] - times[0]) / NS_PER_MS);
+}
+
+/* The dropdown's items for a run: "Run start", then its marks' texts */
+static GListModel *
+align_items (PsComparePage *self,
+             guint          side,
+             PsEventStore  *store)
+{
+  GtkStringList *items = gtk_string_list_new (NULL);
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  guint64 n_marks = store != NULL ? ps_event_store_get_n_marks (store) : 0;
+  gint64 start = 0;
+
+  g_array_set_size (self->align_times[side], 0);
+  gtk_string_list_append (items, _("Run start"));
+  g_array_append_val (self->align_times[side], start);
+  for (guint64 i = 0; i < n_marks; i++)
+    {
+      const PsMark *mark = ps_event_store_get_mark (store, i);
+      const char *text = ps_event_store_get_string (store, mark->text);
+      g_autofree char *time = NULL;
+      g_autofree char *item = NULL;
+
+      if (text == NULL || text[0] == '\0' || g_hash_table_contains (seen, text))
+        continue;
+      g_hash_table_add (seen, (gpointer)text);
+      time = ps_util_format_seconds ((double)mark->time_ns / 1e9);
+      /* Translators: a mark to align a run at: its text, then its time */
+      item = g_strdup_printf (_("%s (at %s)"), text, time);
+      gtk_string_list_append (items, item);
+      g_array_append_val (self->align_times[side], mark->time_ns);
+    }
+  return G_LIST_MODEL (items);
+}
+
+/* Fills the dropdowns with the marks of the runs read; without marks on
+ * both sides there is nothing to align at but the start, and they say so */
+static void
+update_align (PsComparePage *self)
+{
+  gboolean has_marks[2];
+  const char *tooltip = NULL;
+
+  for (guint side = 0; side < 2; side++)
+    {
+      GtkDropDown *dropdown = side == 0 ? self->align_a_dropdown : self->align_b_dropdown;
+      PsEventStore *store = NULL;
+
+      if (self->run_pages[side] != NULL && is_read (ps_run_page_get_state (self->run_pages[side])))
+        store = ps_run_page_get_store (self->run_pages[side]);
+      has_marks[side] = store != NULL && ps_event_store_get_n_marks (store) > 0;
+      if (store != NULL && store == self->aligned_stores[side] && self->align_times[side]->len > 0)
+        continue;
+
+      g_set_object (&self->aligned_stores[side], store);
+      self->filling_align = TRUE;
+      {
+        g_autoptr(GListModel) items = align_items (self, side, store);
+
+        gtk_drop_down_set_model (dropdown, items);
+        gtk_drop_down_set_selected (dropdown, 0);
+      }
+      self->filling_align = FALSE;
+    }
+
+  if (self->aligned_stores[0] == NULL || self->aligned_stores[1] == NULL)
+    tooltip = _("The runs are still being read");
+  else if (!has_marks[0] && !has_marks[1])
+    tooltip = _("Neither run has marks (messages, exec or fork records) to align at");
+  else if (!has_marks[0])
+    tooltip = _("Run A has no marks (messages, exec or fork records) to align at");
+  else if (!has_marks[1])
+    tooltip = _("Run B has no marks (messages, exec or fork records) to align at");
+  else
+    tooltip = _("Line up a mark of run A with one of run B: sets B’s offset to the difference of their times");
+
+  for (guint side = 0; side < 2; side++)
+    {
+      GtkWidget *dropdown = GTK_WIDGET (side == 0 ? self->align_a_dropdown : self->align_b_dropdown);
+
+      gtk_widget_set_sensitive (dropdown, has_marks[0] && has_marks[1]);
+      gtk_widget_set_tooltip_text (dropdown, tooltip);
+    }
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->align_label), tooltip);
+}
+
 static void
 layout_toggled_cb (PsComparePage   *self,
                    GtkToggleButton *button)
@@ -752,8 +870,9 @@ row_values (PsComparePage      *self,
 }
 
 /* The histogram of the selected row's values: B's as bars, A's as an
- * outline on the same bins. Only for times, which the histogram's axis
- * knows how to print. */
+ * outline on the same bins, on an axis in the row's unit (times, CPU
+ * percent, memory bytes, a counter's unit). Function rows have totals
+ * only, no values, and so no histogram. */
 static void
 update_histogram (PsComparePage      *self,
                   const PsRunDiffRow *row)
@@ -762,7 +881,7 @@ update_histogram (PsComparePage      *self,
   GArray *values_b = row != NULL ? row_values (self, row, 1) : NULL;
   g_autofree char *title = NULL;
 
-  if (row == NULL || g_strcmp0 (row->unit, "s") != 0 || (values_a == NULL && values_b == NULL))
+  if (row == NULL || (values_a == NULL && values_b == NULL))
     {
       ps_histogram_view_clear (self->histogram_view);
       gtk_widget_set_visible (GTK_WIDGET (self->histogram_box), FALSE);
@@ -773,6 +892,7 @@ update_histogram (PsComparePage      *self,
   title = g_strdup_printf (_("Distribution of %s"), row->name);
   gtk_label_set_text (self->histogram_label, title);
   ps_histogram_view_set_title (self->histogram_view, title);
+  ps_histogram_view_set_unit (self->histogram_view, row->unit);
   if (values_b != NULL)
     ps_histogram_view_set_values (self->histogram_view, (const double *)values_b->data, values_b->len);
   else
@@ -802,8 +922,9 @@ has_rows_only_in_b (PsComparePage *self)
   return FALSE;
 }
 
-/* The row selected in the table is highlighted in both runs where their
- * views can show it (the spans or calls of that name) */
+/* The row selected in the table is selected or highlighted in both runs
+ * where their views can show it: the spans or calls of that name on the
+ * timelines, the marker of that name in CE runs' tables */
 static void
 selected_row_changed_cb (PsComparePage *self)
 {
@@ -817,6 +938,11 @@ selected_row_changed_cb (PsComparePage *self)
 
       if (self->sessions[side] == NULL)
         continue;
+      /* A CE marker: selected in that run's marker table, with its histogram */
+      if (row != NULL && (side == 0 ? row->has_a : row->has_b) && g_strcmp0 (row->kind, "duration") == 0
+          && self->run_pages[side] != NULL)
+        ps_ce_view_select_marker (ps_run_page_get_ce_view (self->run_pages[side]),
+                                  side == 0 && row->a_name != NULL ? row->a_name : row->name);
       if (row == NULL || (side == 0 ? !row->has_a : !row->has_b)
           || (g_strcmp0 (row->kind, "span") != 0 && g_strcmp0 (row->kind, "function") != 0))
         {
@@ -979,7 +1105,46 @@ diff_result_free (DiffResult *result)
   g_free (result);
 }
 
-/* Every series' values, as ps_run_diff_new () pools them into rows */
+/* The readings of every counter track that have a value, by the row the
+ * diff makes of the track (its path) */
+static void
+collect_counter_values (PsEventStore *store,
+                        GHashTable   *values)
+{
+  guint n_tracks = ps_event_store_get_n_tracks (store);
+  guint64 n_readings = ps_event_store_get_n_counter_values (store);
+  g_autofree GArray **by_track = g_new0 (GArray *, MAX (n_tracks, 1));
+
+  for (guint32 t = 0; t < n_tracks; t++)
+    {
+      const PsTrack *track = ps_event_store_get_track (store, t);
+      g_autofree char *path = NULL;
+      g_autofree char *key = NULL;
+
+      if (track->kind != PS_TRACK_COUNTER)
+        continue;
+      path = ps_run_diff_dup_counter_path (store, track);
+      key = values_key ("counter", NULL, path);
+      by_track[t] = g_hash_table_lookup (values, key);
+      if (by_track[t] == NULL)
+        {
+          by_track[t] = g_array_new (FALSE, FALSE, sizeof (double));
+          g_hash_table_insert (values, g_steal_pointer (&key), by_track[t]);
+        }
+    }
+
+  for (guint64 i = 0; i < n_readings; i++)
+    {
+      const PsCounterValue *reading = ps_event_store_get_counter_value (store, i);
+
+      if (reading->track < n_tracks && by_track[reading->track] != NULL
+          && !(reading->flags & PS_COUNTER_FLAG_MISSING) && !isnan (reading->value))
+        g_array_append_val (by_track[reading->track], reading->value);
+    }
+}
+
+/* Every series' and counter's values, as ps_run_diff_new () pools them
+ * into rows */
 static GHashTable *
 collect_values (PsEventStore *store)
 {
@@ -1002,6 +1167,7 @@ collect_values (PsEventStore *store)
         }
       g_array_append_vals (array, series->values->data, series->values->len);
     }
+  collect_counter_values (store, values);
   return values;
 }
 
@@ -1181,6 +1347,7 @@ run_state_changed_cb (PsComparePage *self)
       states[side] = ps_run_page_get_state (self->run_pages[side]);
       watch_session (self, side);
     }
+  update_align (self);
 
   for (guint side = 0; side < 2; side++)
     {
@@ -1629,8 +1796,13 @@ ps_compare_page_dispose (GObject *object)
           g_clear_object (&self->sessions[side]);
         }
       g_clear_object (&self->diffed_stores[side]);
+      g_clear_object (&self->aligned_stores[side]);
       self->run_pages[side] = NULL;
     }
+  /* Taking the table apart re-sorts and re-selects: not for a page that
+   * is going away */
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
   if (self->column_view != NULL)
     gtk_column_view_set_model (self->column_view, NULL);
   g_clear_pointer ((GtkWidget **)&self->row_popover, gtk_widget_unparent);
@@ -1654,6 +1826,8 @@ ps_compare_page_finalize (GObject *object)
   g_clear_pointer (&self->renames, g_hash_table_unref);
   g_clear_pointer (&self->values[0], g_hash_table_unref);
   g_clear_pointer (&self->values[1], g_hash_table_unref);
+  g_clear_pointer (&self->align_times[0], g_array_unref);
+  g_clear_pointer (&self->align_times[1], g_array_unref);
   g_clear_object (&self->files[0]);
   g_clear_object (&self->files[1]);
   g_free (self->title);
@@ -1784,6 +1958,9 @@ ps_compare_page_class_init (PsComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, histogram_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, histogram_view);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, offset_spin);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, align_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, align_a_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, align_b_dropdown);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, side_by_side_button);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, stacked_button);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, runs_paned);
@@ -1827,6 +2004,17 @@ ps_compare_page_init (PsComparePage *self)
   g_signal_connect_object (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->offset_spin, "value-changed", G_CALLBACK (offset_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->stacked_button, "toggled", G_CALLBACK (layout_toggled_cb), self, G_CONNECT_SWAPPED);
+  for (guint side = 0; side < 2; side++)
+    {
+      GtkDropDown *dropdown = side == 0 ? self->align_a_dropdown : self->align_b_dropdown;
+
+      self->align_times[side] = g_array_new (FALSE, FALSE, sizeof (gint64));
+      /* Long lists of messages are searched by their text */
+      gtk_drop_down_set_expression (dropdown, gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string"));
+      gtk_drop_down_set_enable_search (dropdown, TRUE);
+      g_signal_connect_object (dropdown, "notify::selected", G_CALLBACK (align_changed_cb), self, G_CONNECT_SWAPPED);
+    }
+  update_align (self);
 
   add_columns (self);
 
@@ -2010,6 +2198,67 @@ ps_compare_page_set_offset_ms (PsComparePage *self,
 {
   g_return_if_fail (PS_IS_COMPARE_PAGE (self));
   gtk_spin_button_set_value (self->offset_spin, offset_ms);
+}
+
+GtkDropDown *
+ps_compare_page_get_align_dropdown (PsComparePage *self,
+                                    guint          side)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  g_return_val_if_fail (side < 2, NULL);
+  return side == 0 ? self->align_a_dropdown : self->align_b_dropdown;
+}
+
+gboolean
+ps_compare_page_align_at (PsComparePage *self,
+                          guint          side,
+                          const char    *text)
+{
+  GtkDropDown *dropdown;
+  GListModel *items;
+  PsEventStore *store;
+
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), FALSE);
+  g_return_val_if_fail (side < 2, FALSE);
+
+  dropdown = side == 0 ? self->align_a_dropdown : self->align_b_dropdown;
+  if (text == NULL)
+    {
+      gtk_drop_down_set_selected (dropdown, 0);
+      return TRUE;
+    }
+  store = self->aligned_stores[side];
+  items = gtk_drop_down_get_model (dropdown);
+  if (store == NULL || items == NULL || !gtk_widget_get_sensitive (GTK_WIDGET (dropdown)))
+    return FALSE;
+  /* Item i + 1 is the i-th distinct text: find it as the list was made */
+  {
+    g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+    guint position = 1;
+
+    for (guint64 i = 0; i < ps_event_store_get_n_marks (store); i++)
+      {
+        const char *mark_text = ps_event_store_get_string (store, ps_event_store_get_mark (store, i)->text);
+
+        if (mark_text == NULL || mark_text[0] == '\0' || g_hash_table_contains (seen, mark_text))
+          continue;
+        g_hash_table_add (seen, (gpointer)mark_text);
+        if (strcmp (mark_text, text) == 0)
+          {
+            gtk_drop_down_set_selected (dropdown, position);
+            return TRUE;
+          }
+        position++;
+      }
+  }
+  return FALSE;
+}
+
+double
+ps_compare_page_get_offset_ms (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), 0);
+  return self->offset_ms;
 }
 
 void

@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -871,7 +873,7 @@ update_accessible (PsCounterChart *self)
         continue;
       /* Translators: accessible description of a counter series: name,
        * number of readings, lowest and highest value with the unit */
-      g_string_append_printf (description, _("%s: %" G_GSIZE_FORMAT " readings from %.4g to %.4g %s. "),
+      g_string_append_printf (description, _("%s: %zu readings from %.4g to %.4g %s. "),
                               series->label, ps_value_lod_get_n_points (series->values),
                               low * self->scale, high * self->scale, self->unit != NULL ? self->unit : "");
     }

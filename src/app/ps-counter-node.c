@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include "ps-counter-node.h"
@@ -146,7 +148,7 @@ make_label (PsEventStore  *store,
     g_string_append_printf (label, "%s/", ps_event_store_get_string (store, track->category));
   g_string_append (label, name);
   if (track->number != 0)
-    g_string_append_printf (label, "#%" G_GINT64_FORMAT, track->number);
+    g_string_append_printf (label, "#%" PRId64, track->number);
   return g_string_free (label, FALSE);
 }
 

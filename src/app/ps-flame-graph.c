@@ -22,6 +22,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <math.h>
 #include <pango/pangocairo.h>
@@ -586,7 +588,7 @@ node_tooltip_markup (PsFlameGraph *self,
         g_string_append_printf (text, "\n%s %s", _("Module:"), escaped_module);
       /* Samples count no calls */
       if (ps_call_tree_get_unit (self->tree) != PS_CALL_UNIT_SAMPLES)
-        g_string_append_printf (text, "\n%s %" G_GUINT64_FORMAT, _("Calls:"), flame_node->calls);
+        g_string_append_printf (text, "\n%s %" PRIu64, _("Calls:"), flame_node->calls);
     }
 
   memcpy (stats.total, flame_node->total, sizeof stats.total);

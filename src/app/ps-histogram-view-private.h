@@ -20,6 +20,10 @@ gboolean ps_histogram_view_get_plot_area (PsHistogramView *self,
                                           int              width,
                                           int              height,
                                           graphene_rect_t *area);
+/* The title of the x (horizontal) or y axis, with its unit, as drawn;
+ * NULL with nothing to draw */
+char    *ps_histogram_view_dup_axis_title (PsHistogramView *self,
+                                           GtkOrientation   orientation);
 /* The top of the value axis (count, or total in seconds) */
 double   ps_histogram_view_get_y_top     (PsHistogramView *self);
 /* The colour of a bar */

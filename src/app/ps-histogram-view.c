@@ -1,4 +1,5 @@
-/* ps-histogram-view.c — the distribution of durations as a bar chart
+/* ps-histogram-view.c — the distribution of durations (or other values)
+ * as a bar chart
  *
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,8 +7,9 @@
  * Drawn with cairo in one pass over at most PS_HISTOGRAM_MAX_AUTO_BINS
  * bars; GTK keeps the render node until something changes, so there is no
  * cache of our own. The x axis shows durations in one unit chosen by the
- * range (ns, µs, ms or s) and names it; the y axis shows counts or total
- * time, also named.
+ * range (ns, µs, ms or s) and names it; values of another unit (percent,
+ * bytes, a counter's unit) are shown in it, bytes scaled to KiB, MiB or
+ * GiB. The y axis shows counts or totals, also named.
  */
 #include "config.h"
 
@@ -29,6 +31,7 @@ struct _PsHistogramView
   gboolean     log_scale;
   gboolean     by_total;
   char        *title;
+  char        *unit;          /* of the values: NULL or "s" for durations */
 
   /* A second sample drawn over the bars as an outline, on the same bins
    * (run A under run B in a comparison), and the legend naming both */
@@ -52,6 +55,7 @@ enum {
   PROP_LOG_SCALE,
   PROP_BY_TOTAL,
   PROP_TITLE,
+  PROP_UNIT,
   PROP_SELECTION,
   N_PROPS
 };
@@ -101,17 +105,53 @@ pick_time_unit (double       magnitude,
     *scale = 1e-9, *suffix = "ns";
 }
 
-/* "12.5 ms", "850 µs", "2.01 s": three significant digits */
+static gboolean
+is_time (PsHistogramView *self)
+{
+  return self->unit == NULL || g_strcmp0 (self->unit, "s") == 0;
+}
+
+/* The unit values around magnitude are shown in: times and bytes scaled
+ * to fit, other units as they are ("" for plain numbers) */
+static void
+pick_unit (PsHistogramView *self,
+           double           magnitude,
+           double          *scale,
+           const char     **suffix)
+{
+  magnitude = fabs (magnitude);
+  if (is_time (self))
+    pick_time_unit (magnitude, scale, suffix);
+  else if (g_strcmp0 (self->unit, "bytes") == 0)
+    {
+      if (magnitude >= 1024.0 * 1024 * 1024)
+        *scale = 1024.0 * 1024 * 1024, *suffix = "GiB";
+      else if (magnitude >= 1024.0 * 1024)
+        *scale = 1024.0 * 1024, *suffix = "MiB";
+      else if (magnitude >= 1024.0)
+        *scale = 1024.0, *suffix = "KiB";
+      else
+        *scale = 1, *suffix = "B";
+    }
+  else if (g_strcmp0 (self->unit, "percent") == 0)
+    *scale = 1, *suffix = "%";
+  else
+    *scale = 1, *suffix = self->unit;
+}
+
+/* "12.5 ms", "850 µs", "2.01 s", "9.6 MiB", "61.2 %": three significant
+ * digits */
 static char *
-format_duration (double seconds)
+format_value (PsHistogramView *self,
+              double           value)
 {
   double scale;
   const char *suffix;
 
-  if (seconds == 0)
-    return g_strdup ("0 s");
-  pick_time_unit (seconds, &scale, &suffix);
-  return g_strdup_printf ("%.3g %s", seconds / scale, suffix);
+  pick_unit (self, value, &scale, &suffix);
+  if (suffix[0] == '\0')
+    return g_strdup_printf ("%.3g", value / scale);
+  return g_strdup_printf ("%.3g %s", value / scale, suffix);
 }
 
 /* Geometry */
@@ -121,11 +161,11 @@ typedef struct
   graphene_rect_t plot;
   double          x_low;        /* the axis at the plot's left and right edges */
   double          x_high;       /* (logarithms on a log scale) */
-  double          x_unit_scale; /* seconds per shown x unit */
+  double          x_unit_scale; /* values per shown x unit */
   const char     *x_unit;
   double          y_top;        /* count or seconds at the plot's top */
   double          y_step;
-  double          y_unit_scale; /* by total: seconds per shown y unit */
+  double          y_unit_scale; /* by total: values per shown y unit */
   const char     *y_unit;
   int             text_height;
 } Layout;
@@ -177,8 +217,38 @@ y_title (PsHistogramView *self,
   if (!self->by_total)
     /* Translators: the y axis of a histogram */
     return g_strdup (_("count"));
-  /* Translators: the y axis of a histogram by total time; %s is a unit, "ms" */
-  return g_strdup_printf (_("total time (%s)"), layout->y_unit);
+  if (is_time (self))
+    /* Translators: the y axis of a histogram by total time; %s is a unit, "ms" */
+    return g_strdup_printf (_("total time (%s)"), layout->y_unit);
+  if (layout->y_unit[0] == '\0')
+    /* Translators: the y axis of a histogram by total, of plain numbers */
+    return g_strdup (_("total"));
+  /* Translators: the y axis of a histogram by total; %s is a unit, "MiB" */
+  return g_strdup_printf (_("total (%s)"), layout->y_unit);
+}
+
+/* The x axis' title, naming its unit */
+static char *
+x_title (PsHistogramView *self,
+         const Layout    *layout)
+{
+  if (is_time (self))
+    return self->log_scale
+           /* Translators: the x axis of a histogram; %s is a unit, "ms" */
+           ? g_strdup_printf (_("duration (%s, logarithmic)"), layout->x_unit)
+           /* Translators: the x axis of a histogram; %s is a unit, "ms" */
+           : g_strdup_printf (_("duration (%s)"), layout->x_unit);
+  if (layout->x_unit[0] == '\0')
+    return self->log_scale
+           /* Translators: the x axis of a histogram of plain numbers */
+           ? g_strdup (_("value (logarithmic)"))
+           /* Translators: the x axis of a histogram of plain numbers */
+           : g_strdup (_("value"));
+  return self->log_scale
+         /* Translators: the x axis of a histogram; %s is a unit, "%" or "MiB" */
+         ? g_strdup_printf (_("value (%s, logarithmic)"), layout->x_unit)
+         /* Translators: the x axis of a histogram; %s is a unit, "%" or "MiB" */
+         : g_strdup_printf (_("value (%s)"), layout->x_unit);
 }
 
 static char *
@@ -212,8 +282,8 @@ compute_layout (PsHistogramView *self,
   /* x: the bins' range, in a unit fitting its top */
   layout->x_low = axis_of (self, histogram->bins[0].lower);
   layout->x_high = axis_of (self, histogram->bins[histogram->n_bins - 1].upper);
-  pick_time_unit (MAX (fabs (histogram->bins[0].lower), fabs (histogram->bins[histogram->n_bins - 1].upper)),
-                  &layout->x_unit_scale, &layout->x_unit);
+  pick_unit (self, MAX (fabs (histogram->bins[0].lower), fabs (histogram->bins[histogram->n_bins - 1].upper)),
+             &layout->x_unit_scale, &layout->x_unit);
 
   /* y: from 0 to a round number above the highest bar */
   for (guint i = 0; i < histogram->n_bins; i++)
@@ -222,7 +292,7 @@ compute_layout (PsHistogramView *self,
     for (guint i = 0; i < self->overlay->n_bins; i++)
       max_value = MAX (max_value, bin_value (self, &self->overlay->bins[i]));
   if (self->by_total)
-    pick_time_unit (max_value, &layout->y_unit_scale, &layout->y_unit);
+    pick_unit (self, max_value, &layout->y_unit_scale, &layout->y_unit);
   else
     layout->y_unit_scale = 1, layout->y_unit = NULL;
   if (max_value <= 0)
@@ -415,7 +485,7 @@ draw_marker (PsHistogramView *self,
   cairo_stroke (cr);
   cairo_restore (cr);
 
-  value = format_duration (seconds);
+  value = format_value (self, seconds);
   /* Translators: a marker on a histogram, "median 12.5 ms" */
   text = g_strdup_printf (C_("histogram marker", "%s %s"), name, value);
   measure_text (self, text, &text_width, &text_height);
@@ -543,7 +613,7 @@ draw_empty (PsHistogramView *self,
                                          self->histogram->underflow),
                             (unsigned long long) self->histogram->underflow);
   else
-    text = g_strdup (_("No durations"));
+    text = g_strdup (is_time (self) ? _("No durations") : _("No values"));
 
   ps_chart_set_source (cr, foreground, 0.55);
   ps_chart_draw_text (GTK_WIDGET (self), cr, text, width / 2.0, height / 2.0, 0.5, 0.5);
@@ -559,7 +629,7 @@ ps_histogram_view_draw (PsHistogramView *self,
   Layout layout;
   GdkRGBA foreground;
   double bottom, left;
-  g_autofree char *x_title = NULL;
+  g_autofree char *x_text = NULL;
   g_autofree char *y_text = NULL;
   int text_width;
 
@@ -640,13 +710,8 @@ ps_histogram_view_draw (PsHistogramView *self,
 
   /* Axis titles, with their units */
   ps_chart_set_source (cr, &foreground, 0.8);
-  if (self->log_scale)
-    /* Translators: the x axis of a histogram; %s is a unit, "ms" */
-    x_title = g_strdup_printf (_("duration (%s, logarithmic)"), layout.x_unit);
-  else
-    /* Translators: the x axis of a histogram; %s is a unit, "ms" */
-    x_title = g_strdup_printf (_("duration (%s)"), layout.x_unit);
-  text_width = ps_chart_draw_text (GTK_WIDGET (self), cr, x_title, left + layout.plot.size.width / 2,
+  x_text = x_title (self, &layout);
+  text_width = ps_chart_draw_text (GTK_WIDGET (self), cr, x_text, left + layout.plot.size.width / 2,
                           height - 4, 0.5, 1);
 
   y_text = y_title (self, &layout);
@@ -741,24 +806,28 @@ update_accessible (PsHistogramView *self)
   const PsHistogram *histogram = self->histogram;
 
   if (histogram == NULL || histogram->n_bins == 0)
-    description = g_strdup (_("No durations"));
+    description = g_strdup (is_time (self) ? _("No durations") : _("No values"));
   else
     {
-      g_autofree char *median = format_duration (histogram->median);
-      g_autofree char *p95 = format_duration (histogram->p95);
+      g_autofree char *median = format_value (self, histogram->median);
+      g_autofree char *p95 = format_value (self, histogram->p95);
       g_autofree char *selected = NULL;
 
       if (self->has_selection)
         {
-          g_autofree char *lower = format_duration (histogram->bins[self->selection_first].lower);
-          g_autofree char *upper = format_duration (histogram->bins[self->selection_last].upper);
+          g_autofree char *lower = format_value (self, histogram->bins[self->selection_first].lower);
+          g_autofree char *upper = format_value (self, histogram->bins[self->selection_last].upper);
 
           /* Translators: the selected range of a histogram, after its description */
           selected = g_strdup_printf (_("; selected from %s to %s"), lower, upper);
         }
       /* Translators: accessible description of a histogram; the last %s
        * is the selection, or nothing */
-      description = g_strdup_printf (_("%llu durations in %u bins, median %s, 95th percentile %s%s"),
+      description = g_strdup_printf (is_time (self)
+                                     ? _("%llu durations in %u bins, median %s, 95th percentile %s%s")
+                                     /* Translators: as the description of a histogram of
+                                      * durations, for other values */
+                                     : _("%llu values in %u bins, median %s, 95th percentile %s%s"),
                                      (unsigned long long) histogram->n_values, histogram->n_bins,
                                      median, p95, selected != NULL ? selected : "");
     }
@@ -980,15 +1049,23 @@ query_tooltip_cb (GtkWidget  *widget,
     return FALSE;
 
   bin = &histogram->bins[index];
-  lower = format_duration (bin->lower);
-  upper = format_duration (bin->upper);
-  total = format_duration (bin->total);
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       /* Translators: a bar of a histogram: its range, how
-                                        * many durations fell in it, of all, and their sum */
-                                       "%s to %s%s\n%llu duration (%.1f %%)\nTotal time %s",
-                                       "%s to %s%s\n%llu durations (%.1f %%)\nTotal time %s",
-                                       bin->count),
+  lower = format_value (self, bin->lower);
+  upper = format_value (self, bin->upper);
+  total = format_value (self, bin->total);
+  text = g_strdup_printf (is_time (self)
+                          ? g_dngettext (GETTEXT_PACKAGE,
+                                         /* Translators: a bar of a histogram: its range, how
+                                          * many durations fell in it, of all, and their sum */
+                                         "%s to %s%s\n%llu duration (%.1f %%)\nTotal time %s",
+                                         "%s to %s%s\n%llu durations (%.1f %%)\nTotal time %s",
+                                         bin->count)
+                          : g_dngettext (GETTEXT_PACKAGE,
+                                         /* Translators: a bar of a histogram of values other
+                                          * than durations: its range, how many values fell in
+                                          * it, of all, and their sum */
+                                         "%s to %s%s\n%llu value (%.1f %%)\nTotal %s",
+                                         "%s to %s%s\n%llu values (%.1f %%)\nTotal %s",
+                                         bin->count),
                           lower, upper,
                           (guint)index == histogram->n_bins - 1 ? _(" (inclusive)") : "",
                           (unsigned long long) bin->count,
@@ -1032,6 +1109,7 @@ ps_histogram_view_finalize (GObject *object)
   g_clear_pointer (&self->bars_label, g_free);
   g_clear_pointer (&self->overlay_label, g_free);
   g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->unit, g_free);
 
   G_OBJECT_CLASS (ps_histogram_view_parent_class)->finalize (object);
 }
@@ -1054,6 +1132,9 @@ ps_histogram_view_get_property (GObject    *object,
       break;
     case PROP_TITLE:
       g_value_set_string (value, self->title);
+      break;
+    case PROP_UNIT:
+      g_value_set_string (value, self->unit);
       break;
     case PROP_SELECTION:
       if (self->has_selection)
@@ -1093,6 +1174,9 @@ ps_histogram_view_set_property (GObject      *object,
       break;
     case PROP_TITLE:
       ps_histogram_view_set_title (self, g_value_get_string (value));
+      break;
+    case PROP_UNIT:
+      ps_histogram_view_set_unit (self, g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1134,6 +1218,11 @@ ps_histogram_view_class_init (PsHistogramViewClass *klass)
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Of the values: NULL or "s" for durations in seconds, "bytes",
+   * "percent", or any other unit, printed as it is ("" for none) */
+  properties[PROP_UNIT] =
+    g_param_spec_string ("unit", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* NULL when nothing is selected */
   properties[PROP_SELECTION] =
@@ -1314,6 +1403,28 @@ ps_histogram_view_set_title (PsHistogramView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
 }
 
+const char *
+ps_histogram_view_get_unit (PsHistogramView *self)
+{
+  g_return_val_if_fail (PS_IS_HISTOGRAM_VIEW (self), NULL);
+  return self->unit;
+}
+
+void
+ps_histogram_view_set_unit (PsHistogramView *self,
+                            const char      *unit)
+{
+  g_return_if_fail (PS_IS_HISTOGRAM_VIEW (self));
+
+  if (g_strcmp0 (self->unit, unit) == 0)
+    return;
+  g_free (self->unit);
+  self->unit = g_strdup (unit);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  update_accessible (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
+}
+
 gboolean
 ps_histogram_view_get_selection (PsHistogramView *self,
                                  guint           *first_bin,
@@ -1389,6 +1500,19 @@ ps_histogram_view_get_plot_area (PsHistogramView *self,
     return FALSE;
   *area = layout.plot;
   return TRUE;
+}
+
+char *
+ps_histogram_view_dup_axis_title (PsHistogramView *self,
+                                  GtkOrientation   orientation)
+{
+  Layout layout;
+
+  g_return_val_if_fail (PS_IS_HISTOGRAM_VIEW (self), NULL);
+
+  if (!compute_layout (self, 400, 300, &layout))
+    return NULL;
+  return orientation == GTK_ORIENTATION_HORIZONTAL ? x_title (self, &layout) : y_title (self, &layout);
 }
 
 double

@@ -63,6 +63,11 @@ gboolean           ps_histogram_view_get_by_total    (PsHistogramView *self);
 void               ps_histogram_view_set_by_total    (PsHistogramView *self,
                                                       gboolean         by_total);
 const char        *ps_histogram_view_get_title       (PsHistogramView *self);
+/* The values' unit: NULL or "s" for durations in seconds (the default),
+ * "bytes", "percent", or another unit printed as it is ("" for none) */
+const char        *ps_histogram_view_get_unit        (PsHistogramView *self);
+void               ps_histogram_view_set_unit        (PsHistogramView *self,
+                                                      const char      *unit);
 void               ps_histogram_view_set_title       (PsHistogramView *self,
                                                       const char      *title);
 /* FALSE when nothing is selected; first and last may be NULL */

@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -465,12 +467,12 @@ _ps_rtl_view_scope_cell_text (PsScopeRow   *row,
       if (kind == PS_SCOPE_ROW_SESSION)
         return NULL;
       *dim = TRUE;
-      return g_strdup_printf ("%" G_GINT64_FORMAT, ps_scope_row_get_thread_id (row));
+      return g_strdup_printf ("%" PRId64, ps_scope_row_get_thread_id (row));
 
     case SCOPE_COLUMN_LINE:
       if (ps_scope_row_get_line (row) == 0)
         return NULL;
-      return g_strdup_printf ("%" G_GUINT64_FORMAT, ps_scope_row_get_line (row));
+      return g_strdup_printf ("%" PRIu64, ps_scope_row_get_line (row));
 
     case SCOPE_COLUMN_STATUS:
       {
@@ -751,7 +753,7 @@ _ps_rtl_view_total_cell_text (PsScopeTotalRow  *row,
                                                  "%llu of them paired despite a different or cut-off end record",
                                                  series->n_flagged),
                                     (unsigned long long) series->n_flagged);
-      return g_strdup_printf ("%" G_GUINT64_FORMAT, ps_scope_total_row_get_calls (row));
+      return g_strdup_printf ("%" PRIu64, ps_scope_total_row_get_calls (row));
     case TOTAL_COLUMN_TOTAL:
       value = ps_scope_total_row_get_total (row);
       break;
@@ -773,7 +775,7 @@ _ps_rtl_view_total_cell_text (PsScopeTotalRow  *row,
     case TOTAL_COLUMN_EXCLUDED:
       if (series->n_excluded > 0)
         *tooltip = g_strdup (_("Unterminated, closed with their parent or across a clock step: left out of the statistics"));
-      return g_strdup_printf ("%" G_GUINT64_FORMAT, ps_scope_total_row_get_excluded (row));
+      return g_strdup_printf ("%" PRIu64, ps_scope_total_row_get_excluded (row));
     case N_TOTAL_COLUMNS:
     default:
       g_assert_not_reached ();

@@ -17,6 +17,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -383,7 +385,7 @@ set_count (GtkLabel   *label,
     /* Translators: what the filters keep, of all */
     text = g_strdup_printf (_("%llu of %llu"), (unsigned long long) shown, (unsigned long long) all);
   else
-    text = g_strdup_printf ("%" G_GUINT64_FORMAT, all);
+    text = g_strdup_printf ("%" PRIu64, all);
 
   gtk_label_set_text (label, text);
   gtk_widget_set_tooltip_text (GTK_WIDGET (label), filtered ? tooltip : NULL);

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include "ps-scope-total-row.h"
 #include "ps-util.h"
 
@@ -200,7 +202,7 @@ ps_scope_total_row_new (PsScopeAnalysis *analysis,
     {
       if (i > 0)
         g_string_append (threads, ", ");
-      g_string_append_printf (threads, "%" G_GINT64_FORMAT, g_array_index (ids, gint64, i));
+      g_string_append_printf (threads, "%" PRId64, g_array_index (ids, gint64, i));
     }
   self->threads = g_string_free (threads, FALSE);
   self->first_thread = ids->len > 0 ? g_array_index (ids, gint64, 0) : -1;

@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <math.h>
 #include <pango/pangocairo.h>
@@ -133,8 +135,8 @@ add_span_rows (PsTimelineModel *self)
       row = add_row (self, PS_TIMELINE_ROW_SPANS, t, group, track_label (store, track));
       row->n_depths = n_depths;
       row->has_marks = n_marks > 0;
-      row->tooltip = g_strdup_printf (ngettext ("%s: %" G_GUINT64_FORMAT " span, %" G_GUINT64_FORMAT " messages",
-                                                "%s: %" G_GUINT64_FORMAT " spans, %" G_GUINT64_FORMAT " messages",
+      row->tooltip = g_strdup_printf (ngettext ("%s: %" PRIu64 " span, %" PRIu64 " messages",
+                                                "%s: %" PRIu64 " spans, %" PRIu64 " messages",
                                                 ps_span_lod_get_n_spans (self->lod, t)),
                                       row->label, ps_span_lod_get_n_spans (self->lod, t), n_marks);
     }
@@ -362,8 +364,8 @@ add_sample_rows (PsTimelineModel *self)
                      track_label (store, ps_event_store_get_track (store, total->track)));
       row->values = ps_value_lod_new (x, rates, n_bins);
       row->unit = g_strdup (_("samples/s"));
-      row->tooltip = g_strdup_printf (ngettext ("%s: %" G_GUINT64_FORMAT " sample, counted in bins of %s",
-                                                "%s: %" G_GUINT64_FORMAT " samples, counted in bins of %s",
+      row->tooltip = g_strdup_printf (ngettext ("%s: %" PRIu64 " sample, counted in bins of %s",
+                                                "%s: %" PRIu64 " samples, counted in bins of %s",
                                                 total->total),
                                       row->label, total->total, width_text);
     }
@@ -403,8 +405,8 @@ add_series_rows (PsTimelineModel        *self,
       row->values = ps_value_lod_new (one->x, one->values, one->n_points);
       row->unit = g_strdup (one->unit != NULL ? one->unit : "");
       row->unit_scale = one->unit_scale > 0 ? one->unit_scale : 1;
-      row->tooltip = g_strdup_printf (ngettext ("%s: %" G_GSIZE_FORMAT " value",
-                                                "%s: %" G_GSIZE_FORMAT " values", one->n_points),
+      row->tooltip = g_strdup_printf (ngettext ("%s: %zu value",
+                                                "%s: %zu values", one->n_points),
                                       row->label, one->n_points);
       if (ps_value_lod_get_range (row->values, &x_min, &x_max, &v_min, &v_max))
         widen_extent (self, x_min, x_max);
@@ -1298,7 +1300,7 @@ draw_selection (Render *render)
     int width;
 
     if (render->model->sequence_axis)
-      length = g_strdup_printf (ngettext ("%" G_GINT64_FORMAT " measurement", "%" G_GINT64_FORMAT " measurements",
+      length = g_strdup_printf (ngettext ("%" PRId64 " measurement", "%" PRId64 " measurements",
                                           frame->selection_end - frame->selection_begin),
                                 frame->selection_end - frame->selection_begin);
     else

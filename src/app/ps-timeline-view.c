@@ -22,6 +22,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -514,7 +516,7 @@ ps_timeline_view_describe_at (PsTimelineView *self,
           time = ps_timeline_format_x (self->model, (double)m->time_ns, 1000);
           text = ps_util_display_text (ps_event_store_get_string (self->model->store, m->text), -1);
           /* Translators: a message's tooltip: its text, its time and its line */
-          return g_strdup_printf (_("%s\nat %s, line %" G_GUINT64_FORMAT), text, time, m->line);
+          return g_strdup_printf (_("%s\nat %s, line %" PRIu64), text, time, m->line);
         }
       span = span_at (self, x, y);
       return span != PS_SPAN_LOD_NO_SPAN ? describe_span (self, span) : NULL;

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <langinfo.h>
 #include <math.h>
 #include <string.h>
@@ -47,9 +49,28 @@ group_digits (const char *text)
 char *
 ps_view_format_count (guint64 count)
 {
-  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+  g_autofree char *digits = g_strdup_printf ("%" PRIu64, count);
 
   return group_digits (digits);
+}
+
+/* Digits that are all zero, with the locale's decimal point among them */
+static gboolean
+is_zero_text (const char *text)
+{
+  const char *radix = nl_langinfo (RADIXCHAR);
+  gsize radix_length = radix != NULL ? strlen (radix) : 0;
+
+  for (const char *p = text; *p != '\0';)
+    {
+      if (*p == '0')
+        p++;
+      else if (radix_length > 0 && strncmp (p, radix, radix_length) == 0)
+        p += radix_length;
+      else
+        return FALSE;
+    }
+  return *text != '\0';
 }
 
 char *
@@ -75,7 +96,9 @@ ps_view_format_number (double value)
 
       text = g_strdup_printf ("%.*f", decimals, value);
     }
-  if (g_str_equal (text, "-0") || g_str_equal (text, "-0.00"))
+  /* No "-0" or "-0,00": printf keeps the sign of a negative zero. The
+   * decimal point is the locale's, a comma in French. */
+  if (text[0] == '-' && is_zero_text (text + 1))
     return g_strdup (text + 1);
   return group_digits (text);
 }

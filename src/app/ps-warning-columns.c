@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 
 #include "ps-view-util.h"
@@ -99,7 +101,7 @@ warning_cell_bind (GtkSignalListItemFactory *factory,
 
     case WARNING_COLUMN_LINE:
       if (ps_warning_row_get_line (row) > 0)
-        text = g_strdup_printf ("%" G_GUINT64_FORMAT, ps_warning_row_get_line (row));
+        text = g_strdup_printf ("%" PRIu64, ps_warning_row_get_line (row));
       else if (ps_warning_row_get_offset (row) != PS_NO_POSITION)
         /* Translators: a position in a binary file */
         text = g_strdup_printf (_("byte 0x%llx"), (unsigned long long) ps_warning_row_get_offset (row));

@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -326,7 +328,7 @@ row_cells (PsCallTree        *tree,
   GPtrArray *cells = g_ptr_array_new ();
 
   g_ptr_array_add (cells, first);
-  g_ptr_array_add (cells, g_strdup_printf ("%" G_GUINT64_FORMAT, stats->calls));
+  g_ptr_array_add (cells, g_strdup_printf ("%" PRIu64, stats->calls));
   for (guint v = 0; v < PS_N_CALL_VALUES; v++)
     {
       g_ptr_array_add (cells, format_value (stats->total[v]));
@@ -446,7 +448,7 @@ ps_cli_calltree (const PsCliOptions *options,
       tree_options.track = find_thread (store, options->thread);
       if (tree_options.track == PS_NONE)
         {
-          ps_cli_print_error (_("“%s” has no thread %" G_GINT64_FORMAT), file, options->thread);
+          ps_cli_print_error (_("“%s” has no thread %" PRId64), file, options->thread);
           /* Translators: %s is the program name */
           fprintf (stderr, _("Try “%s --help” for more information.\n"), PS_CLI_PROGRAM);
           return PS_CLI_EXIT_USAGE;

@@ -13,6 +13,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -79,7 +81,7 @@ instance_display (PsEventStore  *store,
     g_string_append_printf (text, "%s/", parent);
   g_string_append (text, ps_event_store_get_string (store, instance->name));
   if (instance->number > 0)
-    g_string_append_printf (text, "#%" G_GINT64_FORMAT, instance->number);
+    g_string_append_printf (text, "#%" PRId64, instance->number);
   return g_string_free (text, FALSE);
 }
 
@@ -253,7 +255,7 @@ append_series (GString             *out,
           if (i > 0)
             g_string_append_c (out, ',');
           ps_cli_json_append_indent (out, level + 2);
-          g_string_append_printf (out, "[%" G_GINT64_FORMAT ", ", point->time_ns);
+          g_string_append_printf (out, "[%" PRId64 ", ", point->time_ns);
           ps_cli_format_number (out, point->value);
           g_string_append_c (out, ']');
           ps_cli_json_write_out (out, WRITE_OUT_BYTES);
@@ -263,9 +265,9 @@ append_series (GString             *out,
     }
 
   append_member (out, level + 1, "count", FALSE);
-  g_string_append_printf (out, "%" G_GUINT64_FORMAT, series->stats.n_values);
+  g_string_append_printf (out, "%" PRIu64, series->stats.n_values);
   append_member (out, level + 1, "missing", FALSE);
-  g_string_append_printf (out, "%" G_GUINT64_FORMAT, series->stats.n_missing);
+  g_string_append_printf (out, "%" PRIu64, series->stats.n_missing);
   append_number_member (out, level + 1, "min", series->stats.min);
   append_number_member (out, level + 1, "max", series->stats.max);
   append_number_member (out, level + 1, "mean", series_mean (series));
@@ -366,8 +368,8 @@ print_text (PsEventStore *store,
                                  display_or_dash (series->instance),
                                  display_or_dash (series->counter),
                                  display_or_dash (series->unit),
-                                 g_strdup_printf ("%" G_GUINT64_FORMAT, series->stats.n_values),
-                                 g_strdup_printf ("%" G_GUINT64_FORMAT, series->stats.n_missing),
+                                 g_strdup_printf ("%" PRIu64, series->stats.n_values),
+                                 g_strdup_printf ("%" PRIu64, series->stats.n_missing),
                                  format_value (series->stats.min),
                                  format_value (series->stats.max),
                                  format_value (series_mean (series)),

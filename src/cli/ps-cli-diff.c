@@ -12,6 +12,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 
 #include <glib/gi18n.h>
@@ -218,8 +220,8 @@ print_diff_text (PsEventStore *store_a,
       cells = g_ptr_array_new ();
       g_ptr_array_add (cells, g_strdup (row->kind));
       g_ptr_array_add (cells, g_strdup (row->unit));
-      g_ptr_array_add (cells, row->has_a ? g_strdup_printf ("%" G_GUINT64_FORMAT, row->a.count) : g_strdup ("–"));
-      g_ptr_array_add (cells, row->has_b ? g_strdup_printf ("%" G_GUINT64_FORMAT, row->b.count) : g_strdup ("–"));
+      g_ptr_array_add (cells, row->has_a ? g_strdup_printf ("%" PRIu64, row->a.count) : g_strdup ("–"));
+      g_ptr_array_add (cells, row->has_b ? g_strdup_printf ("%" PRIu64, row->b.count) : g_strdup ("–"));
       g_ptr_array_add (cells, format_side (row->has_a, row->a.mean));
       g_ptr_array_add (cells, format_side (row->has_b, row->b.mean));
       g_ptr_array_add (cells, format_side (row->has_a, row->a.median));

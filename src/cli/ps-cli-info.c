@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 
 #include "ps-cli.h"
@@ -205,7 +207,7 @@ info_to_json (const PsCliOptions *options,
 static char *
 count_text (guint64 count)
 {
-  return g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+  return g_strdup_printf ("%" PRIu64, count);
 }
 
 static void
@@ -256,7 +258,7 @@ print_info_text (const PsCliOptions *options,
                              count_text (ps_event_store_get_n_tracks (store)), NULL);
   if (ps_event_store_get_time_range (store, &begin_ns, &end_ns))
     ps_cli_table_add_row_take (summary, g_strdup (_("Time range (ns):")),
-                               g_strdup_printf ("%" G_GINT64_FORMAT " – %" G_GINT64_FORMAT, begin_ns, end_ns),
+                               g_strdup_printf ("%" PRId64 " – %" PRId64, begin_ns, end_ns),
                                NULL);
   else
     ps_cli_table_add_row (summary, _("Time range (ns):"), _("none"), NULL);

@@ -12,6 +12,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -39,7 +41,7 @@ ps_cli_format_number (GString *out,
   /* Also 0 and -0, both written "0" */
   if (value == floor (value) && fabs (value) < MAX_EXACT_INTEGER)
     {
-      g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64)value);
+      g_string_append_printf (out, "%" PRId64, (gint64)value);
       return;
     }
 
@@ -103,7 +105,7 @@ append_value (GString  *out,
   switch (json_node_get_value_type (node))
     {
     case G_TYPE_INT64:
-      g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
+      g_string_append_printf (out, "%" PRId64, json_node_get_int (node));
       break;
     case G_TYPE_DOUBLE:
       ps_cli_format_number (out, json_node_get_double (node));

@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 
 #include "ps-cli.h"
@@ -238,9 +240,9 @@ add_series_row (PsCliTable         *table,
 
   g_ptr_array_add (row, g_strdup_printf ("%u", series->session));
   g_ptr_array_add (row, ps_util_display_text (series->app, -1));
-  g_ptr_array_add (row, g_strdup_printf ("%" G_GINT64_FORMAT, series->id));
+  g_ptr_array_add (row, g_strdup_printf ("%" PRId64, series->id));
   g_ptr_array_add (row, g_strdup_printf ("%u", options->group_by_name ? series->n_instances : series->instance));
-  g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, stats->count));
+  g_ptr_array_add (row, g_strdup_printf ("%" PRIu64, stats->count));
   for (guint v = 0; v < G_N_ELEMENTS (values); v++)
     g_ptr_array_add (row, format_value (values[v], series->unit));
   if (with_ticks)
@@ -248,8 +250,8 @@ add_series_row (PsCliTable         *table,
       g_ptr_array_add (row, format_value (series->ticks_stats.sum, "ticks"));
       g_ptr_array_add (row, format_value (series->ticks_stats.mean, "ticks-mean"));
     }
-  g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, series->n_excluded));
-  g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, series->n_flagged));
+  g_ptr_array_add (row, g_strdup_printf ("%" PRIu64, series->n_excluded));
+  g_ptr_array_add (row, g_strdup_printf ("%" PRIu64, series->n_flagged));
   g_ptr_array_add (row, ps_util_display_text (series->name, -1));
   if (is_ce)
     g_ptr_array_add (row, expand_description (series));
@@ -326,7 +328,7 @@ thread_list (PsEventStore   *store,
   g_autoptr(GString) text = g_string_new (NULL);
 
   for (guint i = 0; i < series->n_instances; i++)
-    g_string_append_printf (text, "%s%" G_GINT64_FORMAT, i > 0 ? "," : "",
+    g_string_append_printf (text, "%s%" PRId64, i > 0 ? "," : "",
                             ps_event_store_get_track (store, series->tracks[i])->number);
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
@@ -377,11 +379,11 @@ print_span_table (PsEventStore *store,
       cells = g_ptr_array_new ();
       g_ptr_array_add (cells, g_strdup_printf ("%u", series->session));
       g_ptr_array_add (cells, thread_list (store, series));
-      g_ptr_array_add (cells, g_strdup_printf ("%" G_GUINT64_FORMAT, stats->count));
+      g_ptr_array_add (cells, g_strdup_printf ("%" PRIu64, stats->count));
       for (guint v = 0; v < G_N_ELEMENTS (values); v++)
         g_ptr_array_add (cells, format_value (values[v], "s"));
-      g_ptr_array_add (cells, g_strdup_printf ("%" G_GUINT64_FORMAT, series->n_excluded));
-      g_ptr_array_add (cells, g_strdup_printf ("%" G_GUINT64_FORMAT, series->n_flagged));
+      g_ptr_array_add (cells, g_strdup_printf ("%" PRIu64, series->n_excluded));
+      g_ptr_array_add (cells, g_strdup_printf ("%" PRIu64, series->n_flagged));
       g_ptr_array_add (cells, ps_util_display_text (series->name, -1));
       g_ptr_array_add (cells, series->context != NULL ? ps_util_display_text (series->context, -1) : g_strdup (""));
       g_ptr_array_add (cells, NULL);

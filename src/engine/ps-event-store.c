@@ -16,6 +16,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 #ifdef __linux__
 #include <sys/mman.h>
@@ -1721,10 +1723,10 @@ ps_event_store_append_frame_name (PsEventStore *self,
       const char *base = strrchr (module, '/');
 
       g_string_append (out, base != NULL && base[1] != '\0' ? base + 1 : module);
-      g_string_append_printf (out, "+0x%" G_GINT64_MODIFIER "x", frame->address);
+      g_string_append_printf (out, "+0x%" PRIx64 "", frame->address);
     }
   else
-    g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", frame->address);
+    g_string_append_printf (out, "0x%" PRIx64 "", frame->address);
 }
 
 guint

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -135,5 +137,5 @@ ps_util_format_bytes (double bytes)
 char *
 ps_util_format_count (guint64 count)
 {
-  return g_strdup_printf ("%'" G_GUINT64_FORMAT, count);
+  return g_strdup_printf ("%'" PRIu64, count);
 }

@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,7 +212,7 @@ append_line (GString          *out,
              const FoldedLine *line)
 {
   g_string_append (out, line->text);
-  g_string_append_printf (out, " %" G_GUINT64_FORMAT "\n", line->weight);
+  g_string_append_printf (out, " %" PRIu64 "\n", line->weight);
 }
 
 GString *

@@ -13,6 +13,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include "ps-folded.h"
 #include "ps-pmcstat-text.h"
 
@@ -86,7 +88,7 @@ append_frame_name (Tree    *tree,
 
   /* pmcstat prints the address of a pc without a symbol */
   if (frame->function == 0)
-    g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", frame->address);
+    g_string_append_printf (out, "0x%" PRIx64 "", frame->address);
   else
     g_string_append (out, ps_event_store_get_string (tree->store, frame->function));
 }
@@ -158,7 +160,7 @@ write_node (Tree        *tree,
       g_string_append_c (out, '%');
     }
   g_string_append_c (out, ' ');
-  length = g_snprintf (count_field, sizeof count_field, " [%" G_GUINT64_FORMAT "] ", node->count);
+  length = g_snprintf (count_field, sizeof count_field, " [%" PRIu64 "] ", node->count);
   g_string_append (out, count_field);
   for (int i = length; i < 12; i++)
     g_string_append_c (out, ' ');
@@ -237,7 +239,7 @@ write_source (PsEventStore *store,
     {
       const PsSampleSource *info = ps_event_store_get_sample_source (store, source);
 
-      g_string_append_printf (out, "@ %s [%" G_GUINT64_FORMAT " samples]\n\n",
+      g_string_append_printf (out, "@ %s [%" PRIu64 " samples]\n\n",
                               ps_event_store_get_string (store, info->name), total);
       roots = sorted_children (&tree, 0);
       for (guint i = 0; i < roots->len; i++)

@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -192,9 +194,9 @@ finish_functions (Side       *side,
 
 /* The counter path the log wrote, else one made of the track's ancestors
  * as PDH writes paths: \\machine\object(parent/instance#n)\counter */
-static char *
-counter_path (PsEventStore  *store,
-              const PsTrack *track)
+char *
+ps_run_diff_dup_counter_path (PsEventStore  *store,
+                              const PsTrack *track)
 {
   const char *machine = NULL;
   const char *object = NULL;
@@ -218,7 +220,7 @@ counter_path (PsEventStore  *store,
                                       ps_event_store_get_string (store, up->name));
           if (up->number > 0)
             {
-              char *numbered = g_strdup_printf ("%s#%" G_GINT64_FORMAT, instance, up->number);
+              char *numbered = g_strdup_printf ("%s#%" PRId64, instance, up->number);
 
               g_free (instance);
               instance = numbered;
@@ -261,7 +263,7 @@ collect_counters (Side         *side,
         continue;
 
       any = TRUE;
-      path = counter_path (store, track);
+      path = ps_run_diff_dup_counter_path (store, track);
       entry = side_lookup (side, "counter", NULL, path, &created);
       if (created)
         {

@@ -107,6 +107,10 @@ const char      *ps_run_diff_change_to_string (PsRunDiffChange     change); /* "
 /* Comma-separated names of the matching ways: "series", "functions",
  * "counters", or "none"; g_free () */
 char            *ps_run_diff_match_to_string  (PsRunDiffMatch      matched);
+/* The name of a counter track's row: the path the log wrote, else
+ * "\\machine\object(instance)\counter"; g_free () */
+char            *ps_run_diff_dup_counter_path (PsEventStore       *store,
+                                               const PsTrack      *track);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsRunDiff, ps_run_diff_free)
 

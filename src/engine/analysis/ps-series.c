@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -119,7 +121,7 @@ group_key (PsEventStore  *store,
   const char *name = ps_event_store_get_string (store, track->name);
 
   /* The application's length keeps the key unambiguous */
-  return g_strdup_printf ("%u:%d:%" G_GSIZE_FORMAT ":%s%s", track->session, kind, strlen (app), app, name);
+  return g_strdup_printf ("%u:%d:%zu:%s%s", track->session, kind, strlen (app), app, name);
 }
 
 /* Statistics of values; in_place reorders the array itself (for values

@@ -20,6 +20,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -836,7 +838,7 @@ apply_resolution (CeParser   *self,
 
   if (self->session_n_resolutions == 0)
     {
-      g_autofree char *value = g_strdup_printf ("%" G_GUINT64_FORMAT, rate);
+      g_autofree char *value = g_strdup_printf ("%" PRIu64, rate);
 
       ps_event_store_set_metadata (self->store, self->session, "RESOLUTION", value);
       if (ps_store_builder_get_n_measurements (self->parent.builder)

@@ -28,6 +28,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -843,8 +845,8 @@ set_metadata_u64 (PmclogParser *self,
                   gboolean      hex,
                   guint64       value)
 {
-  g_autofree char *text = hex ? g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", value)
-                              : g_strdup_printf ("%" G_GINT64_MODIFIER "u", value);
+  g_autofree char *text = hex ? g_strdup_printf ("0x%" PRIx64 "", value)
+                              : g_strdup_printf ("%" PRIu64 "", value);
   ps_event_store_set_metadata (self->store, self->session, key, text);
 }
 
@@ -1058,7 +1060,7 @@ record_cb (const PsPmclogRecord *record,
           track = process_track (self, process);
         lifespan_saw (&process->life, record_time_ns (self, record));
         /* Translators: a context switch; %s is the count of the PMC's events during the time slice */
-        g_snprintf (text, sizeof text, _("switched out after %" G_GINT64_MODIFIER "u events"), record->u.proccsw.value);
+        g_snprintf (text, sizeof text, _("switched out after %" PRIu64 " events"), record->u.proccsw.value);
         add_mark (self, record, track, text);
       }
       break;
@@ -1228,16 +1230,16 @@ finish_model (PmclogParser *self)
     ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-DROPPED", 0, PS_NO_POSITION,
                            self->session,
                            g_dngettext (GETTEXT_PACKAGE,
-                                        "The kernel dropped samples %" G_GINT64_MODIFIER "u time: its buffers were full, so at least that many samples are missing",
-                                        "The kernel dropped samples %" G_GINT64_MODIFIER "u times: its buffers were full, so at least that many samples are missing",
+                                        "The kernel dropped samples %" PRIu64 " time: its buffers were full, so at least that many samples are missing",
+                                        "The kernel dropped samples %" PRIu64 " times: its buffers were full, so at least that many samples are missing",
                                         self->n_drop_notices),
                            self->n_drop_notices);
   if (self->n_after_close > 0)
     ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PMCLOG-AFTER-CLOSE", 0, PS_NO_POSITION,
                            self->session,
                            g_dngettext (GETTEXT_PACKAGE,
-                                        "%" G_GINT64_MODIFIER "u record came after the log was closed (another CPU’s buffer); it is kept",
-                                        "%" G_GINT64_MODIFIER "u records came after the log was closed (other CPUs’ buffers); they are kept",
+                                        "%" PRIu64 " record came after the log was closed (another CPU’s buffer); it is kept",
+                                        "%" PRIu64 " records came after the log was closed (other CPUs’ buffers); they are kept",
                                         self->n_after_close),
                            self->n_after_close);
 
@@ -1251,8 +1253,8 @@ finish_model (PmclogParser *self)
                              self->session,
                              /* Translators: %s is a file, then the reason, then a count and a percentage */
                              g_dngettext (GETTEXT_PACKAGE,
-                                          "No function names for %s (%s): %" G_GINT64_MODIFIER "u sample (%.1f %%) has frames in it",
-                                          "No function names for %s (%s): %" G_GINT64_MODIFIER "u samples (%.1f %%) have frames in it",
+                                          "No function names for %s (%s): %" PRIu64 " sample (%.1f %%) has frames in it",
+                                          "No function names for %s (%s): %" PRIu64 " samples (%.1f %%) have frames in it",
                                           image->samples_affected),
                              image->path, image->missing, image->samples_affected,
                              100.0 * image->samples_affected / MAX (self->n_samples, 1));
@@ -1263,8 +1265,8 @@ finish_model (PmclogParser *self)
     ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-UNMAPPED", 0, PS_NO_POSITION,
                            self->session,
                            g_dngettext (GETTEXT_PACKAGE,
-                                        "%" G_GINT64_MODIFIER "u sample (%.1f %%) has addresses outside every mapping the log announced; they show as [kernel] or [unknown]",
-                                        "%" G_GINT64_MODIFIER "u samples (%.1f %%) have addresses outside every mapping the log announced; they show as [kernel] or [unknown]",
+                                        "%" PRIu64 " sample (%.1f %%) has addresses outside every mapping the log announced; they show as [kernel] or [unknown]",
+                                        "%" PRIu64 " samples (%.1f %%) have addresses outside every mapping the log announced; they show as [kernel] or [unknown]",
                                         self->n_samples_unmapped),
                            self->n_samples_unmapped, 100.0 * self->n_samples_unmapped / MAX (self->n_samples, 1));
 }

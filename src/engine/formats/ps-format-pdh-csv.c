@@ -46,6 +46,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -413,7 +415,7 @@ find_or_add_track (PdhParser   *self,
   PsTrack track = { 0 };
   guint32 index;
 
-  g_string_printf (self->key, "%d\x1f%u\x1f%" G_GINT64_FORMAT "\x1f", (int)kind, parent, number);
+  g_string_printf (self->key, "%d\x1f%u\x1f%" PRId64 "\x1f", (int)kind, parent, number);
   g_string_append_len (self->key, name, name_length);
   g_string_append_c (self->key, '\x1f');
   if (category != NULL)
@@ -545,7 +547,7 @@ read_format_cell (PdhParser  *self,
 
   if (last_open != NULL && parse_integer (last_open + 1, end - 1 - (last_open + 1), &self->bias_minutes))
     {
-      g_autofree char *bias = g_strdup_printf ("%" G_GINT64_FORMAT, self->bias_minutes);
+      g_autofree char *bias = g_strdup_printf ("%" PRId64, self->bias_minutes);
       /* The name: from the first ") (" to that last "(", without its ")" */
       const char *name = first_close + 1;
       const char *name_end = last_open;

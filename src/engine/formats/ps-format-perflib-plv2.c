@@ -22,6 +22,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -287,14 +289,14 @@ read_registration (Plv2Parser         *self,
         have_structure = TRUE;
         if (!ps_perflib_counterset_decode (reg.data, reg.data_size, &set, &error))
           warn (self, PS_SEVERITY_WARNING, "W-PLV2-REGISTRATION", record->offset,
-                _("Counter set registration at byte offset %" G_GUINT64_FORMAT ": %s"),
+                _("Counter set registration at byte offset %" PRIu64 ": %s"),
                 record->offset, error->message);
         g_clear_error (&error);
       }
   if (set == NULL)
     {
       warn (self, PS_SEVERITY_WARNING, "W-PLV2-REGISTRATION", record->offset,
-            _("Counter set registration at byte offset %" G_GUINT64_FORMAT " has no usable structure "
+            _("Counter set registration at byte offset %" PRIu64 " has no usable structure "
               "(request code 1); its counters cannot be read"), record->offset);
       return;
     }
@@ -306,13 +308,13 @@ read_registration (Plv2Parser         *self,
         continue;
       if (!ps_perflib_counterset_apply (set, reg.request_code, reg.data, reg.data_size, &error))
         warn (self, PS_SEVERITY_WARNING, "W-PLV2-REGISTRATION", record->offset,
-              _("Counter set registration at byte offset %" G_GUINT64_FORMAT ", request code %u: %s"),
+              _("Counter set registration at byte offset %" PRIu64 ", request code %u: %s"),
               record->offset, reg.request_code, error->message);
       g_clear_error (&error);
     }
   for (guint i = 0; i < set->n_warnings; i++)
     warn (self, PS_SEVERITY_INFO, "I-PLV2-REGISTRATION", record->offset,
-          _("Counter set registration at byte offset %" G_GUINT64_FORMAT ": %s"),
+          _("Counter set registration at byte offset %" PRIu64 ": %s"),
           record->offset, set->warnings[i].message);
 
   /* A later registration replaces the earlier one from here on (§8.4) */
@@ -347,12 +349,12 @@ read_query (Plv2Parser         *self,
     return;
   if (!ps_perflib_query_decode (record->body, record->body_size, &query, &error))
     warn (self, PS_SEVERITY_WARNING, "W-PLV2-QUERY", record->offset,
-          _("Query at byte offset %" G_GUINT64_FORMAT ": %s"), record->offset, error->message);
+          _("Query at byte offset %" PRIu64 ": %s"), record->offset, error->message);
   if (query == NULL)
     return;
   for (guint i = 0; i < query->n_warnings; i++)
     warn (self, PS_SEVERITY_INFO, "I-PLV2-QUERY", record->offset,
-          _("Query at byte offset %" G_GUINT64_FORMAT ": %s"), record->offset, query->warnings[i].message);
+          _("Query at byte offset %" PRIu64 ": %s"), record->offset, query->warnings[i].message);
   g_hash_table_replace (self->queries, GUINT_TO_POINTER (record->generation), g_steal_pointer (&query));
   g_array_set_size (self->plan_signature, 0);
   forget_shape (self);
@@ -478,7 +480,7 @@ counter_track (Plv2Parser                 *self,
       const char *instance_name = ps_event_store_get_string (self->store, up->name);
 
       path = up->number > 0
-             ? g_strdup_printf ("\\\\%s\\%s(%s#%" G_GINT64_FORMAT ")\\%s", self->machine_name != NULL ? self->machine_name : "",
+             ? g_strdup_printf ("\\\\%s\\%s(%s#%" PRId64 ")\\%s", self->machine_name != NULL ? self->machine_name : "",
                                 object_name, instance_name, up->number, name)
              : g_strdup_printf ("\\\\%s\\%s(%s)\\%s", self->machine_name != NULL ? self->machine_name : "",
                                 object_name, instance_name, name);
@@ -628,7 +630,7 @@ make_plan (Plv2Parser             *self,
 
               self->warned_unregistered = TRUE;
               warn (self, PS_SEVERITY_WARNING, "W-PLV2-UNREGISTERED", offset,
-                    _("Sample at byte offset %" G_GUINT64_FORMAT ": counter set %s has no registration "
+                    _("Sample at byte offset %" PRIu64 ": counter set %s has no registration "
                       "before it; its values are skipped"), offset, text);
             }
         }
@@ -988,7 +990,7 @@ read_sample (Plv2Parser         *self,
       if (record->flags & PS_PLV2_RECORD_FLAG_NO_QUERY)
         return;
       warn (self, PS_SEVERITY_WARNING, "W-PLV2-NO-QUERY", record->offset,
-            _("Sample at byte offset %" G_GUINT64_FORMAT ": no query of generation %u before it; skipped"),
+            _("Sample at byte offset %" PRIu64 ": no query of generation %u before it; skipped"),
             record->offset, record->generation);
       return;
     }
@@ -1002,14 +1004,14 @@ read_sample (Plv2Parser         *self,
 
   if (!ps_perflib_buffer_decode (record->body, record->body_size, &buffer, &error))
     warn (self, PS_SEVERITY_ERROR, "E-PLV2-BLOCK", buffer_offset,
-          _("Sample %" G_GUINT64_FORMAT ", whose data begins at byte offset %" G_GUINT64_FORMAT
+          _("Sample %" PRIu64 ", whose data begins at byte offset %" PRIu64
             " of the file (the offsets that follow count from there): %s; the blocks before the damage are kept"),
           ordinal, buffer_offset, error->message);
   if (buffer == NULL)
     return;
   for (guint i = 0; i < buffer->n_warnings; i++)
     warn (self, PS_SEVERITY_INFO, "I-PLV2-BLOCK", buffer_offset + buffer->warnings[i].offset,
-          _("Sample %" G_GUINT64_FORMAT ", whose data begins at byte offset %" G_GUINT64_FORMAT
+          _("Sample %" PRIu64 ", whose data begins at byte offset %" PRIu64
             " of the file (the offsets that follow count from there): %s"),
           ordinal, buffer_offset, buffer->warnings[i].message);
 
@@ -1018,7 +1020,7 @@ read_sample (Plv2Parser         *self,
     {
       if (!self->warned_no_time)
         warn (self, PS_SEVERITY_WARNING, "W-PLV2-NO-TIME", buffer_offset,
-              _("Sample %" G_GUINT64_FORMAT " has no valid time (PerfTime100NSec, SystemTime and the "
+              _("Sample %" PRIu64 " has no valid time (PerfTime100NSec, SystemTime and the "
                 "writer’s time are all out of range); samples without a time are skipped"), ordinal);
       self->warned_no_time = TRUE;
       return;
@@ -1307,13 +1309,13 @@ plv2_finish (PsParser  *parser,
   ps_store_builder_flush (self->parent.builder);
   if (self->session != PS_NONE)
     {
-      g_autofree char *samples = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_samples);
+      g_autofree char *samples = g_strdup_printf ("%" PRIu64, self->n_samples);
 
       ps_event_store_set_metadata (self->store, self->session, "samples", samples);
       if (!ps_plv2_reader_has_end (self->reader) && ok)
         warn (self, PS_SEVERITY_INFO, "I-PLV2-NO-END", PS_NO_POSITION,
               _("The capture has no END record: the recorder did not close it (still running, or stopped "
-                "abruptly); all %" G_GUINT64_FORMAT " samples were read"), self->n_samples);
+                "abruptly); all %" PRIu64 " samples were read"), self->n_samples);
     }
   return ok;
 }

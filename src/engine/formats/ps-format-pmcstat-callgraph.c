@@ -28,6 +28,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -640,9 +642,9 @@ set_metadata (PmcParser *self)
     }
 
   ps_event_store_set_metadata (self->store, self->session, "pmcs", names->str);
-  g_snprintf (number, sizeof number, "%" G_GUINT64_FORMAT, self->total_declared);
+  g_snprintf (number, sizeof number, "%" PRIu64, self->total_declared);
   ps_event_store_set_metadata (self->store, self->session, "samples", number);
-  g_snprintf (number, sizeof number, "%" G_GUINT64_FORMAT, self->total_listed);
+  g_snprintf (number, sizeof number, "%" PRIu64, self->total_listed);
   ps_event_store_set_metadata (self->store, self->session, "samples_listed", number);
   g_snprintf (number, sizeof number, "%u", self->n_blocks);
   ps_event_store_set_metadata (self->store, self->session, "blocks", number);
@@ -654,7 +656,7 @@ set_metadata (PmcParser *self)
       {
         g_autofree char *key = g_strdup_printf ("samples.%s", ps_event_store_get_string (self->store, g_array_index (self->pmcs, guint32, i)));
 
-        g_snprintf (number, sizeof number, "%" G_GUINT64_FORMAT, g_array_index (self->pmc_declared, guint64, i));
+        g_snprintf (number, sizeof number, "%" PRIu64, g_array_index (self->pmc_declared, guint64, i));
         ps_event_store_set_metadata (self->store, self->session, key, number);
       }
 }

@@ -23,6 +23,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -828,7 +830,7 @@ start_session (RtlParser *self,
 
   if (self->session == 0 && self->has_file_pid)
     {
-      g_autofree char *pid = g_strdup_printf ("%" G_GUINT64_FORMAT, self->file_pid);
+      g_autofree char *pid = g_strdup_printf ("%" PRIu64, self->file_pid);
       ps_event_store_set_metadata (self->store, self->session, "process_id", pid);
     }
 }
@@ -1605,7 +1607,7 @@ handle_fixed_line (RtlParser  *self,
               (unsigned long long)pid, (unsigned long long)self->file_pid);
 
       self->session_has_pid = TRUE;
-      g_snprintf (digits, sizeof digits, "%" G_GUINT64_FORMAT, pid);
+      g_snprintf (digits, sizeof digits, "%" PRIu64, pid);
       ps_event_store_set_metadata (self->store, self->session, "process_id", digits);
       return TRUE;
     }

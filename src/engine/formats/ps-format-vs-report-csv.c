@@ -21,6 +21,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -808,7 +810,7 @@ process_track (VsParser *self,
 
   g_string_truncate (self->key, 0);
   if (has_pid)
-    g_string_append_printf (self->key, "%" G_GINT64_FORMAT, pid);
+    g_string_append_printf (self->key, "%" PRId64, pid);
   g_string_append_c (self->key, '\n');
   g_string_append_len (self->key, name.text, name.length);
 
@@ -820,7 +822,7 @@ process_track (VsParser *self,
     track.name = ps_event_store_intern (self->store, name.text, name.length);
   else if (has_pid)
     {
-      g_snprintf (number, sizeof number, "%" G_GINT64_FORMAT, pid);
+      g_snprintf (number, sizeof number, "%" PRId64, pid);
       track.name = ps_event_store_intern (self->store, number, -1);
     }
   track.parent = PS_NONE;
@@ -1086,9 +1088,9 @@ add_caller_callee_row (VsParser    *self,
       /* Groups are keyed by (Root Function Name, the Root's address,
        * Process ID) (§6.5 [OURS]): the same key twice is reported. */
       g_string_truncate (self->key, 0);
-      g_string_append_printf (self->key, "%u\n%" G_GUINT64_FORMAT "\n", frame->function, address);
+      g_string_append_printf (self->key, "%u\n%" PRIu64 "\n", frame->function, address);
       if (has_pid)
-        g_string_append_printf (self->key, "%" G_GINT64_FORMAT, pid);
+        g_string_append_printf (self->key, "%" PRId64, pid);
       if (g_hash_table_lookup_extended (self->root_keys, self->key->str, NULL, &first_line))
         ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-DUPLICATE-ROOT", row->line,
                                PS_NO_POSITION, self->session,

@@ -20,6 +20,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -480,21 +482,21 @@ check_header (PsPmclogReader *self,
   if (magic != RECORD_MAGIC)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad record header at byte offset %" G_GUINT64_FORMAT ": expected the magic byte 0xEE, found 0x%02X"),
+                   _("Bad record header at byte offset %" PRIu64 ": expected the magic byte 0xEE, found 0x%02X"),
                    offset, magic);
       return HEADER_BAD;
     }
   if (length < self->header_size)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad record header at byte offset %" G_GUINT64_FORMAT ": expected a length of at least the %u-byte header, found %u"),
+                   _("Bad record header at byte offset %" PRIu64 ": expected a length of at least the %u-byte header, found %u"),
                    offset, self->header_size, length);
       return HEADER_BAD;
     }
   if (length % 4 != 0)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad record header at byte offset %" G_GUINT64_FORMAT ": expected a length that is a multiple of 4, found %u"),
+                   _("Bad record header at byte offset %" PRIu64 ": expected a length that is a multiple of 4, found %u"),
                    offset, length);
       return HEADER_BAD;
     }
@@ -509,14 +511,14 @@ check_header (PsPmclogReader *self,
   if (length < bounds->min)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad record header at byte offset %" G_GUINT64_FORMAT ": expected a %s record of at least %u bytes, found a length of %u"),
+                   _("Bad record header at byte offset %" PRIu64 ": expected a %s record of at least %u bytes, found a length of %u"),
                    offset, ps_pmclog_type_to_string (type), bounds->min, length);
       return HEADER_BAD;
     }
   if (bounds->max != 0 && length > bounds->max)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad record header at byte offset %" G_GUINT64_FORMAT ": expected a %s record of at most %u bytes, found a length of %u"),
+                   _("Bad record header at byte offset %" PRIu64 ": expected a %s record of at most %u bytes, found a length of %u"),
                    offset, ps_pmclog_type_to_string (type), bounds->max, length);
       return HEADER_BAD;
     }
@@ -616,7 +618,7 @@ deliver (PsPmclogReader *self,
         g_propagate_error (error, g_steal_pointer (&local_error));
       else
         g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                     _("Reading stopped at the %s record at byte offset %" G_GUINT64_FORMAT),
+                     _("Reading stopped at the %s record at byte offset %" PRIu64),
                      ps_pmclog_type_to_string (record->type), record->offset);
       return FALSE;
     }
@@ -637,7 +639,7 @@ apply_initialize (PsPmclogReader       *self,
   if (major >= 0x04 && major <= 0x08)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_UNSUPPORTED_VERSION,
-                   _("INITIALIZE at byte offset %" G_GUINT64_FORMAT " has version 0x%08X: unsupported transitional log version (majors 0x04–0x08 only existed in 2018 development snapshots)"),
+                   _("INITIALIZE at byte offset %" PRIu64 " has version 0x%08X: unsupported transitional log version (majors 0x04–0x08 only existed in 2018 development snapshots)"),
                    record->offset, version);
       return FALSE;
     }
@@ -647,7 +649,7 @@ apply_initialize (PsPmclogReader       *self,
       if (major < 0x01 || major > 0x03)
         {
           g_set_error (error, PS_ERROR, PS_ERROR_UNSUPPORTED_VERSION,
-                       _("INITIALIZE at byte offset %" G_GUINT64_FORMAT " has version 0x%08X: expected a major version of 1 to 3 in a legacy (type 2) INITIALIZE"),
+                       _("INITIALIZE at byte offset %" PRIu64 " has version 0x%08X: expected a major version of 1 to 3 in a legacy (type 2) INITIALIZE"),
                        record->offset, version);
           return FALSE;
         }
@@ -657,7 +659,7 @@ apply_initialize (PsPmclogReader       *self,
       if (major < 0x09)
         {
           g_set_error (error, PS_ERROR, PS_ERROR_UNSUPPORTED_VERSION,
-                       _("INITIALIZE at byte offset %" G_GUINT64_FORMAT " has version 0x%08X: expected a major version of 9 or later in a modern (type 3) INITIALIZE"),
+                       _("INITIALIZE at byte offset %" PRIu64 " has version 0x%08X: expected a major version of 9 or later in a modern (type 3) INITIALIZE"),
                        record->offset, version);
           return FALSE;
         }
@@ -839,7 +841,7 @@ decode_callchain (PsPmclogReader *self,
           if (slot + part_length > n)
             {
               warn (self, "W-PMCLOG-MULTIPART", record->offset,
-                    _("Multipart CALLCHAIN at byte offset %" G_GUINT64_FORMAT ": part %u (type %u) needs %u slots from slot %u, but the record has %u"),
+                    _("Multipart CALLCHAIN at byte offset %" PRIu64 ": part %u (type %u) needs %u slots from slot %u, but the record has %u"),
                     record->offset, i, part_type, part_length, slot, n);
               break;
             }
@@ -861,7 +863,7 @@ decode_callchain (PsPmclogReader *self,
   else if ((cpuflags & PS_PMCLOG_CC_MULTIPART) != 0)
     {
       warn (self, "W-PMCLOG-MULTIPART", record->offset,
-            _("Multipart CALLCHAIN at byte offset %" G_GUINT64_FORMAT " without 64-bit slots: read as a plain stack"),
+            _("Multipart CALLCHAIN at byte offset %" PRIu64 " without 64-bit slots: read as a plain stack"),
             record->offset);
     }
 
@@ -869,7 +871,7 @@ decode_callchain (PsPmclogReader *self,
     {
       record->flags |= PS_PMCLOG_RECORD_FLAG_DEEP;
       warn (self, "W-PMCLOG-DEEP-CALLCHAIN", record->offset,
-            _("CALLCHAIN at byte offset %" G_GUINT64_FORMAT " has %u pcs, more than the maximum depth %u"),
+            _("CALLCHAIN at byte offset %" PRIu64 " has %u pcs, more than the maximum depth %u"),
             record->offset, n, self->max_depth);
     }
 }
@@ -1083,7 +1085,7 @@ decode_procexec (PsPmclogReader *self,
         {
           record->flags |= PS_PMCLOG_RECORD_FLAG_OTHER_LAYOUT;
           warn (self, "W-PMCLOG-LAYOUT", record->offset,
-                _("PROCEXEC at byte offset %" G_GUINT64_FORMAT " has the %s layout, not the one of version 0x%08X"),
+                _("PROCEXEC at byte offset %" PRIu64 " has the %s layout, not the one of version 0x%08X"),
                 record->offset,
                 n_addresses == 2 ? _("two-address (major 0x0A)") : _("one-address (major 0x09)"),
                 self->version);
@@ -1188,7 +1190,7 @@ process_record (PsPmclogReader *self,
         {
           self->warned_after_close = TRUE;
           warn (self, "W-PMCLOG-AFTER-CLOSE", record.offset,
-                _("Records continue after CLOSELOG, from byte offset %" G_GUINT64_FORMAT),
+                _("Records continue after CLOSELOG, from byte offset %" PRIu64),
                 record.offset);
         }
     }
@@ -1327,11 +1329,11 @@ process_record (PsPmclogReader *self,
     {
       if (record.flags & PS_PMCLOG_RECORD_FLAG_LONGER)
         warn (self, "W-PMCLOG-LONGER", record.offset,
-              _("%s record at byte offset %" G_GUINT64_FORMAT " is %u bytes long, longer than its layout: the extra bytes were ignored"),
+              _("%s record at byte offset %" PRIu64 " is %u bytes long, longer than its layout: the extra bytes were ignored"),
               ps_pmclog_type_to_string (type), record.offset, length);
       if (record.flags & PS_PMCLOG_RECORD_FLAG_NO_NUL)
         warn (self, "W-PMCLOG-NO-NUL", record.offset,
-              _("A string of the %s record at byte offset %" G_GUINT64_FORMAT " has no terminating NUL"),
+              _("A string of the %s record at byte offset %" PRIu64 " has no terminating NUL"),
               ps_pmclog_type_to_string (type), record.offset);
     }
 
@@ -1357,7 +1359,7 @@ start_stream (PsPmclogReader *self,
   else
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("The first record at byte offset %" G_GUINT64_FORMAT " is not INITIALIZE: expected the header word of an INITIALIZE record (magic 0xEE, type 2 or 3), found the bytes %02X %02X %02X %02X"),
+                   _("The first record at byte offset %" PRIu64 " is not INITIALIZE: expected the header word of an INITIALIZE record (magic 0xEE, type 2 or 3), found the bytes %02X %02X %02X %02X"),
                    self->offset, p[0], p[1], p[2], p[3]);
       return FALSE;
     }
@@ -1440,7 +1442,7 @@ unit_length (PsPmclogReader *self,
       if (self->number == 0 && type != PS_PMCLOG_INITIALIZE && !self->options.assume_modern)
         {
           g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                       _("The first record at byte offset %" G_GUINT64_FORMAT " is not INITIALIZE: found type code %u"),
+                       _("The first record at byte offset %" PRIu64 " is not INITIALIZE: found type code %u"),
                        self->offset, (rd32 (self, p) >> 16) & 0xFF);
           return UNIT_FAILED;
         }
@@ -1473,7 +1475,7 @@ process_container_block (PsPmclogReader *self,
     {
       if (block_length != 0)
         warn (self, "W-PMCLOG-CONTAINER", self->offset,
-              _("The container's terminating block at byte offset %" G_GUINT64_FORMAT " has a %u-byte payload: skipped"),
+              _("The container's terminating block at byte offset %" PRIu64 " has a %u-byte payload: skipped"),
               self->offset, block_length);
       self->state = STATE_START;
       /* The raw stream follows: its first record decides the rest */
@@ -1515,13 +1517,13 @@ process_container_block (PsPmclogReader *self,
           if (block_length > 3 * SYSINFO_FIELD)
             record.flags |= PS_PMCLOG_RECORD_FLAG_LONGER;
           warn (self, "W-PMCLOG-CONTAINER", self->offset,
-                _("The system info block at byte offset %" G_GUINT64_FORMAT " has %u bytes, expected %u"),
+                _("The system info block at byte offset %" PRIu64 " has %u bytes, expected %u"),
                 self->offset, block_length, 3 * SYSINFO_FIELD);
         }
     }
   else if (block_type > 3)
     warn (self, "W-PMCLOG-CONTAINER", self->offset,
-          _("Unknown container info block type %u at byte offset %" G_GUINT64_FORMAT ": passed on undecoded"),
+          _("Unknown container info block type %u at byte offset %" PRIu64 ": passed on undecoded"),
           block_type, self->offset);
 
   return deliver (self, &record, error);
@@ -1559,7 +1561,7 @@ process_unit (PsPmclogReader *self,
           {
             /* §1.9 rule 4: skip by length */
             warn (self, "W-PMCLOG-UNKNOWN-TYPE", self->offset,
-                  _("Unknown record type %u (%u bytes) at byte offset %" G_GUINT64_FORMAT ": skipped"),
+                  _("Unknown record type %u (%u bytes) at byte offset %" PRIu64 ": skipped"),
                   p[self->big_endian ? 1 : 2], (guint) length, self->offset);
             self->number++;
           }
@@ -1612,7 +1614,7 @@ resync_scan (PsPmclogReader *self,
           GByteArray *window = g_steal_pointer (&self->window);
 
           warn (self, "W-PMCLOG-RESYNC", self->offset,
-                _("Skipped %" G_GUINT64_FORMAT " bytes of unreadable data from byte offset %" G_GUINT64_FORMAT " to the next valid record at byte offset %" G_GUINT64_FORMAT),
+                _("Skipped %" PRIu64 " bytes of unreadable data from byte offset %" PRIu64 " to the next valid record at byte offset %" PRIu64),
                 self->offset - self->resync_from, self->resync_from, self->offset);
           g_byte_array_remove_range (window, 0, self->window_start);
           self->window_start = 0;
@@ -1820,7 +1822,7 @@ ps_pmclog_reader_feed (PsPmclogReader *self,
   if (self->state == STATE_FAILED)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The pmclog reader stopped at byte offset %" G_GUINT64_FORMAT " after an earlier error"),
+                   _("The pmclog reader stopped at byte offset %" PRIu64 " after an earlier error"),
                    self->offset);
       return FALSE;
     }
@@ -1837,7 +1839,7 @@ ps_pmclog_reader_finish (PsPmclogReader *self,
   if (self->state == STATE_FAILED)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The pmclog reader stopped at byte offset %" G_GUINT64_FORMAT " after an earlier error"),
+                   _("The pmclog reader stopped at byte offset %" PRIu64 " after an earlier error"),
                    self->offset);
       return FALSE;
     }
@@ -1857,7 +1859,7 @@ ps_pmclog_reader_finish (PsPmclogReader *self,
           guint64 end = self->offset + (self->window->len - self->window_start);
 
           warn (self, "W-PMCLOG-RESYNC", self->resync_from,
-                _("Skipped %" G_GUINT64_FORMAT " bytes of unreadable data from byte offset %" G_GUINT64_FORMAT " to the end of the input"),
+                _("Skipped %" PRIu64 " bytes of unreadable data from byte offset %" PRIu64 " to the end of the input"),
                 end - self->resync_from, self->resync_from);
           self->offset = end;
           g_clear_pointer (&self->window, g_byte_array_unref);
@@ -1874,14 +1876,14 @@ ps_pmclog_reader_finish (PsPmclogReader *self,
       if (self->accum_need == 0)
         g_set_error (error, PS_ERROR, PS_ERROR_TRUNCATED,
                      container
-                       ? _("The input ends inside the pmc(8) container: truncated header at byte offset %" G_GUINT64_FORMAT " (%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes)")
-                       : _("The input ends inside a record: truncated header at byte offset %" G_GUINT64_FORMAT " (%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes)"),
+                       ? _("The input ends inside the pmc(8) container: truncated header at byte offset %" PRIu64 " (%zu of %zu bytes)")
+                       : _("The input ends inside a record: truncated header at byte offset %" PRIu64 " (%zu of %zu bytes)"),
                      self->offset, self->accum_len, unit_header_size (self));
       else
         g_set_error (error, PS_ERROR, PS_ERROR_TRUNCATED,
                      container
-                       ? _("The input ends inside the pmc(8) container: truncated info block at byte offset %" G_GUINT64_FORMAT " (%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes)")
-                       : _("The input ends inside a record: truncated final record at byte offset %" G_GUINT64_FORMAT " (%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes)"),
+                       ? _("The input ends inside the pmc(8) container: truncated info block at byte offset %" PRIu64 " (%zu of %zu bytes)")
+                       : _("The input ends inside a record: truncated final record at byte offset %" PRIu64 " (%zu of %zu bytes)"),
                      self->offset, self->accum_len, self->accum_need);
       return fail (self);
     }
@@ -1889,7 +1891,7 @@ ps_pmclog_reader_finish (PsPmclogReader *self,
   if (self->state == STATE_CONTAINER_BLOCK || self->state == STATE_CONTAINER_HEADER)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_TRUNCATED,
-                   _("The input ends at byte offset %" G_GUINT64_FORMAT " inside the pmc(8) container, before its terminating block"),
+                   _("The input ends at byte offset %" PRIu64 " inside the pmc(8) container, before its terminating block"),
                    self->offset);
       return fail (self);
     }
@@ -1897,7 +1899,7 @@ ps_pmclog_reader_finish (PsPmclogReader *self,
   if (self->state == STATE_START || self->generation == PS_PMCLOG_GENERATION_UNKNOWN)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_TRUNCATED,
-                   _("The input ends at byte offset %" G_GUINT64_FORMAT " before the first record: truncated header"),
+                   _("The input ends at byte offset %" PRIu64 " before the first record: truncated header"),
                    self->offset);
       return fail (self);
     }

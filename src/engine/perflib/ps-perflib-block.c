@@ -15,6 +15,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -482,7 +484,7 @@ decoder_fail (Decoder    *decoder,
   detail = g_strdup_vprintf (format, args);
   va_end (args);
   decoder->error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
-                                _("Bad PerfLib data at byte offset %" G_GUINT64_FORMAT ": %s"),
+                                _("Bad PerfLib data at byte offset %" PRIu64 ": %s"),
                                 (guint64) offset, detail);
 }
 
@@ -496,7 +498,7 @@ check_unused (Decoder    *decoder,
   /* Padding to the next multiple of 8 is expected; more is not. */
   if (end > used_end && (end - used_end >= 8 || !is_aligned8 (end)))
     add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNUSED_BYTES, used_end,
-                 _("%s at byte offset %" G_GUINT64_FORMAT " has %" G_GUINT64_FORMAT " unused bytes at byte offset %" G_GUINT64_FORMAT),
+                 _("%s at byte offset %" PRIu64 " has %" PRIu64 " unused bytes at byte offset %" PRIu64),
                  what, (guint64) offset, (guint64) (end - used_end), (guint64) used_end);
 }
 
@@ -519,7 +521,7 @@ decode_counter_data (Decoder *decoder,
   if (end - *pos < COUNTER_DATA_SIZE)
     {
       decoder_fail (decoder, *pos,
-                    _("expected an 8-byte PERF_COUNTER_DATA, only %" G_GUINT64_FORMAT " bytes left in its container"),
+                    _("expected an 8-byte PERF_COUNTER_DATA, only %" PRIu64 " bytes left in its container"),
                     (guint64) (end - *pos));
       return FALSE;
     }
@@ -528,7 +530,7 @@ decode_counter_data (Decoder *decoder,
   if (size < COUNTER_DATA_SIZE || size > end - *pos)
     {
       decoder_fail (decoder, *pos,
-                    _("PERF_COUNTER_DATA dwSize is %u, expected 8 to %" G_GUINT64_FORMAT " (the bytes left in its container)"),
+                    _("PERF_COUNTER_DATA dwSize is %u, expected 8 to %" PRIu64 " (the bytes left in its container)"),
                     size, (guint64) (end - *pos));
       return FALSE;
     }
@@ -541,7 +543,7 @@ decode_counter_data (Decoder *decoder,
     }
   if (!is_aligned8 (size))
     add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, *pos,
-                 _("PERF_COUNTER_DATA at byte offset %" G_GUINT64_FORMAT " has dwSize %u, not a multiple of 8"),
+                 _("PERF_COUNTER_DATA at byte offset %" PRIu64 " has dwSize %u, not a multiple of 8"),
                  (guint64) *pos, size);
 
   if (keep)
@@ -563,7 +565,7 @@ decode_counter_data (Decoder *decoder,
         }
       else
         add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_OPAQUE_VALUE, *pos,
-                     _("PERF_COUNTER_DATA at byte offset %" G_GUINT64_FORMAT " has a %u-byte value, not 4 or 8: kept as opaque bytes"),
+                     _("PERF_COUNTER_DATA at byte offset %" PRIu64 " has a %u-byte value, not 4 or 8: kept as opaque bytes"),
                      (guint64) *pos, data_size);
       g_array_append_val (decoder->priv->values, value);
     }
@@ -585,7 +587,7 @@ decode_multi_counters (Decoder        *decoder,
   if (end - *pos < MULTI_COUNTERS_SIZE)
     {
       decoder_fail (decoder, *pos,
-                    _("expected an 8-byte PERF_MULTI_COUNTERS, only %" G_GUINT64_FORMAT " bytes left in the block"),
+                    _("expected an 8-byte PERF_MULTI_COUNTERS, only %" PRIu64 " bytes left in the block"),
                     (guint64) (end - *pos));
       return FALSE;
     }
@@ -594,7 +596,7 @@ decode_multi_counters (Decoder        *decoder,
   if (size < MULTI_COUNTERS_SIZE || size > end - *pos)
     {
       decoder_fail (decoder, *pos,
-                    _("PERF_MULTI_COUNTERS dwSize is %u, expected 8 to %" G_GUINT64_FORMAT " (the bytes left in the block)"),
+                    _("PERF_MULTI_COUNTERS dwSize is %u, expected 8 to %" PRIu64 " (the bytes left in the block)"),
                     size, (guint64) (end - *pos));
       return FALSE;
     }
@@ -641,7 +643,7 @@ decode_multi_instances (Decoder        *decoder,
   if (end - *pos < MULTI_INSTANCES_SIZE)
     {
       decoder_fail (decoder, *pos,
-                    _("expected an 8-byte PERF_MULTI_INSTANCES, only %" G_GUINT64_FORMAT " bytes left in the block"),
+                    _("expected an 8-byte PERF_MULTI_INSTANCES, only %" PRIu64 " bytes left in the block"),
                     (guint64) (end - *pos));
       return FALSE;
     }
@@ -650,7 +652,7 @@ decode_multi_instances (Decoder        *decoder,
   if (total_size < MULTI_INSTANCES_SIZE || total_size > end - *pos)
     {
       decoder_fail (decoder, *pos,
-                    _("PERF_MULTI_INSTANCES dwTotalSize is %u, expected 8 to %" G_GUINT64_FORMAT " (the bytes left in the block)"),
+                    _("PERF_MULTI_INSTANCES dwTotalSize is %u, expected 8 to %" PRIu64 " (the bytes left in the block)"),
                     total_size, (guint64) (end - *pos));
       return FALSE;
     }
@@ -675,7 +677,7 @@ decode_multi_instances (Decoder        *decoder,
       if (region_end - cursor < INSTANCE_HEADER_SIZE)
         {
           decoder_fail (decoder, cursor,
-                        _("expected the 8-byte PERF_INSTANCE_HEADER of instance %u of %u, only %" G_GUINT64_FORMAT " bytes left in PERF_MULTI_INSTANCES"),
+                        _("expected the 8-byte PERF_INSTANCE_HEADER of instance %u of %u, only %" PRIu64 " bytes left in PERF_MULTI_INSTANCES"),
                         i + 1, n_instances, (guint64) (region_end - cursor));
           return FALSE;
         }
@@ -683,20 +685,20 @@ decode_multi_instances (Decoder        *decoder,
       if (size < INSTANCE_HEADER_SIZE || size > region_end - cursor)
         {
           decoder_fail (decoder, cursor,
-                        _("PERF_INSTANCE_HEADER Size is %u, expected 8 to %" G_GUINT64_FORMAT " (the bytes left in PERF_MULTI_INSTANCES)"),
+                        _("PERF_INSTANCE_HEADER Size is %u, expected 8 to %" PRIu64 " (the bytes left in PERF_MULTI_INSTANCES)"),
                         size, (guint64) (region_end - cursor));
           return FALSE;
         }
       if (!is_aligned8 (size))
         add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, cursor,
-                     _("PERF_INSTANCE_HEADER at byte offset %" G_GUINT64_FORMAT " has Size %u, not a multiple of 8"),
+                     _("PERF_INSTANCE_HEADER at byte offset %" PRIu64 " has Size %u, not a multiple of 8"),
                      (guint64) cursor, size);
 
       name_units = find_utf16_nul (ip + INSTANCE_HEADER_SIZE, (size - INSTANCE_HEADER_SIZE) / 2);
       if (name_units < 0)
         {
           add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_INSTANCE_REJECTED, cursor,
-                       _("PERF_INSTANCE_HEADER at byte offset %" G_GUINT64_FORMAT ": no NUL-terminated name within its Size %u; instance skipped"),
+                       _("PERF_INSTANCE_HEADER at byte offset %" PRIu64 ": no NUL-terminated name within its Size %u; instance skipped"),
                        (guint64) cursor, size);
           keep = FALSE;
         }
@@ -706,7 +708,7 @@ decode_multi_instances (Decoder        *decoder,
 
           if (utf16le_to_utf8 (decoder->scratch, ip + INSTANCE_HEADER_SIZE, (gsize) name_units))
             add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_BAD_UTF16, cursor + INSTANCE_HEADER_SIZE,
-                         _("Instance name at byte offset %" G_GUINT64_FORMAT " is not well-formed UTF-16; replaced characters with U+FFFD"),
+                         _("Instance name at byte offset %" PRIu64 " is not well-formed UTF-16; replaced characters with U+FFFD"),
                          (guint64) (cursor + INSTANCE_HEADER_SIZE));
           instance.offset = cursor;
           instance.instance_id = load_u32 (ip + 4);
@@ -732,7 +734,7 @@ decode_multi_instances (Decoder        *decoder,
 
   if (cursor != region_end)
     add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNUSED_BYTES, cursor,
-                 _("PERF_MULTI_INSTANCES at byte offset %" G_GUINT64_FORMAT " has dwTotalSize %u but its instances end after %" G_GUINT64_FORMAT " bytes"),
+                 _("PERF_MULTI_INSTANCES at byte offset %" PRIu64 " has dwTotalSize %u but its instances end after %" PRIu64 " bytes"),
                  (guint64) start, total_size, (guint64) (cursor - start));
   *pos = region_end;
   return TRUE;
@@ -753,7 +755,7 @@ decode_block (Decoder        *decoder,
     case PS_PERFLIB_BLOCK_ERROR_RETURN:
       if (end > pos)
         add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_ERROR_PAYLOAD, pos,
-                     _("PERF_ERROR_RETURN block at byte offset %" G_GUINT64_FORMAT " has a %" G_GUINT64_FORMAT "-byte payload; ignored"),
+                     _("PERF_ERROR_RETURN block at byte offset %" PRIu64 " has a %" PRIu64 "-byte payload; ignored"),
                      (guint64) start, (guint64) (end - pos));
       return TRUE;
 
@@ -789,7 +791,7 @@ decode_block (Decoder        *decoder,
 
     default:
       add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNKNOWN_BLOCK_TYPE, start,
-                   _("Block at byte offset %" G_GUINT64_FORMAT " has unknown dwType %u; skipped"),
+                   _("Block at byte offset %" PRIu64 " has unknown dwType %u; skipped"),
                    (guint64) start, block->type);
       return TRUE;
     }
@@ -853,14 +855,14 @@ ps_perflib_buffer_decode (const guint8     *data,
   if ((guint64) length > MAX_BUFFER_SIZE)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_TOO_LARGE,
-                   _("PerfLib data buffer of %" G_GUINT64_FORMAT " bytes is larger than the 1 GiB the protocol allows"),
+                   _("PerfLib data buffer of %" PRIu64 " bytes is larger than the 1 GiB the protocol allows"),
                    (guint64) length);
       return FALSE;
     }
   if (length < DATA_HEADER_SIZE)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad PerfLib data at byte offset 0: expected a 48-byte PERF_DATA_HEADER, the buffer has %" G_GUINT64_FORMAT " bytes"),
+                   _("Bad PerfLib data at byte offset 0: expected a 48-byte PERF_DATA_HEADER, the buffer has %" PRIu64 " bytes"),
                    (guint64) length);
       return FALSE;
     }
@@ -920,7 +922,7 @@ ps_perflib_buffer_decode (const guint8     *data,
       end = buffer->total_size;
       if (end < length)
         add_warning (priv->warnings, PS_PERFLIB_WARNING_TRAILING_BYTES, end,
-                     _("%" G_GUINT64_FORMAT " bytes after the PERF_DATA_HEADER dwTotalSize %u are ignored"),
+                     _("%" PRIu64 " bytes after the PERF_DATA_HEADER dwTotalSize %u are ignored"),
                      (guint64) (length - end), buffer->total_size);
     }
   if (!is_aligned8 (buffer->total_size))
@@ -946,7 +948,7 @@ ps_perflib_buffer_decode (const guint8     *data,
       if (end - pos < COUNTER_HEADER_SIZE)
         {
           decoder_fail (&decoder, pos,
-                        _("truncated: expected the 16-byte PERF_COUNTER_HEADER of block %u of %u, only %" G_GUINT64_FORMAT " bytes left"),
+                        _("truncated: expected the 16-byte PERF_COUNTER_HEADER of block %u of %u, only %" PRIu64 " bytes left"),
                         k + 1, buffer->num_counters, (guint64) (end - pos));
           break;
         }
@@ -958,17 +960,17 @@ ps_perflib_buffer_decode (const guint8     *data,
       if (block.size < COUNTER_HEADER_SIZE || block.size > end - pos)
         {
           decoder_fail (&decoder, pos,
-                        _("PERF_COUNTER_HEADER dwSize of block %u is %u, expected 16 to %" G_GUINT64_FORMAT " (the bytes left)"),
+                        _("PERF_COUNTER_HEADER dwSize of block %u is %u, expected 16 to %" PRIu64 " (the bytes left)"),
                         k + 1, block.size, (guint64) (end - pos));
           break;
         }
       if (!is_aligned8 (pos))
         add_warning (priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_BLOCK, pos,
-                     _("PERF_COUNTER_HEADER at byte offset %" G_GUINT64_FORMAT " is not 8-byte aligned"),
+                     _("PERF_COUNTER_HEADER at byte offset %" PRIu64 " is not 8-byte aligned"),
                      (guint64) pos);
       if (!is_aligned8 (block.size))
         add_warning (priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, pos,
-                     _("PERF_COUNTER_HEADER at byte offset %" G_GUINT64_FORMAT " has dwSize %u, not a multiple of 8"),
+                     _("PERF_COUNTER_HEADER at byte offset %" PRIu64 " has dwSize %u, not a multiple of 8"),
                      (guint64) pos, block.size);
 
       block.first_counter_id = priv->counter_ids->len;
@@ -986,11 +988,11 @@ ps_perflib_buffer_decode (const guint8     *data,
     {
       if (buffer->total_size > length)
         decoder_fail (&decoder, 0,
-                      _("PERF_DATA_HEADER dwTotalSize is %u, but the buffer has only %" G_GUINT64_FORMAT " bytes"),
+                      _("PERF_DATA_HEADER dwTotalSize is %u, but the buffer has only %" PRIu64 " bytes"),
                       buffer->total_size, (guint64) length);
       else if (pos < end)
         add_warning (priv->warnings, PS_PERFLIB_WARNING_TRAILING_BYTES, pos,
-                     _("%" G_GUINT64_FORMAT " bytes after the last counter block at byte offset %" G_GUINT64_FORMAT " are ignored"),
+                     _("%" PRIu64 " bytes after the last counter block at byte offset %" PRIu64 " are ignored"),
                      (guint64) (end - pos), (guint64) pos);
     }
 
@@ -1134,8 +1136,8 @@ counterset_check_companions (PsPerflibCounterSet *set)
             {
               add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_COMPANION, info->offset,
                            *slot == info->counter_id
-                             ? _("Counter %u at byte offset %" G_GUINT64_FORMAT ": %s names the counter itself; ignored")
-                             : _("Counter %u at byte offset %" G_GUINT64_FORMAT ": %s names counter %u, which is not registered; ignored"),
+                             ? _("Counter %u at byte offset %" PRIu64 ": %s names the counter itself; ignored")
+                             : _("Counter %u at byte offset %" PRIu64 ": %s names counter %u, which is not registered; ignored"),
                            info->counter_id, (guint64) info->offset, companion_names[which], *slot);
               *slot = PS_PERF_NO_COUNTER;
             }
@@ -1177,7 +1179,7 @@ counterset_check_companions (PsPerflibCounterSet *set)
           if (colour[target] == 1)
             {
               add_warning (priv->warnings, PS_PERFLIB_WARNING_COMPANION_CYCLE, info->offset,
-                           _("Counter %u at byte offset %" G_GUINT64_FORMAT ": %s %u closes a cycle of companion counters; ignored"),
+                           _("Counter %u at byte offset %" PRIu64 ": %s %u closes a cycle of companion counters; ignored"),
                            info->counter_id, (guint64) info->offset,
                            companion_names[next_edge[current] - 1], *slot);
               *slot = PS_PERF_NO_COUNTER;
@@ -1228,7 +1230,7 @@ ps_perflib_counterset_decode (const guint8          *data,
   if (length < COUNTERSET_REG_SIZE)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad counterset registration at byte offset 0: expected a 32-byte PERF_COUNTERSET_REG_INFO, found %" G_GUINT64_FORMAT " bytes"),
+                   _("Bad counterset registration at byte offset 0: expected a 32-byte PERF_COUNTERSET_REG_INFO, found %" PRIu64 " bytes"),
                    (guint64) length);
       return FALSE;
     }
@@ -1248,7 +1250,7 @@ ps_perflib_counterset_decode (const guint8          *data,
                                set->num_counters, MAX_REG_COUNTERS);
   else if (set->num_counters > n_fit)
     local_error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
-                               _("Bad counterset registration at byte offset 24: NumCounters is %u, but %" G_GUINT64_FORMAT " bytes hold only %u PERF_COUNTER_REG_INFO"),
+                               _("Bad counterset registration at byte offset 24: NumCounters is %u, but %" PRIu64 " bytes hold only %u PERF_COUNTER_REG_INFO"),
                                set->num_counters, (guint64) length, n_fit);
   else
     n_fit = set->num_counters;
@@ -1262,7 +1264,7 @@ ps_perflib_counterset_decode (const guint8          *data,
       if (!g_hash_table_add (seen, GUINT_TO_POINTER (info.counter_id)))
         {
           add_warning (priv->warnings, PS_PERFLIB_WARNING_DUPLICATE_COUNTER, offset,
-                       _("Counter %u at byte offset %" G_GUINT64_FORMAT " is registered twice; the first registration is kept"),
+                       _("Counter %u at byte offset %" PRIu64 " is registered twice; the first registration is kept"),
                        info.counter_id, (guint64) offset);
           continue;
         }
@@ -1294,7 +1296,7 @@ decode_single_string (PsPerflibCounterSet  *set,
   if (units < 0)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad registration string at byte offset 0: no UTF-16 NUL within its %" G_GUINT64_FORMAT " bytes"),
+                   _("Bad registration string at byte offset 0: no UTF-16 NUL within its %" PRIu64 " bytes"),
                    (guint64) length);
       return NULL;
     }
@@ -1320,7 +1322,7 @@ apply_string_buffer (PsPerflibCounterSet   *set,
   if (length < STRING_BUFFER_SIZE)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad string buffer at byte offset 0: expected an 8-byte PERF_STRING_BUFFER_HEADER, found %" G_GUINT64_FORMAT " bytes"),
+                   _("Bad string buffer at byte offset 0: expected an 8-byte PERF_STRING_BUFFER_HEADER, found %" PRIu64 " bytes"),
                    (guint64) length);
       return FALSE;
     }
@@ -1329,7 +1331,7 @@ apply_string_buffer (PsPerflibCounterSet   *set,
   if (size < STRING_BUFFER_SIZE || size > length)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad string buffer at byte offset 0: dwSize is %u, expected 8 to %" G_GUINT64_FORMAT),
+                   _("Bad string buffer at byte offset 0: dwSize is %u, expected 8 to %" PRIu64),
                    size, (guint64) length);
       return FALSE;
     }
@@ -1357,7 +1359,7 @@ apply_string_buffer (PsPerflibCounterSet   *set,
       if (string_offset < strings_start || size < 2 || string_offset > size - 2)
         {
           add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_STRING, entry_offset,
-                       _("String entry at byte offset %" G_GUINT64_FORMAT " (counter %u): dwOffset %u is outside the strings area %" G_GUINT64_FORMAT "–%u; skipped"),
+                       _("String entry at byte offset %" PRIu64 " (counter %u): dwOffset %u is outside the strings area %" PRIu64 "–%u; skipped"),
                        (guint64) entry_offset, counter_id, string_offset, (guint64) strings_start, size);
           continue;
         }
@@ -1377,7 +1379,7 @@ apply_string_buffer (PsPerflibCounterSet   *set,
       if (info == NULL)
         {
           add_warning (priv->warnings, PS_PERFLIB_WARNING_UNKNOWN_STRING_ID, entry_offset,
-                       _("String entry at byte offset %" G_GUINT64_FORMAT " names counter %u, which is not registered; skipped"),
+                       _("String entry at byte offset %" PRIu64 " names counter %u, which is not registered; skipped"),
                        (guint64) entry_offset, counter_id);
           continue;
         }
@@ -1417,7 +1419,7 @@ ps_perflib_counterset_apply (PsPerflibCounterSet   *set,
         if (length < COUNTER_REG_SIZE)
           {
             g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                         _("Bad counter registration at byte offset 0: expected a 48-byte PERF_COUNTER_REG_INFO, found %" G_GUINT64_FORMAT " bytes"),
+                         _("Bad counter registration at byte offset 0: expected a 48-byte PERF_COUNTER_REG_INFO, found %" PRIu64 " bytes"),
                          (guint64) length);
             return FALSE;
           }
@@ -1464,7 +1466,7 @@ ps_perflib_counterset_apply (PsPerflibCounterSet   *set,
       if (length < 16)
         {
           g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                       _("Bad provider GUID at byte offset 0: expected 16 bytes, found %" G_GUINT64_FORMAT),
+                       _("Bad provider GUID at byte offset 0: expected 16 bytes, found %" PRIu64),
                        (guint64) length);
           return FALSE;
         }
@@ -1559,7 +1561,7 @@ ps_perflib_query_decode (const guint8     *data,
       if (length - pos < IDENTIFIER_SIZE)
         {
           local_error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
-                                     _("Bad counter identifier at byte offset %" G_GUINT64_FORMAT ": expected a 40-byte PERF_COUNTER_IDENTIFIER, only %" G_GUINT64_FORMAT " bytes left"),
+                                     _("Bad counter identifier at byte offset %" PRIu64 ": expected a 40-byte PERF_COUNTER_IDENTIFIER, only %" PRIu64 " bytes left"),
                                      (guint64) pos, (guint64) (length - pos));
           break;
         }
@@ -1573,13 +1575,13 @@ ps_perflib_query_decode (const guint8     *data,
       if (identifier.size < IDENTIFIER_SIZE || identifier.size > length - pos)
         {
           local_error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
-                                     _("Bad counter identifier at byte offset %" G_GUINT64_FORMAT ": Size is %u, expected 40 to %" G_GUINT64_FORMAT " (the bytes left)"),
+                                     _("Bad counter identifier at byte offset %" PRIu64 ": Size is %u, expected 40 to %" PRIu64 " (the bytes left)"),
                                      (guint64) pos, identifier.size, (guint64) (length - pos));
           break;
         }
       if (!is_aligned8 (identifier.size))
         add_warning (priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, pos,
-                     _("PERF_COUNTER_IDENTIFIER at byte offset %" G_GUINT64_FORMAT " has Size %u, not a multiple of 8"),
+                     _("PERF_COUNTER_IDENTIFIER at byte offset %" PRIu64 " has Size %u, not a multiple of 8"),
                      (guint64) pos, identifier.size);
       if (identifier.size > IDENTIFIER_SIZE)
         {
@@ -1588,13 +1590,13 @@ ps_perflib_query_decode (const guint8     *data,
           if (units < 0)
             {
               local_error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
-                                         _("Bad counter identifier at byte offset %" G_GUINT64_FORMAT ": no NUL-terminated instance name within its Size %u"),
+                                         _("Bad counter identifier at byte offset %" PRIu64 ": no NUL-terminated instance name within its Size %u"),
                                          (guint64) pos, identifier.size);
               break;
             }
           if (utf16le_to_utf8 (scratch, p + IDENTIFIER_SIZE, (gsize) units))
             add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_UTF16, pos + IDENTIFIER_SIZE,
-                         _("Instance name at byte offset %" G_GUINT64_FORMAT " is not well-formed UTF-16; replaced characters with U+FFFD"),
+                         _("Instance name at byte offset %" PRIu64 " is not well-formed UTF-16; replaced characters with U+FFFD"),
                          (guint64) (pos + IDENTIFIER_SIZE));
           identifier.instance_name = g_string_chunk_insert_const (priv->strings, scratch->str);
         }
@@ -1615,7 +1617,7 @@ ps_perflib_query_decode (const guint8     *data,
       if (identifier->index >= n || priv->by_index[identifier->index] != G_MAXUINT)
         {
           add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_INDEX, identifier->offset,
-                       _("Counter identifier at byte offset %" G_GUINT64_FORMAT " has Index %u: the Index values are not a permutation of 0–%u; blocks are matched in storage order"),
+                       _("Counter identifier at byte offset %" PRIu64 " has Index %u: the Index values are not a permutation of 0–%u; blocks are matched in storage order"),
                        (guint64) identifier->offset, identifier->index, n - 1);
           query->index_valid = FALSE;
         }

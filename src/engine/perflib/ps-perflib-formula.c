@@ -230,6 +230,7 @@ ps_perflib_type_get_unit_label (guint32          type,
   if (g_str_equal (unit_id, "percent"))
     return _("%");
   if (g_str_equal (unit_id, UNIT_PERCENT_OF_COMPONENT))
+    /* xgettext:no-c-format */
     return _("% of one component");
   if (g_str_equal (unit_id, "per_second"))
     return _("/s");

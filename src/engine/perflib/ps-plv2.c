@@ -17,6 +17,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include <zlib.h>
@@ -317,7 +319,7 @@ damaged (PsPlv2Reader *self,
   self->state = STATE_DAMAGED;
   self->damaged_offset = offset;
   warn (self, code, offset,
-        _("Damaged record %u at byte offset %" G_GUINT64_FORMAT ": %s. Reading stops there; the %" G_GUINT64_FORMAT " records (%" G_GUINT64_FORMAT " samples) before it are kept"),
+        _("Damaged record %u at byte offset %" PRIu64 ": %s. Reading stops there; the %" PRIu64 " records (%" PRIu64 " samples) before it are kept"),
         self->next_seq, offset, what, self->n_records, self->n_samples);
 }
 
@@ -447,7 +449,7 @@ read_record_header (PsPlv2Reader  *self,
   if ((self->record_type & PS_PLV2_MUST_UNDERSTAND) != 0 && !is_known_type (self->record_type))
     {
       g_set_error (error, PS_ERROR, PS_ERROR_UNSUPPORTED_VERSION,
-                   _("Unsupported feature: record %u at byte offset %" G_GUINT64_FORMAT " has the unknown type 0x%08x marked “must understand”; %" G_GUINT64_FORMAT " samples were read before it"),
+                   _("Unsupported feature: record %u at byte offset %" PRIu64 " has the unknown type 0x%08x marked “must understand”; %" PRIu64 " samples were read before it"),
                    self->record_seq, self->record_offset, self->record_type, self->n_samples);
       return FALSE;
     }
@@ -543,7 +545,7 @@ check_order (PsPlv2Reader *self,
         {
           record->flags |= PS_PLV2_RECORD_FLAG_OUT_OF_ORDER;
           warn (self, "W-PLV2-GENERATION", record->offset,
-                _("QUERY record %u at byte offset %" G_GUINT64_FORMAT " has generation %u, not above the previous %u"),
+                _("QUERY record %u at byte offset %" PRIu64 " has generation %u, not above the previous %u"),
                 record->seq, record->offset, record->generation, self->last_generation);
           return;
         }
@@ -557,7 +559,7 @@ check_order (PsPlv2Reader *self,
         {
           record->flags |= PS_PLV2_RECORD_FLAG_NO_QUERY;
           warn (self, "W-PLV2-NO-QUERY", record->offset,
-                _("SAMPLE record %u at byte offset %" G_GUINT64_FORMAT " names generation %u, which no QUERY record before it defines"),
+                _("SAMPLE record %u at byte offset %" PRIu64 " names generation %u, which no QUERY record before it defines"),
                 record->seq, record->offset, record->generation);
         }
       break;
@@ -594,7 +596,7 @@ read_record_body (PsPlv2Reader  *self,
     if (unit[self->record_size + i] != 0)
       {
         warn (self, "W-PLV2-PADDING", self->record_offset,
-              _("Record %u at byte offset %" G_GUINT64_FORMAT " has non-zero padding at byte offset %" G_GUINT64_FORMAT),
+              _("Record %u at byte offset %" PRIu64 " has non-zero padding at byte offset %" PRIu64),
               self->record_seq, self->record_offset,
               self->record_offset + PS_PLV2_RECORD_HEADER_SIZE + self->record_size + i);
         break;
@@ -604,7 +606,7 @@ read_record_body (PsPlv2Reader  *self,
   if (!is_known_type (self->record_type))
     {
       warn (self, "W-PLV2-UNKNOWN-TYPE", self->record_offset,
-            _("Record %u at byte offset %" G_GUINT64_FORMAT " has the unknown type %u and was skipped"),
+            _("Record %u at byte offset %" PRIu64 " has the unknown type %u and was skipped"),
             self->record_seq, self->record_offset, self->record_type);
       return TRUE;
     }
@@ -617,7 +619,7 @@ read_record_body (PsPlv2Reader  *self,
   if (!decode_payload (&record))
     {
       warn (self, "W-PLV2-SHORT-PAYLOAD", self->record_offset,
-            _("Record %u at byte offset %" G_GUINT64_FORMAT " (%s) has %u payload bytes, fewer than its fixed fields; it was skipped"),
+            _("Record %u at byte offset %" PRIu64 " (%s) has %u payload bytes, fewer than its fixed fields; it was skipped"),
             self->record_seq, self->record_offset,
             ps_plv2_record_type_to_string (self->record_type), self->record_size);
       return TRUE;
@@ -628,7 +630,7 @@ read_record_body (PsPlv2Reader  *self,
   if (self->has_end && !self->warned_after_end)
     {
       warn (self, "W-PLV2-AFTER-END", self->record_offset,
-            _("Record %u at byte offset %" G_GUINT64_FORMAT " follows the END record"),
+            _("Record %u at byte offset %" PRIu64 " follows the END record"),
             self->record_seq, self->record_offset);
       self->warned_after_end = TRUE;
     }
@@ -640,7 +642,7 @@ read_record_body (PsPlv2Reader  *self,
     {
       if (error != NULL && *error == NULL)
         g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                     _("Reading stopped at record %u, byte offset %" G_GUINT64_FORMAT),
+                     _("Reading stopped at record %u, byte offset %" PRIu64),
                      self->record_seq, self->record_offset);
       return FALSE;
     }
@@ -763,7 +765,7 @@ ps_plv2_reader_feed (PsPlv2Reader  *self,
   if (self->state == STATE_FAILED)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The PLV2 reader stopped at byte offset %" G_GUINT64_FORMAT " after an earlier error"),
+                   _("The PLV2 reader stopped at byte offset %" PRIu64 " after an earlier error"),
                    self->offset);
       return FALSE;
     }
@@ -781,7 +783,7 @@ ps_plv2_reader_finish (PsPlv2Reader  *self,
     {
     case STATE_FAILED:
       g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The PLV2 reader stopped at byte offset %" G_GUINT64_FORMAT " after an earlier error"),
+                   _("The PLV2 reader stopped at byte offset %" PRIu64 " after an earlier error"),
                    self->offset);
       return FALSE;
 
@@ -798,13 +800,13 @@ ps_plv2_reader_finish (PsPlv2Reader  *self,
                      _("Not a PLV2 capture: the magic at byte offset 0 is not “PLV2CAP”"));
       else
         g_set_error (error, PS_ERROR, PS_ERROR_TRUNCATED,
-                     _("The file ends inside the PLV2 header: %" G_GSIZE_FORMAT " of %u bytes at byte offset 0"),
+                     _("The file ends inside the PLV2 header: %zu of %u bytes at byte offset 0"),
                      self->accum_len, PS_PLV2_HEADER_SIZE);
       return fail (self);
 
     case STATE_HEADER_EXTRA:
       g_set_error (error, PS_ERROR, PS_ERROR_TRUNCATED,
-                   _("The file ends inside the PLV2 header at byte offset %" G_GUINT64_FORMAT ": the header is %u bytes long"),
+                   _("The file ends inside the PLV2 header at byte offset %" PRIu64 ": the header is %u bytes long"),
                    self->offset, self->header.header_size);
       return fail (self);
 
@@ -812,20 +814,20 @@ ps_plv2_reader_finish (PsPlv2Reader  *self,
       if (self->accum_len > 0)
         {
           g_set_error (error, PS_ERROR, PS_ERROR_TRUNCATED,
-                       _("The file ends inside the header of record %u at byte offset %" G_GUINT64_FORMAT " (%" G_GSIZE_FORMAT " of %u bytes): truncated after %" G_GUINT64_FORMAT " samples"),
+                       _("The file ends inside the header of record %u at byte offset %" PRIu64 " (%zu of %u bytes): truncated after %" PRIu64 " samples"),
                        self->next_seq, self->offset, self->accum_len, PS_PLV2_RECORD_HEADER_SIZE,
                        self->n_samples);
           return fail (self);
         }
       if (!self->has_end)
         warn (self, "W-PLV2-NO-END", self->offset,
-              _("The capture has no END record at byte offset %" G_GUINT64_FORMAT ": the recorder did not close it"),
+              _("The capture has no END record at byte offset %" PRIu64 ": the recorder did not close it"),
               self->offset);
       return TRUE;
 
     case STATE_RECORD_BODY:
       g_set_error (error, PS_ERROR, PS_ERROR_TRUNCATED,
-                   _("The file ends inside record %u (%s) at byte offset %" G_GUINT64_FORMAT " (%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes): truncated after %" G_GUINT64_FORMAT " samples"),
+                   _("The file ends inside record %u (%s) at byte offset %" PRIu64 " (%zu of %zu bytes): truncated after %" PRIu64 " samples"),
                    self->record_seq, ps_plv2_record_type_to_string (self->record_type),
                    self->record_offset, PS_PLV2_RECORD_HEADER_SIZE + self->accum_len,
                    PS_PLV2_RECORD_HEADER_SIZE + padded (self->record_size), self->n_samples);
@@ -874,7 +876,7 @@ ps_plv2_reg_iter_next (PsPlv2RegIter   *iter,
   if (left < REG_ENTRY_HEADER)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("COUNTERSET_REG record at byte offset %" G_GUINT64_FORMAT ": %u more entries announced, but only %" G_GSIZE_FORMAT " bytes left at byte offset %" G_GUINT64_FORMAT),
+                   _("COUNTERSET_REG record at byte offset %" PRIu64 ": %u more entries announced, but only %zu bytes left at byte offset %" PRIu64),
                    iter->offset, iter->remaining, left, entry_offset);
       iter->remaining = 0;
       return FALSE;
@@ -888,7 +890,7 @@ ps_plv2_reg_iter_next (PsPlv2RegIter   *iter,
   if (entry->data_size > left - REG_ENTRY_HEADER)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("COUNTERSET_REG record at byte offset %" G_GUINT64_FORMAT ": the entry at byte offset %" G_GUINT64_FORMAT " has %" G_GSIZE_FORMAT " data bytes, only %" G_GSIZE_FORMAT " are left"),
+                   _("COUNTERSET_REG record at byte offset %" PRIu64 ": the entry at byte offset %" PRIu64 " has %zu data bytes, only %zu are left"),
                    iter->offset, entry_offset, entry->data_size, left - REG_ENTRY_HEADER);
       iter->remaining = 0;
       return FALSE;
@@ -1078,7 +1080,7 @@ writer_add_pieces (PsPlv2Writer  *self,
   if (body_size > PS_PLV2_MAX_PAYLOAD || payload_size > PS_PLV2_MAX_PAYLOAD)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_TOO_LARGE,
-                   _("A PLV2 record payload of %" G_GSIZE_FORMAT " bytes is above the limit of %u bytes"),
+                   _("A PLV2 record payload of %zu bytes is above the limit of %u bytes"),
                    payload_size, PS_PLV2_MAX_PAYLOAD);
       return FALSE;
     }
@@ -1171,7 +1173,7 @@ ps_plv2_writer_add_counterset_reg (PsPlv2Writer         *self,
       if (entries[i].data_size > PS_PLV2_MAX_PAYLOAD)
         {
           g_set_error (error, PS_ERROR, PS_ERROR_TOO_LARGE,
-                       _("A COUNTERSET_REG entry of %" G_GSIZE_FORMAT " bytes is above the PLV2 record limit"),
+                       _("A COUNTERSET_REG entry of %zu bytes is above the PLV2 record limit"),
                        entries[i].data_size);
           return FALSE;
         }

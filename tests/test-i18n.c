@@ -1,0 +1,230 @@
+/* test-i18n.c — the application in French, with the translations of this build
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs under LC_ALL=fr_FR.UTF-8 with po/fr.gmo of the build directory
+ * bound to the text domain, as an installed fr.mo would be, and checks
+ * that the window shows French labels and that numbers follow the French
+ * locale (digit grouping, decimal comma).
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <string.h>
+
+#include "gui-fixture.h"
+#include "ps-view-util.h"
+#include "ps-window-private.h"
+
+#define TEST_LOCALE "fr_FR.UTF-8"
+
+/* Why the French run cannot happen, or NULL */
+static char *skip_reason;
+
+static void
+test_skip (void)
+{
+  g_test_skip (skip_reason);
+}
+
+/* A locale folder holding fr/LC_MESSAGES/perfscope.mo: the catalogue that
+ * meson compiled from po/fr.po (po/fr/LC_MESSAGES/perfscope.mo, or
+ * po/fr.gmo with older meson), named as gettext looks it up */
+static char *
+make_locale_dir (void)
+{
+  const char *po_build_dir = g_getenv ("PERFSCOPE_PO_BUILDDIR");
+  g_autofree char *built_mo = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *messages_dir = NULL;
+  g_autofree char *mo = NULL;
+  g_autoptr(GError) error = NULL;
+  char *locale_dir;
+  gsize length;
+
+  g_assert_nonnull (po_build_dir);
+  built_mo = g_build_filename (po_build_dir, "fr", "LC_MESSAGES", GETTEXT_PACKAGE ".mo", NULL);
+  if (!g_file_test (built_mo, G_FILE_TEST_IS_REGULAR))
+    {
+      g_free (built_mo);
+      built_mo = g_build_filename (po_build_dir, "fr.gmo", NULL);
+    }
+  g_file_get_contents (built_mo, &contents, &length, &error);
+  g_assert_no_error (error);
+
+  locale_dir = g_dir_make_tmp ("perfscope-test-i18n-XXXXXX", &error);
+  g_assert_no_error (error);
+  messages_dir = g_build_filename (locale_dir, "fr", "LC_MESSAGES", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (messages_dir, 0700), ==, 0);
+  mo = g_build_filename (messages_dir, GETTEXT_PACKAGE ".mo", NULL);
+  g_file_set_contents (mo, contents, length, &error);
+  g_assert_no_error (error);
+
+  return locale_dir;
+}
+
+static void
+remove_locale_dir (const char *locale_dir)
+{
+  g_autofree char *mo = g_build_filename (locale_dir, "fr", "LC_MESSAGES", GETTEXT_PACKAGE ".mo", NULL);
+  g_autofree char *messages_dir = g_path_get_dirname (mo);
+  g_autofree char *language_dir = g_path_get_dirname (messages_dir);
+
+  g_remove (mo);
+  g_rmdir (messages_dir);
+  g_rmdir (language_dir);
+  g_rmdir (locale_dir);
+}
+
+/* The first descendant of widget of the given type whose text is label */
+static GtkWidget *
+find_labelled (GtkWidget  *widget,
+               GType       type,
+               const char *label)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    {
+      const char *text = type == GTK_TYPE_BUTTON ? gtk_button_get_label (GTK_BUTTON (widget))
+                                                 : gtk_label_get_label (GTK_LABEL (widget));
+
+      if (g_strcmp0 (text, label) == 0)
+        return widget;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_labelled (child, type, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_window_labels (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  GtkWidget *open_button;
+  GtkWidget *hint;
+
+  /* The catalogue is the one of this build, not an installed one */
+  g_assert_cmpstr (_("_Open"), ==, "_Ouvrir");
+
+  /* The header bar's Open button and the empty state, as the user sees them */
+  open_button = find_labelled (window, GTK_TYPE_BUTTON, "_Ouvrir");
+  g_assert_nonnull (open_button);
+  g_assert_true (gtk_widget_get_mapped (open_button));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (open_button), ==,
+                   "Ouvrir un journal de performances (Ctrl+O)");
+  g_assert_null (find_labelled (window, GTK_TYPE_BUTTON, "_Open"));
+
+  hint = find_labelled (window, GTK_TYPE_LABEL, "Ouvrir un journal de performances");
+  g_assert_nonnull (hint);
+  g_assert_true (gtk_widget_get_mapped (hint));
+  maybe_save_screenshot (fixture, "i18n-fr-empty");
+}
+
+static void
+test_plurals (Fixture       *fixture,
+              gconstpointer  data)
+{
+  /* French: n > 1 takes the plural, so 0 and 1 are singular */
+  g_assert_cmpstr (ngettext ("%u row", "%u rows", 0), ==, "%u ligne");
+  g_assert_cmpstr (ngettext ("%u row", "%u rows", 1), ==, "%u ligne");
+  g_assert_cmpstr (ngettext ("%u row", "%u rows", 2), ==, "%u lignes");
+}
+
+static void
+test_numbers (Fixture       *fixture,
+              gconstpointer  data)
+{
+  const char *separator = nl_langinfo (THOUSEP);
+  g_autofree char *expected_count = NULL;
+  g_autofree char *count = ps_view_format_count (1234567);
+  g_autofree char *fraction = ps_view_format_number (2.5);
+  g_autofree char *small = ps_view_format_number (0.000523);
+  g_autofree char *negative_zero = ps_view_format_number (-0.0);
+  g_autofree char *large = ps_view_format_number (98765.0);
+  g_autofree char *expected_large = NULL;
+
+  /* French groups digits with a (narrow) no-break space, never a comma */
+  g_assert_nonnull (separator);
+  g_assert_cmpstr (separator, !=, "");
+  g_assert_null (strchr (separator, ','));
+  g_assert_true (g_utf8_validate (separator, -1, NULL));
+  g_assert_true (g_unichar_isspace (g_utf8_get_char (separator))
+                 || g_utf8_get_char (separator) == 0x202F);
+
+  expected_count = g_strconcat ("1", separator, "234", separator, "567", NULL);
+  g_assert_cmpstr (count, ==, expected_count);
+  expected_large = g_strconcat ("98", separator, "765", NULL);
+  g_assert_cmpstr (large, ==, expected_large);
+
+  /* and writes a decimal comma */
+  g_assert_cmpstr (fraction, ==, "2,50");
+  g_assert_cmpstr (small, ==, "0,000523");
+  /* printf writes "-0,00" for a negative zero */
+  g_assert_cmpstr (negative_zero, ==, "0,00");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *data_home = NULL;
+  g_autofree char *locale_dir = NULL;
+  int status;
+
+  /* gtk_init () calls setlocale (LC_ALL, "") again: the environment says French */
+  g_setenv ("LC_ALL", TEST_LOCALE, TRUE);
+  g_setenv ("LANG", TEST_LOCALE, TRUE);
+  g_unsetenv ("LANGUAGE");
+  if (setlocale (LC_ALL, "") == NULL)
+    skip_reason = g_strdup ("the locale " TEST_LOCALE " is not available on this system "
+                            "(install locales-all, or generate it with locale-gen)");
+  else if (g_strcmp0 (nl_langinfo (CODESET), "UTF-8") != 0)
+    skip_reason = g_strdup_printf ("the locale " TEST_LOCALE " has the character set %s, not UTF-8",
+                                   nl_langinfo (CODESET));
+
+  if (skip_reason == NULL)
+    {
+      locale_dir = make_locale_dir ();
+      bindtextdomain (GETTEXT_PACKAGE, locale_dir);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+    }
+
+  if (!gui_test_init (&argc, &argv, &data_home))
+    {
+      if (locale_dir != NULL)
+        remove_locale_dir (locale_dir);
+      return 0;
+    }
+
+  if (skip_reason != NULL)
+    {
+      g_test_add_func ("/i18n/fr/skipped", test_skip);
+    }
+  else
+    {
+      ADD_TEST ("/i18n/fr/window-labels", test_window_labels);
+      ADD_TEST ("/i18n/fr/plurals", test_plurals);
+      ADD_TEST ("/i18n/fr/numbers", test_numbers);
+    }
+
+  status = g_test_run ();
+  gui_test_remove_tree (data_home);
+  if (locale_dir != NULL)
+    remove_locale_dir (locale_dir);
+  g_free (skip_reason);
+  return status;
+}
