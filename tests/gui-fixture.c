@@ -173,7 +173,15 @@ fixture_setup (Fixture       *fixture,
     g_autoptr(GSettings) settings = g_settings_new (APP_ID);
 
     g_settings_reset (settings, "symbol-folder");
+    g_settings_reset (settings, "symbol-folders");
     g_settings_reset (settings, "recent-comparisons");
+    g_settings_reset (settings, "recent-files-limit");
+    g_settings_reset (settings, "percentage-basis");
+    g_settings_reset (settings, "histogram-scale");
+    /* A window closed by a test keeps its size: the next starts at 1360×800 */
+    g_settings_reset (settings, "window-width");
+    g_settings_reset (settings, "window-height");
+    g_settings_reset (settings, "window-maximized");
   }
 
   fixture->app = ps_application_new ("io.github.perfscope.Perfscope.Test", G_APPLICATION_NON_UNIQUE);

@@ -990,7 +990,6 @@ test_usage_later_commands (void)
 {
   g_autofree char *path = example_path ();
   const char *cases[][6] = {
-    { "record", "--backend", "hwpmc", "--duration", "1", NULL },
     { "--format", "ce-perflog", "record", "-o", path, NULL },
   };
 
@@ -1001,6 +1000,76 @@ test_usage_later_commands (void)
       assert_usage_error (result);
       g_assert_nonnull (strstr (result->err, "not available yet"));
     }
+}
+
+/* record: a backend this build has no plugin for is a usage error that
+ * names the loaded ones */
+static void
+test_record_unknown_backend (void)
+{
+  g_autoptr(CliResult) result = run_cli ("record", "--backend", "hwpmc", "--duration", "1", NULL);
+
+  assert_usage_error (result);
+  g_assert_nonnull (strstr (result->err, "hwpmc"));
+  g_assert_nonnull (strstr (result->err, "procfs"));
+}
+
+/* record: a busy child recorded by PID for one second */
+static void
+test_record_procfs (void)
+{
+  const char *busy_argv[] = { "sh", "-c", "while :; do :; done", NULL };
+  g_autoptr(GSubprocess) busy = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CliResult) result = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *instance = NULL;
+  JsonArray *series;
+  gboolean found_cpu = FALSE, found_rss = FALSE, found_system = FALSE;
+
+  busy = g_subprocess_newv (busy_argv, G_SUBPROCESS_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  instance = g_strdup_printf ("sh:%s", g_subprocess_get_identifier (busy));
+
+  result = run_cli ("record", "--backend", "procfs", "--pid", g_subprocess_get_identifier (busy),
+                    "--interval-ms", "100", "--duration", "1", NULL);
+  g_subprocess_force_exit (busy);
+  g_assert_cmpint (result->status, ==, 0);
+
+  root = parse_json (result->out);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "format"), ==, "procfs");
+  series = json_object_get_array_member (json_node_get_object (root), "series");
+  for (guint i = 0; i < json_array_get_length (series); i++)
+    {
+      JsonObject *one = json_array_get_object_element (series, i);
+      const char *object = json_object_get_string_member (one, "object");
+      const char *counter = json_object_get_string_member (one, "counter");
+
+      if (g_strcmp0 (object, "Process") == 0)
+        g_assert_cmpstr (json_object_get_string_member (one, "instance"), ==, instance);
+      if (g_strcmp0 (object, "Process") == 0 && g_strcmp0 (counter, "% Processor Time") == 0)
+        {
+          found_cpu = TRUE;
+          g_assert_cmpstr (json_object_get_string_member (one, "unit"), ==, "%");
+          /* about ten intervals in a second */
+          g_assert_cmpint (json_object_get_int_member (one, "count"), >=, 5);
+          g_assert_cmpfloat (json_object_get_double_member (one, "mean"), >=, 70.0);
+        }
+      else if (g_strcmp0 (object, "Process") == 0 && g_strcmp0 (counter, "Resident Set Size") == 0)
+        {
+          found_rss = TRUE;
+          g_assert_cmpstr (json_object_get_string_member (one, "unit"), ==, "bytes");
+          g_assert_cmpfloat (json_object_get_double_member (one, "min"), >, 0.0);
+        }
+      else if (g_strcmp0 (object, "System") == 0 && g_strcmp0 (counter, "% Processor Time") == 0)
+        {
+          found_system = TRUE;
+          g_assert_cmpfloat (json_object_get_double_member (one, "max"), <=, 100.0);
+        }
+    }
+  g_assert_true (found_cpu);
+  g_assert_true (found_rss);
+  g_assert_true (found_system);
 }
 
 
@@ -2049,6 +2118,8 @@ main (int   argc,
   g_test_add_func ("/cli/counters/run-times", test_counters_run_times);
   g_test_add_func ("/cli/counters/text", test_counters_text);
   g_test_add_func ("/cli/counters/none", test_counters_none);
+  g_test_add_func ("/cli/record/unknown-backend", test_record_unknown_backend);
+  g_test_add_func ("/cli/record/procfs", test_record_procfs);
   g_test_add_func ("/cli/diff/json", test_diff_json);
   g_test_add_func ("/cli/diff/text", test_diff_text);
   g_test_add_func ("/cli/diff/missing-file", test_diff_missing_file);

@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-application.h"
+#include "ps-preferences-window.h"
 #include "ps-window.h"
 
 struct _PsApplication
@@ -26,6 +27,7 @@ struct _PsApplication
 
   GSettings     *settings;       /* NULL when the schema is not installed */
   char          *symbol_folder;
+  GtkWidget     *preferences_window;  /* weak */
   gboolean       compare;        /* --compare: the files of `open` are A and B */
 };
 
@@ -41,6 +43,9 @@ G_DEFINE_FINAL_TYPE (PsApplication, ps_application, GTK_TYPE_APPLICATION)
 
 /* The platform data key that carries --compare to a running instance */
 #define PS_PLATFORM_COMPARE "perfscope-compare"
+
+static void remember_symbol_folder (PsApplication *self,
+                                    const char    *folder);
 
 static PsWindow *
 get_or_create_window (PsApplication *self)
@@ -101,6 +106,8 @@ quit_action (GSimpleAction *action,
       GtkWindow *window = windows->data;
 
       windows = windows->next;
+      if (PS_IS_WINDOW (window))
+        ps_window_save_state (PS_WINDOW (window));
       gtk_window_destroy (window);
     }
 
@@ -117,6 +124,7 @@ about_action (GSimpleAction *action,
   static const char *developers[] = { "The Perfscope authors", NULL };
 
   gtk_show_about_dialog (window,
+                         "title", _("About Perfscope"),
                          "program-name", _("Perfscope"),
                          "logo-icon-name", APP_ID,
                          "version", PACKAGE_VERSION,
@@ -130,9 +138,48 @@ about_action (GSimpleAction *action,
                          NULL);
 }
 
+/* One Preferences window at a time, over the active window */
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  PsApplication *self = user_data;
+
+  if (self->preferences_window == NULL)
+    {
+      self->preferences_window = ps_preferences_window_new (self, self->settings);
+      g_object_add_weak_pointer (G_OBJECT (self->preferences_window),
+                                 (gpointer *)&self->preferences_window);
+    }
+  else
+    gtk_window_set_transient_for (GTK_WINDOW (self->preferences_window),
+                                  gtk_application_get_active_window (GTK_APPLICATION (self)));
+  gtk_window_present (GTK_WINDOW (self->preferences_window));
+}
+
 static const GActionEntry app_actions[] = {
   { .name = "quit", .activate = quit_action },
   { .name = "about", .activate = about_action },
+  { .name = "preferences", .activate = preferences_action },
+};
+
+/* The accelerators of the application's and the windows' actions; the
+ * views bind their own keys (data/ui/ps-shortcuts-window.ui lists them
+ * all) */
+static const struct {
+  const char *action;
+  const char *accels[4];
+} app_accels[] = {
+  { "app.quit", { "<Control>q", NULL } },
+  { "app.preferences", { "<Control>comma", NULL } },
+  { "win.open", { "<Control>o", NULL } },
+  { "win.close-tab", { "<Control>w", NULL } },
+  { "win.find", { "<Control>f", NULL } },
+  { "win.zoom-in", { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL } },
+  { "win.zoom-out", { "<Control>minus", "<Control>KP_Subtract", NULL } },
+  { "win.zoom-reset", { "<Control>0", "<Control>KP_0", NULL } },
+  { "win.show-help-overlay", { "<Control>question", NULL } },
 };
 
 /* Without the schema (an uninstalled build run by hand) nothing is kept */
@@ -156,10 +203,6 @@ static void
 ps_application_startup (GApplication *application)
 {
   PsApplication *self = PS_APPLICATION (application);
-  static const char *quit_accels[] = { "<Control>q", NULL };
-  static const char *open_accels[] = { "<Control>o", NULL };
-  static const char *close_accels[] = { "<Control>w", NULL };
-
   g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
 
   G_APPLICATION_CLASS (ps_application_parent_class)->startup (application);
@@ -167,7 +210,10 @@ ps_application_startup (GApplication *application)
   /* The folder of --sysroot wins over the saved one, and is saved */
   self->settings = settings_new_if_installed ();
   if (self->settings != NULL && self->symbol_folder != NULL)
-    g_settings_set_string (self->settings, "symbol-folder", self->symbol_folder);
+    {
+      g_settings_set_string (self->settings, "symbol-folder", self->symbol_folder);
+      remember_symbol_folder (self, self->symbol_folder);
+    }
   else if (self->settings != NULL)
     {
       g_autofree char *saved = g_settings_get_string (self->settings, "symbol-folder");
@@ -185,9 +231,9 @@ ps_application_startup (GApplication *application)
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
                                    G_N_ELEMENTS (app_actions), self);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit", quit_accels);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.open", open_accels);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.close-tab", close_accels);
+  for (guint i = 0; i < G_N_ELEMENTS (app_accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (self), app_accels[i].action,
+                                           app_accels[i].accels);
 }
 
 /* --sysroot DIR: taken here, in the process that was started, before the
@@ -245,6 +291,9 @@ ps_application_finalize (GObject *object)
 {
   PsApplication *self = PS_APPLICATION (object);
 
+  if (self->preferences_window != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->preferences_window),
+                                  (gpointer *)&self->preferences_window);
   g_clear_object (&self->settings);
   g_free (self->symbol_folder);
 
@@ -336,6 +385,25 @@ ps_application_new (const char        *application_id,
                        NULL);
 }
 
+/* A folder chosen goes first among the known ones (the Preferences list) */
+static void
+remember_symbol_folder (PsApplication *self,
+                        const char    *folder)
+{
+  g_auto(GStrv) folders = g_settings_get_strv (self->settings, "symbol-folders");
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) known = NULL;
+
+  if (folders[0] != NULL && g_str_equal (folders[0], folder))
+    return;
+  g_strv_builder_add (builder, folder);
+  for (guint i = 0; folders[i] != NULL; i++)
+    if (!g_str_equal (folders[i], folder))
+      g_strv_builder_add (builder, folders[i]);
+  known = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "symbol-folders", (const char * const *)known);
+}
+
 const char *
 ps_application_get_symbol_folder (PsApplication *self)
 {
@@ -357,6 +425,10 @@ ps_application_set_symbol_folder (PsApplication *self,
   g_free (self->symbol_folder);
   self->symbol_folder = g_strdup (folder);
   if (self->settings != NULL)
-    g_settings_set_string (self->settings, "symbol-folder", folder != NULL ? folder : "");
+    {
+      g_settings_set_string (self->settings, "symbol-folder", folder != NULL ? folder : "");
+      if (folder != NULL)
+        remember_symbol_folder (self, folder);
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SYMBOL_FOLDER]);
 }

@@ -1296,6 +1296,9 @@ ps_call_tree_view_init (PsCallTreeView *self)
   self->basis = PS_CALL_BASIS_S1;
   self->relations_function = PS_NONE;
   update_format (self);
+  /* The default of the Preferences; the dropdown and flame graph follow */
+  if (ps_view_default_basis_is_view ())
+    ps_call_tree_view_set_basis (self, PS_CALL_BASIS_VIEW);
 
   for (CallColumn column = 0; column < N_CALL_COLUMNS; column++)
     {

@@ -1247,6 +1247,9 @@ ps_ce_view_init (PsCeView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
+  /* The default scale of the Preferences; the Logarithmic check follows
+   * (bound both ways in the template) */
+  ps_histogram_view_set_log_scale (self->histogram_view, ps_view_default_log_scale ());
 
   self->key_columns = g_ptr_array_new_with_free_func (g_object_unref);
   self->marker_groups = g_list_store_new (PS_TYPE_MARKER_ROW);

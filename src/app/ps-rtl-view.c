@@ -1221,6 +1221,9 @@ ps_rtl_view_init (PsRtlView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
+  /* The default scale of the Preferences; the Logarithmic check follows
+   * (bound both ways in the template) */
+  ps_histogram_view_set_log_scale (self->histogram_view, ps_view_default_log_scale ());
 
   for (ScopeColumn column = 0; column < N_SCOPE_COLUMNS; column++)
     {

@@ -391,3 +391,30 @@ ps_view_place_paned (GtkPaned *paned,
   g_signal_connect_data (paned, "notify::max-position", G_CALLBACK (paned_sized_cb), placement,
                          (GClosureNotify)(void (*) (void))g_free, 0);
 }
+
+static GSettings *
+settings_new_if_installed (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  return schema != NULL ? g_settings_new_full (schema, NULL, NULL) : NULL;
+}
+
+gboolean
+ps_view_default_basis_is_view (void)
+{
+  g_autoptr(GSettings) settings = settings_new_if_installed ();
+
+  return settings != NULL && g_settings_get_enum (settings, "percentage-basis") == 1;
+}
+
+gboolean
+ps_view_default_log_scale (void)
+{
+  g_autoptr(GSettings) settings = settings_new_if_installed ();
+
+  return settings != NULL && g_settings_get_enum (settings, "histogram-scale") == 1;
+}

@@ -67,5 +67,10 @@ void        ps_view_place_paned          (GtkPaned               *paned,
                                           int                     max_start);
 void        ps_view_dispose_template     (GtkWidget              *widget,
                                           GType                   widget_type);
+/* The defaults a new view starts with, from the settings (Preferences):
+ * "percentage-basis" is "view", "histogram-scale" is "logarithmic";
+ * FALSE without the schema */
+gboolean    ps_view_default_basis_is_view (void);
+gboolean    ps_view_default_log_scale    (void);
 
 G_END_DECLS

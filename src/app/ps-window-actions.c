@@ -8,7 +8,11 @@
 
 #include <glib/gi18n.h>
 
+#include "ps-call-tree-view.h"
+#include "ps-counters-view.h"
 #include "ps-format.h"
+#include "ps-rtl-view.h"
+#include "ps-run-page-private.h"
 #include "ps-window-private.h"
 
 static char *escape_mnemonics (const char *text);
@@ -354,6 +358,83 @@ close_tab_action (GtkWidget  *widget,
     _ps_window_close_child (self, child);
 }
 
+/* The first shown view below widget that has a search field, depth
+ * first: the one the user looks at in the current tab */
+static GtkWidget *
+find_search_view (GtkWidget *widget)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return NULL;
+  if (PS_IS_CALL_TREE_VIEW (widget) || PS_IS_RTL_VIEW (widget) || PS_IS_COUNTERS_VIEW (widget))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *view = find_search_view (child);
+
+      if (view != NULL)
+        return view;
+    }
+  return NULL;
+}
+
+/* Ctrl+F: the search field of the current view, through the view's own
+ * action, which also brings its page forward where it has several */
+static void
+find_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  GtkWidget *child = _ps_window_get_current_child (PS_WINDOW (widget));
+  GtkWidget *view = child != NULL ? find_search_view (child) : NULL;
+
+  if (PS_IS_CALL_TREE_VIEW (view))
+    gtk_widget_activate_action (view, "calltree.focus-search", NULL);
+  else if (PS_IS_RTL_VIEW (view))
+    gtk_widget_activate_action (view, "rtl.focus-search", NULL);
+  else if (PS_IS_COUNTERS_VIEW (view))
+    gtk_widget_activate_action (view, "counters.focus-search", NULL);
+}
+
+/* Ctrl+Plus, Ctrl+Minus, Ctrl+0: the timeline of the current run, around
+ * its middle, by the step of its own + and − keys, wherever the keyboard
+ * focus is */
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  PsRunPage *page = ps_window_get_current_page (PS_WINDOW (widget));
+  PsTimelineView *timeline = page != NULL ? ps_run_page_get_timeline_view (page) : NULL;
+  double middle;
+
+  if (timeline == NULL || ps_timeline_view_get_model (timeline) == NULL)
+    return;
+
+  middle = gtk_widget_get_width (GTK_WIDGET (timeline)) / 2.0;
+  if (g_str_equal (action_name, "win.zoom-in"))
+    ps_timeline_view_zoom (timeline, 1.5, middle);
+  else if (g_str_equal (action_name, "win.zoom-out"))
+    ps_timeline_view_zoom (timeline, 1 / 1.5, middle);
+  else
+    ps_timeline_view_reset_zoom (timeline);
+}
+
+/* Keyboard Shortcuts: a new window each time, gone when closed */
+static void
+show_help_overlay_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  g_autoptr(GtkBuilder) builder =
+    gtk_builder_new_from_resource ("/io/github/perfscope/Perfscope/ui/ps-shortcuts-window.ui");
+  GtkWindow *shortcuts = GTK_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+
+  gtk_window_set_transient_for (shortcuts, GTK_WINDOW (widget));
+  gtk_window_present (shortcuts);
+}
+
 void
 _ps_window_class_init_actions (GtkWidgetClass *widget_class)
 {
@@ -362,6 +443,11 @@ _ps_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
   gtk_widget_class_install_action (widget_class, "win.compare-with-file", NULL, compare_with_file_action);
   gtk_widget_class_install_action (widget_class, "win.compare-uris", "(ss)", compare_uris_action);
+  gtk_widget_class_install_action (widget_class, "win.show-help-overlay", NULL, show_help_overlay_action);
+  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-reset", NULL, zoom_action);
 
   /* Also when the window is used without the application's accelerators */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);

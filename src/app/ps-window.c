@@ -312,6 +312,52 @@ ps_window_get_visible_state (PsWindow *self)
   return gtk_stack_get_visible_child_name (self->stack);
 }
 
+/* The window's size and state, for the next window (GNOME Text Editor's
+ * editor-window.c does the same on close-request). The size is the last
+ * unmaximized one: GTK keeps it as the default size. */
+void
+ps_window_save_state (PsWindow *self)
+{
+  int width = 0, height = 0;
+
+  g_return_if_fail (PS_IS_WINDOW (self));
+
+  if (self->settings == NULL)
+    return;
+
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  g_settings_delay (self->settings);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+  /* Within the schema's range, which refuses a smaller one */
+  if (width >= 360 && height >= 294)
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+  g_settings_apply (self->settings);
+}
+
+static void
+restore_state (PsWindow *self)
+{
+  if (self->settings == NULL)
+    return;
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+}
+
+static gboolean
+ps_window_close_request (GtkWindow *window)
+{
+  ps_window_save_state (PS_WINDOW (window));
+
+  return GTK_WINDOW_CLASS (ps_window_parent_class)->close_request (window);
+}
+
 static void
 ps_window_dispose (GObject *object)
 {
@@ -344,6 +390,7 @@ ps_window_class_init (PsWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = ps_window_dispose;
+  GTK_WINDOW_CLASS (klass)->close_request = ps_window_close_request;
 
   g_type_ensure (PS_TYPE_RUN_PAGE);
   g_type_ensure (PS_TYPE_COMPARE_PAGE);
@@ -365,6 +412,7 @@ ps_window_init (PsWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   _ps_window_init_actions (self);
+  restore_state (self);
   _ps_window_init_dnd (self);
   _ps_window_update_actions (self);
 }

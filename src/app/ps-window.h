@@ -37,4 +37,8 @@ PsRunPage *ps_window_get_page         (PsWindow      *self,
 void       ps_window_close_page       (PsWindow      *self,
                                        PsRunPage     *page);
 
+/* Keeps the window's size and maximized state for the next window; done
+ * on close and on Quit */
+void       ps_window_save_state       (PsWindow      *self);
+
 G_END_DECLS

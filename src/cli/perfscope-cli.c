@@ -18,14 +18,15 @@
 
 /* Commands of the contract that this version does not have yet */
 static const char * const later_commands[] = {
-  "record", NULL,
+  NULL,
 };
 
 /* Options that take a value as the next argument, for finding the command
  * before the options are parsed */
 static const char * const options_with_value[] = {
   "--format", "--tick-rate", "--thread", "--basis", "--depth",
-  "--to", "--output", "-o", "--source", "--sysroot", "--address-width", "--rename", NULL,
+  "--to", "--output", "-o", "--source", "--sysroot", "--address-width", "--rename",
+  "--backend", "--pid", "--command", "--interval-ms", "--duration", NULL,
 };
 
 static void
@@ -121,8 +122,10 @@ help_summary (void)
                                          "with a Mann–Whitney p-value (--rename A_NAME=B_NAME)"), "\n",
     "  export FILE --to collapsed ", _("folded call stacks for flame graphs (-o OUT, --source NAME)"), "\n",
     "  formats                    ", _("the registered formats"), "\n",
+    "  record --backend procfs    ", _("record a live run (--pid N or --command CMD, --interval-ms MS, "
+                                         "--duration S) and print its counters"), "\n",
     "\n",
-    _("Not available yet in this version: record; export --to csv, speedscope, chrome-trace."), "\n",
+    _("Not available yet in this version: record -o; export --to csv, speedscope, chrome-trace."), "\n",
     "\n",
     _("Exit status: 0 success (warnings allowed), 1 the file could not be read or is not "
       "a known format, 2 bad usage, 3 the file was read only in part."),
@@ -147,6 +150,11 @@ main (int   argc,
   g_autofree char *address_width = NULL;
   g_autofree char *export_source = NULL;
   g_autofree char *summary = NULL;
+  g_autofree char *backend = NULL;
+  g_autofree char *pid = NULL;
+  g_autofree char *record_command = NULL;
+  g_autofree char *interval_ms = NULL;
+  g_autofree char *duration = NULL;
   g_auto(GStrv) includes = NULL;
   g_auto(GStrv) excludes = NULL;
   g_auto(GStrv) include_files = NULL;
@@ -203,6 +211,16 @@ main (int   argc,
       N_("hwpmc logs: code addresses are 4 or 8 bytes wide, instead of what the log suggests"), N_("BYTES") },
     { "rename", 0, 0, G_OPTION_ARG_STRING_ARRAY, &renames,
       N_("diff: match the row A_NAME of the first run with B_NAME of the second (repeatable)"), N_("A_NAME=B_NAME") },
+    { "backend", 0, 0, G_OPTION_ARG_STRING, &backend,
+      N_("record: the collector to record with (procfs)"), N_("NAME") },
+    { "pid", 0, 0, G_OPTION_ARG_STRING, &pid,
+      N_("record: the process to watch"), N_("PID") },
+    { "command", 0, 0, G_OPTION_ARG_STRING, &record_command,
+      N_("record: launch this command and watch it; it is stopped with the recording"), N_("COMMAND") },
+    { "interval-ms", 0, 0, G_OPTION_ARG_STRING, &interval_ms,
+      N_("record: milliseconds between samples (100)"), N_("MS") },
+    { "duration", 0, 0, G_OPTION_ARG_STRING, &duration,
+      N_("record: seconds to record (default: until interrupted)"), N_("SECONDS") },
     { "help", 'h', 0, G_OPTION_ARG_NONE, &show_help,
       N_("Show this help"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &show_version,
@@ -361,6 +379,25 @@ main (int   argc,
           g_hash_table_insert (rename_map, g_strndup (renames[i], equals - renames[i]), g_strdup (equals + 1));
         }
       options.renames = rename_map;
+    }
+
+  if (backend != NULL || pid != NULL || record_command != NULL || interval_ms != NULL || duration != NULL)
+    {
+      if (strcmp (command, "record") != 0)
+        return usage_error (_("--backend, --pid, --command, --interval-ms and --duration apply to the record command only"));
+      if (duration != NULL && !parse_tick_rate (duration, &options.duration))
+        return usage_error (_("--duration needs a positive number of seconds, not “%s”"), duration);
+      options.backend = backend;
+      options.pid = pid;
+      options.command = record_command;
+      options.interval_ms = interval_ms;
+    }
+
+  if (strcmp (command, "record") == 0)
+    {
+      if (n_arguments != 1)
+        return usage_error (_("record takes no FILE"));
+      return ps_cli_record (&options);
     }
 
   if (strcmp (command, "info") == 0)

@@ -392,24 +392,19 @@ print_text (PsEventStore *store,
 }
 
 int
-ps_cli_counters (const PsCliOptions *options,
-                 const char         *file)
+ps_cli_counters_print (const PsCliOptions *options,
+                       PsEventStore       *store,
+                       const char         *path,
+                       gboolean            partial)
 {
-  g_autoptr(PsEventStore) store = NULL;
   g_autoptr(GPtrArray) all = NULL;
   gboolean absolute_times;
-  gboolean partial;
-
-  store = ps_cli_load (options, file);
-  if (store == NULL)
-    return PS_CLI_EXIT_UNREADABLE;
-  partial = ps_cli_report_partial (store, file);
 
   absolute_times = all_origins_known (store);
   all = collect_series (store, absolute_times);
   if (all->len == 0)
     {
-      g_autofree char *name = g_filename_display_name (file);
+      g_autofree char *name = g_filename_display_name (path);
 
       /* A partial read has said why already */
       if (!partial)
@@ -420,7 +415,20 @@ ps_cli_counters (const PsCliOptions *options,
   if (options->text)
     print_text (store, all);
   else
-    print_json (store, file, all, absolute_times);
+    print_json (store, path, all, absolute_times);
 
   return partial ? PS_CLI_EXIT_PARTIAL : PS_CLI_EXIT_OK;
+}
+
+int
+ps_cli_counters (const PsCliOptions *options,
+                 const char         *file)
+{
+  g_autoptr(PsEventStore) store = NULL;
+
+  store = ps_cli_load (options, file);
+  if (store == NULL)
+    return PS_CLI_EXIT_UNREADABLE;
+
+  return ps_cli_counters_print (options, store, file, ps_cli_report_partial (store, file));
 }

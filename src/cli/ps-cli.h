@@ -48,6 +48,11 @@ typedef struct
   const char     *sysroot;           /* --sysroot (hwpmc symbols), or NULL */
   const char     *address_width;     /* --address-width "4" or "8", or NULL */
   GHashTable     *renames;           /* diff: --rename A name → B name, or NULL */
+  const char     *backend;           /* record: --backend, or NULL for procfs */
+  const char     *pid;               /* record: --pid, or NULL */
+  const char     *command;           /* record: --command, or NULL */
+  const char     *interval_ms;       /* record: --interval-ms, or NULL for the backend's default */
+  double          duration;          /* record: --duration in seconds, 0 until interrupted */
 } PsCliOptions;
 
 /* ps-cli-load.c */
@@ -137,6 +142,13 @@ int           ps_cli_export          (const PsCliOptions *options,
                                       const char         *file);
 int           ps_cli_counters        (const PsCliOptions *options,
                                       const char         *file);
+/* The counters output of a store that is already there (record);
+ * path names the run in "file" */
+int           ps_cli_counters_print  (const PsCliOptions *options,
+                                      PsEventStore       *store,
+                                      const char         *path,
+                                      gboolean            partial);
+int           ps_cli_record          (const PsCliOptions *options);
 int           ps_cli_diff            (const PsCliOptions *options,
                                       const char         *file_a,
                                       const char         *file_b);

@@ -1,0 +1,160 @@
+/* ps-cli-record.c — perfscope-cli record: a live run through a collector
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: cli.md "record". Loads the collector plugins, records for
+ * --duration seconds (or until SIGINT/SIGTERM) and prints the run's
+ * counters as `counters` does. Saving the run (-o) needs the native run
+ * format, which does not exist yet.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#ifdef G_OS_UNIX
+#include <signal.h>
+#include <glib-unix.h>
+#endif
+
+#include "ps-cli.h"
+#include "ps-collector.h"
+
+typedef struct
+{
+  GMainLoop    *loop;
+  GAsyncResult *result;
+} Wait;
+
+static void
+on_done (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Wait *wait = user_data;
+
+  wait->result = g_object_ref (result);
+  g_main_loop_quit (wait->loop);
+}
+
+static gboolean
+on_end (gpointer user_data)
+{
+  g_main_loop_quit (user_data);
+  /* Removed by ps_cli_record () whichever ended the recording */
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_lost (PsCollector *collector,
+         guint64      n_lost,
+         gpointer     user_data)
+{
+  gboolean *warned = user_data;
+
+  if (!*warned)
+    {
+      /* Translators: the collector could not keep up with its interval */
+      ps_cli_print_error (_("Some samples were lost: the system was too busy"));
+      *warned = TRUE;
+    }
+}
+
+static void
+print_usage_hint (void)
+{
+  /* Translators: %s is the program name */
+  fprintf (stderr, _("Try “%s --help” for more information.\n"), PS_CLI_PROGRAM);
+}
+
+static void
+print_backends (void)
+{
+  g_auto(GStrv) names = ps_collectors_list_names ();
+  g_autofree char *list = g_strjoinv (", ", names);
+
+  /* Translators: %s is a list of names, or nothing */
+  fprintf (stderr, _("Available backends: %s\n"), names[0] != NULL ? list : _("none"));
+}
+
+int
+ps_cli_record (const PsCliOptions *options)
+{
+  g_autoptr(PsCollector) collector = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(GHashTable) collector_options = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *backend = options->backend != NULL ? options->backend : "procfs";
+  Wait wait = { 0 };
+  gboolean warned_lost = FALSE;
+  guint end_source = 0;
+#ifdef G_OS_UNIX
+  guint interrupt_source, terminate_source;
+#endif
+
+  if (options->export_output != NULL)
+    {
+      ps_cli_print_error (_("Saving a recording (-o) is not available yet in this version"));
+      print_usage_hint ();
+      return PS_CLI_EXIT_USAGE;
+    }
+
+  ps_collectors_load (NULL);
+  collector = ps_collectors_create (backend, &error);
+  if (collector == NULL)
+    {
+      ps_cli_print_error ("%s", error->message);
+      print_backends ();
+      print_usage_hint ();
+      return PS_CLI_EXIT_USAGE;
+    }
+
+  collector_options = ps_collector_new_default_options (collector);
+  if (options->pid != NULL)
+    g_hash_table_insert (collector_options, g_strdup ("pid"), g_strdup (options->pid));
+  if (options->command != NULL)
+    g_hash_table_insert (collector_options, g_strdup ("command"), g_strdup (options->command));
+  if (options->interval_ms != NULL)
+    g_hash_table_insert (collector_options, g_strdup ("interval-ms"), g_strdup (options->interval_ms));
+
+  store = ps_event_store_new ();
+  loop = g_main_loop_new (NULL, FALSE);
+  wait.loop = loop;
+  g_signal_connect (collector, "lost", G_CALLBACK (on_lost), &warned_lost);
+
+  ps_collector_start_async (collector, store, collector_options, NULL, on_done, &wait);
+  g_main_loop_run (loop);
+  if (!ps_collector_start_finish (collector, wait.result, &error))
+    {
+      g_clear_object (&wait.result);
+      /* Translators: %s is why the recording could not start */
+      ps_cli_print_error (_("Cannot record: %s"), error->message);
+      return PS_CLI_EXIT_UNREADABLE;
+    }
+  g_clear_object (&wait.result);
+
+  if (options->duration > 0)
+    end_source = g_timeout_add ((guint)MIN (options->duration * 1000.0, (double)G_MAXUINT), on_end, loop);
+#ifdef G_OS_UNIX
+  interrupt_source = g_unix_signal_add (SIGINT, on_end, loop);
+  terminate_source = g_unix_signal_add (SIGTERM, on_end, loop);
+#endif
+  g_main_loop_run (loop);
+  g_clear_handle_id (&end_source, g_source_remove);
+#ifdef G_OS_UNIX
+  g_source_remove (interrupt_source);
+  g_source_remove (terminate_source);
+#endif
+
+  ps_collector_stop_async (collector, NULL, on_done, &wait);
+  g_main_loop_run (loop);
+  if (!ps_collector_stop_finish (collector, wait.result, &error))
+    {
+      g_clear_object (&wait.result);
+      ps_cli_print_error (_("Recording failed: %s"), error->message);
+      return PS_CLI_EXIT_UNREADABLE;
+    }
+  g_clear_object (&wait.result);
+
+  return ps_cli_counters_print (options, store, backend, FALSE);
+}

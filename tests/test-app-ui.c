@@ -1,0 +1,383 @@
+/* test-app-ui.c — the primary menu, About, Preferences, the shortcuts
+ * window, the accelerators and the window's saved size
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "gui-fixture.h"
+#include "ps-preferences-window.h"
+
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A shown toplevel of type other than the main window, or NULL */
+static GtkWidget *
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type) && gtk_widget_get_visible (window))
+        return window;
+    }
+  return NULL;
+}
+
+/* label → action of every item of a menu model, submenus and sections
+ * included */
+static void
+collect_items (GMenuModel *model,
+               GHashTable *items)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autofree char *label = NULL;
+      g_autofree char *action = NULL;
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (model, i, G_MENU_LINK_SECTION);
+      g_autoptr(GMenuModel) submenu = g_menu_model_get_item_link (model, i, G_MENU_LINK_SUBMENU);
+
+      g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_LABEL, "s", &label);
+      g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_ACTION, "s", &action);
+      if (label != NULL)
+        g_hash_table_insert (items, g_steal_pointer (&label),
+                             g_strdup (action != NULL ? action : ""));
+      if (section != NULL)
+        collect_items (section, items);
+    }
+}
+
+static void
+test_primary_menu (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  GtkWidget *titlebar = gtk_window_get_titlebar (GTK_WINDOW (fixture->window));
+  GtkWidget *button = find_descendant (titlebar, GTK_TYPE_MENU_BUTTON);
+  g_autoptr(GHashTable) items = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  GMenuModel *menu;
+
+  g_assert_nonnull (button);
+  g_assert_true (gtk_menu_button_get_primary (GTK_MENU_BUTTON (button)));
+  menu = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button));
+  g_assert_nonnull (menu);
+  collect_items (menu, items);
+
+  g_assert_cmpstr (g_hash_table_lookup (items, "_Open…"), ==, "win.open");
+  g_assert_true (g_hash_table_contains (items, "Open _Recent"));
+  g_assert_cmpstr (g_hash_table_lookup (items, "Compare _With…"), ==, "win.compare-with-file");
+  g_assert_cmpstr (g_hash_table_lookup (items, "R_ecord…"), ==, "app.record");
+  g_assert_cmpstr (g_hash_table_lookup (items, "_Keyboard Shortcuts"), ==, "win.show-help-overlay");
+  g_assert_cmpstr (g_hash_table_lookup (items, "_Preferences"), ==, "app.preferences");
+  g_assert_cmpstr (g_hash_table_lookup (items, "_About Perfscope"), ==, "app.about");
+
+  /* No recording backend: the item has no action to run, so it is
+   * insensitive; every other action exists */
+  g_assert_false (g_action_map_lookup_action (G_ACTION_MAP (fixture->app), "record") != NULL);
+  g_assert_nonnull (g_action_map_lookup_action (G_ACTION_MAP (fixture->app), "about"));
+  g_assert_nonnull (g_action_map_lookup_action (G_ACTION_MAP (fixture->app), "preferences"));
+}
+
+static gboolean
+about_is_shown (gpointer data)
+{
+  return find_toplevel (GTK_TYPE_ABOUT_DIALOG) != NULL;
+}
+
+static void
+test_about (Fixture       *fixture,
+            gconstpointer  data)
+{
+  GtkAboutDialog *about;
+
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->app), "about", NULL);
+  g_assert_true (iterate_until (about_is_shown, NULL));
+  about = GTK_ABOUT_DIALOG (find_toplevel (GTK_TYPE_ABOUT_DIALOG));
+
+  g_assert_cmpstr (gtk_about_dialog_get_version (about), ==, PACKAGE_VERSION);
+  g_assert_cmpint (gtk_about_dialog_get_license_type (about), ==, GTK_LICENSE_GPL_3_0);
+  g_assert_cmpstr (gtk_about_dialog_get_website (about), ==, "https://github.com/perfscope/perfscope");
+  g_assert_cmpstr (gtk_about_dialog_get_logo_icon_name (about), ==, APP_ID);
+  g_assert_cmpstr (gtk_about_dialog_get_authors (about)[0], ==, "The Perfscope authors");
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (about)) == GTK_WINDOW (fixture->window));
+
+  gtk_window_destroy (GTK_WINDOW (about));
+}
+
+static gboolean
+preferences_are_shown (gpointer data)
+{
+  return find_toplevel (PS_TYPE_PREFERENCES_WINDOW) != NULL;
+}
+
+static void
+test_preferences (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  PsPreferencesWindow *preferences;
+  GtkSpinButton *spin;
+
+  g_assert_cmpuint (g_settings_get_uint (settings, "recent-files-limit"), ==, 10);
+
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->app), "preferences", NULL);
+  g_assert_true (iterate_until (preferences_are_shown, NULL));
+  preferences = PS_PREFERENCES_WINDOW (find_toplevel (PS_TYPE_PREFERENCES_WINDOW));
+  g_assert_true (gtk_window_get_modal (GTK_WINDOW (preferences)));
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (preferences)) == GTK_WINDOW (fixture->window));
+
+  /* The spin shows the key, and changing it changes the key */
+  spin = ps_preferences_window_get_recent_spin (preferences);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 10);
+  gtk_spin_button_set_value (spin, 3);
+  g_assert_cmpuint (g_settings_get_uint (settings, "recent-files-limit"), ==, 3);
+
+  /* The dropdowns follow the enum keys both ways */
+  g_assert_cmpuint (gtk_drop_down_get_selected (ps_preferences_window_get_basis_dropdown (preferences)), ==, 0);
+  gtk_drop_down_set_selected (ps_preferences_window_get_basis_dropdown (preferences), 1);
+  g_assert_cmpstr (g_settings_get_string (settings, "percentage-basis"), ==, "view");
+  g_settings_set_string (settings, "histogram-scale", "logarithmic");
+  g_assert_cmpuint (gtk_drop_down_get_selected (ps_preferences_window_get_scale_dropdown (preferences)), ==, 1);
+
+  /* A symbol folder chosen elsewhere is listed; activating a row chooses it */
+  ps_application_set_symbol_folder (fixture->app, fixture->tmpdir);
+  {
+    g_auto(GStrv) folders = g_settings_get_strv (settings, "symbol-folders");
+    GtkListBoxRow *row;
+
+    g_assert_cmpstr (folders[0], ==, fixture->tmpdir);
+    ps_application_set_symbol_folder (fixture->app, NULL);
+    row = gtk_list_box_get_row_at_index (ps_preferences_window_get_folder_list (preferences), 0);
+    g_assert_nonnull (row);
+    g_signal_emit_by_name (ps_preferences_window_get_folder_list (preferences), "row-activated", row);
+    g_assert_cmpstr (ps_application_get_symbol_folder (fixture->app), ==, fixture->tmpdir);
+  }
+
+  /* The same window comes back */
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->app), "preferences", NULL);
+  g_assert_true (find_toplevel (PS_TYPE_PREFERENCES_WINDOW) == GTK_WIDGET (preferences));
+  gtk_window_destroy (GTK_WINDOW (preferences));
+}
+
+static gboolean
+shortcuts_are_shown (gpointer data)
+{
+  return find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW) != NULL;
+}
+
+static GtkWidget *
+find_shortcut (GtkWidget  *widget,
+               const char *title)
+{
+  if (GTK_IS_SHORTCUTS_SHORTCUT (widget))
+    {
+      g_autofree char *shortcut_title = NULL;
+
+      g_object_get (widget, "title", &shortcut_title, NULL);
+      if (g_strcmp0 (shortcut_title, title) == 0)
+        return widget;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_shortcut (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_shortcuts_window (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *accelerator = NULL;
+  GtkShortcutsWindow *overlay;
+  GtkWidget *open_shortcut;
+  GLogLevelFlags fatal_levels;
+
+  /* GTK 4.8's GtkShortcutsWindow warns that one of its own labels
+   * measures -4 px wide, even with a single shortcut in it: warnings are
+   * not fatal while it is shown */
+  fatal_levels = g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+
+  g_assert_null (find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.show-help-overlay", NULL));
+  g_assert_true (iterate_until (shortcuts_are_shown, NULL));
+  overlay = GTK_SHORTCUTS_WINDOW (find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW));
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (overlay)) == GTK_WINDOW (fixture->window));
+
+  open_shortcut = find_shortcut (GTK_WIDGET (overlay), "Open performance logs");
+  g_assert_nonnull (open_shortcut);
+  g_object_get (open_shortcut, "accelerator", &accelerator, NULL);
+  g_assert_cmpstr (accelerator, ==, "<Control>o");
+  g_assert_nonnull (find_shortcut (GTK_WIDGET (overlay), "Zoom to the selection"));
+
+  gtk_window_destroy (GTK_WINDOW (overlay));
+  iterate_for (50);
+  g_log_set_always_fatal (fatal_levels);
+}
+
+static void
+assert_accels (Fixture    *fixture,
+               const char *action,
+               const char *accel)
+{
+  g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (fixture->app), action);
+
+  g_assert_true (g_strv_contains ((const char * const *)accels, accel));
+}
+
+/* A "win." action: installed by the class, or in the window's action map */
+static gboolean
+window_has_action (PsWindow   *window,
+                   const char *name)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_GET_CLASS (window);
+  const char *action_name;
+  const GVariantType *parameter_type;
+  const char *property_name;
+  GType owner;
+
+  if (g_str_has_prefix (name, "win.")
+      && g_action_group_has_action (G_ACTION_GROUP (window), name + 4))
+    return TRUE;
+  for (guint i = 0; gtk_widget_class_query_action (widget_class, i, &owner, &action_name,
+                                                     &parameter_type, &property_name); i++)
+    if (g_str_equal (action_name, name))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_accelerators (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  assert_accels (fixture, "win.open", "<Control>o");
+  assert_accels (fixture, "win.close-tab", "<Control>w");
+  assert_accels (fixture, "app.quit", "<Control>q");
+  assert_accels (fixture, "win.find", "<Control>f");
+  assert_accels (fixture, "win.zoom-in", "<Control>plus");
+  assert_accels (fixture, "win.zoom-out", "<Control>minus");
+  assert_accels (fixture, "win.zoom-reset", "<Control>0");
+  assert_accels (fixture, "win.show-help-overlay", "<Control>question");
+  assert_accels (fixture, "app.preferences", "<Control>comma");
+
+  /* Every accelerated action exists on the window or the application */
+  {
+    g_auto(GStrv) actions = gtk_application_list_action_descriptions (GTK_APPLICATION (fixture->app));
+
+    for (guint i = 0; actions[i] != NULL; i++)
+      {
+        g_autofree char *name = NULL;
+        g_autoptr(GVariant) target = NULL;
+
+        g_assert_true (g_action_parse_detailed_name (actions[i], &name, &target, NULL));
+        if (g_str_has_prefix (name, "app."))
+          g_assert_true (g_action_group_has_action (G_ACTION_GROUP (fixture->app), name + 4));
+        else
+          g_assert_true (window_has_action (fixture->window, name));
+      }
+  }
+}
+
+static gboolean
+window_is_gone (gpointer data)
+{
+  return *(gpointer *)data == NULL;
+}
+
+static void
+test_window_size_kept (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  PsWindow *window;
+  PsWindow *second;
+  int width = 0, height = 0;
+  int shown_width;
+
+  /* The fixture's window starts at the default size */
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1360);
+  gtk_window_get_default_size (GTK_WINDOW (fixture->window), &width, &height);
+  g_assert_cmpint (width, ==, 1360);
+  g_assert_cmpint (height, ==, 800);
+
+  window = ps_window_new (fixture->app);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (widget_is_drawn, window));
+  shown_width = gtk_widget_get_width (GTK_WIDGET (window));
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *)&window);
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_true (iterate_until (window_is_gone, &window));
+
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 900);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 600);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+
+  second = ps_window_new (fixture->app);
+  gtk_window_get_default_size (GTK_WINDOW (second), &width, &height);
+  g_assert_cmpint (width, ==, 900);
+  g_assert_cmpint (height, ==, 600);
+  gtk_window_present (GTK_WINDOW (second));
+  g_assert_true (iterate_until (widget_is_drawn, second));
+  /* Drawn as wide as the first was */
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (second)), ==, shown_width);
+  gtk_window_destroy (GTK_WINDOW (second));
+}
+
+static gboolean
+allow_no_session_bus (const char     *log_domain,
+                      GLogLevelFlags  log_level,
+                      const char     *message,
+                      gpointer        user_data)
+{
+  /* Xvfb runs often come without a D-Bus session; GtkApplication warns */
+  return strstr (message, "session bus") == NULL;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *data_home = NULL;
+  int status;
+
+  if (!gui_test_init (&argc, &argv, &data_home))
+    return 0;
+  g_test_log_set_fatal_handler (allow_no_session_bus, NULL);
+
+  ADD_TEST ("/app-ui/primary-menu", test_primary_menu);
+  ADD_TEST ("/app-ui/about", test_about);
+  ADD_TEST ("/app-ui/preferences", test_preferences);
+  ADD_TEST ("/app-ui/shortcuts-window", test_shortcuts_window);
+  ADD_TEST ("/app-ui/accelerators", test_accelerators);
+  ADD_TEST ("/app-ui/window-size-kept", test_window_size_kept);
+
+  status = g_test_run ();
+  gui_test_remove_tree (data_home);
+  return status;
+}
