@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "parse-fixture.h"
 #include "ps-error.h"
 #include "ps-format.h"
 #include "ps-loader.h"
@@ -31,24 +32,7 @@ parse_pieces (const char *data,
               gsize       piece,
               gsize       split)
 {
-  g_autoptr(PsEventStore) store = ps_event_store_new ();
-  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
-  g_autoptr(PsParser) parser = ps_format_new_parser (&ps_format_pdh_csv, builder);
-  g_autoptr(GError) error = NULL;
-
-  if (piece == 0)
-    {
-      g_assert_true (ps_parser_feed (parser, (const guint8 *)data, split, &error));
-      g_assert_true (ps_parser_feed (parser, (const guint8 *)data + split, length - split, &error));
-    }
-  else
-    for (gsize offset = 0; offset < length; offset += piece)
-      g_assert_true (ps_parser_feed (parser, (const guint8 *)data + offset, MIN (piece, length - offset), &error));
-  g_assert_true (ps_parser_finish (parser, &error));
-  g_assert_no_error (error);
-  ps_store_builder_flush (builder);
-
-  return g_steal_pointer (&store);
+  return parse_fixture_pieces (&ps_format_pdh_csv, (const guint8 *)data, length, piece, split, NULL);
 }
 
 static PsEventStore *
@@ -68,15 +52,7 @@ parse (const char *text)
 static GError *
 parse_failing (const char *text)
 {
-  g_autoptr(PsEventStore) store = ps_event_store_new ();
-  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
-  g_autoptr(PsParser) parser = ps_format_new_parser (&ps_format_pdh_csv, builder);
-  GError *error = NULL;
-
-  if (ps_parser_feed (parser, (const guint8 *)text, strlen (text), &error))
-    g_assert_false (ps_parser_finish (parser, &error));
-  g_assert_nonnull (error);
-  return error;
+  return parse_fixture_fatal_error (&ps_format_pdh_csv, text);
 }
 
 static char *

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "gen-plv2.h"
+#include "parse-fixture.h"
 #include "perflib-writer.h"
 #include "ps-format.h"
 #include "ps-loader.h"
@@ -243,29 +244,11 @@ load_with_option (GBytes     *capture,
                   gsize       piece,
                   const char *option)
 {
-  g_autoptr(PsEventStore) store = ps_event_store_new ();
-  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
-  const PsFormat *format = ps_format_lookup ("perflib-plv2");
-  g_autoptr(PsParser) parser = NULL;
-  g_autoptr(GError) error = NULL;
   gsize length = 0;
   const guint8 *data = g_bytes_get_data (capture, &length);
 
-  g_assert_nonnull (format);
-  parser = ps_format_new_parser (format, builder);
-  if (option != NULL)
-    ps_parser_set_option (parser, option, "1");
-  if (piece == 0)
-    piece = MAX (length, 1);
-  for (gsize offset = 0; offset < length; offset += piece)
-    {
-      g_assert_true (ps_parser_feed (parser, data + offset, MIN (piece, length - offset), &error));
-      g_assert_no_error (error);
-    }
-  g_assert_true (ps_parser_finish (parser, &error));
-  g_assert_no_error (error);
-  ps_store_builder_flush (builder);
-  return g_steal_pointer (&store);
+  return parse_fixture_pieces (ps_format_lookup ("perflib-plv2"), data, length,
+                               piece == 0 ? MAX (length, 1) : piece, 0, option);
 }
 
 static PsEventStore *

@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "parse-fixture.h"
 #include "ps-call-tree.h"
 #include "ps-error.h"
 #include "ps-folded.h"
@@ -46,21 +47,7 @@ parse_pieces (const char *data,
               gsize       length,
               gsize       piece)
 {
-  g_autoptr(PsEventStore) store = ps_event_store_new ();
-  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
-  g_autoptr(PsParser) parser = ps_format_new_parser (&ps_format_pmcstat_callgraph, builder);
-  g_autoptr(GError) error = NULL;
-
-  for (gsize offset = 0; offset < length; offset += piece)
-    {
-      g_assert_true (ps_parser_feed (parser, (const guint8 *)data + offset, MIN (piece, length - offset), &error));
-      g_assert_no_error (error);
-    }
-  g_assert_true (ps_parser_finish (parser, &error));
-  g_assert_no_error (error);
-  ps_store_builder_flush (builder);
-
-  return g_steal_pointer (&store);
+  return parse_fixture_pieces (&ps_format_pmcstat_callgraph, (const guint8 *)data, length, piece, 0, NULL);
 }
 
 static PsEventStore *
@@ -75,15 +62,7 @@ parse (const char *text)
 static GError *
 parse_failing (const char *text)
 {
-  g_autoptr(PsEventStore) store = ps_event_store_new ();
-  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
-  g_autoptr(PsParser) parser = ps_format_new_parser (&ps_format_pmcstat_callgraph, builder);
-  GError *error = NULL;
-
-  if (ps_parser_feed (parser, (const guint8 *)text, strlen (text), &error))
-    g_assert_false (ps_parser_finish (parser, &error));
-  g_assert_nonnull (error);
-  return error;
+  return parse_fixture_fatal_error (&ps_format_pmcstat_callgraph, text);
 }
 
 /* Loads a file as the application does: sniffed, in chunks */

@@ -63,47 +63,80 @@ counter_points_release (gpointer data)
   g_rc_box_release_full (data, counter_points_clear);
 }
 
-static CounterPoints *
-counter_points_new (PsEventStore *store,
-                    guint32       track)
+/* Points under construction, while the readings are read */
+typedef struct
 {
-  CounterPoints *points = g_rc_box_new0 (CounterPoints);
+  CounterPoints *points;
+  GArray        *x;  /* gint64 */
+  GArray        *y;  /* double */
+} PointsBuilder;
+
+static PointsBuilder *
+points_builder_new (PsEventStore *store)
+{
+  PointsBuilder *builder = g_new0 (PointsBuilder, 1);
+
+  builder->points = g_rc_box_new0 (CounterPoints);
+  builder->points->store = g_object_ref (store);
+  builder->x = g_array_new (FALSE, FALSE, sizeof (gint64));
+  builder->y = g_array_new (FALSE, FALSE, sizeof (double));
+  return builder;
+}
+
+static CounterPoints *
+points_builder_finish (PointsBuilder *builder)
+{
+  CounterPoints *points = builder->points;
+
+  points->values = ps_value_lod_new ((const gint64 *)(gpointer)builder->x->data,
+                                     (const double *)(gpointer)builder->y->data, builder->x->len);
+  g_array_unref (builder->x);
+  g_array_unref (builder->y);
+  g_free (builder);
+  return points;
+}
+
+/* The points of every track in tracks (guint32 → PointsBuilder) from the
+ * kept readings, read once for all of them */
+static void
+add_kept_readings (PsEventStore *store,
+                   GHashTable   *tracks)
+{
   guint64 n_kept = ps_event_store_get_n_counter_values (store);
-  g_autoptr(GArray) x = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(GArray) y = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (guint64 i = 0; i < n_kept; i++)
+    {
+      const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
+      PointsBuilder *builder = g_hash_table_lookup (tracks, GUINT_TO_POINTER (value->track));
+      double number;
+
+      if (builder == NULL)
+        continue;
+      number = value->flags & PS_COUNTER_FLAG_MISSING ? NAN : value->value;
+      g_array_append_val (builder->x, value->time_ns);
+      g_array_append_val (builder->y, number);
+      g_array_append_val (builder->points->indices, i);
+    }
+}
+
+/* One point in the middle of every bucket of the overview: its mean */
+static void
+add_overview (PsEventStore  *store,
+              guint32        track,
+              PointsBuilder *builder)
+{
   PsCounterOverview overview;
 
-  points->store = g_object_ref (store);
-  if (ps_event_store_get_counter_stride (store) <= 1 && n_kept <= MAX_SCANNED_VALUES)
+  if (!ps_event_store_get_counter_overview (store, track, &overview))
+    return;
+  for (guint b = 0; b < overview.n_buckets; b++)
     {
-      points->indices = g_array_new (FALSE, FALSE, sizeof (guint64));
-      for (guint64 i = 0; i < n_kept; i++)
-        {
-          const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
-          double number;
+      gint64 time_ns = overview.begin_ns + (gint64)b * overview.bucket_ns + overview.bucket_ns / 2;
+      double number = overview.buckets[b].count > 0 ? overview.buckets[b].mean : NAN;
 
-          if (value->track != track)
-            continue;
-          number = value->flags & PS_COUNTER_FLAG_MISSING ? NAN : value->value;
-          g_array_append_val (x, value->time_ns);
-          g_array_append_val (y, number);
-          g_array_append_val (points->indices, i);
-        }
+      g_array_append_val (builder->x, time_ns);
+      g_array_append_val (builder->y, number);
     }
-  else if (ps_event_store_get_counter_overview (store, track, &overview))
-    {
-      /* One point in the middle of every bucket: its mean */
-      for (guint b = 0; b < overview.n_buckets; b++)
-        {
-          gint64 time_ns = overview.begin_ns + (gint64)b * overview.bucket_ns + overview.bucket_ns / 2;
-          double number = overview.buckets[b].count > 0 ? overview.buckets[b].mean : NAN;
-
-          g_array_append_val (x, time_ns);
-          g_array_append_val (y, number);
-        }
-    }
-  points->values = ps_value_lod_new ((const gint64 *)(gpointer)x->data, (const double *)(gpointer)y->data, x->len);
-  return points;
 }
 
 /* The read-out of a PerfLib reading: what the value was computed from */
@@ -309,19 +342,41 @@ stats_cell_text (PsCounterNode *node,
 
 /* Charts */
 
-static CounterPoints *
-get_points (PsCountersView *self,
-            PsCounterNode  *node)
+/* The points of each of nodes that has none yet: from the kept readings,
+ * all read in one pass, or from the overviews when the readings were
+ * thinned or are too many to read */
+static void
+ensure_points (PsCountersView *self,
+               GPtrArray      *nodes)
 {
-  guint32 track = ps_counter_node_get_track (node);
-  CounterPoints *points = g_hash_table_lookup (self->points, GUINT_TO_POINTER (track));
+  PsEventStore *store = get_store (self);
+  g_autoptr(GHashTable) missing = g_hash_table_new (NULL, NULL);
+  gboolean from_readings = ps_event_store_get_counter_stride (store) <= 1
+                           && ps_event_store_get_n_counter_values (store) <= MAX_SCANNED_VALUES;
+  GHashTableIter iter;
+  gpointer key, value;
 
-  if (points == NULL)
+  for (guint i = 0; i < nodes->len; i++)
     {
-      points = counter_points_new (get_store (self), track);
-      g_hash_table_insert (self->points, GUINT_TO_POINTER (track), points);
+      guint32 track = ps_counter_node_get_track (g_ptr_array_index (nodes, i));
+      PointsBuilder *builder;
+
+      if (g_hash_table_contains (self->points, GUINT_TO_POINTER (track))
+          || g_hash_table_contains (missing, GUINT_TO_POINTER (track)))
+        continue;
+      builder = points_builder_new (store);
+      if (from_readings)
+        builder->points->indices = g_array_new (FALSE, FALSE, sizeof (guint64));
+      else
+        add_overview (store, track, builder);
+      g_hash_table_insert (missing, GUINT_TO_POINTER (track), builder);
     }
-  return points;
+  if (from_readings && g_hash_table_size (missing) > 0)
+    add_kept_readings (store, missing);
+
+  g_hash_table_iter_init (&iter, missing);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_hash_table_insert (self->points, key, points_builder_finish (value));
 }
 
 static void
@@ -401,7 +456,8 @@ add_chart (PsCountersView *self,
   for (guint i = 0; i < nodes->len; i++)
     {
       PsCounterNode *node = g_ptr_array_index (nodes, i);
-      CounterPoints *points = get_points (self, node);
+      CounterPoints *points = g_hash_table_lookup (self->points,
+                                                   GUINT_TO_POINTER (ps_counter_node_get_track (node)));
       g_autofree char *label = series_label (node, one_counter);
 
       ps_counter_chart_add_series_full (chart, label, points->values, describe_point,
@@ -455,6 +511,8 @@ update_charts (PsCountersView *self)
       if (!g_ptr_array_find_with_equal_func (units, unit, g_str_equal, NULL))
         g_ptr_array_add (units, (gpointer)unit);
     }
+  /* Every chart's points in one pass over the readings */
+  ensure_points (self, checked);
   for (guint u = 0; u < units->len; u++)
     {
       g_autoptr(GPtrArray) nodes = g_ptr_array_new ();

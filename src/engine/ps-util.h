@@ -9,6 +9,26 @@
 
 G_BEGIN_DECLS
 
+/* Little-endian loads, byte by byte: any alignment, any host (the PerfLib
+ * buffers and the PLV2 container) */
+static inline guint16
+ps_util_load_le16 (const guint8 *p)
+{
+  return (guint16) (p[0] | (p[1] << 8));
+}
+
+static inline guint32
+ps_util_load_le32 (const guint8 *p)
+{
+  return (guint32) p[0] | ((guint32) p[1] << 8) | ((guint32) p[2] << 16) | ((guint32) p[3] << 24);
+}
+
+static inline guint64
+ps_util_load_le64 (const guint8 *p)
+{
+  return (guint64) ps_util_load_le32 (p) | ((guint64) ps_util_load_le32 (p + 4) << 32);
+}
+
 /* Valid UTF-8 for display: the text itself if it is valid UTF-8, else each
  * byte read as Latin-1 (specs: ce-perflog.md §7 #28). */
 char *ps_util_display_text     (const char *raw,

@@ -34,6 +34,7 @@
 #include "ps-perflib-block.h"
 #include "ps-perflib-formula.h"
 #include "ps-plv2.h"
+#include "ps-util.h"
 
 #define NO_INDEX G_MAXUINT32
 
@@ -47,7 +48,6 @@ typedef struct
   guint32              object;      /* OBJECT track, PS_NONE until used */
   GHashTable          *instances;   /* "id\x1fname" → INSTANCE track + 1 */
   GHashTable          *name_counts; /* name → instances of that name so far */
-  guint32              no_instance; /* series key for blocks without instances */
 } CounterSetEntry;
 
 typedef struct
@@ -128,12 +128,10 @@ typedef struct
   gboolean         has_origin;
   gint64           origin_unix_ns;
   guint64          n_samples;       /* SAMPLE records, failed ones included */
-  guint64          n_readings;
   gboolean         warned_unregistered;
   gboolean         warned_no_time;
 
   /* The plan of the last sample's shape */
-  guint32          plan_generation;
   GArray          *plan_signature;  /* guint32 */
   GArray          *plan;            /* ValuePlan per buffer value */
   GArray          *signature;       /* the current sample's, scratch */
@@ -155,7 +153,7 @@ typedef struct
 typedef struct
 {
   guint32 set;
-  guint32 instance;                 /* INSTANCE track, or the set's no_instance key */
+  guint32 instance;                 /* INSTANCE track, or PS_NONE for blocks without instances */
   guint32 counter_id;
 } SeriesKey;
 
@@ -327,7 +325,6 @@ read_registration (Plv2Parser         *self,
       entry->object = PS_NONE;
       entry->instances = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       entry->name_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      entry->no_instance = PS_NONE;
       g_ptr_array_add (self->sets, entry);
     }
   ps_perflib_counterset_free (entry->set);
@@ -833,22 +830,12 @@ add_readings (Plv2Parser         *self,
       reading.raw = (gint64)raw.value;
       reading.base = (gint64)raw.base;
       ps_store_builder_add_counter_value (self->parent.builder, &reading);
-      self->n_readings++;
 
       series->previous = raw;
       series->has_previous = TRUE;
       series->previous_sample = ordinal;
       series->previous_generation = record->generation;
     }
-}
-
-static guint64
-load_le64 (const guint8 *p)
-{
-  guint64 v;
-
-  memcpy (&v, p, 8);
-  return GUINT64_FROM_LE (v);
 }
 
 /* After a sample was decoded and planned: its shape, if it had no fault
@@ -899,13 +886,13 @@ static gboolean
 system_time_plausible (const guint8 *p)
 {
   static const guint8 days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-  guint year = p[0] | p[1] << 8;
-  guint month = p[2] | p[3] << 8;
-  guint day = p[6] | p[7] << 8;
-  guint hour = p[8] | p[9] << 8;
-  guint minute = p[10] | p[11] << 8;
-  guint second = p[12] | p[13] << 8;
-  guint milliseconds = p[14] | p[15] << 8;
+  guint year = ps_util_load_le16 (p);
+  guint month = ps_util_load_le16 (p + 2);
+  guint day = ps_util_load_le16 (p + 6);
+  guint hour = ps_util_load_le16 (p + 8);
+  guint minute = ps_util_load_le16 (p + 10);
+  guint second = ps_util_load_le16 (p + 12);
+  guint milliseconds = ps_util_load_le16 (p + 14);
   gboolean leap;
 
   if (year < 1601 || year > 9999 || month < 1 || month > 12 || day < 1
@@ -930,8 +917,14 @@ read_with_shape (Plv2Parser         *self,
   if (!self->has_shape || record->generation != self->shape_generation || record->body_size != self->shape_length)
     return FALSE;
 
+  /* Equal or not does not depend on the byte order: words as they lie */
   for (gsize w = 0; w < whole; w++)
-    differ |= (load_le64 (data + 8 * w) ^ GUINT64_FROM_LE (self->shape_words[w])) & GUINT64_FROM_LE (self->shape_mask[w]);
+    {
+      guint64 word;
+
+      memcpy (&word, data + 8 * w, 8);
+      differ |= (word ^ self->shape_words[w]) & self->shape_mask[w];
+    }
   if (whole < n_words)
     {
       guint64 tail = 0;
@@ -943,13 +936,13 @@ read_with_shape (Plv2Parser         *self,
     return FALSE;
 
   /* The decoder's rule for PerfTime100NSec (a FILETIME) */
-  filetime = (gint64)load_le64 (data + 16);
+  filetime = (gint64)ps_util_load_le64 (data + 16);
   if (filetime < 0 || filetime - EPOCH_1601_TO_1970_100NS > G_MAXINT64 / 100)
     return FALSE;
 
-  sample->perf_time_stamp = (gint64)load_le64 (data + 8);
+  sample->perf_time_stamp = (gint64)ps_util_load_le64 (data + 8);
   sample->perf_time_100nsec = filetime;
-  sample->perf_freq = (gint64)load_le64 (data + 24);
+  sample->perf_freq = (gint64)ps_util_load_le64 (data + 24);
   sample->unix_ns = (filetime - EPOCH_1601_TO_1970_100NS) * 100;
   g_array_set_size (self->values, self->plan->len);
   sample->values = (guint64 *)(gpointer)self->values->data;
@@ -958,10 +951,9 @@ read_with_shape (Plv2Parser         *self,
       const ValuePlan *plan = &g_array_index (self->plan, ValuePlan, i);
 
       if (plan->data_size == 8)
-        sample->values[i] = load_le64 (data + plan->data_offset);
+        sample->values[i] = ps_util_load_le64 (data + plan->data_offset);
       else if (plan->data_size == 4)
-        sample->values[i] = (guint64)data[plan->data_offset] | (guint64)data[plan->data_offset + 1] << 8
-                            | (guint64)data[plan->data_offset + 2] << 16 | (guint64)data[plan->data_offset + 3] << 24;
+        sample->values[i] = ps_util_load_le32 (data + plan->data_offset);
       else
         sample->values[i] = 0;
     }

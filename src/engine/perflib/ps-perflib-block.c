@@ -22,6 +22,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ps-error.h"
+#include "ps-util.h"
 #include "ps-perflib-block.h"
 
 /* specs: perflib-v2.md §3 — fixed sizes of the structures */
@@ -44,28 +45,6 @@
 
 /* 100 ns intervals between 1601-01-01 and 1970-01-01 (§2) */
 #define FILETIME_UNIX_EPOCH     G_GINT64_CONSTANT (116444736000000000)
-
-/* ------------------------------------------------------------------ */
-/* Little-endian loads                                                */
-/* ------------------------------------------------------------------ */
-
-static inline guint16
-load_u16 (const guint8 *p)
-{
-  return (guint16) (p[0] | (p[1] << 8));
-}
-
-static inline guint32
-load_u32 (const guint8 *p)
-{
-  return (guint32) p[0] | ((guint32) p[1] << 8) | ((guint32) p[2] << 16) | ((guint32) p[3] << 24);
-}
-
-static inline guint64
-load_u64 (const guint8 *p)
-{
-  return (guint64) load_u32 (p) | ((guint64) load_u32 (p + 4) << 32);
-}
 
 static inline gboolean
 is_aligned8 (guint64 value)
@@ -294,9 +273,9 @@ void
 ps_perflib_guid_read (PsPerflibGuid *guid,
                       const guint8  *bytes16)
 {
-  guid->data1 = load_u32 (bytes16);
-  guid->data2 = load_u16 (bytes16 + 4);
-  guid->data3 = load_u16 (bytes16 + 6);
+  guid->data1 = ps_util_load_le32 (bytes16);
+  guid->data2 = ps_util_load_le16 (bytes16 + 4);
+  guid->data3 = ps_util_load_le16 (bytes16 + 6);
   memcpy (guid->data4, bytes16 + 8, 8);
 }
 
@@ -381,12 +360,12 @@ utf16le_to_utf8 (GString      *out,
   g_string_truncate (out, 0);
   for (gsize i = 0; i < n_units; i++)
     {
-      guint32 unit = load_u16 (p + 2 * i);
+      guint32 unit = ps_util_load_le16 (p + 2 * i);
       gunichar c;
 
       if (unit >= 0xD800 && unit <= 0xDBFF && i + 1 < n_units)
         {
-          guint32 low = load_u16 (p + 2 * (i + 1));
+          guint32 low = ps_util_load_le16 (p + 2 * (i + 1));
 
           if (low >= 0xDC00 && low <= 0xDFFF)
             {
@@ -525,8 +504,8 @@ decode_counter_data (Decoder *decoder,
                     (guint64) (end - *pos));
       return FALSE;
     }
-  data_size = load_u32 (p);
-  size = load_u32 (p + 4);
+  data_size = ps_util_load_le32 (p);
+  size = ps_util_load_le32 (p + 4);
   if (size < COUNTER_DATA_SIZE || size > end - *pos)
     {
       decoder_fail (decoder, *pos,
@@ -556,12 +535,12 @@ decode_counter_data (Decoder *decoder,
       if (data_size == 4)
         {
           value.has_value = TRUE;
-          value.value = load_u32 (p + 8);
+          value.value = ps_util_load_le32 (p + 8);
         }
       else if (data_size == 8)
         {
           value.has_value = TRUE;
-          value.value = load_u64 (p + 8);
+          value.value = ps_util_load_le64 (p + 8);
         }
       else
         add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_OPAQUE_VALUE, *pos,
@@ -591,8 +570,8 @@ decode_multi_counters (Decoder        *decoder,
                     (guint64) (end - *pos));
       return FALSE;
     }
-  size = load_u32 (p);
-  n_counters = load_u32 (p + 4);
+  size = ps_util_load_le32 (p);
+  n_counters = ps_util_load_le32 (p + 4);
   if (size < MULTI_COUNTERS_SIZE || size > end - *pos)
     {
       decoder_fail (decoder, *pos,
@@ -614,7 +593,7 @@ decode_multi_counters (Decoder        *decoder,
   block->n_counter_ids = n_counters;
   for (guint32 i = 0; i < n_counters; i++)
     {
-      guint32 id = load_u32 (p + MULTI_COUNTERS_SIZE + 4 * (gsize) i);
+      guint32 id = ps_util_load_le32 (p + MULTI_COUNTERS_SIZE + 4 * (gsize) i);
 
       g_array_append_val (decoder->priv->counter_ids, id);
     }
@@ -647,8 +626,8 @@ decode_multi_instances (Decoder        *decoder,
                     (guint64) (end - *pos));
       return FALSE;
     }
-  total_size = load_u32 (p);
-  n_instances = load_u32 (p + 4);
+  total_size = ps_util_load_le32 (p);
+  n_instances = ps_util_load_le32 (p + 4);
   if (total_size < MULTI_INSTANCES_SIZE || total_size > end - *pos)
     {
       decoder_fail (decoder, *pos,
@@ -681,7 +660,7 @@ decode_multi_instances (Decoder        *decoder,
                         i + 1, n_instances, (guint64) (region_end - cursor));
           return FALSE;
         }
-      size = load_u32 (ip);
+      size = ps_util_load_le32 (ip);
       if (size < INSTANCE_HEADER_SIZE || size > region_end - cursor)
         {
           decoder_fail (decoder, cursor,
@@ -711,7 +690,7 @@ decode_multi_instances (Decoder        *decoder,
                          _("Instance name at byte offset %" PRIu64 " is not well-formed UTF-16; replaced characters with U+FFFD"),
                          (guint64) (cursor + INSTANCE_HEADER_SIZE));
           instance.offset = cursor;
-          instance.instance_id = load_u32 (ip + 4);
+          instance.instance_id = ps_util_load_le32 (ip + 4);
           instance.name = g_string_chunk_insert_const (decoder->priv->strings, decoder->scratch->str);
           instance_index = decoder->priv->instances->len;
           g_array_append_val (decoder->priv->instances, instance);
@@ -883,19 +862,19 @@ ps_perflib_buffer_decode (const guint8     *data,
   decoder.scratch = scratch;
 
   buffer->length = length;
-  buffer->total_size = load_u32 (data);
-  buffer->num_counters = load_u32 (data + 4);
-  buffer->perf_time_stamp = (gint64) load_u64 (data + 8);
-  buffer->perf_time_100nsec = (gint64) load_u64 (data + 16);
-  buffer->perf_freq = (gint64) load_u64 (data + 24);
-  buffer->system_time.year = load_u16 (data + 32);
-  buffer->system_time.month = load_u16 (data + 34);
-  buffer->system_time.day_of_week = load_u16 (data + 36);
-  buffer->system_time.day = load_u16 (data + 38);
-  buffer->system_time.hour = load_u16 (data + 40);
-  buffer->system_time.minute = load_u16 (data + 42);
-  buffer->system_time.second = load_u16 (data + 44);
-  buffer->system_time.milliseconds = load_u16 (data + 46);
+  buffer->total_size = ps_util_load_le32 (data);
+  buffer->num_counters = ps_util_load_le32 (data + 4);
+  buffer->perf_time_stamp = (gint64) ps_util_load_le64 (data + 8);
+  buffer->perf_time_100nsec = (gint64) ps_util_load_le64 (data + 16);
+  buffer->perf_freq = (gint64) ps_util_load_le64 (data + 24);
+  buffer->system_time.year = ps_util_load_le16 (data + 32);
+  buffer->system_time.month = ps_util_load_le16 (data + 34);
+  buffer->system_time.day_of_week = ps_util_load_le16 (data + 36);
+  buffer->system_time.day = ps_util_load_le16 (data + 38);
+  buffer->system_time.hour = ps_util_load_le16 (data + 40);
+  buffer->system_time.minute = ps_util_load_le16 (data + 42);
+  buffer->system_time.second = ps_util_load_le16 (data + 44);
+  buffer->system_time.milliseconds = ps_util_load_le16 (data + 46);
   buffer->perf_time_100nsec_valid = filetime_to_unix_ns (buffer->perf_time_100nsec,
                                                          &buffer->perf_time_100nsec_unix_ns);
   buffer->system_time_valid = system_time_to_unix_ns (&buffer->system_time,
@@ -954,9 +933,9 @@ ps_perflib_buffer_decode (const guint8     *data,
         }
       block.offset = pos;
       block.position = k;
-      block.status = load_u32 (p);
-      block.type = load_u32 (p + 4);
-      block.size = load_u32 (p + 8);
+      block.status = ps_util_load_le32 (p);
+      block.type = ps_util_load_le32 (p + 4);
+      block.size = ps_util_load_le32 (p + 8);
       if (block.size < COUNTER_HEADER_SIZE || block.size > end - pos)
         {
           decoder_fail (&decoder, pos,
@@ -1082,16 +1061,16 @@ read_counter_reg (PsPerflibCounterInfo *info,
 {
   memset (info, 0, sizeof *info);
   info->offset = offset;
-  info->counter_id = load_u32 (p);
-  info->type = load_u32 (p + 4);
-  info->attrib = load_u64 (p + 8);
-  info->detail_level = load_u32 (p + 16);
-  info->default_scale = (gint32) load_u32 (p + 20);
-  info->base_counter_id = load_u32 (p + 24);
-  info->perf_time_id = load_u32 (p + 28);
-  info->perf_freq_id = load_u32 (p + 32);
-  info->multi_id = load_u32 (p + 36);
-  info->aggregate_func = load_u32 (p + 40);
+  info->counter_id = ps_util_load_le32 (p);
+  info->type = ps_util_load_le32 (p + 4);
+  info->attrib = ps_util_load_le64 (p + 8);
+  info->detail_level = ps_util_load_le32 (p + 16);
+  info->default_scale = (gint32) ps_util_load_le32 (p + 20);
+  info->base_counter_id = ps_util_load_le32 (p + 24);
+  info->perf_time_id = ps_util_load_le32 (p + 28);
+  info->perf_freq_id = ps_util_load_le32 (p + 32);
+  info->multi_id = ps_util_load_le32 (p + 36);
+  info->aggregate_func = ps_util_load_le32 (p + 40);
 }
 
 static guint32 *
@@ -1238,10 +1217,10 @@ ps_perflib_counterset_decode (const guint8          *data,
   set = counterset_new ();
   priv = set->priv;
   ps_perflib_guid_read (&set->guid, data);
-  set->counterset_type = load_u32 (data + 16);
-  set->detail_level = load_u32 (data + 20);
-  set->num_counters = load_u32 (data + 24);
-  set->instance_type = load_u32 (data + 28);
+  set->counterset_type = ps_util_load_le32 (data + 16);
+  set->detail_level = ps_util_load_le32 (data + 20);
+  set->num_counters = ps_util_load_le32 (data + 24);
+  set->instance_type = ps_util_load_le32 (data + 28);
 
   n_fit = (guint32) MIN ((guint64) (length - COUNTERSET_REG_SIZE) / COUNTER_REG_SIZE, (guint64) MAX_REG_COUNTERS);
   if (set->num_counters > MAX_REG_COUNTERS)
@@ -1326,8 +1305,8 @@ apply_string_buffer (PsPerflibCounterSet   *set,
                    (guint64) length);
       return FALSE;
     }
-  size = load_u32 (data);
-  n_entries = load_u32 (data + 4);
+  size = ps_util_load_le32 (data);
+  n_entries = ps_util_load_le32 (data + 4);
   if (size < STRING_BUFFER_SIZE || size > length)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
@@ -1347,8 +1326,8 @@ apply_string_buffer (PsPerflibCounterSet   *set,
   for (guint32 i = 0; i < n_entries; i++)
     {
       gsize entry_offset = STRING_BUFFER_SIZE + (gsize) i * STRING_ENTRY_SIZE;
-      guint32 counter_id = load_u32 (data + entry_offset);
-      guint32 string_offset = load_u32 (data + entry_offset + 4);
+      guint32 counter_id = ps_util_load_le32 (data + entry_offset);
+      guint32 string_offset = ps_util_load_le32 (data + entry_offset + 4);
       PsPerflibCounterInfo *info;
       gssize units;
       const char *text;
@@ -1567,11 +1546,11 @@ ps_perflib_query_decode (const guint8     *data,
         }
       identifier.offset = pos;
       ps_perflib_guid_read (&identifier.counterset_guid, p);
-      identifier.status = load_u32 (p + 16);
-      identifier.size = load_u32 (p + 20);
-      identifier.counter_id = load_u32 (p + 24);
-      identifier.instance_id = load_u32 (p + 28);
-      identifier.index = load_u32 (p + 32);
+      identifier.status = ps_util_load_le32 (p + 16);
+      identifier.size = ps_util_load_le32 (p + 20);
+      identifier.counter_id = ps_util_load_le32 (p + 24);
+      identifier.instance_id = ps_util_load_le32 (p + 28);
+      identifier.index = ps_util_load_le32 (p + 32);
       if (identifier.size < IDENTIFIER_SIZE || identifier.size > length - pos)
         {
           local_error = g_error_new (PS_ERROR, PS_ERROR_PARSE,

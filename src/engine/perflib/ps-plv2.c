@@ -26,6 +26,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ps-error.h"
+#include "ps-util.h"
 #include "ps-plv2.h"
 
 /* Bytes of each known record type's fixed fields (§8.3) */
@@ -86,25 +87,8 @@ struct _PsPlv2Reader
   guint32         last_generation;
 };
 
-/* Loads and stores: little-endian, byte by byte, on any host (§2). */
-
-static inline guint16
-load16 (const guint8 *p)
-{
-  return (guint16) (p[0] | (p[1] << 8));
-}
-
-static inline guint32
-load32 (const guint8 *p)
-{
-  return (guint32) p[0] | ((guint32) p[1] << 8) | ((guint32) p[2] << 16) | ((guint32) p[3] << 24);
-}
-
-static inline guint64
-load64 (const guint8 *p)
-{
-  return (guint64) load32 (p) | ((guint64) load32 (p + 4) << 32);
-}
+/* Stores: little-endian, byte by byte, on any host (§2); loads are
+ * ps_util_load_le*. */
 
 static inline void
 store16 (guint8  *p,
@@ -375,13 +359,13 @@ read_file_header (PsPlv2Reader  *self,
       return FALSE;
     }
 
-  header->version_major = load16 (unit + 8);
-  header->version_minor = load16 (unit + 10);
-  header->header_size = load32 (unit + 12);
-  header->flags = load32 (unit + 16);
-  header->created_utc = (gint64) load64 (unit + 24);
-  header->qpc_frequency = (gint64) load64 (unit + 32);
-  header->tz_bias_minutes = (gint32) load32 (unit + 40);
+  header->version_major = ps_util_load_le16 (unit + 8);
+  header->version_minor = ps_util_load_le16 (unit + 10);
+  header->header_size = ps_util_load_le32 (unit + 12);
+  header->flags = ps_util_load_le32 (unit + 16);
+  header->created_utc = (gint64) ps_util_load_le64 (unit + 24);
+  header->qpc_frequency = (gint64) ps_util_load_le64 (unit + 32);
+  header->tz_bias_minutes = (gint32) ps_util_load_le32 (unit + 40);
   memcpy (header->session_id, unit + 48, sizeof header->session_id);
 
   /* A higher major version is refused; 0 never existed */
@@ -427,10 +411,10 @@ read_record_header (PsPlv2Reader  *self,
                     GError       **error)
 {
   self->record_offset = self->offset;
-  self->record_type = load32 (unit);
-  self->record_size = load32 (unit + 4);
-  self->record_crc = load32 (unit + 8);
-  self->record_seq = load32 (unit + 12);
+  self->record_type = ps_util_load_le32 (unit);
+  self->record_size = ps_util_load_le32 (unit + 4);
+  self->record_crc = ps_util_load_le32 (unit + 8);
+  self->record_seq = ps_util_load_le32 (unit + 12);
 
   if (self->record_size > PS_PLV2_MAX_PAYLOAD)
     {
@@ -498,30 +482,30 @@ decode_payload (PsPlv2Record *record)
     {
     case PS_PLV2_RECORD_COUNTERSET_REG:
       memcpy (record->guid, p, 16);
-      record->entry_count = load32 (p + 16);
+      record->entry_count = ps_util_load_le32 (p + 16);
       break;
     case PS_PLV2_RECORD_QUERY:
-      record->generation = load32 (p);
+      record->generation = ps_util_load_le32 (p);
       break;
     case PS_PLV2_RECORD_SAMPLE:
-      record->generation = load32 (p);
-      record->win32_status = load32 (p + 4);
+      record->generation = ps_util_load_le32 (p);
+      record->win32_status = ps_util_load_le32 (p + 4);
       record->has_utc = TRUE;
-      record->utc = (gint64) load64 (p + 8);
+      record->utc = (gint64) ps_util_load_le64 (p + 8);
       break;
     case PS_PLV2_RECORD_INSTANCES:
       memcpy (record->guid, p, 16);
       record->has_utc = TRUE;
-      record->utc = (gint64) load64 (p + 16);
+      record->utc = (gint64) ps_util_load_le64 (p + 16);
       break;
     case PS_PLV2_RECORD_ANNOTATION:
       record->has_utc = TRUE;
-      record->utc = (gint64) load64 (p);
+      record->utc = (gint64) ps_util_load_le64 (p);
       break;
     case PS_PLV2_RECORD_END:
-      record->sample_count = load64 (p);
+      record->sample_count = ps_util_load_le64 (p);
       record->has_utc = TRUE;
-      record->utc = (gint64) load64 (p + 8);
+      record->utc = (gint64) ps_util_load_le64 (p + 8);
       break;
     case PS_PLV2_RECORD_SESSION:
     default:
@@ -883,10 +867,10 @@ ps_plv2_reg_iter_next (PsPlv2RegIter   *iter,
     }
 
   p = iter->data + iter->position;
-  entry->request_code = load32 (p);
-  entry->lang_id = load32 (p + 4);
-  entry->win32_status = load32 (p + 8);
-  entry->data_size = load32 (p + 12);
+  entry->request_code = ps_util_load_le32 (p);
+  entry->lang_id = ps_util_load_le32 (p + 4);
+  entry->win32_status = ps_util_load_le32 (p + 8);
+  entry->data_size = ps_util_load_le32 (p + 12);
   if (entry->data_size > left - REG_ENTRY_HEADER)
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,

@@ -1,0 +1,27 @@
+/* parse-fixture.h — feeding test input to a format's parser
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "ps-format.h"
+
+G_BEGIN_DECLS
+
+/* The store of `length` bytes fed to a new parser of `format` in pieces
+ * of `piece` bytes, or, when piece is 0, in two pieces split at `split`;
+ * with the parser option `option` set to "1" when not NULL. Fails the
+ * test on any error. */
+PsEventStore *parse_fixture_pieces (const PsFormat *format,
+                                    const guint8   *data,
+                                    gsize           length,
+                                    gsize           piece,
+                                    gsize           split,
+                                    const char     *option);
+/* The fatal error of `text` for a parser of `format`; fails the test if
+ * there is none */
+GError       *parse_fixture_fatal_error (const PsFormat *format,
+                                         const char     *text);
+
+G_END_DECLS
