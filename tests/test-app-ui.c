@@ -10,6 +10,8 @@
 
 #include "gui-fixture.h"
 #include "ps-preferences-window.h"
+#include "ps-counters-view-private.h"
+#include "ps-run-page-private.h"
 
 static GtkWidget *
 find_descendant (GtkWidget *widget,
@@ -86,14 +88,26 @@ test_primary_menu (Fixture       *fixture,
   g_assert_cmpstr (g_hash_table_lookup (items, "_Open…"), ==, "win.open");
   g_assert_true (g_hash_table_contains (items, "Open _Recent"));
   g_assert_cmpstr (g_hash_table_lookup (items, "Compare _With…"), ==, "win.compare-with-file");
-  g_assert_cmpstr (g_hash_table_lookup (items, "R_ecord…"), ==, "app.record");
+  g_assert_cmpstr (g_hash_table_lookup (items, "R_ecord…"), ==, "win.record");
   g_assert_cmpstr (g_hash_table_lookup (items, "_Keyboard Shortcuts"), ==, "win.show-help-overlay");
   g_assert_cmpstr (g_hash_table_lookup (items, "_Preferences"), ==, "app.preferences");
   g_assert_cmpstr (g_hash_table_lookup (items, "_About Perfscope"), ==, "app.about");
 
-  /* No recording backend: the item has no action to run, so it is
-   * insensitive; every other action exists */
-  g_assert_false (g_action_map_lookup_action (G_ACTION_MAP (fixture->app), "record") != NULL);
+  /* Record… is the window's (it adds a tab); test-record-ui drives it */
+  {
+    gboolean found = FALSE;
+    const GVariantType *parameter_type;
+    const char *property;
+    const char *name;
+    GType owner;
+
+    for (guint i = 0;
+         gtk_widget_class_query_action (GTK_WIDGET_GET_CLASS (fixture->window), i, &owner, &name,
+                                        &parameter_type, &property);
+         i++)
+      found = found || g_str_equal (name, "win.record");
+    g_assert_true (found);
+  }
   g_assert_nonnull (g_action_map_lookup_action (G_ACTION_MAP (fixture->app), "about"));
   g_assert_nonnull (g_action_map_lookup_action (G_ACTION_MAP (fixture->app), "preferences"));
 }
@@ -349,6 +363,64 @@ test_window_size_kept (Fixture       *fixture,
   gtk_window_destroy (GTK_WINDOW (second));
 }
 
+/* A split moved by hand is where the next run's starts: the timeline of
+ * a run page, kept under "run-page" in "pane-positions" */
+static void
+test_split_positions_kept (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "perfmon_4cpu.csv", NULL);
+  g_autofree char *other_path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "processor_4cpu.plv2", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) other = g_file_new_for_path (other_path);
+  g_autoptr(GVariant) positions = NULL;
+  PsRunPage *page;
+  GtkPaned *paned;
+  int kept = 0;
+  int first;
+
+  page = open_and_wait (fixture, file);
+  paned = ps_run_page_get_paned (page);
+  iterate_for (200);
+  /* Placed at its default: a third of the page, at most 300 px */
+  first = gtk_paned_get_position (paned);
+  g_assert_cmpint (first, >, 0);
+  g_assert_cmpint (first, <=, 300);
+
+  gtk_paned_set_position (paned, first + 57);
+  iterate_for (600);
+  positions = g_settings_get_value (settings, "pane-positions");
+  g_assert_true (g_variant_lookup (positions, "run-page", "i", &kept));
+  g_assert_cmpint (kept, ==, first + 57);
+
+  page = open_and_wait (fixture, other);
+  iterate_for (200);
+  g_assert_cmpint (gtk_paned_get_position (ps_run_page_get_paned (page)), ==, first + 57);
+}
+
+/* F9 hides and shows the side pane of a counter run: its counter tree */
+static void
+test_side_pane (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "perfmon_4cpu.csv", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  PsRunPage *page = open_and_wait (fixture, file);
+  GtkWidget *paned = find_descendant (GTK_WIDGET (ps_run_page_get_counters_view (page)), GTK_TYPE_PANED);
+  GtkWidget *side;
+  g_auto(GStrv) set = gtk_application_get_accels_for_action (GTK_APPLICATION (fixture->app), "win.toggle-side-pane");
+
+  g_assert_nonnull (paned);
+  g_assert_true (g_strv_contains ((const char * const *)set, "F9"));
+  side = gtk_paned_get_start_child (GTK_PANED (paned));
+  g_assert_true (gtk_widget_get_visible (side));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.toggle-side-pane", NULL));
+  g_assert_false (gtk_widget_get_visible (side));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.toggle-side-pane", NULL));
+  g_assert_true (gtk_widget_get_visible (side));
+}
+
 static gboolean
 allow_no_session_bus (const char     *log_domain,
                       GLogLevelFlags  log_level,
@@ -376,6 +448,8 @@ main (int   argc,
   ADD_TEST ("/app-ui/shortcuts-window", test_shortcuts_window);
   ADD_TEST ("/app-ui/accelerators", test_accelerators);
   ADD_TEST ("/app-ui/window-size-kept", test_window_size_kept);
+  ADD_TEST ("/app-ui/split-positions-kept", test_split_positions_kept);
+  ADD_TEST ("/app-ui/side-pane", test_side_pane);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

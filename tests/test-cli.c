@@ -985,21 +985,64 @@ test_usage_unknown_format (void)
   g_assert_nonnull (strstr (result->err, "ce-perflog"));
 }
 
+/* record -o: the run is saved in the native format, and info reopens it
+ * (sniffed, no --format) with the same counters */
 static void
-test_usage_later_commands (void)
+test_record_save (void)
 {
-  g_autofree char *path = example_path ();
-  const char *cases[][6] = {
-    { "--format", "ce-perflog", "record", "-o", path, NULL },
-  };
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-record-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "run.perfscope", NULL);
+  g_autoptr(CliResult) recorded = NULL;
+  g_autoptr(CliResult) counters = NULL;
+  g_autoptr(CliResult) info = NULL;
+  g_autoptr(JsonNode) recorded_root = NULL;
+  g_autoptr(JsonNode) counters_root = NULL;
+  g_autoptr(JsonNode) info_root = NULL;
+  JsonArray *recorded_series, *reopened_series;
+  JsonObject *counts;
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+  recorded = run_cli ("record", "--backend", "procfs", "--interval-ms", "50", "--duration", "0.5",
+                      "-o", out, NULL);
+  g_assert_cmpint (recorded->status, ==, 0);
+  g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
+
+  info = run_cli ("info", out, NULL);
+  g_assert_cmpint (info->status, ==, 0);
+  info_root = parse_json (info->out);
+  /* The format of origin is kept */
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (info_root), "format"), ==, "procfs");
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (info_root), "complete"));
+  counts = json_object_get_object_member (json_node_get_object (info_root), "counts");
+  g_assert_nonnull (counts);
+
+  /* The counters of the saved run are those printed while recording */
+  counters = run_cli ("counters", out, NULL);
+  g_assert_cmpint (counters->status, ==, 0);
+  recorded_root = parse_json (recorded->out);
+  counters_root = parse_json (counters->out);
+  recorded_series = json_object_get_array_member (json_node_get_object (recorded_root), "series");
+  reopened_series = json_object_get_array_member (json_node_get_object (counters_root), "series");
+  g_assert_cmpuint (json_array_get_length (recorded_series), >, 0);
+  g_assert_cmpuint (json_array_get_length (recorded_series), ==, json_array_get_length (reopened_series));
+  for (guint i = 0; i < json_array_get_length (recorded_series); i++)
     {
-      g_autoptr(CliResult) result = run_cli_argv (cases[i]);
+      g_autofree char *a = json_to_string (json_array_get_element (recorded_series, i), FALSE);
+      g_autofree char *b = json_to_string (json_array_get_element (reopened_series, i), FALSE);
 
-      assert_usage_error (result);
-      g_assert_nonnull (strstr (result->err, "not available yet"));
+      g_assert_cmpstr (a, ==, b);
     }
+
+  g_unlink (out);
+  g_rmdir (dir);
+
+  /* A folder that does not exist is refused before recording starts */
+  {
+    g_autofree char *missing = g_build_filename (dir, "gone", "run.perfscope", NULL);
+    g_autoptr(CliResult) refused = run_cli ("record", "--backend", "procfs", "--duration", "60", "-o", missing, NULL);
+
+    g_assert_cmpint (refused->status, ==, 1);
+    g_assert_nonnull (strstr (refused->err, "cannot be written"));
+  }
 }
 
 /* record: a backend this build has no plugin for is a usage error that
@@ -1007,18 +1050,44 @@ test_usage_later_commands (void)
 static void
 test_record_unknown_backend (void)
 {
-  g_autoptr(CliResult) result = run_cli ("record", "--backend", "hwpmc", "--duration", "1", NULL);
+  g_autoptr(CliResult) result = run_cli ("record", "--backend", "no-such-backend", "--duration", "1", NULL);
 
   assert_usage_error (result);
-  g_assert_nonnull (strstr (result->err, "hwpmc"));
+  g_assert_nonnull (strstr (result->err, "no-such-backend"));
   g_assert_nonnull (strstr (result->err, "procfs"));
+}
+
+/* record --command: the recording ends when the command exits, not at
+ * the end of its (long) duration */
+static void
+test_record_command_exits (void)
+{
+  g_autoptr(CliResult) result = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  gint64 started = g_get_monotonic_time ();
+  double elapsed_s;
+
+  result = run_cli ("record", "--backend", "procfs", "--command", "sleep 0.4",
+                    "--interval-ms", "50", "--duration", "60", NULL);
+  elapsed_s = (g_get_monotonic_time () - started) / 1e6;
+  g_assert_cmpint (result->status, ==, 0);
+  g_assert_cmpfloat (elapsed_s, <, 30.0);
+
+  root = parse_json (result->out);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "format"), ==, "procfs");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (root), "series")), >, 0);
 }
 
 /* record: a busy child recorded by PID for one second */
 static void
 test_record_procfs (void)
 {
-  const char *busy_argv[] = { "sh", "-c", "while :; do :; done", NULL };
+  const char *busy_argv[] = {
+    "sh", "-c",
+    /* A minute at most, should the test die first */
+    "end=$(($(date +%s) + 60)); while [ \"$(date +%s)\" -lt \"$end\" ]; do i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done; done",
+    NULL
+  };
   g_autoptr(GSubprocess) busy = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(CliResult) result = NULL;
@@ -1027,7 +1096,8 @@ test_record_procfs (void)
   JsonArray *series;
   gboolean found_cpu = FALSE, found_rss = FALSE, found_system = FALSE;
 
-  busy = g_subprocess_newv (busy_argv, G_SUBPROCESS_FLAGS_NONE, &error);
+  /* Its output is not the test's: a test that fails is not waited for */
+  busy = g_subprocess_newv (busy_argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error);
   g_assert_no_error (error);
   instance = g_strdup_printf ("sh:%s", g_subprocess_get_identifier (busy));
 
@@ -1053,7 +1123,9 @@ test_record_procfs (void)
           g_assert_cmpstr (json_object_get_string_member (one, "unit"), ==, "%");
           /* about ten intervals in a second */
           g_assert_cmpint (json_object_get_int_member (one, "count"), >=, 5);
-          g_assert_cmpfloat (json_object_get_double_member (one, "mean"), >=, 70.0);
+          /* Near 100 % on a free machine; test-collector-procfs checks
+           * the figure against the kernel's accounting */
+          g_assert_cmpfloat (json_object_get_double_member (one, "mean"), >=, 20.0);
         }
       else if (g_strcmp0 (object, "Process") == 0 && g_strcmp0 (counter, "Resident Set Size") == 0)
         {
@@ -1558,7 +1630,7 @@ test_export_usage (void)
 {
   g_autofree char *path = pmcstat_path ("simple.txt");
   g_autofree char *log = example_path ();
-  const char *later[] = { "csv", "speedscope", "chrome-trace" };
+  const char *streamed[] = { "csv", "speedscope" };
   g_autoptr(CliResult) no_target = run_cli ("export", path, NULL);
   g_autoptr(CliResult) unknown = run_cli ("export", path, "--to", "svg", NULL);
   g_autoptr(CliResult) no_file = run_cli ("export", "--to", "collapsed", NULL);
@@ -1567,14 +1639,14 @@ test_export_usage (void)
   g_autoptr(CliResult) no_samples = run_cli ("export", log, "--to", "collapsed", NULL);
   g_autoptr(CliResult) missing = run_cli ("export", "missing.txt", "--to", "collapsed", NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (later); i++)
+  /* The other targets (tests/test-export.c checks what they write) */
+  for (guint i = 0; i < G_N_ELEMENTS (streamed); i++)
     {
-      g_autoptr(CliResult) result = run_cli ("export", path, "--to", later[i], NULL);
+      g_autoptr(CliResult) result = run_cli ("export", path, "--to", streamed[i], NULL);
 
-      /* Refused before anything is written, naming what this build writes */
-      assert_usage_error (result);
-      g_assert_nonnull (strstr (result->err, later[i]));
-      g_assert_nonnull (strstr (result->err, "collapsed"));
+      g_assert_cmpint (result->status, ==, 0);
+      g_assert_cmpstr (result->err, ==, "");
+      g_assert_cmpuint (strlen (result->out), >, 0);
     }
 
   assert_usage_error (no_target);
@@ -2106,7 +2178,6 @@ main (int   argc,
   g_test_add_func ("/cli/exit/partial", test_exit_partial);
   g_test_add_func ("/cli/usage/errors", test_usage_errors);
   g_test_add_func ("/cli/usage/unknown-format", test_usage_unknown_format);
-  g_test_add_func ("/cli/usage/later-commands", test_usage_later_commands);
   g_test_add_func ("/cli/usage/help-version", test_help_and_version);
   g_test_add_func ("/cli/export/collapsed", test_export_collapsed);
   g_test_add_func ("/cli/export/output-and-source", test_export_output_and_source);
@@ -2120,6 +2191,8 @@ main (int   argc,
   g_test_add_func ("/cli/counters/none", test_counters_none);
   g_test_add_func ("/cli/record/unknown-backend", test_record_unknown_backend);
   g_test_add_func ("/cli/record/procfs", test_record_procfs);
+  g_test_add_func ("/cli/record/command-exits", test_record_command_exits);
+  g_test_add_func ("/cli/record/save", test_record_save);
   g_test_add_func ("/cli/diff/json", test_diff_json);
   g_test_add_func ("/cli/diff/text", test_diff_text);
   g_test_add_func ("/cli/diff/missing-file", test_diff_missing_file);

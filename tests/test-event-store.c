@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "ps-event-store.h"
 #include "ps-store-builder.h"
@@ -444,6 +445,65 @@ test_counter_readings (void)
   g_assert_false (ps_event_store_get_counter_overview (store, 2, &overview));
 }
 
+/* The inline ps_counter_series_add_value () gives exactly the statistics
+ * and overview of ps_counter_series_add (): through new buckets, widenings,
+ * readings before the first, infinite values and missing readings */
+static void
+test_counter_series_inline (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+  PsCounterSeries general, inline_;
+  PsCounterOverview a, b;
+  gint64 time_ns = 5000;
+
+  ps_counter_series_init (&general);
+  ps_counter_series_init (&inline_);
+  for (guint i = 0; i < 200000; i++)
+    {
+      double value = g_rand_double_range (rand, -1e6, 1e6);
+      guint kind = g_rand_int_range (rand, 0, 1000);
+
+      /* Mostly forward by about a second, sometimes back or far ahead */
+      if (kind < 5)
+        time_ns -= g_rand_int_range (rand, 0, 1000000);
+      else if (kind < 7)
+        time_ns += (gint64)g_rand_int_range (rand, 0, 1000) * 1000000000;
+      else
+        time_ns += g_rand_int_range (rand, 1, 2000000000);
+      if (kind >= 10 && kind < 12)
+        value = kind == 10 ? INFINITY : NAN;
+
+      if (kind == 12)
+        {
+          ps_counter_series_add (&general, time_ns, NAN, TRUE);
+          ps_counter_series_add (&inline_, time_ns, NAN, TRUE);
+          continue;
+        }
+      ps_counter_series_add (&general, time_ns, value, FALSE);
+      ps_counter_series_add_value (&inline_, time_ns, value);
+      /* An overview taken in the middle flushes the bucket being filled */
+      if (i % 50000 == 49999)
+        {
+          ps_counter_series_get_overview (&general, &a);
+          ps_counter_series_get_overview (&inline_, &b);
+        }
+    }
+
+  g_assert_cmpuint (general.n_readings, ==, inline_.n_readings);
+  g_assert_cmpuint (general.stats.n_missing, >, 0);
+  g_assert_true (memcmp (&general.stats, &inline_.stats, sizeof general.stats) == 0);
+  ps_counter_series_get_overview (&general, &a);
+  ps_counter_series_get_overview (&inline_, &b);
+  g_assert_cmpint (a.bucket_ns, >, 1000000000);
+  g_assert_cmpint (a.begin_ns, ==, b.begin_ns);
+  g_assert_cmpint (a.bucket_ns, ==, b.bucket_ns);
+  g_assert_cmpuint (a.n_buckets, ==, b.n_buckets);
+  g_assert_cmpuint (a.n_buckets, >, PS_COUNTER_OVERVIEW_BUCKETS / 2);
+  g_assert_true (memcmp (a.buckets, b.buckets, a.n_buckets * sizeof (PsCounterBucket)) == 0);
+  ps_counter_series_clear (&general);
+  ps_counter_series_clear (&inline_);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -459,6 +519,7 @@ main (int   argc,
   g_test_add_func ("/event-store/warnings", test_warnings_capped);
   g_test_add_func ("/event-store/other-kinds", test_other_kinds);
   g_test_add_func ("/event-store/counter-readings", test_counter_readings);
+  g_test_add_func ("/event-store/counter-series-inline", test_counter_series_inline);
 
   return g_test_run ();
 }

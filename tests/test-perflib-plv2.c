@@ -16,6 +16,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <zlib.h>
+
 #include "gen-plv2.h"
 #include "parse-fixture.h"
 #include "perflib-writer.h"
@@ -1124,6 +1126,57 @@ test_shapes_same_as_decoding (void)
   }
 }
 
+/* Statistics and overviews of every track, readings kept or not */
+static void
+assert_same_series (PsEventStore *fast,
+                    PsEventStore *decoded)
+{
+  guint n_series = 0;
+
+  g_assert_cmpuint (ps_event_store_get_n_counter_readings (fast), ==,
+                    ps_event_store_get_n_counter_readings (decoded));
+  g_assert_cmpuint (ps_event_store_get_counter_stride (fast), ==, ps_event_store_get_counter_stride (decoded));
+  for (guint32 track = 0; track < ps_event_store_get_n_tracks (decoded); track++)
+    {
+      const PsCounterStats *a = ps_event_store_get_counter_stats (fast, track);
+      const PsCounterStats *b = ps_event_store_get_counter_stats (decoded, track);
+      PsCounterOverview overview_a, overview_b;
+
+      if (b == NULL)
+        {
+          g_assert_null (a);
+          continue;
+        }
+      n_series++;
+      g_assert_nonnull (a);
+      g_assert_cmpuint (a->n_values, ==, b->n_values);
+      g_assert_cmpuint (a->n_missing, ==, b->n_missing);
+      g_assert_cmpint (a->first_ns, ==, b->first_ns);
+      g_assert_cmpint (a->last_ns, ==, b->last_ns);
+      g_assert_true (memcmp (&a->min, &b->min, sizeof a->min) == 0);
+      g_assert_true (memcmp (&a->max, &b->max, sizeof a->max) == 0);
+      g_assert_true (memcmp (&a->sum, &b->sum, sizeof a->sum) == 0);
+      g_assert_true (memcmp (&a->first, &b->first, sizeof a->first) == 0);
+      g_assert_true (memcmp (&a->last, &b->last, sizeof a->last) == 0);
+
+      g_assert_true (ps_event_store_get_counter_overview (fast, track, &overview_a));
+      g_assert_true (ps_event_store_get_counter_overview (decoded, track, &overview_b));
+      g_assert_cmpint (overview_a.begin_ns, ==, overview_b.begin_ns);
+      g_assert_cmpint (overview_a.bucket_ns, ==, overview_b.bucket_ns);
+      g_assert_cmpuint (overview_a.n_buckets, ==, overview_b.n_buckets);
+      for (guint i = 0; i < overview_b.n_buckets; i++)
+        {
+          g_assert_cmpuint (overview_a.buckets[i].count, ==, overview_b.buckets[i].count);
+          if (overview_b.buckets[i].count == 0)
+            continue;
+          g_assert_true (overview_a.buckets[i].min == overview_b.buckets[i].min);
+          g_assert_true (overview_a.buckets[i].max == overview_b.buckets[i].max);
+          g_assert_true (overview_a.buckets[i].mean == overview_b.buckets[i].mean);
+        }
+    }
+  g_assert_cmpuint (n_series, >, 0);
+}
+
 static void
 assert_same_readings (PsEventStore *fast,
                       PsEventStore *decoded)
@@ -1150,6 +1203,107 @@ assert_same_readings (PsEventStore *fast,
       g_assert_true ((isnan (a->value) && isnan (b->value)) || a->value == b->value);
     }
   g_assert_cmpuint (ps_event_store_get_n_warnings (fast), ==, ps_event_store_get_n_warnings (decoded));
+  assert_same_series (fast, decoded);
+}
+
+/* A store that keeps at most max_values readings one by one */
+static PsEventStore *
+load_thinned (GBytes     *capture,
+              gsize       piece,
+              guint64     max_values,
+              const char *option)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = NULL;
+  g_autoptr(PsParser) parser = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length = 0;
+  const guint8 *data = g_bytes_get_data (capture, &length);
+
+  ps_event_store_set_max_counter_values (store, max_values);
+  builder = ps_store_builder_new (store);
+  parser = ps_format_new_parser (ps_format_lookup ("perflib-plv2"), builder);
+  if (option != NULL)
+    ps_parser_set_option (parser, option, "1");
+  for (gsize offset = 0; offset < length; offset += piece)
+    {
+      g_assert_true (ps_parser_feed (parser, data + offset, MIN (piece, length - offset), &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (ps_parser_finish (parser, &error));
+  g_assert_no_error (error);
+  ps_store_builder_flush (builder);
+  return g_steal_pointer (&store);
+}
+
+/* Past the store's limit, samples of the same shape still give the same
+ * kept readings, statistics and overviews as decoding every sample: the
+ * store thins several times, in the middle of samples too */
+static void
+test_shapes_thinned (void)
+{
+  g_autoptr(GByteArray) array = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(PsEventStore) fast = NULL;
+  g_autoptr(PsEventStore) decoded = NULL;
+  GenPlv2Options options;
+  guint64 n_readings;
+
+  gen_plv2_options_init (&options);
+  options.n_instances = 3;
+  options.n_samples = 300;
+  g_assert_true (gen_plv2_write (&options, append_bytes, array, NULL));
+  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&array));
+
+  /* Not a multiple of the readings of a sample */
+  fast = load_thinned (bytes, 65521, 1001, NULL);
+  decoded = load_thinned (bytes, 65521, 1001, "decode-every-sample");
+
+  n_readings = ps_event_store_get_n_counter_readings (decoded);
+  g_assert_cmpuint (n_readings, >=, 4 * 300 * 20);
+  g_assert_cmpuint (ps_event_store_get_counter_stride (decoded), >=, 16);
+  g_assert_cmpuint (ps_event_store_get_n_counter_values (decoded), <=, 1001);
+  g_assert_cmpuint (ps_event_store_get_n_counter_values (decoded), >, 1001 / 2);
+  g_assert_cmpuint (ps_event_store_get_n_counter_values (fast), ==, ps_event_store_get_n_counter_values (decoded));
+  for (guint64 i = 0; i < ps_event_store_get_n_counter_values (decoded); i++)
+    {
+      const PsCounterValue *a = ps_event_store_get_counter_value (fast, i);
+      const PsCounterValue *b = ps_event_store_get_counter_value (decoded, i);
+
+      g_assert_cmpint (a->time_ns, ==, b->time_ns);
+      g_assert_cmpuint (a->track, ==, b->track);
+      g_assert_cmpuint (a->flags, ==, b->flags);
+      g_assert_cmpuint (a->status, ==, b->status);
+      g_assert_cmpint (a->raw, ==, b->raw);
+      g_assert_cmpint (a->base, ==, b->base);
+      g_assert_true ((isnan (a->value) && isnan (b->value)) || a->value == b->value);
+    }
+  g_assert_cmpuint (ps_event_store_get_n_warnings (fast), ==, ps_event_store_get_n_warnings (decoded));
+  assert_same_series (fast, decoded);
+}
+
+/* The container's CRC-32 (by carry-less multiplication where the
+ * processor has it) is zlib's, whatever the length, alignment and start */
+static void
+test_crc32_same_as_zlib (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  gsize size = 70000;
+  g_autofree guint8 *data = g_malloc (size);
+
+  for (gsize i = 0; i < size; i++)
+    data[i] = (guint8)g_rand_int (rand);
+  for (guint round = 0; round < 400; round++)
+    {
+      gsize offset = g_rand_int_range (rand, 0, 64);
+      gsize length = round < 200 ? round : (gsize)g_rand_int_range (rand, 0, (gint32)(size - offset));
+      guint32 start = round % 3 == 0 ? 0 : g_rand_int (rand);
+      guint32 expected = (guint32)crc32 (start, data + offset, (uInt)length);
+
+      g_assert_cmphex (ps_plv2_crc32 (start, data + offset, length), ==, expected);
+    }
+  memset (data, 0xff, size);
+  g_assert_cmphex (ps_plv2_crc32 (0, data, size), ==, (guint32)crc32 (0, data, (uInt)size));
 }
 
 int
@@ -1168,6 +1322,8 @@ main (int   argc,
   g_test_add_func ("/perflib-plv2/chunks", test_chunks);
   g_test_add_func ("/perflib-plv2/duplicate-instances", test_duplicate_instances);
   g_test_add_func ("/perflib-plv2/shapes-same-as-decoding", test_shapes_same_as_decoding);
+  g_test_add_func ("/perflib-plv2/shapes-thinned", test_shapes_thinned);
+  g_test_add_func ("/perflib-plv2/crc32-same-as-zlib", test_crc32_same_as_zlib);
 
   return g_test_run ();
 }

@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-application.h"
+#include "ps-collector.h"
 #include "ps-preferences-window.h"
 #include "ps-window.h"
 
@@ -175,6 +176,9 @@ static const struct {
   { "app.preferences", { "<Control>comma", NULL } },
   { "win.open", { "<Control>o", NULL } },
   { "win.close-tab", { "<Control>w", NULL } },
+  { "win.save-as", { "<Control>s", "<Control><Shift>s", NULL } },
+  { "win.record", { "<Control>r", NULL } },
+  { "win.toggle-side-pane", { "F9", NULL } },
   { "win.find", { "<Control>f", NULL } },
   { "win.zoom-in", { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL } },
   { "win.zoom-out", { "<Control>minus", "<Control>KP_Subtract", NULL } },
@@ -228,6 +232,9 @@ ps_application_startup (GApplication *application)
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 
   gtk_window_set_default_icon_name (APP_ID);
+
+  /* Recording backends: a plugin that cannot be loaded costs a warning */
+  ps_collectors_load (NULL);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
                                    G_N_ELEMENTS (app_actions), self);

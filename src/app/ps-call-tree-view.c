@@ -1335,7 +1335,7 @@ ps_call_tree_view_init (PsCallTreeView *self)
 
   gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->content_stack));
   /* The tree gets most of the room, the callers and callees the rest */
-  ps_view_place_paned (self->paned, 0.62, 0);
+  ps_view_place_paned (self->paned, "call-tree", 0.62, 0);
   update_relations (self, PS_NONE);
   update_toolbar (self);
   update_notice (self);

@@ -1267,7 +1267,7 @@ ps_ce_view_init (PsCeView *self)
   g_signal_connect_object (gtk_column_view_get_model (self->marker_view), "notify::selected-item",
                            G_CALLBACK (marker_selected_cb), self, G_CONNECT_SWAPPED);
   /* The markers and the histogram of the selected one share the page */
-  ps_view_place_paned (self->markers_paned, 0.55, 0);
+  ps_view_place_paned (self->markers_paned, "ce-markers", 0.55, 0);
 }
 
 GtkWidget *

@@ -2034,8 +2034,8 @@ ps_compare_page_init (PsComparePage *self)
   /* Worst first until the user sorts */
   gtk_column_view_sort_by_column (self->column_view, self->column_widgets[COL_CHANGE], GTK_SORT_ASCENDING);
 
-  ps_view_place_paned (self->paned, 0.45, 0);
-  ps_view_place_paned (self->runs_paned, 0.5, 0);
+  ps_view_place_paned (self->paned, "compare", 0.45, 0);
+  ps_view_place_paned (self->runs_paned, "compare-runs", 0.5, 0);
   show_busy (self, _("Loading both runs…"));
 }
 

@@ -1226,8 +1226,8 @@ ps_counters_view_init (PsCountersView *self)
   ps_warning_columns_add (self->warning_view);
   /* The tree beside the charts: a quarter of the width, at most 360 px;
    * the charts above the table: two thirds of the height */
-  ps_view_place_paned (self->tree_paned, 0.25, 360);
-  ps_view_place_paned (self->chart_paned, 2 / 3.0, 0);
+  ps_view_place_paned (self->tree_paned, "counters-tree", 0.25, 360);
+  ps_view_place_paned (self->chart_paned, "counters-chart", 2 / 3.0, 0);
   gtk_stack_set_visible_child_name (self->chart_stack, "empty");
 }
 
@@ -1327,6 +1327,18 @@ ps_counters_view_set_stacked (PsCountersView *self,
     ps_counter_chart_set_stacked (g_ptr_array_index (self->charts, i), stacked);
   gtk_toggle_button_set_active (stacked ? self->stacked_button : self->overlaid_button, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STACKED]);
+}
+
+/* F9: the counter tree beside the view, shown or hidden */
+void
+ps_counters_view_toggle_side_pane (PsCountersView *self)
+{
+  GtkWidget *side;
+
+  g_return_if_fail (PS_IS_COUNTERS_VIEW (self));
+
+  side = gtk_paned_get_start_child (self->tree_paned);
+  gtk_widget_set_visible (side, !gtk_widget_get_visible (side));
 }
 
 void

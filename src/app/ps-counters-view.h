@@ -37,6 +37,8 @@ void           ps_counters_view_set_session  (PsCountersView *self,
 gboolean       ps_counters_view_get_stacked  (PsCountersView *self);
 void           ps_counters_view_set_stacked  (PsCountersView *self,
                                               gboolean        stacked);
+/* Shows or hides the counter tree (F9) */
+void           ps_counters_view_toggle_side_pane (PsCountersView *self);
 /* "counters" or "warnings" */
 void           ps_counters_view_show_page    (PsCountersView *self,
                                               const char     *name);

@@ -1196,7 +1196,7 @@ ps_profile_view_init (PsProfileView *self)
   add_track_columns (self);
   ps_warning_columns_add (self->warning_view);
   /* The list beside the tree: under a third of the width, at most 440 px */
-  ps_view_place_paned (self->tracks_paned, 0.3, 440);
+  ps_view_place_paned (self->tracks_paned, "profile-tracks", 0.3, 440);
   update_symbols (self);
   update_totals (self, NULL);
 }
@@ -1295,6 +1295,18 @@ ps_profile_view_set_symbol_folder (PsProfileView *self,
   self->symbol_folder = g_strdup (folder);
   update_symbols (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SYMBOL_FOLDER]);
+}
+
+/* F9: the list of threads beside the view, shown or hidden */
+void
+ps_profile_view_toggle_side_pane (PsProfileView *self)
+{
+  GtkWidget *side;
+
+  g_return_if_fail (PS_IS_PROFILE_VIEW (self));
+
+  side = gtk_paned_get_start_child (self->tracks_paned);
+  gtk_widget_set_visible (side, !gtk_widget_get_visible (side));
 }
 
 void

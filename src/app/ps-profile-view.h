@@ -36,6 +36,8 @@ void           ps_profile_view_set_session       (PsProfileView *self,
 const char    *ps_profile_view_get_symbol_folder (PsProfileView *self);
 void           ps_profile_view_set_symbol_folder (PsProfileView *self,
                                                   const char    *folder);
+/* Shows or hides the list of threads (F9) */
+void           ps_profile_view_toggle_side_pane (PsProfileView *self);
 /* "calltree" or "warnings" */
 void           ps_profile_view_show_page         (PsProfileView *self,
                                                   const char    *name);

@@ -1258,7 +1258,7 @@ ps_rtl_view_init (PsRtlView *self)
   g_signal_connect_object (gtk_column_view_get_model (self->totals_view), "notify::selected-item",
                            G_CALLBACK (totals_selection_changed_cb), self, G_CONNECT_SWAPPED);
   /* The totals and the histogram of the selected one share the page */
-  ps_view_place_paned (self->totals_paned, 0.5, 0);
+  ps_view_place_paned (self->totals_paned, "rtl-totals", 0.5, 0);
   g_signal_connect_object (self->call_tree_view, "function-selected",
                            G_CALLBACK (function_selected_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->histogram_view, "notify::selection",

@@ -106,7 +106,7 @@ set_state (PsRunPage      *self,
 
   gtk_stack_set_visible_child_name (self->stack, pages[state]);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "run.cancel", state == PS_RUN_PAGE_LOADING);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "run.reload", state != PS_RUN_PAGE_LOADING);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "run.reload", state != PS_RUN_PAGE_LOADING && self->file != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "run.show-warnings",
                                  state == PS_RUN_PAGE_LOADED || state == PS_RUN_PAGE_PARTIAL);
 
@@ -387,6 +387,10 @@ ps_run_page_constructed (GObject *object)
 
   G_OBJECT_CLASS (ps_run_page_parent_class)->constructed (object);
 
+  /* A recorded run has no file: ps_run_page_new_for_store () names it */
+  if (self->file == NULL)
+    return;
+
   basename = g_file_get_basename (self->file);
   if (basename != NULL)
     self->title = g_filename_display_name (basename);
@@ -549,29 +553,13 @@ ps_run_page_class_init (PsRunPageClass *klass)
   gtk_widget_class_set_css_name (widget_class, "runpage");
 }
 
-/* The divider between the timeline and the tables, as the user last left
- * it in any run, for the runs opened after */
-static int last_timeline_height = -1;
-
-static void
-paned_moved_cb (PsRunPage *self)
-{
-  /* Only a divider the user can see and move */
-  if (gtk_widget_get_mapped (GTK_WIDGET (self->paned)) && gtk_widget_get_visible (self->timeline_window))
-    last_timeline_height = gtk_paned_get_position (self->paned);
-}
-
 static void
 ps_run_page_init (PsRunPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   /* The timeline above the tables: where the user last put the divider,
    * else a third of the page, at most 300 px */
-  if (last_timeline_height > 0)
-    gtk_paned_set_position (self->paned, last_timeline_height);
-  else
-    ps_view_place_paned (self->paned, 1 / 3.0, 300);
-  g_signal_connect_object (self->paned, "notify::position", G_CALLBACK (paned_moved_cb), self, G_CONNECT_SWAPPED);
+  ps_view_place_paned (self->paned, "run-page", 1 / 3.0, 300);
   set_state (self, PS_RUN_PAGE_EMPTY);
 }
 
@@ -581,6 +569,44 @@ ps_run_page_new (GFile *file)
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
   return g_object_new (PS_TYPE_RUN_PAGE, "file", file, NULL);
+}
+
+GtkWidget *
+ps_run_page_new_for_store (const char   *title,
+                           PsEventStore *store)
+{
+  PsRunPage *self;
+
+  g_return_val_if_fail (title != NULL, NULL);
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  self = g_object_new (PS_TYPE_RUN_PAGE, NULL);
+  self->title = g_strdup (title);
+  gtk_label_set_text (self->loading_title, self->title);
+  ps_run_page_show_store (self, store);
+
+  return GTK_WIDGET (self);
+}
+
+void
+ps_run_page_set_saved_file (PsRunPage *self,
+                            GFile     *file)
+{
+  g_autofree char *basename = NULL;
+
+  g_return_if_fail (PS_IS_RUN_PAGE (self));
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (self->file == NULL);
+
+  self->file = g_object_ref (file);
+  basename = g_file_get_basename (file);
+  g_free (self->title);
+  self->title = basename != NULL ? g_filename_display_name (basename) : g_file_get_uri (file);
+  gtk_label_set_text (self->loading_title, self->title);
+  /* Reading it again is possible now */
+  set_state (self, self->state);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
 }
 
 GFile *
@@ -648,6 +674,10 @@ ps_run_page_load (PsRunPage *self)
 
   g_return_if_fail (PS_IS_RUN_PAGE (self));
 
+  /* A recorded run has nothing to read again */
+  if (self->file == NULL)
+    return;
+
   stop_loading (self);
   set_store (self, NULL);
   gtk_revealer_set_reveal_child (self->banner_revealer, FALSE);
@@ -702,6 +732,19 @@ ps_run_page_show_store (PsRunPage    *self,
 
   stop_loading (self);
   start_analysis (self, store);
+}
+
+void
+ps_run_page_toggle_side_pane (PsRunPage *self)
+{
+  g_return_if_fail (PS_IS_RUN_PAGE (self));
+
+  if (self->store == NULL || (self->state != PS_RUN_PAGE_LOADED && self->state != PS_RUN_PAGE_PARTIAL))
+    return;
+  if (is_profile_store (self->store))
+    ps_profile_view_toggle_side_pane (self->profile_view);
+  else if (!is_report_store (self->store) && !is_rtl_store (self->store) && is_counters_store (self->store))
+    ps_counters_view_toggle_side_pane (self->counters_view);
 }
 
 /* Testing API (ps-run-page-private.h) */

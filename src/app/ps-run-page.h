@@ -28,6 +28,14 @@ GType ps_run_page_state_get_type (void) G_GNUC_CONST;
 G_DECLARE_FINAL_TYPE (PsRunPage, ps_run_page, PS, RUN_PAGE, GtkWidget)
 
 GtkWidget      *ps_run_page_new        (GFile        *file);
+/* A run that has no file (a recording): shown at once under title */
+GtkWidget      *ps_run_page_new_for_store (const char   *title,
+                                           PsEventStore *store);
+/* A run without a file (a recording) was saved as file: it is that
+ * file's run from now on (title, reload, comparisons) */
+void            ps_run_page_set_saved_file (PsRunPage *self,
+                                            GFile     *file);
+/* NULL for a run that has no file */
 GFile          *ps_run_page_get_file   (PsRunPage    *self);
 /* The file's display name, for the tab */
 const char     *ps_run_page_get_title  (PsRunPage    *self);
@@ -37,6 +45,9 @@ PsEventStore   *ps_run_page_get_store  (PsRunPage    *self);
 /* (Re)load the file from the start */
 void            ps_run_page_load       (PsRunPage    *self);
 void            ps_run_page_cancel     (PsRunPage    *self);
+/* F9: the side pane of the run's view (the counter tree, the list of
+ * threads), shown or hidden; views without one ignore it */
+void            ps_run_page_toggle_side_pane (PsRunPage *self);
 /* Show a store that is already loaded (e.g. by a test or live collection) */
 void            ps_run_page_show_store (PsRunPage    *self,
                                         PsEventStore *store);

@@ -598,3 +598,11 @@ ps_session_set_counter_tracks (PsSession     *self,
   self->counter_tracks = g_steal_pointer (&sorted);
   g_signal_emit (self, signals[COUNTER_TRACKS_CHANGED], 0);
 }
+
+void
+ps_session_counters_appended (PsSession *self)
+{
+  g_return_if_fail (PS_IS_SESSION (self));
+
+  g_signal_emit (self, signals[COUNTER_TRACKS_CHANGED], 0);
+}

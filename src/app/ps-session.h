@@ -83,5 +83,8 @@ void          ps_session_set_counter_tracks  (PsSession     *self,
                                               const guint32 *tracks,
                                               guint          n_tracks,
                                               gboolean       every_track);
+/* A live run's store received counter readings: what charts them is
+ * redrawn as if the set of tracks had changed */
+void          ps_session_counters_appended   (PsSession     *self);
 
 G_END_DECLS

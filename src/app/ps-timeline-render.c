@@ -1086,7 +1086,14 @@ draw_values_row (Render              *render,
 
   /* The scale: the top value with its unit */
   {
-    g_autofree char *text = g_strdup_printf ("%.4g %s", v_max * row->unit_scale, row->unit);
+    double top_value = v_max * row->unit_scale;
+    g_autofree char *text = NULL;
+
+    /* Memory in KiB, MiB, GiB rather than a long number of bytes */
+    if (g_strcmp0 (row->unit, "bytes") == 0 && top_value >= 1024 && top_value < (double)G_MAXUINT64)
+      text = g_format_size_full ((guint64)top_value, G_FORMAT_SIZE_IEC_UNITS);
+    else
+      text = g_strdup_printf ("%.4g %s", top_value, row->unit);
 
     set_color (cr, &frame->foreground, 0.7);
     draw_layout_text (cr, render->layout, text, render->plot_right - 4, top, -1, 1, 0);

@@ -352,11 +352,98 @@ ps_view_dispose_template (GtkWidget *widget,
     gtk_widget_unparent (child);
 }
 
+static GSettings *
+settings_new_if_installed (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  return schema != NULL ? g_settings_new_full (schema, NULL, NULL) : NULL;
+}
+
 typedef struct
 {
-  double fraction;
-  int    max_start;
+  GtkPaned *paned;      /* not referenced: the placement is the paned's data */
+  char     *name;       /* in the "pane-positions" setting */
+  double    fraction;
+  int       max_start;
+  gboolean  placed;
+  guint     save_id;
 } PanedPlacement;
+
+static void
+paned_placement_free (gpointer data)
+{
+  PanedPlacement *placement = data;
+
+  g_clear_handle_id (&placement->save_id, g_source_remove);
+  g_free (placement->name);
+  g_free (placement);
+}
+
+/* The position saved for a split, or -1 */
+static int
+saved_position (const char *name)
+{
+  g_autoptr(GSettings) settings = settings_new_if_installed ();
+  g_autoptr(GVariant) positions = NULL;
+  int position;
+
+  if (settings == NULL || name == NULL)
+    return -1;
+  positions = g_settings_get_value (settings, "pane-positions");
+  if (!g_variant_lookup (positions, name, "i", &position) || position < 0)
+    return -1;
+  return position;
+}
+
+static gboolean
+save_position_cb (gpointer user_data)
+{
+  PanedPlacement *placement = user_data;
+  g_autoptr(GSettings) settings = settings_new_if_installed ();
+  g_autoptr(GVariant) old_positions = NULL;
+  GVariantBuilder builder;
+  GVariantIter iter;
+  const char *key;
+  int value;
+
+  placement->save_id = 0;
+  if (settings == NULL)
+    return G_SOURCE_REMOVE;
+
+  old_positions = g_settings_get_value (settings, "pane-positions");
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{si}"));
+  g_variant_iter_init (&iter, old_positions);
+  while (g_variant_iter_next (&iter, "{&si}", &key, &value))
+    if (g_strcmp0 (key, placement->name) != 0)
+      g_variant_builder_add (&builder, "{si}", key, value);
+  g_variant_builder_add (&builder, "{si}", placement->name, gtk_paned_get_position (placement->paned));
+  g_settings_set_value (settings, "pane-positions", g_variant_builder_end (&builder));
+
+  return G_SOURCE_REMOVE;
+}
+
+/* A split the user can see and move was moved: kept a moment later, once
+ * the drag has settled */
+static void
+paned_moved_cb (GtkPaned   *paned,
+                GParamSpec *pspec,
+                gpointer    user_data)
+{
+  PanedPlacement *placement = user_data;
+  GtkWidget *start = gtk_paned_get_start_child (paned);
+  GtkWidget *end = gtk_paned_get_end_child (paned);
+
+  if (!placement->placed || placement->name == NULL || !gtk_widget_get_mapped (GTK_WIDGET (paned))
+      || start == NULL || end == NULL || !gtk_widget_get_visible (start) || !gtk_widget_get_visible (end))
+    return;
+
+  g_clear_handle_id (&placement->save_id, g_source_remove);
+  placement->save_id = g_timeout_add (300, save_position_cb, placement);
+}
 
 static void
 paned_sized_cb (GtkPaned   *paned,
@@ -367,40 +454,41 @@ paned_sized_cb (GtkPaned   *paned,
   int size = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_VERTICAL
              ? gtk_widget_get_height (GTK_WIDGET (paned)) : gtk_widget_get_width (GTK_WIDGET (paned));
   int position;
+  int saved;
 
-  if (size <= 0)
+  if (size <= 0 || placement->placed)
     return;
-  position = (int)(size * placement->fraction);
-  if (placement->max_start > 0)
-    position = MIN (position, placement->max_start);
-  g_signal_handlers_disconnect_by_func (paned, paned_sized_cb, user_data);
+
+  saved = saved_position (placement->name);
+  if (saved > 0 && saved < size)
+    position = saved;
+  else
+    {
+      position = (int)(size * placement->fraction);
+      if (placement->max_start > 0)
+        position = MIN (position, placement->max_start);
+    }
+  placement->placed = TRUE;
   gtk_paned_set_position (paned, position);
 }
 
 void
-ps_view_place_paned (GtkPaned *paned,
-                     double    fraction,
-                     int       max_start)
+ps_view_place_paned (GtkPaned   *paned,
+                     const char *name,
+                     double      fraction,
+                     int         max_start)
 {
-  PanedPlacement *placement = g_new (PanedPlacement, 1);
+  PanedPlacement *placement = g_new0 (PanedPlacement, 1);
 
   g_return_if_fail (GTK_IS_PANED (paned));
 
+  placement->paned = paned;
+  placement->name = g_strdup (name);
   placement->fraction = fraction;
   placement->max_start = max_start;
-  g_signal_connect_data (paned, "notify::max-position", G_CALLBACK (paned_sized_cb), placement,
-                         (GClosureNotify)(void (*) (void))g_free, 0);
-}
-
-static GSettings *
-settings_new_if_installed (void)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-
-  if (source != NULL)
-    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
-  return schema != NULL ? g_settings_new_full (schema, NULL, NULL) : NULL;
+  g_object_set_data_full (G_OBJECT (paned), "ps-paned-placement", placement, paned_placement_free);
+  g_signal_connect (paned, "notify::max-position", G_CALLBACK (paned_sized_cb), placement);
+  g_signal_connect (paned, "notify::position", G_CALLBACK (paned_moved_cb), placement);
 }
 
 gboolean

@@ -59,10 +59,13 @@ void        ps_view_update_warnings_page (PsEventStore           *store,
                                           GtkStackPage           *page,
                                           GtkStack               *stack,
                                           GtkLabel               *overflow_label);
-/* Puts the divider at fraction of the paned's size (the start child's
- * share), at most max_start pixels when max_start > 0, once it first gets
- * a size; after that it stays where the user puts it */
+/* Places a split once it first gets a size: where the user last left the
+ * split of that name (the "pane-positions" setting), else at fraction of
+ * the paned's size (the start child's share), at most max_start pixels
+ * when max_start > 0. Where the user then moves it is kept under name
+ * (NULL: not kept). */
 void        ps_view_place_paned          (GtkPaned               *paned,
+                                          const char             *name,
                                           double                  fraction,
                                           int                     max_start);
 void        ps_view_dispose_template     (GtkWidget              *widget,

@@ -6,11 +6,15 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "ps-call-tree-view.h"
+#include "ps-collector.h"
 #include "ps-counters-view.h"
 #include "ps-format.h"
+#include "ps-native-writer.h"
 #include "ps-rtl-view.h"
 #include "ps-run-page-private.h"
 #include "ps-window-private.h"
@@ -68,7 +72,7 @@ compare_with (PsWindow *self,
 {
   PsRunPage *page = ps_window_get_current_page (self);
 
-  if (page != NULL && file_b != NULL)
+  if (page != NULL && ps_run_page_get_file (page) != NULL && file_b != NULL)
     ps_window_compare_files (self, ps_run_page_get_file (page), file_b);
 }
 
@@ -188,6 +192,7 @@ tab_pressed_cb (GtkGestureClick *gesture,
   GtkWidget *tab_label = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
   GtkWidget *page = g_object_get_data (G_OBJECT (tab_label), "ps-page");
   g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) save_section = g_menu_new ();
   g_autoptr(GMenu) file_section = g_menu_new ();
   g_autoptr(GMenu) runs_section = g_menu_new ();
   g_autofree char *uri_a = NULL;
@@ -199,6 +204,14 @@ tab_pressed_cb (GtkGestureClick *gesture,
 
   /* The menu is about this tab: make it the current one */
   gtk_notebook_set_current_page (self->notebook, gtk_notebook_page_num (self->notebook, page));
+
+  /* Any run, a recording too, can be saved */
+  g_menu_append (save_section, _("Save _As…"), "win.save-as");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (save_section));
+
+  /* Comparisons read files: a recording that was not saved has none */
+  if (ps_run_page_get_file (PS_RUN_PAGE (page)) == NULL)
+    goto popup;
   uri_a = g_file_get_uri (ps_run_page_get_file (PS_RUN_PAGE (page)));
 
   g_menu_append (file_section, _("Compare With _File…"), "win.compare-with-file");
@@ -212,7 +225,7 @@ tab_pressed_cb (GtkGestureClick *gesture,
       g_autofree char *label = NULL;
       g_autoptr(GMenuItem) item = NULL;
 
-      if (other == page || !PS_IS_RUN_PAGE (other))
+      if (other == page || !PS_IS_RUN_PAGE (other) || ps_run_page_get_file (PS_RUN_PAGE (other)) == NULL)
         continue;
       uri_b = g_file_get_uri (ps_run_page_get_file (PS_RUN_PAGE (other)));
       {
@@ -228,6 +241,7 @@ tab_pressed_cb (GtkGestureClick *gesture,
   if (g_menu_model_get_n_items (G_MENU_MODEL (runs_section)) > 0)
     g_menu_append_section (menu, NULL, G_MENU_MODEL (runs_section));
 
+popup:
   popover = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
   gtk_widget_set_parent (popover, tab_label);
   gtk_popover_set_pointing_to (GTK_POPOVER (popover), &(GdkRectangle) { (int)x, (int)y, 1, 1 });
@@ -421,6 +435,261 @@ zoom_action (GtkWidget  *widget,
     ps_timeline_view_reset_zoom (timeline);
 }
 
+/* Save As…: the current run in Perfscope's own format, written in a
+ * worker thread so that the window stays responsive */
+typedef struct
+{
+  PsWindow  *window;
+  PsRunPage *page;
+  GFile     *file;
+} SaveData;
+
+static void
+save_data_free (SaveData *data)
+{
+  g_clear_object (&data->window);
+  g_clear_object (&data->page);
+  g_clear_object (&data->file);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SaveData, save_data_free)
+
+static void
+show_save_error (PsWindow     *self,
+                 GFile        *file,
+                 const GError *error)
+{
+  g_autofree char *name = g_file_get_parse_name (file);
+  /* Translators: the first %s is a file name, the second why it could not be written */
+  g_autofree char *detail = g_strdup_printf (_("“%s” could not be written: %s"), name, error->message);
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+  g_autoptr(GtkAlertDialog) alert = gtk_alert_dialog_new ("%s", _("Could Not Save the Run"));
+
+  gtk_alert_dialog_set_detail (alert, detail);
+  gtk_alert_dialog_show (alert, GTK_WINDOW (self));
+#else
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                              GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                              "%s", _("Could Not Save the Run"));
+
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", detail);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+#endif
+}
+
+static void
+save_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(SaveData) data = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (ps_native_save_finish (result, &error))
+    {
+      _ps_window_add_recent (data->window, data->file);
+      /* A recording is now that file: it can be compared and reopened */
+      if (ps_run_page_get_file (data->page) == NULL)
+        ps_run_page_set_saved_file (data->page, data->file);
+      return;
+    }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (gtk_widget_get_root (GTK_WIDGET (data->window)) != NULL)
+    show_save_error (data->window, data->file, error);
+}
+
+void
+_ps_window_save_page_to (PsWindow  *self,
+                         PsRunPage *page,
+                         GFile     *file)
+{
+  PsEventStore *store = ps_run_page_get_store (page);
+  SaveData *data;
+
+  if (store == NULL)
+    return;
+
+  data = g_new0 (SaveData, 1);
+  data->window = g_object_ref (self);
+  data->page = g_object_ref (page);
+  data->file = g_object_ref (file);
+  ps_native_save_async (store, file, NULL, save_done_cb, data);
+}
+
+/* The current tab's run when it is loaded, or NULL */
+static PsRunPage *
+current_loaded_page (PsWindow *self)
+{
+  GtkWidget *child = _ps_window_get_current_child (self);
+
+  if (!PS_IS_RUN_PAGE (child) || ps_run_page_get_store (PS_RUN_PAGE (child)) == NULL)
+    return NULL;
+  return PS_RUN_PAGE (child);
+}
+
+static char *
+suggested_save_name (PsWindow *self)
+{
+  GtkWidget *child = _ps_window_get_current_child (self);
+  g_autofree char *title = NULL;
+  char *dot;
+
+  title = g_strdup (PS_IS_RUN_PAGE (child) ? ps_run_page_get_title (PS_RUN_PAGE (child)) : NULL);
+  if (title == NULL || title[0] == '\0')
+    return g_strdup ("run.perfscope");
+  dot = strrchr (title, '.');
+  if (dot != NULL && dot != title)
+    *dot = '\0';
+  g_strdelimit (title, "/\\:", '_');
+  return g_strconcat (title, ".perfscope", NULL);
+}
+
+static GListStore *
+create_save_filters (void)
+{
+  GListStore *filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
+  g_autoptr(GtkFileFilter) runs = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (runs, _("Saved Perfscope Runs"));
+  gtk_file_filter_add_suffix (runs, "perfscope");
+  gtk_file_filter_add_mime_type (runs, "application/x-perfscope");
+  g_list_store_append (filters, runs);
+  return filters;
+}
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+
+static void
+save_dialog_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(PsWindow) self = user_data;
+  g_autoptr(PsRunPage) page = g_object_steal_data (object, "ps-page");
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (object), result, &error);
+  if (file == NULL)
+    {
+      if (!g_error_matches (error, GTK_DIALOG_ERROR, GTK_DIALOG_ERROR_DISMISSED))
+        g_warning ("Could not choose a file: %s", error->message);
+      return;
+    }
+  _ps_window_save_page_to (self, page, file);
+}
+
+static void
+save_as_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  PsWindow *self = PS_WINDOW (widget);
+  PsRunPage *page = current_loaded_page (self);
+  g_autoptr(GtkFileDialog) dialog = NULL;
+  g_autoptr(GListStore) filters = NULL;
+  g_autofree char *name = NULL;
+
+  if (page == NULL)
+    return;
+
+  dialog = gtk_file_dialog_new ();
+  filters = create_save_filters ();
+  name = suggested_save_name (self);
+  gtk_file_dialog_set_title (dialog, _("Save Run As"));
+  gtk_file_dialog_set_modal (dialog, TRUE);
+  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
+  gtk_file_dialog_set_initial_name (dialog, name);
+  /* The run to save, whatever the current tab is once a file is chosen */
+  g_object_set_data_full (G_OBJECT (dialog), "ps-page", g_object_ref (page), g_object_unref);
+  gtk_file_dialog_save (dialog, GTK_WINDOW (self), NULL, save_dialog_cb, g_object_ref (self));
+}
+
+#else /* GTK < 4.10 */
+
+static void
+save_response_cb (GtkNativeDialog *dialog,
+                  int              response,
+                  PsWindow        *self)
+{
+  g_autoptr(PsRunPage) page = g_object_steal_data (G_OBJECT (dialog), "ps-page");
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      if (file != NULL && page != NULL)
+        _ps_window_save_page_to (self, page, file);
+    }
+
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+save_as_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  PsWindow *self = PS_WINDOW (widget);
+  PsRunPage *page = current_loaded_page (self);
+  g_autoptr(GListStore) filters = NULL;
+  g_autofree char *name = NULL;
+  GtkFileChooserNative *dialog;
+
+  if (page == NULL)
+    return;
+
+  filters = create_save_filters ();
+  name = suggested_save_name (self);
+  dialog = gtk_file_chooser_native_new (_("Save Run As"),
+                                        GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        _("_Save"),
+                                        _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (filters)); i++)
+    {
+      g_autoptr(GtkFileFilter) filter = g_list_model_get_item (G_LIST_MODEL (filters), i);
+
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+    }
+  /* The run to save, whatever the current tab is once a file is chosen */
+  g_object_set_data_full (G_OBJECT (dialog), "ps-page", g_object_ref (page), g_object_unref);
+
+  g_signal_connect_object (dialog, "response", G_CALLBACK (save_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+#endif
+
+/* F9: the current run's side pane */
+static void
+toggle_side_pane_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  PsRunPage *page = ps_window_get_current_page (PS_WINDOW (widget));
+
+  if (page != NULL)
+    ps_run_page_toggle_side_pane (page);
+}
+
+/* Record…: offered when at least one collector plugin is loaded */
+static void
+record_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  ps_window_show_record_dialog (PS_WINDOW (widget));
+}
+
 /* Keyboard Shortcuts: a new window each time, gone when closed */
 static void
 show_help_overlay_action (GtkWidget  *widget,
@@ -443,6 +712,9 @@ _ps_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
   gtk_widget_class_install_action (widget_class, "win.compare-with-file", NULL, compare_with_file_action);
   gtk_widget_class_install_action (widget_class, "win.compare-uris", "(ss)", compare_uris_action);
+  gtk_widget_class_install_action (widget_class, "win.record", NULL, record_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-side-pane", NULL, toggle_side_pane_action);
+  gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
   gtk_widget_class_install_action (widget_class, "win.show-help-overlay", NULL, show_help_overlay_action);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, zoom_action);
@@ -452,6 +724,9 @@ _ps_window_class_init_actions (GtkWidgetClass *widget_class)
   /* Also when the window is used without the application's accelerators */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close-tab", NULL);
+  /* A run is never edited: Save and Save As both ask where */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.save-as", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.save-as", NULL);
 }
 
 void
@@ -460,9 +735,10 @@ _ps_window_update_actions_for (PsWindow  *self,
 {
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab",
                                  ps_window_get_n_pages (self) > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as", PS_IS_RUN_PAGE (child));
   /* Compare With… compares the run of the current tab */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-with-file",
-                                 PS_IS_RUN_PAGE (child));
+                                 PS_IS_RUN_PAGE (child) && ps_run_page_get_file (PS_RUN_PAGE (child)) != NULL);
 }
 
 void
@@ -679,4 +955,10 @@ _ps_window_init_actions (PsWindow *self)
                                G_CALLBACK (recent_changed_cb), self, G_CONNECT_SWAPPED);
     }
   _ps_window_update_recent_menu (self);
+
+  {
+    g_auto(GStrv) backends = ps_collectors_list_names ();
+
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.record", backends[0] != NULL);
+  }
 }

@@ -46,6 +46,12 @@ void        _ps_window_add_recent_comparison (PsWindow    *self,
                                               GFile       *file_b);
 void        _ps_window_update_recent_menu (PsWindow       *self);
 
+/* Save As… once the file is chosen: the run in the native format, in a
+ * thread; a recording is that file from then on */
+void        _ps_window_save_page_to       (PsWindow       *self,
+                                           PsRunPage      *page,
+                                           GFile          *file);
+
 /* ps-window.c: a tab, run or comparison */
 void        _ps_window_close_child        (PsWindow       *self,
                                            GtkWidget      *child);

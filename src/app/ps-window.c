@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ps-record-dialog.h"
 #include "ps-run-page.h"
 #include "ps-window-private.h"
 
@@ -23,6 +24,8 @@ child_title (GtkWidget *child)
     return ps_run_page_get_title (PS_RUN_PAGE (child));
   if (PS_IS_COMPARE_PAGE (child))
     return ps_compare_page_get_title (PS_COMPARE_PAGE (child));
+  if (PS_IS_RECORD_PAGE (child))
+    return ps_record_page_get_title (PS_RECORD_PAGE (child));
   return NULL;
 }
 
@@ -48,6 +51,9 @@ notebook_pages_changed_cb (PsWindow    *self,
     return;
 
   n_pages = gtk_notebook_get_n_pages (notebook);
+  /* A tab strip without tabs measures less than nothing in GTK 4.8 (and
+   * the notebook is still measured while the stack fades it out) */
+  gtk_notebook_set_show_tabs (notebook, n_pages > 0);
   gtk_stack_set_visible_child_name (self->stack, n_pages > 0 ? "runs" : "empty");
   update_title (self, _ps_window_get_current_child (self));
   _ps_window_update_actions (self);
@@ -151,7 +157,9 @@ find_page (PsWindow *self,
     {
       GtkWidget *child = gtk_notebook_get_nth_page (self->notebook, i);
 
-      if (PS_IS_RUN_PAGE (child) && g_file_equal (ps_run_page_get_file (PS_RUN_PAGE (child)), file))
+      GFile *child_file = PS_IS_RUN_PAGE (child) ? ps_run_page_get_file (PS_RUN_PAGE (child)) : NULL;
+
+      if (child_file != NULL && g_file_equal (child_file, file))
         return PS_RUN_PAGE (child);
     }
 
@@ -230,6 +238,104 @@ ps_window_compare_files (PsWindow *self,
 
   ps_compare_page_load (page);
   return page;
+}
+
+/* A recording saved: its tab is named after the file, and the actions
+ * that need a file (Compare With…) are offered */
+static void
+page_file_changed_cb (PsWindow   *self,
+                      GParamSpec *pspec,
+                      PsRunPage  *page)
+{
+  GtkWidget *tab_label = gtk_notebook_get_tab_label (self->notebook, GTK_WIDGET (page));
+  GtkWidget *label = tab_label != NULL ? gtk_widget_get_first_child (tab_label) : NULL;
+  GFile *file = ps_run_page_get_file (page);
+  g_autofree char *path = file != NULL ? g_file_get_parse_name (file) : NULL;
+
+  if (GTK_IS_LABEL (label))
+    {
+      gtk_label_set_text (GTK_LABEL (label), ps_run_page_get_title (page));
+      gtk_widget_set_tooltip_text (label, path);
+    }
+  if (_ps_window_get_current_child (self) == GTK_WIDGET (page))
+    {
+      update_title (self, GTK_WIDGET (page));
+      _ps_window_update_actions (self);
+    }
+}
+
+/* A stopped recording: its tab shows the run from now on, in the same
+ * place, and the current tab stays the current one */
+static void
+recording_finished_cb (PsWindow     *self,
+                       GError       *error,
+                       PsRecordPage *record_page)
+{
+  int index = gtk_notebook_page_num (self->notebook, GTK_WIDGET (record_page));
+  gboolean current = index == gtk_notebook_get_current_page (self->notebook);
+  const char *title = ps_record_page_get_title (record_page);
+  GtkWidget *page;
+
+  if (index < 0)
+    return;
+
+  page = ps_run_page_new_for_store (title, ps_record_page_get_store (record_page));
+  g_signal_connect_object (page, "close-requested", G_CALLBACK (page_close_requested_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (page, "notify::file", G_CALLBACK (page_file_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_notebook_insert_page (self->notebook, page, create_tab_label (self, page, title, title), index + 1);
+  gtk_notebook_set_tab_reorderable (self->notebook, page, TRUE);
+  gtk_notebook_remove_page (self->notebook, index);
+  if (current)
+    gtk_notebook_set_current_page (self->notebook, index);
+}
+
+PsRecordPage *
+ps_window_add_recording (PsWindow     *self,
+                         PsCollector  *collector,
+                         PsEventStore *store,
+                         const char   *title)
+{
+  GtkWidget *page;
+  int index;
+
+  g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (PS_IS_COLLECTOR (collector), NULL);
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  page = ps_record_page_new (collector, store, title);
+  g_signal_connect_object (page, "finished", G_CALLBACK (recording_finished_cb),
+                           self, G_CONNECT_SWAPPED);
+  index = gtk_notebook_append_page (self->notebook, page, create_tab_label (self, page, title, title));
+  gtk_notebook_set_tab_reorderable (self->notebook, page, TRUE);
+  gtk_notebook_set_current_page (self->notebook, index);
+
+  return PS_RECORD_PAGE (page);
+}
+
+static void
+recording_started_cb (PsWindow     *self,
+                      PsCollector  *collector,
+                      PsEventStore *store,
+                      const char   *title)
+{
+  ps_window_add_recording (self, collector, store, title);
+}
+
+GtkWidget *
+ps_window_show_record_dialog (PsWindow *self)
+{
+  GtkWidget *dialog;
+
+  g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
+
+  dialog = ps_record_dialog_new (GTK_WINDOW (self));
+  g_signal_connect_object (dialog, "started", G_CALLBACK (recording_started_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+
+  return dialog;
 }
 
 GtkWidget *

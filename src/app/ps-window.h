@@ -9,6 +9,7 @@
 
 #include "ps-application.h"
 #include "ps-compare-page.h"
+#include "ps-record-page.h"
 #include "ps-run-page.h"
 
 G_BEGIN_DECLS
@@ -28,6 +29,14 @@ void       ps_window_open_file        (PsWindow      *self,
 PsComparePage *ps_window_compare_files (PsWindow     *self,
                                         GFile        *file_a,
                                         GFile        *file_b);
+/* New Recording: the dialog of the loaded collectors, over the window */
+GtkWidget *ps_window_show_record_dialog (PsWindow    *self);
+/* A started collector's run in a tab of its own, drawn as it grows; once
+ * stopped, the tab becomes the run's (ps_run_page_new_for_store) */
+PsRecordPage *ps_window_add_recording (PsWindow      *self,
+                                       PsCollector   *collector,
+                                       PsEventStore  *store,
+                                       const char    *title);
 /* The current tab when it shows one run, else NULL */
 PsRunPage *ps_window_get_current_page (PsWindow      *self);
 guint      ps_window_get_n_pages      (PsWindow      *self);

@@ -121,11 +121,13 @@ help_summary (void)
     "  diff FILE_A FILE_B         ", _("compare two runs: series, functions or counters matched by name, "
                                          "with a Mann–Whitney p-value (--rename A_NAME=B_NAME)"), "\n",
     "  export FILE --to collapsed ", _("folded call stacks for flame graphs (-o OUT, --source NAME)"), "\n",
+    "  export FILE --to csv       ", _("the run’s main table: stats, calltree functions (--tree: the call tree) "
+                                         "or counters (--points: every reading)"), "\n",
+    "  export FILE --to speedscope ", _("spans and call stacks for speedscope"), "\n",
+    "  export FILE --to chrome-trace ", _("spans, marks, counters and timed samples for Perfetto and chrome://tracing"), "\n",
     "  formats                    ", _("the registered formats"), "\n",
     "  record --backend procfs    ", _("record a live run (--pid N or --command CMD, --interval-ms MS, "
-                                         "--duration S) and print its counters"), "\n",
-    "\n",
-    _("Not available yet in this version: record -o; export --to csv, speedscope, chrome-trace."), "\n",
+                                         "--duration S) and print its counters; -o OUT saves it"), "\n",
     "\n",
     _("Exit status: 0 success (warnings allowed), 1 the file could not be read or is not "
       "a known format, 2 bad usage, 3 the file was read only in part."),
@@ -198,11 +200,15 @@ main (int   argc,
     { "basis", 0, 0, G_OPTION_ARG_STRING, &basis,
       N_("calltree: percentages over s1 (elapsed and application totals, the default) or view (the elapsed total)"), N_("s1|view") },
     { "depth", 0, 0, G_OPTION_ARG_STRING, &depth,
-      N_("calltree: show the tree N levels deep; export --to pmcstat-callgraph: N frames (16)"), N_("N") },
+      N_("calltree, export --to csv --tree: the tree N levels deep; export --to pmcstat-callgraph: N frames (16)"), N_("N") },
     { "to", 0, 0, G_OPTION_ARG_STRING, &export_target,
-      N_("export: the format to write (collapsed, pmcstat-callgraph)"), N_("TARGET") },
+      N_("export: the format to write (csv, collapsed, pmcstat-callgraph, speedscope, chrome-trace)"), N_("TARGET") },
+    { "tree", 0, 0, G_OPTION_ARG_NONE, &options.export_tree,
+      N_("export --to csv: the top-down call tree instead of the function summary"), NULL },
+    { "points", 0, 0, G_OPTION_ARG_NONE, &options.export_points,
+      N_("export --to csv: every counter reading instead of one row of statistics per counter"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &export_output,
-      N_("export: write to FILE instead of the standard output"), N_("FILE") },
+      N_("export: write to FILE instead of the standard output; record: save the run to FILE"), N_("FILE") },
     { "source", 0, 0, G_OPTION_ARG_STRING, &export_source,
       N_("export: only the samples of this sample source (a PMC event)"), N_("NAME") },
     { "sysroot", 0, 0, G_OPTION_ARG_FILENAME, &sysroot,
@@ -212,11 +218,11 @@ main (int   argc,
     { "rename", 0, 0, G_OPTION_ARG_STRING_ARRAY, &renames,
       N_("diff: match the row A_NAME of the first run with B_NAME of the second (repeatable)"), N_("A_NAME=B_NAME") },
     { "backend", 0, 0, G_OPTION_ARG_STRING, &backend,
-      N_("record: the collector to record with (procfs)"), N_("NAME") },
+      N_("record: the collector to record with (procfs; hwpmc on FreeBSD, perflib on Windows)"), N_("NAME") },
     { "pid", 0, 0, G_OPTION_ARG_STRING, &pid,
       N_("record: the process to watch"), N_("PID") },
     { "command", 0, 0, G_OPTION_ARG_STRING, &record_command,
-      N_("record: launch this command and watch it; it is stopped with the recording"), N_("COMMAND") },
+      N_("record: launch this command and watch it; the recording ends when it exits"), N_("COMMAND") },
     { "interval-ms", 0, 0, G_OPTION_ARG_STRING, &interval_ms,
       N_("record: milliseconds between samples (100)"), N_("MS") },
     { "duration", 0, 0, G_OPTION_ARG_STRING, &duration,
@@ -300,8 +306,8 @@ main (int   argc,
       guint64 number;
 
       if (strcmp (command, "calltree") != 0
-          && !(strcmp (command, "export") == 0 && thread == NULL && basis == NULL))
-        return usage_error (_("--thread and --basis apply to the calltree command only, --depth to calltree and export"));
+          && !(strcmp (command, "export") == 0 && thread == NULL))
+        return usage_error (_("--thread applies to the calltree command only, --basis and --depth to calltree and export"));
       if (thread != NULL)
         {
           if (!g_ascii_string_to_unsigned (thread, 10, 0, G_MAXINT64, &number, NULL))
@@ -337,6 +343,8 @@ main (int   argc,
   options.export_target = export_target;
   options.export_output = export_output;
   options.export_source = export_source;
+  if ((options.export_tree || options.export_points) && strcmp (command, "export") != 0)
+    return usage_error (_("--tree and --points apply to the export command only"));
 
   if (options.group_by_name && strcmp (command, "stats") != 0)
     return usage_error (_("--group-by-name applies to the stats command only"));

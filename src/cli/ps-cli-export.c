@@ -7,25 +7,39 @@
  *
  * `--to collapsed` writes folded stacks (ps-folded.h) of the sampled call
  * stacks, for flame-graph tools; `--to pmcstat-callgraph` the callgraph
- * text of pmcstat -G (ps-pmcstat-text.h, --depth frames, 16 by default).
- * The other targets of the contract (csv, speedscope, chrome-trace) are
- * not in this version and are refused as bad usage, before the file is
- * read.
+ * text of pmcstat -G (ps-pmcstat-text.h, --depth frames, 16 by default);
+ * `--to csv` the run's main table (ps-export-csv.h): the statistics of
+ * `stats`, the function summary of `calltree` (--tree: its top-down tree,
+ * --depth levels) or the counters' statistics (--points: every reading);
+ * `--to speedscope` and `--to chrome-trace` the spans, stacks, marks and
+ * counters those viewers show (ps-export-speedscope.h,
+ * ps-export-chrome-trace.h). The exporters stream to the output. A run
+ * with nothing the target holds writes nothing, says why and exits with
+ * status 1, as `calltree` does for a run without call stacks.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
+#ifdef G_OS_UNIX
+#include <gio/gunixoutputstream.h>
+#endif
+
 #include "ps-cli.h"
+#include "ps-error.h"
+#include "ps-export-chrome-trace.h"
+#include "ps-export-csv.h"
+#include "ps-export-speedscope.h"
 #include "ps-folded.h"
 #include "ps-pmcstat-text.h"
+#include "ps-series.h"
 
 /* The targets this build writes, in the order of the help text */
-static const char * const supported_targets[] = { "collapsed", "pmcstat-callgraph", NULL };
-
-/* Targets of the contract (cli.md) that are later work */
-static const char * const later_targets[] = { "csv", "speedscope", "chrome-trace", NULL };
+static const char * const supported_targets[] = {
+  "csv", "collapsed", "pmcstat-callgraph", "speedscope", "chrome-trace", NULL,
+};
 
 static int
 usage_error (const char *message)
@@ -190,6 +204,196 @@ export_pmcstat_callgraph (const PsCliOptions *options,
   return PS_CLI_EXIT_OK;
 }
 
+static gboolean
+write_csv (const PsCliOptions *options,
+           PsEventStore       *store,
+           GOutputStream      *stream,
+           GError            **error)
+{
+  PsExportCsvTable table = ps_export_csv_main_table (store);
+
+  if (options->export_tree)
+    table = PS_EXPORT_CSV_TREE;
+  else if (options->export_points)
+    table = PS_EXPORT_CSV_COUNTER_POINTS;
+
+  switch (table)
+    {
+    case PS_EXPORT_CSV_STATS:
+      {
+        PsSeriesOptions series_options = { 0 };
+
+        series_options.tick_rate_override = options->tick_rate;
+        return ps_export_csv_stats (store, &series_options, stream, NULL, error);
+      }
+
+    case PS_EXPORT_CSV_FUNCTIONS:
+    case PS_EXPORT_CSV_TREE:
+      {
+        PsCallTreeOptions tree_options = { PS_NONE, NULL, 0 };
+        g_autoptr(PsCallTree) tree = NULL;
+
+        tree_options.ticks_per_second = options->tick_rate;
+        tree = ps_call_tree_new_for_store (store, &tree_options, error);
+        if (tree == NULL)
+          return FALSE;
+        if (table == PS_EXPORT_CSV_TREE && !ps_call_tree_has_top_down (tree))
+          {
+            g_set_error_literal (error, PS_ERROR, PS_ERROR_NO_DATA,
+                                 _("The report has no call tree, only a function summary"));
+            return FALSE;
+          }
+        return ps_export_csv_call_tree (tree, options->basis, table == PS_EXPORT_CSV_TREE,
+                                        options->depth, stream, NULL, error);
+      }
+
+    case PS_EXPORT_CSV_COUNTERS:
+    case PS_EXPORT_CSV_COUNTER_POINTS:
+      if (ps_export_csv_main_table (store) != PS_EXPORT_CSV_COUNTERS)
+        {
+          g_set_error_literal (error, PS_ERROR, PS_ERROR_NO_DATA, _("The run has no performance counters"));
+          return FALSE;
+        }
+      return ps_export_csv_counters (store, table == PS_EXPORT_CSV_COUNTER_POINTS, stream, NULL, error);
+
+    case PS_EXPORT_CSV_NONE:
+    default:
+      g_set_error_literal (error, PS_ERROR, PS_ERROR_NO_DATA,
+                           _("The run has neither measurements, spans, call stacks nor counters"));
+      return FALSE;
+    }
+}
+
+/* Whether the run has what the target holds, so that an empty run writes
+ * no file at all */
+static gboolean
+check_data (const PsCliOptions *options,
+            PsEventStore       *store,
+            GError            **error)
+{
+  if (strcmp (options->export_target, "speedscope") == 0 && !ps_export_speedscope_can_export (store))
+    {
+      g_set_error_literal (error, PS_ERROR, PS_ERROR_NO_DATA,
+                           ps_event_store_get_n_report_rows (store) > 0
+                           ? _("The report has no call tree, only a function summary")
+                           : _("The run has neither spans, sampled call stacks nor a call-tree report"));
+      return FALSE;
+    }
+  if (strcmp (options->export_target, "chrome-trace") == 0)
+    {
+      PsChromeTraceCounts counts;
+
+      if (!ps_export_chrome_trace_count (store, &counts))
+        {
+          g_set_error_literal (error, PS_ERROR, PS_ERROR_NO_DATA,
+                               counts.untimed_samples > 0
+                               ? _("The run’s samples have no times: a trace has no place for them")
+                               : _("The run has neither spans, marks, counter readings nor timed samples"));
+          return FALSE;
+        }
+    }
+  if (strcmp (options->export_target, "csv") == 0 && ps_export_csv_main_table (store) == PS_EXPORT_CSV_NONE)
+    {
+      g_set_error_literal (error, PS_ERROR, PS_ERROR_NO_DATA,
+                           _("The run has neither measurements, spans, call stacks nor counters"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+write_target (const PsCliOptions *options,
+              PsEventStore       *store,
+              const char         *file,
+              GOutputStream      *stream,
+              GError            **error)
+{
+  g_autofree char *basename = ps_cli_display_basename (file);
+
+  if (strcmp (options->export_target, "csv") == 0)
+    return write_csv (options, store, stream, error);
+  if (strcmp (options->export_target, "speedscope") == 0)
+    return ps_export_speedscope (store, basename, stream, NULL, error);
+  return ps_export_chrome_trace (store, basename, stream, NULL, error);
+}
+
+static GOutputStream *
+open_stdout (void)
+{
+#ifdef G_OS_UNIX
+  fflush (stdout);
+  return g_unix_output_stream_new (fileno (stdout), FALSE);
+#else
+  return g_memory_output_stream_new_resizable ();
+#endif
+}
+
+/* csv, speedscope, chrome-trace: streamed to the output */
+static int
+export_streamed (const PsCliOptions *options,
+                 PsEventStore       *store,
+                 const char         *file)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_filename_display_name (file);
+  gboolean to_stdout = writes_to_stdout (options);
+  g_autoptr(GOutputStream) stream = NULL;
+  g_autoptr(GFile) output = NULL;
+  gboolean ok;
+
+  if (!check_data (options, store, &error))
+    {
+      /* Translators: the first %s is a file name, the second an export target, the third why */
+      ps_cli_print_error (_("“%s” has nothing to export as %s: %s"), name, options->export_target, error->message);
+      return PS_CLI_EXIT_UNREADABLE;
+    }
+
+  if (to_stdout)
+    stream = open_stdout ();
+  else
+    {
+      output = g_file_new_for_commandline_arg (options->export_output);
+      stream = G_OUTPUT_STREAM (g_file_replace (output, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error));
+    }
+
+  ok = stream != NULL && write_target (options, store, file, stream, &error);
+#ifndef G_OS_UNIX
+  if (ok && to_stdout)
+    {
+      GMemoryOutputStream *memory = G_MEMORY_OUTPUT_STREAM (stream);
+      gsize size = g_memory_output_stream_get_data_size (memory);
+
+      ok = fwrite (g_memory_output_stream_get_data (memory), 1, size, stdout) == size && fflush (stdout) == 0;
+      if (!ok)
+        g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_FAILED, g_strerror (errno));
+    }
+#endif
+  if (ok && !to_stdout)
+    ok = g_output_stream_close (stream, NULL, &error);
+
+  if (!ok)
+    {
+      if (g_error_matches (error, PS_ERROR, PS_ERROR_NO_DATA))
+        {
+          ps_cli_print_error (_("“%s” has nothing to export as %s: %s"), name, options->export_target, error->message);
+          /* Leave no half-written file behind */
+          if (output != NULL)
+            g_file_delete (output, NULL, NULL);
+        }
+      else if (to_stdout)
+        ps_cli_print_error ("%s: %s", _("Cannot write the standard output"), error->message);
+      else
+        {
+          g_autofree char *output_name = g_filename_display_name (options->export_output);
+
+          ps_cli_print_error (_("Cannot write “%s”: %s"), output_name, error->message);
+        }
+      return PS_CLI_EXIT_UNREADABLE;
+    }
+
+  return PS_CLI_EXIT_OK;
+}
+
 int
 ps_cli_export (const PsCliOptions *options,
                const char         *file)
@@ -211,17 +415,19 @@ ps_cli_export (const PsCliOptions *options,
 
   if (!g_strv_contains (supported_targets, options->export_target))
     {
-      g_autofree char *message = NULL;
+      /* Translators: the first %s is an export target, the second a list of them */
+      g_autofree char *message = g_strdup_printf (_("Unknown export target “%s”; this version writes: %s"),
+                                                  options->export_target, supported);
 
-      if (g_strv_contains (later_targets, options->export_target))
-        /* Translators: the first %s is an export target, the second a list of them */
-        message = g_strdup_printf (_("--to %s is not available yet in this version; it writes: %s"),
-                                   options->export_target, supported);
-      else
-        message = g_strdup_printf (_("Unknown export target “%s”; this version writes: %s"),
-                                   options->export_target, supported);
       return usage_error (message);
     }
+  if ((options->export_tree || options->export_points) && strcmp (options->export_target, "csv") != 0)
+    return usage_error (_("--tree and --points apply to --to csv only"));
+  if (options->export_tree && options->export_points)
+    return usage_error (_("--tree and --points do not go together: a run has a call tree or counters"));
+  if (options->export_source != NULL && strcmp (options->export_target, "collapsed") != 0
+      && strcmp (options->export_target, "pmcstat-callgraph") != 0)
+    return usage_error (_("--source applies to --to collapsed only"));
 
   store = ps_cli_load (options, file);
   if (store == NULL)
@@ -230,8 +436,10 @@ ps_cli_export (const PsCliOptions *options,
 
   if (strcmp (options->export_target, "pmcstat-callgraph") == 0)
     status = export_pmcstat_callgraph (options, store, file);
-  else
+  else if (strcmp (options->export_target, "collapsed") == 0)
     status = export_collapsed (options, store, file);
+  else
+    status = export_streamed (options, store, file);
   if (status == PS_CLI_EXIT_OK && partial)
     return PS_CLI_EXIT_PARTIAL;
   return status;

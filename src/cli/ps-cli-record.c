@@ -5,8 +5,9 @@
  *
  * specs: cli.md "record". Loads the collector plugins, records for
  * --duration seconds (or until SIGINT/SIGTERM) and prints the run's
- * counters as `counters` does. Saving the run (-o) needs the native run
- * format, which does not exist yet.
+ * counters as `counters` does; with -o OUT the run is also saved in
+ * Perfscope's own format ("perfscope", docs/native-format.md), which
+ * every command and the application open again.
  */
 #include "config.h"
 
@@ -18,6 +19,7 @@
 
 #include "ps-cli.h"
 #include "ps-collector.h"
+#include "ps-native-writer.h"
 
 typedef struct
 {
@@ -76,6 +78,33 @@ print_backends (void)
   fprintf (stderr, _("Available backends: %s\n"), names[0] != NULL ? list : _("none"));
 }
 
+/* A command-line option goes to the backend's option of that key, if the
+ * backend lists one (ps_collector_list_options ()) */
+static gboolean
+set_backend_option (PsCollector *collector,
+                    GHashTable  *table,
+                    const char  *key,
+                    const char  *flag,
+                    const char  *value)
+{
+  const PsCollectorOption *backend_options;
+  guint n_options;
+
+  if (value == NULL)
+    return TRUE;
+  backend_options = ps_collector_list_options (collector, &n_options);
+  for (guint i = 0; i < n_options; i++)
+    if (g_strcmp0 (backend_options[i].key, key) == 0)
+      {
+        g_hash_table_insert (table, g_strdup (key), g_strdup (value));
+        return TRUE;
+      }
+
+  /* Translators: the first %s is a backend name, the second a command-line option */
+  ps_cli_print_error (_("The %s backend takes no %s"), ps_collector_get_name (collector), flag);
+  return FALSE;
+}
+
 int
 ps_cli_record (const PsCliOptions *options)
 {
@@ -92,11 +121,28 @@ ps_cli_record (const PsCliOptions *options)
   guint interrupt_source, terminate_source;
 #endif
 
+  /* A recording that cannot be saved is better refused before it starts */
   if (options->export_output != NULL)
     {
-      ps_cli_print_error (_("Saving a recording (-o) is not available yet in this version"));
-      print_usage_hint ();
-      return PS_CLI_EXIT_USAGE;
+      g_autoptr(GFile) output = g_file_new_for_commandline_arg (options->export_output);
+      g_autoptr(GFile) folder = g_file_get_parent (output);
+      g_autoptr(GFileInfo) info = NULL;
+
+      if (folder != NULL)
+        info = g_file_query_info (folder, G_FILE_ATTRIBUTE_ACCESS_CAN_WRITE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                                  G_FILE_QUERY_INFO_NONE, NULL, &error);
+      if (folder != NULL
+          && (info == NULL || g_file_info_get_file_type (info) != G_FILE_TYPE_DIRECTORY
+              || !g_file_info_get_attribute_boolean (info, G_FILE_ATTRIBUTE_ACCESS_CAN_WRITE)))
+        {
+          g_autofree char *output_name = g_filename_display_name (options->export_output);
+
+          /* Translators: %s is a file name */
+          ps_cli_print_error (_("Cannot save the recording to “%s”: its folder does not exist or cannot be written"),
+                              output_name);
+          return PS_CLI_EXIT_UNREADABLE;
+        }
+      g_clear_error (&error);
     }
 
   ps_collectors_load (NULL);
@@ -110,17 +156,21 @@ ps_cli_record (const PsCliOptions *options)
     }
 
   collector_options = ps_collector_new_default_options (collector);
-  if (options->pid != NULL)
-    g_hash_table_insert (collector_options, g_strdup ("pid"), g_strdup (options->pid));
-  if (options->command != NULL)
-    g_hash_table_insert (collector_options, g_strdup ("command"), g_strdup (options->command));
-  if (options->interval_ms != NULL)
-    g_hash_table_insert (collector_options, g_strdup ("interval-ms"), g_strdup (options->interval_ms));
+  if (!set_backend_option (collector, collector_options, "pid", "--pid", options->pid)
+      || !set_backend_option (collector, collector_options, "command", "--command", options->command)
+      || !set_backend_option (collector, collector_options, "interval-ms", "--interval-ms", options->interval_ms)
+      || !set_backend_option (collector, collector_options, "sysroot", "--sysroot", options->sysroot))
+    {
+      print_usage_hint ();
+      return PS_CLI_EXIT_USAGE;
+    }
 
   store = ps_event_store_new ();
   loop = g_main_loop_new (NULL, FALSE);
   wait.loop = loop;
   g_signal_connect (collector, "lost", G_CALLBACK (on_lost), &warned_lost);
+  /* A launched command (or the chosen process) that exits ends the recording */
+  g_signal_connect_swapped (collector, "target-exited", G_CALLBACK (g_main_loop_quit), loop);
 
   ps_collector_start_async (collector, store, collector_options, NULL, on_done, &wait);
   g_main_loop_run (loop);
@@ -155,6 +205,20 @@ ps_cli_record (const PsCliOptions *options)
       return PS_CLI_EXIT_UNREADABLE;
     }
   g_clear_object (&wait.result);
+
+  if (options->export_output != NULL)
+    {
+      g_autoptr(GFile) output = g_file_new_for_commandline_arg (options->export_output);
+
+      if (!ps_native_save (store, output, NULL, &error))
+        {
+          g_autofree char *output_name = g_filename_display_name (options->export_output);
+
+          /* Translators: the first %s is a file name, the second why it could not be written */
+          ps_cli_print_error (_("Cannot save the recording to “%s”: %s"), output_name, error->message);
+          return PS_CLI_EXIT_UNREADABLE;
+        }
+    }
 
   return ps_cli_counters_print (options, store, backend, FALSE);
 }

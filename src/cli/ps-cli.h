@@ -45,6 +45,8 @@ typedef struct
   const char     *export_target;     /* export: --to, or NULL */
   const char     *export_output;     /* export: -o, or NULL for stdout */
   const char     *export_source;     /* export: --source (a sample source), or NULL */
+  gboolean        export_tree;       /* export --to csv: --tree, the top-down call tree */
+  gboolean        export_points;     /* export --to csv: --points, every counter reading */
   const char     *sysroot;           /* --sysroot (hwpmc symbols), or NULL */
   const char     *address_width;     /* --address-width "4" or "8", or NULL */
   GHashTable     *renames;           /* diff: --rename A name → B name, or NULL */

@@ -7,6 +7,8 @@
  */
 #pragma once
 
+#include <math.h>
+
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -70,6 +72,40 @@ void ps_counter_series_add   (PsCounterSeries *self,
                               gint64           time_ns,
                               double           value,
                               gboolean         missing);
+/* ps_counter_series_add () of a reading with a value, inline for the
+ * usual case: a finite value in the bucket being filled. Everything else
+ * (the first reading, a new bucket, a widening) takes the function, so
+ * that both give exactly the same statistics and overview. */
+static inline void
+ps_counter_series_add_value (PsCounterSeries *self,
+                             gint64           time_ns,
+                             double           value)
+{
+  PsCounterStats *stats = &self->stats;
+  PsCounterBucket *bucket = &self->current;
+  float v = (float)value;
+
+  if G_UNLIKELY (stats->n_values == 0 || bucket->count == 0 || !isfinite (value)
+                 || time_ns < self->begin_ns
+                 || (((guint64)time_ns - (guint64)self->begin_ns) >> self->shift) != self->current_index)
+    {
+      ps_counter_series_add (self, time_ns, value, FALSE);
+      return;
+    }
+
+  self->n_readings++;
+  stats->min = MIN (stats->min, value);
+  stats->max = MAX (stats->max, value);
+  stats->n_values++;
+  stats->sum += value;
+  stats->last = value;
+  stats->last_ns = time_ns;
+  bucket->count++;
+  bucket->min = MIN (bucket->min, v);
+  bucket->max = MAX (bucket->max, v);
+  bucket->mean += (v - bucket->mean) / (float)bucket->count;
+}
+
 /* Valid until the next ps_counter_series_add () */
 void ps_counter_series_get_overview (PsCounterSeries       *self,
                                      PsCounterOverview     *overview);

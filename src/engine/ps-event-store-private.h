@@ -43,4 +43,69 @@ void    _ps_event_store_append_counter_values (PsEventStore      *self,
                                              const PsCounterValue *values,
                                              guint                n);
 
+/* What the native format (ps-native-writer.c, ps-format-native.c) saves
+ * and restores besides the public accessors */
+guint    _ps_event_store_get_n_strings       (PsEventStore        *self);
+/* Whether the string is the one interning its text gives */
+gboolean _ps_event_store_string_is_interned  (PsEventStore        *self,
+                                             guint32              id);
+guint    _ps_event_store_get_n_others        (PsEventStore        *self);
+void     _ps_event_store_get_other_ids       (PsEventStore        *self,
+                                             guint32              other,
+                                             guint32             *kind_name,
+                                             guint32             *raw_value);
+guint    _ps_event_store_get_n_all_tick_rates (PsEventStore       *self);
+void     _ps_event_store_get_tick_rate_entry (PsEventStore        *self,
+                                             guint                index,
+                                             guint32             *session,
+                                             guint64             *from_index,
+                                             double              *ticks_per_second);
+guint    _ps_event_store_get_n_span_contexts (PsEventStore        *self);
+void     _ps_event_store_get_span_context_entry (PsEventStore     *self,
+                                             guint                index,
+                                             guint64             *span,
+                                             guint32             *context);
+/* A session as it was, first measurement included */
+guint32  _ps_event_store_restore_session     (PsEventStore        *self,
+                                             const PsSessionInfo *info);
+guint16  _ps_event_store_restore_sample_source (PsEventStore      *self,
+                                             guint32              name,
+                                             guint32              unit,
+                                             guint64              rate);
+/* Counter series by track, NULL past the last one */
+guint    _ps_event_store_get_n_counter_series (PsEventStore       *self);
+const PsCounterSeries *_ps_event_store_get_counter_series (PsEventStore *self,
+                                             guint32              track);
+/* A copy of series (its buckets included) for the track */
+void     _ps_event_store_restore_counter_series (PsEventStore     *self,
+                                             guint32              track,
+                                             const PsCounterSeries *series);
+/* Readings that were kept, appended without touching statistics,
+ * overviews or the limit */
+void     _ps_event_store_restore_counter_values (PsEventStore     *self,
+                                             const PsCounterValue *values,
+                                             guint                n);
+void     _ps_event_store_restore_totals      (PsEventStore        *self,
+                                             guint64              n_counter_readings,
+                                             guint                counter_stride,
+                                             guint64              n_warnings_raised);
+/* Parsers that add many readings at a time may update the series
+ * themselves (ps_counter_series_add_value ()), in the order the readings
+ * would have reached _ps_event_store_append_counter_values (), and hand
+ * over only the readings kept. The series of tracks 0 … n_tracks − 1,
+ * valid until readings of a higher track are added: */
+PsCounterSeries *_ps_event_store_edit_counter_series (PsEventStore  *self,
+                                             guint32              n_tracks);
+/* How many more readings are kept before the store thins them (G_MAXUINT64:
+ * no limit), and the stride until then: a reading is kept when the
+ * n_readings of its series was a multiple of it before the reading */
+guint64 _ps_event_store_get_counter_room    (PsEventStore        *self,
+                                             guint               *stride);
+/* n_readings readings whose series were updated, of which values are the
+ * ones kept (at most the room) */
+void    _ps_event_store_append_kept_counter_values (PsEventStore *self,
+                                             const PsCounterValue *values,
+                                             guint                n_values,
+                                             guint64              n_readings);
+
 G_END_DECLS

@@ -11,22 +11,16 @@
  * event's line is found by adding at most 255 distances. Blocks are never
  * reallocated, so a huge run grows without copying.
  */
-/* For MADV_POPULATE_WRITE, which is not POSIX */
-#define _DEFAULT_SOURCE
-
 #include "config.h"
 
 #include <inttypes.h>
-
 #include <string.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 #include <glib/gi18n-lib.h>
 
 #include "ps-event-store.h"
 #include "ps-event-store-private.h"
+#include "ps-prefault.h"
 #include "ps-util.h"
 
 #define BLOCK_SHIFT       16
@@ -182,6 +176,8 @@ struct _PsEventStore
   GArray       *report_rows;  /* PsReportRow */
   IdIndex       stack_index;
 
+  PsPrefault   *prefault;     /* pieces of arrays made ahead; NULL until one is needed */
+
   GArray       *warnings;     /* StoredWarning */
   GStringChunk *warning_text;
   guint64       n_warnings_raised;
@@ -203,32 +199,19 @@ typedef struct
 } MetadataPair;
 
 /* Memory that appends will fill from start to end. Once an array has
- * grown past its first piece, the next ones are faulted in by one call
- * rather than a page fault for every page the appends reach, which on a
- * large log costs as much as the appends themselves; small inputs do not
- * pay for pages they never use. */
+ * grown past its first piece, the next ones come with their pages
+ * faulted in, made ahead on another thread (ps-prefault.h); small inputs
+ * do not pay for pages they never use. */
 static gpointer
-alloc_for_filling (gsize    size,
-                   gboolean populate)
+alloc_for_filling (PsEventStore *self,
+                   gsize         size,
+                   gboolean      populate)
 {
-  gpointer memory = g_malloc (size);
-
-#if defined (__linux__) && defined (MADV_POPULATE_WRITE)
-  if (populate)
-    {
-      const guintptr page = 4096;
-      guintptr start = ((guintptr) memory + page - 1) & ~(page - 1);
-      guintptr end = ((guintptr) memory + size) & ~(page - 1);
-
-      /* Fails harmlessly on kernels before 5.14: the pages then fault in */
-      if (end > start)
-        madvise ((gpointer) start, end - start, MADV_POPULATE_WRITE);
-    }
-#else
-  (void) populate;
-#endif
-
-  return memory;
+  if (!populate)
+    return g_malloc (size);
+  if (self->prefault == NULL)
+    self->prefault = ps_prefault_new ();
+  return ps_prefault_take (self->prefault, size);
 }
 
 static void
@@ -248,7 +231,8 @@ chunked_array_clear (ChunkedArray *array)
 }
 
 static void
-chunked_array_append (ChunkedArray *array,
+chunked_array_append (PsEventStore *self,
+                      ChunkedArray *array,
                       gconstpointer elements,
                       guint         n)
 {
@@ -262,7 +246,7 @@ chunked_array_append (ChunkedArray *array,
       guint8 *chunk;
 
       if (offset == 0)
-        g_ptr_array_add (array->chunks, alloc_for_filling (array->element_size * CHUNK_SIZE, array->length > 0));
+        g_ptr_array_add (array->chunks, alloc_for_filling (self, array->element_size * CHUNK_SIZE, array->length > 0));
       chunk = g_ptr_array_index (array->chunks, array->chunks->len - 1);
       memcpy (chunk + offset * array->element_size, from, count * array->element_size);
       array->length += count;
@@ -383,6 +367,8 @@ ps_event_store_finalize (GObject *object)
   g_clear_pointer (&self->report_rows, g_array_unref);
   g_clear_pointer (&self->warnings, g_array_unref);
   g_clear_pointer (&self->warning_text, g_string_chunk_free);
+
+  g_clear_pointer (&self->prefault, ps_prefault_free);
 
   G_OBJECT_CLASS (ps_event_store_parent_class)->finalize (object);
 }
@@ -1051,7 +1037,7 @@ _ps_event_store_append_measurements (PsEventStore        *self,
 
       if (offset == 0)
         {
-          block = alloc_for_filling (sizeof (MeasureBlock), index > 0);
+          block = alloc_for_filling (self, sizeof (MeasureBlock), index > 0);
           block->track_table = NULL;
           block->n_track_table = 0;
           block->track_table_size = 0;
@@ -1298,7 +1284,7 @@ _ps_event_store_append_spans (PsEventStore *self,
                               const PsSpan *spans,
                               guint         n)
 {
-  chunked_array_append (&self->spans, spans, n);
+  chunked_array_append (self, &self->spans, spans, n);
 }
 
 void
@@ -1306,7 +1292,7 @@ _ps_event_store_append_marks (PsEventStore *self,
                               const PsMark *marks,
                               guint         n)
 {
-  chunked_array_append (&self->marks, marks, n);
+  chunked_array_append (self, &self->marks, marks, n);
 }
 
 void
@@ -1314,7 +1300,7 @@ _ps_event_store_append_samples (PsEventStore   *self,
                                 const PsSample *samples,
                                 guint           n)
 {
-  chunked_array_append (&self->samples, samples, n);
+  chunked_array_append (self, &self->samples, samples, n);
   for (guint i = 0; i < n; i++)
     if (samples[i].source < self->sample_sources->len)
       g_array_index (self->sample_sources, PsSampleSource, samples[i].source).n_samples += samples[i].weight;
@@ -1388,10 +1374,44 @@ _ps_event_store_append_counter_values (PsEventStore         *self,
       self->n_counter_readings++;
       if ((ordinal & (self->counter_stride - 1)) != 0)
         continue;
-      chunked_array_append (&self->counter_values, value, 1);
+      chunked_array_append (self, &self->counter_values, value, 1);
       if (self->max_counter_values != 0 && self->counter_values.length > self->max_counter_values)
         thin_counter_values (self);
     }
+}
+
+PsCounterSeries *
+_ps_event_store_edit_counter_series (PsEventStore *self,
+                                     guint32       n_tracks)
+{
+  if (n_tracks == 0)
+    return (PsCounterSeries *)(gpointer)self->counter_series->data;
+  return counter_series_of (self, n_tracks - 1) - (n_tracks - 1);
+}
+
+guint64
+_ps_event_store_get_counter_room (PsEventStore *self,
+                                  guint        *stride)
+{
+  *stride = self->counter_stride;
+  if (self->max_counter_values == 0)
+    return G_MAXUINT64;
+  return self->counter_values.length < self->max_counter_values
+         ? self->max_counter_values - self->counter_values.length : 0;
+}
+
+void
+_ps_event_store_append_kept_counter_values (PsEventStore         *self,
+                                            const PsCounterValue *values,
+                                            guint                 n_values,
+                                            guint64               n_readings)
+{
+  self->n_counter_readings += n_readings;
+  if (n_values == 0)
+    return;
+  g_return_if_fail (self->max_counter_values == 0
+                    || self->counter_values.length + n_values <= self->max_counter_values);
+  chunked_array_append (self, &self->counter_values, values, n_values);
 }
 
 guint64
@@ -1900,4 +1920,145 @@ ps_event_store_get_report_row (PsEventStore *self,
   g_return_val_if_fail (index < self->report_rows->len, NULL);
 
   return &g_array_index (self->report_rows, PsReportRow, index);
+}
+
+/* The native format's view of the store */
+
+guint
+_ps_event_store_get_n_strings (PsEventStore *self)
+{
+  return self->strings->len;
+}
+
+gboolean
+_ps_event_store_string_is_interned (PsEventStore *self,
+                                    guint32       id)
+{
+  g_return_val_if_fail (id < self->strings->len, FALSE);
+  return g_hash_table_lookup (self->string_ids, g_ptr_array_index (self->strings, id)) == GUINT_TO_POINTER (id + 1);
+}
+
+guint
+_ps_event_store_get_n_others (PsEventStore *self)
+{
+  return self->others->len;
+}
+
+void
+_ps_event_store_get_other_ids (PsEventStore *self,
+                               guint32       other,
+                               guint32      *kind_name,
+                               guint32      *raw_value)
+{
+  const OtherValue *value = &g_array_index (self->others, OtherValue, other);
+
+  *kind_name = value->kind_name;
+  *raw_value = value->raw_value;
+}
+
+guint
+_ps_event_store_get_n_all_tick_rates (PsEventStore *self)
+{
+  return self->tick_rates->len;
+}
+
+void
+_ps_event_store_get_tick_rate_entry (PsEventStore *self,
+                                     guint         index,
+                                     guint32      *session,
+                                     guint64      *from_index,
+                                     double       *ticks_per_second)
+{
+  const TickRate *rate = &g_array_index (self->tick_rates, TickRate, index);
+
+  *session = rate->session;
+  *from_index = rate->from_index;
+  *ticks_per_second = rate->ticks_per_second;
+}
+
+guint
+_ps_event_store_get_n_span_contexts (PsEventStore *self)
+{
+  return self->span_contexts->len;
+}
+
+void
+_ps_event_store_get_span_context_entry (PsEventStore *self,
+                                        guint         index,
+                                        guint64      *span,
+                                        guint32      *context)
+{
+  const SpanContext *entry = &g_array_index (self->span_contexts, SpanContext, index);
+
+  *span = entry->index;
+  *context = entry->context;
+}
+
+guint32
+_ps_event_store_restore_session (PsEventStore        *self,
+                                 const PsSessionInfo *info)
+{
+  g_array_append_vals (self->sessions, info, 1);
+  g_ptr_array_add (self->metadata, g_array_new (FALSE, FALSE, sizeof (MetadataPair)));
+  return self->sessions->len - 1;
+}
+
+guint16
+_ps_event_store_restore_sample_source (PsEventStore *self,
+                                       guint32       name,
+                                       guint32       unit,
+                                       guint64       rate)
+{
+  PsSampleSource source = { name, unit, rate, 0 };
+
+  g_return_val_if_fail (self->sample_sources->len <= G_MAXUINT16, G_MAXUINT16);
+  g_array_append_val (self->sample_sources, source);
+  return self->sample_sources->len - 1;
+}
+
+guint
+_ps_event_store_get_n_counter_series (PsEventStore *self)
+{
+  return self->counter_series->len;
+}
+
+const PsCounterSeries *
+_ps_event_store_get_counter_series (PsEventStore *self,
+                                    guint32       track)
+{
+  if (track >= self->counter_series->len)
+    return NULL;
+  return &g_array_index (self->counter_series, PsCounterSeries, track);
+}
+
+void
+_ps_event_store_restore_counter_series (PsEventStore          *self,
+                                        guint32                track,
+                                        const PsCounterSeries *series)
+{
+  PsCounterSeries *into = counter_series_of (self, track);
+
+  ps_counter_series_clear (into);
+  *into = *series;
+  if (series->buckets != NULL)
+    into->buckets = g_memdup2 (series->buckets, PS_COUNTER_OVERVIEW_BUCKETS * sizeof (PsCounterBucket));
+}
+
+void
+_ps_event_store_restore_counter_values (PsEventStore         *self,
+                                        const PsCounterValue *values,
+                                        guint                 n)
+{
+  chunked_array_append (self, &self->counter_values, values, n);
+}
+
+void
+_ps_event_store_restore_totals (PsEventStore *self,
+                                guint64       n_counter_readings,
+                                guint         counter_stride,
+                                guint64       n_warnings_raised)
+{
+  self->n_counter_readings = n_counter_readings;
+  self->counter_stride = counter_stride;
+  self->n_warnings_raised = n_warnings_raised;
 }

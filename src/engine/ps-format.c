@@ -20,6 +20,7 @@ static const PsFormat * const formats[] = {
   &ps_format_pmcstat_callgraph,
   &ps_format_pdh_csv,
   &ps_format_perflib_plv2,
+  &ps_format_native,
 };
 
 const PsFormat * const *

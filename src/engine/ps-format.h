@@ -125,5 +125,6 @@ extern const PsFormat ps_format_hwpmc_pmclog;
 extern const PsFormat ps_format_pmcstat_callgraph;
 extern const PsFormat ps_format_pdh_csv;
 extern const PsFormat ps_format_perflib_plv2;
+extern const PsFormat ps_format_native;
 
 G_END_DECLS

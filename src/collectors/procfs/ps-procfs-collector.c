@@ -276,6 +276,17 @@ add_reading (PsProcfsCollector *self,
   ps_store_builder_add_counter_value (self->builder, &reading);
 }
 
+static gboolean
+emit_target_exited (gpointer user_data)
+{
+  PsProcfsCollector *self = user_data;
+
+  /* Unless the recording was stopped in the meantime */
+  if (self->store != NULL)
+    ps_collector_emit_target_exited (PS_COLLECTOR (self));
+  return G_SOURCE_REMOVE;
+}
+
 static void
 sample_process (PsProcfsCollector *self,
                 gint64             now_us,
@@ -290,6 +301,15 @@ sample_process (PsProcfsCollector *self,
   if (!read_process_stat (self->pid, &stat) || stat.state == 'Z' || stat.state == 'X')
     {
       self->process_gone = TRUE;
+      /* Said on the next turn of the main loop: whoever stops the
+       * recording then does not do so inside a sample */
+      {
+        GSource *idle = g_idle_source_new ();
+
+        g_source_set_callback (idle, emit_target_exited, g_object_ref (self), g_object_unref);
+        g_source_attach (idle, self->context);
+        g_source_unref (idle);
+      }
       return;
     }
 

@@ -16,6 +16,7 @@
 enum
 {
   LOST,
+  TARGET_EXITED,
   N_SIGNALS
 };
 
@@ -41,6 +42,21 @@ ps_collector_default_init (PsCollectorInterface *iface)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_UINT64);
+
+  /**
+   * PsCollector::target-exited:
+   *
+   * Emitted on the collecting main context when the process the
+   * collector follows (the launched command, the chosen process) has
+   * exited: there is nothing more of it to record. The collector keeps
+   * running until stopped; callers usually stop it now.
+   */
+  signals[TARGET_EXITED] =
+    g_signal_new ("target-exited",
+                  G_TYPE_FROM_INTERFACE (iface),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
 }
 
 const char *
@@ -159,6 +175,13 @@ ps_collector_add_lost (PsCollector *self,
     }
   *total += n_lost;
   g_signal_emit (self, signals[LOST], 0, *total);
+}
+
+void
+ps_collector_emit_target_exited (PsCollector *self)
+{
+  g_return_if_fail (PS_IS_COLLECTOR (self));
+  g_signal_emit (self, signals[TARGET_EXITED], 0);
 }
 
 /* Plugins */

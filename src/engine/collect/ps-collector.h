@@ -108,6 +108,9 @@ guint64                  ps_collector_get_n_lost       (PsCollector          *se
 void                     ps_collector_add_lost         (PsCollector          *self,
                                                         guint64               n_lost);
 
+/* The process the collector follows has exited: emits "target-exited" */
+void                     ps_collector_emit_target_exited (PsCollector     *self);
+
 /* The options table with every option's default, to be changed by the caller */
 GHashTable              *ps_collector_new_default_options (PsCollector       *self);
 

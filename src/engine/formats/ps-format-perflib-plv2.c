@@ -19,6 +19,21 @@
  * the same blocks, counters and instances. What a reading needs besides
  * its raw value (its series, where its companions are) is worked out once
  * per shape, a "plan", and reused as long as the shape holds.
+ *
+ * A sample of the plan's shape that follows the one before directly is
+ * read as columns: each displayed value in turn, its display value
+ * computed inline for the common formulas, its series' statistics updated
+ * in place, and only the readings the store keeps built at all. The
+ * previous raw values of the series then live in one array for the whole
+ * sample; they are written back to the series when a sample takes the
+ * general way again.
+ *
+ * The work is shared between the loader's two threads: the reading thread
+ * checks the container and compares each SAMPLE record with the shape
+ * last published by the parsing thread, reads its values and computes
+ * the display values against the SAMPLE record before it; the parsing
+ * thread uses them when its plan is still that shape's, and updates the
+ * series and the store.
  */
 #include "config.h"
 
@@ -30,6 +45,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ps-error.h"
+#include "ps-event-store-private.h"
 #include "ps-format.h"
 #include "ps-perflib-block.h"
 #include "ps-perflib-formula.h"
@@ -61,6 +77,69 @@ typedef struct
   PsPerflibRaw previous;
 } Series;
 
+/* A displayed value of the plan as the column loop reads it */
+typedef struct
+{
+  guint32 index;                    /* in the plan and the sample's values */
+  guint32 base;                     /* index of its base with a value, or NO_INDEX */
+  guint32 track;                    /* COUNTER track */
+  guint8  formula;                  /* PsPerflibFormula computed inline, or COLUMN_GENERAL */
+  guint8  clock;                    /* PsPerflibTimeSource of the timed formulas */
+} Column;
+
+#define COLUMN_GENERAL G_MAXUINT8
+
+/* How far ahead the column loop asks for a series' memory */
+#define COLUMN_PREFETCH 8
+
+/* Readings of the column loop kept by the store, committed together */
+#define KEPT_BATCH_SIZE 256
+
+/* The shape of the plan's sample as bytes: a later sample of the same
+ * generation and length whose bytes equal these wherever the mask is set
+ * (everything but raw values and clocks) has the same blocks, instances,
+ * counters and sizes, all validated once already, and is read at the
+ * plan's offsets without decoding it again. Immutable, shared with the
+ * reading thread (g_atomic_rc_box). */
+typedef struct
+{
+  guint32  generation;
+  gsize    length;
+  guint64 *words;                   /* the bytes, 8 at a time, zero-padded */
+  guint64 *mask;
+  guint    n_values;                /* the plan's */
+  guint32 *value_offsets;
+  guint8  *value_sizes;             /* 4, 8, or 0: no value */
+  /* The plan's displayed values; none if a series occurs twice in it (it
+   * is computed against itself in the same sample, the general way) */
+  Column  *columns;
+  guint32 *order;                   /* the columns by formula, for compute_columns () */
+  guint    n_columns;
+  guint32  n_tracks;                /* 1 + the highest track of the columns */
+} Shape;
+
+/* One sample's clocks and raw values, however they were read */
+typedef struct
+{
+  gint64   perf_time_stamp;
+  gint64   perf_time_100nsec;
+  gint64   perf_freq;
+  gint64   unix_ns;
+  guint64 *values;                  /* per buffer value, as the plan lists them */
+} SampleValues;
+
+/* A SAMPLE record compared with the shape by the reading thread */
+typedef struct
+{
+  Shape        *shape;              /* the shape it was compared with */
+  gboolean      matches;
+  SampleValues  sample;             /* if it matches */
+  /* If the SAMPLE record before it matched the same shape: the display
+   * value of each column against that one, where computed inline */
+  double       *displays;
+  guint8       *computed;
+} ShapeMatch;
+
 /* What the container reader gives in one scan (in the loader's reading
  * thread: framing, CRC, sequence), applied in order on the parsing thread.
  * Records point into the scanned bytes, which live until they are
@@ -78,6 +157,7 @@ typedef struct
   PsPlv2Header  header;
   PsPlv2Record  record;
   guint8       *copy;     /* the record's payload, when copied */
+  ShapeMatch   *match;    /* a SAMPLE record's, or NULL */
   char         *code;
   guint64       offset;
   char         *message;
@@ -98,22 +178,13 @@ typedef struct
   guint8  data_size;                /* 4 or 8; 0: no numeric value */
 } ValuePlan;
 
-/* One sample's clocks and raw values, however they were read */
-typedef struct
-{
-  gint64   perf_time_stamp;
-  gint64   perf_time_100nsec;
-  gint64   perf_freq;
-  gint64   unix_ns;
-  guint64 *values;                  /* per buffer value, as the plan lists them */
-} SampleValues;
-
 typedef struct
 {
   PsParser         parent;
   PsEventStore    *store;
   PsPlv2Reader    *reader;          /* runs in scan () */
   ScanBatch       *scan_batch;      /* what the reader gave in this scan */
+  Shape           *scan_shape;      /* the published shape during this scan */
   const guint8    *scan_begin;      /* the bytes being scanned */
   const guint8    *scan_end;
   guint32          session;
@@ -137,17 +208,35 @@ typedef struct
   GArray          *signature;       /* the current sample's, scratch */
   GArray          *values;          /* guint64 per buffer value, scratch */
 
-  /* The shape of the plan's sample as bytes: a later sample of the same
-   * generation and length whose bytes equal these wherever the mask is
-   * set (everything but raw values and clocks) has the same blocks,
-   * instances, counters and sizes, all validated once already, and is
-   * read at the plan's offsets without decoding it again */
+  /* The last sample whose readings were added, and under which plan */
+  guint64          plan_serial;      /* counts make_plan () */
+  guint64          previous_serial;  /* 0: none */
+  guint64          previous_ordinal;
+  guint32          previous_generation;
+  SampleValues     previous_sample;  /* values in previous_values or previous_match */
+  GArray          *previous_values;  /* guint64 per buffer value */
+  ShapeMatch      *previous_match;   /* the reading thread's, if its values are those */
+  /* The last sample was read as columns: the series' previous raw values
+   * are those of previous_sample, not yet written to them */
+  gboolean         previous_pending;
+
+  /* The column loop's display values, when the reading thread did not
+   * compute them */
+  double          *displays;
+  guint8          *computed;
+  guint            n_displays;
+  PsCounterValue   kept[KEPT_BATCH_SIZE];
+
+  /* In the reading thread: the last SAMPLE record it scanned, if it
+   * matched scan_previous_shape */
+  Shape           *scan_previous_shape;
+  SampleValues     scan_previous;
+
   gboolean         decode_every_sample;  /* option "decode-every-sample": no shapes */
-  gboolean         has_shape;
-  guint32          shape_generation;
-  gsize            shape_length;
-  guint64         *shape_words;     /* the bytes, 8 at a time, zero-padded */
-  guint64         *shape_mask;
+  Shape           *shape;           /* of the plan's sample, or NULL */
+  /* The same, for the reading thread to compare the samples it scans */
+  GMutex           shape_lock;
+  Shape           *published_shape;
 } Plv2Parser;
 
 typedef struct
@@ -220,11 +309,55 @@ ensure_session (Plv2Parser *self)
 /* Records                                                                   */
 
 static void
+shape_clear (gpointer data)
+{
+  Shape *shape = data;
+
+  g_free (shape->words);
+  g_free (shape->mask);
+  g_free (shape->value_offsets);
+  g_free (shape->value_sizes);
+  g_free (shape->columns);
+  g_free (shape->order);
+}
+
+static void
+shape_unref (Shape *shape)
+{
+  g_atomic_rc_box_release_full (shape, shape_clear);
+}
+
+static void
+shape_match_free (ShapeMatch *match)
+{
+  if (match == NULL)
+    return;
+  g_clear_pointer (&match->shape, shape_unref);
+  g_free (match->sample.values);
+  g_free (match->displays);
+  g_free (match->computed);
+  g_free (match);
+}
+
+static void
+publish_shape (Plv2Parser *self)
+{
+  Shape *old;
+
+  g_mutex_lock (&self->shape_lock);
+  old = self->published_shape;
+  self->published_shape = self->shape != NULL ? g_atomic_rc_box_acquire (self->shape) : NULL;
+  g_mutex_unlock (&self->shape_lock);
+  g_clear_pointer (&old, shape_unref);
+}
+
+static void
 forget_shape (Plv2Parser *self)
 {
-  self->has_shape = FALSE;
-  g_clear_pointer (&self->shape_words, g_free);
-  g_clear_pointer (&self->shape_mask, g_free);
+  if (self->shape == NULL)
+    return;
+  g_clear_pointer (&self->shape, shape_unref);
+  publish_shape (self);
 }
 
 static void
@@ -609,6 +742,7 @@ make_plan (Plv2Parser             *self,
   g_autofree guint32 *id_of_value = g_new (guint32, MAX (buffer->n_values, 1));
 
   g_array_set_size (self->plan, buffer->n_values);
+  self->plan_serial++;
 
   /* Who each value is */
   for (guint b = 0; b < buffer->n_blocks; b++)
@@ -756,6 +890,107 @@ fast_reading (const PsPerflibTypeInfo *info,
     }
 }
 
+/* The raw values of the plan's value `index` in a sample: the value,
+ * its companions and the sample's clocks */
+static void
+fill_raw (const ValuePlan    *plans,
+          guint               index,
+          const SampleValues *sample,
+          PsPerflibRaw       *raw)
+{
+  const ValuePlan *plan = &plans[index];
+
+  memset (raw, 0, sizeof *raw);
+  raw->fields = PS_PERFLIB_RAW_SYSTEM_TIME | PS_PERFLIB_RAW_TIME_100NS;
+  raw->perf_time = sample->perf_time_stamp;
+  raw->perf_freq = sample->perf_freq;
+  raw->perf_time_100ns = sample->perf_time_100nsec;
+  if (plan->data_size != 0)
+    {
+      raw->fields |= PS_PERFLIB_RAW_VALUE;
+      raw->value_size = plan->data_size;
+      raw->value = sample->values[index];
+    }
+  if (plan->base != NO_INDEX && plans[plan->base].data_size != 0)
+    {
+      raw->fields |= PS_PERFLIB_RAW_BASE;
+      raw->base = sample->values[plan->base];
+    }
+  if (plan->time != NO_INDEX && plans[plan->time].data_size != 0)
+    {
+      raw->fields |= PS_PERFLIB_RAW_OBJECT_TIME;
+      raw->object_time = sample->values[plan->time];
+    }
+  if (plan->freq != NO_INDEX && plans[plan->freq].data_size != 0)
+    {
+      raw->fields |= PS_PERFLIB_RAW_OBJECT_FREQ;
+      raw->object_freq = sample->values[plan->freq];
+    }
+  if (plan->multi != NO_INDEX && plans[plan->multi].data_size != 0)
+    {
+      raw->fields |= PS_PERFLIB_RAW_MULTI;
+      raw->multi = sample->values[plan->multi];
+    }
+}
+
+/* After samples read as columns: the series' previous raw values from
+ * the last of them, for the general way */
+static void
+write_back_previous (Plv2Parser *self)
+{
+  const ValuePlan *plans = (const ValuePlan *)(gpointer)self->plan->data;
+
+  if (!self->previous_pending)
+    return;
+  self->previous_pending = FALSE;
+  for (guint index = 0; index < self->plan->len; index++)
+    {
+      Series *series;
+
+      if (plans[index].series == NO_INDEX)
+        continue;
+      series = &g_array_index (self->series, Series, plans[index].series);
+      fill_raw (plans, index, &self->previous_sample, &series->previous);
+      series->has_previous = TRUE;
+      series->previous_sample = self->previous_ordinal;
+      series->previous_generation = self->previous_generation;
+    }
+}
+
+/* The sample's readings were added under the current plan: its values are
+ * the previous ones of the next sample read as columns. They are in
+ * self->values, or in the reading thread's match, which is then kept. */
+static void
+note_sample_added (Plv2Parser         *self,
+                   const PsPlv2Record *record,
+                   guint64             ordinal,
+                   const SampleValues *sample,
+                   ShapeMatch        **match)
+{
+  guint64 *values;
+
+  g_clear_pointer (&self->previous_match, shape_match_free);
+  if (match != NULL && *match != NULL && sample->values == (*match)->sample.values)
+    {
+      self->previous_match = g_steal_pointer (match);
+      values = self->previous_match->sample.values;
+    }
+  else
+    {
+      GArray *swap = self->previous_values;
+
+      g_assert (sample->values == (guint64 *)(gpointer)self->values->data);
+      self->previous_values = self->values;
+      self->values = swap;
+      values = (guint64 *)(gpointer)self->previous_values->data;
+    }
+  self->previous_sample = *sample;
+  self->previous_sample.values = values;
+  self->previous_serial = self->plan_serial;
+  self->previous_ordinal = ordinal;
+  self->previous_generation = record->generation;
+}
+
 /* The readings of one sample: each displayed value with its companions
  * through its counter type's formula, against the series' previous raw
  * values when they come from the sample just before, of the same
@@ -769,12 +1004,13 @@ add_readings (Plv2Parser         *self,
   const ValuePlan *plans = (const ValuePlan *)(gpointer)self->plan->data;
   gint64 time_ns = sample->unix_ns - self->origin_unix_ns;
 
+  write_back_previous (self);
   for (guint index = 0; index < self->plan->len; index++)
     {
       const ValuePlan *plan = &plans[index];
       PsCounterValue reading = { 0 };
       PsPerflibStatus status;
-      PsPerflibRaw raw = { 0 };
+      PsPerflibRaw raw;
       const PsPerflibRaw *previous;
       Series *series;
       double display;
@@ -782,37 +1018,7 @@ add_readings (Plv2Parser         *self,
       if (plan->series == NO_INDEX)
         continue;
       series = &g_array_index (self->series, Series, plan->series);
-
-      raw.fields = PS_PERFLIB_RAW_SYSTEM_TIME | PS_PERFLIB_RAW_TIME_100NS;
-      raw.perf_time = sample->perf_time_stamp;
-      raw.perf_freq = sample->perf_freq;
-      raw.perf_time_100ns = sample->perf_time_100nsec;
-      if (plan->data_size != 0)
-        {
-          raw.fields |= PS_PERFLIB_RAW_VALUE;
-          raw.value_size = plan->data_size;
-          raw.value = sample->values[index];
-        }
-      if (plan->base != NO_INDEX && plans[plan->base].data_size != 0)
-        {
-          raw.fields |= PS_PERFLIB_RAW_BASE;
-          raw.base = sample->values[plan->base];
-        }
-      if (plan->time != NO_INDEX && plans[plan->time].data_size != 0)
-        {
-          raw.fields |= PS_PERFLIB_RAW_OBJECT_TIME;
-          raw.object_time = sample->values[plan->time];
-        }
-      if (plan->freq != NO_INDEX && plans[plan->freq].data_size != 0)
-        {
-          raw.fields |= PS_PERFLIB_RAW_OBJECT_FREQ;
-          raw.object_freq = sample->values[plan->freq];
-        }
-      if (plan->multi != NO_INDEX && plans[plan->multi].data_size != 0)
-        {
-          raw.fields |= PS_PERFLIB_RAW_MULTI;
-          raw.multi = sample->values[plan->multi];
-        }
+      fill_raw (plans, index, sample, &raw);
 
       previous = series->has_previous && series->previous_sample + 1 == ordinal
                  && series->previous_generation == record->generation ? &series->previous : NULL;
@@ -838,6 +1044,356 @@ add_readings (Plv2Parser         *self,
     }
 }
 
+/* A reading of the column loop that is not computed inline */
+static G_GNUC_NO_INLINE double
+column_general (Plv2Parser         *self,
+                const Column       *column,
+                const SampleValues *sample,
+                guint16            *status)
+{
+  const ValuePlan *plans = (const ValuePlan *)(gpointer)self->plan->data;
+  const Series *series = &g_array_index (self->series, Series, plans[column->index].series);
+  PsPerflibRaw raw, previous;
+  PsPerflibStatus result;
+  double display;
+
+  fill_raw (plans, column->index, sample, &raw);
+  fill_raw (plans, column->index, &self->previous_sample, &previous);
+  result.result = PS_PERFLIB_RESULT_OK;
+  if (!fast_reading (series->info, &previous, &raw, &display)
+      && !ps_perflib_compute_with_info (series->info, series->type, &previous, &raw, self->options,
+                                        &display, &result))
+    display = NAN;
+  *status = (guint16)result.result;
+  return display;
+}
+
+static void
+commit_kept (Plv2Parser *self,
+             guint       n_kept,
+             guint64     n_readings)
+{
+  _ps_event_store_append_kept_counter_values (self->store, self->kept, n_kept, n_readings);
+}
+
+/* The display values of a sample of the shape against the sample just
+ * before, of the same shape, for the columns whose formula is computed
+ * inline; computed[i] FALSE for the others and where a condition fails.
+ * In either thread. */
+static void
+compute_columns (const Shape        *shape,
+                 const SampleValues *sample,
+                 const SampleValues *before,
+                 double             *displays,
+                 guint8             *computed)
+{
+  const Column *columns = shape->columns;
+  const guint64 *values = sample->values;
+  const guint64 *previous_values = before->values;
+  /* The clocks' differences, as the formulas check and convert them */
+  gboolean has_100ns = sample->perf_time_100nsec > before->perf_time_100nsec;
+  gboolean has_ticks = before->perf_freq > 0 && sample->perf_freq > 0 && before->perf_freq == sample->perf_freq
+                       && sample->perf_time_stamp > before->perf_time_stamp;
+  double delta_100ns = (double)((guint64)sample->perf_time_100nsec - (guint64)before->perf_time_100nsec);
+  double delta_ticks = (double)((guint64)sample->perf_time_stamp - (guint64)before->perf_time_stamp);
+  double delta_ticks_seconds = delta_ticks / (double)sample->perf_freq;
+
+  for (guint k = 0; k < shape->n_columns; k++)
+    {
+      guint i = shape->order[k];
+      const Column *column = &columns[i];
+      guint64 value = values[column->index];
+      guint64 previous = previous_values[column->index];
+      gboolean ok = FALSE;
+      double display = 0;
+
+      switch (column->formula)
+        {
+        case PS_PERFLIB_FORMULA_RAW:
+          display = (double)value;
+          ok = TRUE;
+          break;
+
+        case PS_PERFLIB_FORMULA_FRACTION:
+          if (values[column->base] != 0)
+            {
+              display = 100.0 * (double)value / (double)values[column->base];
+              ok = TRUE;
+            }
+          break;
+
+        case PS_PERFLIB_FORMULA_DELTA:
+          if (value >= previous)
+            {
+              display = (double)(value - previous);
+              ok = TRUE;
+            }
+          break;
+
+        case PS_PERFLIB_FORMULA_AVERAGE_BULK:
+          if (value >= previous && values[column->base] > previous_values[column->base])
+            {
+              display = (double)(value - previous) / (double)(values[column->base] - previous_values[column->base]);
+              ok = TRUE;
+            }
+          break;
+
+        case PS_PERFLIB_FORMULA_PRECISION:
+        case PS_PERFLIB_FORMULA_SAMPLE_FRACTION:
+          if (value >= previous && values[column->base] > previous_values[column->base])
+            {
+              display = 100.0 * (double)(value - previous)
+                        / (double)(values[column->base] - previous_values[column->base]);
+              ok = TRUE;
+            }
+          break;
+
+        case PS_PERFLIB_FORMULA_RATE:
+        case PS_PERFLIB_FORMULA_QUEUELEN:
+        case PS_PERFLIB_FORMULA_TIMER:
+        case PS_PERFLIB_FORMULA_TIMER_INV:
+          if (value >= previous && (column->clock == PS_PERFLIB_TIME_100NS ? has_100ns : has_ticks))
+            {
+              double delta_value = (double)(value - previous);
+              double delta_time = column->clock == PS_PERFLIB_TIME_100NS ? delta_100ns : delta_ticks;
+
+              if (column->formula == PS_PERFLIB_FORMULA_RATE)
+                display = delta_value / delta_ticks_seconds;
+              else if (column->formula == PS_PERFLIB_FORMULA_QUEUELEN)
+                display = delta_value / delta_time;
+              else if (column->formula == PS_PERFLIB_FORMULA_TIMER)
+                display = 100.0 * delta_value / delta_time;
+              else
+                display = 100.0 * (1.0 - delta_value / delta_time);
+              ok = TRUE;
+            }
+          break;
+
+        default:
+          break;
+        }
+      displays[i] = display;
+      computed[i] = (guint8)ok;
+    }
+}
+
+/* A sample of the plan's shape right after one of the same plan: its
+ * readings column by column (see the top of the file), with the display
+ * values the reading thread computed if it could */
+static void
+add_columns (Plv2Parser         *self,
+             const PsPlv2Record *record,
+             guint64             ordinal,
+             const SampleValues *sample,
+             const ShapeMatch   *match)
+{
+  const Shape *shape = self->shape;
+  const Column *columns = shape->columns;
+  guint n_columns = shape->n_columns;
+  const guint64 *values = sample->values;
+  gint64 time_ns = sample->unix_ns - self->origin_unix_ns;
+  const double *displays;
+  const guint8 *computed;
+  PsCounterSeries *all_series;
+  gboolean direct;
+  guint64 room;
+  guint64 stride_mask;
+  guint stride;
+  guint n_kept = 0;
+
+  if (match != NULL && match->shape == shape && match->displays != NULL)
+    {
+      displays = match->displays;
+      computed = match->computed;
+    }
+  else
+    {
+      if (self->n_displays < n_columns)
+        {
+          self->n_displays = n_columns;
+          self->displays = g_renew (double, self->displays, n_columns);
+          self->computed = g_renew (guint8, self->computed, n_columns);
+        }
+      compute_columns (shape, sample, &self->previous_sample, self->displays, self->computed);
+      displays = self->displays;
+      computed = self->computed;
+    }
+
+  /* Readings still in the builder reach the series first */
+  ps_store_builder_flush (self->parent.builder);
+  room = _ps_event_store_get_counter_room (self->store, &stride);
+  stride_mask = (guint64)stride - 1;
+  /* Near the store's limit, it thins them as each reading comes */
+  direct = room >= n_columns;
+  all_series = _ps_event_store_edit_counter_series (self->store, shape->n_tracks);
+
+  for (guint i = 0; i < n_columns; i++)
+    {
+      const Column *column = &columns[i];
+      guint16 status = PS_PERFLIB_RESULT_OK;
+      double display = displays[i];
+
+      if G_UNLIKELY (!computed[i])
+        display = column_general (self, column, sample, &status);
+
+      if G_LIKELY (direct)
+        {
+          PsCounterSeries *series = &all_series[column->track];
+
+#ifdef __GNUC__
+          /* The series of a few columns on, each in a different place; and
+           * closer, where a series will store the bucket it fills, if this
+           * reading begins another */
+          if G_LIKELY (i + 2 * COLUMN_PREFETCH < n_columns)
+            {
+              const PsCounterSeries *ahead = &all_series[columns[i + 2 * COLUMN_PREFETCH].track];
+
+              __builtin_prefetch (ahead, 1, 3);
+              __builtin_prefetch ((const guint8 *)ahead + 64, 1, 3);
+            }
+          if G_LIKELY (i + COLUMN_PREFETCH < n_columns)
+            {
+              const PsCounterSeries *ahead = &all_series[columns[i + COLUMN_PREFETCH].track];
+
+              if (ahead->current.count != 0 && time_ns >= ahead->begin_ns
+                  && (((guint64)time_ns - (guint64)ahead->begin_ns) >> ahead->shift) != ahead->current_index)
+                __builtin_prefetch (&ahead->buckets[ahead->current_index], 1, 3);
+            }
+#endif
+          if ((series->n_readings & stride_mask) == 0)
+            {
+              PsCounterValue *reading = &self->kept[n_kept++];
+
+              reading->time_ns = time_ns;
+              reading->track = column->track;
+              reading->flags = PS_COUNTER_FLAG_RAW | (isnan (display) ? PS_COUNTER_FLAG_MISSING : 0);
+              reading->status = status;
+              reading->value = display;
+              reading->raw = (gint64)values[column->index];
+              reading->base = column->base != NO_INDEX ? (gint64)values[column->base] : 0;
+              if (n_kept == KEPT_BATCH_SIZE)
+                {
+                  commit_kept (self, n_kept, 0);
+                  n_kept = 0;
+                }
+            }
+          if G_UNLIKELY (isnan (display))
+            ps_counter_series_add (series, time_ns, display, TRUE);
+          else
+            ps_counter_series_add_value (series, time_ns, display);
+        }
+      else
+        {
+          PsCounterValue reading;
+
+          reading.time_ns = time_ns;
+          reading.track = column->track;
+          reading.flags = PS_COUNTER_FLAG_RAW | (isnan (display) ? PS_COUNTER_FLAG_MISSING : 0);
+          reading.status = status;
+          reading.value = display;
+          reading.raw = (gint64)values[column->index];
+          reading.base = column->base != NO_INDEX ? (gint64)values[column->base] : 0;
+          ps_store_builder_add_counter_value (self->parent.builder, &reading);
+        }
+    }
+  if (direct)
+    commit_kept (self, n_kept, n_columns);
+
+  self->previous_pending = TRUE;
+}
+
+
+/* The columns of the current plan, for its shape. The formulas computed
+ * inline take the same conditions and arithmetic as ps_perflib_compute ()
+ * in the same order, given a previous sample of the same plan, whose
+ * values therefore have the same sizes and companions. */
+static void
+make_columns (Plv2Parser *self,
+              Shape      *shape)
+{
+  const ValuePlan *plans = (const ValuePlan *)(gpointer)self->plan->data;
+  g_autofree guint8 *seen = g_new0 (guint8, MAX (self->series->len, 1));
+
+  shape->columns = g_new (Column, MAX (self->plan->len, 1));
+  shape->n_columns = 0;
+  shape->n_tracks = 0;
+  for (guint index = 0; index < self->plan->len; index++)
+    {
+      const ValuePlan *plan = &plans[index];
+      const Series *series;
+      const PsPerflibTypeInfo *info;
+      Column column;
+      gboolean has_base;
+
+      if (plan->series == NO_INDEX)
+        continue;
+      /* A series twice in a sample is computed against itself in the same
+       * sample the general way */
+      if (seen[plan->series])
+        {
+          shape->n_columns = 0;
+          return;
+        }
+      seen[plan->series] = TRUE;
+      series = &g_array_index (self->series, Series, plan->series);
+      info = series->info;
+      has_base = plan->base != NO_INDEX && plans[plan->base].data_size != 0;
+
+      column.index = index;
+      column.base = has_base ? plan->base : NO_INDEX;
+      column.track = series->track;
+      column.formula = COLUMN_GENERAL;
+      column.clock = info != NULL ? info->time_source : PS_PERFLIB_TIME_NONE;
+      shape->n_tracks = MAX (shape->n_tracks, series->track + 1);
+      if (info != NULL && plan->data_size != 0 && !info->needs_multi)
+        switch (info->formula)
+          {
+          case PS_PERFLIB_FORMULA_RAW:
+            column.formula = info->formula;
+            break;
+          case PS_PERFLIB_FORMULA_DELTA:
+            if (info->time_source == PS_PERFLIB_TIME_NONE)
+              column.formula = info->formula;
+            break;
+          case PS_PERFLIB_FORMULA_FRACTION:
+          case PS_PERFLIB_FORMULA_AVERAGE_BULK:
+          case PS_PERFLIB_FORMULA_PRECISION:
+          case PS_PERFLIB_FORMULA_SAMPLE_FRACTION:
+            if (has_base && (info->time_source == PS_PERFLIB_TIME_NONE
+                             || info->time_source == PS_PERFLIB_TIME_BASE_COUNTER))
+              column.formula = info->formula;
+            break;
+          case PS_PERFLIB_FORMULA_RATE:
+            if (info->time_source == PS_PERFLIB_TIME_SYSTEM_TICKS)
+              column.formula = info->formula;
+            break;
+          case PS_PERFLIB_FORMULA_QUEUELEN:
+          case PS_PERFLIB_FORMULA_TIMER:
+          case PS_PERFLIB_FORMULA_TIMER_INV:
+            if (info->time_source == PS_PERFLIB_TIME_100NS
+                || info->time_source == PS_PERFLIB_TIME_SYSTEM_TICKS)
+              column.formula = info->formula;
+            break;
+          default:
+            break;
+          }
+      shape->columns[shape->n_columns++] = column;
+    }
+
+  /* Computed formula by formula, each in one run: the branches of each
+   * column are those of the one before */
+  shape->order = g_new (guint32, MAX (shape->n_columns, 1));
+  {
+    guint n_ordered = 0;
+
+    for (guint formula = 0; formula <= G_MAXUINT8; formula++)
+      for (guint i = 0; i < shape->n_columns; i++)
+        if (shape->columns[i].formula == formula)
+          shape->order[n_ordered++] = i;
+    g_assert (n_ordered == shape->n_columns);
+  }
+}
+
 /* After a sample was decoded and planned: its shape, if it had no fault
  * at all (a sample with warnings is always decoded, so that they are
  * given again) */
@@ -847,9 +1403,11 @@ remember_shape (Plv2Parser            *self,
                 const PsPerflibBuffer *buffer)
 {
   gsize n_words = (record->body_size + 7) / 8;
+  Shape *shape;
   guint8 *mask;
 
-  if (self->has_shape && self->shape_generation == record->generation && self->shape_length == record->body_size)
+  if (self->shape != NULL && self->shape->generation == record->generation
+      && self->shape->length == record->body_size)
     return;
   forget_shape (self);
   if (self->decode_every_sample)
@@ -858,27 +1416,35 @@ remember_shape (Plv2Parser            *self,
       || !buffer->system_time_valid || buffer->length != record->body_size)
     return;
 
-  self->shape_words = g_new0 (guint64, n_words);
-  memcpy (self->shape_words, record->body, record->body_size);
+  shape = g_atomic_rc_box_new0 (Shape);
+  shape->words = g_new0 (guint64, n_words);
+  memcpy (shape->words, record->body, record->body_size);
   mask = g_malloc (n_words * 8);
   memset (mask, 0xff, record->body_size);
   memset (mask + record->body_size, 0, n_words * 8 - record->body_size);
   /* PerfTimeStamp, PerfTime100NSec; SystemTime */
   memset (mask + 8, 0, 16);
   memset (mask + 32, 0, 16);
+  shape->n_values = self->plan->len;
+  shape->value_offsets = g_new (guint32, MAX (self->plan->len, 1));
+  shape->value_sizes = g_new (guint8, MAX (self->plan->len, 1));
   for (guint i = 0; i < self->plan->len; i++)
     {
       const ValuePlan *plan = &g_array_index (self->plan, ValuePlan, i);
 
       if (plan->data_size != 0)
         memset (mask + plan->data_offset, 0, plan->data_size);
+      shape->value_offsets[i] = plan->data_offset;
+      shape->value_sizes[i] = plan->data_size == 4 || plan->data_size == 8 ? plan->data_size : 0;
     }
-  self->shape_mask = (guint64 *)(gpointer)mask;
+  shape->mask = (guint64 *)(gpointer)mask;
   for (gsize w = 0; w < n_words; w++)
-    self->shape_words[w] &= self->shape_mask[w];
-  self->has_shape = TRUE;
-  self->shape_generation = record->generation;
-  self->shape_length = record->body_size;
+    shape->words[w] &= shape->mask[w];
+  shape->generation = record->generation;
+  shape->length = record->body_size;
+  make_columns (self, shape);
+  self->shape = shape;
+  publish_shape (self);
 }
 
 /* A SYSTEMTIME the decoder accepts without a warning */
@@ -902,11 +1468,12 @@ system_time_plausible (const guint8 *p)
   return day <= days[month - 1] + (month == 2 && leap ? 1u : 0u);
 }
 
-/* The sample read at the plan's offsets, if it has the plan's shape */
+/* The sample read at the shape's offsets into sample->values (as many as
+ * the shape has values), if it has the shape. In either thread. */
 static gboolean
-read_with_shape (Plv2Parser         *self,
-                 const PsPlv2Record *record,
-                 SampleValues       *sample)
+match_shape (const Shape        *shape,
+             const PsPlv2Record *record,
+             SampleValues       *sample)
 {
   const guint8 *data = record->body;
   gsize n_words = (record->body_size + 7) / 8;
@@ -914,7 +1481,7 @@ read_with_shape (Plv2Parser         *self,
   guint64 differ = 0;
   gint64 filetime;
 
-  if (!self->has_shape || record->generation != self->shape_generation || record->body_size != self->shape_length)
+  if (shape == NULL || record->generation != shape->generation || record->body_size != shape->length)
     return FALSE;
 
   /* Equal or not does not depend on the byte order: words as they lie */
@@ -923,14 +1490,14 @@ read_with_shape (Plv2Parser         *self,
       guint64 word;
 
       memcpy (&word, data + 8 * w, 8);
-      differ |= (word ^ self->shape_words[w]) & self->shape_mask[w];
+      differ |= (word ^ shape->words[w]) & shape->mask[w];
     }
   if (whole < n_words)
     {
       guint64 tail = 0;
 
       memcpy (&tail, data + 8 * whole, record->body_size - 8 * whole);
-      differ |= (tail ^ self->shape_words[whole]) & self->shape_mask[whole];
+      differ |= (tail ^ shape->words[whole]) & shape->mask[whole];
     }
   if (differ != 0 || !system_time_plausible (data + 32))
     return FALSE;
@@ -944,25 +1511,45 @@ read_with_shape (Plv2Parser         *self,
   sample->perf_time_100nsec = filetime;
   sample->perf_freq = (gint64)ps_util_load_le64 (data + 24);
   sample->unix_ns = (filetime - EPOCH_1601_TO_1970_100NS) * 100;
-  g_array_set_size (self->values, self->plan->len);
-  sample->values = (guint64 *)(gpointer)self->values->data;
-  for (guint i = 0; i < self->plan->len; i++)
+  for (guint i = 0; i < shape->n_values; i++)
     {
-      const ValuePlan *plan = &g_array_index (self->plan, ValuePlan, i);
+      guint32 offset = shape->value_offsets[i];
 
-      if (plan->data_size == 8)
-        sample->values[i] = ps_util_load_le64 (data + plan->data_offset);
-      else if (plan->data_size == 4)
-        sample->values[i] = ps_util_load_le32 (data + plan->data_offset);
+      if (shape->value_sizes[i] == 8)
+        sample->values[i] = ps_util_load_le64 (data + offset);
+      else if (shape->value_sizes[i] == 4)
+        sample->values[i] = ps_util_load_le32 (data + offset);
       else
         sample->values[i] = 0;
     }
   return TRUE;
 }
 
+/* The sample read at the plan's offsets, if it has the plan's shape:
+ * as the reading thread found it when it compared it with this shape
+ * (the values are then the match's) */
+static gboolean
+read_with_shape (Plv2Parser         *self,
+                 const PsPlv2Record *record,
+                 const ShapeMatch   *match,
+                 SampleValues       *sample)
+{
+  if (self->shape == NULL)
+    return FALSE;
+  if (match != NULL && match->shape == self->shape)
+    {
+      *sample = match->sample;
+      return match->matches;
+    }
+  g_array_set_size (self->values, self->plan->len);
+  sample->values = (guint64 *)(gpointer)self->values->data;
+  return match_shape (self->shape, record, sample);
+}
+
 static void
 read_sample (Plv2Parser         *self,
-             const PsPlv2Record *record)
+             const PsPlv2Record *record,
+             ShapeMatch        **match)
 {
   g_autoptr(PsPerflibBuffer) buffer = NULL;
   g_autoptr(GError) error = NULL;
@@ -988,11 +1575,19 @@ read_sample (Plv2Parser         *self,
     }
 
   /* Most samples: the shape of the one before */
-  if (self->has_origin && read_with_shape (self, record, &sample))
+  if (self->has_origin && read_with_shape (self, record, *match, &sample))
     {
-      add_readings (self, record, ordinal, &sample);
+      if (self->previous_serial == self->plan_serial && self->previous_ordinal + 1 == ordinal
+          && self->shape->n_columns > 0)
+        add_columns (self, record, ordinal, &sample, *match);
+      else
+        add_readings (self, record, ordinal, &sample);
+      note_sample_added (self, record, ordinal, &sample, match);
       return;
     }
+
+  /* The plan may change: the series' previous values by the current one */
+  write_back_previous (self);
 
   if (!ps_perflib_buffer_decode (record->body, record->body_size, &buffer, &error))
     warn (self, PS_SEVERITY_ERROR, "E-PLV2-BLOCK", buffer_offset,
@@ -1046,10 +1641,12 @@ read_sample (Plv2Parser         *self,
   for (guint index = 0; index < buffer->n_values; index++)
     sample.values[index] = buffer->values[index].value;
   add_readings (self, record, ordinal, &sample);
+  note_sample_added (self, record, ordinal, &sample, NULL);
 }
 
 static gboolean
 on_record (const PsPlv2Record *record,
+           ShapeMatch        **match,
            gpointer            user_data,
            GError            **error)
 {
@@ -1068,7 +1665,7 @@ on_record (const PsPlv2Record *record,
       read_query (self, record);
       break;
     case PS_PLV2_RECORD_SAMPLE:
-      read_sample (self, record);
+      read_sample (self, record, match);
       break;
     case PS_PLV2_RECORD_ANNOTATION:
       {
@@ -1140,6 +1737,7 @@ scan_item_clear (gpointer data)
   ScanItem *item = data;
 
   g_free (item->copy);
+  g_clear_pointer (&item->match, shape_match_free);
   g_free (item->code);
   g_free (item->message);
 }
@@ -1191,6 +1789,50 @@ scan_record (const PsPlv2Record *record,
       item.record.payload = item.copy;
       item.record.body = item.copy + (record->body - record->payload);
     }
+  /* Compared here, in the reading thread, while the bytes are in its cache */
+  if (self->scan_shape != NULL && (record->type & ~PS_PLV2_MUST_UNDERSTAND) == PS_PLV2_RECORD_SAMPLE
+      && record->win32_status == 0 && record->generation == self->scan_shape->generation
+      && record->body_size == self->scan_shape->length)
+    {
+      ShapeMatch *match = g_new0 (ShapeMatch, 1);
+
+      Shape *shape = self->scan_shape;
+
+      match->shape = g_atomic_rc_box_acquire (shape);
+      match->sample.values = g_new (guint64, MAX (shape->n_values, 1));
+      match->matches = match_shape (shape, &item.record, &match->sample);
+      if (!match->matches)
+        g_clear_pointer (&match->sample.values, g_free);
+      else if (self->scan_previous_shape == shape && shape->n_columns > 0)
+        {
+          /* The work of the column loop that needs no series: here, on
+           * this thread's core */
+          match->displays = g_new (double, shape->n_columns);
+          match->computed = g_new (guint8, shape->n_columns);
+          compute_columns (shape, &match->sample, &self->scan_previous, match->displays, match->computed);
+        }
+      item.match = match;
+    }
+  /* What the next SAMPLE record is computed against */
+  if ((record->type & ~PS_PLV2_MUST_UNDERSTAND) == PS_PLV2_RECORD_SAMPLE)
+    {
+      if (item.match != NULL && item.match->matches)
+        {
+          guint64 *values = self->scan_previous.values;
+
+          if (self->scan_previous_shape != item.match->shape)
+            {
+              g_clear_pointer (&self->scan_previous_shape, shape_unref);
+              self->scan_previous_shape = g_atomic_rc_box_acquire (item.match->shape);
+              values = g_renew (guint64, values, MAX (item.match->shape->n_values, 1));
+            }
+          self->scan_previous = item.match->sample;
+          self->scan_previous.values = values;
+          memcpy (values, item.match->sample.values, item.match->shape->n_values * sizeof (guint64));
+        }
+      else
+        g_clear_pointer (&self->scan_previous_shape, shape_unref);
+    }
   g_array_append_val (self->scan_batch->items, item);
   return TRUE;
 }
@@ -1228,7 +1870,11 @@ plv2_scan (PsParser     *parser,
   self->scan_batch = batch;
   self->scan_begin = data;
   self->scan_end = data + length;
+  g_mutex_lock (&self->shape_lock);
+  self->scan_shape = self->published_shape != NULL ? g_atomic_rc_box_acquire (self->published_shape) : NULL;
+  g_mutex_unlock (&self->shape_lock);
   ps_plv2_reader_feed (self->reader, data, length, &batch->error);
+  g_clear_pointer (&self->scan_shape, shape_unref);
   self->scan_batch = NULL;
   self->scan_begin = self->scan_end = NULL;
   return batch;
@@ -1245,7 +1891,7 @@ plv2_apply (PsParser  *parser,
 
   for (guint i = 0; i < batch->items->len && ok; i++)
     {
-      const ScanItem *item = &g_array_index (batch->items, ScanItem, i);
+      ScanItem *item = &g_array_index (batch->items, ScanItem, i);
 
       switch (item->kind)
         {
@@ -1253,7 +1899,7 @@ plv2_apply (PsParser  *parser,
           ok = on_header (&item->header, self, error);
           break;
         case ITEM_RECORD:
-          ok = on_record (&item->record, self, error);
+          ok = on_record (&item->record, &item->match, self, error);
           break;
         case ITEM_WARNING:
           on_warning (item->code, item->offset, item->message, self);
@@ -1327,7 +1973,14 @@ plv2_free (PsParser *parser)
   g_array_unref (self->plan);
   g_array_unref (self->signature);
   g_array_unref (self->values);
+  g_array_unref (self->previous_values);
+  g_free (self->displays);
+  g_free (self->computed);
+  g_clear_pointer (&self->scan_previous_shape, shape_unref);
+  g_free (self->scan_previous.values);
+  g_clear_pointer (&self->previous_match, shape_match_free);
   forget_shape (self);
+  g_mutex_clear (&self->shape_lock);
   g_free (self);
 }
 
@@ -1361,6 +2014,8 @@ plv2_parser_new (PsStoreBuilder *builder)
   self->plan = g_array_new (FALSE, FALSE, sizeof (ValuePlan));
   self->signature = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->previous_values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_mutex_init (&self->shape_lock);
   return &self->parent;
 }
 

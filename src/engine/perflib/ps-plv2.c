@@ -23,6 +23,11 @@
 
 #include <zlib.h>
 
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define HAVE_CLMUL_CRC32 1
+#endif
+
 #include <glib/gi18n-lib.h>
 
 #include "ps-error.h"
@@ -122,13 +127,124 @@ padded (gsize size)
   return (size + 7) & ~(gsize) 7;
 }
 
-/* specs: perflib-v2.md §8.2 — CRC-32 of IEEE 802.3 / zlib: zlib's own,
- * several times faster than a byte-wise table on captures of gigabytes */
+#ifdef HAVE_CLMUL_CRC32
+/* The same CRC-32 by carry-less multiplication, 16 bytes at a time in
+ * four lanes (Gopal et al., "Fast CRC Computation for Generic Polynomials
+ * Using PCLMULQDQ Instruction", Intel 2009; the bit-reflected constants of
+ * its appendix, as Chromium's zlib uses them). Takes and gives the CRC
+ * register inverted, as the table method keeps it; length is a multiple of
+ * 16, at least 64. */
+__attribute__((target ("pclmul,sse4.1"))) static guint32
+crc32_clmul (guint32       crc,
+             const guint8 *data,
+             gsize         length)
+{
+  const __m128i k1k2 = _mm_set_epi64x (0x01c6e41596, 0x0154442bd4);
+  const __m128i k3k4 = _mm_set_epi64x (0x00ccaa009e, 0x01751997d0);
+  const __m128i k5k0 = _mm_set_epi64x (0, 0x0163cd6124);
+  const __m128i poly = _mm_set_epi64x (0x01f7011641, 0x01db710641);
+  const __m128i low32 = _mm_setr_epi32 (~0, 0, ~0, 0);
+  __m128i x1, x2, x3, x4, x5;
+
+  x1 = _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x00));
+  x2 = _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x10));
+  x3 = _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x20));
+  x4 = _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x30));
+  x1 = _mm_xor_si128 (x1, _mm_cvtsi32_si128 ((int)crc));
+  data += 64;
+  length -= 64;
+
+  while (length >= 64)
+    {
+      __m128i y1 = _mm_clmulepi64_si128 (x1, k1k2, 0x00);
+      __m128i y2 = _mm_clmulepi64_si128 (x2, k1k2, 0x00);
+      __m128i y3 = _mm_clmulepi64_si128 (x3, k1k2, 0x00);
+      __m128i y4 = _mm_clmulepi64_si128 (x4, k1k2, 0x00);
+
+      x1 = _mm_clmulepi64_si128 (x1, k1k2, 0x11);
+      x2 = _mm_clmulepi64_si128 (x2, k1k2, 0x11);
+      x3 = _mm_clmulepi64_si128 (x3, k1k2, 0x11);
+      x4 = _mm_clmulepi64_si128 (x4, k1k2, 0x11);
+      x1 = _mm_xor_si128 (_mm_xor_si128 (x1, y1), _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x00)));
+      x2 = _mm_xor_si128 (_mm_xor_si128 (x2, y2), _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x10)));
+      x3 = _mm_xor_si128 (_mm_xor_si128 (x3, y3), _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x20)));
+      x4 = _mm_xor_si128 (_mm_xor_si128 (x4, y4), _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x30)));
+      data += 64;
+      length -= 64;
+    }
+
+  /* Four lanes into one */
+  x5 = _mm_clmulepi64_si128 (x1, k3k4, 0x00);
+  x1 = _mm_clmulepi64_si128 (x1, k3k4, 0x11);
+  x1 = _mm_xor_si128 (_mm_xor_si128 (x1, x2), x5);
+  x5 = _mm_clmulepi64_si128 (x1, k3k4, 0x00);
+  x1 = _mm_clmulepi64_si128 (x1, k3k4, 0x11);
+  x1 = _mm_xor_si128 (_mm_xor_si128 (x1, x3), x5);
+  x5 = _mm_clmulepi64_si128 (x1, k3k4, 0x00);
+  x1 = _mm_clmulepi64_si128 (x1, k3k4, 0x11);
+  x1 = _mm_xor_si128 (_mm_xor_si128 (x1, x4), x5);
+
+  while (length >= 16)
+    {
+      x5 = _mm_clmulepi64_si128 (x1, k3k4, 0x00);
+      x1 = _mm_clmulepi64_si128 (x1, k3k4, 0x11);
+      x1 = _mm_xor_si128 (_mm_xor_si128 (x1, _mm_loadu_si128 ((const __m128i *)(gconstpointer)data)), x5);
+      data += 16;
+      length -= 16;
+    }
+
+  /* 128 bits to 64 */
+  x2 = _mm_clmulepi64_si128 (x1, k3k4, 0x10);
+  x1 = _mm_xor_si128 (_mm_srli_si128 (x1, 8), x2);
+  x2 = _mm_srli_si128 (x1, 4);
+  x1 = _mm_and_si128 (x1, low32);
+  x1 = _mm_clmulepi64_si128 (x1, k5k0, 0x00);
+  x1 = _mm_xor_si128 (x1, x2);
+
+  /* Barrett reduction to 32 bits */
+  x2 = _mm_and_si128 (x1, low32);
+  x2 = _mm_clmulepi64_si128 (x2, poly, 0x10);
+  x2 = _mm_and_si128 (x2, low32);
+  x2 = _mm_clmulepi64_si128 (x2, poly, 0x00);
+  x1 = _mm_xor_si128 (x1, x2);
+
+  return (guint32)_mm_extract_epi32 (x1, 1);
+}
+
+static gboolean
+have_clmul (void)
+{
+  static gsize checked = 0;
+  static gboolean have = FALSE;
+
+  if (g_once_init_enter (&checked))
+    {
+      __builtin_cpu_init ();
+      have = __builtin_cpu_supports ("pclmul") && __builtin_cpu_supports ("sse4.1");
+      g_once_init_leave (&checked, 1);
+    }
+  return have;
+}
+#endif
+
+/* specs: perflib-v2.md §8.2 — CRC-32 of IEEE 802.3 / zlib: by
+ * carry-less multiplication where the processor has it (about ten times
+ * zlib's speed, which a capture of gigabytes feels), else zlib's own */
 guint32
 ps_plv2_crc32 (guint32       crc,
                const guint8 *data,
                gsize         length)
 {
+#ifdef HAVE_CLMUL_CRC32
+  if (length >= 64 && have_clmul ())
+    {
+      gsize whole = length & ~(gsize)15;
+
+      crc = ~crc32_clmul (~crc, data, whole);
+      data += whole;
+      length -= whole;
+    }
+#endif
   while (length > 0)
     {
       uInt chunk = (uInt)MIN (length, (gsize)G_MAXUINT32 / 2);

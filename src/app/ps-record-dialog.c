@@ -1,0 +1,551 @@
+/* ps-record-dialog.c — New Recording: a backend, its options, Record
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The option rows come from the collector (ps_collector_list_options), so
+ * a new backend brings its own. A process option is a searchable list of
+ * the running processes where the system lists them in /proc, else an
+ * entry for the number.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include <glib/gi18n.h>
+
+#include "ps-record-dialog.h"
+
+typedef struct
+{
+  char                  *key;
+  PsCollectorOptionType  type;
+  GtkWidget             *widget;
+  GArray                *pids;    /* PID options with a list: the pid of each item */
+} OptionRow;
+
+struct _PsRecordDialog
+{
+  GtkWindow     parent_instance;
+
+  GStrv         backends;      /* names, in the order of the drop-down */
+  PsCollector  *collector;     /* of the selected backend */
+  GPtrArray    *rows;          /* OptionRow */
+  GPtrArray    *row_widgets;   /* everything added to the grid below the backend */
+  GCancellable *cancellable;   /* while starting */
+  PsEventStore *store;         /* while starting */
+  char         *error;
+
+  /* Template widgets */
+  GtkGrid      *grid;
+  GtkDropDown  *backend_dropdown;
+  GtkLabel     *hint_label;
+  GtkLabel     *error_label;
+  GtkButton    *record_button;
+};
+
+G_DEFINE_FINAL_TYPE (PsRecordDialog, ps_record_dialog, GTK_TYPE_WINDOW)
+
+enum {
+  STARTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+option_row_free (gpointer data)
+{
+  OptionRow *row = data;
+
+  g_free (row->key);
+  g_clear_pointer (&row->pids, g_array_unref);
+  g_free (row);
+}
+
+static void
+show_error (PsRecordDialog *self,
+            const char     *message)
+{
+  g_free (self->error);
+  self->error = g_strdup (message);
+  gtk_label_set_text (self->error_label, message != NULL ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), message != NULL);
+}
+
+typedef struct
+{
+  int   pid;
+  char *name;
+} Process;
+
+static int
+compare_processes (gconstpointer a,
+                   gconstpointer b)
+{
+  const Process *pa = a;
+  const Process *pb = b;
+  int by_name = g_utf8_collate (pa->name, pb->name);
+
+  return by_name != 0 ? by_name : (pa->pid > pb->pid) - (pa->pid < pb->pid);
+}
+
+/* The running processes by name, or NULL where /proc does not list them */
+static GArray *
+list_processes (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
+  GArray *processes;
+  const char *entry;
+
+  if (dir == NULL)
+    return NULL;
+
+  processes = g_array_new (FALSE, FALSE, sizeof (Process));
+  while ((entry = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *comm = NULL;
+      char *end = NULL;
+      long pid = strtol (entry, &end, 10);
+      Process process;
+
+      if (end == entry || *end != '\0' || pid <= 0)
+        continue;
+      path = g_build_filename ("/proc", entry, "comm", NULL);
+      if (!g_file_get_contents (path, &comm, NULL, NULL))
+        continue;
+      g_strstrip (comm);
+      process.pid = (int)pid;
+      process.name = g_utf8_make_valid (comm, -1);
+      g_array_append_val (processes, process);
+    }
+  g_array_sort (processes, compare_processes);
+
+  return processes;
+}
+
+static GtkWidget *
+new_process_dropdown (OptionRow *row)
+{
+  g_autoptr(GArray) processes = list_processes ();
+  g_autoptr(GtkStringList) items = NULL;
+  g_autoptr(GtkExpression) expression = NULL;
+  GtkWidget *dropdown;
+  int none = -1;
+
+  if (processes == NULL)
+    return NULL;
+
+  items = gtk_string_list_new (NULL);
+  row->pids = g_array_new (FALSE, FALSE, sizeof (int));
+  /* Translators: the first item of the process list: record no process */
+  gtk_string_list_append (items, _("None"));
+  g_array_append_val (row->pids, none);
+  for (guint i = 0; i < processes->len; i++)
+    {
+      Process *process = &g_array_index (processes, Process, i);
+      /* Translators: a process in the list: its name and process id */
+      g_autofree char *label = g_strdup_printf (_("%s (%d)"), process->name, process->pid);
+
+      gtk_string_list_append (items, label);
+      g_array_append_val (row->pids, process->pid);
+      g_free (process->name);
+    }
+
+  expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
+  dropdown = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&items)), g_steal_pointer (&expression));
+  gtk_drop_down_set_enable_search (GTK_DROP_DOWN (dropdown), TRUE);
+  gtk_widget_set_tooltip_text (dropdown, _("The process to record; type to search the list"));
+
+  return dropdown;
+}
+
+static GtkWidget *
+new_option_widget (OptionRow               *row,
+                   const PsCollectorOption *option)
+{
+  const char *value = option->default_value != NULL ? option->default_value : "";
+  GtkWidget *widget = NULL;
+
+  switch (option->type)
+    {
+    case PS_COLLECTOR_OPTION_BOOLEAN:
+      widget = gtk_switch_new ();
+      gtk_switch_set_active (GTK_SWITCH (widget), g_strcmp0 (value, "true") == 0);
+      gtk_widget_set_halign (widget, GTK_ALIGN_START);
+      break;
+
+    case PS_COLLECTOR_OPTION_INT:
+      widget = gtk_spin_button_new_with_range (0, G_MAXINT32, 1);
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (widget), g_ascii_strtod (value, NULL));
+      break;
+
+    case PS_COLLECTOR_OPTION_PID:
+      widget = new_process_dropdown (row);
+      if (widget != NULL)
+        break;
+      G_GNUC_FALLTHROUGH;
+    case PS_COLLECTOR_OPTION_STRING:
+    case PS_COLLECTOR_OPTION_COMMAND:
+    default:
+      widget = gtk_entry_new ();
+      gtk_editable_set_text (GTK_EDITABLE (widget), value);
+      gtk_entry_set_activates_default (GTK_ENTRY (widget), TRUE);
+      if (option->type == PS_COLLECTOR_OPTION_COMMAND)
+        /* Translators: an example of a command to record, in the empty entry */
+        gtk_entry_set_placeholder_text (GTK_ENTRY (widget), _("e.g. make -j2"));
+      break;
+    }
+
+  gtk_widget_set_hexpand (widget, TRUE);
+  return widget;
+}
+
+static void
+clear_options (PsRecordDialog *self)
+{
+  for (guint i = 0; i < self->row_widgets->len; i++)
+    gtk_grid_remove (self->grid, g_ptr_array_index (self->row_widgets, i));
+  g_ptr_array_set_size (self->row_widgets, 0);
+  g_ptr_array_set_size (self->rows, 0);
+}
+
+static void
+backend_changed_cb (PsRecordDialog *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->backend_dropdown);
+  const PsCollectorOption *options;
+  g_autoptr(GError) error = NULL;
+  guint n_options = 0;
+
+  clear_options (self);
+  show_error (self, NULL);
+  g_clear_object (&self->collector);
+  if (self->backends == NULL || selected >= g_strv_length (self->backends))
+    return;
+
+  self->collector = ps_collectors_create (self->backends[selected], &error);
+  if (self->collector == NULL)
+    {
+      show_error (self, error->message);
+      return;
+    }
+
+  options = ps_collector_list_options (self->collector, &n_options);
+  for (guint i = 0; i < n_options; i++)
+    {
+      OptionRow *row = g_new0 (OptionRow, 1);
+      GtkWidget *label = gtk_label_new (options[i].label);
+
+      row->key = g_strdup (options[i].key);
+      row->type = options[i].type;
+      row->widget = new_option_widget (row, &options[i]);
+      gtk_label_set_xalign (GTK_LABEL (label), 1);
+      gtk_label_set_mnemonic_widget (GTK_LABEL (label), row->widget);
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (row->widget),
+                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
+      gtk_grid_attach (self->grid, label, 0, (int)i + 1, 1, 1);
+      gtk_grid_attach (self->grid, row->widget, 1, (int)i + 1, 1, 1);
+      g_ptr_array_add (self->row_widgets, label);
+      g_ptr_array_add (self->row_widgets, row->widget);
+      g_ptr_array_add (self->rows, row);
+    }
+
+  gtk_label_set_text (self->hint_label,
+                      n_options > 0 ? _("The run opens in a new tab and draws as it is recorded. Stop it there.")
+                                    : _("This backend has no options."));
+}
+
+/* The value of a row as the collector reads it; NULL for none */
+static char *
+row_value (OptionRow *row)
+{
+  if (GTK_IS_SWITCH (row->widget))
+    return g_strdup (gtk_switch_get_active (GTK_SWITCH (row->widget)) ? "true" : "false");
+  if (GTK_IS_SPIN_BUTTON (row->widget))
+    return g_strdup_printf ("%d", gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (row->widget)));
+  if (GTK_IS_DROP_DOWN (row->widget))
+    {
+      guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (row->widget));
+      int pid = row->pids != NULL && selected < row->pids->len ? g_array_index (row->pids, int, selected) : -1;
+
+      return pid > 0 ? g_strdup_printf ("%d", pid) : g_strdup ("");
+    }
+  return g_strdup (gtk_editable_get_text (GTK_EDITABLE (row->widget)));
+}
+
+/* What is recorded, for the tab: the process or command chosen, else the
+ * backend alone */
+static char *
+describe_target (PsRecordDialog *self)
+{
+  /* The short name: the tab has little room */
+  const char *backend = ps_collector_get_name (self->collector);
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      OptionRow *row = g_ptr_array_index (self->rows, i);
+      g_autofree char *value = row_value (row);
+      g_autofree char *target = NULL;
+
+      if (value == NULL || *value == '\0')
+        continue;
+      if (row->type == PS_COLLECTOR_OPTION_PID && GTK_IS_DROP_DOWN (row->widget))
+        {
+          GtkStringObject *item = gtk_drop_down_get_selected_item (GTK_DROP_DOWN (row->widget));
+
+          target = g_strdup (gtk_string_object_get_string (item));
+        }
+      else if (row->type == PS_COLLECTOR_OPTION_PID)
+        /* Translators: what a recording follows: a process by its id */
+        target = g_strdup_printf (_("process %s"), value);
+      else if (row->type == PS_COLLECTOR_OPTION_COMMAND)
+        target = g_strdup (value);
+      else
+        continue;
+
+      /* Translators: a recording's tab: the backend, then what it records */
+      return g_strdup_printf (_("%s — %s"), backend, target);
+    }
+
+  return g_strdup (backend);
+}
+
+static void
+set_starting (PsRecordDialog *self,
+              gboolean        starting)
+{
+  gtk_widget_set_sensitive (GTK_WIDGET (self->record_button), !starting);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->grid), !starting);
+  gtk_button_set_label (self->record_button, starting ? _("Starting…") : _("_Record"));
+}
+
+static void
+start_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(PsRecordDialog) self = user_data;
+  PsCollector *collector = PS_COLLECTOR (object);
+  g_autoptr(PsEventStore) store = g_steal_pointer (&self->store);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = NULL;
+
+  g_clear_object (&self->cancellable);
+  if (!ps_collector_start_finish (collector, result, &error))
+    {
+      g_autofree char *message = NULL;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      set_starting (self, FALSE);
+      /* Translators: %s is why the backend could not start */
+      message = g_strdup_printf (_("Cannot record: %s"), error->message);
+      show_error (self, message);
+      return;
+    }
+  if (collector != self->collector)
+    return;
+
+  title = describe_target (self);
+  g_signal_emit (self, signals[STARTED], 0, collector, store, title);
+  /* The page that shows the run owns the collector now */
+  g_clear_object (&self->collector);
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+void
+ps_record_dialog_record (PsRecordDialog *self)
+{
+  g_autoptr(GHashTable) options = NULL;
+
+  g_return_if_fail (PS_IS_RECORD_DIALOG (self));
+
+  if (self->collector == NULL || self->cancellable != NULL)
+    return;
+
+  options = ps_collector_new_default_options (self->collector);
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      OptionRow *row = g_ptr_array_index (self->rows, i);
+
+      g_hash_table_insert (options, g_strdup (row->key), row_value (row));
+    }
+
+  show_error (self, NULL);
+  set_starting (self, TRUE);
+  self->store = ps_event_store_new ();
+  self->cancellable = g_cancellable_new ();
+  ps_collector_start_async (self->collector, self->store, options, self->cancellable,
+                            start_cb, g_object_ref (self));
+}
+
+static void
+record_clicked_cb (PsRecordDialog *self)
+{
+  ps_record_dialog_record (self);
+}
+
+static void
+ps_record_dialog_dispose (GObject *object)
+{
+  PsRecordDialog *self = PS_RECORD_DIALOG (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->collector);
+  g_clear_object (&self->store);
+  gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_RECORD_DIALOG);
+
+  G_OBJECT_CLASS (ps_record_dialog_parent_class)->dispose (object);
+}
+
+static void
+ps_record_dialog_finalize (GObject *object)
+{
+  PsRecordDialog *self = PS_RECORD_DIALOG (object);
+
+  g_strfreev (self->backends);
+  g_ptr_array_unref (self->rows);
+  g_ptr_array_unref (self->row_widgets);
+  g_free (self->error);
+
+  G_OBJECT_CLASS (ps_record_dialog_parent_class)->finalize (object);
+}
+
+static void
+ps_record_dialog_class_init (PsRecordDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ps_record_dialog_dispose;
+  object_class->finalize = ps_record_dialog_finalize;
+
+  /**
+   * PsRecordDialog::started:
+   * @collector: the collector, recording
+   * @store: the store it records into
+   * @title: what is recorded, for the tab
+   */
+  signals[STARTED] =
+    g_signal_new ("started",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, PS_TYPE_COLLECTOR, PS_TYPE_EVENT_STORE, G_TYPE_STRING);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-record-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, PsRecordDialog, grid);
+  gtk_widget_class_bind_template_child (widget_class, PsRecordDialog, backend_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, PsRecordDialog, hint_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRecordDialog, error_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRecordDialog, record_button);
+  gtk_widget_class_bind_template_callback (widget_class, record_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, backend_changed_cb);
+}
+
+static void
+ps_record_dialog_init (PsRecordDialog *self)
+{
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+
+  self->rows = g_ptr_array_new_with_free_func (option_row_free);
+  self->row_widgets = g_ptr_array_new ();
+  self->backends = ps_collectors_list_names ();
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  for (guint i = 0; self->backends[i] != NULL; i++)
+    {
+      g_autoptr(PsCollector) collector = ps_collectors_create (self->backends[i], NULL);
+
+      gtk_string_list_append (names, collector != NULL ? ps_collector_get_display_name (collector)
+                                                       : self->backends[i]);
+    }
+  gtk_drop_down_set_model (self->backend_dropdown, G_LIST_MODEL (names));
+  backend_changed_cb (self);
+}
+
+GtkWidget *
+ps_record_dialog_new (GtkWindow *parent)
+{
+  return g_object_new (PS_TYPE_RECORD_DIALOG, "transient-for", parent, NULL);
+}
+
+GtkWidget *
+ps_record_dialog_get_option_widget (PsRecordDialog *self,
+                                    const char     *key)
+{
+  g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), NULL);
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      OptionRow *row = g_ptr_array_index (self->rows, i);
+
+      if (g_strcmp0 (row->key, key) == 0)
+        return row->widget;
+    }
+  return NULL;
+}
+
+gboolean
+ps_record_dialog_select_backend (PsRecordDialog *self,
+                                 const char     *name)
+{
+  g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), FALSE);
+
+  for (guint i = 0; self->backends[i] != NULL; i++)
+    if (g_strcmp0 (self->backends[i], name) == 0)
+      {
+        gtk_drop_down_set_selected (self->backend_dropdown, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+ps_record_dialog_get_error (PsRecordDialog *self)
+{
+  g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), NULL);
+  return self->error;
+}
+
+gboolean
+ps_record_dialog_set_option (PsRecordDialog *self,
+                             const char     *key,
+                             const char     *value)
+{
+  g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      OptionRow *row = g_ptr_array_index (self->rows, i);
+
+      if (g_strcmp0 (row->key, key) != 0)
+        continue;
+      if (GTK_IS_SWITCH (row->widget))
+        gtk_switch_set_active (GTK_SWITCH (row->widget), g_strcmp0 (value, "true") == 0);
+      else if (GTK_IS_SPIN_BUTTON (row->widget))
+        gtk_spin_button_set_value (GTK_SPIN_BUTTON (row->widget), g_ascii_strtod (value, NULL));
+      else if (GTK_IS_DROP_DOWN (row->widget))
+        {
+          int pid = *value != '\0' ? atoi (value) : -1;
+
+          for (guint item = 0; row->pids != NULL && item < row->pids->len; item++)
+            if (g_array_index (row->pids, int, item) == pid)
+              {
+                gtk_drop_down_set_selected (GTK_DROP_DOWN (row->widget), item);
+                return TRUE;
+              }
+          return FALSE;
+        }
+      else
+        gtk_editable_set_text (GTK_EDITABLE (row->widget), value);
+      return TRUE;
+    }
+
+  return FALSE;
+}

@@ -1,0 +1,533 @@
+/* ps-record-page.c — a run being recorded, drawn as it grows
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The collector commits batches into the store on the main context and
+ * says so with the store's "appended"; the page redraws on a 100 ms tick
+ * when something came in since the last one, so a fast backend costs at
+ * most ten redraws a second and a slow one no more than it sends. The
+ * charts are kept from tick to tick (only their series are replaced),
+ * so nothing is laid out again while the readings grow.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "ps-record-page.h"
+#include "ps-session.h"
+#include "ps-span-lod.h"
+#include "ps-view-util.h"
+
+#define REFRESH_INTERVAL_MS 100
+#define MEBIBYTE            (1024.0 * 1024.0)
+
+struct _PsRecordPage
+{
+  GtkWidget       parent_instance;
+
+  PsCollector    *collector;
+  PsEventStore   *store;
+  PsSession      *session;
+  char           *title;
+  char           *status;
+  gint64          started_us;
+  gint64          stopped_us;
+  guint           tick_id;
+  gulong          appended_handler;
+  gulong          lost_handler;
+  gulong          exited_handler;
+  gboolean        target_exited;
+  gboolean        dirty;        /* the store grew since the last refresh */
+  gboolean        recording;
+  gboolean        stopping;
+  guint           n_refreshes;
+  guint           n_ticks;
+  GPtrArray      *charts;       /* PsCounterChart, in charts_box */
+  GArray         *chart_keys;   /* ChartKey of each chart */
+
+  /* Template widgets */
+  GtkWidget      *box;
+  GtkPaned       *paned;
+  GtkLabel       *title_label;
+  GtkLabel       *status_label;
+  GtkLabel       *lost_label;
+  GtkButton      *stop_button;
+  GtkBox         *charts_box;
+  GtkWidget      *waiting_label;
+  PsTimelineView *timeline_view;
+};
+
+/* The readings of one chart: the counters of one object in one unit
+ * (a process's CPU; its memory in bytes) */
+typedef struct
+{
+  guint32 parent;
+  guint32 unit;
+} ChartKey;
+
+G_DEFINE_FINAL_TYPE (PsRecordPage, ps_record_page, GTK_TYPE_WIDGET)
+
+enum {
+  FINISHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static char *
+format_elapsed (gint64 elapsed_us)
+{
+  guint64 tenths = (guint64)MAX (elapsed_us, 0) / 100000;
+  guint64 seconds = tenths / 10;
+
+  if (seconds >= 3600)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT ":%02u:%02u.%u", seconds / 3600,
+                            (guint)(seconds / 60 % 60), (guint)(seconds % 60), (guint)(tenths % 10));
+  return g_strdup_printf ("%u:%02u.%u", (guint)(seconds / 60), (guint)(seconds % 60), (guint)(tenths % 10));
+}
+
+static guint64
+count_events (PsEventStore *store)
+{
+  return ps_event_store_get_n_counter_readings (store) + ps_event_store_get_n_samples (store)
+         + ps_event_store_get_n_spans (store) + ps_event_store_get_n_marks (store)
+         + ps_event_store_get_n_measurements (store);
+}
+
+static void
+update_status (PsRecordPage *self)
+{
+  gint64 now = self->recording ? g_get_monotonic_time () : self->stopped_us;
+  g_autofree char *elapsed = format_elapsed (now - self->started_us);
+  guint64 n_events = count_events (self->store);
+  g_autofree char *count = ps_view_format_count (n_events);
+  g_autofree char *events = NULL;
+
+  /* Translators: %s is a number of events, already formatted */
+  events = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event", "%s events", (gulong)MIN (n_events, G_MAXULONG)),
+                            count);
+  g_free (self->status);
+  if (self->stopping && self->target_exited)
+    /* Translators: the status of a recording whose process ended: elapsed time, events */
+    self->status = g_strdup_printf (_("The process exited after %s · %s"), elapsed, events);
+  else if (self->stopping)
+    /* Translators: the status of a recording: elapsed time, events */
+    self->status = g_strdup_printf (_("Stopping after %s · %s"), elapsed, events);
+  else
+    /* Translators: the status of a recording: elapsed time, events */
+    self->status = g_strdup_printf (_("Recording for %s · %s"), elapsed, events);
+  gtk_label_set_text (self->status_label, self->status);
+}
+
+static const char *
+track_name (PsEventStore *store,
+            guint32       track)
+{
+  const PsTrack *info = track < ps_event_store_get_n_tracks (store) ? ps_event_store_get_track (store, track) : NULL;
+
+  return info != NULL ? ps_event_store_get_string (store, info->name) : "";
+}
+
+static guint
+find_chart (PsRecordPage   *self,
+            const ChartKey *key)
+{
+  for (guint i = 0; i < self->chart_keys->len; i++)
+    {
+      const ChartKey *other = &g_array_index (self->chart_keys, ChartKey, i);
+
+      if (other->parent == key->parent && other->unit == key->unit)
+        return i;
+    }
+  return G_MAXUINT;
+}
+
+static PsCounterChart *
+ensure_chart (PsRecordPage   *self,
+              const ChartKey *key)
+{
+  guint index = find_chart (self, key);
+  PsCounterChart *chart;
+
+  if (index != G_MAXUINT)
+    return g_ptr_array_index (self->charts, index);
+
+  chart = PS_COUNTER_CHART (ps_counter_chart_new ());
+  gtk_widget_set_size_request (GTK_WIDGET (chart), -1, 160);
+  gtk_widget_set_vexpand (GTK_WIDGET (chart), TRUE);
+  gtk_box_append (self->charts_box, GTK_WIDGET (chart));
+  g_ptr_array_add (self->charts, chart);
+  g_array_append_val (self->chart_keys, *key);
+  gtk_widget_set_visible (self->waiting_label, FALSE);
+
+  return chart;
+}
+
+/* Every chart drawn again from the store's readings: a live run keeps
+ * every reading, and is small enough to be read whole at each tick */
+static void
+refresh_charts (PsRecordPage *self)
+{
+  PsEventStore *store = self->store;
+  guint n_tracks = ps_event_store_get_n_tracks (store);
+  guint64 n_values = ps_event_store_get_n_counter_values (store);
+  g_autofree GArray **xs = g_new0 (GArray *, n_tracks + 1);
+  g_autofree GArray **ys = g_new0 (GArray *, n_tracks + 1);
+  g_autofree double *highest = NULL;
+
+  for (guint64 i = 0; i < n_values; i++)
+    {
+      const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
+      double number = value->flags & PS_COUNTER_FLAG_MISSING ? NAN : value->value;
+
+      if (value->track >= n_tracks)
+        continue;
+      if (xs[value->track] == NULL)
+        {
+          xs[value->track] = g_array_new (FALSE, FALSE, sizeof (gint64));
+          ys[value->track] = g_array_new (FALSE, FALSE, sizeof (double));
+        }
+      g_array_append_val (xs[value->track], value->time_ns);
+      g_array_append_val (ys[value->track], number);
+    }
+
+  /* Charts keep their place; each gets its series again */
+  for (guint i = 0; i < self->charts->len; i++)
+    ps_counter_chart_clear (g_ptr_array_index (self->charts, i));
+
+  highest = g_new0 (double, n_tracks + 1);
+  for (guint32 t = 0; t < n_tracks; t++)
+    {
+      const PsCounterStats *stats = xs[t] != NULL ? ps_event_store_get_counter_stats (store, t) : NULL;
+
+      if (stats != NULL && stats->n_values > 0)
+        highest[t] = MAX (fabs (stats->min), fabs (stats->max));
+    }
+
+  for (guint32 t = 0; t < n_tracks; t++)
+    {
+      g_autoptr(GArray) x = g_steal_pointer (&xs[t]);
+      g_autoptr(GArray) y = g_steal_pointer (&ys[t]);
+      g_autoptr(PsValueLod) values = NULL;
+      const PsTrack *track;
+      PsCounterChart *chart;
+      ChartKey key;
+      const char *unit;
+      gboolean new_chart;
+
+      if (x == NULL)
+        continue;
+      track = ps_event_store_get_track (store, t);
+      key.parent = track->parent;
+      key.unit = track->unit;
+      unit = track->unit != 0 ? ps_event_store_get_string (store, track->unit) : "";
+      new_chart = find_chart (self, &key) == G_MAXUINT;
+      chart = ensure_chart (self, &key);
+      if (new_chart || ps_counter_chart_get_n_series (chart) == 0)
+        {
+          g_autofree char *title = NULL;
+          double chart_highest = 0;
+
+          /* The highest reading of the chart's counters picks MiB or bytes */
+          for (guint32 other = 0; other < n_tracks; other++)
+            {
+              const PsTrack *info = ps_event_store_get_track (store, other);
+
+              if (info->parent == key.parent && info->unit == key.unit)
+                chart_highest = MAX (chart_highest, highest[other]);
+            }
+          /* The chart adds the unit to the title */
+          title = g_strdup (track_name (store, key.parent));
+          ps_counter_chart_set_title (chart, title);
+          if (g_strcmp0 (unit, "bytes") == 0 && chart_highest >= MEBIBYTE)
+            ps_counter_chart_set_unit (chart, "MiB", 1 / MEBIBYTE);
+          else
+            ps_counter_chart_set_unit (chart, unit, 1);
+        }
+
+      values = ps_value_lod_new ((const gint64 *)(gpointer)x->data, (const double *)(gpointer)y->data, x->len);
+      ps_counter_chart_add_series (chart, track_name (store, t), values);
+    }
+}
+
+static void
+refresh (PsRecordPage *self)
+{
+  self->dirty = FALSE;
+  self->n_refreshes++;
+  refresh_charts (self);
+  ps_session_counters_appended (self->session);
+  /* The whole run stays in view as it grows */
+  ps_timeline_view_reset_zoom (self->timeline_view);
+}
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  PsRecordPage *self = user_data;
+
+  self->n_ticks++;
+  if (self->dirty)
+    refresh (self);
+  update_status (self);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+appended_cb (PsRecordPage *self)
+{
+  self->dirty = TRUE;
+}
+
+static void
+lost_cb (PsRecordPage *self,
+         guint64       n_lost)
+{
+  g_autofree char *count = ps_view_format_count (n_lost);
+  g_autofree char *text = NULL;
+
+  /* Translators: %s is a number, already formatted; the backend could not keep up */
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s reading lost", "%s readings lost",
+                                       (gulong)MIN (n_lost, G_MAXULONG)),
+                          count);
+  gtk_label_set_text (self->lost_label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->lost_label),
+                               _("The backend could not keep up with its interval: the system was too busy"));
+  gtk_widget_set_visible (GTK_WIDGET (self->lost_label), n_lost > 0);
+}
+
+/* The launched command or the chosen process exited: so does the
+ * recording, with everything up to then */
+static void
+target_exited_cb (PsRecordPage *self)
+{
+  self->target_exited = TRUE;
+  ps_record_page_stop (self);
+}
+
+static void
+stop_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(PsRecordPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!ps_collector_stop_finish (PS_COLLECTOR (object), result, &error))
+    {
+      /* What was recorded stays; the run says why it ended */
+      if (ps_event_store_get_error (self->store) == NULL)
+        ps_event_store_set_error (self->store, error);
+    }
+
+  self->recording = FALSE;
+  self->stopping = FALSE;
+  self->stopped_us = g_get_monotonic_time ();
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  refresh (self);
+  update_status (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->stop_button), FALSE);
+
+  g_signal_emit (self, signals[FINISHED], 0, error);
+}
+
+void
+ps_record_page_stop (PsRecordPage *self)
+{
+  g_return_if_fail (PS_IS_RECORD_PAGE (self));
+
+  if (!self->recording || self->stopping)
+    return;
+
+  self->stopping = TRUE;
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "record.stop", FALSE);
+  update_status (self);
+  ps_collector_stop_async (self->collector, NULL, stop_cb, g_object_ref (self));
+}
+
+static void
+stop_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  ps_record_page_stop (PS_RECORD_PAGE (widget));
+}
+
+static void
+ps_record_page_dispose (GObject *object)
+{
+  PsRecordPage *self = PS_RECORD_PAGE (object);
+
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  /* A tab closed while recording: the backend stops, nobody waits */
+  if (self->collector != NULL && self->recording && !self->stopping)
+    {
+      self->stopping = TRUE;
+      ps_collector_stop_async (self->collector, NULL, NULL, NULL);
+    }
+  if (self->store != NULL)
+    g_clear_signal_handler (&self->appended_handler, self->store);
+  if (self->collector != NULL)
+    {
+      g_clear_signal_handler (&self->lost_handler, self->collector);
+      g_clear_signal_handler (&self->exited_handler, self->collector);
+    }
+  gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_RECORD_PAGE);
+  g_clear_object (&self->session);
+  g_clear_object (&self->collector);
+  g_clear_object (&self->store);
+
+  G_OBJECT_CLASS (ps_record_page_parent_class)->dispose (object);
+}
+
+static void
+ps_record_page_finalize (GObject *object)
+{
+  PsRecordPage *self = PS_RECORD_PAGE (object);
+
+  g_free (self->title);
+  g_free (self->status);
+  g_ptr_array_unref (self->charts);
+  g_array_unref (self->chart_keys);
+
+  G_OBJECT_CLASS (ps_record_page_parent_class)->finalize (object);
+}
+
+static void
+ps_record_page_class_init (PsRecordPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ps_record_page_dispose;
+  object_class->finalize = ps_record_page_finalize;
+
+  /**
+   * PsRecordPage::finished:
+   * @error: (nullable): why the backend failed, or %NULL
+   *
+   * The recording ended; the store holds everything it recorded.
+   */
+  signals[FINISHED] =
+    g_signal_new ("finished",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_ERROR);
+
+  g_type_ensure (PS_TYPE_TIMELINE_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-record-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, PsRecordPage, box);
+  gtk_widget_class_bind_template_child (widget_class, PsRecordPage, paned);
+  gtk_widget_class_bind_template_child (widget_class, PsRecordPage, title_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRecordPage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRecordPage, lost_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRecordPage, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, PsRecordPage, charts_box);
+  gtk_widget_class_bind_template_child (widget_class, PsRecordPage, waiting_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRecordPage, timeline_view);
+  gtk_widget_class_install_action (widget_class, "record.stop", NULL, stop_action);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+ps_record_page_init (PsRecordPage *self)
+{
+  self->charts = g_ptr_array_new ();
+  self->chart_keys = g_array_new (FALSE, FALSE, sizeof (ChartKey));
+  gtk_widget_init_template (GTK_WIDGET (self));
+  ps_view_place_paned (self->paned, NULL, 0.4, 320);
+}
+
+GtkWidget *
+ps_record_page_new (PsCollector  *collector,
+                    PsEventStore *store,
+                    const char   *title)
+{
+  PsRecordPage *self;
+
+  g_return_val_if_fail (PS_IS_COLLECTOR (collector), NULL);
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+  g_return_val_if_fail (title != NULL, NULL);
+
+  self = g_object_new (PS_TYPE_RECORD_PAGE, NULL);
+  self->collector = g_object_ref (collector);
+  self->store = g_object_ref (store);
+  self->title = g_strdup (title);
+  self->recording = TRUE;
+  self->started_us = g_get_monotonic_time ();
+  self->dirty = TRUE;
+  gtk_label_set_text (self->title_label, title);
+
+  self->session = ps_session_new (store);
+  ps_timeline_view_set_session (self->timeline_view, self->session, NULL);
+
+  self->appended_handler = g_signal_connect_swapped (store, "appended", G_CALLBACK (appended_cb), self);
+  self->lost_handler = g_signal_connect_swapped (collector, "lost", G_CALLBACK (lost_cb), self);
+  self->exited_handler = g_signal_connect_swapped (collector, "target-exited", G_CALLBACK (target_exited_cb), self);
+  self->tick_id = g_timeout_add (REFRESH_INTERVAL_MS, tick_cb, self);
+  update_status (self);
+
+  return GTK_WIDGET (self);
+}
+
+const char *
+ps_record_page_get_title (PsRecordPage *self)
+{
+  g_return_val_if_fail (PS_IS_RECORD_PAGE (self), NULL);
+  return self->title;
+}
+
+PsEventStore *
+ps_record_page_get_store (PsRecordPage *self)
+{
+  g_return_val_if_fail (PS_IS_RECORD_PAGE (self), NULL);
+  return self->store;
+}
+
+gboolean
+ps_record_page_is_recording (PsRecordPage *self)
+{
+  g_return_val_if_fail (PS_IS_RECORD_PAGE (self), FALSE);
+  return self->recording;
+}
+
+guint
+ps_record_page_get_n_refreshes (PsRecordPage *self)
+{
+  g_return_val_if_fail (PS_IS_RECORD_PAGE (self), 0);
+  return self->n_refreshes;
+}
+
+guint
+ps_record_page_get_n_ticks (PsRecordPage *self)
+{
+  g_return_val_if_fail (PS_IS_RECORD_PAGE (self), 0);
+  return self->n_ticks;
+}
+
+const char *
+ps_record_page_get_status (PsRecordPage *self)
+{
+  g_return_val_if_fail (PS_IS_RECORD_PAGE (self), NULL);
+  return self->status;
+}
+
+GPtrArray *
+ps_record_page_get_charts (PsRecordPage *self)
+{
+  g_return_val_if_fail (PS_IS_RECORD_PAGE (self), NULL);
+  return self->charts;
+}
+
+PsTimelineView *
+ps_record_page_get_timeline_view (PsRecordPage *self)
+{
+  g_return_val_if_fail (PS_IS_RECORD_PAGE (self), NULL);
+  return self->timeline_view;
+}

@@ -1,0 +1,163 @@
+/* ps-export-writer.c — buffered text output for the exporters
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+
+#include "ps-export-writer.h"
+#include "ps-util.h"
+
+/* Larger integers are written in exponent form */
+#define MAX_EXACT_INTEGER 9007199254740992.0
+
+struct _PsExportWriter
+{
+  GOutputStream *stream;
+  GCancellable  *cancellable;
+  GString       *buffer;
+  GError        *error;
+  guint64        bytes;
+};
+
+PsExportWriter *
+ps_export_writer_new (GOutputStream *stream,
+                      GCancellable  *cancellable)
+{
+  PsExportWriter *self = g_new0 (PsExportWriter, 1);
+
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), NULL);
+
+  self->stream = g_object_ref (stream);
+  self->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
+  self->buffer = g_string_sized_new (PS_EXPORT_WRITER_CHUNK + 4096);
+  return self;
+}
+
+void
+ps_export_writer_free (PsExportWriter *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_object (&self->stream);
+  g_clear_object (&self->cancellable);
+  g_string_free (self->buffer, TRUE);
+  g_clear_error (&self->error);
+  g_free (self);
+}
+
+GString *
+ps_export_writer_get_buffer (PsExportWriter *self)
+{
+  return self->buffer;
+}
+
+static void
+write_buffer (PsExportWriter *self)
+{
+  gsize written = 0;
+
+  if (self->error == NULL && self->buffer->len > 0)
+    {
+      g_output_stream_write_all (self->stream, self->buffer->str, self->buffer->len,
+                                 &written, self->cancellable, &self->error);
+      self->bytes += written;
+    }
+  g_string_truncate (self->buffer, 0);
+}
+
+void
+ps_export_writer_flush_some (PsExportWriter *self)
+{
+  if (self->buffer->len >= PS_EXPORT_WRITER_CHUNK)
+    write_buffer (self);
+}
+
+gboolean
+ps_export_writer_failed (PsExportWriter *self)
+{
+  return self->error != NULL;
+}
+
+guint64
+ps_export_writer_get_bytes (PsExportWriter *self)
+{
+  return self->bytes;
+}
+
+gboolean
+ps_export_writer_finish (PsExportWriter *self,
+                         GError        **error)
+{
+  write_buffer (self);
+  if (self->error == NULL)
+    g_output_stream_flush (self->stream, self->cancellable, &self->error);
+  if (self->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&self->error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+ps_export_append_json_string (GString    *out,
+                              const char *text)
+{
+  g_autofree char *valid = NULL;
+
+  if (text == NULL)
+    {
+      g_string_append (out, "null");
+      return;
+    }
+  if (!g_utf8_validate (text, -1, NULL))
+    text = valid = ps_util_display_text (text, -1);
+
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      guchar c = (guchar)*p;
+
+      switch (c)
+        {
+        case '"':  g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\b': g_string_append (out, "\\b"); break;
+        case '\f': g_string_append (out, "\\f"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          if (c < 0x20 || c == 0x7f)
+            g_string_append_printf (out, "\\u%04x", c);
+          else
+            g_string_append_c (out, (char)c);
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+void
+ps_export_append_json_number (GString *out,
+                              double   value)
+{
+  g_autofree char *text = NULL;
+
+  if (!isfinite (value))
+    {
+      g_string_append (out, "null");
+      return;
+    }
+  /* 0 and -0 alike */
+  if (value == floor (value) && fabs (value) < MAX_EXACT_INTEGER)
+    {
+      g_string_append_printf (out, "%" PRId64, (gint64)value);
+      return;
+    }
+  text = ps_util_format_double (value);
+  g_string_append (out, text);
+}

@@ -1,0 +1,405 @@
+/* test-record-ui.c — New Recording, a live run drawn as it grows, Stop
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Drives the procfs collector of this build (PERFSCOPE_COLLECTOR_DIR)
+ * through the window: a busy process the test starts is recorded, its
+ * charts must redraw at least ten times a second and show it near 100 %
+ * of a CPU, and Stop turns the tab into the run.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+
+#include "gui-fixture.h"
+#include "ps-collector.h"
+#include "ps-counters-view.h"
+#include "ps-loader.h"
+#include "ps-record-dialog.h"
+#include "ps-record-page.h"
+#include "ps-window-private.h"
+
+static GtkWidget *
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type) && gtk_widget_get_visible (window))
+        return window;
+    }
+  return NULL;
+}
+
+static gboolean
+have_procfs (void)
+{
+  g_auto(GStrv) names = ps_collectors_list_names ();
+
+  return g_strv_contains ((const char * const *)names, "procfs");
+}
+
+/* A child that spins on one CPU until killed, or for a minute at most
+ * should the test die first; its output is not the test's, so that a
+ * test that fails is not waited for */
+static GPid
+start_busy_process (void)
+{
+  const char *argv[] = {
+    "/bin/sh", "-c",
+    "end=$(($(date +%s) + 60)); "
+    "while [ \"$(date +%s)\" -lt \"$end\" ]; do i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done; done",
+    NULL
+  };
+  g_autoptr(GError) error = NULL;
+  GPid pid = 0;
+
+  g_spawn_async (NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                 NULL, NULL, &pid, &error);
+  g_assert_no_error (error);
+  return pid;
+}
+
+static void
+stop_process (GPid pid)
+{
+  kill (pid, SIGKILL);
+  g_spawn_close_pid (pid);
+}
+
+static PsRecordPage *
+current_record_page (PsWindow *window)
+{
+  GtkNotebook *notebook = window->notebook;
+  int current = gtk_notebook_get_current_page (notebook);
+  GtkWidget *child = current >= 0 ? gtk_notebook_get_nth_page (notebook, current) : NULL;
+
+  return PS_IS_RECORD_PAGE (child) ? PS_RECORD_PAGE (child) : NULL;
+}
+
+static gboolean
+record_page_shown (gpointer data)
+{
+  return current_record_page (data) != NULL;
+}
+
+static gboolean
+refreshed_enough (gpointer data)
+{
+  return ps_record_page_get_n_refreshes (data) >= 12;
+}
+
+static gboolean
+run_page_loaded (gpointer data)
+{
+  PsRunPage *page = ps_window_get_current_page (data);
+
+  return page != NULL && ps_run_page_get_state (page) == PS_RUN_PAGE_LOADED;
+}
+
+static gboolean
+page_has_file (gpointer data)
+{
+  return ps_run_page_get_file (data) != NULL;
+}
+
+typedef struct
+{
+  gboolean      done;
+  PsEventStore *store;
+} LoadWait;
+
+static void
+load_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  LoadWait *wait = user_data;
+  g_autoptr(GError) error = NULL;
+
+  wait->store = ps_loader_load_finish (PS_LOADER (object), result, &error);
+  g_assert_no_error (error);
+  wait->done = TRUE;
+}
+
+static gboolean
+load_is_done (gpointer data)
+{
+  return ((LoadWait *)data)->done;
+}
+
+/* The highest reading of the first track of that name */
+static double
+highest_of (PsEventStore *store,
+            guint32       parent,
+            const char   *name)
+{
+  for (guint32 t = 0; t < ps_event_store_get_n_tracks (store); t++)
+    {
+      const PsTrack *track = ps_event_store_get_track (store, t);
+
+      if (track->kind == PS_TRACK_COUNTER && (parent == PS_NONE || track->parent == parent)
+          && g_strcmp0 (ps_event_store_get_string (store, track->name), name) == 0)
+        return ps_event_store_get_counter_stats (store, t)->max;
+    }
+  return NAN;
+}
+
+static void
+test_record_process (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  PsRecordDialog *dialog;
+  PsRecordPage *record_page;
+  PsEventStore *store;
+  PsRunPage *run_page;
+  GPid pid;
+  g_autofree char *pid_text = NULL;
+  guint n_events_before;
+  guint refreshes;
+  GPtrArray *charts;
+  gint64 started;
+  double elapsed_s;
+
+  if (!have_procfs ())
+    {
+      g_test_skip ("The procfs collector is not built");
+      return;
+    }
+
+  pid = start_busy_process ();
+  pid_text = g_strdup_printf ("%d", (int)pid);
+
+  /* Ctrl+R's action opens the dialog over the window */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.record", NULL));
+  dialog = PS_RECORD_DIALOG (find_toplevel (PS_TYPE_RECORD_DIALOG));
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (fixture->window));
+  g_assert_true (ps_record_dialog_select_backend (dialog, "procfs"));
+  /* Every option of the backend has its row; the process is in the list */
+  g_assert_true (GTK_IS_DROP_DOWN (ps_record_dialog_get_option_widget (dialog, "pid")));
+  g_assert_true (GTK_IS_SPIN_BUTTON (ps_record_dialog_get_option_widget (dialog, "interval-ms")));
+  g_assert_true (GTK_IS_SWITCH (ps_record_dialog_get_option_widget (dialog, "system")));
+  g_assert_true (ps_record_dialog_set_option (dialog, "pid", pid_text));
+  g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "50"));
+
+  ps_record_dialog_record (dialog);
+  g_assert_true (iterate_until (record_page_shown, fixture->window));
+  g_assert_null (find_toplevel (PS_TYPE_RECORD_DIALOG));
+  record_page = current_record_page (fixture->window);
+  g_assert_true (ps_record_page_is_recording (record_page));
+  /* The tab names the backend and the process */
+  g_assert_nonnull (strstr (ps_record_page_get_title (record_page), pid_text));
+  store = g_object_ref (ps_record_page_get_store (record_page));
+
+  /* A redraw at every 100 ms tick while readings come in (every 50 ms):
+   * ten a second on a free machine. A busy test machine delays the ticks,
+   * not the redraws they make, so the rate itself is only logged. */
+  started = g_get_monotonic_time ();
+  g_assert_true (iterate_until (refreshed_enough, record_page));
+  refreshes = ps_record_page_get_n_refreshes (record_page);
+  elapsed_s = (g_get_monotonic_time () - started) / 1e6;
+  g_test_message ("%u redraws in %u ticks, %.2f s", refreshes, ps_record_page_get_n_ticks (record_page), elapsed_s);
+  g_assert_cmpuint (refreshes + 2, >=, ps_record_page_get_n_ticks (record_page));
+  g_assert_nonnull (strstr (ps_record_page_get_status (record_page), "Recording for"));
+  iterate_for (600);
+
+  /* One chart per object and unit: the process's CPU and memory, the
+   * system's CPU and memory */
+  charts = ps_record_page_get_charts (record_page);
+  g_assert_cmpuint (charts->len, >=, 4);
+  for (guint i = 0; i < charts->len; i++)
+    g_assert_cmpuint (ps_counter_chart_get_n_series (g_ptr_array_index (charts, i)), >=, 1);
+  g_assert_nonnull (ps_timeline_view_get_model (ps_record_page_get_timeline_view (record_page)));
+  maybe_save_screenshot (fixture, "record-live");
+
+  /* The busy loop spins: it shows, on a test machine that may be busy
+   * with other tests (test-collector-procfs checks the figure itself) */
+  g_assert_cmpfloat (highest_of (store, PS_NONE, "% Processor Time"), >, 2.0);
+  n_events_before = (guint)ps_event_store_get_n_counter_readings (store);
+  g_assert_cmpuint (n_events_before, >, 10);
+
+  /* Stop: the tab becomes the run, in the same place, with every reading */
+  ps_record_page_stop (record_page);
+  g_assert_true (iterate_until (run_page_loaded, fixture->window));
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
+  run_page = ps_window_get_current_page (fixture->window);
+  g_assert_true (ps_run_page_get_store (run_page) == store);
+  g_assert_null (ps_run_page_get_file (run_page));
+  g_assert_nonnull (strstr (ps_run_page_get_title (run_page), pid_text));
+  g_assert_cmpuint (ps_event_store_get_n_counter_readings (store), >=, n_events_before);
+  iterate_for (300);
+  maybe_save_screenshot (fixture, "record-stopped");
+
+  /* Save As…: the recording becomes the saved file's run, which reads
+   * back with every reading */
+  {
+    g_autofree char *saved_path = g_build_filename (fixture->tmpdir, "recording.perfscope", NULL);
+    g_autoptr(GFile) saved = g_file_new_for_path (saved_path);
+    g_autoptr(PsLoader) loader = ps_loader_new (saved);
+    LoadWait wait = { 0 };
+
+    _ps_window_save_page_to (fixture->window, run_page, saved);
+    g_assert_true (iterate_until (page_has_file, run_page));
+    g_assert_true (g_file_equal (ps_run_page_get_file (run_page), saved));
+    g_assert_cmpstr (ps_run_page_get_title (run_page), ==, "recording.perfscope");
+    g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "recording.perfscope");
+
+    ps_loader_load_async (loader, NULL, load_done_cb, &wait);
+    g_assert_true (iterate_until (load_is_done, &wait));
+    g_assert_nonnull (wait.store);
+    g_assert_cmpuint (ps_event_store_get_n_counter_readings (wait.store), ==,
+                      ps_event_store_get_n_counter_readings (store));
+    g_assert_cmpuint (ps_event_store_get_n_tracks (wait.store), ==, ps_event_store_get_n_tracks (store));
+    g_clear_object (&wait.store);
+  }
+
+  /* Closing it is as for any run */
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.close-tab", NULL);
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 0);
+  iterate_for (300);
+
+  g_object_unref (store);
+  stop_process (pid);
+}
+
+static void
+test_record_error (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  PsRecordDialog *dialog;
+
+  if (!have_procfs ())
+    {
+      g_test_skip ("The procfs collector is not built");
+      return;
+    }
+
+  dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
+  g_assert_true (ps_record_dialog_select_backend (dialog, "procfs"));
+  g_assert_true (ps_record_dialog_set_option (dialog, "command", "/nonexistent/perfscope-no-such-program"));
+  ps_record_dialog_record (dialog);
+  iterate_until ((gboolean (*) (gpointer))ps_record_dialog_get_error, dialog);
+
+  /* The dialog stays, says why, and no tab was added */
+  g_assert_nonnull (ps_record_dialog_get_error (dialog));
+  g_assert_nonnull (strstr (ps_record_dialog_get_error (dialog), "Cannot record"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* A launched command that exits ends its recording: the tab becomes the
+ * run without Stop */
+static void
+test_command_exits (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  PsRecordDialog *dialog;
+
+  if (!have_procfs ())
+    {
+      g_test_skip ("The procfs collector is not built");
+      return;
+    }
+
+  dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
+  g_assert_true (ps_record_dialog_select_backend (dialog, "procfs"));
+  g_assert_true (ps_record_dialog_set_option (dialog, "command", "sleep 0.5"));
+  g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "50"));
+  ps_record_dialog_record (dialog);
+  g_assert_true (iterate_until (record_page_shown, fixture->window));
+  g_assert_nonnull (strstr (ps_record_page_get_title (current_record_page (fixture->window)), "sleep 0.5"));
+
+  g_assert_true (iterate_until (run_page_loaded, fixture->window));
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
+  g_assert_cmpuint (ps_event_store_get_n_counter_readings (ps_run_page_get_store (ps_window_get_current_page (fixture->window))), >, 0);
+}
+
+/* A tab closed while it records stops the backend: nothing comes in
+ * afterwards, nothing crashes */
+static void
+test_close_while_recording (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  PsRecordDialog *dialog;
+  PsEventStore *store;
+  guint64 n_readings;
+
+  if (!have_procfs ())
+    {
+      g_test_skip ("The procfs collector is not built");
+      return;
+    }
+
+  dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
+  g_assert_true (ps_record_dialog_select_backend (dialog, "procfs"));
+  g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "20"));
+  ps_record_dialog_record (dialog);
+  g_assert_true (iterate_until (record_page_shown, fixture->window));
+  store = g_object_ref (ps_record_page_get_store (current_record_page (fixture->window)));
+  iterate_for (1500);
+
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.close-tab", NULL);
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 0);
+  iterate_for (200);
+  n_readings = ps_event_store_get_n_counter_readings (store);
+  iterate_for (300);
+  g_assert_cmpuint (ps_event_store_get_n_counter_readings (store), ==, n_readings);
+  g_object_unref (store);
+}
+
+/* The last tab closed: the window goes back to its empty state with no
+ * warning from the tab strip, which has no tab left to measure (a counter
+ * run's tab, as a stopped recording leaves) */
+static void
+test_close_last_tab (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "perfmon_4cpu.csv", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  PsRunPage *page = open_and_wait (fixture, file);
+
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  iterate_for (300);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.close-tab", NULL));
+  iterate_for (300);
+  g_assert_cmpstr (ps_window_get_visible_state (fixture->window), ==, "empty");
+}
+
+static gboolean
+allow_no_session_bus (const char     *log_domain,
+                      GLogLevelFlags  log_level,
+                      const char     *message,
+                      gpointer        user_data)
+{
+  return strstr (message, "session bus") == NULL;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *data_home = NULL;
+  int status;
+
+  if (!gui_test_init (&argc, &argv, &data_home))
+    return 0;
+  g_test_log_set_fatal_handler (allow_no_session_bus, NULL);
+
+  ADD_TEST ("/record-ui/close-last-tab", test_close_last_tab);
+  ADD_TEST ("/record-ui/process", test_record_process);
+  ADD_TEST ("/record-ui/error", test_record_error);
+  ADD_TEST ("/record-ui/command-exits", test_command_exits);
+  ADD_TEST ("/record-ui/close-while-recording", test_close_while_recording);
+
+  status = g_test_run ();
+  gui_test_remove_tree (data_home);
+  return status;
+}
