@@ -60,6 +60,21 @@ wait_for_page (PsRunPage *page)
   g_assert_true (iterate_until (page_is_settled, page));
 }
 
+GtkWidget *
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type) && gtk_widget_get_visible (window))
+        return window;
+    }
+  return NULL;
+}
+
 gboolean
 widget_is_drawn (gpointer data)
 {

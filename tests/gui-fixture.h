@@ -39,6 +39,8 @@ gboolean    iterate_until          (gboolean (*condition) (gpointer data),
 void        iterate_for            (guint         milliseconds);
 void        wait_for_page          (PsRunPage    *page);
 gboolean    widget_is_drawn        (gpointer      data);
+/* A shown toplevel of type (a dialog, a window other than the main one), or NULL */
+GtkWidget  *find_toplevel          (GType         type);
 
 GFile      *write_temp_file        (Fixture      *fixture,
                                     const char   *name,

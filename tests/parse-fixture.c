@@ -9,15 +9,15 @@
 
 #include "parse-fixture.h"
 
-PsEventStore *
-parse_fixture_pieces (const PsFormat *format,
-                      const guint8   *data,
-                      gsize           length,
-                      gsize           piece,
-                      gsize           split,
-                      const char     *option)
+void
+parse_fixture_pieces_into (PsEventStore   *store,
+                           const PsFormat *format,
+                           const guint8   *data,
+                           gsize           length,
+                           gsize           piece,
+                           gsize           split,
+                           const char     *option)
 {
-  g_autoptr(PsEventStore) store = ps_event_store_new ();
   g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
   g_autoptr(PsParser) parser = ps_format_new_parser (format, builder);
   g_autoptr(GError) error = NULL;
@@ -38,8 +38,20 @@ parse_fixture_pieces (const PsFormat *format,
   g_assert_true (ps_parser_finish (parser, &error));
   g_assert_no_error (error);
   ps_store_builder_flush (builder);
+}
 
-  return g_steal_pointer (&store);
+PsEventStore *
+parse_fixture_pieces (const PsFormat *format,
+                      const guint8   *data,
+                      gsize           length,
+                      gsize           piece,
+                      gsize           split,
+                      const char     *option)
+{
+  PsEventStore *store = ps_event_store_new ();
+
+  parse_fixture_pieces_into (store, format, data, length, piece, split, option);
+  return store;
 }
 
 GError *

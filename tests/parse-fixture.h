@@ -19,6 +19,14 @@ PsEventStore *parse_fixture_pieces (const PsFormat *format,
                                     gsize           piece,
                                     gsize           split,
                                     const char     *option);
+/* The same into store, which must be empty */
+void          parse_fixture_pieces_into (PsEventStore   *store,
+                                         const PsFormat *format,
+                                         const guint8   *data,
+                                         gsize           length,
+                                         gsize           piece,
+                                         gsize           split,
+                                         const char     *option);
 /* The fatal error of `text` for a parser of `format`; fails the test if
  * there is none */
 GError       *parse_fixture_fatal_error (const PsFormat *format,

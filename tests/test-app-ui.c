@@ -31,22 +31,6 @@ find_descendant (GtkWidget *widget,
   return NULL;
 }
 
-/* A shown toplevel of type other than the main window, or NULL */
-static GtkWidget *
-find_toplevel (GType type)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type) && gtk_widget_get_visible (window))
-        return window;
-    }
-  return NULL;
-}
-
 /* label → action of every item of a menu model, submenus and sections
  * included */
 static void
@@ -421,16 +405,6 @@ test_side_pane (Fixture       *fixture,
   g_assert_true (gtk_widget_get_visible (side));
 }
 
-static gboolean
-allow_no_session_bus (const char     *log_domain,
-                      GLogLevelFlags  log_level,
-                      const char     *message,
-                      gpointer        user_data)
-{
-  /* Xvfb runs often come without a D-Bus session; GtkApplication warns */
-  return strstr (message, "session bus") == NULL;
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -440,7 +414,6 @@ main (int   argc,
 
   if (!gui_test_init (&argc, &argv, &data_home))
     return 0;
-  g_test_log_set_fatal_handler (allow_no_session_bus, NULL);
 
   ADD_TEST ("/app-ui/primary-menu", test_primary_menu);
   ADD_TEST ("/app-ui/about", test_about);

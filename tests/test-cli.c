@@ -17,7 +17,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-#include "pmclog-writer.h"
+#include "cli-test-util.h"
 #include "ps-perflib-block.h"
 #include "ps-plv2.h"
 
@@ -36,23 +36,6 @@
 
 #define TICKS_PER_SECOND 1193180.0
 
-typedef struct
-{
-  int   status;  /* exit status */
-  char *out;
-  char *err;
-} CliResult;
-
-static void
-cli_result_free (CliResult *result)
-{
-  g_free (result->out);
-  g_free (result->err);
-  g_free (result);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliResult, cli_result_free)
-
 static const char *
 cli_path (void)
 {
@@ -68,67 +51,6 @@ example_path (void)
   return g_test_build_filename (G_TEST_DIST, "data", "ce", EXAMPLE_LOG, NULL);
 }
 
-/* Runs the CLI with a NULL-terminated list of arguments */
-static CliResult *
-run_cli_argv (const char * const *args)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  CliResult *result = g_new0 (CliResult, 1);
-
-  g_ptr_array_add (argv, (char *)cli_path ());
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *)args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_newv ((const char * const *)argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                               &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, NULL, NULL, &result->out, &result->err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  result->status = g_subprocess_get_exit_status (process);
-
-  g_test_message ("exit %d; stderr: %s", result->status, result->err);
-
-  return result;
-}
-
-static CliResult *
-run_cli (const char *first,
-         ...) G_GNUC_NULL_TERMINATED;
-
-static CliResult *
-run_cli (const char *first,
-         ...)
-{
-  g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  const char *arg;
-  va_list list;
-
-  va_start (list, first);
-  for (arg = first; arg != NULL; arg = va_arg (list, const char *))
-    g_ptr_array_add (args, (char *)arg);
-  va_end (list);
-  g_ptr_array_add (args, NULL);
-
-  return run_cli_argv ((const char * const *)args->pdata);
-}
-
-static JsonNode *
-parse_json (const char *text)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-
-  return json_node_copy (json_parser_get_root (parser));
-}
-
 static JsonNode *
 load_golden (const char *name)
 {
@@ -139,7 +61,7 @@ load_golden (const char *name)
   g_file_get_contents (path, &text, NULL, &error);
   g_assert_no_error (error);
 
-  return parse_json (text);
+  return cli_test_parse_json (text);
 }
 
 /* Writes a constructed log with CR LF line ends into a temporary directory */
@@ -307,7 +229,7 @@ assert_matches_golden (const char *golden_name,
                        const char *output)
 {
   g_autoptr(JsonNode) expected = load_golden (golden_name);
-  g_autoptr(JsonNode) actual = parse_json (output);
+  g_autoptr(JsonNode) actual = cli_test_parse_json (output);
 
   if (!json_matches (expected, actual, "$"))
     {
@@ -358,7 +280,7 @@ static void
 test_info_golden (void)
 {
   g_autofree char *path = example_path ();
-  g_autoptr(CliResult) result = run_cli ("info", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("info", path, NULL);
 
   g_assert_cmpint (result->status, ==, 0);
   assert_matches_golden ("info-fsperf.json", result->out);
@@ -368,12 +290,12 @@ static void
 test_info_several (void)
 {
   g_autofree char *path = example_path ();
-  g_autoptr(CliResult) result = run_cli ("info", path, path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("info", path, path, NULL);
   g_autoptr(JsonNode) root = NULL;
   JsonArray *array;
 
   g_assert_cmpint (result->status, ==, 0);
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
   g_assert_true (JSON_NODE_HOLDS_ARRAY (root));
   array = json_node_get_array (root);
   g_assert_cmpuint (json_array_get_length (array), ==, 2);
@@ -390,7 +312,7 @@ static void
 test_info_text (void)
 {
   g_autofree char *path = example_path ();
-  g_autoptr(CliResult) result = run_cli ("info", "--text", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("info", "--text", path, NULL);
 
   g_assert_cmpint (result->status, ==, 0);
   g_assert_nonnull (strstr (result->out, EXAMPLE_LOG));
@@ -414,14 +336,14 @@ test_info_warnings (void)
   };
   g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
   g_autofree char *path = write_temp_log (dir, "unregistered.log", lines);
-  g_autoptr(CliResult) result = run_cli ("info", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("info", path, NULL);
   g_autoptr(JsonNode) root = NULL;
   JsonObject *info;
   JsonArray *warnings;
   gboolean found = FALSE;
 
   g_assert_cmpint (result->status, ==, 0);
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
   info = json_node_get_object (root);
   warnings = json_object_get_array_member (info, "warnings");
   g_assert_cmpint (json_object_get_int_member (info, "warnings_total"), ==, json_array_get_length (warnings));
@@ -455,7 +377,7 @@ static void
 test_rtl_info_golden (void)
 {
   g_autofree char *path = rtl_example_path ();
-  g_autoptr(CliResult) result = run_cli ("info", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("info", path, NULL);
 
   g_assert_cmpint (result->status, ==, 0);
   assert_matches_golden ("info-startup.json", result->out);
@@ -465,8 +387,8 @@ static void
 test_rtl_stats_golden (void)
 {
   g_autofree char *path = rtl_example_path ();
-  g_autoptr(CliResult) result = run_cli ("stats", path, NULL);
-  g_autoptr(CliResult) text = run_cli ("stats", "--text", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("stats", path, NULL);
+  g_autoptr(CliResult) text = cli_test_run ("stats", "--text", path, NULL);
 
   g_assert_cmpint (result->status, ==, 0);
   assert_matches_golden ("stats-startup.json", result->out);
@@ -521,17 +443,17 @@ test_rtl_stats_per_thread_and_filters (void)
   g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
   g_autofree char *path = write_temp_log (dir, "soffice_77.log", lines);
   g_autofree char *exclude_path = write_temp_log (dir, "exclude.txt", filter_lines);
-  g_autoptr(CliResult) all = run_cli ("stats", path, NULL);
-  g_autoptr(CliResult) per_thread = run_cli ("stats", "--per-thread", path, NULL);
-  g_autoptr(CliResult) excluded = run_cli ("stats", "--exclude-file", exclude_path, path, NULL);
-  g_autoptr(CliResult) included = run_cli ("stats", "--include", "\\(cd000002\\)", path, NULL);
-  g_autoptr(CliResult) bad = run_cli ("stats", "--include", "(unclosed", path, NULL);
-  g_autoptr(CliResult) wrong_command = run_cli ("info", "--per-thread", path, NULL);
+  g_autoptr(CliResult) all = cli_test_run ("stats", path, NULL);
+  g_autoptr(CliResult) per_thread = cli_test_run ("stats", "--per-thread", path, NULL);
+  g_autoptr(CliResult) excluded = cli_test_run ("stats", "--exclude-file", exclude_path, path, NULL);
+  g_autoptr(CliResult) included = cli_test_run ("stats", "--include", "\\(cd000002\\)", path, NULL);
+  g_autoptr(CliResult) bad = cli_test_run ("stats", "--include", "(unclosed", path, NULL);
+  g_autoptr(CliResult) wrong_command = cli_test_run ("info", "--per-thread", path, NULL);
   g_autoptr(JsonNode) root = NULL;
   JsonObject *series;
 
   g_assert_cmpint (all->status, ==, 0);
-  root = parse_json (all->out);
+  root = cli_test_parse_json (all->out);
   series = find_span_series (root, "sw (ab000001) ::SwA", -1);
   g_assert_nonnull (series);
   g_assert_cmpint (json_object_get_int_member (series, "count"), ==, 2);
@@ -540,21 +462,21 @@ test_rtl_stats_per_thread_and_filters (void)
   g_clear_pointer (&root, json_node_unref);
 
   g_assert_cmpint (per_thread->status, ==, 0);
-  root = parse_json (per_thread->out);
+  root = cli_test_parse_json (per_thread->out);
   g_assert_true (json_object_get_boolean_member (json_node_get_object (root), "per_thread"));
   assert_close (json_object_get_double_member (find_span_series (root, "sw (ab000001) ::SwA", 1), "sum"), 0.010);
   assert_close (json_object_get_double_member (find_span_series (root, "sw (ab000001) ::SwA", 2), "sum"), 0.030);
   g_clear_pointer (&root, json_node_unref);
 
   g_assert_cmpint (excluded->status, ==, 0);
-  root = parse_json (excluded->out);
+  root = cli_test_parse_json (excluded->out);
   g_assert_true (json_object_get_boolean_member (json_node_get_object (root), "filtered"));
   g_assert_nonnull (find_span_series (root, "sw (ab000001) ::SwA", -1));
   g_assert_null (find_span_series (root, "sch (cd000002) ::SchB", -1));
   g_clear_pointer (&root, json_node_unref);
 
   g_assert_cmpint (included->status, ==, 0);
-  root = parse_json (included->out);
+  root = cli_test_parse_json (included->out);
   g_assert_null (find_span_series (root, "sw (ab000001) ::SwA", -1));
   g_assert_nonnull (find_span_series (root, "sch (cd000002) ::SchB", -1));
 
@@ -573,7 +495,7 @@ static void
 test_stats_golden (void)
 {
   g_autofree char *path = example_path ();
-  g_autoptr(CliResult) result = run_cli ("stats", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("stats", path, NULL);
 
   g_assert_cmpint (result->status, ==, 0);
   assert_matches_golden ("stats-fsperf.json", result->out);
@@ -583,12 +505,12 @@ static void
 test_stats_spec_table (void)
 {
   g_autofree char *path = example_path ();
-  g_autoptr(CliResult) result = run_cli ("stats", "--json", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("stats", "--json", path, NULL);
   g_autoptr(JsonNode) root = NULL;
   JsonObject *series;
 
   g_assert_cmpint (result->status, ==, 0);
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
 
   /* ce-perflog.md §6: the 119318/121004 samples are not part of the
    * 4096-byte instance */
@@ -617,7 +539,7 @@ static void
 test_stats_number_text (void)
 {
   g_autofree char *path = example_path ();
-  g_autoptr(CliResult) result = run_cli ("stats", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("stats", path, NULL);
 
   g_assert_cmpint (result->status, ==, 0);
   /* 119318 / 1193180 is 0.1 exactly in decimal */
@@ -633,7 +555,7 @@ static void
 test_stats_text (void)
 {
   g_autofree char *path = example_path ();
-  g_autoptr(CliResult) result = run_cli ("stats", "--text", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("stats", "--text", path, NULL);
   g_auto(GStrv) lines = NULL;
   gboolean found = FALSE;
 
@@ -689,16 +611,16 @@ test_stats_group_by_name (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
   g_autofree char *path = write_temp_log (dir, "disk.log", repeated_lines);
-  g_autoptr(CliResult) plain = run_cli ("stats", path, NULL);
-  g_autoptr(CliResult) grouped = run_cli ("stats", path, "--group-by-name", NULL);
-  g_autoptr(CliResult) text = run_cli ("stats", "--group-by-name", "--text", path, NULL);
+  g_autoptr(CliResult) plain = cli_test_run ("stats", path, NULL);
+  g_autoptr(CliResult) grouped = cli_test_run ("stats", path, "--group-by-name", NULL);
+  g_autoptr(CliResult) text = cli_test_run ("stats", "--group-by-name", "--text", path, NULL);
   g_autoptr(JsonNode) plain_root = NULL;
   g_autoptr(JsonNode) grouped_root = NULL;
   JsonArray *series;
   JsonObject *group;
 
   g_assert_cmpint (plain->status, ==, 0);
-  plain_root = parse_json (plain->out);
+  plain_root = cli_test_parse_json (plain->out);
   series = json_object_get_array_member (json_node_get_object (plain_root), "series");
   g_assert_cmpuint (json_array_get_length (series), ==, 3);
   for (guint i = 0; i < 3; i++)
@@ -710,7 +632,7 @@ test_stats_group_by_name (void)
     }
 
   g_assert_cmpint (grouped->status, ==, 0);
-  grouped_root = parse_json (grouped->out);
+  grouped_root = cli_test_parse_json (grouped->out);
   series = json_object_get_array_member (json_node_get_object (grouped_root), "series");
   g_assert_cmpuint (json_array_get_length (series), ==, 1);
   group = json_array_get_object_element (series, 0);
@@ -738,12 +660,12 @@ test_stats_include_negative (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
   g_autofree char *path = write_temp_log (dir, "disk.log", repeated_lines);
-  g_autoptr(CliResult) result = run_cli ("stats", "--include-negative", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("stats", "--include-negative", path, NULL);
   g_autoptr(JsonNode) root = NULL;
   JsonObject *last;
 
   g_assert_cmpint (result->status, ==, 0);
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
   last = find_series (root, "Test=Disk,time=%AVG%", 3);
   g_assert_nonnull (last);
   g_assert_cmpint (json_object_get_int_member (last, "count"), ==, 2);
@@ -759,12 +681,12 @@ static void
 test_stats_tick_rate (void)
 {
   g_autofree char *path = example_path ();
-  g_autoptr(CliResult) result = run_cli ("stats", "--tick-rate", "1000", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("stats", "--tick-rate", "1000", path, NULL);
   g_autoptr(JsonNode) root = NULL;
   JsonObject *series;
 
   g_assert_cmpint (result->status, ==, 0);
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
   series = find_series (root, "Test=WriteFile,Bytes=4096,time=%AVG%", 1);
   g_assert_nonnull (series);
   assert_close (json_object_get_double_member (series, "mean"), 12.1705);
@@ -785,14 +707,14 @@ test_stats_no_resolution (void)
   };
   g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
   g_autofree char *path = write_temp_log (dir, "nores.log", lines);
-  g_autoptr(CliResult) result = run_cli ("stats", path, NULL);
-  g_autoptr(CliResult) override = run_cli ("stats", path, "--tick-rate", "100", NULL);
+  g_autoptr(CliResult) result = cli_test_run ("stats", path, NULL);
+  g_autoptr(CliResult) override = cli_test_run ("stats", path, "--tick-rate", "100", NULL);
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(JsonNode) override_root = NULL;
   JsonObject *series;
 
   g_assert_cmpint (result->status, ==, 0);
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
   series = find_series (root, "Test=A,time=%AVG%", 1);
   g_assert_nonnull (series);
   g_assert_cmpstr (json_object_get_string_member (series, "unit"), ==, "ticks");
@@ -801,7 +723,7 @@ test_stats_no_resolution (void)
   g_assert_cmpstr (json_object_get_string_member (series, "expanded"), ==, "Test=A,time=%AVG%");
 
   g_assert_cmpint (override->status, ==, 0);
-  override_root = parse_json (override->out);
+  override_root = cli_test_parse_json (override->out);
   series = find_series (override_root, "Test=A,time=%AVG%", 1);
   g_assert_cmpstr (json_object_get_string_member (series, "unit"), ==, "s");
   assert_close (json_object_get_double_member (series, "mean"), 0.5);
@@ -815,14 +737,14 @@ test_stats_no_resolution (void)
 static void
 test_formats (void)
 {
-  g_autoptr(CliResult) result = run_cli ("formats", NULL);
-  g_autoptr(CliResult) text = run_cli ("formats", "--text", NULL);
+  g_autoptr(CliResult) result = cli_test_run ("formats", NULL);
+  g_autoptr(CliResult) text = cli_test_run ("formats", "--text", NULL);
   g_autoptr(JsonNode) root = NULL;
   JsonArray *formats;
   gboolean found = FALSE;
 
   g_assert_cmpint (result->status, ==, 0);
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
   g_assert_true (JSON_NODE_HOLDS_ARRAY (root));
   formats = json_node_get_array (root);
   for (guint i = 0; i < json_array_get_length (formats); i++)
@@ -860,12 +782,12 @@ test_format_forced (void)
   g_file_set_contents (path, "just some notes\nnothing to see\n", -1, &error);
   g_assert_no_error (error);
 
-  sniffed = run_cli ("info", path, NULL);
+  sniffed = cli_test_run ("info", path, NULL);
   g_assert_cmpint (sniffed->status, ==, 1);
 
-  forced = run_cli ("info", "--format", "ce-perflog", path, NULL);
+  forced = cli_test_run ("info", "--format", "ce-perflog", path, NULL);
   g_assert_cmpint (forced->status, ==, 0);
-  root = parse_json (forced->out);
+  root = cli_test_parse_json (forced->out);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "format"), ==, "ce-perflog");
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (json_node_get_object (root), "counts"),
                                                "measurements"), ==, 0);
@@ -879,8 +801,8 @@ test_format_forced (void)
 static void
 test_exit_missing_file (void)
 {
-  g_autoptr(CliResult) info = run_cli ("info", "/nonexistent/perfscope/missing.log", NULL);
-  g_autoptr(CliResult) stats = run_cli ("stats", "/nonexistent/perfscope/missing.log", NULL);
+  g_autoptr(CliResult) info = cli_test_run ("info", "/nonexistent/perfscope/missing.log", NULL);
+  g_autoptr(CliResult) stats = cli_test_run ("stats", "/nonexistent/perfscope/missing.log", NULL);
 
   g_assert_cmpint (info->status, ==, 1);
   g_assert_nonnull (strstr (info->err, "missing.log"));
@@ -906,16 +828,16 @@ test_exit_not_a_log (void)
   g_file_set_contents (empty, "", 0, &error);
   g_assert_no_error (error);
 
-  result = run_cli ("stats", path, NULL);
+  result = cli_test_run ("stats", path, NULL);
   g_assert_cmpint (result->status, ==, 1);
   g_assert_nonnull (strstr (result->err, "picture.log"));
   g_assert_cmpstr (result->out, ==, "");
 
-  empty_result = run_cli ("info", empty, NULL);
+  empty_result = cli_test_run ("info", empty, NULL);
   g_assert_cmpint (empty_result->status, ==, 1);
   g_assert_nonnull (strstr (empty_result->err, "empty.log"));
 
-  directory = run_cli ("info", dir, NULL);
+  directory = cli_test_run ("info", dir, NULL);
   g_assert_cmpint (directory->status, ==, 1);
 
   g_unlink (path);
@@ -928,12 +850,12 @@ static void
 test_exit_info_mixed (void)
 {
   g_autofree char *path = example_path ();
-  g_autoptr(CliResult) result = run_cli ("info", path, "/nonexistent/perfscope/missing.log", NULL);
+  g_autoptr(CliResult) result = cli_test_run ("info", path, "/nonexistent/perfscope/missing.log", NULL);
   g_autoptr(JsonNode) root = NULL;
 
   g_assert_cmpint (result->status, ==, 1);
   g_assert_nonnull (strstr (result->err, "missing.log"));
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
   g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, 1);
 }
 
@@ -966,7 +888,7 @@ test_usage_errors (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(CliResult) result = run_cli_argv (cases[i]);
+      g_autoptr(CliResult) result = cli_test_run_argv (cases[i]);
 
       g_test_message ("case %u: %s", i, cases[i][0] ? cases[i][0] : "(none)");
       assert_usage_error (result);
@@ -977,7 +899,7 @@ static void
 test_usage_unknown_format (void)
 {
   g_autofree char *path = example_path ();
-  g_autoptr(CliResult) result = run_cli ("stats", "--format", "pdf", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("stats", "--format", "pdf", path, NULL);
 
   assert_usage_error (result);
   g_assert_nonnull (strstr (result->err, "pdf"));
@@ -1001,14 +923,14 @@ test_record_save (void)
   JsonArray *recorded_series, *reopened_series;
   JsonObject *counts;
 
-  recorded = run_cli ("record", "--backend", "procfs", "--interval-ms", "50", "--duration", "0.5",
-                      "-o", out, NULL);
+  recorded = cli_test_run ("record", "--backend", "procfs", "--interval-ms", "50", "--duration", "0.5",
+                           "-o", out, NULL);
   g_assert_cmpint (recorded->status, ==, 0);
   g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
 
-  info = run_cli ("info", out, NULL);
+  info = cli_test_run ("info", out, NULL);
   g_assert_cmpint (info->status, ==, 0);
-  info_root = parse_json (info->out);
+  info_root = cli_test_parse_json (info->out);
   /* The format of origin is kept */
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (info_root), "format"), ==, "procfs");
   g_assert_true (json_object_get_boolean_member (json_node_get_object (info_root), "complete"));
@@ -1016,10 +938,10 @@ test_record_save (void)
   g_assert_nonnull (counts);
 
   /* The counters of the saved run are those printed while recording */
-  counters = run_cli ("counters", out, NULL);
+  counters = cli_test_run ("counters", out, NULL);
   g_assert_cmpint (counters->status, ==, 0);
-  recorded_root = parse_json (recorded->out);
-  counters_root = parse_json (counters->out);
+  recorded_root = cli_test_parse_json (recorded->out);
+  counters_root = cli_test_parse_json (counters->out);
   recorded_series = json_object_get_array_member (json_node_get_object (recorded_root), "series");
   reopened_series = json_object_get_array_member (json_node_get_object (counters_root), "series");
   g_assert_cmpuint (json_array_get_length (recorded_series), >, 0);
@@ -1038,7 +960,7 @@ test_record_save (void)
   /* A folder that does not exist is refused before recording starts */
   {
     g_autofree char *missing = g_build_filename (dir, "gone", "run.perfscope", NULL);
-    g_autoptr(CliResult) refused = run_cli ("record", "--backend", "procfs", "--duration", "60", "-o", missing, NULL);
+    g_autoptr(CliResult) refused = cli_test_run ("record", "--backend", "procfs", "--duration", "60", "-o", missing, NULL);
 
     g_assert_cmpint (refused->status, ==, 1);
     g_assert_nonnull (strstr (refused->err, "cannot be written"));
@@ -1050,7 +972,7 @@ test_record_save (void)
 static void
 test_record_unknown_backend (void)
 {
-  g_autoptr(CliResult) result = run_cli ("record", "--backend", "no-such-backend", "--duration", "1", NULL);
+  g_autoptr(CliResult) result = cli_test_run ("record", "--backend", "no-such-backend", "--duration", "1", NULL);
 
   assert_usage_error (result);
   g_assert_nonnull (strstr (result->err, "no-such-backend"));
@@ -1067,13 +989,13 @@ test_record_command_exits (void)
   gint64 started = g_get_monotonic_time ();
   double elapsed_s;
 
-  result = run_cli ("record", "--backend", "procfs", "--command", "sleep 0.4",
-                    "--interval-ms", "50", "--duration", "60", NULL);
+  result = cli_test_run ("record", "--backend", "procfs", "--command", "sleep 0.4",
+                         "--interval-ms", "50", "--duration", "60", NULL);
   elapsed_s = (g_get_monotonic_time () - started) / 1e6;
   g_assert_cmpint (result->status, ==, 0);
   g_assert_cmpfloat (elapsed_s, <, 30.0);
 
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "format"), ==, "procfs");
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (root), "series")), >, 0);
 }
@@ -1099,14 +1021,16 @@ test_record_procfs (void)
   /* Its output is not the test's: a test that fails is not waited for */
   busy = g_subprocess_newv (busy_argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error);
   g_assert_no_error (error);
-  instance = g_strdup_printf ("sh:%s", g_subprocess_get_identifier (busy));
+  /* The process's name, as Windows names the Process counter set's
+   * instances, so that recordings of one program compare */
+  instance = g_strdup ("sh");
 
-  result = run_cli ("record", "--backend", "procfs", "--pid", g_subprocess_get_identifier (busy),
-                    "--interval-ms", "100", "--duration", "1", NULL);
+  result = cli_test_run ("record", "--backend", "procfs", "--pid", g_subprocess_get_identifier (busy),
+                         "--interval-ms", "100", "--duration", "1", NULL);
   g_subprocess_force_exit (busy);
   g_assert_cmpint (result->status, ==, 0);
 
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "format"), ==, "procfs");
   series = json_object_get_array_member (json_node_get_object (root), "series");
   for (guint i = 0; i < json_array_get_length (series); i++)
@@ -1191,7 +1115,7 @@ test_diff_json (void)
 {
   g_autofree char *a = diff_path ("run-a.log");
   g_autofree char *b = diff_path ("run-b.log");
-  g_autoptr(CliResult) result = run_cli ("diff", a, b, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("diff", a, b, NULL);
   g_autoptr(CliResult) renamed = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(JsonNode) renamed_root = NULL;
@@ -1201,7 +1125,7 @@ test_diff_json (void)
 
   g_assert_cmpint (result->status, ==, 0);
   g_assert_cmpstr (result->err, ==, "");
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
   object = json_node_get_object (root);
   g_assert_cmpstr (json_object_get_string_member (object, "a"), ==, "run-a.log");
   g_assert_cmpstr (json_object_get_string_member (object, "b"), ==, "run-b.log");
@@ -1242,9 +1166,9 @@ test_diff_json (void)
   assert_diff_side (row, "b", 2, 0.0085, 0.008);
 
   /* --rename puts OldName and NewName in one row */
-  renamed = run_cli ("diff", "--rename", "OldName=NewName", a, b, NULL);
+  renamed = cli_test_run ("diff", "--rename", "OldName=NewName", a, b, NULL);
   g_assert_cmpint (renamed->status, ==, 0);
-  renamed_root = parse_json (renamed->out);
+  renamed_root = cli_test_parse_json (renamed->out);
   rows = json_object_get_array_member (json_node_get_object (renamed_root), "rows");
   g_assert_cmpuint (json_array_get_length (rows), ==, 6);
   row = find_diff_row (rows, "NewName");
@@ -1259,7 +1183,7 @@ test_diff_text (void)
 {
   g_autofree char *a = diff_path ("run-a.log");
   g_autofree char *b = diff_path ("run-b.log");
-  g_autoptr(CliResult) result = run_cli ("diff", "--text", a, b, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("diff", "--text", a, b, NULL);
   g_auto(GStrv) lines = NULL;
   gboolean open_seen = FALSE;
 
@@ -1297,8 +1221,8 @@ static void
 test_diff_missing_file (void)
 {
   g_autofree char *a = diff_path ("run-a.log");
-  g_autoptr(CliResult) second = run_cli ("diff", a, "/nonexistent/perfscope/missing-b.log", NULL);
-  g_autoptr(CliResult) first = run_cli ("diff", "/nonexistent/perfscope/missing-a.log", a, NULL);
+  g_autoptr(CliResult) second = cli_test_run ("diff", a, "/nonexistent/perfscope/missing-b.log", NULL);
+  g_autoptr(CliResult) first = cli_test_run ("diff", "/nonexistent/perfscope/missing-a.log", a, NULL);
 
   g_assert_cmpint (second->status, ==, 1);
   g_assert_cmpstr (second->out, ==, "");
@@ -1357,7 +1281,7 @@ static void
 test_calltree_worked_example (void)
 {
   g_autofree char *path = calltree_example_path ();
-  g_autoptr(CliResult) result = run_cli ("calltree", "--thread", "1", "--basis", "view", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("calltree", "--thread", "1", "--basis", "view", path, NULL);
   g_autoptr(JsonNode) root = NULL;
   JsonObject *top, *total, *function, *tree, *main_node, *a, *ab, *cb, *per_call;
   JsonArray *functions;
@@ -1374,7 +1298,7 @@ test_calltree_worked_example (void)
   };
 
   g_assert_cmpint (result->status, ==, 0);
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
   top = json_node_get_object (root);
   g_assert_cmpstr (json_object_get_string_member (top, "format"), ==, "rtl-logfile");
   g_assert_cmpstr (json_object_get_string_member (top, "unit"), ==, "ns");
@@ -1436,11 +1360,11 @@ static void
 test_calltree_threads_depth_text (void)
 {
   g_autofree char *path = calltree_example_path ();
-  g_autoptr(CliResult) all = run_cli ("calltree", path, NULL);
-  g_autoptr(CliResult) shallow = run_cli ("calltree", "--depth", "1", path, NULL);
-  g_autoptr(CliResult) missing = run_cli ("calltree", "--thread", "9", path, NULL);
-  g_autoptr(CliResult) bad_basis = run_cli ("calltree", "--basis", "total", path, NULL);
-  g_autoptr(CliResult) text = run_cli ("calltree", "--text", "--thread", "1", path, NULL);
+  g_autoptr(CliResult) all = cli_test_run ("calltree", path, NULL);
+  g_autoptr(CliResult) shallow = cli_test_run ("calltree", "--depth", "1", path, NULL);
+  g_autoptr(CliResult) missing = cli_test_run ("calltree", "--thread", "9", path, NULL);
+  g_autoptr(CliResult) bad_basis = cli_test_run ("calltree", "--basis", "total", path, NULL);
+  g_autoptr(CliResult) text = cli_test_run ("calltree", "--text", "--thread", "1", path, NULL);
   g_autoptr(CliResult) no_stacks = NULL;
   g_autofree char *ce_path = example_path ();
   g_autoptr(JsonNode) root = NULL;
@@ -1449,7 +1373,7 @@ test_calltree_threads_depth_text (void)
 
   /* Both threads merged by call path: 140 ms + 10 ms */
   g_assert_cmpint (all->status, ==, 0);
-  root = parse_json (all->out);
+  root = cli_test_parse_json (all->out);
   top = json_node_get_object (root);
   g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (top, "thread")));
   g_assert_cmpfloat (member_ms (json_object_get_object_member (top, "total"), "elapsed"), ==, 150);
@@ -1459,7 +1383,7 @@ test_calltree_threads_depth_text (void)
 
   /* One level below the root; the functions list stays complete */
   g_assert_cmpint (shallow->status, ==, 0);
-  shallow_root = parse_json (shallow->out);
+  shallow_root = cli_test_parse_json (shallow->out);
   tree = json_object_get_object_member (json_node_get_object (shallow_root), "tree");
   main_node = tree_child (tree, "::main");
   g_assert_nonnull (main_node);
@@ -1478,7 +1402,7 @@ test_calltree_threads_depth_text (void)
   g_assert_true (g_regex_match_simple ("^ +    ::B +2 +45000000 +32\\.14 ", text->out, G_REGEX_MULTILINE, 0));
 
   /* A CE log has no call stacks */
-  no_stacks = run_cli ("calltree", ce_path, NULL);
+  no_stacks = cli_test_run ("calltree", ce_path, NULL);
   g_assert_cmpint (no_stacks->status, ==, 1);
   g_assert_nonnull (strstr (no_stacks->err, "call stacks"));
 }
@@ -1490,14 +1414,14 @@ static void
 test_calltree_vs_report (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "vs-report-csv", "lr2_cc.csv", NULL);
-  g_autoptr(CliResult) ticks = run_cli ("calltree", path, NULL);
-  g_autoptr(CliResult) ns = run_cli ("calltree", "--tick-rate", "1000000", path, NULL);
+  g_autoptr(CliResult) ticks = cli_test_run ("calltree", path, NULL);
+  g_autoptr(CliResult) ns = cli_test_run ("calltree", "--tick-rate", "1000000", path, NULL);
   g_autoptr(JsonNode) ticks_root = NULL;
   g_autoptr(JsonNode) ns_root = NULL;
   JsonObject *top, *function, *per_call;
 
   g_assert_cmpint (ticks->status, ==, 0);
-  ticks_root = parse_json (ticks->out);
+  ticks_root = cli_test_parse_json (ticks->out);
   top = json_node_get_object (ticks_root);
   g_assert_cmpstr (json_object_get_string_member (top, "format"), ==, "vs-report-csv");
   g_assert_cmpstr (json_object_get_string_member (top, "unit"), ==, "ticks");
@@ -1518,7 +1442,7 @@ test_calltree_vs_report (void)
   g_assert_cmpfloat (json_object_get_double_member (function, "elapsed_exclusive_pct"), ==, 2.37);
 
   g_assert_cmpint (ns->status, ==, 0);
-  ns_root = parse_json (ns->out);
+  ns_root = cli_test_parse_json (ns->out);
   top = json_node_get_object (ns_root);
   g_assert_cmpstr (json_object_get_string_member (top, "unit"), ==, "ns");
   function = find_named (json_object_get_array_member (top, "functions"), "___security_init_cookie");
@@ -1581,7 +1505,7 @@ test_export_collapsed (void)
                                                               "expected-collapsed", expected_name, NULL);
       g_autofree char *expected = NULL;
       g_autoptr(GError) error = NULL;
-      g_autoptr(CliResult) result = run_cli ("export", path, "--to", "collapsed", NULL);
+      g_autoptr(CliResult) result = cli_test_run ("export", path, "--to", "collapsed", NULL);
 
       g_file_get_contents (expected_path, &expected, NULL, &error);
       g_assert_no_error (error);
@@ -1599,10 +1523,10 @@ test_export_output_and_source (void)
   g_autofree char *out_path = g_build_filename (dir, "dd.folded", NULL);
   g_autofree char *written = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(CliResult) to_stdout = run_cli ("export", path, "--to", "collapsed", NULL);
-  g_autoptr(CliResult) to_file = run_cli ("export", "--to", "collapsed", "-o", out_path, path, NULL);
-  g_autoptr(CliResult) one_source = run_cli ("export", path, "--to", "collapsed", "--source", "CLOCK.HARD", NULL);
-  g_autoptr(CliResult) no_source = run_cli ("export", path, "--to", "collapsed", "--source", "INSTRUCTIONS", NULL);
+  g_autoptr(CliResult) to_stdout = cli_test_run ("export", path, "--to", "collapsed", NULL);
+  g_autoptr(CliResult) to_file = cli_test_run ("export", "--to", "collapsed", "-o", out_path, path, NULL);
+  g_autoptr(CliResult) one_source = cli_test_run ("export", path, "--to", "collapsed", "--source", "CLOCK.HARD", NULL);
+  g_autoptr(CliResult) no_source = cli_test_run ("export", path, "--to", "collapsed", "--source", "INSTRUCTIONS", NULL);
 
   g_assert_cmpint (to_file->status, ==, 0);
   g_assert_cmpstr (to_file->out, ==, "");
@@ -1631,18 +1555,18 @@ test_export_usage (void)
   g_autofree char *path = pmcstat_path ("simple.txt");
   g_autofree char *log = example_path ();
   const char *streamed[] = { "csv", "speedscope" };
-  g_autoptr(CliResult) no_target = run_cli ("export", path, NULL);
-  g_autoptr(CliResult) unknown = run_cli ("export", path, "--to", "svg", NULL);
-  g_autoptr(CliResult) no_file = run_cli ("export", "--to", "collapsed", NULL);
-  g_autoptr(CliResult) wrong_command = run_cli ("info", path, "--to", "collapsed", NULL);
-  g_autoptr(CliResult) thread = run_cli ("export", "--thread", "3", path, "--to", "collapsed", NULL);
-  g_autoptr(CliResult) no_samples = run_cli ("export", log, "--to", "collapsed", NULL);
-  g_autoptr(CliResult) missing = run_cli ("export", "missing.txt", "--to", "collapsed", NULL);
+  g_autoptr(CliResult) no_target = cli_test_run ("export", path, NULL);
+  g_autoptr(CliResult) unknown = cli_test_run ("export", path, "--to", "svg", NULL);
+  g_autoptr(CliResult) no_file = cli_test_run ("export", "--to", "collapsed", NULL);
+  g_autoptr(CliResult) wrong_command = cli_test_run ("info", path, "--to", "collapsed", NULL);
+  g_autoptr(CliResult) thread = cli_test_run ("export", "--thread", "3", path, "--to", "collapsed", NULL);
+  g_autoptr(CliResult) no_samples = cli_test_run ("export", log, "--to", "collapsed", NULL);
+  g_autoptr(CliResult) missing = cli_test_run ("export", "missing.txt", "--to", "collapsed", NULL);
 
   /* The other targets (tests/test-export.c checks what they write) */
   for (guint i = 0; i < G_N_ELEMENTS (streamed); i++)
     {
-      g_autoptr(CliResult) result = run_cli ("export", path, "--to", streamed[i], NULL);
+      g_autoptr(CliResult) result = cli_test_run ("export", path, "--to", streamed[i], NULL);
 
       g_assert_cmpint (result->status, ==, 0);
       g_assert_cmpstr (result->err, ==, "");
@@ -1671,16 +1595,16 @@ test_pmcstat_info_and_calltree (void)
 {
   g_autofree char *path = pmcstat_path ("dd.txt");
   g_autofree char *simple = pmcstat_path ("simple.txt");
-  g_autoptr(CliResult) info = run_cli ("info", path, NULL);
-  g_autoptr(CliResult) info_text = run_cli ("info", "--text", path, NULL);
-  g_autoptr(CliResult) calltree = run_cli ("calltree", simple, NULL);
+  g_autoptr(CliResult) info = cli_test_run ("info", path, NULL);
+  g_autoptr(CliResult) info_text = cli_test_run ("info", "--text", path, NULL);
+  g_autoptr(CliResult) calltree = cli_test_run ("calltree", simple, NULL);
   g_autoptr(JsonNode) info_root = NULL;
   g_autoptr(JsonNode) calltree_root = NULL;
   JsonObject *top, *source, *total;
   JsonArray *sources;
 
   g_assert_cmpint (info->status, ==, 0);
-  info_root = parse_json (info->out);
+  info_root = cli_test_parse_json (info->out);
   top = json_node_get_object (info_root);
   g_assert_cmpstr (json_object_get_string_member (top, "format"), ==, "pmcstat-callgraph");
   g_assert_true (json_object_get_boolean_member (top, "complete"));
@@ -1699,7 +1623,7 @@ test_pmcstat_info_and_calltree (void)
   g_assert_true (g_regex_match_simple ("^ +CLOCK\\.HARD +254", info_text->out, G_REGEX_MULTILINE, 0));
 
   g_assert_cmpint (calltree->status, ==, 0);
-  calltree_root = parse_json (calltree->out);
+  calltree_root = cli_test_parse_json (calltree->out);
   top = json_node_get_object (calltree_root);
   g_assert_cmpstr (json_object_get_string_member (top, "format"), ==, "pmcstat-callgraph");
   g_assert_cmpstr (json_object_get_string_member (top, "unit"), ==, "samples");
@@ -1752,14 +1676,14 @@ static void
 test_counters_pdh (void)
 {
   g_autofree char *path = pdh_path ("logman-pdt.csv");
-  g_autoptr(CliResult) result = run_cli ("counters", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("counters", path, NULL);
   g_autoptr(JsonNode) root = NULL;
   const gint64 start = G_GINT64_CONSTANT (1718470800000000000);  /* 06/15/2024 17:00:00 UTC */
   JsonObject *top, *series;
   JsonArray *all, *points;
 
   g_assert_cmpint (result->status, ==, 0);
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
   top = json_node_get_object (root);
   g_assert_cmpstr (json_object_get_string_member (top, "format"), ==, "pdh-csv");
   g_assert_true (json_object_get_boolean_member (top, "complete"));
@@ -1843,7 +1767,7 @@ static void
 test_counters_plv2 (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "perflib-plv2", "processor-2cpu.plv2", NULL);
-  g_autoptr(CliResult) result = run_cli ("counters", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("counters", path, NULL);
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *contents = NULL;
   gsize length;
@@ -1859,7 +1783,7 @@ test_counters_plv2 (void)
   g_assert_cmpuint (raw.idle->len, ==, 5);
 
   g_assert_cmpint (result->status, ==, 0);
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
   top = json_node_get_object (root);
   g_assert_cmpstr (json_object_get_string_member (top, "format"), ==, "perflib-plv2");
   g_assert_cmpstr (json_object_get_string_member (top, "time_base"), ==, "unix");
@@ -1907,13 +1831,13 @@ static void
 test_counters_run_times (void)
 {
   g_autofree char *path = pdh_path ("typeperf-stdout.csv");
-  g_autoptr(CliResult) result = run_cli ("counters", "--json", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("counters", "--json", path, NULL);
   g_autoptr(JsonNode) root = NULL;
   JsonObject *top, *series;
   JsonArray *points;
 
   g_assert_cmpint (result->status, ==, 0);
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
   top = json_node_get_object (root);
   g_assert_cmpstr (json_object_get_string_member (top, "time_base"), ==, "run");
   series = json_array_get_object_element (json_object_get_array_member (top, "series"), 1);
@@ -1927,7 +1851,7 @@ static void
 test_counters_text (void)
 {
   g_autofree char *path = pdh_path ("logman-pdt.csv");
-  g_autoptr(CliResult) result = run_cli ("counters", "--text", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("counters", "--text", path, NULL);
 
   g_assert_cmpint (result->status, ==, 0);
   g_assert_true (g_str_has_prefix (result->out, "6 counters, from 06/15/2024 10:00:00.000 (Pacific Daylight Time)\n"));
@@ -1944,7 +1868,7 @@ static void
 test_counters_none (void)
 {
   g_autofree char *path = example_path ();
-  g_autoptr(CliResult) result = run_cli ("counters", path, NULL);
+  g_autoptr(CliResult) result = cli_test_run ("counters", path, NULL);
   g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
   g_autofree char *plain = g_build_filename (dir, "plain.csv", NULL);
   g_autoptr(CliResult) forced = NULL;
@@ -1957,55 +1881,31 @@ test_counters_none (void)
   /* Not a PDH log, even when forced */
   g_file_set_contents (plain, "\"Time\",\"Value\"\r\n\"1\",\"2\"\r\n", -1, &error);
   g_assert_no_error (error);
-  forced = run_cli ("counters", "--format", "pdh-csv", plain, NULL);
+  forced = cli_test_run ("counters", "--format", "pdh-csv", plain, NULL);
   g_assert_cmpint (forced->status, ==, 1);
   g_assert_nonnull (strstr (forced->err, "not a PDH log"));
   g_remove (plain);
   g_rmdir (dir);
 }
 
-/* A small hwpmc log: two samples of a program, one in the kernel */
-static char *
-write_pmclog (const char *dir)
-{
-  PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, 0x0A000000);
-  g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *path = g_build_filename (dir, "pmcstat.out", NULL);
-  guint64 user[2] = { 0x400123, 0x400456 };
-  guint64 kernel[2] = { G_GUINT64_CONSTANT (0xffffffff80300010), 0x400456 };
-  g_autoptr(GError) error = NULL;
-
-  ps_pmclog_writer_initialize (writer, 1000, 0x80, 1000000000, 1700000000, 0, "GenuineIntel-6-55-4");
-  ps_pmclog_writer_pmcallocatedyn (writer, 1000, 0x100, 0x1000, 0x80, 0, "CLOCK.HARD");
-  ps_pmclog_writer_map_in (writer, 1000, G_MAXUINT32, G_GUINT64_CONSTANT (0xffffffff80200000), "/boot/kernel/kernel");
-  ps_pmclog_writer_map_in (writer, 1000, 7, 0x400000, "/bin/dd");
-  ps_pmclog_writer_callchain (writer, 2000, 7, 700, 0x100, 1, user, 2);
-  ps_pmclog_writer_callchain (writer, 3000, 7, 700, 0x100, 1, user, 2);
-  ps_pmclog_writer_callchain (writer, 4000, 7, 700, 0x100, 0, kernel, 2);
-  bytes = ps_pmclog_writer_free_to_bytes (writer);
-  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
-  g_assert_no_error (error);
-  return g_steal_pointer (&path);
-}
-
 static void
 test_pmclog (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
-  g_autofree char *path = write_pmclog (dir);
-  g_autoptr(CliResult) info = run_cli ("info", "--sysroot", dir, path, NULL);
-  g_autoptr(CliResult) calltree = run_cli ("calltree", path, NULL);
-  g_autoptr(CliResult) folded = run_cli ("export", path, "--to", "collapsed", NULL);
-  g_autoptr(CliResult) callgraph = run_cli ("export", path, "--to", "pmcstat-callgraph", "--depth", "1", NULL);
-  g_autoptr(CliResult) bad_width = run_cli ("info", "--address-width", "6", path, NULL);
-  g_autoptr(CliResult) bad_sysroot = run_cli ("info", "--sysroot", path, path, NULL);
+  g_autofree char *path = cli_test_write_pmclog (dir);
+  g_autoptr(CliResult) info = cli_test_run ("info", "--sysroot", dir, path, NULL);
+  g_autoptr(CliResult) calltree = cli_test_run ("calltree", path, NULL);
+  g_autoptr(CliResult) folded = cli_test_run ("export", path, "--to", "collapsed", NULL);
+  g_autoptr(CliResult) callgraph = cli_test_run ("export", path, "--to", "pmcstat-callgraph", "--depth", "1", NULL);
+  g_autoptr(CliResult) bad_width = cli_test_run ("info", "--address-width", "6", path, NULL);
+  g_autoptr(CliResult) bad_sysroot = cli_test_run ("info", "--sysroot", path, path, NULL);
   g_autoptr(JsonNode) info_root = NULL;
   g_autoptr(JsonNode) calltree_root = NULL;
   JsonObject *top, *total, *metadata;
   g_auto(GStrv) lines = NULL;
 
   g_assert_cmpint (info->status, ==, 0);
-  info_root = parse_json (info->out);
+  info_root = cli_test_parse_json (info->out);
   top = json_node_get_object (info_root);
   g_assert_cmpstr (json_object_get_string_member (top, "format"), ==, "hwpmc-pmclog");
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (top, "counts"), "samples"), ==, 3);
@@ -2019,7 +1919,7 @@ test_pmclog (void)
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (top, "time_range_ns"), "end"), ==, 3000);
 
   g_assert_cmpint (calltree->status, ==, 0);
-  calltree_root = parse_json (calltree->out);
+  calltree_root = cli_test_parse_json (calltree->out);
   top = json_node_get_object (calltree_root);
   g_assert_cmpstr (json_object_get_string_member (top, "unit"), ==, "samples");
   total = json_object_get_object_member (top, "total");
@@ -2052,9 +1952,9 @@ test_pmclog (void)
 static void
 test_help_and_version (void)
 {
-  g_autoptr(CliResult) help = run_cli ("--help", NULL);
-  g_autoptr(CliResult) short_help = run_cli ("-h", NULL);
-  g_autoptr(CliResult) version = run_cli ("--version", NULL);
+  g_autoptr(CliResult) help = cli_test_run ("--help", NULL);
+  g_autoptr(CliResult) short_help = cli_test_run ("-h", NULL);
+  g_autoptr(CliResult) version = cli_test_run ("--version", NULL);
 
   g_assert_cmpint (help->status, ==, 0);
   g_assert_nonnull (strstr (help->out, "stats"));
@@ -2131,7 +2031,7 @@ test_exit_partial (void)
   g_assert_true (g_subprocess_get_if_exited (process));
   g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 3);
 
-  root = parse_json (out);
+  root = cli_test_parse_json (out);
   info = json_node_get_object (root);
   g_assert_false (json_object_get_boolean_member (info, "complete"));
   error_object = json_object_get_object_member (info, "error");

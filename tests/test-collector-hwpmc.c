@@ -18,6 +18,7 @@
 
 #include <glib/gstdio.h>
 
+#include "collector-test-util.h"
 #include "fake-libpmc.h"
 #include "pmclog-writer.h"
 #include "ps-collector.h"
@@ -39,54 +40,12 @@
 #define WORKER_TID 100101
 #define N_SAMPLES  3000
 
-/* --- A type module for the collector linked into this program ------------- */
-
-#define TEST_TYPE_MODULE (test_module_get_type ())
-G_DECLARE_FINAL_TYPE (TestModule, test_module, TEST, MODULE, GTypeModule)
-
-struct _TestModule
-{
-  GTypeModule parent_instance;
-};
-
-G_DEFINE_FINAL_TYPE (TestModule, test_module, G_TYPE_TYPE_MODULE)
-
-static gboolean
-test_module_load (GTypeModule *module)
-{
-  ps_hwpmc_collector_register (module);
-  return TRUE;
-}
-
-static void
-test_module_unload (GTypeModule *module)
-{
-}
-
-static void
-test_module_class_init (TestModuleClass *klass)
-{
-  G_TYPE_MODULE_CLASS (klass)->load = test_module_load;
-  G_TYPE_MODULE_CLASS (klass)->unload = test_module_unload;
-}
-
-static void
-test_module_init (TestModule *self)
-{
-}
-
-/* Registers the linked-in type once; the module stays in use */
 static PsCollector *
 new_collector (FakeLibpmc *fake)
 {
-  static GTypeModule *module;
   PsCollector *collector;
 
-  if (module == NULL)
-    {
-      module = g_object_new (TEST_TYPE_MODULE, NULL);
-      g_assert_true (g_type_module_use (module));
-    }
+  collector_test_ensure_module (ps_hwpmc_collector_register);
   collector = g_object_new (PS_TYPE_HWPMC_COLLECTOR, NULL);
   ps_hwpmc_collector_set_backend (PS_HWPMC_COLLECTOR (collector),
                                   fake != NULL ? fake_libpmc_get_backend (fake) : NULL);
@@ -243,64 +202,10 @@ load_log (GBytes     *log,
 
 /* --- Recording ---------------------------------------------------------------- */
 
-typedef struct
-{
-  GMainLoop    *loop;
-  GAsyncResult *result;
-} Wait;
-
-static void
-on_done (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Wait *wait = user_data;
-
-  wait->result = g_object_ref (result);
-  g_main_loop_quit (wait->loop);
-}
-
-typedef struct
-{
-  FakeLibpmc *fake;
-  GMainLoop  *loop;
-} Poll;
-
 static gboolean
-on_poll (gpointer user_data)
+is_written (gpointer user_data)
 {
-  Poll *poll = user_data;
-
-  if (!fake_libpmc_is_written (poll->fake))
-    return G_SOURCE_CONTINUE;
-  g_main_loop_quit (poll->loop);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_appended (PsEventStore *store,
-             gpointer      user_data)
-{
-  guint64 *n_live_samples = user_data;
-
-  *n_live_samples = ps_event_store_get_n_samples (store);
-}
-
-static gboolean
-start (PsCollector   *collector,
-       PsEventStore  *store,
-       GHashTable    *options,
-       GError       **error)
-{
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
-  Wait wait = { loop, NULL };
-  gboolean started;
-
-  ps_collector_start_async (collector, store, options, NULL, on_done, &wait);
-  g_main_loop_run (loop);
-  started = ps_collector_start_finish (collector, wait.result, error);
-  g_object_unref (wait.result);
-  return started;
+  return fake_libpmc_is_written (user_data);
 }
 
 /* Records until the fake kernel has written its log, then stops; the
@@ -311,31 +216,8 @@ record (FakeLibpmc *fake,
         guint64    *n_live_samples)
 {
   g_autoptr(PsCollector) collector = new_collector (fake);
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
-  g_autoptr(GError) error = NULL;
-  PsEventStore *store = ps_event_store_new ();
-  Wait wait = { loop, NULL };
-  Poll poll = { fake, loop };
 
-  *n_live_samples = 0;
-  g_signal_connect (store, "appended", G_CALLBACK (on_appended), n_live_samples);
-
-  g_assert_true (start (collector, store, options, &error));
-  g_assert_no_error (error);
-
-  g_timeout_add (5, on_poll, &poll);
-  g_main_loop_run (loop);
-  /* What the reader still holds is fed on the next iterations */
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_signal_handlers_disconnect_by_func (store, on_appended, n_live_samples);
-
-  ps_collector_stop_async (collector, NULL, on_done, &wait);
-  g_main_loop_run (loop);
-  g_assert_true (ps_collector_stop_finish (collector, wait.result, &error));
-  g_assert_no_error (error);
-  g_object_unref (wait.result);
-  return store;
+  return collector_test_record (collector, options, is_written, fake, ps_event_store_get_n_samples, n_live_samples);
 }
 
 static GHashTable *
@@ -373,9 +255,13 @@ test_system (void)
   g_autofree char *sysroot = make_sysroot ();
   g_autoptr(GBytes) log = make_log (NULL);
   g_autoptr(FakeLibpmc) fake = fake_libpmc_new (log);
-  g_autoptr(GHashTable) options = new_options (sysroot, "events", "instructions, CLOCK.HARD", "rate", "1000", NULL);
+  g_autofree char *saved_log = g_build_filename (sysroot, "live.pmclog", NULL);
+  g_autoptr(GHashTable) options = new_options (sysroot, "events", "instructions, CLOCK.HARD", "rate", "1000",
+                                               "log", saved_log, NULL);
   g_autoptr(PsEventStore) live = NULL;
   g_autoptr(PsEventStore) file = NULL;
+  g_autofree char *saved_contents = NULL;
+  gsize saved_size = 0;
   g_autofree char *live_text = NULL;
   g_autofree char *file_text = NULL;
   g_autofree char *calls = NULL;
@@ -414,6 +300,30 @@ test_system (void)
   g_assert_cmpstr (live_text, ==, file_text);
   g_assert_nonnull (strstr (live_text, "usr/bin/app"));
 
+  /* The raw log was saved as the kernel wrote it: pmcstat reads it */
+  g_assert_true (g_file_get_contents (saved_log, &saved_contents, &saved_size, NULL));
+  g_assert_cmpmem (saved_contents, saved_size, g_bytes_get_data (log, NULL), g_bytes_get_size (log));
+  g_assert_cmpstr (ps_event_store_get_metadata (live, 0, "log"), ==, saved_log);
+  g_unlink (saved_log);
+
+  g_rmdir (sysroot);
+}
+
+/* A log that cannot be saved where asked is refused before any call to
+ * the kernel */
+static void
+test_log_not_writable (void)
+{
+  g_autofree char *sysroot = make_sysroot ();
+  g_autoptr(GBytes) log = make_log (NULL);
+  g_autoptr(FakeLibpmc) fake = fake_libpmc_new (log);
+  g_autoptr(PsCollector) collector = new_collector (fake);
+  g_autoptr(GHashTable) options = new_options (sysroot, "log", "/nonexistent-folder/live.pmclog", NULL);
+  g_autofree char *calls = NULL;
+
+  collector_test_assert_start_fails (collector, options, "Cannot save the hwpmc log");
+  calls = fake_libpmc_get_calls (fake);
+  g_assert_cmpstr (calls, ==, "");
   g_rmdir (sysroot);
 }
 
@@ -478,12 +388,10 @@ test_command_runs (void)
   g_autoptr(GHashTable) options = new_options (sysroot, "command", command, NULL);
   g_autoptr(PsCollector) collector = new_collector (fake);
   g_autoptr(PsEventStore) store = ps_event_store_new ();
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   g_autoptr(GError) error = NULL;
-  Wait wait = { loop, NULL };
   gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
 
-  g_assert_true (start (collector, store, options, &error));
+  g_assert_true (collector_test_start (collector, store, options, &error));
   g_assert_no_error (error);
   while (!g_file_test (marker, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
     {
@@ -492,11 +400,8 @@ test_command_runs (void)
     }
   g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
 
-  ps_collector_stop_async (collector, NULL, on_done, &wait);
-  g_main_loop_run (loop);
-  g_assert_true (ps_collector_stop_finish (collector, wait.result, &error));
+  g_assert_true (collector_test_stop (collector, &error));
   g_assert_no_error (error);
-  g_object_unref (wait.result);
   g_assert_cmpuint (ps_event_store_get_n_samples (store), ==, N_SAMPLES);
 
   g_unlink (marker);
@@ -562,16 +467,8 @@ assert_start_fails (FakeLibpmc *fake,
                     const char *message)
 {
   g_autoptr(PsCollector) collector = new_collector (fake);
-  g_autoptr(PsEventStore) store = ps_event_store_new ();
-  g_autoptr(GError) error = NULL;
 
-  g_assert_false (start (collector, store, options, &error));
-  g_assert_error (error, PS_ERROR, PS_ERROR_FAILED);
-  if (strstr (error->message, message) == NULL)
-    g_error ("“%s” does not hold “%s”", error->message, message);
-  /* A start that failed leaves the store untouched */
-  g_assert_cmpuint (ps_event_store_get_n_sessions (store), ==, 0);
-  g_assert_cmpuint (ps_event_store_get_n_tracks (store), ==, 0);
+  collector_test_assert_start_fails (collector, options, message);
 }
 
 static void
@@ -650,21 +547,9 @@ test_module_not_available (void)
 {
   if (g_test_subprocess ())
     {
-      g_autoptr(PsCollector) collector = NULL;
-      g_autoptr(PsEventStore) store = ps_event_store_new ();
-      g_autoptr(GError) error = NULL;
-      guint n_options;
-
-      ps_collectors_load (NULL);
-      collector = ps_collectors_create ("hwpmc", &error);
-      g_assert_no_error (error);
-      g_assert_cmpstr (ps_collector_get_name (collector), ==, "hwpmc");
-      g_assert_nonnull (ps_collector_list_options (collector, &n_options));
-      g_assert_cmpuint (n_options, ==, 8);
-      g_assert_false (start (collector, store, NULL, &error));
-      g_assert_error (error, PS_ERROR, PS_ERROR_FAILED);
-      g_assert_cmpstr (error->message, ==,
-                       "hwpmc is not available on this system: Perfscope was built without libpmc (FreeBSD)");
+      collector_test_assert_not_available ("hwpmc", 9,
+                                           "hwpmc is not available on this system: "
+                                           "Perfscope was built without libpmc (FreeBSD)");
       return;
     }
 
@@ -683,6 +568,7 @@ main (int    argc,
   g_test_add_func ("/collector-hwpmc/command-runs", test_command_runs);
   g_test_add_func ("/collector-hwpmc/pid", test_pid);
   g_test_add_func ("/collector-hwpmc/cut", test_cut);
+  g_test_add_func ("/collector-hwpmc/log-not-writable", test_log_not_writable);
   g_test_add_func ("/collector-hwpmc/init-error", test_init_error);
   g_test_add_func ("/collector-hwpmc/allocate-error", test_allocate_error);
   g_test_add_func ("/collector-hwpmc/option-errors", test_option_errors);

@@ -20,6 +20,7 @@
 
 #include <glib/gstdio.h>
 
+#include "collector-test-util.h"
 #include "perflib-writer.h"
 #include "ps-collector.h"
 #include "ps-error.h"
@@ -276,53 +277,12 @@ fake_perflib_free (FakePerflib *self)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FakePerflib, fake_perflib_free)
 
-/* --- A type module for the collector linked into this program ------------- */
-
-#define TEST_TYPE_MODULE (test_module_get_type ())
-G_DECLARE_FINAL_TYPE (TestModule, test_module, TEST, MODULE, GTypeModule)
-
-struct _TestModule
-{
-  GTypeModule parent_instance;
-};
-
-G_DEFINE_FINAL_TYPE (TestModule, test_module, G_TYPE_TYPE_MODULE)
-
-static gboolean
-test_module_load (GTypeModule *module)
-{
-  ps_perflib_collector_register (module);
-  return TRUE;
-}
-
-static void
-test_module_unload (GTypeModule *module)
-{
-}
-
-static void
-test_module_class_init (TestModuleClass *klass)
-{
-  G_TYPE_MODULE_CLASS (klass)->load = test_module_load;
-  G_TYPE_MODULE_CLASS (klass)->unload = test_module_unload;
-}
-
-static void
-test_module_init (TestModule *self)
-{
-}
-
 static PsCollector *
 new_collector (FakePerflib *fake_perflib)
 {
-  static GTypeModule *module;
   PsCollector *collector;
 
-  if (module == NULL)
-    {
-      module = g_object_new (TEST_TYPE_MODULE, NULL);
-      g_assert_true (g_type_module_use (module));
-    }
+  collector_test_ensure_module (ps_perflib_collector_register);
   collector = g_object_new (PS_TYPE_PERFLIB_COLLECTOR, NULL);
   ps_perflib_collector_set_backend (PS_PERFLIB_COLLECTOR (collector), &fake_perflib->backend);
   return collector;
@@ -330,64 +290,12 @@ new_collector (FakePerflib *fake_perflib)
 
 /* --- Recording --------------------------------------------------------------------- */
 
-typedef struct
-{
-  GMainLoop    *loop;
-  GAsyncResult *result;
-} Wait;
-
-static void
-on_done (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Wait *wait = user_data;
-
-  wait->result = g_object_ref (result);
-  g_main_loop_quit (wait->loop);
-}
-
 static gboolean
-start (PsCollector   *collector,
-       PsEventStore  *store,
-       GHashTable    *options,
-       GError       **error)
+is_all_served (gpointer user_data)
 {
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
-  Wait wait = { loop, NULL };
-  gboolean started;
+  FakePerflib *fake_perflib = user_data;
 
-  ps_collector_start_async (collector, store, options, NULL, on_done, &wait);
-  g_main_loop_run (loop);
-  started = ps_collector_start_finish (collector, wait.result, error);
-  g_object_unref (wait.result);
-  return started;
-}
-
-typedef struct
-{
-  FakePerflib *fake;
-  GMainLoop   *loop;
-} Poll;
-
-static gboolean
-on_poll (gpointer user_data)
-{
-  Poll *poll = user_data;
-
-  if (poll->fake->n_served < N_SAMPLES)
-    return G_SOURCE_CONTINUE;
-  g_main_loop_quit (poll->loop);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_appended (PsEventStore *store,
-             gpointer      user_data)
-{
-  guint64 *n_live_values = user_data;
-
-  *n_live_values = ps_event_store_get_n_counter_values (store);
+  return fake_perflib->n_served >= N_SAMPLES;
 }
 
 /* Records until every buffer has been served */
@@ -397,27 +305,9 @@ record (FakePerflib *fake_perflib,
         guint64     *n_live_values)
 {
   g_autoptr(PsCollector) collector = new_collector (fake_perflib);
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
-  g_autoptr(GError) error = NULL;
-  PsEventStore *store = ps_event_store_new ();
-  Wait wait = { loop, NULL };
-  Poll poll = { fake_perflib, loop };
 
-  *n_live_values = 0;
-  g_signal_connect (store, "appended", G_CALLBACK (on_appended), n_live_values);
-  g_assert_true (start (collector, store, options, &error));
-  g_assert_no_error (error);
-
-  g_timeout_add (5, on_poll, &poll);
-  g_main_loop_run (loop);
-  g_signal_handlers_disconnect_by_func (store, on_appended, n_live_values);
-
-  ps_collector_stop_async (collector, NULL, on_done, &wait);
-  g_main_loop_run (loop);
-  g_assert_true (ps_collector_stop_finish (collector, wait.result, &error));
-  g_assert_no_error (error);
-  g_object_unref (wait.result);
-  return store;
+  return collector_test_record (collector, options, is_all_served, fake_perflib,
+                                ps_event_store_get_n_counter_values, n_live_values);
 }
 
 /* --- Comparing runs ------------------------------------------------------------------ */
@@ -642,14 +532,8 @@ assert_start_fails (FakePerflib *fake_perflib,
                     const char  *message)
 {
   g_autoptr(PsCollector) collector = new_collector (fake_perflib);
-  g_autoptr(PsEventStore) store = ps_event_store_new ();
-  g_autoptr(GError) error = NULL;
 
-  g_assert_false (start (collector, store, options, &error));
-  g_assert_error (error, PS_ERROR, PS_ERROR_FAILED);
-  if (strstr (error->message, message) == NULL)
-    g_error ("“%s” does not hold “%s”", error->message, message);
-  g_assert_cmpuint (ps_event_store_get_n_tracks (store), ==, 0);
+  collector_test_assert_start_fails (collector, options, message);
 }
 
 static void
@@ -686,20 +570,7 @@ test_module_not_available (void)
 {
   if (g_test_subprocess ())
     {
-      g_autoptr(PsCollector) collector = NULL;
-      g_autoptr(PsEventStore) store = ps_event_store_new ();
-      g_autoptr(GError) error = NULL;
-      guint n_options;
-
-      ps_collectors_load (NULL);
-      collector = ps_collectors_create ("perflib", &error);
-      g_assert_no_error (error);
-      g_assert_cmpstr (ps_collector_get_name (collector), ==, "perflib");
-      g_assert_nonnull (ps_collector_list_options (collector, &n_options));
-      g_assert_cmpuint (n_options, ==, 4);
-      g_assert_false (start (collector, store, NULL, &error));
-      g_assert_error (error, PS_ERROR, PS_ERROR_FAILED);
-      g_assert_cmpstr (error->message, ==, "PerfLib is not available on this system: it is part of Windows");
+      collector_test_assert_not_available ("perflib", 4, "PerfLib is not available on this system: it is part of Windows");
       return;
     }
 

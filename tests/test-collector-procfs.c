@@ -15,36 +15,13 @@
 
 #include <glib/gstdio.h>
 
+#include "collector-test-util.h"
 #include "ps-collector.h"
 #include "ps-error.h"
 
 #define MIB (1024.0 * 1024.0)
 
 static const char *self_path;
-
-typedef struct
-{
-  GMainLoop    *loop;
-  GAsyncResult *result;
-} Wait;
-
-static void
-on_done (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Wait *wait = user_data;
-
-  wait->result = g_object_ref (result);
-  g_main_loop_quit (wait->loop);
-}
-
-static gboolean
-on_timeout (gpointer user_data)
-{
-  g_main_loop_quit (user_data);
-  return G_SOURCE_REMOVE;
-}
 
 /* Records pid for duration_ms with the procfs collector */
 static PsEventStore *
@@ -53,10 +30,8 @@ record_pid (const char *pid,
 {
   g_autoptr(PsCollector) collector = NULL;
   g_autoptr(GHashTable) options = NULL;
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   g_autoptr(GError) error = NULL;
   PsEventStore *store = ps_event_store_new ();
-  Wait wait = { loop, NULL };
 
   ps_collectors_load (NULL);
   collector = ps_collectors_create ("procfs", &error);
@@ -67,20 +42,13 @@ record_pid (const char *pid,
   g_assert_cmpstr (g_hash_table_lookup (options, "interval-ms"), ==, "100");
   g_hash_table_insert (options, g_strdup ("pid"), g_strdup (pid));
 
-  ps_collector_start_async (collector, store, options, NULL, on_done, &wait);
-  g_main_loop_run (loop);
-  g_assert_true (ps_collector_start_finish (collector, wait.result, &error));
+  g_assert_true (collector_test_start (collector, store, options, &error));
   g_assert_no_error (error);
-  g_clear_object (&wait.result);
 
-  g_timeout_add (duration_ms, on_timeout, loop);
-  g_main_loop_run (loop);
+  collector_test_run_for (duration_ms);
 
-  ps_collector_stop_async (collector, NULL, on_done, &wait);
-  g_main_loop_run (loop);
-  g_assert_true (ps_collector_stop_finish (collector, wait.result, &error));
+  g_assert_true (collector_test_stop (collector, &error));
   g_assert_no_error (error);
-  g_clear_object (&wait.result);
 
   return store;
 }
@@ -250,10 +218,8 @@ test_no_such_process (void)
 {
   g_autoptr(PsCollector) collector = NULL;
   g_autoptr(GHashTable) options = NULL;
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   g_autoptr(PsEventStore) store = ps_event_store_new ();
   g_autoptr(GError) error = NULL;
-  Wait wait = { loop, NULL };
 
   ps_collectors_load (NULL);
   collector = ps_collectors_create ("procfs", &error);
@@ -261,12 +227,9 @@ test_no_such_process (void)
   options = ps_collector_new_default_options (collector);
   /* Above the largest pid_max of Linux */
   g_hash_table_insert (options, g_strdup ("pid"), g_strdup ("99999999"));
-  ps_collector_start_async (collector, store, options, NULL, on_done, &wait);
-  g_main_loop_run (loop);
-  g_assert_false (ps_collector_start_finish (collector, wait.result, &error));
+  g_assert_false (collector_test_start (collector, store, options, &error));
   g_assert_error (error, PS_ERROR, PS_ERROR_FAILED);
   g_assert_nonnull (strstr (error->message, "99999999"));
-  g_clear_object (&wait.result);
 }
 
 /* A module without g_io_module_load and a file that is no module at

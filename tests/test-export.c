@@ -23,118 +23,16 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "cli-test-util.h"
 #include "ps-export-csv.h"
-#include "pmclog-writer.h"
 
 #define SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
-
-typedef struct
-{
-  int   status;
-  char *out;
-  char *err;
-} CliResult;
-
-static void
-cli_result_free (CliResult *result)
-{
-  g_free (result->out);
-  g_free (result->err);
-  g_free (result);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliResult, cli_result_free)
-
-static CliResult *
-run_cli_argv (const char * const *args)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) out = NULL;
-  g_autoptr(GBytes) err = NULL;
-  CliResult *result = g_new0 (CliResult, 1);
-  const char *cli = g_getenv ("PERFSCOPE_CLI");
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (char *)cli);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *)args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_newv ((const char * const *)argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  /* Bytes: a CSV ends its rows with CRLF, kept as they are */
-  g_subprocess_communicate (process, NULL, NULL, &out, &err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  result->status = g_subprocess_get_exit_status (process);
-  result->out = g_bytes_get_size (out) > 0 ? g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out)) : g_strdup ("");
-  result->err = g_bytes_get_size (err) > 0 ? g_strndup (g_bytes_get_data (err, NULL), g_bytes_get_size (err)) : g_strdup ("");
-  g_test_message ("exit %d; stderr: %s", result->status, result->err);
-  return result;
-}
-
-static CliResult *
-run_cli (const char *first,
-         ...) G_GNUC_NULL_TERMINATED;
-
-static CliResult *
-run_cli (const char *first,
-         ...)
-{
-  g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  va_list list;
-
-  va_start (list, first);
-  for (const char *arg = first; arg != NULL; arg = va_arg (list, const char *))
-    g_ptr_array_add (args, (char *)arg);
-  va_end (list);
-  g_ptr_array_add (args, NULL);
-  return run_cli_argv ((const char * const *)args->pdata);
-}
-
-static JsonNode *
-parse_json (const char *text)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-  return json_node_copy (json_parser_get_root (parser));
-}
 
 static char *
 data_path (const char *folder,
            const char *name)
 {
   return g_test_build_filename (G_TEST_DIST, "data", folder, name, NULL);
-}
-
-/* A small hwpmc log: three samples of dd in one thread, one in the kernel */
-static char *
-write_pmclog (const char *dir)
-{
-  PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, 0x0A000000);
-  g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *path = g_build_filename (dir, "pmcstat.out", NULL);
-  guint64 user[2] = { 0x400123, 0x400456 };
-  guint64 kernel[2] = { G_GUINT64_CONSTANT (0xffffffff80300010), 0x400456 };
-  g_autoptr(GError) error = NULL;
-
-  ps_pmclog_writer_initialize (writer, 1000, 0x80, 1000000000, 1700000000, 0, "GenuineIntel-6-55-4");
-  ps_pmclog_writer_pmcallocatedyn (writer, 1000, 0x100, 0x1000, 0x80, 0, "CLOCK.HARD");
-  ps_pmclog_writer_map_in (writer, 1000, G_MAXUINT32, G_GUINT64_CONSTANT (0xffffffff80200000), "/boot/kernel/kernel");
-  ps_pmclog_writer_map_in (writer, 1000, 7, 0x400000, "/bin/dd");
-  ps_pmclog_writer_callchain (writer, 2000, 7, 700, 0x100, 1, user, 2);
-  ps_pmclog_writer_callchain (writer, 3000, 7, 700, 0x100, 1, user, 2);
-  ps_pmclog_writer_callchain (writer, 4000, 7, 700, 0x100, 0, kernel, 2);
-  bytes = ps_pmclog_writer_free_to_bytes (writer);
-  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
-  g_assert_no_error (error);
-  return g_steal_pointer (&path);
 }
 
 /* CSV ----------------------------------------------------------------------- */
@@ -281,8 +179,8 @@ check_stats_csv (const char *folder,
                  const char *name)
 {
   g_autofree char *path = data_path (folder, name);
-  g_autoptr(CliResult) csv = run_cli ("export", path, "--to", "csv", NULL);
-  g_autoptr(CliResult) stats = run_cli ("stats", path, NULL);
+  g_autoptr(CliResult) csv = cli_test_run ("export", path, "--to", "csv", NULL);
+  g_autoptr(CliResult) stats = cli_test_run ("stats", path, NULL);
   g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(JsonNode) root = NULL;
   JsonArray *series;
@@ -294,7 +192,7 @@ check_stats_csv (const char *folder,
   g_assert_cmpint (csv->status, ==, 0);
   g_assert_cmpint (stats->status, ==, 0);
   rows = parse_csv (csv->out);
-  root = parse_json (stats->out);
+  root = cli_test_parse_json (stats->out);
   series = json_object_get_array_member (json_node_get_object (root), "series");
   g_assert_cmpuint (json_array_get_length (series), >, 0);
   g_assert_cmpuint (rows->len, ==, json_array_get_length (series) + 1);
@@ -339,9 +237,9 @@ test_csv_stats (void)
 static void
 check_calltree_csv (const char *path)
 {
-  g_autoptr(CliResult) csv = run_cli ("export", path, "--to", "csv", NULL);
-  g_autoptr(CliResult) tree_csv = run_cli ("export", path, "--to", "csv", "--tree", NULL);
-  g_autoptr(CliResult) calltree = run_cli ("calltree", path, NULL);
+  g_autoptr(CliResult) csv = cli_test_run ("export", path, "--to", "csv", NULL);
+  g_autoptr(CliResult) tree_csv = cli_test_run ("export", path, "--to", "csv", "--tree", NULL);
+  g_autoptr(CliResult) calltree = cli_test_run ("calltree", path, NULL);
   g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(GPtrArray) tree_rows = NULL;
   g_autoptr(JsonNode) root = NULL;
@@ -356,7 +254,7 @@ check_calltree_csv (const char *path)
   g_assert_cmpint (csv->status, ==, 0);
   g_assert_cmpint (calltree->status, ==, 0);
   rows = parse_csv (csv->out);
-  root = parse_json (calltree->out);
+  root = cli_test_parse_json (calltree->out);
   top = json_node_get_object (root);
   unit = json_object_get_string_member (top, "unit");
   functions = json_object_get_array_member (top, "functions");
@@ -419,7 +317,7 @@ test_csv_calltree (void)
   g_autofree char *simple = data_path ("pmcstat-callgraph", "simple.txt");
   g_autofree char *rtl = data_path ("rtl", "calltree_4711.log");
   g_autofree char *dir = g_dir_make_tmp ("perfscope-export-XXXXXX", NULL);
-  g_autofree char *pmclog = write_pmclog (dir);
+  g_autofree char *pmclog = cli_test_write_pmclog (dir);
 
   check_calltree_csv (simple);
   check_calltree_csv (pmclog);
@@ -434,9 +332,9 @@ static void
 test_csv_counters (void)
 {
   g_autofree char *path = data_path ("perflib-plv2", "processor-2cpu.plv2");
-  g_autoptr(CliResult) csv = run_cli ("export", path, "--to", "csv", NULL);
-  g_autoptr(CliResult) points = run_cli ("export", path, "--to", "csv", "--points", NULL);
-  g_autoptr(CliResult) counters = run_cli ("counters", path, NULL);
+  g_autoptr(CliResult) csv = cli_test_run ("export", path, "--to", "csv", NULL);
+  g_autoptr(CliResult) points = cli_test_run ("export", path, "--to", "csv", "--points", NULL);
+  g_autoptr(CliResult) counters = cli_test_run ("counters", path, NULL);
   g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(GPtrArray) point_rows = NULL;
   g_autoptr(JsonNode) root = NULL;
@@ -448,7 +346,7 @@ test_csv_counters (void)
   g_assert_cmpint (points->status, ==, 0);
   rows = parse_csv (csv->out);
   point_rows = parse_csv (points->out);
-  root = parse_json (counters->out);
+  root = cli_test_parse_json (counters->out);
   series = json_object_get_array_member (json_node_get_object (root), "series");
   g_assert_cmpuint (rows->len, ==, json_array_get_length (series) + 1);
   header = g_ptr_array_index (rows, 0);
@@ -557,7 +455,7 @@ required_string (JsonObject *object,
 static void
 check_speedscope (const char *text)
 {
-  g_autoptr(JsonNode) root = parse_json (text);
+  g_autoptr(JsonNode) root = cli_test_parse_json (text);
   JsonObject *file, *shared;
   JsonArray *frames, *profiles;
   guint n_frames;
@@ -701,7 +599,7 @@ free_array (gpointer data)
 static void
 check_chrome_trace (const char *text)
 {
-  g_autoptr(JsonNode) root = parse_json (text);
+  g_autoptr(JsonNode) root = cli_test_parse_json (text);
   g_autoptr(GHashTable) open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_array);
   g_autoptr(GHashTable) complete = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_array);
   JsonObject *trace;
@@ -905,7 +803,7 @@ static void
 test_goldens (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("perfscope-export-XXXXXX", NULL);
-  g_autofree char *pmclog = write_pmclog (dir);
+  g_autofree char *pmclog = cli_test_write_pmclog (dir);
   gboolean update = g_strcmp0 (g_getenv ("PERFSCOPE_UPDATE_GOLDEN"), "1") == 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (goldens); i++)
@@ -923,7 +821,7 @@ test_goldens (void)
       const char *file_args[] = { "export", path, "--to", golden->target, "-o", output, golden->option, NULL };
 
       g_test_message ("%s → %s", golden->file, golden->golden);
-      result = run_cli_argv (args);
+      result = cli_test_run_argv (args);
       g_assert_cmpint (result->status, ==, 0);
       g_assert_cmpstr (result->err, ==, "");
 
@@ -944,7 +842,7 @@ test_goldens (void)
       g_assert_cmpstr (result->out, ==, expected);
 
       /* -o writes the same bytes */
-      to_file = run_cli_argv (file_args);
+      to_file = cli_test_run_argv (file_args);
       g_assert_cmpint (to_file->status, ==, 0);
       g_assert_cmpstr (to_file->out, ==, "");
       g_file_get_contents (output, &written, NULL, &error);
@@ -971,7 +869,7 @@ test_speedscope_round_trip (void)
       g_autofree char *path = data_path ("pmcstat-callgraph", file);
       g_autofree char *expected_path = g_test_build_filename (G_TEST_DIST, "data", "pmcstat-callgraph",
                                                               "expected-collapsed", expected_name, NULL);
-      g_autoptr(CliResult) result = run_cli ("export", path, "--to", "speedscope", NULL);
+      g_autoptr(CliResult) result = cli_test_run ("export", path, "--to", "speedscope", NULL);
       g_autoptr(JsonNode) root = NULL;
       g_autoptr(GHashTable) folded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       g_autoptr(GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -984,7 +882,7 @@ test_speedscope_round_trip (void)
 
       g_assert_cmpint (result->status, ==, 0);
       check_speedscope (result->out);
-      root = parse_json (result->out);
+      root = cli_test_parse_json (result->out);
       frames = json_object_get_array_member (json_object_get_object_member (json_node_get_object (root), "shared"), "frames");
       profiles = json_object_get_array_member (json_node_get_object (root), "profiles");
 
@@ -1070,11 +968,11 @@ test_speedscope_report (void)
 
   g_file_set_contents (path, report, -1, &error);
   g_assert_no_error (error);
-  result = run_cli ("export", path, "--to", "speedscope", NULL);
+  result = cli_test_run ("export", path, "--to", "speedscope", NULL);
   g_assert_cmpint (result->status, ==, 0);
   check_speedscope (result->out);
 
-  root = parse_json (result->out);
+  root = cli_test_parse_json (result->out);
   frames = json_object_get_array_member (json_object_get_object_member (json_node_get_object (root), "shared"), "frames");
   profiles = json_object_get_array_member (json_node_get_object (root), "profiles");
   g_assert_cmpuint (json_array_get_length (profiles), ==, 1);
@@ -1108,15 +1006,15 @@ test_usage_and_no_data (void)
   g_autofree char *rtl = data_path ("rtl", "startup_4711.log");
   g_autofree char *dir = g_dir_make_tmp ("perfscope-export-XXXXXX", NULL);
   g_autofree char *output = g_build_filename (dir, "out.json", NULL);
-  g_autoptr(CliResult) unknown = run_cli ("export", rtl, "--to", "svg", NULL);
-  g_autoptr(CliResult) tree_elsewhere = run_cli ("export", rtl, "--to", "speedscope", "--tree", NULL);
-  g_autoptr(CliResult) both = run_cli ("export", rtl, "--to", "csv", "--tree", "--points", NULL);
-  g_autoptr(CliResult) points_elsewhere = run_cli ("stats", rtl, "--points", NULL);
-  g_autoptr(CliResult) counters_speedscope = run_cli ("export", pdh, "--to", "speedscope", "-o", output, NULL);
-  g_autoptr(CliResult) ce_trace = run_cli ("export", ce, "--to", "chrome-trace", NULL);
-  g_autoptr(CliResult) untimed_trace = run_cli ("export", pmcstat, "--to", "chrome-trace", NULL);
-  g_autoptr(CliResult) no_counters = run_cli ("export", rtl, "--to", "csv", "--points", NULL);
-  g_autoptr(CliResult) missing = run_cli ("export", "missing.log", "--to", "csv", NULL);
+  g_autoptr(CliResult) unknown = cli_test_run ("export", rtl, "--to", "svg", NULL);
+  g_autoptr(CliResult) tree_elsewhere = cli_test_run ("export", rtl, "--to", "speedscope", "--tree", NULL);
+  g_autoptr(CliResult) both = cli_test_run ("export", rtl, "--to", "csv", "--tree", "--points", NULL);
+  g_autoptr(CliResult) points_elsewhere = cli_test_run ("stats", rtl, "--points", NULL);
+  g_autoptr(CliResult) counters_speedscope = cli_test_run ("export", pdh, "--to", "speedscope", "-o", output, NULL);
+  g_autoptr(CliResult) ce_trace = cli_test_run ("export", ce, "--to", "chrome-trace", NULL);
+  g_autoptr(CliResult) untimed_trace = cli_test_run ("export", pmcstat, "--to", "chrome-trace", NULL);
+  g_autoptr(CliResult) no_counters = cli_test_run ("export", rtl, "--to", "csv", "--points", NULL);
+  g_autoptr(CliResult) missing = cli_test_run ("export", "missing.log", "--to", "csv", NULL);
 
   g_assert_cmpint (unknown->status, ==, 2);
   g_assert_nonnull (strstr (unknown->err, "svg"));

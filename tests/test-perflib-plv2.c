@@ -1085,28 +1085,36 @@ append_bytes (const guint8 *bytes,
   return TRUE;
 }
 
+/* A realistic capture (bench/gen-plv2): the Processor Information
+ * counters of 3 CPUs and _Total, n_samples samples */
+static GBytes *
+generate_capture (guint n_samples)
+{
+  g_autoptr(GByteArray) array = g_byte_array_new ();
+  GenPlv2Options options;
+
+  gen_plv2_options_init (&options);
+  options.n_instances = 3;
+  options.n_samples = n_samples;
+  g_assert_true (gen_plv2_write (&options, append_bytes, array, NULL));
+  return g_byte_array_free_to_bytes (g_steal_pointer (&array));
+}
+
 static void assert_same_readings (PsEventStore *fast,
                                   PsEventStore *decoded);
 
 /* Samples of the same shape as the one before are read at its offsets
  * without decoding: the readings are exactly those of decoding every
- * sample, on a realistic capture (bench/gen-plv2: the Processor
- * Information counters of 3 CPUs and _Total, 200 samples) cut into pieces
- * that split records */
+ * sample, on a realistic capture of 200 samples cut into pieces that
+ * split records */
 static void
 test_shapes_same_as_decoding (void)
 {
-  g_autoptr(GByteArray) array = g_byte_array_new ();
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(PsEventStore) fast = NULL;
   g_autoptr(PsEventStore) decoded = NULL;
-  GenPlv2Options options;
 
-  gen_plv2_options_init (&options);
-  options.n_instances = 3;
-  options.n_samples = 200;
-  g_assert_true (gen_plv2_write (&options, append_bytes, array, NULL));
-  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&array));
+  bytes = generate_capture (200);
 
   fast = load_with_option (bytes, 4093, NULL);
   decoded = load_with_option (bytes, 0, "decode-every-sample");
@@ -1177,18 +1185,14 @@ assert_same_series (PsEventStore *fast,
   g_assert_cmpuint (n_series, >, 0);
 }
 
+/* The same kept readings, warnings, statistics and overviews */
 static void
-assert_same_readings (PsEventStore *fast,
-                      PsEventStore *decoded)
+assert_same_values (PsEventStore *fast,
+                    PsEventStore *decoded)
 {
-  guint64 n;
+  guint64 n = ps_event_store_get_n_counter_values (decoded);
 
-  n = ps_event_store_get_n_counter_values (decoded);
-  /* 4 instances × the displayed counters × 200 samples */
-  g_assert_cmpuint (n, ==, 4 * 200 * (n / (4 * 200)));
-  g_assert_cmpuint (n, >=, 4 * 200 * 20);
   g_assert_cmpuint (ps_event_store_get_n_counter_values (fast), ==, n);
-  g_assert_cmpuint (ps_event_store_get_n_tracks (fast), ==, ps_event_store_get_n_tracks (decoded));
   for (guint64 i = 0; i < n; i++)
     {
       const PsCounterValue *a = ps_event_store_get_counter_value (fast, i);
@@ -1206,6 +1210,20 @@ assert_same_readings (PsEventStore *fast,
   assert_same_series (fast, decoded);
 }
 
+static void
+assert_same_readings (PsEventStore *fast,
+                      PsEventStore *decoded)
+{
+  guint64 n;
+
+  n = ps_event_store_get_n_counter_values (decoded);
+  /* 4 instances × the displayed counters × 200 samples */
+  g_assert_cmpuint (n, ==, 4 * 200 * (n / (4 * 200)));
+  g_assert_cmpuint (n, >=, 4 * 200 * 20);
+  g_assert_cmpuint (ps_event_store_get_n_tracks (fast), ==, ps_event_store_get_n_tracks (decoded));
+  assert_same_values (fast, decoded);
+}
+
 /* A store that keeps at most max_values readings one by one */
 static PsEventStore *
 load_thinned (GBytes     *capture,
@@ -1214,25 +1232,11 @@ load_thinned (GBytes     *capture,
               const char *option)
 {
   g_autoptr(PsEventStore) store = ps_event_store_new ();
-  g_autoptr(PsStoreBuilder) builder = NULL;
-  g_autoptr(PsParser) parser = NULL;
-  g_autoptr(GError) error = NULL;
   gsize length = 0;
   const guint8 *data = g_bytes_get_data (capture, &length);
 
   ps_event_store_set_max_counter_values (store, max_values);
-  builder = ps_store_builder_new (store);
-  parser = ps_format_new_parser (ps_format_lookup ("perflib-plv2"), builder);
-  if (option != NULL)
-    ps_parser_set_option (parser, option, "1");
-  for (gsize offset = 0; offset < length; offset += piece)
-    {
-      g_assert_true (ps_parser_feed (parser, data + offset, MIN (piece, length - offset), &error));
-      g_assert_no_error (error);
-    }
-  g_assert_true (ps_parser_finish (parser, &error));
-  g_assert_no_error (error);
-  ps_store_builder_flush (builder);
+  parse_fixture_pieces_into (store, ps_format_lookup ("perflib-plv2"), data, length, piece, 0, option);
   return g_steal_pointer (&store);
 }
 
@@ -1242,18 +1246,12 @@ load_thinned (GBytes     *capture,
 static void
 test_shapes_thinned (void)
 {
-  g_autoptr(GByteArray) array = g_byte_array_new ();
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(PsEventStore) fast = NULL;
   g_autoptr(PsEventStore) decoded = NULL;
-  GenPlv2Options options;
   guint64 n_readings;
 
-  gen_plv2_options_init (&options);
-  options.n_instances = 3;
-  options.n_samples = 300;
-  g_assert_true (gen_plv2_write (&options, append_bytes, array, NULL));
-  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&array));
+  bytes = generate_capture (300);
 
   /* Not a multiple of the readings of a sample */
   fast = load_thinned (bytes, 65521, 1001, NULL);
@@ -1264,22 +1262,7 @@ test_shapes_thinned (void)
   g_assert_cmpuint (ps_event_store_get_counter_stride (decoded), >=, 16);
   g_assert_cmpuint (ps_event_store_get_n_counter_values (decoded), <=, 1001);
   g_assert_cmpuint (ps_event_store_get_n_counter_values (decoded), >, 1001 / 2);
-  g_assert_cmpuint (ps_event_store_get_n_counter_values (fast), ==, ps_event_store_get_n_counter_values (decoded));
-  for (guint64 i = 0; i < ps_event_store_get_n_counter_values (decoded); i++)
-    {
-      const PsCounterValue *a = ps_event_store_get_counter_value (fast, i);
-      const PsCounterValue *b = ps_event_store_get_counter_value (decoded, i);
-
-      g_assert_cmpint (a->time_ns, ==, b->time_ns);
-      g_assert_cmpuint (a->track, ==, b->track);
-      g_assert_cmpuint (a->flags, ==, b->flags);
-      g_assert_cmpuint (a->status, ==, b->status);
-      g_assert_cmpint (a->raw, ==, b->raw);
-      g_assert_cmpint (a->base, ==, b->base);
-      g_assert_true ((isnan (a->value) && isnan (b->value)) || a->value == b->value);
-    }
-  g_assert_cmpuint (ps_event_store_get_n_warnings (fast), ==, ps_event_store_get_n_warnings (decoded));
-  assert_same_series (fast, decoded);
+  assert_same_values (fast, decoded);
 }
 
 /* The container's CRC-32 (by carry-less multiplication where the

@@ -22,27 +22,26 @@
 #include "ps-record-page.h"
 #include "ps-window-private.h"
 
-static GtkWidget *
-find_toplevel (GType type)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type) && gtk_widget_get_visible (window))
-        return window;
-    }
-  return NULL;
-}
-
+/* Skips the test when this build has no procfs collector */
 static gboolean
-have_procfs (void)
+skip_without_procfs (void)
 {
   g_auto(GStrv) names = ps_collectors_list_names ();
 
-  return g_strv_contains ((const char * const *)names, "procfs");
+  if (g_strv_contains ((const char * const *)names, "procfs"))
+    return FALSE;
+  g_test_skip ("The procfs collector is not built");
+  return TRUE;
+}
+
+/* The Record dialog over window with the procfs collector chosen */
+static PsRecordDialog *
+show_procfs_dialog (PsWindow *window)
+{
+  PsRecordDialog *dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (window));
+
+  g_assert_true (ps_record_dialog_select_backend (dialog, "procfs"));
+  return dialog;
 }
 
 /* A child that spins on one CPU until killed, or for a minute at most
@@ -167,11 +166,8 @@ test_record_process (Fixture       *fixture,
   gint64 started;
   double elapsed_s;
 
-  if (!have_procfs ())
-    {
-      g_test_skip ("The procfs collector is not built");
-      return;
-    }
+  if (skip_without_procfs ())
+    return;
 
   pid = start_busy_process ();
   pid_text = g_strdup_printf ("%d", (int)pid);
@@ -275,14 +271,10 @@ test_record_error (Fixture       *fixture,
 {
   PsRecordDialog *dialog;
 
-  if (!have_procfs ())
-    {
-      g_test_skip ("The procfs collector is not built");
-      return;
-    }
+  if (skip_without_procfs ())
+    return;
 
-  dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
-  g_assert_true (ps_record_dialog_select_backend (dialog, "procfs"));
+  dialog = show_procfs_dialog (fixture->window);
   g_assert_true (ps_record_dialog_set_option (dialog, "command", "/nonexistent/perfscope-no-such-program"));
   ps_record_dialog_record (dialog);
   iterate_until ((gboolean (*) (gpointer))ps_record_dialog_get_error, dialog);
@@ -303,14 +295,10 @@ test_command_exits (Fixture       *fixture,
 {
   PsRecordDialog *dialog;
 
-  if (!have_procfs ())
-    {
-      g_test_skip ("The procfs collector is not built");
-      return;
-    }
+  if (skip_without_procfs ())
+    return;
 
-  dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
-  g_assert_true (ps_record_dialog_select_backend (dialog, "procfs"));
+  dialog = show_procfs_dialog (fixture->window);
   g_assert_true (ps_record_dialog_set_option (dialog, "command", "sleep 0.5"));
   g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "50"));
   ps_record_dialog_record (dialog);
@@ -332,14 +320,10 @@ test_close_while_recording (Fixture       *fixture,
   PsEventStore *store;
   guint64 n_readings;
 
-  if (!have_procfs ())
-    {
-      g_test_skip ("The procfs collector is not built");
-      return;
-    }
+  if (skip_without_procfs ())
+    return;
 
-  dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
-  g_assert_true (ps_record_dialog_select_backend (dialog, "procfs"));
+  dialog = show_procfs_dialog (fixture->window);
   g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "20"));
   ps_record_dialog_record (dialog);
   g_assert_true (iterate_until (record_page_shown, fixture->window));
@@ -373,15 +357,6 @@ test_close_last_tab (Fixture       *fixture,
   g_assert_cmpstr (ps_window_get_visible_state (fixture->window), ==, "empty");
 }
 
-static gboolean
-allow_no_session_bus (const char     *log_domain,
-                      GLogLevelFlags  log_level,
-                      const char     *message,
-                      gpointer        user_data)
-{
-  return strstr (message, "session bus") == NULL;
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -391,7 +366,6 @@ main (int   argc,
 
   if (!gui_test_init (&argc, &argv, &data_home))
     return 0;
-  g_test_log_set_fatal_handler (allow_no_session_bus, NULL);
 
   ADD_TEST ("/record-ui/close-last-tab", test_close_last_tab);
   ADD_TEST ("/record-ui/process", test_record_process);

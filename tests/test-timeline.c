@@ -658,7 +658,8 @@ test_split_remembered (Fixture       *fixture,
   Run second;
 
   gtk_paned_set_position (ps_run_page_get_paned (first.page), 180);
-  iterate_for (50);
+  /* The position is kept once the divider has settled for 300 ms */
+  iterate_for (400);
   second = open_run (fixture, "rtl", "startup_4711.log");
   g_assert_true (second.page != first.page);
   iterate_for (50);

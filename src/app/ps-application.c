@@ -20,6 +20,7 @@
 #include "ps-application.h"
 #include "ps-collector.h"
 #include "ps-preferences-window.h"
+#include "ps-view-util.h"
 #include "ps-window.h"
 
 struct _PsApplication
@@ -190,17 +191,11 @@ static const struct {
 static GSettings *
 settings_new_if_installed (void)
 {
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
+  GSettings *settings = ps_view_settings_new_if_installed ();
 
-  if (source != NULL)
-    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
-  if (schema == NULL)
-    {
-      g_message ("The settings schema %s is not installed: settings will not be kept", APP_ID);
-      return NULL;
-    }
-  return g_settings_new_full (schema, NULL, NULL);
+  if (settings == NULL)
+    g_message ("The settings schema %s is not installed: settings will not be kept", APP_ID);
+  return settings;
 }
 
 static void

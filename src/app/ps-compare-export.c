@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-compare-export.h"
+#include "ps-export-csv.h"
 #include "ps-util.h"
 
 static char *
@@ -83,28 +84,6 @@ ps_compare_export_format_p_value (double p_value)
 }
 
 /* CSV */
-
-static void
-append_csv_text (GString    *out,
-                 const char *text)
-{
-  if (text == NULL)
-    return;
-  /* RFC 4180: quote fields with separators, quotes or line breaks */
-  if (strpbrk (text, ",\"\r\n") == NULL)
-    {
-      g_string_append (out, text);
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
-}
 
 static void
 append_csv_number (GString *out,
@@ -180,15 +159,15 @@ ps_compare_export_csv (GString                    *out,
     {
       const PsRunDiffRow *row = rows[i];
 
-      append_csv_text (out, row->name);
+      ps_csv_append_field (out, row->name);
       g_string_append_c (out, ',');
-      append_csv_text (out, row->a_name);
+      ps_csv_append_field (out, row->a_name);
       g_string_append_c (out, ',');
-      append_csv_text (out, row->context);
+      ps_csv_append_field (out, row->context);
       g_string_append_c (out, ',');
-      append_csv_text (out, row->kind);
+      ps_csv_append_field (out, row->kind);
       g_string_append_c (out, ',');
-      append_csv_text (out, row->unit);
+      ps_csv_append_field (out, row->unit);
       append_csv_side (out, row->has_a, &row->a);
       append_csv_side (out, row->has_b, &row->b);
       append_csv_number (out, row->delta_mean);

@@ -352,8 +352,8 @@ ps_view_dispose_template (GtkWidget *widget,
     gtk_widget_unparent (child);
 }
 
-static GSettings *
-settings_new_if_installed (void)
+GSettings *
+ps_view_settings_new_if_installed (void)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = NULL;
@@ -387,7 +387,7 @@ paned_placement_free (gpointer data)
 static int
 saved_position (const char *name)
 {
-  g_autoptr(GSettings) settings = settings_new_if_installed ();
+  g_autoptr(GSettings) settings = ps_view_settings_new_if_installed ();
   g_autoptr(GVariant) positions = NULL;
   int position;
 
@@ -403,7 +403,7 @@ static gboolean
 save_position_cb (gpointer user_data)
 {
   PanedPlacement *placement = user_data;
-  g_autoptr(GSettings) settings = settings_new_if_installed ();
+  g_autoptr(GSettings) settings = ps_view_settings_new_if_installed ();
   g_autoptr(GVariant) old_positions = NULL;
   GVariantBuilder builder;
   GVariantIter iter;
@@ -494,7 +494,7 @@ ps_view_place_paned (GtkPaned   *paned,
 gboolean
 ps_view_default_basis_is_view (void)
 {
-  g_autoptr(GSettings) settings = settings_new_if_installed ();
+  g_autoptr(GSettings) settings = ps_view_settings_new_if_installed ();
 
   return settings != NULL && g_settings_get_enum (settings, "percentage-basis") == 1;
 }
@@ -502,7 +502,7 @@ ps_view_default_basis_is_view (void)
 gboolean
 ps_view_default_log_scale (void)
 {
-  g_autoptr(GSettings) settings = settings_new_if_installed ();
+  g_autoptr(GSettings) settings = ps_view_settings_new_if_installed ();
 
   return settings != NULL && g_settings_get_enum (settings, "histogram-scale") == 1;
 }

@@ -70,6 +70,9 @@ void        ps_view_place_paned          (GtkPaned               *paned,
                                           int                     max_start);
 void        ps_view_dispose_template     (GtkWidget              *widget,
                                           GType                   widget_type);
+/* The application's settings, or NULL without the schema (an
+ * uninstalled build run by hand) */
+GSettings  *ps_view_settings_new_if_installed (void);
 /* The defaults a new view starts with, from the settings (Preferences):
  * "percentage-basis" is "view", "histogram-scale" is "logarithmic";
  * FALSE without the schema */

@@ -68,7 +68,7 @@ static void
 append_member_name (GString    *out,
                     const char *name)
 {
-  ps_cli_json_append_string (out, name);
+  ps_export_append_json_string (out, name);
   g_string_append (out, ": ");
 }
 
@@ -78,7 +78,7 @@ append_number_member (GString    *out,
                       double      value)
 {
   append_member_name (out, name);
-  ps_cli_format_number (out, value);
+  ps_export_append_json_number (out, value);
   g_string_append (out, ", ");
 }
 
@@ -92,12 +92,12 @@ append_stats_members (GString           *out,
                       PsCallBasis        basis)
 {
   append_member_name (out, "name");
-  ps_cli_json_append_string (out, function == PS_NONE ? "<root>" : ps_call_tree_get_function_name (tree, function));
+  ps_export_append_json_string (out, function == PS_NONE ? "<root>" : ps_call_tree_get_function_name (tree, function));
   g_string_append (out, ", ");
   if (function != PS_NONE && *ps_call_tree_get_function_module (tree, function) != '\0')
     {
       append_member_name (out, "module");
-      ps_cli_json_append_string (out, ps_call_tree_get_function_module (tree, function));
+      ps_export_append_json_string (out, ps_call_tree_get_function_module (tree, function));
       g_string_append (out, ", ");
     }
   append_number_member (out, "calls", (double)stats->calls);
@@ -115,11 +115,11 @@ append_stats_members (GString           *out,
     {
       append_member_name (out, ps_call_value_to_string (v));
       g_string_append (out, "{\"min\": ");
-      ps_cli_format_number (out, stats->min[v]);
+      ps_export_append_json_number (out, stats->min[v]);
       g_string_append (out, ", \"avg\": ");
-      ps_cli_format_number (out, stats->avg[v]);
+      ps_export_append_json_number (out, stats->avg[v]);
       g_string_append (out, ", \"max\": ");
-      ps_cli_format_number (out, stats->max[v]);
+      ps_export_append_json_number (out, stats->max[v]);
       g_string_append (out, v + 1 < PS_N_CALL_VALUES ? "}, " : "}");
     }
   g_string_append_c (out, '}');

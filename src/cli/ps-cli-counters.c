@@ -21,14 +21,11 @@
 #include <glib/gi18n.h>
 
 #include "ps-cli.h"
-#include "ps-perflib-block.h"
+#include "ps-counter-name.h"
 #include "ps-util.h"
 
 /* Write the JSON out once this much is pending */
 #define WRITE_OUT_BYTES (256 * 1024)
-
-/* Deeper parent chains than this are a broken store, not counters */
-#define MAX_ANCESTORS 64
 
 typedef struct
 {
@@ -38,16 +35,9 @@ typedef struct
 
 typedef struct
 {
-  guint32     track;
-  const char *machine;    /* NULL if none */
-  const char *object;
-  char       *instance;   /* "parent/name#index" as PDH writes it, or NULL */
-  const char *counter;
-  const char *unit;       /* NULL if none */
-  const char *path;       /* NULL if none */
-  const char *type;       /* the PerfLib counter type, NULL if unknown */
-  gint64      origin_ns;  /* added to the times of the points */
-  GArray     *points;     /* Point */
+  guint32        track;
+  PsCounterName  name;
+  GArray        *points;     /* Point */
   PsCounterStats stats;
 } CounterSeries;
 
@@ -56,33 +46,9 @@ counter_series_free (gpointer data)
 {
   CounterSeries *series = data;
 
-  g_free (series->instance);
+  ps_counter_name_clear (&series->name);
   g_array_unref (series->points);
   g_free (series);
-}
-
-static const char *
-string_or_null (PsEventStore *store,
-                guint32       id)
-{
-  const char *text = id != 0 ? ps_event_store_get_string (store, id) : NULL;
-
-  return text != NULL && *text != '\0' ? text : NULL;
-}
-
-static char *
-instance_display (PsEventStore  *store,
-                  const PsTrack *instance)
-{
-  GString *text = g_string_new (NULL);
-  const char *parent = string_or_null (store, instance->category);
-
-  if (parent != NULL)
-    g_string_append_printf (text, "%s/", parent);
-  g_string_append (text, ps_event_store_get_string (store, instance->name));
-  if (instance->number > 0)
-    g_string_append_printf (text, "#%" PRId64, instance->number);
-  return g_string_free (text, FALSE);
 }
 
 static CounterSeries *
@@ -90,59 +56,16 @@ counter_series_new (PsEventStore *store,
                     guint32       index,
                     gboolean      absolute_times)
 {
-  const PsTrack *track = ps_event_store_get_track (store, index);
   CounterSeries *series = g_new0 (CounterSeries, 1);
-  guint32 ancestor = track->parent;
 
   series->track = index;
-  series->counter = ps_event_store_get_string (store, track->name);
-  series->unit = string_or_null (store, track->unit);
-  series->path = string_or_null (store, track->category);
+  ps_counter_name_init (&series->name, store, index, absolute_times);
   series->points = g_array_new (FALSE, FALSE, sizeof (Point));
-  if (track->flags & PS_TRACK_FLAG_COUNTER_TYPE)
-    series->type = ps_perflib_type_to_string (track->ordinal);
   if (ps_event_store_get_counter_stats (store, index) != NULL)
     series->stats = *ps_event_store_get_counter_stats (store, index);
   else
     series->stats.min = series->stats.max = series->stats.last = NAN;
-
-  if (absolute_times && track->session < ps_event_store_get_n_sessions (store))
-    series->origin_ns = ps_event_store_get_session (store, track->session)->origin_unix_ns;
-
-  for (guint depth = 0; ancestor != PS_NONE && ancestor < ps_event_store_get_n_tracks (store)
-                        && depth < MAX_ANCESTORS; depth++)
-    {
-      const PsTrack *up = ps_event_store_get_track (store, ancestor);
-
-      if (up->kind == PS_TRACK_INSTANCE && series->instance == NULL)
-        series->instance = instance_display (store, up);
-      else if (up->kind == PS_TRACK_OBJECT && series->object == NULL)
-        series->object = ps_event_store_get_string (store, up->name);
-      else if (up->kind == PS_TRACK_MACHINE && series->machine == NULL)
-        series->machine = ps_event_store_get_string (store, up->name);
-      ancestor = up->parent;
-    }
-
   return series;
-}
-
-/* Absolute times when every counter's session knows its wall-clock start */
-static gboolean
-all_origins_known (PsEventStore *store)
-{
-  guint n_tracks = ps_event_store_get_n_tracks (store);
-
-  for (guint32 t = 0; t < n_tracks; t++)
-    {
-      const PsTrack *track = ps_event_store_get_track (store, t);
-
-      if (track->kind != PS_TRACK_COUNTER)
-        continue;
-      if (track->session >= ps_event_store_get_n_sessions (store)
-          || ps_event_store_get_session (store, track->session)->origin_unix_ns == 0)
-        return FALSE;
-    }
-  return TRUE;
 }
 
 /* The series in track order, with their points and statistics */
@@ -177,7 +100,7 @@ collect_series (PsEventStore *store,
 
       if (value->flags & PS_COUNTER_FLAG_MISSING)
         continue;
-      point.time_ns = value->time_ns + series->origin_ns;
+      point.time_ns = value->time_ns + series->name.origin_ns;
       point.value = value->value;
       g_array_append_val (series->points, point);
     }
@@ -202,7 +125,7 @@ append_member (GString    *out,
   if (!first)
     g_string_append_c (out, ',');
   ps_cli_json_append_indent (out, level);
-  ps_cli_json_append_string (out, name);
+  ps_export_append_json_string (out, name);
   g_string_append (out, ": ");
 }
 
@@ -213,7 +136,7 @@ append_string_member (GString    *out,
                       const char *value)
 {
   append_member (out, level, name, FALSE);
-  ps_cli_json_append_string (out, value);  /* NULL gives null */
+  ps_export_append_json_string (out, value);  /* NULL gives null */
 }
 
 static void
@@ -223,7 +146,7 @@ append_number_member (GString    *out,
                       double      value)
 {
   append_member (out, level, name, FALSE);
-  ps_cli_format_number (out, value);  /* not finite gives null */
+  ps_export_append_json_number (out, value);  /* not finite gives null */
 }
 
 static void
@@ -233,14 +156,14 @@ append_series (GString             *out,
 {
   g_string_append_c (out, '{');
   append_member (out, level + 1, "object", TRUE);
-  ps_cli_json_append_string (out, series->object);
-  append_string_member (out, level + 1, "counter", series->counter);
-  append_string_member (out, level + 1, "instance", series->instance);
+  ps_export_append_json_string (out, series->name.object);
+  append_string_member (out, level + 1, "counter", series->name.counter);
+  append_string_member (out, level + 1, "instance", series->name.instance);
   /* PDH text logs never name the counter type */
-  append_string_member (out, level + 1, "type", series->type);
-  append_string_member (out, level + 1, "machine", series->machine);
-  append_string_member (out, level + 1, "unit", series->unit);
-  append_string_member (out, level + 1, "path", series->path);
+  append_string_member (out, level + 1, "type", series->name.type);
+  append_string_member (out, level + 1, "machine", series->name.machine);
+  append_string_member (out, level + 1, "unit", series->name.unit);
+  append_string_member (out, level + 1, "path", series->name.path);
 
   append_member (out, level + 1, "points", FALSE);
   if (series->points->len == 0)
@@ -256,7 +179,7 @@ append_series (GString             *out,
             g_string_append_c (out, ',');
           ps_cli_json_append_indent (out, level + 2);
           g_string_append_printf (out, "[%" PRId64 ", ", point->time_ns);
-          ps_cli_format_number (out, point->value);
+          ps_export_append_json_number (out, point->value);
           g_string_append_c (out, ']');
           ps_cli_json_write_out (out, WRITE_OUT_BYTES);
         }
@@ -363,11 +286,11 @@ print_text (PsEventStore *store,
       const CounterSeries *series = g_ptr_array_index (all, i);
 
       ps_cli_table_add_row_take (table,
-                                 display_or_dash (series->machine),
-                                 display_or_dash (series->object),
-                                 display_or_dash (series->instance),
-                                 display_or_dash (series->counter),
-                                 display_or_dash (series->unit),
+                                 display_or_dash (series->name.machine),
+                                 display_or_dash (series->name.object),
+                                 display_or_dash (series->name.instance),
+                                 display_or_dash (series->name.counter),
+                                 display_or_dash (series->name.unit),
                                  g_strdup_printf ("%" PRIu64, series->stats.n_values),
                                  g_strdup_printf ("%" PRIu64, series->stats.n_missing),
                                  format_value (series->stats.min),
@@ -400,7 +323,7 @@ ps_cli_counters_print (const PsCliOptions *options,
   g_autoptr(GPtrArray) all = NULL;
   gboolean absolute_times;
 
-  absolute_times = all_origins_known (store);
+  absolute_times = ps_counter_name_origins_known (store);
   all = collect_series (store, absolute_times);
   if (all->len == 0)
     {

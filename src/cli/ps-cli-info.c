@@ -266,7 +266,7 @@ print_info_text (const PsCliOptions *options,
     {
       g_autoptr(GString) rate = g_string_new (NULL);
 
-      ps_cli_format_number (rate, options->tick_rate);
+      ps_export_append_json_number (rate, options->tick_rate);
       ps_cli_table_add_row (summary, _("Tick rate override (Hz):"), rate->str, NULL);
     }
   ps_cli_table_print (summary, stdout, "");

@@ -7,8 +7,9 @@
  * generator prints doubles with "%.17g", which turns 0.100707 into
  * 0.10070699999999999. Here a double is written as the shortest decimal
  * text that reads back to the same double (what Python's repr() and
- * JavaScript print), and a whole number without a fraction. docs/cli.md
- * describes the result for users.
+ * JavaScript print), and a whole number without a fraction, by the
+ * engine's JSON pieces (ps-export-writer.h). docs/cli.md describes the
+ * result for users.
  */
 #include "config.h"
 
@@ -21,73 +22,6 @@
 #include "ps-util.h"
 
 #define INDENT_WIDTH 2
-
-/* Below 2^53 every whole double is exact and prints without exponent */
-#define MAX_EXACT_INTEGER 9007199254740992.0
-
-void
-ps_cli_format_number (GString *out,
-                      double   value)
-{
-  g_autofree char *text = NULL;
-
-  /* JSON has no NaN or infinity */
-  if (!isfinite (value))
-    {
-      g_string_append (out, "null");
-      return;
-    }
-
-  /* Also 0 and -0, both written "0" */
-  if (value == floor (value) && fabs (value) < MAX_EXACT_INTEGER)
-    {
-      g_string_append_printf (out, "%" PRId64, (gint64)value);
-      return;
-    }
-
-  text = ps_util_format_double (value);
-  g_string_append (out, text);
-}
-
-void
-ps_cli_json_append_string (GString    *out,
-                           const char *text)
-{
-  g_autofree char *valid = NULL;
-
-  if (text == NULL)
-    {
-      g_string_append (out, "null");
-      return;
-    }
-
-  /* Raw bytes from a log are shown as Latin-1 (ce-perflog.md §7 #28) */
-  if (!g_utf8_validate (text, -1, NULL))
-    text = valid = ps_util_display_text (text, -1);
-
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      guchar c = (guchar)*p;
-
-      switch (c)
-        {
-        case '"':  g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\b': g_string_append (out, "\\b"); break;
-        case '\f': g_string_append (out, "\\f"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        default:
-          if (c < 0x20 || c == 0x7f)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_c (out, (char)c);
-        }
-    }
-  g_string_append_c (out, '"');
-}
 
 static void
 append_indent (GString *out,
@@ -108,13 +42,13 @@ append_value (GString  *out,
       g_string_append_printf (out, "%" PRId64, json_node_get_int (node));
       break;
     case G_TYPE_DOUBLE:
-      ps_cli_format_number (out, json_node_get_double (node));
+      ps_export_append_json_number (out, json_node_get_double (node));
       break;
     case G_TYPE_BOOLEAN:
       g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
       break;
     case G_TYPE_STRING:
-      ps_cli_json_append_string (out, json_node_get_string (node));
+      ps_export_append_json_string (out, json_node_get_string (node));
       break;
     default:
       g_string_append (out, "null");
@@ -162,7 +96,7 @@ append_object (GString      *out,
         g_string_append_c (out, ',');
       first = FALSE;
       append_indent (out, level + 1);
-      ps_cli_json_append_string (out, name);
+      ps_export_append_json_string (out, name);
       g_string_append (out, ": ");
       if (splice != NULL && level == 0 && g_strv_contains (splice->members, name))
         splice->func (out, name, level + 1, splice->user_data);

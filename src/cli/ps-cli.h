@@ -15,6 +15,7 @@
 #include "ps-format.h"
 #include "ps-scopes.h"
 #include "ps-call-tree.h"
+#include "ps-export-writer.h"
 
 G_BEGIN_DECLS
 
@@ -93,12 +94,8 @@ void          ps_cli_json_print_spliced (JsonNode        *root,
 /* Writes out to stdout and empties it once it holds threshold bytes */
 void          ps_cli_json_write_out  (GString            *out,
                                       gsize               threshold);
-void          ps_cli_json_append_string (GString         *out,
-                                      const char         *text);
 void          ps_cli_json_append_indent (GString         *out,
                                       guint               level);
-void          ps_cli_format_number   (GString            *out,
-                                      double              value);
 /* A "name": number member; null when the value is not finite */
 void          ps_cli_json_add_double (JsonBuilder        *builder,
                                       const char         *name,

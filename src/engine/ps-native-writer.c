@@ -142,9 +142,9 @@ store_u64 (guint8  *at,
     at[i] = (guint8)(value >> (8 * i));
 }
 
-static guint32
-crc32_of (const guint8 *data,
-          gsize         length)
+guint32
+ps_native_crc32 (const guint8 *data,
+                 gsize         length)
 {
   uLong crc = crc32 (0, Z_NULL, 0);
 
@@ -193,8 +193,8 @@ write_section (Writer   *writer,
   store_u32 (header + 4, 0);
   store_u64 (header + 8, writer->payload->len);
   store_u64 (header + 16, count);
-  store_u32 (header + 24, crc32_of (writer->payload->data, writer->payload->len));
-  store_u32 (header + 28, crc32_of (header, 28));
+  store_u32 (header + 24, ps_native_crc32 (writer->payload->data, writer->payload->len));
+  store_u32 (header + 28, ps_native_crc32 (header, 28));
 
   ok = write_bytes (writer, header, sizeof header, error)
        && write_bytes (writer, writer->payload->data, writer->payload->len, error);
@@ -215,7 +215,7 @@ write_header (Writer  *writer,
   header[11] = PS_NATIVE_VERSION_MINOR >> 8;
   store_u32 (header + 12, 0);
   store_u32 (header + 16, PS_NATIVE_HEADER_SIZE);
-  store_u32 (header + 28, crc32_of (header, 28));
+  store_u32 (header + 28, ps_native_crc32 (header, 28));
   return write_bytes (writer, header, sizeof header, error);
 }
 

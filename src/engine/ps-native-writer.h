@@ -53,6 +53,10 @@ enum
   PS_NATIVE_END      = PS_NATIVE_SECTION ('E', 'N', 'D', ' '),
 };
 
+/* The CRC-32 (zlib's) that the header and every section carry */
+guint32  ps_native_crc32        (const guint8   *data,
+                                 gsize           length);
+
 /* Writes the run to a stream, from the calling thread. The store must not
  * change meanwhile. */
 gboolean ps_native_write_stream (PsEventStore   *store,

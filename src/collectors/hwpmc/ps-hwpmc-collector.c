@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +68,11 @@ struct _PsHwpmcCollector
   guint64               bytes_fed;
   GError               *parse_error;
 
+  /* The raw log as read, when asked for: pmcstat and Perfscope open it */
+  GOutputStream        *log_stream;
+  char                 *log_path;
+  GError               *log_error;
+
   /* Options */
   char                **events;
   PsHwpmcMode           mode;
@@ -90,6 +97,7 @@ static const PsCollectorOption options[] = {
   { "callchains", N_("Call chains"), PS_COLLECTOR_OPTION_BOOLEAN, "true" },
   { "interval-ms", N_("Log flush interval (ms)"), PS_COLLECTOR_OPTION_INT, "100" },
   { "sysroot", N_("Folder the programs’ symbols are read under"), PS_COLLECTOR_OPTION_STRING, "/" },
+  { "log", N_("Also save the raw log to this file (optional)"), PS_COLLECTOR_OPTION_STRING, "" },
 };
 
 /* --- The pipe --------------------------------------------------------------- */
@@ -174,6 +182,8 @@ feed_pending (PsHwpmcCollector *self)
 
       /* After a fatal error the log cannot be read further: what came
        * before it stays */
+      if (self->log_stream != NULL && self->log_error == NULL)
+        g_output_stream_write_all (self->log_stream, data, size, NULL, NULL, &self->log_error);
       if (self->parse_error == NULL && self->parser != NULL)
         {
           if (!ps_parser_feed (self->parser, data, size, &self->parse_error) && self->parse_error == NULL)
@@ -239,36 +249,18 @@ launch_held (PsHwpmcCollector   *self,
 
 /* --- Options ---------------------------------------------------------------- */
 
-static const char *
-option_value (GHashTable *table,
-              const char *key)
-{
-  const char *value = table != NULL ? g_hash_table_lookup (table, key) : NULL;
-
-  if (value != NULL)
-    return value;
-  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
-    if (strcmp (options[i].key, key) == 0)
-      return options[i].default_value;
-  g_return_val_if_reached ("");
-}
-
 static gboolean
 parse_options (PsHwpmcCollector  *self,
                GHashTable        *table,
                char            ***command,
                GError           **error)
 {
-  const char *events = option_value (table, "events");
-  const char *mode = option_value (table, "mode");
-  const char *pid = option_value (table, "pid");
-  const char *command_line = option_value (table, "command");
-  const char *rate = option_value (table, "rate");
-  const char *callchains = option_value (table, "callchains");
-  const char *interval = option_value (table, "interval-ms");
+  PsCollector *collector = PS_COLLECTOR (self);
+  const char *events = ps_collector_get_option (collector, table, "events");
+  const char *mode = ps_collector_get_option (collector, table, "mode");
+  const char *rate = ps_collector_get_option (collector, table, "rate");
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_auto(GStrv) parts = g_strsplit (events, ",", 0);
-  guint64 number;
 
   for (guint i = 0; parts[i] != NULL; i++)
     {
@@ -291,30 +283,13 @@ parse_options (PsHwpmcCollector  *self,
                    _("The sampling rate must be a number of events above 0, not “%s”"), rate);
       return FALSE;
     }
-  if (!g_ascii_string_to_unsigned (interval, 10, 1, 3600 * 1000, &number, NULL))
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The interval must be a number of milliseconds from 1 to 3600000, not “%s”"), interval);
-      return FALSE;
-    }
-  self->interval_ms = (guint)number;
-  self->callchains = g_ascii_strcasecmp (callchains, "false") != 0 && strcmp (callchains, "0") != 0;
+  if (!ps_collector_parse_interval (ps_collector_get_option (collector, table, "interval-ms"), &self->interval_ms, error))
+    return FALSE;
+  self->callchains = ps_collector_parse_boolean (ps_collector_get_option (collector, table, "callchains"));
 
-  if (*pid != '\0' && *command_line != '\0')
-    {
-      g_set_error_literal (error, PS_ERROR, PS_ERROR_FAILED, _("Give either a process ID or a command, not both"));
-      return FALSE;
-    }
-  if (*pid != '\0')
-    {
-      if (!g_ascii_string_to_unsigned (pid, 10, 1, G_MAXINT, &number, NULL))
-        {
-          g_set_error (error, PS_ERROR, PS_ERROR_FAILED, _("“%s” is not a process ID"), pid);
-          return FALSE;
-        }
-      self->pid = (int)number;
-    }
-  if (*command_line != '\0' && !g_shell_parse_argv (command_line, NULL, command, error))
+  if (!ps_collector_parse_target (ps_collector_get_option (collector, table, "pid"),
+                                  ps_collector_get_option (collector, table, "command"),
+                                  &self->pid, command, error))
     return FALSE;
 
   if (strcmp (mode, "system") == 0)
@@ -426,9 +401,29 @@ stop_collecting (PsHwpmcCollector *self)
   g_mutex_unlock (&self->lock);
 }
 
+/* Commits the saved log, or (discard) leaves the file as it was */
+static void
+close_log (PsHwpmcCollector *self,
+           gboolean          discard)
+{
+  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+
+  if (self->log_stream == NULL)
+    return;
+  if (discard || self->log_error != NULL)
+    g_cancellable_cancel (cancelled);
+  if (!g_output_stream_close (self->log_stream, cancelled, &error) && !discard && self->log_error == NULL)
+    self->log_error = g_steal_pointer (&error);
+  g_clear_object (&self->log_stream);
+}
+
 static void
 clear_run (PsHwpmcCollector *self)
 {
+  close_log (self, TRUE);
+  g_clear_pointer (&self->log_path, g_free);
+  g_clear_error (&self->log_error);
   g_queue_clear_full (&self->chunks, (GDestroyNotify)g_bytes_unref);
   g_clear_pointer (&self->parser, ps_parser_free);
   g_clear_pointer (&self->builder, ps_store_builder_free);
@@ -514,6 +509,24 @@ start_collecting (PsHwpmcCollector    *self,
                            _("hwpmc is not available on this system: Perfscope was built without libpmc (FreeBSD)"));
       return FALSE;
     }
+
+  /* A file that cannot be written is said before anything is recorded;
+   * it replaces the old one only once the log is complete */
+  if (*ps_collector_get_option (PS_COLLECTOR (self), table, "log") != '\0')
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (ps_collector_get_option (PS_COLLECTOR (self), table, "log"));
+      g_autoptr(GError) log_error = NULL;
+
+      self->log_path = g_file_get_parse_name (file);
+      self->log_stream = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                                          NULL, &log_error));
+      if (self->log_stream == NULL)
+        {
+          g_set_error (error, PS_ERROR, PS_ERROR_FAILED, _("Cannot save the hwpmc log to “%s”: %s"),
+                       self->log_path, log_error->message);
+          return FALSE;
+        }
+    }
   if ((status = self->backend->init (self->backend)) != 0)
     {
       if (status == ENXIO)
@@ -565,10 +578,10 @@ start_collecting (PsHwpmcCollector    *self,
   self->store = g_object_ref (store);
   self->builder = ps_store_builder_new (store);
   self->parser = ps_format_new_parser (&ps_format_hwpmc_pmclog, self->builder);
-  ps_parser_set_option (self->parser, "sysroot", option_value (table, "sysroot"));
+  ps_parser_set_option (self->parser, "sysroot", ps_collector_get_option (PS_COLLECTOR (self), table, "sysroot"));
 
   if (command != NULL)
-    self->command_line = g_strdup (option_value (table, "command"));
+    self->command_line = g_strdup (ps_collector_get_option (PS_COLLECTOR (self), table, "command"));
 
   self->flush_timer = g_timeout_source_new (self->interval_ms);
   g_source_set_callback (self->flush_timer, on_flush_timer, self, NULL);
@@ -590,7 +603,7 @@ finish_run (PsHwpmcCollector *self)
     self->parse_error = g_steal_pointer (&finish_error);
   if (self->parse_error == NULL && self->read_errno != 0)
     g_set_error (&self->parse_error, PS_ERROR, PS_ERROR_TRUNCATED,
-                 _("Reading the hwpmc log failed after %" G_GUINT64_FORMAT " bytes: %s"),
+                 _("Reading the hwpmc log failed after %" PRIu64 " bytes: %s"),
                  self->bytes_fed, g_strerror (self->read_errno));
   /* The parser makes the session when the log begins */
   if (ps_event_store_get_n_sessions (self->store) > 0)
@@ -605,6 +618,18 @@ finish_run (PsHwpmcCollector *self)
       if (self->command_line != NULL)
         ps_event_store_set_metadata (self->store, 0, "command", self->command_line);
     }
+
+  close_log (self, FALSE);
+  if (self->log_error != NULL && ps_event_store_get_n_sessions (self->store) > 0)
+    {
+      /* Translators: the first %s is a file name, the second why it could not be written */
+      g_autofree char *message = g_strdup_printf (_("The raw log could not be saved to “%s”: %s"),
+                                                  self->log_path, self->log_error->message);
+
+      ps_event_store_add_warning (self->store, PS_SEVERITY_WARNING, "W-LOG-NOT-SAVED", 0, 0, 0, message);
+    }
+  else if (self->log_path != NULL && ps_event_store_get_n_sessions (self->store) > 0)
+    ps_event_store_set_metadata (self->store, 0, "log", self->log_path);
 
   /* What came before a cut or damaged record stays in the run */
   if (self->parse_error != NULL)
@@ -650,12 +675,7 @@ ps_hwpmc_collector_start_async (PsCollector         *collector,
 
   g_task_set_source_tag (task, ps_hwpmc_collector_start_async);
 
-  if (self->store != NULL)
-    {
-      g_task_return_new_error (task, PS_ERROR, PS_ERROR_FAILED, _("The collector is recording already"));
-      return;
-    }
-  if (g_task_return_error_if_cancelled (task))
+  if (ps_collector_task_return_if_recording (task, self->store != NULL))
     return;
 
   if (!start_collecting (self, store, table, &error))
@@ -666,15 +686,6 @@ ps_hwpmc_collector_start_async (PsCollector         *collector,
       return;
     }
   g_task_return_boolean (task, TRUE);
-}
-
-static gboolean
-ps_hwpmc_collector_start_finish (PsCollector   *collector,
-                                 GAsyncResult  *result,
-                                 GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, collector), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static void
@@ -688,25 +699,13 @@ ps_hwpmc_collector_stop_async (PsCollector         *collector,
 
   g_task_set_source_tag (task, ps_hwpmc_collector_stop_async);
 
-  if (self->store == NULL)
-    {
-      g_task_return_new_error (task, PS_ERROR, PS_ERROR_FAILED, _("The collector is not recording"));
-      return;
-    }
+  if (ps_collector_task_return_if_not_recording (task, self->store != NULL))
+    return;
 
   stop_collecting (self);
   finish_run (self);
   clear_run (self);
   g_task_return_boolean (task, TRUE);
-}
-
-static gboolean
-ps_hwpmc_collector_stop_finish (PsCollector   *collector,
-                                GAsyncResult  *result,
-                                GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, collector), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static void
@@ -716,9 +715,7 @@ ps_hwpmc_collector_iface_init (PsCollectorInterface *iface)
   iface->get_display_name = ps_hwpmc_collector_get_display_name;
   iface->list_options = ps_hwpmc_collector_list_options;
   iface->start_async = ps_hwpmc_collector_start_async;
-  iface->start_finish = ps_hwpmc_collector_start_finish;
   iface->stop_async = ps_hwpmc_collector_stop_async;
-  iface->stop_finish = ps_hwpmc_collector_stop_finish;
 }
 
 static void

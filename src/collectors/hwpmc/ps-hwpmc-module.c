@@ -10,22 +10,4 @@
 #include "ps-collector.h"
 #include "ps-hwpmc-collector.h"
 
-void
-g_io_module_load (GIOModule *module)
-{
-  ps_hwpmc_collector_register (G_TYPE_MODULE (module));
-  g_io_extension_point_implement (PS_COLLECTOR_EXTENSION_POINT_NAME, PS_TYPE_HWPMC_COLLECTOR, "hwpmc", 10);
-}
-
-void
-g_io_module_unload (GIOModule *module)
-{
-}
-
-char **
-g_io_module_query (void)
-{
-  char *extension_points[] = { (char *)PS_COLLECTOR_EXTENSION_POINT_NAME, NULL };
-
-  return g_strdupv (extension_points);
-}
+PS_COLLECTOR_DEFINE_MODULE (ps_hwpmc_collector_register, PS_TYPE_HWPMC_COLLECTOR, "hwpmc")

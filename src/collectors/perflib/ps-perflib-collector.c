@@ -78,20 +78,6 @@ static const PsCollectorOption options[] = {
   { "capture", N_("PLV2 capture file (empty: one in the cache folder)"), PS_COLLECTOR_OPTION_STRING, "" },
 };
 
-static const char *
-option_value (GHashTable *table,
-              const char *key)
-{
-  const char *value = table != NULL ? g_hash_table_lookup (table, key) : NULL;
-
-  if (value != NULL)
-    return value;
-  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
-    if (strcmp (options[i].key, key) == 0)
-      return options[i].default_value;
-  g_return_val_if_reached ("");
-}
-
 static gint64
 utc_now (void)
 {
@@ -413,8 +399,7 @@ start_collecting (PsPerflibCollector  *self,
                   GHashTable          *table,
                   GError             **error)
 {
-  const char *interval = option_value (table, "interval-ms");
-  const char *capture = option_value (table, "capture");
+  const char *capture = ps_collector_get_option (PS_COLLECTOR (self), table, "capture");
   g_autoptr(GByteArray) guids = g_byte_array_new ();
   g_autoptr(GFileOutputStream) file_output = NULL;
   g_autofree char *interval_text = NULL;
@@ -427,15 +412,10 @@ start_collecting (PsPerflibCollector  *self,
     NULL,
   };
   PsPlv2Header header;
-  guint64 number;
 
-  if (!g_ascii_string_to_unsigned (interval, 10, 1, 3600 * 1000, &number, NULL))
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The interval must be a number of milliseconds from 1 to 3600000, not “%s”"), interval);
-      return FALSE;
-    }
-  self->interval_ms = (guint)number;
+  if (!ps_collector_parse_interval (ps_collector_get_option (PS_COLLECTOR (self), table, "interval-ms"),
+                                    &self->interval_ms, error))
+    return FALSE;
   interval_text = g_strdup_printf ("%u", self->interval_ms);
   session[9] = interval_text;
 
@@ -457,12 +437,12 @@ start_collecting (PsPerflibCollector  *self,
   self->writer = ps_plv2_writer_new_for_byte_array (self->records, &header);
 
   if (!ps_plv2_writer_add_session (self->writer, session, error)
-      || !find_countersets (self, option_value (table, "countersets"), guids, error))
+      || !find_countersets (self, ps_collector_get_option (PS_COLLECTOR (self), table, "countersets"), guids, error))
     return FALSE;
   for (guint g = 0; g + 16 <= guids->len; g += 16)
     if (!add_registration (self, guids->data + g, error))
       return FALSE;
-  if (!open_query (self, guids, option_value (table, "instances"), error))
+  if (!open_query (self, guids, ps_collector_get_option (PS_COLLECTOR (self), table, "instances"), error))
     return FALSE;
 
   self->capture = *capture != '\0' ? g_file_new_for_commandline_arg (capture) : default_capture ();
@@ -584,12 +564,7 @@ ps_perflib_collector_start_async (PsCollector         *collector,
 
   g_task_set_source_tag (task, ps_perflib_collector_start_async);
 
-  if (self->store != NULL)
-    {
-      g_task_return_new_error (task, PS_ERROR, PS_ERROR_FAILED, _("The collector is recording already"));
-      return;
-    }
-  if (g_task_return_error_if_cancelled (task))
+  if (ps_collector_task_return_if_recording (task, self->store != NULL))
     return;
 
   if (!start_collecting (self, store, table, &error))
@@ -607,15 +582,6 @@ ps_perflib_collector_start_async (PsCollector         *collector,
   g_task_return_boolean (task, TRUE);
 }
 
-static gboolean
-ps_perflib_collector_start_finish (PsCollector   *collector,
-                                   GAsyncResult  *result,
-                                   GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, collector), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
 static void
 ps_perflib_collector_stop_async (PsCollector         *collector,
                                  GCancellable        *cancellable,
@@ -627,24 +593,12 @@ ps_perflib_collector_stop_async (PsCollector         *collector,
 
   g_task_set_source_tag (task, ps_perflib_collector_stop_async);
 
-  if (self->store == NULL)
-    {
-      g_task_return_new_error (task, PS_ERROR, PS_ERROR_FAILED, _("The collector is not recording"));
-      return;
-    }
+  if (ps_collector_task_return_if_not_recording (task, self->store != NULL))
+    return;
 
   finish_run (self);
   stop_collecting (self);
   g_task_return_boolean (task, TRUE);
-}
-
-static gboolean
-ps_perflib_collector_stop_finish (PsCollector   *collector,
-                                  GAsyncResult  *result,
-                                  GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, collector), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static void
@@ -654,9 +608,7 @@ ps_perflib_collector_iface_init (PsCollectorInterface *iface)
   iface->get_display_name = ps_perflib_collector_get_display_name;
   iface->list_options = ps_perflib_collector_list_options;
   iface->start_async = ps_perflib_collector_start_async;
-  iface->start_finish = ps_perflib_collector_start_finish;
   iface->stop_async = ps_perflib_collector_stop_async;
-  iface->stop_finish = ps_perflib_collector_stop_finish;
 }
 
 static void

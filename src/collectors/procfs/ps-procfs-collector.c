@@ -11,7 +11,9 @@
  * the caller of start (reading them takes microseconds) and appends the
  * readings as counters (the model next to PsTrackKind in
  * ps-event-store.h): MACHINE (the host) ← OBJECT "Process" ← INSTANCE
- * "name:pid" (as Windows' Process V2 counter set names instances) ←
+ * (the process's name, as Windows' Process counter set names instances,
+ * so that two recordings of one program compare counter by counter; the
+ * process id is the session's "pid") ←
  * COUNTER, and MACHINE ← OBJECT "System" ← COUNTER. A process's CPU is in
  * percent of one CPU (a busy thread: 100 %), the system's in percent of
  * all CPUs.
@@ -240,10 +242,12 @@ add_tracks (PsProcfsCollector *self,
 
   if (self->pid > 0)
     {
-      g_autofree char *instance_name = g_strdup_printf ("%s:%d", process_name, self->pid);
-      g_autofree char *object_path = g_strdup_printf ("Process(%s)", instance_name);
+      g_autofree char *object_path = g_strdup_printf ("Process(%s)", process_name);
+      g_autofree char *pid_text = g_strdup_printf ("%d", self->pid);
       guint32 object = add_track (self, PS_TRACK_OBJECT, machine, "Process", NULL, NULL);
-      guint32 instance = add_track (self, PS_TRACK_INSTANCE, object, instance_name, NULL, NULL);
+      guint32 instance = add_track (self, PS_TRACK_INSTANCE, object, process_name, NULL, NULL);
+
+      ps_event_store_set_metadata (self->store, self->session, "pid", pid_text);
 
       self->tracks[PROCESS_CPU] = add_counter (self, instance, machine_name, object_path, "% Processor Time", "%");
       self->tracks[PROCESS_RSS] = add_counter (self, instance, machine_name, object_path, "Resident Set Size", "bytes");
@@ -387,59 +391,21 @@ on_timer (gpointer user_data)
 
 /* Options */
 
-static const char *
-option_value (GHashTable *table,
-              const char *key)
-{
-  const char *value = table != NULL ? g_hash_table_lookup (table, key) : NULL;
-
-  if (value != NULL)
-    return value;
-  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
-    if (strcmp (options[i].key, key) == 0)
-      return options[i].default_value;
-  g_return_val_if_reached ("");
-}
-
 static gboolean
 parse_options (PsProcfsCollector  *self,
                GHashTable         *table,
                char             ***command,
                GError            **error)
 {
-  const char *pid = option_value (table, "pid");
-  const char *command_line = option_value (table, "command");
-  const char *interval = option_value (table, "interval-ms");
-  const char *system = option_value (table, "system");
-  guint64 number;
+  PsCollector *collector = PS_COLLECTOR (self);
 
-  if (!g_ascii_string_to_unsigned (interval, 10, 1, 3600 * 1000, &number, NULL))
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The interval must be a number of milliseconds from 1 to 3600000, not “%s”"), interval);
-      return FALSE;
-    }
-  self->interval_ms = (guint)number;
-
-  if (*pid != '\0' && *command_line != '\0')
-    {
-      g_set_error_literal (error, PS_ERROR, PS_ERROR_FAILED,
-                           _("Give either a process ID or a command, not both"));
-      return FALSE;
-    }
-  if (*pid != '\0')
-    {
-      if (!g_ascii_string_to_unsigned (pid, 10, 1, G_MAXINT, &number, NULL))
-        {
-          g_set_error (error, PS_ERROR, PS_ERROR_FAILED, _("“%s” is not a process ID"), pid);
-          return FALSE;
-        }
-      self->pid = (int)number;
-    }
-  if (*command_line != '\0' && !g_shell_parse_argv (command_line, NULL, command, error))
+  if (!ps_collector_parse_interval (ps_collector_get_option (collector, table, "interval-ms"), &self->interval_ms, error)
+      || !ps_collector_parse_target (ps_collector_get_option (collector, table, "pid"),
+                                     ps_collector_get_option (collector, table, "command"),
+                                     &self->pid, command, error))
     return FALSE;
 
-  self->sample_system = g_ascii_strcasecmp (system, "false") != 0 && strcmp (system, "0") != 0;
+  self->sample_system = ps_collector_parse_boolean (ps_collector_get_option (collector, table, "system"));
   if (self->pid == 0 && *command == NULL && !self->sample_system)
     {
       g_set_error_literal (error, PS_ERROR, PS_ERROR_FAILED,
@@ -488,12 +454,7 @@ ps_procfs_collector_start_async (PsCollector         *collector,
 
   g_task_set_source_tag (task, ps_procfs_collector_start_async);
 
-  if (self->store != NULL)
-    {
-      g_task_return_new_error (task, PS_ERROR, PS_ERROR_FAILED, _("The collector is recording already"));
-      return;
-    }
-  if (g_task_return_error_if_cancelled (task))
+  if (ps_collector_task_return_if_recording (task, self->store != NULL))
     return;
 
   self->clock_ticks = sysconf (_SC_CLK_TCK);
@@ -537,7 +498,7 @@ ps_procfs_collector_start_async (PsCollector         *collector,
   ps_event_store_set_metadata (store, self->session, "collector", "procfs");
   ps_event_store_set_metadata (store, self->session, "interval_ms", interval_text);
   if (command != NULL)
-    ps_event_store_set_metadata (store, self->session, "command", option_value (table, "command"));
+    ps_event_store_set_metadata (store, self->session, "command", ps_collector_get_option (collector, table, "command"));
   add_tracks (self, stat.comm);
 
   /* The first reading is the base of the first CPU figure */
@@ -549,15 +510,6 @@ ps_procfs_collector_start_async (PsCollector         *collector,
   g_source_attach (self->timer, self->context);
 
   g_task_return_boolean (task, TRUE);
-}
-
-static gboolean
-ps_procfs_collector_start_finish (PsCollector   *collector,
-                                  GAsyncResult  *result,
-                                  GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, collector), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static void
@@ -590,25 +542,13 @@ ps_procfs_collector_stop_async (PsCollector         *collector,
 
   g_task_set_source_tag (task, ps_procfs_collector_stop_async);
 
-  if (self->store == NULL)
-    {
-      g_task_return_new_error (task, PS_ERROR, PS_ERROR_FAILED, _("The collector is not recording"));
-      return;
-    }
+  if (ps_collector_task_return_if_not_recording (task, self->store != NULL))
+    return;
 
   /* The readings up to now */
   sample (self);
   stop_collecting (self);
   g_task_return_boolean (task, TRUE);
-}
-
-static gboolean
-ps_procfs_collector_stop_finish (PsCollector   *collector,
-                                 GAsyncResult  *result,
-                                 GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, collector), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static void
@@ -618,9 +558,7 @@ ps_procfs_collector_iface_init (PsCollectorInterface *iface)
   iface->get_display_name = ps_procfs_collector_get_display_name;
   iface->list_options = ps_procfs_collector_list_options;
   iface->start_async = ps_procfs_collector_start_async;
-  iface->start_finish = ps_procfs_collector_start_finish;
   iface->stop_async = ps_procfs_collector_stop_async;
-  iface->stop_finish = ps_procfs_collector_stop_finish;
 }
 
 static void
@@ -650,22 +588,4 @@ ps_procfs_collector_init (PsProcfsCollector *self)
 
 /* The GIO module */
 
-void
-g_io_module_load (GIOModule *module)
-{
-  ps_procfs_collector_register_type (G_TYPE_MODULE (module));
-  g_io_extension_point_implement (PS_COLLECTOR_EXTENSION_POINT_NAME, PS_TYPE_PROCFS_COLLECTOR, "procfs", 10);
-}
-
-void
-g_io_module_unload (GIOModule *module)
-{
-}
-
-char **
-g_io_module_query (void)
-{
-  char *extension_points[] = { (char *)PS_COLLECTOR_EXTENSION_POINT_NAME, NULL };
-
-  return g_strdupv (extension_points);
-}
+PS_COLLECTOR_DEFINE_MODULE (ps_procfs_collector_register_type, PS_TYPE_PROCFS_COLLECTOR, "procfs")

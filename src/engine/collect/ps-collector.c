@@ -102,6 +102,136 @@ ps_collector_new_default_options (PsCollector *self)
   return options;
 }
 
+const char *
+ps_collector_get_option (PsCollector *self,
+                         GHashTable  *options,
+                         const char  *key)
+{
+  const char *value;
+  const PsCollectorOption *list;
+  guint n_options;
+
+  g_return_val_if_fail (PS_IS_COLLECTOR (self), "");
+  g_return_val_if_fail (key != NULL, "");
+
+  value = options != NULL ? g_hash_table_lookup (options, key) : NULL;
+  if (value != NULL)
+    return value;
+  list = ps_collector_list_options (self, &n_options);
+  for (guint i = 0; i < n_options; i++)
+    if (strcmp (list[i].key, key) == 0)
+      return list[i].default_value;
+  g_return_val_if_reached ("");
+}
+
+gboolean
+ps_collector_parse_pid (const char  *text,
+                        int         *pid,
+                        GError     **error)
+{
+  guint64 number;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (pid != NULL, FALSE);
+
+  *pid = 0;
+  if (*text == '\0')
+    return TRUE;
+  if (!g_ascii_string_to_unsigned (text, 10, 1, G_MAXINT, &number, NULL))
+    {
+      g_set_error (error, PS_ERROR, PS_ERROR_FAILED, _("“%s” is not a process ID"), text);
+      return FALSE;
+    }
+  *pid = (int)number;
+  return TRUE;
+}
+
+gboolean
+ps_collector_parse_command (const char   *text,
+                            char       ***argv,
+                            GError      **error)
+{
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (argv != NULL, FALSE);
+
+  *argv = NULL;
+  return *text == '\0' || g_shell_parse_argv (text, NULL, argv, error);
+}
+
+gboolean
+ps_collector_parse_target (const char   *pid_text,
+                           const char   *command_text,
+                           int          *pid,
+                           char       ***argv,
+                           GError      **error)
+{
+  g_return_val_if_fail (pid_text != NULL && command_text != NULL, FALSE);
+
+  if (*pid_text != '\0' && *command_text != '\0')
+    {
+      g_set_error_literal (error, PS_ERROR, PS_ERROR_FAILED,
+                           _("Give either a process ID or a command, not both"));
+      return FALSE;
+    }
+  return ps_collector_parse_pid (pid_text, pid, error)
+         && ps_collector_parse_command (command_text, argv, error);
+}
+
+gboolean
+ps_collector_parse_interval (const char  *text,
+                             guint       *interval_ms,
+                             GError     **error)
+{
+  guint64 number;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (interval_ms != NULL, FALSE);
+
+  if (!g_ascii_string_to_unsigned (text, 10, 1, 3600 * 1000, &number, NULL))
+    {
+      g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
+                   _("The interval must be a number of milliseconds from 1 to 3600000, not “%s”"), text);
+      return FALSE;
+    }
+  *interval_ms = (guint)number;
+  return TRUE;
+}
+
+gboolean
+ps_collector_parse_boolean (const char *text)
+{
+  g_return_val_if_fail (text != NULL, FALSE);
+  return g_ascii_strcasecmp (text, "false") != 0 && strcmp (text, "0") != 0;
+}
+
+gboolean
+ps_collector_task_return_if_recording (GTask    *task,
+                                       gboolean  recording)
+{
+  g_return_val_if_fail (G_IS_TASK (task), TRUE);
+
+  if (recording)
+    {
+      g_task_return_new_error (task, PS_ERROR, PS_ERROR_FAILED, _("The collector is recording already"));
+      return TRUE;
+    }
+  return g_task_return_error_if_cancelled (task);
+}
+
+gboolean
+ps_collector_task_return_if_not_recording (GTask    *task,
+                                           gboolean  recording)
+{
+  g_return_val_if_fail (G_IS_TASK (task), TRUE);
+
+  if (!recording)
+    {
+      g_task_return_new_error (task, PS_ERROR, PS_ERROR_FAILED, _("The collector is not recording"));
+      return TRUE;
+    }
+  return FALSE;
+}
+
 void
 ps_collector_start_async (PsCollector         *self,
                           PsEventStore        *store,
@@ -117,13 +247,26 @@ ps_collector_start_async (PsCollector         *self,
   PS_COLLECTOR_GET_IFACE (self)->start_async (self, store, options, cancellable, callback, user_data);
 }
 
+/* The finish of a collector that leaves its own NULL */
+static gboolean
+propagate_boolean (PsCollector   *self,
+                   GAsyncResult  *result,
+                   GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 gboolean
 ps_collector_start_finish (PsCollector   *self,
                            GAsyncResult  *result,
                            GError       **error)
 {
+  PsCollectorInterface *iface;
+
   g_return_val_if_fail (PS_IS_COLLECTOR (self), FALSE);
-  return PS_COLLECTOR_GET_IFACE (self)->start_finish (self, result, error);
+  iface = PS_COLLECTOR_GET_IFACE (self);
+  return (iface->start_finish != NULL ? iface->start_finish : propagate_boolean) (self, result, error);
 }
 
 void
@@ -143,8 +286,11 @@ ps_collector_stop_finish (PsCollector   *self,
                           GAsyncResult  *result,
                           GError       **error)
 {
+  PsCollectorInterface *iface;
+
   g_return_val_if_fail (PS_IS_COLLECTOR (self), FALSE);
-  return PS_COLLECTOR_GET_IFACE (self)->stop_finish (self, result, error);
+  iface = PS_COLLECTOR_GET_IFACE (self);
+  return (iface->stop_finish != NULL ? iface->stop_finish : propagate_boolean) (self, result, error);
 }
 
 guint64

@@ -49,6 +49,9 @@ typedef struct
 #define PS_TYPE_COLLECTOR (ps_collector_get_type ())
 G_DECLARE_INTERFACE (PsCollector, ps_collector, PS, COLLECTOR, GObject)
 
+/* start_finish and stop_finish may be left NULL when start_async and
+ * stop_async return a boolean GTask whose source object is the
+ * collector: the wrappers then propagate that boolean. */
 struct _PsCollectorInterface
 {
   GTypeInterface parent_iface;
@@ -113,6 +116,65 @@ void                     ps_collector_emit_target_exited (PsCollector     *self)
 
 /* The options table with every option's default, to be changed by the caller */
 GHashTable              *ps_collector_new_default_options (PsCollector       *self);
+
+/* For implementations. The value of key in options (may be NULL), else
+ * the default list_options gives for it */
+const char              *ps_collector_get_option       (PsCollector          *self,
+                                                        GHashTable           *options,
+                                                        const char           *key);
+/* Option values as the option types read them, with errors that name
+ * the value. A PID or command option may be empty: *pid 0, *argv NULL. */
+gboolean                 ps_collector_parse_pid        (const char           *text,
+                                                        int                  *pid,
+                                                        GError              **error);
+gboolean                 ps_collector_parse_command    (const char           *text,
+                                                        char               ***argv,
+                                                        GError              **error);
+/* Either a process ID or a command, or neither */
+gboolean                 ps_collector_parse_target     (const char           *pid_text,
+                                                        const char           *command_text,
+                                                        int                  *pid,
+                                                        char               ***argv,
+                                                        GError              **error);
+/* Milliseconds from 1 to 3600000 */
+gboolean                 ps_collector_parse_interval   (const char           *text,
+                                                        guint                *interval_ms,
+                                                        GError              **error);
+/* Anything but "false" (any case) and "0" is true */
+gboolean                 ps_collector_parse_boolean    (const char           *text);
+
+/* For start_async: returns TRUE after returning an error on task when the
+ * collector is recording already or the task's cancellable is cancelled */
+gboolean                 ps_collector_task_return_if_recording     (GTask    *task,
+                                                                    gboolean  recording);
+/* For stop_async: returns TRUE after returning an error on task when the
+ * collector is not recording */
+gboolean                 ps_collector_task_return_if_not_recording (GTask    *task,
+                                                                    gboolean  recording);
+
+/* Defines g_io_module_load (), which registers the collector's dynamic
+ * type with register_type and implements the extension point as name,
+ * and the rest of a GIO module's entry points */
+#define PS_COLLECTOR_DEFINE_MODULE(register_type, type, name)                           \
+  void                                                                                  \
+  g_io_module_load (GIOModule *module)                                                  \
+  {                                                                                     \
+    register_type (G_TYPE_MODULE (module));                                             \
+    g_io_extension_point_implement (PS_COLLECTOR_EXTENSION_POINT_NAME, type, name, 10); \
+  }                                                                                     \
+                                                                                        \
+  void                                                                                  \
+  g_io_module_unload (GIOModule *module)                                                \
+  {                                                                                     \
+  }                                                                                     \
+                                                                                        \
+  char **                                                                               \
+  g_io_module_query (void)                                                              \
+  {                                                                                     \
+    char *extension_points[] = { (char *)PS_COLLECTOR_EXTENSION_POINT_NAME, NULL };     \
+                                                                                        \
+    return g_strdupv (extension_points);                                                \
+  }
 
 /* Registers the extension point (idempotent; called by ps_collectors_load) */
 GIOExtensionPoint       *ps_collectors_ensure_extension_point (void);

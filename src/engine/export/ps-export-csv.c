@@ -12,13 +12,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "ps-counter-name.h"
 #include "ps-export-csv.h"
 #include "ps-export-writer.h"
-#include "ps-perflib-block.h"
 #include "ps-util.h"
-
-/* Deeper parent chains than this are a broken store, not counters */
-#define MAX_ANCESTORS 64
 
 struct _PsCsvWriter
 {
@@ -403,90 +400,10 @@ ps_export_csv_call_tree (PsCallTree    *tree,
 
 /* Counters --------------------------------------------------------------- */
 
-typedef struct
-{
-  const char *machine;
-  const char *object;
-  char       *instance;  /* "parent/name#index" as PDH writes it, or NULL */
-  const char *counter;
-  const char *unit;
-  const char *type;
-  gint64      origin_ns;
-} CounterName;
-
-static const char *
-string_or_null (PsEventStore *store,
-                guint32       id)
-{
-  const char *text = id != 0 ? ps_event_store_get_string (store, id) : NULL;
-
-  return text != NULL && *text != '\0' ? text : NULL;
-}
-
 static void
-counter_name_init (CounterName  *name,
-                   PsEventStore *store,
-                   guint32       index,
-                   gboolean      absolute_times)
-{
-  const PsTrack *track = ps_event_store_get_track (store, index);
-  guint32 ancestor = track->parent;
-
-  memset (name, 0, sizeof *name);
-  name->counter = ps_event_store_get_string (store, track->name);
-  name->unit = string_or_null (store, track->unit);
-  if (track->flags & PS_TRACK_FLAG_COUNTER_TYPE)
-    name->type = ps_perflib_type_to_string (track->ordinal);
-  if (absolute_times && track->session < ps_event_store_get_n_sessions (store))
-    name->origin_ns = ps_event_store_get_session (store, track->session)->origin_unix_ns;
-
-  for (guint depth = 0; ancestor != PS_NONE && ancestor < ps_event_store_get_n_tracks (store)
-                        && depth < MAX_ANCESTORS; depth++)
-    {
-      const PsTrack *up = ps_event_store_get_track (store, ancestor);
-
-      if (up->kind == PS_TRACK_INSTANCE && name->instance == NULL)
-        {
-          GString *text = g_string_new (NULL);
-          const char *parent = string_or_null (store, up->category);
-
-          if (parent != NULL)
-            g_string_append_printf (text, "%s/", parent);
-          g_string_append (text, ps_event_store_get_string (store, up->name));
-          if (up->number > 0)
-            g_string_append_printf (text, "#%" PRId64, up->number);
-          name->instance = g_string_free (text, FALSE);
-        }
-      else if (up->kind == PS_TRACK_OBJECT && name->object == NULL)
-        name->object = ps_event_store_get_string (store, up->name);
-      else if (up->kind == PS_TRACK_MACHINE && name->machine == NULL)
-        name->machine = ps_event_store_get_string (store, up->name);
-      ancestor = up->parent;
-    }
-}
-
-static gboolean
-all_origins_known (PsEventStore *store)
-{
-  guint n_tracks = ps_event_store_get_n_tracks (store);
-
-  for (guint32 t = 0; t < n_tracks; t++)
-    {
-      const PsTrack *track = ps_event_store_get_track (store, t);
-
-      if (track->kind != PS_TRACK_COUNTER)
-        continue;
-      if (track->session >= ps_event_store_get_n_sessions (store)
-          || ps_event_store_get_session (store, track->session)->origin_unix_ns == 0)
-        return FALSE;
-    }
-  return TRUE;
-}
-
-static void
-add_name_cells (PsCsvWriter       *csv,
-                const CounterName *name,
-                gboolean           with_type)
+add_name_cells (PsCsvWriter         *csv,
+                const PsCounterName *name,
+                gboolean             with_type)
 {
   ps_csv_writer_add_text (csv, name->machine);
   ps_csv_writer_add_text (csv, name->object);
@@ -508,18 +425,18 @@ ps_export_csv_counters (PsEventStore  *store,
   guint n_tracks;
   gboolean absolute;
   const char *time_unit;
-  g_autofree CounterName *names = NULL;
+  g_autofree PsCounterName *names = NULL;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
 
   n_tracks = ps_event_store_get_n_tracks (store);
-  absolute = all_origins_known (store);
+  absolute = ps_counter_name_origins_known (store);
   time_unit = absolute ? "ns since 1970" : "ns";
-  names = g_new0 (CounterName, MAX (n_tracks, 1));
+  names = g_new0 (PsCounterName, MAX (n_tracks, 1));
   for (guint32 t = 0; t < n_tracks; t++)
     if (ps_event_store_get_track (store, t)->kind == PS_TRACK_COUNTER)
-      counter_name_init (&names[t], store, t, absolute);
+      ps_counter_name_init (&names[t], store, t, absolute);
 
   csv = ps_csv_writer_new (stream, cancellable);
   ps_csv_writer_add_column (csv, "machine", NULL);
@@ -597,6 +514,6 @@ ps_export_csv_counters (PsEventStore  *store,
     }
 
   for (guint32 t = 0; t < n_tracks; t++)
-    g_free (names[t].instance);
+    ps_counter_name_clear (&names[t]);
   return ps_csv_writer_finish (csv, error);
 }

@@ -14,7 +14,6 @@
 #include "config.h"
 
 #include <string.h>
-#include <zlib.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -234,23 +233,6 @@ dup_string (Cursor *cursor)
   const char *text = get_string (cursor, &length);
 
   return g_strndup (text, length);
-}
-
-static guint32
-crc32_of (const guint8 *data,
-          gsize         length)
-{
-  uLong crc = crc32 (0, Z_NULL, 0);
-
-  while (length > 0)
-    {
-      uInt piece = (uInt)MIN (length, (gsize)G_MAXUINT32 >> 1);
-
-      crc = crc32 (crc, data, piece);
-      data += piece;
-      length -= piece;
-    }
-  return (guint32)crc;
 }
 
 static char *
@@ -987,7 +969,7 @@ restore_section (NativeParser  *self,
   gboolean known = TRUE;
   gboolean ok;
 
-  if (crc32_of (payload, length) != self->payload_crc)
+  if (ps_native_crc32 (payload, length) != self->payload_crc)
     {
       g_autofree char *name = section_name (self->type);
 
@@ -1049,7 +1031,7 @@ read_file_header (NativeParser  *self,
                    _("Not a saved Perfscope run: the first bytes are not its signature"));
       return FALSE;
     }
-  if (crc32_of (header, 28) != ps_util_load_le32 (header + 28))
+  if (ps_native_crc32 (header, 28) != ps_util_load_le32 (header + 28))
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
                    _("The file header at byte offset 0 is damaged (its checksum does not match)"));
@@ -1080,7 +1062,7 @@ read_section_header (NativeParser  *self,
 {
   guint64 length;
 
-  if (crc32_of (header, 28) != ps_util_load_le32 (header + 28))
+  if (ps_native_crc32 (header, 28) != ps_util_load_le32 (header + 28))
     {
       g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
                    _("The section header at byte offset %llu is damaged (its checksum does not match); "
