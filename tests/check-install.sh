@@ -4,15 +4,20 @@
 # conventions put it: programs in bindir, the desktop file, metainfo, the
 # application icon (scalable and symbolic), the settings schema (which
 # glib-compile-schemas --strict must accept as installed), the MIME XML,
-# a .mo file for every language of po/LINGUAS and the demo logs. This is
+# a .mo file for every language of po/LINGUAS, the collector plugins of
+# this build (loaded by the installed program) and the demo logs. This is
 # what flatpak-builder runs for the last module of the manifest.
 #
 # Arguments (from tests/meson.build): build dir, source dir, app id,
-# bindir, datadir, localedir (the last three absolute, with the prefix).
+# bindir, datadir, localedir, collectordir (the last four absolute, with
+# the prefix), then the file names of the collector modules the build
+# installs.
 # Prints TAP.
 set -uo pipefail
 
-build_dir=$1 source_dir=$2 app_id=$3 bindir=$4 datadir=$5 localedir=$6
+build_dir=$1 source_dir=$2 app_id=$3 bindir=$4 datadir=$5 localedir=$6 collectordir=$7
+shift 7
+collector_modules=("$@")
 
 destdir=$(mktemp -d "${TMPDIR:-/tmp}/perfscope-install-XXXXXX")
 trap 'rm -rf "$destdir"' EXIT
@@ -70,8 +75,21 @@ mime=$root$datadir/mime/packages/$app_id.xml
 check "MIME XML in mime/packages/" test -f "$mime"
 check "MIME XML defines the pmclog and PLV2 types" \
   grep -q 'type="application/x-perfscope-plv2"' "$mime"
+check "MIME XML defines the saved-run type" \
+  grep -q 'type="application/x-perfscope"' "$mime"
 if command -v xmllint >/dev/null; then
   check "installed MIME XML is well-formed" xmllint --noout "$mime"
+fi
+
+# Collector plugins in the plugin folder; the installed perfscope-cli
+# loads the procfs one from there (pointed at the staging copy) and records
+for module in "${collector_modules[@]}"; do
+  check "collector plugin $module in the plugin folder" test -f "$root$collectordir/$module"
+done
+if printf '%s\n' "${collector_modules[@]}" | grep -q procfs; then
+  check "the installed perfscope-cli records with the installed procfs plugin" \
+    env PERFSCOPE_COLLECTOR_DIR="$root$collectordir" \
+    "$root$bindir/perfscope-cli" record --backend procfs --duration 0.3 --quiet
 fi
 
 while read -r lang; do

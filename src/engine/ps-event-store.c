@@ -11,16 +11,21 @@
  * event's line is found by adding at most 255 distances. Blocks are never
  * reallocated, so a huge run grows without copying.
  */
+/* For MADV_POPULATE_WRITE, which is not POSIX */
+#define _DEFAULT_SOURCE
+
 #include "config.h"
 
 #include <inttypes.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include <glib/gi18n-lib.h>
 
 #include "ps-event-store.h"
 #include "ps-event-store-private.h"
-#include "ps-prefault.h"
 #include "ps-util.h"
 
 #define BLOCK_SHIFT       16
@@ -176,8 +181,6 @@ struct _PsEventStore
   GArray       *report_rows;  /* PsReportRow */
   IdIndex       stack_index;
 
-  PsPrefault   *prefault;     /* pieces of arrays made ahead; NULL until one is needed */
-
   GArray       *warnings;     /* StoredWarning */
   GStringChunk *warning_text;
   guint64       n_warnings_raised;
@@ -199,19 +202,32 @@ typedef struct
 } MetadataPair;
 
 /* Memory that appends will fill from start to end. Once an array has
- * grown past its first piece, the next ones come with their pages
- * faulted in, made ahead on another thread (ps-prefault.h); small inputs
- * do not pay for pages they never use. */
+ * grown past its first piece, the next ones are faulted in by one call
+ * rather than a page fault for every page the appends reach, which on a
+ * large log costs as much as the appends themselves; small inputs do not
+ * pay for pages they never use. */
 static gpointer
-alloc_for_filling (PsEventStore *self,
-                   gsize         size,
-                   gboolean      populate)
+alloc_for_filling (gsize    size,
+                   gboolean populate)
 {
-  if (!populate)
-    return g_malloc (size);
-  if (self->prefault == NULL)
-    self->prefault = ps_prefault_new ();
-  return ps_prefault_take (self->prefault, size);
+  gpointer memory = g_malloc (size);
+
+#if defined (__linux__) && defined (MADV_POPULATE_WRITE)
+  if (populate)
+    {
+      const guintptr page = 4096;
+      guintptr start = ((guintptr) memory + page - 1) & ~(page - 1);
+      guintptr end = ((guintptr) memory + size) & ~(page - 1);
+
+      /* Fails harmlessly on kernels before 5.14: the pages then fault in */
+      if (end > start)
+        madvise ((gpointer) start, end - start, MADV_POPULATE_WRITE);
+    }
+#else
+  (void) populate;
+#endif
+
+  return memory;
 }
 
 static void
@@ -231,8 +247,7 @@ chunked_array_clear (ChunkedArray *array)
 }
 
 static void
-chunked_array_append (PsEventStore *self,
-                      ChunkedArray *array,
+chunked_array_append (ChunkedArray *array,
                       gconstpointer elements,
                       guint         n)
 {
@@ -246,7 +261,7 @@ chunked_array_append (PsEventStore *self,
       guint8 *chunk;
 
       if (offset == 0)
-        g_ptr_array_add (array->chunks, alloc_for_filling (self, array->element_size * CHUNK_SIZE, array->length > 0));
+        g_ptr_array_add (array->chunks, alloc_for_filling (array->element_size * CHUNK_SIZE, array->length > 0));
       chunk = g_ptr_array_index (array->chunks, array->chunks->len - 1);
       memcpy (chunk + offset * array->element_size, from, count * array->element_size);
       array->length += count;
@@ -367,8 +382,6 @@ ps_event_store_finalize (GObject *object)
   g_clear_pointer (&self->report_rows, g_array_unref);
   g_clear_pointer (&self->warnings, g_array_unref);
   g_clear_pointer (&self->warning_text, g_string_chunk_free);
-
-  g_clear_pointer (&self->prefault, ps_prefault_free);
 
   G_OBJECT_CLASS (ps_event_store_parent_class)->finalize (object);
 }
@@ -1037,7 +1050,7 @@ _ps_event_store_append_measurements (PsEventStore        *self,
 
       if (offset == 0)
         {
-          block = alloc_for_filling (self, sizeof (MeasureBlock), index > 0);
+          block = alloc_for_filling (sizeof (MeasureBlock), index > 0);
           block->track_table = NULL;
           block->n_track_table = 0;
           block->track_table_size = 0;
@@ -1284,7 +1297,7 @@ _ps_event_store_append_spans (PsEventStore *self,
                               const PsSpan *spans,
                               guint         n)
 {
-  chunked_array_append (self, &self->spans, spans, n);
+  chunked_array_append (&self->spans, spans, n);
 }
 
 void
@@ -1292,7 +1305,7 @@ _ps_event_store_append_marks (PsEventStore *self,
                               const PsMark *marks,
                               guint         n)
 {
-  chunked_array_append (self, &self->marks, marks, n);
+  chunked_array_append (&self->marks, marks, n);
 }
 
 void
@@ -1300,7 +1313,7 @@ _ps_event_store_append_samples (PsEventStore   *self,
                                 const PsSample *samples,
                                 guint           n)
 {
-  chunked_array_append (self, &self->samples, samples, n);
+  chunked_array_append (&self->samples, samples, n);
   for (guint i = 0; i < n; i++)
     if (samples[i].source < self->sample_sources->len)
       g_array_index (self->sample_sources, PsSampleSource, samples[i].source).n_samples += samples[i].weight;
@@ -1374,7 +1387,7 @@ _ps_event_store_append_counter_values (PsEventStore         *self,
       self->n_counter_readings++;
       if ((ordinal & (self->counter_stride - 1)) != 0)
         continue;
-      chunked_array_append (self, &self->counter_values, value, 1);
+      chunked_array_append (&self->counter_values, value, 1);
       if (self->max_counter_values != 0 && self->counter_values.length > self->max_counter_values)
         thin_counter_values (self);
     }
@@ -1411,7 +1424,7 @@ _ps_event_store_append_kept_counter_values (PsEventStore         *self,
     return;
   g_return_if_fail (self->max_counter_values == 0
                     || self->counter_values.length + n_values <= self->max_counter_values);
-  chunked_array_append (self, &self->counter_values, values, n_values);
+  chunked_array_append (&self->counter_values, values, n_values);
 }
 
 guint64
@@ -2049,7 +2062,7 @@ _ps_event_store_restore_counter_values (PsEventStore         *self,
                                         const PsCounterValue *values,
                                         guint                 n)
 {
-  chunked_array_append (self, &self->counter_values, values, n);
+  chunked_array_append (&self->counter_values, values, n);
 }
 
 void
