@@ -181,6 +181,7 @@ static const struct {
   { "win.record", { "<Control>r", NULL } },
   { "win.toggle-side-pane", { "F9", NULL } },
   { "win.find", { "<Control>f", NULL } },
+  { "win.export-table", { "<Control><Shift>e", NULL } },
   { "win.zoom-in", { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL } },
   { "win.zoom-out", { "<Control>minus", "<Control>KP_Subtract", NULL } },
   { "win.zoom-reset", { "<Control>0", "<Control>KP_0", NULL } },

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ps-call-tree-view-private.h"
+#include "ps-table-export.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
 
@@ -540,6 +541,63 @@ compare_rows (gconstpointer a,
   return result < 0 ? GTK_ORDERING_SMALLER : result > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
 }
 
+/* The export's value of a cell: values in the unit of the headers,
+ * percentages of the basis chosen */
+static void
+cell_export_value (GObject  *item,
+                   GValue   *value,
+                   gpointer  user_data)
+{
+  CellData *cell = user_data;
+  PsCallNodeRow *row = PS_CALL_NODE_ROW (item);
+  const PsCallStats *stats = ps_call_node_row_get_stats (row);
+  double number;
+
+  switch (cell->column)
+    {
+    case CALL_COLUMN_FUNCTION:
+      g_value_init (value, G_TYPE_STRING);
+      g_value_set_string (value, ps_call_node_row_get_name (row));
+      return;
+    case CALL_COLUMN_MODULE:
+      g_value_init (value, G_TYPE_STRING);
+      g_value_set_string (value, ps_call_node_row_get_module (row));
+      return;
+    case CALL_COLUMN_CALLS:
+      g_value_init (value, G_TYPE_UINT64);
+      g_value_set_uint64 (value, stats->calls);
+      return;
+    case N_CALL_COLUMNS:
+      return;
+    default:
+      if (is_value_column (cell->column))
+        number = stats->total[value_of_column (cell->column)] * _ps_call_tree_view_get_format (cell->view)->scale;
+      else
+        number = ps_call_tree_get_percent (ps_call_node_row_get_tree (row), stats, value_of_column (cell->column),
+                                           _ps_call_tree_view_get_basis (cell->view));
+      if (isfinite (number))
+        {
+          g_value_init (value, G_TYPE_DOUBLE);
+          g_value_set_double (value, number);
+        }
+      return;
+    }
+}
+
+/* The export's header of a column: "Elapsed inclusive (ms)", "Elapsed
+ * inclusive (%)" */
+void
+_ps_call_tree_view_update_export_header (const PsCallFormat  *format,
+                                         const char          *unit,
+                                         GtkColumnViewColumn *view_column,
+                                         CallColumn           column)
+{
+  if (column < CALL_COLUMN_FIRST_VALUE || column >= N_CALL_COLUMNS)
+    return;
+  ps_table_export_set_column_header (view_column, value_name (format, value_of_column (column)),
+                                     is_value_column (column) ? unit : "%");
+}
+
 GtkColumnViewColumn *
 _ps_call_tree_view_column_new (PsCallTreeView *view,
                                CallColumn      column,
@@ -567,6 +625,7 @@ _ps_call_tree_view_column_new (PsCallTreeView *view,
   gtk_column_view_column_set_sorter (view_column, sorter);
   gtk_column_view_column_set_resizable (view_column, TRUE);
   gtk_column_view_column_set_expand (view_column, column == CALL_COLUMN_FUNCTION);
+  ps_table_export_set_column (view_column, NULL, NULL, cell_export_value, cell, NULL);
 
   return view_column;
 }

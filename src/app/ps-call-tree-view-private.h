@@ -58,6 +58,10 @@ char                *_ps_call_tree_view_cell_text      (PsCallTreeView *self,
 /* A value in the format, without its unit; "–" for NAN */
 char                *_ps_call_tree_view_format_value   (const PsCallFormat *format,
                                                         double              value);
+void                 _ps_call_tree_view_update_export_header (const PsCallFormat  *format,
+                                                              const char          *unit,
+                                                              GtkColumnViewColumn *view_column,
+                                                              CallColumn           column);
 
 /* Tests */
 

@@ -23,6 +23,7 @@
 #include "ps-call-search.h"
 #include "ps-call-tree-view-private.h"
 #include "ps-flame-graph.h"
+#include "ps-table-export.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
 
@@ -301,6 +302,12 @@ update_columns (PsCallTreeView       *self,
                 gboolean              in_tree)
 {
   gboolean has_calls = self->tree == NULL || ps_call_tree_get_unit (self->tree) != PS_CALL_UNIT_SAMPLES;
+  const char *export_unit = "ms";
+
+  if (self->tree != NULL && ps_call_tree_get_unit (self->tree) == PS_CALL_UNIT_TICKS)
+    export_unit = "ticks";
+  else if (self->tree != NULL && ps_call_tree_get_unit (self->tree) == PS_CALL_UNIT_SAMPLES)
+    export_unit = "samples";
 
   for (CallColumn column = 0; column < N_CALL_COLUMNS; column++)
     {
@@ -308,6 +315,7 @@ update_columns (PsCallTreeView       *self,
       int minimum;
 
       gtk_column_view_column_set_title (columns[column], title);
+      _ps_call_tree_view_update_export_header (&self->format, export_unit, columns[column], column);
       if (column == CALL_COLUMN_FUNCTION)
         {
           /* The main table's takes the room left; the small tables scroll */
@@ -1279,6 +1287,7 @@ relations_model_new (GtkColumnView        *view,
   GtkSortListModel *sorted = gtk_sort_list_model_new (NULL, g_object_ref (gtk_column_view_get_sorter (view)));
 
   ps_view_set_column_model (view, G_LIST_MODEL (sorted));
+  ps_table_export_attach (view, "call-relations", 0);
   gtk_column_view_sort_by_column (view, columns[CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE)],
                                   GTK_SORT_DESCENDING);
   return sorted;
@@ -1320,6 +1329,7 @@ ps_call_tree_view_init (PsCallTreeView *self)
   row_sorter = GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->column_view))));
   self->sorted = gtk_sort_list_model_new (NULL, row_sorter);
   ps_view_set_column_model (self->column_view, G_LIST_MODEL (self->sorted));
+  ps_table_export_attach (self->column_view, "call-tree", 1);
   g_signal_connect_object (gtk_column_view_get_model (self->column_view), "notify::selected-item",
                            G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
   /* The most expensive first */

@@ -20,6 +20,7 @@
 #include "ps-histogram-view.h"
 #include "ps-marker-row.h"
 #include "ps-series-chart.h"
+#include "ps-table-export.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
 #include "ps-warning-columns.h"
@@ -399,6 +400,110 @@ make_sorter (MarkerColumn  column,
   return GTK_SORTER (gtk_numeric_sorter_new (expression));
 }
 
+/* The export's value of a cell: numbers in the column's unit (durations
+ * in seconds, or in ticks without a tick rate), raw text */
+static void
+marker_export_value (GObject  *item,
+                     GValue   *value,
+                     gpointer  user_data)
+{
+  ColumnInfo *info = user_data;
+  PsMarkerRow *row = PS_MARKER_ROW (item);
+  const PsSeries *series = ps_marker_row_get_series (row);
+
+  if (is_duration_column (info->column))
+    {
+      double duration;
+
+      if (ps_marker_row_get_count (row) == 0)
+        return;
+      switch (info->column)
+        {
+        case MARKER_COLUMN_MIN:
+          duration = ps_marker_row_get_min (row);
+          break;
+        case MARKER_COLUMN_MAX:
+          duration = ps_marker_row_get_max (row);
+          break;
+        case MARKER_COLUMN_MEAN:
+          duration = ps_marker_row_get_mean (row);
+          break;
+        case MARKER_COLUMN_MEDIAN:
+          duration = ps_marker_row_get_median (row);
+          break;
+        case MARKER_COLUMN_P95:
+          duration = ps_marker_row_get_p95 (row);
+          break;
+        case MARKER_COLUMN_STDDEV:
+          duration = ps_marker_row_get_stddev (row);
+          break;
+        case MARKER_COLUMN_TOTAL:
+        default:
+          duration = ps_marker_row_get_total (row);
+          break;
+        }
+      g_value_init (value, G_TYPE_DOUBLE);
+      g_value_set_double (value, duration);
+      return;
+    }
+
+  switch (info->column)
+    {
+    case MARKER_COLUMN_DESCRIPTION:
+      g_value_init (value, G_TYPE_STRING);
+      g_value_set_string (value, ps_marker_row_get_name (row));
+      break;
+
+    case MARKER_COLUMN_KEY:
+      g_value_init (value, G_TYPE_STRING);
+      g_value_set_string (value, ps_marker_row_get_description_value (row, info->key));
+      break;
+
+    case MARKER_COLUMN_APP:
+      g_value_init (value, G_TYPE_STRING);
+      g_value_set_string (value, ps_marker_row_get_app (row));
+      break;
+
+    case MARKER_COLUMN_ID:
+      g_value_init (value, G_TYPE_INT64);
+      g_value_set_int64 (value, series->id);
+      break;
+
+    case MARKER_COLUMN_INSTANCE:
+      /* A group of several registrations has no single ordinal */
+      if (!(ps_marker_row_is_group (row) && series->n_instances > 1))
+        {
+          g_value_init (value, G_TYPE_UINT);
+          g_value_set_uint (value, series->instance);
+        }
+      break;
+
+    case MARKER_COLUMN_COUNT:
+      g_value_init (value, G_TYPE_UINT64);
+      g_value_set_uint64 (value, ps_marker_row_get_count (row));
+      break;
+
+    case MARKER_COLUMN_MEAN_TICKS:
+      g_value_init (value, G_TYPE_DOUBLE);
+      g_value_set_double (value, ps_marker_row_get_mean_ticks (row));
+      break;
+
+    case MARKER_COLUMN_TOTAL_TICKS:
+      g_value_init (value, G_TYPE_DOUBLE);
+      g_value_set_double (value, ps_marker_row_get_total_ticks (row));
+      break;
+
+    default:
+      break;
+    }
+}
+
+static void
+export_info_free (gpointer data)
+{
+  column_info_free (data, NULL);
+}
+
 static GtkColumnViewColumn *
 make_marker_column (const char   *title,
                     MarkerColumn  column,
@@ -421,6 +526,25 @@ make_marker_column (const char   *title,
   gtk_column_view_column_set_sorter (view_column, sorter);
   gtk_column_view_column_set_resizable (view_column, TRUE);
   gtk_column_view_column_set_expand (view_column, column == MARKER_COLUMN_DESCRIPTION);
+
+  {
+    ColumnInfo *export_info = g_new0 (ColumnInfo, 1);
+    const char *export_name = NULL;
+    const char *unit = NULL;
+
+    export_info->column = column;
+    export_info->key = g_strdup (key);
+    if (column == MARKER_COLUMN_MEAN_TICKS)
+      export_name = _("Mean"), unit = "ticks";
+    else if (column == MARKER_COLUMN_TOTAL_TICKS)
+      export_name = _("Total"), unit = "ticks";
+    else if (is_duration_column (column))
+      unit = "s";
+    ps_table_export_set_column (view_column, export_name, unit,
+                                marker_export_value, export_info, export_info_free);
+    if (is_duration_column (column))
+      g_object_set_data (G_OBJECT (view_column), "ps-duration-column", GINT_TO_POINTER (TRUE));
+  }
 
   return view_column;
 }
@@ -639,6 +763,23 @@ reselect_marker (PsCeView       *self,
     }
 }
 
+/* The durations of a session are all in seconds, or all in ticks */
+static void
+update_duration_units (PsCeView  *self,
+                       GPtrArray *rows)
+{
+  GListModel *columns = gtk_column_view_get_columns (self->marker_view);
+  gboolean seconds = rows->len == 0 || ps_marker_row_has_seconds (g_ptr_array_index (rows, 0));
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (g_object_get_data (G_OBJECT (column), "ps-duration-column") != NULL)
+        ps_table_export_set_column_unit (column, seconds ? "s" : "ticks");
+    }
+}
+
 static void
 update_markers (PsCeView *self)
 {
@@ -661,6 +802,7 @@ update_markers (PsCeView *self)
     }
 
   update_key_columns (self, rows);
+  update_duration_units (self, rows);
   g_list_store_splice (self->marker_groups, 0,
                        g_list_model_get_n_items (G_LIST_MODEL (self->marker_groups)),
                        rows->pdata, rows->len);
@@ -1264,6 +1406,7 @@ ps_ce_view_init (PsCeView *self)
   row_sorter = GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->marker_view))));
   self->marker_sorted = gtk_sort_list_model_new (G_LIST_MODEL (tree), row_sorter);
   ps_view_set_column_model (self->marker_view, G_LIST_MODEL (self->marker_sorted));
+  ps_table_export_attach (self->marker_view, "statistics", 1);
   g_signal_connect_object (gtk_column_view_get_model (self->marker_view), "notify::selected-item",
                            G_CALLBACK (marker_selected_cb), self, G_CONNECT_SWAPPED);
   /* The markers and the histogram of the selected one share the page */

@@ -34,6 +34,7 @@
 #include "ps-series.h"
 #include "ps-run-page-private.h"
 #include "ps-session.h"
+#include "ps-table-export.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
 
@@ -1402,20 +1403,35 @@ shown_rows (PsComparePage *self)
   return rows;
 }
 
+static void
+append_shown_csv (PsComparePage *self,
+                  GString       *out)
+{
+  g_autoptr(GPtrArray) items = shown_rows (self);
+  g_autofree const PsRunDiffRow **rows = g_new0 (const PsRunDiffRow *, items->len + 1);
+
+  for (guint i = 0; i < items->len; i++)
+    rows[i] = ps_compare_row_get_row (g_ptr_array_index (items, i));
+  ps_compare_export_csv (out, rows, items->len);
+}
+
+/* The table's menu and win.export-table write the same CSV as Export */
+static void
+write_table_csv (GtkColumnView *view,
+                 GString       *out,
+                 gpointer       user_data)
+{
+  append_shown_csv (PS_COMPARE_PAGE (user_data), out);
+}
+
 char *
 ps_compare_page_dup_csv (PsComparePage *self)
 {
-  g_autoptr(GPtrArray) items = NULL;
-  g_autofree const PsRunDiffRow **rows = NULL;
   GString *out = g_string_new (NULL);
 
   g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
 
-  items = shown_rows (self);
-  rows = g_new0 (const PsRunDiffRow *, items->len + 1);
-  for (guint i = 0; i < items->len; i++)
-    rows[i] = ps_compare_row_get_row (g_ptr_array_index (items, i));
-  ps_compare_export_csv (out, rows, items->len);
+  append_shown_csv (self, out);
   return g_string_free (out, FALSE);
 }
 
@@ -2028,6 +2044,8 @@ ps_compare_page_init (PsComparePage *self)
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  /* Above the tables of the two runs shown beside it */
+  ps_table_export_attach_with_writer (self->column_view, "comparison", 2, write_table_csv, self);
   g_signal_connect_object (self->selection, "notify::selected-item",
                            G_CALLBACK (selected_row_changed_cb), self, G_CONNECT_SWAPPED);
 

@@ -24,6 +24,7 @@
 
 #include "ps-chart-util.h"
 #include "ps-counter-chart.h"
+#include "ps-picture-export.h"
 #include "ps-timeline-render.h"
 
 #define MIN_TICK_SPACING 110.0
@@ -61,6 +62,7 @@ struct _PsCounterChart
   gint64     x_end;         /* x_begin >= x_end: all of the data */
   double     hover_x;       /* widget x of the pointer or the keyboard's
                              * read-out, or -1 */
+  GtkWidget *picture_menu;  /* the context menu, once shown */
 };
 
 enum {
@@ -227,10 +229,10 @@ text_width (GtkWidget  *widget,
  * as before), else lines below the title from the left. */
 static double
 layout_legend (PsCounterChart *self,
+               double          width,
                Layout         *layout)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  double width = gtk_widget_get_width (widget);
   double line_height = MAX (layout->text_height, 4) + 4;
   g_autofree char *title = chart_title (self);
   g_autofree double *widths = g_new (double, MAX (self->series->len, 1));
@@ -319,13 +321,14 @@ layout_clear (Layout *layout)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Layout, layout_clear)
 
+/* The layout at a size: the widget's, or a picture's */
 static gboolean
-compute_layout (PsCounterChart *self,
-                Layout         *layout)
+compute_layout_at_size (PsCounterChart *self,
+                        int             width,
+                        int             height,
+                        Layout         *layout)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
   gint64 x_min, x_max;
   double v_min, v_max, left = 0, top;
   int tick_width;
@@ -365,11 +368,19 @@ compute_layout (PsCounterChart *self,
       left = MAX (left, tick_width);
     }
   left += 2 * GAP;
-  top = layout_legend (self, layout) + GAP;
+  top = layout_legend (self, width, layout) + GAP;
   layout->plot = GRAPHENE_RECT_INIT (left, top,
                                      MAX (width - left - GAP * 2, 1),
                                      MAX (height - top - (layout->text_height + 2 * GAP), 1));
   return TRUE;
+}
+
+static gboolean
+compute_layout (PsCounterChart *self,
+                Layout         *layout)
+{
+  return compute_layout_at_size (self, gtk_widget_get_width (GTK_WIDGET (self)),
+                                 gtk_widget_get_height (GTK_WIDGET (self)), layout);
 }
 
 static double
@@ -434,15 +445,20 @@ draw_axes (PsCounterChart *self,
     {
       double x = round (x_of (layout, tick)) + 0.5;
       g_autofree char *text = ps_timeline_format_position (self->sequence_axis, tick, x_step);
+      double text_x;
+      int text_width;
 
       ps_chart_set_source (cr, foreground, 0.3);
       cairo_move_to (cr, x, bottom);
       cairo_line_to (cr, x, bottom + 4);
       cairo_stroke (cr);
-      if (x - 4 > last_end)
+      /* A label at the right end stops at the chart's edge, not past it */
+      g_object_unref (ps_chart_text_layout (widget, text, &text_width, NULL));
+      text_x = MIN (x, right + GAP - text_width);
+      if (text_x - 4 > last_end)
         {
           ps_chart_set_source (cr, foreground, 0.75);
-          last_end = x + ps_chart_draw_text (widget, cr, text, x, bottom + GAP, 0, 0);
+          last_end = text_x + ps_chart_draw_text (widget, cr, text, text_x, bottom + GAP, 0, 0);
         }
     }
 
@@ -634,42 +650,72 @@ draw_hover (PsCounterChart *self,
   cairo_fill (cr);
 }
 
+/* Draws everything but the read-out's line, which follows the pointer */
+static void
+draw_chart (PsCounterChart *self,
+            cairo_t        *cr,
+            int             width,
+            int             height,
+            Layout         *layout,
+            const GdkRGBA  *foreground)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  g_autoptr(GArray) items = NULL;
+
+  if (!compute_layout_at_size (self, width, height, layout))
+    {
+      ps_chart_set_source (cr, foreground, 0.6);
+      ps_chart_draw_text (widget, cr, _("No readings"), width / 2.0, height / 2.0, 0.5, 0.5);
+      return;
+    }
+
+  draw_axes (self, cr, layout, foreground);
+  items = g_array_new (FALSE, FALSE, sizeof (PsValueLodItem));
+  cairo_save (cr);
+  cairo_rectangle (cr, layout->plot.origin.x, layout->plot.origin.y - 1, layout->plot.size.width, layout->plot.size.height + 2);
+  cairo_clip (cr);
+  if (is_stacked (self))
+    draw_stacked (self, cr, layout);
+  else
+    for (guint i = 0; i < self->series->len; i++)
+      draw_series (self, cr, layout, i, items);
+  cairo_restore (cr);
+  draw_legend (self, cr, layout, foreground);
+}
+
 static void
 ps_counter_chart_snapshot (GtkWidget   *widget,
                            GtkSnapshot *snapshot)
 {
   PsCounterChart *self = PS_COUNTER_CHART (widget);
-  g_autoptr(GArray) items = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
   GdkRGBA foreground;
   g_auto(Layout) layout = { 0 };
   cairo_t *cr;
 
   ps_chart_get_foreground (widget, &foreground);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget),
-                                                                 gtk_widget_get_height (widget)));
-  if (!compute_layout (self, &layout))
-    {
-      ps_chart_set_source (cr, &foreground, 0.6);
-      ps_chart_draw_text (widget, cr, _("No readings"), gtk_widget_get_width (widget) / 2.0,
-                          gtk_widget_get_height (widget) / 2.0, 0.5, 0.5);
-      cairo_destroy (cr);
-      return;
-    }
-
-  draw_axes (self, cr, &layout, &foreground);
-  items = g_array_new (FALSE, FALSE, sizeof (PsValueLodItem));
-  cairo_save (cr);
-  cairo_rectangle (cr, layout.plot.origin.x, layout.plot.origin.y - 1, layout.plot.size.width, layout.plot.size.height + 2);
-  cairo_clip (cr);
-  if (is_stacked (self))
-    draw_stacked (self, cr, &layout);
-  else
-    for (guint i = 0; i < self->series->len; i++)
-      draw_series (self, cr, &layout, i, items);
-  cairo_restore (cr);
-  draw_legend (self, cr, &layout, &foreground);
-  draw_hover (self, cr, &layout, &foreground);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  draw_chart (self, cr, width, height, &layout, &foreground);
+  if (layout.legend != NULL)
+    draw_hover (self, cr, &layout, &foreground);
   cairo_destroy (cr);
+}
+
+void
+ps_counter_chart_draw_picture (PsCounterChart *self,
+                               cairo_t        *cr,
+                               int             width,
+                               int             height)
+{
+  GdkRGBA foreground;
+  g_auto(Layout) layout = { 0 };
+
+  g_return_if_fail (PS_IS_COUNTER_CHART (self));
+  g_return_if_fail (cr != NULL);
+
+  ps_chart_get_foreground (GTK_WIDGET (self), &foreground);
+  draw_chart (self, cr, width, height, &layout, &foreground);
 }
 
 /* Read-out */
@@ -901,6 +947,39 @@ ps_counter_chart_measure (GtkWidget      *widget,
     *minimum = 140, *natural = 220;
 }
 
+
+static void
+picture_menu_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  PsCounterChart *self = PS_COUNTER_CHART (widget);
+
+  ps_picture_export_popup_menu (widget, &self->picture_menu, parameter);
+}
+
+static void
+ps_counter_chart_size_allocate (GtkWidget *widget,
+                                int        width,
+                                int        height,
+                                int        baseline)
+{
+  PsCounterChart *self = PS_COUNTER_CHART (widget);
+
+  if (self->picture_menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->picture_menu));
+}
+
+static void
+ps_counter_chart_dispose (GObject *object)
+{
+  PsCounterChart *self = PS_COUNTER_CHART (object);
+
+  g_clear_pointer (&self->picture_menu, gtk_widget_unparent);
+
+  G_OBJECT_CLASS (ps_counter_chart_parent_class)->dispose (object);
+}
+
 static void
 ps_counter_chart_finalize (GObject *object)
 {
@@ -961,12 +1040,14 @@ ps_counter_chart_class_init (PsCounterChartClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->dispose = ps_counter_chart_dispose;
   object_class->finalize = ps_counter_chart_finalize;
   object_class->get_property = ps_counter_chart_get_property;
   object_class->set_property = ps_counter_chart_set_property;
 
   widget_class->snapshot = ps_counter_chart_snapshot;
   widget_class->measure = ps_counter_chart_measure;
+  widget_class->size_allocate = ps_counter_chart_size_allocate;
   widget_class->query_tooltip = ps_counter_chart_query_tooltip;
 
   properties[PROP_TITLE] =
@@ -986,6 +1067,8 @@ ps_counter_chart_class_init (PsCounterChartClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "chart.move", "d", -1e6);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_End, 0, "chart.move", "d", 1e6);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "chart.hide-readout", NULL);
+  ps_picture_export_install_action (widget_class);
+  ps_picture_export_install_menu (widget_class, picture_menu_action);
   gtk_widget_class_set_css_name (widget_class, "counterchart");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -1004,6 +1087,7 @@ ps_counter_chart_init (PsCounterChart *self)
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  ps_picture_export_add_context_click (GTK_WIDGET (self));
   gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);
   update_accessible (self);
 }

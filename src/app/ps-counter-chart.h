@@ -80,5 +80,12 @@ double      ps_counter_chart_get_readout_x (PsCounterChart *self);
  * NULL outside the plot */
 char       *ps_counter_chart_describe_at   (PsCounterChart *self,
                                             double          x);
+/* Draws the chart as it is shown (range, series, legend, axes with their
+ * units) into a width × height area at cr's origin, for a picture; the
+ * read-out's line, which follows the pointer, is left out */
+void        ps_counter_chart_draw_picture  (PsCounterChart *self,
+                                            cairo_t        *cr,
+                                            int             width,
+                                            int             height);
 
 G_END_DECLS

@@ -27,6 +27,7 @@
 #include "ps-counter-node.h"
 #include "ps-counters-view-private.h"
 #include "ps-perflib-block.h"
+#include "ps-table-export.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
 #include "ps-warning-columns.h"
@@ -896,6 +897,72 @@ stats_column_title (StatsColumn column)
     }
 }
 
+/* The export's value of a cell: statistics in the counter's unit */
+static void
+stats_export_value (GObject  *item,
+                    GValue   *value,
+                    gpointer  user_data)
+{
+  StatsColumn column = GPOINTER_TO_UINT (user_data);
+  PsCounterNode *node = PS_COUNTER_NODE (item);
+  double number;
+
+  if (column < STATS_COUNT)
+    {
+      g_value_init (value, G_TYPE_STRING);
+      g_value_take_string (value, stats_cell_text (node, column));
+      return;
+    }
+
+  number = stats_number (node, column);
+  if (column == STATS_COUNT || column == STATS_MISSING)
+    {
+      g_value_init (value, G_TYPE_UINT64);
+      g_value_set_uint64 (value, (guint64)number);
+    }
+  else if (!isnan (number))
+    {
+      g_value_init (value, G_TYPE_DOUBLE);
+      g_value_set_double (value, number);
+    }
+}
+
+/* The headers of the statistics name the unit when every counter shown
+ * has the same one; the Unit column always does */
+static void
+update_stats_export_units (PsCountersView *self)
+{
+  GListModel *rows = G_LIST_MODEL (self->checked_sorted);
+  GListModel *columns;
+  g_autofree char *unit = NULL;
+  gboolean same = TRUE;
+
+  /* Also while the view is disposed of */
+  if (self->stats_view == NULL)
+    return;
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows) && same; i++)
+    {
+      g_autoptr(PsCounterNode) node = g_list_model_get_item (rows, i);
+      const char *node_unit = ps_counter_node_get_unit (node);
+
+      if (i == 0)
+        unit = g_strdup (node_unit);
+      else
+        same = g_strcmp0 (unit, node_unit) == 0;
+    }
+
+  columns = gtk_column_view_get_columns (self->stats_view);
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      StatsColumn stats_column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (column), "ps-stats-column"));
+
+      if (stats_column >= STATS_MIN && stats_column <= STATS_LAST)
+        ps_table_export_set_column_unit (column, same ? unit : NULL);
+    }
+}
+
 static void
 add_stats_columns (PsCountersView *self)
 {
@@ -913,6 +980,8 @@ add_stats_columns (PsCountersView *self)
       gtk_column_view_column_set_resizable (view_column, TRUE);
       if (column == STATS_COUNTER)
         gtk_column_view_column_set_expand (view_column, TRUE);
+      g_object_set_data (G_OBJECT (view_column), "ps-stats-column", GUINT_TO_POINTER (column));
+      ps_table_export_set_column (view_column, NULL, NULL, stats_export_value, GUINT_TO_POINTER (column), NULL);
       gtk_column_view_append_column (self->stats_view, view_column);
     }
 
@@ -920,6 +989,9 @@ add_stats_columns (PsCountersView *self)
                                                   g_object_ref (gtk_column_view_get_sorter (self->stats_view)));
   gtk_column_view_set_model (self->stats_view,
                              GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->checked_sorted)))));
+  g_signal_connect_object (self->checked_sorted, "items-changed",
+                           G_CALLBACK (update_stats_export_units), self, G_CONNECT_SWAPPED);
+  ps_table_export_attach (self->stats_view, "counter-statistics", 1);
 }
 
 /* The header and the data quality */

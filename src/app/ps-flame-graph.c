@@ -31,6 +31,7 @@
 
 #include "ps-flame-graph-private.h"
 #include "ps-chart-util.h"
+#include "ps-picture-export.h"
 #include "ps-util.h"
 
 #define FRAME_HEIGHT     20    /* px per row, gap included */
@@ -1161,6 +1162,95 @@ ps_flame_graph_snapshot (GtkWidget   *widget,
     gtk_widget_snapshot_child (widget, self->menu, snapshot);
 }
 
+/* The breadcrumb bar of a picture: the path to the frame zoomed into on
+ * the left, the last transform and what the widths and colours show on
+ * the right, as the bar's buttons and drop-downs say */
+static char *
+picture_crumbs_text (PsFlameGraph *self)
+{
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  GString *text = g_string_new (NULL);
+
+  if (self->nodes != NULL)
+    for (guint32 node = self->zoom_node; node != NO_NODE; node = node_at (self->nodes, node)->parent)
+      g_array_prepend_val (path, node);
+  for (guint i = 0; i < path->len; i++)
+    {
+      g_autofree char *name = node_name (self, g_array_index (path, guint32, i));
+
+      if (i > 0)
+        g_string_append (text, " › ");
+      g_string_append (text, name);
+    }
+  return g_string_free (text, FALSE);
+}
+
+static char *
+picture_settings_text (PsFlameGraph *self)
+{
+  GtkWidget *dropdowns[] = { self->value_dropdown, self->diff != NULL ? self->diff_dropdown : self->color_dropdown };
+  GString *text = g_string_new (NULL);
+
+  if (gtk_widget_get_visible (self->transform_label))
+    g_string_append (text, gtk_label_get_text (GTK_LABEL (self->transform_label)));
+  for (guint i = 0; i < G_N_ELEMENTS (dropdowns); i++)
+    {
+      GtkStringObject *item = gtk_drop_down_get_selected_item (GTK_DROP_DOWN (dropdowns[i]));
+
+      if (item == NULL)
+        continue;
+      if (text->len > 0)
+        g_string_append (text, " · ");
+      g_string_append (text, gtk_string_object_get_string (item));
+    }
+  return g_string_free (text, FALSE);
+}
+
+void
+ps_flame_graph_draw_picture (PsFlameGraph *self,
+                             cairo_t      *cr,
+                             int           width,
+                             int           height)
+{
+  g_autofree char *crumbs = NULL;
+  g_autofree char *settings = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  GdkRGBA foreground;
+  int text_height, settings_width = 0, header_height;
+
+  g_return_if_fail (PS_IS_FLAME_GRAPH (self));
+  g_return_if_fail (cr != NULL);
+
+  ps_chart_get_foreground (GTK_WIDGET (self), &foreground);
+  crumbs = picture_crumbs_text (self);
+  settings = picture_settings_text (self);
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), settings);
+  pango_layout_get_pixel_size (layout, &settings_width, &text_height);
+  header_height = text_height + 12;
+
+  cairo_save (cr);
+  cairo_set_source_rgba (cr, foreground.red, foreground.green, foreground.blue, foreground.alpha * 0.6);
+  cairo_move_to (cr, MAX (width - 8 - settings_width, width / 2), 6);
+  pango_layout_set_width (layout, (int) (MIN (settings_width, width / 2 - 8) * PANGO_SCALE));
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_START);
+  pango_cairo_show_layout (cr, layout);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+  pango_layout_set_text (layout, crumbs, -1);
+  pango_layout_set_width (layout, (int) (MAX (width - 24 - MIN (settings_width, width / 2), 1) * PANGO_SCALE));
+  cairo_set_source_rgba (cr, foreground.red, foreground.green, foreground.blue, foreground.alpha);
+  cairo_move_to (cr, 8, 6);
+  pango_cairo_show_layout (cr, layout);
+
+  if (height > header_height)
+    {
+      cairo_translate (cr, 0, header_height);
+      cairo_rectangle (cr, 0, 0, width, height - header_height);
+      cairo_clip (cr);
+      _ps_flame_graph_draw (self, cr, width, height - header_height);
+    }
+  cairo_restore (cr);
+}
+
 /* --- Breadcrumbs, zoom and focus ------------------------------------------ */
 
 static void
@@ -1360,6 +1450,7 @@ popup_menu_at (PsFlameGraph *self,
       g_autoptr(GMenu) zoom_section = g_menu_new ();
       g_autoptr(GMenu) transform_section = g_menu_new ();
       g_autoptr(GMenu) undo_section = g_menu_new ();
+      g_autoptr(GMenu) export_section = g_menu_new ();
 
       g_menu_append (zoom_section, _("_Zoom In"), "flame.zoom-in");
       g_menu_append (zoom_section, _("Zoom _Out"), "flame.zoom-out");
@@ -1372,6 +1463,8 @@ popup_menu_at (PsFlameGraph *self,
       g_menu_append_section (menu, NULL, G_MENU_MODEL (zoom_section));
       g_menu_append_section (menu, NULL, G_MENU_MODEL (transform_section));
       g_menu_append_section (menu, NULL, G_MENU_MODEL (undo_section));
+      g_menu_append (export_section, _("Export _Picture…"), "picture.export");
+      g_menu_append_section (menu, NULL, G_MENU_MODEL (export_section));
 
       self->menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
       gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);
@@ -1399,7 +1492,12 @@ pressed_cb (GtkGestureClick *gesture,
 
   gtk_widget_grab_focus (GTK_WIDGET (self));
   if (frame == NULL)
-    return;
+    {
+      /* Below the frames the menu still offers the picture */
+      if (button == GDK_BUTTON_SECONDARY)
+        popup_menu_at (self, x, y);
+      return;
+    }
 
   if (button == GDK_BUTTON_SECONDARY)
     {
@@ -1815,6 +1913,7 @@ ps_flame_graph_class_init (PsFlameGraphClass *klass)
   gtk_widget_class_install_action (widget_class, "flame.reset-transforms", NULL, reset_transforms_action);
   gtk_widget_class_install_action (widget_class, "flame.menu", NULL, menu_action);
   gtk_widget_class_install_action (widget_class, "flame.move", "i", move_action);
+  ps_picture_export_install_action (widget_class);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "flame.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, 0, "flame.zoom-in", NULL);

@@ -108,4 +108,12 @@ void                ps_flame_graph_reset_transforms   (PsFlameGraph        *self
 void                ps_flame_graph_zoom_out           (PsFlameGraph        *self);
 void                ps_flame_graph_zoom_reset         (PsFlameGraph        *self);
 
+/* Draws the graph as it is shown (zoom, transforms, search, colours, the
+ * differential legend) with the breadcrumb path above the frames into a
+ * width × height area at cr's origin, for a picture */
+void                ps_flame_graph_draw_picture       (PsFlameGraph        *self,
+                                                       cairo_t             *cr,
+                                                       int                  width,
+                                                       int                  height);
+
 G_END_DECLS

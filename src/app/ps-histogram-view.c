@@ -18,6 +18,7 @@
 
 #include "ps-histogram-view-private.h"
 #include "ps-chart-util.h"
+#include "ps-picture-export.h"
 
 #define AXIS_GAP 4.0
 #define MIN_TICK_SPACING 70.0
@@ -48,6 +49,7 @@ struct _PsHistogramView
   int          anchor_bin;    /* -1 if none */
   int          cursor_bin;    /* -1 if none */
   int          hover_bin;     /* -1 if none */
+  GtkWidget   *picture_menu;  /* the context menu, once shown */
 };
 
 enum {
@@ -620,6 +622,18 @@ draw_empty (PsHistogramView *self,
 }
 
 void
+ps_histogram_view_draw_picture (PsHistogramView *self,
+                                cairo_t         *cr,
+                                int              width,
+                                int              height)
+{
+  g_return_if_fail (PS_IS_HISTOGRAM_VIEW (self));
+  g_return_if_fail (cr != NULL);
+
+  ps_histogram_view_draw (self, cr, width, height);
+}
+
+void
 ps_histogram_view_draw (PsHistogramView *self,
                         cairo_t         *cr,
                         int              width,
@@ -1098,6 +1112,38 @@ ps_histogram_view_css_changed (GtkWidget         *widget,
 /* GObject */
 
 static void
+picture_menu_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  PsHistogramView *self = PS_HISTOGRAM_VIEW (widget);
+
+  ps_picture_export_popup_menu (widget, &self->picture_menu, parameter);
+}
+
+static void
+ps_histogram_view_size_allocate (GtkWidget *widget,
+                                 int        width,
+                                 int        height,
+                                 int        baseline)
+{
+  PsHistogramView *self = PS_HISTOGRAM_VIEW (widget);
+
+  if (self->picture_menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->picture_menu));
+}
+
+static void
+ps_histogram_view_dispose (GObject *object)
+{
+  PsHistogramView *self = PS_HISTOGRAM_VIEW (object);
+
+  g_clear_pointer (&self->picture_menu, gtk_widget_unparent);
+
+  G_OBJECT_CLASS (ps_histogram_view_parent_class)->dispose (object);
+}
+
+static void
 ps_histogram_view_finalize (GObject *object)
 {
   PsHistogramView *self = PS_HISTOGRAM_VIEW (object);
@@ -1201,12 +1247,14 @@ ps_histogram_view_class_init (PsHistogramViewClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->dispose = ps_histogram_view_dispose;
   object_class->finalize = ps_histogram_view_finalize;
   object_class->get_property = ps_histogram_view_get_property;
   object_class->set_property = ps_histogram_view_set_property;
 
   widget_class->snapshot = ps_histogram_view_snapshot;
   widget_class->measure = ps_histogram_view_measure;
+  widget_class->size_allocate = ps_histogram_view_size_allocate;
   widget_class->state_flags_changed = ps_histogram_view_state_flags_changed;
   widget_class->css_changed = ps_histogram_view_css_changed;
 
@@ -1237,6 +1285,8 @@ ps_histogram_view_class_init (PsHistogramViewClass *klass)
   add_move_binding (widget_class, GDK_KEY_Home, GDK_KEY_KP_Home, -PS_HISTOGRAM_MAX_AUTO_BINS);
   add_move_binding (widget_class, GDK_KEY_End, GDK_KEY_KP_End, PS_HISTOGRAM_MAX_AUTO_BINS);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "histogram.unselect", NULL);
+  ps_picture_export_install_action (widget_class);
+  ps_picture_export_install_menu (widget_class, picture_menu_action);
 
   gtk_widget_class_set_css_name (widget_class, "histogramview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
@@ -1253,6 +1303,7 @@ ps_histogram_view_init (PsHistogramView *self)
   self->hover_bin = -1;
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  ps_picture_export_add_context_click (GTK_WIDGET (self));
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
 

@@ -82,5 +82,11 @@ void               ps_histogram_view_unselect        (PsHistogramView *self);
 /* Whether a duration falls in the selection (FALSE without one) */
 gboolean           ps_histogram_view_selection_contains (PsHistogramView *self,
                                                          double           seconds);
+/* Draws the view as it is shown (bins, selection, overlay, axes with their
+ * units, legend) into a width × height area at cr's origin, for a picture */
+void               ps_histogram_view_draw_picture    (PsHistogramView *self,
+                                                      cairo_t         *cr,
+                                                      int              width,
+                                                      int              height);
 
 G_END_DECLS

@@ -26,6 +26,7 @@
 #include "ps-call-tree-view-private.h"
 #include "ps-profile-track-row.h"
 #include "ps-profile-view-private.h"
+#include "ps-table-export.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
 #include "ps-warning-columns.h"
@@ -996,6 +997,32 @@ append_count_column (GtkColumnView *view,
   return column;
 }
 
+/* The export's value of a cell: the samples and their share in % */
+static void
+track_export_value (GObject  *item,
+                    GValue   *value,
+                    gpointer  user_data)
+{
+  PsProfileTrackRow *row = PS_PROFILE_TRACK_ROW (item);
+  const char *property = user_data;
+
+  if (g_str_equal (property, "label"))
+    {
+      g_value_init (value, G_TYPE_STRING);
+      g_value_set_string (value, ps_profile_track_row_get_label (row));
+    }
+  else if (g_str_equal (property, "samples"))
+    {
+      g_value_init (value, G_TYPE_UINT64);
+      g_value_set_uint64 (value, ps_profile_track_row_get_samples (row));
+    }
+  else
+    {
+      g_value_init (value, G_TYPE_DOUBLE);
+      g_value_set_double (value, ps_profile_track_row_get_percent (row));
+    }
+}
+
 static void
 add_track_columns (PsProfileView *self)
 {
@@ -1019,6 +1046,9 @@ add_track_columns (PsProfileView *self)
   samples_column = append_count_column (self->track_view, _("Samples"), "samples-text");
   /* Translators: a column title: the share of the chosen event's samples */
   percent_column = append_count_column (self->track_view, _("%"), "percent-text");
+  ps_table_export_set_column (name_column, NULL, NULL, track_export_value, (gpointer) "label", NULL);
+  ps_table_export_set_column (samples_column, NULL, "samples", track_export_value, (gpointer) "samples", NULL);
+  ps_table_export_set_column (percent_column, _("Share"), "%", track_export_value, (gpointer) "percent", NULL);
   self->samples_sorter = g_object_ref (gtk_column_view_column_get_sorter (samples_column));
   self->percent_sorter = g_object_ref (gtk_column_view_column_get_sorter (percent_column));
 
@@ -1028,6 +1058,7 @@ add_track_columns (PsProfileView *self)
   self->track_selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->tracks_sorted)));
   gtk_column_view_set_model (self->track_view, GTK_SELECTION_MODEL (self->track_selection));
   gtk_column_view_sort_by_column (self->track_view, samples_column, GTK_SORT_DESCENDING);
+  ps_table_export_attach (self->track_view, "threads", 0);
   g_signal_connect_object (self->track_selection, "selection-changed",
                            G_CALLBACK (track_selection_changed_cb), self, G_CONNECT_SWAPPED);
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ps-rtl-view-private.h"
+#include "ps-table-export.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
 
@@ -663,6 +664,77 @@ make_scope_sorter (ScopeColumn column)
   return GTK_SORTER (gtk_numeric_sorter_new (expression));
 }
 
+/* The export's value of a cell: times in seconds since the log's timer
+ * started, durations in seconds, the wall-clock time in ISO 8601 (UTC) */
+static void
+scope_export_value (GObject  *item,
+                    GValue   *value,
+                    gpointer  user_data)
+{
+  ScopeColumn column = GPOINTER_TO_UINT (user_data);
+  PsScopeRow *row = PS_SCOPE_ROW (item);
+  gint64 ns;
+
+  switch (column)
+    {
+    case SCOPE_COLUMN_NAME:
+      g_value_init (value, G_TYPE_STRING);
+      g_value_set_string (value, ps_scope_row_get_name (row));
+      break;
+
+    case SCOPE_COLUMN_BEGIN:
+    case SCOPE_COLUMN_DURATION:
+    case SCOPE_COLUMN_SELF:
+      if (column == SCOPE_COLUMN_BEGIN)
+        ns = ps_scope_row_get_begin_ns (row);
+      else if (column == SCOPE_COLUMN_DURATION)
+        ns = ps_scope_row_get_duration_ns (row);
+      else
+        ns = ps_scope_row_get_self_ns (row);
+      if (ns != PS_SCOPE_ROW_NO_TIME)
+        {
+          g_value_init (value, G_TYPE_DOUBLE);
+          g_value_set_double (value, ns / 1e9);
+        }
+      break;
+
+    case SCOPE_COLUMN_TIME:
+      if (ps_scope_row_get_wall_ns (row) != 0)
+        {
+          g_value_init (value, G_TYPE_STRING);
+          g_value_take_string (value, _ps_rtl_view_format_iso_utc (ps_scope_row_get_wall_ns (row)));
+        }
+      break;
+
+    case SCOPE_COLUMN_THREAD:
+      if (ps_scope_row_get_kind (row) != PS_SCOPE_ROW_SESSION)
+        {
+          g_value_init (value, G_TYPE_INT64);
+          g_value_set_int64 (value, ps_scope_row_get_thread_id (row));
+        }
+      break;
+
+    case SCOPE_COLUMN_LINE:
+      if (ps_scope_row_get_line (row) != 0)
+        {
+          g_value_init (value, G_TYPE_UINT64);
+          g_value_set_uint64 (value, ps_scope_row_get_line (row));
+        }
+      break;
+
+    case SCOPE_COLUMN_STATUS:
+    case N_SCOPE_COLUMNS:
+    default:
+      {
+        gboolean dim;
+
+        g_value_init (value, G_TYPE_STRING);
+        g_value_take_string (value, _ps_rtl_view_scope_cell_text (row, column, NULL, &dim));
+      }
+      break;
+    }
+}
+
 GtkColumnViewColumn *
 _ps_rtl_view_scope_column_new (PsRtlView   *view,
                                ScopeColumn  column)
@@ -701,6 +773,10 @@ _ps_rtl_view_scope_column_new (PsRtlView   *view,
   gtk_column_view_column_set_expand (view_column, column == SCOPE_COLUMN_NAME);
   if (columns[column].width > 0)
     gtk_column_view_column_set_fixed_width (view_column, columns[column].width);
+  ps_table_export_set_column (view_column, NULL,
+                              column == SCOPE_COLUMN_BEGIN || column == SCOPE_COLUMN_DURATION
+                              || column == SCOPE_COLUMN_SELF ? "s" : NULL,
+                              scope_export_value, GUINT_TO_POINTER (column), NULL);
 
   return view_column;
 }
@@ -882,6 +958,72 @@ make_total_sorter (TotalColumn column)
   return GTK_SORTER (gtk_numeric_sorter_new (expression));
 }
 
+/* The export's value of a cell: durations in seconds */
+static void
+total_export_value (GObject  *item,
+                    GValue   *value,
+                    gpointer  user_data)
+{
+  TotalColumn column = GPOINTER_TO_UINT (user_data);
+  PsScopeTotalRow *row = PS_SCOPE_TOTAL_ROW (item);
+  const PsSeries *series = ps_scope_total_row_get_series (row);
+  double duration;
+
+  switch (column)
+    {
+    case TOTAL_COLUMN_NAME:
+      g_value_init (value, G_TYPE_STRING);
+      g_value_set_string (value, ps_scope_total_row_get_name (row));
+      return;
+    case TOTAL_COLUMN_CONTEXT:
+      g_value_init (value, G_TYPE_STRING);
+      g_value_set_string (value, ps_scope_total_row_get_context (row));
+      return;
+    case TOTAL_COLUMN_SESSION:
+      g_value_init (value, G_TYPE_UINT);
+      g_value_set_uint (value, series->session + 1);
+      return;
+    case TOTAL_COLUMN_THREADS:
+      g_value_init (value, G_TYPE_STRING);
+      g_value_set_string (value, ps_scope_total_row_get_threads (row));
+      return;
+    case TOTAL_COLUMN_CALLS:
+      g_value_init (value, G_TYPE_UINT64);
+      g_value_set_uint64 (value, ps_scope_total_row_get_calls (row));
+      return;
+    case TOTAL_COLUMN_EXCLUDED:
+      g_value_init (value, G_TYPE_UINT64);
+      g_value_set_uint64 (value, ps_scope_total_row_get_excluded (row));
+      return;
+    case TOTAL_COLUMN_TOTAL:
+      duration = ps_scope_total_row_get_total (row);
+      break;
+    case TOTAL_COLUMN_MIN:
+      duration = ps_scope_total_row_get_min (row);
+      break;
+    case TOTAL_COLUMN_MAX:
+      duration = ps_scope_total_row_get_max (row);
+      break;
+    case TOTAL_COLUMN_MEAN:
+      duration = ps_scope_total_row_get_mean (row);
+      break;
+    case TOTAL_COLUMN_MEDIAN:
+      duration = ps_scope_total_row_get_median (row);
+      break;
+    case TOTAL_COLUMN_SELF:
+      duration = ps_scope_total_row_get_self (row);
+      break;
+    case N_TOTAL_COLUMNS:
+    default:
+      return;
+    }
+
+  if (ps_scope_total_row_get_calls (row) == 0)
+    return;
+  g_value_init (value, G_TYPE_DOUBLE);
+  g_value_set_double (value, duration);
+}
+
 GtkColumnViewColumn *
 _ps_rtl_view_total_column_new (TotalColumn column)
 {
@@ -919,6 +1061,8 @@ _ps_rtl_view_total_column_new (TotalColumn column)
     gtk_column_view_column_set_fixed_width (view_column, 160);
   if (is_duration_total_column (column))
     gtk_column_view_column_set_fixed_width (view_column, 80);
+  ps_table_export_set_column (view_column, NULL, is_duration_total_column (column) ? "s" : NULL,
+                              total_export_value, GUINT_TO_POINTER (column), NULL);
 
   return view_column;
 }

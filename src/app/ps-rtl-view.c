@@ -28,6 +28,7 @@
 #include "ps-scope-list.h"
 #include "ps-scopes.h"
 #include "ps-session.h"
+#include "ps-table-export.h"
 #include "ps-view-util.h"
 #include "ps-warning-columns.h"
 #include "ps-warning-model.h"
@@ -1247,6 +1248,7 @@ ps_rtl_view_init (PsRtlView *self)
   g_signal_connect_object (gtk_column_view_get_sorter (self->scope_view), "changed",
                            G_CALLBACK (scope_sort_changed_cb), self, G_CONNECT_SWAPPED);
   ps_view_set_column_model (self->scope_view, G_LIST_MODEL (self->scope_sorted));
+  ps_table_export_attach (self->scope_view, "scopes", 1);
 
   self->totals = g_list_store_new (PS_TYPE_SCOPE_TOTAL_ROW);
   self->totals_filter = GTK_FILTER (gtk_custom_filter_new (total_matches, self, NULL));
@@ -1255,6 +1257,7 @@ ps_rtl_view_init (PsRtlView *self)
   self->totals_sorted = gtk_sort_list_model_new (G_LIST_MODEL (totals_filtered),
                                                  g_object_ref (gtk_column_view_get_sorter (self->totals_view)));
   ps_view_set_column_model (self->totals_view, G_LIST_MODEL (self->totals_sorted));
+  ps_table_export_attach (self->totals_view, "totals", 1);
   g_signal_connect_object (gtk_column_view_get_model (self->totals_view), "notify::selected-item",
                            G_CALLBACK (totals_selection_changed_cb), self, G_CONNECT_SWAPPED);
   /* The totals and the histogram of the selected one share the page */

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "ps-chart-util.h"
+#include "ps-picture-export.h"
 #include "ps-timeline-view.h"
 #include "ps-util.h"
 
@@ -80,6 +81,7 @@ struct _PsTimelineView
   int              cursor_row;
   char            *status;        /* about the cursor's span, one line */
   PsTimelineStats  stats;
+  GtkWidget       *picture_menu;  /* the context menu, once shown */
 };
 
 enum {
@@ -587,6 +589,24 @@ update_accessible (PsTimelineView *self)
 /* Drawing */
 
 static void
+draw_frame (PsTimelineView  *self,
+            cairo_t         *cr,
+            PsTimelineFrame *frame,
+            PsTimelineStats *stats)
+{
+  if (self->model == NULL)
+    {
+      GdkRGBA foreground;
+
+      ps_chart_get_foreground (GTK_WIDGET (self), &foreground);
+      ps_chart_set_source (cr, &foreground, 0.6);
+      ps_chart_draw_text (GTK_WIDGET (self), cr, _("Indexing the run…"), frame->width / 2.0, frame->height / 2.0, 0.5, 0.5);
+    }
+  else
+    ps_timeline_render (self->model, frame, cr, stats);
+}
+
+static void
 ps_timeline_view_snapshot (GtkWidget   *widget,
                            GtkSnapshot *snapshot)
 {
@@ -599,17 +619,35 @@ ps_timeline_view_snapshot (GtkWidget   *widget,
     return;
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, frame.width, frame.height));
-  if (self->model == NULL)
-    {
-      GdkRGBA foreground;
-
-      ps_chart_get_foreground (widget, &foreground);
-      ps_chart_set_source (cr, &foreground, 0.6);
-      ps_chart_draw_text (widget, cr, _("Indexing the run…"), frame.width / 2.0, frame.height / 2.0, 0.5, 0.5);
-    }
-  else
-    ps_timeline_render (self->model, &frame, cr, &self->stats);
+  draw_frame (self, cr, &frame, &self->stats);
   cairo_destroy (cr);
+}
+
+void
+ps_timeline_view_draw_picture (PsTimelineView *self,
+                               cairo_t        *cr,
+                               int             width,
+                               int             height)
+{
+  PsTimelineFrame frame;
+  PsTimelineStats stats = { 0 };
+
+  g_return_if_fail (PS_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (cr != NULL);
+
+  /* The same range, rows, selection and highlight at another size; the
+   * widget's frame statistics stay those of the screen */
+  fill_frame (self, &frame);
+  frame.width = width;
+  frame.height = height;
+  if (frame.width <= PS_TIMELINE_LABEL_WIDTH || frame.height <= 0)
+    return;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_clip (cr);
+  draw_frame (self, cr, &frame, &stats);
+  cairo_restore (cr);
 }
 
 const char *
@@ -1449,7 +1487,21 @@ ps_timeline_view_size_allocate (GtkWidget *widget,
                                 int        height,
                                 int        baseline)
 {
-  update_adjustments (PS_TIMELINE_VIEW (widget));
+  PsTimelineView *self = PS_TIMELINE_VIEW (widget);
+
+  update_adjustments (self);
+  if (self->picture_menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->picture_menu));
+}
+
+static void
+picture_menu_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  PsTimelineView *self = PS_TIMELINE_VIEW (widget);
+
+  ps_picture_export_popup_menu (widget, &self->picture_menu, parameter);
 }
 
 static void
@@ -1480,6 +1532,7 @@ ps_timeline_view_dispose (GObject *object)
   g_clear_object (&self->hadjustment);
   g_clear_object (&self->vadjustment);
   g_clear_pointer (&self->status, g_free);
+  g_clear_pointer (&self->picture_menu, gtk_widget_unparent);
 
   G_OBJECT_CLASS (ps_timeline_view_parent_class)->dispose (object);
 }
@@ -1608,6 +1661,9 @@ ps_timeline_view_class_init (PsTimelineViewClass *klass)
   add_key (widget_class, GDK_KEY_KP_Enter, 0, "activate");
   add_key (widget_class, GDK_KEY_space, 0, "activate");
   add_key (widget_class, GDK_KEY_Escape, 0, "clear");
+  /* Shift+F10 and the Menu key: "Export Picture…" */
+  ps_picture_export_install_action (widget_class);
+  ps_picture_export_install_menu (widget_class, picture_menu_action);
 
   gtk_widget_class_set_css_name (widget_class, "timeline");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
@@ -1625,6 +1681,7 @@ ps_timeline_view_init (PsTimelineView *self)
 
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_focus_on_click (widget, TRUE);
+  ps_picture_export_add_context_click (widget);
   gtk_widget_set_has_tooltip (widget, TRUE);
   gtk_widget_set_overflow (widget, GTK_OVERFLOW_HIDDEN);
   gtk_widget_add_css_class (widget, "view");

@@ -57,5 +57,12 @@ double           ps_timeline_view_x_of           (PsTimelineView *self,
 /* The widget y of the middle of a span's bar, or -1 when not shown */
 double           ps_timeline_view_span_y         (PsTimelineView *self,
                                                   guint64         span);
+/* Draws the view as it is shown (visible range, scroll position, selection,
+ * highlight, axis and row labels) into a width × height area at cr's
+ * origin, for a picture */
+void             ps_timeline_view_draw_picture   (PsTimelineView *self,
+                                                  cairo_t        *cr,
+                                                  int             width,
+                                                  int             height);
 
 G_END_DECLS

@@ -17,6 +17,7 @@
 #include "ps-native-writer.h"
 #include "ps-rtl-view.h"
 #include "ps-run-page-private.h"
+#include "ps-table-export.h"
 #include "ps-window-private.h"
 
 static char *escape_mnemonics (const char *text);
@@ -681,6 +682,21 @@ toggle_side_pane_action (GtkWidget  *widget,
     ps_run_page_toggle_side_pane (page);
 }
 
+/* Ctrl+Shift+E: the table that has the focus, else the current page's
+ * main table, as CSV */
+static void
+export_table_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  GtkColumnView *view = ps_table_export_find (widget);
+
+  if (view != NULL)
+    ps_table_export_run_dialog (view);
+  else
+    gtk_widget_error_bell (widget);
+}
+
 /* Record…: offered when at least one collector plugin is loaded */
 static void
 record_action (GtkWidget  *widget,
@@ -717,6 +733,7 @@ _ps_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
   gtk_widget_class_install_action (widget_class, "win.show-help-overlay", NULL, show_help_overlay_action);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "win.export-table", NULL, export_table_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-reset", NULL, zoom_action);
@@ -724,6 +741,7 @@ _ps_window_class_init_actions (GtkWidgetClass *widget_class)
   /* Also when the window is used without the application's accelerators */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close-tab", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.export-table", NULL);
   /* A run is never edited: Save and Save As both ask where */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.save-as", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.save-as", NULL);

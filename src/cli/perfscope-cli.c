@@ -125,6 +125,9 @@ help_summary (void)
                                          "or counters (--points: every reading)"), "\n",
     "  export FILE --to speedscope ", _("spans and call stacks for speedscope"), "\n",
     "  export FILE --to chrome-trace ", _("spans, marks, counters and timed samples for Perfetto and chrome://tracing"), "\n",
+    "  export FILE --to markdown  ", _("a summary of the run for a bug report: the run, its top series, "
+                                         "functions or counters, and its warnings (in English)"), "\n",
+    "  export FILE --to html      ", _("the same summary as a standalone HTML page"), "\n",
     "  formats                    ", _("the registered formats"), "\n",
     "  record --backend procfs    ", _("record a live run (--pid N or --command CMD, --interval-ms MS, "
                                          "--duration S) and print its counters; -o OUT saves it"), "\n",
@@ -202,7 +205,7 @@ main (int   argc,
     { "depth", 0, 0, G_OPTION_ARG_STRING, &depth,
       N_("calltree, export --to csv --tree: the tree N levels deep; export --to pmcstat-callgraph: N frames (16)"), N_("N") },
     { "to", 0, 0, G_OPTION_ARG_STRING, &export_target,
-      N_("export: the format to write (csv, collapsed, pmcstat-callgraph, speedscope, chrome-trace)"), N_("TARGET") },
+      N_("export: the format to write (csv, collapsed, pmcstat-callgraph, speedscope, chrome-trace, markdown, html)"), N_("TARGET") },
     { "tree", 0, 0, G_OPTION_ARG_NONE, &options.export_tree,
       N_("export --to csv: the top-down call tree instead of the function summary"), NULL },
     { "points", 0, 0, G_OPTION_ARG_NONE, &options.export_points,

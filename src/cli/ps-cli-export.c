@@ -13,7 +13,9 @@
  * --depth levels) or the counters' statistics (--points: every reading);
  * `--to speedscope` and `--to chrome-trace` the spans, stacks, marks and
  * counters those viewers show (ps-export-speedscope.h,
- * ps-export-chrome-trace.h). The exporters stream to the output. A run
+ * ps-export-chrome-trace.h); `--to markdown` and `--to html` a summary
+ * of the run for a bug report (ps-export-report.h). The exporters stream
+ * to the output. A run
  * with nothing the target holds writes nothing, says why and exits with
  * status 1, as `calltree` does for a run without call stacks.
  */
@@ -31,6 +33,7 @@
 #include "ps-error.h"
 #include "ps-export-chrome-trace.h"
 #include "ps-export-csv.h"
+#include "ps-export-report.h"
 #include "ps-export-speedscope.h"
 #include "ps-folded.h"
 #include "ps-pmcstat-text.h"
@@ -38,7 +41,7 @@
 
 /* The targets this build writes, in the order of the help text */
 static const char * const supported_targets[] = {
-  "csv", "collapsed", "pmcstat-callgraph", "speedscope", "chrome-trace", NULL,
+  "csv", "collapsed", "pmcstat-callgraph", "speedscope", "chrome-trace", "markdown", "html", NULL,
 };
 
 static int
@@ -201,6 +204,26 @@ export_pmcstat_callgraph (const PsCliOptions *options,
     return PS_CLI_EXIT_UNREADABLE;
   if (text->len == 0)
     ps_cli_print_error (_("“%s” has no sampled call stacks; nothing was written"), name);
+  return PS_CLI_EXIT_OK;
+}
+
+/* markdown, html: a report has a header and notes even for a run
+ * without numbers, so it is always written */
+static int
+export_report (const PsCliOptions *options,
+               PsEventStore       *store,
+               const char         *file)
+{
+  PsExportReportOptions report_options = { PS_EXPORT_REPORT_MARKDOWN, NULL, 0, 0, NULL, 0 };
+  g_autofree char *basename = ps_cli_display_basename (file);
+  g_autoptr(GString) text = NULL;
+
+  ps_export_report_format_from_string (options->export_target, &report_options.format);
+  report_options.file_name = basename;
+  report_options.tick_rate_override = options->tick_rate;
+  text = ps_export_report_build (store, &report_options);
+  if (!write_text (options, text))
+    return PS_CLI_EXIT_UNREADABLE;
   return PS_CLI_EXIT_OK;
 }
 
@@ -438,6 +461,8 @@ ps_cli_export (const PsCliOptions *options,
     status = export_pmcstat_callgraph (options, store, file);
   else if (strcmp (options->export_target, "collapsed") == 0)
     status = export_collapsed (options, store, file);
+  else if (strcmp (options->export_target, "markdown") == 0 || strcmp (options->export_target, "html") == 0)
+    status = export_report (options, store, file);
   else
     status = export_streamed (options, store, file);
   if (status == PS_CLI_EXIT_OK && partial)
