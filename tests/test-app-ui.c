@@ -11,6 +11,7 @@
 #include "gui-fixture.h"
 #include "ps-preferences-window.h"
 #include "ps-counters-view-private.h"
+#include "ps-report-export.h"
 #include "ps-run-page-private.h"
 
 static GtkWidget *
@@ -405,6 +406,58 @@ test_side_pane (Fixture       *fixture,
   g_assert_true (gtk_widget_get_visible (side));
 }
 
+static gboolean
+timeline_has_model (gpointer data)
+{
+  return ps_timeline_view_get_model (data) != NULL;
+}
+
+/* Export Report: the run's summary beside a picture of its timeline,
+ * Markdown or HTML by the file's name; Copy Report: the same Markdown */
+static void
+test_report (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "soffice_4711.log", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *md_path = g_build_filename (fixture->tmpdir, "run-report.md", NULL);
+  g_autofree char *html_path = g_build_filename (fixture->tmpdir, "run-report.html", NULL);
+  g_autofree char *png_path = g_build_filename (fixture->tmpdir, "run-report-timeline.png", NULL);
+  g_autoptr(GFile) md = g_file_new_for_path (md_path);
+  g_autoptr(GFile) html = g_file_new_for_path (html_path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *md_text = NULL;
+  g_autofree char *html_text = NULL;
+  g_autofree char *copied = NULL;
+  g_autoptr(GdkTexture) picture = NULL;
+  PsRunPage *page = open_and_wait (fixture, file);
+
+  g_assert_true (iterate_until (timeline_has_model, ps_run_page_get_timeline_view (page)));
+  g_assert_true (ps_report_export_to_file (page, md, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (md_path, &md_text, NULL, NULL));
+  /* Markdown escapes the name's underscore */
+  g_assert_nonnull (strstr (md_text, "soffice\\_4711.log"));
+  g_assert_nonnull (strstr (md_text, "](run-report-timeline.png)"));
+  g_assert_nonnull (strstr (md_text, "| ---"));
+  picture = gdk_texture_new_from_filename (png_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_width (picture), >=, 800);
+
+  g_assert_true (ps_report_export_to_file (page, html, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (html_path, &html_text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (html_text, "<!DOCTYPE html>"));
+  g_assert_nonnull (strstr (html_text, "<img"));
+  g_assert_nonnull (strstr (html_text, "soffice_4711.log"));
+
+  /* The clipboard gets the same report, without the picture */
+  copied = ps_report_export_markdown (page);
+  g_assert_nonnull (strstr (copied, "soffice\\_4711.log"));
+  g_assert_null (strstr (copied, "timeline.png"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.copy-report", NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -423,6 +476,7 @@ main (int   argc,
   ADD_TEST ("/app-ui/window-size-kept", test_window_size_kept);
   ADD_TEST ("/app-ui/split-positions-kept", test_split_positions_kept);
   ADD_TEST ("/app-ui/side-pane", test_side_pane);
+  ADD_TEST ("/app-ui/report", test_report);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

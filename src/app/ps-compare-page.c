@@ -1490,60 +1490,11 @@ suggested_csv_name (PsComparePage *self)
   return g_strdup_printf ("%s-vs-%s.csv", a, b);
 }
 
-#if GTK_CHECK_VERSION (4, 10, 0)
-
 static void
-export_dialog_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+csv_file_chosen_cb (GFile    *file,
+                    gpointer  user_data)
 {
-  g_autoptr(PsComparePage) self = user_data;
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-
-  file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (object), result, &error);
-  if (file == NULL)
-    {
-      if (!g_error_matches (error, GTK_DIALOG_ERROR, GTK_DIALOG_ERROR_DISMISSED))
-        g_warning ("Could not choose a file: %s", error->message);
-      return;
-    }
-  save_csv_to (self, file);
-}
-
-static void
-export_csv_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  PsComparePage *self = PS_COMPARE_PAGE (widget);
-  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
-  g_autofree char *name = suggested_csv_name (self);
-  GtkRoot *root = gtk_widget_get_root (widget);
-
-  gtk_file_dialog_set_title (dialog, _("Export Comparison as CSV"));
-  gtk_file_dialog_set_modal (dialog, TRUE);
-  gtk_file_dialog_set_initial_name (dialog, name);
-  gtk_file_dialog_save (dialog, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, NULL,
-                        export_dialog_cb, g_object_ref (self));
-}
-
-#else /* GTK < 4.10 */
-
-static void
-export_response_cb (GtkNativeDialog *dialog,
-                    int              response,
-                    PsComparePage   *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-
-      if (file != NULL)
-        save_csv_to (self, file);
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
+  save_csv_to (PS_COMPARE_PAGE (user_data), file);
 }
 
 static void
@@ -1554,20 +1505,10 @@ export_csv_action (GtkWidget  *widget,
   PsComparePage *self = PS_COMPARE_PAGE (widget);
   g_autofree char *name = suggested_csv_name (self);
   GtkRoot *root = gtk_widget_get_root (widget);
-  GtkFileChooserNative *dialog;
 
-  dialog = gtk_file_chooser_native_new (_("Export Comparison as CSV"),
-                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        _("_Export"),
-                                        _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (export_response_cb), self, 0);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  ps_view_choose_save_file (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, _("Export Comparison as CSV"),
+                            _("_Export"), name, NULL, csv_file_chosen_cb, g_object_ref (self), g_object_unref);
 }
-
-#endif
 
 static void
 copy_markdown_action (GtkWidget  *widget,

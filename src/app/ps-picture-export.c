@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-picture-export.h"
+#include "ps-view-util.h"
 #include "ps-chart-util.h"
 #include "ps-counter-chart.h"
 #include "ps-flame-graph.h"
@@ -312,25 +313,13 @@ create_filter (ExportDialog *dialog)
   return filter;
 }
 
-#if GTK_CHECK_VERSION (4, 10, 0)
-
 static void
-save_dialog_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+file_chosen_cb (GFile    *file,
+                gpointer  user_data)
 {
-  g_autoptr(GtkWidget) window = user_data;
-  ExportDialog *dialog = g_object_get_data (G_OBJECT (window), "ps-export-dialog");
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
+  ExportDialog *dialog = g_object_get_data (G_OBJECT (user_data), "ps-export-dialog");
 
-  file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (object), result, &error);
-  if (file == NULL)
-    {
-      if (!g_error_matches (error, GTK_DIALOG_ERROR, GTK_DIALOG_ERROR_DISMISSED))
-        g_warning ("Could not choose a file: %s", error->message);
-      return;
-    }
+  /* Unless the dialog was closed in the meantime */
   if (dialog != NULL)
     export_to (dialog, file);
 }
@@ -338,62 +327,14 @@ save_dialog_cb (GObject      *object,
 static void
 choose_file (ExportDialog *dialog)
 {
-  g_autoptr(GtkFileDialog) chooser = gtk_file_dialog_new ();
   g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
   g_autoptr(GtkFileFilter) filter = create_filter (dialog);
   g_autofree char *name = suggested_name (dialog);
 
   g_list_store_append (filters, filter);
-  gtk_file_dialog_set_title (chooser, _("Export Picture"));
-  gtk_file_dialog_set_modal (chooser, TRUE);
-  gtk_file_dialog_set_filters (chooser, G_LIST_MODEL (filters));
-  gtk_file_dialog_set_default_filter (chooser, filter);
-  gtk_file_dialog_set_initial_name (chooser, name);
-  gtk_file_dialog_save (chooser, GTK_WINDOW (dialog->window), NULL, save_dialog_cb,
-                        g_object_ref (dialog->window));
+  ps_view_choose_save_file (GTK_WINDOW (dialog->window), _("Export Picture"), _("_Export"), name,
+                            G_LIST_MODEL (filters), file_chosen_cb, g_object_ref (dialog->window), g_object_unref);
 }
-
-#else /* GTK < 4.10 */
-
-static void
-save_response_cb (GtkNativeDialog *chooser,
-                  int              response,
-                  GtkWidget       *window)
-{
-  ExportDialog *dialog = g_object_get_data (G_OBJECT (window), "ps-export-dialog");
-
-  if (response == GTK_RESPONSE_ACCEPT && dialog != NULL)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-      if (file != NULL)
-        export_to (dialog, file);
-    }
-
-  gtk_native_dialog_destroy (chooser);
-  g_object_unref (chooser);
-}
-
-static void
-choose_file (ExportDialog *dialog)
-{
-  g_autoptr(GtkFileFilter) filter = create_filter (dialog);
-  g_autofree char *name = suggested_name (dialog);
-  GtkFileChooserNative *chooser;
-
-  chooser = gtk_file_chooser_native_new (_("Export Picture"),
-                                         GTK_WINDOW (dialog->window),
-                                         GTK_FILE_CHOOSER_ACTION_SAVE,
-                                         _("_Export"),
-                                         _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  g_signal_connect_object (chooser, "response", G_CALLBACK (save_response_cb), dialog->window, 0);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-}
-
-#endif
 
 static void
 export_clicked_cb (GtkButton    *button,

@@ -14,6 +14,7 @@
 
 #include "ps-export-csv.h"
 #include "ps-table-export.h"
+#include "ps-view-util.h"
 
 #define COLUMN_KEY "ps-table-export-column"
 #define VIEW_KEY "ps-table-export-view"
@@ -351,87 +352,25 @@ suggested_file_name (GtkColumnView *view)
   return g_strdup ("table.csv");
 }
 
-#if GTK_CHECK_VERSION (4, 10, 0)
-
 static void
-save_dialog_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+file_chosen_cb (GFile    *file,
+                gpointer  user_data)
 {
-  g_autoptr(GtkWidget) view = user_data;
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-
-  file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (object), result, &error);
-  if (file == NULL)
-    {
-      if (!g_error_matches (error, GTK_DIALOG_ERROR, GTK_DIALOG_ERROR_DISMISSED))
-        g_warning ("Could not choose a file: %s", error->message);
-      return;
-    }
-  export_to (GTK_COLUMN_VIEW (view), file);
+  export_to (GTK_COLUMN_VIEW (user_data), file);
 }
 
 void
 ps_table_export_run_dialog (GtkColumnView *view)
 {
-  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
   g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
   g_autoptr(GtkFileFilter) filter = create_csv_filter ();
   g_autofree char *name = suggested_file_name (view);
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (view));
 
   g_list_store_append (filters, filter);
-  gtk_file_dialog_set_title (dialog, _("Export Table as CSV"));
-  gtk_file_dialog_set_modal (dialog, TRUE);
-  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
-  gtk_file_dialog_set_initial_name (dialog, name);
-  gtk_file_dialog_save (dialog, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, NULL,
-                        save_dialog_cb, g_object_ref (view));
+  ps_view_choose_save_file (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, _("Export Table as CSV"), _("_Export"),
+                            name, G_LIST_MODEL (filters), file_chosen_cb, g_object_ref (view), g_object_unref);
 }
-
-#else /* GTK < 4.10 */
-
-static void
-save_response_cb (GtkNativeDialog *dialog,
-                  int              response,
-                  gpointer         user_data)
-{
-  g_autoptr(GtkWidget) view = user_data;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-
-      if (file != NULL)
-        export_to (GTK_COLUMN_VIEW (view), file);
-    }
-
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-}
-
-void
-ps_table_export_run_dialog (GtkColumnView *view)
-{
-  g_autoptr(GtkFileFilter) filter = create_csv_filter ();
-  g_autofree char *name = suggested_file_name (view);
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (view));
-  GtkFileChooserNative *dialog;
-
-  dialog = gtk_file_chooser_native_new (_("Export Table as CSV"),
-                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        _("_Export"),
-                                        _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_signal_connect (dialog, "response", G_CALLBACK (save_response_cb), g_object_ref (view));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-#endif
 
 /* The menu on the table */
 

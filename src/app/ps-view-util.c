@@ -506,3 +506,113 @@ ps_view_default_log_scale (void)
 
   return settings != NULL && g_settings_get_enum (settings, "histogram-scale") == 1;
 }
+
+typedef struct
+{
+  PsSaveFileFunc func;
+  gpointer       user_data;
+  GDestroyNotify destroy;
+} SaveChoice;
+
+static void
+save_choice_finish (SaveChoice *choice,
+                    GFile      *file)
+{
+  if (file != NULL)
+    choice->func (file, choice->user_data);
+  if (choice->destroy != NULL)
+    choice->destroy (choice->user_data);
+  g_free (choice);
+}
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+
+static void
+save_dialog_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (object), result, &error);
+  if (file == NULL && !g_error_matches (error, GTK_DIALOG_ERROR, GTK_DIALOG_ERROR_DISMISSED))
+    g_warning ("Could not choose a file: %s", error->message);
+  save_choice_finish (user_data, file);
+}
+
+void
+ps_view_choose_save_file (GtkWindow      *parent,
+                          const char     *title,
+                          const char     *accept_label,
+                          const char     *initial_name,
+                          GListModel     *filters,
+                          PsSaveFileFunc  func,
+                          gpointer        user_data,
+                          GDestroyNotify  destroy)
+{
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+  SaveChoice *choice = g_new0 (SaveChoice, 1);
+
+  choice->func = func;
+  choice->user_data = user_data;
+  choice->destroy = destroy;
+  gtk_file_dialog_set_title (dialog, title);
+  gtk_file_dialog_set_modal (dialog, TRUE);
+  if (accept_label != NULL)
+    gtk_file_dialog_set_accept_label (dialog, accept_label);
+  if (filters != NULL)
+    gtk_file_dialog_set_filters (dialog, filters);
+  if (initial_name != NULL)
+    gtk_file_dialog_set_initial_name (dialog, initial_name);
+  gtk_file_dialog_save (dialog, parent, NULL, save_dialog_cb, choice);
+}
+
+#else /* GTK < 4.10 */
+
+static void
+save_response_cb (GtkNativeDialog *dialog,
+                  int              response,
+                  gpointer         user_data)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  save_choice_finish (user_data, file);
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+void
+ps_view_choose_save_file (GtkWindow      *parent,
+                          const char     *title,
+                          const char     *accept_label,
+                          const char     *initial_name,
+                          GListModel     *filters,
+                          PsSaveFileFunc  func,
+                          gpointer        user_data,
+                          GDestroyNotify  destroy)
+{
+  GtkFileChooserNative *dialog;
+  SaveChoice *choice = g_new0 (SaveChoice, 1);
+
+  choice->func = func;
+  choice->user_data = user_data;
+  choice->destroy = destroy;
+  dialog = gtk_file_chooser_native_new (title, parent, GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        accept_label != NULL ? accept_label : _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  if (initial_name != NULL)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), initial_name);
+  for (guint i = 0; filters != NULL && i < g_list_model_get_n_items (filters); i++)
+    {
+      g_autoptr(GtkFileFilter) filter = g_list_model_get_item (filters, i);
+
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+    }
+  g_signal_connect (dialog, "response", G_CALLBACK (save_response_cb), choice);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+#endif

@@ -79,4 +79,20 @@ GSettings  *ps_view_settings_new_if_installed (void);
 gboolean    ps_view_default_basis_is_view (void);
 gboolean    ps_view_default_log_scale    (void);
 
+/* The file dialog of a save: GtkFileChooserNative below GTK 4.10,
+ * GtkFileDialog from 4.10. func runs with the chosen file (not when the
+ * user cancels); destroy (user_data) runs either way. accept_label: the
+ * button ("_Save" when NULL); filters: of GtkFileFilter, may be NULL. */
+typedef void (*PsSaveFileFunc) (GFile    *file,
+                                gpointer  user_data);
+
+void        ps_view_choose_save_file     (GtkWindow              *parent,
+                                          const char             *title,
+                                          const char             *accept_label,
+                                          const char             *initial_name,
+                                          GListModel             *filters,
+                                          PsSaveFileFunc          func,
+                                          gpointer                user_data,
+                                          GDestroyNotify          destroy);
+
 G_END_DECLS

@@ -18,6 +18,8 @@
 #include "ps-rtl-view.h"
 #include "ps-run-page-private.h"
 #include "ps-table-export.h"
+#include "ps-report-export.h"
+#include "ps-view-util.h"
 #include "ps-window-private.h"
 
 static char *escape_mnemonics (const char *text);
@@ -563,73 +565,29 @@ create_save_filters (void)
   return filters;
 }
 
-#if GTK_CHECK_VERSION (4, 10, 0)
+typedef struct
+{
+  PsWindow  *window;
+  PsRunPage *page;
+} SaveTarget;
 
 static void
-save_dialog_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+save_target_free (gpointer data)
 {
-  g_autoptr(PsWindow) self = user_data;
-  g_autoptr(PsRunPage) page = g_object_steal_data (object, "ps-page");
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
+  SaveTarget *target = data;
 
-  file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (object), result, &error);
-  if (file == NULL)
-    {
-      if (!g_error_matches (error, GTK_DIALOG_ERROR, GTK_DIALOG_ERROR_DISMISSED))
-        g_warning ("Could not choose a file: %s", error->message);
-      return;
-    }
-  _ps_window_save_page_to (self, page, file);
+  g_object_unref (target->window);
+  g_object_unref (target->page);
+  g_free (target);
 }
 
 static void
-save_as_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *parameter)
+save_file_chosen_cb (GFile    *file,
+                     gpointer  user_data)
 {
-  PsWindow *self = PS_WINDOW (widget);
-  PsRunPage *page = current_loaded_page (self);
-  g_autoptr(GtkFileDialog) dialog = NULL;
-  g_autoptr(GListStore) filters = NULL;
-  g_autofree char *name = NULL;
+  SaveTarget *target = user_data;
 
-  if (page == NULL)
-    return;
-
-  dialog = gtk_file_dialog_new ();
-  filters = create_save_filters ();
-  name = suggested_save_name (self);
-  gtk_file_dialog_set_title (dialog, _("Save Run As"));
-  gtk_file_dialog_set_modal (dialog, TRUE);
-  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
-  gtk_file_dialog_set_initial_name (dialog, name);
-  /* The run to save, whatever the current tab is once a file is chosen */
-  g_object_set_data_full (G_OBJECT (dialog), "ps-page", g_object_ref (page), g_object_unref);
-  gtk_file_dialog_save (dialog, GTK_WINDOW (self), NULL, save_dialog_cb, g_object_ref (self));
-}
-
-#else /* GTK < 4.10 */
-
-static void
-save_response_cb (GtkNativeDialog *dialog,
-                  int              response,
-                  PsWindow        *self)
-{
-  g_autoptr(PsRunPage) page = g_object_steal_data (G_OBJECT (dialog), "ps-page");
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-
-      if (file != NULL && page != NULL)
-        _ps_window_save_page_to (self, page, file);
-    }
-
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
+  _ps_window_save_page_to (target->window, target->page, file);
 }
 
 static void
@@ -641,34 +599,47 @@ save_as_action (GtkWidget  *widget,
   PsRunPage *page = current_loaded_page (self);
   g_autoptr(GListStore) filters = NULL;
   g_autofree char *name = NULL;
-  GtkFileChooserNative *dialog;
+  SaveTarget *target;
 
   if (page == NULL)
     return;
 
   filters = create_save_filters ();
   name = suggested_save_name (self);
-  dialog = gtk_file_chooser_native_new (_("Save Run As"),
-                                        GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        _("_Save"),
-                                        _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
-  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (filters)); i++)
-    {
-      g_autoptr(GtkFileFilter) filter = g_list_model_get_item (G_LIST_MODEL (filters), i);
-
-      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-    }
   /* The run to save, whatever the current tab is once a file is chosen */
-  g_object_set_data_full (G_OBJECT (dialog), "ps-page", g_object_ref (page), g_object_unref);
-
-  g_signal_connect_object (dialog, "response", G_CALLBACK (save_response_cb), self, 0);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  target = g_new0 (SaveTarget, 1);
+  target->window = g_object_ref (self);
+  target->page = g_object_ref (page);
+  ps_view_choose_save_file (GTK_WINDOW (self), _("Save Run As"), NULL, name, G_LIST_MODEL (filters),
+                            save_file_chosen_cb, target, save_target_free);
 }
 
-#endif
+/* Export Report…: the current run's summary with its timeline, to a file */
+static void
+export_report_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  PsRunPage *page = current_loaded_page (PS_WINDOW (widget));
+
+  if (page != NULL)
+    ps_report_export_run_dialog (page, GTK_WINDOW (widget));
+}
+
+/* Copy Report: the current run's summary as Markdown, for a bug report */
+static void
+copy_report_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  PsRunPage *page = current_loaded_page (PS_WINDOW (widget));
+  g_autofree char *markdown = NULL;
+
+  if (page == NULL)
+    return;
+  markdown = ps_report_export_markdown (page);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), markdown);
+}
 
 /* F9: the current run's side pane */
 static void
@@ -730,6 +701,8 @@ _ps_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.compare-uris", "(ss)", compare_uris_action);
   gtk_widget_class_install_action (widget_class, "win.record", NULL, record_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-side-pane", NULL, toggle_side_pane_action);
+  gtk_widget_class_install_action (widget_class, "win.export-report", NULL, export_report_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-report", NULL, copy_report_action);
   gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
   gtk_widget_class_install_action (widget_class, "win.show-help-overlay", NULL, show_help_overlay_action);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
@@ -754,6 +727,8 @@ _ps_window_update_actions_for (PsWindow  *self,
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab",
                                  ps_window_get_n_pages (self) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as", PS_IS_RUN_PAGE (child));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-report", PS_IS_RUN_PAGE (child));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-report", PS_IS_RUN_PAGE (child));
   /* Compare With… compares the run of the current tab */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-with-file",
                                  PS_IS_RUN_PAGE (child) && ps_run_page_get_file (PS_RUN_PAGE (child)) != NULL);

@@ -1,0 +1,187 @@
+/* ps-report-export.c — a run's summary for a bug report, from the window
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The words and numbers come from the engine (ps-export-report.h), the
+ * same as `perfscope-cli export --to markdown|html`; the window adds the
+ * picture of the timeline as the user sees it.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "ps-export-report.h"
+#include "ps-picture-export.h"
+#include "ps-report-export.h"
+#include "ps-run-page-private.h"
+#include "ps-timeline-view.h"
+#include "ps-view-util.h"
+
+/* The smallest picture of the timeline, for a run page not on screen */
+#define MIN_PICTURE_WIDTH  800
+#define MIN_PICTURE_HEIGHT 300
+
+static GString *
+build_report (PsRunPage                   *page,
+              PsExportReportFormat         format,
+              const PsExportReportPicture *pictures,
+              guint                        n_pictures)
+{
+  PsExportReportOptions options = { 0 };
+
+  options.format = format;
+  options.file_name = ps_run_page_get_title (page);
+  options.pictures = pictures;
+  options.n_pictures = n_pictures;
+  return ps_export_report_build (ps_run_page_get_store (page), &options);
+}
+
+char *
+ps_report_export_markdown (PsRunPage *page)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (page), NULL);
+  g_return_val_if_fail (ps_run_page_get_store (page) != NULL, NULL);
+
+  return g_string_free (build_report (page, PS_EXPORT_REPORT_MARKDOWN, NULL, 0), FALSE);
+}
+
+/* The timeline, when the run has one on its page */
+static GtkWidget *
+shown_timeline (PsRunPage *page)
+{
+  PsTimelineView *timeline = ps_run_page_get_timeline_view (page);
+  GtkWidget *window = timeline != NULL ? gtk_widget_get_parent (GTK_WIDGET (timeline)) : NULL;
+
+  if (timeline == NULL || ps_timeline_view_get_model (timeline) == NULL)
+    return NULL;
+  /* Its scrolled window is hidden for runs without a time axis */
+  for (; window != NULL && !GTK_IS_SCROLLED_WINDOW (window); window = gtk_widget_get_parent (window))
+    ;
+  if (window != NULL && !gtk_widget_get_visible (window))
+    return NULL;
+  return GTK_WIDGET (timeline);
+}
+
+gboolean
+ps_report_export_to_file (PsRunPage  *page,
+                          GFile      *file,
+                          GError    **error)
+{
+  g_autofree char *basename = NULL;
+  g_autofree char *stem = NULL;
+  g_autofree char *picture_name = NULL;
+  g_autoptr(GString) report = NULL;
+  PsExportReportPicture picture = { 0 };
+  PsExportReportFormat format = PS_EXPORT_REPORT_MARKDOWN;
+  GtkWidget *timeline;
+  guint n_pictures = 0;
+  char *dot;
+
+  g_return_val_if_fail (PS_IS_RUN_PAGE (page), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (ps_run_page_get_store (page) != NULL, FALSE);
+
+  basename = g_file_get_basename (file);
+  stem = g_strdup (basename != NULL ? basename : "report");
+  dot = strrchr (stem, '.');
+  if (dot != NULL && (g_ascii_strcasecmp (dot, ".html") == 0 || g_ascii_strcasecmp (dot, ".htm") == 0))
+    format = PS_EXPORT_REPORT_HTML;
+  if (dot != NULL && dot != stem)
+    *dot = '\0';
+
+  timeline = shown_timeline (page);
+  if (timeline != NULL)
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (file);
+      g_autoptr(GFile) picture_file = NULL;
+
+      picture_name = g_strconcat (stem, "-timeline.png", NULL);
+      picture_file = parent != NULL ? g_file_get_child (parent, picture_name) : g_file_new_for_path (picture_name);
+      if (!ps_picture_export_to_file (timeline, picture_file, PS_PICTURE_FORMAT_PNG,
+                                      MAX (gtk_widget_get_width (timeline), MIN_PICTURE_WIDTH),
+                                      MAX (gtk_widget_get_height (timeline), MIN_PICTURE_HEIGHT), error))
+        return FALSE;
+      /* Translators: the caption of the timeline's picture in a report */
+      picture.caption = _("The run’s timeline");
+      picture.file = picture_name;
+      n_pictures = 1;
+    }
+
+  report = build_report (page, format, &picture, n_pictures);
+  return g_file_replace_contents (file, report->str, report->len, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                  NULL, NULL, error);
+}
+
+static void
+show_error (GtkWindow    *parent,
+            GFile        *file,
+            const GError *error)
+{
+  g_autofree char *name = g_file_get_parse_name (file);
+  /* Translators: the first %s is a file name, the second why it could not be written */
+  g_autofree char *detail = g_strdup_printf (_("“%s” could not be written: %s"), name, error->message);
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+  g_autoptr(GtkAlertDialog) alert = gtk_alert_dialog_new ("%s", _("Could Not Export the Report"));
+
+  gtk_alert_dialog_set_detail (alert, detail);
+  gtk_alert_dialog_show (alert, parent);
+#else
+  GtkWidget *dialog = gtk_message_dialog_new (parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                              "%s", _("Could Not Export the Report"));
+
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", detail);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+#endif
+}
+
+static void
+file_chosen_cb (GFile    *file,
+                gpointer  user_data)
+{
+  PsRunPage *page = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!ps_report_export_to_file (page, file, &error))
+    {
+      GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (page));
+
+      show_error (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, file, error);
+    }
+}
+
+void
+ps_report_export_run_dialog (PsRunPage *page,
+                             GtkWindow *parent)
+{
+  g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
+  g_autoptr(GtkFileFilter) markdown = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) html = gtk_file_filter_new ();
+  g_autofree char *name = NULL;
+  g_autofree char *stem = NULL;
+  char *dot;
+
+  g_return_if_fail (PS_IS_RUN_PAGE (page));
+
+  gtk_file_filter_set_name (markdown, _("Markdown Reports"));
+  gtk_file_filter_add_suffix (markdown, "md");
+  gtk_file_filter_set_name (html, _("HTML Reports"));
+  gtk_file_filter_add_suffix (html, "html");
+  g_list_store_append (filters, markdown);
+  g_list_store_append (filters, html);
+
+  stem = g_strdup (ps_run_page_get_title (page));
+  dot = strrchr (stem, '.');
+  if (dot != NULL && dot != stem)
+    *dot = '\0';
+  g_strdelimit (stem, "/\\:", '_');
+  name = g_strconcat (stem, "-report.md", NULL);
+
+  ps_view_choose_save_file (parent, _("Export Report"), _("_Export"), name, G_LIST_MODEL (filters),
+                            file_chosen_cb, g_object_ref (page), g_object_unref);
+}
