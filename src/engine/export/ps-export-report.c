@@ -580,6 +580,43 @@ add_shown_note (Report     *report,
   add_paragraph (report, text);
 }
 
+
+/* A table of series: count, then the total (with_sum) or the minimum, mean,
+ * median, p95 and maximum; the first top of them */
+static void
+add_series_table (Report     *report,
+                  GPtrArray  *list,
+                  guint       top,
+                  const char *heading,
+                  gboolean    with_sum,
+                  const char *note)
+{
+  g_autoptr(Table) table = NULL;
+  guint shown = MIN (list->len, top);
+
+  if (list->len == 0)
+    return;
+
+  table = table_new ("llrrrrrr", "Series", "Source", "Count", with_sum ? "Total" : "Min",
+                     "Mean", "Median", "p95", "Max");
+  add_heading (report, 2, heading);
+  for (guint i = 0; i < shown; i++)
+    {
+      const PsSeries *series = g_ptr_array_index (list, i);
+      const PsStats *stats = &series->stats;
+
+      table_add_row_take (table, g_strdup (series->name), series_source (series),
+                          format_count (stats->count),
+                          format_series_value (with_sum ? stats->sum : stats->min, series->unit),
+                          format_series_value (stats->mean, series->unit),
+                          format_series_value (stats->median, series->unit),
+                          format_series_value (stats->p95, series->unit),
+                          format_series_value (stats->max, series->unit));
+    }
+  add_table (report, table);
+  add_shown_note (report, shown, list->len, note);
+}
+
 static void
 add_stats (Report                      *report,
            PsEventStore                *store,
@@ -605,53 +642,8 @@ add_stats (Report                      *report,
   /* Stable: equal sums stay in the order of `stats` */
   g_ptr_array_sort (times, compare_series_by_sum);
 
-  if (times->len > 0)
-    {
-      g_autoptr(Table) table = table_new ("llrrrrrr", "Series", "Source", "Count", "Total",
-                                          "Mean", "Median", "p95", "Max");
-      guint shown = MIN (times->len, top);
-
-      add_heading (report, 2, "Top series by total time");
-      for (guint i = 0; i < shown; i++)
-        {
-          const PsSeries *series = g_ptr_array_index (times, i);
-          const PsStats *stats = &series->stats;
-
-          table_add_row_take (table, g_strdup (series->name), series_source (series),
-                              format_count (stats->count),
-                              format_series_value (stats->sum, series->unit),
-                              format_series_value (stats->mean, series->unit),
-                              format_series_value (stats->median, series->unit),
-                              format_series_value (stats->p95, series->unit),
-                              format_series_value (stats->max, series->unit));
-        }
-      add_table (report, table);
-      add_shown_note (report, shown, times->len, "series with times, by total time");
-    }
-
-  if (others->len > 0)
-    {
-      g_autoptr(Table) table = table_new ("llrrrrrr", "Series", "Source", "Count", "Min",
-                                          "Mean", "Median", "p95", "Max");
-      guint shown = MIN (others->len, top);
-
-      add_heading (report, 2, "Other measurements");
-      for (guint i = 0; i < shown; i++)
-        {
-          const PsSeries *series = g_ptr_array_index (others, i);
-          const PsStats *stats = &series->stats;
-
-          table_add_row_take (table, g_strdup (series->name), series_source (series),
-                              format_count (stats->count),
-                              format_series_value (stats->min, series->unit),
-                              format_series_value (stats->mean, series->unit),
-                              format_series_value (stats->median, series->unit),
-                              format_series_value (stats->p95, series->unit),
-                              format_series_value (stats->max, series->unit));
-        }
-      add_table (report, table);
-      add_shown_note (report, shown, others->len, "other series, in the order of the file");
-    }
+  add_series_table (report, times, top, "Top series by total time", TRUE, "series with times, by total time");
+  add_series_table (report, others, top, "Other measurements", FALSE, "other series, in the order of the file");
 }
 
 /* Functions --------------------------------------------------------------- */
