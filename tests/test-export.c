@@ -311,6 +311,74 @@ check_calltree_csv (const char *path)
   }
 }
 
+/* --group-by-name on CE PerfLog: PerfToCsv's table, a row per description
+ * with its keys as columns and the placeholders evaluated: "Bps AVG" is
+ * Bytes over the mean duration, "time" the mean itself */
+static void
+test_csv_ce_descriptions (void)
+{
+  /* The bundled demo: its descriptions have computed keys (Bps AVG) */
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "fsperf_CEPC_x86_6_0_3122.log", NULL);
+  g_autoptr(CliResult) csv = cli_test_run ("export", path, "--to", "csv", "--group-by-name", NULL);
+  g_autoptr(CliResult) stats = cli_test_run ("stats", path, "--group-by-name", NULL);
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *series;
+  GStrv header;
+  int bytes = -1, bps_avg = -1, time_column = -1, mean = -1, count = -1;
+  guint n_duration_series = 0;
+  guint n_checked = 0;
+
+  g_assert_cmpint (csv->status, ==, 0);
+  rows = parse_csv (csv->out);
+  header = g_ptr_array_index (rows, 0);
+  g_assert_cmpstr (header[0], ==, "session");
+  g_assert_cmpstr (header[2], ==, "description");
+  for (int c = 0; header[c] != NULL; c++)
+    {
+      if (g_str_equal (header[c], "Bytes"))
+        bytes = c;
+      else if (g_str_equal (header[c], "Bps AVG"))
+        bps_avg = c;
+      else if (g_str_equal (header[c], "time"))
+        time_column = c;
+      else if (g_str_equal (header[c], "mean (s)"))
+        mean = c;
+      else if (g_str_equal (header[c], "count"))
+        count = c;
+    }
+  g_assert_cmpint (bytes, >, 2);
+  g_assert_cmpint (bps_avg, >, 2);
+  g_assert_cmpint (time_column, >, 2);
+  g_assert_cmpint (mean, >, count);
+
+  /* One row per duration series of stats --group-by-name */
+  root = cli_test_parse_json (stats->out);
+  series = json_object_get_array_member (json_node_get_object (root), "series");
+  for (guint i = 0; i < json_array_get_length (series); i++)
+    if (g_strcmp0 (json_object_get_string_member (json_array_get_object_element (series, i), "kind"), "duration") == 0)
+      n_duration_series++;
+  g_assert_cmpuint (rows->len, ==, n_duration_series + 1);
+
+  for (guint r = 1; r < rows->len; r++)
+    {
+      GStrv row = g_ptr_array_index (rows, r);
+      double row_mean = g_ascii_strtod (row[mean], NULL);
+
+      g_assert_cmpfloat (row_mean, >, 0);
+      if (*row[bps_avg] != '\0')
+        {
+          double expected = g_ascii_strtod (row[bytes], NULL) / row_mean;
+
+          g_assert_cmpfloat_with_epsilon (g_ascii_strtod (row[bps_avg], NULL), expected, expected * 1e-5);
+          n_checked++;
+        }
+      if (*row[time_column] != '\0')
+        g_assert_cmpfloat_with_epsilon (g_ascii_strtod (row[time_column], NULL), row_mean, 1e-6);
+    }
+  g_assert_cmpuint (n_checked, >, 0);
+}
+
 static void
 test_csv_calltree (void)
 {
@@ -1049,6 +1117,7 @@ main (int   argc,
 
   g_test_add_func ("/export/csv/writer", test_csv_writer);
   g_test_add_func ("/export/csv/stats", test_csv_stats);
+  g_test_add_func ("/export/csv/ce-descriptions", test_csv_ce_descriptions);
   g_test_add_func ("/export/csv/calltree", test_csv_calltree);
   g_test_add_func ("/export/csv/counters", test_csv_counters);
   g_test_add_func ("/export/goldens", test_goldens);

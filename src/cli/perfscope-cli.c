@@ -183,7 +183,7 @@ main (int   argc,
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &options.quiet,
       N_("Do not show the progress line on a terminal"), NULL },
     { "group-by-name", 0, 0, G_OPTION_ARG_NONE, &options.group_by_name,
-      N_("stats: merge the instances of one description within a session"), NULL },
+      N_("stats: merge the instances of one description within a session; export --to csv: a row per CE description with its keys as columns, as PerfToCsv"), NULL },
     { "include-negative", 0, 0, G_OPTION_ARG_NONE, &options.include_negative,
       N_("stats: count negative durations (left out by default)"), NULL },
     { "per-thread", 0, 0, G_OPTION_ARG_NONE, &options.per_thread,
@@ -349,8 +349,8 @@ main (int   argc,
   if ((options.export_tree || options.export_points) && strcmp (command, "export") != 0)
     return usage_error (_("--tree and --points apply to the export command only"));
 
-  if (options.group_by_name && strcmp (command, "stats") != 0)
-    return usage_error (_("--group-by-name applies to the stats command only"));
+  if (options.group_by_name && strcmp (command, "stats") != 0 && strcmp (command, "export") != 0)
+    return usage_error (_("--group-by-name applies to the stats and export commands only"));
   if (options.per_thread && strcmp (command, "stats") != 0)
     return usage_error (_("--per-thread applies to the stats command only"));
 

@@ -247,6 +247,9 @@ write_csv (const PsCliOptions *options,
         PsSeriesOptions series_options = { 0 };
 
         series_options.tick_rate_override = options->tick_rate;
+        /* CE PerfLog as PerfToCsv gives it: a row per description */
+        if (options->group_by_name)
+          return ps_export_csv_ce_descriptions (store, &series_options, stream, NULL, error);
         return ps_export_csv_stats (store, &series_options, stream, NULL, error);
       }
 

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ps-ce-description.h"
 #include "ps-counter-name.h"
 #include "ps-export-csv.h"
 #include "ps-export-writer.h"
@@ -515,5 +516,111 @@ ps_export_csv_counters (PsEventStore  *store,
 
   for (guint32 t = 0; t < n_tracks; t++)
     ps_counter_name_clear (&names[t]);
+  return ps_csv_writer_finish (csv, error);
+}
+
+gboolean
+ps_export_csv_ce_descriptions (PsEventStore          *store,
+                               const PsSeriesOptions *options,
+                               GOutputStream         *stream,
+                               GCancellable          *cancellable,
+                               GError               **error)
+{
+  g_autoptr(GPtrArray) all = NULL;
+  g_autoptr(GPtrArray) durations = g_ptr_array_new ();
+  g_autoptr(GPtrArray) expanded = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr(GPtrArray) keys = g_ptr_array_new ();
+  g_autoptr(GHashTable) key_columns = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(PsCsvWriter) csv = NULL;
+  PsSeriesOptions grouped = { 0 };
+  const char *common_unit = NULL;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
+
+  if (options != NULL)
+    grouped = *options;
+  grouped.group_by_name = TRUE;
+  grouped.durations_summary_only = TRUE;
+  all = ps_series_collect (store, &grouped);
+
+  /* The descriptions expanded with their statistics, and the union of
+   * their keys in order of appearance */
+  for (guint i = 0; i < all->len; i++)
+    {
+      PsSeries *series = g_ptr_array_index (all, i);
+      PsCeDescriptionStats stats = { 0 };
+      GArray *items;
+
+      if (series->kind != PS_SERIES_DURATION)
+        continue;
+      if (durations->len == 0)
+        common_unit = series->unit;
+      else if (g_strcmp0 (common_unit, series->unit) != 0)
+        common_unit = NULL;
+      stats.have_seconds = series->has_seconds && series->stats.count > 0;
+      stats.mean_s = series->stats.mean;
+      stats.min_s = series->stats.min;
+      stats.max_s = series->stats.max;
+      items = ps_ce_description_expand (series->name, &stats);
+      for (guint k = 0; k < items->len; k++)
+        {
+          PsCeDescriptionItem *item = &g_array_index (items, PsCeDescriptionItem, k);
+
+          if (*item->key != '\0' && !g_hash_table_contains (key_columns, item->key))
+            {
+              g_hash_table_insert (key_columns, item->key, GUINT_TO_POINTER (keys->len));
+              g_ptr_array_add (keys, item->key);
+            }
+        }
+      g_ptr_array_add (durations, series);
+      g_ptr_array_add (expanded, items);
+    }
+
+  csv = ps_csv_writer_new (stream, cancellable);
+  ps_csv_writer_add_column (csv, "session", NULL);
+  ps_csv_writer_add_column (csv, "app", NULL);
+  ps_csv_writer_add_column (csv, "description", NULL);
+  for (guint k = 0; k < keys->len; k++)
+    ps_csv_writer_add_column (csv, g_ptr_array_index (keys, k), NULL);
+  ps_csv_writer_add_column (csv, "count", NULL);
+  ps_csv_writer_add_column (csv, "mean", common_unit);
+  ps_csv_writer_add_column (csv, "min", common_unit);
+  ps_csv_writer_add_column (csv, "max", common_unit);
+  ps_csv_writer_add_column (csv, "sum", common_unit);
+  if (common_unit == NULL)
+    ps_csv_writer_add_column (csv, "unit", NULL);
+  ps_csv_writer_end_row (csv);
+
+  for (guint i = 0; i < durations->len; i++)
+    {
+      const PsSeries *series = g_ptr_array_index (durations, i);
+      GArray *items = g_ptr_array_index (expanded, i);
+      g_autofree const char **values = g_new0 (const char *, keys->len + 1);
+
+      for (guint k = 0; k < items->len; k++)
+        {
+          PsCeDescriptionItem *item = &g_array_index (items, PsCeDescriptionItem, k);
+          gpointer column;
+
+          if (*item->key != '\0' && g_hash_table_lookup_extended (key_columns, item->key, NULL, &column))
+            values[GPOINTER_TO_UINT (column)] = item->value;
+        }
+
+      ps_csv_writer_add_int (csv, series->session);
+      ps_csv_writer_add_text (csv, series->app);
+      ps_csv_writer_add_text (csv, series->name);
+      for (guint k = 0; k < keys->len; k++)
+        ps_csv_writer_add_text (csv, values[k]);
+      ps_csv_writer_add_int (csv, (gint64) series->stats.count);
+      ps_csv_writer_add_number (csv, series->stats.mean);
+      ps_csv_writer_add_number (csv, series->stats.min);
+      ps_csv_writer_add_number (csv, series->stats.max);
+      ps_csv_writer_add_number (csv, series->stats.sum);
+      if (common_unit == NULL)
+        ps_csv_writer_add_text (csv, series->unit);
+      ps_csv_writer_end_row (csv);
+    }
+
   return ps_csv_writer_finish (csv, error);
 }

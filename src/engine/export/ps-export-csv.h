@@ -72,6 +72,18 @@ gboolean     ps_export_csv_stats      (PsEventStore          *store,
                                        GOutputStream         *stream,
                                        GCancellable          *cancellable,
                                        GError               **error);
+/* CE PerfLog, as PerfToCsv gives it (specs/ce-perflog.md §4.5, §5): one
+ * row per marker description within a session (its instances merged),
+ * session, app, description, then a column per description key in the
+ * order the keys first appear, holding the key's value with %AVG%, %MIN%,
+ * %MAX% and %key% substituted and evaluated, then count, mean, min, max
+ * and sum of the durations. Durations only; options as for
+ * ps_export_csv_stats (group_by_name is implied). */
+gboolean     ps_export_csv_ce_descriptions (PsEventStore          *store,
+                                            const PsSeriesOptions *options,
+                                            GOutputStream         *stream,
+                                            GCancellable          *cancellable,
+                                            GError               **error);
 /* with_tree FALSE: name, module, calls, the four values and their
  * percentages, functions by elapsed inclusive value (largest first).
  * TRUE: id, parent, depth first, one row per top-down node in depth-first
