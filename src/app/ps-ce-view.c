@@ -123,6 +123,31 @@ is_duration_column (MarkerColumn column)
   return column >= MARKER_COLUMN_MIN && column <= MARKER_COLUMN_TOTAL;
 }
 
+/* The value of a duration column (is_duration_column()) */
+static double
+marker_duration (PsMarkerRow  *row,
+                 MarkerColumn  column)
+{
+  switch (column)
+    {
+    case MARKER_COLUMN_MIN:
+      return ps_marker_row_get_min (row);
+    case MARKER_COLUMN_MAX:
+      return ps_marker_row_get_max (row);
+    case MARKER_COLUMN_MEAN:
+      return ps_marker_row_get_mean (row);
+    case MARKER_COLUMN_MEDIAN:
+      return ps_marker_row_get_median (row);
+    case MARKER_COLUMN_P95:
+      return ps_marker_row_get_p95 (row);
+    case MARKER_COLUMN_STDDEV:
+      return ps_marker_row_get_stddev (row);
+    case MARKER_COLUMN_TOTAL:
+    default:
+      return ps_marker_row_get_total (row);
+    }
+}
+
 static void
 column_info_free (gpointer  data,
                   GClosure *closure)
@@ -285,31 +310,13 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
       break;
 
     case MARKER_COLUMN_MIN:
-      duration = ps_marker_row_get_min (row);
-      break;
-
     case MARKER_COLUMN_MAX:
-      duration = ps_marker_row_get_max (row);
-      break;
-
     case MARKER_COLUMN_MEAN:
-      duration = ps_marker_row_get_mean (row);
-      break;
-
     case MARKER_COLUMN_MEDIAN:
-      duration = ps_marker_row_get_median (row);
-      break;
-
     case MARKER_COLUMN_P95:
-      duration = ps_marker_row_get_p95 (row);
-      break;
-
     case MARKER_COLUMN_STDDEV:
-      duration = ps_marker_row_get_stddev (row);
-      break;
-
     case MARKER_COLUMN_TOTAL:
-      duration = ps_marker_row_get_total (row);
+      duration = marker_duration (row, info->column);
       break;
 
     case MARKER_COLUMN_MEAN_TICKS:
@@ -413,37 +420,10 @@ marker_export_value (GObject  *item,
 
   if (is_duration_column (info->column))
     {
-      double duration;
-
       if (ps_marker_row_get_count (row) == 0)
         return;
-      switch (info->column)
-        {
-        case MARKER_COLUMN_MIN:
-          duration = ps_marker_row_get_min (row);
-          break;
-        case MARKER_COLUMN_MAX:
-          duration = ps_marker_row_get_max (row);
-          break;
-        case MARKER_COLUMN_MEAN:
-          duration = ps_marker_row_get_mean (row);
-          break;
-        case MARKER_COLUMN_MEDIAN:
-          duration = ps_marker_row_get_median (row);
-          break;
-        case MARKER_COLUMN_P95:
-          duration = ps_marker_row_get_p95 (row);
-          break;
-        case MARKER_COLUMN_STDDEV:
-          duration = ps_marker_row_get_stddev (row);
-          break;
-        case MARKER_COLUMN_TOTAL:
-        default:
-          duration = ps_marker_row_get_total (row);
-          break;
-        }
       g_value_init (value, G_TYPE_DOUBLE);
-      g_value_set_double (value, duration);
+      g_value_set_double (value, marker_duration (row, info->column));
       return;
     }
 

@@ -249,25 +249,7 @@ show_error (ExportDialog *dialog,
             GFile        *file,
             const GError *error)
 {
-  g_autofree char *name = g_file_get_parse_name (file);
-  /* Translators: the first %s is a file name, the second why it could not be written */
-  g_autofree char *detail = g_strdup_printf (_("“%s” could not be written: %s"), name, error->message);
-
-#if GTK_CHECK_VERSION (4, 10, 0)
-  g_autoptr(GtkAlertDialog) alert = gtk_alert_dialog_new ("%s", _("Could Not Export the Picture"));
-
-  gtk_alert_dialog_set_detail (alert, detail);
-  gtk_alert_dialog_show (alert, GTK_WINDOW (dialog->window));
-#else
-  GtkWidget *message = gtk_message_dialog_new (GTK_WINDOW (dialog->window),
-                                               GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                               GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
-                                               "%s", _("Could Not Export the Picture"));
-
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (message), "%s", detail);
-  g_signal_connect (message, "response", G_CALLBACK (gtk_window_destroy), NULL);
-  gtk_window_present (GTK_WINDOW (message));
-#endif
+  ps_view_show_write_error (GTK_WINDOW (dialog->window), _("Could Not Export the Picture"), file, error);
 }
 
 static void

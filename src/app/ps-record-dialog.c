@@ -29,6 +29,7 @@ struct _PsRecordDialog
   GtkWindow     parent_instance;
 
   GStrv         backends;      /* names, in the order of the drop-down */
+  GPtrArray    *collectors;    /* one of each backend, NULL where it failed */
   PsCollector  *collector;     /* of the selected backend */
   GPtrArray    *rows;          /* OptionRow */
   GPtrArray    *row_widgets;   /* everything added to the grid below the backend */
@@ -61,6 +62,13 @@ option_row_free (gpointer data)
   g_free (row->key);
   g_clear_pointer (&row->pids, g_array_unref);
   g_free (row);
+}
+
+static void
+collector_free (gpointer collector)
+{
+  if (collector != NULL)
+    g_object_unref (collector);
 }
 
 static void
@@ -225,7 +233,11 @@ backend_changed_cb (PsRecordDialog *self)
   if (self->backends == NULL || selected >= g_strv_length (self->backends))
     return;
 
-  self->collector = ps_collectors_create (self->backends[selected], &error);
+  /* The one made for the list; made again only to say why it failed */
+  if (g_ptr_array_index (self->collectors, selected) != NULL)
+    self->collector = g_object_ref (g_ptr_array_index (self->collectors, selected));
+  else
+    self->collector = ps_collectors_create (self->backends[selected], &error);
   if (self->collector == NULL)
     {
       show_error (self, error->message);
@@ -407,6 +419,7 @@ ps_record_dialog_finalize (GObject *object)
   PsRecordDialog *self = PS_RECORD_DIALOG (object);
 
   g_strfreev (self->backends);
+  g_ptr_array_unref (self->collectors);
   g_ptr_array_unref (self->rows);
   g_ptr_array_unref (self->row_widgets);
   g_free (self->error);
@@ -454,13 +467,15 @@ ps_record_dialog_init (PsRecordDialog *self)
   self->rows = g_ptr_array_new_with_free_func (option_row_free);
   self->row_widgets = g_ptr_array_new ();
   self->backends = ps_collectors_list_names ();
+  self->collectors = g_ptr_array_new_with_free_func (collector_free);
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
   for (guint i = 0; self->backends[i] != NULL; i++)
     {
-      g_autoptr(PsCollector) collector = ps_collectors_create (self->backends[i], NULL);
+      PsCollector *collector = ps_collectors_create (self->backends[i], NULL);
 
+      g_ptr_array_add (self->collectors, collector);
       gtk_string_list_append (names, collector != NULL ? ps_collector_get_display_name (collector)
                                                        : self->backends[i]);
     }

@@ -145,7 +145,8 @@ find_chart (PsRecordPage   *self,
   return G_MAXUINT;
 }
 
-static PsCounterChart *
+/* The index of the chart of key, made on first sight */
+static guint
 ensure_chart (PsRecordPage   *self,
               const ChartKey *key)
 {
@@ -153,7 +154,7 @@ ensure_chart (PsRecordPage   *self,
   PsCounterChart *chart;
 
   if (index != G_MAXUINT)
-    return g_ptr_array_index (self->charts, index);
+    return index;
 
   chart = PS_COUNTER_CHART (ps_counter_chart_new ());
   gtk_widget_set_size_request (GTK_WIDGET (chart), -1, 160);
@@ -163,7 +164,7 @@ ensure_chart (PsRecordPage   *self,
   g_array_append_val (self->chart_keys, *key);
   gtk_widget_set_visible (self->waiting_label, FALSE);
 
-  return chart;
+  return self->charts->len - 1;
 }
 
 /* Every chart drawn again from the store's readings: a live run keeps
@@ -176,7 +177,8 @@ refresh_charts (PsRecordPage *self)
   guint64 n_values = ps_event_store_get_n_counter_values (store);
   g_autofree GArray **xs = g_new0 (GArray *, n_tracks + 1);
   g_autofree GArray **ys = g_new0 (GArray *, n_tracks + 1);
-  g_autofree double *highest = NULL;
+  g_autofree guint *chart_of = g_new (guint, n_tracks + 1);
+  g_autoptr(GArray) highest = g_array_new (FALSE, TRUE, sizeof (double));
 
   for (guint64 i = 0; i < n_values; i++)
     {
@@ -194,17 +196,38 @@ refresh_charts (PsRecordPage *self)
       g_array_append_val (ys[value->track], number);
     }
 
-  /* Charts keep their place; each gets its series again */
-  for (guint i = 0; i < self->charts->len; i++)
-    ps_counter_chart_clear (g_ptr_array_index (self->charts, i));
-
-  highest = g_new0 (double, n_tracks + 1);
+  /* Each counter's chart, and the highest reading of every chart */
   for (guint32 t = 0; t < n_tracks; t++)
     {
-      const PsCounterStats *stats = xs[t] != NULL ? ps_event_store_get_counter_stats (store, t) : NULL;
+      const PsTrack *track = ps_event_store_get_track (store, t);
+      const PsCounterStats *stats;
+      ChartKey key = { track->parent, track->unit };
 
+      if (xs[t] == NULL)
+        continue;
+      chart_of[t] = ensure_chart (self, &key);
+      g_array_set_size (highest, self->charts->len);
+      stats = ps_event_store_get_counter_stats (store, t);
       if (stats != NULL && stats->n_values > 0)
-        highest[t] = MAX (fabs (stats->min), fabs (stats->max));
+        g_array_index (highest, double, chart_of[t]) = MAX (g_array_index (highest, double, chart_of[t]),
+                                                            MAX (fabs (stats->min), fabs (stats->max)));
+    }
+
+  /* Charts keep their place; each gets its series again, and its unit:
+   * the highest reading picks MiB or bytes (the chart adds the unit to
+   * the title) */
+  for (guint c = 0; c < self->charts->len; c++)
+    {
+      PsCounterChart *chart = g_ptr_array_index (self->charts, c);
+      const ChartKey *key = &g_array_index (self->chart_keys, ChartKey, c);
+      const char *unit = key->unit != 0 ? ps_event_store_get_string (store, key->unit) : "";
+
+      ps_counter_chart_clear (chart);
+      ps_counter_chart_set_title (chart, track_name (store, key->parent));
+      if (g_strcmp0 (unit, "bytes") == 0 && c < highest->len && g_array_index (highest, double, c) >= MEBIBYTE)
+        ps_counter_chart_set_unit (chart, "MiB", 1 / MEBIBYTE);
+      else
+        ps_counter_chart_set_unit (chart, unit, 1);
     }
 
   for (guint32 t = 0; t < n_tracks; t++)
@@ -212,44 +235,11 @@ refresh_charts (PsRecordPage *self)
       g_autoptr(GArray) x = g_steal_pointer (&xs[t]);
       g_autoptr(GArray) y = g_steal_pointer (&ys[t]);
       g_autoptr(PsValueLod) values = NULL;
-      const PsTrack *track;
-      PsCounterChart *chart;
-      ChartKey key;
-      const char *unit;
-      gboolean new_chart;
 
       if (x == NULL)
         continue;
-      track = ps_event_store_get_track (store, t);
-      key.parent = track->parent;
-      key.unit = track->unit;
-      unit = track->unit != 0 ? ps_event_store_get_string (store, track->unit) : "";
-      new_chart = find_chart (self, &key) == G_MAXUINT;
-      chart = ensure_chart (self, &key);
-      if (new_chart || ps_counter_chart_get_n_series (chart) == 0)
-        {
-          g_autofree char *title = NULL;
-          double chart_highest = 0;
-
-          /* The highest reading of the chart's counters picks MiB or bytes */
-          for (guint32 other = 0; other < n_tracks; other++)
-            {
-              const PsTrack *info = ps_event_store_get_track (store, other);
-
-              if (info->parent == key.parent && info->unit == key.unit)
-                chart_highest = MAX (chart_highest, highest[other]);
-            }
-          /* The chart adds the unit to the title */
-          title = g_strdup (track_name (store, key.parent));
-          ps_counter_chart_set_title (chart, title);
-          if (g_strcmp0 (unit, "bytes") == 0 && chart_highest >= MEBIBYTE)
-            ps_counter_chart_set_unit (chart, "MiB", 1 / MEBIBYTE);
-          else
-            ps_counter_chart_set_unit (chart, unit, 1);
-        }
-
       values = ps_value_lod_new ((const gint64 *)(gpointer)x->data, (const double *)(gpointer)y->data, x->len);
-      ps_counter_chart_add_series (chart, track_name (store, t), values);
+      ps_counter_chart_add_series (g_ptr_array_index (self->charts, chart_of[t]), track_name (store, t), values);
     }
 }
 

@@ -85,12 +85,10 @@ ps_report_export_to_file (PsRunPage  *page,
   g_return_val_if_fail (ps_run_page_get_store (page) != NULL, FALSE);
 
   basename = g_file_get_basename (file);
-  stem = g_strdup (basename != NULL ? basename : "report");
-  dot = strrchr (stem, '.');
+  dot = basename != NULL ? strrchr (basename, '.') : NULL;
   if (dot != NULL && (g_ascii_strcasecmp (dot, ".html") == 0 || g_ascii_strcasecmp (dot, ".htm") == 0))
     format = PS_EXPORT_REPORT_HTML;
-  if (dot != NULL && dot != stem)
-    *dot = '\0';
+  stem = ps_view_file_name_stem (basename != NULL ? basename : "report");
 
   timeline = shown_timeline (page);
   if (timeline != NULL)
@@ -115,30 +113,6 @@ ps_report_export_to_file (PsRunPage  *page,
                                   NULL, NULL, error);
 }
 
-static void
-show_error (GtkWindow    *parent,
-            GFile        *file,
-            const GError *error)
-{
-  g_autofree char *name = g_file_get_parse_name (file);
-  /* Translators: the first %s is a file name, the second why it could not be written */
-  g_autofree char *detail = g_strdup_printf (_("“%s” could not be written: %s"), name, error->message);
-
-#if GTK_CHECK_VERSION (4, 10, 0)
-  g_autoptr(GtkAlertDialog) alert = gtk_alert_dialog_new ("%s", _("Could Not Export the Report"));
-
-  gtk_alert_dialog_set_detail (alert, detail);
-  gtk_alert_dialog_show (alert, parent);
-#else
-  GtkWidget *dialog = gtk_message_dialog_new (parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
-                                              "%s", _("Could Not Export the Report"));
-
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", detail);
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
-  gtk_window_present (GTK_WINDOW (dialog));
-#endif
-}
 
 static void
 file_chosen_cb (GFile    *file,
@@ -151,7 +125,8 @@ file_chosen_cb (GFile    *file,
     {
       GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (page));
 
-      show_error (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, file, error);
+      ps_view_show_write_error (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                _("Could Not Export the Report"), file, error);
     }
 }
 
@@ -164,7 +139,6 @@ ps_report_export_run_dialog (PsRunPage *page,
   g_autoptr(GtkFileFilter) html = gtk_file_filter_new ();
   g_autofree char *name = NULL;
   g_autofree char *stem = NULL;
-  char *dot;
 
   g_return_if_fail (PS_IS_RUN_PAGE (page));
 
@@ -175,11 +149,7 @@ ps_report_export_run_dialog (PsRunPage *page,
   g_list_store_append (filters, markdown);
   g_list_store_append (filters, html);
 
-  stem = g_strdup (ps_run_page_get_title (page));
-  dot = strrchr (stem, '.');
-  if (dot != NULL && dot != stem)
-    *dot = '\0';
-  g_strdelimit (stem, "/\\:", '_');
+  stem = ps_view_file_name_stem (ps_run_page_get_title (page));
   name = g_strconcat (stem, "-report.md", NULL);
 
   ps_view_choose_save_file (parent, _("Export Report"), _("_Export"), name, G_LIST_MODEL (filters),

@@ -795,6 +795,29 @@ is_duration_total_column (TotalColumn column)
   return column >= TOTAL_COLUMN_TOTAL && column <= TOTAL_COLUMN_SELF;
 }
 
+/* The value of a duration column (is_duration_total_column()), in seconds */
+static double
+total_duration (PsScopeTotalRow *row,
+                TotalColumn      column)
+{
+  switch (column)
+    {
+    case TOTAL_COLUMN_MIN:
+      return ps_scope_total_row_get_min (row);
+    case TOTAL_COLUMN_MAX:
+      return ps_scope_total_row_get_max (row);
+    case TOTAL_COLUMN_MEAN:
+      return ps_scope_total_row_get_mean (row);
+    case TOTAL_COLUMN_MEDIAN:
+      return ps_scope_total_row_get_median (row);
+    case TOTAL_COLUMN_SELF:
+      return ps_scope_total_row_get_self (row);
+    case TOTAL_COLUMN_TOTAL:
+    default:
+      return ps_scope_total_row_get_total (row);
+    }
+}
+
 /* tooltip may be NULL */
 char *
 _ps_rtl_view_total_cell_text (PsScopeTotalRow  *row,
@@ -831,22 +854,12 @@ _ps_rtl_view_total_cell_text (PsScopeTotalRow  *row,
                                     (unsigned long long) series->n_flagged);
       return g_strdup_printf ("%" PRIu64, ps_scope_total_row_get_calls (row));
     case TOTAL_COLUMN_TOTAL:
-      value = ps_scope_total_row_get_total (row);
-      break;
     case TOTAL_COLUMN_MIN:
-      value = ps_scope_total_row_get_min (row);
-      break;
     case TOTAL_COLUMN_MAX:
-      value = ps_scope_total_row_get_max (row);
-      break;
     case TOTAL_COLUMN_MEAN:
-      value = ps_scope_total_row_get_mean (row);
-      break;
     case TOTAL_COLUMN_MEDIAN:
-      value = ps_scope_total_row_get_median (row);
-      break;
     case TOTAL_COLUMN_SELF:
-      value = ps_scope_total_row_get_self (row);
+      value = total_duration (row, column);
       break;
     case TOTAL_COLUMN_EXCLUDED:
       if (series->n_excluded > 0)
@@ -967,7 +980,6 @@ total_export_value (GObject  *item,
   TotalColumn column = GPOINTER_TO_UINT (user_data);
   PsScopeTotalRow *row = PS_SCOPE_TOTAL_ROW (item);
   const PsSeries *series = ps_scope_total_row_get_series (row);
-  double duration;
 
   switch (column)
     {
@@ -996,22 +1008,11 @@ total_export_value (GObject  *item,
       g_value_set_uint64 (value, ps_scope_total_row_get_excluded (row));
       return;
     case TOTAL_COLUMN_TOTAL:
-      duration = ps_scope_total_row_get_total (row);
-      break;
     case TOTAL_COLUMN_MIN:
-      duration = ps_scope_total_row_get_min (row);
-      break;
     case TOTAL_COLUMN_MAX:
-      duration = ps_scope_total_row_get_max (row);
-      break;
     case TOTAL_COLUMN_MEAN:
-      duration = ps_scope_total_row_get_mean (row);
-      break;
     case TOTAL_COLUMN_MEDIAN:
-      duration = ps_scope_total_row_get_median (row);
-      break;
     case TOTAL_COLUMN_SELF:
-      duration = ps_scope_total_row_get_self (row);
       break;
     case N_TOTAL_COLUMNS:
     default:
@@ -1021,7 +1022,7 @@ total_export_value (GObject  *item,
   if (ps_scope_total_row_get_calls (row) == 0)
     return;
   g_value_init (value, G_TYPE_DOUBLE);
-  g_value_set_double (value, duration);
+  g_value_set_double (value, total_duration (row, column));
 }
 
 GtkColumnViewColumn *

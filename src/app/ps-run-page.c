@@ -378,29 +378,40 @@ dismiss_banner_action (GtkWidget  *widget,
   gtk_revealer_set_reveal_child (PS_RUN_PAGE (widget)->banner_revealer, FALSE);
 }
 
+/* The title and the labels that name the run */
+static void
+set_title (PsRunPage  *self,
+           const char *title)
+{
+  g_autofree char *cancelled_text = NULL;
+
+  g_free (self->title);
+  self->title = g_strdup (title);
+  /* Translators: %s is a file name */
+  cancelled_text = g_strdup_printf (_("“%s” was not loaded."), title);
+  gtk_label_set_text (self->cancelled_label, cancelled_text);
+  gtk_label_set_text (self->loading_title, title);
+}
+
+static void
+set_title_from_file (PsRunPage *self)
+{
+  g_autofree char *basename = g_file_get_basename (self->file);
+  g_autofree char *title = basename != NULL ? g_filename_display_name (basename) : g_file_get_uri (self->file);
+
+  set_title (self, title);
+}
+
 static void
 ps_run_page_constructed (GObject *object)
 {
   PsRunPage *self = PS_RUN_PAGE (object);
-  g_autofree char *basename = NULL;
-  g_autofree char *cancelled_text = NULL;
 
   G_OBJECT_CLASS (ps_run_page_parent_class)->constructed (object);
 
   /* A recorded run has no file: ps_run_page_new_for_store () names it */
-  if (self->file == NULL)
-    return;
-
-  basename = g_file_get_basename (self->file);
-  if (basename != NULL)
-    self->title = g_filename_display_name (basename);
-  else
-    self->title = g_file_get_uri (self->file);
-
-  /* Translators: %s is a file name */
-  cancelled_text = g_strdup_printf (_("“%s” was not loaded."), self->title);
-  gtk_label_set_text (self->cancelled_label, cancelled_text);
-  gtk_label_set_text (self->loading_title, self->title);
+  if (self->file != NULL)
+    set_title_from_file (self);
 }
 
 static void
@@ -581,8 +592,7 @@ ps_run_page_new_for_store (const char   *title,
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
 
   self = g_object_new (PS_TYPE_RUN_PAGE, NULL);
-  self->title = g_strdup (title);
-  gtk_label_set_text (self->loading_title, self->title);
+  set_title (self, title);
   ps_run_page_show_store (self, store);
 
   return GTK_WIDGET (self);
@@ -592,17 +602,12 @@ void
 ps_run_page_set_saved_file (PsRunPage *self,
                             GFile     *file)
 {
-  g_autofree char *basename = NULL;
-
   g_return_if_fail (PS_IS_RUN_PAGE (self));
   g_return_if_fail (G_IS_FILE (file));
   g_return_if_fail (self->file == NULL);
 
   self->file = g_object_ref (file);
-  basename = g_file_get_basename (file);
-  g_free (self->title);
-  self->title = basename != NULL ? g_filename_display_name (basename) : g_file_get_uri (file);
-  gtk_label_set_text (self->loading_title, self->title);
+  set_title_from_file (self);
   /* Reading it again is possible now */
   set_state (self, self->state);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);

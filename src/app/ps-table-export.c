@@ -304,21 +304,7 @@ show_export_error (GtkColumnView *view,
   g_autofree char *name = g_file_get_parse_name (file);
   g_autofree char *message = g_strdup_printf (_("Could not export the table to “%s”"), name);
 
-#if GTK_CHECK_VERSION (4, 10, 0)
-  g_autoptr(GtkAlertDialog) alert = gtk_alert_dialog_new ("%s", message);
-
-  gtk_alert_dialog_set_detail (alert, error->message);
-  gtk_alert_dialog_show (alert, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL);
-#else
-  GtkWidget *dialog = gtk_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                              GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
-                                              "%s", message);
-
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
-  gtk_window_present (GTK_WINDOW (dialog));
-#endif
+  ps_view_show_error (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, message, error->message);
 }
 
 static void

@@ -507,6 +507,51 @@ ps_view_default_log_scale (void)
   return settings != NULL && g_settings_get_enum (settings, "histogram-scale") == 1;
 }
 
+void
+ps_view_show_error (GtkWindow  *parent,
+                    const char *message,
+                    const char *detail)
+{
+#if GTK_CHECK_VERSION (4, 10, 0)
+  g_autoptr(GtkAlertDialog) alert = gtk_alert_dialog_new ("%s", message);
+
+  gtk_alert_dialog_set_detail (alert, detail);
+  gtk_alert_dialog_show (alert, parent);
+#else
+  GtkWidget *dialog = gtk_message_dialog_new (parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", message);
+
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", detail);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+#endif
+}
+
+void
+ps_view_show_write_error (GtkWindow    *parent,
+                          const char   *message,
+                          GFile        *file,
+                          const GError *error)
+{
+  g_autofree char *name = g_file_get_parse_name (file);
+  /* Translators: the first %s is a file name, the second why it could not be written */
+  g_autofree char *detail = g_strdup_printf (_("“%s” could not be written: %s"), name, error->message);
+
+  ps_view_show_error (parent, message, detail);
+}
+
+char *
+ps_view_file_name_stem (const char *name)
+{
+  char *stem = g_strdup (name != NULL ? name : "");
+  char *dot = strrchr (stem, '.');
+
+  if (dot != NULL && dot != stem)
+    *dot = '\0';
+  g_strdelimit (stem, "/\\:", '_');
+  return stem;
+}
+
 typedef struct
 {
   PsSaveFileFunc func;

@@ -79,6 +79,22 @@ GSettings  *ps_view_settings_new_if_installed (void);
 gboolean    ps_view_default_basis_is_view (void);
 gboolean    ps_view_default_log_scale    (void);
 
+/* An error in a dialog over parent: message, then detail (GtkAlertDialog
+ * from GTK 4.10, a GtkMessageDialog below) */
+void        ps_view_show_error           (GtkWindow              *parent,
+                                          const char             *message,
+                                          const char             *detail);
+/* The same for a file that could not be written: the detail names the
+ * file and says why */
+void        ps_view_show_write_error     (GtkWindow              *parent,
+                                          const char             *message,
+                                          GFile                  *file,
+                                          const GError           *error);
+
+/* A name to suggest for a file made from name (a run's title or file
+ * name): without its extension, "/", "\\" and ":" replaced; g_free () */
+char       *ps_view_file_name_stem       (const char             *name);
+
 /* The file dialog of a save: GtkFileChooserNative below GTK 4.10,
  * GtkFileDialog from 4.10. func runs with the chosen file (not when the
  * user cancels); destroy (user_data) runs either way. accept_label: the

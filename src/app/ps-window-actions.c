@@ -463,25 +463,7 @@ show_save_error (PsWindow     *self,
                  GFile        *file,
                  const GError *error)
 {
-  g_autofree char *name = g_file_get_parse_name (file);
-  /* Translators: the first %s is a file name, the second why it could not be written */
-  g_autofree char *detail = g_strdup_printf (_("“%s” could not be written: %s"), name, error->message);
-
-#if GTK_CHECK_VERSION (4, 10, 0)
-  g_autoptr(GtkAlertDialog) alert = gtk_alert_dialog_new ("%s", _("Could Not Save the Run"));
-
-  gtk_alert_dialog_set_detail (alert, detail);
-  gtk_alert_dialog_show (alert, GTK_WINDOW (self));
-#else
-  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self),
-                                              GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
-                                              "%s", _("Could Not Save the Run"));
-
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", detail);
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
-  gtk_window_present (GTK_WINDOW (dialog));
-#endif
+  ps_view_show_write_error (GTK_WINDOW (self), _("Could Not Save the Run"), file, error);
 }
 
 static void
@@ -539,17 +521,13 @@ static char *
 suggested_save_name (PsWindow *self)
 {
   GtkWidget *child = _ps_window_get_current_child (self);
-  g_autofree char *title = NULL;
-  char *dot;
+  const char *title = PS_IS_RUN_PAGE (child) ? ps_run_page_get_title (PS_RUN_PAGE (child)) : NULL;
+  g_autofree char *stem = NULL;
 
-  title = g_strdup (PS_IS_RUN_PAGE (child) ? ps_run_page_get_title (PS_RUN_PAGE (child)) : NULL);
   if (title == NULL || title[0] == '\0')
     return g_strdup ("run.perfscope");
-  dot = strrchr (title, '.');
-  if (dot != NULL && dot != title)
-    *dot = '\0';
-  g_strdelimit (title, "/\\:", '_');
-  return g_strconcat (title, ".perfscope", NULL);
+  stem = ps_view_file_name_stem (title);
+  return g_strconcat (stem, ".perfscope", NULL);
 }
 
 static GListStore *

@@ -147,6 +147,20 @@ create_tab_label (PsWindow   *self,
   return box;
 }
 
+/* A tab for page at position (-1: last), reorderable; returns its index */
+static int
+insert_tab (PsWindow   *self,
+            GtkWidget  *page,
+            const char *title,
+            const char *tooltip,
+            int         position)
+{
+  int index = gtk_notebook_insert_page (self->notebook, page, create_tab_label (self, page, title, tooltip), position);
+
+  gtk_notebook_set_tab_reorderable (self->notebook, page, TRUE);
+  return index;
+}
+
 static PsRunPage *
 find_page (PsWindow *self,
            GFile    *file)
@@ -197,10 +211,8 @@ ps_window_open_file (PsWindow *self,
   {
     g_autofree char *path = g_file_get_parse_name (file);
 
-    index = gtk_notebook_append_page (self->notebook, GTK_WIDGET (page),
-                                      create_tab_label (self, GTK_WIDGET (page), ps_run_page_get_title (page), path));
+    index = insert_tab (self, GTK_WIDGET (page), ps_run_page_get_title (page), path, -1);
   }
-  gtk_notebook_set_tab_reorderable (self->notebook, GTK_WIDGET (page), TRUE);
   gtk_notebook_set_current_page (self->notebook, index);
 
   ps_run_page_load (page);
@@ -230,10 +242,7 @@ ps_window_compare_files (PsWindow *self,
   path_a = g_file_get_parse_name (file_a);
   path_b = g_file_get_parse_name (file_b);
   tooltip = g_strdup_printf ("%s\n%s", path_a, path_b);
-  index = gtk_notebook_append_page (self->notebook, GTK_WIDGET (page),
-                                    create_tab_label (self, GTK_WIDGET (page),
-                                                      ps_compare_page_get_title (page), tooltip));
-  gtk_notebook_set_tab_reorderable (self->notebook, GTK_WIDGET (page), TRUE);
+  index = insert_tab (self, GTK_WIDGET (page), ps_compare_page_get_title (page), tooltip, -1);
   gtk_notebook_set_current_page (self->notebook, index);
 
   ps_compare_page_load (page);
@@ -284,8 +293,7 @@ recording_finished_cb (PsWindow     *self,
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (page, "notify::file", G_CALLBACK (page_file_changed_cb),
                            self, G_CONNECT_SWAPPED);
-  gtk_notebook_insert_page (self->notebook, page, create_tab_label (self, page, title, title), index + 1);
-  gtk_notebook_set_tab_reorderable (self->notebook, page, TRUE);
+  insert_tab (self, page, title, title, index + 1);
   gtk_notebook_remove_page (self->notebook, index);
   if (current)
     gtk_notebook_set_current_page (self->notebook, index);
@@ -307,8 +315,7 @@ ps_window_add_recording (PsWindow     *self,
   page = ps_record_page_new (collector, store, title);
   g_signal_connect_object (page, "finished", G_CALLBACK (recording_finished_cb),
                            self, G_CONNECT_SWAPPED);
-  index = gtk_notebook_append_page (self->notebook, page, create_tab_label (self, page, title, title));
-  gtk_notebook_set_tab_reorderable (self->notebook, page, TRUE);
+  index = insert_tab (self, page, title, title, -1);
   gtk_notebook_set_current_page (self->notebook, index);
 
   return PS_RECORD_PAGE (page);

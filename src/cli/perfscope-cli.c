@@ -29,13 +29,6 @@ static const char * const options_with_value[] = {
   "--backend", "--pid", "--command", "--interval-ms", "--duration", NULL,
 };
 
-static void
-print_usage_hint (void)
-{
-  /* Translators: %s is the program name */
-  fprintf (stderr, _("Try “%s --help” for more information.\n"), PS_CLI_PROGRAM);
-}
-
 static int
 usage_error (const char *format,
              ...) G_GNUC_PRINTF (1, 2);
@@ -52,7 +45,7 @@ usage_error (const char *format,
   va_end (args);
 
   ps_cli_print_error ("%s", message);
-  print_usage_hint ();
+  ps_cli_print_usage_hint ();
   return PS_CLI_EXIT_USAGE;
 }
 
@@ -251,7 +244,7 @@ main (int   argc,
   if (command != NULL && g_strv_contains (later_commands, command))
     {
       ps_cli_print_error (_("The command “%s” is not available yet in this version"), command);
-      print_usage_hint ();
+      ps_cli_print_usage_hint ();
       return PS_CLI_EXIT_USAGE;
     }
 

@@ -449,8 +449,7 @@ ps_cli_calltree (const PsCliOptions *options,
       if (tree_options.track == PS_NONE)
         {
           ps_cli_print_error (_("“%s” has no thread %" PRId64), file, options->thread);
-          /* Translators: %s is the program name */
-          fprintf (stderr, _("Try “%s --help” for more information.\n"), PS_CLI_PROGRAM);
+          ps_cli_print_usage_hint ();
           return PS_CLI_EXIT_USAGE;
         }
     }

@@ -255,16 +255,6 @@ print_json (PsEventStore *store,
 /* Text */
 
 static char *
-format_value (double value)
-{
-  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (!isfinite (value))
-    return g_strdup ("–");
-  return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%.6g", value));
-}
-
-static char *
 display_or_dash (const char *text)
 {
   return text != NULL ? ps_util_display_text (text, -1) : g_strdup ("–");
@@ -293,10 +283,10 @@ print_text (PsEventStore *store,
                                  display_or_dash (series->name.unit),
                                  g_strdup_printf ("%" PRIu64, series->stats.n_values),
                                  g_strdup_printf ("%" PRIu64, series->stats.n_missing),
-                                 format_value (series->stats.min),
-                                 format_value (series->stats.max),
-                                 format_value (series_mean (series)),
-                                 format_value (series->stats.last),
+                                 ps_cli_table_format_number (series->stats.min),
+                                 ps_cli_table_format_number (series->stats.max),
+                                 ps_cli_table_format_number (series_mean (series)),
+                                 ps_cli_table_format_number (series->stats.last),
                                  NULL);
     }
 

@@ -14,8 +14,6 @@
 
 #include <inttypes.h>
 
-#include <math.h>
-
 #include <glib/gi18n.h>
 
 #include "ps-cli.h"
@@ -128,20 +126,10 @@ diff_to_json (PsEventStore           *store_a,
 /* Text ------------------------------------------------------------------ */
 
 static char *
-format_number (double value)
-{
-  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (!isfinite (value))
-    return g_strdup ("–");
-  return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%.6g", value));
-}
-
-static char *
 format_side (gboolean present,
              double   value)
 {
-  return present ? format_number (value) : g_strdup ("–");
+  return present ? ps_cli_table_format_number (value) : g_strdup ("–");
 }
 
 static const char *
@@ -230,9 +218,9 @@ print_diff_text (PsEventStore *store_a,
       g_ptr_array_add (cells, format_side (row->has_b, row->b.p95));
       g_ptr_array_add (cells, format_side (row->has_a, row->a.sum));
       g_ptr_array_add (cells, format_side (row->has_b, row->b.sum));
-      g_ptr_array_add (cells, format_number (row->delta_mean));
-      g_ptr_array_add (cells, format_number (row->ratio_mean));
-      g_ptr_array_add (cells, format_number (row->p_value));
+      g_ptr_array_add (cells, ps_cli_table_format_number (row->delta_mean));
+      g_ptr_array_add (cells, ps_cli_table_format_number (row->ratio_mean));
+      g_ptr_array_add (cells, ps_cli_table_format_number (row->p_value));
       if (!row->has_a || !row->has_b)
         g_ptr_array_add (cells, g_strdup (row->has_a ? _("only in A") : _("only in B")));
       else

@@ -48,8 +48,7 @@ static int
 usage_error (const char *message)
 {
   ps_cli_print_error ("%s", message);
-  /* Translators: %s is the program name */
-  fprintf (stderr, _("Try “%s --help” for more information.\n"), PS_CLI_PROGRAM);
+  ps_cli_print_usage_hint ();
   return PS_CLI_EXIT_USAGE;
 }
 

@@ -97,6 +97,13 @@ ps_cli_print_error (const char *format,
   fprintf (stderr, "%s: %s\n", PS_CLI_PROGRAM, message);
 }
 
+void
+ps_cli_print_usage_hint (void)
+{
+  /* Translators: %s is the program name */
+  fprintf (stderr, _("Try “%s --help” for more information.\n"), PS_CLI_PROGRAM);
+}
+
 static PsEventStore *
 load (const PsCliOptions  *options,
       const char          *path,

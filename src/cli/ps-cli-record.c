@@ -62,13 +62,6 @@ on_lost (PsCollector *collector,
 }
 
 static void
-print_usage_hint (void)
-{
-  /* Translators: %s is the program name */
-  fprintf (stderr, _("Try “%s --help” for more information.\n"), PS_CLI_PROGRAM);
-}
-
-static void
 print_backends (void)
 {
   g_auto(GStrv) names = ps_collectors_list_names ();
@@ -151,7 +144,7 @@ ps_cli_record (const PsCliOptions *options)
     {
       ps_cli_print_error ("%s", error->message);
       print_backends ();
-      print_usage_hint ();
+      ps_cli_print_usage_hint ();
       return PS_CLI_EXIT_USAGE;
     }
 
@@ -161,7 +154,7 @@ ps_cli_record (const PsCliOptions *options)
       || !set_backend_option (collector, collector_options, "interval-ms", "--interval-ms", options->interval_ms)
       || !set_backend_option (collector, collector_options, "sysroot", "--sysroot", options->sysroot))
     {
-      print_usage_hint ();
+      ps_cli_print_usage_hint ();
       return PS_CLI_EXIT_USAGE;
     }
 

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -192,4 +193,14 @@ ps_cli_table_print (PsCliTable *table,
         g_string_truncate (line, line->len - 1);
       fprintf (out, "%s\n", line->str);
     }
+}
+
+char *
+ps_cli_table_format_number (double value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    return g_strdup ("–");
+  return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%.6g", value));
 }

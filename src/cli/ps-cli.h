@@ -68,6 +68,8 @@ gboolean      ps_cli_report_partial  (PsEventStore       *store,
 char         *ps_cli_display_basename (const char        *path);
 void          ps_cli_print_error     (const char         *format,
                                       ...) G_GNUC_PRINTF (1, 2);
+/* Tells on stderr to see --help, after a usage error */
+void          ps_cli_print_usage_hint (void);
 /* The members every command's object starts with: "file", "path" (when
  * with_path), "format", "complete" and, for a partial read, "error" */
 void          ps_cli_add_run_members (JsonBuilder        *builder,
@@ -126,6 +128,8 @@ void          ps_cli_table_add_row_strv_take (PsCliTable *table,
 void          ps_cli_table_print     (PsCliTable         *table,
                                       FILE               *out,
                                       const char         *indent);
+/* A number cell: six significant digits, "–" when not finite */
+char         *ps_cli_table_format_number (double          value);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsCliTable, ps_cli_table_free)
 

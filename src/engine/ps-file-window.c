@@ -30,6 +30,13 @@
 /* Windows in use at once: a few per file being loaded */
 #define MAX_WINDOWS 64
 
+/* The pages read ahead in one call where the system can (Linux) */
+#ifdef MAP_POPULATE
+#define WINDOW_MAP_FLAGS MAP_POPULATE
+#else
+#define WINDOW_MAP_FLAGS 0
+#endif
+
 struct _PsFileWindow
 {
   guint8  *mapping;
@@ -148,7 +155,7 @@ ps_file_window_map (int     fd,
 
   start = offset - offset % page_size;
   lead = offset - start;
-  mapping = mmap (NULL, lead + length + slack, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, (off_t) start);
+  mapping = mmap (NULL, lead + length + slack, PROT_READ, MAP_PRIVATE | WINDOW_MAP_FLAGS, fd, (off_t) start);
   if (mapping == MAP_FAILED)
     return NULL;
 

@@ -13,13 +13,13 @@
 #include "config.h"
 
 #include <string.h>
-#include <zlib.h>
 
 #include <glib/gi18n-lib.h>
 
 #include "ps-error.h"
 #include "ps-event-store-private.h"
 #include "ps-native-writer.h"
+#include "ps-plv2.h"
 
 /* Events per section of spans, marks, samples, measurements, readings */
 #define EVENTS_PER_SECTION 65536
@@ -50,14 +50,29 @@ put_u16 (GByteArray *out,
   g_byte_array_append (out, bytes, sizeof bytes);
 }
 
+static void
+store_u32 (guint8  *at,
+           guint32  value)
+{
+  for (guint i = 0; i < 4; i++)
+    at[i] = (guint8)(value >> (8 * i));
+}
+
+static void
+store_u64 (guint8  *at,
+           guint64  value)
+{
+  for (guint i = 0; i < 8; i++)
+    at[i] = (guint8)(value >> (8 * i));
+}
+
 static inline void
 put_u32 (GByteArray *out,
          guint32     value)
 {
   guint8 bytes[4];
 
-  for (guint i = 0; i < 4; i++)
-    bytes[i] = (guint8)(value >> (8 * i));
+  store_u32 (bytes, value);
   g_byte_array_append (out, bytes, sizeof bytes);
 }
 
@@ -67,8 +82,7 @@ put_u64 (GByteArray *out,
 {
   guint8 bytes[8];
 
-  for (guint i = 0; i < 8; i++)
-    bytes[i] = (guint8)(value >> (8 * i));
+  store_u64 (bytes, value);
   g_byte_array_append (out, bytes, sizeof bytes);
 }
 
@@ -126,38 +140,11 @@ put_string (GByteArray *out,
     g_byte_array_append (out, (const guint8 *)text, length);
 }
 
-static void
-store_u32 (guint8  *at,
-           guint32  value)
-{
-  for (guint i = 0; i < 4; i++)
-    at[i] = (guint8)(value >> (8 * i));
-}
-
-static void
-store_u64 (guint8  *at,
-           guint64  value)
-{
-  for (guint i = 0; i < 8; i++)
-    at[i] = (guint8)(value >> (8 * i));
-}
-
 guint32
 ps_native_crc32 (const guint8 *data,
                  gsize         length)
 {
-  uLong crc = crc32 (0, Z_NULL, 0);
-
-  /* zlib takes lengths as uInt */
-  while (length > 0)
-    {
-      uInt piece = (uInt)MIN (length, (gsize)G_MAXUINT32 >> 1);
-
-      crc = crc32 (crc, data, piece);
-      data += piece;
-      length -= piece;
-    }
-  return (guint32)crc;
+  return ps_plv2_crc32 (0, data, length);
 }
 
 static gboolean

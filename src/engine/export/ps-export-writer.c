@@ -20,7 +20,6 @@ struct _PsExportWriter
   GCancellable  *cancellable;
   GString       *buffer;
   GError        *error;
-  guint64        bytes;
 };
 
 PsExportWriter *
@@ -58,14 +57,9 @@ ps_export_writer_get_buffer (PsExportWriter *self)
 static void
 write_buffer (PsExportWriter *self)
 {
-  gsize written = 0;
-
   if (self->error == NULL && self->buffer->len > 0)
-    {
-      g_output_stream_write_all (self->stream, self->buffer->str, self->buffer->len,
-                                 &written, self->cancellable, &self->error);
-      self->bytes += written;
-    }
+    g_output_stream_write_all (self->stream, self->buffer->str, self->buffer->len,
+                               NULL, self->cancellable, &self->error);
   g_string_truncate (self->buffer, 0);
 }
 
@@ -80,12 +74,6 @@ gboolean
 ps_export_writer_failed (PsExportWriter *self)
 {
   return self->error != NULL;
-}
-
-guint64
-ps_export_writer_get_bytes (PsExportWriter *self)
-{
-  return self->bytes;
 }
 
 gboolean

@@ -27,8 +27,6 @@ GString        *ps_export_writer_get_buffer    (PsExportWriter *self);
 /* Writes the buffer out once it holds a chunk */
 void            ps_export_writer_flush_some    (PsExportWriter *self);
 gboolean        ps_export_writer_failed        (PsExportWriter *self);
-/* Bytes written to the stream so far (the buffer not included) */
-guint64         ps_export_writer_get_bytes     (PsExportWriter *self);
 /* Writes what is left; FALSE with the first error */
 gboolean        ps_export_writer_finish        (PsExportWriter *self,
                                                 GError        **error);

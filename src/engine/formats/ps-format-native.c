@@ -74,6 +74,17 @@ cursor_need (Cursor *cursor,
   return TRUE;
 }
 
+/* `count` records of `size` bytes each, without overflowing the product */
+static inline gboolean
+cursor_need_records (Cursor  *cursor,
+                     guint64  count,
+                     gsize    size)
+{
+  if (count > (guint64)(cursor->end - cursor->at) / size)
+    return cursor_need (cursor, G_MAXSIZE);
+  return cursor_need (cursor, count * size);
+}
+
 static inline guint8
 get_u8 (Cursor *cursor)
 {
@@ -727,7 +738,7 @@ read_spans (NativeParser  *self,
 
   if (!check_first (self, cursor, index, error))
     return FALSE;
-  if (!cursor_need (cursor, self->count * 32))
+  if (!cursor_need_records (cursor, self->count, 32))
     return malformed (self, _("too short"), error);
 
   for (guint64 i = 0; i < self->count; i++, index++)
@@ -802,7 +813,7 @@ read_marks (NativeParser  *self,
 
   if (!check_first (self, cursor, ps_event_store_get_n_marks (self->store), error))
     return FALSE;
-  if (!cursor_need (cursor, self->count * 40))
+  if (!cursor_need_records (cursor, self->count, 40))
     return malformed (self, _("too short"), error);
 
   for (guint64 i = 0; i < self->count; i++)
@@ -849,7 +860,7 @@ read_samples (NativeParser  *self,
 
   if (!check_first (self, cursor, ps_event_store_get_n_samples (self->store), error))
     return FALSE;
-  if (!cursor_need (cursor, self->count * 24))
+  if (!cursor_need_records (cursor, self->count, 24))
     return malformed (self, _("too short"), error);
 
   for (guint64 i = 0; i < self->count; i++)
@@ -892,7 +903,7 @@ read_counter_values (NativeParser  *self,
 
   if (!check_first (self, cursor, ps_event_store_get_n_counter_values (self->store), error))
     return FALSE;
-  if (!cursor_need (cursor, self->count * 40))
+  if (!cursor_need_records (cursor, self->count, 40))
     return malformed (self, _("too short"), error);
 
   for (guint64 i = 0; i < self->count; i++)

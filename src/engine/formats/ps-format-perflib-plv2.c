@@ -991,6 +991,28 @@ note_sample_added (Plv2Parser         *self,
   self->previous_generation = record->generation;
 }
 
+/* The display value of a reading: by fast_reading () if `fast` and it
+ * can, else by the counter type's formula with all its checks; NAN where
+ * the formula gives none */
+static double
+compute_display (Plv2Parser         *self,
+                 const Series       *series,
+                 const PsPerflibRaw *previous,
+                 const PsPerflibRaw *raw,
+                 gboolean            fast,
+                 PsPerflibStatus    *status)
+{
+  double display;
+
+  status->result = PS_PERFLIB_RESULT_OK;
+  if (fast && fast_reading (series->info, previous, raw, &display))
+    return display;
+  if (!ps_perflib_compute_with_info (series->info, series->type, previous, raw, self->options,
+                                     &display, status))
+    return NAN;
+  return display;
+}
+
 /* The readings of one sample: each displayed value with its companions
  * through its counter type's formula, against the series' previous raw
  * values when they come from the sample just before, of the same
@@ -1022,11 +1044,7 @@ add_readings (Plv2Parser         *self,
 
       previous = series->has_previous && series->previous_sample + 1 == ordinal
                  && series->previous_generation == record->generation ? &series->previous : NULL;
-      status.result = PS_PERFLIB_RESULT_OK;
-      if ((self->decode_every_sample || !fast_reading (series->info, previous, &raw, &display))
-          && !ps_perflib_compute_with_info (series->info, series->type, previous, &raw, self->options,
-                                            &display, &status))
-        display = NAN;
+      display = compute_display (self, series, previous, &raw, !self->decode_every_sample, &status);
 
       reading.time_ns = time_ns;
       reading.track = series->track;
@@ -1059,11 +1077,7 @@ column_general (Plv2Parser         *self,
 
   fill_raw (plans, column->index, sample, &raw);
   fill_raw (plans, column->index, &self->previous_sample, &previous);
-  result.result = PS_PERFLIB_RESULT_OK;
-  if (!fast_reading (series->info, &previous, &raw, &display)
-      && !ps_perflib_compute_with_info (series->info, series->type, &previous, &raw, self->options,
-                                        &display, &result))
-    display = NAN;
+  display = compute_display (self, series, &previous, &raw, TRUE, &result);
   *status = (guint16)result.result;
   return display;
 }
@@ -1177,6 +1191,24 @@ compute_columns (const Shape        *shape,
     }
 }
 
+/* A reading of a column of a sample with the given values */
+static inline void
+set_column_reading (PsCounterValue *reading,
+                    const Column   *column,
+                    const guint64  *values,
+                    gint64          time_ns,
+                    double          display,
+                    guint16         status)
+{
+  reading->time_ns = time_ns;
+  reading->track = column->track;
+  reading->flags = PS_COUNTER_FLAG_RAW | (isnan (display) ? PS_COUNTER_FLAG_MISSING : 0);
+  reading->status = status;
+  reading->value = display;
+  reading->raw = (gint64)values[column->index];
+  reading->base = column->base != NO_INDEX ? (gint64)values[column->base] : 0;
+}
+
 /* A sample of the plan's shape right after one of the same plan: its
  * readings column by column (see the top of the file), with the display
  * values the reading thread computed if it could */
@@ -1262,15 +1294,7 @@ add_columns (Plv2Parser         *self,
 #endif
           if ((series->n_readings & stride_mask) == 0)
             {
-              PsCounterValue *reading = &self->kept[n_kept++];
-
-              reading->time_ns = time_ns;
-              reading->track = column->track;
-              reading->flags = PS_COUNTER_FLAG_RAW | (isnan (display) ? PS_COUNTER_FLAG_MISSING : 0);
-              reading->status = status;
-              reading->value = display;
-              reading->raw = (gint64)values[column->index];
-              reading->base = column->base != NO_INDEX ? (gint64)values[column->base] : 0;
+              set_column_reading (&self->kept[n_kept++], column, values, time_ns, display, status);
               if (n_kept == KEPT_BATCH_SIZE)
                 {
                   commit_kept (self, n_kept, 0);
@@ -1286,13 +1310,7 @@ add_columns (Plv2Parser         *self,
         {
           PsCounterValue reading;
 
-          reading.time_ns = time_ns;
-          reading.track = column->track;
-          reading.flags = PS_COUNTER_FLAG_RAW | (isnan (display) ? PS_COUNTER_FLAG_MISSING : 0);
-          reading.status = status;
-          reading.value = display;
-          reading.raw = (gint64)values[column->index];
-          reading.base = column->base != NO_INDEX ? (gint64)values[column->base] : 0;
+          set_column_reading (&reading, column, values, time_ns, display, status);
           ps_store_builder_add_counter_value (self->parent.builder, &reading);
         }
     }
