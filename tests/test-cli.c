@@ -1217,6 +1217,94 @@ test_diff_text (void)
   g_assert_nonnull (strstr (result->out, "only in B"));
 }
 
+/* The cells of a CSV line without quotes, which these rows do not need */
+static char **
+csv_row_find (char       **lines,
+              const char  *name)
+{
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) cells = g_strsplit (lines[i], ",", -1);
+
+      if (g_strcmp0 (cells[0], name) == 0)
+        return g_steal_pointer (&cells);
+    }
+  return NULL;
+}
+
+static void
+test_diff_export (void)
+{
+  g_autofree char *a = diff_path ("run-a.log");
+  g_autofree char *b = diff_path ("run-b.log");
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
+  g_autofree char *output = g_build_filename (dir, "diff.csv", NULL);
+  g_autofree char *written = NULL;
+  g_autoptr(CliResult) csv = cli_test_run ("diff", a, b, "--to", "csv", NULL);
+  g_autoptr(CliResult) to_file = cli_test_run ("diff", a, b, "--to", "csv", "-o", output, NULL);
+  g_autoptr(CliResult) markdown = cli_test_run ("diff", a, b, "--to", "markdown", NULL);
+  g_autoptr(CliResult) html = cli_test_run ("diff", a, b, "--to", "html", NULL);
+  g_autoptr(CliResult) text = cli_test_run ("diff", a, b, "--to", "csv", "--text", NULL);
+  g_autoptr(CliResult) output_alone = cli_test_run ("diff", a, b, "-o", output, NULL);
+  g_autoptr(CliResult) stats_output = cli_test_run ("stats", a, "-o", output, NULL);
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) open = NULL;
+  g_auto(GStrv) only_a = NULL;
+  g_auto(GStrv) header = NULL;
+
+  g_assert_cmpint (csv->status, ==, 0);
+  g_assert_cmpstr (csv->err, ==, "");
+  /* RFC 4180 lines: a header, the 7 rows of the JSON, the final CRLF */
+  lines = g_strsplit (csv->out, "\r\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 9);
+  header = g_strsplit (lines[0], ",", -1);
+  g_assert_cmpstr (header[0], ==, "name");
+  g_assert_cmpstr (header[6], ==, "a_mean (s)");
+  g_assert_cmpstr (header[17], ==, "p_value");
+  g_assert_cmpstr (header[18], ==, "change");
+
+  open = csv_row_find (lines, "Open");
+  g_assert_nonnull (open);
+  g_assert_cmpuint (g_strv_length (open), ==, 19);
+  g_assert_cmpstr (open[3], ==, "duration");
+  g_assert_cmpstr (open[5], ==, "4");
+  assert_close (g_ascii_strtod (open[6], NULL), 0.0115);
+  assert_close (g_ascii_strtod (open[11], NULL), 0.0215);
+  assert_close (g_ascii_strtod (open[15], NULL), 0.010);
+  assert_close (g_ascii_strtod (open[17], NULL), 2.0 / 70.0);
+  g_assert_cmpstr (open[18], ==, "regression");
+  /* A side a row does not have is empty */
+  only_a = csv_row_find (lines, "OnlyA");
+  g_assert_nonnull (only_a);
+  g_assert_cmpstr (only_a[5], ==, "1");
+  g_assert_cmpstr (only_a[10], ==, "");
+  g_assert_cmpstr (only_a[18], ==, "only-a");
+
+  /* -o writes the same bytes and nothing to the standard output */
+  g_assert_cmpint (to_file->status, ==, 0);
+  g_assert_cmpstr (to_file->out, ==, "");
+  g_assert_true (g_file_get_contents (output, &written, NULL, NULL));
+  g_assert_cmpstr (written, ==, csv->out);
+  g_remove (output);
+
+  g_assert_cmpint (markdown->status, ==, 0);
+  g_assert_true (g_str_has_prefix (markdown->out, "## Comparison: run-a.log → run-b.log\n"));
+  g_assert_nonnull (strstr (markdown->out, "Regressions: 1, improvements: 1, other changes: 0, unchanged: 1, in one run only: 4."));
+  g_assert_nonnull (strstr (markdown->out, "| Open | 11.500 ms | 21.500 ms | +10.000 ms | 1.87× | 0.029 | 4 / 4 |"));
+  g_assert_nonnull (strstr (markdown->out, "- OnlyA: only in A (count 1, mean 7.000 ms)"));
+
+  /* Usage: a target diff does not write, --to with --text, -o without --to */
+  g_assert_cmpint (html->status, ==, 2);
+  g_assert_nonnull (strstr (html->err, "html"));
+  g_assert_cmpstr (html->out, ==, "");
+  g_assert_cmpint (text->status, ==, 2);
+  g_assert_cmpint (output_alone->status, ==, 2);
+  g_assert_cmpint (stats_output->status, ==, 2);
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+
+  g_rmdir (dir);
+}
+
 static void
 test_diff_missing_file (void)
 {
@@ -2095,6 +2183,7 @@ main (int   argc,
   g_test_add_func ("/cli/record/save", test_record_save);
   g_test_add_func ("/cli/diff/json", test_diff_json);
   g_test_add_func ("/cli/diff/text", test_diff_text);
+  g_test_add_func ("/cli/diff/export", test_diff_export);
   g_test_add_func ("/cli/diff/missing-file", test_diff_missing_file);
 
   return g_test_run ();

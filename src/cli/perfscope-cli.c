@@ -112,7 +112,8 @@ help_summary (void)
     "  counters FILE              ", _("performance counter series: points [time_ns, value] (missing samples "
                                          "left out), unit, min, max, mean and last"), "\n",
     "  diff FILE_A FILE_B         ", _("compare two runs: series, functions or counters matched by name, "
-                                         "with a Mann–Whitney p-value (--rename A_NAME=B_NAME)"), "\n",
+                                         "with a Mann–Whitney p-value (--rename A_NAME=B_NAME; "
+                                         "--to csv or --to markdown, -o OUT)"), "\n",
     "  export FILE --to collapsed ", _("folded call stacks for flame graphs (-o OUT, --source NAME)"), "\n",
     "  export FILE --to csv       ", _("the run’s main table: stats, calltree functions (--tree: the call tree) "
                                          "or counters (--points: every reading)"), "\n",
@@ -198,13 +199,13 @@ main (int   argc,
     { "depth", 0, 0, G_OPTION_ARG_STRING, &depth,
       N_("calltree, export --to csv --tree: the tree N levels deep; export --to pmcstat-callgraph: N frames (16)"), N_("N") },
     { "to", 0, 0, G_OPTION_ARG_STRING, &export_target,
-      N_("export: the format to write (csv, collapsed, pmcstat-callgraph, speedscope, chrome-trace, markdown, html)"), N_("TARGET") },
+      N_("export: the format to write (csv, collapsed, pmcstat-callgraph, speedscope, chrome-trace, markdown, html); diff: csv or markdown"), N_("TARGET") },
     { "tree", 0, 0, G_OPTION_ARG_NONE, &options.export_tree,
       N_("export --to csv: the top-down call tree instead of the function summary"), NULL },
     { "points", 0, 0, G_OPTION_ARG_NONE, &options.export_points,
       N_("export --to csv: every counter reading instead of one row of statistics per counter"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &export_output,
-      N_("export: write to FILE instead of the standard output; record: save the run to FILE"), N_("FILE") },
+      N_("export, diff --to: write to FILE instead of the standard output; record: save the run to FILE"), N_("FILE") },
     { "source", 0, 0, G_OPTION_ARG_STRING, &export_source,
       N_("export: only the samples of this sample source (a PMC event)"), N_("NAME") },
     { "sysroot", 0, 0, G_OPTION_ARG_FILENAME, &sysroot,
@@ -333,9 +334,14 @@ main (int   argc,
       options.address_width = address_width;
     }
 
-  /* -o is not checked here: record takes it too (cli.md) */
-  if ((export_target != NULL || export_source != NULL) && strcmp (command, "export") != 0)
-    return usage_error (_("--to and --source apply to the export command only"));
+  /* record takes -o too (cli.md) */
+  if (export_output != NULL && strcmp (command, "export") != 0 && strcmp (command, "record") != 0
+      && !(strcmp (command, "diff") == 0 && export_target != NULL))
+    return usage_error (_("-o applies to export, record and diff --to only"));
+  if (export_target != NULL && strcmp (command, "export") != 0 && strcmp (command, "diff") != 0)
+    return usage_error (_("--to applies to the export and diff commands only"));
+  if (export_source != NULL && strcmp (command, "export") != 0)
+    return usage_error (_("--source applies to the export command only"));
   options.export_target = export_target;
   options.export_output = export_output;
   options.export_source = export_source;

@@ -9,14 +9,20 @@
  * (logical scopes), "a_name" (renamed rows), "delta_total",
  * "ratio_total" and "change"; at the top "format_a", "format_b",
  * "matched", "alpha" and "threshold".
+ *
+ * `--to csv` writes every row as the comparison page's table export does,
+ * `--to markdown` the page's summary for a bug report
+ * (ps-compare-export.h), to -o FILE or the standard output.
  */
 #include "config.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #include <glib/gi18n.h>
 
 #include "ps-cli.h"
+#include "ps-compare-export.h"
 #include "ps-run-diff.h"
 #include "ps-util.h"
 
@@ -241,6 +247,32 @@ print_diff_text (PsEventStore *store_a,
   ps_cli_table_print (table, stdout, "  ");
 }
 
+/* The regressions and improvements a summary lists of each */
+#define MARKDOWN_MAX_ROWS 20
+
+static gboolean
+export_diff (const PsCliOptions *options,
+             const char         *file_a,
+             const char         *file_b,
+             PsRunDiff          *diff)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  const PsRunDiffRow * const *rows = (const PsRunDiffRow * const *)diff->rows->pdata;
+
+  if (strcmp (options->export_target, "csv") == 0)
+    ps_compare_export_csv (text, rows, diff->rows->len);
+  else
+    {
+      g_autofree char *name_a = ps_cli_display_basename (file_a);
+      g_autofree char *name_b = ps_cli_display_basename (file_b);
+
+      ps_compare_export_markdown (text, name_a, name_b, diff->matched, rows, diff->rows->len,
+                                  MARKDOWN_MAX_ROWS);
+    }
+
+  return ps_cli_write_text (options, text);
+}
+
 int
 ps_cli_diff (const PsCliOptions *options,
              const char         *file_a,
@@ -251,6 +283,20 @@ ps_cli_diff (const PsCliOptions *options,
   g_autoptr(PsRunDiff) diff = NULL;
   PsRunDiffOptions diff_options;
   gboolean partial;
+
+  if (options->export_target != NULL
+      && strcmp (options->export_target, "csv") != 0 && strcmp (options->export_target, "markdown") != 0)
+    {
+      ps_cli_print_error (_("diff writes --to csv or --to markdown, not “%s”"), options->export_target);
+      ps_cli_print_usage_hint ();
+      return PS_CLI_EXIT_USAGE;
+    }
+  if (options->export_target != NULL && options->text)
+    {
+      ps_cli_print_error (_("--text and --to do not go together"));
+      ps_cli_print_usage_hint ();
+      return PS_CLI_EXIT_USAGE;
+    }
 
   store_a = ps_cli_load (options, file_a);
   if (store_a == NULL)
@@ -264,7 +310,12 @@ ps_cli_diff (const PsCliOptions *options,
   diff_options.renames = options->renames;
   diff = ps_run_diff_new (store_a, store_b, &diff_options);
 
-  if (options->text)
+  if (options->export_target != NULL)
+    {
+      if (!export_diff (options, file_a, file_b, diff))
+        return PS_CLI_EXIT_UNREADABLE;
+    }
+  else if (options->text)
     print_diff_text (store_a, file_a, store_b, file_b, diff);
   else
     {

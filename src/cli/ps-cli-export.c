@@ -173,9 +173,9 @@ export_collapsed (const PsCliOptions *options,
   return PS_CLI_EXIT_OK;
 }
 
-static gboolean
-write_text (const PsCliOptions *options,
-            GString            *text)
+gboolean
+ps_cli_write_text (const PsCliOptions *options,
+                   GString            *text)
 {
   g_autoptr(GError) error = NULL;
 
@@ -199,7 +199,7 @@ export_pmcstat_callgraph (const PsCliOptions *options,
 
   if (options->export_source != NULL)
     return usage_error (_("--source does not apply to --to pmcstat-callgraph: it writes every sample source"));
-  if (!write_text (options, text))
+  if (!ps_cli_write_text (options, text))
     return PS_CLI_EXIT_UNREADABLE;
   if (text->len == 0)
     ps_cli_print_error (_("“%s” has no sampled call stacks; nothing was written"), name);
@@ -221,7 +221,7 @@ export_report (const PsCliOptions *options,
   report_options.file_name = basename;
   report_options.tick_rate_override = options->tick_rate;
   text = ps_export_report_build (store, &report_options);
-  if (!write_text (options, text))
+  if (!ps_cli_write_text (options, text))
     return PS_CLI_EXIT_UNREADABLE;
   return PS_CLI_EXIT_OK;
 }

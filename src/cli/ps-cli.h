@@ -107,6 +107,12 @@ void          ps_cli_json_add_int    (JsonBuilder        *builder,
                                       const char         *name,
                                       gint64              value);
 
+/* ps-cli-export.c: writes text to -o FILE (replaced whole) or, without
+ * -o or with "-", to the standard output; says what failed and returns
+ * FALSE when it cannot */
+gboolean      ps_cli_write_text      (const PsCliOptions *options,
+                                      GString            *text);
+
 /* ps-cli-table.c: aligned text tables */
 typedef struct _PsCliTable PsCliTable;
 

@@ -3,9 +3,8 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Plain GLib (no GTK), so that perfscope-cli can write the same text: the
- * comparison page exports the rows it shows, the CLI would pass all of a
- * PsRunDiff's rows. Issue 8 ("Export").
+ * The comparison page exports the rows it shows; `perfscope-cli diff
+ * --to csv|markdown` all of a PsRunDiff's rows. Issue 8 ("Export").
  */
 #pragma once
 

@@ -314,7 +314,7 @@ ps_compare_export_markdown (GString                    *out,
   g_string_append_printf (out, _("Rows matched by: %s."), match);
   g_string_append_c (out, ' ');
   /* Translators: counts of the rows of a comparison by change */
-  g_string_append_printf (out, _("%u regressions, %u improvements, %u other changes, %u unchanged, %u in one run only."),
+  g_string_append_printf (out, _("Regressions: %u, improvements: %u, other changes: %u, unchanged: %u, in one run only: %u."),
                           regressions->len, improvements->len, changed->len, n_unchanged, one_side->len);
   g_string_append (out, "\n");
 
@@ -336,9 +336,9 @@ ps_compare_export_markdown (GString                    *out,
           g_string_append_printf (out,
                                   row->has_a
                                   /* Translators: a row only in run A: its count and mean */
-                                  ? _("only in A (%s values, mean %s)")
+                                  ? _("only in A (count %s, mean %s)")
                                   /* Translators: a row only in run B: its count and mean */
-                                  : _("only in B (%s values, mean %s)"),
+                                  : _("only in B (count %s, mean %s)"),
                                   count, mean);
           g_string_append_c (out, '\n');
         }
