@@ -873,6 +873,24 @@ test_raw_bytes_and_nul (void)
   g_assert_cmpstr (shown, ==, "Test=éè");
 }
 
+/* An application name whose "]" is on the next line: the line is not an
+ * event, and the next line is a line of its own (found by fuzzing) */
+static void
+test_app_bracket_on_next_line (void)
+{
+  const char text[] =
+    HEADER
+    "## PERF ## REGISTERED MARKER [Test=a] AS [0] BY APP [app]\r\n"
+    "## PERF ## APP [app\n"                                          /* 5 */
+    "] EVT [0] DUR [4672]\r\n"                                      /* 6: foreign */
+    "## PERF ## APP [app] EVT [0] DUR [7]\r\n";                     /* 7 */
+  g_autoptr(PsEventStore) store = parse_bytes (text, sizeof text - 1);
+  guint32 track = find_track (store, 0, "app", 0, 1);
+
+  assert_warnings (store, "W-UNKNOWN@5 I-FOREIGN@6");
+  assert_values (store, track, "7");
+}
+
 /* §7 #32, #33, #34 */
 static void
 test_sessions (void)
@@ -1340,6 +1358,7 @@ main (int   argc,
   g_test_add_func ("/ce-perflog/malformed/25-30-31-line-ends", test_line_ends_and_last_line);
   g_test_add_func ("/ce-perflog/malformed/26-27-encodings", test_encodings);
   g_test_add_func ("/ce-perflog/malformed/28-29-raw-bytes-nul", test_raw_bytes_and_nul);
+  g_test_add_func ("/ce-perflog/malformed/app-bracket-on-next-line", test_app_bracket_on_next_line);
   g_test_add_func ("/ce-perflog/malformed/32-34-sessions", test_sessions);
   g_test_add_func ("/ce-perflog/malformed/35-calibration", test_calibration);
   g_test_add_func ("/ce-perflog/malformed/36-38-cpu-mem-other", test_cpu_mem_other);

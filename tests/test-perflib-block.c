@@ -232,6 +232,44 @@ test_minimal (void)
   g_assert_true (ps_perflib_buffer_decode (spec_example, sizeof spec_example, NULL, NULL));
 }
 
+/* A SystemTime past what 64-bit nanoseconds since 1970 hold (2262-04-11)
+ * is not a time: a warning, no overflow (found by fuzzing) */
+static void
+test_system_time_range (void)
+{
+  static const struct { guint16 year, month; gboolean valid; } cases[] = {
+    { 2262, 1, TRUE }, { 2262, 12, FALSE }, { 9999, 12, FALSE }, { 1601, 1, FALSE }, { 1678, 1, TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(PsPerflibBuffer) buffer = NULL;
+      g_autoptr(GError) error = NULL;
+      guint8 bytes[sizeof spec_example];
+
+      memcpy (bytes, spec_example, sizeof bytes);
+      bytes[32] = cases[i].year & 0xff;
+      bytes[33] = cases[i].year >> 8;
+      bytes[34] = (guint8) cases[i].month;
+      g_assert_true (ps_perflib_buffer_decode (bytes, sizeof bytes, &buffer, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (buffer->system_time_valid, ==, cases[i].valid);
+      g_assert_cmpuint (buffer->n_warnings, ==, cases[i].valid ? 0 : 1);
+      if (cases[i].valid)
+        {
+          const PsPerflibSystemTime *st = &buffer->system_time;
+          g_autoptr(GDateTime) expected = g_date_time_new_utc (st->year, st->month, st->day,
+                                                               st->hour, st->minute, st->second);
+
+          g_assert_cmpint (buffer->system_time_unix_ns, ==,
+                           g_date_time_to_unix (expected) * G_GINT64_CONSTANT (1000000000)
+                           + (gint64) st->milliseconds * 1000000);
+        }
+      else
+        g_assert_cmpint (buffer->warnings[0].code, ==, PS_PERFLIB_WARNING_BAD_SYSTEM_TIME);
+    }
+}
+
 /* One buffer with every dwType: 1 (u64), 0 (error), 2, 4, 6 */
 static void
 build_every_type (PsPerflibWriter *w)
@@ -1636,6 +1674,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/perflib-block/types", test_types);
   g_test_add_func ("/perflib-block/data/minimal", test_minimal);
+  g_test_add_func ("/perflib-block/data/system-time-range", test_system_time_range);
   g_test_add_func ("/perflib-block/data/every-type", test_every_type);
   g_test_add_func ("/perflib-block/data/error-return-between", test_error_return_between);
   g_test_add_func ("/perflib-block/data/counterset-instances", test_counterset_instances);

@@ -1563,6 +1563,9 @@ scan_app (CeParser   *self,
   if (close == NULL)
     return FALSE;
   length = close - text;
+  /* A "]" on a later line: this line is not an event */
+  if (memchr (text, '\n', length) != NULL || memchr (text, '\r', length) != NULL)
+    return FALSE;
   app->token = app_token (self, text, length);
   if (app->token == 0)
     return FALSE;

@@ -799,6 +799,7 @@ system_time_to_unix_ns (const PsPerflibSystemTime *st,
                         gint64                    *out_ns)
 {
   g_autoptr(GDateTime) date_time = NULL;
+  gint64 seconds;
 
   if (st->year < 1601 || st->year > 9999 || st->month < 1 || st->month > 12 ||
       st->day < 1 || st->day > g_date_get_days_in_month (st->month, st->year) ||
@@ -807,7 +808,11 @@ system_time_to_unix_ns (const PsPerflibSystemTime *st,
   date_time = g_date_time_new_utc (st->year, st->month, st->day, st->hour, st->minute, st->second);
   if (date_time == NULL)
     return FALSE;
-  *out_ns = g_date_time_to_unix (date_time) * G_GINT64_CONSTANT (1000000000) +
+  seconds = g_date_time_to_unix (date_time);
+  /* Nanoseconds since 1970 in 64 bits reach from 1677 to 2262 */
+  if (seconds >= G_MAXINT64 / G_GINT64_CONSTANT (1000000000) || seconds <= G_MININT64 / G_GINT64_CONSTANT (1000000000))
+    return FALSE;
+  *out_ns = seconds * G_GINT64_CONSTANT (1000000000) +
             (gint64) st->milliseconds * 1000000;
   return TRUE;
 }
