@@ -504,6 +504,34 @@ test_counter_series_inline (void)
   ps_counter_series_clear (&inline_);
 }
 
+/* Readings years apart widen the overview's buckets by more than 32
+ * doublings at once (found by fuzzing a PDH log) */
+static void
+test_counter_series_far_apart (void)
+{
+  PsCounterSeries series;
+  PsCounterOverview overview;
+  const gint64 year_ns = G_GINT64_CONSTANT (365) * 86400 * 1000000000;
+
+  ps_counter_series_init (&series);
+  ps_counter_series_add (&series, 0, 1, FALSE);
+  ps_counter_series_add (&series, 500000000, 3, FALSE);
+  ps_counter_series_add (&series, year_ns, 5, FALSE);
+  ps_counter_series_add (&series, 200 * year_ns, 9, FALSE);
+  ps_counter_series_get_overview (&series, &overview);
+
+  g_assert_cmpint (overview.begin_ns, ==, 0);
+  g_assert_cmpint (overview.bucket_ns, >, 200 * year_ns / PS_COUNTER_OVERVIEW_BUCKETS);
+  g_assert_cmpuint (overview.n_buckets, <=, PS_COUNTER_OVERVIEW_BUCKETS);
+  /* The first two readings share the first bucket; the last is last */
+  g_assert_cmpuint (overview.buckets[0].count, ==, 2);
+  g_assert_cmpfloat (overview.buckets[0].min, ==, 1);
+  g_assert_cmpfloat (overview.buckets[0].max, ==, 3);
+  g_assert_cmpuint (overview.buckets[overview.n_buckets - 1].count, ==, 1);
+  g_assert_cmpfloat (overview.buckets[overview.n_buckets - 1].max, ==, 9);
+  ps_counter_series_clear (&series);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -520,6 +548,7 @@ main (int   argc,
   g_test_add_func ("/event-store/other-kinds", test_other_kinds);
   g_test_add_func ("/event-store/counter-readings", test_counter_readings);
   g_test_add_func ("/event-store/counter-series-inline", test_counter_series_inline);
+  g_test_add_func ("/event-store/counter-series-far-apart", test_counter_series_far_apart);
 
   return g_test_run ();
 }

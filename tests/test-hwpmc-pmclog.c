@@ -339,6 +339,34 @@ test_sniff (void)
   g_assert_true (ps_format_lookup ("hwpmc-pmclog") == format);
 }
 
+/* A wall-clock start past 2262 (or before 1677) is no origin: a warning,
+ * not an overflow (found by fuzzing) */
+static void
+test_wallclock_out_of_range (void)
+{
+  static const gint64 cases[][2] = {
+    { G_GINT64_CONSTANT (9300000000), 0 },     /* 2264 */
+    { G_MININT64 / 2, 0 },
+    { 1700000000, G_GINT64_CONSTANT (3000000000) },  /* nanoseconds not below 1 s */
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, VERSION_14);
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(PsEventStore) store = NULL;
+      g_autoptr(GError) error = NULL;
+
+      ps_pmclog_writer_initialize (writer, TSC0, 1, TSC_FREQ, cases[i][0], cases[i][1], "AuthenticAMD-23-1-2");
+      ps_pmclog_writer_closelog (writer, TSC0);
+      bytes = ps_pmclog_writer_free_to_bytes (writer);
+      store = load_bytes (bytes, NULL, 0, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (ps_event_store_get_session (store, 0)->origin_unix_ns, ==, 0);
+      g_assert_true (has_warning (store, "W-PMCLOG-BAD-WALLCLOCK", "is not a time Perfscope can show"));
+    }
+}
+
 static void
 test_model (void)
 {
@@ -760,6 +788,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/hwpmc-pmclog/sniff", test_sniff);
+  g_test_add_func ("/hwpmc-pmclog/wallclock-out-of-range", test_wallclock_out_of_range);
   g_test_add_func ("/hwpmc-pmclog/model", test_model);
   g_test_add_func ("/hwpmc-pmclog/no-sysroot", test_no_sysroot);
   g_test_add_func ("/hwpmc-pmclog/chunks", test_chunks);

@@ -211,6 +211,101 @@ test_read_error_keeps_data (void)
   g_assert_cmpuint (ps_event_store_get_n_measurements (store), ==, 2);
 }
 
+/* A CE log of n events whose durations are their numbers */
+static GBytes *
+numbered_log (guint n)
+{
+  GString *text = g_string_new ("## PERF ## OSVERSION=[6.0] BUILD=[3122]\r\n"
+                                "## PERF ## REGISTERED MARKER [Test=Big] AS [0] BY APP [app]\r\n");
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "## PERF ## APP [app] EVT [0] DUR [%u]\r\n", i);
+  return g_string_free_to_bytes (text);
+}
+
+static PsEventStore *
+load_limited (GBytes     *bytes,
+              const char *max_events,
+              gsize       chunk_size)
+{
+  g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_bytes (bytes);
+  g_autoptr(GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GError) error = NULL;
+  PsEventStore *store;
+
+  g_hash_table_insert (options, (gpointer) PS_LOADER_OPTION_MAX_EVENTS, (gpointer) max_events);
+  store = ps_load_stream_with_options (stream, "big.log", NULL, options, chunk_size, g_bytes_get_size (bytes),
+                                       NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  return store;
+}
+
+/* The measurements are the first of the file, in order, and the input
+ * stopped at a line end */
+static void
+assert_limited (PsEventStore *store,
+                GBytes       *bytes,
+                guint64       max_events,
+                guint64       at_most)
+{
+  const GError *error = ps_event_store_get_error (store);
+  guint64 n = ps_event_store_get_n_measurements (store);
+  guint64 read = ps_event_store_get_bytes_read (store);
+  g_autofree char *kept = g_strdup_printf ("%" G_GUINT64_FORMAT " events were kept", n);
+  g_autofree char *offset = g_strdup_printf ("from byte offset %" G_GUINT64_FORMAT " ", read);
+  const char *data = g_bytes_get_data (bytes, NULL);
+
+  g_assert_false (ps_event_store_is_complete (store));
+  g_assert_error (error, PS_ERROR, PS_ERROR_LIMIT);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, kept));
+  g_assert_nonnull (strstr (error->message, offset));
+  g_assert_cmpuint (n, >=, max_events);
+  g_assert_cmpuint (n, <=, at_most);
+  g_assert_cmpuint (read, <, g_bytes_get_size (bytes));
+  g_assert_cmpint (data[read - 1], ==, '\n');
+  for (guint64 i = 0; i < n; i++)
+    {
+      PsMeasurement m;
+
+      ps_event_store_get_measurement (store, i, &m);
+      g_assert_cmpint (m.value.ticks, ==, (gint64) i);
+    }
+  /* Nothing was cut: no line is reported incomplete */
+  for (guint i = 0; i < ps_event_store_get_n_warnings (store); i++)
+    {
+      PsWarning warning;
+
+      ps_event_store_get_warning (store, i, &warning);
+      g_assert_false (g_str_has_prefix (warning.code, "W-TRUNCATED"));
+    }
+}
+
+/* The limit of events kept: reading stops soon after it, keeps what it
+ * read and says what was not read */
+static void
+test_max_events (void)
+{
+  /* About 45 bytes an event: 64 KiB hold about 1 500 */
+  g_autoptr(GBytes) small = numbered_log (10000);
+  g_autoptr(GBytes) large = numbered_log (60000);
+  g_autoptr(PsEventStore) fed = load_limited (small, "1000", 0);
+  g_autoptr(PsEventStore) staged = load_limited (large, "40000", 64 * 1024);
+  g_autoptr(PsEventStore) unlimited = load_limited (small, "0", 0);
+  g_autoptr(PsEventStore) above = load_limited (small, "10002", 0);
+
+  /* In the first block the limit is checked every 64 KiB */
+  assert_limited (fed, small, 1000, 1000 + 65536 / 40);
+  /* After it, between the chunks the read-ahead thread scanned */
+  assert_limited (staged, large, 40000, 40000 + 65536 / 40);
+
+  g_assert_true (ps_event_store_is_complete (unlimited));
+  g_assert_cmpuint (ps_event_store_get_n_measurements (unlimited), ==, 10000);
+  g_assert_true (ps_event_store_is_complete (above));
+  g_assert_cmpuint (ps_event_store_get_n_measurements (above), ==, 10000);
+}
+
 /* The same after the read-ahead has started, which scans ahead for the
  * CE parser: what was read before the error is kept, in order */
 static void
@@ -501,6 +596,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/loader/chunk-boundaries", test_chunk_boundaries);
+  g_test_add_func ("/loader/max-events", test_max_events);
   g_test_add_func ("/loader/unknown-format", test_unknown_format);
   g_test_add_func ("/loader/forced-format-empty", test_forced_format_on_empty_input);
   g_test_add_func ("/loader/read-error-keeps-data", test_read_error_keeps_data);

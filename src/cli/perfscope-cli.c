@@ -26,7 +26,7 @@ static const char * const later_commands[] = {
 static const char * const options_with_value[] = {
   "--format", "--tick-rate", "--thread", "--basis", "--depth",
   "--to", "--output", "-o", "--source", "--sysroot", "--address-width", "--rename",
-  "--backend", "--pid", "--command", "--interval-ms", "--duration", NULL,
+  "--backend", "--pid", "--command", "--interval-ms", "--duration", "--max-events", NULL,
 };
 
 static int
@@ -146,6 +146,7 @@ main (int   argc,
   g_autofree char *export_target = NULL;
   g_autofree char *export_output = NULL;
   g_autofree char *sysroot = NULL;
+  g_autofree char *max_events = NULL;
   g_autofree char *address_width = NULL;
   g_autofree char *export_source = NULL;
   g_autofree char *summary = NULL;
@@ -208,6 +209,9 @@ main (int   argc,
       N_("export, diff --to: write to FILE instead of the standard output; record: save the run to FILE"), N_("FILE") },
     { "source", 0, 0, G_OPTION_ARG_STRING, &export_source,
       N_("export: only the samples of this sample source (a PMC event)"), N_("NAME") },
+    { "max-events", 0, 0, G_OPTION_ARG_STRING, &max_events,
+      N_("Stop reading a file after N events (measurements, spans, marks, samples, counter readings); "
+         "what was read is kept and the exit status is 3"), N_("N") },
     { "sysroot", 0, 0, G_OPTION_ARG_FILENAME, &sysroot,
       N_("hwpmc logs: name functions from the ELF files under DIR, a copy of the FreeBSD machine’s / (kernel, libraries, /usr/lib/debug)"), N_("DIR") },
     { "address-width", 0, 0, G_OPTION_ARG_STRING, &address_width,
@@ -321,6 +325,14 @@ main (int   argc,
         }
     }
 
+  if (max_events != NULL)
+    {
+      guint64 number;
+
+      if (!g_ascii_string_to_unsigned (max_events, 10, 1, G_MAXUINT64, &number, NULL))
+        return usage_error (_("--max-events needs a positive number of events, not “%s”"), max_events);
+      options.max_events = max_events;
+    }
   if (sysroot != NULL)
     {
       if (!g_file_test (sysroot, G_FILE_TEST_IS_DIR))

@@ -135,6 +135,8 @@ load (const PsCliOptions  *options,
     ps_format_options_set (&parser_options, "sysroot", options->sysroot);
   if (options->address_width != NULL)
     ps_format_options_set (&parser_options, "address-width", options->address_width);
+  if (options->max_events != NULL)
+    ps_format_options_set (&parser_options, PS_LOADER_OPTION_MAX_EVENTS, options->max_events);
 
   show_progress = !options->quiet && stderr_is_terminal ();
   store = ps_load_stream_with_options (G_INPUT_STREAM (stream), name, options->format, parser_options, 0,

@@ -49,6 +49,7 @@ typedef struct
   gboolean        export_tree;       /* export --to csv: --tree, the top-down call tree */
   gboolean        export_points;     /* export --to csv: --points, every counter reading */
   const char     *sysroot;           /* --sysroot (hwpmc symbols), or NULL */
+  const char     *max_events;        /* --max-events, a checked decimal, or NULL */
   const char     *address_width;     /* --address-width "4" or "8", or NULL */
   GHashTable     *renames;           /* diff: --rename A name → B name, or NULL */
   const char     *backend;           /* record: --backend, or NULL for procfs */

@@ -90,19 +90,20 @@ widen (PsCounterSeries *self,
     shift++;
   by = shift - self->shift;
 
+  /* by can reach 63: shifts in 64 bits */
   for (guint i = 1; i < self->n_used; i++)
     {
-      guint to = i >> by;
+      guint to = (guint) ((guint64) i >> by);
 
       if (to == i)
         continue;
-      if (to == (i - 1) >> by)
+      if (to == (guint) ((guint64) (i - 1) >> by))
         merge_bucket (&self->buckets[to], &self->buckets[i]);
       else
         self->buckets[to] = self->buckets[i];
       self->buckets[i].count = 0;
     }
-  self->n_used = self->n_used > 0 ? ((self->n_used - 1) >> by) + 1 : 0;
+  self->n_used = self->n_used > 0 ? (guint) ((guint64) (self->n_used - 1) >> by) + 1 : 0;
   self->shift = shift;
 }
 

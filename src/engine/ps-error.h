@@ -28,6 +28,8 @@ typedef enum
   PS_ERROR_NO_DATA,
   /* A known format, but a version or variant this build does not read. */
   PS_ERROR_UNSUPPORTED_VERSION,
+  /* Reading stopped at the limit of events kept in memory. */
+  PS_ERROR_LIMIT,
 } PsErrorCode;
 
 GQuark ps_error_quark (void);

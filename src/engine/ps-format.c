@@ -199,3 +199,11 @@ ps_parser_apply (PsParser  *parser,
   g_return_val_if_fail (parser != NULL && parser->stages != NULL, FALSE);
   return parser->stages->apply (parser, scanned, error);
 }
+
+void
+ps_parser_stop_scanning (PsParser *parser)
+{
+  g_return_if_fail (parser != NULL);
+  if (parser->stages != NULL && parser->stages->stop_scanning != NULL)
+    parser->stages->stop_scanning (parser);
+}

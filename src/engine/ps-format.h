@@ -32,6 +32,11 @@ typedef struct
   gboolean (*apply) (PsParser      *parser,
                      gpointer       scanned,
                      GError       **error);
+  /* Reading stops after the last chunk applied (the loader's limit of
+   * events): forget what was scanned beyond it, including the line or
+   * record that continues past it, so that finish () ends there without
+   * reporting a cut record. May be NULL. */
+  void     (*stop_scanning) (PsParser *parser);
 } PsParserStages;
 
 typedef struct
@@ -114,6 +119,7 @@ gpointer  ps_parser_scan       (PsParser        *parser,
 gboolean  ps_parser_apply      (PsParser        *parser,
                                 gpointer         scanned,
                                 GError         **error);
+void      ps_parser_stop_scanning (PsParser     *parser);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsParser, ps_parser_free)
 

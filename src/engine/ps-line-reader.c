@@ -414,6 +414,18 @@ ps_line_reader_feed (PsLineReader *self,
 }
 
 void
+ps_line_reader_drop_carry (PsLineReader *self)
+{
+  g_return_if_fail (self != NULL);
+
+  g_byte_array_set_size (self->carry, 0);
+  self->carry_truncated = FALSE;
+  self->skip_lf = FALSE;
+  self->has_odd_byte = FALSE;
+  self->high_surrogate = 0;
+}
+
+void
 ps_line_reader_finish (PsLineReader *self)
 {
   g_return_if_fail (self != NULL);

@@ -75,6 +75,9 @@ void           ps_line_reader_feed             (PsLineReader   *self,
                                                 gsize           length);
 /* Hands over the last line if it had no line end. */
 void           ps_line_reader_finish           (PsLineReader   *self);
+/* Forgets the start of a line carried into the next chunk: finish ()
+ * then hands over nothing. */
+void           ps_line_reader_drop_carry       (PsLineReader   *self);
 guint64        ps_line_reader_get_n_lines      (PsLineReader   *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsLineReader, ps_line_reader_free)

@@ -411,16 +411,61 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (ReadAhead, read_ahead_stop)
 
 /* Feeds a buffer in chunk_size pieces, so that tests with small chunks
  * split the whole input. */
+/* The limit of events kept (option "max-events"), 0 for none. Fed
+ * input is checked every LIMIT_PIECE_SIZE bytes, scanned chunks (parsers
+ * in two stages) between chunks. */
+#define LIMIT_PIECE_SIZE (64 * 1024)
+
+typedef struct
+{
+  PsStoreBuilder *builder;
+  guint64         max_events;
+  guint64         stop_offset;   /* where reading stopped at the limit */
+  gboolean        reached;
+} EventLimit;
+
+static gboolean
+limit_reached (EventLimit *limit,
+               guint64     offset)
+{
+  if (limit->max_events == 0 || ps_store_builder_get_n_events (limit->builder) < limit->max_events)
+    return FALSE;
+  limit->reached = TRUE;
+  limit->stop_offset = offset;
+  return TRUE;
+}
+
+/* Feeds length bytes in pieces of chunk_size; stops early, returning
+ * TRUE, when the limit is reached (limit->reached) */
 static gboolean
 feed_pieces (PsParser      *parser,
              const guint8  *data,
              gsize          length,
              gsize          chunk_size,
+             EventLimit    *limit,
+             guint64        offset,
              GError       **error)
 {
+  /* Under a limit, in smaller pieces: it is checked between them */
+  if (limit != NULL && limit->max_events > 0)
+    chunk_size = MIN (chunk_size, LIMIT_PIECE_SIZE);
+
   for (gsize pos = 0; pos < length; pos += chunk_size)
-    if (!ps_parser_feed (parser, data + pos, MIN (chunk_size, length - pos), error))
-      return FALSE;
+    {
+      if (limit != NULL && limit_reached (limit, offset + pos))
+        {
+          /* A text line is finished, so that the last one is whole */
+          const guint8 *newline = memchr (data + pos, '\n', length - pos);
+
+          if (newline != NULL && !ps_parser_feed (parser, data + pos, newline + 1 - (data + pos), error))
+            return FALSE;
+          if (newline != NULL)
+            limit->stop_offset += newline + 1 - (data + pos);
+          return TRUE;
+        }
+      if (!ps_parser_feed (parser, data + pos, MIN (chunk_size, length - pos), error))
+        return FALSE;
+    }
   return TRUE;
 }
 
@@ -429,11 +474,13 @@ static gboolean
 consume_chunk (PsParser   *parser,
                ReadChunk  *chunk,
                gsize       chunk_size,
+               EventLimit *limit,
+               guint64     offset,
                GError    **error)
 {
   if (chunk->scanned != NULL)
     return ps_parser_apply (parser, g_steal_pointer (&chunk->scanned), error);
-  return feed_pieces (parser, chunk->data, chunk->length, chunk_size, error);
+  return feed_pieces (parser, chunk->data, chunk->length, chunk_size, limit, offset, error);
 }
 
 static PsEventStore *
@@ -445,6 +492,49 @@ stop_partial (PsEventStore   *store,
   ps_store_builder_flush (builder);
   ps_event_store_set_error (store, error);
   ps_event_store_set_bytes_read (store, offset);
+  return g_object_ref (store);
+}
+
+/* The limit of events was reached: what was read is kept, the parser is
+ * finished on it (a scope still open is closed as at the end of the
+ * input), and the error says what was not read */
+static PsEventStore *
+stop_limit (PsParser       *parser,
+            PsEventStore   *store,
+            PsStoreBuilder *builder,
+            EventLimit     *limit,
+            gboolean        scanned_ahead,
+            guint64         total_size)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *kept = NULL;
+  g_autofree char *max = g_strdup_printf ("%" G_GUINT64_FORMAT, limit->max_events);
+
+  /* The read-ahead thread scanned past the last chunk applied */
+  if (scanned_ahead)
+    ps_parser_stop_scanning (parser);
+  ps_parser_finish (parser, NULL);
+  ps_store_builder_flush (builder);
+  kept = g_strdup_printf ("%" G_GUINT64_FORMAT, ps_store_builder_get_n_events (builder));
+  if (total_size > limit->stop_offset)
+    {
+      g_autofree char *rest = g_format_size (total_size - limit->stop_offset);
+
+      /* Translators: "Stopped at the limit of 1000000 events kept in
+       * memory: 1000512 events were kept, and the rest of the file from
+       * byte offset 33554432 (1.2 GB) was not read" */
+      error = g_error_new (PS_ERROR, PS_ERROR_LIMIT,
+                           _("Stopped at the limit of %s events kept in memory: %s events were kept, "
+                             "and the rest of the file from byte offset %" G_GUINT64_FORMAT " (%s) was not read"),
+                           max, kept, limit->stop_offset, rest);
+    }
+  else
+    error = g_error_new (PS_ERROR, PS_ERROR_LIMIT,
+                         _("Stopped at the limit of %s events kept in memory: %s events were kept, "
+                           "and the rest of the input from byte offset %" G_GUINT64_FORMAT " was not read"),
+                         max, kept, limit->stop_offset);
+  ps_event_store_set_error (store, error);
+  ps_event_store_set_bytes_read (store, limit->stop_offset);
   return g_object_ref (store);
 }
 
@@ -498,6 +588,7 @@ ps_load_stream_with_options (GInputStream    *stream,
   g_autoptr(ReadAhead) ahead = NULL;
   g_autofree guint8 *first = NULL;
   g_autoptr(GError) local_error = NULL;
+  EventLimit limit = { NULL, 0, 0, FALSE };
   guint64 offset = 0;
   gsize first_size;
   gboolean staged;
@@ -545,6 +636,9 @@ ps_load_stream_with_options (GInputStream    *stream,
   if (file_name != NULL)
     ps_parser_set_file_name (parser, file_name);
   ps_parser_set_options (parser, options);
+  limit.builder = builder;
+  if (options != NULL && g_hash_table_contains (options, PS_LOADER_OPTION_MAX_EVENTS))
+    limit.max_events = g_ascii_strtoull (g_hash_table_lookup (options, PS_LOADER_OPTION_MAX_EVENTS), NULL, 10);
 
   if (local_error != NULL)
     {
@@ -552,7 +646,7 @@ ps_load_stream_with_options (GInputStream    *stream,
       g_autoptr(GError) parse_error = NULL;
 
       g_prefix_error (&local_error, _("Reading stopped at byte offset %zu: "), n);
-      if (feed_pieces (parser, first, n, chunk_size, &parse_error))
+      if (feed_pieces (parser, first, n, chunk_size, NULL, 0, &parse_error))
         ps_parser_finish (parser, NULL);
       return stop_partial (store, builder, n, local_error);
     }
@@ -564,8 +658,10 @@ ps_load_stream_with_options (GInputStream    *stream,
   if (n == first_size && !staged)
     ahead = read_ahead_start (stream, NULL, chunk_size, cancellable);
 
-  if (!feed_pieces (parser, first, n, chunk_size, &local_error))
+  if (!feed_pieces (parser, first, n, chunk_size, &limit, 0, &local_error))
     return stop_partial (store, builder, offset, local_error);
+  if (limit.reached)
+    return stop_limit (parser, store, builder, &limit, FALSE, total_size);
 
   if (n == first_size && staged)
     ahead = read_ahead_start (stream, parser, chunk_size, cancellable);
@@ -592,10 +688,23 @@ ps_load_stream_with_options (GInputStream    *stream,
           return NULL;
         }
 
-      if (length > 0 && !consume_chunk (parser, chunk, chunk_size, &local_error))
+      if (limit_reached (&limit, offset)
+          || (length > 0 && !consume_chunk (parser, chunk, chunk_size, &limit, offset, &local_error)))
         {
           read_ahead_recycle (ahead, chunk);
+          if (limit.reached)
+            {
+              /* The reading thread must not scan while the parser stops */
+              g_clear_pointer (&ahead, read_ahead_stop);
+              return stop_limit (parser, store, builder, &limit, staged, total_size);
+            }
           return stop_partial (store, builder, offset, local_error);
+        }
+      if (limit.reached)
+        {
+          read_ahead_recycle (ahead, chunk);
+          g_clear_pointer (&ahead, read_ahead_stop);
+          return stop_limit (parser, store, builder, &limit, staged, total_size);
         }
       /* Cut while it was parsed: the end of it read as zeros */
       if (chunk->window != NULL && ps_file_window_was_cut (chunk->window))

@@ -160,6 +160,17 @@ ps_store_builder_flush (PsStoreBuilder *self)
 }
 
 guint64
+ps_store_builder_get_n_events (PsStoreBuilder *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_committed + self->n_measurements
+         + self->n_spans_committed + self->spans->len
+         + self->n_marks_committed + self->marks->len
+         + ps_event_store_get_n_samples (self->store) + self->samples->len
+         + ps_event_store_get_n_counter_values (self->store) + self->n_counter_values;
+}
+
+guint64
 ps_store_builder_get_n_measurements (PsStoreBuilder *self)
 {
   g_return_val_if_fail (self != NULL, 0);

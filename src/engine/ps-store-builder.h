@@ -24,6 +24,10 @@ PsEventStore   *ps_store_builder_get_store        (PsStoreBuilder *self);
 /* Commit the pending batch; returns the number of events committed. */
 guint           ps_store_builder_flush            (PsStoreBuilder *self);
 
+/* Every event in the store and pending: measurements, spans, marks,
+ * samples and counter readings (ps_loader's limit counts these) */
+guint64         ps_store_builder_get_n_events     (PsStoreBuilder *self);
+
 /* Measurements return their global event index. */
 guint64         ps_store_builder_get_n_measurements (PsStoreBuilder *self);
 guint64         ps_store_builder_add_duration     (PsStoreBuilder *self,

@@ -2047,6 +2047,14 @@ ce_feed (PsParser      *parser,
   return ce_apply (parser, ce_scan (parser, data, length), error);
 }
 
+static void
+ce_stop_scanning (PsParser *parser)
+{
+  CeParser *self = (CeParser *) parser;
+
+  ps_line_reader_drop_carry (self->reader);
+}
+
 static gboolean
 ce_finish (PsParser  *parser,
            GError   **error)
@@ -2103,6 +2111,7 @@ static const PsParserClass ce_parser_class = {
 static const PsParserStages ce_parser_stages = {
   ce_scan,
   ce_apply,
+  ce_stop_scanning,
 };
 
 static PsParser *

@@ -898,9 +898,20 @@ initialize (PmclogParser         *self,
                            _("Logs of FreeBSD 11 and older have coarse timestamps (one clock tick, 1–10 ms), and their fractions of a second above 0.27 s are scrambled by the kernel"));
 
   if (record->u.initialize.has_wallclock)
-    ps_event_store_set_session_origin (self->store, self->session,
-                                       record->u.initialize.wall_seconds * G_GINT64_CONSTANT (1000000000)
-                                       + record->u.initialize.wall_nanoseconds);
+    {
+      /* Nanoseconds since 1970 in 64 bits reach from 1677 to 2262 */
+      if (record->u.initialize.wall_seconds < G_MAXINT64 / G_GINT64_CONSTANT (1000000000) - 1
+          && record->u.initialize.wall_seconds > G_MININT64 / G_GINT64_CONSTANT (1000000000) + 1
+          && record->u.initialize.wall_nanoseconds >= 0 && record->u.initialize.wall_nanoseconds < 1000000000)
+        ps_event_store_set_session_origin (self->store, self->session,
+                                           record->u.initialize.wall_seconds * G_GINT64_CONSTANT (1000000000)
+                                           + record->u.initialize.wall_nanoseconds);
+      else
+        ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-BAD-WALLCLOCK", 0, record->offset,
+                               self->session,
+                               _("The log’s wall-clock start (%" G_GINT64_FORMAT " seconds since 1970) is not a time Perfscope can show; times are shown from the start of the run"),
+                               (gint64) record->u.initialize.wall_seconds);
+    }
   else if (self->legacy)
     ps_event_store_set_session_origin (self->store, self->session,
                                        (gint64)record->seconds * G_GINT64_CONSTANT (1000000000)

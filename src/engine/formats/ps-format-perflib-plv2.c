@@ -237,6 +237,8 @@ typedef struct
   /* The same, for the reading thread to compare the samples it scans */
   GMutex           shape_lock;
   Shape           *published_shape;
+
+  gboolean         stopped;         /* reading stopped early (ps_parser_stop_scanning ()) */
 } Plv2Parser;
 
 typedef struct
@@ -1942,6 +1944,16 @@ plv2_feed (PsParser      *parser,
   return plv2_apply (parser, plv2_scan (parser, data, length), error);
 }
 
+static void
+plv2_stop_scanning (PsParser *parser)
+{
+  Plv2Parser *self = (Plv2Parser *) parser;
+
+  if (self->reader != NULL)
+    ps_plv2_reader_stop (self->reader);
+  self->stopped = TRUE;
+}
+
 static gboolean
 plv2_finish (PsParser  *parser,
              GError   **error)
@@ -1968,7 +1980,7 @@ plv2_finish (PsParser  *parser,
       g_autofree char *samples = g_strdup_printf ("%" PRIu64, self->n_samples);
 
       ps_event_store_set_metadata (self->store, self->session, "samples", samples);
-      if (!ps_plv2_reader_has_end (self->reader) && ok)
+      if (!ps_plv2_reader_has_end (self->reader) && ok && !self->stopped)
         warn (self, PS_SEVERITY_INFO, "I-PLV2-NO-END", PS_NO_POSITION,
               _("The capture has no END record: the recorder did not close it (still running, or stopped "
                 "abruptly); all %" PRIu64 " samples were read"), self->n_samples);
@@ -2011,6 +2023,7 @@ static const PsParserClass plv2_parser_class = {
 static const PsParserStages plv2_parser_stages = {
   plv2_scan,
   plv2_apply,
+  plv2_stop_scanning,
 };
 
 static PsParser *

@@ -51,6 +51,7 @@ typedef enum
   STATE_RECORD_HEADER,
   STATE_RECORD_BODY,
   STATE_DAMAGED,
+  STATE_STOPPED,
   STATE_FAILED,
 } State;
 
@@ -840,11 +841,24 @@ process (PsPlv2Reader  *self,
           self->accum_len = 0;
           return TRUE;
 
+        case STATE_STOPPED:
+          return TRUE;
+
         case STATE_FAILED:
         default:
           g_assert_not_reached ();
         }
     }
+}
+
+void
+ps_plv2_reader_stop (PsPlv2Reader *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (self->state != STATE_FAILED)
+    self->state = STATE_STOPPED;
+  self->accum_len = 0;
 }
 
 gboolean
@@ -888,6 +902,7 @@ ps_plv2_reader_finish (PsPlv2Reader  *self,
       return FALSE;
 
     case STATE_DAMAGED:
+    case STATE_STOPPED:
       return TRUE;
 
     case STATE_FILE_HEADER:

@@ -156,6 +156,9 @@ gboolean      ps_plv2_reader_feed         (PsPlv2Reader          *self,
                                            const guint8          *data,
                                            gsize                  length,
                                            GError               **error);
+/* Takes no more input: the record begun in the input so far is dropped,
+ * later feeds are ignored and finish () succeeds */
+void          ps_plv2_reader_stop         (PsPlv2Reader          *self);
 /* End of input: FALSE when the input ends inside the file header or a
  * record. */
 gboolean      ps_plv2_reader_finish       (PsPlv2Reader          *self,
