@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gui-fixture.h"
+#include "ps-error.h"
 #include "ps-preferences-window.h"
 #include "ps-counters-view-private.h"
 #include "ps-report-export.h"
@@ -150,6 +151,16 @@ test_preferences (Fixture       *fixture,
   g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 10);
   gtk_spin_button_set_value (spin, 3);
   g_assert_cmpuint (g_settings_get_uint (settings, "recent-files-limit"), ==, 3);
+
+  /* The events kept: 0 chooses half of the memory, a number millions */
+  spin = ps_preferences_window_get_events_spin (preferences);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 0);
+  g_assert_cmpuint (ps_application_get_max_events (fixture->app), ==, ps_application_get_automatic_max_events ());
+  g_assert_cmpuint (ps_application_get_automatic_max_events (), >=, G_GUINT64_CONSTANT (1) << 20);
+  gtk_spin_button_set_value (spin, 25);
+  g_assert_cmpuint (g_settings_get_uint (settings, "max-million-events"), ==, 25);
+  g_assert_cmpuint (ps_application_get_max_events (fixture->app), ==, 25000000);
+  gtk_spin_button_set_value (spin, 0);
 
   /* The dropdowns follow the enum keys both ways */
   g_assert_cmpuint (gtk_drop_down_get_selected (ps_preferences_window_get_basis_dropdown (preferences)), ==, 0);
@@ -458,6 +469,37 @@ test_report (Fixture       *fixture,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.copy-report", NULL));
 }
 
+/* A file with more events than the setting keeps: the page shows what was
+ * read and says where reading stopped */
+static void
+test_max_events (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(GString) text = g_string_new ("## PERF ## OSVERSION=[6.0] BUILD=[3122]\r\n"
+                                          "## PERF ## REGISTERED MARKER [Test=Big] AS [0] BY APP [app]\r\n");
+  g_autoptr(GFile) file = NULL;
+  PsEventStore *store;
+  PsRunPage *page;
+
+  for (guint i = 0; i < 1100000; i++)
+    g_string_append_printf (text, "## PERF ## APP [app] EVT [0] DUR [%u]\r\n", i % 1000);
+  file = write_temp_file (fixture, "big_CEPC.log", text->str, text->len);
+
+  g_settings_set_uint (settings, "max-million-events", 1);
+  page = open_and_wait (fixture, file);
+  g_settings_set_uint (settings, "max-million-events", 0);
+
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_PARTIAL);
+  store = ps_run_page_get_store (page);
+  g_assert_error (ps_event_store_get_error (store), PS_ERROR, PS_ERROR_LIMIT);
+  g_assert_cmpuint (ps_event_store_get_n_measurements (store), >=, 1000000);
+  g_assert_cmpuint (ps_event_store_get_n_measurements (store), <, 1100000);
+  g_assert_true (ps_run_page_get_banner_revealed (page));
+  g_assert_nonnull (strstr (ps_run_page_get_banner_text (page), "limit of 1000000 events"));
+  g_assert_nonnull (strstr (ps_run_page_get_banner_text (page), "was not read"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -477,6 +519,7 @@ main (int   argc,
   ADD_TEST ("/app-ui/split-positions-kept", test_split_positions_kept);
   ADD_TEST ("/app-ui/side-pane", test_side_pane);
   ADD_TEST ("/app-ui/report", test_report);
+  ADD_TEST ("/app-ui/max-events", test_max_events);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

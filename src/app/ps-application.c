@@ -16,6 +16,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#ifdef G_OS_UNIX
+#include <unistd.h>
+#endif
 
 #include "ps-application.h"
 #include "ps-collector.h"
@@ -405,6 +408,40 @@ remember_symbol_folder (PsApplication *self,
       g_strv_builder_add (builder, folders[i]);
   known = g_strv_builder_end (builder);
   g_settings_set_strv (self->settings, "symbol-folders", (const char * const *)known);
+}
+
+#define EVENT_SIZE 32
+
+guint64
+ps_application_get_automatic_max_events (void)
+{
+  guint64 memory = 0;
+
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+  long pages = sysconf (_SC_PHYS_PAGES);
+  long page_size = sysconf (_SC_PAGESIZE);
+
+  if (pages > 0 && page_size > 0)
+    memory = (guint64) pages * (guint64) page_size;
+#endif
+  /* Without a figure, a computer of 8 GiB */
+  if (memory == 0)
+    memory = G_GUINT64_CONSTANT (8) << 30;
+  return memory / 2 / EVENT_SIZE;
+}
+
+guint64
+ps_application_get_max_events (PsApplication *self)
+{
+  guint millions = 0;
+
+  g_return_val_if_fail (PS_IS_APPLICATION (self), 0);
+
+  if (self->settings != NULL)
+    millions = g_settings_get_uint (self->settings, "max-million-events");
+  if (millions == 0)
+    return ps_application_get_automatic_max_events ();
+  return (guint64) millions * 1000000;
 }
 
 const char *

@@ -21,4 +21,11 @@ const char    *ps_application_get_symbol_folder (PsApplication *self);
 void           ps_application_set_symbol_folder (PsApplication *self,
                                                  const char    *folder);
 
+/* The most events a run keeps (the loader option "max-events"): the
+ * setting max-million-events, or when it is 0 (or there are no settings)
+ * as many as half of the physical memory holds at 32 bytes an event */
+guint64        ps_application_get_max_events    (PsApplication *self);
+/* What 0 chooses on this computer */
+guint64        ps_application_get_automatic_max_events (void);
+
 G_END_DECLS

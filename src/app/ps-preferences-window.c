@@ -5,7 +5,8 @@
  *
  * Every widget is bound to its key (g_settings_bind), so a change applies
  * at once: Open Recent follows recent-files-limit, new call trees and
- * histograms start with the default basis and scale. The symbol folders
+ * histograms start with the default basis and scale, runs read from now
+ * on keep at most max-million-events. The symbol folders
  * are the "symbol-folders" list; the chosen one is the application's
  * symbol folder (ps_application_set_symbol_folder ()), which reloads the
  * sampled runs that use it.
@@ -25,6 +26,8 @@ struct _PsPreferencesWindow
 
   /* Template widgets */
   GtkSpinButton *recent_spin;
+  GtkSpinButton *events_spin;
+  GtkLabel      *events_hint;
   GtkDropDown   *basis_dropdown;
   GtkDropDown   *scale_dropdown;
   GtkListBox    *folder_list;
@@ -257,6 +260,8 @@ ps_preferences_window_class_init (PsPreferencesWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-preferences-window.ui");
   gtk_widget_class_bind_template_child (widget_class, PsPreferencesWindow, recent_spin);
+  gtk_widget_class_bind_template_child (widget_class, PsPreferencesWindow, events_spin);
+  gtk_widget_class_bind_template_child (widget_class, PsPreferencesWindow, events_hint);
   gtk_widget_class_bind_template_child (widget_class, PsPreferencesWindow, basis_dropdown);
   gtk_widget_class_bind_template_child (widget_class, PsPreferencesWindow, scale_dropdown);
   gtk_widget_class_bind_template_child (widget_class, PsPreferencesWindow, folder_list);
@@ -269,7 +274,17 @@ ps_preferences_window_class_init (PsPreferencesWindowClass *klass)
 static void
 ps_preferences_window_init (PsPreferencesWindow *self)
 {
+  g_autofree char *automatic = NULL;
+  g_autofree char *hint = NULL;
+
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  automatic = g_strdup_printf ("%.0f", (double) ps_application_get_automatic_max_events () / 1e6);
+  /* Translators: %s is a number of millions of events */
+  hint = g_strdup_printf (_("Reading a larger file stops there, and what was read is shown. "
+                            "0 keeps as many as half of this computer’s memory holds: %s million events."),
+                          automatic);
+  gtk_label_set_text (self->events_hint, hint);
 }
 
 GtkWidget *
@@ -290,6 +305,7 @@ ps_preferences_window_new (PsApplication *application,
   if (settings == NULL)
     {
       gtk_widget_set_sensitive (GTK_WIDGET (self->recent_spin), FALSE);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->events_spin), FALSE);
       gtk_widget_set_sensitive (GTK_WIDGET (self->basis_dropdown), FALSE);
       gtk_widget_set_sensitive (GTK_WIDGET (self->scale_dropdown), FALSE);
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "prefs.add-folder", FALSE);
@@ -300,6 +316,9 @@ ps_preferences_window_new (PsApplication *application,
   self->settings = g_object_ref (settings);
   g_settings_bind (settings, "recent-files-limit",
                    gtk_spin_button_get_adjustment (self->recent_spin), "value",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "max-million-events",
+                   gtk_spin_button_get_adjustment (self->events_spin), "value",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind_with_mapping (settings, "percentage-basis",
                                 self->basis_dropdown, "selected", G_SETTINGS_BIND_DEFAULT,
@@ -322,6 +341,13 @@ ps_preferences_window_get_recent_spin (PsPreferencesWindow *self)
 {
   g_return_val_if_fail (PS_IS_PREFERENCES_WINDOW (self), NULL);
   return self->recent_spin;
+}
+
+GtkSpinButton *
+ps_preferences_window_get_events_spin (PsPreferencesWindow *self)
+{
+  g_return_val_if_fail (PS_IS_PREFERENCES_WINDOW (self), NULL);
+  return self->events_spin;
 }
 
 GtkDropDown *

@@ -22,6 +22,7 @@ GtkWidget *ps_preferences_window_new (PsApplication *application,
 
 /* Tests */
 GtkSpinButton *ps_preferences_window_get_recent_spin  (PsPreferencesWindow *self);
+GtkSpinButton *ps_preferences_window_get_events_spin  (PsPreferencesWindow *self);
 GtkDropDown   *ps_preferences_window_get_basis_dropdown (PsPreferencesWindow *self);
 GtkDropDown   *ps_preferences_window_get_scale_dropdown (PsPreferencesWindow *self);
 GtkListBox    *ps_preferences_window_get_folder_list  (PsPreferencesWindow *self);

@@ -701,6 +701,13 @@ ps_run_page_load (PsRunPage *self)
   self->sysroot = application != NULL ? g_strdup (ps_application_get_symbol_folder (application)) : NULL;
   if (self->sysroot != NULL)
     ps_loader_set_option (self->loader, "sysroot", self->sysroot);
+  if (application != NULL)
+    {
+      g_autofree char *max_events = g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                                     ps_application_get_max_events (application));
+
+      ps_loader_set_option (self->loader, PS_LOADER_OPTION_MAX_EVENTS, max_events);
+    }
   self->fraction_binding = g_object_bind_property (self->loader, "fraction",
                                                    self->progress_bar, "fraction",
                                                    G_BINDING_SYNC_CREATE);

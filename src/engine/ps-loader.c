@@ -13,6 +13,7 @@
 #include "ps-error.h"
 #include "ps-file-window.h"
 #include "ps-loader.h"
+#include "ps-util.h"
 
 struct _PsLoader
 {
@@ -508,14 +509,14 @@ stop_limit (PsParser       *parser,
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *kept = NULL;
-  g_autofree char *max = g_strdup_printf ("%" G_GUINT64_FORMAT, limit->max_events);
+  g_autofree char *max = ps_util_format_count (limit->max_events);
 
   /* The read-ahead thread scanned past the last chunk applied */
   if (scanned_ahead)
     ps_parser_stop_scanning (parser);
   ps_parser_finish (parser, NULL);
   ps_store_builder_flush (builder);
-  kept = g_strdup_printf ("%" G_GUINT64_FORMAT, ps_store_builder_get_n_events (builder));
+  kept = ps_util_format_count (ps_store_builder_get_n_events (builder));
   if (total_size > limit->stop_offset)
     {
       g_autofree char *rest = g_format_size (total_size - limit->stop_offset);
