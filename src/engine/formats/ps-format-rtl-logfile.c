@@ -1937,6 +1937,11 @@ scan_records (ScanNames  *names,
           && parse_prefix (lf + 1, end, &following.time, &following.thread, &following.kind,
                            &following_body) != PREFIX_OK)
         break;
+      /* Whether the next line is a record depends on the byte after its
+       * kind ("}x" is not one): that byte must be in view, or the answer
+       * would depend on where the input was cut */
+      if (following_body >= end)
+        break;
 
       if (t.kind == '|')
         {
