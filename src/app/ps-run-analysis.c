@@ -43,13 +43,13 @@ index_instances (PsRunAnalysis *self)
 }
 
 /* Runs in any thread: the store is not changed once loaded. */
-PsRunAnalysis *
-ps_run_analysis_new (PsEventStore *store)
+/* NULL when cancelled between two of its parts */
+static PsRunAnalysis *
+run_analysis_new (PsEventStore *store,
+                  GCancellable *cancellable)
 {
-  PsRunAnalysis *self;
+  g_autoptr(PsRunAnalysis) self = NULL;
   PsSeriesOptions options = { 0 };
-
-  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
 
   self = g_rc_box_new0 (PsRunAnalysis);
   self->store = g_object_ref (store);
@@ -59,6 +59,8 @@ ps_run_analysis_new (PsEventStore *store)
   if (g_strcmp0 (ps_event_store_get_format (store), ps_format_rtl_logfile.name) == 0
       || ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_n_marks (store) > 0)
     self->scopes = ps_scope_analysis_new (store, NULL);
+  if (g_cancellable_is_cancelled (cancellable))
+    return NULL;
 
   /* Calls with the four instrumentation values: from the spans, or as a
    * profiler report gives them */
@@ -71,6 +73,9 @@ ps_run_analysis_new (PsEventStore *store)
         g_debug ("No call tree: %s", error->message);
     }
 
+  if (g_cancellable_is_cancelled (cancellable))
+    return NULL;
+
   /* The tables show statistics of durations; only CPU and memory are drawn */
   options.durations_summary_only = TRUE;
   if (self->scopes != NULL && ps_event_store_get_n_measurements (store) == 0)
@@ -82,13 +87,23 @@ ps_run_analysis_new (PsEventStore *store)
     {
       options.group_by_name = FALSE;
       self->instances = ps_series_collect (store, &options);
+      if (g_cancellable_is_cancelled (cancellable))
+        return NULL;
       options.group_by_name = TRUE;
       self->groups = ps_series_collect (store, &options);
     }
 
   index_instances (self);
 
-  return self;
+  return g_steal_pointer (&self);
+}
+
+PsRunAnalysis *
+ps_run_analysis_new (PsEventStore *store)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  return run_analysis_new (store, NULL);
 }
 
 PsRunAnalysis *
@@ -148,14 +163,25 @@ compute_thread (GTask        *task,
                 GCancellable *cancellable)
 {
   ComputeData *data = task_data;
+  PsRunAnalysis *analysis;
 
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  g_task_return_pointer (task,
-                         data->has_range ? ps_run_analysis_new_for_range (data->store, data->first, data->last)
-                                         : ps_run_analysis_new (data->store),
-                         (GDestroyNotify)ps_run_analysis_unref);
+  analysis = data->has_range ? ps_run_analysis_new_for_range (data->store, data->first, data->last)
+                             : run_analysis_new (data->store, cancellable);
+  /* NULL only when cancelled */
+  if (analysis == NULL)
+    {
+      g_task_return_error_if_cancelled (task);
+      return;
+    }
+  if (g_task_return_error_if_cancelled (task))
+    {
+      ps_run_analysis_unref (analysis);
+      return;
+    }
+  g_task_return_pointer (task, analysis, (GDestroyNotify)ps_run_analysis_unref);
 }
 
 static void
@@ -176,6 +202,9 @@ start_compute (PsEventStore        *store,
   data->last = last;
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, ps_run_analysis_compute_async);
+  /* A cancelled analysis answers at once; its thread stops at the next
+   * of its parts and its work is dropped */
+  g_task_set_return_on_cancel (task, TRUE);
   g_task_set_task_data (task, data, (GDestroyNotify)compute_data_free);
   g_task_run_in_thread (task, compute_thread);
 }

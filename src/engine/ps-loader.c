@@ -868,6 +868,9 @@ ps_loader_load_async (PsLoader            *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, ps_loader_load_async);
   g_task_set_check_cancellable (task, TRUE);
+  /* Cancelled, the load answers at once: the worker stops at its next
+   * chunk (or after the parser's last step) and its store is dropped */
+  g_task_set_return_on_cancel (task, TRUE);
   g_task_run_in_thread (task, load_worker);
 }
 
