@@ -32,16 +32,13 @@ typedef struct
   PsRunAnalysis *analysis;
 } Run;
 
+/* When a load or analysis answered; an error other than cancelled ends
+ * the benchmark */
 static void
-load_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
+finished (Run    *run,
+          GError *error)
 {
-  Run *run = user_data;
-  g_autoptr(GError) error = NULL;
-
   run->done_at = g_get_monotonic_time ();
-  run->store = ps_loader_load_finish (PS_LOADER (source), result, &error);
   run->was_cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   if (error != NULL && !run->was_cancelled)
     {
@@ -52,6 +49,18 @@ load_cb (GObject      *source,
 }
 
 static void
+load_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Run *run = user_data;
+  g_autoptr(GError) error = NULL;
+
+  run->store = ps_loader_load_finish (PS_LOADER (source), result, &error);
+  finished (run, error);
+}
+
+static void
 analysis_cb (GObject      *source,
              GAsyncResult *result,
              gpointer      user_data)
@@ -59,10 +68,8 @@ analysis_cb (GObject      *source,
   Run *run = user_data;
   g_autoptr(GError) error = NULL;
 
-  run->done_at = g_get_monotonic_time ();
   run->analysis = ps_run_analysis_compute_finish (result, &error);
-  run->was_cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_main_loop_quit (run->loop);
+  finished (run, error);
 }
 
 static gboolean
