@@ -526,14 +526,14 @@ stop_limit (PsParser       *parser,
        * byte offset 33554432 (1.2 GB) was not read" */
       error = g_error_new (PS_ERROR, PS_ERROR_LIMIT,
                            _("Stopped at the limit of %s events kept in memory: %s events were kept, "
-                             "and the rest of the file from byte offset %" G_GUINT64_FORMAT " (%s) was not read"),
-                           max, kept, limit->stop_offset, rest);
+                             "and the rest of the file from byte offset %llu (%s) was not read"),
+                           max, kept, (unsigned long long) limit->stop_offset, rest);
     }
   else
     error = g_error_new (PS_ERROR, PS_ERROR_LIMIT,
                          _("Stopped at the limit of %s events kept in memory: %s events were kept, "
-                           "and the rest of the input from byte offset %" G_GUINT64_FORMAT " was not read"),
-                         max, kept, limit->stop_offset);
+                           "and the rest of the input from byte offset %llu was not read"),
+                         max, kept, (unsigned long long) limit->stop_offset);
   ps_event_store_set_error (store, error);
   ps_event_store_set_bytes_read (store, limit->stop_offset);
   return g_object_ref (store);

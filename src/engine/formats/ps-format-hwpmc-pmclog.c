@@ -909,8 +909,8 @@ initialize (PmclogParser         *self,
       else
         ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-BAD-WALLCLOCK", 0, record->offset,
                                self->session,
-                               _("The log’s wall-clock start (%" G_GINT64_FORMAT " seconds since 1970) is not a time Perfscope can show; times are shown from the start of the run"),
-                               (gint64) record->u.initialize.wall_seconds);
+                               _("The log’s wall-clock start (%lld seconds since 1970) is not a time Perfscope can show; times are shown from the start of the run"),
+                               (long long) record->u.initialize.wall_seconds);
     }
   else if (self->legacy)
     ps_event_store_set_session_origin (self->store, self->session,
