@@ -68,7 +68,12 @@ run_analysis_new (PsEventStore *store,
     {
       g_autoptr(GError) error = NULL;
 
-      self->call_tree = ps_call_tree_new_for_store (store, NULL, &error);
+      PsCallTreeOptions tree_options = { PS_NONE, NULL, 0 };
+
+      tree_options.cancellable = cancellable;
+      self->call_tree = ps_call_tree_new_for_store (store, &tree_options, &error);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return NULL;
       if (self->call_tree == NULL)
         g_debug ("No call tree: %s", error->message);
     }

@@ -1459,24 +1459,29 @@ span_function (PsCallTreeBuilder *builder,
 static PsCallTree *new_for_spans (PsEventStore  *store,
                                   guint32        track,
                                   PsScopeFilter *filter,
-                                  const guint8  *selection);
+                                  const guint8  *selection,
+                                  GCancellable  *cancellable);
 
 PsCallTree *
 ps_call_tree_new_for_spans (PsEventStore  *store,
                             guint32        track,
                             PsScopeFilter *filter)
 {
-  return new_for_spans (store, track, filter, NULL);
+  return new_for_spans (store, track, filter, NULL, NULL);
 }
 
 /* selection: NULL, or one byte per span of the store; then only the
  * selected spans and what ran inside them count, the selected spans as
- * the top calls */
+ * the top calls. NULL when cancelled. */
+/* Spans between two looks at the cancellable: a few milliseconds */
+#define CANCEL_CHECK_MASK 0xFFFF
+
 static PsCallTree *
 new_for_spans (PsEventStore  *store,
                guint32        track,
                PsScopeFilter *filter,
-               const guint8  *selection)
+               const guint8  *selection,
+               GCancellable  *cancellable)
 {
   g_autoptr(PsCallTreeBuilder) builder = NULL;
   g_autofree guint8 *inside = NULL;    /* with a selection: in a selected span */
@@ -1516,6 +1521,9 @@ new_for_spans (PsEventStore  *store,
       GArray *stack;
       gint64 begin, end, parent_end;
       OpenSpan open;
+
+      if ((i & CANCEL_CHECK_MASK) == 0 && g_cancellable_is_cancelled (cancellable))
+        return NULL;
 
       if (span->parent == PS_NONE || span->parent >= i)
         up[i] = PS_NONE;
@@ -1783,8 +1791,15 @@ ps_call_tree_new_for_store (PsEventStore            *store,
   if (ps_event_store_get_n_samples (store) > 0)
     return new_for_samples (store, track, options);
   if (ps_event_store_get_n_spans (store) > 0)
-    return new_for_spans (store, track, options != NULL ? options->filter : NULL,
-                          options != NULL ? options->span_selection : NULL);
+    {
+      GCancellable *cancellable = options != NULL ? options->cancellable : NULL;
+      PsCallTree *tree = new_for_spans (store, track, options != NULL ? options->filter : NULL,
+                                        options != NULL ? options->span_selection : NULL, cancellable);
+
+      if (tree == NULL)
+        g_cancellable_set_error_if_cancelled (cancellable, error);
+      return tree;
+    }
 
   g_set_error_literal (error, PS_ERROR, PS_ERROR_NO_DATA,
                        _("The run has no call stacks: no profiler report, scopes or samples"));

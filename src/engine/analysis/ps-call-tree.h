@@ -39,6 +39,8 @@
  */
 #pragma once
 
+#include <gio/gio.h>
+
 #include "ps-event-store.h"
 #include "ps-scopes.h"
 
@@ -206,6 +208,8 @@ typedef struct
   gboolean       time_range;       /* only samples in [begin_ns, end_ns) */
   gint64         begin_ns;
   gint64         end_ns;
+  GCancellable  *cancellable;      /* spans: may be NULL; checked every
+                                    * 65 536 spans */
 } PsCallTreeOptions;
 
 /* The call tree of any run that has one: the report rows of a profiler
@@ -213,7 +217,8 @@ typedef struct
  * (weights, kernel samples as OS events; options->track, tracks, sources
  * and the time range limit them), else the spans (a run with samples may
  * have spans that are not calls, e.g. thread lifetimes). NULL with an error (PS_ERROR_NO_DATA) when the run has
- * none of them. options may be NULL. */
+ * none of them, or G_IO_ERROR_CANCELLED when options->cancellable was
+ * cancelled while the spans were walked. options may be NULL. */
 PsCallTree        *ps_call_tree_new_for_store   (PsEventStore       *store,
                                                  const PsCallTreeOptions *options,
                                                  GError            **error);
