@@ -58,9 +58,11 @@ run_analysis_new (PsEventStore *store,
    * repeat the span series of the scope analysis */
   if (g_strcmp0 (ps_event_store_get_format (store), ps_format_rtl_logfile.name) == 0
       || ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_n_marks (store) > 0)
-    self->scopes = ps_scope_analysis_new (store, NULL);
-  if (g_cancellable_is_cancelled (cancellable))
-    return NULL;
+    {
+      self->scopes = ps_scope_analysis_new_cancellable (store, NULL, cancellable);
+      if (self->scopes == NULL)
+        return NULL;
+    }
 
   /* Calls with the four instrumentation values: from the spans, or as a
    * profiler report gives them */
@@ -90,6 +92,7 @@ run_analysis_new (PsEventStore *store,
     }
   else
     {
+      options.cancellable = cancellable;
       options.group_by_name = FALSE;
       self->instances = ps_series_collect (store, &options);
       if (g_cancellable_is_cancelled (cancellable))

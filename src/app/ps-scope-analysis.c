@@ -31,7 +31,8 @@ static GPtrArray *
 collect_span_series (PsEventStore  *store,
                      PsScopeFilter *filter,
                      gboolean       per_thread,
-                     gint64        *self_times)
+                     gint64        *self_times,
+                     GCancellable  *cancellable)
 {
   PsSeriesOptions options = { 0 };
   GPtrArray *all;
@@ -41,6 +42,7 @@ collect_span_series (PsEventStore  *store,
   options.spans_per_thread = per_thread;
   options.span_filter = filter;
   options.span_self_times = self_times;
+  options.cancellable = cancellable;
   all = ps_series_collect (store, &options);
 
   for (guint i = 0; i < all->len; i++)
@@ -60,17 +62,30 @@ PsScopeAnalysis *
 ps_scope_analysis_new (PsEventStore  *store,
                        PsScopeFilter *filter)
 {
-  PsScopeAnalysis *self;
+  return ps_scope_analysis_new_cancellable (store, filter, NULL);
+}
+
+PsScopeAnalysis *
+ps_scope_analysis_new_cancellable (PsEventStore  *store,
+                                   PsScopeFilter *filter,
+                                   GCancellable  *cancellable)
+{
+  g_autoptr(PsScopeAnalysis) self = NULL;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
 
   self = g_atomic_rc_box_new0 (PsScopeAnalysis);
   self->store = g_object_ref (store);
-  self->tree = ps_scope_tree_new (store, filter);
+  self->tree = ps_scope_tree_new_cancellable (store, filter, cancellable);
+  if (self->tree == NULL)
+    return NULL;
   /* The self times come with the first pass over the spans */
   self->self_times = g_new0 (gint64, ps_event_store_get_n_spans (store) + 1);
-  self->series = collect_span_series (store, filter, FALSE, self->self_times);
-  self->thread_series = collect_span_series (store, filter, TRUE, NULL);
+  self->series = collect_span_series (store, filter, FALSE, self->self_times, cancellable);
+  self->thread_series = collect_span_series (store, filter, TRUE, NULL, cancellable);
+  /* Series cut short are no answer */
+  if (g_cancellable_is_cancelled (cancellable))
+    return NULL;
 
   for (guint r = 0; r < ps_scope_tree_get_n_roots (self->tree); r++)
     {
@@ -78,7 +93,7 @@ ps_scope_analysis_new (PsEventStore  *store,
       self->n_shown_marks += ps_scope_tree_get_root (self->tree, r)->n_marks;
     }
 
-  return self;
+  return g_steal_pointer (&self);
 }
 
 PsScopeAnalysis *
@@ -109,6 +124,9 @@ run_in_thread (gpointer             source_tag,
 
   g_task_set_source_tag (task, source_tag);
   g_task_set_task_data (task, task_data, task_data_free);
+  /* Cancelled, it answers at once; the thread stops soon after and its
+   * work is dropped */
+  g_task_set_return_on_cancel (task, TRUE);
   g_task_run_in_thread (task, thread_func);
 }
 
@@ -137,12 +155,19 @@ compute_thread (GTask        *task,
                 GCancellable *cancellable)
 {
   ComputeData *compute = task_data;
+  PsScopeAnalysis *analysis;
 
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  g_task_return_pointer (task, ps_scope_analysis_new (compute->store, compute->filter),
-                         (GDestroyNotify)ps_scope_analysis_unref);
+  analysis = ps_scope_analysis_new_cancellable (compute->store, compute->filter, cancellable);
+  /* NULL only when cancelled */
+  if (analysis == NULL)
+    {
+      g_task_return_error_if_cancelled (task);
+      return;
+    }
+  g_task_return_pointer (task, analysis, (GDestroyNotify)ps_scope_analysis_unref);
 }
 
 void

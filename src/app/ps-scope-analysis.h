@@ -43,6 +43,10 @@ GType            ps_scope_analysis_get_type       (void) G_GNUC_CONST;
 /* Runs in any thread. filter may be NULL; it is used, not kept. */
 PsScopeAnalysis *ps_scope_analysis_new            (PsEventStore        *store,
                                                    PsScopeFilter       *filter);
+/* The same, NULL when cancellable (may be NULL) is cancelled meanwhile */
+PsScopeAnalysis *ps_scope_analysis_new_cancellable (PsEventStore       *store,
+                                                   PsScopeFilter       *filter,
+                                                   GCancellable        *cancellable);
 PsScopeAnalysis *ps_scope_analysis_ref            (PsScopeAnalysis     *self);
 void             ps_scope_analysis_unref          (PsScopeAnalysis     *self);
 /* The filter is taken (transfer full) and freed in the worker thread */

@@ -39,8 +39,6 @@
  */
 #pragma once
 
-#include <gio/gio.h>
-
 #include "ps-event-store.h"
 #include "ps-scopes.h"
 

@@ -164,7 +164,25 @@ PsScopeTree *
 ps_scope_tree_new (PsEventStore  *store,
                    PsScopeFilter *filter)
 {
-  PsScopeTree *self;
+  return ps_scope_tree_new_cancellable (store, filter, NULL);
+}
+
+/* Nodes between two looks at the cancellable: a few milliseconds */
+#define CANCEL_CHECK_MASK 0xFFFF
+
+static inline gboolean
+stopped (guint32       i,
+         GCancellable *cancellable)
+{
+  return (i & CANCEL_CHECK_MASK) == 0 && g_cancellable_is_cancelled (cancellable);
+}
+
+PsScopeTree *
+ps_scope_tree_new_cancellable (PsEventStore  *store,
+                               PsScopeFilter *filter,
+                               GCancellable  *cancellable)
+{
+  g_autoptr(PsScopeTree) self = NULL;
   guint64 n_spans, n_marks;
   guint32 n_slots, n_children = 0;
   g_autofree guint32 *up = NULL;
@@ -200,6 +218,8 @@ ps_scope_tree_new (PsEventStore  *store,
     {
       const PsSpan *span = ps_event_store_get_span (store, i);
 
+      if (stopped (i, cancellable))
+        return NULL;
       if (span->parent == PS_NONE || span->parent >= i)
         up[i] = root_slot (self, span->track);
       else
@@ -216,6 +236,8 @@ ps_scope_tree_new (PsEventStore  *store,
       const PsSpan *span = ps_event_store_get_span (store, i);
       PsScopeRoot *root;
 
+      if (stopped (i, cancellable))
+        return NULL;
       if (is_hidden (self, i))
         continue;
 
@@ -274,6 +296,8 @@ ps_scope_tree_new (PsEventStore  *store,
   m = self->n_marks;
   for (guint32 j = self->n_spans; j-- > 0;)
     {
+      if (stopped (j, cancellable))
+        return NULL;
       for (; m > 0 && ps_event_store_get_mark (store, m - 1)->position > j; m--)
         {
           const PsMark *mark = ps_event_store_get_mark (store, m - 1);
@@ -293,7 +317,7 @@ ps_scope_tree_new (PsEventStore  *store,
         self->children[--self->offsets[slot_for_mark (self, up, mark)]] = self->n_spans + (m - 1);
     }
 
-  return self;
+  return g_steal_pointer (&self);
 }
 
 static void

@@ -58,6 +58,10 @@ typedef struct _PsScopeTree PsScopeTree;
  * referenced. */
 PsScopeTree       *ps_scope_tree_new           (PsEventStore  *store,
                                                 PsScopeFilter *filter);
+/* The same, NULL when cancellable (may be NULL) is cancelled meanwhile */
+PsScopeTree       *ps_scope_tree_new_cancellable (PsEventStore *store,
+                                                PsScopeFilter *filter,
+                                                GCancellable  *cancellable);
 PsScopeTree       *ps_scope_tree_ref           (PsScopeTree   *self);
 void               ps_scope_tree_unref         (PsScopeTree   *self);
 PsEventStore      *ps_scope_tree_get_store     (PsScopeTree   *self);

@@ -251,12 +251,21 @@ ps_scopes_foreach_self_time (PsEventStore   *store,
                              PsSelfTimeFunc  func,
                              gpointer        user_data)
 {
+  ps_scopes_foreach_self_time_cancellable (store, func, user_data, NULL);
+}
+
+gboolean
+ps_scopes_foreach_self_time_cancellable (PsEventStore   *store,
+                                         PsSelfTimeFunc  func,
+                                         gpointer        user_data,
+                                         GCancellable   *cancellable)
+{
   guint n_tracks;
   guint64 n_spans;
   g_autofree Stack *stacks = NULL;
 
-  g_return_if_fail (PS_IS_EVENT_STORE (store));
-  g_return_if_fail (func != NULL);
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
 
   n_tracks = ps_event_store_get_n_tracks (store);
   n_spans = ps_event_store_get_n_spans (store);
@@ -270,6 +279,13 @@ ps_scopes_foreach_self_time (PsEventStore   *store,
       Stack *stack;
       guint keep = 0;
 
+      /* A look at the cancellable every 65 536 spans: a few milliseconds */
+      if ((i & 0xFFFF) == 0 && g_cancellable_is_cancelled (cancellable))
+        {
+          for (guint t = 0; t < n_tracks; t++)
+            g_free (stacks[t].entries);
+          return FALSE;
+        }
       if (span->track >= n_tracks)
         continue;
       stack = &stacks[span->track];
@@ -321,6 +337,7 @@ ps_scopes_foreach_self_time (PsEventStore   *store,
         finish_entry (&stack->entries[k], func, user_data);
       g_free (stack->entries);
     }
+  return TRUE;
 }
 
 static void

@@ -69,6 +69,12 @@ typedef void (*PsSelfTimeFunc) (guint64       index,
 void           ps_scopes_foreach_self_time (PsEventStore   *store,
                                             PsSelfTimeFunc  func,
                                             gpointer        user_data);
+/* The same; stops, returning FALSE, when cancellable (may be NULL) is
+ * cancelled meanwhile: func has then seen only some of the spans */
+gboolean       ps_scopes_foreach_self_time_cancellable (PsEventStore   *store,
+                                            PsSelfTimeFunc  func,
+                                            gpointer        user_data,
+                                            GCancellable   *cancellable);
 /* The self time of every span, indexed like the store's spans; g_free() */
 gint64        *ps_scopes_get_self_times    (PsEventStore   *store);
 

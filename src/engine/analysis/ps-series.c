@@ -541,7 +541,7 @@ walk_spans (PsEventStore  *store,
 
   if (ps_event_store_get_n_spans (store) < HANDOFF_MIN_SPANS)
     {
-      ps_scopes_foreach_self_time (store, add_span, collector);
+      ps_scopes_foreach_self_time_cancellable (store, add_span, collector, collector->options->cancellable);
       return;
     }
 
@@ -551,7 +551,7 @@ walk_spans (PsEventStore  *store,
   g_cond_init (&handoff.cond);
   handoff.thread = g_thread_new ("perfscope-series", handoff_thread, &handoff);
 
-  ps_scopes_foreach_self_time (store, handoff_span, &handoff);
+  ps_scopes_foreach_self_time_cancellable (store, handoff_span, &handoff, collector->options->cancellable);
   if (handoff.n_filled > 0)
     handoff_publish (&handoff);
 
@@ -721,6 +721,10 @@ ps_series_collect (PsEventStore          *store,
       guint32 index;
       double value;
 
+      /* A look at the cancellable every 65 536 events */
+      if ((m.index & 0xFFFF) == 0 && g_cancellable_is_cancelled (options->cancellable))
+        break;
+
       if (m.kind == PS_MEASURE_OTHER || m.track >= n_tracks)
         continue;
       if (options->has_index_range && (m.index < options->index_first || m.index > options->index_last))
@@ -784,6 +788,10 @@ ps_series_collect (PsEventStore          *store,
       PsSeries *series = g_ptr_array_index (result, i);
       gboolean summary_only = options->durations_summary_only && series->kind == PS_SERIES_DURATION;
 
+      /* Sorting for the median takes most of the time: a look between
+       * two series */
+      if (g_cancellable_is_cancelled (options->cancellable))
+        return g_steal_pointer (&result);
       compute_stats (series->values, &series->stats, summary_only);
       if (series->ticks != NULL)
         compute_stats (series->ticks, &series->ticks_stats, summary_only);

@@ -71,6 +71,9 @@ typedef struct
   gint64  *span_self_times;     /* spans: if set, receives the self time of
                                  * every span of the store (filtered or not),
                                  * indexed like the store's spans */
+  GCancellable *cancellable;    /* may be NULL; when it is cancelled the
+                                 * collection stops early and its series
+                                 * are incomplete */
 } PsSeriesOptions;
 
 const char *ps_series_kind_to_string (PsSeriesKind kind);
