@@ -306,6 +306,37 @@ test_max_events (void)
   g_assert_cmpuint (ps_event_store_get_n_measurements (above), ==, 10000);
 }
 
+/* A PLV2 capture (a parser in two stages too) stops between records:
+ * no record reported cut, no END reported missing */
+static void
+test_max_events_plv2 (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "processor_4cpu.plv2", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, NULL);
+  g_autoptr(GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (stream);
+  g_hash_table_insert (options, (gpointer) PS_LOADER_OPTION_MAX_EVENTS, (gpointer) "40000");
+  store = ps_load_stream_with_options (G_INPUT_STREAM (stream), "processor_4cpu.plv2", NULL, options, 64 * 1024,
+                                       0, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_error (ps_event_store_get_error (store), PS_ERROR, PS_ERROR_LIMIT);
+  g_assert_cmpuint (ps_event_store_get_n_counter_readings (store), >=, 40000);
+  g_assert_cmpuint (ps_event_store_get_bytes_read (store) % (64 * 1024), ==, 0);
+  for (guint i = 0; i < ps_event_store_get_n_warnings (store); i++)
+    {
+      PsWarning warning;
+
+      ps_event_store_get_warning (store, i, &warning);
+      g_test_message ("%s %s", warning.code, warning.message);
+      g_assert_cmpstr (warning.code, !=, "I-PLV2-NO-END");
+      g_assert_null (strstr (warning.message, "ends inside"));
+    }
+}
+
 /* The same after the read-ahead has started, which scans ahead for the
  * CE parser: what was read before the error is kept, in order */
 static void
@@ -597,6 +628,7 @@ main (int   argc,
 
   g_test_add_func ("/loader/chunk-boundaries", test_chunk_boundaries);
   g_test_add_func ("/loader/max-events", test_max_events);
+  g_test_add_func ("/loader/max-events-plv2", test_max_events_plv2);
   g_test_add_func ("/loader/unknown-format", test_unknown_format);
   g_test_add_func ("/loader/forced-format-empty", test_forced_format_on_empty_input);
   g_test_add_func ("/loader/read-error-keeps-data", test_read_error_keeps_data);

@@ -410,8 +410,6 @@ read_ahead_stop (ReadAhead *ahead)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ReadAhead, read_ahead_stop)
 
-/* Feeds a buffer in chunk_size pieces, so that tests with small chunks
- * split the whole input. */
 /* The limit of events kept (option "max-events"), 0 for none. Fed
  * input is checked every LIMIT_PIECE_SIZE bytes, scanned chunks (parsers
  * in two stages) between chunks. */
@@ -436,8 +434,9 @@ limit_reached (EventLimit *limit,
   return TRUE;
 }
 
-/* Feeds length bytes in pieces of chunk_size; stops early, returning
- * TRUE, when the limit is reached (limit->reached) */
+/* Feeds a buffer in chunk_size pieces, so that tests with small chunks
+ * split the whole input; stops early, returning TRUE, when the limit (may
+ * be NULL) is reached (limit->reached), after the line it is in */
 static gboolean
 feed_pieces (PsParser      *parser,
              const guint8  *data,
