@@ -258,6 +258,24 @@ test_sessions_metadata_rates (void)
   g_assert_cmpfloat (ps_event_store_get_tick_rate (store, s0, 19), ==, 1000);
   g_assert_cmpfloat (ps_event_store_get_tick_rate (store, s0, 20), ==, 1193180);
   g_assert_cmpfloat (ps_event_store_get_tick_rate (store, s1, 20), ==, 0);
+
+  /* Many rates (a log of many appended runs, found by fuzzing: each
+   * lookup once walked them all), one added out of order, equal
+   * from_index (the later one counts) */
+  for (guint i = 0; i < 1000; i++)
+    ps_event_store_add_tick_rate (store, s1, 100 + i * 10, 2000 + i);
+  ps_event_store_add_tick_rate (store, s1, 55, 7);
+  ps_event_store_add_tick_rate (store, s1, 100, 8);
+  g_assert_cmpuint (ps_event_store_get_n_tick_rates (store, s1), ==, 1002);
+  /* Before every rate: the first added */
+  g_assert_cmpfloat (ps_event_store_get_tick_rate (store, s1, 20), ==, 2000);
+  g_assert_cmpfloat (ps_event_store_get_tick_rate (store, s1, 55), ==, 7);
+  g_assert_cmpfloat (ps_event_store_get_tick_rate (store, s1, 99), ==, 7);
+  g_assert_cmpfloat (ps_event_store_get_tick_rate (store, s1, 100), ==, 8);
+  g_assert_cmpfloat (ps_event_store_get_tick_rate (store, s1, 115), ==, 2001);
+  g_assert_cmpfloat (ps_event_store_get_tick_rate (store, s1, 100 + 999 * 10 + 5), ==, 2999);
+  g_assert_cmpuint (ps_event_store_get_n_tick_rates (store, s0), ==, 2);
+  g_assert_cmpfloat (ps_event_store_get_tick_rate (store, s0, 20), ==, 1193180);
   g_assert_cmpuint (ps_event_store_get_n_tick_rates (store, s0), ==, 2);
 }
 

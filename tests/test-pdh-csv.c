@@ -758,6 +758,7 @@ test_rows (void)
     "\"yesterday\",\"7\",\"8\"\n"                        /* no time */
     "\"11/03/2024 01:00:01.000\",\"9\",\"10\",\"11\"\n"  /* too many fields */
     "\"02/30/2024 01:00:01.000\",\"9\",\"10\"\n"         /* no such day */
+    "\"11/03/3024 01:00:01.000\",\"9\",\"10\"\n"         /* past 2262 (found by fuzzing) */
     "\"11/03/2024 01:00:02.000\",\"12\",\"13\"\n"
     "\n\n";
   g_autoptr(PsEventStore) store = parse (text);
@@ -789,10 +790,10 @@ test_rows (void)
   g_assert_cmpuint (count_warnings (store, "W-PDH-TIME-BACK"), ==, 1);
   warning = find_warning (store, "W-PDH-TIME");
   g_assert_cmpuint (warning.line, ==, 5);
-  g_assert_cmpuint (count_warnings (store, "W-PDH-TIME"), ==, 2);
+  g_assert_cmpuint (count_warnings (store, "W-PDH-TIME"), ==, 3);
   warning = find_warning (store, "W-PDH-FIELDS");
   g_assert_cmpuint (warning.line, ==, 6);
-  g_assert_cmpuint (ps_event_store_get_session (store, 0)->last_line, ==, 8);
+  g_assert_cmpuint (ps_event_store_get_session (store, 0)->last_line, ==, 9);
 
   /* Header only, without a final newline */
   g_assert_cmpuint (count_tracks (header_only, PS_TRACK_COUNTER), ==, 1);

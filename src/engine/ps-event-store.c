@@ -153,7 +153,12 @@ struct _PsEventStore
 
   GArray       *sessions;     /* PsSessionInfo */
   GPtrArray    *metadata;     /* per session: GArray of {guint32 key, guint32 value} */
-  GArray       *tick_rates;   /* TickRate */
+  GArray       *tick_rates;   /* TickRate, in the order they were added */
+  /* Per session: GArray of guint, indexes into tick_rates ordered by
+   * from_index (those added later after equal ones), so that the rate of a
+   * measurement is a binary search, not a walk over every rate */
+  GPtrArray    *session_rates;
+  GArray       *first_rates;  /* per session: guint, its first rate added */
   GArray       *tracks;       /* PsTrack */
 
   GPtrArray    *measure_blocks;
@@ -361,6 +366,8 @@ ps_event_store_finalize (GObject *object)
   g_clear_pointer (&self->sessions, g_array_unref);
   g_clear_pointer (&self->metadata, g_ptr_array_unref);
   g_clear_pointer (&self->tick_rates, g_array_unref);
+  g_clear_pointer (&self->session_rates, g_ptr_array_unref);
+  g_clear_pointer (&self->first_rates, g_array_unref);
   g_clear_pointer (&self->tracks, g_array_unref);
   g_clear_pointer (&self->measure_blocks, g_ptr_array_unref);
   g_clear_pointer (&self->wide_values, g_array_unref);
@@ -417,6 +424,8 @@ ps_event_store_init (PsEventStore *self)
   self->sessions = g_array_new (FALSE, TRUE, sizeof (PsSessionInfo));
   self->metadata = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
   self->tick_rates = g_array_new (FALSE, FALSE, sizeof (TickRate));
+  self->session_rates = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  self->first_rates = g_array_new (FALSE, FALSE, sizeof (guint));
   self->tracks = g_array_new (FALSE, TRUE, sizeof (PsTrack));
   self->measure_blocks = g_ptr_array_new_with_free_func (measure_block_free);
   self->wide_values = g_array_new (FALSE, FALSE, sizeof (WideValue));
@@ -771,6 +780,43 @@ ps_event_store_list_metadata (PsEventStore *self,
 
 /* Tick rates */
 
+/* A session's rates by from_index, NULL if it has none */
+static GArray *
+rates_of_session (PsEventStore *self,
+                  guint32       session)
+{
+  return session < self->session_rates->len ? g_ptr_array_index (self->session_rates, session) : NULL;
+}
+
+static inline guint64
+rate_from (PsEventStore *self,
+           GArray       *rates,
+           guint         k)
+{
+  return g_array_index (self->tick_rates, TickRate, g_array_index (rates, guint, k)).from_index;
+}
+
+/* The number of a session's rates whose from_index is at most index: the
+ * position after the last of them */
+static guint
+rates_up_to (PsEventStore *self,
+             GArray       *rates,
+             guint64       index)
+{
+  guint low = 0, high = rates->len;
+
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+
+      if (rate_from (self, rates, middle) <= index)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  return low;
+}
+
 void
 ps_event_store_add_tick_rate (PsEventStore *self,
                               guint32       session,
@@ -778,11 +824,29 @@ ps_event_store_add_tick_rate (PsEventStore *self,
                               double        ticks_per_second)
 {
   TickRate rate = { session, from_index, ticks_per_second };
+  guint added;
+  GArray *rates;
 
   g_return_if_fail (PS_IS_EVENT_STORE (self));
   g_return_if_fail (ticks_per_second > 0);
+  g_return_if_fail (session != PS_NONE);
 
+  added = self->tick_rates->len;
   g_array_append_val (self->tick_rates, rate);
+
+  while (self->session_rates->len <= session)
+    {
+      g_ptr_array_add (self->session_rates, g_array_new (FALSE, FALSE, sizeof (guint)));
+      g_array_append_val (self->first_rates, added);
+    }
+  rates = g_ptr_array_index (self->session_rates, session);
+  if (rates->len == 0)
+    g_array_index (self->first_rates, guint, session) = added;
+  /* In file order from_index only grows: the end, without a search */
+  if (rates->len == 0 || rate_from (self, rates, rates->len - 1) <= from_index)
+    g_array_append_val (rates, added);
+  else
+    g_array_insert_val (rates, rates_up_to (self, rates, from_index), added);
 }
 
 double
@@ -790,49 +854,33 @@ ps_event_store_get_tick_rate (PsEventStore *self,
                               guint32       session,
                               guint64       index)
 {
-  double first = 0;
-  double best = 0;
-  guint64 best_from = 0;
-  gboolean have_first = FALSE;
-  gboolean have_best = FALSE;
+  GArray *rates;
+  guint up_to;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
 
-  for (guint i = 0; i < self->tick_rates->len; i++)
-    {
-      const TickRate *rate = &g_array_index (self->tick_rates, TickRate, i);
+  rates = rates_of_session (self, session);
+  if (rates == NULL || rates->len == 0)
+    return 0;
 
-      if (rate->session != session)
-        continue;
-      if (!have_first)
-        {
-          first = rate->ticks_per_second;
-          have_first = TRUE;
-        }
-      if (rate->from_index <= index && (!have_best || rate->from_index >= best_from))
-        {
-          best = rate->ticks_per_second;
-          best_from = rate->from_index;
-          have_best = TRUE;
-        }
-    }
-
-  return have_best ? best : first;
+  /* The latest rate in effect at index; before any, the first added */
+  up_to = rates_up_to (self, rates, index);
+  if (up_to > 0)
+    return g_array_index (self->tick_rates, TickRate, g_array_index (rates, guint, up_to - 1)).ticks_per_second;
+  return g_array_index (self->tick_rates, TickRate,
+                        g_array_index (self->first_rates, guint, session)).ticks_per_second;
 }
 
 guint
 ps_event_store_get_n_tick_rates (PsEventStore *self,
                                  guint32       session)
 {
-  guint n = 0;
+  GArray *rates;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
 
-  for (guint i = 0; i < self->tick_rates->len; i++)
-    if (g_array_index (self->tick_rates, TickRate, i).session == session)
-      n++;
-
-  return n;
+  rates = rates_of_session (self, session);
+  return rates != NULL ? rates->len : 0;
 }
 
 /* Tracks */

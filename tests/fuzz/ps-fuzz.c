@@ -49,10 +49,25 @@ ps_fuzz_has_target (const char *target)
   return g_strv_contains (targets, target);
 }
 
+/* The message, then abort (): libFuzzer keeps the input of an abort, not
+ * of the breakpoint trap GLib's fatal messages raise */
+static GLogWriterOutput
+fatal_writer (GLogLevelFlags   level,
+              const GLogField *fields,
+              gsize            n_fields,
+              gpointer         user_data)
+{
+  GLogWriterOutput output = g_log_writer_default (level, fields, n_fields, user_data);
+
+  if (level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING))
+    abort ();
+  return output;
+}
+
 void
 ps_fuzz_init (void)
 {
-  g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
+  g_log_set_writer_func (fatal_writer, NULL, NULL);
 }
 
 /* What two readings of one input must agree on */

@@ -1600,10 +1600,12 @@ report_function (PsCallTreeBuilder *builder,
                  PsEventStore      *store,
                  guint32            frame_id)
 {
-  const PsFrame *frame = ps_event_store_get_frame (store, frame_id);
+  const PsFrame *frame;
 
-  if (frame == NULL)
+  /* A row without a frame (PS_NONE): a function without a name */
+  if (frame_id >= ps_event_store_get_n_frames (store))
     return ps_call_tree_builder_intern_function (builder, "", NULL);
+  frame = ps_event_store_get_frame (store, frame_id);
   if (frame->function == 0 && frame->module != 0)
     {
       g_autoptr(GString) name = g_string_new (NULL);

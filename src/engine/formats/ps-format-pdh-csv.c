@@ -677,6 +677,7 @@ parse_timestamp (const char *text,
   const char *end = text + length;
   guint month, day, year, hour, minute, second;
   gint64 fraction_ns = 0;
+  gint64 seconds;
 
   while (p < end && is_space (*p))
     p++;
@@ -712,8 +713,13 @@ parse_timestamp (const char *text,
       || hour > 23 || minute > 59 || second > 60)
     return FALSE;
 
-  *out = ((days_from_civil (year, month, day) * 86400 + hour * 3600 + minute * 60 + second)
-          * G_GINT64_CONSTANT (1000000000)) + fraction_ns;
+  seconds = days_from_civil (year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
+  /* Nanoseconds since 1970 in 64 bits reach from 1677 to 2262; a day
+   * spare for the time zone's bias */
+  if (seconds >= G_MAXINT64 / G_GINT64_CONSTANT (1000000000) - 86400
+      || seconds <= G_MININT64 / G_GINT64_CONSTANT (1000000000) + 86400)
+    return FALSE;
+  *out = seconds * G_GINT64_CONSTANT (1000000000) + fraction_ns;
   return TRUE;
 }
 

@@ -239,6 +239,11 @@ typedef struct
   Shape           *published_shape;
 
   gboolean         stopped;         /* reading stopped early (ps_parser_stop_scanning ()) */
+
+  /* Scans not applied yet: the loader may stop before it applies them,
+   * and they are the parser's to free */
+  GMutex           batches_lock;
+  GHashTable      *pending_batches; /* ScanBatch * set */
 } Plv2Parser;
 
 typedef struct
@@ -1897,6 +1902,9 @@ plv2_scan (PsParser     *parser,
   g_clear_pointer (&self->scan_shape, shape_unref);
   self->scan_batch = NULL;
   self->scan_begin = self->scan_end = NULL;
+  g_mutex_lock (&self->batches_lock);
+  g_hash_table_add (self->pending_batches, batch);
+  g_mutex_unlock (&self->batches_lock);
   return batch;
 }
 
@@ -1908,6 +1916,10 @@ plv2_apply (PsParser  *parser,
   Plv2Parser *self = (Plv2Parser *) parser;
   ScanBatch *batch = scanned;
   gboolean ok = TRUE;
+
+  g_mutex_lock (&self->batches_lock);
+  g_hash_table_steal (self->pending_batches, batch);
+  g_mutex_unlock (&self->batches_lock);
 
   for (guint i = 0; i < batch->items->len && ok; i++)
     {
@@ -2011,6 +2023,8 @@ plv2_free (PsParser *parser)
   g_clear_pointer (&self->previous_match, shape_match_free);
   forget_shape (self);
   g_mutex_clear (&self->shape_lock);
+  g_hash_table_unref (self->pending_batches);
+  g_mutex_clear (&self->batches_lock);
   g_free (self);
 }
 
@@ -2047,6 +2061,8 @@ plv2_parser_new (PsStoreBuilder *builder)
   self->values = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->previous_values = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_mutex_init (&self->shape_lock);
+  g_mutex_init (&self->batches_lock);
+  self->pending_batches = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) scan_batch_free, NULL);
   return &self->parent;
 }
 
