@@ -793,6 +793,8 @@ ps_series_collect (PsEventStore          *store,
       if (g_cancellable_is_cancelled (options->cancellable))
         return g_steal_pointer (&result);
       compute_stats (series->values, &series->stats, summary_only);
+      if (g_cancellable_is_cancelled (options->cancellable))
+        return g_steal_pointer (&result);
       if (series->ticks != NULL)
         compute_stats (series->ticks, &series->ticks_stats, summary_only);
       if (summary_only)
