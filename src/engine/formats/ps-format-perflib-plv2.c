@@ -680,7 +680,9 @@ make_signature (Plv2Parser            *self,
       guint32 fields[5] = { block->status, block->type, block->position, block->n_values, block->n_instances };
 
       g_array_append_vals (signature, fields, G_N_ELEMENTS (fields));
-      g_array_append_vals (signature, buffer->counter_ids + block->first_counter_id, block->n_counter_ids);
+      /* No ids, no array: not even a pointer into it */
+      if (block->n_counter_ids > 0)
+        g_array_append_vals (signature, buffer->counter_ids + block->first_counter_id, block->n_counter_ids);
       for (guint i = 0; i < block->n_instances; i++)
         {
           const PsPerflibInstance *instance = &buffer->instances[block->first_instance + i];
