@@ -829,7 +829,7 @@ ps_event_store_add_tick_rate (PsEventStore *self,
 
   g_return_if_fail (PS_IS_EVENT_STORE (self));
   g_return_if_fail (ticks_per_second > 0);
-  g_return_if_fail (session != PS_NONE);
+  g_return_if_fail (session < self->sessions->len);
 
   added = self->tick_rates->len;
   g_array_append_val (self->tick_rates, rate);

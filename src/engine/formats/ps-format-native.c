@@ -380,6 +380,8 @@ read_ticks (NativeParser  *self,
         return malformed (self, _("too short"), error);
       if (!(rate > 0))
         return malformed (self, _("a tick rate that is not positive"), error);
+      if (session >= ps_event_store_get_n_sessions (self->store))
+        return malformed (self, _("a tick rate of a session that does not exist"), error);
       ps_event_store_add_tick_rate (self->store, session, from_index, rate);
     }
   return TRUE;
