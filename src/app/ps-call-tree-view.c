@@ -840,6 +840,9 @@ rebuild (PsCallTreeView *self)
     }
 
   self->build_cancellable = g_cancellable_new ();
+  /* A rebuild started meanwhile stops this one's walk over the spans (the
+   * task keeps the cancellable) */
+  build->options.cancellable = self->build_cancellable;
   task = g_task_new (NULL, self->build_cancellable, build_cb, g_object_ref (self));
   g_task_set_source_tag (task, rebuild);
   g_task_set_task_data (task, build, build_data_free);
