@@ -62,4 +62,28 @@ ps_util_mix64 (guint64 key)
   return key;
 }
 
+/* a + b and a − b held to the range of gint64, for times and durations
+ * that damaged input can make as large as it likes */
+static inline gint64
+ps_util_add_saturated (gint64 a,
+                       gint64 b)
+{
+  gint64 sum;
+
+  if (!__builtin_add_overflow (a, b, &sum))
+    return sum;
+  return b > 0 ? G_MAXINT64 : G_MININT64;
+}
+
+static inline gint64
+ps_util_sub_saturated (gint64 a,
+                       gint64 b)
+{
+  gint64 difference;
+
+  if (!__builtin_sub_overflow (a, b, &difference))
+    return difference;
+  return b < 0 ? G_MAXINT64 : G_MININT64;
+}
+
 G_END_DECLS

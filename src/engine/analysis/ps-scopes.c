@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ps-scopes.h"
+#include "ps-util.h"
 
 struct _PsScopeFilter
 {
@@ -243,7 +244,8 @@ finish_entry (const StackEntry *entry,
 {
   const PsSpan *span = entry->span;
 
-  func (entry->index, span, (span->end_ns - span->begin_ns) - entry->children_ns, user_data);
+  func (entry->index, span,
+        ps_util_sub_saturated (ps_util_sub_saturated (span->end_ns, span->begin_ns), entry->children_ns), user_data);
 }
 
 void
@@ -316,7 +318,8 @@ ps_scopes_foreach_self_time_cancellable (PsEventStore   *store,
         }
 
       if (keep > 0 && ps_span_is_measured (span))
-        stack->entries[keep - 1].children_ns += span->end_ns - span->begin_ns;
+        stack->entries[keep - 1].children_ns = ps_util_add_saturated (stack->entries[keep - 1].children_ns,
+                                                                      ps_util_sub_saturated (span->end_ns, span->begin_ns));
 
       if (G_UNLIKELY (stack->length == stack->size))
         {

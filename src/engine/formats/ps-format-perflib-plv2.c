@@ -1033,7 +1033,7 @@ add_readings (Plv2Parser         *self,
               const SampleValues *sample)
 {
   const ValuePlan *plans = (const ValuePlan *)(gpointer)self->plan->data;
-  gint64 time_ns = sample->unix_ns - self->origin_unix_ns;
+  gint64 time_ns = ps_util_sub_saturated (sample->unix_ns, self->origin_unix_ns);
 
   write_back_previous (self);
   for (guint index = 0; index < self->plan->len; index++)
