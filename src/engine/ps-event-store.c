@@ -1340,11 +1340,36 @@ ps_measurement_iter_next (PsMeasurementIter *iter,
 
 /* Other event kinds */
 
+static inline gboolean
+time_in_limit (gint64 time_ns)
+{
+  return time_ns >= -PS_TIME_LIMIT_NS && time_ns <= PS_TIME_LIMIT_NS;
+}
+
+static inline gint64
+clamp_time (gint64 time_ns)
+{
+  return CLAMP (time_ns, -PS_TIME_LIMIT_NS, PS_TIME_LIMIT_NS);
+}
+
 void
 _ps_event_store_append_spans (PsEventStore *self,
                               const PsSpan *spans,
                               guint         n)
 {
+  for (guint i = 0; i < n; i++)
+    if (G_UNLIKELY (!time_in_limit (spans[i].begin_ns) || !time_in_limit (spans[i].end_ns)))
+      {
+        g_autofree PsSpan *held = g_memdup2 (spans, n * sizeof (PsSpan));
+
+        for (guint k = i; k < n; k++)
+          {
+            held[k].begin_ns = clamp_time (held[k].begin_ns);
+            held[k].end_ns = clamp_time (held[k].end_ns);
+          }
+        chunked_array_append (&self->spans, held, n);
+        return;
+      }
   chunked_array_append (&self->spans, spans, n);
 }
 
@@ -1353,6 +1378,16 @@ _ps_event_store_append_marks (PsEventStore *self,
                               const PsMark *marks,
                               guint         n)
 {
+  for (guint i = 0; i < n; i++)
+    if (G_UNLIKELY (!time_in_limit (marks[i].time_ns)))
+      {
+        g_autofree PsMark *held = g_memdup2 (marks, n * sizeof (PsMark));
+
+        for (guint k = i; k < n; k++)
+          held[k].time_ns = clamp_time (held[k].time_ns);
+        chunked_array_append (&self->marks, held, n);
+        return;
+      }
   chunked_array_append (&self->marks, marks, n);
 }
 
@@ -1361,7 +1396,16 @@ _ps_event_store_append_samples (PsEventStore   *self,
                                 const PsSample *samples,
                                 guint           n)
 {
-  chunked_array_append (&self->samples, samples, n);
+  g_autofree PsSample *held = NULL;
+
+  for (guint i = 0; i < n && held == NULL; i++)
+    if (G_UNLIKELY (!time_in_limit (samples[i].time_ns)))
+      {
+        held = g_memdup2 (samples, n * sizeof (PsSample));
+        for (guint k = i; k < n; k++)
+          held[k].time_ns = clamp_time (held[k].time_ns);
+      }
+  chunked_array_append (&self->samples, held != NULL ? held : samples, n);
   for (guint i = 0; i < n; i++)
     if (samples[i].source < self->sample_sources->len)
       g_array_index (self->sample_sources, PsSampleSource, samples[i].source).n_samples += samples[i].weight;

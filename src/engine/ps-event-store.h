@@ -305,6 +305,12 @@ typedef struct
   const char *value;
 } PsMetadataEntry;
 
+/* The times of spans, marks and samples lie within ±PS_TIME_LIMIT_NS of
+ * the run's origin (±73 years): the store holds a time beyond to the
+ * limit, so that differences and sums of a few of them fit in 64 bits
+ * whatever the input said */
+#define PS_TIME_LIMIT_NS (G_GINT64_CONSTANT (1) << 61)
+
 #define PS_TYPE_EVENT_STORE (ps_event_store_get_type ())
 G_DECLARE_FINAL_TYPE (PsEventStore, ps_event_store, PS, EVENT_STORE, GObject)
 

@@ -845,7 +845,9 @@ sample_unix_ns (Plv2Parser            *self,
     return buffer->perf_time_100nsec_unix_ns;
   if (buffer != NULL && buffer->system_time_valid)
     return buffer->system_time_unix_ns;
-  if (record->has_utc && record->utc > EPOCH_1601_TO_1970_100NS)
+  /* A FILETIME past 2262 is no time either */
+  if (record->has_utc && record->utc > EPOCH_1601_TO_1970_100NS
+      && record->utc - EPOCH_1601_TO_1970_100NS <= G_MAXINT64 / 100)
     return (record->utc - EPOCH_1601_TO_1970_100NS) * 100;
   return G_MININT64;
 }
