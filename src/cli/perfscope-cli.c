@@ -29,26 +29,6 @@ static const char * const options_with_value[] = {
   "--backend", "--pid", "--command", "--interval-ms", "--duration", "--max-events", NULL,
 };
 
-static int
-usage_error (const char *format,
-             ...) G_GNUC_PRINTF (1, 2);
-
-static int
-usage_error (const char *format,
-             ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  ps_cli_print_error ("%s", message);
-  ps_cli_print_usage_hint ();
-  return PS_CLI_EXIT_USAGE;
-}
-
 /* The first argument that is neither an option nor an option's value */
 static const char *
 find_command (int    argc,
@@ -262,7 +242,7 @@ main (int   argc,
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return usage_error ("%s", error->message);
+    return ps_cli_usage_error ("%s", error->message);
 
   if (show_help)
     {
@@ -280,11 +260,11 @@ main (int   argc,
 
   n_arguments = arguments != NULL ? g_strv_length (arguments) : 0;
   if (n_arguments == 0)
-    return usage_error (_("No command given"));
+    return ps_cli_usage_error (_("No command given"));
   command = arguments[0];
 
   if (json && options.text)
-    return usage_error (_("--json and --text cannot be used together"));
+    return ps_cli_usage_error (_("--json and --text cannot be used together"));
 
   if (format_name != NULL)
     {
@@ -294,12 +274,12 @@ main (int   argc,
           g_autofree char *known = format_names ();
 
           /* Translators: the second %s is a list of format names */
-          return usage_error (_("Unknown format “%s”; known formats: %s"), format_name, known);
+          return ps_cli_usage_error (_("Unknown format “%s”; known formats: %s"), format_name, known);
         }
     }
 
   if (tick_rate != NULL && !parse_tick_rate (tick_rate, &options.tick_rate))
-    return usage_error (_("--tick-rate needs a positive number of ticks per second, not “%s”"), tick_rate);
+    return ps_cli_usage_error (_("--tick-rate needs a positive number of ticks per second, not “%s”"), tick_rate);
 
   options.thread = -1;
   if (thread != NULL || basis != NULL || depth != NULL)
@@ -308,19 +288,19 @@ main (int   argc,
 
       if (strcmp (command, "calltree") != 0
           && !(strcmp (command, "export") == 0 && thread == NULL))
-        return usage_error (_("--thread applies to the calltree command only, --basis and --depth to calltree and export"));
+        return ps_cli_usage_error (_("--thread applies to the calltree command only, --basis and --depth to calltree and export"));
       if (thread != NULL)
         {
           if (!g_ascii_string_to_unsigned (thread, 10, 0, G_MAXINT64, &number, NULL))
-            return usage_error (_("--thread needs a thread id, not “%s”"), thread);
+            return ps_cli_usage_error (_("--thread needs a thread id, not “%s”"), thread);
           options.thread = (gint64)number;
         }
       if (basis != NULL && !ps_call_basis_from_string (basis, &options.basis))
-        return usage_error (_("--basis is s1 or view, not “%s”"), basis);
+        return ps_cli_usage_error (_("--basis is s1 or view, not “%s”"), basis);
       if (depth != NULL)
         {
           if (!g_ascii_string_to_unsigned (depth, 10, 1, G_MAXUINT, &number, NULL))
-            return usage_error (_("--depth needs a positive number of levels, not “%s”"), depth);
+            return ps_cli_usage_error (_("--depth needs a positive number of levels, not “%s”"), depth);
           options.depth = (guint)number;
         }
     }
@@ -330,66 +310,66 @@ main (int   argc,
       guint64 number;
 
       if (!g_ascii_string_to_unsigned (max_events, 10, 1, G_MAXUINT64, &number, NULL))
-        return usage_error (_("--max-events needs a positive number of events, not “%s”"), max_events);
+        return ps_cli_usage_error (_("--max-events needs a positive number of events, not “%s”"), max_events);
       options.max_events = max_events;
     }
   if (sysroot != NULL)
     {
       if (!g_file_test (sysroot, G_FILE_TEST_IS_DIR))
-        return usage_error (_("--sysroot needs a folder, and “%s” is not one"), sysroot);
+        return ps_cli_usage_error (_("--sysroot needs a folder, and “%s” is not one"), sysroot);
       options.sysroot = sysroot;
     }
   if (address_width != NULL)
     {
       if (strcmp (address_width, "4") != 0 && strcmp (address_width, "8") != 0)
-        return usage_error (_("--address-width is 4 or 8, not “%s”"), address_width);
+        return ps_cli_usage_error (_("--address-width is 4 or 8, not “%s”"), address_width);
       options.address_width = address_width;
     }
 
   /* record takes -o too (cli.md) */
   if (export_output != NULL && strcmp (command, "export") != 0 && strcmp (command, "record") != 0
       && !(strcmp (command, "diff") == 0 && export_target != NULL))
-    return usage_error (_("-o applies to export, record and diff --to only"));
+    return ps_cli_usage_error (_("-o applies to export, record and diff --to only"));
   if (export_target != NULL && strcmp (command, "export") != 0 && strcmp (command, "diff") != 0)
-    return usage_error (_("--to applies to the export and diff commands only"));
+    return ps_cli_usage_error (_("--to applies to the export and diff commands only"));
   if (export_source != NULL && strcmp (command, "export") != 0)
-    return usage_error (_("--source applies to the export command only"));
+    return ps_cli_usage_error (_("--source applies to the export command only"));
   options.export_target = export_target;
   options.export_output = export_output;
   options.export_source = export_source;
   if ((options.export_tree || options.export_points) && strcmp (command, "export") != 0)
-    return usage_error (_("--tree and --points apply to the export command only"));
+    return ps_cli_usage_error (_("--tree and --points apply to the export command only"));
 
   if (options.group_by_name && strcmp (command, "stats") != 0 && strcmp (command, "export") != 0)
-    return usage_error (_("--group-by-name applies to the stats and export commands only"));
+    return ps_cli_usage_error (_("--group-by-name applies to the stats and export commands only"));
   if (options.per_thread && strcmp (command, "stats") != 0)
-    return usage_error (_("--per-thread applies to the stats command only"));
+    return ps_cli_usage_error (_("--per-thread applies to the stats command only"));
 
   if (includes != NULL || excludes != NULL || include_files != NULL || exclude_files != NULL)
     {
       if (strcmp (command, "stats") != 0 && strcmp (command, "calltree") != 0)
-        return usage_error (_("--include and --exclude apply to the stats and calltree commands only"));
+        return ps_cli_usage_error (_("--include and --exclude apply to the stats and calltree commands only"));
 
       scope_filter = ps_scope_filter_new ();
       for (guint i = 0; includes != NULL && includes[i] != NULL; i++)
         if (!ps_scope_filter_add (scope_filter, TRUE, includes[i], &error))
-          return usage_error (_("Bad --include expression “%s”: %s"), includes[i], error->message);
+          return ps_cli_usage_error (_("Bad --include expression “%s”: %s"), includes[i], error->message);
       for (guint i = 0; excludes != NULL && excludes[i] != NULL; i++)
         if (!ps_scope_filter_add (scope_filter, FALSE, excludes[i], &error))
-          return usage_error (_("Bad --exclude expression “%s”: %s"), excludes[i], error->message);
+          return ps_cli_usage_error (_("Bad --exclude expression “%s”: %s"), excludes[i], error->message);
       for (guint i = 0; include_files != NULL && include_files[i] != NULL; i++)
         if (!ps_scope_filter_add_file (scope_filter, TRUE, include_files[i], &error))
-          return usage_error (_("Bad --include-file: %s"), error->message);
+          return ps_cli_usage_error (_("Bad --include-file: %s"), error->message);
       for (guint i = 0; exclude_files != NULL && exclude_files[i] != NULL; i++)
         if (!ps_scope_filter_add_file (scope_filter, FALSE, exclude_files[i], &error))
-          return usage_error (_("Bad --exclude-file: %s"), error->message);
+          return ps_cli_usage_error (_("Bad --exclude-file: %s"), error->message);
       options.scope_filter = scope_filter;
     }
 
   if (renames != NULL)
     {
       if (strcmp (command, "diff") != 0)
-        return usage_error (_("--rename applies to the diff command only"));
+        return ps_cli_usage_error (_("--rename applies to the diff command only"));
 
       rename_map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
       for (guint i = 0; renames[i] != NULL; i++)
@@ -397,7 +377,7 @@ main (int   argc,
           const char *equals = strchr (renames[i], '=');
 
           if (equals == NULL || equals == renames[i] || equals[1] == '\0')
-            return usage_error (_("--rename needs A_NAME=B_NAME, not “%s”"), renames[i]);
+            return ps_cli_usage_error (_("--rename needs A_NAME=B_NAME, not “%s”"), renames[i]);
           g_hash_table_insert (rename_map, g_strndup (renames[i], equals - renames[i]), g_strdup (equals + 1));
         }
       options.renames = rename_map;
@@ -406,9 +386,9 @@ main (int   argc,
   if (backend != NULL || pid != NULL || record_command != NULL || interval_ms != NULL || duration != NULL)
     {
       if (strcmp (command, "record") != 0)
-        return usage_error (_("--backend, --pid, --command, --interval-ms and --duration apply to the record command only"));
+        return ps_cli_usage_error (_("--backend, --pid, --command, --interval-ms and --duration apply to the record command only"));
       if (duration != NULL && !parse_tick_rate (duration, &options.duration))
-        return usage_error (_("--duration needs a positive number of seconds, not “%s”"), duration);
+        return ps_cli_usage_error (_("--duration needs a positive number of seconds, not “%s”"), duration);
       options.backend = backend;
       options.pid = pid;
       options.command = record_command;
@@ -418,58 +398,58 @@ main (int   argc,
   if (strcmp (command, "record") == 0)
     {
       if (n_arguments != 1)
-        return usage_error (_("record takes no FILE"));
+        return ps_cli_usage_error (_("record takes no FILE"));
       return ps_cli_record (&options);
     }
 
   if (strcmp (command, "info") == 0)
     {
       if (n_arguments < 2)
-        return usage_error (_("info needs at least one FILE"));
+        return ps_cli_usage_error (_("info needs at least one FILE"));
       return ps_cli_info (&options, arguments + 1);
     }
 
   if (strcmp (command, "stats") == 0)
     {
       if (n_arguments != 2)
-        return usage_error (_("stats needs exactly one FILE"));
+        return ps_cli_usage_error (_("stats needs exactly one FILE"));
       return ps_cli_stats (&options, arguments[1]);
     }
 
   if (strcmp (command, "calltree") == 0)
     {
       if (n_arguments != 2)
-        return usage_error (_("calltree needs exactly one FILE"));
+        return ps_cli_usage_error (_("calltree needs exactly one FILE"));
       return ps_cli_calltree (&options, arguments[1]);
     }
 
   if (strcmp (command, "counters") == 0)
     {
       if (n_arguments != 2)
-        return usage_error (_("counters needs exactly one FILE"));
+        return ps_cli_usage_error (_("counters needs exactly one FILE"));
       return ps_cli_counters (&options, arguments[1]);
     }
 
   if (strcmp (command, "diff") == 0)
     {
       if (n_arguments != 3)
-        return usage_error (_("diff needs exactly two FILEs"));
+        return ps_cli_usage_error (_("diff needs exactly two FILEs"));
       return ps_cli_diff (&options, arguments[1], arguments[2]);
     }
 
   if (strcmp (command, "export") == 0)
     {
       if (n_arguments != 2)
-        return usage_error (_("export needs exactly one FILE"));
+        return ps_cli_usage_error (_("export needs exactly one FILE"));
       return ps_cli_export (&options, arguments[1]);
     }
 
   if (strcmp (command, "formats") == 0)
     {
       if (n_arguments != 1)
-        return usage_error (_("formats takes no FILE"));
+        return ps_cli_usage_error (_("formats takes no FILE"));
       return ps_cli_formats (&options);
     }
 
-  return usage_error (_("Unknown command “%s”"), command);
+  return ps_cli_usage_error (_("Unknown command “%s”"), command);
 }

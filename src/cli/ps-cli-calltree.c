@@ -447,11 +447,7 @@ ps_cli_calltree (const PsCliOptions *options,
     {
       tree_options.track = find_thread (store, options->thread);
       if (tree_options.track == PS_NONE)
-        {
-          ps_cli_print_error (_("“%s” has no thread %" PRId64), file, options->thread);
-          ps_cli_print_usage_hint ();
-          return PS_CLI_EXIT_USAGE;
-        }
+        return ps_cli_usage_error (_("“%s” has no thread %" PRId64), file, options->thread);
     }
   tree_options.filter = options->scope_filter;
   tree_options.ticks_per_second = options->tick_rate;

@@ -286,17 +286,9 @@ ps_cli_diff (const PsCliOptions *options,
 
   if (options->export_target != NULL
       && strcmp (options->export_target, "csv") != 0 && strcmp (options->export_target, "markdown") != 0)
-    {
-      ps_cli_print_error (_("diff writes --to csv or --to markdown, not “%s”"), options->export_target);
-      ps_cli_print_usage_hint ();
-      return PS_CLI_EXIT_USAGE;
-    }
+    return ps_cli_usage_error (_("diff writes --to csv or --to markdown, not “%s”"), options->export_target);
   if (options->export_target != NULL && options->text)
-    {
-      ps_cli_print_error (_("--text and --to do not go together"));
-      ps_cli_print_usage_hint ();
-      return PS_CLI_EXIT_USAGE;
-    }
+    return ps_cli_usage_error (_("--text and --to do not go together"));
 
   store_a = ps_cli_load (options, file_a);
   if (store_a == NULL)

@@ -44,14 +44,6 @@ static const char * const supported_targets[] = {
   "csv", "collapsed", "pmcstat-callgraph", "speedscope", "chrome-trace", "markdown", "html", NULL,
 };
 
-static int
-usage_error (const char *message)
-{
-  ps_cli_print_error ("%s", message);
-  ps_cli_print_usage_hint ();
-  return PS_CLI_EXIT_USAGE;
-}
-
 static char *
 supported_list (void)
 {
@@ -127,16 +119,13 @@ export_collapsed (const PsCliOptions *options,
       if (source == G_MAXUINT)
         {
           g_autofree char *known = source_names (store);
-          g_autofree char *message = NULL;
 
           if (known[0] != '\0')
             /* Translators: the last %s is a list of names */
-            message = g_strdup_printf (_("“%s” has no sample source “%s”; its sources: %s"),
+            return ps_cli_usage_error (_("“%s” has no sample source “%s”; its sources: %s"),
                                        name, options->export_source, known);
-          else
-            message = g_strdup_printf (_("“%s” has no sample source “%s”; it has no samples"),
-                                       name, options->export_source);
-          return usage_error (message);
+          return ps_cli_usage_error (_("“%s” has no sample source “%s”; it has no samples"),
+                                     name, options->export_source);
         }
     }
 
@@ -198,7 +187,7 @@ export_pmcstat_callgraph (const PsCliOptions *options,
   g_autofree char *name = g_filename_display_name (file);
 
   if (options->export_source != NULL)
-    return usage_error (_("--source does not apply to --to pmcstat-callgraph: it writes every sample source"));
+    return ps_cli_usage_error (_("--source does not apply to --to pmcstat-callgraph: it writes every sample source"));
   if (!ps_cli_write_text (options, text))
     return PS_CLI_EXIT_UNREADABLE;
   if (text->len == 0)
@@ -431,28 +420,20 @@ ps_cli_export (const PsCliOptions *options,
   g_return_val_if_fail (options != NULL, PS_CLI_EXIT_USAGE);
 
   if (options->export_target == NULL)
-    {
-      /* Translators: %s is a list of export targets */
-      g_autofree char *message = g_strdup_printf (_("export needs --to TARGET; this version writes: %s"), supported);
-
-      return usage_error (message);
-    }
+    /* Translators: %s is a list of export targets */
+    return ps_cli_usage_error (_("export needs --to TARGET; this version writes: %s"), supported);
 
   if (!g_strv_contains (supported_targets, options->export_target))
-    {
-      /* Translators: the first %s is an export target, the second a list of them */
-      g_autofree char *message = g_strdup_printf (_("Unknown export target “%s”; this version writes: %s"),
-                                                  options->export_target, supported);
-
-      return usage_error (message);
-    }
+    /* Translators: the first %s is an export target, the second a list of them */
+    return ps_cli_usage_error (_("Unknown export target “%s”; this version writes: %s"),
+                               options->export_target, supported);
   if ((options->export_tree || options->export_points) && strcmp (options->export_target, "csv") != 0)
-    return usage_error (_("--tree and --points apply to --to csv only"));
+    return ps_cli_usage_error (_("--tree and --points apply to --to csv only"));
   if (options->export_tree && options->export_points)
-    return usage_error (_("--tree and --points do not go together: a run has a call tree or counters"));
+    return ps_cli_usage_error (_("--tree and --points do not go together: a run has a call tree or counters"));
   if (options->export_source != NULL && strcmp (options->export_target, "collapsed") != 0
       && strcmp (options->export_target, "pmcstat-callgraph") != 0)
-    return usage_error (_("--source applies to --to collapsed only"));
+    return ps_cli_usage_error (_("--source applies to --to collapsed only"));
 
   store = ps_cli_load (options, file);
   if (store == NULL)

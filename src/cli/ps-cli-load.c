@@ -104,6 +104,22 @@ ps_cli_print_usage_hint (void)
   fprintf (stderr, _("Try “%s --help” for more information.\n"), PS_CLI_PROGRAM);
 }
 
+int
+ps_cli_usage_error (const char *format,
+                    ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  ps_cli_print_error ("%s", message);
+  ps_cli_print_usage_hint ();
+  return PS_CLI_EXIT_USAGE;
+}
+
 static PsEventStore *
 load (const PsCliOptions  *options,
       const char          *path,

@@ -71,6 +71,9 @@ void          ps_cli_print_error     (const char         *format,
                                       ...) G_GNUC_PRINTF (1, 2);
 /* Tells on stderr to see --help, after a usage error */
 void          ps_cli_print_usage_hint (void);
+/* Prints the message and the usage hint; returns PS_CLI_EXIT_USAGE */
+int           ps_cli_usage_error     (const char         *format,
+                                      ...) G_GNUC_PRINTF (1, 2);
 /* The members every command's object starts with: "file", "path" (when
  * with_path), "format", "complete" and, for a partial read, "error" */
 void          ps_cli_add_run_members (JsonBuilder        *builder,
