@@ -124,13 +124,29 @@ render_widget (GtkWidget *widget)
   int height = gtk_widget_get_height (widget);
   g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
   g_autoptr(GskRenderNode) node = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  g_autoptr(GBytes) bytes = NULL;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  int stride;
 
   GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
   node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
   g_assert_nonnull (node);
 
-  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  /* Drawn by cairo, not the window's renderer: a GL renderer keeps textures
+   * of nodes by their address, and a new node at a freed one's address
+   * would come back as the old picture */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, MAX (width, 1), MAX (height, 1));
+  cr = cairo_create (surface);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  bytes = g_bytes_new (cairo_image_surface_get_data (surface), (gsize)stride * MAX (height, 1));
+  cairo_surface_destroy (surface);
+
+  return gdk_memory_texture_new (MAX (width, 1), MAX (height, 1),
+                                 GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, stride);
 }
 
 /* The whole window as it was last shown */
