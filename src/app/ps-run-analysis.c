@@ -69,7 +69,6 @@ run_analysis_new (PsEventStore *store,
   if (ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_n_report_rows (store) > 0)
     {
       g_autoptr(GError) error = NULL;
-
       PsCallTreeOptions tree_options = { PS_NONE, NULL, 0 };
 
       tree_options.cancellable = cancellable;
@@ -178,18 +177,12 @@ compute_thread (GTask        *task,
 
   analysis = data->has_range ? ps_run_analysis_new_for_range (data->store, data->first, data->last)
                              : run_analysis_new (data->store, cancellable);
-  /* NULL only when cancelled */
+  /* NULL only when cancelled; a result after the cancel is dropped (and
+   * freed) by the task, which has answered already */
   if (analysis == NULL)
-    {
-      g_task_return_error_if_cancelled (task);
-      return;
-    }
-  if (g_task_return_error_if_cancelled (task))
-    {
-      ps_run_analysis_unref (analysis);
-      return;
-    }
-  g_task_return_pointer (task, analysis, (GDestroyNotify)ps_run_analysis_unref);
+    g_task_return_error_if_cancelled (task);
+  else
+    g_task_return_pointer (task, analysis, (GDestroyNotify)ps_run_analysis_unref);
 }
 
 static void

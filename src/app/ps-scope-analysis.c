@@ -163,11 +163,9 @@ compute_thread (GTask        *task,
   analysis = ps_scope_analysis_new_cancellable (compute->store, compute->filter, cancellable);
   /* NULL only when cancelled */
   if (analysis == NULL)
-    {
-      g_task_return_error_if_cancelled (task);
-      return;
-    }
-  g_task_return_pointer (task, analysis, (GDestroyNotify)ps_scope_analysis_unref);
+    g_task_return_error_if_cancelled (task);
+  else
+    g_task_return_pointer (task, analysis, (GDestroyNotify)ps_scope_analysis_unref);
 }
 
 void

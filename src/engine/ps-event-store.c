@@ -1346,10 +1346,33 @@ time_in_limit (gint64 time_ns)
   return time_ns >= -PS_TIME_LIMIT_NS && time_ns <= PS_TIME_LIMIT_NS;
 }
 
-static inline gint64
-clamp_time (gint64 time_ns)
+/* A copy of n elements of size bytes whose time fields (gint64, at the
+ * given offsets) are held within ±PS_TIME_LIMIT_NS, or NULL when every
+ * time is within already */
+static gpointer
+held_in_time_limit (gconstpointer  elements,
+                    guint          n,
+                    gsize          size,
+                    const gsize   *offsets,
+                    guint          n_offsets)
 {
-  return CLAMP (time_ns, -PS_TIME_LIMIT_NS, PS_TIME_LIMIT_NS);
+  guint8 *held = NULL;
+
+  for (guint i = 0; i < n; i++)
+    for (guint f = 0; f < n_offsets; f++)
+      {
+        gsize at = (gsize) i * size + offsets[f];
+        gint64 time_ns;
+
+        memcpy (&time_ns, (const guint8 *) elements + at, sizeof time_ns);
+        if (G_LIKELY (time_in_limit (time_ns)))
+          continue;
+        if (held == NULL)
+          held = g_memdup2 (elements, (gsize) n * size);
+        time_ns = CLAMP (time_ns, -PS_TIME_LIMIT_NS, PS_TIME_LIMIT_NS);
+        memcpy (held + at, &time_ns, sizeof time_ns);
+      }
+  return held;
 }
 
 void
@@ -1357,20 +1380,10 @@ _ps_event_store_append_spans (PsEventStore *self,
                               const PsSpan *spans,
                               guint         n)
 {
-  for (guint i = 0; i < n; i++)
-    if (G_UNLIKELY (!time_in_limit (spans[i].begin_ns) || !time_in_limit (spans[i].end_ns)))
-      {
-        g_autofree PsSpan *held = g_memdup2 (spans, n * sizeof (PsSpan));
+  static const gsize times[] = { G_STRUCT_OFFSET (PsSpan, begin_ns), G_STRUCT_OFFSET (PsSpan, end_ns) };
+  g_autofree PsSpan *held = held_in_time_limit (spans, n, sizeof (PsSpan), times, G_N_ELEMENTS (times));
 
-        for (guint k = i; k < n; k++)
-          {
-            held[k].begin_ns = clamp_time (held[k].begin_ns);
-            held[k].end_ns = clamp_time (held[k].end_ns);
-          }
-        chunked_array_append (&self->spans, held, n);
-        return;
-      }
-  chunked_array_append (&self->spans, spans, n);
+  chunked_array_append (&self->spans, held != NULL ? held : spans, n);
 }
 
 void
@@ -1378,17 +1391,10 @@ _ps_event_store_append_marks (PsEventStore *self,
                               const PsMark *marks,
                               guint         n)
 {
-  for (guint i = 0; i < n; i++)
-    if (G_UNLIKELY (!time_in_limit (marks[i].time_ns)))
-      {
-        g_autofree PsMark *held = g_memdup2 (marks, n * sizeof (PsMark));
+  static const gsize times[] = { G_STRUCT_OFFSET (PsMark, time_ns) };
+  g_autofree PsMark *held = held_in_time_limit (marks, n, sizeof (PsMark), times, G_N_ELEMENTS (times));
 
-        for (guint k = i; k < n; k++)
-          held[k].time_ns = clamp_time (held[k].time_ns);
-        chunked_array_append (&self->marks, held, n);
-        return;
-      }
-  chunked_array_append (&self->marks, marks, n);
+  chunked_array_append (&self->marks, held != NULL ? held : marks, n);
 }
 
 void
@@ -1396,15 +1402,9 @@ _ps_event_store_append_samples (PsEventStore   *self,
                                 const PsSample *samples,
                                 guint           n)
 {
-  g_autofree PsSample *held = NULL;
+  static const gsize times[] = { G_STRUCT_OFFSET (PsSample, time_ns) };
+  g_autofree PsSample *held = held_in_time_limit (samples, n, sizeof (PsSample), times, G_N_ELEMENTS (times));
 
-  for (guint i = 0; i < n && held == NULL; i++)
-    if (G_UNLIKELY (!time_in_limit (samples[i].time_ns)))
-      {
-        held = g_memdup2 (samples, n * sizeof (PsSample));
-        for (guint k = i; k < n; k++)
-          held[k].time_ns = clamp_time (held[k].time_ns);
-      }
   chunked_array_append (&self->samples, held != NULL ? held : samples, n);
   for (guint i = 0; i < n; i++)
     if (samples[i].source < self->sample_sources->len)

@@ -688,21 +688,16 @@ ps_load_stream_with_options (GInputStream    *stream,
           return NULL;
         }
 
-      if (limit_reached (&limit, offset)
-          || (length > 0 && !consume_chunk (parser, chunk, chunk_size, &limit, offset, &local_error)))
+      if (!limit_reached (&limit, offset) && length > 0
+          && !consume_chunk (parser, chunk, chunk_size, &limit, offset, &local_error))
         {
           read_ahead_recycle (ahead, chunk);
-          if (limit.reached)
-            {
-              /* The reading thread must not scan while the parser stops */
-              g_clear_pointer (&ahead, read_ahead_stop);
-              return stop_limit (parser, store, builder, &limit, staged, total_size);
-            }
           return stop_partial (store, builder, offset, local_error);
         }
       if (limit.reached)
         {
           read_ahead_recycle (ahead, chunk);
+          /* The reading thread must not scan while the parser stops */
           g_clear_pointer (&ahead, read_ahead_stop);
           return stop_limit (parser, store, builder, &limit, staged, total_size);
         }

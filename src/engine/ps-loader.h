@@ -28,11 +28,12 @@ G_BEGIN_DECLS
 
 /* An option of the loader itself (ps_loader_set_option (), or the options
  * of ps_load_stream_with_options ()): the events to keep at most, as a
- * decimal number. Reading stops at the end of the chunk (at most
- * chunk_size bytes) in which the store reached it; the store keeps what
- * was read, finished as at the end of the input, with a PS_ERROR_LIMIT
- * error saying how many events were kept and from which byte offset the
- * input was not read. "0" or no option: no limit. */
+ * decimal number. Input the parser is fed is checked every 64 KiB and
+ * stops at the end of the line the limit was reached in; a parser in two
+ * stages is checked between the chunks the read-ahead scanned. The store
+ * keeps what was read, finished as at the end of the input, with a
+ * PS_ERROR_LIMIT error saying how many events were kept and from which
+ * byte offset the input was not read. "0" or no option: no limit. */
 #define PS_LOADER_OPTION_MAX_EVENTS "max-events"
 
 #define PS_TYPE_LOADER (ps_loader_get_type ())

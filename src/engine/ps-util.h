@@ -5,7 +5,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -84,6 +84,32 @@ ps_util_sub_saturated (gint64 a,
   if (!__builtin_sub_overflow (a, b, &difference))
     return difference;
   return b < 0 ? G_MAXINT64 : G_MININT64;
+}
+
+/* Seconds and nanoseconds (0 … 999 999 999) since 1970 as nanoseconds;
+ * FALSE when that does not fit in 64 bits (before 1677 or after 2262) */
+static inline gboolean
+ps_util_unix_ns (gint64  seconds,
+                 gint64  nanoseconds,
+                 gint64 *out_ns)
+{
+  gint64 ns;
+
+  if (nanoseconds < 0 || nanoseconds >= G_GINT64_CONSTANT (1000000000)
+      || __builtin_mul_overflow (seconds, G_GINT64_CONSTANT (1000000000), &ns)
+      || __builtin_add_overflow (ns, nanoseconds, &ns))
+    return FALSE;
+  *out_ns = ns;
+  return TRUE;
+}
+
+/* For loops over millions of events: whether cancellable (may be NULL) is
+ * cancelled, looked at once every 65 536 steps (a few milliseconds) */
+static inline gboolean
+ps_util_stop_at (guint64       step,
+                 GCancellable *cancellable)
+{
+  return (step & 0xFFFF) == 0 && g_cancellable_is_cancelled (cancellable);
 }
 
 G_END_DECLS

@@ -83,17 +83,17 @@ add_files (const char  *target,
       files = g_ptr_array_new_with_free_func (g_free);
       while ((file = g_dir_read_name (dir)) != NULL)
         if (g_str_has_suffix (file, folder->suffix) && !g_str_has_suffix (file, ".md")
-            && !g_str_has_suffix (file, ".gz") && strcmp (file, "LICENSE.txt") != 0
-            && strcmp (file, "expected-collapsed") != 0)
+            && !g_str_has_suffix (file, ".gz") && strcmp (file, "LICENSE.txt") != 0)
           g_ptr_array_add (files, g_strdup (file));
       g_ptr_array_sort (files, compare_names);
 
       for (guint f = 0; f < files->len; f++)
         {
           g_autofree char *file_path = g_build_filename (path, g_ptr_array_index (files, f), NULL);
+          /* A folder (expected-collapsed) does not map */
           g_autoptr(GMappedFile) mapped = g_mapped_file_new (file_path, FALSE, NULL);
 
-          if (mapped != NULL && !g_file_test (file_path, G_FILE_TEST_IS_DIR))
+          if (mapped != NULL)
             add_seed (seeds, names, g_mapped_file_get_bytes (mapped),
                       g_build_filename (folder->folder, g_ptr_array_index (files, f), NULL));
         }

@@ -29,6 +29,7 @@
 #include "ps-call-tree.h"
 #include "ps-folded.h"
 #include "ps-error.h"
+#include "ps-util.h"
 
 #define ELAPSED_INCLUSIVE     PS_CALL_VALUE_ELAPSED_INCLUSIVE
 #define ELAPSED_EXCLUSIVE     PS_CALL_VALUE_ELAPSED_EXCLUSIVE
@@ -1473,9 +1474,6 @@ ps_call_tree_new_for_spans (PsEventStore  *store,
 /* selection: NULL, or one byte per span of the store; then only the
  * selected spans and what ran inside them count, the selected spans as
  * the top calls. NULL when cancelled. */
-/* Spans between two looks at the cancellable: a few milliseconds */
-#define CANCEL_CHECK_MASK 0xFFFF
-
 static PsCallTree *
 new_for_spans (PsEventStore  *store,
                guint32        track,
@@ -1522,7 +1520,7 @@ new_for_spans (PsEventStore  *store,
       gint64 begin, end, parent_end;
       OpenSpan open;
 
-      if ((i & CANCEL_CHECK_MASK) == 0 && g_cancellable_is_cancelled (cancellable))
+      if (ps_util_stop_at (i, cancellable))
         return NULL;
 
       if (span->parent == PS_NONE || span->parent >= i)

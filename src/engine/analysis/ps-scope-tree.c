@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "ps-scope-tree.h"
+#include "ps-util.h"
 
 struct _PsScopeTree
 {
@@ -167,16 +168,6 @@ ps_scope_tree_new (PsEventStore  *store,
   return ps_scope_tree_new_cancellable (store, filter, NULL);
 }
 
-/* Nodes between two looks at the cancellable: a few milliseconds */
-#define CANCEL_CHECK_MASK 0xFFFF
-
-static inline gboolean
-stopped (guint32       i,
-         GCancellable *cancellable)
-{
-  return (i & CANCEL_CHECK_MASK) == 0 && g_cancellable_is_cancelled (cancellable);
-}
-
 PsScopeTree *
 ps_scope_tree_new_cancellable (PsEventStore  *store,
                                PsScopeFilter *filter,
@@ -218,7 +209,7 @@ ps_scope_tree_new_cancellable (PsEventStore  *store,
     {
       const PsSpan *span = ps_event_store_get_span (store, i);
 
-      if (stopped (i, cancellable))
+      if (ps_util_stop_at (i, cancellable))
         return NULL;
       if (span->parent == PS_NONE || span->parent >= i)
         up[i] = root_slot (self, span->track);
@@ -236,7 +227,7 @@ ps_scope_tree_new_cancellable (PsEventStore  *store,
       const PsSpan *span = ps_event_store_get_span (store, i);
       PsScopeRoot *root;
 
-      if (stopped (i, cancellable))
+      if (ps_util_stop_at (i, cancellable))
         return NULL;
       if (is_hidden (self, i))
         continue;
@@ -296,7 +287,7 @@ ps_scope_tree_new_cancellable (PsEventStore  *store,
   m = self->n_marks;
   for (guint32 j = self->n_spans; j-- > 0;)
     {
-      if (stopped (j, cancellable))
+      if (ps_util_stop_at (j, cancellable))
         return NULL;
       for (; m > 0 && ps_event_store_get_mark (store, m - 1)->position > j; m--)
         {

@@ -281,8 +281,7 @@ ps_scopes_foreach_self_time_cancellable (PsEventStore   *store,
       Stack *stack;
       guint keep = 0;
 
-      /* A look at the cancellable every 65 536 spans: a few milliseconds */
-      if ((i & 0xFFFF) == 0 && g_cancellable_is_cancelled (cancellable))
+      if (ps_util_stop_at (i, cancellable))
         {
           for (guint t = 0; t < n_tracks; t++)
             g_free (stacks[t].entries);

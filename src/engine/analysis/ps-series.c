@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ps-series.h"
+#include "ps-util.h"
 
 #define N_SERIES_KINDS 3  /* duration, cpu, memory: the measured kinds */
 
@@ -721,8 +722,7 @@ ps_series_collect (PsEventStore          *store,
       guint32 index;
       double value;
 
-      /* A look at the cancellable every 65 536 events */
-      if ((m.index & 0xFFFF) == 0 && g_cancellable_is_cancelled (options->cancellable))
+      if (ps_util_stop_at (m.index, options->cancellable))
         break;
 
       if (m.kind == PS_MEASURE_OTHER || m.track >= n_tracks)

@@ -899,13 +899,10 @@ initialize (PmclogParser         *self,
 
   if (record->u.initialize.has_wallclock)
     {
-      /* Nanoseconds since 1970 in 64 bits reach from 1677 to 2262 */
-      if (record->u.initialize.wall_seconds < G_MAXINT64 / G_GINT64_CONSTANT (1000000000) - 1
-          && record->u.initialize.wall_seconds > G_MININT64 / G_GINT64_CONSTANT (1000000000) + 1
-          && record->u.initialize.wall_nanoseconds >= 0 && record->u.initialize.wall_nanoseconds < 1000000000)
-        ps_event_store_set_session_origin (self->store, self->session,
-                                           record->u.initialize.wall_seconds * G_GINT64_CONSTANT (1000000000)
-                                           + record->u.initialize.wall_nanoseconds);
+      gint64 origin_ns;
+
+      if (ps_util_unix_ns (record->u.initialize.wall_seconds, record->u.initialize.wall_nanoseconds, &origin_ns))
+        ps_event_store_set_session_origin (self->store, self->session, origin_ns);
       else
         ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-BAD-WALLCLOCK", 0, record->offset,
                                self->session,

@@ -54,9 +54,6 @@
 
 #define NO_INDEX G_MAXUINT32
 
-/* 100 ns intervals from 1601-01-01 to 1970-01-01 */
-#define EPOCH_1601_TO_1970_100NS G_GINT64_CONSTANT (116444736000000000)
-
 typedef struct
 {
   PsPerflibGuid        guid;
@@ -841,14 +838,15 @@ sample_unix_ns (Plv2Parser            *self,
                 const PsPlv2Record    *record,
                 const PsPerflibBuffer *buffer)
 {
+  gint64 unix_ns;
+
   if (buffer != NULL && buffer->perf_time_100nsec_valid)
     return buffer->perf_time_100nsec_unix_ns;
   if (buffer != NULL && buffer->system_time_valid)
     return buffer->system_time_unix_ns;
-  /* A FILETIME past 2262 is no time either */
-  if (record->has_utc && record->utc > EPOCH_1601_TO_1970_100NS
-      && record->utc - EPOCH_1601_TO_1970_100NS <= G_MAXINT64 / 100)
-    return (record->utc - EPOCH_1601_TO_1970_100NS) * 100;
+  /* Only after 1970 */
+  if (record->has_utc && ps_perflib_filetime_to_unix_ns (record->utc, &unix_ns) && unix_ns > 0)
+    return unix_ns;
   return G_MININT64;
 }
 
@@ -1533,13 +1531,12 @@ match_shape (const Shape        *shape,
 
   /* The decoder's rule for PerfTime100NSec (a FILETIME) */
   filetime = (gint64)ps_util_load_le64 (data + 16);
-  if (filetime < 0 || filetime - EPOCH_1601_TO_1970_100NS > G_MAXINT64 / 100)
+  if (!ps_perflib_filetime_to_unix_ns (filetime, &sample->unix_ns))
     return FALSE;
 
   sample->perf_time_stamp = (gint64)ps_util_load_le64 (data + 8);
   sample->perf_time_100nsec = filetime;
   sample->perf_freq = (gint64)ps_util_load_le64 (data + 24);
-  sample->unix_ns = (filetime - EPOCH_1601_TO_1970_100NS) * 100;
   for (guint i = 0; i < shape->n_values; i++)
     {
       guint32 offset = shape->value_offsets[i];

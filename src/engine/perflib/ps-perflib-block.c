@@ -779,9 +779,9 @@ decode_block (Decoder        *decoder,
   return TRUE;
 }
 
-static gboolean
-filetime_to_unix_ns (gint64  filetime,
-                     gint64 *out_ns)
+gboolean
+ps_perflib_filetime_to_unix_ns (gint64  filetime,
+                                gint64 *out_ns)
 {
   gint64 since_epoch;
 
@@ -799,7 +799,6 @@ system_time_to_unix_ns (const PsPerflibSystemTime *st,
                         gint64                    *out_ns)
 {
   g_autoptr(GDateTime) date_time = NULL;
-  gint64 seconds;
 
   if (st->year < 1601 || st->year > 9999 || st->month < 1 || st->month > 12 ||
       st->day < 1 || st->day > g_date_get_days_in_month (st->month, st->year) ||
@@ -808,13 +807,7 @@ system_time_to_unix_ns (const PsPerflibSystemTime *st,
   date_time = g_date_time_new_utc (st->year, st->month, st->day, st->hour, st->minute, st->second);
   if (date_time == NULL)
     return FALSE;
-  seconds = g_date_time_to_unix (date_time);
-  /* Nanoseconds since 1970 in 64 bits reach from 1677 to 2262 */
-  if (seconds >= G_MAXINT64 / G_GINT64_CONSTANT (1000000000) || seconds <= G_MININT64 / G_GINT64_CONSTANT (1000000000))
-    return FALSE;
-  *out_ns = seconds * G_GINT64_CONSTANT (1000000000) +
-            (gint64) st->milliseconds * 1000000;
-  return TRUE;
+  return ps_util_unix_ns (g_date_time_to_unix (date_time), (gint64) st->milliseconds * 1000000, out_ns);
 }
 
 /* specs: perflib-v2.md §3.1, §6 rules 2–3 */
@@ -880,7 +873,7 @@ ps_perflib_buffer_decode (const guint8     *data,
   buffer->system_time.minute = ps_util_load_le16 (data + 42);
   buffer->system_time.second = ps_util_load_le16 (data + 44);
   buffer->system_time.milliseconds = ps_util_load_le16 (data + 46);
-  buffer->perf_time_100nsec_valid = filetime_to_unix_ns (buffer->perf_time_100nsec,
+  buffer->perf_time_100nsec_valid = ps_perflib_filetime_to_unix_ns (buffer->perf_time_100nsec,
                                                          &buffer->perf_time_100nsec_unix_ns);
   buffer->system_time_valid = system_time_to_unix_ns (&buffer->system_time,
                                                       &buffer->system_time_unix_ns);

@@ -261,6 +261,11 @@ gboolean  ps_perflib_guid_equal     (const PsPerflibGuid *a,
                                      const PsPerflibGuid *b);
 char     *ps_perflib_guid_to_string (const PsPerflibGuid *guid);
 
+/* A FILETIME (100 ns since 1601) as nanoseconds since 1970; FALSE when
+ * negative or beyond 64-bit nanoseconds (after 2262) */
+gboolean  ps_perflib_filetime_to_unix_ns (gint64         filetime,
+                                          gint64        *out_ns);
+
 /* ------------------------------------------------------------------ */
 /* Counter data buffers (§3.1–§3.7)                                   */
 /* ------------------------------------------------------------------ */
