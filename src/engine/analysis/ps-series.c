@@ -40,7 +40,8 @@ ps_series_free (PsSeries *series)
   g_free (series->name);
   g_free (series->app);
   g_free (series->context);
-  g_free (series->tracks);
+  if (series->tracks != &series->first_track)
+    g_free (series->tracks);
   g_clear_pointer (&series->values, g_array_unref);
   g_clear_pointer (&series->ticks, g_array_unref);
   g_clear_pointer (&series->indexes, g_array_unref);
@@ -60,14 +61,18 @@ series_kind_for (PsMeasureKind kind)
     }
 }
 
+/* summary_of: for durations of which only statistics are kept, empty
+ * arrays of doubles and of indexes that all such series share; else NULL */
 static PsSeries *
 series_new (PsEventStore  *store,
             const PsTrack *track,
             guint32        track_index,
             PsSeriesKind   kind,
-            gboolean       has_seconds)
+            gboolean       has_seconds,
+            GArray        *summary_of[2])
 {
   PsSeries *series = g_new0 (PsSeries, 1);
+  gboolean summary = summary_of != NULL && kind == PS_SERIES_DURATION;
 
   series->name = g_strdup (ps_event_store_get_string (store, track->name));
   series->app = g_strdup (ps_event_store_get_string (store, track->category));
@@ -77,17 +82,17 @@ series_new (PsEventStore  *store,
   series->session = track->session;
   series->first_line = track->line;
   series->n_instances = 1;
-  series->tracks = g_new (guint32, 1);
-  series->tracks[0] = track_index;
-  series->values = g_array_new (FALSE, FALSE, sizeof (double));
-  series->indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
+  series->tracks = &series->first_track;
+  series->first_track = track_index;
+  series->values = summary ? g_array_ref (summary_of[0]) : g_array_new (FALSE, FALSE, sizeof (double));
+  series->indexes = summary ? g_array_ref (summary_of[1]) : g_array_new (FALSE, FALSE, sizeof (guint64));
 
   switch (kind)
     {
     case PS_SERIES_DURATION:
       series->has_seconds = has_seconds;
       series->unit = has_seconds ? "s" : "ticks";
-      series->ticks = g_array_new (FALSE, FALSE, sizeof (double));
+      series->ticks = summary ? g_array_ref (summary_of[0]) : g_array_new (FALSE, FALSE, sizeof (double));
       break;
     case PS_SERIES_CPU:
       series->unit = "percent";
@@ -109,7 +114,15 @@ static void
 series_add_track (PsSeries *series,
                   guint32   track_index)
 {
-  series->tracks = g_renew (guint32, series->tracks, series->n_instances + 1);
+  if (series->n_instances == 0)
+    series->tracks = &series->first_track;
+  else if (series->tracks == &series->first_track)
+    {
+      series->tracks = g_new (guint32, 2);
+      series->tracks[0] = series->first_track;
+    }
+  else
+    series->tracks = g_renew (guint32, series->tracks, series->n_instances + 1);
   series->tracks[series->n_instances++] = track_index;
 }
 
@@ -156,6 +169,8 @@ drop_values (GArray **array)
 {
   guint element_size = g_array_get_element_size (*array);
 
+  if ((*array)->len == 0)
+    return;
   g_array_unref (*array);
   *array = g_array_new (FALSE, FALSE, element_size);
 }
@@ -652,6 +667,79 @@ collect_spans (PsEventStore          *store,
   g_array_unref (collector.states);
 }
 
+/* The series a measurement goes into, or PS_NONE */
+static guint32
+measurement_series (const PsMeasurement   *m,
+                    const PsSeriesOptions *options,
+                    const guint32         *series_of,
+                    guint                  n_tracks)
+{
+  if (m->kind == PS_MEASURE_OTHER || m->track >= n_tracks)
+    return PS_NONE;
+  if (options->has_index_range && (m->index < options->index_first || m->index > options->index_last))
+    return PS_NONE;
+  return series_of[m->track * N_SERIES_KINDS + series_kind_for (m->kind)];
+}
+
+/* Durations of which only the statistics are kept. They are counted per
+ * series first, then written into two buffers, series after series, in
+ * file order within each: a log of a hundred thousand markers needs no
+ * array of its own for each, and its values go in one piece. */
+typedef struct
+{
+  gsize  *start;   /* series → its first slot; start[n_series] = all of them */
+  gsize  *next;    /* series → its next free slot */
+  double *values;  /* in the series' unit */
+  double *ticks;
+} Summaries;
+
+static void
+summaries_clear (Summaries *self)
+{
+  g_clear_pointer (&self->start, g_free);
+  g_clear_pointer (&self->next, g_free);
+  g_clear_pointer (&self->values, g_free);
+  g_clear_pointer (&self->ticks, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Summaries, summaries_clear)
+
+/* FALSE when cancelled */
+static gboolean
+summaries_init (Summaries             *self,
+                PsEventStore          *store,
+                const PsSeriesOptions *options,
+                const guint32         *series_of,
+                guint                  n_tracks,
+                guint                  n_series)
+{
+  PsMeasurementIter iter;
+  PsMeasurement m;
+
+  self->start = g_new0 (gsize, n_series + 1);
+  ps_measurement_iter_init (&iter, store);
+  while (ps_measurement_iter_next (&iter, &m))
+    {
+      guint32 index;
+
+      if (ps_util_stop_at (m.index, options->cancellable))
+        return FALSE;
+      if (m.kind != PS_MEASURE_DURATION
+          || ((m.flags & PS_MEASURE_FLAG_NEGATIVE) && !options->include_negative))
+        continue;
+      index = measurement_series (&m, options, series_of, n_tracks);
+      if (index != PS_NONE)
+        self->start[index + 1]++;
+    }
+
+  for (guint i = 0; i < n_series; i++)
+    self->start[i + 1] += self->start[i];
+  self->next = g_memdup2 (self->start, (n_series + 1) * sizeof (gsize));
+  self->values = g_new (double, self->start[n_series] + 1);
+  self->ticks = g_new (double, self->start[n_series] + 1);
+  return TRUE;
+}
+
 GPtrArray *
 ps_series_collect (PsEventStore          *store,
                    const PsSeriesOptions *options)
@@ -666,6 +754,9 @@ ps_series_collect (PsEventStore          *store,
   g_autoptr(GPtrArray) result = NULL;
   g_autoptr(GHashTable) groups = NULL;
   g_autofree guint32 *series_of = NULL;  /* track × kind → series index, or PS_NONE */
+  g_auto(Summaries) summaries = { 0 };
+  g_autoptr(GArray) no_values = NULL;
+  g_autoptr(GArray) no_indexes = NULL;
   PsMeasurementIter iter;
   PsMeasurement m;
   guint n_tracks;
@@ -680,12 +771,24 @@ ps_series_collect (PsEventStore          *store,
   groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   n_tracks = ps_event_store_get_n_tracks (store);
   series_of = g_new (guint32, (gsize)n_tracks * N_SERIES_KINDS + 1);
+  if (options->durations_summary_only)
+    {
+      no_values = g_array_new (FALSE, FALSE, sizeof (double));
+      no_indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
+    }
 
   for (guint t = 0; t < n_tracks; t++)
     {
-      const PsTrack *track = ps_event_store_get_track (store, t);
-      gboolean has_seconds = options->tick_rate_override > 0 ||
-                             ps_event_store_get_n_tick_rates (store, track->session) > 0;
+      const PsTrack *track;
+      gboolean has_seconds;
+
+      /* A log may declare hundreds of thousands of markers: a look at the
+       * cancellable every 4096 of them */
+      if ((t & 0xFFF) == 0 && g_cancellable_is_cancelled (options->cancellable))
+        return g_steal_pointer (&result);
+
+      track = ps_event_store_get_track (store, t);
+      has_seconds = options->tick_rate_override > 0 || ps_event_store_get_n_tick_rates (store, track->session) > 0;
 
       for (guint k = 0; k < N_SERIES_KINDS; k++)
         {
@@ -711,9 +814,14 @@ ps_series_collect (PsEventStore          *store,
             }
 
           series_of[t * N_SERIES_KINDS + k] = result->len;
-          g_ptr_array_add (result, series_new (store, track, t, kinds[k], has_seconds));
+          g_ptr_array_add (result, series_new (store, track, t, kinds[k], has_seconds,
+                                               options->durations_summary_only ? (GArray *[2]) { no_values, no_indexes } : NULL));
         }
     }
+
+  if (options->durations_summary_only
+      && !summaries_init (&summaries, store, options, series_of, n_tracks, result->len))
+    return g_steal_pointer (&result);
 
   ps_measurement_iter_init (&iter, store);
   while (ps_measurement_iter_next (&iter, &m))
@@ -725,12 +833,7 @@ ps_series_collect (PsEventStore          *store,
       if (ps_util_stop_at (m.index, options->cancellable))
         break;
 
-      if (m.kind == PS_MEASURE_OTHER || m.track >= n_tracks)
-        continue;
-      if (options->has_index_range && (m.index < options->index_first || m.index > options->index_last))
-        continue;
-
-      index = series_of[m.track * N_SERIES_KINDS + series_kind_for (m.kind)];
+      index = measurement_series (&m, options, series_of, n_tracks);
       if (index == PS_NONE)
         continue;
       series = g_ptr_array_index (result, index);
@@ -753,8 +856,16 @@ ps_series_collect (PsEventStore          *store,
             else
               rate = ps_event_store_get_tick_rate (store, series->session, m.index);
 
-            g_array_append_val (series->ticks, ticks);
             value = series->has_seconds && rate > 0 ? ticks / rate : ticks;
+            if (summaries.values != NULL)
+              {
+                gsize at = summaries.next[index]++;
+
+                summaries.values[at] = value;
+                summaries.ticks[at] = ticks;
+                continue;
+              }
+            g_array_append_val (series->ticks, ticks);
           }
           break;
 
@@ -786,24 +897,27 @@ ps_series_collect (PsEventStore          *store,
   for (guint i = 0; i < result->len; i++)
     {
       PsSeries *series = g_ptr_array_index (result, i);
-      gboolean summary_only = options->durations_summary_only && series->kind == PS_SERIES_DURATION;
+      gboolean summary = summaries.values != NULL && series->kind == PS_SERIES_DURATION;
+      gsize first = summary ? summaries.start[i] : 0;
+      gsize count = summary ? summaries.start[i + 1] - first : series->values->len;
 
-      /* Sorting for the median takes most of the time: a look between
-       * two series */
-      if (g_cancellable_is_cancelled (options->cancellable))
+      /* Sorting for the median takes most of the time: a look every 256
+       * series, and before and between the two sorts of a big one */
+      if (((i & 0xFF) == 0 || count > 65536) && g_cancellable_is_cancelled (options->cancellable))
         return g_steal_pointer (&result);
-      compute_stats (series->values, &series->stats, summary_only);
-      if (g_cancellable_is_cancelled (options->cancellable))
-        return g_steal_pointer (&result);
-      if (series->ticks != NULL)
-        compute_stats (series->ticks, &series->ticks_stats, summary_only);
-      if (summary_only)
+      if (summary)
         {
-          drop_values (&series->values);
-          drop_values (&series->ticks);
-          drop_values (&series->indexes);
+          ps_stats_compute (summaries.values + first, count, &series->stats);
+          if (count > 65536 && g_cancellable_is_cancelled (options->cancellable))
+            return g_steal_pointer (&result);
+          ps_stats_compute (summaries.ticks + first, count, &series->ticks_stats);
+          continue;
         }
+      compute_stats (series->values, &series->stats, FALSE);
+      if (series->ticks != NULL)
+        compute_stats (series->ticks, &series->ticks_stats, FALSE);
     }
+  summaries_clear (&summaries);
 
   if (ps_event_store_get_n_spans (store) > 0)
     collect_spans (store, options, result);

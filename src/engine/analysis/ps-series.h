@@ -51,6 +51,7 @@ typedef struct
   PsStats      stats;         /* over values, in `unit` */
   PsStats      ticks_stats;   /* durations only: over ticks */
   double       self_sum;      /* spans: total self time of the measured ones, in `unit` */
+  guint32      first_track;   /* where tracks points while there is one */
 } PsSeries;
 
 typedef struct
