@@ -1147,13 +1147,15 @@ collect_counter_values (PsEventStore *store,
 /* Every series' and counter's values, as ps_run_diff_new () pools them
  * into rows */
 static GHashTable *
-collect_values (PsEventStore *store)
+collect_values (PsEventStore *store,
+                GCancellable *cancellable)
 {
   GHashTable *values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_array_unref);
   PsSeriesOptions options = { 0 };
   g_autoptr(GPtrArray) all_series = NULL;
 
   options.group_by_name = TRUE;
+  options.cancellable = cancellable;
   all_series = ps_series_collect (store, &options);
   for (guint i = 0; i < all_series->len; i++)
     {
@@ -1174,10 +1176,15 @@ collect_values (PsEventStore *store)
 
 /* The call tree of a run that has one, with its top-down tree */
 static PsCallTree *
-top_down_tree (PsEventStore *store)
+top_down_tree (PsEventStore *store,
+               GCancellable *cancellable)
 {
+  PsCallTreeOptions options = { PS_NONE, NULL, 0 };
   g_autoptr(GError) error = NULL;
-  g_autoptr(PsCallTree) tree = ps_call_tree_new_for_store (store, NULL, &error);
+  g_autoptr(PsCallTree) tree = NULL;
+
+  options.cancellable = cancellable;
+  tree = ps_call_tree_new_for_store (store, &options, &error);
 
   if (tree == NULL || !ps_call_tree_has_top_down (tree))
     return NULL;
@@ -1198,17 +1205,21 @@ diff_thread (GTask        *task,
 
   ps_run_diff_options_init (&options);
   options.renames = data->renames;
+  options.cancellable = cancellable;
   result->diff = ps_run_diff_new (data->stores[0], data->stores[1], &options);
 
-  if (!g_cancellable_is_cancelled (cancellable)
-      && (tree_a = top_down_tree (data->stores[0])) != NULL
-      && (tree_b = top_down_tree (data->stores[1])) != NULL)
+  if (result->diff != NULL
+      && (tree_a = top_down_tree (data->stores[0], cancellable)) != NULL
+      && (tree_b = top_down_tree (data->stores[1], cancellable)) != NULL)
     result->call_diff = ps_call_tree_diff_new (tree_a, tree_b);
 
   for (guint side = 0; side < 2 && !g_cancellable_is_cancelled (cancellable); side++)
-    result->values[side] = collect_values (data->stores[side]);
+    result->values[side] = collect_values (data->stores[side], cancellable);
 
-  g_task_return_pointer (task, result, (GDestroyNotify)diff_result_free);
+  if (g_task_return_error_if_cancelled (task))
+    diff_result_free (result);
+  else
+    g_task_return_pointer (task, result, (GDestroyNotify)diff_result_free);
 }
 
 static void

@@ -125,6 +125,7 @@ build_thread (GTask        *task,
   options.time_range = build->time_range;
   options.begin_ns = build->begin_ns;
   options.end_ns = build->end_ns;
+  options.cancellable = cancellable;
   result->tree = ps_call_tree_new_for_store (build->store, &options, &error);
   if (result->tree == NULL)
     {

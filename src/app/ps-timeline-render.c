@@ -153,9 +153,11 @@ add_span_rows (PsTimelineModel *self)
 /* Counter tracks of the store: a chart each, of every counter track or
  * of those in counter_tracks (guint32). The extent is the whole run's
  * either way, so that checking a counter does not move the view. */
-static void
+/* FALSE when cancellable (may be NULL) was cancelled */
+static gboolean
 add_counter_rows (PsTimelineModel *self,
-                  const GArray    *counter_tracks)
+                  const GArray    *counter_tracks,
+                  GCancellable    *cancellable)
 {
   PsEventStore *store = self->store;
   guint n_tracks = ps_event_store_get_n_tracks (store);
@@ -169,7 +171,7 @@ add_counter_rows (PsTimelineModel *self,
 
   self->counter_rows_begin = self->rows->len;
   if (n_values == 0)
-    return;
+    return TRUE;
   if (ps_event_store_get_time_range (store, &begin, &end))
     widen_extent (self, begin, end);
 
@@ -185,7 +187,7 @@ add_counter_rows (PsTimelineModel *self,
         wanted[t] = TRUE, n_wanted++;
     }
   if (counter_tracks != NULL && n_wanted == 0)
-    return;
+    return TRUE;
 
   xs = g_new0 (GArray *, n_tracks);
   ys = g_new0 (GArray *, n_tracks);
@@ -194,6 +196,15 @@ add_counter_rows (PsTimelineModel *self,
       const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
       double number;
 
+      if (ps_util_stop_at (i, cancellable))
+        {
+          for (guint32 t = 0; t < n_tracks; t++)
+            {
+              g_clear_pointer (&xs[t], g_array_unref);
+              g_clear_pointer (&ys[t], g_array_unref);
+            }
+          return FALSE;
+        }
       if (value->track >= n_tracks || !wanted[value->track])
         continue;
       if (xs[value->track] == NULL)
@@ -233,6 +244,7 @@ add_counter_rows (PsTimelineModel *self,
       if (ps_value_lod_get_range (row->values, &x_min, &x_max, &v_min, &v_max))
         widen_extent (self, x_min, x_max);
     }
+  return TRUE;
 }
 
 void
@@ -245,7 +257,7 @@ ps_timeline_model_set_counter_tracks (PsTimelineModel *self,
   if (self->sequence_axis)
     return;
   g_ptr_array_set_size (self->rows, MIN (self->counter_rows_begin, self->rows->len));
-  add_counter_rows (self, counter_tracks);
+  add_counter_rows (self, counter_tracks, NULL);
   ps_timeline_model_layout (self);
 }
 
@@ -274,8 +286,10 @@ compare_totals (gconstpointer a,
   return ta->track < tb->track ? -1 : ta->track > tb->track;
 }
 
-static void
-add_sample_rows (PsTimelineModel *self)
+/* FALSE when cancellable (may be NULL) was cancelled */
+static gboolean
+add_sample_rows (PsTimelineModel *self,
+                 GCancellable    *cancellable)
 {
   PsEventStore *store = self->store;
   guint n_tracks = ps_event_store_get_n_tracks (store);
@@ -293,13 +307,15 @@ add_sample_rows (PsTimelineModel *self)
   guint group;
 
   if (n_samples == 0 || n_tracks == 0)
-    return;
+    return TRUE;
 
   totals = g_new0 (guint64, n_tracks);
   for (guint64 i = 0; i < n_samples; i++)
     {
       const PsSample *sample = ps_event_store_get_sample (store, i);
 
+      if (ps_util_stop_at (i, cancellable))
+        return FALSE;
       if ((sample->flags & PS_SAMPLE_FLAG_UNTIMED) || sample->track >= n_tracks)
         continue;
       totals[sample->track] += sample->weight;
@@ -307,7 +323,7 @@ add_sample_rows (PsTimelineModel *self)
       end = MAX (end, sample->time_ns);
     }
   if (begin > end)
-    return;
+    return TRUE;
 
   busiest = g_array_new (FALSE, FALSE, sizeof (TrackTotal));
   for (guint32 t = 0; t < n_tracks; t++)
@@ -333,6 +349,8 @@ add_sample_rows (PsTimelineModel *self)
       const PsSample *sample = ps_event_store_get_sample (store, i);
       guint row;
 
+      if (ps_util_stop_at (i, cancellable))
+        return FALSE;
       if ((sample->flags & PS_SAMPLE_FLAG_UNTIMED) || sample->track >= n_tracks)
         continue;
       row = row_of_track[sample->track];
@@ -370,6 +388,7 @@ add_sample_rows (PsTimelineModel *self)
                                       row->label, total->total, width_text);
     }
   widen_extent (self, begin, end);
+  return TRUE;
 }
 
 static void
@@ -420,7 +439,7 @@ ps_timeline_model_new (PsEventStore           *store,
                        guint                   n_series,
                        gboolean                sequence_axis)
 {
-  return ps_timeline_model_new_full (store, lod, series, n_series, sequence_axis, NULL);
+  return ps_timeline_model_new_full (store, lod, series, n_series, sequence_axis, NULL, NULL);
 }
 
 PsTimelineModel *
@@ -429,7 +448,8 @@ ps_timeline_model_new_full (PsEventStore           *store,
                             const PsTimelineSeries *series,
                             guint                   n_series,
                             gboolean                sequence_axis,
-                            const GArray           *counter_tracks)
+                            const GArray           *counter_tracks,
+                            GCancellable           *cancellable)
 {
   PsTimelineModel *self;
   const PsSessionInfo *session;
@@ -451,9 +471,17 @@ ps_timeline_model_new_full (PsEventStore           *store,
   if (!sequence_axis)
     {
       /* A sampled run's busiest threads before its lifetimes */
-      add_sample_rows (self);
+      if (!add_sample_rows (self, cancellable))
+        {
+          ps_timeline_model_free (self);
+          return NULL;
+        }
       add_span_rows (self);
-      add_counter_rows (self, counter_tracks);
+      if (!add_counter_rows (self, counter_tracks, cancellable))
+        {
+          ps_timeline_model_free (self);
+          return NULL;
+        }
     }
   add_series_rows (self, series, n_series);
 

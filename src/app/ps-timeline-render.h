@@ -90,13 +90,15 @@ PsTimelineModel *ps_timeline_model_new     (PsEventStore           *store,
                                             gboolean                sequence_axis);
 /* Charts of the counter tracks in counter_tracks (guint32) only, or of
  * every one when it is NULL (a run of thousands of counters shows those
- * checked in its counters view) */
+ * checked in its counters view). NULL only when cancellable (may be NULL)
+ * was cancelled. */
 PsTimelineModel *ps_timeline_model_new_full (PsEventStore          *store,
                                             PsSpanLod              *lod,
                                             const PsTimelineSeries *series,
                                             guint                   n_series,
                                             gboolean                sequence_axis,
-                                            const GArray           *counter_tracks);
+                                            const GArray           *counter_tracks,
+                                            GCancellable           *cancellable);
 /* Rebuilds the counter rows alone, for other counter tracks */
 void             ps_timeline_model_set_counter_tracks (PsTimelineModel *self,
                                                        const GArray    *counter_tracks);

@@ -895,7 +895,7 @@ build_model_thread (GTask        *task,
   if (ps_event_store_get_n_measurements (data->store) > 0 && ps_event_store_get_n_spans (data->store) == 0)
     model = build_measurement_model (data, cancellable);
   else
-    model = ps_timeline_model_new_full (data->store, data->lod, NULL, 0, FALSE, data->counter_tracks);
+    model = ps_timeline_model_new_full (data->store, data->lod, NULL, 0, FALSE, data->counter_tracks, cancellable);
 
   if (g_cancellable_is_cancelled (cancellable))
     {

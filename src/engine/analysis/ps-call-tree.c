@@ -1708,14 +1708,21 @@ typedef struct
 {
   guint32                  track;
   const PsCallTreeOptions *options;
+  GCancellable            *cancellable;
+  guint64                  n_seen;
+  gboolean                 cancelled;  /* then no sample counts */
 } SampleSelection;
 
 static gboolean
 sample_selected (const PsSample *sample,
                  gpointer        user_data)
 {
-  const SampleSelection *selection = user_data;
+  SampleSelection *selection = user_data;
 
+  if (ps_util_stop_at (selection->n_seen++, selection->cancellable))
+    selection->cancelled = TRUE;
+  if (selection->cancelled)
+    return FALSE;
   return sample_counts (sample, selection->track, selection->options);
 }
 
@@ -1730,7 +1737,7 @@ new_for_samples (PsEventStore            *store,
   guint n_frames = ps_event_store_get_n_frames (store);
   /* frame → function + 1, 0 until seen */
   g_autofree guint32 *function_of_frame = g_new0 (guint32, MAX (n_frames, 1));
-  SampleSelection selection = { track, options };
+  SampleSelection selection = { track, options, options != NULL ? options->cancellable : NULL, 0, FALSE };
   g_autoptr(GArray) weights = NULL;
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
 
@@ -1738,10 +1745,15 @@ new_for_samples (PsEventStore            *store,
 
   /* In stack order: the same result whatever the sample order */
   weights = ps_folded_sum_stacks (store, TRUE, sample_selected, &selection);
+  if (selection.cancelled)
+    return NULL;
   for (guint w = 0; w < weights->len; w++)
     {
       const PsStackWeight *entry = &g_array_index (weights, PsStackWeight, w);
       guint32 id = entry->stack;
+
+      if (ps_util_stop_at (w + 1, selection.cancellable))
+        return NULL;
 
       /* Stack nodes go from the leaf up: collect, then reverse */
       g_array_set_size (stack, 0);
@@ -1789,7 +1801,13 @@ ps_call_tree_new_for_store (PsEventStore            *store,
   if (ps_event_store_get_n_report_rows (store) > 0)
     return new_for_report (store, options);
   if (ps_event_store_get_n_samples (store) > 0)
-    return new_for_samples (store, track, options);
+    {
+      PsCallTree *tree = new_for_samples (store, track, options);
+
+      if (tree == NULL)
+        g_cancellable_set_error_if_cancelled (options != NULL ? options->cancellable : NULL, error);
+      return tree;
+    }
   if (ps_event_store_get_n_spans (store) > 0)
     {
       GCancellable *cancellable = options != NULL ? options->cancellable : NULL;

@@ -206,8 +206,8 @@ typedef struct
   gboolean       time_range;       /* only samples in [begin_ns, end_ns) */
   gint64         begin_ns;
   gint64         end_ns;
-  GCancellable  *cancellable;      /* spans: may be NULL; checked every
-                                    * 65 536 spans */
+  GCancellable  *cancellable;      /* spans and samples: may be NULL;
+                                    * checked every 65 536 of them */
 } PsCallTreeOptions;
 
 /* The call tree of any run that has one: the report rows of a profiler
@@ -216,7 +216,7 @@ typedef struct
  * and the time range limit them), else the spans (a run with samples may
  * have spans that are not calls, e.g. thread lifetimes). NULL with an error (PS_ERROR_NO_DATA) when the run has
  * none of them, or G_IO_ERROR_CANCELLED when options->cancellable was
- * cancelled while the spans were walked. options may be NULL. */
+ * cancelled while the spans or samples were walked. options may be NULL. */
 PsCallTree        *ps_call_tree_new_for_store   (PsEventStore       *store,
                                                  const PsCallTreeOptions *options,
                                                  GError            **error);

@@ -111,7 +111,10 @@ collect_series (Side                   *side,
 
   series_options.group_by_name = TRUE;
   series_options.tick_rate_override = options->tick_rate_override;
+  series_options.cancellable = options->cancellable;
   all_series = ps_series_collect (store, &series_options);
+  if (g_cancellable_is_cancelled (options->cancellable))
+    return FALSE;
 
   for (guint i = 0; i < all_series->len; i++)
     {
@@ -136,10 +139,15 @@ collect_series (Side                   *side,
  * when it has no call tree */
 static PsCallTree *
 collect_functions (Side         *side,
-                   PsEventStore *store)
+                   PsEventStore *store,
+                   GCancellable *cancellable)
 {
-  g_autoptr(PsCallTree) tree = ps_call_tree_new_for_store (store, NULL, NULL);
+  PsCallTreeOptions tree_options = { PS_NONE, NULL, 0 };
+  g_autoptr(PsCallTree) tree = NULL;
   guint n_functions;
+
+  tree_options.cancellable = cancellable;
+  tree = ps_call_tree_new_for_store (store, &tree_options, NULL);
 
   if (tree == NULL)
     return NULL;
@@ -437,8 +445,8 @@ ps_run_diff_new (PsEventStore           *store_a,
     {
       /* Different kinds of runs (an RTL log and a profiler report, …)
        * share at most the names of their functions */
-      tree_a = collect_functions (&side_a, store_a);
-      tree_b = collect_functions (&side_b, store_b);
+      tree_a = collect_functions (&side_a, store_a, options->cancellable);
+      tree_b = collect_functions (&side_b, store_b, options->cancellable);
       if (tree_a != NULL && tree_b != NULL)
         {
           gboolean same_unit = ps_call_tree_get_unit (tree_a) == ps_call_tree_get_unit (tree_b);
@@ -471,6 +479,9 @@ ps_run_diff_new (PsEventStore           *store_a,
       Entry *b;
       PsRunDiffRow *row;
 
+      /* The test of significance of a row sorts both its sides */
+      if (g_cancellable_is_cancelled (options->cancellable))
+        break;
       if (!entry_is_compared (&side_a, a, diff->matched))
         continue;
 
@@ -499,6 +510,11 @@ ps_run_diff_new (PsEventStore           *store_a,
   side_clear (&side_a);
   side_clear (&side_b);
 
+  if (g_cancellable_is_cancelled (options->cancellable))
+    {
+      ps_run_diff_free (diff);
+      return NULL;
+    }
   return diff;
 }
 

@@ -83,6 +83,9 @@ typedef struct
    * before matching. Not owned. */
   GHashTable *renames;
   double      tick_rate_override; /* > 0: instead of both logs' RESOLUTION */
+  /* May be NULL; once it is cancelled, ps_run_diff_new () stops soon and
+   * returns NULL */
+  GCancellable *cancellable;
 } PsRunDiffOptions;
 
 typedef struct
@@ -93,7 +96,8 @@ typedef struct
 } PsRunDiff;
 
 void             ps_run_diff_options_init (PsRunDiffOptions       *options);
-/* options may be NULL (the defaults) */
+/* options may be NULL (the defaults). NULL only when options->cancellable
+ * was cancelled. */
 PsRunDiff       *ps_run_diff_new          (PsEventStore           *store_a,
                                            PsEventStore           *store_b,
                                            const PsRunDiffOptions *options);
