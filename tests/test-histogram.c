@@ -239,6 +239,60 @@ test_range_contains (void)
   g_assert_true (ps_histogram_range_contains (histogram, 0, 4, 0));
 }
 
+static int
+compare_doubles (gconstpointer a,
+                  gconstpointer b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The range, bin count, median and p95 come from selection, not sorting:
+ * the same as the sorted values give, on random samples with repeats,
+ * and on a log scale with values that have no bin */
+static void
+test_matches_sorted (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261124);
+
+  for (guint round = 0; round < 40; round++)
+    {
+      gsize count = 1 + g_rand_int_range (rand, 0, 5000);
+      PsHistogramScale scale = round % 2 ? PS_HISTOGRAM_LOG : PS_HISTOGRAM_LINEAR;
+      g_autofree double *values = g_new (double, count);
+      g_autofree double *sorted = g_new (double, count);
+      g_autofree double *binned = g_new (double, count);
+      g_autoptr(PsHistogram) histogram = NULL;
+      gsize n_binned = 0;
+
+      for (gsize i = 0; i < count; i++)
+        {
+          /* A few distinct values in some rounds, zeros and negatives in others */
+          values[i] = round % 4 < 2 ? g_rand_double_range (rand, -1, 1000)
+                                    : (double)g_rand_int_range (rand, -1, 6);
+          if (round % 8 == 7)
+            values[i] = fabs (values[i]) + 0.5;
+          sorted[i] = values[i];
+          if (scale == PS_HISTOGRAM_LINEAR || values[i] > 0)
+            binned[n_binned++] = values[i];
+        }
+      qsort (sorted, count, sizeof (double), compare_doubles);
+      qsort (binned, n_binned, sizeof (double), compare_doubles);
+
+      histogram = ps_histogram_new (values, NULL, count, scale, 0);
+      g_assert_cmpfloat (histogram->median, ==, ps_stats_percentile (sorted, count, 50));
+      g_assert_cmpfloat (histogram->p95, ==, ps_stats_percentile (sorted, count, 95));
+      g_assert_cmpuint (histogram->underflow, ==, count - n_binned);
+      if (n_binned == 0)
+        continue;
+      g_assert_cmpfloat (histogram->min, ==, binned[0]);
+      g_assert_cmpfloat (histogram->max, ==, binned[n_binned - 1]);
+      g_assert_cmpuint (histogram->n_bins | (binned[0] == binned[n_binned - 1]), ==,
+                        ps_histogram_auto_bins (binned, n_binned, scale) | (binned[0] == binned[n_binned - 1]));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -253,6 +307,7 @@ main (int   argc,
   g_test_add_func ("/histogram/empty", test_empty);
   g_test_add_func ("/histogram/weights", test_weights);
   g_test_add_func ("/histogram/range-contains", test_range_contains);
+  g_test_add_func ("/histogram/matches-sorted", test_matches_sorted);
 
   return g_test_run ();
 }

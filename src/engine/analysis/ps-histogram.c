@@ -12,16 +12,6 @@
 #include "ps-histogram.h"
 #include "ps-stats.h"
 
-static int
-compare_double (const void *a,
-                const void *b)
-{
-  double x = *(const double *)a;
-  double y = *(const double *)b;
-
-  return x < y ? -1 : x > y;
-}
-
 static gboolean
 has_bin (PsHistogramScale scale,
          double           value)
@@ -44,31 +34,56 @@ from_axis (PsHistogramScale scale,
   return scale == PS_HISTOGRAM_LOG ? exp (position) : position;
 }
 
-guint
-ps_histogram_auto_bins (const double     *sorted,
-                        gsize             count,
-                        PsHistogramScale  scale)
+/* Freedman–Diaconis: 2 IQR / n^(1/3); with no spread in the middle half
+ * (many equal values), Sturges' rule. Positions on the axis. */
+static guint
+auto_bins (double low,
+           double high,
+           double q1,
+           double q3,
+           gsize  count)
 {
-  double low, high, q1, q3, width;
+  double width = 2 * (q3 - q1) / cbrt ((double)count);
   double n_bins;
 
-  if (count < 2)
-    return PS_HISTOGRAM_MIN_AUTO_BINS;
-
-  low = to_axis (scale, sorted[0]);
-  high = to_axis (scale, sorted[count - 1]);
-  q1 = to_axis (scale, ps_stats_percentile (sorted, count, 25));
-  q3 = to_axis (scale, ps_stats_percentile (sorted, count, 75));
-
-  /* Freedman–Diaconis: 2 IQR / n^(1/3); with no spread in the middle
-   * half (many equal values), Sturges' rule */
-  width = 2 * (q3 - q1) / cbrt ((double)count);
   if (width > 0 && high > low)
     n_bins = ceil ((high - low) / width);
   else
     n_bins = ceil (log2 ((double)count)) + 1;
 
   return (guint)CLAMP (n_bins, PS_HISTOGRAM_MIN_AUTO_BINS, PS_HISTOGRAM_MAX_AUTO_BINS);
+}
+
+guint
+ps_histogram_auto_bins (const double     *sorted,
+                        gsize             count,
+                        PsHistogramScale  scale)
+{
+  if (count < 2)
+    return PS_HISTOGRAM_MIN_AUTO_BINS;
+
+  return auto_bins (to_axis (scale, sorted[0]), to_axis (scale, sorted[count - 1]),
+                    to_axis (scale, ps_stats_percentile (sorted, count, 25)),
+                    to_axis (scale, ps_stats_percentile (sorted, count, 75)), count);
+}
+
+/* The same of values in any order (reordered) whose least and greatest
+ * are known: no sort */
+static guint
+auto_bins_unsorted (double           *values,
+                    gsize             count,
+                    PsHistogramScale  scale,
+                    double            min,
+                    double            max)
+{
+  double q1, q3;
+
+  if (count < 2)
+    return PS_HISTOGRAM_MIN_AUTO_BINS;
+
+  q1 = ps_stats_select_percentile (values, count, 25);
+  q3 = ps_stats_select_percentile (values, count, 75);
+  return auto_bins (to_axis (scale, min), to_axis (scale, max), to_axis (scale, q1), to_axis (scale, q3), count);
 }
 
 int
@@ -169,7 +184,7 @@ ps_histogram_new (const double     *values,
   if (count == 0)
     return g_steal_pointer (&self);
 
-  /* Sorted: the binned values first, for the bin count and the range */
+  /* The binned values first, for the bin count and the range */
   sorted = g_new (double, count);
   for (gsize i = 0; i < count; i++)
     {
@@ -187,10 +202,13 @@ ps_histogram_new (const double     *values,
 
   if (n_binned > 0)
     {
-      qsort (sorted, n_binned, sizeof (double), compare_double);
-      self->min = sorted[0];
-      self->max = sorted[n_binned - 1];
-      self->n_bins = n_bins > 0 ? n_bins : ps_histogram_auto_bins (sorted, n_binned, scale);
+      self->min = self->max = sorted[0];
+      for (gsize i = 1; i < n_binned; i++)
+        {
+          self->min = MIN (self->min, sorted[i]);
+          self->max = MAX (self->max, sorted[i]);
+        }
+      self->n_bins = n_bins > 0 ? n_bins : auto_bins_unsorted (sorted, n_binned, scale, self->min, self->max);
       /* One value, however often: an odd count puts it in the middle of
        * the middle bin rather than on an edge */
       if (n_bins == 0 && self->min == self->max)
@@ -218,9 +236,8 @@ ps_histogram_new (const double     *values,
     for (gsize i = 0; i < count; i++)
       if (!has_bin (scale, values[i]))
         sorted[n_binned + n++] = values[i];
-    qsort (sorted, count, sizeof (double), compare_double);
-    self->median = ps_stats_percentile (sorted, count, 50);
-    self->p95 = ps_stats_percentile (sorted, count, 95);
+    self->median = ps_stats_select_percentile (sorted, count, 50);
+    self->p95 = ps_stats_select_percentile (sorted, count, 95);
   }
 
   return g_steal_pointer (&self);

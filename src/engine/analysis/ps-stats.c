@@ -100,6 +100,20 @@ ps_stats_percentile (const double *sorted,
   return sorted[nearest_rank_index (count, percent)];
 }
 
+double
+ps_stats_select_percentile (double *values,
+                            gsize   count,
+                            double  percent)
+{
+  gsize k;
+
+  if (count == 0)
+    return 0;
+  k = nearest_rank_index (count, percent);
+  select_kth (values, count, k);
+  return values[k];
+}
+
 void
 ps_stats_compute (double  *values,
                   gsize    count,

@@ -42,5 +42,10 @@ void   ps_stats_compute_ms    (guint32       *values,
 double ps_stats_percentile    (const double  *sorted,
                                gsize          count,
                                double         percent);
+/* The same of values in any order, which it reorders: linear time on
+ * average instead of a sort */
+double ps_stats_select_percentile (double    *values,
+                                   gsize      count,
+                                   double     percent);
 
 G_END_DECLS
