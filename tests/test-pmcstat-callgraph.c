@@ -566,6 +566,34 @@ test_self_count (void)
   g_assert_cmpstr (frame_module (store, sample_frame (store, find_sample (store, "main;middle;leaf"), 2)), ==, "/usr/bin/app");
 }
 
+/* A count beyond any run (found by fuzzing: 80 bytes made six million
+ * samples of the largest weight) counts as 2^36 samples, with a warning */
+static void
+test_huge_count (void)
+{
+  g_autoptr(PsEventStore) store = parse ("@ INSTRUCTIONS [10 samples]\n"
+                                         "\n"
+                                         "100.0%  [26088888888880401]  leaf @ /usr/bin/app\n"
+                                         " 00.01%  [3]         main\n"
+                                         "\n");
+  const guint64 max_count = G_GUINT64_CONSTANT (1) << 36;
+  guint64 total = 0;
+  PsWarning warning;
+
+  /* 2^36 − 3 in pieces of 2^32 − 1, and main */
+  g_assert_cmpuint (ps_event_store_get_n_samples (store), ==, 18);
+  for (guint64 i = 0; i < ps_event_store_get_n_samples (store); i++)
+    total += ps_event_store_get_sample (store, i)->weight;
+  g_assert_cmpuint (total, ==, max_count);
+  g_assert_cmpuint (find_sample (store, "main;leaf")->weight, ==, 3);
+  g_assert_cmpuint (ps_event_store_get_n_warnings (store), >=, 1);
+  ps_event_store_get_warning (store, 0, &warning);
+  g_assert_cmpstr (warning.code, ==, "W-PMC-COUNT");
+  g_assert_cmpuint (warning.line, ==, 3);
+  g_assert_nonnull (strstr (warning.message, "26088888888880401"));
+  g_assert_nonnull (strstr (warning.message, "68719476736"));
+}
+
 static void
 test_malformed (void)
 {
@@ -803,6 +831,7 @@ main (int   argc,
   g_test_add_func ("/pmcstat-callgraph/real/call-tree", test_call_tree);
   g_test_add_func ("/pmcstat-callgraph/self-count", test_self_count);
   g_test_add_func ("/pmcstat-callgraph/malformed", test_malformed);
+  g_test_add_func ("/pmcstat-callgraph/huge-count", test_huge_count);
   g_test_add_func ("/pmcstat-callgraph/fatal", test_fatal);
   g_test_add_func ("/pmcstat-callgraph/sniff", test_sniff);
   g_test_add_func ("/pmcstat-callgraph/folded-frames", test_folded_frames);

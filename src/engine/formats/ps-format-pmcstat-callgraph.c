@@ -41,6 +41,11 @@
 /* pmcstat lines are short; a longer one is surely not callgraph text */
 #define MAX_LINE_LENGTH (1024 * 1024)
 
+/* The most samples one line may count: 2^36, two years of a thousand CPUs
+ * sampled a thousand times a second. A sample weighs at most 2^32 − 1, so
+ * a line gives at most 17 samples of the store, whatever number it holds. */
+#define MAX_COUNT (G_GUINT64_CONSTANT (1) << 36)
+
 /* Images of the kernel and its modules (pmcstat -k, §8.1) */
 #define KERNEL_IMAGE_PREFIX "/boot/"
 
@@ -511,6 +516,16 @@ read_node_line (PmcParser    *self,
       if (node.depth > self->skip_depth)
         return;
       self->skipping = FALSE;
+    }
+
+  if (node.count > MAX_COUNT)
+    {
+      warn (self, PS_SEVERITY_WARNING, "W-PMC-COUNT", line->number,
+            _("The count of %llu samples is more than a run takes; expected at most %llu, "
+              "and it counts as %llu"),
+            (unsigned long long) node.count, (unsigned long long) MAX_COUNT,
+            (unsigned long long) MAX_COUNT);
+      node.count = MAX_COUNT;
     }
 
   close_path (self, node.depth);
