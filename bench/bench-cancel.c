@@ -10,7 +10,9 @@
  * callback, and to when the worker thread stopped working (the process
  * uses no more CPU: less than 2 ms of it in 20 ms); then the same for the
  * run analysis of the loaded run (the series, scopes and call tree every
- * run page computes). Issue 12 ("Resource limits"): within 100 ms.
+ * run page computes), and for the comparison of the run with itself (the
+ * rows, series and significance tests of a comparison page). Issue 12
+ * ("Resource limits"): within 100 ms.
  */
 #include "config.h"
 
@@ -20,6 +22,14 @@
 
 #include "ps-loader.h"
 #include "ps-run-analysis.h"
+#include "ps-run-diff.h"
+
+typedef enum
+{
+  WORK_LOAD,
+  WORK_ANALYSIS,
+  WORK_COMPARISON,
+} Work;
 
 typedef struct
 {
@@ -72,6 +82,37 @@ analysis_cb (GObject      *source,
   finished (run, error);
 }
 
+static void
+diff_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  PsEventStore *store = task_data;
+  PsRunDiffOptions options;
+  PsRunDiff *diff;
+
+  ps_run_diff_options_init (&options);
+  options.cancellable = cancellable;
+  diff = ps_run_diff_new (store, store, &options);
+  if (diff == NULL)
+    g_task_return_error_if_cancelled (task);
+  else
+    g_task_return_pointer (task, diff, (GDestroyNotify)ps_run_diff_free);
+}
+
+static void
+diff_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Run *run = user_data;
+  g_autoptr(GError) error = NULL;
+
+  ps_run_diff_free (g_task_propagate_pointer (G_TASK (result), &error));
+  finished (run, error);
+}
+
 static gboolean
 cancel_cb (gpointer user_data)
 {
@@ -109,7 +150,8 @@ wait_idle (gint64 since)
 /* One load or analysis, cancelled after_ms (< 0: not cancelled); returns
  * the time it took in ms and sets *latency_ms when it was cancelled */
 static double
-run_once (GFile        *file,
+run_once (Work          work,
+          GFile        *file,
           PsEventStore *store,
           double        after_ms,
           double       *latency_ms,
@@ -124,13 +166,21 @@ run_once (GFile        *file,
 
   if (after_ms >= 0)
     g_timeout_add_full (G_PRIORITY_HIGH, (guint) after_ms, cancel_cb, &run, NULL);
-  if (store == NULL)
+  if (work == WORK_LOAD)
     {
       loader = ps_loader_new (file);
       ps_loader_load_async (loader, cancellable, load_cb, &run);
     }
-  else
+  else if (work == WORK_ANALYSIS)
     ps_run_analysis_compute_async (store, cancellable, analysis_cb, &run);
+  else
+    {
+      g_autoptr(GTask) task = g_task_new (NULL, cancellable, diff_cb, &run);
+
+      g_task_set_task_data (task, store, NULL);
+      g_task_set_return_on_cancel (task, TRUE);
+      g_task_run_in_thread (task, diff_thread);
+    }
   g_main_loop_run (loop);
   /* A timeout that did not fire */
   g_source_remove_by_user_data (&run);
@@ -156,20 +206,21 @@ compare_doubles (const void *a,
 
 static void
 measure (const char   *what,
+         Work          work,
          GFile        *file,
          PsEventStore *store,
          guint         n,
          PsEventStore **loaded)
 {
   double latency, stopped;
-  double full = run_once (file, store, -1, &latency, &stopped, loaded);
+  double full = run_once (work, file, store, -1, &latency, &stopped, loaded);
   double *latencies = g_new (double, n);
   double *stops = g_new (double, n);
   guint n_cancelled = 0;
 
   for (guint i = 1; i <= n; i++)
     {
-      run_once (file, store, full * i / (n + 1), &latency, &stopped, NULL);
+      run_once (work, file, store, full * i / (n + 1), &latency, &stopped, NULL);
       if (latency >= 0)
         {
           latencies[n_cancelled] = latency;
@@ -178,7 +229,7 @@ measure (const char   *what,
     }
   qsort (latencies, n_cancelled, sizeof (double), compare_doubles);
   qsort (stops, n_cancelled, sizeof (double), compare_doubles);
-  printf ("%-9s %8.0f ms  %2u of %2u cancelled  answer: median %5.1f ms, max %5.1f ms  "
+  printf ("%-10s %8.0f ms  %2u of %2u cancelled  answer: median %5.1f ms, max %5.1f ms  "
           "work stopped: median %6.1f ms, max %6.1f ms\n", what, full, n_cancelled, n,
           n_cancelled > 0 ? latencies[n_cancelled / 2] : 0, n_cancelled > 0 ? latencies[n_cancelled - 1] : 0,
           n_cancelled > 0 ? stops[n_cancelled / 2] : 0, n_cancelled > 0 ? stops[n_cancelled - 1] : 0);
@@ -203,7 +254,8 @@ main (int   argc,
     n = (guint) g_ascii_strtoull (argv[2], NULL, 10);
 
   file = g_file_new_for_commandline_arg (argv[1]);
-  measure ("load", file, NULL, n, &store);
-  measure ("analysis", file, store, n, NULL);
+  measure ("load", WORK_LOAD, file, NULL, n, &store);
+  measure ("analysis", WORK_ANALYSIS, file, store, n, NULL);
+  measure ("comparison", WORK_COMPARISON, file, store, n, NULL);
   return 0;
 }

@@ -172,6 +172,59 @@ test_too_few (void)
   g_assert_true (isnan (ps_mann_whitney_test (a, 3, with_nan, 2, PS_MANN_WHITNEY_AUTO, &result)));
 }
 
+/* U against its definition, Σ over pairs of [a > b] + ½ [a = b], on random
+ * samples with many ties, negative values and both zeros; and a cancelled
+ * test gives no p-value */
+static void
+test_against_pairs (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (24112026);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  PsMannWhitneyResult result;
+
+  for (guint round = 0; round < 60; round++)
+    {
+      gsize n_a = 2 + g_rand_int_range (rand, 0, 300);
+      gsize n_b = 2 + g_rand_int_range (rand, 0, 300);
+      g_autofree double *a = g_new (double, n_a);
+      g_autofree double *b = g_new (double, n_b);
+      double u = 0;
+      gboolean ties = FALSE;
+
+      for (gsize i = 0; i < n_a + n_b; i++)
+        {
+          double value = round % 3 == 0 ? g_rand_double_range (rand, -1e6, 1e6)
+                         : round % 3 == 1 ? (double)g_rand_int_range (rand, -5, 5) * 0.25
+                         : (g_rand_boolean (rand) ? -0.0 : 0.0) + (double)g_rand_int_range (rand, 0, 3) * 1e-300;
+
+          if (i < n_a)
+            a[i] = value;
+          else
+            b[i - n_a] = value;
+        }
+      for (gsize i = 0; i < n_a; i++)
+        for (gsize j = 0; j < n_b; j++)
+          u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
+      for (gsize i = 0; i < n_a + n_b && !ties; i++)
+        for (gsize j = i + 1; j < n_a + n_b && !ties; j++)
+          ties = (i < n_a ? a[i] : b[i - n_a]) == (j < n_a ? a[j] : b[j - n_a]);
+
+      ps_mann_whitney_test (a, n_a, b, n_b, PS_MANN_WHITNEY_NORMAL, &result);
+      g_assert_cmpfloat (result.u, ==, u);
+      g_assert_cmpint (result.has_ties, ==, ties);
+      g_assert_true (result.p_value >= 0 && result.p_value <= 1);
+    }
+
+  {
+    const double a[] = { 1, 2, 3, 4 }, b[] = { 5, 6, 7 };
+
+    g_assert_false (isnan (ps_mann_whitney_test_cancellable (a, 4, b, 3, PS_MANN_WHITNEY_AUTO, &result, cancellable)));
+    g_cancellable_cancel (cancellable);
+    g_assert_true (isnan (ps_mann_whitney_test_cancellable (a, 4, b, 3, PS_MANN_WHITNEY_AUTO, &result, cancellable)));
+    g_assert_cmpint (result.method, ==, PS_MANN_WHITNEY_NONE);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -186,6 +239,7 @@ main (int   argc,
   g_test_add_func ("/mann-whitney/all-equal", test_all_equal);
   g_test_add_func ("/mann-whitney/large", test_large);
   g_test_add_func ("/mann-whitney/too-few", test_too_few);
+  g_test_add_func ("/mann-whitney/against-pairs", test_against_pairs);
 
   return g_test_run ();
 }

@@ -9,23 +9,85 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ps-mann-whitney.h"
 
-typedef struct
+/* Doubles as unsigned keys in the same order: the sign bit set for
+ * positive values, every bit flipped for negative ones */
+#define SIGN_BIT (G_GUINT64_CONSTANT (1) << 63)
+
+static inline guint64
+key_of (double value)
 {
+  guint64 bits;
+
+  memcpy (&bits, &value, sizeof bits);
+  return (bits & SIGN_BIT) ? ~bits : bits | SIGN_BIT;
+}
+
+static inline double
+value_of (guint64 key)
+{
+  guint64 bits = (key & SIGN_BIT) ? key & ~SIGN_BIT : ~key;
   double value;
-  guint  from_a : 1;
-} Pooled;
 
-static int
-compare_pooled (const void *a,
-                const void *b)
+  memcpy (&value, &bits, sizeof value);
+  return value;
+}
+
+#define RADIX_BITS    11
+#define RADIX_BUCKETS (1u << RADIX_BITS)
+#define RADIX_PASSES  6   /* 6 × 11 ≥ 64 */
+
+/* Sorts keys (tmp is as long) by least significant digit first, skipping
+ * the digits all keys share: a few linear passes, where a sort by
+ * comparisons of millions of values takes a second. Looks at cancellable
+ * before each pass; FALSE when it was cancelled. */
+static gboolean
+sort_keys (guint64      *keys,
+           guint64      *tmp,
+           gsize         n,
+           GCancellable *cancellable)
 {
-  double x = ((const Pooled *)a)->value;
-  double y = ((const Pooled *)b)->value;
+  g_autofree gsize *counts = g_new0 (gsize, (gsize)RADIX_PASSES * RADIX_BUCKETS);
+  guint64 *from = keys, *to = tmp;
 
-  return (x > y) - (x < y);
+  for (gsize i = 0; i < n; i++)
+    for (guint pass = 0; pass < RADIX_PASSES; pass++)
+      counts[pass * RADIX_BUCKETS + ((keys[i] >> (pass * RADIX_BITS)) & (RADIX_BUCKETS - 1))]++;
+
+  for (guint pass = 0; pass < RADIX_PASSES; pass++)
+    {
+      gsize *count = counts + pass * RADIX_BUCKETS;
+      guint shift = pass * RADIX_BITS;
+      gsize position = 0;
+      gboolean one_bucket = FALSE;
+
+      if (g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+      for (guint b = 0; b < RADIX_BUCKETS; b++)
+        {
+          gsize c = count[b];
+
+          one_bucket |= c == n;
+          count[b] = position;
+          position += c;
+        }
+      if (one_bucket)
+        continue;
+      for (gsize i = 0; i < n; i++)
+        to[count[(from[i] >> shift) & (RADIX_BUCKETS - 1)]++] = from[i];
+      {
+        guint64 *swap = from;
+
+        from = to;
+        to = swap;
+      }
+    }
+  if (from != keys)
+    memcpy (keys, from, n * sizeof *keys);
+  return TRUE;
 }
 
 /* P(U ≤ u) under the null hypothesis for samples of n_a and n_b values
@@ -85,8 +147,23 @@ ps_mann_whitney_test (const double        *sample_a,
                       PsMannWhitneyMethod  method,
                       PsMannWhitneyResult *out)
 {
-  g_autofree Pooled *pooled = NULL;
+  return ps_mann_whitney_test_cancellable (sample_a, n_a, sample_b, n_b, method, out, NULL);
+}
+
+double
+ps_mann_whitney_test_cancellable (const double        *sample_a,
+                                  gsize                n_a,
+                                  const double        *sample_b,
+                                  gsize                n_b,
+                                  PsMannWhitneyMethod  method,
+                                  PsMannWhitneyResult *out,
+                                  GCancellable        *cancellable)
+{
+  g_autofree guint64 *keys = NULL;
+  g_autofree guint64 *tmp = NULL;
+  const guint64 *a, *b;
   gsize n = n_a + n_b;
+  gsize i = 0, j = 0, ranked = 0;
   double rank_sum_a = 0;
   double tie_sum = 0;   /* Σ (t³ − t) over groups of t tied values */
   double mean_u, sigma;
@@ -102,44 +179,50 @@ ps_mann_whitney_test (const double        *sample_a,
   if (n_a < 2 || n_b < 2)
     return NAN;
 
-  pooled = g_new (Pooled, n);
-  for (gsize i = 0; i < n_a; i++)
+  /* Each sample sorted on its own, as keys */
+  keys = g_new (guint64, n);
+  for (gsize k = 0; k < n_a; k++)
     {
-      if (isnan (sample_a[i]))
+      if (isnan (sample_a[k]))
         return NAN;
-      pooled[i].value = sample_a[i];
-      pooled[i].from_a = TRUE;
+      keys[k] = key_of (sample_a[k]);
     }
-  for (gsize i = 0; i < n_b; i++)
+  for (gsize k = 0; k < n_b; k++)
     {
-      if (isnan (sample_b[i]))
+      if (isnan (sample_b[k]))
         return NAN;
-      pooled[n_a + i].value = sample_b[i];
-      pooled[n_a + i].from_a = FALSE;
+      keys[n_a + k] = key_of (sample_b[k]);
     }
-  qsort (pooled, n, sizeof *pooled, compare_pooled);
+  tmp = g_new (guint64, MAX (n_a, n_b));
+  if (!sort_keys (keys, tmp, n_a, cancellable) || !sort_keys (keys + n_a, tmp, n_b, cancellable))
+    return NAN;
+  a = keys;
+  b = keys + n_a;
 
-  /* Mid-ranks: a group of tied values at 1-based ranks first … last all
-   * get (first + last) / 2 */
-  for (gsize first = 0; first < n;)
+  /* Mid-ranks, walking both in order: a group of tied values at 1-based
+   * ranks first … last all get (first + last) / 2 */
+  while (i < n_a || j < n_b)
     {
-      gsize end = first + 1;
+      double value = value_of (j >= n_b || (i < n_a && a[i] < b[j]) ? a[i] : b[j]);
+      gsize in_a = 0, in_b = 0, tied;
       double mid_rank;
 
-      while (end < n && pooled[end].value == pooled[first].value)
-        end++;
-      mid_rank = (double)(first + 1 + end) / 2.0;
-      for (gsize k = first; k < end; k++)
-        if (pooled[k].from_a)
-          rank_sum_a += mid_rank;
-      if (end - first > 1)
+      while (i < n_a && value_of (a[i]) == value)
+        i++, in_a++;
+      while (j < n_b && value_of (b[j]) == value)
+        j++, in_b++;
+      tied = in_a + in_b;
+      mid_rank = (double)(ranked + 1 + ranked + tied) / 2.0;
+      for (gsize k = 0; k < in_a; k++)
+        rank_sum_a += mid_rank;
+      if (tied > 1)
         {
-          double t = (double)(end - first);
+          double t = (double)tied;
 
           out->has_ties = TRUE;
           tie_sum += t * t * t - t;
         }
-      first = end;
+      ranked += tied;
     }
 
   out->u = rank_sum_a - (double)n_a * (double)(n_a + 1) / 2.0;

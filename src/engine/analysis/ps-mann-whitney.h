@@ -23,7 +23,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -57,5 +57,15 @@ double ps_mann_whitney_test (const double        *sample_a,
                              gsize                n_b,
                              PsMannWhitneyMethod  method,
                              PsMannWhitneyResult *out);
+/* The same; when cancellable (may be NULL) is cancelled, it stops within a
+ * pass over the samples and returns NaN, with out->method
+ * PS_MANN_WHITNEY_NONE. */
+double ps_mann_whitney_test_cancellable (const double        *sample_a,
+                                         gsize                n_a,
+                                         const double        *sample_b,
+                                         gsize                n_b,
+                                         PsMannWhitneyMethod  method,
+                                         PsMannWhitneyResult *out,
+                                         GCancellable        *cancellable);
 
 G_END_DECLS

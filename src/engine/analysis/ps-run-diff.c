@@ -323,9 +323,10 @@ row_free (gpointer data)
 }
 
 static PsRunDiffRow *
-row_new (Entry      *a,
-         Entry      *b,
-         const char *name)
+row_new (Entry        *a,
+         Entry        *b,
+         const char   *name,
+         GCancellable *cancellable)
 {
   PsRunDiffRow *row = g_new0 (PsRunDiffRow, 1);
   Entry *some = a != NULL ? a : b;
@@ -358,9 +359,9 @@ row_new (Entry      *a,
         {
           PsMannWhitneyResult test;
 
-          row->p_value = ps_mann_whitney_test ((const double *)a->values->data, a->values->len,
-                                               (const double *)b->values->data, b->values->len,
-                                               PS_MANN_WHITNEY_AUTO, &test);
+          row->p_value = ps_mann_whitney_test_cancellable ((const double *)a->values->data, a->values->len,
+                                                           (const double *)b->values->data, b->values->len,
+                                                           PS_MANN_WHITNEY_AUTO, &test, cancellable);
         }
     }
 
@@ -492,7 +493,7 @@ ps_run_diff_new (PsEventStore           *store_a,
       if (b != NULL)
         b->used = TRUE;
 
-      row = row_new (a, b, name);
+      row = row_new (a, b, name, options->cancellable);
       if (renamed != NULL && strcmp (renamed, a->name) != 0)
         row->a_name = g_strdup (a->name);
       mark_change (row, options);
@@ -504,7 +505,7 @@ ps_run_diff_new (PsEventStore           *store_a,
       Entry *b = g_ptr_array_index (side_b.entries, i);
 
       if (!b->used && entry_is_compared (&side_b, b, diff->matched))
-        g_ptr_array_add (diff->rows, row_new (NULL, b, b->name));
+        g_ptr_array_add (diff->rows, row_new (NULL, b, b->name, NULL));
     }
 
   side_clear (&side_a);
