@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "parse-fixture.h"
+#include "ps-loader.h"
 
 void
 parse_fixture_pieces_into (PsEventStore   *store,
@@ -67,4 +68,23 @@ parse_fixture_fatal_error (const PsFormat *format,
     g_assert_false (ps_parser_finish (parser, &error));
   g_assert_nonnull (error);
   return error;
+}
+
+PsEventStore *
+parse_fixture_load_file (const char *path,
+                         gsize       chunk_size)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *name = g_path_get_basename (path);
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  PsEventStore *store;
+
+  stream = g_file_read (file, NULL, &error);
+  g_assert_no_error (error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), name, NULL, chunk_size, 0, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  g_assert_true (ps_event_store_is_complete (store));
+  return store;
 }

@@ -27,6 +27,11 @@ void          parse_fixture_pieces_into (PsEventStore   *store,
                                          gsize           piece,
                                          gsize           split,
                                          const char     *option);
+/* The store of the file at path as the loader reads it: its format
+ * sniffed, in chunks of chunk_size bytes (0: the loader's own). Fails the
+ * test on any error; the store is complete. */
+PsEventStore *parse_fixture_load_file (const char     *path,
+                                       gsize           chunk_size);
 /* The fatal error of `text` for a parser of `format`; fails the test if
  * there is none */
 GError       *parse_fixture_fatal_error (const PsFormat *format,

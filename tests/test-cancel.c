@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ps-call-tree.h"
-#include "ps-loader.h"
+#include "parse-fixture.h"
 #include "ps-run-diff.h"
 #include "ps-series.h"
 
@@ -18,16 +18,8 @@ static PsEventStore *
 load_demo (const char *name)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInputStream) stream = NULL;
-  g_autoptr(GError) error = NULL;
-  PsEventStore *store;
 
-  stream = g_file_read (file, NULL, &error);
-  g_assert_no_error (error);
-  store = ps_load_stream (G_INPUT_STREAM (stream), name, NULL, 0, 0, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  return store;
+  return parse_fixture_load_file (path, 0);
 }
 
 static void

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "parse-fixture.h"
 #include "ps-ce-description.h"
 #include "ps-format.h"
 #include "ps-loader.h"
@@ -62,18 +63,8 @@ static PsEventStore *
 load_file (const char *name)
 {
   g_autofree char *path = data_path (name);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInputStream) stream = NULL;
-  g_autoptr(GError) error = NULL;
-  PsEventStore *store;
 
-  stream = g_file_read (file, NULL, &error);
-  g_assert_no_error (error);
-  store = ps_load_stream (G_INPUT_STREAM (stream), name, NULL, 0, 0, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (store);
-  g_assert_true (ps_event_store_is_complete (store));
-  return store;
+  return parse_fixture_load_file (path, 0);
 }
 
 /* Looking at the result */

@@ -73,19 +73,9 @@ static PsEventStore *
 load_file (const char *name)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "pdh-csv", name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInputStream) stream = NULL;
-  g_autoptr(GError) error = NULL;
-  PsEventStore *store;
+  PsEventStore *store = parse_fixture_load_file (path, 64);
 
-  stream = g_file_read (file, NULL, &error);
-  g_assert_no_error (error);
-  store = ps_load_stream (G_INPUT_STREAM (stream), name, NULL, 64, 0, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (store);
   g_assert_cmpstr (ps_event_store_get_format (store), ==, "pdh-csv");
-  g_assert_true (ps_event_store_is_complete (store));
-
   return store;
 }
 

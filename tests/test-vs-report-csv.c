@@ -61,20 +61,10 @@ static PsEventStore *
 load_file (const char *name)
 {
   g_autofree char *path = data_path (name);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInputStream) stream = NULL;
-  g_autoptr(GError) error = NULL;
-  PsEventStore *store;
+  PsEventStore *store = parse_fixture_load_file (path, 4096);
 
-  stream = g_file_read (file, NULL, &error);
-  g_assert_no_error (error);
-  store = ps_load_stream (G_INPUT_STREAM (stream), name, NULL, 4096, 0, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (store);
   g_assert_cmpstr (ps_event_store_get_format (store), ==, "vs-report-csv");
-  g_assert_true (ps_event_store_is_complete (store));
   g_assert_null (ps_event_store_get_error (store));
-
   return store;
 }
 
