@@ -123,13 +123,15 @@ collect_series (Side                   *side,
       gboolean created;
       Entry *entry = side_lookup (side, kind, series->context, series->name, &created);
 
+      /* The first series of a row lends its values, the others add theirs */
       if (created)
         {
           entry->unit = series->unit;
           entry->lower_is_better = series->kind != PS_SERIES_COUNTER;
-          entry->values = g_array_new (FALSE, FALSE, sizeof (double));
+          entry->values = g_array_ref (series->values);
         }
-      g_array_append_vals (entry->values, series->values->data, series->values->len);
+      else
+        g_array_append_vals (entry->values, series->values->data, series->values->len);
     }
 
   return all_series->len > 0;
@@ -340,6 +342,9 @@ row_new (Entry        *a,
   row->has_b = b != NULL;
   if (a != NULL)
     entry_stats (a, &row->a);
+  /* A cancelled comparison is dropped: its rows need no numbers */
+  if (g_cancellable_is_cancelled (cancellable))
+    return row;
   if (b != NULL)
     entry_stats (b, &row->b);
 
