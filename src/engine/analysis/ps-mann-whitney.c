@@ -40,6 +40,7 @@ value_of (guint64 key)
 #define RADIX_BUCKETS (1u << RADIX_BITS)
 #define RADIX_PASSES  6   /* 6 × 11 ≥ 64 */
 #define STOP_MASK     ((gsize)(1u << 20) - 1)
+#define SMALL_SORT    64
 
 /* Sorts keys (tmp is as long) by least significant digit first, skipping
  * the digits all keys share: a few linear passes, where a sort by
@@ -51,8 +52,27 @@ sort_keys (guint64      *keys,
            gsize         n,
            GCancellable *cancellable)
 {
-  g_autofree gsize *counts = g_new0 (gsize, (gsize)RADIX_PASSES * RADIX_BUCKETS);
+  g_autofree gsize *counts = NULL;
   guint64 *from = keys, *to = tmp;
+
+  if (g_cancellable_is_cancelled (cancellable))
+    return FALSE;
+  /* A few keys: not worth the counts of six passes */
+  if (n <= SMALL_SORT)
+    {
+      for (gsize i = 1; i < n; i++)
+        {
+          guint64 key = keys[i];
+          gsize j = i;
+
+          for (; j > 0 && keys[j - 1] > key; j--)
+            keys[j] = keys[j - 1];
+          keys[j] = key;
+        }
+      return TRUE;
+    }
+
+  counts = g_new0 (gsize, (gsize)RADIX_PASSES * RADIX_BUCKETS);
 
   for (gsize i = 0; i < n; i++)
     {
