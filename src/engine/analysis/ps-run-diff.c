@@ -296,21 +296,20 @@ collect_counters (Side         *side,
   return any;
 }
 
+/* Reorders the entry's values, which only the test of significance reads
+ * afterwards, in any order */
 static void
-entry_stats (Entry   *entry,
-             PsStats *out)
+entry_stats (Entry        *entry,
+             PsStats      *out,
+             GCancellable *cancellable)
 {
-  g_autofree double *copy = NULL;
-
   if (entry->values == NULL)
     {
       *out = entry->given;
       return;
     }
 
-  /* ps_stats_compute () reorders its values */
-  copy = g_memdup2 (entry->values->data, entry->values->len * sizeof (double));
-  ps_stats_compute (copy, entry->values->len, out);
+  ps_stats_compute_cancellable ((double *)(gpointer)entry->values->data, entry->values->len, out, cancellable);
 }
 
 static void
@@ -341,12 +340,12 @@ row_new (Entry        *a,
   row->has_a = a != NULL;
   row->has_b = b != NULL;
   if (a != NULL)
-    entry_stats (a, &row->a);
+    entry_stats (a, &row->a, cancellable);
   /* A cancelled comparison is dropped: its rows need no numbers */
   if (g_cancellable_is_cancelled (cancellable))
     return row;
   if (b != NULL)
-    entry_stats (b, &row->b);
+    entry_stats (b, &row->b, cancellable);
 
   row->delta_mean = row->ratio_mean = NAN;
   row->delta_total = row->ratio_total = NAN;

@@ -119,27 +119,45 @@ ps_stats_compute (double  *values,
                   gsize    count,
                   PsStats *out)
 {
+  ps_stats_compute_cancellable (values, count, out, NULL);
+}
+
+/* Every 2^20 values */
+#define STOP_MASK ((gsize)(1u << 20) - 1)
+
+gboolean
+ps_stats_compute_cancellable (double       *values,
+                              gsize         count,
+                              PsStats      *out,
+                              GCancellable *cancellable)
+{
   double sum = 0;
   double mean;
   double squares = 0;
 
-  g_return_if_fail (out != NULL);
+  g_return_val_if_fail (out != NULL, FALSE);
 
   memset (out, 0, sizeof *out);
   if (count == 0)
-    return;
+    return !g_cancellable_is_cancelled (cancellable);
 
   out->min = values[0];
   out->max = values[0];
   for (gsize i = 0; i < count; i++)
     {
+      if ((i & STOP_MASK) == 0 && g_cancellable_is_cancelled (cancellable))
+        return FALSE;
       sum += values[i];
       out->min = MIN (out->min, values[i]);
       out->max = MAX (out->max, values[i]);
     }
   mean = sum / (double)count;
   for (gsize i = 0; i < count; i++)
-    squares += (values[i] - mean) * (values[i] - mean);
+    {
+      if ((i & STOP_MASK) == 0 && g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+      squares += (values[i] - mean) * (values[i] - mean);
+    }
 
   out->count = count;
   out->sum = sum;
@@ -156,12 +174,15 @@ ps_stats_compute (double  *values,
       {
         gsize k = nearest_rank_index (count, percents[i]);
 
+        if (g_cancellable_is_cancelled (cancellable))
+          return FALSE;
         select_kth (values + from, count - from, k - from);
         *results[i] = values[k];
         from = k;
       }
   }
   out->stddev = sqrt (squares / (double)count);
+  return TRUE;
 }
 
 /* ps_stats_compute_ms() counts instead of selecting from this many values

@@ -8,7 +8,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -30,6 +30,12 @@ typedef struct
 void   ps_stats_compute       (double        *values,
                                gsize          count,
                                PsStats       *out);
+/* The same, looking at cancellable (may be NULL) every 2^20 values and
+ * between the percentiles; FALSE, out incomplete, once it is cancelled */
+gboolean ps_stats_compute_cancellable (double       *values,
+                                       gsize         count,
+                                       PsStats      *out,
+                                       GCancellable *cancellable);
 /* The same statistics, in seconds, of durations given in whole
  * milliseconds: every field equals what ps_stats_compute() gives for the
  * values (double)(ms × 10⁶) / 10⁹ in the same order. Half the memory of
