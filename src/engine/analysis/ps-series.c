@@ -141,9 +141,10 @@ group_key (PsEventStore  *store,
 /* Statistics of values; in_place reorders the array itself (for values
  * that are dropped afterwards), else a copy is used */
 static void
-compute_stats (GArray   *values,
-               PsStats  *out,
-               gboolean  in_place)
+compute_stats (GArray       *values,
+               PsStats      *out,
+               gboolean      in_place,
+               GCancellable *cancellable)
 {
   g_autofree double *copy = NULL;
 
@@ -155,12 +156,12 @@ compute_stats (GArray   *values,
 
   if (in_place)
     {
-      ps_stats_compute ((double *)(gpointer)values->data, values->len, out);
+      ps_stats_compute_cancellable ((double *)(gpointer)values->data, values->len, out, cancellable);
       return;
     }
 
   copy = g_memdup2 (values->data, values->len * sizeof (double));
-  ps_stats_compute (copy, values->len, out);
+  ps_stats_compute_cancellable (copy, values->len, out, cancellable);
 }
 
 /* Replaces an array with an empty one of the same kind, freeing its memory */
@@ -645,7 +646,7 @@ collect_spans (PsEventStore          *store,
       if (state->whole_ms != NULL)
         ps_stats_compute_ms (state->whole_ms, state->n_whole_ms, &series->stats);
       else
-        compute_stats (series->values, &series->stats, options->durations_summary_only);
+        compute_stats (series->values, &series->stats, options->durations_summary_only, options->cancellable);
       g_clear_pointer (&state->whole_ms, g_free);
       if (options->durations_summary_only)
         {
@@ -907,15 +908,13 @@ ps_series_collect (PsEventStore          *store,
         return g_steal_pointer (&result);
       if (summary)
         {
-          ps_stats_compute (summaries.values + first, count, &series->stats);
-          if (count > 65536 && g_cancellable_is_cancelled (options->cancellable))
-            return g_steal_pointer (&result);
-          ps_stats_compute (summaries.ticks + first, count, &series->ticks_stats);
+          ps_stats_compute_cancellable (summaries.values + first, count, &series->stats, options->cancellable);
+          ps_stats_compute_cancellable (summaries.ticks + first, count, &series->ticks_stats, options->cancellable);
           continue;
         }
-      compute_stats (series->values, &series->stats, FALSE);
+      compute_stats (series->values, &series->stats, FALSE, options->cancellable);
       if (series->ticks != NULL)
-        compute_stats (series->ticks, &series->ticks_stats, FALSE);
+        compute_stats (series->ticks, &series->ticks_stats, FALSE, options->cancellable);
     }
   summaries_clear (&summaries);
 
