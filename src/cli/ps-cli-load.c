@@ -83,18 +83,24 @@ ps_cli_display_basename (const char *path)
   return g_filename_display_name (base);
 }
 
+static void G_GNUC_PRINTF (1, 0)
+print_error_valist (const char *format,
+                    va_list     args)
+{
+  g_autofree char *message = g_strdup_vprintf (format, args);
+
+  fprintf (stderr, "%s: %s\n", PS_CLI_PROGRAM, message);
+}
+
 void
 ps_cli_print_error (const char *format,
                     ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  print_error_valist (format, args);
   va_end (args);
-
-  fprintf (stderr, "%s: %s\n", PS_CLI_PROGRAM, message);
 }
 
 void
@@ -108,14 +114,11 @@ int
 ps_cli_usage_error (const char *format,
                     ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  print_error_valist (format, args);
   va_end (args);
-
-  ps_cli_print_error ("%s", message);
   ps_cli_print_usage_hint ();
   return PS_CLI_EXIT_USAGE;
 }

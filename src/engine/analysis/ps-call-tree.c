@@ -1708,21 +1708,14 @@ typedef struct
 {
   guint32                  track;
   const PsCallTreeOptions *options;
-  GCancellable            *cancellable;
-  guint64                  n_seen;
-  gboolean                 cancelled;  /* then no sample counts */
 } SampleSelection;
 
 static gboolean
 sample_selected (const PsSample *sample,
                  gpointer        user_data)
 {
-  SampleSelection *selection = user_data;
+  const SampleSelection *selection = user_data;
 
-  if (ps_util_stop_at (selection->n_seen++, selection->cancellable))
-    selection->cancelled = TRUE;
-  if (selection->cancelled)
-    return FALSE;
   return sample_counts (sample, selection->track, selection->options);
 }
 
@@ -1737,22 +1730,23 @@ new_for_samples (PsEventStore            *store,
   guint n_frames = ps_event_store_get_n_frames (store);
   /* frame → function + 1, 0 until seen */
   g_autofree guint32 *function_of_frame = g_new0 (guint32, MAX (n_frames, 1));
-  SampleSelection selection = { track, options, options != NULL ? options->cancellable : NULL, 0, FALSE };
+  GCancellable *cancellable = options != NULL ? options->cancellable : NULL;
+  SampleSelection selection = { track, options };
   g_autoptr(GArray) weights = NULL;
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   builder_set_mode (builder, MODE_COMPUTED);
 
   /* In stack order: the same result whatever the sample order */
-  weights = ps_folded_sum_stacks (store, TRUE, sample_selected, &selection);
-  if (selection.cancelled)
+  weights = ps_folded_sum_stacks (store, TRUE, sample_selected, &selection, cancellable);
+  if (weights == NULL)
     return NULL;
   for (guint w = 0; w < weights->len; w++)
     {
       const PsStackWeight *entry = &g_array_index (weights, PsStackWeight, w);
       guint32 id = entry->stack;
 
-      if (ps_util_stop_at (w + 1, selection.cancellable))
+      if (ps_util_stop_at (w + 1, cancellable))
         return NULL;
 
       /* Stack nodes go from the leaf up: collect, then reverse */

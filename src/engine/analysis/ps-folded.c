@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ps-folded.h"
+#include "ps-util.h"
 
 /* Write to the stream in pieces of about this size */
 #define WRITE_CHUNK_SIZE (64 * 1024)
@@ -66,13 +67,14 @@ GArray *
 ps_folded_sum_stacks (PsEventStore       *store,
                       gboolean            split_kernel,
                       PsSampleFilterFunc  filter,
-                      gpointer            user_data)
+                      gpointer            user_data,
+                      GCancellable       *cancellable)
 {
   guint n_nodes;
   guint n_modes = split_kernel ? 2 : 1;
   guint64 n_samples;
   g_autofree guint32 *index_of = NULL;  /* stack × mode → index + 1 in stacks */
-  GArray *stacks;
+  g_autoptr(GArray) stacks = NULL;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
 
@@ -87,6 +89,8 @@ ps_folded_sum_stacks (PsEventStore       *store,
       guint32 kernel;
       guint32 *slot;
 
+      if (ps_util_stop_at (i, cancellable))
+        return NULL;
       if (sample->stack >= n_nodes || (filter != NULL && !filter (sample, user_data)))
         continue;
 
@@ -103,7 +107,7 @@ ps_folded_sum_stacks (PsEventStore       *store,
     }
 
   g_array_sort (stacks, compare_stack_weights);
-  return stacks;
+  return g_steal_pointer (&stacks);
 }
 
 static int
@@ -139,7 +143,7 @@ build_lines (PsEventStore *store,
              guint32       track)
 {
   Selection selection = { source, track };
-  g_autoptr(GArray) stacks = ps_folded_sum_stacks (store, FALSE, sample_selected, &selection);
+  g_autoptr(GArray) stacks = ps_folded_sum_stacks (store, FALSE, sample_selected, &selection, NULL);
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GString) text = g_string_new (NULL);
   GArray *lines = g_array_sized_new (FALSE, FALSE, sizeof (FoldedLine), stacks->len);

@@ -55,11 +55,14 @@ typedef gboolean (*PsSampleFilterFunc) (const PsSample *sample,
  * distinct stacks, so callers walk each stack once. Ordered by stack id,
  * user mode first: the same whatever the order of the samples. Entries
  * whose samples all weigh 0 are kept; samples whose stack id is not in
- * the store are left out. Returns an array of PsStackWeight. */
+ * the store are left out. Returns an array of PsStackWeight, or NULL
+ * when cancellable (may be NULL), looked at every 65 536 samples, was
+ * cancelled. */
 GArray   *ps_folded_sum_stacks  (PsEventStore      *store,
                                  gboolean           split_kernel,
                                  PsSampleFilterFunc filter,
-                                 gpointer           user_data);
+                                 gpointer           user_data,
+                                 GCancellable      *cancellable);
 /* Appends the folded text of one frame */
 void      ps_folded_append_frame (PsEventStore  *store,
                                  guint32         frame,

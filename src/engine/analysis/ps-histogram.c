@@ -172,7 +172,7 @@ ps_histogram_new (const double     *values,
                   PsHistogramScale  scale,
                   guint             n_bins)
 {
-  g_autofree double *sorted = NULL;
+  g_autofree double *copy = NULL;
   g_autoptr(PsHistogram) self = NULL;
   gsize n_binned = 0;
 
@@ -184,15 +184,20 @@ ps_histogram_new (const double     *values,
   if (count == 0)
     return g_steal_pointer (&self);
 
-  /* The binned values first, for the bin count and the range */
-  sorted = g_new (double, count);
+  /* A copy, the binned values first: the bin count and the percentiles
+   * reorder it */
+  copy = g_new (double, count);
   for (gsize i = 0; i < count; i++)
     {
       double weight = weights != NULL ? weights[i] : 1;
 
       self->sum += values[i] * weight;
       if (has_bin (scale, values[i]))
-        sorted[n_binned++] = values[i];
+        {
+          self->min = n_binned == 0 ? values[i] : MIN (self->min, values[i]);
+          self->max = n_binned == 0 ? values[i] : MAX (self->max, values[i]);
+          copy[n_binned++] = values[i];
+        }
       else
         {
           self->underflow++;
@@ -202,13 +207,7 @@ ps_histogram_new (const double     *values,
 
   if (n_binned > 0)
     {
-      self->min = self->max = sorted[0];
-      for (gsize i = 1; i < n_binned; i++)
-        {
-          self->min = MIN (self->min, sorted[i]);
-          self->max = MAX (self->max, sorted[i]);
-        }
-      self->n_bins = n_bins > 0 ? n_bins : auto_bins_unsorted (sorted, n_binned, scale, self->min, self->max);
+      self->n_bins = n_bins > 0 ? n_bins : auto_bins_unsorted (copy, n_binned, scale, self->min, self->max);
       /* One value, however often: an odd count puts it in the middle of
        * the middle bin rather than on an edge */
       if (n_bins == 0 && self->min == self->max)
@@ -235,9 +234,9 @@ ps_histogram_new (const double     *values,
 
     for (gsize i = 0; i < count; i++)
       if (!has_bin (scale, values[i]))
-        sorted[n_binned + n++] = values[i];
-    self->median = ps_stats_select_percentile (sorted, count, 50);
-    self->p95 = ps_stats_select_percentile (sorted, count, 95);
+        copy[n_binned + n++] = values[i];
+    self->median = ps_stats_select_percentile (copy, count, 50);
+    self->p95 = ps_stats_select_percentile (copy, count, 95);
   }
 
   return g_steal_pointer (&self);

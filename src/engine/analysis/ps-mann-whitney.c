@@ -8,10 +8,10 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ps-mann-whitney.h"
+#include "ps-util.h"
 
 /* Doubles as unsigned keys in the same order: the sign bit set for
  * positive values, every bit flipped for negative ones */
@@ -39,13 +39,12 @@ value_of (guint64 key)
 #define RADIX_BITS    11
 #define RADIX_BUCKETS (1u << RADIX_BITS)
 #define RADIX_PASSES  6   /* 6 × 11 ≥ 64 */
-#define STOP_MASK     ((gsize)(1u << 20) - 1)
 #define SMALL_SORT    64
 
 /* Sorts keys (tmp is as long) by least significant digit first, skipping
  * the digits all keys share: a few linear passes, where a sort by
  * comparisons of millions of values takes a second. Looks at cancellable
- * every 2^20 keys of a pass; FALSE when it was cancelled. */
+ * every 65 536 keys of a pass; FALSE when it was cancelled. */
 static gboolean
 sort_keys (guint64      *keys,
            guint64      *tmp,
@@ -76,7 +75,7 @@ sort_keys (guint64      *keys,
 
   for (gsize i = 0; i < n; i++)
     {
-      if ((i & STOP_MASK) == 0 && g_cancellable_is_cancelled (cancellable))
+      if (ps_util_stop_at (i, cancellable))
         return FALSE;
       for (guint pass = 0; pass < RADIX_PASSES; pass++)
         counts[pass * RADIX_BUCKETS + ((keys[i] >> (pass * RADIX_BITS)) & (RADIX_BUCKETS - 1))]++;
@@ -101,7 +100,7 @@ sort_keys (guint64      *keys,
         continue;
       for (gsize i = 0; i < n; i++)
         {
-          if ((i & STOP_MASK) == 0 && g_cancellable_is_cancelled (cancellable))
+          if (ps_util_stop_at (i, cancellable))
             return FALSE;
           to[count[(from[i] >> shift) & (RADIX_BUCKETS - 1)]++] = from[i];
         }
@@ -234,7 +233,7 @@ ps_mann_whitney_test_cancellable (const double        *sample_a,
       gsize in_a = 0, in_b = 0, tied;
       double mid_rank;
 
-      if ((++groups & STOP_MASK) == 0 && g_cancellable_is_cancelled (cancellable))
+      if (ps_util_stop_at (++groups, cancellable))
         return NAN;
 
       while (i < n_a && value_of (a[i]) == value)

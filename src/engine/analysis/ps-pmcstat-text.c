@@ -193,7 +193,7 @@ write_source (PsEventStore *store,
               guint         depth,
               GString      *out)
 {
-  g_autoptr(GArray) stacks = ps_folded_sum_stacks (store, FALSE, sample_of_source, &source);
+  g_autoptr(GArray) stacks = ps_folded_sum_stacks (store, FALSE, sample_of_source, &source, NULL);
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) roots = NULL;
   Tree tree = { store, NULL, NULL };

@@ -508,8 +508,10 @@ ps_run_diff_new (PsEventStore           *store_a,
     {
       Entry *b = g_ptr_array_index (side_b.entries, i);
 
+      if (g_cancellable_is_cancelled (options->cancellable))
+        break;
       if (!b->used && entry_is_compared (&side_b, b, diff->matched))
-        g_ptr_array_add (diff->rows, row_new (NULL, b, b->name, NULL));
+        g_ptr_array_add (diff->rows, row_new (NULL, b, b->name, options->cancellable));
     }
 
   side_clear (&side_a);

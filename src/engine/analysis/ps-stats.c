@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ps-stats.h"
+#include "ps-util.h"
 
 /* Puts the k-th smallest of values[0..count) at values[k], smaller ones
  * before it and larger ones after (Hoare's selection, median-of-three
@@ -122,9 +123,6 @@ ps_stats_compute (double  *values,
   ps_stats_compute_cancellable (values, count, out, NULL);
 }
 
-/* Every 2^20 values */
-#define STOP_MASK ((gsize)(1u << 20) - 1)
-
 gboolean
 ps_stats_compute_cancellable (double       *values,
                               gsize         count,
@@ -145,7 +143,7 @@ ps_stats_compute_cancellable (double       *values,
   out->max = values[0];
   for (gsize i = 0; i < count; i++)
     {
-      if ((i & STOP_MASK) == 0 && g_cancellable_is_cancelled (cancellable))
+      if (ps_util_stop_at (i, cancellable))
         return FALSE;
       sum += values[i];
       out->min = MIN (out->min, values[i]);
@@ -154,7 +152,7 @@ ps_stats_compute_cancellable (double       *values,
   mean = sum / (double)count;
   for (gsize i = 0; i < count; i++)
     {
-      if ((i & STOP_MASK) == 0 && g_cancellable_is_cancelled (cancellable))
+      if (ps_util_stop_at (i, cancellable))
         return FALSE;
       squares += (values[i] - mean) * (values[i] - mean);
     }

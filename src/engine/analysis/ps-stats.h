@@ -30,7 +30,7 @@ typedef struct
 void   ps_stats_compute       (double        *values,
                                gsize          count,
                                PsStats       *out);
-/* The same, looking at cancellable (may be NULL) every 2^20 values and
+/* The same, looking at cancellable (may be NULL) every 65 536 values and
  * between the percentiles; FALSE, out incomplete, once it is cancelled */
 gboolean ps_stats_compute_cancellable (double       *values,
                                        gsize         count,

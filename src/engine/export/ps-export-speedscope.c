@@ -262,7 +262,7 @@ write_sample_profile (Exporter     *self,
                       SampleFilter *filter,
                       gboolean      name_source)
 {
-  g_autoptr(GArray) stacks = ps_folded_sum_stacks (self->store, FALSE, sample_matches, filter);
+  g_autoptr(GArray) stacks = ps_folded_sum_stacks (self->store, FALSE, sample_matches, filter, NULL);
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree char *title = track_title (self->store, filter->track);
   guint64 total = 0;
