@@ -132,28 +132,26 @@ padded (gsize size)
 /* The same CRC-32 by carry-less multiplication, 16 bytes at a time in
  * four lanes (Gopal et al., "Fast CRC Computation for Generic Polynomials
  * Using PCLMULQDQ Instruction", Intel 2009; the bit-reflected constants of
- * its appendix, as Chromium's zlib uses them). Takes and gives the CRC
- * register inverted, as the table method keeps it; length is a multiple of
- * 16, at least 64. */
-__attribute__((target ("pclmul,sse4.1"))) static guint32
-crc32_clmul (guint32       crc,
-             const guint8 *data,
-             gsize         length)
+ * its appendix, as Chromium's zlib uses them). The constants of a fold
+ * over d bits are x^(d+32) and x^(d−32) mod P, bit-reflected and shifted
+ * left by one. */
+
+/* The four lanes x1…x4, the 64 bytes before data with the CRC register
+ * folded in, over the rest of the data (a multiple of 16) */
+__attribute__((always_inline, target ("pclmul,sse4.1"))) static inline guint32
+crc32_clmul_lanes (__m128i       x1,
+                   __m128i       x2,
+                   __m128i       x3,
+                   __m128i       x4,
+                   const guint8 *data,
+                   gsize         length)
 {
   const __m128i k1k2 = _mm_set_epi64x (0x01c6e41596, 0x0154442bd4);
   const __m128i k3k4 = _mm_set_epi64x (0x00ccaa009e, 0x01751997d0);
   const __m128i k5k0 = _mm_set_epi64x (0, 0x0163cd6124);
   const __m128i poly = _mm_set_epi64x (0x01f7011641, 0x01db710641);
   const __m128i low32 = _mm_setr_epi32 (~0, 0, ~0, 0);
-  __m128i x1, x2, x3, x4, x5;
-
-  x1 = _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x00));
-  x2 = _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x10));
-  x3 = _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x20));
-  x4 = _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x30));
-  x1 = _mm_xor_si128 (x1, _mm_cvtsi32_si128 ((int)crc));
-  data += 64;
-  length -= 64;
+  __m128i x5;
 
   while (length >= 64)
     {
@@ -212,19 +210,86 @@ crc32_clmul (guint32       crc,
   return (guint32)_mm_extract_epi32 (x1, 1);
 }
 
-static gboolean
-have_clmul (void)
+/* Takes and gives the CRC register inverted, as the table method keeps
+ * it; length is a multiple of 16, at least 64 */
+__attribute__((target ("pclmul,sse4.1"))) static guint32
+crc32_clmul (guint32       crc,
+             const guint8 *data,
+             gsize         length)
+{
+  __m128i x1 = _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x00));
+  __m128i x2 = _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x10));
+  __m128i x3 = _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x20));
+  __m128i x4 = _mm_loadu_si128 ((const __m128i *)(gconstpointer)(data + 0x30));
+
+  x1 = _mm_xor_si128 (x1, _mm_cvtsi32_si128 ((int)crc));
+  return crc32_clmul_lanes (x1, x2, x3, x4, data + 64, length - 64);
+}
+
+/* One 512-bit fold: a carried over bits distance ahead, onto b */
+#define FOLD512(a, k, b) \
+  _mm512_ternarylogic_epi64 (_mm512_clmulepi64_epi128 ((a), (k), 0x00), \
+                             _mm512_clmulepi64_epi128 ((a), (k), 0x11), (b), 0x96)
+
+/* The same with 64-byte registers where the processor has them: four of
+ * them, 256 bytes a round, which reads data from memory about half again
+ * as fast as the 16-byte lanes; then the lanes of the last register go on
+ * as above. Length is a multiple of 16, at least 256. */
+__attribute__((target ("vpclmulqdq,avx512f,pclmul,sse4.1"))) static guint32
+crc32_clmul512 (guint32       crc,
+                const guint8 *data,
+                gsize         length)
+{
+  const __m512i k2048 = _mm512_broadcast_i32x4 (_mm_set_epi64x (0x01322d1430, 0x011542778a));
+  const __m512i k512 = _mm512_broadcast_i32x4 (_mm_set_epi64x (0x01c6e41596, 0x0154442bd4));
+  __m512i a0 = _mm512_loadu_si512 ((const void *)(data + 0x00));
+  __m512i a1 = _mm512_loadu_si512 ((const void *)(data + 0x40));
+  __m512i a2 = _mm512_loadu_si512 ((const void *)(data + 0x80));
+  __m512i a3 = _mm512_loadu_si512 ((const void *)(data + 0xc0));
+
+  a0 = _mm512_xor_si512 (a0, _mm512_castsi128_si512 (_mm_cvtsi32_si128 ((int)crc)));
+  data += 256;
+  length -= 256;
+  while (length >= 256)
+    {
+      a0 = FOLD512 (a0, k2048, _mm512_loadu_si512 ((const void *)(data + 0x00)));
+      a1 = FOLD512 (a1, k2048, _mm512_loadu_si512 ((const void *)(data + 0x40)));
+      a2 = FOLD512 (a2, k2048, _mm512_loadu_si512 ((const void *)(data + 0x80)));
+      a3 = FOLD512 (a3, k2048, _mm512_loadu_si512 ((const void *)(data + 0xc0)));
+      data += 256;
+      length -= 256;
+    }
+  a1 = FOLD512 (a0, k512, a1);
+  a2 = FOLD512 (a1, k512, a2);
+  a3 = FOLD512 (a2, k512, a3);
+
+  return crc32_clmul_lanes (_mm512_extracti32x4_epi32 (a3, 0), _mm512_extracti32x4_epi32 (a3, 1),
+                            _mm512_extracti32x4_epi32 (a3, 2), _mm512_extracti32x4_epi32 (a3, 3), data, length);
+}
+
+#undef FOLD512
+
+typedef enum
+{
+  CLMUL_NONE,
+  CLMUL_128,
+  CLMUL_512
+} ClmulWidth;
+
+static ClmulWidth
+clmul_width (void)
 {
   static gsize checked = 0;
-  static gboolean have = FALSE;
+  static ClmulWidth width = CLMUL_NONE;
 
   if (g_once_init_enter (&checked))
     {
       __builtin_cpu_init ();
-      have = __builtin_cpu_supports ("pclmul") && __builtin_cpu_supports ("sse4.1");
+      if (__builtin_cpu_supports ("pclmul") && __builtin_cpu_supports ("sse4.1"))
+        width = __builtin_cpu_supports ("vpclmulqdq") && __builtin_cpu_supports ("avx512f") ? CLMUL_512 : CLMUL_128;
       g_once_init_leave (&checked, 1);
     }
-  return have;
+  return width;
 }
 #endif
 
@@ -237,11 +302,16 @@ ps_plv2_crc32 (guint32       crc,
                gsize         length)
 {
 #ifdef HAVE_CLMUL_CRC32
-  if (length >= 64 && have_clmul ())
+  ClmulWidth width = length >= 64 ? clmul_width () : CLMUL_NONE;
+
+  if (width != CLMUL_NONE)
     {
       gsize whole = length & ~(gsize)15;
 
-      crc = ~crc32_clmul (~crc, data, whole);
+      if (width == CLMUL_512 && whole >= 256)
+        crc = ~crc32_clmul512 (~crc, data, whole);
+      else
+        crc = ~crc32_clmul (~crc, data, whole);
       data += whole;
       length -= whole;
     }
