@@ -107,5 +107,7 @@ void    _ps_event_store_append_kept_counter_values (PsEventStore *self,
                                              const PsCounterValue *values,
                                              guint                n_values,
                                              guint64              n_readings);
+/* After a load: lets go of memory kept ready for appends to come */
+void    _ps_event_store_trim                (PsEventStore        *self);
 
 G_END_DECLS

@@ -118,12 +118,17 @@ typedef struct
   guint32 context;
 } SpanContext;
 
+/* The next piece of an array that keeps growing, made ready on another
+ * thread (take_piece ()) */
+typedef struct _Spare Spare;
+
 /* Fixed-size chunks of packed structs: appending never moves old ones. */
 typedef struct
 {
   gsize      element_size;
   guint64    length;
   GPtrArray *chunks;
+  Spare     *spare;
 } ChunkedArray;
 
 /* An open-addressing index of ids into an array that holds the keys
@@ -162,6 +167,7 @@ struct _PsEventStore
   GArray       *tracks;       /* PsTrack */
 
   GPtrArray    *measure_blocks;
+  Spare        *spare_block;
   TrackCacheEntry track_cache[TRACK_CACHE_SIZE];
   guint64       n_measurements;
   guint64       last_line;
@@ -235,6 +241,92 @@ alloc_for_filling (gsize    size,
   return memory;
 }
 
+/* Faulting the pages in is the kernel clearing them, which takes a
+ * tenth of the time of loading a large capture. The thread that appends
+ * is the one that bounds a load's time, so once an array has grown past
+ * its first piece, its next piece is made ready on a thread of its own,
+ * which mostly runs while the loader's reading thread waits for the
+ * appending one. */
+struct _Spare
+{
+  gint     ref_count;  /* the owner's, and one for each request on its way */
+  gsize    size;
+  gpointer memory;     /* ready, or NULL; set by the helper, taken by the owner */
+};
+
+static void
+spare_unref (Spare *spare)
+{
+  if (spare != NULL && g_atomic_int_dec_and_test (&spare->ref_count))
+    {
+      g_free (spare->memory);
+      g_free (spare);
+    }
+}
+
+static void
+prepare_spare (gpointer data,
+               gpointer user_data)
+{
+  Spare *spare = data;
+
+  (void) user_data;
+  /* Not for an owner that is gone */
+  if (g_atomic_int_get (&spare->ref_count) > 1 && g_atomic_pointer_get (&spare->memory) == NULL)
+    {
+      gpointer memory = alloc_for_filling (spare->size, TRUE);
+
+      if (!g_atomic_pointer_compare_and_exchange (&spare->memory, NULL, memory))
+        g_free (memory);
+    }
+  spare_unref (spare);
+}
+
+static void
+request_spare (Spare **slot,
+               gsize   size)
+{
+  static GThreadPool *pool = NULL;
+
+  if (g_once_init_enter (&pool))
+    g_once_init_leave (&pool, g_thread_pool_new (prepare_spare, NULL, 1, FALSE, NULL));
+
+  if (*slot == NULL)
+    {
+      *slot = g_new0 (Spare, 1);
+      (*slot)->ref_count = 1;
+      (*slot)->size = size;
+    }
+  g_atomic_int_inc (&(*slot)->ref_count);
+  g_thread_pool_push (pool, *slot, NULL);
+}
+
+/* A piece of size bytes for appends to fill: the spare if it is ready;
+ * then, when the array has grown past its first piece, the next spare is
+ * asked for */
+static gpointer
+take_piece (Spare    **slot,
+            gsize      size,
+            gboolean   growing)
+{
+  gpointer memory = *slot != NULL ? g_atomic_pointer_exchange (&(*slot)->memory, NULL) : NULL;
+
+  if (memory == NULL)
+    memory = alloc_for_filling (size, growing);
+  if (growing)
+    request_spare (slot, size);
+  return memory;
+}
+
+static void
+spare_release (Spare **slot)
+{
+  if (*slot == NULL)
+    return;
+  g_free (g_atomic_pointer_exchange (&(*slot)->memory, NULL));
+  g_clear_pointer (slot, spare_unref);
+}
+
 static void
 chunked_array_init (ChunkedArray *array,
                     gsize         element_size)
@@ -242,12 +334,14 @@ chunked_array_init (ChunkedArray *array,
   array->element_size = element_size;
   array->length = 0;
   array->chunks = g_ptr_array_new_with_free_func (g_free);
+  array->spare = NULL;
 }
 
 static void
 chunked_array_clear (ChunkedArray *array)
 {
   g_clear_pointer (&array->chunks, g_ptr_array_unref);
+  spare_release (&array->spare);
   array->length = 0;
 }
 
@@ -265,14 +359,26 @@ chunked_array_append (ChunkedArray *array,
       guint count = MIN (room, n);
       guint8 *chunk;
 
-      if (offset == 0)
-        g_ptr_array_add (array->chunks, alloc_for_filling (array->element_size * CHUNK_SIZE, array->length > 0));
-      chunk = g_ptr_array_index (array->chunks, array->chunks->len - 1);
+      /* A chunk may be there already, emptied by thinning */
+      if (offset == 0 && (array->length >> CHUNK_SHIFT) == array->chunks->len)
+        g_ptr_array_add (array->chunks, take_piece (&array->spare, array->element_size * CHUNK_SIZE, array->length > 0));
+      chunk = g_ptr_array_index (array->chunks, array->length >> CHUNK_SHIFT);
       memcpy (chunk + offset * array->element_size, from, count * array->element_size);
       array->length += count;
       from += count * array->element_size;
       n -= count;
     }
+}
+
+/* Lets go of the chunks after the last element and of the spare */
+static void
+chunked_array_trim (ChunkedArray *array)
+{
+  guint needed = (guint) ((array->length + CHUNK_SIZE - 1) >> CHUNK_SHIFT);
+
+  if (array->chunks != NULL && array->chunks->len > needed)
+    g_ptr_array_remove_range (array->chunks, needed, array->chunks->len - needed);
+  spare_release (&array->spare);
 }
 
 static gconstpointer
@@ -370,6 +476,7 @@ ps_event_store_finalize (GObject *object)
   g_clear_pointer (&self->first_rates, g_array_unref);
   g_clear_pointer (&self->tracks, g_array_unref);
   g_clear_pointer (&self->measure_blocks, g_ptr_array_unref);
+  spare_release (&self->spare_block);
   g_clear_pointer (&self->wide_values, g_array_unref);
   g_clear_pointer (&self->line_escapes, g_array_unref);
   g_clear_pointer (&self->others, g_array_unref);
@@ -1098,7 +1205,7 @@ _ps_event_store_append_measurements (PsEventStore        *self,
 
       if (offset == 0)
         {
-          block = alloc_for_filling (sizeof (MeasureBlock), index > 0);
+          block = take_piece (&self->spare_block, sizeof (MeasureBlock), index > 0);
           block->track_table = NULL;
           block->n_track_table = 0;
           block->track_table_size = 0;
@@ -1446,9 +1553,10 @@ thin_counter_values (PsEventStore *self)
         }
       odd[track] ^= 1;
     }
+  /* The chunks emptied stay for the readings to come: they fill up again
+   * before the next thinning, and memory made ready once is not cleared
+   * again. _ps_event_store_trim () lets go of them after the load. */
   self->counter_values.length = kept;
-  while (self->counter_values.chunks->len > (kept + CHUNK_SIZE - 1) >> CHUNK_SHIFT)
-    g_ptr_array_remove_index (self->counter_values.chunks, self->counter_values.chunks->len - 1);
 
   if (self->counter_stride == 1)
     {
@@ -1483,6 +1591,18 @@ _ps_event_store_append_counter_values (PsEventStore         *self,
       if (self->max_counter_values != 0 && self->counter_values.length > self->max_counter_values)
         thin_counter_values (self);
     }
+}
+
+void
+_ps_event_store_trim (PsEventStore *self)
+{
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+
+  chunked_array_trim (&self->spans);
+  chunked_array_trim (&self->marks);
+  chunked_array_trim (&self->samples);
+  chunked_array_trim (&self->counter_values);
+  spare_release (&self->spare_block);
 }
 
 PsCounterSeries *

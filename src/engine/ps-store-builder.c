@@ -69,6 +69,7 @@ ps_store_builder_free (PsStoreBuilder *self)
     return;
 
   ps_store_builder_flush (self);
+  _ps_event_store_trim (self->store);
   g_clear_object (&self->store);
   g_byte_array_unref (self->track_kinds);
   g_array_unref (self->spans);
