@@ -244,8 +244,8 @@ read_full (GInputStream  *stream,
 
 /* A regular file is mapped a chunk at a time instead of read: copying a
  * large log out of the page cache costs about as much as parsing it. The
- * windows are unmapped as soon as they are parsed, so memory stays
- * bounded, and they survive the file being truncated meanwhile
+ * windows are unmapped once they are parsed (by the reading thread, when
+ * it takes the buffer again), so memory stays bounded, and they survive the file being truncated meanwhile
  * (ps-file-window.c). The part of the file that does not fill a whole
  * chunk is read as usual, so that a short chunk still means the end. */
 
@@ -325,6 +325,10 @@ read_ahead_thread (gpointer data)
           break;
         }
 
+      /* The window parsed before: unmapped here rather than in the
+       * parsing thread, which bounds the time of the load */
+      g_clear_pointer (&chunk->window, ps_file_window_unmap);
+
       fill_chunk (ahead, chunk);
       if (ahead->parser != NULL && chunk->length > 0)
         chunk->scanned = ps_parser_scan (ahead->parser, chunk->data, chunk->length);
@@ -388,7 +392,6 @@ read_ahead_recycle (ReadAhead *ahead,
                     ReadChunk *chunk)
 {
   g_clear_error (&chunk->error);
-  g_clear_pointer (&chunk->window, ps_file_window_unmap);
   chunk->scanned = NULL;
   g_async_queue_push (ahead->free_chunks, chunk);
 }
