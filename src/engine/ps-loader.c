@@ -245,9 +245,10 @@ read_full (GInputStream  *stream,
 /* A regular file is mapped a chunk at a time instead of read: copying a
  * large log out of the page cache costs about as much as parsing it. The
  * windows are unmapped once they are parsed (by the reading thread, when
- * it takes the buffer again), so memory stays bounded, and they survive the file being truncated meanwhile
- * (ps-file-window.c). The part of the file that does not fill a whole
- * chunk is read as usual, so that a short chunk still means the end. */
+ * it takes the buffer again), so memory stays bounded, and they survive
+ * the file being truncated meanwhile (ps-file-window.c). The part of the
+ * file that does not fill a whole chunk is read as usual, so that a short
+ * chunk still means the end. */
 
 typedef struct
 {

@@ -27,10 +27,6 @@ struct _PsStoreBuilder
 
   PsMeasurement  measurements[MEASUREMENT_BATCH_SIZE];
   guint          n_measurements;
-  /* Per track, the kinds (1 << PsMeasureKind) whose track flag this
-   * builder has set: a commit then calls into the store only for the
-   * first events of a kind on a track */
-  GByteArray    *track_kinds;
 
   GArray        *spans;
   GArray        *marks;
@@ -54,7 +50,6 @@ ps_store_builder_new (PsEventStore *store)
   self->n_committed = ps_event_store_get_n_measurements (store);
   self->n_spans_committed = ps_event_store_get_n_spans (store);
   self->n_marks_committed = ps_event_store_get_n_marks (store);
-  self->track_kinds = g_byte_array_new ();
   self->spans = g_array_new (FALSE, FALSE, sizeof (PsSpan));
   self->marks = g_array_new (FALSE, FALSE, sizeof (PsMark));
   self->samples = g_array_new (FALSE, FALSE, sizeof (PsSample));
@@ -71,7 +66,6 @@ ps_store_builder_free (PsStoreBuilder *self)
   ps_store_builder_flush (self);
   _ps_event_store_trim (self->store);
   g_clear_object (&self->store);
-  g_byte_array_unref (self->track_kinds);
   g_array_unref (self->spans);
   g_array_unref (self->marks);
   g_array_unref (self->samples);
@@ -85,47 +79,13 @@ ps_store_builder_get_store (PsStoreBuilder *self)
   return self->store;
 }
 
-static G_GNUC_NO_INLINE void
-note_track_kind (PsStoreBuilder *self,
-                 guint32         track,
-                 guint8          kind)
-{
-  static const guint16 kind_flags[] = {
-    [PS_MEASURE_DURATION] = PS_TRACK_FLAG_HAS_DURATION,
-    [PS_MEASURE_CPU] = PS_TRACK_FLAG_HAS_CPU,
-    [PS_MEASURE_MEMORY] = PS_TRACK_FLAG_HAS_MEMORY,
-    [PS_MEASURE_OTHER] = PS_TRACK_FLAG_HAS_OTHER,
-  };
-
-  if (track >= ps_event_store_get_n_tracks (self->store))
-    return;
-
-  ps_event_store_add_track_flags (self->store, track, kind_flags[kind & 3]);
-  if (track >= self->track_kinds->len)
-    {
-      guint old_length = self->track_kinds->len;
-
-      g_byte_array_set_size (self->track_kinds, track + 1);
-      memset (self->track_kinds->data + old_length, 0, track + 1 - old_length);
-    }
-  self->track_kinds->data[track] |= 1u << (kind & 3);
-}
-
 static void
 flush_measurements (PsStoreBuilder *self)
 {
   if (self->n_measurements == 0)
     return;
 
-  for (guint i = 0; i < self->n_measurements; i++)
-    {
-      const PsMeasurement *m = &self->measurements[i];
-
-      if G_UNLIKELY (m->track >= self->track_kinds->len
-                     || (self->track_kinds->data[m->track] & (1u << (m->kind & 3))) == 0)
-        note_track_kind (self, m->track, m->kind);
-    }
-
+  /* The store flags each track with the kinds it receives */
   _ps_event_store_append_measurements (self->store, self->measurements, self->n_measurements);
   self->n_committed += self->n_measurements;
   self->n_measurements = 0;
