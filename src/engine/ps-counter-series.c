@@ -19,6 +19,9 @@
 
 #include "ps-counter-series.h"
 
+/* Two cache lines on 64-bit systems */
+G_STATIC_ASSERT (sizeof (PsCounterSeries) <= 128);
+
 /* 1 µs: the first width, doubled as often as the run needs */
 #define FIRST_SHIFT 10
 
@@ -59,19 +62,43 @@ merge_bucket (PsCounterBucket       *into,
   into->count = count;
 }
 
+void
+ps_counter_series_get_current (const PsCounterSeries *self,
+                               PsCounterBucket       *bucket)
+{
+  bucket->min = self->current_min;
+  bucket->max = self->current_max;
+  bucket->count = self->current_count;
+  bucket->mean = self->current_count > 0 ? (float)(self->current_sum / self->current_count) : 0;
+}
+
+void
+ps_counter_series_set_current (PsCounterSeries       *self,
+                               const PsCounterBucket *bucket)
+{
+  self->current_min = bucket->min;
+  self->current_max = bucket->max;
+  self->current_count = bucket->count;
+  /* Exact below 2²⁹ readings, so that the mean comes back unchanged */
+  self->current_sum = (double)bucket->mean * bucket->count;
+}
+
 /* The bucket being filled into the array. Time moves forward, so its
  * place is almost always fresh: a plain store then, which does not wait
  * for that far-away memory the way reading it first would. */
 static void
 flush_current (PsCounterSeries *self)
 {
-  if (self->current.count == 0)
+  PsCounterBucket current;
+
+  if (self->current_count == 0)
     return;
+  ps_counter_series_get_current (self, &current);
   if (self->current_fresh)
-    self->buckets[self->current_index] = self->current;
+    self->buckets[self->current_index] = current;
   else
-    merge_bucket (&self->buckets[self->current_index], &self->current);
-  self->current.count = 0;
+    merge_bucket (&self->buckets[self->current_index], &current);
+  self->current_count = 0;
 }
 
 /* Wide enough that index falls in the last bucket or before: each bucket
@@ -112,7 +139,6 @@ add_to_overview (PsCounterSeries *self,
                  gint64           time_ns,
                  double           value)
 {
-  PsCounterBucket *bucket;
   guint64 index;
   float v = (float)value;
 
@@ -127,24 +153,24 @@ add_to_overview (PsCounterSeries *self,
     widen (self, index);
   index >>= self->shift;
 
-  if (index != self->current_index || self->current.count == 0)
+  if (index != self->current_index || self->current_count == 0)
     {
       flush_current (self);
-      self->current_index = (guint)index;
+      self->current_index = (guint16)index;
       self->current_fresh = index >= self->n_used;
     }
-  bucket = &self->current;
-  if (bucket->count == 0)
+  if (self->current_count == 0)
     {
-      bucket->min = bucket->max = bucket->mean = v;
-      bucket->count = 1;
+      self->current_min = self->current_max = v;
+      self->current_sum = v;
+      self->current_count = 1;
     }
   else
     {
-      bucket->count++;
-      bucket->min = MIN (bucket->min, v);
-      bucket->max = MAX (bucket->max, v);
-      bucket->mean += (v - bucket->mean) / (float)bucket->count;
+      self->current_count++;
+      self->current_min = MIN (self->current_min, v);
+      self->current_max = MAX (self->current_max, v);
+      self->current_sum += v;
     }
   if (index >= self->n_used)
     self->n_used = (guint)index + 1;

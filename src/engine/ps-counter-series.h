@@ -60,13 +60,24 @@ typedef struct
   guint            n_used;
   /* The bucket being filled, kept here rather than in buckets: with
    * thousands of series, each reading would otherwise touch memory of
-   * its own far from the others' */
-  PsCounterBucket  current;
-  guint            current_index;
-  gboolean         current_fresh;  /* its place in buckets was never used */
+   * its own far from the others'. Its mean is a sum until it is stored:
+   * no division for each reading, and no rounding of the mean at each
+   * step. 128 bytes in all. */
+  float            current_min;
+  float            current_max;
+  guint32          current_count;   /* 0: none */
+  guint16          current_index;   /* < PS_COUNTER_OVERVIEW_BUCKETS */
+  guint8           current_fresh;   /* its place in buckets was never used */
+  double           current_sum;
 } PsCounterSeries;
 
 void ps_counter_series_init  (PsCounterSeries *self);
+/* The bucket being filled, as it will be stored, and the reverse (for
+ * the native format) */
+void ps_counter_series_get_current (const PsCounterSeries *self,
+                                    PsCounterBucket       *bucket);
+void ps_counter_series_set_current (PsCounterSeries       *self,
+                                    const PsCounterBucket *bucket);
 void ps_counter_series_clear (PsCounterSeries *self);
 void ps_counter_series_add   (PsCounterSeries *self,
                               gint64           time_ns,
@@ -82,10 +93,9 @@ ps_counter_series_add_value (PsCounterSeries *self,
                              double           value)
 {
   PsCounterStats *stats = &self->stats;
-  PsCounterBucket *bucket = &self->current;
   float v = (float)value;
 
-  if G_UNLIKELY (stats->n_values == 0 || bucket->count == 0 || !isfinite (value)
+  if G_UNLIKELY (stats->n_values == 0 || self->current_count == 0 || !isfinite (value)
                  || time_ns < self->begin_ns
                  || (((guint64)time_ns - (guint64)self->begin_ns) >> self->shift) != self->current_index)
     {
@@ -100,10 +110,10 @@ ps_counter_series_add_value (PsCounterSeries *self,
   stats->sum += value;
   stats->last = value;
   stats->last_ns = time_ns;
-  bucket->count++;
-  bucket->min = MIN (bucket->min, v);
-  bucket->max = MAX (bucket->max, v);
-  bucket->mean += (v - bucket->mean) / (float)bucket->count;
+  self->current_count++;
+  self->current_min = MIN (self->current_min, v);
+  self->current_max = MAX (self->current_max, v);
+  self->current_sum += v;
 }
 
 /* Valid until the next ps_counter_series_add () */

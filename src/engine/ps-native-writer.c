@@ -438,6 +438,7 @@ write_counter_series (Writer        *writer,
   for (guint track = 0; track < n; track++)
     {
       const PsCounterSeries *series = _ps_event_store_get_counter_series (store, track);
+      PsCounterBucket current;
       guint n_buckets;
 
       if (series->n_readings == 0 && series->buckets == NULL)
@@ -457,7 +458,8 @@ write_counter_series (Writer        *writer,
       put_u64 (writer->payload, (guint64)series->begin_ns);
       put_u32 (writer->payload, series->shift);
       put_u32 (writer->payload, series->n_used);
-      put_bucket (writer->payload, &series->current);
+      ps_counter_series_get_current (series, &current);
+      put_bucket (writer->payload, &current);
       put_u32 (writer->payload, series->current_index);
       put_u8 (writer->payload, series->current_fresh ? 1 : 0);
       /* Buckets past the last one used hold nothing */

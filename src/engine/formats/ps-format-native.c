@@ -589,6 +589,8 @@ read_series (NativeParser  *self,
     {
       g_autofree PsCounterBucket *buckets = NULL;
       PsCounterSeries series;
+      PsCounterBucket current;
+      guint32 current_index;
       guint32 track = get_u32 (cursor);
       gboolean has_buckets;
       guint32 n_buckets;
@@ -607,8 +609,10 @@ read_series (NativeParser  *self,
       series.begin_ns = (gint64)get_u64 (cursor);
       series.shift = get_u32 (cursor);
       series.n_used = get_u32 (cursor);
-      get_bucket (cursor, &series.current);
-      series.current_index = get_u32 (cursor);
+      get_bucket (cursor, &current);
+      ps_counter_series_set_current (&series, &current);
+      current_index = get_u32 (cursor);
+      series.current_index = (guint16)MIN (current_index, G_MAXUINT16);
       series.current_fresh = get_u8 (cursor) != 0;
       has_buckets = get_u8 (cursor) != 0;
       n_buckets = get_u32 (cursor);
@@ -617,7 +621,7 @@ read_series (NativeParser  *self,
       if (track >= ps_event_store_get_n_tracks (self->store))
         return malformed (self, _("a track that does not exist"), error);
       if (series.shift > 62 || series.n_used > PS_COUNTER_OVERVIEW_BUCKETS
-          || series.current_index >= PS_COUNTER_OVERVIEW_BUCKETS
+          || current_index >= PS_COUNTER_OVERVIEW_BUCKETS
           || n_buckets > series.n_used || (!has_buckets && n_buckets > 0))
         return malformed (self, _("an overview out of bounds"), error);
       if (has_buckets)

@@ -1296,7 +1296,7 @@ add_columns (Plv2Parser         *self,
             {
               const PsCounterSeries *ahead = &all_series[columns[i + COLUMN_PREFETCH].track];
 
-              if (ahead->current.count != 0 && time_ns >= ahead->begin_ns
+              if (ahead->current_count != 0 && time_ns >= ahead->begin_ns
                   && (((guint64)time_ns - (guint64)ahead->begin_ns) >> ahead->shift) != ahead->current_index)
                 __builtin_prefetch (&ahead->buckets[ahead->current_index], 1, 3);
             }
