@@ -337,7 +337,7 @@ shape_match_free (ShapeMatch *match)
   if (match == NULL)
     return;
   g_clear_pointer (&match->shape, shape_unref);
-  g_free (match->sample.values);
+  g_clear_pointer (&match->sample.values, g_atomic_rc_box_release);
   g_free (match->displays);
   g_free (match->computed);
   g_free (match);
@@ -1825,10 +1825,12 @@ scan_record (const PsPlv2Record *record,
       Shape *shape = self->scan_shape;
 
       match->shape = g_atomic_rc_box_acquire (shape);
-      match->sample.values = g_new (guint64, MAX (shape->n_values, 1));
+      /* Shared with the next sample's computing, on this thread, as its
+       * previous values */
+      match->sample.values = g_atomic_rc_box_alloc (sizeof (guint64) * MAX (shape->n_values, 1));
       match->matches = match_shape (shape, &item.record, &match->sample);
       if (!match->matches)
-        g_clear_pointer (&match->sample.values, g_free);
+        g_clear_pointer (&match->sample.values, g_atomic_rc_box_release);
       else if (self->scan_previous_shape == shape && shape->n_columns > 0)
         {
           /* The work of the column loop that needs no series: here, on
@@ -1844,20 +1846,20 @@ scan_record (const PsPlv2Record *record,
     {
       if (item.match != NULL && item.match->matches)
         {
-          guint64 *values = self->scan_previous.values;
-
           if (self->scan_previous_shape != item.match->shape)
             {
               g_clear_pointer (&self->scan_previous_shape, shape_unref);
               self->scan_previous_shape = g_atomic_rc_box_acquire (item.match->shape);
-              values = g_renew (guint64, values, MAX (item.match->shape->n_values, 1));
             }
+          g_clear_pointer (&self->scan_previous.values, g_atomic_rc_box_release);
           self->scan_previous = item.match->sample;
-          self->scan_previous.values = values;
-          memcpy (values, item.match->sample.values, item.match->shape->n_values * sizeof (guint64));
+          self->scan_previous.values = g_atomic_rc_box_acquire (item.match->sample.values);
         }
       else
-        g_clear_pointer (&self->scan_previous_shape, shape_unref);
+        {
+          g_clear_pointer (&self->scan_previous_shape, shape_unref);
+          g_clear_pointer (&self->scan_previous.values, g_atomic_rc_box_release);
+        }
     }
   g_array_append_val (self->scan_batch->items, item);
   return TRUE;
@@ -2020,7 +2022,7 @@ plv2_free (PsParser *parser)
   g_free (self->displays);
   g_free (self->computed);
   g_clear_pointer (&self->scan_previous_shape, shape_unref);
-  g_free (self->scan_previous.values);
+  g_clear_pointer (&self->scan_previous.values, g_atomic_rc_box_release);
   g_clear_pointer (&self->previous_match, shape_match_free);
   forget_shape (self);
   g_mutex_clear (&self->shape_lock);
