@@ -244,14 +244,17 @@ alloc_for_filling (gsize    size,
 /* Faulting the pages in is the kernel clearing them: on a day of PLV2
  * counters, a tenth of the appending thread's time, and that thread is
  * the one that bounds a load's time. So once an array has grown past its
- * first piece, its next piece is made ready on a thread of its own, which
- * mostly runs while the loader's reading thread waits for the appending
- * one. */
+ * first piece, its next pieces are made ready on a thread of its own,
+ * which mostly runs while the loader's reading thread waits for the
+ * appending one. A few are kept ready, as that thread does not always
+ * get a core at once when both are busy. */
+#define SPARE_PIECES 4
+
 struct _Spare
 {
   gint     ref_count;  /* the owner's, and one for each request on its way */
   gsize    size;
-  gpointer memory;     /* ready, or NULL; set by the helper, taken by the owner */
+  gpointer pieces[SPARE_PIECES];  /* ready, or NULL: set by the helper, taken by the owner */
 };
 
 static void
@@ -259,7 +262,8 @@ spare_unref (Spare *spare)
 {
   if (spare != NULL && g_atomic_int_dec_and_test (&spare->ref_count))
     {
-      g_free (spare->memory);
+      for (guint i = 0; i < SPARE_PIECES; i++)
+        g_free (spare->pieces[i]);
       g_free (spare);
     }
 }
@@ -272,21 +276,26 @@ prepare_spare (gpointer data,
 
   (void) user_data;
   /* Not for an owner that is gone */
-  if (g_atomic_int_get (&spare->ref_count) > 1 && g_atomic_pointer_get (&spare->memory) == NULL)
-    {
-      gpointer memory = alloc_for_filling (spare->size, TRUE);
+  for (guint i = 0; i < SPARE_PIECES && g_atomic_int_get (&spare->ref_count) > 1; i++)
+    if (g_atomic_pointer_get (&spare->pieces[i]) == NULL)
+      {
+        gpointer memory = alloc_for_filling (spare->size, TRUE);
 
-      if (!g_atomic_pointer_compare_and_exchange (&spare->memory, NULL, memory))
-        g_free (memory);
-    }
+        if (!g_atomic_pointer_compare_and_exchange (&spare->pieces[i], NULL, memory))
+          g_free (memory);
+        break;
+      }
   spare_unref (spare);
 }
 
+/* Asks for one more piece to be made ready, or for all of them the
+ * first time */
 static void
 request_spare (Spare **slot,
                gsize   size)
 {
   static GThreadPool *pool = NULL;
+  guint n_requests = 1;
 
   if (g_once_init_enter (&pool))
     g_once_init_leave (&pool, g_thread_pool_new (prepare_spare, NULL, 1, FALSE, NULL));
@@ -296,21 +305,28 @@ request_spare (Spare **slot,
       *slot = g_new0 (Spare, 1);
       (*slot)->ref_count = 1;
       (*slot)->size = size;
+      n_requests = SPARE_PIECES;
     }
-  g_atomic_int_inc (&(*slot)->ref_count);
-  g_thread_pool_push (pool, *slot, NULL);
+  for (guint i = 0; i < n_requests; i++)
+    {
+      g_atomic_int_inc (&(*slot)->ref_count);
+      g_thread_pool_push (pool, *slot, NULL);
+    }
 }
 
-/* A piece of size bytes for appends to fill: the spare if it is ready;
- * then, when the array has grown past its first piece, the next spare is
+/* A piece of size bytes for appends to fill: a spare one if one is
+ * ready; when the array has grown past its first piece, another spare is
  * asked for */
 static gpointer
 take_piece (Spare    **slot,
             gsize      size,
             gboolean   growing)
 {
-  gpointer memory = *slot != NULL ? g_atomic_pointer_exchange (&(*slot)->memory, NULL) : NULL;
+  gpointer memory = NULL;
 
+  for (guint i = 0; *slot != NULL && memory == NULL && i < SPARE_PIECES; i++)
+    if (g_atomic_pointer_get (&(*slot)->pieces[i]) != NULL)
+      memory = g_atomic_pointer_exchange (&(*slot)->pieces[i], NULL);
   if (memory == NULL)
     memory = alloc_for_filling (size, growing);
   if (growing)
@@ -323,7 +339,8 @@ spare_release (Spare **slot)
 {
   if (*slot == NULL)
     return;
-  g_free (g_atomic_pointer_exchange (&(*slot)->memory, NULL));
+  for (guint i = 0; i < SPARE_PIECES; i++)
+    g_free (g_atomic_pointer_exchange (&(*slot)->pieces[i], NULL));
   g_clear_pointer (slot, spare_unref);
 }
 
