@@ -152,8 +152,8 @@ add_span_rows (PsTimelineModel *self)
 
 /* Counter tracks of the store: a chart each, of every counter track or
  * of those in counter_tracks (guint32). The extent is the whole run's
- * either way, so that checking a counter does not move the view. */
-/* FALSE when cancellable (may be NULL) was cancelled */
+ * either way, so that checking a counter does not move the view. FALSE
+ * when cancellable (may be NULL) was cancelled. */
 static gboolean
 add_counter_rows (PsTimelineModel *self,
                   const GArray    *counter_tracks,

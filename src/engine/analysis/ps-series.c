@@ -902,8 +902,8 @@ ps_series_collect (PsEventStore          *store,
       gsize first = summary ? summaries.start[i] : 0;
       gsize count = summary ? summaries.start[i + 1] - first : series->values->len;
 
-      /* Sorting for the median takes most of the time: a look every 256
-       * series, and before and between the two sorts of a big one */
+      /* Selecting the percentiles takes most of the time: a look every
+       * 256 series and before a big one, whose statistics look too */
       if (((i & 0xFF) == 0 || count > 65536) && g_cancellable_is_cancelled (options->cancellable))
         return g_steal_pointer (&result);
       if (summary)
