@@ -148,7 +148,7 @@ typedef struct
 typedef struct
 {
   NameTable     table;    /* NameSlot.id is the scanner's id */
-  GStringChunk *texts;    /* the names' bytes, NUL-terminated */
+  GStringChunk *texts;    /* the names' bytes, each followed by NAME_PADDING zero bytes */
 } ScanNames;
 
 typedef struct _Scanner Scanner;
@@ -359,6 +359,9 @@ leading_digits (const char *p,
  * each (ten million milliseconds are almost three hours). FALSE means
  * "ask parse_prefix()", which decides every other shape (and this one
  * alike); without the GCC builtins, always. */
+#ifdef __GNUC__
+__attribute__((always_inline))
+#endif
 static inline gboolean
 parse_common_prefix (const char  *p,
                      const char  *end,
@@ -608,29 +611,69 @@ same_bytes (const char *a,
   return word_a == word_b;
 }
 
+/* The scanner's copies of the names are followed by this many bytes, so
+ * that a comparison may read that far past a name */
+#define NAME_PADDING 64
+
+/* same_bytes() for a name of the scanner's table (padded) and a name in
+ * the read buffer, which ends at text_end: names of up to 64 bytes with
+ * 64 bytes in view are compared in four steps of sixteen, whatever their
+ * length, so that the processor has no loop end to guess */
+static inline gboolean
+same_name_bytes (const char *padded,
+                 const char *text,
+                 gsize       length,
+                 const char *text_end)
+{
+#ifdef __SSE2__
+  if (length <= 64 && text_end - text >= 64)
+    {
+      guint64 equal = 0;
+      guint64 wanted = length == 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << length) - 1;
+
+      for (guint k = 0; k < 4; k++)
+        {
+          __m128i a = _mm_loadu_si128 ((const __m128i *)(const void *)(padded + 16 * k));
+          __m128i b = _mm_loadu_si128 ((const __m128i *)(const void *)(text + 16 * k));
+
+          equal |= (guint64)(guint)_mm_movemask_epi8 (_mm_cmpeq_epi8 (a, b)) << (16 * k);
+        }
+      return (~equal & wanted) == 0;
+    }
+#else
+  (void)text_end;
+#endif
+  return same_bytes (padded, text, length);
+}
+
 /* The scanner's id of a name: an entry of its own table, so that nothing
- * here touches the store */
+ * here touches the store. The read buffer ends at text_end. */
 static guint32
 scan_name_id (ScanNames  *names,
               const char *text,
-              gsize       length)
+              gsize       length,
+              const char *text_end)
 {
   NameTable *table = &names->table;
   guint64 hash = scan_hash (text, length);
+  char *copy;
   guint i;
 
   for (i = hash & table->mask; table->slots[i].text != NULL; i = (i + 1) & table->mask)
     {
       const NameSlot *slot = &table->slots[i];
 
-      if (slot->hash == hash && slot->length == length && same_bytes (slot->text, text, length))
+      if (slot->hash == hash && slot->length == length && same_name_bytes (slot->text, text, length, text_end))
         return slot->id;
     }
 
+  copy = g_malloc0 (length + NAME_PADDING);
+  memcpy (copy, text, length);
   table->slots[i].hash = hash;
   table->slots[i].length = (guint32)length;
   table->slots[i].id = table->n_used;
-  table->slots[i].text = g_string_chunk_insert_len (names->texts, text, length);
+  table->slots[i].text = g_string_chunk_insert_len (names->texts, copy, length + NAME_PADDING);
+  g_free (copy);
   if (++table->n_used * 2 > table->mask)
     name_table_grow (table);
 
@@ -1847,32 +1890,72 @@ handle_line (const PsLine *line,
 /* ------------------------------------------------------------------------ */
 /* The fast path                                                             */
 
-/* The first LF or NUL byte in [p, end), or NULL: one pass, sixteen bytes
- * at a time where SSE2 is there (it is on every x86-64; the compilers
- * that say so have __builtin_ctz) */
-static inline const char *
-find_line_end (const char *p,
-               const char *end)
+/* Line ends are found ahead of the records, a few dozen lines at a time:
+ * a search from each record's text to its end would stop after a number
+ * of steps that changes from line to line, and the processor would guess
+ * it wrong at every line. The first look is short, as input of other
+ * lines leaves the fast path after a line or two. */
+#define FIRST_INDEX_LINES 4
+#define INDEX_LINES       64
+
+/* The offsets from base of the LF and NUL bytes in [base + from, base +
+ * limit), in order: all of them up to *indexed (which is moved on), at
+ * least max of them unless limit comes first. Up to 64 more may be
+ * written: ends has room for max + 64. Sixty-four bytes are looked at in
+ * one step where SSE2 is there (it is on every x86-64; the compilers that
+ * say so have the bit builtins). */
+static guint
+index_line_ends (const char *base,
+                 guint32     limit,
+                 guint32    *indexed,
+                 guint32    *ends,
+                 guint       max)
 {
+  guint32 b = *indexed;
+  guint n = 0;
+
 #ifdef __SSE2__
   const __m128i lf = _mm_set1_epi8 ('\n');
   const __m128i nul = _mm_setzero_si128 ();
 
-  while (end - p >= 16)
+  while (n < max && limit - b >= 64)
     {
-      __m128i bytes = _mm_loadu_si128 ((const __m128i *)(const void *)p);
-      guint mask = (guint)_mm_movemask_epi8 (_mm_or_si128 (_mm_cmpeq_epi8 (bytes, lf),
-                                                           _mm_cmpeq_epi8 (bytes, nul)));
+      guint64 mask = 0;
 
-      if (mask != 0)
-        return p + __builtin_ctz (mask);
-      p += 16;
+      __builtin_prefetch (base + b + 1024);
+      for (guint k = 0; k < 4; k++)
+        {
+          __m128i bytes = _mm_loadu_si128 ((const __m128i *)(const void *)(base + b + 16 * k));
+
+          mask |= (guint64)(guint)_mm_movemask_epi8 (_mm_or_si128 (_mm_cmpeq_epi8 (bytes, lf),
+                                                                   _mm_cmpeq_epi8 (bytes, nul)))
+                  << (16 * k);
+        }
+
+      /* Two ends are written whether they are there or not (a line of
+       * a log is some sixty bytes long), and counted only if they are:
+       * no guess about their number */
+      ends[n] = b + (guint32)__builtin_ctzll (mask | G_GUINT64_CONSTANT (1) << 63);
+      n += mask != 0;
+      mask &= mask - 1;
+      ends[n] = b + (guint32)__builtin_ctzll (mask | G_GUINT64_CONSTANT (1) << 63);
+      n += mask != 0;
+      mask &= mask - 1;
+      while (mask != 0)
+        {
+          ends[n++] = b + (guint32)__builtin_ctzll (mask);
+          mask &= mask - 1;
+        }
+      b += 64;
     }
 #endif
-  for (; p < end; p++)
-    if (*p == '\n' || *p == '\0')
-      return p;
-  return NULL;
+
+  for (; n < max && b < limit; b++)
+    if (base[b] == '\n' || base[b] == '\0')
+      ends[n++] = b;
+
+  *indexed = b;
+  return n;
 }
 
 /* A plain timed record, as the scanner found it in the read buffer */
@@ -1912,25 +1995,49 @@ scan_records (ScanNames  *names,
               const char **next)
 {
   guint n = 0;
-  Token t;
+  /* The tokens' fields are written one by one where they go: a token
+   * made on the stack and copied whole would be read back in wider
+   * loads than it was written with, which stalls the store */
+  guint32 time;
+  guint32 thread;
+  char kind;
   Token following;
   const char *body;
   const char *following_body;
   Record r;
 
+  guint32 ends[INDEX_LINES + 64];
+  guint n_ends = 0;
+  guint next_end = 0;
+  guint32 indexed = 0;
+  /* Offsets fit in 32 bits: that much input is far more than a block */
+  guint32 limit = (guint32)MIN ((gsize)(end - p), G_MAXUINT32);
+  guint batch = FIRST_INDEX_LINES;
+
   *next = p;
-  if (!parse_common_prefix (p, end, &t.time, &t.thread, &t.kind, &body)
-      && parse_prefix (p, end, &t.time, &t.thread, &t.kind, &body) != PREFIX_OK)
+  if (!parse_common_prefix (p, end, &time, &thread, &kind, &body)
+      && parse_prefix (p, end, &time, &thread, &kind, &body) != PREFIX_OK)
     return 0;
 
   while (n < max_tokens)
     {
-      const char *lf = find_line_end (body, end);
+      Token *t = &tokens[n];
+      const char *lf;
 
-      /* A NUL, a CR before the LF, or the end of the line out of view; or
-       * a line too long for a token's lengths */
-      if (lf == NULL || *lf != '\n' || lf + 1 >= end || (lf > body && lf[-1] == '\r')
-          || (gsize)(lf - body) > G_MAXUINT32)
+      if (next_end == n_ends)
+        {
+          n_ends = index_line_ends (p, limit, &indexed, ends, batch);
+          next_end = 0;
+          batch = MIN (batch * 4, INDEX_LINES);
+          /* The end of the line out of view */
+          if (n_ends == 0)
+            break;
+        }
+      /* The prefix has neither LF nor NUL: the next end is this line's */
+      lf = p + ends[next_end++];
+
+      /* A NUL, a CR before the LF, or the line after out of view */
+      if (*lf != '\n' || lf + 1 >= end || (lf > body && lf[-1] == '\r'))
         break;
 
       if (!parse_common_prefix (lf + 1, end, &following.time, &following.thread, &following.kind, &following_body)
@@ -1943,7 +2050,7 @@ scan_records (ScanNames  *names,
       if (following_body >= end)
         break;
 
-      if (t.kind == '|')
+      if (kind == '|')
         {
           if (lf > body && is_digit (body[0]))
             break;
@@ -1951,25 +2058,28 @@ scan_records (ScanNames  *names,
           split_message (&r, body, lf - body);
           if ((r.flags & RECORD_NO_SEPARATOR) || (r.message_length > 0 && is_digit (r.message[0])))
             break;
-          t.name = r.name;
-          t.name_length = (guint32)r.name_length;
-          t.message = r.message;
-          t.message_length = (guint32)r.message_length;
+          t->name = r.name;
+          t->name_length = (guint32)r.name_length;
+          t->message = r.message;
+          t->message_length = (guint32)r.message_length;
         }
       else
         {
-          t.name = body;
-          t.name_length = (guint32)(lf - body);
-          t.message = NULL;
-          t.message_length = 0;
+          t->name = body;
+          t->name_length = (guint32)(lf - body);
+          t->message = NULL;
+          t->message_length = 0;
         }
-      t.name_sid = t.name_length > 0 ? scan_name_id (names, t.name, t.name_length) : PS_NONE;
+      t->name_sid = t->name_length > 0 ? scan_name_id (names, t->name, t->name_length, end) : PS_NONE;
+      t->time = time;
+      t->thread = thread;
+      t->kind = kind;
 
-      tokens[n++] = t;
+      n++;
       *next = lf + 1;
-      t.time = following.time;
-      t.thread = following.thread;
-      t.kind = following.kind;
+      time = following.time;
+      thread = following.thread;
+      kind = following.kind;
       body = following_body;
     }
 
