@@ -25,6 +25,7 @@
 
 #include "cli-test-util.h"
 #include "ps-export-csv.h"
+#include "ps-util.h"
 
 #define SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
 
@@ -1109,6 +1110,75 @@ test_usage_and_no_data (void)
   g_rmdir (dir);
 }
 
+/* Numbers ------------------------------------------------------------------- */
+
+/* The definition: "%.15g", "%.16g" or "%.17g", the first that reads back */
+static char *
+shortest_by_reading_back (double value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (int precision = 15; precision <= 17; precision++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", precision);
+      g_ascii_formatd (buffer, sizeof buffer, format, value);
+      if (g_ascii_strtod (buffer, NULL) == value)
+        break;
+    }
+  return g_strdup (buffer);
+}
+
+static void
+check_shortest (double value)
+{
+  g_autofree char *expected = shortest_by_reading_back (value);
+  g_autofree char *text = ps_util_format_double (value);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+/* Short decimals (multiples of a millisecond and the like) take a quicker
+ * way than other values: both give the definition's text */
+static void
+test_shortest_number (void)
+{
+  static const double powers[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10 };
+  static const double edges[] = {
+    0.0001, 0.00012, 0.000099, 9.999e-05, 0.1, 0.3, 1.5, 2.675, 0.001, 1.001, 123456789012345.0,
+    12345678901234.5, 99999999999999.9, 999999999999999.0, 1e15, 1e16, 0.1 + 0.2, 1.0 / 3.0,
+    4.35, 0.000123456789, 1234.000000001, 1e-10, 5e-324, 1.7976931348623157e308,
+  };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+
+  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
+    {
+      check_shortest (edges[i]);
+      check_shortest (-edges[i]);
+    }
+
+  /* Whole numbers of thousandths (durations in ms as seconds) and other
+   * short decimals, near and past the fifteen digits */
+  for (guint i = 0; i < 200000; i++)
+    {
+      double digits = (double)g_rand_int_range (rand, 1, G_MAXINT32) * (i % 3 == 0 ? g_rand_int_range (rand, 1, 1000000) : 1);
+      double value = digits / powers[g_rand_int_range (rand, 0, G_N_ELEMENTS (powers))];
+
+      check_shortest (value);
+      check_shortest (-value);
+    }
+
+  /* Any double, means and deviations alike */
+  for (guint i = 0; i < 100000; i++)
+    {
+      double value = g_rand_double (rand) * powers[g_rand_int_range (rand, 0, G_N_ELEMENTS (powers))];
+
+      check_shortest (value);
+      check_shortest (value * 1e-6);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1124,6 +1194,7 @@ main (int   argc,
   g_test_add_func ("/export/speedscope/round-trip", test_speedscope_round_trip);
   g_test_add_func ("/export/speedscope/report", test_speedscope_report);
   g_test_add_func ("/export/usage", test_usage_and_no_data);
+  g_test_add_func ("/export/number/shortest", test_shortest_number);
 
   return g_test_run ();
 }

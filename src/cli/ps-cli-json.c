@@ -221,3 +221,123 @@ ps_cli_json_add_int (JsonBuilder *builder,
   json_builder_set_member_name (builder, name);
   json_builder_add_int_value (builder, value);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Streaming                                                                 */
+
+void
+ps_cli_json_stream_init (PsCliJsonStream *stream,
+                         GString         *out,
+                         guint            level)
+{
+  memset (stream, 0, sizeof *stream);
+  stream->out = out;
+  stream->level = level;
+}
+
+/* What comes before a value: as append_object () and append_array () put
+ * it, a comma after the value before, the line and indentation, and the
+ * member's name */
+static void
+stream_next_value (PsCliJsonStream *stream,
+                   const char      *name)
+{
+  if (stream->depth == 0)
+    return;
+
+  if (stream->has_values[stream->depth - 1])
+    g_string_append_c (stream->out, ',');
+  stream->has_values[stream->depth - 1] = TRUE;
+  append_indent (stream->out, stream->level + stream->depth);
+  if (name != NULL)
+    {
+      ps_export_append_json_string (stream->out, name);
+      g_string_append (stream->out, ": ");
+    }
+}
+
+static void
+stream_begin (PsCliJsonStream *stream,
+              const char      *name,
+              char             opening,
+              char             closing)
+{
+  g_return_if_fail (stream->depth < PS_CLI_JSON_STREAM_MAX_DEPTH);
+
+  stream_next_value (stream, name);
+  g_string_append_c (stream->out, opening);
+  stream->has_values[stream->depth] = FALSE;
+  stream->closing[stream->depth] = closing;
+  stream->depth++;
+}
+
+void
+ps_cli_json_stream_begin_object (PsCliJsonStream *stream,
+                                 const char      *name)
+{
+  stream_begin (stream, name, '{', '}');
+}
+
+void
+ps_cli_json_stream_begin_array (PsCliJsonStream *stream,
+                                const char      *name)
+{
+  stream_begin (stream, name, '[', ']');
+}
+
+void
+ps_cli_json_stream_end (PsCliJsonStream *stream)
+{
+  g_return_if_fail (stream->depth > 0);
+
+  stream->depth--;
+  /* "{}" and "[]" when empty */
+  if (stream->has_values[stream->depth])
+    append_indent (stream->out, stream->level + stream->depth);
+  g_string_append_c (stream->out, stream->closing[stream->depth]);
+}
+
+void
+ps_cli_json_stream_string (PsCliJsonStream *stream,
+                           const char      *name,
+                           const char      *value)
+{
+  stream_next_value (stream, name);
+  ps_export_append_json_string (stream->out, value);
+}
+
+void
+ps_cli_json_stream_int (PsCliJsonStream *stream,
+                        const char      *name,
+                        gint64           value)
+{
+  stream_next_value (stream, name);
+  g_string_append_printf (stream->out, "%" PRId64, value);
+}
+
+void
+ps_cli_json_stream_double (PsCliJsonStream *stream,
+                           const char      *name,
+                           double           value)
+{
+  stream_next_value (stream, name);
+  /* null when not finite, as append_value () writes such a node */
+  ps_export_append_json_number (stream->out, value);
+}
+
+void
+ps_cli_json_stream_boolean (PsCliJsonStream *stream,
+                            const char      *name,
+                            gboolean         value)
+{
+  stream_next_value (stream, name);
+  g_string_append (stream->out, value ? "true" : "false");
+}
+
+void
+ps_cli_json_stream_null (PsCliJsonStream *stream,
+                         const char      *name)
+{
+  stream_next_value (stream, name);
+  g_string_append (stream->out, "null");
+}

@@ -17,20 +17,24 @@
 #include "ps-ce-description.h"
 #include "ps-util.h"
 
+/* The series are written as they are turned into text: a log has
+ * thousands, with a dozen values each */
+#define WRITE_OUT_BYTES (1 << 20)
+
 static void
-add_stats_members (JsonBuilder   *builder,
-                   const PsStats *stats)
+write_stats_members (PsCliJsonStream *stream,
+                     const PsStats   *stats)
 {
-  ps_cli_json_add_int (builder, "count", (gint64)stats->count);
-  ps_cli_json_add_double (builder, "sum", stats->sum);
-  ps_cli_json_add_double (builder, "min", stats->min);
-  ps_cli_json_add_double (builder, "max", stats->max);
-  ps_cli_json_add_double (builder, "mean", stats->mean);
-  ps_cli_json_add_double (builder, "median", stats->median);
-  ps_cli_json_add_double (builder, "p90", stats->p90);
-  ps_cli_json_add_double (builder, "p95", stats->p95);
-  ps_cli_json_add_double (builder, "p99", stats->p99);
-  ps_cli_json_add_double (builder, "stddev", stats->stddev);
+  ps_cli_json_stream_int (stream, "count", (gint64)stats->count);
+  ps_cli_json_stream_double (stream, "sum", stats->sum);
+  ps_cli_json_stream_double (stream, "min", stats->min);
+  ps_cli_json_stream_double (stream, "max", stats->max);
+  ps_cli_json_stream_double (stream, "mean", stats->mean);
+  ps_cli_json_stream_double (stream, "median", stats->median);
+  ps_cli_json_stream_double (stream, "p90", stats->p90);
+  ps_cli_json_stream_double (stream, "p95", stats->p95);
+  ps_cli_json_stream_double (stream, "p99", stats->p99);
+  ps_cli_json_stream_double (stream, "stddev", stats->stddev);
 }
 
 /* Durations in seconds also have their statistics in ticks; these are
@@ -64,88 +68,109 @@ expand_description (const PsSeries *series)
 /* Spans: scope name, context of a logical scope, the threads it ran on,
  * statistics and self time (specs/cli.md "stats", rtl-logfile.md §4.3) */
 static void
-add_span_series_object (JsonBuilder    *builder,
-                        PsEventStore   *store,
-                        const PsSeries *series)
+write_span_series (PsCliJsonStream *stream,
+                   PsEventStore    *store,
+                   const PsSeries  *series)
 {
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "name");
-  json_builder_add_string_value (builder, series->name);
-  json_builder_set_member_name (builder, "kind");
-  json_builder_add_string_value (builder, ps_series_kind_to_string (series->kind));
-  json_builder_set_member_name (builder, "unit");
-  json_builder_add_string_value (builder, series->unit);
-  ps_cli_json_add_int (builder, "session", series->session);
-  json_builder_set_member_name (builder, "logical");
-  json_builder_add_boolean_value (builder, series->logical);
-  json_builder_set_member_name (builder, "context");
+  ps_cli_json_stream_begin_object (stream, NULL);
+  ps_cli_json_stream_string (stream, "name", series->name);
+  ps_cli_json_stream_string (stream, "kind", ps_series_kind_to_string (series->kind));
+  ps_cli_json_stream_string (stream, "unit", series->unit);
+  ps_cli_json_stream_int (stream, "session", series->session);
+  ps_cli_json_stream_boolean (stream, "logical", series->logical);
   if (series->context != NULL)
-    json_builder_add_string_value (builder, series->context);
+    ps_cli_json_stream_string (stream, "context", series->context);
   else
-    json_builder_add_null_value (builder);
-  json_builder_set_member_name (builder, "threads");
-  json_builder_begin_array (builder);
+    ps_cli_json_stream_null (stream, "context");
+  ps_cli_json_stream_begin_array (stream, "threads");
   for (guint i = 0; i < series->n_instances; i++)
-    json_builder_add_int_value (builder, ps_event_store_get_track (store, series->tracks[i])->number);
-  json_builder_end_array (builder);
+    ps_cli_json_stream_int (stream, NULL, ps_event_store_get_track (store, series->tracks[i])->number);
+  ps_cli_json_stream_end (stream);
 
-  add_stats_members (builder, &series->stats);
-  ps_cli_json_add_double (builder, "self_sum", series->self_sum);
-  ps_cli_json_add_int (builder, "excluded", (gint64)series->n_excluded);
-  ps_cli_json_add_int (builder, "flagged", (gint64)series->n_flagged);
-  json_builder_end_object (builder);
+  write_stats_members (stream, &series->stats);
+  ps_cli_json_stream_double (stream, "self_sum", series->self_sum);
+  ps_cli_json_stream_int (stream, "excluded", (gint64)series->n_excluded);
+  ps_cli_json_stream_int (stream, "flagged", (gint64)series->n_flagged);
+  ps_cli_json_stream_end (stream);
 }
 
 /* Raw name and app: ps-cli-json.c shows bytes that are not UTF-8 as Latin-1 */
 static void
-add_series_object (JsonBuilder    *builder,
-                   const PsSeries *series,
-                   gboolean        is_ce)
+write_series (PsCliJsonStream *stream,
+              const PsSeries  *series,
+              gboolean         is_ce)
 {
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "name");
-  json_builder_add_string_value (builder, series->name);
-  json_builder_set_member_name (builder, "kind");
-  json_builder_add_string_value (builder, ps_series_kind_to_string (series->kind));
-  json_builder_set_member_name (builder, "unit");
-  json_builder_add_string_value (builder, series->unit);
-  ps_cli_json_add_int (builder, "id", series->id);
-  ps_cli_json_add_int (builder, "instance", series->instance);
-  ps_cli_json_add_int (builder, "session", series->session);
-  json_builder_set_member_name (builder, "app");
-  json_builder_add_string_value (builder, series->app);
-  ps_cli_json_add_int (builder, "instances", series->n_instances);
-  ps_cli_json_add_int (builder, "line", (gint64)series->first_line);
+  ps_cli_json_stream_begin_object (stream, NULL);
+  ps_cli_json_stream_string (stream, "name", series->name);
+  ps_cli_json_stream_string (stream, "kind", ps_series_kind_to_string (series->kind));
+  ps_cli_json_stream_string (stream, "unit", series->unit);
+  ps_cli_json_stream_int (stream, "id", series->id);
+  ps_cli_json_stream_int (stream, "instance", series->instance);
+  ps_cli_json_stream_int (stream, "session", series->session);
+  ps_cli_json_stream_string (stream, "app", series->app);
+  ps_cli_json_stream_int (stream, "instances", series->n_instances);
+  ps_cli_json_stream_int (stream, "line", (gint64)series->first_line);
 
-  add_stats_members (builder, &series->stats);
+  write_stats_members (stream, &series->stats);
 
   if (has_tick_stats (series))
     {
-      json_builder_set_member_name (builder, "ticks");
-      json_builder_begin_object (builder);
-      add_stats_members (builder, &series->ticks_stats);
-      json_builder_end_object (builder);
+      ps_cli_json_stream_begin_object (stream, "ticks");
+      write_stats_members (stream, &series->ticks_stats);
+      ps_cli_json_stream_end (stream);
     }
 
   if (is_ce)
     {
       g_autofree char *expanded = expand_description (series);
 
-      json_builder_set_member_name (builder, "expanded");
-      json_builder_add_string_value (builder, expanded);
+      ps_cli_json_stream_string (stream, "expanded", expanded);
     }
 
-  ps_cli_json_add_int (builder, "excluded", (gint64)series->n_excluded);
-  ps_cli_json_add_int (builder, "flagged", (gint64)series->n_flagged);
-  json_builder_end_object (builder);
+  ps_cli_json_stream_int (stream, "excluded", (gint64)series->n_excluded);
+  ps_cli_json_stream_int (stream, "flagged", (gint64)series->n_flagged);
+  ps_cli_json_stream_end (stream);
 }
 
+typedef struct
+{
+  PsEventStore *store;
+  GPtrArray    *series;
+  gboolean      is_ce;
+} SeriesWriter;
+
+static void
+write_member (GString    *out,
+              const char *member,
+              guint       level,
+              gpointer    user_data)
+{
+  SeriesWriter *writer = user_data;
+  PsCliJsonStream stream;
+
+  g_assert (g_str_equal (member, "series"));
+
+  ps_cli_json_stream_init (&stream, out, level);
+  ps_cli_json_stream_begin_array (&stream, NULL);
+  for (guint i = 0; i < writer->series->len; i++)
+    {
+      const PsSeries *one = g_ptr_array_index (writer->series, i);
+
+      if (one->kind == PS_SERIES_SPAN)
+        write_span_series (&stream, writer->store, one);
+      else
+        write_series (&stream, one, writer->is_ce);
+      ps_cli_json_write_out (out, WRITE_OUT_BYTES);
+    }
+  ps_cli_json_stream_end (&stream);
+}
+
+/* Everything but the series, which write_member() writes in place of
+ * the null member */
 static JsonNode *
 stats_to_json (const PsCliOptions *options,
                PsEventStore       *store,
-               const char         *path,
-               GPtrArray          *series,
-               gboolean            is_ce)
+               const char         *path)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
 
@@ -162,17 +187,7 @@ stats_to_json (const PsCliOptions *options,
     }
 
   json_builder_set_member_name (builder, "series");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < series->len; i++)
-    {
-      const PsSeries *one = g_ptr_array_index (series, i);
-
-      if (one->kind == PS_SERIES_SPAN)
-        add_span_series_object (builder, store, one);
-      else
-        add_series_object (builder, one, is_ce);
-    }
-  json_builder_end_array (builder);
+  json_builder_add_null_value (builder);
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
@@ -465,9 +480,12 @@ ps_cli_stats (const PsCliOptions *options,
     print_stats_text (options, store, series, is_ce);
   else
     {
-      g_autoptr(JsonNode) root = stats_to_json (options, store, file, series, is_ce);
+      g_autoptr(JsonNode) root = stats_to_json (options, store, file);
+      SeriesWriter writer = { store, series, is_ce };
 
-      ps_cli_json_print (root);
+      static const char * const streamed[] = { "series", NULL };
+
+      ps_cli_json_print_spliced (root, streamed, write_member, &writer);
     }
 
   if (ps_cli_report_partial (store, file))

@@ -102,6 +102,46 @@ void          ps_cli_json_write_out  (GString            *out,
                                       gsize               threshold);
 void          ps_cli_json_append_indent (GString         *out,
                                       guint               level);
+/* Pretty-printed JSON written piece by piece, laid out as
+ * ps_cli_json_print () lays out a tree: for output of many small values,
+ * which as JSON nodes would cost more than their text. Values in an
+ * object take their member's name, values in an array NULL. */
+#define PS_CLI_JSON_STREAM_MAX_DEPTH 16
+
+typedef struct
+{
+  GString *out;
+  guint    level;        /* the indentation level of the first value */
+  guint    depth;        /* containers open */
+  gboolean has_values[PS_CLI_JSON_STREAM_MAX_DEPTH];
+  char     closing[PS_CLI_JSON_STREAM_MAX_DEPTH];
+} PsCliJsonStream;
+
+void          ps_cli_json_stream_init (PsCliJsonStream   *stream,
+                                      GString            *out,
+                                      guint               level);
+void          ps_cli_json_stream_begin_object (PsCliJsonStream *stream,
+                                      const char         *name);
+void          ps_cli_json_stream_begin_array (PsCliJsonStream *stream,
+                                      const char         *name);
+/* Closes the innermost object or array */
+void          ps_cli_json_stream_end (PsCliJsonStream    *stream);
+void          ps_cli_json_stream_string (PsCliJsonStream *stream,
+                                      const char         *name,
+                                      const char         *value);
+void          ps_cli_json_stream_int (PsCliJsonStream    *stream,
+                                      const char         *name,
+                                      gint64              value);
+/* null when the value is not finite */
+void          ps_cli_json_stream_double (PsCliJsonStream *stream,
+                                      const char         *name,
+                                      double              value);
+void          ps_cli_json_stream_boolean (PsCliJsonStream *stream,
+                                      const char         *name,
+                                      gboolean            value);
+void          ps_cli_json_stream_null (PsCliJsonStream   *stream,
+                                      const char         *name);
+
 /* A "name": number member; null when the value is not finite */
 void          ps_cli_json_add_double (JsonBuilder        *builder,
                                       const char         *name,
