@@ -362,6 +362,23 @@ chunked_array_clear (ChunkedArray *array)
   array->length = 0;
 }
 
+/* The memory after the last element, up to the end of its chunk: *room
+ * elements (at least one) */
+static guint8 *
+chunked_array_room (ChunkedArray *array,
+                    guint        *room)
+{
+  guint offset = array->length & CHUNK_MASK;
+  guint8 *chunk;
+
+  /* A chunk may be there already, emptied by thinning */
+  if (offset == 0 && (array->length >> CHUNK_SHIFT) == array->chunks->len)
+    g_ptr_array_add (array->chunks, take_piece (&array->spare, array->element_size * CHUNK_SIZE, array->length > 0));
+  chunk = g_ptr_array_index (array->chunks, array->length >> CHUNK_SHIFT);
+  *room = CHUNK_SIZE - offset;
+  return chunk + offset * array->element_size;
+}
+
 static void
 chunked_array_append (ChunkedArray *array,
                       gconstpointer elements,
@@ -371,16 +388,11 @@ chunked_array_append (ChunkedArray *array,
 
   while (n > 0)
     {
-      guint offset = array->length & CHUNK_MASK;
-      guint room = CHUNK_SIZE - offset;
+      guint room;
+      guint8 *to = chunked_array_room (array, &room);
       guint count = MIN (room, n);
-      guint8 *chunk;
 
-      /* A chunk may be there already, emptied by thinning */
-      if (offset == 0 && (array->length >> CHUNK_SHIFT) == array->chunks->len)
-        g_ptr_array_add (array->chunks, take_piece (&array->spare, array->element_size * CHUNK_SIZE, array->length > 0));
-      chunk = g_ptr_array_index (array->chunks, array->length >> CHUNK_SHIFT);
-      memcpy (chunk + offset * array->element_size, from, count * array->element_size);
+      memcpy (to, from, count * array->element_size);
       array->length += count;
       from += count * array->element_size;
       n -= count;
@@ -1486,9 +1498,35 @@ time_in_limit (gint64 time_ns)
   return time_ns >= -PS_TIME_LIMIT_NS && time_ns <= PS_TIME_LIMIT_NS;
 }
 
-/* A copy of n elements of size bytes whose time fields (gint64, at the
- * given offsets) are held within ±PS_TIME_LIMIT_NS, or NULL when every
- * time is within already */
+/* Holds the time fields (gint64, at the given offsets) of n elements of
+ * size bytes within ±PS_TIME_LIMIT_NS; with a copy made first (returned)
+ * when *copy is there and some time is not within already */
+static void
+hold_in_time_limit (guint8       *elements,
+                    guint         n,
+                    gsize         size,
+                    const gsize  *offsets,
+                    guint         n_offsets,
+                    guint8      **copy)
+{
+  for (guint i = 0; i < n; i++)
+    for (guint f = 0; f < n_offsets; f++)
+      {
+        gsize at = (gsize) i * size + offsets[f];
+        gint64 time_ns;
+
+        memcpy (&time_ns, elements + at, sizeof time_ns);
+        if (G_LIKELY (time_in_limit (time_ns)))
+          continue;
+        if (copy != NULL && *copy == NULL)
+          elements = *copy = g_memdup2 (elements, (gsize) n * size);
+        time_ns = CLAMP (time_ns, -PS_TIME_LIMIT_NS, PS_TIME_LIMIT_NS);
+        memcpy (elements + at, &time_ns, sizeof time_ns);
+      }
+}
+
+/* A copy of n elements whose times are held in the limit, or NULL when
+ * every time is within already */
 static gpointer
 held_in_time_limit (gconstpointer  elements,
                     guint          n,
@@ -1498,32 +1536,41 @@ held_in_time_limit (gconstpointer  elements,
 {
   guint8 *held = NULL;
 
-  for (guint i = 0; i < n; i++)
-    for (guint f = 0; f < n_offsets; f++)
-      {
-        gsize at = (gsize) i * size + offsets[f];
-        gint64 time_ns;
-
-        memcpy (&time_ns, (const guint8 *) elements + at, sizeof time_ns);
-        if (G_LIKELY (time_in_limit (time_ns)))
-          continue;
-        if (held == NULL)
-          held = g_memdup2 (elements, (gsize) n * size);
-        time_ns = CLAMP (time_ns, -PS_TIME_LIMIT_NS, PS_TIME_LIMIT_NS);
-        memcpy (held + at, &time_ns, sizeof time_ns);
-      }
+  hold_in_time_limit ((guint8 *) elements, n, size, offsets, n_offsets, &held);
   return held;
 }
+
+static const gsize span_times[] = { G_STRUCT_OFFSET (PsSpan, begin_ns), G_STRUCT_OFFSET (PsSpan, end_ns) };
+static const gsize mark_times[] = { G_STRUCT_OFFSET (PsMark, time_ns) };
 
 void
 _ps_event_store_append_spans (PsEventStore *self,
                               const PsSpan *spans,
                               guint         n)
 {
-  static const gsize times[] = { G_STRUCT_OFFSET (PsSpan, begin_ns), G_STRUCT_OFFSET (PsSpan, end_ns) };
-  g_autofree PsSpan *held = held_in_time_limit (spans, n, sizeof (PsSpan), times, G_N_ELEMENTS (times));
+  g_autofree PsSpan *held = held_in_time_limit (spans, n, sizeof (PsSpan), span_times, G_N_ELEMENTS (span_times));
 
   chunked_array_append (&self->spans, held != NULL ? held : spans, n);
+}
+
+PsSpan *
+_ps_event_store_get_span_room (PsEventStore *self,
+                               guint        *n_room)
+{
+  return (PsSpan *) chunked_array_room (&self->spans, n_room);
+}
+
+void
+_ps_event_store_commit_spans (PsEventStore *self,
+                              guint         n)
+{
+  guint room;
+  guint8 *first = chunked_array_room (&self->spans, &room);
+
+  g_return_if_fail (n <= room);
+
+  hold_in_time_limit (first, n, sizeof (PsSpan), span_times, G_N_ELEMENTS (span_times), NULL);
+  self->spans.length += n;
 }
 
 void
@@ -1531,10 +1578,29 @@ _ps_event_store_append_marks (PsEventStore *self,
                               const PsMark *marks,
                               guint         n)
 {
-  static const gsize times[] = { G_STRUCT_OFFSET (PsMark, time_ns) };
-  g_autofree PsMark *held = held_in_time_limit (marks, n, sizeof (PsMark), times, G_N_ELEMENTS (times));
+  g_autofree PsMark *held = held_in_time_limit (marks, n, sizeof (PsMark), mark_times, G_N_ELEMENTS (mark_times));
 
   chunked_array_append (&self->marks, held != NULL ? held : marks, n);
+}
+
+PsMark *
+_ps_event_store_get_mark_room (PsEventStore *self,
+                               guint        *n_room)
+{
+  return (PsMark *) chunked_array_room (&self->marks, n_room);
+}
+
+void
+_ps_event_store_commit_marks (PsEventStore *self,
+                              guint         n)
+{
+  guint room;
+  guint8 *first = chunked_array_room (&self->marks, &room);
+
+  g_return_if_fail (n <= room);
+
+  hold_in_time_limit (first, n, sizeof (PsMark), mark_times, G_N_ELEMENTS (mark_times), NULL);
+  self->marks.length += n;
 }
 
 void

@@ -28,8 +28,16 @@ struct _PsStoreBuilder
   PsMeasurement  measurements[MEASUREMENT_BATCH_SIZE];
   guint          n_measurements;
 
-  GArray        *spans;
-  GArray        *marks;
+  /* Spans and marks are written in place, in the store's memory after
+   * its last one (_ps_event_store_get_span_room ()), and committed with
+   * the other batches: n_spans of span_room's n_span_room are written */
+  PsSpan        *span_room;
+  guint          n_span_room;
+  guint          n_spans;
+  PsMark        *mark_room;
+  guint          n_mark_room;
+  guint          n_marks;
+
   GArray        *samples;
   /* A capture of thousands of counters adds a reading every few
    * nanoseconds: a plain array, no GArray call per reading, small enough
@@ -50,8 +58,6 @@ ps_store_builder_new (PsEventStore *store)
   self->n_committed = ps_event_store_get_n_measurements (store);
   self->n_spans_committed = ps_event_store_get_n_spans (store);
   self->n_marks_committed = ps_event_store_get_n_marks (store);
-  self->spans = g_array_new (FALSE, FALSE, sizeof (PsSpan));
-  self->marks = g_array_new (FALSE, FALSE, sizeof (PsMark));
   self->samples = g_array_new (FALSE, FALSE, sizeof (PsSample));
 
   return self;
@@ -66,8 +72,6 @@ ps_store_builder_free (PsStoreBuilder *self)
   ps_store_builder_flush (self);
   _ps_event_store_trim (self->store);
   g_clear_object (&self->store);
-  g_array_unref (self->spans);
-  g_array_unref (self->marks);
   g_array_unref (self->samples);
   g_free (self);
 }
@@ -98,22 +102,27 @@ ps_store_builder_flush (PsStoreBuilder *self)
 
   g_return_val_if_fail (self != NULL, 0);
 
-  n = self->n_measurements + self->spans->len + self->marks->len
+  n = self->n_measurements + self->n_spans + self->n_marks
       + self->samples->len + self->n_counter_values;
 
   flush_measurements (self);
-  if (self->spans->len > 0)
-    _ps_event_store_append_spans (self->store, (const PsSpan *)(gpointer)self->spans->data, self->spans->len);
-  if (self->marks->len > 0)
-    _ps_event_store_append_marks (self->store, (const PsMark *)(gpointer)self->marks->data, self->marks->len);
+  if (self->n_spans > 0)
+    _ps_event_store_commit_spans (self->store, self->n_spans);
+  if (self->n_marks > 0)
+    _ps_event_store_commit_marks (self->store, self->n_marks);
   if (self->samples->len > 0)
     _ps_event_store_append_samples (self->store, (const PsSample *)(gpointer)self->samples->data, self->samples->len);
   if (self->n_counter_values > 0)
     _ps_event_store_append_counter_values (self->store, self->counter_values, self->n_counter_values);
-  self->n_spans_committed += self->spans->len;
-  self->n_marks_committed += self->marks->len;
-  g_array_set_size (self->spans, 0);
-  g_array_set_size (self->marks, 0);
+  self->n_spans_committed += self->n_spans;
+  self->n_marks_committed += self->n_marks;
+  /* Room is asked for again by the next one */
+  self->span_room = NULL;
+  self->n_span_room = 0;
+  self->n_spans = 0;
+  self->mark_room = NULL;
+  self->n_mark_room = 0;
+  self->n_marks = 0;
   g_array_set_size (self->samples, 0);
   self->n_counter_values = 0;
 
@@ -125,8 +134,8 @@ ps_store_builder_get_n_events (PsStoreBuilder *self)
 {
   g_return_val_if_fail (self != NULL, 0);
   return self->n_committed + self->n_measurements
-         + self->n_spans_committed + self->spans->len
-         + self->n_marks_committed + self->marks->len
+         + self->n_spans_committed + self->n_spans
+         + self->n_marks_committed + self->n_marks
          + ps_event_store_get_n_samples (self->store) + self->samples->len
          + ps_event_store_get_n_counter_values (self->store) + self->n_counter_values;
 }
@@ -239,16 +248,24 @@ guint64
 ps_store_builder_add_span (PsStoreBuilder *self,
                            const PsSpan   *span)
 {
-  guint64 index = self->n_spans_committed + self->spans->len;
+  guint64 index = self->n_spans_committed + self->n_spans;
 
-  ADD_STRUCT (self->spans, span);
+  /* Committed at the end of the store's chunk, or with a full batch */
+  if (G_UNLIKELY (self->n_spans == self->n_span_room))
+    {
+      if (self->n_spans > 0)
+        ps_store_builder_flush (self);
+      self->span_room = _ps_event_store_get_span_room (self->store, &self->n_span_room);
+      self->n_span_room = MIN (self->n_span_room, BATCH_SIZE);
+    }
+  self->span_room[self->n_spans++] = *span;
   return index;
 }
 
 guint64
 ps_store_builder_get_n_spans (PsStoreBuilder *self)
 {
-  return self->n_spans_committed + self->spans->len;
+  return self->n_spans_committed + self->n_spans;
 }
 
 PsSpan *
@@ -257,8 +274,8 @@ ps_store_builder_edit_span (PsStoreBuilder *self,
 {
   if (index >= self->n_spans_committed)
     {
-      g_return_val_if_fail (index - self->n_spans_committed < self->spans->len, NULL);
-      return &g_array_index (self->spans, PsSpan, index - self->n_spans_committed);
+      g_return_val_if_fail (index - self->n_spans_committed < self->n_spans, NULL);
+      return &self->span_room[index - self->n_spans_committed];
     }
   return _ps_event_store_edit_span (self->store, index);
 }
@@ -275,9 +292,16 @@ guint64
 ps_store_builder_add_mark (PsStoreBuilder *self,
                            const PsMark   *mark)
 {
-  guint64 index = self->n_marks_committed + self->marks->len;
+  guint64 index = self->n_marks_committed + self->n_marks;
 
-  ADD_STRUCT (self->marks, mark);
+  if (G_UNLIKELY (self->n_marks == self->n_mark_room))
+    {
+      if (self->n_marks > 0)
+        ps_store_builder_flush (self);
+      self->mark_room = _ps_event_store_get_mark_room (self->store, &self->n_mark_room);
+      self->n_mark_room = MIN (self->n_mark_room, BATCH_SIZE);
+    }
+  self->mark_room[self->n_marks++] = *mark;
   return index;
 }
 
@@ -287,8 +311,8 @@ ps_store_builder_edit_mark (PsStoreBuilder *self,
 {
   if (index >= self->n_marks_committed)
     {
-      g_return_val_if_fail (index - self->n_marks_committed < self->marks->len, NULL);
-      return &g_array_index (self->marks, PsMark, index - self->n_marks_committed);
+      g_return_val_if_fail (index - self->n_marks_committed < self->n_marks, NULL);
+      return &self->mark_room[index - self->n_marks_committed];
     }
   return _ps_event_store_edit_mark (self->store, index);
 }
