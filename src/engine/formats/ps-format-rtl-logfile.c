@@ -142,6 +142,13 @@ typedef struct
   guint     n_used;
 } NameTable;
 
+/* A name's string id and the store's copy of its text */
+typedef struct
+{
+  guint32     id;
+  const char *text;
+} Interned;
+
 /* The scanner's own ids of the names it sees, equal exactly when the bytes
  * are, so that the records' processing compares names as numbers and
  * interns each only once. Owned by whichever thread scans at the time. */
@@ -202,7 +209,7 @@ typedef struct
   char           scan_names_padding_before[64];
   ScanNames      scan_names;
   char           scan_names_padding_after[64];
-  GArray        *scan_name_ids;        /* guint32 per scanner id: its string id, or PS_NONE */
+  GArray        *scanned_names;        /* Interned per scanner id; id PS_NONE until interned */
 
   /* A message another record was written into, waiting for its text */
   guint64        interrupted_mark;     /* PS_NO_POSITION if none */
@@ -520,18 +527,23 @@ name_table_grow (NameTable *table)
   table->mask = n_slots - 1;
 }
 
-/* The string id of a scope name, interned */
-static guint32
+/* The string id of a scope name, interned, and the store's copy of it */
+static Interned
 intern_name (RtlParser  *self,
              const char *text,
              gsize       length)
 {
   NameTable *table = &self->names;
+  Interned interned;
   guint64 hash;
   guint i;
 
   if (length == 0)
-    return 0;
+    {
+      interned.id = 0;
+      interned.text = "";
+      return interned;
+    }
 
   hash = hash_bytes (text, length);
   for (i = hash & table->mask; table->slots[i].text != NULL; i = (i + 1) & table->mask)
@@ -539,17 +551,23 @@ intern_name (RtlParser  *self,
       const NameSlot *slot = &table->slots[i];
 
       if (slot->hash == hash && slot->length == length && memcmp (slot->text, text, length) == 0)
-        return slot->id;
+        {
+          interned.id = slot->id;
+          interned.text = slot->text;
+          return interned;
+        }
     }
 
   table->slots[i].hash = hash;
   table->slots[i].length = (guint32)MIN (length, G_MAXUINT32);
   table->slots[i].id = ps_event_store_intern (self->store, text, length);
   table->slots[i].text = ps_event_store_get_string (self->store, table->slots[i].id);
+  interned.id = table->slots[i].id;
+  interned.text = table->slots[i].text;
   if (++table->n_used * 2 > table->mask)
     name_table_grow (table);
 
-  return table->slots[i].id;
+  return interned;
 }
 
 /* A hash of a name's length, first and last eight bytes: it costs the
@@ -680,29 +698,37 @@ scan_name_id (ScanNames  *names,
   return table->n_used - 1;
 }
 
-/* The string id of a record's name, interned; through the scanner's id
- * when it has one */
-static guint32
-record_name_id (RtlParser    *self,
-                const Record *r)
+/* A name the scanner found, interned: through the scanner's id */
+static inline Interned
+scanned_name (RtlParser  *self,
+              guint32     sid,
+              const char *name,
+              gsize       length)
 {
-  guint32 *id;
+  Interned *interned;
 
+  if (G_UNLIKELY (sid >= self->scanned_names->len))
+    {
+      guint old_length = self->scanned_names->len;
+
+      g_array_set_size (self->scanned_names, MAX (sid + 1, old_length * 2));
+      for (guint i = old_length; i < self->scanned_names->len; i++)
+        g_array_index (self->scanned_names, Interned, i).id = PS_NONE;
+    }
+  interned = &g_array_index (self->scanned_names, Interned, sid);
+  if (G_UNLIKELY (interned->id == PS_NONE))
+    *interned = intern_name (self, name, length);
+  return *interned;
+}
+
+/* A record's name, interned; through the scanner's id when it has one */
+static Interned
+record_name (RtlParser    *self,
+             const Record *r)
+{
   if (r->name_sid == PS_NONE)
     return intern_name (self, r->name, r->name_length);
-
-  if (r->name_sid >= self->scan_name_ids->len)
-    {
-      guint old_length = self->scan_name_ids->len;
-
-      g_array_set_size (self->scan_name_ids, MAX (r->name_sid + 1, old_length * 2));
-      for (guint i = old_length; i < self->scan_name_ids->len; i++)
-        g_array_index (self->scan_name_ids, guint32, i) = PS_NONE;
-    }
-  id = &g_array_index (self->scan_name_ids, guint32, r->name_sid);
-  if (*id == PS_NONE)
-    *id = intern_name (self, r->name, r->name_length);
-  return *id;
+  return scanned_name (self, r->name_sid, r->name, r->name_length);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -886,21 +912,16 @@ ensure_session (RtlParser *self,
     start_session (self, line, TRUE);
 }
 
-static ThreadState *
-get_thread (RtlParser *self,
-            guint32    id,
-            guint64    line)
+G_NO_INLINE static ThreadState *
+find_thread (RtlParser *self,
+             guint32    id,
+             guint64    line)
 {
-  ThreadState *thread;
+  ThreadState *thread = NULL;
   PsTrack track = { 0 };
   char name[16];
 
-  if (self->last_thread != NULL && self->last_thread->id == id)
-    return self->last_thread;
-
-  if (id < SMALL_THREAD_IDS)
-    thread = self->small_threads[id];
-  else
+  if (id >= SMALL_THREAD_IDS)
     thread = g_hash_table_lookup (self->threads, GUINT_TO_POINTER (id));
   if (thread != NULL)
     return thread;
@@ -925,12 +946,23 @@ get_thread (RtlParser *self,
   return thread;
 }
 
+/* A thread of this session, made on first sight */
+static inline ThreadState *
+get_thread (RtlParser *self,
+            guint32    id,
+            guint64    line)
+{
+  if (G_LIKELY (id < SMALL_THREAD_IDS && self->small_threads[id] != NULL))
+    return self->small_threads[id];
+  return find_thread (self, id, line);
+}
+
 /* Serial-number arithmetic on the 32-bit millisecond timer (§4.2 step 6) */
-static gint64
-advance_time (RtlParser   *self,
-              ThreadState *thread,
-              guint32      raw,
-              guint64      line)
+G_NO_INLINE static gint64
+advance_time_warn (RtlParser   *self,
+                   ThreadState *thread,
+                   guint32      raw,
+                   guint64      line)
 {
   gint32 delta;
 
@@ -960,6 +992,22 @@ advance_time (RtlParser   *self,
   return thread->last_ms;
 }
 
+static inline gint64
+advance_time (RtlParser   *self,
+              ThreadState *thread,
+              guint32      raw,
+              guint64      line)
+{
+  /* Time that goes on, neither back nor around */
+  if (G_LIKELY (thread->has_time && raw >= thread->last_raw && raw - thread->last_raw <= G_MAXINT32))
+    {
+      thread->last_ms += raw - thread->last_raw;
+      thread->last_raw = raw;
+      return thread->last_ms;
+    }
+  return advance_time_warn (self, thread, raw, line);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Scopes and messages                                                       */
 
@@ -968,9 +1016,8 @@ open_scope (RtlParser   *self,
             ThreadState *thread,
             gint64       ms,
             guint64      line,
-            const char  *name,
+            Interned     name,
             gsize        name_length,
-            guint32      name_id,
             guint32      name_sid,
             guint32      context,
             guint16      flags)
@@ -985,13 +1032,13 @@ open_scope (RtlParser   *self,
   span.begin_ns = ms * NS_PER_MS;
   span.end_ns = span.begin_ns;
   span.track = thread->track;
-  span.name = name_id;
+  span.name = name.id;
   span.parent = top != NULL ? (guint32)top->span : PS_NONE;
   span.depth = (guint16)MIN (depth, G_MAXUINT16);
   span.flags = flags;
 
   open.span = ps_store_builder_add_span (self->parent.builder, &span);
-  open.name = ps_event_store_get_string (self->store, span.name);
+  open.name = name.text;
   open.name_length = name_length;
   open.name_id = span.name;
   open.name_sid = name_sid;
@@ -1300,7 +1347,7 @@ add_message (RtlParser    *self,
   mark.line = r->line;
   mark.track = thread->track;
   mark.text = ps_event_store_add_text (self->store, r->message, r->message_length);
-  mark.name = name != PS_NONE ? name : record_name_id (self, r);
+  mark.name = name != PS_NONE ? name : record_name (self, r).id;
   mark.span = owner;
   mark.position = (guint32)MIN (ps_store_builder_get_n_spans (self->parent.builder), G_MAXUINT32);
 
@@ -1368,7 +1415,7 @@ process_record (RtlParser    *self,
           flags |= PS_SPAN_FLAG_CONTINUED;
         if (r->flags & (RECORD_TRUNCATED_NUL | RECORD_TRUNCATED_EOF))
           flags |= PS_SPAN_FLAG_TRUNCATED;
-        open_scope (self, thread, ms, r->line, r->name, r->name_length, record_name_id (self, r), r->name_sid, 0, flags);
+        open_scope (self, thread, ms, r->line, record_name (self, r), r->name_length, r->name_sid, 0, flags);
       }
       break;
 
@@ -1390,11 +1437,11 @@ process_record (RtlParser    *self,
         {
           const char *name = r->message + 1;
           gsize length = r->message_length - 1;
-          guint32 context = record_name_id (self, r);
+          guint32 context = record_name (self, r).id;
 
           trim_leading (&name, &length);
           if (r->message[0] == '{')
-            open_scope (self, thread, ms, r->line, name, length, intern_name (self, name, length), PS_NONE,
+            open_scope (self, thread, ms, r->line, intern_name (self, name, length), length, PS_NONE,
                         context, PS_SPAN_FLAG_LOGICAL);
           else
             end_logical (self, thread, ms, r, context, name, length);
@@ -2086,6 +2133,27 @@ scan_records (ScanNames  *names,
   return n;
 }
 
+static inline void
+token_record (Record      *r,
+              const Token *t,
+              guint64      line)
+{
+  r->line = line;
+  r->time = t->time;
+  r->thread = t->thread;
+  r->kind = t->kind;
+  r->flags = 0;
+  r->name = t->name;
+  r->name_length = t->name_length;
+  r->message = t->message;
+  r->message_length = t->message_length;
+  r->name_sid = t->name_sid;
+}
+
+/* The records of a block, as process_record() takes them. The first one
+ * may begin a session and goes through it; so do messages and anything
+ * but the begin of a named scope and the end of the innermost one, which
+ * are taken here at once. */
 static void
 process_tokens (RtlParser        *self,
                 const TokenBlock *block,
@@ -2093,10 +2161,20 @@ process_tokens (RtlParser        *self,
 {
   Record r;
 
-  memset (&r, 0, sizeof r);
-  for (guint i = 0; i < block->n_tokens; i++)
+  if (block->n_tokens == 0)
+    return;
+
+  if (G_UNLIKELY (self->has_pending))
+    flush_pending (self);
+  token_record (&r, &block->tokens[0], line_number);
+  process_record (self, &r);
+
+  for (guint i = 1; i < block->n_tokens; i++)
     {
       const Token *t = &block->tokens[i];
+      guint64 line = line_number + i;
+      ThreadState *thread;
+      gint64 ms;
 
 #ifdef __GNUC__
       /* A record's bytes are read here for the first time on this thread
@@ -2106,20 +2184,32 @@ process_tokens (RtlParser        *self,
         __builtin_prefetch (block->tokens[i + PREFETCH_TOKENS].name);
 #endif
 
-      r.line = line_number + i;
-      r.time = t->time;
-      r.thread = t->thread;
-      r.kind = t->kind;
-      r.name = t->name;
-      r.name_length = t->name_length;
-      r.message = t->message;
-      r.message_length = t->message_length;
-      r.name_sid = t->name_sid;
+      if (t->kind == '|' || t->name_sid == PS_NONE)
+        {
+          token_record (&r, t, line);
+          process_record (self, &r);
+          continue;
+        }
 
-      if (G_UNLIKELY (self->has_pending))
-        flush_pending (self);
-      process_record (self, &r);
+      thread = get_thread (self, t->thread, line);
+      ms = advance_time (self, thread, t->time, line);
+      self->last_thread = thread;
+
+      if (t->kind == '{')
+        open_scope (self, thread, ms, line, scanned_name (self, t->name_sid, t->name, t->name_length),
+                    t->name_length, t->name_sid, 0, 0);
+      else if (thread->stack.len > 0
+               && !thread->stack.items[thread->stack.len - 1].logical
+               && thread->stack.items[thread->stack.len - 1].name_sid == t->name_sid)
+        close_scope (self, thread, thread->stack.len - 1, ms, 0);   /* §4.2 step 8.1 */
+      else
+        {
+          token_record (&r, t, line);
+          end_scope (self, thread, ms, &r);
+        }
     }
+
+  self->session_last_line = line_number + block->n_tokens - 1;
 }
 
 /* Scanning runs on a thread of its own while the records are processed
@@ -2392,7 +2482,7 @@ rtl_free (PsParser *parser)
   g_free (self->names.slots);
   g_free (self->scan_names.table.slots);
   g_string_chunk_free (self->scan_names.texts);
-  g_array_unref (self->scan_name_ids);
+  g_array_unref (self->scanned_names);
   g_clear_object (&self->store);
   g_free (self);
 }
@@ -2420,7 +2510,7 @@ rtl_parser_new (PsStoreBuilder *builder)
   name_table_grow (&self->names);
   name_table_grow (&self->scan_names.table);
   self->scan_names.texts = g_string_chunk_new (4096);
-  self->scan_name_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->scanned_names = g_array_new (FALSE, FALSE, sizeof (Interned));
   self->interrupted_mark = PS_NO_POSITION;
 
   self->reader = ps_line_reader_new (handle_line, self);
