@@ -215,21 +215,44 @@ ps_stats_compute_ms (guint32 *values,
   if (count == 0)
     return;
 
-  /* The sums run in the order of the values, as in ps_stats_compute(),
-   * so that they round alike */
   min = max = values[0];
   for (gsize i = 0; i < count; i++)
     {
-      sum += ms_to_seconds (values[i]);
       min = MIN (min, values[i]);
       max = MAX (max, values[i]);
     }
-  mean = sum / (double)count;
-  for (gsize i = 0; i < count; i++)
-    {
-      double value = ms_to_seconds (values[i]);
 
-      squares += (value - mean) * (value - mean);
+  /* The sums run in the order of the values, as in ps_stats_compute(),
+   * so that they round alike. Durations crowd into a narrow range: each
+   * value's seconds are then divided out once, not at every value. */
+  if (max - min < count)
+    {
+      gsize range = (gsize)(max - min) + 1;
+      g_autofree double *seconds = g_new (double, range);
+
+      for (gsize v = 0; v < range; v++)
+        seconds[v] = ms_to_seconds (min + (guint32)v);
+      for (gsize i = 0; i < count; i++)
+        sum += seconds[values[i] - min];
+      mean = sum / (double)count;
+      for (gsize i = 0; i < count; i++)
+        {
+          double deviation = seconds[values[i] - min] - mean;
+
+          squares += deviation * deviation;
+        }
+    }
+  else
+    {
+      for (gsize i = 0; i < count; i++)
+        sum += ms_to_seconds (values[i]);
+      mean = sum / (double)count;
+      for (gsize i = 0; i < count; i++)
+        {
+          double deviation = ms_to_seconds (values[i]) - mean;
+
+          squares += deviation * deviation;
+        }
     }
 
   out->count = count;
