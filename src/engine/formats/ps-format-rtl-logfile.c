@@ -415,7 +415,10 @@ starts_with_record (const char *p,
   return parse_prefix (p, end, &time, &thread, &kind, &body) == PREFIX_OK;
 }
 
-/* The first " : " */
+/* The first " : ". Scope names have colons of their own ("::Function"),
+ * so a search for the colon alone stops several times a record: where
+ * SSE2 is there, sixteen places are looked at in one step for all three
+ * bytes. */
 static const char *
 find_separator (const char *text,
                 gsize       length)
@@ -423,11 +426,29 @@ find_separator (const char *text,
   const char *p = text;
   const char *end = text + length;
 
-  while (end - p >= 3 && (p = memchr (p + 1, ':', (end - 1) - (p + 1))) != NULL)
+#ifdef __SSE2__
+  const __m128i colon = _mm_set1_epi8 (':');
+  const __m128i space = _mm_set1_epi8 (' ');
+
+  /* p is where a separator may begin: its colon is at p + 1 */
+  while (end - p >= 18)
     {
-      if (p[-1] == ' ' && p[1] == ' ')
-        return p - 1;
+      __m128i before = _mm_loadu_si128 ((const __m128i *)(const void *)p);
+      __m128i at = _mm_loadu_si128 ((const __m128i *)(const void *)(p + 1));
+      __m128i after = _mm_loadu_si128 ((const __m128i *)(const void *)(p + 2));
+      guint mask = (guint)_mm_movemask_epi8 (_mm_and_si128 (_mm_and_si128 (_mm_cmpeq_epi8 (before, space),
+                                                                          _mm_cmpeq_epi8 (at, colon)),
+                                                            _mm_cmpeq_epi8 (after, space)));
+
+      if (mask != 0)
+        return p + __builtin_ctz (mask);
+      p += 16;
     }
+#endif
+
+  for (; end - p >= 3; p++)
+    if (p[0] == ' ' && p[1] == ':' && p[2] == ' ')
+      return p;
   return NULL;
 }
 
