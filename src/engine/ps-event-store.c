@@ -1560,17 +1560,27 @@ _ps_event_store_get_span_room (PsEventStore *self,
   return (PsSpan *) chunked_array_room (&self->spans, n_room);
 }
 
+/* Makes the first n elements of the room the array's */
+static void
+chunked_array_commit (ChunkedArray *array,
+                      guint         n,
+                      const gsize  *time_offsets,
+                      guint         n_time_offsets)
+{
+  guint room;
+  guint8 *first = chunked_array_room (array, &room);
+
+  g_return_if_fail (n <= room);
+
+  hold_in_time_limit (first, n, array->element_size, time_offsets, n_time_offsets, NULL);
+  array->length += n;
+}
+
 void
 _ps_event_store_commit_spans (PsEventStore *self,
                               guint         n)
 {
-  guint room;
-  guint8 *first = chunked_array_room (&self->spans, &room);
-
-  g_return_if_fail (n <= room);
-
-  hold_in_time_limit (first, n, sizeof (PsSpan), span_times, G_N_ELEMENTS (span_times), NULL);
-  self->spans.length += n;
+  chunked_array_commit (&self->spans, n, span_times, G_N_ELEMENTS (span_times));
 }
 
 void
@@ -1594,13 +1604,7 @@ void
 _ps_event_store_commit_marks (PsEventStore *self,
                               guint         n)
 {
-  guint room;
-  guint8 *first = chunked_array_room (&self->marks, &room);
-
-  g_return_if_fail (n <= room);
-
-  hold_in_time_limit (first, n, sizeof (PsMark), mark_times, G_N_ELEMENTS (mark_times), NULL);
-  self->marks.length += n;
+  chunked_array_commit (&self->marks, n, mark_times, G_N_ELEMENTS (mark_times));
 }
 
 void
