@@ -942,6 +942,9 @@ find_thread (RtlParser *self,
   PsTrack track = { 0 };
   char name[16];
 
+  /* Large ids (Windows numbers its threads so) come in runs */
+  if (self->last_thread != NULL && self->last_thread->id == id)
+    return self->last_thread;
   if (id >= SMALL_THREAD_IDS)
     thread = g_hash_table_lookup (self->threads, GUINT_TO_POINTER (id));
   if (thread != NULL)
