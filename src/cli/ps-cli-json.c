@@ -32,196 +32,6 @@ append_indent (GString *out,
     g_string_append_c (out, ' ');
 }
 
-static void
-append_value (GString  *out,
-              JsonNode *node)
-{
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_INT64:
-      g_string_append_printf (out, "%" PRId64, json_node_get_int (node));
-      break;
-    case G_TYPE_DOUBLE:
-      ps_export_append_json_number (out, json_node_get_double (node));
-      break;
-    case G_TYPE_BOOLEAN:
-      g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
-      break;
-    case G_TYPE_STRING:
-      ps_export_append_json_string (out, json_node_get_string (node));
-      break;
-    default:
-      g_string_append (out, "null");
-      break;
-    }
-}
-
-/* A member of the top-level object written by a function instead of from
- * its node */
-typedef struct
-{
-  const char * const *members;
-  PsCliJsonWriteFunc func;
-  gpointer           user_data;
-} Splice;
-
-static void append_node (GString      *out,
-                         JsonNode     *node,
-                         guint         level,
-                         const Splice *splice);
-
-static void
-append_object (GString      *out,
-               JsonObject   *object,
-               guint         level,
-               const Splice *splice)
-{
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *member;
-  gboolean first = TRUE;
-
-  if (json_object_get_size (object) == 0)
-    {
-      g_string_append (out, "{}");
-      return;
-    }
-
-  g_string_append_c (out, '{');
-  /* Members in insertion order, without a list and a lookup per member */
-  json_object_iter_init_ordered (&iter, object);
-  while (json_object_iter_next_ordered (&iter, &name, &member))
-    {
-      if (!first)
-        g_string_append_c (out, ',');
-      first = FALSE;
-      append_indent (out, level + 1);
-      ps_export_append_json_string (out, name);
-      g_string_append (out, ": ");
-      if (splice != NULL && level == 0 && g_strv_contains (splice->members, name))
-        splice->func (out, name, level + 1, splice->user_data);
-      else
-        append_node (out, member, level + 1, NULL);
-    }
-  append_indent (out, level);
-  g_string_append_c (out, '}');
-}
-
-static void
-append_array (GString   *out,
-              JsonArray *array,
-              guint      level)
-{
-  guint length = json_array_get_length (array);
-
-  if (length == 0)
-    {
-      g_string_append (out, "[]");
-      return;
-    }
-
-  g_string_append_c (out, '[');
-  for (guint i = 0; i < length; i++)
-    {
-      append_indent (out, level + 1);
-      append_node (out, json_array_get_element (array, i), level + 1, NULL);
-      if (i + 1 < length)
-        g_string_append_c (out, ',');
-    }
-  append_indent (out, level);
-  g_string_append_c (out, ']');
-}
-
-static void
-append_node (GString      *out,
-             JsonNode     *node,
-             guint         level,
-             const Splice *splice)
-{
-  if (node == NULL)
-    {
-      g_string_append (out, "null");
-      return;
-    }
-
-  switch (json_node_get_node_type (node))
-    {
-    case JSON_NODE_OBJECT:
-      append_object (out, json_node_get_object (node), level, splice);
-      break;
-    case JSON_NODE_ARRAY:
-      append_array (out, json_node_get_array (node), level);
-      break;
-    case JSON_NODE_VALUE:
-      append_value (out, node);
-      break;
-    case JSON_NODE_NULL:
-    default:
-      g_string_append (out, "null");
-      break;
-    }
-}
-
-void
-ps_cli_json_print (JsonNode *root)
-{
-  ps_cli_json_print_spliced (root, NULL, NULL, NULL);
-}
-
-void
-ps_cli_json_print_spliced (JsonNode           *root,
-                           const char * const *members,
-                           PsCliJsonWriteFunc  func,
-                           gpointer            user_data)
-{
-  g_autoptr(GString) out = g_string_new (NULL);
-  Splice splice = { members, func, user_data };
-
-  append_node (out, root, 0, members != NULL ? &splice : NULL);
-  g_string_append_c (out, '\n');
-
-  fputs (out->str, stdout);
-  fflush (stdout);
-}
-
-void
-ps_cli_json_write_out (GString *out,
-                       gsize    threshold)
-{
-  if (out->len < threshold)
-    return;
-  fwrite (out->str, 1, out->len, stdout);
-  g_string_truncate (out, 0);
-}
-
-void
-ps_cli_json_append_indent (GString *out,
-                           guint    level)
-{
-  append_indent (out, level);
-}
-
-void
-ps_cli_json_add_double (JsonBuilder *builder,
-                        const char  *name,
-                        double       value)
-{
-  json_builder_set_member_name (builder, name);
-  if (isfinite (value))
-    json_builder_add_double_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-void
-ps_cli_json_add_int (JsonBuilder *builder,
-                     const char  *name,
-                     gint64       value)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_add_int_value (builder, value);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Streaming                                                                 */
 
@@ -235,15 +45,14 @@ ps_cli_json_stream_init (PsCliJsonStream *stream,
   stream->level = level;
 }
 
-/* What comes before a value: as append_object () and append_array () put
- * it, a comma after the value before, the line and indentation, and the
- * member's name */
-static void
+/* What comes before a value: a comma after the value before, the line
+ * and indentation, and the member's name. Returns the value's level. */
+static guint
 stream_next_value (PsCliJsonStream *stream,
                    const char      *name)
 {
   if (stream->depth == 0)
-    return;
+    return stream->level;
 
   if (stream->has_values[stream->depth - 1])
     g_string_append_c (stream->out, ',');
@@ -254,6 +63,7 @@ stream_next_value (PsCliJsonStream *stream,
       ps_export_append_json_string (stream->out, name);
       g_string_append (stream->out, ": ");
     }
+  return stream->level + stream->depth;
 }
 
 static void
@@ -321,7 +131,7 @@ ps_cli_json_stream_double (PsCliJsonStream *stream,
                            double           value)
 {
   stream_next_value (stream, name);
-  /* null when not finite, as append_value () writes such a node */
+  /* null when not finite */
   ps_export_append_json_number (stream->out, value);
 }
 
@@ -340,4 +150,157 @@ ps_cli_json_stream_null (PsCliJsonStream *stream,
 {
   stream_next_value (stream, name);
   g_string_append (stream->out, "null");
+}
+
+/* A member of the top-level object written by a function instead of from
+ * its node */
+typedef struct
+{
+  const char * const *members;
+  PsCliJsonWriteFunc func;
+  gpointer           user_data;
+} Splice;
+
+static void
+write_value (PsCliJsonStream *stream,
+             const char      *name,
+             JsonNode        *node)
+{
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_INT64:
+      ps_cli_json_stream_int (stream, name, json_node_get_int (node));
+      break;
+    case G_TYPE_DOUBLE:
+      ps_cli_json_stream_double (stream, name, json_node_get_double (node));
+      break;
+    case G_TYPE_BOOLEAN:
+      ps_cli_json_stream_boolean (stream, name, json_node_get_boolean (node));
+      break;
+    case G_TYPE_STRING:
+      ps_cli_json_stream_string (stream, name, json_node_get_string (node));
+      break;
+    default:
+      ps_cli_json_stream_null (stream, name);
+      break;
+    }
+}
+
+/* A node as the value of the member name (NULL in an array); the splice
+ * applies to the members of the top-level object */
+static void
+write_node (PsCliJsonStream *stream,
+            const char      *name,
+            JsonNode        *node,
+            const Splice    *splice)
+{
+  if (node == NULL)
+    {
+      ps_cli_json_stream_null (stream, name);
+      return;
+    }
+
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObjectIter iter;
+        const char *member_name;
+        JsonNode *member;
+        gboolean top = stream->depth == 0;
+
+        ps_cli_json_stream_begin_object (stream, name);
+        /* Members in insertion order, without a list and a lookup per member */
+        json_object_iter_init_ordered (&iter, json_node_get_object (node));
+        while (json_object_iter_next_ordered (&iter, &member_name, &member))
+          {
+            if (splice != NULL && top && g_strv_contains (splice->members, member_name))
+              splice->func (stream->out, member_name, stream_next_value (stream, member_name), splice->user_data);
+            else
+              write_node (stream, member_name, member, NULL);
+          }
+        ps_cli_json_stream_end (stream);
+      }
+      break;
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint length = json_array_get_length (array);
+
+        ps_cli_json_stream_begin_array (stream, name);
+        for (guint i = 0; i < length; i++)
+          write_node (stream, NULL, json_array_get_element (array, i), NULL);
+        ps_cli_json_stream_end (stream);
+      }
+      break;
+    case JSON_NODE_VALUE:
+      write_value (stream, name, node);
+      break;
+    case JSON_NODE_NULL:
+    default:
+      ps_cli_json_stream_null (stream, name);
+      break;
+    }
+}
+
+void
+ps_cli_json_print (JsonNode *root)
+{
+  ps_cli_json_print_spliced (root, NULL, NULL, NULL);
+}
+
+void
+ps_cli_json_print_spliced (JsonNode           *root,
+                           const char * const *members,
+                           PsCliJsonWriteFunc  func,
+                           gpointer            user_data)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  Splice splice = { members, func, user_data };
+  PsCliJsonStream stream;
+
+  ps_cli_json_stream_init (&stream, out, 0);
+  write_node (&stream, NULL, root, members != NULL ? &splice : NULL);
+  g_string_append_c (out, '\n');
+
+  fputs (out->str, stdout);
+  fflush (stdout);
+}
+
+void
+ps_cli_json_write_out (GString *out,
+                       gsize    threshold)
+{
+  if (out->len < threshold)
+    return;
+  fwrite (out->str, 1, out->len, stdout);
+  g_string_truncate (out, 0);
+}
+
+void
+ps_cli_json_append_indent (GString *out,
+                           guint    level)
+{
+  append_indent (out, level);
+}
+
+void
+ps_cli_json_add_double (JsonBuilder *builder,
+                        const char  *name,
+                        double       value)
+{
+  json_builder_set_member_name (builder, name);
+  if (isfinite (value))
+    json_builder_add_double_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+void
+ps_cli_json_add_int (JsonBuilder *builder,
+                     const char  *name,
+                     gint64       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, value);
 }

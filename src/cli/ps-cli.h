@@ -106,7 +106,7 @@ void          ps_cli_json_append_indent (GString         *out,
  * ps_cli_json_print () lays out a tree: for output of many small values,
  * which as JSON nodes would cost more than their text. Values in an
  * object take their member's name, values in an array NULL. */
-#define PS_CLI_JSON_STREAM_MAX_DEPTH 16
+#define PS_CLI_JSON_STREAM_MAX_DEPTH 64
 
 typedef struct
 {

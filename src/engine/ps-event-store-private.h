@@ -24,14 +24,14 @@ guint32 _ps_event_store_add_other           (PsEventStore        *self,
 void    _ps_event_store_append_spans        (PsEventStore        *self,
                                              const PsSpan        *spans,
                                              guint                n);
-/* Appending in place: the memory after the last span (or mark), *n_room
- * of them, is filled by the caller; commit makes the first n of them
- * the store's. Nothing else appends in between. */
-PsSpan *_ps_event_store_get_span_room       (PsEventStore        *self,
+/* Appending in place: the memory after the last span (PsSpan) or mark
+ * (PsMark), *n_room of them, is filled by the caller; commit makes the
+ * first n of them the store's. Nothing else appends in between. */
+gpointer _ps_event_store_get_span_room      (PsEventStore        *self,
                                              guint               *n_room);
 void    _ps_event_store_commit_spans        (PsEventStore        *self,
                                              guint                n);
-PsMark *_ps_event_store_get_mark_room       (PsEventStore        *self,
+gpointer _ps_event_store_get_mark_room      (PsEventStore        *self,
                                              guint               *n_room);
 void    _ps_event_store_commit_marks        (PsEventStore        *self,
                                              guint                n);

@@ -1271,6 +1271,8 @@ _ps_event_store_append_measurements (PsEventStore        *self,
        * on one track */
       if G_UNLIKELY (m->kind != last_kind)
         {
+          /* Not ps_event_store_add_track_flags (): its checks would run
+           * at every change of track */
           if (m->track < self->tracks->len)
             g_array_index (self->tracks, PsTrack, m->track).flags |= kind_flags[m->kind & 3];
           last_kind = m->kind;
@@ -1553,11 +1555,11 @@ _ps_event_store_append_spans (PsEventStore *self,
   chunked_array_append (&self->spans, held != NULL ? held : spans, n);
 }
 
-PsSpan *
+gpointer
 _ps_event_store_get_span_room (PsEventStore *self,
                                guint        *n_room)
 {
-  return (PsSpan *) chunked_array_room (&self->spans, n_room);
+  return chunked_array_room (&self->spans, n_room);
 }
 
 /* Makes the first n elements of the room the array's */
@@ -1593,11 +1595,11 @@ _ps_event_store_append_marks (PsEventStore *self,
   chunked_array_append (&self->marks, held != NULL ? held : marks, n);
 }
 
-PsMark *
+gpointer
 _ps_event_store_get_mark_room (PsEventStore *self,
                                guint        *n_room)
 {
-  return (PsMark *) chunked_array_room (&self->marks, n_room);
+  return chunked_array_room (&self->marks, n_room);
 }
 
 void

@@ -18,25 +18,32 @@
 #define MEASUREMENT_BATCH_SIZE 1024
 #define COUNTER_BATCH_SIZE 256
 
+/* Spans and marks are written in place, in the store's memory after its
+ * last one (_ps_event_store_get_span_room ()), and committed with the
+ * other batches: n of the room's size are written */
+typedef struct
+{
+  guint64  n_committed;
+  guint8  *memory;       /* NULL until room is asked for */
+  guint    size;
+  guint    n;
+} Room;
+
+typedef gpointer (*RoomFunc)   (PsEventStore *store,
+                                guint        *n_room);
+typedef void     (*CommitFunc) (PsEventStore *store,
+                                guint         n);
+
 struct _PsStoreBuilder
 {
   PsEventStore  *store;
   guint64        n_committed;   /* measurements already in the store */
-  guint64        n_spans_committed;
-  guint64        n_marks_committed;
 
   PsMeasurement  measurements[MEASUREMENT_BATCH_SIZE];
   guint          n_measurements;
 
-  /* Spans and marks are written in place, in the store's memory after
-   * its last one (_ps_event_store_get_span_room ()), and committed with
-   * the other batches: n_spans of span_room's n_span_room are written */
-  PsSpan        *span_room;
-  guint          n_span_room;
-  guint          n_spans;
-  PsMark        *mark_room;
-  guint          n_mark_room;
-  guint          n_marks;
+  Room           spans;
+  Room           marks;
 
   GArray        *samples;
   /* A capture of thousands of counters adds a reading every few
@@ -56,8 +63,8 @@ ps_store_builder_new (PsEventStore *store)
   self = g_new0 (PsStoreBuilder, 1);
   self->store = g_object_ref (store);
   self->n_committed = ps_event_store_get_n_measurements (store);
-  self->n_spans_committed = ps_event_store_get_n_spans (store);
-  self->n_marks_committed = ps_event_store_get_n_marks (store);
+  self->spans.n_committed = ps_event_store_get_n_spans (store);
+  self->marks.n_committed = ps_event_store_get_n_marks (store);
   self->samples = g_array_new (FALSE, FALSE, sizeof (PsSample));
 
   return self;
@@ -84,6 +91,49 @@ ps_store_builder_get_store (PsStoreBuilder *self)
 }
 
 static void
+room_commit (PsStoreBuilder *self,
+             Room           *room,
+             CommitFunc      commit)
+{
+  if (room->n > 0)
+    commit (self->store, room->n);
+  room->n_committed += room->n;
+  /* Room is asked for again by the next one */
+  room->memory = NULL;
+  room->size = 0;
+  room->n = 0;
+}
+
+/* The place of the next element, whose index is room->n_committed +
+ * room->n before the call */
+static inline gpointer
+room_next (PsStoreBuilder *self,
+           Room           *room,
+           gsize           element_size,
+           RoomFunc        get_room)
+{
+  /* Committed at the end of the store's chunk, or with a full batch */
+  if (G_UNLIKELY (room->n == room->size))
+    {
+      if (room->n > 0)
+        ps_store_builder_flush (self);
+      room->memory = get_room (self->store, &room->size);
+      room->size = MIN (room->size, BATCH_SIZE);
+    }
+  return room->memory + (gsize) room->n++ * element_size;
+}
+
+/* An element written but not committed yet */
+static gpointer
+room_edit (Room    *room,
+           guint64  index,
+           gsize    element_size)
+{
+  g_return_val_if_fail (index - room->n_committed < room->n, NULL);
+  return room->memory + (gsize) (index - room->n_committed) * element_size;
+}
+
+static void
 flush_measurements (PsStoreBuilder *self)
 {
   if (self->n_measurements == 0)
@@ -102,27 +152,16 @@ ps_store_builder_flush (PsStoreBuilder *self)
 
   g_return_val_if_fail (self != NULL, 0);
 
-  n = self->n_measurements + self->n_spans + self->n_marks
+  n = self->n_measurements + self->spans.n + self->marks.n
       + self->samples->len + self->n_counter_values;
 
   flush_measurements (self);
-  if (self->n_spans > 0)
-    _ps_event_store_commit_spans (self->store, self->n_spans);
-  if (self->n_marks > 0)
-    _ps_event_store_commit_marks (self->store, self->n_marks);
+  room_commit (self, &self->spans, _ps_event_store_commit_spans);
+  room_commit (self, &self->marks, _ps_event_store_commit_marks);
   if (self->samples->len > 0)
     _ps_event_store_append_samples (self->store, (const PsSample *)(gpointer)self->samples->data, self->samples->len);
   if (self->n_counter_values > 0)
     _ps_event_store_append_counter_values (self->store, self->counter_values, self->n_counter_values);
-  self->n_spans_committed += self->n_spans;
-  self->n_marks_committed += self->n_marks;
-  /* Room is asked for again by the next one */
-  self->span_room = NULL;
-  self->n_span_room = 0;
-  self->n_spans = 0;
-  self->mark_room = NULL;
-  self->n_mark_room = 0;
-  self->n_marks = 0;
   g_array_set_size (self->samples, 0);
   self->n_counter_values = 0;
 
@@ -134,8 +173,8 @@ ps_store_builder_get_n_events (PsStoreBuilder *self)
 {
   g_return_val_if_fail (self != NULL, 0);
   return self->n_committed + self->n_measurements
-         + self->n_spans_committed + self->n_spans
-         + self->n_marks_committed + self->n_marks
+         + self->spans.n_committed + self->spans.n
+         + self->marks.n_committed + self->marks.n
          + ps_event_store_get_n_samples (self->store) + self->samples->len
          + ps_event_store_get_n_counter_values (self->store) + self->n_counter_values;
 }
@@ -248,35 +287,25 @@ guint64
 ps_store_builder_add_span (PsStoreBuilder *self,
                            const PsSpan   *span)
 {
-  guint64 index = self->n_spans_committed + self->n_spans;
+  guint64 index = self->spans.n_committed + self->spans.n;
+  PsSpan *next = room_next (self, &self->spans, sizeof (PsSpan), _ps_event_store_get_span_room);
 
-  /* Committed at the end of the store's chunk, or with a full batch */
-  if (G_UNLIKELY (self->n_spans == self->n_span_room))
-    {
-      if (self->n_spans > 0)
-        ps_store_builder_flush (self);
-      self->span_room = _ps_event_store_get_span_room (self->store, &self->n_span_room);
-      self->n_span_room = MIN (self->n_span_room, BATCH_SIZE);
-    }
-  self->span_room[self->n_spans++] = *span;
+  *next = *span;
   return index;
 }
 
 guint64
 ps_store_builder_get_n_spans (PsStoreBuilder *self)
 {
-  return self->n_spans_committed + self->n_spans;
+  return self->spans.n_committed + self->spans.n;
 }
 
 PsSpan *
 ps_store_builder_edit_span (PsStoreBuilder *self,
                             guint64         index)
 {
-  if (index >= self->n_spans_committed)
-    {
-      g_return_val_if_fail (index - self->n_spans_committed < self->n_spans, NULL);
-      return &self->span_room[index - self->n_spans_committed];
-    }
+  if (index >= self->spans.n_committed)
+    return room_edit (&self->spans, index, sizeof (PsSpan));
   return _ps_event_store_edit_span (self->store, index);
 }
 
@@ -292,16 +321,10 @@ guint64
 ps_store_builder_add_mark (PsStoreBuilder *self,
                            const PsMark   *mark)
 {
-  guint64 index = self->n_marks_committed + self->n_marks;
+  guint64 index = self->marks.n_committed + self->marks.n;
+  PsMark *next = room_next (self, &self->marks, sizeof (PsMark), _ps_event_store_get_mark_room);
 
-  if (G_UNLIKELY (self->n_marks == self->n_mark_room))
-    {
-      if (self->n_marks > 0)
-        ps_store_builder_flush (self);
-      self->mark_room = _ps_event_store_get_mark_room (self->store, &self->n_mark_room);
-      self->n_mark_room = MIN (self->n_mark_room, BATCH_SIZE);
-    }
-  self->mark_room[self->n_marks++] = *mark;
+  *next = *mark;
   return index;
 }
 
@@ -309,11 +332,8 @@ PsMark *
 ps_store_builder_edit_mark (PsStoreBuilder *self,
                             guint64         index)
 {
-  if (index >= self->n_marks_committed)
-    {
-      g_return_val_if_fail (index - self->n_marks_committed < self->n_marks, NULL);
-      return &self->mark_room[index - self->n_marks_committed];
-    }
+  if (index >= self->marks.n_committed)
+    return room_edit (&self->marks, index, sizeof (PsMark));
   return _ps_event_store_edit_mark (self->store, index);
 }
 

@@ -560,11 +560,7 @@ intern_name (RtlParser  *self,
   guint i;
 
   if (length == 0)
-    {
-      interned.id = 0;
-      interned.text = "";
-      return interned;
-    }
+    return (Interned) { 0, "" };
 
   hash = hash_bytes (text, length);
   for (i = hash & table->mask; table->slots[i].text != NULL; i = (i + 1) & table->mask)
@@ -572,19 +568,14 @@ intern_name (RtlParser  *self,
       const NameSlot *slot = &table->slots[i];
 
       if (slot->hash == hash && slot->length == length && memcmp (slot->text, text, length) == 0)
-        {
-          interned.id = slot->id;
-          interned.text = slot->text;
-          return interned;
-        }
+        return (Interned) { slot->id, slot->text };
     }
 
   table->slots[i].hash = hash;
   table->slots[i].length = (guint32)MIN (length, G_MAXUINT32);
   table->slots[i].id = ps_event_store_intern (self->store, text, length);
   table->slots[i].text = ps_event_store_get_string (self->store, table->slots[i].id);
-  interned.id = table->slots[i].id;
-  interned.text = table->slots[i].text;
+  interned = (Interned) { table->slots[i].id, table->slots[i].text };
   if (++table->n_used * 2 > table->mask)
     name_table_grow (table);
 
@@ -1151,6 +1142,21 @@ close_above (RtlParser   *self,
     }
 }
 
+/* §4.2 step 8.1: whether an end of that name ends the innermost scope */
+static inline gboolean
+ends_innermost (const ThreadState *thread,
+                const char        *name,
+                gsize              length,
+                guint32            sid)
+{
+  const OpenScope *open;
+
+  if (thread->stack.len == 0)
+    return FALSE;
+  open = &thread->stack.items[thread->stack.len - 1];
+  return !open->logical && same_name (open, name, length, sid);
+}
+
 static void
 end_scope (RtlParser    *self,
            ThreadState  *thread,
@@ -1162,17 +1168,16 @@ end_scope (RtlParser    *self,
   gsize length = r->name_length;
   guint16 flags = 0;
 
-  if (G_LIKELY (stack->len > 0))
+  if (G_LIKELY (ends_innermost (thread, name, length, r->name_sid)))
+    {
+      close_scope (self, thread, stack->len - 1, ms, 0);
+      return;
+    }
+
+  if (stack->len > 0)
     {
       guint top = stack->len - 1;
       OpenScope *open = &stack->items[top];
-
-      /* 8.1: the innermost scope, by name */
-      if (G_LIKELY (!open->logical && same_name (open, name, length, r->name_sid)))
-        {
-          close_scope (self, thread, top, ms, 0);
-          return;
-        }
 
       /* 8.2: the log bridge's "} X return : v" after "{ X" */
       if (!open->logical && length > open->name_length && memcmp (name, open->name, open->name_length) == 0
@@ -1969,9 +1974,9 @@ handle_line (const PsLine *line,
 #define FIRST_INDEX_LINES 4
 #define INDEX_LINES       64
 
-/* The offsets from base of the LF and NUL bytes in [base + from, base +
- * limit), in order: all of them up to *indexed (which is moved on), at
- * least max of them unless limit comes first. Up to 64 more may be
+/* The offsets from base of the LF and NUL bytes from base + *indexed on
+ * (which is moved on past them), in order: at least max of them unless
+ * base + limit comes first. Up to 64 more may be
  * written: ends has room for max + 64. Sixty-four bytes are looked at in
  * one step where SSE2 is there (it is on every x86-64; the compilers that
  * say so have the bit builtins). */
@@ -2222,10 +2227,8 @@ process_tokens (RtlParser        *self,
       if (t->kind == '{')
         open_scope (self, thread, ms, line, scanned_name (self, t->name_sid, t->name, t->name_length),
                     t->name_length, t->name_sid, 0, 0);
-      else if (thread->stack.len > 0
-               && !thread->stack.items[thread->stack.len - 1].logical
-               && thread->stack.items[thread->stack.len - 1].name_sid == t->name_sid)
-        close_scope (self, thread, thread->stack.len - 1, ms, 0);   /* §4.2 step 8.1 */
+      else if (ends_innermost (thread, t->name, t->name_length, t->name_sid))
+        close_scope (self, thread, thread->stack.len - 1, ms, 0);
       else
         {
           token_record (&r, t, line);
