@@ -14,12 +14,13 @@
  * fatal: every repair becomes a warning with its line number.
  *
  * A record is processed once the next line shows it is complete (a later
- * line may continue its text). The fast path takes runs of plain timed
- * records straight from the read buffer: a scanner cuts them into tokens
- * (on a thread of its own for large buffers) and the records are then
- * processed in file order, so pairing, warnings and line numbers are
- * those of the general path. Everything else goes through the general
- * path, which keeps the one record that may still grow.
+ * line may continue its text). Parsing has two stages: scanning cuts the
+ * runs of plain timed records of a chunk into tokens and keeps its other
+ * lines, reading nothing but the bytes; applying then processes both in
+ * file order, so pairing, warnings and line numbers are those of the
+ * general path, which keeps the one record that may still grow. The
+ * loader scans a chunk on its reading thread while it applies the one
+ * before.
  */
 #include "config.h"
 
@@ -48,17 +49,11 @@
 
 #define STRLEN(s) (sizeof (s) - 1)
 
-/* The fast path scans records in blocks of up to TOKEN_BLOCK_LINES lines.
- * After a first block of FIRST_BLOCK_LINES plain records, with at least
- * PARALLEL_SCAN_BYTES left in the read buffer, it scans the rest on a
- * thread of its own, up to N_TOKEN_BLOCKS blocks ahead of the processing
- * (about a whole read buffer, so that the scanner seldom has to wait and
- * be woken: a wake-up costs more than scanning a hundred lines). That
- * thread's first block is small, so that the processing soon has work. */
-#define TOKEN_BLOCK_LINES   1024
-#define FIRST_BLOCK_LINES   128
-#define N_TOKEN_BLOCKS      20
-#define PARALLEL_SCAN_BYTES (256 * 1024)
+/* Parsing has two stages (PsParserStages), which the loader runs on two
+ * threads: scanning a chunk cuts its plain records into tokens and keeps
+ * its other lines, and applying pairs them and fills the store, a chunk
+ * behind. Tokens are scanned in runs of at least TOKEN_RUN. */
+#define TOKEN_RUN           4096
 #define PREFETCH_TOKENS     8
 
 /* Thread ids below this are found without hashing (OpenOffice on Unix
@@ -158,8 +153,7 @@ typedef struct
   GStringChunk *texts;    /* the names' bytes, each followed by NAME_PADDING zero bytes */
 } ScanNames;
 
-typedef struct _Scanner Scanner;
-typedef struct _TokenBlock TokenBlock;
+typedef struct _Batch Batch;
 
 /* A warning held back by warn_after_pending() */
 typedef struct
@@ -202,10 +196,11 @@ typedef struct
   GString       *pending_message;
   GPtrArray     *deferred;             /* Deferred: warnings about later lines */
   NameTable      names;
-  /* The scanner's thread reads scan_names at every record while this
-   * one writes the fields around it at every record: with a cache line
-   * of its own (whatever the alignment of the parser), the two cores do
-   * not pass that line back and forth, which cost more than the lookup */
+  /* The scanning thread reads scan_names at every record while the
+   * applying one writes the fields around it at every record: with a
+   * cache line of its own (whatever the alignment of the parser), the two
+   * cores do not pass that line back and forth, which cost more than the
+   * lookup */
   char           scan_names_padding_before[64];
   ScanNames      scan_names;
   char           scan_names_padding_after[64];
@@ -217,9 +212,11 @@ typedef struct
 
   gboolean       seen_record;          /* in the whole file */
 
-  /* The fast path's tokens: scanned here, or ahead by the scanner */
-  TokenBlock    *block;
-  Scanner       *scanner;
+  /* The scanning stage's results: the one being filled, and those free */
+  Batch         *scanning;
+  GAsyncQueue   *free_batches;
+  GPtrArray     *batches;              /* all of them, to free */
+  GMutex         batches_lock;
 } RtlParser;
 
 /* ------------------------------------------------------------------------ */
@@ -2047,14 +2044,6 @@ typedef struct
   char        kind;
 } Token;
 
-struct _TokenBlock
-{
-  Token       tokens[TOKEN_BLOCK_LINES];
-  guint       max_tokens;      /* the block's size: fewer tokens end the scan */
-  guint       n_tokens;
-  const char *next;            /* the start of the line after the last token */
-};
-
 /* Plain records from p on, at most max_tokens lines of them, each taken
  * only when nothing about it needs the general path: its line ends in
  * view with a LF (no NUL, no CR before it), the next line is a record
@@ -2179,28 +2168,29 @@ token_record (Record      *r,
   r->name_sid = t->name_sid;
 }
 
-/* The records of a block, as process_record() takes them. The first one
- * may begin a session and goes through it; so do messages and anything
- * but the begin of a named scope and the end of the innermost one, which
- * are taken here at once. */
+/* A run of tokens, as process_record() takes them. The first one may
+ * begin a session and goes through it; so do messages and anything but
+ * the begin of a named scope and the end of the innermost one, which are
+ * taken here at once. */
 static void
-process_tokens (RtlParser        *self,
-                const TokenBlock *block,
-                guint64           line_number)
+process_tokens (RtlParser   *self,
+                const Token *tokens,
+                guint        n_tokens,
+                guint64      line_number)
 {
   Record r;
 
-  if (block->n_tokens == 0)
+  if (n_tokens == 0)
     return;
 
   if (G_UNLIKELY (self->has_pending))
     flush_pending (self);
-  token_record (&r, &block->tokens[0], line_number);
+  token_record (&r, &tokens[0], line_number);
   process_record (self, &r);
 
-  for (guint i = 1; i < block->n_tokens; i++)
+  for (guint i = 1; i < n_tokens; i++)
     {
-      const Token *t = &block->tokens[i];
+      const Token *t = &tokens[i];
       guint64 line = line_number + i;
       ThreadState *thread;
       gint64 ms;
@@ -2209,8 +2199,8 @@ process_tokens (RtlParser        *self,
       /* A record's bytes are read here for the first time on this thread
        * (the scanner's core read them; a message follows its name): ask
        * for them early */
-      if (i + PREFETCH_TOKENS < block->n_tokens)
-        __builtin_prefetch (block->tokens[i + PREFETCH_TOKENS].name);
+      if (i + PREFETCH_TOKENS < n_tokens)
+        __builtin_prefetch (tokens[i + PREFETCH_TOKENS].name);
 #endif
 
       if (t->kind == '|' || t->name_sid == PS_NONE)
@@ -2236,235 +2226,210 @@ process_tokens (RtlParser        *self,
         }
     }
 
-  self->session_last_line = line_number + block->n_tokens - 1;
+  self->session_last_line = line_number + n_tokens - 1;
 }
 
-/* Scanning runs on a thread of its own while the records are processed
- * (pairing and the store must see them in file order, on one thread):
- * the scanner fills blocks of tokens from the read buffer ahead of the
- * parser, which waits only when it has caught up. One job is one call of
- * fast_lines(); the buffer is valid until it returns. */
-struct _Scanner
+/* The scanning stage. What it found in a chunk, in file order: runs of
+ * tokens and the lines between them, which the general path takes. The
+ * tokens and the lines point into the chunk, which stays valid until the
+ * batch is applied; a line that is not in it (carried over from the
+ * chunk before) is copied. */
+
+typedef struct
 {
-  GThread    *thread;
-  GMutex      lock;
-  GCond       job_cond;        /* a job, or quit */
-  GCond       space_cond;      /* room in the ring for the scanner */
-  GCond       tokens_cond;     /* a block for the parser */
-  gboolean    quit;
-  /* The job */
-  gboolean    has_job;
-  ScanNames  *names;
-  const char *start;
-  const char *end;
-  guint       n_produced;
-  guint       n_consumed;
-  gboolean    producer_waiting;
-  gboolean    consumer_waiting;
-  TokenBlock  blocks[N_TOKEN_BLOCKS];
+  guint64 first_line;
+  guint   first;      /* the first token of the run, or the line's index in lines */
+  guint   n_tokens;   /* 0: a line */
+} Piece;
+
+typedef struct
+{
+  PsLine line;
+  gssize arena_offset;  /* where the text is in the arena, or -1: in the chunk */
+} ScannedLine;
+
+struct _Batch
+{
+  const char *chunk;
+  gsize       chunk_length;
+  Token      *tokens;
+  guint       n_tokens;
+  guint       tokens_size;
+  GArray     *pieces;   /* Piece */
+  GArray     *lines;    /* ScannedLine */
+  GByteArray *arena;    /* the text of lines not in the chunk */
 };
 
-static gpointer
-scanner_thread (gpointer data)
+/* Taken by the scanning thread, released by the applying one */
+static Batch *
+batch_take (RtlParser *self)
 {
-  Scanner *scanner = data;
+  Batch *batch = g_async_queue_try_pop (self->free_batches);
 
-  for (;;)
+  if (batch == NULL)
     {
-      const char *p;
-      guint n_produced = 0;
-
-      g_mutex_lock (&scanner->lock);
-      while (!scanner->has_job && !scanner->quit)
-        g_cond_wait (&scanner->job_cond, &scanner->lock);
-      p = scanner->start;
-      g_mutex_unlock (&scanner->lock);
-      if (scanner->quit)
-        break;
-
-      for (;;)
-        {
-          TokenBlock *block;
-          gboolean last;
-          gboolean wake;
-
-          g_mutex_lock (&scanner->lock);
-          if (n_produced - scanner->n_consumed == N_TOKEN_BLOCKS)
-            {
-              scanner->producer_waiting = TRUE;
-              while (n_produced - scanner->n_consumed > N_TOKEN_BLOCKS / 2)
-                g_cond_wait (&scanner->space_cond, &scanner->lock);
-              scanner->producer_waiting = FALSE;
-            }
-          g_mutex_unlock (&scanner->lock);
-
-          block = &scanner->blocks[n_produced % N_TOKEN_BLOCKS];
-          block->max_tokens = n_produced == 0 ? FIRST_BLOCK_LINES : TOKEN_BLOCK_LINES;
-          block->n_tokens = scan_records (scanner->names, p, scanner->end, block->tokens, block->max_tokens,
-                                          &block->next);
-          p = block->next;
-          last = block->n_tokens < block->max_tokens;
-          n_produced++;
-
-          /* Woken after the unlock, the parser does not run into the lock */
-          g_mutex_lock (&scanner->lock);
-          scanner->n_produced = n_produced;
-          if (last)
-            scanner->has_job = FALSE;
-          wake = scanner->consumer_waiting;
-          g_mutex_unlock (&scanner->lock);
-          if (wake)
-            g_cond_signal (&scanner->tokens_cond);
-          if (last)
-            break;
-        }
+      batch = g_new0 (Batch, 1);
+      batch->pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
+      batch->lines = g_array_new (FALSE, FALSE, sizeof (ScannedLine));
+      batch->arena = g_byte_array_new ();
+      g_mutex_lock (&self->batches_lock);
+      g_ptr_array_add (self->batches, batch);
+      g_mutex_unlock (&self->batches_lock);
     }
 
-  return NULL;
-}
-
-static Scanner *
-scanner_new (void)
-{
-  Scanner *scanner = g_new0 (Scanner, 1);
-
-  g_mutex_init (&scanner->lock);
-  g_cond_init (&scanner->job_cond);
-  g_cond_init (&scanner->space_cond);
-  g_cond_init (&scanner->tokens_cond);
-  scanner->thread = g_thread_new ("perfscope-rtl-scan", scanner_thread, scanner);
-
-  return scanner;
+  return batch;
 }
 
 static void
-scanner_free (Scanner *scanner)
+batch_release (RtlParser *self,
+               Batch     *batch)
 {
-  if (scanner == NULL)
-    return;
-
-  g_mutex_lock (&scanner->lock);
-  scanner->quit = TRUE;
-  g_cond_signal (&scanner->job_cond);
-  g_mutex_unlock (&scanner->lock);
-  g_thread_join (scanner->thread);
-  g_mutex_clear (&scanner->lock);
-  g_cond_clear (&scanner->job_cond);
-  g_cond_clear (&scanner->space_cond);
-  g_cond_clear (&scanner->tokens_cond);
-  g_free (scanner);
+  batch->chunk = NULL;
+  batch->chunk_length = 0;
+  batch->n_tokens = 0;
+  g_array_set_size (batch->pieces, 0);
+  g_array_set_size (batch->lines, 0);
+  g_byte_array_set_size (batch->arena, 0);
+  g_async_queue_push (self->free_batches, batch);
 }
 
-/* fast_lines() with the scanning on the scanner's thread */
-static const char *
-scan_in_parallel (RtlParser  *self,
-                  const char *data,
-                  const char *end,
-                  guint64     line_number,
-                  guint64    *taken)
+static void
+batch_free (gpointer data)
 {
-  Scanner *scanner = self->scanner;
-  const char *p = data;
-  guint n_consumed = 0;
+  Batch *batch = data;
 
-  g_mutex_lock (&scanner->lock);
-  scanner->names = &self->scan_names;
-  scanner->start = data;
-  scanner->end = end;
-  scanner->n_produced = 0;
-  scanner->n_consumed = 0;
-  scanner->has_job = TRUE;
-  g_mutex_unlock (&scanner->lock);
-  g_cond_signal (&scanner->job_cond);
-
-  for (;;)
-    {
-      const TokenBlock *block;
-      gboolean last;
-      gboolean wake;
-
-      g_mutex_lock (&scanner->lock);
-      while (n_consumed == scanner->n_produced)
-        {
-          scanner->consumer_waiting = TRUE;
-          g_cond_wait (&scanner->tokens_cond, &scanner->lock);
-          scanner->consumer_waiting = FALSE;
-        }
-      g_mutex_unlock (&scanner->lock);
-
-      block = &scanner->blocks[n_consumed % N_TOKEN_BLOCKS];
-      process_tokens (self, block, line_number + *taken);
-      *taken += block->n_tokens;
-      if (block->n_tokens > 0)
-        p = block->next;
-      last = block->n_tokens < block->max_tokens;
-      n_consumed++;
-
-      /* A full ring wakes the scanner only once half of it is free, so
-       * that it is not woken for every block */
-      g_mutex_lock (&scanner->lock);
-      scanner->n_consumed = n_consumed;
-      wake = scanner->producer_waiting && scanner->n_produced - n_consumed <= N_TOKEN_BLOCKS / 2;
-      /* The last block was the scanner's last look at the buffer */
-      g_assert (!last || !scanner->has_job);
-      g_mutex_unlock (&scanner->lock);
-      if (wake)
-        g_cond_signal (&scanner->space_cond);
-      if (last)
-        break;
-    }
-
-  return p;
+  g_free (batch->tokens);
+  g_array_unref (batch->pieces);
+  g_array_unref (batch->lines);
+  g_byte_array_unref (batch->arena);
+  g_free (batch);
 }
 
+/* The line reader's fast path: runs of plain records */
 static gsize
-fast_lines (const char *data,
-            gsize       available,
-            guint64     line_number,
-            guint64     offset,
-            guint64    *n_lines,
-            gpointer    user_data)
+scan_fast_lines (const char *data,
+                 gsize       available,
+                 guint64     line_number,
+                 guint64     offset,
+                 guint64    *n_lines,
+                 gpointer    user_data)
 {
   RtlParser *self = user_data;
+  Batch *batch = self->scanning;
   const char *p = data;
   const char *end = data + available;
-  guint64 taken = 0;
+  Piece piece = { line_number, batch->n_tokens, 0 };
 
   (void)offset;
 
-  if (self->block == NULL)
-    self->block = g_new (TokenBlock, 1);
-
-  /* The scanner's thread is woken only after a whole block of plain
-   * records, so that input of other lines does not pay for it at every
-   * line */
-  self->block->max_tokens = FIRST_BLOCK_LINES;
   for (;;)
     {
-      self->block->n_tokens = scan_records (&self->scan_names, p, end, self->block->tokens, self->block->max_tokens,
-                                            &self->block->next);
-      process_tokens (self, self->block, line_number + taken);
-      taken += self->block->n_tokens;
-      p = self->block->next;
-      if (self->block->n_tokens < self->block->max_tokens)
-        break;
-      self->block->max_tokens = TOKEN_BLOCK_LINES;
+      const char *next;
+      guint room;
+      guint n;
 
-      if (end - p >= PARALLEL_SCAN_BYTES)
+      if (batch->tokens_size - batch->n_tokens < TOKEN_RUN)
         {
-          if (self->scanner == NULL)
-            self->scanner = scanner_new ();
-          p = scan_in_parallel (self, p, end, line_number, &taken);
-          break;
+          batch->tokens_size = MAX (batch->tokens_size * 2, 2 * TOKEN_RUN);
+          batch->tokens = g_renew (Token, batch->tokens, batch->tokens_size);
         }
+      room = batch->tokens_size - batch->n_tokens;
+      n = scan_records (&self->scan_names, p, end, batch->tokens + batch->n_tokens, room, &next);
+      batch->n_tokens += n;
+      p = next;
+      if (n < room)
+        break;
     }
 
-  *n_lines = taken;
+  piece.n_tokens = batch->n_tokens - piece.first;
+  if (piece.n_tokens > 0)
+    g_array_append_val (batch->pieces, piece);
+  *n_lines = piece.n_tokens;
   return p - data;
+}
+
+/* Every other line, for the general path */
+static void
+scan_line (const PsLine *line,
+           gpointer      user_data)
+{
+  RtlParser *self = user_data;
+  Batch *batch = self->scanning;
+  ScannedLine scanned = { *line, -1 };
+  Piece piece = { line->number, batch->lines->len, 0 };
+  guintptr start = (guintptr)line->text - (guintptr)batch->chunk;
+
+  if (batch->chunk == NULL || start >= batch->chunk_length || line->length > batch->chunk_length - start)
+    {
+      scanned.arena_offset = batch->arena->len;
+      scanned.line.text = NULL;
+      g_byte_array_append (batch->arena, (const guint8 *)line->text, line->length);
+    }
+  g_array_append_val (batch->lines, scanned);
+  g_array_append_val (batch->pieces, piece);
+}
+
+static void
+apply_batch (RtlParser *self,
+             Batch     *batch)
+{
+  for (guint i = 0; i < batch->pieces->len; i++)
+    {
+      const Piece *piece = &g_array_index (batch->pieces, Piece, i);
+      ScannedLine *scanned;
+
+      if (piece->n_tokens > 0)
+        {
+          process_tokens (self, batch->tokens + piece->first, piece->n_tokens, piece->first_line);
+          continue;
+        }
+      scanned = &g_array_index (batch->lines, ScannedLine, piece->first);
+      if (scanned->arena_offset >= 0)
+        scanned->line.text = (const char *)batch->arena->data + scanned->arena_offset;
+      handle_line (&scanned->line, self);
+    }
 }
 
 /* ------------------------------------------------------------------------ */
 /* PsParser                                                                  */
+
+static gpointer
+rtl_scan (PsParser     *parser,
+          const guint8 *data,
+          gsize         length)
+{
+  RtlParser *self = (RtlParser *)parser;
+  Batch *batch = batch_take (self);
+
+  batch->chunk = (const char *)data;
+  batch->chunk_length = length;
+  self->scanning = batch;
+  ps_line_reader_feed (self->reader, data, length);
+  self->scanning = NULL;
+
+  return batch;
+}
+
+static gboolean
+rtl_apply (PsParser  *parser,
+           gpointer   scanned,
+           GError   **error)
+{
+  RtlParser *self = (RtlParser *)parser;
+
+  apply_batch (self, scanned);
+  batch_release (self, scanned);
+
+  return TRUE;
+}
+
+static void
+rtl_stop_scanning (PsParser *parser)
+{
+  RtlParser *self = (RtlParser *)parser;
+
+  ps_line_reader_drop_carry (self->reader);
+}
 
 static gboolean
 rtl_feed (PsParser      *parser,
@@ -2472,10 +2437,7 @@ rtl_feed (PsParser      *parser,
           gsize          length,
           GError       **error)
 {
-  RtlParser *self = (RtlParser *)parser;
-
-  ps_line_reader_feed (self->reader, data, length);
-  return TRUE;
+  return rtl_apply (parser, rtl_scan (parser, data, length), error);
 }
 
 static gboolean
@@ -2483,8 +2445,14 @@ rtl_finish (PsParser  *parser,
             GError   **error)
 {
   RtlParser *self = (RtlParser *)parser;
+  Batch *batch = batch_take (self);
 
+  /* The last line, if it has no line end */
+  self->scanning = batch;
   ps_line_reader_finish (self->reader);
+  self->scanning = NULL;
+  rtl_apply (parser, batch, NULL);
+
   flush_pending (self);
   if (self->session != PS_NONE && !self->session_closed)
     end_session (self, FALSE, 0);
@@ -2498,8 +2466,9 @@ rtl_free (PsParser *parser)
 {
   RtlParser *self = (RtlParser *)parser;
 
-  scanner_free (self->scanner);
-  g_free (self->block);
+  g_ptr_array_unref (self->batches);
+  g_async_queue_unref (self->free_batches);
+  g_mutex_clear (&self->batches_lock);
   ps_line_reader_free (self->reader);
   g_hash_table_unref (self->threads);
   g_ptr_array_unref (self->thread_list);
@@ -2520,12 +2489,19 @@ static const PsParserClass rtl_parser_class = {
   rtl_free,
 };
 
+static const PsParserStages rtl_parser_stages = {
+  rtl_scan,
+  rtl_apply,
+  rtl_stop_scanning,
+};
+
 static PsParser *
 rtl_parser_new (PsStoreBuilder *builder)
 {
   RtlParser *self = g_new0 (RtlParser, 1);
 
   self->parent.klass = &rtl_parser_class;
+  self->parent.stages = &rtl_parser_stages;
   self->parent.builder = builder;
   self->store = g_object_ref (ps_store_builder_get_store (builder));
   self->session = PS_NONE;
@@ -2539,12 +2515,15 @@ rtl_parser_new (PsStoreBuilder *builder)
   self->scan_names.texts = g_string_chunk_new (4096);
   self->scanned_names = g_array_new (FALSE, FALSE, sizeof (Interned));
   self->interrupted_mark = PS_NO_POSITION;
+  self->free_batches = g_async_queue_new ();
+  self->batches = g_ptr_array_new_with_free_func (batch_free);
+  g_mutex_init (&self->batches_lock);
 
-  self->reader = ps_line_reader_new (handle_line, self);
+  self->reader = ps_line_reader_new (scan_line, self);
   ps_line_reader_set_detect_encoding (self->reader, TRUE);
   ps_line_reader_set_lf_only (self->reader, TRUE);
   ps_line_reader_set_max_line_length (self->reader, MAX_LINE_LENGTH);
-  ps_line_reader_set_fast_func (self->reader, fast_lines);
+  ps_line_reader_set_fast_func (self->reader, scan_fast_lines);
 
   return &self->parent;
 }
