@@ -244,8 +244,9 @@ read_full (GInputStream  *stream,
 
 /* A regular file is mapped a chunk at a time instead of read: copying a
  * large log out of the page cache costs about as much as parsing it. The
- * windows are unmapped once they are parsed (by the reading thread, when
- * it takes the buffer again), so memory stays bounded, and they survive
+ * windows are unmapped once they are parsed, so memory stays bounded:
+ * by the thread that has less to do, the reading one when it only maps
+ * and the applying one when the reading one also scans. They survive
  * the file being truncated meanwhile (ps-file-window.c). The part of the
  * file that does not fill a whole chunk is read as usual, so that a short
  * chunk still means the end. */
@@ -326,8 +327,7 @@ read_ahead_thread (gpointer data)
           break;
         }
 
-      /* The window parsed before: unmapped here rather than in the
-       * parsing thread, which bounds the time of the load */
+      /* The window parsed before, if the parsing thread left it */
       g_clear_pointer (&chunk->window, ps_file_window_unmap);
 
       fill_chunk (ahead, chunk);
@@ -394,6 +394,9 @@ read_ahead_recycle (ReadAhead *ahead,
 {
   g_clear_error (&chunk->error);
   chunk->scanned = NULL;
+  /* The reading thread scans too: unmapping here shortens its part */
+  if (ahead->parser != NULL)
+    g_clear_pointer (&chunk->window, ps_file_window_unmap);
   g_async_queue_push (ahead->free_chunks, chunk);
 }
 
