@@ -32,9 +32,9 @@
 
 /* The pages read ahead in one call where the system can (Linux) */
 #ifdef MAP_POPULATE
-#define WINDOW_MAP_FLAGS MAP_POPULATE
+#define WINDOW_POPULATE_FLAGS MAP_POPULATE
 #else
-#define WINDOW_MAP_FLAGS 0
+#define WINDOW_POPULATE_FLAGS 0
 #endif
 
 struct _PsFileWindow
@@ -134,10 +134,11 @@ file_size (int fd)
 }
 
 PsFileWindow *
-ps_file_window_map (int     fd,
-                    guint64 offset,
-                    gsize   length,
-                    gsize   slack)
+ps_file_window_map (int      fd,
+                    guint64  offset,
+                    gsize    length,
+                    gsize    slack,
+                    gboolean populate)
 {
   PsFileWindow *self;
   guint64 start;
@@ -155,7 +156,8 @@ ps_file_window_map (int     fd,
 
   start = offset - offset % page_size;
   lead = offset - start;
-  mapping = mmap (NULL, lead + length + slack, PROT_READ, MAP_PRIVATE | WINDOW_MAP_FLAGS, fd, (off_t) start);
+  mapping = mmap (NULL, lead + length + slack, PROT_READ, MAP_PRIVATE | (populate ? WINDOW_POPULATE_FLAGS : 0), fd,
+                  (off_t) start);
   if (mapping == MAP_FAILED)
     return NULL;
 
@@ -196,6 +198,43 @@ ps_file_window_was_cut (PsFileWindow *self)
   return g_atomic_int_get (&slots[self->slot].cut) != 0;
 }
 
+typedef struct
+{
+  gpointer start;
+  gsize    length;
+} PopulateRange;
+
+/* Where the range is no longer this window's, the call fails or reads in
+ * pages of whatever is mapped there now, which changes nothing. A page
+ * that vanished fails the call instead of raising SIGBUS. */
+static void
+populate_range (gpointer data,
+                gpointer user_data)
+{
+  PopulateRange *range = data;
+
+  (void) user_data;
+#if defined (__linux__) && defined (MADV_POPULATE_READ)
+  madvise (range->start, range->length, MADV_POPULATE_READ);
+#endif
+  g_free (range);
+}
+
+void
+ps_file_window_populate_in_background (PsFileWindow *self)
+{
+  static GThreadPool *pool = NULL;
+  PopulateRange *range;
+
+  if (g_once_init_enter (&pool))
+    g_once_init_leave (&pool, g_thread_pool_new (populate_range, NULL, 1, FALSE, NULL));
+
+  range = g_new (PopulateRange, 1);
+  range->start = self->mapping;
+  range->length = self->mapping_length;
+  g_thread_pool_push (pool, range, NULL);
+}
+
 void
 ps_file_window_unmap (PsFileWindow *self)
 {
@@ -212,12 +251,18 @@ ps_file_window_unmap (PsFileWindow *self)
 #else /* !G_OS_UNIX: no mapping, the loader reads */
 
 PsFileWindow *
-ps_file_window_map (int     fd,
-                    guint64 offset,
-                    gsize   length,
-                    gsize   slack)
+ps_file_window_map (int      fd,
+                    guint64  offset,
+                    gsize    length,
+                    gsize    slack,
+                    gboolean populate)
 {
   return NULL;
+}
+
+void
+ps_file_window_populate_in_background (PsFileWindow *self)
+{
 }
 
 const guint8 *

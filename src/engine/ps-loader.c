@@ -273,9 +273,11 @@ typedef struct
   gint          stop;
   GThread      *thread;
 
-  /* Mapping: the file, or -1; where the next chunk starts */
+  /* Mapping: the file, or -1; where the next chunk starts, and its
+   * window, mapped ahead while its pages are read in, or NULL */
   int           fd;
   guint64       map_offset;
+  PsFileWindow *next_window;
 } ReadAhead;
 
 /* Fills a chunk by mapping the next stretch of the file, or else by
@@ -288,13 +290,20 @@ fill_chunk (ReadAhead *ahead,
   if (ahead->fd >= 0)
     {
       /* A page past the chunk for readers that look ahead a little */
-      chunk->window = ps_file_window_map (ahead->fd, ahead->map_offset, ahead->chunk_size, 4096);
+      chunk->window = g_steal_pointer (&ahead->next_window);
+      if (chunk->window == NULL)
+        chunk->window = ps_file_window_map (ahead->fd, ahead->map_offset, ahead->chunk_size, 4096, TRUE);
       if (chunk->window != NULL)
         {
           chunk->data = ps_file_window_get_data (chunk->window);
           chunk->length = (gssize) ahead->chunk_size;
           chunk->offset = ahead->map_offset;
           ahead->map_offset += ahead->chunk_size;
+          /* The next chunk's pages are read in on another thread while
+           * this one is parsed, not by the thread that will parse it */
+          ahead->next_window = ps_file_window_map (ahead->fd, ahead->map_offset, ahead->chunk_size, 4096, FALSE);
+          if (ahead->next_window != NULL)
+            ps_file_window_populate_in_background (ahead->next_window);
           return;
         }
       ahead->fd = -1;
@@ -410,6 +419,7 @@ read_ahead_stop (ReadAhead *ahead)
   /* Wake the reader if it waits for a free buffer */
   g_async_queue_push (ahead->free_chunks, g_new0 (ReadChunk, 1));
   g_thread_join (ahead->thread);
+  g_clear_pointer (&ahead->next_window, ps_file_window_unmap);
   g_async_queue_unref (ahead->free_chunks);
   g_async_queue_unref (ahead->full_chunks);
   g_free (ahead);
