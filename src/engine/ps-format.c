@@ -207,3 +207,57 @@ ps_parser_stop_scanning (PsParser *parser)
   if (parser->stages != NULL && parser->stages->stop_scanning != NULL)
     parser->stages->stop_scanning (parser);
 }
+
+struct _PsBatchPool
+{
+  gpointer     (*batch_new) (void);
+  GAsyncQueue   *free;
+  GMutex         lock;
+  GPtrArray     *all;
+};
+
+PsBatchPool *
+ps_batch_pool_new (gpointer      (*batch_new) (void),
+                   GDestroyNotify  batch_free)
+{
+  PsBatchPool *self = g_new0 (PsBatchPool, 1);
+
+  self->batch_new = batch_new;
+  self->free = g_async_queue_new ();
+  g_mutex_init (&self->lock);
+  self->all = g_ptr_array_new_with_free_func (batch_free);
+  return self;
+}
+
+gpointer
+ps_batch_pool_take (PsBatchPool *self)
+{
+  gpointer batch = g_async_queue_try_pop (self->free);
+
+  if (batch == NULL)
+    {
+      batch = self->batch_new ();
+      g_mutex_lock (&self->lock);
+      g_ptr_array_add (self->all, batch);
+      g_mutex_unlock (&self->lock);
+    }
+  return batch;
+}
+
+void
+ps_batch_pool_give_back (PsBatchPool *self,
+                         gpointer     batch)
+{
+  g_async_queue_push (self->free, batch);
+}
+
+void
+ps_batch_pool_free (PsBatchPool *self)
+{
+  if (self == NULL)
+    return;
+  g_async_queue_unref (self->free);
+  g_ptr_array_unref (self->all);
+  g_mutex_clear (&self->lock);
+  g_free (self);
+}

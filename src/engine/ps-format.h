@@ -39,6 +39,18 @@ typedef struct
   void     (*stop_scanning) (PsParser *parser);
 } PsParserStages;
 
+/* The results of a scanning stage, made once and used again: taken on
+ * the scanning thread, given back on the applying one (emptied), and
+ * all freed with the pool, applied or not */
+typedef struct _PsBatchPool PsBatchPool;
+
+PsBatchPool *ps_batch_pool_new       (gpointer      (*batch_new) (void),
+                                      GDestroyNotify  batch_free);
+gpointer     ps_batch_pool_take      (PsBatchPool    *self);
+void         ps_batch_pool_give_back (PsBatchPool    *self,
+                                      gpointer        batch);
+void         ps_batch_pool_free      (PsBatchPool    *self);
+
 typedef struct
 {
   gboolean (*feed)   (PsParser      *parser,

@@ -449,3 +449,63 @@ ps_line_reader_finish (PsLineReader *self)
       self->carry_truncated = FALSE;
     }
 }
+
+/* Kept lines */
+
+typedef struct
+{
+  PsLine line;
+  gssize arena_offset;  /* where the text is in the arena, or -1: in the chunk */
+} KeptLine;
+
+void
+ps_kept_lines_init (PsKeptLines *self)
+{
+  self->lines = g_array_new (FALSE, FALSE, sizeof (KeptLine));
+  self->arena = g_byte_array_new ();
+}
+
+void
+ps_kept_lines_clear (PsKeptLines *self)
+{
+  g_clear_pointer (&self->lines, g_array_unref);
+  g_clear_pointer (&self->arena, g_byte_array_unref);
+}
+
+void
+ps_kept_lines_reset (PsKeptLines *self)
+{
+  g_array_set_size (self->lines, 0);
+  g_byte_array_set_size (self->arena, 0);
+}
+
+guint
+ps_kept_lines_add (PsKeptLines  *self,
+                   const PsLine *line,
+                   const char   *chunk,
+                   gsize         chunk_length)
+{
+  KeptLine kept = { *line, -1 };
+  guintptr start = (guintptr) line->text - (guintptr) chunk;
+
+  if (chunk == NULL || start >= chunk_length || line->length > chunk_length - start)
+    {
+      kept.arena_offset = self->arena->len;
+      kept.line.text = NULL;
+      if (line->length > 0)
+        g_byte_array_append (self->arena, (const guint8 *) line->text, line->length);
+    }
+  g_array_append_val (self->lines, kept);
+  return self->lines->len - 1;
+}
+
+const PsLine *
+ps_kept_lines_get (PsKeptLines *self,
+                   guint        index)
+{
+  KeptLine *kept = &g_array_index (self->lines, KeptLine, index);
+
+  if (kept->arena_offset >= 0)
+    kept->line.text = kept->line.length > 0 ? (const char *) self->arena->data + kept->arena_offset : "";
+  return &kept->line;
+}

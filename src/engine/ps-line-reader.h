@@ -82,4 +82,26 @@ guint64        ps_line_reader_get_n_lines      (PsLineReader   *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsLineReader, ps_line_reader_free)
 
+/* Lines a parser's scanning stage keeps for its applying one (PsParserStages):
+ * a line inside the chunk being scanned stays where it is, as the chunk
+ * stays valid until it is applied; any other (carried over from the
+ * chunk before, or decoded) is copied. */
+typedef struct
+{
+  GArray     *lines;   /* KeptLine */
+  GByteArray *arena;   /* the copied text */
+} PsKeptLines;
+
+void          ps_kept_lines_init  (PsKeptLines  *self);
+void          ps_kept_lines_clear (PsKeptLines  *self);
+/* Empties it, keeping its memory */
+void          ps_kept_lines_reset (PsKeptLines  *self);
+/* Keeps a line handed over while chunk was scanned; returns its index */
+guint         ps_kept_lines_add   (PsKeptLines  *self,
+                                   const PsLine *line,
+                                   const char   *chunk,
+                                   gsize         chunk_length);
+const PsLine *ps_kept_lines_get   (PsKeptLines  *self,
+                                   guint         index);
+
 G_END_DECLS

@@ -142,12 +142,6 @@ typedef struct
   gboolean    missing_bracket;
 } MarkerMatch;
 
-typedef struct
-{
-  PsLine line;
-  gssize arena_offset;  /* where the text is in the arena, or -1: in the chunk */
-} ScannedLine;
-
 /* What the scan stage makes of one chunk; one record per line, the first
  * one for line first_line */
 typedef struct
@@ -159,8 +153,7 @@ typedef struct
   Record     *records;
   gsize       n_records;
   gsize       records_size;
-  GArray     *lines;         /* ScannedLine */
-  GByteArray *arena;         /* lines that are not in the chunk (carried, decoded) */
+  PsKeptLines lines;         /* those for the general way */
 } Batch;
 
 typedef struct
@@ -200,9 +193,7 @@ typedef struct
   guint          n_app_names;
   AppCache       last_app;              /* the application of the last event line */
 
-  GMutex         batches_lock;
-  GPtrArray     *batches;               /* all of them, for ce_free () */
-  GAsyncQueue   *free_batches;
+  PsBatchPool   *batches;
 } CeParser;
 
 /* A cursor over the statement of one line */
@@ -1471,21 +1462,12 @@ static const double exact_powers_of_ten[] = {
   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
-static Batch *
-batch_take (CeParser *self)
+static gpointer
+batch_new (void)
 {
-  Batch *batch = g_async_queue_try_pop (self->free_batches);
+  Batch *batch = g_new0 (Batch, 1);
 
-  if (batch == NULL)
-    {
-      batch = g_new0 (Batch, 1);
-      batch->lines = g_array_new (FALSE, FALSE, sizeof (ScannedLine));
-      batch->arena = g_byte_array_new ();
-      g_mutex_lock (&self->batches_lock);
-      g_ptr_array_add (self->batches, batch);
-      g_mutex_unlock (&self->batches_lock);
-    }
-
+  ps_kept_lines_init (&batch->lines);
   return batch;
 }
 
@@ -1496,9 +1478,8 @@ batch_release (CeParser *self,
   batch->chunk = NULL;
   batch->chunk_length = 0;
   batch->n_records = 0;
-  g_array_set_size (batch->lines, 0);
-  g_byte_array_set_size (batch->arena, 0);
-  g_async_queue_push (self->free_batches, batch);
+  ps_kept_lines_reset (&batch->lines);
+  ps_batch_pool_give_back (self->batches, batch);
 }
 
 static void
@@ -1507,8 +1488,7 @@ batch_free (gpointer data)
   Batch *batch = data;
 
   g_free (batch->records);
-  g_array_unref (batch->lines);
-  g_byte_array_unref (batch->arena);
+  ps_kept_lines_clear (&batch->lines);
   g_free (batch);
 }
 
@@ -1846,24 +1826,11 @@ scan_line (const PsLine *line,
 {
   CeParser *self = user_data;
   Batch *batch = self->scanning;
-  ScannedLine scanned = { *line, -1 };
-  Record *record;
+  Record *record = batch_add_record (batch, line->number);
 
-  if (batch->chunk == NULL || (guintptr) line->text - (guintptr) batch->chunk >= batch->chunk_length
-      || line->length > batch->chunk_length - ((guintptr) line->text - (guintptr) batch->chunk))
-    {
-      /* Carried over from an earlier chunk, or decoded: keep a copy */
-      scanned.arena_offset = batch->arena->len;
-      scanned.line.text = NULL;
-      if (line->length > 0)
-        g_byte_array_append (batch->arena, (const guint8 *) line->text, line->length);
-    }
-
-  record = batch_add_record (batch, line->number);
-  record->value = batch->lines->len;
+  record->value = ps_kept_lines_add (&batch->lines, line, batch->chunk, batch->chunk_length);
   record->offset = 0;
   record->info = RECORD_INFO (RECORD_LINE, 0, 0, 0);
-  g_array_append_val (batch->lines, scanned);
 }
 
 static gpointer
@@ -1872,7 +1839,7 @@ ce_scan (PsParser     *parser,
          gsize         length)
 {
   CeParser *self = (CeParser *) parser;
-  Batch *batch = batch_take (self);
+  Batch *batch = ps_batch_pool_take (self->batches);
 
   batch->chunk = (const char *) data;
   batch->chunk_length = length;
@@ -2002,14 +1969,7 @@ apply_batch (CeParser *self,
       switch (RECORD_TYPE (record))
         {
         case RECORD_LINE:
-          {
-            ScannedLine *scanned = &g_array_index (batch->lines, ScannedLine, record->value);
-
-            if (scanned->arena_offset >= 0)
-              scanned->line.text = scanned->line.length > 0
-                                   ? (const char *) batch->arena->data + scanned->arena_offset : "";
-            handle_line (&scanned->line, self);
-          }
+          handle_line (ps_kept_lines_get (&batch->lines, (guint) record->value), self);
           break;
 
         case RECORD_MARKER:
@@ -2060,7 +2020,7 @@ ce_finish (PsParser  *parser,
            GError   **error)
 {
   CeParser *self = (CeParser *) parser;
-  Batch *batch = batch_take (self);
+  Batch *batch = ps_batch_pool_take (self->batches);
 
   /* The last line, if it has no line end */
   self->scanning = batch;
@@ -2094,9 +2054,7 @@ ce_free (PsParser *parser)
   g_clear_pointer (&self->warned_apps, g_hash_table_unref);
   g_clear_pointer (&self->other_kinds, g_hash_table_unref);
   g_clear_pointer (&self->track_seen, g_byte_array_unref);
-  g_clear_pointer (&self->free_batches, g_async_queue_unref);
-  g_clear_pointer (&self->batches, g_ptr_array_unref);
-  g_mutex_clear (&self->batches_lock);
+  g_clear_pointer (&self->batches, ps_batch_pool_free);
   g_string_free (self->noted_app, TRUE);
   g_string_free (self->key, TRUE);
   g_free (self);
@@ -2136,9 +2094,7 @@ ce_parser_new (PsStoreBuilder *builder)
     self->names[i].id = PS_NONE;
   self->category.id = PS_NONE;
 
-  g_mutex_init (&self->batches_lock);
-  self->batches = g_ptr_array_new_with_free_func (batch_free);
-  self->free_batches = g_async_queue_new ();
+  self->batches = ps_batch_pool_new (batch_new, batch_free);
 
   self->reader = ps_line_reader_new (scan_line, self);
   ps_line_reader_set_detect_encoding (self->reader, TRUE);

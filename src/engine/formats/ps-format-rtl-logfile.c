@@ -212,11 +212,9 @@ typedef struct
 
   gboolean       seen_record;          /* in the whole file */
 
-  /* The scanning stage's results: the one being filled, and those free */
+  /* The scanning stage's results: the one being filled, and all */
   Batch         *scanning;
-  GAsyncQueue   *free_batches;
-  GPtrArray     *batches;              /* all of them, to free */
-  GMutex         batches_lock;
+  PsBatchPool   *batches;
 } RtlParser;
 
 /* ------------------------------------------------------------------------ */
@@ -2242,12 +2240,6 @@ typedef struct
   guint   n_tokens;   /* 0: a line */
 } Piece;
 
-typedef struct
-{
-  PsLine line;
-  gssize arena_offset;  /* where the text is in the arena, or -1: in the chunk */
-} ScannedLine;
-
 struct _Batch
 {
   const char *chunk;
@@ -2256,27 +2248,16 @@ struct _Batch
   guint       n_tokens;
   guint       tokens_size;
   GArray     *pieces;   /* Piece */
-  GArray     *lines;    /* ScannedLine */
-  GByteArray *arena;    /* the text of lines not in the chunk */
+  PsKeptLines lines;
 };
 
-/* Taken by the scanning thread, released by the applying one */
-static Batch *
-batch_take (RtlParser *self)
+static gpointer
+batch_new (void)
 {
-  Batch *batch = g_async_queue_try_pop (self->free_batches);
+  Batch *batch = g_new0 (Batch, 1);
 
-  if (batch == NULL)
-    {
-      batch = g_new0 (Batch, 1);
-      batch->pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
-      batch->lines = g_array_new (FALSE, FALSE, sizeof (ScannedLine));
-      batch->arena = g_byte_array_new ();
-      g_mutex_lock (&self->batches_lock);
-      g_ptr_array_add (self->batches, batch);
-      g_mutex_unlock (&self->batches_lock);
-    }
-
+  batch->pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
+  ps_kept_lines_init (&batch->lines);
   return batch;
 }
 
@@ -2288,9 +2269,8 @@ batch_release (RtlParser *self,
   batch->chunk_length = 0;
   batch->n_tokens = 0;
   g_array_set_size (batch->pieces, 0);
-  g_array_set_size (batch->lines, 0);
-  g_byte_array_set_size (batch->arena, 0);
-  g_async_queue_push (self->free_batches, batch);
+  ps_kept_lines_reset (&batch->lines);
+  ps_batch_pool_give_back (self->batches, batch);
 }
 
 static void
@@ -2300,8 +2280,7 @@ batch_free (gpointer data)
 
   g_free (batch->tokens);
   g_array_unref (batch->pieces);
-  g_array_unref (batch->lines);
-  g_byte_array_unref (batch->arena);
+  ps_kept_lines_clear (&batch->lines);
   g_free (batch);
 }
 
@@ -2355,17 +2334,9 @@ scan_line (const PsLine *line,
 {
   RtlParser *self = user_data;
   Batch *batch = self->scanning;
-  ScannedLine scanned = { *line, -1 };
-  Piece piece = { line->number, batch->lines->len, 0 };
-  guintptr start = (guintptr)line->text - (guintptr)batch->chunk;
+  Piece piece = { line->number, 0, 0 };
 
-  if (batch->chunk == NULL || start >= batch->chunk_length || line->length > batch->chunk_length - start)
-    {
-      scanned.arena_offset = batch->arena->len;
-      scanned.line.text = NULL;
-      g_byte_array_append (batch->arena, (const guint8 *)line->text, line->length);
-    }
-  g_array_append_val (batch->lines, scanned);
+  piece.first = ps_kept_lines_add (&batch->lines, line, batch->chunk, batch->chunk_length);
   g_array_append_val (batch->pieces, piece);
 }
 
@@ -2376,17 +2347,11 @@ apply_batch (RtlParser *self,
   for (guint i = 0; i < batch->pieces->len; i++)
     {
       const Piece *piece = &g_array_index (batch->pieces, Piece, i);
-      ScannedLine *scanned;
 
       if (piece->n_tokens > 0)
-        {
-          process_tokens (self, batch->tokens + piece->first, piece->n_tokens, piece->first_line);
-          continue;
-        }
-      scanned = &g_array_index (batch->lines, ScannedLine, piece->first);
-      if (scanned->arena_offset >= 0)
-        scanned->line.text = (const char *)batch->arena->data + scanned->arena_offset;
-      handle_line (&scanned->line, self);
+        process_tokens (self, batch->tokens + piece->first, piece->n_tokens, piece->first_line);
+      else
+        handle_line (ps_kept_lines_get (&batch->lines, piece->first), self);
     }
 }
 
@@ -2399,7 +2364,7 @@ rtl_scan (PsParser     *parser,
           gsize         length)
 {
   RtlParser *self = (RtlParser *)parser;
-  Batch *batch = batch_take (self);
+  Batch *batch = ps_batch_pool_take (self->batches);
 
   batch->chunk = (const char *)data;
   batch->chunk_length = length;
@@ -2445,7 +2410,7 @@ rtl_finish (PsParser  *parser,
             GError   **error)
 {
   RtlParser *self = (RtlParser *)parser;
-  Batch *batch = batch_take (self);
+  Batch *batch = ps_batch_pool_take (self->batches);
 
   /* The last line, if it has no line end */
   self->scanning = batch;
@@ -2466,9 +2431,7 @@ rtl_free (PsParser *parser)
 {
   RtlParser *self = (RtlParser *)parser;
 
-  g_ptr_array_unref (self->batches);
-  g_async_queue_unref (self->free_batches);
-  g_mutex_clear (&self->batches_lock);
+  ps_batch_pool_free (self->batches);
   ps_line_reader_free (self->reader);
   g_hash_table_unref (self->threads);
   g_ptr_array_unref (self->thread_list);
@@ -2515,9 +2478,7 @@ rtl_parser_new (PsStoreBuilder *builder)
   self->scan_names.texts = g_string_chunk_new (4096);
   self->scanned_names = g_array_new (FALSE, FALSE, sizeof (Interned));
   self->interrupted_mark = PS_NO_POSITION;
-  self->free_batches = g_async_queue_new ();
-  self->batches = g_ptr_array_new_with_free_func (batch_free);
-  g_mutex_init (&self->batches_lock);
+  self->batches = ps_batch_pool_new (batch_new, batch_free);
 
   self->reader = ps_line_reader_new (scan_line, self);
   ps_line_reader_set_detect_encoding (self->reader, TRUE);
