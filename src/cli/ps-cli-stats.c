@@ -65,6 +65,26 @@ expand_description (const PsSeries *series)
   return ps_util_display_text (expanded, -1);
 }
 
+/* The members every series begins and ends with */
+static void
+write_series_begin (PsCliJsonStream *stream,
+                    const PsSeries  *series)
+{
+  ps_cli_json_stream_begin_object (stream, NULL);
+  ps_cli_json_stream_string (stream, "name", series->name);
+  ps_cli_json_stream_string (stream, "kind", ps_series_kind_to_string (series->kind));
+  ps_cli_json_stream_string (stream, "unit", series->unit);
+}
+
+static void
+write_series_end (PsCliJsonStream *stream,
+                  const PsSeries  *series)
+{
+  ps_cli_json_stream_int (stream, "excluded", (gint64)series->n_excluded);
+  ps_cli_json_stream_int (stream, "flagged", (gint64)series->n_flagged);
+  ps_cli_json_stream_end (stream);
+}
+
 /* Spans: scope name, context of a logical scope, the threads it ran on,
  * statistics and self time (specs/cli.md "stats", rtl-logfile.md §4.3) */
 static void
@@ -72,10 +92,7 @@ write_span_series (PsCliJsonStream *stream,
                    PsEventStore    *store,
                    const PsSeries  *series)
 {
-  ps_cli_json_stream_begin_object (stream, NULL);
-  ps_cli_json_stream_string (stream, "name", series->name);
-  ps_cli_json_stream_string (stream, "kind", ps_series_kind_to_string (series->kind));
-  ps_cli_json_stream_string (stream, "unit", series->unit);
+  write_series_begin (stream, series);
   ps_cli_json_stream_int (stream, "session", series->session);
   ps_cli_json_stream_boolean (stream, "logical", series->logical);
   if (series->context != NULL)
@@ -89,9 +106,7 @@ write_span_series (PsCliJsonStream *stream,
 
   write_stats_members (stream, &series->stats);
   ps_cli_json_stream_double (stream, "self_sum", series->self_sum);
-  ps_cli_json_stream_int (stream, "excluded", (gint64)series->n_excluded);
-  ps_cli_json_stream_int (stream, "flagged", (gint64)series->n_flagged);
-  ps_cli_json_stream_end (stream);
+  write_series_end (stream, series);
 }
 
 /* Raw name and app: ps-cli-json.c shows bytes that are not UTF-8 as Latin-1 */
@@ -100,10 +115,7 @@ write_series (PsCliJsonStream *stream,
               const PsSeries  *series,
               gboolean         is_ce)
 {
-  ps_cli_json_stream_begin_object (stream, NULL);
-  ps_cli_json_stream_string (stream, "name", series->name);
-  ps_cli_json_stream_string (stream, "kind", ps_series_kind_to_string (series->kind));
-  ps_cli_json_stream_string (stream, "unit", series->unit);
+  write_series_begin (stream, series);
   ps_cli_json_stream_int (stream, "id", series->id);
   ps_cli_json_stream_int (stream, "instance", series->instance);
   ps_cli_json_stream_int (stream, "session", series->session);
@@ -127,9 +139,7 @@ write_series (PsCliJsonStream *stream,
       ps_cli_json_stream_string (stream, "expanded", expanded);
     }
 
-  ps_cli_json_stream_int (stream, "excluded", (gint64)series->n_excluded);
-  ps_cli_json_stream_int (stream, "flagged", (gint64)series->n_flagged);
-  ps_cli_json_stream_end (stream);
+  write_series_end (stream, series);
 }
 
 typedef struct

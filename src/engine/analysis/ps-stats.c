@@ -207,6 +207,7 @@ ps_stats_compute_ms (guint32 *values,
   double mean;
   double squares = 0;
   guint32 min, max;
+  g_autofree double *seconds = NULL;  /* per value from min, when the range is narrow */
   gsize from = 0;
 
   g_return_if_fail (out != NULL);
@@ -227,32 +228,18 @@ ps_stats_compute_ms (guint32 *values,
    * value's seconds are then divided out once, not at every value. */
   if (max - min < count)
     {
-      gsize range = (gsize)(max - min) + 1;
-      g_autofree double *seconds = g_new (double, range);
-
-      for (gsize v = 0; v < range; v++)
+      seconds = g_new (double, (gsize)(max - min) + 1);
+      for (gsize v = 0; v <= (gsize)(max - min); v++)
         seconds[v] = ms_to_seconds (min + (guint32)v);
-      for (gsize i = 0; i < count; i++)
-        sum += seconds[values[i] - min];
-      mean = sum / (double)count;
-      for (gsize i = 0; i < count; i++)
-        {
-          double deviation = seconds[values[i] - min] - mean;
-
-          squares += deviation * deviation;
-        }
     }
-  else
+  for (gsize i = 0; i < count; i++)
+    sum += seconds != NULL ? seconds[values[i] - min] : ms_to_seconds (values[i]);
+  mean = sum / (double)count;
+  for (gsize i = 0; i < count; i++)
     {
-      for (gsize i = 0; i < count; i++)
-        sum += ms_to_seconds (values[i]);
-      mean = sum / (double)count;
-      for (gsize i = 0; i < count; i++)
-        {
-          double deviation = ms_to_seconds (values[i]) - mean;
+      double deviation = (seconds != NULL ? seconds[values[i] - min] : ms_to_seconds (values[i])) - mean;
 
-          squares += deviation * deviation;
-        }
+      squares += deviation * deviation;
     }
 
   out->count = count;
