@@ -174,6 +174,28 @@ test_unknown_format (void)
   g_assert_nonnull (strstr (error->message, "empty"));
 }
 
+/* Sniffing looks at the first PS_FORMAT_SNIFF_SIZE bytes, as the error
+ * says, however much was read at first */
+static void
+test_sniff_window (void)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  g_autofree char *size = g_strdup_printf ("%d bytes", PS_FORMAT_SNIFF_SIZE);
+
+  while (text->len <= PS_FORMAT_SNIFF_SIZE)
+    g_string_append_printf (text, "note %zu: nothing of any format\n", text->len);
+  g_string_append (text, example);
+
+  stream = memory_stream (text->str, text->len);
+  store = ps_load_stream (stream, "late.log", NULL, 0, 0, NULL, NULL, NULL, &error);
+  g_assert_null (store);
+  g_assert_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT);
+  g_assert_nonnull (strstr (error->message, size));
+}
+
 static void
 test_forced_format_on_empty_input (void)
 {
@@ -630,6 +652,7 @@ main (int   argc,
   g_test_add_func ("/loader/max-events", test_max_events);
   g_test_add_func ("/loader/max-events-plv2", test_max_events_plv2);
   g_test_add_func ("/loader/unknown-format", test_unknown_format);
+  g_test_add_func ("/loader/sniff-window", test_sniff_window);
   g_test_add_func ("/loader/forced-format-empty", test_forced_format_on_empty_input);
   g_test_add_func ("/loader/read-error-keeps-data", test_read_error_keeps_data);
   g_test_add_func ("/loader/read-error-after-read-ahead", test_read_error_after_read_ahead);

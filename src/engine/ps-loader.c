@@ -637,7 +637,8 @@ ps_load_stream_with_options (GInputStream    *stream,
           return NULL;
         }
 
-      format = ps_format_sniff (first, n, file_name, NULL);
+      /* As much as the error below says */
+      format = ps_format_sniff (first, MIN (n, PS_FORMAT_SNIFF_SIZE), file_name, NULL);
       if (format == NULL)
         {
           g_set_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT,
