@@ -198,6 +198,8 @@ ps_file_window_was_cut (PsFileWindow *self)
   return g_atomic_int_get (&slots[self->slot].cut) != 0;
 }
 
+#if defined (__linux__) && defined (MADV_POPULATE_READ)
+
 typedef struct
 {
   gpointer start;
@@ -214,9 +216,7 @@ populate_range (gpointer data,
   PopulateRange *range = data;
 
   (void) user_data;
-#if defined (__linux__) && defined (MADV_POPULATE_READ)
   madvise (range->start, range->length, MADV_POPULATE_READ);
-#endif
   g_free (range);
 }
 
@@ -234,6 +234,15 @@ ps_file_window_populate_in_background (PsFileWindow *self)
   range->length = self->mapping_length;
   g_thread_pool_push (pool, range, NULL);
 }
+
+#else /* no MADV_POPULATE_READ: the pages are read in as they are touched */
+
+void
+ps_file_window_populate_in_background (PsFileWindow *self)
+{
+}
+
+#endif
 
 void
 ps_file_window_unmap (PsFileWindow *self)

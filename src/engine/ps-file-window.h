@@ -23,7 +23,8 @@ PsFileWindow *ps_file_window_map      (int           fd,
                                        gsize         slack,
                                        gboolean      populate);
 /* Reads the window's pages in on a thread of its own, ahead of their
- * use; the window may be used, or unmapped, meanwhile */
+ * use, where the system can (Linux), else does nothing; the window may
+ * be used, or unmapped, meanwhile */
 void          ps_file_window_populate_in_background (PsFileWindow *self);
 const guint8 *ps_file_window_get_data (PsFileWindow *self);
 /* TRUE when part of the window vanished while it was read (the file was
