@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "ps-event-store-private.h"
 #include "ps-format.h"
 #include "ps-loader.h"
 #include "ps-scopes.h"
@@ -151,12 +152,52 @@ assert_warnings (PsEventStore *store,
   g_assert_cmpstr (list, ==, expected);
 }
 
+/* The totals per scope name the parser gathered, when it could, are
+ * those a walk over the store's spans gives, to the last bit; returns
+ * whether it had gathered them */
+static gboolean
+assert_totals_agree (PsEventStore *store)
+{
+  PsSeriesOptions summary = { .durations_summary_only = TRUE };
+  PsSeriesOptions walked = { .durations_summary_only = TRUE };
+  g_autofree gint64 *self_times = g_new0 (gint64, ps_event_store_get_n_spans (store) + 1);
+  g_autoptr(GPtrArray) from_totals = NULL;
+  g_autoptr(GPtrArray) from_walk = NULL;
+
+  /* Asking for the self times of every span takes the walk */
+  walked.span_self_times = self_times;
+  from_totals = ps_series_collect (store, &summary);
+  from_walk = ps_series_collect (store, &walked);
+
+  g_assert_cmpuint (from_totals->len, ==, from_walk->len);
+  for (guint i = 0; i < from_totals->len; i++)
+    {
+      PsSeries *a = g_ptr_array_index (from_totals, i);
+      PsSeries *b = g_ptr_array_index (from_walk, i);
+
+      g_assert_cmpstr (a->name, ==, b->name);
+      g_assert_cmpstr (a->context, ==, b->context);
+      g_assert_cmpint (a->logical, ==, b->logical);
+      g_assert_cmpuint (a->session, ==, b->session);
+      g_assert_cmpuint (a->n_instances, ==, b->n_instances);
+      g_assert_cmpmem (a->tracks, a->n_instances * sizeof (guint32), b->tracks, b->n_instances * sizeof (guint32));
+      g_assert_cmpmem (&a->stats, sizeof a->stats, &b->stats, sizeof b->stats);
+      g_assert_cmpfloat (a->self_sum, ==, b->self_sum);
+      g_assert_cmpuint (a->n_excluded, ==, b->n_excluded);
+      g_assert_cmpuint (a->n_flagged, ==, b->n_flagged);
+    }
+
+  return _ps_event_store_get_span_totals (store) != NULL;
+}
+
 /* Everything the store holds, as text, to compare two parses */
 static char *
 dump (PsEventStore *store)
 {
   GString *out = g_string_new (NULL);
   g_autofree char *warnings = warning_list (store);
+
+  assert_totals_agree (store);
 
   for (guint s = 0; s < ps_event_store_get_n_sessions (store); s++)
     {
@@ -761,6 +802,54 @@ test_logical (void)  /* #27, #28, #29, #38 */
   assert_warnings (store, "I-NAME-MISMATCH@3 W-ORPHAN-LOGICAL-END@4 W-CLOSED-BY-PARENT@5");
 }
 
+/* The parser sums the scopes up as they end; a logical scope that ends
+ * while a scope it contains is still open leaves that to a walk over the
+ * store, which counts the inner scope in its self time */
+static void
+test_totals_while_parsing (void)
+{
+  g_autoptr(PsEventStore) nested = parse ("000001 1 { a\n"
+                                          "000002 1 { b\n"
+                                          "000005 1 } b\n"
+                                          "000006 1 { b\n"
+                                          "000010 1 } b\n"
+                                          "000010 2 { b\n"
+                                          "000011 2 } b\n"
+                                          "000020 1 } a\n");
+  g_autoptr(PsEventStore) crossed = parse ("000001 1 { a\n"
+                                           "000002 1 | a : { outer\n"
+                                           "000003 1 { inner\n"
+                                           "000006 1 | a : } outer\n"
+                                           "000009 1 } inner\n"
+                                           "000010 1 } a\n");
+  g_autoptr(GPtrArray) series = NULL;
+  PsSeriesOptions summary = { .durations_summary_only = TRUE };
+  PsSeries *a, *b, *outer;
+
+  g_assert_true (assert_totals_agree (nested));
+  series = ps_series_collect (nested, &summary);
+  g_assert_cmpuint (series->len, ==, 2);
+  a = g_ptr_array_index (series, 0);
+  b = g_ptr_array_index (series, 1);
+  g_assert_cmpstr (a->name, ==, "a");
+  g_assert_cmpfloat (a->stats.sum, ==, 0.019);
+  g_assert_cmpfloat (a->self_sum, ==, 0.012);
+  g_assert_cmpstr (b->name, ==, "b");
+  g_assert_cmpuint (b->stats.count, ==, 3);
+  g_assert_cmpfloat (b->stats.sum, ==, 0.008);
+  g_assert_cmpfloat (b->self_sum, ==, 0.008);
+  g_assert_cmpuint (b->n_instances, ==, 2);
+  g_clear_pointer (&series, g_ptr_array_unref);
+
+  g_assert_false (assert_totals_agree (crossed));
+  series = ps_series_collect (crossed, &summary);
+  outer = g_ptr_array_index (series, 1);
+  g_assert_cmpstr (outer->name, ==, "outer");
+  g_assert_cmpfloat (outer->stats.sum, ==, 0.004);
+  /* inner (6 ms) began inside it */
+  g_assert_cmpfloat (outer->self_sum, ==, -0.002);
+}
+
 static void
 test_threads_out_of_order (void)  /* #30, #31 */
 {
@@ -1213,6 +1302,7 @@ main (int   argc,
   g_test_add_func ("/rtl/malformed/unterminated-without-close", test_unterminated_without_close);
   g_test_add_func ("/rtl/malformed/logical", test_logical);
   g_test_add_func ("/rtl/malformed/threads-out-of-order", test_threads_out_of_order);
+  g_test_add_func ("/rtl/totals-while-parsing", test_totals_while_parsing);
   g_test_add_func ("/rtl/malformed/clock", test_clock);
   g_test_add_func ("/rtl/malformed/message-forms", test_message_forms);
   g_test_add_func ("/rtl/malformed/long-line", test_long_line);

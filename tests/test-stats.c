@@ -112,10 +112,11 @@ test_empty_and_single (void)
   g_assert_cmpfloat (stats.stddev, ==, 0);
 }
 
-/* Whole milliseconds give every statistic exactly as their doubles do
- * (the sums in the same order, so rounded alike), whether the percentiles
- * are counted (many values in a narrow range) or selected (few values, or
- * a range wider than their number) */
+/* Whole milliseconds: min, max and the percentiles are exactly those of
+ * their doubles, whether counted (many values in a narrow range) or
+ * selected (few values, or a range wider than their number); the sum is
+ * the double nearest the exact total, the mean that sum over the count,
+ * and the standard deviation agrees with the doubles' to rounding */
 static void
 test_whole_ms (void)
 {
@@ -131,6 +132,7 @@ test_whole_ms (void)
       g_autofree guint32 *ms = g_new (guint32, count);
       g_autofree double *values = g_new (double, count);
       guint32 base = g_rand_int_range (rand, 0, 1000);
+      guint64 total_ms = 0;
       PsStats from_ms;
       PsStats from_doubles;
 
@@ -141,12 +143,22 @@ test_whole_ms (void)
 
           ms[i] = cases[c].range == G_MAXUINT32 ? offset : base + offset;
           values[i] = (double)((gint64)ms[i] * 1000000) / 1e9;
+          total_ms += ms[i];
         }
 
       ps_stats_compute_ms (ms, count, &from_ms);
       ps_stats_compute (values, count, &from_doubles);
       g_assert_cmpuint (from_ms.count, ==, count);
-      g_assert_cmpmem (&from_ms, sizeof from_ms, &from_doubles, sizeof from_doubles);
+      g_assert_cmpfloat (from_ms.min, ==, from_doubles.min);
+      g_assert_cmpfloat (from_ms.max, ==, from_doubles.max);
+      g_assert_cmpfloat (from_ms.median, ==, from_doubles.median);
+      g_assert_cmpfloat (from_ms.p90, ==, from_doubles.p90);
+      g_assert_cmpfloat (from_ms.p95, ==, from_doubles.p95);
+      g_assert_cmpfloat (from_ms.p99, ==, from_doubles.p99);
+      g_assert_cmpfloat (from_ms.sum, ==, (double)total_ms / 1000.0);
+      g_assert_cmpfloat (from_ms.mean, ==, from_ms.sum / (double)count);
+      g_assert_cmpfloat_with_epsilon (from_ms.sum, from_doubles.sum, fabs (from_doubles.sum) * 1e-13);
+      g_assert_cmpfloat_with_epsilon (from_ms.stddev, from_doubles.stddev, from_doubles.stddev * 1e-9 + 1e-12);
     }
 
   {
@@ -156,6 +168,44 @@ test_whole_ms (void)
     g_assert_cmpuint (stats.count, ==, 0);
     g_assert_cmpfloat (stats.max, ==, 0);
   }
+
+  g_rand_free (rand);
+}
+
+/* Whole milliseconds in any order give the very same statistics, and the
+ * sums are exact where doubles summed in order are not: 0.1 s and 0.2 s
+ * make 0.3 s */
+static void
+test_whole_ms_any_order (void)
+{
+  guint32 tenths[] = { 100, 200 };
+  guint32 values[4000];
+  g_autofree guint32 *shuffled = NULL;
+  GRand *rand = g_rand_new_with_seed (5);
+  PsStats in_order;
+  PsStats reordered;
+
+  ps_stats_compute_ms (tenths, G_N_ELEMENTS (tenths), &in_order);
+  g_assert_cmpfloat (in_order.sum, ==, 0.3);
+  g_assert_cmpfloat (in_order.mean, ==, 0.15);
+  g_assert_cmpfloat (in_order.stddev, ==, 0.05);
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    values[i] = (guint32)g_rand_int_range (rand, 1, 5000) * (i % 7 == 0 ? 1000 : 1);
+  shuffled = g_memdup2 (values, sizeof values);
+  for (guint i = G_N_ELEMENTS (values) - 1; i > 0; i--)
+    {
+      guint j = g_rand_int_range (rand, 0, i + 1);
+      guint32 t = shuffled[i];
+
+      shuffled[i] = shuffled[j];
+      shuffled[j] = t;
+    }
+
+  ps_stats_compute_ms (values, G_N_ELEMENTS (values), &in_order);
+  ps_stats_compute_ms (shuffled, G_N_ELEMENTS (values), &reordered);
+  g_assert_cmpmem (&in_order, sizeof in_order, &reordered, sizeof reordered);
+  g_assert_cmpfloat (in_order.stddev, >, 0);
 
   g_rand_free (rand);
 }
@@ -171,6 +221,7 @@ main (int   argc,
   g_test_add_func ("/stats/empty-and-single", test_empty_and_single);
   g_test_add_func ("/stats/against-sorting", test_against_sorting);
   g_test_add_func ("/stats/whole-ms", test_whole_ms);
+  g_test_add_func ("/stats/whole-ms-any-order", test_whole_ms_any_order);
 
   return g_test_run ();
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ps-event-store.h"
+#include "ps-span-totals.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,12 @@ void    _ps_event_store_commit_marks        (PsEventStore        *self,
 void    _ps_event_store_set_span_context (PsEventStore        *self,
                                              guint64              index,
                                              guint32              context);
+/* Totals per scope name that a parser gathered while loading (finished,
+ * not to be changed afterwards); the store owns them. The getter gives
+ * them only while they count every span of the store, else NULL. */
+void    _ps_event_store_set_span_totals     (PsEventStore        *self,
+                                             PsSpanTotals        *totals);
+PsSpanTotals *_ps_event_store_get_span_totals (PsEventStore      *self);
 /* Writable access to a committed span or mark, for parsers that learn
  * the end of a span (or the rest of a message) later. */
 PsSpan *_ps_event_store_edit_span           (PsEventStore        *self,

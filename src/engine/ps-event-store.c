@@ -177,6 +177,7 @@ struct _PsEventStore
 
   ChunkedArray  spans;
   GArray       *span_contexts; /* SpanContext, sorted by index */
+  PsSpanTotals *span_totals;   /* NULL unless a parser gathered them */
   ChunkedArray  marks;
   ChunkedArray  samples;
   GArray       *sample_sources; /* PsSampleSource */
@@ -511,6 +512,7 @@ ps_event_store_finalize (GObject *object)
   g_clear_pointer (&self->others, g_array_unref);
   chunked_array_clear (&self->spans);
   g_clear_pointer (&self->span_contexts, g_array_unref);
+  g_clear_pointer (&self->span_totals, ps_span_totals_free);
   chunked_array_clear (&self->marks);
   chunked_array_clear (&self->samples);
   g_clear_pointer (&self->sample_sources, g_array_unref);
@@ -1790,6 +1792,27 @@ _ps_event_store_set_span_context (PsEventStore *self,
   g_return_if_fail (self->span_contexts->len == 0
                     || g_array_index (self->span_contexts, SpanContext, self->span_contexts->len - 1).index < index);
   g_array_append_val (self->span_contexts, entry);
+}
+
+void
+_ps_event_store_set_span_totals (PsEventStore *self,
+                                 PsSpanTotals *totals)
+{
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_return_if_fail (totals == NULL || ps_span_totals_is_finished (totals));
+
+  g_clear_pointer (&self->span_totals, ps_span_totals_free);
+  self->span_totals = totals;
+}
+
+PsSpanTotals *
+_ps_event_store_get_span_totals (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+
+  if (self->span_totals == NULL || ps_span_totals_get_n_spans (self->span_totals) != self->spans.length)
+    return NULL;
+  return self->span_totals;
 }
 
 guint32

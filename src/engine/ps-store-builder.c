@@ -317,6 +317,14 @@ ps_store_builder_set_span_context (PsStoreBuilder *self,
   _ps_event_store_set_span_context (self->store, index, context);
 }
 
+void
+ps_store_builder_set_span_totals (PsStoreBuilder *self,
+                                  PsSpanTotals   *totals)
+{
+  ps_store_builder_flush (self);
+  _ps_event_store_set_span_totals (self->store, totals);
+}
+
 guint64
 ps_store_builder_add_mark (PsStoreBuilder *self,
                            const PsMark   *mark)

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 
 #include "ps-event-store.h"
+#include "ps-span-totals.h"
 
 G_BEGIN_DECLS
 
@@ -70,6 +71,10 @@ PsSpan         *ps_store_builder_edit_span        (PsStoreBuilder *self,
 void            ps_store_builder_set_span_context (PsStoreBuilder *self,
                                                    guint64         index,
                                                    guint32         context);
+/* Hands the store totals of all its spans, gathered as they ended
+ * (finished; the store owns them then), after committing the batch */
+void            ps_store_builder_set_span_totals  (PsStoreBuilder *self,
+                                                   PsSpanTotals   *totals);
 guint64         ps_store_builder_add_mark         (PsStoreBuilder *self,
                                                    const PsMark   *mark);
 PsMark         *ps_store_builder_edit_mark        (PsStoreBuilder *self,

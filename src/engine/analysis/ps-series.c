@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "ps-series.h"
+#include "ps-event-store-private.h"
+#include "ps-span-totals.h"
 #include "ps-util.h"
 
 #define N_SERIES_KINDS 3  /* duration, cpu, memory: the measured kinds */
@@ -164,71 +166,9 @@ compute_stats (GArray       *values,
   ps_stats_compute_cancellable (copy, values->len, out, cancellable);
 }
 
-/* Replaces an array with an empty one of the same kind, freeing its memory */
-static void
-drop_values (GArray **array)
-{
-  guint element_size = g_array_get_element_size (*array);
-
-  if ((*array)->len == 0)
-    return;
-  g_array_unref (*array);
-  *array = g_array_new (FALSE, FALSE, element_size);
-}
-
 /* Spans ----------------------------------------------------------------- */
 
-typedef struct
-{
-  guint32 session;
-  guint32 track;    /* PS_NONE across threads */
-  guint32 name;
-  guint32 context;
-} SpanKey;
-
-static inline gboolean
-span_key_equal (const SpanKey *a,
-                const SpanKey *b)
-{
-  return a->name == b->name && a->context == b->context && a->track == b->track && a->session == b->session;
-}
-
-static inline guint64
-span_key_hash (const SpanKey *key)
-{
-  guint64 h = ((guint64)key->name << 32 | key->context) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
-
-  h ^= ((guint64)key->track << 32 | key->session) * G_GUINT64_CONSTANT (0xC2B2AE3D27D4EB4F);
-  return h ^ (h >> 29);
-}
-
-/* Open addressing: a span looks up its series once, and millions of
- * spans come by, so a GHashTable's indirections would dominate. */
-typedef struct
-{
-  SpanKey key;
-  guint   series;   /* index among the span series; PS_NONE for a free slot */
-} SeriesSlot;
-
-/* What a span series gathers while its spans come by, kept together and
- * apart from the PsSeries (which gets it at the end) so that a span
- * touches one small struct */
-typedef struct
-{
-  PsSeries *series;
-  guint64   first_span;   /* the first span it counts, by index */
-  guint64   track_bits;   /* tracks below 64 it has, as bits */
-  double    self_sum;     /* seconds, summed in the order of the spans */
-  guint64   n_excluded;
-  guint64   n_flagged;
-  /* Summary only: the durations while all are whole milliseconds, else
-   * NULL (they are doubles in the series' values then) */
-  guint32  *whole_ms;
-  guint     n_whole_ms;
-  guint     whole_ms_size;
-} SeriesState;
-
-/* A span as the walk hands it over: what its series and statistics need */
+/* A span as the walk hands it over: what its group needs */
 typedef struct
 {
   guint64 index;
@@ -243,159 +183,18 @@ typedef struct
 {
   PsEventStore          *store;
   const PsSeriesOptions *options;
-  GPtrArray             *result;
-  SeriesSlot            *slots;
-  guint                  mask;
-  SpanKey                last_key;
-  guint                  last_index;  /* PS_NONE if none */
-  guint                  first;       /* the first span series in result */
-  GArray                *states;      /* SeriesState, per span series */
+  PsSpanTotals          *totals;
   guint32               *sessions;    /* per track */
   guint                  n_tracks;
   gboolean               filtered;
 } SpanCollector;
-
-/* Durations kept as whole milliseconds take 4 bytes instead of 8 until the
- * statistics are computed, one series at a time. RTL times have a
- * resolution of 1 ms, so a whole log fits; the first duration of a series
- * that does not moves its values to doubles. */
-#define WHOLE_MS_NS G_GINT64_CONSTANT (1000000)
-
-static void
-add_duration (SeriesState *state,
-              gint64       duration_ns)
-{
-  double value;
-
-  if (state->whole_ms != NULL)
-    {
-      if (G_LIKELY (duration_ns % WHOLE_MS_NS == 0 && duration_ns / WHOLE_MS_NS <= G_MAXUINT32))
-        {
-          if (G_UNLIKELY (state->n_whole_ms == state->whole_ms_size))
-            {
-              state->whole_ms_size *= 2;
-              state->whole_ms = g_renew (guint32, state->whole_ms, state->whole_ms_size);
-            }
-          state->whole_ms[state->n_whole_ms++] = (guint32)(duration_ns / WHOLE_MS_NS);
-          return;
-        }
-      for (guint i = 0; i < state->n_whole_ms; i++)
-        {
-          value = (double)((gint64)state->whole_ms[i] * WHOLE_MS_NS) / 1e9;
-          g_array_append_val (state->series->values, value);
-        }
-      g_clear_pointer (&state->whole_ms, g_free);
-      state->n_whole_ms = 0;
-    }
-
-  value = (double)duration_ns / 1e9;
-  g_array_append_val (state->series->values, value);
-}
-
-static void
-series_slots_grow (SpanCollector *self)
-{
-  guint n_slots = self->slots != NULL ? (self->mask + 1) * 2 : 256;
-  SeriesSlot *slots = g_new (SeriesSlot, n_slots);
-
-  for (guint i = 0; i < n_slots; i++)
-    slots[i].series = PS_NONE;
-  for (guint i = 0; self->slots != NULL && i <= self->mask; i++)
-    {
-      guint j;
-
-      if (self->slots[i].series == PS_NONE)
-        continue;
-      for (j = span_key_hash (&self->slots[i].key) & (n_slots - 1); slots[j].series != PS_NONE; j = (j + 1) & (n_slots - 1))
-        ;
-      slots[j] = self->slots[i];
-    }
-
-  g_free (self->slots);
-  self->slots = slots;
-  self->mask = n_slots - 1;
-}
-
-/* The series of a span, made on first sight; returns its index among the
- * span series */
-static guint
-span_series (SpanCollector      *self,
-             const FinishedSpan *span)
-{
-  SpanKey key;
-  PsSeries *series;
-  SeriesState state = { 0 };
-  guint i;
-
-  key.session = span->track < self->n_tracks ? self->sessions[span->track] : 0;
-  key.track = self->options->spans_per_thread ? span->track : PS_NONE;
-  key.name = span->name;
-  key.context = (span->flags & PS_SPAN_FLAG_LOGICAL) ? ps_event_store_get_span_context (self->store, span->index) : 0;
-
-  if (self->last_index != PS_NONE && span_key_equal (&key, &self->last_key))
-    return self->last_index;
-
-  for (i = span_key_hash (&key) & self->mask; self->slots[i].series != PS_NONE; i = (i + 1) & self->mask)
-    {
-      if (span_key_equal (&self->slots[i].key, &key))
-        {
-          self->last_key = key;
-          self->last_index = self->slots[i].series;
-          return self->last_index;
-        }
-    }
-
-  series = g_new0 (PsSeries, 1);
-  series->name = g_strdup (ps_event_store_get_string (self->store, span->name));
-  series->app = g_strdup ("");
-  if (key.context != 0 || (span->flags & PS_SPAN_FLAG_LOGICAL))
-    series->context = g_strdup (ps_event_store_get_string (self->store, key.context));
-  series->logical = (span->flags & PS_SPAN_FLAG_LOGICAL) != 0;
-  series->kind = PS_SERIES_SPAN;
-  series->unit = "s";
-  series->has_seconds = TRUE;
-  series->id = -1;
-  series->session = key.session;
-  series->values = g_array_new (FALSE, FALSE, sizeof (double));
-  series->indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
-  g_ptr_array_add (self->result, series);
-
-  state.series = series;
-  state.first_span = span->index;
-  if (self->options->durations_summary_only)
-    {
-      state.whole_ms_size = 16;
-      state.whole_ms = g_new (guint32, state.whole_ms_size);
-    }
-  g_array_append_val (self->states, state);
-
-  self->slots[i].key = key;
-  self->slots[i].series = self->states->len - 1;
-  if (self->states->len * 2 > self->mask)
-    series_slots_grow (self);
-
-  self->last_key = key;
-  self->last_index = self->states->len - 1;
-  return self->last_index;
-}
-
-static void
-series_add_span_track (PsSeries *series,
-                       guint32   track)
-{
-  for (guint i = 0; i < series->n_instances; i++)
-    if (series->tracks[i] == track)
-      return;
-  series_add_track (series, track);
-}
 
 /* Everything about one span, in one pass: the spans come as they end */
 static void
 collect_span (SpanCollector      *self,
               const FinishedSpan *span)
 {
-  SeriesState *state;
-  guint series_index;
+  PsEndedSpan ended;
 
   if (self->options->span_self_times != NULL)
     self->options->span_self_times[span->index] = span->self_ns;
@@ -403,31 +202,15 @@ collect_span (SpanCollector      *self,
   if (self->filtered && !ps_scope_filter_match_span (self->options->span_filter, self->store, span->index))
     return;
 
-  /* Before taking the address: a new series moves the states */
-  series_index = span_series (self, span);
-  state = &g_array_index (self->states, SeriesState, series_index);
-  if (span->track >= 64)
-    series_add_span_track (state->series, span->track);
-  else if (!(state->track_bits & (G_GUINT64_CONSTANT (1) << span->track)))
-    {
-      state->track_bits |= G_GUINT64_CONSTANT (1) << span->track;
-      series_add_span_track (state->series, span->track);
-    }
-  state->first_span = MIN (state->first_span, span->index);
-
-  /* ps_span_is_measured() */
-  if ((span->flags & PS_SPAN_FLAGS_NOT_MEASURED) != 0 || span->duration_ns < 0)
-    {
-      state->n_excluded++;
-      return;
-    }
-  if (span->flags & (PS_SPAN_FLAG_NAME_MISMATCH | PS_SPAN_FLAG_TRUNCATED))
-    state->n_flagged++;
-
-  add_duration (state, span->duration_ns);
-  if (!self->options->durations_summary_only)
-    g_array_append_val (state->series->indexes, span->index);
-  state->self_sum += (double)span->self_ns / 1e9;
+  ended.index = span->index;
+  ended.duration_ns = span->duration_ns;
+  ended.self_ns = span->self_ns;
+  ended.session = span->track < self->n_tracks ? self->sessions[span->track] : 0;
+  ended.track = span->track;
+  ended.name = span->name;
+  ended.context = (span->flags & PS_SPAN_FLAG_LOGICAL) ? ps_event_store_get_span_context (self->store, span->index) : 0;
+  ended.flags = span->flags;
+  ps_span_totals_add (self->totals, &ended);
 }
 
 static inline void
@@ -583,15 +366,68 @@ walk_spans (PsEventStore  *store,
   g_free (handoff.blocks);
 }
 
-static gint
-compare_track (gconstpointer a,
-               gconstpointer b,
-               gpointer      user_data)
+/* The totals of the store's spans, by a walk over them */
+static PsSpanTotals *
+walk_totals (PsEventStore          *store,
+             const PsSeriesOptions *options)
 {
-  guint32 track_a = *(const guint32 *)a;
-  guint32 track_b = *(const guint32 *)b;
+  SpanCollector collector = { 0 };
+  PsSpanTotalsFlags flags = 0;
 
-  return track_a < track_b ? -1 : track_a > track_b;
+  if (options->spans_per_thread)
+    flags |= PS_SPAN_TOTALS_PER_THREAD;
+  if (!options->durations_summary_only)
+    flags |= PS_SPAN_TOTALS_KEEP_VALUES;
+
+  collector.store = store;
+  collector.options = options;
+  collector.totals = ps_span_totals_new (flags);
+  collector.n_tracks = ps_event_store_get_n_tracks (store);
+  collector.sessions = g_new (guint32, collector.n_tracks + 1);
+  collector.filtered = !ps_scope_filter_is_empty (options->span_filter);
+  for (guint t = 0; t < collector.n_tracks; t++)
+    collector.sessions[t] = ps_event_store_get_track (store, t)->session;
+
+  walk_spans (store, &collector);
+  g_free (collector.sessions);
+  ps_span_totals_finish (collector.totals, options->cancellable);
+  return collector.totals;
+}
+
+static PsSeries *
+span_series_new (PsEventStore      *store,
+                 const PsSpanGroup *group,
+                 gboolean           keep_values)
+{
+  PsSeries *series = g_new0 (PsSeries, 1);
+
+  series->name = g_strdup (ps_event_store_get_string (store, group->name));
+  series->app = g_strdup ("");
+  if (group->context != 0 || group->logical)
+    series->context = g_strdup (ps_event_store_get_string (store, group->context));
+  series->logical = group->logical;
+  series->kind = PS_SERIES_SPAN;
+  series->unit = "s";
+  series->has_seconds = TRUE;
+  series->id = -1;
+  series->session = group->session;
+  for (guint i = 0; i < group->n_tracks; i++)
+    series_add_track (series, group->tracks[i]);
+  series->n_excluded = group->n_excluded;
+  series->n_flagged = group->n_flagged;
+  series->self_sum = (double)group->self_ns / 1e9;
+  series->stats = group->stats;
+  if (keep_values)
+    {
+      series->values = g_array_ref (group->values);
+      series->indexes = g_array_ref (group->indexes);
+    }
+  else
+    {
+      series->values = g_array_new (FALSE, FALSE, sizeof (double));
+      series->indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
+    }
+  return series;
 }
 
 static gint
@@ -599,9 +435,8 @@ compare_first_span (gconstpointer a,
                     gconstpointer b,
                     gpointer      user_data)
 {
-  const SeriesState *states = user_data;
-  guint64 first_a = states[*(const guint *)a].first_span;
-  guint64 first_b = states[*(const guint *)b].first_span;
+  guint64 first_a = ps_span_totals_get_group (user_data, *(const guint *)a)->first_span;
+  guint64 first_b = ps_span_totals_get_group (user_data, *(const guint *)b)->first_span;
 
   return first_a < first_b ? -1 : first_a > first_b;
 }
@@ -611,61 +446,27 @@ collect_spans (PsEventStore          *store,
                const PsSeriesOptions *options,
                GPtrArray             *result)
 {
-  SpanCollector collector = { 0 };
+  g_autoptr(PsSpanTotals) walked = NULL;
   g_autofree guint *order = NULL;
-  g_autofree gpointer *sorted = NULL;
+  PsSpanTotals *totals = NULL;
   guint n;
 
-  collector.store = store;
-  collector.options = options;
-  collector.result = result;
-  collector.last_index = PS_NONE;
-  collector.first = result->len;
-  collector.states = g_array_new (FALSE, FALSE, sizeof (SeriesState));
-  collector.n_tracks = ps_event_store_get_n_tracks (store);
-  collector.sessions = g_new (guint32, collector.n_tracks + 1);
-  collector.filtered = !ps_scope_filter_is_empty (options->span_filter);
-  for (guint t = 0; t < collector.n_tracks; t++)
-    collector.sessions[t] = ps_event_store_get_track (store, t)->session;
-  series_slots_grow (&collector);
-
-  walk_spans (store, &collector);
-  g_clear_pointer (&collector.slots, g_free);
-  g_clear_pointer (&collector.sessions, g_free);
-
-  for (guint i = 0; i < collector.states->len; i++)
-    {
-      SeriesState *state = &g_array_index (collector.states, SeriesState, i);
-      PsSeries *series = state->series;
-
-      series->self_sum = state->self_sum;
-      series->n_excluded = state->n_excluded;
-      series->n_flagged = state->n_flagged;
-      /* Threads in the order they appeared in the log */
-      g_qsort_with_data (series->tracks, series->n_instances, sizeof (guint32), compare_track, NULL);
-      if (state->whole_ms != NULL)
-        ps_stats_compute_ms (state->whole_ms, state->n_whole_ms, &series->stats);
-      else
-        compute_stats (series->values, &series->stats, options->durations_summary_only, options->cancellable);
-      g_clear_pointer (&state->whole_ms, g_free);
-      if (options->durations_summary_only)
-        {
-          drop_values (&series->values);
-          drop_values (&series->indexes);
-        }
-    }
+  /* What the parser gathered while loading, when that is what is asked */
+  if (options->durations_summary_only && !options->spans_per_thread && options->span_self_times == NULL
+      && ps_scope_filter_is_empty (options->span_filter))
+    totals = _ps_event_store_get_span_totals (store);
+  if (totals == NULL)
+    totals = walked = walk_totals (store, options);
 
   /* In the order the scopes first began */
-  n = collector.states->len;
+  n = ps_span_totals_get_n_groups (totals);
   order = g_new (guint, n + 1);
-  sorted = g_new (gpointer, n + 1);
   for (guint i = 0; i < n; i++)
     order[i] = i;
-  g_qsort_with_data (order, n, sizeof (guint), compare_first_span, collector.states->data);
+  g_qsort_with_data (order, n, sizeof (guint), compare_first_span, totals);
   for (guint i = 0; i < n; i++)
-    sorted[i] = g_array_index (collector.states, SeriesState, order[i]).series;
-  memcpy (result->pdata + collector.first, sorted, n * sizeof (gpointer));
-  g_array_unref (collector.states);
+    g_ptr_array_add (result, span_series_new (store, ps_span_totals_get_group (totals, order[i]),
+                                              !options->durations_summary_only));
 }
 
 /* The series a measurement goes into, or PS_NONE */

@@ -189,12 +189,20 @@ ps_stats_compute_cancellable (double       *values,
 #define COUNTING_MIN_VALUES 256
 #define COUNTING_MIN_RANGE  65536
 
-/* The conversion ps-series.c has always made: nanoseconds, then seconds */
+/* Exact to the last millisecond: the seconds nearest the milliseconds'
+ * decimal value, as (double)(ms × 10⁶) / 10⁹ has always given */
 static inline double
-ms_to_seconds (guint32 ms)
+ms_to_seconds (guint64 ms)
 {
-  return (double)((gint64)ms * G_GINT64_CONSTANT (1000000)) / 1e9;
+  return (double)ms / 1000.0;
 }
+
+/* Sums of squared milliseconds need up to 96 bits for 2³² values */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 WideSum;
+#else
+typedef long double WideSum;
+#endif
 
 void
 ps_stats_compute_ms (guint32 *values,
@@ -203,11 +211,11 @@ ps_stats_compute_ms (guint32 *values,
 {
   static const double percents[] = { 50, 90, 95, 99 };
   double *results[] = { &out->median, &out->p90, &out->p95, &out->p99 };
-  double sum = 0;
-  double mean;
-  double squares = 0;
+  guint64 deviations = 0;  /* Σ (v − min) */
+  WideSum squares = 0;     /* Σ (v − min)² */
+  WideSum spread;          /* n Σ (v − min)² − (Σ (v − min))²: n² times the variance */
   guint32 min, max;
-  g_autofree double *seconds = NULL;  /* per value from min, when the range is narrow */
+  double sum;
   gsize from = 0;
 
   g_return_if_fail (out != NULL);
@@ -223,30 +231,23 @@ ps_stats_compute_ms (guint32 *values,
       max = MAX (max, values[i]);
     }
 
-  /* The sums run in the order of the values, as in ps_stats_compute(),
-   * so that they round alike. Durations crowd into a narrow range: each
-   * value's seconds are then divided out once, not at every value. */
-  if (max - min < count)
-    {
-      seconds = g_new (double, (gsize)(max - min) + 1);
-      for (gsize v = 0; v <= (gsize)(max - min); v++)
-        seconds[v] = ms_to_seconds (min + (guint32)v);
-    }
-  for (gsize i = 0; i < count; i++)
-    sum += seconds != NULL ? seconds[values[i] - min] : ms_to_seconds (values[i]);
-  mean = sum / (double)count;
+  /* Integer sums: exact, so the statistics do not depend on the order of
+   * the values, nor on the order in which spans ended */
   for (gsize i = 0; i < count; i++)
     {
-      double deviation = (seconds != NULL ? seconds[values[i] - min] : ms_to_seconds (values[i])) - mean;
+      guint64 deviation = values[i] - min;
 
-      squares += deviation * deviation;
+      deviations += deviation;
+      squares += (WideSum)(deviation * deviation);
     }
+  sum = ms_to_seconds (deviations + (guint64)count * min);
+  spread = (WideSum)count * squares - (WideSum)deviations * deviations;
 
   out->count = count;
   out->sum = sum;
   out->min = ms_to_seconds (min);
   out->max = ms_to_seconds (max);
-  out->mean = mean;
+  out->mean = sum / (double)count;
 
   /* Durations crowd into a narrow range: counting them is one pass
    * without the unpredictable branches of partitioning. The table is no
@@ -279,5 +280,5 @@ ps_stats_compute_ms (guint32 *values,
           from = k;
         }
     }
-  out->stddev = sqrt (squares / (double)count);
+  out->stddev = sqrt ((double)spread) / (double)count / 1000.0;
 }

@@ -37,10 +37,11 @@ gboolean ps_stats_compute_cancellable (double       *values,
                                        PsStats      *out,
                                        GCancellable *cancellable);
 /* The same statistics, in seconds, of durations given in whole
- * milliseconds: every field equals what ps_stats_compute() gives for the
- * values (double)(ms × 10⁶) / 10⁹ in the same order. Half the memory of
- * doubles, and selection on integers is quicker. values is reordered in
- * place. */
+ * milliseconds. Sums are taken exactly on the integers, so the result does
+ * not depend on the order of the values; each field is the double nearest
+ * the exact value (stddev: nearest the exact variance, then rooted). Half
+ * the memory of doubles, and selection on integers is quicker. values is
+ * reordered in place. */
 void   ps_stats_compute_ms    (guint32       *values,
                                gsize          count,
                                PsStats       *out);

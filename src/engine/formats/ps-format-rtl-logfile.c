@@ -73,6 +73,7 @@ typedef struct
   guint       depth;
   guint32     clock_steps;  /* the thread's backward steps when it began */
   gboolean    logical;
+  gint64      children_ns;  /* the durations of its measured children that ended */
 } OpenScope;
 
 /* A thread's open scopes, the innermost last: a plain array, as every
@@ -211,6 +212,12 @@ typedef struct
   guint64        interrupted_line;
 
   gboolean       seen_record;          /* in the whole file */
+
+  /* Totals per scope name, gathered as the scopes end; NULL once a scope
+   * ended before some it contains */
+  PsSpanTotals  *totals;
+  GArray        *sid_groups;           /* guint32 per scanner id: its physical
+                                        * scopes' group this session, or PS_NONE */
 
   /* The scanning stage's results: the one being filled, and all */
   Batch         *scanning;
@@ -894,6 +901,8 @@ start_session (RtlParser *self,
     check_file_pid (self);
 
   self->session = ps_event_store_add_session (self->store, line, implicit);
+  /* Groups are per session */
+  g_array_set_size (self->sid_groups, 0);
   if (concatenated)
     warn (self, PS_SEVERITY_WARNING, "W-CONCAT", line,
           _("Another log starts here (the file holds several logs one after the other); it is read as a separate session"));
@@ -1058,6 +1067,7 @@ open_scope (RtlParser   *self,
   open.depth = depth;
   open.clock_steps = thread->clock_steps;
   open.logical = (flags & PS_SPAN_FLAG_LOGICAL) != 0;
+  open.children_ns = 0;
 
   if (open.logical)
     ps_store_builder_set_span_context (self->parent.builder, open.span, context);
@@ -1069,6 +1079,71 @@ open_scope (RtlParser   *self,
     }
   thread->stack.items[n_open] = open;
   thread->stack.len = n_open + 1;
+}
+
+/* The group of the physical scopes whose names have scanner id sid: one
+ * look-up per name and session */
+static inline guint
+sid_group (RtlParser         *self,
+           guint32            sid,
+           const PsEndedSpan *ended)
+{
+  guint32 *group;
+
+  if (G_UNLIKELY (sid >= self->sid_groups->len))
+    {
+      guint old_length = self->sid_groups->len;
+
+      g_array_set_size (self->sid_groups, MAX (sid + 1, old_length * 2));
+      for (guint i = old_length; i < self->sid_groups->len; i++)
+        g_array_index (self->sid_groups, guint32, i) = PS_NONE;
+    }
+  group = &g_array_index (self->sid_groups, guint32, sid);
+  if (G_UNLIKELY (*group == PS_NONE))
+    *group = ps_span_totals_lookup (self->totals, ended);
+  return *group;
+}
+
+/* A scope that ends is final, and so is its self time: its duration less
+ * its measured children's (§4.3), which all ended before it. Its parent is
+ * right below it, as scopes end from the top of the stack; a logical scope
+ * that ends under others (§4.2 step 9) is the exception, and the totals
+ * are then left to a walk over the store. */
+static void
+add_to_totals (RtlParser       *self,
+               ThreadState     *thread,
+               guint            index,
+               const OpenScope *open,
+               const PsSpan    *span)
+{
+  PsEndedSpan ended;
+
+  if (index + 1 < thread->stack.len)
+    {
+      g_clear_pointer (&self->totals, ps_span_totals_free);
+      return;
+    }
+
+  ended.index = open->span;
+  ended.duration_ns = ps_util_sub_saturated (span->end_ns, span->begin_ns);
+  ended.self_ns = ps_util_sub_saturated (ended.duration_ns, open->children_ns);
+  ended.session = self->session;
+  ended.track = span->track;
+  ended.name = span->name;
+  ended.context = open->context;
+  ended.flags = span->flags;
+  if (!open->logical && open->name_sid != PS_NONE)
+    ps_span_totals_add_to (self->totals, sid_group (self, open->name_sid, &ended), &ended);
+  else
+    ps_span_totals_add (self->totals, &ended);
+
+  /* ps_span_is_measured() */
+  if (index > 0 && (span->flags & PS_SPAN_FLAGS_NOT_MEASURED) == 0 && ended.duration_ns >= 0)
+    {
+      OpenScope *parent = &thread->stack.items[index - 1];
+
+      parent->children_ns = ps_util_add_saturated (parent->children_ns, ended.duration_ns);
+    }
 }
 
 /* Closes the scope at stack position index and removes it from the stack */
@@ -1086,6 +1161,8 @@ close_scope (RtlParser   *self,
   span->flags |= flags;
   if (open->clock_steps != thread->clock_steps)
     span->flags |= PS_SPAN_FLAG_CLOCK_BACK;
+  if (self->totals != NULL)
+    add_to_totals (self, thread, index, open, span);
 
   /* Mostly the innermost scope: nothing to move, and no call for it */
   if (index + 1 < thread->stack.len)
@@ -2422,6 +2499,11 @@ rtl_finish (PsParser  *parser,
   if (self->session != PS_NONE && !self->session_closed)
     end_session (self, FALSE, 0);
   ps_store_builder_flush (self->parent.builder);
+  if (self->totals != NULL)
+    {
+      ps_span_totals_finish (self->totals, NULL);
+      ps_store_builder_set_span_totals (self->parent.builder, g_steal_pointer (&self->totals));
+    }
 
   return TRUE;
 }
@@ -2442,6 +2524,8 @@ rtl_free (PsParser *parser)
   g_free (self->scan_names.table.slots);
   g_string_chunk_free (self->scan_names.texts);
   g_array_unref (self->scanned_names);
+  g_clear_pointer (&self->totals, ps_span_totals_free);
+  g_array_unref (self->sid_groups);
   g_clear_object (&self->store);
   g_free (self);
 }
@@ -2477,6 +2561,8 @@ rtl_parser_new (PsStoreBuilder *builder)
   name_table_grow (&self->scan_names.table);
   self->scan_names.texts = g_string_chunk_new (4096);
   self->scanned_names = g_array_new (FALSE, FALSE, sizeof (Interned));
+  self->totals = ps_span_totals_new (0);
+  self->sid_groups = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->interrupted_mark = PS_NO_POSITION;
   self->batches = ps_batch_pool_new (batch_new, batch_free);
 
