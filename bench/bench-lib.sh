@@ -27,6 +27,8 @@ build_dir=$top/_build-bench
 size=1G
 runs=3
 seed=1
+also_args=()
+also_label=
 base_dir=
 input_file=
 keep=false
@@ -210,6 +212,8 @@ bench_best() {
 # Times wc -l, cat and the command "$cli" CLI_ARG… FILE in rounds. The
 # command's output of the first round is kept in $measure_dir/$1 (a few
 # KiB of JSON, so writing it instead of to /dev/null changes nothing).
+# A script may set also_args (an array of CLI arguments) and also_label
+# for a second command timed in the same rounds (also_s, also_rss).
 bench_measure() {
   local keep_name=$1; shift
   local round failed=false output
@@ -227,6 +231,9 @@ bench_measure() {
     bench_timed cat /dev/null cat "$file" || failed=true
     if [ "$round" = 1 ]; then output=$cli_output; else output=/dev/null; fi
     bench_timed cli "$output" "$cli" "$@" "$file" || failed=true
+    if [ "${#also_args[@]}" -gt 0 ]; then
+      bench_timed also /dev/null "$cli" "${also_args[@]}" "$file" || failed=true
+    fi
     $failed && break
   done
 
@@ -237,6 +244,9 @@ bench_measure() {
   read -r wc_s wc_rss < <(bench_best wc)
   read -r cat_s cat_rss < <(bench_best cat)
   read -r cli_s cli_rss < <(bench_best cli)
+  if [ "${#also_args[@]}" -gt 0 ]; then
+    read -r also_s also_rss < <(bench_best also)
+  fi
   lines=$(awk '{ print $1 }' "$measure_dir/wc.out")
 }
 
@@ -283,6 +293,9 @@ bench_print_table() {
   # shellcheck disable=SC2016
   bench_row '`cat > /dev/null`' "$cat_s" "$cat_rss"
   bench_row "$cli_label" "$cli_s" "$cli_rss"
+  if [ "${#also_args[@]}" -gt 0 ]; then
+    bench_row "$also_label" "$also_s" "$also_rss"
+  fi
   echo
 }
 

@@ -489,6 +489,69 @@ test_rtl_stats_per_thread_and_filters (void)
   g_rmdir (dir);
 }
 
+/* Statistics without filters need only the totals, which the RTL parser
+ * sums up as it reads without keeping the scopes; with an event limit the
+ * store keeps them all. Both give the same output, repairs included. */
+static void
+test_rtl_stats_totals_only (void)
+{
+  static const char * const lines[] = {
+    "opening log file 1246545872.402817 seconds past January 1st 1970",
+    "corresponding to 0 ms after timer start",
+    "Process id is 88",
+    "000001 1 { sw (ab000001) ::SwA",
+    "000002 1 | sw (ab000001) ::SwA : { load start: doc",
+    "000003 1 { sc (cd000002) ::ScB",
+    "000007 1 | sw (ab000001) ::SwA : } load start: doc",
+    "000009 1 } sc (cd000002) ::ScB",
+    "000004 2 { sc (cd000002) ::ScB",
+    "000010 2 { xx (ef000003) ::Never",
+    "000012 2 } sc (cd000002) ::ScB",
+    "000013 2 } nothing open",
+    "000020 1 } sw (ab000001) ::SwA",
+    "000015 1 { sw (ab000001) ::SwA",
+    "000016 1 | : a message",
+    "000018 1 } sw (ab000001) ::SwA",
+    "000030 3 { sc (cd000002) ::ScB",
+    "closing log file at 000040",
+    "opening log file 1246545900.5 seconds past January 1st 1970",
+    "000001 9 { sw (ab000001) ::SwA",
+    "000003 9 } sw (ab000001) ::SwA",
+    NULL,
+  };
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
+  g_autofree char *path = write_temp_log (dir, "soffice_88.log", lines);
+  g_autoptr(CliResult) totals = cli_test_run ("stats", path, NULL);
+  g_autoptr(CliResult) kept = cli_test_run ("stats", "--max-events", "1000000", path, NULL);
+  g_autoptr(CliResult) totals_text = cli_test_run ("stats", "--text", path, NULL);
+  g_autoptr(CliResult) kept_text = cli_test_run ("stats", "--text", "--max-events", "1000000", path, NULL);
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *series;
+
+  g_assert_cmpint (totals->status, ==, 0);
+  g_assert_cmpint (kept->status, ==, 0);
+  g_assert_cmpstr (totals->out, ==, kept->out);
+  g_assert_cmpstr (totals->err, ==, kept->err);
+  g_assert_cmpint (totals_text->status, ==, 0);
+  g_assert_cmpstr (totals_text->out, ==, kept_text->out);
+
+  root = cli_test_parse_json (totals->out);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (root), "complete"));
+  /* Both sessions, three on thread 1 (one of 19 ms, one of 3 ms) and one on 9 */
+  series = find_span_series (root, "sw (ab000001) ::SwA", -1);
+  g_assert_nonnull (series);
+  g_assert_cmpint (json_object_get_int_member (series, "count"), ==, 2);
+  g_assert_cmpfloat (json_object_get_double_member (series, "sum"), ==, 0.022);
+  /* The logical scope ended under ScB, which counts in its self time */
+  series = find_span_series (root, "load start: doc", -1);
+  g_assert_nonnull (series);
+  g_assert_cmpfloat (json_object_get_double_member (series, "sum"), ==, 0.005);
+  g_assert_cmpfloat (json_object_get_double_member (series, "self_sum"), ==, -0.001);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* stats */
 
 static void
@@ -2155,6 +2218,7 @@ main (int   argc,
   g_test_add_func ("/cli/rtl/info-golden", test_rtl_info_golden);
   g_test_add_func ("/cli/rtl/stats-golden", test_rtl_stats_golden);
   g_test_add_func ("/cli/rtl/per-thread-and-filters", test_rtl_stats_per_thread_and_filters);
+  g_test_add_func ("/cli/rtl/stats-totals-only", test_rtl_stats_totals_only);
   g_test_add_func ("/cli/calltree/worked-example", test_calltree_worked_example);
   g_test_add_func ("/cli/calltree/threads-depth-text", test_calltree_threads_depth_text);
   g_test_add_func ("/cli/calltree/vs-report", test_calltree_vs_report);

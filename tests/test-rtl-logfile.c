@@ -10,7 +10,6 @@
 
 #include <string.h>
 
-#include "ps-event-store-private.h"
 #include "ps-format.h"
 #include "ps-loader.h"
 #include "ps-scopes.h"
@@ -20,11 +19,15 @@
 
 /* Loading */
 
+static void assert_same_totals (PsEventStore *full,
+                                PsEventStore *totals_only);
+
 static PsEventStore *
-parse_named_split (const char *data,
-                   gsize       length,
-                   gsize       piece,
-                   const char *file_name)
+parse_with (const char *data,
+            gsize       length,
+            gsize       piece,
+            const char *file_name,
+            gboolean    totals_only)
 {
   g_autoptr(PsEventStore) store = ps_event_store_new ();
   g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
@@ -33,12 +36,28 @@ parse_named_split (const char *data,
 
   if (file_name != NULL)
     ps_parser_set_file_name (parser, file_name);
+  if (totals_only)
+    ps_parser_set_option (parser, PS_LOADER_OPTION_TOTALS_ONLY, "true");
   for (gsize offset = 0; offset < length; offset += piece)
     g_assert_true (ps_parser_feed (parser, (const guint8 *)data + offset, MIN (piece, length - offset), &error));
   g_assert_true (ps_parser_finish (parser, &error));
   g_assert_no_error (error);
   ps_store_builder_flush (builder);
 
+  return g_steal_pointer (&store);
+}
+
+/* Every parse is checked against one that keeps only the totals */
+static PsEventStore *
+parse_named_split (const char *data,
+                   gsize       length,
+                   gsize       piece,
+                   const char *file_name)
+{
+  g_autoptr(PsEventStore) store = parse_with (data, length, piece, file_name, FALSE);
+  g_autoptr(PsEventStore) totals_only = parse_with (data, length, piece, file_name, TRUE);
+
+  assert_same_totals (store, totals_only);
   return g_steal_pointer (&store);
 }
 
@@ -152,28 +171,15 @@ assert_warnings (PsEventStore *store,
   g_assert_cmpstr (list, ==, expected);
 }
 
-/* The totals per scope name the parser gathered, when it could, are
- * those a walk over the store's spans gives, to the last bit; returns
- * whether it had gathered them */
-static gboolean
-assert_totals_agree (PsEventStore *store)
+static void
+assert_same_series (GPtrArray *a_series,
+                    GPtrArray *b_series)
 {
-  PsSeriesOptions summary = { .durations_summary_only = TRUE };
-  PsSeriesOptions walked = { .durations_summary_only = TRUE };
-  g_autofree gint64 *self_times = g_new0 (gint64, ps_event_store_get_n_spans (store) + 1);
-  g_autoptr(GPtrArray) from_totals = NULL;
-  g_autoptr(GPtrArray) from_walk = NULL;
-
-  /* Asking for the self times of every span takes the walk */
-  walked.span_self_times = self_times;
-  from_totals = ps_series_collect (store, &summary);
-  from_walk = ps_series_collect (store, &walked);
-
-  g_assert_cmpuint (from_totals->len, ==, from_walk->len);
-  for (guint i = 0; i < from_totals->len; i++)
+  g_assert_cmpuint (a_series->len, ==, b_series->len);
+  for (guint i = 0; i < a_series->len; i++)
     {
-      PsSeries *a = g_ptr_array_index (from_totals, i);
-      PsSeries *b = g_ptr_array_index (from_walk, i);
+      PsSeries *a = g_ptr_array_index (a_series, i);
+      PsSeries *b = g_ptr_array_index (b_series, i);
 
       g_assert_cmpstr (a->name, ==, b->name);
       g_assert_cmpstr (a->context, ==, b->context);
@@ -186,8 +192,29 @@ assert_totals_agree (PsEventStore *store)
       g_assert_cmpuint (a->n_excluded, ==, b->n_excluded);
       g_assert_cmpuint (a->n_flagged, ==, b->n_flagged);
     }
+}
 
-  return _ps_event_store_get_span_totals (store) != NULL;
+/* A store that kept only the totals has the same span series, sessions,
+ * threads and warnings as one that kept everything, and no spans or
+ * messages */
+static void
+assert_same_totals (PsEventStore *full,
+                    PsEventStore *totals_only)
+{
+  PsSeriesOptions summary = { .durations_summary_only = TRUE };
+  g_autoptr(GPtrArray) expected = ps_series_collect (full, &summary);
+  g_autoptr(GPtrArray) got = ps_series_collect (totals_only, &summary);
+  g_autofree char *expected_warnings = warning_list (full);
+  g_autofree char *got_warnings = warning_list (totals_only);
+
+  g_assert_false (ps_event_store_get_spans_summarized (full));
+  g_assert_true (ps_event_store_get_spans_summarized (totals_only));
+  g_assert_cmpuint (ps_event_store_get_n_spans (totals_only), ==, 0);
+  g_assert_cmpuint (ps_event_store_get_n_marks (totals_only), ==, 0);
+  g_assert_cmpuint (ps_event_store_get_n_sessions (totals_only), ==, ps_event_store_get_n_sessions (full));
+  g_assert_cmpuint (ps_event_store_get_n_tracks (totals_only), ==, ps_event_store_get_n_tracks (full));
+  g_assert_cmpstr (got_warnings, ==, expected_warnings);
+  assert_same_series (expected, got);
 }
 
 /* Everything the store holds, as text, to compare two parses */
@@ -197,7 +224,6 @@ dump (PsEventStore *store)
   GString *out = g_string_new (NULL);
   g_autofree char *warnings = warning_list (store);
 
-  assert_totals_agree (store);
 
   for (guint s = 0; s < ps_event_store_get_n_sessions (store); s++)
     {
@@ -802,9 +828,10 @@ test_logical (void)  /* #27, #28, #29, #38 */
   assert_warnings (store, "I-NAME-MISMATCH@3 W-ORPHAN-LOGICAL-END@4 W-CLOSED-BY-PARENT@5");
 }
 
-/* The parser sums the scopes up as they end; a logical scope that ends
- * while a scope it contains is still open leaves that to a walk over the
- * store, which counts the inner scope in its self time */
+/* The totals per scope name, here of the spans kept, are the same when the
+ * parser sums the scopes up as they end (parse () checks): a logical scope
+ * that ends while a scope it contains is still open waits for that one,
+ * whose duration counts in its self time, not in its parent's */
 static void
 test_totals_while_parsing (void)
 {
@@ -822,11 +849,21 @@ test_totals_while_parsing (void)
                                            "000006 1 | a : } outer\n"
                                            "000009 1 } inner\n"
                                            "000010 1 } a\n");
+  g_autoptr(PsEventStore) chained = parse ("000001 1 { a\n"
+                                           "000002 1 | a : { one\n"
+                                           "000003 1 | a : { two\n"
+                                           "000004 1 { p\n"
+                                           "000005 1 | a : } one\n"
+                                           "000006 1 | a : } two\n"
+                                           "000008 1 } p\n"
+                                           "000009 1 } a\n");
   g_autoptr(GPtrArray) series = NULL;
   PsSeriesOptions summary = { .durations_summary_only = TRUE };
   PsSeries *a, *b, *outer;
+  static const struct { const char *name; double sum; double self_sum; } chain[] = {
+    { "a", 0.008, 0.005 }, { "one", 0.003, 0.0 }, { "two", 0.003, -0.001 }, { "p", 0.004, 0.004 },
+  };
 
-  g_assert_true (assert_totals_agree (nested));
   series = ps_series_collect (nested, &summary);
   g_assert_cmpuint (series->len, ==, 2);
   a = g_ptr_array_index (series, 0);
@@ -841,13 +878,27 @@ test_totals_while_parsing (void)
   g_assert_cmpuint (b->n_instances, ==, 2);
   g_clear_pointer (&series, g_ptr_array_unref);
 
-  g_assert_false (assert_totals_agree (crossed));
   series = ps_series_collect (crossed, &summary);
   outer = g_ptr_array_index (series, 1);
   g_assert_cmpstr (outer->name, ==, "outer");
   g_assert_cmpfloat (outer->stats.sum, ==, 0.004);
   /* inner (6 ms) began inside it */
   g_assert_cmpfloat (outer->self_sum, ==, -0.002);
+  a = g_ptr_array_index (series, 0);
+  g_assert_cmpfloat (a->self_sum, ==, 0.005);
+  g_clear_pointer (&series, g_ptr_array_unref);
+
+  /* one and two each ended under their child */
+  series = ps_series_collect (chained, &summary);
+  g_assert_cmpuint (series->len, ==, G_N_ELEMENTS (chain));
+  for (guint i = 0; i < G_N_ELEMENTS (chain); i++)
+    {
+      PsSeries *s = g_ptr_array_index (series, i);
+
+      g_assert_cmpstr (s->name, ==, chain[i].name);
+      g_assert_cmpfloat (s->stats.sum, ==, chain[i].sum);
+      g_assert_cmpfloat (s->self_sum, ==, chain[i].self_sum);
+    }
 }
 
 static void

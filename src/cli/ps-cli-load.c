@@ -126,6 +126,7 @@ ps_cli_usage_error (const char *format,
 static PsEventStore *
 load (const PsCliOptions  *options,
       const char          *path,
+      gboolean             totals_only,
       GError             **error)
 {
   g_autoptr(GFile) file = NULL;
@@ -156,6 +157,8 @@ load (const PsCliOptions  *options,
     ps_format_options_set (&parser_options, "address-width", options->address_width);
   if (options->max_events != NULL)
     ps_format_options_set (&parser_options, PS_LOADER_OPTION_MAX_EVENTS, options->max_events);
+  if (totals_only)
+    ps_format_options_set (&parser_options, PS_LOADER_OPTION_TOTALS_ONLY, "true");
 
   show_progress = !options->quiet && stderr_is_terminal ();
   store = ps_load_stream_with_options (G_INPUT_STREAM (stream), name, options->format, parser_options, 0,
@@ -176,9 +179,10 @@ load (const PsCliOptions  *options,
   return g_steal_pointer (&store);
 }
 
-PsEventStore *
-ps_cli_load (const PsCliOptions *options,
-             const char         *path)
+static PsEventStore *
+load_or_report (const PsCliOptions *options,
+                const char         *path,
+                gboolean            totals_only)
 {
   g_autoptr(GError) error = NULL;
   PsEventStore *store;
@@ -186,7 +190,7 @@ ps_cli_load (const PsCliOptions *options,
   g_return_val_if_fail (options != NULL, NULL);
   g_return_val_if_fail (path != NULL, NULL);
 
-  store = load (options, path, &error);
+  store = load (options, path, totals_only, &error);
   if (store == NULL)
     {
       g_autofree char *name = g_filename_display_name (path);
@@ -195,6 +199,21 @@ ps_cli_load (const PsCliOptions *options,
     }
 
   return store;
+}
+
+PsEventStore *
+ps_cli_load (const PsCliOptions *options,
+             const char         *path)
+{
+  return load_or_report (options, path, FALSE);
+}
+
+PsEventStore *
+ps_cli_load_totals (const PsCliOptions *options,
+                    const char         *path)
+{
+  /* The event limit counts events, which are not kept then */
+  return load_or_report (options, path, options->max_events == NULL);
 }
 
 gboolean

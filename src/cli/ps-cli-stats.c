@@ -188,7 +188,7 @@ stats_to_json (const PsCliOptions *options,
   ps_cli_add_run_members (builder, store, path, FALSE);
   json_builder_set_member_name (builder, "group_by_name");
   json_builder_add_boolean_value (builder, options->group_by_name);
-  if (ps_event_store_get_n_spans (store) > 0)
+  if (ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_spans_summarized (store))
     {
       json_builder_set_member_name (builder, "per_thread");
       json_builder_add_boolean_value (builder, options->per_thread);
@@ -471,7 +471,13 @@ ps_cli_stats (const PsCliOptions *options,
   PsSeriesOptions series_options = { 0 };
   gboolean is_ce;
 
-  store = ps_cli_load (options, file);
+  /* The totals per scope name, across threads and without filters, are
+   * all the spans are needed for: a format that sums them up as it reads
+   * need not keep them */
+  if (!options->per_thread && ps_scope_filter_is_empty (options->scope_filter))
+    store = ps_cli_load_totals (options, file);
+  else
+    store = ps_cli_load (options, file);
   if (store == NULL)
     return PS_CLI_EXIT_UNREADABLE;
 

@@ -39,9 +39,9 @@ void    _ps_event_store_commit_marks        (PsEventStore        *self,
 void    _ps_event_store_set_span_context (PsEventStore        *self,
                                              guint64              index,
                                              guint32              context);
-/* Totals per scope name that a parser gathered while loading (finished,
- * not to be changed afterwards); the store owns them. The getter gives
- * them only while they count every span of the store, else NULL. */
+/* The totals per scope name of the spans a parser read and did not keep
+ * (finished, not to be changed afterwards); the store owns them, and
+ * ps_event_store_get_spans_summarized () is TRUE from then on */
 void    _ps_event_store_set_span_totals     (PsEventStore        *self,
                                              PsSpanTotals        *totals);
 PsSpanTotals *_ps_event_store_get_span_totals (PsEventStore      *self);

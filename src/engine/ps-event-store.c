@@ -177,7 +177,7 @@ struct _PsEventStore
 
   ChunkedArray  spans;
   GArray       *span_contexts; /* SpanContext, sorted by index */
-  PsSpanTotals *span_totals;   /* NULL unless a parser gathered them */
+  PsSpanTotals *span_totals;   /* spans summed up instead of kept, or NULL */
   ChunkedArray  marks;
   ChunkedArray  samples;
   GArray       *sample_sources; /* PsSampleSource */
@@ -1805,13 +1805,19 @@ _ps_event_store_set_span_totals (PsEventStore *self,
   self->span_totals = totals;
 }
 
+gboolean
+ps_event_store_get_spans_summarized (PsEventStore *self)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), FALSE);
+
+  return self->span_totals != NULL;
+}
+
 PsSpanTotals *
 _ps_event_store_get_span_totals (PsEventStore *self)
 {
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
 
-  if (self->span_totals == NULL || ps_span_totals_get_n_spans (self->span_totals) != self->spans.length)
-    return NULL;
   return self->span_totals;
 }
 

@@ -421,6 +421,11 @@ gboolean       ps_measurement_iter_next          (PsMeasurementIter *iter,
 
 /* Other event kinds */
 guint64        ps_event_store_get_n_spans        (PsEventStore   *self);
+/* Whether the spans were summed up per name while loading instead of
+ * being kept (PS_LOADER_OPTION_TOTALS_ONLY): the store then has no spans
+ * and no messages, and ps_series_collect () gives the span series only
+ * without filters and across threads */
+gboolean       ps_event_store_get_spans_summarized (PsEventStore *self);
 const PsSpan  *ps_event_store_get_span           (PsEventStore   *self,
                                                   guint64         index);
 /* The context a span was opened in (RTL logical scopes: the scope name of

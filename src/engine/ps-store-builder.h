@@ -71,8 +71,9 @@ PsSpan         *ps_store_builder_edit_span        (PsStoreBuilder *self,
 void            ps_store_builder_set_span_context (PsStoreBuilder *self,
                                                    guint64         index,
                                                    guint32         context);
-/* Hands the store totals of all its spans, gathered as they ended
- * (finished; the store owns them then), after committing the batch */
+/* Hands the store the totals of the spans read, gathered as they ended
+ * instead of being added (finished; the store owns them then), after
+ * committing the batch: see ps_event_store_get_spans_summarized () */
 void            ps_store_builder_set_span_totals  (PsStoreBuilder *self,
                                                    PsSpanTotals   *totals);
 guint64         ps_store_builder_add_mark         (PsStoreBuilder *self,

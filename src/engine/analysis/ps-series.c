@@ -451,7 +451,8 @@ collect_spans (PsEventStore          *store,
   PsSpanTotals *totals = NULL;
   guint n;
 
-  /* What the parser gathered while loading, when that is what is asked */
+  /* Spans summed up while loading instead of kept: the totals are all
+   * there is (ps_event_store_get_spans_summarized ()) */
   if (options->durations_summary_only && !options->spans_per_thread && options->span_self_times == NULL
       && ps_scope_filter_is_empty (options->span_filter))
     totals = _ps_event_store_get_span_totals (store);
@@ -719,7 +720,7 @@ ps_series_collect (PsEventStore          *store,
     }
   summaries_clear (&summaries);
 
-  if (ps_event_store_get_n_spans (store) > 0)
+  if (ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_spans_summarized (store))
     collect_spans (store, options, result);
 
   return g_steal_pointer (&result);

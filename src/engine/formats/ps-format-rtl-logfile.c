@@ -35,6 +35,7 @@
 
 #include "ps-format.h"
 #include "ps-line-reader.h"
+#include "ps-loader.h"
 #include "ps-util.h"
 
 #define NS_PER_MS       G_GINT64_CONSTANT (1000000)
@@ -73,8 +74,21 @@ typedef struct
   guint       depth;
   guint32     clock_steps;  /* the thread's backward steps when it began */
   gboolean    logical;
+  guint16     flags;        /* the span's flags when it began */
   gint64      children_ns;  /* the durations of its measured children that ended */
+  guint32     ended_parent; /* its parent, if that ended before it: an index
+                             * into ended_parents; else PS_NONE (the parent
+                             * is right below it, or there is none) */
 } OpenScope;
+
+/* A scope that ended while its child was still open (a logical scope
+ * ended under a physical one, §4.2 step 9): its self time waits for that
+ * child's end */
+typedef struct
+{
+  PsEndedSpan ended;
+  gint64      children_ns;
+} EndedParent;
 
 /* A thread's open scopes, the innermost last: a plain array, as every
  * scope is pushed and popped here */
@@ -213,9 +227,15 @@ typedef struct
 
   gboolean       seen_record;          /* in the whole file */
 
-  /* Totals per scope name, gathered as the scopes end; NULL once a scope
-   * ended before some it contains */
+  /* PS_LOADER_OPTION_TOTALS_ONLY: the totals per scope name, gathered as
+   * the scopes end, are kept instead of the spans and messages, which are
+   * counted, not added; these numbers stand for their indexes */
+  gboolean       options_read;
+  gboolean       totals_only;
   PsSpanTotals  *totals;
+  GArray        *ended_parents;        /* EndedParent */
+  guint64        n_spans;
+  guint64        n_marks;
   GArray        *sid_groups;           /* guint32 per scanner id: its physical
                                         * scopes' group this session, or PS_NONE */
 
@@ -1056,7 +1076,10 @@ open_scope (RtlParser   *self,
   span.depth = (guint16)MIN (depth, G_MAXUINT16);
   span.flags = flags;
 
-  open.span = ps_store_builder_add_span (self->parent.builder, &span);
+  if (self->totals_only)
+    open.span = self->n_spans++;
+  else
+    open.span = ps_store_builder_add_span (self->parent.builder, &span);
   open.name = name.text;
   open.name_length = name_length;
   open.name_id = span.name;
@@ -1067,9 +1090,11 @@ open_scope (RtlParser   *self,
   open.depth = depth;
   open.clock_steps = thread->clock_steps;
   open.logical = (flags & PS_SPAN_FLAG_LOGICAL) != 0;
+  open.flags = flags;
   open.children_ns = 0;
+  open.ended_parent = PS_NONE;
 
-  if (open.logical)
+  if (open.logical && !self->totals_only)
     ps_store_builder_set_span_context (self->parent.builder, open.span, context);
 
   if (G_UNLIKELY (n_open == thread->stack.size))
@@ -1104,11 +1129,23 @@ sid_group (RtlParser         *self,
   return *group;
 }
 
-/* A scope that ends is final, and so is its self time: its duration less
- * its measured children's (§4.3), which all ended before it. Its parent is
- * right below it, as scopes end from the top of the stack; a logical scope
- * that ends under others (§4.2 step 9) is the exception, and the totals
- * are then left to a walk over the store. */
+static void
+add_ended (RtlParser         *self,
+           const OpenScope   *open,
+           const PsEndedSpan *ended)
+{
+  if (!open->logical && open->name_sid != PS_NONE)
+    ps_span_totals_add_to (self->totals, sid_group (self, open->name_sid, ended), ended);
+  else
+    ps_span_totals_add (self->totals, ended);
+}
+
+/* A scope that ends is final: its duration goes to its parent's children,
+ * and its self time is its duration less its measured children's (§4.3),
+ * which mostly all ended before it. Its parent is right below it, as
+ * scopes end from the top of the stack; the exception is a logical scope
+ * that ends under its child (§4.2 step 9), which then waits for that
+ * child's end. */
 static void
 add_to_totals (RtlParser       *self,
                ThreadState     *thread,
@@ -1118,32 +1155,47 @@ add_to_totals (RtlParser       *self,
 {
   PsEndedSpan ended;
 
-  if (index + 1 < thread->stack.len)
-    {
-      g_clear_pointer (&self->totals, ps_span_totals_free);
-      return;
-    }
-
   ended.index = open->span;
   ended.duration_ns = ps_util_sub_saturated (span->end_ns, span->begin_ns);
-  ended.self_ns = ps_util_sub_saturated (ended.duration_ns, open->children_ns);
   ended.session = self->session;
   ended.track = span->track;
   ended.name = span->name;
   ended.context = open->context;
   ended.flags = span->flags;
-  if (!open->logical && open->name_sid != PS_NONE)
-    ps_span_totals_add_to (self->totals, sid_group (self, open->name_sid, &ended), &ended);
-  else
-    ps_span_totals_add (self->totals, &ended);
 
   /* ps_span_is_measured() */
-  if (index > 0 && (span->flags & PS_SPAN_FLAGS_NOT_MEASURED) == 0 && ended.duration_ns >= 0)
+  if ((span->flags & PS_SPAN_FLAGS_NOT_MEASURED) == 0 && ended.duration_ns >= 0)
     {
-      OpenScope *parent = &thread->stack.items[index - 1];
+      gint64 *children_ns = NULL;
 
-      parent->children_ns = ps_util_add_saturated (parent->children_ns, ended.duration_ns);
+      if (open->ended_parent != PS_NONE)
+        children_ns = &g_array_index (self->ended_parents, EndedParent, open->ended_parent).children_ns;
+      else if (index > 0)
+        children_ns = &thread->stack.items[index - 1].children_ns;
+      if (children_ns != NULL)
+        *children_ns = ps_util_add_saturated (*children_ns, ended.duration_ns);
     }
+
+  /* Its only open child has ended */
+  if (open->ended_parent != PS_NONE)
+    {
+      EndedParent *parent = &g_array_index (self->ended_parents, EndedParent, open->ended_parent);
+
+      parent->ended.self_ns = ps_util_sub_saturated (parent->ended.duration_ns, parent->children_ns);
+      ps_span_totals_add (self->totals, &parent->ended);
+    }
+
+  if (index + 1 < thread->stack.len)
+    {
+      EndedParent parent = { ended, open->children_ns };
+
+      g_array_append_val (self->ended_parents, parent);
+      thread->stack.items[index + 1].ended_parent = self->ended_parents->len - 1;
+      return;
+    }
+
+  ended.self_ns = ps_util_sub_saturated (ended.duration_ns, open->children_ns);
+  add_ended (self, open, &ended);
 }
 
 /* Closes the scope at stack position index and removes it from the stack */
@@ -1155,7 +1207,20 @@ close_scope (RtlParser   *self,
              guint16      flags)
 {
   OpenScope *open = &thread->stack.items[index];
-  PsSpan *span = ps_store_builder_edit_span (self->parent.builder, open->span);
+  PsSpan counted;
+  PsSpan *span;
+
+  if (self->totals_only)
+    {
+      /* What the store would have had of it */
+      counted.begin_ns = open->begin_ms * NS_PER_MS;
+      counted.track = thread->track;
+      counted.name = open->name_id;
+      counted.flags = open->flags;
+      span = &counted;
+    }
+  else
+    span = ps_store_builder_edit_span (self->parent.builder, open->span);
 
   span->end_ns = end_ms * NS_PER_MS;
   span->flags |= flags;
@@ -1444,6 +1509,9 @@ add_message (RtlParser    *self,
         }
     }
 
+  if (self->totals_only)
+    return self->n_marks++;
+
   mark.time_ns = ms * NS_PER_MS;
   mark.line = r->line;
   mark.track = thread->track;
@@ -1617,10 +1685,13 @@ handle_text (RtlParser  *self,
 
   if (self->interrupted_mark != PS_NO_POSITION)
     {
-      PsMark *mark = ps_store_builder_edit_mark (self->parent.builder, self->interrupted_mark);
+      if (!self->totals_only)
+        {
+          PsMark *mark = ps_store_builder_edit_mark (self->parent.builder, self->interrupted_mark);
 
-      mark->text = ps_event_store_add_text (self->store, text, length);
-      mark->flags |= PS_MARK_FLAG_REASSEMBLED;
+          mark->text = ps_event_store_add_text (self->store, text, length);
+          mark->flags |= PS_MARK_FLAG_REASSEMBLED;
+        }
       warn (self, PS_SEVERITY_INFO, "I-REASSEMBLED", line,
             _("This line is the text of the message on line %llu, which another thread’s record interrupted"),
             (unsigned long long)self->interrupted_line);
@@ -2452,6 +2523,18 @@ rtl_scan (PsParser     *parser,
   return batch;
 }
 
+/* The options are set before the first input */
+static void
+read_options (RtlParser *self)
+{
+  if (self->options_read)
+    return;
+  self->options_read = TRUE;
+  self->totals_only = g_strcmp0 (ps_parser_get_option (&self->parent, PS_LOADER_OPTION_TOTALS_ONLY), "true") == 0;
+  if (self->totals_only)
+    self->totals = ps_span_totals_new (0);
+}
+
 static gboolean
 rtl_apply (PsParser  *parser,
            gpointer   scanned,
@@ -2459,6 +2542,7 @@ rtl_apply (PsParser  *parser,
 {
   RtlParser *self = (RtlParser *)parser;
 
+  read_options (self);
   apply_batch (self, scanned);
   batch_release (self, scanned);
 
@@ -2525,6 +2609,7 @@ rtl_free (PsParser *parser)
   g_string_chunk_free (self->scan_names.texts);
   g_array_unref (self->scanned_names);
   g_clear_pointer (&self->totals, ps_span_totals_free);
+  g_array_unref (self->ended_parents);
   g_array_unref (self->sid_groups);
   g_clear_object (&self->store);
   g_free (self);
@@ -2561,8 +2646,8 @@ rtl_parser_new (PsStoreBuilder *builder)
   name_table_grow (&self->scan_names.table);
   self->scan_names.texts = g_string_chunk_new (4096);
   self->scanned_names = g_array_new (FALSE, FALSE, sizeof (Interned));
-  self->totals = ps_span_totals_new (0);
   self->sid_groups = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->ended_parents = g_array_new (FALSE, FALSE, sizeof (EndedParent));
   self->interrupted_mark = PS_NO_POSITION;
   self->batches = ps_batch_pool_new (batch_new, batch_free);
 
