@@ -62,7 +62,6 @@ struct _PsSpanTotals
   guint             mask;
   GroupKey          last_key;
   guint             last_group;  /* PS_NONE if none */
-  guint64           n_spans;
   gboolean          finished;
 };
 
@@ -204,6 +203,7 @@ find_group (PsSpanTotals      *self,
   return self->last_group;
 }
 
+/* A thread the group may not have yet (below 64, its bit said it has not) */
 static void
 group_add_track (PsSpanTotals *self,
                  guint         index,
@@ -297,7 +297,6 @@ ps_span_totals_add_to (PsSpanTotals      *self,
   g_return_if_fail (index < self->tallies->len);
 
   tally = &g_array_index (self->tallies, Tally, index);
-  self->n_spans++;
   if (span->track >= 64 || !(tally->track_bits & (G_GUINT64_CONSTANT (1) << span->track)))
     {
       if (span->track < 64)
@@ -327,14 +326,6 @@ ps_span_totals_add_to (PsSpanTotals      *self,
     }
   else
     group_add_value (self, index, span->duration_ns, span->index);
-}
-
-guint64
-ps_span_totals_get_n_spans (PsSpanTotals *self)
-{
-  g_return_val_if_fail (self != NULL, 0);
-
-  return self->n_spans;
 }
 
 static gint

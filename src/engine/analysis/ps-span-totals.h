@@ -70,8 +70,6 @@ guint              ps_span_totals_lookup       (PsSpanTotals       *self,
 void               ps_span_totals_add_to       (PsSpanTotals       *self,
                                                 guint               group,
                                                 const PsEndedSpan  *span);
-/* Spans added so far */
-guint64            ps_span_totals_get_n_spans  (PsSpanTotals       *self);
 /* Computes every group's statistics and lets go of what they were computed
  * from (unless kept). FALSE if cancellable (may be NULL) was cancelled
  * meanwhile; the statistics are incomplete then. Nothing may be added
