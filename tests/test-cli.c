@@ -537,7 +537,8 @@ test_rtl_stats_totals_only (void)
 
   root = cli_test_parse_json (totals->out);
   g_assert_true (json_object_get_boolean_member (json_node_get_object (root), "complete"));
-  /* Both sessions, three on thread 1 (one of 19 ms, one of 3 ms) and one on 9 */
+  /* The first session's: two on thread 1, of 19 ms and 3 ms (the second
+   * session's scope on thread 9 has a series of its own) */
   series = find_span_series (root, "sw (ab000001) ::SwA", -1);
   g_assert_nonnull (series);
   g_assert_cmpint (json_object_get_int_member (series, "count"), ==, 2);
