@@ -6,9 +6,10 @@
  * The totals per scope name of specs/cli.md "stats" and rtl-logfile.md
  * §4.3 and §5: one group per session, scope name and context (and thread,
  * if asked), with the statistics of its measured durations, their self
- * time and the spans left out. The RTL parser fills one as the scopes end,
- * which the store then keeps; ps-series.c fills one by walking a store.
- * Whole-millisecond durations give the same totals in any order.
+ * time and the spans left out. ps-series.c fills one by walking a store;
+ * the RTL parser fills one as the scopes end when it keeps only the totals
+ * (PS_LOADER_OPTION_TOTALS_ONLY), and the store keeps it instead of the
+ * spans. Whole-millisecond durations give the same totals in any order.
  */
 #pragma once
 
