@@ -1269,6 +1269,21 @@ test_fast_path_agrees (void)
       got = dump (store);
       g_assert_cmpstr (got, ==, expected);
     }
+
+  /* The same pipeline keeping only the totals: those of the store */
+  for (guint i = 0; i < G_N_ELEMENTS (chunks); i++)
+    {
+      g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (text, length, NULL);
+      g_autoptr(GHashTable) options = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(PsEventStore) store = NULL;
+
+      ps_format_options_set (&options, PS_LOADER_OPTION_TOTALS_ONLY, "true");
+      store = ps_load_stream_with_options (stream, "soffice_4711.log", NULL, options, chunks[i], length, NULL, NULL,
+                                           NULL, &error);
+      g_assert_no_error (error);
+      assert_same_totals (whole, store);
+    }
 }
 
 /* #42: a million scopes in bounded memory — the store's own arrays and
