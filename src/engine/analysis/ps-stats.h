@@ -38,8 +38,9 @@ gboolean ps_stats_compute_cancellable (double       *values,
                                        GCancellable *cancellable);
 /* The same statistics, in seconds, of durations given in whole
  * milliseconds. Sums are taken exactly on the integers, so the result does
- * not depend on the order of the values; each field is the double nearest
- * the exact value (stddev: nearest the exact variance, then rooted). Half
+ * not depend on the order of the values: sum, min, max and the percentiles
+ * are the doubles nearest their exact values, mean is that sum over the
+ * count, and stddev the root of the exact variance, rounded once. Half
  * the memory of doubles, and selection on integers is quicker. values is
  * reordered in place. */
 void   ps_stats_compute_ms    (guint32       *values,
