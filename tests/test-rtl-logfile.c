@@ -37,7 +37,7 @@ parse_with (const char *data,
   if (file_name != NULL)
     ps_parser_set_file_name (parser, file_name);
   if (totals_only)
-    ps_parser_set_option (parser, PS_LOADER_OPTION_TOTALS_ONLY, "true");
+    ps_parser_set_option (parser, PS_FORMAT_OPTION_TOTALS_ONLY, "true");
   for (gsize offset = 0; offset < length; offset += piece)
     g_assert_true (ps_parser_feed (parser, (const guint8 *)data + offset, MIN (piece, length - offset), &error));
   g_assert_true (ps_parser_finish (parser, &error));
@@ -1278,7 +1278,7 @@ test_fast_path_agrees (void)
       g_autoptr(GError) error = NULL;
       g_autoptr(PsEventStore) store = NULL;
 
-      ps_format_options_set (&options, PS_LOADER_OPTION_TOTALS_ONLY, "true");
+      ps_format_options_set (&options, PS_FORMAT_OPTION_TOTALS_ONLY, "true");
       store = ps_load_stream_with_options (stream, "soffice_4711.log", NULL, options, chunks[i], length, NULL, NULL,
                                            NULL, &error);
       g_assert_no_error (error);

@@ -158,7 +158,7 @@ load (const PsCliOptions  *options,
   if (options->max_events != NULL)
     ps_format_options_set (&parser_options, PS_LOADER_OPTION_MAX_EVENTS, options->max_events);
   if (totals_only)
-    ps_format_options_set (&parser_options, PS_LOADER_OPTION_TOTALS_ONLY, "true");
+    ps_format_options_set (&parser_options, PS_FORMAT_OPTION_TOTALS_ONLY, "true");
 
   show_progress = !options->quiet && stderr_is_terminal ();
   store = ps_load_stream_with_options (G_INPUT_STREAM (stream), name, options->format, parser_options, 0,

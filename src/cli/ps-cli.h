@@ -65,7 +65,7 @@ PsEventStore *ps_cli_load            (const PsCliOptions *options,
                                       const char         *path);
 /* The same for a command that needs only the totals per scope name of the
  * spans: formats that gather them while reading (RTL) keep no spans or
- * messages then (PS_LOADER_OPTION_TOTALS_ONLY) */
+ * messages then (PS_FORMAT_OPTION_TOTALS_ONLY) */
 PsEventStore *ps_cli_load_totals     (const PsCliOptions *options,
                                       const char         *path);
 /* TRUE, after saying so on stderr, when the store was read only in part */

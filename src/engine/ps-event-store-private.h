@@ -6,9 +6,10 @@
 #pragma once
 
 #include "ps-event-store.h"
-#include "ps-span-totals.h"
 
 G_BEGIN_DECLS
+
+typedef struct _PsSpanTotals PsSpanTotals;  /* ps-span-totals.h */
 
 /* For parsers that learn a track's name after its first event */
 void    _ps_event_store_set_track_name      (PsEventStore        *self,

@@ -26,6 +26,7 @@
 
 #include "ps-event-store.h"
 #include "ps-event-store-private.h"
+#include "ps-span-totals.h"
 #include "ps-util.h"
 
 #define BLOCK_SHIFT       16

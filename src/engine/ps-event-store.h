@@ -422,7 +422,7 @@ gboolean       ps_measurement_iter_next          (PsMeasurementIter *iter,
 /* Other event kinds */
 guint64        ps_event_store_get_n_spans        (PsEventStore   *self);
 /* Whether the spans were summed up per name while loading instead of
- * being kept (PS_LOADER_OPTION_TOTALS_ONLY): the store then has no spans
+ * being kept (PS_FORMAT_OPTION_TOTALS_ONLY): the store then has no spans
  * and no messages, and ps_series_collect () gives the span series only
  * without filters and across threads */
 gboolean       ps_event_store_get_spans_summarized (PsEventStore *self);

@@ -106,6 +106,13 @@ void      ps_parser_set_file_name (PsParser     *parser,
 void      ps_format_options_set (GHashTable    **options,
                                 const char      *key,
                                 const char      *value);
+/* "true": a format whose parser sums its spans up per name as it reads
+ * (RTL) keeps only those totals, and neither the spans nor the messages
+ * (ps_event_store_get_spans_summarized ()): what perfscope-cli stats
+ * needs without filters, in a fraction of the memory. Others ignore it.
+ * Given like the loader's options, which go on to the parser. */
+#define PS_FORMAT_OPTION_TOTALS_ONLY "totals-only"
+
 /* Options a user gives a format (hwpmc-pmclog: "sysroot", "address-width");
  * before the first feed(). A format ignores the options it does not know. */
 void      ps_parser_set_option (PsParser        *parser,

@@ -40,11 +40,6 @@ G_BEGIN_DECLS
  * PS_ERROR_LIMIT error saying how many events were kept and from which
  * byte offset the input was not read. "0" or no option: no limit. */
 #define PS_LOADER_OPTION_MAX_EVENTS "max-events"
-/* "true": a format whose parser sums its spans up per name as it reads
- * (RTL) keeps only those totals, and neither the spans nor the messages
- * (ps_event_store_get_spans_summarized ()): what perfscope-cli stats
- * needs without filters, in a fraction of the memory. Others ignore it. */
-#define PS_LOADER_OPTION_TOTALS_ONLY "totals-only"
 
 #define PS_TYPE_LOADER (ps_loader_get_type ())
 G_DECLARE_FINAL_TYPE (PsLoader, ps_loader, PS, LOADER, GObject)

@@ -12,11 +12,11 @@
 #include <stdarg.h>
 
 #include "ps-event-store.h"
-#include "ps-span-totals.h"
 
 G_BEGIN_DECLS
 
 typedef struct _PsStoreBuilder PsStoreBuilder;
+typedef struct _PsSpanTotals PsSpanTotals;  /* ps-span-totals.h */
 
 PsStoreBuilder *ps_store_builder_new              (PsEventStore   *store);
 void            ps_store_builder_free             (PsStoreBuilder *self);

@@ -168,17 +168,6 @@ compute_stats (GArray       *values,
 
 /* Spans ----------------------------------------------------------------- */
 
-/* A span as the walk hands it over: what its group needs */
-typedef struct
-{
-  guint64 index;
-  gint64  duration_ns;
-  gint64  self_ns;
-  guint32 track;
-  guint32 name;
-  guint16 flags;
-} FinishedSpan;
-
 typedef struct
 {
   PsEventStore          *store;
@@ -189,42 +178,36 @@ typedef struct
   gboolean               filtered;
 } SpanCollector;
 
-/* Everything about one span, in one pass: the spans come as they end */
+/* Everything about one span, in one pass: the spans come as they end.
+ * The walk gave what the span holds; its session and context are looked
+ * up here, on the collecting side. */
 static void
-collect_span (SpanCollector      *self,
-              const FinishedSpan *span)
+collect_span (SpanCollector *self,
+              PsEndedSpan   *span)
 {
-  PsEndedSpan ended;
-
   if (self->options->span_self_times != NULL)
     self->options->span_self_times[span->index] = span->self_ns;
 
   if (self->filtered && !ps_scope_filter_match_span (self->options->span_filter, self->store, span->index))
     return;
 
-  ended.index = span->index;
-  ended.duration_ns = span->duration_ns;
-  ended.self_ns = span->self_ns;
-  ended.session = span->track < self->n_tracks ? self->sessions[span->track] : 0;
-  ended.track = span->track;
-  ended.name = span->name;
-  ended.context = (span->flags & PS_SPAN_FLAG_LOGICAL) ? ps_event_store_get_span_context (self->store, span->index) : 0;
-  ended.flags = span->flags;
-  ps_span_totals_add (self->totals, &ended);
+  span->session = span->track < self->n_tracks ? self->sessions[span->track] : 0;
+  span->context = (span->flags & PS_SPAN_FLAG_LOGICAL) ? ps_event_store_get_span_context (self->store, span->index) : 0;
+  ps_span_totals_add (self->totals, span);
 }
 
 static inline void
-finished_span_init (FinishedSpan *finished,
-                    guint64       index,
-                    const PsSpan *span,
-                    gint64        self_ns)
+ended_span_init (PsEndedSpan  *ended,
+                 guint64       index,
+                 const PsSpan *span,
+                 gint64        self_ns)
 {
-  finished->index = index;
-  finished->duration_ns = span->end_ns - span->begin_ns;
-  finished->self_ns = self_ns;
-  finished->track = span->track;
-  finished->name = span->name;
-  finished->flags = span->flags;
+  ended->index = index;
+  ended->duration_ns = span->end_ns - span->begin_ns;
+  ended->self_ns = self_ns;
+  ended->track = span->track;
+  ended->name = span->name;
+  ended->flags = span->flags;
 }
 
 static void
@@ -233,10 +216,10 @@ add_span (guint64       index,
           gint64        self_ns,
           gpointer      user_data)
 {
-  FinishedSpan finished;
+  PsEndedSpan ended;
 
-  finished_span_init (&finished, index, span, self_ns);
-  collect_span (user_data, &finished);
+  ended_span_init (&ended, index, span, self_ns);
+  collect_span (user_data, &ended);
 }
 
 /* With many spans, the walk that finds their self times and the
@@ -252,7 +235,7 @@ typedef struct
   GThread       *thread;
   GMutex         lock;
   GCond          cond;
-  FinishedSpan  *blocks;            /* N_HANDOFF_BLOCKS × HANDOFF_BLOCK */
+  PsEndedSpan   *blocks;            /* N_HANDOFF_BLOCKS × HANDOFF_BLOCK */
   guint          lengths[N_HANDOFF_BLOCKS];
   guint          n_filled;          /* the walk's position, in the block being filled */
   guint          n_produced;
@@ -270,7 +253,7 @@ handoff_thread (gpointer data)
   g_mutex_lock (&handoff->lock);
   for (;;)
     {
-      const FinishedSpan *block;
+      PsEndedSpan *block;
       guint length;
 
       while (handoff->n_consumed == handoff->n_produced && !handoff->done)
@@ -327,8 +310,8 @@ handoff_span (guint64       index,
 {
   Handoff *handoff = user_data;
 
-  finished_span_init (&handoff->blocks[(handoff->n_produced % N_HANDOFF_BLOCKS) * HANDOFF_BLOCK + handoff->n_filled],
-                      index, span, self_ns);
+  ended_span_init (&handoff->blocks[(handoff->n_produced % N_HANDOFF_BLOCKS) * HANDOFF_BLOCK + handoff->n_filled],
+                   index, span, self_ns);
   if (++handoff->n_filled == HANDOFF_BLOCK)
     handoff_publish (handoff);
 }
@@ -346,7 +329,7 @@ walk_spans (PsEventStore  *store,
     }
 
   handoff.collector = collector;
-  handoff.blocks = g_new (FinishedSpan, N_HANDOFF_BLOCKS * HANDOFF_BLOCK);
+  handoff.blocks = g_new (PsEndedSpan, N_HANDOFF_BLOCKS * HANDOFF_BLOCK);
   g_mutex_init (&handoff.lock);
   g_cond_init (&handoff.cond);
   handoff.thread = g_thread_new ("perfscope-series", handoff_thread, &handoff);

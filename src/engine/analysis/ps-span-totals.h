@@ -8,7 +8,7 @@
  * if asked), with the statistics of its measured durations, their self
  * time and the spans left out. ps-series.c fills one by walking a store;
  * the RTL parser fills one as the scopes end when it keeps only the totals
- * (PS_LOADER_OPTION_TOTALS_ONLY), and the store keeps it instead of the
+ * (PS_FORMAT_OPTION_TOTALS_ONLY), and the store keeps it instead of the
  * spans. Whole-millisecond durations give the same totals in any order.
  */
 #pragma once

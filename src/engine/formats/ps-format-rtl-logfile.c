@@ -35,7 +35,7 @@
 
 #include "ps-format.h"
 #include "ps-line-reader.h"
-#include "ps-loader.h"
+#include "ps-span-totals.h"
 #include "ps-util.h"
 
 #define NS_PER_MS       G_GINT64_CONSTANT (1000000)
@@ -227,11 +227,11 @@ typedef struct
 
   gboolean       seen_record;          /* in the whole file */
 
-  /* PS_LOADER_OPTION_TOTALS_ONLY: the totals per scope name, gathered as
+  /* PS_FORMAT_OPTION_TOTALS_ONLY: the totals per scope name, gathered as
    * the scopes end, are kept instead of the spans and messages, which are
-   * counted, not added; these numbers stand for their indexes */
+   * counted, not added; these numbers stand for their indexes. totals is
+   * NULL without the option, and once handed to the store. */
   gboolean       options_read;
-  gboolean       totals_only;
   PsSpanTotals  *totals;
   GArray        *ended_parents;        /* EndedParent */
   guint64        n_spans;
@@ -1076,7 +1076,7 @@ open_scope (RtlParser   *self,
   span.depth = (guint16)MIN (depth, G_MAXUINT16);
   span.flags = flags;
 
-  if (self->totals_only)
+  if (self->totals != NULL)
     open.span = self->n_spans++;
   else
     open.span = ps_store_builder_add_span (self->parent.builder, &span);
@@ -1094,7 +1094,7 @@ open_scope (RtlParser   *self,
   open.children_ns = 0;
   open.ended_parent = PS_NONE;
 
-  if (open.logical && !self->totals_only)
+  if (open.logical && self->totals == NULL)
     ps_store_builder_set_span_context (self->parent.builder, open.span, context);
 
   if (G_UNLIKELY (n_open == thread->stack.size))
@@ -1210,7 +1210,7 @@ close_scope (RtlParser   *self,
   PsSpan counted;
   PsSpan *span;
 
-  if (self->totals_only)
+  if (self->totals != NULL)
     {
       /* What the store would have had of it */
       counted.begin_ns = open->begin_ms * NS_PER_MS;
@@ -1509,7 +1509,7 @@ add_message (RtlParser    *self,
         }
     }
 
-  if (self->totals_only)
+  if (self->totals != NULL)
     return self->n_marks++;
 
   mark.time_ns = ms * NS_PER_MS;
@@ -1685,7 +1685,7 @@ handle_text (RtlParser  *self,
 
   if (self->interrupted_mark != PS_NO_POSITION)
     {
-      if (!self->totals_only)
+      if (self->totals == NULL)
         {
           PsMark *mark = ps_store_builder_edit_mark (self->parent.builder, self->interrupted_mark);
 
@@ -2530,8 +2530,7 @@ read_options (RtlParser *self)
   if (self->options_read)
     return;
   self->options_read = TRUE;
-  self->totals_only = g_strcmp0 (ps_parser_get_option (&self->parent, PS_LOADER_OPTION_TOTALS_ONLY), "true") == 0;
-  if (self->totals_only)
+  if (g_strcmp0 (ps_parser_get_option (&self->parent, PS_FORMAT_OPTION_TOTALS_ONLY), "true") == 0)
     self->totals = ps_span_totals_new (0);
 }
 
