@@ -28,6 +28,7 @@
 #include "ps-compare-export.h"
 #include "ps-compare-page-private.h"
 #include "ps-compare-row.h"
+#include "ps-file-output.h"
 #include "ps-flame-graph.h"
 #include "ps-format.h"
 #include "ps-histogram-view.h"
@@ -1464,16 +1465,30 @@ ps_compare_page_dup_markdown (PsComparePage *self)
   return g_string_free (out, FALSE);
 }
 
+typedef struct
+{
+  PsComparePage *page;
+  GFile         *file;
+} CsvSave;
+
 static void
 save_csv_cb (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
 {
+  CsvSave *save = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
-    g_warning ("Could not save the comparison: %s", error->message);
-  g_free (user_data);
+  if (!ps_file_output_replace_contents_finish (result, &error))
+    {
+      GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (save->page));
+
+      if (GTK_IS_WINDOW (root))
+        ps_view_show_write_error (GTK_WINDOW (root), _("Could Not Export the Comparison"), save->file, error);
+    }
+  g_object_unref (save->page);
+  g_object_unref (save->file);
+  g_free (save);
 }
 
 static void
@@ -1481,10 +1496,12 @@ save_csv_to (PsComparePage *self,
              GFile         *file)
 {
   char *csv = ps_compare_page_dup_csv (self);
+  g_autoptr(GBytes) contents = g_bytes_new_take (csv, strlen (csv));
+  CsvSave *save = g_new0 (CsvSave, 1);
 
-  g_file_replace_contents_async (file, csv, strlen (csv), NULL, FALSE,
-                                 G_FILE_CREATE_REPLACE_DESTINATION, NULL,
-                                 save_csv_cb, csv);
+  save->page = g_object_ref (self);
+  save->file = g_object_ref (file);
+  ps_file_output_replace_contents_async (file, contents, NULL, save_csv_cb, save);
 }
 
 static char *

@@ -12,6 +12,7 @@
 #endif
 #include <glib/gi18n.h>
 
+#include "ps-file-output.h"
 #include "ps-picture-export.h"
 #include "ps-view-util.h"
 #include "ps-chart-util.h"
@@ -168,8 +169,7 @@ ps_picture_export_to_file (GtkWidget        *widget,
                            int               height,
                            GError          **error)
 {
-  g_autoptr(GFileOutputStream) stream = NULL;
-  g_autoptr(GCancellable) abandon = NULL;
+  g_autoptr(PsFileOutput) output = NULL;
   WriteClosure closure = { NULL, NULL };
   cairo_status_t status;
 
@@ -193,25 +193,25 @@ ps_picture_export_to_file (GtkWidget        *widget,
       return FALSE;
     }
 
-  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error);
-  if (stream == NULL)
+  output = ps_file_output_open (file, NULL, error);
+  if (output == NULL)
     return FALSE;
 
-  closure.stream = G_OUTPUT_STREAM (stream);
+  closure.stream = ps_file_output_get_stream (output);
   status = draw_picture (widget, format, width, height, &closure);
   if (status == CAIRO_STATUS_SUCCESS && closure.error == NULL)
-    return g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
-
-  /* A cancelled close leaves a file that was there as it was */
-  abandon = g_cancellable_new ();
-  g_cancellable_cancel (abandon);
-  g_output_stream_close (G_OUTPUT_STREAM (stream), abandon, NULL);
-  if (closure.error != NULL)
+    {
+      if (ps_file_output_commit (output, NULL, error))
+        return TRUE;
+    }
+  else if (closure.error != NULL)
     g_propagate_error (error, closure.error);
   else
     /* Translators: %s is cairo's reason, in English */
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("The picture could not be drawn: %s"),
                  cairo_status_to_string (status));
+  /* Freeing the output leaves a file that was there as it was */
+  ps_file_output_note_kept (output, error);
   return FALSE;
 }
 

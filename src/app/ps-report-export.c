@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-export-report.h"
+#include "ps-file-output.h"
 #include "ps-picture-export.h"
 #include "ps-report-export.h"
 #include "ps-run-page-private.h"
@@ -109,8 +110,7 @@ ps_report_export_to_file (PsRunPage  *page,
     }
 
   report = build_report (page, format, &picture, n_pictures);
-  return g_file_replace_contents (file, report->str, report->len, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                  NULL, NULL, error);
+  return ps_file_output_replace_contents (file, report->str, report->len, NULL, error);
 }
 
 

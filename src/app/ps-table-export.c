@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-export-csv.h"
+#include "ps-file-output.h"
 #include "ps-table-export.h"
 #include "ps-view-util.h"
 
@@ -287,10 +288,8 @@ ps_table_export_to_file (GtkColumnView *view,
   text = ps_table_export_to_string (view, error);
   if (text == NULL)
     return FALSE;
-  /* Through a temporary file renamed over the old one: a failed export
-   * leaves the old file whole */
-  return g_file_replace_contents (file, text, strlen (text), NULL, FALSE,
-                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
+  /* A failed export leaves the old file whole (ps-file-output.h) */
+  return ps_file_output_replace_contents (file, text, strlen (text), NULL, error);
 }
 
 /* The save dialog */

@@ -458,12 +458,42 @@ save_data_free (SaveData *data)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SaveData, save_data_free)
 
+/* A recording lives only in memory until it is saved: when it cannot be
+ * saved where the user asked, it is saved in the cache folder, and the
+ * message says where */
 static void
 show_save_error (PsWindow     *self,
+                 PsRunPage    *page,
                  GFile        *file,
                  const GError *error)
 {
-  ps_view_show_write_error (GTK_WINDOW (self), _("Could Not Save the Run"), file, error);
+  g_autofree char *name = g_file_get_parse_name (file);
+  g_autofree char *stem = NULL;
+  g_autofree char *detail = NULL;
+  g_autoptr(GFile) unsaved = NULL;
+  g_autoptr(GError) unsaved_error = NULL;
+
+  if (ps_run_page_get_file (page) != NULL || ps_run_page_get_store (page) == NULL)
+    {
+      ps_view_show_write_error (GTK_WINDOW (self), _("Could Not Save the Run"), file, error);
+      return;
+    }
+
+  stem = ps_view_file_name_stem (ps_run_page_get_title (page));
+  unsaved = ps_native_save_unsaved (ps_run_page_get_store (page), stem, &unsaved_error);
+  if (unsaved != NULL)
+    {
+      g_autofree char *unsaved_name = g_file_get_parse_name (unsaved);
+
+      /* Translators: the first %s is a file name, the second why it could not be written, the third another file name */
+      detail = g_strdup_printf (_("“%s” could not be written: %s\n\nThe recording was saved to “%s” instead."),
+                                name, error->message, unsaved_name);
+    }
+  else
+    /* Translators: the first %s is a file name, the second why it could not be written, the third why the recording could not be kept elsewhere */
+    detail = g_strdup_printf (_("“%s” could not be written: %s\n\nThe recording could not be kept anywhere else either (%s): it is still open here; save it to another place."),
+                              name, error->message, unsaved_error->message);
+  ps_view_show_error (GTK_WINDOW (self), _("Could Not Save the Recording"), detail);
 }
 
 static void
@@ -485,7 +515,7 @@ save_done_cb (GObject      *object,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   if (gtk_widget_get_root (GTK_WIDGET (data->window)) != NULL)
-    show_save_error (data->window, data->file, error);
+    show_save_error (data->window, data->page, data->file, error);
 }
 
 void

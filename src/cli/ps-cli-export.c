@@ -35,6 +35,7 @@
 #include "ps-export-csv.h"
 #include "ps-export-report.h"
 #include "ps-export-speedscope.h"
+#include "ps-file-output.h"
 #include "ps-folded.h"
 #include "ps-pmcstat-text.h"
 #include "ps-series.h"
@@ -103,6 +104,60 @@ write_stdout (GString *text)
   return TRUE;
 }
 
+typedef gboolean (*WriteFunc) (GOutputStream *stream,
+                               gpointer       user_data,
+                               GError       **error);
+
+/* Writes -o OUT through a PsFileOutput: OUT is replaced only once
+ * complete, and on any failure is left as it was, which the error says */
+static gboolean
+write_output (const char  *output_path,
+              WriteFunc    write,
+              gpointer     user_data,
+              GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (output_path);
+  g_autoptr(PsFileOutput) output = ps_file_output_open (file, NULL, error);
+
+  if (output == NULL)
+    return FALSE;
+  if (!write (ps_file_output_get_stream (output), user_data, error)
+      || !ps_file_output_commit (output, NULL, error))
+    {
+      if (!g_error_matches (*error, PS_ERROR, PS_ERROR_NO_DATA))
+        ps_file_output_note_kept (output, error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+print_write_error (const char   *output_path,
+                   const GError *error)
+{
+  g_autofree char *output_name = g_filename_display_name (output_path);
+
+  /* Translators: the first %s is a file name, the second why it could not be written */
+  ps_cli_print_error (_("Cannot write “%s”: %s"), output_name, error->message);
+}
+
+typedef struct
+{
+  PsEventStore *store;
+  guint         source;
+  guint64       n_lines;
+} FoldedTarget;
+
+static gboolean
+write_folded (GOutputStream  *stream,
+              gpointer        user_data,
+              GError        **error)
+{
+  FoldedTarget *target = user_data;
+
+  return ps_folded_write (target->store, target->source, PS_NONE, stream, &target->n_lines, NULL, error);
+}
+
 static int
 export_collapsed (const PsCliOptions *options,
                   PsEventStore       *store,
@@ -140,26 +195,30 @@ export_collapsed (const PsCliOptions *options,
     }
   else
     {
-      g_autoptr(GFile) output = g_file_new_for_commandline_arg (options->export_output);
-      g_autoptr(GFileOutputStream) stream = g_file_replace (output, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
-      guint64 n_lines = 0;
+      FoldedTarget target = { store, source, 0 };
 
-      if (stream == NULL
-          || !ps_folded_write (store, source, PS_NONE, G_OUTPUT_STREAM (stream), &n_lines, NULL, &error)
-          || !g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &error))
+      if (!write_output (options->export_output, write_folded, &target, &error))
         {
-          g_autofree char *output_name = g_filename_display_name (options->export_output);
-
-          ps_cli_print_error (_("Cannot write “%s”: %s"), output_name, error->message);
+          print_write_error (options->export_output, error);
           return PS_CLI_EXIT_UNREADABLE;
         }
-      wrote_nothing = n_lines == 0;
+      wrote_nothing = target.n_lines == 0;
     }
 
   if (wrote_nothing)
     ps_cli_print_error (_("“%s” has no sampled call stacks; nothing was written"), name);
 
   return PS_CLI_EXIT_OK;
+}
+
+static gboolean
+write_string (GOutputStream  *stream,
+              gpointer        user_data,
+              GError        **error)
+{
+  GString *text = user_data;
+
+  return g_output_stream_write_all (stream, text->str, text->len, NULL, NULL, error);
 }
 
 gboolean
@@ -170,9 +229,9 @@ ps_cli_write_text (const PsCliOptions *options,
 
   if (writes_to_stdout (options))
     return write_stdout (text);
-  if (!g_file_set_contents (options->export_output, text->str, text->len, &error))
+  if (!write_output (options->export_output, write_string, text, &error))
     {
-      ps_cli_print_error (_("Cannot write “%s”: %s"), options->export_output, error->message);
+      print_write_error (options->export_output, error);
       return FALSE;
     }
   return TRUE;
@@ -342,6 +401,23 @@ open_stdout (void)
 #endif
 }
 
+typedef struct
+{
+  const PsCliOptions *options;
+  PsEventStore       *store;
+  const char         *file;
+} StreamedTarget;
+
+static gboolean
+write_streamed (GOutputStream  *stream,
+                gpointer        user_data,
+                GError        **error)
+{
+  StreamedTarget *target = user_data;
+
+  return write_target (target->options, target->store, target->file, stream, error);
+}
+
 /* csv, speedscope, chrome-trace: streamed to the output */
 static int
 export_streamed (const PsCliOptions *options,
@@ -350,9 +426,7 @@ export_streamed (const PsCliOptions *options,
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *name = g_filename_display_name (file);
-  gboolean to_stdout = writes_to_stdout (options);
-  g_autoptr(GOutputStream) stream = NULL;
-  g_autoptr(GFile) output = NULL;
+  StreamedTarget target = { options, store, file };
   gboolean ok;
 
   if (!check_data (options, store, &error))
@@ -362,46 +436,35 @@ export_streamed (const PsCliOptions *options,
       return PS_CLI_EXIT_UNREADABLE;
     }
 
-  if (to_stdout)
-    stream = open_stdout ();
+  if (!writes_to_stdout (options))
+    ok = write_output (options->export_output, write_streamed, &target, &error);
   else
     {
-      output = g_file_new_for_commandline_arg (options->export_output);
-      stream = G_OUTPUT_STREAM (g_file_replace (output, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error));
-    }
+      g_autoptr(GOutputStream) stream = open_stdout ();
 
-  ok = stream != NULL && write_target (options, store, file, stream, &error);
+      ok = write_streamed (stream, &target, &error);
 #ifndef G_OS_UNIX
-  if (ok && to_stdout)
-    {
-      GMemoryOutputStream *memory = G_MEMORY_OUTPUT_STREAM (stream);
-      gsize size = g_memory_output_stream_get_data_size (memory);
+      if (ok)
+        {
+          GMemoryOutputStream *memory = G_MEMORY_OUTPUT_STREAM (stream);
+          gsize size = g_memory_output_stream_get_data_size (memory);
 
-      ok = fwrite (g_memory_output_stream_get_data (memory), 1, size, stdout) == size && fflush (stdout) == 0;
-      if (!ok)
-        g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_FAILED, g_strerror (errno));
-    }
+          ok = fwrite (g_memory_output_stream_get_data (memory), 1, size, stdout) == size && fflush (stdout) == 0;
+          if (!ok)
+            g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_FAILED, g_strerror (errno));
+        }
 #endif
-  if (ok && !to_stdout)
-    ok = g_output_stream_close (stream, NULL, &error);
+    }
 
   if (!ok)
     {
+      /* Nothing was written: a file that was there is as it was */
       if (g_error_matches (error, PS_ERROR, PS_ERROR_NO_DATA))
-        {
-          ps_cli_print_error (_("“%s” has nothing to export as %s: %s"), name, options->export_target, error->message);
-          /* Leave no half-written file behind */
-          if (output != NULL)
-            g_file_delete (output, NULL, NULL);
-        }
-      else if (to_stdout)
+        ps_cli_print_error (_("“%s” has nothing to export as %s: %s"), name, options->export_target, error->message);
+      else if (writes_to_stdout (options))
         ps_cli_print_error ("%s: %s", _("Cannot write the standard output"), error->message);
       else
-        {
-          g_autofree char *output_name = g_filename_display_name (options->export_output);
-
-          ps_cli_print_error (_("Cannot write “%s”: %s"), output_name, error->message);
-        }
+        print_write_error (options->export_output, error);
       return PS_CLI_EXIT_UNREADABLE;
     }
 

@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 #ifdef G_OS_UNIX
 #include <signal.h>
@@ -206,9 +208,28 @@ ps_cli_record (const PsCliOptions *options)
       if (!ps_native_save (store, output, NULL, &error))
         {
           g_autofree char *output_name = g_filename_display_name (options->export_output);
+          g_autofree char *stem = ps_cli_display_basename (options->export_output);
+          g_autoptr(GError) unsaved_error = NULL;
+          g_autoptr(GFile) unsaved = NULL;
+          char *dot = strrchr (stem, '.');
 
           /* Translators: the first %s is a file name, the second why it could not be written */
           ps_cli_print_error (_("Cannot save the recording to “%s”: %s"), output_name, error->message);
+          /* The recording is not lost with the file it was to go to */
+          if (dot != NULL && dot != stem)
+            *dot = '\0';
+          unsaved = ps_native_save_unsaved (store, stem, &unsaved_error);
+          if (unsaved != NULL)
+            {
+              g_autofree char *unsaved_name = g_file_get_parse_name (unsaved);
+
+              /* Translators: %s is a file name */
+              ps_cli_print_error (_("The recording was saved to “%s” instead"), unsaved_name);
+            }
+          else
+            /* Translators: %s is why the recording could not be saved */
+            ps_cli_print_error (_("The recording could not be kept anywhere else either: %s"), unsaved_error->message);
+          ps_cli_counters_print (options, store, backend, FALSE);
           return PS_CLI_EXIT_UNREADABLE;
         }
     }

@@ -38,7 +38,6 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <gio/gunixoutputstream.h>
 #endif
 
 #include "ps-file-output.h"
@@ -88,6 +87,66 @@ set_error_from_errno (GError    **error,
 }
 
 #ifdef G_OS_UNIX
+
+/* The stream over the new file's descriptor, which stays the output's:
+ * its errors are the system's own words ("No space left on device") */
+#define PS_TYPE_FD_STREAM (ps_fd_stream_get_type ())
+G_DECLARE_FINAL_TYPE (PsFdStream, ps_fd_stream, PS, FD_STREAM, GOutputStream)
+
+struct _PsFdStream
+{
+  GOutputStream parent_instance;
+  int           fd;
+};
+
+G_DEFINE_FINAL_TYPE (PsFdStream, ps_fd_stream, G_TYPE_OUTPUT_STREAM)
+
+static gssize
+ps_fd_stream_write (GOutputStream  *stream,
+                    const void     *buffer,
+                    gsize           count,
+                    GCancellable   *cancellable,
+                    GError        **error)
+{
+  PsFdStream *self = PS_FD_STREAM (stream);
+  gssize written;
+
+  do
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return -1;
+      written = write (self->fd, buffer, MIN (count, (gsize)G_MAXSSIZE));
+    }
+  while (written < 0 && errno == EINTR);
+  if (written < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), g_strerror (saved_errno));
+    }
+  return written;
+}
+
+static void
+ps_fd_stream_class_init (PsFdStreamClass *klass)
+{
+  G_OUTPUT_STREAM_CLASS (klass)->write_fn = ps_fd_stream_write;
+}
+
+static void
+ps_fd_stream_init (PsFdStream *self)
+{
+  self->fd = -1;
+}
+
+static GOutputStream *
+ps_fd_stream_new (int fd)
+{
+  PsFdStream *self = g_object_new (PS_TYPE_FD_STREAM, NULL);
+
+  self->fd = fd;
+  return G_OUTPUT_STREAM (self);
+}
 
 static int
 close_retrying (int fd)
@@ -330,8 +389,11 @@ ps_file_output_open (GFile         *target,
   if (g_file_peek_path (target) != NULL)
     {
       if (!open_local (self, g_file_peek_path (target), error))
-        return NULL;
-      self->stream = g_unix_output_stream_new (self->fd, FALSE);
+        {
+          ps_file_output_note_kept (self, error);
+          return NULL;
+        }
+      self->stream = ps_fd_stream_new (self->fd);
       return g_steal_pointer (&self);
     }
 #endif

@@ -12,11 +12,14 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 
 #include "ps-error.h"
+#include "ps-file-output.h"
 #include "ps-event-store-private.h"
 #include "ps-native-writer.h"
 #include "ps-plv2.h"
@@ -706,37 +709,73 @@ ps_native_save (PsEventStore  *store,
                 GCancellable  *cancellable,
                 GError       **error)
 {
-  g_autoptr(GFileOutputStream) output = NULL;
+  g_autoptr(PsFileOutput) output = NULL;
   g_autoptr(GOutputStream) buffered = NULL;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
-  /* g_file_replace () writes a temporary file in the same folder and
-   * renames it over the target only when closed without error */
-  output = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, cancellable, error);
+  output = ps_file_output_open (file, cancellable, error);
   if (output == NULL)
     return FALSE;
-  buffered = g_buffered_output_stream_new_sized (G_OUTPUT_STREAM (output), 1 << 20);
+  buffered = g_buffered_output_stream_new_sized (ps_file_output_get_stream (output), 1 << 20);
+  g_filter_output_stream_set_close_base_stream (G_FILTER_OUTPUT_STREAM (buffered), FALSE);
 
-  if (!ps_native_write_stream (store, buffered, cancellable, error))
+  if (!ps_native_write_stream (store, buffered, cancellable, error)
+      || !g_output_stream_flush (buffered, cancellable, error)
+      || !ps_file_output_commit (output, cancellable, error))
     {
-      g_autoptr(GCancellable) abandon = g_cancellable_new ();
-
-      /* A cancelled close leaves the file that was there */
-      g_cancellable_cancel (abandon);
-      g_output_stream_close (G_OUTPUT_STREAM (output), abandon, NULL);
+      ps_file_output_note_kept (output, error);
       return FALSE;
     }
-  if (!g_output_stream_flush (buffered, cancellable, error))
-    {
-      g_autoptr(GCancellable) abandon = g_cancellable_new ();
+  return TRUE;
+}
 
-      g_cancellable_cancel (abandon);
-      g_output_stream_close (G_OUTPUT_STREAM (output), abandon, NULL);
-      return FALSE;
+char *
+ps_native_unsaved_folder (void)
+{
+  return g_build_filename (g_get_user_cache_dir (), "perfscope", "unsaved", NULL);
+}
+
+GFile *
+ps_native_save_unsaved (PsEventStore  *store,
+                        const char    *stem,
+                        GError       **error)
+{
+  g_autofree char *folder = ps_native_unsaved_folder ();
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *time = g_date_time_format (now, "%Y%m%d-%H%M%S");
+  g_autofree char *safe_stem = g_strdup (stem != NULL && stem[0] != '\0' ? stem : "recording");
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  g_strdelimit (safe_stem, "/\\:", '_');
+  if (g_mkdir_with_parents (folder, 0700) != 0)
+    {
+      int saved_errno = errno;
+      g_autofree char *name = g_filename_display_name (folder);
+
+      /* Translators: the first %s is a folder, the second why it could not be made */
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), _("Cannot make the folder “%s”: %s"),
+                   name, g_strerror (saved_errno));
+      return NULL;
     }
-  return g_output_stream_close (G_OUTPUT_STREAM (output), cancellable, error);
+
+  /* A new name: nothing the user kept there before is replaced */
+  for (guint attempt = 1; attempt < 1000; attempt++)
+    {
+      g_autofree char *base = attempt == 1 ? g_strdup_printf ("%s-%s.perfscope", safe_stem, time)
+                                           : g_strdup_printf ("%s-%s-%u.perfscope", safe_stem, time, attempt);
+      g_autoptr(GFile) file = g_file_new_build_filename (folder, base, NULL);
+
+      if (g_file_query_exists (file, NULL))
+        continue;
+      if (!ps_native_save (store, file, NULL, error))
+        return NULL;
+      return g_steal_pointer (&file);
+    }
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_EXISTS, g_strerror (EEXIST));
+  return NULL;
 }
 
 static void

@@ -63,8 +63,9 @@ gboolean ps_native_write_stream (PsEventStore   *store,
                                  GOutputStream  *stream,
                                  GCancellable   *cancellable,
                                  GError        **error);
-/* Writes the run to a temporary file next to file and renames it over
- * file once complete: an interrupted save leaves file as it was. */
+/* Writes the run through a PsFileOutput (ps-file-output.h): file is
+ * replaced only once the new one is complete, and any failure leaves it
+ * as it was. */
 gboolean ps_native_save         (PsEventStore   *store,
                                  GFile          *file,
                                  GCancellable   *cancellable,
@@ -77,5 +78,14 @@ void     ps_native_save_async   (PsEventStore        *store,
                                  gpointer             user_data);
 gboolean ps_native_save_finish  (GAsyncResult        *result,
                                  GError             **error);
+
+/* For a recording that could not be saved where the user asked: saves it
+ * under a new name made of stem and the time in the folder
+ * ps_native_unsaved_folder () gives (the user's cache folder), and returns
+ * that file */
+GFile   *ps_native_save_unsaved (PsEventStore   *store,
+                                 const char     *stem,
+                                 GError        **error);
+char    *ps_native_unsaved_folder (void);
 
 G_END_DECLS

@@ -29,6 +29,7 @@
 
 #include "ps-collector.h"
 #include "ps-error.h"
+#include "ps-file-output.h"
 #include "ps-format.h"
 #include "ps-hwpmc-collector.h"
 #include "ps-store-builder.h"
@@ -69,7 +70,7 @@ struct _PsHwpmcCollector
   GError               *parse_error;
 
   /* The raw log as read, when asked for: pmcstat and Perfscope open it */
-  GOutputStream        *log_stream;
+  PsFileOutput         *log_output;
   char                 *log_path;
   GError               *log_error;
 
@@ -182,8 +183,9 @@ feed_pending (PsHwpmcCollector *self)
 
       /* After a fatal error the log cannot be read further: what came
        * before it stays */
-      if (self->log_stream != NULL && self->log_error == NULL)
-        g_output_stream_write_all (self->log_stream, data, size, NULL, NULL, &self->log_error);
+      if (self->log_output != NULL && self->log_error == NULL)
+        g_output_stream_write_all (ps_file_output_get_stream (self->log_output), data, size, NULL, NULL,
+                                   &self->log_error);
       if (self->parse_error == NULL && self->parser != NULL)
         {
           if (!ps_parser_feed (self->parser, data, size, &self->parse_error) && self->parse_error == NULL)
@@ -406,16 +408,13 @@ static void
 close_log (PsHwpmcCollector *self,
            gboolean          discard)
 {
-  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
-  g_autoptr(GError) error = NULL;
-
-  if (self->log_stream == NULL)
+  if (self->log_output == NULL)
     return;
-  if (discard || self->log_error != NULL)
-    g_cancellable_cancel (cancelled);
-  if (!g_output_stream_close (self->log_stream, cancelled, &error) && !discard && self->log_error == NULL)
-    self->log_error = g_steal_pointer (&error);
-  g_clear_object (&self->log_stream);
+  if (!discard && self->log_error == NULL)
+    ps_file_output_commit (self->log_output, NULL, &self->log_error);
+  if (!discard && self->log_error != NULL)
+    ps_file_output_note_kept (self->log_output, &self->log_error);
+  g_clear_pointer (&self->log_output, ps_file_output_free);
 }
 
 static void
@@ -518,9 +517,8 @@ start_collecting (PsHwpmcCollector    *self,
       g_autoptr(GError) log_error = NULL;
 
       self->log_path = g_file_get_parse_name (file);
-      self->log_stream = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                                          NULL, &log_error));
-      if (self->log_stream == NULL)
+      self->log_output = ps_file_output_open (file, NULL, &log_error);
+      if (self->log_output == NULL)
         {
           g_set_error (error, PS_ERROR, PS_ERROR_FAILED, _("Cannot save the hwpmc log to “%s”: %s"),
                        self->log_path, log_error->message);

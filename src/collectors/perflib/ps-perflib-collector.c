@@ -27,6 +27,7 @@
 #include <gio/gio.h>
 
 #include "ps-collector.h"
+#include "ps-file-output.h"
 #include "ps-error.h"
 #include "ps-format.h"
 #include "ps-perflib-block.h"
@@ -57,9 +58,10 @@ struct _PsPerflibCollector
   GByteArray             *records;   /* what the PLV2 writer wrote since the last hand-over */
   PsPlv2Writer           *writer;
   GFile                  *capture;
-  GOutputStream          *output;
+  PsFileOutput           *output;    /* the capture, in place once the run ends */
+  GError                 *capture_error;  /* the first write error: the run goes on without the file */
   GByteArray             *buffer;    /* PerfQueryCounterData output */
-  GError                 *error;     /* the first capture or parse error */
+  GError                 *error;     /* the first parse error */
 
   guint                   interval_ms;
   gint64                  start_us;
@@ -96,12 +98,12 @@ hand_over (PsPerflibCollector  *self,
   if (self->records->len == 0)
     return TRUE;
 
-  if (self->output != NULL
-      && (!g_output_stream_write_all (self->output, self->records->data, self->records->len, NULL, NULL, error)
-          || !g_output_stream_flush (self->output, NULL, error)))
-    ok = FALSE;
+  /* A full disk costs the capture file, not the run */
+  if (self->output != NULL && self->capture_error == NULL)
+    g_output_stream_write_all (ps_file_output_get_stream (self->output), self->records->data, self->records->len,
+                               NULL, NULL, &self->capture_error);
 
-  if (ok && self->parser != NULL && !ps_parser_feed (self->parser, self->records->data, self->records->len, error))
+  if (self->parser != NULL && !ps_parser_feed (self->parser, self->records->data, self->records->len, error))
     {
       ok = FALSE;
       if (error != NULL && *error == NULL)
@@ -401,7 +403,6 @@ start_collecting (PsPerflibCollector  *self,
 {
   const char *capture = ps_collector_get_option (PS_COLLECTOR (self), table, "capture");
   g_autoptr(GByteArray) guids = g_byte_array_new ();
-  g_autoptr(GFileOutputStream) file_output = NULL;
   g_autofree char *interval_text = NULL;
   const char *session[] = {
     "machine", g_get_host_name (),
@@ -446,10 +447,9 @@ start_collecting (PsPerflibCollector  *self,
     return FALSE;
 
   self->capture = *capture != '\0' ? g_file_new_for_commandline_arg (capture) : default_capture ();
-  file_output = g_file_replace (self->capture, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error);
-  if (file_output == NULL)
+  self->output = ps_file_output_open (self->capture, NULL, error);
+  if (self->output == NULL)
     return FALSE;
-  self->output = G_OUTPUT_STREAM (g_steal_pointer (&file_output));
 
   /* Everything could be opened: the run begins */
   self->store = g_object_ref (store);
@@ -489,9 +489,9 @@ stop_collecting (PsPerflibCollector *self)
       self->have_query = FALSE;
       self->query = NULL;
     }
-  if (self->output != NULL)
-    g_output_stream_close (self->output, NULL, NULL);
-  g_clear_object (&self->output);
+  /* Not committed: a file that was there stays as it was */
+  g_clear_pointer (&self->output, ps_file_output_free);
+  g_clear_error (&self->capture_error);
   g_clear_object (&self->capture);
   g_clear_pointer (&self->writer, ps_plv2_writer_free);
   g_clear_pointer (&self->records, g_byte_array_unref);
@@ -519,10 +519,23 @@ finish_run (PsPerflibCollector *self)
     ps_event_store_set_error (self->store, self->error);
   ps_store_builder_flush (self->builder);
 
+  if (self->capture_error == NULL)
+    ps_file_output_commit (self->output, NULL, &self->capture_error);
   if (ps_event_store_get_n_sessions (self->store) > 0)
     {
       ps_event_store_set_metadata (self->store, 0, "collector", "perflib");
-      if (path != NULL)
+      if (self->capture_error != NULL)
+        {
+          g_autofree char *name = g_file_get_parse_name (self->capture);
+          g_autofree char *message = NULL;
+
+          ps_file_output_note_kept (self->output, &self->capture_error);
+          /* Translators: the first %s is a file name, the second why it could not be written */
+          message = g_strdup_printf (_("The PLV2 capture could not be saved to “%s”: %s"), name,
+                                     self->capture_error->message);
+          ps_event_store_add_warning (self->store, PS_SEVERITY_WARNING, "W-CAPTURE-NOT-SAVED", 0, 0, 0, message);
+        }
+      else if (path != NULL)
         ps_event_store_set_metadata (self->store, 0, "capture", path);
     }
   ps_event_store_emit_appended (self->store);
@@ -569,12 +582,7 @@ ps_perflib_collector_start_async (PsCollector         *collector,
 
   if (!start_collecting (self, store, table, &error))
     {
-      /* A capture file begun for nothing goes too */
-      if (self->capture != NULL && self->output != NULL)
-        {
-          g_output_stream_close (self->output, NULL, NULL);
-          g_file_delete (self->capture, NULL, NULL);
-        }
+      /* A capture file begun for nothing is never put in place */
       stop_collecting (self);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
