@@ -46,6 +46,8 @@
  * the 255 bytes of a file name */
 #define MAX_TEMP_STEM 200
 
+static gboolean unnamed_allowed = TRUE;
+
 struct _PsFileOutput
 {
   GFile         *target;
@@ -191,7 +193,7 @@ create_new_file (PsFileOutput  *self,
 
 #ifdef O_TMPFILE
   /* The unnamed file gets its name through /proc when it is complete */
-  if (g_file_test ("/proc/self/fd", G_FILE_TEST_IS_DIR))
+  if (unnamed_allowed && g_file_test ("/proc/self/fd", G_FILE_TEST_IS_DIR))
     {
       self->fd = open (self->folder, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
       if (self->fd >= 0)
@@ -467,6 +469,12 @@ ps_file_output_free (PsFileOutput *self)
   g_clear_object (&self->gio_stream);
   g_clear_object (&self->target);
   g_free (self);
+}
+
+void
+ps_file_output_set_unnamed_allowed (gboolean allowed)
+{
+  unnamed_allowed = allowed;
 }
 
 void

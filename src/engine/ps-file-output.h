@@ -64,6 +64,11 @@ void           ps_file_output_replace_contents_async  (GFile               *targ
 gboolean       ps_file_output_replace_contents_finish (GAsyncResult        *result,
                                                        GError             **error);
 
+/* Whether new files may be made without a name (O_TMPFILE), TRUE by
+ * default; the tests turn it off to write the hidden named files that
+ * other file systems get */
+void           ps_file_output_set_unnamed_allowed (gboolean allowed);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsFileOutput, ps_file_output_free)
 
 G_END_DECLS
