@@ -731,6 +731,31 @@ ps_native_save (PsEventStore  *store,
   return TRUE;
 }
 
+/* A name any file system and shell takes: letters, digits and "._-" of
+ * the title ("procfs — make -j2" gives "procfs-make-j2") */
+static char *
+file_name_stem (const char *title)
+{
+  g_autoptr(GString) stem = g_string_new (NULL);
+
+  for (const char *p = title != NULL ? title : ""; *p != '\0' && stem->len < 64; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      if (c == (gunichar)-1 || c == (gunichar)-2)
+        break;
+      if (g_unichar_isalnum (c) || c == '.' || c == '_' || c == '-')
+        g_string_append_unichar (stem, c);
+      else if (stem->len > 0 && stem->str[stem->len - 1] != '-')
+        g_string_append_c (stem, '-');
+    }
+  while (stem->len > 0 && (stem->str[stem->len - 1] == '-' || stem->str[stem->len - 1] == '.'))
+    g_string_truncate (stem, stem->len - 1);
+  if (stem->len == 0 || stem->str[0] == '.')
+    g_string_prepend (stem, "recording");
+  return g_string_free (g_steal_pointer (&stem), FALSE);
+}
+
 char *
 ps_native_unsaved_folder (void)
 {
@@ -745,11 +770,9 @@ ps_native_save_unsaved (PsEventStore  *store,
   g_autofree char *folder = ps_native_unsaved_folder ();
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *time = g_date_time_format (now, "%Y%m%d-%H%M%S");
-  g_autofree char *safe_stem = g_strdup (stem != NULL && stem[0] != '\0' ? stem : "recording");
+  g_autofree char *safe_stem = file_name_stem (stem);
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
-
-  g_strdelimit (safe_stem, "/\\:", '_');
   if (g_mkdir_with_parents (folder, 0700) != 0)
     {
       int saved_errno = errno;
