@@ -423,6 +423,32 @@ timeline_has_model (gpointer data)
   return ps_timeline_view_get_model (data) != NULL;
 }
 
+typedef struct
+{
+  gboolean  done;
+  char     *text;
+  GError   *error;
+} ClipboardRead;
+
+static void
+clipboard_text_read_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  ClipboardRead *read = user_data;
+
+  read->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &read->error);
+  read->done = TRUE;
+}
+
+static gboolean
+clipboard_read_is_done (gpointer data)
+{
+  ClipboardRead *read = data;
+
+  return read->done;
+}
+
 /* Export Report: the run's summary beside a picture of its timeline,
  * Markdown or HTML by the file's name; Copy Report: the same Markdown */
 static void
@@ -441,6 +467,8 @@ test_report (Fixture       *fixture,
   g_autofree char *html_text = NULL;
   g_autofree char *copied = NULL;
   g_autoptr(GdkTexture) picture = NULL;
+  GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (fixture->window));
+  ClipboardRead read = { FALSE, NULL, NULL };
   PsRunPage *page = open_and_wait (fixture, file);
 
   g_assert_true (iterate_until (timeline_has_model, ps_run_page_get_timeline_view (page)));
@@ -462,11 +490,23 @@ test_report (Fixture       *fixture,
   g_assert_nonnull (strstr (html_text, "<img"));
   g_assert_nonnull (strstr (html_text, "soffice_4711.log"));
 
-  /* The clipboard gets the same report, without the picture */
-  copied = ps_report_export_markdown (page);
-  g_assert_nonnull (strstr (copied, "soffice\\_4711.log"));
-  g_assert_null (strstr (copied, "timeline.png"));
+  /* Copy Report puts the same report on the clipboard, without the picture */
+  gdk_clipboard_set_text (clipboard, "before");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.copy-report", NULL));
+  gdk_clipboard_read_text_async (clipboard, NULL, clipboard_text_read_cb, &read);
+  g_assert_true (iterate_until (clipboard_read_is_done, &read));
+  g_assert_no_error (read.error);
+  copied = g_steal_pointer (&read.text);
+  g_assert_nonnull (copied);
+  g_assert_cmpstr (copied, !=, "before");
+  g_assert_nonnull (strstr (copied, "soffice\\_4711.log"));
+  g_assert_nonnull (strstr (copied, "| ---"));
+  g_assert_null (strstr (copied, "timeline.png"));
+  {
+    g_autofree char *markdown = ps_report_export_markdown (page);
+
+    g_assert_cmpstr (copied, ==, markdown);
+  }
 }
 
 /* A file with more events than the setting keeps: the page shows what was
@@ -500,6 +540,49 @@ test_max_events (Fixture       *fixture,
   g_assert_nonnull (strstr (ps_run_page_get_banner_text (page), "was not read"));
 }
 
+/* perfscope --sysroot DIR FILE with Perfscope running: the process started
+ * sends the folder with the file (platform data), and the running one
+ * reads symbols there from then on, as after Choose Symbol Folder… */
+static void
+test_remote_sysroot (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(PsApplication) launcher = ps_application_new ("io.github.perfscope.Perfscope.Launcher",
+                                                          G_APPLICATION_HANDLES_OPEN);
+  g_autoptr(GVariantDict) options = g_variant_dict_new (NULL);
+  g_autoptr(GVariantDict) plain_options = g_variant_dict_new (NULL);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *saved = NULL;
+  GVariantBuilder builder;
+  g_autoptr(GVariant) platform_data = NULL;
+  g_autoptr(GVariant) plain = NULL;
+
+  /* The launching side: never started up, so the folder is only its own */
+  g_variant_dict_insert (options, "sysroot", "^ay", fixture->tmpdir);
+  g_assert_cmpint (G_APPLICATION_GET_CLASS (launcher)->handle_local_options (G_APPLICATION (launcher), options), ==, -1);
+  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
+  G_APPLICATION_GET_CLASS (launcher)->add_platform_data (G_APPLICATION (launcher), &builder);
+  platform_data = g_variant_ref_sink (g_variant_builder_end (&builder));
+
+  /* The running side takes it, and keeps it for the next start */
+  g_assert_null (ps_application_get_symbol_folder (fixture->app));
+  G_APPLICATION_GET_CLASS (fixture->app)->before_emit (G_APPLICATION (fixture->app), platform_data);
+  g_assert_cmpstr (ps_application_get_symbol_folder (fixture->app), ==, fixture->tmpdir);
+  saved = g_settings_get_string (settings, "symbol-folder");
+  g_assert_cmpstr (saved, ==, fixture->tmpdir);
+
+  /* A launch without --sysroot leaves the folder as it is */
+  g_clear_object (&launcher);
+  launcher = ps_application_new ("io.github.perfscope.Perfscope.Launcher", G_APPLICATION_HANDLES_OPEN);
+  g_assert_cmpint (G_APPLICATION_GET_CLASS (launcher)->handle_local_options (G_APPLICATION (launcher), plain_options), ==, -1);
+  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
+  G_APPLICATION_GET_CLASS (launcher)->add_platform_data (G_APPLICATION (launcher), &builder);
+  plain = g_variant_ref_sink (g_variant_builder_end (&builder));
+  g_assert_false (g_variant_lookup (plain, "perfscope-sysroot", "^&ay", NULL));
+  G_APPLICATION_GET_CLASS (fixture->app)->before_emit (G_APPLICATION (fixture->app), plain);
+  g_assert_cmpstr (ps_application_get_symbol_folder (fixture->app), ==, fixture->tmpdir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -520,6 +603,7 @@ main (int   argc,
   ADD_TEST ("/app-ui/side-pane", test_side_pane);
   ADD_TEST ("/app-ui/report", test_report);
   ADD_TEST ("/app-ui/max-events", test_max_events);
+  ADD_TEST ("/app-ui/remote-sysroot", test_remote_sysroot);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

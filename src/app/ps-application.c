@@ -11,7 +11,8 @@
  * data (PS_PLATFORM_COMPARE), so that it opens a comparison too.
  * The symbol folder (--sysroot, or Choose Symbol Folder…) is the
  * application's: every run opened after it is set reads its symbols there,
- * and it is kept in the settings for the next launch.
+ * and it is kept in the settings for the next launch; a --sysroot given to
+ * a second launch travels to the running instance (PS_PLATFORM_SYSROOT).
  */
 #include "config.h"
 
@@ -46,8 +47,10 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (PsApplication, ps_application, GTK_TYPE_APPLICATION)
 
-/* The platform data key that carries --compare to a running instance */
+/* The platform data keys that carry --compare and --sysroot to a running
+ * instance */
 #define PS_PLATFORM_COMPARE "perfscope-compare"
+#define PS_PLATFORM_SYSROOT "perfscope-sysroot"
 
 static void remember_symbol_folder (PsApplication *self,
                                     const char    *folder);
@@ -265,8 +268,9 @@ ps_application_handle_local_options (GApplication *application,
   return -1;
 }
 
-/* In the process started, when another instance runs: --compare goes with
- * the files it opens */
+/* In the process started, when another instance runs: --compare and
+ * --sysroot go with the files it opens (the process never starts up, so
+ * its symbol folder can only come from --sysroot) */
 static void
 ps_application_add_platform_data (GApplication    *application,
                                   GVariantBuilder *builder)
@@ -276,20 +280,27 @@ ps_application_add_platform_data (GApplication    *application,
   G_APPLICATION_CLASS (ps_application_parent_class)->add_platform_data (application, builder);
   if (self->compare)
     g_variant_builder_add (builder, "{sv}", PS_PLATFORM_COMPARE, g_variant_new_boolean (TRUE));
+  if (self->symbol_folder != NULL)
+    g_variant_builder_add (builder, "{sv}", PS_PLATFORM_SYSROOT,
+                           g_variant_new_bytestring (self->symbol_folder));
 }
 
 /* In the running instance, before `open`: whether that launch said
- * --compare */
+ * --compare, and the folder of its --sysroot, which the runs open and to
+ * come then read their symbols from, as after Choose Symbol Folder… */
 static void
 ps_application_before_emit (GApplication *application,
                             GVariant     *platform_data)
 {
   PsApplication *self = PS_APPLICATION (application);
   gboolean compare = FALSE;
+  const char *folder = NULL;
 
   G_APPLICATION_CLASS (ps_application_parent_class)->before_emit (application, platform_data);
   if (g_variant_lookup (platform_data, PS_PLATFORM_COMPARE, "b", &compare))
     self->compare = compare;
+  if (g_variant_lookup (platform_data, PS_PLATFORM_SYSROOT, "^&ay", &folder) && folder[0] != '\0')
+    ps_application_set_symbol_folder (self, folder);
 }
 
 static void
