@@ -52,8 +52,8 @@ G_DEFINE_FINAL_TYPE (PsApplication, ps_application, GTK_TYPE_APPLICATION)
 #define PS_PLATFORM_COMPARE "perfscope-compare"
 #define PS_PLATFORM_SYSROOT "perfscope-sysroot"
 
-static void remember_symbol_folder (PsApplication *self,
-                                    const char    *folder);
+static void save_symbol_folder (PsApplication *self,
+                                const char    *folder);
 
 static PsWindow *
 get_or_create_window (PsApplication *self)
@@ -216,10 +216,7 @@ ps_application_startup (GApplication *application)
   /* The folder of --sysroot wins over the saved one, and is saved */
   self->settings = settings_new_if_installed ();
   if (self->settings != NULL && self->symbol_folder != NULL)
-    {
-      g_settings_set_string (self->settings, "symbol-folder", self->symbol_folder);
-      remember_symbol_folder (self, self->symbol_folder);
-    }
+    save_symbol_folder (self, self->symbol_folder);
   else if (self->settings != NULL)
     {
       g_autofree char *saved = g_settings_get_string (self->settings, "symbol-folder");
@@ -421,6 +418,19 @@ remember_symbol_folder (PsApplication *self,
   g_settings_set_strv (self->settings, "symbol-folders", (const char * const *)known);
 }
 
+/* The settings keep the folder for the next launch. They hold UTF-8
+ * strings only: a folder whose path is not UTF-8 serves this session. */
+static void
+save_symbol_folder (PsApplication *self,
+                    const char    *folder)
+{
+  if (self->settings == NULL || (folder != NULL && !g_utf8_validate (folder, -1, NULL)))
+    return;
+  g_settings_set_string (self->settings, "symbol-folder", folder != NULL ? folder : "");
+  if (folder != NULL)
+    remember_symbol_folder (self, folder);
+}
+
 #define EVENT_SIZE 32
 
 guint64
@@ -475,11 +485,6 @@ ps_application_set_symbol_folder (PsApplication *self,
     return;
   g_free (self->symbol_folder);
   self->symbol_folder = g_strdup (folder);
-  if (self->settings != NULL)
-    {
-      g_settings_set_string (self->settings, "symbol-folder", folder != NULL ? folder : "");
-      if (folder != NULL)
-        remember_symbol_folder (self, folder);
-    }
+  save_symbol_folder (self, folder);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SYMBOL_FOLDER]);
 }
