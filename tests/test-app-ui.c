@@ -714,6 +714,21 @@ test_non_utf8_file_name (Fixture       *fixture,
   }
 }
 
+/* The platform data a second launch with these options sends to the
+ * running instance: the launching process never starts up */
+static GVariant *
+launch_platform_data (GVariantDict *options)
+{
+  g_autoptr(PsApplication) launcher = ps_application_new ("io.github.perfscope.Perfscope.Launcher",
+                                                          G_APPLICATION_HANDLES_OPEN);
+  GVariantBuilder builder;
+
+  g_assert_cmpint (G_APPLICATION_GET_CLASS (launcher)->handle_local_options (G_APPLICATION (launcher), options), ==, -1);
+  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
+  G_APPLICATION_GET_CLASS (launcher)->add_platform_data (G_APPLICATION (launcher), &builder);
+  return g_variant_ref_sink (g_variant_builder_end (&builder));
+}
+
 /* perfscope --sysroot DIR FILE with Perfscope running: the process started
  * sends the folder with the file (platform data), and the running one
  * reads symbols there from then on, as after Choose Symbol Folder… */
@@ -721,22 +736,15 @@ static void
 test_remote_sysroot (Fixture       *fixture,
                      gconstpointer  data)
 {
-  g_autoptr(PsApplication) launcher = ps_application_new ("io.github.perfscope.Perfscope.Launcher",
-                                                          G_APPLICATION_HANDLES_OPEN);
   g_autoptr(GVariantDict) options = g_variant_dict_new (NULL);
   g_autoptr(GVariantDict) plain_options = g_variant_dict_new (NULL);
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   g_autofree char *saved = NULL;
-  GVariantBuilder builder;
   g_autoptr(GVariant) platform_data = NULL;
   g_autoptr(GVariant) plain = NULL;
 
-  /* The launching side: never started up, so the folder is only its own */
   g_variant_dict_insert (options, "sysroot", "^ay", fixture->tmpdir);
-  g_assert_cmpint (G_APPLICATION_GET_CLASS (launcher)->handle_local_options (G_APPLICATION (launcher), options), ==, -1);
-  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
-  G_APPLICATION_GET_CLASS (launcher)->add_platform_data (G_APPLICATION (launcher), &builder);
-  platform_data = g_variant_ref_sink (g_variant_builder_end (&builder));
+  platform_data = launch_platform_data (options);
 
   /* The running side takes it, and keeps it for the next start */
   g_assert_null (ps_application_get_symbol_folder (fixture->app));
@@ -746,12 +754,7 @@ test_remote_sysroot (Fixture       *fixture,
   g_assert_cmpstr (saved, ==, fixture->tmpdir);
 
   /* A launch without --sysroot leaves the folder as it is */
-  g_clear_object (&launcher);
-  launcher = ps_application_new ("io.github.perfscope.Perfscope.Launcher", G_APPLICATION_HANDLES_OPEN);
-  g_assert_cmpint (G_APPLICATION_GET_CLASS (launcher)->handle_local_options (G_APPLICATION (launcher), plain_options), ==, -1);
-  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
-  G_APPLICATION_GET_CLASS (launcher)->add_platform_data (G_APPLICATION (launcher), &builder);
-  plain = g_variant_ref_sink (g_variant_builder_end (&builder));
+  plain = launch_platform_data (plain_options);
   g_assert_false (g_variant_lookup (plain, "perfscope-sysroot", "^&ay", NULL));
   G_APPLICATION_GET_CLASS (fixture->app)->before_emit (G_APPLICATION (fixture->app), plain);
   g_assert_cmpstr (ps_application_get_symbol_folder (fixture->app), ==, fixture->tmpdir);
