@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gui-fixture.h"
@@ -239,13 +240,51 @@ gui_test_remove_tree (const char *path)
   g_rmdir (path);
 }
 
+static gboolean
+object_is_gone (gpointer data)
+{
+  gpointer *pointer = data;
+
+  return *pointer == NULL;
+}
+
+static int
+exit_at_once (GApplication *application,
+              GVariantDict *options,
+              gpointer      user_data)
+{
+  return EXIT_SUCCESS;
+}
+
+/* Ends the application the way the program does, then checks that nothing
+ * holds it any more. g_application_register () emitted startup, from which
+ * GtkApplication holds itself (its "app" action group) until shutdown; only
+ * g_application_run () emits shutdown and takes the application's objects
+ * off the D-Bus session bus, where the next test exports its own under the
+ * same application id. Run with an exit status from handle-local-options,
+ * it does just that: no activation, no main loop (the windows are closed). */
 void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  GList *windows;
+  gpointer app = fixture->app;
+
+  /* The main window and whatever else the test left open on the application */
+  while ((windows = gtk_application_get_windows (GTK_APPLICATION (fixture->app))) != NULL)
+    gtk_window_destroy (windows->data);
   iterate_for (50);
+
+  g_signal_connect (fixture->app, "handle-local-options", G_CALLBACK (exit_at_once), NULL);
+  g_assert_cmpint (g_application_run (G_APPLICATION (fixture->app), 0, NULL), ==, EXIT_SUCCESS);
+
+  g_object_add_weak_pointer (app, &app);
   g_clear_object (&fixture->app);
+  /* A loader thread still running lets go of its page when it returns */
+  if (app != NULL && !iterate_until (object_is_gone, &app))
+    g_error ("The application of the test is still referenced (%u references) after its windows were closed",
+             G_OBJECT (app)->ref_count);
+
   gui_test_remove_tree (fixture->tmpdir);
   g_free (fixture->tmpdir);
 }
@@ -274,6 +313,17 @@ gui_test_init (int    *argc,
   g_setenv ("XDG_DATA_HOME", *data_home, TRUE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("GTK_A11Y", "none", TRUE);
+  /* On a desktop's session bus, GTK 4.10 and later would ask the portal
+   * for file dialogs: a window on the user's screen, not in the test's */
+  if (gtk_get_major_version () > 4 || gtk_get_minor_version () >= 10)
+    {
+      const char *debug = g_getenv ("GDK_DEBUG");
+      g_autofree char *flags = debug != NULL && debug[0] != '\0'
+                               ? g_strconcat (debug, ",no-portals", NULL)
+                               : g_strdup ("no-portals");
+
+      g_setenv ("GDK_DEBUG", flags, TRUE);
+    }
   g_test_init (argc, argv, NULL);
   g_test_log_set_fatal_handler (allow_no_session_bus, NULL);
 

@@ -12,8 +12,10 @@
 #include "ps-error.h"
 #include "ps-preferences-window.h"
 #include "ps-counters-view-private.h"
+#include "ps-compare-page-private.h"
 #include "ps-report-export.h"
 #include "ps-run-page-private.h"
+#include "ps-window-private.h"
 
 static GtkWidget *
 find_descendant (GtkWidget *widget,
@@ -423,6 +425,32 @@ timeline_has_model (gpointer data)
   return ps_timeline_view_get_model (data) != NULL;
 }
 
+typedef struct
+{
+  gboolean  done;
+  char     *text;
+  GError   *error;
+} ClipboardRead;
+
+static void
+clipboard_text_read_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  ClipboardRead *read = user_data;
+
+  read->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &read->error);
+  read->done = TRUE;
+}
+
+static gboolean
+clipboard_read_is_done (gpointer data)
+{
+  ClipboardRead *read = data;
+
+  return read->done;
+}
+
 /* Export Report: the run's summary beside a picture of its timeline,
  * Markdown or HTML by the file's name; Copy Report: the same Markdown */
 static void
@@ -441,6 +469,8 @@ test_report (Fixture       *fixture,
   g_autofree char *html_text = NULL;
   g_autofree char *copied = NULL;
   g_autoptr(GdkTexture) picture = NULL;
+  GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (fixture->window));
+  ClipboardRead read = { FALSE, NULL, NULL };
   PsRunPage *page = open_and_wait (fixture, file);
 
   g_assert_true (iterate_until (timeline_has_model, ps_run_page_get_timeline_view (page)));
@@ -462,11 +492,23 @@ test_report (Fixture       *fixture,
   g_assert_nonnull (strstr (html_text, "<img"));
   g_assert_nonnull (strstr (html_text, "soffice_4711.log"));
 
-  /* The clipboard gets the same report, without the picture */
-  copied = ps_report_export_markdown (page);
-  g_assert_nonnull (strstr (copied, "soffice\\_4711.log"));
-  g_assert_null (strstr (copied, "timeline.png"));
+  /* Copy Report puts the same report on the clipboard, without the picture */
+  gdk_clipboard_set_text (clipboard, "before");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.copy-report", NULL));
+  gdk_clipboard_read_text_async (clipboard, NULL, clipboard_text_read_cb, &read);
+  g_assert_true (iterate_until (clipboard_read_is_done, &read));
+  g_assert_no_error (read.error);
+  copied = g_steal_pointer (&read.text);
+  g_assert_nonnull (copied);
+  g_assert_cmpstr (copied, !=, "before");
+  g_assert_nonnull (strstr (copied, "soffice\\_4711.log"));
+  g_assert_nonnull (strstr (copied, "| ---"));
+  g_assert_null (strstr (copied, "timeline.png"));
+  {
+    g_autofree char *markdown = ps_report_export_markdown (page);
+
+    g_assert_cmpstr (copied, ==, markdown);
+  }
 }
 
 /* A file with more events than the setting keeps: the page shows what was
@@ -500,6 +542,224 @@ test_max_events (Fixture       *fixture,
   g_assert_nonnull (strstr (ps_run_page_get_banner_text (page), "was not read"));
 }
 
+static gboolean
+compare_page_is_ready (gpointer data)
+{
+  return ps_compare_page_is_ready (data);
+}
+
+/* The label of the item of the Open Recent menu that opens uri, or NULL */
+static char *
+find_recent_label (PsWindow   *window,
+                   const char *uri)
+{
+  GMenuModel *menu = G_MENU_MODEL (window->recent_menu);
+
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *label = NULL;
+      g_autofree char *target = NULL;
+
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_TARGET, "s", &target)
+          && g_str_equal (target, uri)
+          && g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &label))
+        return g_steal_pointer (&label);
+    }
+  return NULL;
+}
+
+typedef struct
+{
+  PsWindow   *window;
+  const char *uri;
+} RecentLookup;
+
+static gboolean
+recent_item_is_listed (gpointer data)
+{
+  RecentLookup *lookup = data;
+  g_autofree char *label = find_recent_label (lookup->window, lookup->uri);
+
+  return label != NULL;
+}
+
+/* A file whose name is not UTF-8 (Latin-1 bytes on disk): every title,
+ * label, tooltip and menu item shows its display name, the bytes that are
+ * not UTF-8 as U+FFFD. Raw, the name would reach Pango, whose warning
+ * ("Invalid UTF-8 string passed to pango_layout_set_text()") is fatal in
+ * these tests, as warnings are (g_test_init), or a GVariant (a menu
+ * item), whose critical is fatal too (G_DEBUG=fatal-criticals). */
+static void
+test_non_utf8_file_name (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  static const char name[] = "run-\xe9t\xe9.log";
+  static const char shown[] = "run-\xef\xbf\xbdt\xef\xbf\xbd.log";
+  g_autofree char *demo_path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "soffice_4711.log", NULL);
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *shown_path = NULL;
+  g_autofree char *uri = NULL;
+  g_autofree char *report = NULL;
+  g_autofree char *recent_label = NULL;
+  RecentLookup lookup;
+  GtkWidget *progress;
+  GtkWidget *tab_label;
+  GtkWidget *label;
+  PsRunPage *page;
+
+  g_assert_true (g_file_get_contents (demo_path, &contents, &length, NULL));
+  file = write_temp_file (fixture, name, contents, length);
+  path = g_file_get_path (file);
+  g_assert_false (g_utf8_validate (path, -1, NULL));
+  {
+    g_autofree char *basename = g_filename_display_basename (path);
+
+    g_assert_cmpstr (basename, ==, shown);
+  }
+
+  /* While it loads */
+  ps_window_open_file (fixture->window, file);
+  page = ps_window_get_current_page (fixture->window);
+  g_assert_nonnull (page);
+  progress = find_descendant (GTK_WIDGET (page), GTK_TYPE_PROGRESS_BAR);
+  g_assert_nonnull (progress);
+  g_assert_cmpstr (gtk_progress_bar_get_text (GTK_PROGRESS_BAR (progress)), ==, "Opening run-\xef\xbf\xbdt\xef\xbf\xbd.log");
+  wait_for_page (page);
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+
+  /* The page, the window and the tab */
+  g_assert_cmpstr (ps_run_page_get_title (page), ==, shown);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, shown);
+  tab_label = gtk_notebook_get_tab_label (fixture->window->notebook, GTK_WIDGET (page));
+  label = gtk_widget_get_first_child (tab_label);
+  g_assert_true (GTK_IS_LABEL (label));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, shown);
+  shown_path = g_filename_display_name (path);
+  g_assert_true (g_str_has_suffix (shown_path, shown));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (label), ==, shown_path);
+  iterate_for (100);
+
+  /* Open Recent */
+  uri = g_file_get_uri (file);
+  lookup.window = fixture->window;
+  lookup.uri = uri;
+  g_assert_true (iterate_until (recent_item_is_listed, &lookup));
+  recent_label = find_recent_label (fixture->window, uri);
+  g_assert_cmpstr (recent_label, ==, shown);
+
+  /* The report names the run as the tab does */
+  report = ps_report_export_markdown (page);
+  g_assert_true (g_utf8_validate (report, -1, NULL));
+  g_assert_nonnull (strstr (report, shown));
+
+  /* A file that cannot be read says so with that name */
+  {
+    g_autoptr(GFile) empty = write_temp_file (fixture, "empty-\xe9.log", "", 0);
+    PsRunPage *empty_page;
+
+    ps_window_open_file (fixture->window, empty);
+    empty_page = ps_window_get_current_page (fixture->window);
+    wait_for_page (empty_page);
+    g_assert_cmpint (ps_run_page_get_state (empty_page), ==, PS_RUN_PAGE_FAILED);
+    g_assert_cmpstr (ps_run_page_get_error_message (empty_page), ==, "\xe2\x80\x9c" "empty-\xef\xbf\xbd.log\xe2\x80\x9d is empty");
+    iterate_for (100);
+  }
+
+  /* Two such runs compared: the title and the header of the comparison */
+  {
+    g_autofree char *path_a = g_test_build_filename (G_TEST_DIST, "data", "diff", "run-a.log", NULL);
+    g_autofree char *path_b = g_test_build_filename (G_TEST_DIST, "data", "diff", "run-b.log", NULL);
+    g_autofree char *contents_a = NULL;
+    g_autofree char *contents_b = NULL;
+    gsize length_a = 0, length_b = 0;
+    g_autoptr(GFile) file_a = NULL;
+    g_autoptr(GFile) file_b = NULL;
+    GtkWidget *window = gtk_window_new ();
+    PsComparePage *compare;
+
+    g_assert_true (g_file_get_contents (path_a, &contents_a, &length_a, NULL));
+    g_assert_true (g_file_get_contents (path_b, &contents_b, &length_b, NULL));
+    file_a = write_temp_file (fixture, "a-\xe9.log", contents_a, length_a);
+    file_b = write_temp_file (fixture, "b-\xe9.log", contents_b, length_b);
+    compare = PS_COMPARE_PAGE (ps_compare_page_new (file_a, file_b));
+    gtk_window_set_application (GTK_WINDOW (window), GTK_APPLICATION (fixture->app));
+    gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+    gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (compare));
+    gtk_window_present (GTK_WINDOW (window));
+    ps_compare_page_load (compare);
+    g_assert_true (iterate_until (compare_page_is_ready, compare));
+    g_assert_cmpstr (ps_compare_page_get_title (compare), ==, "a-\xef\xbf\xbd.log \xe2\x86\x94 b-\xef\xbf\xbd.log");
+    g_assert_true (g_str_has_prefix (ps_compare_page_get_header_text (compare), "A: a-\xef\xbf\xbd.log ("));
+    g_assert_nonnull (strstr (ps_compare_page_get_header_text (compare), " B: b-\xef\xbf\xbd.log ("));
+    iterate_for (100);
+    gtk_window_destroy (GTK_WINDOW (window));
+  }
+
+  /* A symbol folder so named serves the session; the settings, which hold
+   * UTF-8 strings only, keep the last folder they can */
+  {
+    g_autofree char *folder = g_build_filename (fixture->tmpdir, "sym-\xe9", NULL);
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+    g_autofree char *saved = NULL;
+
+    ps_application_set_symbol_folder (fixture->app, fixture->tmpdir);
+    ps_application_set_symbol_folder (fixture->app, folder);
+    g_assert_cmpstr (ps_application_get_symbol_folder (fixture->app), ==, folder);
+    saved = g_settings_get_string (settings, "symbol-folder");
+    g_assert_cmpstr (saved, ==, fixture->tmpdir);
+    ps_application_set_symbol_folder (fixture->app, NULL);
+  }
+}
+
+/* The platform data a second launch with these options sends to the
+ * running instance: the launching process never starts up */
+static GVariant *
+launch_platform_data (GVariantDict *options)
+{
+  g_autoptr(PsApplication) launcher = ps_application_new ("io.github.perfscope.Perfscope.Launcher",
+                                                          G_APPLICATION_HANDLES_OPEN);
+  GVariantBuilder builder;
+
+  g_assert_cmpint (G_APPLICATION_GET_CLASS (launcher)->handle_local_options (G_APPLICATION (launcher), options), ==, -1);
+  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
+  G_APPLICATION_GET_CLASS (launcher)->add_platform_data (G_APPLICATION (launcher), &builder);
+  return g_variant_ref_sink (g_variant_builder_end (&builder));
+}
+
+/* perfscope --sysroot DIR FILE with Perfscope running: the process started
+ * sends the folder with the file (platform data), and the running one
+ * reads symbols there from then on, as after Choose Symbol Folder… */
+static void
+test_remote_sysroot (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GVariantDict) options = g_variant_dict_new (NULL);
+  g_autoptr(GVariantDict) plain_options = g_variant_dict_new (NULL);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *saved = NULL;
+  g_autoptr(GVariant) platform_data = NULL;
+  g_autoptr(GVariant) plain = NULL;
+
+  g_variant_dict_insert (options, "sysroot", "^ay", fixture->tmpdir);
+  platform_data = launch_platform_data (options);
+
+  /* The running side takes it, and keeps it for the next start */
+  g_assert_null (ps_application_get_symbol_folder (fixture->app));
+  G_APPLICATION_GET_CLASS (fixture->app)->before_emit (G_APPLICATION (fixture->app), platform_data);
+  g_assert_cmpstr (ps_application_get_symbol_folder (fixture->app), ==, fixture->tmpdir);
+  saved = g_settings_get_string (settings, "symbol-folder");
+  g_assert_cmpstr (saved, ==, fixture->tmpdir);
+
+  /* A launch without --sysroot leaves the folder as it is */
+  plain = launch_platform_data (plain_options);
+  g_assert_false (g_variant_lookup (plain, "perfscope-sysroot", "^&ay", NULL));
+  G_APPLICATION_GET_CLASS (fixture->app)->before_emit (G_APPLICATION (fixture->app), plain);
+  g_assert_cmpstr (ps_application_get_symbol_folder (fixture->app), ==, fixture->tmpdir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -520,6 +780,8 @@ main (int   argc,
   ADD_TEST ("/app-ui/side-pane", test_side_pane);
   ADD_TEST ("/app-ui/report", test_report);
   ADD_TEST ("/app-ui/max-events", test_max_events);
+  ADD_TEST ("/app-ui/remote-sysroot", test_remote_sysroot);
+  ADD_TEST ("/app-ui/non-utf8-file-name", test_non_utf8_file_name);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

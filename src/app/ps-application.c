@@ -11,7 +11,8 @@
  * data (PS_PLATFORM_COMPARE), so that it opens a comparison too.
  * The symbol folder (--sysroot, or Choose Symbol Folder…) is the
  * application's: every run opened after it is set reads its symbols there,
- * and it is kept in the settings for the next launch.
+ * and it is kept in the settings for the next launch; a --sysroot given to
+ * a second launch travels to the running instance (PS_PLATFORM_SYSROOT).
  */
 #include "config.h"
 
@@ -46,11 +47,13 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (PsApplication, ps_application, GTK_TYPE_APPLICATION)
 
-/* The platform data key that carries --compare to a running instance */
+/* The platform data keys that carry --compare and --sysroot to a running
+ * instance */
 #define PS_PLATFORM_COMPARE "perfscope-compare"
+#define PS_PLATFORM_SYSROOT "perfscope-sysroot"
 
-static void remember_symbol_folder (PsApplication *self,
-                                    const char    *folder);
+static void save_symbol_folder (PsApplication *self,
+                                const char    *folder);
 
 static PsWindow *
 get_or_create_window (PsApplication *self)
@@ -213,10 +216,7 @@ ps_application_startup (GApplication *application)
   /* The folder of --sysroot wins over the saved one, and is saved */
   self->settings = settings_new_if_installed ();
   if (self->settings != NULL && self->symbol_folder != NULL)
-    {
-      g_settings_set_string (self->settings, "symbol-folder", self->symbol_folder);
-      remember_symbol_folder (self, self->symbol_folder);
-    }
+    save_symbol_folder (self, self->symbol_folder);
   else if (self->settings != NULL)
     {
       g_autofree char *saved = g_settings_get_string (self->settings, "symbol-folder");
@@ -265,8 +265,9 @@ ps_application_handle_local_options (GApplication *application,
   return -1;
 }
 
-/* In the process started, when another instance runs: --compare goes with
- * the files it opens */
+/* In the process started, when another instance runs: --compare and
+ * --sysroot go with the files it opens (the process never starts up, so
+ * its symbol folder can only come from --sysroot) */
 static void
 ps_application_add_platform_data (GApplication    *application,
                                   GVariantBuilder *builder)
@@ -276,20 +277,27 @@ ps_application_add_platform_data (GApplication    *application,
   G_APPLICATION_CLASS (ps_application_parent_class)->add_platform_data (application, builder);
   if (self->compare)
     g_variant_builder_add (builder, "{sv}", PS_PLATFORM_COMPARE, g_variant_new_boolean (TRUE));
+  if (self->symbol_folder != NULL)
+    g_variant_builder_add (builder, "{sv}", PS_PLATFORM_SYSROOT,
+                           g_variant_new_bytestring (self->symbol_folder));
 }
 
 /* In the running instance, before `open`: whether that launch said
- * --compare */
+ * --compare, and the folder of its --sysroot, which the runs open and to
+ * come then read their symbols from, as after Choose Symbol Folder… */
 static void
 ps_application_before_emit (GApplication *application,
                             GVariant     *platform_data)
 {
   PsApplication *self = PS_APPLICATION (application);
   gboolean compare = FALSE;
+  const char *folder = NULL;
 
   G_APPLICATION_CLASS (ps_application_parent_class)->before_emit (application, platform_data);
   if (g_variant_lookup (platform_data, PS_PLATFORM_COMPARE, "b", &compare))
     self->compare = compare;
+  if (g_variant_lookup (platform_data, PS_PLATFORM_SYSROOT, "^&ay", &folder) && folder[0] != '\0')
+    ps_application_set_symbol_folder (self, folder);
 }
 
 static void
@@ -410,6 +418,19 @@ remember_symbol_folder (PsApplication *self,
   g_settings_set_strv (self->settings, "symbol-folders", (const char * const *)known);
 }
 
+/* The settings keep the folder for the next launch. They hold UTF-8
+ * strings only: a folder whose path is not UTF-8 serves this session. */
+static void
+save_symbol_folder (PsApplication *self,
+                    const char    *folder)
+{
+  if (self->settings == NULL || (folder != NULL && !g_utf8_validate (folder, -1, NULL)))
+    return;
+  g_settings_set_string (self->settings, "symbol-folder", folder != NULL ? folder : "");
+  if (folder != NULL)
+    remember_symbol_folder (self, folder);
+}
+
 #define EVENT_SIZE 32
 
 guint64
@@ -464,11 +485,6 @@ ps_application_set_symbol_folder (PsApplication *self,
     return;
   g_free (self->symbol_folder);
   self->symbol_folder = g_strdup (folder);
-  if (self->settings != NULL)
-    {
-      g_settings_set_string (self->settings, "symbol-folder", folder != NULL ? folder : "");
-      if (folder != NULL)
-        remember_symbol_folder (self, folder);
-    }
+  save_symbol_folder (self, folder);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SYMBOL_FOLDER]);
 }

@@ -396,8 +396,7 @@ set_title (PsRunPage  *self,
 static void
 set_title_from_file (PsRunPage *self)
 {
-  g_autofree char *basename = g_file_get_basename (self->file);
-  g_autofree char *title = basename != NULL ? g_filename_display_name (basename) : g_file_get_uri (self->file);
+  g_autofree char *title = ps_view_file_display_name (self->file);
 
   set_title (self, title);
 }

@@ -541,6 +541,24 @@ ps_view_show_write_error (GtkWindow    *parent,
 }
 
 char *
+ps_view_file_display_name (GFile *file)
+{
+  g_autofree char *basename = g_file_get_basename (file);
+
+  return basename != NULL ? g_filename_display_name (basename) : g_file_get_uri (file);
+}
+
+char *
+ps_view_file_display_path (GFile *file)
+{
+  const char *path = g_file_peek_path (file);
+
+  /* A parse name is UTF-8 too, but a local name that is not comes out as
+   * a file:// URI with %XX escapes */
+  return path != NULL ? g_filename_display_name (path) : g_file_get_parse_name (file);
+}
+
+char *
 ps_view_file_name_stem (const char *name)
 {
   char *stem = g_strdup (name != NULL ? name : "");

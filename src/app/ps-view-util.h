@@ -91,6 +91,14 @@ void        ps_view_show_write_error     (GtkWindow              *parent,
                                           GFile                  *file,
                                           const GError           *error);
 
+/* The name of file for a title, a label or a menu: its base name as UTF-8
+ * (bytes that are not shown as U+FFFD), or its URI when it has none;
+ * g_free () */
+char       *ps_view_file_display_name    (GFile                  *file);
+/* Where file is, for a tooltip: its path as UTF-8 (bytes that are not
+ * shown as U+FFFD), or its URI-like parse name when it has no path; g_free () */
+char       *ps_view_file_display_path    (GFile                  *file);
+
 /* A name to suggest for a file made from name (a run's title or file
  * name): without its extension, "/", "\\" and ":" replaced; g_free () */
 char       *ps_view_file_name_stem       (const char             *name);

@@ -13,6 +13,7 @@
 
 #include "ps-record-dialog.h"
 #include "ps-run-page.h"
+#include "ps-view-util.h"
 #include "ps-window-private.h"
 
 G_DEFINE_FINAL_TYPE (PsWindow, ps_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -209,7 +210,7 @@ ps_window_open_file (PsWindow *self,
                            self, G_CONNECT_SWAPPED);
 
   {
-    g_autofree char *path = g_file_get_parse_name (file);
+    g_autofree char *path = ps_view_file_display_path (file);
 
     index = insert_tab (self, GTK_WIDGET (page), ps_run_page_get_title (page), path, -1);
   }
@@ -239,8 +240,8 @@ ps_window_compare_files (PsWindow *self,
   g_signal_connect_object (page, "notify::ready", G_CALLBACK (compare_ready_cb),
                            self, G_CONNECT_SWAPPED);
 
-  path_a = g_file_get_parse_name (file_a);
-  path_b = g_file_get_parse_name (file_b);
+  path_a = ps_view_file_display_path (file_a);
+  path_b = ps_view_file_display_path (file_b);
   tooltip = g_strdup_printf ("%s\n%s", path_a, path_b);
   index = insert_tab (self, GTK_WIDGET (page), ps_compare_page_get_title (page), tooltip, -1);
   gtk_notebook_set_current_page (self->notebook, index);
@@ -259,7 +260,7 @@ page_file_changed_cb (PsWindow   *self,
   GtkWidget *tab_label = gtk_notebook_get_tab_label (self->notebook, GTK_WIDGET (page));
   GtkWidget *label = tab_label != NULL ? gtk_widget_get_first_child (tab_label) : NULL;
   GFile *file = ps_run_page_get_file (page);
-  g_autofree char *path = file != NULL ? g_file_get_parse_name (file) : NULL;
+  g_autofree char *path = file != NULL ? ps_view_file_display_path (file) : NULL;
 
   if (GTK_IS_LABEL (label))
     {

@@ -757,6 +757,17 @@ ps_load_stream_with_options (GInputStream    *stream,
   return g_steal_pointer (&store);
 }
 
+/* The file's name as messages show it, and as the parsers and the errors
+ * of ps_load_stream () take it (perfscope-cli passes the same): UTF-8,
+ * whatever the bytes of the name on disk */
+static char *
+display_basename (GFile *file)
+{
+  g_autofree char *basename = g_file_get_basename (file);
+
+  return basename != NULL ? g_filename_display_name (basename) : g_file_get_uri (file);
+}
+
 static gboolean
 progress_idle (gpointer data)
 {
@@ -774,7 +785,7 @@ progress_idle (gpointer data)
   g_clear_pointer (&self->progress_source, g_source_unref);
   g_mutex_unlock (&self->lock);
 
-  name = g_file_get_basename (self->file);
+  name = display_basename (self->file);
   done = g_format_size (bytes_read);
   if (total_size > 0)
     {
@@ -833,7 +844,7 @@ load_worker (GTask        *task,
   GError *error = NULL;
   ProgressTarget target = { self, g_task_get_context (task) };
 
-  name = g_file_get_basename (self->file);
+  name = display_basename (self->file);
 
   stream = g_file_read (self->file, cancellable, &error);
   if (stream == NULL)
@@ -873,7 +884,7 @@ ps_loader_load_async (PsLoader            *self,
   g_return_if_fail (PS_IS_LOADER (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  name = g_file_get_basename (self->file);
+  name = display_basename (self->file);
   message = g_strdup_printf (_("Opening %s"), name);
   set_progress (self, 0, message);
 
