@@ -677,25 +677,19 @@ test_non_utf8_file_name (Fixture       *fixture,
     gsize length_a = 0, length_b = 0;
     g_autoptr(GFile) file_a = NULL;
     g_autoptr(GFile) file_b = NULL;
-    GtkWidget *window = gtk_window_new ();
     PsComparePage *compare;
 
     g_assert_true (g_file_get_contents (path_a, &contents_a, &length_a, NULL));
     g_assert_true (g_file_get_contents (path_b, &contents_b, &length_b, NULL));
     file_a = write_temp_file (fixture, "a-\xe9.log", contents_a, length_a);
     file_b = write_temp_file (fixture, "b-\xe9.log", contents_b, length_b);
-    compare = PS_COMPARE_PAGE (ps_compare_page_new (file_a, file_b));
-    gtk_window_set_application (GTK_WINDOW (window), GTK_APPLICATION (fixture->app));
-    gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
-    gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (compare));
-    gtk_window_present (GTK_WINDOW (window));
-    ps_compare_page_load (compare);
+    /* In the window: the pair goes to Open Recent's comparisons too */
+    compare = ps_window_compare_files (fixture->window, file_a, file_b);
     g_assert_true (iterate_until (compare_page_is_ready, compare));
     g_assert_cmpstr (ps_compare_page_get_title (compare), ==, "a-\xef\xbf\xbd.log \xe2\x86\x94 b-\xef\xbf\xbd.log");
     g_assert_true (g_str_has_prefix (ps_compare_page_get_header_text (compare), "A: a-\xef\xbf\xbd.log ("));
     g_assert_nonnull (strstr (ps_compare_page_get_header_text (compare), " B: b-\xef\xbf\xbd.log ("));
     iterate_for (100);
-    gtk_window_destroy (GTK_WINDOW (window));
   }
 
   /* A symbol folder so named serves the session; the settings, which hold

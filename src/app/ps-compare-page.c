@@ -1735,7 +1735,7 @@ ps_compare_page_constructed (GObject *object)
 
   for (guint side = 0; side < 2; side++)
     {
-      g_autofree char *path = g_file_get_parse_name (self->files[side]);
+      g_autofree char *path = ps_view_file_display_path (self->files[side]);
 
       GtkWidget *scrolled = gtk_scrolled_window_new ();
 

@@ -300,7 +300,7 @@ show_export_error (GtkColumnView *view,
                    const GError  *error)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (view));
-  g_autofree char *name = g_file_get_parse_name (file);
+  g_autofree char *name = ps_view_file_display_path (file);
   g_autofree char *message = g_strdup_printf (_("Could not export the table to “%s”"), name);
 
   ps_view_show_error (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, message, error->message);

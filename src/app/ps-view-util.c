@@ -533,7 +533,7 @@ ps_view_show_write_error (GtkWindow    *parent,
                           GFile        *file,
                           const GError *error)
 {
-  g_autofree char *name = g_file_get_parse_name (file);
+  g_autofree char *name = ps_view_file_display_path (file);
   /* Translators: the first %s is a file name, the second why it could not be written */
   g_autofree char *detail = g_strdup_printf (_("“%s” could not be written: %s"), name, error->message);
 

@@ -467,7 +467,7 @@ show_save_error (PsWindow     *self,
                  GFile        *file,
                  const GError *error)
 {
-  g_autofree char *name = g_file_get_parse_name (file);
+  g_autofree char *name = ps_view_file_display_path (file);
   g_autofree char *stem = NULL;
   g_autofree char *detail = NULL;
   g_autoptr(GFile) unsaved = NULL;
@@ -483,7 +483,7 @@ show_save_error (PsWindow     *self,
   unsaved = ps_native_save_unsaved (ps_run_page_get_store (page), stem, &unsaved_error);
   if (unsaved != NULL)
     {
-      g_autofree char *unsaved_name = g_file_get_parse_name (unsaved);
+      g_autofree char *unsaved_name = ps_view_file_display_path (unsaved);
 
       /* Translators: the first %s is a file name, the second why it could not be written, the third another file name */
       detail = g_strdup_printf (_("“%s” could not be written: %s\n\nThe recording was saved to “%s” instead."),
@@ -839,8 +839,8 @@ _ps_window_update_recent_menu (PsWindow *self)
         {
           g_autoptr(GFile) file_a = g_file_new_for_uri (uri_a);
           g_autoptr(GFile) file_b = g_file_new_for_uri (uri_b);
-          g_autofree char *basename_a = g_file_get_basename (file_a);
-          g_autofree char *basename_b = g_file_get_basename (file_b);
+          g_autofree char *basename_a = ps_view_file_display_name (file_a);
+          g_autofree char *basename_b = ps_view_file_display_name (file_b);
           g_autofree char *name_a = NULL;
           g_autofree char *name_b = NULL;
           g_autofree char *label = NULL;

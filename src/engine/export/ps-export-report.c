@@ -986,10 +986,13 @@ add_pictures (Report                      *report,
       const PsExportReportPicture *picture = &options->pictures[i];
       const char *caption = picture->caption != NULL ? picture->caption : "";
 
+      /* A file name that is not UTF-8 is a link to the bytes on the disk */
+      g_autofree char *escaped_file = g_uri_escape_string (picture->file, "/:._-~", TRUE);
+
       if (report->html)
         {
           g_string_append (report->out, "<figure><img src=\"");
-          append_html_text (report->out, picture->file);
+          append_html_text (report->out, escaped_file);
           g_string_append (report->out, "\" alt=\"");
           append_html_text (report->out, caption);
           g_string_append (report->out, "\"/><figcaption>");
@@ -998,8 +1001,6 @@ add_pictures (Report                      *report,
         }
       else
         {
-          g_autofree char *escaped_file = g_uri_escape_string (picture->file, "/:._-~", TRUE);
-
           g_string_append (report->out, "![");
           append_markdown_text (report->out, caption);
           g_string_append_printf (report->out, "](%s)\n\n", escaped_file);
