@@ -200,37 +200,106 @@ find_column (GtkColumnView *view,
   return NULL;
 }
 
+/* Where the drawn label under widget that shows text is, in root's
+ * coordinates; FALSE when none is drawn */
+static gboolean
+find_drawn_label (GtkWidget       *root,
+                  GtkWidget       *widget,
+                  const char      *text,
+                  graphene_rect_t *bounds)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+      && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return gtk_widget_compute_bounds (widget, root, bounds);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (find_drawn_label (root, child, text, bounds))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* The marker table lists names in this order, in its model and on screen:
+ * each name's cell is drawn below the one before */
+static void
+assert_marker_order (GtkColumnView      *column_view,
+                     GListModel         *markers,
+                     const char * const *names,
+                     guint               n_names)
+{
+  double previous_y = -G_MAXDOUBLE;
+
+  /* Let the table bind its rows again */
+  iterate_for (100);
+  g_assert_cmpuint (g_list_model_get_n_items (markers), ==, n_names);
+  for (guint i = 0; i < n_names; i++)
+    {
+      g_autoptr(PsMarkerRow) row = marker_at (markers, i);
+      graphene_rect_t bounds;
+
+      g_assert_cmpstr (ps_marker_row_get_name (row), ==, names[i]);
+      g_assert_true (find_drawn_label (GTK_WIDGET (column_view), GTK_WIDGET (column_view), names[i], &bounds));
+      g_assert_cmpfloat (bounds.origin.y, >, previous_y);
+      previous_y = bounds.origin.y;
+    }
+}
+
+/* Numbers sort as numbers, not as their text: a description value of 9
+ * comes before 10 and 100, a mean of 100 s after 10 s and 9 s; as text,
+ * "10" < "100" < "9" and "10.000 s" < "100.000 s" < "9.000 s". No
+ * expected order is the declared one, which a sort that did nothing
+ * would leave. */
 static void
 test_sort_markers (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GFile) file = spec_example_file ();
+  static const char log[] =
+    "## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+    "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+    "## PERF ## REGISTERED APP [a] PROCCESSID [0x1]\r\n"
+    "## PERF ## REGISTERED MARKER [Test=Copy,Bytes=10] AS [0] BY APP [a]\r\n"
+    "## PERF ## REGISTERED MARKER [Test=Copy,Bytes=100] AS [1] BY APP [a]\r\n"
+    "## PERF ## REGISTERED MARKER [Test=Copy,Bytes=9] AS [2] BY APP [a]\r\n"
+    "## PERF ## APP [a] EVT [0] DUR [9000]\r\n"
+    "## PERF ## APP [a] EVT [1] DUR [100000]\r\n"
+    "## PERF ## APP [a] EVT [2] DUR [10000]\r\n";
+  static const char * const by_mean_descending[] = {
+    "Test=Copy,Bytes=100", "Test=Copy,Bytes=9", "Test=Copy,Bytes=10",
+  };
+  static const char * const by_mean_ascending[] = {
+    "Test=Copy,Bytes=10", "Test=Copy,Bytes=9", "Test=Copy,Bytes=100",
+  };
+  static const char * const by_bytes_ascending[] = {
+    "Test=Copy,Bytes=9", "Test=Copy,Bytes=10", "Test=Copy,Bytes=100",
+  };
+  static const char * const by_bytes_descending[] = {
+    "Test=Copy,Bytes=100", "Test=Copy,Bytes=10", "Test=Copy,Bytes=9",
+  };
+  g_autoptr(GFile) file = write_temp_file (fixture, "sizes.log", log, sizeof log - 1);
   PsRunPage *page = open_and_wait (fixture, file);
   PsCeView *view = ps_run_page_get_ce_view (page);
   GListModel *markers = ps_ce_view_get_marker_model (view);
   GtkColumnView *column_view = ps_ce_view_get_marker_view (view);
   GtkColumnViewColumn *column;
 
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  g_assert_true (iterate_until (widget_is_drawn, column_view));
+
   column = find_column (column_view, "Mean");
   g_assert_nonnull (column);
   gtk_column_view_sort_by_column (column_view, column, GTK_SORT_DESCENDING);
-  {
-    g_autoptr(PsMarkerRow) first = marker_at (markers, 0);
-    g_autoptr(PsMarkerRow) last = marker_at (markers, 3);
-
-    g_assert_cmpstr (ps_marker_row_get_name (first), ==, "Test=WriteFile,Bytes=65536,time=%AVG%");
-    g_assert_cmpstr (ps_marker_row_get_name (last), ==, "Test=WriteFile,Bytes=4096,time=%AVG%");
-  }
+  assert_marker_order (column_view, markers, by_mean_descending, G_N_ELEMENTS (by_mean_descending));
+  gtk_column_view_sort_by_column (column_view, column, GTK_SORT_ASCENDING);
+  assert_marker_order (column_view, markers, by_mean_ascending, G_N_ELEMENTS (by_mean_ascending));
 
   /* A description key column sorts by the (numeric) value */
   column = find_column (column_view, "Bytes");
   g_assert_nonnull (column);
   gtk_column_view_sort_by_column (column_view, column, GTK_SORT_ASCENDING);
-  {
-    g_autoptr(PsMarkerRow) second = marker_at (markers, 1);
-
-    g_assert_cmpstr (ps_marker_row_get_description_value (second, "Bytes"), ==, "4096");
-  }
+  assert_marker_order (column_view, markers, by_bytes_ascending, G_N_ELEMENTS (by_bytes_ascending));
+  gtk_column_view_sort_by_column (column_view, column, GTK_SORT_DESCENDING);
+  assert_marker_order (column_view, markers, by_bytes_descending, G_N_ELEMENTS (by_bytes_descending));
 }
 
 /* ce-perflog.md §4.4: the disk test re-registers one description before
@@ -546,11 +615,23 @@ test_latin1_description (Fixture       *fixture,
   GListModel *markers = ps_ce_view_get_marker_model (ps_run_page_get_ce_view (page));
   g_autoptr(PsMarkerRow) row = marker_at (markers, 0);
 
+  GtkWidget *table = GTK_WIDGET (ps_ce_view_get_marker_view (ps_run_page_get_ce_view (page)));
+  graphene_rect_t description, value;
+
   g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
   g_assert_cmpstr (ps_marker_row_get_description_value (row, "Test"), ==, "Caf\xe9");
   /* Let the table bind and draw its cells */
-  g_assert_true (iterate_until (widget_is_drawn, ps_run_page_get_ce_view (page)));
+  g_assert_true (iterate_until (widget_is_drawn, table));
   iterate_for (200);
+
+  /* The byte 0xE9 is é in Latin-1: the description's cell and the Test
+   * column's cell show it so, side by side on one row */
+  g_assert_nonnull (find_column (GTK_COLUMN_VIEW (table), "Test"));
+  g_assert_true (find_drawn_label (table, table, "Test=Caf\u00e9,Size=1", &description));
+  g_assert_true (find_drawn_label (table, table, "Caf\u00e9", &value));
+  g_assert_cmpfloat_with_epsilon (description.origin.y + description.size.height / 2,
+                                  value.origin.y + value.size.height / 2, 1.0);
+  g_assert_cmpfloat (value.origin.x, >, description.origin.x);
 }
 
 /* A dropped file opens in its own tab, through the same open path as the
