@@ -549,19 +549,56 @@ test_cancel (Fixture       *fixture,
   g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 0);
 }
 
+/* Whether a premultiplied BGRA pixel (CAIRO_FORMAT_ARGB32 in memory
+ * order) is the first series colour, #3584e4, nearly opaque */
+static gboolean
+is_series_blue (const guchar *p)
+{
+  guchar blue = p[0], green = p[1], red = p[2], alpha = p[3];
+
+  return alpha > 200 && blue > 170 && red < 110 && green > 90 && green < 170;
+}
+
+/* How far (x, y) lies from the segment (x0, y0)–(x1, y1) */
+static double
+distance_to_segment (double x,
+                     double y,
+                     double x0,
+                     double y0,
+                     double x1,
+                     double y1)
+{
+  double dx = x1 - x0, dy = y1 - y0;
+  double t = dx == 0 && dy == 0 ? 0 : CLAMP (((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy), 0, 1);
+
+  return hypot (x - (x0 + t * dx), y - (y0 + t * dy));
+}
+
+/* The CPU chart of specs/ce-perflog.md §6: 61.25 % at the third event of
+ * the file (global event index 2) and 88.125 % at the tenth (index 9),
+ * on an x axis over the session's 13 events and the natural 0–100 % y
+ * axis. Its blue is drawn at those two places and along the line between
+ * them, and nowhere else in the plot. */
 static void
 test_chart_pixels (Fixture       *fixture,
                    gconstpointer  data)
 {
+  static const struct {
+    double index;
+    double percent;
+  } points[] = { { 2, 61.25 }, { 9, 88.125 } };
   g_autoptr(GFile) file = spec_example_file ();
   PsRunPage *page = open_and_wait (fixture, file);
   PsCeView *view = ps_run_page_get_ce_view (page);
   PsSeriesChart *chart = ps_ce_view_get_cpu_chart (view);
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree guchar *pixels = NULL;
+  graphene_rect_t plot;
+  double x_first, x_last, y_min, y_max;
+  double px[G_N_ELEMENTS (points)], py[G_N_ELEMENTS (points)];
   int width, height;
   gsize stride;
-  guint n_line_pixels = 0, n_drawn_pixels = 0;
+  guint n_drawn_pixels = 0, n_line_pixels = 0;
 
   g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (chart)), ==, GTK_ACCESSIBLE_ROLE_IMG);
   g_assert_cmpstr (gtk_widget_get_css_name (GTK_WIDGET (chart)), ==, "serieschart");
@@ -575,23 +612,46 @@ test_chart_pixels (Fixture       *fixture,
   height = gdk_texture_get_height (texture);
   g_assert_cmpint (width, >, 100);
   g_assert_cmpint (height, >=, 180);
-
   stride = (gsize)width * 4;
   pixels = g_malloc (stride * height);
   gdk_texture_download (texture, pixels, stride);
 
-  /* Pixels are premultiplied BGRA (CAIRO_FORMAT_ARGB32 in memory order) */
+  /* The axes: the session's events, 0–100 % */
+  g_assert_true (ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max));
+  g_assert_cmpfloat (x_first, ==, 0);
+  g_assert_cmpfloat (x_last, ==, 12);
+  g_assert_cmpfloat (y_min, ==, 0);
+  g_assert_cmpfloat (y_max, ==, 100);
+  g_assert_cmpfloat (plot.size.width, >, 100);
+  g_assert_cmpfloat (plot.size.height, >, 60);
+
+  /* Each reading where the axes put it: its dot's centre is blue, and so
+   * is the middle of the line between the two */
+  for (guint i = 0; i < G_N_ELEMENTS (points); i++)
+    {
+      px[i] = plot.origin.x + (points[i].index - x_first) / (x_last - x_first) * plot.size.width;
+      py[i] = plot.origin.y + plot.size.height - (points[i].percent - y_min) / (y_max - y_min) * plot.size.height;
+      g_test_message ("%.3f %% at (%.1f, %.1f)", points[i].percent, px[i], py[i]);
+      g_assert_true (is_series_blue (pixels + (gsize)py[i] * stride + (gsize)px[i] * 4));
+    }
+  g_assert_true (is_series_blue (pixels + (gsize)((py[0] + py[1]) / 2) * stride + (gsize)((px[0] + px[1]) / 2) * 4));
+
+  /* Nowhere else: not where the readings would be upside down, not at
+   * the other events, not past the last reading */
   for (int y = 0; y < height; y++)
     for (int x = 0; x < width; x++)
       {
         const guchar *p = pixels + y * stride + x * 4;
-        guchar blue = p[0], green = p[1], red = p[2], alpha = p[3];
+        gboolean in_plot = x >= plot.origin.x - 4 && x <= plot.origin.x + plot.size.width + 4
+                           && y >= plot.origin.y - 4 && y <= plot.origin.y + plot.size.height + 4;
 
-        if (alpha > 0)
+        if (p[3] > 0)
           n_drawn_pixels++;
-        /* The first series colour, #3584e4 */
-        if (alpha > 200 && blue > 170 && red < 110 && green > 90 && green < 170)
-          n_line_pixels++;
+        if (!in_plot || !is_series_blue (p))
+          continue;
+        n_line_pixels++;
+        /* Within the dots' radius (3) and a pixel of the line */
+        g_assert_cmpfloat (distance_to_segment (x + 0.5, y + 0.5, px[0], py[0], px[1], py[1]), <, 4.5);
       }
 
   g_assert_cmpuint (n_drawn_pixels, >, 500);   /* axes, grid, labels */
