@@ -400,6 +400,20 @@ test_export (Fixture       *fixture,
 static void
 test_export_writers (void)
 {
+  static const struct {
+    double      value;
+    const char *unit;
+    gboolean    is_signed;
+    const char *expected;
+  } values[] = {
+    { 1536, "bytes", FALSE, "1.5 KiB" },
+    { -0.0025, "s", TRUE, "−2.500 ms" },
+    { 2500, "ns", TRUE, "+2.500 µs" },
+    { 42.5, "percent", FALSE, "42.50 %" },
+    { 12.345, "samples", FALSE, "12.35 samples" },
+    { 1234.4, "ticks", FALSE, "1234 ticks" },
+    { NAN, "s", FALSE, "–" },
+  };
   PsRunDiffRow only_a = { 0 };
   PsRunDiffRow slower = { 0 };
   PsRunDiffRow faster = { 0 };
@@ -432,40 +446,26 @@ test_export_writers (void)
 
   /* A regression in seconds, a renamed improvement in a context, a row
    * in ticks only in B */
-  slower.name = (char *)"read|file";
-  slower.kind = "span";
-  slower.unit = "s";
-  slower.has_a = slower.has_b = TRUE;
-  slower.a = (PsStats) { .count = 4, .mean = 0.0125, .median = 0.012, .p95 = 0.02, .sum = 0.05 };
-  slower.b = (PsStats) { .count = 5, .mean = 0.025, .median = 0.024, .p95 = 0.04, .sum = 0.125 };
-  slower.delta_mean = 0.0125;
-  slower.ratio_mean = 2;
-  slower.delta_total = 0.075;
-  slower.ratio_total = 2.5;
-  slower.p_value = 0.0159;
-  slower.change = PS_RUN_DIFF_REGRESSION;
-
-  faster.name = (char *)"write";
-  faster.a_name = (char *)"write_old";
-  faster.context = (char *)"main";
-  faster.kind = "span";
-  faster.unit = "s";
-  faster.has_a = faster.has_b = TRUE;
-  faster.a = (PsStats) { .count = 3, .mean = 0.5, .median = 0.5, .p95 = 0.75, .sum = 1.5 };
-  faster.b = (PsStats) { .count = 3, .mean = 0.25, .median = 0.25, .p95 = 0.375, .sum = 0.75 };
-  faster.delta_mean = -0.25;
-  faster.ratio_mean = 0.5;
-  faster.delta_total = -0.75;
-  faster.ratio_total = 0.5;
-  faster.p_value = 0.2;
-  faster.change = PS_RUN_DIFF_IMPROVEMENT;
-
-  only_b.name = (char *)"flush";
-  only_b.kind = "counter";
-  only_b.unit = "ticks";
-  only_b.has_b = TRUE;
-  only_b.b = (PsStats) { .count = 1234, .mean = 1234.4, .median = 1200, .p95 = 2000.5, .sum = 1523249.6 };
-  only_b.delta_mean = only_b.ratio_mean = only_b.delta_total = only_b.ratio_total = only_b.p_value = NAN;
+  slower = (PsRunDiffRow) {
+    .name = (char *)"read|file", .kind = "span", .unit = "s", .has_a = TRUE, .has_b = TRUE,
+    .a = { .count = 4, .mean = 0.0125, .median = 0.012, .p95 = 0.02, .sum = 0.05 },
+    .b = { .count = 5, .mean = 0.025, .median = 0.024, .p95 = 0.04, .sum = 0.125 },
+    .delta_mean = 0.0125, .ratio_mean = 2, .delta_total = 0.075, .ratio_total = 2.5, .p_value = 0.0159,
+    .change = PS_RUN_DIFF_REGRESSION,
+  };
+  faster = (PsRunDiffRow) {
+    .name = (char *)"write", .a_name = (char *)"write_old", .context = (char *)"main",
+    .kind = "span", .unit = "s", .has_a = TRUE, .has_b = TRUE,
+    .a = { .count = 3, .mean = 0.5, .median = 0.5, .p95 = 0.75, .sum = 1.5 },
+    .b = { .count = 3, .mean = 0.25, .median = 0.25, .p95 = 0.375, .sum = 0.75 },
+    .delta_mean = -0.25, .ratio_mean = 0.5, .delta_total = -0.75, .ratio_total = 0.5, .p_value = 0.2,
+    .change = PS_RUN_DIFF_IMPROVEMENT,
+  };
+  only_b = (PsRunDiffRow) {
+    .name = (char *)"flush", .kind = "counter", .unit = "ticks", .has_b = TRUE,
+    .b = { .count = 1234, .mean = 1234.4, .median = 1200, .p95 = 2000.5, .sum = 1523249.6 },
+    .delta_mean = NAN, .ratio_mean = NAN, .delta_total = NAN, .ratio_total = NAN, .p_value = NAN,
+  };
 
   /* Units that differ: no unit in the headers, each row says its own */
   ps_compare_export_csv (mixed_csv, rows, G_N_ELEMENTS (rows));
@@ -502,27 +502,12 @@ test_export_writers (void)
                    "- flush: only in B (count 1234, mean 1234 ticks)\n");
 
   /* Values for people */
-  text = ps_compare_export_format_value (1536, "bytes", FALSE);
-  g_assert_cmpstr (text, ==, "1.5 KiB");
-  g_clear_pointer (&text, g_free);
-  text = ps_compare_export_format_value (-0.0025, "s", TRUE);
-  g_assert_cmpstr (text, ==, "−2.500 ms");
-  g_clear_pointer (&text, g_free);
-  text = ps_compare_export_format_value (2500, "ns", TRUE);
-  g_assert_cmpstr (text, ==, "+2.500 µs");
-  g_clear_pointer (&text, g_free);
-  text = ps_compare_export_format_value (42.5, "percent", FALSE);
-  g_assert_cmpstr (text, ==, "42.50 %");
-  g_clear_pointer (&text, g_free);
-  text = ps_compare_export_format_value (12.345, "samples", FALSE);
-  g_assert_cmpstr (text, ==, "12.35 samples");
-  g_clear_pointer (&text, g_free);
-  text = ps_compare_export_format_value (1234.4, "ticks", FALSE);
-  g_assert_cmpstr (text, ==, "1234 ticks");
-  g_clear_pointer (&text, g_free);
-  text = ps_compare_export_format_value (NAN, "s", FALSE);
-  g_assert_cmpstr (text, ==, "–");
-  g_clear_pointer (&text, g_free);
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_autofree char *shown = ps_compare_export_format_value (values[i].value, values[i].unit, values[i].is_signed);
+
+      g_assert_cmpstr (shown, ==, values[i].expected);
+    }
   text = ps_compare_export_format_ratio (1.7449);
   g_assert_cmpstr (text, ==, "1.74×");
   g_clear_pointer (&text, g_free);

@@ -778,60 +778,44 @@ check_damage_reported (const guint8 *data,
 static void
 test_damage_offset (void)
 {
+  /* A payload byte of a section in the first block read, one of a
+   * section past it, and a byte of a section's header (its record count) */
+  static const struct {
+    const char *type;
+    gboolean    in_header;
+  } flips[] = { { "TRAK", FALSE }, { "CVAL", FALSE }, { "CSER", TRUE } };
   g_autoptr(GBytes) saved = saved_fixture ("perflib-plv2/processor-2cpu.plv2");
   gsize length;
   const guint8 *data = g_bytes_get_data (saved, &length);
   g_autofree guint8 *copy = g_memdup2 (data, length);
   g_autoptr(GArray) sections = saved_sections (data, length);
-  guint tracks = find_section (sections, "TRAK");
-  guint series = find_section (sections, "CSER");
   guint values = find_section (sections, "CVAL");
-  const SavedSection *track_section = &g_array_index (sections, SavedSection, tracks);
-  const SavedSection *series_section = &g_array_index (sections, SavedSection, series);
   const SavedSection *value_section = &g_array_index (sections, SavedSection, values);
-  gsize at;
 
   /* The cases below need these places */
-  g_assert_cmpuint (track_section->offset, <, 65536);
-  g_assert_cmpuint (track_section->length, >, 0);
+  g_assert_cmpuint (g_array_index (sections, SavedSection, find_section (sections, "TRAK")).offset, <, 65536);
   g_assert_cmpuint (value_section->offset, >, 65536);
   g_assert_cmpuint (value_section->length, >, 100);
 
-  /* A payload byte of a section in the first block read */
-  {
-    g_autofree char *message = g_strdup_printf ("The TRAK section at byte offset %zu is damaged (its checksum "
-                                                "does not match); the %u sections before it are kept",
-                                                track_section->offset, tracks);
+  for (guint i = 0; i < G_N_ELEMENTS (flips); i++)
+    {
+      guint index = find_section (sections, flips[i].type);
+      const SavedSection *section = &g_array_index (sections, SavedSection, index);
+      gsize at = flips[i].in_header ? section->offset + 16 : section->offset + 32 + section->length / 2;
+      g_autofree char *message = NULL;
 
-    at = track_section->offset + 32 + track_section->length / 2;
-    copy[at] ^= 0x10;
-    check_damage_reported (copy, length, message, track_section->offset);
-    copy[at] ^= 0x10;
-  }
-
-  /* A payload byte of a section past it */
-  {
-    g_autofree char *message = g_strdup_printf ("The CVAL section at byte offset %zu is damaged (its checksum "
-                                                "does not match); the %u sections before it are kept",
-                                                value_section->offset, values);
-
-    at = value_section->offset + 32 + 7;
-    copy[at] ^= 0x01;
-    check_damage_reported (copy, length, message, value_section->offset);
-    copy[at] ^= 0x01;
-  }
-
-  /* A byte of a section's header (its record count) */
-  {
-    g_autofree char *message = g_strdup_printf ("The section header at byte offset %zu is damaged (its checksum "
-                                                "does not match); the %u sections before it are kept",
-                                                series_section->offset, series);
-
-    at = series_section->offset + 16;
-    copy[at] ^= 0x80;
-    check_damage_reported (copy, length, message, series_section->offset);
-    copy[at] ^= 0x80;
-  }
+      if (flips[i].in_header)
+        message = g_strdup_printf ("The section header at byte offset %zu is damaged (its checksum "
+                                   "does not match); the %u sections before it are kept", section->offset, index);
+      else
+        message = g_strdup_printf ("The %s section at byte offset %zu is damaged (its checksum "
+                                   "does not match); the %u sections before it are kept",
+                                   flips[i].type, section->offset, index);
+      g_assert_cmpuint (section->length, >, 0);
+      copy[at] ^= 0x10;
+      check_damage_reported (copy, length, message, section->offset);
+      copy[at] ^= 0x10;
+    }
 
   /* Cut inside a section's payload */
   {
