@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <gtk/gtk.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -393,50 +394,145 @@ test_export (Fixture       *fixture,
   g_assert_nonnull (strstr (markdown, "- OnlyB: only in B ("));
 }
 
-/* The writers alone, on rows made here */
+/* The writers alone, on rows made here. Every expected text is written
+ * out by hand from the rules of ps-compare-export.h: CSV numbers as the
+ * shortest decimal that reads back, Markdown values in their units. */
 static void
 test_export_writers (void)
 {
-  PsRunDiffRow row = { 0 };
-  const PsRunDiffRow *rows[] = { &row };
+  static const struct {
+    double      value;
+    const char *unit;
+    gboolean    is_signed;
+    const char *expected;
+  } values[] = {
+    { 1536, "bytes", FALSE, "1.5 KiB" },
+    { -0.0025, "s", TRUE, "−2.500 ms" },
+    { 2500, "ns", TRUE, "+2.500 µs" },
+    { 42.5, "percent", FALSE, "42.50 %" },
+    { 12.345, "samples", FALSE, "12.35 samples" },
+    { 1234.4, "ticks", FALSE, "1234 ticks" },
+    { NAN, "s", FALSE, "–" },
+  };
+  PsRunDiffRow only_a = { 0 };
+  PsRunDiffRow slower = { 0 };
+  PsRunDiffRow faster = { 0 };
+  PsRunDiffRow only_b = { 0 };
+  const PsRunDiffRow *one_row[] = { &only_a };
+  const PsRunDiffRow *rows[] = { &slower, &faster, &only_b };
   g_autoptr(GString) csv = g_string_new (NULL);
-  g_autofree char *bytes = NULL;
+  g_autoptr(GString) mixed_csv = g_string_new (NULL);
+  g_autoptr(GString) markdown = g_string_new (NULL);
+  g_autofree char *text = NULL;
 
-  row.name = (char *)"Say \"hi\", twice";
-  row.kind = "counter";
-  row.unit = "bytes";
-  row.has_a = TRUE;
-  row.a.count = 2;
-  row.a.mean = 1536;
-  row.a.median = 1536;
-  row.a.p95 = 2048;
-  row.a.sum = 3072;
-  row.delta_mean = row.ratio_mean = row.delta_total = row.ratio_total = row.p_value = NAN;
-  row.change = PS_RUN_DIFF_UNCHANGED;
+  only_a.name = (char *)"Say \"hi\", twice";
+  only_a.kind = "counter";
+  only_a.unit = "bytes";
+  only_a.has_a = TRUE;
+  only_a.a.count = 2;
+  only_a.a.mean = 1536;
+  only_a.a.median = 1536;
+  only_a.a.p95 = 2048;
+  only_a.a.sum = 3072;
+  only_a.delta_mean = only_a.ratio_mean = only_a.delta_total = only_a.ratio_total = only_a.p_value = NAN;
+  only_a.change = PS_RUN_DIFF_UNCHANGED;
 
-  ps_compare_export_csv (csv, rows, 1);
+  /* One unit: the value headers name it; a side the row lacks is empty */
+  ps_compare_export_csv (csv, one_row, 1);
   g_assert_cmpstr (csv->str, ==,
                    "name,a_name,context,kind,unit,a_count,a_mean (bytes),a_median (bytes),a_p95 (bytes),a_total (bytes),"
                    "b_count,b_mean (bytes),b_median (bytes),b_p95 (bytes),b_total (bytes),delta_mean (bytes),ratio_mean,p_value,change\r\n"
                    "\"Say \"\"hi\"\", twice\",,,counter,bytes,2,1536,1536,2048,3072,,,,,,,,,only-a\r\n");
 
-  bytes = ps_compare_export_format_value (1536, "bytes", FALSE);
-  g_assert_cmpstr (bytes, ==, "1.5 KiB");
-  g_clear_pointer (&bytes, g_free);
-  bytes = ps_compare_export_format_value (-0.0025, "s", TRUE);
-  g_assert_cmpstr (bytes, ==, "−2.500 ms");
-  g_clear_pointer (&bytes, g_free);
-  bytes = ps_compare_export_format_value (1234.4, "ticks", FALSE);
-  {
-    /* Grouped as the locale groups digits */
-    g_autofree char *count = ps_util_format_count (1234);
-    g_autofree char *expected = g_strconcat (count, " ticks", NULL);
+  /* A regression in seconds, a renamed improvement in a context, a row
+   * in ticks only in B */
+  slower = (PsRunDiffRow) {
+    .name = (char *)"read|file", .kind = "span", .unit = "s", .has_a = TRUE, .has_b = TRUE,
+    .a = { .count = 4, .mean = 0.0125, .median = 0.012, .p95 = 0.02, .sum = 0.05 },
+    .b = { .count = 5, .mean = 0.025, .median = 0.024, .p95 = 0.04, .sum = 0.125 },
+    .delta_mean = 0.0125, .ratio_mean = 2, .delta_total = 0.075, .ratio_total = 2.5, .p_value = 0.0159,
+    .change = PS_RUN_DIFF_REGRESSION,
+  };
+  faster = (PsRunDiffRow) {
+    .name = (char *)"write", .a_name = (char *)"write_old", .context = (char *)"main",
+    .kind = "span", .unit = "s", .has_a = TRUE, .has_b = TRUE,
+    .a = { .count = 3, .mean = 0.5, .median = 0.5, .p95 = 0.75, .sum = 1.5 },
+    .b = { .count = 3, .mean = 0.25, .median = 0.25, .p95 = 0.375, .sum = 0.75 },
+    .delta_mean = -0.25, .ratio_mean = 0.5, .delta_total = -0.75, .ratio_total = 0.5, .p_value = 0.2,
+    .change = PS_RUN_DIFF_IMPROVEMENT,
+  };
+  only_b = (PsRunDiffRow) {
+    .name = (char *)"flush", .kind = "counter", .unit = "ticks", .has_b = TRUE,
+    .b = { .count = 1234, .mean = 1234.4, .median = 1200, .p95 = 2000.5, .sum = 1523249.6 },
+    .delta_mean = NAN, .ratio_mean = NAN, .delta_total = NAN, .ratio_total = NAN, .p_value = NAN,
+  };
 
-    g_assert_cmpstr (bytes, ==, expected);
+  /* Units that differ: no unit in the headers, each row says its own */
+  ps_compare_export_csv (mixed_csv, rows, G_N_ELEMENTS (rows));
+  g_assert_cmpstr (mixed_csv->str, ==,
+                   "name,a_name,context,kind,unit,a_count,a_mean,a_median,a_p95,a_total,"
+                   "b_count,b_mean,b_median,b_p95,b_total,delta_mean,ratio_mean,p_value,change\r\n"
+                   "read|file,,,span,s,4,0.0125,0.012,0.02,0.05,5,0.025,0.024,0.04,0.125,0.0125,2,0.0159,regression\r\n"
+                   "write,write_old,main,span,s,3,0.5,0.5,0.75,1.5,3,0.25,0.25,0.375,0.75,-0.25,0.5,0.2,improvement\r\n"
+                   "flush,,,counter,ticks,,,,,,1234,1234.4,1200,2000.5,1523249.6,,,,only-b\r\n");
+
+  /* Markdown, in the C locale of the tests: no digit grouping; markup
+   * characters of names escaped */
+  ps_compare_export_markdown (markdown, "a.log", "b.log", PS_RUN_DIFF_MATCH_SERIES, rows, G_N_ELEMENTS (rows), 10);
+  g_assert_cmpstr (markdown->str, ==,
+                   "## Comparison: a.log → b.log\n"
+                   "\n"
+                   "Rows matched by: series. Regressions: 1, improvements: 1, other changes: 0, unchanged: 0, "
+                   "in one run only: 1.\n"
+                   "\n"
+                   "### Regressions\n"
+                   "\n"
+                   "| Name | A mean | B mean | Δ mean | Ratio | p-value | Count A / B |\n"
+                   "|---|---:|---:|---:|---:|---:|---:|\n"
+                   "| read\\|file | 12.500 ms | 25.000 ms | +12.500 ms | 2.00× | 0.016 | 4 / 5 |\n"
+                   "\n"
+                   "### Improvements\n"
+                   "\n"
+                   "| Name | A mean | B mean | Δ mean | Ratio | p-value | Count A / B |\n"
+                   "|---|---:|---:|---:|---:|---:|---:|\n"
+                   "| write (was write\\_old) | 500.000 ms | 250.000 ms | −250.000 ms | 0.50× | 0.200 | 3 / 3 |\n"
+                   "\n"
+                   "### In One Run Only\n"
+                   "\n"
+                   "- flush: only in B (count 1234, mean 1234 ticks)\n");
+
+  /* Values for people */
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_autofree char *shown = ps_compare_export_format_value (values[i].value, values[i].unit, values[i].is_signed);
+
+      g_assert_cmpstr (shown, ==, values[i].expected);
+    }
+  text = ps_compare_export_format_ratio (1.7449);
+  g_assert_cmpstr (text, ==, "1.74×");
+  g_clear_pointer (&text, g_free);
+  text = ps_compare_export_format_p_value (0.0001);
+  g_assert_cmpstr (text, ==, "< 0.001");
+  g_clear_pointer (&text, g_free);
+  text = ps_compare_export_format_p_value (0.0289);
+  g_assert_cmpstr (text, ==, "0.029");
+  g_clear_pointer (&text, g_free);
+
+  /* Grouped as the locale groups digits, where a locale that groups is
+   * installed */
+  {
+    g_autofree char *numeric = g_strdup (setlocale (LC_NUMERIC, NULL));
+
+    if (setlocale (LC_NUMERIC, "en_US.UTF-8") != NULL)
+      {
+        text = ps_compare_export_format_value (1234567.4, "ticks", FALSE);
+        g_assert_cmpstr (text, ==, "1,234,567 ticks");
+        g_clear_pointer (&text, g_free);
+      }
+    else
+      g_test_message ("No en_US.UTF-8 locale: digit grouping not checked");
+    setlocale (LC_NUMERIC, numeric);
   }
-  g_clear_pointer (&bytes, g_free);
-  bytes = ps_compare_export_format_p_value (0.0001);
-  g_assert_cmpstr (bytes, ==, "< 0.001");
 }
 
 /* Two RTL logs with call trees: f takes 30 % of A and 60 % of B, g 40 %

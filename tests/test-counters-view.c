@@ -786,12 +786,14 @@ test_lone_reading (Fixture       *fixture,
   GtkWidget *chart = ps_counter_chart_new ();
   GtkWindow *window = GTK_WINDOW (gtk_window_new ());
   gint64 x[] = { 5 * SECOND };
-  double values[] = { 40 };
+  double values[] = { 35 };
   g_autoptr(PsValueLod) lod = ps_value_lod_new (x, values, 1);
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree guchar *pixels = NULL;
   graphene_rect_t plot;
   GdkRGBA color;
+  gint64 x_begin, x_end;
+  double y_low, y_high, dot_x, dot_y;
   int width, height;
   guint count = 0;
 
@@ -807,12 +809,26 @@ test_lone_reading (Fixture       *fixture,
   iterate_for (50);
   g_assert_true (ps_counter_chart_get_plot (PS_COUNTER_CHART (chart), &plot));
 
+  /* One reading: the x axis a second either side of it, so the reading
+   * is in the middle; the y axis from 0 up to a round number at or
+   * above 35 % */
+  g_assert_true (ps_counter_chart_get_axes (PS_COUNTER_CHART (chart), &x_begin, &x_end, &y_low, &y_high));
+  g_assert_cmpint (x_begin, ==, 4 * SECOND);
+  g_assert_cmpint (x_end, ==, 6 * SECOND);
+  g_assert_cmpfloat (y_low, ==, 0);
+  g_assert_cmpfloat (y_high, >=, 35);
+  dot_x = plot.origin.x + (double)(5 * SECOND - x_begin) / (double)(x_end - x_begin) * plot.size.width;
+  dot_y = plot.origin.y + plot.size.height - (35 - y_low) / (y_high - y_low) * plot.size.height;
+  g_assert_cmpfloat_with_epsilon (dot_x, plot.origin.x + plot.size.width / 2, 0.5);
+
   texture = render_widget (chart);
   width = gdk_texture_get_width (texture);
   height = gdk_texture_get_height (texture);
   pixels = g_malloc ((gsize)width * height * 4);
   gdk_texture_download (texture, pixels, width * 4);
-  /* The series' colour inside the plot (the legend's swatch is above it) */
+  /* The series' colour inside the plot (the legend's swatch is above
+   * it): a dot at the reading, and nothing further from it than the
+   * dot's radius (2.5) and its edge */
   for (int y = (int)plot.origin.y; y < (int)(plot.origin.y + plot.size.height) && y < height; y++)
     for (int x_pixel = (int)plot.origin.x; x_pixel < (int)(plot.origin.x + plot.size.width) && x_pixel < width; x_pixel++)
       {
@@ -820,10 +836,21 @@ test_lone_reading (Fixture       *fixture,
 
         if (fabs (p[2] / 255.0 - color.red) < 0.12 && fabs (p[1] / 255.0 - color.green) < 0.12
             && fabs (p[0] / 255.0 - color.blue) < 0.12 && p[3] > 200)
-          count++;
+          {
+            count++;
+            g_assert_cmpfloat (hypot (x_pixel + 0.5 - dot_x, y + 0.5 - dot_y), <, 3.5);
+          }
       }
-  g_test_message ("pixels of the lone reading: %u", count);
+  g_test_message ("pixels of the lone reading at (%.1f, %.1f): %u", dot_x, dot_y, count);
   g_assert_cmpuint (count, >=, 4);
+  {
+    const guchar *centre = pixels + ((gsize)dot_y * width + (gsize)dot_x) * 4;
+
+    g_assert_cmpfloat (fabs (centre[2] / 255.0 - color.red), <, 0.12);
+    g_assert_cmpfloat (fabs (centre[1] / 255.0 - color.green), <, 0.12);
+    g_assert_cmpfloat (fabs (centre[0] / 255.0 - color.blue), <, 0.12);
+    g_assert_cmpuint (centre[3], >, 200);
+  }
   gtk_window_destroy (window);
 }
 

@@ -200,37 +200,106 @@ find_column (GtkColumnView *view,
   return NULL;
 }
 
+/* Where the drawn label under widget that shows text is, in root's
+ * coordinates; FALSE when none is drawn */
+static gboolean
+find_drawn_label (GtkWidget       *root,
+                  GtkWidget       *widget,
+                  const char      *text,
+                  graphene_rect_t *bounds)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+      && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return gtk_widget_compute_bounds (widget, root, bounds);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (find_drawn_label (root, child, text, bounds))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* The marker table lists names in this order, in its model and on screen:
+ * each name's cell is drawn below the one before */
+static void
+assert_marker_order (GtkColumnView      *column_view,
+                     GListModel         *markers,
+                     const char * const *names,
+                     guint               n_names)
+{
+  double previous_y = -G_MAXDOUBLE;
+
+  /* Let the table bind its rows again */
+  iterate_for (100);
+  g_assert_cmpuint (g_list_model_get_n_items (markers), ==, n_names);
+  for (guint i = 0; i < n_names; i++)
+    {
+      g_autoptr(PsMarkerRow) row = marker_at (markers, i);
+      graphene_rect_t bounds;
+
+      g_assert_cmpstr (ps_marker_row_get_name (row), ==, names[i]);
+      g_assert_true (find_drawn_label (GTK_WIDGET (column_view), GTK_WIDGET (column_view), names[i], &bounds));
+      g_assert_cmpfloat (bounds.origin.y, >, previous_y);
+      previous_y = bounds.origin.y;
+    }
+}
+
+/* Numbers sort as numbers, not as their text: a description value of 9
+ * comes before 10 and 100, a mean of 100 s after 10 s and 9 s; as text,
+ * "10" < "100" < "9" and "10.000 s" < "100.000 s" < "9.000 s". No
+ * expected order is the declared one, which a sort that did nothing
+ * would leave. */
 static void
 test_sort_markers (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GFile) file = spec_example_file ();
+  static const char log[] =
+    "## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+    "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+    "## PERF ## REGISTERED APP [a] PROCCESSID [0x1]\r\n"
+    "## PERF ## REGISTERED MARKER [Test=Copy,Bytes=10] AS [0] BY APP [a]\r\n"
+    "## PERF ## REGISTERED MARKER [Test=Copy,Bytes=100] AS [1] BY APP [a]\r\n"
+    "## PERF ## REGISTERED MARKER [Test=Copy,Bytes=9] AS [2] BY APP [a]\r\n"
+    "## PERF ## APP [a] EVT [0] DUR [9000]\r\n"
+    "## PERF ## APP [a] EVT [1] DUR [100000]\r\n"
+    "## PERF ## APP [a] EVT [2] DUR [10000]\r\n";
+  static const char * const by_mean_descending[] = {
+    "Test=Copy,Bytes=100", "Test=Copy,Bytes=9", "Test=Copy,Bytes=10",
+  };
+  static const char * const by_mean_ascending[] = {
+    "Test=Copy,Bytes=10", "Test=Copy,Bytes=9", "Test=Copy,Bytes=100",
+  };
+  static const char * const by_bytes_ascending[] = {
+    "Test=Copy,Bytes=9", "Test=Copy,Bytes=10", "Test=Copy,Bytes=100",
+  };
+  static const char * const by_bytes_descending[] = {
+    "Test=Copy,Bytes=100", "Test=Copy,Bytes=10", "Test=Copy,Bytes=9",
+  };
+  g_autoptr(GFile) file = write_temp_file (fixture, "sizes.log", log, sizeof log - 1);
   PsRunPage *page = open_and_wait (fixture, file);
   PsCeView *view = ps_run_page_get_ce_view (page);
   GListModel *markers = ps_ce_view_get_marker_model (view);
   GtkColumnView *column_view = ps_ce_view_get_marker_view (view);
   GtkColumnViewColumn *column;
 
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  g_assert_true (iterate_until (widget_is_drawn, column_view));
+
   column = find_column (column_view, "Mean");
   g_assert_nonnull (column);
   gtk_column_view_sort_by_column (column_view, column, GTK_SORT_DESCENDING);
-  {
-    g_autoptr(PsMarkerRow) first = marker_at (markers, 0);
-    g_autoptr(PsMarkerRow) last = marker_at (markers, 3);
-
-    g_assert_cmpstr (ps_marker_row_get_name (first), ==, "Test=WriteFile,Bytes=65536,time=%AVG%");
-    g_assert_cmpstr (ps_marker_row_get_name (last), ==, "Test=WriteFile,Bytes=4096,time=%AVG%");
-  }
+  assert_marker_order (column_view, markers, by_mean_descending, G_N_ELEMENTS (by_mean_descending));
+  gtk_column_view_sort_by_column (column_view, column, GTK_SORT_ASCENDING);
+  assert_marker_order (column_view, markers, by_mean_ascending, G_N_ELEMENTS (by_mean_ascending));
 
   /* A description key column sorts by the (numeric) value */
   column = find_column (column_view, "Bytes");
   g_assert_nonnull (column);
   gtk_column_view_sort_by_column (column_view, column, GTK_SORT_ASCENDING);
-  {
-    g_autoptr(PsMarkerRow) second = marker_at (markers, 1);
-
-    g_assert_cmpstr (ps_marker_row_get_description_value (second, "Bytes"), ==, "4096");
-  }
+  assert_marker_order (column_view, markers, by_bytes_ascending, G_N_ELEMENTS (by_bytes_ascending));
+  gtk_column_view_sort_by_column (column_view, column, GTK_SORT_DESCENDING);
+  assert_marker_order (column_view, markers, by_bytes_descending, G_N_ELEMENTS (by_bytes_descending));
 }
 
 /* ce-perflog.md §4.4: the disk test re-registers one description before
@@ -480,19 +549,56 @@ test_cancel (Fixture       *fixture,
   g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 0);
 }
 
+/* Whether a premultiplied BGRA pixel (CAIRO_FORMAT_ARGB32 in memory
+ * order) is the first series colour, #3584e4, nearly opaque */
+static gboolean
+is_series_blue (const guchar *p)
+{
+  guchar blue = p[0], green = p[1], red = p[2], alpha = p[3];
+
+  return alpha > 200 && blue > 170 && red < 110 && green > 90 && green < 170;
+}
+
+/* How far (x, y) lies from the segment (x0, y0)–(x1, y1) */
+static double
+distance_to_segment (double x,
+                     double y,
+                     double x0,
+                     double y0,
+                     double x1,
+                     double y1)
+{
+  double dx = x1 - x0, dy = y1 - y0;
+  double t = dx == 0 && dy == 0 ? 0 : CLAMP (((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy), 0, 1);
+
+  return hypot (x - (x0 + t * dx), y - (y0 + t * dy));
+}
+
+/* The CPU chart of specs/ce-perflog.md §6: 61.25 % at the third event of
+ * the file (global event index 2) and 88.125 % at the tenth (index 9),
+ * on an x axis over the session's 13 events and the natural 0–100 % y
+ * axis. Its blue is drawn at those two places and along the line between
+ * them, and nowhere else in the plot. */
 static void
 test_chart_pixels (Fixture       *fixture,
                    gconstpointer  data)
 {
+  static const struct {
+    double index;
+    double percent;
+  } points[] = { { 2, 61.25 }, { 9, 88.125 } };
   g_autoptr(GFile) file = spec_example_file ();
   PsRunPage *page = open_and_wait (fixture, file);
   PsCeView *view = ps_run_page_get_ce_view (page);
   PsSeriesChart *chart = ps_ce_view_get_cpu_chart (view);
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree guchar *pixels = NULL;
+  graphene_rect_t plot;
+  double x_first, x_last, y_min, y_max;
+  double px[G_N_ELEMENTS (points)], py[G_N_ELEMENTS (points)];
   int width, height;
   gsize stride;
-  guint n_line_pixels = 0, n_drawn_pixels = 0;
+  guint n_drawn_pixels = 0, n_line_pixels = 0;
 
   g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (chart)), ==, GTK_ACCESSIBLE_ROLE_IMG);
   g_assert_cmpstr (gtk_widget_get_css_name (GTK_WIDGET (chart)), ==, "serieschart");
@@ -506,23 +612,46 @@ test_chart_pixels (Fixture       *fixture,
   height = gdk_texture_get_height (texture);
   g_assert_cmpint (width, >, 100);
   g_assert_cmpint (height, >=, 180);
-
   stride = (gsize)width * 4;
   pixels = g_malloc (stride * height);
   gdk_texture_download (texture, pixels, stride);
 
-  /* Pixels are premultiplied BGRA (CAIRO_FORMAT_ARGB32 in memory order) */
+  /* The axes: the session's events, 0–100 % */
+  g_assert_true (ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max));
+  g_assert_cmpfloat (x_first, ==, 0);
+  g_assert_cmpfloat (x_last, ==, 12);
+  g_assert_cmpfloat (y_min, ==, 0);
+  g_assert_cmpfloat (y_max, ==, 100);
+  g_assert_cmpfloat (plot.size.width, >, 100);
+  g_assert_cmpfloat (plot.size.height, >, 60);
+
+  /* Each reading where the axes put it: its dot's centre is blue, and so
+   * is the middle of the line between the two */
+  for (guint i = 0; i < G_N_ELEMENTS (points); i++)
+    {
+      px[i] = plot.origin.x + (points[i].index - x_first) / (x_last - x_first) * plot.size.width;
+      py[i] = plot.origin.y + plot.size.height - (points[i].percent - y_min) / (y_max - y_min) * plot.size.height;
+      g_test_message ("%.3f %% at (%.1f, %.1f)", points[i].percent, px[i], py[i]);
+      g_assert_true (is_series_blue (pixels + (gsize)py[i] * stride + (gsize)px[i] * 4));
+    }
+  g_assert_true (is_series_blue (pixels + (gsize)((py[0] + py[1]) / 2) * stride + (gsize)((px[0] + px[1]) / 2) * 4));
+
+  /* Nowhere else: not where the readings would be upside down, not at
+   * the other events, not past the last reading */
   for (int y = 0; y < height; y++)
     for (int x = 0; x < width; x++)
       {
         const guchar *p = pixels + y * stride + x * 4;
-        guchar blue = p[0], green = p[1], red = p[2], alpha = p[3];
+        gboolean in_plot = x >= plot.origin.x - 4 && x <= plot.origin.x + plot.size.width + 4
+                           && y >= plot.origin.y - 4 && y <= plot.origin.y + plot.size.height + 4;
 
-        if (alpha > 0)
+        if (p[3] > 0)
           n_drawn_pixels++;
-        /* The first series colour, #3584e4 */
-        if (alpha > 200 && blue > 170 && red < 110 && green > 90 && green < 170)
-          n_line_pixels++;
+        if (!in_plot || !is_series_blue (p))
+          continue;
+        n_line_pixels++;
+        /* Within the dots' radius (3) and a pixel of the line */
+        g_assert_cmpfloat (distance_to_segment (x + 0.5, y + 0.5, px[0], py[0], px[1], py[1]), <, 4.5);
       }
 
   g_assert_cmpuint (n_drawn_pixels, >, 500);   /* axes, grid, labels */
@@ -546,11 +675,23 @@ test_latin1_description (Fixture       *fixture,
   GListModel *markers = ps_ce_view_get_marker_model (ps_run_page_get_ce_view (page));
   g_autoptr(PsMarkerRow) row = marker_at (markers, 0);
 
+  GtkWidget *table = GTK_WIDGET (ps_ce_view_get_marker_view (ps_run_page_get_ce_view (page)));
+  graphene_rect_t description, value;
+
   g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
   g_assert_cmpstr (ps_marker_row_get_description_value (row, "Test"), ==, "Caf\xe9");
   /* Let the table bind and draw its cells */
-  g_assert_true (iterate_until (widget_is_drawn, ps_run_page_get_ce_view (page)));
+  g_assert_true (iterate_until (widget_is_drawn, table));
   iterate_for (200);
+
+  /* The byte 0xE9 is é in Latin-1: the description's cell and the Test
+   * column's cell show it so, side by side on one row */
+  g_assert_nonnull (find_column (GTK_COLUMN_VIEW (table), "Test"));
+  g_assert_true (find_drawn_label (table, table, "Test=Caf\u00e9,Size=1", &description));
+  g_assert_true (find_drawn_label (table, table, "Caf\u00e9", &value));
+  g_assert_cmpfloat_with_epsilon (description.origin.y + description.size.height / 2,
+                                  value.origin.y + value.size.height / 2, 1.0);
+  g_assert_cmpfloat (value.origin.x, >, description.origin.x);
 }
 
 /* A dropped file opens in its own tab, through the same open path as the

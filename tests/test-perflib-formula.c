@@ -494,6 +494,145 @@ test_invalid_cases (void)
   expect_no_value (PS_PERF_COUNTER_BULK_COUNT, &bad_size, &s1, 0, PS_PERFLIB_RESULT_BAD_VALUE_SIZE);
 }
 
+/* §5.4: a difference of 0 is "no value" only where it divides. An
+ * unchanged counter (ΔN = 0) has a value in every family: 0 for rates,
+ * deltas, fractions, averages and timers, 100 % for an inverse timer
+ * (nothing busy), 100 × M for an inverse multi-timer. ΔD = 0 leaves
+ * every type that divides by the clock without a value, and no other;
+ * ΔB = 0 every type that divides by the base (for the precision timers B
+ * is the timestamp), and no other. Expected values are worked out by
+ * hand from the §4.3 formulas. */
+typedef struct
+{
+  guint32     type;
+  guint       size;           /* §4.3 "Raw": 4 or 8 bytes */
+  guint32     flags;          /* expected status flags */
+  double      unchanged;      /* ΔN = 0 */
+  gboolean    divides_by_time;
+  double      time_still;     /* ΔD = 0, if it does not divide by it */
+  gboolean    divides_by_base;
+  double      base_still;     /* ΔB = 0, if it does not divide by it */
+} ZeroDeltaCase;
+
+static void
+test_zero_deltas (void)
+{
+  /* The older sample: N = 1000, D = 5000 ticks at F = 1000 Hz, D = 5000
+   * in 100 ns, B = 50, M = 4, object time 100 at 10 Hz. The newer
+   * one moves each of N, D, B by its own step (ΔN = 500, ΔD = 2000 on
+   * both clocks and 100 on the object clock, ΔB = 10) unless a case
+   * holds it still. */
+  enum { N0 = 1000, D0 = 5000, F = 1000, B0 = 50, M = 4, OT0 = 100, OF = 10 };
+  enum { DN = 500, DD = 2000, DB = 10, DOT = 100 };
+  static const ZeroDeltaCase cases[] = {
+    /* type                                  size flags                    ΔN=0   ΔD  ΔD=0      ΔB  ΔB=0 */
+    { PS_PERF_COUNTER_DELTA,                   4, 0,                         0.0, FALSE, 500.0, FALSE, 500.0 },
+    { PS_PERF_COUNTER_LARGE_DELTA,             8, 0,                         0.0, FALSE, 500.0, FALSE, 500.0 },
+    /* ΔN / (ΔD / F) = 500 / 2 s */
+    { PS_PERF_SAMPLE_COUNTER,                  4, 0,                         0.0, TRUE,  0,     FALSE, 250.0 },
+    { PS_PERF_COUNTER_COUNTER,                 4, 0,                         0.0, TRUE,  0,     FALSE, 250.0 },
+    { PS_PERF_COUNTER_BULK_COUNT,              8, 0,                         0.0, TRUE,  0,     FALSE, 250.0 },
+    /* ΔN / ΔD = 500 / 2000; object time: 500 / 100 */
+    { PS_PERF_COUNTER_QUEUELEN_TYPE,           4, 0,                         0.0, TRUE,  0,     FALSE, 0.25 },
+    { PS_PERF_COUNTER_LARGE_QUEUELEN_TYPE,     8, 0,                         0.0, TRUE,  0,     FALSE, 0.25 },
+    { PS_PERF_COUNTER_100NS_QUEUELEN_TYPE,     8, 0,                         0.0, TRUE,  0,     FALSE, 0.25 },
+    { PS_PERF_COUNTER_OBJ_TIME_QUEUELEN_TYPE,  8, 0,                         0.0, TRUE,  0,     FALSE, 5.0 },
+    /* 100 × ΔN / ΔD = 25 %; object time: 500 % */
+    { PS_PERF_COUNTER_TIMER,                   8, 0,                         0.0, TRUE,  0,     FALSE, 25.0 },
+    { PS_PERF_100NSEC_TIMER,                   8, 0,                         0.0, TRUE,  0,     FALSE, 25.0 },
+    { PS_PERF_OBJ_TIME_TIMER,                  8, 0,                         0.0, TRUE,  0,     FALSE, 500.0 },
+    { PS_PERF_PRECISION_OBJECT_TIMER,          8, 0,                         0.0, TRUE,  0,     FALSE, 500.0 },
+    /* 100 × (1 − ΔN / ΔD) */
+    { PS_PERF_COUNTER_TIMER_INV,               8, 0,                       100.0, TRUE,  0,     FALSE, 75.0 },
+    { PS_PERF_100NSEC_TIMER_INV,               8, 0,                       100.0, TRUE,  0,     FALSE, 75.0 },
+    /* 100 × ΔN / ΔB = 5000 %, the header's clocks unused */
+    { PS_PERF_PRECISION_SYSTEM_TIMER,          8, 0,                         0.0, FALSE, 5000.0, TRUE, 0 },
+    { PS_PERF_PRECISION_100NS_TIMER,           8, 0,                         0.0, FALSE, 5000.0, TRUE, 0 },
+    { PS_PERF_SAMPLE_FRACTION,                 4, 0,                         0.0, FALSE, 5000.0, TRUE, 0 },
+    /* 100 × (ΔN / ΔD) / M = 6.25 %; inverse: 100 × (M − ΔN / ΔD) = 375 */
+    { PS_PERF_COUNTER_MULTI_TIMER,             8, PS_PERFLIB_FLAG_UNCONFIRMED, 0.0, TRUE, 0, FALSE, 6.25 },
+    { PS_PERF_100NSEC_MULTI_TIMER,             8, 0,                         0.0, TRUE,  0,     FALSE, 6.25 },
+    { PS_PERF_COUNTER_MULTI_TIMER_INV,         8, PS_PERFLIB_FLAG_UNCONFIRMED, 400.0, TRUE, 0, FALSE, 375.0 },
+    { PS_PERF_100NSEC_MULTI_TIMER_INV,         8, 0,                       400.0, TRUE,  0,     FALSE, 375.0 },
+    /* (ΔN / F) / ΔB = 0.05 s; ΔN / ΔB = 50; no clock's Δ used */
+    { PS_PERF_AVERAGE_TIMER,                   4, 0,                         0.0, FALSE, 0.05,  TRUE,  0 },
+    { PS_PERF_AVERAGE_BULK,                    8, 0,                         0.0, FALSE, 50.0,  TRUE,  0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const ZeroDeltaCase *c = &cases[i];
+      PsPerflibRaw older = with_multi (with_base (with_object_clock (raw_sample (c->size, N0, D0, F, D0),
+                                                                     OT0, OF), B0), M);
+      PsPerflibRaw unchanged = with_multi (with_base (with_object_clock (raw_sample (c->size, N0, D0 + DD, F, D0 + DD),
+                                                                         OT0 + DOT, OF), B0 + DB), M);
+      PsPerflibRaw time_still = with_multi (with_base (with_object_clock (raw_sample (c->size, N0 + DN, D0, F, D0),
+                                                                          OT0, OF), B0 + DB), M);
+      PsPerflibRaw base_still = with_multi (with_base (with_object_clock (raw_sample (c->size, N0 + DN, D0 + DD, F,
+                                                                                     D0 + DD),
+                                                                          OT0 + DOT, OF), B0), M);
+      PsPerflibRaw all_still = older;
+
+      g_test_message ("%s", ps_perflib_type_get_name (c->type));
+      g_assert_true (ps_perflib_type_needs_two_samples (c->type));
+
+      /* ΔN = 0: a value, never "no value" */
+      g_assert_cmpfloat_with_epsilon (expect_value (c->type, &older, &unchanged, 0, c->flags),
+                                      c->unchanged, EPSILON);
+
+      /* ΔD = 0 */
+      if (c->divides_by_time)
+        expect_no_value (c->type, &older, &time_still, 0, PS_PERFLIB_RESULT_BAD_TIME_DELTA);
+      else
+        g_assert_cmpfloat_with_epsilon (expect_value (c->type, &older, &time_still, 0, c->flags),
+                                        c->time_still, EPSILON);
+
+      /* ΔB = 0; the precision timers' B is their clock */
+      if (c->divides_by_base)
+        expect_no_value (c->type, &older, &base_still, 0,
+                         c->type == PS_PERF_PRECISION_SYSTEM_TIMER || c->type == PS_PERF_PRECISION_100NS_TIMER
+                         ? PS_PERFLIB_RESULT_BAD_TIME_DELTA : PS_PERFLIB_RESULT_BAD_BASE_DELTA);
+      else
+        g_assert_cmpfloat_with_epsilon (expect_value (c->type, &older, &base_still, 0, c->flags),
+                                        c->base_still, EPSILON);
+
+      /* Nothing moved at all: 0 / 0 where something divides, else 0 */
+      if (c->divides_by_time || c->divides_by_base)
+        {
+          PsPerflibStatus status = { 0 };
+          double value = -1;
+
+          g_assert_false (ps_perflib_compute (c->type, &older, &all_still, 0, &value, &status));
+          g_assert_cmpfloat (value, ==, 0);
+        }
+      else
+        g_assert_cmpfloat (expect_value (c->type, &older, &all_still, 0, c->flags), ==, 0.0);
+    }
+
+  /* The normalized inverse multi-timer of an idle counter: 100 % */
+  {
+    PsPerflibRaw older = with_multi (raw_sample (8, N0, D0, F, D0), M);
+    PsPerflibRaw unchanged = with_multi (raw_sample (8, N0, D0 + DD, F, D0 + DD), M);
+
+    g_assert_cmpfloat_with_epsilon (expect_value (PS_PERF_100NSEC_MULTI_TIMER_INV, &older, &unchanged,
+                                                  PS_PERFLIB_OPTIONS_NORMALIZE_MULTI_INVERSE, 0),
+                                    100.0, EPSILON);
+  }
+
+  /* The single-sample families: N = 0 is 0, B = 0 is no value (§5.4) */
+  {
+    PsPerflibRaw zero = with_base (raw_sample (4, 0, 0, 0, 0), 200);
+    PsPerflibRaw zero_large = with_base (raw_sample (8, 0, 0, 0, 0), 200);
+    PsPerflibRaw zero_base = with_base (raw_sample (4, 25, 0, 0, 0), 0);
+
+    g_assert_cmpfloat (expect_value (PS_PERF_COUNTER_RAWCOUNT, NULL, &zero, 0, 0), ==, 0.0);
+    g_assert_cmpfloat (expect_value (PS_PERF_COUNTER_LARGE_RAWCOUNT, NULL, &zero_large, 0, 0), ==, 0.0);
+    g_assert_cmpfloat (expect_value (PS_PERF_RAW_FRACTION, NULL, &zero, 0, 0), ==, 0.0);
+    g_assert_cmpfloat (expect_value (PS_PERF_LARGE_RAW_FRACTION, NULL, &zero_large, 0, 0), ==, 0.0);
+    expect_no_value (PS_PERF_RAW_FRACTION, NULL, &zero_base, 0, PS_PERFLIB_RESULT_ZERO_BASE);
+  }
+}
+
 /* §5.4, optional: one 32-bit wrap of a 4-byte counter */
 static void
 test_wrap_32 (void)
@@ -618,6 +757,7 @@ main (int   argc,
   g_test_add_func ("/perflib-formula/type-properties", test_type_properties);
   g_test_add_func ("/perflib-formula/first-sample", test_first_sample);
   g_test_add_func ("/perflib-formula/invalid", test_invalid_cases);
+  g_test_add_func ("/perflib-formula/zero-deltas", test_zero_deltas);
   g_test_add_func ("/perflib-formula/wrap-32", test_wrap_32);
   g_test_add_func ("/perflib-formula/unclamped", test_unclamped);
   g_test_add_func ("/perflib-formula/elapsed-time", test_elapsed_time);

@@ -248,6 +248,63 @@ test_thresholds (void)
   g_assert_cmpint (row_at (strict, 2, "Load")->change, ==, PS_RUN_DIFF_UNCHANGED);
 }
 
+/* A ratio exactly at the threshold is a change (ps-run-diff.h: |ratio −
+ * 1| ≥ threshold). At 1024 ticks a second, 4, 5 and 3 ticks are exact
+ * in seconds, so Slower's ratio is exactly 1.25 and Faster's 0.75, both
+ * 0.25 from 1; A's values all lie on one side of B's (p ≈ 0.001). */
+static void
+test_threshold_boundary (void)
+{
+  static const char edge_a[] =
+    "## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+    "## PERF ## REGISTERED APP [app] PROCCESSID [0x1]\r\n"
+    "## PERF ## RESOLUTION [1024] TICKS PER SECOND\r\n"
+    "## PERF ## REGISTERED MARKER [Slower] AS [0] BY APP [app]\r\n"
+    "## PERF ## REGISTERED MARKER [Faster] AS [1] BY APP [app]\r\n"
+    "## PERF ## APP [app] EVT [0] DUR [4]\r\n## PERF ## APP [app] EVT [0] DUR [4]\r\n"
+    "## PERF ## APP [app] EVT [0] DUR [4]\r\n## PERF ## APP [app] EVT [0] DUR [4]\r\n"
+    "## PERF ## APP [app] EVT [0] DUR [4]\r\n## PERF ## APP [app] EVT [0] DUR [4]\r\n"
+    "## PERF ## APP [app] EVT [1] DUR [4]\r\n## PERF ## APP [app] EVT [1] DUR [4]\r\n"
+    "## PERF ## APP [app] EVT [1] DUR [4]\r\n## PERF ## APP [app] EVT [1] DUR [4]\r\n"
+    "## PERF ## APP [app] EVT [1] DUR [4]\r\n## PERF ## APP [app] EVT [1] DUR [4]\r\n";
+  static const char edge_b[] =
+    "## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+    "## PERF ## REGISTERED APP [app] PROCCESSID [0x1]\r\n"
+    "## PERF ## RESOLUTION [1024] TICKS PER SECOND\r\n"
+    "## PERF ## REGISTERED MARKER [Slower] AS [0] BY APP [app]\r\n"
+    "## PERF ## REGISTERED MARKER [Faster] AS [1] BY APP [app]\r\n"
+    "## PERF ## APP [app] EVT [0] DUR [5]\r\n## PERF ## APP [app] EVT [0] DUR [5]\r\n"
+    "## PERF ## APP [app] EVT [0] DUR [5]\r\n## PERF ## APP [app] EVT [0] DUR [5]\r\n"
+    "## PERF ## APP [app] EVT [0] DUR [5]\r\n## PERF ## APP [app] EVT [0] DUR [5]\r\n"
+    "## PERF ## APP [app] EVT [1] DUR [3]\r\n## PERF ## APP [app] EVT [1] DUR [3]\r\n"
+    "## PERF ## APP [app] EVT [1] DUR [3]\r\n## PERF ## APP [app] EVT [1] DUR [3]\r\n"
+    "## PERF ## APP [app] EVT [1] DUR [3]\r\n## PERF ## APP [app] EVT [1] DUR [3]\r\n";
+  g_autoptr(PsEventStore) a = parse (&ps_format_ce_perflog, edge_a);
+  g_autoptr(PsEventStore) b = parse (&ps_format_ce_perflog, edge_b);
+  g_autoptr(PsRunDiff) at_threshold = NULL;
+  g_autoptr(PsRunDiff) above_threshold = NULL;
+  PsRunDiffOptions options;
+  const PsRunDiffRow *slower, *faster;
+
+  ps_run_diff_options_init (&options);
+  options.threshold = 0.25;
+  at_threshold = ps_run_diff_new (a, b, &options);
+  slower = row_at (at_threshold, 0, "Slower");
+  faster = row_at (at_threshold, 1, "Faster");
+  g_assert_cmpfloat (slower->ratio_mean, ==, 1.25);
+  g_assert_cmpfloat (faster->ratio_mean, ==, 0.75);
+  g_assert_cmpfloat (slower->p_value, <, 0.05);
+  g_assert_cmpfloat (faster->p_value, <, 0.05);
+  g_assert_cmpint (slower->change, ==, PS_RUN_DIFF_REGRESSION);
+  g_assert_cmpint (faster->change, ==, PS_RUN_DIFF_IMPROVEMENT);
+
+  /* Just past it, neither is */
+  options.threshold = 0.2500001;
+  above_threshold = ps_run_diff_new (a, b, &options);
+  g_assert_cmpint (row_at (above_threshold, 0, "Slower")->change, ==, PS_RUN_DIFF_UNCHANGED);
+  g_assert_cmpint (row_at (above_threshold, 1, "Faster")->change, ==, PS_RUN_DIFF_UNCHANGED);
+}
+
 /* An RTL log against a pmcstat -G profile: no series in common, both have
  * call trees, so functions are matched by name. The units differ (ns,
  * samples): totals become percentages of each tree's elapsed total.
@@ -405,6 +462,7 @@ main (int   argc,
   g_test_add_func ("/run-diff/ce/rows", test_ce_rows);
   g_test_add_func ("/run-diff/ce/rename", test_rename);
   g_test_add_func ("/run-diff/ce/thresholds", test_thresholds);
+  g_test_add_func ("/run-diff/ce/threshold-boundary", test_threshold_boundary);
   g_test_add_func ("/run-diff/rtl/spans", test_rtl_spans);
   g_test_add_func ("/run-diff/different-formats", test_different_formats);
   g_test_add_func ("/run-diff/nothing-shared", test_nothing_shared);

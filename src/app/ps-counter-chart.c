@@ -1231,6 +1231,26 @@ ps_counter_chart_get_plot (PsCounterChart  *self,
 }
 
 gboolean
+ps_counter_chart_get_axes (PsCounterChart *self,
+                           gint64         *x_begin,
+                           gint64         *x_end,
+                           double         *y_low,
+                           double         *y_high)
+{
+  g_auto(Layout) layout = { 0 };
+
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
+
+  if (!compute_layout (self, &layout))
+    return FALSE;
+  *x_begin = layout.x_begin;
+  *x_end = layout.x_end;
+  *y_low = layout.y_low;
+  *y_high = layout.y_high;
+  return TRUE;
+}
+
+gboolean
 ps_counter_chart_get_legend_area (PsCounterChart  *self,
                                   graphene_rect_t *title,
                                   graphene_rect_t *legend,

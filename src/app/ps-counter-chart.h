@@ -66,6 +66,14 @@ void        ps_counter_chart_get_color     (PsCounterChart *self,
 /* The plot's area in the widget, FALSE before there is data */
 gboolean    ps_counter_chart_get_plot      (PsCounterChart  *self,
                                             graphene_rect_t *plot);
+/* The ranges the axes span over the plot: x from left to right, the
+ * shown values (stored × scale) from bottom to top; FALSE before there
+ * is data */
+gboolean    ps_counter_chart_get_axes      (PsCounterChart  *self,
+                                            gint64          *x_begin,
+                                            gint64          *x_end,
+                                            double          *y_low,
+                                            double          *y_high);
 /* Where the title and the legend are drawn (they never overlap, and the
  * plot starts below both) and how many series the legend names; the
  * others are summed up as "+N more". FALSE without readings. */

@@ -48,6 +48,8 @@ struct _PsSeriesChart
   graphene_rect_t    plot;
   double             view_x_first;
   double             view_x_last;
+  double             view_y_min;
+  double             view_y_max;
 };
 
 enum {
@@ -427,6 +429,8 @@ draw_chart (PsSeriesChart *self,
   x_span = x_last - x_first;
   self->view_x_first = x_first;
   self->view_x_last = x_last;
+  self->view_y_min = y_min;
+  self->view_y_max = y_max;
 
   cairo_set_line_width (cr, 1.0);
 
@@ -870,4 +874,24 @@ ps_series_chart_set_x_range (PsSeriesChart *self,
   self->x_first = first;
   self->x_last = last;
   invalidate (self);
+}
+
+gboolean
+ps_series_chart_get_axes (PsSeriesChart   *self,
+                          graphene_rect_t *plot,
+                          double          *x_first,
+                          double          *x_last,
+                          double          *y_min,
+                          double          *y_max)
+{
+  g_return_val_if_fail (PS_IS_SERIES_CHART (self), FALSE);
+
+  if (self->plot.size.width <= 0)
+    return FALSE;
+  *plot = self->plot;
+  *x_first = self->view_x_first;
+  *x_last = self->view_x_last;
+  *y_min = self->view_y_min;
+  *y_max = self->view_y_max;
+  return TRUE;
 }

@@ -49,6 +49,16 @@ void              ps_series_chart_set_x_range  (PsSeriesChart     *self,
                                                 guint64            first,
                                                 guint64            last);
 
+/* Testing API: the plot's area in the widget and the ranges its axes
+ * spanned at the last drawing, x from left to right, y from bottom to
+ * top; FALSE before a drawing with data */
+gboolean          ps_series_chart_get_axes     (PsSeriesChart     *self,
+                                                graphene_rect_t   *plot,
+                                                double            *x_first,
+                                                double            *x_last,
+                                                double            *y_min,
+                                                double            *y_max);
+
 /* A value with its unit, e.g. "61.25 %", "9.6 MiB", "38 ms" */
 char             *ps_series_chart_unit_format  (PsSeriesChartUnit  unit,
                                                 double             value);

@@ -80,6 +80,7 @@ ps_format_new_parser (const PsFormat *format,
 
   parser = format->parser_new (builder);
   parser->builder = builder;
+  parser->error_offset = PS_NO_POSITION;
   ps_event_store_set_format (ps_store_builder_get_store (builder), format->name);
 
   return parser;
@@ -111,6 +112,21 @@ ps_parser_finish (PsParser  *parser,
 {
   g_return_val_if_fail (parser != NULL, FALSE);
   return parser->klass->finish (parser, error);
+}
+
+void
+ps_parser_set_error_offset (PsParser *parser,
+                            guint64   offset)
+{
+  g_return_if_fail (parser != NULL);
+  parser->error_offset = offset;
+}
+
+guint64
+ps_parser_get_error_offset (PsParser *parser)
+{
+  g_return_val_if_fail (parser != NULL, PS_NO_POSITION);
+  return parser->error_offset;
 }
 
 void

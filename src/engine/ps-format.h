@@ -69,6 +69,7 @@ struct _PsParser
   char                *file_name; /* the input's base name, or NULL: a hint (RTL: the pid) */
   const PsParserStages *stages;   /* NULL unless the parser has them */
   GHashTable          *options;   /* string → string, or NULL: see ps_parser_get_option () */
+  guint64              error_offset; /* see ps_parser_set_error_offset () */
 };
 
 /* How many bytes the loader offers to sniff() at most */
@@ -129,6 +130,13 @@ gboolean  ps_parser_feed       (PsParser        *parser,
                                 GError         **error);
 gboolean  ps_parser_finish     (PsParser        *parser,
                                 GError         **error);
+/* A parser whose fatal error names the byte offset where the input
+ * stopped being usable sets it before feed()/finish() returns FALSE; the
+ * loader reports it as the bytes read instead of where the failing chunk
+ * began. PS_NO_POSITION (the default): the error names none. */
+void      ps_parser_set_error_offset (PsParser  *parser,
+                                guint64          offset);
+guint64   ps_parser_get_error_offset (PsParser  *parser);
 void      ps_parser_free       (PsParser        *parser);
 /* The two stages, if the parser has them (see PsParserStages) */
 gboolean  ps_parser_has_stages (PsParser        *parser);

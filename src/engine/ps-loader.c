@@ -500,6 +500,17 @@ consume_chunk (PsParser   *parser,
   return feed_pieces (parser, chunk->data, chunk->length, chunk_size, limit, offset, error);
 }
 
+/* Where a parser's fatal error says the input stopped being usable, if
+ * it names a place, else where the failing chunk began */
+static guint64
+failure_offset (PsParser *parser,
+                guint64   chunk_offset)
+{
+  guint64 named = ps_parser_get_error_offset (parser);
+
+  return named != PS_NO_POSITION ? named : chunk_offset;
+}
+
 static PsEventStore *
 stop_partial (PsEventStore   *store,
               PsStoreBuilder *builder,
@@ -677,7 +688,7 @@ ps_load_stream_with_options (GInputStream    *stream,
     ahead = read_ahead_start (stream, NULL, chunk_size, cancellable);
 
   if (!feed_pieces (parser, first, n, chunk_size, &limit, 0, &local_error))
-    return stop_partial (store, builder, offset, local_error);
+    return stop_partial (store, builder, failure_offset (parser, offset), local_error);
   if (limit.reached)
     return stop_limit (parser, store, builder, &limit, FALSE, total_size);
 
@@ -710,7 +721,7 @@ ps_load_stream_with_options (GInputStream    *stream,
           && !consume_chunk (parser, chunk, chunk_size, &limit, offset, &local_error))
         {
           read_ahead_recycle (ahead, chunk);
-          return stop_partial (store, builder, offset, local_error);
+          return stop_partial (store, builder, failure_offset (parser, offset), local_error);
         }
       if (limit.reached)
         {
@@ -749,7 +760,10 @@ ps_load_stream_with_options (GInputStream    *stream,
     return NULL;
 
   if (!ps_parser_finish (parser, &local_error))
-    ps_event_store_set_error (store, local_error);
+    {
+      ps_event_store_set_error (store, local_error);
+      offset = failure_offset (parser, offset);
+    }
   ps_store_builder_flush (builder);
   ps_event_store_set_bytes_read (store, offset);
 

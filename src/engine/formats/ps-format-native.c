@@ -1159,6 +1159,16 @@ consume_unit (NativeParser  *self,
     }
 }
 
+/* Every error but a file cut inside its header names self->offset, the
+ * start of the unit that failed; the loader reports it as where reading
+ * stopped, so that the error's offset and its message agree */
+static gboolean
+stopped_at_unit (NativeParser *self)
+{
+  ps_parser_set_error_offset (&self->parent, self->offset);
+  return FALSE;
+}
+
 static gboolean
 native_feed (PsParser      *parser,
              const guint8  *data,
@@ -1176,7 +1186,7 @@ native_feed (PsParser      *parser,
           g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
                        _("Data follows the end of the saved run at byte offset %llu"),
                        (unsigned long long)self->offset);
-          return FALSE;
+          return stopped_at_unit (self);
         }
 
       /* A whole unit in this chunk: read in place */
@@ -1185,7 +1195,7 @@ native_feed (PsParser      *parser,
           gsize used = self->need;
 
           if (!consume_unit (self, data, error))
-            return FALSE;
+            return stopped_at_unit (self);
           data += used;
           length -= used;
           continue;
@@ -1201,7 +1211,7 @@ native_feed (PsParser      *parser,
 
           g_byte_array_set_size (self->pending, 0);
           if (!ok)
-            return FALSE;
+            return stopped_at_unit (self);
         }
     }
   return TRUE;
@@ -1217,10 +1227,14 @@ native_finish (PsParser  *parser,
     return TRUE;
 
   if (self->state == STATE_FILE_HEADER)
-    g_set_error (error, PS_ERROR, PS_ERROR_TRUNCATED,
-                 _("The file ends at byte offset %llu, inside its header"),
-                 (unsigned long long)self->pending->len);
-  else if (self->state == STATE_PAYLOAD || self->pending->len > 0)
+    {
+      g_set_error (error, PS_ERROR, PS_ERROR_TRUNCATED,
+                   _("The file ends at byte offset %llu, inside its header"),
+                   (unsigned long long)self->pending->len);
+      ps_parser_set_error_offset (parser, self->pending->len);
+      return FALSE;
+    }
+  if (self->state == STATE_PAYLOAD || self->pending->len > 0)
     g_set_error (error, PS_ERROR, PS_ERROR_TRUNCATED,
                  _("The file was cut off inside the section that begins at byte offset %llu; "
                    "the %u sections before it are kept"),
@@ -1230,7 +1244,7 @@ native_finish (PsParser  *parser,
                  _("The file was cut off at byte offset %llu, before its end section; "
                    "the %u sections before it are kept"),
                  (unsigned long long)self->offset, self->n_sections);
-  return FALSE;
+  return stopped_at_unit (self);
 }
 
 static void
