@@ -76,6 +76,85 @@ find_toplevel (GType type)
   return NULL;
 }
 
+static GtkWidget *
+find_descendant (GtkWidget  *widget,
+                 gboolean  (*match) (GtkWidget *, const char *),
+                 const char *text)
+{
+  if (match (widget, text))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, match, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_label_reading (GtkWidget  *widget,
+                  const char *text)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
+static gboolean
+is_button_labelled (GtkWidget  *widget,
+                    const char *label)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0;
+}
+
+GtkWidget *
+find_dialog_with_text (const char *text)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (gtk_widget_get_visible (window) && find_descendant (window, is_label_reading, text) != NULL)
+        return window;
+    }
+  return NULL;
+}
+
+static void
+append_label_text (GtkWidget *widget,
+                   GString   *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget))
+    g_string_append_printf (text, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    append_label_text (child, text);
+}
+
+char *
+collect_label_text (GtkWidget *widget)
+{
+  GString *text = g_string_new (NULL);
+
+  append_label_text (widget, text);
+  return g_string_free (text, FALSE);
+}
+
+gboolean
+click_button (GtkWidget  *window,
+              const char *label)
+{
+  GtkWidget *button = find_descendant (window, is_button_labelled, label);
+
+  if (button == NULL)
+    return FALSE;
+  g_signal_emit_by_name (button, "clicked");
+  return TRUE;
+}
+
 gboolean
 widget_is_drawn (gpointer data)
 {

@@ -41,6 +41,15 @@ void        wait_for_page          (PsRunPage    *page);
 gboolean    widget_is_drawn        (gpointer      data);
 /* A shown toplevel of type (a dialog, a window other than the main one), or NULL */
 GtkWidget  *find_toplevel          (GType         type);
+/* A shown toplevel with a label that reads text (a message dialog, whatever
+ * GTK makes it of), or NULL */
+GtkWidget  *find_dialog_with_text  (const char   *text);
+/* The text of every label in widget, one a line; g_free () */
+char       *collect_label_text     (GtkWidget    *widget);
+/* Clicks the button of window whose label is label (mnemonic included);
+ * FALSE when it has none */
+gboolean    click_button           (GtkWidget    *window,
+                                    const char   *label);
 
 GFile      *write_temp_file        (Fixture      *fixture,
                                     const char   *name,

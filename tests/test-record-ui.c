@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "ps-collector.h"
 #include "ps-counters-view.h"
 #include "ps-loader.h"
+#include "ps-native-writer.h"
 #include "ps-record-dialog.h"
 #include "ps-record-page.h"
 #include "ps-window-private.h"
@@ -316,6 +318,25 @@ has_readings (gpointer data)
   return ps_event_store_get_n_counter_readings (data) > 0;
 }
 
+/* The question (or message) shown over the window, answered with the
+ * button so labelled; returns the dialog's text */
+static char *
+answer_question (const char *message,
+                 const char *button)
+{
+  GtkWidget *dialog;
+  char *text;
+
+  iterate_for (100);
+  dialog = find_dialog_with_text (message);
+  g_assert_nonnull (dialog);
+  text = collect_label_text (dialog);
+  g_assert_true (click_button (dialog, button));
+  iterate_for (200);
+  g_assert_null (find_dialog_with_text (message));
+  return text;
+}
+
 /* A tab closed while it records stops the backend: readings came in
  * until then, none afterwards (at 20 ms, 25 would in half a second), the
  * ones recorded stay, and nothing crashes */
@@ -326,6 +347,8 @@ test_close_while_recording (Fixture       *fixture,
   PsRecordDialog *dialog;
   PsRecordPage *record_page;
   PsEventStore *store;
+  g_autofree char *title = NULL;
+  g_autofree char *message = NULL;
   guint64 n_early, n_before_close, n_after_close;
 
   if (skip_without_procfs ())
@@ -347,8 +370,21 @@ test_close_while_recording (Fixture       *fixture,
   g_test_message ("%" G_GUINT64_FORMAT " readings, then %" G_GUINT64_FORMAT " a second later", n_early, n_before_close);
   g_assert_cmpuint (n_before_close, >, n_early);
 
+  /* Closing asks first; Cancel keeps it recording */
+  title = g_strdup (ps_record_page_get_title (record_page));
   gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.close-tab", NULL);
+  message = g_strdup_printf ("Stop and Discard “%s”?", title);
+  g_free (answer_question (message, "_Cancel"));
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
+  g_assert_true (ps_record_page_is_recording (record_page));
+  n_before_close = ps_event_store_get_n_counter_readings (store);
+  iterate_for (300);
+  g_assert_cmpuint (ps_event_store_get_n_counter_readings (store), >, n_before_close);
+
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.close-tab", NULL);
+  g_free (answer_question (message, "Stop and _Discard"));
   g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 0);
+  n_before_close = ps_event_store_get_n_counter_readings (store);
   /* The batch the backend had when it stopped is committed */
   iterate_for (200);
   n_after_close = ps_event_store_get_n_counter_readings (store);
@@ -356,6 +392,108 @@ test_close_while_recording (Fixture       *fixture,
   iterate_for (500);
   g_assert_cmpuint (ps_event_store_get_n_counter_readings (store), ==, n_after_close);
   g_object_unref (store);
+}
+
+static gboolean
+save_error_shown (gpointer data)
+{
+  return find_dialog_with_text ("Could Not Save the Recording") != NULL;
+}
+
+/* A stopped recording that was not saved: its tab and the window close
+ * only once the user says so, and a save that fails keeps the run in the
+ * cache folder and says where */
+static void
+test_unsaved_recording (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autofree char *missing_path = g_build_filename (fixture->tmpdir, "gone", "run.perfscope", NULL);
+  g_autoptr(GFile) missing = g_file_new_for_path (missing_path);
+  g_autofree char *folder = ps_native_unsaved_folder ();
+  g_autofree char *title = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *kept_path = NULL;
+  PsRecordDialog *dialog;
+  PsRunPage *run_page;
+  PsEventStore *store;
+
+  if (skip_without_procfs ())
+    return;
+
+  dialog = show_procfs_dialog (fixture->window);
+  g_assert_true (ps_record_dialog_set_option (dialog, "command", "sleep 0.3"));
+  g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "50"));
+  ps_record_dialog_record (dialog);
+  g_assert_true (iterate_until (record_page_shown, fixture->window));
+  g_assert_true (iterate_until (run_page_loaded, fixture->window));
+  run_page = ps_window_get_current_page (fixture->window);
+  store = ps_run_page_get_store (run_page);
+  g_assert_null (ps_run_page_get_file (run_page));
+  g_assert_cmpuint (ps_event_store_get_n_counter_readings (store), >, 0);
+  g_assert_cmpuint (ps_window_get_n_unsaved_recordings (fixture->window), ==, 1);
+  title = g_strdup (ps_run_page_get_title (run_page));
+  message = g_strdup_printf ("Save “%s” Before Closing?", title);
+
+  /* Closing its tab asks; Cancel keeps it */
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.close-tab", NULL);
+  text = answer_question (message, "_Cancel");
+  g_assert_nonnull (strstr (text, "The recording is only in this window. If you do not save it, it is lost."));
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
+
+  /* So does closing the window */
+  gtk_window_close (GTK_WINDOW (fixture->window));
+  g_clear_pointer (&text, g_free);
+  text = answer_question ("Close Without Saving the Recording?", "_Cancel");
+  g_assert_nonnull (strstr (text, "A recording is only in this window."));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fixture->window)));
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
+
+  /* And Quit (Ctrl+Q): the window and the application stay */
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->app), "quit", NULL);
+  g_free (answer_question ("Close Without Saving the Recording?", "_Cancel"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fixture->window)));
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
+
+  /* A save that fails: the run goes to the cache folder, as the message says */
+  _ps_window_save_page_to (fixture->window, run_page, missing);
+  g_assert_true (iterate_until (save_error_shown, NULL));
+  g_clear_pointer (&text, g_free);
+  text = answer_question ("Could Not Save the Recording", "_Close");
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "gone” does not exist"));
+  {
+    const char *start = strstr (text, "The recording was saved to “");
+    const char *end;
+    g_autoptr(GFile) kept = NULL;
+    g_autoptr(PsLoader) loader = NULL;
+    LoadWait wait = { 0 };
+
+    g_assert_nonnull (start);
+    start += strlen ("The recording was saved to “");
+    end = strstr (start, "” instead.");
+    g_assert_nonnull (end);
+    kept_path = g_strndup (start, (gsize)(end - start));
+    g_assert_true (g_str_has_prefix (kept_path, folder));
+    kept = g_file_new_for_path (kept_path);
+    loader = ps_loader_new (kept);
+    ps_loader_load_async (loader, NULL, load_done_cb, &wait);
+    g_assert_true (iterate_until (load_is_done, &wait));
+    g_assert_nonnull (wait.store);
+    g_assert_cmpuint (ps_event_store_get_n_counter_readings (wait.store), ==,
+                      ps_event_store_get_n_counter_readings (store));
+    g_clear_object (&wait.store);
+    g_assert_cmpint (g_unlink (kept_path), ==, 0);
+  }
+  /* It is still the window's only copy */
+  g_assert_null (ps_run_page_get_file (run_page));
+  g_assert_cmpuint (ps_window_get_n_unsaved_recordings (fixture->window), ==, 1);
+
+  /* Discard closes it */
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.close-tab", NULL);
+  g_free (answer_question (message, "_Discard"));
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 0);
+  g_assert_cmpuint (ps_window_get_n_unsaved_recordings (fixture->window), ==, 0);
 }
 
 /* The last tab closed: the window goes back to its empty state with no
@@ -391,6 +529,7 @@ main (int   argc,
   ADD_TEST ("/record-ui/error", test_record_error);
   ADD_TEST ("/record-ui/command-exits", test_command_exits);
   ADD_TEST ("/record-ui/close-while-recording", test_close_while_recording);
+  ADD_TEST ("/record-ui/unsaved-recording", test_unsaved_recording);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

@@ -107,19 +107,29 @@ quit_action (GSimpleAction *action,
 {
   PsApplication *self = user_data;
   GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
+  gboolean all_closed = TRUE;
 
-  /* Closing the windows lets every run page cancel its loader. */
+  /* Closing the windows lets every run page cancel its loader. A window
+   * with recordings that were not saved asks first, and stays if the user
+   * says so: then the application does too. */
   while (windows != NULL)
     {
       GtkWindow *window = windows->data;
 
       windows = windows->next;
+      if (PS_IS_WINDOW (window) && ps_window_get_n_unsaved_recordings (PS_WINDOW (window)) > 0)
+        {
+          gtk_window_close (window);
+          all_closed = FALSE;
+          continue;
+        }
       if (PS_IS_WINDOW (window))
         ps_window_save_state (PS_WINDOW (window));
       gtk_window_destroy (window);
     }
 
-  g_application_quit (G_APPLICATION (self));
+  if (all_closed)
+    g_application_quit (G_APPLICATION (self));
 }
 
 static void

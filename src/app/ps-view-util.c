@@ -527,6 +527,88 @@ ps_view_show_error (GtkWindow  *parent,
 #endif
 }
 
+typedef struct
+{
+  PsChoiceFunc   func;
+  gpointer       user_data;
+  GDestroyNotify destroy;
+} Choice;
+
+static void
+choice_finish (Choice *choice,
+               int     index)
+{
+  choice->func (MAX (index, 0), choice->user_data);
+  if (choice->destroy != NULL)
+    choice->destroy (choice->user_data);
+  g_free (choice);
+}
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+static void
+choice_chosen_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  /* -1 with an error when dismissed: the cancelling button */
+  choice_finish (user_data, gtk_alert_dialog_choose_finish (GTK_ALERT_DIALOG (source), result, NULL));
+}
+#else
+static void
+choice_response_cb (GtkDialog *dialog,
+                    int        response,
+                    gpointer   user_data)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  choice_finish (user_data, response);
+}
+#endif
+
+void
+ps_view_ask (GtkWindow          *parent,
+             const char         *message,
+             const char         *detail,
+             const char * const *buttons,
+             int                 destructive,
+             PsChoiceFunc        func,
+             gpointer            user_data,
+             GDestroyNotify      destroy)
+{
+  Choice *choice = g_new0 (Choice, 1);
+  guint n_buttons = g_strv_length ((char **)buttons);
+#if GTK_CHECK_VERSION (4, 10, 0)
+  g_autoptr(GtkAlertDialog) alert = gtk_alert_dialog_new ("%s", message);
+#else
+  GtkWidget *dialog = gtk_message_dialog_new (parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "%s", message);
+#endif
+
+  g_return_if_fail (n_buttons > 0);
+
+  choice->func = func;
+  choice->user_data = user_data;
+  choice->destroy = destroy;
+#if GTK_CHECK_VERSION (4, 10, 0)
+  gtk_alert_dialog_set_detail (alert, detail);
+  gtk_alert_dialog_set_buttons (alert, buttons);
+  gtk_alert_dialog_set_cancel_button (alert, 0);
+  gtk_alert_dialog_set_default_button (alert, (int)n_buttons - 1);
+  gtk_alert_dialog_choose (alert, parent, NULL, choice_chosen_cb, choice);
+#else
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", detail);
+  for (guint i = 0; i < n_buttons; i++)
+    {
+      GtkWidget *button = gtk_dialog_add_button (GTK_DIALOG (dialog), buttons[i], (int)i);
+
+      if ((int)i == destructive)
+        gtk_widget_add_css_class (button, "destructive-action");
+    }
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), (int)n_buttons - 1);
+  g_signal_connect (dialog, "response", G_CALLBACK (choice_response_cb), choice);
+  gtk_window_present (GTK_WINDOW (dialog));
+#endif
+}
+
 void
 ps_view_show_write_error (GtkWindow    *parent,
                           const char   *message,

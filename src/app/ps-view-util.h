@@ -84,6 +84,21 @@ gboolean    ps_view_default_log_scale    (void);
 void        ps_view_show_error           (GtkWindow              *parent,
                                           const char             *message,
                                           const char             *detail);
+/* A question in a dialog over parent: message, detail and the buttons
+ * (mnemonic labels, NULL-terminated), the first one cancelling; the
+ * destructive button (an index, or -1) is shown in red. func runs with the
+ * index of the button chosen (0 when the dialog is dismissed), then
+ * destroy (user_data). */
+typedef void (*PsChoiceFunc) (int      choice,
+                              gpointer user_data);
+void        ps_view_ask                  (GtkWindow              *parent,
+                                          const char             *message,
+                                          const char             *detail,
+                                          const char * const     *buttons,
+                                          int                     destructive,
+                                          PsChoiceFunc            func,
+                                          gpointer                user_data,
+                                          GDestroyNotify          destroy);
 /* The same for a file that could not be written: the detail names the
  * file and says why */
 void        ps_view_show_write_error     (GtkWindow              *parent,

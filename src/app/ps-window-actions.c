@@ -445,6 +445,7 @@ typedef struct
   PsWindow  *window;
   PsRunPage *page;
   GFile     *file;
+  gboolean   close_after;
 } SaveData;
 
 static void
@@ -468,7 +469,6 @@ show_save_error (PsWindow     *self,
                  const GError *error)
 {
   g_autofree char *name = ps_view_file_display_path (file);
-  g_autofree char *stem = NULL;
   g_autofree char *detail = NULL;
   g_autoptr(GFile) unsaved = NULL;
   g_autoptr(GError) unsaved_error = NULL;
@@ -479,8 +479,7 @@ show_save_error (PsWindow     *self,
       return;
     }
 
-  stem = ps_view_file_name_stem (ps_run_page_get_title (page));
-  unsaved = ps_native_save_unsaved (ps_run_page_get_store (page), stem, &unsaved_error);
+  unsaved = ps_native_save_unsaved (ps_run_page_get_store (page), ps_run_page_get_title (page), &unsaved_error);
   if (unsaved != NULL)
     {
       g_autofree char *unsaved_name = ps_view_file_display_path (unsaved);
@@ -510,6 +509,8 @@ save_done_cb (GObject      *object,
       /* A recording is now that file: it can be compared and reopened */
       if (ps_run_page_get_file (data->page) == NULL)
         ps_run_page_set_saved_file (data->page, data->file);
+      if (data->close_after)
+        _ps_window_remove_child (data->window, GTK_WIDGET (data->page));
       return;
     }
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -518,10 +519,11 @@ save_done_cb (GObject      *object,
     show_save_error (data->window, data->page, data->file, error);
 }
 
-void
-_ps_window_save_page_to (PsWindow  *self,
-                         PsRunPage *page,
-                         GFile     *file)
+static void
+save_page_to (PsWindow  *self,
+              PsRunPage *page,
+              GFile     *file,
+              gboolean   close_after)
 {
   PsEventStore *store = ps_run_page_get_store (page);
   SaveData *data;
@@ -533,7 +535,16 @@ _ps_window_save_page_to (PsWindow  *self,
   data->window = g_object_ref (self);
   data->page = g_object_ref (page);
   data->file = g_object_ref (file);
+  data->close_after = close_after;
   ps_native_save_async (store, file, NULL, save_done_cb, data);
+}
+
+void
+_ps_window_save_page_to (PsWindow  *self,
+                         PsRunPage *page,
+                         GFile     *file)
+{
+  save_page_to (self, page, file, FALSE);
 }
 
 /* The current tab's run when it is loaded, or NULL */
@@ -548,10 +559,9 @@ current_loaded_page (PsWindow *self)
 }
 
 static char *
-suggested_save_name (PsWindow *self)
+suggested_save_name (PsRunPage *page)
 {
-  GtkWidget *child = _ps_window_get_current_child (self);
-  const char *title = PS_IS_RUN_PAGE (child) ? ps_run_page_get_title (PS_RUN_PAGE (child)) : NULL;
+  const char *title = ps_run_page_get_title (page);
   g_autofree char *stem = NULL;
 
   if (title == NULL || title[0] == '\0')
@@ -577,6 +587,7 @@ typedef struct
 {
   PsWindow  *window;
   PsRunPage *page;
+  gboolean   close_after;
 } SaveTarget;
 
 static void
@@ -595,7 +606,25 @@ save_file_chosen_cb (GFile    *file,
 {
   SaveTarget *target = user_data;
 
-  _ps_window_save_page_to (target->window, target->page, file);
+  save_page_to (target->window, target->page, file, target->close_after);
+}
+
+void
+_ps_window_save_page_as (PsWindow  *self,
+                         PsRunPage *page,
+                         gboolean   close_after)
+{
+  g_autoptr(GListStore) filters = create_save_filters ();
+  g_autofree char *name = suggested_save_name (page);
+  SaveTarget *target;
+
+  /* The run to save, whatever the current tab is once a file is chosen */
+  target = g_new0 (SaveTarget, 1);
+  target->window = g_object_ref (self);
+  target->page = g_object_ref (page);
+  target->close_after = close_after;
+  ps_view_choose_save_file (GTK_WINDOW (self), _("Save Run As"), NULL, name, G_LIST_MODEL (filters),
+                            save_file_chosen_cb, target, save_target_free);
 }
 
 static void
@@ -605,21 +634,9 @@ save_as_action (GtkWidget  *widget,
 {
   PsWindow *self = PS_WINDOW (widget);
   PsRunPage *page = current_loaded_page (self);
-  g_autoptr(GListStore) filters = NULL;
-  g_autofree char *name = NULL;
-  SaveTarget *target;
 
-  if (page == NULL)
-    return;
-
-  filters = create_save_filters ();
-  name = suggested_save_name (self);
-  /* The run to save, whatever the current tab is once a file is chosen */
-  target = g_new0 (SaveTarget, 1);
-  target->window = g_object_ref (self);
-  target->page = g_object_ref (page);
-  ps_view_choose_save_file (GTK_WINDOW (self), _("Save Run As"), NULL, name, G_LIST_MODEL (filters),
-                            save_file_chosen_cb, target, save_target_free);
+  if (page != NULL)
+    _ps_window_save_page_as (self, page, FALSE);
 }
 
 /* Export Report…: the current run's summary with its timeline, to a file */

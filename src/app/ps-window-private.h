@@ -21,6 +21,9 @@ struct _PsWindow
   GtkWidget            *empty_state;
   GtkNotebook          *notebook;
   GMenu                *recent_menu;
+
+  /* The user chose to close the window without its unsaved recordings */
+  gboolean              closing_confirmed;
 };
 
 /* The group that marks our entries in the recent files list */
@@ -51,10 +54,21 @@ void        _ps_window_update_recent_menu (PsWindow       *self);
 void        _ps_window_save_page_to       (PsWindow       *self,
                                            PsRunPage      *page,
                                            GFile          *file);
+/* Save As…: asks where, then saves; close_after: the tab closes once its
+ * run is saved */
+void        _ps_window_save_page_as       (PsWindow       *self,
+                                           PsRunPage      *page,
+                                           gboolean        close_after);
 
-/* ps-window.c: a tab, run or comparison */
+/* ps-window.c: a tab, run or comparison. A tab whose recording is only in
+ * memory (going on, or stopped and not saved) closes once the user says
+ * so: Discard, or Save As… */
 void        _ps_window_close_child        (PsWindow       *self,
                                            GtkWidget      *child);
+/* The same without asking */
+void        _ps_window_remove_child       (PsWindow       *self,
+                                           GtkWidget      *child);
+
 GtkWidget  *_ps_window_get_current_child  (PsWindow       *self);
 
 /* ps-window-dnd.c */

@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-record-dialog.h"
+#include "ps-record-page.h"
 #include "ps-run-page.h"
 #include "ps-view-util.h"
 #include "ps-window-private.h"
@@ -396,8 +397,8 @@ cancel_child (GtkWidget *child)
 }
 
 void
-_ps_window_close_child (PsWindow  *self,
-                        GtkWidget *child)
+_ps_window_remove_child (PsWindow  *self,
+                         GtkWidget *child)
 {
   int index = gtk_notebook_page_num (self->notebook, child);
 
@@ -407,6 +408,108 @@ _ps_window_close_child (PsWindow  *self,
   /* Stop the worker now rather than when the last reference goes */
   cancel_child (child);
   gtk_notebook_remove_page (self->notebook, index);
+}
+
+/* A recording lives in memory only, until it is saved */
+static gboolean
+holds_unsaved_recording (GtkWidget *child)
+{
+  if (PS_IS_RECORD_PAGE (child))
+    return TRUE;
+  return PS_IS_RUN_PAGE (child) && ps_run_page_get_file (PS_RUN_PAGE (child)) == NULL
+         && ps_run_page_get_store (PS_RUN_PAGE (child)) != NULL;
+}
+
+guint
+ps_window_get_n_unsaved_recordings (PsWindow *self)
+{
+  guint n_unsaved = 0;
+
+  g_return_val_if_fail (PS_IS_WINDOW (self), 0);
+
+  for (int i = 0; i < gtk_notebook_get_n_pages (self->notebook); i++)
+    if (holds_unsaved_recording (gtk_notebook_get_nth_page (self->notebook, i)))
+      n_unsaved++;
+  return n_unsaved;
+}
+
+typedef struct
+{
+  PsWindow  *window;
+  GtkWidget *child;
+} CloseQuestion;
+
+static void
+close_question_free (gpointer data)
+{
+  CloseQuestion *question = data;
+
+  g_object_unref (question->window);
+  g_object_unref (question->child);
+  g_free (question);
+}
+
+enum { CLOSE_CANCEL, CLOSE_DISCARD, CLOSE_SAVE };
+
+static void
+close_answered_cb (int      choice,
+                   gpointer user_data)
+{
+  CloseQuestion *question = user_data;
+
+  if (gtk_notebook_page_num (question->window->notebook, question->child) < 0)
+    return;
+  if (choice == CLOSE_DISCARD)
+    {
+      if (PS_IS_RECORD_PAGE (question->child))
+        ps_record_page_stop (PS_RECORD_PAGE (question->child));
+      _ps_window_remove_child (question->window, question->child);
+    }
+  else if (choice == CLOSE_SAVE && PS_IS_RUN_PAGE (question->child))
+    _ps_window_save_page_as (question->window, PS_RUN_PAGE (question->child), TRUE);
+}
+
+void
+_ps_window_close_child (PsWindow  *self,
+                        GtkWidget *child)
+{
+  const char *title;
+  g_autofree char *message = NULL;
+  CloseQuestion *question;
+
+  if (gtk_notebook_page_num (self->notebook, child) < 0)
+    return;
+  if (!holds_unsaved_recording (child))
+    {
+      _ps_window_remove_child (self, child);
+      return;
+    }
+
+  question = g_new0 (CloseQuestion, 1);
+  question->window = g_object_ref (self);
+  question->child = g_object_ref (child);
+  if (PS_IS_RECORD_PAGE (child))
+    {
+      const char *buttons[] = { _("_Cancel"), _("Stop and _Discard"), NULL };
+
+      title = ps_record_page_get_title (PS_RECORD_PAGE (child));
+      /* Translators: %s is a recording's title */
+      message = g_strdup_printf (_("Stop and Discard “%s”?"), title);
+      ps_view_ask (GTK_WINDOW (self), message,
+                   _("The recording is still going on. Closing its tab stops it, and what was recorded is lost."),
+                   buttons, CLOSE_DISCARD, close_answered_cb, question, close_question_free);
+    }
+  else
+    {
+      const char *buttons[] = { _("_Cancel"), _("_Discard"), _("_Save As…"), NULL };
+
+      title = ps_run_page_get_title (PS_RUN_PAGE (child));
+      /* Translators: %s is a recording's title */
+      message = g_strdup_printf (_("Save “%s” Before Closing?"), title);
+      ps_view_ask (GTK_WINDOW (self), message,
+                   _("The recording is only in this window. If you do not save it, it is lost."),
+                   buttons, CLOSE_DISCARD, close_answered_cb, question, close_question_free);
+    }
 }
 
 void
@@ -464,11 +567,43 @@ restore_state (PsWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 }
 
+static void
+window_close_answered_cb (int      choice,
+                          gpointer user_data)
+{
+  PsWindow *self = user_data;
+
+  if (choice != CLOSE_DISCARD)
+    return;
+  self->closing_confirmed = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
+
 static gboolean
 ps_window_close_request (GtkWindow *window)
 {
-  ps_window_save_state (PS_WINDOW (window));
+  PsWindow *self = PS_WINDOW (window);
+  guint n_unsaved = ps_window_get_n_unsaved_recordings (self);
 
+  if (n_unsaved > 0 && !self->closing_confirmed)
+    {
+      const char *buttons[] = { _("_Cancel"), _("Close _Without Saving"), NULL };
+      g_autofree char *detail = NULL;
+
+      detail = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "A recording is only in this window. Closing it loses the recording; "
+                                             "save it with Save As… first.",
+                                             "%u recordings are only in this window. Closing it loses them; "
+                                             "save each with Save As… first.", n_unsaved),
+                                n_unsaved);
+      gtk_window_present (window);
+      ps_view_ask (window, g_dngettext (GETTEXT_PACKAGE, "Close Without Saving the Recording?",
+                                        "Close Without Saving the Recordings?", n_unsaved),
+                   detail, buttons, CLOSE_DISCARD, window_close_answered_cb, g_object_ref (self), g_object_unref);
+      return TRUE;
+    }
+
+  ps_window_save_state (self);
   return GTK_WINDOW_CLASS (ps_window_parent_class)->close_request (window);
 }
 

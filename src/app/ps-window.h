@@ -29,6 +29,9 @@ void       ps_window_open_file        (PsWindow      *self,
 PsComparePage *ps_window_compare_files (PsWindow     *self,
                                         GFile        *file_a,
                                         GFile        *file_b);
+/* How many tabs hold a recording only in memory (going on, or stopped and
+ * not saved): closing the window asks first */
+guint          ps_window_get_n_unsaved_recordings (PsWindow *self);
 /* New Recording: the dialog of the loaded collectors, over the window */
 GtkWidget *ps_window_show_record_dialog (PsWindow    *self);
 /* A started collector's run in a tab of its own, drawn as it grows; once
