@@ -923,7 +923,8 @@ save_big_run (const char *path)
   return 0;
 }
 
-/* A save killed at random points leaves the file that was there, whole */
+/* A save killed at random points leaves the file that was there, whole,
+ * and nothing else */
 static void
 test_interrupted_save (void)
 {
@@ -1010,12 +1011,13 @@ test_interrupted_save (void)
     g_assert_cmpint (ps_event_store_get_sample (big, 48 * 65536 - 1)->time_ns, ==, 48 * 65536 - 1);
   }
 
-  /* The file, and the temporary files killed saves left behind */
+  /* Killed saves leave nothing beside the file (ps-file-output.h) */
   listing = g_dir_open (dir, 0, NULL);
   while ((name = g_dir_read_name (listing)) != NULL)
     {
       g_autofree char *other = g_build_filename (dir, name, NULL);
 
+      g_assert_cmpstr (name, ==, "run.perfscope");
       g_unlink (other);
     }
   g_dir_close (listing);
