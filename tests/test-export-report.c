@@ -785,10 +785,21 @@ test_pictures (void)
 
   options.format = PS_EXPORT_REPORT_HTML;
   html = ps_export_report_build (store, &options);
-  g_assert_nonnull (strstr (html->str, "<h2>Pictures</h2>\n<figure><img src=\"timeline 1.png\" "
+  g_assert_nonnull (strstr (html->str, "<h2>Pictures</h2>\n<figure><img src=\"timeline%201.png\" "
                                        "alt=\"Timeline &lt;all threads&gt;\"/>"
                                        "<figcaption>Timeline &lt;all threads&gt;</figcaption></figure>\n"));
   g_ptr_array_unref (html_texts (html->str));
+
+  /* A file name that is not UTF-8 links to its bytes, as in Markdown */
+  {
+    PsExportReportPicture latin1 = { "Timeline", "caf\xe9.png" };
+    g_autoptr(GString) page = NULL;
+
+    options.pictures = &latin1;
+    options.n_pictures = 1;
+    page = ps_export_report_build (store, &options);
+    g_assert_nonnull (strstr (page->str, "<img src=\"caf%E9.png\" alt=\"Timeline\"/>"));
+  }
 
   options.n_pictures = 0;
   without = ps_export_report_build (store, &options);
