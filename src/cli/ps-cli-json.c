@@ -23,12 +23,15 @@
 
 #define INDENT_WIDTH 2
 
+/* A new line, indented by level but never past PS_CLI_MAX_INDENT_LEVEL:
+ * a tree a million levels deep would otherwise be mostly spaces, in
+ * proportion to the square of its depth */
 static void
 append_indent (GString *out,
                guint    level)
 {
   g_string_append_c (out, '\n');
-  for (guint i = 0; i < level * INDENT_WIDTH; i++)
+  for (guint i = 0; i < MIN (level, PS_CLI_MAX_INDENT_LEVEL) * INDENT_WIDTH; i++)
     g_string_append_c (out, ' ');
 }
 
