@@ -26,10 +26,6 @@
 #include "ps-run-diff.h"
 #include "ps-util.h"
 
-/* Rows are written as they are walked, like the series of stats: a
- * comparison of runs with many counters has a row for each */
-#define WRITE_OUT_BYTES (1 << 20)
-
 static void
 write_side (PsCliJsonStream *stream,
             const char      *member,
@@ -52,42 +48,43 @@ write_side (PsCliJsonStream *stream,
 }
 
 static void
+write_row (PsCliJsonStream *stream,
+           gpointer         item,
+           gpointer         user_data)
+{
+  const PsRunDiffRow *row = item;
+
+  ps_cli_json_stream_begin_object (stream, NULL);
+  ps_cli_json_stream_string (stream, "name", row->name);
+  if (row->a_name != NULL)
+    ps_cli_json_stream_string (stream, "a_name", row->a_name);
+  if (row->context != NULL)
+    ps_cli_json_stream_string (stream, "context", row->context);
+  ps_cli_json_stream_string (stream, "kind", row->kind);
+  ps_cli_json_stream_string (stream, "unit", row->unit);
+  write_side (stream, "a", row->has_a, &row->a);
+  write_side (stream, "b", row->has_b, &row->b);
+  ps_cli_json_stream_double (stream, "delta_mean", row->delta_mean);
+  ps_cli_json_stream_double (stream, "ratio_mean", row->ratio_mean);
+  ps_cli_json_stream_double (stream, "delta_total", row->delta_total);
+  ps_cli_json_stream_double (stream, "ratio_total", row->ratio_total);
+  ps_cli_json_stream_double (stream, "p_value", row->p_value);
+  ps_cli_json_stream_string (stream, "change", ps_run_diff_change_to_string (row->change));
+  ps_cli_json_stream_end (stream);
+}
+
+/* Rows are written as they are walked, like the series of stats: a
+ * comparison of runs with many counters has a row for each */
+static void
 write_rows (GString    *out,
             const char *member,
             guint       level,
             gpointer    user_data)
 {
   PsRunDiff *diff = user_data;
-  PsCliJsonStream stream;
 
   g_assert (g_str_equal (member, "rows"));
-
-  ps_cli_json_stream_init (&stream, out, level);
-  ps_cli_json_stream_begin_array (&stream, NULL);
-  for (guint i = 0; i < diff->rows->len; i++)
-    {
-      const PsRunDiffRow *row = g_ptr_array_index (diff->rows, i);
-
-      ps_cli_json_stream_begin_object (&stream, NULL);
-      ps_cli_json_stream_string (&stream, "name", row->name);
-      if (row->a_name != NULL)
-        ps_cli_json_stream_string (&stream, "a_name", row->a_name);
-      if (row->context != NULL)
-        ps_cli_json_stream_string (&stream, "context", row->context);
-      ps_cli_json_stream_string (&stream, "kind", row->kind);
-      ps_cli_json_stream_string (&stream, "unit", row->unit);
-      write_side (&stream, "a", row->has_a, &row->a);
-      write_side (&stream, "b", row->has_b, &row->b);
-      ps_cli_json_stream_double (&stream, "delta_mean", row->delta_mean);
-      ps_cli_json_stream_double (&stream, "ratio_mean", row->ratio_mean);
-      ps_cli_json_stream_double (&stream, "delta_total", row->delta_total);
-      ps_cli_json_stream_double (&stream, "ratio_total", row->ratio_total);
-      ps_cli_json_stream_double (&stream, "p_value", row->p_value);
-      ps_cli_json_stream_string (&stream, "change", ps_run_diff_change_to_string (row->change));
-      ps_cli_json_stream_end (&stream);
-      ps_cli_json_write_out (out, WRITE_OUT_BYTES);
-    }
-  ps_cli_json_stream_end (&stream);
+  ps_cli_json_stream_array (out, level, diff->rows, write_row, NULL);
 }
 
 static void

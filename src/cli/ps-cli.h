@@ -152,6 +152,19 @@ void          ps_cli_json_stream_boolean (PsCliJsonStream *stream,
 void          ps_cli_json_stream_null (PsCliJsonStream   *stream,
                                       const char         *name);
 
+/* Writes one item of an array, as a value in it */
+typedef void (*PsCliJsonItemFunc)    (PsCliJsonStream    *stream,
+                                      gpointer            item,
+                                      gpointer            user_data);
+/* The items as a JSON array at level, for a PsCliJsonWriteFunc: each
+ * written by func and the output written out every so often, so that
+ * many items never wait as text */
+void          ps_cli_json_stream_array (GString          *out,
+                                      guint               level,
+                                      GPtrArray          *items,
+                                      PsCliJsonItemFunc   func,
+                                      gpointer            user_data);
+
 /* A "name": number member; null when the value is not finite */
 void          ps_cli_json_add_double (JsonBuilder        *builder,
                                       const char         *name,
