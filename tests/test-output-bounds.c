@@ -492,7 +492,7 @@ typedef struct
  * deep tree costs most, as long as they take well under a second */
 static const Input inputs[] = {
   { INPUT_RTL, "rtl", 10000, TREE_COMMANDS },
-  { INPUT_RTL, "rtl", 100000, "calltree-text speedscope" },
+  { INPUT_RTL, "rtl", 100000, "calltree speedscope" },
   { INPUT_RTL, "rtl", 1000000, "stats" },
   { INPUT_VS, "vs-report", 10000, TREE_COMMANDS },
   { INPUT_VS, "vs-report", 100000, "speedscope" },
