@@ -566,11 +566,12 @@ stop_limit (PsParser       *parser,
 typedef struct
 {
   guint64 total_size;  /* checked past it; 0 when unknown */
-  guint64 line_end;    /* the offset after the last line end seen */
+  guint64 line_end;    /* the offset after the last line end seen past it */
 } LineEnds;
 
 /* After data, read from offset: TRUE when the input has gone on too long
- * without a line end */
+ * without a line end. The size known at the start counts as a line end:
+ * a file that grows is measured from where it ended. */
 static gboolean
 line_ends_missing (LineEnds     *ends,
                    const guint8 *data,
@@ -579,10 +580,11 @@ line_ends_missing (LineEnds     *ends,
 {
   if (ends->total_size > 0 && offset + length <= ends->total_size)
     return FALSE;
+  ends->line_end = MAX (ends->line_end, ends->total_size);
   for (gsize i = length; i > 0; i--)
     if (data[i - 1] == '\n' || data[i - 1] == '\r')
       {
-        ends->line_end = offset + i;
+        ends->line_end = MAX (ends->line_end, offset + i);
         break;
       }
   return offset + length - ends->line_end > MAX_BYTES_WITHOUT_LINE_END;
