@@ -209,6 +209,8 @@ write_tree (GString    *out,
             ps_cli_json_append_indent (out, level + depth - 1);
           g_string_append (out, "]}");
           g_array_set_size (stack, stack->len - 1);
+          /* A deep tree closes as many nodes as it opened */
+          ps_cli_json_write_out (out, WRITE_OUT_BYTES);
           continue;
         }
 
@@ -338,6 +340,64 @@ row_cells (PsCallTree        *tree,
   return (char **)g_ptr_array_free (cells, FALSE);
 }
 
+/* The first cell of a tree row: the name indented by its depth (1 for
+ * the root's children), the indentation no deeper than
+ * PS_CLI_MAX_INDENT_LEVEL; a deeper row names its depth instead */
+static char *
+tree_row_name (PsCallTree *tree,
+               guint32     node,
+               guint       depth)
+{
+  g_autofree char *name = ps_util_display_text (ps_call_tree_get_function_name (tree, ps_call_tree_get_node_function (tree, node)), -1);
+  guint indent = MIN (depth - 1, PS_CLI_MAX_INDENT_LEVEL);
+  GString *cell = g_string_sized_new (2 * indent + strlen (name) + 16);
+
+  for (guint i = 0; i < 2 * indent; i++)
+    g_string_append_c (cell, ' ');
+  if (depth - 1 > PS_CLI_MAX_INDENT_LEVEL)
+    g_string_append_printf (cell, "[%u] ", depth);
+  g_string_append (cell, name);
+  return g_string_free (cell, FALSE);
+}
+
+/* The rows of the top-down tree, depth first, to max_depth levels (0: no
+ * limit): measured into the table's column widths, or printed to out */
+static void
+walk_tree_rows (PsCallTree  *tree,
+                PsCallBasis  basis,
+                guint        max_depth,
+                PsCliTable  *table,
+                FILE        *out)
+{
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Frame));
+  Frame root = { PS_CALL_NODE_ROOT, 0 };
+
+  g_array_append_val (stack, root);
+  while (stack->len > 0)
+    {
+      Frame *top = &g_array_index (stack, Frame, stack->len - 1);
+      guint depth = stack->len;
+      g_auto(GStrv) cells = NULL;
+      Frame child;
+
+      if (top->next_child >= ps_call_tree_get_n_children (tree, top->node) ||
+          (max_depth > 0 && depth > max_depth))
+        {
+          g_array_set_size (stack, stack->len - 1);
+          continue;
+        }
+      child.node = ps_call_tree_get_child (tree, top->node, top->next_child++);
+      child.next_child = 0;
+      cells = row_cells (tree, tree_row_name (tree, child.node, depth),
+                         ps_call_tree_get_node_stats (tree, child.node), basis);
+      if (out != NULL)
+        ps_cli_table_print_row (table, out, "  ", cells);
+      else
+        ps_cli_table_measure_row (table, cells);
+      g_array_append_val (stack, child);
+    }
+}
+
 static void
 print_text (PsCallTree  *tree,
             PsCallBasis  basis,
@@ -378,36 +438,15 @@ print_text (PsCallTree  *tree,
   if (ps_call_tree_has_top_down (tree))
     {
       g_autoptr(PsCliTable) table = ps_cli_table_new (2 + 2 * PS_N_CALL_VALUES);
-      g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Frame));
-      Frame root = { PS_CALL_NODE_ROOT, 0 };
+      g_auto(GStrv) header = header_cells (_("Call path"), unit);
 
       printf ("\n%s\n", _("Call tree"));
       ps_cli_table_set_alignment (table, "lrrrrrrrrr");
-      ps_cli_table_add_row_strv_take (table, header_cells (_("Call path"), unit));
-      g_array_append_val (stack, root);
-      while (stack->len > 0)
-        {
-          Frame *top = &g_array_index (stack, Frame, stack->len - 1);
-          guint depth = stack->len;
-          g_autofree char *indent = NULL;
-          g_autofree char *name = NULL;
-          Frame child;
-
-          if (top->next_child >= ps_call_tree_get_n_children (tree, top->node) ||
-              (max_depth > 0 && depth > max_depth))
-            {
-              g_array_set_size (stack, stack->len - 1);
-              continue;
-            }
-          child.node = ps_call_tree_get_child (tree, top->node, top->next_child++);
-          child.next_child = 0;
-          indent = g_strnfill (2 * (depth - 1), ' ');
-          name = ps_util_display_text (ps_call_tree_get_function_name (tree, ps_call_tree_get_node_function (tree, child.node)), -1);
-          ps_cli_table_add_row_strv_take (table, row_cells (tree, g_strconcat (indent, name, NULL),
-                                                            ps_call_tree_get_node_stats (tree, child.node), basis));
-          g_array_append_val (stack, child);
-        }
-      ps_cli_table_print (table, stdout, "  ");
+      /* A row per call path, too many to hold: measured, then printed */
+      ps_cli_table_measure_row (table, header);
+      walk_tree_rows (tree, basis, max_depth, table, NULL);
+      ps_cli_table_print_row (table, stdout, "  ", header);
+      walk_tree_rows (tree, basis, max_depth, table, stdout);
     }
 }
 

@@ -27,25 +27,64 @@
 #include "ps-util.h"
 
 static void
-add_side (JsonBuilder        *builder,
-          const char         *member,
-          gboolean            present,
-          const PsStats      *stats)
+write_side (PsCliJsonStream *stream,
+            const char      *member,
+            gboolean         present,
+            const PsStats   *stats)
 {
-  json_builder_set_member_name (builder, member);
   if (!present)
     {
-      json_builder_add_null_value (builder);
+      ps_cli_json_stream_null (stream, member);
       return;
     }
 
-  json_builder_begin_object (builder);
-  ps_cli_json_add_int (builder, "count", (gint64)stats->count);
-  ps_cli_json_add_double (builder, "mean", stats->mean);
-  ps_cli_json_add_double (builder, "median", stats->median);
-  ps_cli_json_add_double (builder, "p95", stats->p95);
-  ps_cli_json_add_double (builder, "total", stats->sum);
-  json_builder_end_object (builder);
+  ps_cli_json_stream_begin_object (stream, member);
+  ps_cli_json_stream_int (stream, "count", (gint64)stats->count);
+  ps_cli_json_stream_double (stream, "mean", stats->mean);
+  ps_cli_json_stream_double (stream, "median", stats->median);
+  ps_cli_json_stream_double (stream, "p95", stats->p95);
+  ps_cli_json_stream_double (stream, "total", stats->sum);
+  ps_cli_json_stream_end (stream);
+}
+
+static void
+write_row (PsCliJsonStream *stream,
+           gpointer         item,
+           gpointer         user_data)
+{
+  const PsRunDiffRow *row = item;
+
+  ps_cli_json_stream_begin_object (stream, NULL);
+  ps_cli_json_stream_string (stream, "name", row->name);
+  if (row->a_name != NULL)
+    ps_cli_json_stream_string (stream, "a_name", row->a_name);
+  if (row->context != NULL)
+    ps_cli_json_stream_string (stream, "context", row->context);
+  ps_cli_json_stream_string (stream, "kind", row->kind);
+  ps_cli_json_stream_string (stream, "unit", row->unit);
+  write_side (stream, "a", row->has_a, &row->a);
+  write_side (stream, "b", row->has_b, &row->b);
+  ps_cli_json_stream_double (stream, "delta_mean", row->delta_mean);
+  ps_cli_json_stream_double (stream, "ratio_mean", row->ratio_mean);
+  ps_cli_json_stream_double (stream, "delta_total", row->delta_total);
+  ps_cli_json_stream_double (stream, "ratio_total", row->ratio_total);
+  ps_cli_json_stream_double (stream, "p_value", row->p_value);
+  ps_cli_json_stream_string (stream, "change", ps_run_diff_change_to_string (row->change));
+  ps_cli_json_stream_end (stream);
+}
+
+/* Rows are written as they are walked, like the series of stats: a
+ * comparison of runs with many counters has a row for each */
+static void
+write_rows (GString    *out,
+            const char *member,
+            guint       level,
+            gpointer    user_data)
+{
+  PsRunDiff *diff = user_data;
+
+  g_assert (g_str_equal (member, "rows"));
+  ps_cli_json_stream_array (out, level, diff->rows, write_row, NULL);
 }
 
 static void
@@ -62,6 +101,8 @@ add_matched (JsonBuilder    *builder,
   json_builder_end_array (builder);
 }
 
+/* Everything but the rows, which write_rows () writes in place of the
+ * null member */
 static JsonNode *
 diff_to_json (PsEventStore           *store_a,
               const char             *path_a,
@@ -89,41 +130,9 @@ diff_to_json (PsEventStore           *store_a,
   ps_cli_json_add_double (builder, "alpha", options->alpha);
   ps_cli_json_add_double (builder, "threshold", options->threshold);
 
+  /* Written by write_rows () */
   json_builder_set_member_name (builder, "rows");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < diff->rows->len; i++)
-    {
-      const PsRunDiffRow *row = g_ptr_array_index (diff->rows, i);
-
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "name");
-      json_builder_add_string_value (builder, row->name);
-      if (row->a_name != NULL)
-        {
-          json_builder_set_member_name (builder, "a_name");
-          json_builder_add_string_value (builder, row->a_name);
-        }
-      if (row->context != NULL)
-        {
-          json_builder_set_member_name (builder, "context");
-          json_builder_add_string_value (builder, row->context);
-        }
-      json_builder_set_member_name (builder, "kind");
-      json_builder_add_string_value (builder, row->kind);
-      json_builder_set_member_name (builder, "unit");
-      json_builder_add_string_value (builder, row->unit);
-      add_side (builder, "a", row->has_a, &row->a);
-      add_side (builder, "b", row->has_b, &row->b);
-      ps_cli_json_add_double (builder, "delta_mean", row->delta_mean);
-      ps_cli_json_add_double (builder, "ratio_mean", row->ratio_mean);
-      ps_cli_json_add_double (builder, "delta_total", row->delta_total);
-      ps_cli_json_add_double (builder, "ratio_total", row->ratio_total);
-      ps_cli_json_add_double (builder, "p_value", row->p_value);
-      json_builder_set_member_name (builder, "change");
-      json_builder_add_string_value (builder, ps_run_diff_change_to_string (row->change));
-      json_builder_end_object (builder);
-    }
-  json_builder_end_array (builder);
+  json_builder_add_null_value (builder);
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
@@ -167,6 +176,44 @@ matched_label (PsRunDiffMatch matched)
   return _("counters by path");
 }
 
+static char **
+row_cells (const PsRunDiffRow *row)
+{
+  GPtrArray *cells = g_ptr_array_new ();
+  g_autofree char *name = ps_util_display_text (row->name, -1);
+
+  g_ptr_array_add (cells, g_strdup (row->kind));
+  g_ptr_array_add (cells, g_strdup (row->unit));
+  g_ptr_array_add (cells, row->has_a ? g_strdup_printf ("%" PRIu64, row->a.count) : g_strdup ("–"));
+  g_ptr_array_add (cells, row->has_b ? g_strdup_printf ("%" PRIu64, row->b.count) : g_strdup ("–"));
+  g_ptr_array_add (cells, format_side (row->has_a, row->a.mean));
+  g_ptr_array_add (cells, format_side (row->has_b, row->b.mean));
+  g_ptr_array_add (cells, format_side (row->has_a, row->a.median));
+  g_ptr_array_add (cells, format_side (row->has_b, row->b.median));
+  g_ptr_array_add (cells, format_side (row->has_a, row->a.p95));
+  g_ptr_array_add (cells, format_side (row->has_b, row->b.p95));
+  g_ptr_array_add (cells, format_side (row->has_a, row->a.sum));
+  g_ptr_array_add (cells, format_side (row->has_b, row->b.sum));
+  g_ptr_array_add (cells, ps_cli_table_format_number (row->delta_mean));
+  g_ptr_array_add (cells, ps_cli_table_format_number (row->ratio_mean));
+  g_ptr_array_add (cells, ps_cli_table_format_number (row->p_value));
+  if (!row->has_a || !row->has_b)
+    g_ptr_array_add (cells, g_strdup (row->has_a ? _("only in A") : _("only in B")));
+  else
+    g_ptr_array_add (cells, g_strdup (change_label (row->change)));
+  if (row->a_name != NULL)
+    {
+      g_autofree char *a_name = ps_util_display_text (row->a_name, -1);
+
+      /* Translators: a renamed row, "new name (A: old name)" */
+      g_ptr_array_add (cells, g_strdup_printf (_("%s (A: %s)"), name, a_name));
+    }
+  else
+    g_ptr_array_add (cells, g_steal_pointer (&name));
+  g_ptr_array_add (cells, NULL);
+  return (char **)g_ptr_array_free (cells, FALSE);
+}
+
 static void
 print_diff_text (PsEventStore *store_a,
                  const char   *path_a,
@@ -183,7 +230,7 @@ print_diff_text (PsEventStore *store_a,
     N_("P95 A"), N_("P95 B"), N_("Total A"), N_("Total B"),
     N_("Δ Mean"), N_("Ratio"), N_("p"), N_("Change"), N_("Name"),
   };
-  GPtrArray *cells;
+  g_auto(GStrv) header = g_new0 (char *, G_N_ELEMENTS (labels) + 1);
 
   /* Translators: the files and formats of the two runs compared */
   printf (_("A: %s (%s)\nB: %s (%s)\n"), name_a, ps_event_store_get_format (store_a),
@@ -200,51 +247,24 @@ print_diff_text (PsEventStore *store_a,
 
   table = ps_cli_table_new (G_N_ELEMENTS (labels));
   ps_cli_table_set_alignment (table, "llrrrrrrrrrrrrrll");
-  cells = g_ptr_array_new ();
   for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
-    g_ptr_array_add (cells, g_strdup (_(labels[i])));
-  g_ptr_array_add (cells, NULL);
-  ps_cli_table_add_row_strv_take (table, (char **)g_ptr_array_free (cells, FALSE));
+    header[i] = g_strdup (_(labels[i]));
 
+  /* The rows are measured, then printed, rather than held twice */
+  ps_cli_table_measure_row (table, header);
   for (guint i = 0; i < diff->rows->len; i++)
     {
-      const PsRunDiffRow *row = g_ptr_array_index (diff->rows, i);
-      g_autofree char *name = ps_util_display_text (row->name, -1);
+      g_auto(GStrv) cells = row_cells (g_ptr_array_index (diff->rows, i));
 
-      cells = g_ptr_array_new ();
-      g_ptr_array_add (cells, g_strdup (row->kind));
-      g_ptr_array_add (cells, g_strdup (row->unit));
-      g_ptr_array_add (cells, row->has_a ? g_strdup_printf ("%" PRIu64, row->a.count) : g_strdup ("–"));
-      g_ptr_array_add (cells, row->has_b ? g_strdup_printf ("%" PRIu64, row->b.count) : g_strdup ("–"));
-      g_ptr_array_add (cells, format_side (row->has_a, row->a.mean));
-      g_ptr_array_add (cells, format_side (row->has_b, row->b.mean));
-      g_ptr_array_add (cells, format_side (row->has_a, row->a.median));
-      g_ptr_array_add (cells, format_side (row->has_b, row->b.median));
-      g_ptr_array_add (cells, format_side (row->has_a, row->a.p95));
-      g_ptr_array_add (cells, format_side (row->has_b, row->b.p95));
-      g_ptr_array_add (cells, format_side (row->has_a, row->a.sum));
-      g_ptr_array_add (cells, format_side (row->has_b, row->b.sum));
-      g_ptr_array_add (cells, ps_cli_table_format_number (row->delta_mean));
-      g_ptr_array_add (cells, ps_cli_table_format_number (row->ratio_mean));
-      g_ptr_array_add (cells, ps_cli_table_format_number (row->p_value));
-      if (!row->has_a || !row->has_b)
-        g_ptr_array_add (cells, g_strdup (row->has_a ? _("only in A") : _("only in B")));
-      else
-        g_ptr_array_add (cells, g_strdup (change_label (row->change)));
-      if (row->a_name != NULL)
-        {
-          g_autofree char *a_name = ps_util_display_text (row->a_name, -1);
-
-          /* Translators: a renamed row, "new name (A: old name)" */
-          g_ptr_array_add (cells, g_strdup_printf (_("%s (A: %s)"), name, a_name));
-        }
-      else
-        g_ptr_array_add (cells, g_steal_pointer (&name));
-      g_ptr_array_add (cells, NULL);
-      ps_cli_table_add_row_strv_take (table, (char **)g_ptr_array_free (cells, FALSE));
+      ps_cli_table_measure_row (table, cells);
     }
+  ps_cli_table_print_row (table, stdout, "  ", header);
+  for (guint i = 0; i < diff->rows->len; i++)
+    {
+      g_auto(GStrv) cells = row_cells (g_ptr_array_index (diff->rows, i));
 
-  ps_cli_table_print (table, stdout, "  ");
+      ps_cli_table_print_row (table, stdout, "  ", cells);
+    }
 }
 
 /* The regressions and improvements a summary lists of each */
@@ -313,7 +333,9 @@ ps_cli_diff (const PsCliOptions *options,
     {
       g_autoptr(JsonNode) root = diff_to_json (store_a, file_a, store_b, file_b, &diff_options, diff);
 
-      ps_cli_json_print (root);
+      static const char * const streamed[] = { "rows", NULL };
+
+      ps_cli_json_print_spliced (root, streamed, write_rows, diff);
     }
 
   /* Both are named when both were read in part */

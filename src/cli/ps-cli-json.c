@@ -23,12 +23,15 @@
 
 #define INDENT_WIDTH 2
 
+/* A new line, indented by level but never past PS_CLI_MAX_INDENT_LEVEL:
+ * a tree a million levels deep would otherwise be mostly spaces, in
+ * proportion to the square of its depth */
 static void
 append_indent (GString *out,
                guint    level)
 {
   g_string_append_c (out, '\n');
-  for (guint i = 0; i < level * INDENT_WIDTH; i++)
+  for (guint i = 0; i < MIN (level, PS_CLI_MAX_INDENT_LEVEL) * INDENT_WIDTH; i++)
     g_string_append_c (out, ' ');
 }
 
@@ -150,6 +153,29 @@ ps_cli_json_stream_null (PsCliJsonStream *stream,
 {
   stream_next_value (stream, name);
   g_string_append (stream->out, "null");
+}
+
+/* An array of many items is written out while it is made, in pieces of
+ * about this size */
+#define ARRAY_WRITE_OUT_BYTES (1 << 20)
+
+void
+ps_cli_json_stream_array (GString           *out,
+                          guint              level,
+                          GPtrArray         *items,
+                          PsCliJsonItemFunc  func,
+                          gpointer           user_data)
+{
+  PsCliJsonStream stream;
+
+  ps_cli_json_stream_init (&stream, out, level);
+  ps_cli_json_stream_begin_array (&stream, NULL);
+  for (guint i = 0; i < items->len; i++)
+    {
+      func (&stream, g_ptr_array_index (items, i), user_data);
+      ps_cli_json_write_out (out, ARRAY_WRITE_OUT_BYTES);
+    }
+  ps_cli_json_stream_end (&stream);
 }
 
 /* A member of the top-level object written by a function instead of from

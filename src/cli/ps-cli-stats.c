@@ -17,10 +17,6 @@
 #include "ps-ce-description.h"
 #include "ps-util.h"
 
-/* The series are written as they are turned into text: a log has
- * thousands, with a dozen values each */
-#define WRITE_OUT_BYTES (1 << 20)
-
 static void
 write_stats_members (PsCliJsonStream *stream,
                      const PsStats   *stats)
@@ -150,29 +146,31 @@ typedef struct
 } SeriesWriter;
 
 static void
+write_one_series (PsCliJsonStream *stream,
+                  gpointer         item,
+                  gpointer         user_data)
+{
+  SeriesWriter *writer = user_data;
+  const PsSeries *one = item;
+
+  if (one->kind == PS_SERIES_SPAN)
+    write_span_series (stream, writer->store, one);
+  else
+    write_series (stream, one, writer->is_ce);
+}
+
+/* The series are written as they are turned into text: a log has
+ * thousands, with a dozen values each */
+static void
 write_member (GString    *out,
               const char *member,
               guint       level,
               gpointer    user_data)
 {
   SeriesWriter *writer = user_data;
-  PsCliJsonStream stream;
 
   g_assert (g_str_equal (member, "series"));
-
-  ps_cli_json_stream_init (&stream, out, level);
-  ps_cli_json_stream_begin_array (&stream, NULL);
-  for (guint i = 0; i < writer->series->len; i++)
-    {
-      const PsSeries *one = g_ptr_array_index (writer->series, i);
-
-      if (one->kind == PS_SERIES_SPAN)
-        write_span_series (&stream, writer->store, one);
-      else
-        write_series (&stream, one, writer->is_ce);
-      ps_cli_json_write_out (out, WRITE_OUT_BYTES);
-    }
-  ps_cli_json_stream_end (&stream);
+  ps_cli_json_stream_array (out, level, writer->series, write_one_series, writer);
 }
 
 /* Everything but the series, which write_member() writes in place of

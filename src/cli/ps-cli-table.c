@@ -3,9 +3,12 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Columns are as wide as their widest cell, counted in characters; the
+ * Columns are as wide as their widest cell, counted in characters, up to
+ * MAX_ALIGNED_WIDTH: a longer cell is written whole but widens nothing,
+ * so that one long name does not pad every other row to its width. The
  * last column is not padded so that long descriptions do not leave
- * trailing blanks.
+ * trailing blanks. A table too long to hold (the rows of a deep call
+ * tree) is measured row by row and printed row by row in a second pass.
  */
 #include "config.h"
 
@@ -17,11 +20,15 @@
 
 #define COLUMN_GAP "  "
 
+/* Wider cells do not widen their column (in characters) */
+#define MAX_ALIGNED_WIDTH 120
+
 struct _PsCliTable
 {
   guint      n_columns;
   char      *alignment;  /* 'l' or 'r' per column */
   GPtrArray *rows;       /* GStrv of n_columns cells; the first is the header */
+  gsize     *widths;     /* per column, of the rows added or measured */
 };
 
 PsCliTable *
@@ -35,6 +42,7 @@ ps_cli_table_new (guint n_columns)
   table->n_columns = n_columns;
   table->alignment = g_strnfill (n_columns, 'l');
   table->rows = g_ptr_array_new_with_free_func ((GDestroyNotify)g_strfreev);
+  table->widths = g_new0 (gsize, n_columns);
 
   return table;
 }
@@ -47,6 +55,7 @@ ps_cli_table_free (PsCliTable *table)
 
   g_free (table->alignment);
   g_ptr_array_unref (table->rows);
+  g_free (table->widths);
   g_free (table);
 }
 
@@ -59,6 +68,30 @@ ps_cli_table_set_alignment (PsCliTable *table,
 
   g_free (table->alignment);
   table->alignment = g_strdup (alignment);
+}
+
+static gsize
+text_width (const char *text)
+{
+  if (g_utf8_validate (text, -1, NULL))
+    return g_utf8_strlen (text, -1);
+  return strlen (text);
+}
+
+void
+ps_cli_table_measure_row (PsCliTable *table,
+                          char      **cells)
+{
+  g_return_if_fail (table != NULL);
+  g_return_if_fail (cells != NULL);
+
+  for (guint c = 0; c < table->n_columns && cells[c] != NULL; c++)
+    {
+      gsize width = text_width (cells[c]);
+
+      if (width <= MAX_ALIGNED_WIDTH)
+        table->widths[c] = MAX (table->widths[c], width);
+    }
 }
 
 static void
@@ -86,6 +119,7 @@ add_row_valist (PsCliTable *table,
     if (row[i] == NULL)
       row[i] = g_strdup ("");
 
+  ps_cli_table_measure_row (table, row);
   g_ptr_array_add (table->rows, row);
 }
 
@@ -132,15 +166,50 @@ ps_cli_table_add_row_strv_take (PsCliTable  *table,
       return;
     }
 
+  ps_cli_table_measure_row (table, cells);
   g_ptr_array_add (table->rows, cells);
 }
 
-static gsize
-text_width (const char *text)
+void
+ps_cli_table_print_row (PsCliTable *table,
+                        FILE       *out,
+                        const char *indent,
+                        char      **cells)
 {
-  if (g_utf8_validate (text, -1, NULL))
-    return g_utf8_strlen (text, -1);
-  return strlen (text);
+  g_autoptr(GString) line = NULL;
+
+  g_return_if_fail (table != NULL);
+  g_return_if_fail (cells != NULL);
+
+  line = g_string_new (indent);
+  for (guint c = 0; c < table->n_columns && cells[c] != NULL; c++)
+    {
+      gsize width = text_width (cells[c]);
+      gsize padding = table->widths[c] > width ? table->widths[c] - width : 0;
+      gboolean last = c + 1 == table->n_columns;
+
+      if (c > 0)
+        g_string_append (line, COLUMN_GAP);
+      if (table->alignment[c] == 'r')
+        {
+          for (gsize i = 0; i < padding; i++)
+            g_string_append_c (line, ' ');
+          g_string_append (line, cells[c]);
+        }
+      else
+        {
+          g_string_append (line, cells[c]);
+          if (!last)
+            for (gsize i = 0; i < padding; i++)
+              g_string_append_c (line, ' ');
+        }
+    }
+
+  /* A right-aligned or empty last cell may still leave blanks */
+  while (line->len > 0 && line->str[line->len - 1] == ' ')
+    g_string_truncate (line, line->len - 1);
+  g_string_append_c (line, '\n');
+  fwrite (line->str, 1, line->len, out);
 }
 
 void
@@ -148,51 +217,10 @@ ps_cli_table_print (PsCliTable *table,
                     FILE       *out,
                     const char *indent)
 {
-  g_autofree gsize *widths = NULL;
-
   g_return_if_fail (table != NULL);
 
-  widths = g_new0 (gsize, table->n_columns);
   for (guint r = 0; r < table->rows->len; r++)
-    {
-      char **row = g_ptr_array_index (table->rows, r);
-
-      for (guint c = 0; c < table->n_columns; c++)
-        widths[c] = MAX (widths[c], text_width (row[c]));
-    }
-
-  for (guint r = 0; r < table->rows->len; r++)
-    {
-      char **row = g_ptr_array_index (table->rows, r);
-      g_autoptr(GString) line = g_string_new (indent);
-
-      for (guint c = 0; c < table->n_columns; c++)
-        {
-          gsize padding = widths[c] - text_width (row[c]);
-          gboolean last = c + 1 == table->n_columns;
-
-          if (c > 0)
-            g_string_append (line, COLUMN_GAP);
-          if (table->alignment[c] == 'r')
-            {
-              for (gsize i = 0; i < padding; i++)
-                g_string_append_c (line, ' ');
-              g_string_append (line, row[c]);
-            }
-          else
-            {
-              g_string_append (line, row[c]);
-              if (!last)
-                for (gsize i = 0; i < padding; i++)
-                  g_string_append_c (line, ' ');
-            }
-        }
-
-      /* A right-aligned or empty last cell may still leave blanks */
-      while (line->len > 0 && line->str[line->len - 1] == ' ')
-        g_string_truncate (line, line->len - 1);
-      fprintf (out, "%s\n", line->str);
-    }
+    ps_cli_table_print_row (table, out, indent, g_ptr_array_index (table->rows, r));
 }
 
 char *

@@ -21,6 +21,11 @@ G_BEGIN_DECLS
 
 #define PS_CLI_PROGRAM "perfscope-cli"
 
+/* Indentation (JSON and the --text call tree) stops growing at this
+ * depth, so that the output of a deep tree grows with its nodes, not with
+ * the square of its depth (docs/cli.md) */
+#define PS_CLI_MAX_INDENT_LEVEL 32
+
 /* Exit codes of the contract (cli.md) */
 typedef enum
 {
@@ -147,6 +152,19 @@ void          ps_cli_json_stream_boolean (PsCliJsonStream *stream,
 void          ps_cli_json_stream_null (PsCliJsonStream   *stream,
                                       const char         *name);
 
+/* Writes one item of an array, as a value in it */
+typedef void (*PsCliJsonItemFunc)    (PsCliJsonStream    *stream,
+                                      gpointer            item,
+                                      gpointer            user_data);
+/* The items as a JSON array at level, for a PsCliJsonWriteFunc: each
+ * written by func and the output written out every so often, so that
+ * many items never wait as text */
+void          ps_cli_json_stream_array (GString          *out,
+                                      guint               level,
+                                      GPtrArray          *items,
+                                      PsCliJsonItemFunc   func,
+                                      gpointer            user_data);
+
 /* A "name": number member; null when the value is not finite */
 void          ps_cli_json_add_double (JsonBuilder        *builder,
                                       const char         *name,
@@ -183,6 +201,14 @@ void          ps_cli_table_add_row_strv_take (PsCliTable *table,
 void          ps_cli_table_print     (PsCliTable         *table,
                                       FILE               *out,
                                       const char         *indent);
+/* For a table too long to hold: every row measured first (widening the
+ * columns as an added row does), then printed one by one */
+void          ps_cli_table_measure_row (PsCliTable       *table,
+                                      char              **cells);
+void          ps_cli_table_print_row (PsCliTable         *table,
+                                      FILE               *out,
+                                      const char         *indent,
+                                      char              **cells);
 /* A number cell: six significant digits, "–" when not finite */
 char         *ps_cli_table_format_number (double          value);
 

@@ -566,6 +566,67 @@ stop_limit (PsParser       *parser,
   return g_object_ref (store);
 }
 
+/* An input without an end of its own (a device such as /dev/zero, a FIFO)
+ * or read past the size it had when opened is read only while it holds
+ * lines: this long without a line end, no format Perfscope reads (text or
+ * binary, whose times and addresses take every byte value) goes on, and
+ * /dev/zero would be read for ever. Twice the longest line any text
+ * format reads (pdh-csv's 64 MiB). */
+#define MAX_BYTES_WITHOUT_LINE_END (G_GUINT64_CONSTANT (128) * 1024 * 1024)
+
+typedef struct
+{
+  guint64 total_size;  /* checked past it; 0 when unknown */
+  guint64 line_end;    /* the offset after the last line end seen past it */
+} LineEnds;
+
+/* After data, read from offset: TRUE when the input has gone on too long
+ * without a line end. The size known at the start counts as a line end:
+ * a file that grows is measured from where it ended. */
+static gboolean
+line_ends_missing (LineEnds     *ends,
+                   const guint8 *data,
+                   gsize         length,
+                   guint64       offset)
+{
+  if (ends->total_size > 0 && offset + length <= ends->total_size)
+    return FALSE;
+  ends->line_end = MAX (ends->line_end, ends->total_size);
+  for (gsize i = length; i > 0; i--)
+    if (data[i - 1] == '\n' || data[i - 1] == '\r')
+      {
+        ends->line_end = MAX (ends->line_end, offset + i);
+        break;
+      }
+  return offset + length - ends->line_end > MAX_BYTES_WITHOUT_LINE_END;
+}
+
+/* The input went on without a line end: what came before stays */
+static PsEventStore *
+stop_no_line_end (PsParser       *parser,
+                  PsEventStore   *store,
+                  PsStoreBuilder *builder,
+                  const PsFormat *format,
+                  LineEnds       *ends,
+                  gboolean        scanned_ahead,
+                  guint64         offset)
+{
+  g_autofree char *size = g_format_size (offset - ends->line_end);
+  g_autoptr(GError) error = NULL;
+
+  /* Translators: "Reading stopped at byte offset 134217728: 128.0 MB
+   * without a line end from byte offset 0 on, which is no log in the
+   * format “rtl-logfile”" */
+  error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
+                       _("Reading stopped at byte offset %llu: %s without a line end from byte offset %llu on, "
+                         "which is no log in the format “%s”"),
+                       (unsigned long long) offset, size, (unsigned long long) ends->line_end, format->name);
+  if (scanned_ahead)
+    ps_parser_stop_scanning (parser);
+  ps_parser_finish (parser, NULL);
+  return stop_partial (store, builder, offset, error);
+}
+
 /* The file became shorter while a mapped chunk of it was parsed */
 static PsEventStore *
 stop_cut (PsParser       *parser,
@@ -617,6 +678,7 @@ ps_load_stream_with_options (GInputStream    *stream,
   g_autofree guint8 *first = NULL;
   g_autoptr(GError) local_error = NULL;
   EventLimit limit = { NULL, 0, 0, FALSE };
+  LineEnds line_ends = { total_size, 0 };
   guint64 offset = 0;
   gsize first_size;
   gboolean staged;
@@ -692,6 +754,12 @@ ps_load_stream_with_options (GInputStream    *stream,
   if (limit.reached)
     return stop_limit (parser, store, builder, &limit, FALSE, total_size);
 
+  if (line_ends_missing (&line_ends, first, n, 0))
+    {
+      g_clear_pointer (&ahead, read_ahead_stop);
+      return stop_no_line_end (parser, store, builder, format, &line_ends, FALSE, n);
+    }
+
   if (n == first_size && staged)
     ahead = read_ahead_start (stream, parser, chunk_size, cancellable);
   offset = n;
@@ -735,6 +803,13 @@ ps_load_stream_with_options (GInputStream    *stream,
         {
           read_ahead_recycle (ahead, chunk);
           return stop_cut (parser, store, builder, offset, (gsize) length);
+        }
+
+      if (length > 0 && line_ends_missing (&line_ends, chunk->data, (gsize) length, offset))
+        {
+          read_ahead_recycle (ahead, chunk);
+          g_clear_pointer (&ahead, read_ahead_stop);
+          return stop_no_line_end (parser, store, builder, format, &line_ends, staged, offset + (guint64) length);
         }
 
       offset += length;

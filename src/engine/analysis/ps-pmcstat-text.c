@@ -265,6 +265,7 @@ ps_pmcstat_text_build (PsEventStore *store,
 
   if (depth == 0)
     depth = PS_PMCSTAT_DEFAULT_DEPTH;
+  depth = MIN (depth, PS_PMCSTAT_MAX_DEPTH);
   for (guint source = 0; source < ps_event_store_get_n_sample_sources (store); source++)
     write_source (store, (guint16)source, depth, out);
   return out;

@@ -14,10 +14,16 @@ G_BEGIN_DECLS
 /* pmcstat's default depth (-z) */
 #define PS_PMCSTAT_DEFAULT_DEPTH 16
 
+/* The deepest callgraph written: the longest call chain a FreeBSD kernel
+ * records (kern.hwpmc.callchaindepth, hwpmc-pmclog.md §9.1). Each line
+ * is indented by its depth, so a deeper one would grow with the square of
+ * the depth of the chains it came from. */
+#define PS_PMCSTAT_MAX_DEPTH 512
+
 /* The callgraph of every sample source with samples, one "@ NAME [N
  * samples]" block each, in the layout of pmcstat -G: for each function
  * that held the sampled pc, its callers (up to `depth` frames in all, 0
- * for the default), each line with its percentage of the line above it.
+ * for the default, at most PS_PMCSTAT_MAX_DEPTH), each line with its percentage of the line above it.
  * Samples whose sampled pc fell in no mapping ([kernel], [unknown]) are
  * left out of the blocks and of N, like pmcstat leaves them; so are frames
  * of no mapping in the callers. */

@@ -519,6 +519,12 @@ ps_export_csv_counters (PsEventStore  *store,
   return ps_csv_writer_finish (csv, error);
 }
 
+/* A column per description key, as PerfToCsv has, up to this many: every
+ * row has a cell in each, so descriptions with keys of their own each
+ * would make the table grow with the square of their number. The keys
+ * past them go, as "key=value,key=value", into one last column. */
+#define MAX_KEY_COLUMNS 256
+
 gboolean
 ps_export_csv_ce_descriptions (PsEventStore          *store,
                                const PsSeriesOptions *options,
@@ -534,6 +540,8 @@ ps_export_csv_ce_descriptions (PsEventStore          *store,
   g_autoptr(PsCsvWriter) csv = NULL;
   PsSeriesOptions grouped = { 0 };
   const char *common_unit = NULL;
+  gboolean more_keys = FALSE;
+  g_autoptr(GString) more = g_string_new (NULL);
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
@@ -567,11 +575,15 @@ ps_export_csv_ce_descriptions (PsEventStore          *store,
         {
           PsCeDescriptionItem *item = &g_array_index (items, PsCeDescriptionItem, k);
 
-          if (*item->key != '\0' && !g_hash_table_contains (key_columns, item->key))
+          if (*item->key == '\0' || g_hash_table_contains (key_columns, item->key))
+            continue;
+          if (keys->len == MAX_KEY_COLUMNS)
             {
-              g_hash_table_insert (key_columns, item->key, GUINT_TO_POINTER (keys->len));
-              g_ptr_array_add (keys, item->key);
+              more_keys = TRUE;
+              continue;
             }
+          g_hash_table_insert (key_columns, item->key, GUINT_TO_POINTER (keys->len));
+          g_ptr_array_add (keys, item->key);
         }
       g_ptr_array_add (durations, series);
       g_ptr_array_add (expanded, items);
@@ -583,6 +595,8 @@ ps_export_csv_ce_descriptions (PsEventStore          *store,
   ps_csv_writer_add_column (csv, "description", NULL);
   for (guint k = 0; k < keys->len; k++)
     ps_csv_writer_add_column (csv, g_ptr_array_index (keys, k), NULL);
+  if (more_keys)
+    ps_csv_writer_add_column (csv, "more_keys", NULL);
   ps_csv_writer_add_column (csv, "count", NULL);
   ps_csv_writer_add_column (csv, "mean", common_unit);
   ps_csv_writer_add_column (csv, "min", common_unit);
@@ -598,13 +612,18 @@ ps_export_csv_ce_descriptions (PsEventStore          *store,
       GArray *items = g_ptr_array_index (expanded, i);
       g_autofree const char **values = g_new0 (const char *, keys->len + 1);
 
+      g_string_truncate (more, 0);
       for (guint k = 0; k < items->len; k++)
         {
           PsCeDescriptionItem *item = &g_array_index (items, PsCeDescriptionItem, k);
           gpointer column;
 
-          if (*item->key != '\0' && g_hash_table_lookup_extended (key_columns, item->key, NULL, &column))
+          if (*item->key == '\0')
+            continue;
+          if (g_hash_table_lookup_extended (key_columns, item->key, NULL, &column))
             values[GPOINTER_TO_UINT (column)] = item->value;
+          else
+            g_string_append_printf (more, "%s%s=%s", more->len > 0 ? "," : "", item->key, item->value);
         }
 
       ps_csv_writer_add_int (csv, series->session);
@@ -612,6 +631,8 @@ ps_export_csv_ce_descriptions (PsEventStore          *store,
       ps_csv_writer_add_text (csv, series->name);
       for (guint k = 0; k < keys->len; k++)
         ps_csv_writer_add_text (csv, values[k]);
+      if (more_keys)
+        ps_csv_writer_add_text (csv, more->str);
       ps_csv_writer_add_int (csv, (gint64) series->stats.count);
       ps_csv_writer_add_number (csv, series->stats.mean);
       ps_csv_writer_add_number (csv, series->stats.min);

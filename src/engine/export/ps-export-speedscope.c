@@ -358,20 +358,131 @@ node_weight (const PsCallStats *stats)
   return isfinite (total) ? total : 0;
 }
 
+typedef struct
+{
+  guint32 node;
+  guint   next_child;
+} TreeFrame;
+
+/* A node's own weight on the evented profile's axis, which never goes
+ * back */
+static double
+own_weight (PsCallTree *tree,
+            guint32     node)
+{
+  double weight = node_weight (ps_call_tree_get_node_stats (tree, node));
+
+  return weight > 0 ? weight : 0;
+}
+
+/* Every node's weight with its descendants', by node id: which subtrees
+ * have any */
+static double *
+subtree_weights (PsCallTree *tree)
+{
+  double *sums = g_new0 (double, MAX (ps_call_tree_get_n_nodes (tree), 1));
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (TreeFrame));
+  TreeFrame root = { PS_CALL_NODE_ROOT, 0 };
+
+  g_array_append_val (stack, root);
+  while (stack->len > 0)
+    {
+      TreeFrame *top = &g_array_index (stack, TreeFrame, stack->len - 1);
+      TreeFrame child = { 0, 0 };
+
+      if (top->next_child < ps_call_tree_get_n_children (tree, top->node))
+        {
+          child.node = ps_call_tree_get_child (tree, top->node, top->next_child++);
+          g_array_append_val (stack, child);
+          continue;
+        }
+      if (top->node != PS_CALL_NODE_ROOT)
+        {
+          sums[top->node] += own_weight (tree, top->node);
+          sums[ps_call_tree_get_parent (tree, top->node)] += sums[top->node];
+        }
+      g_array_set_size (stack, stack->len - 1);
+    }
+  return sums;
+}
+
+static void
+append_report_event (GString *out,
+                     gboolean first,
+                     char     type,
+                     guint    frame,
+                     double   at)
+{
+  g_string_append_printf (out, "%s{\"type\": \"%c\", \"frame\": %u, \"at\": ",
+                          first ? "\n    " : ",\n    ", type, frame);
+  ps_export_append_json_number (out, at);
+  g_string_append_c (out, '}');
+}
+
+/* The events of the call tree, each call path opening, taking its own
+ * weight, holding its callees and closing, one after the other; the
+ * paths whose subtree weighs nothing are left out, as a sample of no
+ * weight would be. Without out, only the end of the last event: the
+ * profile's endValue, added up in the same order. */
+static double
+walk_report_events (Exporter     *self,
+                    const double *sums,
+                    GString      *out)
+{
+  PsCallTree *tree = self->tree;
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (TreeFrame));
+  TreeFrame root = { PS_CALL_NODE_ROOT, 0 };
+  double at = 0;
+  gboolean first = TRUE;
+
+  /* Depth-first with an explicit stack, so that any depth fits */
+  g_array_append_val (stack, root);
+  while (stack->len > 0 && !ps_export_writer_failed (self->writer))
+    {
+      TreeFrame *top = &g_array_index (stack, TreeFrame, stack->len - 1);
+      TreeFrame child = { 0, 0 };
+
+      if (top->next_child >= ps_call_tree_get_n_children (tree, top->node))
+        {
+          if (out != NULL && top->node != PS_CALL_NODE_ROOT)
+            {
+              append_report_event (out, FALSE, 'C',
+                                   frame_for (self, FRAME_CALL_FUNCTION, ps_call_tree_get_node_function (tree, top->node)),
+                                   at);
+              ps_export_writer_flush_some (self->writer);
+            }
+          g_array_set_size (stack, stack->len - 1);
+          continue;
+        }
+
+      child.node = ps_call_tree_get_child (tree, top->node, top->next_child++);
+      if (!(sums[child.node] > 0))
+        continue;
+      if (out != NULL)
+        {
+          append_report_event (out, first, 'O',
+                               frame_for (self, FRAME_CALL_FUNCTION, ps_call_tree_get_node_function (tree, child.node)),
+                               at);
+          first = FALSE;
+          ps_export_writer_flush_some (self->writer);
+        }
+      /* Its own weight before its callees', as the report lists them */
+      at += own_weight (tree, child.node);
+      g_array_append_val (stack, child);
+    }
+  return at;
+}
+
+/* A report's call tree as an evented profile: the file grows with the
+ * number of call paths. As samples, each repeating its whole path, it
+ * would grow with the square of their depth. */
 static void
 write_report_profile (Exporter   *self,
                       const char *name)
 {
   PsCallTree *tree = self->tree;
-  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GArray) weights = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree double *sums = subtree_weights (tree);
   const char *unit;
-  /* Reports are small (thousands of rows): the samples are held until
-   * their total, the profile's endValue, is known */
-  g_autoptr(GString) samples = g_string_new (NULL);
-  double total = 0;
-  const guint32 root = PS_CALL_NODE_ROOT, first_child = 0;
   GString *out;
 
   switch (ps_call_tree_get_unit (tree))
@@ -381,54 +492,11 @@ write_report_profile (Exporter   *self,
     default:              unit = "none"; break;
     }
 
-  /* Depth-first with an explicit stack of (node, next child) pairs */
-  g_array_append_val (stack, root);
-  g_array_append_val (stack, first_child);
-  while (stack->len > 0)
-    {
-      guint32 node = g_array_index (stack, guint32, stack->len - 2);
-      guint32 *next = &g_array_index (stack, guint32, stack->len - 1);
-      guint32 child;
-      double weight;
-
-      if (*next >= ps_call_tree_get_n_children (tree, node))
-        {
-          g_array_set_size (stack, stack->len - 2);
-          if (path->len > 0)
-            g_array_set_size (path, path->len - 1);
-          continue;
-        }
-      child = ps_call_tree_get_child (tree, node, (*next)++);
-      {
-        guint frame = frame_for (self, FRAME_CALL_FUNCTION, ps_call_tree_get_node_function (tree, child));
-
-        g_array_append_val (path, frame);
-      }
-      weight = node_weight (ps_call_tree_get_node_stats (tree, child));
-      if (weight > 0)
-        {
-          g_string_append (samples, weights->len > 0 ? ",\n    [" : "\n    [");
-          for (guint f = 0; f < path->len; f++)
-            g_string_append_printf (samples, f > 0 ? ", %u" : "%u", g_array_index (path, guint, f));
-          g_string_append_c (samples, ']');
-          g_array_append_val (weights, weight);
-          total += weight;
-        }
-      g_array_append_val (stack, child);
-      g_array_append_val (stack, first_child);
-    }
-
-  out = begin_profile (self, "sampled", name != NULL ? name : "Call tree", unit, 0, total);
-  g_string_append (out, ", \"samples\": [");
-  g_string_append_len (out, samples->str, samples->len);
-  g_string_append (out, "\n  ], \"weights\": [");
-  for (guint i = 0; i < weights->len; i++)
-    {
-      if (i > 0)
-        g_string_append (out, ", ");
-      ps_export_append_json_number (out, g_array_index (weights, double, i));
-    }
-  g_string_append (out, "]}");
+  out = begin_profile (self, "evented", name != NULL ? name : "Call tree", unit, 0,
+                       walk_report_events (self, sums, NULL));
+  g_string_append (out, ", \"events\": [");
+  walk_report_events (self, sums, out);
+  g_string_append (out, "\n  ]}");
 }
 
 /* The file ----------------------------------------------------------------- */

@@ -43,6 +43,12 @@
  * Only a file without the PDH header is a fatal error; everything else is
  * a warning with its line number. Lines that are not quoted records
  * (typeperf's messages on stdout) are skipped and counted.
+ *
+ * What a line costs stays in proportion to it: its fields are read one
+ * after the other, never all held at once; a column without a counter
+ * path holds no counter (a header of ten million empty columns is ten
+ * million commas, not ten million tracks), and a header is read up to
+ * MAX_COUNTERS counters.
  */
 #include "config.h"
 
@@ -62,21 +68,31 @@
  * PDH record */
 #define MAX_LINE_LENGTH (64u * 1024u * 1024u)
 
+/* The counters of a header read at most: far more than a machine has
+ * (5,000 threads of 12 counters each are 60,000), and few enough that
+ * their tracks take a few hundred MB at worst */
+#define MAX_COUNTERS (1u << 20)
+
 /* Objects whose instances are "Parent/Instance" (§7.2: only these are split) */
 static const char * const objects_with_parents[] = {
   "Thread",
   "Job Object Details",
 };
 
+/* The fields of a line, one at a time */
 typedef struct
 {
-  gsize    start;   /* in the record buffer; the text is NUL-terminated there */
-  gsize    length;
-  gboolean quoted;
-} Field;
+  const char *text;
+  gsize       length;
+  gsize       pos;
+  char        separator;
+  gboolean    done;
+} FieldReader;
 
+/* A column with a counter path */
 typedef struct
 {
+  guint    field;       /* its field in a row (0 is the timestamp) */
   guint32  track;       /* the counter track */
   gboolean warned;      /* a bad value of this column was reported */
 } Column;
@@ -93,15 +109,14 @@ typedef struct
   /* Text */
   gboolean      cp1252;         /* 8-bit lines are Windows-1252 from now on */
   GString      *decoded;
-  GString      *record;         /* the fields' text, each NUL-terminated */
-  GArray       *fields;         /* Field */
+  GString      *field;          /* the text of the field being read */
 
   /* Header */
   gboolean      have_header;
   guint64       header_line;
   char          separator;
-  guint         n_fields;
-  Column       *columns;        /* n_fields; columns[0] is the timestamp */
+  guint         n_fields;       /* of the header, timestamp included */
+  GArray       *columns;        /* Column, by field; those with a counter path */
   guint32       session;
   gboolean      has_bias;
   gint64        bias_minutes;   /* UTC = local + bias */
@@ -137,65 +152,87 @@ is_blank_text (const char *text,
   return TRUE;
 }
 
-static const char *
-field_text (PdhParser *self,
-            guint      index)
-{
-  return self->record->str + g_array_index (self->fields, Field, index).start;
-}
-
-static gsize
-field_length (PdhParser *self,
-              guint      index)
-{
-  return g_array_index (self->fields, Field, index).length;
-}
-
-/* Splits a line into fields at the separator; a field in double quotes may
- * hold the separator and doubled quotes (§7.2, §9.5 #6). Text after a
- * closing quote joins the field. */
 static void
-split_fields (PdhParser  *self,
-              const char *text,
+field_reader_init (FieldReader *reader,
+                   const char  *text,
+                   gsize        length,
+                   char         separator)
+{
+  reader->text = text;
+  reader->length = length;
+  reader->pos = 0;
+  reader->separator = separator;
+  reader->done = FALSE;
+}
+
+/* The next field into out (NULL: skipped), FALSE after the last. A field
+ * in double quotes may hold the separator and doubled quotes (§7.2, §9.5
+ * #6); text after a closing quote joins the field. */
+static gboolean
+read_field (FieldReader *reader,
+            GString     *out)
+{
+  const char *text = reader->text;
+  gsize p = reader->pos;
+
+  if (reader->done)
+    return FALSE;
+  if (out != NULL)
+    g_string_truncate (out, 0);
+
+  if (p < reader->length && text[p] == '"')
+    {
+      for (p++; p < reader->length; p++)
+        {
+          if (text[p] != '"')
+            {
+              if (out != NULL)
+                g_string_append_c (out, text[p]);
+            }
+          else if (p + 1 < reader->length && text[p + 1] == '"')
+            {
+              if (out != NULL)
+                g_string_append_c (out, '"');
+              p++;
+            }
+          else
+            {
+              p++;
+              break;
+            }
+        }
+    }
+  {
+    const char *end = memchr (text + p, reader->separator, reader->length - p);
+    gsize stop = end != NULL ? (gsize) (end - text) : reader->length;
+
+    if (out != NULL)
+      g_string_append_len (out, text + p, stop - p);
+    p = stop;
+  }
+
+  /* The separator: another field follows, maybe empty */
+  if (p >= reader->length)
+    reader->done = TRUE;
+  else
+    p++;
+  reader->pos = p;
+  return TRUE;
+}
+
+/* How many fields a line has */
+static guint
+count_fields (const char *text,
               gsize       length,
               char        separator)
 {
-  gsize p = 0;
+  FieldReader reader;
+  guint n = 0;
 
-  g_string_truncate (self->record, 0);
-  g_array_set_size (self->fields, 0);
-
-  for (;;)
-    {
-      Field field = { self->record->len, 0, FALSE };
-
-      if (p < length && text[p] == '"')
-        {
-          field.quoted = TRUE;
-          for (p++; p < length; p++)
-            {
-              if (text[p] != '"')
-                g_string_append_c (self->record, text[p]);
-              else if (p + 1 < length && text[p + 1] == '"')
-                g_string_append_c (self->record, text[++p]);
-              else
-                {
-                  p++;
-                  break;
-                }
-            }
-        }
-      while (p < length && text[p] != separator)
-        g_string_append_c (self->record, text[p++]);
-
-      field.length = self->record->len - field.start;
-      g_string_append_c (self->record, '\0');
-      g_array_append_val (self->fields, field);
-
-      if (p >= length)
-        break;
-      p++;  /* the separator: another field follows, maybe empty */
-    }
+  field_reader_init (&reader, text, length, separator);
+  while (read_field (&reader, NULL))
+    n++;
+  return n;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -441,11 +478,11 @@ find_or_add_track (PdhParser   *self,
 }
 
 static guint32
-add_counter_column (PdhParser *self,
-                    guint      column)
+add_counter_column (PdhParser  *self,
+                    guint       column,
+                    const char *path,
+                    gsize       path_length)
 {
-  const char *path = field_text (self, column);
-  gsize path_length = field_length (self, column);
   CounterPath parsed;
   guint32 parent = PS_NONE;
   PsTrack track = { 0 };
@@ -573,19 +610,25 @@ read_format_cell (PdhParser  *self,
 }
 
 static void
-read_header (PdhParser *self,
-             guint64    line)
+read_header (PdhParser  *self,
+             const char *text,
+             gsize       length,
+             guint64     line)
 {
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  FieldReader reader;
+  guint64 n_blank = 0, first_blank = 0;
+  guint64 n_beyond = 0, first_beyond = 0;
+  guint field;
 
   self->have_header = TRUE;
   self->header_line = line;
-  self->n_fields = self->fields->len;
-  self->columns = g_new0 (Column, self->n_fields);
   self->session = ps_event_store_add_session (self->store, line, FALSE);
   self->last_line = line;
 
-  read_format_cell (self, field_text (self, 0), field_length (self, 0));
+  field_reader_init (&reader, text, length, self->separator);
+  read_field (&reader, self->field);
+  read_format_cell (self, self->field->str, self->field->len);
   if (!self->has_bias)
     ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PDH-NO-TIME-ZONE", line,
                            PS_NO_POSITION, self->session,
@@ -593,25 +636,55 @@ read_header (PdhParser *self,
                              "local time and the run’s wall-clock start is unknown"));
   ps_event_store_set_metadata (self->store, self->session, "time_unit", "ms");
 
-  self->columns[0].track = PS_NONE;
-  for (guint column = 1; column < self->n_fields; column++)
+  for (field = 1; read_field (&reader, self->field); field++)
     {
-      const char *path = field_text (self, column);
+      const char *path = self->field->str;
+      Column column = { field, PS_NONE, FALSE };
       gpointer first;
 
-      self->columns[column].track = add_counter_column (self, column);
+      /* Its values would be values of nothing */
+      if (is_blank_text (path, self->field->len))
+        {
+          if (n_blank++ == 0)
+            first_blank = field + 1;
+          continue;
+        }
+      if (self->columns->len >= MAX_COUNTERS)
+        {
+          if (n_beyond++ == 0)
+            first_beyond = field + 1;
+          continue;
+        }
+
+      column.track = add_counter_column (self, field, path, self->field->len);
+      g_array_append_val (self->columns, column);
 
       first = g_hash_table_lookup (seen, path);
       if (first != NULL)
         ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-DUPLICATE", line,
                                PS_NO_POSITION, self->session,
                                _("Column %u repeats the counter path of column %u (“%s”); both are kept"),
-                               column + 1, GPOINTER_TO_UINT (first), path);
+                               field + 1, GPOINTER_TO_UINT (first), path);
       else
-        g_hash_table_insert (seen, g_strdup (path), GUINT_TO_POINTER (column + 1));
+        g_hash_table_insert (seen, g_strdup (path), GUINT_TO_POINTER (field + 1));
     }
+  self->n_fields = field;
 
-  if (self->n_fields < 2)
+  if (n_blank > 0)
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-NO-PATH", line,
+                           PS_NO_POSITION, self->session,
+                           g_dngettext (GETTEXT_PACKAGE,
+                                        "%llu column has no counter path (column %llu); its values are not read",
+                                        "%llu columns have no counter path (the first is column %llu); "
+                                        "their values are not read",
+                                        (gulong) MIN (n_blank, G_MAXULONG)),
+                           (unsigned long long) n_blank, (unsigned long long) first_blank);
+  if (n_beyond > 0)
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-COLUMNS", line,
+                           PS_NO_POSITION, self->session,
+                           _("The header names more than %u counters; the %llu from column %llu on are not read"),
+                           MAX_COUNTERS, (unsigned long long) n_beyond, (unsigned long long) first_beyond);
+  if (self->columns->len == 0)
     ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-NO-COUNTERS", line,
                            PS_NO_POSITION, self->session,
                            _("The header names no counter paths; the samples hold no values"));
@@ -787,26 +860,33 @@ parse_value (char   *text,
 }
 
 static void
-read_row (PdhParser *self,
-          guint64    line)
+read_row (PdhParser  *self,
+          const char *text,
+          gsize       length,
+          guint64     line)
 {
   gint64 local_ns, utc_ns, time_ns;
+  guint n_fields = count_fields (text, length, self->separator);
+  FieldReader reader;
+  guint next_column = 0;
 
-  if (self->fields->len != self->n_fields)
+  if (n_fields != self->n_fields)
     {
       ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-FIELDS", line,
                              PS_NO_POSITION, self->session,
                              _("The row has %u fields, the header %u; the row was skipped"),
-                             self->fields->len, self->n_fields);
+                             n_fields, self->n_fields);
       return;
     }
 
-  if (!parse_timestamp (field_text (self, 0), field_length (self, 0), &local_ns))
+  field_reader_init (&reader, text, length, self->separator);
+  read_field (&reader, self->field);
+  if (!parse_timestamp (self->field->str, self->field->len, &local_ns))
     {
       ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-TIME", line,
                              PS_NO_POSITION, self->session,
                              _("“%s” is not a time; expected MM/DD/YYYY HH:MM:SS.mmm. The row was skipped"),
-                             field_text (self, 0));
+                             self->field->str);
       return;
     }
 
@@ -819,7 +899,7 @@ read_row (PdhParser *self,
       if (self->has_bias)
         ps_event_store_set_session_origin (self->store, self->session, utc_ns);
       {
-        g_autofree char *first = g_strndup (field_text (self, 0), field_length (self, 0));
+        g_autofree char *first = g_strndup (self->field->str, self->field->len);
 
         ps_event_store_set_metadata (self->store, self->session, "first_sample_local", g_strstrip (first));
       }
@@ -834,29 +914,39 @@ read_row (PdhParser *self,
                            (double)(self->last_time_ns - time_ns) / 1e9);
   self->last_time_ns = time_ns;
 
-  for (guint column = 1; column < self->n_fields; column++)
+  /* The fields of the columns with a counter; the others are passed over */
+  for (guint field = 1; next_column < self->columns->len; field++)
     {
-      Field *field = &g_array_index (self->fields, Field, column);
+      Column *column = &g_array_index (self->columns, Column, next_column);
       PsCounterValue value = { 0 };
       double number = NAN;
-      ValueStatus status = parse_value (self->record->str + field->start, field->length, &number);
+      ValueStatus status;
+
+      if (column->field != field)
+        {
+          read_field (&reader, NULL);
+          continue;
+        }
+      next_column++;
+      read_field (&reader, self->field);
+      status = parse_value (self->field->str, self->field->len, &number);
 
       value.time_ns = time_ns;
-      value.track = self->columns[column].track;
+      value.track = column->track;
       if (status == VALUE_OK)
         value.value = number;
       else
         {
           value.flags = PS_COUNTER_FLAG_MISSING;
           value.value = NAN;
-          if (status == VALUE_BAD && !self->columns[column].warned)
+          if (status == VALUE_BAD && !column->warned)
             {
-              self->columns[column].warned = TRUE;
+              column->warned = TRUE;
               ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-VALUE", line,
                                      PS_NO_POSITION, self->session,
                                      _("Column %u: “%s” is not a number; taken as a missing value "
                                        "(first such value of the column)"),
-                                     column + 1, self->record->str + field->start);
+                                     field + 1, self->field->str);
             }
         }
       ps_store_builder_add_counter_value (self->parent.builder, &value);
@@ -949,8 +1039,7 @@ handle_line (const PsLine *line,
           return;
         }
       self->separator = separator;
-      split_fields (self, text, length, separator);
-      read_header (self, line->number);
+      read_header (self, text, length, line->number);
       return;
     }
 
@@ -962,8 +1051,7 @@ handle_line (const PsLine *line,
       return;
     }
 
-  split_fields (self, text, length, self->separator);
-  read_row (self, line->number);
+  read_row (self, text, length, line->number);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1055,11 +1143,10 @@ pdh_free (PsParser *parser)
   ps_line_reader_free (self->reader);
   g_clear_error (&self->error);
   g_string_free (self->decoded, TRUE);
-  g_string_free (self->record, TRUE);
+  g_string_free (self->field, TRUE);
   g_string_free (self->key, TRUE);
-  g_array_unref (self->fields);
+  g_array_unref (self->columns);
   g_hash_table_unref (self->tracks);
-  g_free (self->columns);
   g_free (self);
 }
 
@@ -1081,9 +1168,9 @@ pdh_parser_new (PsStoreBuilder *builder)
   ps_line_reader_set_detect_encoding (self->reader, TRUE);
   ps_line_reader_set_max_line_length (self->reader, MAX_LINE_LENGTH);
   self->decoded = g_string_new (NULL);
-  self->record = g_string_new (NULL);
+  self->field = g_string_new (NULL);
   self->key = g_string_new (NULL);
-  self->fields = g_array_new (FALSE, FALSE, sizeof (Field));
+  self->columns = g_array_new (FALSE, FALSE, sizeof (Column));
   self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->session = PS_NONE;
 

@@ -1,0 +1,767 @@
+/* test-output-bounds.c — output in proportion to the input, whatever the nesting
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: cli.md (every command and export target). Deep inputs of every
+ * format that nests (RTL scopes, Visual Studio call-tree reports, pmcstat
+ * -G callgraphs, hwpmc call chains) and wide PDH headers are generated
+ * here, and every command and export that writes a tree of them is run as
+ * a user would: what it writes must stay within a fixed multiple of the
+ * input plus a constant, and its peak memory (the child's getrusage)
+ * within a constant plus a multiple of the input. JSON is checked to be
+ * well formed and its indentation bounded as docs/cli.md says, as it
+ * streams by, without holding it. Inputs that never end (/dev/zero, a
+ * FIFO) must stop with an error, or be read to their end when they hold a
+ * log.
+ */
+/* wait4 (), for the child's own peak memory */
+#define _DEFAULT_SOURCE
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "pmclog-writer.h"
+
+/* docs/cli.md: JSON and the --text call tree indent at most 32 levels of
+ * two spaces; --text rows are preceded by the table's two */
+#define MAX_JSON_INDENT (2 * 32)
+#define MAX_TEXT_INDENT (2 + 2 * 32)
+
+/* A run that takes longer than this has hung */
+#define RUN_TIMEOUT_MS (60 * 1000)
+
+/* Peak memory allowed: this plus MEMORY_PER_INPUT_BYTE per byte of input,
+ * what the store keeps of an item (a counter track, a call path) over the
+ * least input it can come from (four bytes of a PDH header) */
+#define MEMORY_BASE_BYTES (64 * 1024 * 1024)
+#define MEMORY_PER_INPUT_BYTE 64
+
+/* AddressSanitizer keeps freed memory aside and shadows all of it: a
+ * peak measured under it (the CLI is built as this test is) is not what
+ * the program takes, so it is not compared */
+#if defined(__SANITIZE_ADDRESS__)
+# define MEASURES_MEMORY 0
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer)
+#  define MEASURES_MEMORY 0
+# endif
+#endif
+#ifndef MEASURES_MEMORY
+# define MEASURES_MEMORY 1
+#endif
+
+/* Peak memory at most limit, where it can be measured */
+static void
+assert_memory_within (const char *what,
+                      guint64     peak,
+                      guint64     limit)
+{
+  g_test_message ("%s: peak %" G_GUINT64_FORMAT " KiB, limit %" G_GUINT64_FORMAT " KiB",
+                  what, peak / 1024, limit / 1024);
+  if (MEASURES_MEMORY)
+    g_assert_cmpuint (peak, <=, limit);
+}
+
+/* Output allowed besides the multiple of the input */
+#define OUTPUT_CONSTANT_BYTES (64 * 1024)
+
+/* Running the CLI -------------------------------------------------------- */
+
+/* Well-formed JSON, checked a byte at a time */
+typedef struct
+{
+  GByteArray *closers;      /* the brackets still open, innermost last */
+  gboolean    in_string;
+  gboolean    escape;
+  gboolean    started;      /* the top-level value has begun */
+  gboolean    ended;        /* and closed */
+  gboolean    broken;
+  guint64     broken_at;
+  guint64     offset;
+  guint       line_indent;  /* leading spaces of the current line so far */
+  gboolean    line_start;   /* only spaces on the line so far */
+  guint       max_indent;
+} JsonCheck;
+
+static void
+json_check_init (JsonCheck *check)
+{
+  memset (check, 0, sizeof *check);
+  check->closers = g_byte_array_new ();
+  check->line_start = TRUE;
+}
+
+static void
+json_check_clear (JsonCheck *check)
+{
+  g_byte_array_unref (check->closers);
+}
+
+static void
+json_check_fail (JsonCheck *check)
+{
+  if (!check->broken)
+    {
+      check->broken = TRUE;
+      check->broken_at = check->offset;
+    }
+}
+
+static void
+json_check_feed (JsonCheck  *check,
+                 const char *data,
+                 gsize       length)
+{
+  for (gsize i = 0; i < length; i++, check->offset++)
+    {
+      char c = data[i];
+
+      if (c == '\n')
+        {
+          check->line_start = TRUE;
+          check->line_indent = 0;
+        }
+      else if (check->line_start && c == ' ')
+        {
+          check->line_indent++;
+          check->max_indent = MAX (check->max_indent, check->line_indent);
+        }
+      else
+        check->line_start = FALSE;
+
+      if (check->in_string)
+        {
+          if (check->escape)
+            check->escape = FALSE;
+          else if (c == '\\')
+            check->escape = TRUE;
+          else if (c == '"')
+            check->in_string = FALSE;
+          else if ((guchar) c < 0x20)
+            json_check_fail (check);
+          continue;
+        }
+
+      switch (c)
+        {
+        case '{':
+        case '[':
+          if (check->ended)
+            json_check_fail (check);
+          check->started = TRUE;
+          g_byte_array_append (check->closers, (const guint8 *) (c == '{' ? "}" : "]"), 1);
+          break;
+        case '}':
+        case ']':
+          if (check->closers->len == 0 || check->closers->data[check->closers->len - 1] != (guint8) c)
+            json_check_fail (check);
+          else
+            g_byte_array_set_size (check->closers, check->closers->len - 1);
+          if (check->closers->len == 0)
+            check->ended = TRUE;
+          break;
+        case '"':
+          if (check->ended)
+            json_check_fail (check);
+          check->in_string = TRUE;
+          break;
+        case ' ': case '\n': case '\r': case '\t':
+          break;
+        default:
+          /* Numbers, true, false, null and punctuation, inside the value */
+          if (check->closers->len == 0 || strchr ("0123456789-+.eEtrufalsn,:", c) == NULL)
+            json_check_fail (check);
+          break;
+        }
+    }
+}
+
+static gboolean
+json_check_ok (JsonCheck *check)
+{
+  return !check->broken && check->started && check->ended && !check->in_string;
+}
+
+typedef struct
+{
+  int      status;          /* exit status, or -1 when killed */
+  guint64  out_bytes;
+  GString *out_head;        /* the first 64 KiB of the standard output */
+  GString *err;             /* the first 64 KiB of the standard error */
+  guint64  max_rss_bytes;
+  JsonCheck json;
+  guint    max_text_indent; /* leading spaces of the longest-indented line */
+  gint64   wall_us;
+} Run;
+
+#define KEPT_BYTES (64 * 1024)
+
+static void
+run_free (Run *run)
+{
+  g_string_free (run->out_head, TRUE);
+  g_string_free (run->err, TRUE);
+  json_check_clear (&run->json);
+  g_free (run);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Run, run_free)
+
+/* Appends what fits of data to kept, up to KEPT_BYTES */
+static void
+keep (GString    *kept,
+      const char *data,
+      gsize       length)
+{
+  if (kept->len < KEPT_BYTES)
+    g_string_append_len (kept, data, MIN (length, KEPT_BYTES - kept->len));
+}
+
+/* Runs perfscope-cli with args (NULL-terminated), reading its output as
+ * it comes: counted and checked, never held whole */
+static Run *
+run_cli (const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) command = g_string_new (NULL);
+  const char *cli = g_getenv ("PERFSCOPE_CLI");
+  Run *run = g_new0 (Run, 1);
+  char buffer[64 * 1024];
+  struct rusage usage;
+  gint64 start = g_get_monotonic_time ();
+  GPid pid;
+  int out_fd, err_fd, wait_status;
+  struct pollfd fds[2];
+
+  g_assert_nonnull (cli);
+  run->out_head = g_string_new (NULL);
+  run->err = g_string_new (NULL);
+  json_check_init (&run->json);
+
+  g_ptr_array_add (argv, (char *) cli);
+  for (guint i = 0; args[i] != NULL; i++)
+    {
+      g_ptr_array_add (argv, (char *) args[i]);
+      g_string_append_printf (command, " %s", args[i]);
+    }
+  g_ptr_array_add (argv, NULL);
+
+  g_spawn_async_with_pipes (NULL, (char **) argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                            &pid, NULL, &out_fd, &err_fd, &error);
+  g_assert_no_error (error);
+
+  fds[0].fd = out_fd;
+  fds[1].fd = err_fd;
+  while (fds[0].fd >= 0 || fds[1].fd >= 0)
+    {
+      int ready;
+
+      fds[0].events = fds[1].events = POLLIN;
+      ready = poll (fds, 2, 1000);
+      if (ready < 0 && errno == EINTR)
+        continue;
+      g_assert_cmpint (ready, >=, 0);
+      if (g_get_monotonic_time () - start > RUN_TIMEOUT_MS * G_GINT64_CONSTANT (1000))
+        {
+          kill (pid, SIGKILL);
+          g_test_message ("perfscope-cli%s did not end within %d s", command->str, RUN_TIMEOUT_MS / 1000);
+          break;
+        }
+      for (guint f = 0; f < 2; f++)
+        {
+          gssize n;
+
+          if (fds[f].fd < 0 || fds[f].revents == 0)
+            continue;
+          n = read (fds[f].fd, buffer, sizeof buffer);
+          if (n < 0 && errno == EINTR)
+            continue;
+          if (n <= 0)
+            {
+              close (fds[f].fd);
+              fds[f].fd = -1;
+              continue;
+            }
+          if (f == 0)
+            {
+              run->out_bytes += (guint64) n;
+              keep (run->out_head, buffer, (gsize) n);
+              json_check_feed (&run->json, buffer, (gsize) n);
+            }
+          else
+            keep (run->err, buffer, (gsize) n);
+        }
+    }
+  for (guint f = 0; f < 2; f++)
+    if (fds[f].fd >= 0)
+      close (fds[f].fd);
+
+  while (wait4 (pid, &wait_status, 0, &usage) < 0)
+    g_assert_cmpint (errno, ==, EINTR);
+  g_spawn_close_pid (pid);
+  run->status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  /* Kilobytes on Linux */
+  run->max_rss_bytes = (guint64) usage.ru_maxrss * 1024;
+  run->max_text_indent = run->json.max_indent;
+  run->wall_us = g_get_monotonic_time () - start;
+
+  g_test_message ("perfscope-cli%s: exit %d, %" G_GUINT64_FORMAT " bytes out, peak %" G_GUINT64_FORMAT
+                  " KiB, %.2f s; stderr: %.300s",
+                  command->str, run->status, run->out_bytes, run->max_rss_bytes / 1024,
+                  run->wall_us / 1e6, run->err->str);
+  return run;
+}
+
+/* Inputs ------------------------------------------------------------------- */
+
+typedef enum
+{
+  INPUT_RTL,          /* scopes nested `depth` deep */
+  INPUT_VS,           /* a call-tree report `depth` levels deep */
+  INPUT_PMCSTAT,      /* pmcstat -G: one chain of callers `depth` deep */
+  INPUT_HWPMC,        /* hwpmc call chains of `depth` frames, 8 distinct */
+  INPUT_PDH_BLANK,    /* a PDH header of `depth` empty columns, and a row */
+  INPUT_PDH_PATHS,    /* a PDH header of `depth` short counter paths */
+} InputKind;
+
+static char *
+write_input (const char *dir,
+             InputKind   kind,
+             guint       depth)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  char *path = NULL;
+
+  switch (kind)
+    {
+    case INPUT_RTL:
+      /* Each scope ends a millisecond after the one inside it */
+      for (guint i = 0; i < depth; i++)
+        g_string_append_printf (text, "%06u 1 { f\n", i);
+      for (guint i = depth; i > 0; i--)
+        g_string_append_printf (text, "%06u 1 } f\n", 2 * depth - i + 1);
+      path = g_build_filename (dir, "deep_4711.log", NULL);
+      break;
+
+    case INPUT_VS:
+      g_string_append (text, "Level,Function Name,Number of Calls,Elapsed Inclusive Time,Elapsed Exclusive Time,\n");
+      for (guint level = 0; level < depth; level++)
+        g_string_append_printf (text, "%u,\"f\",1,%u,1,\n", level, depth - level);
+      path = g_build_filename (dir, "deep_cc.csv", NULL);
+      break;
+
+    case INPUT_PMCSTAT:
+      /* §8.4: a node at depth d is d spaces, its share, " [count] " in
+       * twelve characters and d spaces again before its name */
+      g_string_append (text, "@ CLOCK.HARD [1 samples]\n\n");
+      for (guint d = 0; d < depth; d++)
+        {
+          for (guint i = 0; i < d; i++)
+            g_string_append_c (text, ' ');
+          g_string_append (text, "100.0%  [1]       ");
+          for (guint i = 0; i < d; i++)
+            g_string_append_c (text, ' ');
+          g_string_append_printf (text, d == 0 ? "f%u @ /bin/deep\n" : "f%u\n", d);
+        }
+      g_string_append_c (text, '\n');
+      path = g_build_filename (dir, "deep.txt", NULL);
+      break;
+
+    case INPUT_PDH_BLANK:
+    case INPUT_PDH_PATHS:
+      g_string_append (text, "\"(PDH-CSV 4.0) (UTC)(0)\"");
+      for (guint i = 0; i < depth; i++)
+        if (kind == INPUT_PDH_BLANK)
+          g_string_append_c (text, ',');
+        else
+          g_string_append_printf (text, ",a\\%u", i);
+      /* A row for the empty columns; the counters' header alone for the
+       * paths, whose readings would cost what the store keeps per counter */
+      if (kind == INPUT_PDH_BLANK)
+        {
+          g_string_append (text, "\n\"01/01/2024 00:00:00.000\"");
+          for (guint i = 0; i < depth; i++)
+            g_string_append (text, ",1");
+        }
+      g_string_append_c (text, '\n');
+      path = g_build_filename (dir, "wide.csv", NULL);
+      break;
+
+    case INPUT_HWPMC:
+    default:
+      {
+        PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, 0x0A000000);
+        g_autofree guint64 *pcs = g_new (guint64, depth);
+        g_autoptr(GBytes) bytes = NULL;
+
+        ps_pmclog_writer_initialize (writer, 1000, 0x80, 1000000000, 1700000000, 0, "GenuineIntel-6-55-4");
+        ps_pmclog_writer_pmcallocatedyn (writer, 1000, 0x100, 0x1000, 0x80, 0, "CLOCK.HARD");
+        ps_pmclog_writer_map_in (writer, 1000, 7, 0x400000, "/bin/deep");
+        for (guint sample = 0; sample < 8; sample++)
+          {
+            for (guint f = 0; f < depth; f++)
+              pcs[f] = 0x400000 + 16 * (guint64) (f + sample);
+            ps_pmclog_writer_callchain (writer, 2000 + sample, 7, 700, 0x100, 1, pcs, depth);
+          }
+        bytes = ps_pmclog_writer_free_to_bytes (writer);
+        g_string_append_len (text, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes));
+        path = g_build_filename (dir, "deep.pmclog", NULL);
+      }
+      break;
+    }
+
+  g_file_set_contents (path, text->str, (gssize) text->len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* Commands ----------------------------------------------------------------- */
+
+typedef enum
+{
+  CHECK_NONE = 0,
+  CHECK_JSON = 1 << 0,           /* well-formed JSON when it exits with 0 */
+  CHECK_JSON_INDENT = 1 << 1,    /* indented no deeper than MAX_JSON_INDENT */
+  CHECK_TEXT_INDENT = 1 << 2,    /* indented no deeper than MAX_TEXT_INDENT */
+} Checks;
+
+typedef struct
+{
+  const char *name;
+  const char *args[8];   /* "@" stands for the input */
+  guint       k;         /* output ≤ k × input + OUTPUT_CONSTANT_BYTES */
+  Checks      checks;
+} Command;
+
+/* k is what the target writes per node of a tree, over the least input
+ * a node can come from: 8 bytes, one address of an hwpmc call chain */
+static const Command commands[] = {
+  { "calltree", { "calltree", "@" }, 128, CHECK_JSON | CHECK_JSON_INDENT },
+  { "calltree-text", { "calltree", "--text", "@" }, 48, CHECK_TEXT_INDENT },
+  { "info", { "info", "@" }, 2, CHECK_JSON },
+  { "stats", { "stats", "@" }, 2, CHECK_JSON },
+  { "stats-text", { "stats", "--text", "@" }, 2, CHECK_NONE },
+  { "speedscope", { "export", "@", "--to", "speedscope" }, 16, CHECK_JSON },
+  { "chrome-trace", { "export", "@", "--to", "chrome-trace" }, 16, CHECK_JSON },
+  { "csv", { "export", "@", "--to", "csv" }, 8, CHECK_NONE },
+  { "csv-tree", { "export", "@", "--to", "csv", "--tree" }, 16, CHECK_NONE },
+  { "collapsed", { "export", "@", "--to", "collapsed" }, 8, CHECK_NONE },
+  { "pmcstat-callgraph", { "export", "@", "--to", "pmcstat-callgraph" }, 8, CHECK_NONE },
+  /* Indented by depth, as pmcstat -G is: cut at 512 levels */
+  { "pmcstat-callgraph-deep", { "export", "@", "--to", "pmcstat-callgraph", "--depth", "1000000" }, 80, CHECK_NONE },
+  { "markdown", { "export", "@", "--to", "markdown" }, 2, CHECK_NONE },
+  { "html", { "export", "@", "--to", "html" }, 2, CHECK_NONE },
+  { "diff", { "diff", "@", "@" }, 64, CHECK_JSON },
+  { "diff-csv", { "diff", "@", "@", "--to", "csv" }, 64, CHECK_NONE },
+  { "diff-markdown", { "diff", "@", "@", "--to", "markdown" }, 2, CHECK_NONE },
+  /* A JSON object of about 300 bytes per counter, from 4 bytes of header */
+  { "counters", { "counters", "@" }, 128, CHECK_JSON },
+  { "counters-text", { "counters", "--text", "@" }, 128, CHECK_NONE },
+  { "csv-points", { "export", "@", "--to", "csv", "--points" }, 16, CHECK_NONE },
+};
+
+/* The commands of trees, and those of counters */
+#define TREE_COMMANDS "calltree calltree-text info stats stats-text speedscope chrome-trace csv csv-tree " \
+                      "collapsed pmcstat-callgraph pmcstat-callgraph-deep markdown html diff diff-csv diff-markdown"
+#define COUNTER_COMMANDS "info counters counters-text csv csv-points chrome-trace markdown html diff"
+
+typedef struct
+{
+  InputKind   kind;
+  const char *name;
+  guint       depth;
+  const char *commands;  /* the names of the commands run, space-separated */
+} Input;
+
+/* Ten thousand levels for every command; the deeper ones for those a
+ * deep tree costs most, as long as they take well under a second */
+static const Input inputs[] = {
+  { INPUT_RTL, "rtl", 10000, TREE_COMMANDS },
+  { INPUT_RTL, "rtl", 100000, "calltree speedscope" },
+  { INPUT_RTL, "rtl", 1000000, "stats" },
+  { INPUT_VS, "vs-report", 10000, TREE_COMMANDS },
+  { INPUT_VS, "vs-report", 100000, "speedscope" },
+  { INPUT_PMCSTAT, "pmcstat", 2000, TREE_COMMANDS },
+  { INPUT_HWPMC, "hwpmc", 4000, TREE_COMMANDS },
+  { INPUT_PDH_BLANK, "pdh-blank", 4000000, COUNTER_COMMANDS },
+  { INPUT_PDH_PATHS, "pdh-paths", 50000, COUNTER_COMMANDS },
+};
+
+typedef struct
+{
+  const Input   *input;
+  const Command *command;
+} Case;
+
+static void
+test_case (gconstpointer data)
+{
+  const Case *test = data;
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-bounds-XXXXXX", NULL);
+  g_autofree char *path = write_input (dir, test->input->kind, test->input->depth);
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(Run) run = NULL;
+  GStatBuf info;
+  guint64 input_bytes, limit;
+
+  g_assert_cmpint (g_stat (path, &info), ==, 0);
+
+  /* A command reads the input as often as it is named (diff: twice) */
+  g_ptr_array_add (args, (char *) "--quiet");
+  input_bytes = 0;
+  for (guint i = 0; test->command->args[i] != NULL; i++)
+    if (strcmp (test->command->args[i], "@") == 0)
+      {
+        g_ptr_array_add (args, path);
+        input_bytes += (guint64) info.st_size;
+      }
+    else
+      g_ptr_array_add (args, (char *) test->command->args[i]);
+  g_ptr_array_add (args, NULL);
+  run = run_cli ((const char * const *) args->pdata);
+
+  /* Written whole (0), or nothing the target holds (1): never killed,
+   * and no sanitizer found anything (whose exit status is 1 too) */
+  g_assert_cmpint (run->status, >=, 0);
+  g_assert_cmpint (run->status, <=, 1);
+  g_assert_null (strstr (run->err->str, "Sanitizer"));
+  g_assert_null (strstr (run->err->str, "runtime error"));
+
+  limit = test->command->k * input_bytes + OUTPUT_CONSTANT_BYTES;
+  g_test_message ("%" G_GUINT64_FORMAT " bytes in, %" G_GUINT64_FORMAT " out (%.2f times), limit %" G_GUINT64_FORMAT,
+                  input_bytes, run->out_bytes, (double) run->out_bytes / (double) input_bytes, limit);
+  g_assert_cmpuint (run->out_bytes, <=, limit);
+  assert_memory_within (test->command->name, run->max_rss_bytes, MEMORY_BASE_BYTES + MEMORY_PER_INPUT_BYTE * input_bytes);
+
+  if (run->status == 0 && (test->command->checks & CHECK_JSON))
+    {
+      if (!json_check_ok (&run->json))
+        g_test_message ("JSON broken at byte %" G_GUINT64_FORMAT, run->json.broken_at);
+      g_assert_true (json_check_ok (&run->json));
+    }
+  if (run->status == 0 && (test->command->checks & CHECK_JSON_INDENT))
+    g_assert_cmpuint (run->max_text_indent, <=, MAX_JSON_INDENT);
+  if (run->status == 0 && (test->command->checks & CHECK_TEXT_INDENT))
+    {
+      g_assert_cmpuint (run->max_text_indent, <=, MAX_TEXT_INDENT);
+      /* The rows below the indentation's end name their depth */
+      if (test->input->kind == INPUT_RTL || test->input->kind == INPUT_VS)
+        g_assert_nonnull (strstr (run->out_head->str, "\n" "                                                                  [34] f "));
+    }
+
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+/* Inputs without an end ---------------------------------------------------- */
+
+static const char * const all_formats[] = {
+  "ce-perflog", "rtl-logfile", "vs-report-csv", "pmcstat-callgraph", "pdh-csv",
+  "hwpmc-pmclog", "perflib-plv2", "perfscope",
+};
+
+/* Memory for an input that never ends: the longest line a text format
+ * keeps (64 MiB), what it holds while cutting it, and the CLI itself */
+#define UNENDED_MEMORY_BYTES (512 * 1024 * 1024)
+
+/* /dev/zero forced into each format: reading stops with an error that
+ * names a byte offset, instead of going on for ever */
+static void
+test_dev_zero (void)
+{
+  if (!g_file_test ("/dev/zero", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no /dev/zero");
+      return;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (all_formats); i++)
+    {
+      const char *args[] = { "--quiet", "info", "--format", all_formats[i], "/dev/zero", NULL };
+      g_autoptr(Run) run = run_cli (args);
+
+      /* Read in part (status 3), with the error and the offset where
+       * reading stopped */
+      g_assert_cmpint (run->status, ==, 3);
+      g_assert_nonnull (strstr (run->err->str, "read only in part"));
+      g_assert_true (json_check_ok (&run->json));
+      g_assert_nonnull (strstr (run->out_head->str, "\"complete\": false"));
+      g_assert_nonnull (strstr (run->out_head->str, "\"offset\": "));
+      assert_memory_within (all_formats[i], run->max_rss_bytes, UNENDED_MEMORY_BYTES);
+    }
+}
+
+typedef struct
+{
+  char       *path;     /* the FIFO */
+  GBytes     *data;     /* written once, or NULL: zeros until the reader goes */
+  guint64     written;
+} FifoWriter;
+
+/* Writes into the FIFO once a reader has opened it; gives up after the
+ * run's timeout if none comes */
+static gpointer
+fifo_writer_thread (gpointer user_data)
+{
+  FifoWriter *writer = user_data;
+  gint64 deadline = g_get_monotonic_time () + RUN_TIMEOUT_MS * G_GINT64_CONSTANT (1000);
+  static const char zeros[64 * 1024];
+  int fd;
+
+  /* Non-blocking, the open fails while no reader is there */
+  while ((fd = open (writer->path, O_WRONLY | O_NONBLOCK)) < 0)
+    {
+      if (errno != ENXIO || g_get_monotonic_time () > deadline)
+        return NULL;
+      g_usleep (10 * 1000);
+    }
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
+
+  if (writer->data != NULL)
+    {
+      gsize length;
+      const char *data = g_bytes_get_data (writer->data, &length);
+
+      while (writer->written < length)
+        {
+          gssize n = write (fd, data + writer->written, length - writer->written);
+
+          if (n < 0 && errno == EINTR)
+            continue;
+          if (n <= 0)
+            break;
+          writer->written += (guint64) n;
+        }
+    }
+  else
+    for (;;)
+      {
+        gssize n = write (fd, zeros, sizeof zeros);
+
+        if (n < 0 && errno == EINTR)
+          continue;
+        /* EPIPE once the reader has stopped */
+        if (n <= 0)
+          break;
+        writer->written += (guint64) n;
+      }
+  close (fd);
+  return NULL;
+}
+
+/* A FIFO is a stream: a log written into it is read to its end, the same
+ * as from a file; zeros written into it stop the reading with an error */
+static void
+test_fifo (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-bounds-XXXXXX", NULL);
+  g_autofree char *file_dir = g_build_filename (dir, "file", NULL);
+  g_autofree char *fifo_dir = g_build_filename (dir, "fifo", NULL);
+  g_autofree char *log = NULL;
+  g_autofree char *fifo = g_build_filename (fifo_dir, "deep_4711.log", NULL);
+  g_autofree char *contents = NULL;
+  gsize length;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir (file_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (fifo_dir, 0700), ==, 0);
+  log = write_input (file_dir, INPUT_RTL, 1000);
+  g_file_get_contents (log, &contents, &length, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+
+  /* A log, with its format detected and forced */
+  for (guint forced = 0; forced < 2; forced++)
+    {
+      const char *file_args[] = { "--quiet", "stats", log, NULL, NULL, NULL };
+      const char *fifo_args[] = { "--quiet", "stats", fifo, NULL, NULL, NULL };
+      FifoWriter writer = { fifo, g_bytes_new_static (contents, length), 0 };
+      GThread *thread;
+      g_autoptr(Run) from_file = NULL;
+      g_autoptr(Run) from_fifo = NULL;
+
+      if (forced)
+        {
+          file_args[3] = fifo_args[3] = "--format";
+          file_args[4] = fifo_args[4] = "rtl-logfile";
+        }
+      from_file = run_cli (file_args);
+      thread = g_thread_new ("fifo-writer", fifo_writer_thread, &writer);
+      from_fifo = run_cli (fifo_args);
+      g_thread_join (thread);
+      g_bytes_unref (writer.data);
+
+      g_assert_cmpint (from_fifo->status, ==, 0);
+      g_assert_cmpuint (writer.written, ==, length);
+      g_assert_cmpuint (from_fifo->out_bytes, ==, from_file->out_bytes);
+      g_assert_cmpstr (from_fifo->out_head->str, ==, from_file->out_head->str);
+    }
+
+  /* Zeros, until the reader gives up */
+  {
+    const char *args[] = { "--quiet", "info", "--format", "rtl-logfile", fifo, NULL };
+    FifoWriter writer = { fifo, NULL, 0 };
+    GThread *thread = g_thread_new ("fifo-writer", fifo_writer_thread, &writer);
+    g_autoptr(Run) run = run_cli (args);
+
+    g_thread_join (thread);
+    g_assert_cmpint (run->status, ==, 3);
+    g_assert_nonnull (strstr (run->err->str, "without a line end"));
+    assert_memory_within ("zeros through a FIFO", run->max_rss_bytes, UNENDED_MEMORY_BYTES);
+    /* It stopped, so the writer stopped: not long after the limit */
+    g_assert_cmpuint (writer.written, >=, 128 * 1024 * 1024);
+  }
+
+  g_remove (fifo);
+  g_remove (log);
+  g_rmdir (fifo_dir);
+  g_rmdir (file_dir);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GPtrArray) cases = g_ptr_array_new_with_free_func (g_free);
+
+  g_test_init (&argc, &argv, NULL);
+  signal (SIGPIPE, SIG_IGN);
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+      {
+        Case *test;
+        g_autofree char *name = NULL;
+
+        g_auto(GStrv) names = g_strsplit (inputs[i].commands, " ", -1);
+
+        if (!g_strv_contains ((const char * const *) names, commands[c].name))
+          continue;
+        test = g_new0 (Case, 1);
+        test->input = &inputs[i];
+        test->command = &commands[c];
+        g_ptr_array_add (cases, test);
+        name = g_strdup_printf ("/output-bounds/%s-%u/%s", inputs[i].name, inputs[i].depth, commands[c].name);
+        g_test_add_data_func (name, test, test_case);
+      }
+  g_test_add_func ("/output-bounds/dev-zero", test_dev_zero);
+  g_test_add_func ("/output-bounds/fifo", test_fifo);
+
+  return g_test_run ();
+}
