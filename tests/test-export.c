@@ -1008,7 +1008,8 @@ test_speedscope_round_trip (void)
 }
 
 /* A profiler report with a call tree (vs-instrumentation.md §5.4): one
- * sampled profile, each call path weighted by its exclusive time */
+ * evented profile walking the tree, each call path holding its exclusive
+ * time before its callees' */
 static void
 test_speedscope_report (void)
 {
@@ -1021,19 +1022,29 @@ test_speedscope_report (void)
     "3,\"B\",2,32.14,32.14,22.50,22.50,\"demo.exe\",\n"
     "2,\"C\",1,28.57,21.43,40.00,30.00,\"demo.exe\",\n"
     "3,\"B\",1,7.14,7.14,10.00,10.00,\"demo.exe\",\n";
-  static const struct { const char *path; double weight; } expected[] = {
-    { "demo.exe;main", 25 },
-    { "demo.exe;main;A", 30 },
-    { "demo.exe;main;A;B", 45 },
-    { "demo.exe;main;C", 30 },
-    { "demo.exe;main;C;B", 10 },
+  /* Each path's open and close, in order */
+  static const struct { const char *type; const char *path; double at; } expected[] = {
+    { "O", "demo.exe", 0 },
+    { "O", "demo.exe;main", 0 },
+    { "O", "demo.exe;main;A", 25 },
+    { "O", "demo.exe;main;A;B", 55 },
+    { "C", "demo.exe;main;A;B", 100 },
+    { "C", "demo.exe;main;A", 100 },
+    { "O", "demo.exe;main;C", 100 },
+    { "O", "demo.exe;main;C;B", 130 },
+    { "C", "demo.exe;main;C;B", 140 },
+    { "C", "demo.exe;main;C", 140 },
+    { "C", "demo.exe;main", 140 },
+    { "C", "demo.exe", 140 },
   };
   g_autofree char *dir = g_dir_make_tmp ("perfscope-export-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "demo_cc.csv", NULL);
   g_autoptr(CliResult) result = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
-  JsonArray *frames, *profiles, *samples, *weights;
+  g_autoptr(GPtrArray) open = g_ptr_array_new ();
+  JsonArray *frames, *profiles, *events;
+  JsonObject *profile;
 
   g_file_set_contents (path, report, -1, &error);
   g_assert_no_error (error);
@@ -1045,19 +1056,27 @@ test_speedscope_report (void)
   frames = json_object_get_array_member (json_object_get_object_member (json_node_get_object (root), "shared"), "frames");
   profiles = json_object_get_array_member (json_node_get_object (root), "profiles");
   g_assert_cmpuint (json_array_get_length (profiles), ==, 1);
-  samples = json_object_get_array_member (json_array_get_object_element (profiles, 0), "samples");
-  weights = json_object_get_array_member (json_array_get_object_element (profiles, 0), "weights");
-  g_assert_cmpuint (json_array_get_length (samples), ==, G_N_ELEMENTS (expected));
+  profile = json_array_get_object_element (profiles, 0);
+  g_assert_cmpstr (json_object_get_string_member (profile, "type"), ==, "evented");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (profile, "endValue"), 140, 1e-9);
+  events = json_object_get_array_member (profile, "events");
+  g_assert_cmpuint (json_array_get_length (events), ==, G_N_ELEMENTS (expected));
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     {
-      JsonArray *stack = json_array_get_array_element (samples, i);
+      JsonObject *event = json_array_get_object_element (events, i);
+      gint64 frame = json_object_get_int_member (event, "frame");
+      const char *name = json_object_get_string_member (json_array_get_object_element (frames, (guint)frame), "name");
       g_autoptr(GString) text = g_string_new (NULL);
 
-      for (guint f = 0; f < json_array_get_length (stack); f++)
-        g_string_append_printf (text, "%s%s", f > 0 ? ";" : "",
-                                json_object_get_string_member (json_array_get_object_element (frames, json_array_get_int_element (stack, f)), "name"));
+      g_assert_cmpstr (json_object_get_string_member (event, "type"), ==, expected[i].type);
+      if (strcmp (expected[i].type, "O") == 0)
+        g_ptr_array_add (open, (gpointer) name);
+      for (guint f = 0; f < open->len; f++)
+        g_string_append_printf (text, "%s%s", f > 0 ? ";" : "", (const char *) g_ptr_array_index (open, f));
       g_assert_cmpstr (text->str, ==, expected[i].path);
-      g_assert_cmpfloat_with_epsilon (json_array_get_double_element (weights, i), expected[i].weight, 1e-9);
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (event, "at"), expected[i].at, 1e-9);
+      if (strcmp (expected[i].type, "C") == 0)
+        g_ptr_array_set_size (open, (guint)open->len - 1);
     }
 
   g_remove (path);
