@@ -5,7 +5,10 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,6 +156,43 @@ click_button (GtkWidget  *window,
     return FALSE;
   g_signal_emit_by_name (button, "clicked");
   return TRUE;
+}
+
+void
+assert_failed_write_keeps (const char    *path,
+                           gsize          limit,
+                           WriteFileFunc  write,
+                           gpointer       data)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *folder_path = g_path_get_dirname (path);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *hidden = g_strconcat (".", base, ".", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  struct rlimit saved, lowered;
+  const char *name;
+  gboolean written;
+  GDir *folder;
+
+  g_assert_true (g_file_set_contents (path, "kept", -1, NULL));
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  signal (SIGXFSZ, SIG_IGN);
+  lowered.rlim_cur = limit;
+  lowered.rlim_max = saved.rlim_max;
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &lowered), ==, 0);
+  written = write (file, data, &error);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+
+  g_assert_false (written);
+  g_assert_error (error, G_IO_ERROR, (gint)g_io_error_from_errno (EFBIG));
+  g_assert_true (g_str_has_suffix (error->message, "; the file that was there is unchanged"));
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "kept");
+  folder = g_dir_open (folder_path, 0, NULL);
+  while ((name = g_dir_read_name (folder)) != NULL)
+    g_assert_false (g_str_has_prefix (name, hidden));
+  g_dir_close (folder);
 }
 
 gboolean

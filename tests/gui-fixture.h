@@ -58,6 +58,17 @@ GFile      *write_temp_file        (Fixture      *fixture,
 PsRunPage  *open_and_wait          (Fixture      *fixture,
                                     GFile        *file);
 GdkTexture *render_widget          (GtkWidget    *widget);
+/* Writes over path, which holds "kept", with the process's file size limit
+ * at limit bytes (a full disk's stand-in): write (file, data, error) must
+ * fail with EFBIG, saying the old file is unchanged, and leave it and no
+ * hidden file beside it */
+typedef gboolean (*WriteFileFunc) (GFile    *file,
+                                   gpointer  data,
+                                   GError  **error);
+void        assert_failed_write_keeps (const char    *path,
+                                       gsize          limit,
+                                       WriteFileFunc  write,
+                                       gpointer       data);
 /* With PERFSCOPE_TEST_SCREENSHOTS=DIR, keeps pictures of the window */
 void        maybe_save_screenshot  (Fixture      *fixture,
                                     const char   *name);
