@@ -112,10 +112,15 @@ compare_nodes (gconstpointer a,
     return na->count > nb->count ? -1 : 1;
   fa = ps_event_store_get_frame (tree->store, na->frame);
   fb = ps_event_store_get_frame (tree->store, nb->frame);
-  order = g_strcmp0 (ps_event_store_get_string (tree->store, fa->function),
-                     ps_event_store_get_string (tree->store, fb->function));
-  if (order != 0)
-    return order;
+  /* Names are interned: one name at many addresses is compared by its id,
+   * not once per comparison over all its bytes */
+  if (fa->function != fb->function)
+    {
+      order = g_strcmp0 (ps_event_store_get_string (tree->store, fa->function),
+                         ps_event_store_get_string (tree->store, fb->function));
+      if (order != 0)
+        return order;
+    }
   return fa->address < fb->address ? -1 : fa->address > fb->address;
 }
 
