@@ -11,7 +11,8 @@
  * a user would: what it writes must stay within a fixed multiple of the
  * input plus a constant, and its peak memory (the child's getrusage)
  * within a constant plus a multiple of the input. What writes to the
- * standard output holds no more of its output than it does with -o. JSON is checked to be
+ * standard output holds the run and no more of its output than it must
+ * (collapsed sorts its lines). JSON is checked to be
  * well formed and its indentation bounded as docs/cli.md says, as it
  * streams by, without holding it. Inputs that never end (/dev/zero, a
  * FIFO) must stop with an error, or be read to their end when they hold a
