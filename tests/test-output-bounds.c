@@ -5,11 +5,14 @@
  *
  * specs: cli.md (every command and export target). Deep inputs of every
  * format that nests (RTL scopes, Visual Studio call-tree reports, pmcstat
- * -G callgraphs, hwpmc call chains) and wide PDH headers are generated
+ * -G callgraphs, hwpmc call chains), names of 100 kB repeated on every
+ * call path (pmcstat -G, a saved run) and wide PDH headers are generated
  * here, and every command and export that writes a tree of them is run as
  * a user would: what it writes must stay within a fixed multiple of the
  * input plus a constant, and its peak memory (the child's getrusage)
- * within a constant plus a multiple of the input. JSON is checked to be
+ * within a constant plus a multiple of the input. What writes to the
+ * standard output holds the run and no more of its output than it must
+ * (collapsed sorts its lines). JSON is checked to be
  * well formed and its indentation bounded as docs/cli.md says, as it
  * streams by, without holding it. Inputs that never end (/dev/zero, a
  * FIFO) must stop with an error, or be read to their end when they hold a
@@ -33,7 +36,11 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "cli-test-util.h"
 #include "pmclog-writer.h"
+#include "ps-native-writer.h"
+#include "ps-store-builder.h"
+#include "ps-util.h"
 
 /* docs/cli.md: JSON and the --text call tree indent at most 32 levels of
  * two spaces; --text rows are preceded by the table's two */
@@ -77,6 +84,9 @@ assert_memory_within (const char *what,
 
 /* Output allowed besides the multiple of the input */
 #define OUTPUT_CONSTANT_BYTES (64 * 1024)
+
+/* The long names of the inputs that repeat one on every call path */
+#define LONG_NAME_BYTES (100 * 1000)
 
 /* Running the CLI -------------------------------------------------------- */
 
@@ -335,8 +345,65 @@ typedef enum
   INPUT_PMCSTAT,      /* pmcstat -G: one chain of callers `depth` deep */
   INPUT_HWPMC,        /* hwpmc call chains of `depth` frames, 8 distinct */
   INPUT_PDH_BLANK,    /* a PDH header of `depth` empty columns, and a row */
-  INPUT_PDH_PATHS,    /* a PDH header of `depth` short counter paths */
+  INPUT_PDH_PATHS,    /* a PDH header of `depth` short counter paths, and a row */
+  INPUT_PDH_HEADER,   /* the same header alone */
+  INPUT_PMCSTAT_LONG, /* pmcstat -G: a function of a long name and `depth` callers */
+  INPUT_NATIVE_LONG,  /* a saved run: `depth` functions, each called by and
+                       * calling one of a long name */
 } InputKind;
+
+/* A saved run of samples in which a function of a long name calls each of
+ * `n_paths` functions and is called by each, at an address of its own
+ * every time: every output that writes a name per call path, per stack or
+ * per frame writes it n_paths times */
+static void
+write_native_long_names (const char *path,
+                         guint       n_paths)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *long_name = g_strnfill (LONG_NAME_BYTES, 'L');
+  PsTrack thread = { 0 };
+  guint32 long_function, module, long_frame, long_stack, track;
+  guint16 source;
+
+  ps_event_store_add_session (store, 1, FALSE);
+  thread.kind = PS_TRACK_THREAD;
+  thread.parent = PS_NONE;
+  thread.number = 1;
+  track = ps_event_store_add_track (store, &thread);
+  source = ps_event_store_add_sample_source (store, ps_event_store_intern (store, "CLOCK.HARD", -1), 0);
+  long_function = ps_event_store_intern (store, long_name, -1);
+  module = ps_event_store_intern (store, "/bin/long", -1);
+  long_frame = ps_event_store_intern_frame (store, long_function, module, 0x1000);
+  long_stack = ps_event_store_intern_stack (store, 0, long_frame);
+
+  for (guint i = 0; i < n_paths; i++)
+    {
+      char name[16];
+      guint32 frame, stack;
+      PsSample sample = { 2 * (gint64)i * 1000, 0, 0, 1, PS_SAMPLE_FLAG_NONE, source };
+
+      g_snprintf (name, sizeof name, "c%u", i);
+      frame = ps_event_store_intern_frame (store, ps_event_store_intern (store, name, -1), module,
+                                           0x100000 + 16 * (guint64)i);
+      sample.track = track;
+      sample.stack = ps_event_store_intern_stack (store, long_stack, frame);
+      ps_store_builder_add_sample (builder, &sample);
+
+      stack = ps_event_store_intern_stack (store, 0, frame);
+      frame = ps_event_store_intern_frame (store, long_function, module, 0x200000 + 16 * (guint64)i);
+      sample.time_ns += 1000;
+      sample.stack = ps_event_store_intern_stack (store, stack, frame);
+      ps_store_builder_add_sample (builder, &sample);
+    }
+  ps_store_builder_flush (builder);
+
+  g_assert_true (ps_native_save (store, file, NULL, &error));
+  g_assert_no_error (error);
+}
 
 static char *
 write_input (const char *dir,
@@ -384,15 +451,16 @@ write_input (const char *dir,
 
     case INPUT_PDH_BLANK:
     case INPUT_PDH_PATHS:
+    case INPUT_PDH_HEADER:
       g_string_append (text, "\"(PDH-CSV 4.0) (UTC)(0)\"");
       for (guint i = 0; i < depth; i++)
         if (kind == INPUT_PDH_BLANK)
           g_string_append_c (text, ',');
         else
           g_string_append_printf (text, ",a\\%u", i);
-      /* A row for the empty columns; the counters' header alone for the
-       * paths, whose readings would cost what the store keeps per counter */
-      if (kind == INPUT_PDH_BLANK)
+      /* A reading of each: what the store keeps of a counter's readings
+       * grows with them, from the first on */
+      if (kind != INPUT_PDH_HEADER)
         {
           g_string_append (text, "\n\"01/01/2024 00:00:00.000\"");
           for (guint i = 0; i < depth; i++)
@@ -401,6 +469,24 @@ write_input (const char *dir,
       g_string_append_c (text, '\n');
       path = g_build_filename (dir, "wide.csv", NULL);
       break;
+
+    case INPUT_PMCSTAT_LONG:
+      /* The sampled function of a long name and its callers (§8.4), each
+       * a line of about 25 bytes */
+      g_string_append_printf (text, "@ CLOCK.HARD [%u samples]\n\n100.0%%  [%u]    ", depth, depth);
+      for (guint i = 0; i < LONG_NAME_BYTES; i++)
+        g_string_append_c (text, 'L');
+      g_string_append (text, " @ /bin/long\n");
+      for (guint i = 0; i < depth; i++)
+        g_string_append_printf (text, " 00.01%%  [1]        c%u\n", i);
+      g_string_append_c (text, '\n');
+      path = g_build_filename (dir, "long.txt", NULL);
+      break;
+
+    case INPUT_NATIVE_LONG:
+      path = g_build_filename (dir, "long.perfscope", NULL);
+      write_native_long_names (path, depth);
+      return path;
 
     case INPUT_HWPMC:
     default:
@@ -478,7 +564,7 @@ static const Command commands[] = {
 /* The commands of trees, and those of counters */
 #define TREE_COMMANDS "calltree calltree-text info stats stats-text speedscope chrome-trace csv csv-tree " \
                       "collapsed pmcstat-callgraph pmcstat-callgraph-deep markdown html diff diff-csv diff-markdown"
-#define COUNTER_COMMANDS "info counters counters-text csv csv-points chrome-trace markdown html diff"
+#define COUNTER_COMMANDS "info counters counters-text csv csv-points chrome-trace markdown html"
 
 typedef struct
 {
@@ -486,20 +572,33 @@ typedef struct
   const char *name;
   guint       depth;
   const char *commands;  /* the names of the commands run, space-separated */
+  guint       min_k;     /* k of every command is at least this */
 } Input;
+
+/* A name repeated on every call path is cut after 1024 bytes, and "…"
+ * follows (docs/cli.md): 1027 bytes and what goes with them per caller
+ * line of pmcstat -G (about 25 bytes) or per call path of the saved run
+ * (about 60 bytes: a frame, a stack node and a sample, with its name) */
+#define LONG_NAME_K 64
 
 /* Ten thousand levels for every command; the deeper ones for those a
  * deep tree costs most, as long as they take well under a second */
 static const Input inputs[] = {
-  { INPUT_RTL, "rtl", 10000, TREE_COMMANDS },
-  { INPUT_RTL, "rtl", 100000, "calltree speedscope" },
-  { INPUT_RTL, "rtl", 1000000, "stats" },
-  { INPUT_VS, "vs-report", 10000, TREE_COMMANDS },
-  { INPUT_VS, "vs-report", 100000, "speedscope" },
-  { INPUT_PMCSTAT, "pmcstat", 2000, TREE_COMMANDS },
-  { INPUT_HWPMC, "hwpmc", 4000, TREE_COMMANDS },
-  { INPUT_PDH_BLANK, "pdh-blank", 4000000, COUNTER_COMMANDS },
-  { INPUT_PDH_PATHS, "pdh-paths", 50000, COUNTER_COMMANDS },
+  { INPUT_RTL, "rtl", 10000, TREE_COMMANDS, 0 },
+  { INPUT_RTL, "rtl", 100000, "calltree speedscope", 0 },
+  { INPUT_RTL, "rtl", 1000000, "stats", 0 },
+  { INPUT_VS, "vs-report", 10000, TREE_COMMANDS, 0 },
+  { INPUT_VS, "vs-report", 100000, "speedscope", 0 },
+  { INPUT_PMCSTAT, "pmcstat", 2000, TREE_COMMANDS, 0 },
+  { INPUT_HWPMC, "hwpmc", 4000, TREE_COMMANDS, 0 },
+  { INPUT_PMCSTAT_LONG, "pmcstat-long-name", 10000, TREE_COMMANDS, LONG_NAME_K },
+  { INPUT_NATIVE_LONG, "saved-long-name", 10000, TREE_COMMANDS, LONG_NAME_K },
+  { INPUT_PDH_BLANK, "pdh-blank", 4000000, COUNTER_COMMANDS " diff", 0 },
+  { INPUT_PDH_PATHS, "pdh-paths", 100000, COUNTER_COMMANDS, 0 },
+  /* diff holds about 800 bytes per counter besides the two runs, its rows
+   * of both, 80 times a short path and its reading: at 100 000 counters
+   * that is within 2 % of the limit */
+  { INPUT_PDH_PATHS, "pdh-paths", 50000, "diff", 0 },
 };
 
 typedef struct
@@ -542,7 +641,7 @@ test_case (gconstpointer data)
   g_assert_null (strstr (run->err->str, "Sanitizer"));
   g_assert_null (strstr (run->err->str, "runtime error"));
 
-  limit = test->command->k * input_bytes + OUTPUT_CONSTANT_BYTES;
+  limit = MAX (test->command->k, test->input->min_k) * input_bytes + OUTPUT_CONSTANT_BYTES;
   g_test_message ("%" G_GUINT64_FORMAT " bytes in, %" G_GUINT64_FORMAT " out (%.2f times), limit %" G_GUINT64_FORMAT,
                   input_bytes, run->out_bytes, (double) run->out_bytes / (double) input_bytes, limit);
   g_assert_cmpuint (run->out_bytes, <=, limit);
@@ -563,6 +662,242 @@ test_case (gconstpointer data)
       if (test->input->kind == INPUT_RTL || test->input->kind == INPUT_VS)
         g_assert_nonnull (strstr (run->out_head->str, "\n" "                                                                  [34] f "));
     }
+
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+/* Long names -------------------------------------------------------------- */
+
+/* The cut itself: at most 1024 bytes, at a character boundary, "…" after;
+ * what is not UTF-8 shown as Latin-1 */
+static void
+test_name_cut (void)
+{
+  g_autofree char *kept = g_strnfill (1024, 'a');
+  g_autofree char *kept_cut = g_strconcat (kept, "…", NULL);
+  g_autofree char *just_over = g_strnfill (1025, 'a');
+  g_autofree char *long_name = g_strnfill (LONG_NAME_BYTES, 'a');
+  struct
+  {
+    const char *what;
+    const char *name;
+    const char *expected;
+  } cases[] = {
+    { "1024 bytes, whole", kept, kept },
+    { "1025 bytes", just_over, kept_cut },
+    { "a long one", long_name, kept_cut },
+    { "empty", "", "" },
+  };
+  g_autoptr(GString) euros = g_string_new (NULL);
+  g_autoptr(GString) split = g_string_new (NULL);
+  g_autoptr(GString) latin1 = g_string_new (NULL);
+  g_autoptr(GString) out = g_string_new ("before ");
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GString) cut = g_string_new (NULL);
+
+      ps_util_append_cut_name (cut, cases[i].name);
+      g_test_message ("%s: %" G_GSIZE_FORMAT " bytes", cases[i].what, cut->len);
+      g_assert_cmpstr (cut->str, ==, cases[i].expected);
+    }
+
+  /* "€" is 3 bytes: 341 of them are 1023; appended to what out holds */
+  for (guint i = 0; i < 400; i++)
+    g_string_append (euros, "€");
+  ps_util_append_cut_name (out, euros->str);
+  g_assert_true (g_str_has_prefix (out->str, "before €"));
+  g_assert_cmpuint (out->len, ==, strlen ("before ") + 341 * 3 + strlen ("…"));
+  g_assert_true (g_utf8_validate (out->str, -1, NULL));
+  g_assert_true (g_str_has_suffix (out->str, "€€…"));
+
+  /* A two-byte character across byte 1024 is left out whole */
+  for (guint i = 0; i < 1023; i++)
+    g_string_append_c (split, 'a');
+  g_string_append (split, "ééé");
+  g_string_truncate (out, 0);
+  ps_util_append_cut_name (out, split->str);
+  g_assert_cmpuint (out->len, ==, 1023 + strlen ("…"));
+  g_assert_true (g_str_has_suffix (out->str, "a…"));
+
+  /* Latin-1 bytes: shown as their characters, two bytes each */
+  for (guint i = 0; i < 2000; i++)
+    g_string_append_c (latin1, (char)0xE9);
+  g_string_truncate (out, 0);
+  ps_util_append_cut_name (out, latin1->str);
+  g_assert_true (g_utf8_validate (out->str, -1, NULL));
+  g_assert_cmpuint (out->len, ==, 512 * 2 + strlen ("…"));
+  g_assert_true (g_str_has_prefix (out->str, "ééé"));
+  g_assert_true (g_str_has_suffix (out->str, "é…"));
+}
+
+static guint
+count_occurrences (const char *text,
+                   const char *needle)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (text, needle); p != NULL; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
+/* Every output that writes a name once per call path, stack or frame
+ * writes a long one cut; the function summary keeps it whole */
+static void
+test_long_names (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-bounds-XXXXXX", NULL);
+  g_autofree char *saved = write_input (dir, INPUT_NATIVE_LONG, 3);
+  g_autofree char *whole = g_strnfill (LONG_NAME_BYTES, 'L');
+  g_autofree char *longest_kept = g_strnfill (1024, 'L');
+  g_autofree char *cut = g_strconcat (longest_kept, "…", NULL);
+  g_autofree char *past_cut = g_strnfill (1025, 'L');
+  struct
+  {
+    const char *args[6];
+    guint       n_cut;   /* the name cut, this many times */
+    guint       n_whole; /* and whole, in a list of functions */
+  } cases[] = {
+    /* LONG;c0 … LONG;c2 and c0;LONG … c2;LONG */
+    { { "export", "--to", "collapsed", NULL }, 6, 0 },
+    /* LONG under each of c0 … c2, and as a root at each of its three
+     * sampled addresses, c0 … c2 under them */
+    { { "export", "--to", "pmcstat-callgraph", NULL }, 6, 0 },
+    /* As a node under each c, and above them; whole in the functions */
+    { { "calltree", "--text", NULL }, 4, 1 },
+    { { "export", "--to", "csv", "--tree", NULL }, 4, 0 },
+    /* The function summary */
+    { { "export", "--to", "csv", NULL }, 0, 1 },
+    /* A frame for each address: one as caller, three as callees */
+    { { "export", "--to", "speedscope", NULL }, 4, 0 },
+    /* A stack node for each */
+    { { "export", "--to", "chrome-trace", NULL }, 4, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *args[8] = { "--quiet", NULL };
+      g_autoptr(CliResult) result = NULL;
+      guint n = 1;
+
+      for (guint a = 0; cases[i].args[a] != NULL; a++)
+        args[n++] = cases[i].args[a];
+      args[n] = saved;
+      result = cli_test_run_argv (args);
+      {
+        g_autofree char *command = g_strjoinv (" ", (char **)cases[i].args);
+
+        g_test_message ("%s: %" G_GSIZE_FORMAT " bytes", command, strlen (result->out));
+      }
+      g_assert_cmpint (result->status, ==, 0);
+      g_assert_cmpuint (count_occurrences (result->out, cut), ==, cases[i].n_cut);
+      g_assert_cmpuint (count_occurrences (result->out, whole), ==, cases[i].n_whole);
+      if (cases[i].n_whole == 0)
+        g_assert_null (strstr (result->out, past_cut));
+    }
+
+  /* calltree JSON: whole in the functions, cut in the tree */
+  {
+    g_autoptr(CliResult) result = cli_test_run ("--quiet", "calltree", saved, NULL);
+    g_autoptr(JsonNode) root = NULL;
+    JsonObject *object;
+    JsonArray *functions, *children;
+    guint n_whole = 0;
+
+    g_assert_cmpint (result->status, ==, 0);
+    root = cli_test_parse_json (result->out);
+    object = json_node_get_object (root);
+    functions = json_object_get_array_member (object, "functions");
+    for (guint f = 0; f < json_array_get_length (functions); f++)
+      if (g_strcmp0 (json_object_get_string_member (json_array_get_object_element (functions, f), "name"), whole) == 0)
+        n_whole++;
+    g_assert_cmpuint (n_whole, ==, 1);
+    children = json_object_get_array_member (json_object_get_object_member (object, "tree"), "children");
+    g_assert_cmpuint (json_array_get_length (children), ==, 4);
+    for (guint c = 0; c < json_array_get_length (children); c++)
+      {
+        JsonObject *child = json_array_get_object_element (children, c);
+        const char *name = json_object_get_string_member (child, "name");
+        JsonArray *grandchildren = json_object_get_array_member (child, "children");
+
+        if (g_str_has_prefix (name, "L"))
+          {
+            g_assert_cmpstr (name, ==, cut);
+            continue;
+          }
+        g_assert_true (g_str_has_prefix (name, "c"));
+        g_assert_cmpuint (json_array_get_length (grandchildren), ==, 1);
+        g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (grandchildren, 0), "name"), ==, cut);
+      }
+    g_assert_cmpuint (count_occurrences (result->out, cut), ==, 4);
+  }
+
+  g_remove (saved);
+  g_rmdir (dir);
+}
+
+/* The standard output ------------------------------------------------------ */
+
+typedef struct
+{
+  InputKind   kind;
+  guint       depth;
+  const char *name;
+  const char *args[6];     /* "@" stands for the input */
+  guint       held_16ths;  /* of the output it may hold */
+} StdoutCase;
+
+/* What a command that writes to the standard output may hold besides the
+ * run (what `info` takes on the same input): collapsed sorts its lines,
+ * so it holds its output once; the others stream all of it. Before, the
+ * first two held their output as text once more, and counters a name and
+ * an array of points per counter. */
+static const StdoutCase stdout_cases[] = {
+  { INPUT_NATIVE_LONG, 100000, "collapsed", { "export", "@", "--to", "collapsed" }, 20 },
+  { INPUT_NATIVE_LONG, 100000, "pmcstat-callgraph", { "export", "@", "--to", "pmcstat-callgraph" }, 4 },
+  { INPUT_PDH_HEADER, 500000, "counters", { "counters", "@" }, 1 },
+  { INPUT_PDH_HEADER, 500000, "counters-text", { "counters", "--text", "@" }, 1 },
+};
+
+/* Room for the stdio and JSON buffers and for the allocator */
+#define STDOUT_SLACK_BYTES (8 * 1024 * 1024)
+
+static void
+test_stdout (gconstpointer data)
+{
+  const StdoutCase *test = data;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  const char *info_args[] = { "--quiet", "info", NULL, NULL };
+  const char *args[8] = { "--quiet", NULL };
+  g_autoptr(Run) info = NULL;
+  g_autoptr(Run) run = NULL;
+  guint64 limit;
+
+  /* Memory is all this measures, and hundreds of megabytes of output
+   * take minutes under the sanitizers */
+  if (!MEASURES_MEMORY)
+    {
+      g_test_skip ("peak memory is not measured under AddressSanitizer");
+      return;
+    }
+
+  dir = g_dir_make_tmp ("perfscope-bounds-XXXXXX", NULL);
+  path = write_input (dir, test->kind, test->depth);
+  info_args[2] = path;
+  for (guint i = 0; test->args[i] != NULL; i++)
+    args[1 + i] = strcmp (test->args[i], "@") == 0 ? path : test->args[i];
+  info = run_cli (info_args);
+  run = run_cli (args);
+  g_assert_cmpint (info->status, ==, 0);
+  g_assert_cmpint (run->status, ==, 0);
+  /* Enough output that holding it would show */
+  g_assert_cmpuint (run->out_bytes, >, 32 * 1024 * 1024);
+
+  limit = info->max_rss_bytes + run->out_bytes * test->held_16ths / 16 + STDOUT_SLACK_BYTES;
+  assert_memory_within (test->name, run->max_rss_bytes, limit);
 
   g_remove (path);
   g_rmdir (dir);
@@ -760,6 +1095,14 @@ main (int   argc,
         name = g_strdup_printf ("/output-bounds/%s-%u/%s", inputs[i].name, inputs[i].depth, commands[c].name);
         g_test_add_data_func (name, test, test_case);
       }
+  for (guint i = 0; i < G_N_ELEMENTS (stdout_cases); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/output-bounds/stdout/%s", stdout_cases[i].name);
+
+      g_test_add_data_func (name, &stdout_cases[i], test_stdout);
+    }
+  g_test_add_func ("/output-bounds/name-cut", test_name_cut);
+  g_test_add_func ("/output-bounds/long-names", test_long_names);
   g_test_add_func ("/output-bounds/dev-zero", test_dev_zero);
   g_test_add_func ("/output-bounds/fifo", test_fifo);
 

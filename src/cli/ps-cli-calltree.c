@@ -82,24 +82,49 @@ append_number_member (GString    *out,
   g_string_append (out, ", ");
 }
 
+/* A member whose text is cut as ps_util_append_cut_name () cuts it */
+static void
+append_cut_member (GString    *out,
+                   const char *member,
+                   const char *text)
+{
+  g_autoptr(GString) cut = g_string_new (NULL);
+
+  ps_util_append_cut_name (cut, text);
+  append_member_name (out, member);
+  ps_export_append_json_string (out, cut->str);
+  g_string_append (out, ", ");
+}
+
 /* name, module, calls, the four values, their percentages and per-call
- * minimum, average and maximum, on one line */
+ * minimum, average and maximum, on one line. A tree node's name is cut
+ * (docs/cli.md): a name is written once per call path, where a function
+ * of the summary is written once. A module is cut in both, as all the
+ * functions of a module repeat it. */
 static void
 append_stats_members (GString           *out,
                       PsCallTree        *tree,
                       guint32            function,
+                      gboolean           is_node,
                       const PsCallStats *stats,
                       PsCallBasis        basis)
 {
-  append_member_name (out, "name");
-  ps_export_append_json_string (out, function == PS_NONE ? "<root>" : ps_call_tree_get_function_name (tree, function));
-  g_string_append (out, ", ");
-  if (function != PS_NONE && *ps_call_tree_get_function_module (tree, function) != '\0')
+  if (function == PS_NONE)
     {
-      append_member_name (out, "module");
-      ps_export_append_json_string (out, ps_call_tree_get_function_module (tree, function));
+      append_member_name (out, "name");
+      ps_export_append_json_string (out, "<root>");
       g_string_append (out, ", ");
     }
+  else if (is_node)
+    append_cut_member (out, "name", ps_call_tree_get_function_name (tree, function));
+  else
+    {
+      append_member_name (out, "name");
+      ps_export_append_json_string (out, ps_call_tree_get_function_name (tree, function));
+      g_string_append (out, ", ");
+    }
+  if (function != PS_NONE && *ps_call_tree_get_function_module (tree, function) != '\0')
+    append_cut_member (out, "module", ps_call_tree_get_function_module (tree, function));
   append_number_member (out, "calls", (double)stats->calls);
   for (guint v = 0; v < PS_N_CALL_VALUES; v++)
     append_number_member (out, ps_call_value_to_string (v), stats->total[v]);
@@ -133,7 +158,7 @@ append_node_start (GString     *out,
                    PsCallBasis  basis)
 {
   g_string_append_c (out, '{');
-  append_stats_members (out, tree, ps_call_tree_get_node_function (tree, node),
+  append_stats_members (out, tree, ps_call_tree_get_node_function (tree, node), TRUE,
                         ps_call_tree_get_node_stats (tree, node), basis);
   g_string_append (out, ", ");
   append_member_name (out, "children");
@@ -167,7 +192,7 @@ write_functions (GString    *out,
     {
       ps_cli_json_append_indent (out, level + 1);
       g_string_append_c (out, '{');
-      append_stats_members (out, writer->tree, order[i],
+      append_stats_members (out, writer->tree, order[i], FALSE,
                             ps_call_tree_get_function_stats (writer->tree, order[i]), writer->basis);
       g_string_append (out, i + 1 < n ? "}," : "}");
       ps_cli_json_write_out (out, WRITE_OUT_BYTES);
@@ -340,18 +365,23 @@ row_cells (PsCallTree        *tree,
   return (char **)g_ptr_array_free (cells, FALSE);
 }
 
-/* The first cell of a tree row: the name indented by its depth (1 for
- * the root's children), the indentation no deeper than
- * PS_CLI_MAX_INDENT_LEVEL; a deeper row names its depth instead */
+/* The first cell of a tree row: the name (cut, as in the JSON tree)
+ * indented by its depth (1 for the root's children), the indentation no
+ * deeper than PS_CLI_MAX_INDENT_LEVEL; a deeper row names its depth
+ * instead */
 static char *
 tree_row_name (PsCallTree *tree,
                guint32     node,
                guint       depth)
 {
-  g_autofree char *name = ps_util_display_text (ps_call_tree_get_function_name (tree, ps_call_tree_get_node_function (tree, node)), -1);
+  g_autoptr(GString) cut = g_string_new (NULL);
+  g_autofree char *name = NULL;
   guint indent = MIN (depth - 1, PS_CLI_MAX_INDENT_LEVEL);
-  GString *cell = g_string_sized_new (2 * indent + strlen (name) + 16);
+  GString *cell;
 
+  ps_util_append_cut_name (cut, ps_call_tree_get_function_name (tree, ps_call_tree_get_node_function (tree, node)));
+  name = ps_util_display_text (cut->str, (gssize)cut->len);
+  cell = g_string_sized_new (2 * indent + strlen (name) + 16);
   for (guint i = 0; i < 2 * indent; i++)
     g_string_append_c (cell, ' ');
   if (depth - 1 > PS_CLI_MAX_INDENT_LEVEL)

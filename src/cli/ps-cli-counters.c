@@ -27,176 +27,143 @@
 /* Write the JSON out once this much is pending */
 #define WRITE_OUT_BYTES (256 * 1024)
 
+/* The counters of a run, each named and written in turn, never all at
+ * once: a PDH header of a million counter paths would otherwise hold a
+ * million names and arrays of points */
 typedef struct
 {
-  gint64 time_ns;
-  double value;
-} Point;
-
-typedef struct
-{
-  guint32        track;
-  PsCounterName  name;
-  GArray        *points;     /* Point */
-  PsCounterStats stats;
-} CounterSeries;
+  PsEventStore *store;
+  gboolean      absolute_times;
+  GPtrArray    *tracks;      /* GUINT_TO_POINTER (track) of each counter, in track order */
+  guint64      *first_point; /* per track, the index in points of its first */
+  guint64      *points;      /* indices of the store's readings with a value, by track */
+} Counters;
 
 static void
-counter_series_free (gpointer data)
+counters_clear (Counters *counters)
 {
-  CounterSeries *series = data;
-
-  ps_counter_name_clear (&series->name);
-  g_array_unref (series->points);
-  g_free (series);
+  g_clear_pointer (&counters->tracks, g_ptr_array_unref);
+  g_clear_pointer (&counters->first_point, g_free);
+  g_clear_pointer (&counters->points, g_free);
 }
 
-static CounterSeries *
-counter_series_new (PsEventStore *store,
-                    guint32       index,
-                    gboolean      absolute_times)
-{
-  CounterSeries *series = g_new0 (CounterSeries, 1);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Counters, counters_clear)
 
-  series->track = index;
-  ps_counter_name_init (&series->name, store, index, absolute_times);
-  series->points = g_array_new (FALSE, FALSE, sizeof (Point));
-  if (ps_event_store_get_counter_stats (store, index) != NULL)
-    series->stats = *ps_event_store_get_counter_stats (store, index);
-  else
-    series->stats.min = series->stats.max = series->stats.last = NAN;
-  return series;
-}
-
-/* The series in track order, with their points and statistics */
-static GPtrArray *
-collect_series (PsEventStore *store,
-                gboolean      absolute_times)
+/* The counter tracks, and the readings with a value of each, in the
+ * order of the store: a count per track, then a place for each reading */
+static void
+counters_init (Counters     *counters,
+               PsEventStore *store,
+               gboolean      absolute_times)
 {
-  GPtrArray *all = g_ptr_array_new_with_free_func (counter_series_free);
   guint n_tracks = ps_event_store_get_n_tracks (store);
   guint64 n_values = ps_event_store_get_n_counter_values (store);
-  g_autofree guint32 *series_of_track = g_new (guint32, MAX (n_tracks, 1));
+  guint64 n_points = 0;
+
+  counters->store = store;
+  counters->absolute_times = absolute_times;
+  counters->tracks = g_ptr_array_new ();
+  counters->first_point = g_new0 (guint64, (gsize)n_tracks + 1);
 
   for (guint32 t = 0; t < n_tracks; t++)
-    {
-      series_of_track[t] = PS_NONE;
-      if (ps_event_store_get_track (store, t)->kind == PS_TRACK_COUNTER)
-        {
-          series_of_track[t] = all->len;
-          g_ptr_array_add (all, counter_series_new (store, t, absolute_times));
-        }
-    }
+    if (ps_event_store_get_track (store, t)->kind == PS_TRACK_COUNTER)
+      g_ptr_array_add (counters->tracks, GUINT_TO_POINTER (t));
 
+  /* first_point[t + 1]: how many points track t has */
   for (guint64 i = 0; i < n_values; i++)
     {
       const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
-      CounterSeries *series;
-      Point point;
 
-      if (value->track >= n_tracks || series_of_track[value->track] == PS_NONE)
-        continue;
-      series = g_ptr_array_index (all, series_of_track[value->track]);
-
-      if (value->flags & PS_COUNTER_FLAG_MISSING)
-        continue;
-      point.time_ns = value->time_ns + series->name.origin_ns;
-      point.value = value->value;
-      g_array_append_val (series->points, point);
+      if (value->track < n_tracks && !(value->flags & PS_COUNTER_FLAG_MISSING)
+          && ps_event_store_get_track (store, value->track)->kind == PS_TRACK_COUNTER)
+        {
+          counters->first_point[value->track + 1]++;
+          n_points++;
+        }
     }
+  for (guint32 t = 0; t < n_tracks; t++)
+    counters->first_point[t + 1] += counters->first_point[t];
 
-  return all;
+  /* Each reading to the next place of its track, which first_point[t]
+   * counts up to the first of track t + 1; then moved back by one */
+  counters->points = g_new (guint64, MAX (n_points, 1));
+  for (guint64 i = 0; i < n_values; i++)
+    {
+      const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
+
+      if (value->track < n_tracks && !(value->flags & PS_COUNTER_FLAG_MISSING)
+          && ps_event_store_get_track (store, value->track)->kind == PS_TRACK_COUNTER)
+        counters->points[counters->first_point[value->track]++] = i;
+    }
+  memmove (counters->first_point + 1, counters->first_point, (gsize)n_tracks * sizeof (guint64));
+  counters->first_point[0] = 0;
+}
+
+/* The store's statistics of a track, NaN without readings */
+static PsCounterStats
+counter_stats (PsEventStore *store,
+               guint32       track)
+{
+  PsCounterStats stats = { 0 };
+
+  if (ps_event_store_get_counter_stats (store, track) != NULL)
+    return *ps_event_store_get_counter_stats (store, track);
+  stats.min = stats.max = stats.last = NAN;
+  return stats;
 }
 
 static double
-series_mean (const CounterSeries *series)
+stats_mean (const PsCounterStats *stats)
 {
-  return series->stats.n_values > 0 ? series->stats.sum / (double)series->stats.n_values : NAN;
+  return stats->n_values > 0 ? stats->sum / (double)stats->n_values : NAN;
 }
 
 /* JSON */
 
+/* One counter: its name, its points as [time, value] a line, its
+ * statistics */
 static void
-append_member (GString    *out,
-               guint       level,
-               const char *name,
-               gboolean    first)
+write_counter (PsCliJsonStream *stream,
+               gpointer         item,
+               gpointer         user_data)
 {
-  if (!first)
-    g_string_append_c (out, ',');
-  ps_cli_json_append_indent (out, level);
-  ps_export_append_json_string (out, name);
-  g_string_append (out, ": ");
-}
+  Counters *counters = user_data;
+  guint32 track = GPOINTER_TO_UINT (item);
+  PsCounterStats stats = counter_stats (counters->store, track);
+  PsCounterName name;
 
-static void
-append_string_member (GString    *out,
-                      guint       level,
-                      const char *name,
-                      const char *value)
-{
-  append_member (out, level, name, FALSE);
-  ps_export_append_json_string (out, value);  /* NULL gives null */
-}
-
-static void
-append_number_member (GString    *out,
-                      guint       level,
-                      const char *name,
-                      double      value)
-{
-  append_member (out, level, name, FALSE);
-  ps_export_append_json_number (out, value);  /* not finite gives null */
-}
-
-static void
-append_series (GString             *out,
-               guint                level,
-               const CounterSeries *series)
-{
-  g_string_append_c (out, '{');
-  append_member (out, level + 1, "object", TRUE);
-  ps_export_append_json_string (out, series->name.object);
-  append_string_member (out, level + 1, "counter", series->name.counter);
-  append_string_member (out, level + 1, "instance", series->name.instance);
+  ps_counter_name_init (&name, counters->store, track, counters->absolute_times);
+  ps_cli_json_stream_begin_object (stream, NULL);
+  ps_cli_json_stream_string (stream, "object", name.object);
+  ps_cli_json_stream_string (stream, "counter", name.counter);
+  ps_cli_json_stream_string (stream, "instance", name.instance);
   /* PDH text logs never name the counter type */
-  append_string_member (out, level + 1, "type", series->name.type);
-  append_string_member (out, level + 1, "machine", series->name.machine);
-  append_string_member (out, level + 1, "unit", series->name.unit);
-  append_string_member (out, level + 1, "path", series->name.path);
+  ps_cli_json_stream_string (stream, "type", name.type);
+  ps_cli_json_stream_string (stream, "machine", name.machine);
+  ps_cli_json_stream_string (stream, "unit", name.unit);
+  ps_cli_json_stream_string (stream, "path", name.path);
 
-  append_member (out, level + 1, "points", FALSE);
-  if (series->points->len == 0)
-    g_string_append (out, "[]");
-  else
+  ps_cli_json_stream_begin_array (stream, "points");
+  for (guint64 p = counters->first_point[track]; p < counters->first_point[track + 1]; p++)
     {
-      g_string_append_c (out, '[');
-      for (guint i = 0; i < series->points->len; i++)
-        {
-          const Point *point = &g_array_index (series->points, Point, i);
+      const PsCounterValue *value = ps_event_store_get_counter_value (counters->store, counters->points[p]);
+      GString *out = ps_cli_json_stream_raw (stream, NULL);
 
-          if (i > 0)
-            g_string_append_c (out, ',');
-          ps_cli_json_append_indent (out, level + 2);
-          g_string_append_printf (out, "[%" PRId64 ", ", point->time_ns);
-          ps_export_append_json_number (out, point->value);
-          g_string_append_c (out, ']');
-          ps_cli_json_write_out (out, WRITE_OUT_BYTES);
-        }
-      ps_cli_json_append_indent (out, level + 1);
+      g_string_append_printf (out, "[%" PRId64 ", ", value->time_ns + name.origin_ns);
+      ps_export_append_json_number (out, value->value);
       g_string_append_c (out, ']');
+      ps_cli_json_write_out (out, WRITE_OUT_BYTES);
     }
+  ps_cli_json_stream_end (stream);
 
-  append_member (out, level + 1, "count", FALSE);
-  g_string_append_printf (out, "%" PRIu64, series->stats.n_values);
-  append_member (out, level + 1, "missing", FALSE);
-  g_string_append_printf (out, "%" PRIu64, series->stats.n_missing);
-  append_number_member (out, level + 1, "min", series->stats.min);
-  append_number_member (out, level + 1, "max", series->stats.max);
-  append_number_member (out, level + 1, "mean", series_mean (series));
-  append_number_member (out, level + 1, "last", series->stats.last);
-  ps_cli_json_append_indent (out, level);
-  g_string_append_c (out, '}');
+  g_string_append_printf (ps_cli_json_stream_raw (stream, "count"), "%" PRIu64, stats.n_values);
+  g_string_append_printf (ps_cli_json_stream_raw (stream, "missing"), "%" PRIu64, stats.n_missing);
+  ps_cli_json_stream_double (stream, "min", stats.min);
+  ps_cli_json_stream_double (stream, "max", stats.max);
+  ps_cli_json_stream_double (stream, "mean", stats_mean (&stats));
+  ps_cli_json_stream_double (stream, "last", stats.last);
+  ps_cli_json_stream_end (stream);
+  ps_counter_name_clear (&name);
 }
 
 static void
@@ -205,32 +172,15 @@ write_series (GString    *out,
               guint       level,
               gpointer    user_data)
 {
-  GPtrArray *all = user_data;
+  Counters *counters = user_data;
 
-  if (all->len == 0)
-    {
-      g_string_append (out, "[]");
-      return;
-    }
-
-  g_string_append_c (out, '[');
-  for (guint i = 0; i < all->len; i++)
-    {
-      if (i > 0)
-        g_string_append_c (out, ',');
-      ps_cli_json_append_indent (out, level + 1);
-      append_series (out, level + 1, g_ptr_array_index (all, i));
-      ps_cli_json_write_out (out, WRITE_OUT_BYTES);
-    }
-  ps_cli_json_append_indent (out, level);
-  g_string_append_c (out, ']');
+  ps_cli_json_stream_array (out, level, counters->tracks, write_counter, counters);
 }
 
 static void
 print_json (PsEventStore *store,
             const char   *path,
-            GPtrArray    *all,
-            gboolean      absolute_times)
+            Counters     *counters)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
@@ -240,7 +190,7 @@ print_json (PsEventStore *store,
   ps_cli_add_run_members (builder, store, path, FALSE);
   /* "unix": points are in ns since 1970 (UTC); "run": since the first sample */
   json_builder_set_member_name (builder, "time_base");
-  json_builder_add_string_value (builder, absolute_times ? "unix" : "run");
+  json_builder_add_string_value (builder, counters->absolute_times ? "unix" : "run");
   /* 1: every reading is a point; n: every n-th reading of each counter */
   json_builder_set_member_name (builder, "points_stride");
   json_builder_add_int_value (builder, ps_event_store_get_counter_stride (store));
@@ -249,7 +199,7 @@ print_json (PsEventStore *store,
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
 
-  ps_cli_json_print_spliced (root, streamed, write_series, all);
+  ps_cli_json_print_spliced (root, streamed, write_series, counters);
 }
 
 /* Text */
@@ -260,38 +210,54 @@ display_or_dash (const char *text)
   return text != NULL ? ps_util_display_text (text, -1) : g_strdup ("–");
 }
 
+static char **
+counter_row (Counters *counters,
+             guint32   track)
+{
+  PsCounterStats stats = counter_stats (counters->store, track);
+  PsCounterName name;
+  char **cells = g_new0 (char *, 12);
+
+  ps_counter_name_init (&name, counters->store, track, counters->absolute_times);
+  cells[0] = display_or_dash (name.machine);
+  cells[1] = display_or_dash (name.object);
+  cells[2] = display_or_dash (name.instance);
+  cells[3] = display_or_dash (name.counter);
+  cells[4] = display_or_dash (name.unit);
+  cells[5] = g_strdup_printf ("%" PRIu64, stats.n_values);
+  cells[6] = g_strdup_printf ("%" PRIu64, stats.n_missing);
+  cells[7] = ps_cli_table_format_number (stats.min);
+  cells[8] = ps_cli_table_format_number (stats.max);
+  cells[9] = ps_cli_table_format_number (stats_mean (&stats));
+  cells[10] = ps_cli_table_format_number (stats.last);
+  ps_counter_name_clear (&name);
+  return cells;
+}
+
 static void
 print_text (PsEventStore *store,
-            GPtrArray    *all)
+            Counters     *counters)
 {
   g_autoptr(PsCliTable) table = ps_cli_table_new (11);
   g_autofree char *start = NULL;
+  guint n = counters->tracks->len;
+  char *header[] = {
+    _("Machine"), _("Object"), _("Instance"), _("Counter"), _("Unit"),
+    _("Count"), _("Missing"), _("Min"), _("Max"), _("Mean"), _("Last"), NULL,
+  };
 
   ps_cli_table_set_alignment (table, "lllllrrrrrr");
-  ps_cli_table_add_row (table, _("Machine"), _("Object"), _("Instance"), _("Counter"), _("Unit"),
-                        _("Count"), _("Missing"), _("Min"), _("Max"), _("Mean"), _("Last"), NULL);
-
-  for (guint i = 0; i < all->len; i++)
+  /* A row per counter, too many to hold: measured, then printed */
+  ps_cli_table_measure_row (table, header);
+  for (guint i = 0; i < n; i++)
     {
-      const CounterSeries *series = g_ptr_array_index (all, i);
+      g_auto(GStrv) cells = counter_row (counters, GPOINTER_TO_UINT (g_ptr_array_index (counters->tracks, i)));
 
-      ps_cli_table_add_row_take (table,
-                                 display_or_dash (series->name.machine),
-                                 display_or_dash (series->name.object),
-                                 display_or_dash (series->name.instance),
-                                 display_or_dash (series->name.counter),
-                                 display_or_dash (series->name.unit),
-                                 g_strdup_printf ("%" PRIu64, series->stats.n_values),
-                                 g_strdup_printf ("%" PRIu64, series->stats.n_missing),
-                                 ps_cli_table_format_number (series->stats.min),
-                                 ps_cli_table_format_number (series->stats.max),
-                                 ps_cli_table_format_number (series_mean (series)),
-                                 ps_cli_table_format_number (series->stats.last),
-                                 NULL);
+      ps_cli_table_measure_row (table, cells);
     }
 
   /* Translators: a title; %u is a number of counters */
-  printf (g_dngettext (GETTEXT_PACKAGE, "%u counter", "%u counters", all->len), all->len);
+  printf (g_dngettext (GETTEXT_PACKAGE, "%u counter", "%u counters", n), n);
   if (ps_event_store_get_n_sessions (store) > 0)
     {
       const char *zone = ps_event_store_get_metadata (store, 0, "time_zone");
@@ -301,7 +267,13 @@ print_text (PsEventStore *store,
         start = zone != NULL ? g_strdup_printf (_(", from %s (%s)"), first, zone) : g_strdup_printf (_(", from %s"), first);
     }
   printf ("%s\n", start != NULL ? start : "");
-  ps_cli_table_print (table, stdout, "  ");
+  ps_cli_table_print_row (table, stdout, "  ", header);
+  for (guint i = 0; i < n; i++)
+    {
+      g_auto(GStrv) cells = counter_row (counters, GPOINTER_TO_UINT (g_ptr_array_index (counters->tracks, i)));
+
+      ps_cli_table_print_row (table, stdout, "  ", cells);
+    }
 }
 
 int
@@ -310,12 +282,10 @@ ps_cli_counters_print (const PsCliOptions *options,
                        const char         *path,
                        gboolean            partial)
 {
-  g_autoptr(GPtrArray) all = NULL;
-  gboolean absolute_times;
+  g_auto(Counters) counters = { 0 };
 
-  absolute_times = ps_counter_name_origins_known (store);
-  all = collect_series (store, absolute_times);
-  if (all->len == 0)
+  counters_init (&counters, store, ps_counter_name_origins_known (store));
+  if (counters.tracks->len == 0)
     {
       g_autofree char *name = g_filename_display_name (path);
 
@@ -326,9 +296,9 @@ ps_cli_counters_print (const PsCliOptions *options,
     }
 
   if (options->text)
-    print_text (store, all);
+    print_text (store, &counters);
   else
-    print_json (store, path, all, absolute_times);
+    print_json (store, path, &counters);
 
   return partial ? PS_CLI_EXIT_PARTIAL : PS_CLI_EXIT_OK;
 }

@@ -141,6 +141,60 @@ print_write_error (const char   *output_path,
   ps_cli_print_error (_("Cannot write “%s”: %s"), output_name, error->message);
 }
 
+static GOutputStream *
+open_stdout (void)
+{
+#ifdef G_OS_UNIX
+  fflush (stdout);
+  return g_unix_output_stream_new (fileno (stdout), FALSE);
+#else
+  return g_memory_output_stream_new_resizable ();
+#endif
+}
+
+/* Streams to -o OUT (write_output ()) or to the standard output, so
+ * that the output is never held whole; without -o a failure to write
+ * is said here, with -o it is left to the caller, whose message names
+ * the file */
+static gboolean
+write_to_output (const PsCliOptions *options,
+                 WriteFunc           write,
+                 gpointer            user_data,
+                 GError            **error)
+{
+  g_autoptr(GOutputStream) stream = NULL;
+  gboolean ok;
+
+  if (!writes_to_stdout (options))
+    return write_output (options->export_output, write, user_data, error);
+
+  stream = open_stdout ();
+  ok = write (stream, user_data, error);
+#ifndef G_OS_UNIX
+  if (ok)
+    {
+      GMemoryOutputStream *memory = G_MEMORY_OUTPUT_STREAM (stream);
+      gsize size = g_memory_output_stream_get_data_size (memory);
+
+      ok = fwrite (g_memory_output_stream_get_data (memory), 1, size, stdout) == size && fflush (stdout) == 0;
+      if (!ok)
+        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, g_strerror (errno));
+    }
+#endif
+  return ok;
+}
+
+/* Says why writing failed, to the standard output or to -o OUT */
+static void
+print_output_error (const PsCliOptions *options,
+                    const GError       *error)
+{
+  if (writes_to_stdout (options))
+    ps_cli_print_error ("%s: %s", _("Cannot write the standard output"), error->message);
+  else
+    print_write_error (options->export_output, error);
+}
+
 typedef struct
 {
   PsEventStore *store;
@@ -165,13 +219,12 @@ export_collapsed (const PsCliOptions *options,
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *name = g_filename_display_name (file);
-  guint source = PS_FOLDED_ALL_SOURCES;
-  gboolean wrote_nothing;
+  FoldedTarget target = { store, PS_FOLDED_ALL_SOURCES, 0 };
 
   if (options->export_source != NULL)
     {
-      source = find_source (store, options->export_source);
-      if (source == G_MAXUINT)
+      target.source = find_source (store, options->export_source);
+      if (target.source == G_MAXUINT)
         {
           g_autofree char *known = source_names (store);
 
@@ -184,28 +237,14 @@ export_collapsed (const PsCliOptions *options,
         }
     }
 
-  if (writes_to_stdout (options))
+  if (!write_to_output (options, write_folded, &target, &error))
     {
-      g_autoptr(GString) text = ps_folded_build (store, source, PS_NONE);
-
-      if (!write_stdout (text))
-        return PS_CLI_EXIT_UNREADABLE;
-      /* Every folded line holds a stack and its weight: no line, no text */
-      wrote_nothing = text->len == 0;
-    }
-  else
-    {
-      FoldedTarget target = { store, source, 0 };
-
-      if (!write_output (options->export_output, write_folded, &target, &error))
-        {
-          print_write_error (options->export_output, error);
-          return PS_CLI_EXIT_UNREADABLE;
-        }
-      wrote_nothing = target.n_lines == 0;
+      print_output_error (options, error);
+      return PS_CLI_EXIT_UNREADABLE;
     }
 
-  if (wrote_nothing)
+  /* Every folded line holds a stack and its weight: no line, no text */
+  if (target.n_lines == 0)
     ps_cli_print_error (_("“%s” has no sampled call stacks; nothing was written"), name);
 
   return PS_CLI_EXIT_OK;
@@ -237,19 +276,40 @@ ps_cli_write_text (const PsCliOptions *options,
   return TRUE;
 }
 
+typedef struct
+{
+  PsEventStore *store;
+  guint         depth;
+  gboolean      wrote_any;
+} CallgraphTarget;
+
+static gboolean
+write_callgraph (GOutputStream  *stream,
+                 gpointer        user_data,
+                 GError        **error)
+{
+  CallgraphTarget *target = user_data;
+
+  return ps_pmcstat_text_write (target->store, target->depth, stream, &target->wrote_any, NULL, error);
+}
+
 static int
 export_pmcstat_callgraph (const PsCliOptions *options,
                           PsEventStore       *store,
                           const char         *file)
 {
-  g_autoptr(GString) text = ps_pmcstat_text_build (store, options->depth);
+  g_autoptr(GError) error = NULL;
   g_autofree char *name = g_filename_display_name (file);
+  CallgraphTarget target = { store, options->depth, FALSE };
 
   if (options->export_source != NULL)
     return ps_cli_usage_error (_("--source does not apply to --to pmcstat-callgraph: it writes every sample source"));
-  if (!ps_cli_write_text (options, text))
-    return PS_CLI_EXIT_UNREADABLE;
-  if (text->len == 0)
+  if (!write_to_output (options, write_callgraph, &target, &error))
+    {
+      print_output_error (options, error);
+      return PS_CLI_EXIT_UNREADABLE;
+    }
+  if (!target.wrote_any)
     ps_cli_print_error (_("“%s” has no sampled call stacks; nothing was written"), name);
   return PS_CLI_EXIT_OK;
 }
@@ -390,17 +450,6 @@ write_target (const PsCliOptions *options,
   return ps_export_chrome_trace (store, basename, stream, NULL, error);
 }
 
-static GOutputStream *
-open_stdout (void)
-{
-#ifdef G_OS_UNIX
-  fflush (stdout);
-  return g_unix_output_stream_new (fileno (stdout), FALSE);
-#else
-  return g_memory_output_stream_new_resizable ();
-#endif
-}
-
 typedef struct
 {
   const PsCliOptions *options;
@@ -427,7 +476,6 @@ export_streamed (const PsCliOptions *options,
   g_autoptr(GError) error = NULL;
   g_autofree char *name = g_filename_display_name (file);
   StreamedTarget target = { options, store, file };
-  gboolean ok;
 
   if (!check_data (options, store, &error))
     {
@@ -436,35 +484,13 @@ export_streamed (const PsCliOptions *options,
       return PS_CLI_EXIT_UNREADABLE;
     }
 
-  if (!writes_to_stdout (options))
-    ok = write_output (options->export_output, write_streamed, &target, &error);
-  else
-    {
-      g_autoptr(GOutputStream) stream = open_stdout ();
-
-      ok = write_streamed (stream, &target, &error);
-#ifndef G_OS_UNIX
-      if (ok)
-        {
-          GMemoryOutputStream *memory = G_MEMORY_OUTPUT_STREAM (stream);
-          gsize size = g_memory_output_stream_get_data_size (memory);
-
-          ok = fwrite (g_memory_output_stream_get_data (memory), 1, size, stdout) == size && fflush (stdout) == 0;
-          if (!ok)
-            g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_FAILED, g_strerror (errno));
-        }
-#endif
-    }
-
-  if (!ok)
+  if (!write_to_output (options, write_streamed, &target, &error))
     {
       /* Nothing was written: a file that was there is as it was */
       if (g_error_matches (error, PS_ERROR, PS_ERROR_NO_DATA))
         ps_cli_print_error (_("“%s” has nothing to export as %s: %s"), name, options->export_target, error->message);
-      else if (writes_to_stdout (options))
-        ps_cli_print_error ("%s: %s", _("Cannot write the standard output"), error->message);
       else
-        print_write_error (options->export_output, error);
+        print_output_error (options, error);
       return PS_CLI_EXIT_UNREADABLE;
     }
 

@@ -119,6 +119,14 @@ ps_cli_json_stream_string (PsCliJsonStream *stream,
   ps_export_append_json_string (stream->out, value);
 }
 
+GString *
+ps_cli_json_stream_raw (PsCliJsonStream *stream,
+                        const char      *name)
+{
+  stream_next_value (stream, name);
+  return stream->out;
+}
+
 void
 ps_cli_json_stream_int (PsCliJsonStream *stream,
                         const char      *name,

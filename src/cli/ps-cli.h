@@ -151,6 +151,10 @@ void          ps_cli_json_stream_boolean (PsCliJsonStream *stream,
                                       gboolean            value);
 void          ps_cli_json_stream_null (PsCliJsonStream   *stream,
                                       const char         *name);
+/* Begins a value the stream has no call for (a pair of numbers on one
+ * line): the caller appends its text to the string returned */
+GString      *ps_cli_json_stream_raw (PsCliJsonStream    *stream,
+                                      const char         *name);
 
 /* Writes one item of an array, as a value in it */
 typedef void (*PsCliJsonItemFunc)    (PsCliJsonStream    *stream,

@@ -25,6 +25,11 @@ G_STATIC_ASSERT (sizeof (PsCounterSeries) <= 128);
 /* 1 µs: the first width, doubled as often as the run needs */
 #define FIRST_SHIFT 10
 
+/* Room for 4 buckets at first (one cache line), doubled as they fill */
+#define FIRST_ROOM_LOG2 2
+G_STATIC_ASSERT (PS_COUNTER_OVERVIEW_BUCKETS == 1 << 10);
+#define MAX_ROOM_LOG2 10
+
 void
 ps_counter_series_init (PsCounterSeries *self)
 {
@@ -40,6 +45,34 @@ void
 ps_counter_series_clear (PsCounterSeries *self)
 {
   g_clear_pointer (&self->buckets, g_free);
+  self->room_log2 = 0;
+}
+
+guint
+ps_counter_series_get_room (const PsCounterSeries *self)
+{
+  return self->buckets != NULL ? 1u << self->room_log2 : 0;
+}
+
+PsCounterBucket *
+ps_counter_series_reserve (PsCounterSeries *self,
+                           guint            n)
+{
+  guint room = ps_counter_series_get_room (self);
+  guint room_log2 = self->buckets != NULL ? self->room_log2 : FIRST_ROOM_LOG2;
+
+  g_return_val_if_fail (n <= PS_COUNTER_OVERVIEW_BUCKETS, self->buckets);
+
+  if (self->buckets != NULL && n <= room)
+    return self->buckets;
+  while ((1u << room_log2) < n)
+    room_log2++;
+  g_assert (room_log2 <= MAX_ROOM_LOG2);
+  self->buckets = g_renew (PsCounterBucket, self->buckets, (gsize)1 << room_log2);
+  /* Every bucket past those used is empty: n_used may move past a gap */
+  memset (self->buckets + room, 0, (((gsize)1 << room_log2) - room) * sizeof (PsCounterBucket));
+  self->room_log2 = (guint8)room_log2;
+  return self->buckets;
 }
 
 static void
@@ -93,6 +126,10 @@ flush_current (PsCounterSeries *self)
 
   if (self->current_count == 0)
     return;
+  /* Only an overview read back from a file can be filling a bucket past
+   * those it has room for */
+  if G_UNLIKELY (self->current_index >= ps_counter_series_get_room (self))
+    ps_counter_series_reserve (self, self->current_index + 1u);
   ps_counter_series_get_current (self, &current);
   if (self->current_fresh)
     self->buckets[self->current_index] = current;
@@ -144,7 +181,7 @@ add_to_overview (PsCounterSeries *self,
 
   if (self->buckets == NULL)
     {
-      self->buckets = g_new0 (PsCounterBucket, PS_COUNTER_OVERVIEW_BUCKETS);
+      ps_counter_series_reserve (self, 1);
       self->begin_ns = time_ns;
     }
   /* A reading earlier than the first joins the first bucket */
@@ -152,6 +189,8 @@ add_to_overview (PsCounterSeries *self,
   if ((index >> self->shift) >= PS_COUNTER_OVERVIEW_BUCKETS)
     widen (self, index);
   index >>= self->shift;
+  if (index >= ps_counter_series_get_room (self))
+    ps_counter_series_reserve (self, (guint)index + 1);
 
   if (index != self->current_index || self->current_count == 0)
     {

@@ -38,7 +38,9 @@ typedef struct
 
 /* The overview of a counter track: buckets of bucket_ns each from
  * begin_ns; their width doubles as the track grows longer, so that there
- * are never more than PS_COUNTER_OVERVIEW_BUCKETS. */
+ * are never more than PS_COUNTER_OVERVIEW_BUCKETS. The room for them
+ * grows too, from a few, so that a counter read once or twice does not
+ * take the room of all of them. */
 #define PS_COUNTER_OVERVIEW_BUCKETS 1024
 
 typedef struct
@@ -68,6 +70,7 @@ typedef struct
   guint32          current_count;   /* 0: none */
   guint16          current_index;   /* < PS_COUNTER_OVERVIEW_BUCKETS */
   guint8           current_fresh;   /* its place in buckets was never used */
+  guint8           room_log2;       /* buckets has room for 1 << room_log2 */
   double           current_sum;
 } PsCounterSeries;
 
@@ -79,6 +82,13 @@ void ps_counter_series_get_current (const PsCounterSeries *self,
 void ps_counter_series_set_current (PsCounterSeries       *self,
                                     const PsCounterBucket *bucket);
 void ps_counter_series_clear (PsCounterSeries *self);
+/* How many buckets the overview has room for (0 without buckets) */
+guint ps_counter_series_get_room (const PsCounterSeries *self);
+/* Room for the overview's first n buckets (at most
+ * PS_COUNTER_OVERVIEW_BUCKETS), the new ones empty, for an overview read
+ * back from a file; returns the buckets */
+PsCounterBucket *ps_counter_series_reserve (PsCounterSeries *self,
+                                            guint            n);
 void ps_counter_series_add   (PsCounterSeries *self,
                               gint64           time_ns,
                               double           value,

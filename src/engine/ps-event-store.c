@@ -683,8 +683,7 @@ ps_event_store_get_memory_size (PsEventStore *self)
   size += (self->counter_values.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsCounterValue);
   size += self->counter_series->len * sizeof (PsCounterSeries);
   for (guint i = 0; i < self->counter_series->len; i++)
-    if (g_array_index (self->counter_series, PsCounterSeries, i).buckets != NULL)
-      size += PS_COUNTER_OVERVIEW_BUCKETS * sizeof (PsCounterBucket);
+    size += ps_counter_series_get_room (&g_array_index (self->counter_series, PsCounterSeries, i)) * sizeof (PsCounterBucket);
   size += self->wide_values->len * sizeof (WideValue);
   size += self->line_escapes->len * sizeof (LineEscape);
   size += self->others->len * sizeof (OtherValue);
@@ -2401,7 +2400,7 @@ _ps_event_store_restore_counter_series (PsEventStore          *self,
   ps_counter_series_clear (into);
   *into = *series;
   if (series->buckets != NULL)
-    into->buckets = g_memdup2 (series->buckets, PS_COUNTER_OVERVIEW_BUCKETS * sizeof (PsCounterBucket));
+    into->buckets = g_memdup2 (series->buckets, ps_counter_series_get_room (series) * sizeof (PsCounterBucket));
 }
 
 void

@@ -70,6 +70,47 @@ ps_util_append_cp1252 (GString    *out,
     }
 }
 
+/* The length of the first bytes of text, at most `length`, that end at a
+ * character boundary: a UTF-8 character is at most four bytes, so at
+ * most three continuation bytes are given back (text[length] exists) */
+static gsize
+utf8_boundary (const char *text,
+               gsize       length)
+{
+  for (guint i = 0; i < 3 && length > 0 && ((guchar)text[length] & 0xC0) == 0x80; i++)
+    length--;
+  return length;
+}
+
+void
+ps_util_append_cut_name (GString    *out,
+                         const char *name)
+{
+  g_autofree char *display = NULL;
+  const char *text = name;
+  gsize length;
+
+  /* memchr stops at the first NUL (C11 §7.24.5.1): the name itself is
+   * never read past its end */
+  if (memchr (name, '\0', PS_UTIL_NAME_MAX_BYTES + 1) != NULL)
+    {
+      g_string_append (out, name);
+      return;
+    }
+
+  length = utf8_boundary (name, PS_UTIL_NAME_MAX_BYTES);
+  /* Bytes that are not UTF-8 would make "…" itself read as Latin-1 */
+  if (!g_utf8_validate_len (name, length, NULL))
+    {
+      display = ps_util_display_text (name, PS_UTIL_NAME_MAX_BYTES);
+      text = display;
+      length = MIN (strlen (display), PS_UTIL_NAME_MAX_BYTES);
+      length = utf8_boundary (display, length);
+    }
+  g_string_append_len (out, text, (gssize)length);
+  g_string_append (out, "…");
+}
+
 /* The text of a value with at most nine decimals and fifteen significant
  * digits, as "%.15g" gives it (fixed notation from 1e-4 on), when it has
  * one: a multiple of a millisecond, say. FALSE for other values. The

@@ -40,6 +40,18 @@ char *ps_util_display_text     (const char *raw,
 void  ps_util_append_cp1252    (GString    *out,
                                 const char *text,
                                 gsize       length);
+/* The longest name written where a name repeats once per call path or
+ * stack (folded lines, call-tree nodes, stack frames): one function with
+ * a name of a megabyte and a million callers would otherwise write a
+ * terabyte from a few megabytes. */
+#define PS_UTIL_NAME_MAX_BYTES 1024
+/* Appends name to out; one longer than PS_UTIL_NAME_MAX_BYTES bytes is
+ * cut at the last UTF-8 character boundary at or below that many bytes,
+ * shown as ps_util_display_text () shows it, and followed by "…"
+ * (U+2026). Reads at most PS_UTIL_NAME_MAX_BYTES + 1 bytes of name, so
+ * the cost does not grow with its length either. */
+void  ps_util_append_cut_name  (GString    *out,
+                                const char *name);
 /* "12.300 ms", "1.204 s", "850.000 ns": a duration in seconds with a fitting unit, three decimals */
 char *ps_util_format_seconds   (double      seconds);
 /* "9.6 MiB" with the exact unit chosen by size */

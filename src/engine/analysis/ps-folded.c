@@ -28,6 +28,38 @@ typedef struct
 } FoldedLine;
 
 void
+ps_folded_append_frame_name (PsEventStore *store,
+                             guint32       frame_id,
+                             GString      *out)
+{
+  const PsFrame *frame;
+  gsize start;
+
+  g_return_if_fail (PS_IS_EVENT_STORE (store));
+  g_return_if_fail (out != NULL);
+
+  frame = ps_event_store_get_frame (store, frame_id);
+  g_return_if_fail (frame != NULL);
+
+  /* A function's name is read no further than the cut */
+  if (frame->function != 0)
+    {
+      ps_util_append_cut_name (out, ps_event_store_get_string (store, frame->function));
+      return;
+    }
+
+  start = out->len;
+  ps_event_store_append_frame_name (store, frame_id, out);
+  if (out->len - start > PS_UTIL_NAME_MAX_BYTES)
+    {
+      g_autofree char *whole = g_strndup (out->str + start, out->len - start);
+
+      g_string_truncate (out, start);
+      ps_util_append_cut_name (out, whole);
+    }
+}
+
+void
 ps_folded_append_frame (PsEventStore *store,
                         guint32       frame_id,
                         GString      *out)
@@ -44,7 +76,7 @@ ps_folded_append_frame (PsEventStore *store,
     }
 
   start = out->len;
-  ps_event_store_append_frame_name (store, frame_id, out);
+  ps_folded_append_frame_name (store, frame_id, out);
   /* Characters that would break the line apart */
   for (gsize i = start; i < out->len; i++)
     if (out->str[i] == ';' || out->str[i] == '\n' || out->str[i] == '\r')

@@ -9,9 +9,10 @@
  * stack. Lines are sorted by their bytes, so the output is deterministic.
  *
  * A frame's text is its function name; a frame without one is
- * "module+0xADDRESS" (the module's base name) or "0xADDRESS". Characters
- * that would break a line apart (';', CR, LF) become '_'. Frames that
- * print alike (the same function in two modules) share one line.
+ * "module+0xADDRESS" (the module's base name) or "0xADDRESS", cut after
+ * PS_UTIL_NAME_MAX_BYTES bytes with "…" (ps-util.h). Characters that
+ * would break a line apart (';', CR, LF) become '_'. Frames that print
+ * alike (the same function in two modules) share one line.
  */
 #pragma once
 
@@ -63,9 +64,16 @@ GArray   *ps_folded_sum_stacks  (PsEventStore      *store,
                                  PsSampleFilterFunc filter,
                                  gpointer           user_data,
                                  GCancellable      *cancellable);
-/* Appends the folded text of one frame */
+/* Appends the folded text of one frame: its name cut as
+ * ps_folded_append_frame_name () cuts it, ';', CR and LF made '_' */
 void      ps_folded_append_frame (PsEventStore  *store,
                                  guint32         frame,
                                  GString        *out);
+/* Appends the name of a frame as ps_event_store_append_frame_name ()
+ * gives it, cut as ps_util_append_cut_name () cuts a name: for outputs
+ * that write a frame once per stack or call path */
+void      ps_folded_append_frame_name (PsEventStore *store,
+                                       guint32       frame,
+                                       GString      *out);
 
 G_END_DECLS

@@ -15,8 +15,10 @@
 
 #include <inttypes.h>
 
+#include "ps-export-writer.h"
 #include "ps-folded.h"
 #include "ps-pmcstat-text.h"
+#include "ps-util.h"
 
 typedef struct
 {
@@ -86,11 +88,12 @@ append_frame_name (Tree    *tree,
 {
   const PsFrame *frame = ps_event_store_get_frame (tree->store, frame_id);
 
-  /* pmcstat prints the address of a pc without a symbol */
+  /* pmcstat prints the address of a pc without a symbol; a name is
+   * written once per call path, so a long one is cut */
   if (frame->function == 0)
     g_string_append_printf (out, "0x%" PRIx64 "", frame->address);
   else
-    g_string_append (out, ps_event_store_get_string (tree->store, frame->function));
+    ps_util_append_cut_name (out, ps_event_store_get_string (tree->store, frame->function));
 }
 
 /* Children by descending count, then by name: the same text every time */
@@ -109,10 +112,15 @@ compare_nodes (gconstpointer a,
     return na->count > nb->count ? -1 : 1;
   fa = ps_event_store_get_frame (tree->store, na->frame);
   fb = ps_event_store_get_frame (tree->store, nb->frame);
-  order = g_strcmp0 (ps_event_store_get_string (tree->store, fa->function),
-                     ps_event_store_get_string (tree->store, fb->function));
-  if (order != 0)
-    return order;
+  /* Names are interned: one name at many addresses is compared by its id,
+   * not once per comparison over all its bytes */
+  if (fa->function != fb->function)
+    {
+      order = g_strcmp0 (ps_event_store_get_string (tree->store, fa->function),
+                         ps_event_store_get_string (tree->store, fb->function));
+      if (order != 0)
+        return order;
+    }
   return fa->address < fb->address ? -1 : fa->address > fb->address;
 }
 
@@ -133,18 +141,22 @@ sorted_children (Tree    *tree,
 /* One node line and its callers (§8.4 item 3); depth ≤ the frame limit,
  * so the recursion stays shallow */
 static void
-write_node (Tree        *tree,
-            guint32      index,
-            guint        level,
-            guint64      parent_count,
-            guint32     *previous_module,
-            GString     *out)
+write_node (Tree           *tree,
+            guint32         index,
+            guint           level,
+            guint64         parent_count,
+            guint32        *previous_module,
+            PsExportWriter *writer)
 {
   const Node *node = &g_array_index (tree->nodes, Node, index);
   const PsFrame *frame = ps_event_store_get_frame (tree->store, node->frame);
+  GString *out = ps_export_writer_get_buffer (writer);
   g_autoptr(GArray) children = NULL;
   char count_field[32];
   int length;
+
+  if (ps_export_writer_failed (writer))
+    return;
 
   for (guint i = 0; i < level; i++)
     g_string_append_c (out, ' ');
@@ -170,14 +182,15 @@ write_node (Tree        *tree,
   if (frame->module != *previous_module && frame->module != 0)
     {
       g_string_append (out, " @ ");
-      g_string_append (out, ps_event_store_get_string (tree->store, frame->module));
+      ps_util_append_cut_name (out, ps_event_store_get_string (tree->store, frame->module));
     }
   *previous_module = frame->module;
   g_string_append_c (out, '\n');
+  ps_export_writer_flush_some (writer);
 
   children = sorted_children (tree, index);
   for (guint i = 0; i < children->len; i++)
-    write_node (tree, g_array_index (children, guint32, i), level + 1, node->count, previous_module, out);
+    write_node (tree, g_array_index (children, guint32, i), level + 1, node->count, previous_module, writer);
 }
 
 static gboolean
@@ -187,11 +200,12 @@ sample_of_source (const PsSample *sample,
   return sample->source == *(const guint16 *)user_data && sample->stack != 0;
 }
 
-static void
-write_source (PsEventStore *store,
-              guint16       source,
-              guint         depth,
-              GString      *out)
+/* The block of one sample source; FALSE when it has no samples */
+static gboolean
+write_source (PsEventStore   *store,
+              guint16         source,
+              guint           depth,
+              PsExportWriter *writer)
 {
   g_autoptr(GArray) stacks = ps_folded_sum_stacks (store, FALSE, sample_of_source, &source, NULL);
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -239,34 +253,61 @@ write_source (PsEventStore *store,
     {
       const PsSampleSource *info = ps_event_store_get_sample_source (store, source);
 
-      g_string_append_printf (out, "@ %s [%" PRIu64 " samples]\n\n",
+      g_string_append_printf (ps_export_writer_get_buffer (writer), "@ %s [%" PRIu64 " samples]\n\n",
                               ps_event_store_get_string (store, info->name), total);
       roots = sorted_children (&tree, 0);
       for (guint i = 0; i < roots->len; i++)
         {
           guint32 previous_module = 0;
 
-          write_node (&tree, g_array_index (roots, guint32, i), 0, total, &previous_module, out);
-          g_string_append_c (out, '\n');
+          write_node (&tree, g_array_index (roots, guint32, i), 0, total, &previous_module, writer);
+          g_string_append_c (ps_export_writer_get_buffer (writer), '\n');
         }
     }
 
   g_array_unref (tree.nodes);
   g_hash_table_unref (tree.children);
+  return total > 0;
+}
+
+gboolean
+ps_pmcstat_text_write (PsEventStore   *store,
+                       guint           depth,
+                       GOutputStream  *stream,
+                       gboolean       *wrote_any,
+                       GCancellable   *cancellable,
+                       GError        **error)
+{
+  g_autoptr(PsExportWriter) writer = NULL;
+  gboolean any = FALSE;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (depth == 0)
+    depth = PS_PMCSTAT_DEFAULT_DEPTH;
+  depth = MIN (depth, PS_PMCSTAT_MAX_DEPTH);
+  writer = ps_export_writer_new (stream, cancellable);
+  for (guint source = 0; source < ps_event_store_get_n_sample_sources (store); source++)
+    if (write_source (store, (guint16)source, depth, writer))
+      any = TRUE;
+  if (wrote_any != NULL)
+    *wrote_any = any;
+  return ps_export_writer_finish (writer, error);
 }
 
 GString *
 ps_pmcstat_text_build (PsEventStore *store,
                        guint         depth)
 {
-  GString *out = g_string_new (NULL);
+  g_autoptr(GOutputStream) stream = g_memory_output_stream_new_resizable ();
+  GMemoryOutputStream *memory = G_MEMORY_OUTPUT_STREAM (stream);
 
-  g_return_val_if_fail (PS_IS_EVENT_STORE (store), out);
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), g_string_new (NULL));
 
-  if (depth == 0)
-    depth = PS_PMCSTAT_DEFAULT_DEPTH;
-  depth = MIN (depth, PS_PMCSTAT_MAX_DEPTH);
-  for (guint source = 0; source < ps_event_store_get_n_sample_sources (store); source++)
-    write_source (store, (guint16)source, depth, out);
-  return out;
+  /* Writing to memory does not fail */
+  ps_pmcstat_text_write (store, depth, stream, NULL, NULL, NULL);
+  return g_string_new_len (g_memory_output_stream_get_data (memory),
+                           (gssize)g_memory_output_stream_get_data_size (memory));
 }

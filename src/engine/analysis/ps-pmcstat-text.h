@@ -23,11 +23,22 @@ G_BEGIN_DECLS
 /* The callgraph of every sample source with samples, one "@ NAME [N
  * samples]" block each, in the layout of pmcstat -G: for each function
  * that held the sampled pc, its callers (up to `depth` frames in all, 0
- * for the default, at most PS_PMCSTAT_MAX_DEPTH), each line with its percentage of the line above it.
+ * for the default, at most PS_PMCSTAT_MAX_DEPTH), each line with its
+ * percentage of the line above it. A name or an image path longer than
+ * PS_UTIL_NAME_MAX_BYTES bytes is cut (ps_util_append_cut_name ()): each
+ * is written once per call path.
  * Samples whose sampled pc fell in no mapping ([kernel], [unknown]) are
  * left out of the blocks and of N, like pmcstat leaves them; so are frames
  * of no mapping in the callers. */
-GString *ps_pmcstat_text_build (PsEventStore *store,
-                                guint         depth);
+GString *ps_pmcstat_text_build (PsEventStore   *store,
+                                guint           depth);
+/* The same, written to a stream as it is made; wrote_any (may be NULL)
+ * tells whether any source had samples */
+gboolean ps_pmcstat_text_write (PsEventStore   *store,
+                                guint           depth,
+                                GOutputStream  *stream,
+                                gboolean       *wrote_any,
+                                GCancellable   *cancellable,
+                                GError        **error);
 
 G_END_DECLS

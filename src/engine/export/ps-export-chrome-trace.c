@@ -14,6 +14,8 @@
 
 #include "ps-export-chrome-trace.h"
 #include "ps-export-writer.h"
+#include "ps-folded.h"
+#include "ps-util.h"
 
 /* Deeper parent chains than this are a broken store */
 #define MAX_ANCESTORS 64
@@ -509,8 +511,10 @@ write_samples (Exporter *self)
         continue;
       stack_node = ps_event_store_get_stack_node (store, node);
       frame = ps_event_store_get_frame (store, stack_node->frame);
+      /* A frame is written once per stack node it is in: a long name is
+       * cut (ps-util.h), and so is its module's */
       g_string_truncate (name, 0);
-      ps_event_store_append_frame_name (store, stack_node->frame, name);
+      ps_folded_append_frame_name (store, stack_node->frame, name);
       g_string_append_printf (out, "%s\"%u\": {\"name\": ", first ? "\n  " : ",\n  ", node);
       first = FALSE;
       ps_export_append_json_string (out, name->str);
@@ -520,7 +524,9 @@ write_samples (Exporter *self)
           const char *module = ps_event_store_get_string (store, frame->module);
           const char *base = strrchr (module, '/');
 
-          ps_export_append_json_string (out, base != NULL ? base + 1 : module);
+          g_string_truncate (name, 0);
+          ps_util_append_cut_name (name, base != NULL ? base + 1 : module);
+          ps_export_append_json_string (out, name->str);
         }
       else
         ps_export_append_json_string (out, "unknown");

@@ -302,15 +302,40 @@ add_call_columns (PsCsvWriter *csv,
     }
 }
 
+/* A cell of text cut as ps_util_append_cut_name () cuts a name */
+static void
+add_cut_text (PsCsvWriter *csv,
+              const char  *text)
+{
+  g_autoptr(GString) cut = NULL;
+
+  if (text == NULL)
+    {
+      ps_csv_writer_add_text (csv, NULL);
+      return;
+    }
+  cut = g_string_new (NULL);
+  ps_util_append_cut_name (cut, text);
+  ps_csv_writer_add_text (csv, cut->str);
+}
+
+/* A row of a function (is_node FALSE) or of a call path: a path's name
+ * is cut, being written once per path, where a function's is written
+ * once; the module is cut in both, as every function of a module
+ * repeats it */
 static void
 add_call_cells (PsCsvWriter       *csv,
                 PsCallTree        *tree,
                 guint32            function,
+                gboolean           is_node,
                 const PsCallStats *stats,
                 PsCallBasis        basis)
 {
-  ps_csv_writer_add_text (csv, ps_call_tree_get_function_name (tree, function));
-  ps_csv_writer_add_text (csv, ps_call_tree_get_function_module (tree, function));
+  if (is_node)
+    add_cut_text (csv, ps_call_tree_get_function_name (tree, function));
+  else
+    ps_csv_writer_add_text (csv, ps_call_tree_get_function_name (tree, function));
+  add_cut_text (csv, ps_call_tree_get_function_module (tree, function));
   ps_csv_writer_add_int (csv, (gint64)stats->calls);
   for (guint v = 0; v < PS_N_CALL_VALUES; v++)
     ps_csv_writer_add_number (csv, stats->total[v]);
@@ -354,7 +379,7 @@ ps_export_csv_call_tree (PsCallTree    *tree,
       add_call_columns (csv, tree);
       ps_csv_writer_end_row (csv);
       for (guint i = 0; i < n && !ps_export_writer_failed (csv->writer); i++)
-        add_call_cells (csv, tree, order[i], ps_call_tree_get_function_stats (tree, order[i]), basis);
+        add_call_cells (csv, tree, order[i], FALSE, ps_call_tree_get_function_stats (tree, order[i]), basis);
     }
   else
     {
@@ -390,7 +415,7 @@ ps_export_csv_call_tree (PsCallTree    *tree,
           ps_csv_writer_add_int (csv, (gint64)child.row);
           ps_csv_writer_add_int (csv, (gint64)top->row);
           ps_csv_writer_add_int (csv, depth);
-          add_call_cells (csv, tree, ps_call_tree_get_node_function (tree, child.node),
+          add_call_cells (csv, tree, ps_call_tree_get_node_function (tree, child.node), TRUE,
                           ps_call_tree_get_node_stats (tree, child.node), basis);
           g_array_append_val (stack, child);
         }

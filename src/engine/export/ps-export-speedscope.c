@@ -16,6 +16,7 @@
 #include "ps-export-speedscope.h"
 #include "ps-export-writer.h"
 #include "ps-folded.h"
+#include "ps-util.h"
 
 #define SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
 
@@ -524,7 +525,9 @@ write_frames (Exporter *self)
           {
             const PsFrame *frame = ps_event_store_get_frame (self->store, id);
 
-            ps_event_store_append_frame_name (self->store, id, name);
+            /* A frame per address: a function sampled at many addresses
+             * repeats its name, so a long one is cut (ps-util.h) */
+            ps_folded_append_frame_name (self->store, id, name);
             if (frame != NULL && frame->module != 0)
               file = ps_event_store_get_string (self->store, frame->module);
           }
@@ -538,10 +541,13 @@ write_frames (Exporter *self)
 
       g_string_append (out, i > 0 ? ",\n  {\"name\": " : "\n  {\"name\": ");
       ps_export_append_json_string (out, name->str);
+      /* Every frame of a module repeats it */
       if (file != NULL && *file != '\0')
         {
+          g_string_truncate (name, 0);
+          ps_util_append_cut_name (name, file);
           g_string_append (out, ", \"file\": ");
-          ps_export_append_json_string (out, file);
+          ps_export_append_json_string (out, name->str);
         }
       g_string_append_c (out, '}');
       ps_export_writer_flush_some (self->writer);

@@ -626,7 +626,7 @@ read_series (NativeParser  *self,
         return malformed (self, _("an overview out of bounds"), error);
       if (has_buckets)
         {
-          buckets = g_new0 (PsCounterBucket, PS_COUNTER_OVERVIEW_BUCKETS);
+          buckets = ps_counter_series_reserve (&series, series.n_used);
           for (guint b = 0; b < n_buckets; b++)
             get_bucket (cursor, &buckets[b]);
           if (cursor->failed)
