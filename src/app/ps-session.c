@@ -36,6 +36,11 @@ struct _PsSession
   GCancellable *highlight_cancellable;
 
   GArray       *counter_tracks;   /* guint32, sorted; NULL: every one */
+
+  guint32       focus_track;
+  guint64       selected_span;
+  GArray       *highlight_measurements;   /* guint64, ascending; NULL: none */
+  char         *highlight_measurements_description;
 };
 
 enum {
@@ -50,6 +55,9 @@ enum {
   VISIBLE_RANGE_CHANGED,
   SELECTION_CHANGED,
   COUNTER_TRACKS_CHANGED,
+  FOCUS_CHANGED,
+  HIGHLIGHT_MEASUREMENTS_CHANGED,
+  REVEAL,
   N_SIGNALS
 };
 
@@ -232,6 +240,8 @@ ps_session_finalize (GObject *object)
   g_clear_pointer (&self->highlight_description, g_free);
   g_clear_pointer (&self->selected_spans, g_free);
   g_clear_pointer (&self->counter_tracks, g_array_unref);
+  g_clear_pointer (&self->highlight_measurements, g_array_unref);
+  g_clear_pointer (&self->highlight_measurements_description, g_free);
 
   G_OBJECT_CLASS (ps_session_parent_class)->finalize (object);
 }
@@ -318,12 +328,32 @@ ps_session_class_init (PsSessionClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
+  signals[FOCUS_CHANGED] =
+    g_signal_new ("focus-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+  signals[HIGHLIGHT_MEASUREMENTS_CHANGED] =
+    g_signal_new ("highlight-measurements-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+  signals[REVEAL] =
+    g_signal_new ("reveal",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
 }
 
 static void
 ps_session_init (PsSession *self)
 {
   self->visible_end_ns = 1;
+  self->focus_track = PS_NONE;
+  self->selected_span = PS_SESSION_NO_SPAN;
 }
 
 PsSession *
@@ -605,4 +635,120 @@ ps_session_counters_appended (PsSession *self)
   g_return_if_fail (PS_IS_SESSION (self));
 
   g_signal_emit (self, signals[COUNTER_TRACKS_CHANGED], 0);
+}
+
+/* What the user chose */
+
+void
+ps_session_set_focus_track (PsSession *self,
+                            guint32    track)
+{
+  g_return_if_fail (PS_IS_SESSION (self));
+
+  if (self->focus_track == track)
+    return;
+  self->focus_track = track;
+  g_signal_emit (self, signals[FOCUS_CHANGED], 0);
+}
+
+guint32
+ps_session_get_focus_track (PsSession *self)
+{
+  g_return_val_if_fail (PS_IS_SESSION (self), PS_NONE);
+
+  return self->focus_track;
+}
+
+void
+ps_session_set_selected_span (PsSession *self,
+                              guint64    span)
+{
+  g_return_if_fail (PS_IS_SESSION (self));
+
+  if (span != PS_SESSION_NO_SPAN && span >= ps_event_store_get_n_spans (self->store))
+    span = PS_SESSION_NO_SPAN;
+  if (self->selected_span == span)
+    return;
+  self->selected_span = span;
+  g_signal_emit (self, signals[FOCUS_CHANGED], 0);
+}
+
+guint64
+ps_session_get_selected_span (PsSession *self)
+{
+  g_return_val_if_fail (PS_IS_SESSION (self), PS_SESSION_NO_SPAN);
+
+  return self->selected_span;
+}
+
+static int
+compare_indexes (gconstpointer a,
+                 gconstpointer b)
+{
+  guint64 first = *(const guint64 *)a;
+  guint64 second = *(const guint64 *)b;
+
+  return (first > second) - (first < second);
+}
+
+void
+ps_session_set_highlight_measurements (PsSession     *self,
+                                       const guint64 *measurements,
+                                       gsize          n_measurements,
+                                       const char    *description)
+{
+  g_autoptr(GArray) sorted = NULL;
+
+  g_return_if_fail (PS_IS_SESSION (self));
+  g_return_if_fail (measurements != NULL || n_measurements == 0);
+
+  if (n_measurements > 0)
+    {
+      sorted = g_array_sized_new (FALSE, FALSE, sizeof (guint64), (guint)n_measurements);
+      g_array_append_vals (sorted, measurements, (guint)n_measurements);
+      g_array_sort (sorted, compare_indexes);
+    }
+  if (sorted == NULL && self->highlight_measurements == NULL)
+    return;
+  g_clear_pointer (&self->highlight_measurements, g_array_unref);
+  self->highlight_measurements = g_steal_pointer (&sorted);
+  g_free (self->highlight_measurements_description);
+  self->highlight_measurements_description = self->highlight_measurements != NULL ? g_strdup (description) : NULL;
+  g_signal_emit (self, signals[HIGHLIGHT_MEASUREMENTS_CHANGED], 0);
+}
+
+const guint64 *
+ps_session_get_highlight_measurements (PsSession *self,
+                                       gsize     *n_measurements)
+{
+  g_return_val_if_fail (PS_IS_SESSION (self), NULL);
+  g_return_val_if_fail (n_measurements != NULL, NULL);
+
+  if (self->highlight_measurements == NULL)
+    {
+      *n_measurements = 0;
+      return NULL;
+    }
+  *n_measurements = self->highlight_measurements->len;
+  return (const guint64 *)(gpointer)self->highlight_measurements->data;
+}
+
+const char *
+ps_session_get_highlight_measurements_description (PsSession *self)
+{
+  g_return_val_if_fail (PS_IS_SESSION (self), NULL);
+
+  return self->highlight_measurements_description;
+}
+
+void
+ps_session_reveal (PsSession *self,
+                   gint64     begin_ns,
+                   gint64     end_ns)
+{
+  g_return_if_fail (PS_IS_SESSION (self));
+
+  if (end_ns < begin_ns)
+    return;
+  g_signal_emit (self, signals[REVEAL], 0, begin_ns, end_ns);
 }

@@ -8,6 +8,14 @@
  * set the highlighted spans. Every view listens and follows: a selected
  * time range filters the histogram and the call tree, highlighted spans
  * are drawn over the others in the timeline.
+ *
+ * What the user chose in one view reaches the others through the same
+ * object: the focused track (a marker, thread, counter or process chosen
+ * in a table or on the timeline), the selected span (a scope), the
+ * highlighted measurements (a CE marker's instances in a histogram's
+ * buckets) and requests to reveal a range. Times are the run's own: for
+ * CE PerfLog, whose measurements have no times, the measurement sequence
+ * is the axis (docs/selection.md).
  */
 #pragma once
 
@@ -74,6 +82,39 @@ void          ps_session_highlight_function  (PsSession     *self,
  * being built) */
 PsSpanLod    *ps_session_get_highlight       (PsSession     *self);
 const char   *ps_session_get_highlight_description (PsSession *self);
+
+/* The track the user chose (a CE marker, a thread, a counter, a process):
+ * the timeline shows its row and marks it, tables select its row.
+ * PS_NONE: none. "focus-changed" is emitted on a change. */
+void          ps_session_set_focus_track     (PsSession     *self,
+                                              guint32        track);
+guint32       ps_session_get_focus_track     (PsSession     *self);
+
+/* The span the user chose (a scope in a table or on the timeline), or
+ * PS_SESSION_NO_SPAN; "focus-changed" too */
+#define PS_SESSION_NO_SPAN G_MAXUINT64
+void          ps_session_set_selected_span   (PsSession     *self,
+                                              guint64        span);
+guint64       ps_session_get_selected_span   (PsSession     *self);
+
+/* Measurements drawn highlighted (by their index in the store: a CE
+ * marker's instances in a histogram's buckets), in ascending order; NULL
+ * with *n_measurements 0 when there are none.
+ * "highlight-measurements-changed" is emitted on a change. */
+void          ps_session_set_highlight_measurements (PsSession     *self,
+                                                     const guint64 *measurements,
+                                                     gsize          n_measurements,
+                                                     const char    *description);
+const guint64 *ps_session_get_highlight_measurements (PsSession   *self,
+                                                      gsize       *n_measurements);
+const char   *ps_session_get_highlight_measurements_description (PsSession *self);
+
+/* Asks the views that show time (the timeline) to bring begin…end into
+ * view, zooming out or in as needed, without changing the selection:
+ * "reveal" (gint64 begin, gint64 end) */
+void          ps_session_reveal              (PsSession     *self,
+                                              gint64         begin_ns,
+                                              gint64         end_ns);
 
 /* The counter tracks the timeline charts: the ones checked in a counter
  * run's view ("counter-tracks-changed"). NULL (the default) for every
