@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <stdlib.h>
@@ -267,6 +268,36 @@ render_widget (GtkWidget *widget)
 
   return gdk_memory_texture_new (MAX (width, 1), MAX (height, 1),
                                  GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, stride);
+}
+
+guint
+count_pixels_near (GdkTexture    *texture,
+                   int            x0,
+                   int            y0,
+                   int            x1,
+                   int            y1,
+                   const GdkRGBA *color)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  gsize stride = (gsize)width * 4;
+  g_autofree guchar *data = g_malloc (stride * height);
+  guint n = 0;
+
+  /* GDK_MEMORY_DEFAULT: B G R A, premultiplied */
+  gdk_texture_download (texture, data, stride);
+  for (int y = MAX (y0, 0); y <= MIN (y1, height - 1); y++)
+    for (int x = MAX (x0, 0); x <= MIN (x1, width - 1); x++)
+      {
+        const guchar *p = data + y * stride + x * 4;
+        double alpha = p[3] / 255.0;
+
+        n += alpha > 0.5
+             && fabs (p[2] / 255.0 / alpha - color->red) < 0.08
+             && fabs (p[1] / 255.0 / alpha - color->green) < 0.08
+             && fabs (p[0] / 255.0 / alpha - color->blue) < 0.08;
+      }
+  return n;
 }
 
 /* The whole window as it was last shown */

@@ -58,6 +58,14 @@ GFile      *write_temp_file        (Fixture      *fixture,
 PsRunPage  *open_and_wait          (Fixture      *fixture,
                                     GFile        *file);
 GdkTexture *render_widget          (GtkWidget    *widget);
+/* How many pixels of the texture in x0…x1 × y0…y1 (inclusive, clipped to
+ * the texture) are opaque and within 0.08 of color in every channel */
+guint       count_pixels_near      (GdkTexture    *texture,
+                                    int            x0,
+                                    int            y0,
+                                    int            x1,
+                                    int            y1,
+                                    const GdkRGBA *color);
 /* Writes over path, which holds "kept", with the process's file size limit
  * at limit bytes (a full disk's stand-in): write (file, data, error) must
  * fail with EFBIG, saying the old file is unchanged, and leave it and no

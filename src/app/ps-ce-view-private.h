@@ -24,6 +24,9 @@ const char    *ps_ce_view_get_header_value  (PsCeView *self,
 /* The title of the warnings page, e.g. "Warnings (3)" */
 const char    *ps_ce_view_get_warnings_title (PsCeView *self);
 
+/* "markers", "cpu-memory" or "warnings" */
+const char    *ps_ce_view_get_visible_page  (PsCeView *self);
+
 /* The histogram of the selected marker's durations */
 PsHistogramView *ps_ce_view_get_histogram_view (PsCeView *self);
 

@@ -19,6 +19,7 @@
 #include "ps-ce-view-private.h"
 #include "ps-histogram-view.h"
 #include "ps-marker-row.h"
+#include "ps-selection-util.h"
 #include "ps-series-chart.h"
 #include "ps-table-export.h"
 #include "ps-util.h"
@@ -60,6 +61,13 @@ struct _PsCeView
                                          * range selected on the timeline */
   PsSession           *run_session;
   gulong               selection_handler;
+  gulong               focus_handler;
+  gboolean             following;       /* choosing what the session chose */
+  GArray              *histogram_values;  /* double: the histogram's */
+  GArray              *histogram_indexes; /* guint64: the measurement of
+                                         * each of them */
+  double               pending_value;   /* to select in the histogram when
+                                         * its values come, or NAN */
   GCancellable        *range_cancellable;
   guint                session;
   GListStore          *marker_groups;   /* PsMarkerRow */
@@ -108,6 +116,10 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (PsCeView, ps_ce_view, GTK_TYPE_WIDGET)
+
+static void focus_selected_marker (PsCeView *self);
+static void select_pending_value (PsCeView *self);
+static void reveal_log_session (PsCeView *self);
 
 /* Marker table cells */
 
@@ -1005,6 +1017,20 @@ typedef struct
   guint64       last;
 } DurationsData;
 
+typedef struct
+{
+  GArray *values;    /* double */
+  GArray *indexes;   /* guint64 */
+} Durations;
+
+static void
+durations_free (Durations *durations)
+{
+  g_array_unref (durations->values);
+  g_array_unref (durations->indexes);
+  g_free (durations);
+}
+
 static void
 durations_data_free (DurationsData *data)
 {
@@ -1023,6 +1049,8 @@ durations_thread (GTask        *task,
   guint n_tracks = ps_event_store_get_n_tracks (data->store);
   g_autofree guint8 *wanted = g_new0 (guint8, n_tracks + 1);
   GArray *values = g_array_new (FALSE, FALSE, sizeof (double));
+  GArray *indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
+  Durations *durations;
   PsMeasurementIter iter;
   PsMeasurement m;
   guint64 count = 0;
@@ -1045,14 +1073,18 @@ durations_thread (GTask        *task,
         continue;
       seconds = ps_series_measurement_value (data->store, &m);
       g_array_append_val (values, seconds);
+      g_array_append_val (indexes, m.index);
     }
 
+  durations = g_new0 (Durations, 1);
+  durations->values = values;
+  durations->indexes = indexes;
   if (g_task_return_error_if_cancelled (task))
     {
-      g_array_unref (values);
+      durations_free (durations);
       return;
     }
-  g_task_return_pointer (task, values, (GDestroyNotify)g_array_unref);
+  g_task_return_pointer (task, durations, (GDestroyNotify)durations_free);
 }
 
 static void
@@ -1061,12 +1093,22 @@ durations_cb (GObject      *object,
               gpointer      user_data)
 {
   g_autoptr(PsCeView) self = user_data;
-  g_autoptr(GArray) values = g_task_propagate_pointer (G_TASK (result), NULL);
+  Durations *durations = g_task_propagate_pointer (G_TASK (result), NULL);
 
-  if (values == NULL || g_task_get_cancellable (G_TASK (result)) != self->histogram_cancellable)
-    return;
+  if (durations == NULL || g_task_get_cancellable (G_TASK (result)) != self->histogram_cancellable)
+    {
+      g_clear_pointer (&durations, durations_free);
+      return;
+    }
   g_clear_object (&self->histogram_cancellable);
-  ps_histogram_view_set_values (self->histogram_view, (const double *)(gpointer)values->data, values->len);
+  g_clear_pointer (&self->histogram_values, g_array_unref);
+  g_clear_pointer (&self->histogram_indexes, g_array_unref);
+  self->histogram_values = g_array_ref (durations->values);
+  self->histogram_indexes = g_array_ref (durations->indexes);
+  ps_histogram_view_set_values (self->histogram_view, (const double *)(gpointer)durations->values->data,
+                                durations->values->len);
+  select_pending_value (self);
+  durations_free (durations);
 }
 
 static void
@@ -1086,6 +1128,8 @@ update_histogram (PsCeView *self)
   if (self->histogram_cancellable != NULL)
     g_cancellable_cancel (self->histogram_cancellable);
   g_clear_object (&self->histogram_cancellable);
+  g_clear_pointer (&self->histogram_values, g_array_unref);
+  g_clear_pointer (&self->histogram_indexes, g_array_unref);
 
   if (row == NULL || self->analysis == NULL)
     {
@@ -1133,6 +1177,8 @@ static void
 marker_selected_cb (PsCeView *self)
 {
   update_histogram (self);
+  if (!self->following)
+    focus_selected_marker (self);
 }
 
 /* A range of measurements selected on the timeline: the tables and charts
@@ -1207,6 +1253,218 @@ show_all_measurements_cb (PsCeView *self)
     ps_session_clear_selection (self->run_session);
 }
 
+/* Links with the other views of the run (docs/selection.md): the marker
+ * chosen here is focused on the timeline, the histogram's bars highlight
+ * their measurements there; a chart or a point chosen on the timeline
+ * selects its marker here, and the bar of that point's duration */
+
+static PsMarkerRow *
+selected_marker (PsCeView *self)
+{
+  GtkSelectionModel *selection = gtk_column_view_get_model (self->marker_view);
+  GtkTreeListRow *tree_row = GTK_IS_SINGLE_SELECTION (selection)
+                             ? gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection)) : NULL;
+
+  return tree_row != NULL ? gtk_tree_list_row_get_item (tree_row) : NULL;
+}
+
+static void
+focus_selected_marker (PsCeView *self)
+{
+  g_autoptr(PsMarkerRow) row = selected_marker (self);
+  const PsSeries *series;
+
+  if (self->run_session == NULL || row == NULL)
+    return;
+  series = ps_marker_row_get_series (row);
+  ps_session_set_focus_tracks (self->run_session, series->tracks, series->n_instances);
+}
+
+/* The measurements of the selected bars, highlighted on the timeline */
+static void
+histogram_selection_changed_cb (PsCeView *self)
+{
+  g_autoptr(GArray) chosen = NULL;
+  g_autoptr(PsMarkerRow) row = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *lower = NULL;
+  g_autofree char *upper = NULL;
+  g_autofree char *description = NULL;
+  g_autoptr(PsHistogramSelection) selection = NULL;
+
+  if (self->run_session == NULL)
+    return;
+  g_object_get (self->histogram_view, "selection", &selection, NULL);
+  row = selected_marker (self);
+  if (selection == NULL || self->histogram_indexes == NULL || row == NULL)
+    {
+      ps_session_set_highlight_measurements (self->run_session, NULL, 0, NULL);
+      return;
+    }
+
+  chosen = g_array_new (FALSE, FALSE, sizeof (guint64));
+  for (guint i = 0; i < self->histogram_indexes->len; i++)
+    if (ps_histogram_view_selection_contains (self->histogram_view, g_array_index (self->histogram_values, double, i)))
+      g_array_append_val (chosen, g_array_index (self->histogram_indexes, guint64, i));
+  name = series_label (ps_marker_row_get_series (row));
+  lower = ps_series_chart_unit_format (PS_SERIES_CHART_UNIT_SECONDS, selection->lower);
+  upper = ps_series_chart_unit_format (PS_SERIES_CHART_UNIT_SECONDS, selection->upper);
+  /* Translators: what the timeline highlights: a marker's measurements
+   * whose durations lie in the bars selected on its histogram */
+  description = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u measurement of %s from %s to %s",
+                                              "%u measurements of %s from %s to %s", chosen->len),
+                                 chosen->len, name, lower, upper);
+  ps_session_set_highlight_measurements (self->run_session, (const guint64 *)(gpointer)chosen->data,
+                                         chosen->len, description);
+}
+
+/* Selects the bar of the chosen measurement's duration once the
+ * histogram has the marker's values */
+static void
+select_pending_value (PsCeView *self)
+{
+  const PsHistogram *histogram = ps_histogram_view_get_histogram (self->histogram_view);
+
+  if (isnan (self->pending_value) || histogram == NULL)
+    return;
+  for (guint bin = 0; bin < histogram->n_bins; bin++)
+    if (self->pending_value >= histogram->bins[bin].lower
+        && (self->pending_value < histogram->bins[bin].upper || bin + 1 == histogram->n_bins))
+      {
+        self->following = TRUE;
+        ps_histogram_view_select_bins (self->histogram_view, bin, bin);
+        self->following = FALSE;
+        break;
+      }
+  self->pending_value = NAN;
+}
+
+/* Selects the first marker row (group or instance) whose tracks hold
+ * track, opening its group when an instance of it is wanted; FALSE when
+ * the table has none */
+static gboolean
+select_marker_of_track (PsCeView *self,
+                        guint32   track,
+                        gboolean  instance)
+{
+  GtkSelectionModel *selection = gtk_column_view_get_model (self->marker_view);
+  GListModel *shown = G_LIST_MODEL (self->marker_sorted);
+
+  if (!GTK_IS_SINGLE_SELECTION (selection))
+    return FALSE;
+  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (shown, i);
+      g_autoptr(PsMarkerRow) row = gtk_tree_list_row_get_item (tree_row);
+      const PsSeries *series = ps_marker_row_get_series (row);
+      gboolean holds = FALSE;
+
+      for (guint t = 0; t < series->n_instances && !holds; t++)
+        holds = series->tracks[t] == track;
+      if (!holds)
+        continue;
+      /* An instance of a group of several is its child */
+      if (instance && series->n_instances > 1 && gtk_tree_list_row_is_expandable (tree_row))
+        {
+          gtk_tree_list_row_set_expanded (tree_row, TRUE);
+          continue;
+        }
+      if (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (selection)) != i)
+        gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), i);
+      ps_selection_scroll_to_row (self->marker_view, i);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Whether the track is charted on the CPU & Memory page */
+static gboolean
+is_monitor_track (PsCeView *self,
+                  guint32   track)
+{
+  for (guint i = 0; self->shown != NULL && i < self->shown->instances->len; i++)
+    {
+      PsSeries *series = g_ptr_array_index (self->shown->instances, i);
+
+      if ((series->kind == PS_SERIES_CPU || series->kind == PS_SERIES_MEMORY) && series->tracks[0] == track)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* What another view chose: the marker of a measurement and the bar of
+ * its duration, the marker of a chart, or the page of a CPU or memory
+ * chart */
+static void
+follow_session (PsCeView *self)
+{
+  g_autoptr(PsMarkerRow) row = NULL;
+  guint64 measurement = ps_session_get_selected_measurement (self->run_session);
+  guint n_tracks;
+  const guint32 *tracks = ps_session_get_focus_tracks (self->run_session, &n_tracks);
+  gboolean covered = n_tracks > 0;
+
+  if (self->analysis == NULL || n_tracks == 0)
+    return;
+
+  /* The selected row stands for the focus already: nothing to do */
+  row = selected_marker (self);
+  for (guint i = 0; i < n_tracks && covered; i++)
+    {
+      const PsSeries *series = row != NULL ? ps_marker_row_get_series (row) : NULL;
+      gboolean found = FALSE;
+
+      for (guint t = 0; series != NULL && t < series->n_instances && !found; t++)
+        found = series->tracks[t] == tracks[i];
+      covered = found;
+    }
+
+  self->following = TRUE;
+  if (measurement != PS_SESSION_NO_MEASUREMENT)
+    {
+      PsMeasurement m;
+
+      ps_event_store_get_measurement (self->analysis->store, measurement, &m);
+      if (m.kind == PS_MEASURE_DURATION && !(m.flags & PS_MEASURE_FLAG_NEGATIVE))
+        {
+          self->pending_value = ps_series_measurement_value (self->analysis->store, &m);
+          if (covered || select_marker_of_track (self, m.track, TRUE))
+            {
+              ps_ce_view_show_page (self, "markers");
+              if (self->histogram_cancellable == NULL)
+                select_pending_value (self);
+            }
+          else
+            self->pending_value = NAN;
+        }
+      else if (is_monitor_track (self, m.track))
+        ps_ce_view_show_page (self, "cpu-memory");
+    }
+  else if (is_monitor_track (self, tracks[0]))
+    ps_ce_view_show_page (self, "cpu-memory");
+  else if (!covered && select_marker_of_track (self, tracks[0], n_tracks == 1))
+    ps_ce_view_show_page (self, "markers");
+  self->following = FALSE;
+}
+
+/* The log session chosen in the drop-down: its measurements on the
+ * timeline */
+static void
+reveal_log_session (PsCeView *self)
+{
+  PsEventStore *store = self->analysis != NULL ? self->analysis->store : NULL;
+  guint n_sessions = store != NULL ? ps_event_store_get_n_sessions (store) : 0;
+  guint64 first, last;
+
+  if (self->run_session == NULL || self->session >= n_sessions)
+    return;
+  first = ps_event_store_get_session (store, self->session)->first_measurement;
+  last = self->session + 1 < n_sessions ? ps_event_store_get_session (store, self->session + 1)->first_measurement
+                                        : ps_event_store_get_n_measurements (store);
+  if (last > first)
+    ps_session_reveal (self->run_session, (gint64)first, (gint64)last - 1);
+}
+
 void
 ps_ce_view_link_session (PsCeView  *self,
                          PsSession *session)
@@ -1217,10 +1475,16 @@ ps_ce_view_link_session (PsCeView  *self,
     return;
   if (self->run_session != NULL)
     g_clear_signal_handler (&self->selection_handler, self->run_session);
+  if (self->run_session != NULL)
+    g_clear_signal_handler (&self->focus_handler, self->run_session);
   g_set_object (&self->run_session, session);
   if (session != NULL)
-    self->selection_handler = g_signal_connect_swapped (session, "selection-changed",
-                                                        G_CALLBACK (range_selected_cb), self);
+    {
+      self->selection_handler = g_signal_connect_swapped (session, "selection-changed",
+                                                          G_CALLBACK (range_selected_cb), self);
+      self->focus_handler = g_signal_connect_swapped (session, "focus-changed",
+                                                      G_CALLBACK (follow_session), self);
+    }
   range_selected_cb (self);
 }
 
@@ -1246,8 +1510,13 @@ ps_ce_view_dispose (GObject *object)
     g_cancellable_cancel (self->histogram_cancellable);
   g_clear_object (&self->histogram_cancellable);
   if (self->run_session != NULL)
-    g_clear_signal_handler (&self->selection_handler, self->run_session);
+    {
+      g_clear_signal_handler (&self->selection_handler, self->run_session);
+      g_clear_signal_handler (&self->focus_handler, self->run_session);
+    }
   g_clear_object (&self->run_session);
+  g_clear_pointer (&self->histogram_values, g_array_unref);
+  g_clear_pointer (&self->histogram_indexes, g_array_unref);
 
   ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_CE_VIEW);
 
@@ -1389,6 +1658,9 @@ ps_ce_view_init (PsCeView *self)
   ps_table_export_attach (self->marker_view, "statistics", 1);
   g_signal_connect_object (gtk_column_view_get_model (self->marker_view), "notify::selected-item",
                            G_CALLBACK (marker_selected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->histogram_view, "notify::selection",
+                           G_CALLBACK (histogram_selection_changed_cb), self, G_CONNECT_SWAPPED);
+  self->pending_value = NAN;
   /* The markers and the histogram of the selected one share the page */
   ps_view_place_paned (self->markers_paned, "ce-markers", 0.55, 0);
 }
@@ -1459,6 +1731,7 @@ ps_ce_view_set_session (PsCeView *self,
   if (gtk_drop_down_get_selected (self->session_dropdown) != session)
     gtk_drop_down_set_selected (self->session_dropdown, session);
   update_session (self);
+  reveal_log_session (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
@@ -1566,4 +1839,11 @@ ps_ce_view_get_warnings_title (PsCeView *self)
 {
   g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
   return gtk_stack_page_get_title (self->warnings_page);
+}
+
+const char *
+ps_ce_view_get_visible_page (PsCeView *self)
+{
+  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
+  return gtk_stack_get_visible_child_name (self->view_stack);
 }

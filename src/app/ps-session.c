@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ps-call-tree.h"
+#include "ps-series.h"
 #include "ps-session.h"
 
 struct _PsSession
@@ -37,10 +38,19 @@ struct _PsSession
 
   GArray       *counter_tracks;   /* guint32, sorted; NULL: every one */
 
-  guint32       focus_track;
+  GArray       *focus_tracks;     /* guint32, in the order given */
   guint64       selected_span;
+  guint64       selected_measurement;
   GArray       *highlight_measurements;   /* guint64, ascending; NULL: none */
   char         *highlight_measurements_description;
+
+  /* The highlighted measurements or the highlighted function's samples,
+   * per track */
+  GHashTable   *highlight_points;         /* track → PsValueLod, or NULL */
+  gint64        highlight_points_begin;
+  gint64        highlight_points_end;
+  gboolean      points_of_function;
+  GCancellable *points_cancellable;
 };
 
 enum {
@@ -48,6 +58,7 @@ enum {
   PROP_STORE,
   PROP_LOD,
   PROP_HIGHLIGHT,
+  PROP_HIGHLIGHT_POINTS,
   N_PROPS
 };
 
@@ -212,6 +223,292 @@ highlight_built_cb (GObject      *object,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT]);
 }
 
+/* Highlighted points */
+
+typedef struct
+{
+  PsEventStore *store;
+  GArray       *measurements;  /* guint64, ascending, or NULL */
+  char         *function;      /* else the samples of this function */
+  char         *module;
+} PointsData;
+
+typedef struct
+{
+  GHashTable *points;          /* track → PsValueLod */
+  gint64      begin;
+  gint64      end;
+} PointsResult;
+
+static void
+points_data_free (PointsData *data)
+{
+  g_clear_object (&data->store);
+  g_clear_pointer (&data->measurements, g_array_unref);
+  g_free (data->function);
+  g_free (data->module);
+  g_free (data);
+}
+
+static void
+points_result_free (PointsResult *result)
+{
+  g_clear_pointer (&result->points, g_hash_table_unref);
+  g_free (result);
+}
+
+typedef struct
+{
+  GArray *x;       /* gint64 */
+  GArray *values;  /* double */
+} TrackPoints;
+
+static void
+track_points_free (TrackPoints *points)
+{
+  g_array_unref (points->x);
+  g_array_unref (points->values);
+  g_free (points);
+}
+
+static void
+add_point (GHashTable *tracks,
+           guint32     track,
+           gint64      x,
+           double      value)
+{
+  TrackPoints *points = g_hash_table_lookup (tracks, GUINT_TO_POINTER (track));
+
+  if (points == NULL)
+    {
+      points = g_new0 (TrackPoints, 1);
+      points->x = g_array_new (FALSE, FALSE, sizeof (gint64));
+      points->values = g_array_new (FALSE, FALSE, sizeof (double));
+      g_hash_table_insert (tracks, GUINT_TO_POINTER (track), points);
+    }
+  g_array_append_val (points->x, x);
+  g_array_append_val (points->values, value);
+}
+
+/* The measurements by index: read one by one when they are few, else in
+ * one pass over the store */
+static void
+collect_measurements (PointsData   *data,
+                      GHashTable   *tracks,
+                      GCancellable *cancellable)
+{
+  const guint64 *wanted = (const guint64 *)(gpointer)data->measurements->data;
+  guint n_wanted = data->measurements->len;
+  guint64 n_measurements = ps_event_store_get_n_measurements (data->store);
+  PsMeasurement m;
+
+  if ((guint64)n_wanted * 64 < n_measurements)
+    {
+      for (guint i = 0; i < n_wanted; i++)
+        {
+          if ((i & 0xfff) == 0 && g_cancellable_is_cancelled (cancellable))
+            return;
+          if (wanted[i] >= n_measurements)
+            break;
+          ps_event_store_get_measurement (data->store, wanted[i], &m);
+          add_point (tracks, m.track, (gint64)m.index, ps_series_measurement_value (data->store, &m));
+        }
+    }
+  else
+    {
+      PsMeasurementIter iter;
+      guint next = 0;
+
+      ps_measurement_iter_init (&iter, data->store);
+      while (next < n_wanted && ps_measurement_iter_next (&iter, &m))
+        {
+          if ((m.index & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+            return;
+          if (m.index != wanted[next])
+            continue;
+          add_point (tracks, m.track, (gint64)m.index, ps_series_measurement_value (data->store, &m));
+          while (next < n_wanted && wanted[next] <= m.index)
+            next++;
+        }
+    }
+}
+
+static gboolean
+same_module (const char *a,
+             const char *b)
+{
+  return g_strcmp0 (a != NULL ? a : "", b != NULL ? b : "") == 0;
+}
+
+/* The timed samples whose stack holds the function, named as the call tree
+ * names a sampled frame: its function, or "module+0xoffset" without one */
+static void
+collect_samples (PointsData   *data,
+                 GHashTable   *tracks,
+                 GCancellable *cancellable)
+{
+  PsEventStore *store = data->store;
+  guint n_frames = ps_event_store_get_n_frames (store);
+  guint n_nodes = ps_event_store_get_n_stack_nodes (store);
+  guint64 n_samples = ps_event_store_get_n_samples (store);
+  g_autofree guint8 *frame_matches = g_new0 (guint8, n_frames + 1);
+  g_autofree guint8 *stack_holds = g_new0 (guint8, n_nodes + 1);
+  g_autoptr(GString) name = g_string_new (NULL);
+
+  for (guint f = 0; f < n_frames; f++)
+    {
+      const PsFrame *frame = ps_event_store_get_frame (store, f);
+
+      if (!same_module (ps_event_store_get_string (store, frame->module), data->module))
+        continue;
+      g_string_truncate (name, 0);
+      if (frame->function == 0 && frame->module != 0)
+        ps_event_store_append_frame_name (store, f, name);
+      else
+        g_string_append (name, ps_event_store_get_string (store, frame->function));
+      frame_matches[f] = g_str_equal (name->str, data->function);
+    }
+  /* A parent has a smaller id than its children */
+  for (guint id = 1; id < n_nodes; id++)
+    {
+      const PsStackNode *node = ps_event_store_get_stack_node (store, id);
+
+      if (node == NULL)
+        continue;
+      stack_holds[id] = (node->frame < n_frames && frame_matches[node->frame])
+                        || (node->parent < id && stack_holds[node->parent]);
+    }
+  for (guint64 i = 0; i < n_samples; i++)
+    {
+      const PsSample *sample = ps_event_store_get_sample (store, i);
+
+      if ((i & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        return;
+      if ((sample->flags & PS_SAMPLE_FLAG_UNTIMED) || sample->track == PS_NONE
+          || sample->stack >= n_nodes || !stack_holds[sample->stack])
+        continue;
+      add_point (tracks, sample->track, sample->time_ns, 1);
+    }
+}
+
+static int
+compare_points (gconstpointer a,
+                gconstpointer b)
+{
+  const gint64 *first = a;
+  const gint64 *second = b;
+
+  return (*first > *second) - (*first < *second);
+}
+
+static void
+build_points_thread (GTask        *task,
+                     gpointer      source_object,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  PointsData *data = task_data;
+  g_autoptr(GHashTable) tracks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify)track_points_free);
+  PointsResult *result = g_new0 (PointsResult, 1);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (data->measurements != NULL)
+    collect_measurements (data, tracks, cancellable);
+  else
+    collect_samples (data, tracks, cancellable);
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g_free (result);
+      return;
+    }
+
+  result->points = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify)ps_value_lod_unref);
+  result->begin = G_MAXINT64;
+  result->end = G_MININT64;
+  g_hash_table_iter_init (&iter, tracks);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      TrackPoints *points = value;
+      gint64 *x = (gint64 *)(gpointer)points->x->data;
+      gboolean ordered = TRUE;
+
+      for (guint i = 1; i < points->x->len && ordered; i++)
+        ordered = x[i - 1] <= x[i];
+      /* Samples of a thread can come out of order across CPUs; their
+       * values are all 1, so sorting x alone keeps them right */
+      if (!ordered)
+        g_array_sort (points->x, compare_points);
+      result->begin = MIN (result->begin, x[0]);
+      result->end = MAX (result->end, x[points->x->len - 1]);
+      g_hash_table_insert (result->points, key,
+                           ps_value_lod_new (x, (const double *)(gpointer)points->values->data, points->x->len));
+    }
+  g_task_return_pointer (task, result, (GDestroyNotify)points_result_free);
+}
+
+static void
+points_built_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  PsSession *self = PS_SESSION (object);
+  PointsResult *points = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (points == NULL || g_task_get_cancellable (G_TASK (result)) != self->points_cancellable)
+    {
+      g_clear_pointer (&points, points_result_free);
+      return;
+    }
+  g_clear_object (&self->points_cancellable);
+  g_clear_pointer (&self->highlight_points, g_hash_table_unref);
+  if (g_hash_table_size (points->points) > 0)
+    {
+      self->highlight_points = g_steal_pointer (&points->points);
+      self->highlight_points_begin = points->begin;
+      self->highlight_points_end = points->end;
+    }
+  points_result_free (points);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT_POINTS]);
+}
+
+/* Starts building the points of measurements (ascending, taken) or of a
+ * function's samples; both NULL drops the points */
+static void
+start_points (PsSession  *self,
+              GArray     *measurements,
+              const char *function,
+              const char *module)
+{
+  g_autoptr(GTask) task = NULL;
+  PointsData *data;
+
+  if (self->points_cancellable != NULL)
+    g_cancellable_cancel (self->points_cancellable);
+  g_clear_object (&self->points_cancellable);
+  self->points_of_function = function != NULL;
+  if (measurements == NULL && function == NULL)
+    {
+      if (self->highlight_points != NULL)
+        {
+          g_clear_pointer (&self->highlight_points, g_hash_table_unref);
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT_POINTS]);
+        }
+      return;
+    }
+
+  data = g_new0 (PointsData, 1);
+  data->store = g_object_ref (self->store);
+  data->measurements = measurements;
+  data->function = g_strdup (function);
+  data->module = g_strdup (module);
+  self->points_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->points_cancellable, points_built_cb, NULL);
+  g_task_set_source_tag (task, start_points);
+  g_task_set_task_data (task, data, (GDestroyNotify)points_data_free);
+  g_task_run_in_thread (task, build_points_thread);
+}
+
 /* GObject */
 
 static void
@@ -223,8 +520,11 @@ ps_session_dispose (GObject *object)
     g_cancellable_cancel (self->lod_cancellable);
   if (self->highlight_cancellable != NULL)
     g_cancellable_cancel (self->highlight_cancellable);
+  if (self->points_cancellable != NULL)
+    g_cancellable_cancel (self->points_cancellable);
   g_clear_object (&self->lod_cancellable);
   g_clear_object (&self->highlight_cancellable);
+  g_clear_object (&self->points_cancellable);
   g_clear_object (&self->store);
 
   G_OBJECT_CLASS (ps_session_parent_class)->dispose (object);
@@ -242,6 +542,8 @@ ps_session_finalize (GObject *object)
   g_clear_pointer (&self->counter_tracks, g_array_unref);
   g_clear_pointer (&self->highlight_measurements, g_array_unref);
   g_clear_pointer (&self->highlight_measurements_description, g_free);
+  g_clear_pointer (&self->focus_tracks, g_array_unref);
+  g_clear_pointer (&self->highlight_points, g_hash_table_unref);
 
   G_OBJECT_CLASS (ps_session_parent_class)->finalize (object);
 }
@@ -264,6 +566,9 @@ ps_session_get_property (GObject    *object,
       break;
     case PROP_HIGHLIGHT:
       g_value_set_pointer (value, self->highlight);
+      break;
+    case PROP_HIGHLIGHT_POINTS:
+      g_value_set_pointer (value, self->highlight_points);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -307,6 +612,9 @@ ps_session_class_init (PsSessionClass *klass)
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_HIGHLIGHT] =
     g_param_spec_pointer ("highlight", NULL, NULL,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HIGHLIGHT_POINTS] =
+    g_param_spec_pointer ("highlight-points", NULL, NULL,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -352,8 +660,9 @@ static void
 ps_session_init (PsSession *self)
 {
   self->visible_end_ns = 1;
-  self->focus_track = PS_NONE;
+  self->focus_tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->selected_span = PS_SESSION_NO_SPAN;
+  self->selected_measurement = PS_SESSION_NO_MEASUREMENT;
 }
 
 PsSession *
@@ -520,6 +829,9 @@ ps_session_set_highlight (PsSession     *self,
   g_clear_object (&self->highlight_cancellable);
   g_free (self->highlight_description);
   self->highlight_description = g_strdup (description);
+  /* Another highlight replaces a function's samples */
+  if (self->points_of_function)
+    start_points (self, NULL, NULL, NULL);
 
   if (spans == NULL || n_spans == 0)
     {
@@ -563,6 +875,9 @@ ps_session_highlight_function (PsSession  *self,
   self->highlight_description = g_strdup (description);
   self->highlight_cancellable = g_cancellable_new ();
   start_build (self, NULL, function, module, self->highlight_cancellable, highlight_built_cb);
+  /* A run of samples shows where the function was sampled */
+  if (ps_event_store_get_n_samples (self->store) > 0)
+    start_points (self, NULL, function, module);
 }
 
 PsSpanLod *
@@ -643,12 +958,7 @@ void
 ps_session_set_focus_track (PsSession *self,
                             guint32    track)
 {
-  g_return_if_fail (PS_IS_SESSION (self));
-
-  if (self->focus_track == track)
-    return;
-  self->focus_track = track;
-  g_signal_emit (self, signals[FOCUS_CHANGED], 0);
+  ps_session_set_focus_tracks (self, &track, track != PS_NONE ? 1 : 0);
 }
 
 guint32
@@ -656,7 +966,107 @@ ps_session_get_focus_track (PsSession *self)
 {
   g_return_val_if_fail (PS_IS_SESSION (self), PS_NONE);
 
-  return self->focus_track;
+  return self->focus_tracks->len > 0 ? g_array_index (self->focus_tracks, guint32, 0) : PS_NONE;
+}
+
+static gboolean
+focused_in (GArray  *tracks,
+            guint32  track)
+{
+  for (guint i = 0; i < tracks->len; i++)
+    if (g_array_index (tracks, guint32, i) == track)
+      return TRUE;
+  return FALSE;
+}
+
+/* The track of the chosen span or measurement, PS_NONE without one */
+static guint32
+chosen_track (PsSession *self)
+{
+  if (self->selected_span != PS_SESSION_NO_SPAN)
+    return ps_event_store_get_span (self->store, self->selected_span)->track;
+  if (self->selected_measurement != PS_SESSION_NO_MEASUREMENT)
+    {
+      PsMeasurement m;
+
+      ps_event_store_get_measurement (self->store, self->selected_measurement, &m);
+      return m.track;
+    }
+  return PS_NONE;
+}
+
+/* Returns whether the focus changed; emits nothing */
+static gboolean
+replace_focus (PsSession     *self,
+               const guint32 *tracks,
+               guint          n_tracks)
+{
+  g_autoptr(GArray) kept = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n_tracks);
+
+  for (guint i = 0; i < n_tracks; i++)
+    if (tracks[i] != PS_NONE && !focused_in (kept, tracks[i]))
+      g_array_append_val (kept, tracks[i]);
+  if (kept->len == self->focus_tracks->len
+      && memcmp (kept->data, self->focus_tracks->data, kept->len * sizeof (guint32)) == 0)
+    return FALSE;
+  g_array_unref (self->focus_tracks);
+  self->focus_tracks = g_steal_pointer (&kept);
+  return TRUE;
+}
+
+void
+ps_session_set_focus_tracks (PsSession     *self,
+                             const guint32 *tracks,
+                             guint          n_tracks)
+{
+  gboolean changed;
+  guint32 chosen;
+
+  g_return_if_fail (PS_IS_SESSION (self));
+  g_return_if_fail (tracks != NULL || n_tracks == 0);
+
+  changed = replace_focus (self, tracks, n_tracks);
+  /* A span or a measurement of another track is no longer the choice */
+  chosen = chosen_track (self);
+  if (chosen != PS_NONE && !focused_in (self->focus_tracks, chosen))
+    {
+      self->selected_span = PS_SESSION_NO_SPAN;
+      self->selected_measurement = PS_SESSION_NO_MEASUREMENT;
+      changed = TRUE;
+    }
+  if (changed)
+    g_signal_emit (self, signals[FOCUS_CHANGED], 0);
+}
+
+const guint32 *
+ps_session_get_focus_tracks (PsSession *self,
+                             guint     *n_tracks)
+{
+  g_return_val_if_fail (PS_IS_SESSION (self), NULL);
+  g_return_val_if_fail (n_tracks != NULL, NULL);
+
+  *n_tracks = self->focus_tracks->len;
+  return (const guint32 *)(gpointer)self->focus_tracks->data;
+}
+
+gboolean
+ps_session_is_focus_track (PsSession *self,
+                           guint32    track)
+{
+  g_return_val_if_fail (PS_IS_SESSION (self), FALSE);
+
+  return focused_in (self->focus_tracks, track);
+}
+
+/* A chosen span or measurement focuses its track, unless it is focused
+ * already (one of a CE marker group's instances) */
+static void
+focus_chosen_track (PsSession *self)
+{
+  guint32 track = chosen_track (self);
+
+  if (track != PS_NONE && !focused_in (self->focus_tracks, track))
+    replace_focus (self, &track, 1);
 }
 
 void
@@ -670,6 +1080,9 @@ ps_session_set_selected_span (PsSession *self,
   if (self->selected_span == span)
     return;
   self->selected_span = span;
+  if (span != PS_SESSION_NO_SPAN)
+    self->selected_measurement = PS_SESSION_NO_MEASUREMENT;
+  focus_chosen_track (self);
   g_signal_emit (self, signals[FOCUS_CHANGED], 0);
 }
 
@@ -679,6 +1092,31 @@ ps_session_get_selected_span (PsSession *self)
   g_return_val_if_fail (PS_IS_SESSION (self), PS_SESSION_NO_SPAN);
 
   return self->selected_span;
+}
+
+void
+ps_session_set_selected_measurement (PsSession *self,
+                                     guint64    measurement)
+{
+  g_return_if_fail (PS_IS_SESSION (self));
+
+  if (measurement != PS_SESSION_NO_MEASUREMENT && measurement >= ps_event_store_get_n_measurements (self->store))
+    measurement = PS_SESSION_NO_MEASUREMENT;
+  if (self->selected_measurement == measurement)
+    return;
+  self->selected_measurement = measurement;
+  if (measurement != PS_SESSION_NO_MEASUREMENT)
+    self->selected_span = PS_SESSION_NO_SPAN;
+  focus_chosen_track (self);
+  g_signal_emit (self, signals[FOCUS_CHANGED], 0);
+}
+
+guint64
+ps_session_get_selected_measurement (PsSession *self)
+{
+  g_return_val_if_fail (PS_IS_SESSION (self), PS_SESSION_NO_MEASUREMENT);
+
+  return self->selected_measurement;
 }
 
 static int
@@ -714,6 +1152,8 @@ ps_session_set_highlight_measurements (PsSession     *self,
   self->highlight_measurements = g_steal_pointer (&sorted);
   g_free (self->highlight_measurements_description);
   self->highlight_measurements_description = self->highlight_measurements != NULL ? g_strdup (description) : NULL;
+  start_points (self, self->highlight_measurements != NULL ? g_array_copy (self->highlight_measurements) : NULL,
+                NULL, NULL);
   g_signal_emit (self, signals[HIGHLIGHT_MEASUREMENTS_CHANGED], 0);
 }
 
@@ -739,6 +1179,33 @@ ps_session_get_highlight_measurements_description (PsSession *self)
   g_return_val_if_fail (PS_IS_SESSION (self), NULL);
 
   return self->highlight_measurements_description;
+}
+
+PsValueLod *
+ps_session_get_highlight_points (PsSession *self,
+                                 guint32    track)
+{
+  g_return_val_if_fail (PS_IS_SESSION (self), NULL);
+
+  if (self->highlight_points == NULL)
+    return NULL;
+  return g_hash_table_lookup (self->highlight_points, GUINT_TO_POINTER (track));
+}
+
+gboolean
+ps_session_get_highlight_points_extent (PsSession *self,
+                                        gint64    *begin,
+                                        gint64    *end)
+{
+  g_return_val_if_fail (PS_IS_SESSION (self), FALSE);
+
+  if (self->highlight_points == NULL)
+    return FALSE;
+  if (begin != NULL)
+    *begin = self->highlight_points_begin;
+  if (end != NULL)
+    *end = self->highlight_points_end;
+  return TRUE;
 }
 
 void

@@ -88,14 +88,35 @@ const char   *ps_session_get_highlight_description (PsSession *self);
  * PS_NONE: none. "focus-changed" is emitted on a change. */
 void          ps_session_set_focus_track     (PsSession     *self,
                                               guint32        track);
+/* The first focused track, or PS_NONE */
 guint32       ps_session_get_focus_track     (PsSession     *self);
+/* Several tracks at once: the instances of a CE marker group, the
+ * threads of a process or the rows chosen in a list (copied; the order
+ * is kept, duplicates are dropped) */
+void          ps_session_set_focus_tracks    (PsSession     *self,
+                                              const guint32 *tracks,
+                                              guint          n_tracks);
+const guint32 *ps_session_get_focus_tracks   (PsSession     *self,
+                                              guint         *n_tracks);
+gboolean      ps_session_is_focus_track      (PsSession     *self,
+                                              guint32        track);
 
 /* The span the user chose (a scope in a table or on the timeline), or
- * PS_SESSION_NO_SPAN; "focus-changed" too */
+ * PS_SESSION_NO_SPAN; "focus-changed" too. Choosing a span (or a
+ * measurement) focuses its track unless it is focused already, and
+ * focusing tracks without it drops the choice. */
 #define PS_SESSION_NO_SPAN G_MAXUINT64
 void          ps_session_set_selected_span   (PsSession     *self,
                                               guint64        span);
 guint64       ps_session_get_selected_span   (PsSession     *self);
+
+/* The measurement the user chose (a point of a CE marker's chart), by
+ * its index in the store, or PS_SESSION_NO_MEASUREMENT; "focus-changed"
+ * too */
+#define PS_SESSION_NO_MEASUREMENT G_MAXUINT64
+void          ps_session_set_selected_measurement (PsSession     *self,
+                                                   guint64        measurement);
+guint64       ps_session_get_selected_measurement (PsSession     *self);
 
 /* Measurements drawn highlighted (by their index in the store: a CE
  * marker's instances in a histogram's buckets), in ascending order; NULL
@@ -108,6 +129,18 @@ void          ps_session_set_highlight_measurements (PsSession     *self,
 const guint64 *ps_session_get_highlight_measurements (PsSession   *self,
                                                       gsize       *n_measurements);
 const char   *ps_session_get_highlight_measurements_description (PsSession *self);
+
+/* The highlighted measurements, or the samples of the highlighted
+ * function (ps_session_highlight_function () on a run of samples), as
+ * points per track: x is the measurement's sequence number and the value
+ * its duration, or x is the sample's time and the value 1. Built in a
+ * worker ("notify::highlight-points"); NULL for a track without any. */
+PsValueLod   *ps_session_get_highlight_points (PsSession    *self,
+                                               guint32       track);
+/* The x range of every highlighted point; FALSE when there are none */
+gboolean      ps_session_get_highlight_points_extent (PsSession *self,
+                                                      gint64    *begin,
+                                                      gint64    *end);
 
 /* Asks the views that show time (the timeline) to bring begin…end into
  * view, zooming out or in as needed, without changing the selection:

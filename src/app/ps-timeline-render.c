@@ -1044,6 +1044,22 @@ draw_span_row (Render              *render,
 
 /* Values */
 
+/* The values a chart's height spans: from zero (or below) to its top */
+static gboolean
+row_value_range (const PsTimelineRow *row,
+                 double              *v_min,
+                 double              *v_max)
+{
+  gint64 x_min, x_max;
+
+  if (!ps_value_lod_get_range (row->values, &x_min, &x_max, v_min, v_max))
+    return FALSE;
+  *v_min = MIN (*v_min, 0);
+  if (*v_max <= *v_min)
+    *v_max = *v_min + 1;
+  return TRUE;
+}
+
 static void
 draw_values_row (Render              *render,
                  const PsTimelineRow *row,
@@ -1051,16 +1067,12 @@ draw_values_row (Render              *render,
 {
   const PsTimelineFrame *frame = render->frame;
   cairo_t *cr = render->cr;
-  gint64 x_min, x_max;
   double v_min, v_max, top, bottom;
   gboolean first = TRUE;
   guint n;
 
-  if (!ps_value_lod_get_range (row->values, &x_min, &x_max, &v_min, &v_max))
+  if (!row_value_range (row, &v_min, &v_max))
     return;
-  v_min = MIN (v_min, 0);
-  if (v_max <= v_min)
-    v_max = v_min + 1;
   top = y + 4;
   bottom = y + PS_TIMELINE_VALUES_HEIGHT - 1;
 
@@ -1127,6 +1139,128 @@ draw_values_row (Render              *render,
     draw_layout_text (cr, render->layout, text, render->plot_right - 4, top, -1, 1, 0);
   }
 #undef VALUE_Y
+}
+
+/* What another view chose */
+
+static gboolean
+is_focus_track (const PsTimelineFrame *frame,
+                guint32                track)
+{
+  for (guint i = 0; i < frame->n_focus_tracks; i++)
+    if (frame->focus_tracks[i] == track)
+      return TRUE;
+  return FALSE;
+}
+
+/* Orange, apart from the accent blue of the charts and the selection */
+static void
+points_color (const PsTimelineFrame *frame,
+              GdkRGBA               *color)
+{
+  *color = frame->dark ? (GdkRGBA){ 1.000, 0.639, 0.282, 1 } : (GdkRGBA){ 0.902, 0.380, 0.000, 1 };
+}
+
+/* A chart's highlighted points: on a sequence axis (CE) a dot on the line
+ * for each measurement, at most one per pixel column and value; on a time
+ * axis (samples of a function) a tick in a strip along the bottom */
+static void
+draw_row_points (Render              *render,
+                 const PsTimelineRow *row,
+                 double               y)
+{
+  const PsTimelineFrame *frame = render->frame;
+  cairo_t *cr = render->cr;
+  PsValueLod *points;
+  double v_min, v_max, top, bottom;
+  GdkRGBA color;
+  guint n;
+
+  if (frame->points_of_track == NULL || row->track == PS_NONE
+      || (points = frame->points_of_track (frame->points_data, row->track)) == NULL
+      || !row_value_range (row, &v_min, &v_max))
+    return;
+  top = y + 4;
+  bottom = y + PS_TIMELINE_VALUES_HEIGHT - 1;
+  points_color (frame, &color);
+
+  g_array_set_size (render->value_items, 0);
+  n = ps_value_lod_query (points, frame->begin, frame->end, render->ns_per_pixel, render->value_items);
+  cairo_save (cr);
+  cairo_rectangle (cr, render->plot_left, y, render->plot_right - render->plot_left, PS_TIMELINE_VALUES_HEIGHT);
+  cairo_clip (cr);
+  for (guint i = 0; i < n; i++)
+    {
+      const PsValueLodItem *item = &g_array_index (render->value_items, PsValueLodItem, i);
+      double x = floor (ps_timeline_frame_x_of (frame, (double)item->x_begin)) + 0.5;
+
+      if (!render->model->sequence_axis)
+        cairo_rectangle (cr, x - 0.5, bottom - 8, MAX (1, ps_timeline_frame_x_of (frame, (double)item->x_end) - x + 0.5), 8);
+      else if (!isnan (item->min))
+        {
+          /* The lowest and the highest value of the column */
+          double y_low = bottom - (item->min - v_min) / (v_max - v_min) * (bottom - top);
+          double y_high = bottom - (item->max - v_min) / (v_max - v_min) * (bottom - top);
+
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, x, y_low, 3, 0, 2 * G_PI);
+          if (y_low - y_high >= 3)
+            {
+              cairo_new_sub_path (cr);
+              cairo_arc (cr, x, y_high, 3, 0, 2 * G_PI);
+            }
+        }
+    }
+  set_color (cr, &color, 1);
+  cairo_fill (cr);
+  cairo_restore (cr);
+}
+
+/* A ring around the chosen point of a chart */
+static void
+draw_chosen_point (Render              *render,
+                   const PsTimelineRow *row,
+                   double               y)
+{
+  const PsTimelineFrame *frame = render->frame;
+  cairo_t *cr = render->cr;
+  double v_min, v_max, value, x, point_y;
+  gint64 point_x;
+  gsize index;
+
+  if (!frame->has_chosen_point || frame->chosen_point_track != row->track || row->kind != PS_TIMELINE_ROW_VALUES
+      || !row_value_range (row, &v_min, &v_max))
+    return;
+  index = ps_value_lod_find (row->values, frame->chosen_point_x);
+  if (!ps_value_lod_get_point (row->values, index, &point_x, &value) || point_x != frame->chosen_point_x
+      || isnan (value))
+    return;
+  x = ps_timeline_frame_x_of (frame, (double)point_x);
+  if (x < render->plot_left - 6 || x > render->plot_right + 6)
+    return;
+  point_y = y + PS_TIMELINE_VALUES_HEIGHT - 1 - (value - v_min) / (v_max - v_min) * (PS_TIMELINE_VALUES_HEIGHT - 5);
+  set_color (cr, &frame->foreground, 1);
+  cairo_set_line_width (cr, 2);
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, x, point_y, 6, 0, 2 * G_PI);
+  cairo_stroke (cr);
+}
+
+/* A focused row: tinted across, with a bar of the accent colour at the
+ * left of its label */
+static void
+draw_focus_band (Render              *render,
+                 const PsTimelineRow *row,
+                 double               y)
+{
+  const PsTimelineFrame *frame = render->frame;
+
+  if (row->kind == PS_TIMELINE_ROW_GROUP || !is_focus_track (frame, row->track))
+    return;
+  set_color (render->cr, &frame->accent, 0.10);
+  cairo_rectangle (render->cr, render->plot_left, y, render->plot_right - render->plot_left,
+                   row->height - PS_TIMELINE_ROW_GAP);
+  cairo_fill (render->cr);
 }
 
 /* Axis, overview, labels */
@@ -1452,6 +1586,15 @@ draw_labels (Render *render)
         }
       else
         {
+          if (is_focus_track (frame, row->track))
+            {
+              set_color (cr, &frame->accent, 0.18);
+              cairo_rectangle (cr, 0, y, PS_TIMELINE_LABEL_WIDTH - 1, row->height - PS_TIMELINE_ROW_GAP);
+              cairo_fill (cr);
+              set_color (cr, &frame->accent, 1);
+              cairo_rectangle (cr, 0, y, 4, row->height - PS_TIMELINE_ROW_GAP);
+              cairo_fill (cr);
+            }
           set_color (cr, &frame->foreground, 0.85);
           draw_layout_text (cr, render->layout, row->label, 14, y + 2, PS_TIMELINE_LABEL_WIDTH - 20, 0, 0);
         }
@@ -1500,10 +1643,15 @@ ps_timeline_render (PsTimelineModel       *model,
 
       if (row->hidden || y + row->height < PS_TIMELINE_HEADER_HEIGHT || y > frame->height)
         continue;
+      draw_focus_band (&render, row, y);
       if (row->kind == PS_TIMELINE_ROW_SPANS)
         draw_span_row (&render, row, y);
       else if (row->kind == PS_TIMELINE_ROW_VALUES)
-        draw_values_row (&render, row, y);
+        {
+          draw_values_row (&render, row, y);
+          draw_row_points (&render, row, y);
+          draw_chosen_point (&render, row, y);
+        }
     }
   draw_cursor (&render);
   draw_labels (&render);

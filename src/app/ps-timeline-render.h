@@ -142,6 +142,18 @@ typedef struct
   int           cursor_row;     /* the keyboard's row, or -1 */
   const char   *status;         /* a line about the cursor's span, shown at
                                  * the bottom, or NULL */
+  /* What the user chose in another view (PsSession): the rows of these
+   * tracks are marked; a track's highlighted points (CE measurements,
+   * samples of a function) come from points_of_track (NULL: none) */
+  const guint32 *focus_tracks;
+  guint         n_focus_tracks;
+  PsValueLod *(*points_of_track) (gpointer data,
+                                  guint32  track);
+  gpointer      points_data;
+  /* A chosen point of a chart (a CE measurement): ringed */
+  gboolean      has_chosen_point;
+  guint32       chosen_point_track;
+  gint64        chosen_point_x;
   gboolean      focused;
   PangoContext *pango;
   GdkRGBA       foreground;

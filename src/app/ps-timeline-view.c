@@ -39,6 +39,8 @@
 #define PAN_FRACTION      0.1
 #define DRAG_THRESHOLD    4.0
 #define HIT_SLOP_PIXELS   3.0
+#define POINT_SLOP_PIXELS 8.0
+#define MIN_REVEAL_PIXELS 40.0
 
 typedef enum
 {
@@ -61,6 +63,14 @@ struct _PsTimelineView
   gulong           lod_handler;
   gulong           highlight_handler;
   gulong           counter_tracks_handler;
+  gulong           focus_handler;
+  gulong           points_handler;
+  gulong           reveal_handler;
+  /* What of the session's choice the view has followed (another view
+   * chose it, or this one) */
+  GArray          *followed_focus;   /* guint32 */
+  guint64          followed_span;
+  guint64          followed_measurement;
 
   GtkAdjustment   *hadjustment;
   GtkAdjustment   *vadjustment;
@@ -103,6 +113,12 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (PsTimelineView, ps_timeline_view, GTK_TYPE_WIDGET
 
 static void update_adjustments (PsTimelineView *self);
 static void update_accessible (PsTimelineView *self);
+static void toggle_group (PsTimelineView *self,
+                          int             index);
+static void follow_session (PsTimelineView *self);
+static void forget_followed (PsTimelineView *self);
+static void highlight_changed_cb (PsTimelineView *self);
+static void points_changed_cb (PsTimelineView *self);
 
 /* Ranges */
 
@@ -143,6 +159,13 @@ get_visible (PsTimelineView *self,
     ps_session_get_visible_range (self->session, begin, end);
 }
 
+static PsValueLod *
+points_of_track (gpointer data,
+                 guint32  track)
+{
+  return ps_session_get_highlight_points (data, track);
+}
+
 static void
 fill_frame (PsTimelineView  *self,
             PsTimelineFrame *frame)
@@ -159,6 +182,23 @@ fill_frame (PsTimelineView  *self,
       frame->has_selection = ps_session_get_selection (self->session, &frame->selection_begin,
                                                        &frame->selection_end);
       frame->highlight = ps_session_get_highlight (self->session);
+    }
+  if (self->session != NULL)
+    {
+      guint64 measurement = ps_session_get_selected_measurement (self->session);
+
+      frame->focus_tracks = ps_session_get_focus_tracks (self->session, &frame->n_focus_tracks);
+      frame->points_of_track = points_of_track;
+      frame->points_data = self->session;
+      if (measurement != PS_SESSION_NO_MEASUREMENT && self->model != NULL && self->model->sequence_axis)
+        {
+          PsMeasurement m;
+
+          ps_event_store_get_measurement (self->model->store, measurement, &m);
+          frame->has_chosen_point = TRUE;
+          frame->chosen_point_track = m.track;
+          frame->chosen_point_x = (gint64)m.index;
+        }
     }
   frame->cursor_span = self->cursor_span;
   frame->cursor_row = self->cursor_row;
@@ -365,6 +405,33 @@ ps_timeline_view_span_y (PsTimelineView *self,
          + PS_TIMELINE_SPAN_HEIGHT / 2;
 }
 
+/* Opens the row's group if it is collapsed and scrolls the row into the
+ * vertical view: its top, and as much of it as fits (whole, with whole) */
+static void
+show_row (PsTimelineView *self,
+          int             index,
+          gboolean        whole)
+{
+  PsTimelineRow *row = get_row (self, index);
+  PsTimelineRow *group;
+  double value, page, height;
+
+  if (row == NULL)
+    return;
+  group = row->group != G_MAXUINT ? get_row (self, (int)row->group) : NULL;
+  if (group != NULL && group->collapsed)
+    toggle_group (self, (int)row->group);
+  if (self->vadjustment == NULL)
+    return;
+  value = gtk_adjustment_get_value (self->vadjustment);
+  page = gtk_adjustment_get_page_size (self->vadjustment);
+  height = whole ? MIN (row->height, page) : MIN (row->height, PS_TIMELINE_GROUP_HEIGHT);
+  if (row->y < value)
+    gtk_adjustment_set_value (self->vadjustment, row->y);
+  else if (row->y + height > value + page)
+    gtk_adjustment_set_value (self->vadjustment, row->y + height - page);
+}
+
 /* Brings the cursor's row into the vertical view */
 static void
 scroll_to_span (PsTimelineView *self,
@@ -385,21 +452,43 @@ scroll_to_span (PsTimelineView *self,
     gtk_adjustment_set_value (self->vadjustment, value + (y + PS_TIMELINE_SPAN_HEIGHT - height));
 }
 
-/* Keeps the cursor's span in the visible range, panning if needed */
+/* Brings from…to into the visible range: zooms out when it is longer,
+ * pans when it lies outside. With legible, a range narrower than a few
+ * pixels is zoomed into until it is MIN_REVEAL_PIXELS wide, so that what
+ * another view chose can be seen. */
 static void
-reveal_span (PsTimelineView *self,
-             guint64         span)
+reveal_range (PsTimelineView *self,
+              gint64          from,
+              gint64          to,
+              gboolean        legible)
 {
-  const PsSpan *s = ps_event_store_get_span (self->model->store, span);
-  gint64 begin, end, length;
+  double plot_width = MAX (gtk_widget_get_width (GTK_WIDGET (self)) - PS_TIMELINE_LABEL_WIDTH, 1);
+  gint64 begin, end, length, middle = from + (to - from) / 2;
 
   get_visible (self, &begin, &end);
   length = end - begin;
-  if (s->end_ns - s->begin_ns > length)
-    zoom_to (self, s->begin_ns, s->end_ns);
-  else if (s->begin_ns < begin || s->end_ns > end)
-    set_visible (self, (double)(s->begin_ns + (s->end_ns - s->begin_ns) / 2 - length / 2),
-                 (double)(s->begin_ns + (s->end_ns - s->begin_ns) / 2 + length / 2));
+  if (to - from > length)
+    zoom_to (self, from, to);
+  else if (legible && to > from && (double)(to - from) / (double)length * plot_width < 4)
+    {
+      double wanted = (double)(to - from) * plot_width / MIN_REVEAL_PIXELS;
+
+      set_visible (self, (double)middle - wanted / 2, (double)middle + wanted / 2);
+    }
+  else if (from < begin || to > end)
+    set_visible (self, (double)(middle - length / 2), (double)(middle + length / 2));
+}
+
+/* Keeps the cursor's span in the visible range, panning if needed */
+static void
+reveal_span (PsTimelineView *self,
+             guint64         span,
+             gboolean        legible)
+{
+  const PsSpan *s = ps_event_store_get_span (self->model->store, span);
+
+  show_row (self, row_of_track (self, s->track), FALSE);
+  reveal_range (self, s->begin_ns, MAX (s->end_ns, s->begin_ns), legible);
   scroll_to_span (self, span);
 }
 
@@ -423,7 +512,7 @@ ps_timeline_view_set_cursor_span (PsTimelineView *self,
   if (span != PS_SPAN_LOD_NO_SPAN)
     {
       self->cursor_row = row_of_track (self, ps_event_store_get_span (self->model->store, span)->track);
-      reveal_span (self, span);
+      reveal_span (self, span, FALSE);
     }
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -760,9 +849,16 @@ model_built_cb (GObject      *object,
   g_clear_pointer (&self->model, ps_timeline_model_free);
   self->model = model;
 
-  /* A new session shows the whole run, as far as the model found it */
+  /* A new session shows the whole run, as far as the model found it, and
+   * what was chosen meanwhile */
   ps_timeline_view_reset_zoom (self);
   update_adjustments (self);
+  forget_followed (self);
+  follow_session (self);
+  if (ps_session_get_highlight (self->session) != NULL)
+    highlight_changed_cb (self);
+  if (ps_session_get_highlight_points_extent (self->session, NULL, NULL))
+    points_changed_cb (self);
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -948,6 +1044,9 @@ counter_tracks_changed_cb (PsTimelineView *self)
   if (self->cursor_row >= (int)self->model->rows->len)
     self->cursor_row = -1;
   update_adjustments (self);
+  /* A focused counter that was just checked has its row now */
+  g_array_set_size (self->followed_focus, 0);
+  follow_session (self);
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -958,42 +1057,235 @@ queue_draw_cb (PsTimelineView *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-/* Highlighted spans out of sight: the first row that has some comes into
- * view */
+/* Whether the track has highlighted spans in from…to; *depth: the first
+ * depth that has */
+static gboolean
+highlight_in (PsSpanLod *highlight,
+              guint32    track,
+              gint64     from,
+              gint64     to,
+              guint     *depth)
+{
+  g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (PsSpanLodItem));
+  guint n_depths = ps_span_lod_get_n_depths (highlight, track);
+
+  for (guint d = 0; d < n_depths; d++)
+    if (ps_span_lod_query (highlight, track, d, from, to, (double)(to - from) + 1, items) > 0)
+      {
+        *depth = d;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* Highlighted spans out of sight: the view zooms out or pans to them when
+ * none is in the visible range, and the first row that has some there
+ * comes into view */
 static void
 highlight_changed_cb (PsTimelineView *self)
 {
   PsSpanLod *highlight = self->session != NULL ? ps_session_get_highlight (self->session) : NULL;
-  double top, page;
+  gint64 begin, end, first, last;
+  int found = -1;
+  guint depth = 0;
 
   gtk_widget_queue_draw (GTK_WIDGET (self));
-  if (highlight == NULL || self->model == NULL || self->vadjustment == NULL)
+  if (highlight == NULL || self->model == NULL || self->model->lod == NULL)
     return;
 
-  top = gtk_adjustment_get_value (self->vadjustment);
-  page = gtk_adjustment_get_page_size (self->vadjustment);
-  for (guint r = 0; r < self->model->rows->len; r++)
+  for (int pass = 0; pass < 2 && found < 0; pass++)
+    {
+      get_visible (self, &begin, &end);
+      for (guint r = 0; r < self->model->rows->len && found < 0; r++)
+        {
+          PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
+
+          if (row->kind == PS_TIMELINE_ROW_SPANS && highlight_in (highlight, row->track, begin, end, &depth))
+            found = (int)r;
+        }
+      if (found < 0 && pass == 0 && ps_span_lod_get_extent (highlight, &first, &last))
+        reveal_range (self, first, MAX (last, first), FALSE);
+    }
+  if (found < 0)
+    return;
+  show_row (self, found, FALSE);
+  if (self->vadjustment != NULL)
+    {
+      PsTimelineRow *row = get_row (self, found);
+      double y = ps_timeline_row_depth_y (row, depth);
+      double top = gtk_adjustment_get_value (self->vadjustment);
+      double page = gtk_adjustment_get_page_size (self->vadjustment);
+
+      if (y < top || y + PS_TIMELINE_SPAN_HEIGHT > top + page)
+        gtk_adjustment_set_value (self->vadjustment, MAX (y - PS_TIMELINE_SPAN_HEIGHT, 0));
+    }
+}
+
+/* Whether the track's highlighted points have one in from…to */
+static gboolean
+points_in (PsValueLod *points,
+           gint64      from,
+           gint64      to)
+{
+  gsize index = ps_value_lod_find (points, from);
+
+  /* The nearest point may lie before from, the next one in the range */
+  for (gsize i = index; i != G_MAXSIZE && i <= index + 1; i++)
+    {
+      gint64 x;
+      double value;
+
+      if (ps_value_lod_get_point (points, i, &x, &value) && x >= from && x <= to)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Highlighted points (CE measurements of a histogram's bars, samples of a
+ * function): brought into view as highlighted spans are */
+static void
+points_changed_cb (PsTimelineView *self)
+{
+  gint64 begin, end, first, last;
+  int found = -1;
+
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (self->model == NULL || !ps_session_get_highlight_points_extent (self->session, &first, &last))
+    return;
+  for (int pass = 0; pass < 2 && found < 0; pass++)
+    {
+      get_visible (self, &begin, &end);
+      for (guint r = 0; r < self->model->rows->len && found < 0; r++)
+        {
+          PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
+          PsValueLod *points = row->kind == PS_TIMELINE_ROW_VALUES
+                               ? ps_session_get_highlight_points (self->session, row->track) : NULL;
+
+          if (points != NULL && points_in (points, begin, end))
+            found = (int)r;
+        }
+      if (found < 0 && pass == 0)
+        reveal_range (self, first, last, FALSE);
+    }
+  show_row (self, found, TRUE);
+}
+
+/* The row of a track's chart that has a point at x (a CE marker's
+ * durations, not its CPU), else its first row, or -1 */
+static int
+row_with_point (PsTimelineView *self,
+                guint32         track,
+                gint64          x)
+{
+  int first = -1;
+
+  for (guint r = 0; self->model != NULL && r < self->model->rows->len; r++)
     {
       PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
+      gint64 point_x;
+      double value;
 
-      guint n_depths;
-
-      if (row->kind != PS_TIMELINE_ROW_SPANS || row->hidden || ps_span_lod_get_n_spans (highlight, row->track) == 0)
+      if (row->track != track || row->kind == PS_TIMELINE_ROW_GROUP)
         continue;
-      /* Its first depth with a highlighted span */
-      n_depths = ps_span_lod_get_n_depths (highlight, row->track);
-      for (guint depth = 0; depth < n_depths; depth++)
-        if (ps_span_lod_find (highlight, row->track, depth, self->model->extent_begin, G_MAXINT64 / 4)
-            != PS_SPAN_LOD_NO_SPAN)
-          {
-            double y = ps_timeline_row_depth_y (row, depth);
-
-            if (y < top || y + PS_TIMELINE_SPAN_HEIGHT > top + page)
-              gtk_adjustment_set_value (self->vadjustment, MAX (y - PS_TIMELINE_SPAN_HEIGHT, 0));
-            break;
-          }
-      return;
+      if (first < 0)
+        first = (int)r;
+      if (row->kind == PS_TIMELINE_ROW_VALUES
+          && ps_value_lod_get_point (row->values, ps_value_lod_find (row->values, x), &point_x, &value)
+          && point_x == x)
+        return (int)r;
     }
+  return first;
+}
+
+static gboolean
+same_tracks (GArray        *followed,
+             const guint32 *tracks,
+             guint          n_tracks)
+{
+  return followed->len == n_tracks && memcmp (followed->data, tracks, n_tracks * sizeof (guint32)) == 0;
+}
+
+/* What another view chose: its rows come into view and are marked (the
+ * renderer marks the focused tracks), a chosen span gets the cursor and
+ * is zoomed to if it is too narrow to see, a chosen measurement is
+ * panned to */
+static void
+follow_session (PsTimelineView *self)
+{
+  guint n_tracks;
+  const guint32 *tracks;
+  guint64 span, measurement;
+
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (self->session == NULL || self->model == NULL)
+    return;
+
+  tracks = ps_session_get_focus_tracks (self->session, &n_tracks);
+  if (!same_tracks (self->followed_focus, tracks, n_tracks))
+    {
+      g_array_set_size (self->followed_focus, 0);
+      g_array_append_vals (self->followed_focus, tracks, n_tracks);
+      for (guint r = 0; n_tracks > 0 && r < self->model->rows->len; r++)
+        {
+          PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
+
+          if (row->kind != PS_TIMELINE_ROW_GROUP && ps_session_is_focus_track (self->session, row->track))
+            {
+              self->cursor_row = (int)r;
+              show_row (self, (int)r, TRUE);
+              break;
+            }
+        }
+    }
+
+  span = ps_session_get_selected_span (self->session);
+  if (span != self->followed_span)
+    {
+      self->followed_span = span;
+      if (span != PS_SESSION_NO_SPAN && span != self->cursor_span && self->model->lod != NULL)
+        {
+          self->cursor_span = span;
+          self->cursor_row = row_of_track (self, ps_event_store_get_span (self->model->store, span)->track);
+          reveal_span (self, span, TRUE);
+          update_accessible (self);
+        }
+    }
+
+  measurement = ps_session_get_selected_measurement (self->session);
+  if (measurement != self->followed_measurement)
+    {
+      self->followed_measurement = measurement;
+      if (measurement != PS_SESSION_NO_MEASUREMENT && self->model->sequence_axis)
+        {
+          PsMeasurement m;
+          int index;
+
+          ps_event_store_get_measurement (self->model->store, measurement, &m);
+          index = row_with_point (self, m.track, (gint64)m.index);
+          show_row (self, index, TRUE);
+          if (index >= 0)
+            self->cursor_row = index;
+          reveal_range (self, (gint64)m.index, (gint64)m.index, FALSE);
+        }
+    }
+}
+
+static void
+reveal_cb (PsTimelineView *self,
+           gint64          begin,
+           gint64          end)
+{
+  if (self->model != NULL)
+    reveal_range (self, begin, end, TRUE);
+}
+
+/* A new model follows the session's choice from the start */
+static void
+forget_followed (PsTimelineView *self)
+{
+  g_array_set_size (self->followed_focus, 0);
+  self->followed_span = PS_SESSION_NO_SPAN;
+  self->followed_measurement = PS_SESSION_NO_MEASUREMENT;
 }
 
 static void
@@ -1006,7 +1298,11 @@ drop_session (PsTimelineView *self)
       g_clear_signal_handler (&self->lod_handler, self->session);
       g_clear_signal_handler (&self->highlight_handler, self->session);
       g_clear_signal_handler (&self->counter_tracks_handler, self->session);
+      g_clear_signal_handler (&self->focus_handler, self->session);
+      g_clear_signal_handler (&self->points_handler, self->session);
+      g_clear_signal_handler (&self->reveal_handler, self->session);
     }
+  forget_followed (self);
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -1043,6 +1339,12 @@ ps_timeline_view_set_session (PsTimelineView *self,
                                                           G_CALLBACK (highlight_changed_cb), self);
       self->counter_tracks_handler = g_signal_connect_swapped (session, "counter-tracks-changed",
                                                                G_CALLBACK (counter_tracks_changed_cb), self);
+      self->focus_handler = g_signal_connect_swapped (session, "focus-changed",
+                                                      G_CALLBACK (follow_session), self);
+      self->points_handler = g_signal_connect_swapped (session, "notify::highlight-points",
+                                                       G_CALLBACK (points_changed_cb), self);
+      self->reveal_handler = g_signal_connect_swapped (session, "reveal",
+                                                       G_CALLBACK (reveal_cb), self);
       ps_session_ensure_lod (session);
       lod_ready_cb (self);
     }
@@ -1095,6 +1397,16 @@ center_overview_at (PsTimelineView *self,
   set_visible (self, center - (double)(end - begin) / 2, center + (double)(end - begin) / 2);
 }
 
+/* The span the user chose here becomes the session's choice, which the
+ * view does not need to follow: the cursor is on it already */
+static void
+choose_span (PsTimelineView *self,
+             guint64         span)
+{
+  self->followed_span = span;
+  ps_session_set_selected_span (self->session, span);
+}
+
 static void
 click_pressed_cb (PsTimelineView  *self,
                   int              n_press,
@@ -1119,6 +1431,15 @@ click_pressed_cb (PsTimelineView  *self,
       toggle_group (self, index);
       return;
     }
+  /* A row's label chooses its thread, marker or counter */
+  if (x < PS_TIMELINE_LABEL_WIDTH)
+    {
+      g_array_set_size (self->followed_focus, 0);
+      g_array_append_val (self->followed_focus, row->track);
+      ps_session_set_focus_track (self->session, row->track);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
   span = span_at (self, x, y);
   if (span == PS_SPAN_LOD_NO_SPAN)
     {
@@ -1127,6 +1448,7 @@ click_pressed_cb (PsTimelineView  *self,
     }
   self->cursor_span = span;
   update_accessible (self);
+  choose_span (self, span);
   select_span (self, span);
   if (n_press == 2)
     {
@@ -1135,6 +1457,71 @@ click_pressed_cb (PsTimelineView  *self,
       zoom_to (self, s->begin_ns, s->end_ns);
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* A click on a chart (released without a drag, which would have claimed
+ * the pointer for a selection): on a CE marker's chart the nearest
+ * measurement within a few pixels, else the chart's track */
+static void
+click_released_cb (PsTimelineView  *self,
+                   int              n_press,
+                   double           x,
+                   double           y,
+                   GtkGestureClick *gesture)
+{
+  PsTimelineRow *row;
+  gint64 point_x;
+  double value;
+
+  if (self->model == NULL || y < PS_TIMELINE_HEADER_HEIGHT || x < PS_TIMELINE_LABEL_WIDTH)
+    return;
+  row = get_row (self, row_at (self, y));
+  if (row == NULL || row->kind != PS_TIMELINE_ROW_VALUES)
+    return;
+  g_array_set_size (self->followed_focus, 0);
+  g_array_append_val (self->followed_focus, row->track);
+  if (self->model->sequence_axis
+      && ps_value_lod_get_point (row->values, ps_value_lod_find (row->values, (gint64)llround (value_at (self, x))),
+                                 &point_x, &value)
+      && fabs (ps_timeline_view_x_of (self, point_x) - x) <= POINT_SLOP_PIXELS
+      && point_x >= 0 && (guint64)point_x < ps_event_store_get_n_measurements (self->model->store))
+    {
+      self->followed_measurement = (guint64)point_x;
+      ps_session_set_selected_measurement (self->session, (guint64)point_x);
+    }
+  else
+    ps_session_set_focus_track (self->session, row->track);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+ps_timeline_view_click (PsTimelineView *self,
+                        double          x,
+                        double          y)
+{
+  g_return_if_fail (PS_IS_TIMELINE_VIEW (self));
+
+  click_pressed_cb (self, 1, x, y, NULL);
+  click_released_cb (self, 1, x, y, NULL);
+}
+
+double
+ps_timeline_view_get_row_y (PsTimelineView *self,
+                            guint32         track)
+{
+  double scroll_y;
+
+  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), -1);
+
+  scroll_y = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
+  for (guint r = 0; self->model != NULL && r < self->model->rows->len; r++)
+    {
+      PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
+
+      if (row->track == track && row->kind != PS_TIMELINE_ROW_GROUP)
+        return row->hidden ? -1 : PS_TIMELINE_HEADER_HEIGHT - scroll_y + row->y;
+    }
+  return -1;
 }
 
 static void
@@ -1390,6 +1777,11 @@ run_action (PsTimelineView *self,
         ps_session_clear_selection (self->session);
       else if (ps_session_get_highlight (self->session) != NULL)
         ps_session_clear_highlight (self->session);
+      else if (ps_session_get_highlight_points_extent (self->session, NULL, NULL))
+        {
+          ps_session_set_highlight_measurements (self->session, NULL, 0, NULL);
+          ps_session_highlight_function (self->session, NULL, NULL, NULL);
+        }
       else if (self->cursor_span != PS_SPAN_LOD_NO_SPAN)
         ps_timeline_view_set_cursor_span (self, PS_SPAN_LOD_NO_SPAN);
       else
@@ -1403,6 +1795,7 @@ run_action (PsTimelineView *self,
         {
           const PsSpan *s = ps_event_store_get_span (self->model->store, self->cursor_span);
 
+          choose_span (self, self->cursor_span);
           select_span (self, self->cursor_span);
           zoom_to (self, s->begin_ns, s->end_ns);
         }
@@ -1538,6 +1931,16 @@ ps_timeline_view_dispose (GObject *object)
 }
 
 static void
+ps_timeline_view_finalize (GObject *object)
+{
+  PsTimelineView *self = PS_TIMELINE_VIEW (object);
+
+  g_clear_pointer (&self->followed_focus, g_array_unref);
+
+  G_OBJECT_CLASS (ps_timeline_view_parent_class)->finalize (object);
+}
+
+static void
 ps_timeline_view_get_property (GObject    *object,
                                guint       prop_id,
                                GValue     *value,
@@ -1610,6 +2013,7 @@ ps_timeline_view_class_init (PsTimelineViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = ps_timeline_view_dispose;
+  object_class->finalize = ps_timeline_view_finalize;
   object_class->get_property = ps_timeline_view_get_property;
   object_class->set_property = ps_timeline_view_set_property;
 
@@ -1678,6 +2082,8 @@ ps_timeline_view_init (PsTimelineView *self)
 
   self->cursor_span = PS_SPAN_LOD_NO_SPAN;
   self->cursor_row = -1;
+  self->followed_focus = g_array_new (FALSE, FALSE, sizeof (guint32));
+  forget_followed (self);
 
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_focus_on_click (widget, TRUE);
@@ -1689,6 +2095,7 @@ ps_timeline_view_init (PsTimelineView *self)
 
   click = gtk_gesture_click_new ();
   g_signal_connect_swapped (click, "pressed", G_CALLBACK (click_pressed_cb), self);
+  g_signal_connect_swapped (click, "released", G_CALLBACK (click_released_cb), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
 
   drag = gtk_gesture_drag_new ();

@@ -49,6 +49,15 @@ void             ps_timeline_view_drag           (PsTimelineView *self,
                                                   double          from_y,
                                                   double          to_x,
                                                   double          to_y);
+/* What a click of the primary button at (x, y) does, released where it
+ * was pressed */
+void             ps_timeline_view_click          (PsTimelineView *self,
+                                                  double          x,
+                                                  double          y);
+/* The widget y of the top of a track's first row, -1 when it has none or
+ * its group is collapsed (it may lie outside the widget) */
+double           ps_timeline_view_get_row_y      (PsTimelineView *self,
+                                                  guint32         track);
 /* Statistics of the last frame drawn */
 const PsTimelineStats *ps_timeline_view_get_frame_stats (PsTimelineView *self);
 /* The widget x of a time (or sequence number) */

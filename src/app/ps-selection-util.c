@@ -1,0 +1,47 @@
+/* ps-selection-util.c — what the views of a run share to follow one selection
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "ps-selection-util.h"
+
+void
+ps_selection_scroll_to_row (GtkColumnView *view,
+                            guint          position)
+{
+  g_return_if_fail (GTK_IS_COLUMN_VIEW (view));
+
+#if GTK_CHECK_VERSION (4, 12, 0)
+  gtk_column_view_scroll_to (view, position, NULL, GTK_LIST_SCROLL_FOCUS, NULL);
+#else
+  /* The action lives on the column view's inner list */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      {
+        gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+        break;
+      }
+#endif
+}
+
+guint
+ps_selection_find_item (GListModel *list,
+                        gpointer    item)
+{
+  guint n_items;
+
+  g_return_val_if_fail (G_IS_LIST_MODEL (list), GTK_INVALID_LIST_POSITION);
+
+  n_items = g_list_model_get_n_items (list);
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(GObject) candidate = g_list_model_get_item (list, i);
+
+      if (candidate == item)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}

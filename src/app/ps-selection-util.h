@@ -1,0 +1,25 @@
+/* ps-selection-util.h — what the views of a run share to follow one selection
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The views of a run answer what the user chose in another through
+ * PsSession (docs/selection.md); these helpers bring a table's row into
+ * sight when it is chosen that way.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* Scrolls the column view to the row at position (of its model as shown)
+ * and gives the row the keyboard focus, without changing the selection */
+void     ps_selection_scroll_to_row  (GtkColumnView *view,
+                                      guint          position);
+/* The position of item in the list (a linear search by identity), or
+ * GTK_INVALID_LIST_POSITION */
+guint    ps_selection_find_item      (GListModel    *list,
+                                      gpointer       item);
+
+G_END_DECLS

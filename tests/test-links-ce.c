@@ -1,0 +1,547 @@
+/* test-links-ce.c — a CE PerfLog run's views follow one selection (Xvfb)
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * docs/selection.md, CE PerfLog: a marker row focuses its charts on the
+ * timeline, a histogram's bars highlight their measurements there, a
+ * chart or a point chosen on the timeline selects its marker, the bar of
+ * its duration or the CPU & Memory page, a range of the sequence limits
+ * the tables and the histogram, and a log session chosen in the header is
+ * brought into view. Each test looks at the other view's state and at
+ * the timeline's pixels.
+ */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <math.h>
+
+#include "gui-fixture.h"
+#include "ps-ce-view-private.h"
+#include "ps-chart-util.h"
+#include "ps-histogram-view-private.h"
+#include "ps-marker-row.h"
+#include "ps-run-page-private.h"
+#include "ps-series.h"
+#include "ps-timeline-view.h"
+
+typedef struct
+{
+  PsRunPage      *page;
+  PsCeView       *ce_view;
+  PsTimelineView *view;
+  PsSession      *session;
+  PsEventStore   *store;
+} Run;
+
+static gboolean
+timeline_is_ready (gpointer data)
+{
+  PsTimelineView *view = data;
+
+  return ps_timeline_view_get_model (view) != NULL && widget_is_drawn (view);
+}
+
+static gboolean
+ce_view_is_idle (gpointer data)
+{
+  return !ps_ce_view_is_busy (data);
+}
+
+static Run
+open_run (Fixture    *fixture,
+          const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  Run run;
+
+  run.page = open_and_wait (fixture, file);
+  g_assert_cmpint (ps_run_page_get_state (run.page), ==, PS_RUN_PAGE_LOADED);
+  run.ce_view = ps_run_page_get_ce_view (run.page);
+  run.view = ps_run_page_get_timeline_view (run.page);
+  run.session = ps_run_page_get_session (run.page);
+  run.store = ps_run_page_get_store (run.page);
+  g_assert_true (iterate_until (timeline_is_ready, run.view));
+  g_assert_true (iterate_until (ce_view_is_idle, run.ce_view));
+  return run;
+}
+
+static Run
+open_fsperf (Fixture *fixture)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo",
+                                                 "fsperf_CEPC_x86_6_0_3122.log", NULL);
+
+  return open_run (fixture, path);
+}
+
+static gboolean
+is_dark (GtkWidget *widget)
+{
+  GdkRGBA foreground;
+
+  ps_chart_get_foreground (widget, &foreground);
+  return 0.299 * foreground.red + 0.587 * foreground.green + 0.114 * foreground.blue > 0.5;
+}
+
+/* The timeline's accent (focused rows) and the orange of its highlighted
+ * points */
+static GdkRGBA
+accent (PsTimelineView *view)
+{
+  return is_dark (GTK_WIDGET (view)) ? (GdkRGBA){ 0.471, 0.682, 0.929, 1 } : (GdkRGBA){ 0.208, 0.518, 0.894, 1 };
+}
+
+static GdkRGBA
+orange (PsTimelineView *view)
+{
+  return is_dark (GTK_WIDGET (view)) ? (GdkRGBA){ 1.000, 0.639, 0.282, 1 } : (GdkRGBA){ 0.902, 0.380, 0.000, 1 };
+}
+
+static GdkTexture *
+grab (PsTimelineView *view)
+{
+  iterate_for (50);
+  return render_widget (GTK_WIDGET (view));
+}
+
+/* The marker-bar pixels of a row's label: the accent bar at its left */
+static guint
+focus_bar_pixels (PsTimelineView *view,
+                  guint32         track)
+{
+  g_autoptr(GdkTexture) texture = grab (view);
+  double y = ps_timeline_view_get_row_y (view, track);
+  GdkRGBA color = accent (view);
+
+  if (y < PS_TIMELINE_HEADER_HEIGHT)
+    return 0;
+  return count_pixels_near (texture, 0, (int)y + 1, 3, (int)y + 20, &color);
+}
+
+static gboolean
+row_in_view (PsTimelineView *view,
+             guint32         track)
+{
+  double y = ps_timeline_view_get_row_y (view, track);
+
+  return y >= PS_TIMELINE_HEADER_HEIGHT && y + 20 <= gtk_widget_get_height (GTK_WIDGET (view));
+}
+
+/* Scrolls the timeline as its scroll bar would, the track's row at the top */
+static void
+scroll_to_row (PsTimelineView *view,
+               guint32         track)
+{
+  GtkAdjustment *vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+
+  gtk_adjustment_set_value (vadjustment, gtk_adjustment_get_value (vadjustment)
+                                         + ps_timeline_view_get_row_y (view, track) - PS_TIMELINE_HEADER_HEIGHT);
+  iterate_for (50);
+}
+
+static PsMarkerRow *
+marker_at (Run   *run,
+           guint  position)
+{
+  g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (ps_ce_view_get_marker_model (run->ce_view), position);
+
+  return gtk_tree_list_row_get_item (tree_row);
+}
+
+static PsMarkerRow *
+selected_marker (Run *run)
+{
+  GtkSelectionModel *selection = gtk_column_view_get_model (ps_ce_view_get_marker_view (run->ce_view));
+  GtkTreeListRow *tree_row = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
+
+  return tree_row != NULL ? gtk_tree_list_row_get_item (tree_row) : NULL;
+}
+
+static void
+select_marker (Run   *run,
+               guint  position)
+{
+  GtkSelectionModel *selection = gtk_column_view_get_model (ps_ce_view_get_marker_view (run->ce_view));
+
+  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), position);
+  g_assert_true (iterate_until (ce_view_is_idle, run->ce_view));
+  iterate_for (50);
+}
+
+/* The last marker row with many durations: its chart is far down */
+static guint
+find_busy_marker (Run *run)
+{
+  GListModel *markers = ps_ce_view_get_marker_model (run->ce_view);
+  guint found = GTK_INVALID_LIST_POSITION;
+
+  for (guint i = 0; i < g_list_model_get_n_items (markers); i++)
+    {
+      g_autoptr(PsMarkerRow) row = marker_at (run, i);
+
+      if (ps_marker_row_get_count (row) >= 20)
+        found = i;
+    }
+  g_assert_cmpuint (found, !=, GTK_INVALID_LIST_POSITION);
+  return found;
+}
+
+/* The durations of a marker in the store, by index: what its histogram
+ * counts */
+static GArray *
+marker_durations (Run            *run,
+                  const PsSeries *series,
+                  GArray        **values)
+{
+  GArray *indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
+  PsMeasurementIter iter;
+  PsMeasurement m;
+
+  *values = g_array_new (FALSE, FALSE, sizeof (double));
+  ps_measurement_iter_init (&iter, run->store);
+  while (ps_measurement_iter_next (&iter, &m))
+    for (guint t = 0; t < series->n_instances; t++)
+      if (m.kind == PS_MEASURE_DURATION && m.track == series->tracks[t] && !(m.flags & PS_MEASURE_FLAG_NEGATIVE))
+        {
+          double seconds = ps_series_measurement_value (run->store, &m);
+
+          g_array_append_val (indexes, m.index);
+          g_array_append_val (*values, seconds);
+        }
+  return indexes;
+}
+
+static gboolean
+has_points (gpointer data)
+{
+  return ps_session_get_highlight_points_extent (data, NULL, NULL);
+}
+
+static gboolean
+has_no_points (gpointer data)
+{
+  return !ps_session_get_highlight_points_extent (data, NULL, NULL);
+}
+
+/* Tests */
+
+/* A marker row focuses its charts: they scroll into view and their labels
+ * get the accent bar */
+static void
+test_marker_row_focuses_chart (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  Run run = open_fsperf (fixture);
+  guint position = find_busy_marker (&run);
+  g_autoptr(PsMarkerRow) row = marker_at (&run, position);
+  const PsSeries *series = ps_marker_row_get_series (row);
+  guint n_focus;
+  const guint32 *focus;
+
+  g_assert_false (row_in_view (run.view, series->tracks[0]));
+  g_assert_cmpuint (focus_bar_pixels (run.view, series->tracks[0]), ==, 0);
+
+  select_marker (&run, position);
+  focus = ps_session_get_focus_tracks (run.session, &n_focus);
+  g_assert_cmpuint (n_focus, ==, series->n_instances);
+  for (guint i = 0; i < n_focus; i++)
+    g_assert_cmpuint (focus[i], ==, series->tracks[i]);
+  g_assert_true (row_in_view (run.view, series->tracks[0]));
+  g_assert_cmpuint (focus_bar_pixels (run.view, series->tracks[0]), >, 30);
+  maybe_save_screenshot (fixture, "links-ce-marker-row");
+
+  /* Another row moves the focus: the first one's bar goes */
+  select_marker (&run, 0);
+  g_assert_false (ps_session_is_focus_track (run.session, series->tracks[0]));
+  g_assert_cmpuint (focus_bar_pixels (run.view, series->tracks[0]), ==, 0);
+}
+
+/* The bars selected on a marker's histogram light up their measurements
+ * on its chart, which comes into view */
+static void
+test_histogram_bars_highlight (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  Run run = open_fsperf (fixture);
+  guint position = find_busy_marker (&run);
+  g_autoptr(PsMarkerRow) row = marker_at (&run, position);
+  const PsSeries *series = ps_marker_row_get_series (row);
+  PsHistogramView *histogram = ps_ce_view_get_histogram_view (run.ce_view);
+  const PsHistogram *bins;
+  const guint64 *chosen;
+  gsize n_chosen;
+  guint64 expected = 0;
+  gint64 begin, end;
+  GdkRGBA color = orange (run.view);
+  double y, x;
+
+  select_marker (&run, position);
+  bins = ps_histogram_view_get_histogram (histogram);
+  g_assert_nonnull (bins);
+  {
+    g_autoptr(GdkTexture) before = grab (run.view);
+
+    g_assert_cmpuint (count_pixels_near (before, 0, 0, 10000, 10000, &color), ==, 0);
+  }
+
+  ps_histogram_view_select_bins (histogram, 0, 0);
+  chosen = ps_session_get_highlight_measurements (run.session, &n_chosen);
+  expected = bins->bins[0].count;
+  g_assert_cmpuint (n_chosen, ==, expected);
+  g_assert_cmpuint (n_chosen, >, 0);
+  /* Each is a duration of the marker within the bar */
+  for (gsize i = 0; i < n_chosen; i++)
+    {
+      PsMeasurement m;
+      gboolean ours = FALSE;
+
+      ps_event_store_get_measurement (run.store, chosen[i], &m);
+      for (guint t = 0; t < series->n_instances; t++)
+        ours |= m.track == series->tracks[t];
+      g_assert_true (ours);
+      g_assert_cmpint (m.kind, ==, PS_MEASURE_DURATION);
+    }
+  g_assert_nonnull (ps_session_get_highlight_measurements_description (run.session));
+
+  /* Drawn in orange on the marker's chart, which is in view */
+  g_assert_true (iterate_until (has_points, run.session));
+  iterate_for (50);
+  ps_session_get_visible_range (run.session, &begin, &end);
+  g_assert_cmpint ((gint64)chosen[0], >=, begin);
+  g_assert_cmpint ((gint64)chosen[0], <=, end);
+  {
+    g_autoptr(GdkTexture) after = grab (run.view);
+    guint32 track;
+    PsMeasurement m;
+
+    ps_event_store_get_measurement (run.store, chosen[0], &m);
+    track = m.track;
+    g_assert_true (row_in_view (run.view, track));
+    y = ps_timeline_view_get_row_y (run.view, track);
+    x = ps_timeline_view_x_of (run.view, (gint64)chosen[0]);
+    g_assert_cmpuint (count_pixels_near (after, (int)x - 4, (int)y, (int)x + 4, (int)y + PS_TIMELINE_VALUES_HEIGHT,
+                                         &color), >, 4);
+  }
+  maybe_save_screenshot (fixture, "links-ce-histogram");
+
+  /* Unselected: nothing is highlighted */
+  ps_histogram_view_unselect (histogram);
+  ps_session_get_highlight_measurements (run.session, &n_chosen);
+  g_assert_cmpuint (n_chosen, ==, 0);
+  g_assert_true (iterate_until (has_no_points, run.session));
+  {
+    g_autoptr(GdkTexture) cleared = grab (run.view);
+
+    g_assert_cmpuint (count_pixels_near (cleared, 0, 0, 10000, 10000, &color), ==, 0);
+  }
+}
+
+/* A chart's label chosen on the timeline selects its marker; a CPU chart
+ * shows the CPU & Memory page */
+static void
+test_timeline_chart_selects_marker (Fixture       *fixture,
+                                    gconstpointer  data)
+{
+  Run run = open_fsperf (fixture);
+  PsTimelineModel *model = ps_timeline_view_get_model (run.view);
+  guint32 duration_track = PS_NONE, cpu_track = PS_NONE;
+  g_autoptr(PsMarkerRow) selected = NULL;
+  const PsSeries *series;
+  gboolean holds = FALSE;
+
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+      if (row->kind != PS_TIMELINE_ROW_VALUES)
+        continue;
+      if (g_strcmp0 (row->unit, "%") == 0 && cpu_track == PS_NONE)
+        cpu_track = row->track;
+      else if (g_strcmp0 (row->unit, "ms") == 0 && duration_track == PS_NONE)
+        duration_track = row->track;
+    }
+  g_assert_cmpuint (duration_track, !=, PS_NONE);
+  g_assert_cmpuint (cpu_track, !=, PS_NONE);
+
+  ps_ce_view_show_page (run.ce_view, "warnings");
+  scroll_to_row (run.view, duration_track);
+  g_assert_true (row_in_view (run.view, duration_track));
+  ps_timeline_view_click (run.view, 20, ps_timeline_view_get_row_y (run.view, duration_track) + 10);
+  g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, duration_track);
+  selected = selected_marker (&run);
+  g_assert_nonnull (selected);
+  series = ps_marker_row_get_series (selected);
+  for (guint t = 0; t < series->n_instances; t++)
+    holds |= series->tracks[t] == duration_track;
+  g_assert_true (holds);
+  g_assert_cmpstr (ps_ce_view_get_visible_page (run.ce_view), ==, "markers");
+  g_assert_cmpuint (focus_bar_pixels (run.view, duration_track), >, 30);
+
+  scroll_to_row (run.view, cpu_track);
+  ps_timeline_view_click (run.view, 20, ps_timeline_view_get_row_y (run.view, cpu_track) + 10);
+  g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, cpu_track);
+  g_assert_cmpstr (ps_ce_view_get_visible_page (run.ce_view), ==, "cpu-memory");
+}
+
+static gboolean
+histogram_has_selection (gpointer data)
+{
+  return ps_histogram_view_get_selection (data, NULL, NULL);
+}
+
+/* A point clicked on a marker's chart selects that marker, the bar of its
+ * duration, and is ringed */
+static void
+test_timeline_point_selects_bar (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  Run run = open_fsperf (fixture);
+  guint position = find_busy_marker (&run);
+  g_autoptr(PsMarkerRow) row = marker_at (&run, position);
+  const PsSeries *series = ps_marker_row_get_series (row);
+  PsHistogramView *histogram = ps_ce_view_get_histogram_view (run.ce_view);
+  g_autoptr(GArray) values = NULL;
+  g_autoptr(GArray) indexes = marker_durations (&run, series, &values);
+  guint64 index = g_array_index (indexes, guint64, indexes->len / 2);
+  double value = g_array_index (values, double, indexes->len / 2);
+  g_autoptr(PsMarkerRow) selected = NULL;
+  guint first_bin, last_bin;
+  const PsHistogram *bins;
+  PsMeasurement m;
+  GdkRGBA foreground;
+  double x, y;
+  guint ring_before;
+
+  ps_event_store_get_measurement (run.store, index, &m);
+  /* The chart into view, zoomed so that points stand apart */
+  ps_session_set_focus_track (run.session, m.track);
+  ps_session_set_visible_range (run.session, (gint64)index - 40, (gint64)index + 40);
+  iterate_for (50);
+  g_assert_true (row_in_view (run.view, m.track));
+  x = ps_timeline_view_x_of (run.view, (gint64)index);
+  y = ps_timeline_view_get_row_y (run.view, m.track) + 30;
+  ps_chart_get_foreground (GTK_WIDGET (run.view), &foreground);
+  {
+    g_autoptr(GdkTexture) before = grab (run.view);
+
+    ring_before = count_pixels_near (before, (int)x - 8, (int)y - 40, (int)x + 8, (int)y + 40, &foreground);
+  }
+
+  ps_timeline_view_click (run.view, x + 2, y);
+  g_assert_cmpuint (ps_session_get_selected_measurement (run.session), ==, index);
+  g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, m.track);
+
+  /* The marker, and the bar of its duration once its histogram is there */
+  g_assert_true (iterate_until (ce_view_is_idle, run.ce_view));
+  selected = selected_marker (&run);
+  g_assert_nonnull (selected);
+  g_assert_true (ps_marker_row_get_series (selected)->tracks[0] == m.track
+                 || ps_marker_row_get_series (selected) == series);
+  g_assert_true (iterate_until (histogram_has_selection, histogram));
+  g_assert_true (ps_histogram_view_get_selection (histogram, &first_bin, &last_bin));
+  g_assert_cmpuint (first_bin, ==, last_bin);
+  bins = ps_histogram_view_get_histogram (histogram);
+  g_assert_cmpfloat (value, >=, bins->bins[first_bin].lower);
+  g_assert_true (value < bins->bins[first_bin].upper || first_bin + 1 == bins->n_bins);
+  g_assert_true (ps_histogram_view_selection_contains (histogram, value));
+
+  /* Ringed in the foreground colour */
+  {
+    g_autoptr(GdkTexture) after = grab (run.view);
+
+    g_assert_cmpuint (count_pixels_near (after, (int)x - 8, (int)y - 40, (int)x + 8, (int)y + 40, &foreground),
+                      >, ring_before + 10);
+  }
+  maybe_save_screenshot (fixture, "links-ce-point");
+}
+
+/* A range dragged on the timeline limits the marker table and the
+ * histogram to its measurements */
+static void
+test_range_limits_histogram (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  Run run = open_fsperf (fixture);
+  guint position = find_busy_marker (&run);
+  g_autoptr(PsMarkerRow) row = marker_at (&run, position);
+  const PsSeries *series = ps_marker_row_get_series (row);
+  PsHistogramView *histogram = ps_ce_view_get_histogram_view (run.ce_view);
+  g_autoptr(GArray) values = NULL;
+  g_autoptr(GArray) indexes = marker_durations (&run, series, &values);
+  guint64 mid = g_array_index (indexes, guint64, indexes->len / 2);
+  gint64 begin, end;
+  guint64 expected = 0;
+  double x0, x1;
+
+  select_marker (&run, position);
+  g_assert_cmpuint (ps_histogram_view_get_histogram (histogram)->n_values, ==, indexes->len);
+
+  x0 = ps_timeline_view_x_of (run.view, 0);
+  x1 = ps_timeline_view_x_of (run.view, (gint64)mid);
+  ps_timeline_view_drag (run.view, x0 + 1, PS_TIMELINE_HEADER_HEIGHT + 30, x1, PS_TIMELINE_HEADER_HEIGHT + 30);
+  g_assert_true (ps_session_get_selection (run.session, &begin, &end));
+  g_assert_true (iterate_until (ce_view_is_idle, run.ce_view));
+  for (guint i = 0; i < indexes->len; i++)
+    {
+      guint64 index = g_array_index (indexes, guint64, i);
+
+      expected += (gint64)index >= begin && (gint64)index <= end;
+    }
+  g_assert_cmpuint (expected, >, 0);
+  g_assert_cmpuint (expected, <, indexes->len);
+  g_assert_cmpuint (ps_histogram_view_get_histogram (histogram)->n_values, ==, expected);
+  {
+    g_autoptr(PsMarkerRow) shown = selected_marker (&run);
+
+    g_assert_nonnull (shown);
+    g_assert_cmpuint (ps_marker_row_get_count (shown), ==, expected);
+  }
+}
+
+/* A log session chosen in the header is brought into view on the
+ * timeline */
+static void
+test_log_session_revealed (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo",
+                                                 "regperf_CEPC_x86_6_0_3122.log", NULL);
+  Run run = open_run (fixture, path);
+  const PsSessionInfo *second;
+  gint64 begin, end;
+
+  g_assert_cmpuint (ps_event_store_get_n_sessions (run.store), ==, 2);
+  second = ps_event_store_get_session (run.store, 1);
+  /* Zoomed into the start of the first */
+  ps_session_set_visible_range (run.session, 0, 20);
+  ps_session_get_visible_range (run.session, &begin, &end);
+  g_assert_cmpint (end, <, (gint64)second->first_measurement);
+
+  ps_ce_view_set_session (run.ce_view, 1);
+  ps_session_get_visible_range (run.session, &begin, &end);
+  g_assert_cmpint (begin, <=, (gint64)second->first_measurement);
+  g_assert_cmpint (end, >=, (gint64)ps_event_store_get_n_measurements (run.store) - 1);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *data_home = NULL;
+  int status;
+
+  if (!gui_test_init (&argc, &argv, &data_home))
+    return 0;
+
+  ADD_TEST ("/links/ce/marker-row-focuses-chart", test_marker_row_focuses_chart);
+  ADD_TEST ("/links/ce/histogram-bars-highlight", test_histogram_bars_highlight);
+  ADD_TEST ("/links/ce/timeline-chart-selects-marker", test_timeline_chart_selects_marker);
+  ADD_TEST ("/links/ce/timeline-point-selects-bar", test_timeline_point_selects_bar);
+  ADD_TEST ("/links/ce/range-limits-histogram", test_range_limits_histogram);
+  ADD_TEST ("/links/ce/log-session-revealed", test_log_session_revealed);
+
+  status = g_test_run ();
+  gui_test_remove_tree (data_home);
+  return status;
+}
