@@ -693,12 +693,39 @@ stop_search_cb (PsCallTreeView *self,
 
 /* Showing a tree */
 
+/* The function of tree with that name and module, or PS_NONE */
+static guint32
+find_function (PsCallTree *tree,
+               const char *name,
+               const char *module)
+{
+  for (guint32 f = 0; tree != NULL && name != NULL && f < ps_call_tree_get_n_functions (tree); f++)
+    if (g_strcmp0 (ps_call_tree_get_function_name (tree, f), name) == 0
+        && g_strcmp0 (ps_call_tree_get_function_module (tree, f), module) == 0)
+      return f;
+  return PS_NONE;
+}
+
 static void
 show_tree (PsCallTreeView *self,
            PsCallTree     *tree)
 {
+  /* The function chosen stays chosen in the new tree (of a time range, of
+   * a thread) when it has it: another id, the same function */
+  g_autofree char *chosen_name = NULL;
+  g_autofree char *chosen_module = NULL;
+  guint32 chosen;
+
+  if (self->tree != NULL && self->relations_function != PS_NONE)
+    {
+      chosen_name = g_strdup (ps_call_tree_get_function_name (self->tree, self->relations_function));
+      chosen_module = g_strdup (ps_call_tree_get_function_module (self->tree, self->relations_function));
+    }
   if (!g_set_object (&self->tree, tree))
     return;
+  chosen = find_function (self->tree, chosen_name, chosen_module);
+  if (chosen != PS_NONE)
+    self->relations_function = chosen;
 
   update_format (self);
   update_module_width (self);
@@ -707,7 +734,7 @@ show_tree (PsCallTreeView *self,
   update_columns (self, self->callees_columns, FALSE);
   update_toolbar (self);
   update_notice (self);
-  update_relations (self, PS_NONE);
+  update_relations (self, chosen);
   ps_flame_graph_set_tree (self->flame_graph, self->tree);
 
   /* A report without a tree opens on its functions */
@@ -1627,6 +1654,20 @@ ps_call_tree_view_select_function (PsCallTreeView *self,
     }
 
   return FALSE;
+}
+
+void
+ps_call_tree_view_show_function (PsCallTreeView *self,
+                                 guint32         function)
+{
+  g_return_if_fail (PS_IS_CALL_TREE_VIEW (self));
+
+  if (self->tree == NULL || function >= ps_call_tree_get_n_functions (self->tree))
+    return;
+  if (self->mode == MODE_FUNCTIONS)
+    ps_call_tree_view_select_function (self, function);
+  else
+    update_relations (self, function);
 }
 
 guint32

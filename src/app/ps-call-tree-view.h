@@ -43,6 +43,12 @@ PsCallBasis   ps_call_tree_view_get_basis (PsCallTreeView *self);
 void          ps_call_tree_view_set_basis (PsCallTreeView *self,
                                            PsCallBasis     basis);
 
+/* Shows a function another view chose: its row in the Functions list
+ * when that is shown, and its callers and callees in every mode; emits
+ * "function-selected" when it is another one */
+void            ps_call_tree_view_show_function (PsCallTreeView *self,
+                                                 guint32         function);
+
 void            ps_call_tree_view_set_span_selection (PsCallTreeView *self,
                                                       GBytes         *selection,
                                                       const char     *description);

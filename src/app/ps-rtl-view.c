@@ -27,8 +27,10 @@
 #include "ps-rtl-view-private.h"
 #include "ps-scope-list.h"
 #include "ps-scopes.h"
+#include "ps-selection-util.h"
 #include "ps-session.h"
 #include "ps-table-export.h"
+#include "ps-util.h"
 #include "ps-view-util.h"
 #include "ps-warning-columns.h"
 #include "ps-warning-model.h"
@@ -80,7 +82,11 @@ struct _PsRtlView
   const PsSeries      *histogram_series;    /* the selected total's, or NULL */
   PsSession           *session;
   gulong               session_selection_handler;
-  gboolean             highlight_from_histogram;
+  gulong               session_focus_handler;
+  /* The session's highlight is the selected total's calls or those of
+   * its histogram's bars */
+  gboolean             highlight_from_totals;
+  gboolean             following;         /* a row chosen by code, not the user */
 
   /* Template widgets */
   GtkLabel            *process_value;
@@ -131,6 +137,12 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (PsRtlView, ps_rtl_view, GTK_TYPE_WIDGET)
 
 static void start_search (PsRtlView *self);
+static void select_chosen_scope (PsRtlView *self);
+static void follow_session (PsRtlView *self);
+static void highlight_total (PsRtlView *self);
+static void scope_selected_cb (PsRtlView *self);
+static void scope_activate_cb (PsRtlView *self,
+                               guint      position);
 static void function_selected_cb (PsRtlView      *self,
                                   guint32         function,
                                   PsCallTreeView *view);
@@ -249,6 +261,8 @@ set_scope_root (PsRtlView  *self,
   if (expand)
     auto_expand (tree);
   gtk_sort_list_model_set_model (self->scope_sorted, G_LIST_MODEL (tree));
+  /* New rows: the scope chosen on the timeline stays selected */
+  select_chosen_scope (self);
 }
 
 static void
@@ -364,7 +378,11 @@ update_totals (PsRtlView *self)
               && g_strcmp0 (ps_scope_total_row_get_context (row), selected_context) == 0
               && (!self->per_thread || (row_series->n_instances == 1 && row_series->tracks[0] == selected_track)))
             {
+              gboolean following = self->following;
+
+              self->following = TRUE;
               gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), i);
+              self->following = following;
               break;
             }
         }
@@ -805,9 +823,7 @@ update_histogram_selection (PsRtlView *self)
       gtk_label_set_text (self->histogram_selection_label, _("Drag over the bars to select a range"));
       spans = time_selection_spans (self, &description);
       ps_call_tree_view_set_span_selection (self->call_tree_view, spans, description);
-      if (self->session != NULL && self->highlight_from_histogram)
-        ps_session_clear_highlight (self->session);
-      self->highlight_from_histogram = FALSE;
+      highlight_total (self);
       return;
     }
 
@@ -844,8 +860,29 @@ update_histogram_selection (PsRtlView *self)
     {
       ps_session_set_highlight (self->session, (const guint64 *)(gpointer)highlighted->data,
                                 highlighted->len, label);
-      self->highlight_from_histogram = TRUE;
+      self->highlight_from_totals = TRUE;
     }
+}
+
+/* The calls of the selected total, on the timeline, while the totals
+ * page owns the highlight */
+static void
+highlight_total (PsRtlView *self)
+{
+  g_autofree char *description = NULL;
+
+  if (self->session == NULL || !self->highlight_from_totals)
+    return;
+  if (self->histogram_series == NULL || self->histogram_spans == NULL || self->histogram_spans->len == 0)
+    {
+      ps_session_clear_highlight (self->session);
+      self->highlight_from_totals = FALSE;
+      return;
+    }
+  /* Translators: what the timeline highlights; %s is a scope name */
+  description = g_strdup_printf (_("Calls of %s"), self->histogram_series->name);
+  ps_session_set_highlight (self->session, (const guint64 *)(gpointer)self->histogram_spans->data,
+                            self->histogram_spans->len, description);
 }
 
 static void
@@ -890,6 +927,10 @@ totals_selection_changed_cb (PsRtlView          *self,
   g_autofree char *title = NULL;
   g_autofree char *name = NULL;
   gboolean in_range;
+
+  /* A total the user chose lights up its calls on the timeline */
+  if (!self->following)
+    self->highlight_from_totals = row != NULL || self->highlight_from_totals;
 
   g_clear_pointer (&self->histogram_durations, g_array_unref);
   g_clear_pointer (&self->histogram_spans, g_array_unref);
@@ -1066,7 +1107,10 @@ ps_rtl_view_dispose (GObject *object)
   ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_RTL_VIEW);
 
   if (self->session != NULL)
-    g_clear_signal_handler (&self->session_selection_handler, self->session);
+    {
+      g_clear_signal_handler (&self->session_selection_handler, self->session);
+      g_clear_signal_handler (&self->session_focus_handler, self->session);
+    }
   g_clear_object (&self->session);
   g_clear_pointer (&self->analysis, ps_run_analysis_unref);
   g_clear_pointer (&self->scopes, ps_scope_analysis_unref);
@@ -1249,6 +1293,9 @@ ps_rtl_view_init (PsRtlView *self)
                            G_CALLBACK (scope_sort_changed_cb), self, G_CONNECT_SWAPPED);
   ps_view_set_column_model (self->scope_view, G_LIST_MODEL (self->scope_sorted));
   ps_table_export_attach (self->scope_view, "scopes", 1);
+  g_signal_connect_object (gtk_column_view_get_model (self->scope_view), "notify::selected-item",
+                           G_CALLBACK (scope_selected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_swapped (self->scope_view, "activate", G_CALLBACK (scope_activate_cb), self);
 
   self->totals = g_list_store_new (PS_TYPE_SCOPE_TOTAL_ROW);
   self->totals_filter = GTK_FILTER (gtk_custom_filter_new (total_matches, self, NULL));
@@ -1346,10 +1393,12 @@ time_selection_changed_cb (PsRtlView *self)
 {
   GtkSelectionModel *model = gtk_column_view_get_model (self->totals_view);
 
+  self->following = TRUE;
   if (GTK_IS_SINGLE_SELECTION (model))
     totals_selection_changed_cb (self, NULL, GTK_SINGLE_SELECTION (model));
   else
     update_histogram_selection (self);
+  self->following = FALSE;
   /* The tables follow, computed again in a worker */
   apply_filters (self);
 }
@@ -1363,20 +1412,300 @@ function_selected_cb (PsRtlView      *self,
   const char *name;
   g_autofree char *description = NULL;
 
-  if (self->session == NULL || tree == NULL)
+  if (self->session == NULL || tree == NULL || self->following)
     return;
   if (function == PS_NONE)
     {
-      if (!self->highlight_from_histogram)
+      if (!self->highlight_from_totals)
         ps_session_clear_highlight (self->session);
       return;
     }
   name = ps_call_tree_get_function_name (tree, function);
   /* Translators: what the timeline highlights; %s is a function */
   description = g_strdup_printf (_("Calls of %s"), name);
-  self->highlight_from_histogram = FALSE;
+  self->highlight_from_totals = FALSE;
   ps_session_highlight_function (self->session, name, ps_call_tree_get_function_module (tree, function),
                                  description);
+}
+
+/* Links with the other views of the run (docs/selection.md): a scope
+ * chosen in the table is the session's chosen span, which the timeline
+ * shows; one chosen on the timeline is selected here, in the totals and
+ * in the call tree's callers and callees */
+
+static PsScopeRow *
+selected_scope (PsRtlView *self)
+{
+  GtkSelectionModel *selection = gtk_column_view_get_model (self->scope_view);
+  GtkTreeListRow *tree_row = GTK_IS_SINGLE_SELECTION (selection)
+                             ? gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection)) : NULL;
+
+  return tree_row != NULL ? gtk_tree_list_row_get_item (tree_row) : NULL;
+}
+
+/* The tracks of a session's threads */
+static GArray *
+session_threads (PsRtlView *self,
+                 guint32    session)
+{
+  GArray *tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint r = 0; r < ps_scope_tree_get_n_roots (self->scopes->tree); r++)
+    {
+      const PsScopeRoot *root = ps_scope_tree_get_root (self->scopes->tree, r);
+
+      if (root->session == session)
+        g_array_append_val (tracks, root->track);
+    }
+  return tracks;
+}
+
+static void
+scope_selected_cb (PsRtlView *self)
+{
+  g_autoptr(PsScopeRow) row = NULL;
+  guint32 index;
+
+  if (self->following || self->session == NULL || self->scopes == NULL || (row = selected_scope (self)) == NULL)
+    return;
+  index = ps_scope_row_get_index (row);
+  switch ((int)ps_scope_row_get_kind (row))
+    {
+    case PS_SCOPE_ROW_SPAN:
+      ps_session_set_selected_span (self->session, index);
+      break;
+    case PS_SCOPE_ROW_THREAD:
+      ps_session_set_focus_track (self->session, index);
+      break;
+    case PS_SCOPE_ROW_MARK:
+      {
+        const PsMark *mark = ps_event_store_get_mark (self->analysis->store, index);
+
+        ps_session_set_focus_track (self->session, mark->track);
+        ps_session_reveal (self->session, mark->time_ns, mark->time_ns);
+      }
+      break;
+    case PS_SCOPE_ROW_SESSION:
+    default:
+      {
+        g_autoptr(GArray) tracks = session_threads (self, index);
+
+        ps_session_set_focus_tracks (self->session, (const guint32 *)(gpointer)tracks->data, tracks->len);
+      }
+      break;
+    }
+}
+
+/* Enter on a scope zooms the timeline to it */
+static void
+scope_activate_cb (PsRtlView *self,
+                   guint      position)
+{
+  g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (G_LIST_MODEL (self->scope_sorted), position);
+  g_autoptr(PsScopeRow) row = tree_row != NULL ? gtk_tree_list_row_get_item (tree_row) : NULL;
+  const PsSpan *span;
+  gint64 margin;
+
+  if (row == NULL || self->session == NULL || ps_scope_row_get_kind (row) != PS_SCOPE_ROW_SPAN)
+    return;
+  span = ps_event_store_get_span (self->analysis->store, ps_scope_row_get_index (row));
+  margin = MAX ((span->end_ns - span->begin_ns) / 20, 1);
+  ps_session_set_selected_span (self->session, ps_scope_row_get_index (row));
+  ps_session_set_visible_range (self->session, span->begin_ns - margin, MAX (span->end_ns, span->begin_ns) + margin);
+}
+
+/* The row of node among the children of parent_row (NULL: the top), or
+ * NULL; expands parent_row */
+static GtkTreeListRow *
+child_row_of (GtkTreeListModel *tree,
+              GtkTreeListRow   *parent_row,
+              PsScopeNode       node)
+{
+  guint n;
+
+  if (parent_row != NULL)
+    gtk_tree_list_row_set_expanded (parent_row, TRUE);
+  n = parent_row != NULL ? g_list_model_get_n_items (gtk_tree_list_row_get_children (parent_row))
+                         : g_list_model_get_n_items (gtk_tree_list_model_get_model (tree));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkTreeListRow) child = parent_row != NULL ? gtk_tree_list_row_get_child_row (parent_row, i)
+                                                           : gtk_tree_list_model_get_child_row (tree, i);
+      g_autoptr(PsScopeRow) row = child != NULL ? gtk_tree_list_row_get_item (child) : NULL;
+
+      if (row != NULL && (guint32)ps_scope_row_get_kind (row) == node.kind && ps_scope_row_get_index (row) == node.index)
+        return g_steal_pointer (&child);
+    }
+  return NULL;
+}
+
+/* The row of a span (or of the thread, for PS_NONE) in the tree shown,
+ * opening the rows above it; its nearest kept scope when the filters drop
+ * it. NULL when it is not shown (a search lists other rows). */
+static GtkTreeListRow *
+open_row_of (PsRtlView *self,
+             guint32    track,
+             guint64    span)
+{
+  GtkTreeListModel *tree = GTK_TREE_LIST_MODEL (gtk_sort_list_model_get_model (self->scope_sorted));
+  PsScopeTree *scope_tree = self->scopes->tree;
+  PsEventStore *store = self->analysis->store;
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (PsScopeNode));
+  g_autoptr(GtkTreeListRow) row = NULL;
+  PsScopeNode node = { PS_SCOPE_NODE_THREAD, track };
+
+  if (tree == NULL)
+    return NULL;
+  /* The nearest span the filters keep */
+  while (span != PS_SESSION_NO_SPAN && !ps_scope_tree_shows_span (scope_tree, span))
+    {
+      guint32 parent = ps_event_store_get_span (store, span)->parent;
+
+      span = parent != PS_NONE ? parent : PS_SESSION_NO_SPAN;
+    }
+  if (span != PS_SESSION_NO_SPAN)
+    node = (PsScopeNode) { PS_SCOPE_NODE_SPAN, (guint32)span };
+
+  /* A search shows its matches flat */
+  if (self->applied_search != NULL)
+    return child_row_of (tree, NULL, node);
+
+  for (;;)
+    {
+      g_array_prepend_val (path, node);
+      if (node.kind == PS_SCOPE_NODE_THREAD)
+        break;
+      node = ps_scope_tree_get_parent (scope_tree, node);
+    }
+  if (ps_event_store_get_n_sessions (store) > 1)
+    {
+      PsScopeNode session = { PS_SCOPE_ROW_SESSION, ps_event_store_get_track (store, track)->session };
+
+      g_array_prepend_val (path, session);
+    }
+  for (guint i = 0; i < path->len; i++)
+    {
+      GtkTreeListRow *next = child_row_of (tree, row, g_array_index (path, PsScopeNode, i));
+
+      if (next == NULL)
+        return NULL;
+      g_clear_object (&row);
+      row = next;
+    }
+  return g_steal_pointer (&row);
+}
+
+/* Selects the scope (or thread) the session chose, without telling the
+ * session again */
+static void
+select_chosen_scope (PsRtlView *self)
+{
+  GtkSelectionModel *selection = gtk_column_view_get_model (self->scope_view);
+  g_autoptr(GtkTreeListRow) row = NULL;
+  g_autoptr(PsScopeRow) selected = NULL;
+  guint64 span;
+  guint32 track;
+  guint position;
+
+  if (self->session == NULL || self->scopes == NULL || !GTK_IS_SINGLE_SELECTION (selection))
+    return;
+  span = ps_session_get_selected_span (self->session);
+  track = span != PS_SESSION_NO_SPAN ? ps_event_store_get_span (self->analysis->store, span)->track
+                                     : ps_session_get_focus_track (self->session);
+  if (track == PS_NONE)
+    return;
+  /* Already there */
+  selected = selected_scope (self);
+  if (selected != NULL && ps_scope_row_get_index (selected) == (span != PS_SESSION_NO_SPAN ? span : track)
+      && ps_scope_row_get_kind (selected) == (span != PS_SESSION_NO_SPAN ? PS_SCOPE_ROW_SPAN : PS_SCOPE_ROW_THREAD))
+    return;
+
+  self->following = TRUE;
+  row = open_row_of (self, track, span);
+  position = row == NULL ? GTK_INVALID_LIST_POSITION
+             : gtk_sort_list_model_get_sorter (self->scope_sorted) == NULL ? gtk_tree_list_row_get_position (row)
+             : ps_selection_find_item (G_LIST_MODEL (self->scope_sorted), row);
+  /* Not shown (a search or the filters leave it out): no other row stands
+   * for it */
+  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), position);
+  if (position != GTK_INVALID_LIST_POSITION)
+    ps_selection_scroll_to_row (self->scope_view, position);
+  self->following = FALSE;
+}
+
+/* The total of the chosen span's name (and thread, per thread) */
+static void
+select_total_of_span (PsRtlView *self,
+                      guint64    span)
+{
+  GtkSelectionModel *selection = gtk_column_view_get_model (self->totals_view);
+  GListModel *shown = G_LIST_MODEL (self->totals_sorted);
+  const PsSpan *s = ps_event_store_get_span (self->analysis->store, span);
+  g_autofree char *name = ps_util_display_text (ps_event_store_get_string (self->analysis->store, s->name), -1);
+
+  if (!GTK_IS_SINGLE_SELECTION (selection))
+    return;
+  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(PsScopeTotalRow) row = g_list_model_get_item (shown, i);
+      const PsSeries *series = ps_scope_total_row_get_series (row);
+      gboolean on_thread = !self->per_thread;
+
+      for (guint t = 0; t < series->n_instances && !on_thread; t++)
+        on_thread = series->tracks[t] == s->track;
+      if (on_thread && g_strcmp0 (ps_scope_total_row_get_name (row), name) == 0)
+        {
+          if (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (selection)) != i)
+            {
+              self->following = TRUE;
+              gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), i);
+              self->following = FALSE;
+              ps_selection_scroll_to_row (self->totals_view, i);
+            }
+          return;
+        }
+    }
+}
+
+/* The function of the chosen span in the call tree: its callers and
+ * callees, and its row in the Functions list */
+static void
+show_function_of_span (PsRtlView *self,
+                       guint64    span)
+{
+  PsCallTree *tree = ps_call_tree_view_get_tree (self->call_tree_view);
+  const char *name = ps_event_store_get_string (self->analysis->store,
+                                                ps_event_store_get_span (self->analysis->store, span)->name);
+  gsize length = 0;
+  const char *function_part;
+  g_autofree char *function_name = NULL;
+  guint32 function;
+
+  if (tree == NULL || name == NULL)
+    return;
+  function_part = ps_call_tree_function_of_name (name, &length);
+  function_name = g_strndup (function_part, length);
+  function = ps_call_tree_lookup_function (tree, function_name);
+  if (function == PS_NONE)
+    return;
+  self->following = TRUE;
+  ps_call_tree_view_show_function (self->call_tree_view, function);
+  self->following = FALSE;
+}
+
+static void
+follow_session (PsRtlView *self)
+{
+  guint64 span = ps_session_get_selected_span (self->session);
+
+  if (self->analysis == NULL || self->scopes == NULL)
+    return;
+  select_chosen_scope (self);
+  if (span != PS_SESSION_NO_SPAN)
+    {
+      select_total_of_span (self, span);
+      show_function_of_span (self, span);
+    }
 }
 
 void
@@ -1388,12 +1717,19 @@ ps_rtl_view_set_session (PsRtlView *self,
   if (self->session == session)
     return;
   if (self->session != NULL)
-    g_clear_signal_handler (&self->session_selection_handler, self->session);
+    {
+      g_clear_signal_handler (&self->session_selection_handler, self->session);
+      g_clear_signal_handler (&self->session_focus_handler, self->session);
+    }
   g_set_object (&self->session, session);
-  self->highlight_from_histogram = FALSE;
+  self->highlight_from_totals = FALSE;
   if (session != NULL)
-    self->session_selection_handler = g_signal_connect_swapped (session, "selection-changed",
-                                                                G_CALLBACK (time_selection_changed_cb), self);
+    {
+      self->session_selection_handler = g_signal_connect_swapped (session, "selection-changed",
+                                                                  G_CALLBACK (time_selection_changed_cb), self);
+      self->session_focus_handler = g_signal_connect_swapped (session, "focus-changed",
+                                                              G_CALLBACK (follow_session), self);
+    }
   time_selection_changed_cb (self);
 }
 
