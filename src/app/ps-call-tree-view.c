@@ -133,6 +133,8 @@ static guint signals[N_SIGNALS];
 G_DEFINE_FINAL_TYPE (PsCallTreeView, ps_call_tree_view, GTK_TYPE_WIDGET)
 
 static void show_rows   (PsCallTreeView *self);
+static gboolean select_function_row (PsCallTreeView *self,
+                                     guint32         function);
 static int  text_width  (GtkWidget      *widget,
                          const char     *text);
 static void start_search (PsCallTreeView *self);
@@ -451,6 +453,7 @@ update_relations (PsCallTreeView *self,
   gboolean changed = self->relations_function != function;
 
   self->relations_function = function;
+  ps_flame_graph_set_marked_function (self->flame_graph, function);
   if (changed)
     g_signal_emit (self, signals[FUNCTION_SELECTED], 0, function);
 
@@ -610,6 +613,9 @@ show_rows (PsCallTreeView *self)
   else if (self->search == NULL && (self->mode == MODE_TOP_DOWN || self->mode == MODE_FLAME_GRAPH))
     auto_expand (tree);
   gtk_sort_list_model_set_model (self->sorted, G_LIST_MODEL (tree));
+  /* The function chosen (in the flame graph, another view) keeps its row */
+  if (self->mode == MODE_FUNCTIONS && self->relations_function != PS_NONE)
+    select_function_row (self, self->relations_function);
 
   update_empty (self);
   update_status (self);
@@ -1598,12 +1604,33 @@ ps_call_tree_view_set_search (PsCallTreeView *self,
   apply_search_text (self, text);
 }
 
+/* Selects the function's row in the rows shown; FALSE without one */
+static gboolean
+select_function_row (PsCallTreeView *self,
+                     guint32         function)
+{
+  GListModel *rows = G_LIST_MODEL (self->sorted);
+  GtkSelectionModel *selection = gtk_column_view_get_model (self->column_view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (rows, i);
+      g_autoptr(PsCallNodeRow) row = gtk_tree_list_row_get_item (tree_row);
+
+      if (ps_call_node_row_get_function (row) == function)
+        {
+          gtk_selection_model_select_item (selection, i, TRUE);
+          scroll_to_position (self->column_view, i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 gboolean
 ps_call_tree_view_select_function (PsCallTreeView *self,
                                    guint32         function)
 {
-  GListModel *rows = G_LIST_MODEL (self->sorted);
-  GtkSelectionModel *selection;
   gboolean mode_changed;
 
   g_return_val_if_fail (PS_IS_CALL_TREE_VIEW (self), FALSE);
@@ -1638,22 +1665,10 @@ ps_call_tree_view_select_function (PsCallTreeView *self,
   if (mode_changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
 
-  selection = gtk_column_view_get_model (self->column_view);
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (rows, i);
-      g_autoptr(PsCallNodeRow) row = gtk_tree_list_row_get_item (tree_row);
-
-      if (ps_call_node_row_get_function (row) == function)
-        {
-          gtk_selection_model_select_item (selection, i, TRUE);
-          scroll_to_position (self->column_view, i);
-          update_relations (self, function);
-          return TRUE;
-        }
-    }
-
-  return FALSE;
+  if (!select_function_row (self, function))
+    return FALSE;
+  update_relations (self, function);
+  return TRUE;
 }
 
 void

@@ -103,6 +103,8 @@ struct _PsFlameGraph
 
   char                *search_text;   /* casefolded, or NULL */
   guint8              *matches;       /* per function, with a search */
+  guint32              marked_function; /* chosen in another view, or PS_NONE */
+  gboolean             drawing_picture;
 
   /* Layout of the last width */
   GArray              *frames;        /* Frame */
@@ -1065,6 +1067,13 @@ draw_legend (PsFlameGraph  *self,
     }
 }
 
+/* The accent blue of the light and dark styles */
+static GdkRGBA
+marked_color (gboolean dark)
+{
+  return dark ? (GdkRGBA){ 0.471, 0.682, 0.929, 1 } : (GdkRGBA){ 0.208, 0.518, 0.894, 1 };
+}
+
 void
 _ps_flame_graph_draw (PsFlameGraph *self,
                       cairo_t      *cr,
@@ -1121,6 +1130,18 @@ _ps_flame_graph_draw (PsFlameGraph *self,
                                  foreground.alpha * (matches ? 1.0 : 0.45));
           pango_cairo_show_layout (cr, layout);
           cairo_restore (cr);
+        }
+
+      /* Every frame of the function chosen in the table or another view,
+       * on screen */
+      if (!self->drawing_picture && self->marked_function != PS_NONE && node_at (self->nodes, frame->node)->function == self->marked_function)
+        {
+          GdkRGBA accent = marked_color (dark);
+
+          gdk_cairo_set_source_rgba (cr, &accent);
+          cairo_set_line_width (cr, 2);
+          cairo_rectangle (cr, frame->x + 1, y + 1, MAX (frame->width - 3, 1), FRAME_HEIGHT - 3);
+          cairo_stroke (cr);
         }
 
       if (focused && frame->node == self->focus_node)
@@ -1246,7 +1267,11 @@ ps_flame_graph_draw_picture (PsFlameGraph *self,
       cairo_translate (cr, 0, header_height);
       cairo_rectangle (cr, 0, 0, width, height - header_height);
       cairo_clip (cr);
+      /* The picture is of the graph: the outlines of what is chosen on
+       * screen are left out */
+      self->drawing_picture = TRUE;
       _ps_flame_graph_draw (self, cr, width, height - header_height);
+      self->drawing_picture = FALSE;
     }
   cairo_restore (cr);
 }
@@ -1978,6 +2003,7 @@ ps_flame_graph_init (PsFlameGraph *self)
   self->layout_width = -1;
   self->zoom_node = 0;
   self->focus_node = NO_NODE;
+  self->marked_function = PS_NONE;
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);
@@ -2558,4 +2584,24 @@ _ps_flame_graph_get_legend_bar (PsFlameGraph *self,
   *bar_height = LEGEND_BAR_HEIGHT;
   *scale = get_diff_scale (self);
   return TRUE;
+}
+
+void
+ps_flame_graph_set_marked_function (PsFlameGraph *self,
+                                    guint32       function)
+{
+  g_return_if_fail (PS_IS_FLAME_GRAPH (self));
+
+  if (self->marked_function == function)
+    return;
+  self->marked_function = function;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+guint32
+ps_flame_graph_get_marked_function (PsFlameGraph *self)
+{
+  g_return_val_if_fail (PS_IS_FLAME_GRAPH (self), PS_NONE);
+
+  return self->marked_function;
 }

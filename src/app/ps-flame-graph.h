@@ -108,6 +108,12 @@ void                ps_flame_graph_reset_transforms   (PsFlameGraph        *self
 void                ps_flame_graph_zoom_out           (PsFlameGraph        *self);
 void                ps_flame_graph_zoom_reset         (PsFlameGraph        *self);
 
+/* Outlines every frame of a function of the tree (the one chosen in the
+ * call tree's tables); PS_NONE for none */
+void                ps_flame_graph_set_marked_function (PsFlameGraph   *self,
+                                                        guint32         function);
+guint32             ps_flame_graph_get_marked_function (PsFlameGraph   *self);
+
 /* Draws the graph as it is shown (zoom, transforms, search, colours, the
  * differential legend) with the breadcrumb path above the frames into a
  * width × height area at cr's origin, for a picture */

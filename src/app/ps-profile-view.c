@@ -26,6 +26,7 @@
 #include "ps-call-tree-view-private.h"
 #include "ps-profile-track-row.h"
 #include "ps-profile-view-private.h"
+#include "ps-selection-util.h"
 #include "ps-table-export.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
@@ -145,6 +146,8 @@ struct _PsProfileView
   PsRunAnalysis       *analysis;
   PsSession           *session;
   gulong               session_selection_handler;
+  gulong               session_focus_handler;
+  gboolean             following;         /* rows chosen for the session */
   char                *symbol_folder;
 
   /* Event choices: a source index per item of the drop-down, PS_NONE for
@@ -548,6 +551,112 @@ mark_row (guint8            *tracks,
     }
 }
 
+/* Links with the other views of the run (docs/selection.md): the threads
+ * chosen in the list are focused on the timeline, a thread chosen there is
+ * selected here, and a function of the call tree shows where it was
+ * sampled */
+
+static void
+focus_selected_tracks (PsProfileView *self)
+{
+  g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gsize n_tracks = 0;
+  const guint8 *marks = self->selected_tracks != NULL ? g_bytes_get_data (self->selected_tracks, &n_tracks) : NULL;
+
+  if (self->session == NULL)
+    return;
+  for (guint32 t = 0; t < n_tracks; t++)
+    if (marks[t])
+      g_array_append_val (tracks, t);
+  ps_session_set_focus_tracks (self->session, (const guint32 *)(gpointer)tracks->data, tracks->len);
+}
+
+/* The position of a track's row in the list as shown, opening its
+ * process; GTK_INVALID_LIST_POSITION when it has none */
+static guint
+open_track_row (PsProfileView *self,
+                guint32        track)
+{
+  GListModel *shown = G_LIST_MODEL (self->track_selection);
+
+  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (shown, i);
+      g_autoptr(PsProfileTrackRow) row = gtk_tree_list_row_get_item (tree_row);
+      GListModel *threads = ps_profile_track_row_get_threads (row);
+
+      if (ps_profile_track_row_get_track (row) == track)
+        return i;
+      for (guint t = 0; threads != NULL && t < g_list_model_get_n_items (threads); t++)
+        {
+          g_autoptr(PsProfileTrackRow) thread = g_list_model_get_item (threads, t);
+
+          if (ps_profile_track_row_get_track (thread) == track)
+            gtk_tree_list_row_set_expanded (tree_row, TRUE);
+        }
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+static void
+follow_session (PsProfileView *self)
+{
+  guint n_tracks;
+  const guint32 *tracks = ps_session_get_focus_tracks (self->session, &n_tracks);
+  gboolean first = TRUE;
+
+  if (get_store (self) == NULL || n_tracks == 0)
+    return;
+  /* The list's selection stands for these tracks already */
+  if (self->selected_tracks != NULL)
+    {
+      gsize size;
+      const guint8 *marks = g_bytes_get_data (self->selected_tracks, &size);
+      gboolean all = TRUE;
+
+      for (guint i = 0; i < n_tracks && all; i++)
+        all = tracks[i] < size && marks[tracks[i]];
+      if (all)
+        return;
+    }
+  self->following = TRUE;
+  for (guint i = 0; i < n_tracks; i++)
+    {
+      guint position = open_track_row (self, tracks[i]);
+
+      if (position == GTK_INVALID_LIST_POSITION)
+        continue;
+      gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->track_selection), position, first);
+      if (first)
+        ps_selection_scroll_to_row (self->track_view, position);
+      first = FALSE;
+    }
+  self->following = FALSE;
+}
+
+static void
+function_selected_cb (PsProfileView  *self,
+                      guint32         function,
+                      PsCallTreeView *view)
+{
+  PsCallTree *tree = ps_call_tree_view_get_tree (view);
+  g_autofree char *description = NULL;
+  const char *name;
+
+  if (self->session == NULL || tree == NULL)
+    return;
+  if (function == PS_NONE)
+    {
+      ps_session_highlight_function (self->session, NULL, NULL, NULL);
+      return;
+    }
+  name = ps_call_tree_get_function_name (tree, function);
+  /* Translators: what the timeline highlights; %s is a function */
+  description = g_strdup_printf (_("Samples in %s"), name);
+  ps_session_highlight_function (self->session, name, ps_call_tree_get_function_module (tree, function),
+                                 description);
+}
+
 /* A process counts with all its threads */
 static void
 track_selection_changed_cb (PsProfileView *self)
@@ -598,6 +707,8 @@ track_selection_changed_cb (PsProfileView *self)
   self->selected_tracks = g_steal_pointer (&tracks);
   self->n_selected_rows = n_rows;
   rebuild (self);
+  if (!self->following)
+    focus_selected_tracks (self);
 }
 
 static void
@@ -1079,7 +1190,10 @@ ps_profile_view_dispose (GObject *object)
   g_clear_object (&self->folder_chooser);
 #endif
   if (self->session != NULL)
-    g_clear_signal_handler (&self->session_selection_handler, self->session);
+    {
+      g_clear_signal_handler (&self->session_selection_handler, self->session);
+      g_clear_signal_handler (&self->session_focus_handler, self->session);
+    }
   g_clear_object (&self->session);
 
   ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_PROFILE_VIEW);
@@ -1231,6 +1345,8 @@ ps_profile_view_init (PsProfileView *self)
   ps_view_place_paned (self->tracks_paned, "profile-tracks", 0.3, 440);
   update_symbols (self);
   update_totals (self, NULL);
+  g_signal_connect_object (self->call_tree_view, "function-selected",
+                           G_CALLBACK (function_selected_cb), self, G_CONNECT_SWAPPED);
 }
 
 GtkWidget *
@@ -1295,11 +1411,18 @@ ps_profile_view_set_session (PsProfileView *self,
     return;
 
   if (self->session != NULL)
-    g_clear_signal_handler (&self->session_selection_handler, self->session);
+    {
+      g_clear_signal_handler (&self->session_selection_handler, self->session);
+      g_clear_signal_handler (&self->session_focus_handler, self->session);
+    }
   g_set_object (&self->session, session);
   if (session != NULL)
-    self->session_selection_handler = g_signal_connect_swapped (session, "selection-changed",
-                                                                G_CALLBACK (session_selection_changed_cb), self);
+    {
+      self->session_selection_handler = g_signal_connect_swapped (session, "selection-changed",
+                                                                  G_CALLBACK (session_selection_changed_cb), self);
+      self->session_focus_handler = g_signal_connect_swapped (session, "focus-changed",
+                                                              G_CALLBACK (follow_session), self);
+    }
   session_selection_changed_cb (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);

@@ -1,0 +1,483 @@
+/* test-links-profile.c — a profile's views follow one selection (Xvfb)
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * docs/selection.md, hwpmc logs, pmcstat -G texts and VS reports: a
+ * thread chosen in the process list is focused on the timeline and one
+ * chosen on the timeline is selected in the list; a function chosen in
+ * the call tree (a row or a frame of the flame graph) shows its samples
+ * on the timeline, which brings them into view, and is outlined in the
+ * flame graph; a frame chosen in the flame graph selects the function's
+ * row; a time range limits the call tree and the list's counts.
+ */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <math.h>
+
+#include "gui-fixture.h"
+#include "ps-call-tree-view-private.h"
+#include "ps-chart-util.h"
+#include "ps-flame-graph-private.h"
+#include "ps-profile-track-row.h"
+#include "ps-profile-view-private.h"
+#include "ps-report-view-private.h"
+#include "ps-run-page-private.h"
+#include "ps-timeline-view.h"
+
+typedef struct
+{
+  PsRunPage      *page;
+  PsProfileView  *profile_view;
+  PsCallTreeView *call_tree;
+  PsTimelineView *view;
+  PsSession      *session;
+  PsEventStore   *store;
+} Run;
+
+static gboolean
+timeline_is_ready (gpointer data)
+{
+  PsTimelineView *view = data;
+
+  return ps_timeline_view_get_model (view) != NULL && widget_is_drawn (view);
+}
+
+static gboolean
+profile_is_idle (gpointer data)
+{
+  return !ps_profile_view_is_busy (data);
+}
+
+static gboolean
+call_tree_has_tree (gpointer data)
+{
+  return !ps_call_tree_view_is_busy (data) && ps_call_tree_view_get_tree (data) != NULL;
+}
+
+static Run
+open_pmclog (Fixture *fixture)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "pmcstat_freebsd14.pmclog", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  Run run;
+
+  run.page = open_and_wait (fixture, file);
+  g_assert_cmpint (ps_run_page_get_state (run.page), >=, PS_RUN_PAGE_LOADED);
+  run.profile_view = ps_run_page_get_profile_view (run.page);
+  run.call_tree = ps_profile_view_get_call_tree_view (run.profile_view);
+  run.view = ps_run_page_get_timeline_view (run.page);
+  run.session = ps_run_page_get_session (run.page);
+  run.store = ps_run_page_get_store (run.page);
+  g_assert_true (iterate_until (timeline_is_ready, run.view));
+  g_assert_true (iterate_until (profile_is_idle, run.profile_view));
+  return run;
+}
+
+static gboolean
+is_dark (GtkWidget *widget)
+{
+  GdkRGBA foreground;
+
+  ps_chart_get_foreground (widget, &foreground);
+  return 0.299 * foreground.red + 0.587 * foreground.green + 0.114 * foreground.blue > 0.5;
+}
+
+static GdkRGBA
+accent (GtkWidget *widget)
+{
+  return is_dark (widget) ? (GdkRGBA){ 0.471, 0.682, 0.929, 1 } : (GdkRGBA){ 0.208, 0.518, 0.894, 1 };
+}
+
+static GdkRGBA
+orange (GtkWidget *widget)
+{
+  return is_dark (widget) ? (GdkRGBA){ 1.000, 0.639, 0.282, 1 } : (GdkRGBA){ 0.902, 0.380, 0.000, 1 };
+}
+
+static gboolean
+row_in_view (PsTimelineView *view,
+             guint32         track)
+{
+  double y = ps_timeline_view_get_row_y (view, track);
+
+  return y >= PS_TIMELINE_HEADER_HEIGHT && y + 20 <= gtk_widget_get_height (GTK_WIDGET (view));
+}
+
+/* The timeline's sample rows (their tracks), top to bottom */
+static GArray *
+sample_row_tracks (PsTimelineView *view)
+{
+  PsTimelineModel *model = ps_timeline_view_get_model (view);
+  GArray *tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+      if (row->kind == PS_TIMELINE_ROW_VALUES && g_strcmp0 (row->unit, "samples/s") == 0)
+        g_array_append_val (tracks, row->track);
+    }
+  g_assert_cmpuint (tracks->len, >, 0);
+  return tracks;
+}
+
+/* The tracks of the list's selected rows */
+static GArray *
+selected_tracks (Run *run)
+{
+  GtkSelectionModel *selection = ps_profile_view_get_track_selection (run->profile_view);
+  g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (selection);
+  GArray *tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  GtkBitsetIter iter;
+  guint position;
+
+  for (gboolean more = gtk_bitset_iter_init_first (&iter, set, &position); more;
+       more = gtk_bitset_iter_next (&iter, &position))
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (G_LIST_MODEL (selection), position);
+      g_autoptr(PsProfileTrackRow) row = gtk_tree_list_row_get_item (tree_row);
+      guint32 track = ps_profile_track_row_get_track (row);
+
+      g_array_append_val (tracks, track);
+    }
+  return tracks;
+}
+
+/* Selects the thread's row, opening its process, as a user would */
+static void
+select_thread_row (Run     *run,
+                   guint32  track)
+{
+  GtkSelectionModel *selection = ps_profile_view_get_track_selection (run->profile_view);
+  GListModel *rows = G_LIST_MODEL (selection);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (rows, i);
+      g_autoptr(PsProfileTrackRow) row = gtk_tree_list_row_get_item (tree_row);
+
+      if (ps_profile_track_row_get_track (row) == track)
+        {
+          gtk_selection_model_select_item (selection, i, TRUE);
+          return;
+        }
+      if (ps_profile_track_row_get_threads (row) != NULL)
+        gtk_tree_list_row_set_expanded (tree_row, TRUE);
+    }
+  g_assert_not_reached ();
+}
+
+/* How many timed samples of each track hold the function in their stack,
+ * named as the call tree names a frame */
+static GHashTable *
+count_samples_of (PsEventStore *store,
+                  const char   *function,
+                  const char   *module)
+{
+  GHashTable *counts = g_hash_table_new (NULL, NULL);
+  g_autoptr(GString) name = g_string_new (NULL);
+
+  for (guint64 i = 0; i < ps_event_store_get_n_samples (store); i++)
+    {
+      const PsSample *sample = ps_event_store_get_sample (store, i);
+      gboolean holds = FALSE;
+
+      if (sample->flags & PS_SAMPLE_FLAG_UNTIMED)
+        continue;
+      for (guint32 id = sample->stack; id != 0 && !holds;)
+        {
+          const PsStackNode *node = ps_event_store_get_stack_node (store, id);
+          const PsFrame *frame = ps_event_store_get_frame (store, node->frame);
+
+          g_string_truncate (name, 0);
+          if (frame->function == 0 && frame->module != 0)
+            ps_event_store_append_frame_name (store, node->frame, name);
+          else
+            g_string_append (name, ps_event_store_get_string (store, frame->function));
+          holds = g_str_equal (name->str, function)
+                  && g_strcmp0 (ps_event_store_get_string (store, frame->module), module) == 0;
+          id = node->parent;
+        }
+      if (holds)
+        g_hash_table_insert (counts, GUINT_TO_POINTER (sample->track),
+                             GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts,
+                                                                                      GUINT_TO_POINTER (sample->track))) + 1));
+    }
+  return counts;
+}
+
+static gboolean
+has_points (gpointer data)
+{
+  return ps_session_get_highlight_points_extent (data, NULL, NULL);
+}
+
+/* Tests */
+
+/* A thread chosen in the process list is focused on the timeline: its
+ * sample row scrolls into view and its label is marked */
+static void
+test_thread_row_focuses_timeline (Fixture       *fixture,
+                                  gconstpointer  data)
+{
+  Run run = open_pmclog (fixture);
+  g_autoptr(GArray) rows = sample_row_tracks (run.view);
+  guint32 track = g_array_index (rows, guint32, rows->len - 1);
+  GdkRGBA color = accent (GTK_WIDGET (run.view));
+
+  g_assert_false (row_in_view (run.view, track));
+  select_thread_row (&run, track);
+  iterate_for (50);
+  g_assert_true (ps_session_is_focus_track (run.session, track));
+  g_assert_true (row_in_view (run.view, track));
+  {
+    g_autoptr(GdkTexture) texture = render_widget (GTK_WIDGET (run.view));
+    double y = ps_timeline_view_get_row_y (run.view, track);
+
+    g_assert_cmpuint (count_pixels_near (texture, 0, (int)y + 1, 3, (int)y + 20, &color), >, 30);
+  }
+  /* The call tree counts that thread alone */
+  g_assert_true (iterate_until (profile_is_idle, run.profile_view));
+  maybe_save_screenshot (fixture, "links-profile-thread");
+}
+
+/* A thread's row chosen on the timeline selects it in the list */
+static void
+test_timeline_row_selects_thread (Fixture       *fixture,
+                                  gconstpointer  data)
+{
+  Run run = open_pmclog (fixture);
+  g_autoptr(GArray) rows = sample_row_tracks (run.view);
+  guint32 track = g_array_index (rows, guint32, MIN (1, rows->len - 1));
+  g_autoptr(GArray) selected = NULL;
+
+  g_assert_true (row_in_view (run.view, track));
+  ps_timeline_view_click (run.view, 20, ps_timeline_view_get_row_y (run.view, track) + 10);
+  g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, track);
+  selected = selected_tracks (&run);
+  g_assert_cmpuint (selected->len, ==, 1);
+  g_assert_cmpuint (g_array_index (selected, guint32, 0), ==, track);
+  /* A click in the chart does the same */
+  track = g_array_index (rows, guint32, 0);
+  ps_timeline_view_click (run.view, gtk_widget_get_width (GTK_WIDGET (run.view)) / 2.0,
+                          ps_timeline_view_get_row_y (run.view, track) + 30);
+  g_clear_pointer (&selected, g_array_unref);
+  selected = selected_tracks (&run);
+  g_assert_cmpuint (selected->len, ==, 1);
+  g_assert_cmpuint (g_array_index (selected, guint32, 0), ==, track);
+}
+
+/* A function chosen in the call tree shows its samples on the timeline:
+ * a point per sample, ticks drawn on the rows of its threads, which come
+ * into view */
+static void
+test_function_shows_samples (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  Run run = open_pmclog (fixture);
+  g_autoptr(GArray) rows = sample_row_tracks (run.view);
+  GtkAdjustment *vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (run.view));
+  PsCallTree *tree = ps_call_tree_view_get_tree (run.call_tree);
+  g_autoptr(GHashTable) counts = NULL;
+  guint32 function = PS_NONE;
+  GHashTableIter iter;
+  gpointer key, value;
+  gboolean hidden = TRUE;
+  GdkRGBA color = orange (GTK_WIDGET (run.view));
+
+  /* The function with the most samples of its own */
+  for (guint32 f = 0; f < ps_call_tree_get_n_functions (tree); f++)
+    if (function == PS_NONE
+        || ps_call_tree_get_function_stats (tree, f)->total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE]
+           > ps_call_tree_get_function_stats (tree, function)->total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE])
+      function = f;
+  counts = count_samples_of (run.store, ps_call_tree_get_function_name (tree, function),
+                             ps_call_tree_get_function_module (tree, function));
+  g_assert_cmpuint (g_hash_table_size (counts), >, 0);
+
+  /* The rows scrolled to the bottom: those of its threads out of sight,
+   * when they are all higher up */
+  gtk_adjustment_set_value (vadjustment, gtk_adjustment_get_upper (vadjustment));
+  iterate_for (50);
+  for (guint i = 0; i < rows->len; i++)
+    if (g_hash_table_contains (counts, GUINT_TO_POINTER (g_array_index (rows, guint32, i))))
+      hidden &= !row_in_view (run.view, g_array_index (rows, guint32, i));
+  g_assert_true (hidden);
+
+  g_assert_true (ps_call_tree_view_select_function (run.call_tree, function));
+  g_assert_true (iterate_until (has_points, run.session));
+  g_hash_table_iter_init (&iter, counts);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      PsValueLod *points = ps_session_get_highlight_points (run.session, GPOINTER_TO_UINT (key));
+
+      g_assert_nonnull (points);
+      g_assert_cmpuint (ps_value_lod_get_n_points (points), ==, GPOINTER_TO_UINT (value));
+    }
+  iterate_for (50);
+  /* A thread that has them is in view, with orange ticks */
+  {
+    g_autoptr(GdkTexture) texture = render_widget (GTK_WIDGET (run.view));
+    guint ticks = 0, shown = 0;
+
+    for (guint i = 0; i < rows->len; i++)
+      {
+        guint32 track = g_array_index (rows, guint32, i);
+        double y = ps_timeline_view_get_row_y (run.view, track);
+
+        if (!g_hash_table_contains (counts, GUINT_TO_POINTER (track)) || !row_in_view (run.view, track))
+          continue;
+        shown++;
+        ticks += count_pixels_near (texture, (int)PS_TIMELINE_LABEL_WIDTH, (int)y, 100000,
+                                    (int)(y + PS_TIMELINE_VALUES_HEIGHT), &color);
+      }
+    g_assert_cmpuint (shown, >, 0);
+    /* A tick is 8 pixels high */
+    g_assert_cmpuint (ticks, >=, 8 * shown);
+  }
+  maybe_save_screenshot (fixture, "links-profile-function");
+}
+
+/* A frame of the flame graph: its function's samples on the timeline, its
+ * frames outlined, its row in the Functions list */
+static void
+test_flame_frame_links (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  Run run = open_pmclog (fixture);
+  PsFlameGraph *flame = ps_call_tree_view_get_flame_graph (run.call_tree);
+  PsCallTree *tree = ps_call_tree_view_get_tree (run.call_tree);
+  guint32 top = ps_call_tree_get_child (tree, PS_CALL_NODE_ROOT, 0);
+  guint32 function = ps_call_tree_get_node_function (tree, top);
+  const char *path[] = { ps_call_tree_get_function_name (tree, function), NULL };
+  double x, y, width, height;
+  int flame_width;
+  GdkRGBA color = accent (GTK_WIDGET (flame));
+
+  ps_call_tree_view_set_mode (run.call_tree, "flame-graph");
+  g_assert_true (iterate_until (widget_is_drawn, flame));
+  flame_width = gtk_widget_get_width (GTK_WIDGET (flame));
+  g_assert_true (_ps_flame_graph_get_frame (flame, flame_width, path, &x, &y, &width, &height));
+  _ps_flame_graph_click (flame, flame_width, x + width / 2, y + height / 2);
+  g_assert_cmpuint (ps_call_tree_view_get_selected_function (run.call_tree), ==, function);
+  g_assert_cmpuint (ps_flame_graph_get_marked_function (flame), ==, function);
+  g_assert_true (iterate_until (has_points, run.session));
+
+  /* Outlined in the accent colour */
+  {
+    cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, flame_width, 400);
+    cairo_t *cr = cairo_create (surface);
+    g_autoptr(GBytes) bytes = NULL;
+    g_autoptr(GdkTexture) texture = NULL;
+
+    _ps_flame_graph_draw (flame, cr, flame_width, 400);
+    cairo_destroy (cr);
+    cairo_surface_flush (surface);
+    bytes = g_bytes_new (cairo_image_surface_get_data (surface),
+                         (gsize)cairo_image_surface_get_stride (surface) * 400);
+    texture = gdk_memory_texture_new (flame_width, 400, GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes,
+                                      cairo_image_surface_get_stride (surface));
+    cairo_surface_destroy (surface);
+    g_assert_true (_ps_flame_graph_get_frame (flame, flame_width, path, &x, &y, &width, &height));
+    g_assert_cmpuint (count_pixels_near (texture, (int)x, (int)y, (int)(x + width), (int)(y + height), &color),
+                      >, 40);
+  }
+
+  /* Back to the Functions list: its row is selected */
+  ps_call_tree_view_set_mode (run.call_tree, "functions");
+  {
+    GtkSelectionModel *selection = gtk_column_view_get_model (ps_call_tree_view_get_column_view (run.call_tree));
+    GtkTreeListRow *tree_row = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
+    g_autoptr(PsCallNodeRow) row = NULL;
+
+    g_assert_nonnull (tree_row);
+    row = gtk_tree_list_row_get_item (tree_row);
+    g_assert_cmpuint (ps_call_node_row_get_function (row), ==, function);
+  }
+}
+
+/* A time range dragged on the timeline limits the call tree and the
+ * list's counts */
+static void
+test_range_limits_call_tree (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  Run run = open_pmclog (fixture);
+  PsTimelineModel *model = ps_timeline_view_get_model (run.view);
+  double whole = ps_call_tree_get_elapsed_total (ps_call_tree_view_get_tree (run.call_tree));
+  double range;
+  double y = PS_TIMELINE_HEADER_HEIGHT + PS_TIMELINE_GROUP_HEIGHT + 20;
+  gint64 quarter = model->extent_begin + (model->extent_end - model->extent_begin) / 4;
+
+  ps_timeline_view_drag (run.view, ps_timeline_view_x_of (run.view, model->extent_begin) + 1, y,
+                         ps_timeline_view_x_of (run.view, quarter), y);
+  g_assert_true (ps_session_get_selection (run.session, NULL, NULL));
+  g_assert_true (iterate_until (profile_is_idle, run.profile_view));
+  range = ps_call_tree_get_elapsed_total (ps_call_tree_view_get_tree (run.call_tree));
+  g_assert_cmpfloat (range, >, 0);
+  g_assert_cmpfloat (range, <, whole * 0.5);
+  g_assert_nonnull (ps_profile_view_get_header_value (run.profile_view, "range"));
+}
+
+/* pmcstat -G and VS reports have no timeline: the call tree's table and
+ * its flame graph answer each other */
+static void
+test_report_table_marks_flame (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  const char *files[][2] = {
+    { "pmcstat-callgraph", "simple.txt" },
+    { "vs-report-csv", "l4_cc.csv" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", files[i][0], files[i][1], NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      PsRunPage *page = open_and_wait (fixture, file);
+      PsCallTreeView *call_tree = g_strcmp0 (files[i][0], "vs-report-csv") == 0
+                                  ? ps_report_view_get_call_tree_view (ps_run_page_get_report_view (page))
+                                  : ps_profile_view_get_call_tree_view (ps_run_page_get_profile_view (page));
+      PsFlameGraph *flame = ps_call_tree_view_get_flame_graph (call_tree);
+      PsCallTree *tree;
+      guint32 top, function;
+
+      g_assert_true (iterate_until (call_tree_has_tree, call_tree));
+      tree = ps_call_tree_view_get_tree (call_tree);
+      if (!ps_call_tree_has_top_down (tree))
+        continue;
+      top = ps_call_tree_get_child (tree, PS_CALL_NODE_ROOT, 0);
+      function = ps_call_tree_get_node_function (tree, top);
+      g_assert_false (gtk_widget_get_visible (GTK_WIDGET (ps_run_page_get_timeline_view (page)))
+                      && gtk_widget_get_mapped (GTK_WIDGET (ps_run_page_get_timeline_view (page))));
+
+      /* The Functions list's row: its frames are outlined */
+      g_assert_true (ps_call_tree_view_select_function (call_tree, function));
+      g_assert_cmpuint (ps_flame_graph_get_marked_function (flame), ==, function);
+      g_assert_cmpuint (g_list_model_get_n_items (ps_call_tree_view_get_callers_model (call_tree)), >, 0);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *data_home = NULL;
+  int status;
+
+  if (!gui_test_init (&argc, &argv, &data_home))
+    return 0;
+
+  ADD_TEST ("/links/profile/thread-row-focuses-timeline", test_thread_row_focuses_timeline);
+  ADD_TEST ("/links/profile/timeline-row-selects-thread", test_timeline_row_selects_thread);
+  ADD_TEST ("/links/profile/function-shows-samples", test_function_shows_samples);
+  ADD_TEST ("/links/profile/flame-frame-links", test_flame_frame_links);
+  ADD_TEST ("/links/profile/range-limits-call-tree", test_range_limits_call_tree);
+  ADD_TEST ("/links/profile/report-table-marks-flame", test_report_table_marks_flame);
+
+  status = g_test_run ();
+  gui_test_remove_tree (data_home);
+  return status;
+}
