@@ -62,6 +62,10 @@ struct _PsCounterChart
   gint64     x_end;         /* x_begin >= x_end: all of the data */
   double     hover_x;       /* widget x of the pointer or the keyboard's
                              * read-out, or -1 */
+  guint      emphasized;    /* the series chosen in another view, or G_MAXUINT */
+  gboolean   has_selection; /* a range selected on the timeline */
+  gint64     selection_begin;
+  gint64     selection_end;
   GtkWidget *picture_menu;  /* the context menu, once shown */
 };
 
@@ -518,7 +522,7 @@ draw_series (PsCounterChart *self,
       pen_up = FALSE;
     }
   ps_chart_set_source (cr, color, 1);
-  cairo_set_line_width (cr, 1.5);
+  cairo_set_line_width (cr, index == self->emphasized ? 3.5 : 1.5);
   cairo_stroke (cr);
 
   /* A reading with no neighbour to join draws no line: a dot */
@@ -595,7 +599,7 @@ draw_stacked (PsCounterChart *self,
             cairo_line_to (cr, pixel, y_of (layout, above[c] * self->scale));
         }
       ps_chart_set_source (cr, color, 1);
-      cairo_set_line_width (cr, 1.5);
+      cairo_set_line_width (cr, s == self->emphasized ? 3.5 : 1.5);
       cairo_stroke (cr);
 
       memcpy (below, above, n_columns * sizeof (double));
@@ -617,7 +621,10 @@ draw_legend (PsCounterChart *self,
       Series *series = g_ptr_array_index (self->series, entry->series);
 
       ps_chart_set_source (cr, &palette[entry->series % G_N_ELEMENTS (palette)], 1);
-      cairo_rectangle (cr, entry->x, entry->y - 2, SWATCH_WIDTH, 4);
+      if (entry->series == self->emphasized)
+        cairo_rectangle (cr, entry->x, entry->y - 4, SWATCH_WIDTH, 8);
+      else
+        cairo_rectangle (cr, entry->x, entry->y - 2, SWATCH_WIDTH, 4);
       cairo_fill (cr);
       ps_chart_set_source (cr, foreground, 0.85);
       ps_chart_draw_text (widget, cr, series->label, entry->x + SWATCH_WIDTH + 4, entry->y, 0, 0.5);
@@ -674,11 +681,27 @@ draw_chart (PsCounterChart *self,
   cairo_save (cr);
   cairo_rectangle (cr, layout->plot.origin.x, layout->plot.origin.y - 1, layout->plot.size.width, layout->plot.size.height + 2);
   cairo_clip (cr);
+  /* The range selected on the timeline, behind the series */
+  if (self->has_selection)
+    {
+      double x0 = x_of (layout, (double)self->selection_begin);
+      double x1 = x_of (layout, (double)self->selection_end);
+
+      ps_chart_set_source (cr, foreground, 0.12);
+      cairo_rectangle (cr, x0, layout->plot.origin.y, MAX (x1 - x0, 1), layout->plot.size.height);
+      cairo_fill (cr);
+    }
+  /* The series chosen in another view is drawn last, over the others */
   if (is_stacked (self))
     draw_stacked (self, cr, layout);
   else
-    for (guint i = 0; i < self->series->len; i++)
-      draw_series (self, cr, layout, i, items);
+    {
+      for (guint i = 0; i < self->series->len; i++)
+        if (i != self->emphasized)
+          draw_series (self, cr, layout, i, items);
+      if (self->emphasized < self->series->len)
+        draw_series (self, cr, layout, self->emphasized, items);
+    }
   cairo_restore (cr);
   draw_legend (self, cr, layout, foreground);
 }
@@ -1081,6 +1104,7 @@ ps_counter_chart_init (PsCounterChart *self)
   self->series = g_ptr_array_new_with_free_func (series_free);
   self->scale = 1;
   self->hover_x = -1;
+  self->emphasized = G_MAXUINT;
   g_signal_connect_swapped (motion, "enter", G_CALLBACK (motion_cb), self);
   g_signal_connect_swapped (motion, "motion", G_CALLBACK (motion_cb), self);
   g_signal_connect_swapped (motion, "leave", G_CALLBACK (leave_cb), self);
@@ -1291,4 +1315,55 @@ ps_counter_chart_set_stacked (PsCounterChart *self,
   self->stacked = stacked;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STACKED]);
+}
+
+void
+ps_counter_chart_set_emphasized (PsCounterChart *self,
+                                 guint           series)
+{
+  g_return_if_fail (PS_IS_COUNTER_CHART (self));
+
+  if (self->emphasized == series)
+    return;
+  self->emphasized = series;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+guint
+ps_counter_chart_get_emphasized (PsCounterChart *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), G_MAXUINT);
+
+  return self->emphasized;
+}
+
+void
+ps_counter_chart_set_selection (PsCounterChart *self,
+                                gboolean        has_selection,
+                                gint64          begin,
+                                gint64          end)
+{
+  g_return_if_fail (PS_IS_COUNTER_CHART (self));
+
+  if (self->has_selection == has_selection
+      && (!has_selection || (self->selection_begin == begin && self->selection_end == end)))
+    return;
+  self->has_selection = has_selection;
+  self->selection_begin = begin;
+  self->selection_end = end;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+ps_counter_chart_get_selection (PsCounterChart *self,
+                                gint64         *begin,
+                                gint64         *end)
+{
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
+
+  if (begin != NULL)
+    *begin = self->selection_begin;
+  if (end != NULL)
+    *end = self->selection_end;
+  return self->has_selection;
 }

@@ -59,6 +59,22 @@ void        ps_counter_chart_set_x_range   (PsCounterChart *self,
                                             gint64          begin,
                                             gint64          end);
 
+/* The series chosen in another view (its counter focused on the
+ * timeline, its row in the statistics): drawn over the others with a
+ * thicker line; G_MAXUINT for none */
+void        ps_counter_chart_set_emphasized (PsCounterChart *self,
+                                             guint           series);
+guint       ps_counter_chart_get_emphasized (PsCounterChart *self);
+/* The range selected on the timeline, shaded behind the series */
+void        ps_counter_chart_set_selection (PsCounterChart *self,
+                                            gboolean        has_selection,
+                                            gint64          begin,
+                                            gint64          end);
+/* FALSE without a range; begin and end may be NULL */
+gboolean    ps_counter_chart_get_selection (PsCounterChart *self,
+                                            gint64         *begin,
+                                            gint64         *end);
+
 /* The colour of a series */
 void        ps_counter_chart_get_color     (PsCounterChart *self,
                                             guint           series,

@@ -33,6 +33,10 @@ void            ps_counters_view_update_now        (PsCountersView *self);
 guint           ps_counters_view_get_n_charts      (PsCountersView *self);
 PsCounterChart *ps_counters_view_get_chart         (PsCountersView *self,
                                                     guint           index);
+/* The counter (track) of a series of a chart, or PS_NONE */
+guint32         ps_counters_view_get_series_track  (PsCountersView *self,
+                                                    guint           chart,
+                                                    guint           series);
 /* PsCounterNode items of the statistics table, sorted as shown */
 GListModel     *ps_counters_view_get_stats_model   (PsCountersView *self);
 GtkColumnView  *ps_counters_view_get_stats_view    (PsCountersView *self);

@@ -27,6 +27,7 @@
 #include "ps-counter-node.h"
 #include "ps-counters-view-private.h"
 #include "ps-perflib-block.h"
+#include "ps-selection-util.h"
 #include "ps-table-export.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
@@ -191,6 +192,9 @@ struct _PsCountersView
   PsRunAnalysis      *analysis;
   PsSession          *session;
   gulong              range_handler;
+  gulong              selection_handler;
+  gulong              focus_handler;
+  gboolean            following;     /* rows chosen for the session */
   gboolean            stacked;
 
   GListStore         *roots;        /* PsCounterNode */
@@ -243,6 +247,9 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (PsCountersView, ps_counters_view, GTK_TYPE_WIDGET)
+
+static void apply_time_selection (PsCountersView *self);
+static void follow_session (PsCountersView *self);
 
 static PsEventStore *
 get_store (PsCountersView *self)
@@ -464,6 +471,18 @@ add_chart (PsCountersView *self,
       ps_counter_chart_add_series_full (chart, label, points->values, describe_point,
                                         g_rc_box_acquire (points), counter_points_release);
     }
+  /* Which counter each series is, for the one chosen in another view */
+  {
+    GArray *tracks = g_array_sized_new (FALSE, FALSE, sizeof (guint32), nodes->len);
+
+    for (guint i = 0; i < nodes->len; i++)
+      {
+        guint32 track = ps_counter_node_get_track (g_ptr_array_index (nodes, i));
+
+        g_array_append_val (tracks, track);
+      }
+    g_object_set_data_full (G_OBJECT (chart), "ps-series-tracks", tracks, (GDestroyNotify)g_array_unref);
+  }
 
   gtk_widget_set_vexpand (GTK_WIDGET (chart), TRUE);
   gtk_widget_set_size_request (GTK_WIDGET (chart), -1, 180);
@@ -524,12 +543,16 @@ update_charts (PsCountersView *self)
       add_chart (self, nodes);
     }
   apply_range (self);
+  apply_time_selection (self);
   share_checked_tracks (self, checked);
   gtk_stack_set_visible_child_name (self->chart_stack, checked->len > 0 ? "charts" : "empty");
 
   /* The table: the checked counters */
+  self->following = TRUE;
   g_list_store_splice (self->checked, 0, g_list_model_get_n_items (G_LIST_MODEL (self->checked)),
                        checked->pdata, checked->len);
+  self->following = FALSE;
+  follow_session (self);
 
   /* Each number chooses its own plural: "64 counters checked, in 1 chart" */
   {
@@ -562,6 +585,136 @@ counter_checked_cb (PsCountersView *self)
 {
   if (self->update_id == 0)
     self->update_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, update_idle_cb, self, NULL);
+}
+
+/* Links with the other views of the run (docs/selection.md): a counter
+ * chosen in the tree or the statistics is focused on the timeline and
+ * drawn over the others in its chart; one chosen on the timeline is
+ * selected in both; a range selected on the timeline is shaded on the
+ * charts */
+
+static void
+apply_time_selection (PsCountersView *self)
+{
+  gint64 begin = 0, end = 0;
+  gboolean has_selection = self->session != NULL && ps_session_get_selection (self->session, &begin, &end);
+
+  for (guint i = 0; i < self->charts->len; i++)
+    ps_counter_chart_set_selection (g_ptr_array_index (self->charts, i), has_selection, begin, end);
+}
+
+static void
+focus_counter (PsCountersView *self,
+               PsCounterNode  *node)
+{
+  if (self->following || self->session == NULL || node == NULL
+      || ps_counter_node_get_kind (node) != PS_TRACK_COUNTER)
+    return;
+  ps_session_set_focus_track (self->session, ps_counter_node_get_track (node));
+}
+
+static void
+tree_selected_cb (PsCountersView *self)
+{
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (self->tree_selection);
+  g_autoptr(PsCounterNode) node = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+
+  focus_counter (self, node);
+}
+
+static void
+stats_selected_cb (PsCountersView *self)
+{
+  GtkSelectionModel *selection = gtk_column_view_get_model (self->stats_view);
+
+  focus_counter (self, gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection)));
+}
+
+/* The position of a node's row in the tree as shown, opening the rows
+ * above it; GTK_INVALID_LIST_POSITION when the search hides it */
+static guint
+open_tree_row (PsCountersView *self,
+               PsCounterNode  *node)
+{
+  GListModel *rows = G_LIST_MODEL (self->tree_selection);
+  g_autoptr(GPtrArray) path = g_ptr_array_new ();
+  guint position = 0;
+
+  for (PsCounterNode *up = node; up != NULL; up = ps_counter_node_get_parent (up))
+    g_ptr_array_insert (path, 0, up);
+  for (guint level = 0; level < path->len; level++)
+    {
+      gboolean found = FALSE;
+
+      for (; position < g_list_model_get_n_items (rows) && !found; position++)
+        {
+          g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, position);
+          g_autoptr(PsCounterNode) item = gtk_tree_list_row_get_item (row);
+
+          if (item != g_ptr_array_index (path, level))
+            continue;
+          if (level + 1 == path->len)
+            return position;
+          gtk_tree_list_row_set_expanded (row, TRUE);
+          found = TRUE;
+        }
+      if (!found)
+        break;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+static void
+follow_session (PsCountersView *self)
+{
+  guint32 track = self->session != NULL ? ps_session_get_focus_track (self->session) : PS_NONE;
+  GtkSelectionModel *stats = gtk_column_view_get_model (self->stats_view);
+  PsCounterNode *node = NULL;
+
+  for (guint i = 0; self->counters != NULL && i < self->counters->len && node == NULL; i++)
+    if (ps_counter_node_get_track (g_ptr_array_index (self->counters, i)) == track)
+      node = g_ptr_array_index (self->counters, i);
+
+  /* Its series in its chart */
+  for (guint c = 0; c < self->charts->len; c++)
+    {
+      PsCounterChart *chart = g_ptr_array_index (self->charts, c);
+      GArray *tracks = g_object_get_data (G_OBJECT (chart), "ps-series-tracks");
+      guint emphasized = G_MAXUINT;
+
+      for (guint i = 0; tracks != NULL && i < tracks->len && node != NULL; i++)
+        if (g_array_index (tracks, guint32, i) == track)
+          emphasized = i;
+      ps_counter_chart_set_emphasized (chart, emphasized);
+    }
+  if (node == NULL)
+    return;
+
+  self->following = TRUE;
+  {
+    GtkTreeListRow *selected_row = gtk_single_selection_get_selected_item (self->tree_selection);
+    g_autoptr(PsCounterNode) selected = selected_row != NULL ? gtk_tree_list_row_get_item (selected_row) : NULL;
+
+    if (selected != node)
+      {
+        guint position = open_tree_row (self, node);
+
+        if (position != GTK_INVALID_LIST_POSITION)
+          {
+            gtk_single_selection_set_selected (self->tree_selection, position);
+            gtk_widget_activate_action (GTK_WIDGET (self->counter_list), "list.scroll-to-item", "u", position);
+          }
+      }
+  }
+  if (GTK_IS_SINGLE_SELECTION (stats))
+    {
+      guint position = ps_selection_find_item (G_LIST_MODEL (self->checked_sorted), node);
+
+      gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (stats), position);
+      if (position != GTK_INVALID_LIST_POSITION)
+        ps_selection_scroll_to_row (self->stats_view, position);
+    }
+  self->following = FALSE;
 }
 
 /* The tree */
@@ -987,8 +1140,9 @@ add_stats_columns (PsCountersView *self)
 
   self->checked_sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->checked)),
                                                   g_object_ref (gtk_column_view_get_sorter (self->stats_view)));
-  gtk_column_view_set_model (self->stats_view,
-                             GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->checked_sorted)))));
+  ps_view_set_column_model (self->stats_view, G_LIST_MODEL (self->checked_sorted));
+  g_signal_connect_object (gtk_column_view_get_model (self->stats_view), "notify::selected-item",
+                           G_CALLBACK (stats_selected_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->checked_sorted, "items-changed",
                            G_CALLBACK (update_stats_export_units), self, G_CONNECT_SWAPPED);
   ps_table_export_attach (self->stats_view, "counter-statistics", 1);
@@ -1129,7 +1283,11 @@ ps_counters_view_dispose (GObject *object)
 
   g_clear_handle_id (&self->update_id, g_source_remove);
   if (self->session != NULL)
-    g_clear_signal_handler (&self->range_handler, self->session);
+    {
+      g_clear_signal_handler (&self->range_handler, self->session);
+      g_clear_signal_handler (&self->selection_handler, self->session);
+      g_clear_signal_handler (&self->focus_handler, self->session);
+    }
   g_clear_object (&self->session);
 
   ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_COUNTERS_VIEW);
@@ -1289,6 +1447,8 @@ ps_counters_view_init (PsCountersView *self)
   g_signal_connect (factory, "unbind", G_CALLBACK (tree_unbind_cb), NULL);
   gtk_list_view_set_factory (self->counter_list, factory);
   gtk_list_view_set_model (self->counter_list, GTK_SELECTION_MODEL (self->tree_selection));
+  g_signal_connect_object (self->tree_selection, "notify::selected-item",
+                           G_CALLBACK (tree_selected_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->counter_list, "activate", G_CALLBACK (tree_activate_cb), self, G_CONNECT_SWAPPED);
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect_object (keys, "key-pressed", G_CALLBACK (tree_key_pressed_cb), self, G_CONNECT_SWAPPED);
@@ -1361,12 +1521,23 @@ ps_counters_view_set_session (PsCountersView *self,
     return;
 
   if (self->session != NULL)
-    g_clear_signal_handler (&self->range_handler, self->session);
+    {
+      g_clear_signal_handler (&self->range_handler, self->session);
+      g_clear_signal_handler (&self->selection_handler, self->session);
+      g_clear_signal_handler (&self->focus_handler, self->session);
+    }
   g_set_object (&self->session, session);
   if (session != NULL)
-    self->range_handler = g_signal_connect_swapped (session, "visible-range-changed",
-                                                    G_CALLBACK (apply_range), self);
+    {
+      self->range_handler = g_signal_connect_swapped (session, "visible-range-changed",
+                                                      G_CALLBACK (apply_range), self);
+      self->selection_handler = g_signal_connect_swapped (session, "selection-changed",
+                                                          G_CALLBACK (apply_time_selection), self);
+      self->focus_handler = g_signal_connect_swapped (session, "focus-changed",
+                                                      G_CALLBACK (follow_session), self);
+    }
   apply_range (self);
+  apply_time_selection (self);
   if (session != NULL)
     {
       g_autoptr(GPtrArray) checked = ps_counters_view_list_checked (self);
@@ -1564,4 +1735,19 @@ ps_counters_view_get_header_value (PsCountersView *self,
   g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
 
   return ps_view_lookup_label_text (self, fields, G_N_ELEMENTS (fields), field);
+}
+
+guint32
+ps_counters_view_get_series_track (PsCountersView *self,
+                                   guint           chart,
+                                   guint           series)
+{
+  GArray *tracks;
+
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), PS_NONE);
+
+  if (chart >= self->charts->len)
+    return PS_NONE;
+  tracks = g_object_get_data (g_ptr_array_index (self->charts, chart), "ps-series-tracks");
+  return tracks != NULL && series < tracks->len ? g_array_index (tracks, guint32, series) : PS_NONE;
 }

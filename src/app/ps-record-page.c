@@ -39,6 +39,7 @@ struct _PsRecordPage
   gulong          appended_handler;
   gulong          lost_handler;
   gulong          exited_handler;
+  gulong          focus_handler;
   gboolean        target_exited;
   gboolean        dirty;        /* the store grew since the last refresh */
   gboolean        recording;
@@ -179,6 +180,7 @@ refresh_charts (PsRecordPage *self)
   g_autofree GArray **ys = g_new0 (GArray *, n_tracks + 1);
   g_autofree guint *chart_of = g_new (guint, n_tracks + 1);
   g_autoptr(GArray) highest = g_array_new (FALSE, TRUE, sizeof (double));
+  guint series;
 
   for (guint64 i = 0; i < n_values; i++)
     {
@@ -223,6 +225,7 @@ refresh_charts (PsRecordPage *self)
       const char *unit = key->unit != 0 ? ps_event_store_get_string (store, key->unit) : "";
 
       ps_counter_chart_clear (chart);
+      ps_counter_chart_set_emphasized (chart, G_MAXUINT);
       ps_counter_chart_set_title (chart, track_name (store, key->parent));
       if (g_strcmp0 (unit, "bytes") == 0 && c < highest->len && g_array_index (highest, double, c) >= MEBIBYTE)
         ps_counter_chart_set_unit (chart, "MiB", 1 / MEBIBYTE);
@@ -239,7 +242,10 @@ refresh_charts (PsRecordPage *self)
       if (x == NULL)
         continue;
       values = ps_value_lod_new ((const gint64 *)(gpointer)x->data, (const double *)(gpointer)y->data, x->len);
-      ps_counter_chart_add_series (g_ptr_array_index (self->charts, chart_of[t]), track_name (store, t), values);
+      series = ps_counter_chart_add_series (g_ptr_array_index (self->charts, chart_of[t]), track_name (store, t), values);
+      /* The counter chosen on the timeline, over the others */
+      if (ps_session_is_focus_track (self->session, t))
+        ps_counter_chart_set_emphasized (g_ptr_array_index (self->charts, chart_of[t]), series);
     }
 }
 
@@ -366,6 +372,8 @@ ps_record_page_dispose (GObject *object)
       g_clear_signal_handler (&self->lost_handler, self->collector);
       g_clear_signal_handler (&self->exited_handler, self->collector);
     }
+  if (self->session != NULL)
+    g_clear_signal_handler (&self->focus_handler, self->session);
   gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_RECORD_PAGE);
   g_clear_object (&self->session);
   g_clear_object (&self->collector);
@@ -456,6 +464,7 @@ ps_record_page_new (PsCollector  *collector,
 
   self->session = ps_session_new (store);
   ps_timeline_view_set_session (self->timeline_view, self->session, NULL);
+  self->focus_handler = g_signal_connect_swapped (self->session, "focus-changed", G_CALLBACK (refresh_charts), self);
 
   self->appended_handler = g_signal_connect_swapped (store, "appended", G_CALLBACK (appended_cb), self);
   self->lost_handler = g_signal_connect_swapped (collector, "lost", G_CALLBACK (lost_cb), self);

@@ -1,0 +1,439 @@
+/* test-links-counters.c — a counter run's views follow one selection (Xvfb)
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * docs/selection.md, PDH logs, PerfLib V2 captures and live recordings: a
+ * counter chosen in the tree or in the statistics is focused on the
+ * timeline (its chart's row scrolled to and marked) and drawn over the
+ * others in its chart; a counter's row chosen on the timeline selects it
+ * in the tree and the statistics; a counter checked after it was chosen
+ * is marked as soon as it has a row; a range selected on the timeline is
+ * shaded on the charts and its visible range is theirs; during a live
+ * recording, a row chosen on the timeline is drawn over the others in
+ * the recording's charts.
+ */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <math.h>
+#include <unistd.h>
+
+#include "gui-fixture.h"
+#include "ps-chart-util.h"
+#include "ps-counters-view-private.h"
+#include "ps-record-dialog.h"
+#include "ps-record-page.h"
+#include "ps-run-page-private.h"
+#include "ps-timeline-view.h"
+#include "ps-window-private.h"
+
+typedef struct
+{
+  PsRunPage      *page;
+  PsCountersView *counters_view;
+  PsTimelineView *view;
+  PsSession      *session;
+  PsEventStore   *store;
+} Run;
+
+static const char *demo_files[] = { "perfmon_4cpu.csv", "processor_4cpu.plv2" };
+
+static gboolean
+timeline_is_ready (gpointer data)
+{
+  PsTimelineView *view = data;
+
+  return ps_timeline_view_get_model (view) != NULL && widget_is_drawn (view);
+}
+
+static Run
+open_demo (Fixture    *fixture,
+           const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  Run run;
+
+  run.page = open_and_wait (fixture, file);
+  g_assert_cmpint (ps_run_page_get_state (run.page), >=, PS_RUN_PAGE_LOADED);
+  run.counters_view = ps_run_page_get_counters_view (run.page);
+  run.view = ps_run_page_get_timeline_view (run.page);
+  run.session = ps_run_page_get_session (run.page);
+  run.store = ps_run_page_get_store (run.page);
+  ps_counters_view_update_now (run.counters_view);
+  g_assert_true (iterate_until (timeline_is_ready, run.view));
+  return run;
+}
+
+static gboolean
+is_dark (GtkWidget *widget)
+{
+  GdkRGBA foreground;
+
+  ps_chart_get_foreground (widget, &foreground);
+  return 0.299 * foreground.red + 0.587 * foreground.green + 0.114 * foreground.blue > 0.5;
+}
+
+static guint
+focus_bar_pixels (PsTimelineView *view,
+                  guint32         track)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+  double y = ps_timeline_view_get_row_y (view, track);
+  GdkRGBA accent = is_dark (GTK_WIDGET (view)) ? (GdkRGBA){ 0.471, 0.682, 0.929, 1 }
+                                               : (GdkRGBA){ 0.208, 0.518, 0.894, 1 };
+
+  iterate_for (50);
+  texture = render_widget (GTK_WIDGET (view));
+  if (y < PS_TIMELINE_HEADER_HEIGHT)
+    return 0;
+  return count_pixels_near (texture, 0, (int)y + 1, 3, (int)y + 20, &accent);
+}
+
+static gboolean
+row_in_view (PsTimelineView *view,
+             guint32         track)
+{
+  double y = ps_timeline_view_get_row_y (view, track);
+
+  return y >= PS_TIMELINE_HEADER_HEIGHT && y + 20 <= gtk_widget_get_height (GTK_WIDGET (view));
+}
+
+static PsCounterNode *
+last_checked (Run *run)
+{
+  g_autoptr(GPtrArray) checked = ps_counters_view_list_checked (run->counters_view);
+
+  g_assert_cmpuint (checked->len, >, 1);
+  return g_ptr_array_index (checked, checked->len - 1);
+}
+
+static PsCounterNode *
+tree_selected (Run *run)
+{
+  GtkSelectionModel *selection = ps_counters_view_get_tree_selection (run->counters_view);
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
+
+  return row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+}
+
+static PsCounterNode *
+stats_selected (Run *run)
+{
+  GtkSelectionModel *selection = gtk_column_view_get_model (ps_counters_view_get_stats_view (run->counters_view));
+
+  gpointer item = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
+
+  return item != NULL ? g_object_ref (item) : NULL;
+}
+
+/* Selects the node's row of the tree as a user would: its parents opened */
+static void
+select_tree_row (Run           *run,
+                 PsCounterNode *node)
+{
+  GtkSelectionModel *selection = ps_counters_view_get_tree_selection (run->counters_view);
+  GListModel *rows = G_LIST_MODEL (selection);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr(PsCounterNode) item = gtk_tree_list_row_get_item (row);
+
+      if (item == node)
+        {
+          gtk_selection_model_select_item (selection, i, TRUE);
+          iterate_for (50);
+          return;
+        }
+      gtk_tree_list_row_set_expanded (row, TRUE);
+    }
+  g_assert_not_reached ();
+}
+
+/* Whether the counter's series, and it alone, is drawn over the others */
+static gboolean
+emphasized_in_charts (Run     *run,
+                      guint32  track)
+{
+  guint n_emphasized = 0;
+  gboolean found = FALSE;
+
+  for (guint c = 0; c < ps_counters_view_get_n_charts (run->counters_view); c++)
+    {
+      guint emphasized = ps_counter_chart_get_emphasized (ps_counters_view_get_chart (run->counters_view, c));
+
+      if (emphasized == G_MAXUINT)
+        continue;
+      n_emphasized++;
+      found |= ps_counters_view_get_series_track (run->counters_view, c, emphasized) == track;
+    }
+  return found && n_emphasized == 1;
+}
+
+/* Tests */
+
+/* A counter chosen in the tree: its chart's row comes into view on the
+ * timeline and is marked; its series is drawn over the others */
+static void
+test_tree_row_focuses_timeline (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  for (guint f = 0; f < G_N_ELEMENTS (demo_files); f++)
+    {
+      Run run = open_demo (fixture, demo_files[f]);
+      PsCounterNode *node = last_checked (&run);
+      guint32 track = ps_counter_node_get_track (node);
+
+      g_assert_cmpuint (focus_bar_pixels (run.view, track), ==, 0);
+      select_tree_row (&run, node);
+      g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, track);
+      g_assert_true (row_in_view (run.view, track));
+      g_assert_cmpuint (focus_bar_pixels (run.view, track), >, 30);
+      g_assert_true (emphasized_in_charts (&run, track));
+      {
+        g_autoptr(PsCounterNode) selected = stats_selected (&run);
+
+        g_assert_true (selected == node);
+      }
+      maybe_save_screenshot (fixture, "links-counters-tree");
+    }
+}
+
+/* A counter chosen in the statistics: the same, and its row in the tree */
+static void
+test_stats_row_focuses (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  Run run = open_demo (fixture, demo_files[0]);
+  GtkSelectionModel *selection = gtk_column_view_get_model (ps_counters_view_get_stats_view (run.counters_view));
+  GListModel *stats = ps_counters_view_get_stats_model (run.counters_view);
+  guint last = g_list_model_get_n_items (stats) - 1;
+  g_autoptr(PsCounterNode) node = g_list_model_get_item (stats, last);
+  g_autoptr(PsCounterNode) in_tree = NULL;
+  guint32 track = ps_counter_node_get_track (node);
+
+  gtk_selection_model_select_item (selection, last, TRUE);
+  iterate_for (50);
+  g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, track);
+  g_assert_true (row_in_view (run.view, track));
+  in_tree = tree_selected (&run);
+  g_assert_true (in_tree == node);
+  g_assert_true (emphasized_in_charts (&run, track));
+}
+
+/* A counter's row chosen on the timeline selects it in the tree and the
+ * statistics */
+static void
+test_timeline_row_selects_counter (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  for (guint f = 0; f < G_N_ELEMENTS (demo_files); f++)
+    {
+      Run run = open_demo (fixture, demo_files[f]);
+      g_autoptr(GPtrArray) checked = ps_counters_view_list_checked (run.counters_view);
+      PsCounterNode *node = g_ptr_array_index (checked, 0);
+      guint32 track = ps_counter_node_get_track (node);
+      g_autoptr(PsCounterNode) in_tree = NULL;
+      g_autoptr(PsCounterNode) in_stats = NULL;
+
+      g_assert_true (row_in_view (run.view, track));
+      ps_timeline_view_click (run.view, gtk_widget_get_width (GTK_WIDGET (run.view)) / 2.0,
+                              ps_timeline_view_get_row_y (run.view, track) + 30);
+      g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, track);
+      in_tree = tree_selected (&run);
+      in_stats = stats_selected (&run);
+      g_assert_true (in_tree == node);
+      g_assert_true (in_stats == node);
+      g_assert_true (emphasized_in_charts (&run, track));
+    }
+}
+
+/* A counter chosen before it is checked has no chart on the timeline; its
+ * row is marked once it is checked */
+static void
+test_unchecked_counter_marked_when_checked (Fixture       *fixture,
+                                            gconstpointer  data)
+{
+  Run run = open_demo (fixture, demo_files[0]);
+  GListModel *rows = G_LIST_MODEL (ps_counters_view_get_tree_selection (run.counters_view));
+  PsCounterNode *unchecked = NULL;
+  guint32 track;
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows) && unchecked == NULL; i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr(PsCounterNode) item = gtk_tree_list_row_get_item (row);
+
+      if (ps_counter_node_get_kind (item) == PS_TRACK_COUNTER && !ps_counter_node_get_checked (item))
+        unchecked = item;
+    }
+  g_assert_nonnull (unchecked);
+  track = ps_counter_node_get_track (unchecked);
+  select_tree_row (&run, unchecked);
+  g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, track);
+  g_assert_cmpfloat (ps_timeline_view_get_row_y (run.view, track), ==, -1);
+
+  ps_counter_node_set_checked (unchecked, TRUE);
+  ps_counters_view_update_now (run.counters_view);
+  iterate_for (100);
+  g_assert_true (row_in_view (run.view, track));
+  g_assert_cmpuint (focus_bar_pixels (run.view, track), >, 30);
+  g_assert_true (emphasized_in_charts (&run, track));
+}
+
+/* A range dragged on the timeline is shaded on the charts; the timeline's
+ * zoom is theirs */
+static void
+test_range_on_charts (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  Run run = open_demo (fixture, demo_files[0]);
+  PsTimelineModel *model = ps_timeline_view_get_model (run.view);
+  PsCounterChart *chart = ps_counters_view_get_chart (run.counters_view, 0);
+  gint64 length = model->extent_end - model->extent_begin;
+  gint64 begin, end, chart_begin, chart_end, visible_begin, visible_end;
+  double y = PS_TIMELINE_HEADER_HEIGHT + PS_TIMELINE_GROUP_HEIGHT + 30;
+  double low, high;
+
+  g_assert_false (ps_counter_chart_get_selection (chart, NULL, NULL));
+  ps_timeline_view_drag (run.view, ps_timeline_view_x_of (run.view, model->extent_begin + length / 4), y,
+                         ps_timeline_view_x_of (run.view, model->extent_begin + length / 2), y);
+  g_assert_true (ps_session_get_selection (run.session, &begin, &end));
+  g_assert_true (ps_counter_chart_get_selection (chart, &chart_begin, &chart_end));
+  g_assert_cmpint (chart_begin, ==, begin);
+  g_assert_cmpint (chart_end, ==, end);
+
+  ps_timeline_view_zoom_to_selection (run.view);
+  iterate_for (50);
+  ps_session_get_visible_range (run.session, &visible_begin, &visible_end);
+  g_assert_true (ps_counter_chart_get_axes (chart, &chart_begin, &chart_end, &low, &high));
+  g_assert_cmpint (chart_begin, ==, visible_begin);
+  g_assert_cmpint (chart_end, ==, visible_end);
+  g_assert_cmpint (visible_end - visible_begin, <, length / 2);
+
+  ps_session_clear_selection (run.session);
+  g_assert_false (ps_counter_chart_get_selection (chart, NULL, NULL));
+}
+
+/* Live recording */
+
+static PsRecordPage *
+current_record_page (PsWindow *window)
+{
+  GtkNotebook *notebook = window->notebook;
+  int current = gtk_notebook_get_current_page (notebook);
+  GtkWidget *child = current >= 0 ? gtk_notebook_get_nth_page (notebook, current) : NULL;
+
+  return PS_IS_RECORD_PAGE (child) ? PS_RECORD_PAGE (child) : NULL;
+}
+
+static gboolean
+record_page_shown (gpointer data)
+{
+  return current_record_page (data) != NULL;
+}
+
+static gboolean
+recorded_enough (gpointer data)
+{
+  return ps_record_page_get_n_refreshes (data) >= 5
+         && ps_timeline_view_get_model (ps_record_page_get_timeline_view (data)) != NULL;
+}
+
+static gboolean
+run_page_loaded (gpointer data)
+{
+  PsRunPage *page = ps_window_get_current_page (data);
+
+  return page != NULL && ps_run_page_get_state (page) == PS_RUN_PAGE_LOADED;
+}
+
+/* A row chosen on the timeline of a recording draws its series over the
+ * others in the recording's charts */
+static void
+test_live_recording (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  PsRecordDialog *dialog;
+  PsRecordPage *page;
+  PsTimelineView *view;
+  PsTimelineModel *model;
+  const PsTimelineRow *row = NULL;
+  g_autofree char *pid_text = g_strdup_printf ("%d", (int)getpid ());
+  GPtrArray *charts;
+  guint n_emphasized = 0;
+
+  if (!g_file_test ("/proc/self/stat", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("No /proc");
+      return;
+    }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.record", NULL));
+  dialog = PS_RECORD_DIALOG (find_toplevel (PS_TYPE_RECORD_DIALOG));
+  g_assert_nonnull (dialog);
+  if (!ps_record_dialog_select_backend (dialog, "procfs"))
+    {
+      gtk_window_destroy (GTK_WINDOW (dialog));
+      g_test_skip ("No procfs collector");
+      return;
+    }
+  g_assert_true (ps_record_dialog_set_option (dialog, "pid", pid_text));
+  g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "50"));
+  ps_record_dialog_record (dialog);
+  g_assert_true (iterate_until (record_page_shown, fixture->window));
+  page = current_record_page (fixture->window);
+  g_assert_true (iterate_until (recorded_enough, page));
+  iterate_for (200);
+
+  view = ps_record_page_get_timeline_view (page);
+  model = ps_timeline_view_get_model (view);
+  for (guint r = 0; r < model->rows->len && row == NULL; r++)
+    {
+      const PsTimelineRow *candidate = g_ptr_array_index (model->rows, r);
+
+      if (candidate->kind == PS_TIMELINE_ROW_VALUES && ps_timeline_view_get_row_y (view, candidate->track) >= 0
+          && ps_timeline_view_get_row_y (view, candidate->track) + 20 < gtk_widget_get_height (GTK_WIDGET (view)))
+        row = candidate;
+    }
+  g_assert_nonnull (row);
+  ps_timeline_view_click (view, 20, ps_timeline_view_get_row_y (view, row->track) + 10);
+  g_assert_cmpuint (ps_session_get_focus_track (ps_timeline_view_get_session (view)), ==, row->track);
+  charts = ps_record_page_get_charts (page);
+  for (guint c = 0; c < charts->len; c++)
+    n_emphasized += ps_counter_chart_get_emphasized (g_ptr_array_index (charts, c)) != G_MAXUINT;
+  g_assert_cmpuint (n_emphasized, ==, 1);
+  /* It stays so as the charts are drawn again with new readings */
+  iterate_for (300);
+  n_emphasized = 0;
+  for (guint c = 0; c < charts->len; c++)
+    n_emphasized += ps_counter_chart_get_emphasized (g_ptr_array_index (charts, c)) != G_MAXUINT;
+  g_assert_cmpuint (n_emphasized, ==, 1);
+  maybe_save_screenshot (fixture, "links-counters-live");
+
+  ps_record_page_stop (page);
+  g_assert_true (iterate_until (run_page_loaded, fixture->window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *data_home = NULL;
+  int status;
+
+  if (!gui_test_init (&argc, &argv, &data_home))
+    return 0;
+
+  ADD_TEST ("/links/counters/tree-row-focuses-timeline", test_tree_row_focuses_timeline);
+  ADD_TEST ("/links/counters/stats-row-focuses", test_stats_row_focuses);
+  ADD_TEST ("/links/counters/timeline-row-selects-counter", test_timeline_row_selects_counter);
+  ADD_TEST ("/links/counters/unchecked-counter-marked-when-checked", test_unchecked_counter_marked_when_checked);
+  ADD_TEST ("/links/counters/range-on-charts", test_range_on_charts);
+  ADD_TEST ("/links/counters/live-recording", test_live_recording);
+
+  status = g_test_run ();
+  gui_test_remove_tree (data_home);
+  return status;
+}
