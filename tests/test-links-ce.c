@@ -15,6 +15,7 @@
 
 #include <gtk/gtk.h>
 #include <math.h>
+#include <string.h>
 
 #include "gui-fixture.h"
 #include "ps-ce-view-private.h"
@@ -304,9 +305,12 @@ test_histogram_bars_highlight (Fixture       *fixture,
     }
   g_assert_nonnull (ps_session_get_highlight_measurements_description (run.session));
 
-  /* Drawn in orange on the marker's chart, which is in view */
+  /* Drawn in orange on the marker's chart, which is in view; the status
+   * line says what they are */
   g_assert_true (iterate_until (has_points, run.session));
   iterate_for (50);
+  g_assert_true (g_str_has_prefix (ps_timeline_view_get_status (run.view), "Highlighted: "));
+  g_assert_nonnull (strstr (ps_timeline_view_get_status (run.view), ps_session_get_highlight_measurements_description (run.session)));
   ps_session_get_visible_range (run.session, &begin, &end);
   g_assert_cmpint ((gint64)chosen[0], >=, begin);
   g_assert_cmpint ((gint64)chosen[0], <=, end);
@@ -330,6 +334,7 @@ test_histogram_bars_highlight (Fixture       *fixture,
   ps_session_get_highlight_measurements (run.session, &n_chosen);
   g_assert_cmpuint (n_chosen, ==, 0);
   g_assert_true (iterate_until (has_no_points, run.session));
+  g_assert_null (ps_timeline_view_get_status (run.view));
   {
     g_autoptr(GdkTexture) cleared = grab (run.view);
 

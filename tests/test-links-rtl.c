@@ -477,6 +477,7 @@ test_totals_highlight_calls (Fixture       *fixture,
   g_assert_true (iterate_until (has_highlight, &all));
   iterate_for (50);
   g_assert_true (highlight_visible (&run, track));
+  g_assert_true (g_str_has_prefix (ps_timeline_view_get_status (run.view), "Highlighted: Calls of "));
 
   /* The longest bar: B 30–60 alone; zoomed elsewhere first */
   ps_session_set_visible_range (run.session, 140 * MS, 150 * MS);

@@ -90,6 +90,7 @@ struct _PsTimelineView
   guint64          cursor_span;
   int              cursor_row;
   char            *status;        /* about the cursor's span, one line */
+  char            *highlight_status; /* what is highlighted, else */
   PsTimelineStats  stats;
   GtkWidget       *picture_menu;  /* the context menu, once shown */
 };
@@ -202,7 +203,7 @@ fill_frame (PsTimelineView  *self,
     }
   frame->cursor_span = self->cursor_span;
   frame->cursor_row = self->cursor_row;
-  frame->status = self->status;
+  frame->status = self->status != NULL ? self->status : self->highlight_status;
   frame->focused = gtk_widget_has_focus (widget);
   frame->pango = gtk_widget_get_pango_context (widget);
   ps_chart_get_foreground (widget, &frame->foreground);
@@ -744,7 +745,7 @@ ps_timeline_view_get_status (PsTimelineView *self)
 {
   g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), NULL);
 
-  return self->status;
+  return self->status != NULL ? self->status : self->highlight_status;
 }
 
 const PsTimelineStats *
@@ -1057,6 +1058,24 @@ queue_draw_cb (PsTimelineView *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* The status line says what is highlighted (and why the rest is faded)
+ * while the cursor is on no span */
+static void
+update_highlight_status (PsTimelineView *self)
+{
+  const char *what = NULL;
+
+  g_clear_pointer (&self->highlight_status, g_free);
+  if (self->session != NULL)
+    what = ps_session_get_highlight_description (self->session);
+  if (what == NULL && self->session != NULL && ps_session_get_highlight_points_extent (self->session, NULL, NULL))
+    what = ps_session_get_highlight_measurements_description (self->session);
+  if (what != NULL)
+    /* Translators: the timeline's status line; %s says what is
+     * highlighted: "Calls of ::Load", "12 measurements of …" */
+    self->highlight_status = g_strdup_printf (_("Highlighted: %s (Escape clears)"), what);
+}
+
 /* Whether the track has highlighted spans in from…to; *depth: the first
  * depth that has */
 static gboolean
@@ -1090,6 +1109,7 @@ highlight_changed_cb (PsTimelineView *self)
   guint depth = 0;
 
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  update_highlight_status (self);
   if (highlight == NULL || self->model == NULL || self->model->lod == NULL)
     return;
 
@@ -1150,6 +1170,7 @@ points_changed_cb (PsTimelineView *self)
   int found = -1;
 
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  update_highlight_status (self);
   if (self->model == NULL || !ps_session_get_highlight_points_extent (self->session, &first, &last))
     return;
   for (int pass = 0; pass < 2 && found < 0; pass++)
@@ -1312,6 +1333,7 @@ drop_session (PsTimelineView *self)
   self->cursor_span = PS_SPAN_LOD_NO_SPAN;
   self->cursor_row = -1;
   g_clear_pointer (&self->status, g_free);
+  g_clear_pointer (&self->highlight_status, g_free);
 }
 
 void
@@ -1925,6 +1947,7 @@ ps_timeline_view_dispose (GObject *object)
   g_clear_object (&self->hadjustment);
   g_clear_object (&self->vadjustment);
   g_clear_pointer (&self->status, g_free);
+  g_clear_pointer (&self->highlight_status, g_free);
   g_clear_pointer (&self->picture_menu, gtk_widget_unparent);
 
   G_OBJECT_CLASS (ps_timeline_view_parent_class)->dispose (object);

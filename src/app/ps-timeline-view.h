@@ -37,7 +37,8 @@ void             ps_timeline_view_zoom_to_selection (PsTimelineView *self);
 guint64          ps_timeline_view_get_cursor_span (PsTimelineView *self);
 void             ps_timeline_view_set_cursor_span (PsTimelineView *self,
                                                    guint64         span);
-/* The line shown at the bottom about the cursor's span, or NULL */
+/* The line shown at the bottom: about the cursor's span, else what is
+ * highlighted, or NULL */
 const char      *ps_timeline_view_get_status     (PsTimelineView *self);
 /* What a tooltip at (x, y) would say, or NULL (tests) */
 char            *ps_timeline_view_describe_at    (PsTimelineView *self,
