@@ -442,21 +442,66 @@ test_report_table_marks_flame (Fixture       *fixture,
                                   : ps_profile_view_get_call_tree_view (ps_run_page_get_profile_view (page));
       PsFlameGraph *flame = ps_call_tree_view_get_flame_graph (call_tree);
       PsCallTree *tree;
+      g_autoptr(PsCallNodeRow) callee = NULL;
       guint32 top, function;
 
       g_assert_true (iterate_until (call_tree_has_tree, call_tree));
       tree = ps_call_tree_view_get_tree (call_tree);
-      if (!ps_call_tree_has_top_down (tree))
-        continue;
-      top = ps_call_tree_get_child (tree, PS_CALL_NODE_ROOT, 0);
-      function = ps_call_tree_get_node_function (tree, top);
+      /* A caller/callee report has no tree, nor a flame graph: its
+       * functions, the first one that calls another */
+      if (ps_call_tree_has_top_down (tree))
+        {
+          top = ps_call_tree_get_child (tree, PS_CALL_NODE_ROOT, 0);
+          function = ps_call_tree_get_node_function (tree, top);
+        }
+      else
+        for (function = 0; function + 1 < ps_call_tree_get_n_functions (tree); function++)
+          {
+            g_autoptr(GArray) callees = ps_call_tree_get_callees (tree, function);
+            g_autoptr(GArray) callers = ps_call_tree_get_callers (tree, function);
+
+            if (callees->len > 0 && callers->len > 0)
+              break;
+          }
       g_assert_false (gtk_widget_get_visible (GTK_WIDGET (ps_run_page_get_timeline_view (page)))
                       && gtk_widget_get_mapped (GTK_WIDGET (ps_run_page_get_timeline_view (page))));
 
-      /* The Functions list's row: its frames are outlined */
+      /* The Functions list's row: its frames are outlined, its callers
+       * and callees listed */
       g_assert_true (ps_call_tree_view_select_function (call_tree, function));
       g_assert_cmpuint (ps_flame_graph_get_marked_function (flame), ==, function);
       g_assert_cmpuint (g_list_model_get_n_items (ps_call_tree_view_get_callers_model (call_tree)), >, 0);
+
+      /* A callee activated: its row in the Functions list, its frames */
+      g_assert_cmpuint (g_list_model_get_n_items (ps_call_tree_view_get_callees_model (call_tree)), >, 0);
+      callee = g_list_model_get_item (ps_call_tree_view_get_callees_model (call_tree), 0);
+      g_signal_emit_by_name (ps_call_tree_view_get_callees_view (call_tree), "activate", 0);
+      g_assert_cmpuint (ps_call_tree_view_get_selected_function (call_tree), ==, ps_call_node_row_get_function (callee));
+      g_assert_cmpuint (ps_flame_graph_get_marked_function (flame), ==, ps_call_node_row_get_function (callee));
+
+      if (!ps_call_tree_has_top_down (tree))
+        continue;
+      /* A frame: its function's row when the list is shown again */
+      ps_call_tree_view_set_mode (call_tree, "flame-graph");
+      g_assert_true (iterate_until (widget_is_drawn, ps_call_tree_view_get_flame_graph (call_tree)));
+      {
+        const char *path[] = { ps_call_tree_get_function_name (tree, function), NULL };
+        int width = gtk_widget_get_width (GTK_WIDGET (flame));
+        double x, y, frame_width, frame_height;
+        GtkSelectionModel *selection;
+        GtkTreeListRow *tree_row;
+        g_autoptr(PsCallNodeRow) row = NULL;
+
+        g_assert_true (_ps_flame_graph_get_frame (flame, width, path, &x, &y, &frame_width, &frame_height));
+        _ps_flame_graph_click (flame, width, x + frame_width / 2, y + frame_height / 2);
+        g_assert_cmpuint (ps_call_tree_view_get_selected_function (call_tree), ==, function);
+        ps_call_tree_view_set_mode (call_tree, "functions");
+        selection = gtk_column_view_get_model (ps_call_tree_view_get_column_view (call_tree));
+        tree_row = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
+        g_assert_nonnull (tree_row);
+        row = gtk_tree_list_row_get_item (tree_row);
+        g_assert_cmpuint (ps_call_node_row_get_function (row), ==, function);
+      }
     }
 }
 

@@ -490,6 +490,42 @@ test_totals_highlight_calls (Fixture       *fixture,
   g_assert_true (span_in_view (&run, find_span (run.store, "::B", 30 * MS), 1));
 }
 
+/* Enter on a total lists its calls in the scope table */
+static void
+test_total_enter_lists_calls (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  Run run = open_example (fixture);
+  GtkColumnView *totals = ps_rtl_view_get_totals_view (run.rtl_view);
+  GListModel *model = ps_rtl_view_get_totals_model (run.rtl_view);
+  guint position = GTK_INVALID_LIST_POSITION;
+  GListModel *scopes;
+  guint n_b = 0;
+
+  ps_rtl_view_show_page (run.rtl_view, "totals");
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PsScopeTotalRow) row = g_list_model_get_item (model, i);
+
+      if (g_str_has_suffix (ps_scope_total_row_get_name (row), "::B"))
+        position = i;
+    }
+  g_assert_cmpuint (position, !=, GTK_INVALID_LIST_POSITION);
+  g_signal_emit_by_name (totals, "activate", position);
+  g_assert_true (iterate_until (rtl_view_is_idle, run.rtl_view));
+  g_assert_cmpstr (ps_rtl_view_get_visible_page (run.rtl_view), ==, "scopes");
+  scopes = ps_rtl_view_get_scope_model (run.rtl_view);
+  for (guint i = 0; i < g_list_model_get_n_items (scopes); i++)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (scopes, i);
+      g_autoptr(PsScopeRow) row = gtk_tree_list_row_get_item (tree_row);
+
+      g_assert_true (g_str_has_suffix (ps_scope_row_get_name (row), "::B"));
+      n_b++;
+    }
+  g_assert_cmpuint (n_b, ==, 3);
+}
+
 /* A function chosen in the call tree lights up its calls; when they are
  * on a thread scrolled out of sight, the timeline scrolls to it */
 static void
@@ -620,6 +656,7 @@ main (int   argc,
   ADD_TEST ("/links/rtl/message-row-reveals", test_message_row_reveals);
   ADD_TEST ("/links/rtl/timeline-span-selects-rows", test_timeline_span_selects_rows);
   ADD_TEST ("/links/rtl/totals-highlight-calls", test_totals_highlight_calls);
+  ADD_TEST ("/links/rtl/total-enter-lists-calls", test_total_enter_lists_calls);
   ADD_TEST ("/links/rtl/function-highlight-scrolls", test_function_highlight_scrolls);
   ADD_TEST ("/links/rtl/flame-frame-highlights", test_flame_frame_highlights);
   ADD_TEST ("/links/rtl/range-limits-views", test_range_limits_views);
