@@ -376,7 +376,8 @@ test_scope_row_enter_zooms (Fixture       *fixture,
   g_assert_cmpint (end, <=, 81 * MS);
 }
 
-/* A message row brings its time into view and focuses its thread */
+/* A message row brings its time into view and focuses its thread; a
+ * thread's row focuses the thread */
 static void
 test_message_row_reveals (Fixture       *fixture,
                           gconstpointer  data)
@@ -406,6 +407,27 @@ test_message_row_reveals (Fixture       *fixture,
   g_assert_cmpint (begin, <=, mark->time_ns);
   g_assert_cmpint (end, >=, mark->time_ns);
   g_assert_cmpint (end - begin, ==, MS);
+
+  /* A thread's row: the thread, its row on the timeline in view */
+  for (guint i = g_list_model_get_n_items (model); i-- > 0;)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (model, i);
+      g_autoptr(PsScopeRow) row = gtk_tree_list_row_get_item (tree_row);
+      guint32 track;
+      double y;
+
+      if (ps_scope_row_get_kind (row) != PS_SCOPE_ROW_THREAD || ps_scope_row_get_index (row) == mark->track)
+        continue;
+      track = ps_scope_row_get_index (row);
+      select_scope_row (&run, i);
+      g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, track);
+      g_assert_cmpuint (ps_session_get_selected_span (run.session), ==, PS_SESSION_NO_SPAN);
+      y = ps_timeline_view_get_row_y (run.view, track);
+      g_assert_cmpfloat (y, >=, PS_TIMELINE_HEADER_HEIGHT);
+      g_assert_cmpfloat (y, <, gtk_widget_get_height (GTK_WIDGET (run.view)));
+      return;
+    }
+  g_assert_not_reached ();
 }
 
 /* A scope clicked on the timeline selects its row in the scope table, its
@@ -653,7 +675,7 @@ main (int   argc,
 
   ADD_TEST ("/links/rtl/scope-row-shows-span", test_scope_row_shows_span);
   ADD_TEST ("/links/rtl/scope-row-enter-zooms", test_scope_row_enter_zooms);
-  ADD_TEST ("/links/rtl/message-row-reveals", test_message_row_reveals);
+  ADD_TEST ("/links/rtl/message-and-thread-rows", test_message_row_reveals);
   ADD_TEST ("/links/rtl/timeline-span-selects-rows", test_timeline_span_selects_rows);
   ADD_TEST ("/links/rtl/totals-highlight-calls", test_totals_highlight_calls);
   ADD_TEST ("/links/rtl/total-enter-lists-calls", test_total_enter_lists_calls);
