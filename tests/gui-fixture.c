@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "gui-fixture.h"
+#include "ps-chart-util.h"
+#include "ps-selection-util.h"
 
 /* Test helpers */
 
@@ -298,6 +300,47 @@ count_pixels_near (GdkTexture    *texture,
              && fabs (p[0] / 255.0 / alpha - color->blue) < 0.08;
       }
   return n;
+}
+
+gboolean
+widget_is_dark (GtkWidget *widget)
+{
+  GdkRGBA foreground;
+
+  ps_chart_get_foreground (widget, &foreground);
+  return 0.299 * foreground.red + 0.587 * foreground.green + 0.114 * foreground.blue > 0.5;
+}
+
+gboolean
+timeline_view_is_ready (gpointer view)
+{
+  return ps_timeline_view_get_model (view) != NULL && widget_is_drawn (view);
+}
+
+gboolean
+timeline_row_in_view (PsTimelineView *view,
+                      guint32         track)
+{
+  double y = ps_timeline_view_get_row_y (view, track);
+
+  return y >= PS_TIMELINE_HEADER_HEIGHT && y + 20 <= gtk_widget_get_height (GTK_WIDGET (view));
+}
+
+guint
+timeline_focus_bar_pixels (PsTimelineView *view,
+                           guint32         track)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+  double y;
+  GdkRGBA accent;
+
+  iterate_for (50);
+  y = ps_timeline_view_get_row_y (view, track);
+  if (y < PS_TIMELINE_HEADER_HEIGHT)
+    return 0;
+  ps_selection_accent_color (widget_is_dark (GTK_WIDGET (view)), &accent);
+  texture = render_widget (GTK_WIDGET (view));
+  return count_pixels_near (texture, 0, (int)y + 1, 3, (int)y + 20, &accent);
 }
 
 /* The whole window as it was last shown */

@@ -9,6 +9,7 @@
 
 #include "ps-application.h"
 #include "ps-run-page.h"
+#include "ps-timeline-view.h"
 #include "ps-window.h"
 
 G_BEGIN_DECLS
@@ -77,6 +78,19 @@ void        assert_failed_write_keeps (const char    *path,
                                        gsize          limit,
                                        WriteFileFunc  write,
                                        gpointer       data);
+/* Whether the widget is drawn in the dark style (a light foreground) */
+gboolean    widget_is_dark         (GtkWidget    *widget);
+/* The timeline has its rows and is drawn (for iterate_until) */
+gboolean    timeline_view_is_ready (gpointer      view);
+/* Whether the first row of the track lies in the timeline's rows area,
+ * 20 pixels of it at least */
+gboolean    timeline_row_in_view   (PsTimelineView *view,
+                                    guint32         track);
+/* The pixels of the accent colour in the marker bar at the left of the
+ * track's label: over 30 when it is focused, 0 when not (or not in view) */
+guint       timeline_focus_bar_pixels (PsTimelineView *view,
+                                       guint32         track);
+
 /* With PERFSCOPE_TEST_SCREENSHOTS=DIR, keeps pictures of the window */
 void        maybe_save_screenshot  (Fixture      *fixture,
                                     const char   *name);

@@ -23,6 +23,7 @@
 #include "ps-histogram-view-private.h"
 #include "ps-marker-row.h"
 #include "ps-run-page-private.h"
+#include "ps-selection-util.h"
 #include "ps-series.h"
 #include "ps-timeline-view.h"
 
@@ -34,14 +35,6 @@ typedef struct
   PsSession      *session;
   PsEventStore   *store;
 } Run;
-
-static gboolean
-timeline_is_ready (gpointer data)
-{
-  PsTimelineView *view = data;
-
-  return ps_timeline_view_get_model (view) != NULL && widget_is_drawn (view);
-}
 
 static gboolean
 ce_view_is_idle (gpointer data)
@@ -62,7 +55,7 @@ open_run (Fixture    *fixture,
   run.view = ps_run_page_get_timeline_view (run.page);
   run.session = ps_run_page_get_session (run.page);
   run.store = ps_run_page_get_store (run.page);
-  g_assert_true (iterate_until (timeline_is_ready, run.view));
+  g_assert_true (iterate_until (timeline_view_is_ready, run.view));
   g_assert_true (iterate_until (ce_view_is_idle, run.ce_view));
   return run;
 }
@@ -76,57 +69,11 @@ open_fsperf (Fixture *fixture)
   return open_run (fixture, path);
 }
 
-static gboolean
-is_dark (GtkWidget *widget)
-{
-  GdkRGBA foreground;
-
-  ps_chart_get_foreground (widget, &foreground);
-  return 0.299 * foreground.red + 0.587 * foreground.green + 0.114 * foreground.blue > 0.5;
-}
-
-/* The timeline's accent (focused rows) and the orange of its highlighted
- * points */
-static GdkRGBA
-accent (PsTimelineView *view)
-{
-  return is_dark (GTK_WIDGET (view)) ? (GdkRGBA){ 0.471, 0.682, 0.929, 1 } : (GdkRGBA){ 0.208, 0.518, 0.894, 1 };
-}
-
-static GdkRGBA
-orange (PsTimelineView *view)
-{
-  return is_dark (GTK_WIDGET (view)) ? (GdkRGBA){ 1.000, 0.639, 0.282, 1 } : (GdkRGBA){ 0.902, 0.380, 0.000, 1 };
-}
-
 static GdkTexture *
 grab (PsTimelineView *view)
 {
   iterate_for (50);
   return render_widget (GTK_WIDGET (view));
-}
-
-/* The marker-bar pixels of a row's label: the accent bar at its left */
-static guint
-focus_bar_pixels (PsTimelineView *view,
-                  guint32         track)
-{
-  g_autoptr(GdkTexture) texture = grab (view);
-  double y = ps_timeline_view_get_row_y (view, track);
-  GdkRGBA color = accent (view);
-
-  if (y < PS_TIMELINE_HEADER_HEIGHT)
-    return 0;
-  return count_pixels_near (texture, 0, (int)y + 1, 3, (int)y + 20, &color);
-}
-
-static gboolean
-row_in_view (PsTimelineView *view,
-             guint32         track)
-{
-  double y = ps_timeline_view_get_row_y (view, track);
-
-  return y >= PS_TIMELINE_HEADER_HEIGHT && y + 20 <= gtk_widget_get_height (GTK_WIDGET (view));
 }
 
 /* Scrolls the timeline as its scroll bar would, the track's row at the top */
@@ -240,22 +187,22 @@ test_marker_row_focuses_chart (Fixture       *fixture,
   guint n_focus;
   const guint32 *focus;
 
-  g_assert_false (row_in_view (run.view, series->tracks[0]));
-  g_assert_cmpuint (focus_bar_pixels (run.view, series->tracks[0]), ==, 0);
+  g_assert_false (timeline_row_in_view (run.view, series->tracks[0]));
+  g_assert_cmpuint (timeline_focus_bar_pixels (run.view, series->tracks[0]), ==, 0);
 
   select_marker (&run, position);
   focus = ps_session_get_focus_tracks (run.session, &n_focus);
   g_assert_cmpuint (n_focus, ==, series->n_instances);
   for (guint i = 0; i < n_focus; i++)
     g_assert_cmpuint (focus[i], ==, series->tracks[i]);
-  g_assert_true (row_in_view (run.view, series->tracks[0]));
-  g_assert_cmpuint (focus_bar_pixels (run.view, series->tracks[0]), >, 30);
+  g_assert_true (timeline_row_in_view (run.view, series->tracks[0]));
+  g_assert_cmpuint (timeline_focus_bar_pixels (run.view, series->tracks[0]), >, 30);
   maybe_save_screenshot (fixture, "links-ce-marker-row");
 
   /* Another row moves the focus: the first one's bar goes */
   select_marker (&run, 0);
   g_assert_false (ps_session_is_focus_track (run.session, series->tracks[0]));
-  g_assert_cmpuint (focus_bar_pixels (run.view, series->tracks[0]), ==, 0);
+  g_assert_cmpuint (timeline_focus_bar_pixels (run.view, series->tracks[0]), ==, 0);
 }
 
 /* The bars selected on a marker's histogram light up their measurements
@@ -274,9 +221,10 @@ test_histogram_bars_highlight (Fixture       *fixture,
   gsize n_chosen;
   guint64 expected = 0;
   gint64 begin, end;
-  GdkRGBA color = orange (run.view);
+  GdkRGBA color;
   double y, x;
 
+  ps_selection_points_color (widget_is_dark (GTK_WIDGET (run.view)), &color);
   select_marker (&run, position);
   bins = ps_histogram_view_get_histogram (histogram);
   g_assert_nonnull (bins);
@@ -321,7 +269,7 @@ test_histogram_bars_highlight (Fixture       *fixture,
 
     ps_event_store_get_measurement (run.store, chosen[0], &m);
     track = m.track;
-    g_assert_true (row_in_view (run.view, track));
+    g_assert_true (timeline_row_in_view (run.view, track));
     y = ps_timeline_view_get_row_y (run.view, track);
     x = ps_timeline_view_x_of (run.view, (gint64)chosen[0]);
     g_assert_cmpuint (count_pixels_near (after, (int)x - 4, (int)y, (int)x + 4, (int)y + PS_TIMELINE_VALUES_HEIGHT,
@@ -371,7 +319,7 @@ test_timeline_chart_selects_marker (Fixture       *fixture,
 
   ps_ce_view_show_page (run.ce_view, "warnings");
   scroll_to_row (run.view, duration_track);
-  g_assert_true (row_in_view (run.view, duration_track));
+  g_assert_true (timeline_row_in_view (run.view, duration_track));
   ps_timeline_view_click (run.view, 20, ps_timeline_view_get_row_y (run.view, duration_track) + 10);
   g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, duration_track);
   selected = selected_marker (&run);
@@ -381,7 +329,7 @@ test_timeline_chart_selects_marker (Fixture       *fixture,
     holds |= series->tracks[t] == duration_track;
   g_assert_true (holds);
   g_assert_cmpstr (ps_ce_view_get_visible_page (run.ce_view), ==, "markers");
-  g_assert_cmpuint (focus_bar_pixels (run.view, duration_track), >, 30);
+  g_assert_cmpuint (timeline_focus_bar_pixels (run.view, duration_track), >, 30);
 
   scroll_to_row (run.view, cpu_track);
   ps_timeline_view_click (run.view, 20, ps_timeline_view_get_row_y (run.view, cpu_track) + 10);
@@ -423,7 +371,7 @@ test_timeline_point_selects_bar (Fixture       *fixture,
   ps_session_set_focus_track (run.session, m.track);
   ps_session_set_visible_range (run.session, (gint64)index - 40, (gint64)index + 40);
   iterate_for (50);
-  g_assert_true (row_in_view (run.view, m.track));
+  g_assert_true (timeline_row_in_view (run.view, m.track));
   x = ps_timeline_view_x_of (run.view, (gint64)index);
   y = ps_timeline_view_get_row_y (run.view, m.track) + 30;
   ps_chart_get_foreground (GTK_WIDGET (run.view), &foreground);

@@ -20,13 +20,12 @@
 #include <unistd.h>
 
 #include "gui-fixture.h"
-#include "ps-chart-util.h"
 #include "ps-counters-view-private.h"
 #include "ps-record-dialog.h"
 #include "ps-record-page.h"
 #include "ps-run-page-private.h"
 #include "ps-timeline-view.h"
-#include "ps-window-private.h"
+#include "ps-window.h"
 
 typedef struct
 {
@@ -38,14 +37,6 @@ typedef struct
 } Run;
 
 static const char *demo_files[] = { "perfmon_4cpu.csv", "processor_4cpu.plv2" };
-
-static gboolean
-timeline_is_ready (gpointer data)
-{
-  PsTimelineView *view = data;
-
-  return ps_timeline_view_get_model (view) != NULL && widget_is_drawn (view);
-}
 
 static Run
 open_demo (Fixture    *fixture,
@@ -62,42 +53,8 @@ open_demo (Fixture    *fixture,
   run.session = ps_run_page_get_session (run.page);
   run.store = ps_run_page_get_store (run.page);
   ps_counters_view_update_now (run.counters_view);
-  g_assert_true (iterate_until (timeline_is_ready, run.view));
+  g_assert_true (iterate_until (timeline_view_is_ready, run.view));
   return run;
-}
-
-static gboolean
-is_dark (GtkWidget *widget)
-{
-  GdkRGBA foreground;
-
-  ps_chart_get_foreground (widget, &foreground);
-  return 0.299 * foreground.red + 0.587 * foreground.green + 0.114 * foreground.blue > 0.5;
-}
-
-static guint
-focus_bar_pixels (PsTimelineView *view,
-                  guint32         track)
-{
-  g_autoptr(GdkTexture) texture = NULL;
-  double y = ps_timeline_view_get_row_y (view, track);
-  GdkRGBA accent = is_dark (GTK_WIDGET (view)) ? (GdkRGBA){ 0.471, 0.682, 0.929, 1 }
-                                               : (GdkRGBA){ 0.208, 0.518, 0.894, 1 };
-
-  iterate_for (50);
-  texture = render_widget (GTK_WIDGET (view));
-  if (y < PS_TIMELINE_HEADER_HEIGHT)
-    return 0;
-  return count_pixels_near (texture, 0, (int)y + 1, 3, (int)y + 20, &accent);
-}
-
-static gboolean
-row_in_view (PsTimelineView *view,
-             guint32         track)
-{
-  double y = ps_timeline_view_get_row_y (view, track);
-
-  return y >= PS_TIMELINE_HEADER_HEIGHT && y + 20 <= gtk_widget_get_height (GTK_WIDGET (view));
 }
 
 static PsCounterNode *
@@ -186,11 +143,11 @@ test_tree_row_focuses_timeline (Fixture       *fixture,
       PsCounterNode *node = last_checked (&run);
       guint32 track = ps_counter_node_get_track (node);
 
-      g_assert_cmpuint (focus_bar_pixels (run.view, track), ==, 0);
+      g_assert_cmpuint (timeline_focus_bar_pixels (run.view, track), ==, 0);
       select_tree_row (&run, node);
       g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, track);
-      g_assert_true (row_in_view (run.view, track));
-      g_assert_cmpuint (focus_bar_pixels (run.view, track), >, 30);
+      g_assert_true (timeline_row_in_view (run.view, track));
+      g_assert_cmpuint (timeline_focus_bar_pixels (run.view, track), >, 30);
       g_assert_true (emphasized_in_charts (&run, track));
       {
         g_autoptr(PsCounterNode) selected = stats_selected (&run);
@@ -217,7 +174,7 @@ test_stats_row_focuses (Fixture       *fixture,
   gtk_selection_model_select_item (selection, last, TRUE);
   iterate_for (50);
   g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, track);
-  g_assert_true (row_in_view (run.view, track));
+  g_assert_true (timeline_row_in_view (run.view, track));
   in_tree = tree_selected (&run);
   g_assert_true (in_tree == node);
   g_assert_true (emphasized_in_charts (&run, track));
@@ -238,7 +195,7 @@ test_timeline_row_selects_counter (Fixture       *fixture,
       g_autoptr(PsCounterNode) in_tree = NULL;
       g_autoptr(PsCounterNode) in_stats = NULL;
 
-      g_assert_true (row_in_view (run.view, track));
+      g_assert_true (timeline_row_in_view (run.view, track));
       ps_timeline_view_click (run.view, gtk_widget_get_width (GTK_WIDGET (run.view)) / 2.0,
                               ps_timeline_view_get_row_y (run.view, track) + 30);
       g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, track);
@@ -278,8 +235,8 @@ test_unchecked_counter_marked_when_checked (Fixture       *fixture,
   ps_counter_node_set_checked (unchecked, TRUE);
   ps_counters_view_update_now (run.counters_view);
   iterate_for (100);
-  g_assert_true (row_in_view (run.view, track));
-  g_assert_cmpuint (focus_bar_pixels (run.view, track), >, 30);
+  g_assert_true (timeline_row_in_view (run.view, track));
+  g_assert_cmpuint (timeline_focus_bar_pixels (run.view, track), >, 30);
   g_assert_true (emphasized_in_charts (&run, track));
 }
 
@@ -319,20 +276,26 @@ test_range_on_charts (Fixture       *fixture,
 
 /* Live recording */
 
+/* The recording's page in the window, or NULL */
 static PsRecordPage *
-current_record_page (PsWindow *window)
+find_record_page (GtkWidget *widget)
 {
-  GtkNotebook *notebook = window->notebook;
-  int current = gtk_notebook_get_current_page (notebook);
-  GtkWidget *child = current >= 0 ? gtk_notebook_get_nth_page (notebook, current) : NULL;
+  if (PS_IS_RECORD_PAGE (widget) && gtk_widget_get_mapped (widget))
+    return PS_RECORD_PAGE (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      PsRecordPage *page = find_record_page (child);
 
-  return PS_IS_RECORD_PAGE (child) ? PS_RECORD_PAGE (child) : NULL;
+      if (page != NULL)
+        return page;
+    }
+  return NULL;
 }
 
 static gboolean
 record_page_shown (gpointer data)
 {
-  return current_record_page (data) != NULL;
+  return find_record_page (data) != NULL;
 }
 
 static gboolean
@@ -383,7 +346,7 @@ test_live_recording (Fixture       *fixture,
   g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "50"));
   ps_record_dialog_record (dialog);
   g_assert_true (iterate_until (record_page_shown, fixture->window));
-  page = current_record_page (fixture->window);
+  page = find_record_page (GTK_WIDGET (fixture->window));
   g_assert_true (iterate_until (recorded_enough, page));
   iterate_for (200);
 

@@ -18,12 +18,12 @@
 
 #include "gui-fixture.h"
 #include "ps-call-tree-view-private.h"
-#include "ps-chart-util.h"
 #include "ps-flame-graph-private.h"
 #include "ps-profile-track-row.h"
 #include "ps-profile-view-private.h"
 #include "ps-report-view-private.h"
 #include "ps-run-page-private.h"
+#include "ps-selection-util.h"
 #include "ps-timeline-view.h"
 
 typedef struct
@@ -35,14 +35,6 @@ typedef struct
   PsSession      *session;
   PsEventStore   *store;
 } Run;
-
-static gboolean
-timeline_is_ready (gpointer data)
-{
-  PsTimelineView *view = data;
-
-  return ps_timeline_view_get_model (view) != NULL && widget_is_drawn (view);
-}
 
 static gboolean
 profile_is_idle (gpointer data)
@@ -70,39 +62,9 @@ open_pmclog (Fixture *fixture)
   run.view = ps_run_page_get_timeline_view (run.page);
   run.session = ps_run_page_get_session (run.page);
   run.store = ps_run_page_get_store (run.page);
-  g_assert_true (iterate_until (timeline_is_ready, run.view));
+  g_assert_true (iterate_until (timeline_view_is_ready, run.view));
   g_assert_true (iterate_until (profile_is_idle, run.profile_view));
   return run;
-}
-
-static gboolean
-is_dark (GtkWidget *widget)
-{
-  GdkRGBA foreground;
-
-  ps_chart_get_foreground (widget, &foreground);
-  return 0.299 * foreground.red + 0.587 * foreground.green + 0.114 * foreground.blue > 0.5;
-}
-
-static GdkRGBA
-accent (GtkWidget *widget)
-{
-  return is_dark (widget) ? (GdkRGBA){ 0.471, 0.682, 0.929, 1 } : (GdkRGBA){ 0.208, 0.518, 0.894, 1 };
-}
-
-static GdkRGBA
-orange (GtkWidget *widget)
-{
-  return is_dark (widget) ? (GdkRGBA){ 1.000, 0.639, 0.282, 1 } : (GdkRGBA){ 0.902, 0.380, 0.000, 1 };
-}
-
-static gboolean
-row_in_view (PsTimelineView *view,
-             guint32         track)
-{
-  double y = ps_timeline_view_get_row_y (view, track);
-
-  return y >= PS_TIMELINE_HEADER_HEIGHT && y + 20 <= gtk_widget_get_height (GTK_WIDGET (view));
 }
 
 /* The timeline's sample rows (their tracks), top to bottom */
@@ -225,19 +187,13 @@ test_thread_row_focuses_timeline (Fixture       *fixture,
   Run run = open_pmclog (fixture);
   g_autoptr(GArray) rows = sample_row_tracks (run.view);
   guint32 track = g_array_index (rows, guint32, rows->len - 1);
-  GdkRGBA color = accent (GTK_WIDGET (run.view));
 
-  g_assert_false (row_in_view (run.view, track));
+  g_assert_false (timeline_row_in_view (run.view, track));
   select_thread_row (&run, track);
   iterate_for (50);
   g_assert_true (ps_session_is_focus_track (run.session, track));
-  g_assert_true (row_in_view (run.view, track));
-  {
-    g_autoptr(GdkTexture) texture = render_widget (GTK_WIDGET (run.view));
-    double y = ps_timeline_view_get_row_y (run.view, track);
-
-    g_assert_cmpuint (count_pixels_near (texture, 0, (int)y + 1, 3, (int)y + 20, &color), >, 30);
-  }
+  g_assert_true (timeline_row_in_view (run.view, track));
+  g_assert_cmpuint (timeline_focus_bar_pixels (run.view, track), >, 30);
   /* The call tree counts that thread alone */
   g_assert_true (iterate_until (profile_is_idle, run.profile_view));
   maybe_save_screenshot (fixture, "links-profile-thread");
@@ -253,7 +209,7 @@ test_timeline_row_selects_thread (Fixture       *fixture,
   guint32 track = g_array_index (rows, guint32, MIN (1, rows->len - 1));
   g_autoptr(GArray) selected = NULL;
 
-  g_assert_true (row_in_view (run.view, track));
+  g_assert_true (timeline_row_in_view (run.view, track));
   ps_timeline_view_click (run.view, 20, ps_timeline_view_get_row_y (run.view, track) + 10);
   g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, track);
   selected = selected_tracks (&run);
@@ -285,8 +241,9 @@ test_function_shows_samples (Fixture       *fixture,
   GHashTableIter iter;
   gpointer key, value;
   gboolean hidden = TRUE;
-  GdkRGBA color = orange (GTK_WIDGET (run.view));
+  GdkRGBA color;
 
+  ps_selection_points_color (widget_is_dark (GTK_WIDGET (run.view)), &color);
   /* The function with the most samples of its own */
   for (guint32 f = 0; f < ps_call_tree_get_n_functions (tree); f++)
     if (function == PS_NONE
@@ -303,7 +260,7 @@ test_function_shows_samples (Fixture       *fixture,
   iterate_for (50);
   for (guint i = 0; i < rows->len; i++)
     if (g_hash_table_contains (counts, GUINT_TO_POINTER (g_array_index (rows, guint32, i))))
-      hidden &= !row_in_view (run.view, g_array_index (rows, guint32, i));
+      hidden &= !timeline_row_in_view (run.view, g_array_index (rows, guint32, i));
   g_assert_true (hidden);
 
   g_assert_true (ps_call_tree_view_select_function (run.call_tree, function));
@@ -327,7 +284,7 @@ test_function_shows_samples (Fixture       *fixture,
         guint32 track = g_array_index (rows, guint32, i);
         double y = ps_timeline_view_get_row_y (run.view, track);
 
-        if (!g_hash_table_contains (counts, GUINT_TO_POINTER (track)) || !row_in_view (run.view, track))
+        if (!g_hash_table_contains (counts, GUINT_TO_POINTER (track)) || !timeline_row_in_view (run.view, track))
           continue;
         shown++;
         ticks += count_pixels_near (texture, (int)PS_TIMELINE_LABEL_WIDTH, (int)y, 100000,
@@ -354,8 +311,9 @@ test_flame_frame_links (Fixture       *fixture,
   const char *path[] = { ps_call_tree_get_function_name (tree, function), NULL };
   double x, y, width, height;
   int flame_width;
-  GdkRGBA color = accent (GTK_WIDGET (flame));
+  GdkRGBA color;
 
+  ps_selection_accent_color (widget_is_dark (GTK_WIDGET (flame)), &color);
   ps_call_tree_view_set_mode (run.call_tree, "flame-graph");
   g_assert_true (iterate_until (widget_is_drawn, flame));
   flame_width = gtk_widget_get_width (GTK_WIDGET (flame));

@@ -23,6 +23,7 @@
 #include "ps-call-search.h"
 #include "ps-call-tree-view-private.h"
 #include "ps-flame-graph.h"
+#include "ps-selection-util.h"
 #include "ps-table-export.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
@@ -1069,24 +1070,6 @@ tick_rate_reset_cb (PsCallTreeView *self)
 /* Going to a function from the callers and callees */
 
 static void
-scroll_to_position (GtkColumnView *view,
-                    guint          position)
-{
-#if GTK_CHECK_VERSION (4, 12, 0)
-  gtk_column_view_scroll_to (view, position, NULL, GTK_LIST_SCROLL_FOCUS | GTK_LIST_SCROLL_SELECT, NULL);
-#else
-  /* The action lives on the column view's inner list */
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view)); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      {
-        gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
-        break;
-      }
-#endif
-}
-
-static void
 relation_activate_cb (PsCallTreeView *self,
                       guint           position,
                       GtkColumnView  *view)
@@ -1620,7 +1603,7 @@ select_function_row (PsCallTreeView *self,
       if (ps_call_node_row_get_function (row) == function)
         {
           gtk_selection_model_select_item (selection, i, TRUE);
-          scroll_to_position (self->column_view, i);
+          ps_selection_scroll_to_row (self->column_view, i);
           return TRUE;
         }
     }

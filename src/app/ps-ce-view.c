@@ -1261,11 +1261,7 @@ show_all_measurements_cb (PsCeView *self)
 static PsMarkerRow *
 selected_marker (PsCeView *self)
 {
-  GtkSelectionModel *selection = gtk_column_view_get_model (self->marker_view);
-  GtkTreeListRow *tree_row = GTK_IS_SINGLE_SELECTION (selection)
-                             ? gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection)) : NULL;
-
-  return tree_row != NULL ? gtk_tree_list_row_get_item (tree_row) : NULL;
+  return ps_selection_get_selected_row_item (self->marker_view);
 }
 
 static void

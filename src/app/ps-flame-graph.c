@@ -32,6 +32,7 @@
 #include "ps-flame-graph-private.h"
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
+#include "ps-selection-util.h"
 #include "ps-util.h"
 
 #define FRAME_HEIGHT     20    /* px per row, gap included */
@@ -1067,13 +1068,6 @@ draw_legend (PsFlameGraph  *self,
     }
 }
 
-/* The accent blue of the light and dark styles */
-static GdkRGBA
-marked_color (gboolean dark)
-{
-  return dark ? (GdkRGBA){ 0.471, 0.682, 0.929, 1 } : (GdkRGBA){ 0.208, 0.518, 0.894, 1 };
-}
-
 void
 _ps_flame_graph_draw (PsFlameGraph *self,
                       cairo_t      *cr,
@@ -1136,8 +1130,9 @@ _ps_flame_graph_draw (PsFlameGraph *self,
        * on screen */
       if (!self->drawing_picture && self->marked_function != PS_NONE && node_at (self->nodes, frame->node)->function == self->marked_function)
         {
-          GdkRGBA accent = marked_color (dark);
+          GdkRGBA accent;
 
+          ps_selection_accent_color (dark, &accent);
           gdk_cairo_set_source_rgba (cr, &accent);
           cairo_set_line_width (cr, 2);
           cairo_rectangle (cr, frame->x + 1, y + 1, MAX (frame->width - 3, 1), FRAME_HEIGHT - 3);

@@ -1436,11 +1436,7 @@ function_selected_cb (PsRtlView      *self,
 static PsScopeRow *
 selected_scope (PsRtlView *self)
 {
-  GtkSelectionModel *selection = gtk_column_view_get_model (self->scope_view);
-  GtkTreeListRow *tree_row = GTK_IS_SINGLE_SELECTION (selection)
-                             ? gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection)) : NULL;
-
-  return tree_row != NULL ? gtk_tree_list_row_get_item (tree_row) : NULL;
+  return ps_selection_get_selected_row_item (self->scope_view);
 }
 
 /* The tracks of a session's threads */

@@ -45,3 +45,31 @@ ps_selection_find_item (GListModel *list,
     }
   return GTK_INVALID_LIST_POSITION;
 }
+
+gpointer
+ps_selection_get_selected_row_item (GtkColumnView *view)
+{
+  GtkSelectionModel *selection;
+  GtkTreeListRow *row;
+
+  g_return_val_if_fail (GTK_IS_COLUMN_VIEW (view), NULL);
+
+  selection = gtk_column_view_get_model (view);
+  row = GTK_IS_SINGLE_SELECTION (selection) ? gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection))
+                                            : NULL;
+  return GTK_IS_TREE_LIST_ROW (row) ? gtk_tree_list_row_get_item (row) : NULL;
+}
+
+void
+ps_selection_accent_color (gboolean  dark,
+                           GdkRGBA  *color)
+{
+  *color = dark ? (GdkRGBA){ 0.471, 0.682, 0.929, 1 } : (GdkRGBA){ 0.208, 0.518, 0.894, 1 };
+}
+
+void
+ps_selection_points_color (gboolean  dark,
+                           GdkRGBA  *color)
+{
+  *color = dark ? (GdkRGBA){ 1.000, 0.639, 0.282, 1 } : (GdkRGBA){ 0.902, 0.380, 0.000, 1 };
+}

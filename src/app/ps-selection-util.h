@@ -22,4 +22,16 @@ void     ps_selection_scroll_to_row  (GtkColumnView *view,
 guint    ps_selection_find_item      (GListModel    *list,
                                       gpointer       item);
 
+/* The item of the selected GtkTreeListRow of a column view whose model is
+ * a GtkSingleSelection (transfer full), or NULL */
+gpointer ps_selection_get_selected_row_item (GtkColumnView *view);
+
+/* What is chosen is drawn in the accent blue of the light and dark
+ * styles; highlighted points of charts in orange, apart from the blue of
+ * the charts themselves */
+void     ps_selection_accent_color   (gboolean       dark,
+                                      GdkRGBA       *color);
+void     ps_selection_points_color   (gboolean       dark,
+                                      GdkRGBA       *color);
+
 G_END_DECLS

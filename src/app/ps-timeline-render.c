@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ps-chart-util.h"
+#include "ps-selection-util.h"
 #include "ps-timeline-render.h"
 #include "ps-util.h"
 
@@ -1153,12 +1154,17 @@ is_focus_track (const PsTimelineFrame *frame,
   return FALSE;
 }
 
-/* Orange, apart from the accent blue of the charts and the selection */
-static void
-points_color (const PsTimelineFrame *frame,
-              GdkRGBA               *color)
+/* The y of a value on a chart whose row is at row_y, as draw_values_row ()
+ * places it */
+static double
+chart_y (double row_y,
+         double value,
+         double v_min,
+         double v_max)
 {
-  *color = frame->dark ? (GdkRGBA){ 1.000, 0.639, 0.282, 1 } : (GdkRGBA){ 0.902, 0.380, 0.000, 1 };
+  double top = row_y + 4, bottom = row_y + PS_TIMELINE_VALUES_HEIGHT - 1;
+
+  return bottom - (value - v_min) / (v_max - v_min) * (bottom - top);
 }
 
 /* A chart's highlighted points: on a sequence axis (CE) a dot on the line
@@ -1172,7 +1178,7 @@ draw_row_points (Render              *render,
   const PsTimelineFrame *frame = render->frame;
   cairo_t *cr = render->cr;
   PsValueLod *points;
-  double v_min, v_max, top, bottom;
+  double v_min, v_max, bottom = y + PS_TIMELINE_VALUES_HEIGHT - 1;
   GdkRGBA color;
   guint n;
 
@@ -1180,9 +1186,7 @@ draw_row_points (Render              *render,
       || (points = frame->points_of_track (frame->points_data, row->track)) == NULL
       || !row_value_range (row, &v_min, &v_max))
     return;
-  top = y + 4;
-  bottom = y + PS_TIMELINE_VALUES_HEIGHT - 1;
-  points_color (frame, &color);
+  ps_selection_points_color (frame->dark, &color);
 
   g_array_set_size (render->value_items, 0);
   n = ps_value_lod_query (points, frame->begin, frame->end, render->ns_per_pixel, render->value_items);
@@ -1199,8 +1203,8 @@ draw_row_points (Render              *render,
       else if (!isnan (item->min))
         {
           /* The lowest and the highest value of the column */
-          double y_low = bottom - (item->min - v_min) / (v_max - v_min) * (bottom - top);
-          double y_high = bottom - (item->max - v_min) / (v_max - v_min) * (bottom - top);
+          double y_low = chart_y (y, item->min, v_min, v_max);
+          double y_high = chart_y (y, item->max, v_min, v_max);
 
           cairo_new_sub_path (cr);
           cairo_arc (cr, x, y_low, 3, 0, 2 * G_PI);
@@ -1238,7 +1242,7 @@ draw_chosen_point (Render              *render,
   x = ps_timeline_frame_x_of (frame, (double)point_x);
   if (x < render->plot_left - 6 || x > render->plot_right + 6)
     return;
-  point_y = y + PS_TIMELINE_VALUES_HEIGHT - 1 - (value - v_min) / (v_max - v_min) * (PS_TIMELINE_VALUES_HEIGHT - 5);
+  point_y = chart_y (y, value, v_min, v_max);
   set_color (cr, &frame->foreground, 1);
   cairo_set_line_width (cr, 2);
   cairo_new_sub_path (cr);

@@ -30,6 +30,7 @@
 
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
+#include "ps-selection-util.h"
 #include "ps-timeline-view.h"
 #include "ps-util.h"
 
@@ -211,7 +212,7 @@ fill_frame (PsTimelineView  *self,
                 + 0.114 * frame->foreground.blue > 0.5;
   /* The "view" background of the light and dark styles */
   frame->background = frame->dark ? (GdkRGBA){ 0.118, 0.118, 0.118, 1 } : (GdkRGBA){ 1, 1, 1, 1 };
-  frame->accent = frame->dark ? (GdkRGBA){ 0.471, 0.682, 0.929, 1 } : (GdkRGBA){ 0.208, 0.518, 0.894, 1 };
+  ps_selection_accent_color (frame->dark, &frame->accent);
 }
 
 double
