@@ -15,6 +15,7 @@
 
 #include "gui-fixture.h"
 #include "ps-chart-util.h"
+#include "ps-run-page-private.h"
 #include "ps-selection-util.h"
 
 /* Test helpers */
@@ -341,6 +342,35 @@ timeline_focus_bar_pixels (PsTimelineView *view,
   ps_selection_accent_color (widget_is_dark (GTK_WIDGET (view)), &accent);
   texture = render_widget (GTK_WIDGET (view));
   return count_pixels_near (texture, 0, (int)y + 1, 3, (int)y + 20, &accent);
+}
+
+char *
+demo_file_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "..", "data", "demo", name, NULL);
+}
+
+RunViews
+open_run_views (Fixture    *fixture,
+                const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  RunViews run;
+
+  run.page = open_and_wait (fixture, file);
+  g_assert_cmpint (ps_run_page_get_state (run.page), >=, PS_RUN_PAGE_LOADED);
+  run.timeline = ps_run_page_get_timeline_view (run.page);
+  run.session = ps_timeline_view_get_session (run.timeline);
+  run.store = ps_run_page_get_store (run.page);
+  g_assert_nonnull (run.session);
+  g_assert_true (iterate_until (timeline_view_is_ready, run.timeline));
+  return run;
+}
+
+gboolean
+session_has_highlight_points (gpointer session)
+{
+  return ps_session_get_highlight_points_extent (session, NULL, NULL);
 }
 
 /* The whole window as it was last shown */

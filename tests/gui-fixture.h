@@ -91,6 +91,23 @@ gboolean    timeline_row_in_view   (PsTimelineView *view,
 guint       timeline_focus_bar_pixels (PsTimelineView *view,
                                        guint32         track);
 
+/* A run opened with its timeline drawn */
+typedef struct
+{
+  PsRunPage      *page;
+  PsTimelineView *timeline;
+  PsSession      *session;
+  PsEventStore   *store;
+} RunViews;
+
+/* The path of a demo log of the source tree (data/demo); g_free () */
+char       *demo_file_path         (const char   *name);
+/* Opens path and waits until the run is loaded and its timeline drawn */
+RunViews    open_run_views         (Fixture      *fixture,
+                                    const char   *path);
+/* Whether the session has highlighted points (for iterate_until) */
+gboolean    session_has_highlight_points (gpointer session);
+
 /* With PERFSCOPE_TEST_SCREENSHOTS=DIR, keeps pictures of the window */
 void        maybe_save_screenshot  (Fixture      *fixture,
                                     const char   *name);

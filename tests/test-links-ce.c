@@ -43,19 +43,13 @@ ce_view_is_idle (gpointer data)
 }
 
 static Run
-open_run (Fixture    *fixture,
-          const char *path)
+open_demo (Fixture    *fixture,
+           const char *name)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  Run run;
+  g_autofree char *path = demo_file_path (name);
+  RunViews views = open_run_views (fixture, path);
+  Run run = { views.page, ps_run_page_get_ce_view (views.page), views.timeline, views.session, views.store };
 
-  run.page = open_and_wait (fixture, file);
-  g_assert_cmpint (ps_run_page_get_state (run.page), ==, PS_RUN_PAGE_LOADED);
-  run.ce_view = ps_run_page_get_ce_view (run.page);
-  run.view = ps_run_page_get_timeline_view (run.page);
-  run.session = ps_run_page_get_session (run.page);
-  run.store = ps_run_page_get_store (run.page);
-  g_assert_true (iterate_until (timeline_view_is_ready, run.view));
   g_assert_true (iterate_until (ce_view_is_idle, run.ce_view));
   return run;
 }
@@ -63,10 +57,7 @@ open_run (Fixture    *fixture,
 static Run
 open_fsperf (Fixture *fixture)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo",
-                                                 "fsperf_CEPC_x86_6_0_3122.log", NULL);
-
-  return open_run (fixture, path);
+  return open_demo (fixture, "fsperf_CEPC_x86_6_0_3122.log");
 }
 
 static GdkTexture *
@@ -100,10 +91,7 @@ marker_at (Run   *run,
 static PsMarkerRow *
 selected_marker (Run *run)
 {
-  GtkSelectionModel *selection = gtk_column_view_get_model (ps_ce_view_get_marker_view (run->ce_view));
-  GtkTreeListRow *tree_row = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
-
-  return tree_row != NULL ? gtk_tree_list_row_get_item (tree_row) : NULL;
+  return ps_selection_get_selected_row_item (ps_ce_view_get_marker_view (run->ce_view));
 }
 
 static void
@@ -161,15 +149,22 @@ marker_durations (Run            *run,
 }
 
 static gboolean
-has_points (gpointer data)
-{
-  return ps_session_get_highlight_points_extent (data, NULL, NULL);
-}
-
-static gboolean
 has_no_points (gpointer data)
 {
   return !ps_session_get_highlight_points_extent (data, NULL, NULL);
+}
+
+/* The busy marker's position and its durations (indexes, values) */
+static GArray *
+busy_marker_durations (Run     *run,
+                       guint   *position,
+                       GArray **values)
+{
+  g_autoptr(PsMarkerRow) row = NULL;
+
+  *position = find_busy_marker (run);
+  row = marker_at (run, *position);
+  return marker_durations (run, ps_marker_row_get_series (row), values);
 }
 
 /* Tests */
@@ -255,7 +250,7 @@ test_histogram_bars_highlight (Fixture       *fixture,
 
   /* Drawn in orange on the marker's chart, which is in view; the status
    * line says what they are */
-  g_assert_true (iterate_until (has_points, run.session));
+  g_assert_true (iterate_until (session_has_highlight_points, run.session));
   iterate_for (50);
   g_assert_true (g_str_has_prefix (ps_timeline_view_get_status (run.view), "Highlighted: "));
   g_assert_nonnull (strstr (ps_timeline_view_get_status (run.view), ps_session_get_highlight_measurements_description (run.session)));
@@ -350,14 +345,14 @@ test_timeline_point_selects_bar (Fixture       *fixture,
                                  gconstpointer  data)
 {
   Run run = open_fsperf (fixture);
-  guint position = find_busy_marker (&run);
-  g_autoptr(PsMarkerRow) row = marker_at (&run, position);
-  const PsSeries *series = ps_marker_row_get_series (row);
-  PsHistogramView *histogram = ps_ce_view_get_histogram_view (run.ce_view);
+  guint position;
   g_autoptr(GArray) values = NULL;
-  g_autoptr(GArray) indexes = marker_durations (&run, series, &values);
+  g_autoptr(GArray) indexes = busy_marker_durations (&run, &position, &values);
+  PsHistogramView *histogram = ps_ce_view_get_histogram_view (run.ce_view);
   guint64 index = g_array_index (indexes, guint64, indexes->len / 2);
   double value = g_array_index (values, double, indexes->len / 2);
+  g_autoptr(PsMarkerRow) row = marker_at (&run, position);
+  const PsSeries *series = ps_marker_row_get_series (row);
   g_autoptr(PsMarkerRow) selected = NULL;
   guint first_bin, last_bin;
   const PsHistogram *bins;
@@ -416,12 +411,10 @@ test_range_limits_histogram (Fixture       *fixture,
                              gconstpointer  data)
 {
   Run run = open_fsperf (fixture);
-  guint position = find_busy_marker (&run);
-  g_autoptr(PsMarkerRow) row = marker_at (&run, position);
-  const PsSeries *series = ps_marker_row_get_series (row);
-  PsHistogramView *histogram = ps_ce_view_get_histogram_view (run.ce_view);
+  guint position;
   g_autoptr(GArray) values = NULL;
-  g_autoptr(GArray) indexes = marker_durations (&run, series, &values);
+  g_autoptr(GArray) indexes = busy_marker_durations (&run, &position, &values);
+  PsHistogramView *histogram = ps_ce_view_get_histogram_view (run.ce_view);
   guint64 mid = g_array_index (indexes, guint64, indexes->len / 2);
   gint64 begin, end;
   guint64 expected = 0;
@@ -458,9 +451,7 @@ static void
 test_log_session_revealed (Fixture       *fixture,
                            gconstpointer  data)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo",
-                                                 "regperf_CEPC_x86_6_0_3122.log", NULL);
-  Run run = open_run (fixture, path);
+  Run run = open_demo (fixture, "regperf_CEPC_x86_6_0_3122.log");
   const PsSessionInfo *second;
   gint64 begin, end;
 

@@ -42,18 +42,12 @@ static Run
 open_demo (Fixture    *fixture,
            const char *name)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  Run run;
+  g_autofree char *path = demo_file_path (name);
+  RunViews views = open_run_views (fixture, path);
+  Run run = { views.page, ps_run_page_get_counters_view (views.page), views.timeline, views.session, views.store };
 
-  run.page = open_and_wait (fixture, file);
-  g_assert_cmpint (ps_run_page_get_state (run.page), >=, PS_RUN_PAGE_LOADED);
-  run.counters_view = ps_run_page_get_counters_view (run.page);
-  run.view = ps_run_page_get_timeline_view (run.page);
-  run.session = ps_run_page_get_session (run.page);
-  run.store = ps_run_page_get_store (run.page);
   ps_counters_view_update_now (run.counters_view);
-  g_assert_true (iterate_until (timeline_view_is_ready, run.view));
+  iterate_for (50);
   return run;
 }
 

@@ -51,18 +51,12 @@ call_tree_has_tree (gpointer data)
 static Run
 open_pmclog (Fixture *fixture)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "pmcstat_freebsd14.pmclog", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  Run run;
+  g_autofree char *path = demo_file_path ("pmcstat_freebsd14.pmclog");
+  RunViews views = open_run_views (fixture, path);
+  PsProfileView *profile_view = ps_run_page_get_profile_view (views.page);
+  Run run = { views.page, profile_view, ps_profile_view_get_call_tree_view (profile_view), views.timeline,
+              views.session, views.store };
 
-  run.page = open_and_wait (fixture, file);
-  g_assert_cmpint (ps_run_page_get_state (run.page), >=, PS_RUN_PAGE_LOADED);
-  run.profile_view = ps_run_page_get_profile_view (run.page);
-  run.call_tree = ps_profile_view_get_call_tree_view (run.profile_view);
-  run.view = ps_run_page_get_timeline_view (run.page);
-  run.session = ps_run_page_get_session (run.page);
-  run.store = ps_run_page_get_store (run.page);
-  g_assert_true (iterate_until (timeline_view_is_ready, run.view));
   g_assert_true (iterate_until (profile_is_idle, run.profile_view));
   return run;
 }
@@ -170,12 +164,6 @@ count_samples_of (PsEventStore *store,
   return counts;
 }
 
-static gboolean
-has_points (gpointer data)
-{
-  return ps_session_get_highlight_points_extent (data, NULL, NULL);
-}
-
 /* Tests */
 
 /* A thread chosen in the process list is focused on the timeline: its
@@ -264,7 +252,7 @@ test_function_shows_samples (Fixture       *fixture,
   g_assert_true (hidden);
 
   g_assert_true (ps_call_tree_view_select_function (run.call_tree, function));
-  g_assert_true (iterate_until (has_points, run.session));
+  g_assert_true (iterate_until (session_has_highlight_points, run.session));
   g_hash_table_iter_init (&iter, counts);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
@@ -321,7 +309,7 @@ test_flame_frame_links (Fixture       *fixture,
   _ps_flame_graph_click (flame, flame_width, x + width / 2, y + height / 2);
   g_assert_cmpuint (ps_call_tree_view_get_selected_function (run.call_tree), ==, function);
   g_assert_cmpuint (ps_flame_graph_get_marked_function (flame), ==, function);
-  g_assert_true (iterate_until (has_points, run.session));
+  g_assert_true (iterate_until (session_has_highlight_points, run.session));
 
   /* Outlined in the accent colour */
   {

@@ -58,16 +58,9 @@ static Run
 open_run (Fixture    *fixture,
           const char *path)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  Run run;
+  RunViews views = open_run_views (fixture, path);
+  Run run = { views.page, ps_run_page_get_rtl_view (views.page), views.timeline, views.session, views.store };
 
-  run.page = open_and_wait (fixture, file);
-  g_assert_cmpint (ps_run_page_get_state (run.page), >=, PS_RUN_PAGE_LOADED);
-  run.rtl_view = ps_run_page_get_rtl_view (run.page);
-  run.view = ps_run_page_get_timeline_view (run.page);
-  run.session = ps_run_page_get_session (run.page);
-  run.store = ps_run_page_get_store (run.page);
-  g_assert_true (iterate_until (timeline_view_is_ready, run.view));
   g_assert_true (iterate_until (rtl_view_is_idle, run.rtl_view));
   return run;
 }
@@ -83,7 +76,7 @@ open_example (Fixture *fixture)
 static Run
 open_demo (Fixture *fixture)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "soffice_4711.log", NULL);
+  g_autofree char *path = demo_file_path ("soffice_4711.log");
 
   return open_run (fixture, path);
 }
@@ -173,10 +166,7 @@ find_lonely_span (Run *run)
 static PsScopeRow *
 selected_scope (Run *run)
 {
-  GtkSelectionModel *selection = gtk_column_view_get_model (ps_rtl_view_get_scope_view (run->rtl_view));
-  GtkTreeListRow *tree_row = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
-
-  return tree_row != NULL ? gtk_tree_list_row_get_item (tree_row) : NULL;
+  return ps_selection_get_selected_row_item (ps_rtl_view_get_scope_view (run->rtl_view));
 }
 
 /* The position in the scope table of a scope, opening the rows above it
@@ -226,24 +216,29 @@ select_scope_row (Run   *run,
   iterate_for (50);
 }
 
-static PsScopeTotalRow *
-select_total (PsRtlView  *view,
-              const char *suffix)
+/* The position of the total whose name ends with suffix, as shown */
+static guint
+find_total (PsRtlView  *view,
+            const char *suffix)
 {
   GListModel *model = ps_rtl_view_get_totals_model (view);
-  GtkSelectionModel *selection = gtk_column_view_get_model (ps_rtl_view_get_totals_view (view));
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
       g_autoptr(PsScopeTotalRow) row = g_list_model_get_item (model, i);
 
       if (g_str_has_suffix (ps_scope_total_row_get_name (row), suffix))
-        {
-          gtk_selection_model_select_item (selection, i, TRUE);
-          return row;
-        }
+        return i;
     }
   g_assert_not_reached ();
+}
+
+static void
+select_total (PsRtlView  *view,
+              const char *suffix)
+{
+  gtk_selection_model_select_item (gtk_column_view_get_model (ps_rtl_view_get_totals_view (view)),
+                                   find_total (view, suffix), TRUE);
 }
 
 static PsScopeTotalRow *
@@ -496,21 +491,11 @@ test_total_enter_lists_calls (Fixture       *fixture,
 {
   Run run = open_example (fixture);
   GtkColumnView *totals = ps_rtl_view_get_totals_view (run.rtl_view);
-  GListModel *model = ps_rtl_view_get_totals_model (run.rtl_view);
-  guint position = GTK_INVALID_LIST_POSITION;
   GListModel *scopes;
   guint n_b = 0;
 
   ps_rtl_view_show_page (run.rtl_view, "totals");
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(PsScopeTotalRow) row = g_list_model_get_item (model, i);
-
-      if (g_str_has_suffix (ps_scope_total_row_get_name (row), "::B"))
-        position = i;
-    }
-  g_assert_cmpuint (position, !=, GTK_INVALID_LIST_POSITION);
-  g_signal_emit_by_name (totals, "activate", position);
+  g_signal_emit_by_name (totals, "activate", find_total (run.rtl_view, "::B"));
   g_assert_true (iterate_until (rtl_view_is_idle, run.rtl_view));
   g_assert_cmpstr (ps_rtl_view_get_visible_page (run.rtl_view), ==, "scopes");
   scopes = ps_rtl_view_get_scope_model (run.rtl_view);
