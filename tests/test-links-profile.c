@@ -164,6 +164,23 @@ count_samples_of (PsEventStore *store,
   return counts;
 }
 
+typedef struct
+{
+  PsSession *session;
+  guint32    track;
+  gsize      n_points;
+} LowestPoints;
+
+/* The track has its expected number of highlighted points */
+static gboolean
+track_has_points (gpointer data)
+{
+  LowestPoints *wanted = data;
+  PsValueLod *points = ps_session_get_highlight_points (wanted->session, wanted->track);
+
+  return points != NULL && ps_value_lod_get_n_points (points) == wanted->n_points;
+}
+
 /* Tests */
 
 /* A thread chosen in the process list is focused on the timeline: its
@@ -283,6 +300,34 @@ test_function_shows_samples (Fixture       *fixture,
     g_assert_cmpuint (ticks, >=, 8 * shown);
   }
   maybe_save_screenshot (fixture, "links-profile-function");
+
+  /* A focused thread that has some comes first: the lowest row that has
+   * some, focused, then the view scrolled to the top */
+  {
+    LowestPoints wanted = { run.session, PS_NONE, 0 };
+    g_autofree char *name = g_strdup (ps_call_tree_get_function_name (tree, function));
+
+    for (guint i = 0; i < rows->len; i++)
+      if (g_hash_table_contains (counts, GUINT_TO_POINTER (g_array_index (rows, guint32, i))))
+        wanted.track = g_array_index (rows, guint32, i);
+    wanted.n_points = GPOINTER_TO_UINT (g_hash_table_lookup (counts, GUINT_TO_POINTER (wanted.track)));
+    /* Another function meanwhile */
+    g_assert_true (ps_call_tree_view_select_function (run.call_tree, function == 0 ? 1 : 0));
+    /* The list follows the focus: the call tree counts that thread alone */
+    ps_session_set_focus_track (run.session, wanted.track);
+    g_assert_true (iterate_until (profile_is_idle, run.profile_view));
+    tree = ps_call_tree_view_get_tree (run.call_tree);
+    function = ps_call_tree_lookup_function (tree, name);
+    g_assert_cmpuint (function, !=, PS_NONE);
+    gtk_adjustment_set_value (vadjustment, 0);
+    iterate_for (50);
+    g_assert_false (timeline_row_in_view (run.view, wanted.track));
+
+    g_assert_true (ps_call_tree_view_select_function (run.call_tree, function));
+    g_assert_true (iterate_until (track_has_points, &wanted));
+    iterate_for (50);
+    g_assert_true (timeline_row_in_view (run.view, wanted.track));
+  }
 }
 
 /* A frame of the flame graph: its function's samples on the timeline, its

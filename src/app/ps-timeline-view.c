@@ -1114,17 +1114,19 @@ highlight_changed_cb (PsTimelineView *self)
   if (highlight == NULL || self->model == NULL || self->model->lod == NULL)
     return;
 
-  for (int pass = 0; pass < 2 && found < 0; pass++)
+  /* A focused row that has some first, then any */
+  for (int pass = 0; pass < 3 && found < 0; pass++)
     {
       get_visible (self, &begin, &end);
       for (guint r = 0; r < self->model->rows->len && found < 0; r++)
         {
           PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
 
-          if (row->kind == PS_TIMELINE_ROW_SPANS && highlight_in (highlight, row->track, begin, end, &depth))
+          if (row->kind == PS_TIMELINE_ROW_SPANS && (pass > 0 || ps_session_is_focus_track (self->session, row->track))
+              && highlight_in (highlight, row->track, begin, end, &depth))
             found = (int)r;
         }
-      if (found < 0 && pass == 0 && ps_span_lod_get_extent (highlight, &first, &last))
+      if (found < 0 && pass == 1 && ps_span_lod_get_extent (highlight, &first, &last))
         reveal_range (self, first, MAX (last, first), FALSE);
     }
   if (found < 0)
@@ -1174,7 +1176,8 @@ points_changed_cb (PsTimelineView *self)
   update_highlight_status (self);
   if (self->model == NULL || !ps_session_get_highlight_points_extent (self->session, &first, &last))
     return;
-  for (int pass = 0; pass < 2 && found < 0; pass++)
+  /* A focused row that has some first, then any */
+  for (int pass = 0; pass < 3 && found < 0; pass++)
     {
       get_visible (self, &begin, &end);
       for (guint r = 0; r < self->model->rows->len && found < 0; r++)
@@ -1183,10 +1186,11 @@ points_changed_cb (PsTimelineView *self)
           PsValueLod *points = row->kind == PS_TIMELINE_ROW_VALUES
                                ? ps_session_get_highlight_points (self->session, row->track) : NULL;
 
-          if (points != NULL && points_in (points, begin, end))
+          if (points != NULL && (pass > 0 || ps_session_is_focus_track (self->session, row->track))
+              && points_in (points, begin, end))
             found = (int)r;
         }
-      if (found < 0 && pass == 0)
+      if (found < 0 && pass == 1)
         reveal_range (self, first, last, FALSE);
     }
   show_row (self, found, TRUE);
