@@ -1510,26 +1510,57 @@ scope_activate_cb (PsRtlView *self,
   ps_session_set_visible_range (self->session, span->begin_ns - margin, MAX (span->end_ns, span->begin_ns) + margin);
 }
 
+static gboolean
+row_is_node (GtkTreeListRow *tree_row,
+             PsScopeNode     node)
+{
+  g_autoptr(PsScopeRow) row = tree_row != NULL ? gtk_tree_list_row_get_item (tree_row) : NULL;
+
+  return row != NULL && (guint32)ps_scope_row_get_kind (row) == node.kind && ps_scope_row_get_index (row) == node.index;
+}
+
 /* The row of node among the children of parent_row (NULL: the top), or
- * NULL; expands parent_row */
+ * NULL; expands parent_row. Below a thread or a scope the children are
+ * those of the scope tree, in its order: found there without a row per
+ * child. */
 static GtkTreeListRow *
-child_row_of (GtkTreeListModel *tree,
+child_row_of (PsScopeTree      *scope_tree,
+              GtkTreeListModel *tree,
               GtkTreeListRow   *parent_row,
               PsScopeNode       node)
 {
   guint n;
 
   if (parent_row != NULL)
-    gtk_tree_list_row_set_expanded (parent_row, TRUE);
+    {
+      g_autoptr(PsScopeRow) parent = gtk_tree_list_row_get_item (parent_row);
+      PsScopeNode parent_node = { ps_scope_row_get_kind (parent), ps_scope_row_get_index (parent) };
+
+      gtk_tree_list_row_set_expanded (parent_row, TRUE);
+      if (parent_node.kind == PS_SCOPE_NODE_THREAD || parent_node.kind == PS_SCOPE_NODE_SPAN)
+        for (guint i = 0; i < ps_scope_tree_get_n_children (scope_tree, parent_node); i++)
+          {
+            PsScopeNode child = ps_scope_tree_get_child (scope_tree, parent_node, i);
+
+            if (child.kind == node.kind && child.index == node.index)
+              {
+                GtkTreeListRow *row = gtk_tree_list_row_get_child_row (parent_row, i);
+
+                if (row_is_node (row, node))
+                  return row;
+                g_clear_object (&row);
+                break;
+              }
+          }
+    }
   n = parent_row != NULL ? g_list_model_get_n_items (gtk_tree_list_row_get_children (parent_row))
                          : g_list_model_get_n_items (gtk_tree_list_model_get_model (tree));
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(GtkTreeListRow) child = parent_row != NULL ? gtk_tree_list_row_get_child_row (parent_row, i)
                                                            : gtk_tree_list_model_get_child_row (tree, i);
-      g_autoptr(PsScopeRow) row = child != NULL ? gtk_tree_list_row_get_item (child) : NULL;
 
-      if (row != NULL && (guint32)ps_scope_row_get_kind (row) == node.kind && ps_scope_row_get_index (row) == node.index)
+      if (row_is_node (child, node))
         return g_steal_pointer (&child);
     }
   return NULL;
@@ -1564,7 +1595,7 @@ open_row_of (PsRtlView *self,
 
   /* A search shows its matches flat */
   if (self->applied_search != NULL)
-    return child_row_of (tree, NULL, node);
+    return child_row_of (scope_tree, tree, NULL, node);
 
   for (;;)
     {
@@ -1581,7 +1612,7 @@ open_row_of (PsRtlView *self,
     }
   for (guint i = 0; i < path->len; i++)
     {
-      GtkTreeListRow *next = child_row_of (tree, row, g_array_index (path, PsScopeNode, i));
+      GtkTreeListRow *next = child_row_of (scope_tree, tree, row, g_array_index (path, PsScopeNode, i));
 
       if (next == NULL)
         return NULL;
