@@ -19,6 +19,7 @@
 
 #include <gtk/gtk.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "gui-fixture.h"
 #include "ps-call-tree-view-private.h"
@@ -379,6 +380,17 @@ test_message_row_reveals (Fixture       *fixture,
   g_assert_cmpint (begin, <=, mark->time_ns);
   g_assert_cmpint (end, >=, mark->time_ns);
   g_assert_cmpint (end - begin, ==, MS);
+  /* Marked over the thread's strip of messages */
+  {
+    g_autoptr(GdkTexture) texture = grab (run.view);
+    double x = ps_timeline_view_x_of (run.view, mark->time_ns);
+    double y = ps_timeline_view_get_row_y (run.view, mark->track);
+    GdkRGBA color;
+
+    ps_selection_accent_color (widget_is_dark (GTK_WIDGET (run.view)), &color);
+    g_assert_cmpuint (count_pixels_near (texture, (int)x - 2, (int)y, (int)x + 2, (int)y + PS_TIMELINE_MARK_HEIGHT - 1,
+                                         &color), >=, 2 * (PS_TIMELINE_MARK_HEIGHT - 1));
+  }
 
   /* A thread's row: the thread, its row on the timeline in view */
   for (guint i = g_list_model_get_n_items (model); i-- > 0;)
@@ -450,6 +462,47 @@ test_timeline_span_selects_rows (Fixture       *fixture,
   g_assert_nonnull (thread_row);
   g_assert_cmpint (ps_scope_row_get_kind (thread_row), ==, PS_SCOPE_ROW_THREAD);
   g_assert_cmpuint (ps_scope_row_get_index (thread_row), ==, worker_track);
+}
+
+/* A message clicked on the timeline selects its row in the scope table */
+static void
+test_timeline_message_selects_row (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  Run run = open_demo (fixture);
+  PsTimelineModel *model = ps_timeline_view_get_model (run.view);
+  guint32 track = PS_NONE;
+  const PsMark *mark = NULL;
+  g_autoptr(PsScopeRow) row = NULL;
+  guint64 chosen;
+
+  /* A message of the first thread, 40 ms into view */
+  for (guint r = 0; r < model->rows->len && track == PS_NONE; r++)
+    {
+      const PsTimelineRow *timeline_row = g_ptr_array_index (model->rows, r);
+
+      if (timeline_row->kind == PS_TIMELINE_ROW_SPANS && timeline_row->has_marks)
+        track = timeline_row->track;
+    }
+  g_assert_cmpuint (track, !=, PS_NONE);
+  for (guint64 i = 0; i < ps_event_store_get_n_marks (run.store) && mark == NULL; i++)
+    if (ps_event_store_get_mark (run.store, i)->track == track && ps_event_store_get_mark (run.store, i)->time_ns > 50 * MS)
+      mark = ps_event_store_get_mark (run.store, i);
+  g_assert_nonnull (mark);
+  ps_session_set_visible_range (run.session, mark->time_ns - 20 * MS, mark->time_ns + 20 * MS);
+  iterate_for (50);
+  ps_timeline_view_click (run.view, ps_timeline_view_x_of (run.view, mark->time_ns),
+                          ps_timeline_view_get_row_y (run.view, track) + PS_TIMELINE_MARK_HEIGHT / 2);
+  chosen = ps_session_get_selected_mark (run.session);
+  g_assert_cmpuint (chosen, !=, PS_SESSION_NO_MARK);
+  g_assert_cmpuint (ps_event_store_get_mark (run.store, chosen)->track, ==, track);
+  g_assert_cmpint (llabs (ps_event_store_get_mark (run.store, chosen)->time_ns - mark->time_ns), <=, MS);
+  g_assert_cmpuint (ps_session_get_selected_span (run.session), ==, PS_SESSION_NO_SPAN);
+
+  row = selected_scope (&run);
+  g_assert_nonnull (row);
+  g_assert_cmpint (ps_scope_row_get_kind (row), ==, PS_SCOPE_ROW_MARK);
+  g_assert_cmpuint (ps_scope_row_get_index (row), ==, chosen);
 }
 
 /* A total lights up its calls, which the timeline brings into view; the
@@ -639,6 +692,7 @@ main (int   argc,
   ADD_TEST ("/links/rtl/scope-row-enter-zooms", test_scope_row_enter_zooms);
   ADD_TEST ("/links/rtl/message-and-thread-rows", test_message_row_reveals);
   ADD_TEST ("/links/rtl/timeline-span-selects-rows", test_timeline_span_selects_rows);
+  ADD_TEST ("/links/rtl/timeline-message-selects-row", test_timeline_message_selects_row);
   ADD_TEST ("/links/rtl/totals-highlight-calls", test_totals_highlight_calls);
   ADD_TEST ("/links/rtl/total-enter-lists-calls", test_total_enter_lists_calls);
   ADD_TEST ("/links/rtl/function-highlight-scrolls", test_function_highlight_scrolls);

@@ -1474,12 +1474,7 @@ scope_selected_cb (PsRtlView *self)
       ps_session_set_focus_track (self->session, index);
       break;
     case PS_SCOPE_ROW_MARK:
-      {
-        const PsMark *mark = ps_event_store_get_mark (self->analysis->store, index);
-
-        ps_session_set_focus_track (self->session, mark->track);
-        ps_session_reveal (self->session, mark->time_ns, mark->time_ns);
-      }
+      ps_session_set_selected_mark (self->session, index);
       break;
     case PS_SCOPE_ROW_SESSION:
     default:
@@ -1566,33 +1561,58 @@ child_row_of (PsScopeTree      *scope_tree,
   return NULL;
 }
 
-/* The row of a span (or of the thread, for PS_NONE) in the tree shown,
- * opening the rows above it; its nearest kept scope when the filters drop
- * it. NULL when it is not shown (a search lists other rows). */
+/* The node the session chose: its scope, its message or its thread, and
+ * the thread's track; FALSE when it chose none */
+static gboolean
+chosen_node (PsRtlView   *self,
+             PsScopeNode *node,
+             guint32     *track)
+{
+  PsEventStore *store = self->analysis->store;
+  guint64 span = ps_session_get_selected_span (self->session);
+  guint64 mark = ps_session_get_selected_mark (self->session);
+
+  if (span != PS_SESSION_NO_SPAN)
+    {
+      /* The nearest scope the filters keep */
+      while (span != PS_SESSION_NO_SPAN && !ps_scope_tree_shows_span (self->scopes->tree, span))
+        {
+          guint32 parent = ps_event_store_get_span (store, span)->parent;
+
+          span = parent != PS_NONE ? parent : PS_SESSION_NO_SPAN;
+        }
+      *track = ps_event_store_get_span (store, ps_session_get_selected_span (self->session))->track;
+      *node = span != PS_SESSION_NO_SPAN ? (PsScopeNode) { PS_SCOPE_NODE_SPAN, (guint32)span }
+                                         : (PsScopeNode) { PS_SCOPE_NODE_THREAD, *track };
+      return TRUE;
+    }
+  if (mark != PS_SESSION_NO_MARK)
+    {
+      *track = ps_event_store_get_mark (store, mark)->track;
+      *node = ps_scope_tree_shows_mark (self->scopes->tree, mark) ? (PsScopeNode) { PS_SCOPE_NODE_MARK, (guint32)mark }
+                                                                  : (PsScopeNode) { PS_SCOPE_NODE_THREAD, *track };
+      return TRUE;
+    }
+  *track = ps_session_get_focus_track (self->session);
+  *node = (PsScopeNode) { PS_SCOPE_NODE_THREAD, *track };
+  return *track != PS_NONE;
+}
+
+/* The row of a node of the scope tree in the table shown, opening the rows
+ * above it; NULL when it is not shown (a search lists other rows) */
 static GtkTreeListRow *
-open_row_of (PsRtlView *self,
-             guint32    track,
-             guint64    span)
+open_row_of (PsRtlView   *self,
+             guint32      track,
+             PsScopeNode  node)
 {
   GtkTreeListModel *tree = GTK_TREE_LIST_MODEL (gtk_sort_list_model_get_model (self->scope_sorted));
   PsScopeTree *scope_tree = self->scopes->tree;
   PsEventStore *store = self->analysis->store;
   g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (PsScopeNode));
   g_autoptr(GtkTreeListRow) row = NULL;
-  PsScopeNode node = { PS_SCOPE_NODE_THREAD, track };
 
   if (tree == NULL)
     return NULL;
-  /* The nearest span the filters keep */
-  while (span != PS_SESSION_NO_SPAN && !ps_scope_tree_shows_span (scope_tree, span))
-    {
-      guint32 parent = ps_event_store_get_span (store, span)->parent;
-
-      span = parent != PS_NONE ? parent : PS_SESSION_NO_SPAN;
-    }
-  if (span != PS_SESSION_NO_SPAN)
-    node = (PsScopeNode) { PS_SCOPE_NODE_SPAN, (guint32)span };
-
   /* A search shows its matches flat */
   if (self->applied_search != NULL)
     return child_row_of (scope_tree, tree, NULL, node);
@@ -1622,33 +1642,29 @@ open_row_of (PsRtlView *self,
   return g_steal_pointer (&row);
 }
 
-/* Selects the scope (or thread) the session chose, without telling the
- * session again */
+/* Selects the scope, message or thread the session chose, without
+ * telling the session again */
 static void
 select_chosen_scope (PsRtlView *self)
 {
   GtkSelectionModel *selection = gtk_column_view_get_model (self->scope_view);
   g_autoptr(GtkTreeListRow) row = NULL;
   g_autoptr(PsScopeRow) selected = NULL;
-  guint64 span;
+  PsScopeNode node;
   guint32 track;
   guint position;
 
-  if (self->session == NULL || self->scopes == NULL || !GTK_IS_SINGLE_SELECTION (selection))
-    return;
-  span = ps_session_get_selected_span (self->session);
-  track = span != PS_SESSION_NO_SPAN ? ps_event_store_get_span (self->analysis->store, span)->track
-                                     : ps_session_get_focus_track (self->session);
-  if (track == PS_NONE)
+  if (self->session == NULL || self->scopes == NULL || !GTK_IS_SINGLE_SELECTION (selection)
+      || !chosen_node (self, &node, &track))
     return;
   /* Already there */
   selected = selected_scope (self);
-  if (selected != NULL && ps_scope_row_get_index (selected) == (span != PS_SESSION_NO_SPAN ? span : track)
-      && ps_scope_row_get_kind (selected) == (span != PS_SESSION_NO_SPAN ? PS_SCOPE_ROW_SPAN : PS_SCOPE_ROW_THREAD))
+  if (selected != NULL && ps_scope_row_get_index (selected) == node.index
+      && (guint32)ps_scope_row_get_kind (selected) == node.kind)
     return;
 
   self->following = TRUE;
-  row = open_row_of (self, track, span);
+  row = open_row_of (self, track, node);
   position = row == NULL ? GTK_INVALID_LIST_POSITION
              : gtk_sort_list_model_get_sorter (self->scope_sorted) == NULL ? gtk_tree_list_row_get_position (row)
              : ps_selection_find_item (G_LIST_MODEL (self->scope_sorted), row);

@@ -40,6 +40,7 @@ struct _PsSession
 
   GArray       *focus_tracks;     /* guint32, in the order given */
   guint64       selected_span;
+  guint64       selected_mark;
   guint64       selected_measurement;
   GArray       *highlight_measurements;   /* guint64, ascending; NULL: none */
   char         *highlight_measurements_description;
@@ -662,6 +663,7 @@ ps_session_init (PsSession *self)
   self->visible_end_ns = 1;
   self->focus_tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->selected_span = PS_SESSION_NO_SPAN;
+  self->selected_mark = PS_SESSION_NO_MARK;
   self->selected_measurement = PS_SESSION_NO_MEASUREMENT;
 }
 
@@ -979,12 +981,14 @@ focused_in (GArray  *tracks,
   return FALSE;
 }
 
-/* The track of the chosen span or measurement, PS_NONE without one */
+/* The track of the chosen span, mark or measurement, PS_NONE without one */
 static guint32
 chosen_track (PsSession *self)
 {
   if (self->selected_span != PS_SESSION_NO_SPAN)
     return ps_event_store_get_span (self->store, self->selected_span)->track;
+  if (self->selected_mark != PS_SESSION_NO_MARK)
+    return ps_event_store_get_mark (self->store, self->selected_mark)->track;
   if (self->selected_measurement != PS_SESSION_NO_MEASUREMENT)
     {
       PsMeasurement m;
@@ -1031,6 +1035,7 @@ ps_session_set_focus_tracks (PsSession     *self,
   if (chosen != PS_NONE && !focused_in (self->focus_tracks, chosen))
     {
       self->selected_span = PS_SESSION_NO_SPAN;
+      self->selected_mark = PS_SESSION_NO_MARK;
       self->selected_measurement = PS_SESSION_NO_MEASUREMENT;
       changed = TRUE;
     }
@@ -1081,9 +1086,40 @@ ps_session_set_selected_span (PsSession *self,
     return;
   self->selected_span = span;
   if (span != PS_SESSION_NO_SPAN)
-    self->selected_measurement = PS_SESSION_NO_MEASUREMENT;
+    {
+      self->selected_mark = PS_SESSION_NO_MARK;
+      self->selected_measurement = PS_SESSION_NO_MEASUREMENT;
+    }
   focus_chosen_track (self);
   g_signal_emit (self, signals[FOCUS_CHANGED], 0);
+}
+
+void
+ps_session_set_selected_mark (PsSession *self,
+                              guint64    mark)
+{
+  g_return_if_fail (PS_IS_SESSION (self));
+
+  if (mark != PS_SESSION_NO_MARK && mark >= ps_event_store_get_n_marks (self->store))
+    mark = PS_SESSION_NO_MARK;
+  if (self->selected_mark == mark)
+    return;
+  self->selected_mark = mark;
+  if (mark != PS_SESSION_NO_MARK)
+    {
+      self->selected_span = PS_SESSION_NO_SPAN;
+      self->selected_measurement = PS_SESSION_NO_MEASUREMENT;
+    }
+  focus_chosen_track (self);
+  g_signal_emit (self, signals[FOCUS_CHANGED], 0);
+}
+
+guint64
+ps_session_get_selected_mark (PsSession *self)
+{
+  g_return_val_if_fail (PS_IS_SESSION (self), PS_SESSION_NO_MARK);
+
+  return self->selected_mark;
 }
 
 guint64
@@ -1106,7 +1142,10 @@ ps_session_set_selected_measurement (PsSession *self,
     return;
   self->selected_measurement = measurement;
   if (measurement != PS_SESSION_NO_MEASUREMENT)
-    self->selected_span = PS_SESSION_NO_SPAN;
+    {
+      self->selected_span = PS_SESSION_NO_SPAN;
+      self->selected_mark = PS_SESSION_NO_MARK;
+    }
   focus_chosen_track (self);
   g_signal_emit (self, signals[FOCUS_CHANGED], 0);
 }

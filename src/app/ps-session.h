@@ -102,13 +102,20 @@ gboolean      ps_session_is_focus_track      (PsSession     *self,
                                               guint32        track);
 
 /* The span the user chose (a scope in a table or on the timeline), or
- * PS_SESSION_NO_SPAN; "focus-changed" too. Choosing a span (or a
- * measurement) focuses its track unless it is focused already, and
+ * PS_SESSION_NO_SPAN; "focus-changed" too. One span, mark or
+ * measurement is chosen at a time; choosing one focuses its track unless it is focused already, and
  * focusing tracks without it drops the choice. */
 #define PS_SESSION_NO_SPAN G_MAXUINT64
 void          ps_session_set_selected_span   (PsSession     *self,
                                               guint64        span);
 guint64       ps_session_get_selected_span   (PsSession     *self);
+
+/* The message (mark) the user chose: an RTL message in the scope table
+ * or on the timeline, or PS_SESSION_NO_MARK; "focus-changed" too */
+#define PS_SESSION_NO_MARK G_MAXUINT64
+void          ps_session_set_selected_mark   (PsSession     *self,
+                                              guint64        mark);
+guint64       ps_session_get_selected_mark   (PsSession     *self);
 
 /* The measurement the user chose (a point of a CE marker's chart), by
  * its index in the store, or PS_SESSION_NO_MEASUREMENT; "focus-changed"

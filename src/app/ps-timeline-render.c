@@ -1250,6 +1250,30 @@ draw_chosen_point (Render              *render,
   cairo_stroke (cr);
 }
 
+/* The chosen message: a bar of the accent colour over the thread's strip
+ * of messages, and a line down through its scopes */
+static void
+draw_chosen_mark (Render              *render,
+                  const PsTimelineRow *row,
+                  double               y)
+{
+  const PsTimelineFrame *frame = render->frame;
+  cairo_t *cr = render->cr;
+  double x;
+
+  if (!frame->has_chosen_mark || frame->chosen_mark_track != row->track || !row->has_marks)
+    return;
+  x = floor (ps_timeline_frame_x_of (frame, (double)frame->chosen_mark_time));
+  if (x < render->plot_left - 2 || x > render->plot_right + 2)
+    return;
+  set_color (cr, &frame->accent, 0.6);
+  cairo_rectangle (cr, x, y, 1, row->height - PS_TIMELINE_ROW_GAP);
+  cairo_fill (cr);
+  set_color (cr, &frame->accent, 1);
+  cairo_rectangle (cr, x - 1, y, 3, PS_TIMELINE_MARK_HEIGHT);
+  cairo_fill (cr);
+}
+
 /* A focused row: tinted across, with a bar of the accent colour at the
  * left of its label */
 static void
@@ -1649,7 +1673,10 @@ ps_timeline_render (PsTimelineModel       *model,
         continue;
       draw_focus_band (&render, row, y);
       if (row->kind == PS_TIMELINE_ROW_SPANS)
-        draw_span_row (&render, row, y);
+        {
+          draw_span_row (&render, row, y);
+          draw_chosen_mark (&render, row, y);
+        }
       else if (row->kind == PS_TIMELINE_ROW_VALUES)
         {
           draw_values_row (&render, row, y);

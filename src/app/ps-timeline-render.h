@@ -150,6 +150,10 @@ typedef struct
   PsValueLod *(*points_of_track) (gpointer data,
                                   guint32  track);
   gpointer      points_data;
+  /* A chosen message (mark) of a thread: marked over its strip */
+  gboolean      has_chosen_mark;
+  guint32       chosen_mark_track;
+  gint64        chosen_mark_time;
   /* A chosen point of a chart (a CE measurement): ringed */
   gboolean      has_chosen_point;
   guint32       chosen_point_track;

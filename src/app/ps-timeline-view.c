@@ -71,6 +71,7 @@ struct _PsTimelineView
    * chose it, or this one) */
   GArray          *followed_focus;   /* guint32 */
   guint64          followed_span;
+  guint64          followed_mark;
   guint64          followed_measurement;
 
   GtkAdjustment   *hadjustment;
@@ -188,10 +189,19 @@ fill_frame (PsTimelineView  *self,
   if (self->session != NULL)
     {
       guint64 measurement = ps_session_get_selected_measurement (self->session);
+      guint64 mark = ps_session_get_selected_mark (self->session);
 
       frame->focus_tracks = ps_session_get_focus_tracks (self->session, &frame->n_focus_tracks);
       frame->points_of_track = points_of_track;
       frame->points_data = self->session;
+      if (mark != PS_SESSION_NO_MARK && self->model != NULL)
+        {
+          const PsMark *m = ps_event_store_get_mark (self->model->store, mark);
+
+          frame->has_chosen_mark = TRUE;
+          frame->chosen_mark_track = m->track;
+          frame->chosen_mark_time = m->time_ns;
+        }
       if (measurement != PS_SESSION_NO_MEASUREMENT && self->model != NULL && self->model->sequence_axis)
         {
           PsMeasurement m;
@@ -1240,7 +1250,7 @@ follow_session (PsTimelineView *self)
 {
   guint n_tracks;
   const guint32 *tracks;
-  guint64 span, measurement;
+  guint64 span, mark, measurement;
 
   gtk_widget_queue_draw (GTK_WIDGET (self));
   if (self->session == NULL || self->model == NULL)
@@ -1274,6 +1284,19 @@ follow_session (PsTimelineView *self)
           self->cursor_row = row_of_track (self, ps_event_store_get_span (self->model->store, span)->track);
           reveal_span (self, span, TRUE);
           update_accessible (self);
+        }
+    }
+
+  mark = ps_session_get_selected_mark (self->session);
+  if (mark != self->followed_mark)
+    {
+      self->followed_mark = mark;
+      if (mark != PS_SESSION_NO_MARK)
+        {
+          const PsMark *m = ps_event_store_get_mark (self->model->store, mark);
+
+          show_row (self, row_of_track (self, m->track), FALSE);
+          reveal_range (self, m->time_ns, m->time_ns, FALSE);
         }
     }
 
@@ -1311,6 +1334,7 @@ forget_followed (PsTimelineView *self)
 {
   g_array_set_size (self->followed_focus, 0);
   self->followed_span = PS_SESSION_NO_SPAN;
+  self->followed_mark = PS_SESSION_NO_MARK;
   self->followed_measurement = PS_SESSION_NO_MEASUREMENT;
 }
 
@@ -1464,6 +1488,20 @@ click_pressed_cb (PsTimelineView  *self,
       g_array_set_size (self->followed_focus, 0);
       g_array_append_val (self->followed_focus, row->track);
       ps_session_set_focus_track (self->session, row->track);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+  /* A message in the strip above the scopes */
+  if (row->kind == PS_TIMELINE_ROW_SPANS && row->has_marks && rows_y (self, y) < row->y + PS_TIMELINE_MARK_HEIGHT)
+    {
+      guint64 mark = ps_span_lod_find_mark (self->model->lod, row->track, (gint64)value_at (self, x),
+                                            (gint64)slop (self));
+
+      if (mark != PS_SPAN_LOD_NO_SPAN)
+        {
+          self->followed_mark = mark;
+          ps_session_set_selected_mark (self->session, mark);
+        }
       gtk_widget_queue_draw (GTK_WIDGET (self));
       return;
     }
