@@ -611,6 +611,37 @@ test_function_highlight_scrolls (Fixture       *fixture,
   maybe_save_screenshot (fixture, "links-rtl-function");
 }
 
+/* The thread chosen for the call tree is focused on the timeline */
+static void
+test_call_tree_thread_focuses (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  Run run = open_demo (fixture);
+  PsCallTreeView *call_tree = ps_rtl_view_get_call_tree_view (run.rtl_view);
+  GListModel *threads;
+  guint32 track;
+
+  ps_rtl_view_show_page (run.rtl_view, "calltree");
+  g_assert_true (iterate_until (call_tree_is_idle, call_tree));
+  g_assert_true (ps_call_tree_view_has_thread_choice (call_tree));
+  threads = ps_call_tree_view_get_threads (call_tree);
+  /* The last thread: its row lies below the others */
+  ps_call_tree_view_select_thread (call_tree, g_list_model_get_n_items (threads) - 1);
+  track = ps_call_tree_view_get_thread (call_tree);
+  g_assert_cmpuint (track, !=, PS_NONE);
+  /* Focused: no longer where it was, below the rows shown */
+  g_assert_cmpuint (timeline_focus_bar_pixels (run.view, track), >, 30);
+  ps_session_set_focus_track (run.session, PS_NONE);
+  gtk_adjustment_set_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (run.view)), 0);
+  iterate_for (50);
+  g_assert_false (timeline_row_in_view (run.view, track));
+  ps_call_tree_view_select_thread (call_tree, 0);
+  ps_call_tree_view_select_thread (call_tree, g_list_model_get_n_items (threads) - 1);
+  g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, track);
+  g_assert_true (timeline_row_in_view (run.view, track));
+  g_assert_cmpuint (timeline_focus_bar_pixels (run.view, track), >, 30);
+}
+
 /* A frame of the flame graph lights up its function's calls */
 static void
 test_flame_frame_highlights (Fixture       *fixture,
@@ -696,6 +727,7 @@ main (int   argc,
   ADD_TEST ("/links/rtl/totals-highlight-calls", test_totals_highlight_calls);
   ADD_TEST ("/links/rtl/total-enter-lists-calls", test_total_enter_lists_calls);
   ADD_TEST ("/links/rtl/function-highlight-scrolls", test_function_highlight_scrolls);
+  ADD_TEST ("/links/rtl/call-tree-thread-focuses", test_call_tree_thread_focuses);
   ADD_TEST ("/links/rtl/flame-frame-highlights", test_flame_frame_highlights);
   ADD_TEST ("/links/rtl/range-limits-views", test_range_limits_views);
 

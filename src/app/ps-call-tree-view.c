@@ -119,6 +119,7 @@ enum {
   PROP_STORE,
   PROP_MODE,
   PROP_BASIS,
+  PROP_THREAD,
   N_PROPS
 };
 
@@ -1044,6 +1045,7 @@ thread_selected_cb (PsCallTreeView *self,
   if (self->syncing)
     return;
   rebuild (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_THREAD]);
 }
 
 static void
@@ -1167,6 +1169,9 @@ ps_call_tree_view_get_property (GObject    *object,
     case PROP_BASIS:
       g_value_set_string (value, ps_call_basis_to_string (self->basis));
       break;
+    case PROP_THREAD:
+      g_value_set_uint (value, selected_track (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1231,6 +1236,11 @@ ps_call_tree_view_class_init (PsCallTreeViewClass *klass)
   properties[PROP_BASIS] =
     g_param_spec_string ("basis", NULL, NULL, "s1",
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /* The track of the thread chosen, PS_NONE for all */
+  properties[PROP_THREAD] =
+    g_param_spec_uint ("thread", NULL, NULL, 0, G_MAXUINT32, PS_NONE,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -1652,6 +1662,14 @@ ps_call_tree_view_select_function (PsCallTreeView *self,
     return FALSE;
   update_relations (self, function);
   return TRUE;
+}
+
+guint32
+ps_call_tree_view_get_thread (PsCallTreeView *self)
+{
+  g_return_val_if_fail (PS_IS_CALL_TREE_VIEW (self), PS_NONE);
+
+  return selected_track (self);
 }
 
 void

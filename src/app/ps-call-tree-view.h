@@ -38,6 +38,9 @@ void          ps_call_tree_view_set_store (PsCallTreeView *self,
 const char   *ps_call_tree_view_get_mode  (PsCallTreeView *self);
 void          ps_call_tree_view_set_mode  (PsCallTreeView *self,
                                            const char     *mode);
+/* The track of the thread whose tree is shown, PS_NONE for all threads
+ * (property "thread") */
+guint32       ps_call_tree_view_get_thread (PsCallTreeView *self);
 /* Of the computed percentages (reports give their own) */
 PsCallBasis   ps_call_tree_view_get_basis (PsCallTreeView *self);
 void          ps_call_tree_view_set_basis (PsCallTreeView *self,

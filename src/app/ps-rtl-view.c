@@ -141,6 +141,7 @@ static void select_chosen_scope (PsRtlView *self);
 static void follow_session (PsRtlView *self);
 static void highlight_total (PsRtlView *self);
 static void scope_selected_cb (PsRtlView *self);
+static void call_tree_thread_cb (PsRtlView *self);
 static void scope_activate_cb (PsRtlView *self,
                                guint      position);
 static void function_selected_cb (PsRtlView      *self,
@@ -1311,6 +1312,8 @@ ps_rtl_view_init (PsRtlView *self)
   ps_view_place_paned (self->totals_paned, "rtl-totals", 0.5, 0);
   g_signal_connect_object (self->call_tree_view, "function-selected",
                            G_CALLBACK (function_selected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->call_tree_view, "notify::thread",
+                           G_CALLBACK (call_tree_thread_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->histogram_view, "notify::selection",
                            G_CALLBACK (histogram_selection_changed_cb), self, G_CONNECT_SWAPPED);
 
@@ -1734,6 +1737,16 @@ show_function_of_span (PsRtlView *self,
   self->following = TRUE;
   ps_call_tree_view_show_function (self->call_tree_view, function);
   self->following = FALSE;
+}
+
+/* The thread whose call tree is shown is focused on the timeline */
+static void
+call_tree_thread_cb (PsRtlView *self)
+{
+  guint32 thread = ps_call_tree_view_get_thread (self->call_tree_view);
+
+  if (self->session != NULL && !self->following && thread != PS_NONE)
+    ps_session_set_focus_track (self->session, thread);
 }
 
 static void
