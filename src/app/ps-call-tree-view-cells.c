@@ -258,6 +258,23 @@ function_tooltip (PsCallNodeRow *row)
       /* Translators: the module (library or executable) of a function */
       g_string_append_printf (text, _("Module: %s"), display);
     }
+  if (ps_call_node_row_get_n_addresses (row) > 0)
+    {
+      g_autofree char *count = ps_util_format_count (ps_call_node_row_get_n_addresses (row));
+
+      g_string_append_c (text, '\n');
+      /* Translators: %s is a number of code addresses */
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                                 "The module’s code without function names: %s address in the run, listed below the module in Functions; a symbol folder names them",
+                                                 "The module’s code without function names: %s addresses in the run, listed below the module in Functions; a symbol folder names them",
+                                                 ps_call_node_row_get_n_addresses (row)),
+                              count);
+    }
+  else if (ps_call_node_row_get_kind (row) == PS_CALL_NODE_ROW_ADDRESS)
+    {
+      g_string_append_c (text, '\n');
+      g_string_append (text, _("An address without a function name: the samples whose stack had it"));
+    }
   if (ps_call_node_row_get_kind (row) == PS_CALL_NODE_ROW_CALLER && ps_call_node_row_get_function (row) == PS_NONE)
     {
       g_string_append_c (text, '\n');

@@ -405,6 +405,45 @@ update_notice (PsCallTreeView *self)
   gtk_widget_set_sensitive (self->tick_rate_reset_button, self->ticks_per_second > 0);
 }
 
+/* "107 functions", or with modules whose unnamed code is one function
+ * each: "9 functions and 14 modules without names (20,403 addresses)" */
+static char *
+count_functions (PsCallTree *tree)
+{
+  guint n_functions = ps_call_tree_get_n_functions (tree);
+  guint n_modules = 0;
+  guint64 n_addresses = 0;
+  g_autofree char *addresses = NULL;
+  g_autofree char *modules = NULL;
+
+  for (guint32 f = 0; f < n_functions; f++)
+    if (ps_call_tree_get_n_function_addresses (tree, f) > 0)
+      {
+        n_modules++;
+        n_addresses += ps_call_tree_get_n_function_addresses (tree, f);
+      }
+  if (n_modules == 0)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u function", "%u functions", n_functions), n_functions);
+
+  {
+    g_autofree char *count = ps_util_format_count (n_addresses);
+
+    /* Translators: a number of code addresses, "20,403 addresses" */
+    addresses = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s address", "%s addresses", n_addresses), count);
+  }
+  /* Translators: modules standing for their code without function names,
+   * "14 modules without names (20,403 addresses)" */
+  modules = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u module without names (%s)",
+                                          "%u modules without names (%s)", n_modules),
+                             n_modules, addresses);
+  if (n_modules == n_functions)
+    return g_steal_pointer (&modules);
+  /* Translators: "9 functions and 14 modules without names (20,403 addresses)" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u function and %s", "%u functions and %s",
+                                       n_functions - n_modules),
+                          n_functions - n_modules, modules);
+}
+
 static void
 update_status (PsCallTreeView *self)
 {
@@ -427,8 +466,7 @@ update_status (PsCallTreeView *self)
                                  ps_call_search_get_n_functions (self->search), n_functions,
                                  ps_call_search_get_text (self->search));
   else
-    functions = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u function", "%u functions", n_functions),
-                                 n_functions);
+    functions = count_functions (self->tree);
 
   elapsed = _ps_call_tree_view_format_value (&self->format, ps_call_tree_get_elapsed_total (self->tree));
   application = _ps_call_tree_view_format_value (&self->format, ps_call_tree_get_application_total (self->tree));

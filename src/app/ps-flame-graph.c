@@ -587,6 +587,19 @@ node_tooltip_markup (PsFlameGraph *self,
       if (*module != '\0')
         /* Translators: the module of a function */
         g_string_append_printf (text, "\n%s %s", _("Module:"), escaped_module);
+      if (ps_call_tree_get_n_function_addresses (self->tree, flame_node->function) > 0)
+        {
+          guint n_addresses = ps_call_tree_get_n_function_addresses (self->tree, flame_node->function);
+          g_autofree char *count = ps_util_format_count (n_addresses);
+
+          g_string_append_c (text, '\n');
+          /* Translators: %s is a number of code addresses */
+          g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                                     "The module’s code without function names: %s address in the run",
+                                                     "The module’s code without function names: %s addresses in the run",
+                                                     n_addresses),
+                                  count);
+        }
       /* Samples count no calls */
       if (ps_call_tree_get_unit (self->tree) != PS_CALL_UNIT_SAMPLES)
         g_string_append_printf (text, "\n%s %" PRIu64, _("Calls:"), flame_node->calls);

@@ -126,6 +126,8 @@ build_thread (GTask        *task,
   options.begin_ns = build->begin_ns;
   options.end_ns = build->end_ns;
   options.cancellable = cancellable;
+  /* A module without symbols is one row, not one per address */
+  options.group_addresses = TRUE;
   result->tree = ps_call_tree_new_for_store (build->store, &options, &error);
   if (result->tree == NULL)
     {
