@@ -1783,6 +1783,17 @@ frame_is_address (PsEventStore  *store,
   return TRUE;
 }
 
+gboolean
+ps_call_tree_frame_is_address (PsEventStore *store,
+                               guint32       frame)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), FALSE);
+
+  if (frame >= ps_event_store_get_n_frames (store))
+    return FALSE;
+  return frame_is_address (store, ps_event_store_get_frame (store, frame));
+}
+
 /* The function of a sampled frame; with group_addresses, an address is
  * one of the addresses of its module's function, and *address_plus_one
  * is set to its index + 1 */

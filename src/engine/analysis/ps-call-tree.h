@@ -290,6 +290,9 @@ guint32            ps_call_tree_lookup_function (PsCallTree         *self,
  * its stack, exclusive when it was the sampled one), in the order first
  * seen. */
 
+/* Whether a frame of the store is such an address */
+gboolean           ps_call_tree_frame_is_address (PsEventStore      *store,
+                                                 guint32             frame);
 /* 0 for a function that stands for no addresses */
 guint              ps_call_tree_get_n_function_addresses (PsCallTree *self,
                                                  guint32             function);
