@@ -31,6 +31,7 @@
 #include "ps-profile-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-store-builder.h"
+#include "ps-util.h"
 #include "ps-warning-row.h"
 #include "ps-window-private.h"
 
@@ -424,7 +425,7 @@ test_warnings (Fixture       *fixture,
   g_assert_nonnull (strstr (quality, "1 module has no symbols: 4 of the run’s 20 samples (20.0 %) have frames without a function name"));
   /* The header counts one event of two: the summary says so */
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "15 samples");
-  g_assert_nonnull (strstr (quality, "The header and the call tree count the 15 samples of CLOCK.HARD, 4 of them (26.7 %) with frames without a function name; the run has 20 samples"));
+  g_assert_nonnull (strstr (quality, "The header and the call tree count the 15 samples of CLOCK.HARD, 26.7 % of them with frames without a function name; the line above and the warnings below count all 20 samples of the run."));
   g_assert_nonnull (strstr (quality, "Samples were lost"));
   g_assert_null (strstr (quality, "outside every known mapping"));
 
@@ -507,6 +508,18 @@ test_pmcstat (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (ps_profile_view_get_track_selection (view))), ==, 0);
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "range"), ==, "All samples, the whole run");
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "symbols"), ==, "No symbol folder");
+
+  /* The file's header counts more than its graph lists: Data Quality says
+   * which the views count */
+  {
+    g_autofree char *declared = ps_util_format_count (302186);
+    g_autofree char *listed = ps_util_format_count (n_samples);
+    g_autofree char *expected_quality = g_strdup_printf ("The file’s header counts %s samples; its call graph lists %s of them (%.1f %%), and those are what Perfscope counts.",
+                                                         declared, listed, 100.0 * n_samples / 302186);
+
+    g_assert_cmpuint (n_samples, ==, 262077);
+    g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "quality"), expected_quality));
+  }
 
   maybe_save_screenshot (fixture, "profile-pmcstat");
 }

@@ -988,8 +988,8 @@ update_quality_summary (PsProfileView *self)
       /* Translators: after "3 modules have no symbols"; the second %s is
        * the number of samples of the run */
       g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE,
-                                                    ": %s of the run’s %s samples (%.1f %%) has frames without a function name, shown as addresses grouped by module. Choose a symbol folder to name them.",
-                                                    ": %s of the run’s %s samples (%.1f %%) have frames without a function name, shown as addresses grouped by module. Choose a symbol folder to name them.",
+                                                    ": %s of the run’s %s samples (%.1f %%) has frames without a function name; each module is one row of the call tree. Choose a symbol folder to name them.",
+                                                    ": %s of the run’s %s samples (%.1f %%) have frames without a function name; each module is one row of the call tree. Choose a symbol folder to name them.",
                                                     self->run.unnamed),
                               count, run_count, 100.0 * (double) self->run.unnamed / (double) MAX (self->run.samples, 1));
     }
@@ -1017,13 +1017,12 @@ update_quality_summary (PsProfileView *self)
     {
       g_autofree char *choice = describe_choice (self);
       g_autofree char *chosen_count = ps_util_format_count (self->chosen.samples);
-      g_autofree char *unnamed_count = ps_util_format_count (self->chosen.unnamed);
 
       g_string_append_c (summary, '\n');
       /* Translators: the first %s is a number of samples, the second
-       * says which ("of CLOCK.HARD"), the fourth is the run's samples */
-      g_string_append_printf (summary, _("The header and the call tree count the %s samples %s, %s of them (%.1f %%) with frames without a function name; the run has %s samples, which the line above and the warnings below count."),
-                              chosen_count, choice != NULL ? choice : "", unnamed_count,
+       * says which ("of CLOCK.HARD"), the last is the run's samples */
+      g_string_append_printf (summary, _("The header and the call tree count the %s samples %s, %.1f %% of them with frames without a function name; the line above and the warnings below count all %s samples of the run."),
+                              chosen_count, choice != NULL ? choice : "",
                               100.0 * (double) self->chosen.unnamed / (double) MAX (self->chosen.samples, 1), run_count);
     }
   if (self->chosen.no_stack > 0)
