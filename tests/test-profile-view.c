@@ -20,6 +20,7 @@
 #include "config.h"
 
 #include <gtk/gtk.h>
+#include <math.h>
 #include <string.h>
 
 #include "gui-fixture.h"
@@ -703,7 +704,7 @@ test_hwpmc_sysroot (Fixture       *fixture,
 /* An hwpmc log without symbols: a program, libc and the kernel mapped;
  * six user samples in libc (four addresses) called from the program, two
  * kernel samples over the program, one sample without a call stack; a
- * millisecond apart from 1 ms on */
+ * millisecond apart from 1.3 ms on */
 #define UNNAMED_TSC_HZ  G_GUINT64_CONSTANT (2000000000)
 #define UNNAMED_APP     G_GUINT64_CONSTANT (0x400000)
 #define UNNAMED_LIBC    G_GUINT64_CONSTANT (0x800600000)
@@ -716,7 +717,8 @@ write_unnamed_log (Fixture *fixture)
   const guint32 clock_pmc = 0x00010100u;
   PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, 0x0A000000u);
   g_autoptr(GBytes) bytes = NULL;
-  guint64 tsc = tsc0 + UNNAMED_TSC_HZ / 1000;
+  /* Off the whole milliseconds, where the timeline's grid lines are */
+  guint64 tsc = tsc0 + UNNAMED_TSC_HZ / 1000 + UNNAMED_TSC_HZ / 10000 * 3;
 
   ps_pmclog_writer_initialize (writer, tsc0, 0x80, UNNAMED_TSC_HZ, 1700000000, 0, "GenuineIntel-6-55-4");
   ps_pmclog_writer_pmcallocatedyn (writer, tsc0, clock_pmc, 0x1000, 0x80, 0, "CLOCK.HARD");
@@ -899,6 +901,151 @@ test_unnamed_modules (Fixture       *fixture,
   }
 }
 
+/* The timeline's model, once the view has one */
+static gboolean
+timeline_has_model (gpointer data)
+{
+  return ps_timeline_view_get_model (data) != NULL && gtk_widget_get_width (data) > 0;
+}
+
+/* A pixel of an ARGB32 surface, unpremultiplied */
+static void
+surface_rgba (cairo_surface_t *surface,
+              int              x,
+              int              y,
+              GdkRGBA         *rgba)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  guint32 pixel = *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
+  double alpha = ((pixel >> 24) & 0xff) / 255.0;
+
+  rgba->alpha = alpha;
+  rgba->red = alpha > 0 ? ((pixel >> 16) & 0xff) / 255.0 / alpha : 0;
+  rgba->green = alpha > 0 ? ((pixel >> 8) & 0xff) / 255.0 / alpha : 0;
+  rgba->blue = alpha > 0 ? (pixel & 0xff) / 255.0 / alpha : 0;
+}
+
+static gboolean
+rgba_near (const GdkRGBA *a,
+           const GdkRGBA *b)
+{
+  return fabs (a->red - b->red) <= 3.0 / 255 && fabs (a->green - b->green) <= 3.0 / 255
+         && fabs (a->blue - b->blue) <= 3.0 / 255 && fabs (a->alpha - b->alpha) <= 3.0 / 255;
+}
+
+/* The timeline has a lane per thread with a tick where each sample is, in
+ * the colour of its leaf's module (as the flame graph colours it), and
+ * nothing between them; its tooltip names the sample's leaf frame */
+static void
+test_sample_lane (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(GFile) file = NULL;
+  PsRunPage *page;
+  PsTimelineView *timeline;
+  PsTimelineModel *model;
+  PsEventStore *store;
+  const PsTimelineRow *lane = NULL;
+  const PsTimelineRow *rates_group = NULL;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  GtkAdjustment *vadjustment;
+  int width, height;
+  double foot;
+  guint n_lanes = 0, n_ticks = 0;
+
+  if (ps_format_lookup ("hwpmc-pmclog") == NULL)
+    {
+      g_test_skip ("no hwpmc reader");
+      return;
+    }
+
+  file = write_unnamed_log (fixture);
+  page = open_and_wait (fixture, file);
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  wait_for_view (ps_run_page_get_profile_view (page));
+  timeline = ps_run_page_get_timeline_view (page);
+  g_assert_true (iterate_until (timeline_has_model, timeline));
+  model = ps_timeline_view_get_model (timeline);
+  store = ps_run_page_get_store (page);
+
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+      if (row->kind == PS_TIMELINE_ROW_SAMPLES)
+        {
+          n_lanes++;
+          lane = row;
+        }
+      else if (row->kind == PS_TIMELINE_ROW_GROUP && rates_group == NULL)
+        rates_group = row;
+    }
+  /* One thread took samples: one lane; the rate charts above it closed */
+  g_assert_cmpuint (n_lanes, ==, 1);
+  g_assert_nonnull (lane);
+  g_assert_cmpstr (lane->label, ==, "Thread main (tid 500)");
+  g_assert_nonnull (strstr (lane->tooltip, "9 samples"));
+  g_assert_true (rates_group->collapsed);
+  g_assert_false (lane->hidden);
+
+  width = gtk_widget_get_width (GTK_WIDGET (timeline));
+  height = gtk_widget_get_height (GTK_WIDGET (timeline));
+  vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (timeline));
+  foot = PS_TIMELINE_HEADER_HEIGHT - gtk_adjustment_get_value (vadjustment) + lane->y + PS_TIMELINE_LANE_HEIGHT;
+  g_assert_cmpfloat (foot, <, height);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (surface);
+  ps_timeline_view_draw_picture (timeline, cr, width, height);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  for (guint64 i = 0; i < ps_event_store_get_n_samples (store); i++)
+    {
+      const PsSample *sample = ps_event_store_get_sample (store, i);
+      /* The last one may be at the right edge: in the last pixel */
+      double x = MIN (floor (ps_timeline_view_x_of (timeline, sample->time_ns)), width - 1);
+      double x_between = floor (ps_timeline_view_x_of (timeline, sample->time_ns + 500000));
+      GdkRGBA expected, seen, between;
+      g_autofree char *tooltip = NULL;
+
+      g_assert_cmpfloat (x, >=, PS_TIMELINE_LABEL_WIDTH);
+      g_assert_cmpfloat (x, <, width);
+      ps_timeline_sample_color (store, i, FALSE, &expected);
+      surface_rgba (surface, (int) x, (int) foot - 2, &seen);
+      g_assert_true (rgba_near (&seen, &expected));
+      /* Half a millisecond later: the lane's blank */
+      surface_rgba (surface, (int) x_between, (int) foot - 2, &between);
+      g_assert_false (rgba_near (&between, &expected));
+      n_ticks++;
+
+      tooltip = ps_timeline_view_describe_at (timeline, x + 0.5, foot - 4);
+      g_assert_nonnull (tooltip);
+      if (sample->stack == 0)
+        g_assert_nonnull (strstr (tooltip, "A sample without a call stack"));
+      else
+        {
+          g_autoptr(GString) leaf = g_string_new (NULL);
+
+          ps_event_store_append_frame_name (store, ps_event_store_get_stack_node (store, sample->stack)->frame, leaf);
+          g_assert_true (g_str_has_prefix (tooltip, leaf->str));
+        }
+      g_assert_nonnull (strstr (tooltip, "A sample of CLOCK.HARD at "));
+      g_assert_nonnull (strstr (tooltip, sample->flags & PS_SAMPLE_FLAG_KERNEL ? "kernel mode" : "user mode"));
+    }
+  g_assert_cmpuint (n_ticks, ==, 9);
+  cairo_surface_destroy (surface);
+
+  /* The libc samples and the kernel ones differ in colour */
+  {
+    GdkRGBA libc, kernel;
+
+    ps_timeline_sample_color (store, 0, FALSE, &libc);
+    ps_timeline_sample_color (store, 6, FALSE, &kernel);
+    g_assert_false (rgba_near (&libc, &kernel));
+  }
+}
+
 /* perfscope --sysroot DIR (-s DIR): the folder, made absolute */
 static void
 test_sysroot_option (Fixture       *fixture,
@@ -960,6 +1107,7 @@ main (int   argc,
   ADD_TEST ("/profile-view/symbol-folder", test_symbol_folder);
   ADD_TEST ("/profile-view/hwpmc-sysroot", test_hwpmc_sysroot);
   ADD_TEST ("/profile-view/unnamed-modules", test_unnamed_modules);
+  ADD_TEST ("/profile-view/sample-lane", test_sample_lane);
   ADD_TEST ("/profile-view/sysroot-option", test_sysroot_option);
   ADD_TEST ("/profile-view/symbol-folder-kept", test_symbol_folder_kept);
 

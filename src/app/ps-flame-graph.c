@@ -32,6 +32,7 @@
 #include "ps-flame-graph-private.h"
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
+#include "ps-module-color.h"
 #include "ps-util.h"
 
 #define FRAME_HEIGHT     20    /* px per row, gap included */
@@ -777,14 +778,9 @@ node_color (PsFlameGraph  *self,
     }
   else
     {
-      /* A stable hash of the module: reds, oranges and yellows */
-      guint hash = g_str_hash (ps_call_tree_get_function_module (self->tree, flame_node->function));
-
-      hue = (float) (hash % 1000) / 1000.0f * 0.14f;
-      saturation = 0.45f + (float) ((hash / 1000) % 100) / 100.0f * 0.2f;
-      saturation += dark ? 0.1f : 0.0f;
-      brightness = dark ? 0.62f + (float) ((hash / 100000) % 100) / 100.0f * 0.1f
-                        : 0.92f + (float) ((hash / 100000) % 100) / 100.0f * 0.08f;
+      /* The module's colour, as the timeline's sample lanes have it */
+      ps_module_color (ps_call_tree_get_function_module (self->tree, flame_node->function), dark, color);
+      return;
     }
 
   gtk_hsv_to_rgb (hue, saturation, brightness, &red, &green, &blue);

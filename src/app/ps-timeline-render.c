@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ps-chart-util.h"
+#include "ps-module-color.h"
 #include "ps-timeline-render.h"
 #include "ps-util.h"
 
@@ -31,10 +32,13 @@
 
 /* Model */
 
+static void sample_lane_free (PsSampleLane *lane);
+
 static void
 row_free (PsTimelineRow *row)
 {
   g_clear_pointer (&row->values, ps_value_lod_unref);
+  g_clear_pointer (&row->lane, sample_lane_free);
   g_free (row->label);
   g_free (row->tooltip);
   g_free (row->unit);
@@ -391,6 +395,307 @@ add_sample_rows (PsTimelineModel *self,
   return TRUE;
 }
 
+/* Sample lanes: a row per thread with a tick per sample, in the colour
+ * of the module of the function it was taken in */
+
+struct _PsSampleLane
+{
+  guint32 *samples;    /* indices of the store's samples, by time */
+  guint    n_samples;
+  guint64  weight;     /* their summed weight */
+};
+
+static void
+sample_lane_free (PsSampleLane *lane)
+{
+  if (lane == NULL)
+    return;
+  g_free (lane->samples);
+  g_free (lane);
+}
+
+static int
+compare_sample_times (gconstpointer a,
+                      gconstpointer b,
+                      gpointer      user_data)
+{
+  PsEventStore *store = user_data;
+  guint32 index_a = *(const guint32 *)a;
+  guint32 index_b = *(const guint32 *)b;
+  gint64 time_a = ps_event_store_get_sample (store, index_a)->time_ns;
+  gint64 time_b = ps_event_store_get_sample (store, index_b)->time_ns;
+
+  if (time_a != time_b)
+    return time_a < time_b ? -1 : 1;
+  return index_a < index_b ? -1 : index_a > index_b;
+}
+
+/* A lane per thread (or process) with timed samples of any event, the
+ * busiest first; a store index of 4 bytes per sample. FALSE when
+ * cancellable (may be NULL) was cancelled. */
+static gboolean
+add_sample_lanes (PsTimelineModel *self,
+                  GCancellable    *cancellable)
+{
+  PsEventStore *store = self->store;
+  guint n_tracks = ps_event_store_get_n_tracks (store);
+  guint64 n_samples = ps_event_store_get_n_samples (store);
+  g_autofree PsSampleLane **lanes = NULL;
+  g_autofree gboolean *unsorted = NULL;
+  g_autoptr(GArray) order = NULL;
+  gint64 begin = G_MAXINT64, end = G_MININT64;
+  guint group;
+
+  /* Indices of 4 bytes: a run of more samples than that has no lanes */
+  if (n_samples == 0 || n_tracks == 0 || n_samples > G_MAXUINT32)
+    return TRUE;
+
+  lanes = g_new0 (PsSampleLane *, n_tracks);
+  unsorted = g_new0 (gboolean, n_tracks);
+  for (guint64 i = 0; i < n_samples; i++)
+    {
+      const PsSample *sample = ps_event_store_get_sample (store, i);
+
+      if (ps_util_stop_at (i, cancellable))
+        goto cancelled;
+      if ((sample->flags & PS_SAMPLE_FLAG_UNTIMED) || sample->track >= n_tracks)
+        continue;
+      if (lanes[sample->track] == NULL)
+        lanes[sample->track] = g_new0 (PsSampleLane, 1);
+      lanes[sample->track]->n_samples++;
+      lanes[sample->track]->weight += sample->weight;
+    }
+  for (guint t = 0; t < n_tracks; t++)
+    if (lanes[t] != NULL)
+      {
+        lanes[t]->samples = g_new (guint32, lanes[t]->n_samples);
+        lanes[t]->n_samples = 0;
+      }
+  for (guint64 i = 0; i < n_samples; i++)
+    {
+      const PsSample *sample = ps_event_store_get_sample (store, i);
+      PsSampleLane *lane;
+
+      if (ps_util_stop_at (i, cancellable))
+        goto cancelled;
+      if ((sample->flags & PS_SAMPLE_FLAG_UNTIMED) || sample->track >= n_tracks)
+        continue;
+      lane = lanes[sample->track];
+      /* Logs keep the order of their buffers, not always of time */
+      if (lane->n_samples > 0
+          && ps_event_store_get_sample (store, lane->samples[lane->n_samples - 1])->time_ns > sample->time_ns)
+        unsorted[sample->track] = TRUE;
+      lane->samples[lane->n_samples++] = (guint32)i;
+      begin = MIN (begin, sample->time_ns);
+      end = MAX (end, sample->time_ns);
+    }
+
+  order = g_array_new (FALSE, FALSE, sizeof (TrackTotal));
+  for (guint32 t = 0; t < n_tracks; t++)
+    if (lanes[t] != NULL)
+      {
+        TrackTotal total = { t, lanes[t]->weight };
+
+        if (unsorted[t])
+          g_qsort_with_data (lanes[t]->samples, lanes[t]->n_samples, sizeof (guint32), compare_sample_times, store);
+        g_array_append_val (order, total);
+      }
+  if (order->len == 0)
+    return TRUE;
+  g_array_sort (order, compare_totals);
+
+  group = self->rows->len;
+  add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT,
+           /* Translators: a timeline group; %u is a number of threads */
+           g_strdup_printf (ngettext ("Samples of %u thread, a tick each", "Samples of %u threads, a tick each", order->len),
+                            order->len));
+  for (guint i = 0; i < order->len; i++)
+    {
+      guint32 t = g_array_index (order, TrackTotal, i).track;
+      PsTimelineRow *row = add_row (self, PS_TIMELINE_ROW_SAMPLES, t, group,
+                                    track_label (store, ps_event_store_get_track (store, t)));
+
+      row->lane = g_steal_pointer (&lanes[t]);
+      row->tooltip = g_strdup_printf (ngettext ("%s: %" PRIu64 " sample of any event, a tick each in the colour of the module of the function it was taken in (the flame graph’s colours)",
+                                                "%s: %" PRIu64 " samples of any event, a tick each in the colour of the module of the function it was taken in (the flame graph’s colours)",
+                                                row->lane->weight),
+                                      row->label, row->lane->weight);
+    }
+  widen_extent (self, begin, end);
+  return TRUE;
+
+cancelled:
+  for (guint t = 0; t < n_tracks; t++)
+    sample_lane_free (lanes[t]);
+  return FALSE;
+}
+
+/* The rates of the busiest threads (a group at rates_group) say less than
+ * the lanes after them: they start closed */
+static void
+collapse_rates_under_lanes (PsTimelineModel *self,
+                            guint            rates_group)
+{
+  PsTimelineRow *group, *first, *last;
+
+  if (rates_group + 1 >= self->rows->len)
+    return;
+  group = g_ptr_array_index (self->rows, rates_group);
+  first = g_ptr_array_index (self->rows, rates_group + 1);
+  last = g_ptr_array_index (self->rows, self->rows->len - 1);
+  if (group->kind == PS_TIMELINE_ROW_GROUP && first->kind == PS_TIMELINE_ROW_VALUES
+      && last->kind == PS_TIMELINE_ROW_SAMPLES)
+    group->collapsed = TRUE;
+}
+
+/* The first sample of a lane at or after time, from `from` on */
+static guint
+lane_lower_bound (const PsSampleLane *lane,
+                  PsEventStore       *store,
+                  guint               from,
+                  gint64              time)
+{
+  guint low = from, high = lane->n_samples;
+
+  while (low < high)
+    {
+      guint mid = low + (high - low) / 2;
+
+      if (ps_event_store_get_sample (store, lane->samples[mid])->time_ns < time)
+        low = mid + 1;
+      else
+        high = mid;
+    }
+  return low;
+}
+
+/* The module of the frame a sample was taken in (a string id, 0 for none) */
+static guint32
+sample_module (PsEventStore *store,
+               guint64       index)
+{
+  const PsSample *sample = ps_event_store_get_sample (store, index);
+  const PsStackNode *node = sample->stack != 0 ? ps_event_store_get_stack_node (store, sample->stack) : NULL;
+
+  if (node == NULL || node->frame >= ps_event_store_get_n_frames (store))
+    return 0;
+  return ps_event_store_get_frame (store, node->frame)->module;
+}
+
+void
+ps_timeline_sample_color (PsEventStore *store,
+                          guint64       sample,
+                          gboolean      dark,
+                          GdkRGBA      *color)
+{
+  const char *module = ps_event_store_get_string (store, sample_module (store, sample));
+
+  ps_module_color (module != NULL ? module : "", dark, color);
+}
+
+gboolean
+ps_timeline_lane_find (const PsTimelineRow *row,
+                       PsEventStore        *store,
+                       gint64               time,
+                       gint64               slop,
+                       guint64             *nearest,
+                       guint64             *n_samples)
+{
+  const PsSampleLane *lane;
+  guint first, last, at;
+  gint64 best_distance = G_MAXINT64;
+
+  g_return_val_if_fail (row != NULL, FALSE);
+
+  lane = row->lane;
+  if (lane == NULL || lane->n_samples == 0)
+    return FALSE;
+  first = lane_lower_bound (lane, store, 0, time - slop);
+  last = lane_lower_bound (lane, store, first, time + slop + 1);
+  if (first == last)
+    return FALSE;
+
+  /* The nearest is next to where time would go */
+  at = lane_lower_bound (lane, store, first, time);
+  for (guint i = at > first ? at - 1 : at; i <= at && i < last; i++)
+    {
+      gint64 distance = ABS (ps_event_store_get_sample (store, lane->samples[i])->time_ns - time);
+
+      if (distance < best_distance)
+        {
+          best_distance = distance;
+          if (nearest != NULL)
+            *nearest = lane->samples[i];
+        }
+    }
+  if (n_samples != NULL)
+    *n_samples = last - first;
+  return TRUE;
+}
+
+char *
+ps_timeline_describe_samples (const PsTimelineModel *model,
+                              const PsTimelineRow   *row,
+                              gint64                 time,
+                              gint64                 slop)
+{
+  PsEventStore *store = model->store;
+  guint64 index = 0, n_here = 0;
+  const PsSample *sample;
+  const PsStackNode *node;
+  const PsSampleSource *source;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *when = NULL;
+  g_autofree char *event = NULL;
+
+  if (!ps_timeline_lane_find (row, store, time, slop, &index, &n_here))
+    return NULL;
+
+  sample = ps_event_store_get_sample (store, index);
+  node = sample->stack != 0 ? ps_event_store_get_stack_node (store, sample->stack) : NULL;
+  if (node != NULL && node->frame < ps_event_store_get_n_frames (store))
+    {
+      const char *module = ps_event_store_get_string (store, ps_event_store_get_frame (store, node->frame)->module);
+      g_autoptr(GString) name = g_string_new (NULL);
+      g_autofree char *display = NULL;
+
+      ps_event_store_append_frame_name (store, node->frame, name);
+      display = ps_util_display_text (name->str, -1);
+      g_string_append (text, display);
+      if (module != NULL && *module != '\0')
+        {
+          g_autofree char *display_module = ps_util_display_text (module, -1);
+
+          /* Translators: the module of the function a sample was taken in */
+          g_string_append_printf (text, _(" in %s"), display_module);
+        }
+    }
+  else
+    g_string_append (text, _("A sample without a call stack"));
+
+  when = ps_timeline_format_x (model, (double)sample->time_ns, 1000);
+  source = sample->source < ps_event_store_get_n_sample_sources (store)
+           ? ps_event_store_get_sample_source (store, sample->source) : NULL;
+  event = ps_util_display_text (source != NULL ? ps_event_store_get_string (store, source->name) : "", -1);
+  g_string_append_c (text, '\n');
+  g_string_append_printf (text, (sample->flags & PS_SAMPLE_FLAG_KERNEL)
+                                /* Translators: a sample's tooltip: its event and time */
+                                ? _("A sample of %s at %s, in kernel mode")
+                                : _("A sample of %s at %s, in user mode"),
+                          event, when);
+  g_string_append_c (text, '\n');
+  g_string_append (text, row->label);
+  if (n_here > 1)
+    {
+      g_string_append_c (text, '\n');
+      /* Translators: samples under the pointer; the nearest is described */
+      g_string_append_printf (text, ngettext ("%" PRIu64 " sample here; the nearest is shown",
+                                              "%" PRIu64 " samples here; the nearest is shown", n_here),
+                              n_here);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
 static void
 add_series_rows (PsTimelineModel        *self,
                  const PsTimelineSeries *series,
@@ -470,12 +775,21 @@ ps_timeline_model_new_full (PsEventStore           *store,
 
   if (!sequence_axis)
     {
+      guint rates_group = self->rows->len;
+
       /* A sampled run's busiest threads before its lifetimes */
       if (!add_sample_rows (self, cancellable))
         {
           ps_timeline_model_free (self);
           return NULL;
         }
+      /* Its samples themselves, under which the rates start closed */
+      if (!add_sample_lanes (self, cancellable))
+        {
+          ps_timeline_model_free (self);
+          return NULL;
+        }
+      collapse_rates_under_lanes (self, rates_group);
       add_span_rows (self);
       if (!add_counter_rows (self, counter_tracks, cancellable))
         {
@@ -527,6 +841,9 @@ ps_timeline_model_layout (PsTimelineModel *self)
         case PS_TIMELINE_ROW_SPANS:
           row->height = (row->has_marks ? PS_TIMELINE_MARK_HEIGHT : 0)
                         + MAX (row->n_depths, 1) * PS_TIMELINE_SPAN_HEIGHT + PS_TIMELINE_ROW_GAP;
+          break;
+        case PS_TIMELINE_ROW_SAMPLES:
+          row->height = PS_TIMELINE_LANE_HEIGHT + PS_TIMELINE_LANE_GAP;
           break;
         case PS_TIMELINE_ROW_VALUES:
         default:
@@ -1129,6 +1446,181 @@ draw_values_row (Render              *render,
 #undef VALUE_Y
 }
 
+/* Sample lanes */
+
+/* Samples of a pixel column whose modules are compared for its colour:
+ * evenly spread over the column when it has more */
+#define LANE_COLOR_PROBES 32
+
+typedef struct
+{
+  guint   n;          /* samples in the column */
+  guint32 module;     /* the module they share (string id + 1), or 0 */
+} LaneColumn;
+
+/* Counts a lane's samples per pixel column of the visible range and finds
+ * the module each column's samples share; returns the most in a column.
+ * Two binary searches a column: bounded by the pixels, not the samples. */
+static guint
+count_lane_columns (Render              *render,
+                    const PsSampleLane  *lane,
+                    LaneColumn          *columns,
+                    guint                n_columns)
+{
+  PsEventStore *store = render->model->store;
+  const PsTimelineFrame *frame = render->frame;
+  guint from = lane_lower_bound (lane, store, 0, frame->begin);
+  guint peak = 0;
+
+  for (guint c = 0; c < n_columns && from < lane->n_samples; c++)
+    {
+      gint64 column_end = frame->begin + (gint64)ceil ((c + 1) * render->ns_per_pixel);
+      /* The last column holds the samples at the range's end */
+      guint to = lane_lower_bound (lane, store, from, c + 1 == n_columns ? frame->end + 1 : MIN (column_end, frame->end + 1));
+      guint n = to - from;
+      guint32 module;
+
+      columns[c].n = n;
+      columns[c].module = 0;
+      if (n == 0)
+        continue;
+      module = sample_module (store, lane->samples[from]) + 1;
+      for (guint p = 1; p < MIN (n, LANE_COLOR_PROBES) && module != 0; p++)
+        {
+          guint i = n <= LANE_COLOR_PROBES ? from + p : from + (guint)((guint64)p * (n - 1) / (LANE_COLOR_PROBES - 1));
+
+          if (sample_module (store, lane->samples[i]) + 1 != module)
+            module = 0;
+        }
+      columns[c].module = module;
+      peak = MAX (peak, n);
+      from = to;
+    }
+  return peak;
+}
+
+typedef struct
+{
+  GdkRGBA color;
+  GArray *rects;   /* x, y, width, height */
+} LaneFill;
+
+static void
+lane_fill_free (gpointer data)
+{
+  LaneFill *fill = data;
+
+  g_array_unref (fill->rects);
+  g_free (fill);
+}
+
+/* Every visible lane: a column with samples is a tick from the lane's
+ * foot, as high as the log of its count over the most any visible column
+ * has (one sample alone: full height when no column has more), in the
+ * colour of the module its samples share, grey when they differ */
+static void
+draw_sample_lanes (Render *render)
+{
+  const PsTimelineFrame *frame = render->frame;
+  PsTimelineModel *model = render->model;
+  cairo_t *cr = render->cr;
+  guint n_columns = (guint)MAX (render->plot_right - render->plot_left, 1);
+  g_autoptr(GPtrArray) lanes = g_ptr_array_new ();
+  g_autoptr(GArray) tops = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree LaneColumn *columns = NULL;
+  g_autoptr(GHashTable) fills = NULL;    /* module + 1 → LaneFill */
+  GHashTableIter iter;
+  gpointer value;
+  guint peak = 0;
+
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+      double y = render->rows_top + row->y;
+
+      if (row->kind != PS_TIMELINE_ROW_SAMPLES || row->hidden || row->lane == NULL
+          || y + row->height < PS_TIMELINE_HEADER_HEIGHT || y > frame->height)
+        continue;
+      g_ptr_array_add (lanes, (gpointer)row);
+      g_array_append_val (tops, y);
+    }
+  if (lanes->len == 0)
+    return;
+
+  columns = g_new0 (LaneColumn, (gsize)n_columns * lanes->len);
+  for (guint l = 0; l < lanes->len; l++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (lanes, l);
+
+      peak = MAX (peak, count_lane_columns (render, row->lane, columns + (gsize)l * n_columns, n_columns));
+    }
+  if (peak == 0)
+    return;
+
+  /* Ticks of one colour are filled together */
+  fills = g_hash_table_new_full (NULL, NULL, NULL, lane_fill_free);
+  for (guint l = 0; l < lanes->len; l++)
+    {
+      const LaneColumn *lane_columns = columns + (gsize)l * n_columns;
+      double foot = g_array_index (tops, double, l) + PS_TIMELINE_LANE_HEIGHT;
+
+      for (guint c = 0; c < n_columns; c++)
+        {
+          const LaneColumn *column = &lane_columns[c];
+          LaneFill *fill;
+          double rect[4];
+
+          if (column->n == 0)
+            continue;
+          fill = g_hash_table_lookup (fills, GUINT_TO_POINTER (column->module));
+          if (fill == NULL)
+            {
+              const char *module = column->module != 0 ? ps_event_store_get_string (model->store, column->module - 1) : NULL;
+
+              fill = g_new0 (LaneFill, 1);
+              fill->rects = g_array_new (FALSE, FALSE, sizeof rect);
+              if (column->module == 0)
+                fill->color = (frame->dark ? dark_colors : light_colors)[DENSE_COLOR];
+              else
+                ps_module_color (module != NULL ? module : "", frame->dark, &fill->color);
+              g_hash_table_insert (fills, GUINT_TO_POINTER (column->module), fill);
+            }
+          rect[3] = round (PS_TIMELINE_LANE_HEIGHT * (0.3 + 0.7 * log2 (1 + column->n) / log2 (1 + peak)));
+          rect[0] = render->plot_left + c;
+          rect[1] = foot - rect[3];
+          /* A lone tick two pixels wide, to be seen */
+          rect[2] = (c + 1 < n_columns && lane_columns[c + 1].n > 0) ? 1 : 2;
+          g_array_append_vals (fill->rects, rect, 1);
+        }
+    }
+
+  cairo_save (cr);
+  cairo_rectangle (cr, render->plot_left, PS_TIMELINE_HEADER_HEIGHT, render->plot_right - render->plot_left,
+                   frame->height - PS_TIMELINE_HEADER_HEIGHT);
+  cairo_clip (cr);
+  /* The lanes' ground, so that an idle stretch reads as idle */
+  for (guint l = 0; l < lanes->len; l++)
+    cairo_rectangle (cr, render->plot_left, g_array_index (tops, double, l) + PS_TIMELINE_LANE_HEIGHT - 1,
+                     render->plot_right - render->plot_left, 1);
+  set_color (cr, &frame->foreground, 0.08);
+  cairo_fill (cr);
+  g_hash_table_iter_init (&iter, fills);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      LaneFill *fill = value;
+
+      for (guint i = 0; i < fill->rects->len; i++)
+        {
+          const double *rect = &g_array_index (fill->rects, double, i * 4);
+
+          cairo_rectangle (cr, rect[0], rect[1], rect[2], rect[3]);
+        }
+      set_color (cr, &fill->color, 1);
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+}
+
 /* Axis, overview, labels */
 
 static void
@@ -1505,6 +1997,7 @@ ps_timeline_render (PsTimelineModel       *model,
       else if (row->kind == PS_TIMELINE_ROW_VALUES)
         draw_values_row (&render, row, y);
     }
+  draw_sample_lanes (&render);
   draw_cursor (&render);
   draw_labels (&render);
   draw_status (&render);
