@@ -401,6 +401,10 @@ add_sample_rows (PsTimelineModel *self,
 struct _PsSampleLane
 {
   guint32 *samples;    /* indices of the store's samples, by time */
+  /* Read for every pixel column drawn, so kept together rather than
+   * looked up in the store's samples of every thread */
+  gint64  *times;      /* each one's time */
+  guint32 *modules;    /* the module of each one's leaf frame (a string id) */
   guint    n_samples;
   guint64  weight;     /* their summed weight */
 };
@@ -411,8 +415,13 @@ sample_lane_free (PsSampleLane *lane)
   if (lane == NULL)
     return;
   g_free (lane->samples);
+  g_free (lane->times);
+  g_free (lane->modules);
   g_free (lane);
 }
+
+static guint32 sample_module (PsEventStore *store,
+                              guint64       index);
 
 static int
 compare_sample_times (gconstpointer a,
@@ -498,6 +507,13 @@ add_sample_lanes (PsTimelineModel *self,
 
         if (unsorted[t])
           g_qsort_with_data (lanes[t]->samples, lanes[t]->n_samples, sizeof (guint32), compare_sample_times, store);
+        lanes[t]->times = g_new (gint64, lanes[t]->n_samples);
+        lanes[t]->modules = g_new (guint32, lanes[t]->n_samples);
+        for (guint i = 0; i < lanes[t]->n_samples; i++)
+          {
+            lanes[t]->times[i] = ps_event_store_get_sample (store, lanes[t]->samples[i])->time_ns;
+            lanes[t]->modules[i] = sample_module (store, lanes[t]->samples[i]);
+          }
         g_array_append_val (order, total);
       }
   if (order->len == 0)
@@ -548,20 +564,32 @@ collapse_rates_under_lanes (PsTimelineModel *self,
     group->collapsed = TRUE;
 }
 
-/* The first sample of a lane at or after time, from `from` on */
+/* The first sample of a lane at or after time, from `from` on: in steps
+ * that double from `from`, then halve, so that the next pixel column's
+ * first sample, a few samples on, takes a few looks */
 static guint
 lane_lower_bound (const PsSampleLane *lane,
-                  PsEventStore       *store,
                   guint               from,
                   gint64              time)
 {
-  guint low = from, high = lane->n_samples;
+  const gint64 *times = lane->times;
+  guint low = from, high, step = 1;
 
+  if (low >= lane->n_samples || times[low] >= time)
+    return low;
+  /* The sample at low is before time */
+  while (low + step < lane->n_samples && times[low + step] < time)
+    {
+      low += step;
+      step *= 2;
+    }
+  high = MIN (low + step, lane->n_samples);
+  low++;
   while (low < high)
     {
       guint mid = low + (high - low) / 2;
 
-      if (ps_event_store_get_sample (store, lane->samples[mid])->time_ns < time)
+      if (times[mid] < time)
         low = mid + 1;
       else
         high = mid;
@@ -610,16 +638,16 @@ ps_timeline_lane_find (const PsTimelineRow *row,
   lane = row->lane;
   if (lane == NULL || lane->n_samples == 0)
     return FALSE;
-  first = lane_lower_bound (lane, store, 0, time - slop);
-  last = lane_lower_bound (lane, store, first, time + slop + 1);
+  first = lane_lower_bound (lane, 0, time - slop);
+  last = lane_lower_bound (lane, first, time + slop + 1);
   if (first == last)
     return FALSE;
 
   /* The nearest is next to where time would go */
-  at = lane_lower_bound (lane, store, first, time);
+  at = lane_lower_bound (lane, first, time);
   for (guint i = at > first ? at - 1 : at; i <= at && i < last; i++)
     {
-      gint64 distance = ABS (ps_event_store_get_sample (store, lane->samples[i])->time_ns - time);
+      gint64 distance = ABS (lane->times[i] - time);
 
       if (distance < best_distance)
         {
@@ -1467,16 +1495,15 @@ count_lane_columns (Render              *render,
                     LaneColumn          *columns,
                     guint                n_columns)
 {
-  PsEventStore *store = render->model->store;
   const PsTimelineFrame *frame = render->frame;
-  guint from = lane_lower_bound (lane, store, 0, frame->begin);
+  guint from = lane_lower_bound (lane, 0, frame->begin);
   guint peak = 0;
 
   for (guint c = 0; c < n_columns && from < lane->n_samples; c++)
     {
       gint64 column_end = frame->begin + (gint64)ceil ((c + 1) * render->ns_per_pixel);
       /* The last column holds the samples at the range's end */
-      guint to = lane_lower_bound (lane, store, from, c + 1 == n_columns ? frame->end + 1 : MIN (column_end, frame->end + 1));
+      guint to = lane_lower_bound (lane, from, c + 1 == n_columns ? frame->end + 1 : MIN (column_end, frame->end + 1));
       guint n = to - from;
       guint32 module;
 
@@ -1484,12 +1511,12 @@ count_lane_columns (Render              *render,
       columns[c].module = 0;
       if (n == 0)
         continue;
-      module = sample_module (store, lane->samples[from]) + 1;
+      module = lane->modules[from] + 1;
       for (guint p = 1; p < MIN (n, LANE_COLOR_PROBES) && module != 0; p++)
         {
           guint i = n <= LANE_COLOR_PROBES ? from + p : from + (guint)((guint64)p * (n - 1) / (LANE_COLOR_PROBES - 1));
 
-          if (sample_module (store, lane->samples[i]) + 1 != module)
+          if (lane->modules[i] + 1 != module)
             module = 0;
         }
       columns[c].module = module;
@@ -1499,25 +1526,58 @@ count_lane_columns (Render              *render,
   return peak;
 }
 
-typedef struct
+/* The height of a tick of n samples where a column has at most peak */
+static int
+tick_height (guint n,
+             guint peak)
 {
+  return (int)round (PS_TIMELINE_LANE_HEIGHT * (0.3 + 0.7 * log2 (1 + n) / log2 (1 + peak)));
+}
+
+/* A colour as a premultiplied ARGB32 pixel */
+static guint32
+argb_pixel (const GdkRGBA *color,
+            double         alpha)
+{
+  double a = CLAMP (color->alpha * alpha, 0, 1);
+
+  return (guint32)(a * 255 + 0.5) << 24
+         | (guint32)(CLAMP (color->red, 0, 1) * a * 255 + 0.5) << 16
+         | (guint32)(CLAMP (color->green, 0, 1) * a * 255 + 0.5) << 8
+         | (guint32)(CLAMP (color->blue, 0, 1) * a * 255 + 0.5);
+}
+
+/* The pixel of a column's colour: its module's, grey when mixed */
+static guint32
+lane_column_pixel (Render     *render,
+                   GHashTable *pixels,
+                   guint32     module)
+{
+  const PsTimelineFrame *frame = render->frame;
+  gpointer found = g_hash_table_lookup (pixels, GUINT_TO_POINTER (module));
   GdkRGBA color;
-  GArray *rects;   /* x, y, width, height */
-} LaneFill;
 
-static void
-lane_fill_free (gpointer data)
-{
-  LaneFill *fill = data;
+  /* Opaque pixels, so never 0 once made */
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found);
+  if (module == 0)
+    color = (frame->dark ? dark_colors : light_colors)[DENSE_COLOR];
+  else
+    {
+      const char *name = ps_event_store_get_string (render->model->store, module - 1);
 
-  g_array_unref (fill->rects);
-  g_free (fill);
+      ps_module_color (name != NULL ? name : "", frame->dark, &color);
+    }
+  g_hash_table_insert (pixels, GUINT_TO_POINTER (module), GUINT_TO_POINTER (argb_pixel (&color, 1)));
+  return argb_pixel (&color, 1);
 }
 
 /* Every visible lane: a column with samples is a tick from the lane's
  * foot, as high as the log of its count over the most any visible column
  * has (one sample alone: full height when no column has more), in the
- * colour of the module its samples share, grey when they differ */
+ * colour of the module its samples share, grey when they differ. The
+ * ticks are written as pixels into one image: thousands of boxes a pixel
+ * wide would cost more to fill than to count. */
 static void
 draw_sample_lanes (Render *render)
 {
@@ -1526,17 +1586,21 @@ draw_sample_lanes (Render *render)
   cairo_t *cr = render->cr;
   guint n_columns = (guint)MAX (render->plot_right - render->plot_left, 1);
   g_autoptr(GPtrArray) lanes = g_ptr_array_new ();
-  g_autoptr(GArray) tops = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) tops = g_array_new (FALSE, FALSE, sizeof (int));
   g_autofree LaneColumn *columns = NULL;
-  g_autoptr(GHashTable) fills = NULL;    /* module + 1 → LaneFill */
-  GHashTableIter iter;
-  gpointer value;
+  g_autoptr(GHashTable) pixels = g_hash_table_new (NULL, NULL);   /* module + 1 → pixel */
+  cairo_surface_t *image;
+  guint32 *data;
+  int stride, image_top, image_height;
+  guint32 ground;
   guint peak = 0;
+  guint32 last_module = G_MAXUINT32, last_pixel = 0;
+  int heights[64] = { 0 };   /* by count, made when first needed */
 
   for (guint r = 0; r < model->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
-      double y = render->rows_top + row->y;
+      int y = (int)round (render->rows_top + row->y);
 
       if (row->kind != PS_TIMELINE_ROW_SAMPLES || row->hidden || row->lane == NULL
           || y + row->height < PS_TIMELINE_HEADER_HEIGHT || y > frame->height)
@@ -1554,71 +1618,73 @@ draw_sample_lanes (Render *render)
 
       peak = MAX (peak, count_lane_columns (render, row->lane, columns + (gsize)l * n_columns, n_columns));
     }
-  if (peak == 0)
-    return;
 
-  /* Ticks of one colour are filled together */
-  fills = g_hash_table_new_full (NULL, NULL, NULL, lane_fill_free);
+  /* The image covers the visible lanes, below the header */
+  image_top = MAX (g_array_index (tops, int, 0), (int)PS_TIMELINE_HEADER_HEIGHT);
+  image_height = MIN (g_array_index (tops, int, lanes->len - 1) + (int)PS_TIMELINE_LANE_HEIGHT, frame->height) - image_top;
+  if (image_height <= 0)
+    return;
+  image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int)n_columns, image_height);
+  if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (image);
+      return;
+    }
+  cairo_surface_flush (image);
+  data = (guint32 *)(gpointer)cairo_image_surface_get_data (image);
+  stride = cairo_image_surface_get_stride (image) / 4;
+  /* The lanes' ground, so that an idle stretch reads as idle */
+  ground = argb_pixel (&frame->foreground, 0.08);
+
   for (guint l = 0; l < lanes->len; l++)
     {
       const LaneColumn *lane_columns = columns + (gsize)l * n_columns;
-      double foot = g_array_index (tops, double, l) + PS_TIMELINE_LANE_HEIGHT;
+      int foot = g_array_index (tops, int, l) + (int)PS_TIMELINE_LANE_HEIGHT - image_top;
 
-      for (guint c = 0; c < n_columns; c++)
+      if (foot - 1 >= 0 && foot - 1 < image_height)
+        for (guint c = 0; c < n_columns; c++)
+          data[(gsize)(foot - 1) * stride + c] = ground;
+
+      for (guint c = 0; c < n_columns && peak > 0; c++)
         {
           const LaneColumn *column = &lane_columns[c];
-          LaneFill *fill;
-          double rect[4];
+          guint32 pixel;
+          int height;
+          guint width;
 
           if (column->n == 0)
             continue;
-          fill = g_hash_table_lookup (fills, GUINT_TO_POINTER (column->module));
-          if (fill == NULL)
+          /* Neighbouring columns mostly share a module */
+          if (column->module != last_module)
             {
-              const char *module = column->module != 0 ? ps_event_store_get_string (model->store, column->module - 1) : NULL;
-
-              fill = g_new0 (LaneFill, 1);
-              fill->rects = g_array_new (FALSE, FALSE, sizeof rect);
-              if (column->module == 0)
-                fill->color = (frame->dark ? dark_colors : light_colors)[DENSE_COLOR];
-              else
-                ps_module_color (module != NULL ? module : "", frame->dark, &fill->color);
-              g_hash_table_insert (fills, GUINT_TO_POINTER (column->module), fill);
+              last_module = column->module;
+              last_pixel = lane_column_pixel (render, pixels, column->module);
             }
-          rect[3] = round (PS_TIMELINE_LANE_HEIGHT * (0.3 + 0.7 * log2 (1 + column->n) / log2 (1 + peak)));
-          rect[0] = render->plot_left + c;
-          rect[1] = foot - rect[3];
+          pixel = last_pixel;
+          if (column->n < G_N_ELEMENTS (heights))
+            {
+              if (heights[column->n] == 0)
+                heights[column->n] = tick_height (column->n, peak);
+              height = heights[column->n];
+            }
+          else
+            height = tick_height (column->n, peak);
           /* A lone tick two pixels wide, to be seen */
-          rect[2] = (c + 1 < n_columns && lane_columns[c + 1].n > 0) ? 1 : 2;
-          g_array_append_vals (fill->rects, rect, 1);
+          width = (c + 1 < n_columns && lane_columns[c + 1].n > 0) ? 1 : 2;
+          for (int y = MAX (foot - height, 0); y < MIN (foot, image_height); y++)
+            for (guint x = c; x < MIN (c + width, n_columns); x++)
+              data[(gsize)y * stride + x] = pixel;
         }
     }
+  cairo_surface_mark_dirty (image);
 
   cairo_save (cr);
-  cairo_rectangle (cr, render->plot_left, PS_TIMELINE_HEADER_HEIGHT, render->plot_right - render->plot_left,
-                   frame->height - PS_TIMELINE_HEADER_HEIGHT);
-  cairo_clip (cr);
-  /* The lanes' ground, so that an idle stretch reads as idle */
-  for (guint l = 0; l < lanes->len; l++)
-    cairo_rectangle (cr, render->plot_left, g_array_index (tops, double, l) + PS_TIMELINE_LANE_HEIGHT - 1,
-                     render->plot_right - render->plot_left, 1);
-  set_color (cr, &frame->foreground, 0.08);
+  cairo_set_source_surface (cr, image, render->plot_left, image_top);
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+  cairo_rectangle (cr, render->plot_left, image_top, n_columns, image_height);
   cairo_fill (cr);
-  g_hash_table_iter_init (&iter, fills);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      LaneFill *fill = value;
-
-      for (guint i = 0; i < fill->rects->len; i++)
-        {
-          const double *rect = &g_array_index (fill->rects, double, i * 4);
-
-          cairo_rectangle (cr, rect[0], rect[1], rect[2], rect[3]);
-        }
-      set_color (cr, &fill->color, 1);
-      cairo_fill (cr);
-    }
   cairo_restore (cr);
+  cairo_surface_destroy (image);
 }
 
 /* Axis, overview, labels */
