@@ -369,6 +369,9 @@ test_time_range (Fixture       *fixture,
   ps_session_set_selection (session, 5 * MS, 22 * MS);
   g_assert_cmpfloat (tree_total (view), ==, 8);
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "25.0 %");
+  /* Data Quality says what the header counts of the run's 20 samples */
+  g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "quality"),
+                            "The header and the call tree count the 8 samples of CLOCK.HARD, in the time range selected on the timeline, 25.0 % of them with frames without a function name; the line above and the warnings below count all 20 samples of the run."));
 
   /* A selected process stays selected when the counts reorder the list */
   {
@@ -860,6 +863,20 @@ test_unnamed_modules (Fixture       *fixture,
         g_assert_cmpfloat (ps_call_node_row_get_stats (row)->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE], ==, i < 3 ? 2 : 6);
       }
     g_assert_cmpfloat (address_exclusive, ==, 6);
+  }
+  /* An address selected: callers and callees are its module's */
+  {
+    g_autoptr(GtkTreeListRow) tree_row = find_tree_row (tree_view, "libc.so.7+0x110");
+    GtkSelectionModel *selection = gtk_column_view_get_model (ps_call_tree_view_get_column_view (tree_view));
+    GListModel *callers = ps_call_tree_view_get_callers_model (tree_view);
+    g_autoptr(PsCallNodeRow) caller = NULL;
+
+    gtk_selection_model_select_item (selection, gtk_tree_list_row_get_position (tree_row), TRUE);
+    g_assert_cmpuint (ps_call_tree_view_get_selected_function (tree_view), ==,
+                      ps_call_tree_lookup_function (tree, "libc.so.7"));
+    g_assert_cmpuint (g_list_model_get_n_items (callers), ==, 1);
+    caller = g_list_model_get_item (callers, 0);
+    g_assert_cmpstr (ps_call_node_row_get_name (caller), ==, "app");
   }
   maybe_save_screenshot (fixture, "profile-unnamed-modules");
 
