@@ -49,9 +49,11 @@ static const char * const sample_names[2] = {
   N_("Exclusive samples"),
 };
 
+/* A sample counts once per function on its stack in the inclusive
+ * column, once in all in the exclusive one: say which adds up to what */
 static const char * const sample_meanings[2] = {
-  N_("The samples taken while the function was on the stack"),
-  N_("The samples taken while the function ran its own code"),
+  N_("The samples taken while the function was on the stack; a sample counts for every function on its stack, so the column adds up to more than the samples"),
+  N_("The samples taken while the function ran its own code; each sample counts for one function, so the column adds up to the samples"),
 };
 
 static const char * const value_names[PS_N_CALL_VALUES] = {
