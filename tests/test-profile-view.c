@@ -749,6 +749,26 @@ write_unnamed_log (Fixture *fixture)
   return write_temp_file (fixture, "unnamed.pmclog", g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
 }
 
+/* The log above, opened, its call tree built; NULL (the test skipped)
+ * without an hwpmc reader */
+static PsRunPage *
+open_unnamed_log (Fixture *fixture)
+{
+  g_autoptr(GFile) file = NULL;
+  PsRunPage *page;
+
+  if (ps_format_lookup ("hwpmc-pmclog") == NULL)
+    {
+      g_test_skip ("no hwpmc reader");
+      return NULL;
+    }
+  file = write_unnamed_log (fixture);
+  page = open_and_wait (fixture, file);
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  wait_for_view (ps_run_page_get_profile_view (page));
+  return page;
+}
+
 /* The row of the main table whose function reads name, or NULL */
 static GtkTreeListRow *
 find_tree_row (PsCallTreeView *tree_view,
@@ -781,7 +801,6 @@ static void
 test_unnamed_modules (Fixture       *fixture,
                       gconstpointer  data)
 {
-  g_autoptr(GFile) file = NULL;
   g_autoptr(GtkTreeListRow) libc_row = NULL;
   PsRunPage *page;
   PsProfileView *view;
@@ -793,17 +812,10 @@ test_unnamed_modules (Fixture       *fixture,
   double exclusive = 0;
   guint position;
 
-  if (ps_format_lookup ("hwpmc-pmclog") == NULL)
-    {
-      g_test_skip ("no hwpmc reader");
-      return;
-    }
-
-  file = write_unnamed_log (fixture);
-  page = open_and_wait (fixture, file);
-  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  page = open_unnamed_log (fixture);
+  if (page == NULL)
+    return;
   view = ps_run_page_get_profile_view (page);
-  wait_for_view (view);
   tree_view = ps_profile_view_get_call_tree_view (view);
   tree = ps_call_tree_view_get_tree (tree_view);
 
@@ -957,7 +969,6 @@ static void
 test_sample_lane (Fixture       *fixture,
                   gconstpointer  data)
 {
-  g_autoptr(GFile) file = NULL;
   PsRunPage *page;
   PsTimelineView *timeline;
   PsTimelineModel *model;
@@ -971,16 +982,9 @@ test_sample_lane (Fixture       *fixture,
   double foot;
   guint n_lanes = 0, n_ticks = 0;
 
-  if (ps_format_lookup ("hwpmc-pmclog") == NULL)
-    {
-      g_test_skip ("no hwpmc reader");
-      return;
-    }
-
-  file = write_unnamed_log (fixture);
-  page = open_and_wait (fixture, file);
-  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
-  wait_for_view (ps_run_page_get_profile_view (page));
+  page = open_unnamed_log (fixture);
+  if (page == NULL)
+    return;
   timeline = ps_run_page_get_timeline_view (page);
   g_assert_true (iterate_until (timeline_has_model, timeline));
   model = ps_timeline_view_get_model (timeline);
