@@ -49,6 +49,14 @@ void              ps_series_chart_set_x_range  (PsSeriesChart     *self,
                                                 guint64            first,
                                                 guint64            last);
 
+/* Zoomed: the value axis spans the data's range (and the title says
+ * so); else it starts at 0, or spans 0…100 % for percentages. A toggle
+ * at the chart's top left changes it. */
+gboolean          ps_series_chart_get_zoomed   (PsSeriesChart     *self);
+void              ps_series_chart_set_zoomed   (PsSeriesChart     *self,
+                                                gboolean           zoomed);
+GtkWidget        *ps_series_chart_get_zoom_button (PsSeriesChart  *self);
+
 /* Testing API: the plot's area in the widget and the ranges its axes
  * spanned at the last drawing, x from left to right, y from bottom to
  * top; FALSE before a drawing with data */
