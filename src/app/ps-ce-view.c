@@ -492,8 +492,21 @@ marker_export_value (GObject  *item,
       break;
 
     case MARKER_COLUMN_KEY:
-      g_value_init (value, G_TYPE_STRING);
-      g_value_set_string (value, ps_marker_row_get_description_value (row, info->key));
+      {
+        const PsCeValueKind kinds[] = { PS_CE_VALUE_SECONDS, PS_CE_VALUE_PER_SECOND };
+        double number;
+
+        /* A number in the column's unit (seconds, or per second) */
+        for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+          if (description_number (row, info->key, kinds[k], &number))
+            {
+              g_value_init (value, G_TYPE_DOUBLE);
+              g_value_set_double (value, number);
+              return;
+            }
+        g_value_init (value, G_TYPE_STRING);
+        g_value_set_string (value, ps_marker_row_get_description_value (row, info->key));
+      }
       break;
 
     case MARKER_COLUMN_APP:
@@ -579,8 +592,8 @@ make_marker_column (const char   *title,
       export_name = _("Mean"), unit = "ticks";
     else if (column == MARKER_COLUMN_TOTAL_TICKS)
       export_name = _("Total"), unit = "ticks";
-    else if (is_duration_column (column))
-      unit = "s";
+    else if (is_duration_column (column) || column == MARKER_COLUMN_KEY)
+      export_name = title, unit = is_duration_column (column) ? "s" : NULL;
     ps_table_export_set_column (view_column, export_name, unit,
                                 marker_export_value, export_info, export_info_free);
     if (is_duration_column (column))
@@ -820,6 +833,18 @@ update_key_columns (PsCeView  *self,
       GtkColumnViewColumn *column = make_marker_column (title, MARKER_COLUMN_KEY, key);
 
       set_key_column_unit (g_object_get_data (G_OBJECT (column), CELL_INFO_KEY), rows);
+      switch (((ColumnInfo *)g_object_get_data (G_OBJECT (column), CELL_INFO_KEY))->value_kind)
+        {
+        case PS_CE_VALUE_SECONDS:
+          ps_table_export_set_column_unit (column, "s");
+          break;
+        case PS_CE_VALUE_PER_SECOND:
+          ps_table_export_set_column_unit (column, ((ColumnInfo *)g_object_get_data (G_OBJECT (column), CELL_INFO_KEY))->unit);
+          break;
+        case PS_CE_VALUE_TEXT:
+        default:
+          break;
+        }
       titled = ps_view_title_with_unit (title, ((ColumnInfo *)g_object_get_data (G_OBJECT (column), CELL_INFO_KEY))->unit);
       gtk_column_view_column_set_title (column, titled);
       gtk_column_view_insert_column (self->marker_view, 1 + i, column);
