@@ -196,9 +196,10 @@ test_check_more (Fixture       *fixture,
   g_assert_cmpfloat (stats->min, ==, 10485760);
   g_assert_cmpfloat (stats->max, ==, 10498048);
   g_assert_cmpfloat_with_epsilon (stats->sum / stats->n_values, (10485760.0 + 10489856 + 10498048) / 3, 1e-6);
-  min = ps_util_format_bytes (10485760);
-  max = ps_util_format_bytes (10498048);
-  mean = ps_util_format_bytes ((10485760.0 + 10489856 + 10498048) / 3);
+  /* By the one rule for digits (ps-view-util.h) */
+  min = g_strdup ("10.00 MiB");
+  max = g_strdup ("10.01 MiB");
+  mean = g_strdup ("10.01 MiB");
   assert_cell (view, svchost3, "Min", min);
   assert_cell (view, svchost3, "Max", max);
   assert_cell (view, svchost3, "Mean", mean);
@@ -352,11 +353,11 @@ test_readout (Fixture       *fixture,
   readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width);
   g_assert_nonnull (readout);
   g_test_message ("read-out: %s", readout);
-  g_assert_nonnull (strstr (readout, "_Total: -1 %"));
+  g_assert_nonnull (strstr (readout, "_Total: -1.00 %"));
   g_clear_pointer (&readout, g_free);
-  /* Just after one second: 11.3 % */
+  /* Just after one second: 11.3 %, by the rule for digits */
   readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width * 0.4);
-  g_assert_nonnull (strstr (readout, "_Total: 11.3 %"));
+  g_assert_nonnull (strstr (readout, "_Total: 11.30 %"));
 }
 
 static gboolean
@@ -520,14 +521,14 @@ test_perflib_readout (Fixture       *fixture,
   g_assert_true (iterate_until (widget_is_drawn, chart));
   g_assert_true (ps_counter_chart_get_plot (chart, &plot));
   readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width / 2);
-  g_assert_nonnull (strstr (readout, "0: 12.5 % (raw 1234567, base 9876543)"));
-  g_assert_nonnull (strstr (readout, "1: 50 % (raw 4000000, base 8000000)"));
+  g_assert_nonnull (strstr (readout, "0: 12.50 % (raw 1234567, base 9876543)"));
+  g_assert_nonnull (strstr (readout, "1: 50.00 % (raw 4000000, base 8000000)"));
 
   /* Stacked, they add up */
   ps_counters_view_set_stacked (view, TRUE);
   g_clear_pointer (&readout, g_free);
   readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width / 2);
-  g_assert_nonnull (strstr (readout, "Total: 62.5 %"));
+  g_assert_nonnull (strstr (readout, "Total: 62.50 %"));
 }
 
 static PsCountersView *
@@ -599,7 +600,7 @@ test_legend (Fixture       *fixture,
   readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width / 2);
   lines = g_strsplit (readout, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 1 + 16 + 1);
-  g_assert_true (g_str_has_prefix (lines[1], "1: 50 %"));
+  g_assert_true (g_str_has_prefix (lines[1], "1: 50.00 %"));
   g_assert_cmpstr (lines[17], ==, "+48 more");
 
   /* Longer names in a narrower chart: three lines, then "+N more" */

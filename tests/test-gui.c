@@ -286,7 +286,7 @@ test_sort_markers (Fixture       *fixture,
   g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
   g_assert_true (iterate_until (widget_is_drawn, column_view));
 
-  column = find_column (column_view, "Mean");
+  column = find_column (column_view, "Mean (s)");
   g_assert_nonnull (column);
   gtk_column_view_sort_by_column (column_view, column, GTK_SORT_DESCENDING);
   assert_marker_order (column_view, markers, by_mean_descending, G_N_ELEMENTS (by_mean_descending));
@@ -947,7 +947,7 @@ test_rtl_open_example (Fixture       *fixture,
   g_assert_cmpstr (ps_rtl_view_get_header_value (view, "threads"), ==, "3");
   g_assert_cmpstr (ps_rtl_view_get_header_value (view, "scopes"), ==, "9");
   g_assert_cmpstr (ps_rtl_view_get_header_value (view, "messages"), ==, "7");
-  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "closed"), ==, "at 2.013 s");
+  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "closed"), ==, "at 2,013 ms");
 
   /* One top-level row per thread, with its scopes and its time */
   for (guint i = 0; i < g_list_model_get_n_items (scopes); i++)
@@ -969,7 +969,7 @@ test_rtl_open_example (Fixture       *fixture,
 
     g_assert_cmpuint (ps_scope_row_get_n_spans (thread1), ==, 7);
     g_assert_cmpuint (ps_scope_row_get_n_marks (thread1), ==, 5);
-    assert_scope_cell (view, 0, "Duration", "2.007 s");
+    assert_scope_cell (view, 0, "Duration (ms)", "2,007");
   }
 
   /* Thread 1 opens to its message and Desktop::Main (§6) */
@@ -981,9 +981,9 @@ test_rtl_open_example (Fixture       *fixture,
   }
 
   main_row = find_scope_row (scopes, RTL_MAIN, 0);
-  assert_scope_cell (view, main_row, "Begin", "3 ms");
-  assert_scope_cell (view, main_row, "Duration", "2.007 s");
-  assert_scope_cell (view, main_row, "Self", "1.037 s");
+  assert_scope_cell (view, main_row, "Begin (ms)", "3");
+  assert_scope_cell (view, main_row, "Duration (ms)", "2,007");
+  assert_scope_cell (view, main_row, "Self (ms)", "1,037");
   assert_scope_cell (view, main_row, "Thread", "1");
   assert_scope_cell (view, main_row, "Status", "");
   /* 1246545872.402817 + 0.003 s, shown in the tooltip as UTC */
@@ -997,7 +997,7 @@ test_rtl_open_example (Fixture       *fixture,
     g_assert_cmpint (ps_scope_row_get_wall_ns (row), ==, G_GINT64_CONSTANT (1246545872405817000));
     /* §6: 2009-07-02T14:44:32.405817Z, in the Begin cell's tooltip */
     text = _ps_rtl_view_scope_cell_text (row, SCOPE_COLUMN_BEGIN, &tooltip, &dim);
-    g_assert_cmpstr (text, ==, "3 ms");
+    g_assert_cmpstr (text, ==, "3");
     g_assert_nonnull (strstr (tooltip, "2009-07-02T14:44:32.405817Z"));
   }
 
@@ -1008,7 +1008,7 @@ test_rtl_open_example (Fixture       *fixture,
     g_assert_cmpstr (names, ==, "register services / configmgr (ij778899) ::configmgr::Provider::create / "
                                 "splash screen shown / PERFORMANCE - open documents");
   }
-  assert_scope_cell (view, find_scope_row (scopes, "register services", 0), "Duration", "126 ms");
+  assert_scope_cell (view, find_scope_row (scopes, "register services", 0), "Duration (ms)", "126");
   assert_scope_cell (view, find_scope_row (scopes, "splash screen shown", 0), "Line", "13");
 
   open_documents = find_scope_row (scopes, "PERFORMANCE - open documents", 0);
@@ -1017,20 +1017,20 @@ test_rtl_open_example (Fixture       *fixture,
   expand_scope_row (scopes, do_load);
   sw_load = find_scope_row (scopes, RTL_SW_LOAD, 0);
   expand_scope_row (scopes, sw_load);
-  assert_scope_cell (view, sw_load, "Duration", "505 ms");
-  assert_scope_cell (view, sw_load, "Self", "449 ms");
-  assert_scope_cell (view, open_documents, "Self", "251 ms");
+  assert_scope_cell (view, sw_load, "Duration (ms)", "505");
+  assert_scope_cell (view, sw_load, "Self (ms)", "449");
+  assert_scope_cell (view, open_documents, "Self (ms)", "251");
 
   /* The repaired message in place, with its line and status */
   styles = find_scope_row (scopes, "styles imported: 212", 0);
   g_assert_cmpint (styles, ==, sw_load + 2);
   assert_scope_cell (view, styles, "Line", "21");
   assert_scope_cell (view, styles, "Status", "context not open");
-  assert_scope_cell (view, styles, "Duration", NULL);
+  assert_scope_cell (view, styles, "Duration (ms)", NULL);
 
   /* What the user sees: the cells were drawn */
   iterate_for (200);
-  g_assert_true (shows_label (GTK_WIDGET (ps_rtl_view_get_scope_view (view)), "1.037 s"));
+  g_assert_true (shows_label (GTK_WIDGET (ps_rtl_view_get_scope_view (view)), "1,037"));
   g_assert_true (shows_label (GTK_WIDGET (ps_rtl_view_get_scope_view (view)), "styles imported: 212"));
 
   maybe_save_screenshot (fixture, "rtl-scopes");
@@ -1044,7 +1044,7 @@ test_rtl_sort_scopes (Fixture       *fixture,
   PsRtlView *view = open_rtl_example (fixture);
   GListModel *scopes = ps_rtl_view_get_scope_model (view);
   GtkColumnView *column_view = ps_rtl_view_get_scope_view (view);
-  GtkColumnViewColumn *column = find_column (column_view, "Duration");
+  GtkColumnViewColumn *column = find_column (column_view, "Duration (ms)");
   int thread3;
 
   g_assert_nonnull (column);
@@ -1083,10 +1083,10 @@ test_rtl_totals (Fixture       *fixture,
   main_total = find_total (totals, RTL_MAIN);
   g_assert_nonnull (main_total);
   assert_total_cell (view, main_total, "Calls", "1");
-  assert_total_cell (view, main_total, "Total", "2.007 s");
-  assert_total_cell (view, main_total, "Min", "2.007 s");
-  assert_total_cell (view, main_total, "Mean", "2.007 s");
-  assert_total_cell (view, main_total, "Self", "1.037 s");
+  assert_total_cell (view, main_total, "Total (ms)", "2,007");
+  assert_total_cell (view, main_total, "Min (ms)", "2,007");
+  assert_total_cell (view, main_total, "Mean (ms)", "2,007");
+  assert_total_cell (view, main_total, "Self (ms)", "1,037");
   assert_total_cell (view, main_total, "Threads", "1");
   assert_total_cell (view, main_total, "Excluded", "0");
   assert_total_cell (view, main_total, "Context", "");
@@ -1094,10 +1094,10 @@ test_rtl_totals (Fixture       *fixture,
   register_services = find_total (totals, "register services");
   g_assert_nonnull (register_services);
   assert_total_cell (view, register_services, "Context", RTL_MAIN);
-  assert_total_cell (view, register_services, "Total", "126 ms");
+  assert_total_cell (view, register_services, "Total (ms)", "126");
 
   /* Sorted by total time, longest first */
-  gtk_column_view_sort_by_column (column_view, find_column (column_view, "Total"), GTK_SORT_DESCENDING);
+  gtk_column_view_sort_by_column (column_view, find_column (column_view, "Total (ms)"), GTK_SORT_DESCENDING);
   {
     g_autoptr(PsScopeTotalRow) first = g_list_model_get_item (totals, 0);
     g_autoptr(PsScopeTotalRow) second = g_list_model_get_item (totals, 1);
@@ -1107,7 +1107,7 @@ test_rtl_totals (Fixture       *fixture,
     g_assert_cmpstr (ps_scope_total_row_get_name (second), ==, "PERFORMANCE - open documents");
     g_assert_cmpstr (ps_scope_total_row_get_name (last), ==, "configmgr (ij778899) ::configmgr::Provider::create");
   }
-  gtk_column_view_sort_by_column (column_view, find_column (column_view, "Total"), GTK_SORT_ASCENDING);
+  gtk_column_view_sort_by_column (column_view, find_column (column_view, "Total (ms)"), GTK_SORT_ASCENDING);
   {
     g_autoptr(PsScopeTotalRow) first = g_list_model_get_item (totals, 0);
 
@@ -1122,7 +1122,7 @@ test_rtl_totals (Fixture       *fixture,
     }
 
   iterate_for (200);
-  g_assert_true (shows_label (GTK_WIDGET (column_view), "2.007 s"));
+  g_assert_true (shows_label (GTK_WIDGET (column_view), "2,007"));
   maybe_save_screenshot (fixture, "rtl-totals");
 
   /* Per thread: the same scopes, each on its one thread */
@@ -1133,7 +1133,7 @@ test_rtl_totals (Fixture       *fixture,
     g_autoptr(PsScopeTotalRow) ucb = find_total (totals, "ucb (kl001122) ::ucb::Broker::init");
 
     assert_total_cell (view, ucb, "Thread", "2");
-    assert_total_cell (view, ucb, "Total", "58 ms");
+    assert_total_cell (view, ucb, "Total (ms)", "58");
   }
 }
 
@@ -1165,7 +1165,7 @@ test_rtl_search (Fixture       *fixture,
   /* A match opens like any scope */
   expand_scope_row (scopes, 2);
   g_assert_cmpuint (g_list_model_get_n_items (scopes), ==, 5);
-  assert_scope_cell (view, 2, "Duration", "505 ms");
+  assert_scope_cell (view, 2, "Duration (ms)", "505");
 
   g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_totals_model (view)), ==, 2);
   /* The repair's message names SwDocShell::Load */
@@ -1230,8 +1230,8 @@ test_rtl_filters (Fixture       *fixture,
   }
   /* Self times stay those of the scope */
   sw_load = find_scope_row (scopes, RTL_SW_LOAD, 0);
-  assert_scope_cell (view, sw_load, "Duration", "505 ms");
-  assert_scope_cell (view, sw_load, "Self", "449 ms");
+  assert_scope_cell (view, sw_load, "Duration (ms)", "505");
+  assert_scope_cell (view, sw_load, "Self (ms)", "449");
   maybe_save_screenshot (fixture, "rtl-include");
 
   /* Exclude only */
@@ -1316,7 +1316,7 @@ test_rtl_unterminated (Fixture       *fixture,
   /* A single thread opens by itself */
   outer = find_scope_row (scopes, "app (ab123456) ::Outer", 0);
   g_assert_cmpint (outer, ==, 1);
-  assert_scope_cell (view, outer, "Duration", "≥ 80 ms");
+  assert_scope_cell (view, outer, "Duration (ms)", "≥ 80");
   assert_scope_cell (view, outer, "Status", "unterminated");
   {
     g_autoptr(PsScopeTotalRow) total = find_total (ps_rtl_view_get_totals_model (view), "app (ab123456) ::Outer");
@@ -1324,7 +1324,7 @@ test_rtl_unterminated (Fixture       *fixture,
     g_assert_nonnull (total);
     assert_total_cell (view, total, "Calls", "0");
     assert_total_cell (view, total, "Excluded", "1");
-    assert_total_cell (view, total, "Total", "–");
+    assert_total_cell (view, total, "Total (ms)", "–");
   }
   g_assert_true (has_warning (ps_rtl_view_get_warning_model (view), "W-UNTERMINATED"));
 }
@@ -1515,8 +1515,11 @@ test_call_tree_rtl (Fixture       *fixture,
   g_assert_cmpstr (column_title (view, CALL_COLUMN_VALUE (PS_CALL_VALUE_APPLICATION_EXCLUSIVE)), ==, "Application excl.\n(ms)");
   g_assert_cmpstr (column_title (view, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE)), ==, "%");
 
-  /* RTL logs have no OS events: said, not hidden */
+  /* RTL logs have no OS events: said, not hidden; and the totals, more
+   * than the log's time, say that they add up threads */
   g_assert_cmpstr (ps_call_tree_view_get_notice (view), ==,
+                   "The elapsed total, 2698 ms, adds up the calls of 3 threads that ran side by side, "
+                   "so it is more than the 2010 ms from the first record to the last. "
                    "No operating-system events in this log: application time equals elapsed time.");
   g_assert_null (ps_call_tree_view_get_percent_label (view));
   g_assert_cmpstr (ps_call_tree_view_get_status (view), ==,

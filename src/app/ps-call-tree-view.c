@@ -404,10 +404,11 @@ summed_totals_text (PsCallTreeView *self)
   total = _ps_call_tree_view_format_value (&self->format, elapsed);
   wall = _ps_call_tree_view_format_value (&self->format, (double)(end - begin));
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       /* Translators: "The elapsed total, 5250 ms, adds up the calls of 4
-                                        * threads that ran side by side: more than the log’s 2224 ms." */
-                                       "The elapsed total, %s %s, adds up the calls of %u thread that ran side by side: more than the log’s %s %s.",
-                                       "The elapsed total, %s %s, adds up the calls of %u threads that ran side by side: more than the log’s %s %s.",
+                                       /* Translators: "The elapsed total, 5250 ms, adds up the calls of 4 threads
+                                        * that ran side by side, so it is more than the 1926 ms from the first
+                                        * record to the last." */
+                                       "The elapsed total, %s %s, adds up the calls of %u thread that ran side by side, so it is more than the %s %s from the first record to the last.",
+                                       "The elapsed total, %s %s, adds up the calls of %u threads that ran side by side, so it is more than the %s %s from the first record to the last.",
                                        n_threads),
                           total, self->format.unit, n_threads, wall, self->format.unit);
 }

@@ -711,10 +711,10 @@ _ps_rtl_view_scope_column_new (PsRtlView   *view,
   } columns[] = {
     [SCOPE_COLUMN_NAME] = { N_("Name"), -1, NULL },
     /* Translators: when a scope began, in ms after the log's timer started */
-    [SCOPE_COLUMN_BEGIN] = { N_("Begin (ms)"), 88, N_("Begin") },
+    [SCOPE_COLUMN_BEGIN] = { N_("Begin (ms)"), 96, N_("Begin") },
     /* Translators: the wall-clock time a scope began, in UTC */
-    [SCOPE_COLUMN_TIME] = { N_("Time of day (UTC)"), 120, NULL },
-    [SCOPE_COLUMN_DURATION] = { N_("Duration (ms)"), 100, N_("Duration") },
+    [SCOPE_COLUMN_TIME] = { N_("Time of day (UTC)"), 140, NULL },
+    [SCOPE_COLUMN_DURATION] = { N_("Duration (ms)"), 116, N_("Duration") },
     /* Translators: self time, a scope's duration without its child scopes */
     [SCOPE_COLUMN_SELF] = { N_("Self (ms)"), 88, N_("Self") },
     [SCOPE_COLUMN_THREAD] = { N_("Thread"), 68 },
@@ -1038,7 +1038,7 @@ _ps_rtl_view_total_column_new (TotalColumn column)
   if (column == TOTAL_COLUMN_CONTEXT)
     gtk_column_view_column_set_fixed_width (view_column, 160);
   if (is_duration_total_column (column))
-    gtk_column_view_column_set_fixed_width (view_column, 80);
+    gtk_column_view_column_set_fixed_width (view_column, 100);
   ps_table_export_set_column (view_column, is_duration_total_column (column) ? _(export_names[column]) : NULL,
                               is_duration_total_column (column) ? "s" : NULL,
                               total_export_value, GUINT_TO_POINTER (column), NULL);
