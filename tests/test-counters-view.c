@@ -20,6 +20,7 @@
 #include "ps-counters-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-store-builder.h"
+#include "ps-timeline-render.h"
 #include "ps-timeline-view.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
@@ -358,6 +359,68 @@ test_readout (Fixture       *fixture,
   /* Just after one second: 11.3 %, by the rule for digits */
   readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width * 0.4);
   g_assert_nonnull (strstr (readout, "_Total: 11.30 %"));
+}
+
+static gboolean
+timeline_has_model (gpointer data)
+{
+  return ps_timeline_view_get_model (data) != NULL;
+}
+
+/* The start of a PDH log in the zone its header gives (Pacific Daylight
+ * Time, bias 420), named the same in the header and on the timeline's
+ * axis; the chart's value axis from 0 unless zoomed, which it then says */
+static void
+test_zone_and_zoom (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  PsRunPage *page = NULL;
+  PsCountersView *view = open_counters (fixture, "logman-pdt.csv", &page);
+  PsTimelineView *timeline = ps_run_page_get_timeline_view (page);
+  g_autofree char *wall = NULL;
+
+  g_assert_cmpstr (ps_counters_view_get_header_value (view, "started"), ==, "2024-06-15 10:00:00.000 UTC−07:00");
+  g_assert_true (iterate_until (timeline_has_model, timeline));
+  wall = ps_timeline_format_wall (ps_timeline_view_get_model (timeline), 0);
+  g_assert_cmpstr (wall, ==, "2024-06-15 10:00:00.000 UTC−07:00");
+
+  /* A flat memory series, 10.230 to 10.245 MiB: from 0, so it looks flat */
+  {
+    GtkWidget *widget = ps_counter_chart_new ();
+    PsCounterChart *chart = PS_COUNTER_CHART (widget);
+    GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+    gint64 x[] = { 0, SECOND, 2 * SECOND };
+    double values[] = { 10.230 * 1048576, 10.245 * 1048576, 10.240 * 1048576 };
+    g_autoptr(PsValueLod) lod = ps_value_lod_new (x, values, 3);
+    gint64 x_begin, x_end;
+    double y_low, y_high;
+
+    ps_counter_chart_set_title (chart, "Working Set");
+    ps_counter_chart_set_unit (chart, "MiB", 1.0 / 1048576);
+    ps_counter_chart_add_series (chart, "svchost", lod);
+    gtk_window_set_application (window, GTK_APPLICATION (fixture->app));
+    gtk_window_set_default_size (window, 640, 260);
+    gtk_window_set_child (window, widget);
+    gtk_window_present (window);
+    g_assert_true (iterate_until (widget_is_drawn, widget));
+    g_assert_true (ps_counter_chart_get_axes (chart, &x_begin, &x_end, &y_low, &y_high));
+    g_assert_cmpfloat (y_low, ==, 0);
+    g_assert_cmpfloat (y_high, >=, 10.245);
+    g_assert_null (ps_counter_chart_get_axis_note (chart));
+    g_assert_true (gtk_widget_get_visible (ps_counter_chart_get_zoom_button (chart)));
+
+    /* Zoomed by its button: the data's range, which the title says */
+    g_signal_emit_by_name (ps_counter_chart_get_zoom_button (chart), "clicked");
+    g_assert_true (ps_counter_chart_get_zoomed (chart));
+    iterate_for (50);
+    g_assert_true (ps_counter_chart_get_axes (chart, &x_begin, &x_end, &y_low, &y_high));
+    g_assert_cmpfloat (y_low, >, 10.2);
+    g_assert_cmpfloat (y_low, <=, 10.230);
+    g_assert_cmpfloat (y_high, >=, 10.245);
+    g_assert_cmpfloat (y_high, <, 10.3);
+    g_assert_cmpstr (ps_counter_chart_get_axis_note (chart), ==, "axis zoomed, not from 0");
+    gtk_window_destroy (window);
+  }
 }
 
 static gboolean
@@ -869,6 +932,7 @@ main (int   argc,
   ADD_TEST ("/counters-view/check-more", test_check_more);
   ADD_TEST ("/counters-view/stacked", test_stacked);
   ADD_TEST ("/counters-view/readout", test_readout);
+  ADD_TEST ("/counters-view/zone-and-zoom", test_zone_and_zoom);
   ADD_TEST ("/counters-view/search", test_search);
   ADD_TEST ("/counters-view/defaults", test_defaults);
   ADD_TEST ("/counters-view/perflib-readout", test_perflib_readout);

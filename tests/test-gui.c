@@ -27,6 +27,9 @@
 #include "ps-rtl-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-series-chart.h"
+#include "ps-timeline-render.h"
+#include "ps-timeline-view.h"
+#include "ps-view-util.h"
 #include "ps-window-private.h"
 #include "ps-warning-row.h"
 
@@ -1292,6 +1295,12 @@ test_rtl_warnings (Fixture       *fixture,
 }
 
 /* Unterminated scopes: a lower bound, marked, left out of the totals */
+static gboolean
+timeline_has_model (gpointer data)
+{
+  return ps_timeline_view_get_model (data) != NULL;
+}
+
 static void
 test_rtl_unterminated (Fixture       *fixture,
                        gconstpointer  data)
@@ -1318,6 +1327,21 @@ test_rtl_unterminated (Fixture       *fixture,
   g_assert_cmpint (outer, ==, 1);
   assert_scope_cell (view, outer, "Duration (ms)", "≥ 80");
   assert_scope_cell (view, outer, "Status", "unterminated");
+  /* The thread's row is not "0" above its 80 ms scope: the thread's
+   * extent, from its first record to its last */
+  assert_scope_cell (view, 0, "Duration (ms)", "80");
+  /* Times of day in UTC, as the opening line gives them, and named so in
+   * the column's title, the header and the timeline's axis alike */
+  assert_scope_cell (view, outer, "Time of day (UTC)", "14:44:32.412");
+  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "opened"), ==, "2009-07-02 14:44:32.402 UTC");
+  {
+    PsTimelineView *timeline = ps_run_page_get_timeline_view (page);
+    g_autofree char *wall = NULL;
+
+    g_assert_true (iterate_until (timeline_has_model, timeline));
+    wall = ps_timeline_format_wall (ps_timeline_view_get_model (timeline), 0);
+    g_assert_cmpstr (wall, ==, "2009-07-02 14:44:32.402 UTC");
+  }
   {
     g_autoptr(PsScopeTotalRow) total = find_total (ps_rtl_view_get_totals_model (view), "app (ab123456) ::Outer");
 
@@ -1327,6 +1351,165 @@ test_rtl_unterminated (Fixture       *fixture,
     assert_total_cell (view, total, "Total (ms)", "–");
   }
   g_assert_true (has_warning (ps_rtl_view_get_warning_model (view), "W-UNTERMINATED"));
+}
+
+/* Every number says what it is: units in the titles of the columns, one
+ * rule for the digits ("390,095", not "390095.238095"), and a memory
+ * chart whose flat line starts at 0 unless zoomed, which it then says */
+static GtkWidget *
+find_shown_label (GtkWidget  *widget,
+                  const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+      && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_shown_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_ce_units (Fixture       *fixture,
+               gconstpointer  data)
+{
+  static const char log[] =
+    "## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+    "## PERF ## REGISTERED APP [a] PROCCESSID [0x1]\r\n"
+    "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+    "## PERF ## REGISTERED MARKER [MEM: a] AS [102] BY APP [a]\r\n"
+    "## PERF ## APP [a] EVT [102] MEM [10727424]\r\n"
+    "## PERF ## REGISTERED MARKER [Test=Write,Bytes=4096,time=%AVG%,Bps AVG=%Bytes%/%AVG%] AS [0] BY APP [a]\r\n"
+    "## PERF ## APP [a] EVT [0] DUR [10]\r\n"
+    "## PERF ## APP [a] EVT [0] DUR [11]\r\n"
+    "## PERF ## APP [a] EVT [102] MEM [10743808]\r\n"
+    "## PERF ## APP [a] EVT [102] MEM [10735616]\r\n";
+  g_autoptr(GFile) file = write_temp_file (fixture, "units.log", log, sizeof log - 1);
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsCeView *view = ps_run_page_get_ce_view (page);
+  GtkColumnView *column_view = ps_ce_view_get_marker_view (view);
+  PsSeriesChart *chart = ps_ce_view_get_memory_chart (view);
+  GtkWidget *label;
+  graphene_rect_t plot;
+  double x_first, x_last, y_min, y_max;
+
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  g_assert_true (iterate_until (widget_is_drawn, column_view));
+  iterate_for (100);
+
+  /* "time=%AVG%" is a duration, in the unit its title names; "Bps AVG"
+   * is Bytes per second; the statistics name their unit too */
+  g_assert_nonnull (find_column (column_view, "time (ms)"));
+  g_assert_null (find_column (column_view, "time"));
+  g_assert_nonnull (find_column (column_view, "Bps AVG (Bytes/s)"));
+  g_assert_nonnull (find_column (column_view, "Mean (ms)"));
+  g_assert_nonnull (find_column (column_view, "Total (ms)"));
+  g_assert_nonnull (find_column (column_view, "Mean (ticks)"));
+  g_assert_nonnull (find_column (column_view, "Bytes"));
+
+  /* 4096 B / 10.5 ms, with its digits grouped and no six decimals */
+  label = find_shown_label (GTK_WIDGET (column_view), "390,095");
+  g_assert_nonnull (label);
+  g_assert_cmpfloat (gtk_label_get_xalign (GTK_LABEL (label)), ==, 1.0);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (label), ==, "390095.238095 Bytes/s");
+  g_assert_null (find_shown_label (GTK_WIDGET (column_view), "390095.238095"));
+  /* The mean, 10.5 ms, by the rule: two decimals below 100; exact in
+   * the tooltip */
+  label = find_shown_label (GTK_WIDGET (column_view), "10.50");
+  g_assert_nonnull (label);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (label), ==, "0.0105 s");
+  g_assert_null (find_shown_label (GTK_WIDGET (column_view), "0.010500"));
+  g_assert_nonnull (find_shown_label (GTK_WIDGET (column_view), "21.00"));
+
+  /* The memory chart of a flat 10.23–10.25 MiB: from 0 */
+  ps_ce_view_show_page (view, "cpu-memory");
+  g_assert_true (iterate_until (widget_is_drawn, chart));
+  iterate_for (100);
+  g_assert_true (ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max));
+  g_assert_cmpfloat (y_min, ==, 0);
+  g_assert_cmpfloat (y_max, >=, 10743808);
+  g_assert_null (ps_series_chart_get_axis_note (chart));
+  g_assert_false (ps_series_chart_get_zoomed (chart));
+  g_assert_true (gtk_widget_get_visible (ps_series_chart_get_zoom_button (chart)));
+
+  /* Zoomed by its button: the data's range, and the title says so */
+  g_signal_emit_by_name (ps_series_chart_get_zoom_button (chart), "clicked");
+  g_assert_true (ps_series_chart_get_zoomed (chart));
+  iterate_for (100);
+  g_assert_true (ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max));
+  g_assert_cmpfloat (y_min, >, 10 * 1048576.0);
+  g_assert_cmpfloat (y_min, <=, 10727424);
+  g_assert_cmpfloat (y_max, >=, 10743808);
+  g_assert_cmpfloat (y_max, <, 10.5 * 1048576.0);
+  g_assert_cmpstr (ps_series_chart_get_axis_note (chart), ==, "axis zoomed, not from 0");
+
+  /* And back */
+  g_signal_emit_by_name (ps_series_chart_get_zoom_button (chart), "clicked");
+  iterate_for (100);
+  g_assert_true (ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max));
+  g_assert_cmpfloat (y_min, ==, 0);
+  g_assert_null (ps_series_chart_get_axis_note (chart));
+}
+
+/* The one rule for digits and units, as the views write them */
+static void
+test_number_rule (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  static const struct {
+    PsViewQuantity  quantity;
+    double          value;
+    const char     *text;
+  } quantities[] = {
+    { PS_VIEW_QUANTITY_SECONDS, 0.0051953, "5.20 ms" },
+    { PS_VIEW_QUANTITY_SECONDS, 2.137, "2.14 s" },
+    { PS_VIEW_QUANTITY_SECONDS, 3585, "3,585 s" },
+    { PS_VIEW_QUANTITY_SECONDS, 0.00000052, "520 ns" },
+    { PS_VIEW_QUANTITY_BYTES, 512, "512 B" },
+    { PS_VIEW_QUANTITY_BYTES, 11202560, "10.68 MiB" },
+    { PS_VIEW_QUANTITY_PERCENT, 42.9612, "42.96 %" },
+    { PS_VIEW_QUANTITY_TICKS, 444315, "444,315 ticks" },
+    { PS_VIEW_QUANTITY_NONE, 400428.168879, "400,428" },
+  };
+  double scale;
+
+  for (guint i = 0; i < G_N_ELEMENTS (quantities); i++)
+    {
+      g_autofree char *text = ps_view_format_quantity (quantities[i].quantity, quantities[i].value);
+
+      g_assert_cmpstr (text, ==, quantities[i].text);
+    }
+  {
+    g_autofree char *whole = ps_view_format_number_whole (1906);
+    g_autofree char *mean = ps_view_format_number_whole (18.3333);
+
+    g_assert_cmpstr (whole, ==, "1,906");
+    g_assert_cmpstr (mean, ==, "18.33");
+  }
+
+  /* A column of 1.79 ms to 2.137 s reads in ms, not in s */
+  g_assert_cmpstr (ps_view_quantity_unit_for_range (PS_VIEW_QUANTITY_SECONDS, 0.00179, 2.137, &scale), ==, "ms");
+  g_assert_cmpfloat (scale, ==, 1e-3);
+  g_assert_cmpstr (ps_view_quantity_unit_for_range (PS_VIEW_QUANTITY_SECONDS, 9, 100, &scale), ==, "s");
+  g_assert_cmpstr (ps_view_quantity_unit_for_range (PS_VIEW_QUANTITY_SECONDS, 0, 0.004, &scale), ==, "ms");
+
+  /* Zones as the file gives them: a minus sign, hours and minutes */
+  {
+    g_autofree char *utc = ps_view_format_zone (0);
+    g_autofree char *pacific = ps_view_format_zone (-480);
+    g_autofree char *india = ps_view_format_zone (330);
+    g_autofree char *wall = ps_view_format_wall_time (G_GINT64_CONSTANT (1709542800123000000), -480, "%Y-%m-%d %H:%M:%S");
+
+    g_assert_cmpstr (utc, ==, "UTC");
+    g_assert_cmpstr (pacific, ==, "UTC−08:00");
+    g_assert_cmpstr (india, ==, "UTC+05:30");
+    g_assert_cmpstr (wall, ==, "2024-03-04 01:00:00.123 UTC−08:00");
+  }
 }
 
 /* CE PerfLog files keep their view */
@@ -1820,6 +2003,26 @@ worked_example_tree (void)
   return ps_call_tree_builder_end (builder);
 }
 
+/* The drop-down under widget whose first choice is first */
+static GtkDropDown *
+find_drop_down (GtkWidget  *widget,
+                const char *first)
+{
+  if (GTK_IS_DROP_DOWN (widget) && GTK_IS_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (widget)))
+      && g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (widget))), 0),
+                    first) == 0)
+    return GTK_DROP_DOWN (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkDropDown *found = find_drop_down (child, first);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_call_tree_basis (Fixture       *fixture,
                       gconstpointer  data)
@@ -1855,6 +2058,22 @@ test_call_tree_basis (Fixture       *fixture,
   assert_call_cell (view, model, a, CALL_COLUMN_PERCENT (PS_CALL_VALUE_APPLICATION_EXCLUSIVE), "31.58");
   iterate_for (100);
   g_assert_true (shows_label (column_view, "47.37"));
+
+  /* The bases in plain words; the Visual Studio terms in the tooltip */
+  {
+    GtkDropDown *dropdown = find_drop_down (GTK_WIDGET (view), "Share of each total");
+    GListModel *choices;
+
+    g_assert_nonnull (dropdown);
+    choices = gtk_drop_down_get_model (dropdown);
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (choices), 1), ==, "Share of the elapsed total");
+    g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (dropdown)), "application total"));
+    g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (dropdown)), "Understanding Instrumentation Data Values"));
+    ps_call_tree_view_set_basis (view, PS_CALL_BASIS_VIEW);
+    g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
+    g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (dropdown)), "Functions and Call Tree views"));
+    g_assert_null (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (dropdown)), "(s1)"));
+  }
 
   /* Basis view: all four over T_E = 140 ms; the drawn cells follow */
   ps_call_tree_view_set_basis (view, PS_CALL_BASIS_VIEW);
@@ -2975,6 +3194,8 @@ main (int   argc,
   ADD_TEST ("/gui/run-page/missing-file", test_missing_file);
   ADD_TEST ("/gui/run-page/cancel", test_cancel);
   ADD_TEST ("/gui/chart/pixels", test_chart_pixels);
+  ADD_TEST ("/gui/ce/units", test_ce_units);
+  ADD_TEST ("/gui/numbers/rule", test_number_rule);
   ADD_TEST ("/gui/histogram/pixels", test_histogram_pixels);
   ADD_TEST ("/gui/histogram/selection", test_histogram_selection);
   ADD_TEST ("/gui/rtl/open-example", test_rtl_open_example);

@@ -1399,3 +1399,15 @@ ps_counter_chart_get_zoom_button (PsCounterChart *self)
 
   return self->zoom_button;
 }
+
+const char *
+ps_counter_chart_get_axis_note (PsCounterChart *self)
+{
+  g_auto(Layout) layout = { 0 };
+
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), NULL);
+
+  if (!compute_layout (self, &layout) || !layout.zoomed)
+    return NULL;
+  return ps_chart_zoomed_note ();
+}

@@ -52,6 +52,7 @@ struct _PsSeriesChart
   double             view_x_last;
   double             view_y_min;
   double             view_y_max;
+  gboolean           view_zoomed;  /* the y axis did not start at 0 */
 };
 
 enum {
@@ -465,6 +466,7 @@ draw_chart (PsSeriesChart *self,
   self->view_x_last = x_last;
   self->view_y_min = y_min;
   self->view_y_max = y_max;
+  self->view_zoomed = zoomed && y_min != 0;
 
   cairo_set_line_width (cr, 1.0);
 
@@ -1017,4 +1019,12 @@ ps_series_chart_get_zoom_button (PsSeriesChart *self)
 {
   g_return_val_if_fail (PS_IS_SERIES_CHART (self), NULL);
   return self->zoom_button;
+}
+
+const char *
+ps_series_chart_get_axis_note (PsSeriesChart *self)
+{
+  g_return_val_if_fail (PS_IS_SERIES_CHART (self), NULL);
+
+  return self->plot.size.width > 0 && self->view_zoomed ? ps_chart_zoomed_note () : NULL;
 }

@@ -56,6 +56,9 @@ gboolean          ps_series_chart_get_zoomed   (PsSeriesChart     *self);
 void              ps_series_chart_set_zoomed   (PsSeriesChart     *self,
                                                 gboolean           zoomed);
 GtkWidget        *ps_series_chart_get_zoom_button (PsSeriesChart  *self);
+/* What the title of the last drawing added because the axis did not
+ * start at 0, NULL when it did */
+const char       *ps_series_chart_get_axis_note (PsSeriesChart    *self);
 
 /* Testing API: the plot's area in the widget and the ranges its axes
  * spanned at the last drawing, x from left to right, y from bottom to
