@@ -163,7 +163,7 @@ test_open_ce_example (Fixture       *fixture,
   g_assert_cmpstr (ps_ce_view_get_header_value (view, "device"), ==, "CEPC");
   g_assert_nonnull (strstr (ps_ce_view_get_header_value (view, "app"), "fsperf"));
   g_assert_nonnull (strstr (ps_ce_view_get_header_value (view, "app"), "0x0a5f0012"));
-  g_assert_nonnull (strstr (ps_ce_view_get_header_value (view, "resolution"), "1193180"));
+  g_assert_nonnull (strstr (ps_ce_view_get_header_value (view, "resolution"), "1,193,180 ticks/s"));
 
   /* CPU and MEM: one series each; no warnings for the example */
   g_assert_cmpuint (ps_series_chart_get_n_series (ps_ce_view_get_cpu_chart (view)), ==, 1);

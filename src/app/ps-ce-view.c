@@ -734,8 +734,15 @@ update_header (PsCeView *self)
   set_header_text (self->app_value, apps);
 
   if (rate != NULL && *rate != '\0')
-    /* Translators: the timer resolution, e.g. "1193180 ticks/s" */
-    resolution = g_strdup_printf (_("%s ticks/s"), rate);
+    {
+      char *end = NULL;
+      guint64 ticks = g_ascii_strtoull (rate, &end, 10);
+      /* Digits grouped as every count is, when the log gives a whole number */
+      g_autofree char *shown = end != rate && *end == '\0' ? ps_view_format_count (ticks) : g_strdup (rate);
+
+      /* Translators: the timer resolution, e.g. "1,193,180 ticks/s" */
+      resolution = g_strdup_printf (_("%s ticks/s"), shown);
+    }
   else
     resolution = g_strdup (_("Unknown: durations in ticks"));
   set_header_text (self->resolution_value, resolution);
