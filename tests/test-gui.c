@@ -1653,7 +1653,7 @@ assert_rows_match_engine (PsCallTreeView *view,
                        ps_call_tree_get_function_name (reference, ps_call_tree_get_node_function (reference, node)));
       for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
         {
-          g_autofree char *value = g_strdup_printf ("%.0f", stats->total[v] / 1e6);
+          g_autofree char *value = ps_view_format_fixed (stats->total[v] / 1e6, 0);
           g_autofree char *percent =
             g_strdup_printf ("%.2f", ps_call_tree_get_percent (reference, stats, v, PS_CALL_BASIS_S1));
 
@@ -1701,12 +1701,12 @@ test_call_tree_rtl (Fixture       *fixture,
   /* RTL logs have no OS events: said, not hidden; and the totals, more
    * than the log's time, say that they add up threads */
   g_assert_cmpstr (ps_call_tree_view_get_notice (view), ==,
-                   "The elapsed total, 2698 ms, adds up the calls of 3 threads that ran side by side, "
-                   "so it is more than the 2010 ms from the first record to the last. "
+                   "The elapsed total, 2,698 ms, adds up the calls of 3 threads that ran side by side, "
+                   "so it is more than the 2,010 ms from the first record to the last. "
                    "No operating-system events in this log: application time equals elapsed time.");
   g_assert_null (ps_call_tree_view_get_percent_label (view));
   g_assert_cmpstr (ps_call_tree_view_get_status (view), ==,
-                   "9 functions · elapsed total 2698 ms · application total 2698 ms");
+                   "9 functions · elapsed total 2,698 ms · application total 2,698 ms");
 
   /* The three threads' entry points, largest first; the biggest one open */
   names = call_row_names (model);
@@ -1721,11 +1721,11 @@ test_call_tree_rtl (Fixture       *fixture,
   main_row = find_call_row (model, CT_MAIN);
   g_assert_cmpint (main_row, ==, 0);
   assert_call_cell (view, model, main_row, CALL_COLUMN_CALLS, "1");
-  assert_call_cell (view, model, main_row, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "2007");
-  assert_call_cell (view, model, main_row, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "1037");
+  assert_call_cell (view, model, main_row, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "2,007");
+  assert_call_cell (view, model, main_row, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "1,037");
   assert_call_cell (view, model, main_row, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "74.39");
   assert_call_cell (view, model, main_row, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "38.44");
-  assert_call_cell (view, model, main_row, CALL_COLUMN_VALUE (PS_CALL_VALUE_APPLICATION_INCLUSIVE), "2007");
+  assert_call_cell (view, model, main_row, CALL_COLUMN_VALUE (PS_CALL_VALUE_APPLICATION_INCLUSIVE), "2,007");
 
   /* Deeper rows open on request and keep to their parent */
   {
@@ -1744,7 +1744,7 @@ test_call_tree_rtl (Fixture       *fixture,
 
   /* What the user sees */
   iterate_for (200);
-  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "2007"));
+  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "2,007"));
   g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "74.39"));
   g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), CT_MAIN));
   maybe_save_screenshot (fixture, "calltree-rtl");
@@ -1834,7 +1834,7 @@ test_call_tree_search (Fixture       *fixture,
   }
   g_assert_cmpuint (call_row_depth (model, 3), ==, 3);
   g_assert_cmpstr (ps_call_tree_view_get_status (view), ==,
-                   "2 of 9 functions match “LOAD” · elapsed total 2698 ms · application total 2698 ms");
+                   "2 of 9 functions match “LOAD” · elapsed total 2,698 ms · application total 2,698 ms");
   {
     g_autoptr(GtkTreeListRow) sw_load = g_list_model_get_item (model, 3);
 
@@ -2244,7 +2244,7 @@ test_call_tree_vs_report (Fixture       *fixture,
       assert_call_cell (view, model, i, CALL_COLUMN_CALLS, calls);
       for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
         {
-          g_autofree char *value = g_strdup_printf ("%.0f", stats->total[v]);
+          g_autofree char *value = ps_view_format_fixed (stats->total[v], 0);
           g_autofree char *percent = g_strdup_printf ("%.2f", stats->given_percent[v]);
 
           assert_call_cell (view, model, i, CALL_COLUMN_VALUE (v), value);
@@ -2255,18 +2255,18 @@ test_call_tree_vs_report (Fixture       *fixture,
   /* The file's rows: "Root","_wmainCRTStartup",1064922,87461,…,100.00,8.21 and
    * "Root","Fib(int)",76683,76251,…,7.20,7.16,… 500 calls */
   assert_call_cell (view, model, 0, CALL_COLUMN_FUNCTION, "_wmainCRTStartup");
-  assert_call_cell (view, model, 0, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "1064922");
-  assert_call_cell (view, model, 0, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "87461");
+  assert_call_cell (view, model, 0, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "1,064,922");
+  assert_call_cell (view, model, 0, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "87,461");
   assert_call_cell (view, model, 0, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "100.00");
   assert_call_cell (view, model, 0, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "8.21");
   fib = find_call_row (model, "Fib(int)");
   assert_call_cell (view, model, fib, CALL_COLUMN_CALLS, "500");
-  assert_call_cell (view, model, fib, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "76683");
+  assert_call_cell (view, model, fib, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "76,683");
   assert_call_cell (view, model, fib, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "7.20");
   assert_call_cell (view, model, fib, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "7.16");
 
   iterate_for (200);
-  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "1064922"));
+  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "1,064,922"));
 
   /* Its callers, as the report gives them */
   {
@@ -2279,7 +2279,7 @@ test_call_tree_vs_report (Fixture       *fixture,
   }
   iterate_for (200);
   /* Scrolled to the selected function */
-  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "76683"));
+  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "76,683"));
   maybe_save_screenshot (fixture, "calltree-vs-report");
 
   /* A tick rate turns the ticks into times */
@@ -2291,7 +2291,7 @@ test_call_tree_vs_report (Fixture       *fixture,
   {
     int start = find_call_row (model, "_wmainCRTStartup");
 
-    assert_call_cell (view, model, start, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "1064.922");
+    assert_call_cell (view, model, start, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "1,064.922");
     assert_call_cell (view, model, start, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "100.00");
   }
   ps_call_tree_view_set_ticks_per_second (view, 0);

@@ -115,6 +115,22 @@ ps_view_format_number_whole (double value)
   return ps_view_format_number (value);
 }
 
+char *
+ps_view_format_fixed (double value,
+                      int    decimals)
+{
+  g_autofree char *text = NULL;
+
+  if (isnan (value))
+    return g_strdup ("–");
+  if (isinf (value))
+    return g_strdup (value > 0 ? "∞" : "-∞");
+  text = g_strdup_printf ("%.*f", CLAMP (decimals, 0, 9), value);
+  if (text[0] == '-' && is_zero_text (text + 1))
+    return g_strdup (text + 1);
+  return group_digits (text);
+}
+
 const char *
 ps_view_quantity_unit (PsViewQuantity  quantity,
                        double          magnitude,

@@ -41,6 +41,11 @@ char       *ps_view_format_number        (double                  value);
  * decimals ("36", "1,906"): for the readings of a whole-unit timer */
 char       *ps_view_format_number_whole  (double                  value);
 
+/* value with decimals fixed by a column (a call tree's, whose values are
+ * all whole or all not), digits grouped: "1,064,922", "18.333" */
+char       *ps_view_format_fixed         (double                  value,
+                                          int                     decimals);
+
 /* What a value measures, for picking and naming its unit */
 typedef enum
 {
