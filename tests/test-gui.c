@@ -203,6 +203,34 @@ find_column (GtkColumnView *view,
   return NULL;
 }
 
+/* The first widget under widget (itself included) that matches */
+static GtkWidget *
+find_widget (GtkWidget     *widget,
+             gboolean     (*matches) (GtkWidget     *widget,
+                                      gconstpointer  data),
+             gconstpointer  data)
+{
+  if (matches (widget, data))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, matches, data);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_drawn_label (GtkWidget     *widget,
+                gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+         && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
 /* Where the drawn label under widget that shows text is, in root's
  * coordinates; FALSE when none is drawn */
 static gboolean
@@ -211,16 +239,9 @@ find_drawn_label (GtkWidget       *root,
                   const char      *text,
                   graphene_rect_t *bounds)
 {
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
-      && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
-    return gtk_widget_compute_bounds (widget, root, bounds);
+  GtkWidget *label = find_widget (widget, is_drawn_label, text);
 
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (find_drawn_label (root, child, text, bounds))
-      return TRUE;
-
-  return FALSE;
+  return label != NULL && gtk_widget_compute_bounds (label, root, bounds);
 }
 
 /* The marker table lists names in this order, in its model and on screen:
@@ -1356,24 +1377,6 @@ test_rtl_unterminated (Fixture       *fixture,
 /* Every number says what it is: units in the titles of the columns, one
  * rule for the digits ("390,095", not "390095.238095"), and a memory
  * chart whose flat line starts at 0 unless zoomed, which it then says */
-static GtkWidget *
-find_shown_label (GtkWidget  *widget,
-                  const char *text)
-{
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
-      && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_shown_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 test_ce_units (Fixture       *fixture,
                gconstpointer  data)
@@ -1413,18 +1416,18 @@ test_ce_units (Fixture       *fixture,
   g_assert_nonnull (find_column (column_view, "Bytes"));
 
   /* 4096 B / 10.5 ms, with its digits grouped and no six decimals */
-  label = find_shown_label (GTK_WIDGET (column_view), "390,095");
+  label = find_widget (GTK_WIDGET (column_view), is_drawn_label, "390,095");
   g_assert_nonnull (label);
   g_assert_cmpfloat (gtk_label_get_xalign (GTK_LABEL (label)), ==, 1.0);
   g_assert_cmpstr (gtk_widget_get_tooltip_text (label), ==, "390095.238095 Bytes/s");
-  g_assert_null (find_shown_label (GTK_WIDGET (column_view), "390095.238095"));
+  g_assert_null (find_widget (GTK_WIDGET (column_view), is_drawn_label, "390095.238095"));
   /* The mean, 10.5 ms, by the rule: two decimals below 100; exact in
    * the tooltip */
-  label = find_shown_label (GTK_WIDGET (column_view), "10.50");
+  label = find_widget (GTK_WIDGET (column_view), is_drawn_label, "10.50");
   g_assert_nonnull (label);
   g_assert_cmpstr (gtk_widget_get_tooltip_text (label), ==, "0.0105 s");
-  g_assert_null (find_shown_label (GTK_WIDGET (column_view), "0.010500"));
-  g_assert_nonnull (find_shown_label (GTK_WIDGET (column_view), "21.00"));
+  g_assert_null (find_widget (GTK_WIDGET (column_view), is_drawn_label, "0.010500"));
+  g_assert_nonnull (find_widget (GTK_WIDGET (column_view), is_drawn_label, "21.00"));
 
   /* The memory chart of a flat 10.23–10.25 MiB: from 0 */
   ps_ce_view_show_page (view, "cpu-memory");
@@ -2003,24 +2006,15 @@ worked_example_tree (void)
   return ps_call_tree_builder_end (builder);
 }
 
-/* The drop-down under widget whose first choice is first */
-static GtkDropDown *
-find_drop_down (GtkWidget  *widget,
-                const char *first)
+/* A drop-down whose first choice is first */
+static gboolean
+is_drop_down_of (GtkWidget     *widget,
+                 gconstpointer  first)
 {
-  if (GTK_IS_DROP_DOWN (widget) && GTK_IS_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (widget)))
-      && g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (widget))), 0),
-                    first) == 0)
-    return GTK_DROP_DOWN (widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkDropDown *found = find_drop_down (child, first);
+  GListModel *choices = GTK_IS_DROP_DOWN (widget) ? gtk_drop_down_get_model (GTK_DROP_DOWN (widget)) : NULL;
 
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return GTK_IS_STRING_LIST (choices)
+         && g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (choices), 0), first) == 0;
 }
 
 static void
@@ -2061,7 +2055,7 @@ test_call_tree_basis (Fixture       *fixture,
 
   /* The bases in plain words; the Visual Studio terms in the tooltip */
   {
-    GtkDropDown *dropdown = find_drop_down (GTK_WIDGET (view), "Share of each total");
+    GtkDropDown *dropdown = GTK_DROP_DOWN (find_widget (GTK_WIDGET (view), is_drop_down_of, "Share of each total"));
     GListModel *choices;
 
     g_assert_nonnull (dropdown);

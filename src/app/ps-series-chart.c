@@ -342,23 +342,15 @@ draw_series (PsSeriesChart     *self,
 #undef MAP_Y
 }
 
+/* The zoom button's natural width or height, 0 while it is hidden */
 static int
-zoom_button_width (PsSeriesChart *self)
+zoom_button_size (PsSeriesChart  *self,
+                  GtkOrientation  orientation)
 {
   int natural = 0;
 
   if (gtk_widget_get_visible (self->zoom_button))
-    gtk_widget_measure (self->zoom_button, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
-  return natural;
-}
-
-static int
-zoom_button_height (PsSeriesChart *self)
-{
-  int natural = 0;
-
-  if (gtk_widget_get_visible (self->zoom_button))
-    gtk_widget_measure (self->zoom_button, GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
+    gtk_widget_measure (self->zoom_button, orientation, -1, NULL, &natural, NULL, NULL);
   return natural;
 }
 
@@ -390,7 +382,7 @@ draw_chart (PsSeriesChart *self,
 
   /* Vertical layout: title and legend line (beside the zoom button),
    * plot, tick labels, axis title */
-  top = MAX (text_height, zoom_button_height (self)) + 2 * LABEL_SPACING;
+  top = MAX (text_height, zoom_button_size (self, GTK_ORIENTATION_VERTICAL)) + 2 * LABEL_SPACING;
   bottom = height - (2 * text_height + 2 * LABEL_SPACING);
   right = width - 2 * LABEL_SPACING - text_width * 2;
 
@@ -514,7 +506,7 @@ draw_chart (PsSeriesChart *self,
   /* Title at the left (after the zoom button), legend at the right of the
    * top line; a zoomed axis says so in the title and with a break */
   {
-    double title_x = MAX (left, zoom_button_width (self) + 2 * LABEL_SPACING);
+    double title_x = MAX (left, zoom_button_size (self, GTK_ORIENTATION_HORIZONTAL) + 2 * LABEL_SPACING);
     double title_y = (top - LABEL_SPACING - text_height) / 2.0;
     g_autofree char *title = NULL;
 
@@ -543,7 +535,7 @@ draw_chart (PsSeriesChart *self,
         const GdkRGBA *color = &palette[(i - 1) % G_N_ELEMENTS (palette)];
         g_autoptr(PangoLayout) layout = ps_chart_text_layout (GTK_WIDGET (self), series->label, &text_width, &text_height);
 
-        if (x - text_width - 20 < MAX (left, zoom_button_width (self)) + width / 3.0)
+        if (x - text_width - 20 < MAX (left, zoom_button_size (self, GTK_ORIENTATION_HORIZONTAL)) + width / 3.0)
           break;
 
         x -= text_width;
@@ -609,8 +601,8 @@ ps_series_chart_size_allocate (GtkWidget *widget,
                                int        baseline)
 {
   PsSeriesChart *self = PS_SERIES_CHART (widget);
-  int button_width = zoom_button_width (self);
-  int button_height = zoom_button_height (self);
+  int button_width = zoom_button_size (self, GTK_ORIENTATION_HORIZONTAL);
+  int button_height = zoom_button_size (self, GTK_ORIENTATION_VERTICAL);
 
   gtk_widget_allocate (self->zoom_button, MIN (button_width, width), MIN (button_height, height), -1,
                        gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, 0)));
