@@ -713,7 +713,7 @@ _ps_rtl_view_scope_column_new (PsRtlView   *view,
     /* Translators: when a scope began, in ms after the log's timer started */
     [SCOPE_COLUMN_BEGIN] = { N_("Begin (ms)"), 96, N_("Begin") },
     /* Translators: the wall-clock time a scope began, in UTC */
-    [SCOPE_COLUMN_TIME] = { N_("Time of day (UTC)"), 140, NULL },
+    [SCOPE_COLUMN_TIME] = { N_("Time of day (UTC)"), 152, NULL },
     [SCOPE_COLUMN_DURATION] = { N_("Duration (ms)"), 116, N_("Duration") },
     /* Translators: self time, a scope's duration without its child scopes */
     [SCOPE_COLUMN_SELF] = { N_("Self (ms)"), 88, N_("Self") },
