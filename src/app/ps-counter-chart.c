@@ -964,14 +964,18 @@ update_accessible (PsCounterChart *self)
       Series *series = g_ptr_array_index (self->series, i);
       gint64 x_min, x_max;
       double low, high;
+      g_autofree char *lowest = NULL;
+      g_autofree char *highest = NULL;
 
       if (!ps_value_lod_get_range (series->values, &x_min, &x_max, &low, &high))
         continue;
+      lowest = ps_view_format_number (low * self->scale);
+      highest = ps_view_format_number (high * self->scale);
       /* Translators: accessible description of a counter series: name,
        * number of readings, lowest and highest value with the unit */
-      g_string_append_printf (description, _("%s: %zu readings from %.4g to %.4g %s. "),
+      g_string_append_printf (description, _("%s: %zu readings from %s to %s %s. "),
                               series->label, ps_value_lod_get_n_points (series->values),
-                              low * self->scale, high * self->scale, self->unit != NULL ? self->unit : "");
+                              lowest, highest, self->unit != NULL ? self->unit : "");
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, self->title != NULL ? self->title : _("Counters"),
