@@ -280,11 +280,11 @@ test_tracks (Fixture       *fixture,
   GtkSelectionModel *selection = ps_profile_view_get_track_selection (view);
   GtkDropDown *dropdown = ps_profile_view_get_source_dropdown (view);
   const char *expected[][3] = {
-    { "alpha (100)", "11", "73.3" },
-    { "Thread 101 (main)", "8", "53.3" },
-    { "Thread 102 (worker)", "3", "20.0" },
-    { "beta (200)", "4", "26.7" },
-    { "Thread 201", "4", "26.7" },
+    { "alpha (100)", "11", "73.33" },
+    { "Thread 101 (main)", "8", "53.33" },
+    { "Thread 102 (worker)", "3", "20.00" },
+    { "beta (200)", "4", "26.67" },
+    { "Thread 201", "4", "26.67" },
   };
   PsProfileTrackRow *row;
   guint position;

@@ -734,8 +734,8 @@ test_counter_chart (Fixture       *fixture,
   g_assert_cmpuint (found, ==, 2);
 
   readout = ps_counter_chart_describe_at (PS_COUNTER_CHART (chart), plot.origin.x + plot.size.width * 0.25);
-  g_assert_nonnull (strstr (readout, "CPU 0: 80 %"));
-  g_assert_nonnull (strstr (readout, "CPU 1: 20 %"));
+  g_assert_nonnull (strstr (readout, "CPU 0: 80.00 %"));
+  g_assert_nonnull (strstr (readout, "CPU 1: 20.00 %"));
   g_assert_null (ps_counter_chart_describe_at (PS_COUNTER_CHART (chart), 1));
 
   /* The keyboard moves the read-out from the plot's left edge on */

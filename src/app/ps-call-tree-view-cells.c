@@ -101,7 +101,7 @@ _ps_call_tree_view_format_value (const PsCallFormat *format,
 {
   if (!isfinite (value))
     return g_strdup ("–");
-  return g_strdup_printf ("%.*f", format->decimals, value * format->scale);
+  return ps_view_format_fixed (value * format->scale, format->decimals);
 }
 
 /* With its unit and without trailing zeros, for tooltips: "18.333 ms" */
@@ -114,7 +114,7 @@ format_value_with_unit (const PsCallFormat *format,
   if (!isfinite (value))
     return g_strdup ("–");
 
-  number = g_strdup_printf ("%.3f", value * format->scale);
+  number = ps_view_format_fixed (value * format->scale, 3);
   {
     char *end = number + strlen (number);
 

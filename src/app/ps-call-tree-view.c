@@ -379,10 +379,45 @@ update_toolbar (PsCallTreeView *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->flame_button), has_top_down);
 }
 
+/* Why the totals exceed the run's wall time, when they do: they add up
+ * the calls of every thread, and threads ran side by side; NULL else */
+static char *
+summed_totals_text (PsCallTreeView *self)
+{
+  gint64 begin, end;
+  double elapsed, wall_seconds;
+  guint n_threads;
+  g_autofree char *total = NULL;
+  g_autofree char *wall = NULL;
+
+  if (self->tree == NULL || self->store == NULL || ps_call_tree_get_unit (self->tree) != PS_CALL_UNIT_NS
+      || self->thread_tracks == NULL || self->thread_tracks->len < 2
+      || gtk_drop_down_get_selected (self->thread_dropdown) != 0
+      || !ps_event_store_get_time_range (self->store, &begin, &end) || end <= begin)
+    return NULL;
+  elapsed = ps_call_tree_get_elapsed_total (self->tree);
+  wall_seconds = (double)(end - begin) / 1e9;
+  /* A tolerance for the rounding of the two */
+  if (elapsed / 1e9 <= wall_seconds * 1.001)
+    return NULL;
+  n_threads = self->thread_tracks->len;
+  total = _ps_call_tree_view_format_value (&self->format, elapsed);
+  wall = _ps_call_tree_view_format_value (&self->format, (double)(end - begin));
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       /* Translators: "The elapsed total, 5250 ms, adds up the calls of 4 threads
+                                        * that ran side by side, so it is more than the 1926 ms from the first
+                                        * record to the last." */
+                                       "The elapsed total, %s %s, adds up the calls of %u thread that ran side by side, so it is more than the %s %s from the first record to the last.",
+                                       "The elapsed total, %s %s, adds up the calls of %u threads that ran side by side, so it is more than the %s %s from the first record to the last.",
+                                       n_threads),
+                          total, self->format.unit, n_threads, wall, self->format.unit);
+}
+
 static void
 update_notice (PsCallTreeView *self)
 {
   g_autofree char *text = NULL;
+  g_autofree char *summed = summed_totals_text (self);
   gboolean in_ticks = self->run_tree != NULL && ps_call_tree_get_unit (self->run_tree) == PS_CALL_UNIT_TICKS;
 
   if (self->tree != NULL && in_ticks && self->ticks_per_second > 0)
@@ -398,6 +433,13 @@ update_notice (PsCallTreeView *self)
     text = g_strdup (self->build_error);
   else if (self->tree != NULL && !ps_call_tree_is_report (self->tree) && !ps_call_tree_has_os_events (self->tree))
     text = g_strdup (_("No operating-system events in this log: application time equals elapsed time."));
+  if (summed != NULL)
+    {
+      g_autofree char *both = text != NULL ? g_strdup_printf ("%s %s", summed, text) : NULL;
+
+      g_free (text);
+      text = both != NULL ? g_steal_pointer (&both) : g_steal_pointer (&summed);
+    }
 
   gtk_label_set_text (self->notice_label, text != NULL ? text : "");
   gtk_widget_set_visible (self->notice_box, text != NULL);
@@ -442,6 +484,25 @@ count_functions (PsCallTree *tree)
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u function and %s", "%u functions and %s",
                                        n_functions - n_modules),
                           n_functions - n_modules, modules);
+}
+
+/* The percentage bases in plain words on the drop-down, and in the
+ * tooltip what each is of, with the terms of the Visual Studio
+ * documentation it follows (vs-instrumentation.md §4) */
+static void
+update_basis_tooltip (PsCallTreeView *self)
+{
+  const char *text;
+
+  if (self->basis == PS_CALL_BASIS_VIEW)
+    text = _("Every percentage is a share of the elapsed total, the time of all calls with what the operating system did meanwhile.\n"
+             "Visual Studio: the percentages of its Functions and Call Tree views, "
+             "“Application Inclusive Time %” over the total elapsed time.");
+  else
+    text = _("Elapsed times are a share of the elapsed total; application times a share of the application total, the time without operating-system events.\n"
+             "Visual Studio: “Understanding Instrumentation Data Values”, "
+             "“Application Inclusive Time %” over the total application time.");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->basis_dropdown), text);
 }
 
 static void
@@ -984,6 +1045,7 @@ threads_cb (GObject      *object,
   self->syncing = FALSE;
   gtk_widget_set_visible (self->thread_box, TRUE);
   update_busy (self);
+  update_notice (self);
 }
 
 static void
@@ -1347,6 +1409,7 @@ ps_call_tree_view_init (PsCallTreeView *self)
   self->relations_function = PS_NONE;
   update_format (self);
   /* The default of the Preferences; the dropdown and flame graph follow */
+  update_basis_tooltip (self);
   if (ps_view_default_basis_is_view ())
     ps_call_tree_view_set_basis (self, PS_CALL_BASIS_VIEW);
 
@@ -1517,6 +1580,7 @@ ps_call_tree_view_set_basis (PsCallTreeView *self,
     return;
 
   self->basis = basis;
+  update_basis_tooltip (self);
   ps_flame_graph_set_basis (self->flame_graph, basis);
   self->syncing = TRUE;
   gtk_drop_down_set_selected (self->basis_dropdown, basis == PS_CALL_BASIS_VIEW ? 1 : 0);

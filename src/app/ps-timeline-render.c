@@ -20,6 +20,7 @@
 #include "ps-chart-util.h"
 #include "ps-module-color.h"
 #include "ps-timeline-render.h"
+#include "ps-view-util.h"
 #include "ps-util.h"
 
 #define N_SPAN_COLORS 10
@@ -1050,19 +1051,13 @@ char *
 ps_timeline_format_wall (const PsTimelineModel *model,
                          gint64                 value)
 {
-  g_autoptr(GDateTime) time = NULL;
-  gint64 unix_ns;
-  g_autofree char *base = NULL;
+  int offset_minutes;
 
   if (model->origin_unix_ns == 0 || model->sequence_axis)
     return NULL;
-  unix_ns = model->origin_unix_ns + value;
-  time = g_date_time_new_from_unix_utc (unix_ns / G_GINT64_CONSTANT (1000000000));
-  if (time == NULL)
-    return NULL;
-  base = g_date_time_format (time, "%Y-%m-%d %H:%M:%S");
-  return g_strdup_printf ("%s.%03d UTC", base,
-                          (int)((unix_ns % G_GINT64_CONSTANT (1000000000)) / 1000000));
+  /* In the zone the file gives (a PDH log's), else UTC, named either way */
+  ps_view_run_utc_offset (model->store, 0, &offset_minutes);
+  return ps_view_format_wall_time (model->origin_unix_ns + value, offset_minutes, "%Y-%m-%d %H:%M:%S");
 }
 
 static PangoLayout *
