@@ -1454,6 +1454,158 @@ test_store_samples (void)
   g_assert_cmpstr (ps_call_tree_get_function_module (tree, function_id (tree, "A")), ==, "app");
 }
 
+/* A stack of frames, outermost first */
+static guint32
+stack_of (PsEventStore  *store,
+          const guint32 *frames,
+          guint          n)
+{
+  guint32 stack = 0;
+
+  for (guint i = 0; i < n; i++)
+    stack = ps_event_store_intern_stack (store, stack, frames[i]);
+  return stack;
+}
+
+/* The index of an address of a function by its name */
+static guint
+address_index (PsCallTree *tree,
+               guint32     function,
+               const char *name)
+{
+  for (guint i = 0; i < ps_call_tree_get_n_function_addresses (tree, function); i++)
+    if (g_str_equal (ps_call_tree_get_function_address_name (tree, function, i), name))
+      return i;
+  g_error ("no address “%s”", name);
+  return 0;
+}
+
+/* Frames without a function name: offsets in a module (hwpmc without
+ * symbols), a hexadecimal name (pmcstat -G), an address in no module;
+ * grouped by module, and not */
+static void
+test_store_sample_addresses (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  guint32 app = ps_event_store_intern (store, "/bin/app", -1);
+  guint32 libc = ps_event_store_intern (store, "/lib/libc.so.7", -1);
+  guint32 thread, main_frame, work, a1, a2, a3, hex, bare;
+  PsCallTreeOptions options = { PS_NONE, NULL, 0 };
+  g_autoptr(PsCallTree) plain = NULL;
+  g_autoptr(PsCallTree) tree = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 libc_function, libm_function, unknown_function, main_node, libc_node, work_node;
+  PsCallStats stats;
+  double address_exclusive = 0;
+
+  ps_event_store_add_session (store, 1, FALSE);
+  thread = add_thread (store, 1);
+  main_frame = ps_event_store_intern_frame (store, ps_event_store_intern (store, "main", -1), app, 0x10);
+  work = ps_event_store_intern_frame (store, ps_event_store_intern (store, "work", -1), app, 0x20);
+  a1 = ps_event_store_intern_frame (store, 0, libc, 0x100);
+  a2 = ps_event_store_intern_frame (store, 0, libc, 0x200);
+  a3 = ps_event_store_intern_frame (store, 0, libc, 0x300);
+  hex = ps_event_store_intern_frame (store, ps_event_store_intern (store, "0xbeef", -1),
+                                     ps_event_store_intern (store, "/lib/libm.so.5", -1), 0xbeef);
+  bare = ps_event_store_intern_frame (store, 0, 0, 0x42);
+
+  {
+    struct { guint32 frames[4]; guint n; guint32 weight; guint16 flags; } samples[] = {
+      { { main_frame, a1, a2 }, 3, 2, PS_SAMPLE_FLAG_NONE },
+      { { main_frame, a1, work, a3 }, 4, 1, PS_SAMPLE_FLAG_KERNEL },
+      { { main_frame, hex }, 2, 3, PS_SAMPLE_FLAG_NONE },
+      { { bare }, 1, 1, PS_SAMPLE_FLAG_NONE },
+      { { main_frame, a1, work, a1 }, 4, 1, PS_SAMPLE_FLAG_NONE },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+      {
+        PsSample sample = { 0 };
+
+        sample.time_ns = i;
+        sample.track = thread;
+        sample.stack = stack_of (store, samples[i].frames, samples[i].n);
+        sample.weight = samples[i].weight;
+        sample.flags = samples[i].flags;
+        ps_store_builder_add_sample (builder, &sample);
+      }
+  }
+  ps_store_builder_flush (builder);
+
+  /* Each address a function of its own */
+  plain = ps_call_tree_new_for_store (store, &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ps_call_tree_get_n_functions (plain), ==, 7);
+  for (guint32 f = 0; f < ps_call_tree_get_n_functions (plain); f++)
+    g_assert_cmpuint (ps_call_tree_get_n_function_addresses (plain, f), ==, 0);
+  assert_stats (ps_call_tree_get_function_stats (plain, function_id (plain, "libc.so.7+0x100")), 0, 4, 1, 3, 1, 1);
+  g_assert_cmpuint (function_id (plain, "0xbeef"), !=, PS_NONE);
+  g_assert_cmpuint (function_id (plain, "0x42"), !=, PS_NONE);
+
+  /* One function per module */
+  options.group_addresses = TRUE;
+  tree = ps_call_tree_new_for_store (store, &options, &error);
+  g_assert_no_error (error);
+  assert_invariants (tree);
+  g_assert_cmpuint (ps_call_tree_get_n_functions (tree), ==, 5);
+  g_assert_cmpfloat (ps_call_tree_get_elapsed_total (tree), ==, 8);
+  g_assert_cmpfloat (ps_call_tree_get_application_total (tree), ==, 7);
+  g_assert_cmpuint (ps_call_tree_lookup_function (tree, "libc.so.7+0x100"), ==, PS_NONE);
+  g_assert_cmpuint (ps_call_tree_get_n_function_addresses (tree, function_id (tree, "main")), ==, 0);
+  g_assert_cmpuint (ps_call_tree_get_n_function_addresses (tree, function_id (tree, "work")), ==, 0);
+
+  libc_function = function_id (tree, "libc.so.7");
+  g_assert_cmpstr (ps_call_tree_get_function_module (tree, libc_function), ==, "/lib/libc.so.7");
+  g_assert_cmpuint (ps_call_tree_get_n_function_addresses (tree, libc_function), ==, 3);
+  /* Once per sample however often it is on the stack; the sampled one's own */
+  assert_stats (ps_call_tree_get_function_stats (tree, libc_function), 0, 4, 4, 3, 3, 1);
+
+  ps_call_tree_get_function_address_stats (tree, libc_function,
+                                           address_index (tree, libc_function, "libc.so.7+0x100"), &stats);
+  assert_stats (&stats, 0, 4, 1, 3, 1, 1);
+  ps_call_tree_get_function_address_stats (tree, libc_function,
+                                           address_index (tree, libc_function, "libc.so.7+0x200"), &stats);
+  assert_stats (&stats, 0, 2, 2, 2, 2, 1);
+  ps_call_tree_get_function_address_stats (tree, libc_function,
+                                           address_index (tree, libc_function, "libc.so.7+0x300"), &stats);
+  assert_stats (&stats, 0, 1, 1, 0, 0, 1);
+  for (guint i = 0; i < 3; i++)
+    {
+      ps_call_tree_get_function_address_stats (tree, libc_function, i, &stats);
+      address_exclusive += stats.total[EE];
+    }
+  g_assert_cmpfloat (address_exclusive, ==, ps_call_tree_get_function_stats (tree, libc_function)->total[EE]);
+
+  /* pmcstat's hexadecimal names keep their text */
+  libm_function = function_id (tree, "libm.so.5");
+  g_assert_cmpuint (ps_call_tree_get_n_function_addresses (tree, libm_function), ==, 1);
+  g_assert_cmpstr (ps_call_tree_get_function_address_name (tree, libm_function, 0), ==, "0xbeef");
+  assert_stats (ps_call_tree_get_function_stats (tree, libm_function), 0, 3, 3, 3, 3, 1);
+  unknown_function = function_id (tree, "[unknown]");
+  g_assert_cmpstr (ps_call_tree_get_function_module (tree, unknown_function), ==, "");
+  g_assert_cmpuint (ps_call_tree_get_n_function_addresses (tree, unknown_function), ==, 1);
+  g_assert_cmpstr (ps_call_tree_get_function_address_name (tree, unknown_function, 0), ==, "0x42");
+
+  /* main → libc (a1 → a2 is one call) → work → libc */
+  main_node = find_child (tree, PS_CALL_NODE_ROOT, "main");
+  libc_node = find_child (tree, main_node, "libc.so.7");
+  assert_stats (ps_call_tree_get_node_stats (tree, libc_node), 0, 4, 2, 3, 2, 1);
+  g_assert_cmpuint (ps_call_tree_get_n_children (tree, libc_node), ==, 1);
+  work_node = find_child (tree, libc_node, "work");
+  assert_stats (ps_call_tree_get_node_stats (tree, find_child (tree, work_node, "libc.so.7")), 0, 2, 2, 1, 1, 1);
+  assert_stats (ps_call_tree_get_node_stats (tree, find_child (tree, main_node, "libm.so.5")), 0, 3, 3, 3, 3, 1);
+
+  /* Callers of the module: main, for all its samples */
+  {
+    g_autoptr(GArray) callers = ps_call_tree_get_callers (tree, libc_function);
+
+    g_assert_cmpuint (callers->len, ==, 1);
+    g_assert_cmpuint (g_array_index (callers, PsCallRelation, 0).function, ==, function_id (tree, "main"));
+    g_assert_cmpfloat (g_array_index (callers, PsCallRelation, 0).stats.total[EI], ==, 4);
+  }
+}
+
 /* Samples limited by source, tracks and time; a run with samples and
  * spans (thread lifetimes) takes its tree from the samples */
 static void
@@ -1718,6 +1870,7 @@ main (int   argc,
   g_test_add_func ("/call-tree/store/samples", test_store_samples);
   g_test_add_func ("/call-tree/function-of-name", test_function_of_name);
   g_test_add_func ("/call-tree/store/sample-filters", test_store_sample_filters);
+  g_test_add_func ("/call-tree/store/sample-addresses", test_store_sample_addresses);
   g_test_add_func ("/call-tree/deep", test_deep);
   g_test_add_func ("/call-tree/deep/recursion", test_deep_recursion);
   g_test_add_func ("/call-tree/deep/report", test_deep_report);

@@ -92,6 +92,37 @@ test_expand_items (void)
   g_assert_cmpstr (got, ==, "(Bytes|1000)(Bps AVG|2000.000000)(Test|Read)");
 }
 
+/* What a value measures decides the unit the view shows it in */
+static void
+test_value_kind (void)
+{
+  static const struct {
+    const char    *raw;
+    PsCeValueKind  kind;
+    const char    *numerator;
+  } cases[] = {
+    { "%AVG%", PS_CE_VALUE_SECONDS, NULL },
+    { " %max% ", PS_CE_VALUE_SECONDS, NULL },
+    { "%Bytes%/%AVG%", PS_CE_VALUE_PER_SECOND, "Bytes" },
+    { "4096/%MIN%", PS_CE_VALUE_PER_SECOND, NULL },
+    { "%AVG%/%Bytes%", PS_CE_VALUE_TEXT, NULL },
+    { "%Bytes%", PS_CE_VALUE_TEXT, NULL },
+    { "%AVG%ms", PS_CE_VALUE_TEXT, NULL },
+    { "a/b/%AVG%", PS_CE_VALUE_TEXT, NULL },
+    { "CreateFile", PS_CE_VALUE_TEXT, NULL },
+    { "", PS_CE_VALUE_TEXT, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *numerator = NULL;
+
+      g_assert_cmpint (ps_ce_description_value_kind (cases[i].raw, &numerator), ==, cases[i].kind);
+      g_assert_cmpstr (numerator, ==, cases[i].numerator);
+    }
+  g_assert_cmpint (ps_ce_description_value_kind (NULL, NULL), ==, PS_CE_VALUE_TEXT);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -101,6 +132,7 @@ main (int   argc,
   g_test_add_func ("/ce-description/parse", test_parse);
   g_test_add_func ("/ce-description/expand", test_expand);
   g_test_add_func ("/ce-description/expand-items", test_expand_items);
+  g_test_add_func ("/ce-description/value-kind", test_value_kind);
 
   return g_test_run ();
 }

@@ -1786,6 +1786,80 @@ test_pmcstat_info_and_calltree (void)
   g_assert_nonnull (find_named (json_object_get_array_member (top, "functions"), "acpi_cpu_c1"));
 }
 
+/* Counts the nodes named `name` in a tree, and those of them whose
+ * parent has that name too */
+static void
+count_named_nodes (JsonObject *node,
+                   const char *name,
+                   gboolean    parent_named,
+                   guint      *n_named,
+                   guint      *n_repeated)
+{
+  JsonArray *children = json_object_get_array_member (node, "children");
+  gboolean named = g_strcmp0 (json_object_get_string_member (node, "name"), name) == 0;
+
+  *n_named += named;
+  *n_repeated += named && parent_named;
+  for (guint i = 0; i < json_array_get_length (children); i++)
+    count_named_nodes (json_array_get_object_element (children, i), name, named, n_named, n_repeated);
+}
+
+/* iperf3.txt prints frames without symbols as addresses: three in
+ * iperf3 (one below the other), two in libc */
+static void
+test_pmcstat_group_addresses (void)
+{
+  g_autofree char *path = pmcstat_path ("iperf3.txt");
+  g_autoptr(CliResult) plain = cli_test_run ("calltree", path, NULL);
+  g_autoptr(CliResult) grouped = cli_test_run ("calltree", "--group-addresses", path, NULL);
+  g_autoptr(CliResult) text = cli_test_run ("calltree", "--text", "--group-addresses", path, NULL);
+  g_autoptr(CliResult) misplaced = cli_test_run ("stats", "--group-addresses", path, NULL);
+  g_autoptr(JsonNode) plain_root = NULL;
+  g_autoptr(JsonNode) grouped_root = NULL;
+  JsonArray *functions;
+  JsonObject *iperf3, *libc, *node;
+  double exclusive = 0;
+  guint n_named = 0, n_repeated = 0;
+
+  g_assert_cmpint (plain->status, ==, 0);
+  plain_root = cli_test_parse_json (plain->out);
+  functions = json_object_get_array_member (json_node_get_object (plain_root), "functions");
+  g_assert_nonnull (find_named (functions, "0x20210f"));
+  g_assert_null (find_named (functions, "iperf3"));
+  g_assert_null (strstr (plain->out, "\"addresses\""));
+
+  g_assert_cmpint (grouped->status, ==, 0);
+  grouped_root = cli_test_parse_json (grouped->out);
+  functions = json_object_get_array_member (json_node_get_object (grouped_root), "functions");
+  g_assert_null (find_named (functions, "0x20210f"));
+  iperf3 = find_named (functions, "iperf3");
+  g_assert_nonnull (iperf3);
+  g_assert_cmpstr (json_object_get_string_member (iperf3, "module"), ==, "/usr/local/bin/iperf3");
+  g_assert_cmpint (json_object_get_int_member (iperf3, "addresses"), ==, 3);
+  libc = find_named (functions, "libc.so.7");
+  g_assert_nonnull (libc);
+  g_assert_cmpint (json_object_get_int_member (libc, "addresses"), ==, 2);
+  g_assert_false (json_object_has_member (find_named (functions, "amd64_syscall"), "addresses"));
+  /* The same samples: the exclusive values still add up to the total */
+  for (guint i = 0; i < json_array_get_length (functions); i++)
+    exclusive += json_object_get_double_member (json_array_get_object_element (functions, i), "elapsed_exclusive");
+  g_assert_cmpfloat (exclusive, ==, 118);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (json_node_get_object (grouped_root), "total"),
+                                               "elapsed"), ==, 118);
+  /* iperf3's three addresses on one stack are one call of it: no
+   * iperf3 node has an iperf3 child */
+  node = json_object_get_object_member (json_node_get_object (grouped_root), "tree");
+  count_named_nodes (node, "iperf3", FALSE, &n_named, &n_repeated);
+  g_assert_cmpuint (n_named, >, 0);
+  g_assert_cmpuint (n_repeated, ==, 0);
+
+  g_assert_cmpint (text->status, ==, 0);
+  g_assert_true (g_regex_match_simple ("^  iperf3 \\[3 addresses\\] +0 +4 ", text->out, G_REGEX_MULTILINE, 0));
+
+  g_assert_cmpint (misplaced->status, ==, 2);
+  g_assert_nonnull (strstr (misplaced->err, "--group-addresses"));
+}
+
 /* counters ------------------------------------------------------------- */
 
 static char *
@@ -2236,6 +2310,7 @@ main (int   argc,
   g_test_add_func ("/cli/export/output-and-source", test_export_output_and_source);
   g_test_add_func ("/cli/export/usage", test_export_usage);
   g_test_add_func ("/cli/pmcstat/info-calltree", test_pmcstat_info_and_calltree);
+  g_test_add_func ("/cli/pmcstat/group-addresses", test_pmcstat_group_addresses);
   g_test_add_func ("/cli/hwpmc", test_pmclog);
   g_test_add_func ("/cli/counters/pdh", test_counters_pdh);
   g_test_add_func ("/cli/counters/plv2", test_counters_plv2);

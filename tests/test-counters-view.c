@@ -20,6 +20,7 @@
 #include "ps-counters-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-store-builder.h"
+#include "ps-timeline-render.h"
 #include "ps-timeline-view.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
@@ -196,9 +197,10 @@ test_check_more (Fixture       *fixture,
   g_assert_cmpfloat (stats->min, ==, 10485760);
   g_assert_cmpfloat (stats->max, ==, 10498048);
   g_assert_cmpfloat_with_epsilon (stats->sum / stats->n_values, (10485760.0 + 10489856 + 10498048) / 3, 1e-6);
-  min = ps_util_format_bytes (10485760);
-  max = ps_util_format_bytes (10498048);
-  mean = ps_util_format_bytes ((10485760.0 + 10489856 + 10498048) / 3);
+  /* By the one rule for digits (ps-view-util.h) */
+  min = g_strdup ("10.00 MiB");
+  max = g_strdup ("10.01 MiB");
+  mean = g_strdup ("10.01 MiB");
   assert_cell (view, svchost3, "Min", min);
   assert_cell (view, svchost3, "Max", max);
   assert_cell (view, svchost3, "Mean", mean);
@@ -352,11 +354,73 @@ test_readout (Fixture       *fixture,
   readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width);
   g_assert_nonnull (readout);
   g_test_message ("read-out: %s", readout);
-  g_assert_nonnull (strstr (readout, "_Total: -1 %"));
+  g_assert_nonnull (strstr (readout, "_Total: -1.00 %"));
   g_clear_pointer (&readout, g_free);
-  /* Just after one second: 11.3 % */
+  /* Just after one second: 11.3 %, by the rule for digits */
   readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width * 0.4);
-  g_assert_nonnull (strstr (readout, "_Total: 11.3 %"));
+  g_assert_nonnull (strstr (readout, "_Total: 11.30 %"));
+}
+
+static gboolean
+timeline_has_model (gpointer data)
+{
+  return ps_timeline_view_get_model (data) != NULL;
+}
+
+/* The start of a PDH log in the zone its header gives (Pacific Daylight
+ * Time, bias 420), named the same in the header and on the timeline's
+ * axis; the chart's value axis from 0 unless zoomed, which it then says */
+static void
+test_zone_and_zoom (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  PsRunPage *page = NULL;
+  PsCountersView *view = open_counters (fixture, "logman-pdt.csv", &page);
+  PsTimelineView *timeline = ps_run_page_get_timeline_view (page);
+  g_autofree char *wall = NULL;
+
+  g_assert_cmpstr (ps_counters_view_get_header_value (view, "started"), ==, "2024-06-15 10:00:00.000 UTC−07:00");
+  g_assert_true (iterate_until (timeline_has_model, timeline));
+  wall = ps_timeline_format_wall (ps_timeline_view_get_model (timeline), 0);
+  g_assert_cmpstr (wall, ==, "2024-06-15 10:00:00.000 UTC−07:00");
+
+  /* A flat memory series, 10.230 to 10.245 MiB: from 0, so it looks flat */
+  {
+    GtkWidget *widget = ps_counter_chart_new ();
+    PsCounterChart *chart = PS_COUNTER_CHART (widget);
+    GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+    gint64 x[] = { 0, SECOND, 2 * SECOND };
+    double values[] = { 10.230 * 1048576, 10.245 * 1048576, 10.240 * 1048576 };
+    g_autoptr(PsValueLod) lod = ps_value_lod_new (x, values, 3);
+    gint64 x_begin, x_end;
+    double y_low, y_high;
+
+    ps_counter_chart_set_title (chart, "Working Set");
+    ps_counter_chart_set_unit (chart, "MiB", 1.0 / 1048576);
+    ps_counter_chart_add_series (chart, "svchost", lod);
+    gtk_window_set_application (window, GTK_APPLICATION (fixture->app));
+    gtk_window_set_default_size (window, 640, 260);
+    gtk_window_set_child (window, widget);
+    gtk_window_present (window);
+    g_assert_true (iterate_until (widget_is_drawn, widget));
+    g_assert_true (ps_counter_chart_get_axes (chart, &x_begin, &x_end, &y_low, &y_high));
+    g_assert_cmpfloat (y_low, ==, 0);
+    g_assert_cmpfloat (y_high, >=, 10.245);
+    g_assert_null (ps_counter_chart_get_axis_note (chart));
+    g_assert_true (gtk_widget_get_visible (ps_counter_chart_get_zoom_button (chart)));
+
+    /* Zoomed by its button: the data's range, which the title says */
+    g_signal_emit_by_name (ps_counter_chart_get_zoom_button (chart), "clicked");
+    g_assert_true (ps_counter_chart_get_zoomed (chart));
+    iterate_for (50);
+    g_assert_true (ps_counter_chart_get_axes (chart, &x_begin, &x_end, &y_low, &y_high));
+    g_assert_cmpfloat (y_low, >, 10.2);
+    g_assert_cmpfloat (y_low, <=, 10.230);
+    g_assert_cmpfloat (y_high, >=, 10.245);
+    g_assert_cmpfloat (y_high, <, 10.3);
+    g_assert_cmpstr (ps_counter_chart_get_axis_note (chart), ==, "axis zoomed, not from 0");
+    gtk_window_destroy (window);
+  }
 }
 
 static gboolean
@@ -520,14 +584,14 @@ test_perflib_readout (Fixture       *fixture,
   g_assert_true (iterate_until (widget_is_drawn, chart));
   g_assert_true (ps_counter_chart_get_plot (chart, &plot));
   readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width / 2);
-  g_assert_nonnull (strstr (readout, "0: 12.5 % (raw 1234567, base 9876543)"));
-  g_assert_nonnull (strstr (readout, "1: 50 % (raw 4000000, base 8000000)"));
+  g_assert_nonnull (strstr (readout, "0: 12.50 % (raw 1234567, base 9876543)"));
+  g_assert_nonnull (strstr (readout, "1: 50.00 % (raw 4000000, base 8000000)"));
 
   /* Stacked, they add up */
   ps_counters_view_set_stacked (view, TRUE);
   g_clear_pointer (&readout, g_free);
   readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width / 2);
-  g_assert_nonnull (strstr (readout, "Total: 62.5 %"));
+  g_assert_nonnull (strstr (readout, "Total: 62.50 %"));
 }
 
 static PsCountersView *
@@ -599,7 +663,7 @@ test_legend (Fixture       *fixture,
   readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width / 2);
   lines = g_strsplit (readout, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 1 + 16 + 1);
-  g_assert_true (g_str_has_prefix (lines[1], "1: 50 %"));
+  g_assert_true (g_str_has_prefix (lines[1], "1: 50.00 %"));
   g_assert_cmpstr (lines[17], ==, "+48 more");
 
   /* Longer names in a narrower chart: three lines, then "+N more" */
@@ -868,6 +932,7 @@ main (int   argc,
   ADD_TEST ("/counters-view/check-more", test_check_more);
   ADD_TEST ("/counters-view/stacked", test_stacked);
   ADD_TEST ("/counters-view/readout", test_readout);
+  ADD_TEST ("/counters-view/zone-and-zoom", test_zone_and_zoom);
   ADD_TEST ("/counters-view/search", test_search);
   ADD_TEST ("/counters-view/defaults", test_defaults);
   ADD_TEST ("/counters-view/perflib-readout", test_perflib_readout);

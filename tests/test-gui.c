@@ -27,6 +27,9 @@
 #include "ps-rtl-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-series-chart.h"
+#include "ps-timeline-render.h"
+#include "ps-timeline-view.h"
+#include "ps-view-util.h"
 #include "ps-window-private.h"
 #include "ps-warning-row.h"
 
@@ -160,7 +163,7 @@ test_open_ce_example (Fixture       *fixture,
   g_assert_cmpstr (ps_ce_view_get_header_value (view, "device"), ==, "CEPC");
   g_assert_nonnull (strstr (ps_ce_view_get_header_value (view, "app"), "fsperf"));
   g_assert_nonnull (strstr (ps_ce_view_get_header_value (view, "app"), "0x0a5f0012"));
-  g_assert_nonnull (strstr (ps_ce_view_get_header_value (view, "resolution"), "1193180"));
+  g_assert_nonnull (strstr (ps_ce_view_get_header_value (view, "resolution"), "1,193,180 ticks/s"));
 
   /* CPU and MEM: one series each; no warnings for the example */
   g_assert_cmpuint (ps_series_chart_get_n_series (ps_ce_view_get_cpu_chart (view)), ==, 1);
@@ -200,6 +203,34 @@ find_column (GtkColumnView *view,
   return NULL;
 }
 
+/* The first widget under widget (itself included) that matches */
+static GtkWidget *
+find_widget (GtkWidget     *widget,
+             gboolean     (*matches) (GtkWidget     *widget,
+                                      gconstpointer  data),
+             gconstpointer  data)
+{
+  if (matches (widget, data))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, matches, data);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_drawn_label (GtkWidget     *widget,
+                gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+         && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
 /* Where the drawn label under widget that shows text is, in root's
  * coordinates; FALSE when none is drawn */
 static gboolean
@@ -208,16 +239,9 @@ find_drawn_label (GtkWidget       *root,
                   const char      *text,
                   graphene_rect_t *bounds)
 {
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
-      && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
-    return gtk_widget_compute_bounds (widget, root, bounds);
+  GtkWidget *label = find_widget (widget, is_drawn_label, text);
 
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (find_drawn_label (root, child, text, bounds))
-      return TRUE;
-
-  return FALSE;
+  return label != NULL && gtk_widget_compute_bounds (label, root, bounds);
 }
 
 /* The marker table lists names in this order, in its model and on screen:
@@ -286,7 +310,7 @@ test_sort_markers (Fixture       *fixture,
   g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
   g_assert_true (iterate_until (widget_is_drawn, column_view));
 
-  column = find_column (column_view, "Mean");
+  column = find_column (column_view, "Mean (s)");
   g_assert_nonnull (column);
   gtk_column_view_sort_by_column (column_view, column, GTK_SORT_DESCENDING);
   assert_marker_order (column_view, markers, by_mean_descending, G_N_ELEMENTS (by_mean_descending));
@@ -947,7 +971,7 @@ test_rtl_open_example (Fixture       *fixture,
   g_assert_cmpstr (ps_rtl_view_get_header_value (view, "threads"), ==, "3");
   g_assert_cmpstr (ps_rtl_view_get_header_value (view, "scopes"), ==, "9");
   g_assert_cmpstr (ps_rtl_view_get_header_value (view, "messages"), ==, "7");
-  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "closed"), ==, "at 2.013 s");
+  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "closed"), ==, "at 2,013 ms");
 
   /* One top-level row per thread, with its scopes and its time */
   for (guint i = 0; i < g_list_model_get_n_items (scopes); i++)
@@ -969,7 +993,7 @@ test_rtl_open_example (Fixture       *fixture,
 
     g_assert_cmpuint (ps_scope_row_get_n_spans (thread1), ==, 7);
     g_assert_cmpuint (ps_scope_row_get_n_marks (thread1), ==, 5);
-    assert_scope_cell (view, 0, "Duration", "2.007 s");
+    assert_scope_cell (view, 0, "Duration (ms)", "2,007");
   }
 
   /* Thread 1 opens to its message and Desktop::Main (§6) */
@@ -981,9 +1005,9 @@ test_rtl_open_example (Fixture       *fixture,
   }
 
   main_row = find_scope_row (scopes, RTL_MAIN, 0);
-  assert_scope_cell (view, main_row, "Begin", "3 ms");
-  assert_scope_cell (view, main_row, "Duration", "2.007 s");
-  assert_scope_cell (view, main_row, "Self", "1.037 s");
+  assert_scope_cell (view, main_row, "Begin (ms)", "3");
+  assert_scope_cell (view, main_row, "Duration (ms)", "2,007");
+  assert_scope_cell (view, main_row, "Self (ms)", "1,037");
   assert_scope_cell (view, main_row, "Thread", "1");
   assert_scope_cell (view, main_row, "Status", "");
   /* 1246545872.402817 + 0.003 s, shown in the tooltip as UTC */
@@ -997,7 +1021,7 @@ test_rtl_open_example (Fixture       *fixture,
     g_assert_cmpint (ps_scope_row_get_wall_ns (row), ==, G_GINT64_CONSTANT (1246545872405817000));
     /* §6: 2009-07-02T14:44:32.405817Z, in the Begin cell's tooltip */
     text = _ps_rtl_view_scope_cell_text (row, SCOPE_COLUMN_BEGIN, &tooltip, &dim);
-    g_assert_cmpstr (text, ==, "3 ms");
+    g_assert_cmpstr (text, ==, "3");
     g_assert_nonnull (strstr (tooltip, "2009-07-02T14:44:32.405817Z"));
   }
 
@@ -1008,7 +1032,7 @@ test_rtl_open_example (Fixture       *fixture,
     g_assert_cmpstr (names, ==, "register services / configmgr (ij778899) ::configmgr::Provider::create / "
                                 "splash screen shown / PERFORMANCE - open documents");
   }
-  assert_scope_cell (view, find_scope_row (scopes, "register services", 0), "Duration", "126 ms");
+  assert_scope_cell (view, find_scope_row (scopes, "register services", 0), "Duration (ms)", "126");
   assert_scope_cell (view, find_scope_row (scopes, "splash screen shown", 0), "Line", "13");
 
   open_documents = find_scope_row (scopes, "PERFORMANCE - open documents", 0);
@@ -1017,20 +1041,20 @@ test_rtl_open_example (Fixture       *fixture,
   expand_scope_row (scopes, do_load);
   sw_load = find_scope_row (scopes, RTL_SW_LOAD, 0);
   expand_scope_row (scopes, sw_load);
-  assert_scope_cell (view, sw_load, "Duration", "505 ms");
-  assert_scope_cell (view, sw_load, "Self", "449 ms");
-  assert_scope_cell (view, open_documents, "Self", "251 ms");
+  assert_scope_cell (view, sw_load, "Duration (ms)", "505");
+  assert_scope_cell (view, sw_load, "Self (ms)", "449");
+  assert_scope_cell (view, open_documents, "Self (ms)", "251");
 
   /* The repaired message in place, with its line and status */
   styles = find_scope_row (scopes, "styles imported: 212", 0);
   g_assert_cmpint (styles, ==, sw_load + 2);
   assert_scope_cell (view, styles, "Line", "21");
   assert_scope_cell (view, styles, "Status", "context not open");
-  assert_scope_cell (view, styles, "Duration", NULL);
+  assert_scope_cell (view, styles, "Duration (ms)", NULL);
 
   /* What the user sees: the cells were drawn */
   iterate_for (200);
-  g_assert_true (shows_label (GTK_WIDGET (ps_rtl_view_get_scope_view (view)), "1.037 s"));
+  g_assert_true (shows_label (GTK_WIDGET (ps_rtl_view_get_scope_view (view)), "1,037"));
   g_assert_true (shows_label (GTK_WIDGET (ps_rtl_view_get_scope_view (view)), "styles imported: 212"));
 
   maybe_save_screenshot (fixture, "rtl-scopes");
@@ -1044,7 +1068,7 @@ test_rtl_sort_scopes (Fixture       *fixture,
   PsRtlView *view = open_rtl_example (fixture);
   GListModel *scopes = ps_rtl_view_get_scope_model (view);
   GtkColumnView *column_view = ps_rtl_view_get_scope_view (view);
-  GtkColumnViewColumn *column = find_column (column_view, "Duration");
+  GtkColumnViewColumn *column = find_column (column_view, "Duration (ms)");
   int thread3;
 
   g_assert_nonnull (column);
@@ -1083,10 +1107,10 @@ test_rtl_totals (Fixture       *fixture,
   main_total = find_total (totals, RTL_MAIN);
   g_assert_nonnull (main_total);
   assert_total_cell (view, main_total, "Calls", "1");
-  assert_total_cell (view, main_total, "Total", "2.007 s");
-  assert_total_cell (view, main_total, "Min", "2.007 s");
-  assert_total_cell (view, main_total, "Mean", "2.007 s");
-  assert_total_cell (view, main_total, "Self", "1.037 s");
+  assert_total_cell (view, main_total, "Total (ms)", "2,007");
+  assert_total_cell (view, main_total, "Min (ms)", "2,007");
+  assert_total_cell (view, main_total, "Mean (ms)", "2,007");
+  assert_total_cell (view, main_total, "Self (ms)", "1,037");
   assert_total_cell (view, main_total, "Threads", "1");
   assert_total_cell (view, main_total, "Excluded", "0");
   assert_total_cell (view, main_total, "Context", "");
@@ -1094,10 +1118,10 @@ test_rtl_totals (Fixture       *fixture,
   register_services = find_total (totals, "register services");
   g_assert_nonnull (register_services);
   assert_total_cell (view, register_services, "Context", RTL_MAIN);
-  assert_total_cell (view, register_services, "Total", "126 ms");
+  assert_total_cell (view, register_services, "Total (ms)", "126");
 
   /* Sorted by total time, longest first */
-  gtk_column_view_sort_by_column (column_view, find_column (column_view, "Total"), GTK_SORT_DESCENDING);
+  gtk_column_view_sort_by_column (column_view, find_column (column_view, "Total (ms)"), GTK_SORT_DESCENDING);
   {
     g_autoptr(PsScopeTotalRow) first = g_list_model_get_item (totals, 0);
     g_autoptr(PsScopeTotalRow) second = g_list_model_get_item (totals, 1);
@@ -1107,7 +1131,7 @@ test_rtl_totals (Fixture       *fixture,
     g_assert_cmpstr (ps_scope_total_row_get_name (second), ==, "PERFORMANCE - open documents");
     g_assert_cmpstr (ps_scope_total_row_get_name (last), ==, "configmgr (ij778899) ::configmgr::Provider::create");
   }
-  gtk_column_view_sort_by_column (column_view, find_column (column_view, "Total"), GTK_SORT_ASCENDING);
+  gtk_column_view_sort_by_column (column_view, find_column (column_view, "Total (ms)"), GTK_SORT_ASCENDING);
   {
     g_autoptr(PsScopeTotalRow) first = g_list_model_get_item (totals, 0);
 
@@ -1122,7 +1146,7 @@ test_rtl_totals (Fixture       *fixture,
     }
 
   iterate_for (200);
-  g_assert_true (shows_label (GTK_WIDGET (column_view), "2.007 s"));
+  g_assert_true (shows_label (GTK_WIDGET (column_view), "2,007"));
   maybe_save_screenshot (fixture, "rtl-totals");
 
   /* Per thread: the same scopes, each on its one thread */
@@ -1133,7 +1157,7 @@ test_rtl_totals (Fixture       *fixture,
     g_autoptr(PsScopeTotalRow) ucb = find_total (totals, "ucb (kl001122) ::ucb::Broker::init");
 
     assert_total_cell (view, ucb, "Thread", "2");
-    assert_total_cell (view, ucb, "Total", "58 ms");
+    assert_total_cell (view, ucb, "Total (ms)", "58");
   }
 }
 
@@ -1165,7 +1189,7 @@ test_rtl_search (Fixture       *fixture,
   /* A match opens like any scope */
   expand_scope_row (scopes, 2);
   g_assert_cmpuint (g_list_model_get_n_items (scopes), ==, 5);
-  assert_scope_cell (view, 2, "Duration", "505 ms");
+  assert_scope_cell (view, 2, "Duration (ms)", "505");
 
   g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_totals_model (view)), ==, 2);
   /* The repair's message names SwDocShell::Load */
@@ -1230,8 +1254,8 @@ test_rtl_filters (Fixture       *fixture,
   }
   /* Self times stay those of the scope */
   sw_load = find_scope_row (scopes, RTL_SW_LOAD, 0);
-  assert_scope_cell (view, sw_load, "Duration", "505 ms");
-  assert_scope_cell (view, sw_load, "Self", "449 ms");
+  assert_scope_cell (view, sw_load, "Duration (ms)", "505");
+  assert_scope_cell (view, sw_load, "Self (ms)", "449");
   maybe_save_screenshot (fixture, "rtl-include");
 
   /* Exclude only */
@@ -1292,6 +1316,12 @@ test_rtl_warnings (Fixture       *fixture,
 }
 
 /* Unterminated scopes: a lower bound, marked, left out of the totals */
+static gboolean
+timeline_has_model (gpointer data)
+{
+  return ps_timeline_view_get_model (data) != NULL;
+}
+
 static void
 test_rtl_unterminated (Fixture       *fixture,
                        gconstpointer  data)
@@ -1316,17 +1346,173 @@ test_rtl_unterminated (Fixture       *fixture,
   /* A single thread opens by itself */
   outer = find_scope_row (scopes, "app (ab123456) ::Outer", 0);
   g_assert_cmpint (outer, ==, 1);
-  assert_scope_cell (view, outer, "Duration", "≥ 80 ms");
+  assert_scope_cell (view, outer, "Duration (ms)", "≥ 80");
   assert_scope_cell (view, outer, "Status", "unterminated");
+  /* The thread's row is not "0" above its 80 ms scope: the thread's
+   * extent, from its first record to its last */
+  assert_scope_cell (view, 0, "Duration (ms)", "80");
+  /* Times of day in UTC, as the opening line gives them, and named so in
+   * the column's title, the header and the timeline's axis alike */
+  assert_scope_cell (view, outer, "Time of day (UTC)", "14:44:32.412");
+  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "opened"), ==, "2009-07-02 14:44:32.402 UTC");
+  {
+    PsTimelineView *timeline = ps_run_page_get_timeline_view (page);
+    g_autofree char *wall = NULL;
+
+    g_assert_true (iterate_until (timeline_has_model, timeline));
+    wall = ps_timeline_format_wall (ps_timeline_view_get_model (timeline), 0);
+    g_assert_cmpstr (wall, ==, "2009-07-02 14:44:32.402 UTC");
+  }
   {
     g_autoptr(PsScopeTotalRow) total = find_total (ps_rtl_view_get_totals_model (view), "app (ab123456) ::Outer");
 
     g_assert_nonnull (total);
     assert_total_cell (view, total, "Calls", "0");
     assert_total_cell (view, total, "Excluded", "1");
-    assert_total_cell (view, total, "Total", "–");
+    assert_total_cell (view, total, "Total (ms)", "–");
   }
   g_assert_true (has_warning (ps_rtl_view_get_warning_model (view), "W-UNTERMINATED"));
+}
+
+/* Every number says what it is: units in the titles of the columns, one
+ * rule for the digits ("390,095", not "390095.238095"), and a memory
+ * chart whose flat line starts at 0 unless zoomed, which it then says */
+static void
+test_ce_units (Fixture       *fixture,
+               gconstpointer  data)
+{
+  static const char log[] =
+    "## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+    "## PERF ## REGISTERED APP [a] PROCCESSID [0x1]\r\n"
+    "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+    "## PERF ## REGISTERED MARKER [MEM: a] AS [102] BY APP [a]\r\n"
+    "## PERF ## APP [a] EVT [102] MEM [10727424]\r\n"
+    "## PERF ## REGISTERED MARKER [Test=Write,Bytes=4096,time=%AVG%,Bps AVG=%Bytes%/%AVG%] AS [0] BY APP [a]\r\n"
+    "## PERF ## APP [a] EVT [0] DUR [10]\r\n"
+    "## PERF ## APP [a] EVT [0] DUR [11]\r\n"
+    "## PERF ## APP [a] EVT [102] MEM [10743808]\r\n"
+    "## PERF ## APP [a] EVT [102] MEM [10735616]\r\n";
+  g_autoptr(GFile) file = write_temp_file (fixture, "units.log", log, sizeof log - 1);
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsCeView *view = ps_run_page_get_ce_view (page);
+  GtkColumnView *column_view = ps_ce_view_get_marker_view (view);
+  PsSeriesChart *chart = ps_ce_view_get_memory_chart (view);
+  GtkWidget *label;
+  graphene_rect_t plot;
+  double x_first, x_last, y_min, y_max;
+
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  g_assert_true (iterate_until (widget_is_drawn, column_view));
+  iterate_for (100);
+
+  /* "time=%AVG%" is a duration, in the unit its title names; "Bps AVG"
+   * is Bytes per second; the statistics name their unit too */
+  g_assert_nonnull (find_column (column_view, "time (ms)"));
+  g_assert_null (find_column (column_view, "time"));
+  g_assert_nonnull (find_column (column_view, "Bps AVG (Bytes/s)"));
+  g_assert_nonnull (find_column (column_view, "Mean (ms)"));
+  g_assert_nonnull (find_column (column_view, "Total (ms)"));
+  g_assert_nonnull (find_column (column_view, "Mean (ticks)"));
+  g_assert_nonnull (find_column (column_view, "Bytes"));
+
+  /* 4096 B / 10.5 ms, with its digits grouped and no six decimals */
+  label = find_widget (GTK_WIDGET (column_view), is_drawn_label, "390,095");
+  g_assert_nonnull (label);
+  g_assert_cmpfloat (gtk_label_get_xalign (GTK_LABEL (label)), ==, 1.0);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (label), ==, "390095.238095 Bytes/s");
+  g_assert_null (find_widget (GTK_WIDGET (column_view), is_drawn_label, "390095.238095"));
+  /* The mean, 10.5 ms, by the rule: two decimals below 100; exact in
+   * the tooltip */
+  label = find_widget (GTK_WIDGET (column_view), is_drawn_label, "10.50");
+  g_assert_nonnull (label);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (label), ==, "0.0105 s");
+  g_assert_null (find_widget (GTK_WIDGET (column_view), is_drawn_label, "0.010500"));
+  g_assert_nonnull (find_widget (GTK_WIDGET (column_view), is_drawn_label, "21.00"));
+
+  /* The memory chart of a flat 10.23–10.25 MiB: from 0 */
+  ps_ce_view_show_page (view, "cpu-memory");
+  g_assert_true (iterate_until (widget_is_drawn, chart));
+  iterate_for (100);
+  g_assert_true (ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max));
+  g_assert_cmpfloat (y_min, ==, 0);
+  g_assert_cmpfloat (y_max, >=, 10743808);
+  g_assert_null (ps_series_chart_get_axis_note (chart));
+  g_assert_false (ps_series_chart_get_zoomed (chart));
+  g_assert_true (gtk_widget_get_visible (ps_series_chart_get_zoom_button (chart)));
+
+  /* Zoomed by its button: the data's range, and the title says so */
+  g_signal_emit_by_name (ps_series_chart_get_zoom_button (chart), "clicked");
+  g_assert_true (ps_series_chart_get_zoomed (chart));
+  iterate_for (100);
+  g_assert_true (ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max));
+  g_assert_cmpfloat (y_min, >, 10 * 1048576.0);
+  g_assert_cmpfloat (y_min, <=, 10727424);
+  g_assert_cmpfloat (y_max, >=, 10743808);
+  g_assert_cmpfloat (y_max, <, 10.5 * 1048576.0);
+  g_assert_cmpstr (ps_series_chart_get_axis_note (chart), ==, "axis zoomed, not from 0");
+
+  /* And back */
+  g_signal_emit_by_name (ps_series_chart_get_zoom_button (chart), "clicked");
+  iterate_for (100);
+  g_assert_true (ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max));
+  g_assert_cmpfloat (y_min, ==, 0);
+  g_assert_null (ps_series_chart_get_axis_note (chart));
+}
+
+/* The one rule for digits and units, as the views write them */
+static void
+test_number_rule (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  static const struct {
+    PsViewQuantity  quantity;
+    double          value;
+    const char     *text;
+  } quantities[] = {
+    { PS_VIEW_QUANTITY_SECONDS, 0.0051953, "5.20 ms" },
+    { PS_VIEW_QUANTITY_SECONDS, 2.137, "2.14 s" },
+    { PS_VIEW_QUANTITY_SECONDS, 3585, "3,585 s" },
+    { PS_VIEW_QUANTITY_SECONDS, 0.00000052, "520 ns" },
+    { PS_VIEW_QUANTITY_BYTES, 512, "512 B" },
+    { PS_VIEW_QUANTITY_BYTES, 11202560, "10.68 MiB" },
+    { PS_VIEW_QUANTITY_PERCENT, 42.9612, "42.96 %" },
+    { PS_VIEW_QUANTITY_TICKS, 444315, "444,315 ticks" },
+    { PS_VIEW_QUANTITY_NONE, 400428.168879, "400,428" },
+  };
+  double scale;
+
+  for (guint i = 0; i < G_N_ELEMENTS (quantities); i++)
+    {
+      g_autofree char *text = ps_view_format_quantity (quantities[i].quantity, quantities[i].value);
+
+      g_assert_cmpstr (text, ==, quantities[i].text);
+    }
+  {
+    g_autofree char *whole = ps_view_format_number_whole (1906);
+    g_autofree char *mean = ps_view_format_number_whole (18.3333);
+
+    g_assert_cmpstr (whole, ==, "1,906");
+    g_assert_cmpstr (mean, ==, "18.33");
+  }
+
+  /* A column of 1.79 ms to 2.137 s reads in ms, not in s */
+  g_assert_cmpstr (ps_view_quantity_unit_for_range (PS_VIEW_QUANTITY_SECONDS, 0.00179, 2.137, &scale), ==, "ms");
+  g_assert_cmpfloat (scale, ==, 1e-3);
+  g_assert_cmpstr (ps_view_quantity_unit_for_range (PS_VIEW_QUANTITY_SECONDS, 9, 100, &scale), ==, "s");
+  g_assert_cmpstr (ps_view_quantity_unit_for_range (PS_VIEW_QUANTITY_SECONDS, 0, 0.004, &scale), ==, "ms");
+
+  /* Zones as the file gives them: a minus sign, hours and minutes */
+  {
+    g_autofree char *utc = ps_view_format_zone (0);
+    g_autofree char *pacific = ps_view_format_zone (-480);
+    g_autofree char *india = ps_view_format_zone (330);
+    g_autofree char *wall = ps_view_format_wall_time (G_GINT64_CONSTANT (1709542800123000000), -480, "%Y-%m-%d %H:%M:%S");
+
+    g_assert_cmpstr (utc, ==, "UTC");
+    g_assert_cmpstr (pacific, ==, "UTC−08:00");
+    g_assert_cmpstr (india, ==, "UTC+05:30");
+    g_assert_cmpstr (wall, ==, "2024-03-04 01:00:00.123 UTC−08:00");
+  }
 }
 
 /* CE PerfLog files keep their view */
@@ -1470,7 +1656,7 @@ assert_rows_match_engine (PsCallTreeView *view,
                        ps_call_tree_get_function_name (reference, ps_call_tree_get_node_function (reference, node)));
       for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
         {
-          g_autofree char *value = g_strdup_printf ("%.0f", stats->total[v] / 1e6);
+          g_autofree char *value = ps_view_format_fixed (stats->total[v] / 1e6, 0);
           g_autofree char *percent =
             g_strdup_printf ("%.2f", ps_call_tree_get_percent (reference, stats, v, PS_CALL_BASIS_S1));
 
@@ -1515,12 +1701,15 @@ test_call_tree_rtl (Fixture       *fixture,
   g_assert_cmpstr (column_title (view, CALL_COLUMN_VALUE (PS_CALL_VALUE_APPLICATION_EXCLUSIVE)), ==, "Application excl.\n(ms)");
   g_assert_cmpstr (column_title (view, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE)), ==, "%");
 
-  /* RTL logs have no OS events: said, not hidden */
+  /* RTL logs have no OS events: said, not hidden; and the totals, more
+   * than the log's time, say that they add up threads */
   g_assert_cmpstr (ps_call_tree_view_get_notice (view), ==,
+                   "The elapsed total, 2,698 ms, adds up the calls of 3 threads that ran side by side, "
+                   "so it is more than the 2,010 ms from the first record to the last. "
                    "No operating-system events in this log: application time equals elapsed time.");
   g_assert_null (ps_call_tree_view_get_percent_label (view));
   g_assert_cmpstr (ps_call_tree_view_get_status (view), ==,
-                   "9 functions · elapsed total 2698 ms · application total 2698 ms");
+                   "9 functions · elapsed total 2,698 ms · application total 2,698 ms");
 
   /* The three threads' entry points, largest first; the biggest one open */
   names = call_row_names (model);
@@ -1535,11 +1724,11 @@ test_call_tree_rtl (Fixture       *fixture,
   main_row = find_call_row (model, CT_MAIN);
   g_assert_cmpint (main_row, ==, 0);
   assert_call_cell (view, model, main_row, CALL_COLUMN_CALLS, "1");
-  assert_call_cell (view, model, main_row, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "2007");
-  assert_call_cell (view, model, main_row, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "1037");
+  assert_call_cell (view, model, main_row, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "2,007");
+  assert_call_cell (view, model, main_row, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "1,037");
   assert_call_cell (view, model, main_row, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "74.39");
   assert_call_cell (view, model, main_row, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "38.44");
-  assert_call_cell (view, model, main_row, CALL_COLUMN_VALUE (PS_CALL_VALUE_APPLICATION_INCLUSIVE), "2007");
+  assert_call_cell (view, model, main_row, CALL_COLUMN_VALUE (PS_CALL_VALUE_APPLICATION_INCLUSIVE), "2,007");
 
   /* Deeper rows open on request and keep to their parent */
   {
@@ -1558,7 +1747,7 @@ test_call_tree_rtl (Fixture       *fixture,
 
   /* What the user sees */
   iterate_for (200);
-  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "2007"));
+  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "2,007"));
   g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "74.39"));
   g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), CT_MAIN));
   maybe_save_screenshot (fixture, "calltree-rtl");
@@ -1648,7 +1837,7 @@ test_call_tree_search (Fixture       *fixture,
   }
   g_assert_cmpuint (call_row_depth (model, 3), ==, 3);
   g_assert_cmpstr (ps_call_tree_view_get_status (view), ==,
-                   "2 of 9 functions match “LOAD” · elapsed total 2698 ms · application total 2698 ms");
+                   "2 of 9 functions match “LOAD” · elapsed total 2,698 ms · application total 2,698 ms");
   {
     g_autoptr(GtkTreeListRow) sw_load = g_list_model_get_item (model, 3);
 
@@ -1817,6 +2006,17 @@ worked_example_tree (void)
   return ps_call_tree_builder_end (builder);
 }
 
+/* A drop-down whose first choice is first */
+static gboolean
+is_drop_down_of (GtkWidget     *widget,
+                 gconstpointer  first)
+{
+  GListModel *choices = GTK_IS_DROP_DOWN (widget) ? gtk_drop_down_get_model (GTK_DROP_DOWN (widget)) : NULL;
+
+  return GTK_IS_STRING_LIST (choices)
+         && g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (choices), 0), first) == 0;
+}
+
 static void
 test_call_tree_basis (Fixture       *fixture,
                       gconstpointer  data)
@@ -1852,6 +2052,22 @@ test_call_tree_basis (Fixture       *fixture,
   assert_call_cell (view, model, a, CALL_COLUMN_PERCENT (PS_CALL_VALUE_APPLICATION_EXCLUSIVE), "31.58");
   iterate_for (100);
   g_assert_true (shows_label (column_view, "47.37"));
+
+  /* The bases in plain words; the Visual Studio terms in the tooltip */
+  {
+    GtkDropDown *dropdown = GTK_DROP_DOWN (find_widget (GTK_WIDGET (view), is_drop_down_of, "Share of each total"));
+    GListModel *choices;
+
+    g_assert_nonnull (dropdown);
+    choices = gtk_drop_down_get_model (dropdown);
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (choices), 1), ==, "Share of the elapsed total");
+    g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (dropdown)), "application total"));
+    g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (dropdown)), "Understanding Instrumentation Data Values"));
+    ps_call_tree_view_set_basis (view, PS_CALL_BASIS_VIEW);
+    g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
+    g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (dropdown)), "Functions and Call Tree views"));
+    g_assert_null (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (dropdown)), "(s1)"));
+  }
 
   /* Basis view: all four over T_E = 140 ms; the drawn cells follow */
   ps_call_tree_view_set_basis (view, PS_CALL_BASIS_VIEW);
@@ -2022,7 +2238,7 @@ test_call_tree_vs_report (Fixture       *fixture,
       assert_call_cell (view, model, i, CALL_COLUMN_CALLS, calls);
       for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
         {
-          g_autofree char *value = g_strdup_printf ("%.0f", stats->total[v]);
+          g_autofree char *value = ps_view_format_fixed (stats->total[v], 0);
           g_autofree char *percent = g_strdup_printf ("%.2f", stats->given_percent[v]);
 
           assert_call_cell (view, model, i, CALL_COLUMN_VALUE (v), value);
@@ -2033,18 +2249,18 @@ test_call_tree_vs_report (Fixture       *fixture,
   /* The file's rows: "Root","_wmainCRTStartup",1064922,87461,…,100.00,8.21 and
    * "Root","Fib(int)",76683,76251,…,7.20,7.16,… 500 calls */
   assert_call_cell (view, model, 0, CALL_COLUMN_FUNCTION, "_wmainCRTStartup");
-  assert_call_cell (view, model, 0, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "1064922");
-  assert_call_cell (view, model, 0, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "87461");
+  assert_call_cell (view, model, 0, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "1,064,922");
+  assert_call_cell (view, model, 0, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "87,461");
   assert_call_cell (view, model, 0, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "100.00");
   assert_call_cell (view, model, 0, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "8.21");
   fib = find_call_row (model, "Fib(int)");
   assert_call_cell (view, model, fib, CALL_COLUMN_CALLS, "500");
-  assert_call_cell (view, model, fib, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "76683");
+  assert_call_cell (view, model, fib, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "76,683");
   assert_call_cell (view, model, fib, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "7.20");
   assert_call_cell (view, model, fib, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_EXCLUSIVE), "7.16");
 
   iterate_for (200);
-  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "1064922"));
+  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "1,064,922"));
 
   /* Its callers, as the report gives them */
   {
@@ -2057,7 +2273,7 @@ test_call_tree_vs_report (Fixture       *fixture,
   }
   iterate_for (200);
   /* Scrolled to the selected function */
-  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "76683"));
+  g_assert_true (shows_label (GTK_WIDGET (ps_call_tree_view_get_column_view (view)), "76,683"));
   maybe_save_screenshot (fixture, "calltree-vs-report");
 
   /* A tick rate turns the ticks into times */
@@ -2069,7 +2285,7 @@ test_call_tree_vs_report (Fixture       *fixture,
   {
     int start = find_call_row (model, "_wmainCRTStartup");
 
-    assert_call_cell (view, model, start, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "1064.922");
+    assert_call_cell (view, model, start, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "1,064.922");
     assert_call_cell (view, model, start, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "100.00");
   }
   ps_call_tree_view_set_ticks_per_second (view, 0);
@@ -2972,6 +3188,8 @@ main (int   argc,
   ADD_TEST ("/gui/run-page/missing-file", test_missing_file);
   ADD_TEST ("/gui/run-page/cancel", test_cancel);
   ADD_TEST ("/gui/chart/pixels", test_chart_pixels);
+  ADD_TEST ("/gui/ce/units", test_ce_units);
+  ADD_TEST ("/gui/numbers/rule", test_number_rule);
   ADD_TEST ("/gui/histogram/pixels", test_histogram_pixels);
   ADD_TEST ("/gui/histogram/selection", test_histogram_selection);
   ADD_TEST ("/gui/rtl/open-example", test_rtl_open_example);

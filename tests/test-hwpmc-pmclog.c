@@ -564,6 +564,36 @@ test_model (void)
     g_assert_cmpstr (ps_call_tree_get_function_module (tree, main_function), ==, "/usr/bin/app");
   }
 
+  /* Grouped by module: the named functions stay, the kernel's addresses
+   * (not in the sysroot) and the library's pc between two functions are
+   * one function each */
+  {
+    PsCallTreeOptions options = { PS_NONE, NULL, 0 };
+    g_autoptr(PsCallTree) tree = NULL;
+    guint32 kernel, library;
+    g_autofree char *between = NULL;
+
+    options.group_addresses = TRUE;
+    tree = ps_call_tree_new_for_store (store, &options, &error);
+    g_assert_no_error (error);
+    g_assert_cmpfloat (ps_call_tree_get_elapsed_total (tree), ==, 6);
+    g_assert_cmpuint (ps_call_tree_get_n_function_addresses (tree, ps_call_tree_lookup_function (tree, "main")), ==, 0);
+    g_assert_cmpuint (ps_call_tree_get_n_function_addresses (tree, ps_call_tree_lookup_function (tree, "[unknown]")), ==, 0);
+    kernel = ps_call_tree_lookup_function (tree, "kernel");
+    g_assert_cmpuint (kernel, !=, PS_NONE);
+    g_assert_cmpstr (ps_call_tree_get_function_module (tree, kernel), ==, "/boot/kernel/kernel");
+    g_assert_cmpuint (ps_call_tree_get_n_function_addresses (tree, kernel), ==, 2);
+    g_assert_cmpfloat (ps_call_tree_get_function_stats (tree, kernel)->total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE], ==, 2);
+    library = ps_call_tree_lookup_function (tree, "libfixture.so.1");
+    g_assert_cmpuint (library, !=, PS_NONE);
+    g_assert_cmpuint (ps_call_tree_get_n_function_addresses (tree, library), ==, 1);
+    between = g_strdup_printf ("libfixture.so.1+0x%" G_GINT64_MODIFIER "x",
+                               symbol (fixture.lib, "fixture_global_one") + symbol (fixture.lib, "fixture_global_one:size")
+                               + 16 - fixture.lib_vaddr);
+    g_assert_cmpstr (ps_call_tree_get_function_address_name (tree, library, 0), ==, between);
+    g_assert_cmpuint (ps_call_tree_lookup_function (tree, "fixture_global_one"), !=, PS_NONE);
+  }
+
   fixture_clear (&fixture);
 }
 
@@ -595,6 +625,70 @@ test_no_sysroot (void)
   g_assert_true (has_warning (store, "W-PMCLOG-NO-SYMBOLS", "/lib/libfixture.so.1 (no symbol folder was chosen)"));
   g_assert_true (has_warning (store, "W-PMCLOG-NO-SYMBOLS", "/usr/bin/app"));
   g_assert_null (ps_event_store_get_metadata (store, 0, "sysroot"));
+
+  /* One function per address, or one per module: the program's one pc,
+   * the library's five, the kernel's two */
+  {
+    PsCallTreeOptions options = { PS_NONE, NULL, 0 };
+    g_autoptr(PsCallTree) plain = ps_call_tree_new_for_store (store, &options, &error);
+    g_autoptr(PsCallTree) tree = NULL;
+    const char *modules[] = { "app", "libfixture.so.1", "kernel" };
+    const guint addresses[] = { 1, 5, 2 };
+    /* inclusive, exclusive, application inclusive, application exclusive */
+    const double values[][4] = { { 4, 0, 3, 0 }, { 4, 3, 3, 3 }, { 2, 2, 0, 0 } };
+    double exclusive = 0;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (ps_call_tree_get_n_functions (plain), ==, 1 + 5 + 2 + 1);
+
+    options.group_addresses = TRUE;
+    tree = ps_call_tree_new_for_store (store, &options, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (ps_call_tree_get_n_functions (tree), ==, 4);
+    g_assert_cmpfloat (ps_call_tree_get_elapsed_total (tree), ==, ps_call_tree_get_elapsed_total (plain));
+    g_assert_cmpfloat (ps_call_tree_get_elapsed_total (tree), ==, 6);
+    g_assert_cmpfloat (ps_call_tree_get_application_total (tree), ==, 4);
+    for (guint i = 0; i < G_N_ELEMENTS (modules); i++)
+      {
+        guint32 function = ps_call_tree_lookup_function (tree, modules[i]);
+        const PsCallStats *stats;
+        double address_exclusive = 0;
+
+        g_assert_cmpuint (function, !=, PS_NONE);
+        stats = ps_call_tree_get_function_stats (tree, function);
+        g_assert_cmpuint (ps_call_tree_get_n_function_addresses (tree, function), ==, addresses[i]);
+        for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
+          g_assert_cmpfloat (stats->total[v], ==, values[i][v]);
+        for (guint a = 0; a < addresses[i]; a++)
+          {
+            PsCallStats address;
+
+            g_assert_true (g_str_has_prefix (ps_call_tree_get_function_address_name (tree, function, a), modules[i]));
+            ps_call_tree_get_function_address_stats (tree, function, a, &address);
+            address_exclusive += address.total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE];
+          }
+        g_assert_cmpfloat (address_exclusive, ==, values[i][1]);
+      }
+    for (guint32 f = 0; f < ps_call_tree_get_n_functions (tree); f++)
+      exclusive += ps_call_tree_get_function_stats (tree, f)->total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE];
+    g_assert_cmpfloat (exclusive, ==, 6);
+    /* The program calls the library: its two frames in a sample are one call */
+    {
+      guint32 app_node = PS_NONE;
+
+      for (guint i = 0; i < ps_call_tree_get_n_children (tree, PS_CALL_NODE_ROOT); i++)
+        {
+          guint32 child = ps_call_tree_get_child (tree, PS_CALL_NODE_ROOT, i);
+
+          if (g_str_equal (ps_call_tree_get_function_name (tree, ps_call_tree_get_node_function (tree, child)), "app"))
+            app_node = child;
+        }
+      g_assert_cmpuint (app_node, !=, PS_NONE);
+      g_assert_cmpuint (ps_call_tree_get_n_children (tree, app_node), ==, 1);
+      g_assert_cmpuint (ps_call_tree_get_n_children (tree, ps_call_tree_get_child (tree, app_node, 0)), ==, 1);
+      g_assert_cmpstr (ps_call_tree_get_function_name (tree, ps_call_tree_get_node_function (tree, ps_call_tree_get_child (tree, ps_call_tree_get_child (tree, app_node, 0), 0))), ==, "kernel");
+    }
+  }
 
   fixture_clear (&fixture);
 }

@@ -8,7 +8,8 @@
  *   CLOCK.HARD   alpha (100): thread 101 "main"  main→compute  6 user   0–5 ms
  *                                                main→syscall  2 kernel 6–7 ms
  *                             thread 102 "worker" worker→compute 3 user 10–12 ms
- *                beta (200):  thread 201          main→read     4 user  20–23 ms
+ *                beta (200):  thread 201          main→libc.so.7+0x4000
+ *                                                              4 user  20–23 ms
  *   INST_RETIRED alpha, thread 101:               main→compute  5 user  1–5 ms
  *
  * the pmcstat -G text of tests/data/pmcstat-callgraph and a small hwpmc
@@ -19,6 +20,7 @@
 #include "config.h"
 
 #include <gtk/gtk.h>
+#include <math.h>
 #include <string.h>
 
 #include "gui-fixture.h"
@@ -30,6 +32,7 @@
 #include "ps-profile-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-store-builder.h"
+#include "ps-util.h"
 #include "ps-warning-row.h"
 #include "ps-window-private.h"
 
@@ -126,7 +129,8 @@ build_store (void)
   compute = add_frame (store, "compute", "/usr/bin/alpha", 0x2000);
   syscall = add_frame (store, "syscall", "/boot/kernel/kernel", 0xffff0000);
   worker_frame = add_frame (store, "worker", "/usr/bin/alpha", 0x3000);
-  read_frame = add_frame (store, "read", "/lib/libc.so.7", 0x4000);
+  /* libc has no symbols: an offset in it */
+  read_frame = ps_event_store_intern_frame (store, 0, ps_event_store_intern (store, "/lib/libc.so.7", -1), 0x4000);
 
   add_samples (builder, main_thread, make_stack (store, main_frame, compute), clock, PS_SAMPLE_FLAG_NONE, 0, 6);
   add_samples (builder, main_thread, make_stack (store, main_frame, syscall), clock, PS_SAMPLE_FLAG_KERNEL, 6, 2);
@@ -276,11 +280,11 @@ test_tracks (Fixture       *fixture,
   GtkSelectionModel *selection = ps_profile_view_get_track_selection (view);
   GtkDropDown *dropdown = ps_profile_view_get_source_dropdown (view);
   const char *expected[][3] = {
-    { "alpha (100)", "11", "73.3" },
-    { "Thread 101 (main)", "8", "53.3" },
-    { "Thread 102 (worker)", "3", "20.0" },
-    { "beta (200)", "4", "26.7" },
-    { "Thread 201", "4", "26.7" },
+    { "alpha (100)", "11", "73.33" },
+    { "Thread 101 (main)", "8", "53.33" },
+    { "Thread 102 (worker)", "3", "20.00" },
+    { "beta (200)", "4", "26.67" },
+    { "Thread 201", "4", "26.67" },
   };
   PsProfileTrackRow *row;
   guint position;
@@ -365,6 +369,9 @@ test_time_range (Fixture       *fixture,
   ps_session_set_selection (session, 5 * MS, 22 * MS);
   g_assert_cmpfloat (tree_total (view), ==, 8);
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "25.0 %");
+  /* Data Quality says what the header counts of the run's 20 samples */
+  g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "quality"),
+                            "The header and the call tree count the 8 samples of CLOCK.HARD, in the time range selected on the timeline, 25.0 % of them with frames without a function name; the line above and the warnings below count all 20 samples of the run."));
 
   /* A selected process stays selected when the counts reorder the list */
   {
@@ -419,7 +426,10 @@ test_warnings (Fixture       *fixture,
   g_assert_cmpstr (ps_warning_row_get_code (second), ==, "W-PMCLOG-DROPPED");
 
   /* The summary: the module without symbols and its samples, the loss */
-  g_assert_nonnull (strstr (quality, "1 module has no symbols: 4 samples (20.0 %) have frames without a function name"));
+  g_assert_nonnull (strstr (quality, "1 module has no symbols: 4 of the run’s 20 samples (20.0 %) have frames without a function name"));
+  /* The header counts one event of two: the summary says so */
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "15 samples");
+  g_assert_nonnull (strstr (quality, "The header and the call tree count the 15 samples of CLOCK.HARD, 26.7 % of them with frames without a function name; the line above and the warnings below count all 20 samples of the run."));
   g_assert_nonnull (strstr (quality, "Samples were lost"));
   g_assert_null (strstr (quality, "outside every known mapping"));
 
@@ -502,6 +512,18 @@ test_pmcstat (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (ps_profile_view_get_track_selection (view))), ==, 0);
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "range"), ==, "All samples, the whole run");
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "symbols"), ==, "No symbol folder");
+
+  /* The file's header counts more than its graph lists: Data Quality says
+   * which the views count */
+  {
+    g_autofree char *declared = ps_util_format_count (302186);
+    g_autofree char *listed = ps_util_format_count (n_samples);
+    g_autofree char *expected_quality = g_strdup_printf ("The file’s header counts %s samples; its call graph lists %s of them (%.1f %%), and those are what Perfscope counts.",
+                                                         declared, listed, 100.0 * n_samples / 302186);
+
+    g_assert_cmpuint (n_samples, ==, 262077);
+    g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "quality"), expected_quality));
+  }
 
   maybe_save_screenshot (fixture, "profile-pmcstat");
 }
@@ -682,6 +704,369 @@ test_hwpmc_sysroot (Fixture       *fixture,
   maybe_save_screenshot (fixture, "profile-hwpmc");
 }
 
+/* An hwpmc log without symbols: a program, libc and the kernel mapped;
+ * six user samples in libc (four addresses) called from the program, two
+ * kernel samples over the program, one sample without a call stack; a
+ * millisecond apart from 1.3 ms on */
+#define UNNAMED_TSC_HZ  G_GUINT64_CONSTANT (2000000000)
+#define UNNAMED_APP     G_GUINT64_CONSTANT (0x400000)
+#define UNNAMED_LIBC    G_GUINT64_CONSTANT (0x800600000)
+#define UNNAMED_KERNEL  G_GUINT64_CONSTANT (0xffffffff80200000)
+
+static GFile *
+write_unnamed_log (Fixture *fixture)
+{
+  const guint64 tsc0 = 1000000;
+  const guint32 clock_pmc = 0x00010100u;
+  PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, 0x0A000000u);
+  g_autoptr(GBytes) bytes = NULL;
+  /* Off the whole milliseconds, where the timeline's grid lines are */
+  guint64 tsc = tsc0 + UNNAMED_TSC_HZ / 1000 + UNNAMED_TSC_HZ / 10000 * 3;
+
+  ps_pmclog_writer_initialize (writer, tsc0, 0x80, UNNAMED_TSC_HZ, 1700000000, 0, "GenuineIntel-6-55-4");
+  ps_pmclog_writer_pmcallocatedyn (writer, tsc0, clock_pmc, 0x1000, 0x80, 0, "CLOCK.HARD");
+  ps_pmclog_writer_map_in (writer, tsc0, PS_PMCLOG_KERNEL_PID, UNNAMED_KERNEL, "/boot/kernel/kernel");
+  ps_pmclog_writer_proc_create (writer, tsc0, 5, 0, "app");
+  ps_pmclog_writer_thr_create (writer, tsc0, 500, 5, 0, "main");
+  ps_pmclog_writer_procexec (writer, tsc0, 5, 0xFFFFFFFF, 0, 0, "/usr/bin/app");
+  ps_pmclog_writer_map_in (writer, tsc0, 5, UNNAMED_APP, "/usr/bin/app");
+  ps_pmclog_writer_map_in (writer, tsc0, 5, UNNAMED_LIBC, "/lib/libc.so.7");
+  for (guint i = 0; i < 6; i++, tsc += UNNAMED_TSC_HZ / 1000)
+    {
+      guint64 pcs[3] = { UNNAMED_LIBC + 0x100 + 0x10 * (i % 3), UNNAMED_LIBC + 0x180, UNNAMED_APP + 0x10 };
+
+      ps_pmclog_writer_callchain (writer, tsc, 5, 500, clock_pmc, PS_PMCLOG_CC_USER, pcs, 3);
+    }
+  for (guint i = 0; i < 2; i++, tsc += UNNAMED_TSC_HZ / 1000)
+    {
+      guint64 pcs[2] = { UNNAMED_KERNEL + 0x50, UNNAMED_APP + 0x20 };
+
+      ps_pmclog_writer_callchain (writer, tsc, 5, 500, clock_pmc, 0, pcs, 2);
+    }
+  ps_pmclog_writer_callchain (writer, tsc, 5, 500, clock_pmc, PS_PMCLOG_CC_USER, NULL, 0);
+  ps_pmclog_writer_closelog (writer, tsc + UNNAMED_TSC_HZ / 1000);
+  bytes = ps_pmclog_writer_free_to_bytes (writer);
+  return write_temp_file (fixture, "unnamed.pmclog", g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+}
+
+/* The log above, opened, its call tree built; NULL (the test skipped)
+ * without an hwpmc reader */
+static PsRunPage *
+open_unnamed_log (Fixture *fixture)
+{
+  g_autoptr(GFile) file = NULL;
+  PsRunPage *page;
+
+  if (ps_format_lookup ("hwpmc-pmclog") == NULL)
+    {
+      g_test_skip ("no hwpmc reader");
+      return NULL;
+    }
+  file = write_unnamed_log (fixture);
+  page = open_and_wait (fixture, file);
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  wait_for_view (ps_run_page_get_profile_view (page));
+  return page;
+}
+
+/* The row of the main table whose function reads name, or NULL */
+static GtkTreeListRow *
+find_tree_row (PsCallTreeView *tree_view,
+               const char     *name)
+{
+  GListModel *model = ps_call_tree_view_get_model (tree_view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (model, i);
+      g_autoptr(PsCallNodeRow) row = gtk_tree_list_row_get_item (tree_row);
+
+      if (g_str_equal (ps_call_node_row_get_name (row), name))
+        return g_steal_pointer (&tree_row);
+    }
+  return NULL;
+}
+
+static gboolean
+search_done (gpointer data)
+{
+  return !ps_call_tree_view_is_busy (data);
+}
+
+/* One row per module with its count of distinct addresses, opening to
+ * them; the header, the tree, the functions, the process list and the
+ * data-quality summary agree on the samples, and say why where they
+ * differ (a sample without a call stack) */
+static void
+test_unnamed_modules (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(GtkTreeListRow) libc_row = NULL;
+  PsRunPage *page;
+  PsProfileView *view;
+  PsCallTreeView *tree_view;
+  PsCallTree *tree;
+  GListModel *model;
+  const char *modules[][2] = { { "libc.so.7 (4 addresses)", "6" }, { "app (2 addresses)", "0" },
+                               { "kernel (1 address)", "2" } };
+  double exclusive = 0;
+  guint position;
+
+  page = open_unnamed_log (fixture);
+  if (page == NULL)
+    return;
+  view = ps_run_page_get_profile_view (page);
+  tree_view = ps_profile_view_get_call_tree_view (view);
+  tree = ps_call_tree_view_get_tree (tree_view);
+
+  /* 9 samples: 8 in the tree, one without a stack; 2 in the kernel */
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "9 samples");
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "22.2 %");
+  g_assert_cmpfloat (ps_call_tree_get_elapsed_total (tree), ==, 8);
+  g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "range"),
+                            "1 of the 9 samples has no call stack; the call tree counts the other 8"));
+  g_assert_cmpuint (ps_profile_track_row_get_samples (find_row (view, "app (pid 5)", NULL)), ==, 9);
+  g_assert_nonnull (strstr (ps_call_tree_view_get_status (tree_view), "3 modules without names (7 addresses)"));
+
+  /* The functions: a row per module, with their own samples adding up to
+   * the tree's total */
+  ps_call_tree_view_set_mode (tree_view, "functions");
+  model = ps_call_tree_view_get_model (tree_view);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+  for (guint i = 0; i < G_N_ELEMENTS (modules); i++)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = find_tree_row (tree_view, modules[i][0]);
+      g_autoptr(PsCallNodeRow) row = NULL;
+      g_autofree char *text = NULL;
+
+      g_assert_nonnull (tree_row);
+      g_assert_true (gtk_tree_list_row_is_expandable (tree_row));
+      row = gtk_tree_list_row_get_item (tree_row);
+      text = ps_call_tree_view_get_cell_text (tree_view, row, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_EXCLUSIVE));
+      g_assert_cmpstr (text, ==, modules[i][1]);
+      exclusive += ps_call_node_row_get_stats (row)->total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE];
+    }
+  g_assert_cmpfloat (exclusive, ==, ps_call_tree_get_elapsed_total (tree));
+
+  /* libc opens to its four addresses, whose own samples add up to its */
+  libc_row = find_tree_row (tree_view, "libc.so.7 (4 addresses)");
+  position = gtk_tree_list_row_get_position (libc_row);
+  gtk_tree_list_row_set_expanded (libc_row, TRUE);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3 + 4);
+  {
+    const char *names[] = { "libc.so.7+0x100", "libc.so.7+0x110", "libc.so.7+0x120", "libc.so.7+0x180" };
+    double address_exclusive = 0;
+
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        g_autoptr(GtkTreeListRow) tree_row = find_tree_row (tree_view, names[i]);
+        g_autoptr(PsCallNodeRow) row = NULL;
+
+        g_assert_nonnull (tree_row);
+        g_assert_cmpuint (gtk_tree_list_row_get_depth (tree_row), ==, 1);
+        g_assert_cmpuint (gtk_tree_list_row_get_position (tree_row), >, position);
+        g_assert_cmpuint (gtk_tree_list_row_get_position (tree_row), <=, position + 4);
+        g_assert_false (gtk_tree_list_row_is_expandable (tree_row));
+        row = gtk_tree_list_row_get_item (tree_row);
+        g_assert_cmpint (ps_call_node_row_get_kind (row), ==, PS_CALL_NODE_ROW_ADDRESS);
+        g_assert_cmpstr (ps_call_node_row_get_module (row), ==, "/lib/libc.so.7");
+        address_exclusive += ps_call_node_row_get_stats (row)->total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE];
+        /* Each of the three leaves twice; the caller in all six */
+        g_assert_cmpfloat (ps_call_node_row_get_stats (row)->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE], ==, i < 3 ? 2 : 6);
+      }
+    g_assert_cmpfloat (address_exclusive, ==, 6);
+  }
+  /* An address selected: callers and callees are its module's */
+  {
+    g_autoptr(GtkTreeListRow) tree_row = find_tree_row (tree_view, "libc.so.7+0x110");
+    GtkSelectionModel *selection = gtk_column_view_get_model (ps_call_tree_view_get_column_view (tree_view));
+    GListModel *callers = ps_call_tree_view_get_callers_model (tree_view);
+    g_autoptr(PsCallNodeRow) caller = NULL;
+
+    gtk_selection_model_select_item (selection, gtk_tree_list_row_get_position (tree_row), TRUE);
+    g_assert_cmpuint (ps_call_tree_view_get_selected_function (tree_view), ==,
+                      ps_call_tree_lookup_function (tree, "libc.so.7"));
+    g_assert_cmpuint (g_list_model_get_n_items (callers), ==, 1);
+    caller = g_list_model_get_item (callers, 0);
+    g_assert_cmpstr (ps_call_node_row_get_name (caller), ==, "app");
+  }
+  maybe_save_screenshot (fixture, "profile-unnamed-modules");
+
+  /* A search for an address finds its module */
+  ps_call_tree_view_set_search (tree_view, "0x110");
+  g_assert_true (iterate_until (search_done, tree_view));
+  g_assert_cmpuint (g_list_model_get_n_items (ps_call_tree_view_get_model (tree_view)), ==, 1);
+  {
+    g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (ps_call_tree_view_get_model (tree_view), 0);
+    g_autoptr(PsCallNodeRow) row = gtk_tree_list_row_get_item (tree_row);
+
+    g_assert_cmpstr (ps_call_node_row_get_name (row), ==, "libc.so.7 (4 addresses)");
+  }
+  ps_call_tree_view_set_search (tree_view, NULL);
+  g_assert_true (iterate_until (search_done, tree_view));
+
+  /* The top-down tree: app → libc (its two frames one call) and app → kernel */
+  ps_call_tree_view_set_mode (tree_view, "top-down");
+  {
+    guint32 app = PS_NONE;
+
+    for (guint i = 0; i < ps_call_tree_get_n_children (tree, PS_CALL_NODE_ROOT); i++)
+      if (g_str_equal (ps_call_tree_get_function_name (tree, ps_call_tree_get_node_function (tree, ps_call_tree_get_child (tree, PS_CALL_NODE_ROOT, i))), "app"))
+        app = ps_call_tree_get_child (tree, PS_CALL_NODE_ROOT, i);
+    g_assert_cmpuint (app, !=, PS_NONE);
+    g_assert_cmpuint (ps_call_tree_get_n_children (tree, app), ==, 2);
+    for (guint i = 0; i < 2; i++)
+      g_assert_cmpuint (ps_call_tree_get_n_children (tree, ps_call_tree_get_child (tree, app, i)), ==, 0);
+  }
+
+  /* Data quality: the modules, the share without names, the sample
+   * without a stack */
+  {
+    const char *quality = ps_profile_view_get_header_value (view, "quality");
+
+    g_assert_nonnull (strstr (quality, "3 modules have no symbols: 8 of the run’s 9 samples (88.9 %) have frames without a function name"));
+    g_assert_nonnull (strstr (quality, "1 of the 9 samples has no call stack; the call tree counts the other 8."));
+    g_assert_null (strstr (quality, "The header and the call tree count"));
+  }
+}
+
+/* The timeline's model, once the view has one */
+static gboolean
+timeline_has_model (gpointer data)
+{
+  return ps_timeline_view_get_model (data) != NULL && gtk_widget_get_width (data) > 0;
+}
+
+/* A pixel of an ARGB32 surface, unpremultiplied */
+static void
+surface_rgba (cairo_surface_t *surface,
+              int              x,
+              int              y,
+              GdkRGBA         *rgba)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  guint32 pixel = *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
+  double alpha = ((pixel >> 24) & 0xff) / 255.0;
+
+  rgba->alpha = alpha;
+  rgba->red = alpha > 0 ? ((pixel >> 16) & 0xff) / 255.0 / alpha : 0;
+  rgba->green = alpha > 0 ? ((pixel >> 8) & 0xff) / 255.0 / alpha : 0;
+  rgba->blue = alpha > 0 ? (pixel & 0xff) / 255.0 / alpha : 0;
+}
+
+static gboolean
+rgba_near (const GdkRGBA *a,
+           const GdkRGBA *b)
+{
+  return fabs (a->red - b->red) <= 3.0 / 255 && fabs (a->green - b->green) <= 3.0 / 255
+         && fabs (a->blue - b->blue) <= 3.0 / 255 && fabs (a->alpha - b->alpha) <= 3.0 / 255;
+}
+
+/* The timeline has a lane per thread with a tick where each sample is, in
+ * the colour of its leaf's module (as the flame graph colours it), and
+ * nothing between them; its tooltip names the sample's leaf frame */
+static void
+test_sample_lane (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  PsRunPage *page;
+  PsTimelineView *timeline;
+  PsTimelineModel *model;
+  PsEventStore *store;
+  const PsTimelineRow *lane = NULL;
+  const PsTimelineRow *rates_group = NULL;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  GtkAdjustment *vadjustment;
+  int width, height;
+  double foot;
+  guint n_lanes = 0, n_ticks = 0;
+
+  page = open_unnamed_log (fixture);
+  if (page == NULL)
+    return;
+  timeline = ps_run_page_get_timeline_view (page);
+  g_assert_true (iterate_until (timeline_has_model, timeline));
+  model = ps_timeline_view_get_model (timeline);
+  store = ps_run_page_get_store (page);
+
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+      if (row->kind == PS_TIMELINE_ROW_SAMPLES)
+        {
+          n_lanes++;
+          lane = row;
+        }
+      else if (row->kind == PS_TIMELINE_ROW_GROUP && rates_group == NULL)
+        rates_group = row;
+    }
+  /* One thread took samples: one lane; the rate charts above it closed */
+  g_assert_cmpuint (n_lanes, ==, 1);
+  g_assert_nonnull (lane);
+  g_assert_cmpstr (lane->label, ==, "Thread main (tid 500)");
+  g_assert_nonnull (strstr (lane->tooltip, "9 samples"));
+  g_assert_true (rates_group->collapsed);
+  g_assert_false (lane->hidden);
+
+  width = gtk_widget_get_width (GTK_WIDGET (timeline));
+  height = gtk_widget_get_height (GTK_WIDGET (timeline));
+  vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (timeline));
+  foot = PS_TIMELINE_HEADER_HEIGHT - gtk_adjustment_get_value (vadjustment) + lane->y + PS_TIMELINE_LANE_HEIGHT;
+  g_assert_cmpfloat (foot, <, height);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (surface);
+  ps_timeline_view_draw_picture (timeline, cr, width, height);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  for (guint64 i = 0; i < ps_event_store_get_n_samples (store); i++)
+    {
+      const PsSample *sample = ps_event_store_get_sample (store, i);
+      /* The last one may be at the right edge: in the last pixel */
+      double x = MIN (floor (ps_timeline_view_x_of (timeline, sample->time_ns)), width - 1);
+      double x_between = floor (ps_timeline_view_x_of (timeline, sample->time_ns + 500000));
+      GdkRGBA expected, seen, between;
+      g_autofree char *tooltip = NULL;
+
+      g_assert_cmpfloat (x, >=, PS_TIMELINE_LABEL_WIDTH);
+      g_assert_cmpfloat (x, <, width);
+      ps_timeline_sample_color (store, i, FALSE, &expected);
+      surface_rgba (surface, (int) x, (int) foot - 2, &seen);
+      g_assert_true (rgba_near (&seen, &expected));
+      /* Half a millisecond later: the lane's blank */
+      surface_rgba (surface, (int) x_between, (int) foot - 2, &between);
+      g_assert_false (rgba_near (&between, &expected));
+      n_ticks++;
+
+      tooltip = ps_timeline_view_describe_at (timeline, x + 0.5, foot - 4);
+      g_assert_nonnull (tooltip);
+      if (sample->stack == 0)
+        g_assert_nonnull (strstr (tooltip, "A sample without a call stack"));
+      else
+        {
+          g_autoptr(GString) leaf = g_string_new (NULL);
+
+          ps_event_store_append_frame_name (store, ps_event_store_get_stack_node (store, sample->stack)->frame, leaf);
+          g_assert_true (g_str_has_prefix (tooltip, leaf->str));
+        }
+      g_assert_nonnull (strstr (tooltip, "A sample of CLOCK.HARD at "));
+      g_assert_nonnull (strstr (tooltip, sample->flags & PS_SAMPLE_FLAG_KERNEL ? "kernel mode" : "user mode"));
+    }
+  g_assert_cmpuint (n_ticks, ==, 9);
+  cairo_surface_destroy (surface);
+
+  /* The libc samples and the kernel ones differ in colour */
+  {
+    GdkRGBA libc, kernel;
+
+    ps_timeline_sample_color (store, 0, FALSE, &libc);
+    ps_timeline_sample_color (store, 6, FALSE, &kernel);
+    g_assert_false (rgba_near (&libc, &kernel));
+  }
+}
+
 /* perfscope --sysroot DIR (-s DIR): the folder, made absolute */
 static void
 test_sysroot_option (Fixture       *fixture,
@@ -742,6 +1127,8 @@ main (int   argc,
   ADD_TEST ("/profile-view/pmcstat-events", test_pmcstat_events);
   ADD_TEST ("/profile-view/symbol-folder", test_symbol_folder);
   ADD_TEST ("/profile-view/hwpmc-sysroot", test_hwpmc_sysroot);
+  ADD_TEST ("/profile-view/unnamed-modules", test_unnamed_modules);
+  ADD_TEST ("/profile-view/sample-lane", test_sample_lane);
   ADD_TEST ("/profile-view/sysroot-option", test_sysroot_option);
   ADD_TEST ("/profile-view/symbol-folder-kept", test_symbol_folder_kept);
 

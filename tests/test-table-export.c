@@ -215,7 +215,11 @@ find_column (GtkColumnView *view,
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
 
-      if (g_strcmp0 (gtk_column_view_column_get_title (column), title) == 0)
+      const char *shown = gtk_column_view_column_get_title (column);
+
+      /* The title, or the title with the unit the column shows: "Mean (ms)" */
+      if (g_strcmp0 (shown, title) == 0
+          || (shown != NULL && g_str_has_prefix (shown, title) && g_str_has_prefix (shown + strlen (title), " (")))
         return column;
     }
   return NULL;

@@ -748,8 +748,8 @@ test_counter_chart (Fixture       *fixture,
   g_assert_cmpuint (found, ==, 2);
 
   readout = ps_counter_chart_describe_at (PS_COUNTER_CHART (chart), plot.origin.x + plot.size.width * 0.25);
-  g_assert_nonnull (strstr (readout, "CPU 0: 80 %"));
-  g_assert_nonnull (strstr (readout, "CPU 1: 20 %"));
+  g_assert_nonnull (strstr (readout, "CPU 0: 80.00 %"));
+  g_assert_nonnull (strstr (readout, "CPU 1: 20.00 %"));
   g_assert_null (ps_counter_chart_describe_at (PS_COUNTER_CHART (chart), 1));
 
   /* The keyboard moves the read-out from the plot's left edge on */
@@ -814,9 +814,28 @@ test_sample_rows (Fixture       *fixture,
   ps_store_builder_flush (builder);
 
   model = ps_timeline_model_new (store, NULL, NULL, 0, FALSE);
-  g_assert_cmpuint (model->rows->len, ==, 3);
+  /* The rates (closed), then a lane of ticks per thread with timed
+   * samples, the busiest first */
+  g_assert_cmpuint (model->rows->len, ==, 6);
   g_assert_cmpint (((PsTimelineRow *)g_ptr_array_index (model->rows, 0))->kind, ==, PS_TIMELINE_ROW_GROUP);
   g_assert_cmpstr (((PsTimelineRow *)g_ptr_array_index (model->rows, 0))->label, ==, "Samples");
+  g_assert_true (((PsTimelineRow *)g_ptr_array_index (model->rows, 0))->collapsed);
+  g_assert_cmpint (((PsTimelineRow *)g_ptr_array_index (model->rows, 3))->kind, ==, PS_TIMELINE_ROW_GROUP);
+  g_assert_cmpstr (((PsTimelineRow *)g_ptr_array_index (model->rows, 3))->label, ==, "Samples of 2 threads, a tick each");
+  for (guint r = 4; r < 6; r++)
+    {
+      const PsTimelineRow *lane = g_ptr_array_index (model->rows, r);
+      guint64 nearest = 0, n_here = 0;
+
+      g_assert_cmpint (lane->kind, ==, PS_TIMELINE_ROW_SAMPLES);
+      g_assert_cmpuint (lane->track, ==, tracks[r - 4]);
+      g_assert_nonnull (strstr (lane->tooltip, r == 4 ? "200 samples" : "40 samples"));
+      /* The sample nearest to a time, and how many lie within the slop */
+      g_assert_true (ps_timeline_lane_find (lane, store, r == 4 ? 12 * MS : 501 * MS, 3 * MS, &nearest, &n_here));
+      g_assert_cmpint (ps_event_store_get_sample (store, nearest)->time_ns, ==, r == 4 ? 10 * MS : 500 * MS);
+      g_assert_cmpuint (n_here, ==, r == 4 ? 2 : 2);
+      g_assert_false (ps_timeline_lane_find (lane, store, r == 4 ? 1200 * MS : 400 * MS, MS, NULL, NULL));
+    }
   busy = g_ptr_array_index (model->rows, 1);
   burst = g_ptr_array_index (model->rows, 2);
   g_assert_cmpuint (busy->track, ==, tracks[0]);

@@ -18,6 +18,7 @@ struct _PsCallNodeList
   gboolean           in_match;    /* tree lists: the parent or a row above it matched */
   GArray            *ids;         /* the ids shown (filtered), or NULL: all */
   GArray            *relations;   /* PsCallRelation: caller and callee lists */
+  guint32            function;    /* address lists */
 };
 
 static GType
@@ -44,6 +45,8 @@ ps_call_node_list_get_n_items (GListModel *model)
       return ps_call_tree_get_n_callers_children (self->tree, self->parent);
     case PS_CALL_NODE_ROW_FUNCTION:
       return ps_call_tree_get_n_functions (self->tree);
+    case PS_CALL_NODE_ROW_ADDRESS:
+      return ps_call_tree_get_n_function_addresses (self->tree, self->function);
     case PS_CALL_NODE_ROW_CALLER:
     case PS_CALL_NODE_ROW_CALLEE:
     default:
@@ -85,6 +88,8 @@ ps_call_node_list_get_item (GListModel *model,
   if (self->relations != NULL)
     return ps_call_node_row_new_relation (self->tree, self->kind,
                                           &g_array_index (self->relations, PsCallRelation, position));
+  if (self->kind == PS_CALL_NODE_ROW_ADDRESS)
+    return ps_call_node_row_new_address (self->tree, self->function, position);
 
   if (self->ids != NULL)
     id = g_array_index (self->ids, guint32, position);
@@ -204,6 +209,19 @@ ps_call_node_list_new_functions (PsCallTree   *tree,
           g_array_append_val (self->ids, f);
     }
 
+  return self;
+}
+
+PsCallNodeList *
+ps_call_node_list_new_addresses (PsCallTree *tree,
+                                 guint32     function)
+{
+  PsCallNodeList *self;
+
+  g_return_val_if_fail (PS_IS_CALL_TREE (tree), NULL);
+
+  self = list_new (tree, PS_CALL_NODE_ROW_ADDRESS, NULL);
+  self->function = function;
   return self;
 }
 

@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The children of one node of the top-down or bottom-up tree, the
- * functions, or the callers or callees of one function. Under a search,
+ * functions, the addresses of one function that stands for a module's
+ * unnamed code, or the callers or callees of one function. Under a search,
  * tree lists keep the children that match or have a match below, and the
  * function list keeps the functions that match. Items (PsCallNodeRow) are
  * made in get_item only.
@@ -31,6 +32,9 @@ PsCallNodeList *ps_call_node_list_new_children  (PsCallTree        *tree,
                                                  gboolean           parent_in_match);
 PsCallNodeList *ps_call_node_list_new_functions (PsCallTree        *tree,
                                                  PsCallSearch      *search);
+/* The addresses a function stands for (PS_CALL_NODE_ROW_ADDRESS rows) */
+PsCallNodeList *ps_call_node_list_new_addresses (PsCallTree        *tree,
+                                                 guint32            function);
 /* kind: PS_CALL_NODE_ROW_CALLER or _CALLEE; relations: GArray of
  * PsCallRelation, referenced */
 PsCallNodeList *ps_call_node_list_new_relations (PsCallTree        *tree,

@@ -20,7 +20,8 @@ struct _PsCallNodeRow
   PsCallNodeRowKind  kind;
   guint32            index;
   gboolean           in_match;
-  PsCallStats        relation_stats;  /* callers and callees */
+  PsCallStats        relation_stats;  /* callers, callees and addresses */
+  guint32            address_function; /* addresses: the module's function */
   char              *name;            /* made on first use */
 };
 
@@ -93,6 +94,26 @@ ps_call_node_row_new_relation (PsCallTree           *tree,
   return self;
 }
 
+PsCallNodeRow *
+ps_call_node_row_new_address (PsCallTree *tree,
+                              guint32     function,
+                              guint       index)
+{
+  PsCallNodeRow *self;
+
+  g_return_val_if_fail (PS_IS_CALL_TREE (tree), NULL);
+  g_return_val_if_fail (index < ps_call_tree_get_n_function_addresses (tree, function), NULL);
+
+  self = g_object_new (PS_TYPE_CALL_NODE_ROW, NULL);
+  self->tree = g_object_ref (tree);
+  self->kind = PS_CALL_NODE_ROW_ADDRESS;
+  self->index = index;
+  self->address_function = function;
+  ps_call_tree_get_function_address_stats (tree, function, index, &self->relation_stats);
+
+  return self;
+}
+
 PsCallTree *
 ps_call_node_row_get_tree (PsCallNodeRow *self)
 {
@@ -125,6 +146,8 @@ ps_call_node_row_get_function (PsCallNodeRow *self)
       return ps_call_tree_get_node_function (self->tree, self->index);
     case PS_CALL_NODE_ROW_BOTTOM_UP:
       return ps_call_tree_get_callers_node_function (self->tree, self->index);
+    case PS_CALL_NODE_ROW_ADDRESS:
+      return self->address_function;
     case PS_CALL_NODE_ROW_FUNCTION:
     case PS_CALL_NODE_ROW_CALLER:
     case PS_CALL_NODE_ROW_CALLEE:
@@ -144,7 +167,20 @@ ps_call_node_row_get_name (PsCallNodeRow *self)
     return self->name;
 
   function = ps_call_node_row_get_function (self);
-  if (function != PS_NONE)
+  if (self->kind == PS_CALL_NODE_ROW_ADDRESS)
+    self->name = ps_util_display_text (ps_call_tree_get_function_address_name (self->tree, function, self->index), -1);
+  else if (self->kind == PS_CALL_NODE_ROW_FUNCTION && ps_call_node_row_get_n_addresses (self) > 0)
+    {
+      g_autofree char *module = ps_util_display_text (ps_call_tree_get_function_name (self->tree, function), -1);
+      g_autofree char *count = ps_util_format_count (ps_call_node_row_get_n_addresses (self));
+
+      /* Translators: a module standing for its code without function
+       * names, "libc.so.7 (3,507 addresses)" */
+      self->name = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (%s address)", "%s (%s addresses)",
+                                                 ps_call_node_row_get_n_addresses (self)),
+                                    module, count);
+    }
+  else if (function != PS_NONE)
     self->name = ps_util_display_text (ps_call_tree_get_function_name (self->tree, function), -1);
   else if (self->kind == PS_CALL_NODE_ROW_CALLER)
     /* Translators: the caller of a function called from the top of a stack */
@@ -169,6 +205,19 @@ ps_call_node_row_get_module (PsCallNodeRow *self)
     return "";
   module = ps_call_tree_get_function_module (self->tree, function);
   return module != NULL ? module : "";
+}
+
+guint
+ps_call_node_row_get_n_addresses (PsCallNodeRow *self)
+{
+  guint32 function;
+
+  g_return_val_if_fail (PS_IS_CALL_NODE_ROW (self), 0);
+
+  function = ps_call_node_row_get_function (self);
+  if (self->kind == PS_CALL_NODE_ROW_ADDRESS || function == PS_NONE)
+    return 0;
+  return ps_call_tree_get_n_function_addresses (self->tree, function);
 }
 
 const PsCallStats *
@@ -207,6 +256,9 @@ ps_call_node_row_create_children (PsCallNodeRow *self)
 
   g_return_val_if_fail (PS_IS_CALL_NODE_ROW (self), NULL);
 
+  /* A module's unnamed code opens to its addresses */
+  if (self->kind == PS_CALL_NODE_ROW_FUNCTION && ps_call_node_row_get_n_addresses (self) > 0)
+    return G_LIST_MODEL (ps_call_node_list_new_addresses (self->tree, self->index));
   if (self->kind != PS_CALL_NODE_ROW_TOP_DOWN && self->kind != PS_CALL_NODE_ROW_BOTTOM_UP)
     return NULL;
 

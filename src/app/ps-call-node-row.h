@@ -25,6 +25,8 @@ typedef enum
   PS_CALL_NODE_ROW_FUNCTION,   /* index: a function */
   PS_CALL_NODE_ROW_CALLER,     /* a caller of a function (PS_NONE: none) */
   PS_CALL_NODE_ROW_CALLEE,     /* a callee of a function */
+  PS_CALL_NODE_ROW_ADDRESS,    /* index: an address of a function that
+                                * stands for a module's unnamed code */
 } PsCallNodeRowKind;
 
 #define PS_TYPE_CALL_NODE_ROW (ps_call_node_row_get_type ())
@@ -41,13 +43,21 @@ PsCallNodeRow     *ps_call_node_row_new          (PsCallTree           *tree,
 PsCallNodeRow     *ps_call_node_row_new_relation (PsCallTree           *tree,
                                                   PsCallNodeRowKind     kind,
                                                   const PsCallRelation *relation);
+/* The address index of function (ps_call_tree_get_function_address_name ()) */
+PsCallNodeRow     *ps_call_node_row_new_address  (PsCallTree           *tree,
+                                                  guint32               function,
+                                                  guint                 index);
 PsCallTree        *ps_call_node_row_get_tree     (PsCallNodeRow        *self);
 PsCallNodeRowKind  ps_call_node_row_get_kind     (PsCallNodeRow        *self);
 guint32            ps_call_node_row_get_index    (PsCallNodeRow        *self);
-/* The function of the row, PS_NONE for a root or the caller of an entry point */
+/* The function of the row, PS_NONE for a root or the caller of an entry
+ * point; an address row's is the function of its module */
 guint32            ps_call_node_row_get_function (PsCallNodeRow        *self);
-/* Valid UTF-8 */
+/* Valid UTF-8; in the function list, a module's unnamed code says how
+ * many addresses it stands for */
 const char        *ps_call_node_row_get_name     (PsCallNodeRow        *self);
+/* The addresses the row's function stands for, 0 for a named function */
+guint              ps_call_node_row_get_n_addresses (PsCallNodeRow     *self);
 /* "" when unknown */
 const char        *ps_call_node_row_get_module   (PsCallNodeRow        *self);
 const PsCallStats *ps_call_node_row_get_stats    (PsCallNodeRow        *self);

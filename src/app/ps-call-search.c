@@ -64,6 +64,18 @@ name_matches (const char *name,
   return strstr (folded, needle) != NULL;
 }
 
+/* A module's unnamed code matches when one of its addresses does */
+static gboolean
+address_matches (PsCallTree *tree,
+                 guint32     function,
+                 const char *needle)
+{
+  for (guint i = 0; i < ps_call_tree_get_n_function_addresses (tree, function); i++)
+    if (name_matches (ps_call_tree_get_function_address_name (tree, function, i), needle))
+      return TRUE;
+  return FALSE;
+}
+
 typedef struct
 {
   guint32 node;
@@ -137,7 +149,8 @@ ps_call_search_new (PsCallTree        *tree,
     {
       if (f % CHECK_INTERVAL == 0 && g_cancellable_is_cancelled (cancellable))
         return NULL;
-      self->function_matches[f] = name_matches (ps_call_tree_get_function_name (tree, f), needle);
+      self->function_matches[f] = name_matches (ps_call_tree_get_function_name (tree, f), needle)
+                                  || address_matches (tree, f, needle);
       self->n_matching_functions += self->function_matches[f];
     }
 

@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A search looks for a text in the function names of a PsCallTree
- * (case-insensitive substring). In the top-down tree it marks the nodes
+ * (case-insensitive substring); a function that stands for a module's
+ * unnamed code matches when one of its addresses does. In the top-down tree it marks the nodes
  * whose function matches and the nodes that have a match below them, so
  * that the call-tree page can keep the paths to the matches; computed in
  * one iterative pass (any depth), in a worker thread; immutable after.

@@ -49,9 +49,11 @@ static const char * const sample_names[2] = {
   N_("Exclusive samples"),
 };
 
+/* A sample counts once per function on its stack in the inclusive
+ * column, once in all in the exclusive one: say which adds up to what */
 static const char * const sample_meanings[2] = {
-  N_("The samples taken while the function was on the stack"),
-  N_("The samples taken while the function ran its own code"),
+  N_("The samples taken while the function was on the stack; a sample counts for every function on its stack, so the column adds up to more than the samples"),
+  N_("The samples taken while the function ran its own code; each sample counts for one function, so the column adds up to the samples"),
 };
 
 static const char * const value_names[PS_N_CALL_VALUES] = {
@@ -99,7 +101,7 @@ _ps_call_tree_view_format_value (const PsCallFormat *format,
 {
   if (!isfinite (value))
     return g_strdup ("–");
-  return g_strdup_printf ("%.*f", format->decimals, value * format->scale);
+  return ps_view_format_fixed (value * format->scale, format->decimals);
 }
 
 /* With its unit and without trailing zeros, for tooltips: "18.333 ms" */
@@ -112,7 +114,7 @@ format_value_with_unit (const PsCallFormat *format,
   if (!isfinite (value))
     return g_strdup ("–");
 
-  number = g_strdup_printf ("%.3f", value * format->scale);
+  number = ps_view_format_fixed (value * format->scale, 3);
   {
     char *end = number + strlen (number);
 
@@ -257,6 +259,23 @@ function_tooltip (PsCallNodeRow *row)
       g_string_append_c (text, '\n');
       /* Translators: the module (library or executable) of a function */
       g_string_append_printf (text, _("Module: %s"), display);
+    }
+  if (ps_call_node_row_get_n_addresses (row) > 0)
+    {
+      g_autofree char *count = ps_util_format_count (ps_call_node_row_get_n_addresses (row));
+
+      g_string_append_c (text, '\n');
+      /* Translators: %s is a number of code addresses */
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                                 "The module’s code without function names: %s address in the run, listed below the module in Functions; a symbol folder names them",
+                                                 "The module’s code without function names: %s addresses in the run, listed below the module in Functions; a symbol folder names them",
+                                                 ps_call_node_row_get_n_addresses (row)),
+                              count);
+    }
+  else if (ps_call_node_row_get_kind (row) == PS_CALL_NODE_ROW_ADDRESS)
+    {
+      g_string_append_c (text, '\n');
+      g_string_append (text, _("An address without a function name: the samples whose stack had it"));
     }
   if (ps_call_node_row_get_kind (row) == PS_CALL_NODE_ROW_CALLER && ps_call_node_row_get_function (row) == PS_NONE)
     {

@@ -383,10 +383,45 @@ update_toolbar (PsCallTreeView *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->flame_button), has_top_down);
 }
 
+/* Why the totals exceed the run's wall time, when they do: they add up
+ * the calls of every thread, and threads ran side by side; NULL else */
+static char *
+summed_totals_text (PsCallTreeView *self)
+{
+  gint64 begin, end;
+  double elapsed, wall_seconds;
+  guint n_threads;
+  g_autofree char *total = NULL;
+  g_autofree char *wall = NULL;
+
+  if (self->tree == NULL || self->store == NULL || ps_call_tree_get_unit (self->tree) != PS_CALL_UNIT_NS
+      || self->thread_tracks == NULL || self->thread_tracks->len < 2
+      || gtk_drop_down_get_selected (self->thread_dropdown) != 0
+      || !ps_event_store_get_time_range (self->store, &begin, &end) || end <= begin)
+    return NULL;
+  elapsed = ps_call_tree_get_elapsed_total (self->tree);
+  wall_seconds = (double)(end - begin) / 1e9;
+  /* A tolerance for the rounding of the two */
+  if (elapsed / 1e9 <= wall_seconds * 1.001)
+    return NULL;
+  n_threads = self->thread_tracks->len;
+  total = _ps_call_tree_view_format_value (&self->format, elapsed);
+  wall = _ps_call_tree_view_format_value (&self->format, (double)(end - begin));
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       /* Translators: "The elapsed total, 5250 ms, adds up the calls of 4 threads
+                                        * that ran side by side, so it is more than the 1926 ms from the first
+                                        * record to the last." */
+                                       "The elapsed total, %s %s, adds up the calls of %u thread that ran side by side, so it is more than the %s %s from the first record to the last.",
+                                       "The elapsed total, %s %s, adds up the calls of %u threads that ran side by side, so it is more than the %s %s from the first record to the last.",
+                                       n_threads),
+                          total, self->format.unit, n_threads, wall, self->format.unit);
+}
+
 static void
 update_notice (PsCallTreeView *self)
 {
   g_autofree char *text = NULL;
+  g_autofree char *summed = summed_totals_text (self);
   gboolean in_ticks = self->run_tree != NULL && ps_call_tree_get_unit (self->run_tree) == PS_CALL_UNIT_TICKS;
 
   if (self->tree != NULL && in_ticks && self->ticks_per_second > 0)
@@ -402,11 +437,76 @@ update_notice (PsCallTreeView *self)
     text = g_strdup (self->build_error);
   else if (self->tree != NULL && !ps_call_tree_is_report (self->tree) && !ps_call_tree_has_os_events (self->tree))
     text = g_strdup (_("No operating-system events in this log: application time equals elapsed time."));
+  if (summed != NULL)
+    {
+      g_autofree char *both = text != NULL ? g_strdup_printf ("%s %s", summed, text) : NULL;
+
+      g_free (text);
+      text = both != NULL ? g_steal_pointer (&both) : g_steal_pointer (&summed);
+    }
 
   gtk_label_set_text (self->notice_label, text != NULL ? text : "");
   gtk_widget_set_visible (self->notice_box, text != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->tick_rate_button), in_ticks && self->store != NULL);
   gtk_widget_set_sensitive (self->tick_rate_reset_button, self->ticks_per_second > 0);
+}
+
+/* "107 functions", or with modules whose unnamed code is one function
+ * each: "9 functions and 14 modules without names (20,403 addresses)" */
+static char *
+count_functions (PsCallTree *tree)
+{
+  guint n_functions = ps_call_tree_get_n_functions (tree);
+  guint n_modules = 0;
+  guint64 n_addresses = 0;
+  g_autofree char *addresses = NULL;
+  g_autofree char *modules = NULL;
+
+  for (guint32 f = 0; f < n_functions; f++)
+    if (ps_call_tree_get_n_function_addresses (tree, f) > 0)
+      {
+        n_modules++;
+        n_addresses += ps_call_tree_get_n_function_addresses (tree, f);
+      }
+  if (n_modules == 0)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u function", "%u functions", n_functions), n_functions);
+
+  {
+    g_autofree char *count = ps_util_format_count (n_addresses);
+
+    /* Translators: a number of code addresses, "20,403 addresses" */
+    addresses = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s address", "%s addresses", n_addresses), count);
+  }
+  /* Translators: modules standing for their code without function names,
+   * "14 modules without names (20,403 addresses)" */
+  modules = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u module without names (%s)",
+                                          "%u modules without names (%s)", n_modules),
+                             n_modules, addresses);
+  if (n_modules == n_functions)
+    return g_steal_pointer (&modules);
+  /* Translators: "9 functions and 14 modules without names (20,403 addresses)" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u function and %s", "%u functions and %s",
+                                       n_functions - n_modules),
+                          n_functions - n_modules, modules);
+}
+
+/* The percentage bases in plain words on the drop-down, and in the
+ * tooltip what each is of, with the terms of the Visual Studio
+ * documentation it follows (vs-instrumentation.md §4) */
+static void
+update_basis_tooltip (PsCallTreeView *self)
+{
+  const char *text;
+
+  if (self->basis == PS_CALL_BASIS_VIEW)
+    text = _("Every percentage is a share of the elapsed total, the time of all calls with what the operating system did meanwhile.\n"
+             "Visual Studio: the percentages of its Functions and Call Tree views, "
+             "“Application Inclusive Time %” over the total elapsed time.");
+  else
+    text = _("Elapsed times are a share of the elapsed total; application times a share of the application total, the time without operating-system events.\n"
+             "Visual Studio: “Understanding Instrumentation Data Values”, "
+             "“Application Inclusive Time %” over the total application time.");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->basis_dropdown), text);
 }
 
 static void
@@ -431,8 +531,7 @@ update_status (PsCallTreeView *self)
                                  ps_call_search_get_n_functions (self->search), n_functions,
                                  ps_call_search_get_text (self->search));
   else
-    functions = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u function", "%u functions", n_functions),
-                                 n_functions);
+    functions = count_functions (self->tree);
 
   elapsed = _ps_call_tree_view_format_value (&self->format, ps_call_tree_get_elapsed_total (self->tree));
   application = _ps_call_tree_view_format_value (&self->format, ps_call_tree_get_application_total (self->tree));
@@ -981,6 +1080,7 @@ threads_cb (GObject      *object,
   self->syncing = FALSE;
   gtk_widget_set_visible (self->thread_box, TRUE);
   update_busy (self);
+  update_notice (self);
 }
 
 static void
@@ -1335,6 +1435,7 @@ ps_call_tree_view_init (PsCallTreeView *self)
   self->relations_function = PS_NONE;
   update_format (self);
   /* The default of the Preferences; the dropdown and flame graph follow */
+  update_basis_tooltip (self);
   if (ps_view_default_basis_is_view ())
     ps_call_tree_view_set_basis (self, PS_CALL_BASIS_VIEW);
 
@@ -1505,6 +1606,7 @@ ps_call_tree_view_set_basis (PsCallTreeView *self,
     return;
 
   self->basis = basis;
+  update_basis_tooltip (self);
   ps_flame_graph_set_basis (self->flame_graph, basis);
   self->syncing = TRUE;
   gtk_drop_down_set_selected (self->basis_dropdown, basis == PS_CALL_BASIS_VIEW ? 1 : 0);

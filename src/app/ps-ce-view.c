@@ -13,6 +13,7 @@
 #include <inttypes.h>
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
 #include "ps-ce-description.h"
@@ -48,9 +49,16 @@ typedef enum
 
 typedef struct
 {
-  MarkerColumn  column;
-  char         *key;
+  MarkerColumn   column;
+  char          *key;
+  /* How the cells show their numbers: in unit, stored values divided by
+   * scale (the durations, and a description value of kind value_kind) */
+  PsCeValueKind  value_kind;
+  double         scale;
+  char          *unit;
 } ColumnInfo;
+
+#define CELL_INFO_KEY "ps-cell-info"
 
 struct _PsCeView
 {
@@ -167,6 +175,7 @@ column_info_free (gpointer  data,
   ColumnInfo *info = data;
 
   g_free (info->key);
+  g_free (info->unit);
   g_free (info);
 }
 
@@ -264,6 +273,33 @@ description_tooltip (PsMarkerRow *row)
   return g_string_free (text, FALSE);
 }
 
+/* The number of a description value of kind: a statistic of the
+ * durations in seconds, or a quotient over one; FALSE when the row's
+ * value is of another kind or not a number */
+static gboolean
+description_number (PsMarkerRow   *row,
+                    const char    *key,
+                    PsCeValueKind  kind,
+                    double        *number)
+{
+  g_autoptr(GArray) items = ps_ce_description_parse (ps_marker_row_get_series (row)->name);
+  const char *value = ps_marker_row_get_description_value (row, key);
+  char *end = NULL;
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      const PsCeDescriptionItem *item = &g_array_index (items, PsCeDescriptionItem, i);
+
+      if (g_strcmp0 (item->key, key) != 0)
+        continue;
+      if (ps_ce_description_value_kind (item->value, NULL) != kind || value == NULL)
+        return FALSE;
+      *number = g_ascii_strtod (value, &end);
+      return end != value && *end == '\0' && isfinite (*number);
+    }
+  return FALSE;
+}
+
 static void
 marker_cell_bind (GtkSignalListItemFactory *factory,
                   GtkListItem              *list_item,
@@ -293,9 +329,27 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
     case MARKER_COLUMN_KEY:
       {
         const char *value = ps_marker_row_get_description_value (row, info->key);
+        double number;
 
-        /* Raw bytes of the log: Latin-1 when not UTF-8 (ce-perflog.md §7 #28) */
-        text = value != NULL ? ps_util_display_text (value, -1) : NULL;
+        if (value != NULL && info->value_kind != PS_CE_VALUE_TEXT
+            && description_number (row, info->key, info->value_kind, &number))
+          {
+            g_autofree char *exact = ps_util_format_double (number);
+
+            text = ps_view_format_number (number / info->scale);
+            gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+            gtk_widget_add_css_class (label, "numeric");
+            /* Translators: the exact value of a cell and its unit, "0.0051953 s" */
+            tooltip = g_strdup_printf (C_("value with unit", "%s %s"), exact,
+                                       info->value_kind == PS_CE_VALUE_SECONDS ? "s" : info->unit);
+          }
+        else
+          {
+            /* Raw bytes of the log: Latin-1 when not UTF-8 (ce-perflog.md §7 #28) */
+            text = value != NULL ? ps_util_display_text (value, -1) : NULL;
+            gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+            gtk_widget_remove_css_class (label, "numeric");
+          }
       }
       break;
 
@@ -318,7 +372,7 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
       break;
 
     case MARKER_COLUMN_COUNT:
-      text = g_strdup_printf ("%" PRIu64, ps_marker_row_get_count (row));
+      text = ps_view_format_count (ps_marker_row_get_count (row));
       break;
 
     case MARKER_COLUMN_MIN:
@@ -332,11 +386,11 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
       break;
 
     case MARKER_COLUMN_MEAN_TICKS:
-      text = g_strdup_printf ("%.2f", ps_marker_row_get_mean_ticks (row));
+      text = ps_view_format_number_whole (ps_marker_row_get_mean_ticks (row));
       break;
 
     case MARKER_COLUMN_TOTAL_TICKS:
-      text = g_strdup_printf ("%.0f", ps_marker_row_get_total_ticks (row));
+      text = ps_view_format_number_whole (ps_marker_row_get_total_ticks (row));
       break;
 
     default:
@@ -345,8 +399,11 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
 
   if (is_duration_column (info->column))
     {
-      if (ps_marker_row_get_count (row) > 0)
-        text = ps_series_chart_unit_format (duration_unit (row), duration);
+      /* In the column's unit, named in its title */
+      if (ps_marker_row_get_count (row) > 0 && duration_unit (row) == PS_SERIES_CHART_UNIT_TICKS)
+        text = ps_view_format_number_whole (duration);
+      else if (ps_marker_row_get_count (row) > 0)
+        text = ps_view_format_number (duration / info->scale);
       else
         text = g_strdup ("–");
       tooltip = format_exact (duration_unit (row), duration);
@@ -447,8 +504,21 @@ marker_export_value (GObject  *item,
       break;
 
     case MARKER_COLUMN_KEY:
-      g_value_init (value, G_TYPE_STRING);
-      g_value_set_string (value, ps_marker_row_get_description_value (row, info->key));
+      {
+        const PsCeValueKind kinds[] = { PS_CE_VALUE_SECONDS, PS_CE_VALUE_PER_SECOND };
+        double number;
+
+        /* A number in the column's unit (seconds, or per second) */
+        for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+          if (description_number (row, info->key, kinds[k], &number))
+            {
+              g_value_init (value, G_TYPE_DOUBLE);
+              g_value_set_double (value, number);
+              return;
+            }
+        g_value_init (value, G_TYPE_STRING);
+        g_value_set_string (value, ps_marker_row_get_description_value (row, info->key));
+      }
       break;
 
     case MARKER_COLUMN_APP:
@@ -508,6 +578,7 @@ make_marker_column (const char   *title,
 
   info->column = column;
   info->key = g_strdup (key);
+  info->scale = 1;
 
   g_signal_connect (factory, "setup", G_CALLBACK (marker_cell_setup), info);
   g_signal_connect (factory, "unbind", G_CALLBACK (marker_cell_unbind), info);
@@ -515,6 +586,9 @@ make_marker_column (const char   *title,
                          column_info_free, 0);
 
   view_column = gtk_column_view_column_new (title, factory);
+  /* The cells' unit changes with the rows; the title names it */
+  g_object_set_data (G_OBJECT (view_column), CELL_INFO_KEY, info);
+  g_object_set_data_full (G_OBJECT (view_column), "ps-base-title", g_strdup (title), g_free);
   gtk_column_view_column_set_sorter (view_column, sorter);
   gtk_column_view_column_set_resizable (view_column, TRUE);
   gtk_column_view_column_set_expand (view_column, column == MARKER_COLUMN_DESCRIPTION);
@@ -530,8 +604,8 @@ make_marker_column (const char   *title,
       export_name = _("Mean"), unit = "ticks";
     else if (column == MARKER_COLUMN_TOTAL_TICKS)
       export_name = _("Total"), unit = "ticks";
-    else if (is_duration_column (column))
-      unit = "s";
+    else if (is_duration_column (column) || column == MARKER_COLUMN_KEY)
+      export_name = title, unit = is_duration_column (column) ? "s" : NULL;
     ps_table_export_set_column (view_column, export_name, unit,
                                 marker_export_value, export_info, export_info_free);
     if (is_duration_column (column))
@@ -672,8 +746,15 @@ update_header (PsCeView *self)
   set_header_text (self->app_value, apps);
 
   if (rate != NULL && *rate != '\0')
-    /* Translators: the timer resolution, e.g. "1193180 ticks/s" */
-    resolution = g_strdup_printf (_("%s ticks/s"), rate);
+    {
+      char *end = NULL;
+      guint64 ticks = g_ascii_strtoull (rate, &end, 10);
+      /* Digits grouped as every count is, when the log gives a whole number */
+      g_autofree char *shown = end != rate && *end == '\0' ? ps_view_format_count (ticks) : g_strdup (rate);
+
+      /* Translators: the timer resolution, e.g. "1,193,180 ticks/s" */
+      resolution = g_strdup_printf (_("%s ticks/s"), shown);
+    }
   else
     resolution = g_strdup (_("Unknown: durations in ticks"));
   set_header_text (self->resolution_value, resolution);
@@ -685,6 +766,56 @@ series_in_session (PsCeView       *self,
                    PsSeriesKind    kind)
 {
   return series->kind == kind && series->session == self->session;
+}
+
+/* What the values of a description key measure, from the first row
+ * whose value is a statistic of the durations or a quotient over one
+ * ("time=%AVG%" is a duration, "Bps AVG=%Bytes%/%AVG%" is Bytes per
+ * second), and the unit of the column: a duration's from its values, so
+ * "time" reads "5.20" in a "time (ms)" column rather than "0.005195" */
+static void
+set_key_column_unit (ColumnInfo *info,
+                     GPtrArray  *rows)
+{
+  double smallest = G_MAXDOUBLE, largest = 0;
+
+  info->value_kind = PS_CE_VALUE_TEXT;
+  info->scale = 1;
+  g_clear_pointer (&info->unit, g_free);
+  for (guint i = 0; i < rows->len && info->value_kind == PS_CE_VALUE_TEXT; i++)
+    {
+      g_autoptr(GArray) items = ps_ce_description_parse (ps_marker_row_get_series (g_ptr_array_index (rows, i))->name);
+
+      for (guint j = 0; j < items->len; j++)
+        {
+          const PsCeDescriptionItem *item = &g_array_index (items, PsCeDescriptionItem, j);
+          g_autofree char *numerator = NULL;
+
+          if (!g_str_equal (item->key, info->key))
+            continue;
+          info->value_kind = ps_ce_description_value_kind (item->value, &numerator);
+          if (info->value_kind == PS_CE_VALUE_PER_SECOND)
+            {
+              g_autofree char *shown = numerator != NULL ? ps_util_display_text (numerator, -1) : NULL;
+
+              /* Translators: the unit of a description value per second,
+               * after the key its numerator names: "Bytes/s"; "1/s" without one */
+              info->unit = shown != NULL ? g_strdup_printf (_("%s/s"), shown) : g_strdup (_("1/s"));
+            }
+          break;
+        }
+    }
+  if (info->value_kind != PS_CE_VALUE_SECONDS)
+    return;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      double number;
+
+      if (description_number (g_ptr_array_index (rows, i), info->key, PS_CE_VALUE_SECONDS, &number) && number != 0)
+        smallest = MIN (smallest, fabs (number)), largest = MAX (largest, fabs (number));
+    }
+  info->unit = g_strdup (ps_view_quantity_unit_for_range (PS_VIEW_QUANTITY_SECONDS, smallest, largest, &info->scale));
 }
 
 static void
@@ -717,8 +848,24 @@ update_key_columns (PsCeView  *self,
     {
       const char *key = g_ptr_array_index (keys, i);
       g_autofree char *title = ps_util_display_text (key, -1);
+      g_autofree char *titled = NULL;
       GtkColumnViewColumn *column = make_marker_column (title, MARKER_COLUMN_KEY, key);
 
+      set_key_column_unit (g_object_get_data (G_OBJECT (column), CELL_INFO_KEY), rows);
+      switch (((ColumnInfo *)g_object_get_data (G_OBJECT (column), CELL_INFO_KEY))->value_kind)
+        {
+        case PS_CE_VALUE_SECONDS:
+          ps_table_export_set_column_unit (column, "s");
+          break;
+        case PS_CE_VALUE_PER_SECOND:
+          ps_table_export_set_column_unit (column, ((ColumnInfo *)g_object_get_data (G_OBJECT (column), CELL_INFO_KEY))->unit);
+          break;
+        case PS_CE_VALUE_TEXT:
+        default:
+          break;
+        }
+      titled = ps_view_title_with_unit (title, ((ColumnInfo *)g_object_get_data (G_OBJECT (column), CELL_INFO_KEY))->unit);
+      gtk_column_view_column_set_title (column, titled);
       gtk_column_view_insert_column (self->marker_view, 1 + i, column);
       g_ptr_array_add (self->key_columns, column);
     }
@@ -767,8 +914,35 @@ update_duration_units (PsCeView  *self,
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
 
-      if (g_object_get_data (G_OBJECT (column), "ps-duration-column") != NULL)
-        ps_table_export_set_column_unit (column, seconds ? "s" : "ticks");
+      ColumnInfo *info = g_object_get_data (G_OBJECT (column), CELL_INFO_KEY);
+      g_autofree char *title = NULL;
+
+      if (g_object_get_data (G_OBJECT (column), "ps-duration-column") == NULL)
+        continue;
+      ps_table_export_set_column_unit (column, seconds ? "s" : "ticks");
+
+      /* One unit down the column, named in its title: "Mean (ms)" */
+      g_clear_pointer (&info->unit, g_free);
+      info->scale = 1;
+      if (!seconds)
+        info->unit = g_strdup (_("ticks"));
+      else
+        {
+          double smallest = G_MAXDOUBLE, largest = 0;
+
+          for (guint r = 0; r < rows->len; r++)
+            {
+              PsMarkerRow *row = g_ptr_array_index (rows, r);
+              double value = fabs (marker_duration (row, info->column));
+
+              if (ps_marker_row_get_count (row) > 0 && value > 0)
+                smallest = MIN (smallest, value), largest = MAX (largest, value);
+            }
+          info->unit = g_strdup (ps_view_quantity_unit_for_range (PS_VIEW_QUANTITY_SECONDS, smallest, largest,
+                                                                   &info->scale));
+        }
+      title = ps_view_title_with_unit (g_object_get_data (G_OBJECT (column), "ps-base-title"), info->unit);
+      gtk_column_view_column_set_title (column, title);
     }
 }
 

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "ps-chart-util.h"
@@ -91,4 +92,41 @@ ps_chart_format_tick (double value,
   if (fabs (value) < step * 1e-6)
     value = 0;
   return g_strdup_printf ("%.*f", CLAMP (decimals, 0, 9), value);
+}
+
+GtkWidget *
+ps_chart_zoom_button_new (GtkWidget *chart)
+{
+  GtkWidget *button = gtk_toggle_button_new_with_mnemonic (_("_Zoom to Data"));
+
+  gtk_widget_set_tooltip_text (button, _("The value axis starts at 0, so that the heights compare; "
+                                         "zoomed, it spans only the range of the values, and says so"));
+  gtk_widget_add_css_class (button, "chart-zoom");
+  gtk_widget_set_focus_on_click (button, FALSE);
+  gtk_widget_set_parent (button, chart);
+  return button;
+}
+
+const char *
+ps_chart_zoomed_note (void)
+{
+  /* Translators: added to a chart's title when its value axis spans only
+   * the data's range */
+  return _("axis zoomed, not from 0");
+}
+
+void
+ps_chart_draw_axis_break (cairo_t *cr,
+                          double   x,
+                          double   y)
+{
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.5);
+  for (int i = 0; i < 2; i++)
+    {
+      cairo_move_to (cr, x - 5, y + 2 + 4 * i);
+      cairo_line_to (cr, x + 5, y - 2 + 4 * i);
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
 }

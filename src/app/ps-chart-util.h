@@ -39,4 +39,16 @@ char        *ps_chart_format_tick    (double         value,
 double       ps_chart_nice_step      (double         range,
                                       double         target_count);
 
+/* The toggle a chart shows at its top left to zoom its value axis to the
+ * data's range, which starts at 0 otherwise; a child of chart, which
+ * allocates and draws it. Its "active" is the zoom. */
+GtkWidget   *ps_chart_zoom_button_new (GtkWidget     *chart);
+/* What the title of a zoomed chart adds: "axis zoomed, not from 0" */
+const char  *ps_chart_zoomed_note     (void);
+/* Two slanted strokes across the value axis at (x, y): the axis is
+ * broken there, it does not start at 0 */
+void         ps_chart_draw_axis_break (cairo_t       *cr,
+                                       double         x,
+                                       double         y);
+
 G_END_DECLS

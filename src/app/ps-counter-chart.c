@@ -26,6 +26,7 @@
 #include "ps-counter-chart.h"
 #include "ps-picture-export.h"
 #include "ps-timeline-render.h"
+#include "ps-view-util.h"
 
 #define MIN_TICK_SPACING 110.0
 #define GAP 6.0
@@ -67,12 +68,15 @@ struct _PsCounterChart
   gint64     selection_begin;
   gint64     selection_end;
   GtkWidget *picture_menu;  /* the context menu, once shown */
+  GtkWidget *zoom_button;   /* zooms the value axis to the data */
+  gboolean   drawing_picture;  /* no button on a picture */
 };
 
 enum {
   PROP_0,
   PROP_TITLE,
   PROP_STACKED,
+  PROP_ZOOMED,
   N_PROPS
 };
 
@@ -81,6 +85,7 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (PsCounterChart, ps_counter_chart, GTK_TYPE_WIDGET)
 
 static void update_accessible (PsCounterChart *self);
+static void zoom_toggled_cb   (PsCounterChart *self);
 
 /* GNOME palette, 3rd shades: readable on light and dark backgrounds */
 static const GdkRGBA palette[] = {
@@ -128,6 +133,7 @@ typedef struct
   double          y_high;
   double          y_step;
   int             text_height;
+  gboolean        zoomed;    /* the value axis does not start at 0 */
 } Layout;
 
 static gboolean
@@ -204,11 +210,29 @@ stacked_range (PsCounterChart *self,
 }
 
 static char *
-chart_title (PsCounterChart *self)
+chart_title (PsCounterChart *self,
+             const Layout   *layout)
 {
+  g_autofree char *title = NULL;
+
   if (self->unit != NULL && *self->unit != '\0')
-    return g_strdup_printf ("%s (%s)", self->title != NULL ? self->title : "", self->unit);
-  return g_strdup (self->title != NULL ? self->title : "");
+    title = g_strdup_printf ("%s (%s)", self->title != NULL ? self->title : "", self->unit);
+  else
+    title = g_strdup (self->title != NULL ? self->title : "");
+  if (layout->zoomed)
+    return g_strdup_printf ("%s · %s", title, ps_chart_zoomed_note ());
+  return g_steal_pointer (&title);
+}
+
+/* Where the title starts: after the zoom button, which a picture leaves out */
+static double
+title_x (PsCounterChart *self)
+{
+  int natural = 0;
+
+  if (!self->drawing_picture && gtk_widget_get_visible (self->zoom_button))
+    gtk_widget_measure (self->zoom_button, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  return natural > 0 ? GAP + natural + GAP : GAP;
 }
 
 static char *
@@ -238,15 +262,16 @@ layout_legend (PsCounterChart *self,
 {
   GtkWidget *widget = GTK_WIDGET (self);
   double line_height = MAX (layout->text_height, 4) + 4;
-  g_autofree char *title = chart_title (self);
+  g_autofree char *title = chart_title (self, layout);
   g_autofree double *widths = g_new (double, MAX (self->series->len, 1));
+  double title_left = title_x (self);
   double title_width = text_width (widget, title);
   double total = 0, x, y;
   guint line = 0;
 
   layout->legend = g_array_new (FALSE, FALSE, sizeof (LegendEntry));
   layout->n_more = 0;
-  layout->title_area = GRAPHENE_RECT_INIT (GAP, GAP, title_width, layout->text_height);
+  layout->title_area = GRAPHENE_RECT_INIT (title_left, GAP, title_width, layout->text_height);
   layout->legend_area = GRAPHENE_RECT_INIT (width - GAP, GAP, 0, 0);
   if (self->series->len == 0)
     return GAP + layout->text_height;
@@ -260,7 +285,7 @@ layout_legend (PsCounterChart *self,
     }
 
   /* Beside the title */
-  if (GAP + title_width + 4 * GAP + total <= width - GAP)
+  if (title_left + title_width + 4 * GAP + total <= width - GAP)
     {
       x = width - GAP - total;
       y = GAP + layout->text_height / 2.0;
@@ -355,13 +380,24 @@ compute_layout_at_size (PsCounterChart *self,
   if (is_stacked (self))
     stacked_range (self, x_min, x_max, &v_min, &v_max);
 
-  v_min = MIN (v_min * self->scale, 0);
-  v_max = v_max * self->scale;
+  /* From 0, so that heights compare; zoomed, the data's range */
+  v_min *= self->scale;
+  v_max *= self->scale;
+  if (ps_counter_chart_get_zoomed (self) && v_max > v_min)
+    {
+      double pad = (v_max - v_min) * 0.05;
+
+      v_min = v_min >= 0 ? MAX (v_min - pad, 0) : v_min - pad;
+      v_max += pad;
+    }
+  else
+    v_min = MIN (v_min, 0);
   if (v_max <= v_min)
     v_max = v_min + 1;
   layout->y_step = ps_chart_nice_step (v_max - v_min, 4);
   layout->y_low = floor (v_min / layout->y_step + 1e-9) * layout->y_step;
   layout->y_high = ceil (v_max / layout->y_step - 1e-9) * layout->y_step;
+  layout->zoomed = layout->y_low > 0;
 
   g_object_unref (ps_chart_text_layout (widget, "0", NULL, &layout->text_height));
   for (double value = layout->y_low; value <= layout->y_high + layout->y_step * 1e-9; value += layout->y_step)
@@ -469,6 +505,11 @@ draw_axes (PsCounterChart *self,
   ps_chart_set_source (cr, foreground, 0.4);
   cairo_rectangle (cr, layout->plot.origin.x, bottom, layout->plot.size.width, 1);
   cairo_fill (cr);
+  if (layout->zoomed)
+    {
+      ps_chart_set_source (cr, foreground, 0.75);
+      ps_chart_draw_axis_break (cr, layout->plot.origin.x + 0.5, bottom - 8);
+    }
 }
 
 static void
@@ -613,7 +654,7 @@ draw_legend (PsCounterChart *self,
              const GdkRGBA  *foreground)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  g_autofree char *title = chart_title (self);
+  g_autofree char *title = chart_title (self, layout);
 
   for (guint e = 0; e < layout->legend->len; e++)
     {
@@ -723,6 +764,7 @@ ps_counter_chart_snapshot (GtkWidget   *widget,
   if (layout.legend != NULL)
     draw_hover (self, cr, &layout, &foreground);
   cairo_destroy (cr);
+  gtk_widget_snapshot_child (widget, self->zoom_button, snapshot);
 }
 
 void
@@ -738,7 +780,9 @@ ps_counter_chart_draw_picture (PsCounterChart *self,
   g_return_if_fail (cr != NULL);
 
   ps_chart_get_foreground (GTK_WIDGET (self), &foreground);
+  self->drawing_picture = TRUE;
   draw_chart (self, cr, width, height, &layout, &foreground);
+  self->drawing_picture = FALSE;
 }
 
 /* Read-out */
@@ -818,7 +862,11 @@ ps_counter_chart_describe_at (PsCounterChart *self,
           g_string_append_printf (text, "\n%s: –", series->label);
           continue;
         }
-      g_string_append_printf (text, "\n%s: %.4g", series->label, reading->value * self->scale);
+      {
+        g_autofree char *number = ps_view_format_number (reading->value * self->scale);
+
+        g_string_append_printf (text, "\n%s: %s", series->label, number);
+      }
       if (self->unit != NULL && *self->unit != '\0')
         g_string_append_printf (text, " %s", self->unit);
       if (series->detail_func != NULL)
@@ -835,11 +883,13 @@ ps_counter_chart_describe_at (PsCounterChart *self,
   if (is_stacked (self))
     {
       double sum = 0;
+      g_autofree char *number = NULL;
 
       for (guint i = 0; i < self->series->len; i++)
         sum += stacked_value_at (g_ptr_array_index (self->series, i), position);
-      /* Translators: the sum of the series of a stacked chart, "Total: 57.3 %" */
-      g_string_append_printf (text, _("\nTotal: %.4g %s"), sum * self->scale, self->unit != NULL ? self->unit : "");
+      number = ps_view_format_number (sum * self->scale);
+      /* Translators: the sum of the series of a stacked chart, "Total: 57.30 %" */
+      g_string_append_printf (text, _("\nTotal: %s %s"), number, self->unit != NULL ? self->unit : "");
     }
   return g_string_free (text, FALSE);
 }
@@ -937,14 +987,18 @@ update_accessible (PsCounterChart *self)
       Series *series = g_ptr_array_index (self->series, i);
       gint64 x_min, x_max;
       double low, high;
+      g_autofree char *lowest = NULL;
+      g_autofree char *highest = NULL;
 
       if (!ps_value_lod_get_range (series->values, &x_min, &x_max, &low, &high))
         continue;
+      lowest = ps_view_format_number (low * self->scale);
+      highest = ps_view_format_number (high * self->scale);
       /* Translators: accessible description of a counter series: name,
        * number of readings, lowest and highest value with the unit */
-      g_string_append_printf (description, _("%s: %zu readings from %.4g to %.4g %s. "),
+      g_string_append_printf (description, _("%s: %zu readings from %s to %s %s. "),
                               series->label, ps_value_lod_get_n_points (series->values),
-                              low * self->scale, high * self->scale, self->unit != NULL ? self->unit : "");
+                              lowest, highest, self->unit != NULL ? self->unit : "");
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, self->title != NULL ? self->title : _("Counters"),
@@ -989,8 +1043,23 @@ ps_counter_chart_size_allocate (GtkWidget *widget,
 {
   PsCounterChart *self = PS_COUNTER_CHART (widget);
 
+  int button_width = 0, button_height = 0, text_height = 0;
+
   if (self->picture_menu != NULL)
     gtk_popover_present (GTK_POPOVER (self->picture_menu));
+  /* On the title line, left of the title */
+  gtk_widget_measure (self->zoom_button, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &button_width, NULL, NULL);
+  gtk_widget_measure (self->zoom_button, GTK_ORIENTATION_VERTICAL, -1, NULL, &button_height, NULL, NULL);
+  g_object_unref (ps_chart_text_layout (widget, "0", NULL, &text_height));
+  gtk_widget_allocate (self->zoom_button, MIN (button_width, width), MIN (button_height, height), -1,
+                       gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (GAP, MAX (GAP + text_height / 2.0 - button_height / 2.0, 0))));
+}
+
+static void
+zoom_toggled_cb (PsCounterChart *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOMED]);
 }
 
 static void
@@ -999,6 +1068,7 @@ ps_counter_chart_dispose (GObject *object)
   PsCounterChart *self = PS_COUNTER_CHART (object);
 
   g_clear_pointer (&self->picture_menu, gtk_widget_unparent);
+  g_clear_pointer (&self->zoom_button, gtk_widget_unparent);
 
   G_OBJECT_CLASS (ps_counter_chart_parent_class)->dispose (object);
 }
@@ -1031,6 +1101,9 @@ ps_counter_chart_get_property (GObject    *object,
     case PROP_STACKED:
       g_value_set_boolean (value, self->stacked);
       break;
+    case PROP_ZOOMED:
+      g_value_set_boolean (value, ps_counter_chart_get_zoomed (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1051,6 +1124,9 @@ ps_counter_chart_set_property (GObject      *object,
       break;
     case PROP_STACKED:
       ps_counter_chart_set_stacked (self, g_value_get_boolean (value));
+      break;
+    case PROP_ZOOMED:
+      ps_counter_chart_set_zoomed (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1078,6 +1154,10 @@ ps_counter_chart_class_init (PsCounterChartClass *klass)
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_STACKED] =
     g_param_spec_boolean ("stacked", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The value axis spans the data's range rather than starting at 0 */
+  properties[PROP_ZOOMED] =
+    g_param_spec_boolean ("zoomed", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -1113,6 +1193,9 @@ ps_counter_chart_init (PsCounterChart *self)
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   ps_picture_export_add_context_click (GTK_WIDGET (self));
   gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);
+  self->zoom_button = ps_chart_zoom_button_new (GTK_WIDGET (self));
+  gtk_widget_set_visible (self->zoom_button, FALSE);
+  g_signal_connect_swapped (self->zoom_button, "toggled", G_CALLBACK (zoom_toggled_cb), self);
   update_accessible (self);
 }
 
@@ -1175,6 +1258,7 @@ ps_counter_chart_clear (PsCounterChart *self)
   g_return_if_fail (PS_IS_COUNTER_CHART (self));
 
   g_ptr_array_set_size (self->series, 0);
+  gtk_widget_set_visible (self->zoom_button, FALSE);
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -1207,6 +1291,7 @@ ps_counter_chart_add_series_full (PsCounterChart          *self,
   series->detail_data = user_data;
   series->detail_destroy = destroy;
   g_ptr_array_add (self->series, series);
+  gtk_widget_set_visible (self->zoom_button, TRUE);
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   return self->series->len - 1;
@@ -1366,4 +1451,42 @@ ps_counter_chart_get_selection (PsCounterChart *self,
   if (end != NULL)
     *end = self->selection_end;
   return self->has_selection;
+}
+
+gboolean
+ps_counter_chart_get_zoomed (PsCounterChart *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
+
+  return gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->zoom_button));
+}
+
+void
+ps_counter_chart_set_zoomed (PsCounterChart *self,
+                             gboolean        zoomed)
+{
+  g_return_if_fail (PS_IS_COUNTER_CHART (self));
+
+  /* The button's "toggled" redraws and notifies */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->zoom_button), zoomed);
+}
+
+GtkWidget *
+ps_counter_chart_get_zoom_button (PsCounterChart *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), NULL);
+
+  return self->zoom_button;
+}
+
+const char *
+ps_counter_chart_get_axis_note (PsCounterChart *self)
+{
+  g_auto(Layout) layout = { 0 };
+
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), NULL);
+
+  if (!compute_layout (self, &layout) || !layout.zoomed)
+    return NULL;
+  return ps_chart_zoomed_note ();
 }

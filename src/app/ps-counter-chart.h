@@ -74,6 +74,16 @@ void        ps_counter_chart_set_selection (PsCounterChart *self,
 gboolean    ps_counter_chart_get_selection (PsCounterChart *self,
                                             gint64         *begin,
                                             gint64         *end);
+/* Zoomed: the value axis spans the data's range (the title says so and
+ * the axis shows a break); else it starts at 0. A toggle at the chart's
+ * top left changes it. */
+gboolean    ps_counter_chart_get_zoomed    (PsCounterChart *self);
+void        ps_counter_chart_set_zoomed    (PsCounterChart *self,
+                                            gboolean        zoomed);
+GtkWidget  *ps_counter_chart_get_zoom_button (PsCounterChart *self);
+/* What the title adds because the value axis does not start at 0, NULL
+ * when it does */
+const char *ps_counter_chart_get_axis_note (PsCounterChart *self);
 
 /* The colour of a series */
 void        ps_counter_chart_get_color     (PsCounterChart *self,

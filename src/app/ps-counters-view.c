@@ -270,11 +270,11 @@ format_value (double      value,
   if (isnan (value))
     return g_strdup ("–");
   if (g_strcmp0 (unit, "bytes") == 0)
-    return ps_util_format_bytes (value);
+    return ps_view_format_quantity (PS_VIEW_QUANTITY_BYTES, value);
   if (g_strcmp0 (unit, "s") == 0)
-    return ps_util_format_seconds (value);
+    return ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, value);
   if (g_strcmp0 (unit, "ms") == 0)
-    return ps_util_format_seconds (value / 1000);
+    return ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, value / 1000);
   number = ps_view_format_number (value);
   if (unit == NULL || *unit == '\0')
     return g_steal_pointer (&number);
@@ -1160,6 +1160,7 @@ update_header (PsCountersView *self)
   g_autofree char *duration = NULL;
   g_autofree char *interval = NULL;
   g_autofree char *started = NULL;
+  g_autofree char *started_tooltip = NULL;
   const PsSessionInfo *session = ps_event_store_get_n_sessions (store) > 0 ? ps_event_store_get_session (store, 0) : NULL;
   const char *first_local = session != NULL ? ps_event_store_get_metadata (store, 0, "first_sample_local") : NULL;
   const char *zone = session != NULL ? ps_event_store_get_metadata (store, 0, "time_zone") : NULL;
@@ -1180,19 +1181,27 @@ update_header (PsCountersView *self)
   ps_view_set_header_value (self->counters_value, counters, NULL);
   ps_view_set_header_value (self->readings_value, readings, NULL);
 
-  /* The local time the log wrote, else the wall-clock time here */
-  if (first_local != NULL)
-    started = g_strdup (first_local);
-  else if (session != NULL && session->origin_unix_ns != 0)
+  /* In the zone the log gives, named as the time axis names it; a local
+   * time of no known zone says so */
+  if (session != NULL && session->origin_unix_ns != 0)
     {
-      g_autoptr(GDateTime) time = g_date_time_new_from_unix_local (session->origin_unix_ns / G_GINT64_CONSTANT (1000000000));
+      int offset_minutes;
 
-      started = time != NULL ? g_date_time_format (time, "%Y-%m-%d %H:%M:%S") : NULL;
+      ps_view_run_utc_offset (store, 0, &offset_minutes);
+      started = ps_view_format_wall_time (session->origin_unix_ns, offset_minutes, "%Y-%m-%d %H:%M:%S");
+      if (zone != NULL && first_local != NULL)
+        /* Translators: the tooltip of the start time: the time zone's name
+         * as the log gives it, and the local time as the log wrote it */
+        started_tooltip = g_strdup_printf (_("%s; the log writes %s"), zone, first_local);
     }
-  ps_view_set_header_value (self->started_value, started != NULL ? started : "–", zone);
+  else if (first_local != NULL)
+    /* Translators: a local time as the log wrote it, of a zone it does not give */
+    started = g_strdup_printf (_("%s (time zone not given)"), first_local);
+  ps_view_set_header_value (self->started_value, started != NULL ? started : "–",
+                            started_tooltip != NULL ? started_tooltip : zone);
 
   if (ps_event_store_get_time_range (store, &begin, &end))
-    duration = ps_util_format_seconds ((double)(end - begin) / 1e9);
+    duration = ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, (double)(end - begin) / 1e9);
   ps_view_set_header_value (self->duration_value, duration != NULL ? duration : "–", NULL);
 
   /* The mean time between the samples of the first counter */
@@ -1205,7 +1214,7 @@ update_header (PsCountersView *self)
         n_rows = (guint)(stats->n_values + stats->n_missing);
     }
   if (n_rows > 1 && end > begin)
-    interval = ps_util_format_seconds ((double)(end - begin) / 1e9 / (n_rows - 1));
+    interval = ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, (double)(end - begin) / 1e9 / (n_rows - 1));
   ps_view_set_header_value (self->interval_value, interval != NULL ? interval : "–", NULL);
 }
 

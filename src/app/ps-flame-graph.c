@@ -32,6 +32,7 @@
 #include "ps-flame-graph-private.h"
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
+#include "ps-module-color.h"
 #include "ps-selection-util.h"
 #include "ps-util.h"
 
@@ -590,6 +591,19 @@ node_tooltip_markup (PsFlameGraph *self,
       if (*module != '\0')
         /* Translators: the module of a function */
         g_string_append_printf (text, "\n%s %s", _("Module:"), escaped_module);
+      if (ps_call_tree_get_n_function_addresses (self->tree, flame_node->function) > 0)
+        {
+          guint n_addresses = ps_call_tree_get_n_function_addresses (self->tree, flame_node->function);
+          g_autofree char *count = ps_util_format_count (n_addresses);
+
+          g_string_append_c (text, '\n');
+          /* Translators: %s is a number of code addresses */
+          g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                                     "The module’s code without function names: %s address in the run",
+                                                     "The module’s code without function names: %s addresses in the run",
+                                                     n_addresses),
+                                  count);
+        }
       /* Samples count no calls */
       if (ps_call_tree_get_unit (self->tree) != PS_CALL_UNIT_SAMPLES)
         g_string_append_printf (text, "\n%s %" PRIu64, _("Calls:"), flame_node->calls);
@@ -767,14 +781,9 @@ node_color (PsFlameGraph  *self,
     }
   else
     {
-      /* A stable hash of the module: reds, oranges and yellows */
-      guint hash = g_str_hash (ps_call_tree_get_function_module (self->tree, flame_node->function));
-
-      hue = (float) (hash % 1000) / 1000.0f * 0.14f;
-      saturation = 0.45f + (float) ((hash / 1000) % 100) / 100.0f * 0.2f;
-      saturation += dark ? 0.1f : 0.0f;
-      brightness = dark ? 0.62f + (float) ((hash / 100000) % 100) / 100.0f * 0.1f
-                        : 0.92f + (float) ((hash / 100000) % 100) / 100.0f * 0.08f;
+      /* The module's colour, as the timeline's sample lanes have it */
+      ps_module_color (ps_call_tree_get_function_module (self->tree, flame_node->function), dark, color);
+      return;
     }
 
   gtk_hsv_to_rgb (hue, saturation, brightness, &red, &green, &blue);

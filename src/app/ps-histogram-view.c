@@ -19,6 +19,7 @@
 #include "ps-histogram-view-private.h"
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
+#include "ps-view-util.h"
 
 #define AXIS_GAP 4.0
 #define MIN_TICK_SPACING 70.0
@@ -141,19 +142,21 @@ pick_unit (PsHistogramView *self,
     *scale = 1, *suffix = self->unit;
 }
 
-/* "12.5 ms", "850 µs", "2.01 s", "9.6 MiB", "61.2 %": three significant
- * digits */
+/* "12.50 ms", "850 µs", "2.01 s", "9.60 MiB", "61.20 %": by the one rule
+ * for digits (ps-view-util.h) */
 static char *
 format_value (PsHistogramView *self,
               double           value)
 {
   double scale;
   const char *suffix;
+  g_autofree char *number = NULL;
 
   pick_unit (self, value, &scale, &suffix);
+  number = ps_view_format_number (value / scale);
   if (suffix[0] == '\0')
-    return g_strdup_printf ("%.3g", value / scale);
-  return g_strdup_printf ("%.3g %s", value / scale, suffix);
+    return g_steal_pointer (&number);
+  return g_strdup_printf ("%s %s", number, suffix);
 }
 
 /* Geometry */

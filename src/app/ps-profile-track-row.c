@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ps-profile-track-row.h"
+#include "ps-view-util.h"
 #include "ps-util.h"
 
 
@@ -108,10 +109,11 @@ ps_profile_track_row_init (PsProfileTrackRow *self)
 {
 }
 
+/* By the one rule for digits (ps-view-util.h), as the call tree's shares */
 static char *
 format_percent (double percent)
 {
-  return g_strdup_printf ("%.1f", percent);
+  return ps_view_format_number (percent);
 }
 
 void

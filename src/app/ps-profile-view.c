@@ -52,15 +52,27 @@ typedef struct
   gint64        end_ns;
 } Build;
 
+/* Samples by what the views say of them */
 typedef struct
 {
-  PsCallTree *tree;
-  guint       n_tracks;
-  guint64    *choice_counts;   /* per track, then the samples of no track:
+  guint64 samples;
+  guint64 kernel;              /* taken in kernel mode */
+  guint64 no_stack;            /* with no call stack: in no call tree */
+  guint64 unnamed;             /* with a frame without a function name */
+} SampleCounts;
+
+typedef struct
+{
+  PsCallTree  *tree;
+  guint        n_tracks;
+  guint64     *choice_counts;  /* per track, then the samples of no track:
                                 * chosen sources in the time range */
-  guint64    *any_counts;      /* the same, of every source in the whole run;
+  guint64     *any_counts;     /* the same, of every source in the whole run;
                                 * NULL once the list is made (they do not
                                 * change with the choices) */
+  SampleCounts chosen;         /* the chosen sources, tracks and time range:
+                                * what the header and the tree count */
+  SampleCounts run;            /* every sample of the run */
 } BuildResult;
 
 static void
@@ -83,6 +95,43 @@ build_result_free (BuildResult *result)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BuildResult, build_result_free)
 
+/* One byte per stack node: whether a frame of the stack has no function
+ * name (parents have smaller ids than their children) */
+static guint8 *
+unnamed_stacks (PsEventStore *store)
+{
+  guint n_nodes = ps_event_store_get_n_stack_nodes (store);
+  guint n_frames = ps_event_store_get_n_frames (store);
+  g_autofree guint8 *frame_unnamed = g_new0 (guint8, MAX (n_frames, 1));
+  guint8 *unnamed = g_new0 (guint8, MAX (n_nodes, 1));
+
+  for (guint32 f = 0; f < n_frames; f++)
+    frame_unnamed[f] = ps_call_tree_frame_is_address (store, f);
+  for (guint32 id = 1; id < n_nodes; id++)
+    {
+      const PsStackNode *node = ps_event_store_get_stack_node (store, id);
+
+      unnamed[id] = (node->frame < n_frames && frame_unnamed[node->frame])
+                    || (node->parent < id && unnamed[node->parent]);
+    }
+  return unnamed;
+}
+
+static void
+count_sample (SampleCounts   *counts,
+              const PsSample *sample,
+              gboolean        no_stack,
+              gboolean        unnamed)
+{
+  counts->samples += sample->weight;
+  if (sample->flags & PS_SAMPLE_FLAG_KERNEL)
+    counts->kernel += sample->weight;
+  if (no_stack)
+    counts->no_stack += sample->weight;
+  if (unnamed)
+    counts->unnamed += sample->weight;
+}
+
 static void
 build_thread (GTask        *task,
               gpointer      source_object,
@@ -92,6 +141,8 @@ build_thread (GTask        *task,
   Build *build = task_data;
   g_autoptr(BuildResult) result = g_new0 (BuildResult, 1);
   guint64 n_samples = ps_event_store_get_n_samples (build->store);
+  guint n_stack_nodes = ps_event_store_get_n_stack_nodes (build->store);
+  g_autofree guint8 *stack_unnamed = unnamed_stacks (build->store);
   PsCallTreeOptions options = { 0 };
   GError *error = NULL;
 
@@ -104,10 +155,13 @@ build_thread (GTask        *task,
     {
       const PsSample *sample = ps_event_store_get_sample (build->store, i);
       guint track = sample->track < result->n_tracks ? sample->track : result->n_tracks;
+      gboolean no_stack = sample->stack == 0 || sample->stack >= n_stack_nodes;
+      gboolean unnamed = !no_stack && stack_unnamed[sample->stack];
 
       if (i % CANCEL_CHECK_INTERVAL == 0 && g_task_return_error_if_cancelled (task))
         return;
 
+      count_sample (&result->run, sample, no_stack, unnamed);
       if (result->any_counts != NULL)
         result->any_counts[track] += sample->weight;
       if (build->sources != NULL && !build->sources[sample->source])
@@ -115,6 +169,9 @@ build_thread (GTask        *task,
       if (build->time_range && (sample->time_ns < build->begin_ns || sample->time_ns >= build->end_ns))
         continue;
       result->choice_counts[track] += sample->weight;
+      /* As the call tree chooses them (ps_call_tree_new_for_store ()) */
+      if (build->tracks == NULL || (sample->track < result->n_tracks && build->tracks[sample->track]))
+        count_sample (&result->chosen, sample, no_stack, unnamed);
     }
 
   if (g_task_return_error_if_cancelled (task))
@@ -127,6 +184,8 @@ build_thread (GTask        *task,
   options.begin_ns = build->begin_ns;
   options.end_ns = build->end_ns;
   options.cancellable = cancellable;
+  /* A module without symbols is one row, not one per address */
+  options.group_addresses = TRUE;
   result->tree = ps_call_tree_new_for_store (build->store, &options, &error);
   if (result->tree == NULL)
     {
@@ -168,6 +227,9 @@ struct _PsProfileView
 
   /* The tree */
   GCancellable        *build_cancellable;
+  gboolean             have_counts;
+  SampleCounts         chosen;           /* of the tree shown */
+  SampleCounts         run;
   gboolean             built_range;
   gint64               built_begin;
   gint64               built_end;
@@ -253,13 +315,12 @@ update_symbols (PsProfileView *self)
                               _("Function names come from the log itself; choose a folder with the traced machine’s files to name the rest"));
 }
 
+/* The samples the header counts: those the call tree was built from,
+ * with or without a call stack */
 static void
-update_totals (PsProfileView *self,
-               PsCallTree    *tree)
+update_totals (PsProfileView *self)
 {
-  double total = tree != NULL ? ps_call_tree_get_elapsed_total (tree) : 0;
-  double user = tree != NULL ? ps_call_tree_get_application_total (tree) : 0;
-  guint64 n_samples = total > 0 ? (guint64)(total + 0.5) : 0;
+  guint64 n_samples = self->have_counts ? self->chosen.samples : 0;
   g_autofree char *count = ps_util_format_count (n_samples);
   /* Translators: a number of samples, "302,186 samples" */
   g_autofree char *samples = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample", "%s samples", n_samples),
@@ -267,13 +328,13 @@ update_totals (PsProfileView *self,
   g_autofree char *kernel = NULL;
   g_autofree char *kernel_tooltip = NULL;
 
-  if (total > 0)
+  if (n_samples > 0)
     {
-      guint64 n_kernel = (guint64)(total - user + 0.5);
+      guint64 n_kernel = self->chosen.kernel;
       g_autofree char *kernel_count = ps_util_format_count (n_kernel);
 
       /* Translators: the share of samples taken in kernel mode */
-      kernel = g_strdup_printf (_("%.1f %%"), 100.0 * (total - user) / total);
+      kernel = g_strdup_printf (_("%.1f %%"), 100.0 * (double) n_kernel / (double) n_samples);
       /* Translators: %s is a number of samples */
       kernel_tooltip = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                                      "%s sample in kernel mode: the operating system’s share",
@@ -285,6 +346,23 @@ update_totals (PsProfileView *self,
   ps_view_set_header_value (self->samples_value, samples,
                             _("Samples of the chosen event, processes and threads in the time range shown"));
   ps_view_set_header_value (self->kernel_value, kernel, kernel_tooltip);
+}
+
+/* "12 of the 1,324 samples have no call stack; the call tree counts the
+ * other 1,312" */
+static char *
+no_stack_note (const SampleCounts *counts)
+{
+  g_autofree char *without = ps_util_format_count (counts->no_stack);
+  g_autofree char *all = ps_util_format_count (counts->samples);
+  g_autofree char *rest = ps_util_format_count (counts->samples - counts->no_stack);
+
+  /* Translators: samples for which the log recorded no program counter */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%s of the %s samples has no call stack; the call tree counts the other %s",
+                                       "%s of the %s samples have no call stack; the call tree counts the other %s",
+                                       counts->no_stack),
+                          without, all, rest);
 }
 
 /* What the call tree counts, in a line above it */
@@ -321,6 +399,14 @@ update_scope_label (PsProfileView *self)
 
   /* Translators: "All processes and threads, the whole run" */
   text = g_strdup_printf (_("%s, %s"), who, when);
+  if (self->have_counts && self->chosen.no_stack > 0)
+    {
+      g_autofree char *note = no_stack_note (&self->chosen);
+      g_autofree char *with_note = g_strdup_printf ("%s · %s", text, note);
+
+      g_free (text);
+      text = g_steal_pointer (&with_note);
+    }
   gtk_label_set_text (self->scope_label, text);
 }
 
@@ -445,6 +531,7 @@ make_track_rows (PsProfileView     *self,
 /* Building */
 
 static void rebuild (PsProfileView *self);
+static void update_quality_summary (PsProfileView *self);
 
 static void
 build_cb (GObject      *object,
@@ -466,7 +553,8 @@ build_cb (GObject      *object,
   if (result == NULL)
     {
       ps_call_tree_view_set_tree (self->call_tree_view, NULL);
-      update_totals (self, NULL);
+      self->have_counts = FALSE;
+      update_totals (self);
       gtk_label_set_text (self->scope_label, error->message);
       return;
     }
@@ -475,8 +563,12 @@ build_cb (GObject      *object,
     make_track_rows (self, result);
   update_track_counts (self, result);
   ps_call_tree_view_set_tree (self->call_tree_view, result->tree);
-  update_totals (self, result->tree);
+  self->have_counts = TRUE;
+  self->chosen = result->chosen;
+  self->run = result->run;
+  update_totals (self);
   update_scope_label (self);
+  update_quality_summary (self);
 }
 
 static void
@@ -894,24 +986,71 @@ metadata_u64 (PsEventStore *store,
   return value != NULL ? g_ascii_strtoull (value, NULL, 10) : 0;
 }
 
-/* The summary above the warnings: what the numbers of the run lack */
+/* "of CLOCK.HARD, of the selected processes and threads, in the time
+ * range selected on the timeline", or NULL when every sample counts */
+static char *
+describe_choice (PsProfileView *self)
+{
+  PsEventStore *store = get_store (self);
+  guint32 source = chosen_source (self);
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+
+  if (source != PS_NONE && ps_event_store_get_n_sample_sources (store) > 1)
+    {
+      g_autofree char *name = source_display_name (ps_event_store_get_string (store, ps_event_store_get_sample_source (store, source)->name));
+
+      /* Translators: the samples of one event, "of CLOCK.HARD" */
+      g_ptr_array_add (parts, g_strdup_printf (_("of %s"), name));
+    }
+  if (self->selected_tracks != NULL)
+    g_ptr_array_add (parts, g_strdup (_("of the selected processes and threads")));
+  if (self->built_range)
+    g_ptr_array_add (parts, g_strdup (_("in the time range selected on the timeline")));
+  if (parts->len == 0)
+    return NULL;
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (", ", (char **) parts->pdata);
+}
+
+/* The samples of the chosen event that the file's header counted (pmcstat
+ * -G: "@ CLOCK.HARD [302186 samples]"), or 0 when the file does not say */
+static guint64
+declared_samples (PsProfileView *self)
+{
+  PsEventStore *store = get_store (self);
+  guint32 source = chosen_source (self);
+  g_autofree char *key = NULL;
+
+  if (ps_event_store_get_n_sessions (store) == 0 || ps_event_store_get_metadata (store, 0, "samples_listed") == NULL)
+    return 0;
+  /* Each event's count is kept apart when the file has several */
+  if (source != PS_NONE && ps_event_store_get_n_sample_sources (store) > 1)
+    key = g_strconcat ("samples.", ps_event_store_get_string (store, ps_event_store_get_sample_source (store, source)->name), NULL);
+  else
+    key = g_strdup ("samples");
+  return metadata_u64 (store, key, NULL);
+}
+
+/* The summary above the warnings: what the numbers of the run lack, and
+ * how the samples the header counts relate to those of the run */
 static void
-update_quality (PsProfileView *self)
+update_quality_summary (PsProfileView *self)
 {
   PsEventStore *store = get_store (self);
   guint n_no_symbols = 0;
   guint n_dropped = 0;
   guint n_unmapped = 0;
-  gboolean have_unresolved;
-  guint64 n_unresolved = metadata_u64 (store, "samples_with_unresolved_frames", &have_unresolved);
-  guint64 n_samples = metadata_u64 (store, "samples", NULL);
   g_autoptr(GString) summary = g_string_new (NULL);
-  g_autofree char *title = NULL;
+  g_autofree char *run_count = NULL;
+  guint64 declared;
 
-  if (n_samples == 0)
-    for (guint16 s = 0; s < ps_event_store_get_n_sample_sources (store); s++)
-      n_samples += ps_event_store_get_sample_source (store, s)->n_samples;
+  if (store == NULL || !self->have_counts)
+    {
+      gtk_label_set_text (self->quality_label, "");
+      return;
+    }
 
+  run_count = ps_util_format_count (self->run.samples);
   for (guint i = 0; i < ps_event_store_get_n_warnings (store); i++)
     {
       PsWarning warning;
@@ -926,25 +1065,11 @@ update_quality (PsProfileView *self)
     }
 
   if (n_no_symbols > 0)
-    {
-      g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE,
-                                                    "%u module has no symbols",
-                                                    "%u modules have no symbols",
-                                                    n_no_symbols),
-                              n_no_symbols);
-      if (have_unresolved)
-        {
-          g_autofree char *count = ps_util_format_count (n_unresolved);
-
-          /* Translators: after "3 modules have no symbols" */
-          g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE,
-                                                        ": %s sample (%.1f %%) has frames without a function name",
-                                                        ": %s samples (%.1f %%) have frames without a function name",
-                                                        n_unresolved),
-                                  count, 100.0 * n_unresolved / MAX (n_samples, 1));
-        }
-      g_string_append (summary, _(". Choose a symbol folder to name them."));
-    }
+    g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE,
+                                                  "%u module has no symbols",
+                                                  "%u modules have no symbols",
+                                                  n_no_symbols),
+                            n_no_symbols);
   else
     {
       /* Text formats (pmcstat -G) print an address where they had no
@@ -955,9 +1080,8 @@ update_quality (PsProfileView *self)
       for (guint32 f = 0; f < ps_event_store_get_n_frames (store); f++)
         {
           const PsFrame *frame = ps_event_store_get_frame (store, f);
-          const char *function = ps_event_store_get_string (store, frame->function);
 
-          if (frame->module == 0 || !g_str_has_prefix (function, "0x")
+          if (frame->module == 0 || !ps_call_tree_frame_is_address (store, f)
               || !g_hash_table_add (modules, GUINT_TO_POINTER (frame->module)))
             continue;
           if (names->len > 0)
@@ -966,8 +1090,19 @@ update_quality (PsProfileView *self)
         }
       if (names->len > 0)
         /* Translators: %s is a list of files */
-        g_string_append_printf (summary, _("Some functions show as addresses: the log has no symbols for %s."),
-                                names->str);
+        g_string_append_printf (summary, _("The log has no symbols for %s"), names->str);
+    }
+  if (summary->len > 0)
+    {
+      g_autofree char *count = ps_util_format_count (self->run.unnamed);
+
+      /* Translators: after "3 modules have no symbols"; the second %s is
+       * the number of samples of the run */
+      g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE,
+                                                    ": %s of the run’s %s samples (%.1f %%) has frames without a function name; each module is one row of the call tree. Choose a symbol folder to name them.",
+                                                    ": %s of the run’s %s samples (%.1f %%) have frames without a function name; each module is one row of the call tree. Choose a symbol folder to name them.",
+                                                    self->run.unnamed),
+                              count, run_count, 100.0 * (double) self->run.unnamed / (double) MAX (self->run.samples, 1));
     }
   if (n_dropped > 0)
     {
@@ -982,16 +1117,56 @@ update_quality (PsProfileView *self)
       g_string_append (summary, _("Some samples have addresses outside every known mapping; they show as [kernel] or [unknown] (W-PMCLOG-UNMAPPED)."));
     }
   if (summary->len == 0)
-    {
-      g_autofree char *count = ps_util_format_count (n_samples);
+    g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE,
+                                                  "%s sample read; none reported lost or unnamed.",
+                                                  "%s samples read; none reported lost or unnamed.",
+                                                  self->run.samples),
+                            run_count);
 
-      g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE,
-                                                    "%s sample read; none reported lost or unnamed.",
-                                                    "%s samples read; none reported lost or unnamed.",
-                                                    n_samples),
-                              count);
+  /* The header and the tree count fewer samples than the run has */
+  if (self->chosen.samples != self->run.samples)
+    {
+      g_autofree char *choice = describe_choice (self);
+      g_autofree char *chosen_count = ps_util_format_count (self->chosen.samples);
+
+      g_string_append_c (summary, '\n');
+      /* Translators: the first %s is a number of samples, the second
+       * says which ("of CLOCK.HARD"), the last is the run's samples */
+      g_string_append_printf (summary, _("The header and the call tree count the %s samples %s, %.1f %% of them with frames without a function name; the line above and the warnings below count all %s samples of the run."),
+                              chosen_count, choice != NULL ? choice : "",
+                              100.0 * (double) self->chosen.unnamed / (double) MAX (self->chosen.samples, 1), run_count);
+    }
+  if (self->chosen.no_stack > 0)
+    {
+      g_autofree char *note = no_stack_note (&self->chosen);
+
+      g_string_append_c (summary, '\n');
+      /* Translators: %s says how many samples have no call stack */
+      g_string_append_printf (summary, _("%s."), note);
+    }
+  declared = declared_samples (self);
+  if (declared > 0 && declared != self->chosen.samples && !self->built_range && self->selected_tracks == NULL)
+    {
+      g_autofree char *declared_count = ps_util_format_count (declared);
+      g_autofree char *listed_count = ps_util_format_count (self->chosen.samples);
+
+      g_string_append_c (summary, '\n');
+      /* Translators: pmcstat -G text: "@ CLOCK.HARD [302186 samples]"
+       * above a call graph that lists fewer */
+      g_string_append_printf (summary, _("The file’s header counts %s samples; its call graph lists %s of them (%.1f %%), and those are what Perfscope counts."),
+                              declared_count, listed_count, 100.0 * (double) self->chosen.samples / (double) declared);
     }
   gtk_label_set_text (self->quality_label, summary->str);
+}
+
+/* The warnings of the run and the title of their page */
+static void
+update_quality (PsProfileView *self)
+{
+  PsEventStore *store = get_store (self);
+  g_autofree char *title = NULL;
+
+  update_quality_summary (self);
 
   g_clear_object (&self->warnings);
   self->warnings = ps_warning_model_new (store);
@@ -1344,7 +1519,7 @@ ps_profile_view_init (PsProfileView *self)
   /* The list beside the tree: under a third of the width, at most 440 px */
   ps_view_place_paned (self->tracks_paned, "profile-tracks", 0.3, 440);
   update_symbols (self);
-  update_totals (self, NULL);
+  update_totals (self);
   g_signal_connect_object (self->call_tree_view, "function-selected",
                            G_CALLBACK (function_selected_cb), self, G_CONNECT_SWAPPED);
 }
@@ -1379,7 +1554,8 @@ ps_profile_view_set_analysis (PsProfileView *self,
     self->analysis = ps_run_analysis_ref (analysis);
 
   ps_call_tree_view_set_tree (self->call_tree_view, NULL);
-  update_totals (self, NULL);
+  self->have_counts = FALSE;
+  update_totals (self);
   if (self->analysis != NULL)
     {
       update_sources (self);

@@ -23,64 +23,30 @@
 
 /* Formatting */
 
-/* "%.3f" without trailing zeros: "505", "12.5" (in the locale's digits) */
+/* The log's timer counts whole milliseconds (rtl-logfile.md §4.3), so
+ * every time of the view is in ms, whole where it is whole ("1,906",
+ * "36"), a mean by the one rule for digits ("18.33"); the columns name
+ * the unit in their titles */
 static char *
-format_trimmed (double value)
+format_ms_number (double seconds)
 {
-  char *text = g_strdup_printf ("%.3f", value);
-  char *end = text + strlen (text);
-
-  while (end > text && end[-1] == '0')
-    *--end = '\0';
-  if (end > text && !g_ascii_isdigit (end[-1]))
-    *--end = '\0';
-
-  return text;
+  return ps_view_format_number_whole (seconds * 1e3);
 }
 
-/* A duration with its unit: "2.007 s", "505 ms", "12.5 ms", "850 µs".
- * Seconds keep three decimals so that the column lines up on ms. */
+/* A duration with its unit, for text outside the columns: "1,906 ms" */
 char *
 _ps_rtl_view_format_duration (double seconds)
 {
-  double magnitude = fabs (seconds);
-  g_autofree char *number = NULL;
+  g_autofree char *number = format_ms_number (seconds);
 
-  if (magnitude >= 1)
-    /* Translators: a duration in seconds */
-    return g_strdup_printf (_("%.3f s"), seconds);
-
-  if (magnitude >= 1e-3 || magnitude == 0)
-    {
-      number = format_trimmed (seconds * 1e3);
-      /* Translators: a duration in milliseconds */
-      return g_strdup_printf (_("%s ms"), number);
-    }
-  if (magnitude >= 1e-6)
-    {
-      number = format_trimmed (seconds * 1e6);
-      /* Translators: a duration in microseconds */
-      return g_strdup_printf (_("%s µs"), number);
-    }
-
-  /* Translators: a duration in nanoseconds */
-  return g_strdup_printf (_("%.0f ns"), seconds * 1e9);
+  /* Translators: a duration in milliseconds */
+  return g_strdup_printf (_("%s ms"), number);
 }
 
 static char *
 format_duration_ns (gint64 ns)
 {
-  return _ps_rtl_view_format_duration ((double)ns / 1e9);
-}
-
-/* Milliseconds from the timer start: "1212 ms" */
-static char *
-format_offset_ns (gint64 ns)
-{
-  g_autofree char *number = format_trimmed ((double)ns / 1e6);
-
-  /* Translators: a time in milliseconds after the log's timer started */
-  return g_strdup_printf (_("%s ms"), number);
+  return format_ms_number ((double)ns / 1e9);
 }
 
 static GDateTime *
@@ -93,34 +59,25 @@ date_time_from_unix_ns (gint64 unix_ns)
   return g_date_time_add (utc, (unix_ns % 1000000000) / 1000);
 }
 
-/* In local time with milliseconds, e.g. "%H:%M:%S" gives "14:44:32.405" */
+/* "14:44:32.405": the opening line gives the time since 1970, so the
+ * zone is UTC, which the column's title names */
 static char *
-format_local_time (gint64      unix_ns,
-                   const char *format)
+format_clock_time (gint64 unix_ns)
 {
   g_autoptr(GDateTime) utc = date_time_from_unix_ns (unix_ns);
-  g_autoptr(GDateTime) local = NULL;
   g_autofree char *time = NULL;
 
   if (utc == NULL)
     return g_strdup ("–");
-  local = g_date_time_to_local (utc);
-  time = g_date_time_format (local, format);
-  return g_strdup_printf ("%s.%03d", time, g_date_time_get_microsecond (local) / 1000);
+  time = g_date_time_format (utc, "%H:%M:%S");
+  return g_strdup_printf ("%s.%03d", time, g_date_time_get_microsecond (utc) / 1000);
 }
 
-/* "14:44:32.405", local time */
-static char *
-format_clock_time (gint64 unix_ns)
-{
-  return format_local_time (unix_ns, "%H:%M:%S");
-}
-
-/* "2009-07-02 14:44:32.405", local time */
+/* "2009-07-02 14:44:32.405 UTC" */
 char *
 _ps_rtl_view_format_date_time (gint64 unix_ns)
 {
-  return format_local_time (unix_ns, "%Y-%m-%d %H:%M:%S");
+  return ps_view_format_wall_time (unix_ns, 0, "%Y-%m-%d %H:%M:%S");
 }
 
 /* "2009-07-02T14:44:32.405817Z" */
@@ -394,7 +351,7 @@ _ps_rtl_view_scope_cell_text (PsScopeRow   *row,
           }
         if (kind == PS_SCOPE_ROW_THREAD)
           *dim = TRUE;
-        return format_offset_ns (begin_ns);
+        return format_duration_ns (begin_ns);
       }
 
     case SCOPE_COLUMN_TIME:
@@ -425,11 +382,19 @@ _ps_rtl_view_scope_cell_text (PsScopeRow   *row,
 
             *dim = !ps_scope_row_is_measured (row);
             if (root != NULL && root->n_unmeasured > 0)
-              *tooltip = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                       "Time spent in the thread’s top-level scopes, without %llu whose duration is not known",
-                                                       "Time spent in the thread’s top-level scopes, without %llu whose durations are not known",
-                                                       root->n_unmeasured),
-                                          (unsigned long long) root->n_unmeasured);
+              {
+                g_autofree char *scoped = _ps_rtl_view_format_duration ((double)duration_ns / 1e9);
+
+                /* The sum of the measured scopes alone would read "0" above
+                 * a child of seconds: the thread's extent covers them all */
+                g_free (text);
+                text = format_duration_ns (root->end_ns - root->begin_ns);
+                *tooltip = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                         "From the thread’s first record to its last. Its top-level scopes add up to %s without %llu whose duration is not known",
+                                                         "From the thread’s first record to its last. Its top-level scopes add up to %s without %llu whose durations are not known",
+                                                         root->n_unmeasured),
+                                            scoped, (unsigned long long) root->n_unmeasured);
+              }
             else
               *tooltip = g_strdup (_("Time spent in the thread’s top-level scopes"));
             return g_steal_pointer (&text);
@@ -742,15 +707,16 @@ _ps_rtl_view_scope_column_new (PsRtlView   *view,
   static const struct {
     const char *title;
     int         width;
+    const char *export_name;  /* the title without the unit the export adds */
   } columns[] = {
-    [SCOPE_COLUMN_NAME] = { N_("Name"), -1 },
+    [SCOPE_COLUMN_NAME] = { N_("Name"), -1, NULL },
     /* Translators: when a scope began, in ms after the log's timer started */
-    [SCOPE_COLUMN_BEGIN] = { N_("Begin"), 88 },
-    /* Translators: the wall-clock time a scope began */
-    [SCOPE_COLUMN_TIME] = { N_("Time of day"), 106 },
-    [SCOPE_COLUMN_DURATION] = { N_("Duration"), 92 },
+    [SCOPE_COLUMN_BEGIN] = { N_("Begin (ms)"), 96, N_("Begin") },
+    /* Translators: the wall-clock time a scope began, in UTC */
+    [SCOPE_COLUMN_TIME] = { N_("Time of day (UTC)"), 152, NULL },
+    [SCOPE_COLUMN_DURATION] = { N_("Duration (ms)"), 116, N_("Duration") },
     /* Translators: self time, a scope's duration without its child scopes */
-    [SCOPE_COLUMN_SELF] = { N_("Self"), 88 },
+    [SCOPE_COLUMN_SELF] = { N_("Self (ms)"), 88, N_("Self") },
     [SCOPE_COLUMN_THREAD] = { N_("Thread"), 68 },
     [SCOPE_COLUMN_LINE] = { N_("Line"), 64 },
     [SCOPE_COLUMN_STATUS] = { N_("Status"), 130 },
@@ -773,7 +739,8 @@ _ps_rtl_view_scope_column_new (PsRtlView   *view,
   gtk_column_view_column_set_expand (view_column, column == SCOPE_COLUMN_NAME);
   if (columns[column].width > 0)
     gtk_column_view_column_set_fixed_width (view_column, columns[column].width);
-  ps_table_export_set_column (view_column, NULL,
+  ps_table_export_set_column (view_column,
+                              columns[column].export_name != NULL ? _(columns[column].export_name) : NULL,
                               column == SCOPE_COLUMN_BEGIN || column == SCOPE_COLUMN_DURATION
                               || column == SCOPE_COLUMN_SELF ? "s" : NULL,
                               scope_export_value, GUINT_TO_POINTER (column), NULL);
@@ -880,7 +847,7 @@ _ps_rtl_view_total_cell_text (PsScopeTotalRow  *row,
     /* Translators: an exact duration in seconds, in a tooltip */
     *tooltip = g_strdup_printf (_("%s s"), exact);
   }
-  return _ps_rtl_view_format_duration (value);
+  return format_ms_number (value);
 }
 
 static char *
@@ -1035,15 +1002,25 @@ _ps_rtl_view_total_column_new (TotalColumn column)
     [TOTAL_COLUMN_SESSION] = N_("Session"),
     [TOTAL_COLUMN_THREADS] = N_("Threads"),
     [TOTAL_COLUMN_CALLS] = N_("Calls"),
+    [TOTAL_COLUMN_TOTAL] = N_("Total (ms)"),
+    [TOTAL_COLUMN_MIN] = N_("Min (ms)"),
+    [TOTAL_COLUMN_MAX] = N_("Max (ms)"),
+    [TOTAL_COLUMN_MEAN] = N_("Mean (ms)"),
+    [TOTAL_COLUMN_MEDIAN] = N_("Median (ms)"),
+    /* Translators: the total self time of a scope name */
+    [TOTAL_COLUMN_SELF] = N_("Self (ms)"),
+    /* Translators: calls left out of the statistics */
+    [TOTAL_COLUMN_EXCLUDED] = N_("Excluded"),
+  };
+  /* The export writes seconds and adds the unit itself: "Total (s)" */
+  static const char *export_names[] = {
     [TOTAL_COLUMN_TOTAL] = N_("Total"),
     [TOTAL_COLUMN_MIN] = N_("Min"),
     [TOTAL_COLUMN_MAX] = N_("Max"),
     [TOTAL_COLUMN_MEAN] = N_("Mean"),
     [TOTAL_COLUMN_MEDIAN] = N_("Median"),
-    /* Translators: the total self time of a scope name */
     [TOTAL_COLUMN_SELF] = N_("Self"),
-    /* Translators: calls left out of the statistics */
-    [TOTAL_COLUMN_EXCLUDED] = N_("Excluded"),
+    [TOTAL_COLUMN_EXCLUDED] = NULL,
   };
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   g_autoptr(GtkSorter) sorter = make_total_sorter (column);
@@ -1061,8 +1038,9 @@ _ps_rtl_view_total_column_new (TotalColumn column)
   if (column == TOTAL_COLUMN_CONTEXT)
     gtk_column_view_column_set_fixed_width (view_column, 160);
   if (is_duration_total_column (column))
-    gtk_column_view_column_set_fixed_width (view_column, 80);
-  ps_table_export_set_column (view_column, NULL, is_duration_total_column (column) ? "s" : NULL,
+    gtk_column_view_column_set_fixed_width (view_column, 100);
+  ps_table_export_set_column (view_column, is_duration_total_column (column) ? _(export_names[column]) : NULL,
+                              is_duration_total_column (column) ? "s" : NULL,
                               total_export_value, GUINT_TO_POINTER (column), NULL);
 
   return view_column;

@@ -15,6 +15,7 @@
 #include "ps-series-chart.h"
 #include "ps-chart-util.h"
 #include "ps-util.h"
+#include "ps-view-util.h"
 
 #define MIN_CHART_HEIGHT 180
 #define NATURAL_CHART_WIDTH 480
@@ -39,6 +40,7 @@ struct _PsSeriesChart
   guint64            x_first;
   guint64            x_last;
   gboolean           has_x_range;
+  GtkWidget         *zoom_button;  /* zooms the y axis to the data */
 
   GskRenderNode     *cache;
   int                cache_width;
@@ -50,12 +52,14 @@ struct _PsSeriesChart
   double             view_x_last;
   double             view_y_min;
   double             view_y_max;
+  gboolean           view_zoomed;  /* the y axis did not start at 0 */
 };
 
 enum {
   PROP_0,
   PROP_UNIT,
   PROP_TITLE,
+  PROP_ZOOMED,
   N_PROPS
 };
 
@@ -156,21 +160,17 @@ char *
 ps_series_chart_unit_format (PsSeriesChartUnit unit,
                              double            value)
 {
-  switch (unit)
-    {
-    case PS_SERIES_CHART_UNIT_PERCENT:
-      return g_strdup_printf ("%.2f %%", value);
-    case PS_SERIES_CHART_UNIT_BYTES:
-      return ps_util_format_bytes (value);
-    case PS_SERIES_CHART_UNIT_SECONDS:
-      return ps_util_format_seconds (value);
-    case PS_SERIES_CHART_UNIT_TICKS:
-      /* Translators: a number of timer ticks */
-      return g_strdup_printf (_("%.0f ticks"), value);
-    case PS_SERIES_CHART_UNIT_NONE:
-    default:
-      return g_strdup_printf ("%g", value);
-    }
+  static const PsViewQuantity quantities[] = {
+    [PS_SERIES_CHART_UNIT_NONE] = PS_VIEW_QUANTITY_NONE,
+    [PS_SERIES_CHART_UNIT_PERCENT] = PS_VIEW_QUANTITY_PERCENT,
+    [PS_SERIES_CHART_UNIT_BYTES] = PS_VIEW_QUANTITY_BYTES,
+    [PS_SERIES_CHART_UNIT_SECONDS] = PS_VIEW_QUANTITY_SECONDS,
+    [PS_SERIES_CHART_UNIT_TICKS] = PS_VIEW_QUANTITY_TICKS,
+  };
+
+  /* The digits of every value on screen follow one rule (ps-view-util.h) */
+  return ps_view_format_quantity (unit < G_N_ELEMENTS (quantities) ? quantities[unit] : PS_VIEW_QUANTITY_NONE,
+                                  value);
 }
 
 /* An axis label: all labels of an axis share the unit of its largest
@@ -342,6 +342,18 @@ draw_series (PsSeriesChart     *self,
 #undef MAP_Y
 }
 
+/* The zoom button's natural width or height, 0 while it is hidden */
+static int
+zoom_button_size (PsSeriesChart  *self,
+                  GtkOrientation  orientation)
+{
+  int natural = 0;
+
+  if (gtk_widget_get_visible (self->zoom_button))
+    gtk_widget_measure (self->zoom_button, orientation, -1, NULL, &natural, NULL, NULL);
+  return natural;
+}
+
 static void
 draw_chart (PsSeriesChart *self,
             cairo_t       *cr,
@@ -353,6 +365,7 @@ draw_chart (PsSeriesChart *self,
   double y_step, x_step, x_span, y_span, y_magnitude;
   double top, bottom, left, right;
   double label_width = 0;
+  gboolean zoomed;
   int text_width, text_height;
   g_autoptr(PangoLayout) probe = NULL;
 
@@ -367,16 +380,30 @@ draw_chart (PsSeriesChart *self,
       return;
     }
 
-  /* Vertical layout: title and legend line, plot, tick labels, axis title */
-  top = text_height + 2 * LABEL_SPACING;
+  /* Vertical layout: title and legend line (beside the zoom button),
+   * plot, tick labels, axis title */
+  top = MAX (text_height, zoom_button_size (self, GTK_ORIENTATION_VERTICAL)) + 2 * LABEL_SPACING;
   bottom = height - (2 * text_height + 2 * LABEL_SPACING);
   right = width - 2 * LABEL_SPACING - text_width * 2;
 
-  /* Y range: percentages keep their natural 0…100 scale */
-  if (self->unit == PS_SERIES_CHART_UNIT_PERCENT && y_min >= 0 && y_max <= 100)
+  /* Y range: from 0, so that heights compare and a flat line looks flat;
+   * percentages keep their natural 0…100 scale. Zoomed, the data's range. */
+  zoomed = ps_series_chart_get_zoomed (self);
+  if (self->unit == PS_SERIES_CHART_UNIT_PERCENT && y_min >= 0 && y_max <= 100 && !zoomed)
     {
       y_min = 0;
       y_max = 100;
+    }
+  else if (!zoomed)
+    {
+      y_min = MIN (y_min, 0);
+      y_max = MAX (y_max, 0);
+      if (y_min == y_max)
+        y_max = 1;
+      else if (y_max > 0)
+        y_max += (y_max - y_min) * 0.05;
+      else
+        y_min -= (y_max - y_min) * 0.05;
     }
   else if (y_min == y_max)
     {
@@ -431,6 +458,7 @@ draw_chart (PsSeriesChart *self,
   self->view_x_last = x_last;
   self->view_y_min = y_min;
   self->view_y_max = y_max;
+  self->view_zoomed = zoomed && y_min != 0;
 
   cairo_set_line_width (cr, 1.0);
 
@@ -475,12 +503,28 @@ draw_chart (PsSeriesChart *self,
   ps_chart_set_source (cr, &foreground, 0.75);
   ps_chart_draw_text (GTK_WIDGET (self), cr, _("Event index"), (left + right) / 2.0, height - LABEL_SPACING / 2.0, 0.5, 1.0);
 
-  /* Title at the left, legend at the right of the top line */
-  if (self->title != NULL)
-    {
-      ps_chart_set_source (cr, &foreground, 0.9);
-      ps_chart_draw_text (GTK_WIDGET (self), cr, self->title, left, LABEL_SPACING / 2.0, 0.0, 0.0);
-    }
+  /* Title at the left (after the zoom button), legend at the right of the
+   * top line; a zoomed axis says so in the title and with a break */
+  {
+    double title_x = MAX (left, zoom_button_size (self, GTK_ORIENTATION_HORIZONTAL) + 2 * LABEL_SPACING);
+    double title_y = (top - LABEL_SPACING - text_height) / 2.0;
+    g_autofree char *title = NULL;
+
+    if (zoomed && y_min != 0)
+      title = g_strdup_printf ("%s · %s", self->title != NULL ? self->title : "", ps_chart_zoomed_note ());
+    else
+      title = g_strdup (self->title);
+    if (title != NULL)
+      {
+        ps_chart_set_source (cr, &foreground, 0.9);
+        ps_chart_draw_text (GTK_WIDGET (self), cr, title, title_x, title_y, 0.0, 0.0);
+      }
+    if (zoomed && y_min != 0)
+      {
+        ps_chart_set_source (cr, &foreground, 0.75);
+        ps_chart_draw_axis_break (cr, left + 0.5, bottom - 8);
+      }
+  }
 
   {
     double x = right;
@@ -491,17 +535,17 @@ draw_chart (PsSeriesChart *self,
         const GdkRGBA *color = &palette[(i - 1) % G_N_ELEMENTS (palette)];
         g_autoptr(PangoLayout) layout = ps_chart_text_layout (GTK_WIDGET (self), series->label, &text_width, &text_height);
 
-        if (x - text_width - 20 < left + width / 3.0)
+        if (x - text_width - 20 < MAX (left, zoom_button_size (self, GTK_ORIENTATION_HORIZONTAL)) + width / 3.0)
           break;
 
         x -= text_width;
         ps_chart_set_source (cr, &foreground, 0.9);
-        cairo_move_to (cr, x, LABEL_SPACING / 2.0);
+        cairo_move_to (cr, x, (top - LABEL_SPACING - text_height) / 2.0);
         pango_cairo_show_layout (cr, layout);
 
         x -= 18;
         ps_chart_set_source (cr, color, 1.0);
-        cairo_rectangle (cr, x, LABEL_SPACING / 2.0 + text_height / 2.0 - 2, 12, 4);
+        cairo_rectangle (cr, x, (top - LABEL_SPACING) / 2.0 - 2, 12, 4);
         cairo_fill (cr);
         x -= 2 * LABEL_SPACING;
       }
@@ -547,6 +591,21 @@ ps_series_chart_snapshot (GtkWidget   *widget,
 
   if (self->cache != NULL)
     gtk_snapshot_append_node (snapshot, self->cache);
+  gtk_widget_snapshot_child (widget, self->zoom_button, snapshot);
+}
+
+static void
+ps_series_chart_size_allocate (GtkWidget *widget,
+                               int        width,
+                               int        height,
+                               int        baseline)
+{
+  PsSeriesChart *self = PS_SERIES_CHART (widget);
+  int button_width = zoom_button_size (self, GTK_ORIENTATION_HORIZONTAL);
+  int button_height = zoom_button_size (self, GTK_ORIENTATION_VERTICAL);
+
+  gtk_widget_allocate (self->zoom_button, MIN (button_width, width), MIN (button_height, height), -1,
+                       gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, 0)));
 }
 
 static void
@@ -683,6 +742,23 @@ update_accessible (PsSeriesChart *self)
 }
 
 static void
+zoom_toggled_cb (PsSeriesChart *self)
+{
+  invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOMED]);
+}
+
+static void
+ps_series_chart_dispose (GObject *object)
+{
+  PsSeriesChart *self = PS_SERIES_CHART (object);
+
+  g_clear_pointer (&self->zoom_button, gtk_widget_unparent);
+
+  G_OBJECT_CLASS (ps_series_chart_parent_class)->dispose (object);
+}
+
+static void
 ps_series_chart_finalize (GObject *object)
 {
   PsSeriesChart *self = PS_SERIES_CHART (object);
@@ -710,6 +786,9 @@ ps_series_chart_get_property (GObject    *object,
     case PROP_TITLE:
       g_value_set_string (value, self->title);
       break;
+    case PROP_ZOOMED:
+      g_value_set_boolean (value, ps_series_chart_get_zoomed (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -731,6 +810,9 @@ ps_series_chart_set_property (GObject      *object,
     case PROP_TITLE:
       ps_series_chart_set_title (self, g_value_get_string (value));
       break;
+    case PROP_ZOOMED:
+      ps_series_chart_set_zoomed (self, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -742,12 +824,14 @@ ps_series_chart_class_init (PsSeriesChartClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->dispose = ps_series_chart_dispose;
   object_class->finalize = ps_series_chart_finalize;
   object_class->get_property = ps_series_chart_get_property;
   object_class->set_property = ps_series_chart_set_property;
 
   widget_class->snapshot = ps_series_chart_snapshot;
   widget_class->measure = ps_series_chart_measure;
+  widget_class->size_allocate = ps_series_chart_size_allocate;
   widget_class->css_changed = ps_series_chart_css_changed;
   widget_class->query_tooltip = ps_series_chart_query_tooltip;
 
@@ -758,6 +842,10 @@ ps_series_chart_class_init (PsSeriesChartClass *klass)
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The value axis spans the data's range rather than starting at 0 */
+  properties[PROP_ZOOMED] =
+    g_param_spec_boolean ("zoomed", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -770,6 +858,9 @@ ps_series_chart_init (PsSeriesChart *self)
 {
   self->series = g_ptr_array_new_with_free_func (chart_series_free);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  self->zoom_button = ps_chart_zoom_button_new (GTK_WIDGET (self));
+  gtk_widget_set_visible (self->zoom_button, FALSE);
+  g_signal_connect_swapped (self->zoom_button, "toggled", G_CALLBACK (zoom_toggled_cb), self);
   update_accessible (self);
 }
 
@@ -830,6 +921,7 @@ ps_series_chart_clear (PsSeriesChart *self)
 
   g_ptr_array_set_size (self->series, 0);
   self->has_x_range = FALSE;
+  gtk_widget_set_visible (self->zoom_button, FALSE);
   invalidate (self);
   update_accessible (self);
 }
@@ -851,6 +943,7 @@ ps_series_chart_add_series (PsSeriesChart *self,
   series->indexes = g_array_ref (indexes);
   series->values = g_array_ref (values);
   g_ptr_array_add (self->series, series);
+  gtk_widget_set_visible (self->zoom_button, TRUE);
 
   invalidate (self);
   update_accessible (self);
@@ -894,4 +987,36 @@ ps_series_chart_get_axes (PsSeriesChart   *self,
   *y_min = self->view_y_min;
   *y_max = self->view_y_max;
   return TRUE;
+}
+
+gboolean
+ps_series_chart_get_zoomed (PsSeriesChart *self)
+{
+  g_return_val_if_fail (PS_IS_SERIES_CHART (self), FALSE);
+  return gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->zoom_button));
+}
+
+void
+ps_series_chart_set_zoomed (PsSeriesChart *self,
+                            gboolean       zoomed)
+{
+  g_return_if_fail (PS_IS_SERIES_CHART (self));
+
+  /* The button's "toggled" redraws and notifies */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->zoom_button), zoomed);
+}
+
+GtkWidget *
+ps_series_chart_get_zoom_button (PsSeriesChart *self)
+{
+  g_return_val_if_fail (PS_IS_SERIES_CHART (self), NULL);
+  return self->zoom_button;
+}
+
+const char *
+ps_series_chart_get_axis_note (PsSeriesChart *self)
+{
+  g_return_val_if_fail (PS_IS_SERIES_CHART (self), NULL);
+
+  return self->plot.size.width > 0 && self->view_zoomed ? ps_chart_zoomed_note () : NULL;
 }

@@ -49,6 +49,17 @@ void              ps_series_chart_set_x_range  (PsSeriesChart     *self,
                                                 guint64            first,
                                                 guint64            last);
 
+/* Zoomed: the value axis spans the data's range (and the title says
+ * so); else it starts at 0, or spans 0…100 % for percentages. A toggle
+ * at the chart's top left changes it. */
+gboolean          ps_series_chart_get_zoomed   (PsSeriesChart     *self);
+void              ps_series_chart_set_zoomed   (PsSeriesChart     *self,
+                                                gboolean           zoomed);
+GtkWidget        *ps_series_chart_get_zoom_button (PsSeriesChart  *self);
+/* What the title of the last drawing added because the axis did not
+ * start at 0, NULL when it did */
+const char       *ps_series_chart_get_axis_note (PsSeriesChart    *self);
+
 /* Testing API: the plot's area in the widget and the ranges its axes
  * spanned at the last drawing, x from left to right, y from bottom to
  * top; FALSE before a drawing with data */

@@ -28,7 +28,11 @@ typedef enum
   PS_TIMELINE_ROW_GROUP,   /* a heading over the rows below it */
   PS_TIMELINE_ROW_SPANS,   /* a thread: marks on top, spans by depth */
   PS_TIMELINE_ROW_VALUES,  /* a line chart of a value series */
+  PS_TIMELINE_ROW_SAMPLES, /* a thread's samples, a tick each */
 } PsTimelineRowKind;
+
+/* The samples of one thread in time order (ps-timeline-render.c) */
+typedef struct _PsSampleLane PsSampleLane;
 
 typedef struct
 {
@@ -44,6 +48,8 @@ typedef struct
   /* Span rows */
   guint       n_depths;
   gboolean    has_marks;
+  /* Sample rows */
+  PsSampleLane *lane;
   /* Groups */
   gboolean    collapsed;
   /* Layout (ps_timeline_model_layout) */
@@ -126,6 +132,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsTimelineModel, ps_timeline_model_free)
 #define PS_TIMELINE_GROUP_HEIGHT    24.0
 #define PS_TIMELINE_VALUES_HEIGHT   60.0
 #define PS_TIMELINE_ROW_GAP         6.0
+#define PS_TIMELINE_LANE_HEIGHT     14.0
+#define PS_TIMELINE_LANE_GAP        4.0
 
 typedef struct
 {
@@ -188,6 +196,28 @@ double  ps_timeline_frame_x_of      (const PsTimelineFrame *frame,
 double  ps_timeline_frame_value_at  (const PsTimelineFrame *frame,
                                      double                 x_pixel);
 double  ps_timeline_frame_plot_width (const PsTimelineFrame *frame);
+
+/* Sample lanes. The samples of a lane's row at a time, ± slop: how many,
+ * and the one nearest to the time (an index of the store's samples);
+ * FALSE when none */
+gboolean ps_timeline_lane_find     (const PsTimelineRow   *row,
+                                    PsEventStore          *store,
+                                    gint64                 time,
+                                    gint64                 slop,
+                                    guint64               *nearest,
+                                    guint64               *n_samples);
+/* What a tooltip on a lane at a time says: the sample's leaf frame, its
+ * module, when it was taken, its event and mode; NULL when no sample is
+ * there */
+char    *ps_timeline_describe_samples (const PsTimelineModel *model,
+                                    const PsTimelineRow   *row,
+                                    gint64                 time,
+                                    gint64                 slop);
+/* The colour of a sample in its lane: that of the module of its leaf frame */
+void     ps_timeline_sample_color  (PsEventStore          *store,
+                                    guint64                sample,
+                                    gboolean               dark,
+                                    GdkRGBA               *color);
 
 /* The colour of a span's name (string id) */
 void    ps_timeline_span_color      (guint32                name,

@@ -625,6 +625,9 @@ ps_timeline_view_describe_at (PsTimelineView *self,
       return span != PS_SPAN_LOD_NO_SPAN ? describe_span (self, span) : NULL;
     }
 
+  if (row->kind == PS_TIMELINE_ROW_SAMPLES)
+    return ps_timeline_describe_samples (self->model, row, (gint64)value_at (self, x), (gint64)slop (self));
+
   if (row->kind == PS_TIMELINE_ROW_VALUES)
     {
       gsize index = ps_value_lod_find (row->values, (gint64)value_at (self, x));

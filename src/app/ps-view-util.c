@@ -103,6 +103,194 @@ ps_view_format_number (double value)
   return group_digits (text);
 }
 
+char *
+ps_view_format_number_whole (double value)
+{
+  if (isfinite (value) && value == round (value) && fabs (value) < 1e15)
+    {
+      g_autofree char *text = g_strdup_printf ("%.0f", value == 0 ? 0.0 : value);
+
+      return group_digits (text);
+    }
+  return ps_view_format_number (value);
+}
+
+char *
+ps_view_format_fixed (double value,
+                      int    decimals)
+{
+  g_autofree char *text = NULL;
+
+  if (isnan (value))
+    return g_strdup ("–");
+  if (isinf (value))
+    return g_strdup (value > 0 ? "∞" : "-∞");
+  text = g_strdup_printf ("%.*f", CLAMP (decimals, 0, 9), value);
+  if (text[0] == '-' && is_zero_text (text + 1))
+    return g_strdup (text + 1);
+  return group_digits (text);
+}
+
+const char *
+ps_view_quantity_unit (PsViewQuantity  quantity,
+                       double          magnitude,
+                       double         *scale)
+{
+  static const char *byte_units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+  double unused;
+
+  if (scale == NULL)
+    scale = &unused;
+  *scale = 1;
+  magnitude = fabs (magnitude);
+  if (!isfinite (magnitude))
+    magnitude = 0;
+
+  switch (quantity)
+    {
+    case PS_VIEW_QUANTITY_SECONDS:
+      if (magnitude >= 1 || magnitude == 0)
+        return "s";
+      if (magnitude >= 1e-3)
+        return *scale = 1e-3, "ms";
+      if (magnitude >= 1e-6)
+        return *scale = 1e-6, "µs";
+      return *scale = 1e-9, "ns";
+
+    case PS_VIEW_QUANTITY_BYTES:
+      {
+        guint i = 0;
+
+        while (magnitude >= *scale * 1024 && i + 1 < G_N_ELEMENTS (byte_units))
+          {
+            *scale *= 1024;
+            i++;
+          }
+        return byte_units[i];
+      }
+
+    case PS_VIEW_QUANTITY_PERCENT:
+      return "%";
+
+    case PS_VIEW_QUANTITY_TICKS:
+      /* Translators: the unit of timer values */
+      return _("ticks");
+
+    case PS_VIEW_QUANTITY_NONE:
+    default:
+      return "";
+    }
+}
+
+const char *
+ps_view_quantity_unit_for_range (PsViewQuantity  quantity,
+                                 double          smallest,
+                                 double          largest,
+                                 double         *scale)
+{
+  double middle;
+
+  smallest = fabs (smallest), largest = fabs (largest);
+  if (!isfinite (smallest) || smallest == 0 || !isfinite (largest) || largest < smallest)
+    middle = largest;
+  else
+    middle = sqrt (smallest * largest);
+  return ps_view_quantity_unit (quantity, middle, scale);
+}
+
+char *
+ps_view_format_quantity (PsViewQuantity quantity,
+                         double         value)
+{
+  double scale;
+  const char *unit = ps_view_quantity_unit (quantity, value, &scale);
+  g_autofree char *number = NULL;
+
+  if (isnan (value))
+    return g_strdup ("–");
+  /* Bytes and ticks are whole: "512 B", "1,234 ticks" */
+  if ((quantity == PS_VIEW_QUANTITY_BYTES && scale == 1) || quantity == PS_VIEW_QUANTITY_TICKS)
+    number = ps_view_format_number_whole (round (value));
+  else
+    number = ps_view_format_number (value / scale);
+  if (*unit == '\0')
+    return g_steal_pointer (&number);
+  /* Translators: a number and its unit, "5.20 ms" */
+  return g_strdup_printf (C_("value with unit", "%s %s"), number, unit);
+}
+
+char *
+ps_view_title_with_unit (const char *title,
+                         const char *unit)
+{
+  if (unit == NULL || *unit == '\0')
+    return g_strdup (title);
+  /* Translators: a column's title and the unit of its numbers, "Mean (ms)" */
+  return g_strdup_printf (C_("column title", "%s (%s)"), title, unit);
+}
+
+/* Wall-clock times */
+
+gboolean
+ps_view_run_utc_offset (PsEventStore *store,
+                        guint         session,
+                        int          *offset_minutes)
+{
+  const char *bias;
+  gint64 minutes;
+  char *end = NULL;
+
+  *offset_minutes = 0;
+  if (store == NULL || session >= ps_event_store_get_n_sessions (store))
+    return FALSE;
+  /* Windows' bias: UTC = local + bias (perflib-v2.md §7.2, §8) */
+  bias = ps_event_store_get_metadata (store, session, "time_zone_bias_minutes");
+  if (bias == NULL)
+    return FALSE;
+  minutes = g_ascii_strtoll (bias, &end, 10);
+  if (end == bias || *end != '\0' || minutes < -24 * 60 || minutes > 24 * 60)
+    return FALSE;
+  *offset_minutes = (int)-minutes;
+  return TRUE;
+}
+
+char *
+ps_view_format_zone (int offset_minutes)
+{
+  int magnitude = ABS (offset_minutes);
+
+  if (offset_minutes == 0)
+    return g_strdup ("UTC");
+  /* A minus sign, not a hyphen, as in "UTC−08:00" */
+  return g_strdup_printf ("UTC%s%02d:%02d", offset_minutes < 0 ? "−" : "+", magnitude / 60, magnitude % 60);
+}
+
+char *
+ps_view_format_wall_time (gint64      unix_ns,
+                          int         offset_minutes,
+                          const char *format)
+{
+  gint64 seconds = unix_ns / G_GINT64_CONSTANT (1000000000);
+  gint64 rest_ns = unix_ns % G_GINT64_CONSTANT (1000000000);
+  g_autoptr(GDateTime) utc = NULL;
+  g_autoptr(GDateTime) shifted = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *zone = ps_view_format_zone (offset_minutes);
+
+  if (rest_ns < 0)
+    seconds -= 1, rest_ns += G_GINT64_CONSTANT (1000000000);
+  utc = g_date_time_new_from_unix_utc (seconds);
+  if (utc == NULL)
+    return g_strdup ("–");
+  /* The zone's clock as the file gives its offset, whatever the zone of
+   * the computer showing it */
+  shifted = g_date_time_add_minutes (utc, offset_minutes);
+  if (shifted == NULL)
+    return g_strdup ("–");
+  text = g_date_time_format (shifted, format);
+  return g_strdup_printf ("%s.%03d %s", text, (int)(rest_ns / 1000000), zone);
+}
+
 /* Table cells */
 
 GtkWidget *

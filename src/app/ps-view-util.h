@@ -30,10 +30,70 @@ typedef struct
 /* A count with its digits grouped ("55,040,000"): the locale's separator,
  * or a comma where the locale has none */
 char       *ps_view_format_count         (guint64                 count);
-/* A value of a table with a precision that lines up: two decimals below
- * 100 ("42.96", "1.00"), none above ("850", "12,345"), three significant
- * digits below 1 ("0.520") */
+/* The one rule for the digits of a measured value on screen (tables,
+ * read-outs, tooltips, header fields): two decimals below 100 ("42.96",
+ * "1.00"), none from 100 up ("850", "400,428"), three significant digits
+ * below 1 ("0.520", "0.00520"); digits grouped, the locale's decimal
+ * point. A value that is whole by nature (a count, a timer's whole
+ * milliseconds) is written whole instead. Exports write the exact value. */
 char       *ps_view_format_number        (double                  value);
+/* ps_view_format_number (), but a whole value is written without
+ * decimals ("36", "1,906"): for the readings of a whole-unit timer */
+char       *ps_view_format_number_whole  (double                  value);
+
+/* value with decimals fixed by a column (a call tree's, whose values are
+ * all whole or all not), digits grouped: "1,064,922", "18.333" */
+char       *ps_view_format_fixed         (double                  value,
+                                          int                     decimals);
+
+/* What a value measures, for picking and naming its unit */
+typedef enum
+{
+  PS_VIEW_QUANTITY_NONE,
+  PS_VIEW_QUANTITY_SECONDS,   /* stored in seconds: ns, µs, ms, s */
+  PS_VIEW_QUANTITY_BYTES,     /* stored in bytes: B, KiB, MiB, GiB, TiB */
+  PS_VIEW_QUANTITY_PERCENT,
+  PS_VIEW_QUANTITY_TICKS,
+} PsViewQuantity;
+
+/* The unit in which values of quantity up to magnitude are shown: the
+ * largest in which magnitude is at least 1 ("ms" for 0.0052 s, "MiB" for
+ * 11 202 560 bytes). A table column or an axis picks it once, from its
+ * largest value, and names it in its header; *scale is what a stored
+ * value is divided by. */
+const char *ps_view_quantity_unit        (PsViewQuantity          quantity,
+                                          double                  magnitude,
+                                          double                 *scale);
+/* The unit of a column or an axis whose values range in magnitude from
+ * smallest (the smallest that is not 0) to largest: the unit of their
+ * middle (the geometric mean of the two), so that "1.79" and "2,137" ms
+ * share a column rather than "0.00179" and "2.14" s */
+const char *ps_view_quantity_unit_for_range (PsViewQuantity   quantity,
+                                             double           smallest,
+                                             double           largest,
+                                             double          *scale);
+/* A lone value with its unit by the rule: "5.20 ms", "10.68 MiB",
+ * "42.96 %", "1,234 ticks" */
+char       *ps_view_format_quantity      (PsViewQuantity          quantity,
+                                          double                  value);
+/* A column's title with its unit: "Mean (ms)"; just the title without one */
+char       *ps_view_title_with_unit      (const char             *title,
+                                          const char             *unit);
+
+/* A run's zone for wall-clock times, as its file tells it: the offset
+ * from UTC in minutes (east positive) when the file gives one (a PDH
+ * log's bias, a PLV2 capture's), else UTC. Returns FALSE for UTC. */
+gboolean    ps_view_run_utc_offset       (PsEventStore           *store,
+                                          guint                   session,
+                                          int                    *offset_minutes);
+/* A wall-clock time of the run in its zone, with the zone named:
+ * "2024-03-04 01:00:00.000 UTC−08:00", "16:34:24.306 UTC"; format is
+ * g_date_time_format ()'s, milliseconds are added after it */
+char       *ps_view_format_wall_time     (gint64                  unix_ns,
+                                          int                     offset_minutes,
+                                          const char             *format);
+/* The zone's name alone: "UTC", "UTC−08:00" */
+char       *ps_view_format_zone          (int                     offset_minutes);
 GtkWidget  *ps_view_cell_label_new       (gboolean                numeric);
 /* Long tooltips wrap (C++ names can be wider than the screen) */
 void        ps_view_cell_set_tooltip     (GtkWidget              *widget,

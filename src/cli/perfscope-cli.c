@@ -175,6 +175,8 @@ main (int   argc,
       N_("Timer ticks per second to use instead of the log’s RESOLUTION (calltree: of a report in ticks)"), N_("HZ") },
     { "thread", 0, 0, G_OPTION_ARG_STRING, &thread,
       N_("calltree: only the thread with this id"), N_("ID") },
+    { "group-addresses", 0, 0, G_OPTION_ARG_NONE, &options.group_addresses,
+      N_("calltree: one function per module for the addresses without a function name"), NULL },
     { "basis", 0, 0, G_OPTION_ARG_STRING, &basis,
       N_("calltree: percentages over s1 (elapsed and application totals, the default) or view (the elapsed total)"), N_("s1|view") },
     { "depth", 0, 0, G_OPTION_ARG_STRING, &depth,
@@ -344,6 +346,8 @@ main (int   argc,
     return ps_cli_usage_error (_("--group-by-name applies to the stats and export commands only"));
   if (options.per_thread && strcmp (command, "stats") != 0)
     return ps_cli_usage_error (_("--per-thread applies to the stats command only"));
+  if (options.group_addresses && strcmp (command, "calltree") != 0)
+    return ps_cli_usage_error (_("--group-addresses applies to the calltree command only"));
 
   if (includes != NULL || excludes != NULL || include_files != NULL || exclude_files != NULL)
     {

@@ -125,6 +125,9 @@ append_stats_members (GString           *out,
     }
   if (function != PS_NONE && *ps_call_tree_get_function_module (tree, function) != '\0')
     append_cut_member (out, "module", ps_call_tree_get_function_module (tree, function));
+  /* --group-addresses: a module's addresses without a function name */
+  if (function != PS_NONE && ps_call_tree_get_n_function_addresses (tree, function) > 0)
+    append_number_member (out, "addresses", ps_call_tree_get_n_function_addresses (tree, function));
   append_number_member (out, "calls", (double)stats->calls);
   for (guint v = 0; v < PS_N_CALL_VALUES; v++)
     append_number_member (out, ps_call_value_to_string (v), stats->total[v]);
@@ -365,6 +368,23 @@ row_cells (PsCallTree        *tree,
   return (char **)g_ptr_array_free (cells, FALSE);
 }
 
+/* The first cell of a function row: its name, and how many addresses it
+ * stands for when it is a module's addresses */
+static char *
+function_row_name (PsCallTree *tree,
+                   guint32     function)
+{
+  g_autofree char *name = ps_util_display_text (ps_call_tree_get_function_name (tree, function), -1);
+  guint n_addresses = ps_call_tree_get_n_function_addresses (tree, function);
+
+  if (n_addresses == 0)
+    return g_steal_pointer (&name);
+  /* Translators: a module standing for its code without function names,
+   * "libc.so.7 [412 addresses]" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s [%u address]", "%s [%u addresses]", n_addresses),
+                          name, n_addresses);
+}
+
 /* The first cell of a tree row: the name (cut, as in the JSON tree)
  * indented by its depth (1 for the root's children), the indentation no
  * deeper than PS_CLI_MAX_INDENT_LEVEL; a deeper row names its depth
@@ -461,7 +481,7 @@ print_text (PsCallTree  *tree,
   order = sorted_functions (tree, &n);
   for (guint i = 0; i < n; i++)
     ps_cli_table_add_row_strv_take (functions,
-                                    row_cells (tree, ps_util_display_text (ps_call_tree_get_function_name (tree, order[i]), -1),
+                                    row_cells (tree, function_row_name (tree, order[i]),
                                                ps_call_tree_get_function_stats (tree, order[i]), basis));
   ps_cli_table_print (functions, stdout, "  ");
 
@@ -520,6 +540,7 @@ ps_cli_calltree (const PsCliOptions *options,
     }
   tree_options.filter = options->scope_filter;
   tree_options.ticks_per_second = options->tick_rate;
+  tree_options.group_addresses = options->group_addresses;
 
   tree = ps_call_tree_new_for_store (store, &tree_options, &error);
   if (tree == NULL)

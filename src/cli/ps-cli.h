@@ -48,6 +48,7 @@ typedef struct
   gint64          thread;            /* calltree: --thread, or -1 for all */
   PsCallBasis     basis;             /* calltree: --basis */
   guint           depth;             /* calltree: --depth, 0 for no limit */
+  gboolean        group_addresses;   /* calltree: --group-addresses */
   const char     *export_target;     /* export: --to, or NULL */
   const char     *export_output;     /* export: -o, or NULL for stdout */
   const char     *export_source;     /* export: --source (a sample source), or NULL */

@@ -80,6 +80,16 @@ typedef struct
   gint64  max[PS_N_CALL_VALUES];
 } FunctionAcc;
 
+/* An address of a function that stands for a module's unnamed code, with
+ * the values it has as a function of its own */
+typedef struct
+{
+  guint32     function;
+  guint32     mark;       /* the last sample it was counted in */
+  const char *name;       /* in the strings */
+  gint64      total[PS_N_CALL_VALUES];
+} AddressAcc;
+
 /* An open addressing slot: the node with (parent, function), or empty when
  * node_plus_one is 0 */
 typedef struct
@@ -172,6 +182,10 @@ struct _PsCallTreeBuilder
   gint64        sampled_elapsed;
   gint64        sampled_application;
 
+  /* Addresses grouped into functions (PsCallTreeOptions.group_addresses) */
+  GArray       *addresses;           /* AddressAcc */
+  guint32       address_serial;
+
   gboolean      has_os_events;
 
   /* Reports */
@@ -236,6 +250,12 @@ struct _PsCallTree
   /* Reports: given callers and callees, grouped by function */
   GivenRelation *relations;
   guint32      *relation_offsets;
+
+  /* Addresses of the functions that stand for them: those of function f
+   * are addresses[address_order[address_offsets[f] … address_offsets[f + 1] - 1]] */
+  AddressAcc   *addresses;
+  guint32      *address_offsets;
+  guint32      *address_order;
 
   /* Bottom-up tree */
   GMutex        callers_mutex;
@@ -547,6 +567,7 @@ ps_call_tree_builder_free (PsCallTreeBuilder *self)
   g_clear_pointer (&self->function_given, g_array_unref);
   g_clear_pointer (&self->function_is_given, g_byte_array_unref);
   g_clear_pointer (&self->relations, g_array_unref);
+  g_clear_pointer (&self->addresses, g_array_unref);
   g_free (self);
 }
 
@@ -1321,6 +1342,29 @@ tree_finish_report (PsCallTree        *self,
   }
 }
 
+/* The addresses grouped by function, each group in the order first seen */
+static void
+tree_finish_addresses (PsCallTree        *self,
+                       PsCallTreeBuilder *builder)
+{
+  guint n_addresses = builder->addresses != NULL ? builder->addresses->len : 0;
+  g_autofree guint32 *cursor = NULL;
+
+  if (n_addresses == 0)
+    return;
+
+  self->addresses = (AddressAcc *)(gpointer)g_array_free (g_steal_pointer (&builder->addresses), FALSE);
+  self->address_offsets = g_new0 (guint32, (gsize)self->n_functions + 1);
+  self->address_order = g_new (guint32, n_addresses);
+  for (guint a = 0; a < n_addresses; a++)
+    self->address_offsets[self->addresses[a].function + 1]++;
+  for (guint f = 0; f < self->n_functions; f++)
+    self->address_offsets[f + 1] += self->address_offsets[f];
+  cursor = g_memdup2 (self->address_offsets, sizeof (guint32) * self->n_functions);
+  for (guint a = 0; a < n_addresses; a++)
+    self->address_order[cursor[self->addresses[a].function]++] = a;
+}
+
 static void
 tree_finish_computed (PsCallTree        *self,
                       PsCallTreeBuilder *builder)
@@ -1350,6 +1394,7 @@ tree_finish_computed (PsCallTree        *self,
       stats_from_function_acc (&self->function_stats[f], &g_array_index (builder->function_accs, FunctionAcc, f));
       self->function_present[f] = builder->function_present->data[f];
     }
+  tree_finish_addresses (self, builder);
 
   self->node_accs = (CallAcc *)(gpointer)g_array_free (g_steal_pointer (&builder->node_accs), FALSE);
   self->node_extremes = (CallExtremes *)(gpointer)g_array_free (g_steal_pointer (&builder->node_extremes), FALSE);
@@ -1719,6 +1764,123 @@ sample_selected (const PsSample *sample,
   return sample_counts (sample, selection->track, selection->options);
 }
 
+/* Whether a frame has no function name: an offset in a module, or in
+ * pmcstat -G text a name that is a hexadecimal address */
+static gboolean
+frame_is_address (PsEventStore  *store,
+                  const PsFrame *frame)
+{
+  const char *name;
+
+  if (frame->function == 0)
+    return TRUE;
+  name = ps_event_store_get_string (store, frame->function);
+  if (name == NULL || name[0] != '0' || (name[1] != 'x' && name[1] != 'X') || name[2] == '\0')
+    return FALSE;
+  for (const char *p = name + 2; *p != '\0'; p++)
+    if (!g_ascii_isxdigit (*p))
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
+ps_call_tree_frame_is_address (PsEventStore *store,
+                               guint32       frame)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), FALSE);
+
+  if (frame >= ps_event_store_get_n_frames (store))
+    return FALSE;
+  return frame_is_address (store, ps_event_store_get_frame (store, frame));
+}
+
+/* The function of a sampled frame; with group_addresses, an address is
+ * one of the addresses of its module's function, and *address_plus_one
+ * is set to its index + 1 */
+static guint32
+sample_function (PsCallTreeBuilder *builder,
+                 PsEventStore      *store,
+                 guint32            frame_id,
+                 gboolean           group_addresses,
+                 guint32           *address_plus_one)
+{
+  const PsFrame *frame = ps_event_store_get_frame (store, frame_id);
+  const char *module;
+  const char *base;
+  g_autoptr(GString) name = NULL;
+  AddressAcc address = { 0 };
+  guint32 function;
+
+  if (!group_addresses || !frame_is_address (store, frame))
+    {
+      /* An address in no module is named by its value */
+      if (frame->function == 0 && frame->module == 0)
+        {
+          name = g_string_new (NULL);
+          ps_event_store_append_frame_name (store, frame_id, name);
+          return ps_call_tree_builder_intern_function (builder, name->str, NULL);
+        }
+      return report_function (builder, store, frame_id);
+    }
+
+  module = frame->module != 0 ? ps_event_store_get_string (store, frame->module) : "";
+  base = strrchr (module, '/');
+  base = base != NULL && base[1] != '\0' ? base + 1 : module;
+  /* Addresses in no module are those of the pcs no mapping had */
+  function = ps_call_tree_builder_intern_function (builder, base[0] != '\0' ? base : "[unknown]", module);
+
+  name = g_string_new (NULL);
+  ps_event_store_append_frame_name (store, frame_id, name);
+  if (builder->addresses == NULL)
+    builder->addresses = g_array_new (FALSE, FALSE, sizeof (AddressAcc));
+  address.function = function;
+  address.name = g_string_chunk_insert_const (builder->strings, name->str);
+  g_array_append_val (builder->addresses, address);
+  *address_plus_one = builder->addresses->len;
+  return function;
+}
+
+/* Adds a sample's weight to the addresses on its stack (leaf first; 0 for
+ * a frame that is no address): inclusive once per sample, exclusive to
+ * the sampled one */
+static void
+add_sample_addresses (PsCallTreeBuilder *builder,
+                      const guint32     *addresses,
+                      guint              depth,
+                      guint64            weight,
+                      gboolean           kernel)
+{
+  gint64 amount = (gint64)MIN (weight, (guint64)G_MAXINT64);
+
+  if (++builder->address_serial == 0)
+    {
+      for (guint a = 0; a < builder->addresses->len; a++)
+        g_array_index (builder->addresses, AddressAcc, a).mark = 0;
+      builder->address_serial = 1;
+    }
+
+  for (guint i = 0; i < depth; i++)
+    {
+      AddressAcc *address;
+
+      if (addresses[i] == 0)
+        continue;
+      address = &g_array_index (builder->addresses, AddressAcc, addresses[i] - 1);
+      if (i == 0)
+        {
+          address->total[ELAPSED_EXCLUSIVE] += amount;
+          if (!kernel)
+            address->total[APPLICATION_EXCLUSIVE] += amount;
+        }
+      if (address->mark == builder->address_serial)
+        continue;
+      address->mark = builder->address_serial;
+      address->total[ELAPSED_INCLUSIVE] += amount;
+      if (!kernel)
+        address->total[APPLICATION_INCLUSIVE] += amount;
+    }
+}
+
 /* Samples with the same stack and mode add up first: a profile has far
  * fewer distinct stacks than samples, and each stack is walked once. */
 static PsCallTree *
@@ -1728,12 +1890,16 @@ new_for_samples (PsEventStore            *store,
 {
   g_autoptr(PsCallTreeBuilder) builder = ps_call_tree_builder_new (PS_CALL_UNIT_SAMPLES);
   guint n_frames = ps_event_store_get_n_frames (store);
+  gboolean group_addresses = options != NULL && options->group_addresses;
   /* frame → function + 1, 0 until seen */
   g_autofree guint32 *function_of_frame = g_new0 (guint32, MAX (n_frames, 1));
+  /* frame → address + 1, 0 for a named frame */
+  g_autofree guint32 *address_of_frame = group_addresses ? g_new0 (guint32, MAX (n_frames, 1)) : NULL;
   GCancellable *cancellable = options != NULL ? options->cancellable : NULL;
   SampleSelection selection = { track, options };
   g_autoptr(GArray) weights = NULL;
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) addresses = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   builder_set_mode (builder, MODE_COMPUTED);
 
@@ -1745,12 +1911,15 @@ new_for_samples (PsEventStore            *store,
     {
       const PsStackWeight *entry = &g_array_index (weights, PsStackWeight, w);
       guint32 id = entry->stack;
+      gboolean has_address = FALSE;
+      guint kept;
 
       if (ps_util_stop_at (w + 1, cancellable))
         return NULL;
 
       /* Stack nodes go from the leaf up: collect, then reverse */
       g_array_set_size (stack, 0);
+      g_array_set_size (addresses, 0);
       while (id != 0)
         {
           const PsStackNode *node = ps_event_store_get_stack_node (store, id);
@@ -1759,14 +1928,24 @@ new_for_samples (PsEventStore            *store,
           if (node == NULL || node->frame >= n_frames)
             break;
           if (function_of_frame[node->frame] == 0)
-            function_of_frame[node->frame] = report_function (builder, store, node->frame) + 1;
+            function_of_frame[node->frame] = sample_function (builder, store, node->frame, group_addresses,
+                                                              group_addresses ? &address_of_frame[node->frame] : NULL) + 1;
           function = function_of_frame[node->frame] - 1;
           g_array_append_val (stack, function);
+          if (group_addresses)
+            {
+              g_array_append_val (addresses, address_of_frame[node->frame]);
+              has_address |= address_of_frame[node->frame] != 0;
+            }
           /* Parents have smaller ids; anything else would loop */
           if (node->parent >= id)
             break;
           id = node->parent;
         }
+      if (has_address)
+        add_sample_addresses (builder, (const guint32 *)(gpointer)addresses->data, addresses->len,
+                              entry->weight, entry->kernel != 0);
+
       for (guint a = 0, b = stack->len; a + 1 < b; a++, b--)
         {
           guint32 swap = g_array_index (stack, guint32, a);
@@ -1775,7 +1954,28 @@ new_for_samples (PsEventStore            *store,
           g_array_index (stack, guint32, b - 1) = swap;
         }
 
-      ps_call_tree_builder_add_sample (builder, (const guint32 *)(gpointer)stack->data, stack->len,
+      /* Consecutive addresses of one module are one call of it; the
+       * addresses were collected leaf first, so the stack's frame i had
+       * address stack->len - 1 - i */
+      kept = stack->len;
+      if (has_address)
+        {
+          guint32 *functions = (guint32 *)(gpointer)stack->data;
+          const guint32 *of_frame = (const guint32 *)(gpointer)addresses->data;
+
+          kept = 0;
+          for (guint i = 0; i < stack->len; i++)
+            {
+              gboolean address = of_frame[stack->len - 1 - i] != 0;
+              gboolean previous_address = i > 0 && of_frame[stack->len - i] != 0;
+
+              if (address && previous_address && functions[i] == functions[kept - 1])
+                continue;
+              functions[kept++] = functions[i];
+            }
+        }
+
+      ps_call_tree_builder_add_sample (builder, (const guint32 *)(gpointer)stack->data, kept,
                                        entry->weight, entry->kernel != 0);
     }
 
@@ -1845,6 +2045,9 @@ ps_call_tree_finalize (GObject *object)
   g_clear_pointer (&self->outermost_nodes, g_free);
   g_clear_pointer (&self->relations, g_free);
   g_clear_pointer (&self->relation_offsets, g_free);
+  g_clear_pointer (&self->addresses, g_free);
+  g_clear_pointer (&self->address_offsets, g_free);
+  g_clear_pointer (&self->address_order, g_free);
   for (guint32 i = 0; i < self->n_callers_nodes; i++)
     g_free (((CallersNode *)g_ptr_array_index (self->callers_chunks, i / CALLERS_CHUNK_SIZE))[i % CALLERS_CHUNK_SIZE].pairs);
   g_clear_pointer (&self->callers_chunks, g_ptr_array_unref);
@@ -2056,6 +2259,65 @@ ps_call_tree_lookup_function (PsCallTree *self,
 
   id = g_hash_table_lookup (self->function_by_name, name);
   return id != NULL ? GPOINTER_TO_UINT (id) - 1 : PS_NONE;
+}
+
+/* --- Addresses ---------------------------------------------------------- */
+
+guint
+ps_call_tree_get_n_function_addresses (PsCallTree *self,
+                                       guint32     function)
+{
+  g_return_val_if_fail (PS_IS_CALL_TREE (self), 0);
+
+  if (self->address_offsets == NULL || function >= self->n_functions)
+    return 0;
+  return self->address_offsets[function + 1] - self->address_offsets[function];
+}
+
+static const AddressAcc *
+function_address (PsCallTree *self,
+                  guint32     function,
+                  guint       index)
+{
+  if (index >= ps_call_tree_get_n_function_addresses (self, function))
+    return NULL;
+  return &self->addresses[self->address_order[self->address_offsets[function] + index]];
+}
+
+const char *
+ps_call_tree_get_function_address_name (PsCallTree *self,
+                                        guint32     function,
+                                        guint       index)
+{
+  const AddressAcc *address;
+
+  g_return_val_if_fail (PS_IS_CALL_TREE (self), NULL);
+
+  address = function_address (self, function, index);
+  g_return_val_if_fail (address != NULL, NULL);
+  return address->name;
+}
+
+void
+ps_call_tree_get_function_address_stats (PsCallTree  *self,
+                                         guint32      function,
+                                         guint        index,
+                                         PsCallStats *stats)
+{
+  const AddressAcc *address;
+  FunctionAcc acc;
+
+  g_return_if_fail (PS_IS_CALL_TREE (self));
+  g_return_if_fail (stats != NULL);
+
+  address = function_address (self, function, index);
+  stats_clear (stats);
+  g_return_if_fail (address != NULL);
+
+  /* Sampled: no calls, so no per-call values */
+  function_acc_init (&acc);
+  memcpy (acc.total, address->total, sizeof acc.total);
+  stats_from_function_acc (stats, &acc);
 }
 
 /* --- Top-down tree ------------------------------------------------------- */

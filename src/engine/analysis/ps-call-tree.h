@@ -208,6 +208,9 @@ typedef struct
   gint64         end_ns;
   GCancellable  *cancellable;      /* spans and samples: may be NULL;
                                     * checked every 65 536 of them */
+  gboolean       group_addresses;  /* samples: one function per module for
+                                    * the frames without a function name
+                                    * (see "Addresses" below) */
 } PsCallTreeOptions;
 
 /* The call tree of any run that has one: the report rows of a profiler
@@ -271,6 +274,37 @@ const PsCallStats *ps_call_tree_get_function_stats (PsCallTree      *self,
 /* A function by name (first match, any module), or PS_NONE */
 guint32            ps_call_tree_lookup_function (PsCallTree         *self,
                                                  const char         *name);
+
+/* Addresses. A frame without a function name is an address: in an hwpmc
+ * log read without the module's symbols, "libc.so.7+0x4a2f0" (an offset
+ * in the module); in pmcstat -G text, a name that is a hexadecimal number
+ * ("0xb768a"). Each one is a function of its own, so a run without
+ * symbols has as many functions as distinct addresses, each with a few
+ * samples. With options->group_addresses, the addresses of one module are
+ * one function instead: named after the module's file ("libc.so.7"; "[unknown]"
+ * for addresses outside every module), its module the module's path, and
+ * consecutive frames of it on a stack are one call of it (code without
+ * names cannot tell a call inside the module from a jump). The addresses
+ * stay readable one by one: each has the values it would have had as a
+ * function of its own (inclusive once per sample that has it anywhere on
+ * its stack, exclusive when it was the sampled one), in the order first
+ * seen. */
+
+/* Whether a frame of the store is such an address */
+gboolean           ps_call_tree_frame_is_address (PsEventStore      *store,
+                                                 guint32             frame);
+/* 0 for a function that stands for no addresses */
+guint              ps_call_tree_get_n_function_addresses (PsCallTree *self,
+                                                 guint32             function);
+/* The address's own name ("libc.so.7+0x4a2f0", "0xb768a") */
+const char        *ps_call_tree_get_function_address_name (PsCallTree *self,
+                                                 guint32             function,
+                                                 guint               index);
+/* Its values, as a function of its own would have them (calls are 0) */
+void               ps_call_tree_get_function_address_stats (PsCallTree *self,
+                                                 guint32             function,
+                                                 guint               index,
+                                                 PsCallStats        *stats);
 
 /* Top-down tree. Node PS_CALL_NODE_ROOT is the root ("<root>": calls 0,
  * inclusive values = the totals). Children in the order first seen. */

@@ -216,6 +216,52 @@ expand_value (const char                 *value,
   return g_string_free (g_steal_pointer (&display), FALSE);
 }
 
+/* Whether text is one of %AVG%, %MIN%, %MAX% and nothing else */
+static gboolean
+is_statistic (const char *start,
+              const char *end)
+{
+  while (start < end && g_ascii_isspace (*start))
+    start++;
+  while (end > start && g_ascii_isspace (end[-1]))
+    end--;
+  return end - start == 5 && start[0] == '%' && start[4] == '%'
+         && (g_ascii_strncasecmp (start + 1, "AVG", 3) == 0
+             || g_ascii_strncasecmp (start + 1, "MIN", 3) == 0
+             || g_ascii_strncasecmp (start + 1, "MAX", 3) == 0);
+}
+
+PsCeValueKind
+ps_ce_description_value_kind (const char  *raw_value,
+                              char       **numerator_key)
+{
+  const char *slash;
+  const char *end;
+
+  if (numerator_key != NULL)
+    *numerator_key = NULL;
+  if (raw_value == NULL)
+    return PS_CE_VALUE_TEXT;
+  end = raw_value + strlen (raw_value);
+  if (is_statistic (raw_value, end))
+    return PS_CE_VALUE_SECONDS;
+
+  /* "x/%AVG%": x per second of the statistic (the test kit's "Bps") */
+  slash = strchr (raw_value, '/');
+  if (slash == NULL || strchr (slash + 1, '/') != NULL || !is_statistic (slash + 1, end))
+    return PS_CE_VALUE_TEXT;
+  if (numerator_key != NULL)
+    {
+      g_autofree char *numerator = g_strstrip (g_strndup (raw_value, slash - raw_value));
+      gsize length = strlen (numerator);
+
+      if (length > 2 && numerator[0] == '%' && numerator[length - 1] == '%'
+          && memchr (numerator + 1, '%', length - 2) == NULL)
+        *numerator_key = g_strndup (numerator + 1, length - 2);
+    }
+  return PS_CE_VALUE_PER_SECOND;
+}
+
 GArray *
 ps_ce_description_expand (const char                 *text,
                           const PsCeDescriptionStats *stats)

@@ -26,6 +26,20 @@ typedef struct
   double   max_s;
 } PsCeDescriptionStats;
 
+/* What a value measures, from its placeholders (before expansion) */
+typedef enum
+{
+  PS_CE_VALUE_TEXT,        /* as written: "CreateFile", "4096" */
+  PS_CE_VALUE_SECONDS,     /* a statistic of the durations: "%AVG%" */
+  PS_CE_VALUE_PER_SECOND,  /* something per second: "%Bytes%/%AVG%" */
+} PsCeValueKind;
+
+/* The kind of a raw value; for PS_CE_VALUE_PER_SECOND, *numerator_key
+ * (may be NULL) is the key the numerator names ("Bytes"), or NULL when it
+ * names none; g_free () */
+PsCeValueKind ps_ce_description_value_kind (const char *raw_value,
+                                            char      **numerator_key);
+
 /* A GArray of PsCeDescriptionItem in order of appearance; freeing the
  * array frees the items. Never NULL; an empty description gives 0 items. */
 GArray *ps_ce_description_parse  (const char                 *text);
