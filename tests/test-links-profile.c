@@ -61,7 +61,7 @@ open_pmclog (Fixture *fixture)
   return run;
 }
 
-/* The timeline's sample rows (their tracks), top to bottom */
+/* The timeline's lanes of samples (their threads), top to bottom */
 static GArray *
 sample_row_tracks (PsTimelineView *view)
 {
@@ -72,11 +72,39 @@ sample_row_tracks (PsTimelineView *view)
     {
       const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
 
-      if (row->kind == PS_TIMELINE_ROW_VALUES && g_strcmp0 (row->unit, "samples/s") == 0)
+      if (row->kind == PS_TIMELINE_ROW_SAMPLES && !row->hidden)
         g_array_append_val (tracks, row->track);
     }
   g_assert_cmpuint (tracks->len, >, 0);
   return tracks;
+}
+
+/* The widget y of a thread's lane */
+static double
+lane_y (PsTimelineView *view,
+        guint32         track)
+{
+  PsTimelineModel *model = ps_timeline_view_get_model (view);
+  double scroll_y = gtk_adjustment_get_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view)));
+
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+      if (row->kind == PS_TIMELINE_ROW_SAMPLES && row->track == track && !row->hidden)
+        return PS_TIMELINE_HEADER_HEIGHT - scroll_y + row->y;
+    }
+  return -1;
+}
+
+/* Whether a thread's lane is in view */
+static gboolean
+lane_in_view (PsTimelineView *view,
+              guint32         track)
+{
+  double y = lane_y (view, track);
+
+  return y >= PS_TIMELINE_HEADER_HEIGHT && y + PS_TIMELINE_LANE_HEIGHT <= gtk_widget_get_height (GTK_WIDGET (view));
 }
 
 /* The tracks of the list's selected rows */
@@ -126,12 +154,16 @@ select_thread_row (Run     *run,
 }
 
 /* How many timed samples of each track hold the function in their stack,
- * named as the call tree names a frame */
+ * named as the call tree names a frame; or, for a module's row of
+ * addresses, any address of the module */
 static GHashTable *
 count_samples_of (PsEventStore *store,
-                  const char   *function,
-                  const char   *module)
+                  PsCallTree   *tree,
+                  guint32       function_id)
 {
+  const char *function = ps_call_tree_get_function_name (tree, function_id);
+  const char *module = ps_call_tree_get_function_module (tree, function_id);
+  gboolean addresses = ps_call_tree_get_n_function_addresses (tree, function_id) > 0;
   GHashTable *counts = g_hash_table_new (NULL, NULL);
   g_autoptr(GString) name = g_string_new (NULL);
 
@@ -147,13 +179,15 @@ count_samples_of (PsEventStore *store,
           const PsStackNode *node = ps_event_store_get_stack_node (store, id);
           const PsFrame *frame = ps_event_store_get_frame (store, node->frame);
 
+          const char *frame_module = frame->module != 0 ? ps_event_store_get_string (store, frame->module) : "";
+
           g_string_truncate (name, 0);
-          if (frame->function == 0 && frame->module != 0)
+          if (frame->function == 0)
             ps_event_store_append_frame_name (store, node->frame, name);
           else
             g_string_append (name, ps_event_store_get_string (store, frame->function));
-          holds = g_str_equal (name->str, function)
-                  && g_strcmp0 (ps_event_store_get_string (store, frame->module), module) == 0;
+          holds = g_strcmp0 (frame_module, module != NULL ? module : "") == 0
+                  && (addresses ? ps_call_tree_frame_is_address (store, node->frame) : g_str_equal (name->str, function));
           id = node->parent;
         }
       if (holds)
@@ -193,11 +227,11 @@ test_thread_row_focuses_timeline (Fixture       *fixture,
   g_autoptr(GArray) rows = sample_row_tracks (run.view);
   guint32 track = g_array_index (rows, guint32, rows->len - 1);
 
-  g_assert_false (timeline_row_in_view (run.view, track));
+  g_assert_false (lane_in_view (run.view, track));
   select_thread_row (&run, track);
   iterate_for (50);
   g_assert_true (ps_session_is_focus_track (run.session, track));
-  g_assert_true (timeline_row_in_view (run.view, track));
+  g_assert_true (lane_in_view (run.view, track));
   g_assert_cmpuint (timeline_focus_bar_pixels (run.view, track), >, 30);
   /* The call tree counts that thread alone */
   g_assert_true (iterate_until (profile_is_idle, run.profile_view));
@@ -214,8 +248,8 @@ test_timeline_row_selects_thread (Fixture       *fixture,
   guint32 track = g_array_index (rows, guint32, MIN (1, rows->len - 1));
   g_autoptr(GArray) selected = NULL;
 
-  g_assert_true (timeline_row_in_view (run.view, track));
-  ps_timeline_view_click (run.view, 20, ps_timeline_view_get_row_y (run.view, track) + 10);
+  g_assert_true (lane_in_view (run.view, track));
+  ps_timeline_view_click (run.view, 20, lane_y (run.view, track) + PS_TIMELINE_LANE_HEIGHT / 2);
   g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, track);
   selected = selected_tracks (&run);
   g_assert_cmpuint (selected->len, ==, 1);
@@ -223,7 +257,7 @@ test_timeline_row_selects_thread (Fixture       *fixture,
   /* A click in the chart does the same */
   track = g_array_index (rows, guint32, 0);
   ps_timeline_view_click (run.view, gtk_widget_get_width (GTK_WIDGET (run.view)) / 2.0,
-                          ps_timeline_view_get_row_y (run.view, track) + 30);
+                          lane_y (run.view, track) + PS_TIMELINE_LANE_HEIGHT / 2);
   g_clear_pointer (&selected, g_array_unref);
   selected = selected_tracks (&run);
   g_assert_cmpuint (selected->len, ==, 1);
@@ -255,8 +289,7 @@ test_function_shows_samples (Fixture       *fixture,
         || ps_call_tree_get_function_stats (tree, f)->total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE]
            > ps_call_tree_get_function_stats (tree, function)->total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE])
       function = f;
-  counts = count_samples_of (run.store, ps_call_tree_get_function_name (tree, function),
-                             ps_call_tree_get_function_module (tree, function));
+  counts = count_samples_of (run.store, tree, function);
   g_assert_cmpuint (g_hash_table_size (counts), >, 0);
 
   /* The rows scrolled to the bottom: those of its threads out of sight,
@@ -265,7 +298,7 @@ test_function_shows_samples (Fixture       *fixture,
   iterate_for (50);
   for (guint i = 0; i < rows->len; i++)
     if (g_hash_table_contains (counts, GUINT_TO_POINTER (g_array_index (rows, guint32, i))))
-      hidden &= !timeline_row_in_view (run.view, g_array_index (rows, guint32, i));
+      hidden &= !lane_in_view (run.view, g_array_index (rows, guint32, i));
   g_assert_true (hidden);
 
   g_assert_true (ps_call_tree_view_select_function (run.call_tree, function));
@@ -287,13 +320,13 @@ test_function_shows_samples (Fixture       *fixture,
     for (guint i = 0; i < rows->len; i++)
       {
         guint32 track = g_array_index (rows, guint32, i);
-        double y = ps_timeline_view_get_row_y (run.view, track);
+        double y = lane_y (run.view, track);
 
-        if (!g_hash_table_contains (counts, GUINT_TO_POINTER (track)) || !timeline_row_in_view (run.view, track))
+        if (!g_hash_table_contains (counts, GUINT_TO_POINTER (track)) || !lane_in_view (run.view, track))
           continue;
         shown++;
         ticks += count_pixels_near (texture, (int)PS_TIMELINE_LABEL_WIDTH, (int)y, 100000,
-                                    (int)(y + PS_TIMELINE_VALUES_HEIGHT), &color);
+                                    (int)(y + PS_TIMELINE_LANE_HEIGHT), &color);
       }
     g_assert_cmpuint (shown, >, 0);
     /* A tick is 8 pixels high */
@@ -321,12 +354,12 @@ test_function_shows_samples (Fixture       *fixture,
     g_assert_cmpuint (function, !=, PS_NONE);
     gtk_adjustment_set_value (vadjustment, 0);
     iterate_for (50);
-    g_assert_false (timeline_row_in_view (run.view, wanted.track));
+    g_assert_false (lane_in_view (run.view, wanted.track));
 
     g_assert_true (ps_call_tree_view_select_function (run.call_tree, function));
     g_assert_true (iterate_until (track_has_points, &wanted));
     iterate_for (50);
-    g_assert_true (timeline_row_in_view (run.view, wanted.track));
+    g_assert_true (lane_in_view (run.view, wanted.track));
   }
 }
 

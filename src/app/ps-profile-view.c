@@ -743,10 +743,16 @@ function_selected_cb (PsProfileView  *self,
       return;
     }
   name = ps_call_tree_get_function_name (tree, function);
-  /* Translators: what the timeline highlights; %s is a function */
+  /* Translators: what the timeline highlights; %s is a function, or a
+   * module whose addresses have no function names */
   description = g_strdup_printf (_("Samples in %s"), name);
-  ps_session_highlight_function (self->session, name, ps_call_tree_get_function_module (tree, function),
-                                 description);
+  /* A module's row stands for its addresses */
+  if (ps_call_tree_get_n_function_addresses (tree, function) > 0)
+    ps_session_highlight_module_addresses (self->session, ps_call_tree_get_function_module (tree, function),
+                                           description);
+  else
+    ps_session_highlight_function (self->session, name, ps_call_tree_get_function_module (tree, function),
+                                   description);
 }
 
 /* A process counts with all its threads */

@@ -51,6 +51,7 @@ struct _PsSession
   gint64        highlight_points_begin;
   gint64        highlight_points_end;
   gboolean      points_of_function;
+  char         *points_description;
   GCancellable *points_cancellable;
 };
 
@@ -232,6 +233,7 @@ typedef struct
   GArray       *measurements;  /* guint64, ascending, or NULL */
   char         *function;      /* else the samples of this function */
   char         *module;
+  gboolean      addresses;     /* or of any address of this module */
 } PointsData;
 
 typedef struct
@@ -342,7 +344,9 @@ same_module (const char *a,
 }
 
 /* The timed samples whose stack holds the function, named as the call tree
- * names a sampled frame: its function, or "module+0xoffset" without one */
+ * names a sampled frame: its function, or "module+0xoffset" without one;
+ * or, with data->addresses, any address (a frame without a function name)
+ * of the module, as the call tree groups them */
 static void
 collect_samples (PointsData   *data,
                  GHashTable   *tracks,
@@ -360,10 +364,15 @@ collect_samples (PointsData   *data,
     {
       const PsFrame *frame = ps_event_store_get_frame (store, f);
 
-      if (!same_module (ps_event_store_get_string (store, frame->module), data->module))
+      if (!same_module (frame->module != 0 ? ps_event_store_get_string (store, frame->module) : NULL, data->module))
         continue;
+      if (data->addresses)
+        {
+          frame_matches[f] = ps_call_tree_frame_is_address (store, f);
+          continue;
+        }
       g_string_truncate (name, 0);
-      if (frame->function == 0 && frame->module != 0)
+      if (frame->function == 0)
         ps_event_store_append_frame_name (store, f, name);
       else
         g_string_append (name, ps_event_store_get_string (store, frame->function));
@@ -479,7 +488,8 @@ static void
 start_points (PsSession  *self,
               GArray     *measurements,
               const char *function,
-              const char *module)
+              const char *module,
+              gboolean    addresses)
 {
   g_autoptr(GTask) task = NULL;
   PointsData *data;
@@ -487,8 +497,8 @@ start_points (PsSession  *self,
   if (self->points_cancellable != NULL)
     g_cancellable_cancel (self->points_cancellable);
   g_clear_object (&self->points_cancellable);
-  self->points_of_function = function != NULL;
-  if (measurements == NULL && function == NULL)
+  self->points_of_function = function != NULL || addresses;
+  if (measurements == NULL && function == NULL && !addresses)
     {
       if (self->highlight_points != NULL)
         {
@@ -503,6 +513,7 @@ start_points (PsSession  *self,
   data->measurements = measurements;
   data->function = g_strdup (function);
   data->module = g_strdup (module);
+  data->addresses = addresses;
   self->points_cancellable = g_cancellable_new ();
   task = g_task_new (self, self->points_cancellable, points_built_cb, NULL);
   g_task_set_source_tag (task, start_points);
@@ -545,6 +556,7 @@ ps_session_finalize (GObject *object)
   g_clear_pointer (&self->highlight_measurements_description, g_free);
   g_clear_pointer (&self->focus_tracks, g_array_unref);
   g_clear_pointer (&self->highlight_points, g_hash_table_unref);
+  g_clear_pointer (&self->points_description, g_free);
 
   G_OBJECT_CLASS (ps_session_parent_class)->finalize (object);
 }
@@ -833,7 +845,7 @@ ps_session_set_highlight (PsSession     *self,
   self->highlight_description = g_strdup (description);
   /* Another highlight replaces a function's samples */
   if (self->points_of_function)
-    start_points (self, NULL, NULL, NULL);
+    start_points (self, NULL, NULL, NULL, FALSE);
 
   if (spans == NULL || n_spans == 0)
     {
@@ -879,7 +891,11 @@ ps_session_highlight_function (PsSession  *self,
   start_build (self, NULL, function, module, self->highlight_cancellable, highlight_built_cb);
   /* A run of samples shows where the function was sampled */
   if (ps_event_store_get_n_samples (self->store) > 0)
-    start_points (self, NULL, function, module);
+    {
+      g_free (self->points_description);
+      self->points_description = g_strdup (description);
+      start_points (self, NULL, function, module, FALSE);
+    }
 }
 
 PsSpanLod *
@@ -1191,8 +1207,10 @@ ps_session_set_highlight_measurements (PsSession     *self,
   self->highlight_measurements = g_steal_pointer (&sorted);
   g_free (self->highlight_measurements_description);
   self->highlight_measurements_description = self->highlight_measurements != NULL ? g_strdup (description) : NULL;
+  g_free (self->points_description);
+  self->points_description = g_strdup (self->highlight_measurements_description);
   start_points (self, self->highlight_measurements != NULL ? g_array_copy (self->highlight_measurements) : NULL,
-                NULL, NULL);
+                NULL, NULL, FALSE);
   g_signal_emit (self, signals[HIGHLIGHT_MEASUREMENTS_CHANGED], 0);
 }
 
@@ -1245,6 +1263,27 @@ ps_session_get_highlight_points_extent (PsSession *self,
   if (end != NULL)
     *end = self->highlight_points_end;
   return TRUE;
+}
+
+void
+ps_session_highlight_module_addresses (PsSession  *self,
+                                       const char *module,
+                                       const char *description)
+{
+  g_return_if_fail (PS_IS_SESSION (self));
+
+  ps_session_clear_highlight (self);
+  g_free (self->points_description);
+  self->points_description = g_strdup (description);
+  start_points (self, NULL, NULL, module, TRUE);
+}
+
+const char *
+ps_session_get_highlight_points_description (PsSession *self)
+{
+  g_return_val_if_fail (PS_IS_SESSION (self), NULL);
+
+  return self->highlight_points != NULL ? self->points_description : NULL;
 }
 
 void

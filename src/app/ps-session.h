@@ -137,6 +137,14 @@ const guint64 *ps_session_get_highlight_measurements (PsSession   *self,
                                                       gsize       *n_measurements);
 const char   *ps_session_get_highlight_measurements_description (PsSession *self);
 
+/* Highlights the samples whose stack holds an address (a frame without a
+ * function name) of the module: what the call tree's row of a module's
+ * addresses stands for (PsCallTreeOptions.group_addresses); clears the
+ * other highlights */
+void          ps_session_highlight_module_addresses (PsSession  *self,
+                                                     const char *module,
+                                                     const char *description);
+
 /* The highlighted measurements, or the samples of the highlighted
  * function (ps_session_highlight_function () on a run of samples), as
  * points per track: x is the measurement's sequence number and the value
@@ -144,6 +152,8 @@ const char   *ps_session_get_highlight_measurements_description (PsSession *self
  * worker ("notify::highlight-points"); NULL for a track without any. */
 PsValueLod   *ps_session_get_highlight_points (PsSession    *self,
                                                guint32       track);
+/* What the highlighted points are ("Samples in libc.so.7"), or NULL */
+const char   *ps_session_get_highlight_points_description (PsSession *self);
 /* The x range of every highlighted point; FALSE when there are none */
 gboolean      ps_session_get_highlight_points_extent (PsSession *self,
                                                       gint64    *begin,

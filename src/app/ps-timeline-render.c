@@ -1560,6 +1560,51 @@ draw_row_points (Render              *render,
   cairo_restore (cr);
 }
 
+/* With a function's samples highlighted, the lanes fade under a veil and
+ * its samples are orange ticks over them, at most one per pixel column */
+static void
+draw_lane_points (Render *render)
+{
+  const PsTimelineFrame *frame = render->frame;
+  PsTimelineModel *model = render->model;
+  cairo_t *cr = render->cr;
+  GdkRGBA color;
+
+  if (!frame->has_highlight_points || frame->points_of_track == NULL)
+    return;
+  ps_selection_points_color (frame->dark, &color);
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+      double y = render->rows_top + row->y;
+      PsValueLod *points;
+      guint n;
+
+      if (row->kind != PS_TIMELINE_ROW_SAMPLES || row->hidden || y + row->height < PS_TIMELINE_HEADER_HEIGHT
+          || y > frame->height)
+        continue;
+      set_color (cr, &frame->background, 0.7);
+      cairo_rectangle (cr, render->plot_left, y, render->plot_right - render->plot_left, PS_TIMELINE_LANE_HEIGHT);
+      cairo_fill (cr);
+      if ((points = frame->points_of_track (frame->points_data, row->track)) == NULL)
+        continue;
+      g_array_set_size (render->value_items, 0);
+      n = ps_value_lod_query (points, frame->begin, frame->end, render->ns_per_pixel, render->value_items);
+      for (guint i = 0; i < n; i++)
+        {
+          const PsValueLodItem *item = &g_array_index (render->value_items, PsValueLodItem, i);
+          double x0 = floor (ps_timeline_frame_x_of (frame, (double)item->x_begin));
+          double x1 = ps_timeline_frame_x_of (frame, (double)item->x_end);
+
+          if (x1 < render->plot_left || x0 > render->plot_right)
+            continue;
+          cairo_rectangle (cr, MAX (x0, render->plot_left), y, MAX (x1 - x0, 1), PS_TIMELINE_LANE_HEIGHT);
+        }
+      set_color (cr, &color, 1);
+      cairo_fill (cr);
+    }
+}
+
 /* A ring around the chosen point of a chart */
 static void
 draw_chosen_point (Render              *render,
@@ -2238,6 +2283,7 @@ ps_timeline_render (PsTimelineModel       *model,
         }
     }
   draw_sample_lanes (&render);
+  draw_lane_points (&render);
   draw_cursor (&render);
   draw_labels (&render);
   draw_status (&render);

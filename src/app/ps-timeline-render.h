@@ -158,6 +158,7 @@ typedef struct
   PsValueLod *(*points_of_track) (gpointer data,
                                   guint32  track);
   gpointer      points_data;
+  gboolean      has_highlight_points;  /* the other samples' lanes fade */
   /* A chosen message (mark) of a thread: marked over its strip */
   gboolean      has_chosen_mark;
   guint32       chosen_mark_track;

@@ -194,6 +194,7 @@ fill_frame (PsTimelineView  *self,
       frame->focus_tracks = ps_session_get_focus_tracks (self->session, &frame->n_focus_tracks);
       frame->points_of_track = points_of_track;
       frame->points_data = self->session;
+      frame->has_highlight_points = ps_session_get_highlight_points_extent (self->session, NULL, NULL);
       if (mark != PS_SESSION_NO_MARK && self->model != NULL)
         {
           const PsMark *m = ps_event_store_get_mark (self->model->store, mark);
@@ -1082,12 +1083,36 @@ update_highlight_status (PsTimelineView *self)
   g_clear_pointer (&self->highlight_status, g_free);
   if (self->session != NULL)
     what = ps_session_get_highlight_description (self->session);
-  if (what == NULL && self->session != NULL && ps_session_get_highlight_points_extent (self->session, NULL, NULL))
-    what = ps_session_get_highlight_measurements_description (self->session);
+  if (what == NULL && self->session != NULL)
+    what = ps_session_get_highlight_points_description (self->session);
   if (what != NULL)
     /* Translators: the timeline's status line; %s says what is
      * highlighted: "Calls of ::Load", "12 measurements of …" */
     self->highlight_status = g_strdup_printf (_("Highlighted: %s (Escape clears)"), what);
+}
+
+/* The rows that may come into view to show what is highlighted, in turn:
+ * a focused row shown, any row shown, then a row in a closed group (which
+ * opens). The view moves to the highlight's extent after the second pass
+ * when none shown has some in view. */
+#define N_ROW_PASSES 4
+#define REVEAL_PASS  1
+
+static gboolean
+row_in_pass (PsTimelineView *self,
+             PsTimelineRow  *row,
+             int             pass)
+{
+  switch (pass)
+    {
+    case 0:
+      return !row->hidden && ps_session_is_focus_track (self->session, row->track);
+    case 1:
+    case 2:
+      return !row->hidden;
+    default:
+      return TRUE;
+    }
 }
 
 /* Whether the track has highlighted spans in from…to; *depth: the first
@@ -1127,19 +1152,18 @@ highlight_changed_cb (PsTimelineView *self)
   if (highlight == NULL || self->model == NULL || self->model->lod == NULL)
     return;
 
-  /* A focused row that has some first, then any */
-  for (int pass = 0; pass < 3 && found < 0; pass++)
+  for (int pass = 0; pass < N_ROW_PASSES && found < 0; pass++)
     {
       get_visible (self, &begin, &end);
       for (guint r = 0; r < self->model->rows->len && found < 0; r++)
         {
           PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
 
-          if (row->kind == PS_TIMELINE_ROW_SPANS && (pass > 0 || ps_session_is_focus_track (self->session, row->track))
+          if (row->kind == PS_TIMELINE_ROW_SPANS && row_in_pass (self, row, pass)
               && highlight_in (highlight, row->track, begin, end, &depth))
             found = (int)r;
         }
-      if (found < 0 && pass == 1 && ps_span_lod_get_extent (highlight, &first, &last))
+      if (found < 0 && pass == REVEAL_PASS && ps_span_lod_get_extent (highlight, &first, &last))
         reveal_range (self, first, MAX (last, first), FALSE);
     }
   if (found < 0)
@@ -1189,21 +1213,19 @@ points_changed_cb (PsTimelineView *self)
   update_highlight_status (self);
   if (self->model == NULL || !ps_session_get_highlight_points_extent (self->session, &first, &last))
     return;
-  /* A focused row that has some first, then any */
-  for (int pass = 0; pass < 3 && found < 0; pass++)
+  for (int pass = 0; pass < N_ROW_PASSES && found < 0; pass++)
     {
       get_visible (self, &begin, &end);
       for (guint r = 0; r < self->model->rows->len && found < 0; r++)
         {
           PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
-          PsValueLod *points = row->kind == PS_TIMELINE_ROW_VALUES
+          PsValueLod *points = row->kind == PS_TIMELINE_ROW_VALUES || row->kind == PS_TIMELINE_ROW_SAMPLES
                                ? ps_session_get_highlight_points (self->session, row->track) : NULL;
 
-          if (points != NULL && (pass > 0 || ps_session_is_focus_track (self->session, row->track))
-              && points_in (points, begin, end))
+          if (points != NULL && row_in_pass (self, row, pass) && points_in (points, begin, end))
             found = (int)r;
         }
-      if (found < 0 && pass == 1)
+      if (found < 0 && pass == REVEAL_PASS)
         reveal_range (self, first, last, FALSE);
     }
   show_row (self, found, TRUE);
@@ -1529,7 +1551,8 @@ click_pressed_cb (PsTimelineView  *self,
 
 /* A click on a chart (released without a drag, which would have claimed
  * the pointer for a selection): on a CE marker's chart the nearest
- * measurement within a few pixels, else the chart's track */
+ * measurement within a few pixels, else the track of the chart or of
+ * the lane of samples */
 static void
 click_released_cb (PsTimelineView  *self,
                    int              n_press,
@@ -1544,11 +1567,11 @@ click_released_cb (PsTimelineView  *self,
   if (self->model == NULL || y < PS_TIMELINE_HEADER_HEIGHT || x < PS_TIMELINE_LABEL_WIDTH)
     return;
   row = get_row (self, row_at (self, y));
-  if (row == NULL || row->kind != PS_TIMELINE_ROW_VALUES)
+  if (row == NULL || (row->kind != PS_TIMELINE_ROW_VALUES && row->kind != PS_TIMELINE_ROW_SAMPLES))
     return;
   g_array_set_size (self->followed_focus, 0);
   g_array_append_val (self->followed_focus, row->track);
-  if (self->model->sequence_axis
+  if (self->model->sequence_axis && row->kind == PS_TIMELINE_ROW_VALUES
       && ps_value_lod_get_point (row->values, ps_value_lod_find (row->values, (gint64)llround (value_at (self, x))),
                                  &point_x, &value)
       && fabs (ps_timeline_view_x_of (self, point_x) - x) <= POINT_SLOP_PIXELS
@@ -1586,8 +1609,8 @@ ps_timeline_view_get_row_y (PsTimelineView *self,
     {
       PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
 
-      if (row->track == track && row->kind != PS_TIMELINE_ROW_GROUP)
-        return row->hidden ? -1 : PS_TIMELINE_HEADER_HEIGHT - scroll_y + row->y;
+      if (row->track == track && row->kind != PS_TIMELINE_ROW_GROUP && !row->hidden)
+        return PS_TIMELINE_HEADER_HEIGHT - scroll_y + row->y;
     }
   return -1;
 }

@@ -55,8 +55,8 @@ void             ps_timeline_view_drag           (PsTimelineView *self,
 void             ps_timeline_view_click          (PsTimelineView *self,
                                                   double          x,
                                                   double          y);
-/* The widget y of the top of a track's first row, -1 when it has none or
- * its group is collapsed (it may lie outside the widget) */
+/* The widget y of the top of a track's first row shown, -1 when it has
+ * none or their groups are collapsed (it may lie outside the widget) */
 double           ps_timeline_view_get_row_y      (PsTimelineView *self,
                                                   guint32         track);
 /* Statistics of the last frame drawn */
