@@ -6,7 +6,8 @@
  * specs: cli.md (every command and export target). Deep inputs of every
  * format that nests (RTL scopes, Visual Studio call-tree reports, pmcstat
  * -G callgraphs, hwpmc call chains), names of 100 kB repeated on every
- * call path (pmcstat -G, a saved run) and wide PDH headers are generated
+ * call path (pmcstat -G, a saved run) and wide PDH headers, read once
+ * or twice, are generated
  * here, and every command and export that writes a tree of them is run as
  * a user would: what it writes must stay within a fixed multiple of the
  * input plus a constant, and its peak memory (the child's getrusage)
@@ -347,6 +348,7 @@ typedef enum
   INPUT_PDH_BLANK,    /* a PDH header of `depth` empty columns, and a row */
   INPUT_PDH_PATHS,    /* a PDH header of `depth` short counter paths, and a row */
   INPUT_PDH_HEADER,   /* the same header alone */
+  INPUT_PDH_TWO_ROWS, /* the same header, and two rows a second apart */
   INPUT_PMCSTAT_LONG, /* pmcstat -G: a function of a long name and `depth` callers */
   INPUT_NATIVE_LONG,  /* a saved run: `depth` functions, each called by and
                        * calling one of a long name */
@@ -451,6 +453,7 @@ write_input (const char *dir,
 
     case INPUT_PDH_BLANK:
     case INPUT_PDH_PATHS:
+    case INPUT_PDH_TWO_ROWS:
     case INPUT_PDH_HEADER:
       g_string_append (text, "\"(PDH-CSV 4.0) (UTC)(0)\"");
       for (guint i = 0; i < depth; i++)
@@ -465,6 +468,14 @@ write_input (const char *dir,
           g_string_append (text, "\n\"01/01/2024 00:00:00.000\"");
           for (guint i = 0; i < depth; i++)
             g_string_append (text, ",1");
+        }
+      /* The second reading lands a thousand buckets of the counter's
+       * overview after the first */
+      if (kind == INPUT_PDH_TWO_ROWS)
+        {
+          g_string_append (text, "\n\"01/01/2024 00:00:01.000\"");
+          for (guint i = 0; i < depth; i++)
+            g_string_append (text, ",2");
         }
       g_string_append_c (text, '\n');
       path = g_build_filename (dir, "wide.csv", NULL);
@@ -599,6 +610,10 @@ static const Input inputs[] = {
    * of both, 80 times a short path and its reading: at 100 000 counters
    * that is within 2 % of the limit */
   { INPUT_PDH_PATHS, "pdh-paths", 50000, "diff", 0 },
+  /* Two readings of 2 bytes each per counter: a chrome-trace C event
+   * of about 120 bytes for each */
+  { INPUT_PDH_TWO_ROWS, "pdh-two-rows", 100000, "info counters counters-text csv csv-points markdown html", 0 },
+  { INPUT_PDH_TWO_ROWS, "pdh-two-rows", 100000, "chrome-trace", 32 },
 };
 
 typedef struct

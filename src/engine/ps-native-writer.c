@@ -442,7 +442,6 @@ write_counter_series (Writer        *writer,
     {
       const PsCounterSeries *series = _ps_event_store_get_counter_series (store, track);
       PsCounterBucket current;
-      guint n_buckets;
 
       if (series->n_readings == 0 && series->buckets == NULL)
         continue;
@@ -465,12 +464,9 @@ write_counter_series (Writer        *writer,
       put_bucket (writer->payload, &current);
       put_u32 (writer->payload, series->current_index);
       put_u8 (writer->payload, series->current_fresh ? 1 : 0);
-      /* Buckets past the last one used hold nothing */
-      n_buckets = series->buckets == NULL ? 0 : MIN (series->n_used, PS_COUNTER_OVERVIEW_BUCKETS);
-      put_u8 (writer->payload, series->buckets != NULL ? 1 : 0);
-      put_u32 (writer->payload, n_buckets);
-      for (guint b = 0; b < n_buckets; b++)
-        put_bucket (writer->payload, &series->buckets[b]);
+      /* The buckets follow in COVW, only those with readings */
+      put_u8 (writer->payload, 0);
+      put_u32 (writer->payload, 0);
       count++;
 
       if (writer->payload->len >= (4u << 20))
@@ -481,6 +477,40 @@ write_counter_series (Writer        *writer,
         }
     }
   return count == 0 || write_section (writer, PS_NATIVE_SERIES, count, error);
+}
+
+static gboolean
+write_counter_overviews (Writer        *writer,
+                         PsEventStore  *store,
+                         GError       **error)
+{
+  guint n = _ps_event_store_get_n_counter_series (store);
+  guint count = 0;
+
+  for (guint track = 0; track < n; track++)
+    {
+      const PsCounterSeries *series = _ps_event_store_get_counter_series (store, track);
+
+      if (series->buckets == NULL)
+        continue;
+
+      put_u32 (writer->payload, track);
+      put_u32 (writer->payload, series->n_used);
+      for (guint b = 0; b < series->n_used; b++)
+        {
+          put_u16 (writer->payload, (guint16)series->buckets[b].index);
+          put_bucket (writer->payload, &series->buckets[b]);
+        }
+      count++;
+
+      if (writer->payload->len >= (4u << 20))
+        {
+          if (!write_section (writer, PS_NATIVE_OVERVIEWS, count, error))
+            return FALSE;
+          count = 0;
+        }
+    }
+  return count == 0 || write_section (writer, PS_NATIVE_OVERVIEWS, count, error);
 }
 
 static gboolean
@@ -692,6 +722,7 @@ ps_native_write_stream (PsEventStore   *store,
          && write_report (&writer, store, error)
          && write_warnings (&writer, store, error)
          && write_counter_series (&writer, store, error)
+         && write_counter_overviews (&writer, store, error)
          && write_measurements (&writer, store, error)
          && write_events (&writer, store, PS_NATIVE_SPANS, ps_event_store_get_n_spans (store), put_span, error)
          && write_span_contexts (&writer, store, error)
