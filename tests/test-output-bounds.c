@@ -360,6 +360,17 @@ typedef enum
   INPUT_PDH_LONG,     /* a PDH log: a counter of a long path, `depth` rows */
 } InputKind;
 
+static void
+save_run (PsEventStore *store,
+          const char   *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (ps_native_save (store, file, NULL, &error));
+  g_assert_no_error (error);
+}
+
 /* A saved run of samples in which a function of a long name calls each of
  * `n_paths` functions and is called by each, at an address of its own
  * every time: every output that writes a name per call path, per stack or
@@ -370,8 +381,6 @@ write_native_long_names (const char *path,
 {
   g_autoptr(PsEventStore) store = ps_event_store_new ();
   g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
   g_autofree char *long_name = g_strnfill (LONG_NAME_BYTES, 'L');
   PsTrack thread = { 0 };
   guint32 long_function, module, long_frame, long_stack, track;
@@ -409,8 +418,7 @@ write_native_long_names (const char *path,
     }
   ps_store_builder_flush (builder);
 
-  g_assert_true (ps_native_save (store, file, NULL, &error));
-  g_assert_no_error (error);
+  save_run (store, path);
 }
 
 /* A saved run of n_events spans, each in the context of a long name and
@@ -423,8 +431,6 @@ write_native_long_events (const char *path,
 {
   g_autoptr(PsEventStore) store = ps_event_store_new ();
   g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
   g_autofree char *long_name = g_strnfill (LONG_NAME_BYTES, 'L');
   PsTrack thread = { 0 };
   guint32 name, track, stack;
@@ -470,8 +476,7 @@ write_native_long_events (const char *path,
     }
   ps_store_builder_flush (builder);
 
-  g_assert_true (ps_native_save (store, file, NULL, &error));
-  g_assert_no_error (error);
+  save_run (store, path);
 }
 
 /* A saved CE run of n_descriptions descriptions of one app of a long
@@ -482,8 +487,6 @@ write_native_long_app (const char *path,
                        guint       n_descriptions)
 {
   g_autoptr(PsEventStore) store = ps_event_store_new ();
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
   g_autofree char *long_name = g_strnfill (LONG_NAME_BYTES, 'A');
   guint32 session, app;
 
@@ -511,8 +514,7 @@ write_native_long_app (const char *path,
       _ps_event_store_append_measurements (store, &measurement, 1);
     }
 
-  g_assert_true (ps_native_save (store, file, NULL, &error));
-  g_assert_no_error (error);
+  save_run (store, path);
 }
 
 static char *
