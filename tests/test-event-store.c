@@ -14,6 +14,7 @@
 #include "ps-loader.h"
 #include "ps-native-writer.h"
 #include "ps-store-builder.h"
+#include "ps-util.h"
 
 static guint32
 add_marker_track (PsEventStore *store,
@@ -1006,6 +1007,115 @@ test_counter_overview_saved (void)
   g_rmdir (dir);
 }
 
+static void
+store_le32 (guint8  *at,
+            guint32  value)
+{
+  for (guint b = 0; b < 4; b++)
+    at[b] = (guint8)(value >> (8 * b));
+}
+
+/* The payload of the first section of type in a saved run: its offset
+ * in data and its length */
+static gsize
+find_section_payload (const guint8 *data,
+                      gsize         length,
+                      const char   *type,
+                      gsize        *payload_length)
+{
+  gsize at = PS_NATIVE_HEADER_SIZE;
+
+  while (at + PS_NATIVE_SECTION_HEADER_SIZE <= length)
+    {
+      guint64 section_length = ps_util_load_le64 (data + at + 8);
+
+      if (memcmp (data + at, type, 4) == 0)
+        {
+          *payload_length = (gsize)section_length;
+          return at + PS_NATIVE_SECTION_HEADER_SIZE;
+        }
+      at += PS_NATIVE_SECTION_HEADER_SIZE + (gsize)section_length;
+    }
+  g_assert_not_reached ();
+}
+
+/* A COVW section whose records do not match what CSER said, or whose
+ * buckets are out of order, empty or out of range, stops reading with
+ * an error, whatever its checksum */
+static void
+test_counter_overview_saved_malformed (void)
+{
+  g_autoptr(PsEventStore) made = make_overview_store ();
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint8 *data;
+  gsize length, payload, payload_length;
+  /* Byte offsets in the first record: its count of buckets, and the
+   * index and count of its first and second bucket (18 bytes each) */
+  enum { N = 4, INDEX_0 = 8, INDEX_1 = 8 + 18, COUNT_0 = 8 + 14 };
+  struct
+  {
+    const char *what;
+    gsize       at;
+    guint32     value;
+    guint       width;
+  } cases[] = {
+    { "a count of buckets that is not CSER's", N, 5, 4 },
+    { "more buckets than an overview has", N, PS_COUNTER_OVERVIEW_BUCKETS + 1, 4 },
+    { "buckets out of order", INDEX_0, 5, 2 },
+    { "one bucket twice", INDEX_1, 0, 2 },
+    { "a bucket past the last", INDEX_1, PS_COUNTER_OVERVIEW_BUCKETS, 2 },
+    { "an empty bucket", COUNT_0, 0, 4 },
+    /* Its last: at the place of the bucket being filled, which comes after */
+    { "a bucket where the one being filled goes", 0, 0, 2 },
+  };
+
+  g_assert_true (ps_native_write_stream (made, out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_close (out, NULL, &error));
+  saved = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  data = g_bytes_get_data (saved, &length);
+  payload = find_section_payload (data, length, "COVW", &payload_length);
+  /* The first record is the first counter's, with buckets 0 and 1 */
+  g_assert_cmpuint (ps_util_load_le32 (data + payload), ==, 0);
+  g_assert_cmpuint (ps_util_load_le16 (data + payload + INDEX_0), ==, 0);
+  g_assert_cmpuint (ps_util_load_le16 (data + payload + INDEX_1), ==, 1);
+  cases[G_N_ELEMENTS (cases) - 1].at = 8 + 18 * (ps_util_load_le32 (data + payload + N) - 1);
+  cases[G_N_ELEMENTS (cases) - 1].value = _ps_event_store_get_counter_series (made, 0)->current_index;
+  g_assert_true (_ps_event_store_get_counter_series (made, 0)->current_fresh);
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree guint8 *copy = g_memdup2 (data, length);
+      guint8 *header = copy + payload - PS_NATIVE_SECTION_HEADER_SIZE;
+      g_autoptr(GInputStream) stream = NULL;
+      g_autoptr(PsEventStore) store = NULL;
+      g_autoptr(GError) load_error = NULL;
+      const GError *run_error;
+
+      if (cases[c].width == 4)
+        store_le32 (copy + payload + cases[c].at, cases[c].value);
+      else
+        {
+          copy[payload + cases[c].at] = (guint8)cases[c].value;
+          copy[payload + cases[c].at + 1] = (guint8)(cases[c].value >> 8);
+        }
+      /* Checksums that match, as a hostile file has them */
+      store_le32 (header + 24, ps_native_crc32 (copy + payload, payload_length));
+      store_le32 (header + 28, ps_native_crc32 (header, 28));
+
+      stream = g_memory_input_stream_new_from_data (copy, (gssize)length, NULL);
+      store = ps_load_stream (stream, "malformed.perfscope", NULL, 0, length, NULL, NULL, NULL, &load_error);
+      g_assert_no_error (load_error);
+      run_error = ps_event_store_get_error (store);
+      g_test_message ("%s: %s", cases[c].what, run_error != NULL ? run_error->message : "read");
+      g_assert_false (ps_event_store_is_complete (store));
+      g_assert_nonnull (run_error);
+      g_assert_nonnull (strstr (run_error->message, "COVW"));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1026,6 +1136,7 @@ main (int   argc,
   g_test_add_func ("/event-store/counter-overview/dense-reference", test_counter_overview_dense);
   g_test_add_func ("/event-store/counter-overview/two-readings", test_counter_overview_two_readings);
   g_test_add_func ("/event-store/counter-overview/saved", test_counter_overview_saved);
+  g_test_add_func ("/event-store/counter-overview/saved-malformed", test_counter_overview_saved_malformed);
 
   return g_test_run ();
 }

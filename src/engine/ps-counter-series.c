@@ -159,7 +159,8 @@ flush_current (PsCounterSeries *self)
           return;
         }
     }
-  /* Fewer than PS_COUNTER_OVERVIEW_BUCKETS: this one's index is not among them */
+  /* Its index is not among those stored, so there are fewer than
+   * PS_COUNTER_OVERVIEW_BUCKETS and room can be made */
   if G_UNLIKELY (self->n_used >= ps_counter_series_get_room (self))
     ps_counter_series_reserve (self, self->n_used + 1u);
   if G_LIKELY (at == self->n_used)
@@ -219,6 +220,8 @@ add_to_overview (PsCounterSeries *self,
     {
       ps_counter_series_reserve (self, 1);
       self->begin_ns = time_ns;
+      /* A saved run cut off before its buckets said how many there were */
+      self->n_used = 0;
     }
   /* A reading earlier than the first joins the first bucket */
   index = time_ns > self->begin_ns ? (guint64)time_ns - (guint64)self->begin_ns : 0;
