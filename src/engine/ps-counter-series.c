@@ -135,22 +135,17 @@ find_bucket (const PsCounterSeries *self,
   return low;
 }
 
-/* The bucket being filled into the array. Time moves forward, so it
- * almost always goes after the last one: a plain store then, which does
- * not wait for that memory the way reading it first would. A reading
- * back in time joins the bucket of its stretch, or puts one in its place. */
+/* The bucket being filled, when it does not go last into room there is:
+ * it joins the bucket of its stretch, or is put in its place */
 static void
-flush_current (PsCounterSeries *self)
+flush_elsewhere (PsCounterSeries *self)
 {
   PsCounterBucket current;
-  guint at;
+  guint at = self->n_used;
 
-  if (self->current_count == 0)
-    return;
   ps_counter_series_get_current (self, &current);
   self->current_count = 0;
-  at = self->n_used;
-  if G_UNLIKELY (!self->current_fresh)
+  if (!self->current_fresh)
     {
       at = find_bucket (self, current.index);
       if (at < self->n_used && self->buckets[at].index == current.index)
@@ -161,16 +156,28 @@ flush_current (PsCounterSeries *self)
     }
   /* Its index is not among those stored, so there are fewer than
    * PS_COUNTER_OVERVIEW_BUCKETS and room can be made */
-  if G_UNLIKELY (self->n_used >= ps_counter_series_get_room (self))
+  if (self->n_used >= ps_counter_series_get_room (self))
     ps_counter_series_reserve (self, self->n_used + 1u);
-  if G_LIKELY (at == self->n_used)
-    {
-      self->buckets[self->n_used++] = current;
-      return;
-    }
   memmove (&self->buckets[at + 1], &self->buckets[at], (self->n_used - at) * sizeof (PsCounterBucket));
   self->buckets[at] = current;
   self->n_used++;
+}
+
+/* The bucket being filled into the array. Time moves forward, so it
+ * almost always goes last, into room there is: stored in place then,
+ * which does not wait for that memory the way reading it first would. */
+static inline void
+flush_current (PsCounterSeries *self)
+{
+  if (self->current_count == 0)
+    return;
+  if G_LIKELY (self->current_fresh && self->n_used < ps_counter_series_get_room (self))
+    {
+      ps_counter_series_get_current (self, &self->buckets[self->n_used++]);
+      self->current_count = 0;
+      return;
+    }
+  flush_elsewhere (self);
 }
 
 /* Wide enough that index falls in the last bucket or before: each bucket
@@ -231,10 +238,13 @@ add_to_overview (PsCounterSeries *self,
 
   if (index != self->current_index || self->current_count == 0)
     {
+      /* After a bucket that went last, the last is known without
+       * reading it */
+      gboolean after_last = self->current_count > 0 && self->current_fresh && index > self->current_index;
+
       flush_current (self);
       self->current_index = (guint16)index;
-      /* The bucket just stored, when there was one: still at hand */
-      self->current_fresh = self->n_used == 0 || self->buckets[self->n_used - 1].index < index;
+      self->current_fresh = after_last || self->n_used == 0 || self->buckets[self->n_used - 1].index < index;
     }
   if (self->current_count == 0)
     {
