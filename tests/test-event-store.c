@@ -8,8 +8,13 @@
 #include <math.h>
 #include <string.h>
 
-#include "ps-event-store.h"
+#include <glib/gstdio.h>
+
+#include "ps-event-store-private.h"
+#include "ps-loader.h"
+#include "ps-native-writer.h"
 #include "ps-store-builder.h"
+#include "ps-util.h"
 
 static guint32
 add_marker_track (PsEventStore *store,
@@ -550,6 +555,567 @@ test_counter_series_far_apart (void)
   ps_counter_series_clear (&series);
 }
 
+
+/* The overview as it was kept before only the buckets with readings had
+ * room: all 1024 in place, widened by moving each bucket to its new
+ * place. The sparse overview must give exactly its buckets. */
+typedef struct
+{
+  PsCounterBucket buckets[PS_COUNTER_OVERVIEW_BUCKETS];
+  gboolean        started;
+  gint64          begin_ns;
+  guint           shift;
+  guint           n_used;
+  float           current_min;
+  float           current_max;
+  double          current_sum;
+  guint32         current_count;
+  guint           current_index;
+  gboolean        current_fresh;
+} DenseOverview;
+
+static void
+dense_init (DenseOverview *dense)
+{
+  memset (dense, 0, sizeof *dense);
+  dense->shift = 10;
+}
+
+static void
+dense_merge (PsCounterBucket       *into,
+             const PsCounterBucket *from)
+{
+  guint32 count;
+
+  if (from->count == 0)
+    return;
+  if (into->count == 0)
+    {
+      *into = *from;
+      return;
+    }
+  count = into->count + from->count;
+  into->mean = (float)(((double)into->mean * into->count + (double)from->mean * from->count) / count);
+  into->min = MIN (into->min, from->min);
+  into->max = MAX (into->max, from->max);
+  into->count = count;
+}
+
+static void
+dense_flush (DenseOverview *dense)
+{
+  PsCounterBucket current = { 0 };
+
+  if (dense->current_count == 0)
+    return;
+  current.min = dense->current_min;
+  current.max = dense->current_max;
+  current.count = dense->current_count;
+  current.mean = (float)(dense->current_sum / dense->current_count);
+  if (dense->current_fresh)
+    dense->buckets[dense->current_index] = current;
+  else
+    dense_merge (&dense->buckets[dense->current_index], &current);
+  dense->current_count = 0;
+}
+
+static void
+dense_add (DenseOverview *dense,
+           gint64         time_ns,
+           double         value)
+{
+  float v = (float)value;
+  guint64 index;
+
+  if (!isfinite (value))
+    return;
+  if (!dense->started)
+    {
+      dense->started = TRUE;
+      dense->begin_ns = time_ns;
+    }
+  index = time_ns > dense->begin_ns ? (guint64)time_ns - (guint64)dense->begin_ns : 0;
+  if ((index >> dense->shift) >= PS_COUNTER_OVERVIEW_BUCKETS)
+    {
+      guint shift = dense->shift;
+      guint by;
+
+      dense_flush (dense);
+      while ((index >> shift) >= PS_COUNTER_OVERVIEW_BUCKETS)
+        shift++;
+      by = shift - dense->shift;
+      for (guint i = 1; i < dense->n_used; i++)
+        {
+          guint to = (guint)((guint64)i >> by);
+
+          if (to == (guint)((guint64)(i - 1) >> by))
+            dense_merge (&dense->buckets[to], &dense->buckets[i]);
+          else
+            dense->buckets[to] = dense->buckets[i];
+          dense->buckets[i].count = 0;
+        }
+      dense->n_used = dense->n_used > 0 ? (guint)((guint64)(dense->n_used - 1) >> by) + 1 : 0;
+      dense->shift = shift;
+    }
+  index >>= dense->shift;
+  if (index != dense->current_index || dense->current_count == 0)
+    {
+      dense_flush (dense);
+      dense->current_index = (guint)index;
+      dense->current_fresh = index >= dense->n_used;
+    }
+  if (dense->current_count == 0)
+    {
+      dense->current_min = dense->current_max = v;
+      dense->current_sum = v;
+    }
+  else
+    {
+      dense->current_min = MIN (dense->current_min, v);
+      dense->current_max = MAX (dense->current_max, v);
+      dense->current_sum += v;
+    }
+  dense->current_count++;
+  dense->n_used = MAX (dense->n_used, (guint)index + 1);
+}
+
+/* The overview of series is that of dense, bucket for bucket, bit for bit */
+static void
+assert_overview_dense (PsCounterSeries *series,
+                       DenseOverview   *dense)
+{
+  PsCounterOverview overview;
+  guint next = 0;
+
+  ps_counter_series_get_overview (series, &overview);
+  dense_flush (dense);
+  g_assert_cmpint (overview.begin_ns, ==, dense->begin_ns);
+  g_assert_cmpint (overview.bucket_ns, ==, (gint64)1 << dense->shift);
+  for (guint b = 0; b < dense->n_used; b++)
+    {
+      const PsCounterBucket *expected = &dense->buckets[b];
+      const PsCounterBucket *bucket;
+
+      if (expected->count == 0)
+        continue;
+      g_assert_cmpuint (next, <, overview.n_buckets);
+      bucket = &overview.buckets[next++];
+      g_assert_cmpuint (bucket->index, ==, b);
+      g_assert_cmpuint (bucket->count, ==, expected->count);
+      g_assert_cmpmem (&bucket->min, sizeof bucket->min, &expected->min, sizeof expected->min);
+      g_assert_cmpmem (&bucket->max, sizeof bucket->max, &expected->max, sizeof expected->max);
+      g_assert_cmpmem (&bucket->mean, sizeof bucket->mean, &expected->mean, sizeof expected->mean);
+    }
+  g_assert_cmpuint (overview.n_buckets, ==, next);
+  /* Its last bucket is the last the dense one used */
+  if (next > 0)
+    g_assert_cmpuint (overview.buckets[next - 1].index, ==, dense->n_used - 1);
+  /* Room that grew with the readings, never with the place of their
+   * buckets: no more than twice the readings with a value */
+  g_assert_cmpuint (ps_counter_series_get_room (series), <=, 2 * MAX (series->stats.n_values, 1u));
+}
+
+typedef enum
+{
+  PATTERN_ONE,         /* one reading */
+  PATTERN_TWO_FAR,     /* two readings, far apart */
+  PATTERN_STEADY,      /* one a second, some missing */
+  PATTERN_GAPS,        /* steady, with gaps of hours */
+  PATTERN_BURSTS,      /* hundreds in a millisecond, then a long pause */
+  PATTERN_SPREAD,      /* a few in each of many buckets, widening often */
+  PATTERN_BACK,        /* forward mostly, back in time often */
+  N_PATTERNS
+} ReadingPattern;
+
+/* Random readings of each pattern, added to the series as a parser adds
+ * them (the inline path and the general one, with missing and infinite
+ * values) and to the dense reference, the overview read at random
+ * points in between */
+static void
+test_counter_overview_dense (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (27);
+
+  for (guint round = 0; round < 40; round++)
+    {
+      ReadingPattern pattern = round % N_PATTERNS;
+      g_autofree DenseOverview *dense = g_new (DenseOverview, 1);
+      PsCounterSeries series;
+      gint64 time_ns = g_rand_int_range (rand, -1000000, 1000000) * G_GINT64_CONSTANT (1000000);
+      guint n_readings;
+
+      switch (pattern)
+        {
+        case PATTERN_ONE: n_readings = 1; break;
+        case PATTERN_TWO_FAR: n_readings = 2; break;
+        case PATTERN_SPREAD: n_readings = g_rand_int_range (rand, 1000, 20000); break;
+        default: n_readings = g_rand_int_range (rand, 2, 50000); break;
+        }
+      ps_counter_series_init (&series);
+      dense_init (dense);
+      for (guint i = 0; i < n_readings; i++)
+        {
+          double value = g_rand_double_range (rand, -1e9, 1e9);
+          guint kind = g_rand_int_range (rand, 0, 1000);
+
+          if (i > 0)
+            switch (pattern)
+              {
+              case PATTERN_TWO_FAR:
+                time_ns += (gint64)g_rand_int_range (rand, 1, 1000000) * 1000000000;
+                break;
+              case PATTERN_GAPS:
+                time_ns += kind < 3 ? (gint64)g_rand_int_range (rand, 1, 48) * 3600 * 1000000000 : 1000000000;
+                break;
+              case PATTERN_BURSTS:
+                time_ns += kind < 5 ? (gint64)g_rand_int_range (rand, 1, 100000) * 1000000000
+                                    : g_rand_int_range (rand, 0, 3000);
+                break;
+              case PATTERN_SPREAD:
+                time_ns += (gint64)g_rand_int_range (rand, 1, 1 << 20) << (i / 1000);
+                break;
+              case PATTERN_BACK:
+                time_ns += kind < 100 ? -(gint64)g_rand_int_range (rand, 0, 3600) * 1000000000
+                                      : (gint64)g_rand_int_range (rand, 0, 2000) * 1000000;
+                break;
+              case PATTERN_ONE:
+              case PATTERN_STEADY:
+              default:
+                time_ns += 1000000000;
+                break;
+              }
+
+          if (kind < 10)
+            {
+              ps_counter_series_add (&series, time_ns, NAN, TRUE);
+              continue;
+            }
+          if (kind < 12)
+            value = kind == 10 ? -INFINITY : NAN;
+          if (kind % 2 == 0)
+            ps_counter_series_add_value (&series, time_ns, value);
+          else
+            ps_counter_series_add (&series, time_ns, value, FALSE);
+          dense_add (dense, time_ns, value);
+          if (kind >= 990)
+            assert_overview_dense (&series, dense);
+        }
+      g_test_message ("pattern %u: %u readings", pattern, n_readings);
+      assert_overview_dense (&series, dense);
+      ps_counter_series_clear (&series);
+    }
+}
+
+/* A counter read twice, far apart, has room for two buckets, not for
+ * the 1024 the second reading's place would need in an array */
+static void
+test_counter_overview_two_readings (void)
+{
+  PsCounterSeries series;
+  PsCounterOverview overview;
+
+  ps_counter_series_init (&series);
+  ps_counter_series_add_value (&series, 0, 1);
+  ps_counter_series_add_value (&series, G_GINT64_CONSTANT (1000000000), 2);
+  ps_counter_series_get_overview (&series, &overview);
+
+  g_assert_cmpuint (overview.n_buckets, ==, 2);
+  g_assert_cmpuint (overview.buckets[0].index, ==, 0);
+  g_assert_cmpuint (overview.buckets[1].index, >, PS_COUNTER_OVERVIEW_BUCKETS / 2);
+  g_assert_cmpuint (overview.buckets[1].index, <, PS_COUNTER_OVERVIEW_BUCKETS);
+  g_assert_cmpfloat (overview.buckets[1].mean, ==, 2);
+  g_assert_cmpuint (ps_counter_series_get_room (&series), ==, 2);
+  ps_counter_series_clear (&series);
+}
+
+/* Counters of every shape an overview takes, read one second apart for
+ * 3000 s, thinned to 64 kept readings: one read every second, one read
+ * twice an hour apart, one read in bursts with its last reading back in
+ * time, one with only missing readings and one read once. Saved without
+ * reading an overview first, so that the buckets being filled are saved
+ * as they are. */
+static PsEventStore *
+make_overview_store (void)
+{
+  PsEventStore *store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  const gint64 second_ns = 1000000000;
+  guint32 session, tracks[5];
+  guint32 state = 12345;
+
+  ps_event_store_set_format (store, "pdh-csv");
+  ps_event_store_set_max_counter_values (store, 64);
+  session = ps_event_store_add_session (store, 1, FALSE);
+  for (guint t = 0; t < G_N_ELEMENTS (tracks); t++)
+    {
+      PsTrack track = { 0 };
+      char name[8];
+
+      g_snprintf (name, sizeof name, "c%u", t);
+      track.kind = PS_TRACK_COUNTER;
+      track.name = ps_event_store_intern (store, name, -1);
+      track.parent = PS_NONE;
+      track.session = session;
+      tracks[t] = ps_event_store_add_track (store, &track);
+    }
+
+  for (guint i = 0; i < 3000; i++)
+    for (guint t = 0; t < G_N_ELEMENTS (tracks); t++)
+      {
+        PsCounterValue value = { 0 };
+        guint n = 1;
+
+        /* A small generator of its own, the same everywhere */
+        state = state * 1103515245u + 12345u;
+        value.track = tracks[t];
+        value.time_ns = second_ns + (gint64)i * second_ns;
+        value.value = (double)(state >> 8) / 4096.0 - 1000.0;
+        switch (t)
+          {
+          case 1:
+            if (i != 0 && i != 2999)
+              continue;
+            break;
+          case 2:
+            if (i % 200 >= 3)
+              continue;
+            n = 50;
+            break;
+          case 3:
+            value.flags = PS_COUNTER_FLAG_MISSING;
+            value.value = NAN;
+            break;
+          case 4:
+            if (i != 7)
+              continue;
+            break;
+          default:
+            break;
+          }
+        for (guint k = 0; k < n; k++)
+          {
+            ps_store_builder_add_counter_value (builder, &value);
+            value.time_ns += 1000000;
+            if (t != 3)
+              value.value += 0.25;
+          }
+      }
+  /* Back into a bucket filled before */
+  {
+    PsCounterValue value = { 0 };
+
+    value.track = tracks[2];
+    value.time_ns = 1500 * second_ns;
+    value.value = 12.5;
+    ps_store_builder_add_counter_value (builder, &value);
+  }
+  ps_store_builder_flush (builder);
+  return store;
+}
+
+static void
+assert_series_same (const PsCounterSeries *a,
+                    const PsCounterSeries *b)
+{
+  PsCounterBucket current_a, current_b;
+
+  g_assert_cmpuint (a->n_readings, ==, b->n_readings);
+  g_assert_true (memcmp (&a->stats, &b->stats, sizeof a->stats) == 0);
+  g_assert_cmpint (a->buckets != NULL, ==, b->buckets != NULL);
+  g_assert_cmpint (a->begin_ns, ==, b->begin_ns);
+  g_assert_cmpuint (a->shift, ==, b->shift);
+  ps_counter_series_get_current (a, &current_a);
+  ps_counter_series_get_current (b, &current_b);
+  g_assert_cmpmem (&current_a, sizeof current_a, &current_b, sizeof current_b);
+  g_assert_cmpint (a->current_fresh, ==, b->current_fresh);
+  g_assert_cmpuint (a->n_used, ==, b->n_used);
+  if (a->n_used > 0)
+    g_assert_cmpmem (a->buckets, a->n_used * sizeof (PsCounterBucket), b->buckets, b->n_used * sizeof (PsCounterBucket));
+}
+
+static void
+assert_overviews_same (PsEventStore *a,
+                       PsEventStore *b)
+{
+  g_assert_cmpuint (_ps_event_store_get_n_counter_series (b), >=, 5);
+  for (guint32 track = 0; track < 5; track++)
+    {
+      PsCounterOverview overview_a, overview_b;
+      gboolean has_a, has_b;
+
+      assert_series_same (_ps_event_store_get_counter_series (a, track), _ps_event_store_get_counter_series (b, track));
+      /* And once the buckets being filled are stored */
+      has_a = ps_event_store_get_counter_overview (a, track, &overview_a);
+      has_b = ps_event_store_get_counter_overview (b, track, &overview_b);
+      g_assert_cmpint (has_a, ==, has_b);
+      g_assert_cmpint (has_a, ==, track != 3);
+      assert_series_same (_ps_event_store_get_counter_series (a, track), _ps_event_store_get_counter_series (b, track));
+    }
+}
+
+static PsEventStore *
+load_file (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, &error);
+  PsEventStore *store;
+
+  g_assert_no_error (error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), path, NULL, 0, 0, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (ps_event_store_is_complete (store));
+  return store;
+}
+
+/* A run saved when the overview kept every bucket up to the last (in
+ * CSER, docs/native-format.md) reads back as the same run made now, and
+ * one saved now (COVW) too, in a file as small as the buckets with
+ * readings make it */
+static void
+test_counter_overview_saved (void)
+{
+  g_autofree char *old_path = g_test_build_filename (G_TEST_DIST, "data", "native", "counters-1.0.perfscope", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-overview-XXXXXX", NULL);
+  g_autofree char *new_path = g_build_filename (dir, "counters.perfscope", NULL);
+  g_autoptr(GFile) new_file = g_file_new_for_path (new_path);
+  g_autoptr(PsEventStore) made = make_overview_store ();
+  g_autoptr(PsEventStore) old_saved = load_file (old_path);
+  g_autoptr(PsEventStore) new_saved = NULL;
+  g_autoptr(GError) error = NULL;
+  GStatBuf old_info, new_info;
+
+  /* Saved before any overview was read: buckets still being filled */
+  g_assert_true (ps_native_save (made, new_file, NULL, &error));
+  g_assert_no_error (error);
+  new_saved = load_file (new_path);
+  g_assert_cmpuint (_ps_event_store_get_counter_series (made, 0)->current_count, >, 0);
+  g_assert_false (_ps_event_store_get_counter_series (made, 2)->current_fresh);
+
+  g_assert_cmpint (g_stat (old_path, &old_info), ==, 0);
+  g_assert_cmpint (g_stat (new_path, &new_info), ==, 0);
+  g_test_message ("saved with every bucket: %" G_GINT64_FORMAT " bytes, with those with readings: %" G_GINT64_FORMAT,
+                  (gint64)old_info.st_size, (gint64)new_info.st_size);
+  g_assert_cmpint (new_info.st_size, <, old_info.st_size);
+
+  assert_overviews_same (made, new_saved);
+  g_clear_object (&made);
+  made = make_overview_store ();
+  assert_overviews_same (made, old_saved);
+
+  g_remove (new_path);
+  g_rmdir (dir);
+}
+
+static void
+store_le32 (guint8  *at,
+            guint32  value)
+{
+  for (guint b = 0; b < 4; b++)
+    at[b] = (guint8)(value >> (8 * b));
+}
+
+/* The payload of the first section of type in a saved run: its offset
+ * in data and its length */
+static gsize
+find_section_payload (const guint8 *data,
+                      gsize         length,
+                      const char   *type,
+                      gsize        *payload_length)
+{
+  gsize at = PS_NATIVE_HEADER_SIZE;
+
+  while (at + PS_NATIVE_SECTION_HEADER_SIZE <= length)
+    {
+      guint64 section_length = ps_util_load_le64 (data + at + 8);
+
+      if (memcmp (data + at, type, 4) == 0)
+        {
+          *payload_length = (gsize)section_length;
+          return at + PS_NATIVE_SECTION_HEADER_SIZE;
+        }
+      at += PS_NATIVE_SECTION_HEADER_SIZE + (gsize)section_length;
+    }
+  g_assert_not_reached ();
+}
+
+/* A COVW section whose records do not match what CSER said, or whose
+ * buckets are out of order, empty or out of range, stops reading with
+ * an error, whatever its checksum */
+static void
+test_counter_overview_saved_malformed (void)
+{
+  g_autoptr(PsEventStore) made = make_overview_store ();
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint8 *data;
+  gsize length, payload, payload_length;
+  /* Byte offsets in the first record: its count of buckets, and the
+   * index and count of its first and second bucket (18 bytes each) */
+  enum { N = 4, INDEX_0 = 8, INDEX_1 = 8 + 18, COUNT_0 = 8 + 14 };
+  struct
+  {
+    const char *what;
+    gsize       at;
+    guint32     value;
+    guint       width;
+  } cases[] = {
+    { "a count of buckets that is not CSER's", N, 5, 4 },
+    { "more buckets than an overview has", N, PS_COUNTER_OVERVIEW_BUCKETS + 1, 4 },
+    { "buckets out of order", INDEX_0, 5, 2 },
+    { "one bucket twice", INDEX_1, 0, 2 },
+    { "a bucket past the last", INDEX_1, PS_COUNTER_OVERVIEW_BUCKETS, 2 },
+    { "an empty bucket", COUNT_0, 0, 4 },
+    /* Its last: at the place of the bucket being filled, which comes after */
+    { "a bucket where the one being filled goes", 0, 0, 2 },
+  };
+
+  g_assert_true (ps_native_write_stream (made, out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_close (out, NULL, &error));
+  saved = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  data = g_bytes_get_data (saved, &length);
+  payload = find_section_payload (data, length, "COVW", &payload_length);
+  /* The first record is the first counter's, with buckets 0 and 1 */
+  g_assert_cmpuint (ps_util_load_le32 (data + payload), ==, 0);
+  g_assert_cmpuint (ps_util_load_le16 (data + payload + INDEX_0), ==, 0);
+  g_assert_cmpuint (ps_util_load_le16 (data + payload + INDEX_1), ==, 1);
+  cases[G_N_ELEMENTS (cases) - 1].at = 8 + 18 * (ps_util_load_le32 (data + payload + N) - 1);
+  cases[G_N_ELEMENTS (cases) - 1].value = _ps_event_store_get_counter_series (made, 0)->current_index;
+  g_assert_true (_ps_event_store_get_counter_series (made, 0)->current_fresh);
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree guint8 *copy = g_memdup2 (data, length);
+      guint8 *header = copy + payload - PS_NATIVE_SECTION_HEADER_SIZE;
+      g_autoptr(GInputStream) stream = NULL;
+      g_autoptr(PsEventStore) store = NULL;
+      g_autoptr(GError) load_error = NULL;
+      const GError *run_error;
+
+      if (cases[c].width == 4)
+        store_le32 (copy + payload + cases[c].at, cases[c].value);
+      else
+        {
+          copy[payload + cases[c].at] = (guint8)cases[c].value;
+          copy[payload + cases[c].at + 1] = (guint8)(cases[c].value >> 8);
+        }
+      /* Checksums that match, as a hostile file has them */
+      store_le32 (header + 24, ps_native_crc32 (copy + payload, payload_length));
+      store_le32 (header + 28, ps_native_crc32 (header, 28));
+
+      stream = g_memory_input_stream_new_from_data (copy, (gssize)length, NULL);
+      store = ps_load_stream (stream, "malformed.perfscope", NULL, 0, length, NULL, NULL, NULL, &load_error);
+      g_assert_no_error (load_error);
+      run_error = ps_event_store_get_error (store);
+      g_test_message ("%s: %s", cases[c].what, run_error != NULL ? run_error->message : "read");
+      g_assert_false (ps_event_store_is_complete (store));
+      g_assert_nonnull (run_error);
+      g_assert_nonnull (strstr (run_error->message, "COVW"));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -567,6 +1133,10 @@ main (int   argc,
   g_test_add_func ("/event-store/counter-readings", test_counter_readings);
   g_test_add_func ("/event-store/counter-series-inline", test_counter_series_inline);
   g_test_add_func ("/event-store/counter-series-far-apart", test_counter_series_far_apart);
+  g_test_add_func ("/event-store/counter-overview/dense-reference", test_counter_overview_dense);
+  g_test_add_func ("/event-store/counter-overview/two-readings", test_counter_overview_two_readings);
+  g_test_add_func ("/event-store/counter-overview/saved", test_counter_overview_saved);
+  g_test_add_func ("/event-store/counter-overview/saved-malformed", test_counter_overview_saved_malformed);
 
   return g_test_run ();
 }

@@ -772,6 +772,21 @@ check_damage_reported (const guint8 *data,
     }
 }
 
+/* A run of counters saved with 96 KiB of warnings between its tracks
+ * and its readings, so that the readings begin past the loader's first
+ * 64 KiB */
+static GBytes *
+saved_counters_past_first_block (void)
+{
+  g_autoptr(GBytes) bytes = fixture_bytes ("perflib-plv2/processor-2cpu.plv2");
+  g_autoptr(PsEventStore) original = load_original (bytes, "processor-2cpu.plv2");
+  g_autofree char *message = g_strnfill (1024, 'w');
+
+  for (guint i = 0; i < 96; i++)
+    ps_event_store_add_warning (original, PS_SEVERITY_INFO, "W-TEST", i, PS_NO_POSITION, 0, message);
+  return save_to_bytes (original);
+}
+
 /* A saved run damaged at known places, before and beyond the loader's
  * first 64 KiB: the error's offset is the byte offset its message names,
  * that of the damaged section, not where the chunk it was found in began */
@@ -784,7 +799,7 @@ test_damage_offset (void)
     const char *type;
     gboolean    in_header;
   } flips[] = { { "TRAK", FALSE }, { "CVAL", FALSE }, { "CSER", TRUE } };
-  g_autoptr(GBytes) saved = saved_fixture ("perflib-plv2/processor-2cpu.plv2");
+  g_autoptr(GBytes) saved = saved_counters_past_first_block ();
   gsize length;
   const guint8 *data = g_bytes_get_data (saved, &length);
   g_autofree guint8 *copy = g_memdup2 (data, length);

@@ -6,15 +6,16 @@
  * specs: cli.md (every command and export target). Deep inputs of every
  * format that nests (RTL scopes, Visual Studio call-tree reports, pmcstat
  * -G callgraphs, hwpmc call chains), names of 100 kB repeated on every
- * call path (pmcstat -G, a saved run) and wide PDH headers are generated
- * here, and every command and export that writes a tree of them is run as
- * a user would: what it writes must stay within a fixed multiple of the
- * input plus a constant, and its peak memory (the child's getrusage)
- * within a constant plus a multiple of the input. What writes to the
- * standard output holds the run and no more of its output than it must
- * (collapsed sorts its lines). JSON is checked to be
- * well formed and its indentation bounded as docs/cli.md says, as it
- * streams by, without holding it. Inputs that never end (/dev/zero, a
+ * call path (pmcstat -G, a saved run) or on every event (a saved run's
+ * spans, marks and samples, a PDH counter's readings) and wide PDH
+ * headers, read once or twice, are generated here, and every command and
+ * export that writes a tree of them is run as a user would: what it
+ * writes must stay within a fixed multiple of the input plus a constant,
+ * and its peak memory (the child's getrusage) within a constant plus a
+ * multiple of the input. What writes to the standard output holds the
+ * run and no more of its output than it must (collapsed sorts its
+ * lines). JSON is checked to be well formed and its indentation bounded
+ * as docs/cli.md says, as it streams by, without holding it. Inputs that never end (/dev/zero, a
  * FIFO) must stop with an error, or be read to their end when they hold a
  * log.
  */
@@ -38,6 +39,7 @@
 
 #include "cli-test-util.h"
 #include "pmclog-writer.h"
+#include "ps-event-store-private.h"
 #include "ps-native-writer.h"
 #include "ps-store-builder.h"
 #include "ps-util.h"
@@ -347,10 +349,27 @@ typedef enum
   INPUT_PDH_BLANK,    /* a PDH header of `depth` empty columns, and a row */
   INPUT_PDH_PATHS,    /* a PDH header of `depth` short counter paths, and a row */
   INPUT_PDH_HEADER,   /* the same header alone */
+  INPUT_PDH_TWO_ROWS, /* the same header, and two rows a second apart */
   INPUT_PMCSTAT_LONG, /* pmcstat -G: a function of a long name and `depth` callers */
   INPUT_NATIVE_LONG,  /* a saved run: `depth` functions, each called by and
                        * calling one of a long name */
+  INPUT_NATIVE_EVENTS, /* a saved run: `depth` spans, marks and samples
+                        * named by one long name */
+  INPUT_NATIVE_APP,   /* a saved CE run: `depth` descriptions of an app of
+                       * a long name */
+  INPUT_PDH_LONG,     /* a PDH log: a counter of a long path, `depth` rows */
 } InputKind;
+
+static void
+save_run (PsEventStore *store,
+          const char   *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (ps_native_save (store, file, NULL, &error));
+  g_assert_no_error (error);
+}
 
 /* A saved run of samples in which a function of a long name calls each of
  * `n_paths` functions and is called by each, at an address of its own
@@ -362,8 +381,6 @@ write_native_long_names (const char *path,
 {
   g_autoptr(PsEventStore) store = ps_event_store_new ();
   g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
   g_autofree char *long_name = g_strnfill (LONG_NAME_BYTES, 'L');
   PsTrack thread = { 0 };
   guint32 long_function, module, long_frame, long_stack, track;
@@ -401,8 +418,103 @@ write_native_long_names (const char *path,
     }
   ps_store_builder_flush (builder);
 
-  g_assert_true (ps_native_save (store, file, NULL, &error));
-  g_assert_no_error (error);
+  save_run (store, path);
+}
+
+/* A saved run of n_events spans, each in the context of a long name and
+ * named by it, n_events marks of that text in a scope of that name, and
+ * n_events samples of a sample source of that name: every event writes
+ * the name in the outputs that write events one by one */
+static void
+write_native_long_events (const char *path,
+                          guint       n_events)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  g_autofree char *long_name = g_strnfill (LONG_NAME_BYTES, 'L');
+  PsTrack thread = { 0 };
+  guint32 name, track, stack;
+  guint16 source;
+
+  ps_event_store_set_format (store, "rtl-logfile");
+  ps_event_store_add_session (store, 1, FALSE);
+  thread.kind = PS_TRACK_THREAD;
+  thread.parent = PS_NONE;
+  thread.number = 1;
+  track = ps_event_store_add_track (store, &thread);
+  name = ps_event_store_intern (store, long_name, -1);
+  source = ps_event_store_add_sample_source (store, name, 0);
+  stack = ps_event_store_intern_stack (store, 0,
+                                       ps_event_store_intern_frame (store, ps_event_store_intern (store, "f", -1),
+                                                                    0, 0x1000));
+  for (guint i = 0; i < n_events; i++)
+    {
+      PsSpan span = { 0 };
+      PsMark mark = { 0 };
+      PsSample sample = { 0 };
+      guint64 index;
+
+      span.begin_ns = (gint64)i * 1000;
+      span.end_ns = span.begin_ns + 500;
+      span.track = track;
+      span.name = name;
+      span.parent = PS_NONE;
+      index = ps_store_builder_add_span (builder, &span);
+      ps_store_builder_set_span_context (builder, index, name);
+      mark.time_ns = span.begin_ns + 600;
+      mark.track = track;
+      mark.text = name;
+      mark.name = name;
+      mark.span = PS_NONE;
+      ps_store_builder_add_mark (builder, &mark);
+      sample.time_ns = span.begin_ns + 700;
+      sample.track = track;
+      sample.stack = stack;
+      sample.weight = 1;
+      sample.source = source;
+      ps_store_builder_add_sample (builder, &sample);
+    }
+  ps_store_builder_flush (builder);
+
+  save_run (store, path);
+}
+
+/* A saved CE run of n_descriptions descriptions of one app of a long
+ * name, each measured once: every table of descriptions names the app on
+ * each row */
+static void
+write_native_long_app (const char *path,
+                       guint       n_descriptions)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autofree char *long_name = g_strnfill (LONG_NAME_BYTES, 'A');
+  guint32 session, app;
+
+  ps_event_store_set_format (store, "ce-perflog");
+  session = ps_event_store_add_session (store, 1, FALSE);
+  ps_event_store_add_tick_rate (store, session, 0, 1193180);
+  app = ps_event_store_intern (store, long_name, -1);
+  for (guint i = 0; i < n_descriptions; i++)
+    {
+      PsTrack track = { 0 };
+      PsMeasurement measurement = { 0 };
+      char name[64];
+
+      g_snprintf (name, sizeof name, "Test=T%u,time=%%AVG%%", i);
+      track.kind = PS_TRACK_MARKER_INSTANCE;
+      track.name = ps_event_store_intern (store, name, -1);
+      track.category = app;
+      track.parent = PS_NONE;
+      track.session = session;
+      track.ordinal = i;
+      measurement.track = ps_event_store_add_track (store, &track);
+      measurement.line = i + 1;
+      measurement.kind = PS_MEASURE_DURATION;
+      measurement.value.ticks = 1000 + i;
+      _ps_event_store_append_measurements (store, &measurement, 1);
+    }
+
+  save_run (store, path);
 }
 
 static char *
@@ -451,6 +563,7 @@ write_input (const char *dir,
 
     case INPUT_PDH_BLANK:
     case INPUT_PDH_PATHS:
+    case INPUT_PDH_TWO_ROWS:
     case INPUT_PDH_HEADER:
       g_string_append (text, "\"(PDH-CSV 4.0) (UTC)(0)\"");
       for (guint i = 0; i < depth; i++)
@@ -465,6 +578,14 @@ write_input (const char *dir,
           g_string_append (text, "\n\"01/01/2024 00:00:00.000\"");
           for (guint i = 0; i < depth; i++)
             g_string_append (text, ",1");
+        }
+      /* The second reading lands a thousand buckets of the counter's
+       * overview after the first */
+      if (kind == INPUT_PDH_TWO_ROWS)
+        {
+          g_string_append (text, "\n\"01/01/2024 00:00:01.000\"");
+          for (guint i = 0; i < depth; i++)
+            g_string_append (text, ",2");
         }
       g_string_append_c (text, '\n');
       path = g_build_filename (dir, "wide.csv", NULL);
@@ -487,6 +608,27 @@ write_input (const char *dir,
       path = g_build_filename (dir, "long.perfscope", NULL);
       write_native_long_names (path, depth);
       return path;
+
+    case INPUT_NATIVE_EVENTS:
+      path = g_build_filename (dir, "events.perfscope", NULL);
+      write_native_long_events (path, depth);
+      return path;
+
+    case INPUT_NATIVE_APP:
+      path = g_build_filename (dir, "app.perfscope", NULL);
+      write_native_long_app (path, depth);
+      return path;
+
+    case INPUT_PDH_LONG:
+      /* A row of about 35 bytes per reading */
+      g_string_append (text, "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\host\\");
+      for (guint i = 0; i < LONG_NAME_BYTES; i++)
+        g_string_append_c (text, 'P');
+      g_string_append (text, "\\counter\"\n");
+      for (guint i = 0; i < depth; i++)
+        g_string_append_printf (text, "\"01/01/2024 %02u:%02u:%02u.000\",\"%u\"\n", i / 3600, i / 60 % 60, i % 60, i);
+      path = g_build_filename (dir, "long.csv", NULL);
+      break;
 
     case INPUT_HWPMC:
     default:
@@ -593,12 +735,22 @@ static const Input inputs[] = {
   { INPUT_HWPMC, "hwpmc", 4000, TREE_COMMANDS, 0 },
   { INPUT_PMCSTAT_LONG, "pmcstat-long-name", 10000, TREE_COMMANDS, LONG_NAME_K },
   { INPUT_NATIVE_LONG, "saved-long-name", 10000, TREE_COMMANDS, LONG_NAME_K },
+  /* A name written on every event, or a description's row, is cut too:
+   * two cut names (a span's and its context, a mark's text and scope)
+   * of about 2 KiB for a span and a mark, 72 bytes, and one for a
+   * sample of 24 bytes */
+  { INPUT_NATIVE_EVENTS, "saved-long-events", 10000, TREE_COMMANDS, LONG_NAME_K },
+  { INPUT_PDH_LONG, "pdh-long-path", 10000, COUNTER_COMMANDS, LONG_NAME_K },
   { INPUT_PDH_BLANK, "pdh-blank", 4000000, COUNTER_COMMANDS " diff", 0 },
   { INPUT_PDH_PATHS, "pdh-paths", 100000, COUNTER_COMMANDS, 0 },
   /* diff holds about 800 bytes per counter besides the two runs, its rows
    * of both, 80 times a short path and its reading: at 100 000 counters
    * that is within 2 % of the limit */
   { INPUT_PDH_PATHS, "pdh-paths", 50000, "diff", 0 },
+  /* Two readings of 2 bytes each per counter: a chrome-trace C event
+   * of about 120 bytes for each */
+  { INPUT_PDH_TWO_ROWS, "pdh-two-rows", 100000, "info counters counters-text csv csv-points markdown html", 0 },
+  { INPUT_PDH_TWO_ROWS, "pdh-two-rows", 100000, "chrome-trace", 32 },
 };
 
 typedef struct
@@ -835,6 +987,247 @@ test_long_names (void)
   }
 
   g_remove (saved);
+  g_rmdir (dir);
+}
+
+/* text cut as docs/cli.md says */
+static char *
+cut_name (const char *text)
+{
+  GString *cut = g_string_new (NULL);
+
+  ps_util_append_cut_name (cut, text);
+  return g_string_free (cut, FALSE);
+}
+
+static CliResult *
+run_ok (const char * const *args)
+{
+  const char *all[10] = { "--quiet", NULL };
+  CliResult *result;
+  guint n = 1;
+
+  for (guint a = 0; args[a] != NULL && n < G_N_ELEMENTS (all) - 1; a++)
+    all[n++] = args[a];
+  result = cli_test_run_argv (all);
+  g_assert_cmpint (result->status, ==, 0);
+  return result;
+}
+
+/* The members of the trace's events of phase ph, with the sample
+ * events as phase "sample" */
+static GPtrArray *
+trace_events (JsonObject *trace,
+              const char *ph)
+{
+  GPtrArray *events = g_ptr_array_new ();
+  JsonArray *array;
+
+  if (strcmp (ph, "sample") == 0)
+    array = json_object_get_array_member (trace, "samples");
+  else
+    array = json_object_get_array_member (trace, "traceEvents");
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonObject *event = json_array_get_object_element (array, i);
+
+      if (strcmp (ph, "sample") == 0 || g_strcmp0 (json_object_get_string_member_with_default (event, "ph", ""), ph) == 0)
+        g_ptr_array_add (events, event);
+    }
+  return events;
+}
+
+/* Every output that writes a name on each event writes it cut: the
+ * spans, marks and samples of chrome-trace with their contexts and
+ * scopes, its counter readings, the rows of csv --points; and so do the
+ * rows of descriptions, for the app each names. A counter's row of
+ * statistics names it whole. */
+static void
+test_long_event_names (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-bounds-XXXXXX", NULL);
+  g_autofree char *events = write_input (dir, INPUT_NATIVE_EVENTS, 3);
+  g_autofree char *app = write_input (dir, INPUT_NATIVE_APP, 3);
+  g_autofree char *pdh = write_input (dir, INPUT_PDH_LONG, 3);
+  g_autofree char *long_l = g_strnfill (LONG_NAME_BYTES, 'L');
+  g_autofree char *long_a = g_strnfill (LONG_NAME_BYTES, 'A');
+  g_autofree char *long_p = g_strnfill (LONG_NAME_BYTES, 'P');
+  g_autofree char *cut_l = cut_name (long_l);
+  g_autofree char *cut_a = cut_name (long_a);
+  g_autofree char *cut_p = cut_name (long_p);
+  g_autofree char *past_cut_l = g_strnfill (PS_UTIL_NAME_MAX_BYTES + 1, 'L');
+  g_autofree char *past_cut_a = g_strnfill (PS_UTIL_NAME_MAX_BYTES + 1, 'A');
+  g_autofree char *past_cut_p = g_strnfill (PS_UTIL_NAME_MAX_BYTES + 1, 'P');
+  g_autofree char *title = g_strconcat ("counter — ", long_p, NULL);
+  g_autofree char *cut_title = cut_name (title);
+
+  /* Spans with their contexts, marks with their scopes, samples */
+  {
+    const char *args[] = { "export", events, "--to", "chrome-trace", NULL };
+    g_autoptr(CliResult) result = run_ok (args);
+    g_autoptr(JsonNode) root = cli_test_parse_json (result->out);
+    JsonObject *trace = json_node_get_object (root);
+    g_autoptr(GPtrArray) spans = trace_events (trace, "X");
+    g_autoptr(GPtrArray) marks = trace_events (trace, "i");
+    g_autoptr(GPtrArray) samples = trace_events (trace, "sample");
+
+    g_assert_cmpuint (spans->len, ==, 3);
+    g_assert_cmpuint (marks->len, ==, 3);
+    g_assert_cmpuint (samples->len, ==, 3);
+    for (guint i = 0; i < 3; i++)
+      {
+        JsonObject *span = g_ptr_array_index (spans, i);
+        JsonObject *mark = g_ptr_array_index (marks, i);
+
+        g_assert_cmpstr (json_object_get_string_member (span, "name"), ==, cut_l);
+        g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (span, "args"), "context"), ==, cut_l);
+        g_assert_cmpstr (json_object_get_string_member (mark, "name"), ==, cut_l);
+        g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (mark, "args"), "scope"), ==, cut_l);
+        g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (samples, i), "name"), ==, cut_l);
+      }
+    g_assert_null (strstr (result->out, past_cut_l));
+  }
+
+  /* Counter readings: on the trace, with the counter's title; a row
+   * each with its path in csv --points; the path whole in the row of
+   * statistics */
+  {
+    const char *trace_args[] = { "export", pdh, "--to", "chrome-trace", NULL };
+    const char *points_args[] = { "export", pdh, "--to", "csv", "--points", NULL };
+    const char *stats_args[] = { "export", pdh, "--to", "csv", NULL };
+    g_autoptr(CliResult) trace_result = run_ok (trace_args);
+    g_autoptr(CliResult) points = run_ok (points_args);
+    g_autoptr(CliResult) stats = run_ok (stats_args);
+    g_autoptr(JsonNode) root = cli_test_parse_json (trace_result->out);
+    g_autoptr(GPtrArray) readings = trace_events (json_node_get_object (root), "C");
+
+    g_assert_cmpuint (readings->len, ==, 3);
+    for (guint i = 0; i < readings->len; i++)
+      {
+        JsonObject *reading = g_ptr_array_index (readings, i);
+
+        g_assert_cmpstr (json_object_get_string_member (reading, "name"), ==, cut_title);
+        /* The only counter of its title */
+        g_assert_false (json_object_has_member (reading, "id"));
+      }
+    g_assert_null (strstr (trace_result->out, past_cut_p));
+    g_assert_cmpuint (count_occurrences (points->out, cut_p), ==, 3);
+    g_assert_null (strstr (points->out, past_cut_p));
+    g_assert_cmpuint (count_occurrences (stats->out, long_p), ==, 1);
+  }
+
+  /* The app of each description */
+  {
+    const char *commands[][6] = {
+      { "stats", app, NULL },
+      { "stats", "--text", app, NULL },
+      { "stats", "--group-by-name", app, NULL },
+      { "export", app, "--to", "csv", NULL },
+      { "export", app, "--to", "csv", "--group-by-name", NULL },
+    };
+
+    for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+      {
+        g_autoptr(CliResult) result = run_ok (commands[c]);
+
+        g_test_message ("%s %s: %" G_GSIZE_FORMAT " bytes", commands[c][0], commands[c][1], strlen (result->out));
+        g_assert_cmpuint (count_occurrences (result->out, cut_a), ==, 3);
+        g_assert_null (strstr (result->out, past_cut_a));
+      }
+  }
+
+  g_remove (events);
+  g_remove (app);
+  g_remove (pdh);
+  g_rmdir (dir);
+}
+
+/* Counters whose titles are the same once cut stay two counters on the
+ * trace: viewers draw one per name, and each of these has an "id" of its
+ * own, the name and id together naming it (Trace Event Format); a
+ * counter that alone has its title has no id */
+static void
+test_counter_ids (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-bounds-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "twins.csv", NULL);
+  g_autofree char *prefix = g_strnfill (2 * PS_UTIL_NAME_MAX_BYTES, 'C');
+  g_autofree char *text = g_strdup_printf ("\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\host\\Obj\\%sa\",\"\\\\host\\Obj\\%sb\","
+                                           "\"\\\\host\\Obj\\short\"\n"
+                                           "\"01/01/2024 00:00:00.000\",\"1\",\"2\",\"3\"\n"
+                                           "\"01/01/2024 00:00:01.000\",\"4\",\"5\",\"6\"\n", prefix, prefix);
+  const char *args[] = { "export", path, "--to", "chrome-trace", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CliResult) result = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GPtrArray) readings = NULL;
+  g_autoptr(GHashTable) tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autofree char *cut = NULL;
+  const char *long_ids[2] = { NULL, NULL };
+  guint n_long = 0;
+
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+  {
+    g_autofree char *title = g_strconcat (prefix, "a — Obj", NULL);
+
+    cut = cut_name (title);
+  }
+  result = run_ok (args);
+  root = cli_test_parse_json (result->out);
+  readings = trace_events (json_node_get_object (root), "C");
+  g_assert_cmpuint (readings->len, ==, 6);
+
+  /* Each counter as a viewer tells them apart: process, name and id,
+   * with the values it drew */
+  for (guint i = 0; i < readings->len; i++)
+    {
+      JsonObject *reading = g_ptr_array_index (readings, i);
+      const char *name = json_object_get_string_member (reading, "name");
+      const char *id = json_object_get_string_member_with_default (reading, "id", NULL);
+      g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT "/%s/%s", json_object_get_int_member (reading, "pid"),
+                                              name, id != NULL ? id : "-");
+      const char *values = g_hash_table_lookup (tracks, key);
+      double value = json_object_get_double_member (json_object_get_object_member (reading, "args"), "value");
+
+      if (values == NULL)
+        {
+          values = "";
+          if (strcmp (name, cut) == 0)
+            {
+              g_assert_nonnull (id);
+              g_assert_cmpuint (n_long, <, 2);
+              long_ids[n_long++] = id;
+            }
+          else
+            {
+              g_assert_cmpstr (name, ==, "short — Obj");
+              g_assert_null (id);
+            }
+        }
+      g_hash_table_replace (tracks, g_strdup (key), g_strdup_printf ("%s%g ", values, value));
+    }
+  g_assert_cmpuint (g_hash_table_size (tracks), ==, 3);
+  g_assert_cmpuint (n_long, ==, 2);
+  g_assert_cmpstr (long_ids[0], !=, long_ids[1]);
+  /* Each drew its own readings */
+  {
+    GHashTableIter iter;
+    gpointer key, values;
+    guint seen = 0;
+
+    g_hash_table_iter_init (&iter, tracks);
+    while (g_hash_table_iter_next (&iter, &key, &values))
+      {
+        const char *drawn = values;
+
+        g_assert_true (strcmp (drawn, "1 4 ") == 0 || strcmp (drawn, "2 5 ") == 0 || strcmp (drawn, "3 6 ") == 0);
+        seen |= 1u << (drawn[0] - '1');
+      }
+    g_assert_cmpuint (seen, ==, 7);
+  }
+
+  g_remove (path);
   g_rmdir (dir);
 }
 
@@ -1103,6 +1496,8 @@ main (int   argc,
     }
   g_test_add_func ("/output-bounds/name-cut", test_name_cut);
   g_test_add_func ("/output-bounds/long-names", test_long_names);
+  g_test_add_func ("/output-bounds/long-event-names", test_long_event_names);
+  g_test_add_func ("/output-bounds/counter-ids", test_counter_ids);
   g_test_add_func ("/output-bounds/dev-zero", test_dev_zero);
   g_test_add_func ("/output-bounds/fifo", test_fifo);
 

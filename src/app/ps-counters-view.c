@@ -121,20 +121,27 @@ add_kept_readings (PsEventStore *store,
     }
 }
 
-/* One point in the middle of every bucket of the overview: its mean */
+/* One point in the middle of every stretch of the overview up to the
+ * last with readings: its bucket's mean, or none (a gap in the line) */
 static void
 add_overview (PsEventStore  *store,
               guint32        track,
               PointsBuilder *builder)
 {
   PsCounterOverview overview;
+  guint n_stretches;
+  guint next = 0;
 
   if (!ps_event_store_get_counter_overview (store, track, &overview))
     return;
-  for (guint b = 0; b < overview.n_buckets; b++)
+  n_stretches = overview.n_buckets > 0 ? overview.buckets[overview.n_buckets - 1].index + 1 : 0;
+  for (guint b = 0; b < n_stretches; b++)
     {
       gint64 time_ns = overview.begin_ns + (gint64)b * overview.bucket_ns + overview.bucket_ns / 2;
-      double number = overview.buckets[b].count > 0 ? overview.buckets[b].mean : NAN;
+      double number = NAN;
+
+      if (overview.buckets[next].index == b)
+        number = overview.buckets[next++].mean;
 
       g_array_append_val (builder->x, time_ns);
       g_array_append_val (builder->y, number);

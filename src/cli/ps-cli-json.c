@@ -119,6 +119,17 @@ ps_cli_json_stream_string (PsCliJsonStream *stream,
   ps_export_append_json_string (stream->out, value);
 }
 
+void
+ps_cli_json_stream_cut_string (PsCliJsonStream *stream,
+                               const char      *name,
+                               const char      *value)
+{
+  g_autoptr(GString) cut = g_string_new (NULL);
+
+  ps_util_append_cut_name (cut, value);
+  ps_cli_json_stream_string (stream, name, cut->str);
+}
+
 GString *
 ps_cli_json_stream_raw (PsCliJsonStream *stream,
                         const char      *name)

@@ -92,7 +92,7 @@ write_span_series (PsCliJsonStream *stream,
   ps_cli_json_stream_int (stream, "session", series->session);
   ps_cli_json_stream_boolean (stream, "logical", series->logical);
   if (series->context != NULL)
-    ps_cli_json_stream_string (stream, "context", series->context);
+    ps_cli_json_stream_cut_string (stream, "context", series->context);
   else
     ps_cli_json_stream_null (stream, "context");
   ps_cli_json_stream_begin_array (stream, "threads");
@@ -105,7 +105,9 @@ write_span_series (PsCliJsonStream *stream,
   write_series_end (stream, series);
 }
 
-/* Raw name and app: ps-cli-json.c shows bytes that are not UTF-8 as Latin-1 */
+/* Raw name and app: ps-cli-json.c shows bytes that are not UTF-8 as
+ * Latin-1. The app is cut (ps-util.h), as each of its series repeats it,
+ * and so is a span's context; a series' own name is written whole. */
 static void
 write_series (PsCliJsonStream *stream,
               const PsSeries  *series,
@@ -115,7 +117,7 @@ write_series (PsCliJsonStream *stream,
   ps_cli_json_stream_int (stream, "id", series->id);
   ps_cli_json_stream_int (stream, "instance", series->instance);
   ps_cli_json_stream_int (stream, "session", series->session);
-  ps_cli_json_stream_string (stream, "app", series->app);
+  ps_cli_json_stream_cut_string (stream, "app", series->app);
   ps_cli_json_stream_int (stream, "instances", series->n_instances);
   ps_cli_json_stream_int (stream, "line", (gint64)series->first_line);
 
@@ -262,7 +264,7 @@ add_series_row (PsCliTable         *table,
   GPtrArray *row = g_ptr_array_new ();
 
   g_ptr_array_add (row, g_strdup_printf ("%u", series->session));
-  g_ptr_array_add (row, ps_util_display_text (series->app, -1));
+  g_ptr_array_add (row, ps_cli_table_format_cut_text (series->app));
   g_ptr_array_add (row, g_strdup_printf ("%" PRId64, series->id));
   g_ptr_array_add (row, g_strdup_printf ("%u", options->group_by_name ? series->n_instances : series->instance));
   g_ptr_array_add (row, g_strdup_printf ("%" PRIu64, stats->count));
@@ -408,7 +410,7 @@ print_span_table (PsEventStore *store,
       g_ptr_array_add (cells, g_strdup_printf ("%" PRIu64, series->n_excluded));
       g_ptr_array_add (cells, g_strdup_printf ("%" PRIu64, series->n_flagged));
       g_ptr_array_add (cells, ps_util_display_text (series->name, -1));
-      g_ptr_array_add (cells, series->context != NULL ? ps_util_display_text (series->context, -1) : g_strdup (""));
+      g_ptr_array_add (cells, series->context != NULL ? ps_cli_table_format_cut_text (series->context) : g_strdup (""));
       g_ptr_array_add (cells, NULL);
       ps_cli_table_add_row_strv_take (table, (char **)g_ptr_array_free (cells, FALSE));
     }

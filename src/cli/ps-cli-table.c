@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ps-cli.h"
+#include "ps-util.h"
 
 #define COLUMN_GAP "  "
 
@@ -221,6 +222,15 @@ ps_cli_table_print (PsCliTable *table,
 
   for (guint r = 0; r < table->rows->len; r++)
     ps_cli_table_print_row (table, out, indent, g_ptr_array_index (table->rows, r));
+}
+
+char *
+ps_cli_table_format_cut_text (const char *text)
+{
+  g_autoptr(GString) cut = g_string_new (NULL);
+
+  ps_util_append_cut_name (cut, text);
+  return ps_util_display_text (cut->str, (gssize)cut->len);
 }
 
 char *

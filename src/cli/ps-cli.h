@@ -140,6 +140,10 @@ void          ps_cli_json_stream_end (PsCliJsonStream    *stream);
 void          ps_cli_json_stream_string (PsCliJsonStream *stream,
                                       const char         *name,
                                       const char         *value);
+/* The value cut as ps_util_append_cut_name () cuts a name */
+void          ps_cli_json_stream_cut_string (PsCliJsonStream *stream,
+                                      const char         *name,
+                                      const char         *value);
 void          ps_cli_json_stream_int (PsCliJsonStream    *stream,
                                       const char         *name,
                                       gint64              value);
@@ -216,6 +220,9 @@ void          ps_cli_table_print_row (PsCliTable         *table,
                                       char              **cells);
 /* A number cell: six significant digits, "–" when not finite */
 char         *ps_cli_table_format_number (double          value);
+/* A text cell cut as ps_util_append_cut_name () cuts a name, bytes that
+ * are not UTF-8 shown as Latin-1 */
+char         *ps_cli_table_format_cut_text (const char   *text);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsCliTable, ps_cli_table_free)
 

@@ -10,7 +10,8 @@
  * minimum, maximum and mean per stretch of time. The stretches are powers
  * of two nanoseconds wide, so a reading finds its bucket with a shift;
  * when a reading falls past the last bucket, neighbours merge pairwise and
- * the width doubles.
+ * the width doubles. Only stretches with readings take room, so that a
+ * counter read twice costs two buckets, not the room of a thousand.
  */
 #include "config.h"
 
@@ -25,8 +26,8 @@ G_STATIC_ASSERT (sizeof (PsCounterSeries) <= 128);
 /* 1 µs: the first width, doubled as often as the run needs */
 #define FIRST_SHIFT 10
 
-/* Room for 4 buckets at first (one cache line), doubled as they fill */
-#define FIRST_ROOM_LOG2 2
+/* Room for 2 buckets at first, doubled as they fill */
+#define FIRST_ROOM_LOG2 1
 G_STATIC_ASSERT (PS_COUNTER_OVERVIEW_BUCKETS == 1 << 10);
 #define MAX_ROOM_LOG2 10
 
@@ -58,19 +59,16 @@ PsCounterBucket *
 ps_counter_series_reserve (PsCounterSeries *self,
                            guint            n)
 {
-  guint room = ps_counter_series_get_room (self);
   guint room_log2 = self->buckets != NULL ? self->room_log2 : FIRST_ROOM_LOG2;
 
   g_return_val_if_fail (n <= PS_COUNTER_OVERVIEW_BUCKETS, self->buckets);
 
-  if (self->buckets != NULL && n <= room)
+  if (self->buckets != NULL && n <= ps_counter_series_get_room (self))
     return self->buckets;
   while ((1u << room_log2) < n)
     room_log2++;
   g_assert (room_log2 <= MAX_ROOM_LOG2);
   self->buckets = g_renew (PsCounterBucket, self->buckets, (gsize)1 << room_log2);
-  /* Every bucket past those used is empty: n_used may move past a gap */
-  memset (self->buckets + room, 0, (((gsize)1 << room_log2) - room) * sizeof (PsCounterBucket));
   self->room_log2 = (guint8)room_log2;
   return self->buckets;
 }
@@ -103,6 +101,7 @@ ps_counter_series_get_current (const PsCounterSeries *self,
   bucket->max = self->current_max;
   bucket->count = self->current_count;
   bucket->mean = self->current_count > 0 ? (float)(self->current_sum / self->current_count) : 0;
+  bucket->index = self->current_index;
 }
 
 void
@@ -116,38 +115,82 @@ ps_counter_series_set_current (PsCounterSeries       *self,
   self->current_sum = (double)bucket->mean * bucket->count;
 }
 
-/* The bucket being filled into the array. Time moves forward, so its
- * place is almost always fresh: a plain store then, which does not wait
- * for that far-away memory the way reading it first would. */
+/* Where the bucket of index is in buckets, or would be put */
+static guint
+find_bucket (const PsCounterSeries *self,
+             guint                  index)
+{
+  guint low = 0;
+  guint high = self->n_used;
+
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+
+      if (self->buckets[middle].index < index)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  return low;
+}
+
+/* The bucket being filled, when it does not go last into room there is:
+ * it joins the bucket of its stretch, or is put in its place */
 static void
-flush_current (PsCounterSeries *self)
+flush_elsewhere (PsCounterSeries *self)
 {
   PsCounterBucket current;
+  guint at = self->n_used;
 
+  ps_counter_series_get_current (self, &current);
+  self->current_count = 0;
+  if (!self->current_fresh)
+    {
+      at = find_bucket (self, current.index);
+      if (at < self->n_used && self->buckets[at].index == current.index)
+        {
+          merge_bucket (&self->buckets[at], &current);
+          return;
+        }
+    }
+  /* Its index is not among those stored, so there are fewer than
+   * PS_COUNTER_OVERVIEW_BUCKETS and room can be made */
+  if (self->n_used >= ps_counter_series_get_room (self))
+    ps_counter_series_reserve (self, self->n_used + 1u);
+  memmove (&self->buckets[at + 1], &self->buckets[at], (self->n_used - at) * sizeof (PsCounterBucket));
+  self->buckets[at] = current;
+  self->n_used++;
+}
+
+/* The bucket being filled into the array. Time moves forward, so it
+ * almost always goes last, into room there is: stored in place then,
+ * which does not wait for that memory the way reading it first would. */
+static inline void
+flush_current (PsCounterSeries *self)
+{
   if (self->current_count == 0)
     return;
-  /* Only an overview read back from a file can be filling a bucket past
-   * those it has room for */
-  if G_UNLIKELY (self->current_index >= ps_counter_series_get_room (self))
-    ps_counter_series_reserve (self, self->current_index + 1u);
-  ps_counter_series_get_current (self, &current);
-  if (self->current_fresh)
-    self->buckets[self->current_index] = current;
-  else
-    merge_bucket (&self->buckets[self->current_index], &current);
-  self->current_count = 0;
+  if G_LIKELY (self->current_fresh && self->n_used < ps_counter_series_get_room (self))
+    {
+      ps_counter_series_get_current (self, &self->buckets[self->n_used++]);
+      self->current_count = 0;
+      return;
+    }
+  flush_elsewhere (self);
 }
 
 /* Wide enough that index falls in the last bucket or before: each bucket
  * i joins bucket i >> (new shift − old shift), in one pass however many
  * doublings that takes (the second reading of a series is often the
- * first of many) */
+ * first of many). Buckets that join are merged in time order. */
 static void
 widen (PsCounterSeries *self,
        guint64          index)
 {
   guint shift = self->shift;
   guint by;
+  guint n = 0;
 
   flush_current (self);
   while ((index >> shift) >= PS_COUNTER_OVERVIEW_BUCKETS)
@@ -155,19 +198,20 @@ widen (PsCounterSeries *self,
   by = shift - self->shift;
 
   /* by can reach 63: shifts in 64 bits */
-  for (guint i = 1; i < self->n_used; i++)
+  for (guint i = 0; i < self->n_used; i++)
     {
-      guint to = (guint) ((guint64) i >> by);
+      guint to = (guint) ((guint64) self->buckets[i].index >> by);
 
-      if (to == i)
-        continue;
-      if (to == (guint) ((guint64) (i - 1) >> by))
-        merge_bucket (&self->buckets[to], &self->buckets[i]);
+      if (n > 0 && self->buckets[n - 1].index == to)
+        merge_bucket (&self->buckets[n - 1], &self->buckets[i]);
       else
-        self->buckets[to] = self->buckets[i];
-      self->buckets[i].count = 0;
+        {
+          self->buckets[n] = self->buckets[i];
+          self->buckets[n].index = to;
+          n++;
+        }
     }
-  self->n_used = self->n_used > 0 ? (guint) ((guint64) (self->n_used - 1) >> by) + 1 : 0;
+  self->n_used = n;
   self->shift = shift;
 }
 
@@ -183,20 +227,24 @@ add_to_overview (PsCounterSeries *self,
     {
       ps_counter_series_reserve (self, 1);
       self->begin_ns = time_ns;
+      /* A saved run cut off before its buckets said how many there were */
+      self->n_used = 0;
     }
   /* A reading earlier than the first joins the first bucket */
   index = time_ns > self->begin_ns ? (guint64)time_ns - (guint64)self->begin_ns : 0;
   if ((index >> self->shift) >= PS_COUNTER_OVERVIEW_BUCKETS)
     widen (self, index);
   index >>= self->shift;
-  if (index >= ps_counter_series_get_room (self))
-    ps_counter_series_reserve (self, (guint)index + 1);
 
   if (index != self->current_index || self->current_count == 0)
     {
+      /* After a bucket that went last, the last is known without
+       * reading it */
+      gboolean after_last = self->current_count > 0 && self->current_fresh && index > self->current_index;
+
       flush_current (self);
       self->current_index = (guint16)index;
-      self->current_fresh = index >= self->n_used;
+      self->current_fresh = after_last || self->n_used == 0 || self->buckets[self->n_used - 1].index < index;
     }
   if (self->current_count == 0)
     {
@@ -211,8 +259,6 @@ add_to_overview (PsCounterSeries *self,
       self->current_max = MAX (self->current_max, v);
       self->current_sum += v;
     }
-  if (index >= self->n_used)
-    self->n_used = (guint)index + 1;
 }
 
 void

@@ -27,28 +27,30 @@ typedef struct
   gint64  last_ns;
 } PsCounterStats;
 
-/* One bucket of the overview: the readings with a value in a stretch of time */
+/* A bucket of the overview: the readings with a value in one stretch of
+ * time, and which stretch that is */
 typedef struct
 {
   float   min;
   float   max;
   float   mean;
-  guint32 count;      /* 0: none in this stretch */
+  guint32 count;      /* 0: none (only the bucket being filled can be empty) */
+  guint32 index;      /* it begins at begin_ns + index × bucket_ns */
 } PsCounterBucket;
 
-/* The overview of a counter track: buckets of bucket_ns each from
+/* The overview of a counter track: stretches of bucket_ns each from
  * begin_ns; their width doubles as the track grows longer, so that there
- * are never more than PS_COUNTER_OVERVIEW_BUCKETS. The room for them
- * grows too, from a few, so that a counter read once or twice does not
- * take the room of all of them. */
+ * are never more than PS_COUNTER_OVERVIEW_BUCKETS. Only the stretches with
+ * readings have a bucket, in time order: a counter read twice, however
+ * far apart, takes the room of two. */
 #define PS_COUNTER_OVERVIEW_BUCKETS 1024
 
 typedef struct
 {
   gint64                 begin_ns;
   gint64                 bucket_ns;
-  guint                  n_buckets;  /* up to the last one with readings */
-  const PsCounterBucket *buckets;
+  guint                  n_buckets;  /* the buckets with readings */
+  const PsCounterBucket *buckets;    /* by increasing index */
 } PsCounterOverview;
 
 /* Internal to the store */
@@ -56,10 +58,10 @@ typedef struct
 {
   PsCounterStats   stats;
   guint64          n_readings;  /* all readings, kept or not */
-  PsCounterBucket *buckets;
+  PsCounterBucket *buckets;     /* those with readings, by index */
   gint64           begin_ns;
   guint            shift;       /* bucket_ns = 1 << shift */
-  guint            n_used;
+  guint            n_used;      /* how many buckets holds */
   /* The bucket being filled, kept here rather than in buckets: with
    * thousands of series, each reading would otherwise touch memory of
    * its own far from the others'. Its mean is a sum until it is stored:
@@ -69,7 +71,7 @@ typedef struct
   float            current_max;
   guint32          current_count;   /* 0: none */
   guint16          current_index;   /* < PS_COUNTER_OVERVIEW_BUCKETS */
-  guint8           current_fresh;   /* its place in buckets was never used */
+  guint8           current_fresh;   /* it comes after every bucket in buckets */
   guint8           room_log2;       /* buckets has room for 1 << room_log2 */
   double           current_sum;
 } PsCounterSeries;
@@ -84,9 +86,8 @@ void ps_counter_series_set_current (PsCounterSeries       *self,
 void ps_counter_series_clear (PsCounterSeries *self);
 /* How many buckets the overview has room for (0 without buckets) */
 guint ps_counter_series_get_room (const PsCounterSeries *self);
-/* Room for the overview's first n buckets (at most
- * PS_COUNTER_OVERVIEW_BUCKETS), the new ones empty, for an overview read
- * back from a file; returns the buckets */
+/* Room for n buckets with readings (at most PS_COUNTER_OVERVIEW_BUCKETS),
+ * for an overview read back from a file; returns the buckets */
 PsCounterBucket *ps_counter_series_reserve (PsCounterSeries *self,
                                             guint            n);
 void ps_counter_series_add   (PsCounterSeries *self,

@@ -430,57 +430,89 @@ put_bucket (GByteArray            *out,
   put_u32 (out, bucket->count);
 }
 
+/* CSER: statistics and the overview's state; its buckets go to COVW,
+ * only those with readings. FALSE for a track without readings. */
 static gboolean
-write_counter_series (Writer        *writer,
+put_series (GByteArray            *out,
+            guint32                track,
+            const PsCounterSeries *series)
+{
+  PsCounterBucket current;
+
+  if (series->n_readings == 0 && series->buckets == NULL)
+    return FALSE;
+
+  put_u32 (out, track);
+  put_u64 (out, series->n_readings);
+  put_u64 (out, series->stats.n_values);
+  put_u64 (out, series->stats.n_missing);
+  put_f64 (out, series->stats.min);
+  put_f64 (out, series->stats.max);
+  put_f64 (out, series->stats.sum);
+  put_f64 (out, series->stats.first);
+  put_f64 (out, series->stats.last);
+  put_u64 (out, (guint64)series->stats.first_ns);
+  put_u64 (out, (guint64)series->stats.last_ns);
+  put_u64 (out, (guint64)series->begin_ns);
+  put_u32 (out, series->shift);
+  put_u32 (out, series->n_used);
+  ps_counter_series_get_current (series, &current);
+  put_bucket (out, &current);
+  put_u32 (out, series->current_index);
+  put_u8 (out, series->current_fresh ? 1 : 0);
+  /* No buckets here */
+  put_u8 (out, 0);
+  put_u32 (out, 0);
+  return TRUE;
+}
+
+/* COVW: the overview's buckets with readings. FALSE for a track without
+ * an overview. */
+static gboolean
+put_overview (GByteArray            *out,
+              guint32                track,
+              const PsCounterSeries *series)
+{
+  if (series->buckets == NULL)
+    return FALSE;
+
+  put_u32 (out, track);
+  put_u32 (out, series->n_used);
+  for (guint b = 0; b < series->n_used; b++)
+    {
+      put_u16 (out, (guint16)series->buckets[b].index);
+      put_bucket (out, &series->buckets[b]);
+    }
+  return TRUE;
+}
+
+typedef gboolean (*PutSeries) (GByteArray *out, guint32 track, const PsCounterSeries *series);
+
+/* A record of every counter track that put writes one for, in sections
+ * of about 4 MiB */
+static gboolean
+write_series_records (Writer        *writer,
                       PsEventStore  *store,
+                      guint32        type,
+                      PutSeries      put,
                       GError       **error)
 {
   guint n = _ps_event_store_get_n_counter_series (store);
   guint count = 0;
 
-  for (guint track = 0; track < n; track++)
+  for (guint32 track = 0; track < n; track++)
     {
-      const PsCounterSeries *series = _ps_event_store_get_counter_series (store, track);
-      PsCounterBucket current;
-      guint n_buckets;
-
-      if (series->n_readings == 0 && series->buckets == NULL)
+      if (!put (writer->payload, track, _ps_event_store_get_counter_series (store, track)))
         continue;
-
-      put_u32 (writer->payload, track);
-      put_u64 (writer->payload, series->n_readings);
-      put_u64 (writer->payload, series->stats.n_values);
-      put_u64 (writer->payload, series->stats.n_missing);
-      put_f64 (writer->payload, series->stats.min);
-      put_f64 (writer->payload, series->stats.max);
-      put_f64 (writer->payload, series->stats.sum);
-      put_f64 (writer->payload, series->stats.first);
-      put_f64 (writer->payload, series->stats.last);
-      put_u64 (writer->payload, (guint64)series->stats.first_ns);
-      put_u64 (writer->payload, (guint64)series->stats.last_ns);
-      put_u64 (writer->payload, (guint64)series->begin_ns);
-      put_u32 (writer->payload, series->shift);
-      put_u32 (writer->payload, series->n_used);
-      ps_counter_series_get_current (series, &current);
-      put_bucket (writer->payload, &current);
-      put_u32 (writer->payload, series->current_index);
-      put_u8 (writer->payload, series->current_fresh ? 1 : 0);
-      /* Buckets past the last one used hold nothing */
-      n_buckets = series->buckets == NULL ? 0 : MIN (series->n_used, PS_COUNTER_OVERVIEW_BUCKETS);
-      put_u8 (writer->payload, series->buckets != NULL ? 1 : 0);
-      put_u32 (writer->payload, n_buckets);
-      for (guint b = 0; b < n_buckets; b++)
-        put_bucket (writer->payload, &series->buckets[b]);
       count++;
-
       if (writer->payload->len >= (4u << 20))
         {
-          if (!write_section (writer, PS_NATIVE_SERIES, count, error))
+          if (!write_section (writer, type, count, error))
             return FALSE;
           count = 0;
         }
     }
-  return count == 0 || write_section (writer, PS_NATIVE_SERIES, count, error);
+  return count == 0 || write_section (writer, type, count, error);
 }
 
 static gboolean
@@ -691,7 +723,8 @@ ps_native_write_stream (PsEventStore   *store,
          && write_stacks (&writer, store, error)
          && write_report (&writer, store, error)
          && write_warnings (&writer, store, error)
-         && write_counter_series (&writer, store, error)
+         && write_series_records (&writer, store, PS_NATIVE_SERIES, put_series, error)
+         && write_series_records (&writer, store, PS_NATIVE_OVERVIEWS, put_overview, error)
          && write_measurements (&writer, store, error)
          && write_events (&writer, store, PS_NATIVE_SPANS, ps_event_store_get_n_spans (store), put_span, error)
          && write_span_contexts (&writer, store, error)

@@ -27,6 +27,7 @@ typedef struct
   gint64          default_pid;
   gint64         *pid_of_track;   /* per track */
   gboolean        first_event;
+  GString        *cut;            /* a name being cut */
 } Exporter;
 
 static GString *
@@ -54,19 +55,54 @@ append_us (GString *out,
   ps_export_append_json_number (out, (double)ns / 1000.0);
 }
 
+/* name cut after PS_UTIL_NAME_MAX_BYTES (ps-util.h): every name here is
+ * written once per event, or once per track of events */
+static const char *
+cut_name (Exporter   *self,
+          const char *name)
+{
+  /* Most names are short: written as they are, without a copy */
+  if (memchr (name, '\0', PS_UTIL_NAME_MAX_BYTES + 1) != NULL)
+    return name;
+  g_string_truncate (self->cut, 0);
+  ps_util_append_cut_name (self->cut, name);
+  return self->cut->str;
+}
+
 static void
-append_common (GString    *out,
-               const char *ph,
-               const char *name,
-               gint64      ts_ns,
-               gint64      pid,
-               gint64      tid)
+append_name (Exporter   *self,
+             GString    *out,
+             const char *name)
+{
+  ps_export_append_json_string (out, cut_name (self, name));
+}
+
+/* The members every event has, its name as it is given */
+static void
+append_common_as_is (GString    *out,
+                     const char *ph,
+                     const char *name,
+                     gint64      ts_ns,
+                     gint64      pid,
+                     gint64      tid)
 {
   g_string_append_printf (out, "\"ph\": \"%s\", \"name\": ", ph);
   ps_export_append_json_string (out, name);
   g_string_append (out, ", \"ts\": ");
   append_us (out, ts_ns);
   g_string_append_printf (out, ", \"pid\": %" PRId64 ", \"tid\": %" PRId64, pid, tid);
+}
+
+static void
+append_common (Exporter   *self,
+               GString    *out,
+               const char *ph,
+               const char *name,
+               gint64      ts_ns,
+               gint64      pid,
+               gint64      tid)
+{
+  append_common_as_is (out, ph, cut_name (self, name), ts_ns, pid, tid);
 }
 
 static gint64
@@ -200,9 +236,9 @@ write_metadata (Exporter   *self,
           if (name[0] == '\0')
             name = fallback = g_strdup_printf ("%" PRId64, track->number);
           out = next_event (self);
-          append_common (out, "M", "process_name", 0, track->number, 0);
+          append_common (self, out, "M", "process_name", 0, track->number, 0);
           g_string_append (out, ", \"args\": {\"name\": ");
-          ps_export_append_json_string (out, name);
+          append_name (self, out, name);
           g_string_append_c (out, '}');
           end_event (self);
         }
@@ -220,9 +256,9 @@ write_metadata (Exporter   *self,
               name = fallback = g_strdup_printf ("Thread %" PRId64, track->number);
             }
           out = next_event (self);
-          append_common (out, "M", "thread_name", 0, self->pid_of_track[t], track->number);
+          append_common (self, out, "M", "thread_name", 0, self->pid_of_track[t], track->number);
           g_string_append (out, ", \"args\": {\"name\": ");
-          ps_export_append_json_string (out, name);
+          append_name (self, out, name);
           g_string_append_c (out, '}');
           end_event (self);
         }
@@ -234,9 +270,9 @@ write_metadata (Exporter   *self,
       && (default_named || uses_default_pid (self)))
     {
       out = next_event (self);
-      append_common (out, "M", "process_name", 0, self->default_pid, 0);
+      append_common (self, out, "M", "process_name", 0, self->default_pid, 0);
       g_string_append (out, ", \"args\": {\"name\": ");
-      ps_export_append_json_string (out, process_name != NULL ? process_name : "Run");
+      append_name (self, out, process_name != NULL ? process_name : "Run");
       g_string_append_c (out, '}');
       end_event (self);
     }
@@ -334,7 +370,7 @@ write_spans (Exporter *self)
       Extent extent = nested_extent (open_ends, slot_of_track[MIN (span->track, n_tracks)], span, &clipped);
       GString *out = next_event (self);
 
-      append_common (out, "X", ps_event_store_get_string (store, span->name), extent.begin_ns,
+      append_common (self, out, "X", ps_event_store_get_string (store, span->name), extent.begin_ns,
                      pid, thread_id (store, span->track));
       g_string_append (out, ", \"dur\": ");
       append_us (out, extent.end_ns - extent.begin_ns);
@@ -347,7 +383,7 @@ write_spans (Exporter *self)
           if (context != 0)
             {
               g_string_append (out, "\"context\": ");
-              ps_export_append_json_string (out, ps_event_store_get_string (store, context));
+              append_name (self, out, ps_event_store_get_string (store, context));
               first = FALSE;
             }
           if (span->flags & PS_SPAN_FLAG_UNTERMINATED)
@@ -392,26 +428,28 @@ write_marks (Exporter *self)
       gint64 pid = mark->track < n_tracks ? self->pid_of_track[mark->track] : self->default_pid;
       GString *out = next_event (self);
 
-      append_common (out, "i", ps_event_store_get_string (store, mark->text), mark->time_ns,
+      append_common (self, out, "i", ps_event_store_get_string (store, mark->text), mark->time_ns,
                      pid, thread_id (store, mark->track));
       g_string_append (out, ", \"s\": \"t\", \"cat\": \"mark\"");
       if (mark->name != 0)
         {
           g_string_append (out, ", \"args\": {\"scope\": ");
-          ps_export_append_json_string (out, ps_event_store_get_string (store, mark->name));
+          append_name (self, out, ps_event_store_get_string (store, mark->name));
           g_string_append_c (out, '}');
         }
       end_event (self);
     }
 }
 
-/* "counter (instance) — object", the name of a counter's "C" events */
+/* "counter (instance) — object", the name of a counter's "C" events,
+ * cut as every name here is */
 static char *
 counter_title (PsEventStore *store,
                guint32       index)
 {
   const PsTrack *track = ps_event_store_get_track (store, index);
-  GString *title = g_string_new (ps_event_store_get_string (store, track->name));
+  g_autoptr(GString) title = g_string_new (ps_event_store_get_string (store, track->name));
+  GString *cut = g_string_new (NULL);
   guint32 up = track->parent;
   const char *instance = NULL, *object = NULL;
 
@@ -429,9 +467,15 @@ counter_title (PsEventStore *store,
     g_string_append_printf (title, " (%s)", instance);
   if (object != NULL && *object != '\0')
     g_string_append_printf (title, " — %s", object);
-  return g_string_free (title, FALSE);
+  ps_util_append_cut_name (cut, title->str);
+  return g_string_free (cut, FALSE);
 }
 
+/* A "C" event's name is its counter's: viewers draw one counter per name
+ * and process. Counters whose titles are the same, cut or not, are kept
+ * apart by an "id", the track's, which joins the name (Trace Event
+ * Format, "Counter Events"); the others have none, so that their names
+ * show as they are. */
 static void
 write_counters (Exporter *self)
 {
@@ -439,8 +483,27 @@ write_counters (Exporter *self)
   guint64 n = ps_event_store_get_n_counter_values (store);
   guint n_tracks = ps_event_store_get_n_tracks (store);
   g_autoptr(GPtrArray) titles = g_ptr_array_new_full (n_tracks, g_free);
+  g_autofree guint8 *with_id = g_new0 (guint8, MAX (n_tracks, 1));
+  g_autoptr(GHashTable) track_of_title = g_hash_table_new (g_str_hash, g_str_equal);
 
   g_ptr_array_set_size (titles, n_tracks);
+  for (guint64 i = 0; i < n; i++)
+    {
+      const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
+      char *title;
+      gpointer other;
+
+      if ((value->flags & PS_COUNTER_FLAG_MISSING) || value->track >= n_tracks
+          || g_ptr_array_index (titles, value->track) != NULL)
+        continue;
+      title = counter_title (store, value->track);
+      g_ptr_array_index (titles, value->track) = title;
+      if (g_hash_table_lookup_extended (track_of_title, title, NULL, &other))
+        with_id[GPOINTER_TO_UINT (other)] = with_id[value->track] = 1;
+      else
+        g_hash_table_insert (track_of_title, title, GUINT_TO_POINTER (value->track));
+    }
+
   for (guint64 i = 0; i < n && !ps_export_writer_failed (self->writer); i++)
     {
       const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
@@ -448,12 +511,12 @@ write_counters (Exporter *self)
 
       if ((value->flags & PS_COUNTER_FLAG_MISSING) || value->track >= n_tracks)
         continue;
-      if (g_ptr_array_index (titles, value->track) == NULL)
-        g_ptr_array_index (titles, value->track) = counter_title (store, value->track);
 
       out = next_event (self);
-      append_common (out, "C", g_ptr_array_index (titles, value->track), value->time_ns,
-                     self->pid_of_track[value->track], 0);
+      append_common_as_is (out, "C", g_ptr_array_index (titles, value->track), value->time_ns,
+                           self->pid_of_track[value->track], 0);
+      if (with_id[value->track])
+        g_string_append_printf (out, ", \"id\": \"%u\"", value->track);
       g_string_append (out, ", \"cat\": \"counter\", \"args\": {\"value\": ");
       ps_export_append_json_number (out, value->value);
       g_string_append_c (out, '}');
@@ -488,7 +551,7 @@ write_samples (Exporter *self)
       g_string_append_printf (out, "%" PRId64 ", \"ts\": ", thread_id (store, sample->track));
       append_us (out, sample->time_ns);
       g_string_append (out, ", \"name\": ");
-      ps_export_append_json_string (out, source != NULL ? ps_event_store_get_string (store, source->name) : "sample");
+      append_name (self, out, source != NULL ? ps_event_store_get_string (store, source->name) : "sample");
       g_string_append_printf (out, ", \"sf\": %u, \"weight\": %u}", sample->stack, sample->weight);
       ps_export_writer_flush_some (self->writer);
 
@@ -563,6 +626,7 @@ ps_export_chrome_trace (PsEventStore  *store,
   self.default_pid = run_pid (store);
   self.pid_of_track = pids = compute_pids (store, self.default_pid);
   self.first_event = TRUE;
+  self.cut = g_string_new (NULL);
 
   out = ps_export_writer_get_buffer (writer);
   g_string_append (out, "{\"displayTimeUnit\": \"ms\",\n\"otherData\": {\"exporter\": \"perfscope\", \"format\": ");
@@ -578,6 +642,7 @@ ps_export_chrome_trace (PsEventStore  *store,
   else
     g_string_append (ps_export_writer_get_buffer (writer), "\n]");
   g_string_append (ps_export_writer_get_buffer (writer), "\n}\n");
+  g_string_free (self.cut, TRUE);
 
   return ps_export_writer_finish (writer, error);
 }

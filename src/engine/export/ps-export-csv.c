@@ -22,6 +22,7 @@ struct _PsCsvWriter
 {
   PsExportWriter *writer;
   gboolean        row_started;
+  GString        *cut;          /* a cell being cut */
 };
 
 PsCsvWriter *
@@ -31,6 +32,7 @@ ps_csv_writer_new (GOutputStream *stream,
   PsCsvWriter *self = g_new0 (PsCsvWriter, 1);
 
   self->writer = ps_export_writer_new (stream, cancellable);
+  self->cut = g_string_new (NULL);
   return self;
 }
 
@@ -40,6 +42,7 @@ ps_csv_writer_free (PsCsvWriter *self)
   if (self == NULL)
     return;
   ps_export_writer_free (self->writer);
+  g_string_free (self->cut, TRUE);
   g_free (self);
 }
 
@@ -97,6 +100,21 @@ ps_csv_writer_add_text (PsCsvWriter *self,
   if (text != NULL && !g_utf8_validate (text, -1, NULL))
     text = valid = ps_util_display_text (text, -1);
   ps_csv_append_field (next_field (self), text);
+}
+
+void
+ps_csv_writer_add_cut_text (PsCsvWriter *self,
+                            const char  *text)
+{
+  /* Most names are short: written as they are, without a copy */
+  if (text == NULL || memchr (text, '\0', PS_UTIL_NAME_MAX_BYTES + 1) != NULL)
+    {
+      ps_csv_writer_add_text (self, text);
+      return;
+    }
+  g_string_truncate (self->cut, 0);
+  ps_util_append_cut_name (self->cut, text);
+  ps_csv_writer_add_text (self, self->cut->str);
 }
 
 void
@@ -228,14 +246,15 @@ ps_export_csv_stats (PsEventStore          *store,
       ps_csv_writer_add_int (csv, series->session);
       ps_csv_writer_add_text (csv, ps_series_kind_to_string (series->kind));
       ps_csv_writer_add_text (csv, series->name);
-      ps_csv_writer_add_text (csv, span ? NULL : series->app);
+      /* Repeated on each series of theirs, apps and contexts are cut */
+      ps_csv_writer_add_cut_text (csv, span ? NULL : series->app);
       if (span)
         {
           g_autoptr(GString) threads = g_string_new (NULL);
 
           ps_csv_writer_add_text (csv, NULL);
           ps_csv_writer_add_text (csv, NULL);
-          ps_csv_writer_add_text (csv, series->context);
+          ps_csv_writer_add_cut_text (csv, series->context);
           /* The thread ids, space-separated */
           for (guint t = 0; t < series->n_instances; t++)
             g_string_append_printf (threads, "%s%" PRId64, t > 0 ? " " : "",
@@ -302,23 +321,6 @@ add_call_columns (PsCsvWriter *csv,
     }
 }
 
-/* A cell of text cut as ps_util_append_cut_name () cuts a name */
-static void
-add_cut_text (PsCsvWriter *csv,
-              const char  *text)
-{
-  g_autoptr(GString) cut = NULL;
-
-  if (text == NULL)
-    {
-      ps_csv_writer_add_text (csv, NULL);
-      return;
-    }
-  cut = g_string_new (NULL);
-  ps_util_append_cut_name (cut, text);
-  ps_csv_writer_add_text (csv, cut->str);
-}
-
 /* A row of a function (is_node FALSE) or of a call path: a path's name
  * is cut, being written once per path, where a function's is written
  * once; the module is cut in both, as every function of a module
@@ -332,10 +334,10 @@ add_call_cells (PsCsvWriter       *csv,
                 PsCallBasis        basis)
 {
   if (is_node)
-    add_cut_text (csv, ps_call_tree_get_function_name (tree, function));
+    ps_csv_writer_add_cut_text (csv, ps_call_tree_get_function_name (tree, function));
   else
     ps_csv_writer_add_text (csv, ps_call_tree_get_function_name (tree, function));
-  add_cut_text (csv, ps_call_tree_get_function_module (tree, function));
+  ps_csv_writer_add_cut_text (csv, ps_call_tree_get_function_module (tree, function));
   ps_csv_writer_add_int (csv, (gint64)stats->calls);
   for (guint v = 0; v < PS_N_CALL_VALUES; v++)
     ps_csv_writer_add_number (csv, stats->total[v]);
@@ -426,18 +428,22 @@ ps_export_csv_call_tree (PsCallTree    *tree,
 
 /* Counters --------------------------------------------------------------- */
 
+/* A counter's row of statistics names it whole; its readings, each on a
+ * row of its own, name it cut */
 static void
 add_name_cells (PsCsvWriter         *csv,
                 const PsCounterName *name,
-                gboolean             with_type)
+                gboolean             per_reading)
 {
-  ps_csv_writer_add_text (csv, name->machine);
-  ps_csv_writer_add_text (csv, name->object);
-  ps_csv_writer_add_text (csv, name->instance);
-  ps_csv_writer_add_text (csv, name->counter);
-  if (with_type)
-    ps_csv_writer_add_text (csv, name->type);
-  ps_csv_writer_add_text (csv, name->unit);
+  void (*add) (PsCsvWriter *, const char *) = per_reading ? ps_csv_writer_add_cut_text : ps_csv_writer_add_text;
+
+  add (csv, name->machine);
+  add (csv, name->object);
+  add (csv, name->instance);
+  add (csv, name->counter);
+  if (!per_reading)
+    add (csv, name->type);
+  add (csv, name->unit);
 }
 
 gboolean
@@ -488,7 +494,7 @@ ps_export_csv_counters (PsEventStore  *store,
           if (value->track >= n_tracks || names[value->track].counter == NULL
               || (value->flags & PS_COUNTER_FLAG_MISSING))
             continue;
-          add_name_cells (csv, &names[value->track], FALSE);
+          add_name_cells (csv, &names[value->track], TRUE);
           ps_csv_writer_add_int (csv, value->time_ns + names[value->track].origin_ns);
           ps_csv_writer_add_number (csv, value->value);
           ps_csv_writer_end_row (csv);
@@ -515,7 +521,7 @@ ps_export_csv_counters (PsEventStore  *store,
           if (names[t].counter == NULL)
             continue;
           stats = ps_event_store_get_counter_stats (store, t);
-          add_name_cells (csv, &names[t], TRUE);
+          add_name_cells (csv, &names[t], FALSE);
           if (stats != NULL && stats->n_values > 0)
             {
               ps_csv_writer_add_int (csv, (gint64)stats->n_values);
@@ -652,7 +658,8 @@ ps_export_csv_ce_descriptions (PsEventStore          *store,
         }
 
       ps_csv_writer_add_int (csv, series->session);
-      ps_csv_writer_add_text (csv, series->app);
+      /* Repeated on each of its descriptions */
+      ps_csv_writer_add_cut_text (csv, series->app);
       ps_csv_writer_add_text (csv, series->name);
       for (guint k = 0; k < keys->len; k++)
         ps_csv_writer_add_text (csv, values[k]);

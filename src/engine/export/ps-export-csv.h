@@ -34,6 +34,9 @@ void         ps_csv_writer_add_column (PsCsvWriter   *self,
                                        const char    *unit);
 void         ps_csv_writer_add_text   (PsCsvWriter   *self,
                                        const char    *text);
+/* A cell of text cut as ps_util_append_cut_name () cuts a name */
+void         ps_csv_writer_add_cut_text (PsCsvWriter *self,
+                                       const char    *text);
 void         ps_csv_writer_add_number (PsCsvWriter   *self,
                                        double         value);
 void         ps_csv_writer_add_int    (PsCsvWriter   *self,

@@ -580,6 +580,21 @@ get_bucket (Cursor          *cursor,
   bucket->count = get_u32 (cursor);
 }
 
+/* Buckets by increasing index, each with readings, the bucket being
+ * filled after them when it says so (ps-counter-series.h) */
+static gboolean
+overview_is_sound (const PsCounterSeries *series,
+                   const PsCounterBucket *buckets,
+                   guint                  n_buckets)
+{
+  for (guint b = 0; b < n_buckets; b++)
+    if (buckets[b].count == 0 || buckets[b].index >= PS_COUNTER_OVERVIEW_BUCKETS
+        || (b > 0 && buckets[b].index <= buckets[b - 1].index))
+      return FALSE;
+  return !(series->current_count > 0 && series->current_fresh && n_buckets > 0
+           && buckets[n_buckets - 1].index >= series->current_index);
+}
+
 static gboolean
 read_series (NativeParser  *self,
              Cursor        *cursor,
@@ -587,7 +602,6 @@ read_series (NativeParser  *self,
 {
   for (guint64 i = 0; i < self->count; i++)
     {
-      g_autofree PsCounterBucket *buckets = NULL;
       PsCounterSeries series;
       PsCounterBucket current;
       guint32 current_index;
@@ -624,16 +638,75 @@ read_series (NativeParser  *self,
           || current_index >= PS_COUNTER_OVERVIEW_BUCKETS
           || n_buckets > series.n_used || (!has_buckets && n_buckets > 0))
         return malformed (self, _("an overview out of bounds"), error);
+      /* Files written before COVW hold the overview here: every bucket up
+       * to the last one used, empty ones too, of which those with
+       * readings are kept */
       if (has_buckets)
         {
-          buckets = ps_counter_series_reserve (&series, series.n_used);
+          ps_counter_series_reserve (&series, 1);
+          series.n_used = 0;
           for (guint b = 0; b < n_buckets; b++)
-            get_bucket (cursor, &buckets[b]);
-          if (cursor->failed)
-            return malformed (self, _("too short"), error);
+            {
+              PsCounterBucket bucket;
+
+              get_bucket (cursor, &bucket);
+              if (bucket.count == 0)
+                continue;
+              bucket.index = b;
+              ps_counter_series_reserve (&series, series.n_used + 1);
+              series.buckets[series.n_used++] = bucket;
+            }
+          if (cursor->failed || !overview_is_sound (&series, series.buckets, series.n_used))
+            {
+              ps_counter_series_clear (&series);
+              if (cursor->failed)
+                return malformed (self, _("too short"), error);
+              return malformed (self, _("an overview out of bounds"), error);
+            }
         }
-      series.buckets = buckets;
       _ps_event_store_restore_counter_series (self->store, track, &series);
+      ps_counter_series_clear (&series);
+    }
+  return TRUE;
+}
+
+/* The buckets of the overviews whose statistics CSER gave */
+static gboolean
+read_overviews (NativeParser  *self,
+                Cursor        *cursor,
+                GError       **error)
+{
+  for (guint64 i = 0; i < self->count; i++)
+    {
+      g_autofree PsCounterBucket *buckets = NULL;
+      const PsCounterSeries *restored;
+      PsCounterSeries *series;
+      guint32 track = get_u32 (cursor);
+      guint32 n_buckets = get_u32 (cursor);
+
+      if (cursor->failed)
+        return malformed (self, _("too short"), error);
+      restored = _ps_event_store_get_counter_series (self->store, track);
+      if (restored == NULL || restored->n_readings == 0 || restored->buckets != NULL
+          || n_buckets != restored->n_used)
+        return malformed (self, _("an overview out of bounds"), error);
+      /* 18 bytes each, there before they are read; CSER allowed at most
+       * PS_COUNTER_OVERVIEW_BUCKETS */
+      if (!cursor_need_records (cursor, n_buckets, 18))
+        return malformed (self, _("too short"), error);
+
+      buckets = g_new (PsCounterBucket, MAX (n_buckets, 1));
+      for (guint b = 0; b < n_buckets; b++)
+        {
+          buckets[b].index = get_u16 (cursor);
+          get_bucket (cursor, &buckets[b]);
+        }
+      if (!overview_is_sound (restored, buckets, n_buckets))
+        return malformed (self, _("an overview out of bounds"), error);
+
+      series = _ps_event_store_edit_counter_series (self->store, track + 1) + track;
+      ps_counter_series_reserve (series, MAX (n_buckets, 1));
+      memcpy (series->buckets, buckets, n_buckets * sizeof (PsCounterBucket));
     }
   return TRUE;
 }
@@ -1020,6 +1093,7 @@ restore_section (NativeParser  *self,
     case PS_NATIVE_REPORT:   ok = read_report (self, &cursor, error); break;
     case PS_NATIVE_WARNINGS: ok = read_warnings (self, &cursor, error); break;
     case PS_NATIVE_SERIES:   ok = read_series (self, &cursor, error); break;
+    case PS_NATIVE_OVERVIEWS: ok = read_overviews (self, &cursor, error); break;
     case PS_NATIVE_MEASURES: ok = read_measurements (self, &cursor, error); break;
     case PS_NATIVE_SPANS:    ok = read_spans (self, &cursor, error); break;
     case PS_NATIVE_CONTEXTS: ok = read_contexts (self, &cursor, error); break;

@@ -1298,7 +1298,7 @@ add_columns (Plv2Parser         *self,
 
               if (ahead->current_count != 0 && time_ns >= ahead->begin_ns
                   && (((guint64)time_ns - (guint64)ahead->begin_ns) >> ahead->shift) != ahead->current_index)
-                __builtin_prefetch (&ahead->buckets[ahead->current_index], 1, 3);
+                __builtin_prefetch (&ahead->buckets[ahead->n_used], 1, 3);
             }
 #endif
           if ((series->n_readings & stride_mask) == 0)
