@@ -333,6 +333,7 @@ fixture_setup (Fixture       *fixture,
     g_settings_reset (settings, "window-width");
     g_settings_reset (settings, "window-height");
     g_settings_reset (settings, "window-maximized");
+    g_settings_reset (settings, "pane-fractions");
   }
 
   fixture->app = ps_application_new ("io.github.perfscope.Perfscope.Test", G_APPLICATION_NON_UNIQUE);

@@ -361,8 +361,9 @@ test_window_size_kept (Fixture       *fixture,
   gtk_window_destroy (GTK_WINDOW (second));
 }
 
-/* A split moved by hand is where the next run's starts: the timeline of
- * a run page, kept under "run-page" in "pane-positions" */
+/* A split moved by hand is where the next run's starts, as a share of
+ * the page: the timeline of a run page, kept under "run-page" in
+ * "pane-fractions" */
 static void
 test_split_positions_kept (Fixture       *fixture,
                            gconstpointer  data)
@@ -372,29 +373,32 @@ test_split_positions_kept (Fixture       *fixture,
   g_autofree char *other_path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "processor_4cpu.plv2", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFile) other = g_file_new_for_path (other_path);
-  g_autoptr(GVariant) positions = NULL;
+  g_autoptr(GVariant) fractions = NULL;
   PsRunPage *page;
   GtkPaned *paned;
-  int kept = 0;
-  int first;
+  double kept = 0;
+  int first, height;
 
   page = open_and_wait (fixture, file);
   paned = ps_run_page_get_paned (page);
   iterate_for (200);
-  /* Placed at its default: a third of the page, at most 300 px */
+  /* Placed at its default: 38 % of the page, less when the counters
+   * need the room, not less than the timeline's minimum */
+  height = gtk_widget_get_height (GTK_WIDGET (paned));
   first = gtk_paned_get_position (paned);
-  g_assert_cmpint (first, >, 0);
-  g_assert_cmpint (first, <=, 300);
+  g_assert_cmpint (first, >=, 140);
+  g_assert_cmpint (first, <=, (int)(height * 0.38) + 1);
 
   gtk_paned_set_position (paned, first + 57);
   iterate_for (600);
-  positions = g_settings_get_value (settings, "pane-positions");
-  g_assert_true (g_variant_lookup (positions, "run-page", "i", &kept));
-  g_assert_cmpint (kept, ==, first + 57);
+  fractions = g_settings_get_value (settings, "pane-fractions");
+  g_assert_true (g_variant_lookup (fractions, "run-page", "d", &kept));
+  g_assert_cmpfloat_with_epsilon (kept, (double)(first + 57) / height, 1e-9);
 
   page = open_and_wait (fixture, other);
   iterate_for (200);
   g_assert_cmpint (gtk_paned_get_position (ps_run_page_get_paned (page)), ==, first + 57);
+  g_settings_reset (settings, "pane-fractions");
 }
 
 /* F9 hides and shows the side pane of a counter run: its counter tree */

@@ -838,15 +838,10 @@ layout_toggled_cb (PsComparePage   *self,
 {
   gboolean stacked = gtk_toggle_button_get_active (self->stacked_button);
   GtkOrientation orientation = stacked ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL;
-  int size = stacked ? gtk_widget_get_height (GTK_WIDGET (self->runs_paned))
-                     : gtk_widget_get_width (GTK_WIDGET (self->runs_paned));
 
-  if (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->runs_paned)) == orientation)
-    return;
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->runs_paned), orientation);
-  /* Half each, along the new direction */
-  if (size > 0)
-    gtk_paned_set_position (self->runs_paned, size / 2);
+  /* The split keeps its share along the new direction (ps_view_place_paned) */
+  if (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->runs_paned)) != orientation)
+    gtk_orientable_set_orientation (GTK_ORIENTABLE (self->runs_paned), orientation);
 }
 
 /* The key of a series' values: kind, context and name */

@@ -567,9 +567,11 @@ static void
 ps_run_page_init (PsRunPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  /* The timeline above the tables: where the user last put the divider,
-   * else a third of the page, at most 300 px */
-  ps_view_place_paned (self->paned, "run-page", 1 / 3.0, 300);
+  /* The timeline above the tables: at the share where the user last put
+   * the divider, else at 38 % of the page, at every size */
+  ps_view_place_paned (self->paned, "run-page", 0.38, 0);
+  /* The views scroll only when the timeline is down to its minimum */
+  ps_view_paned_fit_end (self->paned);
   set_state (self, PS_RUN_PAGE_EMPTY);
 }
 

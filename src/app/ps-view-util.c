@@ -366,10 +366,15 @@ ps_view_settings_new_if_installed (void)
 typedef struct
 {
   GtkPaned *paned;      /* not referenced: the placement is the paned's data */
-  char     *name;       /* in the "pane-positions" setting */
-  double    fraction;
-  int       max_start;
-  gboolean  placed;
+  char     *name;       /* in the "pane-fractions" setting */
+  double    fraction;   /* the start child's share of the paned's size */
+  int       max_start;  /* at most this many pixels for the default; 0: no limit */
+  gboolean  chosen;     /* the fraction is where the user put the split */
+  int       size;       /* the paned's size the split was last placed for */
+  GtkWidget *fit_end;   /* a scrolled window whose content goes first, or NULL */
+  int       fit_end_minimum;  /* its content's minimum size when last placed */
+  guint     fit_id;
+  gboolean  placing;
   guint     save_id;
 } PanedPlacement;
 
@@ -379,55 +384,123 @@ paned_placement_free (gpointer data)
   PanedPlacement *placement = data;
 
   g_clear_handle_id (&placement->save_id, g_source_remove);
+  g_clear_handle_id (&placement->fit_id, g_source_remove);
   g_free (placement->name);
   g_free (placement);
 }
 
-/* The position saved for a split, or -1 */
-static int
-saved_position (const char *name)
+/* The share saved for a split, or -1 */
+static double
+saved_fraction (const char *name)
 {
   g_autoptr(GSettings) settings = ps_view_settings_new_if_installed ();
-  g_autoptr(GVariant) positions = NULL;
-  int position;
+  g_autoptr(GVariant) fractions = NULL;
+  double fraction;
 
   if (settings == NULL || name == NULL)
     return -1;
-  positions = g_settings_get_value (settings, "pane-positions");
-  if (!g_variant_lookup (positions, name, "i", &position) || position < 0)
+  fractions = g_settings_get_value (settings, "pane-fractions");
+  if (!g_variant_lookup (fractions, name, "d", &fraction) || !(fraction > 0 && fraction < 1))
     return -1;
-  return position;
+  return fraction;
 }
 
 static gboolean
-save_position_cb (gpointer user_data)
+save_fraction_cb (gpointer user_data)
 {
   PanedPlacement *placement = user_data;
   g_autoptr(GSettings) settings = ps_view_settings_new_if_installed ();
-  g_autoptr(GVariant) old_positions = NULL;
+  g_autoptr(GVariant) old_fractions = NULL;
   GVariantBuilder builder;
   GVariantIter iter;
   const char *key;
-  int value;
+  double value;
 
   placement->save_id = 0;
   if (settings == NULL)
     return G_SOURCE_REMOVE;
 
-  old_positions = g_settings_get_value (settings, "pane-positions");
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{si}"));
-  g_variant_iter_init (&iter, old_positions);
-  while (g_variant_iter_next (&iter, "{&si}", &key, &value))
+  old_fractions = g_settings_get_value (settings, "pane-fractions");
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{sd}"));
+  g_variant_iter_init (&iter, old_fractions);
+  while (g_variant_iter_next (&iter, "{&sd}", &key, &value))
     if (g_strcmp0 (key, placement->name) != 0)
-      g_variant_builder_add (&builder, "{si}", key, value);
-  g_variant_builder_add (&builder, "{si}", placement->name, gtk_paned_get_position (placement->paned));
-  g_settings_set_value (settings, "pane-positions", g_variant_builder_end (&builder));
+      g_variant_builder_add (&builder, "{sd}", key, value);
+  g_variant_builder_add (&builder, "{sd}", placement->name, placement->fraction);
+  g_settings_set_value (settings, "pane-fractions", g_variant_builder_end (&builder));
 
   return G_SOURCE_REMOVE;
 }
 
-/* A split the user can see and move was moved: kept a moment later, once
- * the drag has settled */
+static int
+paned_size (GtkPaned *paned)
+{
+  return gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_VERTICAL
+         ? gtk_widget_get_height (GTK_WIDGET (paned)) : gtk_widget_get_width (GTK_WIDGET (paned));
+}
+
+/* The minimum size of what a scrolled window shows, along the paned */
+static int
+content_minimum (GtkPaned  *paned,
+                 GtkWidget *window)
+{
+  GtkOrientation orientation = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned));
+  GtkWidget *child = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (window));
+  int across = orientation == GTK_ORIENTATION_VERTICAL ? gtk_widget_get_width (window) : gtk_widget_get_height (window);
+  int minimum = 0;
+
+  if (child == NULL || !gtk_widget_get_visible (window))
+    return 0;
+  gtk_widget_measure (child, orientation, across > 0 ? across : -1, &minimum, NULL, NULL, NULL);
+  return minimum;
+}
+
+/* Where the placement puts the split at size, before GTK keeps the
+ * children at their minimum sizes */
+static int
+wanted_position (PanedPlacement *placement,
+                 int             size)
+{
+  int position = (int)round (size * placement->fraction);
+
+  if (!placement->chosen && placement->max_start > 0)
+    position = MIN (position, placement->max_start);
+
+  /* The start child gives up its default share, down to its own minimum,
+   * before the end child's content has to scroll; a share the user chose
+   * stays what it is */
+  if (placement->fit_end != NULL && !placement->chosen)
+    {
+      GtkWidget *start = gtk_paned_get_start_child (placement->paned);
+      int end_minimum, min_position, max_position;
+
+      gtk_widget_measure (placement->fit_end, gtk_orientable_get_orientation (GTK_ORIENTABLE (placement->paned)),
+                          -1, &end_minimum, NULL, NULL, NULL);
+      g_object_get (placement->paned, "min-position", &min_position, "max-position", &max_position, NULL);
+      placement->fit_end_minimum = content_minimum (placement->paned, placement->fit_end);
+      if (start != NULL && gtk_widget_get_visible (start))
+        position = MIN (position, MAX (max_position + end_minimum - placement->fit_end_minimum, min_position));
+    }
+  return position;
+}
+
+/* The wanted position as GTK would clamp it: a position set while the
+ * paned is being allocated is used as it is */
+static int
+clamped_position (PanedPlacement *placement,
+                  int             size)
+{
+  int min_position, max_position;
+
+  g_object_get (placement->paned, "min-position", &min_position, "max-position", &max_position, NULL);
+  return CLAMP (wanted_position (placement, size), min_position, MAX (min_position, max_position));
+}
+
+/* The split was moved while the paned kept its size: by the user's drag
+ * or keys, or by a view. That share is kept for every size from now on,
+ * and saved a moment later, once a drag has settled. A move that only
+ * clamps the wanted position to the children's minimum sizes is GTK's,
+ * not a choice. */
 static void
 paned_moved_cb (GtkPaned   *paned,
                 GParamSpec *pspec,
@@ -436,40 +509,88 @@ paned_moved_cb (GtkPaned   *paned,
   PanedPlacement *placement = user_data;
   GtkWidget *start = gtk_paned_get_start_child (paned);
   GtkWidget *end = gtk_paned_get_end_child (paned);
+  int size = paned_size (paned);
+  int position = gtk_paned_get_position (paned);
 
-  if (!placement->placed || placement->name == NULL || !gtk_widget_get_mapped (GTK_WIDGET (paned))
-      || start == NULL || end == NULL || !gtk_widget_get_visible (start) || !gtk_widget_get_visible (end))
+  if (placement->placing || size <= 0 || size != placement->size
+      || ABS (position - clamped_position (placement, size)) <= 1)
     return;
 
+  placement->fraction = CLAMP ((double)position / size, 0.0, 1.0);
+  placement->chosen = TRUE;
+  if (placement->name == NULL || !gtk_widget_get_mapped (GTK_WIDGET (paned))
+      || start == NULL || end == NULL || !gtk_widget_get_visible (start) || !gtk_widget_get_visible (end))
+    return;
   g_clear_handle_id (&placement->save_id, g_source_remove);
-  placement->save_id = g_timeout_add (300, save_position_cb, placement);
+  placement->save_id = g_timeout_add (300, save_fraction_cb, placement);
 }
 
+/* A new size: the split goes to the same share of it */
 static void
 paned_sized_cb (GtkPaned   *paned,
                 GParamSpec *pspec,
                 gpointer    user_data)
 {
   PanedPlacement *placement = user_data;
-  int size = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_VERTICAL
-             ? gtk_widget_get_height (GTK_WIDGET (paned)) : gtk_widget_get_width (GTK_WIDGET (paned));
-  int position;
-  int saved;
+  int size = paned_size (paned);
 
-  if (size <= 0 || placement->placed)
+  if (size <= 0 || size == placement->size)
     return;
 
-  saved = saved_position (placement->name);
-  if (saved > 0 && saved < size)
-    position = saved;
-  else
+  placement->size = size;
+  placement->placing = TRUE;
+  gtk_paned_set_position (paned, clamped_position (placement, size));
+  placement->placing = FALSE;
+}
+
+/* What the end child shows needs another size: it gets room first */
+static gboolean
+fit_end_cb (gpointer user_data)
+{
+  PanedPlacement *placement = user_data;
+  int size = paned_size (placement->paned);
+
+  placement->fit_id = 0;
+  if (size > 0 && placement->size == size)
     {
-      position = (int)(size * placement->fraction);
-      if (placement->max_start > 0)
-        position = MIN (position, placement->max_start);
+      placement->placing = TRUE;
+      gtk_paned_set_position (placement->paned, clamped_position (placement, size));
+      placement->placing = FALSE;
     }
-  placement->placed = TRUE;
-  gtk_paned_set_position (paned, position);
+  return G_SOURCE_REMOVE;
+}
+
+/* Called while the end child is being allocated, when moving the split
+ * would not be seen before the next frame's allocation: moved then */
+static void
+fit_end_changed_cb (GtkAdjustment *adjustment,
+                    gpointer       user_data)
+{
+  PanedPlacement *placement = user_data;
+
+  if (placement->fit_id == 0
+      && content_minimum (placement->paned, placement->fit_end) != placement->fit_end_minimum)
+    placement->fit_id = g_idle_add (fit_end_cb, placement);
+}
+
+void
+ps_view_paned_fit_end (GtkPaned *paned)
+{
+  PanedPlacement *placement;
+  GtkWidget *end;
+  GtkAdjustment *adjustment;
+
+  g_return_if_fail (GTK_IS_PANED (paned));
+
+  placement = g_object_get_data (G_OBJECT (paned), "ps-paned-placement");
+  end = gtk_paned_get_end_child (paned);
+  g_return_if_fail (placement != NULL && GTK_IS_SCROLLED_WINDOW (end));
+
+  placement->fit_end = end;
+  adjustment = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_VERTICAL
+               ? gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (end))
+               : gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (end));
+  g_signal_connect (adjustment, "changed", G_CALLBACK (fit_end_changed_cb), placement);
 }
 
 void
@@ -479,6 +600,7 @@ ps_view_place_paned (GtkPaned   *paned,
                      int         max_start)
 {
   PanedPlacement *placement = g_new0 (PanedPlacement, 1);
+  double saved;
 
   g_return_if_fail (GTK_IS_PANED (paned));
 
@@ -486,9 +608,26 @@ ps_view_place_paned (GtkPaned   *paned,
   placement->name = g_strdup (name);
   placement->fraction = fraction;
   placement->max_start = max_start;
+  saved = saved_fraction (name);
+  if (saved > 0)
+    {
+      placement->fraction = saved;
+      placement->chosen = TRUE;
+    }
   g_object_set_data_full (G_OBJECT (paned), "ps-paned-placement", placement, paned_placement_free);
   g_signal_connect (paned, "notify::max-position", G_CALLBACK (paned_sized_cb), placement);
   g_signal_connect (paned, "notify::position", G_CALLBACK (paned_moved_cb), placement);
+}
+
+double
+ps_view_get_paned_fraction (GtkPaned *paned)
+{
+  PanedPlacement *placement;
+
+  g_return_val_if_fail (GTK_IS_PANED (paned), -1);
+
+  placement = g_object_get_data (G_OBJECT (paned), "ps-paned-placement");
+  return placement != NULL ? placement->fraction : -1;
 }
 
 gboolean
