@@ -1661,6 +1661,7 @@ match_with_action (GtkWidget  *widget,
       name = gtk_label_new (other->name);
       gtk_label_set_xalign (GTK_LABEL (name), 0);
       gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_widget_set_tooltip_text (name, other->name);
       gtk_widget_set_margin_start (name, 6);
       gtk_widget_set_margin_end (name, 6);
       gtk_widget_set_margin_top (name, 6);
@@ -2018,6 +2019,7 @@ ps_compare_page_init (PsComparePage *self)
 
   ps_view_place_paned (self->paned, "compare", 0.45, 0);
   ps_view_place_paned (self->runs_paned, "compare-runs", 0.5, 0);
+  ps_view_whole_text_in_tooltips (GTK_WIDGET (self));
   show_busy (self, _("Loading both runs…"));
 }
 

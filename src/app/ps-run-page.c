@@ -572,6 +572,8 @@ ps_run_page_init (PsRunPage *self)
   ps_view_place_paned (self->paned, "run-page", 0.38, 0);
   /* The views scroll only when the timeline is down to its minimum */
   ps_view_paned_fit_end (self->paned);
+  /* The views' header values and status lines, cut when narrow */
+  ps_view_whole_text_in_tooltips (GTK_WIDGET (self));
   set_state (self, PS_RUN_PAGE_EMPTY);
 }
 

@@ -116,6 +116,39 @@ ps_view_cell_label_new (gboolean numeric)
   return label;
 }
 
+/* The tooltip of a label that can be cut repeats its text, unless the
+ * label's owner gave it a tooltip of its own */
+static void
+cut_label_changed_cb (GtkLabel   *label,
+                      GParamSpec *pspec,
+                      gpointer    user_data)
+{
+  const char *text = gtk_label_get_text (label);
+  const char *tooltip = gtk_widget_get_tooltip_text (GTK_WIDGET (label));
+
+  if (tooltip != NULL && g_strcmp0 (tooltip, g_object_get_data (G_OBJECT (label), "ps-text-tooltip")) != 0)
+    return;
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), *text != '\0' ? text : NULL);
+  g_object_set_data_full (G_OBJECT (label), "ps-text-tooltip", g_strdup (text), g_free);
+}
+
+void
+ps_view_whole_text_in_tooltips (GtkWidget *widget)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  if (GTK_IS_LABEL (widget) && gtk_label_get_ellipsize (GTK_LABEL (widget)) != PANGO_ELLIPSIZE_NONE
+      && gtk_widget_get_tooltip_text (widget) == NULL
+      && g_object_get_data (G_OBJECT (widget), "ps-text-tooltip") == NULL)
+    {
+      g_signal_connect (widget, "notify::label", G_CALLBACK (cut_label_changed_cb), NULL);
+      cut_label_changed_cb (GTK_LABEL (widget), NULL, NULL);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    ps_view_whole_text_in_tooltips (child);
+}
+
 #define TOOLTIP_WRAP_CHARS 80
 
 typedef struct

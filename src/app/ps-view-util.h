@@ -74,6 +74,10 @@ void        ps_view_place_paned          (GtkPaned               *paned,
  * child gets less than its default share, down to its minimum size,
  * before the end child scrolls. A share the user chose is kept. */
 void        ps_view_paned_fit_end        (GtkPaned               *paned);
+/* Every label in widget that ellipsizes its text and has no tooltip gets
+ * its whole text as tooltip, from now on (GTK already gives assistive
+ * technologies a label's whole text) */
+void        ps_view_whole_text_in_tooltips (GtkWidget            *widget);
 /* The start child's share a placed split keeps, or -1 */
 double      ps_view_get_paned_fraction   (GtkPaned               *paned);
 void        ps_view_dispose_template     (GtkWidget              *widget,
