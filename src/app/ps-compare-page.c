@@ -1974,6 +1974,7 @@ ps_compare_page_init (PsComparePage *self)
   gtk_popover_set_has_arrow (self->row_popover, FALSE);
   gtk_widget_set_halign (GTK_WIDGET (self->row_popover), GTK_ALIGN_START);
   gtk_widget_set_parent (GTK_WIDGET (self->row_popover), GTK_WIDGET (self));
+  ps_view_menu_quiets_tooltips (self->row_popover);
 
   filters[0] = self->filter_all;
   filters[1] = self->filter_regressions;

@@ -15,6 +15,7 @@
 #include "ps-series-chart.h"
 #include "ps-chart-util.h"
 #include "ps-util.h"
+#include "ps-view-util.h"
 
 #define MIN_CHART_HEIGHT 180
 #define NATURAL_CHART_WIDTH 480
@@ -770,6 +771,7 @@ ps_series_chart_init (PsSeriesChart *self)
 {
   self->series = g_ptr_array_new_with_free_func (chart_series_free);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  ps_view_tooltip_follows_pointer (GTK_WIDGET (self));
   update_accessible (self);
 }
 

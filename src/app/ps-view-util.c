@@ -149,6 +149,85 @@ ps_view_whole_text_in_tooltips (GtkWidget *widget)
     ps_view_whole_text_in_tooltips (child);
 }
 
+/* Tooltips and the pointer: a tooltip goes with the pointer that raised
+ * it, and does not cover a menu */
+
+static void
+pointer_entered_cb (GtkEventControllerMotion *motion,
+                    double                    x,
+                    double                    y)
+{
+  gtk_widget_set_has_tooltip (gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (motion)), TRUE);
+}
+
+/* GTK hides a tooltip when the pointer moves over another widget, but
+ * not when it leaves for another window or the window's frame: the
+ * widget answers no more, and the tooltip is asked again where the
+ * pointer is now */
+static void
+pointer_left_cb (GtkEventControllerMotion *motion)
+{
+  GtkWidget *widget = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (motion));
+
+  gtk_widget_set_has_tooltip (widget, FALSE);
+  gtk_widget_trigger_tooltip_query (widget);
+}
+
+void
+ps_view_tooltip_follows_pointer (GtkWidget *widget)
+{
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  g_signal_connect (motion, "enter", G_CALLBACK (pointer_entered_cb), NULL);
+  g_signal_connect (motion, "leave", G_CALLBACK (pointer_left_cb), NULL);
+  gtk_widget_add_controller (widget, motion);
+}
+
+static void
+quiet_tooltips (GtkWidget *widget,
+                GPtrArray *quieted)
+{
+  if (gtk_widget_get_has_tooltip (widget))
+    {
+      gtk_widget_set_has_tooltip (widget, FALSE);
+      g_ptr_array_add (quieted, g_object_ref (widget));
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (!GTK_IS_NATIVE (child))
+      quiet_tooltips (child, quieted);
+}
+
+static void
+menu_shown_cb (GtkWidget *popover)
+{
+  GPtrArray *quieted = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (gtk_widget_get_parent (popover) != NULL)
+    quiet_tooltips (gtk_widget_get_parent (popover), quieted);
+  g_object_set_data_full (G_OBJECT (popover), "ps-quieted-tooltips", quieted, (GDestroyNotify)g_ptr_array_unref);
+}
+
+static void
+menu_closed_cb (GtkPopover *popover)
+{
+  g_autoptr(GPtrArray) quieted = g_object_steal_data (G_OBJECT (popover), "ps-quieted-tooltips");
+
+  for (guint i = 0; quieted != NULL && i < quieted->len; i++)
+    gtk_widget_set_has_tooltip (g_ptr_array_index (quieted, i), TRUE);
+}
+
+void
+ps_view_menu_quiets_tooltips (GtkPopover *popover)
+{
+  g_return_if_fail (GTK_IS_POPOVER (popover));
+
+  g_signal_connect (popover, "show", G_CALLBACK (menu_shown_cb), NULL);
+  g_signal_connect (popover, "closed", G_CALLBACK (menu_closed_cb), NULL);
+}
+
 #define TOOLTIP_WRAP_CHARS 80
 
 typedef struct

@@ -78,6 +78,12 @@ void        ps_view_paned_fit_end        (GtkPaned               *paned);
  * its whole text as tooltip, from now on (GTK already gives assistive
  * technologies a label's whole text) */
 void        ps_view_whole_text_in_tooltips (GtkWidget            *widget);
+/* The widget's tooltip closes when the pointer leaves the widget, for
+ * wherever it goes */
+void        ps_view_tooltip_follows_pointer (GtkWidget           *widget);
+/* While the menu is open, the widget it pops up from and what is in it
+ * show no tooltips, which would cover the menu's items */
+void        ps_view_menu_quiets_tooltips (GtkPopover             *popover);
 /* The start child's share a placed split keeps, or -1 */
 double      ps_view_get_paned_fraction   (GtkPaned               *paned);
 void        ps_view_dispose_template     (GtkWidget              *widget,
