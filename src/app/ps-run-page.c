@@ -29,6 +29,7 @@
 #include "ps-session.h"
 #include "ps-timeline-view.h"
 #include "ps-view-util.h"
+#include "ps-wrap-box.h"
 
 struct _PsRunPage
 {
@@ -534,6 +535,8 @@ ps_run_page_class_init (PsRunPageClass *klass)
   g_type_ensure (PS_TYPE_PROFILE_VIEW);
   g_type_ensure (PS_TYPE_COUNTERS_VIEW);
   g_type_ensure (PS_TYPE_TIMELINE_VIEW);
+  /* The views' headers */
+  g_type_ensure (PS_TYPE_WRAP_BOX);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-run-page.ui");
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, stack);

@@ -1228,7 +1228,7 @@ draw_axis (Render *render)
           if (x + 3 + width > labels_end)
             continue;
           /* The selection's length is written there: no label runs into it */
-          if (selection != NULL && x + 3 < selection_x + selection_width + 4 && x + 3 + width > selection_x - 4)
+          if (selection != NULL && x + 3 < selection_x + selection_width + 8 && x + 3 + width > selection_x - 8)
             continue;
           set_color (cr, &frame->foreground, 0.8);
           draw_layout_text (cr, render->layout, text, x + 3, top + 3, -1, 0, 0);

@@ -483,6 +483,7 @@ typedef struct
   int       max_start;  /* at most this many pixels for the default; 0: no limit */
   gboolean  chosen;     /* the fraction is where the user put the split */
   int       size;       /* the paned's size the split was last placed for */
+  int       position;   /* where it was placed, before GTK's clamping */
   GtkWidget *fit_end;   /* a scrolled window whose content goes first, or NULL */
   int       fit_end_minimum;  /* its content's minimum size when last placed */
   guint     fit_id;
@@ -589,29 +590,43 @@ wanted_position (PanedPlacement *placement,
       gtk_widget_measure (placement->fit_end, gtk_orientable_get_orientation (GTK_ORIENTABLE (placement->paned)),
                           -1, &end_minimum, NULL, NULL, NULL);
       g_object_get (placement->paned, "min-position", &min_position, "max-position", &max_position, NULL);
-      placement->fit_end_minimum = content_minimum (placement->paned, placement->fit_end);
       if (start != NULL && gtk_widget_get_visible (start))
         position = MIN (position, MAX (max_position + end_minimum - placement->fit_end_minimum, min_position));
     }
   return position;
 }
 
-/* The wanted position as GTK would clamp it: a position set while the
- * paned is being allocated is used as it is */
+/* The position as GTK keeps it, between the children's minimum sizes */
 static int
-clamped_position (PanedPlacement *placement,
-                  int             size)
+clamp_position (GtkPaned *paned,
+                int       position)
 {
   int min_position, max_position;
 
-  g_object_get (placement->paned, "min-position", &min_position, "max-position", &max_position, NULL);
-  return CLAMP (wanted_position (placement, size), min_position, MAX (min_position, max_position));
+  g_object_get (paned, "min-position", &min_position, "max-position", &max_position, NULL);
+  return CLAMP (position, min_position, MAX (min_position, max_position));
+}
+
+/* Puts the split where the placement wants it at the paned's size. A
+ * position set while the paned is being allocated is used as it is:
+ * clamped here as GTK would. */
+static void
+place (PanedPlacement *placement,
+       int             size)
+{
+  placement->size = size;
+  if (placement->fit_end != NULL)
+    placement->fit_end_minimum = content_minimum (placement->paned, placement->fit_end);
+  placement->position = wanted_position (placement, size);
+  placement->placing = TRUE;
+  gtk_paned_set_position (placement->paned, clamp_position (placement->paned, placement->position));
+  placement->placing = FALSE;
 }
 
 /* The split was moved while the paned kept its size: by the user's drag
  * or keys, or by a view. That share is kept for every size from now on,
  * and saved a moment later, once a drag has settled. A move that only
- * clamps the wanted position to the children's minimum sizes is GTK's,
+ * clamps the placed position to the children's minimum sizes is GTK's,
  * not a choice. */
 static void
 paned_moved_cb (GtkPaned   *paned,
@@ -625,10 +640,11 @@ paned_moved_cb (GtkPaned   *paned,
   int position = gtk_paned_get_position (paned);
 
   if (placement->placing || size <= 0 || size != placement->size
-      || ABS (position - clamped_position (placement, size)) <= 1)
+      || ABS (position - clamp_position (paned, placement->position)) <= 1)
     return;
 
   placement->fraction = CLAMP ((double)position / size, 0.0, 1.0);
+  placement->position = position;
   placement->chosen = TRUE;
   if (placement->name == NULL || !gtk_widget_get_mapped (GTK_WIDGET (paned))
       || start == NULL || end == NULL || !gtk_widget_get_visible (start) || !gtk_widget_get_visible (end))
@@ -646,13 +662,8 @@ paned_sized_cb (GtkPaned   *paned,
   PanedPlacement *placement = user_data;
   int size = paned_size (paned);
 
-  if (size <= 0 || size == placement->size)
-    return;
-
-  placement->size = size;
-  placement->placing = TRUE;
-  gtk_paned_set_position (paned, clamped_position (placement, size));
-  placement->placing = FALSE;
+  if (size > 0 && size != placement->size)
+    place (placement, size);
 }
 
 /* What the end child shows needs another size: it gets room first */
@@ -664,11 +675,7 @@ fit_end_cb (gpointer user_data)
 
   placement->fit_id = 0;
   if (size > 0 && placement->size == size)
-    {
-      placement->placing = TRUE;
-      gtk_paned_set_position (placement->paned, clamped_position (placement, size));
-      placement->placing = FALSE;
-    }
+    place (placement, size);
   return G_SOURCE_REMOVE;
 }
 
@@ -682,7 +689,8 @@ fit_end_changed_cb (GtkAdjustment *adjustment,
 
   if (placement->fit_id == 0
       && content_minimum (placement->paned, placement->fit_end) != placement->fit_end_minimum)
-    placement->fit_id = g_idle_add (fit_end_cb, placement);
+    /* Before the next frame is laid out */
+    placement->fit_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, fit_end_cb, placement, NULL);
 }
 
 void
