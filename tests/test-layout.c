@@ -170,9 +170,17 @@ assert_chart_fits (GtkWidget *chart,
   int minimum;
   graphene_rect_t bounds, shown;
 
+  GtkStyleContext *style = gtk_widget_get_style_context (chart);
+  GtkBorder margin, border, padding;
+
   gtk_widget_measure (chart, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (chart), &minimum, NULL, NULL, NULL);
-  /* Measured sizes include the margins, allocated ones do not */
-  minimum -= gtk_widget_get_margin_top (chart) + gtk_widget_get_margin_bottom (chart);
+  /* Measured sizes include the margins, borders and padding (properties
+   * and CSS), allocated ones are the content's */
+  gtk_style_context_get_margin (style, &margin);
+  gtk_style_context_get_border (style, &border);
+  gtk_style_context_get_padding (style, &padding);
+  minimum -= gtk_widget_get_margin_top (chart) + gtk_widget_get_margin_bottom (chart)
+             + margin.top + margin.bottom + border.top + border.bottom + padding.top + padding.bottom;
   g_test_message ("%s: %d px tall, asks %d", G_OBJECT_TYPE_NAME (chart), gtk_widget_get_height (chart), minimum);
   g_assert_cmpint (gtk_widget_get_height (chart), >=, minimum);
 
@@ -305,6 +313,22 @@ test_ce_histogram (Fixture       *fixture,
   if (!gtk_widget_get_visible (gtk_widget_get_parent (histogram)))
     g_assert_cmpint (gtk_paned_get_position (ps_run_page_get_paned (page)), >=,
                      (int)(gtk_widget_get_height (GTK_WIDGET (ps_run_page_get_paned (page))) * 0.38) - 2);
+}
+
+/* The CE CPU & Memory page at 1024×700: the CPU chart is whole, the
+ * memory chart a scroll away */
+static void
+test_ce_cpu_memory (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  PsRunPage *page = open_run (fixture, &runs[0]);
+  PsCeView *view = ps_run_page_get_ce_view (page);
+
+  resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
+  ps_ce_view_show_page (view, "cpu-memory");
+  iterate_for (600);
+  assert_views_fit (page);
+  assert_chart_fits (GTK_WIDGET (ps_ce_view_get_cpu_chart (view)), GTK_WIDGET (fixture->window));
 }
 
 /* Descriptions shown in the table (cells that read "Test=…"), each whole */
@@ -878,6 +902,7 @@ main (int   argc,
   ADD_TEST ("/layout/laptop/recording", test_recording_laptop);
   ADD_TEST ("/layout/ce-histogram", test_ce_histogram);
   ADD_TEST ("/layout/ce-descriptions", test_ce_descriptions);
+  ADD_TEST ("/layout/ce-cpu-memory", test_ce_cpu_memory);
   ADD_TEST ("/layout/split-shares", test_split_shares);
   ADD_TEST ("/layout/call-tree-shares", test_call_tree_shares);
   g_test_add_func ("/layout/wrap-box", test_wrap_box);
