@@ -17,24 +17,6 @@
 #include "ps-run-page-private.h"
 #include "ps-window-private.h"
 
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* label → action of every item of a menu model, submenus and sections
  * included */
 static void
@@ -63,7 +45,7 @@ test_primary_menu (Fixture       *fixture,
                    gconstpointer  data)
 {
   GtkWidget *titlebar = gtk_window_get_titlebar (GTK_WINDOW (fixture->window));
-  GtkWidget *button = find_descendant (titlebar, GTK_TYPE_MENU_BUTTON);
+  GtkWidget *button = find_widget_of_type (titlebar, GTK_TYPE_MENU_BUTTON, FALSE);
   g_autoptr(GHashTable) items = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   GMenuModel *menu;
 
@@ -409,7 +391,7 @@ test_side_pane (Fixture       *fixture,
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "perfmon_4cpu.csv", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   PsRunPage *page = open_and_wait (fixture, file);
-  GtkWidget *paned = find_descendant (GTK_WIDGET (ps_run_page_get_counters_view (page)), GTK_TYPE_PANED);
+  GtkWidget *paned = find_widget_of_type (GTK_WIDGET (ps_run_page_get_counters_view (page)), GTK_TYPE_PANED, FALSE);
   GtkWidget *side;
   g_auto(GStrv) set = gtk_application_get_accels_for_action (GTK_APPLICATION (fixture->app), "win.toggle-side-pane");
 
@@ -628,7 +610,7 @@ test_non_utf8_file_name (Fixture       *fixture,
   ps_window_open_file (fixture->window, file);
   page = ps_window_get_current_page (fixture->window);
   g_assert_nonnull (page);
-  progress = find_descendant (GTK_WIDGET (page), GTK_TYPE_PROGRESS_BAR);
+  progress = find_widget_of_type (GTK_WIDGET (page), GTK_TYPE_PROGRESS_BAR, FALSE);
   g_assert_nonnull (progress);
   g_assert_cmpstr (gtk_progress_bar_get_text (GTK_PROGRESS_BAR (progress)), ==, "Opening run-\xef\xbf\xbdt\xef\xbf\xbd.log");
   wait_for_page (page);

@@ -102,21 +102,19 @@ resize_window (Fixture *fixture,
                   gtk_widget_get_height (GTK_WIDGET (fixture->window)));
 }
 
-static GtkWidget *
-find_of_type (GtkWidget *widget,
-              GType      type)
+/* Calls visit on widget and everything in it that is on screen */
+static void
+walk_mapped (GtkWidget *widget,
+             void     (*visit) (GtkWidget *widget,
+                                gpointer   data),
+             gpointer   data)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && gtk_widget_get_mapped (widget))
-    return widget;
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  visit (widget, data);
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_of_type (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+    walk_mapped (child, visit, data);
 }
 
 /* Charts: views that draw their own axes */
@@ -128,16 +126,11 @@ is_chart (GtkWidget *widget)
 }
 
 static void
-collect_charts (GtkWidget *widget,
-                GPtrArray *charts)
+collect_chart (GtkWidget *widget,
+               gpointer   charts)
 {
-  if (!gtk_widget_get_mapped (widget))
-    return;
   if (is_chart (widget))
     g_ptr_array_add (charts, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_charts (child, charts);
 }
 
 /* The part of widget that is on screen: what its scrolled windows and the
@@ -235,7 +228,7 @@ assert_charts_fit (Fixture   *fixture,
   g_autoptr(GPtrArray) charts = g_ptr_array_new ();
   gboolean counter_chart_seen = FALSE;
 
-  collect_charts (page, charts);
+  walk_mapped (page, collect_chart, charts);
   for (guint i = 0; i < charts->len; i++)
     {
       GtkWidget *chart = g_ptr_array_index (charts, i);
@@ -285,12 +278,12 @@ test_laptop (Fixture       *fixture,
       gtk_selection_model_select_item (gtk_column_view_get_model (totals), 0, TRUE);
       iterate_for (600);
       assert_views_fit (page);
-      g_assert_nonnull (find_of_type (GTK_WIDGET (page), PS_TYPE_HISTOGRAM_VIEW));
+      g_assert_nonnull (find_widget_of_type (GTK_WIDGET (page), PS_TYPE_HISTOGRAM_VIEW, TRUE));
       assert_charts_fit (fixture, GTK_WIDGET (page));
       ps_rtl_view_show_page (ps_run_page_get_rtl_view (page), "calltree");
       iterate_for (300);
     }
-  call_tree = find_of_type (GTK_WIDGET (page), PS_TYPE_CALL_TREE_VIEW);
+  call_tree = find_widget_of_type (GTK_WIDGET (page), PS_TYPE_CALL_TREE_VIEW, TRUE);
   if (call_tree != NULL)
     iterate_until (call_tree_is_idle, call_tree);
   if (call_tree != NULL && ps_call_tree_view_is_mode_available (PS_CALL_TREE_VIEW (call_tree), "flame-graph"))
@@ -299,7 +292,7 @@ test_laptop (Fixture       *fixture,
       ps_call_tree_view_set_mode (PS_CALL_TREE_VIEW (call_tree), "flame-graph");
       iterate_for (600);
       assert_views_fit (page);
-      g_assert_nonnull (find_of_type (call_tree, PS_TYPE_FLAME_GRAPH));
+      g_assert_nonnull (find_widget_of_type (call_tree, PS_TYPE_FLAME_GRAPH, TRUE));
       assert_charts_fit (fixture, GTK_WIDGET (page));
     }
 }
@@ -357,19 +350,16 @@ test_ce_cpu_memory (Fixture       *fixture,
 
 /* Descriptions shown in the table (cells that read "Test=…"), each whole */
 static void
-assert_descriptions_whole (GtkWidget *widget,
-                           guint     *n_descriptions)
+assert_description_whole (GtkWidget *widget,
+                          gpointer   data)
 {
-  if (!gtk_widget_get_mapped (widget))
-    return;
+  guint *n_descriptions = data;
+
   if (GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), "Test="))
     {
       g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (widget))));
       (*n_descriptions)++;
     }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    assert_descriptions_whole (child, n_descriptions);
 }
 
 /* The CE Description column shows each description whole: cut to
@@ -382,7 +372,8 @@ test_ce_descriptions (Fixture       *fixture,
   guint n_descriptions = 0;
 
   resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
-  assert_descriptions_whole (GTK_WIDGET (ps_ce_view_get_marker_view (ps_run_page_get_ce_view (page))), &n_descriptions);
+  walk_mapped (GTK_WIDGET (ps_ce_view_get_marker_view (ps_run_page_get_ce_view (page))),
+               assert_description_whole, &n_descriptions);
   g_assert_cmpuint (n_descriptions, >=, 5);
 }
 
@@ -440,11 +431,11 @@ test_call_tree_shares (Fixture       *fixture,
                        gconstpointer  data)
 {
   PsRunPage *page = open_run (fixture, &runs[5]);
-  PsCallTreeView *view = PS_CALL_TREE_VIEW (find_of_type (GTK_WIDGET (page), PS_TYPE_CALL_TREE_VIEW));
+  PsCallTreeView *view = PS_CALL_TREE_VIEW (find_widget_of_type (GTK_WIDGET (page), PS_TYPE_CALL_TREE_VIEW, TRUE));
   GtkPaned *paned;
 
   g_assert_nonnull (view);
-  paned = GTK_PANED (find_of_type (GTK_WIDGET (view), GTK_TYPE_PANED));
+  paned = GTK_PANED (find_widget_of_type (GTK_WIDGET (view), GTK_TYPE_PANED, TRUE));
   resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
   resize_window (fixture, LARGE_WIDTH, LARGE_HEIGHT);
   g_test_message ("call tree split: %d of %d px", gtk_paned_get_position (paned), gtk_widget_get_height (GTK_WIDGET (paned)));
@@ -646,11 +637,11 @@ shows_tooltip (GtkWidget *widget)
 }
 
 static void
-assert_cut_labels_have_tooltips (GtkWidget *widget,
-                                 guint     *n_cut)
+assert_cut_label_has_tooltip (GtkWidget *widget,
+                              gpointer   data)
 {
-  if (!gtk_widget_get_mapped (widget))
-    return;
+  guint *n_cut = data;
+
   if (GTK_IS_LABEL (widget) && *gtk_label_get_text (GTK_LABEL (widget)) != '\0'
       && pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (widget))))
     {
@@ -662,9 +653,6 @@ assert_cut_labels_have_tooltips (GtkWidget *widget,
       if (!is_in_list_cell (widget) && g_object_get_data (G_OBJECT (widget), "ps-text-tooltip") != NULL)
         g_assert_cmpstr (gtk_widget_get_tooltip_text (widget), ==, gtk_label_get_text (GTK_LABEL (widget)));
     }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    assert_cut_labels_have_tooltips (child, n_cut);
 }
 
 /* At the narrowest the window goes, every label cut short has its whole
@@ -682,8 +670,9 @@ test_cut_labels (Fixture       *fixture,
 
       gtk_widget_measure (GTK_WIDGET (fixture->window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
       resize_window (fixture, minimum, LAPTOP_HEIGHT);
-      assert_cut_labels_have_tooltips (GTK_WIDGET (page), &n_cut);
-      assert_cut_labels_have_tooltips (gtk_notebook_get_tab_label (fixture->window->notebook, GTK_WIDGET (page)), &n_cut);
+      walk_mapped (GTK_WIDGET (page), assert_cut_label_has_tooltip, &n_cut);
+      walk_mapped (gtk_notebook_get_tab_label (fixture->window->notebook, GTK_WIDGET (page)),
+                   assert_cut_label_has_tooltip, &n_cut);
       gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.close-tab", NULL);
       iterate_for (100);
     }
@@ -727,7 +716,7 @@ test_tooltips (Fixture       *fixture,
                gconstpointer  data)
 {
   PsRunPage *page = open_run (fixture, &runs[6]);
-  GtkWidget *chart = find_of_type (GTK_WIDGET (page), PS_TYPE_COUNTER_CHART);
+  GtkWidget *chart = find_widget_of_type (GTK_WIDGET (page), PS_TYPE_COUNTER_CHART, TRUE);
   GtkWidget *timeline = GTK_WIDGET (ps_run_page_get_timeline_view (page));
   GtkWidget *menu;
 
@@ -755,32 +744,24 @@ test_tooltips (Fixture       *fixture,
   g_assert_true (gtk_widget_get_has_tooltip (chart));
 }
 
-typedef struct
+/* The texture's pixels, B, G, R, A premultiplied, four bytes each */
+static guchar *
+texture_pixels (GdkTexture *texture)
 {
-  guchar *data;
-  gsize   stride;
-  int     width;
-  int     height;
-} Pixels;
+  gsize stride = (gsize)gdk_texture_get_width (texture) * 4;
+  guchar *data = g_malloc (stride * gdk_texture_get_height (texture));
 
-static Pixels
-download (GdkTexture *texture)
-{
-  Pixels pixels = { NULL, 0, gdk_texture_get_width (texture), gdk_texture_get_height (texture) };
-
-  pixels.stride = (gsize)pixels.width * 4;
-  pixels.data = g_malloc (pixels.stride * pixels.height);
-  gdk_texture_download (texture, pixels.data, pixels.stride);
-  return pixels;
+  gdk_texture_download (texture, data, stride);
+  return data;
 }
 
-/* B, G, R, A of a pixel (premultiplied) */
 static const guchar *
-pixel_at (const Pixels *pixels,
+pixel_at (const guchar *data,
+          int           width,
           int           x,
           int           y)
 {
-  return pixels->data + (gsize)y * pixels->stride + (gsize)x * 4;
+  return data + ((gsize)y * width + x) * 4;
 }
 
 static gboolean
@@ -821,34 +802,33 @@ test_selection_length (Fixture       *fixture,
       gint64 from = begin + (end - begin) * step / 24;
       gint64 to = from + (end - begin) / 3;
       g_autoptr(GdkTexture) texture = NULL;
-      g_autofree guchar *data = NULL;
-      Pixels pixels;
-      int box_left = -1, box_right = -1;
+      g_autofree guchar *pixels = NULL;
+      int width, box_left = -1, box_right = -1;
       const guchar *background;
 
       ps_session_set_selection (session, from, to);
       iterate_for (50);
       texture = render_widget (GTK_WIDGET (timeline));
-      pixels = download (texture);
-      data = pixels.data;
+      pixels = texture_pixels (texture);
+      width = gdk_texture_get_width (texture);
 
       /* The box: the longest accent run across the axis (the range's
        * edges are accent lines a pixel wide, the text breaks the runs
        * of the rows it is on) */
       for (int y = text_top; y <= text_bottom; y++)
-        for (int x = (int)PS_TIMELINE_LABEL_WIDTH, run = 0; x < pixels.width; x++)
+        for (int x = (int)PS_TIMELINE_LABEL_WIDTH, run = 0; x < width; x++)
           {
-            run = saturation (pixel_at (&pixels, x, y)) > 0.5 ? run + 1 : 0;
+            run = saturation (pixel_at (pixels, width, x, y)) > 0.5 ? run + 1 : 0;
             if (run > box_right - box_left + 1)
               box_left = x - run + 1, box_right = x;
           }
       g_assert_cmpint (box_left, >, 0);
-      background = pixel_at (&pixels, box_left - 1, PS_TIMELINE_OVERVIEW_HEIGHT + 1);
+      background = pixel_at (pixels, width, box_left - 1, PS_TIMELINE_OVERVIEW_HEIGHT + 1);
       for (int y = text_top; y <= text_bottom; y++)
         for (int dx = 1; dx <= 6; dx++)
           {
-            g_assert_true (same_color (pixel_at (&pixels, box_left - dx, y), background));
-            g_assert_true (same_color (pixel_at (&pixels, box_right + dx, y), background));
+            g_assert_true (same_color (pixel_at (pixels, width, box_left - dx, y), background));
+            g_assert_true (same_color (pixel_at (pixels, width, box_right + dx, y), background));
             n_checked++;
           }
     }
@@ -866,12 +846,11 @@ test_status_strip (Fixture       *fixture,
   PsEventStore *store = ps_run_page_get_store (page);
   g_autoptr(GdkTexture) before = NULL;
   g_autoptr(GdkTexture) after = NULL;
-  g_autofree guchar *before_data = NULL;
-  g_autofree guchar *after_data = NULL;
-  Pixels without, with;
+  g_autofree guchar *without = NULL;
+  g_autofree guchar *with = NULL;
   guint64 root = G_MAXUINT64;
   guint n_covered = 0;
-  int strip_top;
+  int width, height;
 
   resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
   for (guint64 s = 0; s < ps_event_store_get_n_spans (store) && root == G_MAXUINT64; s++)
@@ -882,24 +861,23 @@ test_status_strip (Fixture       *fixture,
   ps_session_clear_selection (ps_run_page_get_session (page));
   iterate_for (50);
   before = render_widget (GTK_WIDGET (timeline));
-  without = download (before);
-  before_data = without.data;
+  without = texture_pixels (before);
 
   ps_timeline_view_set_cursor_span (timeline, root);
   ps_session_clear_selection (ps_run_page_get_session (page));
   iterate_for (50);
   g_assert_nonnull (ps_timeline_view_get_status (timeline));
   after = render_widget (GTK_WIDGET (timeline));
-  with = download (after);
-  after_data = with.data;
+  with = texture_pixels (after);
+  width = gdk_texture_get_width (after);
+  height = gdk_texture_get_height (after);
 
   /* Where spans showed in the bottom strip, the strip is grey on white */
-  strip_top = with.height - (int)PS_TIMELINE_STATUS_HEIGHT + 2;
-  for (int y = strip_top; y < with.height - 2; y++)
-    for (int x = (int)PS_TIMELINE_LABEL_WIDTH + 6; x < with.width; x++)
-      if (saturation (pixel_at (&without, x, y)) > 0.3)
+  for (int y = height - (int)PS_TIMELINE_STATUS_HEIGHT + 2; y < height - 2; y++)
+    for (int x = (int)PS_TIMELINE_LABEL_WIDTH + 6; x < width; x++)
+      if (saturation (pixel_at (without, width, x, y)) > 0.3)
         {
-          g_assert_cmpfloat (saturation (pixel_at (&with, x, y)), <, 0.05);
+          g_assert_cmpfloat (saturation (pixel_at (with, width, x, y)), <, 0.05);
           n_covered++;
         }
   /* The check saw spans there */
