@@ -324,6 +324,24 @@ test_ce_histogram (Fixture       *fixture,
   g_assert_cmpint (gtk_widget_get_height (gtk_widget_get_parent (GTK_WIDGET (table))), >=, 90);
   maybe_save_screenshot (fixture, "ce-histogram");
 
+  /* Larger, with a smaller timeline: the table keeps no empty rows, the
+   * histogram gets the room */
+  resize_window (fixture, LARGE_WIDTH, LARGE_HEIGHT);
+  gtk_paned_set_position (ps_run_page_get_paned (page), gtk_widget_get_height (GTK_WIDGET (ps_run_page_get_paned (page))) / 5);
+  iterate_for (600);
+  {
+    GtkWidget *table_window = gtk_widget_get_parent (GTK_WIDGET (table));
+    int natural;
+
+    gtk_widget_measure (GTK_WIDGET (table), GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (table_window),
+                        NULL, &natural, NULL, NULL);
+    g_test_message ("table %d px for %d px of rows, histogram %d px", gtk_widget_get_height (table_window),
+                    natural, gtk_widget_get_height (histogram));
+    g_assert_cmpint (gtk_widget_get_height (table_window), <=, natural + 1);
+    g_assert_cmpint (gtk_widget_get_height (histogram), >, 200);
+  }
+  resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
+
   /* Without a marker the timeline has its share back */
   gtk_selection_model_unselect_all (gtk_column_view_get_model (table));
   iterate_for (600);

@@ -486,6 +486,8 @@ typedef struct
   int       position;   /* where it was placed, before GTK's clamping */
   GtkWidget *fit_end;   /* a scrolled window whose content goes first, or NULL */
   int       fit_end_minimum;  /* its content's minimum size when last placed */
+  GtkWidget *fit_start; /* a scrolled window that takes no room it leaves empty, or NULL */
+  int       fit_start_natural;  /* its content's natural size when last placed */
   guint     fit_id;
   gboolean  placing;
   guint     save_id;
@@ -552,20 +554,22 @@ paned_size (GtkPaned *paned)
          ? gtk_widget_get_height (GTK_WIDGET (paned)) : gtk_widget_get_width (GTK_WIDGET (paned));
 }
 
-/* The minimum size of what a scrolled window shows, along the paned */
+/* The minimum or natural size of what a scrolled window shows, along the
+ * paned */
 static int
-content_minimum (GtkPaned  *paned,
-                 GtkWidget *window)
+content_size (GtkPaned  *paned,
+              GtkWidget *window,
+              gboolean   natural)
 {
   GtkOrientation orientation = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned));
   GtkWidget *child = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (window));
   int across = orientation == GTK_ORIENTATION_VERTICAL ? gtk_widget_get_width (window) : gtk_widget_get_height (window);
-  int minimum = 0;
+  int sizes[2] = { 0, 0 };
 
   if (child == NULL || !gtk_widget_get_visible (window))
     return 0;
-  gtk_widget_measure (child, orientation, across > 0 ? across : -1, &minimum, NULL, NULL, NULL);
-  return minimum;
+  gtk_widget_measure (child, orientation, across > 0 ? across : -1, &sizes[0], &sizes[1], NULL, NULL);
+  return sizes[natural];
 }
 
 /* Where the placement puts the split at size, before GTK keeps the
@@ -593,6 +597,11 @@ wanted_position (PanedPlacement *placement,
       if (start != NULL && gtk_widget_get_visible (start))
         position = MIN (position, MAX (max_position + end_minimum - placement->fit_end_minimum, min_position));
     }
+
+  /* Nor does the start child keep room it would leave empty (a table of
+   * a few rows above a chart) */
+  if (placement->fit_start != NULL && !placement->chosen && placement->fit_start_natural > 0)
+    position = MIN (position, placement->fit_start_natural);
   return position;
 }
 
@@ -616,7 +625,9 @@ place (PanedPlacement *placement,
 {
   placement->size = size;
   if (placement->fit_end != NULL)
-    placement->fit_end_minimum = content_minimum (placement->paned, placement->fit_end);
+    placement->fit_end_minimum = content_size (placement->paned, placement->fit_end, FALSE);
+  if (placement->fit_start != NULL)
+    placement->fit_start_natural = content_size (placement->paned, placement->fit_start, TRUE);
   placement->position = wanted_position (placement, size);
   placement->placing = TRUE;
   gtk_paned_set_position (placement->paned, clamp_position (placement->paned, placement->position));
@@ -666,9 +677,9 @@ paned_sized_cb (GtkPaned   *paned,
     place (placement, size);
 }
 
-/* What the end child shows needs another size: it gets room first */
+/* What a child shows needs another size: the split moves for it */
 static gboolean
-fit_end_cb (gpointer user_data)
+fit_cb (gpointer user_data)
 {
   PanedPlacement *placement = user_data;
   int size = paned_size (placement->paned);
@@ -679,38 +690,64 @@ fit_end_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* Called while the end child is being allocated, when moving the split
- * would not be seen before the next frame's allocation: moved then */
+/* Called while a child is being allocated, when moving the split would
+ * not be seen before the next frame's allocation: moved then */
 static void
-fit_end_changed_cb (GtkAdjustment *adjustment,
-                    gpointer       user_data)
+fit_changed_cb (GtkAdjustment *adjustment,
+                gpointer       user_data)
 {
   PanedPlacement *placement = user_data;
 
-  if (placement->fit_id == 0
-      && content_minimum (placement->paned, placement->fit_end) != placement->fit_end_minimum)
+  if (placement->fit_id != 0)
+    return;
+  if ((placement->fit_end != NULL
+       && content_size (placement->paned, placement->fit_end, FALSE) != placement->fit_end_minimum)
+      || (placement->fit_start != NULL
+          && content_size (placement->paned, placement->fit_start, TRUE) != placement->fit_start_natural))
     /* Before the next frame is laid out */
-    placement->fit_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, fit_end_cb, placement, NULL);
+    placement->fit_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, fit_cb, placement, NULL);
+}
+
+/* The placement of paned, whose child is a scrolled window whose content
+ * is watched */
+static PanedPlacement *
+watch_child (GtkPaned  *paned,
+             GtkWidget *child)
+{
+  PanedPlacement *placement = g_object_get_data (G_OBJECT (paned), "ps-paned-placement");
+  GtkAdjustment *adjustment;
+
+  g_return_val_if_fail (placement != NULL && GTK_IS_SCROLLED_WINDOW (child), NULL);
+
+  adjustment = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_VERTICAL
+               ? gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (child))
+               : gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (child));
+  g_signal_connect (adjustment, "changed", G_CALLBACK (fit_changed_cb), placement);
+  return placement;
 }
 
 void
 ps_view_paned_fit_end (GtkPaned *paned)
 {
   PanedPlacement *placement;
-  GtkWidget *end;
-  GtkAdjustment *adjustment;
 
   g_return_if_fail (GTK_IS_PANED (paned));
 
-  placement = g_object_get_data (G_OBJECT (paned), "ps-paned-placement");
-  end = gtk_paned_get_end_child (paned);
-  g_return_if_fail (placement != NULL && GTK_IS_SCROLLED_WINDOW (end));
+  placement = watch_child (paned, gtk_paned_get_end_child (paned));
+  if (placement != NULL)
+    placement->fit_end = gtk_paned_get_end_child (paned);
+}
 
-  placement->fit_end = end;
-  adjustment = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_VERTICAL
-               ? gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (end))
-               : gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (end));
-  g_signal_connect (adjustment, "changed", G_CALLBACK (fit_end_changed_cb), placement);
+void
+ps_view_paned_fit_start (GtkPaned *paned)
+{
+  PanedPlacement *placement;
+
+  g_return_if_fail (GTK_IS_PANED (paned));
+
+  placement = watch_child (paned, gtk_paned_get_start_child (paned));
+  if (placement != NULL)
+    placement->fit_start = gtk_paned_get_start_child (paned);
 }
 
 void

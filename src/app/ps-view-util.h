@@ -84,6 +84,10 @@ void        ps_view_tooltip_follows_pointer (GtkWidget           *widget);
 /* While the menu is open, the widget it pops up from and what is in it
  * show no tooltips, which would cover the menu's items */
 void        ps_view_menu_quiets_tooltips (GtkPopover             *popover);
+/* The start child of a placed split, a scrolled window, takes no more of
+ * its default share than its content naturally needs: the rest goes to
+ * the end child */
+void        ps_view_paned_fit_start      (GtkPaned               *paned);
 /* The start child's share a placed split keeps, or -1 */
 double      ps_view_get_paned_fraction   (GtkPaned               *paned);
 void        ps_view_dispose_template     (GtkWidget              *widget,
