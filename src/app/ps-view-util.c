@@ -694,11 +694,11 @@ fit_cb (gpointer user_data)
  * not be seen before the next frame's allocation: moved then */
 static void
 fit_changed_cb (GtkAdjustment *adjustment,
-                gpointer       user_data)
+                GtkPaned      *paned)
 {
-  PanedPlacement *placement = user_data;
+  PanedPlacement *placement = g_object_get_data (G_OBJECT (paned), "ps-paned-placement");
 
-  if (placement->fit_id != 0)
+  if (placement == NULL || placement->fit_id != 0)
     return;
   if ((placement->fit_end != NULL
        && content_size (placement->paned, placement->fit_end, FALSE) != placement->fit_end_minimum)
@@ -722,7 +722,8 @@ watch_child (GtkPaned  *paned,
   adjustment = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_VERTICAL
                ? gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (child))
                : gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (child));
-  g_signal_connect (adjustment, "changed", G_CALLBACK (fit_changed_cb), placement);
+  /* As long as the paned, whose data the placement is */
+  g_signal_connect_object (adjustment, "changed", G_CALLBACK (fit_changed_cb), paned, 0);
   return placement;
 }
 
