@@ -102,6 +102,28 @@ find_descendant (GtkWidget  *widget,
 }
 
 static gboolean
+is_of_type (GtkWidget  *widget,
+            const char *type_name)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, g_type_from_name (type_name));
+}
+
+static gboolean
+is_mapped_of_type (GtkWidget  *widget,
+                   const char *type_name)
+{
+  return gtk_widget_get_mapped (widget) && is_of_type (widget, type_name);
+}
+
+GtkWidget *
+find_widget_of_type (GtkWidget *widget,
+                     GType      type,
+                     gboolean   mapped_only)
+{
+  return find_descendant (widget, mapped_only ? is_mapped_of_type : is_of_type, g_type_name (type));
+}
+
+static gboolean
 is_label_reading (GtkWidget  *widget,
                   const char *text)
 {
@@ -437,6 +459,7 @@ fixture_setup (Fixture       *fixture,
     g_settings_reset (settings, "window-width");
     g_settings_reset (settings, "window-height");
     g_settings_reset (settings, "window-maximized");
+    g_settings_reset (settings, "pane-fractions");
   }
 
   fixture->app = ps_application_new ("io.github.perfscope.Perfscope.Test", G_APPLICATION_NON_UNIQUE);

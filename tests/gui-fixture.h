@@ -45,6 +45,11 @@ GtkWidget  *find_toplevel          (GType         type);
 /* A shown toplevel with a label that reads text (a message dialog, whatever
  * GTK makes it of), or NULL */
 GtkWidget  *find_dialog_with_text  (const char   *text);
+/* The first widget of that type in widget (widget itself included), depth
+ * first, or NULL; with mapped_only, the first one on screen */
+GtkWidget  *find_widget_of_type    (GtkWidget    *widget,
+                                    GType         type,
+                                    gboolean      mapped_only);
 /* The text of every label in widget, one a line; g_free () */
 char       *collect_label_text     (GtkWidget    *widget);
 /* Clicks the button of window whose label is label (mnemonic included);

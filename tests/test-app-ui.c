@@ -17,24 +17,6 @@
 #include "ps-run-page-private.h"
 #include "ps-window-private.h"
 
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* label → action of every item of a menu model, submenus and sections
  * included */
 static void
@@ -63,7 +45,7 @@ test_primary_menu (Fixture       *fixture,
                    gconstpointer  data)
 {
   GtkWidget *titlebar = gtk_window_get_titlebar (GTK_WINDOW (fixture->window));
-  GtkWidget *button = find_descendant (titlebar, GTK_TYPE_MENU_BUTTON);
+  GtkWidget *button = find_widget_of_type (titlebar, GTK_TYPE_MENU_BUTTON, FALSE);
   g_autoptr(GHashTable) items = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   GMenuModel *menu;
 
@@ -361,8 +343,9 @@ test_window_size_kept (Fixture       *fixture,
   gtk_window_destroy (GTK_WINDOW (second));
 }
 
-/* A split moved by hand is where the next run's starts: the timeline of
- * a run page, kept under "run-page" in "pane-positions" */
+/* A split moved by hand is where the next run's starts, as a share of
+ * the page: the timeline of a run page, kept under "run-page" in
+ * "pane-fractions" */
 static void
 test_split_positions_kept (Fixture       *fixture,
                            gconstpointer  data)
@@ -372,29 +355,32 @@ test_split_positions_kept (Fixture       *fixture,
   g_autofree char *other_path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "processor_4cpu.plv2", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFile) other = g_file_new_for_path (other_path);
-  g_autoptr(GVariant) positions = NULL;
+  g_autoptr(GVariant) fractions = NULL;
   PsRunPage *page;
   GtkPaned *paned;
-  int kept = 0;
-  int first;
+  double kept = 0;
+  int first, height;
 
   page = open_and_wait (fixture, file);
   paned = ps_run_page_get_paned (page);
   iterate_for (200);
-  /* Placed at its default: a third of the page, at most 300 px */
+  /* Placed at its default: 38 % of the page, less when the counters
+   * need the room, not less than the timeline's minimum */
+  height = gtk_widget_get_height (GTK_WIDGET (paned));
   first = gtk_paned_get_position (paned);
-  g_assert_cmpint (first, >, 0);
-  g_assert_cmpint (first, <=, 300);
+  g_assert_cmpint (first, >=, 140);
+  g_assert_cmpint (first, <=, (int)(height * 0.38) + 1);
 
   gtk_paned_set_position (paned, first + 57);
   iterate_for (600);
-  positions = g_settings_get_value (settings, "pane-positions");
-  g_assert_true (g_variant_lookup (positions, "run-page", "i", &kept));
-  g_assert_cmpint (kept, ==, first + 57);
+  fractions = g_settings_get_value (settings, "pane-fractions");
+  g_assert_true (g_variant_lookup (fractions, "run-page", "d", &kept));
+  g_assert_cmpfloat_with_epsilon (kept, (double)(first + 57) / height, 1e-9);
 
   page = open_and_wait (fixture, other);
   iterate_for (200);
   g_assert_cmpint (gtk_paned_get_position (ps_run_page_get_paned (page)), ==, first + 57);
+  g_settings_reset (settings, "pane-fractions");
 }
 
 /* F9 hides and shows the side pane of a counter run: its counter tree */
@@ -405,7 +391,7 @@ test_side_pane (Fixture       *fixture,
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "perfmon_4cpu.csv", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   PsRunPage *page = open_and_wait (fixture, file);
-  GtkWidget *paned = find_descendant (GTK_WIDGET (ps_run_page_get_counters_view (page)), GTK_TYPE_PANED);
+  GtkWidget *paned = find_widget_of_type (GTK_WIDGET (ps_run_page_get_counters_view (page)), GTK_TYPE_PANED, FALSE);
   GtkWidget *side;
   g_auto(GStrv) set = gtk_application_get_accels_for_action (GTK_APPLICATION (fixture->app), "win.toggle-side-pane");
 
@@ -624,7 +610,7 @@ test_non_utf8_file_name (Fixture       *fixture,
   ps_window_open_file (fixture->window, file);
   page = ps_window_get_current_page (fixture->window);
   g_assert_nonnull (page);
-  progress = find_descendant (GTK_WIDGET (page), GTK_TYPE_PROGRESS_BAR);
+  progress = find_widget_of_type (GTK_WIDGET (page), GTK_TYPE_PROGRESS_BAR, FALSE);
   g_assert_nonnull (progress);
   g_assert_cmpstr (gtk_progress_bar_get_text (GTK_PROGRESS_BAR (progress)), ==, "Opening run-\xef\xbf\xbdt\xef\xbf\xbd.log");
   wait_for_page (page);

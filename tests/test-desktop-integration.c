@@ -394,7 +394,7 @@ static void
 test_settings_schema (void)
 {
   static const char * const keys[] = {
-    "window-width", "window-height", "window-maximized", "pane-positions",
+    "window-width", "window-height", "window-maximized", "pane-fractions",
     "recent-files-limit", "recent-comparisons",
     "percentage-basis", "histogram-scale",
     "symbol-folder", "symbol-folders",

@@ -27,6 +27,7 @@
 #include "ps-table-export.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
+#include "ps-wrap-box.h"
 
 /* A search opens the paths to its matches up to this many rows */
 #define MAX_SEARCH_EXPANDED_ROWS 2000
@@ -1358,6 +1359,7 @@ ps_call_tree_view_class_init (PsCallTreeViewClass *klass)
                   G_TYPE_NONE, 1, G_TYPE_UINT);
 
   g_type_ensure (PS_TYPE_FLAME_GRAPH);
+  g_type_ensure (PS_TYPE_WRAP_BOX);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-call-tree-view.ui");
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, top_down_button);

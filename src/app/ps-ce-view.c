@@ -1833,6 +1833,7 @@ ps_ce_view_init (PsCeView *self)
   self->pending_value = NAN;
   /* The markers and the histogram of the selected one share the page */
   ps_view_place_paned (self->markers_paned, "ce-markers", 0.55, 0);
+  ps_view_paned_fit_start (self->markers_paned);
 }
 
 GtkWidget *

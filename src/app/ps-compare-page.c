@@ -838,15 +838,10 @@ layout_toggled_cb (PsComparePage   *self,
 {
   gboolean stacked = gtk_toggle_button_get_active (self->stacked_button);
   GtkOrientation orientation = stacked ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL;
-  int size = stacked ? gtk_widget_get_height (GTK_WIDGET (self->runs_paned))
-                     : gtk_widget_get_width (GTK_WIDGET (self->runs_paned));
 
-  if (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->runs_paned)) == orientation)
-    return;
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->runs_paned), orientation);
-  /* Half each, along the new direction */
-  if (size > 0)
-    gtk_paned_set_position (self->runs_paned, size / 2);
+  /* The split keeps its share along the new direction (ps_view_place_paned) */
+  if (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->runs_paned)) != orientation)
+    gtk_orientable_set_orientation (GTK_ORIENTABLE (self->runs_paned), orientation);
 }
 
 /* The key of a series' values: kind, context and name */
@@ -1666,6 +1661,7 @@ match_with_action (GtkWidget  *widget,
       name = gtk_label_new (other->name);
       gtk_label_set_xalign (GTK_LABEL (name), 0);
       gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_widget_set_tooltip_text (name, other->name);
       gtk_widget_set_margin_start (name, 6);
       gtk_widget_set_margin_end (name, 6);
       gtk_widget_set_margin_top (name, 6);
@@ -1978,6 +1974,7 @@ ps_compare_page_init (PsComparePage *self)
   gtk_popover_set_has_arrow (self->row_popover, FALSE);
   gtk_widget_set_halign (GTK_WIDGET (self->row_popover), GTK_ALIGN_START);
   gtk_widget_set_parent (GTK_WIDGET (self->row_popover), GTK_WIDGET (self));
+  ps_view_menu_quiets_tooltips (self->row_popover);
 
   filters[0] = self->filter_all;
   filters[1] = self->filter_regressions;
@@ -2023,6 +2020,7 @@ ps_compare_page_init (PsComparePage *self)
 
   ps_view_place_paned (self->paned, "compare", 0.45, 0);
   ps_view_place_paned (self->runs_paned, "compare-runs", 0.5, 0);
+  ps_view_whole_text_in_tooltips (GTK_WIDGET (self));
   show_busy (self, _("Loading both runs…"));
 }
 

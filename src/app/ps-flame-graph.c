@@ -35,6 +35,7 @@
 #include "ps-module-color.h"
 #include "ps-selection-util.h"
 #include "ps-util.h"
+#include "ps-view-util.h"
 
 #define FRAME_HEIGHT     20    /* px per row, gap included */
 #define MIN_FRAME_WIDTH  1.0   /* narrower frames are not drawn */
@@ -1499,6 +1500,7 @@ popup_menu_at (PsFlameGraph *self,
       gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);
       gtk_widget_set_halign (self->menu, GTK_ALIGN_START);
       gtk_widget_set_parent (self->menu, GTK_WIDGET (self));
+      ps_view_menu_quiets_tooltips (GTK_POPOVER (self->menu));
     }
 
   gtk_popover_set_pointing_to (GTK_POPOVER (self->menu), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
@@ -2012,6 +2014,7 @@ ps_flame_graph_init (PsFlameGraph *self)
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  ps_view_tooltip_follows_pointer (GTK_WIDGET (self));
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
 
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), 0);

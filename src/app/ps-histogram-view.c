@@ -809,7 +809,8 @@ ps_histogram_view_measure (GtkWidget      *widget,
     }
   else
     {
-      *minimum = 200;
+      /* Room for the marks' labels, four bars' heights and both axes */
+      *minimum = 160;
       *natural = 280;
     }
 }

@@ -516,6 +516,8 @@ ps_picture_export_add_context_click (GtkWidget *widget)
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
   g_signal_connect (click, "pressed", G_CALLBACK (secondary_pressed_cb), widget);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
+  /* The view's read-out tooltip goes when the pointer does */
+  ps_view_tooltip_follows_pointer (widget);
 }
 
 void
@@ -545,6 +547,7 @@ ps_picture_export_popup_menu (GtkWidget  *widget,
       gtk_popover_set_has_arrow (GTK_POPOVER (*menu), FALSE);
       gtk_widget_set_halign (*menu, GTK_ALIGN_START);
       gtk_widget_set_parent (*menu, widget);
+      ps_view_menu_quiets_tooltips (GTK_POPOVER (*menu));
     }
   gtk_popover_set_pointing_to (GTK_POPOVER (*menu), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
   gtk_popover_popup (GTK_POPOVER (*menu));

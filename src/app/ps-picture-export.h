@@ -46,7 +46,8 @@ void       ps_picture_export_install_action    (GtkWidgetClass               *wi
 /* And, for views without a context menu of their own, "picture.menu"
  * ("(dd)": where it points, negative for the middle of the view), bound to
  * Shift+F10 and the Menu key and to a secondary click by
- * ps_picture_export_add_context_click () */
+ * ps_picture_export_add_context_click (), which also closes the widget's
+ * tooltip when the pointer leaves it */
 void       ps_picture_export_install_menu      (GtkWidgetClass               *widget_class,
                                                 GtkWidgetActionActivateFunc   activate);
 void       ps_picture_export_add_context_click (GtkWidget                    *widget);

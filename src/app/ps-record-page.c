@@ -440,6 +440,7 @@ ps_record_page_init (PsRecordPage *self)
   self->chart_keys = g_array_new (FALSE, FALSE, sizeof (ChartKey));
   gtk_widget_init_template (GTK_WIDGET (self));
   ps_view_place_paned (self->paned, NULL, 0.4, 320);
+  ps_view_whole_text_in_tooltips (GTK_WIDGET (self));
 }
 
 GtkWidget *

@@ -29,6 +29,7 @@
 #include "ps-session.h"
 #include "ps-timeline-view.h"
 #include "ps-view-util.h"
+#include "ps-wrap-box.h"
 
 struct _PsRunPage
 {
@@ -534,6 +535,8 @@ ps_run_page_class_init (PsRunPageClass *klass)
   g_type_ensure (PS_TYPE_PROFILE_VIEW);
   g_type_ensure (PS_TYPE_COUNTERS_VIEW);
   g_type_ensure (PS_TYPE_TIMELINE_VIEW);
+  /* The views' headers */
+  g_type_ensure (PS_TYPE_WRAP_BOX);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-run-page.ui");
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, stack);
@@ -567,9 +570,13 @@ static void
 ps_run_page_init (PsRunPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  /* The timeline above the tables: where the user last put the divider,
-   * else a third of the page, at most 300 px */
-  ps_view_place_paned (self->paned, "run-page", 1 / 3.0, 300);
+  /* The timeline above the tables: at the share where the user last put
+   * the divider, else at 38 % of the page, at every size */
+  ps_view_place_paned (self->paned, "run-page", 0.38, 0);
+  /* The views scroll only when the timeline is down to its minimum */
+  ps_view_paned_fit_end (self->paned);
+  /* The views' header values and status lines, cut when narrow */
+  ps_view_whole_text_in_tooltips (GTK_WIDGET (self));
   set_state (self, PS_RUN_PAGE_EMPTY);
 }
 

@@ -861,6 +861,7 @@ ps_series_chart_init (PsSeriesChart *self)
   self->zoom_button = ps_chart_zoom_button_new (GTK_WIDGET (self));
   gtk_widget_set_visible (self->zoom_button, FALSE);
   g_signal_connect_swapped (self->zoom_button, "toggled", G_CALLBACK (zoom_toggled_cb), self);
+  ps_view_tooltip_follows_pointer (GTK_WIDGET (self));
   update_accessible (self);
 }
 

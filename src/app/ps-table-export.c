@@ -407,6 +407,7 @@ popup_menu (GtkColumnView *view,
   gtk_widget_set_parent (popover, GTK_WIDGET (view));
   gtk_popover_set_has_arrow (GTK_POPOVER (popover), FALSE);
   gtk_widget_set_halign (popover, GTK_ALIGN_START);
+  ps_view_menu_quiets_tooltips (GTK_POPOVER (popover));
   if (x >= 0 && y >= 0)
     gtk_popover_set_pointing_to (GTK_POPOVER (popover), &(GdkRectangle) { (int)x, (int)y, 1, 1 });
   g_signal_connect (popover, "closed", G_CALLBACK (popover_closed_cb), NULL);

@@ -1891,6 +1891,42 @@ draw_sample_lanes (Render *render)
 
 /* Axis, overview, labels */
 
+static gboolean
+has_status (const PsTimelineFrame *frame)
+{
+  return frame->status != NULL && *frame->status != '\0';
+}
+
+/* The length of the selected range, written on the axis over its middle:
+ * its text (g_free) and where its box goes, or NULL without a selection */
+static char *
+selection_label (Render *render,
+                 double *box_x,
+                 double *box_width)
+{
+  const PsTimelineFrame *frame = render->frame;
+  char *length;
+  double x0, x1;
+  int width;
+
+  if (!frame->has_selection)
+    return NULL;
+  x0 = CLAMP (ps_timeline_frame_x_of (frame, (double)frame->selection_begin), render->plot_left, render->plot_right);
+  x1 = CLAMP (ps_timeline_frame_x_of (frame, (double)frame->selection_end), render->plot_left, render->plot_right);
+  if (render->model->sequence_axis)
+    length = g_strdup_printf (ngettext ("%" PRId64 " measurement", "%" PRId64 " measurements",
+                                        frame->selection_end - frame->selection_begin),
+                              frame->selection_end - frame->selection_begin);
+  else
+    length = ps_util_format_seconds ((frame->selection_end - frame->selection_begin) / 1e9);
+  pango_layout_set_text (render->layout, length, -1);
+  pango_layout_set_width (render->layout, -1);
+  pango_layout_get_pixel_size (render->layout, &width, NULL);
+  *box_x = CLAMP ((x0 + x1) / 2 - width / 2.0 - 4, render->plot_left, render->plot_right - width - 8);
+  *box_width = width + 8;
+  return length;
+}
+
 static void
 draw_axis (Render *render)
 {
@@ -1902,6 +1938,8 @@ draw_axis (Render *render)
   double step = ps_chart_nice_step (range, MAX ((render->plot_right - render->plot_left) / MIN_TICK_SPACING, 1));
   double last_end = -G_MAXDOUBLE;
   double labels_end = render->plot_right;
+  double selection_x = 0, selection_width = 0;
+  g_autofree char *selection = selection_label (render, &selection_x, &selection_width);
 
   if (model->sequence_axis)
     step = MAX (step, 1);
@@ -1922,8 +1960,12 @@ draw_axis (Render *render)
         pango_layout_set_width (render->layout, -1);
         pango_layout_get_pixel_size (render->layout, &width, NULL);
         labels_end = render->plot_right - width - 12;
-        set_color (cr, &frame->foreground, 0.6);
-        draw_layout_text (cr, render->layout, wall, render->plot_right - 4, top + 3, -1, 1, 0);
+        /* Not under the selection's length */
+        if (selection == NULL || selection_x + selection_width < labels_end + 8)
+          {
+            set_color (cr, &frame->foreground, 0.6);
+            draw_layout_text (cr, render->layout, wall, render->plot_right - 4, top + 3, -1, 1, 0);
+          }
       }
   }
 
@@ -1944,6 +1986,9 @@ draw_axis (Render *render)
           pango_layout_set_width (render->layout, -1);
           pango_layout_get_pixel_size (render->layout, &width, NULL);
           if (x + 3 + width > labels_end)
+            continue;
+          /* The selection's length is written there: no label runs into it */
+          if (selection != NULL && x + 3 < selection_x + selection_width + 8 && x + 3 + width > selection_x - 8)
             continue;
           set_color (cr, &frame->foreground, 0.8);
           draw_layout_text (cr, render->layout, text, x + 3, top + 3, -1, 0, 0);
@@ -2067,6 +2112,8 @@ draw_selection (Render *render)
   const PsTimelineFrame *frame = render->frame;
   cairo_t *cr = render->cr;
   double x0, x1, top = PS_TIMELINE_OVERVIEW_HEIGHT;
+  /* The status strip stays readable */
+  double bottom = frame->height - (has_status (frame) ? PS_TIMELINE_STATUS_HEIGHT : 0);
 
   if (!frame->has_selection)
     return;
@@ -2077,38 +2124,28 @@ draw_selection (Render *render)
 
   /* Dim what is outside */
   set_color (cr, &frame->background, 0.55);
-  cairo_rectangle (cr, render->plot_left, top, x0 - render->plot_left, frame->height - top);
-  cairo_rectangle (cr, x1, top, render->plot_right - x1, frame->height - top);
+  cairo_rectangle (cr, render->plot_left, top, x0 - render->plot_left, bottom - top);
+  cairo_rectangle (cr, x1, top, render->plot_right - x1, bottom - top);
   cairo_fill (cr);
 
   set_color (cr, &frame->accent, 1);
   cairo_set_line_width (cr, 1);
   cairo_move_to (cr, round (x0) + 0.5, top);
-  cairo_line_to (cr, round (x0) + 0.5, frame->height);
+  cairo_line_to (cr, round (x0) + 0.5, bottom);
   cairo_move_to (cr, round (x1) - 0.5, top);
-  cairo_line_to (cr, round (x1) - 0.5, frame->height);
+  cairo_line_to (cr, round (x1) - 0.5, bottom);
   cairo_stroke (cr);
 
-  /* Its length on the axis */
+  /* Its length on the axis, where draw_axis () left room */
   {
-    g_autofree char *length = NULL;
-    int width;
+    double box_x, box_width;
+    g_autofree char *length = selection_label (render, &box_x, &box_width);
 
-    if (render->model->sequence_axis)
-      length = g_strdup_printf (ngettext ("%" PRId64 " measurement", "%" PRId64 " measurements",
-                                          frame->selection_end - frame->selection_begin),
-                                frame->selection_end - frame->selection_begin);
-    else
-      length = ps_util_format_seconds ((frame->selection_end - frame->selection_begin) / 1e9);
-    pango_layout_set_text (render->layout, length, -1);
-    pango_layout_set_width (render->layout, -1);
-    pango_layout_get_pixel_size (render->layout, &width, NULL);
-    x0 = CLAMP ((x0 + x1) / 2 - width / 2.0 - 4, render->plot_left, render->plot_right - width - 8);
     set_color (cr, &frame->accent, 1);
-    cairo_rectangle (cr, x0, top + PS_TIMELINE_AXIS_HEIGHT - render->text_height - 6, width + 8, render->text_height + 4);
+    cairo_rectangle (cr, box_x, top + PS_TIMELINE_AXIS_HEIGHT - render->text_height - 6, box_width, render->text_height + 4);
     cairo_fill (cr);
     cairo_set_source_rgb (cr, 1, 1, 1);
-    draw_layout_text (cr, render->layout, length, x0 + 4, top + PS_TIMELINE_AXIS_HEIGHT - render->text_height - 4, -1, 0, 0);
+    draw_layout_text (cr, render->layout, length, box_x + 4, top + PS_TIMELINE_AXIS_HEIGHT - render->text_height - 4, -1, 0, 0);
   }
 }
 
@@ -2151,24 +2188,24 @@ draw_status (Render *render)
 {
   const PsTimelineFrame *frame = render->frame;
   cairo_t *cr = render->cr;
-  double height = render->text_height + 6;
+  double height = PS_TIMELINE_STATUS_HEIGHT;
   double top = frame->height - height;
-  int width;
 
-  if (frame->status == NULL || *frame->status == '\0')
+  if (!has_status (frame))
     return;
-  pango_layout_set_text (render->layout, frame->status, -1);
-  pango_layout_set_width (render->layout, (int)((render->plot_right - render->plot_left - 12) * PANGO_SCALE));
-  pango_layout_get_pixel_size (render->layout, &width, NULL);
-  set_color (cr, &frame->background, 0.92);
-  cairo_rectangle (cr, render->plot_left, top, width + 12, height);
+  /* A strip of its own, under the rows */
+  set_color (cr, &frame->background, 1);
+  cairo_rectangle (cr, render->plot_left, top, render->plot_right - render->plot_left, height);
+  cairo_fill (cr);
+  set_color (cr, &frame->foreground, 0.15);
+  cairo_rectangle (cr, render->plot_left, top, render->plot_right - render->plot_left, 1);
   cairo_fill (cr);
   set_color (cr, &frame->accent, 1);
   cairo_rectangle (cr, render->plot_left, top, 3, height);
   cairo_fill (cr);
   set_color (cr, &frame->foreground, 1);
-  cairo_move_to (cr, render->plot_left + 8, top + 3);
-  pango_cairo_show_layout (cr, render->layout);
+  draw_layout_text (cr, render->layout, frame->status, render->plot_left + 8, top + height / 2,
+                    render->plot_right - render->plot_left - 12, 0, 0.5);
 }
 
 static void
@@ -2258,10 +2295,16 @@ ps_timeline_render (PsTimelineModel       *model,
   if (stats != NULL)
     memset (stats, 0, sizeof *stats);
 
-  /* Rows, clipped below the header */
+  /* Rows, clipped below the header and above the status */
   cairo_save (cr);
   cairo_rectangle (cr, 0, PS_TIMELINE_HEADER_HEIGHT, frame->width, frame->height - PS_TIMELINE_HEADER_HEIGHT);
   cairo_clip (cr);
+  cairo_save (cr);
+  if (has_status (frame))
+    {
+      cairo_rectangle (cr, 0, 0, frame->width, frame->height - PS_TIMELINE_STATUS_HEIGHT);
+      cairo_clip (cr);
+    }
   for (guint r = 0; r < model->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
@@ -2285,6 +2328,7 @@ ps_timeline_render (PsTimelineModel       *model,
   draw_sample_lanes (&render);
   draw_lane_points (&render);
   draw_cursor (&render);
+  cairo_restore (cr);
   draw_labels (&render);
   draw_status (&render);
   cairo_restore (cr);

@@ -134,6 +134,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsTimelineModel, ps_timeline_model_free)
 #define PS_TIMELINE_ROW_GAP         6.0
 #define PS_TIMELINE_LANE_HEIGHT     14.0
 #define PS_TIMELINE_LANE_GAP        4.0
+/* The strip at the bottom with the line about the cursor's span: the rows
+ * end above it, and scroll that much further */
+#define PS_TIMELINE_STATUS_HEIGHT   24.0
 
 typedef struct
 {

@@ -458,7 +458,7 @@ scroll_to_span (PsTimelineView *self,
   if (y < 0)
     return;
   value = gtk_adjustment_get_value (self->vadjustment);
-  height = gtk_widget_get_height (GTK_WIDGET (self));
+  height = gtk_widget_get_height (GTK_WIDGET (self)) - PS_TIMELINE_STATUS_HEIGHT;
   if (y - PS_TIMELINE_SPAN_HEIGHT < PS_TIMELINE_HEADER_HEIGHT)
     gtk_adjustment_set_value (self->vadjustment, value - (PS_TIMELINE_HEADER_HEIGHT - y + PS_TIMELINE_SPAN_HEIGHT));
   else if (y + PS_TIMELINE_SPAN_HEIGHT > height)
@@ -784,11 +784,14 @@ update_adjustments (PsTimelineView *self)
   self->updating_adjustments = TRUE;
   if (self->vadjustment != NULL)
     {
+      /* The last row can scroll above the status strip */
+      double rows_height = self->model->rows_height + PS_TIMELINE_STATUS_HEIGHT;
+
       page = MAX (gtk_widget_get_height (GTK_WIDGET (self)) - PS_TIMELINE_HEADER_HEIGHT, 0);
       gtk_adjustment_configure (self->vadjustment,
                                 CLAMP (gtk_adjustment_get_value (self->vadjustment), 0,
-                                       MAX (self->model->rows_height - page, 0)),
-                                0, MAX (self->model->rows_height, page),
+                                       MAX (rows_height - page, 0)),
+                                0, MAX (rows_height, page),
                                 PS_TIMELINE_SPAN_HEIGHT * 2, page * 0.9, page);
     }
   if (self->hadjustment != NULL)

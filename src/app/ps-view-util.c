@@ -304,6 +304,118 @@ ps_view_cell_label_new (gboolean numeric)
   return label;
 }
 
+/* The tooltip of a label that can be cut repeats its text, unless the
+ * label's owner gave it a tooltip of its own */
+static void
+cut_label_changed_cb (GtkLabel   *label,
+                      GParamSpec *pspec,
+                      gpointer    user_data)
+{
+  const char *text = gtk_label_get_text (label);
+  const char *tooltip = gtk_widget_get_tooltip_text (GTK_WIDGET (label));
+
+  if (tooltip != NULL && g_strcmp0 (tooltip, g_object_get_data (G_OBJECT (label), "ps-text-tooltip")) != 0)
+    return;
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), *text != '\0' ? text : NULL);
+  g_object_set_data_full (G_OBJECT (label), "ps-text-tooltip", g_strdup (text), g_free);
+}
+
+void
+ps_view_whole_text_in_tooltips (GtkWidget *widget)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  if (GTK_IS_LABEL (widget) && gtk_label_get_ellipsize (GTK_LABEL (widget)) != PANGO_ELLIPSIZE_NONE
+      && gtk_widget_get_tooltip_text (widget) == NULL
+      && g_object_get_data (G_OBJECT (widget), "ps-text-tooltip") == NULL)
+    {
+      g_signal_connect (widget, "notify::label", G_CALLBACK (cut_label_changed_cb), NULL);
+      cut_label_changed_cb (GTK_LABEL (widget), NULL, NULL);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    ps_view_whole_text_in_tooltips (child);
+}
+
+/* Tooltips and the pointer: a tooltip goes with the pointer that raised
+ * it, and does not cover a menu */
+
+static void
+pointer_entered_cb (GtkEventControllerMotion *motion,
+                    double                    x,
+                    double                    y)
+{
+  gtk_widget_set_has_tooltip (gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (motion)), TRUE);
+}
+
+/* GTK hides a tooltip when the pointer moves over another widget, but
+ * not when it leaves for another window or the window's frame: the
+ * widget answers no more, and the tooltip is asked again where the
+ * pointer is now */
+static void
+pointer_left_cb (GtkEventControllerMotion *motion)
+{
+  GtkWidget *widget = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (motion));
+
+  gtk_widget_set_has_tooltip (widget, FALSE);
+  gtk_widget_trigger_tooltip_query (widget);
+}
+
+void
+ps_view_tooltip_follows_pointer (GtkWidget *widget)
+{
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  g_signal_connect (motion, "enter", G_CALLBACK (pointer_entered_cb), NULL);
+  g_signal_connect (motion, "leave", G_CALLBACK (pointer_left_cb), NULL);
+  gtk_widget_add_controller (widget, motion);
+}
+
+static void
+quiet_tooltips (GtkWidget *widget,
+                GPtrArray *quieted)
+{
+  if (gtk_widget_get_has_tooltip (widget))
+    {
+      gtk_widget_set_has_tooltip (widget, FALSE);
+      g_ptr_array_add (quieted, g_object_ref (widget));
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (!GTK_IS_NATIVE (child))
+      quiet_tooltips (child, quieted);
+}
+
+static void
+menu_shown_cb (GtkWidget *popover)
+{
+  GPtrArray *quieted = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (gtk_widget_get_parent (popover) != NULL)
+    quiet_tooltips (gtk_widget_get_parent (popover), quieted);
+  g_object_set_data_full (G_OBJECT (popover), "ps-quieted-tooltips", quieted, (GDestroyNotify)g_ptr_array_unref);
+}
+
+static void
+menu_closed_cb (GtkPopover *popover)
+{
+  g_autoptr(GPtrArray) quieted = g_object_steal_data (G_OBJECT (popover), "ps-quieted-tooltips");
+
+  for (guint i = 0; quieted != NULL && i < quieted->len; i++)
+    gtk_widget_set_has_tooltip (g_ptr_array_index (quieted, i), TRUE);
+}
+
+void
+ps_view_menu_quiets_tooltips (GtkPopover *popover)
+{
+  g_return_if_fail (GTK_IS_POPOVER (popover));
+
+  g_signal_connect (popover, "show", G_CALLBACK (menu_shown_cb), NULL);
+  g_signal_connect (popover, "closed", G_CALLBACK (menu_closed_cb), NULL);
+}
+
 #define TOOLTIP_WRAP_CHARS 80
 
 typedef struct
@@ -554,10 +666,18 @@ ps_view_settings_new_if_installed (void)
 typedef struct
 {
   GtkPaned *paned;      /* not referenced: the placement is the paned's data */
-  char     *name;       /* in the "pane-positions" setting */
-  double    fraction;
-  int       max_start;
-  gboolean  placed;
+  char     *name;       /* in the "pane-fractions" setting */
+  double    fraction;   /* the start child's share of the paned's size */
+  int       max_start;  /* at most this many pixels for the default; 0: no limit */
+  gboolean  chosen;     /* the fraction is where the user put the split */
+  int       size;       /* the paned's size the split was last placed for */
+  int       position;   /* where it was placed, before GTK's clamping */
+  GtkWidget *fit_end;   /* a scrolled window whose content goes first, or NULL */
+  int       fit_end_minimum;  /* its content's minimum size when last placed */
+  GtkWidget *fit_start; /* a scrolled window that takes no room it leaves empty, or NULL */
+  int       fit_start_natural;  /* its content's natural size when last placed */
+  guint     fit_id;
+  gboolean  placing;
   guint     save_id;
 } PanedPlacement;
 
@@ -567,55 +687,146 @@ paned_placement_free (gpointer data)
   PanedPlacement *placement = data;
 
   g_clear_handle_id (&placement->save_id, g_source_remove);
+  g_clear_handle_id (&placement->fit_id, g_source_remove);
   g_free (placement->name);
   g_free (placement);
 }
 
-/* The position saved for a split, or -1 */
-static int
-saved_position (const char *name)
+/* The share saved for a split, or -1 */
+static double
+saved_fraction (const char *name)
 {
   g_autoptr(GSettings) settings = ps_view_settings_new_if_installed ();
-  g_autoptr(GVariant) positions = NULL;
-  int position;
+  g_autoptr(GVariant) fractions = NULL;
+  double fraction;
 
   if (settings == NULL || name == NULL)
     return -1;
-  positions = g_settings_get_value (settings, "pane-positions");
-  if (!g_variant_lookup (positions, name, "i", &position) || position < 0)
+  fractions = g_settings_get_value (settings, "pane-fractions");
+  if (!g_variant_lookup (fractions, name, "d", &fraction) || !(fraction > 0 && fraction < 1))
     return -1;
-  return position;
+  return fraction;
 }
 
 static gboolean
-save_position_cb (gpointer user_data)
+save_fraction_cb (gpointer user_data)
 {
   PanedPlacement *placement = user_data;
   g_autoptr(GSettings) settings = ps_view_settings_new_if_installed ();
-  g_autoptr(GVariant) old_positions = NULL;
+  g_autoptr(GVariant) old_fractions = NULL;
   GVariantBuilder builder;
   GVariantIter iter;
   const char *key;
-  int value;
+  double value;
 
   placement->save_id = 0;
   if (settings == NULL)
     return G_SOURCE_REMOVE;
 
-  old_positions = g_settings_get_value (settings, "pane-positions");
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{si}"));
-  g_variant_iter_init (&iter, old_positions);
-  while (g_variant_iter_next (&iter, "{&si}", &key, &value))
+  old_fractions = g_settings_get_value (settings, "pane-fractions");
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{sd}"));
+  g_variant_iter_init (&iter, old_fractions);
+  while (g_variant_iter_next (&iter, "{&sd}", &key, &value))
     if (g_strcmp0 (key, placement->name) != 0)
-      g_variant_builder_add (&builder, "{si}", key, value);
-  g_variant_builder_add (&builder, "{si}", placement->name, gtk_paned_get_position (placement->paned));
-  g_settings_set_value (settings, "pane-positions", g_variant_builder_end (&builder));
+      g_variant_builder_add (&builder, "{sd}", key, value);
+  g_variant_builder_add (&builder, "{sd}", placement->name, placement->fraction);
+  g_settings_set_value (settings, "pane-fractions", g_variant_builder_end (&builder));
 
   return G_SOURCE_REMOVE;
 }
 
-/* A split the user can see and move was moved: kept a moment later, once
- * the drag has settled */
+static int
+paned_size (GtkPaned *paned)
+{
+  return gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_VERTICAL
+         ? gtk_widget_get_height (GTK_WIDGET (paned)) : gtk_widget_get_width (GTK_WIDGET (paned));
+}
+
+/* The minimum or natural size of what a scrolled window shows, along the
+ * paned */
+static int
+content_size (GtkPaned  *paned,
+              GtkWidget *window,
+              gboolean   natural)
+{
+  GtkOrientation orientation = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned));
+  GtkWidget *child = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (window));
+  int across = orientation == GTK_ORIENTATION_VERTICAL ? gtk_widget_get_width (window) : gtk_widget_get_height (window);
+  int sizes[2] = { 0, 0 };
+
+  if (child == NULL || !gtk_widget_get_visible (window))
+    return 0;
+  gtk_widget_measure (child, orientation, across > 0 ? across : -1, &sizes[0], &sizes[1], NULL, NULL);
+  return sizes[natural];
+}
+
+/* Where the placement puts the split at size, before GTK keeps the
+ * children at their minimum sizes */
+static int
+wanted_position (PanedPlacement *placement,
+                 int             size)
+{
+  int position = (int)round (size * placement->fraction);
+
+  if (!placement->chosen && placement->max_start > 0)
+    position = MIN (position, placement->max_start);
+
+  /* The start child gives up its default share, down to its own minimum,
+   * before the end child's content has to scroll; a share the user chose
+   * stays what it is */
+  if (placement->fit_end != NULL && !placement->chosen)
+    {
+      GtkWidget *start = gtk_paned_get_start_child (placement->paned);
+      int end_minimum, min_position, max_position;
+
+      gtk_widget_measure (placement->fit_end, gtk_orientable_get_orientation (GTK_ORIENTABLE (placement->paned)),
+                          -1, &end_minimum, NULL, NULL, NULL);
+      g_object_get (placement->paned, "min-position", &min_position, "max-position", &max_position, NULL);
+      if (start != NULL && gtk_widget_get_visible (start))
+        position = MIN (position, MAX (max_position + end_minimum - placement->fit_end_minimum, min_position));
+    }
+
+  /* Nor does the start child keep room it would leave empty (a table of
+   * a few rows above a chart) */
+  if (placement->fit_start != NULL && !placement->chosen && placement->fit_start_natural > 0)
+    position = MIN (position, placement->fit_start_natural);
+  return position;
+}
+
+/* The position as GTK keeps it, between the children's minimum sizes */
+static int
+clamp_position (GtkPaned *paned,
+                int       position)
+{
+  int min_position, max_position;
+
+  g_object_get (paned, "min-position", &min_position, "max-position", &max_position, NULL);
+  return CLAMP (position, min_position, MAX (min_position, max_position));
+}
+
+/* Puts the split where the placement wants it at the paned's size. A
+ * position set while the paned is being allocated is used as it is:
+ * clamped here as GTK would. */
+static void
+place (PanedPlacement *placement,
+       int             size)
+{
+  placement->size = size;
+  if (placement->fit_end != NULL)
+    placement->fit_end_minimum = content_size (placement->paned, placement->fit_end, FALSE);
+  if (placement->fit_start != NULL)
+    placement->fit_start_natural = content_size (placement->paned, placement->fit_start, TRUE);
+  placement->position = wanted_position (placement, size);
+  placement->placing = TRUE;
+  gtk_paned_set_position (placement->paned, clamp_position (placement->paned, placement->position));
+  placement->placing = FALSE;
+}
+
+/* The split was moved while the paned kept its size: by the user's drag
+ * or keys, or by a view. That share is kept for every size from now on,
+ * and saved a moment later, once a drag has settled. A move that only
+ * clamps the placed position to the children's minimum sizes is GTK's,
+ * not a choice. */
 static void
 paned_moved_cb (GtkPaned   *paned,
                 GParamSpec *pspec,
@@ -624,40 +835,108 @@ paned_moved_cb (GtkPaned   *paned,
   PanedPlacement *placement = user_data;
   GtkWidget *start = gtk_paned_get_start_child (paned);
   GtkWidget *end = gtk_paned_get_end_child (paned);
+  int size = paned_size (paned);
+  int position = gtk_paned_get_position (paned);
 
-  if (!placement->placed || placement->name == NULL || !gtk_widget_get_mapped (GTK_WIDGET (paned))
-      || start == NULL || end == NULL || !gtk_widget_get_visible (start) || !gtk_widget_get_visible (end))
+  if (placement->placing || size <= 0 || size != placement->size
+      || ABS (position - clamp_position (paned, placement->position)) <= 1)
     return;
 
+  placement->fraction = CLAMP ((double)position / size, 0.0, 1.0);
+  placement->position = position;
+  placement->chosen = TRUE;
+  if (placement->name == NULL || !gtk_widget_get_mapped (GTK_WIDGET (paned))
+      || start == NULL || end == NULL || !gtk_widget_get_visible (start) || !gtk_widget_get_visible (end))
+    return;
   g_clear_handle_id (&placement->save_id, g_source_remove);
-  placement->save_id = g_timeout_add (300, save_position_cb, placement);
+  placement->save_id = g_timeout_add (300, save_fraction_cb, placement);
 }
 
+/* A new size: the split goes to the same share of it */
 static void
 paned_sized_cb (GtkPaned   *paned,
                 GParamSpec *pspec,
                 gpointer    user_data)
 {
   PanedPlacement *placement = user_data;
-  int size = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_VERTICAL
-             ? gtk_widget_get_height (GTK_WIDGET (paned)) : gtk_widget_get_width (GTK_WIDGET (paned));
-  int position;
-  int saved;
+  int size = paned_size (paned);
 
-  if (size <= 0 || placement->placed)
+  if (size > 0 && size != placement->size)
+    place (placement, size);
+}
+
+/* What a child shows needs another size: the split moves for it */
+static gboolean
+fit_cb (gpointer user_data)
+{
+  PanedPlacement *placement = user_data;
+  int size = paned_size (placement->paned);
+
+  placement->fit_id = 0;
+  if (size > 0 && placement->size == size)
+    place (placement, size);
+  return G_SOURCE_REMOVE;
+}
+
+/* Called while a child is being allocated, when moving the split would
+ * not be seen before the next frame's allocation: moved then */
+static void
+fit_changed_cb (GtkAdjustment *adjustment,
+                GtkPaned      *paned)
+{
+  PanedPlacement *placement = g_object_get_data (G_OBJECT (paned), "ps-paned-placement");
+
+  if (placement == NULL || placement->fit_id != 0)
     return;
+  if ((placement->fit_end != NULL
+       && content_size (placement->paned, placement->fit_end, FALSE) != placement->fit_end_minimum)
+      || (placement->fit_start != NULL
+          && content_size (placement->paned, placement->fit_start, TRUE) != placement->fit_start_natural))
+    /* Before the next frame is laid out */
+    placement->fit_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, fit_cb, placement, NULL);
+}
 
-  saved = saved_position (placement->name);
-  if (saved > 0 && saved < size)
-    position = saved;
-  else
-    {
-      position = (int)(size * placement->fraction);
-      if (placement->max_start > 0)
-        position = MIN (position, placement->max_start);
-    }
-  placement->placed = TRUE;
-  gtk_paned_set_position (paned, position);
+/* The placement of paned, whose child is a scrolled window whose content
+ * is watched */
+static PanedPlacement *
+watch_child (GtkPaned  *paned,
+             GtkWidget *child)
+{
+  PanedPlacement *placement = g_object_get_data (G_OBJECT (paned), "ps-paned-placement");
+  GtkAdjustment *adjustment;
+
+  g_return_val_if_fail (placement != NULL && GTK_IS_SCROLLED_WINDOW (child), NULL);
+
+  adjustment = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_VERTICAL
+               ? gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (child))
+               : gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (child));
+  /* As long as the paned, whose data the placement is */
+  g_signal_connect_object (adjustment, "changed", G_CALLBACK (fit_changed_cb), paned, 0);
+  return placement;
+}
+
+void
+ps_view_paned_fit_end (GtkPaned *paned)
+{
+  PanedPlacement *placement;
+
+  g_return_if_fail (GTK_IS_PANED (paned));
+
+  placement = watch_child (paned, gtk_paned_get_end_child (paned));
+  if (placement != NULL)
+    placement->fit_end = gtk_paned_get_end_child (paned);
+}
+
+void
+ps_view_paned_fit_start (GtkPaned *paned)
+{
+  PanedPlacement *placement;
+
+  g_return_if_fail (GTK_IS_PANED (paned));
+
+  placement = watch_child (paned, gtk_paned_get_start_child (paned));
+  if (placement != NULL)
+    placement->fit_start = gtk_paned_get_start_child (paned);
 }
 
 void
@@ -667,6 +946,7 @@ ps_view_place_paned (GtkPaned   *paned,
                      int         max_start)
 {
   PanedPlacement *placement = g_new0 (PanedPlacement, 1);
+  double saved;
 
   g_return_if_fail (GTK_IS_PANED (paned));
 
@@ -674,9 +954,26 @@ ps_view_place_paned (GtkPaned   *paned,
   placement->name = g_strdup (name);
   placement->fraction = fraction;
   placement->max_start = max_start;
+  saved = saved_fraction (name);
+  if (saved > 0)
+    {
+      placement->fraction = saved;
+      placement->chosen = TRUE;
+    }
   g_object_set_data_full (G_OBJECT (paned), "ps-paned-placement", placement, paned_placement_free);
   g_signal_connect (paned, "notify::max-position", G_CALLBACK (paned_sized_cb), placement);
   g_signal_connect (paned, "notify::position", G_CALLBACK (paned_moved_cb), placement);
+}
+
+double
+ps_view_get_paned_fraction (GtkPaned *paned)
+{
+  PanedPlacement *placement;
+
+  g_return_val_if_fail (GTK_IS_PANED (paned), -1);
+
+  placement = g_object_get_data (G_OBJECT (paned), "ps-paned-placement");
+  return placement != NULL ? placement->fraction : -1;
 }
 
 gboolean

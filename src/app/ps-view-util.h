@@ -119,15 +119,37 @@ void        ps_view_update_warnings_page (PsEventStore           *store,
                                           GtkStackPage           *page,
                                           GtkStack               *stack,
                                           GtkLabel               *overflow_label);
-/* Places a split once it first gets a size: where the user last left the
- * split of that name (the "pane-positions" setting), else at fraction of
- * the paned's size (the start child's share), at most max_start pixels
- * when max_start > 0. Where the user then moves it is kept under name
- * (NULL: not kept). */
+/* Keeps a split at a share of the paned's size, whatever its size: the
+ * share where the user last left the split of that name (the
+ * "pane-fractions" setting), else fraction (the start child's share), at
+ * most max_start pixels when max_start > 0. Where the user then moves it
+ * is kept under name (NULL: not kept). GTK still keeps each child at its
+ * minimum size. */
 void        ps_view_place_paned          (GtkPaned               *paned,
                                           const char             *name,
                                           double                  fraction,
                                           int                     max_start);
+/* The end child of a placed split, a scrolled window, shows its content
+ * whole as long as the start child can give up room for it: the start
+ * child gets less than its default share, down to its minimum size,
+ * before the end child scrolls. A share the user chose is kept. */
+void        ps_view_paned_fit_end        (GtkPaned               *paned);
+/* Every label in widget that ellipsizes its text and has no tooltip gets
+ * its whole text as tooltip, from now on (GTK already gives assistive
+ * technologies a label's whole text) */
+void        ps_view_whole_text_in_tooltips (GtkWidget            *widget);
+/* The widget's tooltip closes when the pointer leaves the widget, for
+ * wherever it goes */
+void        ps_view_tooltip_follows_pointer (GtkWidget           *widget);
+/* While the menu is open, the widget it pops up from and what is in it
+ * show no tooltips, which would cover the menu's items */
+void        ps_view_menu_quiets_tooltips (GtkPopover             *popover);
+/* The start child of a placed split, a scrolled window, takes no more of
+ * its default share than its content naturally needs: the rest goes to
+ * the end child */
+void        ps_view_paned_fit_start      (GtkPaned               *paned);
+/* The start child's share a placed split keeps, or -1 */
+double      ps_view_get_paned_fraction   (GtkPaned               *paned);
 void        ps_view_dispose_template     (GtkWidget              *widget,
                                           GType                   widget_type);
 /* The application's settings, or NULL without the schema (an

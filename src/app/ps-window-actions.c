@@ -249,6 +249,7 @@ popup:
   gtk_widget_set_parent (popover, tab_label);
   gtk_popover_set_pointing_to (GTK_POPOVER (popover), &(GdkRectangle) { (int)x, (int)y, 1, 1 });
   gtk_popover_set_has_arrow (GTK_POPOVER (popover), FALSE);
+  ps_view_menu_quiets_tooltips (GTK_POPOVER (popover));
   g_signal_connect (popover, "closed", G_CALLBACK (tab_menu_closed_cb), NULL);
   gtk_popover_popup (GTK_POPOVER (popover));
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "ps-record-dialog.h"
 #include "ps-record-page.h"
@@ -40,6 +41,78 @@ update_title (PsWindow  *self,
   gtk_window_set_title (GTK_WINDOW (self), title != NULL ? title : _("Perfscope"));
 }
 
+static GtkLabel *
+tab_title_label (PsWindow  *self,
+                 GtkWidget *child)
+{
+  GtkWidget *tab_label = gtk_notebook_get_tab_label (self->notebook, child);
+  GtkWidget *label = tab_label != NULL ? gtk_widget_get_first_child (tab_label) : NULL;
+
+  return GTK_IS_LABEL (label) ? GTK_LABEL (label) : NULL;
+}
+
+#define MIN_COMMON_BYTES 4
+
+/* Bytes a and b have in common at their start, or at their end */
+static gsize
+common_affix (const char *a,
+              const char *b,
+              gboolean    at_end)
+{
+  gsize length_a = strlen (a), length_b = strlen (b), n = 0;
+
+  while (n < length_a && n < length_b
+         && (at_end ? a[length_a - 1 - n] == b[length_b - 1 - n] : a[n] == b[n]))
+    n++;
+  return n;
+}
+
+/* A tab too narrow for its title keeps the part that tells it from the
+ * other tabs: three CE logs named dbperf_…_3122.log, fsperf_…_3122.log
+ * and regperf_…_3122.log keep their starts, a series 2026-01-05-run1.log,
+ * 2026-01-05-run2.log… their ends, and a title like no other its start
+ * and its extension. The whole title stays the label's text, for its tooltip's
+ * file and for assistive technologies. */
+static void
+update_tab_titles (PsWindow *self)
+{
+  guint n_pages = gtk_notebook_get_n_pages (self->notebook);
+
+  for (guint i = 0; i < n_pages; i++)
+    {
+      GtkLabel *label = tab_title_label (self, gtk_notebook_get_nth_page (self->notebook, i));
+      const char *title, *extension;
+      gsize prefix = 0, suffix = 0;
+      PangoEllipsizeMode mode;
+
+      if (label == NULL)
+        continue;
+      title = gtk_label_get_text (label);
+      extension = strrchr (title, '.');
+      for (guint j = 0; j < n_pages; j++)
+        {
+          GtkLabel *other = j != i ? tab_title_label (self, gtk_notebook_get_nth_page (self->notebook, j)) : NULL;
+
+          if (other == NULL)
+            continue;
+          prefix = MAX (prefix, common_affix (title, gtk_label_get_text (other), FALSE));
+          suffix = MAX (suffix, common_affix (title, gtk_label_get_text (other), TRUE));
+        }
+      /* The same extension, or a letter or two, is no common part */
+      if (suffix < (extension != NULL ? strlen (extension) : 0) + MIN_COMMON_BYTES)
+        suffix = 0;
+      if (prefix < MIN_COMMON_BYTES)
+        prefix = 0;
+      if (suffix > prefix)
+        mode = PANGO_ELLIPSIZE_END;
+      else if (prefix > 0)
+        mode = PANGO_ELLIPSIZE_START;
+      else
+        mode = PANGO_ELLIPSIZE_MIDDLE;
+      gtk_label_set_ellipsize (label, mode);
+    }
+}
+
 static void
 notebook_pages_changed_cb (PsWindow    *self,
                            GtkWidget   *child,
@@ -57,6 +130,7 @@ notebook_pages_changed_cb (PsWindow    *self,
    * the notebook is still measured while the stack fades it out) */
   gtk_notebook_set_show_tabs (notebook, n_pages > 0);
   gtk_stack_set_visible_child_name (self->stack, n_pages > 0 ? "runs" : "empty");
+  update_tab_titles (self);
   update_title (self, _ps_window_get_current_child (self));
   _ps_window_update_actions (self);
 }
@@ -258,15 +332,15 @@ page_file_changed_cb (PsWindow   *self,
                       GParamSpec *pspec,
                       PsRunPage  *page)
 {
-  GtkWidget *tab_label = gtk_notebook_get_tab_label (self->notebook, GTK_WIDGET (page));
-  GtkWidget *label = tab_label != NULL ? gtk_widget_get_first_child (tab_label) : NULL;
+  GtkLabel *label = tab_title_label (self, GTK_WIDGET (page));
   GFile *file = ps_run_page_get_file (page);
   g_autofree char *path = file != NULL ? ps_view_file_display_path (file) : NULL;
 
-  if (GTK_IS_LABEL (label))
+  if (label != NULL)
     {
-      gtk_label_set_text (GTK_LABEL (label), ps_run_page_get_title (page));
-      gtk_widget_set_tooltip_text (label, path);
+      gtk_label_set_text (label, ps_run_page_get_title (page));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (label), path);
+      update_tab_titles (self);
     }
   if (_ps_window_get_current_child (self) == GTK_WIDGET (page))
     {
