@@ -1704,9 +1704,9 @@ test_call_tree_rtl (Fixture       *fixture,
   /* RTL logs have no OS events: said, not hidden; and the totals, more
    * than the log's time, say that they add up threads */
   g_assert_cmpstr (ps_call_tree_view_get_notice (view), ==,
-                   "The elapsed total, 2,698 ms, adds up the calls of 3 threads that ran side by side, "
-                   "so it is more than the 2,010 ms from the first record to the last. "
-                   "No operating-system events in this log: application time equals elapsed time.");
+                   "3 threads ran side by side: their calls add up to 2,698 ms, "
+                   "more than the 2,010 ms the log covers. "
+                   "No OS events: application time is elapsed time.");
   g_assert_null (ps_call_tree_view_get_percent_label (view));
   g_assert_cmpstr (ps_call_tree_view_get_status (view), ==,
                    "9 functions · elapsed total 2,698 ms · application total 2,698 ms");

@@ -207,6 +207,28 @@ assert_views_fit (PsRunPage *page)
   g_assert_true (views_fit (page));
 }
 
+/* Names the widgets that are wider than limit while none of their
+ * children is: where a too wide window comes from */
+static gboolean
+report_wide_widgets (GtkWidget *widget,
+                     int        limit)
+{
+  gboolean child_too_wide = FALSE;
+  int minimum, natural;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, NULL, NULL);
+  if (MAX (minimum, natural) <= limit)
+    return FALSE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (report_wide_widgets (child, limit))
+      child_too_wide = TRUE;
+  if (!child_too_wide || minimum > limit)
+    g_test_message ("too wide: %s (%s) at least %d px, naturally %d%s%s", G_OBJECT_TYPE_NAME (widget),
+                    gtk_widget_get_name (widget), minimum, natural, GTK_IS_LABEL (widget) ? ": " : "",
+                    GTK_IS_LABEL (widget) ? gtk_label_get_text (GTK_LABEL (widget)) : "");
+  return TRUE;
+}
+
 static void
 assert_window_fits_laptop (Fixture *fixture)
 {
@@ -214,6 +236,8 @@ assert_window_fits_laptop (Fixture *fixture)
 
   gtk_widget_measure (GTK_WIDGET (fixture->window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, NULL, NULL);
   g_test_message ("window: at least %d px wide, naturally %d", minimum, natural);
+  if (minimum > LAPTOP_WIDTH || natural > LAPTOP_WIDTH)
+    report_wide_widgets (GTK_WIDGET (fixture->window), LAPTOP_WIDTH);
   g_assert_cmpint (minimum, <=, LAPTOP_WIDTH);
   g_assert_cmpint (natural, <=, LAPTOP_WIDTH);
   /* And GTK did not make it wider or taller than asked, for its content */
@@ -291,6 +315,10 @@ test_laptop (Fixture       *fixture,
       g_test_message ("flame graph");
       ps_call_tree_view_set_mode (PS_CALL_TREE_VIEW (call_tree), "flame-graph");
       iterate_for (600);
+      {
+        g_autofree char *name = g_strconcat (run->name, "-flame-graph", NULL);
+        maybe_save_screenshot (fixture, name);
+      }
       assert_views_fit (page);
       g_assert_nonnull (find_widget_of_type (call_tree, PS_TYPE_FLAME_GRAPH, TRUE));
       assert_charts_fit (fixture, GTK_WIDGET (page));

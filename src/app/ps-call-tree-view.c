@@ -409,13 +409,13 @@ summed_totals_text (PsCallTreeView *self)
   total = _ps_call_tree_view_format_value (&self->format, elapsed);
   wall = _ps_call_tree_view_format_value (&self->format, (double)(end - begin));
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       /* Translators: "The elapsed total, 5250 ms, adds up the calls of 4 threads
-                                        * that ran side by side, so it is more than the 1926 ms from the first
-                                        * record to the last." */
-                                       "The elapsed total, %s %s, adds up the calls of %u thread that ran side by side, so it is more than the %s %s from the first record to the last.",
-                                       "The elapsed total, %s %s, adds up the calls of %u threads that ran side by side, so it is more than the %s %s from the first record to the last.",
+                                       /* Translators: "4 threads ran side by side: their calls add up to
+                                        * 5250 ms, more than the 1926 ms from the log's first record to its
+                                        * last." */
+                                       "%u thread ran side by side: its calls add up to %s %s, more than the %s %s the log covers.",
+                                       "%u threads ran side by side: their calls add up to %s %s, more than the %s %s the log covers.",
                                        n_threads),
-                          total, self->format.unit, n_threads, wall, self->format.unit);
+                          n_threads, total, self->format.unit, wall, self->format.unit);
 }
 
 static void
@@ -437,7 +437,7 @@ update_notice (PsCallTreeView *self)
   else if (self->build_error != NULL)
     text = g_strdup (self->build_error);
   else if (self->tree != NULL && !ps_call_tree_is_report (self->tree) && !ps_call_tree_has_os_events (self->tree))
-    text = g_strdup (_("No operating-system events in this log: application time equals elapsed time."));
+    text = g_strdup (_("No OS events: application time is elapsed time."));
   if (summed != NULL)
     {
       g_autofree char *both = text != NULL ? g_strdup_printf ("%s %s", summed, text) : NULL;

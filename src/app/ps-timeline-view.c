@@ -1975,8 +1975,22 @@ ps_timeline_view_size_allocate (GtkWidget *widget,
                                 int        baseline)
 {
   PsTimelineView *self = PS_TIMELINE_VIEW (widget);
+  PsTimelineRow *cursor = get_row (self, self->cursor_row);
+  gboolean cursor_shown = FALSE;
 
+  /* The row of the cursor, in view before, stays in view when the
+   * timeline gets shorter (the views under it taking more room) */
+  if (cursor != NULL && self->vadjustment != NULL)
+    {
+      double value = gtk_adjustment_get_value (self->vadjustment);
+
+      cursor_shown = cursor->y >= value
+                     && cursor->y + MIN (cursor->height, gtk_adjustment_get_page_size (self->vadjustment))
+                          <= value + gtk_adjustment_get_page_size (self->vadjustment);
+    }
   update_adjustments (self);
+  if (cursor_shown)
+    show_row (self, self->cursor_row, TRUE);
   if (self->picture_menu != NULL)
     gtk_popover_present (GTK_POPOVER (self->picture_menu));
 }
