@@ -14,7 +14,10 @@
 #include <string.h>
 
 #include "gui-fixture.h"
+#include "ps-call-tree-view-private.h"
 #include "ps-chart-util.h"
+#include "ps-profile-view-private.h"
+#include "ps-rtl-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-selection-util.h"
 
@@ -387,6 +390,30 @@ open_run_views (Fixture    *fixture,
   g_assert_nonnull (run.session);
   g_assert_true (iterate_until (timeline_view_is_ready, run.timeline));
   return run;
+}
+
+gboolean
+ce_view_is_idle (gpointer view)
+{
+  return !ps_ce_view_is_busy (view);
+}
+
+gboolean
+rtl_view_is_idle (gpointer view)
+{
+  return !ps_rtl_view_is_busy (view);
+}
+
+gboolean
+call_tree_is_idle (gpointer view)
+{
+  return !ps_call_tree_view_is_busy (view);
+}
+
+gboolean
+profile_view_is_idle (gpointer view)
+{
+  return !ps_profile_view_is_busy (view);
 }
 
 gboolean

@@ -110,6 +110,11 @@ char       *demo_file_path         (const char   *name);
 /* Opens path and waits until the run is loaded and its timeline drawn */
 RunViews    open_run_views         (Fixture      *fixture,
                                     const char   *path);
+/* Whether a view has done its work in the background (for iterate_until) */
+gboolean    ce_view_is_idle        (gpointer      view);
+gboolean    rtl_view_is_idle       (gpointer      view);
+gboolean    call_tree_is_idle      (gpointer      view);
+gboolean    profile_view_is_idle   (gpointer      view);
 /* Whether the session has highlighted points (for iterate_until) */
 gboolean    session_has_highlight_points (gpointer session);
 

@@ -798,12 +798,6 @@ rtl_example_file (void)
   return g_file_new_for_path (path);
 }
 
-static gboolean
-rtl_view_is_idle (gpointer data)
-{
-  return !ps_rtl_view_is_busy (data);
-}
-
 static void
 wait_for_rtl_view (PsRtlView *view)
 {
@@ -1530,16 +1524,10 @@ test_rtl_not_for_ce (Fixture       *fixture,
 
 /* The call-tree page (vs-instrumentation.md §3, §4) */
 
-static gboolean
-call_tree_view_is_idle (gpointer data)
-{
-  return !ps_call_tree_view_is_busy (data);
-}
-
 static void
 wait_for_call_tree_view (PsCallTreeView *view)
 {
-  g_assert_true (iterate_until (call_tree_view_is_idle, view));
+  g_assert_true (iterate_until (call_tree_is_idle, view));
 }
 
 /* The RTL example's Call Tree page, drawn */

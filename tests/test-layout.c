@@ -268,12 +268,6 @@ assert_charts_fit (Fixture   *fixture,
     }
 }
 
-static gboolean
-call_tree_is_idle (gpointer data)
-{
-  return !ps_call_tree_view_is_busy (data);
-}
-
 /* Each kind of run at 1024×700: the window may be that narrow, the views
  * need no scrolling, every chart is whole */
 static void

@@ -36,12 +36,6 @@ typedef struct
   PsEventStore   *store;
 } Run;
 
-static gboolean
-ce_view_is_idle (gpointer data)
-{
-  return !ps_ce_view_is_busy (data);
-}
-
 static Run
 open_demo (Fixture    *fixture,
            const char *name)

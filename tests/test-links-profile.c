@@ -37,12 +37,6 @@ typedef struct
 } Run;
 
 static gboolean
-profile_is_idle (gpointer data)
-{
-  return !ps_profile_view_is_busy (data);
-}
-
-static gboolean
 call_tree_has_tree (gpointer data)
 {
   return !ps_call_tree_view_is_busy (data) && ps_call_tree_view_get_tree (data) != NULL;
@@ -57,7 +51,7 @@ open_pmclog (Fixture *fixture)
   Run run = { views.page, profile_view, ps_profile_view_get_call_tree_view (profile_view), views.timeline,
               views.session, views.store };
 
-  g_assert_true (iterate_until (profile_is_idle, run.profile_view));
+  g_assert_true (iterate_until (profile_view_is_idle, run.profile_view));
   return run;
 }
 
@@ -234,7 +228,7 @@ test_thread_row_focuses_timeline (Fixture       *fixture,
   g_assert_true (lane_in_view (run.view, track));
   g_assert_cmpuint (timeline_focus_bar_pixels (run.view, track), >, 30);
   /* The call tree counts that thread alone */
-  g_assert_true (iterate_until (profile_is_idle, run.profile_view));
+  g_assert_true (iterate_until (profile_view_is_idle, run.profile_view));
   maybe_save_screenshot (fixture, "links-profile-thread");
 }
 
@@ -348,7 +342,7 @@ test_function_shows_samples (Fixture       *fixture,
     g_assert_true (ps_call_tree_view_select_function (run.call_tree, function == 0 ? 1 : 0));
     /* The list follows the focus: the call tree counts that thread alone */
     ps_session_set_focus_track (run.session, wanted.track);
-    g_assert_true (iterate_until (profile_is_idle, run.profile_view));
+    g_assert_true (iterate_until (profile_view_is_idle, run.profile_view));
     tree = ps_call_tree_view_get_tree (run.call_tree);
     function = ps_call_tree_lookup_function (tree, name);
     g_assert_cmpuint (function, !=, PS_NONE);
@@ -438,7 +432,7 @@ test_range_limits_call_tree (Fixture       *fixture,
   ps_timeline_view_drag (run.view, ps_timeline_view_x_of (run.view, model->extent_begin) + 1, y,
                          ps_timeline_view_x_of (run.view, quarter), y);
   g_assert_true (ps_session_get_selection (run.session, NULL, NULL));
-  g_assert_true (iterate_until (profile_is_idle, run.profile_view));
+  g_assert_true (iterate_until (profile_view_is_idle, run.profile_view));
   range = ps_call_tree_get_elapsed_total (ps_call_tree_view_get_tree (run.call_tree));
   g_assert_cmpfloat (range, >, 0);
   g_assert_cmpfloat (range, <, whole * 0.5);

@@ -43,18 +43,6 @@ typedef struct
   PsEventStore   *store;
 } Run;
 
-static gboolean
-rtl_view_is_idle (gpointer data)
-{
-  return !ps_rtl_view_is_busy (data);
-}
-
-static gboolean
-call_tree_is_idle (gpointer data)
-{
-  return !ps_call_tree_view_is_busy (data);
-}
-
 static Run
 open_run (Fixture    *fixture,
           const char *path)

@@ -227,18 +227,6 @@ read_bytes (const char *path)
 
 /* --- The runs --------------------------------------------------------------- */
 
-static gboolean
-rtl_view_is_idle (gpointer data)
-{
-  return !ps_rtl_view_is_busy (data);
-}
-
-static gboolean
-call_tree_view_is_idle (gpointer data)
-{
-  return !ps_call_tree_view_is_busy (data);
-}
-
 static PsRunPage *
 open_rtl_example (Fixture *fixture)
 {
@@ -311,7 +299,7 @@ open_flame_graph (Fixture *fixture)
 
   ps_rtl_view_show_page (rtl_view, "calltree");
   g_assert_true (iterate_until (widget_is_drawn, view));
-  g_assert_true (iterate_until (call_tree_view_is_idle, view));
+  g_assert_true (iterate_until (call_tree_is_idle, view));
   ps_call_tree_view_set_mode (view, "flame-graph");
   g_assert_true (iterate_until (widget_is_drawn, flame_graph));
   return flame_graph;

@@ -337,12 +337,6 @@ test_ce_statistics (Fixture       *fixture,
 
 /* The RTL totals and the scope tree */
 
-static gboolean
-rtl_view_is_idle (gpointer data)
-{
-  return !ps_rtl_view_is_busy (data);
-}
-
 static PsRtlView *
 open_startup (Fixture    *fixture,
               const char *name)
@@ -514,12 +508,6 @@ test_rtl_scopes (Fixture       *fixture,
 
 /* The call tree: top-down as an indented tree, the flat function list */
 
-static gboolean
-call_tree_view_is_idle (gpointer data)
-{
-  return !ps_call_tree_view_is_busy (data);
-}
-
 static void
 assert_calls_as_shown (Table      *table,
                        GListModel *model)
@@ -549,7 +537,7 @@ test_call_tree (Fixture       *fixture,
 
   ps_rtl_view_show_page (rtl_view, "calltree");
   g_assert_true (iterate_until (widget_is_drawn, view));
-  g_assert_true (iterate_until (call_tree_view_is_idle, view));
+  g_assert_true (iterate_until (call_tree_is_idle, view));
   g_assert_cmpstr (ps_call_tree_view_get_mode (view), ==, "top-down");
 
   /* Every row open: the whole tree, as the golden has it */
@@ -592,7 +580,7 @@ test_call_tree (Fixture       *fixture,
 
   /* The flat function list */
   ps_call_tree_view_set_mode (view, "functions");
-  g_assert_true (iterate_until (call_tree_view_is_idle, view));
+  g_assert_true (iterate_until (call_tree_is_idle, view));
   g_clear_pointer (&table, table_free);
   table = export_table (fixture, column_view);
   assert_calls_as_shown (table, model);

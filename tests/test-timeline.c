@@ -423,24 +423,6 @@ highlights_all_of_total (gpointer data)
          && ps_span_lod_get_n_spans (highlight, ps_event_store_get_span (run->store, 0)->track) == 3;
 }
 
-static gboolean
-ce_view_is_idle (gpointer data)
-{
-  return !ps_ce_view_is_busy (data);
-}
-
-static gboolean
-rtl_view_is_idle (gpointer data)
-{
-  return !ps_rtl_view_is_busy (data);
-}
-
-static gboolean
-call_tree_is_idle (gpointer data)
-{
-  return !ps_call_tree_view_is_busy (data);
-}
-
 /* A time range selected on the timeline filters the histogram and the call
  * tree; the histogram's buckets and the call tree's function light up
  * their spans on it */
