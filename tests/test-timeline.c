@@ -857,6 +857,66 @@ test_sample_rows (Fixture       *fixture,
   g_assert_cmpint (model->extent_end, ==, 995 * MS);
 }
 
+/* A chart row's read-out writes its value by the one rule for digits: no
+ * more than two decimals and no exponent ("42.96 %", not "42.9612 %") */
+static void
+test_value_tooltip (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *path = demo_file_path ("perfmon_4cpu.csv");
+  RunViews run = open_run_views (fixture, path);
+  PsTimelineModel *model = ps_timeline_view_get_model (run.timeline);
+  double scroll_y = gtk_adjustment_get_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (run.timeline)));
+  const PsTimelineRow *row = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GRegex) number = g_regex_new ("^(\\d{1,3}(,\\d{3})*|\\d+)(\\.\\d{1,2})? ", 0, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+  g_autofree char *digits = NULL;
+  gint64 point_x;
+  double value;
+
+  for (guint r = 0; r < model->rows->len && row == NULL; r++)
+    {
+      const PsTimelineRow *candidate = g_ptr_array_index (model->rows, r);
+
+      if (candidate->kind == PS_TIMELINE_ROW_VALUES && !candidate->hidden
+          && timeline_row_in_view (run.timeline, candidate->track))
+        row = candidate;
+    }
+  g_assert_nonnull (row);
+  g_assert_true (ps_value_lod_get_point (row->values, ps_value_lod_get_n_points (row->values) / 2, &point_x, &value));
+
+  text = ps_timeline_view_describe_at (run.timeline, ps_timeline_view_x_of (run.timeline, point_x),
+                                       PS_TIMELINE_HEADER_HEIGHT - scroll_y + row->y + row->height / 2);
+  g_assert_nonnull (text);
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), >=, 2);
+  g_test_message ("read-out: %s", lines[1]);
+  g_assert_true (g_regex_match (number, lines[1], 0, &match));
+  digits = g_match_info_fetch (match, 0);
+  g_strdelimit (digits, ",", ' ');
+  {
+    g_autoptr(GString) plain = g_string_new (NULL);
+
+    for (const char *c = digits; *c != '\0'; c++)
+      if (*c != ' ')
+        g_string_append_c (plain, *c);
+    g_assert_cmpfloat_with_epsilon (g_ascii_strtod (plain->str, NULL), value * row->unit_scale, 0.0051);
+  }
+  g_assert_nonnull (strstr (lines[1], row->unit));
+  /* Its time to a thousandth of the visible range (30 min: a second),
+   * not to the microsecond ("1800.000000 s") */
+  {
+    g_auto(GStrv) words = g_strsplit (lines[1], " ", -1);
+    guint n_words = g_strv_length (words);
+
+    g_assert_cmpuint (n_words, >=, 4);
+    g_assert_cmpstr (words[n_words - 1], ==, "s");
+    g_assert_null (strchr (words[n_words - 2], '.'));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -878,6 +938,7 @@ main (int   argc,
   ADD_TEST ("/timeline/split-remembered", test_split_remembered);
   ADD_TEST ("/counter-chart/pixels", test_counter_chart);
   ADD_TEST ("/timeline/sample-rows", test_sample_rows);
+  ADD_TEST ("/timeline/value-tooltip", test_value_tooltip);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

@@ -487,12 +487,18 @@ format_value (PsFlameGraph *self,
   if (unit == PS_CALL_UNIT_NS)
     {
       double ms = value / 1e6;
+      /* The call tree's digits: whole, or to the microsecond */
+      g_autofree char *number = ps_view_format_fixed (ms, fmod (ms, 1.0) == 0 ? 0 : 3);
 
-      /* Translators: a time in milliseconds */
-      return g_strdup_printf (_("%.*f ms"), fmod (ms, 1.0) == 0 ? 0 : 3, ms);
+      /* Translators: a time in milliseconds, "1,064.922 ms" */
+      return g_strdup_printf (_("%s ms"), number);
     }
-  /* Translators: a value and its unit ("12 samples", "3.5 ms", "800 ticks") */
-  return g_strdup_printf (_("%.6g %s"), value, ps_call_unit_to_string (unit));
+  else
+    {
+      g_autofree char *number = ps_view_format_number_whole (value);
+
+      return g_strdup_printf (C_("value with unit", "%s %s"), number, ps_call_unit_to_string (unit));
+    }
 }
 
 static const char *

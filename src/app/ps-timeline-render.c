@@ -1474,7 +1474,11 @@ draw_values_row (Render              *render,
     if (g_strcmp0 (row->unit, "bytes") == 0 && top_value >= 1024 && top_value < (double)G_MAXUINT64)
       text = g_format_size_full ((guint64)top_value, G_FORMAT_SIZE_IEC_UNITS);
     else
-      text = g_strdup_printf ("%.4g %s", top_value, row->unit);
+      {
+        g_autofree char *number = ps_view_format_number (top_value);
+
+        text = g_strdup_printf (C_("value with unit", "%s %s"), number, row->unit);
+      }
 
     set_color (cr, &frame->foreground, 0.7);
     draw_layout_text (cr, render->layout, text, render->plot_right - 4, top, -1, 1, 0);

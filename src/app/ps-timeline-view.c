@@ -33,6 +33,7 @@
 #include "ps-selection-util.h"
 #include "ps-timeline-view.h"
 #include "ps-util.h"
+#include "ps-view-util.h"
 
 #define MIN_VISIBLE_NS    1000          /* 1 µs across the plot */
 #define MIN_VISIBLE_STEPS 10            /* on a sequence axis */
@@ -633,13 +634,18 @@ ps_timeline_view_describe_at (PsTimelineView *self,
     {
       gsize index = ps_value_lod_find (row->values, (gint64)value_at (self, x));
       g_autofree char *where = NULL;
-      gint64 point_x;
+      g_autofree char *number = NULL;
+      gint64 point_x, begin, end;
       double value;
 
       if (!ps_value_lod_get_point (row->values, index, &point_x, &value))
         return NULL;
-      where = ps_timeline_format_x (self->model, (double)point_x, self->model->sequence_axis ? 1 : 1000);
-      return g_strdup_printf ("%s\n%.6g %s %s", row->label, value * row->unit_scale, row->unit, where);
+      /* To a thousandth of the visible range, as the counter charts say it */
+      get_visible (self, &begin, &end);
+      where = ps_timeline_format_x (self->model, (double)point_x,
+                                    self->model->sequence_axis ? 1 : MAX ((double)(end - begin) / 1000, 1));
+      number = ps_view_format_number (value * row->unit_scale);
+      return g_strdup_printf ("%s\n%s %s %s", row->label, number, row->unit, where);
     }
   return NULL;
 }
