@@ -102,6 +102,27 @@ resize_window (Fixture *fixture,
                   gtk_widget_get_height (GTK_WIDGET (fixture->window)));
 }
 
+/* With PERFSCOPE_TEST_SCREENSHOTS=DIR, pictures of the window at the
+ * laptop size and at two desktop sizes (build-aux/update-screenshots),
+ * then the laptop size again for the checks that follow */
+static void
+save_screenshots (Fixture    *fixture,
+                  const char *name)
+{
+  static const int sizes[][2] = { { LAPTOP_WIDTH, LAPTOP_HEIGHT }, { 1600, 1000 }, { 1920, 1080 } };
+
+  if (g_getenv ("PERFSCOPE_TEST_SCREENSHOTS") == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *sized = g_strdup_printf ("%s-%dx%d", name, sizes[i][0], sizes[i][1]);
+
+      resize_window (fixture, sizes[i][0], sizes[i][1]);
+      maybe_save_screenshot (fixture, sized);
+    }
+  resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
+}
+
 /* Calls visit on widget and everything in it that is on screen */
 static void
 walk_mapped (GtkWidget *widget,
@@ -283,7 +304,7 @@ test_laptop (Fixture       *fixture,
   assert_window_fits_laptop (fixture);
   assert_views_fit (page);
   assert_charts_fit (fixture, GTK_WIDGET (page));
-  maybe_save_screenshot (fixture, run->name);
+  save_screenshots (fixture, run->name);
 
   /* A call tree drawn as a flame graph (RTL: on its own page, and the
    * totals with their histogram) */
@@ -311,7 +332,7 @@ test_laptop (Fixture       *fixture,
       iterate_for (600);
       {
         g_autofree char *name = g_strconcat (run->name, "-flame-graph", NULL);
-        maybe_save_screenshot (fixture, name);
+        save_screenshots (fixture, name);
       }
       assert_views_fit (page);
       g_assert_nonnull (find_widget_of_type (call_tree, PS_TYPE_FLAME_GRAPH, TRUE));
@@ -344,7 +365,7 @@ test_ce_histogram (Fixture       *fixture,
   g_assert_cmpint (gtk_widget_get_height (timeline_window), >=, timeline_minimum);
   /* And the table above keeps three rows */
   g_assert_cmpint (gtk_widget_get_height (gtk_widget_get_parent (GTK_WIDGET (table))), >=, 90);
-  maybe_save_screenshot (fixture, "ce-histogram");
+  save_screenshots (fixture, "ce-histogram");
 
   /* Larger, with a smaller timeline: the table keeps no empty rows, the
    * histogram gets the room */
@@ -542,7 +563,7 @@ test_compare_laptop (Fixture       *fixture,
   resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
   assert_window_fits_laptop (fixture);
   assert_charts_fit (fixture, GTK_WIDGET (page));
-  maybe_save_screenshot (fixture, "compare");
+  save_screenshots (fixture, "compare");
 }
 
 static PsRecordPage *
@@ -594,7 +615,7 @@ test_recording_laptop (Fixture       *fixture,
   record_page = current_record_page (fixture->window);
   assert_window_fits_laptop (fixture);
   assert_charts_fit (fixture, GTK_WIDGET (record_page));
-  maybe_save_screenshot (fixture, "recording");
+  save_screenshots (fixture, "recording");
 
   ps_record_page_stop (record_page);
   g_assert_true (iterate_until (run_page_loaded, fixture->window));
