@@ -1109,6 +1109,27 @@ test_symbol_folder_kept (Fixture       *fixture,
   g_assert_cmpstr (saved, ==, "");
 }
 
+/* The demo log's counts have their digits grouped wherever the call tree
+ * writes them, as the header and the process list do, even in a locale
+ * without a thousands separator (the tests run in C.UTF-8) */
+static void
+test_demo_counts (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *path = demo_file_path ("pmcstat_freebsd14.pmclog");
+  RunViews run = open_run_views (fixture, path);
+  PsProfileView *profile_view = ps_run_page_get_profile_view (run.page);
+  PsCallTreeView *tree_view = ps_profile_view_get_call_tree_view (profile_view);
+  const char *status;
+
+  g_assert_true (iterate_until (profile_view_is_idle, profile_view));
+  g_assert_true (iterate_until (call_tree_is_idle, tree_view));
+  status = ps_call_tree_view_get_status (tree_view);
+  g_test_message ("status: %s", status);
+  g_assert_nonnull (strstr (status, "14 modules without names (20,403 addresses)"));
+  g_assert_nonnull (strstr (status, "elapsed total 1,324 samples"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1131,6 +1152,7 @@ main (int   argc,
   ADD_TEST ("/profile-view/sample-lane", test_sample_lane);
   ADD_TEST ("/profile-view/sysroot-option", test_sysroot_option);
   ADD_TEST ("/profile-view/symbol-folder-kept", test_symbol_folder_kept);
+  ADD_TEST ("/profile-view/demo-counts", test_demo_counts);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

@@ -10,6 +10,7 @@
 #include "ps-call-node-list.h"
 #include "ps-call-node-row.h"
 #include "ps-util.h"
+#include "ps-view-util.h"
 
 struct _PsCallNodeRow
 {
@@ -172,7 +173,7 @@ ps_call_node_row_get_name (PsCallNodeRow *self)
   else if (self->kind == PS_CALL_NODE_ROW_FUNCTION && ps_call_node_row_get_n_addresses (self) > 0)
     {
       g_autofree char *module = ps_util_display_text (ps_call_tree_get_function_name (self->tree, function), -1);
-      g_autofree char *count = ps_util_format_count (ps_call_node_row_get_n_addresses (self));
+      g_autofree char *count = ps_view_format_count (ps_call_node_row_get_n_addresses (self));
 
       /* Translators: a module standing for its code without function
        * names, "libc.so.7 (3,507 addresses)" */

@@ -262,7 +262,7 @@ function_tooltip (PsCallNodeRow *row)
     }
   if (ps_call_node_row_get_n_addresses (row) > 0)
     {
-      g_autofree char *count = ps_util_format_count (ps_call_node_row_get_n_addresses (row));
+      g_autofree char *count = ps_view_format_count (ps_call_node_row_get_n_addresses (row));
 
       g_string_append_c (text, '\n');
       /* Translators: %s is a number of code addresses */

@@ -473,7 +473,7 @@ count_functions (PsCallTree *tree)
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u function", "%u functions", n_functions), n_functions);
 
   {
-    g_autofree char *count = ps_util_format_count (n_addresses);
+    g_autofree char *count = ps_view_format_count (n_addresses);
 
     /* Translators: a number of code addresses, "20,403 addresses" */
     addresses = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s address", "%s addresses", n_addresses), count);

@@ -601,7 +601,7 @@ node_tooltip_markup (PsFlameGraph *self,
       if (ps_call_tree_get_n_function_addresses (self->tree, flame_node->function) > 0)
         {
           guint n_addresses = ps_call_tree_get_n_function_addresses (self->tree, flame_node->function);
-          g_autofree char *count = ps_util_format_count (n_addresses);
+          g_autofree char *count = ps_view_format_count (n_addresses);
 
           g_string_append_c (text, '\n');
           /* Translators: %s is a number of code addresses */

@@ -128,7 +128,7 @@ ps_profile_track_row_set_samples (PsProfileTrackRow *self,
     {
       self->samples = samples;
       g_free (self->samples_text);
-      self->samples_text = ps_util_format_count (samples);
+      self->samples_text = ps_view_format_count (samples);
       g_object_notify_by_pspec (G_OBJECT (self), row_properties[ROW_PROP_SAMPLES]);
       g_object_notify_by_pspec (G_OBJECT (self), row_properties[ROW_PROP_SAMPLES_TEXT]);
     }
@@ -178,7 +178,7 @@ ps_profile_track_row_new (PsEventStore *store,
   self->track = track_index;
   self->process = track->kind == PS_TRACK_PROCESS;
   self->label = track_label (store, track);
-  self->samples_text = ps_util_format_count (0);
+  self->samples_text = ps_view_format_count (0);
   self->percent_text = format_percent (0);
   if (self->process)
     self->threads = g_list_store_new (PS_TYPE_PROFILE_TRACK_ROW);
