@@ -90,14 +90,36 @@ open_run (Fixture    *fixture,
   return page;
 }
 
-/* The window at that size, laid out and drawn */
+typedef struct
+{
+  GtkWidget *window;
+  int        width;
+  int        height;
+} WindowSize;
+
+/* The window has the size asked, less its shadow's margins at most */
+static gboolean
+window_has_size (gpointer data)
+{
+  const WindowSize *size = data;
+  int width = gtk_widget_get_width (size->window);
+  int height = gtk_widget_get_height (size->window);
+
+  return width <= size->width && width >= size->width - 40 && height <= size->height && height >= size->height - 40;
+}
+
+/* The window at that size, laid out and drawn: however slow the machine,
+ * the checks that follow see the new size */
 static void
 resize_window (Fixture *fixture,
                int      width,
                int      height)
 {
+  WindowSize size = { GTK_WIDGET (fixture->window), width, height };
+
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), width, height);
-  iterate_for (600);
+  iterate_until (window_has_size, &size);
+  iterate_for (300);
   g_test_message ("window %d×%d asked, %d×%d", width, height, gtk_widget_get_width (GTK_WIDGET (fixture->window)),
                   gtk_widget_get_height (GTK_WIDGET (fixture->window)));
 }
