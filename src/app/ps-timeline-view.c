@@ -96,6 +96,7 @@ struct _PsTimelineView
   char            *highlight_status; /* what is highlighted, else */
   PsTimelineStats  stats;
   GtkWidget       *picture_menu;  /* the context menu, once shown */
+  guint            keep_cursor_id; /* brings the cursor's row back into view */
 };
 
 enum {
@@ -1974,6 +1975,31 @@ focus_changed_cb (PsTimelineView *self)
 
 /* GObject */
 
+/* Whether the whole row of the cursor (as much as fits) is in view */
+static gboolean
+cursor_row_in_view (PsTimelineView *self)
+{
+  PsTimelineRow *cursor = get_row (self, self->cursor_row);
+  double value, page;
+
+  if (cursor == NULL || self->vadjustment == NULL)
+    return FALSE;
+  value = gtk_adjustment_get_value (self->vadjustment);
+  page = gtk_adjustment_get_page_size (self->vadjustment);
+  return cursor->y >= value && cursor->y + MIN (cursor->height, page) <= value + page;
+}
+
+static gboolean
+keep_cursor_cb (gpointer user_data)
+{
+  PsTimelineView *self = user_data;
+
+  self->keep_cursor_id = 0;
+  if (!cursor_row_in_view (self))
+    show_row (self, self->cursor_row, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 ps_timeline_view_size_allocate (GtkWidget *widget,
                                 int        width,
@@ -1981,22 +2007,14 @@ ps_timeline_view_size_allocate (GtkWidget *widget,
                                 int        baseline)
 {
   PsTimelineView *self = PS_TIMELINE_VIEW (widget);
-  PsTimelineRow *cursor = get_row (self, self->cursor_row);
-  gboolean cursor_shown = FALSE;
 
   /* The row of the cursor, in view before, stays in view when the
-   * timeline gets shorter (the views under it taking more room) */
-  if (cursor != NULL && self->vadjustment != NULL)
-    {
-      double value = gtk_adjustment_get_value (self->vadjustment);
-
-      cursor_shown = cursor->y >= value
-                     && cursor->y + MIN (cursor->height, gtk_adjustment_get_page_size (self->vadjustment))
-                          <= value + gtk_adjustment_get_page_size (self->vadjustment);
-    }
+   * timeline gets shorter (the views under it taking more room): scrolled
+   * to once the window is laid out, since scrolling while GTK allocates
+   * leaves widgets elsewhere in the window without their allocation */
+  if (cursor_row_in_view (self) && self->keep_cursor_id == 0)
+    self->keep_cursor_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, keep_cursor_cb, self, NULL);
   update_adjustments (self);
-  if (cursor_shown)
-    show_row (self, self->cursor_row, TRUE);
   if (self->picture_menu != NULL)
     gtk_popover_present (GTK_POPOVER (self->picture_menu));
 }
@@ -2032,6 +2050,7 @@ ps_timeline_view_dispose (GObject *object)
   PsTimelineView *self = PS_TIMELINE_VIEW (object);
 
   drop_session (self);
+  g_clear_handle_id (&self->keep_cursor_id, g_source_remove);
   if (self->hadjustment != NULL)
     g_signal_handlers_disconnect_by_func (self->hadjustment, hadjustment_changed_cb, self);
   if (self->vadjustment != NULL)
