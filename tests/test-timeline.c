@@ -917,6 +917,183 @@ test_value_tooltip (Fixture       *fixture,
   }
 }
 
+/* How many pixels in x0…x1 × y0…y1 differ from the pixel at (x, y), the
+ * background there */
+static guint
+count_pixels_unlike (GdkTexture *texture,
+                     int         x,
+                     int         y,
+                     int         x0,
+                     int         y0,
+                     int         x1,
+                     int         y1)
+{
+  int width = gdk_texture_get_width (texture);
+  g_autofree guint32 *pixels = g_new (guint32, (gsize)width * gdk_texture_get_height (texture));
+  GdkRGBA background;
+  guint32 pixel;
+
+  gdk_texture_download (texture, (guchar *)pixels, (gsize)width * 4);
+  pixel = pixels[(gsize)y * width + x];
+  background = (GdkRGBA){ ((pixel >> 16) & 0xff) / 255.0, ((pixel >> 8) & 0xff) / 255.0, (pixel & 0xff) / 255.0, 1 };
+  return (guint)((x1 - x0 + 1) * (y1 - y0 + 1)) - count_pixels_near (texture, x0, y0, x1, y1, &background);
+}
+
+/* Whether two rows' labels are drawn as the same text though they differ */
+static gboolean
+labels_look_alike (PsTimelineModel *model,
+                   PangoContext    *pango,
+                   double           label_width,
+                   guint            a,
+                   guint            b)
+{
+  const PsTimelineRow *row_a = g_ptr_array_index (model->rows, a);
+  const PsTimelineRow *row_b = g_ptr_array_index (model->rows, b);
+
+  return strcmp (row_a->label, row_b->label) != 0
+         && strcmp (ps_timeline_model_row_label (model, pango, label_width, a),
+                    ps_timeline_model_row_label (model, pango, label_width, b)) == 0;
+}
+
+/* The CE demo logs at 1024×700: the label column is as wide as its
+ * labels allow, no two marker rows read alike ("Test=CeWriteRecor…"
+ * twice), a cut label has its whole text in the row's tooltip, and a
+ * click right of the old 160 px column but left of the new edge chooses
+ * the row, as drawing and the x axis agree on the edge */
+static void
+test_row_labels (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  static const char *files[] = {
+    "fsperf_CEPC_x86_6_0_3122.log", "dbperf_CEPC_x86_6_0_3122.log", "regperf_CEPC_x86_6_0_3122.log",
+  };
+
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1024, 700);
+  iterate_for (600);
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *path = demo_file_path (files[f]);
+      RunViews run = open_run_views (fixture, path);
+      PsTimelineView *view = run.timeline;
+      PsTimelineModel *model = ps_timeline_view_get_model (view);
+      PangoContext *pango = gtk_widget_get_pango_context (GTK_WIDGET (view));
+      g_autoptr(PangoLayout) layout = pango_layout_new (pango);
+      int width = gtk_widget_get_width (GTK_WIDGET (view));
+      double label_width = ps_timeline_view_get_label_width (view);
+      guint n_cut = 0, n_whole = 0;
+
+      g_test_message ("%s: view %d px wide, label column %.0f px", files[f], width, label_width);
+      /* Wider than the old fixed column, for these labels, but no more
+       * than its share of the view */
+      g_assert_cmpfloat (label_width, >, PS_TIMELINE_LABEL_WIDTH);
+      g_assert_cmpfloat (label_width, <=, ceil (width * PS_TIMELINE_LABEL_MAX_SHARE));
+      g_assert_cmpfloat_with_epsilon (ps_timeline_view_x_of (view, 0), label_width, 1e-6);
+
+      for (guint r = 0; r < model->rows->len; r++)
+        {
+          const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+          /* Kept: the rows' texts are cut again for another width */
+          g_autofree char *drawn = g_strdup (ps_timeline_view_get_row_label (view, r));
+          int text_width;
+
+          if (row->kind == PS_TIMELINE_ROW_GROUP)
+            {
+              g_assert_null (drawn);
+              continue;
+            }
+          g_assert_nonnull (drawn);
+          for (guint other = r + 1; other < model->rows->len; other++)
+            if (((PsTimelineRow *)g_ptr_array_index (model->rows, other))->kind != PS_TIMELINE_ROW_GROUP)
+              {
+                if (labels_look_alike (model, pango, label_width, r, other))
+                  g_error ("%s: rows %u and %u both drawn as “%s”", files[f], r, other, drawn);
+                /* Nor at the old width, where the bug was; regperf's
+                 * labels differ in two places ("Test=RegOpenKeyEx,Depth=4,…"
+                 * and "Test=RegDeleteKey,Depth=4,…") that 140 px cannot
+                 * both show */
+                if (f < 2 && labels_look_alike (model, pango, PS_TIMELINE_LABEL_WIDTH, r, other))
+                  g_error ("%s: rows %u and %u both drawn as “%s” in %.0f px", files[f], r, other,
+                           ps_timeline_model_row_label (model, pango, PS_TIMELINE_LABEL_WIDTH, r),
+                           PS_TIMELINE_LABEL_WIDTH);
+              }
+          /* What fits is whole, what does not is cut to fit */
+          pango_layout_set_text (layout, row->label, -1);
+          pango_layout_get_pixel_size (layout, &text_width, NULL);
+          if (text_width <= label_width - 20)
+            {
+              g_assert_cmpstr (drawn, ==, row->label);
+              n_whole++;
+            }
+          else
+            {
+              g_autofree char *tooltip = NULL;
+              g_autoptr(GdkTexture) texture = NULL;
+              int cut_width;
+              double y;
+
+              g_assert_nonnull (strstr (drawn, "…"));
+              pango_layout_set_text (layout, drawn, -1);
+              pango_layout_get_pixel_size (layout, &cut_width, NULL);
+              g_assert_cmpint (cut_width, <=, label_width - 20);
+              n_cut++;
+
+              /* Scrolled into view, its label's tooltip has the whole label */
+              gtk_adjustment_set_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view)), row->y);
+              iterate_for (50);
+              g_assert_true (timeline_row_in_view (view, row->track));
+              y = ps_timeline_view_get_row_y (view, row->track) + 8;
+              tooltip = ps_timeline_view_describe_at (view, label_width - 4, y);
+              g_assert_nonnull (tooltip);
+              g_assert_nonnull (strstr (tooltip, row->label));
+              /* Its text is drawn past the old column's edge */
+              texture = render_widget (GTK_WIDGET (view));
+              g_assert_cmpuint (count_pixels_unlike (texture, (int)label_width - 3, (int)y,
+                                                     (int)PS_TIMELINE_LABEL_WIDTH + 4, (int)y - 6,
+                                                     (int)label_width - 8, (int)y + 6), >, 20);
+            }
+        }
+      g_test_message ("%s: %u labels whole, %u cut", files[f], n_whole, n_cut);
+      g_assert_cmpuint (n_whole, >, 0);
+      /* fsperf's longest labels (67 characters) do not fit at 1024 px */
+      if (f == 0)
+        g_assert_cmpuint (n_cut, >, 0);
+
+      /* A click on a label, right of where the old column ended, chooses
+       * its row: the first and the last row with a label in turn */
+      for (guint pass = 0; pass < 2; pass++)
+        {
+          const PsTimelineRow *row = NULL;
+          const guint32 *focus;
+          guint n_focus = 0;
+          double y;
+
+          for (guint r = 0; r < model->rows->len; r++)
+            {
+              const PsTimelineRow *candidate = g_ptr_array_index (model->rows, pass == 0 ? r : model->rows->len - 1 - r);
+
+              if (candidate->kind != PS_TIMELINE_ROW_GROUP)
+                {
+                  row = candidate;
+                  break;
+                }
+            }
+          g_assert_nonnull (row);
+          ps_session_set_focus_track (run.session, row->track);
+          iterate_for (100);
+          ps_session_set_focus_tracks (run.session, NULL, 0);
+          iterate_for (50);
+          y = ps_timeline_view_get_row_y (view, row->track) + 8;
+          g_assert_cmpfloat (y, >, PS_TIMELINE_HEADER_HEIGHT);
+          ps_timeline_view_click (view, label_width - 4, y);
+          focus = ps_session_get_focus_tracks (run.session, &n_focus);
+          g_assert_cmpuint (n_focus, ==, 1);
+          g_assert_cmpuint (focus[0], ==, row->track);
+          g_assert_cmpuint (timeline_focus_bar_pixels (view, row->track), >, 30);
+        }
+      maybe_save_screenshot (fixture, files[f]);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -939,6 +1116,7 @@ main (int   argc,
   ADD_TEST ("/counter-chart/pixels", test_counter_chart);
   ADD_TEST ("/timeline/sample-rows", test_sample_rows);
   ADD_TEST ("/timeline/value-tooltip", test_value_tooltip);
+  ADD_TEST ("/timeline/row-labels", test_row_labels);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

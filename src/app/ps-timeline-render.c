@@ -35,6 +35,7 @@
 /* Model */
 
 static void sample_lane_free (PsSampleLane *lane);
+static void forget_label_column (PsTimelineModel *self);
 
 static void
 row_free (PsTimelineRow *row)
@@ -264,6 +265,7 @@ ps_timeline_model_set_counter_tracks (PsTimelineModel *self,
     return;
   g_ptr_array_set_size (self->rows, MIN (self->counter_rows_begin, self->rows->len));
   add_counter_rows (self, counter_tracks, NULL);
+  forget_label_column (self);
   ps_timeline_model_layout (self);
 }
 
@@ -848,6 +850,7 @@ ps_timeline_model_free (PsTimelineModel *self)
   g_clear_pointer (&self->rows, g_ptr_array_unref);
   g_clear_pointer (&self->labels, g_hash_table_unref);
   g_clear_object (&self->labels_context);
+  forget_label_column (self);
   g_free (self);
 }
 
@@ -937,19 +940,295 @@ ps_timeline_row_depth_at (const PsTimelineRow *row,
   return depth < (int)row->n_depths ? depth : -1;
 }
 
+/* The label column */
+
+/* Where a row's label starts and how much room it leaves after it, and
+ * the same for the axis' and the overview's names above the rows */
+#define ROW_LABEL_START    14.0
+#define ROW_LABEL_END      6.0
+#define HEADER_LABEL_START 6.0
+#define HEADER_LABEL_END   4.0
+
+static const char *
+axis_name (const PsTimelineModel *model)
+{
+  return model->sequence_axis
+         /* Translators: the timeline's x axis for data without timestamps */
+         ? _("Sequence (no timestamps)")
+         /* Translators: the timeline's x axis */
+         : _("Time from start");
+}
+
+static const char *
+overview_name (void)
+{
+  /* Translators: the strip above the timeline that shows the whole run */
+  return _("Whole run");
+}
+
+/* In Pango units, as pango_layout_set_width () takes them */
+static int
+text_width (PangoLayout *layout,
+            const char  *text)
+{
+  int width;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_size (layout, &width, NULL);
+  return width;
+}
+
+static void
+forget_label_column (PsTimelineModel *self)
+{
+  g_clear_object (&self->label_context);
+  g_clear_pointer (&self->row_labels, g_ptr_array_unref);
+}
+
+static PangoLayout *
+label_layout (PangoContext *pango)
+{
+  PangoLayout *layout = pango_layout_new (pango);
+
+  pango_layout_set_single_paragraph_mode (layout, TRUE);
+  return layout;
+}
+
+/* What is measured holds for this context as it is now, else is measured
+ * again: its font may have changed */
+static void
+measure_label_column (PsTimelineModel *self,
+                      PangoContext    *pango)
+{
+  g_autoptr(PangoLayout) layout = NULL;
+  int widest;
+
+  if (self->label_context == pango && self->label_serial == pango_context_get_serial (pango))
+    return;
+  forget_label_column (self);
+  self->label_context = g_object_ref (pango);
+  self->label_serial = pango_context_get_serial (pango);
+  layout = label_layout (pango);
+  widest = MAX (text_width (layout, axis_name (self)), text_width (layout, overview_name ()));
+  self->label_natural_width = HEADER_LABEL_START + HEADER_LABEL_END + (double)widest / PANGO_SCALE;
+  for (guint r = 0; r < self->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (self->rows, r);
+
+      /* A group's heading spans the whole width */
+      if (row->kind != PS_TIMELINE_ROW_GROUP)
+        self->label_natural_width = MAX (self->label_natural_width,
+                                         ROW_LABEL_START + ROW_LABEL_END
+                                         + (double)text_width (layout, row->label) / PANGO_SCALE);
+    }
+}
+
+double
+ps_timeline_model_label_width (PsTimelineModel *self,
+                               PangoContext    *pango,
+                               int              width)
+{
+  g_return_val_if_fail (self != NULL, PS_TIMELINE_LABEL_WIDTH);
+  g_return_val_if_fail (PANGO_IS_CONTEXT (pango), PS_TIMELINE_LABEL_WIDTH);
+
+  measure_label_column (self, pango);
+  /* Whole pixels, so that the column's edge is sharp */
+  return ceil (CLAMP (self->label_natural_width, PS_TIMELINE_LABEL_WIDTH,
+                      MAX (PS_TIMELINE_LABEL_WIDTH, floor (width * PS_TIMELINE_LABEL_MAX_SHARE))));
+}
+
+/* text with keep of its n_chars characters: those of its start, of its
+ * end, or half of each, and "…" for the others. With difference (a
+ * character's index) past the start, head_share of them from the start
+ * and the rest from just before difference on, where it differs from the
+ * label it is most like. */
+static char *
+cut_text_at (const char         *text,
+             glong               n_chars,
+             glong               keep,
+             PangoEllipsizeMode  mode,
+             glong               difference,
+             double              head_share)
+{
+  glong n_start = (glong)(keep * head_share);
+  g_autofree char *head = NULL;
+  g_autofree char *tail = NULL;
+  glong n_head = mode == PANGO_ELLIPSIZE_END ? keep
+                 : mode == PANGO_ELLIPSIZE_START ? 0
+                 : (keep + 1) / 2;
+
+  if (difference > n_start)
+    {
+      glong from = MAX (n_start, MIN (difference - 2, n_chars - (keep - n_start)));
+      g_autofree char *middle = g_utf8_substring (text, from, from + keep - n_start);
+
+      head = g_utf8_substring (text, 0, n_start);
+      g_strchomp (head);
+      return g_strconcat (head, from > n_start ? "…" : "", middle,
+                          from + keep - n_start < n_chars ? "…" : "", NULL);
+    }
+  head = g_utf8_substring (text, 0, n_head);
+  tail = g_utf8_substring (text, n_chars - (keep - n_head), n_chars);
+  /* No space next to the "…" */
+  g_strchomp (head);
+  g_strchug (tail);
+  return g_strconcat (head, "…", tail, NULL);
+}
+
+/* The longest cut of text, by mode or around difference (-1: none; see
+ * cut_text_at ()), that is at most max_width (Pango units) wide; text
+ * itself when it fits */
+static char *
+cut_text (PangoLayout        *layout,
+          const char         *text,
+          int                 max_width,
+          PangoEllipsizeMode  mode,
+          glong               difference,
+          double              head_share)
+{
+  glong n_chars = g_utf8_strlen (text, -1);
+  glong fits = 0, fails = n_chars;
+
+  if (text_width (layout, text) <= max_width)
+    return g_strdup (text);
+  /* Characters kept: fits does, fails does not */
+  while (fails - fits > 1)
+    {
+      glong keep = fits + (fails - fits) / 2;
+      g_autofree char *cut = cut_text_at (text, n_chars, keep, mode, difference, head_share);
+
+      if (text_width (layout, cut) <= max_width)
+        fits = keep;
+      else
+        fails = keep;
+    }
+  return cut_text_at (text, n_chars, fits, mode, difference, head_share);
+}
+
+/* How many rows are drawn as text: by more */
+static void
+count_drawn (GHashTable *drawn,
+             const char *text,
+             int         by)
+{
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (drawn, text));
+
+  g_hash_table_replace (drawn, g_strdup (text), GUINT_TO_POINTER (n + by));
+}
+
+/* Each row's label as drawn in a column label_width wide. A label that
+ * must be cut is cut where it differs from the others
+ * (ps_view_ellipsize_mode_among ()); when it then still reads like
+ * another row's, the other places are tried, and last its start with
+ * the part where it differs from the label it is most like
+ * ("Test=Writ…s=512,ti…" and "Test=Writ…s=4096,t…"). */
+static void
+cut_row_labels (PsTimelineModel *self,
+                PangoContext    *pango,
+                double           label_width)
+{
+  static const PangoEllipsizeMode modes[] = {
+    PANGO_ELLIPSIZE_MIDDLE, PANGO_ELLIPSIZE_END, PANGO_ELLIPSIZE_START,
+  };
+  /* Of the characters kept, those of the start in the last tries */
+  static const double head_shares[] = { 1 / 3.0, 1 / 2.0, 2 / 3.0 };
+  g_autoptr(PangoLayout) layout = label_layout (pango);
+  g_autoptr(GHashTable) drawn = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree const char **labels = g_new0 (const char *, MAX (self->rows->len, 1));
+  g_autofree PangoEllipsizeMode *preferred = g_new0 (PangoEllipsizeMode, MAX (self->rows->len, 1));
+  g_autofree glong *difference = g_new0 (glong, MAX (self->rows->len, 1));
+  int max_width = (int)((label_width - ROW_LABEL_START - ROW_LABEL_END) * PANGO_SCALE);
+
+  g_clear_pointer (&self->row_labels, g_ptr_array_unref);
+  self->row_labels = g_ptr_array_new_full (self->rows->len, g_free);
+  self->row_labels_width = label_width;
+  for (guint r = 0; r < self->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (self->rows, r);
+
+      labels[r] = row->kind != PS_TIMELINE_ROW_GROUP ? row->label : NULL;
+    }
+  for (guint r = 0; r < self->rows->len; r++)
+    {
+      char *text = NULL;
+
+      if (labels[r] != NULL)
+        {
+          gsize differs_at;
+
+          preferred[r] = ps_view_ellipsize_mode_among (labels[r], labels, self->rows->len, &differs_at);
+          /* A character's start */
+          while (differs_at > 0 && (labels[r][differs_at] & 0xc0) == 0x80)
+            differs_at--;
+          difference[r] = g_utf8_pointer_to_offset (labels[r], labels[r] + differs_at);
+          text = cut_text (layout, labels[r], max_width, preferred[r], -1, 0);
+          count_drawn (drawn, text, 1);
+        }
+      g_ptr_array_add (self->row_labels, text);
+    }
+  for (guint r = 0; r < self->rows->len; r++)
+    {
+      char *text = g_ptr_array_index (self->row_labels, r);
+
+      if (text == NULL || strcmp (text, labels[r]) == 0
+          || GPOINTER_TO_UINT (g_hash_table_lookup (drawn, text)) < 2)
+        continue;
+      for (guint m = 0; m < G_N_ELEMENTS (modes) + G_N_ELEMENTS (head_shares); m++)
+        {
+          g_autofree char *other = m >= G_N_ELEMENTS (modes)
+                                   ? cut_text (layout, labels[r], max_width, PANGO_ELLIPSIZE_END, difference[r],
+                                               head_shares[m - G_N_ELEMENTS (modes)])
+                                   : modes[m] != preferred[r]
+                                   ? cut_text (layout, labels[r], max_width, modes[m], -1, 0) : NULL;
+
+          if (other != NULL && !g_hash_table_contains (drawn, other))
+            {
+              count_drawn (drawn, text, -1);
+              count_drawn (drawn, other, 1);
+              g_free (text);
+              g_ptr_array_index (self->row_labels, r) = g_steal_pointer (&other);
+              break;
+            }
+        }
+    }
+}
+
+const char *
+ps_timeline_model_row_label (PsTimelineModel *self,
+                             PangoContext    *pango,
+                             double           label_width,
+                             guint            row)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (PANGO_IS_CONTEXT (pango), NULL);
+  g_return_val_if_fail (row < self->rows->len, NULL);
+
+  measure_label_column (self, pango);
+  if (self->row_labels == NULL || self->row_labels_width != label_width
+      || self->row_labels->len != self->rows->len)
+    cut_row_labels (self, pango, label_width);
+  return g_ptr_array_index (self->row_labels, row);
+}
+
 /* Coordinates */
+
+static double
+frame_label_width (const PsTimelineFrame *frame)
+{
+  return frame->label_width > 0 ? frame->label_width : PS_TIMELINE_LABEL_WIDTH;
+}
 
 double
 ps_timeline_frame_plot_width (const PsTimelineFrame *frame)
 {
-  return MAX (frame->width - PS_TIMELINE_LABEL_WIDTH, 1);
+  return MAX (frame->width - frame_label_width (frame), 1);
 }
 
 double
 ps_timeline_frame_x_of (const PsTimelineFrame *frame,
                         double                 x_value)
 {
-  return PS_TIMELINE_LABEL_WIDTH
+  return frame_label_width (frame)
          + (x_value - (double)frame->begin) / (double)(frame->end - frame->begin) * ps_timeline_frame_plot_width (frame);
 }
 
@@ -958,7 +1237,7 @@ ps_timeline_frame_value_at (const PsTimelineFrame *frame,
                             double                 x_pixel)
 {
   return (double)frame->begin
-         + (x_pixel - PS_TIMELINE_LABEL_WIDTH) / ps_timeline_frame_plot_width (frame) * (double)(frame->end - frame->begin);
+         + (x_pixel - frame_label_width (frame)) / ps_timeline_frame_plot_width (frame) * (double)(frame->end - frame->begin);
 }
 
 /* Colours */
@@ -2002,13 +2281,8 @@ draw_axis (Render *render)
 
   /* What the axis measures, in the label column */
   set_color (cr, &frame->foreground, 0.7);
-  draw_layout_text (cr, render->layout,
-                    model->sequence_axis
-                    /* Translators: the timeline's x axis for data without timestamps */
-                    ? _("Sequence (no timestamps)")
-                    /* Translators: the timeline's x axis */
-                    : _("Time from start"),
-                    6, top + 3, PS_TIMELINE_LABEL_WIDTH - 10, 0, 0);
+  draw_layout_text (cr, render->layout, axis_name (model), HEADER_LABEL_START, top + 3,
+                    render->plot_left - HEADER_LABEL_START - HEADER_LABEL_END, 0, 0);
 }
 
 /* The whole run in the top strip: where the time went, and which part is
@@ -2106,8 +2380,8 @@ draw_overview (Render *render)
   }
 
   set_color (cr, &frame->foreground, 0.7);
-  /* Translators: the strip above the timeline that shows the whole run */
-  draw_layout_text (cr, render->layout, _("Whole run"), 6, top + height / 2, PS_TIMELINE_LABEL_WIDTH - 10, 0, 0.5);
+  draw_layout_text (cr, render->layout, overview_name (), HEADER_LABEL_START, top + height / 2,
+                    render->plot_left - HEADER_LABEL_START - HEADER_LABEL_END, 0, 0.5);
 }
 
 static void
@@ -2218,13 +2492,14 @@ draw_labels (Render *render)
   const PsTimelineFrame *frame = render->frame;
   PsTimelineModel *model = render->model;
   cairo_t *cr = render->cr;
+  double label_width = render->plot_left;
 
   /* The label column covers what scrolled under it */
   set_color (cr, &frame->background, 1);
-  cairo_rectangle (cr, 0, PS_TIMELINE_HEADER_HEIGHT, PS_TIMELINE_LABEL_WIDTH, frame->height);
+  cairo_rectangle (cr, 0, PS_TIMELINE_HEADER_HEIGHT, label_width, frame->height);
   cairo_fill (cr);
   set_color (cr, &frame->foreground, 0.15);
-  cairo_rectangle (cr, PS_TIMELINE_LABEL_WIDTH - 1, PS_TIMELINE_OVERVIEW_HEIGHT, 1, frame->height);
+  cairo_rectangle (cr, label_width - 1, PS_TIMELINE_OVERVIEW_HEIGHT, 1, frame->height);
   cairo_fill (cr);
 
   for (guint r = 0; r < model->rows->len; r++)
@@ -2237,7 +2512,7 @@ draw_labels (Render *render)
       if ((int)r == frame->cursor_row && frame->focused)
         {
           set_color (cr, &frame->accent, 0.2);
-          cairo_rectangle (cr, 0, y, PS_TIMELINE_LABEL_WIDTH - 1, MIN (row->height, PS_TIMELINE_GROUP_HEIGHT));
+          cairo_rectangle (cr, 0, y, label_width - 1, MIN (row->height, PS_TIMELINE_GROUP_HEIGHT));
           cairo_fill (cr);
         }
       if (row->kind == PS_TIMELINE_ROW_GROUP)
@@ -2256,14 +2531,15 @@ draw_labels (Render *render)
           if (is_focus_track (frame, row->track))
             {
               set_color (cr, &frame->accent, 0.18);
-              cairo_rectangle (cr, 0, y, PS_TIMELINE_LABEL_WIDTH - 1, row->height - PS_TIMELINE_ROW_GAP);
+              cairo_rectangle (cr, 0, y, label_width - 1, row->height - PS_TIMELINE_ROW_GAP);
               cairo_fill (cr);
               set_color (cr, &frame->accent, 1);
               cairo_rectangle (cr, 0, y, 4, row->height - PS_TIMELINE_ROW_GAP);
               cairo_fill (cr);
             }
           set_color (cr, &frame->foreground, 0.85);
-          draw_layout_text (cr, render->layout, row->label, 14, y + 2, PS_TIMELINE_LABEL_WIDTH - 20, 0, 0);
+          draw_layout_text (cr, render->layout, ps_timeline_model_row_label (model, frame->pango, label_width, r),
+                            ROW_LABEL_START, y + 2, label_width - ROW_LABEL_START - ROW_LABEL_END, 0, 0);
         }
     }
 }
@@ -2288,7 +2564,7 @@ ps_timeline_render (PsTimelineModel       *model,
   render.mark_items = g_array_new (FALSE, FALSE, sizeof (PsMarkLodItem));
   render.value_items = g_array_new (FALSE, FALSE, sizeof (PsValueLodItem));
   render.layout = new_layout (frame);
-  render.plot_left = PS_TIMELINE_LABEL_WIDTH;
+  render.plot_left = frame_label_width (frame);
   render.plot_right = frame->width;
   render.rows_top = PS_TIMELINE_HEADER_HEIGHT - frame->scroll_y;
   render.ns_per_pixel = (double)(frame->end - frame->begin) / ps_timeline_frame_plot_width (frame);

@@ -72,6 +72,14 @@ typedef struct
   guint         counter_rows_begin; /* the first counter row (or group) */
   GHashTable   *labels;         /* span name and width → PangoLayout */
   PangoContext *labels_context; /* the context they were made with */
+  /* The label column (ps_timeline_model_label_width ()): the widest of
+   * its texts, and each row's label as drawn in a column of
+   * row_labels_width, measured with label_context at label_serial */
+  PangoContext *label_context;
+  guint         label_serial;
+  double        label_natural_width;
+  GPtrArray    *row_labels;     /* char *, NULL for groups */
+  double        row_labels_width;
 } PsTimelineModel;
 
 /* A value series to chart: x (nanoseconds, or sequence numbers) and values */
@@ -126,7 +134,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsTimelineModel, ps_timeline_model_free)
 #define PS_TIMELINE_OVERVIEW_HEIGHT 40.0
 #define PS_TIMELINE_AXIS_HEIGHT     26.0
 #define PS_TIMELINE_HEADER_HEIGHT   (PS_TIMELINE_OVERVIEW_HEIGHT + PS_TIMELINE_AXIS_HEIGHT)
+/* The label column left of the rows is as wide as its labels, at least
+ * PS_TIMELINE_LABEL_WIDTH and at most PS_TIMELINE_LABEL_MAX_SHARE of the
+ * view's width (ps_timeline_model_label_width ()) */
 #define PS_TIMELINE_LABEL_WIDTH     160.0
+#define PS_TIMELINE_LABEL_MAX_SHARE 0.3
 #define PS_TIMELINE_SPAN_HEIGHT     18.0
 #define PS_TIMELINE_MARK_HEIGHT     10.0
 #define PS_TIMELINE_GROUP_HEIGHT    24.0
@@ -142,6 +154,8 @@ typedef struct
 {
   int           width;
   int           height;
+  double        label_width;    /* of the label column; 0 for
+                                 * PS_TIMELINE_LABEL_WIDTH */
   double        scroll_y;       /* of the rows area */
   gint64        begin;          /* the visible x range */
   gint64        end;
@@ -193,6 +207,21 @@ void    ps_timeline_render          (PsTimelineModel       *model,
                                      const PsTimelineFrame *frame,
                                      cairo_t               *cr,
                                      PsTimelineStats       *stats);
+
+/* The width of the label column of a view width pixels wide: that of its
+ * widest label (row labels and the header's), within the bounds above */
+double  ps_timeline_model_label_width (PsTimelineModel     *self,
+                                       PangoContext        *pango,
+                                       int                  width);
+/* The text drawn as the label of row (an index of rows) in a label column
+ * label_width wide: the whole label, or, where it does not fit, the label
+ * cut where it tells the row apart from the other rows
+ * (ps_view_ellipsize_mode_among ()), with "…" for what was left out;
+ * NULL for a group. It lasts until the labels are cut for another width. */
+const char *ps_timeline_model_row_label (PsTimelineModel     *self,
+                                         PangoContext        *pango,
+                                         double               label_width,
+                                         guint                row);
 
 /* x ↔ pixels in the plot (right of the labels) */
 double  ps_timeline_frame_x_of      (const PsTimelineFrame *frame,

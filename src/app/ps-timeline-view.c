@@ -171,6 +171,23 @@ points_of_track (gpointer data,
   return ps_session_get_highlight_points (data, track);
 }
 
+/* The width of the label column at the view's width, or at another one
+ * (a picture's) */
+static double
+label_width_at (PsTimelineView *self,
+                int             width)
+{
+  if (self->model == NULL)
+    return PS_TIMELINE_LABEL_WIDTH;
+  return ps_timeline_model_label_width (self->model, gtk_widget_get_pango_context (GTK_WIDGET (self)), width);
+}
+
+static double
+label_width (PsTimelineView *self)
+{
+  return label_width_at (self, gtk_widget_get_width (GTK_WIDGET (self)));
+}
+
 static void
 fill_frame (PsTimelineView  *self,
             PsTimelineFrame *frame)
@@ -180,6 +197,7 @@ fill_frame (PsTimelineView  *self,
   memset (frame, 0, sizeof *frame);
   frame->width = gtk_widget_get_width (widget);
   frame->height = gtk_widget_get_height (widget);
+  frame->label_width = label_width (self);
   frame->scroll_y = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
   get_visible (self, &frame->begin, &frame->end);
   if (self->session != NULL)
@@ -265,7 +283,7 @@ ps_timeline_view_zoom (PsTimelineView *self,
   if (self->model == NULL || factor <= 0)
     return;
   get_visible (self, &begin, &end);
-  anchor = value_at (self, CLAMP (anchor_x, PS_TIMELINE_LABEL_WIDTH, gtk_widget_get_width (GTK_WIDGET (self))));
+  anchor = value_at (self, CLAMP (anchor_x, label_width (self), gtk_widget_get_width (GTK_WIDGET (self))));
   length = (double)(end - begin) / factor;
   length = MAX (length, (double)min_visible (self));
   /* The point under the anchor stays where it is */
@@ -312,7 +330,7 @@ cursor_anchor_x (PsTimelineView *self)
   if (self->cursor_span != PS_SPAN_LOD_NO_SPAN && self->model != NULL
       && (span = ps_event_store_get_span (self->model->store, self->cursor_span)) != NULL)
     return ps_timeline_view_x_of (self, span->begin_ns + (span->end_ns - span->begin_ns) / 2);
-  return PS_TIMELINE_LABEL_WIDTH + (gtk_widget_get_width (GTK_WIDGET (self)) - PS_TIMELINE_LABEL_WIDTH) / 2.0;
+  return label_width (self) + (gtk_widget_get_width (GTK_WIDGET (self)) - label_width (self)) / 2.0;
 }
 
 static void
@@ -379,7 +397,7 @@ slop (PsTimelineView *self)
   gint64 begin, end;
 
   get_visible (self, &begin, &end);
-  return (double)(end - begin) / MAX (gtk_widget_get_width (GTK_WIDGET (self)) - PS_TIMELINE_LABEL_WIDTH, 1)
+  return (double)(end - begin) / MAX (gtk_widget_get_width (GTK_WIDGET (self)) - label_width (self), 1)
          * HIT_SLOP_PIXELS;
 }
 
@@ -392,7 +410,7 @@ span_at (PsTimelineView *self,
   PsTimelineRow *row = get_row (self, row_at (self, y));
   int depth;
 
-  if (row == NULL || row->kind != PS_TIMELINE_ROW_SPANS || x < PS_TIMELINE_LABEL_WIDTH)
+  if (row == NULL || row->kind != PS_TIMELINE_ROW_SPANS || x < label_width (self))
     return PS_SPAN_LOD_NO_SPAN;
   depth = ps_timeline_row_depth_at (row, rows_y (self, y));
   if (depth < 0)
@@ -477,7 +495,7 @@ reveal_range (PsTimelineView *self,
               gint64          to,
               gboolean        legible)
 {
-  double plot_width = MAX (gtk_widget_get_width (GTK_WIDGET (self)) - PS_TIMELINE_LABEL_WIDTH, 1);
+  double plot_width = MAX (gtk_widget_get_width (GTK_WIDGET (self)) - label_width (self), 1);
   gint64 begin, end, length, middle = from + (to - from) / 2;
 
   get_visible (self, &begin, &end);
@@ -597,12 +615,15 @@ ps_timeline_view_describe_at (PsTimelineView *self,
   row = get_row (self, row_at (self, y));
   if (row == NULL)
     return NULL;
-  if (x < PS_TIMELINE_LABEL_WIDTH || row->kind == PS_TIMELINE_ROW_GROUP)
+  if (x < label_width (self) || row->kind == PS_TIMELINE_ROW_GROUP)
     {
       if (row->kind == PS_TIMELINE_ROW_GROUP)
         return g_strdup_printf ("%s — %s", row->label,
                                 row->collapsed ? _("click to show its rows") : _("click to hide its rows"));
-      return g_strdup (row->tooltip != NULL ? row->tooltip : row->label);
+      /* The whole label, which the column may show cut */
+      if (row->tooltip == NULL || strstr (row->tooltip, row->label) != NULL)
+        return g_strdup (row->tooltip != NULL ? row->tooltip : row->label);
+      return g_strdup_printf ("%s\n%s", row->label, row->tooltip);
     }
 
   row_y = rows_y (self, y);
@@ -727,7 +748,7 @@ ps_timeline_view_snapshot (GtkWidget   *widget,
   cairo_t *cr;
 
   fill_frame (self, &frame);
-  if (frame.width <= PS_TIMELINE_LABEL_WIDTH || frame.height <= 0)
+  if (frame.width <= frame.label_width || frame.height <= 0)
     return;
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, frame.width, frame.height));
@@ -752,7 +773,8 @@ ps_timeline_view_draw_picture (PsTimelineView *self,
   fill_frame (self, &frame);
   frame.width = width;
   frame.height = height;
-  if (frame.width <= PS_TIMELINE_LABEL_WIDTH || frame.height <= 0)
+  frame.label_width = label_width_at (self, width);
+  if (frame.width <= frame.label_width || frame.height <= 0)
     return;
 
   cairo_save (cr);
@@ -760,6 +782,26 @@ ps_timeline_view_draw_picture (PsTimelineView *self,
   cairo_clip (cr);
   draw_frame (self, cr, &frame, &stats);
   cairo_restore (cr);
+}
+
+double
+ps_timeline_view_get_label_width (PsTimelineView *self)
+{
+  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), PS_TIMELINE_LABEL_WIDTH);
+
+  return label_width (self);
+}
+
+const char *
+ps_timeline_view_get_row_label (PsTimelineView *self,
+                                guint           row)
+{
+  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), NULL);
+
+  if (self->model == NULL || row >= self->model->rows->len)
+    return NULL;
+  return ps_timeline_model_row_label (self->model, gtk_widget_get_pango_context (GTK_WIDGET (self)),
+                                      label_width (self), row);
 }
 
 const char *
@@ -1478,7 +1520,7 @@ center_overview_at (PsTimelineView *self,
   double fraction, center;
 
   get_visible (self, &begin, &end);
-  fraction = (x - PS_TIMELINE_LABEL_WIDTH) / MAX (gtk_widget_get_width (GTK_WIDGET (self)) - PS_TIMELINE_LABEL_WIDTH, 1);
+  fraction = (x - label_width (self)) / MAX (gtk_widget_get_width (GTK_WIDGET (self)) - label_width (self), 1);
   center = (double)self->model->extent_begin + fraction * (double)(self->model->extent_end - self->model->extent_begin);
   set_visible (self, center - (double)(end - begin) / 2, center + (double)(end - begin) / 2);
 }
@@ -1518,7 +1560,7 @@ click_pressed_cb (PsTimelineView  *self,
       return;
     }
   /* A row's label chooses its thread, marker or counter */
-  if (x < PS_TIMELINE_LABEL_WIDTH)
+  if (x < label_width (self))
     {
       g_array_set_size (self->followed_focus, 0);
       g_array_append_val (self->followed_focus, row->track);
@@ -1574,7 +1616,7 @@ click_released_cb (PsTimelineView  *self,
   gint64 point_x;
   double value;
 
-  if (self->model == NULL || y < PS_TIMELINE_HEADER_HEIGHT || x < PS_TIMELINE_LABEL_WIDTH)
+  if (self->model == NULL || y < PS_TIMELINE_HEADER_HEIGHT || x < label_width (self))
     return;
   row = get_row (self, row_at (self, y));
   if (row == NULL || (row->kind != PS_TIMELINE_ROW_VALUES && row->kind != PS_TIMELINE_ROW_SAMPLES))
@@ -1632,7 +1674,7 @@ begin_drag (PsTimelineView *self,
             double          y)
 {
   self->drag_mode = DRAG_NONE;
-  if (self->model == NULL || x < PS_TIMELINE_LABEL_WIDTH)
+  if (self->model == NULL || x < label_width (self))
     return;
   self->drag_start_x = x;
   self->drag_start_y = y;
@@ -1657,7 +1699,7 @@ update_drag (PsTimelineView *self,
              double          offset_x,
              double          offset_y)
 {
-  double width = MAX (gtk_widget_get_width (GTK_WIDGET (self)) - PS_TIMELINE_LABEL_WIDTH, 1);
+  double width = MAX (gtk_widget_get_width (GTK_WIDGET (self)) - label_width (self), 1);
 
   switch (self->drag_mode)
     {

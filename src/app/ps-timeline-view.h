@@ -61,6 +61,13 @@ double           ps_timeline_view_get_row_y      (PsTimelineView *self,
                                                   guint32         track);
 /* Statistics of the last frame drawn */
 const PsTimelineStats *ps_timeline_view_get_frame_stats (PsTimelineView *self);
+/* The width of the label column left of the rows, which follows its
+ * labels (ps_timeline_model_label_width ()) */
+double           ps_timeline_view_get_label_width (PsTimelineView *self);
+/* The text drawn as the label of row (an index of the model's rows): the
+ * label, or the label cut to the column; NULL for a group */
+const char      *ps_timeline_view_get_row_label  (PsTimelineView *self,
+                                                  guint           row);
 /* The widget x of a time (or sequence number) */
 double           ps_timeline_view_x_of           (PsTimelineView *self,
                                                   gint64          value);

@@ -320,6 +320,54 @@ cut_label_changed_cb (GtkLabel   *label,
   g_object_set_data_full (G_OBJECT (label), "ps-text-tooltip", g_strdup (text), g_free);
 }
 
+#define MIN_COMMON_BYTES 4
+
+/* Bytes a and b have in common at their start, or at their end */
+static gsize
+common_affix (const char *a,
+              const char *b,
+              gboolean    at_end)
+{
+  gsize length_a = strlen (a), length_b = strlen (b), n = 0;
+
+  while (n < length_a && n < length_b
+         && (at_end ? a[length_a - 1 - n] == b[length_b - 1 - n] : a[n] == b[n]))
+    n++;
+  return n;
+}
+
+PangoEllipsizeMode
+ps_view_ellipsize_mode_among (const char         *text,
+                              const char * const *others,
+                              guint               n_others,
+                              gsize              *differs_at)
+{
+  const char *extension;
+  gsize prefix = 0, suffix = 0;
+
+  g_return_val_if_fail (text != NULL, PANGO_ELLIPSIZE_END);
+
+  extension = strrchr (text, '.');
+  for (guint i = 0; i < n_others; i++)
+    {
+      if (others[i] == NULL || others[i] == text)
+        continue;
+      prefix = MAX (prefix, common_affix (text, others[i], FALSE));
+      suffix = MAX (suffix, common_affix (text, others[i], TRUE));
+    }
+  if (differs_at != NULL)
+    *differs_at = prefix;
+  if (suffix < (extension != NULL ? strlen (extension) : 0) + MIN_COMMON_BYTES)
+    suffix = 0;
+  if (prefix < MIN_COMMON_BYTES)
+    prefix = 0;
+  if (suffix > prefix)
+    return PANGO_ELLIPSIZE_END;
+  if (prefix > 0)
+    return PANGO_ELLIPSIZE_START;
+  return PANGO_ELLIPSIZE_MIDDLE;
+}
+
 void
 ps_view_whole_text_in_tooltips (GtkWidget *widget)
 {

@@ -134,6 +134,17 @@ void        ps_view_place_paned          (GtkPaned               *paned,
  * child gets less than its default share, down to its minimum size,
  * before the end child scrolls. A share the user chose is kept. */
 void        ps_view_paned_fit_end        (GtkPaned               *paned);
+/* Where a text too long for its room is best cut so that it stays told
+ * apart from others like it (tab titles of files of one prefix, the
+ * timeline's rows): at its start when it shares a longer start than end
+ * with one of others, at its end in the opposite case, else in its middle.
+ * A shared extension, or a letter or two, is no common part. others may
+ * hold text itself, which is skipped. *differs_at (may be NULL): the byte
+ * at which text first differs from the other it starts most like. */
+PangoEllipsizeMode ps_view_ellipsize_mode_among (const char        *text,
+                                                 const char * const *others,
+                                                 guint              n_others,
+                                                 gsize             *differs_at);
 /* Every label in widget that ellipsizes its text and has no tooltip gets
  * its whole text as tooltip, from now on (GTK already gives assistive
  * technologies a label's whole text) */

@@ -51,22 +51,6 @@ tab_title_label (PsWindow  *self,
   return GTK_IS_LABEL (label) ? GTK_LABEL (label) : NULL;
 }
 
-#define MIN_COMMON_BYTES 4
-
-/* Bytes a and b have in common at their start, or at their end */
-static gsize
-common_affix (const char *a,
-              const char *b,
-              gboolean    at_end)
-{
-  gsize length_a = strlen (a), length_b = strlen (b), n = 0;
-
-  while (n < length_a && n < length_b
-         && (at_end ? a[length_a - 1 - n] == b[length_b - 1 - n] : a[n] == b[n]))
-    n++;
-  return n;
-}
-
 /* A tab too narrow for its title keeps the part that tells it from the
  * other tabs: three CE logs named dbperf_…_3122.log, fsperf_…_3122.log
  * and regperf_…_3122.log keep their starts, a series 2026-01-05-run1.log,
@@ -77,39 +61,20 @@ static void
 update_tab_titles (PsWindow *self)
 {
   guint n_pages = gtk_notebook_get_n_pages (self->notebook);
+  g_autofree const char **titles = g_new0 (const char *, MAX (n_pages, 1));
 
   for (guint i = 0; i < n_pages; i++)
     {
       GtkLabel *label = tab_title_label (self, gtk_notebook_get_nth_page (self->notebook, i));
-      const char *title, *extension;
-      gsize prefix = 0, suffix = 0;
-      PangoEllipsizeMode mode;
 
-      if (label == NULL)
-        continue;
-      title = gtk_label_get_text (label);
-      extension = strrchr (title, '.');
-      for (guint j = 0; j < n_pages; j++)
-        {
-          GtkLabel *other = j != i ? tab_title_label (self, gtk_notebook_get_nth_page (self->notebook, j)) : NULL;
+      titles[i] = label != NULL ? gtk_label_get_text (label) : NULL;
+    }
+  for (guint i = 0; i < n_pages; i++)
+    {
+      GtkLabel *label = tab_title_label (self, gtk_notebook_get_nth_page (self->notebook, i));
 
-          if (other == NULL)
-            continue;
-          prefix = MAX (prefix, common_affix (title, gtk_label_get_text (other), FALSE));
-          suffix = MAX (suffix, common_affix (title, gtk_label_get_text (other), TRUE));
-        }
-      /* The same extension, or a letter or two, is no common part */
-      if (suffix < (extension != NULL ? strlen (extension) : 0) + MIN_COMMON_BYTES)
-        suffix = 0;
-      if (prefix < MIN_COMMON_BYTES)
-        prefix = 0;
-      if (suffix > prefix)
-        mode = PANGO_ELLIPSIZE_END;
-      else if (prefix > 0)
-        mode = PANGO_ELLIPSIZE_START;
-      else
-        mode = PANGO_ELLIPSIZE_MIDDLE;
-      gtk_label_set_ellipsize (label, mode);
+      if (label != NULL)
+        gtk_label_set_ellipsize (label, ps_view_ellipsize_mode_among (titles[i], titles, n_pages, NULL));
     }
 }
 
