@@ -901,6 +901,35 @@ test_event_chooser_filters_timeline (Fixture       *fixture,
   assert_rows_count (&run, PS_NONE, "any event");
   /* Every sample has its tick, those of both events */
   assert_lanes_drawn (&run, PS_NONE, NULL);
+
+  /* The busiest thread chosen in the list: its lane is shown and marked,
+   * its chart of samples per second stays in its closed group, which
+   * another event leaves closed */
+  {
+    PsTimelineModel *model = ps_timeline_view_get_model (run.view);
+    const PsTimelineRow *rates = g_ptr_array_index (model->rows, 0);
+    g_autoptr(GArray) lanes = sample_row_tracks (run.view);
+    guint32 busiest = g_array_index (lanes, guint32, 0);
+
+    g_assert_cmpint (rates->kind, ==, PS_TIMELINE_ROW_GROUP);
+    g_assert_cmpstr (((const PsTimelineRow *)g_ptr_array_index (model->rows, 1))->unit, ==, "samples/s");
+    g_assert_cmpuint (((const PsTimelineRow *)g_ptr_array_index (model->rows, 1))->track, ==, busiest);
+    gtk_adjustment_set_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (run.view)), 1e6);
+    iterate_for (20);
+    select_thread_row (&run, busiest);
+    iterate_for (50);
+    g_assert_true (rates->collapsed);
+    g_assert_true (lane_in_view (run.view, busiest));
+    g_assert_cmpuint (timeline_focus_bar_pixels (run.view, busiest), >, 30);
+
+    choose_event (&run, event_position (&run, "CLOCK.HARD"));
+    wanted.source = clock;
+    g_assert_true (iterate_until (timeline_shows_source, &wanted));
+    iterate_for (50);
+    model = ps_timeline_view_get_model (run.view);
+    g_assert_true (((const PsTimelineRow *)g_ptr_array_index (model->rows, 0))->collapsed);
+    g_assert_true (ps_session_is_focus_track (run.session, busiest));
+  }
 }
 
 int

@@ -1112,9 +1112,6 @@ sample_rows_built_cb (GObject      *object,
     self->cursor_row = -1;
   ps_timeline_model_take_sample_rows (self->model, samples);
   update_adjustments (self);
-  /* A focused thread may have a lane now, or another place */
-  g_array_set_size (self->followed_focus, 0);
-  follow_session (self);
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -1384,18 +1381,31 @@ follow_session (PsTimelineView *self)
   tracks = ps_session_get_focus_tracks (self->session, &n_tracks);
   if (!same_tracks (self->followed_focus, tracks, n_tracks))
     {
+      int first = -1;
+
       g_array_set_size (self->followed_focus, 0);
       g_array_append_vals (self->followed_focus, tracks, n_tracks);
+      /* A thread of a sampled run has a lane shown and a chart of its
+       * rate in a closed group: the lane, rather than opening the group */
       for (guint r = 0; n_tracks > 0 && r < self->model->rows->len; r++)
         {
           PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
 
           if (row->kind != PS_TIMELINE_ROW_GROUP && ps_session_is_focus_track (self->session, row->track))
             {
-              self->cursor_row = (int)r;
-              show_row (self, (int)r, TRUE);
-              break;
+              if (first < 0)
+                first = (int)r;
+              if (!row->hidden)
+                {
+                  first = (int)r;
+                  break;
+                }
             }
+        }
+      if (first >= 0)
+        {
+          self->cursor_row = first;
+          show_row (self, first, TRUE);
         }
     }
 
