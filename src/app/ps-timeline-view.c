@@ -897,6 +897,7 @@ typedef struct
   PsRunAnalysis *analysis;
   GArray        *counter_tracks;  /* guint32, or NULL for every one */
   guint32        sample_source;   /* or PS_NONE for every one */
+  gboolean       samples_only;    /* the sample rows alone */
 } ModelData;
 
 static void
@@ -1016,7 +1017,9 @@ build_model_thread (GTask        *task,
   ModelData *data = task_data;
   PsTimelineModel *model;
 
-  if (ps_event_store_get_n_measurements (data->store) > 0 && ps_event_store_get_n_spans (data->store) == 0)
+  if (data->samples_only)
+    model = ps_timeline_model_new_samples (data->store, data->sample_source, cancellable);
+  else if (ps_event_store_get_n_measurements (data->store) > 0 && ps_event_store_get_n_spans (data->store) == 0)
     model = build_measurement_model (data, cancellable);
   else
     model = ps_timeline_model_new_full (data->store, data->lod, NULL, 0, FALSE, data->counter_tracks,
@@ -1116,24 +1119,6 @@ sample_rows_built_cb (GObject      *object,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-static void
-build_sample_rows_thread (GTask        *task,
-                          gpointer      source_object,
-                          gpointer      task_data,
-                          GCancellable *cancellable)
-{
-  ModelData *data = task_data;
-  PsTimelineModel *samples = ps_timeline_model_new_samples (data->store, data->sample_source, cancellable);
-
-  if (samples == NULL || g_cancellable_is_cancelled (cancellable))
-    {
-      g_clear_pointer (&samples, ps_timeline_model_free);
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
-      return;
-    }
-  g_task_return_pointer (task, samples, (GDestroyNotify)ps_timeline_model_free);
-}
-
 /* The event chosen for a sampled run: the lanes and the samples-per-second
  * charts show its samples alone; a model being built starts over */
 static void
@@ -1158,10 +1143,11 @@ sample_source_changed_cb (PsTimelineView *self)
   data = g_new0 (ModelData, 1);
   data->store = g_object_ref (self->model->store);
   data->sample_source = ps_session_get_sample_source (self->session);
+  data->samples_only = TRUE;
   task = g_task_new (self, self->samples_cancellable, sample_rows_built_cb, NULL);
   g_task_set_source_tag (task, sample_source_changed_cb);
   g_task_set_task_data (task, data, (GDestroyNotify)model_data_free);
-  g_task_run_in_thread (task, build_sample_rows_thread);
+  g_task_run_in_thread (task, build_model_thread);
 }
 
 static void
