@@ -620,11 +620,20 @@ rebuild (PsProfileView *self)
 
 /* Choices */
 
+/* The chosen event is the session's: the timeline shows its samples */
+static void
+share_source (PsProfileView *self)
+{
+  if (self->session != NULL && get_store (self) != NULL)
+    ps_session_set_sample_source (self->session, chosen_source (self));
+}
+
 static void
 source_selected_cb (PsProfileView *self)
 {
   if (self->syncing)
     return;
+  share_source (self);
   rebuild (self);
 }
 
@@ -978,6 +987,7 @@ update_sources (PsProfileView *self)
   gtk_drop_down_set_selected (self->source_dropdown, best);
   self->syncing = FALSE;
   gtk_widget_set_sensitive (GTK_WIDGET (self->source_dropdown), self->source_choices->len > 1);
+  share_source (self);
 }
 
 static guint64
@@ -1605,6 +1615,7 @@ ps_profile_view_set_session (PsProfileView *self,
       self->session_focus_handler = g_signal_connect_swapped (session, "focus-changed",
                                                               G_CALLBACK (follow_session), self);
     }
+  share_source (self);
   session_selection_changed_cb (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);

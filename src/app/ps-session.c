@@ -37,6 +37,7 @@ struct _PsSession
   GCancellable *highlight_cancellable;
 
   GArray       *counter_tracks;   /* guint32, sorted; NULL: every one */
+  guint32       sample_source;    /* the chosen event, PS_NONE: every one */
 
   GArray       *focus_tracks;     /* guint32, in the order given */
   guint64       selected_span;
@@ -51,6 +52,11 @@ struct _PsSession
   gint64        highlight_points_begin;
   gint64        highlight_points_end;
   gboolean      points_of_function;
+  /* The function (or the module's addresses) whose samples they are, to
+   * collect them again for another sample source */
+  char         *points_function;
+  char         *points_module;
+  gboolean      points_addresses;
   char         *points_description;
   GCancellable *points_cancellable;
 };
@@ -68,6 +74,7 @@ enum {
   VISIBLE_RANGE_CHANGED,
   SELECTION_CHANGED,
   COUNTER_TRACKS_CHANGED,
+  SAMPLE_SOURCE_CHANGED,
   FOCUS_CHANGED,
   HIGHLIGHT_MEASUREMENTS_CHANGED,
   REVEAL,
@@ -234,6 +241,7 @@ typedef struct
   char         *function;      /* else the samples of this function */
   char         *module;
   gboolean      addresses;     /* or of any address of this module */
+  guint32       source;        /* the samples of this source, PS_NONE: any */
 } PointsData;
 
 typedef struct
@@ -395,7 +403,8 @@ collect_samples (PointsData   *data,
       if ((i & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
         return;
       if ((sample->flags & PS_SAMPLE_FLAG_UNTIMED) || sample->track == PS_NONE
-          || sample->stack >= n_nodes || !stack_holds[sample->stack])
+          || sample->stack >= n_nodes || !stack_holds[sample->stack]
+          || (data->source != PS_NONE && sample->source != data->source))
         continue;
       add_point (tracks, sample->track, sample->time_ns, 1);
     }
@@ -498,6 +507,17 @@ start_points (PsSession  *self,
     g_cancellable_cancel (self->points_cancellable);
   g_clear_object (&self->points_cancellable);
   self->points_of_function = function != NULL || addresses;
+  if (function != self->points_function)
+    {
+      g_free (self->points_function);
+      self->points_function = g_strdup (function);
+    }
+  if (module != self->points_module)
+    {
+      g_free (self->points_module);
+      self->points_module = g_strdup (module);
+    }
+  self->points_addresses = addresses;
   if (measurements == NULL && function == NULL && !addresses)
     {
       if (self->highlight_points != NULL)
@@ -514,6 +534,7 @@ start_points (PsSession  *self,
   data->function = g_strdup (function);
   data->module = g_strdup (module);
   data->addresses = addresses;
+  data->source = self->sample_source;
   self->points_cancellable = g_cancellable_new ();
   task = g_task_new (self, self->points_cancellable, points_built_cb, NULL);
   g_task_set_source_tag (task, start_points);
@@ -557,6 +578,8 @@ ps_session_finalize (GObject *object)
   g_clear_pointer (&self->focus_tracks, g_array_unref);
   g_clear_pointer (&self->highlight_points, g_hash_table_unref);
   g_clear_pointer (&self->points_description, g_free);
+  g_clear_pointer (&self->points_function, g_free);
+  g_clear_pointer (&self->points_module, g_free);
 
   G_OBJECT_CLASS (ps_session_parent_class)->finalize (object);
 }
@@ -649,6 +672,12 @@ ps_session_class_init (PsSessionClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
+  signals[SAMPLE_SOURCE_CHANGED] =
+    g_signal_new ("sample-source-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
   signals[FOCUS_CHANGED] =
     g_signal_new ("focus-changed",
                   G_TYPE_FROM_CLASS (klass),
@@ -674,6 +703,7 @@ ps_session_init (PsSession *self)
 {
   self->visible_end_ns = 1;
   self->focus_tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->sample_source = PS_NONE;
   self->selected_span = PS_SESSION_NO_SPAN;
   self->selected_mark = PS_SESSION_NO_MARK;
   self->selected_measurement = PS_SESSION_NO_MEASUREMENT;
@@ -968,6 +998,33 @@ ps_session_counters_appended (PsSession *self)
   g_return_if_fail (PS_IS_SESSION (self));
 
   g_signal_emit (self, signals[COUNTER_TRACKS_CHANGED], 0);
+}
+
+/* The sample source */
+
+guint32
+ps_session_get_sample_source (PsSession *self)
+{
+  g_return_val_if_fail (PS_IS_SESSION (self), PS_NONE);
+
+  return self->sample_source;
+}
+
+void
+ps_session_set_sample_source (PsSession *self,
+                              guint32    source)
+{
+  g_return_if_fail (PS_IS_SESSION (self));
+
+  if (source >= ps_event_store_get_n_sample_sources (self->store))
+    source = PS_NONE;
+  if (source == self->sample_source)
+    return;
+  self->sample_source = source;
+  /* The highlighted function's samples are those of the chosen event */
+  if (self->points_of_function)
+    start_points (self, NULL, self->points_function, self->points_module, self->points_addresses);
+  g_signal_emit (self, signals[SAMPLE_SOURCE_CHANGED], 0);
 }
 
 /* What the user chose */

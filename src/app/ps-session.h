@@ -13,7 +13,8 @@
  * object: the focused track (a marker, thread, counter or process chosen
  * in a table or on the timeline), the selected span (a scope), the
  * highlighted measurements (a CE marker's instances in a histogram's
- * buckets) and requests to reveal a range. Times are the run's own: for
+ * buckets), the event whose samples a sampled run's views count, and
+ * requests to reveal a range. Times are the run's own: for
  * CE PerfLog, whose measurements have no times, the measurement sequence
  * is the axis (docs/selection.md).
  */
@@ -146,8 +147,8 @@ void          ps_session_highlight_module_addresses (PsSession  *self,
                                                      const char *description);
 
 /* The highlighted measurements, or the samples of the highlighted
- * function (ps_session_highlight_function () on a run of samples), as
- * points per track: x is the measurement's sequence number and the value
+ * function (ps_session_highlight_function () on a run of samples) of the
+ * chosen sample source, as points per track: x is the measurement's sequence number and the value
  * its duration, or x is the sample's time and the value 1. Built in a
  * worker ("notify::highlight-points"); NULL for a track without any. */
 PsValueLod   *ps_session_get_highlight_points (PsSession    *self,
@@ -158,6 +159,16 @@ const char   *ps_session_get_highlight_points_description (PsSession *self);
 gboolean      ps_session_get_highlight_points_extent (PsSession *self,
                                                       gint64    *begin,
                                                       gint64    *end);
+
+/* The sample source (the event) whose samples the views of a sampled run
+ * count: the one chosen in the profile view's event chooser, or PS_NONE
+ * (the default, and what a source the store lacks reads as) for every
+ * event. The timeline's sample lanes and charts, and the highlighted
+ * samples of a function, are of that source. "sample-source-changed" is
+ * emitted on a change. */
+guint32       ps_session_get_sample_source   (PsSession     *self);
+void          ps_session_set_sample_source   (PsSession     *self,
+                                              guint32        source);
 
 /* Asks the views that show time (the timeline) to bring begin…end into
  * view, zooming out or in as needed, without changing the selection:

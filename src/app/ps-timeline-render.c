@@ -294,6 +294,30 @@ compare_totals (gconstpointer a,
   return ta->track < tb->track ? -1 : ta->track > tb->track;
 }
 
+/* The name of a sample source as the rows say it: "CLOCK.HARD", or
+ * "Event 2" for one the log does not name; g_free () */
+static char *
+sample_source_name (PsEventStore *store,
+                    guint32       source)
+{
+  const char *raw = ps_event_store_get_string (store, ps_event_store_get_sample_source (store, source)->name);
+
+  if (raw == NULL || *raw == '\0')
+    /* Translators: a sample source the log gives no name */
+    return g_strdup_printf (_("Event %u"), source + 1);
+  return ps_util_display_text (raw, -1);
+}
+
+/* Whether a sample counts in the rows of the model's sample source; the
+ * samples of every source set the range the rows cover, so that choosing
+ * another source keeps the axis where it is */
+static gboolean
+sample_counts (const PsTimelineModel *self,
+               const PsSample        *sample)
+{
+  return self->sample_source == PS_NONE || sample->source == self->sample_source;
+}
+
 /* FALSE when cancellable (may be NULL) was cancelled */
 static gboolean
 add_sample_rows (PsTimelineModel *self,
@@ -307,6 +331,7 @@ add_sample_rows (PsTimelineModel *self,
   g_autoptr(GArray) busiest = NULL;
   g_autofree double *counts = NULL;
   g_autofree gint64 *x = NULL;
+  g_autofree char *source_name = NULL;
   gint64 begin = G_MAXINT64;
   gint64 end = G_MININT64;
   gint64 width;
@@ -326,12 +351,14 @@ add_sample_rows (PsTimelineModel *self,
         return FALSE;
       if ((sample->flags & PS_SAMPLE_FLAG_UNTIMED) || sample->track >= n_tracks)
         continue;
-      totals[sample->track] += sample->weight;
+      if (sample_counts (self, sample))
+        totals[sample->track] += sample->weight;
       begin = MIN (begin, sample->time_ns);
       end = MAX (end, sample->time_ns);
     }
   if (begin > end)
     return TRUE;
+  widen_extent (self, begin, end);
 
   busiest = g_array_new (FALSE, FALSE, sizeof (TrackTotal));
   for (guint32 t = 0; t < n_tracks; t++)
@@ -340,6 +367,8 @@ add_sample_rows (PsTimelineModel *self,
         TrackTotal total = { t, totals[t] };
         g_array_append_val (busiest, total);
       }
+  if (busiest->len == 0)
+    return TRUE;
   g_array_sort (busiest, compare_totals);
   n_rows = MIN (busiest->len, MAX_SAMPLE_ROWS);
 
@@ -359,7 +388,7 @@ add_sample_rows (PsTimelineModel *self,
 
       if (ps_util_stop_at (i, cancellable))
         return FALSE;
-      if ((sample->flags & PS_SAMPLE_FLAG_UNTIMED) || sample->track >= n_tracks)
+      if ((sample->flags & PS_SAMPLE_FLAG_UNTIMED) || sample->track >= n_tracks || !sample_counts (self, sample))
         continue;
       row = row_of_track[sample->track];
       if (row != G_MAXUINT)
@@ -370,12 +399,23 @@ add_sample_rows (PsTimelineModel *self,
   for (guint b = 0; b < n_bins; b++)
     x[b] = begin + (gint64)b * width;
 
+  if (self->sample_source != PS_NONE)
+    source_name = sample_source_name (store, self->sample_source);
   group = self->rows->len;
-  add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT,
-           busiest->len > n_rows
-           /* Translators: a timeline group; %u is how many threads it shows */
-           ? g_strdup_printf (ngettext ("Samples of the busiest thread", "Samples of the %u busiest threads", n_rows), n_rows)
-           : g_strdup (_("Samples")));
+  if (source_name != NULL)
+    add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT,
+             busiest->len > n_rows
+             /* Translators: a timeline group; %s is an event ("CLOCK.HARD"), %u how many threads it shows */
+             ? g_strdup_printf (ngettext ("Samples of %s of the busiest thread", "Samples of %s of the %u busiest threads",
+                                          n_rows), source_name, n_rows)
+             /* Translators: a timeline group; %s is an event ("CLOCK.HARD") */
+             : g_strdup_printf (_("Samples of %s"), source_name));
+  else
+    add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT,
+             busiest->len > n_rows
+             /* Translators: a timeline group; %u is how many threads it shows */
+             ? g_strdup_printf (ngettext ("Samples of the busiest thread", "Samples of the %u busiest threads", n_rows), n_rows)
+             : g_strdup (_("Samples")));
   for (guint r = 0; r < n_rows; r++)
     {
       const TrackTotal *total = &g_array_index (busiest, TrackTotal, r);
@@ -390,12 +430,18 @@ add_sample_rows (PsTimelineModel *self,
                      track_label (store, ps_event_store_get_track (store, total->track)));
       row->values = ps_value_lod_new (x, rates, n_bins);
       row->unit = g_strdup (_("samples/s"));
-      row->tooltip = g_strdup_printf (ngettext ("%s: %" PRIu64 " sample, counted in bins of %s",
-                                                "%s: %" PRIu64 " samples, counted in bins of %s",
-                                                total->total),
-                                      row->label, total->total, width_text);
+      if (source_name != NULL)
+        /* Translators: a chart's tooltip: a thread, its samples of an event, how long a bin is */
+        row->tooltip = g_strdup_printf (ngettext ("%s: %" PRIu64 " sample of %s, counted in bins of %s",
+                                                  "%s: %" PRIu64 " samples of %s, counted in bins of %s",
+                                                  total->total),
+                                        row->label, total->total, source_name, width_text);
+      else
+        row->tooltip = g_strdup_printf (ngettext ("%s: %" PRIu64 " sample of any event, counted in bins of %s",
+                                                  "%s: %" PRIu64 " samples of any event, counted in bins of %s",
+                                                  total->total),
+                                        row->label, total->total, width_text);
     }
-  widen_extent (self, begin, end);
   return TRUE;
 }
 
@@ -443,9 +489,9 @@ compare_sample_times (gconstpointer a,
   return index_a < index_b ? -1 : index_a > index_b;
 }
 
-/* A lane per thread (or process) with timed samples of any event, the
- * busiest first; a store index of 4 bytes per sample. FALSE when
- * cancellable (may be NULL) was cancelled. */
+/* A lane per thread (or process) with timed samples of the model's
+ * sample source, the busiest first; a store index of 4 bytes per sample.
+ * FALSE when cancellable (may be NULL) was cancelled. */
 static gboolean
 add_sample_lanes (PsTimelineModel *self,
                   GCancellable    *cancellable)
@@ -456,6 +502,7 @@ add_sample_lanes (PsTimelineModel *self,
   g_autofree PsSampleLane **lanes = NULL;
   g_autofree gboolean *unsorted = NULL;
   g_autoptr(GArray) order = NULL;
+  g_autofree char *source_name = NULL;
   gint64 begin = G_MAXINT64, end = G_MININT64;
   guint group;
 
@@ -472,6 +519,10 @@ add_sample_lanes (PsTimelineModel *self,
       if (ps_util_stop_at (i, cancellable))
         goto cancelled;
       if ((sample->flags & PS_SAMPLE_FLAG_UNTIMED) || sample->track >= n_tracks)
+        continue;
+      begin = MIN (begin, sample->time_ns);
+      end = MAX (end, sample->time_ns);
+      if (!sample_counts (self, sample))
         continue;
       if (lanes[sample->track] == NULL)
         lanes[sample->track] = g_new0 (PsSampleLane, 1);
@@ -491,7 +542,7 @@ add_sample_lanes (PsTimelineModel *self,
 
       if (ps_util_stop_at (i, cancellable))
         goto cancelled;
-      if ((sample->flags & PS_SAMPLE_FLAG_UNTIMED) || sample->track >= n_tracks)
+      if ((sample->flags & PS_SAMPLE_FLAG_UNTIMED) || sample->track >= n_tracks || !sample_counts (self, sample))
         continue;
       lane = lanes[sample->track];
       /* Logs keep the order of their buffers, not always of time */
@@ -499,9 +550,9 @@ add_sample_lanes (PsTimelineModel *self,
           && ps_event_store_get_sample (store, lane->samples[lane->n_samples - 1])->time_ns > sample->time_ns)
         unsorted[sample->track] = TRUE;
       lane->samples[lane->n_samples++] = (guint32)i;
-      begin = MIN (begin, sample->time_ns);
-      end = MAX (end, sample->time_ns);
     }
+  if (begin <= end)
+    widen_extent (self, begin, end);
 
   order = g_array_new (FALSE, FALSE, sizeof (TrackTotal));
   for (guint32 t = 0; t < n_tracks; t++)
@@ -524,11 +575,19 @@ add_sample_lanes (PsTimelineModel *self,
     return TRUE;
   g_array_sort (order, compare_totals);
 
+  if (self->sample_source != PS_NONE)
+    source_name = sample_source_name (store, self->sample_source);
   group = self->rows->len;
   add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT,
+           source_name != NULL
+           /* Translators: a timeline group; %s is an event ("CLOCK.HARD"), %u a number of threads */
+           ? g_strdup_printf (ngettext ("Samples of %s in %u thread, a tick each",
+                                        "Samples of %s in %u threads, a tick each", order->len),
+                              source_name, order->len)
            /* Translators: a timeline group; %u is a number of threads */
-           g_strdup_printf (ngettext ("Samples of %u thread, a tick each", "Samples of %u threads, a tick each", order->len),
-                            order->len));
+           : g_strdup_printf (ngettext ("Samples of %u thread, a tick each", "Samples of %u threads, a tick each",
+                                        order->len),
+                              order->len));
   for (guint i = 0; i < order->len; i++)
     {
       guint32 t = g_array_index (order, TrackTotal, i).track;
@@ -536,12 +595,18 @@ add_sample_lanes (PsTimelineModel *self,
                                     track_label (store, ps_event_store_get_track (store, t)));
 
       row->lane = g_steal_pointer (&lanes[t]);
-      row->tooltip = g_strdup_printf (ngettext ("%s: %" PRIu64 " sample of any event, a tick each in the colour of the module of the function it was taken in (the flame graph’s colours)",
+      if (source_name != NULL)
+        /* Translators: a lane's tooltip: a thread, its samples of an event */
+        row->tooltip = g_strdup_printf (ngettext ("%s: %" PRIu64 " sample of %s, a tick each in the colour of the module of the function it was taken in (the flame graph’s colours)",
+                                                  "%s: %" PRIu64 " samples of %s, a tick each in the colour of the module of the function it was taken in (the flame graph’s colours)",
+                                                  row->lane->weight),
+                                        row->label, row->lane->weight, source_name);
+      else
+        row->tooltip = g_strdup_printf (ngettext ("%s: %" PRIu64 " sample of any event, a tick each in the colour of the module of the function it was taken in (the flame graph’s colours)",
                                                 "%s: %" PRIu64 " samples of any event, a tick each in the colour of the module of the function it was taken in (the flame graph’s colours)",
                                                 row->lane->weight),
                                       row->label, row->lane->weight);
     }
-  widen_extent (self, begin, end);
   return TRUE;
 
 cancelled:
@@ -776,7 +841,114 @@ ps_timeline_model_new (PsEventStore           *store,
                        guint                   n_series,
                        gboolean                sequence_axis)
 {
-  return ps_timeline_model_new_full (store, lod, series, n_series, sequence_axis, NULL, NULL);
+  return ps_timeline_model_new_full (store, lod, series, n_series, sequence_axis, NULL, PS_NONE, NULL);
+}
+
+static PsTimelineModel *
+model_alloc (PsEventStore *store,
+             PsSpanLod    *lod,
+             gboolean      sequence_axis,
+             guint32       sample_source)
+{
+  PsTimelineModel *self = g_new0 (PsTimelineModel, 1);
+
+  self->store = g_object_ref (store);
+  self->lod = lod != NULL ? ps_span_lod_ref (lod) : NULL;
+  self->rows = g_ptr_array_new_with_free_func ((GDestroyNotify)row_free);
+  self->sequence_axis = sequence_axis;
+  self->extent_begin = G_MAXINT64;
+  self->extent_end = G_MININT64;
+  self->sample_source = sample_source < ps_event_store_get_n_sample_sources (store) ? sample_source : PS_NONE;
+  return self;
+}
+
+/* A sampled run's busiest threads' rates, then its samples themselves,
+ * under which the rates start closed: the rows before sample_rows_end.
+ * FALSE when cancellable (may be NULL) was cancelled. */
+static gboolean
+add_all_sample_rows (PsTimelineModel *self,
+                     GCancellable    *cancellable)
+{
+  guint rates_group = self->rows->len;
+
+  if (!add_sample_rows (self, cancellable) || !add_sample_lanes (self, cancellable))
+    return FALSE;
+  collapse_rates_under_lanes (self, rates_group);
+  self->sample_rows_end = self->rows->len;
+  return TRUE;
+}
+
+PsTimelineModel *
+ps_timeline_model_new_samples (PsEventStore *store,
+                               guint32       sample_source,
+                               GCancellable *cancellable)
+{
+  PsTimelineModel *self;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  self = model_alloc (store, NULL, FALSE, sample_source);
+  if (!add_all_sample_rows (self, cancellable))
+    {
+      ps_timeline_model_free (self);
+      return NULL;
+    }
+  return self;
+}
+
+/* Whether the row after a group (r + 1 < end) is of that kind */
+static gboolean
+group_leads_to (GPtrArray         *rows,
+                guint              r,
+                guint              end,
+                PsTimelineRowKind  kind)
+{
+  const PsTimelineRow *row = g_ptr_array_index (rows, r);
+
+  return row->kind == PS_TIMELINE_ROW_GROUP && r + 1 < end
+         && ((const PsTimelineRow *)g_ptr_array_index (rows, r + 1))->kind == kind;
+}
+
+void
+ps_timeline_model_take_sample_rows (PsTimelineModel *self,
+                                    PsTimelineModel *samples)
+{
+  guint old_end, new_end;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (samples != NULL && samples->store == self->store);
+
+  old_end = MIN (self->sample_rows_end, self->rows->len);
+  new_end = MIN (samples->sample_rows_end, samples->rows->len);
+  /* A group of rates or of lanes stays open or closed as the user left it */
+  for (guint r = 0; r + 1 < new_end; r++)
+    for (guint o = 0; o + 1 < old_end; o++)
+      {
+        PsTimelineRow *row = g_ptr_array_index (samples->rows, r);
+        const PsTimelineRow *next = g_ptr_array_index (samples->rows, r + 1);
+
+        if (row->kind == PS_TIMELINE_ROW_GROUP && group_leads_to (self->rows, o, old_end, next->kind))
+          row->collapsed = ((const PsTimelineRow *)g_ptr_array_index (self->rows, o))->collapsed;
+      }
+
+  g_ptr_array_remove_range (self->rows, 0, old_end);
+  for (guint r = new_end; r > 0; r--)
+    g_ptr_array_insert (self->rows, 0, g_ptr_array_steal_index (samples->rows, r - 1));
+  /* The rows after them point to their groups by index */
+  for (guint r = new_end; r < self->rows->len; r++)
+    {
+      PsTimelineRow *row = g_ptr_array_index (self->rows, r);
+
+      if (row->group != G_MAXUINT)
+        row->group = row->group - old_end + new_end;
+    }
+  self->counter_rows_begin = self->counter_rows_begin - old_end + new_end;
+  self->sample_rows_end = new_end;
+  self->sample_source = samples->sample_source;
+  if (samples->extent_begin <= samples->extent_end)
+    widen_extent (self, samples->extent_begin, samples->extent_end);
+  ps_timeline_model_free (samples);
+  ps_timeline_model_layout (self);
 }
 
 PsTimelineModel *
@@ -786,6 +958,7 @@ ps_timeline_model_new_full (PsEventStore           *store,
                             guint                   n_series,
                             gboolean                sequence_axis,
                             const GArray           *counter_tracks,
+                            guint32                 sample_source,
                             GCancellable           *cancellable)
 {
   PsTimelineModel *self;
@@ -793,13 +966,7 @@ ps_timeline_model_new_full (PsEventStore           *store,
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
 
-  self = g_new0 (PsTimelineModel, 1);
-  self->store = g_object_ref (store);
-  self->lod = lod != NULL ? ps_span_lod_ref (lod) : NULL;
-  self->rows = g_ptr_array_new_with_free_func ((GDestroyNotify)row_free);
-  self->sequence_axis = sequence_axis;
-  self->extent_begin = G_MAXINT64;
-  self->extent_end = G_MININT64;
+  self = model_alloc (store, lod, sequence_axis, sample_source);
 
   session = ps_event_store_get_n_sessions (store) > 0 ? ps_event_store_get_session (store, 0) : NULL;
   if (session != NULL && !sequence_axis)
@@ -807,21 +974,12 @@ ps_timeline_model_new_full (PsEventStore           *store,
 
   if (!sequence_axis)
     {
-      guint rates_group = self->rows->len;
-
-      /* A sampled run's busiest threads before its lifetimes */
-      if (!add_sample_rows (self, cancellable))
+      /* A sampled run's samples before its lifetimes */
+      if (!add_all_sample_rows (self, cancellable))
         {
           ps_timeline_model_free (self);
           return NULL;
         }
-      /* Its samples themselves, under which the rates start closed */
-      if (!add_sample_lanes (self, cancellable))
-        {
-          ps_timeline_model_free (self);
-          return NULL;
-        }
-      collapse_rates_under_lanes (self, rates_group);
       add_span_rows (self);
       if (!add_counter_rows (self, counter_tracks, cancellable))
         {

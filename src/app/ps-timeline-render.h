@@ -68,7 +68,10 @@ typedef struct
   gint64        extent_begin;   /* x range of the whole run */
   gint64        extent_end;
   double        rows_height;    /* of all visible rows */
+  guint32       sample_source;  /* whose samples the sample rows show (a
+                                 * source of the store), PS_NONE: every one's */
   /*< private >*/
+  guint         sample_rows_end;    /* the rows before it are the samples' */
   guint         counter_rows_begin; /* the first counter row (or group) */
   GHashTable   *labels;         /* span name and width → PangoLayout */
   PangoContext *labels_context; /* the context they were made with */
@@ -104,15 +107,29 @@ PsTimelineModel *ps_timeline_model_new     (PsEventStore           *store,
                                             gboolean                sequence_axis);
 /* Charts of the counter tracks in counter_tracks (guint32) only, or of
  * every one when it is NULL (a run of thousands of counters shows those
- * checked in its counters view). NULL only when cancellable (may be NULL)
- * was cancelled. */
+ * checked in its counters view); the sample rows (a sampled run's
+ * samples-per-second charts and lanes) of sample_source alone, or of
+ * every source with PS_NONE (ps_timeline_model_new () passes NULL and
+ * PS_NONE). NULL only when cancellable (may be NULL) was cancelled. */
 PsTimelineModel *ps_timeline_model_new_full (PsEventStore          *store,
                                             PsSpanLod              *lod,
                                             const PsTimelineSeries *series,
                                             guint                   n_series,
                                             gboolean                sequence_axis,
                                             const GArray           *counter_tracks,
+                                            guint32                 sample_source,
                                             GCancellable           *cancellable);
+/* The sample rows alone, of another sample source (PS_NONE: every one),
+ * built off the main thread for ps_timeline_model_take_sample_rows ().
+ * NULL only when cancellable (may be NULL) was cancelled. */
+PsTimelineModel *ps_timeline_model_new_samples (PsEventStore       *store,
+                                               guint32             sample_source,
+                                               GCancellable       *cancellable);
+/* Puts the sample rows of samples (ps_timeline_model_new_samples () of
+ * the same store) in place of the model's, their groups open or closed as
+ * the model's were, and frees samples; the other rows are kept */
+void             ps_timeline_model_take_sample_rows (PsTimelineModel *self,
+                                                     PsTimelineModel *samples);
 /* Rebuilds the counter rows alone, for other counter tracks */
 void             ps_timeline_model_set_counter_tracks (PsTimelineModel *self,
                                                        const GArray    *counter_tracks);

@@ -60,11 +60,13 @@ struct _PsTimelineView
   PsRunAnalysis   *analysis;
   PsTimelineModel *model;
   GCancellable    *cancellable;
+  GCancellable    *samples_cancellable;  /* sample rows of another source */
   gulong           visible_handler;
   gulong           selection_handler;
   gulong           lod_handler;
   gulong           highlight_handler;
   gulong           counter_tracks_handler;
+  gulong           sample_source_handler;
   gulong           focus_handler;
   gulong           points_handler;
   gulong           reveal_handler;
@@ -937,6 +939,8 @@ typedef struct
   PsSpanLod     *lod;
   PsRunAnalysis *analysis;
   GArray        *counter_tracks;  /* guint32, or NULL for every one */
+  guint32        sample_source;   /* or PS_NONE for every one */
+  gboolean       samples_only;    /* the sample rows alone */
 } ModelData;
 
 static void
@@ -1056,10 +1060,13 @@ build_model_thread (GTask        *task,
   ModelData *data = task_data;
   PsTimelineModel *model;
 
-  if (ps_event_store_get_n_measurements (data->store) > 0 && ps_event_store_get_n_spans (data->store) == 0)
+  if (data->samples_only)
+    model = ps_timeline_model_new_samples (data->store, data->sample_source, cancellable);
+  else if (ps_event_store_get_n_measurements (data->store) > 0 && ps_event_store_get_n_spans (data->store) == 0)
     model = build_measurement_model (data, cancellable);
   else
-    model = ps_timeline_model_new_full (data->store, data->lod, NULL, 0, FALSE, data->counter_tracks, cancellable);
+    model = ps_timeline_model_new_full (data->store, data->lod, NULL, 0, FALSE, data->counter_tracks,
+                                        data->sample_source, cancellable);
 
   if (g_cancellable_is_cancelled (cancellable))
     {
@@ -1090,6 +1097,11 @@ lod_ready_cb (PsTimelineView *self)
   data->analysis = self->analysis != NULL ? ps_run_analysis_ref (self->analysis) : NULL;
   if (ps_session_get_counter_tracks (self->session) != NULL)
     data->counter_tracks = g_array_copy (ps_session_get_counter_tracks (self->session));
+  data->sample_source = ps_session_get_sample_source (self->session);
+  /* The model to come has the session's sample rows */
+  if (self->samples_cancellable != NULL)
+    g_cancellable_cancel (self->samples_cancellable);
+  g_clear_object (&self->samples_cancellable);
   task = g_task_new (self, self->cancellable, model_built_cb, NULL);
   g_task_set_source_tag (task, lod_ready_cb);
   g_task_set_task_data (task, data, (GDestroyNotify)model_data_free);
@@ -1117,6 +1129,68 @@ counter_tracks_changed_cb (PsTimelineView *self)
   follow_session (self);
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The sample rows of another source, made in a worker, take the place of
+ * the model's: the view keeps its range, the other rows and their groups */
+static void
+sample_rows_built_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  PsTimelineView *self = PS_TIMELINE_VIEW (object);
+  PsTimelineModel *samples = g_task_propagate_pointer (G_TASK (result), NULL);
+  guint old_end;
+
+  if (samples == NULL)
+    return;
+  if (g_task_get_cancellable (G_TASK (result)) != self->samples_cancellable || self->model == NULL)
+    {
+      ps_timeline_model_free (samples);
+      return;
+    }
+  g_clear_object (&self->samples_cancellable);
+  old_end = self->model->sample_rows_end;
+  /* The keyboard's row among the samples' is gone; after them it moves */
+  if (self->cursor_row >= (int)old_end)
+    self->cursor_row = self->cursor_row - (int)old_end + (int)samples->sample_rows_end;
+  else
+    self->cursor_row = -1;
+  ps_timeline_model_take_sample_rows (self->model, samples);
+  update_adjustments (self);
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The event chosen for a sampled run: the lanes and the samples-per-second
+ * charts show its samples alone; a model being built starts over */
+static void
+sample_source_changed_cb (PsTimelineView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  ModelData *data;
+
+  if (self->cancellable != NULL)
+    {
+      lod_ready_cb (self);
+      return;
+    }
+  if (self->samples_cancellable != NULL)
+    g_cancellable_cancel (self->samples_cancellable);
+  g_clear_object (&self->samples_cancellable);
+  if (self->model == NULL || self->model->sequence_axis
+      || self->model->sample_source == ps_session_get_sample_source (self->session))
+    return;
+
+  self->samples_cancellable = g_cancellable_new ();
+  data = g_new0 (ModelData, 1);
+  data->store = g_object_ref (self->model->store);
+  data->sample_source = ps_session_get_sample_source (self->session);
+  data->samples_only = TRUE;
+  task = g_task_new (self, self->samples_cancellable, sample_rows_built_cb, NULL);
+  g_task_set_source_tag (task, sample_source_changed_cb);
+  g_task_set_task_data (task, data, (GDestroyNotify)model_data_free);
+  g_task_run_in_thread (task, build_model_thread);
 }
 
 static void
@@ -1336,18 +1410,31 @@ follow_session (PsTimelineView *self)
   tracks = ps_session_get_focus_tracks (self->session, &n_tracks);
   if (!same_tracks (self->followed_focus, tracks, n_tracks))
     {
+      int first = -1;
+
       g_array_set_size (self->followed_focus, 0);
       g_array_append_vals (self->followed_focus, tracks, n_tracks);
+      /* A thread of a sampled run has a lane shown and a chart of its
+       * rate in a closed group: the lane, rather than opening the group */
       for (guint r = 0; n_tracks > 0 && r < self->model->rows->len; r++)
         {
           PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
 
           if (row->kind != PS_TIMELINE_ROW_GROUP && ps_session_is_focus_track (self->session, row->track))
             {
-              self->cursor_row = (int)r;
-              show_row (self, (int)r, TRUE);
-              break;
+              if (first < 0)
+                first = (int)r;
+              if (!row->hidden)
+                {
+                  first = (int)r;
+                  break;
+                }
             }
+        }
+      if (first >= 0)
+        {
+          self->cursor_row = first;
+          show_row (self, first, TRUE);
         }
     }
 
@@ -1425,6 +1512,7 @@ drop_session (PsTimelineView *self)
       g_clear_signal_handler (&self->lod_handler, self->session);
       g_clear_signal_handler (&self->highlight_handler, self->session);
       g_clear_signal_handler (&self->counter_tracks_handler, self->session);
+      g_clear_signal_handler (&self->sample_source_handler, self->session);
       g_clear_signal_handler (&self->focus_handler, self->session);
       g_clear_signal_handler (&self->points_handler, self->session);
       g_clear_signal_handler (&self->reveal_handler, self->session);
@@ -1433,6 +1521,9 @@ drop_session (PsTimelineView *self)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->samples_cancellable != NULL)
+    g_cancellable_cancel (self->samples_cancellable);
+  g_clear_object (&self->samples_cancellable);
   g_clear_object (&self->session);
   g_clear_pointer (&self->analysis, ps_run_analysis_unref);
   g_clear_pointer (&self->model, ps_timeline_model_free);
@@ -1467,6 +1558,8 @@ ps_timeline_view_set_session (PsTimelineView *self,
                                                           G_CALLBACK (highlight_changed_cb), self);
       self->counter_tracks_handler = g_signal_connect_swapped (session, "counter-tracks-changed",
                                                                G_CALLBACK (counter_tracks_changed_cb), self);
+      self->sample_source_handler = g_signal_connect_swapped (session, "sample-source-changed",
+                                                              G_CALLBACK (sample_source_changed_cb), self);
       self->focus_handler = g_signal_connect_swapped (session, "focus-changed",
                                                       G_CALLBACK (follow_session), self);
       self->points_handler = g_signal_connect_swapped (session, "notify::highlight-points",
