@@ -673,33 +673,33 @@ range_stats_thread (GTask        *task,
     g_task_return_pointer (task, stats, g_free);
 }
 
-/* A time of the run as the timeline's axis shows it: on the clock, in
- * the zone the file gives, the date too when the range spans two days;
- * else from the start of the run */
+/* A time of the run on the clock, in the zone the file gives (named as
+ * the timeline names it), the date too when the range spans two days;
+ * NULL for a run without a clock */
 static char *
-format_range_time (PsCountersView *self,
+format_clock_time (PsCountersView *self,
                    gint64          time_ns,
-                   gboolean        with_date)
+                   gboolean        with_date,
+                   gboolean        with_zone)
 {
   PsEventStore *store = get_store (self);
   const PsSessionInfo *session = ps_event_store_get_n_sessions (store) > 0 ? ps_event_store_get_session (store, 0) : NULL;
   int offset_minutes;
+  char *text;
+  g_autofree char *zone_name = NULL;
+  g_autofree char *zone = NULL;
 
   if (session == NULL || session->origin_unix_ns == 0)
-    return ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, (double)time_ns / 1e9);
+    return NULL;
   ps_view_run_utc_offset (store, 0, &offset_minutes);
-  return ps_view_format_wall_time (session->origin_unix_ns + time_ns, offset_minutes,
+  text = ps_view_format_wall_time (session->origin_unix_ns + time_ns, offset_minutes,
                                    with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S");
-}
-
-static gboolean
-range_spans_days (PsCountersView *self)
-{
-  g_autofree char *begin = format_range_time (self, self->range_begin_ns, TRUE);
-  g_autofree char *end = format_range_time (self, self->range_end_ns, TRUE);
-
-  /* Both start with the date when the run has a clock */
-  return strncmp (begin, end, strlen ("YYYY-MM-DD")) != 0;
+  zone_name = ps_view_format_zone (offset_minutes);
+  zone = g_strconcat (" ", zone_name, NULL);
+  /* "from 01:08:20.000 to 01:25:00.000 UTC−08:00": the zone once */
+  if (!with_zone && g_str_has_suffix (text, zone))
+    text[strlen (text) - strlen (zone)] = '\0';
+  return text;
 }
 
 /* The table's rows bound again and sorted again for new numbers, the
@@ -723,6 +723,9 @@ update_range_notice (PsCountersView *self)
 {
   g_autofree char *from = NULL;
   g_autofree char *to = NULL;
+  g_autofree char *from_start = NULL;
+  g_autofree char *to_start = NULL;
+  g_autofree char *when = NULL;
   g_autofree char *text = NULL;
   guint stride;
 
@@ -731,26 +734,44 @@ update_range_notice (PsCountersView *self)
       gtk_widget_set_visible (self->range_box, FALSE);
       return;
     }
+  /* The axis counts from the start of the run */
+  from_start = ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, (double)self->range_begin_ns / 1e9);
+  to_start = ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, (double)self->range_end_ns / 1e9);
   {
-    gboolean with_date = range_spans_days (self);
+    g_autofree char *begin_day = format_clock_time (self, self->range_begin_ns, TRUE, FALSE);
+    g_autofree char *end_day = format_clock_time (self, self->range_end_ns, TRUE, FALSE);
+    gboolean with_date = begin_day != NULL && end_day != NULL
+                         && strncmp (begin_day, end_day, strlen ("YYYY-MM-DD")) != 0;
 
-    from = format_range_time (self, self->range_begin_ns, with_date);
-    to = format_range_time (self, self->range_end_ns, with_date);
+    from = format_clock_time (self, self->range_begin_ns, with_date, FALSE);
+    to = format_clock_time (self, self->range_end_ns, with_date, TRUE);
   }
+  if (from != NULL && to != NULL)
+    /* Translators: when the readings of the statistics are, on the clock
+     * and from the start of the run: "01:08:20.000 to 01:25:00.000
+     * UTC−08:00 (500 s to 1,500 s into the run)" */
+    when = g_strdup_printf (_("%s to %s (%s to %s into the run)"), from, to, from_start, to_start);
+  else
+    /* Translators: when the readings of the statistics are, from the start
+     * of the run: "500 s to 1,500 s into the run" */
+    when = g_strdup_printf (_("%s to %s into the run"), from_start, to_start);
+
   stride = ps_event_store_get_counter_stride (get_store (self));
   if (stride > 1)
     /* Translators: the statistics table shows the readings of a time range
-     * selected on the timeline, of a run that keeps one reading in %u
-     * (always more than 1); the %s are times as the axis shows them,
-     * "09:00:05.000 UTC" */
-    text = g_strdup_printf (_("Statistics of the readings from %s to %s only (selected on the timeline), of the one reading in %u that the run keeps"),
-                            from, to, stride);
+     * selected on the timeline ("01:08:20.000 to 01:25:00.000 UTC−08:00
+     * (500 s to 1,500 s into the run)"), of a run that keeps one reading
+     * in %u (always more than 1) */
+    text = g_strdup_printf (_("Statistics of the readings from %s, the range selected on the timeline; the run keeps one reading in %u, and these are of the readings kept"),
+                            when, stride);
   else
     /* Translators: the statistics table shows the readings of a time range
-     * selected on the timeline; the %s are times as the axis shows them,
-     * "09:00:05.000 UTC" */
-    text = g_strdup_printf (_("Statistics of the readings from %s to %s only (selected on the timeline)"), from, to);
+     * selected on the timeline: "01:08:20.000 to 01:25:00.000 UTC−08:00
+     * (500 s to 1,500 s into the run)" */
+    text = g_strdup_printf (_("Statistics of the readings from %s, the range selected on the timeline"), when);
   gtk_label_set_text (self->range_label, text);
+  /* The whole text, where the lines have no room for it */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->range_label), text);
   gtk_widget_set_visible (self->range_box, TRUE);
 }
 
