@@ -10,6 +10,7 @@
 
 #include <glib/gstdio.h>
 
+#include "ps-counter-range.h"
 #include "ps-event-store-private.h"
 #include "ps-loader.h"
 #include "ps-native-writer.h"
@@ -466,6 +467,114 @@ test_counter_readings (void)
   g_assert_true (ps_event_store_get_counter_overview (store, 1, &overview));
   g_assert_cmpfloat (overview.buckets[overview.n_buckets - 1].mean, ==, 5);
   g_assert_false (ps_event_store_get_counter_overview (store, 2, &overview));
+}
+
+/* The statistics of a range: the kept readings whose time is in it, both
+ * ends included, whatever the order they came in; those of the whole run
+ * are the store's own */
+static void
+test_counter_range_stats (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree PsCounterStats *range = NULL;
+  g_autofree PsCounterStats *whole = NULL;
+  g_autofree PsCounterStats *none = NULL;
+  const gint64 second = G_GINT64_CONSTANT (1000000000);
+  guint32 marker = add_marker_track (store, "marker");
+  guint32 tracks[2];
+  const PsCounterValue late[] = {
+    /* A clock step back: before the range, then in it */
+    { .time_ns = 5 * G_GINT64_CONSTANT (1000000000), .track = 0, .value = 1000 },
+    { .time_ns = 25 * G_GINT64_CONSTANT (1000000000), .track = 0, .value = -7 },
+  };
+
+  for (guint t = 0; t < G_N_ELEMENTS (tracks); t++)
+    {
+      PsTrack track = { 0 };
+
+      track.kind = PS_TRACK_COUNTER;
+      track.name = ps_event_store_intern (store, t == 0 ? "a" : "b", -1);
+      track.parent = PS_NONE;
+      tracks[t] = ps_event_store_add_track (store, &track);
+    }
+  /* a: i at i s, every tenth missing; b: 2 i */
+  for (guint i = 0; i < 100; i++)
+    for (guint t = 0; t < G_N_ELEMENTS (tracks); t++)
+      {
+        PsCounterValue value = { 0 };
+
+        value.time_ns = i * second;
+        value.track = tracks[t];
+        value.value = t == 0 ? i : 2.0 * i;
+        if (t == 0 && i % 10 == 9)
+          {
+            value.flags = PS_COUNTER_FLAG_MISSING;
+            value.value = NAN;
+          }
+        ps_store_builder_add_counter_value (builder, &value);
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (late); i++)
+    {
+      PsCounterValue value = late[i];
+
+      value.track = tracks[0];
+      ps_store_builder_add_counter_value (builder, &value);
+    }
+  ps_store_builder_flush (builder);
+
+  range = ps_counter_range_stats (store, 20 * second, 40 * second, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (range);
+  /* a: 20 … 40 without 29 and 39, and the late −7 */
+  g_assert_cmpuint (range[tracks[0]].n_values, ==, 20);
+  g_assert_cmpuint (range[tracks[0]].n_missing, ==, 2);
+  g_assert_cmpfloat (range[tracks[0]].min, ==, -7);
+  g_assert_cmpfloat (range[tracks[0]].max, ==, 40);
+  g_assert_cmpfloat (range[tracks[0]].sum, ==, 630 - 29 - 39 - 7);
+  g_assert_cmpfloat (range[tracks[0]].first, ==, 20);
+  g_assert_cmpint (range[tracks[0]].first_ns, ==, 20 * second);
+  /* The last one added */
+  g_assert_cmpfloat (range[tracks[0]].last, ==, -7);
+  g_assert_cmpint (range[tracks[0]].last_ns, ==, 25 * second);
+  /* b: 40 … 80 */
+  g_assert_cmpuint (range[tracks[1]].n_values, ==, 21);
+  g_assert_cmpuint (range[tracks[1]].n_missing, ==, 0);
+  g_assert_cmpfloat (range[tracks[1]].min, ==, 40);
+  g_assert_cmpfloat (range[tracks[1]].max, ==, 80);
+  g_assert_cmpfloat (range[tracks[1]].sum, ==, 2 * 630);
+  g_assert_cmpuint (range[marker].n_values + range[marker].n_missing, ==, 0);
+  g_assert_true (isnan (range[marker].min));
+
+  /* The whole run: what the store counted as the readings came */
+  whole = ps_counter_range_stats (store, G_MININT64, G_MAXINT64, NULL, &error);
+  g_assert_no_error (error);
+  for (guint t = 0; t < G_N_ELEMENTS (tracks); t++)
+    {
+      const PsCounterStats *kept = ps_event_store_get_counter_stats (store, tracks[t]);
+
+      g_assert_cmpuint (whole[tracks[t]].n_values, ==, kept->n_values);
+      g_assert_cmpuint (whole[tracks[t]].n_missing, ==, kept->n_missing);
+      g_assert_cmpfloat (whole[tracks[t]].min, ==, kept->min);
+      g_assert_cmpfloat (whole[tracks[t]].max, ==, kept->max);
+      g_assert_cmpfloat (whole[tracks[t]].sum, ==, kept->sum);
+      g_assert_cmpfloat (whole[tracks[t]].first, ==, kept->first);
+      g_assert_cmpfloat (whole[tracks[t]].last, ==, kept->last);
+      g_assert_cmpint (whole[tracks[t]].first_ns, ==, kept->first_ns);
+      g_assert_cmpint (whole[tracks[t]].last_ns, ==, kept->last_ns);
+    }
+
+  /* A range between two readings has none */
+  none = ps_counter_range_stats (store, 20 * second + 1, 21 * second - 1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (none[tracks[1]].n_values, ==, 0);
+  g_assert_true (isnan (none[tracks[1]].max));
+
+  g_cancellable_cancel (cancellable);
+  g_assert_null (ps_counter_range_stats (store, 0, 40 * second, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
 /* The inline ps_counter_series_add_value () gives exactly the statistics
@@ -1131,6 +1240,7 @@ main (int   argc,
   g_test_add_func ("/event-store/warnings", test_warnings_capped);
   g_test_add_func ("/event-store/other-kinds", test_other_kinds);
   g_test_add_func ("/event-store/counter-readings", test_counter_readings);
+  g_test_add_func ("/event-store/counter-range-stats", test_counter_range_stats);
   g_test_add_func ("/event-store/counter-series-inline", test_counter_series_inline);
   g_test_add_func ("/event-store/counter-series-far-apart", test_counter_series_far_apart);
   g_test_add_func ("/event-store/counter-overview/dense-reference", test_counter_overview_dense);

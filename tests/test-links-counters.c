@@ -9,7 +9,9 @@
  * others in its chart; a counter's row chosen on the timeline selects it
  * in the tree and the statistics; a counter checked after it was chosen
  * is marked as soon as it has a row; a range selected on the timeline is
- * shaded on the charts and its visible range is theirs; during a live
+ * shaded on the charts and its visible range is theirs, and the
+ * statistics are of its readings only, which a line above them says,
+ * until it is cleared; during a live
  * recording, a row chosen on the timeline is drawn over the others in
  * the recording's charts.
  */
@@ -17,6 +19,7 @@
 
 #include <gtk/gtk.h>
 #include <math.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "gui-fixture.h"
@@ -25,6 +28,7 @@
 #include "ps-record-page.h"
 #include "ps-run-page-private.h"
 #include "ps-timeline-view.h"
+#include "ps-view-util.h"
 #include "ps-window.h"
 
 typedef struct
@@ -268,6 +272,259 @@ test_range_on_charts (Fixture       *fixture,
   g_assert_false (ps_counter_chart_get_selection (chart, NULL, NULL));
 }
 
+/* Statistics of a range */
+
+/* What the test expects of a counter over a range, counted here from the
+ * store's readings */
+typedef struct
+{
+  guint64 n_values;
+  guint64 n_missing;
+  double  min;
+  double  max;
+  double  sum;
+  double  last;
+  gint64  last_ns;
+} Expected;
+
+static Expected
+expected_in_range (PsEventStore *store,
+                   guint32       track,
+                   gint64        begin,
+                   gint64        end)
+{
+  Expected expected = { 0, 0, INFINITY, -INFINITY, 0, NAN, G_MININT64 };
+
+  for (guint64 i = 0; i < ps_event_store_get_n_counter_values (store); i++)
+    {
+      const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
+
+      if (value->track != track || value->time_ns < begin || value->time_ns > end)
+        continue;
+      if ((value->flags & PS_COUNTER_FLAG_MISSING) || !isfinite (value->value))
+        {
+          expected.n_missing++;
+          continue;
+        }
+      expected.n_values++;
+      expected.sum += value->value;
+      if (value->value < expected.min)
+        expected.min = value->value;
+      if (value->value > expected.max)
+        expected.max = value->value;
+      if (value->time_ns >= expected.last_ns)
+        expected.last = value->value, expected.last_ns = value->time_ns;
+    }
+  return expected;
+}
+
+/* A number as the table writes it, with the counter's unit */
+static char *
+expected_text (double      value,
+               const char *unit)
+{
+  g_autofree char *number = NULL;
+
+  if (g_strcmp0 (unit, "bytes") == 0)
+    return ps_view_format_quantity (PS_VIEW_QUANTITY_BYTES, value);
+  if (g_strcmp0 (unit, "s") == 0)
+    return ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, value);
+  number = ps_view_format_number (value);
+  return *unit != '\0' ? g_strdup_printf ("%s %s", number, unit) : g_steal_pointer (&number);
+}
+
+static void
+assert_cell (Run           *run,
+             PsCounterNode *node,
+             const char    *column,
+             const char    *expected)
+{
+  g_autofree char *text = ps_counters_view_get_stats_cell_text (run->counters_view, node, column);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+/* Every row of the statistics shows what was counted here over the range */
+static void
+assert_stats_of_range (Run    *run,
+                       gint64  begin,
+                       gint64  end)
+{
+  GListModel *rows = ps_counters_view_get_stats_model (run->counters_view);
+
+  g_assert_cmpuint (g_list_model_get_n_items (rows), >, 1);
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(PsCounterNode) node = g_list_model_get_item (rows, i);
+      const char *unit = ps_counter_node_get_unit (node);
+      Expected expected = expected_in_range (run->store, ps_counter_node_get_track (node), begin, end);
+      g_autofree char *count = ps_view_format_count (expected.n_values);
+      g_autofree char *missing = ps_view_format_count (expected.n_missing);
+      g_autofree char *min = NULL;
+      g_autofree char *max = NULL;
+      g_autofree char *mean = NULL;
+      g_autofree char *last = NULL;
+
+      g_assert_cmpuint (expected.n_values, >, 0);
+      min = expected_text (expected.min, unit);
+      max = expected_text (expected.max, unit);
+      mean = expected_text (expected.sum / (double)expected.n_values, unit);
+      last = expected_text (expected.last, unit);
+      assert_cell (run, node, "Count", count);
+      assert_cell (run, node, "Missing", missing);
+      assert_cell (run, node, "Min", min);
+      assert_cell (run, node, "Max", max);
+      assert_cell (run, node, "Mean", mean);
+      assert_cell (run, node, "Last", last);
+    }
+}
+
+/* The text of every statistic of every row, as shown */
+static GPtrArray *
+stats_texts (Run *run)
+{
+  static const char *columns[] = { "Count", "Missing", "Min", "Max", "Mean", "Last" };
+  GListModel *rows = ps_counters_view_get_stats_model (run->counters_view);
+  GPtrArray *texts = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(PsCounterNode) node = g_list_model_get_item (rows, i);
+
+      g_ptr_array_add (texts, g_strdup (ps_counter_node_get_label (node)));
+      for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+        g_ptr_array_add (texts, ps_counters_view_get_stats_cell_text (run->counters_view, node, columns[c]));
+    }
+  return texts;
+}
+
+static gboolean
+same_texts (GPtrArray *a,
+            GPtrArray *b)
+{
+  if (a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (a, i), g_ptr_array_index (b, i)) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+stats_computed (gpointer data)
+{
+  return !ps_counters_view_is_computing (data);
+}
+
+/* The notice names both ends of the range on the clock, in the file's
+ * zone (named once, after the second), and from the start of the run as
+ * the axis counts */
+static void
+assert_notice_names (Run    *run,
+                     gint64  begin,
+                     gint64  end)
+{
+  const char *notice = ps_counters_view_get_range_notice (run->counters_view);
+  const PsSessionInfo *info = ps_event_store_get_session (run->store, 0);
+  int offset_minutes;
+  g_autofree char *from = NULL;
+  g_autofree char *to = NULL;
+  g_autofree char *zone = NULL;
+  g_autofree char *from_start = ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, (double)begin / 1e9);
+  g_autofree char *to_start = ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, (double)end / 1e9);
+  g_autofree char *clock_range = NULL;
+
+  g_assert_nonnull (notice);
+  g_assert_cmpint (info->origin_unix_ns, !=, 0);
+  ps_view_run_utc_offset (run->store, 0, &offset_minutes);
+  from = ps_view_format_wall_time (info->origin_unix_ns + begin, offset_minutes, "%H:%M:%S");
+  to = ps_view_format_wall_time (info->origin_unix_ns + end, offset_minutes, "%H:%M:%S");
+  zone = ps_view_format_zone (offset_minutes);
+  /* "01:08:44.736 UTC−08:00": the zone after the second time only */
+  g_assert_true (g_str_has_suffix (from, zone));
+  from[strlen (from) - strlen (zone) - 1] = '\0';
+  clock_range = g_strdup_printf ("%s to %s", from, to);
+  g_assert_nonnull (strstr (notice, clock_range));
+  g_assert_nonnull (strstr (notice, from_start));
+  g_assert_nonnull (strstr (notice, to_start));
+  g_assert_nonnull (strstr (notice, "selected on the timeline"));
+}
+
+/* A range dragged on the timeline: the statistics are of its readings,
+ * as counted here from the store, and the line above them says which;
+ * a second range before the first is computed replaces it; Escape on the
+ * timeline and the notice's button bring back those of every reading */
+static void
+test_range_statistics (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  for (guint f = 0; f < G_N_ELEMENTS (demo_files); f++)
+    {
+      Run run = open_demo (fixture, demo_files[f]);
+      PsTimelineModel *model = ps_timeline_view_get_model (run.view);
+      gint64 length = model->extent_end - model->extent_begin;
+      double y = PS_TIMELINE_HEADER_HEIGHT + PS_TIMELINE_GROUP_HEIGHT + 30;
+      g_autoptr(GPtrArray) whole = stats_texts (&run);
+      g_autoptr(GPtrArray) in_range = NULL;
+      g_autoptr(GPtrArray) cleared = NULL;
+      gint64 begin, end;
+
+      g_assert_null (ps_counters_view_get_range_notice (run.counters_view));
+      assert_stats_of_range (&run, G_MININT64, G_MAXINT64);
+
+      ps_timeline_view_drag (run.view, ps_timeline_view_x_of (run.view, model->extent_begin + length / 5), y,
+                             ps_timeline_view_x_of (run.view, model->extent_begin + length / 2), y);
+      g_assert_true (ps_session_get_selection (run.session, &begin, &end));
+      g_assert_true (iterate_until (stats_computed, run.counters_view));
+      iterate_for (20);
+      assert_stats_of_range (&run, begin, end);
+      assert_notice_names (&run, begin, end);
+      in_range = stats_texts (&run);
+      g_assert_false (same_texts (in_range, whole));
+      /* The line does not widen the page, even when the split leaves the
+       * table and the line little more than the table's own 120 px (a
+       * label that only wraps then asks for one line's width) */
+      {
+        GtkWidget *table_box = gtk_widget_get_parent (gtk_widget_get_parent (GTK_WIDGET (ps_counters_view_get_stats_view (run.counters_view))));
+        int min_width;
+
+        gtk_widget_measure (table_box, GTK_ORIENTATION_HORIZONTAL, 150, &min_width, NULL, NULL, NULL);
+        g_assert_cmpint (min_width, <, 400);
+      }
+      maybe_save_screenshot (fixture, "links-counters-range-statistics");
+
+      /* Two ranges in a row: the second one's numbers, not the first's */
+      ps_session_set_selection (run.session, model->extent_begin, model->extent_begin + length / 3);
+      ps_session_set_selection (run.session, model->extent_begin + length / 2, model->extent_end);
+      g_assert_true (iterate_until (stats_computed, run.counters_view));
+      iterate_for (20);
+      assert_stats_of_range (&run, model->extent_begin + length / 2, model->extent_end);
+      assert_notice_names (&run, model->extent_begin + length / 2, model->extent_end);
+
+      /* Escape on the timeline */
+      gtk_widget_grab_focus (GTK_WIDGET (run.view));
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (run.view), "timeline.clear", NULL));
+      iterate_for (20);
+      g_assert_false (ps_session_get_selection (run.session, NULL, NULL));
+      g_assert_null (ps_counters_view_get_range_notice (run.counters_view));
+      cleared = stats_texts (&run);
+      g_assert_true (same_texts (cleared, whole));
+
+      /* The notice's button */
+      ps_session_set_selection (run.session, begin, end);
+      g_assert_true (iterate_until (stats_computed, run.counters_view));
+      iterate_for (20);
+      g_assert_nonnull (ps_counters_view_get_range_notice (run.counters_view));
+      g_assert_true (click_button (GTK_WIDGET (run.page), "Show _All Readings"));
+      iterate_for (20);
+      g_assert_false (ps_session_get_selection (run.session, NULL, NULL));
+      g_assert_null (ps_counters_view_get_range_notice (run.counters_view));
+      g_clear_pointer (&cleared, g_ptr_array_unref);
+      cleared = stats_texts (&run);
+      g_assert_true (same_texts (cleared, whole));
+    }
+}
+
 /* Live recording */
 
 /* The recording's page in the window, or NULL */
@@ -388,6 +645,7 @@ main (int   argc,
   ADD_TEST ("/links/counters/timeline-row-selects-counter", test_timeline_row_selects_counter);
   ADD_TEST ("/links/counters/unchecked-counter-marked-when-checked", test_unchecked_counter_marked_when_checked);
   ADD_TEST ("/links/counters/range-on-charts", test_range_on_charts);
+  ADD_TEST ("/links/counters/range-statistics", test_range_statistics);
   ADD_TEST ("/links/counters/live-recording", test_live_recording);
 
   status = g_test_run ();

@@ -44,6 +44,12 @@ GtkColumnView  *ps_counters_view_get_stats_view    (PsCountersView *self);
 char           *ps_counters_view_get_stats_cell_text (PsCountersView *self,
                                                       PsCounterNode  *node,
                                                       const char     *column);
+/* The line above the statistics saying which readings they are of (a
+ * range selected on the timeline), or NULL when it is hidden: they are of
+ * every reading */
+const char     *ps_counters_view_get_range_notice  (PsCountersView *self);
+/* Whether the statistics of a selected range are being computed */
+gboolean        ps_counters_view_is_computing      (PsCountersView *self);
 GtkEditable    *ps_counters_view_get_search_entry  (PsCountersView *self);
 /* PsWarningRow items */
 GListModel     *ps_counters_view_get_warning_model (PsCountersView *self);

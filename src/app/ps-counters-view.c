@@ -25,6 +25,7 @@
 
 #include "ps-counter-chart.h"
 #include "ps-counter-node.h"
+#include "ps-counter-range.h"
 #include "ps-counters-view-private.h"
 #include "ps-perflib-block.h"
 #include "ps-selection-util.h"
@@ -192,6 +193,13 @@ typedef enum
   N_STATS_COLUMNS
 } StatsColumn;
 
+/* What a column's factory, sorter and export are given */
+typedef struct
+{
+  PsCountersView *view;
+  StatsColumn     column;
+} StatsColumnData;
+
 struct _PsCountersView
 {
   GtkWidget           parent_instance;
@@ -215,6 +223,17 @@ struct _PsCountersView
   GtkSortListModel   *checked_sorted;
   GPtrArray          *charts;       /* PsCounterChart, borrowed from charts_box */
   guint               update_id;
+  StatsColumnData     stats_columns[N_STATS_COLUMNS];
+
+  /* The statistics of the range selected on the timeline, by track, once
+   * computed; NULL: the table shows those of every reading */
+  PsCounterStats     *range_stats;
+  guint               range_n_tracks;
+  gint64              range_begin_ns;
+  gint64              range_end_ns;
+  GCancellable       *range_cancellable;  /* while they are computed… */
+  gint64              pending_begin_ns;   /* …for this range */
+  gint64              pending_end_ns;
 
   PsWarningModel     *warnings;
 
@@ -236,6 +255,8 @@ struct _PsCountersView
   GtkStack           *chart_stack;
   GtkBox             *charts_box;
   GtkColumnView      *stats_view;
+  GtkWidget          *range_box;
+  GtkLabel           *range_label;
   GtkStackPage       *warnings_page;
   GtkLabel           *quality_label;
   GtkLabel           *warnings_overflow_label;
@@ -297,12 +318,26 @@ ancestor_label (PsCounterNode *node,
   return ancestor != NULL ? ps_counter_node_get_label (ancestor) : "";
 }
 
-static double
-stats_number (PsCounterNode *node,
-              StatsColumn    column)
+/* The statistics the table shows of a counter: of the range selected on
+ * the timeline once they are computed, else of every reading; NULL
+ * without any reading */
+static const PsCounterStats *
+shown_stats (PsCountersView *self,
+             PsCounterNode  *node)
 {
-  const PsCounterStats *stats = ps_event_store_get_counter_stats (ps_counter_node_get_store (node),
-                                                                  ps_counter_node_get_track (node));
+  guint32 track = ps_counter_node_get_track (node);
+
+  if (self->range_stats != NULL)
+    return track < self->range_n_tracks ? &self->range_stats[track] : NULL;
+  return ps_event_store_get_counter_stats (ps_counter_node_get_store (node), track);
+}
+
+static double
+stats_number (PsCountersView *self,
+              PsCounterNode  *node,
+              StatsColumn     column)
+{
+  const PsCounterStats *stats = shown_stats (self, node);
 
   if (stats == NULL)
     return column == STATS_COUNT || column == STATS_MISSING ? 0 : NAN;
@@ -326,8 +361,9 @@ stats_number (PsCounterNode *node,
 }
 
 static char *
-stats_cell_text (PsCounterNode *node,
-                 StatsColumn    column)
+stats_cell_text (PsCountersView *self,
+                 PsCounterNode  *node,
+                 StatsColumn     column)
 {
   switch (column)
     {
@@ -343,12 +379,12 @@ stats_cell_text (PsCounterNode *node,
       return g_strdup (ps_counter_node_get_unit (node));
     case STATS_COUNT:
     case STATS_MISSING:
-      return ps_view_format_count ((guint64)stats_number (node, column));
+      return ps_view_format_count ((guint64)stats_number (self, node, column));
     case STATS_MIN:
     case STATS_MAX:
     case STATS_MEAN:
     case STATS_LAST:
-      return format_value (stats_number (node, column), ps_counter_node_get_unit (node));
+      return format_value (stats_number (self, node, column), ps_counter_node_get_unit (node));
     case N_STATS_COLUMNS:
     default:
       return NULL;
@@ -600,6 +636,218 @@ counter_checked_cb (PsCountersView *self)
  * selected in both; a range selected on the timeline is shaded on the
  * charts */
 
+/* The statistics of a range selected on the timeline are computed in a
+ * worker: a day of counters is millions of readings to go through. A
+ * newer range cancels the computation of the one before; the table and
+ * its notice change together, when the new numbers are there. */
+
+typedef struct
+{
+  PsEventStore *store;
+  gint64        begin_ns;
+  gint64        end_ns;
+} RangeStatsTask;
+
+static void
+range_stats_task_free (gpointer data)
+{
+  RangeStatsTask *task_data = data;
+
+  g_clear_object (&task_data->store);
+  g_free (task_data);
+}
+
+static void
+range_stats_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  RangeStatsTask *range = task_data;
+  GError *error = NULL;
+  PsCounterStats *stats = ps_counter_range_stats (range->store, range->begin_ns, range->end_ns, cancellable, &error);
+
+  if (stats == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, stats, g_free);
+}
+
+/* A time of the run on the clock, in the zone the file gives (named as
+ * the timeline names it), the date too when the range spans two days;
+ * NULL for a run without a clock */
+static char *
+format_clock_time (PsCountersView *self,
+                   gint64          time_ns,
+                   gboolean        with_date,
+                   gboolean        with_zone)
+{
+  PsEventStore *store = get_store (self);
+  const PsSessionInfo *session = ps_event_store_get_n_sessions (store) > 0 ? ps_event_store_get_session (store, 0) : NULL;
+  int offset_minutes;
+  char *text;
+  g_autofree char *zone_name = NULL;
+  g_autofree char *zone = NULL;
+
+  if (session == NULL || session->origin_unix_ns == 0)
+    return NULL;
+  ps_view_run_utc_offset (store, 0, &offset_minutes);
+  text = ps_view_format_wall_time (session->origin_unix_ns + time_ns, offset_minutes,
+                                   with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S");
+  zone_name = ps_view_format_zone (offset_minutes);
+  zone = g_strconcat (" ", zone_name, NULL);
+  /* "from 01:08:20.000 to 01:25:00.000 UTC−08:00": the zone once */
+  if (!with_zone && g_str_has_suffix (text, zone))
+    text[strlen (text) - strlen (zone)] = '\0';
+  return text;
+}
+
+/* The table's rows bound again and sorted again for new numbers, the
+ * focused counter kept selected */
+static void
+refresh_stats_rows (PsCountersView *self)
+{
+  guint n_rows = g_list_model_get_n_items (G_LIST_MODEL (self->checked));
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < n_rows; i++)
+    g_ptr_array_add (rows, g_list_model_get_item (G_LIST_MODEL (self->checked), i));
+  self->following = TRUE;
+  g_list_store_splice (self->checked, 0, n_rows, rows->pdata, rows->len);
+  self->following = FALSE;
+  follow_session (self);
+}
+
+static void
+update_range_notice (PsCountersView *self)
+{
+  g_autofree char *from = NULL;
+  g_autofree char *to = NULL;
+  g_autofree char *from_start = NULL;
+  g_autofree char *to_start = NULL;
+  g_autofree char *when = NULL;
+  g_autofree char *text = NULL;
+  guint stride;
+
+  if (self->range_stats == NULL)
+    {
+      gtk_widget_set_visible (self->range_box, FALSE);
+      return;
+    }
+  /* The axis counts from the start of the run */
+  from_start = ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, (double)self->range_begin_ns / 1e9);
+  to_start = ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, (double)self->range_end_ns / 1e9);
+  {
+    g_autofree char *begin_day = format_clock_time (self, self->range_begin_ns, TRUE, FALSE);
+    g_autofree char *end_day = format_clock_time (self, self->range_end_ns, TRUE, FALSE);
+    gboolean with_date = begin_day != NULL && end_day != NULL
+                         && strncmp (begin_day, end_day, strlen ("YYYY-MM-DD")) != 0;
+
+    from = format_clock_time (self, self->range_begin_ns, with_date, FALSE);
+    to = format_clock_time (self, self->range_end_ns, with_date, TRUE);
+  }
+  if (from != NULL && to != NULL)
+    /* Translators: when the readings of the statistics are, on the clock
+     * and from the start of the run: "01:08:20.000 to 01:25:00.000
+     * UTC−08:00 (500 s to 1,500 s into the run)" */
+    when = g_strdup_printf (_("%s to %s (%s to %s into the run)"), from, to, from_start, to_start);
+  else
+    /* Translators: when the readings of the statistics are, from the start
+     * of the run: "500 s to 1,500 s into the run" */
+    when = g_strdup_printf (_("%s to %s into the run"), from_start, to_start);
+
+  stride = ps_event_store_get_counter_stride (get_store (self));
+  if (stride > 1)
+    /* Translators: the statistics table shows the readings of a time range
+     * selected on the timeline ("01:08:20.000 to 01:25:00.000 UTC−08:00
+     * (500 s to 1,500 s into the run)"), of a run that keeps one reading
+     * in %u (always more than 1) */
+    text = g_strdup_printf (_("Statistics of the readings from %s, the range selected on the timeline; the run keeps one reading in %u, and these are of the readings kept"),
+                            when, stride);
+  else
+    /* Translators: the statistics table shows the readings of a time range
+     * selected on the timeline: "01:08:20.000 to 01:25:00.000 UTC−08:00
+     * (500 s to 1,500 s into the run)" */
+    text = g_strdup_printf (_("Statistics of the readings from %s, the range selected on the timeline"), when);
+  gtk_label_set_text (self->range_label, text);
+  /* The whole text, where the lines have no room for it */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->range_label), text);
+  gtk_widget_set_visible (self->range_box, TRUE);
+}
+
+static void
+range_stats_done_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  PsCountersView *self = PS_COUNTERS_VIEW (object);
+  RangeStatsTask *range = g_task_get_task_data (G_TASK (result));
+  PsCounterStats *stats = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  /* A newer range, or none, took its place */
+  if (stats == NULL || g_task_get_cancellable (G_TASK (result)) != self->range_cancellable)
+    {
+      g_free (stats);
+      return;
+    }
+  g_clear_object (&self->range_cancellable);
+  g_free (self->range_stats);
+  self->range_stats = stats;
+  self->range_n_tracks = ps_event_store_get_n_tracks (range->store);
+  self->range_begin_ns = range->begin_ns;
+  self->range_end_ns = range->end_ns;
+  update_range_notice (self);
+  refresh_stats_rows (self);
+}
+
+static void
+cancel_range_stats (PsCountersView *self)
+{
+  if (self->range_cancellable != NULL)
+    g_cancellable_cancel (self->range_cancellable);
+  g_clear_object (&self->range_cancellable);
+}
+
+/* The statistics follow the range selected on the timeline: those of its
+ * readings, or of every reading again when it is cleared */
+static void
+update_range_stats (PsCountersView *self)
+{
+  gint64 begin = 0, end = 0;
+  g_autoptr(GTask) task = NULL;
+  RangeStatsTask *range;
+
+  if (self->analysis != NULL && self->session != NULL && ps_session_get_selection (self->session, &begin, &end)
+      && self->range_cancellable != NULL && begin == self->pending_begin_ns && end == self->pending_end_ns)
+    return;
+  cancel_range_stats (self);
+  if (self->analysis == NULL || self->session == NULL || !ps_session_get_selection (self->session, &begin, &end))
+    {
+      if (self->range_stats != NULL)
+        {
+          g_clear_pointer (&self->range_stats, g_free);
+          self->range_n_tracks = 0;
+          update_range_notice (self);
+          refresh_stats_rows (self);
+        }
+      return;
+    }
+  if (self->range_stats != NULL && begin == self->range_begin_ns && end == self->range_end_ns)
+    return;
+
+  range = g_new0 (RangeStatsTask, 1);
+  range->store = g_object_ref (get_store (self));
+  range->begin_ns = begin;
+  range->end_ns = end;
+  self->range_cancellable = g_cancellable_new ();
+  self->pending_begin_ns = begin;
+  self->pending_end_ns = end;
+  task = g_task_new (self, self->range_cancellable, range_stats_done_cb, NULL);
+  g_task_set_source_tag (task, update_range_stats);
+  g_task_set_task_data (task, range, range_stats_task_free);
+  g_task_run_in_thread (task, range_stats_thread);
+}
+
 static void
 apply_time_selection (PsCountersView *self)
 {
@@ -608,6 +856,14 @@ apply_time_selection (PsCountersView *self)
 
   for (guint i = 0; i < self->charts->len; i++)
     ps_counter_chart_set_selection (g_ptr_array_index (self->charts, i), has_selection, begin, end);
+  update_range_stats (self);
+}
+
+static void
+show_all_readings_cb (PsCountersView *self)
+{
+  if (self->session != NULL)
+    ps_session_clear_selection (self->session);
 }
 
 static void
@@ -970,7 +1226,7 @@ stats_setup_cb (GtkSignalListItemFactory *factory,
                 GtkListItem              *list_item,
                 gpointer                  user_data)
 {
-  StatsColumn column = GPOINTER_TO_UINT (user_data);
+  StatsColumn column = ((StatsColumnData *)user_data)->column;
   GtkWidget *label = ps_view_cell_label_new (column >= STATS_COUNT);
 
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
@@ -982,9 +1238,10 @@ stats_bind_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *list_item,
                gpointer                  user_data)
 {
-  StatsColumn column = GPOINTER_TO_UINT (user_data);
+  StatsColumnData *data = user_data;
+  StatsColumn column = data->column;
   PsCounterNode *node = gtk_list_item_get_item (list_item);
-  g_autofree char *text = stats_cell_text (node, column);
+  g_autofree char *text = stats_cell_text (data->view, node, column);
   GtkWidget *label = gtk_list_item_get_child (list_item);
 
   gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
@@ -999,21 +1256,22 @@ stats_compare (gconstpointer a,
                gconstpointer b,
                gpointer      user_data)
 {
-  StatsColumn column = GPOINTER_TO_UINT (user_data);
+  StatsColumnData *data = user_data;
+  StatsColumn column = data->column;
   PsCounterNode *first = (PsCounterNode *)a;
   PsCounterNode *second = (PsCounterNode *)b;
 
   if (column < STATS_COUNT)
     {
-      g_autofree char *first_text = stats_cell_text (first, column);
-      g_autofree char *second_text = stats_cell_text (second, column);
+      g_autofree char *first_text = stats_cell_text (data->view, first, column);
+      g_autofree char *second_text = stats_cell_text (data->view, second, column);
 
       return g_utf8_collate (first_text, second_text);
     }
   else
     {
-      double x = stats_number (first, column);
-      double y = stats_number (second, column);
+      double x = stats_number (data->view, first, column);
+      double y = stats_number (data->view, second, column);
 
       /* Counters without values last */
       if (isnan (x) || isnan (y))
@@ -1063,18 +1321,19 @@ stats_export_value (GObject  *item,
                     GValue   *value,
                     gpointer  user_data)
 {
-  StatsColumn column = GPOINTER_TO_UINT (user_data);
+  StatsColumnData *data = user_data;
+  StatsColumn column = data->column;
   PsCounterNode *node = PS_COUNTER_NODE (item);
   double number;
 
   if (column < STATS_COUNT)
     {
       g_value_init (value, G_TYPE_STRING);
-      g_value_take_string (value, stats_cell_text (node, column));
+      g_value_take_string (value, stats_cell_text (data->view, node, column));
       return;
     }
 
-  number = stats_number (node, column);
+  number = stats_number (data->view, node, column);
   if (column == STATS_COUNT || column == STATS_MISSING)
     {
       g_value_init (value, G_TYPE_UINT64);
@@ -1131,17 +1390,20 @@ add_stats_columns (PsCountersView *self)
       g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
       g_autoptr(GtkColumnViewColumn) view_column = NULL;
       g_autoptr(GtkSorter) sorter = NULL;
+      StatsColumnData *data = &self->stats_columns[column];
 
-      g_signal_connect (factory, "setup", G_CALLBACK (stats_setup_cb), GUINT_TO_POINTER (column));
-      g_signal_connect (factory, "bind", G_CALLBACK (stats_bind_cb), GUINT_TO_POINTER (column));
+      data->view = self;
+      data->column = column;
+      g_signal_connect (factory, "setup", G_CALLBACK (stats_setup_cb), data);
+      g_signal_connect (factory, "bind", G_CALLBACK (stats_bind_cb), data);
       view_column = gtk_column_view_column_new (stats_column_title (column), g_steal_pointer (&factory));
-      sorter = GTK_SORTER (gtk_custom_sorter_new (stats_compare, GUINT_TO_POINTER (column), NULL));
+      sorter = GTK_SORTER (gtk_custom_sorter_new (stats_compare, data, NULL));
       gtk_column_view_column_set_sorter (view_column, sorter);
       gtk_column_view_column_set_resizable (view_column, TRUE);
       if (column == STATS_COUNTER)
         gtk_column_view_column_set_expand (view_column, TRUE);
       g_object_set_data (G_OBJECT (view_column), "ps-stats-column", GUINT_TO_POINTER (column));
-      ps_table_export_set_column (view_column, NULL, NULL, stats_export_value, GUINT_TO_POINTER (column), NULL);
+      ps_table_export_set_column (view_column, NULL, NULL, stats_export_value, data, NULL);
       gtk_column_view_append_column (self->stats_view, view_column);
     }
 
@@ -1269,6 +1531,10 @@ static void
 clear_run (PsCountersView *self)
 {
   g_clear_handle_id (&self->update_id, g_source_remove);
+  cancel_range_stats (self);
+  g_clear_pointer (&self->range_stats, g_free);
+  self->range_n_tracks = 0;
+  gtk_widget_set_visible (self->range_box, FALSE);
   gtk_single_selection_set_model (self->tree_selection, NULL);
   g_clear_object (&self->tree);
   g_list_store_remove_all (self->roots);
@@ -1298,6 +1564,7 @@ ps_counters_view_dispose (GObject *object)
   PsCountersView *self = PS_COUNTERS_VIEW (object);
 
   g_clear_handle_id (&self->update_id, g_source_remove);
+  cancel_range_stats (self);
   if (self->session != NULL)
     {
       g_clear_signal_handler (&self->range_handler, self->session);
@@ -1329,6 +1596,7 @@ ps_counters_view_finalize (GObject *object)
   PsCountersView *self = PS_COUNTERS_VIEW (object);
 
   g_free (self->search);
+  g_free (self->range_stats);
 
   G_OBJECT_CLASS (ps_counters_view_parent_class)->finalize (object);
 }
@@ -1423,6 +1691,8 @@ ps_counters_view_class_init (PsCountersViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsCountersView, chart_stack);
   gtk_widget_class_bind_template_child (widget_class, PsCountersView, charts_box);
   gtk_widget_class_bind_template_child (widget_class, PsCountersView, stats_view);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, range_box);
+  gtk_widget_class_bind_template_child (widget_class, PsCountersView, range_label);
   gtk_widget_class_bind_template_child (widget_class, PsCountersView, warnings_page);
   gtk_widget_class_bind_template_child (widget_class, PsCountersView, quality_label);
   gtk_widget_class_bind_template_child (widget_class, PsCountersView, warnings_overflow_label);
@@ -1431,6 +1701,7 @@ ps_counters_view_class_init (PsCountersViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
   gtk_widget_class_bind_template_callback (widget_class, mode_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, show_all_readings_cb);
 
   gtk_widget_class_install_action (widget_class, "counters.focus-search", NULL, focus_search_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "counters.focus-search", NULL);
@@ -1709,8 +1980,25 @@ ps_counters_view_get_stats_cell_text (PsCountersView *self,
 
   for (StatsColumn c = 0; c < N_STATS_COLUMNS; c++)
     if (g_strcmp0 (stats_column_title (c), column) == 0)
-      return stats_cell_text (node, c);
+      return stats_cell_text (self, node, c);
   return NULL;
+}
+
+const char *
+ps_counters_view_get_range_notice (PsCountersView *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
+
+  if (!gtk_widget_get_visible (self->range_box))
+    return NULL;
+  return gtk_label_get_text (self->range_label);
+}
+
+gboolean
+ps_counters_view_is_computing (PsCountersView *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), FALSE);
+  return self->range_cancellable != NULL;
 }
 
 GtkEditable *

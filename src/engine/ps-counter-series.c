@@ -32,13 +32,48 @@ G_STATIC_ASSERT (PS_COUNTER_OVERVIEW_BUCKETS == 1 << 10);
 #define MAX_ROOM_LOG2 10
 
 void
+ps_counter_stats_init (PsCounterStats *self)
+{
+  memset (self, 0, sizeof *self);
+  self->min = NAN;
+  self->max = NAN;
+  self->first = NAN;
+  self->last = NAN;
+}
+
+void
+ps_counter_stats_add (PsCounterStats *self,
+                      gint64          time_ns,
+                      double          value,
+                      gboolean        missing)
+{
+  if (missing || !isfinite (value))
+    {
+      self->n_missing++;
+      return;
+    }
+
+  if (self->n_values == 0)
+    {
+      self->min = self->max = self->first = value;
+      self->first_ns = time_ns;
+    }
+  else
+    {
+      self->min = MIN (self->min, value);
+      self->max = MAX (self->max, value);
+    }
+  self->n_values++;
+  self->sum += value;
+  self->last = value;
+  self->last_ns = time_ns;
+}
+
+void
 ps_counter_series_init (PsCounterSeries *self)
 {
   memset (self, 0, sizeof *self);
-  self->stats.min = NAN;
-  self->stats.max = NAN;
-  self->stats.first = NAN;
-  self->stats.last = NAN;
+  ps_counter_stats_init (&self->stats);
   self->shift = FIRST_SHIFT;
 }
 
@@ -267,30 +302,10 @@ ps_counter_series_add (PsCounterSeries *self,
                        double           value,
                        gboolean         missing)
 {
-  PsCounterStats *stats = &self->stats;
-
   self->n_readings++;
-  if (missing || !isfinite (value))
-    {
-      stats->n_missing++;
-      return;
-    }
-
-  if (stats->n_values == 0)
-    {
-      stats->min = stats->max = stats->first = value;
-      stats->first_ns = time_ns;
-    }
-  else
-    {
-      stats->min = MIN (stats->min, value);
-      stats->max = MAX (stats->max, value);
-    }
-  stats->n_values++;
-  stats->sum += value;
-  stats->last = value;
-  stats->last_ns = time_ns;
-  add_to_overview (self, time_ns, value);
+  ps_counter_stats_add (&self->stats, time_ns, value, missing);
+  if (!missing && isfinite (value))
+    add_to_overview (self, time_ns, value);
 }
 
 void

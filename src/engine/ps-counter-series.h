@@ -27,6 +27,15 @@ typedef struct
   gint64  last_ns;
 } PsCounterStats;
 
+/* Statistics without a reading */
+void ps_counter_stats_init (PsCounterStats *self);
+/* A reading into statistics, as a track's own take each of its readings:
+ * missing, or not finite, it counts as missing */
+void ps_counter_stats_add  (PsCounterStats *self,
+                            gint64          time_ns,
+                            double          value,
+                            gboolean        missing);
+
 /* A bucket of the overview: the readings with a value in one stretch of
  * time, and which stretch that is */
 typedef struct
