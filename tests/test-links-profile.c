@@ -105,6 +105,22 @@ lane_in_view (PsTimelineView *view,
   return y >= PS_TIMELINE_HEADER_HEIGHT && y + PS_TIMELINE_LANE_HEIGHT <= gtk_widget_get_height (GTK_WIDGET (view));
 }
 
+typedef struct
+{
+  PsTimelineView *view;
+  guint32         track;
+} LaneOf;
+
+/* lane_in_view (), for iterate_until (): the timeline scrolls its lane
+ * back into view after each frame in which the views under it grew */
+static gboolean
+lane_is_in_view (gpointer data)
+{
+  const LaneOf *lane = data;
+
+  return lane_in_view (lane->view, lane->track);
+}
+
 /* The tracks of the list's selected rows */
 static GArray *
 selected_tracks (Run *run)
@@ -234,7 +250,11 @@ test_thread_row_focuses_timeline (Fixture       *fixture,
   g_assert_true (iterate_until (profile_view_is_idle, run.profile_view));
   iterate_for (200);
   g_assert_true (ps_session_is_focus_track (run.session, track));
-  g_assert_true (lane_in_view (run.view, track));
+  {
+    LaneOf lane = { run.view, track };
+
+    g_assert_true (iterate_until (lane_is_in_view, &lane));
+  }
   g_assert_cmpuint (timeline_focus_bar_pixels (run.view, track), >, 30);
   maybe_save_screenshot (fixture, "links-profile-thread");
 }
