@@ -251,7 +251,7 @@ test_sources (Fixture       *fixture,
 
   /* 2 of 15 samples in kernel mode */
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "15 samples");
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "13.3 %");
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "13.33 %");
   g_assert_cmpfloat (tree_total (view), ==, 15);
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "range"), ==, "All processes and threads, the whole run");
 
@@ -259,7 +259,7 @@ test_sources (Fixture       *fixture,
   gtk_drop_down_set_selected (dropdown, 1);
   g_assert_cmpfloat (tree_total (view), ==, 5);
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "5 samples");
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "0.0 %");
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "0.00 %");
   g_assert_cmpuint (ps_profile_track_row_get_samples (find_row (view, "alpha (100)", NULL)), ==, 5);
   g_assert_cmpuint (ps_profile_track_row_get_samples (find_row (view, "beta (200)", NULL)), ==, 0);
 
@@ -267,7 +267,7 @@ test_sources (Fixture       *fixture,
   gtk_drop_down_set_selected (dropdown, 2);
   g_assert_cmpfloat (tree_total (view), ==, 20);
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "20 samples");
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "10.0 %");
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "10.00 %");
 
   maybe_save_screenshot (fixture, "profile-built");
 }
@@ -360,7 +360,7 @@ test_time_range (Fixture       *fixture,
   /* 0–6 ms: the six user samples of main */
   ps_session_set_selection (session, 0, 6 * MS);
   g_assert_cmpfloat (tree_total (view), ==, 6);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "0.0 %");
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "0.00 %");
   g_assert_cmpuint (ps_profile_track_row_get_samples (find_row (view, "alpha (100)", NULL)), ==, 6);
   g_assert_cmpuint (ps_profile_track_row_get_samples (find_row (view, "beta (200)", NULL)), ==, 0);
   g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "range"), "samples from 0 s to 6.000 ms"));
@@ -368,10 +368,10 @@ test_time_range (Fixture       *fixture,
   /* 5–22 ms: one of main, its two kernel samples, worker's three, two of beta */
   ps_session_set_selection (session, 5 * MS, 22 * MS);
   g_assert_cmpfloat (tree_total (view), ==, 8);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "25.0 %");
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "25.00 %");
   /* Data Quality says what the header counts of the run's 20 samples */
   g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "quality"),
-                            "The header and the call tree count the 8 samples of CLOCK.HARD, in the time range selected on the timeline, 25.0 % of them with frames without a function name; the line above and the warnings below count all 20 samples of the run."));
+                            "The header and the call tree count the 8 samples of CLOCK.HARD, in the time range selected on the timeline, 25.00 % of them with frames without a function name; the line above and the warnings below count all 20 samples of the run."));
 
   /* A selected process stays selected when the counts reorder the list */
   {
@@ -426,10 +426,10 @@ test_warnings (Fixture       *fixture,
   g_assert_cmpstr (ps_warning_row_get_code (second), ==, "W-PMCLOG-DROPPED");
 
   /* The summary: the module without symbols and its samples, the loss */
-  g_assert_nonnull (strstr (quality, "1 module has no symbols: 4 of the run’s 20 samples (20.0 %) have frames without a function name"));
+  g_assert_nonnull (strstr (quality, "1 module has no symbols: 4 of the run’s 20 samples (20.00 %) have frames without a function name"));
   /* The header counts one event of two: the summary says so */
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "15 samples");
-  g_assert_nonnull (strstr (quality, "The header and the call tree count the 15 samples of CLOCK.HARD, 26.7 % of them with frames without a function name; the line above and the warnings below count all 20 samples of the run."));
+  g_assert_nonnull (strstr (quality, "The header and the call tree count the 15 samples of CLOCK.HARD, 26.67 % of them with frames without a function name; the line above and the warnings below count all 20 samples of the run."));
   g_assert_nonnull (strstr (quality, "Samples were lost"));
   g_assert_null (strstr (quality, "outside every known mapping"));
 
@@ -496,7 +496,7 @@ test_pmcstat (Fixture       *fixture,
   g_assert_cmpstr (item, ==, expected_item);
   expected_samples = g_strdup_printf ("%" G_GUINT64_FORMAT " samples", n_samples);
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, expected_samples);
-  expected_kernel = g_strdup_printf ("%.1f %%", 100.0 * n_kernel / n_samples);
+  expected_kernel = g_strdup_printf ("%.2f %%", 100.0 * n_kernel / n_samples);
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, expected_kernel);
   g_assert_cmpfloat (tree_total (view), ==, n_samples);
   {
@@ -518,7 +518,7 @@ test_pmcstat (Fixture       *fixture,
   {
     g_autofree char *declared = ps_util_format_count (302186);
     g_autofree char *listed = ps_util_format_count (n_samples);
-    g_autofree char *expected_quality = g_strdup_printf ("The file’s header counts %s samples; its call graph lists %s of them (%.1f %%), and those are what Perfscope counts.",
+    g_autofree char *expected_quality = g_strdup_printf ("The file’s header counts %s samples; its call graph lists %s of them (%.2f %%), and those are what Perfscope counts.",
                                                          declared, listed, 100.0 * n_samples / 302186);
 
     g_assert_cmpuint (n_samples, ==, 262077);
@@ -821,7 +821,7 @@ test_unnamed_modules (Fixture       *fixture,
 
   /* 9 samples: 8 in the tree, one without a stack; 2 in the kernel */
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "9 samples");
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "22.2 %");
+  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "22.22 %");
   g_assert_cmpfloat (ps_call_tree_get_elapsed_total (tree), ==, 8);
   g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "range"),
                             "1 of the 9 samples has no call stack; the call tree counts the other 8"));
@@ -924,7 +924,7 @@ test_unnamed_modules (Fixture       *fixture,
   {
     const char *quality = ps_profile_view_get_header_value (view, "quality");
 
-    g_assert_nonnull (strstr (quality, "3 modules have no symbols: 8 of the run’s 9 samples (88.9 %) have frames without a function name"));
+    g_assert_nonnull (strstr (quality, "3 modules have no symbols: 8 of the run’s 9 samples (88.89 %) have frames without a function name"));
     g_assert_nonnull (strstr (quality, "1 of the 9 samples has no call stack; the call tree counts the other 8."));
     g_assert_null (strstr (quality, "The header and the call tree count"));
   }

@@ -1074,15 +1074,15 @@ query_tooltip_cb (GtkWidget  *widget,
                           ? g_dngettext (GETTEXT_PACKAGE,
                                          /* Translators: a bar of a histogram: its range, how
                                           * many durations fell in it, of all, and their sum */
-                                         "%s to %s%s\n%llu duration (%.1f %%)\nTotal time %s",
-                                         "%s to %s%s\n%llu durations (%.1f %%)\nTotal time %s",
+                                         "%s to %s%s\n%llu duration (%.2f %%)\nTotal time %s",
+                                         "%s to %s%s\n%llu durations (%.2f %%)\nTotal time %s",
                                          bin->count)
                           : g_dngettext (GETTEXT_PACKAGE,
                                          /* Translators: a bar of a histogram of values other
                                           * than durations: its range, how many values fell in
                                           * it, of all, and their sum */
-                                         "%s to %s%s\n%llu value (%.1f %%)\nTotal %s",
-                                         "%s to %s%s\n%llu values (%.1f %%)\nTotal %s",
+                                         "%s to %s%s\n%llu value (%.2f %%)\nTotal %s",
+                                         "%s to %s%s\n%llu values (%.2f %%)\nTotal %s",
                                          bin->count),
                           lower, upper,
                           (guint)index == histogram->n_bins - 1 ? _(" (inclusive)") : "",

@@ -334,7 +334,7 @@ update_totals (PsProfileView *self)
       g_autofree char *kernel_count = ps_util_format_count (n_kernel);
 
       /* Translators: the share of samples taken in kernel mode */
-      kernel = g_strdup_printf (_("%.1f %%"), 100.0 * (double) n_kernel / (double) n_samples);
+      kernel = g_strdup_printf (_("%.2f %%"), 100.0 * (double) n_kernel / (double) n_samples);
       /* Translators: %s is a number of samples */
       kernel_tooltip = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                                      "%s sample in kernel mode: the operating system’s share",
@@ -1115,8 +1115,8 @@ update_quality_summary (PsProfileView *self)
       /* Translators: after "3 modules have no symbols"; the second %s is
        * the number of samples of the run */
       g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE,
-                                                    ": %s of the run’s %s samples (%.1f %%) has frames without a function name; each module is one row of the call tree. Choose a symbol folder to name them.",
-                                                    ": %s of the run’s %s samples (%.1f %%) have frames without a function name; each module is one row of the call tree. Choose a symbol folder to name them.",
+                                                    ": %s of the run’s %s samples (%.2f %%) has frames without a function name; each module is one row of the call tree. Choose a symbol folder to name them.",
+                                                    ": %s of the run’s %s samples (%.2f %%) have frames without a function name; each module is one row of the call tree. Choose a symbol folder to name them.",
                                                     self->run.unnamed),
                               count, run_count, 100.0 * (double) self->run.unnamed / (double) MAX (self->run.samples, 1));
     }
@@ -1148,7 +1148,7 @@ update_quality_summary (PsProfileView *self)
       g_string_append_c (summary, '\n');
       /* Translators: the first %s is a number of samples, the second
        * says which ("of CLOCK.HARD"), the last is the run's samples */
-      g_string_append_printf (summary, _("The header and the call tree count the %s samples %s, %.1f %% of them with frames without a function name; the line above and the warnings below count all %s samples of the run."),
+      g_string_append_printf (summary, _("The header and the call tree count the %s samples %s, %.2f %% of them with frames without a function name; the line above and the warnings below count all %s samples of the run."),
                               chosen_count, choice != NULL ? choice : "",
                               100.0 * (double) self->chosen.unnamed / (double) MAX (self->chosen.samples, 1), run_count);
     }
@@ -1169,7 +1169,7 @@ update_quality_summary (PsProfileView *self)
       g_string_append_c (summary, '\n');
       /* Translators: pmcstat -G text: "@ CLOCK.HARD [302186 samples]"
        * above a call graph that lists fewer */
-      g_string_append_printf (summary, _("The file’s header counts %s samples; its call graph lists %s of them (%.1f %%), and those are what Perfscope counts."),
+      g_string_append_printf (summary, _("The file’s header counts %s samples; its call graph lists %s of them (%.2f %%), and those are what Perfscope counts."),
                               declared_count, listed_count, 100.0 * (double) self->chosen.samples / (double) declared);
     }
   gtk_label_set_text (self->quality_label, summary->str);
