@@ -321,7 +321,7 @@ static void
 update_totals (PsProfileView *self)
 {
   guint64 n_samples = self->have_counts ? self->chosen.samples : 0;
-  g_autofree char *count = ps_util_format_count (n_samples);
+  g_autofree char *count = ps_view_format_count (n_samples);
   /* Translators: a number of samples, "302,186 samples" */
   g_autofree char *samples = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample", "%s samples", n_samples),
                                               count);
@@ -331,7 +331,7 @@ update_totals (PsProfileView *self)
   if (n_samples > 0)
     {
       guint64 n_kernel = self->chosen.kernel;
-      g_autofree char *kernel_count = ps_util_format_count (n_kernel);
+      g_autofree char *kernel_count = ps_view_format_count (n_kernel);
 
       /* Translators: the share of samples taken in kernel mode */
       kernel = g_strdup_printf (_("%.2f %%"), 100.0 * (double) n_kernel / (double) n_samples);
@@ -353,9 +353,9 @@ update_totals (PsProfileView *self)
 static char *
 no_stack_note (const SampleCounts *counts)
 {
-  g_autofree char *without = ps_util_format_count (counts->no_stack);
-  g_autofree char *all = ps_util_format_count (counts->samples);
-  g_autofree char *rest = ps_util_format_count (counts->samples - counts->no_stack);
+  g_autofree char *without = ps_view_format_count (counts->no_stack);
+  g_autofree char *all = ps_view_format_count (counts->samples);
+  g_autofree char *rest = ps_view_format_count (counts->samples - counts->no_stack);
 
   /* Translators: samples for which the log recorded no program counter */
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
@@ -950,7 +950,7 @@ update_sources (PsProfileView *self)
     {
       const PsSampleSource *source = ps_event_store_get_sample_source (store, s);
       g_autofree char *name = source_display_name (ps_event_store_get_string (store, source->name));
-      g_autofree char *count = ps_util_format_count (source->n_samples);
+      g_autofree char *count = ps_view_format_count (source->n_samples);
       guint32 index = s;
 
       if (*name == '\0')
@@ -1066,7 +1066,7 @@ update_quality_summary (PsProfileView *self)
       return;
     }
 
-  run_count = ps_util_format_count (self->run.samples);
+  run_count = ps_view_format_count (self->run.samples);
   for (guint i = 0; i < ps_event_store_get_n_warnings (store); i++)
     {
       PsWarning warning;
@@ -1110,7 +1110,7 @@ update_quality_summary (PsProfileView *self)
     }
   if (summary->len > 0)
     {
-      g_autofree char *count = ps_util_format_count (self->run.unnamed);
+      g_autofree char *count = ps_view_format_count (self->run.unnamed);
 
       /* Translators: after "3 modules have no symbols"; the second %s is
        * the number of samples of the run */
@@ -1143,7 +1143,7 @@ update_quality_summary (PsProfileView *self)
   if (self->chosen.samples != self->run.samples)
     {
       g_autofree char *choice = describe_choice (self);
-      g_autofree char *chosen_count = ps_util_format_count (self->chosen.samples);
+      g_autofree char *chosen_count = ps_view_format_count (self->chosen.samples);
 
       g_string_append_c (summary, '\n');
       /* Translators: the first %s is a number of samples, the second
@@ -1163,8 +1163,8 @@ update_quality_summary (PsProfileView *self)
   declared = declared_samples (self);
   if (declared > 0 && declared != self->chosen.samples && !self->built_range && self->selected_tracks == NULL)
     {
-      g_autofree char *declared_count = ps_util_format_count (declared);
-      g_autofree char *listed_count = ps_util_format_count (self->chosen.samples);
+      g_autofree char *declared_count = ps_view_format_count (declared);
+      g_autofree char *listed_count = ps_view_format_count (self->chosen.samples);
 
       g_string_append_c (summary, '\n');
       /* Translators: pmcstat -G text: "@ CLOCK.HARD [302186 samples]"
