@@ -913,7 +913,15 @@ paned_sized_cb (GtkPaned   *paned,
     place (placement, size);
 }
 
-/* What a child shows needs another size: the split moves for it */
+/* What a child shows needs another size: the split moves for it. The
+ * paned is queued for a resize, not only for the allocation that moving
+ * the split asks: GTK then reallocates the paned's parent as a whole rather
+ * than passing down to the paned alone, and a resize a child queues while
+ * the paned is allocated (a scrolled window showing or hiding a scrollbar
+ * for its content's new page size) is settled with the parent's
+ * allocation. Passed down, GTK 4.8 leaves the parent marked unallocated
+ * under an ancestor that is itself being allocated in that frame, and the
+ * frame is drawn without it. */
 static gboolean
 fit_cb (gpointer user_data)
 {
@@ -922,7 +930,10 @@ fit_cb (gpointer user_data)
 
   placement->fit_id = 0;
   if (size > 0 && placement->size == size)
-    place (placement, size);
+    {
+      place (placement, size);
+      gtk_widget_queue_resize (GTK_WIDGET (placement->paned));
+    }
   return G_SOURCE_REMOVE;
 }
 
