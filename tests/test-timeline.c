@@ -1094,6 +1094,34 @@ test_row_labels (Fixture       *fixture,
     }
 }
 
+/* Axis labels group their digits as the tables do ("25,000 MiB" on the
+ * memory chart of a recording read "25000") and give the step's decimals */
+static void
+test_tick_labels (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  static const struct
+  {
+    double      value;
+    double      step;
+    const char *text;
+  } ticks[] = {
+    { 25000, 5000, "25,000" },
+    { 1234567, 500000, "1,234,567" },
+    { 0.05, 0.05, "0.05" },
+    { 2.5, 0.5, "2.5" },
+    { -1e-12, 1, "0" },
+    { -3000, 1000, "-3,000" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ticks); i++)
+    {
+      g_autofree char *text = ps_chart_format_tick (ticks[i].value, ticks[i].step);
+
+      g_assert_cmpstr (text, ==, ticks[i].text);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1116,6 +1144,7 @@ main (int   argc,
   ADD_TEST ("/counter-chart/pixels", test_counter_chart);
   ADD_TEST ("/timeline/sample-rows", test_sample_rows);
   ADD_TEST ("/timeline/value-tooltip", test_value_tooltip);
+  ADD_TEST ("/chart/tick-labels", test_tick_labels);
   ADD_TEST ("/timeline/row-labels", test_row_labels);
 
   status = g_test_run ();

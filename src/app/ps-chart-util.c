@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "ps-chart-util.h"
+#include "ps-view-util.h"
 
 void
 ps_chart_get_foreground (GtkWidget *widget,
@@ -91,7 +92,8 @@ ps_chart_format_tick (double value,
 
   if (fabs (value) < step * 1e-6)
     value = 0;
-  return g_strdup_printf ("%.*f", CLAMP (decimals, 0, 9), value);
+  /* Digits grouped and the locale's decimal point, as in the tables */
+  return ps_view_format_fixed (value, decimals);
 }
 
 GtkWidget *

@@ -181,6 +181,7 @@ format_axis_value (PsSeriesChartUnit unit,
                    double            step,
                    double            magnitude)
 {
+  g_autofree char *number = NULL;
   const char *suffix;
   double scale;
   int decimals = 0;
@@ -193,9 +194,10 @@ format_axis_value (PsSeriesChartUnit unit,
   if (fabs (value) < step * 1e-6)
     value = 0;
 
+  number = ps_view_format_fixed (value / scale, decimals);
   if (*suffix == '\0')
-    return g_strdup_printf ("%.*f", decimals, value / scale);
-  return g_strdup_printf ("%.*f %s", decimals, value / scale, suffix);
+    return g_steal_pointer (&number);
+  return g_strdup_printf ("%s %s", number, suffix);
 }
 
 /* Drawing */
