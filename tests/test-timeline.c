@@ -1095,7 +1095,8 @@ test_row_labels (Fixture       *fixture,
 }
 
 /* Axis labels group their digits as the tables do ("25,000 MiB" on the
- * memory chart of a recording read "25000") and give the step's decimals */
+ * memory chart of a recording read "25000", "1,200 s" on a PDH log's
+ * timeline "1200 s") and give the step's decimals */
 static void
 test_tick_labels (Fixture       *fixture,
                   gconstpointer  data)
@@ -1120,6 +1121,16 @@ test_tick_labels (Fixture       *fixture,
 
       g_assert_cmpstr (text, ==, ticks[i].text);
     }
+  /* And the time axis of the timeline and the counter charts */
+  {
+    g_autofree char *seconds = ps_timeline_format_position (FALSE, 1200 * 1e9, 200 * 1e9);
+    g_autofree char *milliseconds = ps_timeline_format_position (FALSE, 0.25 * 1e9, 0.05 * 1e9);
+    g_autofree char *sequence = ps_timeline_format_position (TRUE, 1200, 100);
+
+    g_assert_cmpstr (seconds, ==, "1,200 s");
+    g_assert_cmpstr (milliseconds, ==, "250 ms");
+    g_assert_cmpstr (sequence, ==, "#1200");
+  }
 }
 
 int

@@ -1452,6 +1452,7 @@ ps_timeline_format_position (gboolean sequence_axis,
                              double   value,
                              double   step)
 {
+  g_autofree char *number = NULL;
   double seconds, unit_seconds, magnitude;
   const char *unit;
   int decimals;
@@ -1474,7 +1475,9 @@ ps_timeline_format_position (gboolean sequence_axis,
   decimals = CLAMP (decimals, 0, 9);
   if (fabs (seconds) < step / 1e9 * 1e-6)
     seconds = 0;
-  return g_strdup_printf ("%.*f %s", decimals, seconds / unit_seconds, unit);
+  /* Digits grouped as in the tables: "1,200 s" */
+  number = ps_view_format_fixed (seconds / unit_seconds, decimals);
+  return g_strdup_printf ("%s %s", number, unit);
 }
 
 char *
