@@ -393,6 +393,36 @@ open_run_views (Fixture    *fixture,
 }
 
 gboolean
+current_run_page_loaded (gpointer window)
+{
+  PsRunPage *page = ps_window_get_current_page (window);
+
+  return page != NULL && ps_run_page_get_state (page) == PS_RUN_PAGE_LOADED;
+}
+
+guint64
+find_span (PsEventStore *store,
+           const char   *name,
+           gint64        begin_ns)
+{
+  for (guint64 i = 0; i < ps_event_store_get_n_spans (store); i++)
+    {
+      const PsSpan *span = ps_event_store_get_span (store, i);
+
+      if (span->begin_ns == begin_ns && g_str_has_suffix (ps_event_store_get_string (store, span->name), name))
+        return i;
+    }
+  g_assert_not_reached ();
+}
+
+GdkTexture *
+grab_timeline (PsTimelineView *view)
+{
+  iterate_for (50);
+  return render_widget (GTK_WIDGET (view));
+}
+
+gboolean
 ce_view_is_idle (gpointer view)
 {
   return !ps_ce_view_is_busy (view);

@@ -110,6 +110,16 @@ char       *demo_file_path         (const char   *name);
 /* Opens path and waits until the run is loaded and its timeline drawn */
 RunViews    open_run_views         (Fixture      *fixture,
                                     const char   *path);
+/* Whether the window's current tab is a run page that has loaded its
+ * file (for iterate_until, with the window) */
+gboolean    current_run_page_loaded (gpointer     window);
+/* The span of the store whose name ends with name and that begins at
+ * begin_ns; fails the test when there is none */
+guint64     find_span              (PsEventStore *store,
+                                    const char   *name,
+                                    gint64        begin_ns);
+/* The timeline as it draws now, once pending frames are done */
+GdkTexture *grab_timeline          (PsTimelineView *view);
 /* Whether a view has done its work in the background (for iterate_until) */
 gboolean    ce_view_is_idle        (gpointer      view);
 gboolean    rtl_view_is_idle       (gpointer      view);

@@ -605,14 +605,6 @@ record_page_has_charts (gpointer data)
   return page != NULL && ps_record_page_get_charts (page)->len >= 2;
 }
 
-static gboolean
-run_page_loaded (gpointer data)
-{
-  PsRunPage *page = ps_window_get_current_page (data);
-
-  return page != NULL && ps_run_page_get_state (page) == PS_RUN_PAGE_LOADED;
-}
-
 /* A live recording, then the run it becomes */
 static void
 test_recording_laptop (Fixture       *fixture,
@@ -640,7 +632,7 @@ test_recording_laptop (Fixture       *fixture,
   save_screenshots (fixture, "recording");
 
   ps_record_page_stop (record_page);
-  g_assert_true (iterate_until (run_page_loaded, fixture->window));
+  g_assert_true (iterate_until (current_run_page_loaded, fixture->window));
   iterate_for (600);
   assert_window_fits_laptop (fixture);
   assert_views_fit (ps_window_get_current_page (fixture->window));

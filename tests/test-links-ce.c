@@ -54,13 +54,6 @@ open_fsperf (Fixture *fixture)
   return open_demo (fixture, "fsperf_CEPC_x86_6_0_3122.log");
 }
 
-static GdkTexture *
-grab (PsTimelineView *view)
-{
-  iterate_for (50);
-  return render_widget (GTK_WIDGET (view));
-}
-
 /* Scrolls the timeline as its scroll bar would, the track's row at the top */
 static void
 scroll_to_row (PsTimelineView *view,
@@ -218,7 +211,7 @@ test_histogram_bars_highlight (Fixture       *fixture,
   bins = ps_histogram_view_get_histogram (histogram);
   g_assert_nonnull (bins);
   {
-    g_autoptr(GdkTexture) before = grab (run.view);
+    g_autoptr(GdkTexture) before = grab_timeline (run.view);
 
     g_assert_cmpuint (count_pixels_near (before, 0, 0, 10000, 10000, &color), ==, 0);
   }
@@ -252,7 +245,7 @@ test_histogram_bars_highlight (Fixture       *fixture,
   g_assert_cmpint ((gint64)chosen[0], >=, begin);
   g_assert_cmpint ((gint64)chosen[0], <=, end);
   {
-    g_autoptr(GdkTexture) after = grab (run.view);
+    g_autoptr(GdkTexture) after = grab_timeline (run.view);
     guint32 track;
     PsMeasurement m;
 
@@ -273,7 +266,7 @@ test_histogram_bars_highlight (Fixture       *fixture,
   g_assert_true (iterate_until (has_no_points, run.session));
   g_assert_null (ps_timeline_view_get_status (run.view));
   {
-    g_autoptr(GdkTexture) cleared = grab (run.view);
+    g_autoptr(GdkTexture) cleared = grab_timeline (run.view);
 
     g_assert_cmpuint (count_pixels_near (cleared, 0, 0, 10000, 10000, &color), ==, 0);
   }
@@ -365,7 +358,7 @@ test_timeline_point_selects_bar (Fixture       *fixture,
   y = ps_timeline_view_get_row_y (run.view, m.track) + 30;
   ps_chart_get_foreground (GTK_WIDGET (run.view), &foreground);
   {
-    g_autoptr(GdkTexture) before = grab (run.view);
+    g_autoptr(GdkTexture) before = grab_timeline (run.view);
 
     ring_before = count_pixels_near (before, (int)x - 8, (int)y - 40, (int)x + 8, (int)y + 40, &foreground);
   }
@@ -390,7 +383,7 @@ test_timeline_point_selects_bar (Fixture       *fixture,
 
   /* Ringed in the foreground colour */
   {
-    g_autoptr(GdkTexture) after = grab (run.view);
+    g_autoptr(GdkTexture) after = grab_timeline (run.view);
 
     g_assert_cmpuint (count_pixels_near (after, (int)x - 8, (int)y - 40, (int)x + 8, (int)y + 40, &foreground),
                       >, ring_before + 10);

@@ -556,14 +556,6 @@ recorded_enough (gpointer data)
          && ps_timeline_view_get_model (ps_record_page_get_timeline_view (data)) != NULL;
 }
 
-static gboolean
-run_page_loaded (gpointer data)
-{
-  PsRunPage *page = ps_window_get_current_page (data);
-
-  return page != NULL && ps_run_page_get_state (page) == PS_RUN_PAGE_LOADED;
-}
-
 /* A row chosen on the timeline of a recording draws its series over the
  * others in the recording's charts */
 static void
@@ -627,7 +619,7 @@ test_live_recording (Fixture       *fixture,
   maybe_save_screenshot (fixture, "links-counters-live");
 
   ps_record_page_stop (page);
-  g_assert_true (iterate_until (run_page_loaded, fixture->window));
+  g_assert_true (iterate_until (current_run_page_loaded, fixture->window));
 }
 
 int

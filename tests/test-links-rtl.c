@@ -70,28 +70,6 @@ open_demo (Fixture *fixture)
   return open_run (fixture, path);
 }
 
-static guint64
-find_span (PsEventStore *store,
-           const char   *name,
-           gint64        begin_ns)
-{
-  for (guint64 i = 0; i < ps_event_store_get_n_spans (store); i++)
-    {
-      const PsSpan *span = ps_event_store_get_span (store, i);
-
-      if (span->begin_ns == begin_ns && g_str_has_suffix (ps_event_store_get_string (store, span->name), name))
-        return i;
-    }
-  g_assert_not_reached ();
-}
-
-static GdkTexture *
-grab (PsTimelineView *view)
-{
-  iterate_for (50);
-  return render_widget (GTK_WIDGET (view));
-}
-
 /* Whether the span's bar is in the timeline's visible range and rows, at
  * least min_pixels wide */
 static gboolean
@@ -300,7 +278,7 @@ test_scope_row_shows_span (Fixture       *fixture,
   /* Outlined in the accent colour (the timeline has the keyboard focus
    * or not: the outline is there either way, in one colour or another) */
   {
-    g_autoptr(GdkTexture) texture = grab (run.view);
+    g_autoptr(GdkTexture) texture = grab_timeline (run.view);
     GdkRGBA foreground;
     double y = ps_timeline_view_span_y (run.view, span);
     double x0 = MAX (ps_timeline_view_x_of (run.view, s->begin_ns), PS_TIMELINE_LABEL_WIDTH);
@@ -370,7 +348,7 @@ test_message_row_reveals (Fixture       *fixture,
   g_assert_cmpint (end - begin, ==, MS);
   /* Marked over the thread's strip of messages */
   {
-    g_autoptr(GdkTexture) texture = grab (run.view);
+    g_autoptr(GdkTexture) texture = grab_timeline (run.view);
     double x = ps_timeline_view_x_of (run.view, mark->time_ns);
     double y = ps_timeline_view_get_row_y (run.view, mark->track);
     GdkRGBA color;

@@ -97,14 +97,6 @@ refreshed_enough (gpointer data)
 }
 
 static gboolean
-run_page_loaded (gpointer data)
-{
-  PsRunPage *page = ps_window_get_current_page (data);
-
-  return page != NULL && ps_run_page_get_state (page) == PS_RUN_PAGE_LOADED;
-}
-
-static gboolean
 page_has_file (gpointer data)
 {
   return ps_run_page_get_file (data) != NULL;
@@ -225,7 +217,7 @@ test_record_process (Fixture       *fixture,
 
   /* Stop: the tab becomes the run, in the same place, with every reading */
   ps_record_page_stop (record_page);
-  g_assert_true (iterate_until (run_page_loaded, fixture->window));
+  g_assert_true (iterate_until (current_run_page_loaded, fixture->window));
   g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
   run_page = ps_window_get_current_page (fixture->window);
   g_assert_true (ps_run_page_get_store (run_page) == store);
@@ -307,7 +299,7 @@ test_command_exits (Fixture       *fixture,
   g_assert_true (iterate_until (record_page_shown, fixture->window));
   g_assert_nonnull (strstr (ps_record_page_get_title (current_record_page (fixture->window)), "sleep 0.5"));
 
-  g_assert_true (iterate_until (run_page_loaded, fixture->window));
+  g_assert_true (iterate_until (current_run_page_loaded, fixture->window));
   g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
   g_assert_cmpuint (ps_event_store_get_n_counter_readings (ps_run_page_get_store (ps_window_get_current_page (fixture->window))), >, 0);
 }
@@ -426,7 +418,7 @@ test_unsaved_recording (Fixture       *fixture,
   g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "50"));
   ps_record_dialog_record (dialog);
   g_assert_true (iterate_until (record_page_shown, fixture->window));
-  g_assert_true (iterate_until (run_page_loaded, fixture->window));
+  g_assert_true (iterate_until (current_run_page_loaded, fixture->window));
   run_page = ps_window_get_current_page (fixture->window);
   store = ps_run_page_get_store (run_page);
   g_assert_null (ps_run_page_get_file (run_page));

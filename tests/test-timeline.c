@@ -74,22 +74,6 @@ open_calltree_example (Fixture *fixture)
   return open_run (fixture, "rtl", "calltree_4711.log");
 }
 
-/* The span of the store with that name and begin */
-static guint64
-find_span (PsEventStore *store,
-           const char   *name,
-           gint64        begin_ns)
-{
-  for (guint64 i = 0; i < ps_event_store_get_n_spans (store); i++)
-    {
-      const PsSpan *span = ps_event_store_get_span (store, i);
-
-      if (span->begin_ns == begin_ns && g_str_has_suffix (ps_event_store_get_string (store, span->name), name))
-        return i;
-    }
-  g_assert_not_reached ();
-}
-
 typedef struct
 {
   int     width;
