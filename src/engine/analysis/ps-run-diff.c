@@ -21,6 +21,8 @@
 
 #define DEFAULT_ALPHA     0.05
 #define DEFAULT_THRESHOLD 0.05
+#define DEFAULT_MIN_CHANGE 0.10
+#define DEFAULT_NOISE_FRACTION 0.01
 
 /* What one run has under one name, before matching */
 typedef struct
@@ -350,6 +352,9 @@ row_new (Entry        *a,
   row->delta_mean = row->ratio_mean = NAN;
   row->delta_total = row->ratio_total = NAN;
   row->p_value = NAN;
+  row->noise_floor = NAN;
+  row->basis = PS_RUN_DIFF_BASIS_NONE;
+  row->reason = a != NULL && b != NULL ? PS_RUN_DIFF_REASON_NOT_SIGNIFICANT : PS_RUN_DIFF_REASON_ONE_SIDE;
   row->change = PS_RUN_DIFF_UNCHANGED;
 
   if (a != NULL && b != NULL)
@@ -414,6 +419,8 @@ ps_run_diff_options_init (PsRunDiffOptions *options)
   memset (options, 0, sizeof *options);
   options->alpha = DEFAULT_ALPHA;
   options->threshold = DEFAULT_THRESHOLD;
+  options->min_change = DEFAULT_MIN_CHANGE;
+  options->noise_fraction = DEFAULT_NOISE_FRACTION;
 }
 
 PsRunDiff *
@@ -562,6 +569,35 @@ ps_run_diff_change_to_string (PsRunDiffChange change)
     case PS_RUN_DIFF_CHANGED:     return "changed";
     case PS_RUN_DIFF_UNCHANGED:
     default:                      return "unchanged";
+    }
+}
+
+const char *
+ps_run_diff_basis_to_string (PsRunDiffBasis basis)
+{
+  switch (basis)
+    {
+    case PS_RUN_DIFF_BASIS_TEST:       return "mann-whitney";
+    case PS_RUN_DIFF_BASIS_PROPORTION: return "two-proportion";
+    case PS_RUN_DIFF_BASIS_SIZE:       return "size";
+    case PS_RUN_DIFF_BASIS_NONE:
+    default:                           return "none";
+    }
+}
+
+const char *
+ps_run_diff_reason_to_string (PsRunDiffReason reason)
+{
+  switch (reason)
+    {
+    case PS_RUN_DIFF_REASON_SIGNIFICANT:     return "significant";
+    case PS_RUN_DIFF_REASON_NOT_SIGNIFICANT: return "not-significant";
+    case PS_RUN_DIFF_REASON_SMALL:           return "small";
+    case PS_RUN_DIFF_REASON_LARGE:           return "large";
+    case PS_RUN_DIFF_REASON_NOISE:           return "noise";
+    case PS_RUN_DIFF_REASON_NO_VALUE:        return "no-value";
+    case PS_RUN_DIFF_REASON_ONE_SIDE:
+    default:                                 return "one-side";
     }
 }
 

@@ -55,6 +55,31 @@ typedef enum
   PS_RUN_DIFF_CHANGED,       /* significant, no better or worse (counters) */
 } PsRunDiffChange;
 
+/* What a row's verdict rests on */
+typedef enum
+{
+  PS_RUN_DIFF_BASIS_NONE,        /* on one side only: no verdict */
+  PS_RUN_DIFF_BASIS_TEST,        /* Mann–Whitney U test of the values of both runs */
+  PS_RUN_DIFF_BASIS_PROPORTION,  /* sampled profiles: two-proportion z-test of
+                                  * the function's share of each run's samples */
+  PS_RUN_DIFF_BASIS_SIZE,        /* one value per run: no test; the size of the
+                                  * change against min_change and the noise floor */
+} PsRunDiffBasis;
+
+/* Why a row has its verdict */
+typedef enum
+{
+  PS_RUN_DIFF_REASON_ONE_SIDE,        /* present in one run only */
+  PS_RUN_DIFF_REASON_SIGNIFICANT,     /* TEST/PROPORTION: p < alpha and the change ≥ threshold */
+  PS_RUN_DIFF_REASON_NOT_SIGNIFICANT, /* TEST/PROPORTION: p ≥ alpha */
+  PS_RUN_DIFF_REASON_SMALL,           /* the relative change is under the threshold (TEST,
+                                       * PROPORTION) or under min_change (SIZE) */
+  PS_RUN_DIFF_REASON_LARGE,           /* SIZE: the change is ≥ min_change and above the noise floor */
+  PS_RUN_DIFF_REASON_NOISE,           /* SIZE: the change is under the noise floor */
+  PS_RUN_DIFF_REASON_NO_VALUE,        /* both runs have the row but no comparable value
+                                       * (a mean of 0, NaN) */
+} PsRunDiffReason;
+
 typedef struct
 {
   char           *name;        /* B's name when renamed (else the common name) */
@@ -71,14 +96,22 @@ typedef struct
   double          ratio_mean;  /* b.mean / a.mean; NaN unless both sides, a.mean ≠ 0 */
   double          delta_total; /* b.sum − a.sum; NaN unless on both sides */
   double          ratio_total; /* b.sum / a.sum; NaN unless both sides, a.sum ≠ 0 */
-  double          p_value;     /* NaN when either side has fewer than 2 values */
+  double          p_value;     /* NaN unless basis is TEST or PROPORTION */
+  double          noise_floor; /* SIZE: the least |change| in the row's unit that is
+                                * not noise (see PsRunDiff); else NaN */
+  PsRunDiffBasis  basis;
+  PsRunDiffReason reason;
   PsRunDiffChange change;
 } PsRunDiffRow;
 
 typedef struct
 {
   double      alpha;       /* significance level; default 0.05 */
-  double      threshold;   /* least |ratio_mean − 1| of a change; default 0.05 */
+  double      threshold;   /* TEST/PROPORTION: least |ratio − 1| of a change; default 0.05 */
+  double      min_change;  /* SIZE: least |ratio − 1| of a change; default 0.10 */
+  /* SIZE: a change smaller than this share of the largest value of the
+   * row's kind and unit in either run is noise; default 0.01 */
+  double      noise_fraction;
   /* A name → B name (char * → char *), or NULL: A's rows take B's names
    * before matching. Not owned. */
   GHashTable *renames;
@@ -108,6 +141,8 @@ const PsRunDiffRow *ps_run_diff_find_row  (const PsRunDiff        *diff,
                                            const char             *name,
                                            const char             *kind);
 const char      *ps_run_diff_change_to_string (PsRunDiffChange     change); /* "unchanged", "regression", … */
+const char      *ps_run_diff_basis_to_string  (PsRunDiffBasis      basis);  /* "none", "mann-whitney", "two-proportion", "size" */
+const char      *ps_run_diff_reason_to_string (PsRunDiffReason     reason); /* "one-side", "significant", … */
 /* Comma-separated names of the matching ways: "series", "functions",
  * "counters", or "none"; g_free () */
 char            *ps_run_diff_match_to_string  (PsRunDiffMatch      matched);
