@@ -150,6 +150,8 @@ static const Suite suites[] = {
 /* ------------------------------------------------------------------------ */
 /* Options                                                                   */
 
+#define MAX_SCALES 8
+
 typedef struct
 {
   const char  *output_path;
@@ -169,6 +171,11 @@ typedef struct
   unsigned     resolution;        /* ticks per second */
   gboolean     lf_only;
   gboolean     faults;
+  /* --scale: durations of the descriptions that contain scale_text[i]
+   * are scale_factor[i] times as long (a later build, slower or faster) */
+  const char  *scale_text[MAX_SCALES];
+  double       scale_factor[MAX_SCALES];
+  unsigned     n_scales;
 } Options;
 
 /* ------------------------------------------------------------------------ */
@@ -350,6 +357,9 @@ run_step_variant (Run        *run,
   double flush_seconds = 0.0;
   unsigned n_events = run_event_count (run, step);
 
+  for (unsigned i = 0; i < run->options->n_scales; i++)
+    if (strstr (description, run->options->scale_text[i]) != NULL)
+      median_seconds *= run->options->scale_factor[i];
   run->cpu_target = step->cpu_load;
 
   if (!(step->flags & STEP_REGISTER_EACH) &&
@@ -490,6 +500,8 @@ print_usage (FILE *stream)
            "  --cpu NAME         CPU (default x86)\n"
            "  --faults           add an unregistered marker event, a bad DUR value and\n"
            "                     an incomplete last line\n"
+           "  --scale TEXT:F     durations of descriptions containing TEXT are F times\n"
+           "                     as long (repeatable, up to 8)\n"
            "  --lf               LF line ends (default CR LF)\n"
            "  -o FILE            output file, \"-\" for standard output\n");
 }
@@ -543,6 +555,18 @@ main (int    argc,
         return usage_error ("missing value or unknown option", arg);
       else if (strcmp (arg, "-o") == 0 || strcmp (arg, "--output") == 0)
         options.output_path = next;
+      else if (strcmp (arg, "--scale") == 0)
+        {
+          const char *colon = strrchr (next, ':');
+          char *end = NULL;
+          double factor = colon != NULL ? g_ascii_strtod (colon + 1, &end) : 0.0;
+
+          if (colon == NULL || colon == next || end == colon + 1 || *end != '\0'
+              || !(factor > 0.0) || options.n_scales == MAX_SCALES)
+            return usage_error ("bad --scale (TEXT:FACTOR, at most 8)", next);
+          options.scale_text[options.n_scales] = g_strndup (next, (gsize)(colon - next));
+          options.scale_factor[options.n_scales++] = factor;
+        }
       else if (strcmp (arg, "--size") == 0)
         {
           if (!parse_size (next, &options.size_limit))
