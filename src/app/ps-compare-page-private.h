@@ -40,6 +40,31 @@ void           ps_compare_page_sort_by        (PsComparePage  *self,
 char          *ps_compare_page_get_cell_text  (PsComparePage  *self,
                                                guint           position,
                                                const char     *column_id);
+/* The tooltip of that cell: the reason of the row's verdict (Change,
+ * Why), what the p-value rests on or why there is none; else NULL */
+char          *ps_compare_page_get_cell_tooltip (PsComparePage *self,
+                                               guint           position,
+                                               const char     *column_id);
+/* The least change of rows with one value per run, in percent, as the
+ * Least Change spin sets it: the runs are compared again */
+void           ps_compare_page_set_min_change (PsComparePage  *self,
+                                               double          percent);
+gboolean       ps_compare_page_get_min_change_visible (PsComparePage *self);
+/* The line under the table on rows without a test (the least change and
+ * the noise floors), NULL when it is hidden */
+const char    *ps_compare_page_get_basis_note (PsComparePage  *self);
+/* Whether "Align at" and "B offset" are shown (runs that both have times) */
+gboolean       ps_compare_page_get_align_visible (PsComparePage *self);
+gboolean       ps_compare_page_get_same_scale_visible (PsComparePage *self);
+/* What the table's place shows: "busy", "failed", "unmatched" (runs that
+ * share no row, said in words) or "table" */
+const char    *ps_compare_page_get_table_state (PsComparePage *self);
+const char    *ps_compare_page_get_unmatched_text (PsComparePage *self);
+/* A run's half of the runs' area: its label and its scrolled run page */
+GtkWidget     *ps_compare_page_get_run_half   (PsComparePage  *self,
+                                               guint           side);
+/* The table's scrolled window */
+GtkScrolledWindow *ps_compare_page_get_table_window (PsComparePage *self);
 void           ps_compare_page_set_offset_ms  (PsComparePage  *self,
                                                double          offset_ms);
 double         ps_compare_page_get_offset_ms  (PsComparePage  *self);

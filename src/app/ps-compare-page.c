@@ -40,6 +40,13 @@
 #include "ps-view-util.h"
 
 #define MARKDOWN_MAX_ROWS 10
+/* The least height of a run under the table: its timeline, its header
+ * and a few rows of its tables */
+#define RUN_PAGE_MIN_HEIGHT 440
+/* The Why column's width: reasons are cut there, whole in the tooltip */
+#define WHY_COLUMN_WIDTH 260
+/* The width of the Align At dropdowns' buttons, in characters */
+#define ALIGN_BUTTON_CHARS 12
 #define NS_PER_MS 1000000.0
 
 /* The change next to the name: what the user looks for first */
@@ -47,8 +54,8 @@ typedef enum
 {
   COL_NAME,
   COL_CHANGE,
+  COL_WHY,
   COL_KIND,
-  COL_UNIT,
   COL_A_COUNT,
   COL_A_MEAN,
   COL_A_MEDIAN,
@@ -73,8 +80,8 @@ static const struct
 } columns[N_COLUMNS] = {
   [COL_NAME]       = { "name", N_("Name"), FALSE },
   [COL_CHANGE]     = { "change", N_("Change"), FALSE },
+  [COL_WHY]        = { "why", N_("Why"), FALSE },
   [COL_KIND]       = { "kind", N_("Kind"), FALSE },
-  [COL_UNIT]       = { "unit", N_("Unit"), FALSE },
   [COL_A_COUNT]    = { "a-count", N_("A Count"), TRUE },
   [COL_A_MEAN]     = { "a-mean", N_("A Mean"), TRUE },
   [COL_A_MEDIAN]   = { "a-median", N_("A Median"), TRUE },
@@ -114,6 +121,9 @@ struct _PsComparePage
   gboolean         can_match;          /* the selected row is of A only */
   PsCallTreeDiff  *call_diff;          /* NULL unless both runs have a call tree */
   GHashTable      *values[2];          /* row key → GArray of double, per run */
+  /* The thresholds of the verdicts; min_change is the user's */
+  PsRunDiffOptions options;
+  gboolean         list_unmatched;     /* rows of runs that share none, listed anyway */
 
   GListStore      *rows;
   GtkCustomFilter *filter;
@@ -130,6 +140,7 @@ struct _PsComparePage
   GtkLabel        *details_label;
   GtkLabel        *regressions_label;
   GtkLabel        *improvements_label;
+  GtkLabel        *changed_label;
   GtkLabel        *one_side_label;
   GtkToggleButton *filter_all;
   GtkToggleButton *filter_regressions;
@@ -138,7 +149,14 @@ struct _PsComparePage
   GtkToggleButton *filter_one_side;
   GtkSearchEntry  *search_entry;
   GtkLabel        *status_label;
+  GtkWidget       *min_change_box;
+  GtkSpinButton   *min_change_spin;
+  GtkWidget       *table_toolbar;
   GtkStack        *table_stack;
+  GtkLabel        *unmatched_label;
+  GtkButton       *unmatched_button;
+  GtkScrolledWindow *table_window;
+  GtkLabel        *basis_label;
   GtkSpinner      *spinner;
   GtkLabel        *busy_label;
   GtkLabel        *failed_label;
@@ -153,12 +171,14 @@ struct _PsComparePage
   GMenuModel      *row_menu;
   GtkPopover      *row_popover;           /* the table's context menu */
   GtkSpinButton   *offset_spin;
+  GtkWidget       *align_box;
   GtkLabel        *align_label;
   GtkDropDown     *align_a_dropdown;
   GtkDropDown     *align_b_dropdown;
   GtkToggleButton *side_by_side_button;
   GtkToggleButton *stacked_button;
-  GtkPaned        *runs_paned;
+  GtkToggleButton *same_scale_button;
+  GtkBox          *runs_box;
   GtkBox          *run_a_box;
   GtkBox          *run_b_box;
   GtkLabel        *run_a_label;
@@ -185,6 +205,7 @@ static guint signals[N_SIGNALS];
 G_DEFINE_FINAL_TYPE (PsComparePage, ps_compare_page, GTK_TYPE_WIDGET)
 
 static void update_flame_graph (PsComparePage *self);
+static void start_diff (PsComparePage *self);
 static gboolean is_read (PsRunPageState state);
 
 static void
@@ -220,8 +241,8 @@ column_value (const PsRunDiffRow *row,
     case COL_P_VALUE:    return row->p_value;
     case COL_NAME:
     case COL_KIND:
-    case COL_UNIT:
     case COL_CHANGE:
+    case COL_WHY:
     case N_COLUMNS:
     default:
       return NAN;
@@ -311,9 +332,164 @@ change_rank (const PsRunDiffRow *row)
     }
 }
 
+/* What a row's verdict compares: a function's total where one value per
+ * run is compared by size (what the run spent in it), else the mean (the
+ * share of a sampled function) */
+static double
+compared_ratio (const PsRunDiffRow *row)
+{
+  if (row->basis == PS_RUN_DIFF_BASIS_SIZE && g_strcmp0 (row->kind, "function") == 0)
+    return row->ratio_total;
+  return row->ratio_mean;
+}
+
+/* "+596 %", "−12 %", "+3.2 %": a ratio as a relative change */
 static char *
-cell_text (const PsRunDiffRow *row,
-           Column              column)
+format_relative_change (double ratio)
+{
+  double percent = 100.0 * (ratio - 1.0);
+  const char *sign = percent > 0 ? "+" : percent < 0 ? "−" : "";
+
+  if (!isfinite (percent))
+    return g_strdup ("–");
+  if (fabs (percent) >= 10 || percent == 0)
+    return g_strdup_printf ("%s%.0f %%", sign, fabs (percent));
+  return g_strdup_printf ("%s%.1f %%", sign, fabs (percent));
+}
+
+/* "10 %": a share of options (min_change, threshold) as a percentage */
+static char *
+format_share (double share)
+{
+  double percent = 100.0 * share;
+
+  return percent == floor (percent) ? g_strdup_printf ("%.0f %%", percent) : g_strdup_printf ("%.1f %%", percent);
+}
+
+/* "p = 0.003", "p < 0.001" */
+static char *
+format_p (double p_value)
+{
+  g_autofree char *number = ps_compare_export_format_p_value (p_value);
+
+  if (p_value < 0.001)
+    return g_strdup_printf ("p %s", number);
+  return g_strdup_printf ("p = %s", number);
+}
+
+/* Why the row has its verdict, in words: the test and its p-value, or
+ * the size of the change against the least change and the noise floor */
+static char *
+dup_why_text (const PsRunDiffRow     *row,
+              const PsRunDiffOptions *options)
+{
+  g_autofree char *p = NULL;
+  g_autofree char *change = NULL;
+  g_autofree char *limit = NULL;
+  const char *test;
+
+  if (!row->has_b)
+    return g_strdup (_("Only in run A: nothing to compare"));
+  if (!row->has_a)
+    return g_strdup (_("Only in run B: nothing to compare"));
+
+  change = format_relative_change (compared_ratio (row));
+  switch (row->basis)
+    {
+    case PS_RUN_DIFF_BASIS_SIZE:
+      limit = format_share (options->min_change);
+      switch (row->reason)
+        {
+        case PS_RUN_DIFF_REASON_LARGE:
+          /* Translators: a verdict without a test: the change, then the least change counted */
+          return g_strdup_printf (_("No test: one value per run; %s ≥ %s"), change, limit);
+        case PS_RUN_DIFF_REASON_NOISE:
+          {
+            g_autofree char *floor_text = ps_compare_export_format_value (row->noise_floor, row->unit, FALSE);
+
+            /* Translators: %s is the least change that is not noise, with its unit */
+            return g_strdup_printf (_("No test: one value per run; change under the noise floor (%s)"), floor_text);
+          }
+        case PS_RUN_DIFF_REASON_NO_VALUE:
+          return g_strdup (_("No test: one value per run, but no value to compare in both"));
+        case PS_RUN_DIFF_REASON_SMALL:
+        default:
+          /* Translators: a verdict without a test: the change, then the least change counted */
+          return g_strdup_printf (_("No test: one value per run; %s is under %s"), change, limit);
+        }
+    case PS_RUN_DIFF_BASIS_TEST:
+    case PS_RUN_DIFF_BASIS_PROPORTION:
+      test = row->basis == PS_RUN_DIFF_BASIS_TEST ? _("Mann–Whitney test") : _("Share of samples, two-proportion test");
+      p = format_p (row->p_value);
+      switch (row->reason)
+        {
+        case PS_RUN_DIFF_REASON_NOT_SIGNIFICANT:
+          /* Translators: a test, then its p-value */
+          return g_strdup_printf (_("%s, %s: not significant"), test, p);
+        case PS_RUN_DIFF_REASON_SMALL:
+          limit = format_share (options->threshold);
+          /* Translators: a test, its p-value, the change, then the least change counted */
+          return g_strdup_printf (_("%s, %s; %s is under %s"), test, p, change, limit);
+        case PS_RUN_DIFF_REASON_NO_VALUE:
+          /* Translators: %s is a test */
+          return g_strdup_printf (_("%s: no value to compare in both runs"), test);
+        case PS_RUN_DIFF_REASON_SIGNIFICANT:
+        default:
+          /* Translators: a test, then its p-value */
+          return g_strdup_printf (_("%s, %s"), test, p);
+        }
+    case PS_RUN_DIFF_BASIS_NONE:
+    default:
+      if (!isnan (row->p_value))
+        {
+          p = format_p (row->p_value);
+          /* Translators: a test, then its p-value */
+          return g_strdup_printf (_("%s, %s"), _("Mann–Whitney test"), p);
+        }
+      return g_strdup (_("No test"));
+    }
+}
+
+/* Why the p column has no p-value */
+static const char *
+no_p_value_reason (const PsRunDiffRow *row)
+{
+  if (!row->has_a || !row->has_b)
+    return _("In one run only: nothing to test");
+  if (row->basis == PS_RUN_DIFF_BASIS_SIZE)
+    return _("No test: one value per run, compared by the size of the change");
+  if (row->reason == PS_RUN_DIFF_REASON_NO_VALUE)
+    return _("No value to compare in both runs");
+  return _("No test");
+}
+
+/* The tooltip of a cell, or NULL: the reason of a verdict, and what an
+ * empty p-value means */
+static char *
+cell_tooltip (const PsRunDiffRow     *row,
+              Column                  column,
+              const PsRunDiffOptions *options)
+{
+  switch (column)
+    {
+    case COL_CHANGE:
+    case COL_WHY:
+      return dup_why_text (row, options);
+    case COL_P_VALUE:
+      if (isnan (row->p_value))
+        return g_strdup (no_p_value_reason (row));
+      return g_strdup (row->basis == PS_RUN_DIFF_BASIS_PROPORTION
+                       ? _("Two-proportion test of the function’s share of each run’s samples")
+                       : _("Mann–Whitney test of the values of both runs"));
+    default:
+      return NULL;
+    }
+}
+
+static char *
+cell_text (const PsRunDiffRow     *row,
+           Column                  column,
+           const PsRunDiffOptions *options)
 {
   gboolean side_a = column >= COL_A_COUNT && column <= COL_A_TOTAL;
   gboolean side_b = column >= COL_B_COUNT && column <= COL_B_TOTAL;
@@ -332,8 +508,8 @@ cell_text (const PsRunDiffRow *row,
       return g_strdup (row->name);
     case COL_KIND:
       return g_strdup (kind_label (row->kind));
-    case COL_UNIT:
-      return g_strdup (row->unit);
+    case COL_WHY:
+      return dup_why_text (row, options);
     case COL_A_COUNT:
       return ps_view_format_count (row->a.count);
     case COL_B_COUNT:
@@ -426,6 +602,9 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
     }
 
   cell = ps_view_cell_label_new (columns[column].numeric);
+  /* Reasons are sentences: cut to the column, whole in the tooltip */
+  if (column == COL_WHY)
+    gtk_label_set_ellipsize (GTK_LABEL (cell), PANGO_ELLIPSIZE_END);
   gtk_list_item_set_child (list_item, cell);
   add_context_menu (cell, list_item);
 }
@@ -435,11 +614,13 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item,
               gpointer                  user_data)
 {
+  PsComparePage *self = user_data;
   Column column = column_of (G_OBJECT (factory));
   PsCompareRow *item = gtk_list_item_get_item (list_item);
   const PsRunDiffRow *row = ps_compare_row_get_row (item);
   GtkWidget *child = gtk_list_item_get_child (list_item);
-  g_autofree char *text = cell_text (row, column);
+  g_autofree char *text = cell_text (row, column, &self->options);
+  g_autofree char *tooltip = cell_tooltip (row, column, &self->options);
 
   if (column == COL_CHANGE)
     {
@@ -454,10 +635,13 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
       gtk_image_set_from_icon_name (GTK_IMAGE (image), icon);
       gtk_widget_set_visible (image, icon != NULL);
       gtk_label_set_text (GTK_LABEL (label), text);
+      gtk_widget_set_tooltip_text (child, tooltip);
       return;
     }
 
   gtk_label_set_text (GTK_LABEL (child), text);
+  if (column == COL_WHY || column == COL_P_VALUE)
+    gtk_widget_set_tooltip_text (child, tooltip);
   if (column == COL_NAME)
     {
       gtk_widget_set_tooltip_text (child, row->a_name != NULL || row->context != NULL ? text : NULL);
@@ -486,8 +670,9 @@ compare_rows_cb (gconstpointer a,
       return g_utf8_collate (row_a->name, row_b->name);
     case COL_KIND:
       return g_strcmp0 (row_a->kind, row_b->kind);
-    case COL_UNIT:
-      return g_strcmp0 (row_a->unit, row_b->unit);
+    case COL_WHY:
+      return (int)row_a->basis - (int)row_b->basis != 0 ? (int)row_a->basis - (int)row_b->basis
+                                                       : (int)row_a->reason - (int)row_b->reason;
     case COL_CHANGE:
       return change_rank (row_a) - change_rank (row_b);
     default:
@@ -612,6 +797,46 @@ search_changed_cb (PsComparePage  *self,
 
 /* The runs side by side, in step */
 
+/* What a run's timeline is over */
+typedef enum
+{
+  RUN_AXIS_NONE,      /* no timeline: reports, aggregated samples, not read yet */
+  RUN_AXIS_SEQUENCE,  /* CE measurements, over their sequence numbers */
+  RUN_AXIS_TIME,
+} RunAxis;
+
+/* As the run page and its timeline decide (ps-run-page.c, the timeline's
+ * measurement model) */
+static RunAxis
+run_axis (PsComparePage *self,
+          guint          side)
+{
+  PsEventStore *store;
+  gint64 begin, end;
+
+  if (self->run_pages[side] == NULL || !is_read (ps_run_page_get_state (self->run_pages[side])))
+    return RUN_AXIS_NONE;
+  store = ps_run_page_get_store (self->run_pages[side]);
+  if (store == NULL || ps_event_store_get_n_report_rows (store) > 0)
+    return RUN_AXIS_NONE;
+  if (ps_event_store_get_n_measurements (store) > 0 && ps_event_store_get_n_spans (store) == 0)
+    return RUN_AXIS_SEQUENCE;
+  /* Aggregated samples (pmcstat -G) have no times */
+  if (!ps_event_store_get_time_range (store, &begin, &end) || end <= begin)
+    return RUN_AXIS_NONE;
+  return RUN_AXIS_TIME;
+}
+
+/* Whether the visible ranges of both runs are in one unit, so that one
+ * can follow the other: both over time, or both over their sequence */
+static gboolean
+axes_agree (PsComparePage *self)
+{
+  RunAxis axis = run_axis (self, 0);
+
+  return axis != RUN_AXIS_NONE && axis == run_axis (self, 1);
+}
+
 static void
 sync_range (PsComparePage *self,
             guint          from)
@@ -620,7 +845,8 @@ sync_range (PsComparePage *self,
   gint64 offset_ns = (gint64)llround (self->offset_ms * NS_PER_MS);
   guint to = 1 - from;
 
-  if (self->syncing || self->sessions[from] == NULL || self->sessions[to] == NULL)
+  /* A range over time means nothing on a sequence axis, nor the reverse */
+  if (self->syncing || self->sessions[from] == NULL || self->sessions[to] == NULL || !axes_agree (self))
     return;
 
   /* B's time t shows next to A's time t − offset */
@@ -643,7 +869,7 @@ sync_selection (PsComparePage *self,
   gint64 offset_ns = (gint64)llround (self->offset_ms * NS_PER_MS);
   guint to = 1 - from;
 
-  if (self->syncing || self->sessions[from] == NULL || self->sessions[to] == NULL)
+  if (self->syncing || self->sessions[from] == NULL || self->sessions[to] == NULL || !axes_agree (self))
     return;
 
   self->syncing = TRUE;
@@ -711,6 +937,26 @@ watch_session (PsComparePage *self,
     g_signal_connect_swapped (session, "selection-changed",
                               side == 0 ? G_CALLBACK (selection_changed_a_cb) : G_CALLBACK (selection_changed_b_cb),
                               self);
+}
+
+/* Whether the page shares the runs' value scales: the run page's
+ * ps_run_page_set_shared_value_scale (), which it does not have yet.
+ * Until it does, the Same Scale toggle stays hidden. */
+#define HAVE_RUN_PAGE_SHARED_VALUE_SCALE 0
+
+/* Charts of the same values in both runs share one value axis while
+ * Same Scale is on, so that equal heights are equal values */
+static void
+update_same_scale (PsComparePage *self)
+{
+  gboolean charted = run_axis (self, 0) != RUN_AXIS_NONE && run_axis (self, 1) != RUN_AXIS_NONE;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->same_scale_button), HAVE_RUN_PAGE_SHARED_VALUE_SCALE && charted);
+#if HAVE_RUN_PAGE_SHARED_VALUE_SCALE
+  if (charted)
+    ps_run_page_set_shared_value_scale (self->run_pages[0], self->run_pages[1],
+                                        gtk_toggle_button_get_active (self->same_scale_button));
+#endif
 }
 
 static void
@@ -781,6 +1027,54 @@ align_items (PsComparePage *self,
   return G_LIST_MODEL (items);
 }
 
+/* The dropdown's items: cut to a few words on the button, where a long
+ * message would widen the page past the window, whole in the list */
+static void
+setup_align_item_cb (GtkSignalListItemFactory *factory,
+                     GtkListItem              *list_item,
+                     gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  if (GPOINTER_TO_INT (user_data))
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), ALIGN_BUTTON_CHARS);
+      gtk_label_set_width_chars (GTK_LABEL (label), ALIGN_BUTTON_CHARS);
+    }
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_align_item_cb (GtkSignalListItemFactory *factory,
+                    GtkListItem              *list_item,
+                    gpointer                  user_data)
+{
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+  const char *text = gtk_string_object_get_string (gtk_list_item_get_item (list_item));
+
+  gtk_label_set_text (GTK_LABEL (label), text);
+  if (GPOINTER_TO_INT (user_data))
+    gtk_widget_set_tooltip_text (label, text);
+}
+
+static void
+set_align_factories (GtkDropDown *dropdown)
+{
+  for (int on_button = 0; on_button < 2; on_button++)
+    {
+      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_align_item_cb), GINT_TO_POINTER (on_button));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_align_item_cb), GINT_TO_POINTER (on_button));
+      if (on_button)
+        gtk_drop_down_set_factory (dropdown, factory);
+      else
+        gtk_drop_down_set_list_factory (dropdown, factory);
+    }
+}
+
 /* Fills the dropdowns with the marks of the runs read; without marks on
  * both sides there is nothing to align at but the start, and they say so */
 static void
@@ -830,6 +1124,16 @@ update_align (PsComparePage *self)
       gtk_widget_set_tooltip_text (dropdown, tooltip);
     }
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->align_label), tooltip);
+
+  /* Aligning and shifting are for runs that both have times */
+  {
+    gboolean timed = run_axis (self, 0) == RUN_AXIS_TIME && run_axis (self, 1) == RUN_AXIS_TIME;
+
+    gtk_widget_set_visible (self->align_box, timed);
+    if (!timed && self->aligned_stores[0] != NULL && self->aligned_stores[1] != NULL)
+      gtk_spin_button_set_value (self->offset_spin, 0);
+  }
+  update_same_scale (self);
 }
 
 static void
@@ -839,9 +1143,10 @@ layout_toggled_cb (PsComparePage   *self,
   gboolean stacked = gtk_toggle_button_get_active (self->stacked_button);
   GtkOrientation orientation = stacked ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL;
 
-  /* The split keeps its share along the new direction (ps_view_place_paned) */
-  if (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->runs_paned)) != orientation)
-    gtk_orientable_set_orientation (GTK_ORIENTABLE (self->runs_paned), orientation);
+  /* The box is homogeneous: each run keeps exactly half either way */
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->runs_box), orientation);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->runs_box), stacked ? "side-by-side" : "stacked");
+  gtk_widget_add_css_class (GTK_WIDGET (self->runs_box), stacked ? "stacked" : "side-by-side");
 }
 
 /* The key of a series' values: kind, context and name */
@@ -1004,17 +1309,33 @@ set_chip (GtkLabel   *label,
     gtk_widget_remove_css_class (GTK_WIDGET (label), "zero");
 }
 
+/* Whether any row is present in both runs */
+static gboolean
+has_matched_rows (const PsRunDiff *diff)
+{
+  for (guint i = 0; diff != NULL && i < diff->rows->len; i++)
+    {
+      const PsRunDiffRow *row = g_ptr_array_index (diff->rows, i);
+
+      if (row->has_a && row->has_b)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 update_header (PsComparePage *self)
 {
   g_autofree char *details = NULL;
-  guint n_regressions = 0, n_improvements = 0, n_one_side = 0;
+  guint n_regressions = 0, n_improvements = 0, n_changed = 0, n_one_side = 0;
+  gboolean matched;
 
   if (self->diff == NULL)
     {
       gtk_label_set_text (self->details_label, _("Loading both runs…"));
       gtk_widget_set_visible (GTK_WIDGET (self->regressions_label), FALSE);
       gtk_widget_set_visible (GTK_WIDGET (self->improvements_label), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->changed_label), FALSE);
       gtk_widget_set_visible (GTK_WIDGET (self->one_side_label), FALSE);
       return;
     }
@@ -1032,6 +1353,7 @@ update_header (PsComparePage *self)
     gtk_label_set_text (self->details_label, details);
   }
 
+  /* The pills count the verdicts of the rows */
   for (guint i = 0; i < self->diff->rows->len; i++)
     {
       const PsRunDiffRow *row = g_ptr_array_index (self->diff->rows, i);
@@ -1042,20 +1364,132 @@ update_header (PsComparePage *self)
         n_regressions++;
       else if (row->change == PS_RUN_DIFF_IMPROVEMENT)
         n_improvements++;
+      else if (row->change == PS_RUN_DIFF_CHANGED)
+        n_changed++;
     }
+  matched = has_matched_rows (self->diff);
 
   {
     g_autofree char *regressions =
       g_strdup_printf (ngettext ("%u regression", "%u regressions", n_regressions), n_regressions);
     g_autofree char *improvements =
       g_strdup_printf (ngettext ("%u improvement", "%u improvements", n_improvements), n_improvements);
+    g_autofree char *changed =
+      /* Translators: rows that changed, neither better nor worse (counters) */
+      g_strdup_printf (ngettext ("%u changed", "%u changed", n_changed), n_changed);
     g_autofree char *one_side =
       g_strdup_printf (ngettext ("%u in one run only", "%u in one run only", n_one_side), n_one_side);
 
-    set_chip (self->regressions_label, regressions, n_regressions, FALSE);
-    set_chip (self->improvements_label, improvements, n_improvements, FALSE);
+    /* Runs that share no row have no verdicts to count */
+    set_chip (self->regressions_label, regressions, n_regressions, !matched);
+    set_chip (self->improvements_label, improvements, n_improvements, !matched);
+    set_chip (self->changed_label, changed, n_changed, TRUE);
     set_chip (self->one_side_label, one_side, n_one_side, TRUE);
   }
+}
+
+/* Runs that share no row are not a comparison: the page says so plainly
+ * instead of listing every row as "only in A" or "only in B" */
+static void
+update_unmatched (PsComparePage *self)
+{
+  g_autofree char *text = NULL;
+  const char *format_a = format_display_name (self->diffed_stores[0]);
+  const char *format_b = format_display_name (self->diffed_stores[1]);
+
+  if (g_strcmp0 (ps_event_store_get_format (self->diffed_stores[0]),
+                 ps_event_store_get_format (self->diffed_stores[1])) != 0)
+    /* Translators: run A's file and format, then run B's */
+    text = g_strdup_printf (_("A: %s — %s\nB: %s — %s\n"
+                              "No series, function or counter of one run is in the other, "
+                              "so there is nothing to compare."),
+                            ps_run_page_get_title (self->run_pages[0]), format_a,
+                            ps_run_page_get_title (self->run_pages[1]), format_b);
+  else
+    /* Translators: run A's file and format, then run B's file */
+    text = g_strdup_printf (_("A: %s — %s\nB: %s — the same format\n"
+                              "No series, function or counter of one run is in the other, "
+                              "so there is nothing to compare."),
+                            ps_run_page_get_title (self->run_pages[0]), format_a,
+                            ps_run_page_get_title (self->run_pages[1]));
+  gtk_label_set_text (self->unmatched_label, text);
+}
+
+static void
+unmatched_clicked_cb (PsComparePage *self)
+{
+  self->list_unmatched = TRUE;
+  gtk_stack_set_visible_child_name (self->table_stack, "table");
+  gtk_widget_set_visible (self->table_toolbar, TRUE);
+}
+
+/* Under the table, what the verdicts of rows with one value per run rest
+ * on: the least change and the noise floor of each kind of row */
+static void
+update_basis_note (PsComparePage *self)
+{
+  g_autoptr(GString) floors = g_string_new (NULL);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *limit = format_share (self->options.min_change);
+  g_autofree char *fraction = format_share (self->options.noise_fraction);
+  g_autofree char *text = NULL;
+  guint n_size = 0;
+
+  for (guint i = 0; self->diff != NULL && i < self->diff->rows->len; i++)
+    {
+      const PsRunDiffRow *row = g_ptr_array_index (self->diff->rows, i);
+      g_autofree char *key = NULL;
+      g_autofree char *floor_text = NULL;
+
+      if (row->basis != PS_RUN_DIFF_BASIS_SIZE)
+        continue;
+      n_size++;
+      key = g_strdup_printf ("%s\x1f%s", row->kind, row->unit);
+      if (isnan (row->noise_floor) || g_hash_table_contains (seen, key))
+        continue;
+      g_hash_table_add (seen, g_steal_pointer (&key));
+      floor_text = ps_compare_export_format_value (row->noise_floor, row->unit, FALSE);
+      if (floors->len > 0)
+        g_string_append (floors, ", ");
+      /* Translators: a noise floor, then the kind of rows it is for ("Function") */
+      g_string_append_printf (floors, _("%s (%s)"), floor_text, kind_label (row->kind));
+    }
+
+  gtk_widget_set_visible (self->min_change_box, n_size > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->basis_label), n_size > 0);
+  if (n_size == 0)
+    return;
+  if (floors->len > 0)
+    text = g_strdup_printf (ngettext ("%u row has one value per run, so no test: it counts as changed from %s "
+                                      "and when the change is at least the noise floor, %s of the largest value "
+                                      "of its kind: %s.",
+                                      "%u rows have one value per run, so no test: they count as changed from %s "
+                                      "and when the change is at least the noise floor, %s of the largest value "
+                                      "of their kind: %s.", n_size),
+                            n_size, limit, fraction, floors->str);
+  else
+    text = g_strdup_printf (ngettext ("%u row has one value per run, so no test: it counts as changed from %s.",
+                                      "%u rows have one value per run, so no test: they count as changed from %s.",
+                                      n_size),
+                            n_size, limit);
+  gtk_label_set_text (self->basis_label, text);
+}
+
+static void
+min_change_changed_cb (PsComparePage *self,
+                       GtkSpinButton *spin)
+{
+  double min_change = gtk_spin_button_get_value (spin) / 100.0;
+
+  if (min_change == self->options.min_change)
+    return;
+  self->options.min_change = min_change;
+  /* The verdicts of rows without a test follow the new least change */
+  if (self->diffed_stores[0] != NULL && self->diffed_stores[1] != NULL)
+    {
+      set_ready (self, FALSE);
+      start_diff (self);
+    }
 }
 
 static void
@@ -1071,8 +1505,9 @@ show_busy (PsComparePage *self,
 
 typedef struct
 {
-  PsEventStore *stores[2];
-  GHashTable   *renames;   /* a copy: the page's may change meanwhile */
+  PsEventStore    *stores[2];
+  GHashTable      *renames;   /* a copy: the page's may change meanwhile */
+  PsRunDiffOptions options;   /* the thresholds; no renames, no cancellable */
 } DiffTaskData;
 
 static void
@@ -1199,7 +1634,7 @@ diff_thread (GTask        *task,
   g_autoptr(PsCallTree) tree_a = NULL;
   g_autoptr(PsCallTree) tree_b = NULL;
 
-  ps_run_diff_options_init (&options);
+  options = data->options;
   options.renames = data->renames;
   options.cancellable = cancellable;
   result->diff = ps_run_diff_new (data->stores[0], data->stores[1], &options);
@@ -1268,10 +1703,23 @@ diff_cb (GObject      *object,
 
   set_ready (self, TRUE);
   gtk_spinner_set_spinning (self->spinner, FALSE);
-  gtk_stack_set_visible_child_name (self->table_stack, "table");
+  /* Filters and search are for a table, which runs sharing no row have
+   * not until the user asks for it */
+  if (!has_matched_rows (diff) && !self->list_unmatched)
+    {
+      update_unmatched (self);
+      gtk_stack_set_visible_child_name (self->table_stack, "unmatched");
+      gtk_widget_set_visible (self->table_toolbar, FALSE);
+    }
+  else
+    {
+      gtk_stack_set_visible_child_name (self->table_stack, "table");
+      gtk_widget_set_visible (self->table_toolbar, TRUE);
+    }
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.export-csv", TRUE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.copy-markdown", TRUE);
   update_header (self);
+  update_basis_note (self);
   update_status (self);
 }
 
@@ -1320,6 +1768,7 @@ start_diff (PsComparePage *self)
       g_set_object (&self->diffed_stores[side], ps_run_page_get_store (self->run_pages[side]));
       data->stores[side] = g_object_ref (self->diffed_stores[side]);
     }
+  data->options = self->options;
   if (g_hash_table_size (self->renames) > 0)
     {
       GHashTableIter iter;
@@ -1705,6 +2154,8 @@ add_columns (PsComparePage *self)
       gtk_column_view_column_set_resizable (view_column, TRUE);
       if (column == COL_NAME)
         gtk_column_view_column_set_expand (view_column, TRUE);
+      if (column == COL_WHY)
+        gtk_column_view_column_set_fixed_width (view_column, WHY_COLUMN_WIDTH);
       sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows_cb, GUINT_TO_POINTER (column), NULL));
       gtk_column_view_column_set_sorter (view_column, sorter);
       gtk_column_view_append_column (self->column_view, view_column);
@@ -1736,13 +2187,15 @@ ps_compare_page_constructed (GObject *object)
       GtkWidget *scrolled = gtk_scrolled_window_new ();
 
       self->run_pages[side] = PS_RUN_PAGE (ps_run_page_new (self->files[side]));
-      /* A run page is wide (its tables); two side by side must still fit
-       * the screen: each scrolls sideways when its half is narrower */
-      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
-      gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+      /* Each run keeps to its half and scrolls inside it, both ways: a
+       * run page may be wider than half a laptop's screen, and the
+       * table above keeps its rows however tall the run page is */
+      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
       gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->run_pages[side]));
       gtk_widget_set_vexpand (scrolled, TRUE);
       gtk_widget_set_vexpand (GTK_WIDGET (self->run_pages[side]), TRUE);
+      /* Tall enough for its views to show rows; more when there is room */
+      gtk_widget_set_size_request (GTK_WIDGET (self->run_pages[side]), -1, RUN_PAGE_MIN_HEIGHT);
       gtk_box_append (boxes[side], scrolled);
       gtk_label_set_text (labels[side], ps_run_page_get_title (self->run_pages[side]));
       gtk_widget_set_tooltip_text (GTK_WIDGET (labels[side]), path);
@@ -1917,6 +2370,7 @@ ps_compare_page_class_init (PsComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, details_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, regressions_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, improvements_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, changed_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, one_side_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, filter_all);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, filter_regressions);
@@ -1925,6 +2379,13 @@ ps_compare_page_class_init (PsComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, filter_one_side);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, search_entry);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, min_change_box);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, min_change_spin);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, unmatched_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, unmatched_button);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, table_window);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, basis_label);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, table_toolbar);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, table_stack);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, spinner);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, busy_label);
@@ -1939,12 +2400,14 @@ ps_compare_page_class_init (PsComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, histogram_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, histogram_view);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, offset_spin);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, align_box);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, align_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, align_a_dropdown);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, align_b_dropdown);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, side_by_side_button);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, stacked_button);
-  gtk_widget_class_bind_template_child (widget_class, PsComparePage, runs_paned);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, same_scale_button);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, runs_box);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, run_a_box);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, run_b_box);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, run_a_label);
@@ -1967,6 +2430,9 @@ ps_compare_page_init (PsComparePage *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  ps_run_diff_options_init (&self->options);
+  gtk_spin_button_set_value (self->min_change_spin, 100.0 * self->options.min_change);
+
   self->renames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.match-with", FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.clear-matches", FALSE);
@@ -1986,11 +2452,18 @@ ps_compare_page_init (PsComparePage *self)
   g_signal_connect_object (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->offset_spin, "value-changed", G_CALLBACK (offset_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->stacked_button, "toggled", G_CALLBACK (layout_toggled_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->same_scale_button, "toggled", G_CALLBACK (update_same_scale), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->min_change_spin, "value-changed", G_CALLBACK (min_change_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->unmatched_button, "clicked", G_CALLBACK (unmatched_clicked_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_widget_add_css_class (GTK_WIDGET (self->runs_box), "side-by-side");
   for (guint side = 0; side < 2; side++)
     {
       GtkDropDown *dropdown = side == 0 ? self->align_a_dropdown : self->align_b_dropdown;
 
       self->align_times[side] = g_array_new (FALSE, FALSE, sizeof (gint64));
+      set_align_factories (dropdown);
       /* Long lists of messages are searched by their text */
       gtk_drop_down_set_expression (dropdown, gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string"));
       gtk_drop_down_set_enable_search (dropdown, TRUE);
@@ -2019,7 +2492,6 @@ ps_compare_page_init (PsComparePage *self)
   gtk_column_view_sort_by_column (self->column_view, self->column_widgets[COL_CHANGE], GTK_SORT_ASCENDING);
 
   ps_view_place_paned (self->paned, "compare", 0.45, 0);
-  ps_view_place_paned (self->runs_paned, "compare-runs", 0.5, 0);
   ps_view_whole_text_in_tooltips (GTK_WIDGET (self));
   show_busy (self, _("Loading both runs…"));
 }
@@ -2173,8 +2645,92 @@ ps_compare_page_get_cell_text (PsComparePage *self,
     return NULL;
   for (Column column = 0; column < N_COLUMNS; column++)
     if (g_strcmp0 (columns[column].id, column_id) == 0)
-      return cell_text (ps_compare_row_get_row (item), column);
+      return cell_text (ps_compare_row_get_row (item), column, &self->options);
   return NULL;
+}
+
+char *
+ps_compare_page_get_cell_tooltip (PsComparePage *self,
+                                  guint          position,
+                                  const char    *column_id)
+{
+  g_autoptr(PsCompareRow) item = NULL;
+
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+
+  item = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
+  if (item == NULL)
+    return NULL;
+  for (Column column = 0; column < N_COLUMNS; column++)
+    if (g_strcmp0 (columns[column].id, column_id) == 0)
+      return cell_tooltip (ps_compare_row_get_row (item), column, &self->options);
+  return NULL;
+}
+
+void
+ps_compare_page_set_min_change (PsComparePage *self,
+                                double         percent)
+{
+  g_return_if_fail (PS_IS_COMPARE_PAGE (self));
+  gtk_spin_button_set_value (self->min_change_spin, percent);
+}
+
+gboolean
+ps_compare_page_get_min_change_visible (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), FALSE);
+  return gtk_widget_get_visible (self->min_change_box);
+}
+
+const char *
+ps_compare_page_get_basis_note (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->basis_label)) ? gtk_label_get_text (self->basis_label) : NULL;
+}
+
+gboolean
+ps_compare_page_get_align_visible (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), FALSE);
+  return gtk_widget_get_visible (self->align_box);
+}
+
+gboolean
+ps_compare_page_get_same_scale_visible (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), FALSE);
+  return gtk_widget_get_visible (GTK_WIDGET (self->same_scale_button));
+}
+
+const char *
+ps_compare_page_get_table_state (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  return gtk_stack_get_visible_child_name (self->table_stack);
+}
+
+const char *
+ps_compare_page_get_unmatched_text (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  return gtk_label_get_text (self->unmatched_label);
+}
+
+GtkWidget *
+ps_compare_page_get_run_half (PsComparePage *self,
+                              guint          side)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  g_return_val_if_fail (side < 2, NULL);
+  return GTK_WIDGET (side == 0 ? self->run_a_box : self->run_b_box);
+}
+
+GtkScrolledWindow *
+ps_compare_page_get_table_window (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  return self->table_window;
 }
 
 void
