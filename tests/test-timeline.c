@@ -26,6 +26,7 @@
 #include "ps-rtl-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-scope-total-row.h"
+#include "ps-selection-util.h"
 #include "ps-store-builder.h"
 #include "ps-timeline-render.h"
 #include "ps-timeline-view.h"
@@ -1117,6 +1118,167 @@ test_tick_labels (Fixture       *fixture,
   }
 }
 
+/* The row of the view's model whose label is label, or -1 */
+static int
+find_row (PsTimelineView *view,
+          const char     *label)
+{
+  PsTimelineModel *model = ps_timeline_view_get_model (view);
+
+  for (guint i = 0; model != NULL && i < model->rows->len; i++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, i);
+
+      if (row->kind == PS_TIMELINE_ROW_VALUES && g_strcmp0 (row->label, label) == 0)
+        return (int)i;
+    }
+  return -1;
+}
+
+/* The y of a chart's line where it passes sequence number x, in a picture
+ * of the whole view 900 pixels wide: the middle of the pixels of the
+ * accent colour in that column of the row */
+static double
+line_y_at (PsTimelineView *view,
+           int             row_index,
+           gint64          x)
+{
+  PsTimelineModel *model = ps_timeline_view_get_model (view);
+  const PsTimelineRow *row = g_ptr_array_index (model->rows, row_index);
+  int width = 900, height = (int)(PS_TIMELINE_HEADER_HEIGHT + model->rows_height + PS_TIMELINE_STATUS_HEIGHT) + 10;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+  PsTimelineFrame frame = { 0 };
+  GdkRGBA accent;
+  const guchar *data;
+  int stride, column, top, bottom;
+  double sum = 0;
+  guint n = 0;
+
+  g_assert_cmpfloat (gtk_adjustment_get_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view))), ==, 0);
+  ps_timeline_view_draw_picture (view, cr, width, height);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  frame.width = width;
+  frame.height = height;
+  frame.label_width = ps_timeline_model_label_width (model, gtk_widget_get_pango_context (GTK_WIDGET (view)), width);
+  ps_session_get_visible_range (ps_timeline_view_get_session (view), &frame.begin, &frame.end);
+  column = (int)round (ps_timeline_frame_x_of (&frame, (double)x));
+  top = (int)(PS_TIMELINE_HEADER_HEIGHT + row->y);
+  bottom = top + (int)PS_TIMELINE_VALUES_HEIGHT;
+  ps_selection_accent_color (is_dark (view), &accent);
+
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int y = top; y < bottom && y < height; y++)
+    {
+      const guchar *p = data + y * stride + column * 4;
+      double alpha = p[3] / 255.0;
+
+      if (alpha > 0.5 && fabs (p[2] / 255.0 / alpha - accent.red) < 0.1
+          && fabs (p[1] / 255.0 / alpha - accent.green) < 0.1 && fabs (p[0] / 255.0 / alpha - accent.blue) < 0.1)
+        sum += y, n++;
+    }
+  cairo_surface_destroy (surface);
+  g_assert_cmpuint (n, >, 0);
+  return sum / n;
+}
+
+/* Two CE runs compared, the second with one duration ten times longer:
+ * sharing their scale gives the same chart of both the same top, and a
+ * value both have the same height; each its own scale again after */
+static void
+test_shared_value_scale (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  static const char *label = "Test=CeWriteRecordProps,Props=4,time=%AVG%";
+  g_autofree char *path_a = demo_file_path ("dbperf_CEPC_x86_6_0_3122.log");
+  g_autofree char *text = NULL;
+  g_autofree char *changed = NULL;
+  g_autoptr(GFile) file_b = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path_b = NULL;
+  RunViews a, b;
+  int row_a, row_b;
+  double min_a, max_a, min_b, max_b;
+  gint64 same_x = -1;
+  double same_value = 0;
+
+  g_file_get_contents (path_a, &text, NULL, &error);
+  g_assert_no_error (error);
+  /* The first duration of the marker, 693 ticks */
+  g_assert_nonnull (strstr (text, "EVT [1] DUR [693]"));
+  {
+    g_auto(GStrv) parts = g_strsplit (text, "EVT [1] DUR [693]", 2);
+
+    changed = g_strconcat (parts[0], "EVT [1] DUR [6930]", parts[1], NULL);
+  }
+  file_b = write_temp_file (fixture, "dbperf_b.log", changed, -1);
+  path_b = g_file_get_path (file_b);
+
+  a = open_run_views (fixture, path_a);
+  b = open_run_views (fixture, path_b);
+  row_a = find_row (a.timeline, label);
+  row_b = find_row (b.timeline, label);
+  g_assert_cmpint (row_a, >=, 0);
+  g_assert_cmpint (row_b, >=, 0);
+
+  /* A value both runs have, the highest of them */
+  {
+    const PsTimelineRow *ra = g_ptr_array_index (ps_timeline_view_get_model (a.timeline)->rows, row_a);
+    const PsTimelineRow *rb = g_ptr_array_index (ps_timeline_view_get_model (b.timeline)->rows, row_b);
+
+    g_assert_cmpuint (ps_value_lod_get_n_points (ra->values), ==, ps_value_lod_get_n_points (rb->values));
+    for (gsize i = 0; i < ps_value_lod_get_n_points (ra->values); i++)
+      {
+        gint64 xa, xb;
+        double va, vb;
+
+        g_assert_true (ps_value_lod_get_point (ra->values, i, &xa, &va));
+        g_assert_true (ps_value_lod_get_point (rb->values, i, &xb, &vb));
+        g_assert_cmpint (xa, ==, xb);
+        if (va == vb && va > same_value)
+          same_x = xa, same_value = va;
+      }
+    g_assert_cmpint (same_x, >=, 0);
+  }
+
+  /* Each its own scale: B's top is ten times A's first duration */
+  g_assert_true (ps_timeline_view_get_row_value_range (a.timeline, row_a, &min_a, &max_a));
+  g_assert_true (ps_timeline_view_get_row_value_range (b.timeline, row_b, &min_b, &max_b));
+  g_assert_cmpfloat (max_b, >, max_a * 5);
+  g_assert_cmpfloat (fabs (line_y_at (a.timeline, row_a, same_x) - line_y_at (b.timeline, row_b, same_x)), >, 10);
+
+  /* Shared: one top, the same value at the same height */
+  ps_run_page_set_shared_value_scale (a.page, b.page, TRUE);
+  g_assert_true (ps_run_page_get_shared_value_scale (a.page));
+  g_assert_true (ps_run_page_get_shared_value_scale (b.page));
+  g_assert_true (ps_timeline_view_get_row_value_range (a.timeline, row_a, &min_a, &max_a));
+  g_assert_true (ps_timeline_view_get_row_value_range (b.timeline, row_b, &min_b, &max_b));
+  g_assert_cmpfloat (max_a, ==, max_b);
+  g_assert_cmpfloat (min_a, ==, min_b);
+  g_assert_cmpfloat_with_epsilon (max_b, 6930 / 1193180.0, 1e-9);
+  g_assert_cmpfloat (fabs (line_y_at (a.timeline, row_a, same_x) - line_y_at (b.timeline, row_b, same_x)), <=, 1);
+
+  /* A run read again shares the scale of its new charts */
+  ps_run_page_load (b.page);
+  wait_for_page (b.page);
+  g_assert_true (iterate_until (timeline_view_is_ready, b.timeline));
+  row_b = find_row (b.timeline, label);
+  g_assert_true (ps_timeline_view_get_row_value_range (a.timeline, row_a, &min_a, &max_a));
+  g_assert_true (ps_timeline_view_get_row_value_range (b.timeline, row_b, &min_b, &max_b));
+  g_assert_cmpfloat (max_a, ==, max_b);
+
+  /* Free again */
+  ps_run_page_set_shared_value_scale (a.page, b.page, FALSE);
+  g_assert_false (ps_run_page_get_shared_value_scale (a.page));
+  g_assert_true (ps_timeline_view_get_row_value_range (a.timeline, row_a, &min_a, &max_a));
+  g_assert_true (ps_timeline_view_get_row_value_range (b.timeline, row_b, &min_b, &max_b));
+  g_assert_cmpfloat (max_b, >, max_a * 5);
+  g_assert_cmpfloat (fabs (line_y_at (a.timeline, row_a, same_x) - line_y_at (b.timeline, row_b, same_x)), >, 10);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1141,6 +1303,7 @@ main (int   argc,
   ADD_TEST ("/timeline/value-tooltip", test_value_tooltip);
   ADD_TEST ("/chart/tick-labels", test_tick_labels);
   ADD_TEST ("/timeline/row-labels", test_row_labels);
+  ADD_TEST ("/timeline/shared-value-scale", test_shared_value_scale);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

@@ -46,6 +46,9 @@ struct _PsRunPage
   GBinding       *message_binding;
   char           *sysroot;          /* the loader's "sysroot" of the last load */
   PsApplication  *watched_application;
+  /* The run compared with this one whose charts share their value scales
+   * with this one's (ps_run_page_set_shared_value_scale ()), or NULL */
+  PsRunPage      *scale_partner;
 
   /* Template widgets */
   GtkStack       *stack;
@@ -379,6 +382,58 @@ dismiss_banner_action (GtkWidget  *widget,
   gtk_revealer_set_reveal_child (PS_RUN_PAGE (widget)->banner_revealer, FALSE);
 }
 
+/* Same scale */
+
+/* The charts of both runs that chart the same values span the union of
+ * their ranges; the others their own */
+static void
+share_value_scales (PsRunPage *a,
+                    PsRunPage *b)
+{
+  g_autoptr(GHashTable) ranges_a = ps_timeline_view_get_value_ranges (a->timeline_view);
+  g_autoptr(GHashTable) ranges_b = ps_timeline_view_get_value_ranges (b->timeline_view);
+  g_autoptr(GHashTable) shared = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, ranges_a);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const PsTimelineValueRange *range_a = value;
+      const PsTimelineValueRange *range_b = g_hash_table_lookup (ranges_b, key);
+      PsTimelineValueRange both;
+
+      if (range_b == NULL)
+        continue;
+      both.min = MIN (range_a->min, range_b->min);
+      both.max = MAX (range_a->max, range_b->max);
+      g_hash_table_insert (shared, g_strdup (key), g_memdup2 (&both, sizeof both));
+    }
+  ps_timeline_view_set_shared_value_ranges (a->timeline_view, shared);
+  ps_timeline_view_set_shared_value_ranges (b->timeline_view, shared);
+}
+
+static void
+unshare_value_scales (PsRunPage *self)
+{
+  PsRunPage *partner = self->scale_partner;
+
+  if (partner == NULL)
+    return;
+  g_clear_weak_pointer (&self->scale_partner);
+  g_clear_weak_pointer (&partner->scale_partner);
+  ps_timeline_view_set_shared_value_ranges (self->timeline_view, NULL);
+  ps_timeline_view_set_shared_value_ranges (partner->timeline_view, NULL);
+}
+
+/* A run (re)loaded, other counters or events charted: the union again */
+static void
+value_ranges_changed_cb (PsRunPage *self)
+{
+  if (self->scale_partner != NULL)
+    share_value_scales (self, self->scale_partner);
+}
+
 /* The title and the labels that name the run */
 static void
 set_title (PsRunPage  *self,
@@ -420,6 +475,7 @@ ps_run_page_dispose (GObject *object)
   PsRunPage *self = PS_RUN_PAGE (object);
 
   stop_loading (self);
+  unshare_value_scales (self);
   g_clear_weak_pointer (&self->watched_application);
   gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_RUN_PAGE);
   g_clear_object (&self->session);
@@ -578,6 +634,8 @@ ps_run_page_init (PsRunPage *self)
   /* The views' header values and status lines, cut when narrow */
   ps_view_whole_text_in_tooltips (GTK_WIDGET (self));
   set_state (self, PS_RUN_PAGE_EMPTY);
+  g_signal_connect_object (self->timeline_view, "value-ranges-changed",
+                           G_CALLBACK (value_ranges_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
 GtkWidget *
@@ -763,6 +821,38 @@ ps_run_page_toggle_side_pane (PsRunPage *self)
     ps_profile_view_toggle_side_pane (self->profile_view);
   else if (!is_report_store (self->store) && !is_rtl_store (self->store) && is_counters_store (self->store))
     ps_counters_view_toggle_side_pane (self->counters_view);
+}
+
+void
+ps_run_page_set_shared_value_scale (PsRunPage *a,
+                                    PsRunPage *b,
+                                    gboolean   shared)
+{
+  g_return_if_fail (PS_IS_RUN_PAGE (a));
+  g_return_if_fail (PS_IS_RUN_PAGE (b));
+  g_return_if_fail (a != b);
+
+  if (!shared)
+    {
+      if (a->scale_partner == b)
+        unshare_value_scales (a);
+      return;
+    }
+  if (a->scale_partner != b)
+    {
+      unshare_value_scales (a);
+      unshare_value_scales (b);
+      g_set_weak_pointer (&a->scale_partner, b);
+      g_set_weak_pointer (&b->scale_partner, a);
+    }
+  share_value_scales (a, b);
+}
+
+gboolean
+ps_run_page_get_shared_value_scale (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), FALSE);
+  return self->scale_partner != NULL;
 }
 
 /* Testing API (ps-run-page-private.h) */

@@ -45,6 +45,8 @@ typedef struct
   PsValueLod *values;
   char       *unit;         /* shown on the chart: "ms", "%", "MiB" */
   double      unit_scale;   /* stored value × unit_scale = shown value */
+  char       *value_key;    /* its group's label, its own and its unit:
+                             * the same chart in another run has the same */
   /* Span rows */
   guint       n_depths;
   gboolean    has_marks;
@@ -201,6 +203,10 @@ typedef struct
   gboolean      has_chosen_point;
   guint32       chosen_point_track;
   gint64        chosen_point_x;
+  /* value_key → PsTimelineValueRange: charts span these values at least,
+   * so that the same chart of two runs compared has one scale; NULL: each
+   * its own values */
+  GHashTable   *shared_ranges;
   gboolean      focused;
   PangoContext *pango;
   GdkRGBA       foreground;
@@ -208,6 +214,13 @@ typedef struct
   GdkRGBA       accent;
   gboolean      dark;
 } PsTimelineFrame;
+
+/* The stored values a chart's height spans at least */
+typedef struct
+{
+  double min;
+  double max;
+} PsTimelineValueRange;
 
 /* Statistics of one frame, for tests and benchmarks */
 typedef struct
@@ -224,6 +237,15 @@ void    ps_timeline_render          (PsTimelineModel       *model,
                                      const PsTimelineFrame *frame,
                                      cairo_t               *cr,
                                      PsTimelineStats       *stats);
+
+/* The stored values from the bottom to the top of a values row: from zero
+ * (or its lowest value, below zero) to its highest value, widened to the
+ * row's range in shared_ranges (may be NULL; see PsTimelineFrame); FALSE
+ * for other rows and charts without a value */
+gboolean ps_timeline_row_value_range (const PsTimelineRow *row,
+                                      GHashTable          *shared_ranges,
+                                      double              *v_min,
+                                      double              *v_max);
 
 /* The width of the label column of a view width pixels wide: that of its
  * widest label (row labels and the header's), within the bounds above */
