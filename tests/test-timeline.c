@@ -1279,6 +1279,58 @@ test_shared_value_scale (Fixture       *fixture,
   g_assert_cmpfloat (fabs (line_y_at (a.timeline, row_a, same_x) - line_y_at (b.timeline, row_b, same_x)), >, 10);
 }
 
+/* A range of the other axis, as a comparison of a timed run with a CE run
+ * passes on, shows the whole run: a sequence axis never reads
+ * "#1000000000000", a time axis is not shown a few nanoseconds */
+static void
+test_range_of_other_axis (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autofree char *ce_path = demo_file_path ("dbperf_CEPC_x86_6_0_3122.log");
+  RunViews ce = open_run_views (fixture, ce_path);
+  Run timed = open_calltree_example (fixture);
+  PsTimelineModel *ce_model = ps_timeline_view_get_model (ce.timeline);
+  PsTimelineModel *timed_model = ps_timeline_view_get_model (timed.view);
+  gint64 begin, end;
+
+  g_assert_true (ce_model->sequence_axis);
+  g_assert_false (timed_model->sequence_axis);
+  /* What a comparison asks before it keeps two runs' ranges in step */
+  g_assert_false (ps_run_page_has_time_axis (ce.page));
+  g_assert_true (ps_run_page_has_time_axis (timed.page));
+
+  /* An hour in nanoseconds on the sequence axis */
+  ps_session_set_visible_range (ce.session, 0, G_GINT64_CONSTANT (3600000000000));
+  ps_session_get_visible_range (ce.session, &begin, &end);
+  g_assert_cmpint (begin, ==, ce_model->extent_begin);
+  g_assert_cmpint (end, ==, ce_model->extent_end);
+  /* A time range far past the measurements, zoomed in */
+  ps_session_set_visible_range (ce.session, G_GINT64_CONSTANT (1000000000), G_GINT64_CONSTANT (1000001000));
+  ps_session_get_visible_range (ce.session, &begin, &end);
+  g_assert_cmpint (begin, ==, ce_model->extent_begin);
+  g_assert_cmpint (end, ==, ce_model->extent_end);
+  /* A longer CE run's sequence beside it stays */
+  ps_session_set_visible_range (ce.session, 0, 14 * ce_model->extent_end);
+  ps_session_get_visible_range (ce.session, &begin, &end);
+  g_assert_cmpint (begin, ==, 0);
+  g_assert_cmpint (end, ==, 14 * ce_model->extent_end);
+  ps_session_set_visible_range (ce.session, 30, 60);
+  ps_session_get_visible_range (ce.session, &begin, &end);
+  g_assert_cmpint (begin, ==, 30);
+  g_assert_cmpint (end, ==, 60);
+
+  /* The CE run's 130 measurements as nanoseconds on the time axis */
+  ps_session_set_visible_range (timed.session, 0, 130);
+  ps_session_get_visible_range (timed.session, &begin, &end);
+  g_assert_cmpint (begin, ==, timed_model->extent_begin);
+  g_assert_cmpint (end, ==, timed_model->extent_end);
+  /* A time range past the run's end (an offset in a comparison) stays */
+  ps_session_set_visible_range (timed.session, timed_model->extent_end - 10 * MS, timed_model->extent_end + 10 * MS);
+  ps_session_get_visible_range (timed.session, &begin, &end);
+  g_assert_cmpint (begin, ==, timed_model->extent_end - 10 * MS);
+  g_assert_cmpint (end, ==, timed_model->extent_end + 10 * MS);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1304,6 +1356,7 @@ main (int   argc,
   ADD_TEST ("/chart/tick-labels", test_tick_labels);
   ADD_TEST ("/timeline/row-labels", test_row_labels);
   ADD_TEST ("/timeline/shared-value-scale", test_shared_value_scale);
+  ADD_TEST ("/timeline/range-of-other-axis", test_range_of_other_axis);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

@@ -849,6 +849,15 @@ ps_run_page_set_shared_value_scale (PsRunPage *a,
 }
 
 gboolean
+ps_run_page_has_time_axis (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), FALSE);
+
+  return (self->state == PS_RUN_PAGE_LOADED || self->state == PS_RUN_PAGE_PARTIAL) && self->store != NULL
+         && gtk_widget_get_visible (self->timeline_window) && !ps_timeline_store_has_sequence_axis (self->store);
+}
+
+gboolean
 ps_run_page_get_shared_value_scale (PsRunPage *self)
 {
   g_return_val_if_fail (PS_IS_RUN_PAGE (self), FALSE);

@@ -64,6 +64,11 @@ void            ps_run_page_show_store (PsRunPage    *self,
 void            ps_run_page_set_shared_value_scale (PsRunPage *a,
                                                     PsRunPage *b,
                                                     gboolean   shared);
+/* Whether the run is loaded and its timeline is over time: FALSE for runs
+ * whose measurements have no timestamps (CE, over their sequence), runs
+ * without a timeline (reports, aggregated samples) and runs not read yet.
+ * Two runs' visible ranges are in the same unit only when both have it. */
+gboolean        ps_run_page_has_time_axis (PsRunPage *self);
 /* Whether the run shares its charts' scales with another run */
 gboolean        ps_run_page_get_shared_value_scale (PsRunPage *self);
 

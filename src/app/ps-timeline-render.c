@@ -850,6 +850,14 @@ add_series_rows (PsTimelineModel        *self,
     }
 }
 
+gboolean
+ps_timeline_store_has_sequence_axis (PsEventStore *store)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), FALSE);
+
+  return ps_event_store_get_n_measurements (store) > 0 && ps_event_store_get_n_spans (store) == 0;
+}
+
 PsTimelineModel *
 ps_timeline_model_new (PsEventStore           *store,
                        PsSpanLod              *lod,

@@ -107,6 +107,9 @@ PsTimelineModel *ps_timeline_model_new     (PsEventStore           *store,
                                             const PsTimelineSeries *series,
                                             guint                   n_series,
                                             gboolean                sequence_axis);
+/* Whether the timeline of a store is over the sequence of its
+ * measurements (CE runs: measurements without timestamps, no spans) */
+gboolean         ps_timeline_store_has_sequence_axis (PsEventStore *store);
 /* Charts of the counter tracks in counter_tracks (guint32) only, or of
  * every one when it is NULL (a run of thousands of counters shows those
  * checked in its counters view); the sample rows (a sampled run's

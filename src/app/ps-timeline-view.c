@@ -37,6 +37,7 @@
 
 #define MIN_VISIBLE_NS    1000          /* 1 µs across the plot */
 #define MIN_VISIBLE_STEPS 10            /* on a sequence axis */
+#define MAX_SEQUENCE_SPAN 100.0         /* times the run's sequence shown */
 #define ZOOM_STEP         1.5
 #define PAN_FRACTION      0.1
 #define DRAG_THRESHOLD    4.0
@@ -907,9 +908,44 @@ set_adjustment (PsTimelineView  *self,
 
 /* Session */
 
+/* Whether a range another view or a comparison set belongs to the run's
+ * axis. A range of sequence numbers read as nanoseconds is shorter than a
+ * time axis zooms to; a time range in nanoseconds read as sequence numbers
+ * (which labelled the axis "#1000000000000") lies past the run or spans
+ * it many times over. Either axis may show some way past the run's ends:
+ * a comparison's offset, or a longer run beside it, puts it there. */
+static gboolean
+is_of_axis (PsTimelineView *self,
+            gint64          begin,
+            gint64          end)
+{
+  gint64 extent_begin, extent_end, least;
+
+  if (self->model == NULL || self->model->extent_end <= self->model->extent_begin)
+    return TRUE;
+  extent_begin = self->model->extent_begin;
+  extent_end = self->model->extent_end;
+  least = MIN (min_visible (self), extent_end - extent_begin);
+  if (end - begin < least)
+    return FALSE;
+  if (!self->model->sequence_axis)
+    return TRUE;
+  return end > extent_begin && begin < extent_end
+         && (double)(end - begin) <= MAX_SEQUENCE_SPAN * (double)MAX (extent_end - extent_begin, min_visible (self));
+}
+
 static void
 visible_range_changed_cb (PsTimelineView *self)
 {
+  gint64 begin, end;
+
+  get_visible (self, &begin, &end);
+  /* The whole run rather than a range of another axis */
+  if (!is_of_axis (self, begin, end))
+    {
+      ps_timeline_view_reset_zoom (self);
+      return;
+    }
   update_adjustments (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -1072,7 +1108,7 @@ build_model_thread (GTask        *task,
 
   if (data->samples_only)
     model = ps_timeline_model_new_samples (data->store, data->sample_source, cancellable);
-  else if (ps_event_store_get_n_measurements (data->store) > 0 && ps_event_store_get_n_spans (data->store) == 0)
+  else if (ps_timeline_store_has_sequence_axis (data->store))
     model = build_measurement_model (data, cancellable);
   else
     model = ps_timeline_model_new_full (data->store, data->lod, NULL, 0, FALSE, data->counter_tracks,
