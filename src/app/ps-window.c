@@ -417,6 +417,7 @@ clear_pair (PsWindow *self)
   g_clear_object (&self->pair_files[0]);
   g_clear_object (&self->pair_files[1]);
   gtk_revealer_set_reveal_child (self->pair_banner, FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-pair", FALSE);
 }
 
 /* The banner is over the pair's tabs, and goes with either of them */
