@@ -22,6 +22,7 @@
 #include "ps-marker-row.h"
 #include "ps-chart-util.h"
 #include "ps-counter-chart.h"
+#include "ps-counters-view-private.h"
 #include "ps-histogram-view-private.h"
 #include "ps-rtl-view-private.h"
 #include "ps-run-page-private.h"
@@ -1185,6 +1186,200 @@ line_y_at (PsTimelineView *view,
   return sum / n;
 }
 
+/* dbperf's log with its first duration of a marker ten times longer and
+ * its first memory reading twice as high, as another run of it */
+static GFile *
+write_changed_dbperf (Fixture *fixture)
+{
+  g_autofree char *path = demo_file_path ("dbperf_CEPC_x86_6_0_3122.log");
+  g_autofree char *text = NULL;
+  g_autoptr(GString) changed = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  changed = g_string_new (text);
+  /* The first duration of the marker, 693 ticks; the first memory reading */
+  g_assert_cmpuint (g_string_replace (changed, "EVT [1] DUR [693]", "EVT [1] DUR [6930]", 1), ==, 1);
+  g_assert_cmpuint (g_string_replace (changed, "MEM [10739712]", "MEM [21479424]", 1), ==, 1);
+  return write_temp_file (fixture, "dbperf_b.log", changed->str, (gssize)changed->len);
+}
+
+static gboolean
+memory_charts_drawn (gpointer data)
+{
+  PsRunPage **pages = data;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      PsSeriesChart *chart = ps_ce_view_get_memory_chart (ps_run_page_get_ce_view (pages[i]));
+      graphene_rect_t plot;
+      double x_first, x_last, y_min, y_max;
+
+      if (!ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static double
+memory_axis_top (PsRunPage *page)
+{
+  PsSeriesChart *chart = ps_ce_view_get_memory_chart (ps_run_page_get_ce_view (page));
+  graphene_rect_t plot;
+  double x_first, x_last, y_min, y_max;
+
+  iterate_for (100);
+  g_assert_true (ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max));
+  return y_max;
+}
+
+/* Two runs side by side in a window of their own, as a comparison shows
+ * them, loaded */
+static GtkWidget *
+open_side_by_side (Fixture    *fixture,
+                   GFile      *file_a,
+                   GFile      *file_b,
+                   PsRunPage **pages)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+  gtk_window_set_application (GTK_WINDOW (window), GTK_APPLICATION (fixture->app));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1300, 900);
+  gtk_box_set_homogeneous (GTK_BOX (box), TRUE);
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  pages[0] = PS_RUN_PAGE (ps_run_page_new (file_a));
+  pages[1] = PS_RUN_PAGE (ps_run_page_new (file_b));
+  for (guint i = 0; i < 2; i++)
+    {
+      gtk_widget_set_hexpand (GTK_WIDGET (pages[i]), TRUE);
+      gtk_widget_set_vexpand (GTK_WIDGET (pages[i]), TRUE);
+      gtk_box_append (GTK_BOX (box), GTK_WIDGET (pages[i]));
+    }
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < 2; i++)
+    {
+      ps_run_page_load (pages[i]);
+      wait_for_page (pages[i]);
+      g_assert_cmpint (ps_run_page_get_state (pages[i]), ==, PS_RUN_PAGE_LOADED);
+    }
+  return window;
+}
+
+/* The top of the value axis of a counter run's first chart, as drawn */
+static double
+counter_axis_top (PsRunPage *page)
+{
+  PsCountersView *view = ps_run_page_get_counters_view (page);
+  gint64 x_begin, x_end;
+  double y_low, y_high;
+
+  iterate_for (100);
+  g_assert_cmpuint (ps_counters_view_get_n_charts (view), >, 0);
+  g_assert_true (ps_counter_chart_get_axes (ps_counters_view_get_chart (view, 0), &x_begin, &x_end, &y_low, &y_high));
+  return y_high;
+}
+
+/* Two counter logs side by side, the second with one reading of 150 %:
+ * shared, the processor charts of both reach as high, and stay so when
+ * one of them sums its series up */
+static void
+test_shared_counter_scale (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autofree char *path_a = demo_file_path ("perfmon_4cpu.csv");
+  g_autoptr(GFile) file_a = g_file_new_for_path (path_a);
+  g_autoptr(GFile) file_b = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GString) changed = NULL;
+  g_autoptr(GError) error = NULL;
+  PsRunPage *pages[2];
+  GtkWidget *window;
+  double top_a, top_b;
+
+  g_file_get_contents (path_a, &text, NULL, &error);
+  g_assert_no_error (error);
+  changed = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (changed, "\"29.8908741005081\"", "\"150\"", 1), ==, 1);
+  file_b = write_temp_file (fixture, "perfmon_b.csv", changed->str, (gssize)changed->len);
+  window = open_side_by_side (fixture, file_a, file_b, pages);
+
+  top_a = counter_axis_top (pages[0]);
+  top_b = counter_axis_top (pages[1]);
+  g_assert_cmpfloat (top_b, >=, 150);
+  g_assert_cmpfloat (top_a, <, 150);
+
+  ps_run_page_set_shared_value_scale (pages[0], pages[1], TRUE);
+  g_assert_cmpfloat (counter_axis_top (pages[0]), ==, top_b);
+  g_assert_cmpfloat (counter_axis_top (pages[1]), ==, top_b);
+
+  /* B's series summed reach higher still: A's axis follows */
+  ps_counters_view_set_stacked (ps_run_page_get_counters_view (pages[1]), TRUE);
+  g_assert_cmpfloat (counter_axis_top (pages[1]), >, top_b);
+  g_assert_cmpfloat (counter_axis_top (pages[0]), ==, counter_axis_top (pages[1]));
+
+  ps_run_page_set_shared_value_scale (pages[0], pages[1], FALSE);
+  g_assert_cmpfloat (counter_axis_top (pages[0]), ==, top_a);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The CPU & Memory charts of two CE runs side by side, as a comparison
+ * shows them: the memory axes of both reach as high when their scales are
+ * shared, each to its own readings when not */
+static void
+test_shared_chart_scale (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *path_a = demo_file_path ("dbperf_CEPC_x86_6_0_3122.log");
+  g_autoptr(GFile) file_a = g_file_new_for_path (path_a);
+  g_autoptr(GFile) file_b = write_changed_dbperf (fixture);
+  PsRunPage *pages[2];
+  GtkWidget *window = open_side_by_side (fixture, file_a, file_b, pages);
+  double top_a, top_b;
+
+  for (guint i = 0; i < 2; i++)
+    ps_ce_view_show_page (ps_run_page_get_ce_view (pages[i]), "cpu-memory");
+  g_assert_true (iterate_until (memory_charts_drawn, pages));
+
+  /* Each its own: B's first reading is twice A's highest */
+  top_a = memory_axis_top (pages[0]);
+  top_b = memory_axis_top (pages[1]);
+  g_assert_cmpfloat (top_b, >, top_a * 1.5);
+
+  /* Shared: both axes end where B's does */
+  ps_run_page_set_shared_value_scale (pages[0], pages[1], TRUE);
+  g_assert_cmpfloat (memory_axis_top (pages[0]), ==, top_b);
+  g_assert_cmpfloat (memory_axis_top (pages[1]), ==, top_b);
+  /* Percentages keep their 0…100 % in both */
+  {
+    graphene_rect_t plot;
+    double x_first, x_last, y_min, y_max;
+
+    for (guint i = 0; i < 2; i++)
+      {
+        g_assert_true (ps_series_chart_get_axes (ps_ce_view_get_cpu_chart (ps_run_page_get_ce_view (pages[i])),
+                                                 &plot, &x_first, &x_last, &y_min, &y_max));
+        g_assert_cmpfloat (y_max, ==, 100);
+      }
+  }
+
+  /* The charts made again (a range selected on the timeline) stay shared */
+  ps_session_set_selection (ps_run_page_get_session (pages[1]), 0, 100);
+  g_assert_true (iterate_until (ce_view_is_idle, ps_run_page_get_ce_view (pages[1])));
+  g_assert_cmpfloat (memory_axis_top (pages[0]), ==, memory_axis_top (pages[1]));
+  ps_session_clear_selection (ps_run_page_get_session (pages[1]));
+  g_assert_true (iterate_until (ce_view_is_idle, ps_run_page_get_ce_view (pages[1])));
+
+  /* Free again */
+  ps_run_page_set_shared_value_scale (pages[0], pages[1], FALSE);
+  g_assert_cmpfloat (memory_axis_top (pages[0]), ==, top_a);
+  g_assert_cmpfloat (memory_axis_top (pages[1]), ==, top_b);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Two CE runs compared, the second with one duration ten times longer:
  * sharing their scale gives the same chart of both the same top, and a
  * value both have the same height; each its own scale again after */
@@ -1194,28 +1389,13 @@ test_shared_value_scale (Fixture       *fixture,
 {
   static const char *label = "Test=CeWriteRecordProps,Props=4,time=%AVG%";
   g_autofree char *path_a = demo_file_path ("dbperf_CEPC_x86_6_0_3122.log");
-  g_autofree char *text = NULL;
-  g_autofree char *changed = NULL;
-  g_autoptr(GFile) file_b = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path_b = NULL;
+  g_autoptr(GFile) file_b = write_changed_dbperf (fixture);
+  g_autofree char *path_b = g_file_get_path (file_b);
   RunViews a, b;
   int row_a, row_b;
   double min_a, max_a, min_b, max_b;
   gint64 same_x = -1;
   double same_value = 0;
-
-  g_file_get_contents (path_a, &text, NULL, &error);
-  g_assert_no_error (error);
-  /* The first duration of the marker, 693 ticks */
-  g_assert_nonnull (strstr (text, "EVT [1] DUR [693]"));
-  {
-    g_auto(GStrv) parts = g_strsplit (text, "EVT [1] DUR [693]", 2);
-
-    changed = g_strconcat (parts[0], "EVT [1] DUR [6930]", parts[1], NULL);
-  }
-  file_b = write_temp_file (fixture, "dbperf_b.log", changed, -1);
-  path_b = g_file_get_path (file_b);
 
   a = open_run_views (fixture, path_a);
   b = open_run_views (fixture, path_b);
@@ -1356,6 +1536,8 @@ main (int   argc,
   ADD_TEST ("/chart/tick-labels", test_tick_labels);
   ADD_TEST ("/timeline/row-labels", test_row_labels);
   ADD_TEST ("/timeline/shared-value-scale", test_shared_value_scale);
+  ADD_TEST ("/timeline/shared-chart-scale", test_shared_chart_scale);
+  ADD_TEST ("/timeline/shared-counter-scale", test_shared_counter_scale);
   ADD_TEST ("/timeline/range-of-other-axis", test_range_of_other_axis);
 
   status = g_test_run ();
