@@ -481,6 +481,16 @@ open_as_two_tabs (PsWindow *self,
 }
 
 static void
+open_pair_of_kinds (PsWindow *self,
+                    PairData *data)
+{
+  if (data->kinds[0] == data->kinds[1] || data->kinds[0] == RUN_KIND_ANY || data->kinds[1] == RUN_KIND_ANY)
+    ps_window_compare_files (self, data->files[0], data->files[1]);
+  else
+    open_as_two_tabs (self, data);
+}
+
+static void
 pair_sniffed_cb (GObject      *object,
                  GAsyncResult *result,
                  gpointer      user_data)
@@ -491,11 +501,7 @@ pair_sniffed_cb (GObject      *object,
   self->n_opening_pairs--;
   if (!g_task_propagate_boolean (G_TASK (result), NULL) || self->notebook == NULL)
     return;
-
-  if (data->kinds[0] == data->kinds[1] || data->kinds[0] == RUN_KIND_ANY || data->kinds[1] == RUN_KIND_ANY)
-    ps_window_compare_files (self, data->files[0], data->files[1]);
-  else
-    open_as_two_tabs (self, data);
+  open_pair_of_kinds (self, data);
 }
 
 void
@@ -510,11 +516,24 @@ ps_window_open_pair (PsWindow *self,
   g_return_if_fail (G_IS_FILE (file_a));
   g_return_if_fail (G_IS_FILE (file_b));
 
-  if (self->pair_cancellable == NULL)
-    self->pair_cancellable = g_cancellable_new ();
   data = g_new0 (PairData, 1);
   data->files[0] = g_object_ref (file_a);
   data->files[1] = g_object_ref (file_b);
+
+  /* Local files' first bytes are read at once, so that the tabs are there
+   * when a drop or the command line returns; those of files elsewhere
+   * (a network share) in a thread */
+  if (g_file_is_native (file_a) && g_file_is_native (file_b))
+    {
+      for (guint i = 0; i < 2; i++)
+        data->kinds[i] = sniff_kind (data->files[i], NULL);
+      open_pair_of_kinds (self, data);
+      pair_data_free (data);
+      return;
+    }
+
+  if (self->pair_cancellable == NULL)
+    self->pair_cancellable = g_cancellable_new ();
   self->n_opening_pairs++;
   task = g_task_new (self, self->pair_cancellable, pair_sniffed_cb, NULL);
   g_task_set_source_tag (task, ps_window_open_pair);

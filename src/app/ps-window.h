@@ -35,7 +35,8 @@ PsComparePage *ps_window_compare_files (PsWindow     *self,
  * a saved run goes with any) are compared (ps_window_compare_files ());
  * runs of two kinds open as two tabs, under a banner that says so and,
  * when they have something to compare, offers to compare them anyway.
- * The formats are found in a thread: the tabs come a moment later. */
+ * The formats of local files are read at once; of others in a thread,
+ * and the tabs come a moment later. */
 void           ps_window_open_pair     (PsWindow     *self,
                                         GFile        *file_a,
                                         GFile        *file_b);
