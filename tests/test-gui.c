@@ -724,6 +724,22 @@ pair_is_open (gpointer window)
   return !ps_window_is_opening_pair (window);
 }
 
+/* Drops the files on the window's drop target as a drag would; whether
+ * it took them */
+static gboolean
+drop_files_on (GtkDropTarget *target,
+               GSList        *files)
+{
+  GValue value = G_VALUE_INIT;
+  gboolean handled = FALSE;
+
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
+  g_signal_emit_by_name (target, "drop", &value, 20.0, 20.0, &handled);
+  g_value_unset (&value);
+  return handled;
+}
+
 /* A dropped file opens in its own tab, through the same open path as the
  * other ways in; two dropped at once open as a comparison, or as two
  * tabs when they are of different kinds */
@@ -741,8 +757,6 @@ test_drop_files (Fixture       *fixture,
   g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (fixture->window));
   GtkDropTarget *target = NULL;
   g_autoptr(GSList) files = NULL;
-  GValue value = G_VALUE_INIT;
-  gboolean handled = FALSE;
 
   for (guint i = 0; i < g_list_model_get_n_items (controllers) && target == NULL; i++)
     {
@@ -755,12 +769,7 @@ test_drop_files (Fixture       *fixture,
 
   /* One file opens as a run */
   files = g_slist_append (files, other);
-  g_value_init (&value, GDK_TYPE_FILE_LIST);
-  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
-  g_signal_emit_by_name (target, "drop", &value, 20.0, 20.0, &handled);
-  g_value_unset (&value);
-
-  g_assert_true (handled);
+  g_assert_true (drop_files_on (target, files));
   g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
   wait_for_page (ps_window_get_page (fixture->window, 0));
   g_assert_cmpint (ps_run_page_get_state (ps_window_get_page (fixture->window, 0)), ==, PS_RUN_PAGE_LOADED);
@@ -776,13 +785,7 @@ test_drop_files (Fixture       *fixture,
   g_clear_pointer (&files, g_slist_free);
   files = g_slist_append (files, example);
   files = g_slist_append (files, other);
-  g_value_init (&value, GDK_TYPE_FILE_LIST);
-  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
-  handled = FALSE;
-  g_signal_emit_by_name (target, "drop", &value, 20.0, 20.0, &handled);
-  g_value_unset (&value);
-
-  g_assert_true (handled);
+  g_assert_true (drop_files_on (target, files));
   /* Once their formats are known: both CE logs */
   g_assert_true (iterate_until (pair_is_open, fixture->window));
   g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 2);
@@ -806,12 +809,7 @@ test_drop_files (Fixture       *fixture,
     g_clear_pointer (&files, g_slist_free);
     files = g_slist_append (files, rtl);
     files = g_slist_append (files, other);
-    g_value_init (&value, GDK_TYPE_FILE_LIST);
-    g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
-    handled = FALSE;
-    g_signal_emit_by_name (target, "drop", &value, 20.0, 20.0, &handled);
-    g_value_unset (&value);
-    g_assert_true (handled);
+    g_assert_true (drop_files_on (target, files));
     g_assert_true (iterate_until (pair_is_open, fixture->window));
     /* dropped.log's tab was open already: it comes after the RTL log's */
     g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 3);
