@@ -16,6 +16,7 @@
 
 #include "ps-run-diff.h"
 #include "ps-call-tree.h"
+#include "ps-call-tree-diff.h"
 #include "ps-mann-whitney.h"
 #include "ps-proportion-test.h"
 #include "ps-series.h"
@@ -163,19 +164,6 @@ static gboolean
 is_profile (PsEventStore *store)
 {
   return ps_event_store_get_n_samples (store) > 0 || ps_event_store_get_n_report_rows (store) > 0;
-}
-
-/* The run's call tree as its page shows it, or NULL */
-static PsCallTree *
-build_tree (PsEventStore *store,
-            GCancellable *cancellable)
-{
-  PsCallTreeOptions tree_options = { PS_NONE, NULL, 0 };
-
-  tree_options.cancellable = cancellable;
-  /* A module without symbols is one function, not one per address */
-  tree_options.group_addresses = TRUE;
-  return ps_call_tree_new_for_store (store, &tree_options, NULL);
 }
 
 /* Functions of the run's call tree, pooled by name over modules. Sampled
@@ -610,8 +598,10 @@ ps_run_diff_new (PsEventStore           *store_a,
    * names of their functions */
   if (!(series_a && series_b) || (is_profile (store_a) && is_profile (store_b)))
     {
-      g_autoptr(PsCallTree) tree_a = build_tree (store_a, options->cancellable);
-      g_autoptr(PsCallTree) tree_b = build_tree (store_b, options->cancellable);
+      /* As the run pages show them: a module without symbols is one
+       * function, not one per address */
+      g_autoptr(PsCallTree) tree_a = ps_call_tree_diff_tree_for_store (store_a, options->cancellable, NULL);
+      g_autoptr(PsCallTree) tree_b = ps_call_tree_diff_tree_for_store (store_b, options->cancellable, NULL);
       gboolean as_percent = FALSE;
 
       if (tree_a != NULL && tree_b != NULL)

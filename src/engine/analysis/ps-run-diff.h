@@ -16,9 +16,9 @@
  *    row.
  *  - FUNCTIONS: when both runs are profiles (samples or profiler report
  *    rows), and otherwise when the runs do not both have series and both
- *    have a call tree (ps_call_tree_new_for_store (), the addresses of a
- *    module without symbols grouped into one function as the run page
- *    shows them): one row per function name, pooled over modules.
+ *    have a call tree (ps_call_tree_diff_tree_for_store (): the addresses
+ *    of a module without symbols grouped into one function, as the run
+ *    page shows them): one row per function name, pooled over modules.
  *    Timed trees (ns, ticks, ms): the calls as count, the elapsed
  *    inclusive time per call as mean and the elapsed inclusive total as
  *    total, in the tree's unit. Sampled trees have no calls: the count is
