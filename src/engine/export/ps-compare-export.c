@@ -225,7 +225,8 @@ ps_compare_export_csv (GString                    *out,
         g_string_append (out, row->has_a ? "only-a" : "only-b");
       g_string_append_printf (out, ",%s,%s", ps_run_diff_basis_to_string (row->basis),
                               ps_run_diff_reason_to_string (row->reason));
-      append_csv_number (out, row->noise_floor);
+      /* Only a verdict on the size of a change has a noise floor */
+      append_csv_number (out, row->basis == PS_RUN_DIFF_BASIS_SIZE ? row->noise_floor : NAN);
       g_string_append (out, "\r\n");
     }
 }
