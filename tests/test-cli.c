@@ -1619,7 +1619,7 @@ test_diff_logs (void)
   assert_diff_verdict (find_diff_row (diff_rows (ce_root), "CPU: dbperf"), "unchanged", "mann-whitney", "not-significant");
 
   /* RTL: main 140 → 200 ms and C 40 → 50 once each; B's three calls
-   * twice as long, which three values a run cannot show; worker the same */
+   * twice as long, which three values per run cannot show; worker the same */
   g_assert_cmpstr (diff_matched (rtl_root), ==, "series");
   rows = diff_rows (rtl_root);
   g_assert_cmpuint (json_array_get_length (rows), ==, 5);

@@ -485,7 +485,7 @@ test_nothing_shared (void)
   g_assert_cmpuint (n_b, ==, 5);
 }
 
-/* One value a run: no test, the size of the change. At 1024 ticks a
+/* One value per run: no test, the size of the change. At 1024 ticks a
  * second every value is exact in seconds. Big 256 → 512 ticks (0.25 →
  * 0.5 s) doubles; Tiny 4 → 6 ticks grows by half, but by 2 ticks (1/512
  * s), under the noise floor of 1 % of the largest value (0.5 s: 0.005
@@ -941,7 +941,7 @@ test_rtl_demo (void)
   diff = ps_run_diff_new (a, b, NULL);
 
   g_assert_cmpint (diff->matched, ==, PS_RUN_DIFF_MATCH_SERIES);
-  /* One value a run, 116 → 232 ms, against 1 % of the largest mean span */
+  /* One value per run, 116 → 232 ms, against 1 % of the largest mean span */
   row = ps_run_diff_find_row (diff, "register services", "span");
   g_assert_cmpfloat_with_epsilon (row->a.mean, 0.116, 1e-12);
   g_assert_cmpfloat_with_epsilon (row->b.mean, 0.232, 1e-12);

@@ -110,7 +110,7 @@ help_summary (void)
                                          "left out), unit, min, max, mean and last"), "\n",
     "  diff FILE_A FILE_B         ", _("compare two runs: series, functions or counters matched by name, "
                                          "each with a verdict and its basis: a Mann–Whitney p-value, a test of "
-                                         "sample shares, or the size of a change of one value a run "
+                                         "sample shares, or the size of a change of one value per run "
                                          "(--min-change PERCENT, --noise-floor PERCENT; --rename A_NAME=B_NAME; "
                                          "--to csv or --to markdown, -o OUT)"), "\n",
     "  export FILE --to collapsed ", _("folded call stacks for flame graphs (-o OUT, --source NAME)"), "\n",
@@ -222,9 +222,9 @@ main (int   argc,
     { "rename", 0, 0, G_OPTION_ARG_STRING_ARRAY, &renames,
       N_("diff: match the row A_NAME of the first run with B_NAME of the second (repeatable)"), N_("A_NAME=B_NAME") },
     { "min-change", 0, 0, G_OPTION_ARG_STRING, &min_change,
-      N_("diff: the least change of a row with one value a run, in percent of A’s value (10)"), N_("PERCENT") },
+      N_("diff: the least change of a row with one value per run, in percent of A’s value (10)"), N_("PERCENT") },
     { "noise-floor", 0, 0, G_OPTION_ARG_STRING, &noise_floor,
-      N_("diff: a row with one value a run changes by at least this percentage of the largest value of its kind and unit, else it is noise (1)"), N_("PERCENT") },
+      N_("diff: a row with one value per run changes by at least this percentage of the largest value of its kind and unit, else it is noise (1)"), N_("PERCENT") },
     { "backend", 0, 0, G_OPTION_ARG_STRING, &backend,
       N_("record: the collector to record with (procfs; hwpmc on FreeBSD, perflib on Windows)"), N_("NAME") },
     { "pid", 0, 0, G_OPTION_ARG_STRING, &pid,

@@ -286,8 +286,8 @@ print_diff_text (PsEventStore           *store_a,
   printf (_("Matched: %s\n"), matched_label (diff->matched));
   /* Translators: how verdicts are reached; the numbers are the
    * significance level and percentages */
-  printf (_("Verdicts: with several values a run, a test at α = %g and a change of %g %% or more; "
-            "with one value a run, no test: a change of %g %% or more and at least the noise floor, "
+  printf (_("Verdicts: with several values per run, a test at α = %g and a change of %g %% or more; "
+            "with one value per run, no test: a change of %g %% or more and at least the noise floor, "
             "%g %% of the largest value of its kind and unit\n"),
           options->alpha, 100 * options->threshold, 100 * options->min_change, 100 * options->noise_fraction);
 
