@@ -1020,6 +1020,19 @@ test_pdh (void)
   g_assert_cmpuint (n_changed, ==, 1);
 
   assert_all_unchanged (same, PS_RUN_DIFF_BASIS_TEST, PS_RUN_DIFF_REASON_NOT_SIGNIFICANT);
+
+  /* A log of counters that never read anything: nothing to compare */
+  {
+    static const char header_only[] = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\HOST\\Memory\\Available MBytes\"\r\n";
+    g_autoptr(PsEventStore) empty = parse (&ps_format_pdh_csv, header_only);
+    g_autoptr(PsRunDiff) nothing = ps_run_diff_new (empty, empty, NULL);
+
+    g_assert_cmpuint (nothing->rows->len, ==, 1);
+    row = row_at (nothing, 0, "\\\\HOST\\Memory\\Available MBytes");
+    g_assert_cmpuint (row->a.count, ==, 0);
+    assert_verdict (row, PS_RUN_DIFF_BASIS_SIZE, PS_RUN_DIFF_REASON_NO_VALUE, PS_RUN_DIFF_UNCHANGED);
+    g_assert_true (isnan (row->noise_floor));
+  }
 }
 
 /* Two PLV2 captures of bench/gen-plv2 with different seeds: CPU 0,0 was

@@ -468,7 +468,8 @@ judge_size (PsRunDiffRow           *row,
   double change = relative_change (a_value, b_value);
 
   row->basis = PS_RUN_DIFF_BASIS_SIZE;
-  row->noise_floor = options->noise_fraction * (largest_value != NULL ? *largest_value : 0);
+  /* Rows of a kind and unit without any value have no floor */
+  row->noise_floor = largest_value != NULL ? options->noise_fraction * *largest_value : NAN;
   if (!isfinite (a_value) || !isfinite (b_value))
     row->reason = PS_RUN_DIFF_REASON_NO_VALUE;
   else if (fabs (change) < options->min_change)
