@@ -669,10 +669,16 @@ load_test_data (const char *folder,
   return parse_fixture_load_file (path, 0);
 }
 
+static char *
+demo_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "..", "data", "demo", name, NULL);
+}
+
 static PsEventStore *
 load_demo (const char *name)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", name, NULL);
+  g_autofree char *path = demo_path (name);
 
   return parse_fixture_load_file (path, 0);
 }
@@ -692,6 +698,15 @@ count_changes (PsRunDiff *diff,
       *n_improvements += row->change == PS_RUN_DIFF_IMPROVEMENT;
       *n_changed += row->change == PS_RUN_DIFF_CHANGED;
     }
+}
+
+static void
+assert_no_change (PsRunDiff *diff)
+{
+  guint n_regressions, n_improvements, n_changed;
+
+  count_changes (diff, &n_regressions, &n_improvements, &n_changed);
+  g_assert_cmpuint (n_regressions + n_improvements + n_changed, ==, 0);
 }
 
 /* Every row of a run against itself: on both sides, the basis given,
@@ -900,8 +915,7 @@ test_ce_demo (void)
   g_assert_cmpuint (n_improvements, ==, 1);
   g_assert_cmpuint (n_changed, ==, 0);
 
-  count_changes (same, &n_regressions, &n_improvements, &n_changed);
-  g_assert_cmpuint (n_regressions + n_improvements + n_changed, ==, 0);
+  assert_no_change (same);
 }
 
 /* The demo RTL log against a copy with every time doubled: every scope
@@ -909,7 +923,7 @@ test_ce_demo (void)
 static void
 test_rtl_demo (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "soffice_4711.log", NULL);
+  g_autofree char *path = demo_path ("soffice_4711.log");
   g_autofree char *text = NULL;
   g_autoptr(GString) doubled = g_string_new (NULL);
   g_autoptr(GRegex) time = g_regex_new ("^([0-9]{6}) ", G_REGEX_MULTILINE, 0, NULL);
@@ -967,8 +981,7 @@ test_rtl_demo (void)
   g_assert_cmpuint (n_significant, >, 10);
   g_assert_cmpuint (n_regressions, ==, n_large + n_significant);
 
-  count_changes (same, &n_regressions, &n_improvements, &n_changed);
-  g_assert_cmpuint (n_regressions + n_improvements + n_changed, ==, 0);
+  assert_no_change (same);
 }
 
 /* The demo PDH log against a copy whose first counter, CPU 0's
@@ -976,7 +989,7 @@ test_rtl_demo (void)
 static void
 test_pdh (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "perfmon_4cpu.csv", NULL);
+  g_autofree char *path = demo_path ("perfmon_4cpu.csv");
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
   g_autoptr(GString) scaled = g_string_new (NULL);
