@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-cli.h"
+#include "ps-util.h"
 
 /* Commands of the contract that this version does not have yet */
 static const char * const later_commands[] = {
@@ -245,7 +246,7 @@ main (int   argc,
   };
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, ps_util_localedir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   g_set_prgname (PS_CLI_PROGRAM);
