@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "parse-fixture.h"
 #include "ps-call-tree-diff.h"
 
 #define ELAPSED     PS_CALL_DIFF_ELAPSED
@@ -358,6 +359,81 @@ test_disjoint (void)
   g_assert_cmpfloat (node.self_change, ==, 75);
 }
 
+/* The pmcstat texts shared.txt and shared2.txt (real, with addresses
+ * and no function names in shared2): compared as the run pages show them,
+ * B's frames are the modules its addresses ran in, each with its module,
+ * and match A's by name and module */
+static PsEventStore *
+load_pmcstat (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "pmcstat-callgraph", name, NULL);
+
+  return parse_fixture_load_file (path, 0);
+}
+
+static void
+assert_node (PsCallTree *tree,
+             guint32     node,
+             const char *name,
+             const char *module)
+{
+  guint32 function = ps_call_tree_get_node_function (tree, node);
+
+  g_assert_cmpuint (function, !=, PS_NONE);
+  g_assert_cmpstr (ps_call_tree_get_function_name (tree, function), ==, name);
+  g_assert_cmpstr (ps_call_tree_get_function_module (tree, function), ==, module);
+}
+
+static void
+test_modules_of_stores (void)
+{
+  g_autoptr(PsEventStore) shared = load_pmcstat ("shared.txt");
+  g_autoptr(PsEventStore) shared2 = load_pmcstat ("shared2.txt");
+  g_autoptr(PsCallTreeDiff) diff = ps_call_tree_diff_new_for_stores (shared, shared2, NULL);
+  g_autoptr(PsCallTreeDiff) same = ps_call_tree_diff_new_for_stores (shared2, shared2, NULL);
+  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+  PsCallTree *b;
+  guint32 libssh, clang;
+  PsCallDiffNode entry;
+
+  g_assert_nonnull (diff);
+  b = ps_call_tree_diff_get_b (diff);
+  /* 0x53c2f @ libprivatessh.so.5 called 0xf4ae3 @ libc.so.7; 24 frames of
+   * clang-cpp called it too */
+  g_assert_cmpuint (ps_call_tree_get_n_children (b, PS_CALL_NODE_ROOT), ==, 2);
+  libssh = ps_call_tree_get_child (b, PS_CALL_NODE_ROOT, 0);
+  clang = ps_call_tree_get_child (b, PS_CALL_NODE_ROOT, 1);
+  assert_node (b, libssh, "libprivatessh.so.5", "/usr/lib/libprivatessh.so.5");
+  assert_node (b, clang, "clang-cpp", "/usr/bin/clang-cpp");
+  g_assert_cmpuint (ps_call_tree_get_n_children (b, clang), ==, 1);
+  assert_node (b, ps_call_tree_get_child (b, clang, 0), "libc.so.7", "/lib/libc.so.7");
+  assert_node (b, ps_call_tree_get_child (b, libssh, 0), "libc.so.7", "/lib/libc.so.7");
+  /* Nothing of the kernel's functions in A ran in B */
+  g_assert_cmpuint (ps_call_tree_diff_get_a_node (diff, clang), ==, PS_NONE);
+  g_assert_true (ps_call_tree_diff_get_node (diff, clang, ELAPSED, &entry));
+  g_assert_cmpfloat (entry.b_total_share, ==, 50);
+  g_assert_cmpfloat (entry.a_total_share, ==, 0);
+  g_assert_cmpuint (ps_call_tree_diff_get_n_only_in_b_nodes (diff), ==, 4);
+
+  /* A run against itself: every frame matched, module and all */
+  b = ps_call_tree_diff_get_b (same);
+  for (guint32 node = 0; node < ps_call_tree_get_n_nodes (b); node++)
+    {
+      guint32 a_node = ps_call_tree_diff_get_a_node (same, node);
+      PsCallTree *a = ps_call_tree_diff_get_a (same);
+
+      g_assert_cmpuint (a_node, !=, PS_NONE);
+      if (node != PS_CALL_NODE_ROOT)
+        assert_node (a, a_node,
+                     ps_call_tree_get_function_name (b, ps_call_tree_get_node_function (b, node)),
+                     ps_call_tree_get_function_module (b, ps_call_tree_get_node_function (b, node)));
+    }
+  g_assert_cmpuint (ps_call_tree_diff_get_n_only_in_a_nodes (same), ==, 0);
+
+  g_cancellable_cancel (cancelled);
+  g_assert_null (ps_call_tree_diff_new_for_stores (shared, shared2, cancelled));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -370,6 +446,7 @@ main (int   argc,
   g_test_add_func ("/call-tree-diff/modules", test_modules);
   g_test_add_func ("/call-tree-diff/application-clock", test_application_clock);
   g_test_add_func ("/call-tree-diff/disjoint", test_disjoint);
+  g_test_add_func ("/call-tree-diff/modules-of-stores", test_modules_of_stores);
 
   return g_test_run ();
 }

@@ -18,6 +18,8 @@
 #include <json-glib/json-glib.h>
 
 #include "cli-test-util.h"
+#include "ps-loader.h"
+#include "ps-native-writer.h"
 #include "ps-perflib-block.h"
 #include "ps-plv2.h"
 
@@ -948,6 +950,12 @@ test_usage_errors (void)
     { "diff", path, path, path, NULL },
     { "stats", "--rename", "a=b", path, NULL },         /* diff only */
     { "diff", "--rename", "nothing", path, NULL },       /* no "=" */
+    { "diff", "--min-change=abc", path, path, NULL },   /* not a number */
+    { "diff", "--min-change=-5", path, path, NULL },    /* negative */
+    { "diff", "--noise-floor=101", path, path, NULL },  /* above 100 % */
+    { "diff", "--noise-floor=", path, path, NULL },
+    { "stats", "--min-change=5", path, NULL },          /* diff only */
+    { "stats", "--noise-floor", "5", path, NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1194,6 +1202,10 @@ test_diff_json (void)
   g_assert_cmpstr (json_object_get_string_member (object, "a"), ==, "run-a.log");
   g_assert_cmpstr (json_object_get_string_member (object, "b"), ==, "run-b.log");
   g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (object, "matched"), 0), ==, "series");
+  assert_close (json_object_get_double_member (object, "alpha"), 0.05);
+  assert_close (json_object_get_double_member (object, "threshold"), 0.05);
+  assert_close (json_object_get_double_member (object, "min_change"), 0.10);
+  assert_close (json_object_get_double_member (object, "noise_fraction"), 0.01);
   rows = json_object_get_array_member (object, "rows");
   g_assert_cmpuint (json_array_get_length (rows), ==, 7);
 
@@ -1207,6 +1219,9 @@ test_diff_json (void)
   /* Exact: 4 against 4 apart, 2 / C(8,4) */
   assert_close (json_object_get_double_member (row, "p_value"), 2.0 / 70.0);
   g_assert_cmpstr (json_object_get_string_member (row, "change"), ==, "regression");
+  g_assert_cmpstr (json_object_get_string_member (row, "basis"), ==, "mann-whitney");
+  g_assert_cmpstr (json_object_get_string_member (row, "reason"), ==, "significant");
+  g_assert_true (json_object_get_null_member (row, "noise_floor"));
 
   row = find_diff_row (rows, "Load");
   assert_diff_side (row, "a", 5, 0.052, 0.052);
@@ -1217,6 +1232,7 @@ test_diff_json (void)
   row = find_diff_row (rows, "Save");
   assert_close (json_object_get_double_member (row, "p_value"), 1.0);
   g_assert_cmpstr (json_object_get_string_member (row, "change"), ==, "unchanged");
+  g_assert_cmpstr (json_object_get_string_member (row, "reason"), ==, "not-significant");
 
   /* One side only: the other is null, so are delta, ratio and p */
   row = find_diff_row (rows, "OnlyA");
@@ -1225,6 +1241,8 @@ test_diff_json (void)
   g_assert_true (json_object_get_null_member (row, "delta_mean"));
   g_assert_true (json_object_get_null_member (row, "ratio_mean"));
   g_assert_true (json_object_get_null_member (row, "p_value"));
+  g_assert_cmpstr (json_object_get_string_member (row, "basis"), ==, "none");
+  g_assert_cmpstr (json_object_get_string_member (row, "reason"), ==, "one-side");
   row = find_diff_row (rows, "OnlyB");
   g_assert_true (json_object_get_null_member (row, "a"));
   assert_diff_side (row, "b", 2, 0.0085, 0.008);
@@ -1253,8 +1271,12 @@ test_diff_text (void)
 
   g_assert_cmpint (result->status, ==, 0);
   g_assert_true (g_str_has_prefix (result->out, "A: run-a.log (ce-perflog)\nB: run-b.log (ce-perflog)\nMatched: series by name\n"));
+  g_assert_nonnull (strstr (result->out, "a test at α = 0.05 and a change of 5 % or more"));
+  g_assert_nonnull (strstr (result->out, "a change of 10 % or more and at least the noise floor, 1 % of the largest value"));
   g_assert_nonnull (strstr (result->out, "Mean A"));
-  g_assert_nonnull (strstr (result->out, "Ratio"));
+  g_assert_nonnull (strstr (result->out, "Ratio total"));
+  g_assert_nonnull (strstr (result->out, "Basis"));
+  g_assert_nonnull (strstr (result->out, "Why"));
   lines = g_strsplit (result->out, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
@@ -1266,13 +1288,20 @@ test_diff_text (void)
           for (guint c = 0; cells[c] != NULL; c++)
             if (*cells[c] != '\0')
               g_ptr_array_add (words, cells[c]);
-          /* Kind Unit CountA CountB MeanA MeanB MedianA MedianB P95A P95B TotalA TotalB Δ Ratio p Change Name */
-          g_assert_cmpuint (words->len, ==, 17);
+          /* Kind Unit CountA CountB MeanA MeanB MedianA MedianB P95A P95B
+           * TotalA TotalB Δ RatioMean RatioTotal p Change Basis ("U test")
+           * Why NoiseFloor Name */
+          g_assert_cmpuint (words->len, ==, 22);
           g_assert_cmpstr (g_ptr_array_index (words, 0), ==, "duration");
           g_assert_cmpstr (g_ptr_array_index (words, 4), ==, "0.0115");
           g_assert_cmpstr (g_ptr_array_index (words, 5), ==, "0.0215");
           g_assert_cmpstr (g_ptr_array_index (words, 13), ==, "1.86957");
-          g_assert_cmpstr (g_ptr_array_index (words, 15), ==, "regression");
+          g_assert_cmpstr (g_ptr_array_index (words, 14), ==, "1.86957");
+          g_assert_cmpstr (g_ptr_array_index (words, 16), ==, "regression");
+          g_assert_cmpstr (g_ptr_array_index (words, 17), ==, "U");
+          g_assert_cmpstr (g_ptr_array_index (words, 18), ==, "test");
+          g_assert_cmpstr (g_ptr_array_index (words, 19), ==, "significant");
+          g_assert_cmpstr (g_ptr_array_index (words, 20), ==, "–");
           open_seen = TRUE;
         }
     }
@@ -1326,10 +1355,16 @@ test_diff_export (void)
   g_assert_cmpstr (header[6], ==, "a_mean (s)");
   g_assert_cmpstr (header[17], ==, "p_value");
   g_assert_cmpstr (header[18], ==, "change");
+  g_assert_cmpstr (header[19], ==, "basis");
+  g_assert_cmpstr (header[20], ==, "reason");
+  g_assert_cmpstr (header[21], ==, "noise_floor (s)");
 
   open = csv_row_find (lines, "Open");
   g_assert_nonnull (open);
-  g_assert_cmpuint (g_strv_length (open), ==, 19);
+  g_assert_cmpuint (g_strv_length (open), ==, 22);
+  g_assert_cmpstr (open[19], ==, "mann-whitney");
+  g_assert_cmpstr (open[20], ==, "significant");
+  g_assert_cmpstr (open[21], ==, "");
   g_assert_cmpstr (open[3], ==, "duration");
   g_assert_cmpstr (open[5], ==, "4");
   assert_close (g_ascii_strtod (open[6], NULL), 0.0115);
@@ -1343,6 +1378,8 @@ test_diff_export (void)
   g_assert_cmpstr (only_a[5], ==, "1");
   g_assert_cmpstr (only_a[10], ==, "");
   g_assert_cmpstr (only_a[18], ==, "only-a");
+  g_assert_cmpstr (only_a[19], ==, "none");
+  g_assert_cmpstr (only_a[20], ==, "one-side");
 
   /* -o writes the same bytes and nothing to the standard output */
   g_assert_cmpint (to_file->status, ==, 0);
@@ -1354,7 +1391,7 @@ test_diff_export (void)
   g_assert_cmpint (markdown->status, ==, 0);
   g_assert_true (g_str_has_prefix (markdown->out, "## Comparison: run-a.log → run-b.log\n"));
   g_assert_nonnull (strstr (markdown->out, "Regressions: 1, improvements: 1, other changes: 0, unchanged: 1, in one run only: 4."));
-  g_assert_nonnull (strstr (markdown->out, "| Open | 11.500 ms | 21.500 ms | +10.000 ms | 1.87× | 0.029 | 4 / 4 |"));
+  g_assert_nonnull (strstr (markdown->out, "| Open | 11.500 ms | 21.500 ms | +10.000 ms | 1.87× | 0.029 | Mann–Whitney test (means) | 4 / 4 |"));
   g_assert_nonnull (strstr (markdown->out, "- OnlyA: only in A (count 1, mean 7.000 ms)"));
 
   /* Usage: a target diff does not write, --to with --text, -o without --to */
@@ -1382,6 +1419,303 @@ test_diff_missing_file (void)
   g_assert_cmpint (first->status, ==, 1);
   g_assert_cmpstr (first->out, ==, "");
   g_assert_nonnull (strstr (first->err, "missing-a.log"));
+}
+
+/* Every kind of run: the verdict of each row, its basis and reason */
+
+static char *
+data_path (const char *folder,
+           const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", folder, name, NULL);
+}
+
+static char *
+demo_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "..", "data", "demo", name, NULL);
+}
+
+/* The JSON of `diff a b [option]`, which must succeed */
+static JsonNode *
+run_diff (const char *a,
+          const char *b,
+          const char *option)
+{
+  g_autoptr(CliResult) result = cli_test_run ("diff", a, b, option, NULL);
+
+  g_assert_cmpint (result->status, ==, 0);
+  g_assert_cmpstr (result->err, ==, "");
+  return cli_test_parse_json (result->out);
+}
+
+static JsonArray *
+diff_rows (JsonNode *root)
+{
+  return json_object_get_array_member (json_node_get_object (root), "rows");
+}
+
+static void
+assert_diff_verdict (JsonObject *row,
+                     const char *change,
+                     const char *basis,
+                     const char *reason)
+{
+  g_assert_cmpstr (json_object_get_string_member (row, "change"), ==, change);
+  g_assert_cmpstr (json_object_get_string_member (row, "basis"), ==, basis);
+  g_assert_cmpstr (json_object_get_string_member (row, "reason"), ==, reason);
+}
+
+/* A run against itself: every row unchanged on the basis given, with a
+ * p-value of 1 when there is a test */
+static void
+assert_diff_all_unchanged (JsonNode   *root,
+                           const char *basis,
+                           const char *reason)
+{
+  JsonArray *rows = diff_rows (root);
+
+  g_assert_cmpuint (json_array_get_length (rows), >, 0);
+  for (guint i = 0; i < json_array_get_length (rows); i++)
+    {
+      JsonObject *row = json_array_get_object_element (rows, i);
+
+      assert_diff_verdict (row, "unchanged", basis, reason);
+      if (strcmp (basis, "size") == 0)
+        g_assert_true (json_object_get_null_member (row, "p_value"));
+      else
+        g_assert_cmpfloat (json_object_get_double_member (row, "p_value"), ==, 1.0);
+    }
+}
+
+static const char *
+diff_matched (JsonNode *root)
+{
+  JsonArray *matched = json_object_get_array_member (json_node_get_object (root), "matched");
+
+  g_assert_cmpuint (json_array_get_length (matched), ==, 1);
+  return json_array_get_string_element (matched, 0);
+}
+
+/* The real VS reports lr2 → lr3: one value per function, no test; the
+ * thresholds from the command line */
+static void
+test_diff_vs_reports (void)
+{
+  g_autofree char *a = data_path ("vs-report-csv", "lr2_cc.csv");
+  g_autofree char *b = data_path ("vs-report-csv", "lr3_cc.csv");
+  g_autoptr(JsonNode) root = run_diff (a, b, NULL);
+  g_autoptr(JsonNode) wide = run_diff (a, b, "--min-change=700");
+  g_autoptr(JsonNode) no_floor = run_diff (a, b, "--noise-floor=0");
+  g_autoptr(CliResult) text = cli_test_run ("diff", "--text", a, b, NULL);
+  JsonObject *row;
+
+  g_assert_cmpstr (diff_matched (root), ==, "functions");
+  row = find_diff_row (diff_rows (root), "_wmainCRTStartup");
+  g_assert_cmpstr (json_object_get_string_member (row, "unit"), ==, "ticks");
+  g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (row, "a"), "total"), ==, 481558);
+  g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (row, "b"), "total"), ==, 3354029);
+  assert_diff_verdict (row, "regression", "size", "large");
+  g_assert_true (json_object_get_null_member (row, "p_value"));
+  assert_close (json_object_get_double_member (row, "noise_floor"), 33540.29);
+  row = find_diff_row (diff_rows (root), "GetTickCount");
+  assert_diff_verdict (row, "unchanged", "size", "noise");
+  row = find_diff_row (diff_rows (root), "__CIsin");
+  assert_diff_verdict (row, "regression", "size", "large");
+  assert_diff_verdict (find_diff_row (diff_rows (root), "__controlfp_s"), "unchanged", "size", "small");
+
+  /* 597 % more is under 700 %; without a noise floor 51 ticks in 243 are
+   * a change */
+  assert_close (json_object_get_double_member (json_node_get_object (wide), "min_change"), 7.0);
+  assert_diff_verdict (find_diff_row (diff_rows (wide), "_wmainCRTStartup"), "unchanged", "size", "small");
+  g_assert_cmpfloat (json_object_get_double_member (json_node_get_object (no_floor), "noise_fraction"), ==, 0);
+  assert_diff_verdict (find_diff_row (diff_rows (no_floor), "GetTickCount"), "regression", "size", "large");
+
+  g_assert_cmpint (text->status, ==, 0);
+  g_assert_true (g_regex_match_simple ("regression +size +large +33540.3 +_wmainCRTStartup\n", text->out, 0, 0));
+  g_assert_true (g_regex_match_simple (" +size +noise +33540.3 +GetTickCount\n", text->out, 0, 0));
+}
+
+/* pmcstat -G text: shares of the samples, with real p-values (R's
+ * prop.test (c(173, 100), c(232, 260), correct = FALSE)) */
+static void
+test_diff_pmcstat (void)
+{
+  g_autofree char *a = data_path ("pmcstat-callgraph", "shared.txt");
+  g_autofree char *b = diff_path ("shared-changed.txt");
+  g_autoptr(JsonNode) root = run_diff (a, b, NULL);
+  g_autoptr(JsonNode) same = run_diff (a, a, NULL);
+  g_autoptr(CliResult) text = cli_test_run ("diff", "--text", a, b, NULL);
+  JsonObject *row, *side;
+
+  g_assert_cmpstr (diff_matched (root), ==, "functions");
+  row = find_diff_row (diff_rows (root), "randomdev_encrypt");
+  g_assert_cmpstr (json_object_get_string_member (row, "unit"), ==, "percent");
+  side = json_object_get_object_member (row, "a");
+  g_assert_cmpint (json_object_get_int_member (side, "count"), ==, 173);
+  assert_close (json_object_get_double_member (side, "mean"), 100.0 * 173 / 232);
+  assert_close (json_object_get_double_member (side, "total"), 100.0 * 173 / 232);
+  g_assert_true (json_object_get_null_member (side, "median"));
+  assert_diff_verdict (row, "improvement", "two-proportion", "significant");
+  assert_close (json_object_get_double_member (row, "p_value"), 8.6502392866382305e-16);
+  row = find_diff_row (diff_rows (root), "acpi_timer_get_timecount");
+  assert_diff_verdict (row, "regression", "two-proportion", "significant");
+  row = find_diff_row (diff_rows (root), "cpu_idleclock");
+  assert_diff_verdict (row, "unchanged", "two-proportion", "not-significant");
+  assert_close (json_object_get_double_member (row, "p_value"), 0.73047183850312591);
+
+  assert_diff_all_unchanged (same, "two-proportion", "not-significant");
+  /* The count is the function's samples, never 0 beside them */
+  g_assert_cmpint (text->status, ==, 0);
+  g_assert_true (g_regex_match_simple ("^  function +percent +173 +100 +74.569 +38.4615 .* improvement +shares +significant +– +randomdev_encrypt$",
+                                       text->out, G_REGEX_MULTILINE, 0));
+}
+
+/* The demo hwpmc log against itself: its functions (modules without
+ * symbols), not its processes */
+static void
+test_diff_hwpmc (void)
+{
+  g_autofree char *path = demo_path ("pmcstat_freebsd14.pmclog");
+  g_autoptr(JsonNode) root = run_diff (path, path, NULL);
+  JsonObject *row;
+
+  g_assert_cmpstr (diff_matched (root), ==, "functions");
+  assert_diff_all_unchanged (root, "two-proportion", "not-significant");
+  row = find_diff_row (diff_rows (root), "libc.so.7");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (row, "a"), "count"), >, 0);
+}
+
+/* CE, RTL, PDH and PLV2 logs */
+static void
+test_diff_logs (void)
+{
+  g_autofree char *ce = demo_path ("dbperf_CEPC_x86_6_0_3122.log");
+  g_autofree char *ce_changed = diff_path ("dbperf-changed.log");
+  g_autofree char *rtl = data_path ("rtl", "calltree_4711.log");
+  g_autofree char *rtl_slower = diff_path ("calltree-slower.log");
+  g_autofree char *rtl_demo = demo_path ("soffice_4711.log");
+  g_autofree char *pdh = demo_path ("perfmon_4cpu.csv");
+  g_autofree char *plv2_a = diff_path ("processor-2cpu-seed7.plv2");
+  g_autofree char *plv2_b = diff_path ("processor-2cpu-seed8.plv2");
+  g_autoptr(JsonNode) ce_root = run_diff (ce, ce_changed, NULL);
+  g_autoptr(JsonNode) rtl_root = run_diff (rtl, rtl_slower, NULL);
+  g_autoptr(JsonNode) rtl_same = run_diff (rtl_demo, rtl_demo, NULL);
+  g_autoptr(JsonNode) pdh_same = run_diff (pdh, pdh, NULL);
+  g_autoptr(JsonNode) plv2_root = run_diff (plv2_a, plv2_b, NULL);
+  JsonArray *rows;
+  JsonObject *row;
+
+  /* CE: 1.5 times slower over 15 events; the one event of marker 42
+   * three times longer, against 1 % of the largest mean duration */
+  g_assert_cmpstr (diff_matched (ce_root), ==, "series");
+  row = find_diff_row (diff_rows (ce_root), "Test=CeSeekDatabaseEx,Records=1000,time=%AVG%");
+  assert_diff_verdict (row, "regression", "mann-whitney", "significant");
+  assert_diff_verdict (find_diff_row (diff_rows (ce_root), "Test=CeDeleteRecord,time=%AVG%"),
+                       "improvement", "mann-whitney", "significant");
+  row = find_diff_row (diff_rows (ce_root), "");
+  assert_diff_verdict (row, "regression", "size", "large");
+  assert_close (json_object_get_double_member (row, "noise_floor"), 0.01 * 10743 / TICKS_PER_SECOND);
+  assert_diff_verdict (find_diff_row (diff_rows (ce_root), "CPU: dbperf"), "unchanged", "mann-whitney", "not-significant");
+
+  /* RTL: main 140 → 200 ms and C 40 → 50 once each; B's three calls
+   * twice as long, which three values per run cannot show; worker the same */
+  g_assert_cmpstr (diff_matched (rtl_root), ==, "series");
+  rows = diff_rows (rtl_root);
+  g_assert_cmpuint (json_array_get_length (rows), ==, 5);
+  row = find_diff_row (rows, "demo (ab000001) ::main");
+  assert_diff_verdict (row, "regression", "size", "large");
+  assert_close (json_object_get_double_member (row, "noise_floor"), 0.002);
+  assert_diff_verdict (find_diff_row (rows, "demo (ab000001) ::C"), "regression", "size", "large");
+  assert_diff_verdict (find_diff_row (rows, "demo (ab000001) ::B"), "unchanged", "mann-whitney", "not-significant");
+  assert_diff_verdict (find_diff_row (rows, "demo (ab000001) ::worker"), "unchanged", "size", "small");
+  for (guint i = 0; i < json_array_get_length (diff_rows (rtl_same)); i++)
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (diff_rows (rtl_same), i), "change"),
+                     ==, "unchanged");
+
+  g_assert_cmpstr (diff_matched (pdh_same), ==, "counters");
+  g_assert_cmpuint (json_array_get_length (diff_rows (pdh_same)), ==, 26);
+  assert_diff_all_unchanged (pdh_same, "mann-whitney", "not-significant");
+
+  g_assert_cmpstr (diff_matched (plv2_root), ==, "counters");
+  row = find_diff_row (diff_rows (plv2_root), "\\\\GEN-PLV2\\Processor Information(0,0)\\% Processor Time");
+  assert_diff_verdict (row, "changed", "mann-whitney", "significant");
+  row = find_diff_row (diff_rows (plv2_root), "\\\\GEN-PLV2\\Processor Information(_Total)\\% Processor Time");
+  assert_diff_verdict (row, "unchanged", "mann-whitney", "not-significant");
+}
+
+/* Saved runs compare as the files they were read from: the same rows */
+static void
+test_diff_saved_runs (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-cli-XXXXXX", NULL);
+  const char *pairs[][4] = {
+    { "vs-report-csv", "lr2_cc.csv", "vs-report-csv", "lr3_cc.csv" },
+    { "pmcstat-callgraph", "shared.txt", "diff", "shared-changed.txt" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
+    {
+      g_autofree char *a = data_path (pairs[i][0], pairs[i][1]);
+      g_autofree char *b = data_path (pairs[i][2], pairs[i][3]);
+      g_autofree char *saved_a = g_build_filename (dir, "a.perfscope", NULL);
+      g_autofree char *saved_b = g_build_filename (dir, "b.perfscope", NULL);
+      const char *sources[] = { a, b };
+      const char *targets[] = { saved_a, saved_b };
+      g_autoptr(JsonNode) original = run_diff (a, b, NULL);
+      g_autoptr(JsonNode) saved = NULL;
+      g_autoptr(JsonGenerator) generator = json_generator_new ();
+      g_autoptr(JsonNode) original_rows = json_node_new (JSON_NODE_ARRAY);
+      g_autoptr(JsonNode) saved_rows = json_node_new (JSON_NODE_ARRAY);
+      g_autofree char *original_text = NULL;
+      g_autofree char *saved_text = NULL;
+
+      for (guint side = 0; side < 2; side++)
+        {
+          g_autoptr(GFile) source = g_file_new_for_path (sources[side]);
+          g_autoptr(GFile) file = g_file_new_for_path (targets[side]);
+          g_autoptr(GError) error = NULL;
+          g_autoptr(GFileInputStream) stream = g_file_read (source, NULL, &error);
+          g_autoptr(PsEventStore) store = NULL;
+
+          g_assert_no_error (error);
+          store = ps_load_stream (G_INPUT_STREAM (stream), sources[side], NULL, 0, 0, NULL, NULL, NULL, &error);
+          g_assert_no_error (error);
+          g_assert_true (ps_native_save (store, file, NULL, &error));
+          g_assert_no_error (error);
+        }
+
+      saved = run_diff (saved_a, saved_b, NULL);
+      g_assert_cmpstr (diff_matched (saved), ==, "functions");
+      json_node_set_array (original_rows, diff_rows (original));
+      json_node_set_array (saved_rows, diff_rows (saved));
+      json_generator_set_root (generator, original_rows);
+      original_text = json_generator_to_data (generator, NULL);
+      json_generator_set_root (generator, saved_rows);
+      saved_text = json_generator_to_data (generator, NULL);
+      g_assert_cmpstr (saved_text, ==, original_text);
+
+      g_remove (saved_a);
+      g_remove (saved_b);
+    }
+  g_rmdir (dir);
+}
+
+/* Bad thresholds are usage errors that name the option */
+static void
+test_diff_threshold_usage (void)
+{
+  g_autofree char *a = diff_path ("run-a.log");
+  g_autoptr(CliResult) min_change = cli_test_run ("diff", "--min-change", "ten", a, a, NULL);
+  g_autoptr(CliResult) noise_floor = cli_test_run ("diff", "--noise-floor=150", a, a, NULL);
+  g_autoptr(CliResult) other = cli_test_run ("stats", "--noise-floor=1", a, NULL);
+
+  assert_usage_error (min_change);
+  g_assert_nonnull (strstr (min_change->err, "--min-change needs a percentage of 0 or more, not “ten”"));
+  assert_usage_error (noise_floor);
+  g_assert_nonnull (strstr (noise_floor->err, "--noise-floor needs a percentage from 0 to 100, not “150”"));
+  assert_usage_error (other);
+  g_assert_nonnull (strstr (other->err, "diff command only"));
 }
 
 /* calltree ------------------------------------------------------------- */
@@ -2325,6 +2659,12 @@ main (int   argc,
   g_test_add_func ("/cli/diff/text", test_diff_text);
   g_test_add_func ("/cli/diff/export", test_diff_export);
   g_test_add_func ("/cli/diff/missing-file", test_diff_missing_file);
+  g_test_add_func ("/cli/diff/vs-reports", test_diff_vs_reports);
+  g_test_add_func ("/cli/diff/pmcstat", test_diff_pmcstat);
+  g_test_add_func ("/cli/diff/hwpmc", test_diff_hwpmc);
+  g_test_add_func ("/cli/diff/logs", test_diff_logs);
+  g_test_add_func ("/cli/diff/saved-runs", test_diff_saved_runs);
+  g_test_add_func ("/cli/diff/threshold-usage", test_diff_threshold_usage);
 
   return g_test_run ();
 }

@@ -718,8 +718,31 @@ test_latin1_description (Fixture       *fixture,
   g_assert_cmpfloat (value.origin.x, >, description.origin.x);
 }
 
+static gboolean
+pair_is_open (gpointer window)
+{
+  return !ps_window_is_opening_pair (window);
+}
+
+/* Drops the files on the window's drop target as a drag would; whether
+ * it took them */
+static gboolean
+drop_files_on (GtkDropTarget *target,
+               GSList        *files)
+{
+  GValue value = G_VALUE_INIT;
+  gboolean handled = FALSE;
+
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
+  g_signal_emit_by_name (target, "drop", &value, 20.0, 20.0, &handled);
+  g_value_unset (&value);
+  return handled;
+}
+
 /* A dropped file opens in its own tab, through the same open path as the
- * other ways in; two dropped at once open as a comparison */
+ * other ways in; two dropped at once open as a comparison, or as two
+ * tabs when they are of different kinds */
 static void
 test_drop_files (Fixture       *fixture,
                  gconstpointer  data)
@@ -734,8 +757,6 @@ test_drop_files (Fixture       *fixture,
   g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (fixture->window));
   GtkDropTarget *target = NULL;
   g_autoptr(GSList) files = NULL;
-  GValue value = G_VALUE_INIT;
-  gboolean handled = FALSE;
 
   for (guint i = 0; i < g_list_model_get_n_items (controllers) && target == NULL; i++)
     {
@@ -748,12 +769,7 @@ test_drop_files (Fixture       *fixture,
 
   /* One file opens as a run */
   files = g_slist_append (files, other);
-  g_value_init (&value, GDK_TYPE_FILE_LIST);
-  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
-  g_signal_emit_by_name (target, "drop", &value, 20.0, 20.0, &handled);
-  g_value_unset (&value);
-
-  g_assert_true (handled);
+  g_assert_true (drop_files_on (target, files));
   g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
   wait_for_page (ps_window_get_page (fixture->window, 0));
   g_assert_cmpint (ps_run_page_get_state (ps_window_get_page (fixture->window, 0)), ==, PS_RUN_PAGE_LOADED);
@@ -769,13 +785,9 @@ test_drop_files (Fixture       *fixture,
   g_clear_pointer (&files, g_slist_free);
   files = g_slist_append (files, example);
   files = g_slist_append (files, other);
-  g_value_init (&value, GDK_TYPE_FILE_LIST);
-  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
-  handled = FALSE;
-  g_signal_emit_by_name (target, "drop", &value, 20.0, 20.0, &handled);
-  g_value_unset (&value);
-
-  g_assert_true (handled);
+  g_assert_true (drop_files_on (target, files));
+  /* Once their formats are known: both CE logs */
+  g_assert_true (iterate_until (pair_is_open, fixture->window));
   g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 2);
   g_assert_null (ps_window_get_page (fixture->window, 1));
   {
@@ -786,6 +798,29 @@ test_drop_files (Fixture       *fixture,
     g_assert_cmpstr (ps_compare_page_get_title (comparison), ==, "fsperf_CEPC_x86_6_0_3122.log ↔ dropped.log");
   }
   g_assert_cmpstr (ps_window_get_visible_state (fixture->window), ==, "runs");
+  g_assert_false (ps_window_get_pair_banner_revealed (fixture->window));
+
+  /* A CE log and an RTL log are not compared: a tab each, and a banner
+   * that says so (issue 29) */
+  {
+    g_autoptr(GFile) rtl = g_file_new_build_filename (g_test_get_dir (G_TEST_DIST), "data", "rtl",
+                                                      "startup_4711.log", NULL);
+
+    g_clear_pointer (&files, g_slist_free);
+    files = g_slist_append (files, rtl);
+    files = g_slist_append (files, other);
+    g_assert_true (drop_files_on (target, files));
+    g_assert_true (iterate_until (pair_is_open, fixture->window));
+    /* dropped.log's tab was open already: it comes after the RTL log's */
+    g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 3);
+    g_assert_true (g_file_equal (ps_run_page_get_file (ps_window_get_current_page (fixture->window)), rtl));
+    g_assert_true (g_file_equal (ps_run_page_get_file (ps_window_get_page (fixture->window, 0)), rtl));
+    g_assert_true (g_file_equal (ps_run_page_get_file (ps_window_get_page (fixture->window, 1)), other));
+    g_assert_true (ps_window_get_pair_banner_revealed (fixture->window));
+    g_assert_cmpstr (ps_window_get_pair_banner_text (fixture->window), ==,
+                     "startup_4711.log is an OpenOffice RTL log and dropped.log a Windows CE performance log: "
+                     "they are opened as two tabs. They have nothing in common to compare.");
+  }
 }
 
 /* RTL logs (specs/rtl-logfile.md §6) */

@@ -22,10 +22,12 @@
 #include "ps-marker-row.h"
 #include "ps-chart-util.h"
 #include "ps-counter-chart.h"
+#include "ps-counters-view-private.h"
 #include "ps-histogram-view-private.h"
 #include "ps-rtl-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-scope-total-row.h"
+#include "ps-selection-util.h"
 #include "ps-store-builder.h"
 #include "ps-timeline-render.h"
 #include "ps-timeline-view.h"
@@ -1117,6 +1119,398 @@ test_tick_labels (Fixture       *fixture,
   }
 }
 
+/* The row of the view's model whose label is label, or -1 */
+static int
+find_row (PsTimelineView *view,
+          const char     *label)
+{
+  PsTimelineModel *model = ps_timeline_view_get_model (view);
+
+  for (guint i = 0; model != NULL && i < model->rows->len; i++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, i);
+
+      if (row->kind == PS_TIMELINE_ROW_VALUES && g_strcmp0 (row->label, label) == 0)
+        return (int)i;
+    }
+  return -1;
+}
+
+/* The y of a chart's line where it passes sequence number x, in a picture
+ * of the whole view 900 pixels wide: the middle of the pixels of the
+ * accent colour in that column of the row */
+static double
+line_y_at (PsTimelineView *view,
+           int             row_index,
+           gint64          x)
+{
+  PsTimelineModel *model = ps_timeline_view_get_model (view);
+  const PsTimelineRow *row = g_ptr_array_index (model->rows, row_index);
+  int width = 900, height = (int)(PS_TIMELINE_HEADER_HEIGHT + model->rows_height + PS_TIMELINE_STATUS_HEIGHT) + 10;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+  PsTimelineFrame frame = { 0 };
+  GdkRGBA accent;
+  const guchar *data;
+  int stride, column, top, bottom;
+  double sum = 0;
+  guint n = 0;
+
+  g_assert_cmpfloat (gtk_adjustment_get_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view))), ==, 0);
+  ps_timeline_view_draw_picture (view, cr, width, height);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  frame.width = width;
+  frame.height = height;
+  frame.label_width = ps_timeline_model_label_width (model, gtk_widget_get_pango_context (GTK_WIDGET (view)), width);
+  ps_session_get_visible_range (ps_timeline_view_get_session (view), &frame.begin, &frame.end);
+  column = (int)round (ps_timeline_frame_x_of (&frame, (double)x));
+  top = (int)(PS_TIMELINE_HEADER_HEIGHT + row->y);
+  bottom = top + (int)PS_TIMELINE_VALUES_HEIGHT;
+  ps_selection_accent_color (is_dark (view), &accent);
+
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int y = top; y < bottom && y < height; y++)
+    {
+      const guchar *p = data + y * stride + column * 4;
+      double alpha = p[3] / 255.0;
+
+      if (alpha > 0.5 && fabs (p[2] / 255.0 / alpha - accent.red) < 0.1
+          && fabs (p[1] / 255.0 / alpha - accent.green) < 0.1 && fabs (p[0] / 255.0 / alpha - accent.blue) < 0.1)
+        sum += y, n++;
+    }
+  cairo_surface_destroy (surface);
+  g_assert_cmpuint (n, >, 0);
+  return sum / n;
+}
+
+/* dbperf's log with its first duration of a marker ten times longer and
+ * its first memory reading twice as high, as another run of it */
+static GFile *
+write_changed_dbperf (Fixture *fixture)
+{
+  g_autofree char *path = demo_file_path ("dbperf_CEPC_x86_6_0_3122.log");
+  g_autofree char *text = NULL;
+  g_autoptr(GString) changed = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  changed = g_string_new (text);
+  /* The first duration of the marker, 693 ticks; the first memory reading */
+  g_assert_cmpuint (g_string_replace (changed, "EVT [1] DUR [693]", "EVT [1] DUR [6930]", 1), ==, 1);
+  g_assert_cmpuint (g_string_replace (changed, "MEM [10739712]", "MEM [21479424]", 1), ==, 1);
+  return write_temp_file (fixture, "dbperf_b.log", changed->str, (gssize)changed->len);
+}
+
+static gboolean
+memory_charts_drawn (gpointer data)
+{
+  PsRunPage **pages = data;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      PsSeriesChart *chart = ps_ce_view_get_memory_chart (ps_run_page_get_ce_view (pages[i]));
+      graphene_rect_t plot;
+      double x_first, x_last, y_min, y_max;
+
+      if (!ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static double
+memory_axis_top (PsRunPage *page)
+{
+  PsSeriesChart *chart = ps_ce_view_get_memory_chart (ps_run_page_get_ce_view (page));
+  graphene_rect_t plot;
+  double x_first, x_last, y_min, y_max;
+
+  iterate_for (100);
+  g_assert_true (ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max));
+  return y_max;
+}
+
+/* Two runs side by side in a window of their own, as a comparison shows
+ * them, loaded */
+static GtkWidget *
+open_side_by_side (Fixture    *fixture,
+                   GFile      *file_a,
+                   GFile      *file_b,
+                   PsRunPage **pages)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+  gtk_window_set_application (GTK_WINDOW (window), GTK_APPLICATION (fixture->app));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1300, 900);
+  gtk_box_set_homogeneous (GTK_BOX (box), TRUE);
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  pages[0] = PS_RUN_PAGE (ps_run_page_new (file_a));
+  pages[1] = PS_RUN_PAGE (ps_run_page_new (file_b));
+  for (guint i = 0; i < 2; i++)
+    {
+      gtk_widget_set_hexpand (GTK_WIDGET (pages[i]), TRUE);
+      gtk_widget_set_vexpand (GTK_WIDGET (pages[i]), TRUE);
+      gtk_box_append (GTK_BOX (box), GTK_WIDGET (pages[i]));
+    }
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < 2; i++)
+    {
+      ps_run_page_load (pages[i]);
+      wait_for_page (pages[i]);
+      g_assert_cmpint (ps_run_page_get_state (pages[i]), ==, PS_RUN_PAGE_LOADED);
+    }
+  return window;
+}
+
+/* The top of the value axis of a counter run's first chart, as drawn */
+static double
+counter_axis_top (PsRunPage *page)
+{
+  PsCountersView *view = ps_run_page_get_counters_view (page);
+  gint64 x_begin, x_end;
+  double y_low, y_high;
+
+  iterate_for (100);
+  g_assert_cmpuint (ps_counters_view_get_n_charts (view), >, 0);
+  g_assert_true (ps_counter_chart_get_axes (ps_counters_view_get_chart (view, 0), &x_begin, &x_end, &y_low, &y_high));
+  return y_high;
+}
+
+/* Two counter logs side by side, the second with one reading of 150 %:
+ * shared, the processor charts of both reach as high, and stay so when
+ * one of them sums its series up */
+static void
+test_shared_counter_scale (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autofree char *path_a = demo_file_path ("perfmon_4cpu.csv");
+  g_autoptr(GFile) file_a = g_file_new_for_path (path_a);
+  g_autoptr(GFile) file_b = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GString) changed = NULL;
+  g_autoptr(GError) error = NULL;
+  PsRunPage *pages[2];
+  GtkWidget *window;
+  double top_a, top_b;
+
+  g_file_get_contents (path_a, &text, NULL, &error);
+  g_assert_no_error (error);
+  changed = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (changed, "\"29.8908741005081\"", "\"150\"", 1), ==, 1);
+  file_b = write_temp_file (fixture, "perfmon_b.csv", changed->str, (gssize)changed->len);
+  window = open_side_by_side (fixture, file_a, file_b, pages);
+
+  top_a = counter_axis_top (pages[0]);
+  top_b = counter_axis_top (pages[1]);
+  g_assert_cmpfloat (top_b, >=, 150);
+  g_assert_cmpfloat (top_a, <, 150);
+
+  ps_run_page_set_shared_value_scale (pages[0], pages[1], TRUE);
+  g_assert_cmpfloat (counter_axis_top (pages[0]), ==, top_b);
+  g_assert_cmpfloat (counter_axis_top (pages[1]), ==, top_b);
+
+  /* B's series summed reach higher still: A's axis follows */
+  ps_counters_view_set_stacked (ps_run_page_get_counters_view (pages[1]), TRUE);
+  g_assert_cmpfloat (counter_axis_top (pages[1]), >, top_b);
+  g_assert_cmpfloat (counter_axis_top (pages[0]), ==, counter_axis_top (pages[1]));
+
+  ps_run_page_set_shared_value_scale (pages[0], pages[1], FALSE);
+  g_assert_cmpfloat (counter_axis_top (pages[0]), ==, top_a);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The CPU & Memory charts of two CE runs side by side, as a comparison
+ * shows them: the memory axes of both reach as high when their scales are
+ * shared, each to its own readings when not */
+static void
+test_shared_chart_scale (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *path_a = demo_file_path ("dbperf_CEPC_x86_6_0_3122.log");
+  g_autoptr(GFile) file_a = g_file_new_for_path (path_a);
+  g_autoptr(GFile) file_b = write_changed_dbperf (fixture);
+  PsRunPage *pages[2];
+  GtkWidget *window = open_side_by_side (fixture, file_a, file_b, pages);
+  double top_a, top_b;
+
+  for (guint i = 0; i < 2; i++)
+    ps_ce_view_show_page (ps_run_page_get_ce_view (pages[i]), "cpu-memory");
+  g_assert_true (iterate_until (memory_charts_drawn, pages));
+
+  /* Each its own: B's first reading is twice A's highest */
+  top_a = memory_axis_top (pages[0]);
+  top_b = memory_axis_top (pages[1]);
+  g_assert_cmpfloat (top_b, >, top_a * 1.5);
+
+  /* Shared: both axes end where B's does */
+  ps_run_page_set_shared_value_scale (pages[0], pages[1], TRUE);
+  g_assert_cmpfloat (memory_axis_top (pages[0]), ==, top_b);
+  g_assert_cmpfloat (memory_axis_top (pages[1]), ==, top_b);
+  /* Percentages keep their 0…100 % in both */
+  {
+    graphene_rect_t plot;
+    double x_first, x_last, y_min, y_max;
+
+    for (guint i = 0; i < 2; i++)
+      {
+        g_assert_true (ps_series_chart_get_axes (ps_ce_view_get_cpu_chart (ps_run_page_get_ce_view (pages[i])),
+                                                 &plot, &x_first, &x_last, &y_min, &y_max));
+        g_assert_cmpfloat (y_max, ==, 100);
+      }
+  }
+
+  /* The charts made again (a range selected on the timeline) stay shared */
+  ps_session_set_selection (ps_run_page_get_session (pages[1]), 0, 100);
+  g_assert_true (iterate_until (ce_view_is_idle, ps_run_page_get_ce_view (pages[1])));
+  g_assert_cmpfloat (memory_axis_top (pages[0]), ==, memory_axis_top (pages[1]));
+  ps_session_clear_selection (ps_run_page_get_session (pages[1]));
+  g_assert_true (iterate_until (ce_view_is_idle, ps_run_page_get_ce_view (pages[1])));
+
+  /* Free again */
+  ps_run_page_set_shared_value_scale (pages[0], pages[1], FALSE);
+  g_assert_cmpfloat (memory_axis_top (pages[0]), ==, top_a);
+  g_assert_cmpfloat (memory_axis_top (pages[1]), ==, top_b);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Two CE runs compared, the second with one duration ten times longer:
+ * sharing their scale gives the same chart of both the same top, and a
+ * value both have the same height; each its own scale again after */
+static void
+test_shared_value_scale (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  static const char *label = "Test=CeWriteRecordProps,Props=4,time=%AVG%";
+  g_autofree char *path_a = demo_file_path ("dbperf_CEPC_x86_6_0_3122.log");
+  g_autoptr(GFile) file_b = write_changed_dbperf (fixture);
+  g_autofree char *path_b = g_file_get_path (file_b);
+  RunViews a, b;
+  int row_a, row_b;
+  double min_a, max_a, min_b, max_b;
+  gint64 same_x = -1;
+  double same_value = 0;
+
+  a = open_run_views (fixture, path_a);
+  b = open_run_views (fixture, path_b);
+  row_a = find_row (a.timeline, label);
+  row_b = find_row (b.timeline, label);
+  g_assert_cmpint (row_a, >=, 0);
+  g_assert_cmpint (row_b, >=, 0);
+
+  /* A value both runs have, the highest of them */
+  {
+    const PsTimelineRow *ra = g_ptr_array_index (ps_timeline_view_get_model (a.timeline)->rows, row_a);
+    const PsTimelineRow *rb = g_ptr_array_index (ps_timeline_view_get_model (b.timeline)->rows, row_b);
+
+    g_assert_cmpuint (ps_value_lod_get_n_points (ra->values), ==, ps_value_lod_get_n_points (rb->values));
+    for (gsize i = 0; i < ps_value_lod_get_n_points (ra->values); i++)
+      {
+        gint64 xa, xb;
+        double va, vb;
+
+        g_assert_true (ps_value_lod_get_point (ra->values, i, &xa, &va));
+        g_assert_true (ps_value_lod_get_point (rb->values, i, &xb, &vb));
+        g_assert_cmpint (xa, ==, xb);
+        if (va == vb && va > same_value)
+          same_x = xa, same_value = va;
+      }
+    g_assert_cmpint (same_x, >=, 0);
+  }
+
+  /* Each its own scale: B's top is ten times A's first duration */
+  g_assert_true (ps_timeline_view_get_row_value_range (a.timeline, row_a, &min_a, &max_a));
+  g_assert_true (ps_timeline_view_get_row_value_range (b.timeline, row_b, &min_b, &max_b));
+  g_assert_cmpfloat (max_b, >, max_a * 5);
+  g_assert_cmpfloat (fabs (line_y_at (a.timeline, row_a, same_x) - line_y_at (b.timeline, row_b, same_x)), >, 10);
+
+  /* Shared: one top, the same value at the same height */
+  ps_run_page_set_shared_value_scale (a.page, b.page, TRUE);
+  g_assert_true (ps_run_page_get_shared_value_scale (a.page));
+  g_assert_true (ps_run_page_get_shared_value_scale (b.page));
+  g_assert_true (ps_timeline_view_get_row_value_range (a.timeline, row_a, &min_a, &max_a));
+  g_assert_true (ps_timeline_view_get_row_value_range (b.timeline, row_b, &min_b, &max_b));
+  g_assert_cmpfloat (max_a, ==, max_b);
+  g_assert_cmpfloat (min_a, ==, min_b);
+  g_assert_cmpfloat_with_epsilon (max_b, 6930 / 1193180.0, 1e-9);
+  g_assert_cmpfloat (fabs (line_y_at (a.timeline, row_a, same_x) - line_y_at (b.timeline, row_b, same_x)), <=, 1);
+
+  /* A run read again shares the scale of its new charts */
+  ps_run_page_load (b.page);
+  wait_for_page (b.page);
+  g_assert_true (iterate_until (timeline_view_is_ready, b.timeline));
+  row_b = find_row (b.timeline, label);
+  g_assert_true (ps_timeline_view_get_row_value_range (a.timeline, row_a, &min_a, &max_a));
+  g_assert_true (ps_timeline_view_get_row_value_range (b.timeline, row_b, &min_b, &max_b));
+  g_assert_cmpfloat (max_a, ==, max_b);
+
+  /* Free again */
+  ps_run_page_set_shared_value_scale (a.page, b.page, FALSE);
+  g_assert_false (ps_run_page_get_shared_value_scale (a.page));
+  g_assert_true (ps_timeline_view_get_row_value_range (a.timeline, row_a, &min_a, &max_a));
+  g_assert_true (ps_timeline_view_get_row_value_range (b.timeline, row_b, &min_b, &max_b));
+  g_assert_cmpfloat (max_b, >, max_a * 5);
+  g_assert_cmpfloat (fabs (line_y_at (a.timeline, row_a, same_x) - line_y_at (b.timeline, row_b, same_x)), >, 10);
+}
+
+/* A range of the other axis, as a comparison of a timed run with a CE run
+ * passes on, shows the whole run: a sequence axis never reads
+ * "#1000000000000", a time axis is not shown a few nanoseconds */
+static void
+test_range_of_other_axis (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autofree char *ce_path = demo_file_path ("dbperf_CEPC_x86_6_0_3122.log");
+  RunViews ce = open_run_views (fixture, ce_path);
+  Run timed = open_calltree_example (fixture);
+  PsTimelineModel *ce_model = ps_timeline_view_get_model (ce.timeline);
+  PsTimelineModel *timed_model = ps_timeline_view_get_model (timed.view);
+  gint64 begin, end;
+
+  g_assert_true (ce_model->sequence_axis);
+  g_assert_false (timed_model->sequence_axis);
+  /* What a comparison asks before it keeps two runs' ranges in step */
+  g_assert_false (ps_run_page_has_time_axis (ce.page));
+  g_assert_true (ps_run_page_has_time_axis (timed.page));
+
+  /* An hour in nanoseconds on the sequence axis */
+  ps_session_set_visible_range (ce.session, 0, G_GINT64_CONSTANT (3600000000000));
+  ps_session_get_visible_range (ce.session, &begin, &end);
+  g_assert_cmpint (begin, ==, ce_model->extent_begin);
+  g_assert_cmpint (end, ==, ce_model->extent_end);
+  /* A time range far past the measurements, zoomed in */
+  ps_session_set_visible_range (ce.session, G_GINT64_CONSTANT (1000000000), G_GINT64_CONSTANT (1000001000));
+  ps_session_get_visible_range (ce.session, &begin, &end);
+  g_assert_cmpint (begin, ==, ce_model->extent_begin);
+  g_assert_cmpint (end, ==, ce_model->extent_end);
+  /* A longer CE run's sequence beside it stays */
+  ps_session_set_visible_range (ce.session, 0, 14 * ce_model->extent_end);
+  ps_session_get_visible_range (ce.session, &begin, &end);
+  g_assert_cmpint (begin, ==, 0);
+  g_assert_cmpint (end, ==, 14 * ce_model->extent_end);
+  ps_session_set_visible_range (ce.session, 30, 60);
+  ps_session_get_visible_range (ce.session, &begin, &end);
+  g_assert_cmpint (begin, ==, 30);
+  g_assert_cmpint (end, ==, 60);
+
+  /* The CE run's 130 measurements as nanoseconds on the time axis */
+  ps_session_set_visible_range (timed.session, 0, 130);
+  ps_session_get_visible_range (timed.session, &begin, &end);
+  g_assert_cmpint (begin, ==, timed_model->extent_begin);
+  g_assert_cmpint (end, ==, timed_model->extent_end);
+  /* A time range past the run's end (an offset in a comparison) stays */
+  ps_session_set_visible_range (timed.session, timed_model->extent_end - 10 * MS, timed_model->extent_end + 10 * MS);
+  ps_session_get_visible_range (timed.session, &begin, &end);
+  g_assert_cmpint (begin, ==, timed_model->extent_end - 10 * MS);
+  g_assert_cmpint (end, ==, timed_model->extent_end + 10 * MS);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1141,6 +1535,10 @@ main (int   argc,
   ADD_TEST ("/timeline/value-tooltip", test_value_tooltip);
   ADD_TEST ("/chart/tick-labels", test_tick_labels);
   ADD_TEST ("/timeline/row-labels", test_row_labels);
+  ADD_TEST ("/timeline/shared-value-scale", test_shared_value_scale);
+  ADD_TEST ("/timeline/shared-chart-scale", test_shared_chart_scale);
+  ADD_TEST ("/timeline/shared-counter-scale", test_shared_counter_scale);
+  ADD_TEST ("/timeline/range-of-other-axis", test_range_of_other_axis);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

@@ -9,18 +9,16 @@
 #include <locale.h>
 
 #include "ps-application.h"
+#include "ps-util.h"
 
 int
 main (int   argc,
       char *argv[])
 {
   g_autoptr(PsApplication) app = NULL;
-  /* meson devenv points this at the translations compiled in the build
-   * tree, so that the program run from there speaks as installed */
-  const char *localedir = g_getenv ("PERFSCOPE_LOCALEDIR");
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, ps_util_localedir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

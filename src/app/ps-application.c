@@ -5,8 +5,8 @@
  *
  * Files given on the command line arrive through `open` and go to the same
  * ps_window_open_file() as the file dialog, drag and drop and Open Recent;
- * with --compare, the two files go to ps_window_compare_files() as two
- * files dropped at once do. When Perfscope is already running, the files
+ * with --compare, the two files go to ps_window_open_pair() as two files
+ * dropped at once do. When Perfscope is already running, the files
  * travel to that instance's `open`, and --compare with them as platform
  * data (PS_PLATFORM_COMPARE), so that it opens a comparison too.
  * The symbol folder (--sysroot, or Choose Symbol Folder…) is the
@@ -86,7 +86,7 @@ ps_application_open (GApplication  *application,
   if (self->compare && n_files == 2)
     {
       self->compare = FALSE;
-      ps_window_compare_files (window, files[0], files[1]);
+      ps_window_open_pair (window, files[0], files[1]);
       gtk_window_present (GTK_WINDOW (window));
       return;
     }

@@ -70,6 +70,11 @@ struct _PsCounterChart
   GtkWidget *picture_menu;  /* the context menu, once shown */
   GtkWidget *zoom_button;   /* zooms the value axis to the data */
   gboolean   drawing_picture;  /* no button on a picture */
+  /* The stored values the value axis spans at least (the same chart of
+   * another run compared), if has_shared_range */
+  gboolean   has_shared_range;
+  double     shared_min;
+  double     shared_max;
 };
 
 enum {
@@ -81,6 +86,13 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  VALUE_RANGE_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (PsCounterChart, ps_counter_chart, GTK_TYPE_WIDGET)
 
@@ -379,6 +391,11 @@ compute_layout_at_size (PsCounterChart *self,
     }
   if (is_stacked (self))
     stacked_range (self, x_min, x_max, &v_min, &v_max);
+  if (self->has_shared_range)
+    {
+      v_min = MIN (v_min, self->shared_min);
+      v_max = MAX (v_max, self->shared_max);
+    }
 
   /* From 0, so that heights compare; zoomed, the data's range */
   v_min *= self->scale;
@@ -1133,6 +1150,16 @@ ps_counter_chart_set_property (GObject      *object,
     }
 }
 
+/* A chart made and filled before it was put in a window (a counter view
+ * makes them so) says it has values once there, where a run compared
+ * with another finds it to share its scale */
+static void
+ps_counter_chart_root (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (ps_counter_chart_parent_class)->root (widget);
+  g_signal_emit (widget, signals[VALUE_RANGE_CHANGED], 0);
+}
+
 static void
 ps_counter_chart_class_init (PsCounterChartClass *klass)
 {
@@ -1148,6 +1175,7 @@ ps_counter_chart_class_init (PsCounterChartClass *klass)
   widget_class->measure = ps_counter_chart_measure;
   widget_class->size_allocate = ps_counter_chart_size_allocate;
   widget_class->query_tooltip = ps_counter_chart_query_tooltip;
+  widget_class->root = ps_counter_chart_root;
 
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,
@@ -1159,6 +1187,19 @@ ps_counter_chart_class_init (PsCounterChartClass *klass)
   properties[PROP_ZOOMED] =
     g_param_spec_boolean ("zoomed", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * PsCounterChart::value-range-changed:
+   *
+   * The chart has other values (ps_counter_chart_get_value_range ()), or
+   * was put in a window.
+   */
+  signals[VALUE_RANGE_CHANGED] =
+    g_signal_new ("value-range-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "chart.move", "d", move_action);
@@ -1261,6 +1302,7 @@ ps_counter_chart_clear (PsCounterChart *self)
   gtk_widget_set_visible (self->zoom_button, FALSE);
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[VALUE_RANGE_CHANGED], 0);
 }
 
 guint
@@ -1294,7 +1336,41 @@ ps_counter_chart_add_series_full (PsCounterChart          *self,
   gtk_widget_set_visible (self->zoom_button, TRUE);
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[VALUE_RANGE_CHANGED], 0);
   return self->series->len - 1;
+}
+
+gboolean
+ps_counter_chart_get_value_range (PsCounterChart *self,
+                                  double         *min,
+                                  double         *max)
+{
+  gint64 x_min, x_max;
+
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
+
+  if (!data_range (self, &x_min, &x_max, min, max))
+    return FALSE;
+  if (is_stacked (self))
+    stacked_range (self, x_min, x_max, min, max);
+  return TRUE;
+}
+
+void
+ps_counter_chart_set_shared_range (PsCounterChart *self,
+                                   gboolean        shared,
+                                   double          min,
+                                   double          max)
+{
+  g_return_if_fail (PS_IS_COUNTER_CHART (self));
+
+  shared = !!shared;
+  if (self->has_shared_range == shared && (!shared || (self->shared_min == min && self->shared_max == max)))
+    return;
+  self->has_shared_range = shared;
+  self->shared_min = min;
+  self->shared_max = max;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 guint
@@ -1400,6 +1476,8 @@ ps_counter_chart_set_stacked (PsCounterChart *self,
   self->stacked = stacked;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STACKED]);
+  /* Summed, the series reach higher */
+  g_signal_emit (self, signals[VALUE_RANGE_CHANGED], 0);
 }
 
 void

@@ -54,6 +54,19 @@ gboolean    ps_counter_chart_get_stacked   (PsCounterChart *self);
 void        ps_counter_chart_set_stacked   (PsCounterChart *self,
                                             gboolean        stacked);
 guint       ps_counter_chart_get_n_series  (PsCounterChart *self);
+/* The lowest and highest stored value of the series (their sums when
+ * stacked); FALSE without one. "value-range-changed" tells when they
+ * change. */
+gboolean    ps_counter_chart_get_value_range (PsCounterChart *self,
+                                              double         *min,
+                                              double         *max);
+/* The value axis spans the stored values min…max at least (with shared;
+ * the union of the same chart of two runs compared: one scale for both),
+ * else its values */
+void        ps_counter_chart_set_shared_range (PsCounterChart *self,
+                                               gboolean        shared,
+                                               double          min,
+                                               double          max);
 /* The x range shown; begin >= end shows all of the data */
 void        ps_counter_chart_set_x_range   (PsCounterChart *self,
                                             gint64          begin,

@@ -18,7 +18,8 @@
 #include <glib/gi18n.h>
 
 #include "ps-application.h"
-#include "ps-ce-view.h"
+#include "ps-ce-view-private.h"
+#include "ps-counter-chart.h"
 #include "ps-counters-view-private.h"
 #include "ps-format.h"
 #include "ps-loader.h"
@@ -26,6 +27,7 @@
 #include "ps-report-view.h"
 #include "ps-run-analysis.h"
 #include "ps-run-page-private.h"
+#include "ps-series-chart.h"
 #include "ps-session.h"
 #include "ps-timeline-view.h"
 #include "ps-view-util.h"
@@ -46,6 +48,10 @@ struct _PsRunPage
   GBinding       *message_binding;
   char           *sysroot;          /* the loader's "sysroot" of the last load */
   PsApplication  *watched_application;
+  /* The run compared with this one whose charts share their value scales
+   * with this one's (ps_run_page_set_shared_value_scale ()), or NULL */
+  PsRunPage      *scale_partner;
+  guint           share_charts_id;  /* the charts' scales shared again */
 
   /* Template widgets */
   GtkStack       *stack;
@@ -379,6 +385,213 @@ dismiss_banner_action (GtkWidget  *widget,
   gtk_revealer_set_reveal_child (PS_RUN_PAGE (widget)->banner_revealer, FALSE);
 }
 
+/* Same scale */
+
+/* The charts of both runs that chart the same values span the union of
+ * their ranges; the others their own */
+static void
+share_value_scales (PsRunPage *a,
+                    PsRunPage *b)
+{
+  g_autoptr(GHashTable) ranges_a = ps_timeline_view_get_value_ranges (a->timeline_view);
+  g_autoptr(GHashTable) ranges_b = ps_timeline_view_get_value_ranges (b->timeline_view);
+  g_autoptr(GHashTable) shared = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, ranges_a);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const PsTimelineValueRange *range_a = value;
+      const PsTimelineValueRange *range_b = g_hash_table_lookup (ranges_b, key);
+      PsTimelineValueRange both;
+
+      if (range_b == NULL)
+        continue;
+      both.min = MIN (range_a->min, range_b->min);
+      both.max = MAX (range_a->max, range_b->max);
+      g_hash_table_insert (shared, g_strdup (key), g_memdup2 (&both, sizeof both));
+    }
+  ps_timeline_view_set_shared_value_ranges (a->timeline_view, shared);
+  ps_timeline_view_set_shared_value_ranges (b->timeline_view, shared);
+}
+
+/* The charts of the run's view that have a value axis, by what matches
+ * them with the same chart of another run: a CE run's CPU and memory
+ * charts, a counter run's chart of each unit (or counter). A table of
+ * key → GtkWidget. */
+static GHashTable *
+collect_charts (PsRunPage *self)
+{
+  GHashTable *charts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  PsSeriesChart *ce_charts[] = {
+    ps_ce_view_get_cpu_chart (self->ce_view),
+    ps_ce_view_get_memory_chart (self->ce_view),
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ce_charts); i++)
+    {
+      const char *title = ps_series_chart_get_title (ce_charts[i]);
+
+      g_hash_table_insert (charts,
+                           g_strdup_printf ("series\x1f%d\x1f%s", ps_series_chart_get_unit (ce_charts[i]),
+                                            title != NULL ? title : ""),
+                           ce_charts[i]);
+    }
+  for (guint i = 0; i < ps_counters_view_get_n_charts (self->counters_view); i++)
+    {
+      PsCounterChart *chart = ps_counters_view_get_chart (self->counters_view, i);
+      const char *title = ps_counter_chart_get_title (chart);
+
+      g_hash_table_insert (charts, g_strdup_printf ("counters\x1f%s", title != NULL ? title : ""), chart);
+    }
+  return charts;
+}
+
+static gboolean
+chart_value_range (GtkWidget *chart,
+                   double    *min,
+                   double    *max)
+{
+  if (PS_IS_SERIES_CHART (chart))
+    return ps_series_chart_get_value_range (PS_SERIES_CHART (chart), min, max);
+  return ps_counter_chart_get_value_range (PS_COUNTER_CHART (chart), min, max);
+}
+
+static void
+chart_set_shared_range (GtkWidget *chart,
+                        gboolean   shared,
+                        double     min,
+                        double     max)
+{
+  if (PS_IS_SERIES_CHART (chart))
+    ps_series_chart_set_shared_range (PS_SERIES_CHART (chart), shared, min, max);
+  else
+    ps_counter_chart_set_shared_range (PS_COUNTER_CHART (chart), shared, min, max);
+}
+
+/* The charts of both runs that have a counterpart span the union of
+ * both's values; the others their own */
+static void
+share_chart_scales (PsRunPage *a,
+                    PsRunPage *b)
+{
+  g_autoptr(GHashTable) charts_a = collect_charts (a);
+  g_autoptr(GHashTable) charts_b = collect_charts (b);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_clear_handle_id (&a->share_charts_id, g_source_remove);
+  g_clear_handle_id (&b->share_charts_id, g_source_remove);
+  g_hash_table_iter_init (&iter, charts_a);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      GtkWidget *chart_b = g_hash_table_lookup (charts_b, key);
+      double min_a, max_a, min_b, max_b;
+
+      if (chart_b != NULL && chart_value_range (value, &min_a, &max_a) && chart_value_range (chart_b, &min_b, &max_b))
+        {
+          chart_set_shared_range (value, TRUE, MIN (min_a, min_b), MAX (max_a, max_b));
+          chart_set_shared_range (chart_b, TRUE, MIN (min_a, min_b), MAX (max_a, max_b));
+          g_hash_table_remove (charts_b, key);
+        }
+      else
+        chart_set_shared_range (value, FALSE, 0, 0);
+    }
+  g_hash_table_iter_init (&iter, charts_b);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    chart_set_shared_range (value, FALSE, 0, 0);
+}
+
+static void
+unshare_charts (PsRunPage *self)
+{
+  g_autoptr(GHashTable) charts = collect_charts (self);
+  GHashTableIter iter;
+  gpointer value;
+
+  g_clear_handle_id (&self->share_charts_id, g_source_remove);
+  g_hash_table_iter_init (&iter, charts);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    chart_set_shared_range (value, FALSE, 0, 0);
+}
+
+static gboolean
+share_charts_idle_cb (gpointer user_data)
+{
+  PsRunPage *self = user_data;
+
+  self->share_charts_id = 0;
+  if (self->scale_partner != NULL)
+    share_chart_scales (self, self->scale_partner);
+  return G_SOURCE_REMOVE;
+}
+
+/* Charts are made and filled a series at a time by the runs' views:
+ * their scales are shared once the views are done, at the next idle */
+static guint n_sharing_pages;
+static gulong series_chart_hook;
+static gulong counter_chart_hook;
+
+static gboolean
+chart_values_changed_hook (GSignalInvocationHint *hint,
+                           guint                  n_params,
+                           const GValue          *params,
+                           gpointer               data)
+{
+  GtkWidget *page = gtk_widget_get_ancestor (g_value_get_object (&params[0]), PS_TYPE_RUN_PAGE);
+  PsRunPage *self = page != NULL ? PS_RUN_PAGE (page) : NULL;
+
+  if (self != NULL && self->scale_partner != NULL && self->share_charts_id == 0)
+    self->share_charts_id = g_idle_add (share_charts_idle_cb, self);
+  return TRUE;
+}
+
+static void
+watch_charts (gboolean watch)
+{
+  if (watch && n_sharing_pages++ == 0)
+    {
+      g_autoptr(GTypeClass) series_class = g_type_class_ref (PS_TYPE_SERIES_CHART);
+      g_autoptr(GTypeClass) counter_class = g_type_class_ref (PS_TYPE_COUNTER_CHART);
+
+      series_chart_hook = g_signal_add_emission_hook (g_signal_lookup ("value-range-changed", PS_TYPE_SERIES_CHART),
+                                                      0, chart_values_changed_hook, NULL, NULL);
+      counter_chart_hook = g_signal_add_emission_hook (g_signal_lookup ("value-range-changed", PS_TYPE_COUNTER_CHART),
+                                                       0, chart_values_changed_hook, NULL, NULL);
+    }
+  else if (!watch && --n_sharing_pages == 0)
+    {
+      g_signal_remove_emission_hook (g_signal_lookup ("value-range-changed", PS_TYPE_SERIES_CHART), series_chart_hook);
+      g_signal_remove_emission_hook (g_signal_lookup ("value-range-changed", PS_TYPE_COUNTER_CHART), counter_chart_hook);
+      series_chart_hook = counter_chart_hook = 0;
+    }
+}
+
+static void
+unshare_value_scales (PsRunPage *self)
+{
+  PsRunPage *partner = self->scale_partner;
+
+  if (partner == NULL)
+    return;
+  g_clear_weak_pointer (&self->scale_partner);
+  g_clear_weak_pointer (&partner->scale_partner);
+  ps_timeline_view_set_shared_value_ranges (self->timeline_view, NULL);
+  ps_timeline_view_set_shared_value_ranges (partner->timeline_view, NULL);
+  unshare_charts (self);
+  unshare_charts (partner);
+  watch_charts (FALSE);
+}
+
+/* A run (re)loaded, other counters or events charted: the union again */
+static void
+value_ranges_changed_cb (PsRunPage *self)
+{
+  if (self->scale_partner != NULL)
+    share_value_scales (self, self->scale_partner);
+}
+
 /* The title and the labels that name the run */
 static void
 set_title (PsRunPage  *self,
@@ -420,6 +633,7 @@ ps_run_page_dispose (GObject *object)
   PsRunPage *self = PS_RUN_PAGE (object);
 
   stop_loading (self);
+  unshare_value_scales (self);
   g_clear_weak_pointer (&self->watched_application);
   gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_RUN_PAGE);
   g_clear_object (&self->session);
@@ -578,6 +792,8 @@ ps_run_page_init (PsRunPage *self)
   /* The views' header values and status lines, cut when narrow */
   ps_view_whole_text_in_tooltips (GTK_WIDGET (self));
   set_state (self, PS_RUN_PAGE_EMPTY);
+  g_signal_connect_object (self->timeline_view, "value-ranges-changed",
+                           G_CALLBACK (value_ranges_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
 GtkWidget *
@@ -763,6 +979,49 @@ ps_run_page_toggle_side_pane (PsRunPage *self)
     ps_profile_view_toggle_side_pane (self->profile_view);
   else if (!is_report_store (self->store) && !is_rtl_store (self->store) && is_counters_store (self->store))
     ps_counters_view_toggle_side_pane (self->counters_view);
+}
+
+void
+ps_run_page_set_shared_value_scale (PsRunPage *a,
+                                    PsRunPage *b,
+                                    gboolean   shared)
+{
+  g_return_if_fail (PS_IS_RUN_PAGE (a));
+  g_return_if_fail (PS_IS_RUN_PAGE (b));
+  g_return_if_fail (a != b);
+
+  if (!shared)
+    {
+      if (a->scale_partner == b)
+        unshare_value_scales (a);
+      return;
+    }
+  if (a->scale_partner != b)
+    {
+      unshare_value_scales (a);
+      unshare_value_scales (b);
+      g_set_weak_pointer (&a->scale_partner, b);
+      g_set_weak_pointer (&b->scale_partner, a);
+      watch_charts (TRUE);
+    }
+  share_value_scales (a, b);
+  share_chart_scales (a, b);
+}
+
+gboolean
+ps_run_page_has_time_axis (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), FALSE);
+
+  return (self->state == PS_RUN_PAGE_LOADED || self->state == PS_RUN_PAGE_PARTIAL) && self->store != NULL
+         && gtk_widget_get_visible (self->timeline_window) && !ps_timeline_store_has_sequence_axis (self->store);
+}
+
+gboolean
+ps_run_page_get_shared_value_scale (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), FALSE);
+  return self->scale_partner != NULL;
 }
 
 /* Testing API (ps-run-page-private.h) */

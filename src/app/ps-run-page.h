@@ -52,4 +52,24 @@ void            ps_run_page_toggle_side_pane (PsRunPage *self);
 void            ps_run_page_show_store (PsRunPage    *self,
                                         PsEventStore *store);
 
+/* Two runs compared: with shared, the charts of a that chart the same
+ * values as charts of b (the same name, group and unit: a timeline's
+ * counters, CE markers' durations, CPU and memory, samples per second)
+ * span the union of both charts' ranges, kept up to date as either run
+ * (re)loads or charts other counters, so that the same height is the
+ * same value in both; charts without a counterpart keep their own
+ * scale. Without shared, each chart spans its own values again. A run
+ * shares with one other run at a time: sharing with another ends the
+ * former sharing. */
+void            ps_run_page_set_shared_value_scale (PsRunPage *a,
+                                                    PsRunPage *b,
+                                                    gboolean   shared);
+/* Whether the run is loaded and its timeline is over time: FALSE for runs
+ * whose measurements have no timestamps (CE, over their sequence), runs
+ * without a timeline (reports, aggregated samples) and runs not read yet.
+ * Two runs' visible ranges are in the same unit only when both have it. */
+gboolean        ps_run_page_has_time_axis (PsRunPage *self);
+/* Whether the run shares its charts' scales with another run */
+gboolean        ps_run_page_get_shared_value_scale (PsRunPage *self);
+
 G_END_DECLS

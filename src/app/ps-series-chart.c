@@ -41,6 +41,11 @@ struct _PsSeriesChart
   guint64            x_last;
   gboolean           has_x_range;
   GtkWidget         *zoom_button;  /* zooms the y axis to the data */
+  /* The values the y axis spans at least (the same chart of another run
+   * compared), if has_shared_range */
+  gboolean           has_shared_range;
+  double             shared_min;
+  double             shared_max;
 
   GskRenderNode     *cache;
   int                cache_width;
@@ -64,6 +69,13 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  VALUE_RANGE_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 G_DEFINE_ENUM_TYPE (PsSeriesChartUnit, ps_series_chart_unit,
                     G_DEFINE_ENUM_VALUE (PS_SERIES_CHART_UNIT_NONE, "none"),
@@ -387,6 +399,12 @@ draw_chart (PsSeriesChart *self,
   top = MAX (text_height, zoom_button_size (self, GTK_ORIENTATION_VERTICAL)) + 2 * LABEL_SPACING;
   bottom = height - (2 * text_height + 2 * LABEL_SPACING);
   right = width - 2 * LABEL_SPACING - text_width * 2;
+
+  if (self->has_shared_range)
+    {
+      y_min = MIN (y_min, self->shared_min);
+      y_max = MAX (y_max, self->shared_max);
+    }
 
   /* Y range: from 0, so that heights compare and a flat line looks flat;
    * percentages keep their natural 0…100 scale. Zoomed, the data's range. */
@@ -851,6 +869,18 @@ ps_series_chart_class_init (PsSeriesChartClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  /**
+   * PsSeriesChart::value-range-changed:
+   *
+   * The chart has other values (ps_series_chart_get_value_range ()).
+   */
+  signals[VALUE_RANGE_CHANGED] =
+    g_signal_new ("value-range-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
   gtk_widget_class_set_css_name (widget_class, "serieschart");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -927,6 +957,7 @@ ps_series_chart_clear (PsSeriesChart *self)
   gtk_widget_set_visible (self->zoom_button, FALSE);
   invalidate (self);
   update_accessible (self);
+  g_signal_emit (self, signals[VALUE_RANGE_CHANGED], 0);
 }
 
 void
@@ -950,6 +981,36 @@ ps_series_chart_add_series (PsSeriesChart *self,
 
   invalidate (self);
   update_accessible (self);
+  g_signal_emit (self, signals[VALUE_RANGE_CHANGED], 0);
+}
+
+gboolean
+ps_series_chart_get_value_range (PsSeriesChart *self,
+                                 double        *min,
+                                 double        *max)
+{
+  double x_first, x_last;
+
+  g_return_val_if_fail (PS_IS_SERIES_CHART (self), FALSE);
+
+  return get_data_range (self, &x_first, &x_last, min, max);
+}
+
+void
+ps_series_chart_set_shared_range (PsSeriesChart *self,
+                                  gboolean       shared,
+                                  double         min,
+                                  double         max)
+{
+  g_return_if_fail (PS_IS_SERIES_CHART (self));
+
+  shared = !!shared;
+  if (self->has_shared_range == shared && (!shared || (self->shared_min == min && self->shared_max == max)))
+    return;
+  self->has_shared_range = shared;
+  self->shared_min = min;
+  self->shared_max = max;
+  invalidate (self);
 }
 
 guint

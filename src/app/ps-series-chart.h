@@ -43,6 +43,17 @@ void              ps_series_chart_add_series   (PsSeriesChart     *self,
                                                 GArray            *indexes,
                                                 GArray            *values);
 guint             ps_series_chart_get_n_series (PsSeriesChart     *self);
+/* The lowest and highest value of the series; FALSE without one.
+ * "value-range-changed" tells when the series change. */
+gboolean          ps_series_chart_get_value_range (PsSeriesChart  *self,
+                                                   double         *min,
+                                                   double         *max);
+/* The y axis spans min…max at least (with shared; the union of the same
+ * chart of two runs compared: one scale for both), else its values */
+void              ps_series_chart_set_shared_range (PsSeriesChart *self,
+                                                    gboolean       shared,
+                                                    double         min,
+                                                    double         max);
 /* The x range to show, e.g. the whole session, so that charts line up.
  * first > last resets it to the range of the data. */
 void              ps_series_chart_set_x_range  (PsSeriesChart     *self,

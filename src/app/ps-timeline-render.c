@@ -45,6 +45,7 @@ row_free (PsTimelineRow *row)
   g_free (row->label);
   g_free (row->tooltip);
   g_free (row->unit);
+  g_free (row->value_key);
   g_free (row);
 }
 
@@ -64,6 +65,18 @@ add_row (PsTimelineModel   *self,
   row->unit_scale = 1;
   g_ptr_array_add (self->rows, row);
   return row;
+}
+
+/* What matches a chart with the same chart of another run (whose scale it
+ * may share): its group's label, its own and its unit */
+static void
+set_value_key (PsTimelineModel *self,
+               PsTimelineRow   *row)
+{
+  const PsTimelineRow *group = row->group < self->rows->len ? g_ptr_array_index (self->rows, row->group) : NULL;
+
+  row->value_key = g_strdup_printf ("%s\x1f%s\x1f%s", group != NULL ? group->label : "", row->label,
+                                    row->unit != NULL ? row->unit : "");
 }
 
 static void
@@ -244,6 +257,7 @@ add_counter_rows (PsTimelineModel *self,
       row = add_row (self, PS_TIMELINE_ROW_VALUES, t, group, track_label (store, track));
       row->values = ps_value_lod_new ((const gint64 *)(gpointer)x->data, (const double *)(gpointer)y->data, x->len);
       row->unit = g_strdup (track->unit != 0 ? ps_event_store_get_string (store, track->unit) : "");
+      set_value_key (self, row);
       /* A PDH counter's full path (\\Machine\Object(Instance)\Counter) */
       path = track->kind == PS_TRACK_COUNTER ? ps_event_store_get_string (store, track->category) : NULL;
       if (path != NULL && *path != '\0')
@@ -430,6 +444,7 @@ add_sample_rows (PsTimelineModel *self,
                      track_label (store, ps_event_store_get_track (store, total->track)));
       row->values = ps_value_lod_new (x, rates, n_bins);
       row->unit = g_strdup (_("samples/s"));
+      set_value_key (self, row);
       if (source_name != NULL)
         /* Translators: a chart's tooltip: a thread, its samples of an event, how long a bin is */
         row->tooltip = g_strdup_printf (ngettext ("%s: %" PRIu64 " sample of %s, counted in bins of %s",
@@ -826,12 +841,21 @@ add_series_rows (PsTimelineModel        *self,
       row->values = ps_value_lod_new (one->x, one->values, one->n_points);
       row->unit = g_strdup (one->unit != NULL ? one->unit : "");
       row->unit_scale = one->unit_scale > 0 ? one->unit_scale : 1;
+      set_value_key (self, row);
       row->tooltip = g_strdup_printf (ngettext ("%s: %zu value",
                                                 "%s: %zu values", one->n_points),
                                       row->label, one->n_points);
       if (ps_value_lod_get_range (row->values, &x_min, &x_max, &v_min, &v_max))
         widen_extent (self, x_min, x_max);
     }
+}
+
+gboolean
+ps_timeline_store_has_sequence_axis (PsEventStore *store)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), FALSE);
+
+  return ps_event_store_get_n_measurements (store) > 0 && ps_event_store_get_n_spans (store) == 0;
 }
 
 PsTimelineModel *
@@ -1825,20 +1849,40 @@ draw_span_row (Render              *render,
 
 /* Values */
 
-/* The values a chart's height spans: from zero (or below) to its top */
-static gboolean
-row_value_range (const PsTimelineRow *row,
-                 double              *v_min,
-                 double              *v_max)
+gboolean
+ps_timeline_row_value_range (const PsTimelineRow *row,
+                             GHashTable          *shared_ranges,
+                             double              *v_min,
+                             double              *v_max)
 {
   gint64 x_min, x_max;
+  const PsTimelineValueRange *shared;
 
-  if (!ps_value_lod_get_range (row->values, &x_min, &x_max, v_min, v_max))
+  g_return_val_if_fail (row != NULL, FALSE);
+
+  if (row->kind != PS_TIMELINE_ROW_VALUES || row->values == NULL
+      || !ps_value_lod_get_range (row->values, &x_min, &x_max, v_min, v_max) || isnan (*v_min))
     return FALSE;
   *v_min = MIN (*v_min, 0);
+  shared = shared_ranges != NULL && row->value_key != NULL ? g_hash_table_lookup (shared_ranges, row->value_key) : NULL;
+  if (shared != NULL)
+    {
+      *v_min = MIN (*v_min, shared->min);
+      *v_max = MAX (*v_max, shared->max);
+    }
   if (*v_max <= *v_min)
     *v_max = *v_min + 1;
   return TRUE;
+}
+
+/* The values a chart's height spans in this frame */
+static gboolean
+row_value_range (const Render        *render,
+                 const PsTimelineRow *row,
+                 double              *v_min,
+                 double              *v_max)
+{
+  return ps_timeline_row_value_range (row, render->frame->shared_ranges, v_min, v_max);
 }
 
 static void
@@ -1852,7 +1896,7 @@ draw_values_row (Render              *render,
   gboolean first = TRUE;
   guint n;
 
-  if (!row_value_range (row, &v_min, &v_max))
+  if (!row_value_range (render, row, &v_min, &v_max))
     return;
   top = y + 4;
   bottom = y + PS_TIMELINE_VALUES_HEIGHT - 1;
@@ -1968,7 +2012,7 @@ draw_row_points (Render              *render,
 
   if (frame->points_of_track == NULL || row->track == PS_NONE
       || (points = frame->points_of_track (frame->points_data, row->track)) == NULL
-      || !row_value_range (row, &v_min, &v_max))
+      || !row_value_range (render, row, &v_min, &v_max))
     return;
   ps_selection_points_color (frame->dark, &color);
 
@@ -2062,7 +2106,7 @@ draw_chosen_point (Render              *render,
   gsize index;
 
   if (!frame->has_chosen_point || frame->chosen_point_track != row->track || row->kind != PS_TIMELINE_ROW_VALUES
-      || !row_value_range (row, &v_min, &v_max))
+      || !row_value_range (render, row, &v_min, &v_max))
     return;
   index = ps_value_lod_find (row->values, frame->chosen_point_x);
   if (!ps_value_lod_get_point (row->values, index, &point_x, &value) || point_x != frame->chosen_point_x

@@ -45,6 +45,8 @@ typedef struct
   PsValueLod *values;
   char       *unit;         /* shown on the chart: "ms", "%", "MiB" */
   double      unit_scale;   /* stored value × unit_scale = shown value */
+  char       *value_key;    /* its group's label, its own and its unit:
+                             * the same chart in another run has the same */
   /* Span rows */
   guint       n_depths;
   gboolean    has_marks;
@@ -105,6 +107,9 @@ PsTimelineModel *ps_timeline_model_new     (PsEventStore           *store,
                                             const PsTimelineSeries *series,
                                             guint                   n_series,
                                             gboolean                sequence_axis);
+/* Whether the timeline of a store is over the sequence of its
+ * measurements (CE runs: measurements without timestamps, no spans) */
+gboolean         ps_timeline_store_has_sequence_axis (PsEventStore *store);
 /* Charts of the counter tracks in counter_tracks (guint32) only, or of
  * every one when it is NULL (a run of thousands of counters shows those
  * checked in its counters view); the sample rows (a sampled run's
@@ -201,6 +206,10 @@ typedef struct
   gboolean      has_chosen_point;
   guint32       chosen_point_track;
   gint64        chosen_point_x;
+  /* value_key → PsTimelineValueRange: charts span these values at least,
+   * so that the same chart of two runs compared has one scale; NULL: each
+   * its own values */
+  GHashTable   *shared_ranges;
   gboolean      focused;
   PangoContext *pango;
   GdkRGBA       foreground;
@@ -208,6 +217,13 @@ typedef struct
   GdkRGBA       accent;
   gboolean      dark;
 } PsTimelineFrame;
+
+/* The stored values a chart's height spans at least */
+typedef struct
+{
+  double min;
+  double max;
+} PsTimelineValueRange;
 
 /* Statistics of one frame, for tests and benchmarks */
 typedef struct
@@ -224,6 +240,15 @@ void    ps_timeline_render          (PsTimelineModel       *model,
                                      const PsTimelineFrame *frame,
                                      cairo_t               *cr,
                                      PsTimelineStats       *stats);
+
+/* The stored values from the bottom to the top of a values row: from zero
+ * (or its lowest value, below zero) to its highest value, widened to the
+ * row's range in shared_ranges (may be NULL; see PsTimelineFrame); FALSE
+ * for other rows and charts without a value */
+gboolean ps_timeline_row_value_range (const PsTimelineRow *row,
+                                      GHashTable          *shared_ranges,
+                                      double              *v_min,
+                                      double              *v_max);
 
 /* The width of the label column of a view width pixels wide: that of its
  * widest label (row labels and the header's), within the bounds above */

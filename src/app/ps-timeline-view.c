@@ -37,6 +37,7 @@
 
 #define MIN_VISIBLE_NS    1000          /* 1 µs across the plot */
 #define MIN_VISIBLE_STEPS 10            /* on a sequence axis */
+#define MAX_SEQUENCE_SPAN 100.0         /* times the run's sequence shown */
 #define ZOOM_STEP         1.5
 #define PAN_FRACTION      0.1
 #define DRAG_THRESHOLD    4.0
@@ -99,6 +100,7 @@ struct _PsTimelineView
   PsTimelineStats  stats;
   GtkWidget       *picture_menu;  /* the context menu, once shown */
   guint            keep_cursor_id; /* brings the cursor's row back into view */
+  GHashTable      *shared_ranges;  /* value key → PsTimelineValueRange, or NULL */
 };
 
 enum {
@@ -114,6 +116,13 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  VALUE_RANGES_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (PsTimelineView, ps_timeline_view, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, NULL))
@@ -238,6 +247,7 @@ fill_frame (PsTimelineView  *self,
   frame->cursor_span = self->cursor_span;
   frame->cursor_row = self->cursor_row;
   frame->status = self->status != NULL ? self->status : self->highlight_status;
+  frame->shared_ranges = self->shared_ranges;
   frame->focused = gtk_widget_has_focus (widget);
   frame->pango = gtk_widget_get_pango_context (widget);
   ps_chart_get_foreground (widget, &frame->foreground);
@@ -898,9 +908,44 @@ set_adjustment (PsTimelineView  *self,
 
 /* Session */
 
+/* Whether a range another view or a comparison set belongs to the run's
+ * axis. A range of sequence numbers read as nanoseconds is shorter than a
+ * time axis zooms to; a time range in nanoseconds read as sequence numbers
+ * (which labelled the axis "#1000000000000") lies past the run or spans
+ * it many times over. Either axis may show some way past the run's ends:
+ * a comparison's offset, or a longer run beside it, puts it there. */
+static gboolean
+is_of_axis (PsTimelineView *self,
+            gint64          begin,
+            gint64          end)
+{
+  gint64 extent_begin, extent_end, least;
+
+  if (self->model == NULL || self->model->extent_end <= self->model->extent_begin)
+    return TRUE;
+  extent_begin = self->model->extent_begin;
+  extent_end = self->model->extent_end;
+  least = MIN (min_visible (self), extent_end - extent_begin);
+  if (end - begin < least)
+    return FALSE;
+  if (!self->model->sequence_axis)
+    return TRUE;
+  return end > extent_begin && begin < extent_end
+         && (double)(end - begin) <= MAX_SEQUENCE_SPAN * (double)MAX (extent_end - extent_begin, min_visible (self));
+}
+
 static void
 visible_range_changed_cb (PsTimelineView *self)
 {
+  gint64 begin, end;
+
+  get_visible (self, &begin, &end);
+  /* The whole run rather than a range of another axis */
+  if (!is_of_axis (self, begin, end))
+    {
+      ps_timeline_view_reset_zoom (self);
+      return;
+    }
   update_adjustments (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -931,6 +976,7 @@ model_built_cb (GObject      *object,
     points_changed_cb (self);
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[VALUE_RANGES_CHANGED], 0);
 }
 
 typedef struct
@@ -1062,7 +1108,7 @@ build_model_thread (GTask        *task,
 
   if (data->samples_only)
     model = ps_timeline_model_new_samples (data->store, data->sample_source, cancellable);
-  else if (ps_event_store_get_n_measurements (data->store) > 0 && ps_event_store_get_n_spans (data->store) == 0)
+  else if (ps_timeline_store_has_sequence_axis (data->store))
     model = build_measurement_model (data, cancellable);
   else
     model = ps_timeline_model_new_full (data->store, data->lod, NULL, 0, FALSE, data->counter_tracks,
@@ -1129,6 +1175,7 @@ counter_tracks_changed_cb (PsTimelineView *self)
   follow_session (self);
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[VALUE_RANGES_CHANGED], 0);
 }
 
 /* The sample rows of another source, made in a worker, take the place of
@@ -1160,6 +1207,7 @@ sample_rows_built_cb (GObject      *object,
   update_adjustments (self);
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[VALUE_RANGES_CHANGED], 0);
 }
 
 /* The event chosen for a sampled run: the lanes and the samples-per-second
@@ -1544,6 +1592,8 @@ ps_timeline_view_set_session (PsTimelineView *self,
   if (session == self->session)
     return;
   drop_session (self);
+  /* The charts of the run shown before are gone */
+  g_signal_emit (self, signals[VALUE_RANGES_CHANGED], 0);
   if (session != NULL)
     {
       self->session = g_object_ref (session);
@@ -1571,6 +1621,65 @@ ps_timeline_view_set_session (PsTimelineView *self,
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+GHashTable *
+ps_timeline_view_get_value_ranges (PsTimelineView *self)
+{
+  GHashTable *ranges;
+
+  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), NULL);
+
+  ranges = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; self->model != NULL && i < self->model->rows->len; i++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (self->model->rows, i);
+      PsTimelineValueRange range;
+
+      if (row->value_key == NULL || !ps_timeline_row_value_range (row, NULL, &range.min, &range.max))
+        continue;
+      /* Two charts of one key (not expected) span both */
+      {
+        PsTimelineValueRange *known = g_hash_table_lookup (ranges, row->value_key);
+
+        if (known != NULL)
+          {
+            known->min = MIN (known->min, range.min);
+            known->max = MAX (known->max, range.max);
+            continue;
+          }
+      }
+      g_hash_table_insert (ranges, g_strdup (row->value_key), g_memdup2 (&range, sizeof range));
+    }
+  return ranges;
+}
+
+void
+ps_timeline_view_set_shared_value_ranges (PsTimelineView *self,
+                                          GHashTable     *ranges)
+{
+  g_return_if_fail (PS_IS_TIMELINE_VIEW (self));
+
+  if (ranges == self->shared_ranges)
+    return;
+  g_clear_pointer (&self->shared_ranges, g_hash_table_unref);
+  if (ranges != NULL)
+    self->shared_ranges = g_hash_table_ref (ranges);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+ps_timeline_view_get_row_value_range (PsTimelineView *self,
+                                      guint           row,
+                                      double         *v_min,
+                                      double         *v_max)
+{
+  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (self->model == NULL || row >= self->model->rows->len)
+    return FALSE;
+  return ps_timeline_row_value_range (g_ptr_array_index (self->model->rows, row), self->shared_ranges,
+                                      v_min, v_max);
 }
 
 PsSession *
@@ -2205,6 +2314,7 @@ ps_timeline_view_finalize (GObject *object)
   PsTimelineView *self = PS_TIMELINE_VIEW (object);
 
   g_clear_pointer (&self->followed_focus, g_array_unref);
+  g_clear_pointer (&self->shared_ranges, g_hash_table_unref);
 
   G_OBJECT_CLASS (ps_timeline_view_parent_class)->finalize (object);
 }
@@ -2295,6 +2405,19 @@ ps_timeline_view_class_init (PsTimelineViewClass *klass)
                          PS_TYPE_SESSION,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  /**
+   * PsTimelineView::value-ranges-changed:
+   *
+   * The view charts other values (ps_timeline_view_get_value_ranges ()):
+   * it has another run, its counters or its sample rows were made again.
+   */
+  signals[VALUE_RANGES_CHANGED] =
+    g_signal_new ("value-ranges-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
   g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
   g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
   g_object_class_override_property (object_class, PROP_HSCROLL_POLICY, "hscroll-policy");

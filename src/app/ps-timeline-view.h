@@ -27,6 +27,23 @@ PsSession       *ps_timeline_view_get_session    (PsTimelineView *self);
 /* NULL until the run's index is built */
 PsTimelineModel *ps_timeline_view_get_model      (PsTimelineView *self);
 
+/* The stored values each chart of the run spans (from zero), by the
+ * charts' value_key (PsTimelineRow): a new table of
+ * PsTimelineValueRange; "value-ranges-changed" tells when they change */
+GHashTable      *ps_timeline_view_get_value_ranges (PsTimelineView *self);
+/* The charts whose value_key is in ranges span that range at least (the
+ * union of two runs' ranges: one scale for the same chart of both runs
+ * compared); NULL: each chart spans its own values. The view keeps a
+ * reference to ranges, which is not to be changed afterwards. */
+void             ps_timeline_view_set_shared_value_ranges (PsTimelineView *self,
+                                                           GHashTable     *ranges);
+/* The stored values from the bottom to the top of a chart (an index of
+ * the model's rows) as drawn; FALSE for other rows */
+gboolean         ps_timeline_view_get_row_value_range (PsTimelineView *self,
+                                                       guint           row,
+                                                       double         *v_min,
+                                                       double         *v_max);
+
 void             ps_timeline_view_zoom           (PsTimelineView *self,
                                                   double          factor,
                                                   double          anchor_x);

@@ -76,7 +76,7 @@ compare_with (PsWindow *self,
   PsRunPage *page = ps_window_get_current_page (self);
 
   if (page != NULL && ps_run_page_get_file (page) != NULL && file_b != NULL)
-    ps_window_compare_files (self, ps_run_page_get_file (page), file_b);
+    ps_window_open_pair (self, ps_run_page_get_file (page), file_b);
 }
 
 #if GTK_CHECK_VERSION (4, 10, 0)
@@ -175,7 +175,23 @@ compare_uris_action (GtkWidget  *widget,
   g_variant_get (parameter, "(&s&s)", &uri_a, &uri_b);
   file_a = g_file_new_for_uri (uri_a);
   file_b = g_file_new_for_uri (uri_b);
-  ps_window_compare_files (PS_WINDOW (widget), file_a, file_b);
+  ps_window_open_pair (PS_WINDOW (widget), file_a, file_b);
+}
+
+static void
+compare_pair_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  _ps_window_compare_pair (PS_WINDOW (widget));
+}
+
+static void
+dismiss_pair_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  _ps_window_dismiss_pair (PS_WINDOW (widget));
 }
 
 static void
@@ -725,6 +741,8 @@ _ps_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
   gtk_widget_class_install_action (widget_class, "win.compare-with-file", NULL, compare_with_file_action);
   gtk_widget_class_install_action (widget_class, "win.compare-uris", "(ss)", compare_uris_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-pair", NULL, compare_pair_action);
+  gtk_widget_class_install_action (widget_class, "win.dismiss-pair", NULL, dismiss_pair_action);
   gtk_widget_class_install_action (widget_class, "win.record", NULL, record_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-side-pane", NULL, toggle_side_pane_action);
   gtk_widget_class_install_action (widget_class, "win.export-report", NULL, export_report_action);

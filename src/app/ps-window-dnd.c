@@ -5,8 +5,9 @@
  *
  * Like the other ways in, a drop ends in ps_window_open_file(); under
  * Flatpak the files arrive through the document portal. Exactly two files
- * dropped at once are compared (ps_window_compare_files()): yesterday's
- * and today's log, the first as A.
+ * dropped at once are a pair (ps_window_open_pair()): yesterday's and
+ * today's log compared, the first as A, or two runs of different kinds
+ * in two tabs.
  */
 #include "config.h"
 
@@ -30,16 +31,22 @@ drop_cb (GtkDropTarget *target,
   if (files == NULL)
     return FALSE;
 
+  _ps_window_drop_files (self, files);
+  return TRUE;
+}
+
+void
+_ps_window_drop_files (PsWindow *self,
+                       GSList   *files)
+{
   if (g_slist_length (files) == 2)
     {
-      ps_window_compare_files (self, G_FILE (files->data), G_FILE (files->next->data));
-      return TRUE;
+      ps_window_open_pair (self, G_FILE (files->data), G_FILE (files->next->data));
+      return;
     }
 
   for (GSList *l = files; l != NULL; l = l->next)
     ps_window_open_file (self, G_FILE (l->data));
-
-  return TRUE;
 }
 
 void

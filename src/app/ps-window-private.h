@@ -21,6 +21,15 @@ struct _PsWindow
   GtkWidget            *empty_state;
   GtkNotebook          *notebook;
   GMenu                *recent_menu;
+  GtkRevealer          *pair_banner;
+  GtkLabel             *pair_banner_label;
+  GtkWidget            *pair_banner_button;
+
+  /* Two files of different kinds given together, open as two tabs: the
+   * banner says so while one of them is the current tab */
+  GFile                *pair_files[2];
+  GCancellable         *pair_cancellable;  /* finding pairs' kinds */
+  guint                 n_opening_pairs;
 
   /* The user chose to close the window without its unsaved recordings */
   gboolean              closing_confirmed;
@@ -71,10 +80,23 @@ void        _ps_window_remove_child       (PsWindow       *self,
 
 GtkWidget  *_ps_window_get_current_child  (PsWindow       *self);
 
+/* Compare Anyway: the files of the banner compared; the banner goes */
+void        _ps_window_compare_pair       (PsWindow       *self);
+void        _ps_window_dismiss_pair       (PsWindow       *self);
+
 /* ps-window-dnd.c */
 void        _ps_window_init_dnd           (PsWindow       *self);
+/* What a drop of these files (GFile) does */
+void        _ps_window_drop_files         (PsWindow       *self,
+                                           GSList         *files);
 
 /* Tests: "empty" or "runs" */
 const char *ps_window_get_visible_state   (PsWindow       *self);
+/* Tests: the banner over two runs of different kinds opened together */
+gboolean    ps_window_get_pair_banner_revealed (PsWindow  *self);
+const char *ps_window_get_pair_banner_text     (PsWindow  *self);
+GtkWidget  *ps_window_get_pair_banner_button   (PsWindow  *self);
+/* Tests: whether the kinds of a pair given together are being found */
+gboolean    ps_window_is_opening_pair          (PsWindow  *self);
 
 G_END_DECLS

@@ -5,13 +5,16 @@
  *
  * Actions (open, close, recent files) live in ps-window-actions.c and drag
  * and drop in ps-window-dnd.c; all of them open files through
- * ps_window_open_file().
+ * ps_window_open_file(), and two files given together through
+ * ps_window_open_pair(), which compares runs of one kind and opens runs of
+ * two kinds side by side in tabs, with a banner that says why.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ps-format.h"
 #include "ps-record-dialog.h"
 #include "ps-record-page.h"
 #include "ps-run-page.h"
@@ -19,6 +22,9 @@
 #include "ps-window-private.h"
 
 G_DEFINE_FINAL_TYPE (PsWindow, ps_window, GTK_TYPE_APPLICATION_WINDOW)
+
+static void update_pair_banner (PsWindow  *self,
+                                GtkWidget *current);
 
 static const char *
 child_title (GtkWidget *child)
@@ -98,6 +104,7 @@ notebook_pages_changed_cb (PsWindow    *self,
   update_tab_titles (self);
   update_title (self, _ps_window_get_current_child (self));
   _ps_window_update_actions (self);
+  update_pair_banner (self, _ps_window_get_current_child (self));
 }
 
 static void
@@ -109,6 +116,7 @@ notebook_switch_page_cb (PsWindow    *self,
   /* The notebook's current page is still the old one here */
   update_title (self, child);
   _ps_window_update_actions_for (self, child);
+  update_pair_banner (self, child);
 }
 
 static void
@@ -288,6 +296,297 @@ ps_window_compare_files (PsWindow *self,
 
   ps_compare_page_load (page);
   return page;
+}
+
+/* Two files given together */
+
+/* What kind of run a format reads: runs of one kind compare */
+typedef enum
+{
+  RUN_KIND_ANY,       /* a saved run, or a file whose format is unknown */
+  RUN_KIND_CE,
+  RUN_KIND_RTL,
+  RUN_KIND_REPORT,
+  RUN_KIND_PROFILE,   /* sampled call stacks: hwpmc logs, pmcstat text */
+  RUN_KIND_COUNTERS,  /* PDH logs, PerfLib captures */
+} RunKind;
+
+static RunKind
+kind_of_format (const PsFormat *format)
+{
+  if (format == &ps_format_ce_perflog)
+    return RUN_KIND_CE;
+  if (format == &ps_format_rtl_logfile)
+    return RUN_KIND_RTL;
+  if (format == &ps_format_vs_report_csv)
+    return RUN_KIND_REPORT;
+  if (format == &ps_format_hwpmc_pmclog || format == &ps_format_pmcstat_callgraph)
+    return RUN_KIND_PROFILE;
+  if (format == &ps_format_pdh_csv || format == &ps_format_perflib_plv2)
+    return RUN_KIND_COUNTERS;
+  /* A saved run keeps the kind it was read from, but only reading it
+   * tells which: it may be compared with any run */
+  return RUN_KIND_ANY;
+}
+
+/* A kind of run as the banner names it */
+static const char *
+kind_phrase (RunKind kind)
+{
+  switch (kind)
+    {
+    case RUN_KIND_CE:
+      /* Translators: what a file is, in "a.log is a Windows CE performance log and b.csv a …" */
+      return _("a Windows CE performance log");
+    case RUN_KIND_RTL:
+      /* Translators: what a file is, in "a.log is an OpenOffice RTL log and b.csv a …" */
+      return _("an OpenOffice RTL log");
+    case RUN_KIND_REPORT:
+      /* Translators: what a file is, in "a.csv is a Visual Studio profiler report and b.log a …" */
+      return _("a Visual Studio profiler report");
+    case RUN_KIND_PROFILE:
+      /* Translators: what a file is, in "a.txt is a FreeBSD sampled profile and b.log a …" */
+      return _("a FreeBSD sampled profile");
+    case RUN_KIND_COUNTERS:
+      /* Translators: what a file is, in "a.csv is a Windows performance counter log and b.log a …" */
+      return _("a Windows performance counter log");
+    case RUN_KIND_ANY:
+    default:
+      return "";
+    }
+}
+
+/* Call trees: their functions match by name across kinds (the engine's
+ * comparison matches functions when the runs have no series in common) */
+static gboolean
+kind_has_functions (RunKind kind)
+{
+  return kind == RUN_KIND_RTL || kind == RUN_KIND_REPORT || kind == RUN_KIND_PROFILE;
+}
+
+typedef struct
+{
+  GFile   *files[2];
+  RunKind  kinds[2];
+} PairData;
+
+static void
+pair_data_free (PairData *data)
+{
+  g_clear_object (&data->files[0]);
+  g_clear_object (&data->files[1]);
+  g_free (data);
+}
+
+/* The kind of a file, as its first bytes (and its name) tell the loader */
+static RunKind
+sniff_kind (GFile        *file,
+            GCancellable *cancellable)
+{
+  g_autoptr(GFileInputStream) stream = g_file_read (file, cancellable, NULL);
+  g_autofree guint8 *head = NULL;
+  g_autofree char *name = NULL;
+  gsize length = 0;
+
+  if (stream == NULL)
+    return RUN_KIND_ANY;
+  head = g_malloc (PS_FORMAT_SNIFF_SIZE);
+  if (!g_input_stream_read_all (G_INPUT_STREAM (stream), head, PS_FORMAT_SNIFF_SIZE, &length, cancellable, NULL)
+      || length == 0)
+    return RUN_KIND_ANY;
+  name = g_file_get_basename (file);
+  return kind_of_format (ps_format_sniff (head, length, name, NULL));
+}
+
+static void
+sniff_pair_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  PairData *data = task_data;
+
+  for (guint i = 0; i < 2; i++)
+    data->kinds[i] = sniff_kind (data->files[i], cancellable);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+clear_pair (PsWindow *self)
+{
+  g_clear_object (&self->pair_files[0]);
+  g_clear_object (&self->pair_files[1]);
+  gtk_revealer_set_reveal_child (self->pair_banner, FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-pair", FALSE);
+}
+
+/* The banner is over the pair's tabs, and goes with either of them */
+static void
+update_pair_banner (PsWindow  *self,
+                    GtkWidget *current)
+{
+  GFile *file = PS_IS_RUN_PAGE (current) ? ps_run_page_get_file (PS_RUN_PAGE (current)) : NULL;
+
+  if (self->pair_files[0] == NULL)
+    return;
+  if (find_page (self, self->pair_files[0]) == NULL || find_page (self, self->pair_files[1]) == NULL)
+    {
+      clear_pair (self);
+      return;
+    }
+  gtk_revealer_set_reveal_child (self->pair_banner,
+                                 file != NULL && (g_file_equal (file, self->pair_files[0])
+                                                  || g_file_equal (file, self->pair_files[1])));
+}
+
+/* Runs of two kinds: a tab each, A's current, and the banner */
+static void
+open_as_two_tabs (PsWindow *self,
+                  PairData *data)
+{
+  g_autofree char *name_a = ps_view_file_display_name (data->files[0]);
+  g_autofree char *name_b = ps_view_file_display_name (data->files[1]);
+  g_autofree char *kinds = NULL;
+  g_autofree char *text = NULL;
+  gboolean comparable = kind_has_functions (data->kinds[0]) && kind_has_functions (data->kinds[1]);
+  PsRunPage *page_a;
+
+  ps_window_open_file (self, data->files[1]);
+  ps_window_open_file (self, data->files[0]);
+  page_a = find_page (self, data->files[0]);
+  /* A's tab before B's, as the pair was given */
+  if (page_a != NULL)
+    {
+      int index_b = gtk_notebook_page_num (self->notebook, GTK_WIDGET (find_page (self, data->files[1])));
+
+      if (index_b >= 0 && gtk_notebook_page_num (self->notebook, GTK_WIDGET (page_a)) > index_b)
+        gtk_notebook_reorder_child (self->notebook, GTK_WIDGET (page_a), index_b);
+    }
+
+  g_set_object (&self->pair_files[0], data->files[0]);
+  g_set_object (&self->pair_files[1], data->files[1]);
+  /* Translators: the banner over two files given together (dropped, or
+   * --compare A B); the second %s of each pair is what the file is ("a
+   * Windows performance counter log", "an OpenOffice RTL log") */
+  kinds = g_strdup_printf (_("%s is %s and %s %s: they are opened as two tabs."),
+                           name_a, kind_phrase (data->kinds[0]), name_b, kind_phrase (data->kinds[1]));
+  text = g_strdup_printf ("%s %s", kinds,
+                          comparable
+                          ? _("Both have functions, which a comparison can match by name.")
+                          : _("They have nothing in common to compare."));
+  gtk_label_set_text (self->pair_banner_label, text);
+  gtk_widget_set_visible (self->pair_banner_button, comparable);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-pair", comparable);
+  update_pair_banner (self, _ps_window_get_current_child (self));
+}
+
+static void
+open_pair_of_kinds (PsWindow *self,
+                    PairData *data)
+{
+  if (data->kinds[0] == data->kinds[1] || data->kinds[0] == RUN_KIND_ANY || data->kinds[1] == RUN_KIND_ANY)
+    ps_window_compare_files (self, data->files[0], data->files[1]);
+  else
+    open_as_two_tabs (self, data);
+}
+
+static void
+pair_sniffed_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  PsWindow *self = PS_WINDOW (object);
+  PairData *data = g_task_get_task_data (G_TASK (result));
+
+  self->n_opening_pairs--;
+  if (!g_task_propagate_boolean (G_TASK (result), NULL) || self->notebook == NULL)
+    return;
+  open_pair_of_kinds (self, data);
+}
+
+void
+ps_window_open_pair (PsWindow *self,
+                     GFile    *file_a,
+                     GFile    *file_b)
+{
+  g_autoptr(GTask) task = NULL;
+  PairData *data;
+
+  g_return_if_fail (PS_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file_a));
+  g_return_if_fail (G_IS_FILE (file_b));
+
+  data = g_new0 (PairData, 1);
+  data->files[0] = g_object_ref (file_a);
+  data->files[1] = g_object_ref (file_b);
+
+  /* Local files' first bytes are read at once, so that the tabs are there
+   * when a drop or the command line returns; those of files elsewhere
+   * (a network share) in a thread */
+  if (g_file_is_native (file_a) && g_file_is_native (file_b))
+    {
+      for (guint i = 0; i < 2; i++)
+        data->kinds[i] = sniff_kind (data->files[i], NULL);
+      open_pair_of_kinds (self, data);
+      pair_data_free (data);
+      return;
+    }
+
+  if (self->pair_cancellable == NULL)
+    self->pair_cancellable = g_cancellable_new ();
+  self->n_opening_pairs++;
+  task = g_task_new (self, self->pair_cancellable, pair_sniffed_cb, NULL);
+  g_task_set_source_tag (task, ps_window_open_pair);
+  g_task_set_task_data (task, data, (GDestroyNotify)pair_data_free);
+  g_task_run_in_thread (task, sniff_pair_thread);
+}
+
+void
+_ps_window_compare_pair (PsWindow *self)
+{
+  g_autoptr(GFile) file_a = NULL;
+  g_autoptr(GFile) file_b = NULL;
+
+  if (self->pair_files[0] == NULL)
+    return;
+  file_a = g_object_ref (self->pair_files[0]);
+  file_b = g_object_ref (self->pair_files[1]);
+  clear_pair (self);
+  ps_window_compare_files (self, file_a, file_b);
+}
+
+void
+_ps_window_dismiss_pair (PsWindow *self)
+{
+  clear_pair (self);
+}
+
+gboolean
+ps_window_get_pair_banner_revealed (PsWindow *self)
+{
+  g_return_val_if_fail (PS_IS_WINDOW (self), FALSE);
+  return gtk_revealer_get_reveal_child (self->pair_banner);
+}
+
+const char *
+ps_window_get_pair_banner_text (PsWindow *self)
+{
+  g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
+  return gtk_label_get_text (self->pair_banner_label);
+}
+
+GtkWidget *
+ps_window_get_pair_banner_button (PsWindow *self)
+{
+  g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
+  return self->pair_banner_button;
+}
+
+gboolean
+ps_window_is_opening_pair (PsWindow *self)
+{
+  g_return_val_if_fail (PS_IS_WINDOW (self), FALSE);
+  return self->n_opening_pairs > 0;
 }
 
 /* A recording saved: its tab is named after the file, and the actions
@@ -665,6 +964,10 @@ ps_window_dispose (GObject *object)
       self->notebook = NULL;
       self->stack = NULL;
     }
+  g_cancellable_cancel (self->pair_cancellable);
+  g_clear_object (&self->pair_cancellable);
+  g_clear_object (&self->pair_files[0]);
+  g_clear_object (&self->pair_files[1]);
 
   g_clear_object (&self->settings);
 
@@ -688,6 +991,9 @@ ps_window_class_init (PsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsWindow, empty_state);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, notebook);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, recent_menu);
+  gtk_widget_class_bind_template_child (widget_class, PsWindow, pair_banner);
+  gtk_widget_class_bind_template_child (widget_class, PsWindow, pair_banner_label);
+  gtk_widget_class_bind_template_child (widget_class, PsWindow, pair_banner_button);
   gtk_widget_class_bind_template_callback (widget_class, notebook_pages_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, notebook_switch_page_cb);
 
@@ -703,6 +1009,8 @@ ps_window_init (PsWindow *self)
   restore_state (self);
   _ps_window_init_dnd (self);
   _ps_window_update_actions (self);
+  /* Until two runs of different kinds are opened together */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-pair", FALSE);
 }
 
 PsWindow *

@@ -29,6 +29,17 @@ void       ps_window_open_file        (PsWindow      *self,
 PsComparePage *ps_window_compare_files (PsWindow     *self,
                                         GFile        *file_a,
                                         GFile        *file_b);
+/* Two files given together: two dropped at once, --compare A B, a recent
+ * comparison, Compare With…. Runs of one kind (as their formats tell:
+ * CE logs, RTL logs, profiler reports, sampled profiles, counter logs;
+ * a saved run goes with any) are compared (ps_window_compare_files ());
+ * runs of two kinds open as two tabs, under a banner that says so and,
+ * when they have something to compare, offers to compare them anyway.
+ * The formats of local files are read at once; of others in a thread,
+ * and the tabs come a moment later. */
+void           ps_window_open_pair     (PsWindow     *self,
+                                        GFile        *file_a,
+                                        GFile        *file_b);
 /* How many tabs hold a recording only in memory (going on, or stopped and
  * not saved): closing the window asks first */
 guint          ps_window_get_n_unsaved_recordings (PsWindow *self);

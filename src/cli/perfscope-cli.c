@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-cli.h"
+#include "ps-util.h"
 
 /* Commands of the contract that this version does not have yet */
 static const char * const later_commands[] = {
@@ -26,7 +27,8 @@ static const char * const later_commands[] = {
 static const char * const options_with_value[] = {
   "--format", "--tick-rate", "--thread", "--basis", "--depth",
   "--to", "--output", "-o", "--source", "--sysroot", "--address-width", "--rename",
-  "--backend", "--pid", "--command", "--interval-ms", "--duration", "--max-events", NULL,
+  "--backend", "--pid", "--command", "--interval-ms", "--duration", "--max-events",
+  "--min-change", "--noise-floor", NULL,
 };
 
 /* The first argument that is neither an option nor an option's value */
@@ -64,6 +66,22 @@ parse_tick_rate (const char *text,
   return TRUE;
 }
 
+/* A percentage of 0 or more, at most maximum, as a fraction */
+static gboolean
+parse_percent (const char *text,
+               double      maximum,
+               double     *out)
+{
+  char *end = NULL;
+  double value = g_ascii_strtod (text, &end);
+
+  if (end == text || *end != '\0' || !isfinite (value) || value < 0 || value > maximum)
+    return FALSE;
+
+  *out = value / 100.0;
+  return TRUE;
+}
+
 static char *
 format_names (void)
 {
@@ -92,7 +110,9 @@ help_summary (void)
     "  counters FILE              ", _("performance counter series: points [time_ns, value] (missing samples "
                                          "left out), unit, min, max, mean and last"), "\n",
     "  diff FILE_A FILE_B         ", _("compare two runs: series, functions or counters matched by name, "
-                                         "with a Mann–Whitney p-value (--rename A_NAME=B_NAME; "
+                                         "each with a verdict and its basis: a Mann–Whitney p-value, a test of "
+                                         "sample shares, or the size of a change of one value per run "
+                                         "(--min-change PERCENT, --noise-floor PERCENT; --rename A_NAME=B_NAME; "
                                          "--to csv or --to markdown, -o OUT)"), "\n",
     "  export FILE --to collapsed ", _("folded call stacks for flame graphs (-o OUT, --source NAME)"), "\n",
     "  export FILE --to csv       ", _("the run’s main table: stats, calltree functions (--tree: the call tree) "
@@ -135,6 +155,8 @@ main (int   argc,
   g_autofree char *record_command = NULL;
   g_autofree char *interval_ms = NULL;
   g_autofree char *duration = NULL;
+  g_autofree char *min_change = NULL;
+  g_autofree char *noise_floor = NULL;
   g_auto(GStrv) includes = NULL;
   g_auto(GStrv) excludes = NULL;
   g_auto(GStrv) include_files = NULL;
@@ -200,6 +222,10 @@ main (int   argc,
       N_("hwpmc logs: code addresses are 4 or 8 bytes wide, instead of what the log suggests"), N_("BYTES") },
     { "rename", 0, 0, G_OPTION_ARG_STRING_ARRAY, &renames,
       N_("diff: match the row A_NAME of the first run with B_NAME of the second (repeatable)"), N_("A_NAME=B_NAME") },
+    { "min-change", 0, 0, G_OPTION_ARG_STRING, &min_change,
+      N_("diff: the least change of a row with one value per run, in percent of A’s value (10)"), N_("PERCENT") },
+    { "noise-floor", 0, 0, G_OPTION_ARG_STRING, &noise_floor,
+      N_("diff: a row with one value per run changes by at least this percentage of the largest value of its kind and unit, else it is noise (1)"), N_("PERCENT") },
     { "backend", 0, 0, G_OPTION_ARG_STRING, &backend,
       N_("record: the collector to record with (procfs; hwpmc on FreeBSD, perflib on Windows)"), N_("NAME") },
     { "pid", 0, 0, G_OPTION_ARG_STRING, &pid,
@@ -220,7 +246,7 @@ main (int   argc,
   };
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, ps_util_localedir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   g_set_prgname (PS_CLI_PROGRAM);
@@ -385,6 +411,17 @@ main (int   argc,
           g_hash_table_insert (rename_map, g_strndup (renames[i], equals - renames[i]), g_strdup (equals + 1));
         }
       options.renames = rename_map;
+    }
+
+  options.min_change = options.noise_fraction = NAN;
+  if (min_change != NULL || noise_floor != NULL)
+    {
+      if (strcmp (command, "diff") != 0)
+        return ps_cli_usage_error (_("--min-change and --noise-floor apply to the diff command only"));
+      if (min_change != NULL && !parse_percent (min_change, G_MAXDOUBLE, &options.min_change))
+        return ps_cli_usage_error (_("--min-change needs a percentage of 0 or more, not “%s”"), min_change);
+      if (noise_floor != NULL && !parse_percent (noise_floor, 100, &options.noise_fraction))
+        return ps_cli_usage_error (_("--noise-floor needs a percentage from 0 to 100, not “%s”"), noise_floor);
     }
 
   if (backend != NULL || pid != NULL || record_command != NULL || interval_ms != NULL || duration != NULL)

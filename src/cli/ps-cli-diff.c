@@ -4,11 +4,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * specs: cli.md "diff". The rows, how they are matched and the p-values
- * are those of ps_run_diff_new (); nothing is computed here. Members
- * beyond the contract's: per side "p95" and "total", per row "context"
- * (logical scopes), "a_name" (renamed rows), "delta_total",
- * "ratio_total" and "change"; at the top "format_a", "format_b",
- * "matched", "alpha" and "threshold".
+ * and verdicts are those of ps_run_diff_new (); nothing is computed here.
+ * Members beyond the contract's: per side "p95" and "total", per row
+ * "context" (logical scopes), "a_name" (renamed rows), "delta_total",
+ * "ratio_total", "change", "basis", "reason" and "noise_floor"; at the
+ * top "format_a", "format_b", "matched", "alpha", "threshold",
+ * "min_change" and "noise_fraction".
  *
  * `--to csv` writes every row as the comparison page's table export does,
  * `--to markdown` the page's summary for a bug report
@@ -17,6 +18,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -70,6 +72,9 @@ write_row (PsCliJsonStream *stream,
   ps_cli_json_stream_double (stream, "ratio_total", row->ratio_total);
   ps_cli_json_stream_double (stream, "p_value", row->p_value);
   ps_cli_json_stream_string (stream, "change", ps_run_diff_change_to_string (row->change));
+  ps_cli_json_stream_string (stream, "basis", ps_run_diff_basis_to_string (row->basis));
+  ps_cli_json_stream_string (stream, "reason", ps_run_diff_reason_to_string (row->reason));
+  ps_cli_json_stream_double (stream, "noise_floor", row->noise_floor);
   ps_cli_json_stream_end (stream);
 }
 
@@ -129,6 +134,8 @@ diff_to_json (PsEventStore           *store_a,
   add_matched (builder, diff->matched);
   ps_cli_json_add_double (builder, "alpha", options->alpha);
   ps_cli_json_add_double (builder, "threshold", options->threshold);
+  ps_cli_json_add_double (builder, "min_change", options->min_change);
+  ps_cli_json_add_double (builder, "noise_fraction", options->noise_fraction);
 
   /* Written by write_rows () */
   json_builder_set_member_name (builder, "rows");
@@ -157,6 +164,40 @@ change_label (PsRunDiffChange change)
     case PS_RUN_DIFF_CHANGED:     return _("changed");
     case PS_RUN_DIFF_UNCHANGED:
     default:                      return "";
+    }
+}
+
+/* Short words for the text table */
+static const char *
+basis_label (PsRunDiffBasis basis)
+{
+  switch (basis)
+    {
+    /* Translators: the basis of a verdict: a Mann–Whitney U test */
+    case PS_RUN_DIFF_BASIS_TEST:       return _("U test");
+    /* Translators: the basis of a verdict: a test of the shares of samples */
+    case PS_RUN_DIFF_BASIS_PROPORTION: return _("shares");
+    /* Translators: the basis of a verdict: one value per run, no test */
+    case PS_RUN_DIFF_BASIS_SIZE:       return _("size");
+    case PS_RUN_DIFF_BASIS_NONE:
+    default:                           return "–";
+    }
+}
+
+static const char *
+reason_label (PsRunDiffReason reason)
+{
+  switch (reason)
+    {
+    case PS_RUN_DIFF_REASON_SIGNIFICANT:     return _("significant");
+    case PS_RUN_DIFF_REASON_NOT_SIGNIFICANT: return _("not significant");
+    case PS_RUN_DIFF_REASON_SMALL:           return _("small");
+    case PS_RUN_DIFF_REASON_LARGE:           return _("large");
+    /* Translators: a change under the noise floor */
+    case PS_RUN_DIFF_REASON_NOISE:           return _("noise");
+    case PS_RUN_DIFF_REASON_NO_VALUE:        return _("no value");
+    case PS_RUN_DIFF_REASON_ONE_SIDE:
+    default:                                 return _("one run");
     }
 }
 
@@ -196,11 +237,15 @@ row_cells (const PsRunDiffRow *row)
   g_ptr_array_add (cells, format_side (row->has_b, row->b.sum));
   g_ptr_array_add (cells, ps_cli_table_format_number (row->delta_mean));
   g_ptr_array_add (cells, ps_cli_table_format_number (row->ratio_mean));
+  g_ptr_array_add (cells, ps_cli_table_format_number (row->ratio_total));
   g_ptr_array_add (cells, ps_cli_table_format_number (row->p_value));
   if (!row->has_a || !row->has_b)
     g_ptr_array_add (cells, g_strdup (row->has_a ? _("only in A") : _("only in B")));
   else
     g_ptr_array_add (cells, g_strdup (change_label (row->change)));
+  g_ptr_array_add (cells, g_strdup (basis_label (row->basis)));
+  g_ptr_array_add (cells, g_strdup (reason_label (row->reason)));
+  g_ptr_array_add (cells, ps_cli_table_format_number (row->noise_floor));
   if (row->a_name != NULL)
     {
       g_autofree char *a_name = ps_util_display_text (row->a_name, -1);
@@ -215,11 +260,12 @@ row_cells (const PsRunDiffRow *row)
 }
 
 static void
-print_diff_text (PsEventStore *store_a,
-                 const char   *path_a,
-                 PsEventStore *store_b,
-                 const char   *path_b,
-                 PsRunDiff    *diff)
+print_diff_text (PsEventStore           *store_a,
+                 const char             *path_a,
+                 PsEventStore           *store_b,
+                 const char             *path_b,
+                 const PsRunDiffOptions *options,
+                 PsRunDiff              *diff)
 {
   g_autofree char *name_a = ps_cli_display_basename (path_a);
   g_autofree char *name_b = ps_cli_display_basename (path_b);
@@ -228,7 +274,8 @@ print_diff_text (PsEventStore *store_a,
     N_("Kind"), N_("Unit"), N_("Count A"), N_("Count B"),
     N_("Mean A"), N_("Mean B"), N_("Median A"), N_("Median B"),
     N_("P95 A"), N_("P95 B"), N_("Total A"), N_("Total B"),
-    N_("Δ Mean"), N_("Ratio"), N_("p"), N_("Change"), N_("Name"),
+    N_("Δ Mean"), N_("Ratio mean"), N_("Ratio total"), N_("p"), N_("Change"),
+    N_("Basis"), N_("Why"), N_("Noise floor"), N_("Name"),
   };
   g_auto(GStrv) header = g_new0 (char *, G_N_ELEMENTS (labels) + 1);
 
@@ -237,6 +284,12 @@ print_diff_text (PsEventStore *store_a,
           name_b, ps_event_store_get_format (store_b));
   /* Translators: %s says how rows were matched, e.g. "series by name" */
   printf (_("Matched: %s\n"), matched_label (diff->matched));
+  /* Translators: how verdicts are reached; the numbers are the
+   * significance level and percentages */
+  printf (_("Verdicts: with several values per run, a test at α = %g and a change of %g %% or more; "
+            "with one value per run, no test: a change of %g %% or more and at least the noise floor, "
+            "%g %% of the largest value of its kind and unit\n"),
+          options->alpha, 100 * options->threshold, 100 * options->min_change, 100 * options->noise_fraction);
 
   if (diff->rows->len == 0)
     {
@@ -246,7 +299,7 @@ print_diff_text (PsEventStore *store_a,
   printf ("\n");
 
   table = ps_cli_table_new (G_N_ELEMENTS (labels));
-  ps_cli_table_set_alignment (table, "llrrrrrrrrrrrrrll");
+  ps_cli_table_set_alignment (table, "llrrrrrrrrrrrrrrlllrl");
   for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
     header[i] = g_strdup (_(labels[i]));
 
@@ -320,6 +373,10 @@ ps_cli_diff (const PsCliOptions *options,
   ps_run_diff_options_init (&diff_options);
   diff_options.tick_rate_override = options->tick_rate;
   diff_options.renames = options->renames;
+  if (!isnan (options->min_change))
+    diff_options.min_change = options->min_change;
+  if (!isnan (options->noise_fraction))
+    diff_options.noise_fraction = options->noise_fraction;
   diff = ps_run_diff_new (store_a, store_b, &diff_options);
 
   if (options->export_target != NULL)
@@ -328,7 +385,7 @@ ps_cli_diff (const PsCliOptions *options,
         return PS_CLI_EXIT_UNREADABLE;
     }
   else if (options->text)
-    print_diff_text (store_a, file_a, store_b, file_b, diff);
+    print_diff_text (store_a, file_a, store_b, file_b, &diff_options, diff);
   else
     {
       g_autoptr(JsonNode) root = diff_to_json (store_a, file_a, store_b, file_b, &diff_options, diff);

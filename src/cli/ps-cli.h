@@ -58,6 +58,8 @@ typedef struct
   const char     *max_events;        /* --max-events, a checked decimal, or NULL */
   const char     *address_width;     /* --address-width "4" or "8", or NULL */
   GHashTable     *renames;           /* diff: --rename A name → B name, or NULL */
+  double          min_change;        /* diff: --min-change as a fraction, NaN for the default */
+  double          noise_fraction;    /* diff: --noise-floor as a fraction, NaN for the default */
   const char     *backend;           /* record: --backend, or NULL for procfs */
   const char     *pid;               /* record: --pid, or NULL */
   const char     *command;           /* record: --command, or NULL */

@@ -229,3 +229,11 @@ ps_util_format_count (guint64 count)
 {
   return g_strdup_printf ("%'" PRIu64, count);
 }
+
+const char *
+ps_util_localedir (void)
+{
+  const char *localedir = g_getenv ("PERFSCOPE_LOCALEDIR");
+
+  return localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR;
+}

@@ -53,6 +53,9 @@ void  ps_util_append_cp1252    (GString    *out,
 void  ps_util_append_cut_name  (GString    *out,
                                 const char *name);
 /* "12.300 ms", "1.204 s", "850.000 ns": a duration in seconds with a fitting unit, three decimals */
+/* Where the programs' translations are: $PERFSCOPE_LOCALEDIR when set
+ * (meson devenv points it at the build tree's), else the installed ones */
+const char *ps_util_localedir  (void);
 char *ps_util_format_seconds   (double      seconds);
 /* "9.6 MiB" with the exact unit chosen by size */
 char *ps_util_format_bytes     (double      bytes);

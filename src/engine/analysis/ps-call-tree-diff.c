@@ -303,6 +303,39 @@ ps_call_tree_diff_new (PsCallTree *a,
   return self;
 }
 
+PsCallTree *
+ps_call_tree_diff_tree_for_store (PsEventStore  *store,
+                                  GCancellable  *cancellable,
+                                  GError       **error)
+{
+  PsCallTreeOptions options = { PS_NONE, NULL, 0 };
+
+  g_return_val_if_fail (store != NULL, NULL);
+
+  options.cancellable = cancellable;
+  options.group_addresses = TRUE;
+  return ps_call_tree_new_for_store (store, &options, error);
+}
+
+PsCallTreeDiff *
+ps_call_tree_diff_new_for_stores (PsEventStore *a,
+                                  PsEventStore *b,
+                                  GCancellable *cancellable)
+{
+  g_autoptr(PsCallTree) tree_a = NULL;
+  g_autoptr(PsCallTree) tree_b = NULL;
+
+  g_return_val_if_fail (a != NULL && b != NULL, NULL);
+
+  tree_a = ps_call_tree_diff_tree_for_store (a, cancellable, NULL);
+  if (tree_a == NULL || !ps_call_tree_has_top_down (tree_a))
+    return NULL;
+  tree_b = ps_call_tree_diff_tree_for_store (b, cancellable, NULL);
+  if (tree_b == NULL || !ps_call_tree_has_top_down (tree_b))
+    return NULL;
+  return ps_call_tree_diff_new (tree_a, tree_b);
+}
+
 /* --- Reading --------------------------------------------------------------- */
 
 PsCallTree *

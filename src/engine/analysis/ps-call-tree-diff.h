@@ -76,6 +76,22 @@ PsCallTreeDiff *ps_call_tree_diff_new            (PsCallTree      *a,
 PsCallTree     *ps_call_tree_diff_get_a          (PsCallTreeDiff  *self);
 PsCallTree     *ps_call_tree_diff_get_b          (PsCallTreeDiff  *self);
 
+/* The call tree of a run as a comparison reads it, and as the run's page
+ * shows it: the addresses of a module without symbols are one function
+ * named after the module (PsCallTreeOptions.group_addresses), so that the
+ * frames of a profile without symbols read "libc.so.7" in that module, not
+ * "0xf4ae3" alone. NULL, with error set, when the run has no call tree or
+ * cancellable (may be NULL) was cancelled (ps_call_tree_new_for_store ()). */
+PsCallTree     *ps_call_tree_diff_tree_for_store (PsEventStore    *store,
+                                                  GCancellable    *cancellable,
+                                                  GError         **error);
+/* The diff of the trees ps_call_tree_diff_tree_for_store () makes of two
+ * runs; NULL when either has no call tree with a top-down tree, or when
+ * cancellable was cancelled */
+PsCallTreeDiff *ps_call_tree_diff_new_for_stores (PsEventStore    *a,
+                                                  PsEventStore    *b,
+                                                  GCancellable    *cancellable);
+
 /* The node of A at the path of b_node, or PS_NONE */
 guint32         ps_call_tree_diff_get_a_node     (PsCallTreeDiff  *self,
                                                   guint32          b_node);

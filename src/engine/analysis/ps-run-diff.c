@@ -16,7 +16,9 @@
 
 #include "ps-run-diff.h"
 #include "ps-call-tree.h"
+#include "ps-call-tree-diff.h"
 #include "ps-mann-whitney.h"
+#include "ps-proportion-test.h"
 #include "ps-series.h"
 
 #define DEFAULT_ALPHA     0.05
@@ -33,7 +35,13 @@ typedef struct
   const char *unit;          /* static, or a string of the store */
   gboolean    lower_is_better;
   GArray     *values;        /* double; NULL for functions */
-  PsStats     given;         /* functions: the values of the tree */
+  /* Functions: as the tree gives them; series and counters: of values,
+   * once they are all collected */
+  PsStats     stats;
+  /* Sampled functions: the samples with the function on their stack, and
+   * all the run's samples; NaN for anything else */
+  double      samples;
+  double      run_samples;
   gboolean    used;          /* B: matched by a row of A */
 } Entry;
 
@@ -48,13 +56,15 @@ entry_free (gpointer data)
   g_free (entry);
 }
 
-/* Kind, context and name: what must agree for two entries to match */
+/* Kind, unit, context and name: what must agree for two entries to match,
+ * so that values of different units are never pooled or compared */
 static char *
 entry_key (const char *kind,
+           const char *unit,
            const char *context,
            const char *name)
 {
-  return g_strconcat (kind, "\x1f", context != NULL ? context : "", "\x1f", name, NULL);
+  return g_strconcat (kind, "\x1f", unit, "\x1f", context != NULL ? context : "", "\x1f", name, NULL);
 }
 
 typedef struct
@@ -82,11 +92,12 @@ side_clear (Side *side)
 static Entry *
 side_lookup (Side       *side,
              const char *kind,
+             const char *unit,
              const char *context,
              const char *name,
              gboolean   *created)
 {
-  g_autofree char *key = entry_key (kind, context, name);
+  g_autofree char *key = entry_key (kind, unit, context, name);
   Entry *entry = g_hash_table_lookup (side->by_key, key);
 
   *created = entry == NULL;
@@ -96,13 +107,15 @@ side_lookup (Side       *side,
       entry->name = g_strdup (name);
       entry->context = g_strdup (context);
       entry->kind = kind;
+      entry->unit = unit;
+      entry->samples = entry->run_samples = NAN;
       g_ptr_array_add (side->entries, entry);
       g_hash_table_insert (side->by_key, g_steal_pointer (&key), entry);
     }
   return entry;
 }
 
-/* Measured and span series; FALSE when the run has none */
+/* Measured and span series that have values; FALSE when the run has none */
 static gboolean
 collect_series (Side                   *side,
                 PsEventStore           *store,
@@ -110,6 +123,7 @@ collect_series (Side                   *side,
 {
   PsSeriesOptions series_options = { 0 };
   g_autoptr(GPtrArray) all_series = NULL;
+  gboolean any = FALSE;
 
   series_options.group_by_name = TRUE;
   series_options.tick_rate_override = options->tick_rate_override;
@@ -123,12 +137,17 @@ collect_series (Side                   *side,
       const PsSeries *series = g_ptr_array_index (all_series, i);
       const char *kind = ps_series_kind_to_string (series->kind);
       gboolean created;
-      Entry *entry = side_lookup (side, kind, series->context, series->name, &created);
+      Entry *entry;
 
+      /* Spans that never ended (an hwpmc log's processes) measured nothing */
+      if (series->values->len == 0)
+        continue;
+
+      any = TRUE;
+      entry = side_lookup (side, kind, series->unit, series->context, series->name, &created);
       /* The first series of a row lends its values, the others add theirs */
       if (created)
         {
-          entry->unit = series->unit;
           entry->lower_is_better = series->kind != PS_SERIES_COUNTER;
           entry->values = g_array_ref (series->values);
         }
@@ -136,71 +155,76 @@ collect_series (Side                   *side,
         g_array_append_vals (entry->values, series->values->data, series->values->len);
     }
 
-  return all_series->len > 0;
+  return any;
 }
 
-/* Functions of the run's call tree, pooled by name over modules; NULL
- * when it has no call tree */
-static PsCallTree *
-collect_functions (Side         *side,
-                   PsEventStore *store,
-                   GCancellable *cancellable)
+/* Whether the run is a profile: sampled stacks or a profiler's report,
+ * whose call tree is what it measured */
+static gboolean
+is_profile (PsEventStore *store)
 {
-  PsCallTreeOptions tree_options = { PS_NONE, NULL, 0 };
-  g_autoptr(PsCallTree) tree = NULL;
-  guint n_functions;
+  return ps_event_store_get_n_samples (store) > 0 || ps_event_store_get_n_report_rows (store) > 0;
+}
 
-  tree_options.cancellable = cancellable;
-  tree = ps_call_tree_new_for_store (store, &tree_options, NULL);
+/* Functions of the run's call tree, pooled by name over modules. Sampled
+ * trees give their samples and shares; as_percent turns the totals of a
+ * timed tree into shares of its elapsed total. */
+static void
+collect_functions (Side       *side,
+                   PsCallTree *tree,
+                   gboolean    as_percent)
+{
+  gboolean sampled = ps_call_tree_get_unit (tree) == PS_CALL_UNIT_SAMPLES;
+  const char *unit = sampled || as_percent ? "percent" : ps_call_unit_to_string (ps_call_tree_get_unit (tree));
+  double elapsed_total = ps_call_tree_get_elapsed_total (tree);
+  guint n_functions = ps_call_tree_get_n_functions (tree);
 
-  if (tree == NULL)
-    return NULL;
-
-  n_functions = ps_call_tree_get_n_functions (tree);
   for (guint32 f = 0; f < n_functions; f++)
     {
-      const PsCallStats *stats = ps_call_tree_get_function_stats (tree, f);
+      const PsCallStats *call_stats = ps_call_tree_get_function_stats (tree, f);
+      double inclusive = call_stats->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE];
       gboolean created;
-      Entry *entry = side_lookup (side, "function", NULL, ps_call_tree_get_function_name (tree, f), &created);
+      Entry *entry = side_lookup (side, "function", unit, NULL, ps_call_tree_get_function_name (tree, f), &created);
 
       if (created)
         {
-          entry->unit = ps_call_unit_to_string (ps_call_tree_get_unit (tree));
           entry->lower_is_better = TRUE;
+          if (sampled)
+            {
+              entry->samples = 0;
+              entry->run_samples = elapsed_total;
+            }
         }
-      entry->given.count += stats->calls;
-      entry->given.sum += stats->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE];
+      if (sampled)
+        entry->samples += isfinite (inclusive) ? inclusive : 0;
+      else
+        entry->stats.count += call_stats->calls;
+      entry->stats.sum += inclusive;
     }
 
-  return g_steal_pointer (&tree);
-}
-
-/* Trees give totals and calls only: mean per call, the rest unknown */
-static void
-finish_functions (Side       *side,
-                  PsCallTree *tree,
-                  gboolean    as_percent)
-{
-  double total = ps_call_tree_get_elapsed_total (tree);
-
+  /* Trees give totals and calls only: the mean per call, the rest unknown */
   for (guint i = 0; i < side->entries->len; i++)
     {
       Entry *entry = g_ptr_array_index (side->entries, i);
-      PsStats *given = &entry->given;
+      PsStats *stats = &entry->stats;
 
       if (strcmp (entry->kind, "function") != 0)
         continue;
 
-      if (as_percent)
+      if (sampled)
         {
-          given->sum = total > 0 ? 100.0 * given->sum / total : 0;
-          given->mean = NAN;
-          entry->unit = "percent";
+          stats->count = (guint64)llround (entry->samples);
+          stats->sum = stats->mean = elapsed_total > 0 ? 100.0 * entry->samples / elapsed_total : NAN;
+        }
+      else if (as_percent)
+        {
+          stats->sum = elapsed_total > 0 ? 100.0 * stats->sum / elapsed_total : NAN;
+          stats->mean = NAN;
         }
       else
-        given->mean = given->count > 0 ? given->sum / (double)given->count : NAN;
-      given->min = given->max = given->median = NAN;
-      given->p90 = given->p95 = given->p99 = given->stddev = NAN;
+        stats->mean = stats->count > 0 ? stats->sum / (double)stats->count : NAN;
+      stats->min = stats->max = stats->median = NAN;
+      stats->p90 = stats->p95 = stats->p99 = stats->stddev = NAN;
     }
 }
 
@@ -276,10 +300,10 @@ collect_counters (Side         *side,
 
       any = TRUE;
       path = ps_run_diff_dup_counter_path (store, track);
-      entry = side_lookup (side, "counter", NULL, path, &created);
+      entry = side_lookup (side, "counter", track->unit != 0 ? ps_event_store_get_string (store, track->unit) : "",
+                           NULL, path, &created);
       if (created)
         {
-          entry->unit = track->unit != 0 ? ps_event_store_get_string (store, track->unit) : "";
           entry->lower_is_better = FALSE;
           entry->values = g_array_new (FALSE, FALSE, sizeof (double));
         }
@@ -298,22 +322,6 @@ collect_counters (Side         *side,
   return any;
 }
 
-/* Reorders the entry's values, which only the test of significance reads
- * afterwards, in any order */
-static void
-entry_stats (Entry        *entry,
-             PsStats      *out,
-             GCancellable *cancellable)
-{
-  if (entry->values == NULL)
-    {
-      *out = entry->given;
-      return;
-    }
-
-  ps_stats_compute_cancellable ((double *)(gpointer)entry->values->data, entry->values->len, out, cancellable);
-}
-
 static void
 row_free (gpointer data)
 {
@@ -323,58 +331,6 @@ row_free (gpointer data)
   g_free (row->a_name);
   g_free (row->context);
   g_free (row);
-}
-
-static PsRunDiffRow *
-row_new (Entry        *a,
-         Entry        *b,
-         const char   *name,
-         GCancellable *cancellable)
-{
-  PsRunDiffRow *row = g_new0 (PsRunDiffRow, 1);
-  Entry *some = a != NULL ? a : b;
-
-  row->name = g_strdup (name);
-  row->context = g_strdup (some->context);
-  row->kind = some->kind;
-  row->unit = b != NULL ? b->unit : a->unit;
-  row->lower_is_better = some->lower_is_better;
-  row->has_a = a != NULL;
-  row->has_b = b != NULL;
-  if (a != NULL)
-    entry_stats (a, &row->a, cancellable);
-  /* A cancelled comparison is dropped: its rows need no numbers */
-  if (g_cancellable_is_cancelled (cancellable))
-    return row;
-  if (b != NULL)
-    entry_stats (b, &row->b, cancellable);
-
-  row->delta_mean = row->ratio_mean = NAN;
-  row->delta_total = row->ratio_total = NAN;
-  row->p_value = NAN;
-  row->noise_floor = NAN;
-  row->basis = PS_RUN_DIFF_BASIS_NONE;
-  row->reason = a != NULL && b != NULL ? PS_RUN_DIFF_REASON_NOT_SIGNIFICANT : PS_RUN_DIFF_REASON_ONE_SIDE;
-  row->change = PS_RUN_DIFF_UNCHANGED;
-
-  if (a != NULL && b != NULL)
-    {
-      row->delta_mean = row->b.mean - row->a.mean;
-      row->ratio_mean = row->a.mean != 0 ? row->b.mean / row->a.mean : NAN;
-      row->delta_total = row->b.sum - row->a.sum;
-      row->ratio_total = row->a.sum != 0 ? row->b.sum / row->a.sum : NAN;
-
-      if (a->values != NULL && b->values != NULL)
-        {
-          PsMannWhitneyResult test;
-
-          row->p_value = ps_mann_whitney_test_cancellable ((const double *)a->values->data, a->values->len,
-                                                           (const double *)b->values->data, b->values->len,
-                                                           PS_MANN_WHITNEY_AUTO, &test, cancellable);
-        }
-    }
-
-  return row;
 }
 
 /* Whether an entry makes a row: those of the ways rows were matched; when
@@ -397,18 +353,203 @@ entry_is_compared (const Side     *side,
   return (matched & PS_RUN_DIFF_MATCH_SERIES) != 0;
 }
 
+/* The statistics of the values of the entries that make rows. Sorts the
+ * values, which only the test of significance reads afterwards, in any
+ * order. */
 static void
-mark_change (PsRunDiffRow           *row,
-             const PsRunDiffOptions *options)
+compute_stats (Side           *side,
+               PsRunDiffMatch  matched,
+               GCancellable   *cancellable)
 {
-  if (!(row->p_value < options->alpha) || !isfinite (row->ratio_mean)
-      || fabs (row->ratio_mean - 1.0) < options->threshold)
-    return;
+  for (guint i = 0; i < side->entries->len && !g_cancellable_is_cancelled (cancellable); i++)
+    {
+      Entry *entry = g_ptr_array_index (side->entries, i);
 
+      if (entry->values != NULL && entry_is_compared (side, entry, matched))
+        ps_stats_compute_cancellable ((double *)(gpointer)entry->values->data, entry->values->len,
+                                      &entry->stats, cancellable);
+    }
+}
+
+/* What a SIZE verdict compares: a function's total (a per-call mean may
+ * fall while the total grows), the mean of other values; NaN without one */
+static double
+size_value (const Entry *entry)
+{
+  if (entry->values == NULL)
+    return entry->stats.sum;
+  return entry->values->len > 0 ? entry->stats.mean : NAN;
+}
+
+/* The largest |compared value| of each kind and unit in either run, by
+ * entry_key (kind, unit, NULL, "") */
+static void
+find_largest (GHashTable     *largest,
+              const Side     *side,
+              PsRunDiffMatch  matched)
+{
+  for (guint i = 0; i < side->entries->len; i++)
+    {
+      const Entry *entry = g_ptr_array_index (side->entries, i);
+      double magnitude = fabs (size_value (entry));
+      g_autofree char *key = NULL;
+      double *value;
+
+      if (!isfinite (magnitude) || !entry_is_compared (side, entry, matched))
+        continue;
+
+      key = entry_key (entry->kind, entry->unit, NULL, "");
+      value = g_hash_table_lookup (largest, key);
+      if (value == NULL)
+        {
+          value = g_new0 (double, 1);
+          g_hash_table_insert (largest, g_steal_pointer (&key), value);
+        }
+      *value = MAX (*value, magnitude);
+    }
+}
+
+/* (b − a) / |a|, which is ratio − 1 for positive values; ±∞ from 0 */
+static double
+relative_change (double a,
+                 double b)
+{
+  if (a != 0)
+    return (b - a) / fabs (a);
+  if (b == 0)
+    return 0;
+  return b > 0 ? INFINITY : -INFINITY;
+}
+
+static void
+set_change (PsRunDiffRow *row,
+            gboolean      higher_in_b)
+{
   if (!row->lower_is_better)
     row->change = PS_RUN_DIFF_CHANGED;
   else
-    row->change = row->ratio_mean > 1.0 ? PS_RUN_DIFF_REGRESSION : PS_RUN_DIFF_IMPROVEMENT;
+    row->change = higher_in_b ? PS_RUN_DIFF_REGRESSION : PS_RUN_DIFF_IMPROVEMENT;
+}
+
+/* TEST and PROPORTION: significant and large enough */
+static void
+judge_significance (PsRunDiffRow           *row,
+                    double                  a_value,
+                    double                  b_value,
+                    const PsRunDiffOptions *options)
+{
+  double change = relative_change (a_value, b_value);
+
+  if (isnan (row->p_value) || isnan (change))
+    row->reason = PS_RUN_DIFF_REASON_NO_VALUE;
+  else if (!(row->p_value < options->alpha))
+    row->reason = PS_RUN_DIFF_REASON_NOT_SIGNIFICANT;
+  else if (fabs (change) < options->threshold)
+    row->reason = PS_RUN_DIFF_REASON_SMALL;
+  else
+    {
+      row->reason = PS_RUN_DIFF_REASON_SIGNIFICANT;
+      set_change (row, b_value > a_value);
+    }
+}
+
+/* SIZE: one value per run, no test */
+static void
+judge_size (PsRunDiffRow           *row,
+            const Entry            *a,
+            const Entry            *b,
+            const PsRunDiffOptions *options,
+            GHashTable             *largest)
+{
+  g_autofree char *key = entry_key (a->kind, a->unit, NULL, "");
+  const double *largest_value = g_hash_table_lookup (largest, key);
+  double a_value = size_value (a);
+  double b_value = size_value (b);
+  double change = relative_change (a_value, b_value);
+
+  row->basis = PS_RUN_DIFF_BASIS_SIZE;
+  /* Rows of a kind and unit without any value have no floor */
+  row->noise_floor = largest_value != NULL ? options->noise_fraction * *largest_value : NAN;
+  if (!isfinite (a_value) || !isfinite (b_value))
+    row->reason = PS_RUN_DIFF_REASON_NO_VALUE;
+  else if (fabs (change) < options->min_change)
+    row->reason = PS_RUN_DIFF_REASON_SMALL;
+  else if (fabs (b_value - a_value) < row->noise_floor)
+    row->reason = PS_RUN_DIFF_REASON_NOISE;
+  else
+    {
+      row->reason = PS_RUN_DIFF_REASON_LARGE;
+      set_change (row, b_value > a_value);
+    }
+}
+
+static void
+judge_row (PsRunDiffRow           *row,
+           const Entry            *a,
+           const Entry            *b,
+           const PsRunDiffOptions *options,
+           GHashTable             *largest)
+{
+  if (!isnan (a->samples) && !isnan (b->samples))
+    {
+      row->basis = PS_RUN_DIFF_BASIS_PROPORTION;
+      row->p_value = ps_proportion_test (a->samples, a->run_samples, b->samples, b->run_samples, NULL);
+      judge_significance (row, row->a.mean, row->b.mean, options);
+    }
+  else if (a->values != NULL && b->values != NULL && a->values->len >= 2 && b->values->len >= 2)
+    {
+      PsMannWhitneyResult test;
+
+      row->basis = PS_RUN_DIFF_BASIS_TEST;
+      row->p_value = ps_mann_whitney_test_cancellable ((const double *)a->values->data, a->values->len,
+                                                       (const double *)b->values->data, b->values->len,
+                                                       PS_MANN_WHITNEY_AUTO, &test, options->cancellable);
+      judge_significance (row, row->a.mean, row->b.mean, options);
+    }
+  else
+    judge_size (row, a, b, options, largest);
+}
+
+static PsRunDiffRow *
+row_new (const Entry            *a,
+         const Entry            *b,
+         const char             *name,
+         const PsRunDiffOptions *options,
+         GHashTable             *largest)
+{
+  PsRunDiffRow *row = g_new0 (PsRunDiffRow, 1);
+  const Entry *some = a != NULL ? a : b;
+
+  row->name = g_strdup (name);
+  row->context = g_strdup (some->context);
+  row->kind = some->kind;
+  row->unit = some->unit;
+  row->lower_is_better = some->lower_is_better;
+  row->has_a = a != NULL;
+  row->has_b = b != NULL;
+  if (a != NULL)
+    row->a = a->stats;
+  if (b != NULL)
+    row->b = b->stats;
+
+  row->delta_mean = row->ratio_mean = NAN;
+  row->delta_total = row->ratio_total = NAN;
+  row->p_value = NAN;
+  row->noise_floor = NAN;
+  row->basis = PS_RUN_DIFF_BASIS_NONE;
+  row->reason = PS_RUN_DIFF_REASON_ONE_SIDE;
+  row->change = PS_RUN_DIFF_UNCHANGED;
+
+  if (a != NULL && b != NULL)
+    {
+      row->delta_mean = row->b.mean - row->a.mean;
+      row->ratio_mean = row->a.mean != 0 ? row->b.mean / row->a.mean : NAN;
+      row->delta_total = row->b.sum - row->a.sum;
+      row->ratio_total = row->a.sum != 0 ? row->b.sum / row->a.sum : NAN;
+      judge_row (row, a, b, options, largest);
+    }
+
+  return row;
 }
 
 void
@@ -431,8 +572,7 @@ ps_run_diff_new (PsEventStore           *store_a,
   PsRunDiffOptions defaults;
   Side side_a, side_b;
   gboolean series_a, series_b, counters_a, counters_b;
-  g_autoptr(PsCallTree) tree_a = NULL;
-  g_autoptr(PsCallTree) tree_b = NULL;
+  g_autoptr(GHashTable) largest = NULL;
   PsRunDiff *diff;
 
   g_return_val_if_fail (store_a != NULL && store_b != NULL, NULL);
@@ -453,33 +593,39 @@ ps_run_diff_new (PsEventStore           *store_a,
   series_b = side_b.has_series = collect_series (&side_b, store_b, options);
   if (series_a && series_b)
     diff->matched |= PS_RUN_DIFF_MATCH_SERIES;
-  else
+
+  /* Profiles compare their functions whatever else they have; different
+   * kinds of runs (an RTL log and a profiler report, …) share at most the
+   * names of their functions */
+  if (!(series_a && series_b) || (is_profile (store_a) && is_profile (store_b)))
     {
-      /* Different kinds of runs (an RTL log and a profiler report, …)
-       * share at most the names of their functions */
-      tree_a = collect_functions (&side_a, store_a, options->cancellable);
-      tree_b = collect_functions (&side_b, store_b, options->cancellable);
+      /* As the run pages show them: a module without symbols is one
+       * function, not one per address */
+      g_autoptr(PsCallTree) tree_a = ps_call_tree_diff_tree_for_store (store_a, options->cancellable, NULL);
+      g_autoptr(PsCallTree) tree_b = ps_call_tree_diff_tree_for_store (store_b, options->cancellable, NULL);
+      gboolean as_percent = FALSE;
+
       if (tree_a != NULL && tree_b != NULL)
         {
-          gboolean same_unit = ps_call_tree_get_unit (tree_a) == ps_call_tree_get_unit (tree_b);
-
           diff->matched |= PS_RUN_DIFF_MATCH_FUNCTIONS;
-          finish_functions (&side_a, tree_a, !same_unit);
-          finish_functions (&side_b, tree_b, !same_unit);
+          as_percent = ps_call_tree_get_unit (tree_a) != ps_call_tree_get_unit (tree_b);
         }
-      else
-        {
-          if (tree_a != NULL)
-            finish_functions (&side_a, tree_a, FALSE);
-          if (tree_b != NULL)
-            finish_functions (&side_b, tree_b, FALSE);
-        }
+      if (tree_a != NULL)
+        collect_functions (&side_a, tree_a, as_percent);
+      if (tree_b != NULL)
+        collect_functions (&side_b, tree_b, as_percent);
     }
 
   counters_a = collect_counters (&side_a, store_a);
   counters_b = collect_counters (&side_b, store_b);
   if (counters_a && counters_b)
     diff->matched |= PS_RUN_DIFF_MATCH_COUNTERS;
+
+  compute_stats (&side_a, diff->matched, options->cancellable);
+  compute_stats (&side_b, diff->matched, options->cancellable);
+  largest = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  find_largest (largest, &side_a, diff->matched);
+  find_largest (largest, &side_b, diff->matched);
 
   /* Rows of A, matched in B under the key with B's name */
   for (guint i = 0; i < side_a.entries->len; i++)
@@ -491,23 +637,22 @@ ps_run_diff_new (PsEventStore           *store_a,
       Entry *b;
       PsRunDiffRow *row;
 
-      /* The test of significance of a row sorts both its sides */
+      /* The test of significance of a row reads both its sides */
       if (g_cancellable_is_cancelled (options->cancellable))
         break;
       if (!entry_is_compared (&side_a, a, diff->matched))
         continue;
 
-      key = entry_key (a->kind, a->context, name);
+      key = entry_key (a->kind, a->unit, a->context, name);
       b = g_hash_table_lookup (side_b.by_key, key);
       if (b != NULL && (b->used || !entry_is_compared (&side_b, b, diff->matched)))
         b = NULL;
       if (b != NULL)
         b->used = TRUE;
 
-      row = row_new (a, b, name, options->cancellable);
+      row = row_new (a, b, name, options, largest);
       if (renamed != NULL && strcmp (renamed, a->name) != 0)
         row->a_name = g_strdup (a->name);
-      mark_change (row, options);
       g_ptr_array_add (diff->rows, row);
     }
 
@@ -518,7 +663,7 @@ ps_run_diff_new (PsEventStore           *store_a,
       if (g_cancellable_is_cancelled (options->cancellable))
         break;
       if (!b->used && entry_is_compared (&side_b, b, diff->matched))
-        g_ptr_array_add (diff->rows, row_new (NULL, b, b->name, options->cancellable));
+        g_ptr_array_add (diff->rows, row_new (NULL, b, b->name, options, largest));
     }
 
   side_clear (&side_a);
@@ -540,6 +685,14 @@ ps_run_diff_free (PsRunDiff *diff)
 
   g_clear_pointer (&diff->rows, g_ptr_array_unref);
   g_free (diff);
+}
+
+gboolean
+ps_run_diff_row_compares_totals (const PsRunDiffRow *row)
+{
+  g_return_val_if_fail (row != NULL, FALSE);
+
+  return row->basis == PS_RUN_DIFF_BASIS_SIZE && strcmp (row->kind, "function") == 0;
 }
 
 const PsRunDiffRow *

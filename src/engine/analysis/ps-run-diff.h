@@ -7,29 +7,53 @@
  *
  * Rows are matched by name, in one of these ways (PsRunDiffMatch):
  *  - SERIES: when both runs have measured series (CE PerfLog markers) or
- *    span series (RTL scopes): the series of ps_series_collect () with
- *    group_by_name (the names perfscope-cli stats prints), matched by
- *    (kind, name, context). Series of one name in several sessions or
- *    applications are pooled into one row.
- *  - FUNCTIONS: otherwise, when both runs have a call tree
- *    (ps_call_tree_new_for_store ()): one row per function name, with the
- *    calls as count, the elapsed inclusive time per call as mean (NaN for
- *    sampled trees, which have no calls) and the elapsed inclusive total as
- *    total. When the two trees have different units (ns and samples, …)
- *    the totals are compared as percentages of each tree's elapsed total
- *    (unit "percent") and the means are left out (NaN). Trees hold no
- *    per-call values, so function rows have no median, p95 or p-value.
+ *    span series (RTL scopes) with values: the series of
+ *    ps_series_collect () with group_by_name (the names perfscope-cli
+ *    stats prints), matched by (kind, unit, name, context). Series of one
+ *    name in several sessions or applications are pooled into one row
+ *    when they share a unit. A series without a value (spans that never
+ *    ended, such as the lifetimes of processes in an hwpmc log) makes no
+ *    row.
+ *  - FUNCTIONS: when both runs are profiles (samples or profiler report
+ *    rows), and otherwise when the runs do not both have series and both
+ *    have a call tree (ps_call_tree_diff_tree_for_store (): the addresses
+ *    of a module without symbols grouped into one function, as the run
+ *    page shows them): one row per function name, pooled over modules.
+ *    Timed trees (ns, ticks, ms): the calls as count, the elapsed
+ *    inclusive time per call as mean and the elapsed inclusive total as
+ *    total, in the tree's unit. Sampled trees have no calls: the count is
+ *    the samples with the function on their stack, and mean and total are
+ *    that count as a share of the run's samples (unit "percent"). When
+ *    the two trees have different units (ns and samples, …) the totals
+ *    are compared as percentages of each tree's elapsed total (unit
+ *    "percent") and the means of timed trees are left out (NaN). Trees
+ *    hold no per-call values, so function rows have no median or p95.
  *  - COUNTERS: in addition, when both runs have counter tracks: one row
- *    per counter path (the path the log wrote, else
+ *    per counter path and unit (the path the log wrote, else
  *    "\\machine\object(instance)\counter"), over the readings the store
  *    kept that have a value.
  * When the runs share none of these, every series, function or counter of
- * either run is a row present on its side only (match NONE).
+ * either run is a row present on its side only (match NONE). Values of
+ * different units are never pooled, matched or compared.
  *
- * A row present on both sides gets the Mann–Whitney p-value of the two
- * samples (ps-mann-whitney.h) and, when p < alpha and
- * |ratio_mean − 1| ≥ threshold, a change: for times, CPU and memory lower
- * is better (REGRESSION when B's mean is higher, IMPROVEMENT when lower);
+ * Every row present on both sides gets a verdict, with what it rests on
+ * (basis) and why (reason):
+ *  - TEST: both sides have at least 2 values (series, counters): the
+ *    Mann–Whitney p-value of the two samples (ps-mann-whitney.h);
+ *  - PROPORTION: functions of sampled trees on both sides: the
+ *    two-proportion z-test of the function's samples as a share of each
+ *    run's samples (ps-proportion-test.h); the ratio is that of the shares;
+ *  - SIZE: one value per run (functions of a timed tree or of trees in
+ *    different units, a series with one value on a side): no test. The
+ *    compared value is a function's total (what a run spent in it: a
+ *    per-call mean may fall while the total grows) and a series' or a
+ *    counter's mean (the value itself when it has one). A change is at
+ *    least min_change of A's value and at least the noise floor:
+ *    noise_fraction of the largest compared value of the row's kind and
+ *    unit in either run.
+ * TEST and PROPORTION rows change when p < alpha and the relative change
+ * is at least threshold. For times, CPU, memory and functions lower is
+ * better (REGRESSION when B's value is higher, IMPROVEMENT when lower);
  * counters only CHANGED.
  */
 #pragma once
@@ -49,10 +73,11 @@ typedef enum
 
 typedef enum
 {
-  PS_RUN_DIFF_UNCHANGED,     /* not significant, or on one side only */
-  PS_RUN_DIFF_REGRESSION,    /* significantly worse in B */
-  PS_RUN_DIFF_IMPROVEMENT,   /* significantly better in B */
-  PS_RUN_DIFF_CHANGED,       /* significant, no better or worse (counters) */
+  PS_RUN_DIFF_UNCHANGED,     /* no change the basis can tell, or on one side only */
+  PS_RUN_DIFF_REGRESSION,    /* worse in B: significantly (TEST, PROPORTION) or
+                              * by a large change (SIZE) */
+  PS_RUN_DIFF_IMPROVEMENT,   /* better in B, in the same way */
+  PS_RUN_DIFF_CHANGED,       /* changed, no better or worse (counters) */
 } PsRunDiffChange;
 
 /* What a row's verdict rests on */
@@ -74,10 +99,11 @@ typedef enum
   PS_RUN_DIFF_REASON_NOT_SIGNIFICANT, /* TEST/PROPORTION: p ≥ alpha */
   PS_RUN_DIFF_REASON_SMALL,           /* the relative change is under the threshold (TEST,
                                        * PROPORTION) or under min_change (SIZE) */
-  PS_RUN_DIFF_REASON_LARGE,           /* SIZE: the change is ≥ min_change and above the noise floor */
+  PS_RUN_DIFF_REASON_LARGE,           /* SIZE: the change is ≥ min_change and ≥ the noise floor */
   PS_RUN_DIFF_REASON_NOISE,           /* SIZE: the change is under the noise floor */
-  PS_RUN_DIFF_REASON_NO_VALUE,        /* both runs have the row but no comparable value
-                                       * (a mean of 0, NaN) */
+  PS_RUN_DIFF_REASON_NO_VALUE,        /* both runs have the row but not a value to
+                                       * compare on both sides (a counter without
+                                       * readings, a NaN) */
 } PsRunDiffReason;
 
 typedef struct
@@ -86,11 +112,13 @@ typedef struct
   char           *a_name;      /* A's name when the rename map changed it, else NULL */
   char           *context;     /* spans: the context of a logical scope, else NULL */
   const char     *kind;        /* "duration", "cpu", "memory", "span", "counter", "function" */
-  const char     *unit;        /* "s", "ticks", "percent", "bytes", "ns", "samples", a counter's unit, "" */
+  const char     *unit;        /* "s", "ticks", "percent", "bytes", "ns", "ms", a counter's unit, "";
+                                * the same on both sides */
   gboolean        lower_is_better;
   gboolean        has_a;       /* present in A */
   gboolean        has_b;
-  PsStats         a;           /* all 0 when absent; NaN where not known (functions) */
+  PsStats         a;           /* all 0 when absent; NaN where not known (functions);
+                                * sampled functions: count = samples, mean = sum = share */
   PsStats         b;
   double          delta_mean;  /* b.mean − a.mean; NaN unless on both sides */
   double          ratio_mean;  /* b.mean / a.mean; NaN unless both sides, a.mean ≠ 0 */
@@ -98,7 +126,8 @@ typedef struct
   double          ratio_total; /* b.sum / a.sum; NaN unless both sides, a.sum ≠ 0 */
   double          p_value;     /* NaN unless basis is TEST or PROPORTION */
   double          noise_floor; /* SIZE: the least |change| in the row's unit that is
-                                * not noise (see PsRunDiff); else NaN */
+                                * not noise (noise_fraction of the largest compared
+                                * value of its kind and unit); else NaN */
   PsRunDiffBasis  basis;
   PsRunDiffReason reason;
   PsRunDiffChange change;
@@ -109,8 +138,8 @@ typedef struct
   double      alpha;       /* significance level; default 0.05 */
   double      threshold;   /* TEST/PROPORTION: least |ratio − 1| of a change; default 0.05 */
   double      min_change;  /* SIZE: least |ratio − 1| of a change; default 0.10 */
-  /* SIZE: a change smaller than this share of the largest value of the
-   * row's kind and unit in either run is noise; default 0.01 */
+  /* SIZE: a change smaller than this share of the largest compared value
+   * of the row's kind and unit in either run is noise; default 0.01 */
   double      noise_fraction;
   /* A name → B name (char * → char *), or NULL: A's rows take B's names
    * before matching. Not owned. */
@@ -135,6 +164,11 @@ PsRunDiff       *ps_run_diff_new          (PsEventStore           *store_a,
                                            PsEventStore           *store_b,
                                            const PsRunDiffOptions *options);
 void             ps_run_diff_free         (PsRunDiff              *diff);
+/* Whether the row's verdict compares totals (delta_total, ratio_total):
+ * SIZE rows of functions. Otherwise it compares means (delta_mean,
+ * ratio_mean; the shares of sampled functions, whose mean is their
+ * total). */
+gboolean         ps_run_diff_row_compares_totals (const PsRunDiffRow *row);
 /* The first row with that name (B's name for renamed rows) and kind (NULL:
  * any), or NULL */
 const PsRunDiffRow *ps_run_diff_find_row  (const PsRunDiff        *diff,

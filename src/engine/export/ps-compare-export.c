@@ -83,6 +83,48 @@ ps_compare_export_format_p_value (double p_value)
   return g_strdup_printf ("%.3f", p_value);
 }
 
+char *
+ps_compare_export_format_basis (const PsRunDiffRow *row)
+{
+  g_return_val_if_fail (row != NULL, NULL);
+
+  switch (row->basis)
+    {
+    case PS_RUN_DIFF_BASIS_TEST:
+      /* Translators: the basis of a verdict; the values compared are the means */
+      return g_strdup (_("Mann–Whitney test (means)"));
+    case PS_RUN_DIFF_BASIS_PROPORTION:
+      return g_strdup (_("test of sample shares"));
+    case PS_RUN_DIFF_BASIS_SIZE:
+      return g_strdup (ps_run_diff_row_compares_totals (row)
+                       /* Translators: a verdict without a test, from the size of the change of a total */
+                       ? _("no test: one value per run (totals)")
+                       /* Translators: a verdict without a test, from the size of the change of a mean */
+                       : _("no test: one value per run"));
+    case PS_RUN_DIFF_BASIS_NONE:
+    default:
+      return g_strdup ("–");
+    }
+}
+
+char *
+ps_compare_export_format_reason (const PsRunDiffRow *row)
+{
+  g_return_val_if_fail (row != NULL, NULL);
+
+  switch (row->reason)
+    {
+    case PS_RUN_DIFF_REASON_SIGNIFICANT:     return g_strdup (_("significant"));
+    case PS_RUN_DIFF_REASON_NOT_SIGNIFICANT: return g_strdup (_("not significant"));
+    case PS_RUN_DIFF_REASON_SMALL:           return g_strdup (_("change too small"));
+    case PS_RUN_DIFF_REASON_LARGE:           return g_strdup (_("large change"));
+    case PS_RUN_DIFF_REASON_NOISE:           return g_strdup (_("under the noise floor"));
+    case PS_RUN_DIFF_REASON_NO_VALUE:        return g_strdup (_("no value to compare"));
+    case PS_RUN_DIFF_REASON_ONE_SIDE:
+    default:                                 return g_strdup (_("in one run only"));
+    }
+}
+
 /* CSV */
 
 static void
@@ -153,7 +195,10 @@ ps_compare_export_csv (GString                    *out,
       if (unit != NULL)
         g_string_append_printf (out, " (%s)", unit);
     }
-  g_string_append (out, ",ratio_mean,p_value,change\r\n");
+  g_string_append (out, ",ratio_mean,p_value,change,basis,reason,noise_floor");
+  if (unit != NULL)
+    g_string_append_printf (out, " (%s)", unit);
+  g_string_append (out, "\r\n");
 
   for (guint i = 0; i < n_rows; i++)
     {
@@ -178,20 +223,31 @@ ps_compare_export_csv (GString                    *out,
         g_string_append (out, ps_run_diff_change_to_string (row->change));
       else
         g_string_append (out, row->has_a ? "only-a" : "only-b");
+      g_string_append_printf (out, ",%s,%s", ps_run_diff_basis_to_string (row->basis),
+                              ps_run_diff_reason_to_string (row->reason));
+      /* Only a verdict on the size of a change has a noise floor */
+      append_csv_number (out, row->basis == PS_RUN_DIFF_BASIS_SIZE ? row->noise_floor : NAN);
       g_string_append (out, "\r\n");
     }
 }
 
 /* Markdown */
 
+/* The ratio the verdict rests on */
+static double
+compared_ratio (const PsRunDiffRow *row)
+{
+  return ps_run_diff_row_compares_totals (row) ? row->ratio_total : row->ratio_mean;
+}
+
 static int
 compare_ratio_descending (gconstpointer a,
                           gconstpointer b)
 {
-  const PsRunDiffRow *row_a = *(const PsRunDiffRow **)a;
-  const PsRunDiffRow *row_b = *(const PsRunDiffRow **)b;
+  double ratio_a = compared_ratio (*(const PsRunDiffRow **)a);
+  double ratio_b = compared_ratio (*(const PsRunDiffRow **)b);
 
-  return (row_a->ratio_mean < row_b->ratio_mean) - (row_a->ratio_mean > row_b->ratio_mean);
+  return (ratio_a < ratio_b) - (ratio_a > ratio_b);
 }
 
 static int
@@ -228,18 +284,22 @@ append_markdown_table (GString   *out,
     return;
 
   g_string_append_printf (out, "\n### %s\n\n", heading);
-  g_string_append_printf (out, "| %s | %s | %s | %s | %s | %s | %s |\n",
-                          _("Name"), _("A mean"), _("B mean"), _("Δ mean"),
-                          _("Ratio"), _("p-value"), _("Count A / B"));
-  g_string_append (out, "|---|---:|---:|---:|---:|---:|---:|\n");
+  /* A and B are what the verdict compares: means, or totals (the basis
+   * says which) */
+  g_string_append_printf (out, "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                          _("Name"), _("A"), _("B"), _("Δ"),
+                          _("Ratio"), _("p-value"), _("Basis"), _("Count A / B"));
+  g_string_append (out, "|---|---:|---:|---:|---:|---:|---|---:|\n");
   for (guint i = 0; i < n_shown; i++)
     {
       const PsRunDiffRow *row = g_ptr_array_index (rows, i);
-      g_autofree char *a_mean = ps_compare_export_format_value (row->a.mean, row->unit, FALSE);
-      g_autofree char *b_mean = ps_compare_export_format_value (row->b.mean, row->unit, FALSE);
-      g_autofree char *delta = ps_compare_export_format_value (row->delta_mean, row->unit, TRUE);
-      g_autofree char *ratio = ps_compare_export_format_ratio (row->ratio_mean);
+      gboolean totals = ps_run_diff_row_compares_totals (row);
+      g_autofree char *a_value = ps_compare_export_format_value (totals ? row->a.sum : row->a.mean, row->unit, FALSE);
+      g_autofree char *b_value = ps_compare_export_format_value (totals ? row->b.sum : row->b.mean, row->unit, FALSE);
+      g_autofree char *delta = ps_compare_export_format_value (totals ? row->delta_total : row->delta_mean, row->unit, TRUE);
+      g_autofree char *ratio = ps_compare_export_format_ratio (compared_ratio (row));
       g_autofree char *p_value = ps_compare_export_format_p_value (row->p_value);
+      g_autofree char *basis = ps_compare_export_format_basis (row);
       g_autofree char *a_count = ps_util_format_count (row->a.count);
       g_autofree char *b_count = ps_util_format_count (row->b.count);
       g_autofree char *counts = g_strdup_printf ("%s / %s", a_count, b_count);
@@ -249,11 +309,12 @@ append_markdown_table (GString   *out,
         : g_strdup (row->name);
 
       append_markdown_cell (out, name);
-      append_markdown_cell (out, a_mean);
-      append_markdown_cell (out, b_mean);
+      append_markdown_cell (out, a_value);
+      append_markdown_cell (out, b_value);
       append_markdown_cell (out, delta);
       append_markdown_cell (out, ratio);
       append_markdown_cell (out, p_value);
+      append_markdown_cell (out, basis);
       append_markdown_cell (out, counts);
       g_string_append (out, "|\n");
     }
@@ -330,16 +391,27 @@ ps_compare_export_markdown (GString                    *out,
           const PsRunDiffRow *row = g_ptr_array_index (one_side, i);
           const PsStats *stats = row->has_a ? &row->a : &row->b;
           g_autofree char *mean = ps_compare_export_format_value (stats->mean, row->unit, FALSE);
+          g_autofree char *total = ps_compare_export_format_value (stats->sum, row->unit, FALSE);
           g_autofree char *count = ps_util_format_count (stats->count);
 
           g_string_append_printf (out, "- %s: ", row->name);
-          g_string_append_printf (out,
-                                  row->has_a
-                                  /* Translators: a row only in run A: its count and mean */
-                                  ? _("only in A (count %s, mean %s)")
-                                  /* Translators: a row only in run B: its count and mean */
-                                  : _("only in B (count %s, mean %s)"),
-                                  count, mean);
+          /* Functions of trees in different units have a share, no mean */
+          if (isnan (stats->mean))
+            g_string_append_printf (out,
+                                    row->has_a
+                                    /* Translators: a row only in run A: its count and total */
+                                    ? _("only in A (count %s, total %s)")
+                                    /* Translators: a row only in run B: its count and total */
+                                    : _("only in B (count %s, total %s)"),
+                                    count, total);
+          else
+            g_string_append_printf (out,
+                                    row->has_a
+                                    /* Translators: a row only in run A: its count and mean */
+                                    ? _("only in A (count %s, mean %s)")
+                                    /* Translators: a row only in run B: its count and mean */
+                                    : _("only in B (count %s, mean %s)"),
+                                    count, mean);
           g_string_append_c (out, '\n');
         }
     }

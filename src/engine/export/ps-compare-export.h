@@ -25,10 +25,20 @@ char *ps_compare_export_format_ratio (double      ratio);
 /* "0.029", "< 0.001", "–" for NaN */
 char *ps_compare_export_format_p_value (double    p_value);
 
+/* What a row's verdict rests on, for people: "Mann–Whitney test (means)",
+ * "test of sample shares", "no test: one value per run (totals)", …; "–"
+ * on one side only */
+char *ps_compare_export_format_basis (const PsRunDiffRow *row);
+/* Why the row has its verdict: "significant", "change too small", "under
+ * the noise floor", … */
+char *ps_compare_export_format_reason (const PsRunDiffRow *row);
+
 /* Appends a header line and one line per row, in the order given. Numbers
  * are locale-independent and in the unit of the row (the "unit" column);
  * when all rows share a unit, the headers of the values name it too
- * ("a_mean (s)"). Sides a row does not have are empty. */
+ * ("a_mean (s)"). Sides a row does not have are empty. After "change"
+ * come the verdict's "basis" and "reason" (ps_run_diff_basis_to_string (),
+ * ps_run_diff_reason_to_string ()) and "noise_floor" (SIZE rows). */
 void  ps_compare_export_csv          (GString             *out,
                                       const PsRunDiffRow * const *rows,
                                       guint                n_rows);
@@ -36,7 +46,9 @@ void  ps_compare_export_csv          (GString             *out,
 /* Appends a Markdown summary for a bug report: the files, how rows were
  * matched, the count of each change, then tables of at most max_rows
  * regressions (largest ratio first) and improvements (smallest first)
- * with their means in their units, then the rows on one side only. */
+ * with the values their verdicts compare (means, or totals of functions
+ * with one value per run) in their units and the basis of each verdict,
+ * then the rows on one side only. */
 void  ps_compare_export_markdown     (GString             *out,
                                       const char          *name_a,
                                       const char          *name_b,
