@@ -324,13 +324,17 @@ test_zoom_follows (Fixture       *fixture,
   g_assert_cmpint (b_begin, ==, a_begin);
   g_assert_cmpint (b_end, ==, a_end);
 
-  /* With B 2.5 ms later, B's view is A's shifted by the offset */
+  /* CE runs have a sequence, not times: no offset is offered, and one
+   * set anyway does not shift B's view */
+  g_assert_false (ps_compare_page_get_align_visible (page));
   ps_compare_page_set_offset_ms (page, 2.5);
+  ps_timeline_view_zoom (ps_run_page_get_timeline_view (run_a), 2.0,
+                         gtk_widget_get_width (GTK_WIDGET (ps_run_page_get_timeline_view (run_a))) / 2.0);
   iterate_for (50);
   ps_session_get_visible_range (session_a, &a_begin, &a_end);
   ps_session_get_visible_range (session_b, &b_begin, &b_end);
-  g_assert_cmpint (b_begin, ==, a_begin + 2500000);
-  g_assert_cmpint (b_end, ==, a_end + 2500000);
+  g_assert_cmpint (b_begin, ==, a_begin);
+  g_assert_cmpint (b_end, ==, a_end);
 
   /* Stacked: the same runs, one over the other */
   ps_compare_page_set_stacked (page, TRUE);
@@ -359,9 +363,10 @@ test_export (Fixture       *fixture,
   g_assert_cmpuint (g_strv_length (lines), ==, 1 + g_list_model_get_n_items (ps_compare_page_get_rows (page)) + 1);
   g_assert_cmpstr (lines[0], ==,
                    "name,a_name,context,kind,unit,a_count,a_mean (s),a_median (s),a_p95 (s),a_total (s),"
-                   "b_count,b_mean (s),b_median (s),b_p95 (s),b_total (s),delta_mean (s),ratio_mean,p_value,change");
+                   "b_count,b_mean (s),b_median (s),b_p95 (s),b_total (s),delta_mean (s),ratio_mean,p_value,change,"
+                   "basis,reason,noise_floor (s)");
   fields = g_strsplit (lines[1], ",", -1);
-  g_assert_cmpuint (g_strv_length (fields), ==, 19);
+  g_assert_cmpuint (g_strv_length (fields), ==, 22);
   g_assert_cmpstr (fields[0], ==, "Open");
   g_assert_cmpstr (fields[3], ==, "duration");
   g_assert_cmpstr (fields[4], ==, "s");
@@ -371,6 +376,8 @@ test_export (Fixture       *fixture,
   g_assert_cmpfloat (g_ascii_strtod (fields[16], NULL), ==, open->ratio_mean);
   g_assert_cmpfloat (g_ascii_strtod (fields[17], NULL), ==, open->p_value);
   g_assert_cmpstr (fields[18], ==, "regression");
+  g_assert_cmpstr (fields[19], ==, ps_run_diff_basis_to_string (open->basis));
+  g_assert_cmpstr (fields[20], ==, ps_run_diff_reason_to_string (open->reason));
   g_assert_cmpstr (lines[g_strv_length (lines) - 1], ==, "");
 
   /* The summary: every regression and improvement with its numbers */
@@ -435,14 +442,18 @@ test_export_writers (void)
   only_a.a.p95 = 2048;
   only_a.a.sum = 3072;
   only_a.delta_mean = only_a.ratio_mean = only_a.delta_total = only_a.ratio_total = only_a.p_value = NAN;
+  only_a.noise_floor = NAN;
+  only_a.basis = PS_RUN_DIFF_BASIS_NONE;
+  only_a.reason = PS_RUN_DIFF_REASON_ONE_SIDE;
   only_a.change = PS_RUN_DIFF_UNCHANGED;
 
   /* One unit: the value headers name it; a side the row lacks is empty */
   ps_compare_export_csv (csv, one_row, 1);
   g_assert_cmpstr (csv->str, ==,
                    "name,a_name,context,kind,unit,a_count,a_mean (bytes),a_median (bytes),a_p95 (bytes),a_total (bytes),"
-                   "b_count,b_mean (bytes),b_median (bytes),b_p95 (bytes),b_total (bytes),delta_mean (bytes),ratio_mean,p_value,change\r\n"
-                   "\"Say \"\"hi\"\", twice\",,,counter,bytes,2,1536,1536,2048,3072,,,,,,,,,only-a\r\n");
+                   "b_count,b_mean (bytes),b_median (bytes),b_p95 (bytes),b_total (bytes),delta_mean (bytes),ratio_mean,p_value,change,"
+                   "basis,reason,noise_floor (bytes)\r\n"
+                   "\"Say \"\"hi\"\", twice\",,,counter,bytes,2,1536,1536,2048,3072,,,,,,,,,only-a,none,one-side,\r\n");
 
   /* A regression in seconds, a renamed improvement in a context, a row
    * in ticks only in B */
@@ -451,6 +462,7 @@ test_export_writers (void)
     .a = { .count = 4, .mean = 0.0125, .median = 0.012, .p95 = 0.02, .sum = 0.05 },
     .b = { .count = 5, .mean = 0.025, .median = 0.024, .p95 = 0.04, .sum = 0.125 },
     .delta_mean = 0.0125, .ratio_mean = 2, .delta_total = 0.075, .ratio_total = 2.5, .p_value = 0.0159,
+    .noise_floor = NAN, .basis = PS_RUN_DIFF_BASIS_TEST, .reason = PS_RUN_DIFF_REASON_SIGNIFICANT,
     .change = PS_RUN_DIFF_REGRESSION,
   };
   faster = (PsRunDiffRow) {
@@ -458,23 +470,27 @@ test_export_writers (void)
     .kind = "span", .unit = "s", .has_a = TRUE, .has_b = TRUE,
     .a = { .count = 3, .mean = 0.5, .median = 0.5, .p95 = 0.75, .sum = 1.5 },
     .b = { .count = 3, .mean = 0.25, .median = 0.25, .p95 = 0.375, .sum = 0.75 },
-    .delta_mean = -0.25, .ratio_mean = 0.5, .delta_total = -0.75, .ratio_total = 0.5, .p_value = 0.2,
+    .delta_mean = -0.25, .ratio_mean = 0.5, .delta_total = -0.75, .ratio_total = 0.5, .p_value = 0.02,
+    .noise_floor = NAN, .basis = PS_RUN_DIFF_BASIS_TEST, .reason = PS_RUN_DIFF_REASON_SIGNIFICANT,
     .change = PS_RUN_DIFF_IMPROVEMENT,
   };
   only_b = (PsRunDiffRow) {
     .name = (char *)"flush", .kind = "counter", .unit = "ticks", .has_b = TRUE,
     .b = { .count = 1234, .mean = 1234.4, .median = 1200, .p95 = 2000.5, .sum = 1523249.6 },
     .delta_mean = NAN, .ratio_mean = NAN, .delta_total = NAN, .ratio_total = NAN, .p_value = NAN,
+    .noise_floor = NAN, .basis = PS_RUN_DIFF_BASIS_NONE, .reason = PS_RUN_DIFF_REASON_ONE_SIDE,
   };
 
   /* Units that differ: no unit in the headers, each row says its own */
   ps_compare_export_csv (mixed_csv, rows, G_N_ELEMENTS (rows));
   g_assert_cmpstr (mixed_csv->str, ==,
                    "name,a_name,context,kind,unit,a_count,a_mean,a_median,a_p95,a_total,"
-                   "b_count,b_mean,b_median,b_p95,b_total,delta_mean,ratio_mean,p_value,change\r\n"
-                   "read|file,,,span,s,4,0.0125,0.012,0.02,0.05,5,0.025,0.024,0.04,0.125,0.0125,2,0.0159,regression\r\n"
-                   "write,write_old,main,span,s,3,0.5,0.5,0.75,1.5,3,0.25,0.25,0.375,0.75,-0.25,0.5,0.2,improvement\r\n"
-                   "flush,,,counter,ticks,,,,,,1234,1234.4,1200,2000.5,1523249.6,,,,only-b\r\n");
+                   "b_count,b_mean,b_median,b_p95,b_total,delta_mean,ratio_mean,p_value,change,basis,reason,noise_floor\r\n"
+                   "read|file,,,span,s,4,0.0125,0.012,0.02,0.05,5,0.025,0.024,0.04,0.125,0.0125,2,0.0159,regression,"
+                   "mann-whitney,significant,\r\n"
+                   "write,write_old,main,span,s,3,0.5,0.5,0.75,1.5,3,0.25,0.25,0.375,0.75,-0.25,0.5,0.02,improvement,"
+                   "mann-whitney,significant,\r\n"
+                   "flush,,,counter,ticks,,,,,,1234,1234.4,1200,2000.5,1523249.6,,,,only-b,none,one-side,\r\n");
 
   /* Markdown, in the C locale of the tests: no digit grouping; markup
    * characters of names escaped */
@@ -487,15 +503,16 @@ test_export_writers (void)
                    "\n"
                    "### Regressions\n"
                    "\n"
-                   "| Name | A mean | B mean | Δ mean | Ratio | p-value | Count A / B |\n"
-                   "|---|---:|---:|---:|---:|---:|---:|\n"
-                   "| read\\|file | 12.500 ms | 25.000 ms | +12.500 ms | 2.00× | 0.016 | 4 / 5 |\n"
+                   "| Name | A | B | Δ | Ratio | p-value | Basis | Count A / B |\n"
+                   "|---|---:|---:|---:|---:|---:|---|---:|\n"
+                   "| read\\|file | 12.500 ms | 25.000 ms | +12.500 ms | 2.00× | 0.016 | Mann–Whitney test (means) | 4 / 5 |\n"
                    "\n"
                    "### Improvements\n"
                    "\n"
-                   "| Name | A mean | B mean | Δ mean | Ratio | p-value | Count A / B |\n"
-                   "|---|---:|---:|---:|---:|---:|---:|\n"
-                   "| write (was write\\_old) | 500.000 ms | 250.000 ms | −250.000 ms | 0.50× | 0.200 | 3 / 3 |\n"
+                   "| Name | A | B | Δ | Ratio | p-value | Basis | Count A / B |\n"
+                   "|---|---:|---:|---:|---:|---:|---|---:|\n"
+                   "| write (was write\\_old) | 500.000 ms | 250.000 ms | −250.000 ms | 0.50× | 0.020 | Mann–Whitney test (means) "
+                   "| 3 / 3 |\n"
                    "\n"
                    "### In One Run Only\n"
                    "\n"

@@ -35,6 +35,7 @@
 #include "ps-series.h"
 #include "ps-run-page-private.h"
 #include "ps-session.h"
+#include "ps-timeline-render.h"
 #include "ps-table-export.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
@@ -44,9 +45,9 @@
  * and a few rows of its tables */
 #define RUN_PAGE_MIN_HEIGHT 440
 /* The Why column's width: reasons are cut there, whole in the tooltip */
-#define WHY_COLUMN_WIDTH 260
+#define WHY_COLUMN_WIDTH 360
 /* The width of the Align At dropdowns' buttons, in characters */
-#define ALIGN_BUTTON_CHARS 12
+#define ALIGN_BUTTON_CHARS 10
 #define NS_PER_MS 1000000.0
 
 /* The change next to the name: what the user looks for first */
@@ -338,9 +339,7 @@ change_rank (const PsRunDiffRow *row)
 static double
 compared_ratio (const PsRunDiffRow *row)
 {
-  if (row->basis == PS_RUN_DIFF_BASIS_SIZE && g_strcmp0 (row->kind, "function") == 0)
-    return row->ratio_total;
-  return row->ratio_mean;
+  return ps_run_diff_row_compares_totals (row) ? row->ratio_total : row->ratio_mean;
 }
 
 /* "+596 %", "−12 %", "+3.2 %": a ratio as a relative change */
@@ -805,26 +804,29 @@ typedef enum
   RUN_AXIS_TIME,
 } RunAxis;
 
-/* As the run page and its timeline decide (ps-run-page.c, the timeline's
- * measurement model) */
 static RunAxis
 run_axis (PsComparePage *self,
           guint          side)
 {
-  PsEventStore *store;
-  gint64 begin, end;
+  PsRunPage *run = self->run_pages[side];
 
-  if (self->run_pages[side] == NULL || !is_read (ps_run_page_get_state (self->run_pages[side])))
+  if (run == NULL || !is_read (ps_run_page_get_state (run)) || ps_run_page_get_store (run) == NULL)
     return RUN_AXIS_NONE;
-  store = ps_run_page_get_store (self->run_pages[side]);
-  if (store == NULL || ps_event_store_get_n_report_rows (store) > 0)
-    return RUN_AXIS_NONE;
-  if (ps_event_store_get_n_measurements (store) > 0 && ps_event_store_get_n_spans (store) == 0)
+  if (ps_run_page_has_time_axis (run))
+    return RUN_AXIS_TIME;
+  if (ps_timeline_store_has_sequence_axis (ps_run_page_get_store (run)))
     return RUN_AXIS_SEQUENCE;
-  /* Aggregated samples (pmcstat -G) have no times */
-  if (!ps_event_store_get_time_range (store, &begin, &end) || end <= begin)
-    return RUN_AXIS_NONE;
-  return RUN_AXIS_TIME;
+  return RUN_AXIS_NONE;
+}
+
+/* B's offset, which only runs that both have times can have: a sequence
+ * has no milliseconds to shift by */
+static gint64
+offset_ns_in_force (PsComparePage *self)
+{
+  if (run_axis (self, 0) != RUN_AXIS_TIME || run_axis (self, 1) != RUN_AXIS_TIME)
+    return 0;
+  return (gint64)llround (self->offset_ms * NS_PER_MS);
 }
 
 /* Whether the visible ranges of both runs are in one unit, so that one
@@ -842,7 +844,7 @@ sync_range (PsComparePage *self,
             guint          from)
 {
   gint64 begin, end;
-  gint64 offset_ns = (gint64)llround (self->offset_ms * NS_PER_MS);
+  gint64 offset_ns = offset_ns_in_force (self);
   guint to = 1 - from;
 
   /* A range over time means nothing on a sequence axis, nor the reverse */
@@ -866,7 +868,7 @@ sync_selection (PsComparePage *self,
                 guint          from)
 {
   gint64 begin, end;
-  gint64 offset_ns = (gint64)llround (self->offset_ms * NS_PER_MS);
+  gint64 offset_ns = offset_ns_in_force (self);
   guint to = 1 - from;
 
   if (self->syncing || self->sessions[from] == NULL || self->sessions[to] == NULL || !axes_agree (self))
@@ -939,24 +941,18 @@ watch_session (PsComparePage *self,
                               self);
 }
 
-/* Whether the page shares the runs' value scales: the run page's
- * ps_run_page_set_shared_value_scale (), which it does not have yet.
- * Until it does, the Same Scale toggle stays hidden. */
-#define HAVE_RUN_PAGE_SHARED_VALUE_SCALE 0
-
 /* Charts of the same values in both runs share one value axis while
- * Same Scale is on, so that equal heights are equal values */
+ * Same Scale is on, so that equal heights are equal values; the toggle
+ * is for runs that both have charts */
 static void
 update_same_scale (PsComparePage *self)
 {
   gboolean charted = run_axis (self, 0) != RUN_AXIS_NONE && run_axis (self, 1) != RUN_AXIS_NONE;
 
-  gtk_widget_set_visible (GTK_WIDGET (self->same_scale_button), HAVE_RUN_PAGE_SHARED_VALUE_SCALE && charted);
-#if HAVE_RUN_PAGE_SHARED_VALUE_SCALE
-  if (charted)
+  gtk_widget_set_visible (GTK_WIDGET (self->same_scale_button), charted);
+  if (self->run_pages[0] != NULL && self->run_pages[1] != NULL)
     ps_run_page_set_shared_value_scale (self->run_pages[0], self->run_pages[1],
-                                        gtk_toggle_button_get_active (self->same_scale_button));
-#endif
+                                        charted && gtk_toggle_button_get_active (self->same_scale_button));
 }
 
 static void
@@ -1433,6 +1429,7 @@ update_basis_note (PsComparePage *self)
   g_autofree char *limit = format_share (self->options.min_change);
   g_autofree char *fraction = format_share (self->options.noise_fraction);
   g_autofree char *text = NULL;
+  g_autofree char *tooltip = NULL;
   guint n_size = 0;
 
   for (guint i = 0; self->diff != NULL && i < self->diff->rows->len; i++)
@@ -1460,19 +1457,29 @@ update_basis_note (PsComparePage *self)
   if (n_size == 0)
     return;
   if (floors->len > 0)
-    text = g_strdup_printf (ngettext ("%u row has one value per run, so no test: it counts as changed from %s "
-                                      "and when the change is at least the noise floor, %s of the largest value "
-                                      "of its kind: %s.",
-                                      "%u rows have one value per run, so no test: they count as changed from %s "
-                                      "and when the change is at least the noise floor, %s of the largest value "
-                                      "of their kind: %s.", n_size),
-                            n_size, limit, fraction, floors->str);
+    {
+      /* Translators: %u rows; the least change; then noise floors with the kinds of rows they are for */
+      text = g_strdup_printf (ngettext ("No test for %u row with one value per run: a change counts from %s "
+                                        "and from the noise floor, %s",
+                                        "No test for %u rows with one value per run: a change counts from %s "
+                                        "and from the noise floor, %s", n_size),
+                              n_size, limit, floors->str);
+      /* Translators: %s is a share ("1 %") */
+      tooltip = g_strdup_printf (_("The noise floor is %s of the largest value of the row’s kind in either run: "
+                                   "a smaller change is noise, however large its ratio"), fraction);
+    }
   else
-    text = g_strdup_printf (ngettext ("%u row has one value per run, so no test: it counts as changed from %s.",
-                                      "%u rows have one value per run, so no test: they count as changed from %s.",
+    /* Translators: %u rows; the least change */
+    text = g_strdup_printf (ngettext ("No test for %u row with one value per run: a change counts from %s",
+                                      "No test for %u rows with one value per run: a change counts from %s",
                                       n_size),
                             n_size, limit);
   gtk_label_set_text (self->basis_label, text);
+  {
+    g_autofree char *whole = tooltip != NULL ? g_strdup_printf ("%s.\n%s.", text, tooltip) : g_strdup_printf ("%s.", text);
+
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->basis_label), whole);
+  }
 }
 
 static void
@@ -1605,23 +1612,6 @@ collect_values (PsEventStore *store,
   return values;
 }
 
-/* The call tree of a run that has one, with its top-down tree */
-static PsCallTree *
-top_down_tree (PsEventStore *store,
-               GCancellable *cancellable)
-{
-  PsCallTreeOptions options = { PS_NONE, NULL, 0 };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(PsCallTree) tree = NULL;
-
-  options.cancellable = cancellable;
-  tree = ps_call_tree_new_for_store (store, &options, &error);
-
-  if (tree == NULL || !ps_call_tree_has_top_down (tree))
-    return NULL;
-  return g_steal_pointer (&tree);
-}
-
 static void
 diff_thread (GTask        *task,
              gpointer      source_object,
@@ -1631,18 +1621,16 @@ diff_thread (GTask        *task,
   DiffTaskData *data = task_data;
   DiffResult *result = g_new0 (DiffResult, 1);
   PsRunDiffOptions options;
-  g_autoptr(PsCallTree) tree_a = NULL;
-  g_autoptr(PsCallTree) tree_b = NULL;
 
   options = data->options;
   options.renames = data->renames;
   options.cancellable = cancellable;
   result->diff = ps_run_diff_new (data->stores[0], data->stores[1], &options);
 
-  if (result->diff != NULL
-      && (tree_a = top_down_tree (data->stores[0], cancellable)) != NULL
-      && (tree_b = top_down_tree (data->stores[1], cancellable)) != NULL)
-    result->call_diff = ps_call_tree_diff_new (tree_a, tree_b);
+  /* The trees as the run pages show them: a module without symbols is
+   * one frame named after it */
+  if (result->diff != NULL)
+    result->call_diff = ps_call_tree_diff_new_for_stores (data->stores[0], data->stores[1], cancellable);
 
   for (guint side = 0; side < 2 && !g_cancellable_is_cancelled (cancellable); side++)
     result->values[side] = collect_values (data->stores[side], cancellable);
