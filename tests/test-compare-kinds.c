@@ -36,6 +36,7 @@
 #include "ps-compare-row.h"
 #include "ps-profile-view-private.h"
 #include "ps-run-page-private.h"
+#include "ps-session.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
 #include "ps-window-private.h"
@@ -63,20 +64,26 @@ typedef struct
   Source      source_b;
   const char *name_b;
   gboolean    timed;      /* both runs have times: alignment is offered */
+  gboolean    charted;    /* both runs have charts: Same Scale is offered */
   gboolean    unmatched;  /* the runs share no row */
 } Kind;
 
 static const Kind kinds[] = {
-  { "vs-report", SOURCE_TESTS, "vs-report-csv/lr2_cc.csv", SOURCE_TESTS, "vs-report-csv/lr3_cc.csv", FALSE, FALSE },
-  { "pmcstat", SOURCE_TESTS, "pmcstat-callgraph/shared.txt", SOURCE_TRIMMED, "pmcstat-callgraph/shared.txt", FALSE, FALSE },
+  { "vs-report", SOURCE_TESTS, "vs-report-csv/lr2_cc.csv", SOURCE_TESTS, "vs-report-csv/lr3_cc.csv",
+    FALSE, FALSE, FALSE },
+  { "pmcstat", SOURCE_TESTS, "pmcstat-callgraph/shared.txt", SOURCE_TRIMMED, "pmcstat-callgraph/shared.txt",
+    FALSE, FALSE, FALSE },
   { "pmcstat-unshared", SOURCE_TESTS, "pmcstat-callgraph/shared.txt", SOURCE_TESTS, "pmcstat-callgraph/shared2.txt",
-    FALSE, TRUE },
-  { "ce", SOURCE_DEMO, "fsperf_CEPC_x86_6_0_3122.log", SOURCE_DEMO, "fsperf_CEPC_x86_6_0_3150.log", FALSE, FALSE },
-  { "rtl", SOURCE_DEMO, "soffice_4711.log", SOURCE_STRETCHED, "soffice_4711.log", TRUE, FALSE },
-  { "pdh", SOURCE_DEMO, "perfmon_4cpu.csv", SOURCE_FIRST, "perfmon_4cpu.csv", TRUE, FALSE },
-  { "plv2", SOURCE_DEMO, "processor_4cpu.plv2", SOURCE_TESTS, "perflib-plv2/processor-2cpu.plv2", TRUE, FALSE },
-  { "hwpmc", SOURCE_DEMO, "pmcstat_freebsd14.pmclog", SOURCE_COPY, "pmcstat_freebsd14.pmclog", TRUE, FALSE },
-  { "mixed", SOURCE_DEMO, "perfmon_4cpu.csv", SOURCE_DEMO, "soffice_4711.log", TRUE, TRUE },
+    FALSE, FALSE, TRUE },
+  { "ce", SOURCE_DEMO, "fsperf_CEPC_x86_6_0_3122.log", SOURCE_DEMO, "fsperf_CEPC_x86_6_0_3150.log",
+    FALSE, TRUE, FALSE },
+  { "rtl", SOURCE_DEMO, "soffice_4711.log", SOURCE_STRETCHED, "soffice_4711.log", TRUE, TRUE, FALSE },
+  { "pdh", SOURCE_DEMO, "perfmon_4cpu.csv", SOURCE_FIRST, "perfmon_4cpu.csv", TRUE, TRUE, FALSE },
+  { "plv2", SOURCE_DEMO, "processor_4cpu.plv2", SOURCE_TESTS, "perflib-plv2/processor-2cpu.plv2", TRUE, TRUE, FALSE },
+  { "hwpmc", SOURCE_DEMO, "pmcstat_freebsd14.pmclog", SOURCE_COPY, "pmcstat_freebsd14.pmclog", TRUE, TRUE, FALSE },
+  { "mixed", SOURCE_DEMO, "perfmon_4cpu.csv", SOURCE_DEMO, "soffice_4711.log", TRUE, TRUE, TRUE },
+  { "sequence-and-time", SOURCE_DEMO, "dbperf_CEPC_x86_6_0_3122.log", SOURCE_DEMO, "soffice_4711.log",
+    FALSE, TRUE, TRUE },
 };
 
 static const Kind *
@@ -733,8 +740,21 @@ test_kind (Fixture       *fixture,
     }
   g_assert_cmpstr (ps_compare_page_get_table_state (page), ==, "table");
 
-  /* Alignment only for runs that both have times */
+  /* Alignment only for runs that both have times; one scale for the
+   * charts of runs that both have charts, on at first, and off when the
+   * toggle is */
   g_assert_cmpint (ps_compare_page_get_align_visible (page), ==, kind->timed);
+  g_assert_cmpint (ps_compare_page_get_same_scale_visible (page), ==, kind->charted);
+  for (guint side = 0; side < 2; side++)
+    g_assert_cmpint (ps_run_page_get_shared_value_scale (ps_compare_page_get_run_page (page, side)), ==, kind->charted);
+  if (kind->charted)
+    {
+      ps_compare_page_set_same_scale (page, FALSE);
+      g_assert_false (ps_run_page_get_shared_value_scale (ps_compare_page_get_run_page (page, 0)));
+      g_assert_false (ps_run_page_get_shared_value_scale (ps_compare_page_get_run_page (page, 1)));
+      ps_compare_page_set_same_scale (page, TRUE);
+      g_assert_true (ps_run_page_get_shared_value_scale (ps_compare_page_get_run_page (page, 0)));
+    }
 
   assert_verdicts (page);
   assert_table_is_cli_diff (page, files.files);
@@ -808,6 +828,36 @@ test_profile_call_trees (Fixture       *fixture,
     }
 }
 
+/* A CE run is charted over its sequence, an RTL run over time: zooming
+ * one does not hand its range, in the other unit, to the other */
+static void
+test_sequence_and_time (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_auto(Files) files = { { NULL, NULL } };
+  PsComparePage *page = open_kind (fixture, find_kind ("sequence-and-time"), files.files);
+  PsRunPage *run_a = ps_compare_page_get_run_page (page, 0);
+  PsRunPage *run_b = ps_compare_page_get_run_page (page, 1);
+  PsTimelineView *timeline_a = ps_run_page_get_timeline_view (run_a);
+  gint64 a_before[2], a_after[2], b_before[2], b_after[2];
+
+  g_assert_true (iterate_until (timeline_view_is_ready, timeline_a));
+  g_assert_true (iterate_until (timeline_view_is_ready, ps_run_page_get_timeline_view (run_b)));
+  ps_session_get_visible_range (ps_run_page_get_session (run_a), &a_before[0], &a_before[1]);
+  ps_session_get_visible_range (ps_run_page_get_session (run_b), &b_before[0], &b_before[1]);
+  ps_timeline_view_zoom (timeline_a, 4.0, gtk_widget_get_width (GTK_WIDGET (timeline_a)) / 2.0);
+  iterate_for (100);
+  ps_session_get_visible_range (ps_run_page_get_session (run_a), &a_after[0], &a_after[1]);
+  ps_session_get_visible_range (ps_run_page_get_session (run_b), &b_after[0], &b_after[1]);
+  g_test_message ("A (sequence) %" G_GINT64_FORMAT "…%" G_GINT64_FORMAT " → %" G_GINT64_FORMAT "…%" G_GINT64_FORMAT
+                  ", B (ns) %" G_GINT64_FORMAT "…%" G_GINT64_FORMAT " → %" G_GINT64_FORMAT "…%" G_GINT64_FORMAT,
+                  a_before[0], a_before[1], a_after[0], a_after[1], b_before[0], b_before[1], b_after[0], b_after[1]);
+  g_assert_cmpint (a_after[1] - a_after[0], <, a_before[1] - a_before[0]);
+  g_assert_cmpint (b_after[0], ==, b_before[0]);
+  g_assert_cmpint (b_after[1], ==, b_before[1]);
+  g_assert_false (ps_compare_page_get_align_visible (page));
+}
+
 /* A mark with a long text chosen to align at does not widen the window */
 static void
 test_align_long_mark (Fixture       *fixture,
@@ -858,6 +908,7 @@ main (int   argc,
   ADD_TEST ("/compare-kinds/least-change", test_least_change);
   ADD_TEST ("/compare-kinds/profile-call-trees", test_profile_call_trees);
   ADD_TEST ("/compare-kinds/align-long-mark", test_align_long_mark);
+  ADD_TEST ("/compare-kinds/zoom-sequence-and-time", test_sequence_and_time);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

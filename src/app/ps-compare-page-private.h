@@ -56,6 +56,9 @@ const char    *ps_compare_page_get_basis_note (PsComparePage  *self);
 /* Whether "Align at" and "B offset" are shown (runs that both have times) */
 gboolean       ps_compare_page_get_align_visible (PsComparePage *self);
 gboolean       ps_compare_page_get_same_scale_visible (PsComparePage *self);
+/* Same Scale on or off, as a click would */
+void           ps_compare_page_set_same_scale (PsComparePage  *self,
+                                               gboolean        same);
 /* What the table's place shows: "busy", "failed", "unmatched" (runs that
  * share no row, said in words) or "table" */
 const char    *ps_compare_page_get_table_state (PsComparePage *self);

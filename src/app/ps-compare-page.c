@@ -2691,6 +2691,14 @@ ps_compare_page_get_same_scale_visible (PsComparePage *self)
   return gtk_widget_get_visible (GTK_WIDGET (self->same_scale_button));
 }
 
+void
+ps_compare_page_set_same_scale (PsComparePage *self,
+                                gboolean       same)
+{
+  g_return_if_fail (PS_IS_COMPARE_PAGE (self));
+  gtk_toggle_button_set_active (self->same_scale_button, same);
+}
+
 const char *
 ps_compare_page_get_table_state (PsComparePage *self)
 {
