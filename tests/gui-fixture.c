@@ -224,6 +224,35 @@ assert_failed_write_keeps (const char    *path,
   g_dir_close (folder);
 }
 
+typedef struct
+{
+  GtkWidget *window;
+  int        width;
+  int        height;
+} AskedSize;
+
+static gboolean
+window_has_asked_size (gpointer data)
+{
+  const AskedSize *asked = data;
+  int width = gtk_widget_get_width (asked->window);
+  int height = gtk_widget_get_height (asked->window);
+
+  return width <= asked->width && width >= asked->width - 40 && height <= asked->height && height >= asked->height - 40;
+}
+
+void
+fixture_resize_window (Fixture *fixture,
+                       int      width,
+                       int      height)
+{
+  AskedSize asked = { GTK_WIDGET (fixture->window), width, height };
+
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), width, height);
+  g_assert_true (iterate_until (window_has_asked_size, &asked));
+  iterate_for (100);
+}
+
 gboolean
 widget_is_drawn (gpointer data)
 {

@@ -38,6 +38,11 @@ void        fixture_teardown       (Fixture       *fixture,
 gboolean    iterate_until          (gboolean (*condition) (gpointer data),
                                     gpointer   data);
 void        iterate_for            (guint         milliseconds);
+/* Asks the window for width×height and waits until it has that size, less
+ * its shadow's margins at most, and is laid out at it */
+void        fixture_resize_window  (Fixture      *fixture,
+                                    int           width,
+                                    int           height);
 void        wait_for_page          (PsRunPage    *page);
 gboolean    widget_is_drawn        (gpointer      data);
 /* A shown toplevel of type (a dialog, a window other than the main one), or NULL */

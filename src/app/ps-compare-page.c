@@ -2619,22 +2619,32 @@ ps_compare_page_sort_by (PsComparePage *self,
   g_critical ("No column %s", column_id);
 }
 
+/* The text (or the tooltip) of a shown row's cell; NULL for no such row
+ * or column */
+static char *
+dup_cell (PsComparePage *self,
+          guint          position,
+          const char    *column_id,
+          gboolean       tooltip)
+{
+  g_autoptr(PsCompareRow) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
+
+  if (item == NULL)
+    return NULL;
+  for (Column column = 0; column < N_COLUMNS; column++)
+    if (g_strcmp0 (columns[column].id, column_id) == 0)
+      return tooltip ? cell_tooltip (ps_compare_row_get_row (item), column, &self->options)
+                     : cell_text (ps_compare_row_get_row (item), column, &self->options);
+  return NULL;
+}
+
 char *
 ps_compare_page_get_cell_text (PsComparePage *self,
                                guint          position,
                                const char     *column_id)
 {
-  g_autoptr(PsCompareRow) item = NULL;
-
   g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
-
-  item = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
-  if (item == NULL)
-    return NULL;
-  for (Column column = 0; column < N_COLUMNS; column++)
-    if (g_strcmp0 (columns[column].id, column_id) == 0)
-      return cell_text (ps_compare_row_get_row (item), column, &self->options);
-  return NULL;
+  return dup_cell (self, position, column_id, FALSE);
 }
 
 char *
@@ -2642,17 +2652,8 @@ ps_compare_page_get_cell_tooltip (PsComparePage *self,
                                   guint          position,
                                   const char    *column_id)
 {
-  g_autoptr(PsCompareRow) item = NULL;
-
   g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
-
-  item = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
-  if (item == NULL)
-    return NULL;
-  for (Column column = 0; column < N_COLUMNS; column++)
-    if (g_strcmp0 (columns[column].id, column_id) == 0)
-      return cell_tooltip (ps_compare_row_get_row (item), column, &self->options);
-  return NULL;
+  return dup_cell (self, position, column_id, TRUE);
 }
 
 void
