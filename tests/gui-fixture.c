@@ -175,11 +175,18 @@ collect_label_text (GtkWidget *widget)
   return g_string_free (text, FALSE);
 }
 
+GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *label)
+{
+  return find_descendant (widget, is_button_labelled, label);
+}
+
 gboolean
 click_button (GtkWidget  *window,
               const char *label)
 {
-  GtkWidget *button = find_descendant (window, is_button_labelled, label);
+  GtkWidget *button = find_button (window, label);
 
   if (button == NULL)
     return FALSE;

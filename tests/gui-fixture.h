@@ -57,6 +57,9 @@ GtkWidget  *find_widget_of_type    (GtkWidget    *widget,
                                     gboolean      mapped_only);
 /* The text of every label in widget, one a line; g_free () */
 char       *collect_label_text     (GtkWidget    *widget);
+/* The button in widget whose label is label (mnemonic included), or NULL */
+GtkWidget  *find_button            (GtkWidget    *widget,
+                                    const char   *label);
 /* Clicks the button of window whose label is label (mnemonic included);
  * FALSE when it has none */
 gboolean    click_button           (GtkWidget    *window,

@@ -198,10 +198,13 @@ shown_area (GtkWidget *widget,
   return shown;
 }
 
-/* A chart is as tall as it asks, and shown whole: its axes are seen */
+/* A chart is as tall as it asks, and shown whole: its axes are seen.
+ * In a pane that scrolls up and down by design (the runs of a
+ * comparison), whole from side to side. */
 static void
 assert_chart_fits (GtkWidget *chart,
-                   GtkWidget *window)
+                   GtkWidget *window,
+                   gboolean   scrolls_vertically)
 {
   int minimum;
   graphene_rect_t bounds, shown;
@@ -222,6 +225,12 @@ assert_chart_fits (GtkWidget *chart,
 
   g_assert_true (gtk_widget_compute_bounds (chart, window, &bounds));
   shown = shown_area (chart, window);
+  if (scrolls_vertically)
+    {
+      if (shown.size.height > 0)
+        g_assert_cmpfloat (shown.size.width, >=, bounds.size.width - 0.5);
+      return;
+    }
   g_assert_cmpfloat (shown.size.height, >=, bounds.size.height - 0.5);
   g_assert_cmpfloat (shown.size.width, >=, bounds.size.width - 0.5);
 }
@@ -290,7 +299,8 @@ assert_window_fits_laptop (Fixture *fixture)
 
 static void
 assert_charts_fit (Fixture   *fixture,
-                   GtkWidget *page)
+                   GtkWidget *page,
+                   gboolean   scrolls_vertically)
 {
   g_autoptr(GPtrArray) charts = g_ptr_array_new ();
   gboolean counter_chart_seen = FALSE;
@@ -307,7 +317,7 @@ assert_charts_fit (Fixture   *fixture,
             continue;
           counter_chart_seen = TRUE;
         }
-      assert_chart_fits (chart, GTK_WIDGET (fixture->window));
+      assert_chart_fits (chart, GTK_WIDGET (fixture->window), scrolls_vertically);
     }
 }
 
@@ -325,7 +335,7 @@ test_laptop (Fixture       *fixture,
   resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
   assert_window_fits_laptop (fixture);
   assert_views_fit (page);
-  assert_charts_fit (fixture, GTK_WIDGET (page));
+  assert_charts_fit (fixture, GTK_WIDGET (page), FALSE);
   save_screenshots (fixture, run->name);
 
   /* A call tree drawn as a flame graph (RTL: on its own page, and the
@@ -340,7 +350,7 @@ test_laptop (Fixture       *fixture,
       iterate_for (600);
       assert_views_fit (page);
       g_assert_nonnull (find_widget_of_type (GTK_WIDGET (page), PS_TYPE_HISTOGRAM_VIEW, TRUE));
-      assert_charts_fit (fixture, GTK_WIDGET (page));
+      assert_charts_fit (fixture, GTK_WIDGET (page), FALSE);
       ps_rtl_view_show_page (ps_run_page_get_rtl_view (page), "calltree");
       iterate_for (300);
     }
@@ -358,7 +368,7 @@ test_laptop (Fixture       *fixture,
       }
       assert_views_fit (page);
       g_assert_nonnull (find_widget_of_type (call_tree, PS_TYPE_FLAME_GRAPH, TRUE));
-      assert_charts_fit (fixture, GTK_WIDGET (page));
+      assert_charts_fit (fixture, GTK_WIDGET (page), FALSE);
     }
 }
 
@@ -381,7 +391,7 @@ test_ce_histogram (Fixture       *fixture,
 
   g_assert_true (gtk_widget_get_mapped (histogram));
   assert_views_fit (page);
-  assert_chart_fits (histogram, GTK_WIDGET (fixture->window));
+  assert_chart_fits (histogram, GTK_WIDGET (fixture->window), FALSE);
   /* The timeline gave up room for it, not below its own minimum */
   gtk_widget_measure (timeline_window, GTK_ORIENTATION_VERTICAL, -1, &timeline_minimum, NULL, NULL, NULL);
   g_assert_cmpint (gtk_widget_get_height (timeline_window), >=, timeline_minimum);
@@ -428,7 +438,7 @@ test_ce_cpu_memory (Fixture       *fixture,
   ps_ce_view_show_page (view, "cpu-memory");
   iterate_for (600);
   assert_views_fit (page);
-  assert_chart_fits (GTK_WIDGET (ps_ce_view_get_cpu_chart (view)), GTK_WIDGET (fixture->window));
+  assert_chart_fits (GTK_WIDGET (ps_ce_view_get_cpu_chart (view)), GTK_WIDGET (fixture->window), FALSE);
 }
 
 /* Descriptions shown in the table (cells that read "Test=…"), each whole */
@@ -572,20 +582,76 @@ compare_is_ready (gpointer data)
   return ps_compare_page_is_ready (PS_COMPARE_PAGE (data));
 }
 
-/* Two runs side by side fit a laptop too */
+/* Two runs of each kind, compared: the page fits a laptop, its charts
+ * fit their views, and the pictures of every kind go to the README */
+typedef struct
+{
+  const char *name;
+  const char *folder_a;
+  const char *file_a;
+  const char *folder_b;
+  const char *file_b;
+  gboolean    stacked_on_laptop;  /* its runs are wider than half of 1024 px */
+  gboolean    stacked_at_1400;    /* … and of 1400 px */
+} ComparePair;
+
+static const ComparePair compare_pairs[] = {
+  { "compare", "diff", "run-a.log", "diff", "run-b.log", FALSE, FALSE },
+  { "compare-ce", "demo", "fsperf_CEPC_x86_6_0_3122.log", "demo", "fsperf_CEPC_x86_6_0_3150.log", FALSE, FALSE },
+  { "compare-rtl", "demo", "soffice_4711.log", "rtl", "startup_4711.log", TRUE, FALSE },
+  { "compare-vs-report", "vs-report-csv", "lr2_cc.csv", "vs-report-csv", "lr3_cc.csv", FALSE, FALSE },
+  { "compare-pmcstat", "pmcstat-callgraph", "dd.txt", "pmcstat-callgraph", "iperf3.txt", FALSE, FALSE },
+  { "compare-hwpmc", "demo", "pmcstat_freebsd14.pmclog", "demo", "pmcstat_freebsd14.pmclog", TRUE, TRUE },
+  { "compare-plv2", "demo", "processor_4cpu.plv2", "perflib-plv2", "processor-2cpu.plv2", FALSE, FALSE },
+};
+
+/* B's run under A's, not beside it */
+static gboolean
+halves_stacked (PsComparePage *page)
+{
+  graphene_point_t b;
+
+  g_assert_true (gtk_widget_compute_point (ps_compare_page_get_run_half (page, 1), ps_compare_page_get_run_half (page, 0),
+                                           &GRAPHENE_POINT_INIT (0, 0), &b));
+  return b.y > 0 && b.x == 0;
+}
+
+static GtkWidget *
+side_by_side_button (PsComparePage *page)
+{
+  GtkWidget *button = find_button (GTK_WIDGET (page), "Side by Side");
+
+  g_assert_nonnull (button);
+  return button;
+}
+
 static void
 test_compare_laptop (Fixture       *fixture,
                      gconstpointer  data)
 {
-  g_autoptr(GFile) file_a = run_file ("diff", "run-a.log");
-  g_autoptr(GFile) file_b = run_file ("diff", "run-b.log");
+  const ComparePair *pair = data;
+  g_autoptr(GFile) file_a = run_file (pair->folder_a, pair->file_a);
+  g_autoptr(GFile) file_b = run_file (pair->folder_b, pair->file_b);
   PsComparePage *page = ps_window_compare_files (fixture->window, file_a, file_b);
 
+  g_assert_nonnull (page);
   g_assert_true (iterate_until (compare_is_ready, page));
   resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
   assert_window_fits_laptop (fixture);
-  assert_charts_fit (fixture, GTK_WIDGET (page));
-  save_screenshots (fixture, "compare");
+  /* The runs scroll up and down under the table */
+  assert_charts_fit (fixture, GTK_WIDGET (page), TRUE);
+  /* Runs wider than half the page are stacked, each the page's width,
+   * and Side by Side waits for a wider window */
+  g_assert_cmpint (halves_stacked (page), ==, pair->stacked_on_laptop);
+  g_assert_cmpint (gtk_widget_get_sensitive (side_by_side_button (page)), ==, !pair->stacked_on_laptop);
+  /* The screen of the tests is 1400 px wide: the hwpmc run pages need
+   * more than 700 px each */
+  resize_window (fixture, 1400, 900);
+  g_assert_cmpint (halves_stacked (page), ==, pair->stacked_at_1400);
+  g_assert_cmpint (gtk_widget_get_sensitive (side_by_side_button (page)), ==, !pair->stacked_at_1400);
+  assert_charts_fit (fixture, GTK_WIDGET (page), TRUE);
+  resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
+  save_screenshots (fixture, pair->name);
 }
 
 static PsRecordPage *
@@ -628,7 +694,7 @@ test_recording_laptop (Fixture       *fixture,
   iterate_for (600);
   record_page = current_record_page (fixture->window);
   assert_window_fits_laptop (fixture);
-  assert_charts_fit (fixture, GTK_WIDGET (record_page));
+  assert_charts_fit (fixture, GTK_WIDGET (record_page), FALSE);
   save_screenshots (fixture, "recording");
 
   ps_record_page_stop (record_page);
@@ -636,7 +702,7 @@ test_recording_laptop (Fixture       *fixture,
   iterate_for (600);
   assert_window_fits_laptop (fixture);
   assert_views_fit (ps_window_get_current_page (fixture->window));
-  assert_charts_fit (fixture, GTK_WIDGET (ps_window_get_current_page (fixture->window)));
+  assert_charts_fit (fixture, GTK_WIDGET (ps_window_get_current_page (fixture->window)), FALSE);
 }
 
 /* Three CE logs alike but for their starts, among other tabs, in tabs too
@@ -975,7 +1041,12 @@ main (int   argc,
 
       g_test_add (path, Fixture, &runs[i], fixture_setup, test_laptop, fixture_teardown);
     }
-  ADD_TEST ("/layout/laptop/compare", test_compare_laptop);
+  for (guint i = 0; i < G_N_ELEMENTS (compare_pairs); i++)
+    {
+      g_autofree char *path = g_strconcat ("/layout/laptop/", compare_pairs[i].name, NULL);
+
+      g_test_add (path, Fixture, &compare_pairs[i], fixture_setup, test_compare_laptop, fixture_teardown);
+    }
   ADD_TEST ("/layout/laptop/recording", test_recording_laptop);
   ADD_TEST ("/layout/ce-histogram", test_ce_histogram);
   ADD_TEST ("/layout/ce-descriptions", test_ce_descriptions);

@@ -83,6 +83,9 @@ gboolean       ps_compare_page_align_at       (PsComparePage  *self,
                                                const char     *text);
 void           ps_compare_page_set_stacked    (PsComparePage  *self,
                                                gboolean        stacked);
+/* Whether the runs are shown one under the other: as the user chose, or
+ * because they are too wide for half the page */
+gboolean       ps_compare_page_get_stacked    (PsComparePage  *self);
 const char    *ps_compare_page_get_header_text (PsComparePage *self);
 /* What Export as CSV… writes and Copy Markdown Summary copies */
 char          *ps_compare_page_dup_csv        (PsComparePage  *self);

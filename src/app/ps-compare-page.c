@@ -109,6 +109,10 @@ struct _PsComparePage
   gulong           range_handlers[2];
   gulong           selection_handlers[2];
   gboolean         syncing;
+  gboolean         user_stacked;       /* the layout the user chose */
+  gboolean         narrow;             /* a run does not fit half the page */
+  gboolean         forcing_layout;     /* the page, not the user, toggles */
+  guint            narrow_idle;
   double           offset_ms;
   PsEventStore    *aligned_stores[2];  /* whose marks the dropdowns list */
   GArray          *align_times[2];     /* gint64 ns per dropdown item: 0 for the start */
@@ -1139,10 +1143,105 @@ layout_toggled_cb (PsComparePage   *self,
   gboolean stacked = gtk_toggle_button_get_active (self->stacked_button);
   GtkOrientation orientation = stacked ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL;
 
+  if (!self->forcing_layout)
+    self->user_stacked = stacked;
   /* The box is homogeneous: each run keeps exactly half either way */
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self->runs_box), orientation);
   gtk_widget_remove_css_class (GTK_WIDGET (self->runs_box), stacked ? "side-by-side" : "stacked");
   gtk_widget_add_css_class (GTK_WIDGET (self->runs_box), stacked ? "stacked" : "side-by-side");
+}
+
+/* Shows the runs as the user chose, or stacked when they are too wide
+ * for half the page */
+static void
+apply_layout (PsComparePage *self)
+{
+  self->forcing_layout = TRUE;
+  gtk_toggle_button_set_active (self->narrow || self->user_stacked ? self->stacked_button : self->side_by_side_button,
+                                TRUE);
+  self->forcing_layout = FALSE;
+}
+
+/* Runs too wide for half the page are stacked, each the page's width,
+ * rather than cut at the side of their half; the user's choice comes
+ * back when the window is wide enough again */
+static void
+apply_narrow (PsComparePage *self)
+{
+  gtk_widget_set_sensitive (GTK_WIDGET (self->side_by_side_button), !self->narrow);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->side_by_side_button),
+                               self->narrow ? _("The window is too narrow for both runs side by side") : NULL);
+  apply_layout (self);
+}
+
+static gboolean
+narrow_idle_cb (gpointer data)
+{
+  PsComparePage *self = data;
+
+  self->narrow_idle = 0;
+  apply_narrow (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* As a bin: the page is its template's box (and the rows' popover) */
+static void
+ps_compare_page_measure (GtkWidget      *widget,
+                         GtkOrientation  orientation,
+                         int             for_size,
+                         int            *minimum,
+                         int            *natural,
+                         int            *minimum_baseline,
+                         int            *natural_baseline)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (gtk_widget_should_layout (child))
+      {
+        int child_minimum, child_natural;
+
+        gtk_widget_measure (child, orientation, for_size, &child_minimum, &child_natural, NULL, NULL);
+        *minimum = MAX (*minimum, child_minimum);
+        *natural = MAX (*natural, child_natural);
+      }
+}
+
+static void
+ps_compare_page_size_allocate (GtkWidget *widget,
+                               int        width,
+                               int        height,
+                               int        baseline)
+{
+  PsComparePage *self = PS_COMPARE_PAGE (widget);
+  int widest = 0;
+  gboolean narrow;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (gtk_widget_should_layout (child))
+      gtk_widget_allocate (child, width, height, baseline, NULL);
+  if (self->row_popover != NULL && gtk_widget_get_visible (GTK_WIDGET (self->row_popover)))
+    gtk_popover_present (self->row_popover);
+
+  for (guint side = 0; side < 2; side++)
+    if (self->run_pages[side] != NULL)
+      {
+        int minimum;
+
+        gtk_widget_measure (GTK_WIDGET (self->run_pages[side]), GTK_ORIENTATION_HORIZONTAL, -1,
+                            &minimum, NULL, NULL, NULL);
+        widest = MAX (widest, minimum);
+      }
+  /* Each half, less its frame */
+  narrow = widest > width / 2 - 2;
+  /* Not while GTK allocates: the layout changes right after, before
+   * the idle work of redrawing, which could hold back a lower priority */
+  if (narrow != self->narrow)
+    {
+      self->narrow = narrow;
+      if (self->narrow_idle == 0)
+        self->narrow_idle = g_idle_add_full (G_PRIORITY_DEFAULT, narrow_idle_cb, self, NULL);
+    }
 }
 
 /* The key of a series' values: kind, context and name */
@@ -1305,6 +1404,20 @@ set_chip (GtkLabel   *label,
     gtk_widget_remove_css_class (GTK_WIDGET (label), "zero");
 }
 
+/* Whether a row present in both runs can be better or worse */
+static gboolean
+can_regress (const PsRunDiff *diff)
+{
+  for (guint i = 0; diff != NULL && i < diff->rows->len; i++)
+    {
+      const PsRunDiffRow *row = g_ptr_array_index (diff->rows, i);
+
+      if (row->has_a && row->has_b && row->lower_is_better)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* Whether any row is present in both runs */
 static gboolean
 has_matched_rows (const PsRunDiff *diff)
@@ -1376,9 +1489,10 @@ update_header (PsComparePage *self)
     g_autofree char *one_side =
       g_strdup_printf (ngettext ("%u in one run only", "%u in one run only", n_one_side), n_one_side);
 
-    /* Runs that share no row have no verdicts to count */
-    set_chip (self->regressions_label, regressions, n_regressions, !matched);
-    set_chip (self->improvements_label, improvements, n_improvements, !matched);
+    /* Runs that share no row have no verdicts to count; counters only
+     * change, they neither regress nor improve */
+    set_chip (self->regressions_label, regressions, n_regressions, !matched || !can_regress (self->diff));
+    set_chip (self->improvements_label, improvements, n_improvements, !matched || !can_regress (self->diff));
     set_chip (self->changed_label, changed, n_changed, TRUE);
     set_chip (self->one_side_label, one_side, n_one_side, TRUE);
   }
@@ -1747,6 +1861,7 @@ start_diff (PsComparePage *self)
   g_autoptr(GTask) task = NULL;
   DiffTaskData *data = g_new0 (DiffTaskData, 1);
 
+  g_clear_handle_id (&self->narrow_idle, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
@@ -2314,6 +2429,8 @@ ps_compare_page_class_init (PsComparePageClass *klass)
 
   object_class->constructed = ps_compare_page_constructed;
   object_class->dispose = ps_compare_page_dispose;
+  widget_class->measure = ps_compare_page_measure;
+  widget_class->size_allocate = ps_compare_page_size_allocate;
   object_class->finalize = ps_compare_page_finalize;
   object_class->get_property = ps_compare_page_get_property;
   object_class->set_property = ps_compare_page_set_property;
@@ -2406,7 +2523,6 @@ ps_compare_page_class_init (PsComparePageClass *klass)
   gtk_widget_class_install_action (widget_class, "compare.match-with", NULL, match_with_action);
   gtk_widget_class_install_action (widget_class, "compare.clear-matches", NULL, clear_matches_action);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "comparepage");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
@@ -2804,7 +2920,15 @@ ps_compare_page_set_stacked (PsComparePage *self,
                              gboolean       stacked)
 {
   g_return_if_fail (PS_IS_COMPARE_PAGE (self));
-  gtk_toggle_button_set_active (stacked ? self->stacked_button : self->side_by_side_button, TRUE);
+  self->user_stacked = stacked;
+  apply_layout (self);
+}
+
+gboolean
+ps_compare_page_get_stacked (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), FALSE);
+  return gtk_toggle_button_get_active (self->stacked_button);
 }
 
 const char *
