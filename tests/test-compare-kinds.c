@@ -473,7 +473,7 @@ assert_value_cell (PsComparePage *page,
                    double         value,
                    const char    *unit)
 {
-  g_autofree char *expected = ps_compare_export_format_value (value, unit, FALSE);
+  g_autofree char *expected = ps_compare_page_format_value (value, unit, FALSE);
 
   assert_cell (page, position, column, expected);
 }
@@ -567,7 +567,7 @@ assert_table_is_cli_diff (PsComparePage *page,
       assert_side_cells (page, position, "b", has_b ? json_object_get_object_member (json, "b") : NULL, unit);
       ratio = ps_compare_export_format_ratio (json_number (json, "ratio_mean"));
       assert_cell (page, position, "ratio", ratio);
-      delta = ps_compare_export_format_value (json_number (json, "delta_mean"), unit, TRUE);
+      delta = ps_compare_page_format_value (json_number (json, "delta_mean"), unit, TRUE);
       assert_cell (page, position, "delta-mean", delta);
       p_value = ps_compare_export_format_p_value (json_number (json, "p_value"));
       assert_cell (page, position, "p-value", p_value);
@@ -675,7 +675,7 @@ assert_verdicts (PsComparePage *page)
           g_assert_true (g_str_has_prefix (why, "No test: one value per run"));
           if (row->reason == PS_RUN_DIFF_REASON_NOISE)
             {
-              g_autofree char *noise_floor = ps_compare_export_format_value (row->noise_floor, row->unit, FALSE);
+              g_autofree char *noise_floor = ps_compare_page_format_value (row->noise_floor, row->unit, FALSE);
 
               g_assert_nonnull (strstr (why, noise_floor));
             }

@@ -22,6 +22,11 @@ typedef enum
 } PsCompareFilter;
 
 /* TRUE once the table shows a computed comparison */
+/* A value of the table as its cells show it: ps_compare_export_format_value ()
+ * with whole counts grouped as in the rest of the window; g_free () */
+char          *ps_compare_page_format_value   (double          value,
+                                               const char     *unit,
+                                               gboolean        is_signed);
 gboolean       ps_compare_page_is_ready       (PsComparePage  *self);
 PsRunPage     *ps_compare_page_get_run_page   (PsComparePage  *self,
                                                guint           side);

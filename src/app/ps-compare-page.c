@@ -50,6 +50,25 @@
 #define ALIGN_BUTTON_CHARS 10
 #define NS_PER_MS 1000000.0
 
+/* A value as the CLI writes it (ps_compare_export_format_value ()), but
+ * for whole numbers of ticks, samples and the like, grouped as every
+ * count of the window is ("481,558 ticks") */
+char *
+ps_compare_page_format_value (double      value,
+                              const char *unit,
+                              gboolean    is_signed)
+{
+  g_autofree char *number = NULL;
+
+  if (isnan (value) || fabs (value) < 100 || unit == NULL || strcmp (unit, "s") == 0 || strcmp (unit, "ns") == 0
+      || strcmp (unit, "bytes") == 0 || strcmp (unit, "percent") == 0)
+    return ps_compare_export_format_value (value, unit, is_signed);
+
+  number = ps_view_format_count ((guint64)llround (fabs (value)));
+  return g_strdup_printf ("%s%s%s%s", value < 0 ? "−" : is_signed && value > 0 ? "+" : "", number,
+                          *unit != '\0' ? " " : "", unit);
+}
+
 /* The change next to the name: what the user looks for first */
 typedef enum
 {
@@ -408,7 +427,7 @@ dup_why_text (const PsRunDiffRow     *row,
           return g_strdup_printf (_("No test: one value per run; %s ≥ %s"), change, limit);
         case PS_RUN_DIFF_REASON_NOISE:
           {
-            g_autofree char *floor_text = ps_compare_export_format_value (row->noise_floor, row->unit, FALSE);
+            g_autofree char *floor_text = ps_compare_page_format_value (row->noise_floor, row->unit, FALSE);
 
             /* Translators: %s is the least change that is not noise, with its unit */
             return g_strdup_printf (_("No test: one value per run; change under the noise floor (%s)"), floor_text);
@@ -525,9 +544,9 @@ cell_text (const PsRunDiffRow     *row,
     case COL_B_MEDIAN:
     case COL_B_P95:
     case COL_B_TOTAL:
-      return ps_compare_export_format_value (column_value (row, column), row->unit, FALSE);
+      return ps_compare_page_format_value (column_value (row, column), row->unit, FALSE);
     case COL_DELTA_MEAN:
-      return ps_compare_export_format_value (row->delta_mean, row->unit, TRUE);
+      return ps_compare_page_format_value (row->delta_mean, row->unit, TRUE);
     case COL_RATIO:
       return ps_compare_export_format_ratio (row->ratio_mean);
     case COL_P_VALUE:
@@ -1559,7 +1578,7 @@ update_basis_note (PsComparePage *self)
       if (isnan (row->noise_floor) || g_hash_table_contains (seen, key))
         continue;
       g_hash_table_add (seen, g_steal_pointer (&key));
-      floor_text = ps_compare_export_format_value (row->noise_floor, row->unit, FALSE);
+      floor_text = ps_compare_page_format_value (row->noise_floor, row->unit, FALSE);
       if (floors->len > 0)
         g_string_append (floors, ", ");
       /* Translators: a noise floor, then the kind of rows it is for ("Function") */
