@@ -132,3 +132,29 @@ ps_chart_draw_axis_break (cairo_t *cr,
   cairo_stroke (cr);
   cairo_restore (cr);
 }
+
+gboolean
+ps_chart_shared_range_set (PsChartSharedRange *range,
+                           gboolean            shared,
+                           double              min,
+                           double              max)
+{
+  shared = !!shared;
+  if (range->shared == shared && (!shared || (range->min == min && range->max == max)))
+    return FALSE;
+  range->shared = shared;
+  range->min = min;
+  range->max = max;
+  return TRUE;
+}
+
+void
+ps_chart_shared_range_widen (const PsChartSharedRange *range,
+                             double                   *min,
+                             double                   *max)
+{
+  if (!range->shared)
+    return;
+  *min = MIN (*min, range->min);
+  *max = MAX (*max, range->max);
+}

@@ -51,4 +51,23 @@ void         ps_chart_draw_axis_break (cairo_t       *cr,
                                        double         x,
                                        double         y);
 
+/* The value range a chart shares with the same chart of another run
+ * compared: its axis spans at least min to max while shared */
+typedef struct
+{
+  gboolean shared;
+  double   min;
+  double   max;
+} PsChartSharedRange;
+
+/* Sets it; FALSE when nothing changed (nothing to redraw) */
+gboolean     ps_chart_shared_range_set    (PsChartSharedRange *range,
+                                           gboolean            shared,
+                                           double              min,
+                                           double              max);
+/* Widens [*min, *max] to the shared range, if shared */
+void         ps_chart_shared_range_widen  (const PsChartSharedRange *range,
+                                           double             *min,
+                                           double             *max);
+
 G_END_DECLS

@@ -70,11 +70,8 @@ struct _PsCounterChart
   GtkWidget *picture_menu;  /* the context menu, once shown */
   GtkWidget *zoom_button;   /* zooms the value axis to the data */
   gboolean   drawing_picture;  /* no button on a picture */
-  /* The stored values the value axis spans at least (the same chart of
-   * another run compared), if has_shared_range */
-  gboolean   has_shared_range;
-  double     shared_min;
-  double     shared_max;
+  /* The value range shared with the same chart of another run compared */
+  PsChartSharedRange shared_range;
 };
 
 enum {
@@ -391,11 +388,7 @@ compute_layout_at_size (PsCounterChart *self,
     }
   if (is_stacked (self))
     stacked_range (self, x_min, x_max, &v_min, &v_max);
-  if (self->has_shared_range)
-    {
-      v_min = MIN (v_min, self->shared_min);
-      v_max = MAX (v_max, self->shared_max);
-    }
+  ps_chart_shared_range_widen (&self->shared_range, &v_min, &v_max);
 
   /* From 0, so that heights compare; zoomed, the data's range */
   v_min *= self->scale;
@@ -1364,13 +1357,8 @@ ps_counter_chart_set_shared_range (PsCounterChart *self,
 {
   g_return_if_fail (PS_IS_COUNTER_CHART (self));
 
-  shared = !!shared;
-  if (self->has_shared_range == shared && (!shared || (self->shared_min == min && self->shared_max == max)))
-    return;
-  self->has_shared_range = shared;
-  self->shared_min = min;
-  self->shared_max = max;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (ps_chart_shared_range_set (&self->shared_range, shared, min, max))
+    gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 guint

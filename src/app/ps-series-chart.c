@@ -41,11 +41,8 @@ struct _PsSeriesChart
   guint64            x_last;
   gboolean           has_x_range;
   GtkWidget         *zoom_button;  /* zooms the y axis to the data */
-  /* The values the y axis spans at least (the same chart of another run
-   * compared), if has_shared_range */
-  gboolean           has_shared_range;
-  double             shared_min;
-  double             shared_max;
+  /* The y range shared with the same chart of another run compared */
+  PsChartSharedRange shared_range;
 
   GskRenderNode     *cache;
   int                cache_width;
@@ -400,11 +397,7 @@ draw_chart (PsSeriesChart *self,
   bottom = height - (2 * text_height + 2 * LABEL_SPACING);
   right = width - 2 * LABEL_SPACING - text_width * 2;
 
-  if (self->has_shared_range)
-    {
-      y_min = MIN (y_min, self->shared_min);
-      y_max = MAX (y_max, self->shared_max);
-    }
+  ps_chart_shared_range_widen (&self->shared_range, &y_min, &y_max);
 
   /* Y range: from 0, so that heights compare and a flat line looks flat;
    * percentages keep their natural 0…100 scale. Zoomed, the data's range. */
@@ -1004,13 +997,8 @@ ps_series_chart_set_shared_range (PsSeriesChart *self,
 {
   g_return_if_fail (PS_IS_SERIES_CHART (self));
 
-  shared = !!shared;
-  if (self->has_shared_range == shared && (!shared || (self->shared_min == min && self->shared_max == max)))
-    return;
-  self->has_shared_range = shared;
-  self->shared_min = min;
-  self->shared_max = max;
-  invalidate (self);
+  if (ps_chart_shared_range_set (&self->shared_range, shared, min, max))
+    invalidate (self);
 }
 
 guint
