@@ -25,7 +25,8 @@ bytes_to_string (GBytes *bytes)
 }
 
 CliResult *
-cli_test_run_argv (const char * const *args)
+cli_test_run_argv_with_input (const char * const *args,
+                              GBytes             *input)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GSubprocess) process = NULL;
@@ -42,10 +43,12 @@ cli_test_run_argv (const char * const *args)
   g_ptr_array_add (argv, NULL);
 
   process = g_subprocess_newv ((const char * const *)argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE
+                               | (input != NULL ? G_SUBPROCESS_FLAGS_STDIN_PIPE : G_SUBPROCESS_FLAGS_NONE),
+                               &error);
   g_assert_no_error (error);
   /* Bytes: a CSV ends its rows with CRLF, kept as they are */
-  g_subprocess_communicate (process, NULL, NULL, &out, &err, &error);
+  g_subprocess_communicate (process, input, NULL, &out, &err, &error);
   g_assert_no_error (error);
   g_assert_true (g_subprocess_get_if_exited (process));
   result->status = g_subprocess_get_exit_status (process);
@@ -53,6 +56,12 @@ cli_test_run_argv (const char * const *args)
   result->err = bytes_to_string (err);
   g_test_message ("exit %d; stderr: %s", result->status, result->err);
   return result;
+}
+
+CliResult *
+cli_test_run_argv (const char * const *args)
+{
+  return cli_test_run_argv_with_input (args, NULL);
 }
 
 CliResult *

@@ -23,6 +23,9 @@ void       cli_result_free        (CliResult          *result);
 
 /* Runs the CLI with a NULL-terminated list of arguments */
 CliResult *cli_test_run_argv      (const char * const *args);
+/* … with input written to its standard input */
+CliResult *cli_test_run_argv_with_input (const char * const *args,
+                                         GBytes             *input);
 CliResult *cli_test_run           (const char         *first,
                                    ...) G_GNUC_NULL_TERMINATED;
 /* The root of a JSON text, which must parse */

@@ -740,6 +740,35 @@ test_remote_sysroot (Fixture       *fixture,
   g_assert_cmpstr (ps_application_get_symbol_folder (fixture->app), ==, fixture->tmpdir);
 }
 
+static GString *printed;
+
+static void
+print_to_string (const char *text)
+{
+  g_string_append (printed, text);
+}
+
+/* perfscope --version says it and ends, as every program does, without
+ * starting the application */
+static void
+test_version (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(GVariantDict) options = g_variant_dict_new (NULL);
+  g_autoptr(PsApplication) launcher = ps_application_new ("io.github.perfscope.Perfscope.Version",
+                                                          G_APPLICATION_HANDLES_OPEN);
+  g_autofree char *expected = g_strdup_printf ("perfscope %s\n", PACKAGE_VERSION);
+  GPrintFunc saved;
+
+  g_variant_dict_insert (options, "version", "b", TRUE);
+  printed = g_string_new (NULL);
+  saved = g_set_print_handler (print_to_string);
+  g_assert_cmpint (G_APPLICATION_GET_CLASS (launcher)->handle_local_options (G_APPLICATION (launcher), options), ==, 0);
+  g_set_print_handler (saved);
+  g_assert_cmpstr (printed->str, ==, expected);
+  g_string_free (printed, TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -761,6 +790,7 @@ main (int   argc,
   ADD_TEST ("/app-ui/report", test_report);
   ADD_TEST ("/app-ui/max-events", test_max_events);
   ADD_TEST ("/app-ui/remote-sysroot", test_remote_sysroot);
+  ADD_TEST ("/app-ui/version", test_version);
   ADD_TEST ("/app-ui/non-utf8-file-name", test_non_utf8_file_name);
 
   status = g_test_run ();

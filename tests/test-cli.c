@@ -310,6 +310,49 @@ test_info_several (void)
     }
 }
 
+/* "-" is the standard input, once */
+static void
+test_info_stdin (void)
+{
+  g_autofree char *path = example_path ();
+  g_autofree char *contents = NULL;
+  gsize length;
+  g_autoptr(GBytes) input = NULL;
+  g_autoptr(CliResult) from_stdin = NULL;
+  g_autoptr(CliResult) from_file = NULL;
+  g_autoptr(CliResult) twice = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *info;
+  const char * const info_args[] = { "info", "-", NULL };
+  const char * const diff_args[] = { "diff", "-", "-", NULL };
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  input = g_bytes_new (contents, length);
+  from_stdin = cli_test_run_argv_with_input (info_args, input);
+  g_assert_cmpint (from_stdin->status, ==, 0);
+  root = cli_test_parse_json (from_stdin->out);
+  info = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (info, "file"), ==, "-");
+  g_assert_cmpstr (json_object_get_string_member (info, "format"), ==, "ce-perflog");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (info, "counts"), "measurements"), ==, 13);
+
+  /* The same statistics as from the file */
+  {
+    const char * const stats_args[] = { "stats", "-", NULL };
+    g_autoptr(CliResult) stats = cli_test_run_argv_with_input (stats_args, input);
+
+    from_file = cli_test_run ("stats", path, NULL);
+    g_assert_cmpint (stats->status, ==, 0);
+    g_assert_cmpint (from_file->status, ==, 0);
+    g_assert_nonnull (strstr (from_file->out, "\"series\""));
+    g_assert_cmpstr (strstr (stats->out, "\"series\""), ==, strstr (from_file->out, "\"series\""));
+  }
+
+  twice = cli_test_run_argv_with_input (diff_args, input);
+  assert_usage_error (twice);
+  g_assert_nonnull (strstr (twice->err, "standard input"));
+}
+
 static void
 test_info_text (void)
 {
@@ -2615,6 +2658,7 @@ main (int   argc,
   g_test_add_func ("/cli/info/golden", test_info_golden);
   g_test_add_func ("/cli/info/several", test_info_several);
   g_test_add_func ("/cli/info/text", test_info_text);
+  g_test_add_func ("/cli/info/stdin", test_info_stdin);
   g_test_add_func ("/cli/info/warnings", test_info_warnings);
   g_test_add_func ("/cli/stats/golden", test_stats_golden);
   g_test_add_func ("/cli/stats/spec-table", test_stats_spec_table);

@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
+
 #include <glib/gi18n.h>
 #ifdef G_OS_UNIX
 #include <unistd.h>
@@ -252,8 +254,8 @@ ps_application_startup (GApplication *application)
                                            app_accels[i].accels);
 }
 
-/* --sysroot DIR: taken here, in the process that was started, before the
- * files given with it are opened */
+/* --version; --sysroot DIR: taken here, in the process that was started,
+ * before the files given with it are opened */
 static int
 ps_application_handle_local_options (GApplication *application,
                                      GVariantDict *options)
@@ -261,6 +263,12 @@ ps_application_handle_local_options (GApplication *application,
   PsApplication *self = PS_APPLICATION (application);
   g_autofree char *folder = NULL;
 
+  /* As every program does, without starting the application */
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("perfscope %s\n", PACKAGE_VERSION);
+      return EXIT_SUCCESS;
+    }
   if (g_variant_dict_lookup (options, "sysroot", "^ay", &folder) && folder[0] != '\0')
     {
       g_autofree char *absolute = g_canonicalize_filename (folder, NULL);
@@ -396,6 +404,9 @@ ps_application_init (PsApplication *self)
                                  G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
                                  _("Compare the two runs given, A then B, side by side"),
                                  NULL);
+  g_application_add_main_option (G_APPLICATION (self), "version", 0,
+                                 G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
+                                 _("Show the version"), NULL);
 }
 
 PsApplication *

@@ -436,6 +436,16 @@ main (int   argc,
       options.interval_ms = interval_ms;
     }
 
+  /* The standard input can be read once */
+  {
+    guint n_stdin = 0;
+
+    for (guint i = 1; i < n_arguments; i++)
+      n_stdin += strcmp (arguments[i], "-") == 0;
+    if (n_stdin > 1)
+      return ps_cli_usage_error (_("Only one FILE can be “-”, the standard input"));
+  }
+
   if (strcmp (command, "record") == 0)
     {
       if (n_arguments != 1)

@@ -10,7 +10,10 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <string.h>
 #include <glib/gi18n.h>
+#include <gio/gunixinputstream.h>
+#include <unistd.h>
 
 #ifdef G_OS_UNIX
 # include <unistd.h>
@@ -131,6 +134,7 @@ load (const PsCliOptions  *options,
 {
   g_autoptr(GFile) file = NULL;
   g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(GInputStream) input = NULL;
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(PsEventStore) store = NULL;
   g_autofree char *name = NULL;
@@ -138,17 +142,23 @@ load (const PsCliOptions  *options,
   Progress progress = { 0 };
   gboolean show_progress;
 
-  file = g_file_new_for_commandline_arg (path);
   name = ps_cli_display_basename (path);
-
-  stream = g_file_read (file, NULL, error);
-  if (stream == NULL)
-    return NULL;
-
-  info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, NULL);
   progress.name = name;
-  if (info != NULL && g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE))
-    progress.total_size = (guint64)MAX (g_file_info_get_size (info), 0);
+  /* "-" is the standard input, as for every Unix tool: a pipe, read once
+   * from start to end, of a size not known beforehand */
+  if (strcmp (path, "-") == 0)
+    input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+  else
+    {
+      file = g_file_new_for_commandline_arg (path);
+      stream = g_file_read (file, NULL, error);
+      if (stream == NULL)
+        return NULL;
+      info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, NULL);
+      if (info != NULL && g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE))
+        progress.total_size = (guint64)MAX (g_file_info_get_size (info), 0);
+      input = G_INPUT_STREAM (g_object_ref (stream));
+    }
 
   /* Options for the formats that have them; the others ignore them */
   if (options->sysroot != NULL)
@@ -161,7 +171,7 @@ load (const PsCliOptions  *options,
     ps_format_options_set (&parser_options, PS_FORMAT_OPTION_TOTALS_ONLY, "true");
 
   show_progress = !options->quiet && stderr_is_terminal ();
-  store = ps_load_stream_with_options (G_INPUT_STREAM (stream), name, options->format, parser_options, 0,
+  store = ps_load_stream_with_options (input, name, options->format, parser_options, 0,
                                        progress.total_size, NULL,
                                        show_progress ? progress_cb : NULL, &progress,
                                        error);
