@@ -47,6 +47,9 @@ root=$destdir
 check "perfscope in bindir, executable" test -x "$root$bindir/perfscope"
 check "perfscope-cli in bindir, executable" test -x "$root$bindir/perfscope-cli"
 check "perfscope-cli runs from the staging folder" "$root$bindir/perfscope-cli" --version
+check "perfscope --version says its version" bash -c '"$0" --version | grep -q "^perfscope [0-9]"' "$root$bindir/perfscope"
+check "bash completion of perfscope-cli in bash-completion/completions/" \
+  test -f "$root$datadir/bash-completion/completions/perfscope-cli"
 
 desktop=$root$datadir/applications/$app_id.desktop
 check "desktop file in applications/" test -f "$desktop"
