@@ -18,6 +18,8 @@ set -uo pipefail
 build_dir=$1 source_dir=$2 app_id=$3 bindir=$4 datadir=$5 localedir=$6 collectordir=$7
 shift 7
 collector_modules=("$@")
+# Where meson installs manual pages (meson's mandir)
+mandir=${PERFSCOPE_MANDIR:-$datadir/man}
 
 destdir=$(mktemp -d "${TMPDIR:-/tmp}/perfscope-install-XXXXXX")
 trap 'rm -rf "$destdir"' EXIT
@@ -48,6 +50,9 @@ check "perfscope in bindir, executable" test -x "$root$bindir/perfscope"
 check "perfscope-cli in bindir, executable" test -x "$root$bindir/perfscope-cli"
 check "perfscope-cli runs from the staging folder" "$root$bindir/perfscope-cli" --version
 check "perfscope --version says its version" bash -c '"$0" --version | grep -q "^perfscope [0-9]"' "$root$bindir/perfscope"
+for page in perfscope perfscope-cli; do
+  check "manual page $page(1) in man1/" test -f "$root$mandir/man1/$page.1"
+done
 check "bash completion of perfscope-cli in bash-completion/completions/" \
   test -f "$root$datadir/bash-completion/completions/perfscope-cli"
 
