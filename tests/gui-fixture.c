@@ -248,16 +248,44 @@ window_has_asked_size (gpointer data)
   return width <= asked->width && width >= asked->width - 40 && height <= asked->height && height >= asked->height - 40;
 }
 
+gboolean
+fixture_ask_window_size (Fixture *fixture,
+                         int      width,
+                         int      height)
+{
+  AskedSize asked = { GTK_WIDGET (fixture->window), width, height };
+
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), width, height);
+  return iterate_until (window_has_asked_size, &asked);
+}
+
 void
 fixture_resize_window (Fixture *fixture,
                        int      width,
                        int      height)
 {
-  AskedSize asked = { GTK_WIDGET (fixture->window), width, height };
-
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), width, height);
-  g_assert_true (iterate_until (window_has_asked_size, &asked));
+  g_assert_true (fixture_ask_window_size (fixture, width, height));
   iterate_for (100);
+}
+
+gboolean
+report_wide_widgets (GtkWidget *widget,
+                     int        limit)
+{
+  gboolean child_too_wide = FALSE;
+  int minimum, natural;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, NULL, NULL);
+  if (MAX (minimum, natural) <= limit)
+    return FALSE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (report_wide_widgets (child, limit))
+      child_too_wide = TRUE;
+  if (!child_too_wide || minimum > limit)
+    g_test_message ("too wide: %s (%s) at least %d px, naturally %d%s%s", G_OBJECT_TYPE_NAME (widget),
+                    gtk_widget_get_name (widget), minimum, natural, GTK_IS_LABEL (widget) ? ": " : "",
+                    GTK_IS_LABEL (widget) ? gtk_label_get_text (GTK_LABEL (widget)) : "");
+  return TRUE;
 }
 
 gboolean

@@ -38,8 +38,17 @@ void        fixture_teardown       (Fixture       *fixture,
 gboolean    iterate_until          (gboolean (*condition) (gpointer data),
                                     gpointer   data);
 void        iterate_for            (guint         milliseconds);
+/* Names (g_test_message ()) the widgets in widget that are wider than
+ * limit, at least or naturally, while none of their children is: where a
+ * too wide window comes from. FALSE when widget is not too wide. */
+gboolean    report_wide_widgets    (GtkWidget    *widget,
+                                    int           limit);
 /* Asks the window for width×height and waits until it has that size, less
- * its shadow's margins at most, and is laid out at it */
+ * its shadow's margins at most; FALSE when it does not get it in time */
+gboolean    fixture_ask_window_size (Fixture     *fixture,
+                                     int          width,
+                                     int          height);
+/* The same, which must succeed, and then laid out at that size */
 void        fixture_resize_window  (Fixture      *fixture,
                                     int           width,
                                     int           height);

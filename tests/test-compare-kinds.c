@@ -253,26 +253,6 @@ open_kind (Fixture    *fixture,
   return page;
 }
 
-/* Names the widgets at least limit wide none of whose children is:
- * where a window too wide comes from */
-static gboolean
-report_wide_widgets (GtkWidget *widget,
-                     int        limit)
-{
-  gboolean child_too_wide = FALSE;
-  int minimum;
-
-  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
-  if (minimum <= limit)
-    return FALSE;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    child_too_wide |= report_wide_widgets (child, limit);
-  if (!child_too_wide)
-    g_test_message ("too wide: %s at least %d px%s%s", G_OBJECT_TYPE_NAME (widget), minimum,
-                    GTK_IS_LABEL (widget) ? ": " : "", GTK_IS_LABEL (widget) ? gtk_label_get_text (GTK_LABEL (widget)) : "");
-  return TRUE;
-}
-
 /* The window may not grow for its content: as wide and as high as asked */
 static void
 assert_window_fits (Fixture *fixture)

@@ -90,24 +90,6 @@ open_run (Fixture    *fixture,
   return page;
 }
 
-typedef struct
-{
-  GtkWidget *window;
-  int        width;
-  int        height;
-} WindowSize;
-
-/* The window has the size asked, less its shadow's margins at most */
-static gboolean
-window_has_size (gpointer data)
-{
-  const WindowSize *size = data;
-  int width = gtk_widget_get_width (size->window);
-  int height = gtk_widget_get_height (size->window);
-
-  return width <= size->width && width >= size->width - 40 && height <= size->height && height >= size->height - 40;
-}
-
 /* The window at that size, laid out and drawn: however slow the machine,
  * the checks that follow see the new size */
 static void
@@ -115,10 +97,7 @@ resize_window (Fixture *fixture,
                int      width,
                int      height)
 {
-  WindowSize size = { GTK_WIDGET (fixture->window), width, height };
-
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), width, height);
-  iterate_until (window_has_size, &size);
+  fixture_ask_window_size (fixture, width, height);
   iterate_for (300);
   g_test_message ("window %d×%d asked, %d×%d", width, height, gtk_widget_get_width (GTK_WIDGET (fixture->window)),
                   gtk_widget_get_height (GTK_WIDGET (fixture->window)));
@@ -257,28 +236,6 @@ assert_views_fit (PsRunPage *page)
                   gtk_adjustment_get_page_size (adjustment), gtk_paned_get_position (ps_run_page_get_paned (page)),
                   gtk_widget_get_height (GTK_WIDGET (ps_run_page_get_paned (page))));
   g_assert_true (views_fit (page));
-}
-
-/* Names the widgets that are wider than limit while none of their
- * children is: where a too wide window comes from */
-static gboolean
-report_wide_widgets (GtkWidget *widget,
-                     int        limit)
-{
-  gboolean child_too_wide = FALSE;
-  int minimum, natural;
-
-  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, NULL, NULL);
-  if (MAX (minimum, natural) <= limit)
-    return FALSE;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    if (report_wide_widgets (child, limit))
-      child_too_wide = TRUE;
-  if (!child_too_wide || minimum > limit)
-    g_test_message ("too wide: %s (%s) at least %d px, naturally %d%s%s", G_OBJECT_TYPE_NAME (widget),
-                    gtk_widget_get_name (widget), minimum, natural, GTK_IS_LABEL (widget) ? ": " : "",
-                    GTK_IS_LABEL (widget) ? gtk_label_get_text (GTK_LABEL (widget)) : "");
-  return TRUE;
 }
 
 static void

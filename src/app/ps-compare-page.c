@@ -356,15 +356,6 @@ change_rank (const PsRunDiffRow *row)
     }
 }
 
-/* What a row's verdict compares: a function's total where one value per
- * run is compared by size (what the run spent in it), else the mean (the
- * share of a sampled function) */
-static double
-compared_ratio (const PsRunDiffRow *row)
-{
-  return ps_run_diff_row_compares_totals (row) ? row->ratio_total : row->ratio_mean;
-}
-
 /* "+596 %", "−12 %", "+3.2 %": a ratio as a relative change */
 static char *
 format_relative_change (double ratio)
@@ -415,7 +406,7 @@ dup_why_text (const PsRunDiffRow     *row,
   if (!row->has_a)
     return g_strdup (_("Only in run B: nothing to compare"));
 
-  change = format_relative_change (compared_ratio (row));
+  change = format_relative_change (ps_run_diff_row_get_compared_ratio (row));
   switch (row->basis)
     {
     case PS_RUN_DIFF_BASIS_SIZE:
@@ -462,12 +453,7 @@ dup_why_text (const PsRunDiffRow     *row,
         }
     case PS_RUN_DIFF_BASIS_NONE:
     default:
-      if (!isnan (row->p_value))
-        {
-          p = format_p (row->p_value);
-          /* Translators: a test, then its p-value */
-          return g_strdup_printf (_("%s, %s"), _("Mann–Whitney test"), p);
-        }
+      /* Rows of both runs always have a basis */
       return g_strdup (_("No test"));
     }
 }
@@ -1423,20 +1409,6 @@ set_chip (GtkLabel   *label,
     gtk_widget_remove_css_class (GTK_WIDGET (label), "zero");
 }
 
-/* Whether a row present in both runs can be better or worse */
-static gboolean
-can_regress (const PsRunDiff *diff)
-{
-  for (guint i = 0; diff != NULL && i < diff->rows->len; i++)
-    {
-      const PsRunDiffRow *row = g_ptr_array_index (diff->rows, i);
-
-      if (row->has_a && row->has_b && row->lower_is_better)
-        return TRUE;
-    }
-  return FALSE;
-}
-
 /* Whether any row is present in both runs */
 static gboolean
 has_matched_rows (const PsRunDiff *diff)
@@ -1456,7 +1428,7 @@ update_header (PsComparePage *self)
 {
   g_autofree char *details = NULL;
   guint n_regressions = 0, n_improvements = 0, n_changed = 0, n_one_side = 0;
-  gboolean matched;
+  gboolean can_regress = FALSE;
 
   if (self->diff == NULL)
     {
@@ -1481,21 +1453,25 @@ update_header (PsComparePage *self)
     gtk_label_set_text (self->details_label, details);
   }
 
-  /* The pills count the verdicts of the rows */
+  /* The pills count the verdicts of the rows; counters only change,
+   * they neither regress nor improve */
   for (guint i = 0; i < self->diff->rows->len; i++)
     {
       const PsRunDiffRow *row = g_ptr_array_index (self->diff->rows, i);
 
       if (!row->has_a || !row->has_b)
-        n_one_side++;
-      else if (row->change == PS_RUN_DIFF_REGRESSION)
+        {
+          n_one_side++;
+          continue;
+        }
+      can_regress |= row->lower_is_better;
+      if (row->change == PS_RUN_DIFF_REGRESSION)
         n_regressions++;
       else if (row->change == PS_RUN_DIFF_IMPROVEMENT)
         n_improvements++;
       else if (row->change == PS_RUN_DIFF_CHANGED)
         n_changed++;
     }
-  matched = has_matched_rows (self->diff);
 
   {
     g_autofree char *regressions =
@@ -1508,10 +1484,9 @@ update_header (PsComparePage *self)
     g_autofree char *one_side =
       g_strdup_printf (ngettext ("%u in one run only", "%u in one run only", n_one_side), n_one_side);
 
-    /* Runs that share no row have no verdicts to count; counters only
-     * change, they neither regress nor improve */
-    set_chip (self->regressions_label, regressions, n_regressions, !matched || !can_regress (self->diff));
-    set_chip (self->improvements_label, improvements, n_improvements, !matched || !can_regress (self->diff));
+    /* Runs that share no row, or only counters, have none to count */
+    set_chip (self->regressions_label, regressions, n_regressions, !can_regress);
+    set_chip (self->improvements_label, improvements, n_improvements, !can_regress);
     set_chip (self->changed_label, changed, n_changed, TRUE);
     set_chip (self->one_side_label, one_side, n_one_side, TRUE);
   }
@@ -1880,7 +1855,6 @@ start_diff (PsComparePage *self)
   g_autoptr(GTask) task = NULL;
   DiffTaskData *data = g_new0 (DiffTaskData, 1);
 
-  g_clear_handle_id (&self->narrow_idle, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
@@ -2339,6 +2313,7 @@ ps_compare_page_dispose (GObject *object)
 {
   PsComparePage *self = PS_COMPARE_PAGE (object);
 
+  g_clear_handle_id (&self->narrow_idle, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   for (guint side = 0; side < 2; side++)

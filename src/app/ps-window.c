@@ -383,19 +383,7 @@ static RunKind
 sniff_kind (GFile        *file,
             GCancellable *cancellable)
 {
-  g_autoptr(GFileInputStream) stream = g_file_read (file, cancellable, NULL);
-  g_autofree guint8 *head = NULL;
-  g_autofree char *name = NULL;
-  gsize length = 0;
-
-  if (stream == NULL)
-    return RUN_KIND_ANY;
-  head = g_malloc (PS_FORMAT_SNIFF_SIZE);
-  if (!g_input_stream_read_all (G_INPUT_STREAM (stream), head, PS_FORMAT_SNIFF_SIZE, &length, cancellable, NULL)
-      || length == 0)
-    return RUN_KIND_ANY;
-  name = g_file_get_basename (file);
-  return kind_of_format (ps_format_sniff (head, length, name, NULL));
+  return kind_of_format (ps_format_sniff_file (file, cancellable));
 }
 
 static void

@@ -12,10 +12,9 @@
 #include <stdarg.h>
 #include <string.h>
 #include <glib/gi18n.h>
-#include <gio/gunixinputstream.h>
-#include <unistd.h>
 
 #ifdef G_OS_UNIX
+# include <gio/gunixinputstream.h>
 # include <unistd.h>
 #endif
 
@@ -133,7 +132,6 @@ load (const PsCliOptions  *options,
       GError             **error)
 {
   g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileInputStream) stream = NULL;
   g_autoptr(GInputStream) input = NULL;
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(PsEventStore) store = NULL;
@@ -146,18 +144,19 @@ load (const PsCliOptions  *options,
   progress.name = name;
   /* "-" is the standard input, as for every Unix tool: a pipe, read once
    * from start to end, of a size not known beforehand */
+#ifdef G_OS_UNIX
   if (strcmp (path, "-") == 0)
     input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
   else
+#endif
     {
       file = g_file_new_for_commandline_arg (path);
-      stream = g_file_read (file, NULL, error);
-      if (stream == NULL)
+      input = G_INPUT_STREAM (g_file_read (file, NULL, error));
+      if (input == NULL)
         return NULL;
-      info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, NULL);
+      info = g_file_input_stream_query_info (G_FILE_INPUT_STREAM (input), G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, NULL);
       if (info != NULL && g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE))
         progress.total_size = (guint64)MAX (g_file_info_get_size (info), 0);
-      input = G_INPUT_STREAM (g_object_ref (stream));
     }
 
   /* Options for the formats that have them; the others ignore them */

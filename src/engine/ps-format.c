@@ -69,6 +69,28 @@ ps_format_sniff (const guint8 *data,
   return best_score >= MIN_SNIFF_SCORE ? best : NULL;
 }
 
+const PsFormat *
+ps_format_sniff_file (GFile        *file,
+                      GCancellable *cancellable)
+{
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autofree guint8 *head = NULL;
+  g_autofree char *name = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  stream = g_file_read (file, cancellable, NULL);
+  if (stream == NULL)
+    return NULL;
+  head = g_malloc (PS_FORMAT_SNIFF_SIZE);
+  if (!g_input_stream_read_all (G_INPUT_STREAM (stream), head, PS_FORMAT_SNIFF_SIZE, &length, cancellable, NULL)
+      || length == 0)
+    return NULL;
+  name = g_file_get_basename (file);
+  return ps_format_sniff (head, length, name, NULL);
+}
+
 PsParser *
 ps_format_new_parser (const PsFormat *format,
                       PsStoreBuilder *builder)

@@ -96,6 +96,12 @@ const PsFormat         *ps_format_sniff   (const guint8   *data,
                                            gsize           length,
                                            const char     *file_name,
                                            guint          *score);
+/* The format of a file by its first PS_FORMAT_SNIFF_SIZE bytes and its
+ * name, as the loader finds it; NULL when it cannot be read or is of no
+ * known format. Blocks: a file elsewhere than on a local disk is read in
+ * a thread. */
+const PsFormat         *ps_format_sniff_file (GFile        *file,
+                                              GCancellable *cancellable);
 
 PsParser *ps_format_new_parser (const PsFormat  *format,
                                 PsStoreBuilder  *builder);

@@ -695,6 +695,14 @@ ps_run_diff_row_compares_totals (const PsRunDiffRow *row)
   return row->basis == PS_RUN_DIFF_BASIS_SIZE && strcmp (row->kind, "function") == 0;
 }
 
+double
+ps_run_diff_row_get_compared_ratio (const PsRunDiffRow *row)
+{
+  g_return_val_if_fail (row != NULL, NAN);
+
+  return ps_run_diff_row_compares_totals (row) ? row->ratio_total : row->ratio_mean;
+}
+
 const PsRunDiffRow *
 ps_run_diff_find_row (const PsRunDiff *diff,
                       const char      *name,

@@ -169,6 +169,8 @@ void             ps_run_diff_free         (PsRunDiff              *diff);
  * ratio_mean; the shares of sampled functions, whose mean is their
  * total). */
 gboolean         ps_run_diff_row_compares_totals (const PsRunDiffRow *row);
+/* The ratio the verdict rests on: ratio_total or ratio_mean, as above */
+double           ps_run_diff_row_get_compared_ratio (const PsRunDiffRow *row);
 /* The first row with that name (B's name for renamed rows) and kind (NULL:
  * any), or NULL */
 const PsRunDiffRow *ps_run_diff_find_row  (const PsRunDiff        *diff,

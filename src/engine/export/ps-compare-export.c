@@ -233,19 +233,12 @@ ps_compare_export_csv (GString                    *out,
 
 /* Markdown */
 
-/* The ratio the verdict rests on */
-static double
-compared_ratio (const PsRunDiffRow *row)
-{
-  return ps_run_diff_row_compares_totals (row) ? row->ratio_total : row->ratio_mean;
-}
-
 static int
 compare_ratio_descending (gconstpointer a,
                           gconstpointer b)
 {
-  double ratio_a = compared_ratio (*(const PsRunDiffRow **)a);
-  double ratio_b = compared_ratio (*(const PsRunDiffRow **)b);
+  double ratio_a = ps_run_diff_row_get_compared_ratio (*(const PsRunDiffRow **)a);
+  double ratio_b = ps_run_diff_row_get_compared_ratio (*(const PsRunDiffRow **)b);
 
   return (ratio_a < ratio_b) - (ratio_a > ratio_b);
 }
@@ -297,7 +290,7 @@ append_markdown_table (GString   *out,
       g_autofree char *a_value = ps_compare_export_format_value (totals ? row->a.sum : row->a.mean, row->unit, FALSE);
       g_autofree char *b_value = ps_compare_export_format_value (totals ? row->b.sum : row->b.mean, row->unit, FALSE);
       g_autofree char *delta = ps_compare_export_format_value (totals ? row->delta_total : row->delta_mean, row->unit, TRUE);
-      g_autofree char *ratio = ps_compare_export_format_ratio (compared_ratio (row));
+      g_autofree char *ratio = ps_compare_export_format_ratio (ps_run_diff_row_get_compared_ratio (row));
       g_autofree char *p_value = ps_compare_export_format_p_value (row->p_value);
       g_autofree char *basis = ps_compare_export_format_basis (row);
       g_autofree char *a_count = ps_util_format_count (row->a.count);
