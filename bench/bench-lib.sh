@@ -187,26 +187,27 @@ bench_input_file() {
 # only hundredths), peak RSS from GNU time's %M.
 bench_timed() {
   local name=$1 output=$2; shift 2
-  local t0 t1 status=0 seconds rss elapsed
+  local t0 t1 status=0 seconds rss elapsed user system
   t0=${EPOCHREALTIME:-}
-  /usr/bin/time -f '%e %M' -o "$measure_dir/time.out" "$@" >"$output" || status=$?
+  /usr/bin/time -f '%e %M %U %S' -o "$measure_dir/time.out" "$@" >"$output" || status=$?
   t1=${EPOCHREALTIME:-}
   if [ $status -ne 0 ]; then
     note "$name failed with exit status $status: $*"
     return $status
   fi
-  read -r elapsed rss < <(tail -n 1 "$measure_dir/time.out")
+  read -r elapsed rss user system < <(tail -n 1 "$measure_dir/time.out")
   if [ -n "$t0" ] && [ -n "$t1" ]; then
     seconds=$(awk -v a="${t0/,/.}" -v b="${t1/,/.}" 'BEGIN { printf "%.3f", b - a }')
   else
     seconds=$elapsed
   fi
-  echo "$seconds $rss" >>"$measure_dir/$name"
+  echo "$seconds $rss $(awk -v u="$user" -v s="$system" 'BEGIN { printf "%.2f", u + s }')" >>"$measure_dir/$name"
 }
 
-# Best (lowest) time of a tool, and the highest peak RSS over its runs
+# Best (lowest) wall time of a tool, the highest peak RSS over its runs,
+# and the CPU time (user + system) of the best run
 bench_best() {
-  awk 'NR == 1 || $1 < t { t = $1 } $2 > m { m = $2 } END { printf "%s %s\n", t, m }' "$measure_dir/$1"
+  awk 'NR == 1 || $1 < t { t = $1; c = $3 } $2 > m { m = $2 } END { printf "%s %s %s\n", t, m, c }' "$measure_dir/$1"
 }
 
 # Times wc -l, cat and the command "$cli" CLI_ARG… FILE in rounds. The
@@ -241,11 +242,11 @@ bench_measure() {
     die "a tool failed; no results"
   fi
 
-  read -r wc_s wc_rss < <(bench_best wc)
-  read -r cat_s cat_rss < <(bench_best cat)
-  read -r cli_s cli_rss < <(bench_best cli)
+  read -r wc_s wc_rss wc_cpu < <(bench_best wc)
+  read -r cat_s cat_rss cat_cpu < <(bench_best cat)
+  read -r cli_s cli_rss cli_cpu < <(bench_best cli)
   if [ "${#also_args[@]}" -gt 0 ]; then
-    read -r also_s also_rss < <(bench_best also)
+    read -r also_s also_rss also_cpu < <(bench_best also)
   fi
   lines=$(awk '{ print $1 }' "$measure_dir/wc.out")
 }
@@ -258,10 +259,10 @@ bench_json_number() {
 # --- the report ---------------------------------------------------------
 
 bench_row() {
-  awk -v tool="$1" -v s="$2" -v rss="$3" -v base="$wc_s" -v bytes="$file_bytes" 'BEGIN {
+  awk -v tool="$1" -v s="$2" -v rss="$3" -v cpu="$4" -v base="$wc_s" -v bytes="$file_bytes" 'BEGIN {
     mbs = (s > 0) ? sprintf("%.0f", bytes / s / 1e6) : "∞"
     ratio = (base > 0) ? sprintf("%.2f", s / base) : "n/a"
-    printf "| %s | %.3f | %s | %s | %.1f MiB | %.2f %% |\n", tool, s, mbs, ratio, rss / 1024, rss * 1024 * 100 / bytes
+    printf "| %s | %.3f | %.2f | %s | %s | %.1f MiB | %.2f %% |\n", tool, s, cpu, mbs, ratio, rss / 1024, rss * 1024 * 100 / bytes
   }'
 }
 
@@ -286,15 +287,15 @@ bench_print_table() {
   echo "- perfscope: $revision, $(basename "$build_dir") (release)"
   echo "- best of $runs warm-cache runs; peak RSS is the highest of the runs"
   echo
-  echo "| tool | seconds | MB/s | ratio to wc -l | peak RSS | RSS / file size |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+  echo "| tool | wall s | CPU s | MB/s | ratio to wc -l | peak RSS | RSS / file size |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
   # shellcheck disable=SC2016  # backquotes are Markdown code spans
-  bench_row '`wc -l`' "$wc_s" "$wc_rss"
+  bench_row '`wc -l`' "$wc_s" "$wc_rss" "$wc_cpu"
   # shellcheck disable=SC2016
-  bench_row '`cat > /dev/null`' "$cat_s" "$cat_rss"
-  bench_row "$cli_label" "$cli_s" "$cli_rss"
+  bench_row '`cat > /dev/null`' "$cat_s" "$cat_rss" "$cat_cpu"
+  bench_row "$cli_label" "$cli_s" "$cli_rss" "$cli_cpu"
   if [ "${#also_args[@]}" -gt 0 ]; then
-    bench_row "$also_label" "$also_s" "$also_rss"
+    bench_row "$also_label" "$also_s" "$also_rss" "$also_cpu"
   fi
   echo
 }
