@@ -169,6 +169,9 @@ typedef struct
   gboolean       session_has_durations;
   double         session_resolution;     /* the rate in effect, 0 if none */
   guint          session_n_resolutions;
+  GString       *session_apps;           /* APP, joined (append_metadata) */
+  GString       *session_pids;           /* PROCESSID, joined */
+  guint          session_n_apps;         /* REGISTERED APP lines so far */
   GHashTable    *registry;               /* "app\nid" → RegistryEntry, this session */
   GHashTable    *apps;                   /* registered application names, this session */
   GHashTable    *warned_apps;            /* unregistered names already warned about */
@@ -437,6 +440,12 @@ close_session (CeParser *self)
   if (self->session == PS_NONE)
     return;
 
+  /* The applications registered after the first, which is given already */
+  if (self->session_n_apps > 1)
+    {
+      ps_event_store_set_metadata (self->store, self->session, "APP", self->session_apps->str);
+      ps_event_store_set_metadata (self->store, self->session, "PROCESSID", self->session_pids->str);
+    }
   ps_event_store_set_session_end (self->store, self->session, self->session_last_line);
   if (self->session_has_durations && self->session_n_resolutions == 0)
     ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-NORES",
@@ -460,6 +469,9 @@ open_session (CeParser *self,
   self->session_has_durations = FALSE;
   self->session_resolution = 0;
   self->session_n_resolutions = 0;
+  self->session_n_apps = 0;
+  g_string_truncate (self->session_apps, 0);
+  g_string_truncate (self->session_pids, 0);
   g_hash_table_remove_all (self->registry);
   g_hash_table_remove_all (self->apps);
   g_hash_table_remove_all (self->warned_apps);
@@ -667,23 +679,29 @@ parse_devname (CeParser *self,
   return TRUE;
 }
 
+/* The applications of a session, and their process ids, are each one
+ * metadata value: the names joined with ", " in the order of their
+ * REGISTERED APP lines. Joined here as they come and handed to the store
+ * once the session ends, since each value given to the store is
+ * interned: a value per line would keep every longer prefix of the list,
+ * memory and time growing with the square of the registrations (a
+ * harness that restarts its application registers it thousands of
+ * times). The first one is given at once, so that the keys keep the
+ * order of the lines. */
 static void
 append_metadata (CeParser   *self,
+                 GString    *joined,
                  const char *key,
                  const char *value,
                  gsize       length)
 {
   g_autofree char *text = ps_util_display_text (value, length);
-  const char *previous = ps_event_store_get_metadata (self->store, self->session, key);
 
-  if (previous != NULL)
-    {
-      g_autofree char *joined = g_strconcat (previous, ", ", text, NULL);
-
-      ps_event_store_set_metadata (self->store, self->session, key, joined);
-    }
-  else
-    ps_event_store_set_metadata (self->store, self->session, key, text);
+  if (self->session_n_apps > 0)
+    g_string_append (joined, ", ");
+  g_string_append (joined, text);
+  if (self->session_n_apps == 0)
+    ps_event_store_set_metadata (self->store, self->session, key, joined->str);
 }
 
 /* REGISTERED APP [a] PROCCESSID [pid] */
@@ -702,8 +720,9 @@ parse_registered_app (CeParser *self,
 
   ensure_session (self, line);
   g_hash_table_add (self->apps, g_strndup (app, app_length));
-  append_metadata (self, "APP", app, app_length);
-  append_metadata (self, "PROCESSID", pid, pid_length);
+  append_metadata (self, self->session_apps, "APP", app, app_length);
+  append_metadata (self, self->session_pids, "PROCESSID", pid, pid_length);
+  self->session_n_apps++;
   return TRUE;
 }
 
@@ -2057,6 +2076,8 @@ ce_free (PsParser *parser)
   g_clear_pointer (&self->batches, ps_batch_pool_free);
   g_string_free (self->noted_app, TRUE);
   g_string_free (self->key, TRUE);
+  g_string_free (self->session_apps, TRUE);
+  g_string_free (self->session_pids, TRUE);
   g_free (self);
 }
 
@@ -2089,6 +2110,8 @@ ce_parser_new (PsStoreBuilder *builder)
   self->track_seen = g_byte_array_new ();
   self->noted_app = g_string_new (NULL);
   self->key = g_string_new (NULL);
+  self->session_apps = g_string_new (NULL);
+  self->session_pids = g_string_new (NULL);
   forget_fast_path (self);
   for (guint i = 0; i < FAST_IDS; i++)
     self->names[i].id = PS_NONE;
