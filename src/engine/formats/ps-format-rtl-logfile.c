@@ -1097,9 +1097,10 @@ open_scope (RtlParser   *self,
   if (open.logical && self->totals == NULL)
     ps_store_builder_set_span_context (self->parent.builder, open.span, context);
 
+  /* From one scope up: a log may have a thread for every few lines */
   if (G_UNLIKELY (n_open == thread->stack.size))
     {
-      thread->stack.size = MAX (16, thread->stack.size * 2);
+      thread->stack.size = MAX (1, thread->stack.size * 2);
       thread->stack.items = g_renew (OpenScope, thread->stack.items, thread->stack.size);
     }
   thread->stack.items[n_open] = open;
