@@ -61,24 +61,26 @@
  * numbers its threads 1, 2, 3 …) */
 #define SMALL_THREAD_IDS 256
 
+/* One per open scope of a thread, so a log of deep nesting holds one for
+ * each level: the fields are ordered by size so that nothing pads them */
 typedef struct
 {
   guint64     span;         /* index in the store */
   const char *name;         /* the interned name */
-  gsize       name_length;
+  gint64      begin_ms;
+  guint64     line;
+  gint64      children_ns;  /* the durations of its measured children that ended */
+  guint32     name_length;  /* lines are at most MAX_LINE_LENGTH */
   guint32     name_id;
   guint32     name_sid;     /* the scanner's id of the name, or PS_NONE */
   guint32     context;      /* logical scopes: string id of the naming record's scope */
-  gint64      begin_ms;
-  guint64     line;
   guint       depth;
   guint32     clock_steps;  /* the thread's backward steps when it began */
-  gboolean    logical;
-  guint16     flags;        /* the span's flags when it began */
-  gint64      children_ns;  /* the durations of its measured children that ended */
   guint32     ended_parent; /* its parent, if that ended before it: an index
                              * into ended_parents; else PS_NONE (the parent
                              * is right below it, or there is none) */
+  guint16     flags;        /* the span's flags when it began */
+  guint8      logical;
 } OpenScope;
 
 /* A scope that ended while its child was still open (a logical scope
@@ -1081,7 +1083,7 @@ open_scope (RtlParser   *self,
   else
     open.span = ps_store_builder_add_span (self->parent.builder, &span);
   open.name = name.text;
-  open.name_length = name_length;
+  open.name_length = (guint32) name_length;
   open.name_id = span.name;
   open.name_sid = name_sid;
   open.context = context;
