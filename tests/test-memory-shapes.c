@@ -241,8 +241,8 @@ static void
 write_rtl_deep (GString *text,
                 gsize    bytes)
 {
-  /* Each level writes two lines of 14 bytes */
-  guint depth = (guint) (bytes / 28);
+  /* Each level writes two lines of 13 bytes */
+  guint depth = (guint) (bytes / 26);
 
   for (guint i = 0; i < depth; i++)
     g_string_append_printf (text, "%06u 1 { f\n", i);
