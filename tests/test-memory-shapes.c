@@ -797,7 +797,7 @@ static const Shape shapes[] = {
   { "ce-perflog", "long-lines", "long_CEPC_x86_6_0_3122.log", write_ce_long_lines, 4 * MB, "stats", FALSE },
 
   /* Issue 30: 5.8 MB of nested scopes took `calltree` 420 MB; it takes
-   * 68–83 MiB, 13–16 times the file, and 4–5 s (src/engine/analysis/
+   * 69–83 MiB, 12–16 times the file, and 4–7 s (src/engine/analysis/
    * ps-call-tree.c) */
   { "rtl-logfile", "deep", "deep_4711.log", write_rtl_deep, 5800 * 1000, "stats calltree", FALSE, "calltree" },
   /* The call tree keeps room for 64 frames of every thread from its
