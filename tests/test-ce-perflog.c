@@ -1322,6 +1322,57 @@ test_sniff (void)
   g_assert_null (ps_format_sniff ((const guint8 *) other, strlen (other), "perf.log", NULL));
 }
 
+/* The applications of a session are one value each for names and ids,
+ * joined with ", " in the order of their lines, however often one comes
+ * again; the keys keep the order of the first lines, and every session
+ * has its own list */
+static void
+test_repeated_app_registrations (void)
+{
+  g_autoptr(GString) text = g_string_new ("## PERF ## OSVERSION=[6.0] BUILD=[3122]\r\n"
+                                          "## PERF ## REGISTERED APP [harness] PROCCESSID [0x0]\r\n"
+                                          "## PERF ## PLATFORM=[CEPC] CPU=[x86]\r\n");
+  g_autoptr(GString) apps = g_string_new ("harness");
+  g_autoptr(GString) pids = g_string_new ("0x0");
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(GArray) entries = NULL;
+  static const char * const keys[] = { "OSVERSION", "BUILD", "APP", "PROCESSID", "PLATFORM", "CPU" };
+
+  for (guint i = 1; i < 5000; i++)
+    {
+      const char *name = i % 1000 == 0 ? "other" : "harness";
+
+      g_string_append_printf (text, "## PERF ## REGISTERED APP [%s] PROCCESSID [0x%x]\r\n", name, i);
+      g_string_append_printf (apps, ", %s", name);
+      g_string_append_printf (pids, ", 0x%x", i);
+    }
+  g_string_append (text, "## PERF ## APP [other] EVT [0] DUR [1]\r\n"
+                         "## PERF ## OSVERSION=[6.0] BUILD=[3122]\r\n"
+                         "## PERF ## REGISTERED APP [second] PROCCESSID [0x1]\r\n");
+  store = parse_bytes (text->str, text->len);
+
+  g_assert_cmpuint (ps_event_store_get_n_sessions (store), ==, 2);
+  g_assert_cmpstr (ps_event_store_get_metadata (store, 0, "APP"), ==, apps->str);
+  g_assert_cmpstr (ps_event_store_get_metadata (store, 0, "PROCESSID"), ==, pids->str);
+  g_assert_cmpstr (ps_event_store_get_metadata (store, 1, "APP"), ==, "second");
+  g_assert_cmpstr (ps_event_store_get_metadata (store, 1, "PROCESSID"), ==, "0x1");
+  /* The lists once, not every longer one (50 MB of them before) */
+  g_assert_cmpuint (ps_event_store_get_memory_size (store), <, 4 * text->len);
+  /* "other" was registered: its event is not of an unknown application */
+  for (guint i = 0; i < ps_event_store_get_n_warnings (store); i++)
+    {
+      PsWarning warning;
+
+      ps_event_store_get_warning (store, i, &warning);
+      g_assert_cmpstr (warning.code, !=, "W-UNKNOWNAPP");
+    }
+
+  entries = ps_event_store_list_metadata (store, 0);
+  g_assert_cmpuint (entries->len, ==, G_N_ELEMENTS (keys));
+  for (guint i = 0; i < entries->len; i++)
+    g_assert_cmpstr (g_array_index (entries, PsMetadataEntry, i).key, ==, keys[i]);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1334,6 +1385,7 @@ main (int   argc,
   g_test_add_func ("/ce-perflog/fast-path-cpu-mem", test_fast_path_cpu_mem);
   g_test_add_func ("/ce-perflog/sniff", test_sniff);
   g_test_add_func ("/ce-perflog/registration-then-fast-dur", test_registration_then_fast_dur);
+  g_test_add_func ("/ce-perflog/repeated-app-registrations", test_repeated_app_registrations);
   g_test_add_func ("/ce-perflog/stages/any-chunks", test_staged_any_chunks);
   g_test_add_func ("/ce-perflog/stages/loader", test_staged_loader);
   g_test_add_func ("/ce-perflog/stages/boundaries", test_staged_boundaries);
