@@ -812,10 +812,10 @@ static const Shape shapes[] = {
   { "rtl-logfile", "long-lines", "long_4711.log", write_rtl_long_lines, 4 * MB, "stats calltree", FALSE },
 
   { "pdh-csv", "counters", "counters.csv", write_pdh_counters_csv, 4 * MB, "counters", TRUE },
-  /* A counter of the PDH parser and the store takes about 470 bytes
-   * (a series of 128 with room for twice as many, a track of 56, its
-   * overview, the parser's column): 141 MiB for 3 MB, 49 times the
-   * file (issue 30) */
+  /* A counter takes about 390 bytes against 10 of the file: in the
+   * store its series (128), track (48), overview (40) and name, and the
+   * PDH parser's column (src/engine/formats/ps-format-pdh-csv.c):
+   * 111 MiB for 2.9 MB, 40 times the file (issue 30) */
   { "pdh-csv", "short-names", "short.tsv", write_pdh_short_names_tsv, 3 * MB, "counters", FALSE, "info counters" },
   { "pdh-csv", "rows", "rows.csv", write_pdh_rows, 4 * MB, "counters", FALSE },
   /* Issue 30: 17 MB of odd columns took `info` 1.37 GB */

@@ -1629,11 +1629,14 @@ static PsCounterSeries *
 counter_series_of (PsEventStore *self,
                    guint32       track)
 {
+  /* Up to this track only: the array's room grows by doubling anyway,
+   * and room never used is never written, so it takes no memory (a
+   * header of many counters adds them one at a time) */
   if (track >= self->counter_series->len)
     {
       guint old_len = self->counter_series->len;
 
-      g_array_set_size (self->counter_series, MAX (track + 1, old_len * 2));
+      g_array_set_size (self->counter_series, track + 1);
       for (guint i = old_len; i < self->counter_series->len; i++)
         ps_counter_series_init (&g_array_index (self->counter_series, PsCounterSeries, i));
     }
