@@ -36,6 +36,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "cli-test-util.h"
 #include "gen-plv2.h"
 #include "pmclog-writer.h"
 #include "ps-format.h"
@@ -63,20 +64,6 @@
  * each, that they do not use) */
 #define ADDRESS_SPACE_FACTOR 4
 #define ADDRESS_SPACE_BASE_BYTES (G_GUINT64_CONSTANT (1024) * 1024 * 1024)
-
-/* AddressSanitizer keeps freed memory aside and shadows all of it: a
- * peak measured under it (the CLI is built as this test is) is not what
- * the program takes, so it is not compared */
-#if defined(__SANITIZE_ADDRESS__)
-# define MEASURES_MEMORY 0
-#elif defined(__has_feature)
-# if __has_feature(address_sanitizer)
-#  define MEASURES_MEMORY 0
-# endif
-#endif
-#ifndef MEASURES_MEMORY
-# define MEASURES_MEMORY 1
-#endif
 
 #define MIB (1024.0 * 1024.0)
 

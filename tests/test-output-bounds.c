@@ -58,20 +58,6 @@
 #define MEMORY_BASE_BYTES (64 * 1024 * 1024)
 #define MEMORY_PER_INPUT_BYTE 64
 
-/* AddressSanitizer keeps freed memory aside and shadows all of it: a
- * peak measured under it (the CLI is built as this test is) is not what
- * the program takes, so it is not compared */
-#if defined(__SANITIZE_ADDRESS__)
-# define MEASURES_MEMORY 0
-#elif defined(__has_feature)
-# if __has_feature(address_sanitizer)
-#  define MEASURES_MEMORY 0
-# endif
-#endif
-#ifndef MEASURES_MEMORY
-# define MEASURES_MEMORY 1
-#endif
-
 /* Peak memory at most limit, where it can be measured */
 static void
 assert_memory_within (const char *what,
