@@ -132,8 +132,9 @@ typedef struct
   guint32       session;
   gboolean      has_bias;
   gint64        bias_minutes;   /* UTC = local + bias */
-  GHashTable   *tracks;         /* key → track index + 1 */
-  GString      *key;
+  guint32      *track_slots;    /* track index + 1 of machines, objects, instances; 0: free */
+  guint         track_slots_mask;
+  guint         n_track_slots_used;
 
   /* Rows */
   gboolean      have_origin;
@@ -481,6 +482,49 @@ infer_unit (const char *counter,
 /* ------------------------------------------------------------------------ */
 /* Tracks                                                                    */
 
+/* The tracks of machines, objects and instances are found again by their
+ * fields through an open-addressing table of track indices: a header of a
+ * million columns, each of its own instance, costs a few bytes a track
+ * here rather than a string key each */
+static guint
+track_hash (PsTrackKind kind,
+            guint32     parent,
+            guint32     name,
+            guint32     category,
+            gint64      number)
+{
+  guint64 hash = (guint64)kind * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+
+  hash = (hash ^ parent) * G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  hash = (hash ^ name) * G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+  hash = (hash ^ category) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  hash = (hash ^ (guint64)number) * G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  return (guint)(hash >> 32);
+}
+
+static void
+track_index_grow (PdhParser *self)
+{
+  guint old_size = self->track_slots_mask + 1;
+  guint32 *old_slots = self->track_slots;
+  guint size = old_slots != NULL ? old_size * 2 : 64;
+
+  self->track_slots = g_new0 (guint32, size);
+  self->track_slots_mask = size - 1;
+  for (guint i = 0; old_slots != NULL && i < old_size; i++)
+    if (old_slots[i] != 0)
+      {
+        const PsTrack *track = ps_event_store_get_track (self->store, old_slots[i] - 1);
+        guint slot = track_hash (track->kind, track->parent, track->name, track->category, track->number)
+                     & self->track_slots_mask;
+
+        while (self->track_slots[slot] != 0)
+          slot = (slot + 1) & self->track_slots_mask;
+        self->track_slots[slot] = old_slots[i];
+      }
+  g_free (old_slots);
+}
+
 static guint32
 find_or_add_track (PdhParser   *self,
                    PsTrackKind  kind,
@@ -491,22 +535,29 @@ find_or_add_track (PdhParser   *self,
                    gsize        category_length,
                    gint64       number)
 {
-  gpointer found;
   PsTrack track = { 0 };
+  guint32 name_id = ps_event_store_intern (self->store, name, name_length);
+  guint32 category_id = category != NULL ? ps_event_store_intern (self->store, category, category_length) : 0;
+  guint slot;
   guint32 index;
 
-  g_string_printf (self->key, "%d\x1f%u\x1f%" PRId64 "\x1f", (int)kind, parent, number);
-  g_string_append_len (self->key, name, name_length);
-  g_string_append_c (self->key, '\x1f');
-  if (category != NULL)
-    g_string_append_len (self->key, category, category_length);
+  /* At most half full */
+  if (self->track_slots == NULL || 2 * (self->n_track_slots_used + 1) > self->track_slots_mask + 1)
+    track_index_grow (self);
 
-  found = g_hash_table_lookup (self->tracks, self->key->str);
-  if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
+  for (slot = track_hash (kind, parent, name_id, category_id, number) & self->track_slots_mask;
+       self->track_slots[slot] != 0;
+       slot = (slot + 1) & self->track_slots_mask)
+    {
+      const PsTrack *found = ps_event_store_get_track (self->store, self->track_slots[slot] - 1);
 
-  track.name = ps_event_store_intern (self->store, name, name_length);
-  track.category = category != NULL ? ps_event_store_intern (self->store, category, category_length) : 0;
+      if (found->kind == kind && found->parent == parent && found->name == name_id
+          && found->category == category_id && found->number == number)
+        return self->track_slots[slot] - 1;
+    }
+
+  track.name = name_id;
+  track.category = category_id;
   track.parent = parent;
   track.session = self->session;
   track.number = number;
@@ -515,7 +566,8 @@ find_or_add_track (PdhParser   *self,
   track.flags = PS_TRACK_FLAG_NONE;
 
   index = ps_event_store_add_track (self->store, &track);
-  g_hash_table_insert (self->tracks, g_strdup (self->key->str), GUINT_TO_POINTER (index + 1));
+  self->track_slots[slot] = index + 1;
+  self->n_track_slots_used++;
 
   return index;
 }
@@ -658,7 +710,8 @@ read_header (PdhParser  *self,
              gsize       length,
              guint64     line)
 {
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* The first field of each counter path, by the path's string id */
+  g_autoptr(GArray) first_field = g_array_new (FALSE, TRUE, sizeof (guint));
   FieldReader reader;
   guint64 n_blank = 0, first_blank = 0;
   guint64 n_beyond = 0, first_beyond = 0;
@@ -683,7 +736,8 @@ read_header (PdhParser  *self,
     {
       const char *path = self->field->str;
       Column column = { field, PS_NONE, FALSE };
-      gpointer first;
+      guint32 path_id;
+      guint first;
 
       /* Its values would be values of nothing */
       if (is_blank_text (path, self->field->len))
@@ -702,14 +756,18 @@ read_header (PdhParser  *self,
       column.track = add_counter_column (self, field, path, self->field->len);
       g_array_append_val (self->columns, column);
 
-      first = g_hash_table_lookup (seen, path);
-      if (first != NULL)
+      /* The counter track's category is its path */
+      path_id = ps_event_store_get_track (self->store, column.track)->category;
+      if (path_id >= first_field->len)
+        g_array_set_size (first_field, MAX (path_id + 1, first_field->len * 2));
+      first = g_array_index (first_field, guint, path_id);
+      if (first != 0)
         ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-DUPLICATE", line,
                                PS_NO_POSITION, self->session,
                                _("Column %u repeats the counter path of column %u (“%s”); both are kept"),
-                               field + 1, GPOINTER_TO_UINT (first), path);
+                               field + 1, first, path);
       else
-        g_hash_table_insert (seen, g_strdup (path), GUINT_TO_POINTER (field + 1));
+        g_array_index (first_field, guint, path_id) = field + 1;
     }
   self->n_fields = field;
 
@@ -1189,9 +1247,8 @@ pdh_free (PsParser *parser)
   g_array_unref (self->row_bad);
   g_free (self->row_numbers);
   g_free (self->row_status);
-  g_string_free (self->key, TRUE);
   g_array_unref (self->columns);
-  g_hash_table_unref (self->tracks);
+  g_free (self->track_slots);
   g_free (self);
 }
 
@@ -1216,9 +1273,7 @@ pdh_parser_new (PsStoreBuilder *builder)
   self->field = g_string_new (NULL);
   self->scratch = g_string_new (NULL);
   self->row_bad = g_array_new (FALSE, FALSE, sizeof (BadValue));
-  self->key = g_string_new (NULL);
   self->columns = g_array_new (FALSE, FALSE, sizeof (Column));
-  self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->session = PS_NONE;
 
   return &self->parent;
