@@ -149,7 +149,9 @@ write_counter (PsCliJsonStream *stream,
       const PsCounterValue *value = ps_event_store_get_counter_value (counters->store, counters->points[p]);
       GString *out = ps_cli_json_stream_raw (stream, NULL);
 
-      g_string_append_printf (out, "[%" PRId64 ", ", value->time_ns + name.origin_ns);
+      g_string_append_c (out, '[');
+      ps_export_append_integer (out, value->time_ns + name.origin_ns);
+      g_string_append (out, ", ");
       ps_export_append_json_number (out, value->value);
       g_string_append_c (out, ']');
       ps_cli_json_write_out (out, WRITE_OUT_BYTES);

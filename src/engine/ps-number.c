@@ -380,6 +380,26 @@ ps_number_shortest (double   value,
   strip_zeros (digits, exponent);
 }
 
+/* "00" … "99": two digits at a time */
+static const char digit_pairs[] =
+  "0001020304050607080910111213141516171819"
+  "2021222324252627282930313233343536373839"
+  "4041424344454647484950515253545556575859"
+  "6061626364656667686970717273747576777879"
+  "8081828384858687888990919293949596979899";
+
+static int
+count_digits (guint64 digits)
+{
+  int n = 1;
+
+  for (; digits >= 10000; digits /= 10000)
+    n += 4;
+  for (; digits >= 10; digits /= 10)
+    n++;
+  return n;
+}
+
 int
 ps_number_format_double (double value,
                          char   buffer[PS_NUMBER_BUF])
@@ -406,19 +426,23 @@ ps_number_format_double (double value,
     *p++ = '-';
   ps_number_shortest (value, &digits, &exponent);
 
-  n_digits = 0;
-  do
+  n_digits = count_digits (digits);
+  for (int at = n_digits; at > 0;)
     {
-      digit_text[n_digits++] = (char)('0' + digits % 10);
-      digits /= 10;
-    }
-  while (digits != 0);
-  for (int i = 0; i < n_digits / 2; i++)
-    {
-      char swap = digit_text[i];
+      if (at >= 2 && digits >= 10)
+        {
+          guint pair = (guint)(digits % 100);
 
-      digit_text[i] = digit_text[n_digits - 1 - i];
-      digit_text[n_digits - 1 - i] = swap;
+          digits /= 100;
+          at -= 2;
+          digit_text[at] = digit_pairs[2 * pair];
+          digit_text[at + 1] = digit_pairs[2 * pair + 1];
+        }
+      else
+        {
+          digit_text[--at] = (char)('0' + digits % 10);
+          digits /= 10;
+        }
     }
 
   /* printf's %g with 15 significant digits (16 or 17 where needed):

@@ -153,6 +153,15 @@ format_integer (gint64  value,
 }
 
 void
+ps_export_append_integer (GString *out,
+                          gint64   value)
+{
+  char buffer[PS_NUMBER_BUF];
+
+  g_string_append_len (out, buffer, format_integer (value, buffer));
+}
+
+void
 ps_export_append_json_number (GString *out,
                               double   value)
 {

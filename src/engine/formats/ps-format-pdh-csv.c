@@ -165,6 +165,28 @@ is_blank_text (const char *text,
   return TRUE;
 }
 
+/* Plain ASCII, eight bytes at a time: most lines are, and need no
+ * further check of their UTF-8 */
+static gboolean
+is_ascii (const char *text,
+          gsize       length)
+{
+  const guint64 high_bits = G_GUINT64_CONSTANT (0x8080808080808080);
+  guint64 seen = 0;
+  gsize i = 0;
+
+  for (; i + 8 <= length; i += 8)
+    {
+      guint64 word;
+
+      memcpy (&word, text + i, sizeof word);
+      seen |= word;
+    }
+  for (; i < length; i++)
+    seen |= (guchar)text[i];
+  return (seen & high_bits) == 0;
+}
+
 static void
 field_reader_init (FieldReader *reader,
                    const char  *text,
@@ -1080,7 +1102,7 @@ handle_line (const PsLine *line,
   /* Windows-1252 once a line is not UTF-8 (§7.2 "Encoding") */
   if (ps_line_reader_get_encoding (self->reader) == PS_TEXT_ENCODING_8BIT)
     {
-      if (!self->cp1252 && !g_utf8_validate_len (text, length, NULL))
+      if (!self->cp1252 && !is_ascii (text, length) && !g_utf8_validate_len (text, length, NULL))
         {
           self->cp1252 = TRUE;
           ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-CP1252", line->number,
