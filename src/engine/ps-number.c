@@ -516,6 +516,31 @@ is_digit (char c)
   return c >= '0' && c <= '9';
 }
 
+/* Eight digits at once: a word of the text is eight ASCII digits when each
+ * byte's high nibble is 3 and stays 3 after adding 6 */
+static inline gboolean
+read_eight_digits (const char *p,
+                   guint64    *value)
+{
+  const guint64 nibbles = G_GUINT64_CONSTANT (0xf0f0f0f0f0f0f0f0);
+  const guint64 threes = G_GUINT64_CONSTANT (0x3030303030303030);
+  guint64 word;
+
+  memcpy (&word, p, sizeof word);
+#if G_BYTE_ORDER == G_BIG_ENDIAN
+  word = GUINT64_SWAP_LE_BE (word);
+#endif
+  if ((word & nibbles) != threes || ((word + G_GUINT64_CONSTANT (0x0606060606060606)) & nibbles) != threes)
+    return FALSE;
+
+  /* The first digit is the lowest byte: pairs, then fours, then eight */
+  word -= threes;
+  word = (word * 10 + (word >> 8)) & G_GUINT64_CONSTANT (0x00ff00ff00ff00ff);
+  word = (word * 100 + (word >> 16)) & G_GUINT64_CONSTANT (0x0000ffff0000ffff);
+  *value = (word & 0xffff) * 10000 + (word >> 32);
+  return TRUE;
+}
+
 /* Clinger's fast path: FALSE when the result would not be exact */
 static gboolean
 parse_fast (guint64  mantissa,
@@ -578,6 +603,19 @@ ps_number_parse_double (const char *text,
 
   for (; p < end && is_digit (*p); p++)
     {
+      guint64 eight;
+
+      /* Past the leading zeros, eight digits at a time where they fit */
+      while (n_significant > 0 && n_significant + 8 <= MAX_FAST_DIGITS && end - p >= 8
+             && read_eight_digits (p, &eight))
+        {
+          mantissa = mantissa * 100000000 + eight;
+          n_significant += 8;
+          n_digits += 8;
+          p += 8;
+        }
+      if (p == end || !is_digit (*p))
+        break;
       n_digits++;
       if (n_significant == 0 && *p == '0')
         continue;
@@ -592,6 +630,19 @@ ps_number_parse_double (const char *text,
   if (p < end && *p == '.')
     for (p++; p < end && is_digit (*p); p++)
       {
+        guint64 eight;
+
+        while (n_significant > 0 && n_significant + 8 <= MAX_FAST_DIGITS && end - p >= 8
+               && read_eight_digits (p, &eight))
+          {
+            mantissa = mantissa * 100000000 + eight;
+            n_significant += 8;
+            n_digits += 8;
+            exponent -= 8;
+            p += 8;
+          }
+        if (p == end || !is_digit (*p))
+          break;
         n_digits++;
         if (n_significant == 0 && *p == '0')
           exponent--;
