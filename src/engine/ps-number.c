@@ -583,6 +583,57 @@ parse_fast (guint64  mantissa,
 #endif
 }
 
+/* The digits of a number read so far */
+typedef struct
+{
+  guint64  mantissa;
+  guint    n_digits;        /* any */
+  guint    n_significant;   /* from the first that is not 0: those in mantissa */
+  gint64   exponent;        /* of the last digit in mantissa */
+  gboolean fits;            /* every significant digit is in mantissa */
+} Digits;
+
+/* A run of digits at *p, of the whole part or of the fraction */
+static void
+read_digits (const char **text,
+             const char  *end,
+             gboolean     fraction,
+             Digits      *digits)
+{
+  const char *p = *text;
+  int scale = fraction ? 1 : 0;
+
+  for (; p < end && is_digit (*p); p++)
+    {
+      guint64 eight;
+
+      /* Past the leading zeros, eight digits at a time where they fit */
+      while (digits->n_significant > 0 && digits->n_significant + 8 <= MAX_FAST_DIGITS && end - p >= 8
+             && read_eight_digits (p, &eight))
+        {
+          digits->mantissa = digits->mantissa * 100000000 + eight;
+          digits->n_significant += 8;
+          digits->n_digits += 8;
+          digits->exponent -= 8 * scale;
+          p += 8;
+        }
+      if (p == end || !is_digit (*p))
+        break;
+      digits->n_digits++;
+      if (digits->n_significant == 0 && *p == '0')
+        digits->exponent -= scale;
+      else if (digits->n_significant < MAX_FAST_DIGITS)
+        {
+          digits->mantissa = digits->mantissa * 10 + (guint64)(*p - '0');
+          digits->n_significant++;
+          digits->exponent -= scale;
+        }
+      else
+        digits->fits = FALSE;
+    }
+  *text = p;
+}
+
 gboolean
 ps_number_parse_double (const char *text,
                         gsize       length,
@@ -591,71 +642,19 @@ ps_number_parse_double (const char *text,
   const char *p = text;
   const char *end = text + length;
   gboolean negative = FALSE;
-  guint64 mantissa = 0;
-  guint n_digits = 0;         /* of the mantissa, any */
-  guint n_significant = 0;    /* of the mantissa, from its first non-zero one */
-  gint64 exponent = 0;        /* of the last digit in mantissa */
-  gboolean fits = TRUE;       /* every significant digit is in mantissa */
+  Digits digits = { 0, 0, 0, 0, TRUE };
   double value;
 
   if (p < end && (*p == '+' || *p == '-'))
     negative = *p++ == '-';
 
-  for (; p < end && is_digit (*p); p++)
-    {
-      guint64 eight;
-
-      /* Past the leading zeros, eight digits at a time where they fit */
-      while (n_significant > 0 && n_significant + 8 <= MAX_FAST_DIGITS && end - p >= 8
-             && read_eight_digits (p, &eight))
-        {
-          mantissa = mantissa * 100000000 + eight;
-          n_significant += 8;
-          n_digits += 8;
-          p += 8;
-        }
-      if (p == end || !is_digit (*p))
-        break;
-      n_digits++;
-      if (n_significant == 0 && *p == '0')
-        continue;
-      if (n_significant < MAX_FAST_DIGITS)
-        {
-          mantissa = mantissa * 10 + (guint64)(*p - '0');
-          n_significant++;
-        }
-      else
-        fits = FALSE;
-    }
+  read_digits (&p, end, FALSE, &digits);
   if (p < end && *p == '.')
-    for (p++; p < end && is_digit (*p); p++)
-      {
-        guint64 eight;
-
-        while (n_significant > 0 && n_significant + 8 <= MAX_FAST_DIGITS && end - p >= 8
-               && read_eight_digits (p, &eight))
-          {
-            mantissa = mantissa * 100000000 + eight;
-            n_significant += 8;
-            n_digits += 8;
-            exponent -= 8;
-            p += 8;
-          }
-        if (p == end || !is_digit (*p))
-          break;
-        n_digits++;
-        if (n_significant == 0 && *p == '0')
-          exponent--;
-        else if (n_significant < MAX_FAST_DIGITS)
-          {
-            mantissa = mantissa * 10 + (guint64)(*p - '0');
-            n_significant++;
-            exponent--;
-          }
-        else
-          fits = FALSE;
-      }
-  if (n_digits == 0)
+    {
+      p++;
+      read_digits (&p, end, TRUE, &digits);
+    }
+  if (digits.n_digits == 0)
     return FALSE;
 
   if (p < end && (*p == 'e' || *p == 'E'))
@@ -675,12 +674,12 @@ ps_number_parse_double (const char *text,
         }
       if (n_exponent_digits == 0)
         return FALSE;
-      exponent += exponent_negative ? -written : written;
+      digits.exponent += exponent_negative ? -written : written;
     }
   if (p != end)
     return FALSE;
 
-  if (!fits || !parse_fast (mantissa, exponent, &value))
+  if (!digits.fits || !parse_fast (digits.mantissa, digits.exponent, &value))
     {
       /* The rare rest: strtod () of a NUL-terminated copy */
       char copy[64];
