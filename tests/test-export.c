@@ -1131,13 +1131,15 @@ test_usage_and_no_data (void)
 
 /* Numbers ------------------------------------------------------------------- */
 
-/* The definition: "%.15g", "%.16g" or "%.17g", the first that reads back */
+/* The definition: "%.15g", "%.16g" or "%.17g", the first that reads back;
+ * a subnormal, whose fifteen digits are more than it holds, from "%.1g"
+ * on ("5e-324") */
 static char *
 shortest_by_reading_back (double value)
 {
   char buffer[G_ASCII_DTOSTR_BUF_SIZE];
 
-  for (int precision = 15; precision <= 17; precision++)
+  for (int precision = fpclassify (value) == FP_SUBNORMAL ? 1 : 15; precision <= 17; precision++)
     {
       char format[8];
 

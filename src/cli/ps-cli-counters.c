@@ -27,6 +27,19 @@
 /* Write the JSON out once this much is pending */
 #define WRITE_OUT_BYTES (256 * 1024)
 
+/* The points of up to this many counters are gathered at once, up to
+ * this many points in all: the store keeps a row of readings together,
+ * so one counter's points lie a row apart, each a cache miss of its own,
+ * while the same point of neighbouring counters shares one */
+#define GATHER_MAX_TRACKS 32
+#define GATHER_MAX_POINTS (1u << 20)
+
+typedef struct
+{
+  gint64 time_ns;
+  double value;
+} Point;
+
 /* The counters of a run, each named and written in turn, never all at
  * once: a PDH header of a million counter paths would otherwise hold a
  * million names and arrays of points */
@@ -37,6 +50,16 @@ typedef struct
   GPtrArray    *tracks;      /* GUINT_TO_POINTER (track) of each counter, in track order */
   guint64      *first_point; /* per track, the index in points of its first */
   guint64      *points;      /* indices of the store's readings with a value, by track */
+
+  /* The points of the counters at positions [gathered_begin, gathered_end)
+   * of tracks, one after the other; gathered_first[i] is where those of
+   * gathered_begin + i begin */
+  guint         next_position;
+  guint         gathered_begin;
+  guint         gathered_end;
+  gsize         gathered_first[GATHER_MAX_TRACKS + 1];
+  Point        *gathered;
+  gsize         gathered_room;
 } Counters;
 
 static void
@@ -45,6 +68,7 @@ counters_clear (Counters *counters)
   g_clear_pointer (&counters->tracks, g_ptr_array_unref);
   g_clear_pointer (&counters->first_point, g_free);
   g_clear_pointer (&counters->points, g_free);
+  g_clear_pointer (&counters->gathered, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Counters, counters_clear)
@@ -120,6 +144,82 @@ stats_mean (const PsCounterStats *stats)
 
 /* JSON */
 
+static guint64
+n_points_of (Counters *counters,
+             guint     position)
+{
+  guint32 track = GPOINTER_TO_UINT (g_ptr_array_index (counters->tracks, position));
+
+  return counters->first_point[track + 1] - counters->first_point[track];
+}
+
+/* The points of the counters from position on, as many as fit; a counter
+ * with more points than fit at all is written straight from the store
+ * (gathered_end stays at position) */
+static void
+gather_points (Counters *counters,
+               guint     position)
+{
+  guint64 total = 0;
+  guint end = position;
+  guint n;
+
+  counters->gathered_begin = position;
+  counters->gathered_end = position;
+  while (end < counters->tracks->len && end - position < GATHER_MAX_TRACKS
+         && total + n_points_of (counters, end) <= GATHER_MAX_POINTS)
+    {
+      counters->gathered_first[end - position] = (gsize)total;
+      total += n_points_of (counters, end);
+      end++;
+    }
+  counters->gathered_first[end - position] = (gsize)total;
+  n = end - position;
+  if (total > counters->gathered_room)
+    {
+      g_free (counters->gathered);
+      counters->gathered = g_new (Point, total);
+      counters->gathered_room = (gsize)total;
+    }
+
+  /* Point p of each counter in turn: neighbours in the store */
+  for (guint64 p = 0;; p++)
+    {
+      gboolean any = FALSE;
+
+      for (guint i = 0; i < n; i++)
+        {
+          guint32 track = GPOINTER_TO_UINT (g_ptr_array_index (counters->tracks, position + i));
+          guint64 first = counters->first_point[track];
+
+          if (p < counters->first_point[track + 1] - first)
+            {
+              const PsCounterValue *value = ps_event_store_get_counter_value (counters->store, counters->points[first + p]);
+              Point *point = &counters->gathered[counters->gathered_first[i] + p];
+
+              point->time_ns = value->time_ns;
+              point->value = value->value;
+              any = TRUE;
+            }
+        }
+      if (!any)
+        break;
+    }
+  counters->gathered_end = end;
+}
+
+static void
+append_point (GString *out,
+              gint64   time_ns,
+              double   value)
+{
+  g_string_append_c (out, '[');
+  ps_export_append_integer (out, time_ns);
+  g_string_append (out, ", ");
+  ps_export_append_json_number (out, value);
+  g_string_append_c (out, ']');
+}
+
 /* One counter: its name, its points as [time, value] a line, its
  * statistics */
 static void
@@ -131,6 +231,7 @@ write_counter (PsCliJsonStream *stream,
   guint32 track = GPOINTER_TO_UINT (item);
   PsCounterStats stats = counter_stats (counters->store, track);
   PsCounterName name;
+  guint position;
 
   ps_counter_name_init (&name, counters->store, track, counters->absolute_times);
   ps_cli_json_stream_begin_object (stream, NULL);
@@ -144,16 +245,31 @@ write_counter (PsCliJsonStream *stream,
   ps_cli_json_stream_string (stream, "path", name.path);
 
   ps_cli_json_stream_begin_array (stream, "points");
-  for (guint64 p = counters->first_point[track]; p < counters->first_point[track + 1]; p++)
+  position = counters->next_position++;
+  if (position >= counters->gathered_end || position < counters->gathered_begin)
+    gather_points (counters, position);
+  if (position < counters->gathered_end)
     {
-      const PsCounterValue *value = ps_event_store_get_counter_value (counters->store, counters->points[p]);
-      GString *out = ps_cli_json_stream_raw (stream, NULL);
+      gsize first = counters->gathered_first[position - counters->gathered_begin];
+      gsize last = counters->gathered_first[position - counters->gathered_begin + 1];
 
-      g_string_append_printf (out, "[%" PRId64 ", ", value->time_ns + name.origin_ns);
-      ps_export_append_json_number (out, value->value);
-      g_string_append_c (out, ']');
-      ps_cli_json_write_out (out, WRITE_OUT_BYTES);
+      for (gsize p = first; p < last; p++)
+        {
+          GString *out = ps_cli_json_stream_raw (stream, NULL);
+
+          append_point (out, counters->gathered[p].time_ns + name.origin_ns, counters->gathered[p].value);
+          ps_cli_json_write_out (out, WRITE_OUT_BYTES);
+        }
     }
+  else
+    for (guint64 p = counters->first_point[track]; p < counters->first_point[track + 1]; p++)
+      {
+        const PsCounterValue *value = ps_event_store_get_counter_value (counters->store, counters->points[p]);
+        GString *out = ps_cli_json_stream_raw (stream, NULL);
+
+        append_point (out, value->time_ns + name.origin_ns, value->value);
+        ps_cli_json_write_out (out, WRITE_OUT_BYTES);
+      }
   ps_cli_json_stream_end (stream);
 
   g_string_append_printf (ps_cli_json_stream_raw (stream, "count"), "%" PRIu64, stats.n_values);

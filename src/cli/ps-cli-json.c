@@ -144,7 +144,7 @@ ps_cli_json_stream_int (PsCliJsonStream *stream,
                         gint64           value)
 {
   stream_next_value (stream, name);
-  g_string_append_printf (stream->out, "%" PRId64, value);
+  ps_export_append_integer (stream->out, value);
 }
 
 void

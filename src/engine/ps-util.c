@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ps-number.h"
 #include "ps-util.h"
 
 char *
@@ -111,79 +112,12 @@ ps_util_append_cut_name (GString    *out,
   g_string_append (out, "…");
 }
 
-/* The text of a value with at most nine decimals and fifteen significant
- * digits, as "%.15g" gives it (fixed notation from 1e-4 on), when it has
- * one: a multiple of a millisecond, say. FALSE for other values. The
- * decimals are found by arithmetic: formatting and reading back, up to
- * three times, costs a microsecond a value, and a table of statistics
- * has tens of thousands. */
-static gboolean
-format_short_decimal (double  value,
-                      char   *buffer,
-                      gsize   size)
-{
-  static const double powers[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
-  double magnitude = fabs (value);
-
-  if (!(magnitude >= 1e-4 && magnitude < 1e15))
-    return FALSE;
-
-  for (guint decimals = 0; decimals < G_N_ELEMENTS (powers); decimals++)
-    {
-      double scaled = magnitude * powers[decimals];
-      gint64 digits;
-      gint64 whole;
-      gint64 fraction;
-
-      if (scaled >= 1e15)
-        return FALSE;
-      digits = (gint64)(scaled + 0.5);
-      /* The decimal digits·10^-decimals reads back as the nearest double,
-       * which the division (rounded to nearest) also gives: the same value
-       * exactly when the text reads back to it. Fewer decimals were tried
-       * first, so the last digit is not 0 and nothing shorter reads back. */
-      if ((double)digits / powers[decimals] != magnitude)
-        continue;
-
-      whole = digits / (gint64)powers[decimals];
-      fraction = digits % (gint64)powers[decimals];
-      if (decimals == 0)
-        g_snprintf (buffer, size, "%s%" G_GINT64_FORMAT, value < 0 ? "-" : "", whole);
-      else
-        g_snprintf (buffer, size, "%s%" G_GINT64_FORMAT ".%0*" G_GINT64_FORMAT,
-                    value < 0 ? "-" : "", whole, (int)decimals, fraction);
-      return TRUE;
-    }
-
-  return FALSE;
-}
-
 char *
 ps_util_format_double (double value)
 {
-  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+  char buffer[PS_NUMBER_BUF];
 
-  if (isnan (value))
-    return g_strdup ("nan");
-  if (isinf (value))
-    return g_strdup (value > 0 ? "inf" : "-inf");
-  if (format_short_decimal (value, buffer, sizeof buffer))
-    return g_strdup (buffer);
-
-  /* The shortest text that reads back to the same double. %g drops
-   * trailing zeros, so 15 significant digits already give "0.1" or "50"
-   * for every value that has such a short form; only values that need
-   * more digits go on to 16 and 17. */
-  for (int precision = 15; precision <= 17; precision++)
-    {
-      char format[8];
-
-      g_snprintf (format, sizeof format, "%%.%dg", precision);
-      g_ascii_formatd (buffer, sizeof buffer, format, value);
-      if (g_ascii_strtod (buffer, NULL) == value)
-        break;
-    }
-
+  ps_number_format_double (value, buffer);
   return g_strdup (buffer);
 }
 

@@ -61,7 +61,8 @@ char *ps_util_format_seconds   (double      seconds);
 char *ps_util_format_bytes     (double      bytes);
 /* A count with the locale's digit grouping ("1,234,567") */
 char *ps_util_format_count     (guint64     count);
-/* Locale-independent shortest round-trip text of a double ("0.0102") */
+/* Locale-independent shortest round-trip text of a double ("0.0102"),
+ * ps_number_format_double () in a new string */
 char *ps_util_format_double    (double      value);
 
 /* A 64-bit finalizer (murmur3's fmix64): every input bit moves every

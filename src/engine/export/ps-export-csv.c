@@ -131,7 +131,7 @@ void
 ps_csv_writer_add_int (PsCsvWriter *self,
                        gint64       value)
 {
-  g_string_append_printf (next_field (self), "%" PRId64, value);
+  ps_export_append_integer (next_field (self), value);
 }
 
 void

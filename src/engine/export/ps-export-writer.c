@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "ps-export-writer.h"
+#include "ps-number.h"
 #include "ps-util.h"
 
 /* Larger integers are written in exponent form */
@@ -129,11 +130,43 @@ ps_export_append_json_string (GString    *out,
   g_string_append_c (out, '"');
 }
 
+/* The digits of a whole number, without printf's parsing of a format */
+static int
+format_integer (gint64  value,
+                char   *buffer)
+{
+  char reversed[24];
+  guint64 magnitude = value < 0 ? (guint64)0 - (guint64)value : (guint64)value;
+  int n = 0, length = 0;
+
+  do
+    {
+      reversed[n++] = (char)('0' + magnitude % 10);
+      magnitude /= 10;
+    }
+  while (magnitude != 0);
+  if (value < 0)
+    buffer[length++] = '-';
+  while (n > 0)
+    buffer[length++] = reversed[--n];
+  return length;
+}
+
+void
+ps_export_append_integer (GString *out,
+                          gint64   value)
+{
+  char buffer[PS_NUMBER_BUF];
+
+  g_string_append_len (out, buffer, format_integer (value, buffer));
+}
+
 void
 ps_export_append_json_number (GString *out,
                               double   value)
 {
-  g_autofree char *text = NULL;
+  char buffer[PS_NUMBER_BUF];
+  int length;
 
   if (!isfinite (value))
     {
@@ -142,10 +175,8 @@ ps_export_append_json_number (GString *out,
     }
   /* 0 and -0 alike */
   if (value == floor (value) && fabs (value) < MAX_EXACT_INTEGER)
-    {
-      g_string_append_printf (out, "%" PRId64, (gint64)value);
-      return;
-    }
-  text = ps_util_format_double (value);
-  g_string_append (out, text);
+    length = format_integer ((gint64)value, buffer);
+  else
+    length = ps_number_format_double (value, buffer);
+  g_string_append_len (out, buffer, length);
 }

@@ -38,6 +38,9 @@ void            ps_export_append_json_string   (GString        *out,
                                                 const char     *text);
 void            ps_export_append_json_number   (GString        *out,
                                                 double          value);
+/* A whole number's digits, as "%" PRId64 prints them, without printf */
+void            ps_export_append_integer       (GString        *out,
+                                                gint64          value);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsExportWriter, ps_export_writer_free)
 

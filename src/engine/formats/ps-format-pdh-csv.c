@@ -62,6 +62,7 @@
 #include "ps-error.h"
 #include "ps-format.h"
 #include "ps-line-reader.h"
+#include "ps-number.h"
 #include "ps-util.h"
 
 /* One header of 5,000 counters is far below this; a longer line is no
@@ -89,6 +90,13 @@ typedef struct
   gboolean    done;
 } FieldReader;
 
+/* A value that is no number, in a column that has not reported one */
+typedef struct
+{
+  guint  column;
+  char  *text;
+} BadValue;
+
 /* A column with a counter path */
 typedef struct
 {
@@ -109,7 +117,8 @@ typedef struct
   /* Text */
   gboolean      cp1252;         /* 8-bit lines are Windows-1252 from now on */
   GString      *decoded;
-  GString      *field;          /* the text of the field being read */
+  GString      *field;          /* the text of a field, NUL-terminated */
+  GString      *scratch;        /* a field with doubled quotes, unquoted */
 
   /* Header */
   gboolean      have_header;
@@ -117,11 +126,15 @@ typedef struct
   char          separator;
   guint         n_fields;       /* of the header, timestamp included */
   GArray       *columns;        /* Column, by field; those with a counter path */
+  double       *row_numbers;    /* per column: the value of the row being read */
+  guint8       *row_status;     /* per column: its ValueStatus */
+  GArray       *row_bad;        /* BadValue: the row's values that are no numbers, to report */
   guint32       session;
   gboolean      has_bias;
   gint64        bias_minutes;   /* UTC = local + bias */
-  GHashTable   *tracks;         /* key → track index + 1 */
-  GString      *key;
+  guint32      *track_slots;    /* track index + 1 of machines, objects, instances; 0: free */
+  guint         track_slots_mask;
+  guint         n_track_slots_used;
 
   /* Rows */
   gboolean      have_origin;
@@ -152,6 +165,28 @@ is_blank_text (const char *text,
   return TRUE;
 }
 
+/* Plain ASCII, eight bytes at a time: most lines are, and need no
+ * further check of their UTF-8 */
+static gboolean
+is_ascii (const char *text,
+          gsize       length)
+{
+  const guint64 high_bits = G_GUINT64_CONSTANT (0x8080808080808080);
+  guint64 seen = 0;
+  gsize i = 0;
+
+  for (; i + 8 <= length; i += 8)
+    {
+      guint64 word;
+
+      memcpy (&word, text + i, sizeof word);
+      seen |= word;
+    }
+  for (; i < length; i++)
+    seen |= (guchar)text[i];
+  return (seen & high_bits) == 0;
+}
+
 static void
 field_reader_init (FieldReader *reader,
                    const char  *text,
@@ -165,52 +200,82 @@ field_reader_init (FieldReader *reader,
   reader->done = FALSE;
 }
 
-/* The next field into out (NULL: skipped), FALSE after the last. A field
- * in double quotes may hold the separator and doubled quotes (§7.2, §9.5
- * #6); text after a closing quote joins the field. */
+/* The next field, FALSE after the last. Its text is *field, *field_length
+ * bytes (not NUL-terminated): a view into the line, or into `scratch`
+ * when it had to be unquoted. A field in double quotes may hold the
+ * separator and doubled quotes (§7.2, §9.5 #6); text after a closing
+ * quote joins the field. field may be NULL to pass a field over. */
 static gboolean
-read_field (FieldReader *reader,
-            GString     *out)
+read_field (FieldReader  *reader,
+            GString      *scratch,
+            const char  **field,
+            gsize        *field_length)
 {
   const char *text = reader->text;
   gsize p = reader->pos;
+  gsize start, stop;
+  const char *end;
 
   if (reader->done)
     return FALSE;
-  if (out != NULL)
-    g_string_truncate (out, 0);
 
   if (p < reader->length && text[p] == '"')
     {
-      for (p++; p < reader->length; p++)
+      const char *closing = memchr (text + p + 1, '"', reader->length - p - 1);
+      gsize after = closing != NULL ? (gsize)(closing - text) + 1 : reader->length;
+
+      if (after >= reader->length || text[after] == reader->separator)
         {
-          if (text[p] != '"')
+          /* "value": the text between the quotes, as it is */
+          start = p + 1;
+          stop = closing != NULL ? (gsize)(closing - text) : reader->length;
+          p = after;
+        }
+      else
+        {
+          /* Doubled quotes, or text after the closing quote */
+          g_string_truncate (scratch, 0);
+          for (p++; p < reader->length; p++)
             {
-              if (out != NULL)
-                g_string_append_c (out, text[p]);
+              if (text[p] != '"')
+                g_string_append_c (scratch, text[p]);
+              else if (p + 1 < reader->length && text[p + 1] == '"')
+                {
+                  g_string_append_c (scratch, '"');
+                  p++;
+                }
+              else
+                {
+                  p++;
+                  break;
+                }
             }
-          else if (p + 1 < reader->length && text[p + 1] == '"')
+          end = memchr (text + p, reader->separator, reader->length - p);
+          stop = end != NULL ? (gsize)(end - text) : reader->length;
+          g_string_append_len (scratch, text + p, stop - p);
+          p = stop;
+          if (field != NULL)
             {
-              if (out != NULL)
-                g_string_append_c (out, '"');
-              p++;
+              *field = scratch->str;
+              *field_length = scratch->len;
             }
-          else
-            {
-              p++;
-              break;
-            }
+          goto separator;
         }
     }
-  {
-    const char *end = memchr (text + p, reader->separator, reader->length - p);
-    gsize stop = end != NULL ? (gsize) (end - text) : reader->length;
+  else
+    {
+      end = memchr (text + p, reader->separator, reader->length - p);
+      start = p;
+      stop = end != NULL ? (gsize)(end - text) : reader->length;
+      p = stop;
+    }
+  if (field != NULL)
+    {
+      *field = text + start;
+      *field_length = stop - start;
+    }
 
-    if (out != NULL)
-      g_string_append_len (out, text + p, stop - p);
-    p = stop;
-  }
-
+separator:
   /* The separator: another field follows, maybe empty */
   if (p >= reader->length)
     reader->done = TRUE;
@@ -220,19 +285,20 @@ read_field (FieldReader *reader,
   return TRUE;
 }
 
-/* How many fields a line has */
-static guint
-count_fields (const char *text,
-              gsize       length,
-              char        separator)
+/* The next field as a string of its own in out */
+static gboolean
+read_field_string (FieldReader *reader,
+                   GString     *scratch,
+                   GString     *out)
 {
-  FieldReader reader;
-  guint n = 0;
+  const char *field;
+  gsize length;
 
-  field_reader_init (&reader, text, length, separator);
-  while (read_field (&reader, NULL))
-    n++;
-  return n;
+  if (!read_field (reader, scratch, &field, &length))
+    return FALSE;
+  g_string_truncate (out, 0);
+  g_string_append_len (out, field, length);
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -438,6 +504,49 @@ infer_unit (const char *counter,
 /* ------------------------------------------------------------------------ */
 /* Tracks                                                                    */
 
+/* The tracks of machines, objects and instances are found again by their
+ * fields through an open-addressing table of track indices: a header of a
+ * million columns, each of its own instance, costs a few bytes a track
+ * here rather than a string key each */
+static guint
+track_hash (PsTrackKind kind,
+            guint32     parent,
+            guint32     name,
+            guint32     category,
+            gint64      number)
+{
+  guint64 hash = (guint64)kind * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+
+  hash = (hash ^ parent) * G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  hash = (hash ^ name) * G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+  hash = (hash ^ category) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  hash = (hash ^ (guint64)number) * G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  return (guint)(hash >> 32);
+}
+
+static void
+track_index_grow (PdhParser *self)
+{
+  guint old_size = self->track_slots_mask + 1;
+  guint32 *old_slots = self->track_slots;
+  guint size = old_slots != NULL ? old_size * 2 : 64;
+
+  self->track_slots = g_new0 (guint32, size);
+  self->track_slots_mask = size - 1;
+  for (guint i = 0; old_slots != NULL && i < old_size; i++)
+    if (old_slots[i] != 0)
+      {
+        const PsTrack *track = ps_event_store_get_track (self->store, old_slots[i] - 1);
+        guint slot = track_hash (track->kind, track->parent, track->name, track->category, track->number)
+                     & self->track_slots_mask;
+
+        while (self->track_slots[slot] != 0)
+          slot = (slot + 1) & self->track_slots_mask;
+        self->track_slots[slot] = old_slots[i];
+      }
+  g_free (old_slots);
+}
+
 static guint32
 find_or_add_track (PdhParser   *self,
                    PsTrackKind  kind,
@@ -448,22 +557,29 @@ find_or_add_track (PdhParser   *self,
                    gsize        category_length,
                    gint64       number)
 {
-  gpointer found;
   PsTrack track = { 0 };
+  guint32 name_id = ps_event_store_intern (self->store, name, name_length);
+  guint32 category_id = category != NULL ? ps_event_store_intern (self->store, category, category_length) : 0;
+  guint slot;
   guint32 index;
 
-  g_string_printf (self->key, "%d\x1f%u\x1f%" PRId64 "\x1f", (int)kind, parent, number);
-  g_string_append_len (self->key, name, name_length);
-  g_string_append_c (self->key, '\x1f');
-  if (category != NULL)
-    g_string_append_len (self->key, category, category_length);
+  /* At most half full */
+  if (self->track_slots == NULL || 2 * (self->n_track_slots_used + 1) > self->track_slots_mask + 1)
+    track_index_grow (self);
 
-  found = g_hash_table_lookup (self->tracks, self->key->str);
-  if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
+  for (slot = track_hash (kind, parent, name_id, category_id, number) & self->track_slots_mask;
+       self->track_slots[slot] != 0;
+       slot = (slot + 1) & self->track_slots_mask)
+    {
+      const PsTrack *found = ps_event_store_get_track (self->store, self->track_slots[slot] - 1);
 
-  track.name = ps_event_store_intern (self->store, name, name_length);
-  track.category = category != NULL ? ps_event_store_intern (self->store, category, category_length) : 0;
+      if (found->kind == kind && found->parent == parent && found->name == name_id
+          && found->category == category_id && found->number == number)
+        return self->track_slots[slot] - 1;
+    }
+
+  track.name = name_id;
+  track.category = category_id;
   track.parent = parent;
   track.session = self->session;
   track.number = number;
@@ -472,7 +588,8 @@ find_or_add_track (PdhParser   *self,
   track.flags = PS_TRACK_FLAG_NONE;
 
   index = ps_event_store_add_track (self->store, &track);
-  g_hash_table_insert (self->tracks, g_strdup (self->key->str), GUINT_TO_POINTER (index + 1));
+  self->track_slots[slot] = index + 1;
+  self->n_track_slots_used++;
 
   return index;
 }
@@ -615,7 +732,8 @@ read_header (PdhParser  *self,
              gsize       length,
              guint64     line)
 {
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* The first field of each counter path, by the path's string id */
+  g_autoptr(GArray) first_field = g_array_new (FALSE, TRUE, sizeof (guint));
   FieldReader reader;
   guint64 n_blank = 0, first_blank = 0;
   guint64 n_beyond = 0, first_beyond = 0;
@@ -627,7 +745,7 @@ read_header (PdhParser  *self,
   self->last_line = line;
 
   field_reader_init (&reader, text, length, self->separator);
-  read_field (&reader, self->field);
+  read_field_string (&reader, self->scratch, self->field);
   read_format_cell (self, self->field->str, self->field->len);
   if (!self->has_bias)
     ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PDH-NO-TIME-ZONE", line,
@@ -636,11 +754,12 @@ read_header (PdhParser  *self,
                              "local time and the run’s wall-clock start is unknown"));
   ps_event_store_set_metadata (self->store, self->session, "time_unit", "ms");
 
-  for (field = 1; read_field (&reader, self->field); field++)
+  for (field = 1; read_field_string (&reader, self->scratch, self->field); field++)
     {
       const char *path = self->field->str;
       Column column = { field, PS_NONE, FALSE };
-      gpointer first;
+      guint32 path_id;
+      guint first;
 
       /* Its values would be values of nothing */
       if (is_blank_text (path, self->field->len))
@@ -659,14 +778,18 @@ read_header (PdhParser  *self,
       column.track = add_counter_column (self, field, path, self->field->len);
       g_array_append_val (self->columns, column);
 
-      first = g_hash_table_lookup (seen, path);
-      if (first != NULL)
+      /* The counter track's category is its path */
+      path_id = ps_event_store_get_track (self->store, column.track)->category;
+      if (path_id >= first_field->len)
+        g_array_set_size (first_field, MAX (path_id + 1, first_field->len * 2));
+      first = g_array_index (first_field, guint, path_id);
+      if (first != 0)
         ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-DUPLICATE", line,
                                PS_NO_POSITION, self->session,
                                _("Column %u repeats the counter path of column %u (“%s”); both are kept"),
-                               field + 1, GPOINTER_TO_UINT (first), path);
+                               field + 1, first, path);
       else
-        g_hash_table_insert (seen, g_strdup (path), GUINT_TO_POINTER (field + 1));
+        g_array_index (first_field, guint, path_id) = field + 1;
     }
   self->n_fields = field;
 
@@ -684,6 +807,9 @@ read_header (PdhParser  *self,
                            PS_NO_POSITION, self->session,
                            _("The header names more than %u counters; the %llu from column %llu on are not read"),
                            MAX_COUNTERS, (unsigned long long) n_beyond, (unsigned long long) first_beyond);
+  self->row_numbers = g_new (double, MAX (self->columns->len, 1));
+  self->row_status = g_new (guint8, MAX (self->columns->len, 1));
+
   if (self->columns->len == 0)
     ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-NO-COUNTERS", line,
                            PS_NO_POSITION, self->session,
@@ -806,16 +932,12 @@ typedef enum
 /* A decimal number with '.' as separator, optional sign and exponent
  * (§7.2, §9.5 #8); no "NaN", "inf" or hexadecimal */
 static ValueStatus
-parse_value (char   *text,
-             gsize   length,
-             double *out)
+parse_value (const char *text,
+             gsize       length,
+             double     *out)
 {
-  char *p = text;
-  char *end = text + length;
-  char *number_end = NULL;
-  char saved;
-  guint mantissa_digits = 0;
-  char *q;
+  const char *p = text;
+  const char *end = text + length;
 
   while (p < end && is_space (*p))
     p++;
@@ -824,41 +946,22 @@ parse_value (char   *text,
   if (p == end)
     return VALUE_BLANK;
 
-  q = p;
-  if (*q == '+' || *q == '-')
-    q++;
-  for (; q < end && g_ascii_isdigit (*q); q++)
-    mantissa_digits++;
-  if (q < end && *q == '.')
-    for (q++; q < end && g_ascii_isdigit (*q); q++)
-      mantissa_digits++;
-  if (mantissa_digits == 0)
-    return VALUE_BAD;
-  if (q < end && (*q == 'e' || *q == 'E'))
-    {
-      guint exponent_digits = 0;
-
-      q++;
-      if (q < end && (*q == '+' || *q == '-'))
-        q++;
-      for (; q < end && g_ascii_isdigit (*q); q++)
-        exponent_digits++;
-      if (exponent_digits == 0)
-        return VALUE_BAD;
-    }
-  if (q != end)
-    return VALUE_BAD;
-
-  saved = *end;
-  *end = '\0';
-  *out = g_ascii_strtod (p, &number_end);
-  *end = saved;
-
-  if (number_end != end || !isfinite (*out))
+  if (!ps_number_parse_double (p, (gsize)(end - p), out) || !isfinite (*out))
     return VALUE_BAD;
   return VALUE_OK;
 }
 
+static void
+clear_row_bad (PdhParser *self)
+{
+  for (guint i = 0; i < self->row_bad->len; i++)
+    g_free (g_array_index (self->row_bad, BadValue, i).text);
+  g_array_set_size (self->row_bad, 0);
+}
+
+/* One pass over the fields: the values of the columns are read as they
+ * come and kept aside until the count of fields and the time say that
+ * the row is one */
 static void
 read_row (PdhParser  *self,
           const char *text,
@@ -866,12 +969,39 @@ read_row (PdhParser  *self,
           guint64     line)
 {
   gint64 local_ns, utc_ns, time_ns;
-  guint n_fields = count_fields (text, length, self->separator);
   FieldReader reader;
+  const char *field;
+  gsize field_length;
+  guint n_fields;
   guint next_column = 0;
+  guint n_columns = self->columns->len;
+  const Column *columns = (const Column *)(gpointer)self->columns->data;
+  guint next_field = n_columns > 0 ? columns[0].field : G_MAXUINT;
+
+  field_reader_init (&reader, text, length, self->separator);
+  read_field_string (&reader, self->scratch, self->field);
+
+  for (n_fields = 1; read_field (&reader, self->scratch, &field, &field_length); n_fields++)
+    {
+      ValueStatus status;
+
+      if (n_fields != next_field)
+        continue;
+      status = parse_value (field, field_length, &self->row_numbers[next_column]);
+      self->row_status[next_column] = (guint8)status;
+      if (status == VALUE_BAD && !columns[next_column].warned)
+        {
+          BadValue bad = { next_column, g_strndup (field, field_length) };
+
+          g_array_append_val (self->row_bad, bad);
+        }
+      next_column++;
+      next_field = next_column < n_columns ? columns[next_column].field : G_MAXUINT;
+    }
 
   if (n_fields != self->n_fields)
     {
+      clear_row_bad (self);
       ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-FIELDS", line,
                              PS_NO_POSITION, self->session,
                              _("The row has %u fields, the header %u; the row was skipped"),
@@ -879,10 +1009,9 @@ read_row (PdhParser  *self,
       return;
     }
 
-  field_reader_init (&reader, text, length, self->separator);
-  read_field (&reader, self->field);
   if (!parse_timestamp (self->field->str, self->field->len, &local_ns))
     {
+      clear_row_bad (self);
       ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-TIME", line,
                              PS_NO_POSITION, self->session,
                              _("“%s” is not a time; expected MM/DD/YYYY HH:MM:SS.mmm. The row was skipped"),
@@ -914,43 +1043,34 @@ read_row (PdhParser  *self,
                            (double)(self->last_time_ns - time_ns) / 1e9);
   self->last_time_ns = time_ns;
 
-  /* The fields of the columns with a counter; the others are passed over */
-  for (guint field = 1; next_column < self->columns->len; field++)
+  for (guint c = 0, bad = 0; c < n_columns; c++)
     {
-      Column *column = &g_array_index (self->columns, Column, next_column);
+      Column *column = &g_array_index (self->columns, Column, c);
       PsCounterValue value = { 0 };
-      double number = NAN;
-      ValueStatus status;
-
-      if (column->field != field)
-        {
-          read_field (&reader, NULL);
-          continue;
-        }
-      next_column++;
-      read_field (&reader, self->field);
-      status = parse_value (self->field->str, self->field->len, &number);
 
       value.time_ns = time_ns;
       value.track = column->track;
-      if (status == VALUE_OK)
-        value.value = number;
+      if (self->row_status[c] == VALUE_OK)
+        value.value = self->row_numbers[c];
       else
         {
           value.flags = PS_COUNTER_FLAG_MISSING;
           value.value = NAN;
-          if (status == VALUE_BAD && !column->warned)
+          if (self->row_status[c] == VALUE_BAD && !column->warned)
             {
+              const BadValue *report = &g_array_index (self->row_bad, BadValue, bad++);
+
               column->warned = TRUE;
               ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-VALUE", line,
                                      PS_NO_POSITION, self->session,
                                      _("Column %u: “%s” is not a number; taken as a missing value "
                                        "(first such value of the column)"),
-                                     field + 1, self->field->str);
+                                     column->field + 1, report->text);
             }
         }
       ps_store_builder_add_counter_value (self->parent.builder, &value);
     }
+  clear_row_bad (self);
 
   self->n_rows++;
   self->last_line = line;
@@ -982,7 +1102,7 @@ handle_line (const PsLine *line,
   /* Windows-1252 once a line is not UTF-8 (§7.2 "Encoding") */
   if (ps_line_reader_get_encoding (self->reader) == PS_TEXT_ENCODING_8BIT)
     {
-      if (!self->cp1252 && !g_utf8_validate_len (text, length, NULL))
+      if (!self->cp1252 && !is_ascii (text, length) && !g_utf8_validate_len (text, length, NULL))
         {
           self->cp1252 = TRUE;
           ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-CP1252", line->number,
@@ -1144,9 +1264,13 @@ pdh_free (PsParser *parser)
   g_clear_error (&self->error);
   g_string_free (self->decoded, TRUE);
   g_string_free (self->field, TRUE);
-  g_string_free (self->key, TRUE);
+  g_string_free (self->scratch, TRUE);
+  clear_row_bad (self);
+  g_array_unref (self->row_bad);
+  g_free (self->row_numbers);
+  g_free (self->row_status);
   g_array_unref (self->columns);
-  g_hash_table_unref (self->tracks);
+  g_free (self->track_slots);
   g_free (self);
 }
 
@@ -1169,9 +1293,9 @@ pdh_parser_new (PsStoreBuilder *builder)
   ps_line_reader_set_max_line_length (self->reader, MAX_LINE_LENGTH);
   self->decoded = g_string_new (NULL);
   self->field = g_string_new (NULL);
-  self->key = g_string_new (NULL);
+  self->scratch = g_string_new (NULL);
+  self->row_bad = g_array_new (FALSE, FALSE, sizeof (BadValue));
   self->columns = g_array_new (FALSE, FALSE, sizeof (Column));
-  self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->session = PS_NONE;
 
   return &self->parent;
