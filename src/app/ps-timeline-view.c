@@ -60,6 +60,10 @@ struct _PsTimelineView
   PsSession       *session;
   PsRunAnalysis   *analysis;
   PsTimelineModel *model;
+  /* Counts the models installed; the last frame drew model number
+   * drawn_serial */
+  guint            model_serial;
+  guint            drawn_serial;
   GCancellable    *cancellable;
   GCancellable    *samples_cancellable;  /* sample rows of another source */
   gulong           visible_handler;
@@ -766,6 +770,14 @@ ps_timeline_view_snapshot (GtkWidget   *widget,
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, frame.width, frame.height));
   draw_frame (self, cr, &frame, &self->stats);
   cairo_destroy (cr);
+  self->drawn_serial = self->model_serial;
+}
+
+gboolean
+ps_timeline_view_has_drawn_model (PsTimelineView *self)
+{
+  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), FALSE);
+  return self->model != NULL && self->drawn_serial == self->model_serial;
 }
 
 void
@@ -963,6 +975,7 @@ model_built_cb (GObject      *object,
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->model, ps_timeline_model_free);
   self->model = model;
+  self->model_serial++;
 
   /* A new session shows the whole run, as far as the model found it, and
    * what was chosen meanwhile */
