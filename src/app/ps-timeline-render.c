@@ -826,7 +826,14 @@ add_series_rows (PsTimelineModel        *self,
       double v_min, v_max;
 
       if (one->n_points == 0)
-        continue;
+        {
+          if (one->take_points)
+            {
+              g_free ((gpointer)one->x);
+              g_free ((gpointer)one->values);
+            }
+          continue;
+        }
       /* CE: one group per application */
       if (group == G_MAXUINT || category != group_category)
         {
@@ -838,7 +845,8 @@ add_series_rows (PsTimelineModel        *self,
                    name != NULL && *name != '\0' ? ps_util_display_text (name, -1) : g_strdup (_("Markers")));
         }
       row = add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, ps_util_display_text (one->label, -1));
-      row->values = ps_value_lod_new (one->x, one->values, one->n_points);
+      row->values = one->take_points ? ps_value_lod_new_take ((gint64 *)one->x, (double *)one->values, one->n_points)
+                                     : ps_value_lod_new (one->x, one->values, one->n_points);
       row->unit = g_strdup (one->unit != NULL ? one->unit : "");
       row->unit_scale = one->unit_scale > 0 ? one->unit_scale : 1;
       set_value_key (self, row);

@@ -97,6 +97,8 @@ typedef struct
   const gint64 *x;
   const double *values;
   gsize         n_points;
+  /* x and values were g_malloc ()ed for the model, which frees them */
+  gboolean      take_points;
 } PsTimelineSeries;
 
 /* Spans and marks come from lod (may be NULL for runs without them),
