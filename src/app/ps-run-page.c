@@ -293,9 +293,10 @@ analysis_cb (GObject      *object,
       ps_counters_view_set_analysis (self->counters_view, analysis);
     else
       ps_ce_view_set_analysis (self->ce_view, analysis);
-    /* Everything with a time or a sequence has a timeline over its views */
-    g_clear_object (&self->session);
-    self->session = ps_session_new (self->store);
+    /* Everything with a time or a sequence has a timeline over its views;
+     * a CE run's may be on its way already (start_analysis ()) */
+    if (self->session == NULL)
+      self->session = ps_session_new (self->store);
     /* A counter run's timeline shows the checked counters: the session
      * knows them before the timeline builds its rows */
     if (counters)
@@ -350,6 +351,15 @@ start_analysis (PsRunPage    *self,
   gtk_progress_bar_set_text (self->progress_bar, _("Computing statistics…"));
   gtk_progress_bar_set_fraction (self->progress_bar, 1.0);
   set_state (self, PS_RUN_PAGE_LOADING);
+
+  /* The charts of a CE run's timeline come from the store alone: they are
+   * made while the statistics are, on the other core */
+  g_clear_object (&self->session);
+  if (ps_timeline_store_has_sequence_axis (store))
+    {
+      self->session = ps_session_new (store);
+      ps_timeline_view_set_session (self->timeline_view, self->session, NULL);
+    }
 
   ps_run_analysis_compute_async (store, self->cancellable, analysis_cb, g_object_ref (self));
 }
