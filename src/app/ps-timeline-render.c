@@ -1173,6 +1173,7 @@ forget_label_column (PsTimelineModel *self)
 {
   g_clear_object (&self->label_context);
   g_clear_pointer (&self->row_labels, g_ptr_array_unref);
+  g_clear_pointer (&self->label_cuts, g_hash_table_unref);
 }
 
 static PangoLayout *
@@ -1298,7 +1299,8 @@ cut_text (PangoLayout        *layout,
   return cut_text_at (text, n_chars, fits, mode, difference, head_share);
 }
 
-/* How many rows are drawn as text: by more */
+/* How many rows are drawn as text: by more. text stays with its cuts
+ * while drawn is used. */
 static void
 count_drawn (GHashTable *drawn,
              const char *text,
@@ -1306,7 +1308,7 @@ count_drawn (GHashTable *drawn,
 {
   guint n = GPOINTER_TO_UINT (g_hash_table_lookup (drawn, text));
 
-  g_hash_table_replace (drawn, g_strdup (text), GUINT_TO_POINTER (n + by));
+  g_hash_table_replace (drawn, (gpointer)text, GUINT_TO_POINTER (n + by));
 }
 
 /* Each row's label as drawn in a column label_width wide. A label that
@@ -1349,8 +1351,8 @@ cut_row_labels (PsTimelineModel *self,
   /* Of the characters kept, those of the start in the last tries */
   static const double head_shares[] = { 1 / 3.0, 1 / 2.0, 2 / 3.0 };
   g_autoptr(PangoLayout) layout = label_layout (pango);
-  g_autoptr(GHashTable) drawn = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GHashTable) by_text = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, label_cuts_free);
+  g_autoptr(GHashTable) drawn = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable *by_text;
   /* Per text: the first row's label, and a second one at another address */
   g_autoptr(GPtrArray) texts = g_ptr_array_new ();
   g_autofree LabelCuts **row_cuts = g_new0 (LabelCuts *, MAX (self->rows->len, 1));
@@ -1359,7 +1361,9 @@ cut_row_labels (PsTimelineModel *self,
   int max_width = (int)((label_width - ROW_LABEL_START - ROW_LABEL_END) * PANGO_SCALE);
 
   g_clear_pointer (&self->row_labels, g_ptr_array_unref);
-  self->row_labels = g_ptr_array_new_full (self->rows->len, g_free);
+  g_clear_pointer (&self->label_cuts, g_hash_table_unref);
+  self->row_labels = g_ptr_array_sized_new (self->rows->len);
+  self->label_cuts = by_text = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, label_cuts_free);
   self->row_labels_width = label_width;
 
   /* Each text takes part in the comparison once, or twice when rows at
@@ -1408,7 +1412,7 @@ cut_row_labels (PsTimelineModel *self,
   for (guint r = 0; r < self->rows->len; r++)
     {
       LabelCuts *cuts = row_cuts[r];
-      char *text = NULL;
+      const char *text = NULL;
 
       if (cuts != NULL)
         {
@@ -1416,14 +1420,14 @@ cut_row_labels (PsTimelineModel *self,
 
           if (cuts->cuts[m] == NULL)
             cuts->cuts[m] = cut_text (layout, cuts->text, max_width, cuts->preferred, -1, 0);
-          text = g_strdup (cuts->cuts[m]);
+          text = cuts->cuts[m];
           count_drawn (drawn, text, 1);
         }
-      g_ptr_array_add (self->row_labels, text);
+      g_ptr_array_add (self->row_labels, (gpointer)text);
     }
   for (guint r = 0; r < self->rows->len; r++)
     {
-      char *text = g_ptr_array_index (self->row_labels, r);
+      const char *text = g_ptr_array_index (self->row_labels, r);
       LabelCuts *cuts = row_cuts[r];
 
       if (text == NULL || strcmp (text, cuts->text) == 0
@@ -1445,8 +1449,7 @@ cut_row_labels (PsTimelineModel *self,
             {
               count_drawn (drawn, text, -1);
               count_drawn (drawn, other, 1);
-              g_free (text);
-              g_ptr_array_index (self->row_labels, r) = g_strdup (other);
+              g_ptr_array_index (self->row_labels, r) = (gpointer)other;
               break;
             }
         }
