@@ -209,8 +209,10 @@ is_counters_store (PsEventStore *store)
 static void
 stop_waiting_for_ready (PsRunPage *self)
 {
-  if (self->ready_clock != NULL)
-    g_clear_signal_handler (&self->after_paint_id, self->ready_clock);
+  /* A window that went away took its frame clock's handlers with it */
+  if (self->ready_clock != NULL && g_signal_handler_is_connected (self->ready_clock, self->after_paint_id))
+    g_signal_handler_disconnect (self->ready_clock, self->after_paint_id);
+  self->after_paint_id = 0;
   g_clear_object (&self->ready_clock);
 }
 
