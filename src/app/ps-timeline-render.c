@@ -1326,6 +1326,10 @@ typedef struct
   PangoEllipsizeMode preferred;
   glong              difference;
   gboolean           at_two_addresses;
+  guint              n_rows;
+  /* Every other cut is drawn already: so it stays, as rows only ever
+   * take cuts that are not */
+  gboolean           exhausted;
   /* By mode (modes[] of cut_row_labels ()), then by head share */
   char              *cuts[6];
 } LabelCuts;
@@ -1389,6 +1393,7 @@ cut_row_labels (PsTimelineModel *self,
           cuts->at_two_addresses = TRUE;
           g_ptr_array_add (texts, (gpointer)row->label);
         }
+      cuts->n_rows++;
       row_cuts[r] = cuts;
     }
   preferred = g_new0 (PangoEllipsizeMode, MAX (texts->len, 1));
@@ -1418,10 +1423,13 @@ cut_row_labels (PsTimelineModel *self,
         {
           guint m = cuts->preferred == PANGO_ELLIPSIZE_END ? 1 : cuts->preferred == PANGO_ELLIPSIZE_START ? 2 : 0;
 
+          /* All rows of the text are counted with its first */
           if (cuts->cuts[m] == NULL)
-            cuts->cuts[m] = cut_text (layout, cuts->text, max_width, cuts->preferred, -1, 0);
+            {
+              cuts->cuts[m] = cut_text (layout, cuts->text, max_width, cuts->preferred, -1, 0);
+              count_drawn (drawn, cuts->cuts[m], (int)cuts->n_rows);
+            }
           text = cuts->cuts[m];
-          count_drawn (drawn, text, 1);
         }
       g_ptr_array_add (self->row_labels, (gpointer)text);
     }
@@ -1430,9 +1438,10 @@ cut_row_labels (PsTimelineModel *self,
       const char *text = g_ptr_array_index (self->row_labels, r);
       LabelCuts *cuts = row_cuts[r];
 
-      if (text == NULL || strcmp (text, cuts->text) == 0
+      if (text == NULL || cuts->exhausted || strcmp (text, cuts->text) == 0
           || GPOINTER_TO_UINT (g_hash_table_lookup (drawn, text)) < 2)
         continue;
+      cuts->exhausted = TRUE;
       for (guint m = 0; m < G_N_ELEMENTS (modes) + G_N_ELEMENTS (head_shares); m++)
         {
           const char *other;
@@ -1450,6 +1459,7 @@ cut_row_labels (PsTimelineModel *self,
               count_drawn (drawn, text, -1);
               count_drawn (drawn, other, 1);
               g_ptr_array_index (self->row_labels, r) = (gpointer)other;
+              cuts->exhausted = FALSE;
               break;
             }
         }
