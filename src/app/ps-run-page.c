@@ -295,6 +295,8 @@ analysis_cb (GObject      *object,
       ps_counters_view_set_analysis (self->counters_view, analysis);
     else
       ps_ce_view_set_analysis (self->ce_view, analysis);
+    /* The view's tables have their rows */
+    ps_ready_clock_mark ("first-rows");
     /* Everything with a time or a sequence has a timeline over its views;
      * a CE run's may be on its way already (start_analysis ()) */
     if (self->session == NULL)
