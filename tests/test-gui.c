@@ -3188,6 +3188,152 @@ test_call_tree_flame_graph (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (ps_call_tree_view_get_model (view)), >, 0);
 }
 
+/* A CE log whose one description is registered many times: the page is
+ * ready once, after its analysis, with the marker table filled and the
+ * timeline drawn; the group's registrations are rows made on demand */
+typedef struct
+{
+  PsRunPage *page;
+  guint      n_ready;
+  guint      n_markers_at_ready;
+  gboolean   timeline_drawn_at_ready;
+  gboolean   loaded_at_ready;
+} ReadyWatch;
+
+static void
+page_ready_cb (PsRunPage  *page,
+               ReadyWatch *watch)
+{
+  PsCeView *view = ps_run_page_get_ce_view (page);
+
+  watch->n_ready++;
+  watch->n_markers_at_ready = g_list_model_get_n_items (ps_ce_view_get_marker_model (view));
+  watch->timeline_drawn_at_ready = ps_timeline_view_has_drawn_model (ps_run_page_get_timeline_view (page));
+  watch->loaded_at_ready = ps_run_page_get_state (page) == PS_RUN_PAGE_LOADED;
+}
+
+static gboolean
+watch_is_ready (gpointer data)
+{
+  return ((ReadyWatch *)data)->n_ready > 0;
+}
+
+#define N_REGISTRATIONS 300
+
+static void
+test_ready_once (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GString) log = g_string_new ("## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+                                         "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+                                         "## PERF ## REGISTERED APP [app] PROCCESSID [0x1]\r\n");
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GtkTreeListRow) group_row = NULL;
+  GListModel *children;
+  ReadyWatch watch = { 0 };
+  PsRunPage *page;
+  GListModel *markers;
+
+  for (guint i = 0; i < N_REGISTRATIONS; i++)
+    {
+      g_string_append (log, "## PERF ## REGISTERED MARKER [Test=Step,time=%AVG%] AS [0] BY APP [app]\r\n");
+      g_string_append_printf (log, "## PERF ## APP [app] EVT [0] DUR [%u]\r\n"
+                              "## PERF ## APP [app] EVT [0] DUR [%u]\r\n", 10 + i, 20 + i);
+    }
+  file = write_temp_file (fixture, "registrations.log", log->str, (gssize)log->len);
+
+  ps_window_open_file (fixture->window, file);
+  page = ps_window_get_current_page (fixture->window);
+  g_assert_nonnull (page);
+  g_assert_false (ps_run_page_is_ready (page));
+  g_signal_connect (page, "ready", G_CALLBACK (page_ready_cb), &watch);
+  g_assert_true (iterate_until (watch_is_ready, &watch));
+  /* More frames change nothing */
+  gtk_widget_queue_draw (GTK_WIDGET (page));
+  iterate_for (300);
+
+  g_assert_cmpuint (watch.n_ready, ==, 1);
+  g_assert_true (ps_run_page_is_ready (page));
+  g_assert_true (watch.loaded_at_ready);
+  g_assert_true (watch.timeline_drawn_at_ready);
+  g_assert_cmpuint (watch.n_markers_at_ready, ==, 1);
+
+  /* One group of all the registrations, with their values */
+  markers = ps_ce_view_get_marker_model (ps_run_page_get_ce_view (page));
+  group_row = g_list_model_get_item (markers, 0);
+  {
+    g_autoptr(PsMarkerRow) group = gtk_tree_list_row_get_item (group_row);
+
+    g_assert_cmpuint (ps_marker_row_get_count (group), ==, 2 * N_REGISTRATIONS);
+    g_assert_cmpfloat (ps_marker_row_get_min (group), ==, 0.010);
+    g_assert_cmpfloat (ps_marker_row_get_max (group), ==, (20 + N_REGISTRATIONS - 1) / 1000.0);
+  }
+  g_assert_true (gtk_tree_list_row_is_expandable (group_row));
+  gtk_tree_list_row_set_expanded (group_row, TRUE);
+  children = gtk_tree_list_row_get_children (group_row);
+  g_assert_nonnull (children);
+  /* The table lists the group and its registrations */
+  g_assert_cmpuint (g_list_model_get_n_items (markers), ==, 1 + N_REGISTRATIONS);
+  g_assert_cmpuint (g_list_model_get_n_items (children), ==, N_REGISTRATIONS);
+  {
+    g_autoptr(PsMarkerRow) last = g_list_model_get_item (children, N_REGISTRATIONS - 1);
+    g_autoptr(PsMarkerRow) again = g_list_model_get_item (children, N_REGISTRATIONS - 1);
+
+    /* The same object each time; the last registration's own values */
+    g_assert_true (last == again);
+    g_assert_false (ps_marker_row_is_group (last));
+    g_assert_cmpuint (ps_marker_row_get_count (last), ==, 2);
+    g_assert_cmpfloat (ps_marker_row_get_min (last), ==, (10 + N_REGISTRATIONS - 1) / 1000.0);
+    g_assert_null (g_list_model_get_item (children, N_REGISTRATIONS));
+  }
+
+  /* Reloading makes the page ready once more */
+  ps_run_page_load (page);
+  g_assert_false (ps_run_page_is_ready (page));
+  g_assert_true (iterate_until ((gboolean (*) (gpointer))ps_run_page_is_ready, page));
+  g_assert_cmpuint (watch.n_ready, ==, 2);
+}
+
+/* The modes of many labels at once are those of each among the others */
+static void
+test_ellipsize_modes_among (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  static const char *const words[] = {
+    "Test=WriteFile,Bytes=512,time=%AVG%", "Test=WriteFile,Bytes=4096,time=%AVG%",
+    "Test=ReadFile,Bytes=512,time=%AVG%", "soffice.bin.log", "swriter.log", "x", "",
+    "Test=WriteFile,Bytes=512,time=%AVG%,extra", "abcd.efgh", "zzzz.efgh", "Bytes=512,time=%AVG%",
+  };
+  g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
+  const char *texts[64];
+  PangoEllipsizeMode modes[64];
+  gsize differs_at[64];
+  guint n = 0;
+
+  /* Copies at other addresses, the same address twice, and gaps */
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    texts[n++] = words[i];
+  for (guint i = 0; i < 4; i++)
+    {
+      g_ptr_array_add (owned, g_strdup (words[i * 2]));
+      texts[n++] = g_ptr_array_index (owned, owned->len - 1);
+    }
+  texts[n++] = words[3];
+  texts[n++] = NULL;
+  texts[n++] = words[5];
+
+  ps_view_ellipsize_modes_among (texts, n, modes, differs_at);
+  for (guint i = 0; i < n; i++)
+    {
+      gsize expected_at = 0;
+
+      if (texts[i] == NULL)
+        continue;
+      g_assert_cmpint (modes[i], ==, ps_view_ellipsize_mode_among (texts[i], texts, n, &expected_at));
+      g_assert_cmpuint (differs_at[i], ==, expected_at);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -3201,6 +3347,8 @@ main (int   argc,
   ADD_TEST ("/gui/window/empty-state", test_empty_state);
   ADD_TEST ("/gui/window/actions", test_actions);
   ADD_TEST ("/gui/ce/open-example", test_open_ce_example);
+  ADD_TEST ("/gui/ce/ready-once", test_ready_once);
+  ADD_TEST ("/gui/timeline/ellipsize-modes-among", test_ellipsize_modes_among);
   ADD_TEST ("/gui/window/drop-files", test_drop_files);
   ADD_TEST ("/gui/ce/latin1-description", test_latin1_description);
   ADD_TEST ("/gui/ce/sort-markers", test_sort_markers);

@@ -26,6 +26,7 @@
 #include "ps-application.h"
 #include "ps-collector.h"
 #include "ps-preferences-window.h"
+#include "ps-ready-clock.h"
 #include "ps-view-util.h"
 #include "ps-window.h"
 
@@ -72,8 +73,16 @@ static void
 ps_application_activate (GApplication *application)
 {
   PsApplication *self = PS_APPLICATION (application);
+  g_autoptr(GError) error = NULL;
 
   gtk_window_present (GTK_WINDOW (get_or_create_window (self)));
+  /* Without a file nothing becomes ready */
+  if (ps_ready_clock_is_running ())
+    {
+      g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           "--bench-exit-when-ready needs a file");
+      ps_ready_clock_finish (error);
+    }
 }
 
 static void
@@ -279,6 +288,13 @@ ps_application_handle_local_options (GApplication *application,
    * other is running, else sent to the running one with the files
    * (add_platform_data) */
   self->compare = g_variant_dict_contains (options, "compare");
+  /* A developer option: this process opens the file itself, whatever
+   * instance runs already, and reports when the run is ready */
+  if (g_variant_dict_contains (options, "bench-exit-when-ready"))
+    {
+      g_application_set_flags (application, g_application_get_flags (application) | G_APPLICATION_NON_UNIQUE);
+      ps_ready_clock_start (application);
+    }
 
   return -1;
 }
@@ -407,6 +423,10 @@ ps_application_init (PsApplication *self)
   g_application_add_main_option (G_APPLICATION (self), "version", 0,
                                  G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
                                  _("Show the version"), NULL);
+  /* For bench/run-window-bench, not in --help (bench/README.md) */
+  g_application_add_main_option (G_APPLICATION (self), "bench-exit-when-ready", 0,
+                                 G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE,
+                                 "Print when the run is ready, then quit", NULL);
 }
 
 PsApplication *

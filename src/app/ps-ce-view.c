@@ -19,6 +19,7 @@
 #include "ps-ce-description.h"
 #include "ps-ce-view-private.h"
 #include "ps-histogram-view.h"
+#include "ps-marker-children.h"
 #include "ps-marker-row.h"
 #include "ps-selection-util.h"
 #include "ps-series-chart.h"
@@ -654,27 +655,12 @@ create_marker_children (gpointer item,
 {
   PsMarkerRow *row = item;
   const PsSeries *group = ps_marker_row_get_series (row);
-  PsRunAnalysis *analysis = ps_marker_row_get_analysis (row);
-  GListStore *children;
 
   /* A group of one registration is the instance itself */
   if (!ps_marker_row_is_group (row) || group->n_instances < 2)
     return NULL;
 
-  children = g_list_store_new (PS_TYPE_MARKER_ROW);
-  for (guint i = 0; i < group->n_instances; i++)
-    {
-      PsSeries *instance = ps_run_analysis_find_instance (analysis, group->tracks[i], group->kind);
-
-      if (instance != NULL)
-        {
-          g_autoptr(PsMarkerRow) child = ps_marker_row_new (analysis, instance, FALSE);
-
-          g_list_store_append (children, child);
-        }
-    }
-
-  return G_LIST_MODEL (children);
+  return G_LIST_MODEL (ps_marker_children_new (ps_marker_row_get_analysis (row), group));
 }
 
 /* Filling the view for a session */

@@ -24,6 +24,7 @@
 #include "ps-format.h"
 #include "ps-loader.h"
 #include "ps-profile-view-private.h"
+#include "ps-ready-clock.h"
 #include "ps-report-view.h"
 #include "ps-run-analysis.h"
 #include "ps-run-page-private.h"
@@ -52,6 +53,11 @@ struct _PsRunPage
    * with this one's (ps_run_page_set_shared_value_scale ()), or NULL */
   PsRunPage      *scale_partner;
   guint           share_charts_id;  /* the charts' scales shared again */
+  /* Waits, from the analysis on, for the first frame that shows the
+   * tables and the drawn timeline: then the page is ready */
+  GdkFrameClock  *ready_clock;
+  gulong          after_paint_id;
+  gboolean        ready;
 
   /* Template widgets */
   GtkStack       *stack;
@@ -82,6 +88,7 @@ enum {
 
 enum {
   CLOSE_REQUESTED,
+  READY,
   N_SIGNALS
 };
 
@@ -154,6 +161,7 @@ show_error (PsRunPage    *self,
 {
   gtk_label_set_text (self->error_label, error->message);
   set_state (self, PS_RUN_PAGE_FAILED);
+  ps_ready_clock_finish (error);
 }
 
 static gboolean
@@ -196,6 +204,49 @@ is_counters_store (PsEventStore *store)
   for (guint32 t = 0; t < ps_event_store_get_n_tracks (store) && !counters; t++)
     counters = ps_event_store_get_track (store, t)->kind == PS_TRACK_COUNTER;
   return counters;
+}
+
+static void
+stop_waiting_for_ready (PsRunPage *self)
+{
+  /* A window that went away took its frame clock's handlers with it */
+  if (self->ready_clock != NULL && g_signal_handler_is_connected (self->ready_clock, self->after_paint_id))
+    g_signal_handler_disconnect (self->ready_clock, self->after_paint_id);
+  self->after_paint_id = 0;
+  g_clear_object (&self->ready_clock);
+}
+
+/* After each frame painted since the analysis was installed: ready once
+ * the timeline has drawn its rows, or has none to draw */
+static void
+after_paint_cb (GdkFrameClock *frame_clock,
+                PsRunPage     *self)
+{
+  gboolean timeline_shown = gtk_widget_get_mapped (GTK_WIDGET (self->timeline_view))
+                            && gtk_widget_get_visible (self->timeline_window);
+
+  if (self->state != PS_RUN_PAGE_LOADED && self->state != PS_RUN_PAGE_PARTIAL)
+    return;
+  if (timeline_shown && !ps_timeline_view_has_drawn_model (self->timeline_view))
+    return;
+  ps_ready_clock_mark ("timeline");
+  stop_waiting_for_ready (self);
+  self->ready = TRUE;
+  g_signal_emit (self, signals[READY], 0);
+  ps_ready_clock_finish (NULL);
+}
+
+static void
+wait_for_ready (PsRunPage *self)
+{
+  GdkFrameClock *frame_clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  stop_waiting_for_ready (self);
+  if (frame_clock == NULL)
+    return;
+  self->ready_clock = g_object_ref (frame_clock);
+  self->after_paint_id = g_signal_connect (frame_clock, "after-paint", G_CALLBACK (after_paint_cb), self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -244,9 +295,12 @@ analysis_cb (GObject      *object,
       ps_counters_view_set_analysis (self->counters_view, analysis);
     else
       ps_ce_view_set_analysis (self->ce_view, analysis);
-    /* Everything with a time or a sequence has a timeline over its views */
-    g_clear_object (&self->session);
-    self->session = ps_session_new (self->store);
+    /* The view's tables have their rows */
+    ps_ready_clock_mark ("first-rows");
+    /* Everything with a time or a sequence has a timeline over its views;
+     * a CE run's may be on its way already (start_analysis ()) */
+    if (self->session == NULL)
+      self->session = ps_session_new (self->store);
     /* A counter run's timeline shows the checked counters: the session
      * knows them before the timeline builds its rows */
     if (counters)
@@ -285,6 +339,8 @@ analysis_cb (GObject      *object,
       gtk_revealer_set_reveal_child (self->banner_revealer, FALSE);
       set_state (self, PS_RUN_PAGE_LOADED);
     }
+  ps_ready_clock_mark ("analysis");
+  wait_for_ready (self);
 }
 
 static void
@@ -299,6 +355,15 @@ start_analysis (PsRunPage    *self,
   gtk_progress_bar_set_text (self->progress_bar, _("Computing statistics…"));
   gtk_progress_bar_set_fraction (self->progress_bar, 1.0);
   set_state (self, PS_RUN_PAGE_LOADING);
+
+  /* The charts of a CE run's timeline come from the store alone: they are
+   * made while the statistics are, on the other core */
+  g_clear_object (&self->session);
+  if (ps_timeline_store_has_sequence_axis (store))
+    {
+      self->session = ps_session_new (store);
+      ps_timeline_view_set_session (self->timeline_view, self->session, NULL);
+    }
 
   ps_run_analysis_compute_async (store, self->cancellable, analysis_cb, g_object_ref (self));
 }
@@ -320,12 +385,16 @@ load_cb (GObject      *object,
     return;
 
   drop_loader (self);
+  ps_ready_clock_mark ("store");
 
   if (store == NULL)
     {
       g_clear_object (&self->cancellable);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        set_state (self, PS_RUN_PAGE_CANCELLED);
+        {
+          set_state (self, PS_RUN_PAGE_CANCELLED);
+          ps_ready_clock_finish (error);
+        }
       else
         show_error (self, error);
       return;
@@ -633,6 +702,7 @@ ps_run_page_dispose (GObject *object)
   PsRunPage *self = PS_RUN_PAGE (object);
 
   stop_loading (self);
+  stop_waiting_for_ready (self);
   unshare_value_scales (self);
   g_clear_weak_pointer (&self->watched_application);
   gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_RUN_PAGE);
@@ -738,6 +808,19 @@ ps_run_page_class_init (PsRunPageClass *klass)
    */
   signals[CLOSE_REQUESTED] =
     g_signal_new ("close-requested",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  /**
+   * PsRunPage::ready:
+   *
+   * Once per load: the first frame after the analysis was installed that
+   * shows the run's tables and its drawn timeline has been painted.
+   */
+  signals[READY] =
+    g_signal_new ("ready",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
@@ -906,6 +989,8 @@ ps_run_page_load (PsRunPage *self)
     return;
 
   stop_loading (self);
+  stop_waiting_for_ready (self);
+  self->ready = FALSE;
   set_store (self, NULL);
   gtk_revealer_set_reveal_child (self->banner_revealer, FALSE);
 
@@ -940,6 +1025,7 @@ ps_run_page_load (PsRunPage *self)
     gtk_progress_bar_set_text (self->progress_bar, _("Reading…"));
 
   set_state (self, PS_RUN_PAGE_LOADING);
+  ps_ready_clock_mark ("open");
   ps_loader_load_async (self->loader, self->cancellable, load_cb, g_object_ref (self));
 }
 
@@ -1103,6 +1189,13 @@ ps_run_page_get_banner_text (PsRunPage *self)
 {
   g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
   return gtk_label_get_text (self->banner_label);
+}
+
+gboolean
+ps_run_page_is_ready (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), FALSE);
+  return self->ready;
 }
 
 const char *

@@ -826,7 +826,14 @@ add_series_rows (PsTimelineModel        *self,
       double v_min, v_max;
 
       if (one->n_points == 0)
-        continue;
+        {
+          if (one->take_points)
+            {
+              g_free ((gpointer)one->x);
+              g_free ((gpointer)one->values);
+            }
+          continue;
+        }
       /* CE: one group per application */
       if (group == G_MAXUINT || category != group_category)
         {
@@ -838,7 +845,8 @@ add_series_rows (PsTimelineModel        *self,
                    name != NULL && *name != '\0' ? ps_util_display_text (name, -1) : g_strdup (_("Markers")));
         }
       row = add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, ps_util_display_text (one->label, -1));
-      row->values = ps_value_lod_new (one->x, one->values, one->n_points);
+      row->values = one->take_points ? ps_value_lod_new_take ((gint64 *)one->x, (double *)one->values, one->n_points)
+                                     : ps_value_lod_new (one->x, one->values, one->n_points);
       row->unit = g_strdup (one->unit != NULL ? one->unit : "");
       row->unit_scale = one->unit_scale > 0 ? one->unit_scale : 1;
       set_value_key (self, row);
@@ -1165,6 +1173,7 @@ forget_label_column (PsTimelineModel *self)
 {
   g_clear_object (&self->label_context);
   g_clear_pointer (&self->row_labels, g_ptr_array_unref);
+  g_clear_pointer (&self->label_cuts, g_hash_table_unref);
 }
 
 static PangoLayout *
@@ -1183,6 +1192,7 @@ measure_label_column (PsTimelineModel *self,
                       PangoContext    *pango)
 {
   g_autoptr(PangoLayout) layout = NULL;
+  g_autoptr(GHashTable) measured = NULL;
   int widest;
 
   if (self->label_context == pango && self->label_serial == pango_context_get_serial (pango))
@@ -1193,12 +1203,14 @@ measure_label_column (PsTimelineModel *self,
   layout = label_layout (pango);
   widest = MAX (text_width (layout, axis_name (self)), text_width (layout, overview_name ()));
   self->label_natural_width = HEADER_LABEL_START + HEADER_LABEL_END + (double)widest / PANGO_SCALE;
+  /* Each text once: rows repeat them */
+  measured = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint r = 0; r < self->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (self->rows, r);
 
       /* A group's heading spans the whole width */
-      if (row->kind != PS_TIMELINE_ROW_GROUP)
+      if (row->kind != PS_TIMELINE_ROW_GROUP && g_hash_table_add (measured, (gpointer)row->label))
         self->label_natural_width = MAX (self->label_natural_width,
                                          ROW_LABEL_START + ROW_LABEL_END
                                          + (double)text_width (layout, row->label) / PANGO_SCALE);
@@ -1287,7 +1299,8 @@ cut_text (PangoLayout        *layout,
   return cut_text_at (text, n_chars, fits, mode, difference, head_share);
 }
 
-/* How many rows are drawn as text: by more */
+/* How many rows are drawn as text: by more. text stays with its cuts
+ * while drawn is used. */
 static void
 count_drawn (GHashTable *drawn,
              const char *text,
@@ -1295,7 +1308,7 @@ count_drawn (GHashTable *drawn,
 {
   guint n = GPOINTER_TO_UINT (g_hash_table_lookup (drawn, text));
 
-  g_hash_table_replace (drawn, g_strdup (text), GUINT_TO_POINTER (n + by));
+  g_hash_table_replace (drawn, (gpointer)text, GUINT_TO_POINTER (n + by));
 }
 
 /* Each row's label as drawn in a column label_width wide. A label that
@@ -1304,6 +1317,33 @@ count_drawn (GHashTable *drawn,
  * another row's, the other places are tried, and last its start with
  * the part where it differs from the label it is most like
  * ("Test=Writ…s=512,ti…" and "Test=Writ…s=4096,t…"). */
+/* The label of rows with the same text: its place to cut, found once,
+ * and its cuts, made when first asked for. A run of CE logs has hundreds
+ * of thousands of marker instances but only some hundred descriptions. */
+typedef struct
+{
+  const char        *text;
+  PangoEllipsizeMode preferred;
+  glong              difference;
+  gboolean           at_two_addresses;
+  guint              n_rows;
+  /* Every other cut is drawn already: so it stays, as rows only ever
+   * take cuts that are not */
+  gboolean           exhausted;
+  /* By mode (modes[] of cut_row_labels ()), then by head share */
+  char              *cuts[6];
+} LabelCuts;
+
+static void
+label_cuts_free (gpointer data)
+{
+  LabelCuts *cuts = data;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cuts->cuts); i++)
+    g_free (cuts->cuts[i]);
+  g_free (cuts);
+}
+
 static void
 cut_row_labels (PsTimelineModel *self,
                 PangoContext    *pango,
@@ -1315,60 +1355,111 @@ cut_row_labels (PsTimelineModel *self,
   /* Of the characters kept, those of the start in the last tries */
   static const double head_shares[] = { 1 / 3.0, 1 / 2.0, 2 / 3.0 };
   g_autoptr(PangoLayout) layout = label_layout (pango);
-  g_autoptr(GHashTable) drawn = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autofree const char **labels = g_new0 (const char *, MAX (self->rows->len, 1));
-  g_autofree PangoEllipsizeMode *preferred = g_new0 (PangoEllipsizeMode, MAX (self->rows->len, 1));
-  g_autofree glong *difference = g_new0 (glong, MAX (self->rows->len, 1));
+  g_autoptr(GHashTable) drawn = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable *by_text;
+  /* Per text: the first row's label, and a second one at another address */
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  g_autofree LabelCuts **row_cuts = g_new0 (LabelCuts *, MAX (self->rows->len, 1));
+  g_autofree PangoEllipsizeMode *preferred = NULL;
+  g_autofree gsize *differs_at = NULL;
   int max_width = (int)((label_width - ROW_LABEL_START - ROW_LABEL_END) * PANGO_SCALE);
 
   g_clear_pointer (&self->row_labels, g_ptr_array_unref);
-  self->row_labels = g_ptr_array_new_full (self->rows->len, g_free);
+  g_clear_pointer (&self->label_cuts, g_hash_table_unref);
+  self->row_labels = g_ptr_array_sized_new (self->rows->len);
+  self->label_cuts = by_text = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, label_cuts_free);
   self->row_labels_width = label_width;
+
+  /* Each text takes part in the comparison once, or twice when rows at
+   * two addresses have it: that is all ps_view_ellipsize_mode_among ()
+   * tells apart */
   for (guint r = 0; r < self->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (self->rows, r);
+      LabelCuts *cuts;
 
-      labels[r] = row->kind != PS_TIMELINE_ROW_GROUP ? row->label : NULL;
-    }
-  for (guint r = 0; r < self->rows->len; r++)
-    {
-      char *text = NULL;
-
-      if (labels[r] != NULL)
+      if (row->kind == PS_TIMELINE_ROW_GROUP)
+        continue;
+      cuts = g_hash_table_lookup (by_text, row->label);
+      if (cuts == NULL)
         {
-          gsize differs_at;
-
-          preferred[r] = ps_view_ellipsize_mode_among (labels[r], labels, self->rows->len, &differs_at);
-          /* A character's start */
-          while (differs_at > 0 && (labels[r][differs_at] & 0xc0) == 0x80)
-            differs_at--;
-          difference[r] = g_utf8_pointer_to_offset (labels[r], labels[r] + differs_at);
-          text = cut_text (layout, labels[r], max_width, preferred[r], -1, 0);
-          count_drawn (drawn, text, 1);
+          cuts = g_new0 (LabelCuts, 1);
+          cuts->text = row->label;
+          g_hash_table_insert (by_text, (gpointer)row->label, cuts);
+          g_ptr_array_add (texts, (gpointer)row->label);
         }
-      g_ptr_array_add (self->row_labels, text);
+      else if (!cuts->at_two_addresses && row->label != cuts->text)
+        {
+          cuts->at_two_addresses = TRUE;
+          g_ptr_array_add (texts, (gpointer)row->label);
+        }
+      cuts->n_rows++;
+      row_cuts[r] = cuts;
+    }
+  preferred = g_new0 (PangoEllipsizeMode, MAX (texts->len, 1));
+  differs_at = g_new0 (gsize, MAX (texts->len, 1));
+  ps_view_ellipsize_modes_among ((const char * const *)texts->pdata, texts->len, preferred, differs_at);
+  for (guint i = 0; i < texts->len; i++)
+    {
+      const char *text = g_ptr_array_index (texts, i);
+      LabelCuts *cuts = g_hash_table_lookup (by_text, text);
+      gsize at = differs_at[i];
+
+      if (cuts->text != text)
+        continue;
+      cuts->preferred = preferred[i];
+      /* A character's start */
+      while (at > 0 && (text[at] & 0xc0) == 0x80)
+        at--;
+      cuts->difference = g_utf8_pointer_to_offset (text, text + at);
+    }
+
+  for (guint r = 0; r < self->rows->len; r++)
+    {
+      LabelCuts *cuts = row_cuts[r];
+      const char *text = NULL;
+
+      if (cuts != NULL)
+        {
+          guint m = cuts->preferred == PANGO_ELLIPSIZE_END ? 1 : cuts->preferred == PANGO_ELLIPSIZE_START ? 2 : 0;
+
+          /* All rows of the text are counted with its first */
+          if (cuts->cuts[m] == NULL)
+            {
+              cuts->cuts[m] = cut_text (layout, cuts->text, max_width, cuts->preferred, -1, 0);
+              count_drawn (drawn, cuts->cuts[m], (int)cuts->n_rows);
+            }
+          text = cuts->cuts[m];
+        }
+      g_ptr_array_add (self->row_labels, (gpointer)text);
     }
   for (guint r = 0; r < self->rows->len; r++)
     {
-      char *text = g_ptr_array_index (self->row_labels, r);
+      const char *text = g_ptr_array_index (self->row_labels, r);
+      LabelCuts *cuts = row_cuts[r];
 
-      if (text == NULL || strcmp (text, labels[r]) == 0
+      if (text == NULL || cuts->exhausted || strcmp (text, cuts->text) == 0
           || GPOINTER_TO_UINT (g_hash_table_lookup (drawn, text)) < 2)
         continue;
+      cuts->exhausted = TRUE;
       for (guint m = 0; m < G_N_ELEMENTS (modes) + G_N_ELEMENTS (head_shares); m++)
         {
-          g_autofree char *other = m >= G_N_ELEMENTS (modes)
-                                   ? cut_text (layout, labels[r], max_width, PANGO_ELLIPSIZE_END, difference[r],
-                                               head_shares[m - G_N_ELEMENTS (modes)])
-                                   : modes[m] != preferred[r]
-                                   ? cut_text (layout, labels[r], max_width, modes[m], -1, 0) : NULL;
+          const char *other;
 
-          if (other != NULL && !g_hash_table_contains (drawn, other))
+          if (m < G_N_ELEMENTS (modes) && modes[m] == cuts->preferred)
+            continue;
+          if (cuts->cuts[m] == NULL)
+            cuts->cuts[m] = m >= G_N_ELEMENTS (modes)
+                            ? cut_text (layout, cuts->text, max_width, PANGO_ELLIPSIZE_END, cuts->difference,
+                                        head_shares[m - G_N_ELEMENTS (modes)])
+                            : cut_text (layout, cuts->text, max_width, modes[m], -1, 0);
+          other = cuts->cuts[m];
+          if (!g_hash_table_contains (drawn, other))
             {
               count_drawn (drawn, text, -1);
               count_drawn (drawn, other, 1);
-              g_free (text);
-              g_ptr_array_index (self->row_labels, r) = g_steal_pointer (&other);
+              g_ptr_array_index (self->row_labels, r) = (gpointer)other;
+              cuts->exhausted = FALSE;
               break;
             }
         }

@@ -83,7 +83,9 @@ typedef struct
   PangoContext *label_context;
   guint         label_serial;
   double        label_natural_width;
-  GPtrArray    *row_labels;     /* char *, NULL for groups */
+  GPtrArray    *row_labels;     /* const char *, NULL for groups; owned
+                                 * by label_cuts */
+  GHashTable   *label_cuts;     /* a row's text → its cuts */
   double        row_labels_width;
 } PsTimelineModel;
 
@@ -97,6 +99,8 @@ typedef struct
   const gint64 *x;
   const double *values;
   gsize         n_points;
+  /* x and values were g_malloc ()ed for the model, which frees them */
+  gboolean      take_points;
 } PsTimelineSeries;
 
 /* Spans and marks come from lod (may be NULL for runs without them),

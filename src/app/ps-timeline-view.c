@@ -60,6 +60,10 @@ struct _PsTimelineView
   PsSession       *session;
   PsRunAnalysis   *analysis;
   PsTimelineModel *model;
+  /* Counts the models installed; the last frame drew model number
+   * drawn_serial */
+  guint            model_serial;
+  guint            drawn_serial;
   GCancellable    *cancellable;
   GCancellable    *samples_cancellable;  /* sample rows of another source */
   gulong           visible_handler;
@@ -766,6 +770,14 @@ ps_timeline_view_snapshot (GtkWidget   *widget,
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, frame.width, frame.height));
   draw_frame (self, cr, &frame, &self->stats);
   cairo_destroy (cr);
+  self->drawn_serial = self->model_serial;
+}
+
+gboolean
+ps_timeline_view_has_drawn_model (PsTimelineView *self)
+{
+  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), FALSE);
+  return self->model != NULL && self->drawn_serial == self->model_serial;
 }
 
 void
@@ -963,6 +975,7 @@ model_built_cb (GObject      *object,
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->model, ps_timeline_model_free);
   self->model = model;
+  self->model_serial++;
 
   /* A new session shows the whole run, as far as the model found it, and
    * what was chosen meanwhile */
@@ -999,100 +1012,128 @@ model_data_free (ModelData *data)
   g_free (data);
 }
 
-typedef struct
-{
-  GArray *x;       /* gint64 */
-  GArray *values;  /* double */
-} Points;
-
 /* CE runs: a chart per marker instance and kind, over the measurements'
- * sequence numbers (they have no timestamps) */
+ * sequence numbers (they have no timestamps). In the order the CE view
+ * lists its instances (ps_series_collect ()): by track, then duration,
+ * CPU, memory. Made from the store alone, so that it can be made while
+ * the run's statistics are: the points are counted first, and each chart
+ * gets arrays of its exact size, which the model keeps. */
 static PsTimelineModel *
 build_measurement_model (ModelData    *data,
                          GCancellable *cancellable)
 {
+  static const guint16 kind_flags[3] = {
+    [PS_MEASURE_DURATION] = PS_TRACK_FLAG_HAS_DURATION,
+    [PS_MEASURE_CPU] = PS_TRACK_FLAG_HAS_CPU,
+    [PS_MEASURE_MEMORY] = PS_TRACK_FLAG_HAS_MEMORY,
+  };
   PsEventStore *store = data->store;
-  GPtrArray *instances = data->analysis != NULL ? data->analysis->instances : NULL;
   guint n_tracks = ps_event_store_get_n_tracks (store);
-  g_autofree Points *points = NULL;
+  gsize n_charts = (gsize)n_tracks * 3;
+  g_autofree gsize *counts = g_new0 (gsize, n_charts + 1);
+  g_autofree gsize *filled = g_new0 (gsize, n_charts + 1);
+  g_autofree gint64 **xs = g_new0 (gint64 *, n_charts + 1);
+  g_autofree double **ys = g_new0 (double *, n_charts + 1);
   g_autoptr(GArray) series = g_array_new (FALSE, FALSE, sizeof (PsTimelineSeries));
   g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
   PsMeasurementIter iter;
   PsMeasurement m;
-  PsTimelineModel *model;
+  PsTimelineModel *model = NULL;
   guint64 count = 0;
+  gboolean cancelled = FALSE;
 
-  points = g_new0 (Points, (gsize)n_tracks * 3 + 1);
   ps_measurement_iter_init (&iter, store);
   while (ps_measurement_iter_next (&iter, &m))
     {
-      Points *p;
-      gint64 x = (gint64)m.index;
-      double value;
+      if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        {
+          cancelled = TRUE;
+          break;
+        }
+      if (m.track < n_tracks && m.kind <= PS_MEASURE_MEMORY)
+        counts[(gsize)m.track * 3 + m.kind]++;
+    }
+
+  for (gsize i = 0; i < n_charts && !cancelled; i++)
+    if (counts[i] > 0)
+      {
+        xs[i] = g_new (gint64, counts[i]);
+        ys[i] = g_new (double, counts[i]);
+      }
+
+  ps_measurement_iter_init (&iter, store);
+  while (!cancelled && ps_measurement_iter_next (&iter, &m))
+    {
+      gsize chart, at;
 
       if (m.track >= n_tracks || m.kind > PS_MEASURE_MEMORY)
         continue;
       if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
-        break;
-      value = ps_series_measurement_value (store, &m);
-      p = &points[(gsize)m.track * 3 + m.kind];
-      if (p->x == NULL)
-        {
-          p->x = g_array_new (FALSE, FALSE, sizeof (gint64));
-          p->values = g_array_new (FALSE, FALSE, sizeof (double));
-        }
-      g_array_append_val (p->x, x);
-      g_array_append_val (p->values, value);
+        cancelled = TRUE;
+      chart = (gsize)m.track * 3 + m.kind;
+      at = filled[chart]++;
+      xs[chart][at] = (gint64)m.index;
+      ys[chart][at] = ps_series_measurement_value (store, &m);
     }
 
-  /* In the order the CE view lists its instances */
-  for (guint i = 0; instances != NULL && i < instances->len; i++)
+  for (guint32 t = 0; t < n_tracks && !cancelled; t++)
     {
-      PsSeries *instance = g_ptr_array_index (instances, i);
-      PsTimelineSeries one = { 0 };
-      Points *p;
-      guint kind;
+      const PsTrack *track = ps_event_store_get_track (store, t);
+      const char *name = ps_event_store_get_string (store, track->name);
+      gboolean has_seconds = ps_event_store_get_n_tick_rates (store, track->session) > 0;
 
-      if (instance->kind > PS_SERIES_MEMORY || instance->tracks[0] >= n_tracks)
-        continue;
-      kind = instance->kind == PS_SERIES_DURATION ? PS_MEASURE_DURATION
-             : instance->kind == PS_SERIES_CPU ? PS_MEASURE_CPU : PS_MEASURE_MEMORY;
-      p = &points[(gsize)instance->tracks[0] * 3 + kind];
-      if (p->x == NULL)
-        continue;
-      one.track = instance->tracks[0];
-      one.x = (const gint64 *)(gpointer)p->x->data;
-      one.values = (const double *)(gpointer)p->values->data;
-      one.n_points = p->x->len;
-      one.unit_scale = 1;
-      switch (instance->kind)
+      for (guint kind = PS_MEASURE_DURATION; kind <= PS_MEASURE_MEMORY; kind++)
         {
-        case PS_SERIES_DURATION:
-          one.label = instance->name;
-          one.unit = instance->has_seconds ? "ms" : _("ticks");
-          one.unit_scale = instance->has_seconds ? 1e3 : 1;
-          break;
-        case PS_SERIES_CPU:
-          g_ptr_array_add (labels, g_strdup_printf (_("%s (CPU)"), instance->name));
-          one.label = g_ptr_array_index (labels, labels->len - 1);
-          one.unit = "%";
-          break;
-        default:
-          g_ptr_array_add (labels, g_strdup_printf (_("%s (memory)"), instance->name));
-          one.label = g_ptr_array_index (labels, labels->len - 1);
-          one.unit = "MiB";
-          one.unit_scale = 1.0 / (1024 * 1024);
-          break;
+          gsize chart = (gsize)t * 3 + kind;
+          PsTimelineSeries one = { 0 };
+
+          if ((track->flags & kind_flags[kind]) == 0 || counts[chart] == 0)
+            continue;
+          one.track = t;
+          one.x = g_steal_pointer (&xs[chart]);
+          one.values = g_steal_pointer (&ys[chart]);
+          one.n_points = counts[chart];
+          one.take_points = TRUE;
+          one.unit_scale = 1;
+          switch (kind)
+            {
+            case PS_MEASURE_DURATION:
+              one.label = name;
+              one.unit = has_seconds ? "ms" : _("ticks");
+              one.unit_scale = has_seconds ? 1e3 : 1;
+              break;
+            case PS_MEASURE_CPU:
+              g_ptr_array_add (labels, g_strdup_printf (_("%s (CPU)"), name));
+              one.label = g_ptr_array_index (labels, labels->len - 1);
+              one.unit = "%";
+              break;
+            default:
+              g_ptr_array_add (labels, g_strdup_printf (_("%s (memory)"), name));
+              one.label = g_ptr_array_index (labels, labels->len - 1);
+              one.unit = "MiB";
+              one.unit_scale = 1.0 / (1024 * 1024);
+              break;
+            }
+          g_array_append_val (series, one);
         }
-      g_array_append_val (series, one);
     }
 
-  model = ps_timeline_model_new (store, data->lod, (const PsTimelineSeries *)(gpointer)series->data,
-                                 series->len, TRUE);
-  for (gsize i = 0; i < (gsize)n_tracks * 3; i++)
+  if (!cancelled)
+    model = ps_timeline_model_new (store, data->lod, (const PsTimelineSeries *)(gpointer)series->data,
+                                   series->len, TRUE);
+  else
+    for (guint i = 0; i < series->len; i++)
+      {
+        PsTimelineSeries *one = &g_array_index (series, PsTimelineSeries, i);
+
+        g_free ((gpointer)one->x);
+        g_free ((gpointer)one->values);
+      }
+  /* Those of no chart: a track without the flag of its kind */
+  for (gsize i = 0; i < n_charts; i++)
     {
-      g_clear_pointer (&points[i].x, g_array_unref);
-      g_clear_pointer (&points[i].values, g_array_unref);
+      g_free (xs[i]);
+      g_free (ys[i]);
     }
   return model;
 }

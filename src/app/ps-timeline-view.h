@@ -91,6 +91,8 @@ double           ps_timeline_view_x_of           (PsTimelineView *self,
 /* The widget y of the middle of a span's bar, or -1 when not shown */
 double           ps_timeline_view_span_y         (PsTimelineView *self,
                                                   guint64         span);
+/* Whether a frame was painted since the view got its current rows */
+gboolean         ps_timeline_view_has_drawn_model (PsTimelineView *self);
 /* Draws the view as it is shown (visible range, scroll position, selection,
  * highlight, axis and row labels) into a width × height area at cr's
  * origin, for a picture */

@@ -336,27 +336,14 @@ common_affix (const char *a,
   return n;
 }
 
-PangoEllipsizeMode
-ps_view_ellipsize_mode_among (const char         *text,
-                              const char * const *others,
-                              guint               n_others,
-                              gsize              *differs_at)
+/* The mode of text, given the longest start and end it shares with another */
+static PangoEllipsizeMode
+mode_of_affixes (const char *text,
+                 gsize       prefix,
+                 gsize       suffix)
 {
-  const char *extension;
-  gsize prefix = 0, suffix = 0;
+  const char *extension = strrchr (text, '.');
 
-  g_return_val_if_fail (text != NULL, PANGO_ELLIPSIZE_END);
-
-  extension = strrchr (text, '.');
-  for (guint i = 0; i < n_others; i++)
-    {
-      if (others[i] == NULL || others[i] == text)
-        continue;
-      prefix = MAX (prefix, common_affix (text, others[i], FALSE));
-      suffix = MAX (suffix, common_affix (text, others[i], TRUE));
-    }
-  if (differs_at != NULL)
-    *differs_at = prefix;
   if (suffix < (extension != NULL ? strlen (extension) : 0) + MIN_COMMON_BYTES)
     suffix = 0;
   if (prefix < MIN_COMMON_BYTES)
@@ -366,6 +353,136 @@ ps_view_ellipsize_mode_among (const char         *text,
   if (prefix > 0)
     return PANGO_ELLIPSIZE_START;
   return PANGO_ELLIPSIZE_MIDDLE;
+}
+
+PangoEllipsizeMode
+ps_view_ellipsize_mode_among (const char         *text,
+                              const char * const *others,
+                              guint               n_others,
+                              gsize              *differs_at)
+{
+  gsize prefix = 0, suffix = 0;
+
+  g_return_val_if_fail (text != NULL, PANGO_ELLIPSIZE_END);
+
+  for (guint i = 0; i < n_others; i++)
+    {
+      if (others[i] == NULL || others[i] == text)
+        continue;
+      prefix = MAX (prefix, common_affix (text, others[i], FALSE));
+      suffix = MAX (suffix, common_affix (text, others[i], TRUE));
+    }
+  if (differs_at != NULL)
+    *differs_at = prefix;
+  return mode_of_affixes (text, prefix, suffix);
+}
+
+typedef struct
+{
+  const char * const *texts;
+  const gsize        *lengths;
+} AffixOrder;
+
+/* By text, then by address, so that the entries of one string are together */
+static int
+compare_starts (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  const AffixOrder *order = user_data;
+  const char *text_a = order->texts[*(const guint *)a];
+  const char *text_b = order->texts[*(const guint *)b];
+  int result = strcmp (text_a, text_b);
+
+  if (result != 0)
+    return result;
+  return text_a < text_b ? -1 : text_a > text_b;
+}
+
+/* By the text read backwards, then by address */
+static int
+compare_ends (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  const AffixOrder *order = user_data;
+  guint index_a = *(const guint *)a, index_b = *(const guint *)b;
+  const char *text_a = order->texts[index_a], *text_b = order->texts[index_b];
+  gsize length_a = order->lengths[index_a], length_b = order->lengths[index_b];
+
+  for (gsize n = 0; n < length_a && n < length_b; n++)
+    {
+      guchar byte_a = (guchar)text_a[length_a - 1 - n], byte_b = (guchar)text_b[length_b - 1 - n];
+
+      if (byte_a != byte_b)
+        return byte_a < byte_b ? -1 : 1;
+    }
+  if (length_a != length_b)
+    return length_a < length_b ? -1 : 1;
+  return text_a < text_b ? -1 : text_a > text_b;
+}
+
+/* For each entry of sorted, the longest start (or end) it shares with an
+ * entry at another address: in this order the closest such neighbours on
+ * either side share the most */
+static void
+longest_affixes (const char * const *texts,
+                 const guint        *sorted,
+                 guint               n,
+                 gboolean            at_end,
+                 gsize              *longest)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      const char *text = texts[sorted[i]];
+      gsize best = 0;
+      guint j;
+
+      for (j = i; j > 0 && texts[sorted[j - 1]] == text; j--)
+        ;
+      if (j > 0)
+        best = common_affix (text, texts[sorted[j - 1]], at_end);
+      for (j = i + 1; j < n && texts[sorted[j]] == text; j++)
+        ;
+      if (j < n)
+        best = MAX (best, common_affix (text, texts[sorted[j]], at_end));
+      longest[sorted[i]] = best;
+    }
+}
+
+void
+ps_view_ellipsize_modes_among (const char * const *texts,
+                               guint               n_texts,
+                               PangoEllipsizeMode *modes,
+                               gsize              *differs_at)
+{
+  g_autofree guint *sorted = g_new (guint, MAX (n_texts, 1));
+  g_autofree gsize *lengths = g_new0 (gsize, MAX (n_texts, 1));
+  g_autofree gsize *prefixes = g_new0 (gsize, MAX (n_texts, 1));
+  g_autofree gsize *suffixes = g_new0 (gsize, MAX (n_texts, 1));
+  AffixOrder order = { texts, lengths };
+  guint n = 0;
+
+  for (guint i = 0; i < n_texts; i++)
+    if (texts[i] != NULL)
+      {
+        lengths[i] = strlen (texts[i]);
+        sorted[n++] = i;
+      }
+
+  g_qsort_with_data (sorted, n, sizeof (guint), compare_starts, &order);
+  longest_affixes (texts, sorted, n, FALSE, prefixes);
+  g_qsort_with_data (sorted, n, sizeof (guint), compare_ends, &order);
+  longest_affixes (texts, sorted, n, TRUE, suffixes);
+
+  for (guint i = 0; i < n_texts; i++)
+    {
+      if (texts[i] == NULL)
+        continue;
+      modes[i] = mode_of_affixes (texts[i], prefixes[i], suffixes[i]);
+      if (differs_at != NULL)
+        differs_at[i] = prefixes[i];
+    }
 }
 
 void

@@ -145,6 +145,13 @@ PangoEllipsizeMode ps_view_ellipsize_mode_among (const char        *text,
                                                  const char * const *others,
                                                  guint              n_others,
                                                  gsize             *differs_at);
+/* The same for each of texts among all of them (NULL entries are left
+ * out and their modes[] untouched): a sort instead of a comparison of
+ * every pair, for the thousands of rows of a timeline */
+void               ps_view_ellipsize_modes_among (const char * const *texts,
+                                                  guint               n_texts,
+                                                  PangoEllipsizeMode *modes,
+                                                  gsize              *differs_at);
 /* Every label in widget that ellipsizes its text and has no tooltip gets
  * its whole text as tooltip, from now on (GTK already gives assistive
  * technologies a label's whole text) */

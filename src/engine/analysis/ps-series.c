@@ -475,8 +475,10 @@ typedef struct
 {
   gsize  *start;   /* series → its first slot; start[n_series] = all of them */
   gsize  *next;    /* series → its next free slot */
-  double *values;  /* in the series' unit */
+  double *values;  /* in the series' unit; NULL when each series has one rate */
   double *ticks;
+  double *rates;   /* series → the rate its values are divided by (0: none),
+                    * when values is NULL */
 } Summaries;
 
 static void
@@ -486,9 +488,20 @@ summaries_clear (Summaries *self)
   g_clear_pointer (&self->next, g_free);
   g_clear_pointer (&self->values, g_free);
   g_clear_pointer (&self->ticks, g_free);
+  g_clear_pointer (&self->rates, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Summaries, summaries_clear)
+
+/* Whether a session's tick rate changes on the way */
+static gboolean
+has_rate_changes (PsEventStore *store)
+{
+  for (guint session = 0; session < ps_event_store_get_n_sessions (store); session++)
+    if (ps_event_store_get_n_tick_rates (store, session) > 1)
+      return TRUE;
+  return FALSE;
+}
 
 /* FALSE when cancelled */
 static gboolean
@@ -521,8 +534,14 @@ summaries_init (Summaries             *self,
   for (guint i = 0; i < n_series; i++)
     self->start[i + 1] += self->start[i];
   self->next = g_memdup2 (self->start, (n_series + 1) * sizeof (gsize));
-  self->values = g_new (double, self->start[n_series] + 1);
   self->ticks = g_new (double, self->start[n_series] + 1);
+  /* A series lies in one session: with at most one rate in each, its
+   * values are its ticks over one rate, and their statistics follow from
+   * those of the ticks (ps_stats_compute_scaled ()) */
+  if (options->tick_rate_override > 0 || !has_rate_changes (store))
+    self->rates = g_new0 (double, n_series + 1);
+  else
+    self->values = g_new (double, self->start[n_series] + 1);
   return TRUE;
 }
 
@@ -643,6 +662,12 @@ ps_series_collect (PsEventStore          *store,
               rate = ps_event_store_get_tick_rate (store, series->session, m.index);
 
             value = series->has_seconds && rate > 0 ? ticks / rate : ticks;
+            if (summaries.rates != NULL)
+              {
+                summaries.rates[index] = series->has_seconds && rate > 0 ? rate : 0;
+                summaries.ticks[summaries.next[index]++] = ticks;
+                continue;
+              }
             if (summaries.values != NULL)
               {
                 gsize at = summaries.next[index]++;
@@ -683,7 +708,7 @@ ps_series_collect (PsEventStore          *store,
   for (guint i = 0; i < result->len; i++)
     {
       PsSeries *series = g_ptr_array_index (result, i);
-      gboolean summary = summaries.values != NULL && series->kind == PS_SERIES_DURATION;
+      gboolean summary = summaries.ticks != NULL && series->kind == PS_SERIES_DURATION;
       gsize first = summary ? summaries.start[i] : 0;
       gsize count = summary ? summaries.start[i + 1] - first : series->values->len;
 
@@ -691,6 +716,12 @@ ps_series_collect (PsEventStore          *store,
        * 256 series and before a big one, whose statistics look too */
       if (((i & 0xFF) == 0 || count > 65536) && g_cancellable_is_cancelled (options->cancellable))
         return g_steal_pointer (&result);
+      if (summary && summaries.rates != NULL)
+        {
+          ps_stats_compute_scaled (summaries.ticks + first, count, summaries.rates[i], &series->stats,
+                                   &series->ticks_stats, options->cancellable);
+          continue;
+        }
       if (summary)
         {
           ps_stats_compute_cancellable (summaries.values + first, count, &series->stats, options->cancellable);

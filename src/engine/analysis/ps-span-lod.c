@@ -1845,18 +1845,36 @@ ps_value_lod_new (const gint64 *x,
                   const double *values,
                   gsize         n_points)
 {
+  g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
+  for (gsize i = 1; i < n_points; i++)
+    g_return_val_if_fail (x[i - 1] <= x[i], NULL);
+
+  return ps_value_lod_new_take (g_memdup2 (x, n_points * sizeof (gint64)),
+                                g_memdup2 (values, n_points * sizeof (double)), n_points);
+}
+
+PsValueLod *
+ps_value_lod_new_take (gint64 *x,
+                       double *values,
+                       gsize   n_points)
+{
   PsValueLod *self;
   gsize n_blocks = n_blocks_of (n_points, VALUE_BLOCK_SHIFT);
   gsize n_supers = n_blocks_of (n_points, VALUE_SUPER_SHIFT);
 
   g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
   for (gsize i = 1; i < n_points; i++)
-    g_return_val_if_fail (x[i - 1] <= x[i], NULL);
+    if (G_UNLIKELY (x[i - 1] > x[i]))
+      {
+        g_free (x);
+        g_free (values);
+        g_return_val_if_reached (NULL);
+      }
 
   self = g_atomic_rc_box_new0 (PsValueLod);
   self->n_points = n_points;
-  self->x = g_memdup2 (x, n_points * sizeof (gint64));
-  self->values = g_memdup2 (values, n_points * sizeof (double));
+  self->x = x;
+  self->values = values;
   self->block_min = g_new (double, MAX (n_blocks, 1));
   self->block_max = g_new (double, MAX (n_blocks, 1));
   self->super_min = g_new (double, MAX (n_supers, 1));

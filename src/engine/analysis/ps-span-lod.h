@@ -180,6 +180,10 @@ typedef struct _PsValueLod PsValueLod;
 PsValueLod *ps_value_lod_new           (const gint64  *x,
                                         const double  *values,
                                         gsize          n_points);
+/* The same, keeping x and values (g_malloc ()ed), which it frees */
+PsValueLod *ps_value_lod_new_take      (gint64        *x,
+                                        double        *values,
+                                        gsize          n_points);
 PsValueLod *ps_value_lod_ref           (PsValueLod    *self);
 void        ps_value_lod_unref         (PsValueLod    *self);
 gsize       ps_value_lod_get_n_points  (PsValueLod    *self);

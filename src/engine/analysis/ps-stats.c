@@ -89,6 +89,32 @@ nearest_rank_index (gsize  count,
   return MIN (index, count - 1);
 }
 
+/* Percentiles of values, which it reorders, by nearest rank; in
+ * increasing order, each selection leaves everything above its rank to the
+ * right, so the next one searches only there. FALSE when cancelled. */
+static gboolean
+select_percentiles (double       *values,
+                    gsize         count,
+                    PsStats      *out,
+                    GCancellable *cancellable)
+{
+  static const double percents[] = { 50, 90, 95, 99 };
+  double *results[] = { &out->median, &out->p90, &out->p95, &out->p99 };
+  gsize from = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (percents); i++)
+    {
+      gsize k = nearest_rank_index (count, percents[i]);
+
+      if (g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+      select_kth (values + from, count - from, k - from);
+      *results[i] = values[k];
+      from = k;
+    }
+  return TRUE;
+}
+
 double
 ps_stats_percentile (const double *sorted,
                      gsize         count,
@@ -161,25 +187,80 @@ ps_stats_compute_cancellable (double       *values,
   out->sum = sum;
   out->mean = mean;
 
-  /* Ranks in increasing order: each selection leaves everything above its
-   * rank to the right, so the next one searches only there */
-  {
-    static const double percents[] = { 50, 90, 95, 99 };
-    double *results[] = { &out->median, &out->p90, &out->p95, &out->p99 };
-    gsize from = 0;
-
-    for (guint i = 0; i < G_N_ELEMENTS (percents); i++)
-      {
-        gsize k = nearest_rank_index (count, percents[i]);
-
-        if (g_cancellable_is_cancelled (cancellable))
-          return FALSE;
-        select_kth (values + from, count - from, k - from);
-        *results[i] = values[k];
-        from = k;
-      }
-  }
+  if (!select_percentiles (values, count, out, cancellable))
+    return FALSE;
   out->stddev = sqrt (squares / (double)count);
+  return TRUE;
+}
+
+gboolean
+ps_stats_compute_scaled (double       *ticks,
+                         gsize         count,
+                         double        rate,
+                         PsStats      *out,
+                         PsStats      *ticks_out,
+                         GCancellable *cancellable)
+{
+  double sum = 0, ticks_sum = 0;
+  double squares = 0, ticks_squares = 0;
+  double mean, ticks_mean;
+
+  g_return_val_if_fail (out != NULL && ticks_out != NULL, FALSE);
+
+  if (rate <= 0)
+    {
+      gboolean done = ps_stats_compute_cancellable (ticks, count, ticks_out, cancellable);
+
+      *out = *ticks_out;
+      return done;
+    }
+
+  memset (out, 0, sizeof *out);
+  memset (ticks_out, 0, sizeof *ticks_out);
+  if (count == 0)
+    return !g_cancellable_is_cancelled (cancellable);
+
+  /* The same sums, in the same order, as of the two arrays */
+  ticks_out->min = ticks_out->max = ticks[0];
+  for (gsize i = 0; i < count; i++)
+    {
+      if (ps_util_stop_at (i, cancellable))
+        return FALSE;
+      ticks_sum += ticks[i];
+      sum += ticks[i] / rate;
+      ticks_out->min = MIN (ticks_out->min, ticks[i]);
+      ticks_out->max = MAX (ticks_out->max, ticks[i]);
+    }
+  ticks_mean = ticks_sum / (double)count;
+  mean = sum / (double)count;
+  for (gsize i = 0; i < count; i++)
+    {
+      double value = ticks[i] / rate;
+
+      if (ps_util_stop_at (i, cancellable))
+        return FALSE;
+      ticks_squares += (ticks[i] - ticks_mean) * (ticks[i] - ticks_mean);
+      squares += (value - mean) * (value - mean);
+    }
+
+  ticks_out->count = out->count = count;
+  ticks_out->sum = ticks_sum;
+  ticks_out->mean = ticks_mean;
+  out->sum = sum;
+  out->mean = mean;
+  if (!select_percentiles (ticks, count, ticks_out, cancellable))
+    return FALSE;
+  ticks_out->stddev = sqrt (ticks_squares / (double)count);
+  out->stddev = sqrt (squares / (double)count);
+
+  /* Dividing by a positive rate keeps the order: the quotient of the
+   * k-th smallest tick count is the k-th smallest quotient */
+  out->min = ticks_out->min / rate;
+  out->max = ticks_out->max / rate;
+  out->median = ticks_out->median / rate;
+  out->p90 = ticks_out->p90 / rate;
+  out->p95 = ticks_out->p95 / rate;
+  out->p99 = ticks_out->p99 / rate;
   return TRUE;
 }
 

@@ -36,6 +36,17 @@ gboolean ps_stats_compute_cancellable (double       *values,
                                        gsize         count,
                                        PsStats      *out,
                                        GCancellable *cancellable);
+/* The statistics of ticks (into ticks_out) and of each divided by rate
+ * (into out), exactly as ps_stats_compute () gives them of the two arrays,
+ * from the ticks alone: one selection serves both, since dividing by a
+ * positive rate keeps the order. With rate 0 out is ticks_out. ticks is
+ * reordered in place; FALSE when cancelled, as above. */
+gboolean ps_stats_compute_scaled (double       *ticks,
+                                  gsize         count,
+                                  double        rate,
+                                  PsStats      *out,
+                                  PsStats      *ticks_out,
+                                  GCancellable *cancellable);
 /* The same statistics, in seconds, of durations given in whole
  * milliseconds. Sums are taken exactly on the integers, so the result does
  * not depend on the order of the values: sum, min, max and the percentiles
