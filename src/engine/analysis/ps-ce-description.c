@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ps-ce-description.h"
+#include "ps-number.h"
 
 static void
 item_clear (gpointer data)
@@ -73,10 +74,11 @@ append_number (GString *string,
                double   value,
                gboolean exact)
 {
-  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+  char buffer[MAX (G_ASCII_DTOSTR_BUF_SIZE, PS_NUMBER_BUF)];
 
+  /* Exactly: the shortest text that reads back to the same double */
   if (exact)
-    g_ascii_dtostr (buffer, sizeof buffer, value);
+    ps_number_format_double (value, buffer);
   else
     g_ascii_formatd (buffer, sizeof buffer, "%.6f", value);
   g_string_append (string, buffer);
@@ -96,6 +98,9 @@ parse_number (const char *start,
     end--;
   if (start == end)
     return FALSE;
+  /* Ordinary decimals without a copy; strtod for the rest (hexadecimal) */
+  if (ps_number_parse_double (start, end - start, value))
+    return TRUE;
 
   copy = g_strndup (start, end - start);
   *value = g_ascii_strtod (copy, &stop);
