@@ -683,30 +683,17 @@ builder_grow_table (PsCallTreeBuilder *self)
   self->slots_mask = new_mask;
 }
 
-/* The node of function below parent, made if new */
+/* A new node of function below parent, not yet in the table */
 static guint32
-builder_child (PsCallTreeBuilder *self,
-               guint32            parent,
-               guint32            function,
-               gboolean           outermost)
+builder_append_child (PsCallTreeBuilder *self,
+                      guint32            parent,
+                      guint32            function,
+                      gboolean           outermost)
 {
-  guint32 k = node_hash (parent, function) & self->slots_mask;
-  NodeSlot *slot;
+  guint32 node = self->links->len;
   NodeLink link;
   CallAcc acc;
-  guint32 node;
 
-  for (;;)
-    {
-      slot = &self->slots[k];
-      if (slot->node_plus_one == 0)
-        break;
-      if (slot->parent == parent && slot->function == function)
-        return slot->node_plus_one - 1;
-      k = (k + 1) & self->slots_mask;
-    }
-
-  node = self->links->len;
   if (G_UNLIKELY (node == G_MAXUINT32 - 1))
     {
       g_critical ("Call tree too large");
@@ -720,16 +707,67 @@ builder_child (PsCallTreeBuilder *self,
   g_array_append_val (self->links, link);
   acc_init (&acc);
   g_array_append_val (self->node_accs, acc);
+  return node;
+}
 
-  slot->parent = parent;
-  slot->function = function;
+/* Puts a node into the table at its free slot */
+static void
+builder_index_node (PsCallTreeBuilder *self,
+                    NodeSlot          *slot,
+                    guint32            node)
+{
+  const NodeLink *link = &g_array_index (self->links, NodeLink, node);
+
+  slot->parent = link->parent;
+  slot->function = link->function;
   slot->node_plus_one = node + 1;
   self->slots_used++;
   /* Linear probing stays short below 70 % */
   if ((guint64)self->slots_used * 10 > (guint64)self->slots_mask * 7)
     builder_grow_table (self);
+}
 
+/* The node of function below parent, made if new */
+static guint32
+builder_child (PsCallTreeBuilder *self,
+               guint32            parent,
+               guint32            function,
+               gboolean           outermost)
+{
+  guint32 k = node_hash (parent, function) & self->slots_mask;
+  NodeSlot *slot;
+  guint32 node;
+
+  for (;;)
+    {
+      slot = &self->slots[k];
+      if (slot->node_plus_one == 0)
+        break;
+      if (slot->parent == parent && slot->function == function)
+        return slot->node_plus_one - 1;
+      k = (k + 1) & self->slots_mask;
+    }
+
+  node = builder_append_child (self, parent, function, outermost);
+  if (node != parent)
+    builder_index_node (self, slot, node);
   return node;
+}
+
+/* Puts the nodes made by builder_append_child () into the table */
+static void
+builder_index_nodes (PsCallTreeBuilder *self,
+                     guint32            first)
+{
+  for (guint32 node = first; node < self->links->len; node++)
+    {
+      const NodeLink *link = &g_array_index (self->links, NodeLink, node);
+      guint32 k = node_hash (link->parent, link->function) & self->slots_mask;
+
+      while (self->slots[k].node_plus_one != 0)
+        k = (k + 1) & self->slots_mask;
+      builder_index_node (self, &self->slots[k], node);
+    }
 }
 
 static ThreadState *
@@ -1970,6 +2008,12 @@ typedef struct
   guint    marks_size;
   guint32  serial;
   gboolean marked;       /* the path so far is marked */
+  /* While every function has one frame, tree nodes and stack nodes
+   * correspond one to one: a stack node without a tree node needs a new
+   * one, and the builder's table is made only when that stops */
+  gboolean indexed;
+  guint8  *function_has_frame;
+  guint    function_has_frame_size;
 } PathFunctions;
 
 static inline guint64
@@ -1998,6 +2042,33 @@ path_functions_next_stack (PathFunctions     *path,
   path->marked = FALSE;
 }
 
+/* A frame got its function */
+static void
+path_functions_frame (PathFunctions     *path,
+                      PsCallTreeBuilder *builder,
+                      guint32            function)
+{
+  if (path->indexed)
+    return;
+  if (function >= path->function_has_frame_size)
+    {
+      guint size = MAX (function + 1, path->function_has_frame_size * 2);
+
+      path->function_has_frame = g_renew (guint8, path->function_has_frame, size);
+      memset (path->function_has_frame + path->function_has_frame_size, 0, size - path->function_has_frame_size);
+      path->function_has_frame_size = size;
+    }
+  if (path->function_has_frame[function])
+    {
+      /* Two frames of one function: their nodes below one parent are one */
+      builder_index_nodes (builder, 1);
+      path->indexed = TRUE;
+      g_clear_pointer (&path->function_has_frame, g_free);
+      return;
+    }
+  path->function_has_frame[function] = 1;
+}
+
 /* The child of node for function, made if new; node's path is the one
  * being walked down */
 static guint32
@@ -2006,7 +2077,7 @@ path_functions_child (PathFunctions     *path,
                       guint32            node,
                       guint32            function)
 {
-  guint32 child = builder_find_child (builder, node, function);
+  guint32 child = path->indexed ? builder_find_child (builder, node, function) : PS_NONE;
   guint64 filter = g_array_index (path->filters, guint64, node);
 
   if (child == PS_NONE)
@@ -2024,7 +2095,8 @@ path_functions_child (PathFunctions     *path,
             }
           on_path = path->marks[function] == path->serial;
         }
-      child = builder_child (builder, node, function, !on_path);
+      child = path->indexed ? builder_child (builder, node, function, !on_path)
+                            : builder_append_child (builder, node, function, !on_path);
       filter |= function_bit (function);
       g_array_append_val (path->filters, filter);
     }
@@ -2050,7 +2122,7 @@ new_for_samples_by_node (PsEventStore *store,
   /* stack node → tree node + 1, 0 until made */
   g_autofree guint32 *node_of_stack = g_new0 (guint32, MAX (n_stacks, 1));
   g_autoptr(GArray) path_up = g_array_new (FALSE, FALSE, sizeof (guint32));
-  PathFunctions path = { g_array_new (FALSE, FALSE, sizeof (guint64)), NULL, 0, 0, FALSE };
+  PathFunctions path = { g_array_new (FALSE, FALSE, sizeof (guint64)), NULL, 0, 0, FALSE, FALSE, NULL, 0 };
   guint64 no_functions = 0;
   PsCallTree *tree = NULL;
 
@@ -2076,7 +2148,12 @@ new_for_samples_by_node (PsEventStore *store,
           if (stack_node->frame >= n_frames)
             break;
           if (function_of_frame[stack_node->frame] == 0)
-            function_of_frame[stack_node->frame] = sample_function (builder, store, stack_node->frame, FALSE, NULL) + 1;
+            {
+              guint32 function = sample_function (builder, store, stack_node->frame, FALSE, NULL);
+
+              function_of_frame[stack_node->frame] = function + 1;
+              path_functions_frame (&path, builder, function);
+            }
           g_array_append_val (path_up, id);
           /* Parents have smaller ids; anything else would loop */
           if (stack_node->parent >= id)
@@ -2110,6 +2187,7 @@ new_for_samples_by_node (PsEventStore *store,
 out:
   g_array_unref (path.filters);
   g_free (path.marks);
+  g_free (path.function_has_frame);
   return tree;
 }
 
