@@ -619,6 +619,37 @@ intern_name (PmcParser  *self,
   return entry->id;
 }
 
+static inline gboolean
+stored_text_is (PmcParser  *self,
+                guint32     id,
+                const char *text,
+                gsize       length)
+{
+  const char *stored = ps_event_store_get_string (self->store, id);
+
+  return strncmp (stored, text, length) == 0 && stored[length] == '\0';
+}
+
+/* Whether a line names the path after the last one (see path_intern ()),
+ * told from its text without interning its names */
+static gboolean
+path_is_next (PmcParser      *self,
+              guint32         parent,
+              const NodeLine *node)
+{
+  const PathEntry *next;
+
+  if (self->last_path + 1 >= self->paths->len)
+    return FALSE;
+  next = &g_array_index (self->paths, PathEntry, self->last_path + 1);
+  if (next->parent != parent)
+    return FALSE;
+  if (node->image != NULL ? !stored_text_is (self, next->image, node->image, node->image_length)
+                          : next->image != self->image)
+    return FALSE;
+  return stored_text_is (self, next->function, node->function, node->function_length);
+}
+
 static void
 read_node_line (PmcParser    *self,
                 const PsLine *line)
@@ -627,6 +658,7 @@ read_node_line (PmcParser    *self,
   NodeLine node;
   PathNode path_node = { 0 };
   guint32 function;
+  guint32 parent_path;
 
   if (!parse_node_line (line->text, line->length, &node, &problem))
     {
@@ -691,13 +723,20 @@ read_node_line (PmcParser    *self,
               (unsigned long long) callee->line);
     }
 
-  if (node.image != NULL)
-    self->image = intern_name (self, node.image, node.image_length);
+  parent_path = self->path->len > 0 ? g_array_index (self->path, PathNode, self->path->len - 1).path + 1 : 0;
+  if (path_is_next (self, parent_path, &node))
+    {
+      path_node.path = ++self->last_path;
+      self->image = g_array_index (self->paths, PathEntry, path_node.path).image;
+    }
+  else
+    {
+      if (node.image != NULL)
+        self->image = intern_name (self, node.image, node.image_length);
 
-  function = intern_name (self, node.function, node.function_length);
-  path_node.path = path_intern (self, self->path->len > 0
-                                       ? g_array_index (self->path, PathNode, self->path->len - 1).path + 1 : 0,
-                                 function, self->image, node.function, node.function_length);
+      function = intern_name (self, node.function, node.function_length);
+      path_node.path = path_intern (self, parent_path, function, self->image, node.function, node.function_length);
+    }
   path_node.frame = g_array_index (self->paths, PathEntry, path_node.path).frame;
   path_node.count = node.count;
   path_node.line = line->number;
