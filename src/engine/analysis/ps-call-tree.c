@@ -1029,6 +1029,29 @@ ps_call_tree_builder_add_interval (PsCallTreeBuilder *self,
   thread_account (self, state, duration, os_event);
 }
 
+/* A sample's weight as exclusive to its node and to that node's function */
+static inline void
+builder_add_sampled_exclusive (PsCallTreeBuilder *self,
+                               CallAcc           *acc,
+                               guint32            function_id,
+                               gint64             amount,
+                               gboolean           kernel)
+{
+  FunctionAcc *function = &g_array_index (self->function_accs, FunctionAcc, function_id);
+
+  acc->total[ELAPSED_EXCLUSIVE] += amount;
+  function->total[ELAPSED_EXCLUSIVE] += amount;
+  self->sampled_elapsed += amount;
+  if (kernel)
+    self->has_os_events = TRUE;
+  else
+    {
+      acc->total[APPLICATION_EXCLUSIVE] += amount;
+      function->total[APPLICATION_EXCLUSIVE] += amount;
+      self->sampled_application += amount;
+    }
+}
+
 void
 ps_call_tree_builder_add_sample (PsCallTreeBuilder *self,
                                  const guint32     *stack,
@@ -1086,18 +1109,7 @@ ps_call_tree_builder_add_sample (PsCallTreeBuilder *self,
         }
     }
 
-  acc->total[ELAPSED_EXCLUSIVE] += amount;
-  function = &g_array_index (self->function_accs, FunctionAcc, stack[depth - 1]);
-  function->total[ELAPSED_EXCLUSIVE] += amount;
-  self->sampled_elapsed += amount;
-  if (kernel)
-    self->has_os_events = TRUE;
-  else
-    {
-      acc->total[APPLICATION_EXCLUSIVE] += amount;
-      function->total[APPLICATION_EXCLUSIVE] += amount;
-      self->sampled_application += amount;
-    }
+  builder_add_sampled_exclusive (self, acc, stack[depth - 1], amount, kernel);
 }
 
 /* The node of function below parent, or PS_NONE when there is none yet */
@@ -1129,22 +1141,11 @@ builder_add_sample_at_node (PsCallTreeBuilder *self,
 {
   gint64 amount = (gint64)MIN (weight, (guint64)G_MAXINT64);
   CallAcc *acc = &g_array_index (self->node_accs, CallAcc, node);
-  FunctionAcc *function = &g_array_index (self->function_accs, FunctionAcc,
-                                          g_array_index (self->links, NodeLink, node).function);
 
   acc->total[ELAPSED_INCLUSIVE] += amount;
-  acc->total[ELAPSED_EXCLUSIVE] += amount;
-  function->total[ELAPSED_EXCLUSIVE] += amount;
-  self->sampled_elapsed += amount;
-  if (kernel)
-    self->has_os_events = TRUE;
-  else
-    {
-      acc->total[APPLICATION_INCLUSIVE] += amount;
-      acc->total[APPLICATION_EXCLUSIVE] += amount;
-      function->total[APPLICATION_EXCLUSIVE] += amount;
-      self->sampled_application += amount;
-    }
+  if (!kernel)
+    acc->total[APPLICATION_INCLUSIVE] += amount;
+  builder_add_sampled_exclusive (self, acc, g_array_index (self->links, NodeLink, node).function, amount, kernel);
 }
 
 /* Every node's inclusive values become those of its samples and all
