@@ -683,30 +683,17 @@ builder_grow_table (PsCallTreeBuilder *self)
   self->slots_mask = new_mask;
 }
 
-/* The node of function below parent, made if new */
+/* A new node of function below parent, not yet in the table */
 static guint32
-builder_child (PsCallTreeBuilder *self,
-               guint32            parent,
-               guint32            function,
-               gboolean           outermost)
+builder_append_child (PsCallTreeBuilder *self,
+                      guint32            parent,
+                      guint32            function,
+                      gboolean           outermost)
 {
-  guint32 k = node_hash (parent, function) & self->slots_mask;
-  NodeSlot *slot;
+  guint32 node = self->links->len;
   NodeLink link;
   CallAcc acc;
-  guint32 node;
 
-  for (;;)
-    {
-      slot = &self->slots[k];
-      if (slot->node_plus_one == 0)
-        break;
-      if (slot->parent == parent && slot->function == function)
-        return slot->node_plus_one - 1;
-      k = (k + 1) & self->slots_mask;
-    }
-
-  node = self->links->len;
   if (G_UNLIKELY (node == G_MAXUINT32 - 1))
     {
       g_critical ("Call tree too large");
@@ -720,16 +707,67 @@ builder_child (PsCallTreeBuilder *self,
   g_array_append_val (self->links, link);
   acc_init (&acc);
   g_array_append_val (self->node_accs, acc);
+  return node;
+}
 
-  slot->parent = parent;
-  slot->function = function;
+/* Puts a node into the table at its free slot */
+static void
+builder_index_node (PsCallTreeBuilder *self,
+                    NodeSlot          *slot,
+                    guint32            node)
+{
+  const NodeLink *link = &g_array_index (self->links, NodeLink, node);
+
+  slot->parent = link->parent;
+  slot->function = link->function;
   slot->node_plus_one = node + 1;
   self->slots_used++;
   /* Linear probing stays short below 70 % */
   if ((guint64)self->slots_used * 10 > (guint64)self->slots_mask * 7)
     builder_grow_table (self);
+}
 
+/* The node of function below parent, made if new */
+static guint32
+builder_child (PsCallTreeBuilder *self,
+               guint32            parent,
+               guint32            function,
+               gboolean           outermost)
+{
+  guint32 k = node_hash (parent, function) & self->slots_mask;
+  NodeSlot *slot;
+  guint32 node;
+
+  for (;;)
+    {
+      slot = &self->slots[k];
+      if (slot->node_plus_one == 0)
+        break;
+      if (slot->parent == parent && slot->function == function)
+        return slot->node_plus_one - 1;
+      k = (k + 1) & self->slots_mask;
+    }
+
+  node = builder_append_child (self, parent, function, outermost);
+  if (node != parent)
+    builder_index_node (self, slot, node);
   return node;
+}
+
+/* Puts the nodes made by builder_append_child () into the table */
+static void
+builder_index_nodes (PsCallTreeBuilder *self,
+                     guint32            first)
+{
+  for (guint32 node = first; node < self->links->len; node++)
+    {
+      const NodeLink *link = &g_array_index (self->links, NodeLink, node);
+      guint32 k = node_hash (link->parent, link->function) & self->slots_mask;
+
+      while (self->slots[k].node_plus_one != 0)
+        k = (k + 1) & self->slots_mask;
+      builder_index_node (self, &self->slots[k], node);
+    }
 }
 
 static ThreadState *
@@ -991,6 +1029,29 @@ ps_call_tree_builder_add_interval (PsCallTreeBuilder *self,
   thread_account (self, state, duration, os_event);
 }
 
+/* A sample's weight as exclusive to its node and to that node's function */
+static inline void
+builder_add_sampled_exclusive (PsCallTreeBuilder *self,
+                               CallAcc           *acc,
+                               guint32            function_id,
+                               gint64             amount,
+                               gboolean           kernel)
+{
+  FunctionAcc *function = &g_array_index (self->function_accs, FunctionAcc, function_id);
+
+  acc->total[ELAPSED_EXCLUSIVE] += amount;
+  function->total[ELAPSED_EXCLUSIVE] += amount;
+  self->sampled_elapsed += amount;
+  if (kernel)
+    self->has_os_events = TRUE;
+  else
+    {
+      acc->total[APPLICATION_EXCLUSIVE] += amount;
+      function->total[APPLICATION_EXCLUSIVE] += amount;
+      self->sampled_application += amount;
+    }
+}
+
 void
 ps_call_tree_builder_add_sample (PsCallTreeBuilder *self,
                                  const guint32     *stack,
@@ -1048,18 +1109,74 @@ ps_call_tree_builder_add_sample (PsCallTreeBuilder *self,
         }
     }
 
-  acc->total[ELAPSED_EXCLUSIVE] += amount;
-  function = &g_array_index (self->function_accs, FunctionAcc, stack[depth - 1]);
-  function->total[ELAPSED_EXCLUSIVE] += amount;
-  self->sampled_elapsed += amount;
-  if (kernel)
-    self->has_os_events = TRUE;
-  else
+  builder_add_sampled_exclusive (self, acc, stack[depth - 1], amount, kernel);
+}
+
+/* The node of function below parent, or PS_NONE when there is none yet */
+static guint32
+builder_find_child (PsCallTreeBuilder *self,
+                    guint32            parent,
+                    guint32            function)
+{
+  for (guint32 k = node_hash (parent, function) & self->slots_mask;; k = (k + 1) & self->slots_mask)
     {
-      acc->total[APPLICATION_EXCLUSIVE] += amount;
-      function->total[APPLICATION_EXCLUSIVE] += amount;
-      self->sampled_application += amount;
+      const NodeSlot *slot = &self->slots[k];
+
+      if (slot->node_plus_one == 0)
+        return PS_NONE;
+      if (slot->parent == parent && slot->function == function)
+        return slot->node_plus_one - 1;
     }
+}
+
+/* Samples of `weight` whose stack is the path of node: their exclusive
+ * values. The inclusive ones are summed up the tree once, by
+ * builder_sum_sampled_nodes (), so a stack costs one step instead of one
+ * per frame. */
+static void
+builder_add_sample_at_node (PsCallTreeBuilder *self,
+                            guint32            node,
+                            guint64            weight,
+                            gboolean           kernel)
+{
+  gint64 amount = (gint64)MIN (weight, (guint64)G_MAXINT64);
+  CallAcc *acc = &g_array_index (self->node_accs, CallAcc, node);
+
+  acc->total[ELAPSED_INCLUSIVE] += amount;
+  if (!kernel)
+    acc->total[APPLICATION_INCLUSIVE] += amount;
+  builder_add_sampled_exclusive (self, acc, g_array_index (self->links, NodeLink, node).function, amount, kernel);
+}
+
+/* Every node's inclusive values become those of its samples and all
+ * below it (children come after their parents), and each function's
+ * those of its outermost nodes: the values ps_call_tree_builder_add_sample ()
+ * gives, frame by frame. Every node is on the path of a sample. */
+static void
+builder_sum_sampled_nodes (PsCallTreeBuilder *self)
+{
+  NodeLink *links = (NodeLink *)(gpointer)self->links->data;
+  CallAcc *accs = (CallAcc *)(gpointer)self->node_accs->data;
+
+  for (guint32 n = self->links->len; n-- > 1;)
+    {
+      CallAcc *parent = &accs[links[n].parent];
+
+      parent->total[ELAPSED_INCLUSIVE] += accs[n].total[ELAPSED_INCLUSIVE];
+      parent->total[APPLICATION_INCLUSIVE] += accs[n].total[APPLICATION_INCLUSIVE];
+    }
+  /* The root's values are the totals, kept apart */
+  accs[PS_CALL_NODE_ROOT].total[ELAPSED_INCLUSIVE] = 0;
+  accs[PS_CALL_NODE_ROOT].total[APPLICATION_INCLUSIVE] = 0;
+  for (guint32 n = 1; n < self->links->len; n++)
+    if (links[n].flags & NODE_FLAG_OUTERMOST)
+      {
+        FunctionAcc *function = &g_array_index (self->function_accs, FunctionAcc, links[n].function);
+
+        function->total[ELAPSED_INCLUSIVE] += accs[n].total[ELAPSED_INCLUSIVE];
+        function->total[APPLICATION_INCLUSIVE] += accs[n].total[APPLICATION_INCLUSIVE];
+        self->function_present->data[links[n].function] = 1;
+      }
 }
 
 /* --- Reports ------------------------------------------------------------ */
@@ -1881,6 +1998,200 @@ add_sample_addresses (PsCallTreeBuilder *builder,
     }
 }
 
+/* The functions of a path, to tell whether a new node's function is
+ * outermost on it: a 64-bit filter per node (one bit per function's hash)
+ * answers "not on it" at once, and only a hit walks the path up, at most
+ * once per stack. */
+typedef struct
+{
+  GArray  *filters;      /* guint64 per node */
+  guint32 *marks;        /* per function: the stack it was marked in */
+  guint    marks_size;
+  guint32  serial;
+  gboolean marked;       /* the path so far is marked */
+  /* While every function has one frame, tree nodes and stack nodes
+   * correspond one to one: a stack node without a tree node needs a new
+   * one, and the builder's table is made only when that stops */
+  gboolean indexed;
+  guint8  *function_has_frame;
+  guint    function_has_frame_size;
+} PathFunctions;
+
+static inline guint64
+function_bit (guint32 function)
+{
+  return G_GUINT64_CONSTANT (1) << ((function * 0x9E3779B1u) >> 26);
+}
+
+static void
+path_functions_next_stack (PathFunctions     *path,
+                           PsCallTreeBuilder *builder)
+{
+  if (path->marks_size < builder->function_keys->len)
+    {
+      guint size = MAX (builder->function_keys->len, path->marks_size * 2);
+
+      path->marks = g_renew (guint32, path->marks, size);
+      memset (path->marks + path->marks_size, 0, (size - path->marks_size) * sizeof (guint32));
+      path->marks_size = size;
+    }
+  if (++path->serial == 0)
+    {
+      memset (path->marks, 0, path->marks_size * sizeof (guint32));
+      path->serial = 1;
+    }
+  path->marked = FALSE;
+}
+
+/* A frame got its function */
+static void
+path_functions_frame (PathFunctions     *path,
+                      PsCallTreeBuilder *builder,
+                      guint32            function)
+{
+  if (path->indexed)
+    return;
+  if (function >= path->function_has_frame_size)
+    {
+      guint size = MAX (function + 1, path->function_has_frame_size * 2);
+
+      path->function_has_frame = g_renew (guint8, path->function_has_frame, size);
+      memset (path->function_has_frame + path->function_has_frame_size, 0, size - path->function_has_frame_size);
+      path->function_has_frame_size = size;
+    }
+  if (path->function_has_frame[function])
+    {
+      /* Two frames of one function: their nodes below one parent are one */
+      builder_index_nodes (builder, 1);
+      path->indexed = TRUE;
+      g_clear_pointer (&path->function_has_frame, g_free);
+      return;
+    }
+  path->function_has_frame[function] = 1;
+}
+
+/* The child of node for function, made if new; node's path is the one
+ * being walked down */
+static guint32
+path_functions_child (PathFunctions     *path,
+                      PsCallTreeBuilder *builder,
+                      guint32            node,
+                      guint32            function)
+{
+  guint32 child = path->indexed ? builder_find_child (builder, node, function) : PS_NONE;
+  guint64 filter = g_array_index (path->filters, guint64, node);
+
+  if (child == PS_NONE)
+    {
+      gboolean on_path = FALSE;
+
+      if (filter & function_bit (function))
+        {
+          if (!path->marked)
+            {
+              for (guint32 up = node; up != PS_CALL_NODE_ROOT;
+                   up = g_array_index (builder->links, NodeLink, up).parent)
+                path->marks[g_array_index (builder->links, NodeLink, up).function] = path->serial;
+              path->marked = TRUE;
+            }
+          on_path = path->marks[function] == path->serial;
+        }
+      child = path->indexed ? builder_child (builder, node, function, !on_path)
+                            : builder_append_child (builder, node, function, !on_path);
+      filter |= function_bit (function);
+      g_array_append_val (path->filters, filter);
+    }
+  if (path->marked)
+    path->marks[function] = path->serial;
+  return child;
+}
+
+/* The call tree of samples without grouped addresses. Stack nodes of the
+ * store map to tree nodes (a stack node's tree node is the child of its
+ * parent's for its frame's function), so each stack node is looked at
+ * once, and a distinct stack adds its weight to one node. */
+static PsCallTree *
+new_for_samples_by_node (PsEventStore *store,
+                         GArray       *weights,
+                         GCancellable *cancellable)
+{
+  g_autoptr(PsCallTreeBuilder) builder = ps_call_tree_builder_new (PS_CALL_UNIT_SAMPLES);
+  guint n_frames = ps_event_store_get_n_frames (store);
+  guint n_stacks = ps_event_store_get_n_stack_nodes (store);
+  /* frame → function + 1, 0 until seen */
+  g_autofree guint32 *function_of_frame = g_new0 (guint32, MAX (n_frames, 1));
+  /* stack node → tree node + 1, 0 until made */
+  g_autofree guint32 *node_of_stack = g_new0 (guint32, MAX (n_stacks, 1));
+  g_autoptr(GArray) path_up = g_array_new (FALSE, FALSE, sizeof (guint32));
+  PathFunctions path = { g_array_new (FALSE, FALSE, sizeof (guint64)), NULL, 0, 0, FALSE, FALSE, NULL, 0 };
+  guint64 no_functions = 0;
+  PsCallTree *tree = NULL;
+
+  builder_set_mode (builder, MODE_COMPUTED);
+  g_array_append_val (path.filters, no_functions);
+
+  for (guint w = 0; w < weights->len; w++)
+    {
+      const PsStackWeight *entry = &g_array_index (weights, PsStackWeight, w);
+      guint32 id = entry->stack;
+      guint32 node = PS_CALL_NODE_ROOT;
+
+      if (ps_util_stop_at (w + 1, cancellable))
+        goto out;
+
+      /* Up to the nearest stack node that has its tree node; functions
+       * are made leaf first, as a walk from the sampled frame meets them */
+      g_array_set_size (path_up, 0);
+      while (id != 0 && id < n_stacks && node_of_stack[id] == 0)
+        {
+          const PsStackNode *stack_node = ps_event_store_get_stack_node (store, id);
+
+          if (stack_node->frame >= n_frames)
+            break;
+          if (function_of_frame[stack_node->frame] == 0)
+            {
+              guint32 function = sample_function (builder, store, stack_node->frame, FALSE, NULL);
+
+              function_of_frame[stack_node->frame] = function + 1;
+              path_functions_frame (&path, builder, function);
+            }
+          g_array_append_val (path_up, id);
+          /* Parents have smaller ids; anything else would loop */
+          if (stack_node->parent >= id)
+            {
+              id = 0;
+              break;
+            }
+          id = stack_node->parent;
+        }
+      /* A broken chain of stack nodes starts at the root where it broke */
+      if (id != 0 && id < n_stacks && node_of_stack[id] != 0)
+        node = node_of_stack[id] - 1;
+
+      path_functions_next_stack (&path, builder);
+      for (guint i = path_up->len; i > 0; i--)
+        {
+          guint32 up = g_array_index (path_up, guint32, i - 1);
+          guint32 frame = ps_event_store_get_stack_node (store, up)->frame;
+
+          node = path_functions_child (&path, builder, node, function_of_frame[frame] - 1);
+          node_of_stack[up] = node + 1;
+        }
+
+      if (node != PS_CALL_NODE_ROOT)
+        builder_add_sample_at_node (builder, node, entry->weight, entry->kernel != 0);
+    }
+
+  builder_sum_sampled_nodes (builder);
+  tree = ps_call_tree_builder_end (g_steal_pointer (&builder));
+
+out:
+  g_array_unref (path.filters);
+  g_free (path.marks);
+  g_free (path.function_has_frame);
+  return tree;
+}
+
 /* Samples with the same stack and mode add up first: a profile has far
  * fewer distinct stacks than samples, and each stack is walked once. */
 static PsCallTree *
@@ -1907,6 +2218,8 @@ new_for_samples (PsEventStore            *store,
   weights = ps_folded_sum_stacks (store, TRUE, sample_selected, &selection, cancellable);
   if (weights == NULL)
     return NULL;
+  if (!group_addresses)
+    return new_for_samples_by_node (store, weights, cancellable);
   for (guint w = 0; w < weights->len; w++)
     {
       const PsStackWeight *entry = &g_array_index (weights, PsStackWeight, w);

@@ -46,20 +46,28 @@
 #define FRAME_CACHE_BITS 18
 #define FRAME_CACHE_SIZE (1u << FRAME_CACHE_BITS)
 
-/* Direct-mapped cache of whole callchains: a profile repeats the same
- * chains (a loop sampled again and again), and a hit skips resolving and
- * interning every frame. Keys are two independent 64-bit hashes of the
- * chain and its context, so a false hit is as likely as two random 128-bit
- * values being equal. */
-#define CHAIN_CACHE_BITS 18
-#define CHAIN_CACHE_SIZE (1u << CHAIN_CACHE_BITS)
-#define CHAIN_MAX_IMAGES 2
+/* The chain trie: every distinct callchain prefix (outermost pc first, in
+ * the context each pc is resolved in) is a node that knows its stack
+ * node in the store, so only the pcs of a new prefix are resolved and
+ * interned. Chains share their outer frames, and a node remembers the
+ * child it led to last: the chains of a hot path are walked node after
+ * node, mostly through those hints and through nodes made one after the
+ * other, and the hash index (keys exact: parent node, pc, context) is
+ * asked only where a chain turns off. */
+#define CHAIN_INDEX_MIN_SIZE 4096u
 
 enum
 {
   CHAIN_UNMAPPED   = 1 << 0,
   CHAIN_UNRESOLVED = 1 << 1,
 };
+
+/* ChainNode.info: the image without names of the pc (index + 1) in the
+ * low bits, then whether nothing mapped the pc, then the context (the
+ * kernel's or the process's), which is part of the key */
+#define CHAIN_INFO_IMAGE_MASK  0x3fffffffu
+#define CHAIN_INFO_UNMAPPED    0x40000000u
+#define CHAIN_INFO_KERNEL      0x80000000u
 
 #define UNKNOWN_END G_MAXUINT64
 
@@ -71,6 +79,7 @@ typedef struct
   PsElfImage  *elf;            /* owned by the resolver, NULL if not found */
   char        *missing;        /* why there are no symbols, or NULL */
   guint64      samples_affected;
+  guint64      last_sample;     /* the last sample counted in samples_affected, + 1 */
 } Image;
 
 typedef struct
@@ -98,6 +107,11 @@ typedef struct
   guint32  slot;               /* index in processes, for the pc cache */
   guint32  generation;         /* bumped when the maps change */
   guint32  track;              /* PS_NONE until needed */
+  /* The chain trie's root for this process's chains while neither its
+   * maps nor the kernel's change; 0 until needed */
+  guint32  chain_root;
+  guint32  chain_root_generation;
+  guint32  chain_root_kernel_generation;
   GArray  *maps;               /* Map, sorted by start, not overlapping */
   char    *name;
   Lifespan life;
@@ -121,14 +135,31 @@ typedef struct
   guint32 image;               /* index + 1 in images of an image without symbols, else 0 */
 } CacheEntry;
 
+/* A node of the chain trie (a root: pc, parent and stack 0). 24 bytes. */
 typedef struct
 {
-  guint64 hash_a;
-  guint64 hash_b;
-  guint32 stack;                    /* stack node + 1; 0: a free entry */
-  guint32 images[CHAIN_MAX_IMAGES]; /* index + 1 of the images without names it touches */
-  guint32 flags;                    /* CHAIN_* */
-} ChainEntry;
+  guint64 pc;
+  guint32 parent;              /* the node of the chain's outer part */
+  guint32 stack;               /* its stack node in the store */
+  guint32 info;                /* CHAIN_INFO_* */
+  guint32 hint;                /* the child walked to last, 0 if none */
+} ChainNode;
+
+/* A slot of the index: node 0 marks a free one; tag holds other bits of
+ * the key's hash, so most slots of other keys are passed over without
+ * reading their node */
+typedef struct
+{
+  guint32 node;
+  guint32 tag;
+} ChainSlot;
+
+/* A pc of a new prefix, resolved innermost first as pmcstat would */
+typedef struct
+{
+  guint32 frame;
+  guint32 info;
+} ChainPc;
 
 typedef struct
 {
@@ -166,8 +197,12 @@ typedef struct
   GHashTable       *unknown_pmcs;
 
   CacheEntry       *cache;
-  ChainEntry       *chains;
-  GArray           *frames;      /* guint32 scratch: one sample's frames */
+  ChainNode        *chain_nodes; /* node 0 is never used */
+  guint32           chain_n_nodes;
+  guint32           chain_nodes_size;
+  ChainSlot        *chain_index;
+  guint32           chain_mask;
+  GArray           *chain_pcs;   /* ChainPc scratch: one sample's new pcs */
   guint32           kernel_frame;
   guint32           unknown_frame;
 
@@ -649,138 +684,247 @@ source_for_pmc (PmclogParser *self,
   return source;
 }
 
-static void
-count_image (PmclogParser *self,
-             guint32       image_plus_one,
-             guint32      *flags)
+static inline guint64
+chain_hash (guint32 parent,
+            guint64 pc,
+            guint32 context)
 {
-  Image *image = g_ptr_array_index (self->image_list, image_plus_one - 1);
-
-  image->samples_affected++;
-  if (image->missing != NULL)
-    *flags |= CHAIN_UNRESOLVED;
+  return ps_util_mix64 (pc ^ ((guint64)parent << 32) ^ context);
 }
 
-/* Resolves one pc in a context; a kernel context gives way to the
- * thread's user frames for a pc the kernel does not map (§6.2). Sets
- * *image to the image without a name for it, CHAIN_UNMAPPED in *flags
- * for a pc nothing maps. */
-static guint32
-chain_frame (PmclogParser  *self,
-             Process      **context,
-             Process       *process,
-             guint64        pc,
-             Image        **image,
-             guint32       *flags)
+static inline gboolean
+chain_node_is (const ChainNode *node,
+               guint32          parent,
+               guint64          pc,
+               guint32          context)
 {
-  guint32 frame;
+  return node->pc == pc && node->parent == parent && (node->info & CHAIN_INFO_KERNEL) == context;
+}
 
-  *image = NULL;
-  if (resolve_pc (self, *context, pc, &frame, image))
-    return frame;
-  if (*context == self->kernel && process != self->kernel && resolve_pc (self, process, pc, &frame, image))
+/* The index slot of the child of parent for a pc in a context, or the
+ * free slot where it goes */
+static inline ChainSlot *
+chain_index_slot (PmclogParser *self,
+                  guint32       parent,
+                  guint64       pc,
+                  guint32       context)
+{
+  guint64 hash = chain_hash (parent, pc, context);
+  guint32 tag = (guint32)(hash >> 32);
+
+  for (guint32 k = (guint32)hash & self->chain_mask;; k = (k + 1) & self->chain_mask)
     {
-      *context = process;
-      return frame;
+      ChainSlot *slot = &self->chain_index[k];
+
+      if (slot->node == 0
+          || (slot->tag == tag && chain_node_is (&self->chain_nodes[slot->node], parent, pc, context)))
+        return slot;
     }
-  *flags |= CHAIN_UNMAPPED;
-  return *context == self->kernel ? self->kernel_frame : self->unknown_frame;
 }
 
-/* The stack of a CALLCHAIN. The callers (every pc but the sampled one)
- * come from the cache when the same callers were seen in the same
- * context: a loop sampled again and again has one path and many pcs. */
+static void
+chain_index_grow (PmclogParser *self)
+{
+  guint32 old_size = self->chain_mask + 1;
+  ChainSlot *old = self->chain_index;
+
+  self->chain_index = g_new0 (ChainSlot, (gsize)old_size * 2);
+  self->chain_mask = old_size * 2 - 1;
+  for (guint32 i = 0; i < old_size; i++)
+    if (old[i].node != 0)
+      {
+        const ChainNode *node = &self->chain_nodes[old[i].node];
+        guint32 k = (guint32)chain_hash (node->parent, node->pc, node->info & CHAIN_INFO_KERNEL) & self->chain_mask;
+
+        while (self->chain_index[k].node != 0)
+          k = (k + 1) & self->chain_mask;
+        self->chain_index[k] = old[i];
+      }
+  g_free (old);
+}
+
+/* Forgets every node */
+static void
+chain_clear (PmclogParser *self)
+{
+  memset (self->chain_index, 0, ((gsize)self->chain_mask + 1) * sizeof (ChainSlot));
+  self->chain_n_nodes = 1;
+  for (guint i = 0; i < self->process_list->len; i++)
+    ((Process *)g_ptr_array_index (self->process_list, i))->chain_root = 0;
+}
+
+/* A new node, not yet in the index; its id */
+static inline guint32
+chain_add_node (PmclogParser *self,
+                guint32       parent,
+                guint64       pc,
+                guint32       stack,
+                guint32       info)
+{
+  ChainNode *node;
+
+  if (G_UNLIKELY (self->chain_n_nodes == self->chain_nodes_size))
+    {
+      self->chain_nodes_size *= 2;
+      self->chain_nodes = g_renew (ChainNode, self->chain_nodes, self->chain_nodes_size);
+    }
+  node = &self->chain_nodes[self->chain_n_nodes];
+  node->pc = pc;
+  node->parent = parent;
+  node->stack = stack;
+  node->info = info;
+  node->hint = 0;
+  return self->chain_n_nodes++;
+}
+
+/* The trie's root for the chains of a process, new when its maps or the
+ * kernel's changed: a pc's frame depends on them. The trie starts over
+ * before node ids run out (billions of prefixes; its nodes' stack nodes
+ * stay in the store). */
+static guint32
+chain_root (PmclogParser *self,
+            Process      *process)
+{
+  if (G_UNLIKELY (self->chain_n_nodes >= G_MAXINT32 - G_MAXUINT16))
+    chain_clear (self);
+  if (process->chain_root == 0 || process->chain_root_generation != process->generation
+      || process->chain_root_kernel_generation != self->kernel->generation)
+    {
+      process->chain_root = chain_add_node (self, 0, 0, 0, 0);
+      process->chain_root_generation = process->generation;
+      process->chain_root_kernel_generation = self->kernel->generation;
+    }
+  return process->chain_root;
+}
+
+/* Resolves one pc in its context (CHAIN_INFO_KERNEL or 0) */
+static ChainPc
+chain_resolve (PmclogParser *self,
+               Process      *process,
+               guint64       pc,
+               guint32       context)
+{
+  Process *in = context != 0 ? self->kernel : process;
+  ChainPc resolved = { 0, context };
+  Image *image = NULL;
+
+  if (resolve_pc (self, in, pc, &resolved.frame, &image))
+    {
+      if (image != NULL)
+        resolved.info |= image->index + 1;
+    }
+  else
+    {
+      resolved.frame = in == self->kernel ? self->kernel_frame : self->unknown_frame;
+      resolved.info |= CHAIN_INFO_UNMAPPED;
+    }
+  return resolved;
+}
+
+/* The stack of a CALLCHAIN. A kernel-mode chain is resolved in the
+ * kernel up to the first pc that the kernel does not map and the
+ * thread's process does; that pc and all its callers belong to the
+ * process (§6.2). */
 static guint32
 callchain_stack (PmclogParser         *self,
                  const PsPmclogRecord *record,
                  Process              *process)
 {
   gboolean user = (record->u.callchain.cpuflags & PS_PMCLOG_CC_USER) != 0;
-  Process *context = user ? process : self->kernel;
   guint n_pcs = record->u.callchain.n_pcs;
   const guint64 *pcs = record->u.callchain.pcs;
-  guint32 leaf_frame;
-  Image *leaf_image = NULL;
-  guint32 leaf_flags = 0;
-  guint64 hash_a, hash_b;
-  ChainEntry *entry;
-  ChainEntry callers = { 0 };
-  guint32 flags;
-  guint32 images[16];   /* index + 1 of the callers' images, distinct */
-  guint n_images = 0;
+  guint first_user = 0;   /* pcs below it are resolved in the kernel */
+  guint32 parent;
+  guint32 stack = 0;
+  guint32 flags = 0;
+  guint64 sample = ++self->n_samples;
+  const ChainPc *resolved = NULL;
 
-  self->n_samples++;
   if (n_pcs == 0)
     return 0;
 
-  leaf_frame = chain_frame (self, &context, process, pcs[0], &leaf_image, &leaf_flags);
-
-  hash_a = ps_util_mix64 (((guint64)process->slot << 32 | process->generation) ^ G_GUINT64_CONSTANT (0x243f6a8885a308d3));
-  hash_b = ps_util_mix64 (((guint64)self->kernel->generation << 32 | (guint64)n_pcs << 1 | (context == process))
-                  ^ G_GUINT64_CONSTANT (0x13198a2e03707344));
-  for (guint i = 1; i < n_pcs; i++)
+  if (!user || process == self->kernel)
     {
-      hash_a = (hash_a ^ pcs[i]) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-      hash_a ^= hash_a >> 29;
-      hash_b = (hash_b + pcs[i]) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-      hash_b ^= hash_b >> 31;
+      first_user = n_pcs;
+      if (process != self->kernel)
+        for (guint i = 0; i < n_pcs; i++)
+          if (find_map (self->kernel, pcs[i]) == NULL && find_map (process, pcs[i]) != NULL)
+            {
+              first_user = i;
+              break;
+            }
     }
-  hash_a = ps_util_mix64 (hash_a);
-  hash_b = ps_util_mix64 (hash_b ^ hash_a);
-  entry = &self->chains[hash_a >> (64 - CHAIN_CACHE_BITS)];
 
-  if (entry->stack != 0 && entry->hash_a == hash_a && entry->hash_b == hash_b)
+  parent = chain_root (self, process);
+  for (guint i = n_pcs; i > 0; i--)
     {
-      callers = *entry;
-      for (guint i = 0; i < CHAIN_MAX_IMAGES && callers.images[i] != 0; i++)
-        images[n_images++] = callers.images[i];
-    }
-  else
-    {
-      guint32 parent = 0;
+      guint64 pc = pcs[i - 1];
+      guint32 context = i - 1 < first_user ? CHAIN_INFO_KERNEL : 0;
+      guint32 hint = self->chain_nodes[parent].hint;
+      guint32 child;
+      const ChainNode *node;
 
-      g_array_set_size (self->frames, 0);
-      for (guint i = 1; i < n_pcs; i++)
+      if (hint != 0 && chain_node_is (&self->chain_nodes[hint], parent, pc, context))
+        child = hint;
+      else
         {
-          Image *image;
-          guint32 frame = chain_frame (self, &context, process, pcs[i], &image, &callers.flags);
-          guint known = 0;
+          ChainSlot *slot = chain_index_slot (self, parent, pc, context);
 
-          while (image != NULL && known < n_images && images[known] != image->index + 1)
-            known++;
-          if (image != NULL && known == n_images && n_images < G_N_ELEMENTS (images))
-            images[n_images++] = image->index + 1;
-          g_array_append_val (self->frames, frame);
+          if (slot->node != 0)
+            child = slot->node;
+          else
+            {
+              /* Every pc inside this one is new too. They are resolved
+               * innermost first, so frames are made in the order a walk
+               * from the sampled pc outwards meets them. */
+              if (resolved == NULL)
+                {
+                  g_array_set_size (self->chain_pcs, i);
+                  for (guint j = 0; j < i; j++)
+                    g_array_index (self->chain_pcs, ChainPc, j)
+                      = chain_resolve (self, process, pcs[j], j < first_user ? CHAIN_INFO_KERNEL : 0);
+                  resolved = (const ChainPc *)(gpointer)self->chain_pcs->data;
+                }
+              stack = ps_event_store_intern_stack (self->store, stack, resolved[i - 1].frame);
+              child = chain_add_node (self, parent, pc, stack, resolved[i - 1].info);
+              slot->node = child;
+              slot->tag = (guint32)(chain_hash (parent, pc, context) >> 32);
+              /* Roots are not in the index: the nodes outnumber its entries */
+              if ((guint64)self->chain_n_nodes * 4 > (guint64)self->chain_mask * 3)
+                chain_index_grow (self);
+            }
+          /* The sampled pc varies within its function, the callers
+           * stay: a hint to a sampled pc would be taken once at most */
+          if (i > 1)
+            self->chain_nodes[parent].hint = child;
         }
 
-      /* Stack nodes run from the outermost caller in */
-      for (guint i = self->frames->len; i > 0; i--)
-        parent = ps_event_store_intern_stack (self->store, parent, g_array_index (self->frames, guint32, i - 1));
-
-      callers.hash_a = hash_a;
-      callers.hash_b = hash_b;
-      callers.stack = parent + 1;
-      /* Callers in more images than an entry holds are never cached */
-      if (n_images <= CHAIN_MAX_IMAGES)
+      node = &self->chain_nodes[child];
+      parent = child;
+      stack = node->stack;
+      if (node->info & CHAIN_INFO_UNMAPPED)
+        flags |= CHAIN_UNMAPPED;
+      /* What the sample lacks, each image once */
+      if ((node->info & CHAIN_INFO_IMAGE_MASK) != 0)
         {
-          memcpy (callers.images, images, n_images * sizeof (guint32));
-          *entry = callers;
+          Image *lacking = g_ptr_array_index (self->image_list, (node->info & CHAIN_INFO_IMAGE_MASK) - 1);
+
+          if (lacking->last_sample != sample)
+            {
+              lacking->last_sample = sample;
+              lacking->samples_affected++;
+              if (lacking->missing != NULL)
+                flags |= CHAIN_UNRESOLVED;
+            }
         }
     }
 
-  /* What the sample lacks, each image once */
-  flags = leaf_flags | callers.flags;
-  for (guint i = 0; i < n_images; i++)
-    if (leaf_image == NULL || images[i] != leaf_image->index + 1)
-      count_image (self, images[i], &flags);
-  if (leaf_image != NULL)
-    count_image (self, leaf_image->index + 1, &flags);
   if (flags & CHAIN_UNMAPPED)
     self->n_samples_unmapped++;
   if (flags & CHAIN_UNRESOLVED)
     self->n_samples_unresolved++;
 
-  return ps_event_store_intern_stack (self->store, callers.stack - 1, leaf_frame);
+  return stack;
 }
 
 static void
@@ -1363,8 +1507,9 @@ pmclog_free (PsParser *parser)
   g_clear_pointer (&self->unknown_pmcs, g_hash_table_unref);
   g_clear_pointer (&self->resolver, ps_symbol_resolver_free);
   g_clear_pointer (&self->cache, g_free);
-  g_clear_pointer (&self->chains, g_free);
-  g_clear_pointer (&self->frames, g_array_unref);
+  g_clear_pointer (&self->chain_nodes, g_free);
+  g_clear_pointer (&self->chain_index, g_free);
+  g_clear_pointer (&self->chain_pcs, g_array_unref);
   g_clear_pointer (&self->marks, g_array_unref);
   g_clear_pointer (&self->sysroot, g_free);
   g_free (self);
@@ -1394,8 +1539,12 @@ pmclog_parser_new (PsStoreBuilder *builder)
   self->pmcs = g_hash_table_new (NULL, NULL);
   self->unknown_pmcs = g_hash_table_new (NULL, NULL);
   self->cache = g_new0 (CacheEntry, FRAME_CACHE_SIZE);
-  self->chains = g_new0 (ChainEntry, CHAIN_CACHE_SIZE);
-  self->frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->chain_index = g_new0 (ChainSlot, CHAIN_INDEX_MIN_SIZE);
+  self->chain_mask = CHAIN_INDEX_MIN_SIZE - 1;
+  self->chain_nodes_size = CHAIN_INDEX_MIN_SIZE;
+  self->chain_nodes = g_new (ChainNode, self->chain_nodes_size);
+  self->chain_n_nodes = 1;
+  self->chain_pcs = g_array_new (FALSE, FALSE, sizeof (ChainPc));
   self->marks = g_array_new (FALSE, FALSE, sizeof (PendingMark));
 
   /* The kernel: every pid −1 mapping (§8.1) */

@@ -37,6 +37,7 @@
 #include "ps-error.h"
 #include "ps-format.h"
 #include "ps-line-reader.h"
+#include "ps-util.h"
 
 /* pmcstat lines are short; a longer one is surely not callgraph text */
 #define MAX_LINE_LENGTH (1024 * 1024)
@@ -49,9 +50,33 @@
 /* Images of the kernel and its modules (pmcstat -k, §8.1) */
 #define KERNEL_IMAGE_PREFIX "/boot/"
 
+/* A distinct path of frames from a sampled function out to a caller, as
+ * the trees of any block list it: its stack is interned once, however
+ * many blocks repeat the path */
+typedef struct
+{
+  guint32 parent;     /* path id + 1 of the path one frame shorter, 0 at a root */
+  guint32 function;   /* string ids of the frame's function and image: the key */
+  guint32 image;
+  guint32 frame;
+  guint32 stack;      /* its stack node, 0 until a sample needs it */
+} PathEntry;
+
+/* A direct-mapped cache of the names read, by their bytes: a profile
+ * names the same few thousand functions again and again */
+#define NAME_CACHE_SIZE 65536u
+
+typedef struct
+{
+  const char *text;   /* the store's copy, NULL when free */
+  gsize       length;
+  guint32     id;
+} NameCacheEntry;
+
 /* A node of the path from the current tree's root to the line just read */
 typedef struct
 {
+  guint32 path;       /* its PathEntry */
   guint32 frame;
   guint64 count;      /* the node's samples */
   guint64 callers;    /* the samples of its callers read so far */
@@ -90,6 +115,11 @@ typedef struct
 
   /* The current tree */
   GArray       *path;           /* PathNode, the root first */
+  GArray       *paths;          /* PathEntry, of every block */
+  guint32      *path_index;     /* open addressing: path id + 1, 0 when free */
+  guint32       path_mask;
+  guint32       last_path;      /* the path of the last line read */
+  NameCacheEntry *names;
   guint32       image;          /* string id of the last image printed, 0 if none */
   gboolean      kernel_tree;    /* the root lies in a kernel image */
   gboolean      skipping;       /* below a malformed line: its callers go too */
@@ -288,10 +318,10 @@ parse_node_line (const char  *text,
     p++;
 
   /* The image follows " @ " (absent when it is the previous line's) */
-  for (const char *q = p; q + 2 < end; q++)
-    if (q[0] == ' ' && q[1] == '@' && q[2] == ' ')
+  for (const char *at = p; at < end && (at = memchr (at, '@', end - at)) != NULL; at++)
+    if (at > p && at[-1] == ' ' && at + 1 < end && at[1] == ' ')
       {
-        image_mark = q;
+        image_mark = at - 1;
         break;
       }
 
@@ -355,9 +385,14 @@ emit_samples (PmcParser *self)
     return;
 
   /* Store stacks go from the outermost caller down to the sampled function */
-  for (guint i = self->path->len; i > 0; i--)
-    sample.stack = ps_event_store_intern_stack (self->store, sample.stack,
-                                                g_array_index (self->path, PathNode, i - 1).frame);
+  sample.stack = g_array_index (self->paths, PathEntry, node->path).stack;
+  if (sample.stack == 0)
+    {
+      for (guint i = self->path->len; i > 0; i--)
+        sample.stack = ps_event_store_intern_stack (self->store, sample.stack,
+                                                    g_array_index (self->path, PathNode, i - 1).frame);
+      g_array_index (self->paths, PathEntry, node->path).stack = sample.stack;
+    }
   sample.time_ns = 0;
   sample.track = PS_NONE;
   sample.source = self->source;
@@ -489,6 +524,132 @@ function_address (const char *function,
   return value;
 }
 
+static inline guint32
+path_hash (guint32 parent,
+           guint32 function,
+           guint32 image)
+{
+  return (guint32)ps_util_mix64 (((guint64)parent << 32 | function) ^ ((guint64)image << 48) ^ image);
+}
+
+/* The id of the path one frame longer than parent (id + 1, 0 for none) */
+static guint32
+path_intern (PmcParser  *self,
+             guint32     parent,
+             guint32     function,
+             guint32     image,
+             const char *name,
+             gsize       name_length)
+{
+  PathEntry entry = { parent, function, image, 0, 0 };
+  guint32 next = self->last_path + 1;
+  guint32 k;
+
+  /* A block that repeats an earlier one lists its paths in the order
+   * they were made: try the path after the last one first */
+  if (next < self->paths->len)
+    {
+      const PathEntry *found = &g_array_index (self->paths, PathEntry, next);
+
+      if (found->parent == parent && found->function == function && found->image == image)
+        return self->last_path = next;
+    }
+
+  for (k = path_hash (parent, function, image) & self->path_mask; self->path_index[k] != 0;
+       k = (k + 1) & self->path_mask)
+    {
+      const PathEntry *found = &g_array_index (self->paths, PathEntry, self->path_index[k] - 1);
+
+      if (found->parent == parent && found->function == function && found->image == image)
+        return self->last_path = self->path_index[k] - 1;
+    }
+
+  entry.frame = ps_event_store_intern_frame (self->store, function, image, function_address (name, name_length));
+  g_array_append_val (self->paths, entry);
+  self->path_index[k] = self->paths->len;
+  /* Linear probing stays short below 70 % */
+  if ((guint64)self->paths->len * 10 > (guint64)self->path_mask * 7)
+    {
+      guint32 size = (self->path_mask + 1) * 2;
+
+      g_free (self->path_index);
+      self->path_index = g_new0 (guint32, size);
+      self->path_mask = size - 1;
+      for (guint32 id = 0; id < self->paths->len; id++)
+        {
+          const PathEntry *path = &g_array_index (self->paths, PathEntry, id);
+
+          for (k = path_hash (path->parent, path->function, path->image) & self->path_mask;
+               self->path_index[k] != 0; k = (k + 1) & self->path_mask)
+            ;
+          self->path_index[k] = id + 1;
+        }
+    }
+  return self->last_path = self->paths->len - 1;
+}
+
+/* intern_text () through the cache of names */
+static guint32
+intern_name (PmcParser  *self,
+             const char *text,
+             gsize       length)
+{
+  guint64 hash = length;
+  NameCacheEntry *entry;
+  gsize i = 0;
+
+  /* Eight bytes at a time */
+  for (; i + 8 <= length; i += 8)
+    {
+      guint64 word;
+
+      memcpy (&word, text + i, 8);
+      hash = (hash ^ word) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+      hash ^= hash >> 29;
+    }
+  for (; i < length; i++)
+    hash = (hash ^ (guchar)text[i]) * G_GUINT64_CONSTANT (0x100000001b3);
+  entry = &self->names[ps_util_mix64 (hash) & (NAME_CACHE_SIZE - 1)];
+  if (entry->text != NULL && entry->length == length && memcmp (entry->text, text, length) == 0)
+    return entry->id;
+
+  entry->id = intern_text (self->store, text, length);
+  entry->text = ps_event_store_get_string (self->store, entry->id);
+  entry->length = strlen (entry->text);
+  return entry->id;
+}
+
+static inline gboolean
+stored_text_is (PmcParser  *self,
+                guint32     id,
+                const char *text,
+                gsize       length)
+{
+  const char *stored = ps_event_store_get_string (self->store, id);
+
+  return strncmp (stored, text, length) == 0 && stored[length] == '\0';
+}
+
+/* Whether a line names the path after the last one (see path_intern ()),
+ * told from its text without interning its names */
+static gboolean
+path_is_next (PmcParser      *self,
+              guint32         parent,
+              const NodeLine *node)
+{
+  const PathEntry *next;
+
+  if (self->last_path + 1 >= self->paths->len)
+    return FALSE;
+  next = &g_array_index (self->paths, PathEntry, self->last_path + 1);
+  if (next->parent != parent)
+    return FALSE;
+  if (node->image != NULL ? !stored_text_is (self, next->image, node->image, node->image_length)
+                          : next->image != self->image)
+    return FALSE;
+  return stored_text_is (self, next->function, node->function, node->function_length);
+}
+
 static void
 read_node_line (PmcParser    *self,
                 const PsLine *line)
@@ -497,6 +658,7 @@ read_node_line (PmcParser    *self,
   NodeLine node;
   PathNode path_node = { 0 };
   guint32 function;
+  guint32 parent_path;
 
   if (!parse_node_line (line->text, line->length, &node, &problem))
     {
@@ -561,12 +723,21 @@ read_node_line (PmcParser    *self,
               (unsigned long long) callee->line);
     }
 
-  if (node.image != NULL)
-    self->image = intern_text (self->store, node.image, node.image_length);
+  parent_path = self->path->len > 0 ? g_array_index (self->path, PathNode, self->path->len - 1).path + 1 : 0;
+  if (path_is_next (self, parent_path, &node))
+    {
+      path_node.path = ++self->last_path;
+      self->image = g_array_index (self->paths, PathEntry, path_node.path).image;
+    }
+  else
+    {
+      if (node.image != NULL)
+        self->image = intern_name (self, node.image, node.image_length);
 
-  function = intern_text (self->store, node.function, node.function_length);
-  path_node.frame = ps_event_store_intern_frame (self->store, function, self->image,
-                                                 function_address (node.function, node.function_length));
+      function = intern_name (self, node.function, node.function_length);
+      path_node.path = path_intern (self, parent_path, function, self->image, node.function, node.function_length);
+    }
+  path_node.frame = g_array_index (self->paths, PathEntry, path_node.path).frame;
   path_node.count = node.count;
   path_node.line = line->number;
   g_array_append_val (self->path, path_node);
@@ -713,6 +884,9 @@ pmc_free (PsParser *parser)
   ps_line_reader_free (self->reader);
   g_clear_error (&self->error);
   g_array_unref (self->path);
+  g_array_unref (self->paths);
+  g_free (self->path_index);
+  g_free (self->names);
   g_array_unref (self->pmcs);
   g_array_unref (self->pmc_declared);
   g_clear_object (&self->store);
@@ -735,6 +909,10 @@ pmc_parser_new (PsStoreBuilder *builder)
   self->store = g_object_ref (ps_store_builder_get_store (builder));
   self->session = PS_NONE;
   self->path = g_array_new (FALSE, FALSE, sizeof (PathNode));
+  self->paths = g_array_new (FALSE, FALSE, sizeof (PathEntry));
+  self->path_mask = 1023;
+  self->path_index = g_new0 (guint32, self->path_mask + 1);
+  self->names = g_new0 (NameCacheEntry, NAME_CACHE_SIZE);
   self->pmcs = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->pmc_declared = g_array_new (FALSE, FALSE, sizeof (guint64));
 
