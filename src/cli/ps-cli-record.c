@@ -153,6 +153,8 @@ ps_cli_record (const PsCliOptions *options)
   collector_options = ps_collector_new_default_options (collector);
   if (!set_backend_option (collector, collector_options, "pid", "--pid", options->pid)
       || !set_backend_option (collector, collector_options, "command", "--command", options->command)
+      || !set_backend_option (collector, collector_options, "children", "--no-children",
+                              options->no_children ? "false" : NULL)
       || !set_backend_option (collector, collector_options, "interval-ms", "--interval-ms", options->interval_ms)
       || !set_backend_option (collector, collector_options, "sysroot", "--sysroot", options->sysroot))
     {

@@ -111,6 +111,12 @@ guint64                  ps_collector_get_n_lost       (PsCollector          *se
 void                     ps_collector_add_lost         (PsCollector          *self,
                                                         guint64               n_lost);
 
+/* Readings taken later than their time: ps_collector_add_late () emits
+ * "late" with the new total */
+guint64                  ps_collector_get_n_late       (PsCollector          *self);
+void                     ps_collector_add_late         (PsCollector          *self,
+                                                        guint64               n_late);
+
 /* The process the collector follows has exited: emits "target-exited" */
 void                     ps_collector_emit_target_exited (PsCollector     *self);
 
@@ -175,6 +181,42 @@ gboolean                 ps_collector_task_return_if_not_recording (GTask    *ta
                                                                                         \
     return g_strdupv (extension_points);                                                \
   }
+
+/* A reading clock: calls read at start + k × interval on a main context,
+ * so that the interval holds on average however late one reading comes.
+ * A reading that comes a quarter of an interval or more after its time
+ * (and at least 1 ms) is late; one that comes half an interval or more
+ * after it fills the next time instead, and the times it passed stay
+ * empty and count as lost: readings are never bunched. Each
+ * late or lost reading is a warning of the store's session
+ * ("W-READING-LATE", "W-READING-LOST") and counts through
+ * ps_collector_add_late () and ps_collector_add_lost (). read gets the
+ * monotonic time of the reading in microseconds. */
+typedef struct _PsCollectorClock PsCollectorClock;
+typedef void (*PsCollectorReadFunc) (gpointer user_data,
+                                     gint64   now_us);
+
+/* Starts the clock; the first call of read comes one interval after
+ * start_us (the caller takes the reading at start_us itself and tells it
+ * with ps_collector_clock_count_reading ()) */
+PsCollectorClock        *ps_collector_clock_new        (PsCollector          *collector,
+                                                        PsEventStore         *store,
+                                                        guint32               session,
+                                                        guint                 interval_ms,
+                                                        gint64                start_us,
+                                                        GMainContext         *context,
+                                                        PsCollectorReadFunc   read,
+                                                        gpointer              user_data);
+/* A reading taken at now_us outside the clock's calls (the first one) */
+void                     ps_collector_clock_count_reading (PsCollectorClock  *clock,
+                                                        gint64                now_us);
+/* Stops the clock and writes what it achieved into the session's
+ * metadata: "interval_achieved_ms" (the mean time between the first and
+ * the last reading), "readings", "readings_late" and "readings_lost" */
+void                     ps_collector_clock_free       (PsCollectorClock     *clock);
+guint64                  ps_collector_clock_get_n_readings (PsCollectorClock *clock);
+/* The mean time between readings so far, in ms; 0 before the second */
+double                   ps_collector_clock_get_achieved_interval_ms (PsCollectorClock *clock);
 
 /* Registers the extension point (idempotent; called by ps_collectors_load) */
 GIOExtensionPoint       *ps_collectors_ensure_extension_point (void);
