@@ -776,6 +776,21 @@ ps_procfs_collector_list_options (PsCollector *collector,
   return options;
 }
 
+static gboolean
+ps_procfs_collector_check_available (PsCollector  *collector,
+                                     GError      **error)
+{
+  ProcessStat stat;
+
+  if (!read_process_stat (getpid (), &stat))
+    {
+      g_set_error_literal (error, PS_ERROR, PS_ERROR_FAILED,
+                           _("procfs is not available: /proc cannot be read on this system"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 ps_procfs_collector_start_async (PsCollector         *collector,
                                  PsEventStore        *store,
@@ -934,6 +949,7 @@ ps_procfs_collector_iface_init (PsCollectorInterface *iface)
   iface->list_options = ps_procfs_collector_list_options;
   iface->start_async = ps_procfs_collector_start_async;
   iface->stop_async = ps_procfs_collector_stop_async;
+  iface->check_available = ps_procfs_collector_check_available;
 }
 
 static void

@@ -24,6 +24,7 @@ enum
 static guint signals[N_SIGNALS];
 static GQuark n_lost_quark;
 static GQuark n_late_quark;
+static GQuark target_exited_quark;
 
 G_DEFINE_INTERFACE (PsCollector, ps_collector, G_TYPE_OBJECT)
 
@@ -32,6 +33,7 @@ ps_collector_default_init (PsCollectorInterface *iface)
 {
   n_lost_quark = g_quark_from_static_string ("ps-collector-n-lost");
   n_late_quark = g_quark_from_static_string ("ps-collector-n-late");
+  target_exited_quark = g_quark_from_static_string ("ps-collector-target-exited");
 
   /**
    * PsCollector::lost:
@@ -247,6 +249,29 @@ ps_collector_task_return_if_not_recording (GTask    *task,
       return TRUE;
     }
   return FALSE;
+}
+
+gboolean
+ps_collector_check_available (PsCollector  *self,
+                              GError      **error)
+{
+  PsCollectorInterface *iface;
+
+  g_return_val_if_fail (PS_IS_COLLECTOR (self), FALSE);
+  iface = PS_COLLECTOR_GET_IFACE (self);
+  return iface->check_available == NULL || iface->check_available (self, error);
+}
+
+const char *
+ps_collectors_get_default_name (void)
+{
+#if defined(G_OS_WIN32)
+  return "perflib";
+#elif defined(__FreeBSD__)
+  return "hwpmc";
+#else
+  return "procfs";
+#endif
 }
 
 void
@@ -558,7 +583,15 @@ void
 ps_collector_emit_target_exited (PsCollector *self)
 {
   g_return_if_fail (PS_IS_COLLECTOR (self));
+  g_object_set_qdata (G_OBJECT (self), target_exited_quark, GINT_TO_POINTER (TRUE));
   g_signal_emit (self, signals[TARGET_EXITED], 0);
+}
+
+gboolean
+ps_collector_has_target_exited (PsCollector *self)
+{
+  g_return_val_if_fail (PS_IS_COLLECTOR (self), FALSE);
+  return g_object_get_qdata (G_OBJECT (self), target_exited_quark) != NULL;
 }
 
 /* Plugins */

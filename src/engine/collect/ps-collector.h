@@ -76,12 +76,21 @@ struct _PsCollectorInterface
   gboolean                 (*stop_finish)      (PsCollector          *self,
                                                 GAsyncResult         *result,
                                                 GError              **error);
+  gboolean                 (*check_available)  (PsCollector          *self,
+                                                GError              **error);
 };
 
 const char              *ps_collector_get_name         (PsCollector          *self);
 const char              *ps_collector_get_display_name (PsCollector          *self);
 const PsCollectorOption *ps_collector_list_options     (PsCollector          *self,
                                                         guint                *n_options);
+/* Whether the backend can record on this system, else FALSE with why;
+ * TRUE for a collector that does not say */
+gboolean                 ps_collector_check_available  (PsCollector          *self,
+                                                        GError              **error);
+/* The backend that suits the system best: procfs on Linux, hwpmc on
+ * FreeBSD, perflib on Windows */
+const char              *ps_collectors_get_default_name (void);
 /* Begins collecting into store (which should be new and empty); the
  * result tells whether the target could be opened. options: string →
  * string, keys from list_options (defaults for missing keys); NULL for
@@ -119,6 +128,8 @@ void                     ps_collector_add_late         (PsCollector          *se
 
 /* The process the collector follows has exited: emits "target-exited" */
 void                     ps_collector_emit_target_exited (PsCollector     *self);
+/* Whether "target-exited" was emitted: for whoever connects to it late */
+gboolean                 ps_collector_has_target_exited  (PsCollector     *self);
 
 /* The options table with every option's default, to be changed by the caller */
 GHashTable              *ps_collector_new_default_options (PsCollector       *self);
