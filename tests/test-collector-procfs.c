@@ -506,9 +506,9 @@ test_no_children (void)
  * over the run is what the child used, counted once — the kernel adds
  * it to the parent's cutime when the parent reaps it */
 static void
-test_child_that_ends (void)
+test_child_that_ends (gconstpointer data)
 {
-  const char *argv[] = { self_path, "--child-that-ends", NULL };
+  const char *argv[] = { self_path, data, NULL };
   g_autoptr(GSubprocess) parent = spawn (argv);
   const char *pid = g_subprocess_get_identifier (parent);
   g_autoptr(PsEventStore) store = record_pid_with (pid, 1500, NULL);
@@ -520,11 +520,23 @@ test_child_that_ends (void)
   double parent_total_s, tree_cpu_s = 0, child_last_s = 0, run_end_s = 0;
   gint64 previous_ns = 0;
 
-  /* utime, stime, cutime, cstime of the parent: everything the tree used */
+  /* utime, stime, cutime, cstime of the parent: everything the tree
+   * used, with the zombie's utime and stime when it was not reaped */
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
   fields = g_strsplit (strrchr (contents, ')') + 2, " ", -1);
   parent_total_s = (g_ascii_strtod (fields[11], NULL) + g_ascii_strtod (fields[12], NULL)
                     + g_ascii_strtod (fields[13], NULL) + g_ascii_strtod (fields[14], NULL)) / sysconf (_SC_CLK_TCK);
+  if (strcmp (data, "--child-left-zombie") == 0)
+    {
+      g_autoptr(GArray) zombies = children_of (atoi (pid));
+
+      g_assert_cmpuint (zombies->len, ==, 1);
+      {
+        g_autofree char *zombie = g_strdup_printf ("%d", g_array_index (zombies, int, 0));
+
+        parent_total_s += process_cpu_seconds (zombie);
+      }
+    }
   g_subprocess_force_exit (parent);
 
   for (guint64 i = 0; i < ps_event_store_get_n_counter_values (store); i++)
@@ -759,7 +771,7 @@ two_busy_children (void)
 }
 
 static int
-child_that_ends (void)
+child_that_ends (gboolean reap)
 {
   pid_t child;
 
@@ -771,7 +783,9 @@ child_that_ends (void)
       spin (400 * 1000);
       _exit (0);
     }
-  waitpid (child, NULL, 0);
+  /* Or left a zombie for the rest of the recording */
+  if (reap)
+    waitpid (child, NULL, 0);
   g_usleep (60 * G_USEC_PER_SEC);
   return 0;
 }
@@ -801,7 +815,9 @@ main (int   argc,
   if (argc > 1 && strcmp (argv[1], "--two-busy-children") == 0)
     return two_busy_children ();
   if (argc > 1 && strcmp (argv[1], "--child-that-ends") == 0)
-    return child_that_ends ();
+    return child_that_ends (TRUE);
+  if (argc > 1 && strcmp (argv[1], "--child-left-zombie") == 0)
+    return child_that_ends (FALSE);
 
   self_path = argv[0];
   g_test_init (&argc, &argv, NULL);
@@ -814,7 +830,8 @@ main (int   argc,
   g_test_add_func ("/collector/procfs/no-such-process", test_no_such_process);
   g_test_add_func ("/collector/procfs/tree", test_tree);
   g_test_add_func ("/collector/procfs/no-children", test_no_children);
-  g_test_add_func ("/collector/procfs/child-that-ends", test_child_that_ends);
+  g_test_add_data_func ("/collector/procfs/child-that-ends", "--child-that-ends", test_child_that_ends);
+  g_test_add_data_func ("/collector/procfs/child-left-zombie", "--child-left-zombie", test_child_that_ends);
   g_test_add_func ("/collector/procfs/command-tree-ends", test_command_tree_ends);
   g_test_add_func ("/collector/clock/interval", test_interval);
   g_test_add_func ("/collector/clock/lost-and-stop", test_lost_and_stop);

@@ -112,6 +112,7 @@ typedef struct
   guint64   total_ticks;   /* own + children, likewise */
   gboolean  counted;       /* the ticks are the base of the next figures */
   gboolean  present;       /* read in this reading */
+  gboolean  final;         /* read as a zombie: its series has ended */
 } Member;
 
 struct _PsProcfsCollector
@@ -620,7 +621,7 @@ sample_processes (PsProcfsCollector *self,
       total = stat.own_ticks + stat.children_ticks;
       if (member->counted)
         tree_ticks += (gint64)total - (gint64)member->total_ticks;
-      if (wall_seconds > 0 && member->counted)
+      if (wall_seconds > 0 && member->counted && !member->final)
         {
           double cpu_seconds = (double)(stat.own_ticks - MIN (member->own_ticks, stat.own_ticks)) / (double)self->clock_ticks;
 
@@ -642,24 +643,23 @@ sample_processes (PsProcfsCollector *self,
           n_alive++;
         }
       else
-        g_ptr_array_add (ended, member);
+        member->final = TRUE;
     }
 
-  /* Ended processes: what a reaper in the tree took in is counted once */
+  /* Ended processes: what a reaper in the tree took in is counted once.
+   * A zombie stays until it is reaped, its parent counts it then. */
   for (guint i = 0; i < ended->len; i++)
     {
       Member *member = g_ptr_array_index (ended, i);
 
-      if (!member->present && member->counted && reaped_in_tree (self, member))
+      if (member->counted && reaped_in_tree (self, member))
         tree_ticks -= (gint64)member->total_ticks;
     }
   for (guint i = 0; i < ended->len; i++)
     {
       Member *member = g_ptr_array_index (ended, i);
 
-      /* A zombie is read until it is reaped: its parent counts it then */
-      if (!member->present)
-        g_hash_table_remove (self->members, GINT_TO_POINTER (member->pid));
+      g_hash_table_remove (self->members, GINT_TO_POINTER (member->pid));
     }
 
   if (self->tracks[TREE_CPU] != PS_NONE)
