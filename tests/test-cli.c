@@ -1097,7 +1097,7 @@ test_record_unknown_backend (void)
 }
 
 /* record --command: the recording ends when the command exits, not at
- * the end of its (long) duration */
+ * the end of its (long) duration; the command's output goes to stderr */
 static void
 test_record_command_exits (void)
 {
@@ -1106,11 +1106,14 @@ test_record_command_exits (void)
   gint64 started = g_get_monotonic_time ();
   double elapsed_s;
 
-  result = cli_test_run ("record", "--backend", "procfs", "--command", "sleep 0.4",
+  result = cli_test_run ("record", "--backend", "procfs", "--command", "sh -c 'echo from-the-command; sleep 0.4'",
                          "--interval-ms", "50", "--duration", "60", NULL);
   elapsed_s = (g_get_monotonic_time () - started) / 1e6;
   g_assert_cmpint (result->status, ==, 0);
   g_assert_cmpfloat (elapsed_s, <, 30.0);
+  /* What the command prints is not in the JSON */
+  g_assert_nonnull (strstr (result->err, "from-the-command"));
+  g_assert_null (strstr (result->out, "from-the-command"));
 
   root = cli_test_parse_json (result->out);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "format"), ==, "procfs");

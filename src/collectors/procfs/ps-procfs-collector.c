@@ -823,7 +823,14 @@ ps_procfs_collector_start_async (PsCollector         *collector,
 
   if (command != NULL)
     {
-      self->subprocess = g_subprocess_newv ((const char * const *)command, G_SUBPROCESS_FLAGS_NONE, &error);
+      g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+      int output = dup (STDERR_FILENO);
+
+      /* What the command prints goes with the recorder's messages, not
+       * into what the recorder writes on its standard output */
+      if (output >= 0)
+        g_subprocess_launcher_take_stdout_fd (launcher, output);
+      self->subprocess = g_subprocess_launcher_spawnv (launcher, (const char * const *)command, &error);
       if (self->subprocess == NULL)
         {
           g_task_return_error (task, g_steal_pointer (&error));
