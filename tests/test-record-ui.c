@@ -585,6 +585,17 @@ test_dialog_defaults (Fixture       *fixture,
   g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (ps_record_dialog_get_option_widget (dialog, "interval-ms"))),
                    ==, 70);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (ps_record_dialog_get_option_widget (dialog, "command"))), ==, "");
+  g_assert_null (strstr (ps_record_dialog_get_hint (dialog), "Flatpak"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  /* Inside a Flatpak sandbox the dialog says what procfs can see and
+   * how to record a program of the system */
+  g_setenv ("FLATPAK_ID", "io.github.perfscope.Perfscope", TRUE);
+  dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
+  g_unsetenv ("FLATPAK_ID");
+  g_assert_cmpstr (ps_record_dialog_get_backend (dialog), ==, "procfs");
+  g_assert_nonnull (strstr (ps_record_dialog_get_hint (dialog), "Flatpak sandbox"));
+  g_assert_nonnull (strstr (ps_record_dialog_get_hint (dialog), "perfscope-cli record --pid PID"));
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 

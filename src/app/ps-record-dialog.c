@@ -228,6 +228,13 @@ clear_options (PsRecordDialog *self)
 
 static char *row_value (OptionRow *row);
 
+/* Flatpak sets FLATPAK_ID in its sandboxes and writes /.flatpak-info */
+static gboolean
+running_in_flatpak (void)
+{
+  return g_getenv ("FLATPAK_ID") != NULL || g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS);
+}
+
 /* The setting's key of a backend's option */
 static char *
 remembered_key (PsRecordDialog *self,
@@ -346,9 +353,18 @@ backend_changed_cb (PsRecordDialog *self)
       g_ptr_array_add (self->rows, row);
     }
 
-  gtk_label_set_text (self->hint_label,
-                      n_options > 0 ? _("The run opens in a new tab and draws as it is recorded. Stop it there.")
-                                    : _("This backend has no options."));
+  if (running_in_flatpak () && g_strcmp0 (ps_collector_get_name (self->collector), "procfs") == 0)
+    /* The sandbox has a process namespace of its own: /proc lists only
+     * its processes, and a command launched runs inside it */
+    gtk_label_set_text (self->hint_label,
+                        _("Perfscope runs in a Flatpak sandbox: the process list and a command launched here reach "
+                          "only the sandbox’s own processes. To record a program of your system, run "
+                          "“perfscope-cli record --pid PID -o run.perfscope” from a Perfscope installed outside "
+                          "Flatpak, then open the saved run here."));
+  else
+    gtk_label_set_text (self->hint_label,
+                        n_options > 0 ? _("The run opens in a new tab and draws as it is recorded. Stop it there.")
+                                      : _("This backend has no options."));
   restore_options (self);
 }
 
@@ -718,4 +734,11 @@ ps_record_dialog_can_record (PsRecordDialog *self)
 {
   g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), FALSE);
   return self->collector != NULL && gtk_widget_get_sensitive (GTK_WIDGET (self->record_button));
+}
+
+const char *
+ps_record_dialog_get_hint (PsRecordDialog *self)
+{
+  g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), NULL);
+  return gtk_label_get_text (self->hint_label);
 }
