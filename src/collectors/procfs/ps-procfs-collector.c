@@ -9,8 +9,9 @@
  * (the "cpu" line) and /proc/meminfo (MemTotal, MemAvailable).
  *
  * At every tick of a PsCollectorClock the collector reads those files on
- * the main context of the caller of start (reading them takes
- * microseconds a process) and appends the readings as counters (the model
+ * a thread of its own (reading them takes microseconds a process), so
+ * that a main loop busy drawing does not make the readings late; the main
+ * context of the caller of start then appends them as counters (the model
  * next to PsTrackKind in ps-event-store.h): MACHINE (the host) ← OBJECT
  * "Process" ← INSTANCE (the process's command line; #1, #2… for the same
  * command line again, as Windows names instances, so that two recordings
@@ -115,6 +116,27 @@ typedef struct
   gboolean  final;         /* read as a zombie: its series has ended */
 } Member;
 
+/* A track to add to the store, by the main context */
+typedef struct
+{
+  PsTrackKind  kind;
+  guint32      parent;   /* local id or PS_NONE */
+  char        *name;
+  gint64       number;
+  char        *unit;
+  char        *path;
+} TrackSpec;
+
+static void
+track_spec_clear (gpointer data)
+{
+  TrackSpec *spec = data;
+
+  g_free (spec->name);
+  g_free (spec->unit);
+  g_free (spec->path);
+}
+
 struct _PsProcfsCollector
 {
   GObject           parent_instance;
@@ -124,6 +146,20 @@ struct _PsProcfsCollector
   GMainContext     *context;
   PsCollectorClock *clock;
   GSubprocess      *subprocess;    /* a command we launched, or NULL */
+
+  /* The readings are taken on a thread of their own, so that a busy main
+   * loop (a window drawing) does not delay them; tracks and readings wait
+   * in pending_* until the main context (context) puts them in the store.
+   * Track ids here are the collector's own (local) until then. */
+  GThread          *thread;
+  GMainContext     *worker_context;
+  GMainLoop        *worker_loop;
+  GMutex            pending_lock;
+  GArray           *pending_tracks;    /* TrackSpec */
+  GArray           *pending_values;    /* PsCounterValue, track: a local id */
+  gboolean          drain_scheduled;
+  guint32           n_local_tracks;
+  GArray           *track_ids;         /* local id → the store's track */
 
   guint             interval_ms;
   long              clock_ticks;   /* sysconf (_SC_CLK_TCK) */
@@ -347,16 +383,12 @@ add_track (PsProcfsCollector *self,
            const char        *unit,
            const char        *path)
 {
-  PsTrack track = { 0 };
+  TrackSpec spec = { kind, parent, g_strdup (name), number, g_strdup (unit), g_strdup (path) };
 
-  track.name = ps_event_store_intern (self->store, name, -1);
-  track.category = path != NULL ? ps_event_store_intern (self->store, path, -1) : 0;
-  track.unit = unit != NULL ? ps_event_store_intern (self->store, unit, -1) : 0;
-  track.parent = parent;
-  track.session = self->session;
-  track.number = number;
-  track.kind = kind;
-  return ps_event_store_add_track (self->store, &track);
+  g_mutex_lock (&self->pending_lock);
+  g_array_append_val (self->pending_tracks, spec);
+  g_mutex_unlock (&self->pending_lock);
+  return self->n_local_tracks++;
 }
 
 static guint32
@@ -434,7 +466,9 @@ add_reading (PsProcfsCollector *self,
   reading.time_ns = time_ns;
   reading.track = track;
   reading.value = value;
-  ps_store_builder_add_counter_value (self->builder, &reading);
+  g_mutex_lock (&self->pending_lock);
+  g_array_append_val (self->pending_values, reading);
+  g_mutex_unlock (&self->pending_lock);
 }
 
 static void
@@ -710,12 +744,68 @@ sample_system (PsProcfsCollector *self,
     }
 }
 
+/* On the main context: the tracks and readings taken so far go into
+ * the store */
+static void
+drain (PsProcfsCollector *self)
+{
+  g_autoptr(GArray) tracks = NULL;
+  g_autoptr(GArray) values = NULL;
+
+  g_mutex_lock (&self->pending_lock);
+  tracks = g_steal_pointer (&self->pending_tracks);
+  values = g_steal_pointer (&self->pending_values);
+  self->pending_tracks = g_array_new (FALSE, FALSE, sizeof (TrackSpec));
+  g_array_set_clear_func (self->pending_tracks, track_spec_clear);
+  self->pending_values = g_array_new (FALSE, FALSE, sizeof (PsCounterValue));
+  self->drain_scheduled = FALSE;
+  g_mutex_unlock (&self->pending_lock);
+
+  for (guint i = 0; i < tracks->len; i++)
+    {
+      const TrackSpec *spec = &g_array_index (tracks, TrackSpec, i);
+      PsTrack track = { 0 };
+      guint32 id;
+
+      track.name = ps_event_store_intern (self->store, spec->name, -1);
+      track.category = spec->path != NULL ? ps_event_store_intern (self->store, spec->path, -1) : 0;
+      track.unit = spec->unit != NULL ? ps_event_store_intern (self->store, spec->unit, -1) : 0;
+      track.parent = spec->parent != PS_NONE ? g_array_index (self->track_ids, guint32, spec->parent) : PS_NONE;
+      track.session = self->session;
+      track.number = spec->number;
+      track.kind = spec->kind;
+      id = ps_event_store_add_track (self->store, &track);
+      g_array_append_val (self->track_ids, id);
+    }
+  for (guint i = 0; i < values->len; i++)
+    {
+      PsCounterValue *value = &g_array_index (values, PsCounterValue, i);
+
+      value->track = g_array_index (self->track_ids, guint32, value->track);
+      ps_store_builder_add_counter_value (self->builder, value);
+    }
+  if (ps_store_builder_flush (self->builder) > 0)
+    ps_event_store_emit_appended (self->store);
+}
+
+static gboolean
+drain_cb (gpointer user_data)
+{
+  PsProcfsCollector *self = user_data;
+
+  /* Unless the recording was stopped in the meantime, which drained */
+  if (self->store != NULL)
+    drain (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 sample (gpointer user_data,
         gint64   now_us)
 {
   PsProcfsCollector *self = user_data;
   gint64 time_ns = (now_us - self->start_us) * 1000;
+  gboolean schedule;
 
   if (self->pid > 0 && !self->target_gone)
     sample_processes (self, now_us, time_ns);
@@ -723,8 +813,30 @@ sample (gpointer user_data,
     sample_system (self, time_ns);
   self->last_reading_us = now_us;
 
-  if (ps_store_builder_flush (self->builder) > 0)
-    ps_event_store_emit_appended (self->store);
+  g_mutex_lock (&self->pending_lock);
+  schedule = !self->drain_scheduled && self->thread != NULL;
+  self->drain_scheduled = TRUE;
+  g_mutex_unlock (&self->pending_lock);
+  if (schedule)
+    {
+      GSource *idle = g_idle_source_new ();
+
+      g_source_set_priority (idle, G_PRIORITY_HIGH);
+      g_source_set_callback (idle, drain_cb, g_object_ref (self), g_object_unref);
+      g_source_attach (idle, self->context);
+      g_source_unref (idle);
+    }
+}
+
+static gpointer
+run_worker (gpointer user_data)
+{
+  PsProcfsCollector *self = user_data;
+
+  g_main_context_push_thread_default (self->worker_context);
+  g_main_loop_run (self->worker_loop);
+  g_main_context_pop_thread_default (self->worker_context);
+  return NULL;
 }
 
 /* Options */
@@ -879,9 +991,13 @@ ps_procfs_collector_start_async (PsCollector         *collector,
 
   /* The first reading is the base of the first CPU figures */
   sample (self, self->start_us);
+  drain (self);
+  self->worker_context = g_main_context_new ();
+  self->worker_loop = g_main_loop_new (self->worker_context, FALSE);
   self->clock = ps_collector_clock_new (collector, store, self->session, self->interval_ms, self->start_us,
-                                        self->context, sample, self);
+                                        self->worker_context, sample, self);
   ps_collector_clock_count_reading (self->clock, self->start_us);
+  self->thread = g_thread_new ("perfscope-procfs", run_worker, self);
 
   g_task_return_boolean (task, TRUE);
 }
@@ -915,8 +1031,18 @@ end_launched_tree (PsProcfsCollector *self)
 static void
 stop_collecting (PsProcfsCollector *self)
 {
-  /* Writes what the clock achieved while the store is still there */
+  if (self->thread != NULL)
+    {
+      g_main_loop_quit (self->worker_loop);
+      g_clear_pointer (&self->thread, g_thread_join);
+    }
+  /* The readings taken, then what the clock achieved, while the store is
+   * still there */
+  if (self->store != NULL)
+    drain (self);
   g_clear_pointer (&self->clock, ps_collector_clock_free);
+  g_clear_pointer (&self->worker_loop, g_main_loop_unref);
+  g_clear_pointer (&self->worker_context, g_main_context_unref);
   end_launched_tree (self);
   g_clear_pointer (&self->builder, ps_store_builder_free);
   g_clear_pointer (&self->context, g_main_context_unref);
@@ -924,6 +1050,8 @@ stop_collecting (PsProcfsCollector *self)
   g_hash_table_remove_all (self->members);
   g_hash_table_remove_all (self->outsiders);
   g_hash_table_remove_all (self->instance_names);
+  g_array_set_size (self->track_ids, 0);
+  self->n_local_tracks = 0;
   g_clear_object (&self->store);
 }
 
@@ -974,6 +1102,10 @@ ps_procfs_collector_finalize (GObject *object)
   g_hash_table_unref (self->members);
   g_hash_table_unref (self->outsiders);
   g_hash_table_unref (self->instance_names);
+  g_array_unref (self->pending_tracks);
+  g_array_unref (self->pending_values);
+  g_array_unref (self->track_ids);
+  g_mutex_clear (&self->pending_lock);
   G_OBJECT_CLASS (ps_procfs_collector_parent_class)->finalize (object);
 }
 
@@ -998,6 +1130,11 @@ ps_procfs_collector_init (PsProcfsCollector *self)
   self->members = g_hash_table_new_full (NULL, NULL, NULL, member_free);
   self->outsiders = g_hash_table_new (NULL, NULL);
   self->instance_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_mutex_init (&self->pending_lock);
+  self->pending_tracks = g_array_new (FALSE, FALSE, sizeof (TrackSpec));
+  g_array_set_clear_func (self->pending_tracks, track_spec_clear);
+  self->pending_values = g_array_new (FALSE, FALSE, sizeof (PsCounterValue));
+  self->track_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
 }
 
 /* The GIO module */

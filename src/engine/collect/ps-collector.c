@@ -400,6 +400,7 @@ ps_collector_add_late (PsCollector *self,
 struct _PsCollectorClock
 {
   GSource              *source;
+  GMainContext         *owner;       /* where start was called: the store's */
   PsCollector          *collector;   /* not owned: the clock lives inside it */
   PsEventStore         *store;
   guint32               session;
@@ -415,6 +416,61 @@ struct _PsCollectorClock
   gint64                first_us;
   gint64                last_us;
 };
+
+/* A warning and a count, for the context that owns the store and the
+ * collector's signals: the clock may run on a thread of its own */
+typedef struct
+{
+  PsCollector  *collector;
+  PsEventStore *store;
+  guint32       session;
+  const char   *code;
+  char         *message;
+  guint64       n_lost;
+  guint64       n_late;
+} Notice;
+
+static void
+notice_free (gpointer data)
+{
+  Notice *notice = data;
+
+  g_object_unref (notice->collector);
+  g_object_unref (notice->store);
+  g_free (notice->message);
+  g_free (notice);
+}
+
+static gboolean
+deliver_notice (gpointer data)
+{
+  Notice *notice = data;
+
+  ps_event_store_add_warning (notice->store, PS_SEVERITY_WARNING, notice->code, 0, PS_NO_POSITION,
+                              notice->session, notice->message);
+  ps_collector_add_lost (notice->collector, notice->n_lost);
+  ps_collector_add_late (notice->collector, notice->n_late);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+tell_owner (PsCollectorClock *clock,
+            const char       *code,
+            char             *message,
+            guint64           n_lost,
+            guint64           n_late)
+{
+  Notice *notice = g_new0 (Notice, 1);
+
+  notice->collector = g_object_ref (clock->collector);
+  notice->store = g_object_ref (clock->store);
+  notice->session = clock->session;
+  notice->code = code;
+  notice->message = message;
+  notice->n_lost = n_lost;
+  notice->n_late = n_late;
+  g_main_context_invoke_full (clock->owner, G_PRIORITY_HIGH, deliver_notice, notice, notice_free);
+}
 
 static void
 schedule_next (PsCollectorClock *clock)
@@ -449,9 +505,7 @@ clock_dispatch (GSource     *source,
                                               (gulong)MIN (n_missed, G_MAXULONG)),
                                  n_missed, (double)(due_us - clock->start_us) / G_USEC_PER_SEC,
                                  (double)(now_us - due_us) / 1000.0, (double)clock->interval_us / 1000.0);
-      ps_event_store_add_warning (clock->store, PS_SEVERITY_WARNING, "W-READING-LOST", 0, PS_NO_POSITION,
-                                  clock->session, message);
-      ps_collector_add_lost (clock->collector, n_missed);
+      tell_owner (clock, "W-READING-LOST", g_steal_pointer (&message), n_missed, 0);
       clock->next_slot += n_missed;
       due_us += (gint64)n_missed * clock->interval_us;
     }
@@ -467,9 +521,7 @@ clock_dispatch (GSource     *source,
       message = g_strdup_printf (_("Reading at %.3f s came %.1f ms late (interval %.0f ms)"),
                                  (double)(due_us - clock->start_us) / G_USEC_PER_SEC,
                                  (double)delay_us / 1000.0, (double)clock->interval_us / 1000.0);
-      ps_event_store_add_warning (clock->store, PS_SEVERITY_WARNING, "W-READING-LATE", 0, PS_NO_POSITION,
-                                  clock->session, message);
-      ps_collector_add_late (clock->collector, 1);
+      tell_owner (clock, "W-READING-LATE", g_steal_pointer (&message), 0, 1);
     }
 
   clock->next_slot++;
@@ -501,6 +553,7 @@ ps_collector_clock_new (PsCollector         *collector,
   g_return_val_if_fail (read != NULL, NULL);
 
   clock = g_new0 (PsCollectorClock, 1);
+  clock->owner = g_main_context_ref_thread_default ();
   clock->collector = collector;
   clock->store = g_object_ref (store);
   clock->session = session;
@@ -575,6 +628,7 @@ ps_collector_clock_free (PsCollectorClock *clock)
   set_metadata_number (clock, "readings", clock->n_readings);
   set_metadata_number (clock, "readings_late", clock->n_late);
   set_metadata_number (clock, "readings_lost", clock->n_lost);
+  g_main_context_unref (clock->owner);
   g_object_unref (clock->store);
   g_free (clock);
 }

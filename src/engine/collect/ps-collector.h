@@ -201,8 +201,12 @@ gboolean                 ps_collector_task_return_if_not_recording (GTask    *ta
  * empty and count as lost: readings are never bunched. Each
  * late or lost reading is a warning of the store's session
  * ("W-READING-LATE", "W-READING-LOST") and counts through
- * ps_collector_add_late () and ps_collector_add_lost (). read gets the
- * monotonic time of the reading in microseconds. */
+ * ps_collector_add_late () and ps_collector_add_lost (), on the
+ * thread-default context of the caller of ps_collector_clock_new (), while
+ * the clock itself may run on another thread's context (context), so
+ * that a busy main loop does not delay the readings. read gets the
+ * monotonic time of the reading in microseconds. Free the clock where it
+ * was made, once its context no longer runs. */
 typedef struct _PsCollectorClock PsCollectorClock;
 typedef void (*PsCollectorReadFunc) (gpointer user_data,
                                      gint64   now_us);
