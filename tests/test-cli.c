@@ -1097,7 +1097,7 @@ test_record_unknown_backend (void)
 }
 
 /* record --command: the recording ends when the command exits, not at
- * the end of its (long) duration */
+ * the end of its (long) duration; the command's output goes to stderr */
 static void
 test_record_command_exits (void)
 {
@@ -1106,11 +1106,15 @@ test_record_command_exits (void)
   gint64 started = g_get_monotonic_time ();
   double elapsed_s;
 
-  result = cli_test_run ("record", "--backend", "procfs", "--command", "sleep 0.4",
+  result = cli_test_run ("record", "--backend", "procfs", "--command", "sh -c 'echo from-the-command; sleep 0.4'",
                          "--interval-ms", "50", "--duration", "60", NULL);
   elapsed_s = (g_get_monotonic_time () - started) / 1e6;
   g_assert_cmpint (result->status, ==, 0);
   g_assert_cmpfloat (elapsed_s, <, 30.0);
+  /* What the command prints is not in the JSON (which names the command) */
+  g_assert_nonnull (strstr (result->err, "from-the-command\n"));
+  g_assert_null (strstr (result->out, "from-the-command\n"));
+  g_assert_true (result->out[0] == '{');
 
   root = cli_test_parse_json (result->out);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "format"), ==, "procfs");
@@ -1138,9 +1142,9 @@ test_record_procfs (void)
   /* Its output is not the test's: a test that fails is not waited for */
   busy = g_subprocess_newv (busy_argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error);
   g_assert_no_error (error);
-  /* The process's name, as Windows names the Process counter set's
-   * instances, so that recordings of one program compare */
-  instance = g_strdup ("sh");
+  /* The process's command line, so that recordings of one program
+   * compare */
+  instance = g_strjoinv (" ", (char **)busy_argv);
 
   result = cli_test_run ("record", "--backend", "procfs", "--pid", g_subprocess_get_identifier (busy),
                          "--interval-ms", "100", "--duration", "1", NULL);
@@ -1156,8 +1160,15 @@ test_record_procfs (void)
       const char *object = json_object_get_string_member (one, "object");
       const char *counter = json_object_get_string_member (one, "counter");
 
-      if (g_strcmp0 (object, "Process") == 0)
-        g_assert_cmpstr (json_object_get_string_member (one, "instance"), ==, instance);
+      /* The shell's subshells and its date commands are its tree */
+      if (g_strcmp0 (object, "Process") == 0
+          && g_strcmp0 (json_object_get_string_member (one, "instance"), instance) != 0)
+        {
+          const char *other = json_object_get_string_member (one, "instance");
+
+          g_assert_true (g_str_has_prefix (other, instance) || strcmp (other, "date +%s") == 0);
+          continue;
+        }
       if (g_strcmp0 (object, "Process") == 0 && g_strcmp0 (counter, "% Processor Time") == 0)
         {
           found_cpu = TRUE;
@@ -1183,6 +1194,68 @@ test_record_procfs (void)
   g_assert_true (found_cpu);
   g_assert_true (found_rss);
   g_assert_true (found_system);
+}
+
+/* The instances of object in the series of a record's JSON, joined by
+ * "|" in the order printed, each once */
+static char *
+record_instances (JsonNode   *root,
+                  const char *object)
+{
+  JsonArray *series = json_object_get_array_member (json_node_get_object (root), "series");
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_auto(GStrv) list = NULL;
+
+  for (guint i = 0; i < json_array_get_length (series); i++)
+    {
+      JsonObject *one = json_array_get_object_element (series, i);
+      const char *instance = json_object_get_null_member (one, "instance") ? "" : json_object_get_string_member (one, "instance");
+
+      if (g_strcmp0 (json_object_get_string_member (one, "object"), object) == 0
+          && g_hash_table_add (seen, (gpointer)instance))
+        g_strv_builder_add (names, instance);
+    }
+  list = g_strv_builder_end (names);
+  return g_strjoinv ("|", list);
+}
+
+/* record --command: the processes the command starts have their own
+ * series, and the tree one of them all; --no-children records the
+ * command alone */
+static void
+test_record_tree (void)
+{
+  g_autoptr(CliResult) tree = NULL;
+  g_autoptr(CliResult) alone = NULL;
+  g_autoptr(CliResult) misplaced = NULL;
+  g_autoptr(JsonNode) tree_root = NULL;
+  g_autoptr(JsonNode) alone_root = NULL;
+  g_autofree char *tree_instances = NULL;
+  g_autofree char *alone_instances = NULL;
+  g_autofree char *tree_objects = NULL;
+
+  tree = cli_test_run ("record", "--backend", "procfs", "--command", "sh -c 'sleep 0.5 & sleep 0.5 & wait'",
+                       "--interval-ms", "50", "--duration", "30", NULL);
+  g_assert_cmpint (tree->status, ==, 0);
+  tree_root = cli_test_parse_json (tree->out);
+  tree_instances = record_instances (tree_root, "Process");
+  g_assert_cmpstr (tree_instances, ==, "sh -c sleep 0.5 & sleep 0.5 & wait|sleep 0.5|sleep 0.5#1");
+  tree_objects = record_instances (tree_root, "Process Tree");
+  /* One object of counters without instances */
+  g_assert_cmpstr (tree_objects, ==, "");
+
+  alone = cli_test_run ("record", "--backend", "procfs", "--command", "sh -c 'sleep 0.3 & sleep 0.3 & wait'",
+                        "--no-children", "--interval-ms", "50", "--duration", "30", NULL);
+  g_assert_cmpint (alone->status, ==, 0);
+  alone_root = cli_test_parse_json (alone->out);
+  alone_instances = record_instances (alone_root, "Process");
+  g_assert_cmpstr (alone_instances, ==, "sh -c sleep 0.3 & sleep 0.3 & wait");
+  g_assert_null (strstr (alone->out, "Process Tree"));
+
+  misplaced = cli_test_run ("info", "--no-children", "x.log", NULL);
+  g_assert_cmpint (misplaced->status, ==, 2);
+  g_assert_nonnull (strstr (misplaced->err, "--no-children"));
 }
 
 
@@ -2700,6 +2773,7 @@ main (int   argc,
   g_test_add_func ("/cli/record/unknown-backend", test_record_unknown_backend);
   g_test_add_func ("/cli/record/procfs", test_record_procfs);
   g_test_add_func ("/cli/record/command-exits", test_record_command_exits);
+  g_test_add_func ("/cli/record/tree", test_record_tree);
   g_test_add_func ("/cli/record/save", test_record_save);
   g_test_add_func ("/cli/diff/json", test_diff_json);
   g_test_add_func ("/cli/diff/text", test_diff_text);

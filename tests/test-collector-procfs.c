@@ -5,12 +5,21 @@
  *
  * PERFSCOPE_COLLECTOR_DIR (tests/meson.build) names the build's module
  * folder. Processes are started by the test: a busy loop, a sleeper and
- * this program with --allocate-child, which touches 200 MiB.
+ * this program with --allocate-child, which touches 200 MiB,
+ * --two-busy-children, which starts two busy loops and waits, and
+ * --child-that-ends, which starts a busy loop of 400 ms, reaps it and
+ * sleeps.
  */
+/* kill () and PR_SET_PDEATHSIG */
+#define _DEFAULT_SOURCE
+
 #include "config.h"
 
 #include <math.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -18,10 +27,49 @@
 #include "collector-test-util.h"
 #include "ps-collector.h"
 #include "ps-error.h"
+#include "ps-loader.h"
+#include "ps-native-writer.h"
 
 #define MIB (1024.0 * 1024.0)
 
 static const char *self_path;
+
+/* Records pid for duration_ms with the procfs collector, with the
+ * options given in pairs of key and value after duration_ms (NULL ends) */
+static PsEventStore *
+record_pid_with (const char *pid,
+                 guint       duration_ms,
+                 ...)
+{
+  g_autoptr(PsCollector) collector = NULL;
+  g_autoptr(GHashTable) options = NULL;
+  g_autoptr(GError) error = NULL;
+  PsEventStore *store = ps_event_store_new ();
+  const char *key;
+  va_list args;
+
+  ps_collectors_load (NULL);
+  collector = ps_collectors_create ("procfs", &error);
+  g_assert_no_error (error);
+
+  options = ps_collector_new_default_options (collector);
+  g_assert_cmpstr (g_hash_table_lookup (options, "children"), ==, "true");
+  g_hash_table_insert (options, g_strdup ("pid"), g_strdup (pid));
+  va_start (args, duration_ms);
+  while ((key = va_arg (args, const char *)) != NULL)
+    g_hash_table_insert (options, g_strdup (key), g_strdup (va_arg (args, const char *)));
+  va_end (args);
+
+  g_assert_true (collector_test_start (collector, store, options, &error));
+  g_assert_no_error (error);
+  collector_test_run_for (duration_ms);
+  g_assert_true (collector_test_stop (collector, &error));
+  g_assert_no_error (error);
+  /* What the clock achieved */
+  g_assert_nonnull (ps_event_store_get_metadata (store, 0, "readings"));
+
+  return store;
+}
 
 /* Records pid for duration_ms with the procfs collector */
 static PsEventStore *
@@ -275,6 +323,526 @@ test_broken_modules (void)
   g_rmdir (dir);
 }
 
+
+/* The instance tracks of object "Process", in the order made */
+static GArray *
+process_instances (PsEventStore *store)
+{
+  GArray *instances = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint32 t = 0; t < ps_event_store_get_n_tracks (store); t++)
+    {
+      const PsTrack *track = ps_event_store_get_track (store, t);
+
+      if (track->kind == PS_TRACK_INSTANCE
+          && strcmp (ps_event_store_get_string (store, ps_event_store_get_track (store, track->parent)->name), "Process") == 0)
+        g_array_append_val (instances, t);
+    }
+  return instances;
+}
+
+/* The counter named counter under the track parent */
+static guint32
+find_child_counter (PsEventStore *store,
+                    guint32       parent,
+                    const char   *counter)
+{
+  for (guint32 t = 0; t < ps_event_store_get_n_tracks (store); t++)
+    {
+      const PsTrack *track = ps_event_store_get_track (store, t);
+
+      if (track->parent == parent && track->kind == PS_TRACK_COUNTER
+          && strcmp (ps_event_store_get_string (store, track->name), counter) == 0)
+        return t;
+    }
+  return PS_NONE;
+}
+
+static gboolean
+has_object (PsEventStore *store,
+            const char   *name)
+{
+  for (guint32 t = 0; t < ps_event_store_get_n_tracks (store); t++)
+    {
+      const PsTrack *track = ps_event_store_get_track (store, t);
+
+      if (track->kind == PS_TRACK_OBJECT && strcmp (ps_event_store_get_string (store, track->name), name) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static double
+mean (GArray *values)
+{
+  double sum = 0;
+
+  g_assert_cmpuint (values->len, >, 0);
+  for (guint i = 0; i < values->len; i++)
+    sum += g_array_index (values, double, i);
+  return sum / values->len;
+}
+
+/* The pids whose parent is pid, from /proc */
+static GArray *
+children_of (int pid)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
+  GArray *children = g_array_new (FALSE, FALSE, sizeof (int));
+  const char *entry;
+
+  g_assert_nonnull (dir);
+  while ((entry = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", entry, "stat", NULL);
+      g_autofree char *contents = NULL;
+      const char *after_name;
+
+      if (!g_ascii_isdigit (entry[0]) || !g_file_get_contents (path, &contents, NULL, NULL))
+        continue;
+      after_name = strrchr (contents, ')');
+      /* ") S PPID" */
+      if (after_name != NULL && strlen (after_name) > 4 && atoi (after_name + 4) == pid)
+        {
+          int child = atoi (entry);
+
+          g_array_append_val (children, child);
+        }
+    }
+  return children;
+}
+
+static GArray *
+wait_for_children (int   pid,
+                   guint n)
+{
+  for (guint attempt = 0; attempt < 400; attempt++)
+    {
+      GArray *children = children_of (pid);
+
+      if (children->len >= n)
+        return children;
+      g_array_unref (children);
+      g_usleep (5000);
+    }
+  g_error ("process %d did not start %u children", pid, n);
+}
+
+/* Two busy children recorded as a tree: each has its series, and the
+ * tree's CPU is theirs together as the kernel accounted it — about 200 %
+ * with two free CPUs, less when the tests share the machine; the two
+ * children get about the same share either way */
+static void
+test_tree (void)
+{
+  const char *argv[] = { self_path, "--two-busy-children", NULL };
+  g_autoptr(GSubprocess) parent = spawn (argv);
+  const char *pid = g_subprocess_get_identifier (parent);
+  g_autoptr(GArray) children = wait_for_children (atoi (pid), 2);
+  g_autofree char *child_a = g_strdup_printf ("%d", g_array_index (children, int, 0));
+  g_autofree char *child_b = g_strdup_printf ("%d", g_array_index (children, int, 1));
+  double before = process_cpu_seconds (child_a) + process_cpu_seconds (child_b);
+  gint64 started = g_get_monotonic_time ();
+  g_autoptr(PsEventStore) store = record_pid_with (pid, 1500, NULL);
+  double elapsed_s = (g_get_monotonic_time () - started) / 1e6;
+  double accounted = 100.0 * (process_cpu_seconds (child_a) + process_cpu_seconds (child_b) - before) / elapsed_s;
+  g_autoptr(GArray) instances = process_instances (store);
+  g_autoptr(GArray) tree = readings (store, find_counter (store, "Process Tree", "% Processor Time"));
+  g_autoptr(GArray) count = readings (store, find_counter (store, "Process Tree", "Process Count"));
+  g_autofree char *command_line = g_strdup_printf ("%s --two-busy-children", self_path);
+  double means[3];
+
+  g_subprocess_force_exit (parent);
+
+  /* The parent and its two children, named after their command line */
+  g_assert_cmpuint (instances->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      const PsTrack *instance = ps_event_store_get_track (store, g_array_index (instances, guint32, i));
+      g_autoptr(GArray) cpu = readings (store, find_child_counter (store, g_array_index (instances, guint32, i),
+                                                                   "% Processor Time"));
+
+      g_assert_cmpstr (ps_event_store_get_string (store, instance->name), ==, command_line);
+      g_assert_cmpint (instance->number, ==, i);
+      g_assert_cmpuint (cpu->len, >=, 10);
+      means[i] = mean (cpu);
+    }
+  g_assert_cmpfloat (g_array_index (count, double, count->len - 1), ==, 3);
+
+  g_test_message ("tree %.1f %% (parent %.1f %%, children %.1f %% and %.1f %%); the kernel accounted %.1f %% to the children",
+                  mean (tree), means[0], means[1], means[2], accounted);
+  g_assert_cmpfloat (means[0], <, 10.0);
+  g_assert_cmpfloat (fabs (mean (tree) - accounted), <=, 15.0 + 0.1 * accounted);
+  g_assert_cmpfloat (fabs (mean (tree) - (means[0] + means[1] + means[2])), <=, 5.0);
+  /* The scheduler shares a CPU fairly between two equal loops */
+  g_assert_cmpfloat (fabs (means[1] - means[2]), <=, 10.0 + 0.3 * MAX (means[1], means[2]));
+  g_assert_cmpfloat (MIN (means[1], means[2]), >=, 10.0);
+  /* Two CPUs free for the children: two busy CPUs */
+  if (accounted >= 180.0)
+    g_assert_cmpfloat (mean (tree), >, 160.0);
+}
+
+/* The switch off: the process alone */
+static void
+test_no_children (void)
+{
+  const char *argv[] = { self_path, "--two-busy-children", NULL };
+  g_autoptr(GSubprocess) parent = spawn (argv);
+  const char *pid = g_subprocess_get_identifier (parent);
+  g_autoptr(GArray) children = wait_for_children (atoi (pid), 2);
+  g_autoptr(PsEventStore) store = record_pid_with (pid, 600, "children", "false", NULL);
+  g_autoptr(GArray) instances = process_instances (store);
+  g_autoptr(GArray) cpu = readings (store, find_counter (store, "Process", "% Processor Time"));
+
+  g_subprocess_force_exit (parent);
+  g_assert_cmpuint (instances->len, ==, 1);
+  g_assert_false (has_object (store, "Process Tree"));
+  g_assert_cmpstr (ps_event_store_get_metadata (store, 0, "children"), ==, "false");
+  /* The parent only waits */
+  g_assert_cmpfloat (mean (cpu), <, 10.0);
+}
+
+/* A child that ends: its series stops at its end, and the tree's CPU
+ * over the run is what the child used, counted once — the kernel adds
+ * it to the parent's cutime when the parent reaps it */
+static void
+test_child_that_ends (gconstpointer data)
+{
+  const char *argv[] = { self_path, data, NULL };
+  g_autoptr(GSubprocess) parent = spawn (argv);
+  const char *pid = g_subprocess_get_identifier (parent);
+  g_autoptr(PsEventStore) store = record_pid_with (pid, 1500, NULL);
+  guint32 tree_track = find_counter (store, "Process Tree", "% Processor Time");
+  g_autoptr(GArray) instances = process_instances (store);
+  g_autofree char *path = g_strdup_printf ("/proc/%s/stat", pid);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) fields = NULL;
+  double parent_total_s, tree_cpu_s = 0, child_last_s = 0, run_end_s = 0;
+  gint64 previous_ns = 0;
+
+  /* utime, stime, cutime, cstime of the parent: everything the tree
+   * used, with the zombie's utime and stime when it was not reaped */
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  fields = g_strsplit (strrchr (contents, ')') + 2, " ", -1);
+  parent_total_s = (g_ascii_strtod (fields[11], NULL) + g_ascii_strtod (fields[12], NULL)
+                    + g_ascii_strtod (fields[13], NULL) + g_ascii_strtod (fields[14], NULL)) / sysconf (_SC_CLK_TCK);
+  if (strcmp (data, "--child-left-zombie") == 0)
+    {
+      g_autoptr(GArray) zombies = children_of (atoi (pid));
+
+      g_assert_cmpuint (zombies->len, ==, 1);
+      {
+        g_autofree char *zombie = g_strdup_printf ("%d", g_array_index (zombies, int, 0));
+
+        parent_total_s += process_cpu_seconds (zombie);
+      }
+    }
+  g_subprocess_force_exit (parent);
+
+  for (guint64 i = 0; i < ps_event_store_get_n_counter_values (store); i++)
+    {
+      const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
+
+      run_end_s = MAX (run_end_s, value->time_ns / 1e9);
+      if (value->track == tree_track)
+        {
+          /* The first figure covers the time since the first reading */
+          tree_cpu_s += value->value / 100.0 * (value->time_ns - previous_ns) / 1e9;
+          previous_ns = value->time_ns;
+        }
+    }
+  g_assert_cmpuint (instances->len, ==, 2);
+  {
+    guint32 child_cpu = find_child_counter (store, g_array_index (instances, guint32, 1), "% Processor Time");
+
+    for (guint64 i = 0; i < ps_event_store_get_n_counter_values (store); i++)
+      if (ps_event_store_get_counter_value (store, i)->track == child_cpu)
+        child_last_s = ps_event_store_get_counter_value (store, i)->time_ns / 1e9;
+  }
+  g_test_message ("tree used %.3f s of CPU; the parent's utime + stime + cutime + cstime: %.3f s; the child's last reading at %.2f s of %.2f s",
+                  tree_cpu_s, parent_total_s, child_last_s, run_end_s);
+  /* The child was born after the first reading, so everything counts;
+   * the figures telescope to whole clock ticks */
+  g_assert_cmpfloat (fabs (tree_cpu_s - parent_total_s), <=, 0.03);
+  g_assert_cmpfloat (parent_total_s, >=, 0.05);
+  /* It lived about 400 ms of the 1.5 s */
+  g_assert_cmpfloat (child_last_s, >, 0.2);
+  g_assert_cmpfloat (child_last_s, <, run_end_s - 0.3);
+}
+
+static guint64
+metadata_number (PsEventStore *store,
+                 const char   *key)
+{
+  const char *text = ps_event_store_get_metadata (store, 0, key);
+
+  g_assert_nonnull (text);
+  return g_ascii_strtoull (text, NULL, 10);
+}
+
+/* Readings on an absolute clock: the interval holds on average and the
+ * run says what it achieved */
+static void
+test_interval (void)
+{
+  g_autoptr(PsEventStore) store = record_pid_with ("", 1000, "interval-ms", "50", NULL);
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  guint32 track = find_counter (store, "System", "Available Bytes");
+  guint64 n_readings = metadata_number (store, "readings");
+  guint64 n_lost = metadata_number (store, "readings_lost");
+  double achieved = g_ascii_strtod (ps_event_store_get_metadata (store, 0, "interval_achieved_ms"), NULL);
+
+  for (guint64 i = 0; i < ps_event_store_get_n_counter_values (store); i++)
+    if (ps_event_store_get_counter_value (store, i)->track == track)
+      g_array_append_val (times, ps_event_store_get_counter_value (store, i)->time_ns);
+
+  g_test_message ("%" G_GUINT64_FORMAT " readings, %" G_GUINT64_FORMAT " lost, every %.3f ms",
+                  n_readings, n_lost, achieved);
+  g_assert_cmpstr (ps_event_store_get_metadata (store, 0, "interval_ms"), ==, "50");
+  g_assert_cmpuint (times->len, ==, n_readings);
+  /* A second at 50 ms: 21 times, the first at 0; the last at 1 s */
+  g_assert_cmpuint (n_readings + n_lost, >=, 20);
+  g_assert_cmpuint (n_readings + n_lost, <=, 21);
+  /* Each reading at its time, a lost one leaving its slot empty */
+  g_assert_cmpfloat (fabs (achieved * (double)(n_readings - 1) / (double)(n_readings - 1 + n_lost) - 50.0), <=, 1.5);
+  for (guint i = 1; i < times->len; i++)
+    g_assert_cmpint (g_array_index (times, gint64, i) - g_array_index (times, gint64, i - 1), >=, 25 * 1000 * 1000);
+}
+
+static gboolean
+block_main_loop (gpointer user_data)
+{
+  g_usleep (350 * 1000);
+  return G_SOURCE_REMOVE;
+}
+
+/* The readings of "System" "Available Bytes", by time */
+static GArray *
+system_reading_times (PsEventStore *store)
+{
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  guint32 track = find_counter (store, "System", "Available Bytes");
+
+  for (guint64 i = 0; i < ps_event_store_get_n_counter_values (store); i++)
+    if (ps_event_store_get_counter_value (store, i)->track == track)
+      g_array_append_val (times, ps_event_store_get_counter_value (store, i)->time_ns);
+  return times;
+}
+
+/* The procfs collector reads on a thread of its own: a main loop too
+ * busy for 350 ms (a window drawing) neither delays nor loses a reading;
+ * Stop takes no reading of its own */
+static void
+test_busy_main_loop (void)
+{
+  g_autoptr(PsCollector) collector = NULL;
+  g_autoptr(GHashTable) options = NULL;
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) times = NULL;
+
+  ps_collectors_load (NULL);
+  collector = ps_collectors_create ("procfs", &error);
+  g_assert_no_error (error);
+  options = ps_collector_new_default_options (collector);
+  g_assert_true (collector_test_start (collector, store, options, &error));
+  g_assert_no_error (error);
+  g_timeout_add (230, block_main_loop, NULL);
+  /* Stop 30 ms after a reading's time */
+  collector_test_run_for (830);
+  g_assert_true (collector_test_stop (collector, &error));
+  g_assert_no_error (error);
+
+  times = system_reading_times (store);
+  g_test_message ("%u readings, %" G_GUINT64_FORMAT " late, %" G_GUINT64_FORMAT " lost", times->len,
+                  metadata_number (store, "readings_late"), metadata_number (store, "readings_lost"));
+  g_assert_cmpuint (times->len, ==, metadata_number (store, "readings"));
+  g_assert_cmpuint (metadata_number (store, "readings_lost"), ==, ps_collector_get_n_lost (collector));
+  /* 0, 100, … 800 ms, however busy the main loop; a test machine busy
+   * with other tests may still lose one */
+  g_assert_cmpuint (times->len + metadata_number (store, "readings_lost"), ==, 9);
+  g_assert_cmpuint (metadata_number (store, "readings_lost"), <=, 1);
+  for (guint i = 1; i < times->len; i++)
+    g_assert_cmpint (g_array_index (times, gint64, i) - g_array_index (times, gint64, i - 1), >=, 50 * 1000 * 1000);
+  /* The last reading is the clock's (at 800 ms or before), not one at Stop */
+  g_assert_cmpint (g_array_index (times, gint64, times->len - 1), <=, 825 * 1000 * 1000);
+}
+
+static void
+note_reading (gpointer user_data,
+              gint64   now_us)
+{
+  g_array_append_val ((GArray *)user_data, now_us);
+}
+
+/* A clock whose context is too busy to read: the readings due meanwhile
+ * are lost, not bunched, each loss is a warning, and the warnings, the
+ * counts and the achieved interval are kept by the saved run */
+static void
+test_lost_readings (void)
+{
+  g_autoptr(PsCollector) collector = NULL;
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsEventStore) reopened = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GOutputStream) output = g_memory_output_stream_new_resizable ();
+  g_autoptr(GInputStream) input = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  PsCollectorClock *clock;
+  gint64 start_us = g_get_monotonic_time ();
+  guint32 session;
+  guint n_lost_warnings = 0;
+  guint64 n_lost;
+
+  ps_collectors_load (NULL);
+  collector = ps_collectors_create ("procfs", &error);
+  g_assert_no_error (error);
+  session = ps_event_store_add_session (store, 0, FALSE);
+  ps_event_store_set_format (store, "procfs");
+  clock = ps_collector_clock_new (collector, store, session, 100, start_us, NULL, note_reading, times);
+  ps_collector_clock_count_reading (clock, start_us);
+  g_array_append_val (times, start_us);
+  g_timeout_add (230, block_main_loop, NULL);
+  collector_test_run_for (830);
+  ps_collector_clock_free (clock);
+
+  n_lost = metadata_number (store, "readings_lost");
+  g_test_message ("%u readings, %" G_GUINT64_FORMAT " lost", times->len, n_lost);
+  g_assert_cmpuint (n_lost, >=, 2);
+  g_assert_cmpuint (n_lost, ==, ps_collector_get_n_lost (collector));
+  g_assert_cmpuint (times->len, ==, metadata_number (store, "readings"));
+  for (guint i = 0; i < ps_event_store_get_n_warnings (store); i++)
+    {
+      PsWarning warning;
+
+      ps_event_store_get_warning (store, i, &warning);
+      if (strcmp (warning.code, "W-READING-LOST") == 0)
+        n_lost_warnings++;
+    }
+  g_assert_cmpuint (n_lost_warnings, >=, 1);
+  for (guint i = 1; i < times->len; i++)
+    g_assert_cmpint (g_array_index (times, gint64, i) - g_array_index (times, gint64, i - 1), >=, 50 * 1000);
+
+  /* Saved and opened again */
+  g_assert_true (ps_native_write_stream (store, output, NULL, &error));
+  g_assert_no_error (error);
+  g_output_stream_close (output, NULL, NULL);
+  bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (output));
+  input = g_memory_input_stream_new_from_bytes (bytes);
+  reopened = ps_load_stream (input, "lost.perfscope", NULL, 0, g_bytes_get_size (bytes), NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ps_event_store_get_n_warnings (reopened), ==, ps_event_store_get_n_warnings (store));
+  for (guint i = 0; i < ps_event_store_get_n_warnings (store); i++)
+    {
+      PsWarning before, after;
+
+      ps_event_store_get_warning (store, i, &before);
+      ps_event_store_get_warning (reopened, i, &after);
+      g_assert_cmpstr (before.code, ==, after.code);
+      g_assert_cmpstr (before.message, ==, after.message);
+    }
+  g_assert_cmpstr (ps_event_store_get_metadata (reopened, 0, "readings_lost"), ==,
+                   ps_event_store_get_metadata (store, 0, "readings_lost"));
+  g_assert_cmpstr (ps_event_store_get_metadata (reopened, 0, "interval_achieved_ms"), ==,
+                   ps_event_store_get_metadata (store, 0, "interval_achieved_ms"));
+}
+
+/* A launched command ends with its recording, and so do its children */
+static void
+test_command_tree_ends (void)
+{
+  g_autoptr(PsCollector) collector = NULL;
+  g_autoptr(GHashTable) options = NULL;
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *command = g_strdup_printf ("'%s' --two-busy-children", self_path);
+  g_autoptr(GArray) children = NULL;
+  int root;
+
+  ps_collectors_load (NULL);
+  collector = ps_collectors_create ("procfs", &error);
+  g_assert_no_error (error);
+  options = ps_collector_new_default_options (collector);
+  g_hash_table_insert (options, g_strdup ("command"), g_strdup (command));
+  g_assert_true (collector_test_start (collector, store, options, &error));
+  g_assert_no_error (error);
+  root = atoi (ps_event_store_get_metadata (store, 0, "pid"));
+  children = wait_for_children (root, 2);
+  collector_test_run_for (300);
+  g_assert_true (collector_test_stop (collector, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < children->len; i++)
+    {
+      int child = g_array_index (children, int, i);
+      g_autofree char *path = g_strdup_printf ("/proc/%d/stat", child);
+      g_autofree char *contents = NULL;
+      gboolean gone = FALSE;
+
+      /* Gone, or a zombie waiting for init */
+      for (guint attempt = 0; attempt < 200 && !gone; attempt++)
+        {
+          g_clear_pointer (&contents, g_free);
+          gone = !g_file_get_contents (path, &contents, NULL, NULL) || strstr (contents, ") Z ") != NULL;
+          if (!gone)
+            g_usleep (5000);
+        }
+      g_assert_true (gone);
+    }
+  g_clear_pointer (&children, g_array_unref);
+  children = process_instances (store);
+  g_assert_cmpuint (children->len, ==, 3);
+}
+
+/* Busy until killed, or for a minute at most */
+static void
+spin (gint64 duration_us)
+{
+  gint64 end = g_get_monotonic_time () + duration_us;
+  volatile guint64 counter = 0;
+
+  while (g_get_monotonic_time () < end)
+    for (guint i = 0; i < 100000; i++)
+      counter++;
+}
+
+static int
+two_busy_children (void)
+{
+  for (guint i = 0; i < 2; i++)
+    if (fork () == 0)
+      {
+        /* Ends with the test's process, should it die first */
+        prctl (PR_SET_PDEATHSIG, SIGKILL);
+        spin (60 * G_USEC_PER_SEC);
+        _exit (0);
+      }
+  while (wait (NULL) > 0)
+    ;
+  return 0;
+}
+
+static int
+child_that_ends (gboolean reap)
+{
+  pid_t child;
+
+  /* After the recording's first reading */
+  g_usleep (200 * 1000);
+  child = fork ();
+  if (child == 0)
+    {
+      spin (400 * 1000);
+      _exit (0);
+    }
+  /* Or left a zombie for the rest of the recording */
+  if (reap)
+    waitpid (child, NULL, 0);
+  g_usleep (60 * G_USEC_PER_SEC);
+  return 0;
+}
+
 static int
 allocate_child (void)
 {
@@ -297,6 +865,12 @@ main (int   argc,
 {
   if (argc > 1 && strcmp (argv[1], "--allocate-child") == 0)
     return allocate_child ();
+  if (argc > 1 && strcmp (argv[1], "--two-busy-children") == 0)
+    return two_busy_children ();
+  if (argc > 1 && strcmp (argv[1], "--child-that-ends") == 0)
+    return child_that_ends (TRUE);
+  if (argc > 1 && strcmp (argv[1], "--child-left-zombie") == 0)
+    return child_that_ends (FALSE);
 
   self_path = argv[0];
   g_test_init (&argc, &argv, NULL);
@@ -307,6 +881,14 @@ main (int   argc,
   g_test_add_func ("/collector/procfs/allocation", test_allocation);
   g_test_add_func ("/collector/procfs/system", test_system);
   g_test_add_func ("/collector/procfs/no-such-process", test_no_such_process);
+  g_test_add_func ("/collector/procfs/tree", test_tree);
+  g_test_add_func ("/collector/procfs/no-children", test_no_children);
+  g_test_add_data_func ("/collector/procfs/child-that-ends", "--child-that-ends", test_child_that_ends);
+  g_test_add_data_func ("/collector/procfs/child-left-zombie", "--child-left-zombie", test_child_that_ends);
+  g_test_add_func ("/collector/procfs/command-tree-ends", test_command_tree_ends);
+  g_test_add_func ("/collector/clock/interval", test_interval);
+  g_test_add_func ("/collector/clock/busy-main-loop", test_busy_main_loop);
+  g_test_add_func ("/collector/clock/lost", test_lost_readings);
 
   return g_test_run ();
 }

@@ -506,6 +506,99 @@ test_close_last_tab (Fixture       *fixture,
   g_assert_cmpstr (ps_window_get_visible_state (fixture->window), ==, "empty");
 }
 
+
+/* The chart of the record page titled title, or NULL */
+static PsCounterChart *
+find_chart_titled (PsRecordPage *page,
+                   const char   *title)
+{
+  GPtrArray *charts = ps_record_page_get_charts (page);
+
+  for (guint i = 0; i < charts->len; i++)
+    if (g_strcmp0 (ps_counter_chart_get_title (g_ptr_array_index (charts, i)), title) == 0)
+      return g_ptr_array_index (charts, i);
+  return NULL;
+}
+
+typedef struct
+{
+  PsWindow   *window;
+  const char *title;
+  guint       n_series;
+} ChartWait;
+
+static gboolean
+chart_has_series (gpointer data)
+{
+  ChartWait *wait = data;
+  PsRecordPage *page = current_record_page (wait->window);
+  PsCounterChart *chart = page != NULL ? find_chart_titled (page, wait->title) : NULL;
+
+  return chart != NULL && ps_counter_chart_get_n_series (chart) >= wait->n_series;
+}
+
+/* The dialog starts on the system's own backend; one that cannot record
+ * here says why and cannot start; a command's processes each have a
+ * series in one chart per counter; the backend and its options (not the
+ * command) are there again the next time */
+static void
+test_dialog_defaults (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  PsRecordDialog *dialog;
+  ChartWait wait = { fixture->window, "Process · % Processor Time", 3 };
+  g_auto(GStrv) names = NULL;
+
+  ps_collectors_load (NULL);
+  names = ps_collectors_list_names ();
+  if (skip_without_procfs ())
+    return;
+
+  dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
+  g_assert_cmpstr (ps_record_dialog_get_backend (dialog), ==, "procfs");
+  g_assert_true (ps_record_dialog_can_record (dialog));
+  g_assert_null (ps_record_dialog_get_error (dialog));
+  g_assert_true (GTK_IS_SWITCH (ps_record_dialog_get_option_widget (dialog, "children")));
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (ps_record_dialog_get_option_widget (dialog, "children"))));
+  if (g_strv_contains ((const char * const *)names, "perflib"))
+    {
+      g_assert_true (ps_record_dialog_select_backend (dialog, "perflib"));
+      g_assert_false (ps_record_dialog_can_record (dialog));
+      g_assert_nonnull (strstr (ps_record_dialog_get_error (dialog), "not available"));
+      g_assert_true (ps_record_dialog_select_backend (dialog, "procfs"));
+      g_assert_true (ps_record_dialog_can_record (dialog));
+      g_assert_null (ps_record_dialog_get_error (dialog));
+    }
+  g_assert_true (ps_record_dialog_set_option (dialog, "command", "sh -c 'sleep 1.5 & sleep 1.5 & wait'"));
+  g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "70"));
+  ps_record_dialog_record (dialog);
+  g_assert_true (iterate_until (record_page_shown, fixture->window));
+
+  /* The shell and its two sleeps in the CPU chart of the processes */
+  g_assert_true (iterate_until (chart_has_series, &wait));
+  g_assert_nonnull (find_chart_titled (current_record_page (fixture->window), "Process Tree"));
+  ps_record_page_stop (current_record_page (fixture->window));
+  g_assert_true (iterate_until (current_run_page_loaded, fixture->window));
+
+  dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
+  g_assert_cmpstr (ps_record_dialog_get_backend (dialog), ==, "procfs");
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (ps_record_dialog_get_option_widget (dialog, "interval-ms"))),
+                   ==, 70);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (ps_record_dialog_get_option_widget (dialog, "command"))), ==, "");
+  g_assert_null (strstr (ps_record_dialog_get_hint (dialog), "Flatpak"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  /* Inside a Flatpak sandbox the dialog says what procfs can see and
+   * how to record a program of the system */
+  g_setenv ("FLATPAK_ID", "io.github.perfscope.Perfscope", TRUE);
+  dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
+  g_unsetenv ("FLATPAK_ID");
+  g_assert_cmpstr (ps_record_dialog_get_backend (dialog), ==, "procfs");
+  g_assert_nonnull (strstr (ps_record_dialog_get_hint (dialog), "Flatpak sandbox"));
+  g_assert_nonnull (strstr (ps_record_dialog_get_hint (dialog), "perfscope-cli record --pid PID"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -518,6 +611,7 @@ main (int   argc,
 
   ADD_TEST ("/record-ui/close-last-tab", test_close_last_tab);
   ADD_TEST ("/record-ui/process", test_record_process);
+  ADD_TEST ("/record-ui/dialog-defaults", test_dialog_defaults);
   ADD_TEST ("/record-ui/error", test_record_error);
   ADD_TEST ("/record-ui/command-exits", test_command_exits);
   ADD_TEST ("/record-ui/close-while-recording", test_close_while_recording);

@@ -6,7 +6,11 @@
  * The option rows come from the collector (ps_collector_list_options), so
  * a new backend brings its own. A process option is a searchable list of
  * the running processes where the system lists them in /proc, else an
- * entry for the number.
+ * entry for the number. The backends that can record here come first,
+ * the system's own (ps_collectors_get_default_name) at the top; the
+ * others follow, marked, and say why when chosen. The backend and its
+ * options (but the process or command) are remembered from the last
+ * recording started ("record-backend", "record-options").
  */
 #include "config.h"
 
@@ -15,6 +19,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-record-dialog.h"
+#include "ps-view-util.h"
 
 typedef struct
 {
@@ -30,6 +35,8 @@ struct _PsRecordDialog
 
   GStrv         backends;      /* names, in the order of the drop-down */
   GPtrArray    *collectors;    /* one of each backend, NULL where it failed */
+  GPtrArray    *unavailable;   /* why each backend cannot record here, NULL if it can */
+  GSettings    *settings;      /* NULL where the schema is not installed */
   PsCollector  *collector;     /* of the selected backend */
   GPtrArray    *rows;          /* OptionRow */
   GPtrArray    *row_widgets;   /* everything added to the grid below the backend */
@@ -219,6 +226,80 @@ clear_options (PsRecordDialog *self)
   g_ptr_array_set_size (self->rows, 0);
 }
 
+static char *row_value (OptionRow *row);
+
+/* Flatpak sets FLATPAK_ID in its sandboxes and writes /.flatpak-info */
+static gboolean
+running_in_flatpak (void)
+{
+  return g_getenv ("FLATPAK_ID") != NULL || g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS);
+}
+
+/* The setting's key of a backend's option */
+static char *
+remembered_key (PsRecordDialog *self,
+                const char     *key)
+{
+  return g_strdup_printf ("%s/%s", ps_collector_get_name (self->collector), key);
+}
+
+static void
+restore_options (PsRecordDialog *self)
+{
+  g_autoptr(GVariant) remembered = NULL;
+
+  if (self->settings == NULL)
+    return;
+  remembered = g_settings_get_value (self->settings, "record-options");
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      OptionRow *row = g_ptr_array_index (self->rows, i);
+      g_autofree char *key = remembered_key (self, row->key);
+      const char *value = NULL;
+
+      if (row->type != PS_COLLECTOR_OPTION_PID && row->type != PS_COLLECTOR_OPTION_COMMAND
+          && g_variant_lookup (remembered, key, "&s", &value))
+        ps_record_dialog_set_option (self, row->key, value);
+    }
+}
+
+/* The backend and its options for the next time, but what it recorded:
+ * the process is gone by then, and a command kept would clash with the
+ * process chosen next */
+static void
+remember_options (PsRecordDialog *self)
+{
+  g_autoptr(GVariant) old = NULL;
+  GVariantBuilder builder;
+  GVariantIter iter;
+  const char *key, *value;
+  g_autofree char *prefix = NULL;
+
+  if (self->settings == NULL)
+    return;
+  g_settings_set_string (self->settings, "record-backend", ps_collector_get_name (self->collector));
+
+  prefix = g_strdup_printf ("%s/", ps_collector_get_name (self->collector));
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
+  old = g_settings_get_value (self->settings, "record-options");
+  g_variant_iter_init (&iter, old);
+  while (g_variant_iter_next (&iter, "{&s&s}", &key, &value))
+    if (!g_str_has_prefix (key, prefix))
+      g_variant_builder_add (&builder, "{ss}", key, value);
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      OptionRow *row = g_ptr_array_index (self->rows, i);
+      g_autofree char *setting_key = remembered_key (self, row->key);
+      g_autofree char *row_text = NULL;
+
+      if (row->type == PS_COLLECTOR_OPTION_PID || row->type == PS_COLLECTOR_OPTION_COMMAND)
+        continue;
+      row_text = row_value (row);
+      g_variant_builder_add (&builder, "{ss}", setting_key, row_text != NULL ? row_text : "");
+    }
+  g_settings_set_value (self->settings, "record-options", g_variant_builder_end (&builder));
+}
+
 static void
 backend_changed_cb (PsRecordDialog *self)
 {
@@ -241,6 +322,14 @@ backend_changed_cb (PsRecordDialog *self)
   if (self->collector == NULL)
     {
       show_error (self, error->message);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->record_button), FALSE);
+      return;
+    }
+  gtk_widget_set_sensitive (GTK_WIDGET (self->record_button), g_ptr_array_index (self->unavailable, selected) == NULL);
+  if (g_ptr_array_index (self->unavailable, selected) != NULL)
+    {
+      show_error (self, g_ptr_array_index (self->unavailable, selected));
+      gtk_label_set_text (self->hint_label, _("This backend cannot record on this system."));
       return;
     }
 
@@ -264,9 +353,19 @@ backend_changed_cb (PsRecordDialog *self)
       g_ptr_array_add (self->rows, row);
     }
 
-  gtk_label_set_text (self->hint_label,
-                      n_options > 0 ? _("The run opens in a new tab and draws as it is recorded. Stop it there.")
-                                    : _("This backend has no options."));
+  if (running_in_flatpak () && g_strcmp0 (ps_collector_get_name (self->collector), "procfs") == 0)
+    /* The sandbox has a process namespace of its own: /proc lists only
+     * its processes, and a command launched runs inside it */
+    gtk_label_set_text (self->hint_label,
+                        _("Perfscope runs in a Flatpak sandbox: the process list and a command launched here reach "
+                          "only the sandbox’s own processes. To record a program of your system, run "
+                          "“perfscope-cli record --pid PID -o run.perfscope” from a Perfscope installed outside "
+                          "Flatpak, then open the saved run here."));
+  else
+    gtk_label_set_text (self->hint_label,
+                        n_options > 0 ? _("The run opens in a new tab and draws as it is recorded. Stop it there.")
+                                      : _("This backend has no options."));
+  restore_options (self);
 }
 
 /* The value of a row as the collector reads it; NULL for none */
@@ -361,6 +460,7 @@ start_cb (GObject      *object,
     return;
 
   title = describe_target (self);
+  remember_options (self);
   g_signal_emit (self, signals[STARTED], 0, collector, store, title);
   /* The page that shows the run owns the collector now */
   g_clear_object (&self->collector);
@@ -408,6 +508,7 @@ ps_record_dialog_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->collector);
   g_clear_object (&self->store);
+  g_clear_object (&self->settings);
   gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_RECORD_DIALOG);
 
   G_OBJECT_CLASS (ps_record_dialog_parent_class)->dispose (object);
@@ -420,6 +521,7 @@ ps_record_dialog_finalize (GObject *object)
 
   g_strfreev (self->backends);
   g_ptr_array_unref (self->collectors);
+  g_ptr_array_unref (self->unavailable);
   g_ptr_array_unref (self->rows);
   g_ptr_array_unref (self->row_widgets);
   g_free (self->error);
@@ -459,28 +561,80 @@ ps_record_dialog_class_init (PsRecordDialogClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, backend_changed_cb);
 }
 
+/* Backends that can record first, the system's own at the top; then
+ * the others, each in name order */
+static int
+backend_rank (const char *name,
+              gboolean    available)
+{
+  return (available ? 0 : 2) + (g_strcmp0 (name, ps_collectors_get_default_name ()) == 0 ? 0 : 1);
+}
+
 static void
 ps_record_dialog_init (PsRecordDialog *self)
 {
   g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  g_auto(GStrv) all_names = ps_collectors_list_names ();
+  g_autoptr(GStrvBuilder) ordered = g_strv_builder_new ();
+  g_autofree char *remembered = NULL;
+  guint n_names = g_strv_length (all_names);
+  g_autofree PsCollector **collectors = g_new0 (PsCollector *, n_names + 1);
+  g_autofree char **reasons = g_new0 (char *, n_names + 1);
+  guint selected = G_MAXUINT;
 
   self->rows = g_ptr_array_new_with_free_func (option_row_free);
   self->row_widgets = g_ptr_array_new ();
-  self->backends = ps_collectors_list_names ();
   self->collectors = g_ptr_array_new_with_free_func (collector_free);
+  self->unavailable = g_ptr_array_new_with_free_func (g_free);
+  self->settings = ps_view_settings_new_if_installed ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  for (guint i = 0; self->backends[i] != NULL; i++)
+  for (guint i = 0; i < n_names; i++)
     {
-      PsCollector *collector = ps_collectors_create (self->backends[i], NULL);
+      g_autoptr(GError) error = NULL;
 
-      g_ptr_array_add (self->collectors, collector);
-      gtk_string_list_append (names, collector != NULL ? ps_collector_get_display_name (collector)
-                                                       : self->backends[i]);
+      collectors[i] = ps_collectors_create (all_names[i], &error);
+      if (collectors[i] != NULL)
+        ps_collector_check_available (collectors[i], &error);
+      reasons[i] = error != NULL ? g_strdup (error->message) : NULL;
     }
+
+  for (int rank = 0; rank < 4; rank++)
+    for (guint i = 0; i < n_names; i++)
+      {
+        if (backend_rank (all_names[i], reasons[i] == NULL) != rank)
+          continue;
+        g_strv_builder_add (ordered, all_names[i]);
+        g_ptr_array_add (self->collectors, collectors[i]);
+        g_ptr_array_add (self->unavailable, reasons[i]);
+        if (reasons[i] == NULL)
+          gtk_string_list_append (names, collectors[i] != NULL ? ps_collector_get_display_name (collectors[i])
+                                                               : all_names[i]);
+        else
+          {
+            /* Translators: a backend in the list that cannot record on this system */
+            g_autofree char *label = g_strdup_printf (_("%s (not available here)"),
+                                                      collectors[i] != NULL ? ps_collector_get_display_name (collectors[i])
+                                                                            : all_names[i]);
+
+            gtk_string_list_append (names, label);
+          }
+      }
+  self->backends = g_strv_builder_end (ordered);
+
+  /* The last one recorded with, if it can still record */
+  if (self->settings != NULL)
+    remembered = g_settings_get_string (self->settings, "record-backend");
+  for (guint i = 0; self->backends[i] != NULL; i++)
+    if (g_strcmp0 (self->backends[i], remembered) == 0 && g_ptr_array_index (self->unavailable, i) == NULL)
+      selected = i;
+
   gtk_drop_down_set_model (self->backend_dropdown, G_LIST_MODEL (names));
-  backend_changed_cb (self);
+  if (selected != G_MAXUINT && selected != gtk_drop_down_get_selected (self->backend_dropdown))
+    gtk_drop_down_set_selected (self->backend_dropdown, selected);
+  else
+    backend_changed_cb (self);
 }
 
 GtkWidget *
@@ -563,4 +717,28 @@ ps_record_dialog_set_option (PsRecordDialog *self,
     }
 
   return FALSE;
+}
+
+const char *
+ps_record_dialog_get_backend (PsRecordDialog *self)
+{
+  guint selected;
+
+  g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), NULL);
+  selected = gtk_drop_down_get_selected (self->backend_dropdown);
+  return self->backends != NULL && selected < g_strv_length (self->backends) ? self->backends[selected] : NULL;
+}
+
+gboolean
+ps_record_dialog_can_record (PsRecordDialog *self)
+{
+  g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), FALSE);
+  return self->collector != NULL && gtk_widget_get_sensitive (GTK_WIDGET (self->record_button));
+}
+
+const char *
+ps_record_dialog_get_hint (PsRecordDialog *self)
+{
+  g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), NULL);
+  return gtk_label_get_text (self->hint_label);
 }

@@ -30,6 +30,13 @@ gboolean   ps_record_dialog_set_option      (PsRecordDialog *self,
                                              const char     *key,
                                              const char     *value);
 void       ps_record_dialog_record          (PsRecordDialog *self);
+/* The name of the backend chosen, or NULL */
+const char *ps_record_dialog_get_backend    (PsRecordDialog *self);
+/* Whether Record can start the backend chosen */
+gboolean   ps_record_dialog_can_record      (PsRecordDialog *self);
+/* The text under the options: what Record does, or what the sandbox
+ * lets the backend see */
+const char *ps_record_dialog_get_hint       (PsRecordDialog *self);
 /* The text of the error shown, or NULL */
 const char *ps_record_dialog_get_error      (PsRecordDialog *self);
 

@@ -38,6 +38,7 @@ struct _PsRecordPage
   guint           tick_id;
   gulong          appended_handler;
   gulong          lost_handler;
+  gulong          late_handler;
   gulong          exited_handler;
   gulong          focus_handler;
   gboolean        target_exited;
@@ -62,11 +63,14 @@ struct _PsRecordPage
 };
 
 /* The readings of one chart: the counters of one object in one unit
- * (a process's CPU; its memory in bytes) */
+ * (the system's memory in bytes), or one counter of every instance of an
+ * object (each process's CPU), so that a tree of many processes makes a
+ * chart per counter, not per process */
 typedef struct
 {
-  guint32 parent;
+  guint32 parent;    /* the object */
   guint32 unit;
+  guint32 counter;   /* the counter's name for instances, else 0 */
 } ChartKey;
 
 G_DEFINE_FINAL_TYPE (PsRecordPage, ps_record_page, GTK_TYPE_WIDGET)
@@ -132,6 +136,23 @@ track_name (PsEventStore *store,
   return info != NULL ? ps_event_store_get_string (store, info->name) : "";
 }
 
+/* A counter of an instance is named by its instance (a process's command
+ * line, #1 for the second of that name), any other by itself */
+static char *
+series_label (PsEventStore *store,
+              guint32       track)
+{
+  const PsTrack *info = ps_event_store_get_track (store, track);
+  const PsTrack *parent = info->parent < ps_event_store_get_n_tracks (store)
+                          ? ps_event_store_get_track (store, info->parent) : NULL;
+
+  if (parent == NULL || parent->kind != PS_TRACK_INSTANCE)
+    return g_strdup (track_name (store, track));
+  if (parent->number > 0)
+    return g_strdup_printf ("%s#%" G_GINT64_FORMAT, ps_event_store_get_string (store, parent->name), parent->number);
+  return g_strdup (ps_event_store_get_string (store, parent->name));
+}
+
 static guint
 find_chart (PsRecordPage   *self,
             const ChartKey *key)
@@ -140,7 +161,7 @@ find_chart (PsRecordPage   *self,
     {
       const ChartKey *other = &g_array_index (self->chart_keys, ChartKey, i);
 
-      if (other->parent == key->parent && other->unit == key->unit)
+      if (other->parent == key->parent && other->unit == key->unit && other->counter == key->counter)
         return i;
     }
   return G_MAXUINT;
@@ -202,8 +223,15 @@ refresh_charts (PsRecordPage *self)
   for (guint32 t = 0; t < n_tracks; t++)
     {
       const PsTrack *track = ps_event_store_get_track (store, t);
+      const PsTrack *parent = track->parent < n_tracks ? ps_event_store_get_track (store, track->parent) : NULL;
       const PsCounterStats *stats;
-      ChartKey key = { track->parent, track->unit };
+      ChartKey key = { track->parent, track->unit, 0 };
+
+      if (parent != NULL && parent->kind == PS_TRACK_INSTANCE)
+        {
+          key.parent = parent->parent;
+          key.counter = track->name;
+        }
 
       if (xs[t] == NULL)
         continue;
@@ -226,7 +254,16 @@ refresh_charts (PsRecordPage *self)
 
       ps_counter_chart_clear (chart);
       ps_counter_chart_set_emphasized (chart, G_MAXUINT);
-      ps_counter_chart_set_title (chart, track_name (store, key->parent));
+      if (key->counter != 0)
+        {
+          /* Translators: a chart's title: an object (Process) and a counter */
+          g_autofree char *title = g_strdup_printf (_("%s · %s"), track_name (store, key->parent),
+                                                    ps_event_store_get_string (store, key->counter));
+
+          ps_counter_chart_set_title (chart, title);
+        }
+      else
+        ps_counter_chart_set_title (chart, track_name (store, key->parent));
       if (g_strcmp0 (unit, "bytes") == 0 && c < highest->len && g_array_index (highest, double, c) >= MEBIBYTE)
         ps_counter_chart_set_unit (chart, "MiB", 1 / MEBIBYTE);
       else
@@ -238,11 +275,13 @@ refresh_charts (PsRecordPage *self)
       g_autoptr(GArray) x = g_steal_pointer (&xs[t]);
       g_autoptr(GArray) y = g_steal_pointer (&ys[t]);
       g_autoptr(PsValueLod) values = NULL;
+      g_autofree char *series_name = NULL;
 
       if (x == NULL)
         continue;
       values = ps_value_lod_new ((const gint64 *)(gpointer)x->data, (const double *)(gpointer)y->data, x->len);
-      series = ps_counter_chart_add_series (g_ptr_array_index (self->charts, chart_of[t]), track_name (store, t), values);
+      series_name = series_label (store, t);
+      series = ps_counter_chart_add_series (g_ptr_array_index (self->charts, chart_of[t]), series_name, values);
       /* The counter chosen on the timeline, over the others */
       if (ps_session_is_focus_track (self->session, t))
         ps_counter_chart_set_emphasized (g_ptr_array_index (self->charts, chart_of[t]), series);
@@ -279,21 +318,36 @@ appended_cb (PsRecordPage *self)
   self->dirty = TRUE;
 }
 
+/* Readings that came late or were lost, as the collector counted them */
 static void
-lost_cb (PsRecordPage *self,
-         guint64       n_lost)
+update_timing_label (PsRecordPage *self)
 {
-  g_autofree char *count = ps_view_format_count (n_lost);
+  guint64 n_lost = ps_collector_get_n_lost (self->collector);
+  guint64 n_late = ps_collector_get_n_late (self->collector);
+  g_autofree char *lost_count = ps_view_format_count (n_lost);
+  g_autofree char *late_count = ps_view_format_count (n_late);
+  g_autofree char *lost = NULL;
+  g_autofree char *late = NULL;
   g_autofree char *text = NULL;
 
   /* Translators: %s is a number, already formatted; the backend could not keep up */
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s reading lost", "%s readings lost",
+  lost = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s reading lost", "%s readings lost",
                                        (gulong)MIN (n_lost, G_MAXULONG)),
-                          count);
+                          lost_count);
+  /* Translators: %s is a number, already formatted; readings that came after their time */
+  late = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s reading late", "%s readings late",
+                                       (gulong)MIN (n_late, G_MAXULONG)),
+                          late_count);
+  if (n_lost > 0 && n_late > 0)
+    /* Translators: readings late, then readings lost */
+    text = g_strdup_printf (_("%s · %s"), late, lost);
+  else
+    text = g_strdup (n_lost > 0 ? lost : late);
   gtk_label_set_text (self->lost_label, text);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->lost_label),
-                               _("The backend could not keep up with its interval: the system was too busy"));
-  gtk_widget_set_visible (GTK_WIDGET (self->lost_label), n_lost > 0);
+                               _("The backend could not keep up with its interval: the system was too busy. "
+                                 "Each late or lost reading is in the run’s Warnings."));
+  gtk_widget_set_visible (GTK_WIDGET (self->lost_label), n_lost > 0 || n_late > 0);
 }
 
 /* The launched command or the chosen process exited: so does the
@@ -302,6 +356,14 @@ static void
 target_exited_cb (PsRecordPage *self)
 {
   self->target_exited = TRUE;
+  ps_record_page_stop (self);
+}
+
+static void
+stop_when_exited (gpointer user_data)
+{
+  g_autoptr(PsRecordPage) self = user_data;
+
   ps_record_page_stop (self);
 }
 
@@ -370,6 +432,7 @@ ps_record_page_dispose (GObject *object)
   if (self->collector != NULL)
     {
       g_clear_signal_handler (&self->lost_handler, self->collector);
+      g_clear_signal_handler (&self->late_handler, self->collector);
       g_clear_signal_handler (&self->exited_handler, self->collector);
     }
   if (self->session != NULL)
@@ -468,10 +531,17 @@ ps_record_page_new (PsCollector  *collector,
   self->focus_handler = g_signal_connect_swapped (self->session, "focus-changed", G_CALLBACK (refresh_charts), self);
 
   self->appended_handler = g_signal_connect_swapped (store, "appended", G_CALLBACK (appended_cb), self);
-  self->lost_handler = g_signal_connect_swapped (collector, "lost", G_CALLBACK (lost_cb), self);
+  self->lost_handler = g_signal_connect_swapped (collector, "lost", G_CALLBACK (update_timing_label), self);
+  self->late_handler = g_signal_connect_swapped (collector, "late", G_CALLBACK (update_timing_label), self);
   self->exited_handler = g_signal_connect_swapped (collector, "target-exited", G_CALLBACK (target_exited_cb), self);
   self->tick_id = g_timeout_add (REFRESH_INTERVAL_MS, tick_cb, self);
   update_status (self);
+  /* A short command may have ended while the page was being made */
+  if (ps_collector_has_target_exited (collector))
+    {
+      self->target_exited = TRUE;
+      g_idle_add_once (stop_when_exited, g_object_ref (self));
+    }
 
   return GTK_WIDGET (self);
 }

@@ -123,8 +123,9 @@ help_summary (void)
                                          "functions or counters, and its warnings (in English)"), "\n",
     "  export FILE --to html      ", _("the same summary as a standalone HTML page"), "\n",
     "  formats                    ", _("the registered formats"), "\n",
-    "  record --backend procfs    ", _("record a live run (--pid N or --command CMD, --interval-ms MS, "
-                                         "--duration S) and print its counters; -o OUT saves it"), "\n",
+    "  record --backend procfs    ", _("record a live run (--pid N or --command CMD and the processes it "
+                                         "starts, --no-children, --interval-ms MS, --duration S) and print its "
+                                         "counters; -o OUT saves it"), "\n",
     "\n",
     _("Exit status: 0 success (warnings allowed), 1 the file could not be read or is not "
       "a known format, 2 bad usage, 3 the file was read only in part."),
@@ -165,6 +166,7 @@ main (int   argc,
   g_autoptr(GHashTable) rename_map = NULL;
   g_autoptr(PsScopeFilter) scope_filter = NULL;
   gboolean json = FALSE;
+  gboolean no_children = FALSE;
   gboolean show_help = FALSE;
   gboolean show_version = FALSE;
   PsCliOptions options = { 0 };
@@ -229,11 +231,13 @@ main (int   argc,
     { "backend", 0, 0, G_OPTION_ARG_STRING, &backend,
       N_("record: the collector to record with (procfs; hwpmc on FreeBSD, perflib on Windows)"), N_("NAME") },
     { "pid", 0, 0, G_OPTION_ARG_STRING, &pid,
-      N_("record: the process to watch"), N_("PID") },
+      N_("record: the process to watch, with the processes it starts"), N_("PID") },
     { "command", 0, 0, G_OPTION_ARG_STRING, &record_command,
-      N_("record: launch this command and watch it; the recording ends when it exits"), N_("COMMAND") },
+      N_("record: launch this command and watch it and the processes it starts; the recording ends when they have exited"), N_("COMMAND") },
+    { "no-children", 0, 0, G_OPTION_ARG_NONE, &no_children,
+      N_("record: the process alone, not the processes it starts"), NULL },
     { "interval-ms", 0, 0, G_OPTION_ARG_STRING, &interval_ms,
-      N_("record: milliseconds between samples (100)"), N_("MS") },
+      N_("record: milliseconds between readings, kept on average (100)"), N_("MS") },
     { "duration", 0, 0, G_OPTION_ARG_STRING, &duration,
       N_("record: seconds to record (default: until interrupted)"), N_("SECONDS") },
     { "help", 'h', 0, G_OPTION_ARG_NONE, &show_help,
@@ -424,16 +428,17 @@ main (int   argc,
         return ps_cli_usage_error (_("--noise-floor needs a percentage from 0 to 100, not “%s”"), noise_floor);
     }
 
-  if (backend != NULL || pid != NULL || record_command != NULL || interval_ms != NULL || duration != NULL)
+  if (backend != NULL || pid != NULL || record_command != NULL || interval_ms != NULL || duration != NULL || no_children)
     {
       if (strcmp (command, "record") != 0)
-        return ps_cli_usage_error (_("--backend, --pid, --command, --interval-ms and --duration apply to the record command only"));
+        return ps_cli_usage_error (_("--backend, --pid, --command, --no-children, --interval-ms and --duration apply to the record command only"));
       if (duration != NULL && !parse_tick_rate (duration, &options.duration))
         return ps_cli_usage_error (_("--duration needs a positive number of seconds, not “%s”"), duration);
       options.backend = backend;
       options.pid = pid;
       options.command = record_command;
       options.interval_ms = interval_ms;
+      options.no_children = no_children;
     }
 
   /* The standard input can be read once */

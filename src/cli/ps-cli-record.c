@@ -63,6 +63,27 @@ on_lost (PsCollector *collector,
     }
 }
 
+/* Late and lost readings, with the interval achieved, once at the end */
+static void
+print_timing (PsCollector  *collector,
+              PsEventStore *store)
+{
+  guint64 n_late = ps_collector_get_n_late (collector);
+  guint64 n_lost = ps_collector_get_n_lost (collector);
+  const char *asked = ps_event_store_get_n_sessions (store) > 0
+                      ? ps_event_store_get_metadata (store, 0, "interval_ms") : NULL;
+  const char *achieved = ps_event_store_get_n_sessions (store) > 0
+                         ? ps_event_store_get_metadata (store, 0, "interval_achieved_ms") : NULL;
+
+  if (n_late + n_lost == 0 || asked == NULL || achieved == NULL)
+    return;
+  /* Translators: counts of readings, then the mean interval achieved and
+   * the one asked for, in milliseconds */
+  ps_cli_print_error (_("%" G_GUINT64_FORMAT " readings late and %" G_GUINT64_FORMAT " lost; one every %s ms "
+                        "on average (asked: %s ms); each is a warning of the run"),
+                      n_late, n_lost, achieved, asked);
+}
+
 static void
 print_backends (void)
 {
@@ -153,6 +174,8 @@ ps_cli_record (const PsCliOptions *options)
   collector_options = ps_collector_new_default_options (collector);
   if (!set_backend_option (collector, collector_options, "pid", "--pid", options->pid)
       || !set_backend_option (collector, collector_options, "command", "--command", options->command)
+      || !set_backend_option (collector, collector_options, "children", "--no-children",
+                              options->no_children ? "false" : NULL)
       || !set_backend_option (collector, collector_options, "interval-ms", "--interval-ms", options->interval_ms)
       || !set_backend_option (collector, collector_options, "sysroot", "--sysroot", options->sysroot))
     {
@@ -200,6 +223,7 @@ ps_cli_record (const PsCliOptions *options)
       return PS_CLI_EXIT_UNREADABLE;
     }
   g_clear_object (&wait.result);
+  print_timing (collector, store);
 
   if (options->export_output != NULL)
     {

@@ -64,6 +64,7 @@ typedef struct
   const char     *pid;               /* record: --pid, or NULL */
   const char     *command;           /* record: --command, or NULL */
   const char     *interval_ms;       /* record: --interval-ms, or NULL for the backend's default */
+  gboolean        no_children;       /* record: --no-children, the process alone */
   double          duration;          /* record: --duration in seconds, 0 until interrupted */
 } PsCliOptions;
 

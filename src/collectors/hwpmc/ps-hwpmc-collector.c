@@ -252,6 +252,19 @@ launch_held (PsHwpmcCollector   *self,
 /* --- Options ---------------------------------------------------------------- */
 
 static gboolean
+ps_hwpmc_collector_check_available (PsCollector  *collector,
+                                    GError      **error)
+{
+  if (PS_HWPMC_COLLECTOR (collector)->backend == NULL)
+    {
+      g_set_error_literal (error, PS_ERROR, PS_ERROR_FAILED,
+                           _("hwpmc is not available on this system: Perfscope was built without libpmc (FreeBSD)"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
 parse_options (PsHwpmcCollector  *self,
                GHashTable        *table,
                char            ***command,
@@ -502,12 +515,8 @@ start_collecting (PsHwpmcCollector    *self,
   if (!parse_options (self, table, &command, error))
     return FALSE;
 
-  if (self->backend == NULL)
-    {
-      g_set_error_literal (error, PS_ERROR, PS_ERROR_FAILED,
-                           _("hwpmc is not available on this system: Perfscope was built without libpmc (FreeBSD)"));
-      return FALSE;
-    }
+  if (!ps_hwpmc_collector_check_available (PS_COLLECTOR (self), error))
+    return FALSE;
 
   /* A file that cannot be written is said before anything is recorded;
    * it replaces the old one only once the log is complete */
@@ -714,6 +723,7 @@ ps_hwpmc_collector_iface_init (PsCollectorInterface *iface)
   iface->list_options = ps_hwpmc_collector_list_options;
   iface->start_async = ps_hwpmc_collector_start_async;
   iface->stop_async = ps_hwpmc_collector_stop_async;
+  iface->check_available = ps_hwpmc_collector_check_available;
 }
 
 static void

@@ -396,6 +396,19 @@ default_capture (void)
 }
 
 static gboolean
+ps_perflib_collector_check_available (PsCollector  *collector,
+                                      GError      **error)
+{
+  if (PS_PERFLIB_COLLECTOR (collector)->backend == NULL)
+    {
+      g_set_error_literal (error, PS_ERROR, PS_ERROR_FAILED,
+                           _("PerfLib is not available on this system: it is part of Windows"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
 start_collecting (PsPerflibCollector  *self,
                   PsEventStore        *store,
                   GHashTable          *table,
@@ -420,12 +433,8 @@ start_collecting (PsPerflibCollector  *self,
   interval_text = g_strdup_printf ("%u", self->interval_ms);
   session[9] = interval_text;
 
-  if (self->backend == NULL)
-    {
-      g_set_error_literal (error, PS_ERROR, PS_ERROR_FAILED,
-                           _("PerfLib is not available on this system: it is part of Windows"));
-      return FALSE;
-    }
+  if (!ps_perflib_collector_check_available (PS_COLLECTOR (self), error))
+    return FALSE;
 
   self->records = g_byte_array_new ();
   ps_plv2_header_init (&header);
@@ -617,6 +626,7 @@ ps_perflib_collector_iface_init (PsCollectorInterface *iface)
   iface->list_options = ps_perflib_collector_list_options;
   iface->start_async = ps_perflib_collector_start_async;
   iface->stop_async = ps_perflib_collector_stop_async;
+  iface->check_available = ps_perflib_collector_check_available;
 }
 
 static void

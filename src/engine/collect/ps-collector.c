@@ -16,12 +16,15 @@
 enum
 {
   LOST,
+  LATE,
   TARGET_EXITED,
   N_SIGNALS
 };
 
 static guint signals[N_SIGNALS];
 static GQuark n_lost_quark;
+static GQuark n_late_quark;
+static GQuark target_exited_quark;
 
 G_DEFINE_INTERFACE (PsCollector, ps_collector, G_TYPE_OBJECT)
 
@@ -29,6 +32,8 @@ static void
 ps_collector_default_init (PsCollectorInterface *iface)
 {
   n_lost_quark = g_quark_from_static_string ("ps-collector-n-lost");
+  n_late_quark = g_quark_from_static_string ("ps-collector-n-late");
+  target_exited_quark = g_quark_from_static_string ("ps-collector-target-exited");
 
   /**
    * PsCollector::lost:
@@ -38,6 +43,20 @@ ps_collector_default_init (PsCollectorInterface *iface)
    */
   signals[LOST] =
     g_signal_new ("lost",
+                  G_TYPE_FROM_INTERFACE (iface),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_UINT64);
+
+  /**
+   * PsCollector::late:
+   * @n_late: the readings taken late so far
+   *
+   * Emitted on the collecting main context when a reading came later
+   * than its time (see PsCollectorClock).
+   */
+  signals[LATE] =
+    g_signal_new ("late",
                   G_TYPE_FROM_INTERFACE (iface),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
@@ -232,6 +251,29 @@ ps_collector_task_return_if_not_recording (GTask    *task,
   return FALSE;
 }
 
+gboolean
+ps_collector_check_available (PsCollector  *self,
+                              GError      **error)
+{
+  PsCollectorInterface *iface;
+
+  g_return_val_if_fail (PS_IS_COLLECTOR (self), FALSE);
+  iface = PS_COLLECTOR_GET_IFACE (self);
+  return iface->check_available == NULL || iface->check_available (self, error);
+}
+
+const char *
+ps_collectors_get_default_name (void)
+{
+#if defined(G_OS_WIN32)
+  return "perflib";
+#elif defined(__FreeBSD__)
+  return "hwpmc";
+#else
+  return "procfs";
+#endif
+}
+
 void
 ps_collector_start_async (PsCollector         *self,
                           PsEventStore        *store,
@@ -293,41 +335,317 @@ ps_collector_stop_finish (PsCollector   *self,
   return (iface->stop_finish != NULL ? iface->stop_finish : propagate_boolean) (self, result, error);
 }
 
+static guint64
+get_count (PsCollector *self,
+           GQuark       quark)
+{
+  guint64 *count = g_object_get_qdata (G_OBJECT (self), quark);
+
+  return count != NULL ? *count : 0;
+}
+
+static void
+add_count (PsCollector *self,
+           GQuark       quark,
+           guint        signal,
+           guint64      n)
+{
+  guint64 *total;
+
+  if (n == 0)
+    return;
+
+  total = g_object_get_qdata (G_OBJECT (self), quark);
+  if (total == NULL)
+    {
+      total = g_new0 (guint64, 1);
+      g_object_set_qdata_full (G_OBJECT (self), quark, total, g_free);
+    }
+  *total += n;
+  g_signal_emit (self, signals[signal], 0, *total);
+}
+
 guint64
 ps_collector_get_n_lost (PsCollector *self)
 {
-  guint64 *n_lost;
-
   g_return_val_if_fail (PS_IS_COLLECTOR (self), 0);
-  n_lost = g_object_get_qdata (G_OBJECT (self), n_lost_quark);
-  return n_lost != NULL ? *n_lost : 0;
+  return get_count (self, n_lost_quark);
 }
 
 void
 ps_collector_add_lost (PsCollector *self,
                        guint64      n_lost)
 {
-  guint64 *total;
-
   g_return_if_fail (PS_IS_COLLECTOR (self));
-  if (n_lost == 0)
+  add_count (self, n_lost_quark, LOST, n_lost);
+}
+
+guint64
+ps_collector_get_n_late (PsCollector *self)
+{
+  g_return_val_if_fail (PS_IS_COLLECTOR (self), 0);
+  return get_count (self, n_late_quark);
+}
+
+void
+ps_collector_add_late (PsCollector *self,
+                       guint64      n_late)
+{
+  g_return_if_fail (PS_IS_COLLECTOR (self));
+  add_count (self, n_late_quark, LATE, n_late);
+}
+
+/* The reading clock */
+
+struct _PsCollectorClock
+{
+  GSource              *source;
+  GMainContext         *owner;       /* where start was called: the store's */
+  PsCollector          *collector;   /* not owned: the clock lives inside it */
+  PsEventStore         *store;
+  guint32               session;
+  gint64                interval_us;
+  gint64                start_us;
+  guint64               next_slot;   /* the reading due at start + next_slot × interval */
+  PsCollectorReadFunc   read;
+  gpointer              user_data;
+
+  guint64               n_readings;
+  guint64               n_late;
+  guint64               n_lost;
+  gint64                first_us;
+  gint64                last_us;
+};
+
+/* A warning and a count, for the context that owns the store and the
+ * collector's signals: the clock may run on a thread of its own */
+typedef struct
+{
+  PsCollector  *collector;
+  PsEventStore *store;
+  guint32       session;
+  const char   *code;
+  char         *message;
+  guint64       n_lost;
+  guint64       n_late;
+} Notice;
+
+static void
+notice_free (gpointer data)
+{
+  Notice *notice = data;
+
+  g_object_unref (notice->collector);
+  g_object_unref (notice->store);
+  g_free (notice->message);
+  g_free (notice);
+}
+
+static gboolean
+deliver_notice (gpointer data)
+{
+  Notice *notice = data;
+
+  ps_event_store_add_warning (notice->store, PS_SEVERITY_WARNING, notice->code, 0, PS_NO_POSITION,
+                              notice->session, notice->message);
+  ps_collector_add_lost (notice->collector, notice->n_lost);
+  ps_collector_add_late (notice->collector, notice->n_late);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+tell_owner (PsCollectorClock *clock,
+            const char       *code,
+            char             *message,
+            guint64           n_lost,
+            guint64           n_late)
+{
+  Notice *notice = g_new0 (Notice, 1);
+
+  notice->collector = g_object_ref (clock->collector);
+  notice->store = g_object_ref (clock->store);
+  notice->session = clock->session;
+  notice->code = code;
+  notice->message = message;
+  notice->n_lost = n_lost;
+  notice->n_late = n_late;
+  g_main_context_invoke_full (clock->owner, G_PRIORITY_HIGH, deliver_notice, notice, notice_free);
+}
+
+static void
+schedule_next (PsCollectorClock *clock)
+{
+  g_source_set_ready_time (clock->source, clock->start_us + (gint64)clock->next_slot * clock->interval_us);
+}
+
+static gboolean
+clock_dispatch (GSource     *source,
+                GSourceFunc  callback,
+                gpointer     user_data)
+{
+  PsCollectorClock *clock = user_data;
+  gint64 now_us = g_get_monotonic_time ();
+  gint64 due_us = clock->start_us + (gint64)clock->next_slot * clock->interval_us;
+  /* The reading fills the time it is nearest to; those before it that
+   * passed while nothing could read stay empty, so that no two readings
+   * come closer than half an interval */
+  guint64 n_missed = now_us > due_us ? (guint64)((now_us - due_us + clock->interval_us / 2) / clock->interval_us) : 0;
+  gint64 delay_us;
+
+  if (n_missed > 0)
+    {
+      g_autofree char *message = NULL;
+
+      clock->n_lost += n_missed;
+      /* Translators: the readings of a live recording that could not be
+       * taken; %s are a count and a time in seconds */
+      message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              "%" G_GUINT64_FORMAT " reading lost at %.3f s: the recorder could not read for %.0f ms (interval %.0f ms)",
+                                              "%" G_GUINT64_FORMAT " readings lost at %.3f s: the recorder could not read for %.0f ms (interval %.0f ms)",
+                                              (gulong)MIN (n_missed, G_MAXULONG)),
+                                 n_missed, (double)(due_us - clock->start_us) / G_USEC_PER_SEC,
+                                 (double)(now_us - due_us) / 1000.0, (double)clock->interval_us / 1000.0);
+      tell_owner (clock, "W-READING-LOST", g_steal_pointer (&message), n_missed, 0);
+      clock->next_slot += n_missed;
+      due_us += (gint64)n_missed * clock->interval_us;
+    }
+
+  delay_us = now_us - due_us;
+  if (delay_us >= MAX (clock->interval_us / 4, 1000))
+    {
+      g_autofree char *message = NULL;
+
+      clock->n_late++;
+      /* Translators: a reading of a live recording came late; the first
+       * number is its time in seconds, the others milliseconds */
+      message = g_strdup_printf (_("Reading at %.3f s came %.1f ms late (interval %.0f ms)"),
+                                 (double)(due_us - clock->start_us) / G_USEC_PER_SEC,
+                                 (double)delay_us / 1000.0, (double)clock->interval_us / 1000.0);
+      tell_owner (clock, "W-READING-LATE", g_steal_pointer (&message), 0, 1);
+    }
+
+  clock->next_slot++;
+  schedule_next (clock);
+  ps_collector_clock_count_reading (clock, now_us);
+  clock->read (clock->user_data, now_us);
+  return G_SOURCE_CONTINUE;
+}
+
+static GSourceFuncs clock_funcs = {
+  NULL, NULL, clock_dispatch, NULL, NULL, NULL,
+};
+
+PsCollectorClock *
+ps_collector_clock_new (PsCollector         *collector,
+                        PsEventStore        *store,
+                        guint32              session,
+                        guint                interval_ms,
+                        gint64               start_us,
+                        GMainContext        *context,
+                        PsCollectorReadFunc  read,
+                        gpointer             user_data)
+{
+  PsCollectorClock *clock;
+
+  g_return_val_if_fail (PS_IS_COLLECTOR (collector), NULL);
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+  g_return_val_if_fail (interval_ms > 0, NULL);
+  g_return_val_if_fail (read != NULL, NULL);
+
+  clock = g_new0 (PsCollectorClock, 1);
+  clock->owner = g_main_context_ref_thread_default ();
+  clock->collector = collector;
+  clock->store = g_object_ref (store);
+  clock->session = session;
+  clock->interval_us = (gint64)interval_ms * 1000;
+  clock->start_us = start_us;
+  clock->next_slot = 1;
+  clock->read = read;
+  clock->user_data = user_data;
+
+  clock->source = g_source_new (&clock_funcs, sizeof (GSource));
+  g_source_set_callback (clock->source, NULL, clock, NULL);
+  g_source_set_static_name (clock->source, "[perfscope] collector clock");
+  g_source_set_priority (clock->source, G_PRIORITY_HIGH);
+  schedule_next (clock);
+  g_source_attach (clock->source, context);
+  return clock;
+}
+
+void
+ps_collector_clock_count_reading (PsCollectorClock *clock,
+                                  gint64            now_us)
+{
+  g_return_if_fail (clock != NULL);
+
+  if (clock->n_readings == 0)
+    clock->first_us = now_us;
+  clock->last_us = now_us;
+  clock->n_readings++;
+}
+
+guint64
+ps_collector_clock_get_n_readings (PsCollectorClock *clock)
+{
+  g_return_val_if_fail (clock != NULL, 0);
+  return clock->n_readings;
+}
+
+double
+ps_collector_clock_get_achieved_interval_ms (PsCollectorClock *clock)
+{
+  g_return_val_if_fail (clock != NULL, 0);
+  if (clock->n_readings < 2)
+    return 0;
+  return (double)(clock->last_us - clock->first_us) / 1000.0 / (double)(clock->n_readings - 1);
+}
+
+static void
+set_metadata_number (PsCollectorClock *clock,
+                     const char       *key,
+                     guint64           value)
+{
+  g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+
+  ps_event_store_set_metadata (clock->store, clock->session, key, text);
+}
+
+void
+ps_collector_clock_free (PsCollectorClock *clock)
+{
+  char achieved[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (clock == NULL)
     return;
 
-  total = g_object_get_qdata (G_OBJECT (self), n_lost_quark);
-  if (total == NULL)
+  g_source_destroy (clock->source);
+  g_source_unref (clock->source);
+  if (clock->n_readings >= 2)
     {
-      total = g_new0 (guint64, 1);
-      g_object_set_qdata_full (G_OBJECT (self), n_lost_quark, total, g_free);
+      g_ascii_formatd (achieved, sizeof achieved, "%.3f", ps_collector_clock_get_achieved_interval_ms (clock));
+      ps_event_store_set_metadata (clock->store, clock->session, "interval_achieved_ms", achieved);
     }
-  *total += n_lost;
-  g_signal_emit (self, signals[LOST], 0, *total);
+  set_metadata_number (clock, "readings", clock->n_readings);
+  set_metadata_number (clock, "readings_late", clock->n_late);
+  set_metadata_number (clock, "readings_lost", clock->n_lost);
+  g_main_context_unref (clock->owner);
+  g_object_unref (clock->store);
+  g_free (clock);
 }
 
 void
 ps_collector_emit_target_exited (PsCollector *self)
 {
   g_return_if_fail (PS_IS_COLLECTOR (self));
+  g_object_set_qdata (G_OBJECT (self), target_exited_quark, GINT_TO_POINTER (TRUE));
   g_signal_emit (self, signals[TARGET_EXITED], 0);
+}
+
+gboolean
+ps_collector_has_target_exited (PsCollector *self)
+{
+  g_return_val_if_fail (PS_IS_COLLECTOR (self), FALSE);
+  return g_object_get_qdata (G_OBJECT (self), target_exited_quark) != NULL;
 }
 
 /* Plugins */

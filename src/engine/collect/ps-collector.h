@@ -76,12 +76,21 @@ struct _PsCollectorInterface
   gboolean                 (*stop_finish)      (PsCollector          *self,
                                                 GAsyncResult         *result,
                                                 GError              **error);
+  gboolean                 (*check_available)  (PsCollector          *self,
+                                                GError              **error);
 };
 
 const char              *ps_collector_get_name         (PsCollector          *self);
 const char              *ps_collector_get_display_name (PsCollector          *self);
 const PsCollectorOption *ps_collector_list_options     (PsCollector          *self,
                                                         guint                *n_options);
+/* Whether the backend can record on this system, else FALSE with why;
+ * TRUE for a collector that does not say */
+gboolean                 ps_collector_check_available  (PsCollector          *self,
+                                                        GError              **error);
+/* The backend that suits the system best: procfs on Linux, hwpmc on
+ * FreeBSD, perflib on Windows */
+const char              *ps_collectors_get_default_name (void);
 /* Begins collecting into store (which should be new and empty); the
  * result tells whether the target could be opened. options: string →
  * string, keys from list_options (defaults for missing keys); NULL for
@@ -111,8 +120,16 @@ guint64                  ps_collector_get_n_lost       (PsCollector          *se
 void                     ps_collector_add_lost         (PsCollector          *self,
                                                         guint64               n_lost);
 
+/* Readings taken later than their time: ps_collector_add_late () emits
+ * "late" with the new total */
+guint64                  ps_collector_get_n_late       (PsCollector          *self);
+void                     ps_collector_add_late         (PsCollector          *self,
+                                                        guint64               n_late);
+
 /* The process the collector follows has exited: emits "target-exited" */
 void                     ps_collector_emit_target_exited (PsCollector     *self);
+/* Whether "target-exited" was emitted: for whoever connects to it late */
+gboolean                 ps_collector_has_target_exited  (PsCollector     *self);
 
 /* The options table with every option's default, to be changed by the caller */
 GHashTable              *ps_collector_new_default_options (PsCollector       *self);
@@ -175,6 +192,46 @@ gboolean                 ps_collector_task_return_if_not_recording (GTask    *ta
                                                                                         \
     return g_strdupv (extension_points);                                                \
   }
+
+/* A reading clock: calls read at start + k × interval on a main context,
+ * so that the interval holds on average however late one reading comes.
+ * A reading that comes a quarter of an interval or more after its time
+ * (and at least 1 ms) is late; one that comes half an interval or more
+ * after it fills the next time instead, and the times it passed stay
+ * empty and count as lost: readings are never bunched. Each
+ * late or lost reading is a warning of the store's session
+ * ("W-READING-LATE", "W-READING-LOST") and counts through
+ * ps_collector_add_late () and ps_collector_add_lost (), on the
+ * thread-default context of the caller of ps_collector_clock_new (), while
+ * the clock itself may run on another thread's context (context), so
+ * that a busy main loop does not delay the readings. read gets the
+ * monotonic time of the reading in microseconds. Free the clock where it
+ * was made, once its context no longer runs. */
+typedef struct _PsCollectorClock PsCollectorClock;
+typedef void (*PsCollectorReadFunc) (gpointer user_data,
+                                     gint64   now_us);
+
+/* Starts the clock; the first call of read comes one interval after
+ * start_us (the caller takes the reading at start_us itself and tells it
+ * with ps_collector_clock_count_reading ()) */
+PsCollectorClock        *ps_collector_clock_new        (PsCollector          *collector,
+                                                        PsEventStore         *store,
+                                                        guint32               session,
+                                                        guint                 interval_ms,
+                                                        gint64                start_us,
+                                                        GMainContext         *context,
+                                                        PsCollectorReadFunc   read,
+                                                        gpointer              user_data);
+/* A reading taken at now_us outside the clock's calls (the first one) */
+void                     ps_collector_clock_count_reading (PsCollectorClock  *clock,
+                                                        gint64                now_us);
+/* Stops the clock and writes what it achieved into the session's
+ * metadata: "interval_achieved_ms" (the mean time between the first and
+ * the last reading), "readings", "readings_late" and "readings_lost" */
+void                     ps_collector_clock_free       (PsCollectorClock     *clock);
+guint64                  ps_collector_clock_get_n_readings (PsCollectorClock *clock);
+/* The mean time between readings so far, in ms; 0 before the second */
+double                   ps_collector_clock_get_achieved_interval_ms (PsCollectorClock *clock);
 
 /* Registers the extension point (idempotent; called by ps_collectors_load) */
 GIOExtensionPoint       *ps_collectors_ensure_extension_point (void);
