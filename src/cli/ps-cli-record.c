@@ -74,14 +74,18 @@ print_timing (PsCollector  *collector,
                       ? ps_event_store_get_metadata (store, 0, "interval_ms") : NULL;
   const char *achieved = ps_event_store_get_n_sessions (store) > 0
                          ? ps_event_store_get_metadata (store, 0, "interval_achieved_ms") : NULL;
+  g_autofree char *late = NULL;
+  g_autofree char *lost = NULL;
 
   if (n_late + n_lost == 0 || asked == NULL || achieved == NULL)
     return;
+  late = g_strdup_printf ("%" G_GUINT64_FORMAT, n_late);
+  lost = g_strdup_printf ("%" G_GUINT64_FORMAT, n_lost);
   /* Translators: counts of readings, then the mean interval achieved and
    * the one asked for, in milliseconds */
-  ps_cli_print_error (_("%" G_GUINT64_FORMAT " readings late and %" G_GUINT64_FORMAT " lost; one every %s ms "
+  ps_cli_print_error (_("%s readings late and %s lost; one every %s ms "
                         "on average (asked: %s ms); each is a warning of the run"),
-                      n_late, n_lost, achieved, asked);
+                      late, lost, achieved, asked);
 }
 
 static void

@@ -495,15 +495,16 @@ clock_dispatch (GSource     *source,
   if (n_missed > 0)
     {
       g_autofree char *message = NULL;
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_missed);
 
       clock->n_lost += n_missed;
       /* Translators: the readings of a live recording that could not be
-       * taken; %s are a count and a time in seconds */
+       * taken; a count, a time in seconds, then milliseconds */
       message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                              "%" G_GUINT64_FORMAT " reading lost at %.3f s: the recorder could not read for %.0f ms (interval %.0f ms)",
-                                              "%" G_GUINT64_FORMAT " readings lost at %.3f s: the recorder could not read for %.0f ms (interval %.0f ms)",
+                                              "%s reading lost at %.3f s: the recorder could not read for %.0f ms (interval %.0f ms)",
+                                              "%s readings lost at %.3f s: the recorder could not read for %.0f ms (interval %.0f ms)",
                                               (gulong)MIN (n_missed, G_MAXULONG)),
-                                 n_missed, (double)(due_us - clock->start_us) / G_USEC_PER_SEC,
+                                 count, (double)(due_us - clock->start_us) / G_USEC_PER_SEC,
                                  (double)(now_us - due_us) / 1000.0, (double)clock->interval_us / 1000.0);
       tell_owner (clock, "W-READING-LOST", g_steal_pointer (&message), n_missed, 0);
       clock->next_slot += n_missed;
