@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "gui-fixture.h"
+#include "ps-collector.h"
+#include "ps-record-dialog.h"
 #include "ps-view-util.h"
 #include "ps-window-private.h"
 
@@ -134,6 +136,30 @@ test_window_labels (Fixture       *fixture,
 }
 
 static void
+test_record_dialog (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_auto(GStrv) names = ps_collectors_list_names ();
+  GtkWidget *dialog;
+
+  if (!g_strv_contains ((const char * const *)names, "procfs"))
+    {
+      g_test_skip ("The procfs collector is not built");
+      return;
+    }
+
+  /* The backend's options are named in the plugin and shown in French */
+  dialog = ps_window_show_record_dialog (fixture->window);
+  g_assert_true (ps_record_dialog_select_backend (PS_RECORD_DIALOG (dialog), "procfs"));
+  g_assert_nonnull (find_labelled (dialog, GTK_TYPE_LABEL, "Identifiant de processus"));
+  g_assert_nonnull (find_labelled (dialog, GTK_TYPE_LABEL, "Système entier"));
+  g_assert_null (find_labelled (dialog, GTK_TYPE_LABEL, "Process ID"));
+  g_assert_null (find_labelled (dialog, GTK_TYPE_LABEL, "Whole system"));
+  maybe_save_screenshot (fixture, "i18n-fr-record");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static void
 test_plurals (Fixture       *fixture,
               gconstpointer  data)
 {
@@ -217,6 +243,7 @@ main (int   argc,
   else
     {
       ADD_TEST ("/i18n/fr/window-labels", test_window_labels);
+      ADD_TEST ("/i18n/fr/record-dialog", test_record_dialog);
       ADD_TEST ("/i18n/fr/plurals", test_plurals);
       ADD_TEST ("/i18n/fr/numbers", test_numbers);
     }

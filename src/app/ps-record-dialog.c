@@ -337,7 +337,7 @@ backend_changed_cb (PsRecordDialog *self)
   for (guint i = 0; i < n_options; i++)
     {
       OptionRow *row = g_new0 (OptionRow, 1);
-      GtkWidget *label = gtk_label_new (options[i].label);
+      GtkWidget *label = gtk_label_new (_(options[i].label));
 
       row->key = g_strdup (options[i].key);
       row->type = options[i].type;

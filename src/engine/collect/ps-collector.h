@@ -37,7 +37,8 @@ typedef enum
 } PsCollectorOptionType;
 
 /* What start_async understands in its options table (string keys and
- * string values). label is translated; default_value may be "" */
+ * string values). label is marked with N_() in Perfscope's text domain and
+ * translated where it is shown; default_value may be "" */
 typedef struct
 {
   const char            *key;
