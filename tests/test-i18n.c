@@ -159,6 +159,48 @@ test_record_dialog (Fixture       *fixture,
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+/* Every character the Korean translation uses, once each */
+static char *
+korean_characters (void)
+{
+  g_autofree char *po = g_test_build_filename (G_TEST_DIST, "..", "po", "ko.po", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  GString *characters = g_string_new (NULL);
+
+  g_file_get_contents (po, &contents, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_utf8_validate (contents, -1, NULL));
+  for (const char *p = contents; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c >= 0x80 && !g_unichar_isspace (c)
+          && g_hash_table_add (seen, GUINT_TO_POINTER (c)))
+        g_string_append_unichar (characters, c);
+    }
+  return g_string_free (characters, FALSE);
+}
+
+/* A machine set up by build-aux/setup-debian draws Korean, not boxes */
+static void
+test_korean_glyphs (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *characters = korean_characters ();
+  g_autoptr(PangoLayout) layout = NULL;
+  int unknown;
+
+  g_assert_cmpuint (g_utf8_strlen (characters, -1), >, 500);
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (fixture->window), characters);
+  unknown = pango_layout_get_unknown_glyphs_count (layout);
+  if (unknown > 0)
+    g_test_message ("%d characters of po/ko.po have no font on this system: "
+                    "install a Korean font (fonts-nanum)", unknown);
+  g_assert_cmpint (unknown, ==, 0);
+}
+
 static void
 test_plurals (Fixture       *fixture,
               gconstpointer  data)
@@ -245,6 +287,7 @@ main (int   argc,
       ADD_TEST ("/i18n/fr/window-labels", test_window_labels);
       ADD_TEST ("/i18n/fr/record-dialog", test_record_dialog);
       ADD_TEST ("/i18n/fr/plurals", test_plurals);
+      ADD_TEST ("/i18n/ko/glyphs", test_korean_glyphs);
       ADD_TEST ("/i18n/fr/numbers", test_numbers);
     }
 
