@@ -1193,6 +1193,7 @@ measure_label_column (PsTimelineModel *self,
 {
   g_autoptr(PangoLayout) layout = NULL;
   g_autoptr(GHashTable) measured = NULL;
+  const char *last = NULL;
   int widest;
 
   if (self->label_context == pango && self->label_serial == pango_context_get_serial (pango))
@@ -1203,14 +1204,18 @@ measure_label_column (PsTimelineModel *self,
   layout = label_layout (pango);
   widest = MAX (text_width (layout, axis_name (self)), text_width (layout, overview_name ()));
   self->label_natural_width = HEADER_LABEL_START + HEADER_LABEL_END + (double)widest / PANGO_SCALE;
-  /* Each text once: rows repeat them */
+  /* Each text once: rows repeat them, those of one marker one after
+   * another at one address, which is compared without hashing */
   measured = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint r = 0; r < self->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (self->rows, r);
 
       /* A group's heading spans the whole width */
-      if (row->kind != PS_TIMELINE_ROW_GROUP && g_hash_table_add (measured, (gpointer)row->label))
+      if (row->kind == PS_TIMELINE_ROW_GROUP || row->label == last)
+        continue;
+      last = row->label;
+      if (g_hash_table_add (measured, (gpointer)row->label))
         self->label_natural_width = MAX (self->label_natural_width,
                                          ROW_LABEL_START + ROW_LABEL_END
                                          + (double)text_width (layout, row->label) / PANGO_SCALE);
@@ -1330,6 +1335,8 @@ typedef struct
   /* Every other cut is drawn already: so it stays, as rows only ever
    * take cuts that are not */
   gboolean           exhausted;
+  /* Its preferred cut is the text itself */
+  gboolean           uncut;
   /* By mode (modes[] of cut_row_labels ()), then by head share */
   char              *cuts[6];
 } LabelCuts;
@@ -1362,6 +1369,8 @@ cut_row_labels (PsTimelineModel *self,
   g_autofree LabelCuts **row_cuts = g_new0 (LabelCuts *, MAX (self->rows->len, 1));
   g_autofree PangoEllipsizeMode *preferred = NULL;
   g_autofree gsize *differs_at = NULL;
+  const char *last_label = NULL;
+  LabelCuts *last_cuts = NULL;
   int max_width = (int)((label_width - ROW_LABEL_START - ROW_LABEL_END) * PANGO_SCALE);
 
   g_clear_pointer (&self->row_labels, g_ptr_array_unref);
@@ -1380,6 +1389,13 @@ cut_row_labels (PsTimelineModel *self,
 
       if (row->kind == PS_TIMELINE_ROW_GROUP)
         continue;
+      /* The rows of one marker follow each other with one address */
+      if (row->label == last_label)
+        {
+          last_cuts->n_rows++;
+          row_cuts[r] = last_cuts;
+          continue;
+        }
       cuts = g_hash_table_lookup (by_text, row->label);
       if (cuts == NULL)
         {
@@ -1395,6 +1411,8 @@ cut_row_labels (PsTimelineModel *self,
         }
       cuts->n_rows++;
       row_cuts[r] = cuts;
+      last_label = row->label;
+      last_cuts = cuts;
     }
   preferred = g_new0 (PangoEllipsizeMode, MAX (texts->len, 1));
   differs_at = g_new0 (gsize, MAX (texts->len, 1));
@@ -1427,6 +1445,7 @@ cut_row_labels (PsTimelineModel *self,
           if (cuts->cuts[m] == NULL)
             {
               cuts->cuts[m] = cut_text (layout, cuts->text, max_width, cuts->preferred, -1, 0);
+              cuts->uncut = strcmp (cuts->cuts[m], cuts->text) == 0;
               count_drawn (drawn, cuts->cuts[m], (int)cuts->n_rows);
             }
           text = cuts->cuts[m];
@@ -1438,7 +1457,9 @@ cut_row_labels (PsTimelineModel *self,
       const char *text = g_ptr_array_index (self->row_labels, r);
       LabelCuts *cuts = row_cuts[r];
 
-      if (text == NULL || cuts->exhausted || strcmp (text, cuts->text) == 0
+      /* Each row comes here with its text's preferred cut: whether that
+       * is the text itself is known without comparing them */
+      if (text == NULL || cuts->exhausted || cuts->uncut
           || GPOINTER_TO_UINT (g_hash_table_lookup (drawn, text)) < 2)
         continue;
       cuts->exhausted = TRUE;
