@@ -3317,6 +3317,30 @@ test_ready_once (Fixture       *fixture,
   g_assert_true (watch.timeline_drawn_at_ready);
   g_assert_cmpuint (watch.n_markers_at_ready, ==, 1);
 
+  /* A timeline row per registration, after the application's group: one
+   * text kept once for all, each drawn with it */
+  {
+    PsTimelineView *timeline = ps_run_page_get_timeline_view (page);
+    PsTimelineModel *model = ps_timeline_view_get_model (timeline);
+    const PsTimelineRow *first = NULL;
+    guint n_rows = 0;
+
+    for (guint r = 0; r < model->rows->len; r++)
+      {
+        const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+        if (row->kind != PS_TIMELINE_ROW_VALUES)
+          continue;
+        if (first == NULL)
+          first = row;
+        g_assert_true (row->label == first->label);
+        g_assert_cmpint (row->label_shared, ==, row != first);
+        g_assert_cmpstr (ps_timeline_view_get_row_label (timeline, r), ==, "Test=Step,time=%AVG%");
+        n_rows++;
+      }
+    g_assert_cmpuint (n_rows, ==, N_REGISTRATIONS);
+  }
+
   /* One group of all the registrations, with their values */
   markers = ps_ce_view_get_marker_model (ps_run_page_get_ce_view (page));
   group_row = g_list_model_get_item (markers, 0);

@@ -42,7 +42,8 @@ row_free (PsTimelineRow *row)
 {
   g_clear_pointer (&row->values, ps_value_lod_unref);
   g_clear_pointer (&row->lane, sample_lane_free);
-  g_free (row->label);
+  if (!row->label_shared)
+    g_free (row->label);
   g_free (row->tooltip);
   g_free (row->unit);
   g_free (row->value_key);
@@ -815,6 +816,9 @@ add_series_rows (PsTimelineModel        *self,
 {
   guint group = G_MAXUINT;
   guint32 group_category = PS_NONE;
+  /* The last row's series label and row */
+  const char *last_label = NULL;
+  PsTimelineRow *last_row = NULL;
 
   for (guint i = 0; i < n_series; i++)
     {
@@ -844,7 +848,17 @@ add_series_rows (PsTimelineModel        *self,
           add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT,
                    name != NULL && *name != '\0' ? ps_util_display_text (name, -1) : g_strdup (_("Markers")));
         }
-      row = add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, ps_util_display_text (one->label, -1));
+      /* The instances of one marker, one after another: their text once,
+       * which also spares the label column hashing each row's */
+      if (last_row != NULL && last_row->group == group && g_strcmp0 (one->label, last_label) == 0)
+        {
+          row = add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, last_row->label);
+          row->label_shared = TRUE;
+        }
+      else
+        row = add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, ps_util_display_text (one->label, -1));
+      last_label = one->label;
+      last_row = row;
       row->values = one->take_points ? ps_value_lod_new_take ((gint64 *)one->x, (double *)one->values, one->n_points)
                                      : ps_value_lod_new (one->x, one->values, one->n_points);
       row->unit = g_strdup (one->unit != NULL ? one->unit : "");
