@@ -3067,6 +3067,65 @@ flame_value (PsFlameGraph *flame_graph,
   return _ps_flame_graph_get_node_value (flame_graph, path, value);
 }
 
+static gboolean
+pointer_is_null (gpointer data)
+{
+  return *(gpointer *)data == NULL;
+}
+
+static gboolean
+flame_graph_laid_out (gpointer data)
+{
+  return !_ps_flame_graph_is_laying_out (data);
+}
+
+/* A big tree is copied in a worker: until then the graph has no frames
+ * and says so; then the same values as a tree copied at once, and a tree
+ * set meanwhile wins over the copy of the one before */
+static void
+test_flame_graph_worker (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(PsCallTree) tree = load_call_tree ("calltree_4711.log");
+  g_autoptr(PsCallTree) other = load_call_tree ("calltree_4711.log");
+  GtkWidget *window;
+  PsFlameGraph *flame_graph = flame_graph_window_new (NULL, &window);
+  cairo_surface_t *empty;
+  double rgba[4];
+
+  _ps_flame_graph_set_sync_limit (flame_graph, 0);
+  ps_flame_graph_set_tree (flame_graph, tree);
+  g_assert_true (_ps_flame_graph_is_laying_out (flame_graph));
+  g_assert_true (isnan (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "::main", NULL)));
+  empty = draw_flame_graph (flame_graph);
+  surface_pixel (empty, 10, 5, rgba);
+  cairo_surface_destroy (empty);
+  g_assert_cmpfloat (rgba[3], ==, 0);
+
+  /* Another tree before the copy is done: only its copy is installed */
+  ps_flame_graph_set_tree (flame_graph, other);
+  g_assert_true (iterate_until (flame_graph_laid_out, flame_graph));
+  g_assert_true (ps_flame_graph_get_tree (flame_graph) == other);
+  assert_flame_totals (flame_graph, other);
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "::main", "::A", NULL), 75 * MS, 1);
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "::main", NULL), 140 * MS, 1);
+  {
+    cairo_surface_t *drawn = draw_flame_graph (flame_graph);
+    FrameRect main_frame = flame_frame (flame_graph, "::main", NULL);
+
+    surface_pixel (drawn, (int) main_frame.x + 2, (int) main_frame.y + 1, rgba);
+    cairo_surface_destroy (drawn);
+    g_assert_cmpfloat (rgba[3], >, 0.9);
+  }
+
+  /* Gone while a copy is made: it is let go when the copy is done */
+  ps_flame_graph_set_tree (flame_graph, tree);
+  g_assert_true (_ps_flame_graph_is_laying_out (flame_graph));
+  g_object_add_weak_pointer (G_OBJECT (flame_graph), (gpointer *)&flame_graph);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_true (iterate_until (pointer_is_null, &flame_graph));
+}
+
 static void
 test_flame_graph_transforms (Fixture       *fixture,
                              gconstpointer  data)
@@ -3258,6 +3317,30 @@ test_ready_once (Fixture       *fixture,
   g_assert_true (watch.timeline_drawn_at_ready);
   g_assert_cmpuint (watch.n_markers_at_ready, ==, 1);
 
+  /* A timeline row per registration, after the application's group: one
+   * text kept once for all, each drawn with it */
+  {
+    PsTimelineView *timeline = ps_run_page_get_timeline_view (page);
+    PsTimelineModel *model = ps_timeline_view_get_model (timeline);
+    const PsTimelineRow *first = NULL;
+    guint n_rows = 0;
+
+    for (guint r = 0; r < model->rows->len; r++)
+      {
+        const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+        if (row->kind != PS_TIMELINE_ROW_VALUES)
+          continue;
+        if (first == NULL)
+          first = row;
+        g_assert_true (row->label == first->label);
+        g_assert_cmpint (row->label_shared, ==, row != first);
+        g_assert_cmpstr (ps_timeline_view_get_row_label (timeline, r), ==, "Test=Step,time=%AVG%");
+        n_rows++;
+      }
+    g_assert_cmpuint (n_rows, ==, N_REGISTRATIONS);
+  }
+
   /* One group of all the registrations, with their values */
   markers = ps_ce_view_get_marker_model (ps_run_page_get_ce_view (page));
   group_row = g_list_model_get_item (markers, 0);
@@ -3381,6 +3464,7 @@ main (int   argc,
   ADD_TEST ("/gui/call-tree/vs-report", test_call_tree_vs_report);
   ADD_TEST ("/gui/call-tree/flame-graph", test_call_tree_flame_graph);
   ADD_TEST ("/gui/flame-graph/pixels", test_flame_graph_pixels);
+  ADD_TEST ("/gui/flame-graph/worker", test_flame_graph_worker);
   ADD_TEST ("/gui/flame-graph/transforms", test_flame_graph_transforms);
 
   status = g_test_run ();

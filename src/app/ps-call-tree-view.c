@@ -61,6 +61,9 @@ struct _PsCallTreeView
   /* Threads and tick rate: rebuilt from the store */
   GtkStringList       *thread_names;
   GArray              *thread_tracks;     /* guint32 per choice after "All threads" */
+  /* The store's time range, found with the threads: a scan of every event */
+  gint64               time_begin;
+  gint64               time_end;
   GCancellable        *threads_cancellable;
   double               ticks_per_second;  /* 0: the report's ticks */
   GBytes              *span_selection;    /* PsCallTreeOptions.span_selection, or NULL */
@@ -398,8 +401,10 @@ summed_totals_text (PsCallTreeView *self)
   if (self->tree == NULL || self->store == NULL || ps_call_tree_get_unit (self->tree) != PS_CALL_UNIT_NS
       || self->thread_tracks == NULL || self->thread_tracks->len < 2
       || gtk_drop_down_get_selected (self->thread_dropdown) != 0
-      || !ps_event_store_get_time_range (self->store, &begin, &end) || end <= begin)
+      || self->time_end <= self->time_begin)
     return NULL;
+  begin = self->time_begin;
+  end = self->time_end;
   elapsed = ps_call_tree_get_elapsed_total (self->tree);
   wall_seconds = (double)(end - begin) / 1e9;
   /* A tolerance for the rounding of the two */
@@ -987,6 +992,22 @@ rebuild (PsCallTreeView *self)
 
 /* The threads that have spans, in a worker (a pass over the spans) */
 
+typedef struct
+{
+  GArray *tracks;
+  gint64  begin;
+  gint64  end;       /* not past begin: no time range */
+} ThreadsFound;
+
+static void
+threads_found_free (gpointer data)
+{
+  ThreadsFound *found = data;
+
+  g_array_unref (found->tracks);
+  g_free (found);
+}
+
 static void
 threads_thread (GTask        *task,
                 gpointer      source_object,
@@ -998,6 +1019,7 @@ threads_thread (GTask        *task,
   guint64 n_spans = ps_event_store_get_n_spans (store);
   g_autofree guint8 *has_spans = g_new0 (guint8, n_tracks + 1);
   GArray *tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  ThreadsFound *found;
 
   for (guint64 i = 0; i < n_spans; i++)
     {
@@ -1017,7 +1039,11 @@ threads_thread (GTask        *task,
     if (has_spans[t] && ps_event_store_get_track (store, t)->kind == PS_TRACK_THREAD)
       g_array_append_val (tracks, t);
 
-  g_task_return_pointer (task, tracks, (GDestroyNotify)g_array_unref);
+  found = g_new0 (ThreadsFound, 1);
+  found->tracks = tracks;
+  if (!ps_event_store_get_time_range (store, &found->begin, &found->end))
+    found->begin = found->end = 0;
+  g_task_return_pointer (task, found, threads_found_free);
 }
 
 static char *
@@ -1054,14 +1080,22 @@ threads_cb (GObject      *object,
             gpointer      user_data)
 {
   g_autoptr(PsCallTreeView) self = user_data;
+  ThreadsFound *found;
   g_autoptr(GArray) tracks = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
 
-  tracks = g_task_propagate_pointer (G_TASK (result), &error);
-  if (tracks == NULL || g_task_get_cancellable (G_TASK (result)) != self->threads_cancellable)
-    return;
+  found = g_task_propagate_pointer (G_TASK (result), &error);
+  if (found == NULL || g_task_get_cancellable (G_TASK (result)) != self->threads_cancellable)
+    {
+      g_clear_pointer (&found, threads_found_free);
+      return;
+    }
   g_clear_object (&self->threads_cancellable);
+  tracks = g_array_ref (found->tracks);
+  self->time_begin = found->begin;
+  self->time_end = found->end;
+  threads_found_free (found);
 
   /* One thread is all threads */
   if (tracks->len < 2)
@@ -1092,6 +1126,7 @@ list_threads (PsCallTreeView *self)
   g_cancellable_cancel (self->threads_cancellable);
   g_clear_object (&self->threads_cancellable);
   g_clear_pointer (&self->thread_tracks, g_array_unref);
+  self->time_begin = self->time_end = 0;
 
   self->syncing = TRUE;
   gtk_string_list_splice (self->thread_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->thread_names)), NULL);

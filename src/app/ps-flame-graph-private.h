@@ -9,6 +9,11 @@
 
 G_BEGIN_DECLS
 
+/* Whether a worker copies the tree: nothing is drawn yet */
+gboolean  _ps_flame_graph_is_laying_out    (PsFlameGraph  *self);
+/* Trees of more nodes than n_nodes are copied in a worker */
+void      _ps_flame_graph_set_sync_limit   (PsFlameGraph  *self,
+                                            guint32        n_nodes);
 /* Draws the frames (not the breadcrumb bar) as snapshot does, into a
  * width × height area at the origin */
 void      _ps_flame_graph_draw             (PsFlameGraph  *self,

@@ -44,6 +44,9 @@
 #define NO_NODE          G_MAXUINT32
 #define LEGEND_HEIGHT    40    /* px above the frames in a differential graph */
 #define LEGEND_BAR_WIDTH 240.0
+/* A tree of more nodes is copied in a worker: a big run's copy would hold
+ * the window still for seconds */
+#define SYNC_BASE_NODES  50000
 
 typedef struct
 {
@@ -98,6 +101,8 @@ struct _PsFlameGraph
   double               diff_scale;    /* pp at the ends of the legend, 0: to do */
 
   GArray              *base;          /* FlameNode: the tree's top-down tree */
+  GCancellable        *base_cancellable; /* while a worker copies the tree */
+  guint32              sync_base_nodes; /* bigger trees are copied in a worker */
   GArray              *nodes;         /* FlameNode: base after the transforms */
   GArray              *transforms;    /* Transform, in the order applied */
   guint32              zoom_node;     /* in nodes */
@@ -1189,6 +1194,16 @@ ps_flame_graph_snapshot (GtkWidget   *widget,
       cairo_destroy (cr);
       gtk_snapshot_restore (snapshot);
     }
+  else if (self->base_cancellable != NULL && width > 0 && height > 0)
+    {
+      GdkRGBA foreground;
+      cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, self->crumbs_height, width, height));
+
+      ps_chart_get_foreground (widget, &foreground);
+      ps_chart_set_source (cr, &foreground, 0.6);
+      ps_chart_draw_text (widget, cr, _("Laying out the calls…"), width / 2.0, self->crumbs_height + height / 2.0, 0.5, 0.5);
+      cairo_destroy (cr);
+    }
 
   if (self->menu != NULL)
     gtk_widget_snapshot_child (widget, self->menu, snapshot);
@@ -1801,6 +1816,8 @@ ps_flame_graph_dispose (GObject *object)
 
   g_clear_pointer (&self->crumbs, gtk_widget_unparent);
   g_clear_pointer (&self->menu, gtk_widget_unparent);
+  g_cancellable_cancel (self->base_cancellable);
+  g_clear_object (&self->base_cancellable);
   g_clear_object (&self->tree);
   g_clear_object (&self->diff);
 
@@ -2008,6 +2025,7 @@ ps_flame_graph_init (PsFlameGraph *self)
     value_names[v] = value_title (v);
   self->value = PS_CALL_VALUE_ELAPSED_INCLUSIVE;
   self->color_by = PS_FLAME_GRAPH_COLOR_BY_MODULE;
+  self->sync_base_nodes = SYNC_BASE_NODES;
   self->diff_by = PS_FLAME_GRAPH_DIFF_BY_SELF;
   self->diff_threshold = 1.0;
   self->transforms = g_array_new (FALSE, FALSE, sizeof (Transform));
@@ -2117,15 +2135,96 @@ update_matches (PsFlameGraph *self)
 
 static void tree_changed (PsFlameGraph *self);
 
+typedef struct
+{
+  PsCallTree     *tree;
+  PsCallTreeDiff *diff;
+} BaseJob;
+
+static void
+base_job_free (gpointer data)
+{
+  BaseJob *job = data;
+
+  g_object_unref (job->tree);
+  g_clear_object (&job->diff);
+  g_free (job);
+}
+
+/* The tree and the diff are not changed once made, and their lazily made
+ * parts are made thread-safely, so a worker may read them */
+static void
+build_base_thread (GTask        *task,
+                   gpointer      source,
+                   gpointer      data,
+                   GCancellable *cancellable)
+{
+  BaseJob *job = data;
+
+  g_task_return_pointer (task, build_base (job->tree, job->diff), (GDestroyNotify)g_array_unref);
+}
+
+static void
+base_built_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  PsFlameGraph *self = PS_FLAME_GRAPH (source);
+  GArray *base = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  /* Cancelled: the tree changed meanwhile, or the widget went away */
+  if (g_task_get_cancellable (G_TASK (result)) != self->base_cancellable)
+    {
+      g_clear_pointer (&base, g_array_unref);
+      return;
+    }
+  g_clear_object (&self->base_cancellable);
+  self->base = base;
+  tree_changed (self);
+}
+
 /* The tree or the baseline changed: copy the tree again, keeping the
- * transforms */
+ * transforms; a big tree in a worker, drawn when its copy is done */
 static void
 rebuild_base (PsFlameGraph *self)
 {
+  g_cancellable_cancel (self->base_cancellable);
+  g_clear_object (&self->base_cancellable);
   g_clear_pointer (&self->base, g_array_unref);
   if (self->tree != NULL && ps_call_tree_has_top_down (self->tree))
-    self->base = build_base (self->tree, self->diff);
+    {
+      if (ps_call_tree_get_n_nodes (self->tree) <= self->sync_base_nodes)
+        self->base = build_base (self->tree, self->diff);
+      else
+        {
+          BaseJob *job = g_new0 (BaseJob, 1);
+          g_autoptr(GTask) task = NULL;
+
+          job->tree = g_object_ref (self->tree);
+          job->diff = self->diff != NULL ? g_object_ref (self->diff) : NULL;
+          self->base_cancellable = g_cancellable_new ();
+          task = g_task_new (self, self->base_cancellable, base_built_cb, NULL);
+          g_task_set_source_tag (task, rebuild_base);
+          g_task_set_task_data (task, job, base_job_free);
+          g_task_run_in_thread (task, build_base_thread);
+        }
+    }
   tree_changed (self);
+}
+
+gboolean
+_ps_flame_graph_is_laying_out (PsFlameGraph *self)
+{
+  g_return_val_if_fail (PS_IS_FLAME_GRAPH (self), FALSE);
+  return self->base_cancellable != NULL;
+}
+
+void
+_ps_flame_graph_set_sync_limit (PsFlameGraph *self,
+                                guint32       n_nodes)
+{
+  g_return_if_fail (PS_IS_FLAME_GRAPH (self));
+  self->sync_base_nodes = n_nodes;
 }
 
 /* A differential graph offers self or total instead of the normal colours */

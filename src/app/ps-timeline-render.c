@@ -42,7 +42,8 @@ row_free (PsTimelineRow *row)
 {
   g_clear_pointer (&row->values, ps_value_lod_unref);
   g_clear_pointer (&row->lane, sample_lane_free);
-  g_free (row->label);
+  if (!row->label_shared)
+    g_free (row->label);
   g_free (row->tooltip);
   g_free (row->unit);
   g_free (row->value_key);
@@ -815,6 +816,9 @@ add_series_rows (PsTimelineModel        *self,
 {
   guint group = G_MAXUINT;
   guint32 group_category = PS_NONE;
+  /* The last row's series label and row */
+  const char *last_label = NULL;
+  PsTimelineRow *last_row = NULL;
 
   for (guint i = 0; i < n_series; i++)
     {
@@ -844,7 +848,17 @@ add_series_rows (PsTimelineModel        *self,
           add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT,
                    name != NULL && *name != '\0' ? ps_util_display_text (name, -1) : g_strdup (_("Markers")));
         }
-      row = add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, ps_util_display_text (one->label, -1));
+      /* The instances of one marker, one after another: their text once,
+       * which also spares the label column hashing each row's */
+      if (last_row != NULL && last_row->group == group && g_strcmp0 (one->label, last_label) == 0)
+        {
+          row = add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, last_row->label);
+          row->label_shared = TRUE;
+        }
+      else
+        row = add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, ps_util_display_text (one->label, -1));
+      last_label = one->label;
+      last_row = row;
       row->values = one->take_points ? ps_value_lod_new_take ((gint64 *)one->x, (double *)one->values, one->n_points)
                                      : ps_value_lod_new (one->x, one->values, one->n_points);
       row->unit = g_strdup (one->unit != NULL ? one->unit : "");
@@ -1193,6 +1207,7 @@ measure_label_column (PsTimelineModel *self,
 {
   g_autoptr(PangoLayout) layout = NULL;
   g_autoptr(GHashTable) measured = NULL;
+  const char *last = NULL;
   int widest;
 
   if (self->label_context == pango && self->label_serial == pango_context_get_serial (pango))
@@ -1203,14 +1218,18 @@ measure_label_column (PsTimelineModel *self,
   layout = label_layout (pango);
   widest = MAX (text_width (layout, axis_name (self)), text_width (layout, overview_name ()));
   self->label_natural_width = HEADER_LABEL_START + HEADER_LABEL_END + (double)widest / PANGO_SCALE;
-  /* Each text once: rows repeat them */
+  /* Each text once: rows repeat them, those of one marker one after
+   * another at one address, which is compared without hashing */
   measured = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint r = 0; r < self->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (self->rows, r);
 
       /* A group's heading spans the whole width */
-      if (row->kind != PS_TIMELINE_ROW_GROUP && g_hash_table_add (measured, (gpointer)row->label))
+      if (row->kind == PS_TIMELINE_ROW_GROUP || row->label == last)
+        continue;
+      last = row->label;
+      if (g_hash_table_add (measured, (gpointer)row->label))
         self->label_natural_width = MAX (self->label_natural_width,
                                          ROW_LABEL_START + ROW_LABEL_END
                                          + (double)text_width (layout, row->label) / PANGO_SCALE);
@@ -1330,6 +1349,8 @@ typedef struct
   /* Every other cut is drawn already: so it stays, as rows only ever
    * take cuts that are not */
   gboolean           exhausted;
+  /* Its preferred cut is the text itself */
+  gboolean           uncut;
   /* By mode (modes[] of cut_row_labels ()), then by head share */
   char              *cuts[6];
 } LabelCuts;
@@ -1362,6 +1383,8 @@ cut_row_labels (PsTimelineModel *self,
   g_autofree LabelCuts **row_cuts = g_new0 (LabelCuts *, MAX (self->rows->len, 1));
   g_autofree PangoEllipsizeMode *preferred = NULL;
   g_autofree gsize *differs_at = NULL;
+  const char *last_label = NULL;
+  LabelCuts *last_cuts = NULL;
   int max_width = (int)((label_width - ROW_LABEL_START - ROW_LABEL_END) * PANGO_SCALE);
 
   g_clear_pointer (&self->row_labels, g_ptr_array_unref);
@@ -1380,6 +1403,13 @@ cut_row_labels (PsTimelineModel *self,
 
       if (row->kind == PS_TIMELINE_ROW_GROUP)
         continue;
+      /* The rows of one marker follow each other with one address */
+      if (row->label == last_label)
+        {
+          last_cuts->n_rows++;
+          row_cuts[r] = last_cuts;
+          continue;
+        }
       cuts = g_hash_table_lookup (by_text, row->label);
       if (cuts == NULL)
         {
@@ -1395,6 +1425,8 @@ cut_row_labels (PsTimelineModel *self,
         }
       cuts->n_rows++;
       row_cuts[r] = cuts;
+      last_label = row->label;
+      last_cuts = cuts;
     }
   preferred = g_new0 (PangoEllipsizeMode, MAX (texts->len, 1));
   differs_at = g_new0 (gsize, MAX (texts->len, 1));
@@ -1427,6 +1459,7 @@ cut_row_labels (PsTimelineModel *self,
           if (cuts->cuts[m] == NULL)
             {
               cuts->cuts[m] = cut_text (layout, cuts->text, max_width, cuts->preferred, -1, 0);
+              cuts->uncut = strcmp (cuts->cuts[m], cuts->text) == 0;
               count_drawn (drawn, cuts->cuts[m], (int)cuts->n_rows);
             }
           text = cuts->cuts[m];
@@ -1438,7 +1471,9 @@ cut_row_labels (PsTimelineModel *self,
       const char *text = g_ptr_array_index (self->row_labels, r);
       LabelCuts *cuts = row_cuts[r];
 
-      if (text == NULL || cuts->exhausted || strcmp (text, cuts->text) == 0
+      /* Each row comes here with its text's preferred cut: whether that
+       * is the text itself is known without comparing them */
+      if (text == NULL || cuts->exhausted || cuts->uncut
           || GPOINTER_TO_UINT (g_hash_table_lookup (drawn, text)) < 2)
         continue;
       cuts->exhausted = TRUE;

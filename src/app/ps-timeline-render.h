@@ -39,7 +39,10 @@ typedef struct
   PsTimelineRowKind kind;
   guint32     track;        /* PS_NONE for groups */
   guint       group;        /* the row index of its group, or G_MAXUINT */
-  char       *label;
+  char       *label;        /* owned, unless label_shared */
+  /* label is the previous row's: rows of one marker's instances follow
+   * each other with one text, kept once */
+  gboolean    label_shared;
   char       *tooltip;      /* longer description of the row, or NULL */
   /* Values rows */
   PsValueLod *values;
