@@ -30,9 +30,13 @@ static void
 append_indent (GString *out,
                guint    level)
 {
+  static const char spaces[] = "                                                                ";
+  gsize width = (gsize)MIN (level, PS_CLI_MAX_INDENT_LEVEL) * INDENT_WIDTH;
+
   g_string_append_c (out, '\n');
-  for (guint i = 0; i < MIN (level, PS_CLI_MAX_INDENT_LEVEL) * INDENT_WIDTH; i++)
-    g_string_append_c (out, ' ');
+  for (; width > sizeof spaces - 1; width -= sizeof spaces - 1)
+    g_string_append_len (out, spaces, sizeof spaces - 1);
+  g_string_append_len (out, spaces, width);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -109,8 +109,18 @@ ps_export_append_json_string (GString    *out,
   g_string_append_c (out, '"');
   for (const char *p = text; *p != '\0'; p++)
     {
-      guchar c = (guchar)*p;
+      const char *run = p;
+      guchar c;
 
+      /* Characters that need no escape go in one copy, however many */
+      while ((guchar)*p >= 0x20 && *p != '"' && *p != '\\' && *p != 0x7f)
+        p++;
+      if (p > run)
+        g_string_append_len (out, run, p - run);
+      if (*p == '\0')
+        break;
+
+      c = (guchar)*p;
       switch (c)
         {
         case '"':  g_string_append (out, "\\\""); break;
