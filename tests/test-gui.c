@@ -3279,6 +3279,30 @@ watch_is_ready (gpointer data)
 
 #define N_REGISTRATIONS 300
 
+/* An application a harness restarted 300 times is named once in the
+ * header, with its first process id and how many registrations followed */
+static void
+test_ce_header_registrations (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autoptr(GString) log = g_string_new ("## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+                                         "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n");
+  g_autoptr(GFile) file = NULL;
+  PsRunPage *page;
+  const char *apps;
+
+  for (guint i = 0; i < 300; i++)
+    g_string_append_printf (log, "## PERF ## REGISTERED APP [harnessed] PROCCESSID [0x%x]\r\n", 0x100 + i);
+  g_string_append (log, "## PERF ## REGISTERED APP [other] PROCCESSID [0x9]\r\n"
+                        "## PERF ## REGISTERED MARKER [Test=Step,time=%AVG%] AS [0] BY APP [other]\r\n"
+                        "## PERF ## APP [other] EVT [0] DUR [10]\r\n");
+  file = write_temp_file (fixture, "harness.log", log->str, (gssize)log->len);
+  page = open_and_wait (fixture, file);
+
+  apps = ps_ce_view_get_header_value (ps_run_page_get_ce_view (page), "app");
+  g_assert_cmpstr (apps, ==, "harnessed (PID 0x100 and 299 more), other (PID 0x9)");
+}
+
 static void
 test_ready_once (Fixture       *fixture,
                  gconstpointer  data)
@@ -3431,6 +3455,7 @@ main (int   argc,
   ADD_TEST ("/gui/window/actions", test_actions);
   ADD_TEST ("/gui/ce/open-example", test_open_ce_example);
   ADD_TEST ("/gui/ce/ready-once", test_ready_once);
+  ADD_TEST ("/gui/ce/header-registrations", test_ce_header_registrations);
   ADD_TEST ("/gui/timeline/ellipsize-modes-among", test_ellipsize_modes_among);
   ADD_TEST ("/gui/window/drop-files", test_drop_files);
   ADD_TEST ("/gui/ce/latin1-description", test_latin1_description);

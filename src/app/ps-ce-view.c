@@ -684,13 +684,25 @@ set_header_text (GtkLabel   *label,
   ps_view_set_header_value (label, value, value);
 }
 
-/* "fsperf (PID 0x0a5f0012)": the parser joins several apps with ", " */
+/* "fsperf (PID 0x0a5f0012)": the parser joins several apps with ", ". An
+ * app registered again and again (a harness restarting it) is named once,
+ * with its first process id and how many registrations followed, so that
+ * the header stays one short line whatever the log holds. */
+typedef struct
+{
+  const char *name;
+  const char *first_pid;
+  guint       n;
+} AppRegistrations;
+
 static char *
 format_applications (const char *apps,
                      const char *pids)
 {
   g_auto(GStrv) app_names = NULL;
   g_auto(GStrv) pid_values = NULL;
+  g_autoptr(GHashTable) index_of = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GArray) seen = g_array_new (FALSE, FALSE, sizeof (AppRegistrations));
   GString *text = g_string_new (NULL);
   guint n_pids;
 
@@ -704,14 +716,49 @@ format_applications (const char *apps,
   for (guint i = 0; app_names[i] != NULL; i++)
     {
       const char *name = app_names[i][0] != '\0' ? app_names[i] : _("(unnamed)");
+      const char *pid = i < n_pids && pid_values[i][0] != '\0' ? pid_values[i] : NULL;
+      gpointer found;
+
+      if (g_hash_table_lookup_extended (index_of, name, NULL, &found))
+        {
+          AppRegistrations *app = &g_array_index (seen, AppRegistrations, GPOINTER_TO_UINT (found));
+
+          app->n++;
+          if (app->first_pid == NULL)
+            app->first_pid = pid;
+          continue;
+        }
+      g_hash_table_insert (index_of, (gpointer)name, GUINT_TO_POINTER (seen->len));
+      g_array_append_val (seen, ((AppRegistrations) { name, pid, 1 }));
+    }
+
+  for (guint i = 0; i < seen->len; i++)
+    {
+      const AppRegistrations *app = &g_array_index (seen, AppRegistrations, i);
+      g_autofree char *more = ps_view_format_count (app->n - 1);
 
       if (i > 0)
         g_string_append (text, ", ");
-      if (i < n_pids && pid_values[i][0] != '\0')
+      if (app->n > 1 && app->first_pid != NULL)
+        /* Translators: an application registered several times: its
+         * name, its first process id and how many registrations followed */
+        g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s (PID %s and %s more)",
+                                                   "%s (PID %s and %s more)", app->n - 1),
+                                app->name, app->first_pid, more);
+      else if (app->n > 1)
+        {
+          g_autofree char *times = ps_view_format_count (app->n);
+
+          /* Translators: an application registered several times without a process id */
+          g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s (registered %s time)",
+                                                     "%s (registered %s times)", app->n),
+                                  app->name, times);
+        }
+      else if (app->first_pid != NULL)
         /* Translators: an application name and its process id */
-        g_string_append_printf (text, _("%s (PID %s)"), name, pid_values[i]);
+        g_string_append_printf (text, _("%s (PID %s)"), app->name, app->first_pid);
       else
-        g_string_append (text, name);
+        g_string_append (text, app->name);
     }
 
   return g_string_free (text, FALSE);
