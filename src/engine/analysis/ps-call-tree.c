@@ -872,7 +872,7 @@ thread_push (PsCallTreeBuilder *self,
     thread_grow_on_stack (self, thread);
   if (G_UNLIKELY (thread->n_frames == thread->frames_size))
     {
-      thread->frames_size = MAX (64, thread->frames_size * 2);
+      thread->frames_size = MAX (4, thread->frames_size * 2);
       thread->frames = g_renew (Frame, thread->frames, thread->frames_size);
       thread->functions = g_renew (guint32, thread->functions, thread->frames_size);
     }
