@@ -1166,7 +1166,7 @@ test_record_procfs (void)
         {
           const char *other = json_object_get_string_member (one, "instance");
 
-          g_assert_true (g_str_has_prefix (other, instance) || strcmp (other, "date +%s") == 0);
+          g_assert_true (g_str_has_prefix (other, instance) || g_str_has_prefix (other, "date +%s"));
           continue;
         }
       if (g_strcmp0 (object, "Process") == 0 && g_strcmp0 (counter, "% Processor Time") == 0)
