@@ -124,12 +124,32 @@ bench_free_bytes() {
   [ -n "$kib" ] && echo $(( kib * 1024 ))
 }
 
+# The first of --dir (alone when given), $TMPDIR, /var/tmp and /tmp with
+# room for $1 bytes plus 10 % and 256 MiB to spare; nothing when none has
+bench_dir_with_room() {
+  local bytes=$1 dir free
+  local candidates=()
+
+  if [ -n "$base_dir" ]; then
+    candidates=("$base_dir")
+  else
+    candidates=(${TMPDIR:+"$TMPDIR"} /var/tmp /tmp)
+  fi
+  for dir in "${candidates[@]}"; do
+    if [ ! -d "$dir" ] || [ ! -w "$dir" ]; then continue; fi
+    free=$(bench_free_bytes "$dir")
+    if [ -n "$free" ] && [ "$free" -gt $(( bytes + bytes / 10 + 256 * 1024 * 1024 )) ]; then
+      echo "$dir"
+      return
+    fi
+  done
+}
+
 # The file to measure: --file, or a generated one named $1 (the generator
 # also gets --size, --seed, the other arguments and -o)
 bench_input_file() {
   local name=$1; shift
-  local wanted try dir free chosen_dir
-  local candidates=()
+  local wanted try chosen_dir
 
   trap bench_cleanup EXIT
 
@@ -139,27 +159,15 @@ bench_input_file() {
   else
     [ -x "$gen" ] || die "$gen was not built"
     wanted=$(bench_size_bytes "$size")
-    if [ -n "$base_dir" ]; then
-      candidates=("$base_dir")
-    else
-      candidates=(${TMPDIR:+"$TMPDIR"} /var/tmp /tmp)
-    fi
 
-    # The first directory with room for the file plus 10 % and 256 MiB to
-    # spare; if none has room, try the smaller standard sizes.
+    # If no directory has room for the file, the smaller standard sizes
     chosen_dir=
     for try in "$wanted" $((500 * 1024 * 1024)) $((100 * 1024 * 1024)); do
       [ "$try" -le "$wanted" ] || continue
-      for dir in "${candidates[@]}"; do
-        if [ ! -d "$dir" ] || [ ! -w "$dir" ]; then continue; fi
-        free=$(bench_free_bytes "$dir")
-        if [ -n "$free" ] && [ "$free" -gt $(( try + try / 10 + 256 * 1024 * 1024 )) ]; then
-          chosen_dir=$dir
-          break 2
-        fi
-      done
+      chosen_dir=$(bench_dir_with_room "$try")
+      [ -z "$chosen_dir" ] || break
     done
-    [ -n "$chosen_dir" ] || die "no room for even a 100 MiB file in ${candidates[*]} (use --dir)"
+    [ -n "$chosen_dir" ] || die "no room for even a 100 MiB file (use --dir)"
     if [ "$try" -lt "$wanted" ]; then
       note "not enough free space for $size; using $(( try / 1024 / 1024 )) MiB instead"
     fi

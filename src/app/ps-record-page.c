@@ -16,6 +16,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ps-counter-name.h"
 #include "ps-record-page.h"
 #include "ps-session.h"
 #include "ps-span-lod.h"
@@ -136,21 +137,20 @@ track_name (PsEventStore *store,
   return info != NULL ? ps_event_store_get_string (store, info->name) : "";
 }
 
-/* A counter of an instance is named by its instance (a process's command
- * line, #1 for the second of that name), any other by itself */
+/* A counter of an instance is named by its instance as the outputs name
+ * it (a process's command line, #1 for the second of that name), any
+ * other by itself */
 static char *
 series_label (PsEventStore *store,
               guint32       track)
 {
-  const PsTrack *info = ps_event_store_get_track (store, track);
-  const PsTrack *parent = info->parent < ps_event_store_get_n_tracks (store)
-                          ? ps_event_store_get_track (store, info->parent) : NULL;
+  PsCounterName name;
+  char *label;
 
-  if (parent == NULL || parent->kind != PS_TRACK_INSTANCE)
-    return g_strdup (track_name (store, track));
-  if (parent->number > 0)
-    return g_strdup_printf ("%s#%" G_GINT64_FORMAT, ps_event_store_get_string (store, parent->name), parent->number);
-  return g_strdup (ps_event_store_get_string (store, parent->name));
+  ps_counter_name_init (&name, store, track, FALSE);
+  label = g_strdup (name.instance != NULL ? name.instance : name.counter);
+  ps_counter_name_clear (&name);
+  return label;
 }
 
 static guint
@@ -360,11 +360,11 @@ target_exited_cb (PsRecordPage *self)
 }
 
 static void
-stop_when_exited (gpointer user_data)
+target_exited_idle (gpointer user_data)
 {
   g_autoptr(PsRecordPage) self = user_data;
 
-  ps_record_page_stop (self);
+  target_exited_cb (self);
 }
 
 static void
@@ -540,7 +540,7 @@ ps_record_page_new (PsCollector  *collector,
   if (ps_collector_has_target_exited (collector))
     {
       self->target_exited = TRUE;
-      g_idle_add_once (stop_when_exited, g_object_ref (self));
+      g_idle_add_once (target_exited_idle, g_object_ref (self));
     }
 
   return GTK_WIDGET (self);

@@ -1330,12 +1330,6 @@ count_drawn (GHashTable *drawn,
   g_hash_table_replace (drawn, (gpointer)text, GUINT_TO_POINTER (n + by));
 }
 
-/* Each row's label as drawn in a column label_width wide. A label that
- * must be cut is cut where it differs from the others
- * (ps_view_ellipsize_mode_among ()); when it then still reads like
- * another row's, the other places are tried, and last its start with
- * the part where it differs from the label it is most like
- * ("Test=Writ…s=512,ti…" and "Test=Writ…s=4096,t…"). */
 /* The label of rows with the same text: its place to cut, found once,
  * and its cuts, made when first asked for. A run of CE logs has hundreds
  * of thousands of marker instances but only some hundred descriptions. */
@@ -1365,6 +1359,12 @@ label_cuts_free (gpointer data)
   g_free (cuts);
 }
 
+/* Each row's label as drawn in a column label_width wide. A label that
+ * must be cut is cut where it differs from the others
+ * (ps_view_ellipsize_mode_among ()); when it then still reads like
+ * another row's, the other places are tried, and last its start with
+ * the part where it differs from the label it is most like
+ * ("Test=Writ…s=512,ti…" and "Test=Writ…s=4096,t…"). */
 static void
 cut_row_labels (PsTimelineModel *self,
                 PangoContext    *pango,

@@ -744,6 +744,15 @@ sample_system (PsProcfsCollector *self,
     }
 }
 
+/* Empty arrays for the tracks and readings to come */
+static void
+new_pending (PsProcfsCollector *self)
+{
+  self->pending_tracks = g_array_new (FALSE, FALSE, sizeof (TrackSpec));
+  g_array_set_clear_func (self->pending_tracks, track_spec_clear);
+  self->pending_values = g_array_new (FALSE, FALSE, sizeof (PsCounterValue));
+}
+
 /* On the main context: the tracks and readings taken so far go into
  * the store */
 static void
@@ -755,9 +764,7 @@ drain (PsProcfsCollector *self)
   g_mutex_lock (&self->pending_lock);
   tracks = g_steal_pointer (&self->pending_tracks);
   values = g_steal_pointer (&self->pending_values);
-  self->pending_tracks = g_array_new (FALSE, FALSE, sizeof (TrackSpec));
-  g_array_set_clear_func (self->pending_tracks, track_spec_clear);
-  self->pending_values = g_array_new (FALSE, FALSE, sizeof (PsCounterValue));
+  new_pending (self);
   self->drain_scheduled = FALSE;
   g_mutex_unlock (&self->pending_lock);
 
@@ -1131,9 +1138,7 @@ ps_procfs_collector_init (PsProcfsCollector *self)
   self->outsiders = g_hash_table_new (NULL, NULL);
   self->instance_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_mutex_init (&self->pending_lock);
-  self->pending_tracks = g_array_new (FALSE, FALSE, sizeof (TrackSpec));
-  g_array_set_clear_func (self->pending_tracks, track_spec_clear);
-  self->pending_values = g_array_new (FALSE, FALSE, sizeof (PsCounterValue));
+  new_pending (self);
   self->track_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
 }
 
