@@ -1120,6 +1120,59 @@ test_rtl_sort_scopes (Fixture       *fixture,
   }
 }
 
+static gboolean
+widget_is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (GTK_WIDGET (data));
+}
+
+static gboolean
+model_has_one_item (gpointer data)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (data)) == 1;
+}
+
+static gboolean
+widget_is_unmapped (gpointer data)
+{
+  return !gtk_widget_get_mapped (GTK_WIDGET (data));
+}
+
+/* The Totals get their rows when their page shows: on a big log the
+ * table's widgets for them would hold up the first view */
+static void
+test_rtl_totals_when_shown (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  PsRtlView *view = open_rtl_example (fixture);
+  GtkColumnView *column_view = ps_rtl_view_get_totals_view (view);
+  GListModel *shown = G_LIST_MODEL (gtk_column_view_get_model (column_view));
+
+  g_assert_cmpstr (ps_rtl_view_get_visible_page (view), ==, "scopes");
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (column_view)));
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 0);
+  /* Per thread, while hidden: still nothing made */
+  ps_rtl_view_set_per_thread (view, TRUE);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 0);
+
+  ps_rtl_view_show_page (view, "totals");
+  g_assert_true (iterate_until (widget_is_mapped, column_view));
+  /* Nine scope names, each on one thread */
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 9);
+  g_assert_cmpstr (gtk_column_view_column_get_title (find_column (column_view, "Thread")), ==, "Thread");
+
+  /* Shown, the rows follow at once */
+  ps_rtl_view_set_per_thread (view, FALSE);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 9);
+  ps_rtl_view_show_page (view, "scopes");
+  g_assert_true (iterate_until (widget_is_unmapped, column_view));
+  gtk_editable_set_text (GTK_EDITABLE (ps_rtl_view_get_search_entry (view)), "register");
+  g_assert_true (iterate_until (model_has_one_item, shown));
+  ps_rtl_view_show_page (view, "totals");
+  g_assert_true (iterate_until (widget_is_mapped, column_view));
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
+}
+
 static void
 test_rtl_totals (Fixture       *fixture,
                  gconstpointer  data)
@@ -3474,6 +3527,7 @@ main (int   argc,
   ADD_TEST ("/gui/rtl/open-example", test_rtl_open_example);
   ADD_TEST ("/gui/rtl/sort-scopes", test_rtl_sort_scopes);
   ADD_TEST ("/gui/rtl/totals", test_rtl_totals);
+  ADD_TEST ("/gui/rtl/totals-when-shown", test_rtl_totals_when_shown);
   ADD_TEST ("/gui/rtl/histogram", test_rtl_histogram);
   ADD_TEST ("/gui/rtl/search", test_rtl_search);
   ADD_TEST ("/gui/rtl/filters", test_rtl_filters);

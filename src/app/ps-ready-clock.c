@@ -26,14 +26,29 @@ typedef struct
   double      cpu_s;
 } Milestone;
 
+/* A stall beyond LONG_STALL_MS, listed so that a benchmark can tell which
+ * step of the load it fell in */
+typedef struct
+{
+  double at_s;    /* when it ended, from the start */
+  double ms;
+  double cpu_ms;  /* of it, the main thread's own work */
+} Stall;
+
+#define LONG_STALL_MS 50
+#define MAX_LONG_STALLS 32
+
 typedef struct
 {
   GApplication *application;
   gint64        started_us;
   gint64        last_tick_us;
+  gint64        last_tick_cpu_us;     /* the main thread's CPU time then */
+  gint64        longest_stall_cpu_us;
   gint64        longest_stall_us;
   gint64        longest_stall_at_us;  /* when it ended, from the start */
   guint64       n_ticks;
+  GArray       *stalls;               /* Stall, the long ones in order */
   guint         tick_id;
   GArray       *milestones;           /* Milestone */
   gboolean      finished;
@@ -49,6 +64,20 @@ cpu_seconds (void)
 
   if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &now) == 0)
     return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+#endif
+  return 0;
+}
+
+/* On a busy machine a stall's wall time includes waiting for a core; the
+ * main thread's own CPU time is the work that held it up */
+static gint64
+main_thread_cpu_us (void)
+{
+#ifdef CLOCK_THREAD_CPUTIME_ID
+  struct timespec now;
+
+  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &now) == 0)
+    return (gint64)now.tv_sec * G_USEC_PER_SEC + now.tv_nsec / 1000;
 #endif
   return 0;
 }
@@ -75,13 +104,23 @@ tick_cb (gpointer user_data)
   ReadyClock *self = user_data;
   gint64 now = g_get_monotonic_time ();
   gint64 stall = now - self->last_tick_us - TICK_MS * 1000;
+  gint64 cpu = main_thread_cpu_us ();
+  gint64 stall_cpu = cpu - self->last_tick_cpu_us;
 
   if (stall > self->longest_stall_us)
     {
       self->longest_stall_us = stall;
       self->longest_stall_at_us = now - self->started_us;
     }
+  self->longest_stall_cpu_us = MAX (self->longest_stall_cpu_us, stall_cpu);
+  if (stall > LONG_STALL_MS * 1000 && self->stalls->len < MAX_LONG_STALLS)
+    {
+      Stall entry = { (double)(now - self->started_us) / 1e6, (double)stall / 1e3, (double)stall_cpu / 1e3 };
+
+      g_array_append_val (self->stalls, entry);
+    }
   self->last_tick_us = now;
+  self->last_tick_cpu_us = cpu;
   self->n_ticks++;
   return G_SOURCE_CONTINUE;
 }
@@ -98,7 +137,9 @@ ps_ready_clock_start (GApplication *application)
   clock_state->application = application;
   clock_state->started_us = g_get_monotonic_time ();
   clock_state->last_tick_us = clock_state->started_us;
+  clock_state->last_tick_cpu_us = main_thread_cpu_us ();
   clock_state->milestones = g_array_new (FALSE, FALSE, sizeof (Milestone));
+  clock_state->stalls = g_array_new (FALSE, FALSE, sizeof (Stall));
   clock_state->tick_id = g_timeout_add (TICK_MS, tick_cb, clock_state);
   /* Until ready the application has no window some of the time */
   g_application_hold (application);
@@ -127,8 +168,11 @@ ps_ready_clock_mark (const char *milestone)
   if (g_str_equal (milestone, "open"))
     {
       clock_state->last_tick_us = g_get_monotonic_time ();
+      clock_state->last_tick_cpu_us = main_thread_cpu_us ();
       clock_state->longest_stall_us = 0;
+      clock_state->longest_stall_cpu_us = 0;
       clock_state->longest_stall_at_us = 0;
+      g_array_set_size (clock_state->stalls, 0);
     }
   mark.name = g_intern_string (milestone);
   mark.wall_s = (double)(g_get_monotonic_time () - clock_state->started_us) / 1e6;
@@ -162,10 +206,19 @@ ps_ready_clock_finish (const GError *error)
       g_string_append_printf (line, "%s\"%s\":{\"wall_s\":%.3f,\"cpu_s\":%.3f}",
                               i > 0 ? "," : "", mark->name, mark->wall_s, mark->cpu_s);
     }
-  g_string_append_printf (line, "},\"longest_stall_ms\":%.1f,\"longest_stall_at_s\":%.3f,"
-                          "\"ticks\":%" G_GUINT64_FORMAT ",\"peak_rss_kib\":%" G_GUINT64_FORMAT "}\n",
+  g_string_append_printf (line, "},\"longest_stall_ms\":%.1f,\"longest_stall_at_s\":%.3f,\"longest_stall_cpu_ms\":%.1f,"
+                          "\"ticks\":%" G_GUINT64_FORMAT ",\"peak_rss_kib\":%" G_GUINT64_FORMAT ",\"long_stalls\":[",
                           (double)MAX (self->longest_stall_us, 0) / 1e3,
-                          (double)self->longest_stall_at_us / 1e6, self->n_ticks, peak_rss_kib ());
+                          (double)self->longest_stall_at_us / 1e6,
+                          (double)self->longest_stall_cpu_us / 1e3, self->n_ticks, peak_rss_kib ());
+  for (guint i = 0; i < self->stalls->len; i++)
+    {
+      const Stall *entry = &g_array_index (self->stalls, Stall, i);
+
+      g_string_append_printf (line, "%s{\"at_s\":%.3f,\"ms\":%.1f,\"cpu_ms\":%.1f}", i > 0 ? "," : "",
+                              entry->at_s, entry->ms, entry->cpu_ms);
+    }
+  g_string_append (line, "]}\n");
   fputs (line->str, stderr);
   fflush (stderr);
 

@@ -86,6 +86,7 @@ struct _PsRtlView
   /* The session's highlight is the selected total's calls or those of
    * its histogram's bars */
   gboolean             highlight_from_totals;
+  gboolean             totals_stale;    /* rows wait for the page to show */
   gboolean             following;         /* a row chosen by code, not the user */
 
   /* Template widgets */
@@ -344,7 +345,7 @@ update_totals_status (PsRtlView *self)
 }
 
 static void
-update_totals (PsRtlView *self)
+fill_totals (PsRtlView *self)
 {
   GPtrArray *series = self->per_thread ? self->scopes->thread_series : self->scopes->series;
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
@@ -389,6 +390,35 @@ update_totals (PsRtlView *self)
         }
     }
   update_totals_status (self);
+}
+
+/* The table makes a row's widgets as its rows come in, shown or not: a
+ * hidden Totals page gets its rows when it shows (totals_map_cb ()), so
+ * that a big log's first view is not held up by a table no one sees */
+static void
+update_totals (PsRtlView *self)
+{
+  self->totals_stale = !gtk_widget_get_mapped (GTK_WIDGET (self->totals_view));
+  if (!self->totals_stale)
+    fill_totals (self);
+}
+
+/* The rows of the Totals, for code that looks into them */
+static GListModel *
+get_totals (PsRtlView *self)
+{
+  if (self->totals_stale)
+    {
+      self->totals_stale = FALSE;
+      fill_totals (self);
+    }
+  return G_LIST_MODEL (self->totals_sorted);
+}
+
+static void
+totals_map_cb (PsRtlView *self)
+{
+  get_totals (self);
 }
 
 /* "9", or with filters "2 of 9" and the tooltip */
@@ -1322,6 +1352,7 @@ ps_rtl_view_init (PsRtlView *self)
   ps_view_set_column_model (self->warning_view, G_LIST_MODEL (self->warnings_filtered));
 
   g_signal_connect_swapped (self->totals_view, "activate", G_CALLBACK (totals_activate_cb), self);
+  g_signal_connect_swapped (self->totals_view, "map", G_CALLBACK (totals_map_cb), self);
   gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->view_stack));
   update_busy (self);
 }
@@ -1685,7 +1716,7 @@ select_total_of_span (PsRtlView *self,
                       guint64    span)
 {
   GtkSelectionModel *selection = gtk_column_view_get_model (self->totals_view);
-  GListModel *shown = G_LIST_MODEL (self->totals_sorted);
+  GListModel *shown = get_totals (self);
   const PsSpan *s = ps_event_store_get_span (self->analysis->store, span);
   g_autofree char *name = ps_util_display_text (ps_event_store_get_string (self->analysis->store, s->name), -1);
 
@@ -1861,7 +1892,7 @@ GListModel *
 ps_rtl_view_get_totals_model (PsRtlView *self)
 {
   g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-  return G_LIST_MODEL (self->totals_sorted);
+  return get_totals (self);
 }
 
 GtkColumnView *
