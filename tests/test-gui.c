@@ -1306,7 +1306,6 @@ test_rtl_filters (Fixture       *fixture,
 {
   PsRtlView *view = open_rtl_example (fixture);
   GListModel *scopes = ps_rtl_view_get_scope_model (view);
-  GListModel *totals = ps_rtl_view_get_totals_model (view);
   GtkEditable *include = ps_rtl_view_get_include_entry (view);
   GtkEditable *exclude = ps_rtl_view_get_exclude_entry (view);
   int thread1, sw_load;
@@ -1314,7 +1313,7 @@ test_rtl_filters (Fixture       *fixture,
   gtk_editable_set_text (include, "SwDocShell|xmloff");
   wait_for_rtl_view (view);
   g_assert_null (ps_rtl_view_get_filter_error (view));
-  g_assert_cmpuint (g_list_model_get_n_items (totals), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_totals_model (view)), ==, 2);
   g_assert_cmpstr (ps_rtl_view_get_header_value (view, "scopes"), ==, "2 of 9");
   g_assert_cmpstr (ps_rtl_view_get_header_value (view, "messages"), ==, "1 of 7");
 
@@ -1345,8 +1344,8 @@ test_rtl_filters (Fixture       *fixture,
   gtk_editable_set_text (exclude, "^PERFORMANCE");
   g_signal_emit_by_name (exclude, "activate");
   wait_for_rtl_view (view);
-  g_assert_cmpuint (g_list_model_get_n_items (totals), ==, 7);
-  g_assert_null (find_total (totals, "PERFORMANCE - open documents"));
+  g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_totals_model (view)), ==, 7);
+  g_assert_null (find_total (ps_rtl_view_get_totals_model (view), "PERFORMANCE - open documents"));
 
   /* A bad expression: said inline, the shown data stays */
   gtk_editable_set_text (include, "(unclosed");
@@ -1355,7 +1354,7 @@ test_rtl_filters (Fixture       *fixture,
   g_assert_nonnull (strstr (ps_rtl_view_get_filter_error (view), "Include"));
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (include), "error"));
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (exclude), "error"));
-  g_assert_cmpuint (g_list_model_get_n_items (totals), ==, 7);
+  g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_totals_model (view)), ==, 7);
   iterate_for (100);
   maybe_save_screenshot (fixture, "rtl-bad-regex");
 
@@ -1365,7 +1364,7 @@ test_rtl_filters (Fixture       *fixture,
   wait_for_rtl_view (view);
   g_assert_null (ps_rtl_view_get_filter_error (view));
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (include), "error"));
-  g_assert_cmpuint (g_list_model_get_n_items (totals), ==, 9);
+  g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_totals_model (view)), ==, 9);
   g_assert_cmpstr (ps_rtl_view_get_header_value (view, "scopes"), ==, "9");
   g_assert_cmpstr (ps_rtl_view_get_header_value (view, "messages"), ==, "7");
 }
