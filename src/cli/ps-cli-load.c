@@ -166,6 +166,10 @@ load (const PsCliOptions  *options,
     ps_format_options_set (&parser_options, "address-width", options->address_width);
   if (options->max_events != NULL)
     ps_format_options_set (&parser_options, PS_LOADER_OPTION_MAX_EVENTS, options->max_events);
+  if (options->encoding != NULL)
+    ps_format_options_set (&parser_options, PS_FORMAT_OPTION_ENCODING, options->encoding);
+  if (options->utc_offset != NULL)
+    ps_format_options_set (&parser_options, PS_FORMAT_OPTION_UTC_OFFSET, options->utc_offset);
   if (totals_only)
     ps_format_options_set (&parser_options, PS_FORMAT_OPTION_TOTALS_ONLY, "true");
 

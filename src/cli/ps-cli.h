@@ -57,6 +57,8 @@ typedef struct
   const char     *sysroot;           /* --sysroot (hwpmc symbols), or NULL */
   const char     *max_events;        /* --max-events, a checked decimal, or NULL */
   const char     *address_width;     /* --address-width "4" or "8", or NULL */
+  const char     *encoding;          /* --encoding, a checked code page name, or NULL */
+  const char     *utc_offset;        /* --utc-offset in minutes east of UTC, a decimal, or NULL */
   GHashTable     *renames;           /* diff: --rename A name → B name, or NULL */
   double          min_change;        /* diff: --min-change as a fraction, NaN for the default */
   double          noise_fraction;    /* diff: --noise-floor as a fraction, NaN for the default */
