@@ -96,6 +96,11 @@ void          ps_cli_add_run_members (JsonBuilder        *builder,
                                       PsEventStore       *store,
                                       const char         *path,
                                       gboolean            with_path);
+/* The "format" a command names: "perfscope" for a saved run, whose
+ * format of origin ("procfs", "ce-perflog") is then in *origin, else the
+ * format read and NULL */
+const char   *ps_cli_run_format      (PsEventStore       *store,
+                                      const char        **origin);
 
 /* ps-cli-json.c: pretty-printed JSON with doubles in their shortest
  * round-trip form (json-glib prints "%.17g") */
@@ -165,6 +170,12 @@ void          ps_cli_json_stream_null (PsCliJsonStream   *stream,
  * line): the caller appends its text to the string returned */
 GString      *ps_cli_json_stream_raw (PsCliJsonStream    *stream,
                                       const char         *name);
+
+/* ps_cli_add_run_members () for a stream (ps-cli-load.c) */
+void          ps_cli_stream_run_members (PsCliJsonStream *stream,
+                                      PsEventStore       *store,
+                                      const char         *path,
+                                      gboolean            with_path);
 
 /* Writes one item of an array, as a value in it */
 typedef void (*PsCliJsonItemFunc)    (PsCliJsonStream    *stream,
