@@ -16,6 +16,7 @@
 #include "ps-scopes.h"
 #include "ps-call-tree.h"
 #include "ps-export-writer.h"
+#include "ps-series.h"
 
 G_BEGIN_DECLS
 
@@ -260,6 +261,15 @@ int           ps_cli_counters_print  (const PsCliOptions *options,
                                       PsEventStore       *store,
                                       const char         *path,
                                       gboolean            partial);
+/* stats of a counter run (ps-cli-counters.c): a series of kind
+ * PS_SERIES_COUNTER per counter track, appended to series, its statistics
+ * over the readings with a value; its JSON object; its text tables */
+void          ps_cli_counter_series_append (PsEventStore *store,
+                                      GPtrArray          *series);
+void          ps_cli_counter_series_write (PsCliJsonStream *stream,
+                                      PsEventStore       *store,
+                                      const PsSeries     *series);
+void          ps_cli_counter_series_print (GPtrArray     *series);
 int           ps_cli_record          (const PsCliOptions *options);
 int           ps_cli_diff            (const PsCliOptions *options,
                                       const char         *file_a,
