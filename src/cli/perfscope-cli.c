@@ -267,8 +267,8 @@ main (int   argc,
     { "source", 0, 0, G_OPTION_ARG_STRING, &export_source,
       N_("export: only the samples of this sample source (a PMC event)"), N_("NAME") },
     { "max-events", 0, 0, G_OPTION_ARG_STRING, &max_events,
-      N_("Stop reading a file after N events (measurements, spans, marks, samples, counter readings); "
-         "what was read is kept and the exit status is 3"), N_("N") },
+      N_("Stop reading a file at the end of the line in which N events (measurements, spans, marks, samples, "
+         "counter readings) were kept; what was read is kept and the exit status is 3"), N_("N") },
     { "encoding", 0, 0, G_OPTION_ARG_STRING, &encoding,
       N_("PDH counter logs: read text that is not UTF-8 in this code page (WINDOWS-1251, CP936, …) instead of the one guessed"), N_("NAME") },
     { "utc-offset", 0, 0, G_OPTION_ARG_STRING, &utc_offset,
