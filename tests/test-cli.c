@@ -1046,8 +1046,9 @@ test_record_save (void)
   info = cli_test_run ("info", out, NULL);
   g_assert_cmpint (info->status, ==, 0);
   info_root = cli_test_parse_json (info->out);
-  /* The format of origin is kept */
-  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (info_root), "format"), ==, "procfs");
+  /* A saved run, and the format of origin kept */
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (info_root), "format"), ==, "perfscope");
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (info_root), "origin"), ==, "procfs");
   g_assert_true (json_object_get_boolean_member (json_node_get_object (info_root), "complete"));
   counts = json_object_get_object_member (json_node_get_object (info_root), "counts");
   g_assert_nonnull (counts);

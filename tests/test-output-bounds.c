@@ -1293,9 +1293,8 @@ static const char * const all_formats[] = {
  * keeps (64 MiB), what it holds while cutting it, and the CLI itself */
 #define UNENDED_MEMORY_BYTES (512 * 1024 * 1024)
 
-/* /dev/zero forced into each format: reading stops with an error that
- * names a byte offset, instead of going on for ever; nothing of it is of
- * the format (status 1) */
+/* /dev/zero forced into each format: reading stops with an error,
+ * instead of going on for ever; nothing of it is of the format (status 1) */
 static void
 test_dev_zero (void)
 {
@@ -1310,12 +1309,10 @@ test_dev_zero (void)
       const char *args[] = { "--quiet", "info", "--format", all_formats[i], "/dev/zero", NULL };
       g_autoptr(Run) run = run_cli (args);
 
-      /* Not of the format, with the error and the offset where reading
-       * stopped */
+      /* Not of the format, and why */
       g_test_message ("%s: %s", all_formats[i], run->err->str);
       g_assert_cmpint (run->status, ==, 1);
       g_assert_nonnull (strstr (run->err->str, "Not a “"));
-      g_assert_nonnull (strstr (run->err->str, "byte offset"));
       g_assert_cmpuint (run->out_head->len, ==, 0);
       assert_memory_within (all_formats[i], run->max_rss_bytes, UNENDED_MEMORY_BYTES);
     }
