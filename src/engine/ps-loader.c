@@ -730,12 +730,14 @@ ps_load_stream (GInputStream    *stream,
 }
 
 /* Reads the stream; *format is the format forced or, on return, the one
- * sniffed; *empty whether the input had no byte */
+ * sniffed; *empty whether the input had no byte, *named whether its first
+ * bytes are the format's as it sniffs them */
 static PsEventStore *
 load_stream (GInputStream    *stream,
              const char      *file_name,
              const PsFormat **format_inout,
              gboolean        *empty,
+             gboolean        *named,
              GHashTable      *options,
              gsize            chunk_size,
              guint64          total_size,
@@ -775,6 +777,7 @@ load_stream (GInputStream    *stream,
       return NULL;
     }
   *empty = n == 0;
+  *named = format == NULL || (n > 0 && format->sniff (first, MIN (n, PS_FORMAT_SNIFF_SIZE), file_name) > 0);
 
   if (format == NULL)
     {
@@ -957,19 +960,21 @@ ps_load_stream_with_options (GInputStream    *stream,
   g_autoptr(PsEventStore) store = NULL;
   const GError *failure;
   gboolean empty = FALSE;
+  gboolean named = FALSE;
   const char *why;
 
-  store = load_stream (stream, file_name, &read_format, &empty, options, chunk_size, total_size,
+  store = load_stream (stream, file_name, &read_format, &empty, &named, options, chunk_size, total_size,
                        cancellable, progress, progress_data, error);
   if (store == NULL)
     return NULL;
   g_object_set_qdata (G_OBJECT (store), read_format_quark (), (gpointer) read_format);
 
-  /* A file of which nothing could be read is no file of the format: in a
-   * format forced on it, or one whose reading failed before any data */
+  /* A file of which nothing could be read in a format forced on it, and
+   * whose first bytes are not the format's either, is no file of the
+   * format. One that begins as the format does but is damaged or cut
+   * early is a run read in part, or an empty one. */
   failure = ps_event_store_get_error (store);
-  if (!nothing_read (store) || (format == NULL && failure == NULL)
-      || g_error_matches (failure, PS_ERROR, PS_ERROR_LIMIT))
+  if (named || !nothing_read (store))
     return g_steal_pointer (&store);
 
   if (failure != NULL && failure->domain != PS_ERROR)

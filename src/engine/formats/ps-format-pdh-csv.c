@@ -86,21 +86,9 @@ typedef enum
 {
   CODE_PAGE_UTF8,
   CODE_PAGE_1252,     /* Western European */
-  CODE_PAGE_1251,     /* Cyrillic */
-  CODE_PAGE_OPTION,   /* the "encoding" option's */
+  CODE_PAGE_1251,     /* Cyrillic, as guessed: read through an iconv of it */
+  CODE_PAGE_ICONV,    /* the "encoding" option's, or Windows-1251: self->iconv */
 } CodePage;
-
-/* Windows-1251 from 0x80 to 0xBF; 0xC0 to 0xFF are А to я, U+0410 on */
-static const gunichar cp1251_high[64] = {
-  0x0402, 0x0403, 0x201A, 0x0453, 0x201E, 0x2026, 0x2020, 0x2021,
-  0x20AC, 0x2030, 0x0409, 0x2039, 0x040A, 0x040C, 0x040B, 0x040F,
-  0x0452, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-  0xFFFD, 0x2122, 0x0459, 0x203A, 0x045A, 0x045C, 0x045B, 0x045F,
-  0x00A0, 0x040E, 0x045E, 0x0408, 0x00A4, 0x0490, 0x00A6, 0x00A7,
-  0x0401, 0x00A9, 0x0404, 0x00AB, 0x00AC, 0x00AD, 0x00AE, 0x0407,
-  0x00B0, 0x00B1, 0x0406, 0x0456, 0x0491, 0x00B5, 0x00B6, 0x00B7,
-  0x0451, 0x2116, 0x0454, 0x00BB, 0x0458, 0x0405, 0x0455, 0x0457,
-};
 
 /* The fields of a line, one at a time */
 typedef struct
@@ -139,7 +127,7 @@ typedef struct
 
   /* Text */
   CodePage      code_page;      /* of 8-bit lines from now on */
-  GIConv        iconv;          /* the "encoding" option's, or (GIConv) -1 */
+  GIConv        iconv;          /* the "encoding" option's, then Windows-1251's if guessed, or (GIConv) -1 */
   char         *encoding;       /* its name, or NULL */
   GString      *decoded;
   GString      *field;          /* the text of a field, NUL-terminated */
@@ -212,26 +200,6 @@ is_ascii (const char *text,
   for (; i < length; i++)
     seen |= (guchar)text[i];
   return (seen & high_bits) == 0;
-}
-
-static void
-append_cp1251 (GString    *out,
-               const char *text,
-               gsize       length)
-{
-  for (gsize i = 0; i < length; i++)
-    {
-      guchar c = (guchar)text[i];
-
-      if (c == 0)
-        g_string_append_unichar (out, 0xFFFD);
-      else if (c < 0x80)
-        g_string_append_c (out, (char)c);
-      else if (c < 0xC0)
-        g_string_append_unichar (out, cp1251_high[c - 0x80]);
-      else
-        g_string_append_unichar (out, 0x0410 + (c - 0xC0));
-    }
 }
 
 /* A letter of Windows-1251 or -1252 above ASCII: Cyrillic letters are
@@ -1253,7 +1221,7 @@ choose_code_page (PdhParser  *self,
 
   if (self->iconv != (GIConv) -1)
     {
-      self->code_page = CODE_PAGE_OPTION;
+      self->code_page = CODE_PAGE_ICONV;
       ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-ENCODING", line, PS_NO_POSITION, session,
                              _("Text that is not UTF-8 was read as %s, as asked, from this line on"),
                              self->encoding);
@@ -1262,9 +1230,18 @@ choose_code_page (PdhParser  *self,
 
   self->code_page = guess_code_page (text, length, &plain);
   if (self->code_page == CODE_PAGE_1251)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-CP1251", line, PS_NO_POSITION, session,
-                           _("Text that is not UTF-8 was read as Windows-1251 (Cyrillic) from this line on, "
-                             "as its words are written in Cyrillic letters"));
+    {
+      self->iconv = g_iconv_open ("UTF-8", "WINDOWS-1251");
+      self->code_page = self->iconv != (GIConv) -1 ? CODE_PAGE_ICONV : CODE_PAGE_1252;
+      plain = self->iconv != (GIConv) -1;
+    }
+  if (self->code_page == CODE_PAGE_ICONV)
+    {
+      self->encoding = g_strdup ("Windows-1251");
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-CP1251", line, PS_NO_POSITION, session,
+                             _("Text that is not UTF-8 was read as Windows-1251 (Cyrillic) from this line on, "
+                               "as its words are written in Cyrillic letters"));
+    }
   else if (plain)
     ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-CP1252", line, PS_NO_POSITION, session,
                            _("Text that is not UTF-8 was read as Windows-1252 from this line on"));
@@ -1284,10 +1261,7 @@ decode (PdhParser  *self,
   g_string_truncate (self->decoded, 0);
   switch (self->code_page)
     {
-    case CODE_PAGE_1251:
-      append_cp1251 (self->decoded, text, length);
-      break;
-    case CODE_PAGE_OPTION:
+    case CODE_PAGE_ICONV:
       {
         g_autofree char *converted = NULL;
         gsize converted_length = 0;
@@ -1309,6 +1283,7 @@ decode (PdhParser  *self,
       }
       break;
     case CODE_PAGE_1252:
+    case CODE_PAGE_1251:
     case CODE_PAGE_UTF8:
     default:
       ps_util_append_cp1252 (self->decoded, text, length);
@@ -1462,8 +1437,8 @@ encoding_name (PdhParser *self)
   switch (self->code_page)
     {
     case CODE_PAGE_1252:   return "Windows-1252";
-    case CODE_PAGE_1251:   return "Windows-1251";
-    case CODE_PAGE_OPTION: return self->encoding;
+    case CODE_PAGE_ICONV:  return self->encoding;
+    case CODE_PAGE_1251:
     case CODE_PAGE_UTF8:
     default:               return "UTF-8";
     }
