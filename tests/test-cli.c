@@ -887,7 +887,6 @@ test_format_forced (void)
   g_autofree char *path = g_build_filename (dir, "notes.txt", NULL);
   g_autoptr(CliResult) sniffed = NULL;
   g_autoptr(CliResult) forced = NULL;
-  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
 
   g_file_set_contents (path, "just some notes\nnothing to see\n", -1, &error);
@@ -896,12 +895,11 @@ test_format_forced (void)
   sniffed = cli_test_run ("info", path, NULL);
   g_assert_cmpint (sniffed->status, ==, 1);
 
+  /* Nothing of it is a CE PerfLog: not one, and why (docs/cli.md, status 1) */
   forced = cli_test_run ("info", "--format", "ce-perflog", path, NULL);
-  g_assert_cmpint (forced->status, ==, 0);
-  root = cli_test_parse_json (forced->out);
-  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "format"), ==, "ce-perflog");
-  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (json_node_get_object (root), "counts"),
-                                               "measurements"), ==, 0);
+  g_assert_cmpint (forced->status, ==, 1);
+  g_assert_cmpstr (forced->out, ==, "");
+  g_assert_nonnull (strstr (forced->err, "Not a “ce-perflog” file: 2 lines without “## PERF ##” were ignored"));
 
   g_unlink (path);
   g_rmdir (dir);
@@ -1048,8 +1046,9 @@ test_record_save (void)
   info = cli_test_run ("info", out, NULL);
   g_assert_cmpint (info->status, ==, 0);
   info_root = cli_test_parse_json (info->out);
-  /* The format of origin is kept */
-  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (info_root), "format"), ==, "procfs");
+  /* A saved run, and the format of origin kept */
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (info_root), "format"), ==, "perfscope");
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (info_root), "origin"), ==, "procfs");
   g_assert_true (json_object_get_boolean_member (json_node_get_object (info_root), "complete"));
   counts = json_object_get_object_member (json_node_get_object (info_root), "counts");
   g_assert_nonnull (counts);
@@ -2197,8 +2196,9 @@ test_export_usage (void)
   assert_usage_error (wrong_command);
   assert_usage_error (thread);
 
-  /* A run without samples: nothing to write, and a note on stderr */
-  g_assert_cmpint (no_samples->status, ==, 0);
+  /* A run without samples: nothing to write, said on stderr, status 1 as
+   * for every target the run has nothing for */
+  g_assert_cmpint (no_samples->status, ==, 1);
   g_assert_cmpstr (no_samples->out, ==, "");
   g_assert_nonnull (strstr (no_samples->err, "no sampled call stacks"));
 

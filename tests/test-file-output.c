@@ -684,7 +684,8 @@ test_cli_record_kept (void)
   g_assert_cmpint (info->status, ==, 0);
   root = cli_test_parse_json (info->out);
   run = json_node_get_object (root);
-  g_assert_cmpstr (json_object_get_string_member (run, "format"), ==, "procfs");
+  g_assert_cmpstr (json_object_get_string_member (run, "format"), ==, "perfscope");
+  g_assert_cmpstr (json_object_get_string_member (run, "origin"), ==, "procfs");
   g_assert_true (json_object_get_boolean_member (run, "complete"));
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (run, "metadata"), "command"), ==,
                    "sleep 0.3");

@@ -204,10 +204,38 @@ test_forced_format_on_empty_input (void)
   g_autoptr(PsEventStore) store = ps_load_stream (empty, "empty.log", ps_format_lookup ("ce-perflog"),
                                                   0, 0, NULL, NULL, NULL, &error);
 
-  g_assert_no_error (error);
-  g_assert_true (ps_event_store_is_complete (store));
-  g_assert_cmpuint (ps_event_store_get_n_measurements (store), ==, 0);
-  g_assert_cmpuint (ps_event_store_get_n_sessions (store), ==, 0);
+  /* An empty input is no file of any format, forced or not (cli.md, exit 1) */
+  g_assert_null (store);
+  g_assert_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT);
+  g_assert_nonnull (strstr (error->message, "empty.log"));
+  g_assert_nonnull (strstr (error->message, "is empty"));
+}
+
+/* A format forced on a file of which it reads nothing is an error that
+ * says why, whether the parser failed or only ignored every line */
+static void
+test_forced_format_reads_nothing (void)
+{
+  static const char pdh[] = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\H\\Memory\\Available MBytes\"\r\n"
+                            "\"01/01/2024 00:00:00.000\",\"1\"\r\n";
+  static const char * const formats[] = { "ce-perflog", "rtl-logfile", "vs-report-csv", "pmcstat-callgraph",
+                                          "hwpmc-pmclog", "perflib-plv2", "perfscope" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_autoptr(GInputStream) stream = memory_stream (pdh, sizeof pdh - 1);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(PsEventStore) store = ps_load_stream (stream, "counters.csv", ps_format_lookup (formats[i]),
+                                                      0, 0, NULL, NULL, NULL, &error);
+      g_autofree char *expected = g_strdup_printf ("Not a “%s” file: ", formats[i]);
+
+      g_test_message ("%s: %s", formats[i], error != NULL ? error->message : "(no error)");
+      g_assert_null (store);
+      g_assert_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT);
+      g_assert_true (g_str_has_prefix (error->message, expected));
+      /* … and why */
+      g_assert_cmpuint (strlen (error->message), >, strlen (expected) + 10);
+    }
 }
 
 static void
@@ -304,8 +332,8 @@ assert_limited (PsEventStore *store,
     }
 }
 
-/* The limit of events kept: reading stops soon after it, keeps what it
- * read and says what was not read */
+/* The limit of events kept: reading stops at the end of the line it was
+ * reached in, keeps what it read and says what was not read */
 static void
 test_max_events (void)
 {
@@ -317,10 +345,10 @@ test_max_events (void)
   g_autoptr(PsEventStore) unlimited = load_limited (small, "0", 0);
   g_autoptr(PsEventStore) above = load_limited (small, "10002", 0);
 
-  /* In the first block the limit is checked every 64 KiB */
-  assert_limited (fed, small, 1000, 1000 + 65536 / 40);
-  /* After it, between the chunks the read-ahead thread scanned */
-  assert_limited (staged, large, 40000, 40000 + 65536 / 40);
+  /* One event a line: exactly the limit, in the first block and after it,
+   * where the read-ahead thread stops scanning near the limit */
+  assert_limited (fed, small, 1000, 1000);
+  assert_limited (staged, large, 40000, 40000);
 
   g_assert_true (ps_event_store_is_complete (unlimited));
   g_assert_cmpuint (ps_event_store_get_n_measurements (unlimited), ==, 10000);
@@ -347,7 +375,9 @@ test_max_events_plv2 (void)
   g_assert_no_error (error);
   g_assert_error (ps_event_store_get_error (store), PS_ERROR, PS_ERROR_LIMIT);
   g_assert_cmpuint (ps_event_store_get_n_counter_readings (store), >=, 40000);
-  g_assert_cmpuint (ps_event_store_get_bytes_read (store) % (64 * 1024), ==, 0);
+  /* Near the limit the input is fed, not scanned ahead: the reading stops
+   * within the sample that reached it (140 readings each) */
+  g_assert_cmpuint (ps_event_store_get_n_counter_readings (store), <, 40000 + 140);
   for (guint i = 0; i < ps_event_store_get_n_warnings (store); i++)
     {
       PsWarning warning;
@@ -649,6 +679,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/loader/chunk-boundaries", test_chunk_boundaries);
+  g_test_add_func ("/loader/forced-format-reads-nothing", test_forced_format_reads_nothing);
   g_test_add_func ("/loader/max-events", test_max_events);
   g_test_add_func ("/loader/max-events-plv2", test_max_events_plv2);
   g_test_add_func ("/loader/unknown-format", test_unknown_format);

@@ -518,6 +518,15 @@ cli_output (const char  *command,
     return g_strdup ("");
   if (JSON_NODE_HOLDS_OBJECT (root))
     {
+      JsonObject *object = json_node_get_object (root);
+
+      /* A saved run is of format "perfscope", that of its origin apart */
+      if (json_object_has_member (object, "origin"))
+        {
+          g_assert_cmpstr (json_object_get_string_member (object, "format"), ==, "perfscope");
+          json_object_set_string_member (object, "format", json_object_get_string_member (object, "origin"));
+          json_object_remove_member (object, "origin");
+        }
       json_object_remove_member (json_node_get_object (root), "file");
       json_object_remove_member (json_node_get_object (root), "path");
       json_object_remove_member (json_node_get_object (root), "format");
@@ -601,9 +610,10 @@ test_truncated (void)
 
       if (store == NULL)
         {
-          /* Nothing at all: an empty input */
-          g_assert_cmpuint (cut, ==, 0);
-          g_assert_nonnull (error);
+          /* Nothing at all: an empty input, or one too short to show the
+           * signature, which is no saved run (docs/cli.md, status 1) */
+          g_assert_cmpuint (cut, <, PS_NATIVE_HEADER_SIZE);
+          g_assert_true (cut == 0 || g_error_matches (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT));
           continue;
         }
       g_assert_no_error (error);
@@ -646,6 +656,14 @@ test_bit_flips (void)
           store = load_bytes (copy, length, NULL, &ps_format_native, at % 3 == 0 ? 0 : 4096, &error);
           copy[at] ^= 1u << bit;
 
+          /* A flip in the signature: no saved run, forced or not
+           * (docs/cli.md, status 1) */
+          if (store == NULL)
+            {
+              g_assert_cmpuint (at, <, PS_NATIVE_HEADER_SIZE);
+              g_assert_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT);
+              continue;
+            }
           g_assert_no_error (error);
           g_assert_nonnull (store);
           g_assert_false (ps_event_store_is_complete (store));

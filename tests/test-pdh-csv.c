@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "parse-fixture.h"
@@ -103,6 +104,20 @@ counter_track (PsEventStore *store,
   g_test_message ("no counter track for %s", path);
   g_assert_not_reached ();
   return PS_NONE;
+}
+
+static gboolean
+has_counter (PsEventStore *store,
+             const char   *path)
+{
+  for (guint32 t = 0; t < ps_event_store_get_n_tracks (store); t++)
+    {
+      const PsTrack *track = ps_event_store_get_track (store, t);
+
+      if (track->kind == PS_TRACK_COUNTER && g_strcmp0 (str (store, track->category), path) == 0)
+        return TRUE;
+    }
+  return FALSE;
 }
 
 static guint
@@ -531,6 +546,116 @@ test_utf8_bom (void)
   assert_value (store, memory, 0, 0, 512);
 }
 
+/* Loads a file of tests/data/pdh-csv through the loader with parser options
+ * (NULL-terminated key, value pairs) */
+static PsEventStore *
+load_file_with (const char *name,
+                ...)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "pdh-csv", name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, NULL);
+  g_autoptr(GHashTable) options = NULL;
+  g_autoptr(GError) error = NULL;
+  PsEventStore *store;
+  const char *key;
+  va_list args;
+
+  va_start (args, name);
+  while ((key = va_arg (args, const char *)) != NULL)
+    ps_format_options_set (&options, key, va_arg (args, const char *));
+  va_end (args);
+
+  g_assert_nonnull (stream);
+  store = ps_load_stream_with_options (G_INPUT_STREAM (stream), name, NULL, options, 64, 0, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (ps_event_store_is_complete (store));
+  return store;
+}
+
+/* A Russian Performance Monitor log: Windows-1251, guessed from its words
+ * in Cyrillic letters; the zone cut off after "(RTZ 2 (" */
+static void
+test_cp1251_guessed (void)
+{
+  g_autoptr(PsEventStore) store = load_file ("cp1251-cut-zone.csv");
+  const char *cpu = "\\\\SRV01\\Процессор(_Total)\\% загруженности процессора";
+  PsWarning warning;
+
+  assert_counter (store, &(ExpectedCounter) { cpu, "SRV01", "Процессор", "_Total", "", 0,
+                                              "% загруженности процессора", "%" });
+  g_assert_cmpstr (metadata (store, "encoding"), ==, "Windows-1251");
+  warning = find_warning (store, "I-CP1251");
+  g_assert_cmpuint (warning.line, ==, 1);
+  g_assert_cmpuint (count_warnings (store, "I-CP1252"), ==, 0);
+
+  g_assert_cmpstr (metadata (store, "time_zone"), ==, "RTZ 2 (");
+  g_assert_cmpstr (metadata (store, "time_zone_cut"), ==, "true");
+  g_assert_null (metadata (store, "time_zone_bias_minutes"));
+  warning = find_warning (store, "I-PDH-ZONE-CUT");
+  g_assert_nonnull (strstr (warning.message, "(RTZ 2 ("));
+  g_assert_cmpuint (count_warnings (store, "I-PDH-NO-TIME-ZONE"), ==, 0);
+  g_assert_cmpint (origin (store), ==, 0);
+  /* A blank cell is a missing value */
+  assert_value (store, cpu, 1, NS_PER_S, 12.5);
+}
+
+/* Western European text stays Windows-1252; letters in runs of two
+ * ("Größe") do not make it Cyrillic, but do not make it plain either */
+static void
+test_cp1252_guessed (void)
+{
+  g_autoptr(PsEventStore) spanish = load_file ("cp1252-spanish.csv");
+  g_autofree char *german = NULL;
+  g_autoptr(PsEventStore) ambiguous = NULL;
+
+  g_assert_cmpstr (metadata (spanish, "encoding"), ==, "Windows-1252");
+  g_assert_cmpuint (count_warnings (spanish, "I-CP1252"), ==, 1);
+  g_assert_cmpuint (count_warnings (spanish, "W-ENCODING-GUESS"), ==, 0);
+  g_assert_cmpstr (metadata (spanish, "time_zone"), ==, "Hora estándar romance");
+  assert_counter (spanish, &(ExpectedCounter) { "\\\\PC\\Sistema\\Número de subprocesos", "PC", "Sistema", NULL,
+                                                NULL, 0, "Número de subprocesos", "" });
+
+  german = g_strdup ("\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\PC\\Speicher\\Gr\xf6\xdf" "e\"\r\n"
+                     "\"01/01/2024 00:00:00.000\",\"1\"\r\n");
+  ambiguous = parse (german);
+  g_assert_cmpstr (metadata (ambiguous, "encoding"), ==, "Windows-1252");
+  g_assert_cmpuint (count_warnings (ambiguous, "W-ENCODING-GUESS"), ==, 1);
+  g_assert_true (has_counter (ambiguous, "\\\\PC\\Speicher\\Größe"));
+}
+
+/* The "encoding" option names the code page; the "utc-offset" option
+ * places local times that name no zone */
+static void
+test_encoding_and_offset_options (void)
+{
+  g_autoptr(PsEventStore) koi8 = load_file_with ("cp1251-cut-zone.csv", PS_FORMAT_OPTION_ENCODING, "KOI8-R", NULL);
+  g_autoptr(PsEventStore) cp1251 = load_file_with ("cp1251-cut-zone.csv", PS_FORMAT_OPTION_ENCODING, "WINDOWS-1251",
+                                                   PS_FORMAT_OPTION_UTC_OFFSET, "180", NULL);
+  g_autoptr(PsEventStore) chinese = load_file_with ("utf8-cut-zone.csv", PS_FORMAT_OPTION_UTC_OFFSET, "480", NULL);
+  const char *cpu = "\\\\SRV01\\Процессор(_Total)\\% загруженности процессора";
+
+  /* What the user asked, even when it is not the log's */
+  g_assert_cmpstr (metadata (koi8, "encoding"), ==, "KOI8-R");
+  g_assert_cmpuint (count_warnings (koi8, "I-ENCODING"), ==, 1);
+  g_assert_false (has_counter (koi8, cpu));
+
+  g_assert_cmpstr (metadata (cp1251, "encoding"), ==, "WINDOWS-1251");
+  g_assert_true (has_counter (cp1251, cpu));
+  /* 12/02/2026 10:00 at UTC+3 is 07:00 UTC */
+  g_assert_cmpstr (metadata (cp1251, "time_zone_bias_minutes"), ==, "-180");
+  g_assert_cmpint (origin (cp1251), ==, G_GINT64_CONSTANT (1796194800) * NS_PER_S);
+  g_assert_cmpuint (count_warnings (cp1251, "I-PDH-UTC-OFFSET"), ==, 1);
+  g_assert_cmpuint (count_warnings (cp1251, "I-PDH-ZONE-CUT"), ==, 0);
+
+  /* UTF-8, and the zone cut off to nothing */
+  g_assert_cmpstr (metadata (chinese, "encoding"), ==, "UTF-8");
+  g_assert_null (metadata (chinese, "time_zone"));
+  g_assert_cmpstr (metadata (chinese, "time_zone_cut"), ==, "true");
+  g_assert_cmpint (origin (chinese), ==, G_GINT64_CONSTANT (1796176800) * NS_PER_S);
+  g_assert_true (has_counter (chinese, "\\\\PC\\处理器(_Total)\\% 处理器时间"));
+}
+
 /* Every chunk size and every split point gives the same store */
 static void
 assert_same_at_every_split (const char *data,
@@ -657,6 +782,10 @@ test_header_variants (void)
     { "(PDH-CSV 4.0) (Paris, Madrid (heure d'été))(-60)", "Paris, Madrid (heure d'été)", "-60", 1704067200 - 3600 },
     { "(PDH-CSV 4.0)", NULL, NULL, 0 },
     { "(PDH-CSV 4.0) (Somewhere)(soon)", NULL, NULL, 0 },
+    /* A zone named in letters other than English ones, cut off by
+     * Performance Monitor (Chinese, Russian machines): what is there stays */
+    { "(PDH-CSV 4.0) (", NULL, NULL, 0 },
+    { "(PDH-CSV 4.0) (RTZ 2 (", "RTZ 2 (", NULL, 0 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -826,6 +955,9 @@ main (int   argc,
   g_test_add_func ("/pdh-csv/utf16le", test_utf16le);
   g_test_add_func ("/pdh-csv/cp1252", test_cp1252);
   g_test_add_func ("/pdh-csv/utf8-bom", test_utf8_bom);
+  g_test_add_func ("/pdh-csv/cp1251-guessed", test_cp1251_guessed);
+  g_test_add_func ("/pdh-csv/cp1252-guessed", test_cp1252_guessed);
+  g_test_add_func ("/pdh-csv/encoding-and-offset-options", test_encoding_and_offset_options);
   g_test_add_func ("/pdh-csv/chunks", test_chunks);
   g_test_add_func ("/pdh-csv/line-ends", test_line_ends);
   g_test_add_func ("/pdh-csv/not-pdh", test_not_pdh);

@@ -22,6 +22,7 @@
 #include "parse-fixture.h"
 #include "perflib-writer.h"
 #include "ps-format.h"
+#include "ps-error.h"
 #include "ps-loader.h"
 #include "ps-perflib-block.h"
 #include "ps-perflib-formula.h"
@@ -996,7 +997,15 @@ test_crc_damage (void)
   data = g_memdup2 (g_bytes_get_data (bytes, NULL), length);
   data[third + 32 + 60] ^= 0x10;
   damaged = g_bytes_new_take (g_steal_pointer (&data), length);
-  store = load (damaged, 0);
+  /* Through the loader: the damage ends the reading with an error */
+  {
+    g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_bytes (damaged);
+    g_autoptr(GError) error = NULL;
+
+    store = ps_load_stream (stream, "damaged.plv2", ps_format_lookup ("perflib-plv2"), 0, length, NULL, NULL, NULL,
+                            &error);
+    g_assert_no_error (error);
+  }
 
   g_assert_cmpuint (count_warnings (store, "W-PLV2-CRC"), ==, 1);
   warning = find_warning (store, "W-PLV2-CRC");
@@ -1011,6 +1020,12 @@ test_crc_damage (void)
   g_assert_cmpuint (n_values_of (store, track), ==, 2);
   assert_reading (store, track, 1, NS_PER_S, 100.0, 100, 0);
   g_assert_cmpuint (ps_event_store_get_n_counter_values (store), ==, 2 * (2 * 2 + 2));
+
+  /* Read in part, as a cut capture is: up to the damaged record */
+  g_assert_false (ps_event_store_is_complete (store));
+  g_assert_error (ps_event_store_get_error (store), PS_ERROR, PS_ERROR_PARSE);
+  g_assert_nonnull (strstr (ps_event_store_get_error (store)->message, where));
+  g_assert_cmpuint (ps_event_store_get_bytes_read (store), ==, third);
 }
 
 /* 8. Any chunk size gives the same store */

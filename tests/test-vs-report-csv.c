@@ -1166,7 +1166,8 @@ test_not_a_report (void)
   g_assert_error (empty, PS_ERROR, PS_ERROR_PARSE);
   g_assert_error (unterminated, PS_ERROR, PS_ERROR_PARSE);
 
-  /* Through the loader: the format forced, nothing kept */
+  /* Through the loader: the format forced on a file it reads nothing of
+   * is an error, with the parser's reason (docs/cli.md, exit status 1) */
   {
     static const char text[] = "Time,Value\n1,2\n";
     g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (text, strlen (text), NULL);
@@ -1174,10 +1175,10 @@ test_not_a_report (void)
     g_autoptr(PsEventStore) store = ps_load_stream (stream, "x.csv", &ps_format_vs_report_csv, 0, 0,
                                                     NULL, NULL, NULL, &error);
 
-    g_assert_nonnull (store);
-    g_assert_false (ps_event_store_is_complete (store));
-    g_assert_error (ps_event_store_get_error (store), PS_ERROR, PS_ERROR_PARSE);
-    g_assert_cmpuint (ps_event_store_get_n_report_rows (store), ==, 0);
+    g_assert_null (store);
+    g_assert_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT);
+    g_assert_true (g_str_has_prefix (error->message, "Not a “vs-report-csv” file: "));
+    g_assert_nonnull (strstr (error->message, "“Function Name”"));
   }
 }
 

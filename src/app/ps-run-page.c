@@ -48,6 +48,7 @@ struct _PsRunPage
   GBinding       *fraction_binding;
   GBinding       *message_binding;
   char           *sysroot;          /* the loader's "sysroot" of the last load */
+  char           *encoding;         /* the code page asked for (PS_FORMAT_OPTION_ENCODING), or NULL to guess */
   PsApplication  *watched_application;
   /* The run compared with this one whose charts share their value scales
    * with this one's (ps_run_page_set_shared_value_scale ()), or NULL */
@@ -720,6 +721,7 @@ ps_run_page_finalize (GObject *object)
   g_clear_object (&self->file);
   g_free (self->title);
   g_free (self->sysroot);
+  g_free (self->encoding);
 
   G_OBJECT_CLASS (ps_run_page_parent_class)->finalize (object);
 }
@@ -978,6 +980,24 @@ find_application (PsRunPage *self)
 }
 
 void
+ps_run_page_reload_with_encoding (PsRunPage  *self,
+                                  const char *encoding)
+{
+  g_return_if_fail (PS_IS_RUN_PAGE (self));
+
+  g_free (self->encoding);
+  self->encoding = encoding != NULL && encoding[0] != '\0' ? g_strdup (encoding) : NULL;
+  ps_run_page_load (self);
+}
+
+const char *
+ps_run_page_get_encoding (PsRunPage *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  return self->encoding;
+}
+
+void
 ps_run_page_load (PsRunPage *self)
 {
   PsApplication *application;
@@ -1008,6 +1028,8 @@ ps_run_page_load (PsRunPage *self)
   self->sysroot = application != NULL ? g_strdup (ps_application_get_symbol_folder (application)) : NULL;
   if (self->sysroot != NULL)
     ps_loader_set_option (self->loader, "sysroot", self->sysroot);
+  if (self->encoding != NULL)
+    ps_loader_set_option (self->loader, PS_FORMAT_OPTION_ENCODING, self->encoding);
   if (application != NULL)
     {
       g_autofree char *max_events = g_strdup_printf ("%" G_GUINT64_FORMAT,

@@ -45,6 +45,12 @@ PsEventStore   *ps_run_page_get_store  (PsRunPage    *self);
 /* (Re)load the file from the start */
 void            ps_run_page_load       (PsRunPage    *self);
 void            ps_run_page_cancel     (PsRunPage    *self);
+/* Reload the file with its text read in a code page ("WINDOWS-1251"), or
+ * NULL or "" to guess it again (PDH logs, docs/cli.md "Counter logs") */
+void            ps_run_page_reload_with_encoding (PsRunPage  *self,
+                                                  const char *encoding);
+/* The code page asked for, or NULL */
+const char     *ps_run_page_get_encoding (PsRunPage *self);
 /* F9: the side pane of the run's view (the counter tree, the list of
  * threads), shown or hidden; views without one ignore it */
 void            ps_run_page_toggle_side_pane (PsRunPage *self);

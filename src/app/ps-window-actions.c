@@ -380,6 +380,19 @@ open_recent_action (GtkWidget  *widget,
   ps_window_open_file (self, file);
 }
 
+/* The run of the current tab read again in another code page: the
+ * names of a counter log from a machine in another language */
+static void
+reload_with_encoding_action (GtkWidget  *widget,
+                             const char *action_name,
+                             GVariant   *parameter)
+{
+  PsRunPage *page = ps_window_get_current_page (PS_WINDOW (widget));
+
+  if (page != NULL && ps_run_page_get_file (page) != NULL)
+    ps_run_page_reload_with_encoding (page, g_variant_get_string (parameter, NULL));
+}
+
 static void
 close_tab_action (GtkWidget  *widget,
                   const char *action_name,
@@ -739,6 +752,7 @@ _ps_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
+  gtk_widget_class_install_action (widget_class, "win.reload-with-encoding", "s", reload_with_encoding_action);
   gtk_widget_class_install_action (widget_class, "win.compare-with-file", NULL, compare_with_file_action);
   gtk_widget_class_install_action (widget_class, "win.compare-uris", "(ss)", compare_uris_action);
   gtk_widget_class_install_action (widget_class, "win.compare-pair", NULL, compare_pair_action);
@@ -771,6 +785,8 @@ _ps_window_update_actions_for (PsWindow  *self,
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab",
                                  ps_window_get_n_pages (self) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as", PS_IS_RUN_PAGE (child));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reload-with-encoding",
+                                 PS_IS_RUN_PAGE (child) && ps_run_page_get_file (PS_RUN_PAGE (child)) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-report", PS_IS_RUN_PAGE (child));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-report", PS_IS_RUN_PAGE (child));
   /* Compare With… compares the run of the current tab */

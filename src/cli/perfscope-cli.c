@@ -28,7 +28,7 @@ static const char * const options_with_value[] = {
   "--format", "--tick-rate", "--thread", "--basis", "--depth",
   "--to", "--output", "-o", "--source", "--sysroot", "--address-width", "--rename",
   "--backend", "--pid", "--command", "--interval-ms", "--duration", "--max-events",
-  "--min-change", "--noise-floor", NULL,
+  "--min-change", "--noise-floor", "--encoding", "--utc-offset", NULL,
 };
 
 /* The first argument that is neither an option nor an option's value */
@@ -79,6 +79,54 @@ parse_percent (const char *text,
     return FALSE;
 
   *out = value / 100.0;
+  return TRUE;
+}
+
+/* A code page that g_iconv knows and that writes ASCII as ASCII, as the
+ * line ends and separators of a text log need */
+static gboolean
+is_known_encoding (const char *name)
+{
+  static const char ascii[] = "\"(PDH-CSV 4.0)\",\"\\\\H\\x\"\t09:59:59.5\r\n";
+  g_autofree char *converted = g_convert (ascii, -1, "UTF-8", name, NULL, NULL, NULL);
+
+  return converted != NULL && strcmp (converted, ascii) == 0;
+}
+
+/* "+03:00", "-5", "+0530", "0" or "Z": minutes east of UTC */
+static gboolean
+parse_utc_offset (const char *text,
+                  gint64     *minutes)
+{
+  const char *p = text;
+  int sign = 1;
+  guint64 hours, extra = 0;
+  g_autofree char *hour_text = NULL;
+  const char *colon;
+
+  if (g_ascii_strcasecmp (text, "Z") == 0 || g_ascii_strcasecmp (text, "UTC") == 0)
+    {
+      *minutes = 0;
+      return TRUE;
+    }
+  if (g_ascii_strncasecmp (p, "UTC", 3) == 0)
+    p += 3;
+  if (*p == '+' || *p == '-')
+    sign = *p++ == '-' ? -1 : 1;
+  colon = strchr (p, ':');
+  if (colon == NULL && strlen (p) == 4)
+    colon = p + 2;  /* "+0530" */
+  hour_text = colon != NULL ? g_strndup (p, colon - p) : g_strdup (p);
+  if (!g_ascii_string_to_unsigned (hour_text, 10, 0, 14, &hours, NULL))
+    return FALSE;
+  if (colon != NULL)
+    {
+      const char *minute_text = *colon == ':' ? colon + 1 : colon;
+
+      if (strlen (minute_text) != 2 || !g_ascii_string_to_unsigned (minute_text, 10, 0, 59, &extra, NULL))
+        return FALSE;
+    }
+  *minutes = sign * (gint64) (hours * 60 + extra);
   return TRUE;
 }
 
@@ -158,6 +206,9 @@ main (int   argc,
   g_autofree char *duration = NULL;
   g_autofree char *min_change = NULL;
   g_autofree char *noise_floor = NULL;
+  g_autofree char *encoding = NULL;
+  g_autofree char *utc_offset = NULL;
+  g_autofree char *utc_offset_minutes = NULL;
   g_auto(GStrv) includes = NULL;
   g_auto(GStrv) excludes = NULL;
   g_auto(GStrv) include_files = NULL;
@@ -216,8 +267,12 @@ main (int   argc,
     { "source", 0, 0, G_OPTION_ARG_STRING, &export_source,
       N_("export: only the samples of this sample source (a PMC event)"), N_("NAME") },
     { "max-events", 0, 0, G_OPTION_ARG_STRING, &max_events,
-      N_("Stop reading a file after N events (measurements, spans, marks, samples, counter readings); "
-         "what was read is kept and the exit status is 3"), N_("N") },
+      N_("Stop reading a file at the end of the line in which N events (measurements, spans, marks, samples, "
+         "counter readings) were kept; what was read is kept and the exit status is 3"), N_("N") },
+    { "encoding", 0, 0, G_OPTION_ARG_STRING, &encoding,
+      N_("PDH counter logs: read text that is not UTF-8 in this code page (WINDOWS-1251, CP936, …) instead of the one guessed"), N_("NAME") },
+    { "utc-offset", 0, 0, G_OPTION_ARG_STRING, &utc_offset,
+      N_("PDH counter logs: the recording machine’s offset from UTC (+03:00, -5), for a header without a time zone or with one cut off"), N_("OFFSET") },
     { "sysroot", 0, 0, G_OPTION_ARG_FILENAME, &sysroot,
       N_("hwpmc logs: name functions from the ELF files under DIR, a copy of the FreeBSD machine’s / (kernel, libraries, /usr/lib/debug)"), N_("DIR") },
     { "address-width", 0, 0, G_OPTION_ARG_STRING, &address_width,
@@ -344,6 +399,22 @@ main (int   argc,
       if (!g_ascii_string_to_unsigned (max_events, 10, 1, G_MAXUINT64, &number, NULL))
         return ps_cli_usage_error (_("--max-events needs a positive number of events, not “%s”"), max_events);
       options.max_events = max_events;
+    }
+  if (encoding != NULL)
+    {
+      if (!is_known_encoding (encoding))
+        return ps_cli_usage_error (_("--encoding needs the name of a code page that writes ASCII as ASCII "
+                                     "(WINDOWS-1251, WINDOWS-1252, CP936, ISO-8859-5, …), not “%s”"), encoding);
+      options.encoding = encoding;
+    }
+  if (utc_offset != NULL)
+    {
+      gint64 minutes;
+
+      if (!parse_utc_offset (utc_offset, &minutes))
+        return ps_cli_usage_error (_("--utc-offset needs an offset from UTC such as +03:00 or -5, not “%s”"), utc_offset);
+      utc_offset_minutes = g_strdup_printf ("%" G_GINT64_FORMAT, minutes);
+      options.utc_offset = utc_offset_minutes;
     }
   if (sysroot != NULL)
     {

@@ -431,3 +431,158 @@ ps_cli_counters (const PsCliOptions *options,
 
   return ps_cli_counters_print (options, store, file, ps_cli_report_partial (store, file));
 }
+
+/* stats: a series of kind "counter" per counter track ------------------- */
+
+void
+ps_cli_counter_series_append (PsEventStore *store,
+                              GPtrArray    *series)
+{
+  g_auto(Counters) counters = { 0 };
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+  gboolean thinned = ps_event_store_get_counter_stride (store) > 1;
+
+  counters_init (&counters, store, FALSE);
+  for (guint i = 0; i < counters.tracks->len; i++)
+    {
+      guint32 track = GPOINTER_TO_UINT (g_ptr_array_index (counters.tracks, i));
+      const PsTrack *info = ps_event_store_get_track (store, track);
+      PsCounterStats stats = counter_stats (store, track);
+      PsSeries *one = g_new0 (PsSeries, 1);
+      PsCounterName name;
+
+      g_array_set_size (values, 0);
+      for (guint64 p = counters.first_point[track]; p < counters.first_point[track + 1]; p++)
+        g_array_append_val (values, ps_event_store_get_counter_value (store, counters.points[p])->value);
+      ps_stats_compute ((double *) (gpointer) values->data, values->len, &one->stats);
+      /* Past the readings kept one by one, the store's own figures are
+       * still over every reading; the percentiles are of those kept */
+      if (thinned && stats.n_values > 0)
+        {
+          one->stats.count = stats.n_values;
+          one->stats.sum = stats.sum;
+          one->stats.min = stats.min;
+          one->stats.max = stats.max;
+          one->stats.mean = stats_mean (&stats);
+        }
+
+      ps_counter_name_init (&name, store, track, FALSE);
+      one->name = g_strdup (name.path != NULL ? name.path : name.counter);
+      one->unit = name.unit != NULL ? name.unit : "";
+      ps_counter_name_clear (&name);
+      one->kind = PS_SERIES_COUNTER;
+      one->session = info->session != PS_NONE ? info->session : 0;
+      one->first_track = track;
+      one->tracks = &one->first_track;
+      one->n_instances = 1;
+      one->first_line = info->line;
+      /* Readings without a value are left out of the statistics */
+      one->n_excluded = stats.n_missing;
+      g_ptr_array_add (series, one);
+    }
+}
+
+/* The statistics, null without a value */
+static void
+write_counter_stats (PsCliJsonStream *stream,
+                     const PsStats   *stats)
+{
+  const struct { const char *name; double value; } members[] = {
+    { "sum", stats->sum }, { "min", stats->min }, { "max", stats->max }, { "mean", stats->mean },
+    { "median", stats->median }, { "p90", stats->p90 }, { "p95", stats->p95 }, { "p99", stats->p99 },
+    { "stddev", stats->stddev },
+  };
+
+  ps_cli_json_stream_int (stream, "count", (gint64) stats->count);
+  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+    ps_cli_json_stream_double (stream, members[i].name, stats->count > 0 ? members[i].value : NAN);
+}
+
+void
+ps_cli_counter_series_write (PsCliJsonStream *stream,
+                             PsEventStore    *store,
+                             const PsSeries  *series)
+{
+  PsCounterName name;
+
+  ps_counter_name_init (&name, store, series->first_track, FALSE);
+  ps_cli_json_stream_begin_object (stream, NULL);
+  ps_cli_json_stream_string (stream, "name", series->name);
+  ps_cli_json_stream_string (stream, "kind", ps_series_kind_to_string (series->kind));
+  ps_cli_json_stream_string (stream, "unit", series->unit);
+  ps_cli_json_stream_int (stream, "session", series->session);
+  ps_cli_json_stream_string (stream, "machine", name.machine);
+  ps_cli_json_stream_string (stream, "object", name.object);
+  ps_cli_json_stream_string (stream, "instance", name.instance);
+  ps_cli_json_stream_string (stream, "counter", name.counter);
+  write_counter_stats (stream, &series->stats);
+  ps_cli_json_stream_int (stream, "excluded", (gint64) series->n_excluded);
+  ps_cli_json_stream_int (stream, "flagged", (gint64) series->n_flagged);
+  ps_cli_json_stream_end (stream);
+  ps_counter_name_clear (&name);
+}
+
+void
+ps_cli_counter_series_print (GPtrArray *series)
+{
+  static const char * const stat_labels[] = {
+    N_("Sum"), N_("Min"), N_("Max"), N_("Mean"), N_("Median"),
+    N_("P90"), N_("P95"), N_("P99"), N_("Stddev"),
+  };
+  g_autoptr(GHashTable) done = g_hash_table_new (g_str_hash, g_str_equal);
+
+  /* A table per unit, in the order of its first series */
+  for (guint i = 0; i < series->len; i++)
+    {
+      const PsSeries *first = g_ptr_array_index (series, i);
+      g_autoptr(PsCliTable) table = NULL;
+      GPtrArray *cells;
+
+      if (first->kind != PS_SERIES_COUNTER || g_hash_table_contains (done, first->unit))
+        continue;
+      g_hash_table_add (done, (gpointer) first->unit);
+
+      /* Session, Count, Sum … Stddev, Excluded, Name */
+      table = ps_cli_table_new (2 + G_N_ELEMENTS (stat_labels) + 2);
+      ps_cli_table_set_alignment (table, "rrrrrrrrrrrrl");
+      cells = g_ptr_array_new ();
+      g_ptr_array_add (cells, g_strdup (_("Session")));
+      g_ptr_array_add (cells, g_strdup (_("Count")));
+      for (guint l = 0; l < G_N_ELEMENTS (stat_labels); l++)
+        g_ptr_array_add (cells, first->unit[0] != '\0'
+                                /* Translators: a column header with its unit, "Mean (s)" */
+                                ? g_strdup_printf (_("%s (%s)"), _(stat_labels[l]), first->unit)
+                                : g_strdup (_(stat_labels[l])));
+      g_ptr_array_add (cells, g_strdup (_("Excluded")));
+      g_ptr_array_add (cells, g_strdup (_("Name")));
+      g_ptr_array_add (cells, NULL);
+      ps_cli_table_add_row_strv_take (table, (char **) g_ptr_array_free (cells, FALSE));
+
+      for (guint j = i; j < series->len; j++)
+        {
+          const PsSeries *one = g_ptr_array_index (series, j);
+          const PsStats *stats = &one->stats;
+          const double numbers[] = {
+            stats->sum, stats->min, stats->max, stats->mean, stats->median,
+            stats->p90, stats->p95, stats->p99, stats->stddev,
+          };
+
+          if (one->kind != PS_SERIES_COUNTER || strcmp (one->unit, first->unit) != 0)
+            continue;
+          cells = g_ptr_array_new ();
+          g_ptr_array_add (cells, g_strdup_printf ("%u", one->session));
+          g_ptr_array_add (cells, g_strdup_printf ("%" PRIu64, stats->count));
+          for (guint v = 0; v < G_N_ELEMENTS (numbers); v++)
+            g_ptr_array_add (cells, ps_cli_table_format_number (stats->count > 0 ? numbers[v] : NAN));
+          g_ptr_array_add (cells, g_strdup_printf ("%" PRIu64, one->n_excluded));
+          g_ptr_array_add (cells, ps_util_display_text (one->name, -1));
+          g_ptr_array_add (cells, NULL);
+          ps_cli_table_add_row_strv_take (table, (char **) g_ptr_array_free (cells, FALSE));
+        }
+
+      if (g_hash_table_size (done) > 1)
+        printf ("\n");
+      printf ("%s (%s)\n", _("Counters"), first->unit[0] != '\0' ? first->unit : _("no unit"));
+      ps_cli_table_print (table, stdout, "  ");
+    }
+}

@@ -15,9 +15,10 @@
  * counters those viewers show (ps-export-speedscope.h,
  * ps-export-chrome-trace.h); `--to markdown` and `--to html` a summary
  * of the run for a bug report (ps-export-report.h). The exporters stream
- * to the output. A run
- * with nothing the target holds writes nothing, says why and exits with
- * status 1, as `calltree` does for a run without call stacks.
+ * to the output. A run with nothing the target holds, for every target
+ * but the reports, writes nothing (a file that was there stays as it
+ * was), says why and exits with status 1, as `calltree` does for a run
+ * without call stacks.
  */
 #include "config.h"
 
@@ -209,7 +210,32 @@ write_folded (GOutputStream  *stream,
 {
   FoldedTarget *target = user_data;
 
-  return ps_folded_write (target->store, target->source, PS_NONE, stream, &target->n_lines, NULL, error);
+  if (!ps_folded_write (target->store, target->source, PS_NONE, stream, &target->n_lines, NULL, error))
+    return FALSE;
+  /* Every folded line holds a stack and its weight: no line, no text,
+   * and a file that was there stays as it was */
+  if (target->n_lines == 0)
+    {
+      g_set_error_literal (error, PS_ERROR, PS_ERROR_NO_DATA, _("The run has no sampled call stacks"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A target the run has nothing for (PS_ERROR_NO_DATA) or a failed write */
+static int
+report_export_error (const PsCliOptions *options,
+                     const char         *file,
+                     const GError       *error)
+{
+  g_autofree char *name = g_filename_display_name (file);
+
+  if (g_error_matches (error, PS_ERROR, PS_ERROR_NO_DATA))
+    /* Translators: the first %s is a file name, the second an export target, the third why */
+    ps_cli_print_error (_("“%s” has nothing to export as %s: %s"), name, options->export_target, error->message);
+  else
+    print_output_error (options, error);
+  return PS_CLI_EXIT_UNREADABLE;
 }
 
 static int
@@ -238,15 +264,7 @@ export_collapsed (const PsCliOptions *options,
     }
 
   if (!write_to_output (options, write_folded, &target, &error))
-    {
-      print_output_error (options, error);
-      return PS_CLI_EXIT_UNREADABLE;
-    }
-
-  /* Every folded line holds a stack and its weight: no line, no text */
-  if (target.n_lines == 0)
-    ps_cli_print_error (_("“%s” has no sampled call stacks; nothing was written"), name);
-
+    return report_export_error (options, file, error);
   return PS_CLI_EXIT_OK;
 }
 
@@ -290,7 +308,14 @@ write_callgraph (GOutputStream  *stream,
 {
   CallgraphTarget *target = user_data;
 
-  return ps_pmcstat_text_write (target->store, target->depth, stream, &target->wrote_any, NULL, error);
+  if (!ps_pmcstat_text_write (target->store, target->depth, stream, &target->wrote_any, NULL, error))
+    return FALSE;
+  if (!target->wrote_any)
+    {
+      g_set_error_literal (error, PS_ERROR, PS_ERROR_NO_DATA, _("The run has no sampled call stacks"));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static int
@@ -299,18 +324,12 @@ export_pmcstat_callgraph (const PsCliOptions *options,
                           const char         *file)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *name = g_filename_display_name (file);
   CallgraphTarget target = { store, options->depth, FALSE };
 
   if (options->export_source != NULL)
     return ps_cli_usage_error (_("--source does not apply to --to pmcstat-callgraph: it writes every sample source"));
   if (!write_to_output (options, write_callgraph, &target, &error))
-    {
-      print_output_error (options, error);
-      return PS_CLI_EXIT_UNREADABLE;
-    }
-  if (!target.wrote_any)
-    ps_cli_print_error (_("“%s” has no sampled call stacks; nothing was written"), name);
+    return report_export_error (options, file, error);
   return PS_CLI_EXIT_OK;
 }
 
@@ -474,25 +493,14 @@ export_streamed (const PsCliOptions *options,
                  const char         *file)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *name = g_filename_display_name (file);
   StreamedTarget target = { options, store, file };
 
   if (!check_data (options, store, &error))
-    {
-      /* Translators: the first %s is a file name, the second an export target, the third why */
-      ps_cli_print_error (_("“%s” has nothing to export as %s: %s"), name, options->export_target, error->message);
-      return PS_CLI_EXIT_UNREADABLE;
-    }
+    return report_export_error (options, file, error);
 
+  /* Nothing was written on an error: a file that was there is as it was */
   if (!write_to_output (options, write_streamed, &target, &error))
-    {
-      /* Nothing was written: a file that was there is as it was */
-      if (g_error_matches (error, PS_ERROR, PS_ERROR_NO_DATA))
-        ps_cli_print_error (_("“%s” has nothing to export as %s: %s"), name, options->export_target, error->message);
-      else
-        print_output_error (options, error);
-      return PS_CLI_EXIT_UNREADABLE;
-    }
+    return report_export_error (options, file, error);
 
   return PS_CLI_EXIT_OK;
 }

@@ -32,6 +32,39 @@ get_n_report_rows (PsEventStore *store)
   return ps_event_store_get_n_report_rows (store);
 }
 
+/* The readings with a value: a blank cell of a PDH log or the first
+ * reading of a rate is a reading without one, which `counters` leaves out */
+static guint64
+get_n_counter_readings (PsEventStore *store)
+{
+  guint n_tracks = ps_event_store_get_n_tracks (store);
+  guint64 n = 0;
+
+  for (guint32 t = 0; t < n_tracks; t++)
+    {
+      const PsCounterStats *stats;
+
+      if (ps_event_store_get_track (store, t)->kind != PS_TRACK_COUNTER)
+        continue;
+      stats = ps_event_store_get_counter_stats (store, t);
+      if (stats != NULL)
+        n += stats->n_values;
+    }
+  return n;
+}
+
+/* The same among the readings kept one by one */
+static guint64
+get_n_counter_values (PsEventStore *store)
+{
+  guint64 n_values = ps_event_store_get_n_counter_values (store);
+  guint64 n = 0;
+
+  for (guint64 i = 0; i < n_values; i++)
+    n += (ps_event_store_get_counter_value (store, i)->flags & PS_COUNTER_FLAG_MISSING) == 0;
+  return n;
+}
+
 /* The event counts: the JSON "counts" object and the text "Events:" table */
 static const struct
 {
@@ -41,8 +74,8 @@ static const struct
 } event_counts[] = {
   { "spans",          N_("Spans"),          ps_event_store_get_n_spans },
   { "samples",        N_("Samples"),        ps_event_store_get_n_samples },
-  { "counter_readings", N_("Counter readings"), ps_event_store_get_n_counter_readings },
-  { "counter_values", N_("Counter readings kept"), ps_event_store_get_n_counter_values },
+  { "counter_readings", N_("Counter readings"), get_n_counter_readings },
+  { "counter_values", N_("Counter readings kept"), get_n_counter_values },
   { "marks",          N_("Marks"),          ps_event_store_get_n_marks },
   { "measurements",   N_("Measurements"),   ps_event_store_get_n_measurements },
   { "report_rows",    N_("Report rows"),    get_n_report_rows },
@@ -61,147 +94,133 @@ session_tick_rate (PsEventStore        *store,
 
 /* An empty object for a session that does not exist (a file without any) */
 static void
-add_metadata_object (JsonBuilder  *builder,
-                     PsEventStore *store,
-                     guint32       session)
+write_metadata_object (PsCliJsonStream *stream,
+                       PsEventStore    *store,
+                       guint32          session)
 {
   g_autoptr(GArray) entries = ps_event_store_list_metadata (store, session);
 
-  json_builder_begin_object (builder);
+  ps_cli_json_stream_begin_object (stream, "metadata");
   for (guint i = 0; i < entries->len; i++)
     {
       const PsMetadataEntry *entry = &g_array_index (entries, PsMetadataEntry, i);
 
-      json_builder_set_member_name (builder, entry->key);
-      json_builder_add_string_value (builder, entry->value);
+      ps_cli_json_stream_string (stream, entry->key, entry->value);
     }
-  json_builder_end_object (builder);
+  ps_cli_json_stream_end (stream);
 }
 
-static JsonNode *
-info_to_json (const PsCliOptions *options,
-              PsEventStore       *store,
-              const char         *path)
+/* Written out in pieces of about this size, so that a file of many
+ * sessions or warnings never waits as text */
+#define WRITE_OUT_BYTES (1 << 20)
+
+/* The info object, written as it is made: a log of 50 000 short sessions
+ * would take its JSON many times over as json-glib nodes */
+static void
+write_info (PsCliJsonStream    *stream,
+            const PsCliOptions *options,
+            PsEventStore       *store,
+            const char         *path)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
   guint n_sessions = ps_event_store_get_n_sessions (store);
   guint n_warnings = ps_event_store_get_n_warnings (store);
   gint64 begin_ns, end_ns;
 
-  json_builder_begin_object (builder);
+  ps_cli_json_stream_begin_object (stream, NULL);
 
-  ps_cli_add_run_members (builder, store, path, TRUE);
+  ps_cli_stream_run_members (stream, store, path, TRUE);
 
   /* The first session's header, the common case of one run per file */
-  json_builder_set_member_name (builder, "metadata");
-  add_metadata_object (builder, store, 0);
+  write_metadata_object (stream, store, 0);
 
-  json_builder_set_member_name (builder, "sessions");
-  json_builder_begin_array (builder);
+  ps_cli_json_stream_begin_array (stream, "sessions");
   for (guint s = 0; s < n_sessions; s++)
     {
       const PsSessionInfo *info = ps_event_store_get_session (store, s);
       double rate = session_tick_rate (store, s, info);
 
-      json_builder_begin_object (builder);
-      ps_cli_json_add_int (builder, "index", s);
-      json_builder_set_member_name (builder, "metadata");
-      add_metadata_object (builder, store, s);
-      ps_cli_json_add_int (builder, "first_line", (gint64)info->first_line);
-      ps_cli_json_add_int (builder, "last_line", (gint64)info->last_line);
-      json_builder_set_member_name (builder, "implicit");
-      json_builder_add_boolean_value (builder, info->implicit);
-      json_builder_set_member_name (builder, "tick_rate");
+      ps_cli_json_stream_begin_object (stream, NULL);
+      ps_cli_json_stream_int (stream, "index", s);
+      write_metadata_object (stream, store, s);
+      ps_cli_json_stream_int (stream, "first_line", (gint64)info->first_line);
+      ps_cli_json_stream_int (stream, "last_line", (gint64)info->last_line);
+      ps_cli_json_stream_boolean (stream, "implicit", info->implicit);
       if (rate > 0)
-        json_builder_add_double_value (builder, rate);
+        ps_cli_json_stream_double (stream, "tick_rate", rate);
       else
-        json_builder_add_null_value (builder);
-      json_builder_end_object (builder);
+        ps_cli_json_stream_null (stream, "tick_rate");
+      ps_cli_json_stream_end (stream);
+      ps_cli_json_write_out (stream->out, WRITE_OUT_BYTES);
     }
-  json_builder_end_array (builder);
+  ps_cli_json_stream_end (stream);
 
   if (options->tick_rate > 0)
-    {
-      json_builder_set_member_name (builder, "tick_rate_override");
-      json_builder_add_double_value (builder, options->tick_rate);
-    }
+    ps_cli_json_stream_double (stream, "tick_rate_override", options->tick_rate);
 
-  json_builder_set_member_name (builder, "counts");
-  json_builder_begin_object (builder);
+  ps_cli_json_stream_begin_object (stream, "counts");
   for (guint i = 0; i < G_N_ELEMENTS (event_counts); i++)
-    ps_cli_json_add_int (builder, event_counts[i].member, (gint64)event_counts[i].get (store));
-  json_builder_end_object (builder);
+    ps_cli_json_stream_int (stream, event_counts[i].member, (gint64)event_counts[i].get (store));
+  ps_cli_json_stream_end (stream);
 
-  ps_cli_json_add_int (builder, "tracks", ps_event_store_get_n_tracks (store));
+  ps_cli_json_stream_int (stream, "tracks", ps_event_store_get_n_tracks (store));
 
   /* Only runs with samples have it, so the other formats' output stays as it was */
   if (ps_event_store_get_n_sample_sources (store) > 0)
     {
-      json_builder_set_member_name (builder, "sample_sources");
-      json_builder_begin_array (builder);
+      ps_cli_json_stream_begin_array (stream, "sample_sources");
       for (guint i = 0; i < ps_event_store_get_n_sample_sources (store); i++)
         {
           const PsSampleSource *source = ps_event_store_get_sample_source (store, (guint16)i);
 
-          json_builder_begin_object (builder);
-          json_builder_set_member_name (builder, "name");
-          json_builder_add_string_value (builder, ps_event_store_get_string (store, source->name));
-          ps_cli_json_add_int (builder, "samples", (gint64)source->n_samples);
-          json_builder_set_member_name (builder, "rate");
+          ps_cli_json_stream_begin_object (stream, NULL);
+          ps_cli_json_stream_string (stream, "name", ps_event_store_get_string (store, source->name));
+          ps_cli_json_stream_int (stream, "samples", (gint64)source->n_samples);
           if (source->rate > 0)
-            json_builder_add_int_value (builder, (gint64)source->rate);
+            ps_cli_json_stream_int (stream, "rate", (gint64)source->rate);
           else
-            json_builder_add_null_value (builder);
-          json_builder_end_object (builder);
+            ps_cli_json_stream_null (stream, "rate");
+          ps_cli_json_stream_end (stream);
         }
-      json_builder_end_array (builder);
+      ps_cli_json_stream_end (stream);
     }
 
-  json_builder_set_member_name (builder, "time_range_ns");
   if (ps_event_store_get_time_range (store, &begin_ns, &end_ns))
     {
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "begin");
-      json_builder_add_int_value (builder, begin_ns);
-      json_builder_set_member_name (builder, "end");
-      json_builder_add_int_value (builder, end_ns);
-      json_builder_end_object (builder);
+      ps_cli_json_stream_begin_object (stream, "time_range_ns");
+      ps_cli_json_stream_int (stream, "begin", begin_ns);
+      ps_cli_json_stream_int (stream, "end", end_ns);
+      ps_cli_json_stream_end (stream);
     }
   else
-    json_builder_add_null_value (builder);
+    ps_cli_json_stream_null (stream, "time_range_ns");
 
-  json_builder_set_member_name (builder, "warnings");
-  json_builder_begin_array (builder);
+  ps_cli_json_stream_begin_array (stream, "warnings");
   for (guint i = 0; i < n_warnings; i++)
     {
       PsWarning warning;
 
       ps_event_store_get_warning (store, i, &warning);
-      json_builder_begin_object (builder);
+      ps_cli_json_stream_begin_object (stream, NULL);
       /* Text formats give a line, binary ones a byte offset (cli.md) */
       if (warning.line > 0)
-        ps_cli_json_add_int (builder, "line", (gint64)warning.line);
+        ps_cli_json_stream_int (stream, "line", (gint64)warning.line);
       if (warning.offset != PS_NO_POSITION)
-        ps_cli_json_add_int (builder, "offset", (gint64)warning.offset);
-      json_builder_set_member_name (builder, "code");
-      json_builder_add_string_value (builder, warning.code);
-      json_builder_set_member_name (builder, "message");
-      json_builder_add_string_value (builder, warning.message);
-      json_builder_set_member_name (builder, "severity");
-      json_builder_add_string_value (builder, severity_to_string (warning.severity));
+        ps_cli_json_stream_int (stream, "offset", (gint64)warning.offset);
+      ps_cli_json_stream_string (stream, "code", warning.code);
+      ps_cli_json_stream_string (stream, "message", warning.message);
+      ps_cli_json_stream_string (stream, "severity", severity_to_string (warning.severity));
       if (warning.session != PS_NONE)
-        ps_cli_json_add_int (builder, "session", warning.session);
-      json_builder_end_object (builder);
+        ps_cli_json_stream_int (stream, "session", warning.session);
+      ps_cli_json_stream_end (stream);
+      ps_cli_json_write_out (stream->out, WRITE_OUT_BYTES);
     }
-  json_builder_end_array (builder);
-  ps_cli_json_add_int (builder, "warnings_total", (gint64)ps_event_store_get_n_warnings_raised (store));
+  ps_cli_json_stream_end (stream);
+  ps_cli_json_stream_int (stream, "warnings_total", (gint64)ps_event_store_get_n_warnings_raised (store));
 
-  ps_cli_json_add_int (builder, "bytes", (gint64)ps_event_store_get_bytes_read (store));
-  ps_cli_json_add_int (builder, "memory_bytes", (gint64)ps_event_store_get_memory_size (store));
+  ps_cli_json_stream_int (stream, "bytes", (gint64)ps_event_store_get_bytes_read (store));
+  ps_cli_json_stream_int (stream, "memory_bytes", (gint64)ps_event_store_get_memory_size (store));
 
-  json_builder_end_object (builder);
-
-  return json_builder_get_root (builder);
+  ps_cli_json_stream_end (stream);
 }
 
 static char *
@@ -240,9 +259,13 @@ print_info_text (const PsCliOptions *options,
   g_autofree char *size = g_format_size (bytes);
   gint64 begin_ns, end_ns;
   const GError *error = ps_event_store_get_error (store);
+  const char *origin;
+  const char *format = ps_cli_run_format (store, &origin);
 
   ps_cli_table_add_row (summary, _("File:"), file_name, NULL);
-  ps_cli_table_add_row (summary, _("Format:"), ps_event_store_get_format (store), NULL);
+  ps_cli_table_add_row (summary, _("Format:"), format, NULL);
+  if (origin != NULL)
+    ps_cli_table_add_row (summary, _("Origin:"), origin, NULL);
   ps_cli_table_add_row (summary, _("Complete:"),
                         ps_event_store_is_complete (store) ? _("yes") : _("no"), NULL);
   if (error != NULL)
@@ -338,11 +361,17 @@ int
 ps_cli_info (const PsCliOptions  *options,
              char               **files)
 {
-  g_autoptr(JsonArray) results = json_array_new ();
+  g_autoptr(GString) out = g_string_new (NULL);
   guint n_files = g_strv_length (files);
   guint n_read = 0;
   gboolean any_unreadable = FALSE;
   gboolean any_partial = FALSE;
+  PsCliJsonStream stream;
+
+  /* One file is one object, several an array of those read */
+  ps_cli_json_stream_init (&stream, out, 0);
+  if (!options->text && n_files > 1)
+    ps_cli_json_stream_begin_array (&stream, NULL);
 
   for (guint i = 0; i < n_files; i++)
     {
@@ -364,24 +393,20 @@ ps_cli_info (const PsCliOptions  *options,
           print_info_text (options, store, files[i]);
         }
       else
-        json_array_add_element (results, info_to_json (options, store, files[i]));
+        {
+          write_info (&stream, options, store, files[i]);
+          ps_cli_json_write_out (out, WRITE_OUT_BYTES);
+        }
       n_read++;
     }
 
-  if (!options->text)
+  if (!options->text && n_files > 1)
+    ps_cli_json_stream_end (&stream);
+  if (!options->text && (n_files > 1 || n_read == 1))
     {
-      if (n_files == 1)
-        {
-          if (n_read == 1)
-            ps_cli_json_print (json_array_get_element (results, 0));
-        }
-      else
-        {
-          g_autoptr(JsonNode) root = json_node_new (JSON_NODE_ARRAY);
-
-          json_node_set_array (root, results);
-          ps_cli_json_print (root);
-        }
+      g_string_append_c (out, '\n');
+      ps_cli_json_write_out (out, 0);
+      fflush (stdout);
     }
 
   if (any_unreadable)

@@ -166,6 +166,10 @@ load (const PsCliOptions  *options,
     ps_format_options_set (&parser_options, "address-width", options->address_width);
   if (options->max_events != NULL)
     ps_format_options_set (&parser_options, PS_LOADER_OPTION_MAX_EVENTS, options->max_events);
+  if (options->encoding != NULL)
+    ps_format_options_set (&parser_options, PS_FORMAT_OPTION_ENCODING, options->encoding);
+  if (options->utc_offset != NULL)
+    ps_format_options_set (&parser_options, PS_FORMAT_OPTION_UTC_OFFSET, options->utc_offset);
   if (totals_only)
     ps_format_options_set (&parser_options, PS_FORMAT_OPTION_TOTALS_ONLY, "true");
 
@@ -240,6 +244,24 @@ ps_cli_report_partial (PsEventStore *store,
   return TRUE;
 }
 
+const char *
+ps_cli_run_format (PsEventStore  *store,
+                   const char   **origin)
+{
+  const PsFormat *read_format = ps_load_get_read_format (store);
+  const char *format = ps_event_store_get_format (store);
+
+  *origin = NULL;
+  /* A saved run's store names the format of what was saved */
+  if (read_format == &ps_format_native)
+    {
+      if (g_strcmp0 (format, ps_format_native.name) != 0)
+        *origin = format;
+      return ps_format_native.name;
+    }
+  return format;
+}
+
 void
 ps_cli_add_run_members (JsonBuilder  *builder,
                         PsEventStore *store,
@@ -248,6 +270,8 @@ ps_cli_add_run_members (JsonBuilder  *builder,
 {
   g_autofree char *file_name = ps_cli_display_basename (path);
   gboolean complete = ps_event_store_is_complete (store);
+  const char *origin;
+  const char *format = ps_cli_run_format (store, &origin);
 
   json_builder_set_member_name (builder, "file");
   json_builder_add_string_value (builder, file_name);
@@ -259,7 +283,12 @@ ps_cli_add_run_members (JsonBuilder  *builder,
       json_builder_add_string_value (builder, display_path);
     }
   json_builder_set_member_name (builder, "format");
-  json_builder_add_string_value (builder, ps_event_store_get_format (store));
+  json_builder_add_string_value (builder, format);
+  if (origin != NULL)
+    {
+      json_builder_set_member_name (builder, "origin");
+      json_builder_add_string_value (builder, origin);
+    }
   json_builder_set_member_name (builder, "complete");
   json_builder_add_boolean_value (builder, complete);
   if (!complete)
@@ -272,5 +301,35 @@ ps_cli_add_run_members (JsonBuilder  *builder,
       /* The loader stops at a byte offset; a line is not known there */
       ps_cli_json_add_int (builder, "offset", (gint64)ps_event_store_get_bytes_read (store));
       json_builder_end_object (builder);
+    }
+}
+
+void
+ps_cli_stream_run_members (PsCliJsonStream *stream,
+                           PsEventStore    *store,
+                           const char      *path,
+                           gboolean         with_path)
+{
+  g_autofree char *file_name = ps_cli_display_basename (path);
+  const char *origin;
+  const char *format = ps_cli_run_format (store, &origin);
+
+  ps_cli_json_stream_string (stream, "file", file_name);
+  if (with_path)
+    {
+      g_autofree char *display_path = g_filename_display_name (path);
+
+      ps_cli_json_stream_string (stream, "path", display_path);
+    }
+  ps_cli_json_stream_string (stream, "format", format);
+  if (origin != NULL)
+    ps_cli_json_stream_string (stream, "origin", origin);
+  ps_cli_json_stream_boolean (stream, "complete", ps_event_store_is_complete (store));
+  if (!ps_event_store_is_complete (store))
+    {
+      ps_cli_json_stream_begin_object (stream, "error");
+      ps_cli_json_stream_string (stream, "message", ps_event_store_get_error (store)->message);
+      ps_cli_json_stream_int (stream, "offset", (gint64)ps_event_store_get_bytes_read (store));
+      ps_cli_json_stream_end (stream);
     }
 }

@@ -157,6 +157,8 @@ write_one_series (PsCliJsonStream *stream,
 
   if (one->kind == PS_SERIES_SPAN)
     write_span_series (stream, writer->store, one);
+  else if (one->kind == PS_SERIES_COUNTER)
+    ps_cli_counter_series_write (stream, writer->store, one);
   else
     write_series (stream, one, writer->is_ce);
 }
@@ -441,9 +443,9 @@ print_stats_text (const PsCliOptions *options,
       const PsSeries *s = g_ptr_array_index (series, i);
       g_autofree char *key = g_strdup_printf ("%d:%s", s->kind, s->unit);
 
-      if (s->kind == PS_SERIES_SPAN)
+      if (s->kind == PS_SERIES_SPAN || s->kind == PS_SERIES_COUNTER)
         {
-          has_spans = TRUE;
+          has_spans |= s->kind == PS_SERIES_SPAN;
           continue;
         }
       if (g_hash_table_contains (done, key))
@@ -460,6 +462,7 @@ print_stats_text (const PsCliOptions *options,
         printf ("\n");
       print_span_table (store, series);
     }
+  ps_cli_counter_series_print (series);
 }
 
 int
@@ -489,6 +492,7 @@ ps_cli_stats (const PsCliOptions *options,
   series_options.durations_summary_only = TRUE;
   series_options.span_filter = options->scope_filter;
   series = ps_series_collect (store, &series_options);
+  ps_cli_counter_series_append (store, series);
   /* CE PerfLog descriptions have an expansion */
   is_ce = g_strcmp0 (ps_event_store_get_format (store), ps_format_ce_perflog.name) == 0;
 

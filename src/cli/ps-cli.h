@@ -16,6 +16,7 @@
 #include "ps-scopes.h"
 #include "ps-call-tree.h"
 #include "ps-export-writer.h"
+#include "ps-series.h"
 
 G_BEGIN_DECLS
 
@@ -57,6 +58,8 @@ typedef struct
   const char     *sysroot;           /* --sysroot (hwpmc symbols), or NULL */
   const char     *max_events;        /* --max-events, a checked decimal, or NULL */
   const char     *address_width;     /* --address-width "4" or "8", or NULL */
+  const char     *encoding;          /* --encoding, a checked code page name, or NULL */
+  const char     *utc_offset;        /* --utc-offset in minutes east of UTC, a decimal, or NULL */
   GHashTable     *renames;           /* diff: --rename A name → B name, or NULL */
   double          min_change;        /* diff: --min-change as a fraction, NaN for the default */
   double          noise_fraction;    /* diff: --noise-floor as a fraction, NaN for the default */
@@ -94,6 +97,11 @@ void          ps_cli_add_run_members (JsonBuilder        *builder,
                                       PsEventStore       *store,
                                       const char         *path,
                                       gboolean            with_path);
+/* The "format" a command names: "perfscope" for a saved run, whose
+ * format of origin ("procfs", "ce-perflog") is then in *origin, else the
+ * format read and NULL */
+const char   *ps_cli_run_format      (PsEventStore       *store,
+                                      const char        **origin);
 
 /* ps-cli-json.c: pretty-printed JSON with doubles in their shortest
  * round-trip form (json-glib prints "%.17g") */
@@ -163,6 +171,12 @@ void          ps_cli_json_stream_null (PsCliJsonStream   *stream,
  * line): the caller appends its text to the string returned */
 GString      *ps_cli_json_stream_raw (PsCliJsonStream    *stream,
                                       const char         *name);
+
+/* ps_cli_add_run_members () for a stream (ps-cli-load.c) */
+void          ps_cli_stream_run_members (PsCliJsonStream *stream,
+                                      PsEventStore       *store,
+                                      const char         *path,
+                                      gboolean            with_path);
 
 /* Writes one item of an array, as a value in it */
 typedef void (*PsCliJsonItemFunc)    (PsCliJsonStream    *stream,
@@ -247,6 +261,15 @@ int           ps_cli_counters_print  (const PsCliOptions *options,
                                       PsEventStore       *store,
                                       const char         *path,
                                       gboolean            partial);
+/* stats of a counter run (ps-cli-counters.c): a series of kind
+ * PS_SERIES_COUNTER per counter track, appended to series, its statistics
+ * over the readings with a value; its JSON object; its text tables */
+void          ps_cli_counter_series_append (PsEventStore *store,
+                                      GPtrArray          *series);
+void          ps_cli_counter_series_write (PsCliJsonStream *stream,
+                                      PsEventStore       *store,
+                                      const PsSeries     *series);
+void          ps_cli_counter_series_print (GPtrArray     *series);
 int           ps_cli_record          (const PsCliOptions *options);
 int           ps_cli_diff            (const PsCliOptions *options,
                                       const char         *file_a,

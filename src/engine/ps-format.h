@@ -120,6 +120,14 @@ void      ps_format_options_set (GHashTable    **options,
  * Given like the loader's options, which go on to the parser. */
 #define PS_FORMAT_OPTION_TOTALS_ONLY "totals-only"
 
+/* The code page of 8-bit text that is not UTF-8 (pdh-csv), a name
+ * g_iconv_open () knows ("WINDOWS-1251"), instead of the one guessed */
+#define PS_FORMAT_OPTION_ENCODING "encoding"
+
+/* The recording machine's offset from UTC in minutes east ("180" for
+ * UTC+3), for logs whose local times name no zone (pdh-csv) */
+#define PS_FORMAT_OPTION_UTC_OFFSET "utc-offset"
+
 /* Options a user gives a format (hwpmc-pmclog: "sysroot", "address-width");
  * before the first feed(). A format ignores the options it does not know. */
 void      ps_parser_set_option (PsParser        *parser,

@@ -34,6 +34,13 @@ struct _PsLoader
 
 G_DEFINE_FINAL_TYPE (PsLoader, ps_loader, G_TYPE_OBJECT)
 
+/* The format a store was read in, on the store (ps_load_get_read_format ()) */
+static GQuark
+read_format_quark (void)
+{
+  return g_quark_from_static_string ("ps-loader-read-format");
+}
+
 enum {
   PROP_0,
   PROP_FILE,
@@ -271,6 +278,7 @@ typedef struct
   GAsyncQueue  *free_chunks;
   GAsyncQueue  *full_chunks;
   gint          stop;
+  gint          feed_only;   /* chunks from now on are not scanned */
   GThread      *thread;
 
   /* Mapping: the file, or -1; where the next chunk starts, and its
@@ -340,7 +348,7 @@ read_ahead_thread (gpointer data)
       g_clear_pointer (&chunk->window, ps_file_window_unmap);
 
       fill_chunk (ahead, chunk);
-      if (ahead->parser != NULL && chunk->length > 0)
+      if (ahead->parser != NULL && chunk->length > 0 && !g_atomic_int_get (&ahead->feed_only))
         chunk->scanned = ps_parser_scan (ahead->parser, chunk->data, chunk->length);
       g_async_queue_push (ahead->full_chunks, chunk);
       if (chunk->length <= 0 || chunk->error != NULL)
@@ -427,10 +435,13 @@ read_ahead_stop (ReadAhead *ahead)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ReadAhead, read_ahead_stop)
 
-/* The limit of events kept (option "max-events"), 0 for none. Fed
- * input is checked every LIMIT_PIECE_SIZE bytes, scanned chunks (parsers
- * in two stages) between chunks. */
+/* The limit of events kept (option "max-events"), 0 for none. Input is
+ * fed in pieces that end at a line end, each too short to hold the events
+ * still allowed (a PDH cell of `"0",` is the densest event any format
+ * writes), so that reading stops at the end of the line in which the limit
+ * was reached; far from the limit the pieces are LIMIT_PIECE_SIZE. */
 #define LIMIT_PIECE_SIZE (64 * 1024)
+#define LIMIT_MIN_EVENT_BYTES 4
 
 typedef struct
 {
@@ -438,16 +449,61 @@ typedef struct
   guint64         max_events;
   guint64         stop_offset;   /* where reading stopped at the limit */
   gboolean        reached;
+  gboolean        mid_line;      /* the last byte fed was not a line end */
 } EventLimit;
+
+static guint64
+limit_remaining (EventLimit *limit)
+{
+  guint64 n = ps_store_builder_get_n_events (limit->builder);
+
+  return n < limit->max_events ? limit->max_events - n : 0;
+}
 
 static gboolean
 limit_reached (EventLimit *limit,
                guint64     offset)
 {
-  if (limit->max_events == 0 || ps_store_builder_get_n_events (limit->builder) < limit->max_events)
+  if (limit->max_events == 0 || limit_remaining (limit) > 0)
     return FALSE;
   limit->reached = TRUE;
   limit->stop_offset = offset;
+  return TRUE;
+}
+
+/* The length of the next piece to feed from data under the limit: too
+ * short to hold the events still allowed, then to the end of its line */
+static gsize
+limit_piece_length (EventLimit   *limit,
+                    const guint8 *data,
+                    gsize         length,
+                    gsize         chunk_size)
+{
+  guint64 remaining = limit_remaining (limit);
+  gsize piece = MIN (chunk_size, LIMIT_PIECE_SIZE);
+  const guint8 *newline;
+
+  if (remaining < piece / LIMIT_MIN_EVENT_BYTES)
+    piece = (gsize) remaining * LIMIT_MIN_EVENT_BYTES - 1;
+  if (piece >= length)
+    return length;
+  newline = memchr (data + piece, '\n', length - piece);
+  return newline != NULL ? (gsize) (newline + 1 - data) : length;
+}
+
+static gboolean
+feed_limited (PsParser      *parser,
+              const guint8  *data,
+              gsize          length,
+              EventLimit    *limit,
+              GError       **error)
+{
+  if (length == 0)
+    return TRUE;
+  if (!ps_parser_feed (parser, data, length, error))
+    return FALSE;
+  if (limit != NULL)
+    limit->mid_line = data[length - 1] != '\n';
   return TRUE;
 }
 
@@ -463,27 +519,41 @@ feed_pieces (PsParser      *parser,
              guint64        offset,
              GError       **error)
 {
-  /* Under a limit, in smaller pieces: it is checked between them */
-  if (limit != NULL && limit->max_events > 0)
-    chunk_size = MIN (chunk_size, LIMIT_PIECE_SIZE);
+  gboolean limited = limit != NULL && limit->max_events > 0;
 
-  for (gsize pos = 0; pos < length; pos += chunk_size)
+  for (gsize pos = 0, piece; pos < length; pos += piece)
     {
-      if (limit != NULL && limit_reached (limit, offset + pos))
+      if (limited && limit_reached (limit, offset + pos))
         {
           /* A text line is finished, so that the last one is whole */
-          const guint8 *newline = memchr (data + pos, '\n', length - pos);
+          const guint8 *newline = limit->mid_line ? memchr (data + pos, '\n', length - pos) : NULL;
 
-          if (newline != NULL && !ps_parser_feed (parser, data + pos, newline + 1 - (data + pos), error))
+          if (newline != NULL && !feed_limited (parser, data + pos, newline + 1 - (data + pos), limit, error))
             return FALSE;
           if (newline != NULL)
             limit->stop_offset += newline + 1 - (data + pos);
           return TRUE;
         }
-      if (!ps_parser_feed (parser, data + pos, MIN (chunk_size, length - pos), error))
+      piece = limited ? limit_piece_length (limit, data + pos, length - pos, chunk_size)
+                      : MIN (chunk_size, length - pos);
+      if (!feed_limited (parser, data + pos, piece, limit, error))
         return FALSE;
     }
   return TRUE;
+}
+
+/* Chunks the reading thread has scanned are applied whole: near the limit
+ * it stops scanning, and the chunks after those it scanned already are fed
+ * in pieces as the first block is. Near means that the chunks read ahead
+ * could hold the events still allowed. */
+static void
+feed_near_limit (ReadAhead  *ahead,
+                 EventLimit *limit)
+{
+  if (limit->max_events == 0 || g_atomic_int_get (&ahead->feed_only))
+    return;
+  if (limit_remaining (limit) <= (guint64) (N_READ_BUFFERS + 1) * ahead->chunk_size / LIMIT_MIN_EVENT_BYTES)
+    g_atomic_int_set (&ahead->feed_only, 1);
 }
 
 /* A chunk from the read-ahead: applied if it was scanned, else fed */
@@ -659,25 +729,31 @@ ps_load_stream (GInputStream    *stream,
                                       cancellable, progress, progress_data, error);
 }
 
-PsEventStore *
-ps_load_stream_with_options (GInputStream    *stream,
-                             const char      *file_name,
-                             const PsFormat  *format,
-                             GHashTable      *options,
-                             gsize            chunk_size,
-                             guint64          total_size,
-                             GCancellable    *cancellable,
-                             void           (*progress) (guint64 bytes, gpointer data),
-                             gpointer         progress_data,
-                             GError         **error)
+/* Reads the stream; *format is the format forced or, on return, the one
+ * sniffed; *empty whether the input had no byte, *named whether its first
+ * bytes are the format's as it sniffs them */
+static PsEventStore *
+load_stream (GInputStream    *stream,
+             const char      *file_name,
+             const PsFormat **format_inout,
+             gboolean        *empty,
+             gboolean        *named,
+             GHashTable      *options,
+             gsize            chunk_size,
+             guint64          total_size,
+             GCancellable    *cancellable,
+             void           (*progress) (guint64 bytes, gpointer data),
+             gpointer         progress_data,
+             GError         **error)
 {
+  const PsFormat *format = *format_inout;
   g_autoptr(PsEventStore) store = NULL;
   g_autoptr(PsStoreBuilder) builder = NULL;
   g_autoptr(PsParser) parser = NULL;
   g_autoptr(ReadAhead) ahead = NULL;
   g_autofree guint8 *first = NULL;
   g_autoptr(GError) local_error = NULL;
-  EventLimit limit = { NULL, 0, 0, FALSE };
+  EventLimit limit = { NULL, 0, 0, FALSE, FALSE };
   LineEnds line_ends = { total_size, 0 };
   guint64 offset = 0;
   gsize first_size;
@@ -700,6 +776,8 @@ ps_load_stream_with_options (GInputStream    *stream,
       g_propagate_error (error, g_steal_pointer (&local_error));
       return NULL;
     }
+  *empty = n == 0;
+  *named = format == NULL || (n > 0 && format->sniff (first, MIN (n, PS_FORMAT_SNIFF_SIZE), file_name) > 0);
 
   if (format == NULL)
     {
@@ -719,6 +797,7 @@ ps_load_stream_with_options (GInputStream    *stream,
                        file_name ? file_name : _("The input"), (gsize)MIN (n, PS_FORMAT_SNIFF_SIZE));
           return NULL;
         }
+      *format_inout = format;
     }
 
   store = ps_event_store_new ();
@@ -762,6 +841,8 @@ ps_load_stream_with_options (GInputStream    *stream,
 
   if (n == first_size && staged)
     ahead = read_ahead_start (stream, parser, chunk_size, cancellable);
+  if (ahead != NULL && staged)
+    feed_near_limit (ahead, &limit);
   offset = n;
   g_clear_pointer (&first, g_free);
   if (progress)
@@ -785,7 +866,7 @@ ps_load_stream_with_options (GInputStream    *stream,
           return NULL;
         }
 
-      if (!limit_reached (&limit, offset) && length > 0
+      if (length > 0 && !limit_reached (&limit, offset)
           && !consume_chunk (parser, chunk, chunk_size, &limit, offset, &local_error))
         {
           read_ahead_recycle (ahead, chunk);
@@ -826,6 +907,8 @@ ps_load_stream_with_options (GInputStream    *stream,
           return stop_partial (store, builder, offset, local_error);
         }
       read_ahead_recycle (ahead, chunk);
+      if (staged)
+        feed_near_limit (ahead, &limit);
 
       if ((gsize)length < chunk_size)
         break;
@@ -844,6 +927,90 @@ ps_load_stream_with_options (GInputStream    *stream,
 
   (void)total_size;
   return g_steal_pointer (&store);
+}
+
+/* Nothing came of the input: no track or event, and no session unless
+ * reading failed (a parser may open one before its first record) */
+static gboolean
+nothing_read (PsEventStore *store)
+{
+  return (ps_event_store_get_n_sessions (store) == 0 || ps_event_store_get_error (store) != NULL)
+         && ps_event_store_get_n_tracks (store) == 0
+         && ps_event_store_get_n_spans (store) == 0
+         && ps_event_store_get_n_samples (store) == 0
+         && ps_event_store_get_n_counter_readings (store) == 0
+         && ps_event_store_get_n_marks (store) == 0
+         && ps_event_store_get_n_measurements (store) == 0
+         && ps_event_store_get_n_report_rows (store) == 0;
+}
+
+PsEventStore *
+ps_load_stream_with_options (GInputStream    *stream,
+                             const char      *file_name,
+                             const PsFormat  *format,
+                             GHashTable      *options,
+                             gsize            chunk_size,
+                             guint64          total_size,
+                             GCancellable    *cancellable,
+                             void           (*progress) (guint64 bytes, gpointer data),
+                             gpointer         progress_data,
+                             GError         **error)
+{
+  const PsFormat *read_format = format;
+  g_autoptr(PsEventStore) store = NULL;
+  const GError *failure;
+  gboolean empty = FALSE;
+  gboolean named = FALSE;
+  const char *why;
+
+  store = load_stream (stream, file_name, &read_format, &empty, &named, options, chunk_size, total_size,
+                       cancellable, progress, progress_data, error);
+  if (store == NULL)
+    return NULL;
+  g_object_set_qdata (G_OBJECT (store), read_format_quark (), (gpointer) read_format);
+
+  /* A file of which nothing could be read in a format forced on it, and
+   * whose first bytes are not the format's either, is no file of the
+   * format. One that begins as the format does but is damaged or cut
+   * early is a run read in part, or an empty one. */
+  failure = ps_event_store_get_error (store);
+  if (named || !nothing_read (store))
+    return g_steal_pointer (&store);
+
+  if (failure != NULL && failure->domain != PS_ERROR)
+    {
+      /* An input that could not be read is not to blame on the format */
+      g_propagate_error (error, g_error_copy (failure));
+      return NULL;
+    }
+  if (empty)
+    {
+      g_set_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT,
+                   _("“%s” is empty"), file_name ? file_name : _("The input"));
+      return NULL;
+    }
+  if (failure != NULL)
+    why = failure->message;
+  else if (ps_event_store_get_n_warnings (store) > 0)
+    {
+      PsWarning warning;
+
+      ps_event_store_get_warning (store, 0, &warning);
+      why = warning.message;
+    }
+  else
+    why = _("nothing in it is of this format");
+  /* Translators: "Not a “ce-perflog” file: 2 lines without “## PERF ##”
+   * were ignored"; the first %s is a format's name */
+  g_set_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT, _("Not a “%s” file: %s"), read_format->name, why);
+  return NULL;
+}
+
+const PsFormat *
+ps_load_get_read_format (PsEventStore *store)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+  return g_object_get_qdata (G_OBJECT (store), read_format_quark ());
 }
 
 /* The file's name as messages show it, and as the parsers and the errors

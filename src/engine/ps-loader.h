@@ -88,4 +88,9 @@ PsEventStore   *ps_load_stream_with_options (GInputStream     *stream,
                                           gpointer             progress_data,
                                           GError             **error);
 
+/* The format the loader read the store in: the one forced or sniffed, the
+ * native format for a saved run (whose store names the format of the
+ * run's origin, ps_event_store_get_format ()) */
+const PsFormat *ps_load_get_read_format  (PsEventStore        *store);
+
 G_END_DECLS

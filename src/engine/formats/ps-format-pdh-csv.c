@@ -10,8 +10,10 @@
  * and one counter path per column; every further line is a sample, a local
  * timestamp and one already computed (cooked) value per counter. The lines
  * come through PsLineReader (any chunk split, CR LF or LF, UTF-8 BOM and
- * UTF-16 decoded); an 8-bit line that is not UTF-8 is read as
- * Windows-1252, and so is every line after it.
+ * UTF-16 decoded). 8-bit text is UTF-8 until a line is not: that line and
+ * every one after it are then read in the code page its letters make
+ * plain, Windows-1251 when they run in words of Cyrillic letters, else
+ * Windows-1252, or in the one the "encoding" option names.
  *
  * Store model (also in ps-event-store.h next to PsTrackKind):
  *
@@ -80,6 +82,14 @@ static const char * const objects_with_parents[] = {
   "Job Object Details",
 };
 
+typedef enum
+{
+  CODE_PAGE_UTF8,
+  CODE_PAGE_1252,     /* Western European */
+  CODE_PAGE_1251,     /* Cyrillic, as guessed: read through an iconv of it */
+  CODE_PAGE_ICONV,    /* the "encoding" option's, or Windows-1251: self->iconv */
+} CodePage;
+
 /* The fields of a line, one at a time */
 typedef struct
 {
@@ -113,9 +123,12 @@ typedef struct
 
   GError       *error;          /* the fatal error found in a line callback */
   gboolean      failed;
+  gboolean      started;        /* the options were read */
 
   /* Text */
-  gboolean      cp1252;         /* 8-bit lines are Windows-1252 from now on */
+  CodePage      code_page;      /* of 8-bit lines from now on */
+  GIConv        iconv;          /* the "encoding" option's, then Windows-1251's if guessed, or (GIConv) -1 */
+  char         *encoding;       /* its name, or NULL */
   GString      *decoded;
   GString      *field;          /* the text of a field, NUL-terminated */
   GString      *scratch;        /* a field with doubled quotes, unquoted */
@@ -132,6 +145,8 @@ typedef struct
   guint32       session;
   gboolean      has_bias;
   gint64        bias_minutes;   /* UTC = local + bias */
+  gboolean      has_utc_offset; /* given by the "utc-offset" option */
+  gint64        utc_offset_minutes;
   guint32      *track_slots;    /* track index + 1 of machines, objects, instances; 0: free */
   guint         track_slots_mask;
   guint         n_track_slots_used;
@@ -185,6 +200,53 @@ is_ascii (const char *text,
   for (; i < length; i++)
     seen |= (guchar)text[i];
   return (seen & high_bits) == 0;
+}
+
+/* A letter of Windows-1251 or -1252 above ASCII: Cyrillic letters are
+ * 0xC0 to 0xFF with Ё and ё, accented Latin ones there too */
+static inline gboolean
+is_high_letter (guchar c)
+{
+  return c >= 0xC0 || c == 0xA8 || c == 0xB8;
+}
+
+/* The code page of a line that is not UTF-8, from how its letters above
+ * ASCII stand: Cyrillic words are runs of them, while accented Latin
+ * letters mostly stand alone among ASCII ones ("Número", "Mémoire").
+ * *plain is FALSE when the line does not make it plain (letters in twos,
+ * as in "Größe" or "МБ"; a few words of three): then Windows-1252, as
+ * Windows itself writes most of these logs. */
+static CodePage
+guess_code_page (const char *text,
+                 gsize       length,
+                 gboolean   *plain)
+{
+  guint64 n_letters = 0, n_alone = 0, n_in_words = 0;
+  gsize run = 0;
+
+  for (gsize i = 0; i <= length; i++)
+    {
+      if (i < length && is_high_letter ((guchar)text[i]))
+        {
+          run++;
+          n_letters++;
+          continue;
+        }
+      if (run == 1)
+        n_alone++;
+      /* Three letters or more in a row */
+      if (run >= 3)
+        n_in_words += run;
+      run = 0;
+    }
+
+  if (n_in_words >= 6 && 10 * n_in_words >= 6 * n_letters)
+    {
+      *plain = TRUE;
+      return CODE_PAGE_1251;
+    }
+  *plain = n_alone == n_letters;
+  return CODE_PAGE_1252;
 }
 
 static void
@@ -665,11 +727,17 @@ parse_integer (const char *text,
   return g_ascii_string_to_signed (copy, 10, -24 * 60, 24 * 60, out, NULL);
 }
 
-/* "(PDH-CSV 4.0) (Pacific Daylight Time)(420)", or typeperf's "(PDH-CSV 4.0)" */
+/* "(PDH-CSV 4.0) (Pacific Daylight Time)(420)", or typeperf's "(PDH-CSV
+ * 4.0)". Performance Monitor on a machine whose zone's name is not in
+ * English writes the name only up to its first such letter, and nothing
+ * after it: "(PDH-CSV 4.0) (" on a Chinese machine, "(PDH-CSV 4.0) (RTZ 2 ("
+ * on a Russian one. Returns the part of such a cut name that is there, in
+ * *cut (maybe empty), or NULL in *cut when the cell has no zone at all. */
 static void
 read_format_cell (PdhParser  *self,
                   const char *cell,
-                  gsize       length)
+                  gsize       length,
+                  char      **cut)
 {
   const char *end = cell + length;
   const char *version = cell + 9;
@@ -678,6 +746,7 @@ read_format_cell (PdhParser  *self,
   const char *last_open = NULL;
   g_autofree char *format = g_strndup (cell + 1, 7);
 
+  *cut = NULL;
   ps_event_store_set_metadata (self->store, self->session, "pdh_format", format);
   if (version_end == NULL)
     return;
@@ -724,6 +793,47 @@ read_format_cell (PdhParser  *self,
           ps_event_store_set_metadata (self->store, self->session, "time_zone", zone);
         }
     }
+  else
+    {
+      /* Text after the version that is no zone and bias: a zone cut off */
+      const char *name = first_close + 1;
+
+      int depth = 0;
+
+      for (const char *q = name; q < end; q++)
+        depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+      while (name < end && is_space (*name))
+        name++;
+      /* A "(" that is not closed: "(Somewhere)(soon)" is only no bias */
+      if (name < end && *name == '(' && depth > 0)
+        {
+          *cut = g_strndup (name + 1, end - (name + 1));
+          if ((*cut)[0] != '\0')
+            ps_event_store_set_metadata (self->store, self->session, "time_zone", *cut);
+          ps_event_store_set_metadata (self->store, self->session, "time_zone_cut", "true");
+        }
+    }
+}
+
+/* The "utc-offset" option, when given: UTC = local − offset */
+static void
+apply_utc_offset (PdhParser *self,
+                  guint64    line)
+{
+  g_autofree char *bias = NULL;
+  gint64 minutes = self->utc_offset_minutes;
+
+  self->has_bias = TRUE;
+  self->bias_minutes = -minutes;
+  bias = g_strdup_printf ("%" PRId64, self->bias_minutes);
+  ps_event_store_set_metadata (self->store, self->session, "time_zone_bias_minutes", bias);
+  ps_event_store_set_metadata (self->store, self->session, "utc_offset_given", "true");
+  /* Translators: "UTC+03:00" */
+  ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PDH-UTC-OFFSET", line,
+                         PS_NO_POSITION, self->session,
+                         _("The recording machine’s times are taken as UTC%c%02" PRId64 ":%02" PRId64
+                           ", as given, instead of what the header says of its time zone"),
+                         minutes < 0 ? '-' : '+', ABS (minutes) / 60, ABS (minutes) % 60);
 }
 
 static void
@@ -737,6 +847,7 @@ read_header (PdhParser  *self,
   FieldReader reader;
   guint64 n_blank = 0, first_blank = 0;
   guint64 n_beyond = 0, first_beyond = 0;
+  g_autofree char *cut_zone = NULL;
   guint field;
 
   self->have_header = TRUE;
@@ -746,8 +857,18 @@ read_header (PdhParser  *self,
 
   field_reader_init (&reader, text, length, self->separator);
   read_field_string (&reader, self->scratch, self->field);
-  read_format_cell (self, self->field->str, self->field->len);
-  if (!self->has_bias)
+  read_format_cell (self, self->field->str, self->field->len, &cut_zone);
+  if (self->has_utc_offset)
+    apply_utc_offset (self, line);
+  else if (cut_zone != NULL)
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PDH-ZONE-CUT", line,
+                           PS_NO_POSITION, self->session,
+                           _("The header’s time zone is cut off after “(%s”, as Performance Monitor writes a "
+                             "zone named in letters other than English ones, and its offset from UTC is missing; "
+                             "times are the recording machine’s local time and the run’s wall-clock start is "
+                             "unknown unless the offset is given (perfscope-cli --utc-offset)"),
+                           cut_zone);
+  else if (!self->has_bias)
     ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PDH-NO-TIME-ZONE", line,
                            PS_NO_POSITION, self->session,
                            _("The header names no time zone (typeperf); times are the recording machine’s "
@@ -1088,6 +1209,88 @@ fail (PdhParser  *self,
   self->error = error;
 }
 
+/* The code page of the lines from this one on, which is not UTF-8 */
+static void
+choose_code_page (PdhParser  *self,
+                  const char *text,
+                  gsize       length,
+                  guint64     line)
+{
+  guint32 session = self->have_header ? self->session : PS_NONE;
+  gboolean plain;
+
+  if (self->iconv != (GIConv) -1)
+    {
+      self->code_page = CODE_PAGE_ICONV;
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-ENCODING", line, PS_NO_POSITION, session,
+                             _("Text that is not UTF-8 was read as %s, as asked, from this line on"),
+                             self->encoding);
+      return;
+    }
+
+  self->code_page = guess_code_page (text, length, &plain);
+  if (self->code_page == CODE_PAGE_1251)
+    {
+      self->iconv = g_iconv_open ("UTF-8", "WINDOWS-1251");
+      self->code_page = self->iconv != (GIConv) -1 ? CODE_PAGE_ICONV : CODE_PAGE_1252;
+      plain = self->iconv != (GIConv) -1;
+    }
+  if (self->code_page == CODE_PAGE_ICONV)
+    {
+      self->encoding = g_strdup ("Windows-1251");
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-CP1251", line, PS_NO_POSITION, session,
+                             _("Text that is not UTF-8 was read as Windows-1251 (Cyrillic) from this line on, "
+                               "as its words are written in Cyrillic letters"));
+    }
+  else if (plain)
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-CP1252", line, PS_NO_POSITION, session,
+                           _("Text that is not UTF-8 was read as Windows-1252 from this line on"));
+  else
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-ENCODING-GUESS", line, PS_NO_POSITION,
+                           session,
+                           _("Text that is not UTF-8 was read as Windows-1252 from this line on, though its "
+                             "letters could be of another code page; name the log’s code page to read it in that one"));
+}
+
+/* A line of the code page in UTF-8, into self->decoded */
+static void
+decode (PdhParser  *self,
+        const char *text,
+        gsize       length)
+{
+  g_string_truncate (self->decoded, 0);
+  switch (self->code_page)
+    {
+    case CODE_PAGE_ICONV:
+      {
+        g_autofree char *converted = NULL;
+        gsize converted_length = 0;
+
+        /* A byte the code page does not have stops the conversion: then
+         * the slow way, each such byte a replacement character */
+        converted = g_convert_with_iconv (text, (gssize) length, self->iconv, NULL, &converted_length, NULL);
+        if (converted == NULL)
+          converted = g_convert_with_fallback (text, (gssize) length, "UTF-8", self->encoding, "\xEF\xBF\xBD",
+                                               NULL, &converted_length, NULL);
+        if (converted != NULL)
+          g_string_append_len (self->decoded, converted, (gssize) converted_length);
+        else
+          {
+            g_autofree char *valid = g_utf8_make_valid (text, (gssize) length);
+
+            g_string_append (self->decoded, valid);
+          }
+      }
+      break;
+    case CODE_PAGE_1252:
+    case CODE_PAGE_1251:
+    case CODE_PAGE_UTF8:
+    default:
+      ps_util_append_cp1252 (self->decoded, text, length);
+      break;
+    }
+}
+
 static void
 handle_line (const PsLine *line,
              gpointer      user_data)
@@ -1099,20 +1302,14 @@ handle_line (const PsLine *line,
   if (self->failed)
     return;
 
-  /* Windows-1252 once a line is not UTF-8 (§7.2 "Encoding") */
-  if (ps_line_reader_get_encoding (self->reader) == PS_TEXT_ENCODING_8BIT)
+  /* A code page once a line is not UTF-8 (§7.2 "Encoding") */
+  if (ps_line_reader_get_encoding (self->reader) == PS_TEXT_ENCODING_8BIT && !is_ascii (text, length))
     {
-      if (!self->cp1252 && !is_ascii (text, length) && !g_utf8_validate_len (text, length, NULL))
+      if (self->code_page == CODE_PAGE_UTF8 && !g_utf8_validate_len (text, length, NULL))
+        choose_code_page (self, text, length, line->number);
+      if (self->code_page != CODE_PAGE_UTF8)
         {
-          self->cp1252 = TRUE;
-          ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-CP1252", line->number,
-                                 PS_NO_POSITION, self->have_header ? self->session : PS_NONE,
-                                 _("Text that is not UTF-8 was read as Windows-1252 from this line on"));
-        }
-      if (self->cp1252)
-        {
-          g_string_truncate (self->decoded, 0);
-          ps_util_append_cp1252 (self->decoded, text, length);
+          decode (self, text, length);
           text = self->decoded->str;
           length = self->decoded->len;
         }
@@ -1177,6 +1374,31 @@ handle_line (const PsLine *line,
 /* ------------------------------------------------------------------------ */
 /* The parser                                                                */
 
+/* The options, before the first line */
+static gboolean
+start (PdhParser  *self,
+       GError    **error)
+{
+  const char *encoding = ps_parser_get_option (&self->parent, PS_FORMAT_OPTION_ENCODING);
+  const char *offset = ps_parser_get_option (&self->parent, PS_FORMAT_OPTION_UTC_OFFSET);
+
+  self->started = TRUE;
+  if (encoding != NULL)
+    {
+      self->iconv = g_iconv_open ("UTF-8", encoding);
+      if (self->iconv == (GIConv) -1)
+        {
+          self->failed = TRUE;
+          g_set_error (error, PS_ERROR, PS_ERROR_PARSE, _("The encoding “%s” is not known"), encoding);
+          return FALSE;
+        }
+      self->encoding = g_strdup (encoding);
+    }
+  if (offset != NULL)
+    self->has_utc_offset = g_ascii_string_to_signed (offset, 10, -24 * 60, 24 * 60, &self->utc_offset_minutes, NULL);
+  return TRUE;
+}
+
 static gboolean
 pdh_feed (PsParser      *parser,
           const guint8  *data,
@@ -1187,6 +1409,8 @@ pdh_feed (PsParser      *parser,
 
   if (self->failed && self->error == NULL)
     return TRUE;  /* the fatal error has been returned already */
+  if (!self->started && !start (self, error))
+    return FALSE;
 
   ps_line_reader_feed (self->reader, data, length);
 
@@ -1208,7 +1432,15 @@ encoding_name (PdhParser *self)
     case PS_TEXT_ENCODING_UTF8_BOM:
     case PS_TEXT_ENCODING_8BIT:
     default:
-      return self->cp1252 ? "Windows-1252" : "UTF-8";
+      break;
+    }
+  switch (self->code_page)
+    {
+    case CODE_PAGE_1252:   return "Windows-1252";
+    case CODE_PAGE_ICONV:  return self->encoding;
+    case CODE_PAGE_1251:
+    case CODE_PAGE_UTF8:
+    default:               return "UTF-8";
     }
 }
 
@@ -1220,6 +1452,8 @@ pdh_finish (PsParser  *parser,
 
   if (self->failed && self->error == NULL)
     return TRUE;
+  if (!self->started && !start (self, error))
+    return FALSE;
 
   ps_line_reader_finish (self->reader);
   if (self->error != NULL)
@@ -1262,6 +1496,9 @@ pdh_free (PsParser *parser)
 
   ps_line_reader_free (self->reader);
   g_clear_error (&self->error);
+  if (self->iconv != (GIConv) -1)
+    g_iconv_close (self->iconv);
+  g_free (self->encoding);
   g_string_free (self->decoded, TRUE);
   g_string_free (self->field, TRUE);
   g_string_free (self->scratch, TRUE);
@@ -1297,6 +1534,7 @@ pdh_parser_new (PsStoreBuilder *builder)
   self->row_bad = g_array_new (FALSE, FALSE, sizeof (BadValue));
   self->columns = g_array_new (FALSE, FALSE, sizeof (Column));
   self->session = PS_NONE;
+  self->iconv = (GIConv) -1;
 
   return &self->parent;
 }

@@ -236,6 +236,8 @@ typedef struct
   Shape           *published_shape;
 
   gboolean         stopped;         /* reading stopped early (ps_parser_stop_scanning ()) */
+  char            *damage;          /* the damage that ended the capture early, or NULL */
+  guint64          damage_offset;
 
   /* Scans not applied yet: the loader may stop before it applies them,
    * and they are the parser's to free */
@@ -1733,6 +1735,11 @@ on_warning (const char *code,
   ensure_session (self);
   warn (self, g_strv_contains (fatal, code) ? PS_SEVERITY_ERROR : PS_SEVERITY_WARNING,
         code, offset, "%s", message);
+  if (g_strv_contains (fatal, code) && self->damage == NULL)
+    {
+      self->damage = g_strdup (message);
+      self->damage_offset = offset;
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1995,10 +2002,19 @@ plv2_finish (PsParser  *parser,
       g_autofree char *samples = g_strdup_printf ("%" PRIu64, self->n_samples);
 
       ps_event_store_set_metadata (self->store, self->session, "samples", samples);
-      if (!ps_plv2_reader_has_end (self->reader) && ok && !self->stopped)
+      if (!ps_plv2_reader_has_end (self->reader) && ok && !self->stopped && self->damage == NULL)
         warn (self, PS_SEVERITY_INFO, "I-PLV2-NO-END", PS_NO_POSITION,
               _("The capture has no END record: the recorder did not close it (still running, or stopped "
                 "abruptly); all %" PRIu64 " samples were read"), self->n_samples);
+    }
+  /* The records after damage cannot be trusted (perflib-v2.md §8.2): the
+   * capture was read only up to it, as a cut one is */
+  if (ok && self->damage != NULL)
+    {
+      ps_parser_set_error_offset (parser, self->damage_offset);
+      /* The reader's message names the record, its offset and what was kept */
+      g_set_error_literal (error, PS_ERROR, PS_ERROR_PARSE, self->damage);
+      ok = FALSE;
     }
   return ok;
 }
@@ -2010,6 +2026,7 @@ plv2_free (PsParser *parser)
 
   g_clear_pointer (&self->reader, ps_plv2_reader_free);
   g_free (self->machine_name);
+  g_free (self->damage);
   g_ptr_array_unref (self->sets);
   g_hash_table_unref (self->queries);
   g_hash_table_unref (self->series_index);
