@@ -27,17 +27,13 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
 
+# tests/ is the script's folder, first on sys.path
+from taplib import check, finish
+
 MIME_NS = "{http://www.freedesktop.org/standards/shared-mime-info}"
 
 # Globs whose files belong to every program that reads text
 GENERIC_GLOBS = {"*.log", "*.txt", "*.csv", "*.tsv", "*.out", "*.dat", "*"}
-
-results = []
-
-
-def check(description, condition, detail=""):
-    results.append((description, bool(condition), detail))
-
 
 def version_key(version):
     return tuple(int(part) for part in version.split("."))
@@ -184,12 +180,4 @@ def main():
 
 if __name__ == "__main__":
     main()
-    failed = 0
-    for number, (description, passed, detail) in enumerate(results, 1):
-        print(f"{'ok' if passed else 'not ok'} {number} - {description}")
-        if not passed:
-            failed = 1
-            if detail:
-                print(f"# {detail}")
-    print(f"1..{len(results)}")
-    sys.exit(failed)
+    finish()

@@ -22,6 +22,9 @@ import os
 import re
 import sys
 
+# tests/ is the script's folder, first on sys.path
+from taplib import check, finish
+
 # The GNOME runtimes Flathub supports: the current one and the one before.
 # Raise this when a new GNOME release comes out (March and September).
 OLDEST_SUPPORTED_RUNTIME = 50
@@ -34,13 +37,6 @@ ALLOWED_FINISH_ARGS = {
 }
 
 ARCHIVE_TYPES = {"archive", "file"}
-
-results = []
-
-
-def check(description, condition, detail=""):
-    results.append((description, bool(condition), detail))
-
 
 def load(path, label):
     try:
@@ -228,12 +224,4 @@ def main():
 
 if __name__ == "__main__":
     main()
-    failed = 0
-    for number, (description, passed, detail) in enumerate(results, 1):
-        print(f"{'ok' if passed else 'not ok'} {number} - {description}")
-        if not passed:
-            failed = 1
-            if detail:
-                print(f"# {detail}")
-    print(f"1..{len(results)}")
-    sys.exit(failed)
+    finish()

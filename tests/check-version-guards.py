@@ -17,12 +17,8 @@ import pathlib
 import re
 import sys
 
-results = []
-
-
-def check(description, condition, detail=""):
-    results.append((description, bool(condition), detail))
-
+# tests/ is the script's folder, first on sys.path
+from taplib import check, finish
 
 def main():
     root = pathlib.Path(sys.argv[1])
@@ -78,12 +74,4 @@ def main():
 
 if __name__ == "__main__":
     main()
-    failed = 0
-    for number, (description, passed, detail) in enumerate(results, 1):
-        print(f"{'ok' if passed else 'not ok'} {number} - {description}")
-        if not passed:
-            failed = 1
-            if detail:
-                print(f"# {detail}")
-    print(f"1..{len(results)}")
-    sys.exit(failed)
+    finish()

@@ -1,0 +1,26 @@
+# taplib.py — the TAP output of the check-*.py scripts: check () records a
+# result, finish () prints them all with the plan and exits non-zero when
+# one failed, with its detail as a comment under it.
+#
+# Copyright 2026 The Perfscope authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import sys
+
+results = []
+
+
+def check(description, condition, detail=""):
+    results.append((description, bool(condition), detail))
+
+
+def finish():
+    failed = 0
+    for number, (description, passed, detail) in enumerate(results, 1):
+        print(f"{'ok' if passed else 'not ok'} {number} - {description}")
+        if not passed:
+            failed = 1
+            if detail:
+                print(f"# {detail}")
+    print(f"1..{len(results)}")
+    sys.exit(failed)
