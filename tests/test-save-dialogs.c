@@ -272,6 +272,15 @@ test_clean_name (void)
       g_assert_cmpstr (clean, ==, cases[i].clean);
     }
   {
+    /* A long command line: 80 characters, none of them a trailing "_" */
+    g_autofree char *clean = ps_save_location_clean_name (
+      "procfs — python3 bench.py --iterations 1000000 --warmup 100 --output /tmp/results-of-the-long-run.json");
+
+    g_assert_cmpint (g_utf8_strlen (clean, -1), <=, 80);
+    g_assert_true (g_str_has_prefix (clean, "procfs_python3_bench_py_iterations_1000000_warmup_100_output_tmp_results_of"));
+    g_assert_false (g_str_has_suffix (clean, "_"));
+  }
+  {
     /* Not UTF-8: what comes before the first bad byte */
     g_autofree char *clean = ps_save_location_clean_name ("run 1\xff tail");
 

@@ -15,11 +15,15 @@
  * not installed */
 static GFile *last_folder;
 
+/* A recorded command line can be long; a file name has 255 bytes at most */
+#define MAX_NAME_CHARACTERS 80
+
 char *
 ps_save_location_clean_name (const char *name)
 {
   GString *clean = g_string_new (NULL);
   gboolean gap = FALSE;
+  guint n_characters = 0;
 
   for (const char *p = name != NULL ? name : ""; *p != '\0'; p = g_utf8_next_char (p))
     {
@@ -33,10 +37,17 @@ ps_save_location_clean_name (const char *name)
           gap = TRUE;
           continue;
         }
-      if (gap && clean->len > 0)
-        g_string_append_c (clean, '_');
+      gap = gap && clean->len > 0;
+      if (n_characters + (gap ? 2 : 1) > MAX_NAME_CHARACTERS)
+        break;
+      if (gap)
+        {
+          g_string_append_c (clean, '_');
+          n_characters++;
+        }
       gap = FALSE;
       g_string_append_unichar (clean, c);
+      n_characters++;
     }
   return g_string_free (clean, FALSE);
 }

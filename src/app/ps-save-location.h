@@ -33,8 +33,8 @@ char  *ps_save_location_name     (GtkWidget  *widget,
 
 /* Letters and digits of name kept (in any script), every run of other
  * characters (spaces, dashes, dots, slashes, punctuation) made one "_",
- * none at the ends: "procfs — sha256sum /dev/zero" gives
- * "procfs_sha256sum_dev_zero". May be empty. */
+ * none at the ends, 80 characters at most: "procfs — sha256sum /dev/zero"
+ * gives "procfs_sha256sum_dev_zero". May be empty. */
 char  *ps_save_location_clean_name (const char *name);
 
 /* A file was saved: the dialogs of runs without a file start in its
