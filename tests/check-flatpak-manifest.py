@@ -23,7 +23,7 @@ import re
 import sys
 
 # tests/ is the script's folder, first on sys.path
-from taplib import check, finish
+from taplib import check, finish, skip
 
 # The GNOME runtimes Flathub supports: the current one and the one before.
 # Raise this when a new GNOME release comes out (March and September).
@@ -162,7 +162,9 @@ def check_workflow(path, development_path, flathub_path, runtime_version):
     try:
         import yaml
     except ImportError:
-        check("the workflow can be read (PyYAML; Debian: python3-yaml)", False)
+        # The GNOME SDK, where the development build runs the tests, has no
+        # PyYAML; the Debian setup installs it
+        skip("the workflow's checks", "no PyYAML (Debian: python3-yaml)")
         return
     try:
         with open(path, encoding="utf-8") as stream:

@@ -1,6 +1,7 @@
 # taplib.py — the TAP output of the check-*.py scripts: check () records a
-# result, finish () prints them all with the plan and exits non-zero when
-# one failed, with its detail as a comment under it.
+# result, skip () a check that cannot run here, finish () prints them all
+# with the plan and exits non-zero when one failed, with its detail as a
+# comment under it.
 #
 # Copyright 2026 The Perfscope authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -12,6 +13,10 @@ results = []
 
 def check(description, condition, detail=""):
     results.append((description, bool(condition), detail))
+
+
+def skip(description, reason):
+    results.append((f"{description} # SKIP {reason}", True, ""))
 
 
 def finish():
