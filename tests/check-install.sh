@@ -55,6 +55,8 @@ for page in perfscope perfscope-cli; do
 done
 check "bash completion of perfscope-cli in bash-completion/completions/" \
   test -f "$root$datadir/bash-completion/completions/perfscope-cli"
+check "zsh completion of perfscope-cli in zsh/site-functions/" \
+  test -f "$root$datadir/zsh/site-functions/_perfscope-cli"
 
 desktop=$root$datadir/applications/$app_id.desktop
 check "desktop file in applications/" test -f "$desktop"

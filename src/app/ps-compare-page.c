@@ -38,6 +38,7 @@
 #include "ps-timeline-render.h"
 #include "ps-table-export.h"
 #include "ps-util.h"
+#include "ps-save-location.h"
 #include "ps-view-util.h"
 
 #define MARKDOWN_MAX_ROWS 10
@@ -2044,20 +2045,6 @@ save_csv_to (PsComparePage *self,
   ps_file_output_replace_contents_async (file, contents, NULL, save_csv_cb, save);
 }
 
-static char *
-suggested_csv_name (PsComparePage *self)
-{
-  g_autofree char *a = g_file_get_basename (self->files[0]);
-  g_autofree char *b = g_file_get_basename (self->files[1]);
-  char *dot;
-
-  if ((dot = strrchr (a, '.')) != NULL)
-    *dot = '\0';
-  if ((dot = strrchr (b, '.')) != NULL)
-    *dot = '\0';
-  return g_strdup_printf ("%s-vs-%s.csv", a, b);
-}
-
 static void
 csv_file_chosen_cb (GFile    *file,
                     gpointer  user_data)
@@ -2071,11 +2058,12 @@ export_csv_action (GtkWidget  *widget,
                    GVariant   *parameter)
 {
   PsComparePage *self = PS_COMPARE_PAGE (widget);
-  g_autofree char *name = suggested_csv_name (self);
+  g_autoptr(GFile) folder = ps_save_location_folder (widget);
+  g_autofree char *name = ps_save_location_name (widget, NULL, "csv");
   GtkRoot *root = gtk_widget_get_root (widget);
 
   ps_view_choose_save_file (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, _("Export Comparison as CSV"),
-                            _("_Export"), name, NULL, csv_file_chosen_cb, g_object_ref (self), g_object_unref);
+                            _("_Export"), folder, name, NULL, csv_file_chosen_cb, g_object_ref (self), g_object_unref);
 }
 
 static void

@@ -14,6 +14,7 @@
 
 #include "ps-file-output.h"
 #include "ps-picture-export.h"
+#include "ps-save-location.h"
 #include "ps-view-util.h"
 #include "ps-chart-util.h"
 #include "ps-counter-chart.h"
@@ -271,8 +272,8 @@ export_to (ExportDialog *dialog,
 static char *
 suggested_name (ExportDialog *dialog)
 {
-  return g_strdup_printf ("%s.%s", picture_base_name (dialog->view),
-                          chosen_format (dialog) == PS_PICTURE_FORMAT_SVG ? "svg" : "png");
+  return ps_save_location_name (dialog->view, picture_base_name (dialog->view),
+                                chosen_format (dialog) == PS_PICTURE_FORMAT_SVG ? "svg" : "png");
 }
 
 static GtkFileFilter *
@@ -311,10 +312,11 @@ choose_file (ExportDialog *dialog)
 {
   g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
   g_autoptr(GtkFileFilter) filter = create_filter (dialog);
+  g_autoptr(GFile) folder = ps_save_location_folder (dialog->view);
   g_autofree char *name = suggested_name (dialog);
 
   g_list_store_append (filters, filter);
-  ps_view_choose_save_file (GTK_WINDOW (dialog->window), _("Export Picture"), _("_Export"), name,
+  ps_view_choose_save_file (GTK_WINDOW (dialog->window), _("Export Picture"), _("_Export"), folder, name,
                             G_LIST_MODEL (filters), file_chosen_cb, g_object_ref (dialog->window), g_object_unref);
 }
 

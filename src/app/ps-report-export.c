@@ -19,6 +19,7 @@
 #include "ps-report-export.h"
 #include "ps-run-page-private.h"
 #include "ps-timeline-view.h"
+#include "ps-save-location.h"
 #include "ps-view-util.h"
 
 /* The smallest picture of the timeline, for a run page not on screen */
@@ -137,8 +138,8 @@ ps_report_export_run_dialog (PsRunPage *page,
   g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
   g_autoptr(GtkFileFilter) markdown = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) html = gtk_file_filter_new ();
+  g_autoptr(GFile) folder = NULL;
   g_autofree char *name = NULL;
-  g_autofree char *stem = NULL;
 
   g_return_if_fail (PS_IS_RUN_PAGE (page));
 
@@ -149,9 +150,9 @@ ps_report_export_run_dialog (PsRunPage *page,
   g_list_store_append (filters, markdown);
   g_list_store_append (filters, html);
 
-  stem = ps_view_file_name_stem (ps_run_page_get_title (page));
-  name = g_strconcat (stem, "-report.md", NULL);
+  folder = ps_save_location_folder (GTK_WIDGET (page));
+  name = ps_save_location_name (GTK_WIDGET (page), "report", "md");
 
-  ps_view_choose_save_file (parent, _("Export Report"), _("_Export"), name, G_LIST_MODEL (filters),
+  ps_view_choose_save_file (parent, _("Export Report"), _("_Export"), folder, name, G_LIST_MODEL (filters),
                             file_chosen_cb, g_object_ref (page), g_object_unref);
 }

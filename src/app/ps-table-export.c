@@ -15,6 +15,7 @@
 #include "ps-export-csv.h"
 #include "ps-file-output.h"
 #include "ps-table-export.h"
+#include "ps-save-location.h"
 #include "ps-view-util.h"
 
 #define COLUMN_KEY "ps-table-export-column"
@@ -332,9 +333,9 @@ suggested_file_name (GtkColumnView *view)
 {
   ViewInfo *info = g_object_get_data (G_OBJECT (view), VIEW_KEY);
 
-  if (info != NULL && info->suggested_name != NULL)
-    return g_strconcat (info->suggested_name, ".csv", NULL);
-  return g_strdup ("table.csv");
+  return ps_save_location_name (GTK_WIDGET (view),
+                                info != NULL && info->suggested_name != NULL ? info->suggested_name : "table",
+                                "csv");
 }
 
 static void
@@ -349,12 +350,13 @@ ps_table_export_run_dialog (GtkColumnView *view)
 {
   g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
   g_autoptr(GtkFileFilter) filter = create_csv_filter ();
+  g_autoptr(GFile) folder = ps_save_location_folder (GTK_WIDGET (view));
   g_autofree char *name = suggested_file_name (view);
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (view));
 
   g_list_store_append (filters, filter);
   ps_view_choose_save_file (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, _("Export Table as CSV"), _("_Export"),
-                            name, G_LIST_MODEL (filters), file_chosen_cb, g_object_ref (view), g_object_unref);
+                            folder, name, G_LIST_MODEL (filters), file_chosen_cb, g_object_ref (view), g_object_unref);
 }
 
 /* The menu on the table */

@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-view-util.h"
+#include "ps-save-location.h"
 
 /* Numbers */
 
@@ -1325,7 +1326,10 @@ save_choice_finish (SaveChoice *choice,
                     GFile      *file)
 {
   if (file != NULL)
-    choice->func (file, choice->user_data);
+    {
+      ps_save_location_remember (file);
+      choice->func (file, choice->user_data);
+    }
   if (choice->destroy != NULL)
     choice->destroy (choice->user_data);
   g_free (choice);
@@ -1351,6 +1355,7 @@ void
 ps_view_choose_save_file (GtkWindow      *parent,
                           const char     *title,
                           const char     *accept_label,
+                          GFile          *initial_folder,
                           const char     *initial_name,
                           GListModel     *filters,
                           PsSaveFileFunc  func,
@@ -1369,6 +1374,8 @@ ps_view_choose_save_file (GtkWindow      *parent,
     gtk_file_dialog_set_accept_label (dialog, accept_label);
   if (filters != NULL)
     gtk_file_dialog_set_filters (dialog, filters);
+  if (initial_folder != NULL)
+    gtk_file_dialog_set_initial_folder (dialog, initial_folder);
   if (initial_name != NULL)
     gtk_file_dialog_set_initial_name (dialog, initial_name);
   gtk_file_dialog_save (dialog, parent, NULL, save_dialog_cb, choice);
@@ -1394,6 +1401,7 @@ void
 ps_view_choose_save_file (GtkWindow      *parent,
                           const char     *title,
                           const char     *accept_label,
+                          GFile          *initial_folder,
                           const char     *initial_name,
                           GListModel     *filters,
                           PsSaveFileFunc  func,
@@ -1409,6 +1417,8 @@ ps_view_choose_save_file (GtkWindow      *parent,
   dialog = gtk_file_chooser_native_new (title, parent, GTK_FILE_CHOOSER_ACTION_SAVE,
                                         accept_label != NULL ? accept_label : _("_Save"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  if (initial_folder != NULL)
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), initial_folder, NULL);
   if (initial_name != NULL)
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), initial_name);
   for (guint i = 0; filters != NULL && i < g_list_model_get_n_items (filters); i++)

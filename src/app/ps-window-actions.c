@@ -19,6 +19,7 @@
 #include "ps-run-page-private.h"
 #include "ps-table-export.h"
 #include "ps-report-export.h"
+#include "ps-save-location.h"
 #include "ps-view-util.h"
 #include "ps-window-private.h"
 
@@ -588,18 +589,6 @@ current_loaded_page (PsWindow *self)
   return PS_RUN_PAGE (child);
 }
 
-static char *
-suggested_save_name (PsRunPage *page)
-{
-  const char *title = ps_run_page_get_title (page);
-  g_autofree char *stem = NULL;
-
-  if (title == NULL || title[0] == '\0')
-    return g_strdup ("run.perfscope");
-  stem = ps_view_file_name_stem (title);
-  return g_strconcat (stem, ".perfscope", NULL);
-}
-
 static GListStore *
 create_save_filters (void)
 {
@@ -645,7 +634,8 @@ _ps_window_save_page_as (PsWindow  *self,
                          gboolean   close_after)
 {
   g_autoptr(GListStore) filters = create_save_filters ();
-  g_autofree char *name = suggested_save_name (page);
+  g_autoptr(GFile) folder = ps_save_location_folder (GTK_WIDGET (page));
+  g_autofree char *name = ps_save_location_name (GTK_WIDGET (page), NULL, "perfscope");
   SaveTarget *target;
 
   /* The run to save, whatever the current tab is once a file is chosen */
@@ -653,7 +643,7 @@ _ps_window_save_page_as (PsWindow  *self,
   target->window = g_object_ref (self);
   target->page = g_object_ref (page);
   target->close_after = close_after;
-  ps_view_choose_save_file (GTK_WINDOW (self), _("Save Run As"), NULL, name, G_LIST_MODEL (filters),
+  ps_view_choose_save_file (GTK_WINDOW (self), _("Save Run As"), NULL, folder, name, G_LIST_MODEL (filters),
                             save_file_chosen_cb, target, save_target_free);
 }
 

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+# check-version-guards.py — GTK's version guards cover the code: meson.build
+# sets GDK_VERSION_MIN_REQUIRED to the oldest GTK it accepts and caps
+# GDK_VERSION_MAX_ALLOWED at the newest GTK_CHECK_VERSION branch of the
+# code, every branch lies between the two, and config.h (which carries the
+# guards) comes before GTK's headers in every file of the application and
+# its tests. With libadwaita, the same for ADW_VERSION_*.
+#
+# The branches for a newer GTK than Debian 12's 4.8 cannot be compiled on
+# the test machine; the Flatpak job of .github/workflows/ci.yml builds them
+# against the GNOME runtime's GTK, with warnings as errors. This check keeps
+# them within the guards that make such a build fail on newer API.
+#
+# Usage: check-version-guards.py SOURCE_ROOT. Prints TAP.
+
+import pathlib
+import re
+import sys
+
+# tests/ is the script's folder, first on sys.path
+from taplib import check, finish
+
+def main():
+    root = pathlib.Path(sys.argv[1])
+    meson = (root / "meson.build").read_text(encoding="utf-8")
+
+    oldest = re.search(r"^gtk_oldest = (\d+)$", meson, re.M)
+    newest = re.search(r"^gtk_newest_branch = (\d+)$", meson, re.M)
+    required = re.search(r"dependency\('gtk4', version: '>= 4\.(\d+)'\)", meson)
+    check("meson.build names the oldest GTK (gtk_oldest) and the newest branch (gtk_newest_branch)",
+          oldest and newest)
+    check("the gtk4 dependency asks for the oldest GTK",
+          oldest and required and required.group(1) == oldest.group(1),
+          f"gtk_oldest {oldest and oldest.group(1)}, dependency 4.{required and required.group(1)}")
+    for macro in ("GDK_VERSION_MIN_REQUIRED", "GDK_VERSION_MAX_ALLOWED"):
+        check(f"config.h sets {macro}", re.search(rf"config_h\.set\('{macro}'", meson))
+    if not (oldest and newest):
+        return
+    oldest, newest = int(oldest.group(1)), int(newest.group(1))
+
+    app_headers = {path.name for path in (root / "src" / "app").glob("*.h")}
+    branches = []
+    for path in sorted(list((root / "src").rglob("*.[ch]")) + list((root / "tests").rglob("*.[ch]"))):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        relative = path.relative_to(root)
+        for match in re.finditer(r"GTK_CHECK_VERSION \((\d+), (\d+), (\d+)\)", text):
+            line = text.count("\n", 0, match.start()) + 1
+            branches.append((int(match.group(1)), int(match.group(2)), f"{relative}:{line}"))
+
+        if path.suffix != ".c":
+            continue
+        includes = re.findall(r'^#include [<"]([^>"]+)[>"]', text, re.M)
+        uses_gtk = any(name.startswith("gtk/") or name == "gui-fixture.h" or name in app_headers
+                       for name in includes)
+        if uses_gtk:
+            check(f"{relative}: config.h is its first include, before GTK's headers",
+                  includes and includes[0] == "config.h", f"first: {includes[:1]}")
+
+    check("the code has GTK_CHECK_VERSION branches", branches)
+    for major, minor, where in branches:
+        check(f"{where}: GTK_CHECK_VERSION (4, {minor}, …) lies above 4.{oldest} and within 4.{newest}",
+              major == 4 and oldest < minor <= newest,
+              "raise gtk_newest_branch in meson.build for a newer branch; "
+              "a branch at or below the oldest GTK is dead code")
+    if branches:
+        check(f"gtk_newest_branch (4.{newest}) is the newest branch, no higher",
+              max(minor for _, minor, _ in branches) == newest,
+              f"newest branch: 4.{max(minor for _, minor, _ in branches)}")
+
+    if re.search(r"dependency\('libadwaita-1'", meson):
+        for macro in ("ADW_VERSION_MIN_REQUIRED", "ADW_VERSION_MAX_ALLOWED"):
+            check(f"config.h sets {macro} (libadwaita is used)", re.search(rf"config_h\.set\('{macro}'", meson))
+
+
+if __name__ == "__main__":
+    main()
+    finish()
