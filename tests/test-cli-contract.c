@@ -565,6 +565,20 @@ test_saved_run (void)
   g_assert_nonnull (strstr (text->out, "perfscope"));
   g_assert_nonnull (strstr (text->out, "pdh-csv"));
 
+  /* diff names the two runs' formats as info does */
+  {
+    g_autoptr(CliResult) diff = cli_test_run ("diff", path, source, NULL);
+    g_autoptr(CliResult) diff_text = cli_test_run ("diff", "--text", path, source, NULL);
+    g_autoptr(JsonNode) diff_root = cli_test_parse_json (diff->out);
+    JsonObject *diff_object = json_node_get_object (diff_root);
+
+    g_assert_cmpstr (json_object_get_string_member (diff_object, "format_a"), ==, "perfscope");
+    g_assert_cmpstr (json_object_get_string_member (diff_object, "origin_a"), ==, "pdh-csv");
+    g_assert_cmpstr (json_object_get_string_member (diff_object, "format_b"), ==, "pdh-csv");
+    g_assert_false (json_object_has_member (diff_object, "origin_b"));
+    g_assert_nonnull (strstr (diff_text->out, "A: saved.perfscope (perfscope)\n"));
+  }
+
   g_unlink (path);
   g_rmdir (dir);
 }

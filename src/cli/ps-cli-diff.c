@@ -106,6 +106,27 @@ add_matched (JsonBuilder    *builder,
   json_builder_end_array (builder);
 }
 
+/* "format_a", and for a saved run "origin_a", the format it was saved
+ * from, as info names them */
+static void
+add_format (JsonBuilder  *builder,
+            PsEventStore *store,
+            const char   *side)
+{
+  const char *origin;
+  const char *format = ps_cli_run_format (store, &origin);
+  g_autofree char *format_member = g_strconcat ("format_", side, NULL);
+  g_autofree char *origin_member = g_strconcat ("origin_", side, NULL);
+
+  json_builder_set_member_name (builder, format_member);
+  json_builder_add_string_value (builder, format);
+  if (origin != NULL)
+    {
+      json_builder_set_member_name (builder, origin_member);
+      json_builder_add_string_value (builder, origin);
+    }
+}
+
 /* Everything but the rows, which write_rows () writes in place of the
  * null member */
 static JsonNode *
@@ -125,10 +146,8 @@ diff_to_json (PsEventStore           *store_a,
   json_builder_add_string_value (builder, name_a);
   json_builder_set_member_name (builder, "b");
   json_builder_add_string_value (builder, name_b);
-  json_builder_set_member_name (builder, "format_a");
-  json_builder_add_string_value (builder, ps_event_store_get_format (store_a));
-  json_builder_set_member_name (builder, "format_b");
-  json_builder_add_string_value (builder, ps_event_store_get_format (store_b));
+  add_format (builder, store_a, "a");
+  add_format (builder, store_b, "b");
   json_builder_set_member_name (builder, "complete");
   json_builder_add_boolean_value (builder, ps_event_store_is_complete (store_a) && ps_event_store_is_complete (store_b));
   add_matched (builder, diff->matched);
@@ -270,6 +289,7 @@ print_diff_text (PsEventStore           *store_a,
   g_autofree char *name_a = ps_cli_display_basename (path_a);
   g_autofree char *name_b = ps_cli_display_basename (path_b);
   g_autoptr(PsCliTable) table = NULL;
+  const char *origin_a, *origin_b;
   static const char * const labels[] = {
     N_("Kind"), N_("Unit"), N_("Count A"), N_("Count B"),
     N_("Mean A"), N_("Mean B"), N_("Median A"), N_("Median B"),
@@ -280,8 +300,8 @@ print_diff_text (PsEventStore           *store_a,
   g_auto(GStrv) header = g_new0 (char *, G_N_ELEMENTS (labels) + 1);
 
   /* Translators: the files and formats of the two runs compared */
-  printf (_("A: %s (%s)\nB: %s (%s)\n"), name_a, ps_event_store_get_format (store_a),
-          name_b, ps_event_store_get_format (store_b));
+  printf (_("A: %s (%s)\nB: %s (%s)\n"), name_a, ps_cli_run_format (store_a, &origin_a),
+          name_b, ps_cli_run_format (store_b, &origin_b));
   /* Translators: %s says how rows were matched, e.g. "series by name" */
   printf (_("Matched: %s\n"), matched_label (diff->matched));
   /* Translators: how verdicts are reached; the numbers are the
