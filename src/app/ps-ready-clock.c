@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef G_OS_UNIX
 #include <sys/resource.h>
 #endif
@@ -24,6 +25,8 @@ typedef struct
   const char *name;
   double      wall_s;
   double      cpu_s;
+  guint64     rss_kib;   /* resident memory then */
+  guint64     peak_kib;  /* the most resident memory until then */
 } Milestone;
 
 /* A stall beyond LONG_STALL_MS, listed so that a benchmark can tell which
@@ -79,6 +82,19 @@ main_thread_cpu_us (void)
   if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &now) == 0)
     return (gint64)now.tv_sec * G_USEC_PER_SEC + now.tv_nsec / 1000;
 #endif
+  return 0;
+}
+
+static guint64
+current_rss_kib (void)
+{
+  g_autofree char *statm = NULL;
+  guint64 pages = 0;
+
+  /* Linux: the second number is the resident pages */
+  if (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL)
+      && sscanf (statm, "%*" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, &pages) == 1)
+    return pages * (guint64)sysconf (_SC_PAGESIZE) / 1024;
   return 0;
 }
 
@@ -177,6 +193,8 @@ ps_ready_clock_mark (const char *milestone)
   mark.name = g_intern_string (milestone);
   mark.wall_s = (double)(g_get_monotonic_time () - clock_state->started_us) / 1e6;
   mark.cpu_s = cpu_seconds ();
+  mark.rss_kib = current_rss_kib ();
+  mark.peak_kib = peak_rss_kib ();
   g_array_append_val (clock_state->milestones, mark);
 }
 
@@ -203,8 +221,9 @@ ps_ready_clock_finish (const GError *error)
     {
       const Milestone *mark = &g_array_index (self->milestones, Milestone, i);
 
-      g_string_append_printf (line, "%s\"%s\":{\"wall_s\":%.3f,\"cpu_s\":%.3f}",
-                              i > 0 ? "," : "", mark->name, mark->wall_s, mark->cpu_s);
+      g_string_append_printf (line, "%s\"%s\":{\"wall_s\":%.3f,\"cpu_s\":%.3f,\"rss_kib\":%" G_GUINT64_FORMAT
+                              ",\"peak_kib\":%" G_GUINT64_FORMAT "}",
+                              i > 0 ? "," : "", mark->name, mark->wall_s, mark->cpu_s, mark->rss_kib, mark->peak_kib);
     }
   g_string_append_printf (line, "},\"longest_stall_ms\":%.1f,\"longest_stall_at_s\":%.3f,\"longest_stall_cpu_ms\":%.1f,"
                           "\"ticks\":%" G_GUINT64_FORMAT ",\"peak_rss_kib\":%" G_GUINT64_FORMAT ",\"long_stalls\":[",
