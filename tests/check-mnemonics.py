@@ -18,43 +18,8 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from pofile import read_po
 from taplib import check, finish
-
-
-def read_po(path):
-    """msgid (with msgctxt) → msgstr of the translated, not fuzzy entries"""
-    entries = {}
-    fields, current, fuzzy = {}, None, False
-
-    def flush():
-        nonlocal fields, fuzzy
-        if "msgid" in fields and fields.get("msgstr") and not fuzzy:
-            entries[(fields.get("msgctxt"), fields["msgid"])] = fields["msgstr"]
-        fields, fuzzy = {}, False
-
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("#~"):
-            continue
-        if line.startswith("#,") and "fuzzy" in line:
-            fuzzy = True
-            continue
-        if not line.strip():
-            flush()
-            continue
-        match = re.match(r'(msgctxt|msgid|msgstr(?:\[0\])?|msgid_plural|msgstr\[\d+\])\s+"(.*)"$', line)
-        if match:
-            if match.group(1) == "msgctxt" and "msgid" in fields:
-                flush()
-            current = "msgstr" if match.group(1) == "msgstr[0]" else match.group(1)
-            fields[current] = unescape(match.group(2))
-        elif line.startswith('"') and current is not None:
-            fields[current] = fields.get(current, "") + unescape(line[1:-1])
-    flush()
-    return entries
-
-
-def unescape(text):
-    return re.sub(r'\\(.)', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
 
 
 def access_key(label):

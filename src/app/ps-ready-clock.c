@@ -93,7 +93,7 @@ current_rss_kib (void)
 
   /* Linux: the second number is the resident pages */
   if (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL)
-      && sscanf (statm, "%*" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, &pages) == 1)
+      && sscanf (statm, "%*s %" G_GUINT64_FORMAT, &pages) == 1)
     return pages * (guint64)sysconf (_SC_PAGESIZE) / 1024;
   return 0;
 }
