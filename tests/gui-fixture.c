@@ -58,6 +58,22 @@ iterate_for (guint milliseconds)
 }
 
 static gboolean
+pane_fraction_is_saved (gpointer data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(GVariant) fractions = g_settings_get_value (settings, "pane-fractions");
+  double fraction;
+
+  return g_variant_lookup (fractions, data, "d", &fraction);
+}
+
+gboolean
+wait_for_pane_fraction (const char *name)
+{
+  return iterate_until (pane_fraction_is_saved, (gpointer)name);
+}
+
+static gboolean
 page_is_settled (gpointer data)
 {
   PsRunPageState state = ps_run_page_get_state (data);

@@ -38,6 +38,9 @@ void        fixture_teardown       (Fixture       *fixture,
 gboolean    iterate_until          (gboolean (*condition) (gpointer data),
                                     gpointer   data);
 void        iterate_for            (guint         milliseconds);
+/* Iterates until a split moved by hand has been saved under name in
+ * "pane-fractions" (a moment after it settled) */
+gboolean    wait_for_pane_fraction (const char   *name);
 /* Names (g_test_message ()) the widgets in widget that are wider than
  * limit, at least or naturally, while none of their children is: where a
  * too wide window comes from. FALSE when widget is not too wide. */

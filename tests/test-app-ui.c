@@ -372,7 +372,7 @@ test_split_positions_kept (Fixture       *fixture,
   g_assert_cmpint (first, <=, (int)(height * 0.38) + 1);
 
   gtk_paned_set_position (paned, first + 57);
-  iterate_for (600);
+  g_assert_true (wait_for_pane_fraction ("run-page"));
   fractions = g_settings_get_value (settings, "pane-fractions");
   g_assert_true (g_variant_lookup (fractions, "run-page", "d", &kept));
   g_assert_cmpfloat_with_epsilon (kept, (double)(first + 57) / height, 1e-9);

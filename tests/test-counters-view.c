@@ -367,6 +367,19 @@ timeline_has_model (gpointer data)
   return ps_timeline_view_get_model (data) != NULL;
 }
 
+/* A zone Performance Monitor cut off ("(RTZ 2 (" on a Russian machine):
+ * the start as the log wrote it, saying the zone was cut, not missing */
+static void
+test_zone_cut (Fixture       *fixture,
+               gconstpointer  data)
+{
+  PsCountersView *view = open_counters (fixture, "cp1251-cut-zone.csv", NULL);
+  const char *started = ps_counters_view_get_header_value (view, "started");
+
+  g_assert_true (g_str_has_suffix (started, " (time zone cut off)"));
+  g_assert_true (g_str_has_prefix (started, "12/02/2026 10:00:00"));
+}
+
 /* The start of a PDH log in the zone its header gives (Pacific Daylight
  * Time, bias 420), named the same in the header and on the timeline's
  * axis; the chart's value axis from 0 unless zoomed, which it then says */
@@ -933,6 +946,7 @@ main (int   argc,
   ADD_TEST ("/counters-view/stacked", test_stacked);
   ADD_TEST ("/counters-view/readout", test_readout);
   ADD_TEST ("/counters-view/zone-and-zoom", test_zone_and_zoom);
+  ADD_TEST ("/counters-view/zone-cut", test_zone_cut);
   ADD_TEST ("/counters-view/search", test_search);
   ADD_TEST ("/counters-view/defaults", test_defaults);
   ADD_TEST ("/counters-view/perflib-readout", test_perflib_readout);

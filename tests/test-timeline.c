@@ -641,7 +641,7 @@ test_split_remembered (Fixture       *fixture,
 
   gtk_paned_set_position (ps_run_page_get_paned (first.page), 180);
   /* The position is kept once the divider has settled for 300 ms */
-  iterate_for (400);
+  g_assert_true (wait_for_pane_fraction ("run-page"));
   second = open_run (fixture, "rtl", "startup_4711.log");
   g_assert_true (second.page != first.page);
   iterate_for (50);

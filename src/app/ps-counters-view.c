@@ -1463,6 +1463,15 @@ update_header (PsCountersView *self)
          * as the log gives it, and the local time as the log wrote it */
         started_tooltip = g_strdup_printf (_("%s; the log writes %s"), zone, first_local);
     }
+  else if (first_local != NULL && g_strcmp0 (ps_event_store_get_metadata (store, 0, "time_zone_cut"), "true") == 0)
+    {
+      /* Translators: a local time as the log wrote it, whose time zone
+       * Performance Monitor cut off (written in letters other than English) */
+      started = g_strdup_printf (_("%s (time zone cut off)"), first_local);
+      /* Translators: %s is what is left of the time zone's name */
+      started_tooltip = g_strdup_printf (_("The log’s time zone is cut off after “%s”: its offset from UTC is unknown"),
+                                         zone != NULL ? zone : "");
+    }
   else if (first_local != NULL)
     /* Translators: a local time as the log wrote it, of a zone it does not give */
     started = g_strdup_printf (_("%s (time zone not given)"), first_local);
