@@ -402,15 +402,18 @@ print_text (const PsTrendOptions *trend_options,
   guint n_changed = count_changed_rows (trend);
   g_autoptr(PsCliTable) table = NULL;
 
-  /* Translators: "20 runs by time, median per run: 3 of 500 rows changed" */
-  printf (_("%u runs by %s, %s per run: %u of %u rows changed"),
+  /* Translators: "20 runs by time, median per run: 3 of 500 rows changed"; the
+   * plural is that of the rows */
+  printf (ngettext ("%u runs by %s, %s per run: %u of %u row changed",
+                    "%u runs by %s, %s per run: %u of %u rows changed", trend->rows->len),
           trend->runs->len, ps_trend_order_to_string (trend_options->order),
           ps_trend_value_to_string (trend_options->value), n_changed, trend->rows->len);
   printf ("\n");
   if (!isnan (output->fail_on_regression))
     {
       /* Translators: "The newest run is after a regression of at least 10% in 2 rows" */
-      printf (_("The newest run is after a regression of at least %g%% in %u rows"),
+      printf (ngettext ("The newest run is after a regression of at least %g%% in %u row",
+                        "The newest run is after a regression of at least %g%% in %u rows", n_regressions),
               100 * output->fail_on_regression, n_regressions);
       printf ("\n");
     }
