@@ -11,7 +11,9 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "ps-run-summary.h"
 #include "ps-call-tree.h"
@@ -585,7 +587,8 @@ reader_fail (Reader     *reader,
   what = g_strdup_vprintf (format, args);
   va_end (args);
   g_set_error (reader->error, PS_ERROR, PS_ERROR_PARSE,
-               "Not a Perfscope summary: byte offset %" G_GSIZE_FORMAT ": %s",
+               /* Translators: "Not a Perfscope summary: byte offset 53: expected “"”" */
+               _("Not a Perfscope summary: byte offset %" G_GSIZE_FORMAT ": %s"),
                (gsize)(reader->p - reader->start), what);
   return FALSE;
 }
@@ -611,7 +614,7 @@ expect (Reader *reader,
         char    c)
 {
   if (peek (reader) != c)
-    return reader_fail (reader, "expected “%c”", c);
+    return reader_fail (reader, _("expected “%c”"), c);
   reader->p++;
   return TRUE;
 }
@@ -623,13 +626,13 @@ read_hex4 (Reader  *reader,
   guint32 value = 0;
 
   if (reader->end - reader->p < 4)
-    return reader_fail (reader, "a \\u escape cut short");
+    return reader_fail (reader, _("a \\u escape cut short"));
   for (int i = 0; i < 4; i++)
     {
       int digit = g_ascii_xdigit_value (reader->p[i]);
 
       if (digit < 0)
-        return reader_fail (reader, "a \\u escape with a character that is not hexadecimal");
+        return reader_fail (reader, _("a \\u escape with a character that is not hexadecimal"));
       value = value * 16 + (guint32)digit;
     }
   reader->p += 4;
@@ -656,7 +659,7 @@ read_string (Reader *reader)
       g_string_append_len (text, run, reader->p - run);
       if (reader->p >= reader->end)
         {
-          reader_fail (reader, "a string without its closing quote");
+          reader_fail (reader, _("a string without its closing quote"));
           return NULL;
         }
       if (*reader->p == '"')
@@ -666,7 +669,7 @@ read_string (Reader *reader)
         }
       if ((guchar)*reader->p < 0x20)
         {
-          reader_fail (reader, "a control character in a string");
+          reader_fail (reader, _("a control character in a string"));
           return NULL;
         }
 
@@ -674,7 +677,7 @@ read_string (Reader *reader)
       reader->p++;
       if (reader->p >= reader->end)
         {
-          reader_fail (reader, "a string without its closing quote");
+          reader_fail (reader, _("a string without its closing quote"));
           return NULL;
         }
       switch (*reader->p++)
@@ -712,14 +715,14 @@ read_string (Reader *reader)
           break;
         default:
           reader->p--;
-          reader_fail (reader, "an unknown escape “\\%c”", *reader->p);
+          reader_fail (reader, _("an unknown escape “\\%c”"), *reader->p);
           return NULL;
         }
     }
 
   if (!g_utf8_validate_len (text->str, text->len, NULL))
     {
-      reader_fail (reader, "a string that is not UTF-8");
+      reader_fail (reader, _("a string that is not UTF-8"));
       return NULL;
     }
   return g_string_free (g_steal_pointer (&text), FALSE);
@@ -743,7 +746,7 @@ read_number (Reader *reader,
                                      || *reader->p == '+' || *reader->p == '-'))
     reader->p++;
   if (reader->p == start || reader->p - start >= (gssize)sizeof buffer)
-    return reader_fail (reader, "expected a number");
+    return reader_fail (reader, _("expected a number"));
 
   memcpy (buffer, start, reader->p - start);
   buffer[reader->p - start] = '\0';
@@ -751,7 +754,7 @@ read_number (Reader *reader,
   if (end == buffer || *end != '\0' || !(g_ascii_isdigit (buffer[buffer[0] == '-'])))
     {
       reader->p = start;
-      return reader_fail (reader, "expected a number");
+      return reader_fail (reader, _("expected a number"));
     }
   return TRUE;
 }
@@ -764,7 +767,7 @@ read_literal (Reader     *reader,
 
   skip_space (reader);
   if ((gsize)(reader->end - reader->p) < length || memcmp (reader->p, word, length) != 0)
-    return reader_fail (reader, "expected “%s”", word);
+    return reader_fail (reader, _("expected “%s”"), word);
   reader->p += length;
   return TRUE;
 }
@@ -782,7 +785,7 @@ read_object (Reader     *reader,
              gpointer    user_data)
 {
   if (++reader->depth > MAX_DEPTH)
-    return reader_fail (reader, "nested too deeply");
+    return reader_fail (reader, _("nested too deeply"));
   if (!expect (reader, '{'))
     return FALSE;
   if (peek (reader) == '}')
@@ -819,7 +822,7 @@ read_array (Reader   *reader,
             gpointer  user_data)
 {
   if (++reader->depth > MAX_DEPTH)
-    return reader_fail (reader, "nested too deeply");
+    return reader_fail (reader, _("nested too deeply"));
   if (!expect (reader, '['))
     return FALSE;
   if (peek (reader) == ']')
@@ -961,7 +964,7 @@ read_row (Reader  *reader,
   if (!read_object (reader, read_row_member, row))
     return FALSE;
   if (row->kind == NULL || row->name == NULL)
-    return reader_fail (reader, "a row without its kind or name");
+    return reader_fail (reader, _("a row without its kind or name"));
   if (row->unit == NULL)
     row->unit = g_strdup ("");
   return TRUE;
@@ -998,7 +1001,7 @@ read_run_member (Reader     *reader,
         return FALSE;
       time = text != NULL ? g_date_time_new_from_iso8601 (text, NULL) : NULL;
       if (text != NULL && time == NULL)
-        return reader_fail (reader, "a time that is not in ISO 8601 form");
+        return reader_fail (reader, _("a time that is not in ISO 8601 form"));
       run->has_time = time != NULL;
       if (time != NULL)
         run->time_unix_ns = g_date_time_to_unix (time) * G_GINT64_CONSTANT (1000000000)
@@ -1050,7 +1053,7 @@ read_file_member (Reader     *reader,
       if (version != PS_RUN_SUMMARY_VERSION)
         {
           g_set_error (reader->error, PS_ERROR, PS_ERROR_UNSUPPORTED_VERSION,
-                       "A Perfscope summary of version %g, which this version does not read", version);
+                       _("A Perfscope summary of version %g, which this version does not read"), version);
           return FALSE;
         }
       summary->file->session = 0;  /* marks the version as seen */
@@ -1108,9 +1111,9 @@ ps_run_summary_read (const char  *text,
     if (length >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0)
       reader.p += 3;
     if (read_object (&reader, read_file_member, &summary) && peek (&reader) != '\0')
-      reader_fail (&reader, "more after the summary’s object");
+      reader_fail (&reader, _("more after the summary’s object"));
     if (local_error == NULL && file->session != 0)
-      reader_fail (&reader, "no “perfscope_summary” member");
+      reader_fail (&reader, _("no “perfscope_summary” member"));
     if (local_error != NULL)
       {
         g_propagate_error (error, g_steal_pointer (&local_error));
