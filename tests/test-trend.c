@@ -25,7 +25,7 @@ row_new (const char *kind,
   row->kind = g_intern_string (kind);
   row->name = g_strdup (name);
   row->context = g_strdup (context);
-  row->unit = g_strdup (unit);
+  row->unit = g_intern_string (unit);
   row->count = 3;
   row->median = median;
   row->p95 = NAN;

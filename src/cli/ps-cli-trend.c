@@ -122,7 +122,7 @@ read_runs (const PsCliOptions *options,
     return summarize_log (options, path, partial);
 
   if (!g_file_get_contents (path, &text, &length, &error)
-      || (runs = ps_run_summary_read (text, length, &error)) == NULL)
+      || (runs = ps_run_summary_read_values (text, length, ps_trend_value_flags (options->trend_value), &error)) == NULL)
     {
       g_autofree char *name = g_filename_display_name (path);
 

@@ -26,6 +26,8 @@
 
 /* Nesting deeper than this is no summary */
 #define MAX_DEPTH 32
+/* Longer than the longest member name the reader knows */
+#define MAX_MEMBER_NAME 32
 
 void
 ps_run_summary_row_free (PsRunSummaryRow *row)
@@ -35,7 +37,6 @@ ps_run_summary_row_free (PsRunSummaryRow *row)
 
   g_free (row->name);
   g_free (row->context);
-  g_free (row->unit);
   g_free (row);
 }
 
@@ -121,7 +122,7 @@ run_lookup (Run        *run,
       row->kind = g_intern_string (kind);
       row->name = g_strdup (name);
       row->context = g_strdup (context);
-      row->unit = g_strdup (unit);
+      row->unit = g_intern_string (unit);
       row->median = row->p95 = row->mean = row->total = NAN;
       g_ptr_array_add (run->summary->rows, row);
       g_hash_table_insert (run->by_key, g_steal_pointer (&key), row);
@@ -571,6 +572,7 @@ typedef struct
   const char *end;
   GError    **error;
   guint       depth;
+  guint       values;   /* PsRunSummaryValue flags: the row values converted */
 } Reader;
 
 static gboolean G_GNUC_PRINTF (2, 3)
@@ -645,9 +647,29 @@ static char *
 read_string (Reader *reader)
 {
   g_autoptr(GString) text = NULL;
+  const char *text_start;
 
   if (!expect (reader, '"'))
     return NULL;
+
+  /* Most strings have no escape: copied at once */
+  {
+    const char *end = reader->p;
+
+    while (end < reader->end && *end != '"' && *end != '\\' && (guchar)*end >= 0x20)
+      end++;
+    if (end < reader->end && *end == '"')
+      {
+        if (!g_utf8_validate_len (reader->p, end - reader->p, NULL))
+          {
+            reader_fail (reader, _("a string that is not UTF-8"));
+            return NULL;
+          }
+        text_start = reader->p;
+        reader->p = end + 1;
+        return g_strndup (text_start, end - text_start);
+      }
+  }
 
   text = g_string_new (NULL);
   for (;;)
@@ -728,34 +750,85 @@ read_string (Reader *reader)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-/* A number as JSON writes it; FALSE after an error */
+/* A number as JSON writes it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?;
+ * moves past it, FALSE after an error */
+static gboolean
+scan_number (Reader *reader)
+{
+  const char *p, *end;
+
+  skip_space (reader);
+  p = reader->p;
+  end = reader->end;
+  if (p < end && *p == '-')
+    p++;
+  if (p >= end || !g_ascii_isdigit (*p))
+    return reader_fail (reader, _("expected a number"));
+  if (*p == '0')
+    p++;
+  else
+    while (p < end && g_ascii_isdigit (*p))
+      p++;
+  if (p < end && *p == '.')
+    {
+      p++;
+      if (p >= end || !g_ascii_isdigit (*p))
+        return reader_fail (reader, _("expected a number"));
+      while (p < end && g_ascii_isdigit (*p))
+        p++;
+    }
+  if (p < end && (*p == 'e' || *p == 'E'))
+    {
+      p++;
+      if (p < end && (*p == '+' || *p == '-'))
+        p++;
+      if (p >= end || !g_ascii_isdigit (*p))
+        return reader_fail (reader, _("expected a number"));
+      while (p < end && g_ascii_isdigit (*p))
+        p++;
+    }
+  reader->p = p;
+  return TRUE;
+}
+
+/* A number; FALSE after an error. Whole numbers of up to 15 digits, as
+ * counts are, are exact as integers; the others go through strtod. */
 static gboolean
 read_number (Reader *reader,
              double *out)
 {
   const char *start;
-  char buffer[64];
-  char *end = NULL;
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE + 32];
+  gsize length;
 
   skip_space (reader);
   start = reader->p;
-  if (reader->p < reader->end && *reader->p == '-')
-    reader->p++;
-  while (reader->p < reader->end && (g_ascii_isdigit (*reader->p) || *reader->p == '.'
-                                     || *reader->p == 'e' || *reader->p == 'E'
-                                     || *reader->p == '+' || *reader->p == '-'))
-    reader->p++;
-  if (reader->p == start || reader->p - start >= (gssize)sizeof buffer)
-    return reader_fail (reader, _("expected a number"));
+  if (!scan_number (reader))
+    return FALSE;
 
-  memcpy (buffer, start, reader->p - start);
-  buffer[reader->p - start] = '\0';
-  *out = g_ascii_strtod (buffer, &end);
-  if (end == buffer || *end != '\0' || !(g_ascii_isdigit (buffer[buffer[0] == '-'])))
+  length = reader->p - start;
+  if (length <= 15)
+    {
+      gboolean negative = *start == '-';
+      guint64 whole = 0;
+      gsize i;
+
+      for (i = negative; i < length && g_ascii_isdigit (start[i]); i++)
+        whole = whole * 10 + (guint64)(start[i] - '0');
+      if (i == length)
+        {
+          *out = negative ? -(double)whole : (double)whole;
+          return TRUE;
+        }
+    }
+  if (length >= sizeof buffer)
     {
       reader->p = start;
       return reader_fail (reader, _("expected a number"));
     }
+  memcpy (buffer, start, length);
+  buffer[length] = '\0';
+  *out = g_ascii_strtod (buffer, NULL);
   return TRUE;
 }
 
@@ -773,6 +846,20 @@ read_literal (Reader     *reader,
 }
 
 static gboolean skip_value (Reader *reader);
+
+/* A member's name; one longer than any this reader knows is read as "" */
+static gboolean
+read_member_name (Reader *reader,
+                  char    name[MAX_MEMBER_NAME])
+{
+  g_autofree char *text = read_string (reader);
+
+  if (text == NULL)
+    return FALSE;
+  if (g_strlcpy (name, text, MAX_MEMBER_NAME) >= MAX_MEMBER_NAME)
+    name[0] = '\0';
+  return TRUE;
+}
 
 /* Calls member for each member of an object, which reads its value */
 typedef gboolean (*MemberFunc) (Reader     *reader,
@@ -796,9 +883,9 @@ read_object (Reader     *reader,
     }
   for (;;)
     {
-      g_autofree char *name = read_string (reader);
+      char name[MAX_MEMBER_NAME];
 
-      if (name == NULL || !expect (reader, ':') || !member (reader, name, user_data))
+      if (!read_member_name (reader, name) || !expect (reader, ':') || !member (reader, name, user_data))
         return FALSE;
       if (peek (reader) == ',')
         {
@@ -865,8 +952,6 @@ skip_item (Reader  *reader,
 static gboolean
 skip_value (Reader *reader)
 {
-  double number;
-
   switch (peek (reader))
     {
     case '{': return read_object (reader, skip_member, NULL);
@@ -875,7 +960,7 @@ skip_value (Reader *reader)
     case 't': return read_literal (reader, "true");
     case 'f': return read_literal (reader, "false");
     case 'n': return read_literal (reader, "null");
-    default:  return read_number (reader, &number);
+    default:  return scan_number (reader);
     }
 }
 
@@ -904,6 +989,19 @@ read_optional_number (Reader *reader,
   return read_number (reader, out);
 }
 
+/* A value of a row, converted when the caller wants it, else only checked
+ * and left NaN: converting decimals is most of the cost of reading */
+static gboolean
+read_row_value (Reader            *reader,
+                PsRunSummaryValue  which,
+                double            *out)
+{
+  if (reader->values & which)
+    return read_optional_number (reader, out);
+  *out = NAN;
+  return skip_value (reader);
+}
+
 static gboolean
 read_boolean (Reader   *reader,
               gboolean *out)
@@ -919,6 +1017,15 @@ read_row_member (Reader     *reader,
 {
   PsRunSummaryRow *row = user_data;
 
+  /* A summary has many rows: most names are told by their first letter */
+  switch (name[0])
+    {
+    case 'c': case 'k': case 'm': case 'n': case 'p': case 't': case 'u':
+      break;
+    default:
+      return skip_value (reader);
+    }
+
   if (strcmp (name, "kind") == 0)
     {
       g_autofree char *kind = read_string (reader);
@@ -931,7 +1038,14 @@ read_row_member (Reader     *reader,
   if (strcmp (name, "context") == 0)
     return read_optional_string (reader, &row->context);
   if (strcmp (name, "unit") == 0)
-    return read_optional_string (reader, &row->unit);
+    {
+      g_autofree char *unit = NULL;
+
+      if (!read_optional_string (reader, &unit))
+        return FALSE;
+      row->unit = unit != NULL ? g_intern_string (unit) : NULL;
+      return TRUE;
+    }
   if (strcmp (name, "count") == 0)
     {
       double count;
@@ -942,13 +1056,13 @@ read_row_member (Reader     *reader,
       return TRUE;
     }
   if (strcmp (name, "median") == 0)
-    return read_optional_number (reader, &row->median);
+    return read_row_value (reader, PS_RUN_SUMMARY_VALUE_MEDIAN, &row->median);
   if (strcmp (name, "p95") == 0)
-    return read_optional_number (reader, &row->p95);
+    return read_row_value (reader, PS_RUN_SUMMARY_VALUE_P95, &row->p95);
   if (strcmp (name, "mean") == 0)
-    return read_optional_number (reader, &row->mean);
+    return read_row_value (reader, PS_RUN_SUMMARY_VALUE_MEAN, &row->mean);
   if (strcmp (name, "total") == 0)
-    return read_optional_number (reader, &row->total);
+    return read_row_value (reader, PS_RUN_SUMMARY_VALUE_TOTAL, &row->total);
   return skip_value (reader);
 }
 
@@ -966,7 +1080,7 @@ read_row (Reader  *reader,
   if (row->kind == NULL || row->name == NULL)
     return reader_fail (reader, _("a row without its kind or name"));
   if (row->unit == NULL)
-    row->unit = g_strdup ("");
+    row->unit = g_intern_static_string ("");
   return TRUE;
 }
 
@@ -1095,10 +1209,19 @@ ps_run_summary_read (const char  *text,
                      gsize        length,
                      GError     **error)
 {
+  return ps_run_summary_read_values (text, length, PS_RUN_SUMMARY_VALUE_ALL, error);
+}
+
+GPtrArray *
+ps_run_summary_read_values (const char  *text,
+                            gsize        length,
+                            guint        values,
+                            GError     **error)
+{
   g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_run_summary_free);
   g_autoptr(PsRunSummary) file = summary_new (-1);
   Summary summary = { runs, file };
-  Reader reader = { text, text, text + length, error, 0 };
+  Reader reader = { text, text, text + length, error, 0, values };
 
   g_return_val_if_fail (text != NULL || length == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);

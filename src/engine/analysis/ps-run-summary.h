@@ -37,7 +37,7 @@ typedef struct
   const char *kind;     /* interned: "duration", "cpu", "memory", "span", "counter", "function", … */
   char       *name;
   char       *context;  /* spans: the context of a logical scope, else NULL */
-  char       *unit;
+  const char *unit;     /* interned: a run has few */
   guint64     count;
   double      median;   /* NaN where not known */
   double      p95;
@@ -85,6 +85,23 @@ gboolean      ps_run_summary_sniff      (const char         *text,
 GPtrArray    *ps_run_summary_read       (const char         *text,
                                          gsize               length,
                                          GError            **error);
+
+typedef enum
+{
+  PS_RUN_SUMMARY_VALUE_MEDIAN = 1 << 0,
+  PS_RUN_SUMMARY_VALUE_P95    = 1 << 1,
+  PS_RUN_SUMMARY_VALUE_MEAN   = 1 << 2,
+  PS_RUN_SUMMARY_VALUE_TOTAL  = 1 << 3,
+  PS_RUN_SUMMARY_VALUE_ALL    = 0xF,
+} PsRunSummaryValue;
+
+/* The same, with only the row values in the PsRunSummaryValue flags
+ * `values` converted and the others NaN: a trend of thousands of
+ * summaries needs one or two */
+GPtrArray    *ps_run_summary_read_values (const char        *text,
+                                          gsize              length,
+                                          guint              values,
+                                          GError           **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsRunSummary, ps_run_summary_free)
 

@@ -138,6 +138,18 @@ ps_trend_row_value (const PsRunSummaryRow *row,
   return isnan (chosen) ? row->total : chosen;
 }
 
+guint
+ps_trend_value_flags (PsTrendValue value)
+{
+  switch (value)
+    {
+    case PS_TREND_VALUE_P95:   return PS_RUN_SUMMARY_VALUE_P95 | PS_RUN_SUMMARY_VALUE_TOTAL;
+    case PS_TREND_VALUE_TOTAL: return PS_RUN_SUMMARY_VALUE_TOTAL;
+    case PS_TREND_VALUE_MEDIAN:
+    default:                   return PS_RUN_SUMMARY_VALUE_MEDIAN | PS_RUN_SUMMARY_VALUE_TOTAL;
+    }
+}
+
 static void
 trend_row_free (gpointer data)
 {
@@ -145,7 +157,6 @@ trend_row_free (gpointer data)
 
   g_free (row->name);
   g_free (row->context);
-  g_free (row->unit);
   g_free (row->runs);
   g_free (row->values);
   g_clear_pointer (&row->change_points, g_array_unref);
@@ -195,6 +206,7 @@ ps_trend_new (GPtrArray            *runs,
   PsTrendOptions defaults;
   g_autoptr(GHashTable) by_key = NULL;
   g_autoptr(GArray) building = NULL;
+  g_autoptr(GString) key = g_string_new (NULL);
   PsTrend *trend;
 
   g_return_val_if_fail (runs != NULL, NULL);
@@ -220,12 +232,19 @@ ps_trend_new (GPtrArray            *runs,
       for (guint i = 0; i < run->rows->len; i++)
         {
           const PsRunSummaryRow *summary_row = g_ptr_array_index (run->rows, i);
-          g_autofree char *key = g_strconcat (summary_row->kind, "\x1f", summary_row->unit, "\x1f",
-                                              summary_row->context != NULL ? summary_row->context : "",
-                                              "\x1f", summary_row->name, NULL);
-          gpointer found = g_hash_table_lookup (by_key, key);
           double value = ps_trend_row_value (summary_row, options->value);
+          gpointer found;
           Building *row;
+
+          g_string_assign (key, summary_row->kind);
+          g_string_append_c (key, '\x1f');
+          g_string_append (key, summary_row->unit);
+          g_string_append_c (key, '\x1f');
+          if (summary_row->context != NULL)
+            g_string_append (key, summary_row->context);
+          g_string_append_c (key, '\x1f');
+          g_string_append (key, summary_row->name);
+          found = g_hash_table_lookup (by_key, key->str);
 
           if (found == NULL)
             {
@@ -235,13 +254,13 @@ ps_trend_new (GPtrArray            *runs,
               fresh.row->kind = summary_row->kind;
               fresh.row->name = g_strdup (summary_row->name);
               fresh.row->context = g_strdup (summary_row->context);
-              fresh.row->unit = g_strdup (summary_row->unit);
+              fresh.row->unit = summary_row->unit;
               fresh.row->lower_is_better = ps_run_summary_kind_lower_is_better (summary_row->kind);
               fresh.runs = g_array_new (FALSE, FALSE, sizeof (guint));
               fresh.values = g_array_new (FALSE, FALSE, sizeof (double));
               g_array_append_val (building, fresh);
               found = GUINT_TO_POINTER (building->len);
-              g_hash_table_insert (by_key, g_steal_pointer (&key), found);
+              g_hash_table_insert (by_key, g_strndup (key->str, key->len), found);
             }
           row = &g_array_index (building, Building, GPOINTER_TO_UINT (found) - 1);
 

@@ -43,7 +43,7 @@ typedef struct
   const char *kind;             /* as the runs' rows */
   char       *name;
   char       *context;
-  char       *unit;
+  const char *unit;             /* interned */
   gboolean    lower_is_better;
   guint       n_values;         /* the runs with a value of this row */
   guint      *runs;             /* n_values: index of each run in the trend */
@@ -70,6 +70,8 @@ void         ps_trend_free           (PsTrend              *trend);
 /* The run's value for the trend: see PsTrendValue */
 double       ps_trend_row_value      (const PsRunSummaryRow *row,
                                       PsTrendValue          value);
+/* The PsRunSummaryValue flags of what ps_trend_row_value () reads */
+guint        ps_trend_value_flags    (PsTrendValue          value);
 /* The row's last change point when the newest run is after it, the row
  * is better lower and it rose by at least min_change (a fraction); else
  * NULL */
