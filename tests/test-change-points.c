@@ -11,18 +11,7 @@
 #include <math.h>
 
 #include "ps-change-points.h"
-
-/* Normal noise from a seeded GRand (Box–Muller) */
-static double
-normal (GRand  *rand,
-        double  mean,
-        double  deviation)
-{
-  double u = g_rand_double_range (rand, 1e-12, 1.0);
-  double v = g_rand_double (rand);
-
-  return mean + deviation * sqrt (-2 * log (u)) * cos (2 * G_PI * v);
-}
+#include "seeded-noise.h"
 
 static GArray *
 find (const double *values,
@@ -71,7 +60,7 @@ test_one_step (void)
   const PsChangePoint *point;
 
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
-    values[i] = normal (rand, i < 40 ? 100 : 120, 1);
+    values[i] = seeded_noise_normal (rand, i < 40 ? 100 : 120, 1);
 
   points = find (values, G_N_ELEMENTS (values), 0);
   g_assert_cmpuint (points->len, ==, 1);
@@ -113,7 +102,7 @@ test_two_close_steps (void)
   g_autoptr(GArray) points = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
-    values[i] = normal (rand, i < 30 ? 100 : i < 34 ? 110 : 120, 1);
+    values[i] = seeded_noise_normal (rand, i < 30 ? 100 : i < 34 ? 110 : 120, 1);
 
   points = find (values, G_N_ELEMENTS (values), 0);
   g_assert_cmpuint (points->len, ==, 2);
@@ -140,7 +129,7 @@ test_single_outlier (void)
       g_autoptr(GArray) points = NULL;
 
       for (guint i = 0; i < G_N_ELEMENTS (values); i++)
-        values[i] = normal (rand, 100, 1);
+        values[i] = seeded_noise_normal (rand, 100, 1);
       values[where[w]] = 300;
 
       points = find (values, G_N_ELEMENTS (values), 0);
@@ -159,7 +148,7 @@ test_slow_drift (void)
   g_autoptr(GArray) points = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
-    values[i] = normal (rand, 100 + 0.1 * i, 1);
+    values[i] = seeded_noise_normal (rand, 100 + 0.1 * i, 1);
 
   points = find (values, G_N_ELEMENTS (values), 0);
   g_assert_cmpuint (points->len, >=, 1);
@@ -190,7 +179,7 @@ test_pure_noise (void)
       g_autoptr(GArray) points = NULL;
 
       for (guint i = 0; i < G_N_ELEMENTS (values); i++)
-        values[i] = normal (rand, 50, 2);
+        values[i] = seeded_noise_normal (rand, 50, 2);
 
       points = find (values, G_N_ELEMENTS (values), 0);
       if (points->len > 0)
@@ -240,7 +229,7 @@ test_long_series (void)
   g_autoptr(GArray) points = NULL;
 
   for (gsize i = 0; i < n; i++)
-    values[i] = normal (rand, i < 5000 ? 10 : i < 12345 ? 12 : 9, 0.2);
+    values[i] = seeded_noise_normal (rand, i < 5000 ? 10 : i < 12345 ? 12 : 9, 0.2);
 
   points = find (values, n, 0);
   g_assert_cmpuint (points->len, ==, 2);
@@ -260,7 +249,7 @@ test_missing_values (void)
   const PsChangePoint *point;
 
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
-    values[i] = normal (rand, i < 25 ? 5 : 6, 0.1);
+    values[i] = seeded_noise_normal (rand, i < 25 ? 5 : 6, 0.1);
   values[0] = NAN;
   values[24] = NAN;
   values[23] = INFINITY;

@@ -15,6 +15,7 @@
 #include <utime.h>
 
 #include "cli-test-util.h"
+#include "seeded-noise.h"
 
 #define N_RUNS     20
 #define STEP_RUN   12   /* 0-based: run-13.log is the first slower one */
@@ -26,17 +27,6 @@ typedef struct
   char      *summaries;  /* their summaries, made by a test that needs them */
   GPtrArray *files;      /* every file written, to remove */
 } Fixture;
-
-static double
-normal (GRand  *rand,
-        double  mean,
-        double  deviation)
-{
-  double u = g_rand_double_range (rand, 1e-12, 1.0);
-  double v = g_rand_double (rand);
-
-  return mean + deviation * sqrt (-2 * log (u)) * cos (2 * G_PI * v);
-}
 
 /* One run's log: build 1001 + run, timer at 1 MHz */
 static char *
@@ -54,8 +44,8 @@ run_log (guint run)
   for (guint i = 0; i < N_CALLS; i++)
     {
       g_string_append_printf (text, "## PERF ## APP [bench] EVT [0] DUR [%.0f]\r\n",
-                              normal (rand, run < STEP_RUN ? 10000 : 12000, 100));
-      g_string_append_printf (text, "## PERF ## APP [bench] EVT [1] DUR [%.0f]\r\n", normal (rand, 5000, 50));
+                              seeded_noise_normal (rand, run < STEP_RUN ? 10000 : 12000, 100));
+      g_string_append_printf (text, "## PERF ## APP [bench] EVT [1] DUR [%.0f]\r\n", seeded_noise_normal (rand, 5000, 50));
     }
   return g_string_free (text, FALSE);
 }

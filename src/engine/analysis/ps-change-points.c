@@ -124,10 +124,9 @@ ps_change_points_t_test (gsize  n_a,
   return regularized_beta (degrees / (degrees + t * t), degrees / 2, 0.5);
 }
 
-/* (b − a) / |a|, as ps-run-diff.c compares; ±∞ from 0 */
-static double
-relative_change (double a,
-                 double b)
+double
+ps_change_points_relative_change (double a,
+                                  double b)
 {
   if (a != 0)
     return (b - a) / fabs (a);
@@ -195,7 +194,7 @@ series_p_value (const Series *series,
                                       after.n, after.mean, after.variance);
 
   if (change != NULL)
-    *change = relative_change (before.mean, after.mean);
+    *change = ps_change_points_relative_change (before.mean, after.mean);
   return MIN (1.0, p * places);
 }
 

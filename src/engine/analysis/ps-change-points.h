@@ -78,6 +78,11 @@ void    ps_change_point_options_init (PsChangePointOptions       *options);
 GArray *ps_change_points_find        (const double               *values,
                                       gsize                       n_values,
                                       const PsChangePointOptions *options);
+/* (b − a) / |a|, which is ratio − 1 for positive values; 0 from 0 to 0,
+ * ±∞ from 0 to anything else (the relative change of a change point and
+ * of a row of ps-run-diff.h) */
+double  ps_change_points_relative_change (double                  a,
+                                          double                  b);
 /* The two-sided p-value of Student's t-test (pooled variance) of two
  * samples given by their sizes, means and sample variances: 1 when it
  * cannot tell (fewer than 3 values in all, or none on a side), 0 when

@@ -866,16 +866,25 @@ typedef gboolean (*MemberFunc) (Reader     *reader,
                                 const char *name,
                                 gpointer    user_data);
 
+/* Calls item for each value of an array, which reads it */
+typedef gboolean (*ItemFunc) (Reader  *reader,
+                              gpointer user_data);
+
+/* An object (member set) or an array (item set): its values read one by
+ * one between `open` and `close` */
 static gboolean
-read_object (Reader     *reader,
-             MemberFunc  member,
-             gpointer    user_data)
+read_container (Reader     *reader,
+                char        open,
+                char        close,
+                MemberFunc  member,
+                ItemFunc    item,
+                gpointer    user_data)
 {
   if (++reader->depth > MAX_DEPTH)
     return reader_fail (reader, _("nested too deeply"));
-  if (!expect (reader, '{'))
+  if (!expect (reader, open))
     return FALSE;
-  if (peek (reader) == '}')
+  if (peek (reader) == close)
     {
       reader->p++;
       reader->depth--;
@@ -885,53 +894,37 @@ read_object (Reader     *reader,
     {
       char name[MAX_MEMBER_NAME];
 
-      if (!read_member_name (reader, name) || !expect (reader, ':') || !member (reader, name, user_data))
+      if (member != NULL
+          && (!read_member_name (reader, name) || !expect (reader, ':') || !member (reader, name, user_data)))
+        return FALSE;
+      if (item != NULL && !item (reader, user_data))
         return FALSE;
       if (peek (reader) == ',')
         {
           reader->p++;
           continue;
         }
-      if (!expect (reader, '}'))
+      if (!expect (reader, close))
         return FALSE;
       reader->depth--;
       return TRUE;
     }
 }
 
-/* Calls item for each value of an array, which reads it */
-typedef gboolean (*ItemFunc) (Reader  *reader,
-                              gpointer user_data);
+static gboolean
+read_object (Reader     *reader,
+             MemberFunc  member,
+             gpointer    user_data)
+{
+  return read_container (reader, '{', '}', member, NULL, user_data);
+}
 
 static gboolean
 read_array (Reader   *reader,
             ItemFunc  item,
             gpointer  user_data)
 {
-  if (++reader->depth > MAX_DEPTH)
-    return reader_fail (reader, _("nested too deeply"));
-  if (!expect (reader, '['))
-    return FALSE;
-  if (peek (reader) == ']')
-    {
-      reader->p++;
-      reader->depth--;
-      return TRUE;
-    }
-  for (;;)
-    {
-      if (!item (reader, user_data))
-        return FALSE;
-      if (peek (reader) == ',')
-        {
-          reader->p++;
-          continue;
-        }
-      if (!expect (reader, ']'))
-        return FALSE;
-      reader->depth--;
-      return TRUE;
-    }
+  return read_container (reader, '[', ']', NULL, item, user_data);
 }
 
 static gboolean
