@@ -20,6 +20,7 @@
 #include "ps-call-tree-diff.h"
 #include "ps-error.h"
 #include "ps-export-writer.h"
+#include "ps-number.h"
 #include "ps-run-diff.h"
 #include "ps-series.h"
 #include "ps-stats.h"
@@ -791,44 +792,23 @@ scan_number (Reader *reader)
   return TRUE;
 }
 
-/* A number; FALSE after an error. Whole numbers of up to 15 digits, as
- * counts are, are exact as integers; the others go through strtod. */
+/* A number; FALSE after an error */
 static gboolean
 read_number (Reader *reader,
              double *out)
 {
   const char *start;
-  char buffer[G_ASCII_DTOSTR_BUF_SIZE + 32];
-  gsize length;
 
   skip_space (reader);
   start = reader->p;
   if (!scan_number (reader))
     return FALSE;
-
-  length = reader->p - start;
-  if (length <= 15)
-    {
-      gboolean negative = *start == '-';
-      guint64 whole = 0;
-      gsize i;
-
-      for (i = negative; i < length && g_ascii_isdigit (start[i]); i++)
-        whole = whole * 10 + (guint64)(start[i] - '0');
-      if (i == length)
-        {
-          *out = negative ? -(double)whole : (double)whole;
-          return TRUE;
-        }
-    }
-  if (length >= sizeof buffer)
+  /* JSON's numbers are a subset of what it reads */
+  if (!ps_number_parse_double (start, reader->p - start, out))
     {
       reader->p = start;
       return reader_fail (reader, _("expected a number"));
     }
-  memcpy (buffer, start, length);
-  buffer[length] = '\0';
-  *out = g_ascii_strtod (buffer, NULL);
   return TRUE;
 }
 
