@@ -106,32 +106,94 @@ is_summary_file (const char *path)
   return ps_run_summary_sniff (start, length);
 }
 
-/* The runs of a summary or of a log; NULL after saying why on stderr */
+/* The runs of a summary file; NULL with error set. Runs in any thread. */
 static GPtrArray *
-read_runs (const PsCliOptions *options,
-           const char         *path,
-           gboolean           *partial)
+read_summary (const char    *path,
+              PsTrendValue   value,
+              GError       **error)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
   gsize length;
-  GPtrArray *runs;
 
-  *partial = FALSE;
-  if (!is_summary_file (path))
-    return summarize_log (options, path, partial);
+  if (!g_file_get_contents (path, &text, &length, error))
+    return NULL;
+  return ps_run_summary_read_values (text, length, ps_trend_value_flags (value), error);
+}
 
-  if (!g_file_get_contents (path, &text, &length, &error)
-      || (runs = ps_run_summary_read_values (text, length, ps_trend_value_flags (options->trend_value), &error)) == NULL)
+static void
+print_read_error (const char   *path,
+                  const GError *error)
+{
+  g_autofree char *name = g_filename_display_name (path);
+
+  ps_cli_print_error (_("Cannot read “%s”: %s"), name, error->message);
+}
+
+/* What one file gave the trend */
+typedef struct
+{
+  const char *path;
+  gboolean    is_summary;
+  GPtrArray  *runs;       /* NULL when it could not be read */
+  GError     *error;      /* summaries: why */
+  gboolean    partial;
+} Input;
+
+static void
+read_summary_in_thread (gpointer data,
+                        gpointer user_data)
+{
+  Input *input = data;
+
+  input->runs = read_summary (input->path, *(const PsTrendValue *)user_data, &input->error);
+}
+
+/* Every input's runs: summaries read side by side on every processor
+ * (a trend may read thousands), logs one after the other, as loading one
+ * already takes the memory of its events */
+static void
+read_inputs (const PsCliOptions *options,
+             Input              *inputs,
+             guint               n_inputs)
+{
+  GThreadPool *pool = NULL;
+  PsTrendValue value = options->trend_value;
+  guint n_summaries = 0;
+
+  for (guint i = 0; i < n_inputs; i++)
     {
-      g_autofree char *name = g_filename_display_name (path);
-
-      ps_cli_print_error (_("Cannot read “%s”: %s"), name, error->message);
-      return NULL;
+      inputs[i].is_summary = is_summary_file (inputs[i].path);
+      n_summaries += inputs[i].is_summary;
     }
-  for (guint i = 0; i < runs->len; i++)
-    *partial |= !((PsRunSummary *)g_ptr_array_index (runs, i))->complete;
-  return runs;
+
+  if (n_summaries > 1)
+    pool = g_thread_pool_new (read_summary_in_thread, &value, (gint)CLAMP (g_get_num_processors (), 1, 16),
+                              FALSE, NULL);
+  for (guint i = 0; i < n_inputs; i++)
+    {
+      if (!inputs[i].is_summary)
+        continue;
+      if (pool != NULL)
+        g_thread_pool_push (pool, &inputs[i], NULL);
+      else
+        read_summary_in_thread (&inputs[i], &value);
+    }
+  /* Waits for every summary */
+  if (pool != NULL)
+    g_thread_pool_free (pool, FALSE, TRUE);
+
+  for (guint i = 0; i < n_inputs; i++)
+    {
+      Input *input = &inputs[i];
+
+      if (!input->is_summary)
+        input->runs = summarize_log (options, input->path, &input->partial);
+      else if (input->runs == NULL)
+        print_read_error (input->path, input->error);
+      else
+        for (guint r = 0; r < input->runs->len; r++)
+          input->partial |= !((PsRunSummary *)g_ptr_array_index (input->runs, r))->complete;
+    }
 }
 
 int
@@ -459,6 +521,7 @@ ps_cli_trend (const PsCliOptions *options,
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_run_summary_free);
   g_autoptr(PsTrend) trend = NULL;
+  g_autofree Input *inputs = NULL;
   PsTrendOptions trend_options;
   Output output;
   double min_change = isnan (options->min_change) ? DEFAULT_MIN_CHANGE : options->min_change;
@@ -473,19 +536,25 @@ ps_cli_trend (const PsCliOptions *options,
         g_ptr_array_add (paths, g_strdup (arguments[i]));
     }
 
+  inputs = g_new0 (Input, MAX (paths->len, 1));
+  for (guint i = 0; i < paths->len; i++)
+    inputs[i].path = g_ptr_array_index (paths, i);
+  read_inputs (options, inputs, paths->len);
+
+  /* In the order given, whatever order they were read in */
   for (guint i = 0; i < paths->len; i++)
     {
-      gboolean file_partial = FALSE;
-      GPtrArray *file_runs = read_runs (options, g_ptr_array_index (paths, i), &file_partial);
+      Input *input = &inputs[i];
 
-      if (file_runs == NULL)
+      g_clear_error (&input->error);
+      if (input->runs == NULL)
         {
           unreadable = TRUE;
           continue;
         }
-      partial |= file_partial;
-      g_ptr_array_set_free_func (file_runs, NULL);
-      g_ptr_array_extend_and_steal (runs, file_runs);
+      partial |= input->partial;
+      g_ptr_array_set_free_func (input->runs, NULL);
+      g_ptr_array_extend_and_steal (runs, g_steal_pointer (&input->runs));
     }
 
   ps_trend_options_init (&trend_options);
