@@ -508,8 +508,10 @@ main (int   argc,
   options.min_change = options.noise_fraction = NAN;
   if (min_change != NULL || noise_floor != NULL)
     {
-      if (strcmp (command, "diff") != 0 && !(strcmp (command, "trend") == 0 && noise_floor == NULL))
-        return ps_cli_usage_error (_("--min-change applies to the diff and trend commands only, --noise-floor to diff"));
+      if (noise_floor != NULL && strcmp (command, "diff") != 0)
+        return ps_cli_usage_error (_("--noise-floor applies to the diff command only"));
+      if (strcmp (command, "diff") != 0 && strcmp (command, "trend") != 0)
+        return ps_cli_usage_error (_("--min-change applies to the diff and trend commands only"));
       if (min_change != NULL && !parse_percent (min_change, G_MAXDOUBLE, &options.min_change))
         return ps_cli_usage_error (_("--min-change needs a percentage of 0 or more, not “%s”"), min_change);
       if (noise_floor != NULL && !parse_percent (noise_floor, 100, &options.noise_fraction))
