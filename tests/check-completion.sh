@@ -40,6 +40,9 @@ expect "--format=pmcstat-callgraph --format=pdh-csv --format=perflib-plv2 --form
 expect "pmcstat-callgraph pdh-csv perflib-plv2 perfscope" "$cli" --format = p
 expect "speedscope" "$cli" export run.log --to = s
 expect "s1 view" "$cli" calltree run.log --basis =
+expect "summarize" "$cli" su
+expect "time version name" "$cli" trend nightly --by =
+expect "p95" "$cli" trend nightly --value = p
 
 # Every option of --help, in the completion
 listed=$(complete_words "$cli" --)

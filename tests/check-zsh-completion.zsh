@@ -72,6 +72,8 @@ expect "speedscope" "perfscope-cli export run.log --to=s"
 expect "s1 view" "perfscope-cli calltree run.log --basis="
 expect "4 8" "perfscope-cli --address-width="
 expect "hwpmc" "perfscope-cli record --backend=h"
+expect "summarize" "perfscope-cli su"
+expect "name time version" "perfscope-cli trend nightly --by="
 
 # Every option of --help, in the completion
 listed=" $(complete_line 'perfscope-cli --') $(complete_line 'perfscope-cli -') "

@@ -28,7 +28,8 @@ static const char * const options_with_value[] = {
   "--format", "--tick-rate", "--thread", "--basis", "--depth",
   "--to", "--output", "-o", "--source", "--sysroot", "--address-width", "--rename",
   "--backend", "--pid", "--command", "--interval-ms", "--duration", "--max-events",
-  "--min-change", "--noise-floor", "--encoding", "--utc-offset", NULL,
+  "--min-change", "--noise-floor", "--encoding", "--utc-offset",
+  "--by", "--value", "--fail-on-regression", NULL,
 };
 
 /* The first argument that is neither an option nor an option's value */
@@ -170,13 +171,19 @@ help_summary (void)
     "  export FILE --to markdown  ", _("a summary of the run for a bug report: the run, its top series, "
                                          "functions or counters, and its warnings (in English)"), "\n",
     "  export FILE --to html      ", _("the same summary as a standalone HTML page"), "\n",
+    "  summarize FILE             ", _("a small summary of the run for trend: per row its count, median, "
+                                         "p95, mean and total (-o OUT)"), "\n",
+    "  trend FILE…|DIR            ", _("many runs (logs or summaries) in order (--by time, version or name) "
+                                         "and the change points of each row’s median, p95 or total "
+                                         "(--value; --min-change PERCENT, --fail-on-regression PERCENT)"), "\n",
     "  formats                    ", _("the registered formats"), "\n",
     "  record --backend procfs    ", _("record a live run (--pid N or --command CMD and the processes it "
                                          "starts, --no-children, --interval-ms MS, --duration S) and print its "
                                          "counters; -o OUT saves it"), "\n",
     "\n",
     _("Exit status: 0 success (warnings allowed), 1 the file could not be read or is not "
-      "a known format, 2 bad usage, 3 the file was read only in part."),
+      "a known format, 2 bad usage, 3 the file was read only in part, 4 trend: the newest "
+      "run is after a regression larger than --fail-on-regression."),
     NULL);
 }
 
@@ -209,6 +216,9 @@ main (int   argc,
   g_autofree char *encoding = NULL;
   g_autofree char *utc_offset = NULL;
   g_autofree char *utc_offset_minutes = NULL;
+  g_autofree char *trend_by = NULL;
+  g_autofree char *trend_value = NULL;
+  g_autofree char *fail_on_regression = NULL;
   g_auto(GStrv) includes = NULL;
   g_auto(GStrv) excludes = NULL;
   g_auto(GStrv) include_files = NULL;
@@ -263,7 +273,7 @@ main (int   argc,
     { "points", 0, 0, G_OPTION_ARG_NONE, &options.export_points,
       N_("export --to csv: every counter reading instead of one row of statistics per counter"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &export_output,
-      N_("export, diff --to: write to FILE instead of the standard output; record: save the run to FILE"), N_("FILE") },
+      N_("export, diff --to, summarize: write to FILE instead of the standard output; record: save the run to FILE"), N_("FILE") },
     { "source", 0, 0, G_OPTION_ARG_STRING, &export_source,
       N_("export: only the samples of this sample source (a PMC event)"), N_("NAME") },
     { "max-events", 0, 0, G_OPTION_ARG_STRING, &max_events,
@@ -280,9 +290,16 @@ main (int   argc,
     { "rename", 0, 0, G_OPTION_ARG_STRING_ARRAY, &renames,
       N_("diff: match the row A_NAME of the first run with B_NAME of the second (repeatable)"), N_("A_NAME=B_NAME") },
     { "min-change", 0, 0, G_OPTION_ARG_STRING, &min_change,
-      N_("diff: the least change of a row with one value per run, in percent of A’s value (10)"), N_("PERCENT") },
+      N_("diff: the least change of a row with one value per run, in percent of A’s value (10); "
+         "trend: the least change of a change point, in percent of the value before it (5)"), N_("PERCENT") },
     { "noise-floor", 0, 0, G_OPTION_ARG_STRING, &noise_floor,
       N_("diff: a row with one value per run changes by at least this percentage of the largest value of its kind and unit, else it is noise (1)"), N_("PERCENT") },
+    { "by", 0, 0, G_OPTION_ARG_STRING, &trend_by,
+      N_("trend: put the runs in order of their time (the default), of the version and build they measured, or of file name"), N_("time|version|name") },
+    { "value", 0, 0, G_OPTION_ARG_STRING, &trend_value,
+      N_("trend: each run’s value of a row: its median (the default), p95 or total"), N_("median|p95|total") },
+    { "fail-on-regression", 0, 0, G_OPTION_ARG_STRING, &fail_on_regression,
+      N_("trend: exit with status 4 when the newest run is after a rise of at least PERCENT in a row where lower is better"), N_("PERCENT") },
     { "backend", 0, 0, G_OPTION_ARG_STRING, &backend,
       N_("record: the collector to record with (procfs; hwpmc on FreeBSD, perflib on Windows)"), N_("NAME") },
     { "pid", 0, 0, G_OPTION_ARG_STRING, &pid,
@@ -431,8 +448,8 @@ main (int   argc,
 
   /* record takes -o too (cli.md) */
   if (export_output != NULL && strcmp (command, "export") != 0 && strcmp (command, "record") != 0
-      && !(strcmp (command, "diff") == 0 && export_target != NULL))
-    return ps_cli_usage_error (_("-o applies to export, record and diff --to only"));
+      && strcmp (command, "summarize") != 0 && !(strcmp (command, "diff") == 0 && export_target != NULL))
+    return ps_cli_usage_error (_("-o applies to export, record, summarize and diff --to only"));
   if (export_target != NULL && strcmp (command, "export") != 0 && strcmp (command, "diff") != 0)
     return ps_cli_usage_error (_("--to applies to the export and diff commands only"));
   if (export_source != NULL && strcmp (command, "export") != 0)
@@ -491,12 +508,28 @@ main (int   argc,
   options.min_change = options.noise_fraction = NAN;
   if (min_change != NULL || noise_floor != NULL)
     {
-      if (strcmp (command, "diff") != 0)
-        return ps_cli_usage_error (_("--min-change and --noise-floor apply to the diff command only"));
+      if (noise_floor != NULL && strcmp (command, "diff") != 0)
+        return ps_cli_usage_error (_("--noise-floor applies to the diff command only"));
+      if (strcmp (command, "diff") != 0 && strcmp (command, "trend") != 0)
+        return ps_cli_usage_error (_("--min-change applies to the diff and trend commands only"));
       if (min_change != NULL && !parse_percent (min_change, G_MAXDOUBLE, &options.min_change))
         return ps_cli_usage_error (_("--min-change needs a percentage of 0 or more, not “%s”"), min_change);
       if (noise_floor != NULL && !parse_percent (noise_floor, 100, &options.noise_fraction))
         return ps_cli_usage_error (_("--noise-floor needs a percentage from 0 to 100, not “%s”"), noise_floor);
+    }
+
+  options.fail_on_regression = NAN;
+  if (trend_by != NULL || trend_value != NULL || fail_on_regression != NULL)
+    {
+      if (strcmp (command, "trend") != 0)
+        return ps_cli_usage_error (_("--by, --value and --fail-on-regression apply to the trend command only"));
+      if (trend_by != NULL && !ps_trend_order_from_string (trend_by, &options.trend_order))
+        return ps_cli_usage_error (_("--by is time, version or name, not “%s”"), trend_by);
+      if (trend_value != NULL && !ps_trend_value_from_string (trend_value, &options.trend_value))
+        return ps_cli_usage_error (_("--value is median, p95 or total, not “%s”"), trend_value);
+      if (fail_on_regression != NULL
+          && !parse_percent (fail_on_regression, G_MAXDOUBLE, &options.fail_on_regression))
+        return ps_cli_usage_error (_("--fail-on-regression needs a percentage of 0 or more, not “%s”"), fail_on_regression);
     }
 
   if (backend != NULL || pid != NULL || record_command != NULL || interval_ms != NULL || duration != NULL || no_children)
@@ -569,6 +602,20 @@ main (int   argc,
       if (n_arguments != 2)
         return ps_cli_usage_error (_("export needs exactly one FILE"));
       return ps_cli_export (&options, arguments[1]);
+    }
+
+  if (strcmp (command, "summarize") == 0)
+    {
+      if (n_arguments != 2)
+        return ps_cli_usage_error (_("summarize needs exactly one FILE"));
+      return ps_cli_summarize (&options, arguments[1]);
+    }
+
+  if (strcmp (command, "trend") == 0)
+    {
+      if (n_arguments < 2)
+        return ps_cli_usage_error (_("trend needs at least one FILE or folder"));
+      return ps_cli_trend (&options, arguments + 1);
     }
 
   if (strcmp (command, "formats") == 0)

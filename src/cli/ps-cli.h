@@ -17,6 +17,7 @@
 #include "ps-call-tree.h"
 #include "ps-export-writer.h"
 #include "ps-series.h"
+#include "ps-trend.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +35,7 @@ typedef enum
   PS_CLI_EXIT_UNREADABLE = 1,  /* missing, unreadable or not a known format */
   PS_CLI_EXIT_USAGE      = 2,  /* bad usage */
   PS_CLI_EXIT_PARTIAL    = 3,  /* the file was read only in part */
+  PS_CLI_EXIT_REGRESSION = 4,  /* trend: the newest run is after a regression (--fail-on-regression) */
 } PsCliExit;
 
 typedef struct
@@ -69,6 +71,9 @@ typedef struct
   const char     *interval_ms;       /* record: --interval-ms, or NULL for the backend's default */
   gboolean        no_children;       /* record: --no-children, the process alone */
   double          duration;          /* record: --duration in seconds, 0 until interrupted */
+  PsTrendOrder    trend_order;       /* trend: --by */
+  PsTrendValue    trend_value;       /* trend: --value */
+  double          fail_on_regression; /* trend: --fail-on-regression as a fraction, NaN if none */
 } PsCliOptions;
 
 /* ps-cli-load.c */
@@ -274,5 +279,11 @@ int           ps_cli_record          (const PsCliOptions *options);
 int           ps_cli_diff            (const PsCliOptions *options,
                                       const char         *file_a,
                                       const char         *file_b);
+/* ps-cli-trend.c */
+int           ps_cli_summarize       (const PsCliOptions *options,
+                                      const char         *file);
+/* files: NULL-terminated, files and folders of logs and summaries */
+int           ps_cli_trend           (const PsCliOptions *options,
+                                      char              **files);
 
 G_END_DECLS

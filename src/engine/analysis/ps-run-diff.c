@@ -16,6 +16,7 @@
 
 #include "ps-run-diff.h"
 #include "ps-call-tree.h"
+#include "ps-change-points.h"
 #include "ps-call-tree-diff.h"
 #include "ps-mann-whitney.h"
 #include "ps-proportion-test.h"
@@ -409,18 +410,6 @@ find_largest (GHashTable     *largest,
     }
 }
 
-/* (b − a) / |a|, which is ratio − 1 for positive values; ±∞ from 0 */
-static double
-relative_change (double a,
-                 double b)
-{
-  if (a != 0)
-    return (b - a) / fabs (a);
-  if (b == 0)
-    return 0;
-  return b > 0 ? INFINITY : -INFINITY;
-}
-
 static void
 set_change (PsRunDiffRow *row,
             gboolean      higher_in_b)
@@ -438,7 +427,7 @@ judge_significance (PsRunDiffRow           *row,
                     double                  b_value,
                     const PsRunDiffOptions *options)
 {
-  double change = relative_change (a_value, b_value);
+  double change = ps_change_points_relative_change (a_value, b_value);
 
   if (isnan (row->p_value) || isnan (change))
     row->reason = PS_RUN_DIFF_REASON_NO_VALUE;
@@ -465,7 +454,7 @@ judge_size (PsRunDiffRow           *row,
   const double *largest_value = g_hash_table_lookup (largest, key);
   double a_value = size_value (a);
   double b_value = size_value (b);
-  double change = relative_change (a_value, b_value);
+  double change = ps_change_points_relative_change (a_value, b_value);
 
   row->basis = PS_RUN_DIFF_BASIS_SIZE;
   /* Rows of a kind and unit without any value have no floor */
