@@ -582,6 +582,7 @@ reader_fail (Reader     *reader,
              ...)
 {
   g_autofree char *what = NULL;
+  g_autofree char *offset = NULL;
   va_list args;
 
   if (*reader->error != NULL)
@@ -589,10 +590,11 @@ reader_fail (Reader     *reader,
   va_start (args, format);
   what = g_strdup_vprintf (format, args);
   va_end (args);
+  /* A macro inside the message would hide it from xgettext */
+  offset = g_strdup_printf ("%" G_GSIZE_FORMAT, (gsize)(reader->p - reader->start));
   g_set_error (reader->error, PS_ERROR, PS_ERROR_PARSE,
                /* Translators: "Not a Perfscope summary: byte offset 53: expected “"”" */
-               _("Not a Perfscope summary: byte offset %" G_GSIZE_FORMAT ": %s"),
-               (gsize)(reader->p - reader->start), what);
+               _("Not a Perfscope summary: byte offset %s: %s"), offset, what);
   return FALSE;
 }
 
