@@ -2735,6 +2735,30 @@ ps_call_tree_get_node_stats (PsCallTree *self,
   return tree_node_stats (self, node);
 }
 
+void
+ps_call_tree_copy_node_stats (PsCallTree  *self,
+                              guint32      node,
+                              PsCallStats *stats)
+{
+  const PsCallStats *chunk;
+
+  g_return_if_fail (PS_IS_CALL_TREE (self));
+  g_return_if_fail (node < self->n_nodes);
+  g_return_if_fail (stats != NULL);
+
+  if (node == PS_CALL_NODE_ROOT || self->node_given != NULL)
+    {
+      *stats = *tree_node_stats (self, node);
+      return;
+    }
+  /* Made already: the same values */
+  chunk = g_atomic_pointer_get (&self->node_chunks[node / STATS_CHUNK_SIZE]);
+  if (chunk != NULL)
+    *stats = chunk[node % STATS_CHUNK_SIZE];
+  else
+    stats_from_acc (stats, &self->node_accs[node], self->node_extremes);
+}
+
 /* The outermost top-down nodes of every function, in node order */
 static void
 tree_ensure_outermost_index (PsCallTree *self)
