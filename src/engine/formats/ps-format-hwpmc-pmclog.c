@@ -1299,72 +1299,26 @@ probe_step (PmclogParser *self,
           }
 
         case PROBE_NODE:
-          {
-            guint32 hint;
-
-            if (chain->level == 0)
-              {
-                chain->phase = PROBE_DONE;
-                return FALSE;
-              }
-            hint = self->chain_nodes[chain->parent].hint;
-            if (hint != 0)
-              {
-                chain->candidate = hint;
-                chain->phase = PROBE_HINT;
-                __builtin_prefetch (&self->chain_nodes[hint]);
-                return TRUE;
-              }
-            pc = pcs[chain->level - 1];
-            context = chain->level - 1 < chain->first_user ? CHAIN_INFO_KERNEL : 0;
-            chain->slot = (guint32)chain_hash (chain->parent, pc, context) & self->chain_mask;
-            chain->phase = PROBE_SLOT;
-            __builtin_prefetch (&self->chain_index[chain->slot]);
-            return TRUE;
-          }
-
-        case PROBE_HINT:
+          if (chain->level == 0)
+            {
+              chain->phase = PROBE_DONE;
+              return FALSE;
+            }
+          chain->candidate = self->chain_nodes[chain->parent].hint;
+          if (chain->candidate != 0)
+            {
+              chain->phase = PROBE_HINT;
+              __builtin_prefetch (&self->chain_nodes[chain->candidate]);
+              return TRUE;
+            }
           pc = pcs[chain->level - 1];
           context = chain->level - 1 < chain->first_user ? CHAIN_INFO_KERNEL : 0;
-          if (chain_node_is (&self->chain_nodes[chain->candidate], chain->parent, pc, context))
-            {
-              chain->parent = chain->candidate;
-              chain->level--;
-              chain->phase = PROBE_NODE;
-              continue;
-            }
           chain->slot = (guint32)chain_hash (chain->parent, pc, context) & self->chain_mask;
           chain->phase = PROBE_SLOT;
           __builtin_prefetch (&self->chain_index[chain->slot]);
           return TRUE;
 
-        case PROBE_SLOT:
-          {
-            const ChainSlot *slot = &self->chain_index[chain->slot];
-
-            pc = pcs[chain->level - 1];
-            context = chain->level - 1 < chain->first_user ? CHAIN_INFO_KERNEL : 0;
-            if (slot->node == 0)
-              {
-                /* A new prefix: the rest of the chain is new too, and
-                 * its pcs are resolved (most from the cache) */
-                for (guint j = 0; j < chain->level; j++)
-                  __builtin_prefetch (&self->cache[cache_slot (pcs[j], j < chain->first_user ? self->kernel->slot
-                                                                                           : chain->process->slot)]);
-                chain->phase = PROBE_DONE;
-                return FALSE;
-              }
-            if (slot->tag == (guint32)(chain_hash (chain->parent, pc, context) >> 32))
-              {
-                chain->candidate = slot->node;
-                chain->phase = PROBE_CANDIDATE;
-                __builtin_prefetch (&self->chain_nodes[slot->node]);
-                return TRUE;
-              }
-            chain->slot = (chain->slot + 1) & self->chain_mask;
-            continue;
-          }
-
+        case PROBE_HINT:
         case PROBE_CANDIDATE:
           pc = pcs[chain->level - 1];
           context = chain->level - 1 < chain->first_user ? CHAIN_INFO_KERNEL : 0;
@@ -1375,9 +1329,45 @@ probe_step (PmclogParser *self,
               chain->phase = PROBE_NODE;
               continue;
             }
+          /* A wrong hint sends to the index, a slot of another key to
+           * the next slot */
+          if (chain->phase == PROBE_HINT)
+            {
+              chain->slot = (guint32)chain_hash (chain->parent, pc, context) & self->chain_mask;
+              chain->phase = PROBE_SLOT;
+              __builtin_prefetch (&self->chain_index[chain->slot]);
+              return TRUE;
+            }
           chain->slot = (chain->slot + 1) & self->chain_mask;
           chain->phase = PROBE_SLOT;
           continue;
+
+        case PROBE_SLOT:
+          {
+            const ChainSlot *slot = &self->chain_index[chain->slot];
+
+            if (slot->node == 0)
+              {
+                /* A new prefix: the rest of the chain is new too, and
+                 * its pcs are resolved (most from the cache) */
+                for (guint j = 0; j < chain->level; j++)
+                  __builtin_prefetch (&self->cache[cache_slot (pcs[j], j < chain->first_user ? self->kernel->slot
+                                                                                           : chain->process->slot)]);
+                chain->phase = PROBE_DONE;
+                return FALSE;
+              }
+            pc = pcs[chain->level - 1];
+            context = chain->level - 1 < chain->first_user ? CHAIN_INFO_KERNEL : 0;
+            if (slot->tag == (guint32)(chain_hash (chain->parent, pc, context) >> 32))
+              {
+                chain->candidate = slot->node;
+                chain->phase = PROBE_CANDIDATE;
+                __builtin_prefetch (&self->chain_nodes[slot->node]);
+                return TRUE;
+              }
+            chain->slot = (chain->slot + 1) & self->chain_mask;
+            continue;
+          }
         }
     }
 }
