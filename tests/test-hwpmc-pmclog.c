@@ -854,14 +854,19 @@ test_repeated_chains (void)
     }
   bytes = ps_pmclog_writer_free_to_bytes (writer);
 
-  store = load_bytes (bytes, NULL, 0, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (ps_event_store_get_n_samples (store), ==, expected->len);
-  for (guint i = 0; i < expected->len; i++)
+  /* Whole, and fed in pieces of 100 bytes */
+  for (guint chunked = 0; chunked < 2; chunked++)
     {
-      g_autofree char *text = stack_text (store, ps_event_store_get_sample (store, i));
+      store = load_bytes (bytes, NULL, chunked ? 100 : 0, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (ps_event_store_get_n_samples (store), ==, expected->len);
+      for (guint i = 0; i < expected->len; i++)
+        {
+          g_autofree char *text = stack_text (store, ps_event_store_get_sample (store, i));
 
-      g_assert_cmpstr (text, ==, g_ptr_array_index (expected, i));
+          g_assert_cmpstr (text, ==, g_ptr_array_index (expected, i));
+        }
+      g_clear_object (&store);
     }
 }
 

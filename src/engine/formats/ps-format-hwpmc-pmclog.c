@@ -1957,6 +1957,9 @@ pmclog_feed (PsParser      *parser,
       finish_model (self);
       return FALSE;
     }
+  /* What was fed is in the store when the feed returns (a live log is
+   * fed as it comes) */
+  batch_flush (self);
   return TRUE;
 }
 
