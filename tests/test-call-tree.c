@@ -431,6 +431,35 @@ test_example_probes (void)
   check_example (tree);
 }
 
+/* Stats copied node by node are those the tree keeps, read before and
+ * after the tree made its own */
+static void
+test_copy_node_stats (void)
+{
+  g_autoptr(PsCallTree) tree = example_from_probes ();
+  guint n = ps_call_tree_get_n_nodes (tree);
+
+  g_assert_cmpuint (n, >, 2);
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint32 node = 0; node < n; node++)
+      {
+        PsCallStats copy;
+        const PsCallStats *kept;
+
+        ps_call_tree_copy_node_stats (tree, node, &copy);
+        kept = ps_call_tree_get_node_stats (tree, node);
+        g_assert_cmpuint (copy.calls, ==, kept->calls);
+        for (guint v = 0; v < PS_N_CALL_VALUES; v++)
+          {
+            g_assert_cmpfloat (copy.total[v], ==, kept->total[v]);
+            g_assert_cmpfloat (copy.min[v], ==, kept->min[v]);
+            g_assert_cmpfloat (copy.avg[v], ==, kept->avg[v]);
+            g_assert_cmpfloat (copy.max[v], ==, kept->max[v]);
+            g_assert_true (isnan (copy.given_percent[v]) && isnan (kept->given_percent[v]));
+          }
+      }
+}
+
 static void
 test_example_intervals (void)
 {
@@ -1854,6 +1883,7 @@ main (int   argc,
 
   g_test_add_func ("/call-tree/example/probes", test_example_probes);
   g_test_add_func ("/call-tree/example/intervals", test_example_intervals);
+  g_test_add_func ("/call-tree/copy-node-stats", test_copy_node_stats);
   g_test_add_func ("/call-tree/example/threads-reading", test_threads_reading);
   g_test_add_func ("/call-tree/recursion", test_recursion);
   g_test_add_func ("/call-tree/recursion/indirect", test_indirect_recursion);

@@ -813,6 +813,63 @@ test_maps (void)
   fixture_clear (&fixture);
 }
 
+/* Chains that repeat whole or but for their sampled pc, many more than
+ * the parser takes in one batch, in user and kernel mode, with a library
+ * mapped half way: every sample's stack is what its own pcs say,
+ * whether the parser walked the chain or found it whole */
+static void
+test_repeated_chains (void)
+{
+  PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, VERSION_14);
+  g_autoptr(GPtrArray) expected = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 tsc = TSC0;
+
+  ps_pmclog_writer_initialize (writer, tsc, 0x80, TSC_FREQ, WALL, 0, "GenuineIntel-6-55-4");
+  ps_pmclog_writer_pmcallocatedyn (writer, tsc, CLOCK_PMC, 0x1000, 0x80, 0, "CLOCK.HARD");
+  ps_pmclog_writer_map_in (writer, tsc, PS_PMCLOG_KERNEL_PID, KERNEL_AT, "/boot/kernel/kernel");
+  ps_pmclog_writer_proc_create (writer, tsc, APP_PID, 0, "app");
+  ps_pmclog_writer_map_in (writer, tsc, APP_PID, 0x400000, "/usr/bin/shape");
+
+  for (guint round = 0; round < 60; round++)
+    {
+      /* innermost first: the sampled pc varies among four */
+      guint64 user[4] = { 0x401000 + 4 * (round % 4), 0x402010, 0x403020, 0x404030 };
+      guint64 kernel[4] = { KERNEL_AT + 0x500, 0x402010, 0x403020, 0x404030 };
+      guint64 library[3] = { 0x200010, 0x403020, 0x404030 };
+
+      if (round == 30)
+        ps_pmclog_writer_map_in (writer, tsc, APP_PID, 0x200000, "/lib/libx.so.1");
+
+      ps_pmclog_writer_callchain (writer, ++tsc, APP_PID, WORKER_TID, CLOCK_PMC, PS_PMCLOG_CC_USER, user, 4);
+      g_ptr_array_add (expected, g_strdup_printf ("shape+0x4030;shape+0x3020;shape+0x2010;shape+0x%x",
+                                                  0x1000 + 4 * (round % 4)));
+      ps_pmclog_writer_callchain (writer, ++tsc, APP_PID, WORKER_TID, CLOCK_PMC, 0, kernel, 4);
+      g_ptr_array_add (expected, g_strdup ("shape+0x4030;shape+0x3020;shape+0x2010;kernel+0x500"));
+      ps_pmclog_writer_callchain (writer, ++tsc, APP_PID, WORKER_TID, CLOCK_PMC, PS_PMCLOG_CC_USER, library, 3);
+      g_ptr_array_add (expected, g_strdup (round < 30 ? "shape+0x4030;shape+0x3020;[unknown]"
+                                                      : "shape+0x4030;shape+0x3020;libx.so.1+0x10"));
+    }
+  bytes = ps_pmclog_writer_free_to_bytes (writer);
+
+  /* Whole, and fed in pieces of 100 bytes */
+  for (guint chunked = 0; chunked < 2; chunked++)
+    {
+      store = load_bytes (bytes, NULL, chunked ? 100 : 0, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (ps_event_store_get_n_samples (store), ==, expected->len);
+      for (guint i = 0; i < expected->len; i++)
+        {
+          g_autofree char *text = stack_text (store, ps_event_store_get_sample (store, i));
+
+          g_assert_cmpstr (text, ==, g_ptr_array_index (expected, i));
+        }
+      g_clear_object (&store);
+    }
+}
+
 /* A big-endian legacy log (FreeBSD 10): coarse times, no threads */
 static void
 test_legacy (void)
@@ -888,6 +945,7 @@ main (int    argc,
   g_test_add_func ("/hwpmc-pmclog/chunks", test_chunks);
   g_test_add_func ("/hwpmc-pmclog/truncated", test_truncated);
   g_test_add_func ("/hwpmc-pmclog/maps", test_maps);
+  g_test_add_func ("/hwpmc-pmclog/repeated-chains", test_repeated_chains);
   g_test_add_func ("/hwpmc-pmclog/legacy", test_legacy);
   g_test_add_func ("/hwpmc-pmclog/corrupt", test_corrupt);
 

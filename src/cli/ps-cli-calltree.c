@@ -160,9 +160,12 @@ append_node_start (GString     *out,
                    guint32      node,
                    PsCallBasis  basis)
 {
+  PsCallStats stats;
+
+  /* Copied: the whole tree is written, and made stats would stay */
+  ps_call_tree_copy_node_stats (tree, node, &stats);
   g_string_append_c (out, '{');
-  append_stats_members (out, tree, ps_call_tree_get_node_function (tree, node), TRUE,
-                        ps_call_tree_get_node_stats (tree, node), basis);
+  append_stats_members (out, tree, ps_call_tree_get_node_function (tree, node), TRUE, &stats, basis);
   g_string_append (out, ", ");
   append_member_name (out, "children");
   g_string_append_c (out, '[');
@@ -428,6 +431,7 @@ walk_tree_rows (PsCallTree  *tree,
       Frame *top = &g_array_index (stack, Frame, stack->len - 1);
       guint depth = stack->len;
       g_auto(GStrv) cells = NULL;
+      PsCallStats stats;
       Frame child;
 
       if (top->next_child >= ps_call_tree_get_n_children (tree, top->node) ||
@@ -438,8 +442,9 @@ walk_tree_rows (PsCallTree  *tree,
         }
       child.node = ps_call_tree_get_child (tree, top->node, top->next_child++);
       child.next_child = 0;
-      cells = row_cells (tree, tree_row_name (tree, child.node, depth),
-                         ps_call_tree_get_node_stats (tree, child.node), basis);
+      /* Copied, as for the JSON tree */
+      ps_call_tree_copy_node_stats (tree, child.node, &stats);
+      cells = row_cells (tree, tree_row_name (tree, child.node, depth), &stats, basis);
       if (out != NULL)
         ps_cli_table_print_row (table, out, "  ", cells);
       else

@@ -134,9 +134,10 @@ typedef struct
 
 /* An open-addressing index of ids into an array that holds the keys
  * (frames, stack nodes). Each slot keeps a 32-bit fingerprint of its key
- * next to the id, so that a probe reads the array only when the
- * fingerprint matches: slot = fingerprint << 32 | (id + 1), 0 is free; at
- * most half full. */
+ * (the high half of its 64-bit hash, whose low bits choose the slot) next
+ * to the id, so that a probe reads the array only when the fingerprint
+ * matches: slot = fingerprint << 32 | (id + 1), 0 is free; at most three
+ * quarters full. */
 typedef struct
 {
   guint64 *slots;
@@ -423,17 +424,17 @@ chunked_array_get (const ChunkedArray *array,
   return chunk + (index & CHUNK_MASK) * array->element_size;
 }
 
-static inline guint32
+static inline guint64
 frame_hash (const PsFrame *frame)
 {
-  return (guint32)ps_util_mix64 (frame->address ^ ((guint64)frame->function << 32 | frame->module) * 0x9e3779b97f4a7c15u);
+  return ps_util_mix64 (frame->address ^ ((guint64)frame->function << 32 | frame->module) * 0x9e3779b97f4a7c15u);
 }
 
-static inline guint32
+static inline guint64
 stack_hash (guint32 parent,
             guint32 frame)
 {
-  return (guint32)ps_util_mix64 ((guint64)parent << 32 | frame);
+  return ps_util_mix64 ((guint64)parent << 32 | frame);
 }
 
 static void
@@ -444,44 +445,53 @@ id_index_clear (IdIndex *index)
   index->used = 0;
 }
 
-/* Doubles the table when it would be more than half full, placing every
- * id again; hash_of gives an id's hash */
+/* Places an id in the first free slot for its hash */
+static inline void
+id_index_put (IdIndex *index,
+              guint64  hash,
+              guint32  id)
+{
+  guint32 slot = (guint32)hash & index->mask;
+
+  while (index->slots[slot] != 0)
+    slot = (slot + 1) & index->mask;
+  index->slots[slot] = (hash >> 32) << 32 | (id + 1);
+  index->used++;
+}
+
+/* Doubles the table when it would be more than three quarters full,
+ * placing the ids first … n_ids − 1 again in their order: the keys are
+ * read one after the other, only the writes land anywhere. hash_of
+ * gives an id's hash. */
 static void
 id_index_reserve (IdIndex      *index,
-                  guint32     (*hash_of) (PsEventStore *self, guint32 id),
-                  PsEventStore *self)
+                  guint64     (*hash_of) (PsEventStore *self, guint32 id),
+                  PsEventStore *self,
+                  guint32       first,
+                  guint32       n_ids)
 {
   guint32 size;
-  guint64 *slots;
 
-  if ((index->used + 1) * 2 <= index->mask)
+  if (index->slots != NULL && ((guint64)index->used + 1) * 4 <= (guint64)index->mask * 3)
     return;
 
   size = index->slots == NULL ? 1024 : (index->mask + 1) * 2;
-  slots = g_new0 (guint64, size);
-  for (guint32 i = 0; index->slots != NULL && i <= index->mask; i++)
-    if (index->slots[i] != 0)
-      {
-        guint32 slot = hash_of (self, (guint32)index->slots[i] - 1) & (size - 1);
-
-        while (slots[slot] != 0)
-          slot = (slot + 1) & (size - 1);
-        slots[slot] = index->slots[i];
-      }
-
   g_free (index->slots);
-  index->slots = slots;
+  index->slots = g_new0 (guint64, size);
   index->mask = size - 1;
+  index->used = 0;
+  for (guint32 id = first; id < n_ids; id++)
+    id_index_put (index, hash_of (self, id), id);
 }
 
-static guint32
+static guint64
 frame_hash_of (PsEventStore *self,
                guint32       id)
 {
   return frame_hash (&g_array_index (self->frames, PsFrame, id));
 }
 
-static guint32
+static guint64
 stack_hash_of (PsEventStore *self,
                guint32       id)
 {
@@ -1997,30 +2007,30 @@ ps_event_store_intern_frame (PsEventStore *self,
                              guint64       address)
 {
   PsFrame frame = { address, function, module };
-  guint32 hash;
-  guint32 slot;
+  guint64 hash;
+  guint32 fingerprint;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), PS_NONE);
 
-  id_index_reserve (&self->frame_index, frame_hash_of, self);
+  id_index_reserve (&self->frame_index, frame_hash_of, self, 0, self->frames->len);
 
   hash = frame_hash (&frame);
-  for (slot = hash & self->frame_index.mask;
+  fingerprint = (guint32)(hash >> 32);
+  for (guint32 slot = (guint32)hash & self->frame_index.mask;
        self->frame_index.slots[slot] != 0;
        slot = (slot + 1) & self->frame_index.mask)
     {
       guint64 entry = self->frame_index.slots[slot];
       const PsFrame *found;
 
-      if ((guint32)(entry >> 32) != hash)
+      if ((guint32)(entry >> 32) != fingerprint)
         continue;
       found = &g_array_index (self->frames, PsFrame, (guint32)entry - 1);
       if (found->address == address && found->function == function && found->module == module)
         return (guint32)entry - 1;
     }
 
-  self->frame_index.slots[slot] = (guint64)hash << 32 | (self->frames->len + 1);
-  self->frame_index.used++;
+  id_index_put (&self->frame_index, hash, self->frames->len);
   g_array_append_val (self->frames, frame);
 
   return self->frames->len - 1;
@@ -2042,31 +2052,39 @@ ps_event_store_intern_stack (PsEventStore *self,
 {
   PsStackNode node = { parent, frame };
   const PsStackNode *nodes;
-  guint32 slot;
+  guint64 hash;
+  guint32 fingerprint;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
   g_return_val_if_fail (parent < self->stack_nodes->len, 0);
 
-  id_index_reserve (&self->stack_index, stack_hash_of, self);
-
   /* Node 0, the empty stack, is never in the index */
-  nodes = (const PsStackNode *)(gpointer)self->stack_nodes->data;
-  for (slot = stack_hash (parent, frame) & self->stack_index.mask;
-       self->stack_index.slots[slot] != 0;
-       slot = (slot + 1) & self->stack_index.mask)
-    {
-      guint64 entry = self->stack_index.slots[slot];
-      guint32 id;
+  id_index_reserve (&self->stack_index, stack_hash_of, self, 1, self->stack_nodes->len);
 
-      if ((guint32)(entry >> 32) != frame)
-        continue;
-      id = (guint32)entry - 1;
-      if (nodes[id].parent == parent)
-        return id;
+  hash = stack_hash (parent, frame);
+  /* The node made last has no children yet: a stack that grows by new
+   * frames (a new call chain) is never looked for, only placed, and
+   * what comes next does not wait for the probe */
+  if (parent == 0 || parent != self->stack_nodes->len - 1)
+    {
+      fingerprint = (guint32)(hash >> 32);
+      nodes = (const PsStackNode *)(gpointer)self->stack_nodes->data;
+      for (guint32 slot = (guint32)hash & self->stack_index.mask;
+           self->stack_index.slots[slot] != 0;
+           slot = (slot + 1) & self->stack_index.mask)
+        {
+          guint64 entry = self->stack_index.slots[slot];
+          guint32 id;
+
+          if ((guint32)(entry >> 32) != fingerprint)
+            continue;
+          id = (guint32)entry - 1;
+          if (nodes[id].parent == parent && nodes[id].frame == frame)
+            return id;
+        }
     }
 
-  self->stack_index.slots[slot] = (guint64)frame << 32 | (self->stack_nodes->len + 1);
-  self->stack_index.used++;
+  id_index_put (&self->stack_index, hash, self->stack_nodes->len);
   g_array_append_val (self->stack_nodes, node);
 
   return self->stack_nodes->len - 1;

@@ -182,6 +182,11 @@ struct _PsCallTreeBuilder
   gint64        sampled_elapsed;
   gint64        sampled_application;
 
+  /* Children of the top-down nodes when they were grouped before the
+   * end (to mark the outermost nodes of sampled trees), else NULL */
+  guint32      *child_offsets;
+  guint32      *children;
+
   /* Addresses grouped into functions (PsCallTreeOptions.group_addresses) */
   GArray       *addresses;           /* AddressAcc */
   guint32       address_serial;
@@ -562,6 +567,8 @@ ps_call_tree_builder_free (PsCallTreeBuilder *self)
   g_clear_pointer (&self->node_accs, g_array_unref);
   g_clear_pointer (&self->node_extremes, g_array_unref);
   g_clear_pointer (&self->node_given, g_array_unref);
+  g_clear_pointer (&self->child_offsets, g_free);
+  g_clear_pointer (&self->children, g_free);
   g_clear_pointer (&self->slots, g_free);
   g_clear_pointer (&self->sample_marks, g_free);
   g_clear_pointer (&self->function_given, g_array_unref);
@@ -1112,23 +1119,6 @@ ps_call_tree_builder_add_sample (PsCallTreeBuilder *self,
   builder_add_sampled_exclusive (self, acc, stack[depth - 1], amount, kernel);
 }
 
-/* The node of function below parent, or PS_NONE when there is none yet */
-static guint32
-builder_find_child (PsCallTreeBuilder *self,
-                    guint32            parent,
-                    guint32            function)
-{
-  for (guint32 k = node_hash (parent, function) & self->slots_mask;; k = (k + 1) & self->slots_mask)
-    {
-      const NodeSlot *slot = &self->slots[k];
-
-      if (slot->node_plus_one == 0)
-        return PS_NONE;
-      if (slot->parent == parent && slot->function == function)
-        return slot->node_plus_one - 1;
-    }
-}
-
 /* Samples of `weight` whose stack is the path of node: their exclusive
  * values. The inclusive ones are summed up the tree once, by
  * builder_sum_sampled_nodes (), so a stack costs one step instead of one
@@ -1315,59 +1305,87 @@ ps_call_tree_builder_set_totals (PsCallTreeBuilder *self,
 /* Children grouped by parent; ids grow from parent to child, so the
  * children of a node stay in the order they were made */
 static void
-tree_make_children (PsCallTree *self)
+links_make_children (const NodeLink *links,
+                     guint32         n,
+                     guint32       **child_offsets,
+                     guint32       **children)
 {
-  guint32 n = self->n_nodes;
+  guint32 *offsets = g_new0 (guint32, (gsize)n + 1);
+  guint32 *made = g_new (guint32, MAX (n, 1));
 
-  self->child_offsets = g_new0 (guint32, (gsize)n + 1);
-  self->children = g_new (guint32, MAX (n, 1));
   for (guint32 i = 1; i < n; i++)
-    self->child_offsets[self->links[i].parent + 1]++;
+    offsets[links[i].parent + 1]++;
   for (guint32 i = 0; i < n; i++)
-    self->child_offsets[i + 1] += self->child_offsets[i];
+    offsets[i + 1] += offsets[i];
   /* Fill using the offsets as cursors, then shift them back */
   for (guint32 i = 1; i < n; i++)
-    self->children[self->child_offsets[self->links[i].parent]++] = i;
+    made[offsets[links[i].parent]++] = i;
   for (guint32 i = n; i > 0; i--)
-    self->child_offsets[i] = self->child_offsets[i - 1];
-  self->child_offsets[0] = 0;
+    offsets[i] = offsets[i - 1];
+  offsets[0] = 0;
+  *child_offsets = offsets;
+  *children = made;
 }
 
-/* Reports: which nodes are the outermost of their function on their path,
- * by a depth-first walk with an explicit stack */
 static void
-tree_mark_outermost (PsCallTree *self)
+tree_make_children (PsCallTree        *self,
+                    PsCallTreeBuilder *builder)
 {
-  g_autofree guint32 *on_path = g_new0 (guint32, MAX (self->n_functions, 1));
-  g_autofree guint32 *stack = g_new (guint32, self->n_nodes);
-  g_autofree guint32 *cursor = g_new (guint32, self->n_nodes);
-  guint32 top = 0;
-
-  stack[0] = PS_CALL_NODE_ROOT;
-  cursor[0] = self->child_offsets[PS_CALL_NODE_ROOT];
-  for (;;)
+  if (builder->children != NULL)
     {
-      guint32 node = stack[top];
+      self->child_offsets = g_steal_pointer (&builder->child_offsets);
+      self->children = g_steal_pointer (&builder->children);
+      return;
+    }
+  links_make_children (self->links, self->n_nodes, &self->child_offsets, &self->children);
+}
 
-      if (cursor[top] < self->child_offsets[node + 1])
+/* Which nodes are the outermost of their function on their path, by a
+ * depth-first walk with an explicit stack: each node is looked at once */
+static void
+links_mark_outermost (NodeLink       *links,
+                      guint           n_functions,
+                      const guint32  *child_offsets,
+                      const guint32  *children)
+{
+  g_autofree guint32 *on_path = g_new0 (guint32, MAX (n_functions, 1));
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) cursor = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 root = PS_CALL_NODE_ROOT;
+
+  g_array_append_val (stack, root);
+  g_array_append_val (cursor, child_offsets[PS_CALL_NODE_ROOT]);
+  while (stack->len > 0)
+    {
+      guint32 top = stack->len - 1;
+      guint32 node = g_array_index (stack, guint32, top);
+      guint32 *next = &g_array_index (cursor, guint32, top);
+
+      if (*next < child_offsets[node + 1])
         {
-          guint32 child = self->children[cursor[top]++];
-          guint32 function = self->links[child].function;
+          guint32 child = children[(*next)++];
+          guint32 function = links[child].function;
 
           if (on_path[function]++ == 0)
-            self->links[child].flags |= NODE_FLAG_OUTERMOST;
-          top++;
-          stack[top] = child;
-          cursor[top] = self->child_offsets[child];
+            links[child].flags |= NODE_FLAG_OUTERMOST;
+          g_array_append_val (stack, child);
+          g_array_append_val (cursor, child_offsets[child]);
         }
       else
         {
-          if (top == 0)
-            break;
-          on_path[self->links[node].function]--;
-          top--;
+          if (top > 0)
+            on_path[links[node].function]--;
+          g_array_set_size (stack, top);
+          g_array_set_size (cursor, top);
         }
     }
+}
+
+/* Reports: which nodes are the outermost of their function on their path */
+static void
+tree_mark_outermost (PsCallTree *self)
+{
+  links_mark_outermost (self->links, self->n_functions, self->child_offsets, self->children);
 }
 
 static void
@@ -1549,7 +1567,7 @@ ps_call_tree_builder_end (PsCallTreeBuilder *self)
   tree->n_nodes = self->links->len;
   tree->links = (NodeLink *)(gpointer)g_array_free (g_steal_pointer (&self->links), FALSE);
   g_clear_pointer (&self->slots, g_free);
-  tree_make_children (tree);
+  tree_make_children (tree, self);
 
   if (self->mode == MODE_REPORT)
     {
@@ -1998,50 +2016,17 @@ add_sample_addresses (PsCallTreeBuilder *builder,
     }
 }
 
-/* The functions of a path, to tell whether a new node's function is
- * outermost on it: a 64-bit filter per node (one bit per function's hash)
- * answers "not on it" at once, and only a hit walks the path up, at most
- * once per stack. */
+/* How the tree nodes of sampled stacks are made. While every function
+ * has one frame, tree nodes and stack nodes correspond one to one: a
+ * stack node without a tree node needs a new one, and the builder's
+ * table is made only when that stops. Which nodes are the outermost of
+ * their function is told once all are made (links_mark_outermost ()). */
 typedef struct
 {
-  GArray  *filters;      /* guint64 per node */
-  guint32 *marks;        /* per function: the stack it was marked in */
-  guint    marks_size;
-  guint32  serial;
-  gboolean marked;       /* the path so far is marked */
-  /* While every function has one frame, tree nodes and stack nodes
-   * correspond one to one: a stack node without a tree node needs a new
-   * one, and the builder's table is made only when that stops */
   gboolean indexed;
   guint8  *function_has_frame;
   guint    function_has_frame_size;
 } PathFunctions;
-
-static inline guint64
-function_bit (guint32 function)
-{
-  return G_GUINT64_CONSTANT (1) << ((function * 0x9E3779B1u) >> 26);
-}
-
-static void
-path_functions_next_stack (PathFunctions     *path,
-                           PsCallTreeBuilder *builder)
-{
-  if (path->marks_size < builder->function_keys->len)
-    {
-      guint size = MAX (builder->function_keys->len, path->marks_size * 2);
-
-      path->marks = g_renew (guint32, path->marks, size);
-      memset (path->marks + path->marks_size, 0, (size - path->marks_size) * sizeof (guint32));
-      path->marks_size = size;
-    }
-  if (++path->serial == 0)
-    {
-      memset (path->marks, 0, path->marks_size * sizeof (guint32));
-      path->serial = 1;
-    }
-  path->marked = FALSE;
-}
 
 /* A frame got its function */
 static void
@@ -2070,40 +2055,16 @@ path_functions_frame (PathFunctions     *path,
   path->function_has_frame[function] = 1;
 }
 
-/* The child of node for function, made if new; node's path is the one
- * being walked down */
-static guint32
+/* The child of node for function, made if new */
+static inline guint32
 path_functions_child (PathFunctions     *path,
                       PsCallTreeBuilder *builder,
                       guint32            node,
                       guint32            function)
 {
-  guint32 child = path->indexed ? builder_find_child (builder, node, function) : PS_NONE;
-  guint64 filter = g_array_index (path->filters, guint64, node);
-
-  if (child == PS_NONE)
-    {
-      gboolean on_path = FALSE;
-
-      if (filter & function_bit (function))
-        {
-          if (!path->marked)
-            {
-              for (guint32 up = node; up != PS_CALL_NODE_ROOT;
-                   up = g_array_index (builder->links, NodeLink, up).parent)
-                path->marks[g_array_index (builder->links, NodeLink, up).function] = path->serial;
-              path->marked = TRUE;
-            }
-          on_path = path->marks[function] == path->serial;
-        }
-      child = path->indexed ? builder_child (builder, node, function, !on_path)
-                            : builder_append_child (builder, node, function, !on_path);
-      filter |= function_bit (function);
-      g_array_append_val (path->filters, filter);
-    }
-  if (path->marked)
-    path->marks[function] = path->serial;
-  return child;
+  if (path->indexed)
+    return builder_child (builder, node, function, FALSE);
+  return builder_append_child (builder, node, function, FALSE);
 }
 
 /* The call tree of samples without grouped addresses. Stack nodes of the
@@ -2123,12 +2084,10 @@ new_for_samples_by_node (PsEventStore *store,
   /* stack node → tree node + 1, 0 until made */
   g_autofree guint32 *node_of_stack = g_new0 (guint32, MAX (n_stacks, 1));
   g_autoptr(GArray) path_up = g_array_new (FALSE, FALSE, sizeof (guint32));
-  PathFunctions path = { g_array_new (FALSE, FALSE, sizeof (guint64)), NULL, 0, 0, FALSE, FALSE, NULL, 0 };
-  guint64 no_functions = 0;
+  PathFunctions path = { FALSE, NULL, 0 };
   PsCallTree *tree = NULL;
 
   builder_set_mode (builder, MODE_COMPUTED);
-  g_array_append_val (path.filters, no_functions);
 
   for (guint w = 0; w < weights->len; w++)
     {
@@ -2168,7 +2127,6 @@ new_for_samples_by_node (PsEventStore *store,
       if (id != 0 && id < n_stacks && node_of_stack[id] != 0)
         node = node_of_stack[id] - 1;
 
-      path_functions_next_stack (&path, builder);
       for (guint i = path_up->len; i > 0; i--)
         {
           guint32 up = g_array_index (path_up, guint32, i - 1);
@@ -2182,12 +2140,14 @@ new_for_samples_by_node (PsEventStore *store,
         builder_add_sample_at_node (builder, node, entry->weight, entry->kernel != 0);
     }
 
+  links_make_children ((const NodeLink *)(gpointer)builder->links->data, builder->links->len,
+                       &builder->child_offsets, &builder->children);
+  links_mark_outermost ((NodeLink *)(gpointer)builder->links->data, builder->function_keys->len,
+                        builder->child_offsets, builder->children);
   builder_sum_sampled_nodes (builder);
   tree = ps_call_tree_builder_end (g_steal_pointer (&builder));
 
 out:
-  g_array_unref (path.filters);
-  g_free (path.marks);
   g_free (path.function_has_frame);
   return tree;
 }
@@ -2733,6 +2693,30 @@ ps_call_tree_get_node_stats (PsCallTree *self,
   g_return_val_if_fail (PS_IS_CALL_TREE (self), NULL);
   g_return_val_if_fail (node < self->n_nodes, NULL);
   return tree_node_stats (self, node);
+}
+
+void
+ps_call_tree_copy_node_stats (PsCallTree  *self,
+                              guint32      node,
+                              PsCallStats *stats)
+{
+  const PsCallStats *chunk;
+
+  g_return_if_fail (PS_IS_CALL_TREE (self));
+  g_return_if_fail (node < self->n_nodes);
+  g_return_if_fail (stats != NULL);
+
+  if (node == PS_CALL_NODE_ROOT || self->node_given != NULL)
+    {
+      *stats = *tree_node_stats (self, node);
+      return;
+    }
+  /* Made already: the same values */
+  chunk = g_atomic_pointer_get (&self->node_chunks[node / STATS_CHUNK_SIZE]);
+  if (chunk != NULL)
+    *stats = chunk[node % STATS_CHUNK_SIZE];
+  else
+    stats_from_acc (stats, &self->node_accs[node], self->node_extremes);
 }
 
 /* The outermost top-down nodes of every function, in node order */

@@ -56,6 +56,26 @@
  * asked only where a chain turns off. */
 #define CHAIN_INDEX_MIN_SIZE 4096u
 
+/* Whole caller chains: a sample's chain without its sampled pc (which
+ * varies within the function), seen before, is found with one lookup and
+ * one comparison of its pcs, kept in a row, instead of a walk through the
+ * trie, pc after pc, that misses the cache at nearly every node. Only
+ * chains seen twice are kept (a filter of fingerprints tells), so a log
+ * whose chains never repeat costs no more than the filter, and their pcs
+ * are kept up to a budget. */
+#define CALLER_SEEN_BITS   20
+#define CALLER_MAX_PCS     1024u
+#define CALLER_MAX_IMAGES  4
+#define CALLER_ARENA_MAX   (G_GUINT64_CONSTANT (8) << 20)  /* pcs: 64 MiB */
+
+/* Call chains wait in a batch of this many; a walk through the trie
+ * reads one node after another, each a likely cache miss, so before the
+ * batch is taken in order, the walks of all its chains go on side by
+ * side, each step asking for the next node ahead of time (prefetch) and
+ * passing to another chain while it comes. The walks in order then find
+ * their nodes in the cache. */
+#define BATCH_SIZE 16
+
 enum
 {
   CHAIN_UNMAPPED   = 1 << 0,
@@ -154,6 +174,21 @@ typedef struct
   guint32 tag;
 } ChainSlot;
 
+/* A caller chain kept whole: its key (trie root, where kernel pcs end,
+ * the pcs), the trie node it leads to and what its nodes lack. 48 bytes. */
+typedef struct
+{
+  guint64 hash;
+  guint64 arena;               /* its first pc in caller_arena */
+  guint32 root;
+  guint32 node;
+  guint16 n_pcs;
+  guint16 first_user;          /* of the whole chain, as callchain_stack () has it */
+  guint16 flags;               /* CHAIN_UNMAPPED */
+  guint16 n_images;
+  guint32 images[CALLER_MAX_IMAGES]; /* index + 1 of each image without names it passes */
+} CallerChain;
+
 /* A pc of a new prefix, resolved innermost first as pmcstat would */
 typedef struct
 {
@@ -168,6 +203,35 @@ typedef struct
   guint32 track;
   guint32 text;
 } PendingMark;
+
+typedef enum
+{
+  PROBE_DONE,
+  PROBE_CALLER,      /* the caller chain's index slot is on its way */
+  PROBE_CALLER_NODE, /* the node a caller chain that may match leads to */
+  PROBE_NODE,        /* parent is on its way */
+  PROBE_HINT,        /* parent's hint is on its way */
+  PROBE_SLOT,        /* an index slot is on its way */
+  PROBE_CANDIDATE,   /* the node of a slot is on its way */
+} ProbePhase;
+
+/* A CALLCHAIN record waiting in the batch, with what its walk ahead
+ * found out */
+typedef struct
+{
+  PsPmclogRecord record;        /* pcs point into batch_pcs until the batch is taken */
+  gsize          pcs_offset;
+  Process       *process;       /* NULL: not walked ahead (a process not met yet) */
+  guint          first_user;
+  guint32        root;          /* the trie root the walk ahead started from */
+  guint64        caller_hash;
+  /* The walk ahead */
+  ProbePhase     phase;
+  guint32        parent;
+  guint          level;         /* pcs left: the next one is pcs[level - 1] */
+  guint32        slot;
+  guint32        candidate;
+} PendingChain;
 
 typedef struct
 {
@@ -203,6 +267,14 @@ typedef struct
   ChainSlot        *chain_index;
   guint32           chain_mask;
   GArray           *chain_pcs;   /* ChainPc scratch: one sample's new pcs */
+  GArray           *callers;     /* CallerChain */
+  ChainSlot        *caller_index; /* node: caller + 1 */
+  guint32           caller_mask;
+  GArray           *caller_arena; /* guint64: the pcs of the callers */
+  guint32          *caller_seen; /* fingerprints of the caller chains seen once */
+  PendingChain      batch[BATCH_SIZE];
+  guint             batch_length;
+  GArray           *batch_pcs;   /* guint64: the pcs of the batch */
   guint32           kernel_frame;
   guint32           unknown_frame;
 
@@ -722,25 +794,45 @@ chain_index_slot (PmclogParser *self,
     }
 }
 
+/* Places every node again, in the order of the nodes: they are read one
+ * after the other, and only the writes land anywhere */
+/* The free slot where a child of parent that is known to be new goes */
+static inline ChainSlot *
+chain_index_free_slot (PmclogParser *self,
+                       guint32       parent,
+                       guint64       pc,
+                       guint32       context)
+{
+  guint32 k = (guint32)chain_hash (parent, pc, context) & self->chain_mask;
+
+  while (self->chain_index[k].node != 0)
+    k = (k + 1) & self->chain_mask;
+  return &self->chain_index[k];
+}
+
 static void
 chain_index_grow (PmclogParser *self)
 {
-  guint32 old_size = self->chain_mask + 1;
-  ChainSlot *old = self->chain_index;
+  guint32 size = (self->chain_mask + 1) * 2;
 
-  self->chain_index = g_new0 (ChainSlot, (gsize)old_size * 2);
-  self->chain_mask = old_size * 2 - 1;
-  for (guint32 i = 0; i < old_size; i++)
-    if (old[i].node != 0)
-      {
-        const ChainNode *node = &self->chain_nodes[old[i].node];
-        guint32 k = (guint32)chain_hash (node->parent, node->pc, node->info & CHAIN_INFO_KERNEL) & self->chain_mask;
+  g_free (self->chain_index);
+  self->chain_index = g_new0 (ChainSlot, (gsize)size);
+  self->chain_mask = size - 1;
+  for (guint32 id = 1; id < self->chain_n_nodes; id++)
+    {
+      const ChainNode *node = &self->chain_nodes[id];
+      guint64 hash;
+      guint32 k;
 
-        while (self->chain_index[k].node != 0)
-          k = (k + 1) & self->chain_mask;
-        self->chain_index[k] = old[i];
-      }
-  g_free (old);
+      /* Roots are not in the index */
+      if (node->parent == 0)
+        continue;
+      hash = chain_hash (node->parent, node->pc, node->info & CHAIN_INFO_KERNEL);
+      for (k = (guint32)hash & self->chain_mask; self->chain_index[k].node != 0; k = (k + 1) & self->chain_mask)
+        ;
+      self->chain_index[k].node = id;
+      self->chain_index[k].tag = (guint32)(hash >> 32);
+    }
 }
 
 /* Forgets every node */
@@ -751,6 +843,95 @@ chain_clear (PmclogParser *self)
   self->chain_n_nodes = 1;
   for (guint i = 0; i < self->process_list->len; i++)
     ((Process *)g_ptr_array_index (self->process_list, i))->chain_root = 0;
+  /* They lead to nodes that are gone */
+  memset (self->caller_index, 0, ((gsize)self->caller_mask + 1) * sizeof (ChainSlot));
+  g_array_set_size (self->callers, 0);
+  g_array_set_size (self->caller_arena, 0);
+}
+
+/* The key of a caller chain: the pcs outside the sampled one, with the
+ * trie root (process and maps) and where the kernel's pcs end */
+static inline guint64
+caller_hash (guint32        root,
+             guint          first_user,
+             const guint64 *pcs,
+             guint          n_pcs)
+{
+  guint64 hash = ((guint64)root << 32 | first_user) ^ ((guint64)n_pcs << 48);
+
+  for (guint i = 0; i < n_pcs; i++)
+    {
+      hash = (hash ^ pcs[i]) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+      hash ^= hash >> 31;
+    }
+  return ps_util_mix64 (hash);
+}
+
+/* The index slot of a caller chain, or the free slot where it goes */
+static inline ChainSlot *
+caller_index_slot (PmclogParser  *self,
+                   guint64        hash,
+                   guint32        root,
+                   guint          first_user,
+                   const guint64 *pcs,
+                   guint          n_pcs)
+{
+  guint32 tag = (guint32)(hash >> 32);
+  const guint64 *arena = (const guint64 *)(gpointer)self->caller_arena->data;
+
+  for (guint32 k = (guint32)hash & self->caller_mask;; k = (k + 1) & self->caller_mask)
+    {
+      ChainSlot *slot = &self->caller_index[k];
+      const CallerChain *caller;
+
+      if (slot->node == 0)
+        return slot;
+      if (slot->tag != tag)
+        continue;
+      caller = &g_array_index (self->callers, CallerChain, slot->node - 1);
+      if (caller->hash == hash && caller->root == root && caller->first_user == first_user
+          && caller->n_pcs == n_pcs && memcmp (arena + caller->arena, pcs, n_pcs * sizeof (guint64)) == 0)
+        return slot;
+    }
+}
+
+static void
+caller_index_grow (PmclogParser *self)
+{
+  guint32 size = (self->caller_mask + 1) * 2;
+
+  g_free (self->caller_index);
+  self->caller_index = g_new0 (ChainSlot, size);
+  self->caller_mask = size - 1;
+  for (guint32 i = 0; i < self->callers->len; i++)
+    {
+      const CallerChain *caller = &g_array_index (self->callers, CallerChain, i);
+      guint32 k = (guint32)caller->hash & self->caller_mask;
+
+      while (self->caller_index[k].node != 0)
+        k = (k + 1) & self->caller_mask;
+      self->caller_index[k].node = i + 1;
+      self->caller_index[k].tag = (guint32)(caller->hash >> 32);
+    }
+}
+
+/* Whether a caller chain not found is worth keeping: the second time its
+ * fingerprint is met (a fingerprint that another chain shares only makes
+ * a chain kept sooner or later), while its pcs fit in the budget */
+static gboolean
+caller_admit (PmclogParser *self,
+              guint64       hash,
+              guint         n_pcs)
+{
+  guint32 *seen = &self->caller_seen[hash & ((1u << CALLER_SEEN_BITS) - 1)];
+  guint32 fingerprint = (guint32)(hash >> 32) | 1;
+
+  if (*seen != fingerprint)
+    {
+      *seen = fingerprint;
+      return FALSE;
+    }
+  return self->caller_arena->len + n_pcs <= CALLER_ARENA_MAX;
 }
 
 /* A new node, not yet in the index; its id */
@@ -821,42 +1002,108 @@ chain_resolve (PmclogParser *self,
   return resolved;
 }
 
-/* The stack of a CALLCHAIN. A kernel-mode chain is resolved in the
- * kernel up to the first pc that the kernel does not map and the
- * thread's process does; that pc and all its callers belong to the
- * process (§6.2). */
-static guint32
-callchain_stack (PmclogParser         *self,
-                 const PsPmclogRecord *record,
-                 Process              *process)
+/* Where the pcs of a chain that are resolved in the kernel end. A
+ * kernel-mode chain is resolved in the kernel up to the first pc that
+ * the kernel does not map and the thread's process does; that pc and all
+ * its callers belong to the process (§6.2). */
+static guint
+chain_first_user (PmclogParser         *self,
+                  const PsPmclogRecord *record,
+                  Process              *process)
 {
   gboolean user = (record->u.callchain.cpuflags & PS_PMCLOG_CC_USER) != 0;
   guint n_pcs = record->u.callchain.n_pcs;
   const guint64 *pcs = record->u.callchain.pcs;
-  guint first_user = 0;   /* pcs below it are resolved in the kernel */
+
+  if (user && process != self->kernel)
+    return 0;
+  if (process != self->kernel)
+    for (guint i = 0; i < n_pcs; i++)
+      if (find_map (self->kernel, pcs[i]) == NULL && find_map (process, pcs[i]) != NULL)
+        return i;
+  return n_pcs;
+}
+
+/* Counts the sample once for an image without names that its stack
+ * passes; flags gets CHAIN_UNRESOLVED when the image's symbols are
+ * missing */
+static inline void
+count_lacking_image (PmclogParser *self,
+                     guint32       image_plus_one,
+                     guint64       sample,
+                     guint32      *flags)
+{
+  Image *lacking = g_ptr_array_index (self->image_list, image_plus_one - 1);
+
+  if (lacking->last_sample != sample)
+    {
+      lacking->last_sample = sample;
+      lacking->samples_affected++;
+      if (lacking->missing != NULL)
+        *flags |= CHAIN_UNRESOLVED;
+    }
+}
+
+/* The stack of a CALLCHAIN; pending, if not NULL, is what a walk ahead
+ * found out about it */
+static guint32
+callchain_stack (PmclogParser         *self,
+                 const PsPmclogRecord *record,
+                 Process              *process,
+                 const PendingChain   *pending)
+{
+  guint n_pcs = record->u.callchain.n_pcs;
+  const guint64 *pcs = record->u.callchain.pcs;
+  guint first_user;       /* pcs below it are resolved in the kernel */
+  guint32 root;
   guint32 parent;
   guint32 stack = 0;
   guint32 flags = 0;
   guint64 sample = ++self->n_samples;
   const ChainPc *resolved = NULL;
+  guint walk_from = n_pcs;
+  ChainSlot *caller_slot = NULL;
+  guint64 hash = 0;
+  /* What the caller part lacks, while it is walked to be kept */
+  guint32 caller_flags = 0;
+  guint32 caller_images[CALLER_MAX_IMAGES];
+  guint n_caller_images = 0;
+  gboolean keep_caller = FALSE;
 
   if (n_pcs == 0)
     return 0;
 
-  if (!user || process == self->kernel)
+  /* Known from the walk ahead while the process's maps stayed */
+  if (pending != NULL && pending->process == process)
+    first_user = pending->first_user;
+  else
+    first_user = chain_first_user (self, record, process);
+
+  root = parent = chain_root (self, process);
+
+  if (n_pcs > 1 && n_pcs - 1 <= CALLER_MAX_PCS)
     {
-      first_user = n_pcs;
-      if (process != self->kernel)
-        for (guint i = 0; i < n_pcs; i++)
-          if (find_map (self->kernel, pcs[i]) == NULL && find_map (process, pcs[i]) != NULL)
-            {
-              first_user = i;
-              break;
-            }
+      if (pending != NULL && pending->process == process && pending->root == root && pending->caller_hash != 0)
+        hash = pending->caller_hash;
+      else
+        hash = caller_hash (root, first_user, pcs + 1, n_pcs - 1);
+      caller_slot = caller_index_slot (self, hash, root, first_user, pcs + 1, n_pcs - 1);
+      if (caller_slot->node != 0)
+        {
+          const CallerChain *caller = &g_array_index (self->callers, CallerChain, caller_slot->node - 1);
+
+          parent = caller->node;
+          stack = self->chain_nodes[parent].stack;
+          flags |= caller->flags;
+          for (guint m = 0; m < caller->n_images; m++)
+            count_lacking_image (self, caller->images[m], sample, &flags);
+          walk_from = 1;
+        }
+      else
+        keep_caller = caller_admit (self, hash, n_pcs - 1);
     }
 
-  parent = chain_root (self, process);
-  for (guint i = n_pcs; i > 0; i--)
+  for (guint i = walk_from; i > 0; i--)
     {
       guint64 pc = pcs[i - 1];
       guint32 context = i - 1 < first_user ? CHAIN_INFO_KERNEL : 0;
@@ -868,7 +1115,10 @@ callchain_stack (PmclogParser         *self,
         child = hint;
       else
         {
-          ChainSlot *slot = chain_index_slot (self, parent, pc, context);
+          /* The node made last has no children yet: its child is placed,
+           * not looked for, and what follows does not wait for the probe */
+          ChainSlot *slot = parent == self->chain_n_nodes - 1 ? chain_index_free_slot (self, parent, pc, context)
+                                                              : chain_index_slot (self, parent, pc, context);
 
           if (slot->node != 0)
             child = slot->node;
@@ -907,15 +1157,38 @@ callchain_stack (PmclogParser         *self,
       /* What the sample lacks, each image once */
       if ((node->info & CHAIN_INFO_IMAGE_MASK) != 0)
         {
-          Image *lacking = g_ptr_array_index (self->image_list, (node->info & CHAIN_INFO_IMAGE_MASK) - 1);
+          guint32 image = node->info & CHAIN_INFO_IMAGE_MASK;
 
-          if (lacking->last_sample != sample)
+          count_lacking_image (self, image, sample, &flags);
+          if (keep_caller && i > 1)
             {
-              lacking->last_sample = sample;
-              lacking->samples_affected++;
-              if (lacking->missing != NULL)
-                flags |= CHAIN_UNRESOLVED;
+              guint m = 0;
+
+              while (m < n_caller_images && caller_images[m] != image)
+                m++;
+              if (m == CALLER_MAX_IMAGES)
+                keep_caller = FALSE;
+              else if (m == n_caller_images)
+                caller_images[n_caller_images++] = image;
             }
+        }
+      if (keep_caller && i > 1)
+        caller_flags |= node->info & CHAIN_INFO_UNMAPPED ? CHAIN_UNMAPPED : 0;
+
+      /* The caller part is walked: keep it whole */
+      if (keep_caller && i == 2)
+        {
+          CallerChain caller = { hash, self->caller_arena->len, root, parent, n_pcs - 1, first_user,
+                                 caller_flags, n_caller_images, { 0 } };
+
+          memcpy (caller.images, caller_images, n_caller_images * sizeof (guint32));
+          g_array_append_vals (self->caller_arena, pcs + 1, n_pcs - 1);
+          g_array_append_val (self->callers, caller);
+          /* The walk did not move the index of callers */
+          caller_slot->node = self->callers->len;
+          caller_slot->tag = (guint32)(hash >> 32);
+          if ((guint64)self->callers->len * 4 > (guint64)self->caller_mask * 3)
+            caller_index_grow (self);
         }
     }
 
@@ -929,7 +1202,8 @@ callchain_stack (PmclogParser         *self,
 
 static void
 add_callchain (PmclogParser         *self,
-               const PsPmclogRecord *record)
+               const PsPmclogRecord *record,
+               const PendingChain   *pending)
 {
   gint64 time_ns = record_time_ns (self, record);
   guint32 pid = record->u.callchain.pid;
@@ -950,7 +1224,7 @@ add_callchain (PmclogParser         *self,
                              record->u.callchain.pmcid);
     }
 
-  parent = callchain_stack (self, record, process);
+  parent = callchain_stack (self, record, process, pending);
 
   lifespan_saw (&process->life, time_ns);
   if (tid != PS_PMCLOG_NO_TID && pid != PS_PMCLOG_KERNEL_PID)
@@ -969,6 +1243,209 @@ add_callchain (PmclogParser         *self,
   sample.flags = user ? PS_SAMPLE_FLAG_NONE : PS_SAMPLE_FLAG_KERNEL;
   sample.source = source_for_pmc (self, record->u.callchain.pmcid);
   ps_store_builder_add_sample (self->parent.builder, &sample);
+}
+
+/* One step of a chain's walk ahead, up to the next prefetch; FALSE when
+ * the walk is over. The walk only reads: it finds the nodes the walk in
+ * order will read, whatever it finds. */
+static gboolean
+probe_step (PmclogParser *self,
+            PendingChain *chain)
+{
+  const guint64 *pcs = chain->record.u.callchain.pcs;
+
+  for (;;)
+    {
+      guint64 pc;
+      guint32 context;
+
+      switch (chain->phase)
+        {
+        case PROBE_DONE:
+          return FALSE;
+
+        case PROBE_CALLER:
+          {
+            const ChainSlot *slot = &self->caller_index[(guint32)chain->caller_hash & self->caller_mask];
+
+            /* The first slot only: a guess is enough here */
+            if (slot->node != 0 && slot->tag == (guint32)(chain->caller_hash >> 32))
+              {
+                const CallerChain *caller = &g_array_index (self->callers, CallerChain, slot->node - 1);
+
+                __builtin_prefetch (caller);
+                chain->candidate = slot->node - 1;
+                chain->phase = PROBE_CALLER_NODE;
+                return TRUE;
+              }
+            chain->phase = PROBE_NODE;
+            __builtin_prefetch (&self->chain_nodes[chain->parent]);
+            return TRUE;
+          }
+
+        case PROBE_CALLER_NODE:
+          {
+            const CallerChain *caller = &g_array_index (self->callers, CallerChain, chain->candidate);
+
+            __builtin_prefetch ((const guint64 *)(gpointer)self->caller_arena->data + caller->arena);
+            if (caller->node < self->chain_n_nodes)
+              {
+                chain->parent = caller->node;
+                chain->level = 1;
+              }
+            chain->phase = PROBE_NODE;
+            __builtin_prefetch (&self->chain_nodes[chain->parent]);
+            return TRUE;
+          }
+
+        case PROBE_NODE:
+          if (chain->level == 0)
+            {
+              chain->phase = PROBE_DONE;
+              return FALSE;
+            }
+          chain->candidate = self->chain_nodes[chain->parent].hint;
+          if (chain->candidate != 0)
+            {
+              chain->phase = PROBE_HINT;
+              __builtin_prefetch (&self->chain_nodes[chain->candidate]);
+              return TRUE;
+            }
+          pc = pcs[chain->level - 1];
+          context = chain->level - 1 < chain->first_user ? CHAIN_INFO_KERNEL : 0;
+          chain->slot = (guint32)chain_hash (chain->parent, pc, context) & self->chain_mask;
+          chain->phase = PROBE_SLOT;
+          __builtin_prefetch (&self->chain_index[chain->slot]);
+          return TRUE;
+
+        case PROBE_HINT:
+        case PROBE_CANDIDATE:
+          pc = pcs[chain->level - 1];
+          context = chain->level - 1 < chain->first_user ? CHAIN_INFO_KERNEL : 0;
+          if (chain_node_is (&self->chain_nodes[chain->candidate], chain->parent, pc, context))
+            {
+              chain->parent = chain->candidate;
+              chain->level--;
+              chain->phase = PROBE_NODE;
+              continue;
+            }
+          /* A wrong hint sends to the index, a slot of another key to
+           * the next slot */
+          if (chain->phase == PROBE_HINT)
+            {
+              chain->slot = (guint32)chain_hash (chain->parent, pc, context) & self->chain_mask;
+              chain->phase = PROBE_SLOT;
+              __builtin_prefetch (&self->chain_index[chain->slot]);
+              return TRUE;
+            }
+          chain->slot = (chain->slot + 1) & self->chain_mask;
+          chain->phase = PROBE_SLOT;
+          continue;
+
+        case PROBE_SLOT:
+          {
+            const ChainSlot *slot = &self->chain_index[chain->slot];
+
+            if (slot->node == 0)
+              {
+                /* A new prefix: the rest of the chain is new too, and
+                 * its pcs are resolved (most from the cache) */
+                for (guint j = 0; j < chain->level; j++)
+                  __builtin_prefetch (&self->cache[cache_slot (pcs[j], j < chain->first_user ? self->kernel->slot
+                                                                                           : chain->process->slot)]);
+                chain->phase = PROBE_DONE;
+                return FALSE;
+              }
+            pc = pcs[chain->level - 1];
+            context = chain->level - 1 < chain->first_user ? CHAIN_INFO_KERNEL : 0;
+            if (slot->tag == (guint32)(chain_hash (chain->parent, pc, context) >> 32))
+              {
+                chain->candidate = slot->node;
+                chain->phase = PROBE_CANDIDATE;
+                __builtin_prefetch (&self->chain_nodes[slot->node]);
+                return TRUE;
+              }
+            chain->slot = (chain->slot + 1) & self->chain_mask;
+            continue;
+          }
+        }
+    }
+}
+
+/* Takes the chains of the batch in order, after walking them ahead side
+ * by side */
+static void
+batch_flush (PmclogParser *self)
+{
+  guint active = 0;
+
+  if (self->batch_length == 0)
+    return;
+
+  for (guint b = 0; b < self->batch_length; b++)
+    {
+      PendingChain *chain = &self->batch[b];
+      PsPmclogRecord *record = &chain->record;
+      guint32 pid = record->u.callchain.pid;
+      guint n_pcs = record->u.callchain.n_pcs;
+      Process *process = pid == PS_PMCLOG_KERNEL_PID
+                           ? self->kernel : g_hash_table_lookup (self->processes, GUINT_TO_POINTER (pid));
+
+      record->u.callchain.pcs = (const guint64 *)(gpointer)self->batch_pcs->data + chain->pcs_offset;
+      chain->process = NULL;
+      chain->phase = PROBE_DONE;
+      chain->parent = 0;
+      chain->caller_hash = 0;
+      /* Only what stays until the chain's turn: the root of a process
+       * whose maps are as they were */
+      if (process == NULL || process->chain_root == 0 || process->chain_root_generation != process->generation
+          || process->chain_root_kernel_generation != self->kernel->generation || n_pcs == 0)
+        continue;
+
+      chain->process = process;
+      chain->first_user = chain_first_user (self, record, process);
+      chain->root = chain->parent = process->chain_root;
+      chain->level = n_pcs;
+      if (n_pcs > 1 && n_pcs - 1 <= CALLER_MAX_PCS)
+        {
+          chain->caller_hash = caller_hash (chain->parent, chain->first_user, record->u.callchain.pcs + 1, n_pcs - 1);
+          chain->phase = PROBE_CALLER;
+          __builtin_prefetch (&self->caller_index[(guint32)chain->caller_hash & self->caller_mask]);
+          __builtin_prefetch (&self->caller_seen[chain->caller_hash & ((1u << CALLER_SEEN_BITS) - 1)]);
+        }
+      else
+        {
+          chain->phase = PROBE_NODE;
+          __builtin_prefetch (&self->chain_nodes[chain->parent]);
+        }
+      active++;
+    }
+
+  while (active > 0)
+    for (guint b = 0; b < self->batch_length; b++)
+      if (self->batch[b].phase != PROBE_DONE && !probe_step (self, &self->batch[b]))
+        active--;
+
+  for (guint b = 0; b < self->batch_length; b++)
+    add_callchain (self, &self->batch[b].record, &self->batch[b]);
+  self->batch_length = 0;
+  g_array_set_size (self->batch_pcs, 0);
+}
+
+/* Puts a CALLCHAIN record in the batch; its strings and pcs are copied */
+static void
+batch_add (PmclogParser         *self,
+           const PsPmclogRecord *record)
+{
+  PendingChain *chain = &self->batch[self->batch_length++];
+
+  chain->record = *record;
+  chain->record.u.callchain.n_parts = 0;
+  chain->record.u.callchain.parts = NULL;
+  chain->pcs_offset = self->batch_pcs->len;
+  g_array_append_vals (self->batch_pcs, record->u.callchain.pcs, record->u.callchain.n_pcs);
+  if (self->batch_length == BATCH_SIZE)
+    batch_flush (self);
 }
 
 static void
@@ -1089,6 +1566,14 @@ record_cb (const PsPmclogRecord *record,
   if (record->flags & PS_PMCLOG_RECORD_FLAG_AFTER_CLOSE)
     self->n_after_close++;
 
+  if (record->type == PS_PMCLOG_CALLCHAIN || record->type == PS_PMCLOG_PCSAMPLE)
+    {
+      batch_add (self, record);
+      return TRUE;
+    }
+  /* Every other record may change what the chains before it mean */
+  batch_flush (self);
+
   switch (record->type)
     {
     case PS_PMCLOG_INITIALIZE:
@@ -1097,7 +1582,6 @@ record_cb (const PsPmclogRecord *record,
 
     case PS_PMCLOG_CALLCHAIN:
     case PS_PMCLOG_PCSAMPLE:
-      add_callchain (self, record);
       break;
 
     case PS_PMCLOG_MAP_IN:
@@ -1258,6 +1742,8 @@ warning_cb (const char *code,
 {
   PmclogParser *self = user_data;
 
+  /* In the order of the records */
+  batch_flush (self);
   ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, code, 0, offset, self->session, "%s", message);
 }
 
@@ -1467,9 +1953,13 @@ pmclog_feed (PsParser      *parser,
   if (!ps_pmclog_reader_feed (self->reader, data, length, error))
     {
       self->failed = TRUE;
+      batch_flush (self);
       finish_model (self);
       return FALSE;
     }
+  /* What was fed is in the store when the feed returns (a live log is
+   * fed as it comes) */
+  batch_flush (self);
   return TRUE;
 }
 
@@ -1486,6 +1976,7 @@ pmclog_finish (PsParser  *parser,
     return FALSE;
 
   ok = ps_pmclog_reader_finish (self->reader, error);
+  batch_flush (self);
   finish_model (self);
   ps_event_store_set_session_end (self->store, self->session, 0);
   return ok;
@@ -1510,6 +2001,11 @@ pmclog_free (PsParser *parser)
   g_clear_pointer (&self->chain_nodes, g_free);
   g_clear_pointer (&self->chain_index, g_free);
   g_clear_pointer (&self->chain_pcs, g_array_unref);
+  g_clear_pointer (&self->callers, g_array_unref);
+  g_clear_pointer (&self->caller_index, g_free);
+  g_clear_pointer (&self->caller_arena, g_array_unref);
+  g_clear_pointer (&self->caller_seen, g_free);
+  g_clear_pointer (&self->batch_pcs, g_array_unref);
   g_clear_pointer (&self->marks, g_array_unref);
   g_clear_pointer (&self->sysroot, g_free);
   g_free (self);
@@ -1545,6 +2041,12 @@ pmclog_parser_new (PsStoreBuilder *builder)
   self->chain_nodes = g_new (ChainNode, self->chain_nodes_size);
   self->chain_n_nodes = 1;
   self->chain_pcs = g_array_new (FALSE, FALSE, sizeof (ChainPc));
+  self->callers = g_array_new (FALSE, FALSE, sizeof (CallerChain));
+  self->caller_index = g_new0 (ChainSlot, CHAIN_INDEX_MIN_SIZE);
+  self->caller_mask = CHAIN_INDEX_MIN_SIZE - 1;
+  self->caller_arena = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->caller_seen = g_new0 (guint32, 1u << CALLER_SEEN_BITS);
+  self->batch_pcs = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->marks = g_array_new (FALSE, FALSE, sizeof (PendingMark));
 
   /* The kernel: every pid −1 mapping (§8.1) */
