@@ -276,6 +276,7 @@ ps_accessible_name_paned (GtkPaned   *paned,
 {
   g_return_if_fail (GTK_IS_PANED (paned));
 
+  g_object_set_data (G_OBJECT (paned), "ps-accessible-named", GINT_TO_POINTER (1));
   gtk_accessible_update_property (GTK_ACCESSIBLE (paned), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
   /* The handle is dragged, or moved with F8 on the paned: no element of its own */
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (paned));
@@ -328,4 +329,68 @@ ps_accessible_name_scrolling (GtkWidget *root)
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
     ps_accessible_name_scrolling (child);
+}
+
+/* What the untitled pages of the views' stacks show, by page name */
+static const char *
+untitled_page_label (const char *page_name)
+{
+  if (g_strcmp0 (page_name, "table") == 0 || g_strcmp0 (page_name, "columns") == 0)
+    /* Translators: a page of a view, for a screen reader */
+    return _("Table");
+  if (g_strcmp0 (page_name, "empty") == 0)
+    /* Translators: a page of a view, for a screen reader */
+    return _("Nothing to show");
+  if (g_strcmp0 (page_name, "charts") == 0)
+    /* Translators: a page of a view, for a screen reader */
+    return _("Charts");
+  if (g_strcmp0 (page_name, "flame") == 0)
+    /* Translators: a page of a view, for a screen reader */
+    return _("Flame graph");
+  return NULL;
+}
+
+void
+ps_accessible_name_parts (GtkWidget *root)
+{
+  g_return_if_fail (GTK_IS_WIDGET (root));
+
+  if (GTK_IS_STACK_SWITCHER (root))
+    gtk_accessible_update_property (GTK_ACCESSIBLE (root),
+                                    /* Translators: the tabs of a view, for a screen reader */
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Pages of the view"), -1);
+  else if (GTK_IS_SPINNER (root))
+    gtk_accessible_update_property (GTK_ACCESSIBLE (root),
+                                    /* Translators: a spinner, for a screen reader */
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Working"), -1);
+  else if (GTK_IS_PANED (root) && g_object_get_data (G_OBJECT (root), "ps-accessible-named") == NULL)
+    /* Translators: two parts of a view with a divider, for a screen reader */
+    ps_accessible_name_paned (GTK_PANED (root), _("Split view"));
+  else if (GTK_IS_LABEL (root) && GTK_IS_DROP_DOWN (gtk_label_get_mnemonic_widget (GTK_LABEL (root))))
+    /* The button inside a drop-down reads as the drop-down's label */
+    for (GtkWidget *child = gtk_widget_get_first_child (gtk_label_get_mnemonic_widget (GTK_LABEL (root)));
+         child != NULL;
+         child = gtk_widget_get_next_sibling (child))
+      {
+        if (GTK_IS_BUTTON (child))
+          gtk_accessible_update_relation (GTK_ACCESSIBLE (child),
+                                          GTK_ACCESSIBLE_RELATION_LABELLED_BY, root, NULL,
+                                          -1);
+      }
+  else if (GTK_IS_STACK (root))
+    for (GtkWidget *child = gtk_widget_get_first_child (root);
+         child != NULL;
+         child = gtk_widget_get_next_sibling (child))
+      {
+        GtkStackPage *page = gtk_stack_get_page (GTK_STACK (root), child);
+        const char *label = untitled_page_label (gtk_stack_page_get_name (page));
+
+        if (gtk_stack_page_get_title (page) == NULL && label != NULL)
+          gtk_accessible_update_property (GTK_ACCESSIBLE (page), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+      }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    ps_accessible_name_parts (child);
 }

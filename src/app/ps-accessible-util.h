@@ -36,6 +36,10 @@ void ps_accessible_name_paned     (GtkPaned      *paned,
 /* Every scrolled window below @root: named by what it scrolls, its
  * scroll bars by their direction */
 void ps_accessible_name_scrolling (GtkWidget     *root);
+/* Below @root: the tabs of a view, spinners, dividers not named yet,
+ * the buttons of drop-downs named by a mnemonic label and the untitled
+ * pages of stacks ("table", "empty", "charts", "flame") */
+void ps_accessible_name_parts     (GtkWidget     *root);
 /* @label is not presented while it has no text */
 void ps_accessible_hide_empty     (GtkLabel      *label);
 

@@ -898,6 +898,7 @@ ps_run_page_init (PsRunPage *self)
   ps_accessible_hide_empty (self->banner_label);
   ps_accessible_hide_empty (self->error_label);
   ps_accessible_name_scrolling (GTK_WIDGET (self));
+  ps_accessible_name_parts (GTK_WIDGET (self));
   g_signal_connect_object (self->timeline_view, "value-ranges-changed",
                            G_CALLBACK (value_ranges_changed_cb), self, G_CONNECT_SWAPPED);
 }
