@@ -79,6 +79,9 @@ cell_bound_cb (GtkSignalListItemFactory *factory,
   gtk_list_item_set_accessible_label (list_item, name);
   gtk_list_item_set_accessible_description (list_item, title != NULL ? title : "");
 #endif
+  /* An expander takes the focus in the cell: it reads as the cell */
+  if (GTK_IS_TREE_EXPANDER (child))
+    gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
   /* GTK 4.8 has no API for the cell: it is the widget the child is in */
   cell = gtk_widget_get_parent (child);
   if (cell == NULL)

@@ -1434,6 +1434,7 @@ add_crumb (PsFlameGraph *self,
   gtk_widget_set_tooltip_text (button, current ? _("The frame zoomed into") : _("Zoom out to this frame"));
   if (current)
     gtk_widget_add_css_class (label, "heading");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
   g_object_set_data (G_OBJECT (button), "flame-node", GUINT_TO_POINTER (node));
   g_signal_connect (button, "clicked", G_CALLBACK (crumb_clicked_cb), self);
   gtk_box_append (GTK_BOX (self->crumb_buttons), button);

@@ -22,6 +22,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ps-accessible-util.h"
 #include "ps-application.h"
 #include "ps-call-tree-view-private.h"
 #include "ps-profile-track-row.h"
@@ -1344,6 +1345,7 @@ add_track_columns (PsProfileView *self)
   name_sorter = GTK_SORTER (gtk_string_sorter_new (gtk_property_expression_new (PS_TYPE_PROFILE_TRACK_ROW, NULL, "label")));
   gtk_column_view_column_set_sorter (name_column, name_sorter);
   gtk_column_view_append_column (self->track_view, name_column);
+  ps_accessible_name_table (self->track_view);
 
   /* Translators: a column title: a count of samples */
   samples_column = append_count_column (self->track_view, _("Samples"), "samples-text");
