@@ -1135,6 +1135,11 @@ tree_setup_cb (GtkSignalListItemFactory *factory,
 
   /* Focus stays on the row: Space checks it */
   gtk_widget_set_focusable (check, FALSE);
+  /* The check box reads its state itself: GTK 4.8's indicator inside it
+   * would read as "GtkBuiltinIcon" */
+  if (gtk_widget_get_first_child (check) != NULL)
+    gtk_accessible_update_state (GTK_ACCESSIBLE (gtk_widget_get_first_child (check)),
+                                 GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_widget_set_hexpand (label, TRUE);
