@@ -1830,6 +1830,7 @@ ps_ce_view_class_init (PsCeViewClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "ceview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -1839,6 +1840,9 @@ ps_ce_view_init (PsCeView *self)
   GtkSorter *row_sorter;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  /* Translators: the view of a run, for a screen reader */
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timer markers, CPU and memory"), -1);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
   /* The default scale of the Preferences; the Logarithmic check follows

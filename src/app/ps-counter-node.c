@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <inttypes.h>
 
 #include <string.h>
@@ -219,6 +221,26 @@ ps_counter_node_get_parent (PsCounterNode *self)
 {
   g_return_val_if_fail (PS_IS_COUNTER_NODE (self), NULL);
   return self->parent;
+}
+
+char *
+ps_counter_node_dup_path (PsCounterNode *self)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  g_autoptr(GString) path = g_string_new (NULL);
+
+  g_return_val_if_fail (PS_IS_COUNTER_NODE (self), NULL);
+
+  for (PsCounterNode *node = self; node != NULL; node = node->parent)
+    g_ptr_array_insert (labels, 0, node->label);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      if (i > 0)
+        /* Translators: between the levels of a counter's path, for a screen reader */
+        g_string_append (path, _(", "));
+      g_string_append (path, g_ptr_array_index (labels, i));
+    }
+  return g_string_free (g_steal_pointer (&path), FALSE);
 }
 
 PsCounterNode *

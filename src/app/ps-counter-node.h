@@ -31,6 +31,9 @@ PsTrackKind    ps_counter_node_get_kind         (PsCounterNode *self);
 const char    *ps_counter_node_get_label        (PsCounterNode *self);
 /* The counter's unit, "" if none or not a counter */
 const char    *ps_counter_node_get_unit         (PsCounterNode *self);
+/* The labels from the top down to this node ("Processor, 0, % Processor
+ * Time"), what a screen reader says for it */
+char          *ps_counter_node_dup_path         (PsCounterNode *self);
 /* Borrowed; NULL at the top */
 PsCounterNode *ps_counter_node_get_parent       (PsCounterNode *self);
 /* The nearest node of that kind from this one up, or NULL */

@@ -23,6 +23,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ps-accessible-util.h"
 #include "ps-counter-chart.h"
 #include "ps-counter-node.h"
 #include "ps-counter-range.h"
@@ -1134,11 +1135,17 @@ tree_setup_cb (GtkSignalListItemFactory *factory,
 
   /* Focus stays on the row: Space checks it */
   gtk_widget_set_focusable (check, FALSE);
+  /* The check box reads its state itself: GTK 4.8's indicator inside it
+   * would read as "GtkBuiltinIcon" */
+  if (gtk_widget_get_first_child (check) != NULL)
+    gtk_accessible_update_state (GTK_ACCESSIBLE (gtk_widget_get_first_child (check)),
+                                 GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_widget_set_hexpand (label, TRUE);
   gtk_widget_add_css_class (unit, "dim-label");
   gtk_widget_add_css_class (unit, "caption");
+  ps_accessible_hide_empty (GTK_LABEL (unit));
   gtk_box_append (GTK_BOX (box), check);
   gtk_box_append (GTK_BOX (box), label);
   gtk_box_append (GTK_BOX (box), unit);
@@ -1157,6 +1164,7 @@ tree_bind_cb (GtkSignalListItemFactory *factory,
   GtkWidget *check = gtk_widget_get_first_child (box);
   GtkWidget *label = gtk_widget_get_next_sibling (check);
   GtkWidget *unit = gtk_widget_get_next_sibling (label);
+  g_autofree char *path_name = NULL;
   const char *path = ps_event_store_get_string (ps_counter_node_get_store (node),
                                                 ps_event_store_get_track (ps_counter_node_get_store (node),
                                                                           ps_counter_node_get_track (node))->category);
@@ -1171,8 +1179,11 @@ tree_bind_cb (GtkSignalListItemFactory *factory,
   inconsistent = g_object_bind_property (node, "inconsistent", check, "inconsistent", G_BINDING_SYNC_CREATE);
   g_object_set_data (G_OBJECT (list_item), "ps-checked", checked);
   g_object_set_data (G_OBJECT (list_item), "ps-inconsistent", inconsistent);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  ps_counter_node_get_label (node), -1);
+  path_name = ps_counter_node_dup_path (node);
+  /* The check box alone would read "0": it says which counters it draws */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, path_name, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL, path_name, -1);
+  ps_accessible_name_list_row (list_item, path_name);
 }
 
 static void
@@ -1717,6 +1728,7 @@ ps_counters_view_class_init (PsCountersViewClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "countersview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -1733,6 +1745,9 @@ ps_counters_view_init (PsCountersView *self)
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  /* Translators: the view of a run, for a screen reader */
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Performance counters"), -1);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
 

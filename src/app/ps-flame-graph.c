@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "ps-flame-graph-private.h"
+#include "ps-accessible-util.h"
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
 #include "ps-module-color.h"
@@ -104,6 +105,7 @@ struct _PsFlameGraph
   GCancellable        *base_cancellable; /* while a worker copies the tree */
   guint32              sync_base_nodes; /* bigger trees are copied in a worker */
   GArray              *nodes;         /* FlameNode: base after the transforms */
+  char                *summary;       /* for a screen reader, of nodes and value; NULL to make */
   GArray              *transforms;    /* Transform, in the order applied */
   guint32              zoom_node;     /* in nodes */
   guint32              focus_node;    /* the keyboard's frame, in nodes */
@@ -1304,21 +1306,94 @@ ps_flame_graph_draw_picture (PsFlameGraph *self,
 
 /* --- Breadcrumbs, zoom and focus ------------------------------------------ */
 
+#define N_HOTTEST 3
+
+/* What the graph shows, for a screen reader: the root's total and the
+ * frames with the most time of their own, with their shares of it */
+static char *
+summary (PsFlameGraph *self)
+{
+  guint32 hottest[N_HOTTEST];
+  double hottest_own[N_HOTTEST];
+  guint n_hottest = 0;
+  double root_width;
+  g_autofree char *total = NULL;
+  GString *text;
+
+  if (self->nodes == NULL || self->nodes->len == 0)
+    return g_strdup (_("No calls"));
+
+  root_width = node_at (self->nodes, 0)->width[self->value];
+  for (guint32 i = 1; i < self->nodes->len; i++)
+    {
+      const FlameNode *node = node_at (self->nodes, i);
+      double own = node->width[self->value];
+      guint slot;
+
+      for (guint32 child = node->first_child; child != NO_NODE; child = node_at (self->nodes, child)->next_sibling)
+        own -= node_at (self->nodes, child)->width[self->value];
+      if (!(own > 0))
+        continue;
+      for (slot = n_hottest; slot > 0 && hottest_own[slot - 1] < own; slot--)
+        if (slot < N_HOTTEST)
+          {
+            hottest[slot] = hottest[slot - 1];
+            hottest_own[slot] = hottest_own[slot - 1];
+          }
+      if (slot < N_HOTTEST)
+        {
+          hottest[slot] = i;
+          hottest_own[slot] = own;
+          n_hottest = MIN (n_hottest + 1, N_HOTTEST);
+        }
+    }
+
+  total = format_value (self, root_width);
+  text = g_string_new (NULL);
+  /* Translators: the start of the flame graph's summary for a screen reader */
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s in %u frame.", "%s in %u frames.",
+                                             self->nodes->len - 1),
+                          total, self->nodes->len - 1);
+  for (guint i = 0; i < n_hottest; i++)
+    {
+      g_autofree char *name = node_name (self, hottest[i]);
+      g_autofree char *share = ps_view_format_fixed (root_width > 0 ? 100 * hottest_own[i] / root_width : 0, 1);
+
+      g_string_append_c (text, ' ');
+      if (i == 0)
+        /* Translators: the frame with the most time of its own and its
+         * share of the whole graph, in the flame graph's summary */
+        g_string_append_printf (text, _("Most of its own: %s, %s %%"), name, share);
+      else
+        /* Translators: the next frames of the flame graph's summary */
+        g_string_append_printf (text, _("then %s, %s %%"), name, share);
+      g_string_append_c (text, i + 1 < n_hottest ? ';' : '.');
+    }
+  return g_string_free (text, FALSE);
+}
+
 static void
 update_accessible (PsFlameGraph *self)
 {
   g_autofree char *description = NULL;
+  g_autofree char *focus = NULL;
 
+  if (self->summary == NULL)
+    self->summary = summary (self);
   if (self->nodes != NULL && self->focus_node != NO_NODE)
     {
       g_autofree char *name = node_name (self, self->focus_node);
       g_autofree char *value = format_value (self, node_at (self->nodes, self->focus_node)->width[self->value]);
 
       /* Translators: the frame the keyboard is on: "::main, 140.000 ms" */
-      description = g_strdup_printf (_("%s, %s"), name, value);
+      focus = g_strdup_printf (_("%s, %s"), name, value);
     }
+  /* Translators: the flame graph's description for a screen reader: its
+   * summary, the frame the keyboard is on, and how to use it */
+  description = g_strdup_printf (_("%s Selected: %s. Enter zooms into a frame, Escape zooms out, the menu key opens the transforms."),
+                                 self->summary, focus != NULL ? focus : _("none"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description != NULL ? description : "",
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
                                   -1);
 }
 
@@ -1359,6 +1434,7 @@ add_crumb (PsFlameGraph *self,
   gtk_widget_set_tooltip_text (button, current ? _("The frame zoomed into") : _("Zoom out to this frame"));
   if (current)
     gtk_widget_add_css_class (label, "heading");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
   g_object_set_data (G_OBJECT (button), "flame-node", GUINT_TO_POINTER (node));
   g_signal_connect (button, "clicked", G_CALLBACK (crumb_clicked_cb), self);
   gtk_box_append (GTK_BOX (self->crumb_buttons), button);
@@ -1831,6 +1907,7 @@ ps_flame_graph_finalize (GObject *object)
 
   g_clear_pointer (&self->base, g_array_unref);
   g_clear_pointer (&self->nodes, g_array_unref);
+  g_clear_pointer (&self->summary, g_free);
   g_clear_pointer (&self->transforms, g_array_unref);
   g_clear_pointer (&self->frames, g_array_unref);
   g_clear_pointer (&self->search_text, g_free);
@@ -1984,7 +2061,8 @@ ps_flame_graph_class_init (PsFlameGraphClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "flame.move", "i", MOVE_RIGHT);
 
   gtk_widget_class_set_css_name (widget_class, "flamegraph");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+  /* A group: the breadcrumbs and the drop-downs are inside it */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -2075,20 +2153,17 @@ ps_flame_graph_init (PsFlameGraph *self)
   gtk_box_append (GTK_BOX (self->crumbs), self->reset_button);
   self->value_dropdown = gtk_drop_down_new_from_strings (value_names);
   gtk_widget_set_tooltip_text (self->value_dropdown, _("What the width of a frame shows; an exclusive value also counts the callees’ own values, so that they fit inside"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->value_dropdown),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Frame width"), -1);
+  ps_accessible_name_drop_down (GTK_DROP_DOWN (self->value_dropdown), _("Frame width"));
   g_signal_connect_swapped (self->value_dropdown, "notify::selected", G_CALLBACK (value_selected_cb), self);
   gtk_box_append (GTK_BOX (self->crumbs), self->value_dropdown);
   self->color_dropdown = gtk_drop_down_new_from_strings (color_names);
   gtk_widget_set_tooltip_text (self->color_dropdown, _("A warm colour per module, or from pale (calls others) to red (all its own time)"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->color_dropdown),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Frame colour"), -1);
+  ps_accessible_name_drop_down (GTK_DROP_DOWN (self->color_dropdown), _("Frame colour"));
   g_signal_connect_swapped (self->color_dropdown, "notify::selected", G_CALLBACK (color_selected_cb), self);
   gtk_box_append (GTK_BOX (self->crumbs), self->color_dropdown);
   self->diff_dropdown = gtk_drop_down_new_from_strings (diff_names);
   gtk_widget_set_tooltip_text (self->diff_dropdown, _("Colour each frame by the change of its own or of its total share of the run, from the baseline (A) to this run (B): red for more, blue for less"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->diff_dropdown),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Compare by"), -1);
+  ps_accessible_name_drop_down (GTK_DROP_DOWN (self->diff_dropdown), _("Compare by"));
   g_signal_connect_swapped (self->diff_dropdown, "notify::selected", G_CALLBACK (diff_by_selected_cb), self);
   gtk_box_append (GTK_BOX (self->crumbs), self->diff_dropdown);
   gtk_widget_set_visible (self->diff_dropdown, FALSE);
@@ -2096,7 +2171,7 @@ ps_flame_graph_init (PsFlameGraph *self)
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Flame graph of the calls: click a frame or press Enter to zoom into it, Escape to zoom out, the menu key for transforms"),
+                                  _("Flame graph of the calls"),
                                   -1);
   update_crumbs (self);
   update_actions (self);
@@ -2241,6 +2316,7 @@ tree_changed (PsFlameGraph *self)
 {
   self->diff_scale = 0;
   g_clear_pointer (&self->nodes, g_array_unref);
+  g_clear_pointer (&self->summary, g_free);
   if (self->base != NULL)
     {
       self->nodes = g_array_ref (self->base);
@@ -2396,6 +2472,7 @@ ps_flame_graph_set_value (PsFlameGraph *self,
     gtk_drop_down_set_selected (GTK_DROP_DOWN (self->value_dropdown), value);
   /* The clock of the comparison may have changed */
   self->diff_scale = 0;
+  g_clear_pointer (&self->summary, g_free);
   update_accessible (self);
   invalidate_layout (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VALUE]);

@@ -22,6 +22,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ps-accessible-util.h"
 #include "ps-application.h"
 #include "ps-call-tree-view-private.h"
 #include "ps-profile-track-row.h"
@@ -1344,6 +1345,7 @@ add_track_columns (PsProfileView *self)
   name_sorter = GTK_SORTER (gtk_string_sorter_new (gtk_property_expression_new (PS_TYPE_PROFILE_TRACK_ROW, NULL, "label")));
   gtk_column_view_column_set_sorter (name_column, name_sorter);
   gtk_column_view_append_column (self->track_view, name_column);
+  ps_accessible_name_table (self->track_view);
 
   /* Translators: a column title: a count of samples */
   samples_column = append_count_column (self->track_view, _("Samples"), "samples-text");
@@ -1514,6 +1516,7 @@ ps_profile_view_class_init (PsProfileViewClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "profileview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -1524,6 +1527,9 @@ ps_profile_view_init (PsProfileView *self)
   self->track_roots = g_list_store_new (PS_TYPE_PROFILE_TRACK_ROW);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  /* Translators: the view of a run, for a screen reader */
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Samples and their call tree"), -1);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
 

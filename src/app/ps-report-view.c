@@ -249,12 +249,16 @@ ps_report_view_class_init (PsReportViewClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "reportview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
 ps_report_view_init (PsReportView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  /* Translators: the view of a run, for a screen reader */
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Functions of the profiler report"), -1);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
   ps_warning_columns_add (self->warning_view);

@@ -1287,6 +1287,7 @@ ps_rtl_view_class_init (PsRtlViewClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "rtlview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -1295,6 +1296,9 @@ ps_rtl_view_init (PsRtlView *self)
   GtkFilterListModel *totals_filtered;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  /* Translators: the view of a run, for a screen reader */
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Scopes and call tree of the log"), -1);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
   /* The default scale of the Preferences; the Logarithmic check follows

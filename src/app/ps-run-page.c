@@ -17,6 +17,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ps-accessible-util.h"
 #include "ps-application.h"
 #include "ps-ce-view-private.h"
 #include "ps-counter-chart.h"
@@ -120,6 +121,8 @@ set_state (PsRunPage      *self,
   };
 
   gtk_stack_set_visible_child_name (self->stack, pages[state]);
+  if (state == PS_RUN_PAGE_FAILED || state == PS_RUN_PAGE_CANCELLED)
+    gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_BUSY, FALSE, -1);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "run.cancel", state == PS_RUN_PAGE_LOADING);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "run.reload", state != PS_RUN_PAGE_LOADING && self->file != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "run.show-warnings",
@@ -233,6 +236,7 @@ after_paint_cb (GdkFrameClock *frame_clock,
   ps_ready_clock_mark ("timeline");
   stop_waiting_for_ready (self);
   self->ready = TRUE;
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_BUSY, FALSE, -1);
   g_signal_emit (self, signals[READY], 0);
   ps_ready_clock_finish (NULL);
 }
@@ -675,6 +679,8 @@ set_title (PsRunPage  *self,
   cancelled_text = g_strdup_printf (_("“%s” was not loaded."), title);
   gtk_label_set_text (self->cancelled_label, cancelled_text);
   gtk_label_set_text (self->loading_title, title);
+  /* A screen reader enters the run by its name */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
 }
 
 static void
@@ -863,6 +869,7 @@ ps_run_page_class_init (PsRunPageClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "runpage");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -877,6 +884,21 @@ ps_run_page_init (PsRunPage *self)
   /* The views' header values and status lines, cut when narrow */
   ps_view_whole_text_in_tooltips (GTK_WIDGET (self));
   set_state (self, PS_RUN_PAGE_EMPTY);
+  /* Busy until the views show the run (PsRunPage::ready) */
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_BUSY, TRUE, -1);
+  ps_accessible_name_stack_page (self->stack, "loading", _("Loading"));
+  ps_accessible_name_stack_page (self->stack, "error", _("Could Not Open the File"));
+  ps_accessible_name_stack_page (self->stack, "cancelled", _("Loading Cancelled"));
+  ps_accessible_name_stack_page (self->stack, "view", _("Views of the run"));
+  /* Translators: for a screen reader; F8 moves the divider */
+  ps_accessible_name_paned (self->paned, _("Timeline above the tables"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->progress_bar),
+                                  /* Translators: for a screen reader */
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Loading progress"), -1);
+  ps_accessible_hide_empty (self->banner_label);
+  ps_accessible_hide_empty (self->error_label);
+  ps_accessible_name_scrolling (GTK_WIDGET (self));
+  ps_accessible_name_parts (GTK_WIDGET (self));
   g_signal_connect_object (self->timeline_view, "value-ranges-changed",
                            G_CALLBACK (value_ranges_changed_cb), self, G_CONNECT_SWAPPED);
 }
@@ -1011,6 +1033,7 @@ ps_run_page_load (PsRunPage *self)
   stop_loading (self);
   stop_waiting_for_ready (self);
   self->ready = FALSE;
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_BUSY, TRUE, -1);
   set_store (self, NULL);
   gtk_revealer_set_reveal_child (self->banner_revealer, FALSE);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "ps-accessible-util.h"
 #include "ps-view-util.h"
 #include "ps-save-location.h"
 
@@ -715,6 +716,7 @@ ps_view_set_column_model (GtkColumnView *view,
       g_object_set_data (G_OBJECT (view), "ps-scrolls-on-sort", GINT_TO_POINTER (1));
     }
 
+  ps_accessible_name_table (view);
   selection = gtk_single_selection_new (g_object_ref (model));
   gtk_single_selection_set_autoselect (selection, FALSE);
   gtk_single_selection_set_can_unselect (selection, TRUE);

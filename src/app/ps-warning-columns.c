@@ -50,7 +50,10 @@ warning_cell_setup (GtkSignalListItemFactory *factory,
     {
       GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
 
-      gtk_box_append (GTK_BOX (box), gtk_image_new ());
+      /* The severity's word follows: the icon is not read */
+      gtk_box_append (GTK_BOX (box), g_object_new (GTK_TYPE_IMAGE,
+                                                   "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION,
+                                                   NULL));
       gtk_box_append (GTK_BOX (box), label);
       gtk_list_item_set_child (list_item, box);
     }
