@@ -795,6 +795,63 @@ test_command_tree_ends (void)
   g_assert_cmpuint (children->len, ==, 3);
 }
 
+static gboolean
+always_ready (gpointer user_data)
+{
+  guint *n_frames = user_data;
+
+  (*n_frames)++;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+count_appended (guint *n_appended)
+{
+  (*n_appended)++;
+}
+
+/* A window that draws all the time keeps a source at GTK's drawing
+ * priority (GDK_PRIORITY_REDRAW, G_PRIORITY_HIGH_IDLE + 20) always
+ * ready, as a loaded machine does: the readings still reach the store
+ * live and the end of the command still reaches the caller, so that the
+ * recording ends */
+static void
+test_ends_while_drawing (void)
+{
+  g_autoptr(PsCollector) collector = NULL;
+  g_autoptr(GHashTable) options = NULL;
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(GError) error = NULL;
+  guint n_appended = 0;
+  guint n_frames = 0;
+  guint drawing;
+  gint64 deadline;
+
+  ps_collectors_load (NULL);
+  collector = ps_collectors_create ("procfs", &error);
+  g_assert_no_error (error);
+  options = ps_collector_new_default_options (collector);
+  g_hash_table_insert (options, g_strdup ("command"), g_strdup ("sleep 0.3"));
+  g_hash_table_insert (options, g_strdup ("interval-ms"), g_strdup ("20"));
+  g_signal_connect_swapped (store, "appended", G_CALLBACK (count_appended), &n_appended);
+  g_assert_true (collector_test_start (collector, store, options, &error));
+  g_assert_no_error (error);
+  n_appended = 0;
+
+  drawing = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 20, always_ready, &n_frames, NULL);
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (!ps_collector_has_target_exited (collector) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (drawing);
+
+  g_test_message ("%u frames, %u batches appended", n_frames, n_appended);
+  g_assert_true (ps_collector_has_target_exited (collector));
+  g_assert_cmpuint (n_appended, >, 0);
+  g_assert_true (collector_test_stop (collector, &error));
+  g_assert_no_error (error);
+  g_signal_handlers_disconnect_by_func (store, count_appended, &n_appended);
+}
+
 /* Busy until killed, or for a minute at most */
 static void
 spin (gint64 duration_us)
@@ -886,6 +943,7 @@ main (int   argc,
   g_test_add_data_func ("/collector/procfs/child-that-ends", "--child-that-ends", test_child_that_ends);
   g_test_add_data_func ("/collector/procfs/child-left-zombie", "--child-left-zombie", test_child_that_ends);
   g_test_add_func ("/collector/procfs/command-tree-ends", test_command_tree_ends);
+  g_test_add_func ("/collector/procfs/ends-while-drawing", test_ends_while_drawing);
   g_test_add_func ("/collector/clock/interval", test_interval);
   g_test_add_func ("/collector/clock/busy-main-loop", test_busy_main_loop);
   g_test_add_func ("/collector/clock/lost", test_lost_readings);

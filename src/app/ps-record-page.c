@@ -359,12 +359,13 @@ target_exited_cb (PsRecordPage *self)
   ps_record_page_stop (self);
 }
 
-static void
+static gboolean
 target_exited_idle (gpointer user_data)
 {
   g_autoptr(PsRecordPage) self = user_data;
 
   target_exited_cb (self);
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -540,7 +541,8 @@ ps_record_page_new (PsCollector  *collector,
   if (ps_collector_has_target_exited (collector))
     {
       self->target_exited = TRUE;
-      g_idle_add_once (target_exited_idle, g_object_ref (self));
+      /* Above drawing's priority, which a busy machine keeps pending */
+      g_idle_add_full (G_PRIORITY_DEFAULT, target_exited_idle, g_object_ref (self), NULL);
     }
 
   return GTK_WIDGET (self);

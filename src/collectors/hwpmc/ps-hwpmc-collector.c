@@ -125,6 +125,8 @@ schedule_drain (PsHwpmcCollector *self)
   if (self->drain_source != NULL)
     return;
   self->drain_source = g_idle_source_new ();
+  /* Above drawing's priority, which a busy window keeps pending */
+  g_source_set_priority (self->drain_source, G_PRIORITY_DEFAULT);
   g_source_set_callback (self->drain_source, on_drain, self, NULL);
   g_source_set_static_name (self->drain_source, "[perfscope] hwpmc log");
   g_source_attach (self->drain_source, self->context);
