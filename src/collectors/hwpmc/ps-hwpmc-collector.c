@@ -48,7 +48,7 @@ struct _PsHwpmcCollector
   PsStoreBuilder       *builder;
   PsParser             *parser;
   GMainContext         *context;
-  GSource              *flush_timer;
+  PsCollectorClock     *flush_clock;  /* flushes the kernel's buffers every interval */
   GSubprocess          *subprocess;   /* a command we launched, or NULL */
   int                   release_fd;   /* closing it lets the held command run, or -1 */
 
@@ -202,8 +202,11 @@ feed_pending (PsHwpmcCollector *self)
     ps_event_store_emit_appended (self->store);
 }
 
-static gboolean
-on_flush_timer (gpointer user_data)
+/* On the clock's times: a flush that comes late only shows the samples
+ * later, as the kernel keeps them meanwhile */
+static void
+flush_log (gpointer user_data,
+           gint64   now_us)
 {
   PsHwpmcCollector *self = user_data;
   int status = self->backend->flush_logfile (self->backend);
@@ -212,7 +215,6 @@ on_flush_timer (gpointer user_data)
    * log; the recording goes on */
   if (status != 0)
     g_debug ("pmc_flush_logfile: %s", g_strerror (status));
-  return G_SOURCE_CONTINUE;
 }
 
 /* --- The held command ------------------------------------------------------ */
@@ -354,11 +356,7 @@ stop_collecting (PsHwpmcCollector *self)
 {
   int status;
 
-  if (self->flush_timer != NULL)
-    {
-      g_source_destroy (self->flush_timer);
-      g_clear_pointer (&self->flush_timer, g_source_unref);
-    }
+  g_clear_pointer (&self->flush_clock, ps_collector_clock_free);
 
   for (guint i = 0; i < self->started->len; i++)
     if ((status = self->backend->stop (self->backend, g_array_index (self->started, guint32, i))) != 0)
@@ -592,10 +590,8 @@ start_collecting (PsHwpmcCollector    *self,
   if (command != NULL)
     self->command_line = g_strdup (ps_collector_get_option (PS_COLLECTOR (self), table, "command"));
 
-  self->flush_timer = g_timeout_source_new (self->interval_ms);
-  g_source_set_callback (self->flush_timer, on_flush_timer, self, NULL);
-  g_source_set_static_name (self->flush_timer, "[perfscope] hwpmc flush");
-  g_source_attach (self->flush_timer, self->context);
+  self->flush_clock = ps_collector_clock_new (PS_COLLECTOR (self), NULL, 0, self->interval_ms,
+                                             g_get_monotonic_time (), self->context, flush_log, self);
   return TRUE;
 }
 

@@ -402,7 +402,7 @@ struct _PsCollectorClock
   GSource              *source;
   GMainContext         *owner;       /* where start was called: the store's */
   PsCollector          *collector;   /* not owned: the clock lives inside it */
-  PsEventStore         *store;
+  PsEventStore         *store;       /* NULL: the clock keeps time only */
   guint32               session;
   gint64                interval_us;
   gint64                start_us;
@@ -492,7 +492,7 @@ clock_dispatch (GSource     *source,
   guint64 n_missed = now_us > due_us ? (guint64)((now_us - due_us + clock->interval_us / 2) / clock->interval_us) : 0;
   gint64 delay_us;
 
-  if (n_missed > 0)
+  if (n_missed > 0 && clock->store != NULL)
     {
       g_autofree char *message = NULL;
       g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_missed);
@@ -507,12 +507,12 @@ clock_dispatch (GSource     *source,
                                  count, (double)(due_us - clock->start_us) / G_USEC_PER_SEC,
                                  (double)(now_us - due_us) / 1000.0, (double)clock->interval_us / 1000.0);
       tell_owner (clock, "W-READING-LOST", g_steal_pointer (&message), n_missed, 0);
-      clock->next_slot += n_missed;
-      due_us += (gint64)n_missed * clock->interval_us;
     }
+  clock->next_slot += n_missed;
+  due_us += (gint64)n_missed * clock->interval_us;
 
   delay_us = now_us - due_us;
-  if (delay_us >= MAX (clock->interval_us / 4, 1000))
+  if (delay_us >= MAX (clock->interval_us / 4, 1000) && clock->store != NULL)
     {
       g_autofree char *message = NULL;
 
@@ -549,14 +549,14 @@ ps_collector_clock_new (PsCollector         *collector,
   PsCollectorClock *clock;
 
   g_return_val_if_fail (PS_IS_COLLECTOR (collector), NULL);
-  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+  g_return_val_if_fail (store == NULL || PS_IS_EVENT_STORE (store), NULL);
   g_return_val_if_fail (interval_ms > 0, NULL);
   g_return_val_if_fail (read != NULL, NULL);
 
   clock = g_new0 (PsCollectorClock, 1);
   clock->owner = g_main_context_ref_thread_default ();
   clock->collector = collector;
-  clock->store = g_object_ref (store);
+  clock->store = store != NULL ? g_object_ref (store) : NULL;
   clock->session = session;
   clock->interval_us = (gint64)interval_ms * 1000;
   clock->start_us = start_us;
@@ -621,16 +621,19 @@ ps_collector_clock_free (PsCollectorClock *clock)
 
   g_source_destroy (clock->source);
   g_source_unref (clock->source);
-  if (clock->n_readings >= 2)
+  if (clock->store != NULL)
     {
-      g_ascii_formatd (achieved, sizeof achieved, "%.3f", ps_collector_clock_get_achieved_interval_ms (clock));
-      ps_event_store_set_metadata (clock->store, clock->session, "interval_achieved_ms", achieved);
+      if (clock->n_readings >= 2)
+        {
+          g_ascii_formatd (achieved, sizeof achieved, "%.3f", ps_collector_clock_get_achieved_interval_ms (clock));
+          ps_event_store_set_metadata (clock->store, clock->session, "interval_achieved_ms", achieved);
+        }
+      set_metadata_number (clock, "readings", clock->n_readings);
+      set_metadata_number (clock, "readings_late", clock->n_late);
+      set_metadata_number (clock, "readings_lost", clock->n_lost);
     }
-  set_metadata_number (clock, "readings", clock->n_readings);
-  set_metadata_number (clock, "readings_late", clock->n_late);
-  set_metadata_number (clock, "readings_lost", clock->n_lost);
   g_main_context_unref (clock->owner);
-  g_object_unref (clock->store);
+  g_clear_object (&clock->store);
   g_free (clock);
 }
 

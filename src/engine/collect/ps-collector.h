@@ -207,7 +207,10 @@ gboolean                 ps_collector_task_return_if_not_recording (GTask    *ta
  * the clock itself may run on another thread's context (context), so
  * that a busy main loop does not delay the readings. read gets the
  * monotonic time of the reading in microseconds. Free the clock where it
- * was made, once its context no longer runs. */
+ * was made, once its context no longer runs. A clock made without a store
+ * keeps time only: for work whose lateness loses nothing (hwpmc's log
+ * flushes, the kernel keeping the samples meanwhile), with neither
+ * warnings nor counts nor metadata. */
 typedef struct _PsCollectorClock PsCollectorClock;
 typedef void (*PsCollectorReadFunc) (gpointer user_data,
                                      gint64   now_us);
