@@ -262,6 +262,49 @@ ps_collector_check_available (PsCollector  *self,
   return iface->check_available == NULL || iface->check_available (self, error);
 }
 
+void
+ps_collector_choice_free (PsCollectorChoice *choice)
+{
+  if (choice == NULL)
+    return;
+  g_free (choice->value);
+  g_free (choice->label);
+  g_free (choice);
+}
+
+void
+ps_collector_add_choice (GPtrArray  *choices,
+                         const char *value,
+                         const char *label)
+{
+  PsCollectorChoice *choice;
+
+  g_return_if_fail (choices != NULL);
+  g_return_if_fail (value != NULL && label != NULL);
+
+  choice = g_new0 (PsCollectorChoice, 1);
+  choice->value = g_strdup (value);
+  choice->label = g_strdup (label);
+  g_ptr_array_add (choices, choice);
+}
+
+GPtrArray *
+ps_collector_list_choices (PsCollector *self,
+                           const char  *key)
+{
+  PsCollectorInterface *iface;
+  GPtrArray *choices;
+
+  g_return_val_if_fail (PS_IS_COLLECTOR (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  choices = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_collector_choice_free);
+  iface = PS_COLLECTOR_GET_IFACE (self);
+  if (iface->list_choices != NULL)
+    iface->list_choices (self, key, choices);
+  return choices;
+}
+
 const char *
 ps_collectors_get_default_name (void)
 {

@@ -34,6 +34,8 @@ typedef enum
   PS_COLLECTOR_OPTION_BOOLEAN,   /* "true" or "false" */
   PS_COLLECTOR_OPTION_PID,       /* a process id; empty for none */
   PS_COLLECTOR_OPTION_COMMAND,   /* a command line, split as the shell would */
+  PS_COLLECTOR_OPTION_CHOICE,    /* one of the values ps_collector_list_choices () gives */
+  PS_COLLECTOR_OPTION_OPEN_CHOICE, /* one of them, or any other text the backend reads */
 } PsCollectorOptionType;
 
 /* What start_async understands in its options table (string keys and
@@ -46,6 +48,19 @@ typedef struct
   PsCollectorOptionType  type;
   const char            *default_value;
 } PsCollectorOption;
+
+/* A value a choice option may take, and what it means, translated */
+typedef struct
+{
+  char *value;
+  char *label;
+} PsCollectorChoice;
+
+void                     ps_collector_choice_free      (PsCollectorChoice    *choice);
+/* Appends a choice of value and label to choices (of PsCollectorChoice) */
+void                     ps_collector_add_choice       (GPtrArray            *choices,
+                                                        const char           *value,
+                                                        const char           *label);
 
 #define PS_TYPE_COLLECTOR (ps_collector_get_type ())
 G_DECLARE_INTERFACE (PsCollector, ps_collector, PS, COLLECTOR, GObject)
@@ -79,6 +94,10 @@ struct _PsCollectorInterface
                                                 GError              **error);
   gboolean                 (*check_available)  (PsCollector          *self,
                                                 GError              **error);
+  /* Appends to choices (of PsCollectorChoice) what the option key may be */
+  void                     (*list_choices)     (PsCollector          *self,
+                                                const char           *key,
+                                                GPtrArray            *choices);
 };
 
 const char              *ps_collector_get_name         (PsCollector          *self);
@@ -89,6 +108,11 @@ const PsCollectorOption *ps_collector_list_options     (PsCollector          *se
  * TRUE for a collector that does not say */
 gboolean                 ps_collector_check_available  (PsCollector          *self,
                                                         GError              **error);
+/* The values a choice option may take, as the backend reports them
+ * (PsCollectorChoice, the default first where it is one of them); empty
+ * for an option that is not a choice. Free with g_ptr_array_unref (). */
+GPtrArray               *ps_collector_list_choices     (PsCollector          *self,
+                                                        const char           *key);
 /* The backend that suits the system best: procfs on Linux, hwpmc on
  * FreeBSD, perflib on Windows */
 const char              *ps_collectors_get_default_name (void);
