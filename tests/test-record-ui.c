@@ -548,6 +548,8 @@ test_dialog_defaults (Fixture       *fixture,
   PsRecordDialog *dialog;
   ChartWait wait = { fixture->window, "Process · % Processor Time", 3 };
   g_auto(GStrv) names = NULL;
+  g_autofree char *data_dir = g_dir_make_tmp ("perfscope-test-record-XXXXXX", NULL);
+  g_autofree char *info = NULL;
 
   ps_collectors_load (NULL);
   names = ps_collectors_list_names ();
@@ -590,13 +592,17 @@ test_dialog_defaults (Fixture       *fixture,
 
   /* Inside a Flatpak sandbox the dialog says what procfs can see and
    * how to record a program of the system */
-  g_setenv ("FLATPAK_ID", "io.github.perfscope.Perfscope", TRUE);
+  info = g_build_filename (data_dir, "flatpak-info", NULL);
+  g_assert_true (g_file_set_contents (info, "[Application]\n", -1, NULL));
+  g_setenv (PS_FLATPAK_INFO_ENV, info, TRUE);
   dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
-  g_unsetenv ("FLATPAK_ID");
+  g_setenv (PS_FLATPAK_INFO_ENV, "", TRUE);
+  g_unlink (info);
   g_assert_cmpstr (ps_record_dialog_get_backend (dialog), ==, "procfs");
   g_assert_nonnull (strstr (ps_record_dialog_get_hint (dialog), "Flatpak sandbox"));
   g_assert_nonnull (strstr (ps_record_dialog_get_hint (dialog), "perfscope-cli record --pid PID"));
   gtk_window_destroy (GTK_WINDOW (dialog));
+  g_rmdir (data_dir);
 }
 
 int

@@ -21,6 +21,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ps-host-collector.h"
 #include "ps-record-dialog.h"
 #include "ps-view-util.h"
 
@@ -295,6 +296,7 @@ new_option_widget (OptionRow               *row,
       G_GNUC_FALLTHROUGH;
     case PS_COLLECTOR_OPTION_STRING:
     case PS_COLLECTOR_OPTION_COMMAND:
+    case PS_COLLECTOR_OPTION_HOST_PID:
     default:
       widget = gtk_entry_new ();
       gtk_editable_set_text (GTK_EDITABLE (widget), value);
@@ -322,11 +324,12 @@ clear_options (PsRecordDialog *self)
 
 static char *row_value (OptionRow *row);
 
-/* Flatpak sets FLATPAK_ID in its sandboxes and writes /.flatpak-info */
+/* What is recorded: not kept from one recording to the next */
 static gboolean
-running_in_flatpak (void)
+is_target (PsCollectorOptionType type)
 {
-  return g_getenv ("FLATPAK_ID") != NULL || g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS);
+  return type == PS_COLLECTOR_OPTION_PID || type == PS_COLLECTOR_OPTION_HOST_PID
+         || type == PS_COLLECTOR_OPTION_COMMAND;
 }
 
 /* The setting's key of a backend's option */
@@ -351,8 +354,7 @@ restore_options (PsRecordDialog *self)
       g_autofree char *key = remembered_key (self, row->key);
       const char *value = NULL;
 
-      if (row->type != PS_COLLECTOR_OPTION_PID && row->type != PS_COLLECTOR_OPTION_COMMAND
-          && g_variant_lookup (remembered, key, "&s", &value))
+      if (!is_target (row->type) && g_variant_lookup (remembered, key, "&s", &value))
         ps_record_dialog_set_option (self, row->key, value);
     }
 }
@@ -386,7 +388,7 @@ remember_options (PsRecordDialog *self)
       g_autofree char *setting_key = remembered_key (self, row->key);
       g_autofree char *row_text = NULL;
 
-      if (row->type == PS_COLLECTOR_OPTION_PID || row->type == PS_COLLECTOR_OPTION_COMMAND)
+      if (is_target (row->type))
         continue;
       row_text = row_value (row);
       g_variant_builder_add (&builder, "{ss}", setting_key, row_text != NULL ? row_text : "");
@@ -454,7 +456,12 @@ backend_changed_cb (PsRecordDialog *self)
       g_ptr_array_add (self->rows, row);
     }
 
-  if (running_in_flatpak () && g_strcmp0 (ps_collector_get_name (self->collector), "procfs") == 0)
+  if (g_strcmp0 (ps_collector_get_name (self->collector), PS_HOST_COLLECTOR_NAME) == 0)
+    /* Its readings come from the host when it ends */
+    gtk_label_set_text (self->hint_label,
+                        _("perfscope-cli, installed on your system outside Flatpak, records the program there. "
+                          "The run opens in a new tab; its charts are drawn when the recording stops."));
+  else if (ps_collectors_in_flatpak () && g_strcmp0 (ps_collector_get_name (self->collector), "procfs") == 0)
     /* The sandbox has a process namespace of its own: /proc lists only
      * its processes, and a command launched runs inside it */
     gtk_label_set_text (self->hint_label,
@@ -517,7 +524,7 @@ describe_target (PsRecordDialog *self)
 
           target = g_strdup (gtk_string_object_get_string (item));
         }
-      else if (row->type == PS_COLLECTOR_OPTION_PID)
+      else if (row->type == PS_COLLECTOR_OPTION_PID || row->type == PS_COLLECTOR_OPTION_HOST_PID)
         /* Translators: what a recording follows: a process by its id */
         target = g_strdup_printf (_("process %s"), value);
       else if (row->type == PS_COLLECTOR_OPTION_COMMAND)

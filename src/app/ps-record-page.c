@@ -17,6 +17,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-counter-name.h"
+#include "ps-host-collector.h"
 #include "ps-record-page.h"
 #include "ps-session.h"
 #include "ps-span-lod.h"
@@ -537,6 +538,9 @@ ps_record_page_new (PsCollector  *collector,
   self->exited_handler = g_signal_connect_swapped (collector, "target-exited", G_CALLBACK (target_exited_cb), self);
   self->tick_id = g_timeout_add (REFRESH_INTERVAL_MS, tick_cb, self);
   update_status (self);
+  if (g_strcmp0 (ps_collector_get_name (collector), PS_HOST_COLLECTOR_NAME) == 0)
+    gtk_label_set_text (GTK_LABEL (self->waiting_label),
+                        _("Recording on your system with perfscope-cli: the readings come when it stops."));
   /* A short command may have ended while the page was being made */
   if (ps_collector_has_target_exited (collector))
     {

@@ -12,6 +12,7 @@
 
 #include "ps-collector.h"
 #include "ps-error.h"
+#include "ps-host-collector.h"
 
 enum
 {
@@ -305,9 +306,21 @@ ps_collector_list_choices (PsCollector *self,
   return choices;
 }
 
+gboolean
+ps_collectors_in_flatpak (void)
+{
+  const char *info = g_getenv (PS_FLATPAK_INFO_ENV);
+
+  if (info != NULL)
+    return *info != '\0' && g_file_test (info, G_FILE_TEST_EXISTS);
+  return g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS);
+}
+
 const char *
 ps_collectors_get_default_name (void)
 {
+  if (ps_collectors_in_flatpak ())
+    return PS_HOST_COLLECTOR_NAME;
 #if defined(G_OS_WIN32)
   return "perflib";
 #elif defined(__FreeBSD__)
@@ -824,6 +837,14 @@ ps_collectors_load (const char *dir)
           n_loaded += load_directory (dirs[i]);
     }
   n_loaded += load_directory (dir != NULL ? dir : PS_COLLECTORDIR);
+
+  /* The sandbox's /proc shows none of the user's programs: they are
+   * recorded on the host */
+  if (ps_collectors_in_flatpak ()
+      && g_io_extension_point_get_extension_by_name (ps_collectors_ensure_extension_point (),
+                                                     PS_HOST_COLLECTOR_NAME) == NULL)
+    g_io_extension_point_implement (PS_COLLECTOR_EXTENSION_POINT_NAME, PS_TYPE_HOST_COLLECTOR,
+                                    PS_HOST_COLLECTOR_NAME, 10);
   return n_loaded;
 }
 

@@ -36,6 +36,7 @@ typedef enum
   PS_COLLECTOR_OPTION_COMMAND,   /* a command line, split as the shell would */
   PS_COLLECTOR_OPTION_CHOICE,    /* one of the values ps_collector_list_choices () gives */
   PS_COLLECTOR_OPTION_OPEN_CHOICE, /* one of them, or any other text the backend reads */
+  PS_COLLECTOR_OPTION_HOST_PID,  /* a process id of the system outside the sandbox; empty for none */
 } PsCollectorOptionType;
 
 /* What start_async understands in its options table (string keys and
@@ -114,7 +115,8 @@ gboolean                 ps_collector_check_available  (PsCollector          *se
 GPtrArray               *ps_collector_list_choices     (PsCollector          *self,
                                                         const char           *key);
 /* The backend that suits the system best: procfs on Linux, hwpmc on
- * FreeBSD, perflib on Windows */
+ * FreeBSD, perflib on Windows; inside a Flatpak sandbox, "host" (the
+ * system's processes through perfscope-cli installed outside it) */
 const char              *ps_collectors_get_default_name (void);
 /* Begins collecting into store (which should be new and empty); the
  * result tells whether the target could be opened. options: string →
@@ -261,10 +263,17 @@ guint64                  ps_collector_clock_get_n_readings (PsCollectorClock *cl
 /* The mean time between readings so far, in ms; 0 before the second */
 double                   ps_collector_clock_get_achieved_interval_ms (PsCollectorClock *clock);
 
+/* Whether Perfscope runs in a Flatpak sandbox: /.flatpak-info exists,
+ * or, where $PERFSCOPE_FLATPAK_INFO is set (tests), the file it names
+ * (none when empty) */
+#define PS_FLATPAK_INFO_ENV "PERFSCOPE_FLATPAK_INFO"
+gboolean                 ps_collectors_in_flatpak      (void);
+
 /* Registers the extension point (idempotent; called by ps_collectors_load) */
 GIOExtensionPoint       *ps_collectors_ensure_extension_point (void);
 /* Loads the modules of $PERFSCOPE_COLLECTOR_DIR, then those of dir
  * (NULL: the installed folder); a module name already loaded is skipped.
+ * Inside a Flatpak sandbox the "host" backend is registered too.
  * Returns the number of modules loaded by this call. */
 guint                    ps_collectors_load            (const char           *dir);
 /* The names of the registered collectors, sorted; free with g_strfreev () */
