@@ -23,22 +23,6 @@
 static char *host_path;     /* fake-flatpak-spawn and perfscope-cli */
 static char *bare_path;     /* fake-flatpak-spawn alone */
 
-static PsRecordPage *
-current_record_page (PsWindow *window)
-{
-  GtkNotebook *notebook = window->notebook;
-  int current = gtk_notebook_get_current_page (notebook);
-  GtkWidget *child = current >= 0 ? gtk_notebook_get_nth_page (notebook, current) : NULL;
-
-  return PS_IS_RECORD_PAGE (child) ? PS_RECORD_PAGE (child) : NULL;
-}
-
-static gboolean
-record_page_shown (gpointer window)
-{
-  return current_record_page (window) != NULL;
-}
-
 /* The current tab is a run with an error: its banner says why */
 static gboolean
 current_run_page_failed (gpointer window)
@@ -118,22 +102,32 @@ test_not_installed (Fixture       *fixture,
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+/* Records command on the host, every 50 ms, from the dialog, until
+ * the recording's tab shows */
+static void
+record_on_host (Fixture    *fixture,
+                const char *command)
+{
+  PsRecordDialog *dialog;
+
+  g_setenv ("PATH", host_path, TRUE);
+  dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
+  g_assert_true (ps_record_dialog_set_option (dialog, "command", command));
+  g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "50"));
+  ps_record_dialog_record (dialog);
+  g_assert_true (iterate_until (window_shows_record_page, fixture->window));
+}
+
 /* A command launched on the host: the page waits for it, and when it
  * ends the run saved there is the tab's, with the tree and its processes */
 static void
 test_command (Fixture       *fixture,
               gconstpointer  data)
 {
-  PsRecordDialog *dialog;
   PsEventStore *store;
 
-  g_setenv ("PATH", host_path, TRUE);
-  dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
-  g_assert_true (ps_record_dialog_set_option (dialog, "command", "sh -c 'sleep 0.4; sleep 0.2'"));
-  g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "50"));
-  ps_record_dialog_record (dialog);
-  g_assert_true (iterate_until (record_page_shown, fixture->window));
-  g_assert_nonnull (strstr (ps_record_page_get_title (current_record_page (fixture->window)), "sleep 0.4"));
+  record_on_host (fixture, "sh -c 'sleep 0.4; sleep 0.2'");
+  g_assert_nonnull (strstr (ps_record_page_get_title (window_current_record_page (fixture->window)), "sleep 0.4"));
 
   g_assert_true (iterate_until (current_run_page_loaded, fixture->window));
   store = ps_run_page_get_store (ps_window_get_current_page (fixture->window));
@@ -152,19 +146,13 @@ static void
 test_stop (Fixture       *fixture,
            gconstpointer  data)
 {
-  PsRecordDialog *dialog;
   PsEventStore *store;
 
-  g_setenv ("PATH", host_path, TRUE);
-  dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
-  g_assert_true (ps_record_dialog_set_option (dialog, "command", "sleep 60"));
-  g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "50"));
-  ps_record_dialog_record (dialog);
-  g_assert_true (iterate_until (record_page_shown, fixture->window));
+  record_on_host (fixture, "sleep 60");
   /* A few readings on the host first */
   iterate_for (600);
-  g_assert_true (ps_record_page_is_recording (current_record_page (fixture->window)));
-  ps_record_page_stop (current_record_page (fixture->window));
+  g_assert_true (ps_record_page_is_recording (window_current_record_page (fixture->window)));
+  ps_record_page_stop (window_current_record_page (fixture->window));
 
   g_assert_true (iterate_until (current_run_page_loaded, fixture->window));
   store = ps_run_page_get_store (ps_window_get_current_page (fixture->window));

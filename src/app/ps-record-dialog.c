@@ -759,20 +759,30 @@ ps_record_dialog_new (GtkWindow *parent)
   return g_object_new (PS_TYPE_RECORD_DIALOG, "transient-for", parent, NULL);
 }
 
-GtkWidget *
-ps_record_dialog_get_option_widget (PsRecordDialog *self,
-                                    const char     *key)
+/* The row of a collector option key, or NULL */
+static OptionRow *
+find_row (PsRecordDialog *self,
+          const char     *key)
 {
-  g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), NULL);
-
   for (guint i = 0; i < self->rows->len; i++)
     {
       OptionRow *row = g_ptr_array_index (self->rows, i);
 
       if (g_strcmp0 (row->key, key) == 0)
-        return row->widget;
+        return row;
     }
   return NULL;
+}
+
+GtkWidget *
+ps_record_dialog_get_option_widget (PsRecordDialog *self,
+                                    const char     *key)
+{
+  OptionRow *row;
+
+  g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), NULL);
+  row = find_row (self, key);
+  return row != NULL ? row->widget : NULL;
 }
 
 gboolean
@@ -794,32 +804,22 @@ char *
 ps_record_dialog_get_option_value (PsRecordDialog *self,
                                    const char     *key)
 {
+  OptionRow *row;
+
   g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), NULL);
-
-  for (guint i = 0; i < self->rows->len; i++)
-    {
-      OptionRow *row = g_ptr_array_index (self->rows, i);
-
-      if (g_strcmp0 (row->key, key) == 0)
-        return row_value (row);
-    }
-  return NULL;
+  row = find_row (self, key);
+  return row != NULL ? row_value (row) : NULL;
 }
 
 GtkWidget *
 ps_record_dialog_get_option_other_entry (PsRecordDialog *self,
                                          const char     *key)
 {
+  OptionRow *row;
+
   g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), NULL);
-
-  for (guint i = 0; i < self->rows->len; i++)
-    {
-      OptionRow *row = g_ptr_array_index (self->rows, i);
-
-      if (g_strcmp0 (row->key, key) == 0)
-        return row->other_entry;
-    }
-  return NULL;
+  row = find_row (self, key);
+  return row != NULL ? row->other_entry : NULL;
 }
 
 const char *
@@ -834,39 +834,35 @@ ps_record_dialog_set_option (PsRecordDialog *self,
                              const char     *key,
                              const char     *value)
 {
+  OptionRow *row;
+
   g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), FALSE);
   g_return_val_if_fail (value != NULL, FALSE);
 
-  for (guint i = 0; i < self->rows->len; i++)
+  row = find_row (self, key);
+  if (row == NULL)
+    return FALSE;
+  if (GTK_IS_SWITCH (row->widget))
+    gtk_switch_set_active (GTK_SWITCH (row->widget), g_strcmp0 (value, "true") == 0);
+  else if (GTK_IS_SPIN_BUTTON (row->widget))
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (row->widget), g_ascii_strtod (value, NULL));
+  else if (row->values != NULL)
+    return select_choice (row, value);
+  else if (GTK_IS_DROP_DOWN (row->widget))
     {
-      OptionRow *row = g_ptr_array_index (self->rows, i);
+      int pid = *value != '\0' ? atoi (value) : -1;
 
-      if (g_strcmp0 (row->key, key) != 0)
-        continue;
-      if (GTK_IS_SWITCH (row->widget))
-        gtk_switch_set_active (GTK_SWITCH (row->widget), g_strcmp0 (value, "true") == 0);
-      else if (GTK_IS_SPIN_BUTTON (row->widget))
-        gtk_spin_button_set_value (GTK_SPIN_BUTTON (row->widget), g_ascii_strtod (value, NULL));
-      else if (row->values != NULL)
-        return select_choice (row, value);
-      else if (GTK_IS_DROP_DOWN (row->widget))
-        {
-          int pid = *value != '\0' ? atoi (value) : -1;
-
-          for (guint item = 0; row->pids != NULL && item < row->pids->len; item++)
-            if (g_array_index (row->pids, int, item) == pid)
-              {
-                gtk_drop_down_set_selected (GTK_DROP_DOWN (row->widget), item);
-                return TRUE;
-              }
-          return FALSE;
-        }
-      else
-        gtk_editable_set_text (GTK_EDITABLE (row->widget), value);
-      return TRUE;
+      for (guint item = 0; row->pids != NULL && item < row->pids->len; item++)
+        if (g_array_index (row->pids, int, item) == pid)
+          {
+            gtk_drop_down_set_selected (GTK_DROP_DOWN (row->widget), item);
+            return TRUE;
+          }
+      return FALSE;
     }
-
-  return FALSE;
+  else
+    gtk_editable_set_text (GTK_EDITABLE (row->widget), value);
+  return TRUE;
 }
 
 const char *

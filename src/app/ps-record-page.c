@@ -327,24 +327,9 @@ update_timing_label (PsRecordPage *self)
   guint64 n_late = ps_collector_get_n_late (self->collector);
   g_autofree char *lost_count = ps_view_format_count (n_lost);
   g_autofree char *late_count = ps_view_format_count (n_late);
-  g_autofree char *lost = NULL;
-  g_autofree char *late = NULL;
-  g_autofree char *text = NULL;
+  g_autofree char *text = ps_collector_describe_late_lost (n_late, late_count, n_lost, lost_count);
 
-  /* Translators: %s is a number, already formatted; the backend could not keep up */
-  lost = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s reading lost", "%s readings lost",
-                                       (gulong)MIN (n_lost, G_MAXULONG)),
-                          lost_count);
-  /* Translators: %s is a number, already formatted; readings that came after their time */
-  late = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s reading late", "%s readings late",
-                                       (gulong)MIN (n_late, G_MAXULONG)),
-                          late_count);
-  if (n_lost > 0 && n_late > 0)
-    /* Translators: readings late, then readings lost */
-    text = g_strdup_printf (_("%s · %s"), late, lost);
-  else
-    text = g_strdup (n_lost > 0 ? lost : late);
-  gtk_label_set_text (self->lost_label, text);
+  gtk_label_set_text (self->lost_label, text != NULL ? text : "");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->lost_label),
                                _("The backend could not keep up with its interval: the system was too busy. "
                                  "Each late or lost reading is in the run’s Warnings."));

@@ -76,27 +76,13 @@ print_timing (PsCollector  *collector,
                          ? ps_event_store_get_metadata (store, 0, "interval_achieved_ms") : NULL;
   g_autofree char *late_count = NULL;
   g_autofree char *lost_count = NULL;
-  g_autofree char *late = NULL;
-  g_autofree char *lost = NULL;
   g_autofree char *counts = NULL;
 
   if (n_late + n_lost == 0 || asked == NULL || achieved == NULL)
     return;
   late_count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_late);
   lost_count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_lost);
-  /* Translators: %s is a number; readings that came after their time */
-  late = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s reading late", "%s readings late",
-                                       (gulong)MIN (n_late, G_MAXULONG)),
-                          late_count);
-  /* Translators: %s is a number; readings the recorder could not take */
-  lost = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s reading lost", "%s readings lost",
-                                       (gulong)MIN (n_lost, G_MAXULONG)),
-                          lost_count);
-  if (n_late > 0 && n_lost > 0)
-    /* Translators: "3 readings late and 1 reading lost" */
-    counts = g_strdup_printf (_("%s and %s"), late, lost);
-  else
-    counts = g_strdup (n_late > 0 ? late : lost);
+  counts = ps_collector_describe_late_lost (n_late, late_count, n_lost, lost_count);
   /* Translators: the counts of late and lost readings ("3 readings late
    * and 1 reading lost"), then the mean interval achieved and the one
    * asked for, in milliseconds */

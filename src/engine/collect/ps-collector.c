@@ -451,6 +451,33 @@ ps_collector_add_late (PsCollector *self,
   add_count (self, n_late_quark, LATE, n_late);
 }
 
+char *
+ps_collector_describe_late_lost (guint64     n_late,
+                                 const char *late_count,
+                                 guint64     n_lost,
+                                 const char *lost_count)
+{
+  g_autofree char *late = NULL;
+  g_autofree char *lost = NULL;
+
+  g_return_val_if_fail (late_count != NULL && lost_count != NULL, NULL);
+
+  if (n_late + n_lost == 0)
+    return NULL;
+  /* Translators: %s is a number, already formatted; readings that came after their time */
+  late = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s reading late", "%s readings late",
+                                       (gulong)MIN (n_late, G_MAXULONG)),
+                          late_count);
+  /* Translators: %s is a number, already formatted; the backend could not keep up */
+  lost = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s reading lost", "%s readings lost",
+                                       (gulong)MIN (n_lost, G_MAXULONG)),
+                          lost_count);
+  if (n_late > 0 && n_lost > 0)
+    /* Translators: "3 readings late and 1 reading lost" */
+    return g_strdup_printf (_("%s and %s"), late, lost);
+  return g_strdup (n_late > 0 ? late : lost);
+}
+
 /* The reading clock */
 
 struct _PsCollectorClock

@@ -153,6 +153,13 @@ guint64                  ps_collector_get_n_late       (PsCollector          *se
 void                     ps_collector_add_late         (PsCollector          *self,
                                                         guint64               n_late);
 
+/* "3 readings late and 1 reading lost", or either alone, with the counts
+ * as the caller wrote them (late_count, lost_count); NULL when both are 0 */
+char                    *ps_collector_describe_late_lost (guint64     n_late,
+                                                          const char *late_count,
+                                                          guint64     n_lost,
+                                                          const char *lost_count);
+
 /* The process the collector follows has exited: emits "target-exited" */
 void                     ps_collector_emit_target_exited (PsCollector     *self);
 /* Whether "target-exited" was emitted: for whoever connects to it late */
