@@ -34,6 +34,8 @@ ALLOWED_FINISH_ARGS = {
     "--socket=fallback-x11",
     "--socket=wayland",
     "--device=dri",
+    # Recording a program of the system: flatpak-spawn --host perfscope-cli
+    "--talk-name=org.freedesktop.Flatpak",
 }
 
 ARCHIVE_TYPES = {"archive", "file"}
@@ -68,7 +70,8 @@ def check_common(manifest, label, app_id):
     extra = [arg for arg in finish_args if arg not in ALLOWED_FINISH_ARGS]
     check(f"{label}: finish-args within the allow-list (no --filesystem, --share=network, ...)",
           isinstance(finish_args, list) and not extra, f"not allowed: {extra}")
-    for needed in ("--socket=wayland", "--socket=fallback-x11", "--share=ipc", "--device=dri"):
+    for needed in ("--socket=wayland", "--socket=fallback-x11", "--share=ipc", "--device=dri",
+                   "--talk-name=org.freedesktop.Flatpak"):
         check(f"{label}: finish-args has {needed}", needed in finish_args)
 
     modules = manifest.get("modules", [])

@@ -217,6 +217,25 @@ fake_close_logfile (const PsHwpmcBackend *backend)
   return 0;
 }
 
+/* Events of a CPU's own class, and an alias's name again, which the
+ * collector lists once */
+static int
+fake_list_events (const PsHwpmcBackend *backend,
+                  GPtrArray            *names)
+{
+  static const char * const events[] = {
+    "inst_retired.any", "cpu_clk_unhalted.thread_p", "br_misp_retired.all_branches", "instructions",
+  };
+  FakeLibpmc *self = fake (backend);
+
+  record_call (self, "list_events");
+  if (self->init_error != 0)
+    return self->init_error;
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    g_ptr_array_add (names, g_strdup (events[i]));
+  return 0;
+}
+
 FakeLibpmc *
 fake_libpmc_new (GBytes *log)
 {
@@ -232,6 +251,7 @@ fake_libpmc_new (GBytes *log)
   self->backend.release = fake_release;
   self->backend.flush_logfile = fake_flush_logfile;
   self->backend.close_logfile = fake_close_logfile;
+  self->backend.list_events = fake_list_events;
   self->backend.user_data = self;
   self->log = g_bytes_ref (log);
   self->cut = G_MAXSIZE;

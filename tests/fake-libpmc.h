@@ -25,7 +25,8 @@ FakeLibpmc           *fake_libpmc_new                (GBytes      *log);
 void                  fake_libpmc_free               (FakeLibpmc  *self);
 const PsHwpmcBackend *fake_libpmc_get_backend        (FakeLibpmc  *self);
 
-/* pmc_init () fails with error (an errno value) */
+/* pmc_init () fails with error (an errno value), and so does listing
+ * the events (which lists four, "instructions" among them, otherwise) */
 void                  fake_libpmc_set_init_error     (FakeLibpmc  *self,
                                                       int          error);
 /* pmc_allocate () of that event fails with error */

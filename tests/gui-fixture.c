@@ -20,6 +20,7 @@
 #include "ps-rtl-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-selection-util.h"
+#include "ps-window-private.h"
 
 /* Test helpers */
 
@@ -470,6 +471,22 @@ open_run_views (Fixture    *fixture,
   g_assert_nonnull (run.session);
   g_assert_true (iterate_until (timeline_view_is_ready, run.timeline));
   return run;
+}
+
+PsRecordPage *
+window_current_record_page (PsWindow *window)
+{
+  GtkNotebook *notebook = window->notebook;
+  int current = gtk_notebook_get_current_page (notebook);
+  GtkWidget *child = current >= 0 ? gtk_notebook_get_nth_page (notebook, current) : NULL;
+
+  return PS_IS_RECORD_PAGE (child) ? PS_RECORD_PAGE (child) : NULL;
+}
+
+gboolean
+window_shows_record_page (gpointer window)
+{
+  return window_current_record_page (window) != NULL;
 }
 
 gboolean

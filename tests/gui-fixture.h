@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "ps-application.h"
+#include "ps-record-page.h"
 #include "ps-run-page.h"
 #include "ps-timeline-view.h"
 #include "ps-window.h"
@@ -133,6 +134,10 @@ RunViews    open_run_views         (Fixture      *fixture,
 /* Whether the window's current tab is a run page that has loaded its
  * file (for iterate_until, with the window) */
 gboolean    current_run_page_loaded (gpointer     window);
+/* The window's current tab if it is a recording, else NULL */
+PsRecordPage *window_current_record_page (PsWindow *window);
+/* Whether the window's current tab is a recording (for iterate_until) */
+gboolean    window_shows_record_page (gpointer    window);
 /* The span of the store whose name ends with name and that begins at
  * begin_ns; fails the test when there is none */
 guint64     find_span              (PsEventStore *store,

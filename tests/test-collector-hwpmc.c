@@ -557,6 +557,73 @@ test_module_not_available (void)
   g_test_trap_assert_passed ();
 }
 
+/* The values of a choice option, joined by "|" */
+static char *
+choice_values (PsCollector *collector,
+               const char  *key)
+{
+  g_autoptr(GPtrArray) choices = ps_collector_list_choices (collector, key);
+  g_autoptr(GStrvBuilder) values = g_strv_builder_new ();
+  g_auto(GStrv) list = NULL;
+
+  for (guint i = 0; i < choices->len; i++)
+    {
+      PsCollectorChoice *choice = g_ptr_array_index (choices, i);
+
+      g_assert_cmpstr (choice->label, !=, "");
+      g_strv_builder_add (values, choice->value);
+    }
+  list = g_strv_builder_end (values);
+  return g_strjoinv ("|", list);
+}
+
+/* Modes and events come from lists: the modes, the default first; the
+ * events pmc(3) names on every CPU, then those of the CPU's PMC classes,
+ * each once; without hwpmc, or with its module not loaded, the aliases */
+static void
+test_choices (void)
+{
+  g_autoptr(GBytes) log = make_log (NULL);
+  g_autoptr(FakeLibpmc) fake = fake_libpmc_new (log);
+  g_autoptr(FakeLibpmc) unloaded = fake_libpmc_new (log);
+  g_autoptr(PsCollector) with_kernel = new_collector (fake);
+  g_autoptr(PsCollector) without = new_collector (NULL);
+  g_autoptr(PsCollector) not_loaded = NULL;
+  g_autoptr(GPtrArray) none = NULL;
+  const PsCollectorOption *options;
+  g_autofree char *modes = NULL;
+  g_autofree char *events = NULL;
+  g_autofree char *aliases = NULL;
+  g_autofree char *aliases_only = NULL;
+  guint n_options;
+
+  options = ps_collector_list_options (with_kernel, &n_options);
+  for (guint i = 0; i < n_options; i++)
+    {
+      if (strcmp (options[i].key, "mode") == 0)
+        g_assert_cmpint (options[i].type, ==, PS_COLLECTOR_OPTION_CHOICE);
+      if (strcmp (options[i].key, "events") == 0)
+        g_assert_cmpint (options[i].type, ==, PS_COLLECTOR_OPTION_OPEN_CHOICE);
+    }
+
+  modes = choice_values (with_kernel, "mode");
+  g_assert_cmpstr (modes, ==, "|system|process");
+  events = choice_values (with_kernel, "events");
+  g_assert_cmpstr (events, ==, "instructions|cycles|unhalted-cycles|branches|branch-mispredicts|dc-misses|ic-misses|"
+                               "interrupts|inst_retired.any|cpu_clk_unhalted.thread_p|br_misp_retired.all_branches");
+  aliases = choice_values (without, "events");
+  g_assert_cmpstr (aliases, ==, "instructions|cycles|unhalted-cycles|branches|branch-mispredicts|dc-misses|ic-misses|"
+                                "interrupts");
+
+  fake_libpmc_set_init_error (unloaded, ENXIO);
+  not_loaded = new_collector (unloaded);
+  aliases_only = choice_values (not_loaded, "events");
+  g_assert_cmpstr (aliases_only, ==, aliases);
+
+  none = ps_collector_list_choices (with_kernel, "rate");
+  g_assert_cmpuint (none->len, ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -572,6 +639,7 @@ main (int    argc,
   g_test_add_func ("/collector-hwpmc/init-error", test_init_error);
   g_test_add_func ("/collector-hwpmc/allocate-error", test_allocate_error);
   g_test_add_func ("/collector-hwpmc/option-errors", test_option_errors);
+  g_test_add_func ("/collector-hwpmc/choices", test_choices);
 #ifndef PS_HAVE_LIBPMC
   g_test_add_func ("/collector-hwpmc/module", test_module_not_available);
 #endif

@@ -74,22 +74,6 @@ stop_process (GPid pid)
   g_spawn_close_pid (pid);
 }
 
-static PsRecordPage *
-current_record_page (PsWindow *window)
-{
-  GtkNotebook *notebook = window->notebook;
-  int current = gtk_notebook_get_current_page (notebook);
-  GtkWidget *child = current >= 0 ? gtk_notebook_get_nth_page (notebook, current) : NULL;
-
-  return PS_IS_RECORD_PAGE (child) ? PS_RECORD_PAGE (child) : NULL;
-}
-
-static gboolean
-record_page_shown (gpointer data)
-{
-  return current_record_page (data) != NULL;
-}
-
 static gboolean
 refreshed_enough (gpointer data)
 {
@@ -180,9 +164,9 @@ test_record_process (Fixture       *fixture,
   g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "50"));
 
   ps_record_dialog_record (dialog);
-  g_assert_true (iterate_until (record_page_shown, fixture->window));
+  g_assert_true (iterate_until (window_shows_record_page, fixture->window));
   g_assert_null (find_toplevel (PS_TYPE_RECORD_DIALOG));
-  record_page = current_record_page (fixture->window);
+  record_page = window_current_record_page (fixture->window);
   g_assert_true (ps_record_page_is_recording (record_page));
   /* The tab names the backend and the process */
   g_assert_nonnull (strstr (ps_record_page_get_title (record_page), pid_text));
@@ -296,8 +280,8 @@ test_command_exits (Fixture       *fixture,
   g_assert_true (ps_record_dialog_set_option (dialog, "command", "sleep 0.5"));
   g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "50"));
   ps_record_dialog_record (dialog);
-  g_assert_true (iterate_until (record_page_shown, fixture->window));
-  g_assert_nonnull (strstr (ps_record_page_get_title (current_record_page (fixture->window)), "sleep 0.5"));
+  g_assert_true (iterate_until (window_shows_record_page, fixture->window));
+  g_assert_nonnull (strstr (ps_record_page_get_title (window_current_record_page (fixture->window)), "sleep 0.5"));
 
   g_assert_true (iterate_until (current_run_page_loaded, fixture->window));
   g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
@@ -349,8 +333,8 @@ test_close_while_recording (Fixture       *fixture,
   dialog = show_procfs_dialog (fixture->window);
   g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "20"));
   ps_record_dialog_record (dialog);
-  g_assert_true (iterate_until (record_page_shown, fixture->window));
-  record_page = current_record_page (fixture->window);
+  g_assert_true (iterate_until (window_shows_record_page, fixture->window));
+  record_page = window_current_record_page (fixture->window);
   g_assert_true (ps_record_page_is_recording (record_page));
   store = g_object_ref (ps_record_page_get_store (record_page));
 
@@ -417,7 +401,7 @@ test_unsaved_recording (Fixture       *fixture,
   g_assert_true (ps_record_dialog_set_option (dialog, "command", "sleep 0.3"));
   g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "50"));
   ps_record_dialog_record (dialog);
-  g_assert_true (iterate_until (record_page_shown, fixture->window));
+  g_assert_true (iterate_until (window_shows_record_page, fixture->window));
   g_assert_true (iterate_until (current_run_page_loaded, fixture->window));
   run_page = ps_window_get_current_page (fixture->window);
   store = ps_run_page_get_store (run_page);
@@ -531,7 +515,7 @@ static gboolean
 chart_has_series (gpointer data)
 {
   ChartWait *wait = data;
-  PsRecordPage *page = current_record_page (wait->window);
+  PsRecordPage *page = window_current_record_page (wait->window);
   PsCounterChart *chart = page != NULL ? find_chart_titled (page, wait->title) : NULL;
 
   return chart != NULL && ps_counter_chart_get_n_series (chart) >= wait->n_series;
@@ -548,6 +532,8 @@ test_dialog_defaults (Fixture       *fixture,
   PsRecordDialog *dialog;
   ChartWait wait = { fixture->window, "Process · % Processor Time", 3 };
   g_auto(GStrv) names = NULL;
+  g_autofree char *data_dir = g_dir_make_tmp ("perfscope-test-record-XXXXXX", NULL);
+  g_autofree char *info = NULL;
 
   ps_collectors_load (NULL);
   names = ps_collectors_list_names ();
@@ -572,12 +558,12 @@ test_dialog_defaults (Fixture       *fixture,
   g_assert_true (ps_record_dialog_set_option (dialog, "command", "sh -c 'sleep 1.5 & sleep 1.5 & wait'"));
   g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "70"));
   ps_record_dialog_record (dialog);
-  g_assert_true (iterate_until (record_page_shown, fixture->window));
+  g_assert_true (iterate_until (window_shows_record_page, fixture->window));
 
   /* The shell and its two sleeps in the CPU chart of the processes */
   g_assert_true (iterate_until (chart_has_series, &wait));
-  g_assert_nonnull (find_chart_titled (current_record_page (fixture->window), "Process Tree"));
-  ps_record_page_stop (current_record_page (fixture->window));
+  g_assert_nonnull (find_chart_titled (window_current_record_page (fixture->window), "Process Tree"));
+  ps_record_page_stop (window_current_record_page (fixture->window));
   g_assert_true (iterate_until (current_run_page_loaded, fixture->window));
 
   dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
@@ -590,13 +576,17 @@ test_dialog_defaults (Fixture       *fixture,
 
   /* Inside a Flatpak sandbox the dialog says what procfs can see and
    * how to record a program of the system */
-  g_setenv ("FLATPAK_ID", "io.github.perfscope.Perfscope", TRUE);
+  info = g_build_filename (data_dir, "flatpak-info", NULL);
+  g_assert_true (g_file_set_contents (info, "[Application]\n", -1, NULL));
+  g_setenv (PS_FLATPAK_INFO_ENV, info, TRUE);
   dialog = PS_RECORD_DIALOG (ps_window_show_record_dialog (fixture->window));
-  g_unsetenv ("FLATPAK_ID");
+  g_setenv (PS_FLATPAK_INFO_ENV, "", TRUE);
+  g_unlink (info);
   g_assert_cmpstr (ps_record_dialog_get_backend (dialog), ==, "procfs");
   g_assert_nonnull (strstr (ps_record_dialog_get_hint (dialog), "Flatpak sandbox"));
   g_assert_nonnull (strstr (ps_record_dialog_get_hint (dialog), "perfscope-cli record --pid PID"));
   gtk_window_destroy (GTK_WINDOW (dialog));
+  g_rmdir (data_dir);
 }
 
 int

@@ -6,7 +6,9 @@
  * The option rows come from the collector (ps_collector_list_options), so
  * a new backend brings its own. A process option is a searchable list of
  * the running processes where the system lists them in /proc, else an
- * entry for the number. The backends that can record here come first,
+ * entry for the number. A choice is a drop-down of the values the
+ * backend reports (ps_collector_list_choices), by what they mean; one
+ * that takes other values too ends with "Other…", which shows an entry. The backends that can record here come first,
  * the system's own (ps_collectors_get_default_name) at the top; the
  * others follow, marked, and say why when chosen. The backend and its
  * options (but the process or command) are remembered from the last
@@ -15,9 +17,11 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <glib/gi18n.h>
 
+#include "ps-host-collector.h"
 #include "ps-record-dialog.h"
 #include "ps-view-util.h"
 
@@ -26,7 +30,10 @@ typedef struct
   char                  *key;
   PsCollectorOptionType  type;
   GtkWidget             *widget;
-  GArray                *pids;    /* PID options with a list: the pid of each item */
+  GtkWidget             *cell;        /* what the grid holds: widget, or widget and other_entry */
+  GArray                *pids;        /* PID options with a list: the pid of each item */
+  GStrv                  values;      /* choice options: the value of each item but "Other…" */
+  GtkWidget             *other_entry; /* open choices: the text of "Other…" */
 } OptionRow;
 
 struct _PsRecordDialog
@@ -68,6 +75,7 @@ option_row_free (gpointer data)
 
   g_free (row->key);
   g_clear_pointer (&row->pids, g_array_unref);
+  g_strfreev (row->values);
   g_free (row);
 }
 
@@ -176,8 +184,88 @@ new_process_dropdown (OptionRow *row)
   return dropdown;
 }
 
+/* "Other…", the last item of an open choice, shows the entry for the
+ * value typed */
+static void
+choice_selected_cb (GtkDropDown *dropdown,
+                    GParamSpec  *pspec,
+                    GtkWidget   *other_entry)
+{
+  guint n_items = g_list_model_get_n_items (gtk_drop_down_get_model (dropdown));
+  gboolean other = gtk_drop_down_get_selected (dropdown) + 1 == n_items;
+
+  gtk_widget_set_visible (other_entry, other);
+  if (other && gtk_widget_get_mapped (GTK_WIDGET (dropdown)))
+    gtk_widget_grab_focus (other_entry);
+}
+
+/* Selects value in a choice row, or types it after "Other…" in an open
+ * one; FALSE if the row takes no such value */
+static gboolean
+select_choice (OptionRow  *row,
+               const char *value)
+{
+  for (guint i = 0; row->values[i] != NULL; i++)
+    if (strcmp (row->values[i], value) == 0)
+      {
+        gtk_drop_down_set_selected (GTK_DROP_DOWN (row->widget), i);
+        return TRUE;
+      }
+  if (row->other_entry == NULL)
+    return FALSE;
+  gtk_editable_set_text (GTK_EDITABLE (row->other_entry), value);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (row->widget), g_strv_length (row->values));
+  return TRUE;
+}
+
+/* The values the backend reports for the option, by what they mean; an
+ * open choice ends with "Other…" and an entry for any other value */
+static GtkWidget *
+new_choice_dropdown (OptionRow               *row,
+                     PsCollector             *collector,
+                     const PsCollectorOption *option)
+{
+  g_autoptr(GPtrArray) choices = ps_collector_list_choices (collector, option->key);
+  g_autoptr(GtkStringList) items = gtk_string_list_new (NULL);
+  g_autoptr(GStrvBuilder) values = g_strv_builder_new ();
+  g_autoptr(GtkExpression) expression = NULL;
+  GtkWidget *dropdown;
+
+  for (guint i = 0; i < choices->len; i++)
+    {
+      PsCollectorChoice *choice = g_ptr_array_index (choices, i);
+
+      gtk_string_list_append (items, choice->label);
+      g_strv_builder_add (values, choice->value);
+    }
+  row->values = g_strv_builder_end (values);
+  if (option->type == PS_COLLECTOR_OPTION_OPEN_CHOICE)
+    /* Translators: the last item of a list of values: type another one */
+    gtk_string_list_append (items, _("Other…"));
+
+  expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
+  dropdown = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&items)), g_steal_pointer (&expression));
+  gtk_drop_down_set_enable_search (GTK_DROP_DOWN (dropdown), choices->len > 10);
+  row->widget = dropdown;
+  row->cell = dropdown;
+  if (option->type == PS_COLLECTOR_OPTION_OPEN_CHOICE)
+    {
+      row->other_entry = gtk_entry_new ();
+      gtk_widget_set_visible (row->other_entry, FALSE);
+      gtk_entry_set_activates_default (GTK_ENTRY (row->other_entry), TRUE);
+      gtk_entry_set_placeholder_text (GTK_ENTRY (row->other_entry), _("Any other value the backend takes"));
+      g_signal_connect_object (dropdown, "notify::selected", G_CALLBACK (choice_selected_cb), row->other_entry, 0);
+      row->cell = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+      gtk_box_append (GTK_BOX (row->cell), dropdown);
+      gtk_box_append (GTK_BOX (row->cell), row->other_entry);
+    }
+  select_choice (row, option->default_value != NULL ? option->default_value : "");
+  return dropdown;
+}
+
 static GtkWidget *
 new_option_widget (OptionRow               *row,
+                   PsCollector             *collector,
                    const PsCollectorOption *option)
 {
   const char *value = option->default_value != NULL ? option->default_value : "";
@@ -196,6 +284,11 @@ new_option_widget (OptionRow               *row,
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (widget), g_ascii_strtod (value, NULL));
       break;
 
+    case PS_COLLECTOR_OPTION_CHOICE:
+    case PS_COLLECTOR_OPTION_OPEN_CHOICE:
+      widget = new_choice_dropdown (row, collector, option);
+      break;
+
     case PS_COLLECTOR_OPTION_PID:
       widget = new_process_dropdown (row);
       if (widget != NULL)
@@ -203,6 +296,7 @@ new_option_widget (OptionRow               *row,
       G_GNUC_FALLTHROUGH;
     case PS_COLLECTOR_OPTION_STRING:
     case PS_COLLECTOR_OPTION_COMMAND:
+    case PS_COLLECTOR_OPTION_HOST_PID:
     default:
       widget = gtk_entry_new ();
       gtk_editable_set_text (GTK_EDITABLE (widget), value);
@@ -214,6 +308,8 @@ new_option_widget (OptionRow               *row,
     }
 
   gtk_widget_set_hexpand (widget, TRUE);
+  if (row->cell == NULL)
+    row->cell = widget;
   return widget;
 }
 
@@ -228,11 +324,12 @@ clear_options (PsRecordDialog *self)
 
 static char *row_value (OptionRow *row);
 
-/* Flatpak sets FLATPAK_ID in its sandboxes and writes /.flatpak-info */
+/* What is recorded: not kept from one recording to the next */
 static gboolean
-running_in_flatpak (void)
+is_target (PsCollectorOptionType type)
 {
-  return g_getenv ("FLATPAK_ID") != NULL || g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS);
+  return type == PS_COLLECTOR_OPTION_PID || type == PS_COLLECTOR_OPTION_HOST_PID
+         || type == PS_COLLECTOR_OPTION_COMMAND;
 }
 
 /* The setting's key of a backend's option */
@@ -257,8 +354,7 @@ restore_options (PsRecordDialog *self)
       g_autofree char *key = remembered_key (self, row->key);
       const char *value = NULL;
 
-      if (row->type != PS_COLLECTOR_OPTION_PID && row->type != PS_COLLECTOR_OPTION_COMMAND
-          && g_variant_lookup (remembered, key, "&s", &value))
+      if (!is_target (row->type) && g_variant_lookup (remembered, key, "&s", &value))
         ps_record_dialog_set_option (self, row->key, value);
     }
 }
@@ -292,7 +388,7 @@ remember_options (PsRecordDialog *self)
       g_autofree char *setting_key = remembered_key (self, row->key);
       g_autofree char *row_text = NULL;
 
-      if (row->type == PS_COLLECTOR_OPTION_PID || row->type == PS_COLLECTOR_OPTION_COMMAND)
+      if (is_target (row->type))
         continue;
       row_text = row_value (row);
       g_variant_builder_add (&builder, "{ss}", setting_key, row_text != NULL ? row_text : "");
@@ -341,19 +437,31 @@ backend_changed_cb (PsRecordDialog *self)
 
       row->key = g_strdup (options[i].key);
       row->type = options[i].type;
-      row->widget = new_option_widget (row, &options[i]);
+      row->widget = new_option_widget (row, self->collector, &options[i]);
       gtk_label_set_xalign (GTK_LABEL (label), 1);
+      /* Beside the first line of a cell of two */
+      gtk_widget_set_valign (label, row->cell != row->widget ? GTK_ALIGN_START : GTK_ALIGN_FILL);
+      if (row->cell != row->widget)
+        gtk_widget_set_margin_top (label, 6);
       gtk_label_set_mnemonic_widget (GTK_LABEL (label), row->widget);
       gtk_accessible_update_relation (GTK_ACCESSIBLE (row->widget),
                                       GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
+      if (row->other_entry != NULL)
+        gtk_accessible_update_relation (GTK_ACCESSIBLE (row->other_entry),
+                                        GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
       gtk_grid_attach (self->grid, label, 0, (int)i + 1, 1, 1);
-      gtk_grid_attach (self->grid, row->widget, 1, (int)i + 1, 1, 1);
+      gtk_grid_attach (self->grid, row->cell, 1, (int)i + 1, 1, 1);
       g_ptr_array_add (self->row_widgets, label);
-      g_ptr_array_add (self->row_widgets, row->widget);
+      g_ptr_array_add (self->row_widgets, row->cell);
       g_ptr_array_add (self->rows, row);
     }
 
-  if (running_in_flatpak () && g_strcmp0 (ps_collector_get_name (self->collector), "procfs") == 0)
+  if (g_strcmp0 (ps_collector_get_name (self->collector), PS_HOST_COLLECTOR_NAME) == 0)
+    /* Its readings come from the host when it ends */
+    gtk_label_set_text (self->hint_label,
+                        _("perfscope-cli, installed on your system outside Flatpak, records the program there. "
+                          "The run opens in a new tab; its charts are drawn when the recording stops."));
+  else if (ps_collectors_in_flatpak () && g_strcmp0 (ps_collector_get_name (self->collector), "procfs") == 0)
     /* The sandbox has a process namespace of its own: /proc lists only
      * its processes, and a command launched runs inside it */
     gtk_label_set_text (self->hint_label,
@@ -376,6 +484,14 @@ row_value (OptionRow *row)
     return g_strdup (gtk_switch_get_active (GTK_SWITCH (row->widget)) ? "true" : "false");
   if (GTK_IS_SPIN_BUTTON (row->widget))
     return g_strdup_printf ("%d", gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (row->widget)));
+  if (row->values != NULL)
+    {
+      guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (row->widget));
+
+      if (selected < g_strv_length (row->values))
+        return g_strdup (row->values[selected]);
+      return row->other_entry != NULL ? g_strdup (gtk_editable_get_text (GTK_EDITABLE (row->other_entry))) : NULL;
+    }
   if (GTK_IS_DROP_DOWN (row->widget))
     {
       guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (row->widget));
@@ -408,7 +524,7 @@ describe_target (PsRecordDialog *self)
 
           target = g_strdup (gtk_string_object_get_string (item));
         }
-      else if (row->type == PS_COLLECTOR_OPTION_PID)
+      else if (row->type == PS_COLLECTOR_OPTION_PID || row->type == PS_COLLECTOR_OPTION_HOST_PID)
         /* Translators: what a recording follows: a process by its id */
         target = g_strdup_printf (_("process %s"), value);
       else if (row->type == PS_COLLECTOR_OPTION_COMMAND)
@@ -643,20 +759,30 @@ ps_record_dialog_new (GtkWindow *parent)
   return g_object_new (PS_TYPE_RECORD_DIALOG, "transient-for", parent, NULL);
 }
 
-GtkWidget *
-ps_record_dialog_get_option_widget (PsRecordDialog *self,
-                                    const char     *key)
+/* The row of a collector option key, or NULL */
+static OptionRow *
+find_row (PsRecordDialog *self,
+          const char     *key)
 {
-  g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), NULL);
-
   for (guint i = 0; i < self->rows->len; i++)
     {
       OptionRow *row = g_ptr_array_index (self->rows, i);
 
       if (g_strcmp0 (row->key, key) == 0)
-        return row->widget;
+        return row;
     }
   return NULL;
+}
+
+GtkWidget *
+ps_record_dialog_get_option_widget (PsRecordDialog *self,
+                                    const char     *key)
+{
+  OptionRow *row;
+
+  g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), NULL);
+  row = find_row (self, key);
+  return row != NULL ? row->widget : NULL;
 }
 
 gboolean
@@ -674,6 +800,28 @@ ps_record_dialog_select_backend (PsRecordDialog *self,
   return FALSE;
 }
 
+char *
+ps_record_dialog_get_option_value (PsRecordDialog *self,
+                                   const char     *key)
+{
+  OptionRow *row;
+
+  g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), NULL);
+  row = find_row (self, key);
+  return row != NULL ? row_value (row) : NULL;
+}
+
+GtkWidget *
+ps_record_dialog_get_option_other_entry (PsRecordDialog *self,
+                                         const char     *key)
+{
+  OptionRow *row;
+
+  g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), NULL);
+  row = find_row (self, key);
+  return row != NULL ? row->other_entry : NULL;
+}
+
 const char *
 ps_record_dialog_get_error (PsRecordDialog *self)
 {
@@ -686,37 +834,35 @@ ps_record_dialog_set_option (PsRecordDialog *self,
                              const char     *key,
                              const char     *value)
 {
+  OptionRow *row;
+
   g_return_val_if_fail (PS_IS_RECORD_DIALOG (self), FALSE);
   g_return_val_if_fail (value != NULL, FALSE);
 
-  for (guint i = 0; i < self->rows->len; i++)
+  row = find_row (self, key);
+  if (row == NULL)
+    return FALSE;
+  if (GTK_IS_SWITCH (row->widget))
+    gtk_switch_set_active (GTK_SWITCH (row->widget), g_strcmp0 (value, "true") == 0);
+  else if (GTK_IS_SPIN_BUTTON (row->widget))
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (row->widget), g_ascii_strtod (value, NULL));
+  else if (row->values != NULL)
+    return select_choice (row, value);
+  else if (GTK_IS_DROP_DOWN (row->widget))
     {
-      OptionRow *row = g_ptr_array_index (self->rows, i);
+      int pid = *value != '\0' ? atoi (value) : -1;
 
-      if (g_strcmp0 (row->key, key) != 0)
-        continue;
-      if (GTK_IS_SWITCH (row->widget))
-        gtk_switch_set_active (GTK_SWITCH (row->widget), g_strcmp0 (value, "true") == 0);
-      else if (GTK_IS_SPIN_BUTTON (row->widget))
-        gtk_spin_button_set_value (GTK_SPIN_BUTTON (row->widget), g_ascii_strtod (value, NULL));
-      else if (GTK_IS_DROP_DOWN (row->widget))
-        {
-          int pid = *value != '\0' ? atoi (value) : -1;
-
-          for (guint item = 0; row->pids != NULL && item < row->pids->len; item++)
-            if (g_array_index (row->pids, int, item) == pid)
-              {
-                gtk_drop_down_set_selected (GTK_DROP_DOWN (row->widget), item);
-                return TRUE;
-              }
-          return FALSE;
-        }
-      else
-        gtk_editable_set_text (GTK_EDITABLE (row->widget), value);
-      return TRUE;
+      for (guint item = 0; row->pids != NULL && item < row->pids->len; item++)
+        if (g_array_index (row->pids, int, item) == pid)
+          {
+            gtk_drop_down_set_selected (GTK_DROP_DOWN (row->widget), item);
+            return TRUE;
+          }
+      return FALSE;
     }
-
-  return FALSE;
+  else
+    gtk_editable_set_text (GTK_EDITABLE (row->widget), value);
+  return TRUE;
 }
 
 const char *

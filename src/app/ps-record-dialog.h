@@ -22,6 +22,13 @@ GtkWidget *ps_record_dialog_new             (GtkWindow      *parent);
 /* Testing API: the option widget of a collector option key, or NULL */
 GtkWidget *ps_record_dialog_get_option_widget (PsRecordDialog *self,
                                                const char     *key);
+/* The value an option's widget gives the collector, or NULL for no such
+ * option; free with g_free () */
+char      *ps_record_dialog_get_option_value (PsRecordDialog *self,
+                                              const char     *key);
+/* The entry an open choice shows after "Other…", or NULL */
+GtkWidget *ps_record_dialog_get_option_other_entry (PsRecordDialog *self,
+                                                    const char     *key);
 gboolean   ps_record_dialog_select_backend  (PsRecordDialog *self,
                                              const char     *name);
 /* Sets an option's widget as the user would, from the value the collector

@@ -17,6 +17,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-counter-name.h"
+#include "ps-host-collector.h"
 #include "ps-record-page.h"
 #include "ps-session.h"
 #include "ps-span-lod.h"
@@ -326,24 +327,9 @@ update_timing_label (PsRecordPage *self)
   guint64 n_late = ps_collector_get_n_late (self->collector);
   g_autofree char *lost_count = ps_view_format_count (n_lost);
   g_autofree char *late_count = ps_view_format_count (n_late);
-  g_autofree char *lost = NULL;
-  g_autofree char *late = NULL;
-  g_autofree char *text = NULL;
+  g_autofree char *text = ps_collector_describe_late_lost (n_late, late_count, n_lost, lost_count);
 
-  /* Translators: %s is a number, already formatted; the backend could not keep up */
-  lost = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s reading lost", "%s readings lost",
-                                       (gulong)MIN (n_lost, G_MAXULONG)),
-                          lost_count);
-  /* Translators: %s is a number, already formatted; readings that came after their time */
-  late = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s reading late", "%s readings late",
-                                       (gulong)MIN (n_late, G_MAXULONG)),
-                          late_count);
-  if (n_lost > 0 && n_late > 0)
-    /* Translators: readings late, then readings lost */
-    text = g_strdup_printf (_("%s · %s"), late, lost);
-  else
-    text = g_strdup (n_lost > 0 ? lost : late);
-  gtk_label_set_text (self->lost_label, text);
+  gtk_label_set_text (self->lost_label, text != NULL ? text : "");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->lost_label),
                                _("The backend could not keep up with its interval: the system was too busy. "
                                  "Each late or lost reading is in the run’s Warnings."));
@@ -359,12 +345,13 @@ target_exited_cb (PsRecordPage *self)
   ps_record_page_stop (self);
 }
 
-static void
+static gboolean
 target_exited_idle (gpointer user_data)
 {
   g_autoptr(PsRecordPage) self = user_data;
 
   target_exited_cb (self);
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -536,11 +523,15 @@ ps_record_page_new (PsCollector  *collector,
   self->exited_handler = g_signal_connect_swapped (collector, "target-exited", G_CALLBACK (target_exited_cb), self);
   self->tick_id = g_timeout_add (REFRESH_INTERVAL_MS, tick_cb, self);
   update_status (self);
+  if (g_strcmp0 (ps_collector_get_name (collector), PS_HOST_COLLECTOR_NAME) == 0)
+    gtk_label_set_text (GTK_LABEL (self->waiting_label),
+                        _("Recording on your system with perfscope-cli: the readings come when it stops."));
   /* A short command may have ended while the page was being made */
   if (ps_collector_has_target_exited (collector))
     {
       self->target_exited = TRUE;
-      g_idle_add_once (target_exited_idle, g_object_ref (self));
+      /* Above drawing's priority, which a busy machine keeps pending */
+      g_idle_add_full (G_PRIORITY_DEFAULT, target_exited_idle, g_object_ref (self), NULL);
     }
 
   return GTK_WIDGET (self);

@@ -74,18 +74,20 @@ print_timing (PsCollector  *collector,
                       ? ps_event_store_get_metadata (store, 0, "interval_ms") : NULL;
   const char *achieved = ps_event_store_get_n_sessions (store) > 0
                          ? ps_event_store_get_metadata (store, 0, "interval_achieved_ms") : NULL;
-  g_autofree char *late = NULL;
-  g_autofree char *lost = NULL;
+  g_autofree char *late_count = NULL;
+  g_autofree char *lost_count = NULL;
+  g_autofree char *counts = NULL;
 
   if (n_late + n_lost == 0 || asked == NULL || achieved == NULL)
     return;
-  late = g_strdup_printf ("%" G_GUINT64_FORMAT, n_late);
-  lost = g_strdup_printf ("%" G_GUINT64_FORMAT, n_lost);
-  /* Translators: counts of readings, then the mean interval achieved and
-   * the one asked for, in milliseconds */
-  ps_cli_print_error (_("%s readings late and %s lost; one every %s ms "
-                        "on average (asked: %s ms); each is a warning of the run"),
-                      late, lost, achieved, asked);
+  late_count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_late);
+  lost_count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_lost);
+  counts = ps_collector_describe_late_lost (n_late, late_count, n_lost, lost_count);
+  /* Translators: the counts of late and lost readings ("3 readings late
+   * and 1 reading lost"), then the mean interval achieved and the one
+   * asked for, in milliseconds */
+  ps_cli_print_error (_("%s; one every %s ms on average (asked: %s ms); each is a warning of the run"),
+                      counts, achieved, asked);
 }
 
 static void

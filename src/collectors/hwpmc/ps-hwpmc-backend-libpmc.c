@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <sys/types.h>
 #include <pmc.h>
 
@@ -119,6 +120,33 @@ libpmc_close_logfile (const PsHwpmcBackend *backend)
   return result (pmc_close_logfile ());
 }
 
+static int
+libpmc_list_events (const PsHwpmcBackend *backend,
+                    GPtrArray            *names)
+{
+  const struct pmc_cpuinfo *cpuinfo = NULL;
+
+  errno = 0;
+  if (pmc_init () != 0 || pmc_cpuinfo (&cpuinfo) != 0)
+    return result (-1);
+
+  for (unsigned int c = 0; c < cpuinfo->pm_nclass; c++)
+    {
+      const char **event_names = NULL;
+      int n_events = 0;
+
+      /* A class libpmc has no table for (the PMU classes of newer CPUs,
+       * named by pmc_pmu_* instead) adds nothing */
+      if (pmc_event_names_of_class (cpuinfo->pm_classes[c].pm_class, &event_names, &n_events) != 0)
+        continue;
+      for (int e = 0; e < n_events; e++)
+        g_ptr_array_add (names, g_strdup (event_names[e]));
+      /* The array is libpmc's malloc (3); the names are its own */
+      free (event_names);
+    }
+  return 0;
+}
+
 static const PsHwpmcBackend libpmc_backend = {
   .init = libpmc_init,
   .get_n_cpus = libpmc_get_n_cpus,
@@ -130,6 +158,7 @@ static const PsHwpmcBackend libpmc_backend = {
   .release = libpmc_release,
   .flush_logfile = libpmc_flush_logfile,
   .close_logfile = libpmc_close_logfile,
+  .list_events = libpmc_list_events,
 };
 
 const PsHwpmcBackend *

@@ -63,6 +63,11 @@ struct _PsHwpmcBackend
   int  (*flush_logfile)     (const PsHwpmcBackend *backend);
   /* pmc_close_logfile (): writes CLOSELOG and queues every buffer */
   int  (*close_logfile)     (const PsHwpmcBackend *backend);
+  /* The events of the CPU's PMC classes (pmc_cpuinfo (), then
+   * pmc_event_names_of_class () for each), appended to names (char *);
+   * may be called before init. ENXIO: the hwpmc module is not loaded */
+  int  (*list_events)       (const PsHwpmcBackend *backend,
+                             GPtrArray            *names);
 
   gpointer user_data;
 };

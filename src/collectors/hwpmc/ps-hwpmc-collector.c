@@ -48,7 +48,7 @@ struct _PsHwpmcCollector
   PsStoreBuilder       *builder;
   PsParser             *parser;
   GMainContext         *context;
-  GSource              *flush_timer;
+  PsCollectorClock     *flush_clock;  /* flushes the kernel's buffers every interval */
   GSubprocess          *subprocess;   /* a command we launched, or NULL */
   int                   release_fd;   /* closing it lets the held command run, or -1 */
 
@@ -86,12 +86,18 @@ struct _PsHwpmcCollector
 
 static void ps_hwpmc_collector_iface_init (PsCollectorInterface *iface);
 
+static const PsHwpmcBackend *default_backend;
+
 G_DEFINE_DYNAMIC_TYPE_EXTENDED (PsHwpmcCollector, ps_hwpmc_collector, G_TYPE_OBJECT, G_TYPE_FLAG_FINAL,
                                 G_IMPLEMENT_INTERFACE_DYNAMIC (PS_TYPE_COLLECTOR, ps_hwpmc_collector_iface_init))
 
+/* The events (or several, comma-separated) come from a list: the
+ * aliases pmc(3) defines on every CPU hwpmc supports, then what the
+ * CPU's PMC classes name (PsHwpmcBackend.list_events); any other name
+ * hwpmc knows may be typed */
 static const PsCollectorOption options[] = {
-  { "events", N_("Events (comma-separated)"), PS_COLLECTOR_OPTION_STRING, "instructions" },
-  { "mode", N_("Mode: system, process, or empty for process when a process is given"), PS_COLLECTOR_OPTION_STRING, "" },
+  { "events", N_("Event"), PS_COLLECTOR_OPTION_OPEN_CHOICE, "instructions" },
+  { "mode", N_("Mode"), PS_COLLECTOR_OPTION_CHOICE, "" },
   { "pid", N_("Process ID"), PS_COLLECTOR_OPTION_PID, "" },
   { "command", N_("Command to launch"), PS_COLLECTOR_OPTION_COMMAND, "" },
   { "rate", N_("Sampling rate (events per sample)"), PS_COLLECTOR_OPTION_INT, "65536" },
@@ -99,6 +105,30 @@ static const PsCollectorOption options[] = {
   { "interval-ms", N_("Log flush interval (ms)"), PS_COLLECTOR_OPTION_INT, "100" },
   { "sysroot", N_("Folder the programs’ symbols are read under"), PS_COLLECTOR_OPTION_STRING, "/" },
   { "log", N_("Also save the raw log to this file (optional)"), PS_COLLECTOR_OPTION_STRING, "" },
+};
+
+/* pmc(3)'s event aliases, portable across CPUs */
+static const struct
+{
+  const char *name;
+  const char *label;
+} event_aliases[] = {
+  /* Translators: an hwpmc event; the name before the dash stays as it is */
+  { "instructions", N_("instructions — instructions retired") },
+  /* Translators: an hwpmc event; the name before the dash stays as it is */
+  { "cycles", N_("cycles — processor cycles") },
+  /* Translators: an hwpmc event; the name before the dash stays as it is */
+  { "unhalted-cycles", N_("unhalted-cycles — cycles the processor was not halted") },
+  /* Translators: an hwpmc event; the name before the dash stays as it is */
+  { "branches", N_("branches — branch instructions retired") },
+  /* Translators: an hwpmc event; the name before the dash stays as it is */
+  { "branch-mispredicts", N_("branch-mispredicts — branches mispredicted") },
+  /* Translators: an hwpmc event; the name before the dash stays as it is */
+  { "dc-misses", N_("dc-misses — data cache misses") },
+  /* Translators: an hwpmc event; the name before the dash stays as it is */
+  { "ic-misses", N_("ic-misses — instruction cache misses") },
+  /* Translators: an hwpmc event; the name before the dash stays as it is */
+  { "interrupts", N_("interrupts — hardware interrupts") },
 };
 
 /* --- The pipe --------------------------------------------------------------- */
@@ -125,6 +155,8 @@ schedule_drain (PsHwpmcCollector *self)
   if (self->drain_source != NULL)
     return;
   self->drain_source = g_idle_source_new ();
+  /* Above drawing's priority, which a busy window keeps pending */
+  g_source_set_priority (self->drain_source, G_PRIORITY_DEFAULT);
   g_source_set_callback (self->drain_source, on_drain, self, NULL);
   g_source_set_static_name (self->drain_source, "[perfscope] hwpmc log");
   g_source_attach (self->drain_source, self->context);
@@ -200,8 +232,11 @@ feed_pending (PsHwpmcCollector *self)
     ps_event_store_emit_appended (self->store);
 }
 
-static gboolean
-on_flush_timer (gpointer user_data)
+/* On the clock's times: a flush that comes late only shows the samples
+ * later, as the kernel keeps them meanwhile */
+static void
+flush_log (gpointer user_data,
+           gint64   now_us)
 {
   PsHwpmcCollector *self = user_data;
   int status = self->backend->flush_logfile (self->backend);
@@ -210,7 +245,6 @@ on_flush_timer (gpointer user_data)
    * log; the recording goes on */
   if (status != 0)
     g_debug ("pmc_flush_logfile: %s", g_strerror (status));
-  return G_SOURCE_CONTINUE;
 }
 
 /* --- The held command ------------------------------------------------------ */
@@ -352,11 +386,7 @@ stop_collecting (PsHwpmcCollector *self)
 {
   int status;
 
-  if (self->flush_timer != NULL)
-    {
-      g_source_destroy (self->flush_timer);
-      g_clear_pointer (&self->flush_timer, g_source_unref);
-    }
+  g_clear_pointer (&self->flush_clock, ps_collector_clock_free);
 
   for (guint i = 0; i < self->started->len; i++)
     if ((status = self->backend->stop (self->backend, g_array_index (self->started, guint32, i))) != 0)
@@ -590,10 +620,8 @@ start_collecting (PsHwpmcCollector    *self,
   if (command != NULL)
     self->command_line = g_strdup (ps_collector_get_option (PS_COLLECTOR (self), table, "command"));
 
-  self->flush_timer = g_timeout_source_new (self->interval_ms);
-  g_source_set_callback (self->flush_timer, on_flush_timer, self, NULL);
-  g_source_set_static_name (self->flush_timer, "[perfscope] hwpmc flush");
-  g_source_attach (self->flush_timer, self->context);
+  self->flush_clock = ps_collector_clock_new (PS_COLLECTOR (self), NULL, 0, self->interval_ms,
+                                             g_get_monotonic_time (), self->context, flush_log, self);
   return TRUE;
 }
 
@@ -669,6 +697,42 @@ ps_hwpmc_collector_list_options (PsCollector *collector,
 }
 
 static void
+ps_hwpmc_collector_list_choices (PsCollector *collector,
+                                 const char  *key,
+                                 GPtrArray   *choices)
+{
+  PsHwpmcCollector *self = PS_HWPMC_COLLECTOR (collector);
+
+  if (strcmp (key, "mode") == 0)
+    {
+      ps_collector_add_choice (choices, "", _("Automatic: one process when one is given, else the whole system"));
+      ps_collector_add_choice (choices, "system", _("Whole system: every CPU, every process"));
+      ps_collector_add_choice (choices, "process", _("One process and the processes it starts"));
+    }
+  else if (strcmp (key, "events") == 0)
+    {
+      g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+      for (guint i = 0; i < G_N_ELEMENTS (event_aliases); i++)
+        {
+          ps_collector_add_choice (choices, event_aliases[i].name, _(event_aliases[i].label));
+          g_hash_table_add (seen, (gpointer)event_aliases[i].name);
+        }
+      /* Without hwpmc the aliases are all there is to offer */
+      if (self->backend != NULL && self->backend->list_events != NULL
+          && self->backend->list_events (self->backend, names) == 0)
+        for (guint i = 0; i < names->len; i++)
+          {
+            const char *name = g_ptr_array_index (names, i);
+
+            if (g_hash_table_add (seen, (gpointer)name))
+              ps_collector_add_choice (choices, name, name);
+          }
+    }
+}
+
+static void
 ps_hwpmc_collector_start_async (PsCollector         *collector,
                                 PsEventStore        *store,
                                 GHashTable          *table,
@@ -724,6 +788,7 @@ ps_hwpmc_collector_iface_init (PsCollectorInterface *iface)
   iface->start_async = ps_hwpmc_collector_start_async;
   iface->stop_async = ps_hwpmc_collector_stop_async;
   iface->check_available = ps_hwpmc_collector_check_available;
+  iface->list_choices = ps_hwpmc_collector_list_choices;
 }
 
 static void
@@ -767,7 +832,7 @@ ps_hwpmc_collector_class_finalize (PsHwpmcCollectorClass *klass)
 static void
 ps_hwpmc_collector_init (PsHwpmcCollector *self)
 {
-  self->backend = ps_hwpmc_backend_get_system ();
+  self->backend = default_backend != NULL ? default_backend : ps_hwpmc_backend_get_system ();
   self->pmcs = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->started = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->read_fd = -1;
@@ -791,6 +856,12 @@ ps_hwpmc_collector_set_backend (PsHwpmcCollector     *self,
   g_return_if_fail (self->store == NULL);
 
   self->backend = backend;
+}
+
+void
+ps_hwpmc_collector_set_default_backend (const PsHwpmcBackend *backend)
+{
+  default_backend = backend;
 }
 
 #ifndef PS_HAVE_LIBPMC

@@ -20,5 +20,9 @@ void ps_hwpmc_collector_register       (GTypeModule          *module);
  * (tests); NULL means hwpmc is not available. Not while recording. */
 void ps_hwpmc_collector_set_backend    (PsHwpmcCollector     *self,
                                         const PsHwpmcBackend *backend);
+/* The backend of the collectors made from now on, instead of the
+ * system's: for a test that has the collector made by others (the
+ * Record dialog); NULL goes back to the system's */
+void ps_hwpmc_collector_set_default_backend (const PsHwpmcBackend *backend);
 
 G_END_DECLS

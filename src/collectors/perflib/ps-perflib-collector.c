@@ -11,7 +11,8 @@
  * into the parser of the perflib-plv2 format: at start it finds the
  * counter sets by their English names (or GUIDs), writes SESSION, one
  * COUNTERSET_REG per set (request codes 1, 9 and 10) and the QUERY of a
- * query handle with the sets' counters; at every interval, on the main
+ * query handle with the sets' counters; at start + k × interval (a
+ * PsCollectorClock, which makes late and lost readings warnings), on the main
  * context of the caller of start, it writes the SAMPLE of
  * PerfQueryCounterData, and at stop END. The capture is written and
  * flushed record by record, so a crash leaves a readable prefix, and
@@ -51,7 +52,7 @@ struct _PsPerflibCollector
   PsStoreBuilder         *builder;
   PsParser               *parser;
   GMainContext           *context;
-  GSource                *timer;
+  PsCollectorClock       *clock;
   gpointer                query;
   gboolean                have_query;
 
@@ -64,8 +65,6 @@ struct _PsPerflibCollector
   GError                 *error;     /* the first parse error */
 
   guint                   interval_ms;
-  gint64                  start_us;
-  gint64                  last_sample_us;
 };
 
 static void ps_perflib_collector_iface_init (PsCollectorInterface *iface);
@@ -349,17 +348,14 @@ open_query (PsPerflibCollector  *self,
 
 /* --- Sampling ------------------------------------------------------------------------- */
 
+/* At start, then on the clock's times (which counts the late and lost
+ * ones); the SAMPLE's time is the system's, as PerfLib gives it */
 static void
-sample (PsPerflibCollector *self)
+sample (gpointer user_data,
+        gint64   now_us)
 {
-  gint64 now_us = g_get_monotonic_time ();
-  gint64 interval_us = (gint64)self->interval_ms * 1000;
+  PsPerflibCollector *self = user_data;
   guint32 status;
-
-  /* Intervals the main loop was too busy to sample in */
-  if (self->last_sample_us != 0 && now_us - self->last_sample_us >= 2 * interval_us)
-    ps_collector_add_lost (PS_COLLECTOR (self), (guint64)((now_us - self->last_sample_us) / interval_us - 1));
-  self->last_sample_us = now_us;
 
   status = self->backend->query_counter_data (self->backend, self->query, self->buffer);
   /* A failed query is kept as a SAMPLE without a buffer: it breaks the
@@ -372,13 +368,6 @@ sample (PsPerflibCollector *self)
                                   self->buffer->data, status == 0 ? self->buffer->len : 0, &self->error))
     return;
   hand_over (self, &self->error);
-}
-
-static gboolean
-on_timer (gpointer user_data)
-{
-  sample (user_data);
-  return G_SOURCE_CONTINUE;
 }
 
 /* --- Start and stop ----------------------------------------------------------------------- */
@@ -426,6 +415,7 @@ start_collecting (PsPerflibCollector  *self,
     NULL,
   };
   PsPlv2Header header;
+  gint64 start_us;
 
   if (!ps_collector_parse_interval (ps_collector_get_option (PS_COLLECTOR (self), table, "interval-ms"),
                                     &self->interval_ms, error))
@@ -470,28 +460,24 @@ start_collecting (PsPerflibCollector  *self,
     return FALSE;
 
   /* The first sample is the base of the first rates */
-  sample (self);
+  start_us = g_get_monotonic_time ();
+  sample (self, start_us);
   if (self->error != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&self->error));
       return FALSE;
     }
-  self->timer = g_timeout_source_new (self->interval_ms);
-  g_source_set_callback (self->timer, on_timer, self, NULL);
-  g_source_set_static_name (self->timer, "[perfscope] PerfLib sampling");
-  g_source_set_priority (self->timer, G_PRIORITY_HIGH);
-  g_source_attach (self->timer, self->context);
+  /* The SESSION record made the run's session */
+  self->clock = ps_collector_clock_new (PS_COLLECTOR (self), store, 0, self->interval_ms, start_us,
+                                        self->context, sample, self);
+  ps_collector_clock_count_reading (self->clock, start_us);
   return TRUE;
 }
 
 static void
 stop_collecting (PsPerflibCollector *self)
 {
-  if (self->timer != NULL)
-    {
-      g_source_destroy (self->timer);
-      g_clear_pointer (&self->timer, g_source_unref);
-    }
+  g_clear_pointer (&self->clock, ps_collector_clock_free);
   if (self->have_query)
     {
       self->backend->close_query (self->backend, self->query);
@@ -510,7 +496,6 @@ stop_collecting (PsPerflibCollector *self)
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_object (&self->store);
   g_clear_error (&self->error);
-  self->last_sample_us = 0;
 }
 
 /* END, the parser's end, and where the capture is */
@@ -520,6 +505,9 @@ finish_run (PsPerflibCollector *self)
   g_autoptr(GError) finish_error = NULL;
   g_autofree char *path = g_file_get_path (self->capture);
 
+  /* No reading after the clock's last one; what it achieved goes into
+   * the session */
+  g_clear_pointer (&self->clock, ps_collector_clock_free);
   if (self->error == NULL && ps_plv2_writer_add_end (self->writer, utc_now (), &self->error))
     hand_over (self, &self->error);
   if (self->error == NULL && !ps_parser_finish (self->parser, &finish_error))

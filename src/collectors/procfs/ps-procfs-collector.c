@@ -712,7 +712,10 @@ sample_processes (PsProcfsCollector *self,
 
       self->target_gone = TRUE;
       /* Said on the next turn of the main loop: whoever stops the
-       * recording then does not do so inside a reading */
+       * recording then does not do so inside a reading. Above the
+       * priority of drawing, which a busy machine keeps always pending,
+       * so that the end is not put off for as long as the window draws */
+      g_source_set_priority (idle, G_PRIORITY_DEFAULT);
       g_source_set_callback (idle, emit_target_exited, g_object_ref (self), g_object_unref);
       g_source_attach (idle, self->context);
       g_source_unref (idle);
@@ -820,8 +823,11 @@ sample (gpointer user_data,
     sample_system (self, time_ns);
   self->last_reading_us = now_us;
 
+  /* The first reading, taken in start before the worker exists, is
+   * drained by start itself; self->thread cannot tell it apart, as the
+   * worker may read before g_thread_new () has returned */
   g_mutex_lock (&self->pending_lock);
-  schedule = !self->drain_scheduled && self->thread != NULL;
+  schedule = !self->drain_scheduled && self->worker_context != NULL;
   self->drain_scheduled = TRUE;
   g_mutex_unlock (&self->pending_lock);
   if (schedule)

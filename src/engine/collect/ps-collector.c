@@ -12,6 +12,7 @@
 
 #include "ps-collector.h"
 #include "ps-error.h"
+#include "ps-host-collector.h"
 
 enum
 {
@@ -262,9 +263,64 @@ ps_collector_check_available (PsCollector  *self,
   return iface->check_available == NULL || iface->check_available (self, error);
 }
 
+void
+ps_collector_choice_free (PsCollectorChoice *choice)
+{
+  if (choice == NULL)
+    return;
+  g_free (choice->value);
+  g_free (choice->label);
+  g_free (choice);
+}
+
+void
+ps_collector_add_choice (GPtrArray  *choices,
+                         const char *value,
+                         const char *label)
+{
+  PsCollectorChoice *choice;
+
+  g_return_if_fail (choices != NULL);
+  g_return_if_fail (value != NULL && label != NULL);
+
+  choice = g_new0 (PsCollectorChoice, 1);
+  choice->value = g_strdup (value);
+  choice->label = g_strdup (label);
+  g_ptr_array_add (choices, choice);
+}
+
+GPtrArray *
+ps_collector_list_choices (PsCollector *self,
+                           const char  *key)
+{
+  PsCollectorInterface *iface;
+  GPtrArray *choices;
+
+  g_return_val_if_fail (PS_IS_COLLECTOR (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  choices = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_collector_choice_free);
+  iface = PS_COLLECTOR_GET_IFACE (self);
+  if (iface->list_choices != NULL)
+    iface->list_choices (self, key, choices);
+  return choices;
+}
+
+gboolean
+ps_collectors_in_flatpak (void)
+{
+  const char *info = g_getenv (PS_FLATPAK_INFO_ENV);
+
+  if (info != NULL)
+    return *info != '\0' && g_file_test (info, G_FILE_TEST_EXISTS);
+  return g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS);
+}
+
 const char *
 ps_collectors_get_default_name (void)
 {
+  if (ps_collectors_in_flatpak ())
+    return PS_HOST_COLLECTOR_NAME;
 #if defined(G_OS_WIN32)
   return "perflib";
 #elif defined(__FreeBSD__)
@@ -395,6 +451,33 @@ ps_collector_add_late (PsCollector *self,
   add_count (self, n_late_quark, LATE, n_late);
 }
 
+char *
+ps_collector_describe_late_lost (guint64     n_late,
+                                 const char *late_count,
+                                 guint64     n_lost,
+                                 const char *lost_count)
+{
+  g_autofree char *late = NULL;
+  g_autofree char *lost = NULL;
+
+  g_return_val_if_fail (late_count != NULL && lost_count != NULL, NULL);
+
+  if (n_late + n_lost == 0)
+    return NULL;
+  /* Translators: %s is a number, already formatted; readings that came after their time */
+  late = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s reading late", "%s readings late",
+                                       (gulong)MIN (n_late, G_MAXULONG)),
+                          late_count);
+  /* Translators: %s is a number, already formatted; the backend could not keep up */
+  lost = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s reading lost", "%s readings lost",
+                                       (gulong)MIN (n_lost, G_MAXULONG)),
+                          lost_count);
+  if (n_late > 0 && n_lost > 0)
+    /* Translators: "3 readings late and 1 reading lost" */
+    return g_strdup_printf (_("%s and %s"), late, lost);
+  return g_strdup (n_late > 0 ? late : lost);
+}
+
 /* The reading clock */
 
 struct _PsCollectorClock
@@ -402,7 +485,7 @@ struct _PsCollectorClock
   GSource              *source;
   GMainContext         *owner;       /* where start was called: the store's */
   PsCollector          *collector;   /* not owned: the clock lives inside it */
-  PsEventStore         *store;
+  PsEventStore         *store;       /* NULL: the clock keeps time only */
   guint32               session;
   gint64                interval_us;
   gint64                start_us;
@@ -492,7 +575,7 @@ clock_dispatch (GSource     *source,
   guint64 n_missed = now_us > due_us ? (guint64)((now_us - due_us + clock->interval_us / 2) / clock->interval_us) : 0;
   gint64 delay_us;
 
-  if (n_missed > 0)
+  if (n_missed > 0 && clock->store != NULL)
     {
       g_autofree char *message = NULL;
       g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_missed);
@@ -507,12 +590,12 @@ clock_dispatch (GSource     *source,
                                  count, (double)(due_us - clock->start_us) / G_USEC_PER_SEC,
                                  (double)(now_us - due_us) / 1000.0, (double)clock->interval_us / 1000.0);
       tell_owner (clock, "W-READING-LOST", g_steal_pointer (&message), n_missed, 0);
-      clock->next_slot += n_missed;
-      due_us += (gint64)n_missed * clock->interval_us;
     }
+  clock->next_slot += n_missed;
+  due_us += (gint64)n_missed * clock->interval_us;
 
   delay_us = now_us - due_us;
-  if (delay_us >= MAX (clock->interval_us / 4, 1000))
+  if (delay_us >= MAX (clock->interval_us / 4, 1000) && clock->store != NULL)
     {
       g_autofree char *message = NULL;
 
@@ -549,14 +632,14 @@ ps_collector_clock_new (PsCollector         *collector,
   PsCollectorClock *clock;
 
   g_return_val_if_fail (PS_IS_COLLECTOR (collector), NULL);
-  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+  g_return_val_if_fail (store == NULL || PS_IS_EVENT_STORE (store), NULL);
   g_return_val_if_fail (interval_ms > 0, NULL);
   g_return_val_if_fail (read != NULL, NULL);
 
   clock = g_new0 (PsCollectorClock, 1);
   clock->owner = g_main_context_ref_thread_default ();
   clock->collector = collector;
-  clock->store = g_object_ref (store);
+  clock->store = store != NULL ? g_object_ref (store) : NULL;
   clock->session = session;
   clock->interval_us = (gint64)interval_ms * 1000;
   clock->start_us = start_us;
@@ -621,16 +704,19 @@ ps_collector_clock_free (PsCollectorClock *clock)
 
   g_source_destroy (clock->source);
   g_source_unref (clock->source);
-  if (clock->n_readings >= 2)
+  if (clock->store != NULL)
     {
-      g_ascii_formatd (achieved, sizeof achieved, "%.3f", ps_collector_clock_get_achieved_interval_ms (clock));
-      ps_event_store_set_metadata (clock->store, clock->session, "interval_achieved_ms", achieved);
+      if (clock->n_readings >= 2)
+        {
+          g_ascii_formatd (achieved, sizeof achieved, "%.3f", ps_collector_clock_get_achieved_interval_ms (clock));
+          ps_event_store_set_metadata (clock->store, clock->session, "interval_achieved_ms", achieved);
+        }
+      set_metadata_number (clock, "readings", clock->n_readings);
+      set_metadata_number (clock, "readings_late", clock->n_late);
+      set_metadata_number (clock, "readings_lost", clock->n_lost);
     }
-  set_metadata_number (clock, "readings", clock->n_readings);
-  set_metadata_number (clock, "readings_late", clock->n_late);
-  set_metadata_number (clock, "readings_lost", clock->n_lost);
   g_main_context_unref (clock->owner);
-  g_object_unref (clock->store);
+  g_clear_object (&clock->store);
   g_free (clock);
 }
 
@@ -778,6 +864,14 @@ ps_collectors_load (const char *dir)
           n_loaded += load_directory (dirs[i]);
     }
   n_loaded += load_directory (dir != NULL ? dir : PS_COLLECTORDIR);
+
+  /* The sandbox's /proc shows none of the user's programs: they are
+   * recorded on the host */
+  if (ps_collectors_in_flatpak ()
+      && g_io_extension_point_get_extension_by_name (ps_collectors_ensure_extension_point (),
+                                                     PS_HOST_COLLECTOR_NAME) == NULL)
+    g_io_extension_point_implement (PS_COLLECTOR_EXTENSION_POINT_NAME, PS_TYPE_HOST_COLLECTOR,
+                                    PS_HOST_COLLECTOR_NAME, 10);
   return n_loaded;
 }
 

@@ -34,6 +34,9 @@ typedef enum
   PS_COLLECTOR_OPTION_BOOLEAN,   /* "true" or "false" */
   PS_COLLECTOR_OPTION_PID,       /* a process id; empty for none */
   PS_COLLECTOR_OPTION_COMMAND,   /* a command line, split as the shell would */
+  PS_COLLECTOR_OPTION_CHOICE,    /* one of the values ps_collector_list_choices () gives */
+  PS_COLLECTOR_OPTION_OPEN_CHOICE, /* one of them, or any other text the backend reads */
+  PS_COLLECTOR_OPTION_HOST_PID,  /* a process id of the system outside the sandbox; empty for none */
 } PsCollectorOptionType;
 
 /* What start_async understands in its options table (string keys and
@@ -46,6 +49,19 @@ typedef struct
   PsCollectorOptionType  type;
   const char            *default_value;
 } PsCollectorOption;
+
+/* A value a choice option may take, and what it means, translated */
+typedef struct
+{
+  char *value;
+  char *label;
+} PsCollectorChoice;
+
+void                     ps_collector_choice_free      (PsCollectorChoice    *choice);
+/* Appends a choice of value and label to choices (of PsCollectorChoice) */
+void                     ps_collector_add_choice       (GPtrArray            *choices,
+                                                        const char           *value,
+                                                        const char           *label);
 
 #define PS_TYPE_COLLECTOR (ps_collector_get_type ())
 G_DECLARE_INTERFACE (PsCollector, ps_collector, PS, COLLECTOR, GObject)
@@ -79,6 +95,10 @@ struct _PsCollectorInterface
                                                 GError              **error);
   gboolean                 (*check_available)  (PsCollector          *self,
                                                 GError              **error);
+  /* Appends to choices (of PsCollectorChoice) what the option key may be */
+  void                     (*list_choices)     (PsCollector          *self,
+                                                const char           *key,
+                                                GPtrArray            *choices);
 };
 
 const char              *ps_collector_get_name         (PsCollector          *self);
@@ -89,8 +109,14 @@ const PsCollectorOption *ps_collector_list_options     (PsCollector          *se
  * TRUE for a collector that does not say */
 gboolean                 ps_collector_check_available  (PsCollector          *self,
                                                         GError              **error);
+/* The values a choice option may take, as the backend reports them
+ * (PsCollectorChoice, the default first where it is one of them); empty
+ * for an option that is not a choice. Free with g_ptr_array_unref (). */
+GPtrArray               *ps_collector_list_choices     (PsCollector          *self,
+                                                        const char           *key);
 /* The backend that suits the system best: procfs on Linux, hwpmc on
- * FreeBSD, perflib on Windows */
+ * FreeBSD, perflib on Windows; inside a Flatpak sandbox, "host" (the
+ * system's processes through perfscope-cli installed outside it) */
 const char              *ps_collectors_get_default_name (void);
 /* Begins collecting into store (which should be new and empty); the
  * result tells whether the target could be opened. options: string →
@@ -126,6 +152,13 @@ void                     ps_collector_add_lost         (PsCollector          *se
 guint64                  ps_collector_get_n_late       (PsCollector          *self);
 void                     ps_collector_add_late         (PsCollector          *self,
                                                         guint64               n_late);
+
+/* "3 readings late and 1 reading lost", or either alone, with the counts
+ * as the caller wrote them (late_count, lost_count); NULL when both are 0 */
+char                    *ps_collector_describe_late_lost (guint64     n_late,
+                                                          const char *late_count,
+                                                          guint64     n_lost,
+                                                          const char *lost_count);
 
 /* The process the collector follows has exited: emits "target-exited" */
 void                     ps_collector_emit_target_exited (PsCollector     *self);
@@ -207,7 +240,10 @@ gboolean                 ps_collector_task_return_if_not_recording (GTask    *ta
  * the clock itself may run on another thread's context (context), so
  * that a busy main loop does not delay the readings. read gets the
  * monotonic time of the reading in microseconds. Free the clock where it
- * was made, once its context no longer runs. */
+ * was made, once its context no longer runs. A clock made without a store
+ * keeps time only: for work whose lateness loses nothing (hwpmc's log
+ * flushes, the kernel keeping the samples meanwhile), with neither
+ * warnings nor counts nor metadata. */
 typedef struct _PsCollectorClock PsCollectorClock;
 typedef void (*PsCollectorReadFunc) (gpointer user_data,
                                      gint64   now_us);
@@ -234,10 +270,17 @@ guint64                  ps_collector_clock_get_n_readings (PsCollectorClock *cl
 /* The mean time between readings so far, in ms; 0 before the second */
 double                   ps_collector_clock_get_achieved_interval_ms (PsCollectorClock *clock);
 
+/* Whether Perfscope runs in a Flatpak sandbox: /.flatpak-info exists,
+ * or, where $PERFSCOPE_FLATPAK_INFO is set (tests), the file it names
+ * (none when empty) */
+#define PS_FLATPAK_INFO_ENV "PERFSCOPE_FLATPAK_INFO"
+gboolean                 ps_collectors_in_flatpak      (void);
+
 /* Registers the extension point (idempotent; called by ps_collectors_load) */
 GIOExtensionPoint       *ps_collectors_ensure_extension_point (void);
 /* Loads the modules of $PERFSCOPE_COLLECTOR_DIR, then those of dir
  * (NULL: the installed folder); a module name already loaded is skipped.
+ * Inside a Flatpak sandbox the "host" backend is registered too.
  * Returns the number of modules loaded by this call. */
 guint                    ps_collectors_load            (const char           *dir);
 /* The names of the registered collectors, sorted; free with g_strfreev () */
