@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ps-cli.h"
+#include "ps-number.h"
 #include "ps-util.h"
 
 #define INDENT_WIDTH 2
@@ -73,6 +74,94 @@ stream_next_value (PsCliJsonStream *stream,
   return stream->level + stream->depth;
 }
 
+/* Room for room more bytes and a NUL at the end of out; returns where
+ * they begin. The text written there counts once stream_commit () is
+ * called with its end. */
+static inline char *
+stream_reserve (GString *out,
+                gsize    room)
+{
+  if (G_UNLIKELY (out->len + room >= out->allocated_len))
+    {
+      gsize length = out->len;
+
+      g_string_set_size (out, length + room);
+      out->len = length;
+    }
+  return out->str + out->len;
+}
+
+static inline void
+stream_commit (GString *out,
+               char    *end)
+{
+  out->len = (gsize)(end - out->str);
+  *end = '\0';
+}
+
+/* Whether text needs no escape in JSON and is ASCII (UTF-8 needs no check) */
+static inline gboolean
+is_plain_ascii (const char *text,
+                gsize      *length)
+{
+  const char *p = text;
+
+  while ((guchar)*p >= 0x20 && (guchar)*p < 0x7f && *p != '"' && *p != '\\')
+    p++;
+  *length = (gsize)(p - text);
+  return *p == '\0';
+}
+
+/* stream_next_value () written in one piece with room bytes more after
+ * it, as every member of a stats series is: returns where the value
+ * goes, for stream_commit () */
+static char *
+stream_begin_value (PsCliJsonStream *stream,
+                    const char      *name,
+                    gsize            room)
+{
+  gsize name_length = 0;
+  gsize width;
+  char *p;
+
+  if (stream->depth == 0 || (name != NULL && !is_plain_ascii (name, &name_length)))
+    {
+      stream_next_value (stream, name);
+      return stream_reserve (stream->out, room);
+    }
+
+  width = (gsize)MIN (stream->level + stream->depth, PS_CLI_MAX_INDENT_LEVEL) * INDENT_WIDTH;
+  p = stream_reserve (stream->out, 2 + width + name_length + 4 + room);
+  if (stream->has_values[stream->depth - 1])
+    *p++ = ',';
+  stream->has_values[stream->depth - 1] = TRUE;
+  *p++ = '\n';
+  memset (p, ' ', width);
+  p += width;
+  if (name != NULL)
+    {
+      *p++ = '"';
+      memcpy (p, name, name_length);
+      p += name_length;
+      memcpy (p, "\": ", 3);
+      p += 3;
+    }
+  return p;
+}
+
+/* A member whose value is the text given */
+static void
+stream_literal (PsCliJsonStream *stream,
+                const char      *name,
+                const char      *text,
+                gsize            length)
+{
+  char *p = stream_begin_value (stream, name, length);
+
+  memcpy (p, text, length);
+  stream_commit (stream->out, p + length);
+}
+
 static void
 stream_begin (PsCliJsonStream *stream,
               const char      *name,
@@ -119,7 +208,21 @@ ps_cli_json_stream_string (PsCliJsonStream *stream,
                            const char      *name,
                            const char      *value)
 {
-  stream_next_value (stream, name);
+  gsize length;
+  char *p;
+
+  /* Most names and descriptions are plain ASCII: one copy between the quotes */
+  if (value != NULL && is_plain_ascii (value, &length))
+    {
+      p = stream_begin_value (stream, name, length + 2);
+      *p++ = '"';
+      memcpy (p, value, length);
+      p += length;
+      *p++ = '"';
+      stream_commit (stream->out, p);
+      return;
+    }
+  stream_commit (stream->out, stream_begin_value (stream, name, 0));
   ps_export_append_json_string (stream->out, value);
 }
 
@@ -128,8 +231,15 @@ ps_cli_json_stream_cut_string (PsCliJsonStream *stream,
                                const char      *name,
                                const char      *value)
 {
-  g_autoptr(GString) cut = g_string_new (NULL);
+  g_autoptr(GString) cut = NULL;
 
+  /* memchr stops at the first NUL: a name short enough is not cut */
+  if (memchr (value, '\0', PS_UTIL_NAME_MAX_BYTES + 1) != NULL)
+    {
+      ps_cli_json_stream_string (stream, name, value);
+      return;
+    }
+  cut = g_string_new (NULL);
   ps_util_append_cut_name (cut, value);
   ps_cli_json_stream_string (stream, name, cut->str);
 }
@@ -147,8 +257,9 @@ ps_cli_json_stream_int (PsCliJsonStream *stream,
                         const char      *name,
                         gint64           value)
 {
-  stream_next_value (stream, name);
-  ps_export_append_integer (stream->out, value);
+  char *p = stream_begin_value (stream, name, PS_NUMBER_BUF);
+
+  stream_commit (stream->out, p + ps_export_format_integer (value, p));
 }
 
 void
@@ -156,9 +267,10 @@ ps_cli_json_stream_double (PsCliJsonStream *stream,
                            const char      *name,
                            double           value)
 {
-  stream_next_value (stream, name);
+  char *p = stream_begin_value (stream, name, PS_NUMBER_BUF);
+
   /* null when not finite */
-  ps_export_append_json_number (stream->out, value);
+  stream_commit (stream->out, p + ps_export_format_json_number (value, p));
 }
 
 void
@@ -166,16 +278,17 @@ ps_cli_json_stream_boolean (PsCliJsonStream *stream,
                             const char      *name,
                             gboolean         value)
 {
-  stream_next_value (stream, name);
-  g_string_append (stream->out, value ? "true" : "false");
+  if (value)
+    stream_literal (stream, name, "true", 4);
+  else
+    stream_literal (stream, name, "false", 5);
 }
 
 void
 ps_cli_json_stream_null (PsCliJsonStream *stream,
                          const char      *name)
 {
-  stream_next_value (stream, name);
-  g_string_append (stream->out, "null");
+  stream_literal (stream, name, "null", 4);
 }
 
 /* An array of many items is written out while it is made, in pieces of
