@@ -545,6 +545,30 @@ summaries_init (Summaries             *self,
   return TRUE;
 }
 
+/* The rate each series' ticks are divided by (0: none), when no
+ * session's rate changes on the way or the options give one: the rate of
+ * its session, the same at every event (ce-perflog.md §7 #8) */
+static void
+summaries_set_rates (Summaries             *self,
+                     PsEventStore          *store,
+                     const PsSeriesOptions *options,
+                     GPtrArray             *series)
+{
+  guint n_sessions = ps_event_store_get_n_sessions (store);
+  g_autofree double *session_rates = g_new (double, n_sessions + 1);
+
+  for (guint session = 0; session < n_sessions; session++)
+    session_rates[session] = options->tick_rate_override > 0 ? options->tick_rate_override
+                                                             : ps_event_store_get_tick_rate (store, session, 0);
+  for (guint i = 0; i < series->len; i++)
+    {
+      const PsSeries *one = g_ptr_array_index (series, i);
+      double rate = one->session < n_sessions ? session_rates[one->session] : options->tick_rate_override;
+
+      self->rates[i] = one->kind == PS_SERIES_DURATION && one->has_seconds && rate > 0 ? rate : 0;
+    }
+}
+
 GPtrArray *
 ps_series_collect (PsEventStore          *store,
                    const PsSeriesOptions *options)
@@ -627,6 +651,8 @@ ps_series_collect (PsEventStore          *store,
   if (options->durations_summary_only
       && !summaries_init (&summaries, store, options, series_of, n_tracks, result->len))
     return g_steal_pointer (&result);
+  if (summaries.rates != NULL)
+    summaries_set_rates (&summaries, store, options, result);
 
   ps_measurement_iter_init (&iter, store);
   while (ps_measurement_iter_next (&iter, &m))
@@ -654,6 +680,12 @@ ps_series_collect (PsEventStore          *store,
                 series->n_excluded++;
                 continue;
               }
+            /* One rate per series: summaries_set_rates () gives it */
+            if (summaries.rates != NULL)
+              {
+                summaries.ticks[summaries.next[index]++] = ticks;
+                continue;
+              }
 
             /* The rate in effect at this event (ce-perflog.md §7 #8) */
             if (options->tick_rate_override > 0)
@@ -662,12 +694,6 @@ ps_series_collect (PsEventStore          *store,
               rate = ps_event_store_get_tick_rate (store, series->session, m.index);
 
             value = series->has_seconds && rate > 0 ? ticks / rate : ticks;
-            if (summaries.rates != NULL)
-              {
-                summaries.rates[index] = series->has_seconds && rate > 0 ? rate : 0;
-                summaries.ticks[summaries.next[index]++] = ticks;
-                continue;
-              }
             if (summaries.values != NULL)
               {
                 gsize at = summaries.next[index]++;
