@@ -41,13 +41,14 @@ has_tick_stats (const PsSeries *series)
   return series->kind == PS_SERIES_DURATION && series->has_seconds;
 }
 
-/* The description with %AVG%, %MIN%, %MAX% and %key% substituted
- * (ce-perflog.md §4.5); placeholders stay when there are no seconds. */
-static char *
-expand_description (const PsSeries *series)
+/* Appends the description with %AVG%, %MIN%, %MAX% and %key%
+ * substituted (ce-perflog.md §4.5); placeholders stay when there are no
+ * seconds. The text is as raw as the description. */
+static void
+append_expanded_description (GString        *out,
+                             const PsSeries *series)
 {
   PsCeDescriptionStats stats = { 0 };
-  g_autofree char *expanded = NULL;
 
   if (has_tick_stats (series) && series->stats.count > 0)
     {
@@ -57,8 +58,17 @@ expand_description (const PsSeries *series)
       stats.max_s = series->stats.max;
     }
 
-  expanded = ps_ce_description_expand_to_string (series->name, &stats);
-  return ps_util_display_text (expanded, -1);
+  ps_ce_description_append_expanded (out, series->name, &stats);
+}
+
+/* The same, as text to show */
+static char *
+expand_description (const PsSeries *series)
+{
+  g_autoptr(GString) expanded = g_string_new (NULL);
+
+  append_expanded_description (expanded, series);
+  return ps_util_display_text (expanded->str, expanded->len);
 }
 
 /* The members every series begins and ends with */
@@ -111,7 +121,8 @@ write_span_series (PsCliJsonStream *stream,
 static void
 write_series (PsCliJsonStream *stream,
               const PsSeries  *series,
-              gboolean         is_ce)
+              gboolean         is_ce,
+              GString         *scratch)
 {
   write_series_begin (stream, series);
   ps_cli_json_stream_int (stream, "id", series->id);
@@ -130,11 +141,12 @@ write_series (PsCliJsonStream *stream,
       ps_cli_json_stream_end (stream);
     }
 
+  /* Bytes that are not UTF-8 are shown as Latin-1 by the stream, as in the name */
   if (is_ce)
     {
-      g_autofree char *expanded = expand_description (series);
-
-      ps_cli_json_stream_string (stream, "expanded", expanded);
+      g_string_truncate (scratch, 0);
+      append_expanded_description (scratch, series);
+      ps_cli_json_stream_string (stream, "expanded", scratch->str);
     }
 
   write_series_end (stream, series);
@@ -145,6 +157,7 @@ typedef struct
   PsEventStore *store;
   GPtrArray    *series;
   gboolean      is_ce;
+  GString      *scratch;  /* for the expanded description of each series */
 } SeriesWriter;
 
 static void
@@ -158,7 +171,7 @@ write_one_series (PsCliJsonStream *stream,
   if (one->kind == PS_SERIES_SPAN)
     write_span_series (stream, writer->store, one);
   else
-    write_series (stream, one, writer->is_ce);
+    write_series (stream, one, writer->is_ce, writer->scratch);
 }
 
 /* The series are written as they are turned into text: a log has
@@ -497,7 +510,8 @@ ps_cli_stats (const PsCliOptions *options,
   else
     {
       g_autoptr(JsonNode) root = stats_to_json (options, store, file);
-      SeriesWriter writer = { store, series, is_ce };
+      g_autoptr(GString) scratch = g_string_new (NULL);
+      SeriesWriter writer = { store, series, is_ce, scratch };
 
       static const char * const streamed[] = { "series", NULL };
 

@@ -192,24 +192,24 @@ lookup_item (const ItemText *items,
   return NULL;
 }
 
-/* Appends one value with its placeholders substituted to display; exact
- * gets the same with the numbers exact (for evaluating a quotient without
- * rounding), and display then the quotient with six decimals. */
-static void
-expand_value (GString                    *display,
-              GString                    *exact,
-              const ItemText             *value,
-              const ItemText             *items,
-              guint                       n_items,
-              const PsCeDescriptionStats *stats)
+/* Appends one value with its placeholders substituted to out, the
+ * statistics with six decimals or, with exact, as the shortest text that
+ * reads back to the same double. Returns whether anything was
+ * substituted; *has_slash tells whether out got a "/" (may be NULL). */
+static gboolean
+substitute_value (GString                    *out,
+                  const ItemText             *value,
+                  const ItemText             *items,
+                  guint                       n_items,
+                  const PsCeDescriptionStats *stats,
+                  gboolean                    exact,
+                  gboolean                   *has_slash)
 {
-  gsize display_start = display->len;
   gboolean substituted = FALSE;
-  double quotient;
+  gboolean slash = FALSE;
   const char *p = value->value;
   const char *end = value->value + value->value_length;
 
-  g_string_truncate (exact, 0);
   while (p < end)
     {
       const char *open = memchr (p, '%', end - p);
@@ -221,13 +221,13 @@ expand_value (GString                    *display,
 
       if (open == NULL || (close = memchr (open + 1, '%', end - (open + 1))) == NULL)
         {
-          g_string_append_len (display, p, end - p);
-          g_string_append_len (exact, p, end - p);
+          slash = slash || memchr (p, '/', end - p) != NULL;
+          g_string_append_len (out, p, end - p);
           break;
         }
 
-      g_string_append_len (display, p, open - p);
-      g_string_append_len (exact, p, open - p);
+      slash = slash || memchr (p, '/', open - p) != NULL;
+      g_string_append_len (out, p, open - p);
       name = open + 1;
       name_length = close - name;
 
@@ -242,23 +242,22 @@ expand_value (GString                    *display,
             number = stats->min_s;
           else
             number = stats->max_s;
-          append_number (display, number, FALSE);
-          append_number (exact, number, TRUE);
+          append_number (out, number, exact);
           substituted = TRUE;
         }
       else if (name_length > 0
                && (referenced = lookup_item (items, n_items, name, name_length)) != NULL
                && memchr (referenced->value, '%', referenced->value_length) == NULL)
         {
-          g_string_append_len (display, referenced->value, referenced->value_length);
-          g_string_append_len (exact, referenced->value, referenced->value_length);
+          slash = slash || memchr (referenced->value, '/', referenced->value_length) != NULL;
+          g_string_append_len (out, referenced->value, referenced->value_length);
           substituted = TRUE;
         }
       else
         {
           /* Unresolved: keep it, and let the closing "%" start the next search */
-          g_string_append_len (display, open, close - open);
-          g_string_append_len (exact, open, close - open);
+          slash = slash || memchr (open, '/', close - open) != NULL;
+          g_string_append_len (out, open, close - open);
           p = close;
           continue;
         }
@@ -266,7 +265,33 @@ expand_value (GString                    *display,
       p = close + 1;
     }
 
-  if (substituted && evaluate_quotient (exact->str, &quotient))
+  if (has_slash != NULL)
+    *has_slash = slash;
+  return substituted;
+}
+
+/* Appends one value with its placeholders substituted to display, and a
+ * quotient "a/b" of numbers then evaluated, from the exact numbers so
+ * that the mean is not rounded first, with six decimals */
+static void
+expand_value (GString                    *display,
+              const ItemText             *value,
+              const ItemText             *items,
+              guint                       n_items,
+              const PsCeDescriptionStats *stats)
+{
+  gsize display_start = display->len;
+  g_autoptr(GString) exact = NULL;
+  gboolean has_slash;
+  double quotient;
+
+  /* Without a "/" there is no quotient, and no need of the exact text */
+  if (!substitute_value (display, value, items, n_items, stats, FALSE, &has_slash) || !has_slash)
+    return;
+
+  exact = g_string_new (NULL);
+  substitute_value (exact, value, items, n_items, stats, TRUE, NULL);
+  if (evaluate_quotient (exact->str, &quotient))
     {
       g_string_truncate (display, display_start);
       append_number (display, quotient, FALSE);
@@ -329,7 +354,6 @@ ps_ce_description_expand (const char                 *text,
   g_autofree ItemText *allocated = NULL;
   ItemText *texts = split_items (text, stack, &n_items);
   g_autoptr(GString) display = g_string_new (NULL);
-  g_autoptr(GString) exact = g_string_new (NULL);
 
   if (texts != stack)
     allocated = texts;
@@ -338,7 +362,7 @@ ps_ce_description_expand (const char                 *text,
       PsCeDescriptionItem item;
 
       g_string_truncate (display, 0);
-      expand_value (display, exact, &texts[i], texts, n_items, stats);
+      expand_value (display, &texts[i], texts, n_items, stats);
       item.key = g_strndup (texts[i].key, texts[i].key_length);
       item.value = g_strndup (display->str, display->len);
       g_array_append_val (items, item);
@@ -347,16 +371,15 @@ ps_ce_description_expand (const char                 *text,
   return items;
 }
 
-char *
-ps_ce_description_expand_to_string (const char                 *text,
-                                    const PsCeDescriptionStats *stats)
+void
+ps_ce_description_append_expanded (GString                    *out,
+                                   const char                 *text,
+                                   const PsCeDescriptionStats *stats)
 {
   ItemText stack[STACK_ITEMS];
   guint n_items;
   g_autofree ItemText *allocated = NULL;
   ItemText *texts = split_items (text, stack, &n_items);
-  GString *string = g_string_new (NULL);
-  g_autoptr(GString) exact = g_string_new (NULL);
 
   /* Stats expands the description of every series: the items stay
    * pieces of text, and each value is substituted into the result */
@@ -365,14 +388,22 @@ ps_ce_description_expand_to_string (const char                 *text,
   for (guint i = 0; i < n_items; i++)
     {
       if (i > 0)
-        g_string_append_c (string, ',');
+        g_string_append_c (out, ',');
       if (texts[i].key_length > 0)
         {
-          g_string_append_len (string, texts[i].key, texts[i].key_length);
-          g_string_append_c (string, '=');
+          g_string_append_len (out, texts[i].key, texts[i].key_length);
+          g_string_append_c (out, '=');
         }
-      expand_value (string, exact, &texts[i], texts, n_items, stats);
+      expand_value (out, &texts[i], texts, n_items, stats);
     }
+}
 
+char *
+ps_ce_description_expand_to_string (const char                 *text,
+                                    const PsCeDescriptionStats *stats)
+{
+  GString *string = g_string_new (NULL);
+
+  ps_ce_description_append_expanded (string, text, stats);
   return g_string_free (string, FALSE);
 }
