@@ -127,10 +127,13 @@ append_number (GString *string,
                gboolean exact)
 {
   char buffer[MAX (G_ASCII_DTOSTR_BUF_SIZE, PS_NUMBER_BUF)];
+  int length;
 
   /* Exactly: the shortest text that reads back to the same double */
   if (exact)
     g_string_append_len (string, buffer, ps_number_format_double (value, buffer));
+  else if ((length = ps_number_format_fixed (value, 6, buffer)) >= 0)
+    g_string_append_len (string, buffer, length);
   else
     g_string_append (string, g_ascii_formatd (buffer, sizeof buffer, "%.6f", value));
 }
