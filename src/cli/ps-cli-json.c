@@ -314,6 +314,162 @@ ps_cli_json_stream_array (GString           *out,
   ps_cli_json_stream_end (&stream);
 }
 
+/* Items written on two threads: blocks of ITEMS_PER_BLOCK, each claimed
+ * by whichever thread is free, into one of N_BLOCK_SLOTS strings, and
+ * written out in order by the calling thread */
+#define ITEMS_PER_BLOCK 256
+#define N_BLOCK_SLOTS   8
+
+typedef struct
+{
+  GPtrArray         *items;
+  PsCliJsonItemFunc  func;
+  guint              level;
+  guint              n_blocks;
+  GString           *slots[N_BLOCK_SLOTS];
+  gboolean           done[N_BLOCK_SLOTS];
+  GMutex             lock;
+  GCond              cond;
+  guint              next_block;     /* the first not claimed */
+  guint              n_written;      /* blocks written out */
+} Blocks;
+
+/* The items of block into its slot, as they would follow in the array */
+static void
+blocks_format (Blocks   *blocks,
+               guint     block,
+               gpointer  user_data)
+{
+  GString *out = blocks->slots[block % N_BLOCK_SLOTS];
+  guint first = block * ITEMS_PER_BLOCK;
+  guint end = MIN (first + ITEMS_PER_BLOCK, blocks->items->len);
+  PsCliJsonStream stream;
+
+  g_string_truncate (out, 0);
+  ps_cli_json_stream_init (&stream, out, blocks->level);
+  stream.depth = 1;
+  stream.has_values[0] = first > 0;
+  stream.closing[0] = ']';
+  for (guint i = first; i < end; i++)
+    blocks->func (&stream, g_ptr_array_index (blocks->items, i), user_data);
+}
+
+/* Claims the next block whose slot is free, or returns FALSE when none is
+ * left; called with the lock held */
+static gboolean
+blocks_claim (Blocks *blocks,
+              guint  *block)
+{
+  if (blocks->next_block >= blocks->n_blocks || blocks->next_block >= blocks->n_written + N_BLOCK_SLOTS)
+    return FALSE;
+  *block = blocks->next_block++;
+  return TRUE;
+}
+
+typedef struct
+{
+  Blocks   *blocks;
+  gpointer  user_data;
+} BlocksWorker;
+
+static gpointer
+blocks_worker (gpointer data)
+{
+  BlocksWorker *worker = data;
+  Blocks *blocks = worker->blocks;
+
+  g_mutex_lock (&blocks->lock);
+  while (blocks->next_block < blocks->n_blocks)
+    {
+      guint block;
+
+      if (!blocks_claim (blocks, &block))
+        {
+          g_cond_wait (&blocks->cond, &blocks->lock);
+          continue;
+        }
+      g_mutex_unlock (&blocks->lock);
+      blocks_format (blocks, block, worker->user_data);
+      g_mutex_lock (&blocks->lock);
+      blocks->done[block % N_BLOCK_SLOTS] = TRUE;
+      g_cond_broadcast (&blocks->cond);
+    }
+  g_mutex_unlock (&blocks->lock);
+  return NULL;
+}
+
+void
+ps_cli_json_stream_array_parallel (GString           *out,
+                                   guint              level,
+                                   GPtrArray         *items,
+                                   PsCliJsonItemFunc  func,
+                                   gpointer           user_data,
+                                   gpointer           worker_user_data)
+{
+  Blocks blocks = { 0 };
+  BlocksWorker worker = { &blocks, worker_user_data };
+  PsCliJsonStream stream;
+  GThread *thread;
+
+  blocks.n_blocks = (items->len + ITEMS_PER_BLOCK - 1) / ITEMS_PER_BLOCK;
+  if (blocks.n_blocks < 2)
+    {
+      ps_cli_json_stream_array (out, level, items, func, user_data);
+      return;
+    }
+
+  ps_cli_json_stream_init (&stream, out, level);
+  ps_cli_json_stream_begin_array (&stream, NULL);
+  ps_cli_json_write_out (out, 0);
+
+  blocks.items = items;
+  blocks.func = func;
+  blocks.level = level;
+  for (guint i = 0; i < N_BLOCK_SLOTS; i++)
+    blocks.slots[i] = g_string_sized_new (ARRAY_WRITE_OUT_BYTES / 4);
+  g_mutex_init (&blocks.lock);
+  g_cond_init (&blocks.cond);
+  thread = g_thread_new ("perfscope-json", blocks_worker, &worker);
+
+  /* This thread writes the blocks out in order, and formats one itself
+   * whenever the next to write is not ready */
+  g_mutex_lock (&blocks.lock);
+  while (blocks.n_written < blocks.n_blocks)
+    {
+      guint slot = blocks.n_written % N_BLOCK_SLOTS;
+      guint block;
+
+      if (blocks.done[slot])
+        {
+          g_mutex_unlock (&blocks.lock);
+          fwrite (blocks.slots[slot]->str, 1, blocks.slots[slot]->len, stdout);
+          g_mutex_lock (&blocks.lock);
+          blocks.done[slot] = FALSE;
+          blocks.n_written++;
+          g_cond_broadcast (&blocks.cond);
+        }
+      else if (blocks_claim (&blocks, &block))
+        {
+          g_mutex_unlock (&blocks.lock);
+          blocks_format (&blocks, block, user_data);
+          g_mutex_lock (&blocks.lock);
+          blocks.done[block % N_BLOCK_SLOTS] = TRUE;
+        }
+      else
+        g_cond_wait (&blocks.cond, &blocks.lock);
+    }
+  g_mutex_unlock (&blocks.lock);
+
+  g_thread_join (thread);
+  g_mutex_clear (&blocks.lock);
+  g_cond_clear (&blocks.cond);
+  for (guint i = 0; i < N_BLOCK_SLOTS; i++)
+    g_string_free (blocks.slots[i], TRUE);
+
+  stream.has_values[0] = TRUE;
+  ps_cli_json_stream_end (&stream);
+}
+
 /* A member of the top-level object written by a function instead of from
  * its node */
 typedef struct

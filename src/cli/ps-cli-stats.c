@@ -174,8 +174,8 @@ write_one_series (PsCliJsonStream *stream,
     write_series (stream, one, writer->is_ce, writer->scratch);
 }
 
-/* The series are written as they are turned into text: a log has
- * thousands, with a dozen values each */
+/* The series are written as they are turned into text, on two threads:
+ * a log may have hundreds of thousands, with two dozen values each */
 static void
 write_member (GString    *out,
               const char *member,
@@ -183,9 +183,12 @@ write_member (GString    *out,
               gpointer    user_data)
 {
   SeriesWriter *writer = user_data;
+  g_autoptr(GString) worker_scratch = g_string_new (NULL);
+  SeriesWriter worker = *writer;
 
   g_assert (g_str_equal (member, "series"));
-  ps_cli_json_stream_array (out, level, writer->series, write_one_series, writer);
+  worker.scratch = worker_scratch;
+  ps_cli_json_stream_array_parallel (out, level, writer->series, write_one_series, writer, &worker);
 }
 
 /* Everything but the series, which write_member() writes in place of

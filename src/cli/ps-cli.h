@@ -176,6 +176,15 @@ void          ps_cli_json_stream_array (GString          *out,
                                       GPtrArray          *items,
                                       PsCliJsonItemFunc   func,
                                       gpointer            user_data);
+/* The same text, the items written by func on this thread (with
+ * user_data) and on a second one (with worker_user_data) at once: func
+ * must only read what the items share */
+void          ps_cli_json_stream_array_parallel (GString *out,
+                                      guint               level,
+                                      GPtrArray          *items,
+                                      PsCliJsonItemFunc   func,
+                                      gpointer            user_data,
+                                      gpointer            worker_user_data);
 
 /* A "name": number member; null when the value is not finite */
 void          ps_cli_json_add_double (JsonBuilder        *builder,
