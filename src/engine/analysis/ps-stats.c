@@ -25,7 +25,17 @@
  * of equal values end the search. A range that does not shrink as fast
  * as it should is sorted instead, which bounds the time on any input.
  * One body for doubles and for whole milliseconds (guint32). */
-#define DEFINE_SELECT_KTH(name, type, compare)                          \
+#define DEFINE_SELECT_KTH(name, type)                                   \
+  static int                                                            \
+  name##_compare (const void *a,                                        \
+                  const void *b)                                        \
+  {                                                                     \
+    type x = *(const type *)a;                                          \
+    type y = *(const type *)b;                                          \
+                                                                        \
+    return (x > y) - (x < y);                                           \
+  }                                                                     \
+                                                                        \
   static inline gsize                                                   \
   name##_partition (type       *values,                                 \
                     gsize       left,                                   \
@@ -94,7 +104,7 @@
                                                                         \
         if (rounds_left-- == 0)                                         \
           {                                                             \
-            qsort (values + left, right - left, sizeof (type), compare); \
+            qsort (values + left, right - left, sizeof (type), name##_compare); \
             return;                                                     \
           }                                                             \
         pivot = name##_median_of_three (values[left],                   \
@@ -118,28 +128,8 @@
     name##_insertion_sort (values, left, right);                        \
   }
 
-static int
-compare_doubles (const void *a,
-                 const void *b)
-{
-  double x = *(const double *)a;
-  double y = *(const double *)b;
-
-  return (x > y) - (x < y);
-}
-
-static int
-compare_u32 (const void *a,
-             const void *b)
-{
-  guint32 x = *(const guint32 *)a;
-  guint32 y = *(const guint32 *)b;
-
-  return (x > y) - (x < y);
-}
-
-DEFINE_SELECT_KTH (select_kth, double, compare_doubles)
-DEFINE_SELECT_KTH (select_kth_u32, guint32, compare_u32)
+DEFINE_SELECT_KTH (select_kth, double)
+DEFINE_SELECT_KTH (select_kth_u32, guint32)
 
 static gsize
 nearest_rank_index (gsize  count,
