@@ -149,12 +149,11 @@ stream_begin_value (PsCliJsonStream *stream,
   return p;
 }
 
-/* A member whose value is the text given */
-static void
-stream_literal (PsCliJsonStream *stream,
-                const char      *name,
-                const char      *text,
-                gsize            length)
+void
+ps_cli_json_stream_literal (PsCliJsonStream *stream,
+                            const char      *name,
+                            const char      *text,
+                            gsize            length)
 {
   char *p = stream_begin_value (stream, name, length);
 
@@ -279,16 +278,16 @@ ps_cli_json_stream_boolean (PsCliJsonStream *stream,
                             gboolean         value)
 {
   if (value)
-    stream_literal (stream, name, "true", 4);
+    ps_cli_json_stream_literal (stream, name, "true", 4);
   else
-    stream_literal (stream, name, "false", 5);
+    ps_cli_json_stream_literal (stream, name, "false", 5);
 }
 
 void
 ps_cli_json_stream_null (PsCliJsonStream *stream,
                          const char      *name)
 {
-  stream_literal (stream, name, "null", 4);
+  ps_cli_json_stream_literal (stream, name, "null", 4);
 }
 
 /* An array of many items is written out while it is made, in pieces of

@@ -13,24 +13,33 @@
 #include <glib/gi18n.h>
 
 #include "ps-cli.h"
+#include "ps-number.h"
 #include "ps-series.h"
 #include "ps-ce-description.h"
 #include "ps-util.h"
 
+/* Most series of a big log have one value or a few, so that neighbouring
+ * statistics are often the same number: its text is made once */
 static void
 write_stats_members (PsCliJsonStream *stream,
                      const PsStats   *stats)
 {
+  static const char * const names[] = { "sum", "min", "max", "mean", "median", "p90", "p95", "p99", "stddev" };
+  const double values[] = {
+    stats->sum, stats->min, stats->max, stats->mean, stats->median,
+    stats->p90, stats->p95, stats->p99, stats->stddev,
+  };
+  char text[PS_NUMBER_BUF];
+  int length = 0;
+
   ps_cli_json_stream_int (stream, "count", (gint64)stats->count);
-  ps_cli_json_stream_double (stream, "sum", stats->sum);
-  ps_cli_json_stream_double (stream, "min", stats->min);
-  ps_cli_json_stream_double (stream, "max", stats->max);
-  ps_cli_json_stream_double (stream, "mean", stats->mean);
-  ps_cli_json_stream_double (stream, "median", stats->median);
-  ps_cli_json_stream_double (stream, "p90", stats->p90);
-  ps_cli_json_stream_double (stream, "p95", stats->p95);
-  ps_cli_json_stream_double (stream, "p99", stats->p99);
-  ps_cli_json_stream_double (stream, "stddev", stats->stddev);
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      /* 0 and -0 have the same text */
+      if (i == 0 || !(values[i] == values[i - 1]))
+        length = ps_export_format_json_number (values[i], text);
+      ps_cli_json_stream_literal (stream, names[i], text, (gsize)length);
+    }
 }
 
 /* Durations in seconds also have their statistics in ticks; these are

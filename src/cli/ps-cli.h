@@ -159,6 +159,11 @@ void          ps_cli_json_stream_boolean (PsCliJsonStream *stream,
                                       gboolean            value);
 void          ps_cli_json_stream_null (PsCliJsonStream   *stream,
                                       const char         *name);
+/* A value whose JSON text the caller made (a number it formatted) */
+void          ps_cli_json_stream_literal (PsCliJsonStream *stream,
+                                      const char         *name,
+                                      const char         *text,
+                                      gsize               length);
 /* Begins a value the stream has no call for (a pair of numbers on one
  * line): the caller appends its text to the string returned */
 GString      *ps_cli_json_stream_raw (PsCliJsonStream    *stream,
