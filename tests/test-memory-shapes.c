@@ -353,6 +353,26 @@ write_pdh_counters_csv (GString *text,
   write_pdh_counters (text, bytes, ',');
 }
 
+/* A TSV header of n_counters counters, each named by the path that
+ * with_machine chooses, and one row of a reading each */
+static void
+write_pdh_one_row_tsv (GString  *text,
+                       guint     n_counters,
+                       gboolean  with_machine)
+{
+  g_string_append (text, "\"(PDH-TSV 4.0) (UTC)(0)\"");
+  for (guint c = 0; c < n_counters; c++)
+    if (with_machine)
+      g_string_append_printf (text, "\t\\\\M%u\\O%u(I%u)\\C%u", c, c, c, c);
+    else
+      g_string_append_printf (text, "\tx%u", c);
+  g_string_append (text, "\r\n");
+  pdh_row_start (text, 0, '\t');
+  for (guint c = 0; c < n_counters; c++)
+    g_string_append (text, "\t1");
+  g_string_append (text, "\r\n");
+}
+
 /* Counters of the shortest names, and one reading each: the store's
  * part of a counter (its track and series, about 200 bytes) against ten
  * bytes of the file */
@@ -360,16 +380,7 @@ static void
 write_pdh_short_names_tsv (GString *text,
                            gsize    bytes)
 {
-  guint n_counters = (guint) (bytes / 10);
-
-  g_string_append (text, "\"(PDH-TSV 4.0) (UTC)(0)\"");
-  for (guint c = 0; c < n_counters; c++)
-    g_string_append_printf (text, "\tx%u", c);
-  g_string_append (text, "\r\n");
-  pdh_row_start (text, 0, '\t');
-  for (guint c = 0; c < n_counters; c++)
-    g_string_append (text, "\t1");
-  g_string_append (text, "\r\n");
+  write_pdh_one_row_tsv (text, (guint) (bytes / 10), FALSE);
 }
 
 /* Every column naming a machine, object and instance of its own, as in
@@ -379,16 +390,7 @@ static void
 write_pdh_own_machines_tsv (GString *text,
                             gsize    bytes)
 {
-  guint n_counters = (guint) (bytes / 36);
-
-  g_string_append (text, "\"(PDH-TSV 4.0) (UTC)(0)\"");
-  for (guint c = 0; c < n_counters; c++)
-    g_string_append_printf (text, "\t\\\\M%u\\O%u(I%u)\\C%u", c, c, c, c);
-  g_string_append (text, "\r\n");
-  pdh_row_start (text, 0, '\t');
-  for (guint c = 0; c < n_counters; c++)
-    g_string_append (text, "\t1");
-  g_string_append (text, "\r\n");
+  write_pdh_one_row_tsv (text, (guint) (bytes / 36), TRUE);
 }
 
 /* Eight counters, a reading each second for days */
