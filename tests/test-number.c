@@ -503,6 +503,73 @@ test_parse_printed (void)
     }
 }
 
+/* ps_number_format_fixed () writes what printf's "%.{decimals}f" writes,
+ * or declines */
+static void
+check_fixed (double value,
+             guint  decimals)
+{
+  char expected[512];
+  char buffer[PS_NUMBER_BUF];
+  int length = ps_number_format_fixed (value, decimals, buffer);
+
+  g_snprintf (expected, sizeof expected, "%.*f", (int)decimals, value);
+  if (length < 0)
+    {
+      g_assert_true (decimals > 9 || !isfinite (value) || fabs (value) >= pow (10, 18 - (int)decimals));
+      return;
+    }
+  g_assert_cmpstr (buffer, ==, expected);
+  g_assert_cmpint (length, ==, (int)strlen (expected));
+}
+
+static void
+test_fixed_edges (void)
+{
+  static const double values[] = {
+    0.0, -0.0, 1e-9, -1e-9, 5e-7, -5e-7, 4.9999999999999998e-7, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375,
+    /* Ties at six decimals: 7812.5 and 23437.5 millionths */
+    1.0 / 128, 3.0 / 128, -5.0 / 128, 0.0000005, 0.0000015, 0.0000025,
+    0.1, 0.2, 0.3, 0.010200, 0.009999, 123456.789, 999999.9999995, 999999999999.99988,
+    4.9406564584124654e-324, 2.2250738585072014e-308, 1e11, 99999999999.999985, 1e12, -1e12, 1e17, 9.99e17, 1e18,
+    1e300, NAN, INFINITY, -INFINITY,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    for (guint decimals = 0; decimals <= 10; decimals++)
+      check_fixed (values[i], decimals);
+}
+
+static void
+test_fixed_against_printf (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (41);
+  guint n = n_random_printf ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint decimals = (guint)g_rand_int_range (rand, 0, 10);
+      double value;
+
+      switch (i % 4)
+        {
+        case 0:  /* any magnitude, mostly declined above the limit */
+          value = random_finite (rand);
+          break;
+        case 1:  /* durations in seconds */
+          value = g_rand_double_range (rand, 0, 10) * pow (10, -g_rand_int_range (rand, 0, 9));
+          break;
+        case 2:  /* quotients near the limit */
+          value = g_rand_double_range (rand, -1, 1) * pow (10, g_rand_int_range (rand, 0, 19 - (int)decimals));
+          break;
+        default: /* ties: odd multiples of a power of two */
+          value = (double)(2 * g_rand_int_range (rand, 0, 1 << 20) + 1) / (double)(1u << g_rand_int_range (rand, 1, 30));
+          break;
+        }
+      check_fixed (value, decimals);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -514,6 +581,8 @@ main (int   argc,
   g_test_add_func ("/number/format/random-bits", test_format_random_bits);
   g_test_add_func ("/number/format/against-printf", test_format_against_printf);
   g_test_add_func ("/number/format/ordinary", test_format_ordinary);
+  g_test_add_func ("/number/fixed/edges", test_fixed_edges);
+  g_test_add_func ("/number/fixed/against-printf", test_fixed_against_printf);
   g_test_add_func ("/number/parse/edges", test_parse_edges);
   g_test_add_func ("/number/parse/random-strings", test_parse_random_strings);
   g_test_add_func ("/number/parse/printed", test_parse_printed);

@@ -64,15 +64,18 @@ compare_doubles (const void *a,
 }
 
 /* Percentiles by selection equal those read off a sorted copy, for every
- * size up to 300 and for runs of equal values */
+ * size up to 300 and some larger ones, for runs of equal values, values
+ * all equal, in descending order and rising then falling */
 static void
 test_against_sorting (void)
 {
+  static const gsize large[] = { 1000, 4097, 65536, 100003 };
   GRand *rand = g_rand_new_with_seed (7);
 
-  for (gsize count = 1; count <= 300; count++)
-    for (guint variant = 0; variant < 3; variant++)
+  for (gsize c = 1; c <= 300 + G_N_ELEMENTS (large); c++)
+    for (guint variant = 0; variant < 5; variant++)
       {
+        gsize count = c <= 300 ? c : large[c - 301];
         g_autofree double *values = g_new (double, count);
         g_autofree double *sorted = g_new (double, count);
         PsStats stats;
@@ -80,7 +83,9 @@ test_against_sorting (void)
         for (gsize i = 0; i < count; i++)
           values[i] = variant == 0 ? g_rand_double_range (rand, -1000, 1000)
                     : variant == 1 ? (double)g_rand_int_range (rand, 0, 4)
-                    : (double)(count - i);
+                    : variant == 2 ? (double)(count - i)
+                    : variant == 3 ? 42.0
+                    : (double)MIN (i, count - i);
         memcpy (sorted, values, count * sizeof (double));
         qsort (sorted, count, sizeof (double), compare_doubles);
 

@@ -13,24 +13,33 @@
 #include <glib/gi18n.h>
 
 #include "ps-cli.h"
+#include "ps-number.h"
 #include "ps-series.h"
 #include "ps-ce-description.h"
 #include "ps-util.h"
 
+/* Most series of a big log have one value or a few, so that neighbouring
+ * statistics are often the same number: its text is made once */
 static void
 write_stats_members (PsCliJsonStream *stream,
                      const PsStats   *stats)
 {
+  static const char * const names[] = { "sum", "min", "max", "mean", "median", "p90", "p95", "p99", "stddev" };
+  const double values[] = {
+    stats->sum, stats->min, stats->max, stats->mean, stats->median,
+    stats->p90, stats->p95, stats->p99, stats->stddev,
+  };
+  char text[PS_NUMBER_BUF];
+  int length = 0;
+
   ps_cli_json_stream_int (stream, "count", (gint64)stats->count);
-  ps_cli_json_stream_double (stream, "sum", stats->sum);
-  ps_cli_json_stream_double (stream, "min", stats->min);
-  ps_cli_json_stream_double (stream, "max", stats->max);
-  ps_cli_json_stream_double (stream, "mean", stats->mean);
-  ps_cli_json_stream_double (stream, "median", stats->median);
-  ps_cli_json_stream_double (stream, "p90", stats->p90);
-  ps_cli_json_stream_double (stream, "p95", stats->p95);
-  ps_cli_json_stream_double (stream, "p99", stats->p99);
-  ps_cli_json_stream_double (stream, "stddev", stats->stddev);
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      /* 0 and -0 have the same text */
+      if (i == 0 || !(values[i] == values[i - 1]))
+        length = ps_export_format_json_number (values[i], text);
+      ps_cli_json_stream_literal (stream, names[i], text, (gsize)length);
+    }
 }
 
 /* Durations in seconds also have their statistics in ticks; these are
@@ -41,13 +50,14 @@ has_tick_stats (const PsSeries *series)
   return series->kind == PS_SERIES_DURATION && series->has_seconds;
 }
 
-/* The description with %AVG%, %MIN%, %MAX% and %key% substituted
- * (ce-perflog.md §4.5); placeholders stay when there are no seconds. */
-static char *
-expand_description (const PsSeries *series)
+/* Appends the description with %AVG%, %MIN%, %MAX% and %key%
+ * substituted (ce-perflog.md §4.5); placeholders stay when there are no
+ * seconds. The text is as raw as the description. */
+static void
+append_expanded_description (GString        *out,
+                             const PsSeries *series)
 {
   PsCeDescriptionStats stats = { 0 };
-  g_autofree char *expanded = NULL;
 
   if (has_tick_stats (series) && series->stats.count > 0)
     {
@@ -57,8 +67,17 @@ expand_description (const PsSeries *series)
       stats.max_s = series->stats.max;
     }
 
-  expanded = ps_ce_description_expand_to_string (series->name, &stats);
-  return ps_util_display_text (expanded, -1);
+  ps_ce_description_append_expanded (out, series->name, &stats);
+}
+
+/* The same, as text to show */
+static char *
+expand_description (const PsSeries *series)
+{
+  g_autoptr(GString) expanded = g_string_new (NULL);
+
+  append_expanded_description (expanded, series);
+  return ps_util_display_text (expanded->str, expanded->len);
 }
 
 /* The members every series begins and ends with */
@@ -111,7 +130,8 @@ write_span_series (PsCliJsonStream *stream,
 static void
 write_series (PsCliJsonStream *stream,
               const PsSeries  *series,
-              gboolean         is_ce)
+              gboolean         is_ce,
+              GString         *scratch)
 {
   write_series_begin (stream, series);
   ps_cli_json_stream_int (stream, "id", series->id);
@@ -130,11 +150,12 @@ write_series (PsCliJsonStream *stream,
       ps_cli_json_stream_end (stream);
     }
 
+  /* Bytes that are not UTF-8 are shown as Latin-1 by the stream, as in the name */
   if (is_ce)
     {
-      g_autofree char *expanded = expand_description (series);
-
-      ps_cli_json_stream_string (stream, "expanded", expanded);
+      g_string_truncate (scratch, 0);
+      append_expanded_description (scratch, series);
+      ps_cli_json_stream_string (stream, "expanded", scratch->str);
     }
 
   write_series_end (stream, series);
@@ -145,6 +166,7 @@ typedef struct
   PsEventStore *store;
   GPtrArray    *series;
   gboolean      is_ce;
+  GString      *scratch;  /* for the expanded description of each series */
 } SeriesWriter;
 
 static void
@@ -160,11 +182,11 @@ write_one_series (PsCliJsonStream *stream,
   else if (one->kind == PS_SERIES_COUNTER)
     ps_cli_counter_series_write (stream, writer->store, one);
   else
-    write_series (stream, one, writer->is_ce);
+    write_series (stream, one, writer->is_ce, writer->scratch);
 }
 
-/* The series are written as they are turned into text: a log has
- * thousands, with a dozen values each */
+/* The series are written as they are turned into text, on two threads:
+ * a log may have hundreds of thousands, with two dozen values each */
 static void
 write_member (GString    *out,
               const char *member,
@@ -172,9 +194,12 @@ write_member (GString    *out,
               gpointer    user_data)
 {
   SeriesWriter *writer = user_data;
+  g_autoptr(GString) worker_scratch = g_string_new (NULL);
+  SeriesWriter worker = *writer;
 
   g_assert (g_str_equal (member, "series"));
-  ps_cli_json_stream_array (out, level, writer->series, write_one_series, writer);
+  worker.scratch = worker_scratch;
+  ps_cli_json_stream_array_parallel (out, level, writer->series, write_one_series, writer, &worker);
 }
 
 /* Everything but the series, which write_member() writes in place of
@@ -501,7 +526,8 @@ ps_cli_stats (const PsCliOptions *options,
   else
     {
       g_autoptr(JsonNode) root = stats_to_json (options, store, file);
-      SeriesWriter writer = { store, series, is_ce };
+      g_autoptr(GString) scratch = g_string_new (NULL);
+      SeriesWriter writer = { store, series, is_ce, scratch };
 
       static const char * const streamed[] = { "series", NULL };
 

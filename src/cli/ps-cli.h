@@ -172,6 +172,11 @@ void          ps_cli_json_stream_boolean (PsCliJsonStream *stream,
                                       gboolean            value);
 void          ps_cli_json_stream_null (PsCliJsonStream   *stream,
                                       const char         *name);
+/* A value whose JSON text the caller made (a number it formatted) */
+void          ps_cli_json_stream_literal (PsCliJsonStream *stream,
+                                      const char         *name,
+                                      const char         *text,
+                                      gsize               length);
 /* Begins a value the stream has no call for (a pair of numbers on one
  * line): the caller appends its text to the string returned */
 GString      *ps_cli_json_stream_raw (PsCliJsonStream    *stream,
@@ -195,6 +200,15 @@ void          ps_cli_json_stream_array (GString          *out,
                                       GPtrArray          *items,
                                       PsCliJsonItemFunc   func,
                                       gpointer            user_data);
+/* The same text, the items written by func on this thread (with
+ * user_data) and on a second one (with worker_user_data) at once: func
+ * must only read what the items share */
+void          ps_cli_json_stream_array_parallel (GString *out,
+                                      guint               level,
+                                      GPtrArray          *items,
+                                      PsCliJsonItemFunc   func,
+                                      gpointer            user_data,
+                                      gpointer            worker_user_data);
 
 /* A "name": number member; null when the value is not finite */
 void          ps_cli_json_add_double (JsonBuilder        *builder,

@@ -496,6 +496,104 @@ ps_number_format_double (double value,
 }
 
 /* ------------------------------------------------------------------------ */
+/* Fixed decimals                                                            */
+
+/* Bit k of value, and whether any below it is set */
+static inline gboolean
+u128_bit (const U128 *value,
+          guint       k)
+{
+  return ((k < 64 ? value->low >> k : value->high >> (k - 64)) & 1) != 0;
+}
+
+static inline gboolean
+u128_any_below (const U128 *value,
+                guint       k)
+{
+  if (k == 0)
+    return FALSE;
+  if (k <= 64)
+    return (k == 64 ? value->low : value->low & ((G_GUINT64_CONSTANT (1) << k) - 1)) != 0;
+  return value->low != 0 || (value->high & ((G_GUINT64_CONSTANT (1) << (k - 64)) - 1)) != 0;
+}
+
+int
+ps_number_format_fixed (double value,
+                        guint  decimals,
+                        char   buffer[PS_NUMBER_BUF])
+{
+  static const double limits[] = { 1e18, 1e17, 1e16, 1e15, 1e14, 1e13, 1e12, 1e11, 1e10, 1e9 };
+  static const guint64 powers[] = {
+    1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+  };
+  static const guint64 powers_of_five[] = { 1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125 };
+  char digit_text[24];
+  char *p = buffer;
+  guint64 bits, mantissa, scaled, whole, fraction;
+  int binary_exponent, shift, n;
+  U128 product;
+
+  if (decimals >= G_N_ELEMENTS (limits) || !isfinite (value) || fabs (value) >= limits[decimals])
+    return -1;
+
+  memcpy (&bits, &value, sizeof bits);
+  mantissa = bits & ((G_GUINT64_CONSTANT (1) << 52) - 1);
+  binary_exponent = (int)((bits >> 52) & 0x7ff);
+  if (binary_exponent == 0)
+    binary_exponent = -1074;
+  else
+    {
+      mantissa |= G_GUINT64_CONSTANT (1) << 52;
+      binary_exponent -= 1075;
+    }
+
+  /* |value| × 10^decimals = mantissa × 5^decimals × 2^(exponent + decimals),
+   * exactly, below 2⁷⁴; rounded to the nearest integer, ties to even, as
+   * printf rounds */
+  product = multiply_64 (mantissa, powers_of_five[decimals]);
+  shift = -(binary_exponent + (int)decimals);
+  if (shift <= 0)
+    scaled = product.low << -shift;  /* below 10¹⁸ by the limit */
+  else if (shift > 74)
+    scaled = 0;                      /* below half of one */
+  else
+    {
+      guint k = (guint)shift;
+
+      scaled = k >= 64 ? product.high >> (k - 64)
+                       : (product.low >> k) | (product.high << (64 - k));
+      if (u128_bit (&product, k - 1) && (u128_any_below (&product, k - 1) || (scaled & 1)))
+        scaled++;
+    }
+
+  if (signbit (value))
+    *p++ = '-';
+  whole = scaled / powers[decimals];
+  fraction = scaled % powers[decimals];
+  n = 0;
+  do
+    {
+      digit_text[n++] = (char)('0' + whole % 10);
+      whole /= 10;
+    }
+  while (whole != 0);
+  while (n > 0)
+    *p++ = digit_text[--n];
+  if (decimals > 0)
+    {
+      *p++ = '.';
+      for (guint i = decimals; i > 0; i--)
+        {
+          p[i - 1] = (char)('0' + fraction % 10);
+          fraction /= 10;
+        }
+      p += decimals;
+    }
+  *p = '\0';
+  return (int)(p - buffer);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Text to double                                                            */
 
 /* 10^0 … 10^22: every one a double exactly */

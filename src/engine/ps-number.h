@@ -28,6 +28,15 @@ void  ps_number_shortest        (double   value,
 int   ps_number_format_double   (double   value,
                                  char     buffer[PS_NUMBER_BUF]);
 
+/* value with decimals digits after the point, exactly as printf's
+ * "%.{decimals}f" writes it (the exact value rounded, ties to even), for
+ * decimals up to 9 and |value| below 10^(18 − decimals); returns the
+ * length, or −1 for other values (and NaN and infinities), which are left
+ * to printf. */
+int   ps_number_format_fixed    (double   value,
+                                 guint    decimals,
+                                 char     buffer[PS_NUMBER_BUF]);
+
 /* The decimal number text[0, length) — an optional sign, digits with an
  * optional '.', an optional exponent, at least one digit before the
  * exponent; no spaces, "inf", "nan" or hexadecimal — as strtod () reads

@@ -32,38 +32,90 @@ item_array_new (void)
   return items;
 }
 
-GArray *
-ps_ce_description_parse (const char *text)
+/* An item of a description as a piece of its text: the key before the
+ * first "=" (empty without one) and the value after it */
+typedef struct
 {
-  GArray *items = item_array_new ();
-  const char *p;
+  const char *key;
+  gsize       key_length;
+  const char *value;
+  gsize       value_length;
+} ItemText;
 
+/* Items of at most this many fit on the stack while a description is expanded */
+#define STACK_ITEMS 16
+
+/* The items of text into stack when they fit, else into a new array
+ * (g_free ()); an empty text has none */
+static ItemText *
+split_items (const char *text,
+             ItemText    stack[STACK_ITEMS],
+             guint      *n_items)
+{
+  ItemText *items = stack;
+  guint allocated = STACK_ITEMS;
+  const char *p = text;
+
+  *n_items = 0;
   if (text == NULL || *text == '\0')
     return items;
 
-  p = text;
   for (;;)
     {
       const char *end = strchr (p, ',');
       gsize length = end ? (gsize) (end - p) : strlen (p);
       const char *equals = memchr (p, '=', length);
-      PsCeDescriptionItem item;
+      ItemText *item;
 
+      if (*n_items == allocated)
+        {
+          allocated *= 2;
+          if (items == stack)
+            items = g_memdup2 (stack, STACK_ITEMS * sizeof *items);
+          items = g_renew (ItemText, items, allocated);
+        }
+      item = &items[(*n_items)++];
       if (equals != NULL)
         {
-          item.key = g_strndup (p, equals - p);
-          item.value = g_strndup (equals + 1, length - (equals + 1 - p));
+          item->key = p;
+          item->key_length = equals - p;
+          item->value = equals + 1;
+          item->value_length = length - (equals + 1 - p);
         }
       else
         {
-          item.key = g_strdup ("");
-          item.value = g_strndup (p, length);
+          item->key = p;
+          item->key_length = 0;
+          item->value = p;
+          item->value_length = length;
         }
-      g_array_append_val (items, item);
 
       if (end == NULL)
         break;
       p = end + 1;
+    }
+
+  return items;
+}
+
+GArray *
+ps_ce_description_parse (const char *text)
+{
+  GArray *items = item_array_new ();
+  ItemText stack[STACK_ITEMS];
+  guint n_items;
+  g_autofree ItemText *allocated = NULL;
+  ItemText *texts = split_items (text, stack, &n_items);
+
+  if (texts != stack)
+    allocated = texts;
+  for (guint i = 0; i < n_items; i++)
+    {
+      PsCeDescriptionItem item;
+
+      item.key = g_strndup (texts[i].key, texts[i].key_length);
+      item.value = g_strndup (texts[i].value, texts[i].value_length);
+      g_array_append_val (items, item);
     }
 
   return items;
@@ -75,13 +127,15 @@ append_number (GString *string,
                gboolean exact)
 {
   char buffer[MAX (G_ASCII_DTOSTR_BUF_SIZE, PS_NUMBER_BUF)];
+  int length;
 
   /* Exactly: the shortest text that reads back to the same double */
   if (exact)
-    ps_number_format_double (value, buffer);
+    g_string_append_len (string, buffer, ps_number_format_double (value, buffer));
+  else if ((length = ps_number_format_fixed (value, 6, buffer)) >= 0)
+    g_string_append_len (string, buffer, length);
   else
-    g_ascii_formatd (buffer, sizeof buffer, "%.6f", value);
-  g_string_append (string, buffer);
+    g_string_append (string, g_ascii_formatd (buffer, sizeof buffer, "%.6f", value));
 }
 
 static gboolean
@@ -127,53 +181,56 @@ evaluate_quotient (const char *text,
   return TRUE;
 }
 
-static const char *
-lookup_item (GArray     *items,
-             const char *key,
-             gsize       key_length)
+/* The raw value of the first item named key[0, key_length), or NULL */
+static const ItemText *
+lookup_item (const ItemText *items,
+             guint           n_items,
+             const char     *key,
+             gsize           key_length)
 {
-  for (guint i = 0; i < items->len; i++)
-    {
-      const PsCeDescriptionItem *item = &g_array_index (items, PsCeDescriptionItem, i);
-
-      if (strlen (item->key) == key_length && memcmp (item->key, key, key_length) == 0)
-        return item->value;
-    }
+  for (guint i = 0; i < n_items; i++)
+    if (items[i].key_length == key_length && memcmp (items[i].key, key, key_length) == 0)
+      return &items[i];
 
   return NULL;
 }
 
-/* Substitutes the placeholders of one value twice: for display (six
- * decimals) and exactly (for evaluating a quotient without rounding). */
-static char *
-expand_value (const char                 *value,
-              GArray                     *raw_items,
-              const PsCeDescriptionStats *stats)
+/* Appends one value with its placeholders substituted to out, the
+ * statistics with six decimals or, with exact, as the shortest text that
+ * reads back to the same double. Returns whether anything was
+ * substituted; *has_slash tells whether out got a "/" (may be NULL). */
+static gboolean
+substitute_value (GString                    *out,
+                  const ItemText             *value,
+                  const ItemText             *items,
+                  guint                       n_items,
+                  const PsCeDescriptionStats *stats,
+                  gboolean                    exact,
+                  gboolean                   *has_slash)
 {
-  g_autoptr(GString) display = g_string_new (NULL);
-  g_autoptr(GString) exact = g_string_new (NULL);
   gboolean substituted = FALSE;
-  double quotient;
-  const char *p = value;
+  gboolean slash = FALSE;
+  const char *p = value->value;
+  const char *end = value->value + value->value_length;
 
-  while (*p != '\0')
+  while (p < end)
     {
-      const char *open = strchr (p, '%');
+      const char *open = memchr (p, '%', end - p);
       const char *close;
       const char *name;
       gsize name_length;
       double number;
-      const char *referenced;
+      const ItemText *referenced;
 
-      if (open == NULL || (close = strchr (open + 1, '%')) == NULL)
+      if (open == NULL || (close = memchr (open + 1, '%', end - (open + 1))) == NULL)
         {
-          g_string_append (display, p);
-          g_string_append (exact, p);
+          slash = slash || memchr (p, '/', end - p) != NULL;
+          g_string_append_len (out, p, end - p);
           break;
         }
 
-      g_string_append_len (display, p, open - p);
-      g_string_append_len (exact, p, open - p);
+      slash = slash || memchr (p, '/', open - p) != NULL;
+      g_string_append_len (out, p, open - p);
       name = open + 1;
       name_length = close - name;
 
@@ -188,23 +245,22 @@ expand_value (const char                 *value,
             number = stats->min_s;
           else
             number = stats->max_s;
-          append_number (display, number, FALSE);
-          append_number (exact, number, TRUE);
+          append_number (out, number, exact);
           substituted = TRUE;
         }
       else if (name_length > 0
-               && (referenced = lookup_item (raw_items, name, name_length)) != NULL
-               && strchr (referenced, '%') == NULL)
+               && (referenced = lookup_item (items, n_items, name, name_length)) != NULL
+               && memchr (referenced->value, '%', referenced->value_length) == NULL)
         {
-          g_string_append (display, referenced);
-          g_string_append (exact, referenced);
+          slash = slash || memchr (referenced->value, '/', referenced->value_length) != NULL;
+          g_string_append_len (out, referenced->value, referenced->value_length);
           substituted = TRUE;
         }
       else
         {
           /* Unresolved: keep it, and let the closing "%" start the next search */
-          g_string_append_len (display, open, close - open);
-          g_string_append_len (exact, open, close - open);
+          slash = slash || memchr (open, '/', close - open) != NULL;
+          g_string_append_len (out, open, close - open);
           p = close;
           continue;
         }
@@ -212,13 +268,37 @@ expand_value (const char                 *value,
       p = close + 1;
     }
 
-  if (substituted && evaluate_quotient (exact->str, &quotient))
+  if (has_slash != NULL)
+    *has_slash = slash;
+  return substituted;
+}
+
+/* Appends one value with its placeholders substituted to display, and a
+ * quotient "a/b" of numbers then evaluated, from the exact numbers so
+ * that the mean is not rounded first, with six decimals */
+static void
+expand_value (GString                    *display,
+              const ItemText             *value,
+              const ItemText             *items,
+              guint                       n_items,
+              const PsCeDescriptionStats *stats)
+{
+  gsize display_start = display->len;
+  g_autoptr(GString) exact = NULL;
+  gboolean has_slash;
+  double quotient;
+
+  /* Without a "/" there is no quotient, and no need of the exact text */
+  if (!substitute_value (display, value, items, n_items, stats, FALSE, &has_slash) || !has_slash)
+    return;
+
+  exact = g_string_new (NULL);
+  substitute_value (exact, value, items, n_items, stats, TRUE, NULL);
+  if (evaluate_quotient (exact->str, &quotient))
     {
-      g_string_truncate (display, 0);
+      g_string_truncate (display, display_start);
       append_number (display, quotient, FALSE);
     }
-
-  return g_string_free (g_steal_pointer (&display), FALSE);
 }
 
 /* Whether text is one of %AVG%, %MIN%, %MAX% and nothing else */
@@ -271,42 +351,62 @@ GArray *
 ps_ce_description_expand (const char                 *text,
                           const PsCeDescriptionStats *stats)
 {
-  g_autoptr(GArray) raw_items = ps_ce_description_parse (text);
   GArray *items = item_array_new ();
+  ItemText stack[STACK_ITEMS];
+  guint n_items;
+  g_autofree ItemText *allocated = NULL;
+  ItemText *texts = split_items (text, stack, &n_items);
+  g_autoptr(GString) display = g_string_new (NULL);
 
-  for (guint i = 0; i < raw_items->len; i++)
+  if (texts != stack)
+    allocated = texts;
+  for (guint i = 0; i < n_items; i++)
     {
-      const PsCeDescriptionItem *raw = &g_array_index (raw_items, PsCeDescriptionItem, i);
       PsCeDescriptionItem item;
 
-      item.key = g_strdup (raw->key);
-      item.value = expand_value (raw->value, raw_items, stats);
+      g_string_truncate (display, 0);
+      expand_value (display, &texts[i], texts, n_items, stats);
+      item.key = g_strndup (texts[i].key, texts[i].key_length);
+      item.value = g_strndup (display->str, display->len);
       g_array_append_val (items, item);
     }
 
   return items;
 }
 
+void
+ps_ce_description_append_expanded (GString                    *out,
+                                   const char                 *text,
+                                   const PsCeDescriptionStats *stats)
+{
+  ItemText stack[STACK_ITEMS];
+  guint n_items;
+  g_autofree ItemText *allocated = NULL;
+  ItemText *texts = split_items (text, stack, &n_items);
+
+  /* Stats expands the description of every series: the items stay
+   * pieces of text, and each value is substituted into the result */
+  if (texts != stack)
+    allocated = texts;
+  for (guint i = 0; i < n_items; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      if (texts[i].key_length > 0)
+        {
+          g_string_append_len (out, texts[i].key, texts[i].key_length);
+          g_string_append_c (out, '=');
+        }
+      expand_value (out, &texts[i], texts, n_items, stats);
+    }
+}
+
 char *
 ps_ce_description_expand_to_string (const char                 *text,
                                     const PsCeDescriptionStats *stats)
 {
-  g_autoptr(GArray) items = ps_ce_description_expand (text, stats);
   GString *string = g_string_new (NULL);
 
-  for (guint i = 0; i < items->len; i++)
-    {
-      const PsCeDescriptionItem *item = &g_array_index (items, PsCeDescriptionItem, i);
-
-      if (i > 0)
-        g_string_append_c (string, ',');
-      if (item->key[0] != '\0')
-        {
-          g_string_append (string, item->key);
-          g_string_append_c (string, '=');
-        }
-      g_string_append (string, item->value);
-    }
-
+  ps_ce_description_append_expanded (string, text, stats);
   return g_string_free (string, FALSE);
 }

@@ -53,5 +53,9 @@ GArray *ps_ce_description_expand (const char                 *text,
 /* The expanded items joined back with "," and "=" */
 char   *ps_ce_description_expand_to_string (const char                 *text,
                                             const PsCeDescriptionStats *stats);
+/* The same text appended to out */
+void    ps_ce_description_append_expanded  (GString                    *out,
+                                            const char                 *text,
+                                            const PsCeDescriptionStats *stats);
 
 G_END_DECLS

@@ -545,6 +545,123 @@ summaries_init (Summaries             *self,
   return TRUE;
 }
 
+/* The rate each series' ticks are divided by (0: none), when no
+ * session's rate changes on the way or the options give one: the rate of
+ * its session, the same at every event (ce-perflog.md §7 #8) */
+static void
+summaries_set_rates (Summaries             *self,
+                     PsEventStore          *store,
+                     const PsSeriesOptions *options,
+                     GPtrArray             *series)
+{
+  guint n_sessions = ps_event_store_get_n_sessions (store);
+  g_autofree double *session_rates = g_new (double, n_sessions + 1);
+
+  for (guint session = 0; session < n_sessions; session++)
+    session_rates[session] = options->tick_rate_override > 0 ? options->tick_rate_override
+                                                             : ps_event_store_get_tick_rate (store, session, 0);
+  for (guint i = 0; i < series->len; i++)
+    {
+      const PsSeries *one = g_ptr_array_index (series, i);
+      double rate = one->session < n_sessions ? session_rates[one->session] : options->tick_rate_override;
+
+      self->rates[i] = one->kind == PS_SERIES_DURATION && one->has_seconds && rate > 0 ? rate : 0;
+    }
+}
+
+/* The statistics of one series, from the summaries when they hold its values */
+static void
+series_compute_stats (PsSeries        *series,
+                      guint            i,
+                      const Summaries *summaries,
+                      GCancellable    *cancellable)
+{
+  gboolean summary = summaries->ticks != NULL && series->kind == PS_SERIES_DURATION;
+  gsize first = summary ? summaries->start[i] : 0;
+  gsize count = summary ? summaries->start[i + 1] - first : series->values->len;
+
+  if (summary && summaries->rates != NULL)
+    {
+      ps_stats_compute_scaled (summaries->ticks + first, count, summaries->rates[i], &series->stats,
+                               &series->ticks_stats, cancellable);
+      return;
+    }
+  if (summary)
+    {
+      ps_stats_compute_cancellable (summaries->values + first, count, &series->stats, cancellable);
+      ps_stats_compute_cancellable (summaries->ticks + first, count, &series->ticks_stats, cancellable);
+      return;
+    }
+  compute_stats (series->values, &series->stats, FALSE, cancellable);
+  if (series->ticks != NULL)
+    compute_stats (series->ticks, &series->ticks_stats, FALSE, cancellable);
+}
+
+/* The series' statistics are computed on two threads when there are
+ * many: blocks of this many, each taken by whichever thread is free */
+#define STATS_BLOCK 256
+
+typedef struct
+{
+  GPtrArray       *series;
+  const Summaries *summaries;
+  GCancellable    *cancellable;
+  gint             next_block;  /* atomic */
+  gint             cancelled;   /* atomic */
+} StatsJob;
+
+static gpointer
+stats_job_run (gpointer data)
+{
+  StatsJob *job = data;
+
+  for (;;)
+    {
+      guint first = (guint)g_atomic_int_add (&job->next_block, 1) * STATS_BLOCK;
+
+      /* Selecting the percentiles takes most of the time: a look at the
+       * cancellable every block and before a big series, whose
+       * statistics look too */
+      if (first >= job->series->len || g_atomic_int_get (&job->cancelled))
+        return NULL;
+      if (g_cancellable_is_cancelled (job->cancellable))
+        {
+          g_atomic_int_set (&job->cancelled, TRUE);
+          return NULL;
+        }
+      for (guint i = first; i < MIN (first + STATS_BLOCK, job->series->len); i++)
+        {
+          PsSeries *series = g_ptr_array_index (job->series, i);
+          gsize count = job->summaries->ticks != NULL && series->kind == PS_SERIES_DURATION
+                        ? job->summaries->start[i + 1] - job->summaries->start[i] : series->values->len;
+
+          if (count > 65536 && g_cancellable_is_cancelled (job->cancellable))
+            {
+              g_atomic_int_set (&job->cancelled, TRUE);
+              return NULL;
+            }
+          series_compute_stats (series, i, job->summaries, job->cancellable);
+        }
+    }
+}
+
+/* FALSE when cancelled */
+static gboolean
+compute_all_stats (GPtrArray       *series,
+                   const Summaries *summaries,
+                   GCancellable    *cancellable)
+{
+  StatsJob job = { series, summaries, cancellable, 0, FALSE };
+  GThread *thread = NULL;
+
+  if (series->len >= 2 * STATS_BLOCK)
+    thread = g_thread_new ("perfscope-stats", stats_job_run, &job);
+  stats_job_run (&job);
+  if (thread != NULL)
+    g_thread_join (thread);
+  return !job.cancelled && !g_cancellable_is_cancelled (cancellable);
+}
+
 GPtrArray *
 ps_series_collect (PsEventStore          *store,
                    const PsSeriesOptions *options)
@@ -627,6 +744,8 @@ ps_series_collect (PsEventStore          *store,
   if (options->durations_summary_only
       && !summaries_init (&summaries, store, options, series_of, n_tracks, result->len))
     return g_steal_pointer (&result);
+  if (summaries.rates != NULL)
+    summaries_set_rates (&summaries, store, options, result);
 
   ps_measurement_iter_init (&iter, store);
   while (ps_measurement_iter_next (&iter, &m))
@@ -654,6 +773,12 @@ ps_series_collect (PsEventStore          *store,
                 series->n_excluded++;
                 continue;
               }
+            /* One rate per series: summaries_set_rates () gives it */
+            if (summaries.rates != NULL)
+              {
+                summaries.ticks[summaries.next[index]++] = ticks;
+                continue;
+              }
 
             /* The rate in effect at this event (ce-perflog.md §7 #8) */
             if (options->tick_rate_override > 0)
@@ -662,12 +787,6 @@ ps_series_collect (PsEventStore          *store,
               rate = ps_event_store_get_tick_rate (store, series->session, m.index);
 
             value = series->has_seconds && rate > 0 ? ticks / rate : ticks;
-            if (summaries.rates != NULL)
-              {
-                summaries.rates[index] = series->has_seconds && rate > 0 ? rate : 0;
-                summaries.ticks[summaries.next[index]++] = ticks;
-                continue;
-              }
             if (summaries.values != NULL)
               {
                 gsize at = summaries.next[index]++;
@@ -705,33 +824,8 @@ ps_series_collect (PsEventStore          *store,
       g_array_append_val (series->indexes, m.index);
     }
 
-  for (guint i = 0; i < result->len; i++)
-    {
-      PsSeries *series = g_ptr_array_index (result, i);
-      gboolean summary = summaries.ticks != NULL && series->kind == PS_SERIES_DURATION;
-      gsize first = summary ? summaries.start[i] : 0;
-      gsize count = summary ? summaries.start[i + 1] - first : series->values->len;
-
-      /* Selecting the percentiles takes most of the time: a look every
-       * 256 series and before a big one, whose statistics look too */
-      if (((i & 0xFF) == 0 || count > 65536) && g_cancellable_is_cancelled (options->cancellable))
-        return g_steal_pointer (&result);
-      if (summary && summaries.rates != NULL)
-        {
-          ps_stats_compute_scaled (summaries.ticks + first, count, summaries.rates[i], &series->stats,
-                                   &series->ticks_stats, options->cancellable);
-          continue;
-        }
-      if (summary)
-        {
-          ps_stats_compute_cancellable (summaries.values + first, count, &series->stats, options->cancellable);
-          ps_stats_compute_cancellable (summaries.ticks + first, count, &series->ticks_stats, options->cancellable);
-          continue;
-        }
-      compute_stats (series->values, &series->stats, FALSE, options->cancellable);
-      if (series->ticks != NULL)
-        compute_stats (series->ticks, &series->ticks_stats, FALSE, options->cancellable);
-    }
+  if (!compute_all_stats (result, &summaries, options->cancellable))
+    return g_steal_pointer (&result);
   summaries_clear (&summaries);
 
   if (ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_spans_summarized (store))

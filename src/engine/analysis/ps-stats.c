@@ -12,19 +12,80 @@
 #include "ps-stats.h"
 #include "ps-util.h"
 
+/* Ranges of at most this many values are sorted by insertion */
+#define SELECT_SMALL 16
+
 /* Puts the k-th smallest of values[0..count) at values[k], smaller ones
- * before it and larger ones after (Hoare's selection, median-of-three
- * pivot): linear on average, where sorting would be n log n. One body for
- * doubles and for whole milliseconds (guint32). */
+ * before it and larger ones after: linear on average, where sorting
+ * would be n log n. Each round moves the values below a median-of-three
+ * pivot to the front without a branch on their order (Lomuto's scheme
+ * with the swap done unconditionally), since the branches of a Hoare
+ * partition go wrong half the time on such data; when no value is below
+ * the pivot, a second pass gathers the values equal to it, so that runs
+ * of equal values end the search. A range that does not shrink as fast
+ * as it should is sorted instead, which bounds the time on any input.
+ * One body for doubles and for whole milliseconds (guint32). */
 #define DEFINE_SELECT_KTH(name, type)                                   \
-  static inline void                                                    \
-  name##_swap (type *a,                                                 \
-               type *b)                                                 \
+  static int                                                            \
+  name##_compare (const void *a,                                        \
+                  const void *b)                                        \
   {                                                                     \
-    type t = *a;                                                        \
+    type x = *(const type *)a;                                          \
+    type y = *(const type *)b;                                          \
                                                                         \
-    *a = *b;                                                            \
-    *b = t;                                                             \
+    return (x > y) - (x < y);                                           \
+  }                                                                     \
+                                                                        \
+  static inline gsize                                                   \
+  name##_partition (type       *values,                                 \
+                    gsize       left,                                   \
+                    gsize       right,                                  \
+                    type        pivot,                                  \
+                    gboolean    or_equal)                               \
+  {                                                                     \
+    gsize store = left;                                                 \
+                                                                        \
+    for (gsize i = left; i < right; i++)                                \
+      {                                                                 \
+        type value = values[i];                                         \
+        gsize below = or_equal ? value <= pivot : value < pivot;        \
+                                                                        \
+        values[i] = values[store];                                      \
+        values[store] = value;                                          \
+        store += below;                                                 \
+      }                                                                 \
+    return store;                                                       \
+  }                                                                     \
+                                                                        \
+  static void                                                           \
+  name##_insertion_sort (type  *values,                                 \
+                         gsize  left,                                   \
+                         gsize  right)                                  \
+  {                                                                     \
+    for (gsize i = left + 1; i < right; i++)                            \
+      {                                                                 \
+        type value = values[i];                                         \
+        gsize j = i;                                                    \
+                                                                        \
+        for (; j > left && values[j - 1] > value; j--)                  \
+          values[j] = values[j - 1];                                    \
+        values[j] = value;                                              \
+      }                                                                 \
+  }                                                                     \
+                                                                        \
+  static inline type                                                    \
+  name##_median_of_three (type a,                                       \
+                          type b,                                       \
+                          type c)                                       \
+  {                                                                     \
+    if (a > b)                                                          \
+      {                                                                 \
+        type t = a;                                                     \
+                                                                        \
+        a = b;                                                          \
+        b = t;                                                          \
+      }                                                                 \
+    return c <= a ? a : c >= b ? b : c;                                 \
   }                                                                     \
                                                                         \
   static void                                                           \
@@ -33,47 +94,38 @@
         gsize  k)                                                       \
   {                                                                     \
     gsize left = 0;                                                     \
-    gsize right = count - 1;                                            \
+    gsize right = count;                                                \
+    guint rounds_left = 2 * g_bit_storage (count) + 4;                  \
                                                                         \
-    while (right > left)                                                \
+    while (right - left > SELECT_SMALL)                                 \
       {                                                                 \
-        gsize middle = left + (right - left) / 2;                       \
         type pivot;                                                     \
-        gsize i, j;                                                     \
+        gsize split;                                                    \
                                                                         \
-        if (values[middle] < values[left])                             \
-          name##_swap (&values[middle], &values[left]);                 \
-        if (values[right] < values[left])                               \
-          name##_swap (&values[right], &values[left]);                  \
-        if (values[right] < values[middle])                             \
-          name##_swap (&values[right], &values[middle]);                \
-        pivot = values[middle];                                         \
-                                                                        \
-        i = left;                                                       \
-        j = right;                                                      \
-        while (i <= j)                                                  \
+        if (rounds_left-- == 0)                                         \
           {                                                             \
-            while (values[i] < pivot)                                   \
-              i++;                                                      \
-            while (values[j] > pivot)                                   \
-              j--;                                                      \
-            if (i <= j)                                                 \
-              {                                                         \
-                name##_swap (&values[i], &values[j]);                   \
-                i++;                                                    \
-                if (j == 0)                                             \
-                  break;                                                \
-                j--;                                                    \
-              }                                                         \
+            qsort (values + left, right - left, sizeof (type), name##_compare); \
+            return;                                                     \
           }                                                             \
-                                                                        \
-        if (k <= j)                                                     \
-          right = j;                                                    \
-        else if (k >= i)                                                \
-          left = i;                                                     \
-        else                                                            \
-          return;                                                       \
+        pivot = name##_median_of_three (values[left],                   \
+                                        values[left + (right - left) / 2], \
+                                        values[right - 1]);             \
+        split = name##_partition (values, left, right, pivot, FALSE);   \
+        if (k < split)                                                  \
+          {                                                             \
+            right = split;                                              \
+            continue;                                                   \
+          }                                                             \
+        if (split == left)                                              \
+          {                                                             \
+            /* All at or above the pivot, which is among them */        \
+            split = name##_partition (values, left, right, pivot, TRUE); \
+            if (k < split)                                              \
+              return;                                                   \
+          }                                                             \
+        left = split;                                                   \
       }                                                                 \
+    name##_insertion_sort (values, left, right);                        \
   }
 
 DEFINE_SELECT_KTH (select_kth, double)

@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 #include "ps-export-writer.h"
 #include "ps-number.h"
@@ -162,6 +163,13 @@ format_integer (gint64  value,
   return length;
 }
 
+int
+ps_export_format_integer (gint64  value,
+                          char   *buffer)
+{
+  return format_integer (value, buffer);
+}
+
 void
 ps_export_append_integer (GString *out,
                           gint64   value)
@@ -171,22 +179,26 @@ ps_export_append_integer (GString *out,
   g_string_append_len (out, buffer, format_integer (value, buffer));
 }
 
+int
+ps_export_format_json_number (double  value,
+                              char   *buffer)
+{
+  if (!isfinite (value))
+    {
+      memcpy (buffer, "null", 4);
+      return 4;
+    }
+  /* 0 and -0 alike */
+  if (value == floor (value) && fabs (value) < MAX_EXACT_INTEGER)
+    return format_integer ((gint64)value, buffer);
+  return ps_number_format_double (value, buffer);
+}
+
 void
 ps_export_append_json_number (GString *out,
                               double   value)
 {
   char buffer[PS_NUMBER_BUF];
-  int length;
 
-  if (!isfinite (value))
-    {
-      g_string_append (out, "null");
-      return;
-    }
-  /* 0 and -0 alike */
-  if (value == floor (value) && fabs (value) < MAX_EXACT_INTEGER)
-    length = format_integer ((gint64)value, buffer);
-  else
-    length = ps_number_format_double (value, buffer);
-  g_string_append_len (out, buffer, length);
+  g_string_append_len (out, buffer, ps_export_format_json_number (value, buffer));
 }

@@ -41,6 +41,13 @@ void            ps_export_append_json_number   (GString        *out,
 /* A whole number's digits, as "%" PRId64 prints them, without printf */
 void            ps_export_append_integer       (GString        *out,
                                                 gint64          value);
+/* The text the two functions above append, into a buffer of
+ * PS_NUMBER_BUF bytes (ps-number.h), for a writer that builds a line
+ * itself; return its length, with nothing written after it */
+int             ps_export_format_json_number   (double          value,
+                                                char           *buffer);
+int             ps_export_format_integer       (gint64          value,
+                                                char           *buffer);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsExportWriter, ps_export_writer_free)
 
