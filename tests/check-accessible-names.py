@@ -48,9 +48,17 @@ def in_private_session():
     if runner is None:
         skip_all("no dbus-run-session")
     env = dict(os.environ, **{SESSION_MARK: "1"})
-    # The D-Bus daemon's own messages are not TAP
-    result = subprocess.run([runner, "--", sys.executable] + sys.argv, env=env,
+    # The D-Bus daemon's own messages are not TAP, and the services it
+    # starts (the AT-SPI registry) write to the same standard output: only
+    # the TAP lines are passed on
+    result = subprocess.run([runner, "--", sys.executable] + sys.argv, env=env, stdout=subprocess.PIPE,
+                            text=True,
                             stderr=subprocess.DEVNULL if not os.environ.get("PERFSCOPE_A11Y_DEBUG") else None)
+    for line in result.stdout.splitlines():
+        if re.match(r"(ok|not ok|1\.\.|#)", line):
+            print(line)
+        elif os.environ.get("PERFSCOPE_A11Y_DEBUG"):
+            print(f"# {line}")
     sys.exit(result.returncode)
 
 

@@ -815,8 +815,9 @@ static const Shape shapes[] = {
   { "rtl-logfile", "names", "names_4711.log", write_rtl_names, 4 * MB, "stats calltree", FALSE },
   { "rtl-logfile", "marks", "marks_4711.log", write_rtl_marks, 4 * MB, "stats", FALSE },
   { "rtl-logfile", "unmatched", "unmatched_4711.log", write_rtl_unmatched, 4 * MB, "stats", FALSE },
-  /* `info` builds a JSON object for each session, as for CE above */
-  { "rtl-logfile", "sessions", "sessions_4711.log", write_rtl_sessions, 4 * MB, "stats", FALSE, "info" },
+  /* `info` built a JSON object for each session as a json-glib tree: 82
+   * MiB for 4 MB; written as it is made, 23 MiB */
+  { "rtl-logfile", "sessions", "sessions_4711.log", write_rtl_sessions, 4 * MB, "stats", FALSE },
   { "rtl-logfile", "long-lines", "long_4711.log", write_rtl_long_lines, 4 * MB, "stats calltree", FALSE },
 
   { "pdh-csv", "counters", "counters.csv", write_pdh_counters_csv, 4 * MB, "counters", TRUE },
