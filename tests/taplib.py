@@ -1,7 +1,8 @@
 # taplib.py — the TAP output of the check-*.py scripts: check () records a
 # result, skip () a check that cannot run here, finish () prints them all
 # with the plan and exits non-zero when one failed, with its detail as a
-# comment under it.
+# comment under it. A check whose description ends in "# TODO reason" is
+# a known gap: printed as failed when it fails, but not counted.
 #
 # Copyright 2026 The Perfscope authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -24,7 +25,9 @@ def finish():
     for number, (description, passed, detail) in enumerate(results, 1):
         print(f"{'ok' if passed else 'not ok'} {number} - {description}")
         if not passed:
-            failed = 1
+            # A known gap (TODO) is reported, not counted as a failure
+            if " # TODO" not in description:
+                failed = 1
             if detail:
                 print(f"# {detail}")
     print(f"1..{len(results)}")
