@@ -155,8 +155,9 @@ ps_save_location_folder (GtkWidget *widget)
 {
   GtkWidget *page;
   GFile *file = NULL;
-  g_autoptr(GFile) folder = NULL;
-  const char *documents;
+  const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+  GFile *candidates[3] = { NULL, NULL, NULL };
+  GFile *chosen = NULL;
 
   g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
 
@@ -165,28 +166,17 @@ ps_save_location_folder (GtkWidget *widget)
   else if ((page = gtk_widget_get_ancestor (widget, PS_TYPE_COMPARE_PAGE)) != NULL)
     file = ps_compare_page_get_file (PS_COMPARE_PAGE (page), 0);
 
-  if (file != NULL)
+  /* The run's folder, the one saved to last, Documents; else home */
+  candidates[0] = file != NULL ? g_file_get_parent (file) : NULL;
+  candidates[1] = remembered_folder ();
+  candidates[2] = documents != NULL ? g_file_new_for_path (documents) : NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
     {
-      folder = g_file_get_parent (file);
-      if (is_usable_folder (folder))
-        return g_steal_pointer (&folder);
-      g_clear_object (&folder);
+      if (chosen == NULL && is_usable_folder (candidates[i]))
+        chosen = g_steal_pointer (&candidates[i]);
+      g_clear_object (&candidates[i]);
     }
-
-  folder = remembered_folder ();
-  if (is_usable_folder (folder))
-    return g_steal_pointer (&folder);
-  g_clear_object (&folder);
-
-  documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
-  if (documents != NULL)
-    {
-      folder = g_file_new_for_path (documents);
-      if (is_usable_folder (folder))
-        return g_steal_pointer (&folder);
-      g_clear_object (&folder);
-    }
-  return g_file_new_for_path (g_get_home_dir ());
+  return chosen != NULL ? chosen : g_file_new_for_path (g_get_home_dir ());
 }
 
 void
