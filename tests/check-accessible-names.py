@@ -203,6 +203,10 @@ def report(description, found):
     detail = f"{len(found)} bad names:\n# " + "\n# ".join(unique[:25])
     if len(unique) > 25:
         detail += f"\n# … and {len(unique) - 25} more"
+    # A known gap that did not show this time is a pass, not an
+    # unexpected one
+    if not found:
+        description = description.split(" # TODO")[0]
     check(description, not found, detail)
 
 
