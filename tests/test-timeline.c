@@ -630,6 +630,16 @@ test_ce_sequence (Fixture       *fixture,
   }
 }
 
+static gboolean
+run_page_fraction_saved (gpointer data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(GVariant) fractions = g_settings_get_value (settings, "pane-fractions");
+  double kept;
+
+  return g_variant_lookup (fractions, "run-page", "d", &kept);
+}
+
 /* The divider under the timeline stays where the user put it, and runs
  * opened later start with it there */
 static void
@@ -640,8 +650,9 @@ test_split_remembered (Fixture       *fixture,
   Run second;
 
   gtk_paned_set_position (ps_run_page_get_paned (first.page), 180);
-  /* The position is kept once the divider has settled for 300 ms */
-  iterate_for (400);
+  /* The position is kept once the divider has settled for 300 ms (later
+   * on a busy machine) */
+  g_assert_true (iterate_until (run_page_fraction_saved, NULL));
   second = open_run (fixture, "rtl", "startup_4711.log");
   g_assert_true (second.page != first.page);
   iterate_for (50);
@@ -1281,6 +1292,14 @@ counter_axis_top (PsRunPage *page)
   return y_high;
 }
 
+static gboolean
+counter_axes_agree (gpointer data)
+{
+  PsRunPage **pages = data;
+
+  return counter_axis_top (pages[0]) == counter_axis_top (pages[1]);
+}
+
 /* Two counter logs side by side, the second with one reading of 150 %:
  * shared, the processor charts of both reach as high, and stay so when
  * one of them sums its series up */
@@ -1317,6 +1336,8 @@ test_shared_counter_scale (Fixture       *fixture,
   /* B's series summed reach higher still: A's axis follows */
   ps_counters_view_set_stacked (ps_run_page_get_counters_view (pages[1]), TRUE);
   g_assert_cmpfloat (counter_axis_top (pages[1]), >, top_b);
+  /* A's charts are drawn again a frame or more later on a busy machine */
+  g_assert_true (iterate_until (counter_axes_agree, pages));
   g_assert_cmpfloat (counter_axis_top (pages[0]), ==, counter_axis_top (pages[1]));
 
   ps_run_page_set_shared_value_scale (pages[0], pages[1], FALSE);

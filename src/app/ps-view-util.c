@@ -1284,6 +1284,19 @@ ps_view_show_write_error (GtkWindow    *parent,
   ps_view_show_error (parent, message, detail);
 }
 
+void
+ps_view_announce_saved (GtkWidget *widget,
+                        GFile     *file)
+{
+  g_autofree char *uri = NULL;
+
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+  g_return_if_fail (G_IS_FILE (file));
+
+  uri = g_file_get_uri (file);
+  gtk_widget_activate_action (widget, "win.show-saved", "s", uri);
+}
+
 char *
 ps_view_file_display_name (GFile *file)
 {

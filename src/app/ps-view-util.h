@@ -206,6 +206,13 @@ void        ps_view_show_write_error     (GtkWindow              *parent,
                                           GFile                  *file,
                                           const GError           *error);
 
+/* A file was written from widget (an export, a saved run): the window
+ * widget is in says so in a toast, with a button that opens its folder
+ * (the window's action win.show-saved); nothing when widget is in no
+ * window any more */
+void        ps_view_announce_saved       (GtkWidget              *widget,
+                                          GFile                  *file);
+
 /* The name of file for a title, a label or a menu: its base name as UTF-8
  * (bytes that are not shown as U+FFFD), or its URI when it has none;
  * g_free () */

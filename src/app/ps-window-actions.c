@@ -537,6 +537,7 @@ save_done_cb (GObject      *object,
   if (ps_native_save_finish (result, &error))
     {
       _ps_window_add_recent (data->window, data->file);
+      ps_window_show_saved (data->window, data->file);
       /* A recording is now that file: it can be compared and reopened */
       if (ps_run_page_get_file (data->page) == NULL)
         ps_run_page_set_saved_file (data->page, data->file);
@@ -722,6 +723,53 @@ record_action (GtkWidget  *widget,
   ps_window_show_record_dialog (PS_WINDOW (widget));
 }
 
+#if GTK_CHECK_VERSION (4, 10, 0)
+static void
+folder_opened_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!gtk_file_launcher_open_containing_folder_finish (GTK_FILE_LAUNCHER (object), result, &error)
+      && !g_error_matches (error, GTK_DIALOG_ERROR, GTK_DIALOG_ERROR_DISMISSED))
+    g_warning ("Could not open the folder: %s", error->message);
+}
+#endif
+
+/* Open Folder, the button of the toast after a save: the file manager
+ * shows the saved file in its folder (GtkFileLauncher from GTK 4.10,
+ * selecting it), or the folder itself below */
+static void
+open_folder_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+#if GTK_CHECK_VERSION (4, 10, 0)
+  g_autoptr(GtkFileLauncher) launcher = gtk_file_launcher_new (file);
+
+  gtk_file_launcher_open_containing_folder (launcher, GTK_WINDOW (widget), NULL, folder_opened_cb, NULL);
+#else
+  g_autoptr(GFile) folder = g_file_get_parent (file);
+  g_autofree char *uri = folder != NULL ? g_file_get_uri (folder) : NULL;
+
+  if (uri != NULL)
+    gtk_show_uri (GTK_WINDOW (widget), uri, GDK_CURRENT_TIME);
+#endif
+}
+
+/* A view's export written: the toast (ps_view_announce_saved ()) */
+static void
+show_saved_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+
+  ps_window_show_saved (PS_WINDOW (widget), file);
+}
+
 /* Keyboard Shortcuts: a new window each time, gone when closed */
 static void
 show_help_overlay_action (GtkWidget  *widget,
@@ -758,6 +806,8 @@ _ps_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-reset", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.show-saved", "s", show_saved_action);
+  gtk_widget_class_install_action (widget_class, "win.open-folder", "s", open_folder_action);
 
   /* Also when the window is used without the application's accelerators */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);

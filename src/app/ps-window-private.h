@@ -11,12 +11,13 @@ G_BEGIN_DECLS
 
 struct _PsWindow
 {
-  GtkApplicationWindow  parent_instance;
+  AdwApplicationWindow  parent_instance;
 
   GtkRecentManager     *recent_manager;
   GSettings            *settings;   /* recent comparisons; NULL without the schema */
 
   /* Template widgets */
+  AdwToastOverlay      *toast_overlay;
   GtkStack             *stack;
   GtkWidget            *empty_state;
   GtkNotebook          *notebook;
@@ -30,6 +31,9 @@ struct _PsWindow
   GFile                *pair_files[2];
   GCancellable         *pair_cancellable;  /* finding pairs' kinds */
   guint                 n_opening_pairs;
+
+  /* The toast shown now, for the tests (weak) */
+  AdwToast             *toast;
 
   /* The user chose to close the window without its unsaved recordings */
   gboolean              closing_confirmed;
@@ -96,6 +100,8 @@ const char *ps_window_get_visible_state   (PsWindow       *self);
 gboolean    ps_window_get_pair_banner_revealed (PsWindow  *self);
 const char *ps_window_get_pair_banner_text     (PsWindow  *self);
 GtkWidget  *ps_window_get_pair_banner_button   (PsWindow  *self);
+/* Tests: the toast shown now, or NULL */
+AdwToast   *ps_window_get_toast                (PsWindow  *self);
 /* Tests: whether the kinds of a pair given together are being found */
 gboolean    ps_window_is_opening_pair          (PsWindow  *self);
 
