@@ -15,6 +15,7 @@
 #include "ps-compare-page-private.h"
 #include "ps-report-export.h"
 #include "ps-run-page-private.h"
+#include "ps-view-util.h"
 #include "ps-window-private.h"
 
 /* label → action of every item of a menu model, submenus and sections
@@ -82,28 +83,101 @@ test_primary_menu (Fixture       *fixture,
   g_assert_nonnull (g_action_map_lookup_action (G_ACTION_MAP (fixture->app), "preferences"));
 }
 
+typedef struct
+{
+  int choice;
+  int n_destroyed;
+} Answer;
+
+static void
+record_choice (int      choice,
+               gpointer user_data)
+{
+  ((Answer *)user_data)->choice = choice;
+}
+
+static void
+count_destroy (gpointer user_data)
+{
+  ((Answer *)user_data)->n_destroyed++;
+}
+
+static gboolean
+no_dialog_reads (gpointer text)
+{
+  return find_dialog_with_text (text) == NULL;
+}
+
+/* Errors and questions are libadwaita's message dialogs over the window:
+ * the message as heading, the detail as body, the buttons as responses,
+ * the destructive one red; Escape answers with the first button */
+static void
+test_message_dialogs (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  const char *buttons[] = { "_Cancel", "_Discard", "_Save As…", NULL };
+  AdwMessageDialog *dialog;
+  Answer answer = { -1, 0 };
+
+  ps_view_show_error (GTK_WINDOW (fixture->window), "Could Not Frobnicate", "The disk is full.");
+  dialog = ADW_MESSAGE_DIALOG (find_dialog_with_text ("Could Not Frobnicate"));
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Could Not Frobnicate");
+  g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "The disk is full.");
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (fixture->window));
+  g_assert_true (adw_message_dialog_has_response (dialog, "close"));
+  g_assert_true (click_button (GTK_WIDGET (dialog), "_Close"));
+  g_assert_true (iterate_until (no_dialog_reads, "Could Not Frobnicate"));
+
+  ps_view_ask (GTK_WINDOW (fixture->window), "Save “run” Before Closing?", "It is only here.",
+               buttons, 1, record_choice, &answer, count_destroy);
+  dialog = ADW_MESSAGE_DIALOG (find_dialog_with_text ("Save “run” Before Closing?"));
+  g_assert_nonnull (dialog);
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "1"), ==, ADW_RESPONSE_DESTRUCTIVE);
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "2"), ==, ADW_RESPONSE_DEFAULT);
+  g_assert_cmpstr (adw_message_dialog_get_default_response (dialog), ==, "2");
+  g_assert_cmpstr (adw_message_dialog_get_close_response (dialog), ==, "0");
+  g_assert_true (click_button (GTK_WIDGET (dialog), "_Discard"));
+  g_assert_cmpint (answer.choice, ==, 1);
+  g_assert_cmpint (answer.n_destroyed, ==, 1);
+  g_assert_true (iterate_until (no_dialog_reads, "Save “run” Before Closing?"));
+
+  /* Closed without a button (Escape): the first one */
+  ps_view_ask (GTK_WINDOW (fixture->window), "Stop?", "Really.", buttons, 1, record_choice, &answer, count_destroy);
+  dialog = ADW_MESSAGE_DIALOG (find_dialog_with_text ("Stop?"));
+  g_assert_nonnull (dialog);
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (iterate_until (no_dialog_reads, "Stop?"));
+  g_assert_cmpint (answer.choice, ==, 0);
+  g_assert_cmpint (answer.n_destroyed, ==, 2);
+}
+
 static gboolean
 about_is_shown (gpointer data)
 {
-  return find_toplevel (GTK_TYPE_ABOUT_DIALOG) != NULL;
+  return find_toplevel (ADW_TYPE_ABOUT_WINDOW) != NULL;
 }
 
 static void
 test_about (Fixture       *fixture,
             gconstpointer  data)
 {
-  GtkAboutDialog *about;
+  AdwAboutWindow *about;
 
   g_action_group_activate_action (G_ACTION_GROUP (fixture->app), "about", NULL);
   g_assert_true (iterate_until (about_is_shown, NULL));
-  about = GTK_ABOUT_DIALOG (find_toplevel (GTK_TYPE_ABOUT_DIALOG));
+  about = ADW_ABOUT_WINDOW (find_toplevel (ADW_TYPE_ABOUT_WINDOW));
 
-  g_assert_cmpstr (gtk_about_dialog_get_version (about), ==, PACKAGE_VERSION);
-  g_assert_cmpint (gtk_about_dialog_get_license_type (about), ==, GTK_LICENSE_GPL_3_0);
-  g_assert_cmpstr (gtk_about_dialog_get_website (about), ==, "https://github.com/perfscope/perfscope");
-  g_assert_cmpstr (gtk_about_dialog_get_logo_icon_name (about), ==, APP_ID);
-  g_assert_cmpstr (gtk_about_dialog_get_authors (about)[0], ==, "The Perfscope authors");
+  g_assert_cmpstr (adw_about_window_get_application_name (about), ==, "Perfscope");
+  g_assert_cmpstr (adw_about_window_get_version (about), ==, PACKAGE_VERSION);
+  g_assert_cmpint (adw_about_window_get_license_type (about), ==, GTK_LICENSE_GPL_3_0);
+  g_assert_cmpstr (adw_about_window_get_website (about), ==, "https://github.com/perfscope/perfscope");
+  g_assert_cmpstr (adw_about_window_get_issue_url (about), ==, "https://github.com/perfscope/perfscope/issues");
+  g_assert_cmpstr (adw_about_window_get_application_icon (about), ==, APP_ID);
+  g_assert_cmpstr (adw_about_window_get_developers (about)[0], ==, "The Perfscope authors");
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (about)) == GTK_WINDOW (fixture->window));
+  /* What the window shows on its first page */
+  g_assert_nonnull (find_dialog_with_text ("Open, explore and compare performance logs"));
 
   gtk_window_destroy (GTK_WINDOW (about));
 }
@@ -791,6 +865,7 @@ main (int   argc,
 
   ADD_TEST ("/app-ui/primary-menu", test_primary_menu);
   ADD_TEST ("/app-ui/about", test_about);
+  ADD_TEST ("/app-ui/message-dialogs", test_message_dialogs);
   ADD_TEST ("/app-ui/preferences", test_preferences);
   ADD_TEST ("/app-ui/shortcuts-window", test_shortcuts_window);
   ADD_TEST ("/app-ui/accelerators", test_accelerators);

@@ -152,16 +152,17 @@ about_action (GSimpleAction *action,
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
   static const char *developers[] = { "The Perfscope authors", NULL };
 
-  gtk_show_about_dialog (window,
-                         "title", _("About Perfscope"),
-                         "program-name", _("Perfscope"),
-                         "logo-icon-name", APP_ID,
+  adw_show_about_window (window,
+                         "application-name", _("Perfscope"),
+                         "application-icon", APP_ID,
+                         "developer-name", _("The Perfscope authors"),
                          "version", PACKAGE_VERSION,
                          "comments", _("Open, explore and compare performance logs"),
                          "website", "https://github.com/perfscope/perfscope",
+                         "issue-url", "https://github.com/perfscope/perfscope/issues",
                          "copyright", _("© 2026 The Perfscope authors"),
                          "license-type", GTK_LICENSE_GPL_3_0,
-                         "authors", developers,
+                         "developers", developers,
                          /* Translators: put your names here, one a line */
                          "translator-credits", _("translator-credits"),
                          NULL);

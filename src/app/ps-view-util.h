@@ -179,8 +179,8 @@ GSettings  *ps_view_settings_new_if_installed (void);
 gboolean    ps_view_default_basis_is_view (void);
 gboolean    ps_view_default_log_scale    (void);
 
-/* An error in a dialog over parent: message, then detail (GtkAlertDialog
- * from GTK 4.10, a GtkMessageDialog below) */
+/* An error in a dialog over parent (an AdwMessageDialog): message, then
+ * detail */
 void        ps_view_show_error           (GtkWindow              *parent,
                                           const char             *message,
                                           const char             *detail);
