@@ -152,6 +152,111 @@ test_message_dialogs (Fixture       *fixture,
   g_assert_cmpint (answer.n_destroyed, ==, 2);
 }
 
+static guint
+count_rows (GtkListBox *list)
+{
+  guint n_rows = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (list)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_BOX_ROW (child))
+      n_rows++;
+  return n_rows;
+}
+
+static gboolean
+welcome_lists_two (gpointer data)
+{
+  PsWindow *window = data;
+
+  return count_rows (window->recent_list) == 2 && gtk_widget_get_mapped (window->recent_group);
+}
+
+static gboolean
+all_pages_read (gpointer data)
+{
+  PsWindow *window = data;
+
+  for (guint i = 0; i < ps_window_get_n_pages (window); i++)
+    {
+      PsRunPage *page = ps_window_get_page (window, i);
+
+      if (page == NULL || (ps_run_page_get_state (page) != PS_RUN_PAGE_LOADED
+                           && ps_run_page_get_state (page) != PS_RUN_PAGE_PARTIAL))
+        return FALSE;
+    }
+  return ps_window_get_n_pages (window) > 0;
+}
+
+/* The empty window welcomes: Open, Record, the demo logs and the recent
+ * files, the newest first, each of which opens its file */
+static void
+test_welcome (Fixture       *fixture,
+              gconstpointer  data)
+{
+  PsWindow *window = fixture->window;
+  g_autofree char *demo_dir = _ps_window_get_demo_dir ();
+  g_autofree char *text = NULL;
+  g_autoptr(GFile) older = NULL;
+  g_autoptr(GFile) newer = NULL;
+  g_autofree char *newer_folder = NULL;
+  g_autoptr(GDir) dir = NULL;
+  GtkWidget *button;
+  GtkListBoxRow *row;
+  guint n_demo = 0;
+  const char *name;
+
+  g_assert_true (ADW_IS_STATUS_PAGE (window->empty_state));
+  g_assert_true (gtk_widget_get_mapped (window->empty_state));
+  g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (window->empty_state)), ==, "Open a performance log");
+  button = find_button (window->empty_state, "_Open…");
+  g_assert_nonnull (button);
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "win.open");
+  button = find_button (window->empty_state, "R_ecord…");
+  g_assert_nonnull (button);
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "win.record");
+  button = find_button (window->empty_state, "Open the _Demo Logs");
+  g_assert_nonnull (button);
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "win.open-demo");
+  g_assert_true (gtk_widget_is_sensitive (button));
+  /* No recent files yet: no list */
+  g_assert_false (gtk_widget_get_visible (window->recent_group));
+
+  /* Two files opened: both listed, the newest first, name then folder */
+  older = write_temp_file (fixture, "older & first.log", "", 0);
+  newer = write_temp_file (fixture, "newer.log", "", 0);
+  _ps_window_add_recent (window, older);
+  iterate_for (1100);
+  _ps_window_add_recent (window, newer);
+  g_assert_true (iterate_until (welcome_lists_two, window));
+  text = collect_label_text (GTK_WIDGET (window->recent_list));
+  newer_folder = g_path_get_dirname (g_file_peek_path (newer));
+  g_assert_nonnull (strstr (text, "older & first.log"));
+  g_assert_nonnull (strstr (text, newer_folder));
+  g_assert_true (strstr (text, "newer.log") < strstr (text, "older & first.log"));
+  row = gtk_list_box_get_row_at_index (window->recent_list, 0);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (row)), ==, g_file_peek_path (newer));
+
+  /* A row activated opens its file */
+  g_signal_emit_by_name (row, "activate");
+  g_assert_cmpuint (ps_window_get_n_pages (window), ==, 1);
+  g_assert_true (g_file_equal (ps_run_page_get_file (ps_window_get_page (window, 0)), newer));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL);
+  g_assert_cmpstr (ps_window_get_visible_state (window), ==, "empty");
+
+  /* Open the Demo Logs: every log of the demo folder, read */
+  dir = g_dir_open (demo_dir, 0, NULL);
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (!g_str_has_suffix (name, ".md"))
+      n_demo++;
+  g_assert_cmpuint (n_demo, >=, 8);
+  g_signal_emit_by_name (find_button (window->empty_state, "Open the _Demo Logs"), "clicked");
+  g_assert_cmpuint (ps_window_get_n_pages (window), ==, n_demo);
+  g_assert_true (iterate_until (all_pages_read, window));
+  g_assert_cmpstr (ps_window_get_visible_state (window), ==, "runs");
+}
+
 static gboolean
 about_is_shown (gpointer data)
 {
@@ -865,6 +970,7 @@ main (int   argc,
 
   ADD_TEST ("/app-ui/primary-menu", test_primary_menu);
   ADD_TEST ("/app-ui/about", test_about);
+  ADD_TEST ("/app-ui/welcome", test_welcome);
   ADD_TEST ("/app-ui/message-dialogs", test_message_dialogs);
   ADD_TEST ("/app-ui/preferences", test_preferences);
   ADD_TEST ("/app-ui/shortcuts-window", test_shortcuts_window);

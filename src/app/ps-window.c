@@ -1022,6 +1022,8 @@ ps_window_class_init (PsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, empty_state);
+  gtk_widget_class_bind_template_child (widget_class, PsWindow, recent_group);
+  gtk_widget_class_bind_template_child (widget_class, PsWindow, recent_list);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, notebook);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, recent_menu);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, pair_banner);
