@@ -20,6 +20,20 @@ import sys
 # tests/ is the script's folder, first on sys.path
 from taplib import check, finish
 
+def sources(root):
+    """The C files of the code and of its tests"""
+    return sorted(list((root / "src").rglob("*.[ch]")) + list((root / "tests").rglob("*.[ch]")))
+
+
+def find_branches(text, macro, relative):
+    """(major, minor, "file:line") of every macro (X, Y, Z) in text"""
+    branches = []
+    for match in re.finditer(rf"{macro} \((\d+), (\d+), (\d+)\)", text):
+        line = text.count("\n", 0, match.start()) + 1
+        branches.append((int(match.group(1)), int(match.group(2)), f"{relative}:{line}"))
+    return branches
+
+
 def main():
     root = pathlib.Path(sys.argv[1])
     meson = (root / "meson.build").read_text(encoding="utf-8")
@@ -40,12 +54,10 @@ def main():
 
     app_headers = {path.name for path in (root / "src" / "app").glob("*.h")}
     branches = []
-    for path in sorted(list((root / "src").rglob("*.[ch]")) + list((root / "tests").rglob("*.[ch]"))):
+    for path in sources(root):
         text = path.read_text(encoding="utf-8", errors="replace")
         relative = path.relative_to(root)
-        for match in re.finditer(r"GTK_CHECK_VERSION \((\d+), (\d+), (\d+)\)", text):
-            line = text.count("\n", 0, match.start()) + 1
-            branches.append((int(match.group(1)), int(match.group(2)), f"{relative}:{line}"))
+        branches += find_branches(text, "GTK_CHECK_VERSION", relative)
 
         if path.suffix != ".c":
             continue
@@ -89,11 +101,9 @@ def check_adw_branches(root, meson):
     oldest, newest = int(oldest.group(1)), int(newest.group(1))
     check("adw_newest_branch is adw_oldest or newer", newest >= oldest)
     branches = []
-    for path in sorted(list((root / "src").rglob("*.[ch]")) + list((root / "tests").rglob("*.[ch]"))):
+    for path in sources(root):
         text = path.read_text(encoding="utf-8", errors="replace")
-        for match in re.finditer(r"ADW_CHECK_VERSION \((\d+), (\d+), (\d+)\)", text):
-            line = text.count("\n", 0, match.start()) + 1
-            branches.append((int(match.group(1)), int(match.group(2)), f"{path.relative_to(root)}:{line}"))
+        branches += find_branches(text, "ADW_CHECK_VERSION", path.relative_to(root))
     for major, minor, where in branches:
         check(f"{where}: ADW_CHECK_VERSION (1, {minor}, …) lies above 1.{oldest} and within 1.{newest}",
               major == 1 and oldest < minor <= newest,

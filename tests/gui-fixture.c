@@ -362,13 +362,16 @@ render_widget (GtkWidget *widget)
                                  GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, stride);
 }
 
-guint
-count_pixels_near (GdkTexture    *texture,
-                   int            x0,
-                   int            y0,
-                   int            x1,
-                   int            y1,
-                   const GdkRGBA *color)
+/* The opaque pixels of texture in x0…x1 × y0…y1 within tolerance of color
+ * in every channel */
+static guint
+count_pixels_within (GdkTexture    *texture,
+                     int            x0,
+                     int            y0,
+                     int            x1,
+                     int            y1,
+                     const GdkRGBA *color,
+                     double         tolerance)
 {
   int width = gdk_texture_get_width (texture);
   int height = gdk_texture_get_height (texture);
@@ -385,11 +388,22 @@ count_pixels_near (GdkTexture    *texture,
         double alpha = p[3] / 255.0;
 
         n += alpha > 0.5
-             && fabs (p[2] / 255.0 / alpha - color->red) < 0.08
-             && fabs (p[1] / 255.0 / alpha - color->green) < 0.08
-             && fabs (p[0] / 255.0 / alpha - color->blue) < 0.08;
+             && fabs (p[2] / 255.0 / alpha - color->red) < tolerance
+             && fabs (p[1] / 255.0 / alpha - color->green) < tolerance
+             && fabs (p[0] / 255.0 / alpha - color->blue) < tolerance;
       }
   return n;
+}
+
+guint
+count_pixels_near (GdkTexture    *texture,
+                   int            x0,
+                   int            y0,
+                   int            x1,
+                   int            y1,
+                   const GdkRGBA *color)
+{
+  return count_pixels_within (texture, x0, y0, x1, y1, color, 0.08);
 }
 
 guint
@@ -400,27 +414,8 @@ count_pixels_drawn_with (GdkTexture    *texture,
                          int            y1,
                          const GdkRGBA *color)
 {
-  int width = gdk_texture_get_width (texture);
-  int height = gdk_texture_get_height (texture);
-  gsize stride = (gsize)width * 4;
-  g_autofree guchar *data = g_malloc (stride * height);
   /* Over any background, color at its alpha lands within 1 − alpha of it */
-  double tolerance = 0.08 + (1 - CLAMP (color->alpha, 0.5, 1.0));
-  guint n = 0;
-
-  gdk_texture_download (texture, data, stride);
-  for (int y = MAX (y0, 0); y <= MIN (y1, height - 1); y++)
-    for (int x = MAX (x0, 0); x <= MIN (x1, width - 1); x++)
-      {
-        const guchar *p = data + y * stride + x * 4;
-        double alpha = p[3] / 255.0;
-
-        n += alpha > 0.5
-             && fabs (p[2] / 255.0 / alpha - color->red) < tolerance
-             && fabs (p[1] / 255.0 / alpha - color->green) < tolerance
-             && fabs (p[0] / 255.0 / alpha - color->blue) < tolerance;
-      }
-  return n;
+  return count_pixels_within (texture, x0, y0, x1, y1, color, 0.08 + (1 - CLAMP (color->alpha, 0.5, 1.0)));
 }
 
 gboolean
