@@ -309,6 +309,26 @@ test_preferences (Fixture       *fixture,
   g_assert_true (gtk_window_get_modal (GTK_WINDOW (preferences)));
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (preferences)) == GTK_WINDOW (fixture->window));
 
+  /* Each setting is a row that says under its title what it does; the
+   * events kept, what 0 chooses on this computer */
+  {
+    GtkWidget *spin_row = gtk_widget_get_ancestor (GTK_WIDGET (ps_preferences_window_get_events_spin (preferences)),
+                                                   ADW_TYPE_ACTION_ROW);
+    g_autofree char *automatic = g_strdup_printf ("%.0f million events.",
+                                                  (double) ps_application_get_automatic_max_events () / 1e6);
+    const char *subtitle;
+
+    g_assert_nonnull (spin_row);
+    g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (spin_row)), ==, "_Events kept, in millions");
+    subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (spin_row));
+    g_assert_nonnull (strstr (subtitle, "0 keeps as many as half of this computer’s memory holds"));
+    g_assert_true (g_str_has_suffix (subtitle, automatic));
+    spin_row = gtk_widget_get_ancestor (GTK_WIDGET (ps_preferences_window_get_recent_spin (preferences)),
+                                        ADW_TYPE_ACTION_ROW);
+    g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (spin_row)), ==,
+                     "How many files and comparisons Open Recent lists");
+  }
+
   /* The spin shows the key, and changing it changes the key */
   spin = ps_preferences_window_get_recent_spin (preferences);
   g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 10);
