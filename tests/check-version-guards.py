@@ -20,6 +20,20 @@ import sys
 # tests/ is the script's folder, first on sys.path
 from taplib import check, finish
 
+def sources(root):
+    """The C files of the code and of its tests"""
+    return sorted(list((root / "src").rglob("*.[ch]")) + list((root / "tests").rglob("*.[ch]")))
+
+
+def find_branches(text, macro, relative):
+    """(major, minor, "file:line") of every macro (X, Y, Z) in text"""
+    branches = []
+    for match in re.finditer(rf"{macro} \((\d+), (\d+), (\d+)\)", text):
+        line = text.count("\n", 0, match.start()) + 1
+        branches.append((int(match.group(1)), int(match.group(2)), f"{relative}:{line}"))
+    return branches
+
+
 def main():
     root = pathlib.Path(sys.argv[1])
     meson = (root / "meson.build").read_text(encoding="utf-8")
@@ -40,12 +54,10 @@ def main():
 
     app_headers = {path.name for path in (root / "src" / "app").glob("*.h")}
     branches = []
-    for path in sorted(list((root / "src").rglob("*.[ch]")) + list((root / "tests").rglob("*.[ch]"))):
+    for path in sources(root):
         text = path.read_text(encoding="utf-8", errors="replace")
         relative = path.relative_to(root)
-        for match in re.finditer(r"GTK_CHECK_VERSION \((\d+), (\d+), (\d+)\)", text):
-            line = text.count("\n", 0, match.start()) + 1
-            branches.append((int(match.group(1)), int(match.group(2)), f"{relative}:{line}"))
+        branches += find_branches(text, "GTK_CHECK_VERSION", relative)
 
         if path.suffix != ".c":
             continue
@@ -70,6 +82,34 @@ def main():
     if re.search(r"dependency\('libadwaita-1'", meson):
         for macro in ("ADW_VERSION_MIN_REQUIRED", "ADW_VERSION_MAX_ALLOWED"):
             check(f"config.h sets {macro} (libadwaita is used)", re.search(rf"config_h\.set\('{macro}'", meson))
+        check_adw_branches(root, meson)
+
+
+def check_adw_branches(root, meson):
+    """The ADW_CHECK_VERSION branches lie above adw_oldest and within
+    adw_newest_branch, as the GTK ones do within theirs"""
+    oldest = re.search(r"^adw_oldest = (\d+)$", meson, re.M)
+    newest = re.search(r"^adw_newest_branch = (\d+)$", meson, re.M)
+    required = re.search(r"dependency\('libadwaita-1', version: '>= 1\.(\d+)'\)", meson)
+    check("meson.build names the oldest libadwaita (adw_oldest) and the newest branch (adw_newest_branch)",
+          oldest and newest)
+    check("the libadwaita dependency asks for the oldest libadwaita",
+          oldest and required and required.group(1) == oldest.group(1),
+          f"adw_oldest {oldest and oldest.group(1)}, dependency 1.{required and required.group(1)}")
+    if not (oldest and newest):
+        return
+    oldest, newest = int(oldest.group(1)), int(newest.group(1))
+    check("adw_newest_branch is adw_oldest or newer", newest >= oldest)
+    branches = []
+    for path in sources(root):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        branches += find_branches(text, "ADW_CHECK_VERSION", path.relative_to(root))
+    for major, minor, where in branches:
+        check(f"{where}: ADW_CHECK_VERSION (1, {minor}, …) lies above 1.{oldest} and within 1.{newest}",
+              major == 1 and oldest < minor <= newest,
+              "raise adw_newest_branch in meson.build for a newer branch")
+    check(f"adw_newest_branch (1.{newest}) is the newest branch, or adw_oldest without branches",
+          max([minor for _, minor, _ in branches], default=oldest) == newest)
 
 
 if __name__ == "__main__":

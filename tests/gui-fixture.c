@@ -379,13 +379,16 @@ render_widget (GtkWidget *widget)
                                  GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, stride);
 }
 
-guint
-count_pixels_near (GdkTexture    *texture,
-                   int            x0,
-                   int            y0,
-                   int            x1,
-                   int            y1,
-                   const GdkRGBA *color)
+/* The opaque pixels of texture in x0…x1 × y0…y1 within tolerance of color
+ * in every channel */
+static guint
+count_pixels_within (GdkTexture    *texture,
+                     int            x0,
+                     int            y0,
+                     int            x1,
+                     int            y1,
+                     const GdkRGBA *color,
+                     double         tolerance)
 {
   int width = gdk_texture_get_width (texture);
   int height = gdk_texture_get_height (texture);
@@ -402,11 +405,34 @@ count_pixels_near (GdkTexture    *texture,
         double alpha = p[3] / 255.0;
 
         n += alpha > 0.5
-             && fabs (p[2] / 255.0 / alpha - color->red) < 0.08
-             && fabs (p[1] / 255.0 / alpha - color->green) < 0.08
-             && fabs (p[0] / 255.0 / alpha - color->blue) < 0.08;
+             && fabs (p[2] / 255.0 / alpha - color->red) < tolerance
+             && fabs (p[1] / 255.0 / alpha - color->green) < tolerance
+             && fabs (p[0] / 255.0 / alpha - color->blue) < tolerance;
       }
   return n;
+}
+
+guint
+count_pixels_near (GdkTexture    *texture,
+                   int            x0,
+                   int            y0,
+                   int            x1,
+                   int            y1,
+                   const GdkRGBA *color)
+{
+  return count_pixels_within (texture, x0, y0, x1, y1, color, 0.08);
+}
+
+guint
+count_pixels_drawn_with (GdkTexture    *texture,
+                         int            x0,
+                         int            y0,
+                         int            x1,
+                         int            y1,
+                         const GdkRGBA *color)
+{
+  /* Over any background, color at its alpha lands within 1 − alpha of it */
+  return count_pixels_within (texture, x0, y0, x1, y1, color, 0.08 + (1 - CLAMP (color->alpha, 0.5, 1.0)));
 }
 
 gboolean

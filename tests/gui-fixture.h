@@ -93,6 +93,15 @@ guint       count_pixels_near      (GdkTexture    *texture,
                                     int            x1,
                                     int            y1,
                                     const GdkRGBA *color);
+/* The same for pixels drawn with color at its alpha (a style's
+ * foreground: libadwaita's is 80 % opaque) over any background: within
+ * 0.08 + (1 − alpha) of it, alpha taken as 0.5 at least */
+guint       count_pixels_drawn_with (GdkTexture   *texture,
+                                     int            x0,
+                                     int            y0,
+                                     int            x1,
+                                     int            y1,
+                                     const GdkRGBA *color);
 /* Writes over path, which holds "kept", with the process's file size limit
  * at limit bytes (a full disk's stand-in): write (file, data, error) must
  * fail with EFBIG, saying the old file is unchanged, and leave it and no

@@ -15,6 +15,7 @@
 #include "ps-compare-page-private.h"
 #include "ps-report-export.h"
 #include "ps-run-page-private.h"
+#include "ps-view-util.h"
 #include "ps-window-private.h"
 
 /* label → action of every item of a menu model, submenus and sections
@@ -44,7 +45,7 @@ static void
 test_primary_menu (Fixture       *fixture,
                    gconstpointer  data)
 {
-  GtkWidget *titlebar = gtk_window_get_titlebar (GTK_WINDOW (fixture->window));
+  GtkWidget *titlebar = find_widget_of_type (GTK_WIDGET (fixture->window), ADW_TYPE_HEADER_BAR, FALSE);
   GtkWidget *button = find_widget_of_type (titlebar, GTK_TYPE_MENU_BUTTON, FALSE);
   g_autoptr(GHashTable) items = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   GMenuModel *menu;
@@ -82,28 +83,206 @@ test_primary_menu (Fixture       *fixture,
   g_assert_nonnull (g_action_map_lookup_action (G_ACTION_MAP (fixture->app), "preferences"));
 }
 
+typedef struct
+{
+  int choice;
+  int n_destroyed;
+} Answer;
+
+static void
+record_choice (int      choice,
+               gpointer user_data)
+{
+  ((Answer *)user_data)->choice = choice;
+}
+
+static void
+count_destroy (gpointer user_data)
+{
+  ((Answer *)user_data)->n_destroyed++;
+}
+
+static gboolean
+no_dialog_reads (gpointer text)
+{
+  return find_dialog_with_text (text) == NULL;
+}
+
+/* Errors and questions are libadwaita's message dialogs over the window:
+ * the message as heading, the detail as body, the buttons as responses,
+ * the destructive one red; Escape answers with the first button */
+static void
+test_message_dialogs (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  const char *buttons[] = { "_Cancel", "_Discard", "_Save As…", NULL };
+  AdwMessageDialog *dialog;
+  Answer answer = { -1, 0 };
+
+  ps_view_show_error (GTK_WINDOW (fixture->window), "Could Not Frobnicate", "The disk is full.");
+  dialog = ADW_MESSAGE_DIALOG (find_dialog_with_text ("Could Not Frobnicate"));
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Could Not Frobnicate");
+  g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "The disk is full.");
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (fixture->window));
+  g_assert_true (adw_message_dialog_has_response (dialog, "close"));
+  g_assert_true (click_button (GTK_WIDGET (dialog), "_Close"));
+  g_assert_true (iterate_until (no_dialog_reads, "Could Not Frobnicate"));
+
+  ps_view_ask (GTK_WINDOW (fixture->window), "Save “run” Before Closing?", "It is only here.",
+               buttons, 1, record_choice, &answer, count_destroy);
+  dialog = ADW_MESSAGE_DIALOG (find_dialog_with_text ("Save “run” Before Closing?"));
+  g_assert_nonnull (dialog);
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "1"), ==, ADW_RESPONSE_DESTRUCTIVE);
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "2"), ==, ADW_RESPONSE_DEFAULT);
+  g_assert_cmpstr (adw_message_dialog_get_default_response (dialog), ==, "2");
+  g_assert_cmpstr (adw_message_dialog_get_close_response (dialog), ==, "0");
+  g_assert_true (click_button (GTK_WIDGET (dialog), "_Discard"));
+  g_assert_cmpint (answer.choice, ==, 1);
+  g_assert_cmpint (answer.n_destroyed, ==, 1);
+  g_assert_true (iterate_until (no_dialog_reads, "Save “run” Before Closing?"));
+
+  /* Closed without a button (Escape): the first one */
+  ps_view_ask (GTK_WINDOW (fixture->window), "Stop?", "Really.", buttons, 1, record_choice, &answer, count_destroy);
+  dialog = ADW_MESSAGE_DIALOG (find_dialog_with_text ("Stop?"));
+  g_assert_nonnull (dialog);
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (iterate_until (no_dialog_reads, "Stop?"));
+  g_assert_cmpint (answer.choice, ==, 0);
+  g_assert_cmpint (answer.n_destroyed, ==, 2);
+}
+
+static guint
+count_rows (GtkListBox *list)
+{
+  guint n_rows = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (list)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_BOX_ROW (child))
+      n_rows++;
+  return n_rows;
+}
+
+static gboolean
+welcome_lists_two (gpointer data)
+{
+  PsWindow *window = data;
+
+  return count_rows (window->recent_list) == 2 && gtk_widget_get_mapped (window->recent_group);
+}
+
+static gboolean
+all_pages_read (gpointer data)
+{
+  PsWindow *window = data;
+
+  for (guint i = 0; i < ps_window_get_n_pages (window); i++)
+    {
+      PsRunPage *page = ps_window_get_page (window, i);
+
+      if (page == NULL || (ps_run_page_get_state (page) != PS_RUN_PAGE_LOADED
+                           && ps_run_page_get_state (page) != PS_RUN_PAGE_PARTIAL))
+        return FALSE;
+    }
+  return ps_window_get_n_pages (window) > 0;
+}
+
+/* The empty window welcomes: Open, Record, the demo logs and the recent
+ * files, the newest first, each of which opens its file */
+static void
+test_welcome (Fixture       *fixture,
+              gconstpointer  data)
+{
+  PsWindow *window = fixture->window;
+  g_autofree char *demo_dir = _ps_window_get_demo_dir ();
+  g_autofree char *text = NULL;
+  g_autoptr(GFile) older = NULL;
+  g_autoptr(GFile) newer = NULL;
+  g_autofree char *newer_folder = NULL;
+  g_autoptr(GDir) dir = NULL;
+  GtkWidget *button;
+  GtkListBoxRow *row;
+  guint n_demo = 0;
+  const char *name;
+
+  g_assert_true (ADW_IS_STATUS_PAGE (window->empty_state));
+  g_assert_true (gtk_widget_get_mapped (window->empty_state));
+  g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (window->empty_state)), ==, "Open a performance log");
+  button = find_button (window->empty_state, "_Open…");
+  g_assert_nonnull (button);
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "win.open");
+  button = find_button (window->empty_state, "R_ecord…");
+  g_assert_nonnull (button);
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "win.record");
+  button = find_button (window->empty_state, "Open the _Demo Logs");
+  g_assert_nonnull (button);
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "win.open-demo");
+  g_assert_true (gtk_widget_is_sensitive (button));
+  /* No recent files yet: no list */
+  g_assert_false (gtk_widget_get_visible (window->recent_group));
+
+  /* Two files opened: both listed, the newest first, name then folder */
+  older = write_temp_file (fixture, "older & first.log", "", 0);
+  newer = write_temp_file (fixture, "newer.log", "", 0);
+  _ps_window_add_recent (window, older);
+  iterate_for (1100);
+  _ps_window_add_recent (window, newer);
+  g_assert_true (iterate_until (welcome_lists_two, window));
+  text = collect_label_text (GTK_WIDGET (window->recent_list));
+  newer_folder = g_path_get_dirname (g_file_peek_path (newer));
+  g_assert_nonnull (strstr (text, "older & first.log"));
+  g_assert_nonnull (strstr (text, newer_folder));
+  g_assert_true (strstr (text, "newer.log") < strstr (text, "older & first.log"));
+  row = gtk_list_box_get_row_at_index (window->recent_list, 0);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (row)), ==, g_file_peek_path (newer));
+
+  /* A row activated opens its file */
+  g_signal_emit_by_name (row, "activate");
+  g_assert_cmpuint (ps_window_get_n_pages (window), ==, 1);
+  g_assert_true (g_file_equal (ps_run_page_get_file (ps_window_get_page (window, 0)), newer));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL);
+  g_assert_cmpstr (ps_window_get_visible_state (window), ==, "empty");
+
+  /* Open the Demo Logs: every log of the demo folder, read */
+  dir = g_dir_open (demo_dir, 0, NULL);
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (!g_str_has_suffix (name, ".md"))
+      n_demo++;
+  g_assert_cmpuint (n_demo, >=, 8);
+  g_signal_emit_by_name (find_button (window->empty_state, "Open the _Demo Logs"), "clicked");
+  g_assert_cmpuint (ps_window_get_n_pages (window), ==, n_demo);
+  g_assert_true (iterate_until (all_pages_read, window));
+  g_assert_cmpstr (ps_window_get_visible_state (window), ==, "runs");
+}
+
 static gboolean
 about_is_shown (gpointer data)
 {
-  return find_toplevel (GTK_TYPE_ABOUT_DIALOG) != NULL;
+  return find_toplevel (ADW_TYPE_ABOUT_WINDOW) != NULL;
 }
 
 static void
 test_about (Fixture       *fixture,
             gconstpointer  data)
 {
-  GtkAboutDialog *about;
+  AdwAboutWindow *about;
 
   g_action_group_activate_action (G_ACTION_GROUP (fixture->app), "about", NULL);
   g_assert_true (iterate_until (about_is_shown, NULL));
-  about = GTK_ABOUT_DIALOG (find_toplevel (GTK_TYPE_ABOUT_DIALOG));
+  about = ADW_ABOUT_WINDOW (find_toplevel (ADW_TYPE_ABOUT_WINDOW));
 
-  g_assert_cmpstr (gtk_about_dialog_get_version (about), ==, PACKAGE_VERSION);
-  g_assert_cmpint (gtk_about_dialog_get_license_type (about), ==, GTK_LICENSE_GPL_3_0);
-  g_assert_cmpstr (gtk_about_dialog_get_website (about), ==, "https://github.com/perfscope/perfscope");
-  g_assert_cmpstr (gtk_about_dialog_get_logo_icon_name (about), ==, APP_ID);
-  g_assert_cmpstr (gtk_about_dialog_get_authors (about)[0], ==, "The Perfscope authors");
+  g_assert_cmpstr (adw_about_window_get_application_name (about), ==, "Perfscope");
+  g_assert_cmpstr (adw_about_window_get_version (about), ==, PACKAGE_VERSION);
+  g_assert_cmpint (adw_about_window_get_license_type (about), ==, GTK_LICENSE_GPL_3_0);
+  g_assert_cmpstr (adw_about_window_get_website (about), ==, "https://github.com/perfscope/perfscope");
+  g_assert_cmpstr (adw_about_window_get_issue_url (about), ==, "https://github.com/perfscope/perfscope/issues");
+  g_assert_cmpstr (adw_about_window_get_application_icon (about), ==, APP_ID);
+  g_assert_cmpstr (adw_about_window_get_developers (about)[0], ==, "The Perfscope authors");
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (about)) == GTK_WINDOW (fixture->window));
+  /* What the window shows on its first page */
+  g_assert_nonnull (find_dialog_with_text ("Open, explore and compare performance logs"));
 
   gtk_window_destroy (GTK_WINDOW (about));
 }
@@ -129,6 +308,26 @@ test_preferences (Fixture       *fixture,
   preferences = PS_PREFERENCES_WINDOW (find_toplevel (PS_TYPE_PREFERENCES_WINDOW));
   g_assert_true (gtk_window_get_modal (GTK_WINDOW (preferences)));
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (preferences)) == GTK_WINDOW (fixture->window));
+
+  /* Each setting is a row that says under its title what it does; the
+   * events kept, what 0 chooses on this computer */
+  {
+    GtkWidget *spin_row = gtk_widget_get_ancestor (GTK_WIDGET (ps_preferences_window_get_events_spin (preferences)),
+                                                   ADW_TYPE_ACTION_ROW);
+    g_autofree char *automatic = g_strdup_printf ("%.0f million events.",
+                                                  (double) ps_application_get_automatic_max_events () / 1e6);
+    const char *subtitle;
+
+    g_assert_nonnull (spin_row);
+    g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (spin_row)), ==, "_Events kept, in millions");
+    subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (spin_row));
+    g_assert_nonnull (strstr (subtitle, "0 keeps as many as half of this computer’s memory holds"));
+    g_assert_true (g_str_has_suffix (subtitle, automatic));
+    spin_row = gtk_widget_get_ancestor (GTK_WIDGET (ps_preferences_window_get_recent_spin (preferences)),
+                                        ADW_TYPE_ACTION_ROW);
+    g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (spin_row)), ==,
+                     "How many files and comparisons Open Recent lists");
+  }
 
   /* The spin shows the key, and changing it changes the key */
   spin = ps_preferences_window_get_recent_spin (preferences);
@@ -781,6 +980,8 @@ main (int   argc,
 
   ADD_TEST ("/app-ui/primary-menu", test_primary_menu);
   ADD_TEST ("/app-ui/about", test_about);
+  ADD_TEST ("/app-ui/welcome", test_welcome);
+  ADD_TEST ("/app-ui/message-dialogs", test_message_dialogs);
   ADD_TEST ("/app-ui/preferences", test_preferences);
   ADD_TEST ("/app-ui/shortcuts-window", test_shortcuts_window);
   ADD_TEST ("/app-ui/accelerators", test_accelerators);

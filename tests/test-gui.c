@@ -2381,7 +2381,7 @@ find_about_dialog (void)
     {
       g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
 
-      if (GTK_IS_ABOUT_DIALOG (window))
+      if (ADW_IS_ABOUT_WINDOW (window))
         return window;
     }
 
@@ -2401,7 +2401,7 @@ test_actions (Fixture       *fixture,
   g_action_group_activate_action (G_ACTION_GROUP (fixture->app), "about", NULL);
   about = find_about_dialog ();
   g_assert_nonnull (about);
-  g_assert_cmpstr (gtk_about_dialog_get_version (GTK_ABOUT_DIALOG (about)), ==, PACKAGE_VERSION);
+  g_assert_cmpstr (adw_about_window_get_version (ADW_ABOUT_WINDOW (about)), ==, PACKAGE_VERSION);
   gtk_window_destroy (about);
 
   /* Ctrl+W */

@@ -287,7 +287,7 @@ test_scope_row_shows_span (Fixture       *fixture,
 
     ps_chart_get_foreground (GTK_WIDGET (run.view), &foreground);
     outline = count_pixels_near (texture, (int)x0, (int)y - 8, (int)x1, (int)y + 8, &color)
-              + count_pixels_near (texture, (int)x0, (int)y - 8, (int)x1, (int)y + 8, &foreground);
+              + count_pixels_drawn_with (texture, (int)x0, (int)y - 8, (int)x1, (int)y + 8, &foreground);
     g_assert_cmpuint (outline, >, 10);
   }
   /* The thread's label is marked */

@@ -99,7 +99,7 @@ test_reload_with_encoding (Fixture       *fixture,
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "pdh-csv", "cp1251-cut-zone.csv", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  GtkWidget *titlebar = gtk_window_get_titlebar (GTK_WINDOW (fixture->window));
+  GtkWidget *titlebar = find_widget_of_type (GTK_WIDGET (fixture->window), ADW_TYPE_HEADER_BAR, FALSE);
   GtkWidget *button = find_widget_of_type (titlebar, GTK_TYPE_MENU_BUTTON, FALSE);
   g_autoptr(GPtrArray) targets = g_ptr_array_new_with_free_func (g_free);
   Shows shows = { NULL, CYRILLIC_OBJECT };

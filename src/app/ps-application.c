@@ -1,4 +1,4 @@
-/* ps-application.c — the Perfscope GtkApplication
+/* ps-application.c — the Perfscope AdwApplication
  *
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -32,7 +32,7 @@
 
 struct _PsApplication
 {
-  GtkApplication parent_instance;
+  AdwApplication parent_instance;
 
   GSettings     *settings;       /* NULL when the schema is not installed */
   char          *symbol_folder;
@@ -48,7 +48,7 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (PsApplication, ps_application, GTK_TYPE_APPLICATION)
+G_DEFINE_FINAL_TYPE (PsApplication, ps_application, ADW_TYPE_APPLICATION)
 
 /* The platform data keys that carry --compare and --sysroot to a running
  * instance */
@@ -152,16 +152,17 @@ about_action (GSimpleAction *action,
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
   static const char *developers[] = { "The Perfscope authors", NULL };
 
-  gtk_show_about_dialog (window,
-                         "title", _("About Perfscope"),
-                         "program-name", _("Perfscope"),
-                         "logo-icon-name", APP_ID,
+  adw_show_about_window (window,
+                         "application-name", _("Perfscope"),
+                         "application-icon", APP_ID,
+                         "developer-name", _("The Perfscope authors"),
                          "version", PACKAGE_VERSION,
                          "comments", _("Open, explore and compare performance logs"),
                          "website", "https://github.com/perfscope/perfscope",
+                         "issue-url", "https://github.com/perfscope/perfscope/issues",
                          "copyright", _("© 2026 The Perfscope authors"),
                          "license-type", GTK_LICENSE_GPL_3_0,
-                         "authors", developers,
+                         "developers", developers,
                          /* Translators: put your names here, one a line */
                          "translator-credits", _("translator-credits"),
                          NULL);
@@ -230,8 +231,9 @@ static void
 ps_application_startup (GApplication *application)
 {
   PsApplication *self = PS_APPLICATION (application);
-  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
 
+  /* AdwApplication initialises libadwaita and loads style.css from the
+   * resource base path */
   G_APPLICATION_CLASS (ps_application_parent_class)->startup (application);
 
   /* The folder of --sysroot wins over the saved one, and is saved */
@@ -244,12 +246,6 @@ ps_application_startup (GApplication *application)
 
       ps_application_set_symbol_folder (self, saved);
     }
-
-  /* GtkApplication (unlike AdwApplication) does not load style.css itself */
-  gtk_css_provider_load_from_resource (css, "/io/github/perfscope/Perfscope/style.css");
-  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
-                                              GTK_STYLE_PROVIDER (css),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 
   gtk_window_set_default_icon_name (APP_ID);
 

@@ -1,16 +1,16 @@
-/* ps-application.h — the Perfscope GtkApplication
+/* ps-application.h — the Perfscope AdwApplication
  *
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 G_BEGIN_DECLS
 
 #define PS_TYPE_APPLICATION (ps_application_get_type ())
-G_DECLARE_FINAL_TYPE (PsApplication, ps_application, PS, APPLICATION, GtkApplication)
+G_DECLARE_FINAL_TYPE (PsApplication, ps_application, PS, APPLICATION, AdwApplication)
 
 PsApplication *ps_application_new (const char        *application_id,
                                    GApplicationFlags  flags);

@@ -2027,6 +2027,8 @@ save_csv_cb (GObject      *object,
       if (GTK_IS_WINDOW (root))
         ps_view_show_write_error (GTK_WINDOW (root), _("Could Not Export the Comparison"), save->file, error);
     }
+  else
+    ps_view_announce_saved (GTK_WIDGET (save->page), save->file);
   g_object_unref (save->page);
   g_object_unref (save->file);
   g_free (save);

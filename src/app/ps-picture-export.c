@@ -266,6 +266,7 @@ export_to (ExportDialog *dialog,
       show_error (dialog, file, error);
       return;
     }
+  ps_view_announce_saved (dialog->view, file);
   gtk_window_destroy (GTK_WINDOW (dialog->window));
 }
 

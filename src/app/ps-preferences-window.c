@@ -19,7 +19,7 @@
 
 struct _PsPreferencesWindow
 {
-  GtkWindow      parent_instance;
+  AdwPreferencesWindow parent_instance;
 
   PsApplication *application;
   GSettings     *settings;
@@ -27,14 +27,14 @@ struct _PsPreferencesWindow
   /* Template widgets */
   GtkSpinButton *recent_spin;
   GtkSpinButton *events_spin;
-  GtkLabel      *events_hint;
+  AdwActionRow  *events_row;
   GtkDropDown   *basis_dropdown;
   GtkDropDown   *scale_dropdown;
   GtkListBox    *folder_list;
   GtkWidget     *add_folder_button;
 };
 
-G_DEFINE_FINAL_TYPE (PsPreferencesWindow, ps_preferences_window, GTK_TYPE_WINDOW)
+G_DEFINE_FINAL_TYPE (PsPreferencesWindow, ps_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
 
 /* The dropdowns list the nicks of an enum key in their order */
 static const char *basis_nicks[] = { "s1", "view", NULL };
@@ -261,7 +261,7 @@ ps_preferences_window_class_init (PsPreferencesWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-preferences-window.ui");
   gtk_widget_class_bind_template_child (widget_class, PsPreferencesWindow, recent_spin);
   gtk_widget_class_bind_template_child (widget_class, PsPreferencesWindow, events_spin);
-  gtk_widget_class_bind_template_child (widget_class, PsPreferencesWindow, events_hint);
+  gtk_widget_class_bind_template_child (widget_class, PsPreferencesWindow, events_row);
   gtk_widget_class_bind_template_child (widget_class, PsPreferencesWindow, basis_dropdown);
   gtk_widget_class_bind_template_child (widget_class, PsPreferencesWindow, scale_dropdown);
   gtk_widget_class_bind_template_child (widget_class, PsPreferencesWindow, folder_list);
@@ -276,6 +276,7 @@ ps_preferences_window_init (PsPreferencesWindow *self)
 {
   g_autofree char *automatic = NULL;
   g_autofree char *hint = NULL;
+  g_autofree char *escaped = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -284,7 +285,9 @@ ps_preferences_window_init (PsPreferencesWindow *self)
   hint = g_strdup_printf (_("Reading a larger file stops there, and what was read is shown. "
                             "0 keeps as many as half of this computer’s memory holds: %s million events."),
                           automatic);
-  gtk_label_set_text (self->events_hint, hint);
+  /* A row's subtitle is markup */
+  escaped = g_markup_escape_text (hint, -1);
+  adw_action_row_set_subtitle (self->events_row, escaped);
 }
 
 GtkWidget *

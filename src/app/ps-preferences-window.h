@@ -5,7 +5,7 @@
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "ps-application.h"
 
@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 
 #define PS_TYPE_PREFERENCES_WINDOW (ps_preferences_window_get_type ())
 
-G_DECLARE_FINAL_TYPE (PsPreferencesWindow, ps_preferences_window, PS, PREFERENCES_WINDOW, GtkWindow)
+G_DECLARE_FINAL_TYPE (PsPreferencesWindow, ps_preferences_window, PS, PREFERENCES_WINDOW, AdwPreferencesWindow)
 
 /* settings: the application's, or NULL without the schema (the widgets
  * are then insensitive) */

@@ -129,6 +129,8 @@ file_chosen_cb (GFile    *file,
       ps_view_show_write_error (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                 _("Could Not Export the Report"), file, error);
     }
+  else
+    ps_view_announce_saved (GTK_WIDGET (page), file);
 }
 
 void

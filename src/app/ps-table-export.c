@@ -315,6 +315,8 @@ export_to (GtkColumnView *view,
 
   if (!ps_table_export_to_file (view, file, &error))
     show_export_error (view, file, error);
+  else
+    ps_view_announce_saved (GTK_WIDGET (view), file);
 }
 
 static GtkFileFilter *

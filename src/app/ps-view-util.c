@@ -10,6 +10,7 @@
 #include <langinfo.h>
 #include <math.h>
 #include <string.h>
+#include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "ps-accessible-util.h"
@@ -1176,19 +1177,12 @@ ps_view_show_error (GtkWindow  *parent,
                     const char *message,
                     const char *detail)
 {
-#if GTK_CHECK_VERSION (4, 10, 0)
-  g_autoptr(GtkAlertDialog) alert = gtk_alert_dialog_new ("%s", message);
+  GtkWidget *dialog = adw_message_dialog_new (parent, message, detail);
 
-  gtk_alert_dialog_set_detail (alert, detail);
-  gtk_alert_dialog_show (alert, parent);
-#else
-  GtkWidget *dialog = gtk_message_dialog_new (parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", message);
-
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", detail);
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "close");
   gtk_window_present (GTK_WINDOW (dialog));
-#endif
 }
 
 typedef struct
@@ -1198,35 +1192,22 @@ typedef struct
   GDestroyNotify destroy;
 } Choice;
 
+/* A response's id is the index of its button */
 static void
-choice_finish (Choice *choice,
-               int     index)
+choice_response_cb (AdwMessageDialog *dialog,
+                    const char       *response,
+                    gpointer          user_data)
 {
-  choice->func (MAX (index, 0), choice->user_data);
+  Choice *choice = user_data;
+  guint64 index = 0;
+
+  if (!g_ascii_string_to_unsigned (response, 10, 0, G_MAXINT, &index, NULL))
+    index = 0;
+  choice->func ((int)index, choice->user_data);
   if (choice->destroy != NULL)
     choice->destroy (choice->user_data);
   g_free (choice);
 }
-
-#if GTK_CHECK_VERSION (4, 10, 0)
-static void
-choice_chosen_cb (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  /* -1 with an error when dismissed: the cancelling button */
-  choice_finish (user_data, gtk_alert_dialog_choose_finish (GTK_ALERT_DIALOG (source), result, NULL));
-}
-#else
-static void
-choice_response_cb (GtkDialog *dialog,
-                    int        response,
-                    gpointer   user_data)
-{
-  gtk_window_destroy (GTK_WINDOW (dialog));
-  choice_finish (user_data, response);
-}
-#endif
 
 void
 ps_view_ask (GtkWindow          *parent,
@@ -1238,39 +1219,32 @@ ps_view_ask (GtkWindow          *parent,
              gpointer            user_data,
              GDestroyNotify      destroy)
 {
-  Choice *choice = g_new0 (Choice, 1);
+  Choice *choice;
   guint n_buttons = g_strv_length ((char **)buttons);
-#if GTK_CHECK_VERSION (4, 10, 0)
-  g_autoptr(GtkAlertDialog) alert = gtk_alert_dialog_new ("%s", message);
-#else
-  GtkWidget *dialog = gtk_message_dialog_new (parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                              GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "%s", message);
-#endif
+  GtkWidget *dialog;
+  g_autofree char *last = NULL;
 
   g_return_if_fail (n_buttons > 0);
 
+  choice = g_new0 (Choice, 1);
   choice->func = func;
   choice->user_data = user_data;
   choice->destroy = destroy;
-#if GTK_CHECK_VERSION (4, 10, 0)
-  gtk_alert_dialog_set_detail (alert, detail);
-  gtk_alert_dialog_set_buttons (alert, buttons);
-  gtk_alert_dialog_set_cancel_button (alert, 0);
-  gtk_alert_dialog_set_default_button (alert, (int)n_buttons - 1);
-  gtk_alert_dialog_choose (alert, parent, NULL, choice_chosen_cb, choice);
-#else
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", detail);
+  dialog = adw_message_dialog_new (parent, message, detail);
   for (guint i = 0; i < n_buttons; i++)
     {
-      GtkWidget *button = gtk_dialog_add_button (GTK_DIALOG (dialog), buttons[i], (int)i);
+      g_autofree char *id = g_strdup_printf ("%u", i);
 
+      adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), id, buttons[i]);
       if ((int)i == destructive)
-        gtk_widget_add_css_class (button, "destructive-action");
+        adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), id, ADW_RESPONSE_DESTRUCTIVE);
     }
-  gtk_dialog_set_default_response (GTK_DIALOG (dialog), (int)n_buttons - 1);
+  /* Escape is the first button, Enter the last */
+  last = g_strdup_printf ("%u", n_buttons - 1);
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "0");
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), last);
   g_signal_connect (dialog, "response", G_CALLBACK (choice_response_cb), choice);
   gtk_window_present (GTK_WINDOW (dialog));
-#endif
 }
 
 void
@@ -1284,6 +1258,19 @@ ps_view_show_write_error (GtkWindow    *parent,
   g_autofree char *detail = g_strdup_printf (_("“%s” could not be written: %s"), name, error->message);
 
   ps_view_show_error (parent, message, detail);
+}
+
+void
+ps_view_announce_saved (GtkWidget *widget,
+                        GFile     *file)
+{
+  g_autofree char *uri = NULL;
+
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+  g_return_if_fail (G_IS_FILE (file));
+
+  uri = g_file_get_uri (file);
+  gtk_widget_activate_action (widget, "win.show-saved", "s", uri);
 }
 
 char *

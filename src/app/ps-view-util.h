@@ -179,8 +179,8 @@ GSettings  *ps_view_settings_new_if_installed (void);
 gboolean    ps_view_default_basis_is_view (void);
 gboolean    ps_view_default_log_scale    (void);
 
-/* An error in a dialog over parent: message, then detail (GtkAlertDialog
- * from GTK 4.10, a GtkMessageDialog below) */
+/* An error in a dialog over parent (an AdwMessageDialog): message, then
+ * detail */
 void        ps_view_show_error           (GtkWindow              *parent,
                                           const char             *message,
                                           const char             *detail);
@@ -205,6 +205,13 @@ void        ps_view_show_write_error     (GtkWindow              *parent,
                                           const char             *message,
                                           GFile                  *file,
                                           const GError           *error);
+
+/* A file was written from widget (an export, a saved run): the window
+ * widget is in says so in a toast, with a button that opens its folder
+ * (the window's action win.show-saved); nothing when widget is in no
+ * window any more */
+void        ps_view_announce_saved       (GtkWidget              *widget,
+                                          GFile                  *file);
 
 /* The name of file for a title, a label or a menu: its base name as UTF-8
  * (bytes that are not shown as U+FFFD), or its URI when it has none;

@@ -370,6 +370,52 @@ open_action (GtkWidget  *widget,
 
 #endif
 
+char *
+_ps_window_get_demo_dir (void)
+{
+  const char *dir = g_getenv (PS_DEMO_DIR_ENV);
+
+  return g_strdup (dir != NULL && dir[0] != '\0' ? dir : DEMODIR);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char **)a, *(const char **)b);
+}
+
+/* Open the Demo Logs: every log of the demo folder, each in a tab, in the
+ * order of their names */
+static void
+open_demo_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  PsWindow *self = PS_WINDOW (widget);
+  g_autofree char *dir_path = _ps_window_get_demo_dir ();
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (dir == NULL)
+    {
+      gtk_widget_error_bell (widget);
+      return;
+    }
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (!g_str_has_suffix (name, ".md"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_build_filename (dir_path, g_ptr_array_index (names, i), NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+
+      ps_window_open_file (self, file);
+    }
+}
+
 static void
 open_recent_action (GtkWidget  *widget,
                     const char *action_name,
@@ -537,6 +583,7 @@ save_done_cb (GObject      *object,
   if (ps_native_save_finish (result, &error))
     {
       _ps_window_add_recent (data->window, data->file);
+      ps_window_show_saved (data->window, data->file);
       /* A recording is now that file: it can be compared and reopened */
       if (ps_run_page_get_file (data->page) == NULL)
         ps_run_page_set_saved_file (data->page, data->file);
@@ -722,6 +769,53 @@ record_action (GtkWidget  *widget,
   ps_window_show_record_dialog (PS_WINDOW (widget));
 }
 
+#if GTK_CHECK_VERSION (4, 10, 0)
+static void
+folder_opened_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!gtk_file_launcher_open_containing_folder_finish (GTK_FILE_LAUNCHER (object), result, &error)
+      && !g_error_matches (error, GTK_DIALOG_ERROR, GTK_DIALOG_ERROR_DISMISSED))
+    g_warning ("Could not open the folder: %s", error->message);
+}
+#endif
+
+/* Open Folder, the button of the toast after a save: the file manager
+ * shows the saved file in its folder (GtkFileLauncher from GTK 4.10,
+ * selecting it), or the folder itself below */
+static void
+open_folder_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+#if GTK_CHECK_VERSION (4, 10, 0)
+  g_autoptr(GtkFileLauncher) launcher = gtk_file_launcher_new (file);
+
+  gtk_file_launcher_open_containing_folder (launcher, GTK_WINDOW (widget), NULL, folder_opened_cb, NULL);
+#else
+  g_autoptr(GFile) folder = g_file_get_parent (file);
+  g_autofree char *uri = folder != NULL ? g_file_get_uri (folder) : NULL;
+
+  if (uri != NULL)
+    gtk_show_uri (GTK_WINDOW (widget), uri, GDK_CURRENT_TIME);
+#endif
+}
+
+/* A view's export written: the toast (ps_view_announce_saved ()) */
+static void
+show_saved_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+
+  ps_window_show_saved (PS_WINDOW (widget), file);
+}
+
 /* Keyboard Shortcuts: a new window each time, gone when closed */
 static void
 show_help_overlay_action (GtkWidget  *widget,
@@ -741,6 +835,7 @@ _ps_window_class_init_actions (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
+  gtk_widget_class_install_action (widget_class, "win.open-demo", NULL, open_demo_action);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
   gtk_widget_class_install_action (widget_class, "win.reload-with-encoding", "s", reload_with_encoding_action);
   gtk_widget_class_install_action (widget_class, "win.compare-with-file", NULL, compare_with_file_action);
@@ -758,6 +853,8 @@ _ps_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-reset", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.show-saved", "s", show_saved_action);
+  gtk_widget_class_install_action (widget_class, "win.open-folder", "s", open_folder_action);
 
   /* Also when the window is used without the application's accelerators */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
@@ -835,6 +932,47 @@ recent_limit (PsWindow *self)
   return g_settings_get_uint (self->settings, "recent-files-limit");
 }
 
+/* A row of the welcome page's recent files: the name, the folder under
+ * it, the whole path in its tooltip; activated, it opens the file */
+static GtkWidget *
+create_recent_row (GtkRecentInfo *info)
+{
+  GtkWidget *row = adw_action_row_new ();
+  g_autoptr(GFile) file = g_file_new_for_uri (gtk_recent_info_get_uri (info));
+  g_autoptr(GFile) folder = g_file_get_parent (file);
+  g_autofree char *path = ps_view_file_display_path (file);
+  g_autofree char *folder_path = folder != NULL ? ps_view_file_display_path (folder) : g_strdup ("");
+  /* The row's title and subtitle are Pango markup */
+  g_autofree char *title = g_markup_escape_text (gtk_recent_info_get_display_name (info), -1);
+  g_autofree char *subtitle = g_markup_escape_text (folder_path, -1);
+  GtkWidget *arrow = gtk_image_new_from_icon_name ("go-next-symbolic");
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  gtk_widget_set_tooltip_text (row, path);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (arrow), GTK_ACCESSIBLE_PROPERTY_LABEL, "", -1);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (arrow), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), arrow);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "win.open-recent");
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (row), "s", gtk_recent_info_get_uri (info));
+  return row;
+}
+
+static void
+update_welcome_recent (PsWindow  *self,
+                       GPtrArray *ours)
+{
+  GtkWidget *child;
+  guint n_rows = MIN (ours->len, PS_WELCOME_RECENT_ITEMS);
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))) != NULL)
+    gtk_list_box_remove (self->recent_list, child);
+  for (guint i = 0; i < n_rows; i++)
+    gtk_list_box_append (self->recent_list, create_recent_row (g_ptr_array_index (ours, i)));
+  gtk_widget_set_visible (self->recent_group, n_rows > 0);
+}
+
 void
 _ps_window_update_recent_menu (PsWindow *self)
 {
@@ -855,6 +993,8 @@ _ps_window_update_recent_menu (PsWindow *self)
   g_ptr_array_sort (ours, compare_recent_by_modified);
 
   limit = recent_limit (self);
+  /* The welcome page lists a few, also when the menu lists none */
+  update_welcome_recent (self, ours);
   n_items = MIN (ours->len, limit);
   for (guint i = 0; i < n_items; i++)
     {
@@ -1001,7 +1141,10 @@ _ps_window_init_actions (PsWindow *self)
 
   {
     g_auto(GStrv) backends = ps_collectors_list_names ();
+    g_autofree char *demo_dir = _ps_window_get_demo_dir ();
 
     gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.record", backends[0] != NULL);
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.open-demo",
+                                   g_file_test (demo_dir, G_FILE_TEST_IS_DIR));
   }
 }

@@ -11,14 +11,17 @@ G_BEGIN_DECLS
 
 struct _PsWindow
 {
-  GtkApplicationWindow  parent_instance;
+  AdwApplicationWindow  parent_instance;
 
   GtkRecentManager     *recent_manager;
   GSettings            *settings;   /* recent comparisons; NULL without the schema */
 
   /* Template widgets */
+  AdwToastOverlay      *toast_overlay;
   GtkStack             *stack;
-  GtkWidget            *empty_state;
+  GtkWidget            *empty_state;   /* the welcome page, an AdwStatusPage */
+  GtkWidget            *recent_group;
+  GtkListBox           *recent_list;
   GtkNotebook          *notebook;
   GMenu                *recent_menu;
   GtkRevealer          *pair_banner;
@@ -31,6 +34,9 @@ struct _PsWindow
   GCancellable         *pair_cancellable;  /* finding pairs' kinds */
   guint                 n_opening_pairs;
 
+  /* The toast shown now, for the tests (weak) */
+  AdwToast             *toast;
+
   /* The user chose to close the window without its unsaved recordings */
   gboolean              closing_confirmed;
 };
@@ -38,6 +44,12 @@ struct _PsWindow
 /* The group that marks our entries in the recent files list */
 #define PS_RECENT_GROUP "perfscope"
 #define PS_RECENT_MAX_ITEMS 10  /* without the recent-files-limit setting */
+#define PS_WELCOME_RECENT_ITEMS 5  /* the recent files the welcome page lists */
+
+/* Where the demo logs are: $PERFSCOPE_DEMODIR (meson devenv and the tests
+ * set it to the source tree's data/demo), else where they are installed */
+#define PS_DEMO_DIR_ENV "PERFSCOPE_DEMODIR"
+
 
 /* ps-window-actions.c */
 void        _ps_window_class_init_actions (GtkWidgetClass *widget_class);
@@ -56,7 +68,10 @@ void        _ps_window_add_recent         (PsWindow       *self,
 void        _ps_window_add_recent_comparison (PsWindow    *self,
                                               GFile       *file_a,
                                               GFile       *file_b);
+/* Open Recent and the welcome page's list of recent files */
 void        _ps_window_update_recent_menu (PsWindow       *self);
+/* The folder of the demo logs; g_free () */
+char       *_ps_window_get_demo_dir       (void);
 
 /* Save As… once the file is chosen: the run in the native format, in a
  * thread; a recording is that file from then on */
@@ -96,6 +111,8 @@ const char *ps_window_get_visible_state   (PsWindow       *self);
 gboolean    ps_window_get_pair_banner_revealed (PsWindow  *self);
 const char *ps_window_get_pair_banner_text     (PsWindow  *self);
 GtkWidget  *ps_window_get_pair_banner_button   (PsWindow  *self);
+/* Tests: the toast shown now, or NULL */
+AdwToast   *ps_window_get_toast                (PsWindow  *self);
 /* Tests: whether the kinds of a pair given together are being found */
 gboolean    ps_window_is_opening_pair          (PsWindow  *self);
 

@@ -21,7 +21,7 @@
 #include "ps-view-util.h"
 #include "ps-window-private.h"
 
-G_DEFINE_FINAL_TYPE (PsWindow, ps_window, GTK_TYPE_APPLICATION_WINDOW)
+G_DEFINE_FINAL_TYPE (PsWindow, ps_window, ADW_TYPE_APPLICATION_WINDOW)
 
 static void update_pair_banner (PsWindow  *self,
                                 GtkWidget *current);
@@ -855,6 +855,50 @@ ps_window_get_visible_state (PsWindow *self)
   return gtk_stack_get_visible_child_name (self->stack);
 }
 
+static void
+toast_dismissed_cb (PsWindow *self,
+                    AdwToast *toast)
+{
+  if (self->toast == toast)
+    self->toast = NULL;
+}
+
+void
+ps_window_show_saved (PsWindow *self,
+                      GFile    *file)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *escaped = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *uri = NULL;
+  AdwToast *toast;
+
+  g_return_if_fail (PS_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  name = ps_view_file_display_name (file);
+  /* A toast's title is Pango markup */
+  escaped = g_markup_escape_text (name, -1);
+  /* Translators: a toast after a run, a table, a picture or a report was
+   * written; %s is the file's name */
+  title = g_strdup_printf (_("Saved as %s"), escaped);
+  uri = g_file_get_uri (file);
+  toast = adw_toast_new (title);
+  adw_toast_set_button_label (toast, _("Open Folder"));
+  adw_toast_set_action_name (toast, "win.open-folder");
+  adw_toast_set_action_target_value (toast, g_variant_new_string (uri));
+  g_signal_connect_object (toast, "dismissed", G_CALLBACK (toast_dismissed_cb), self, G_CONNECT_SWAPPED);
+  self->toast = toast;
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+AdwToast *
+ps_window_get_toast (PsWindow *self)
+{
+  g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
+  return self->toast;
+}
+
 /* The window's size and state, for the next window (GNOME Text Editor's
  * editor-window.c does the same on close-request). The size is the last
  * unmaximized one: GTK keeps it as the default size. */
@@ -975,8 +1019,11 @@ ps_window_class_init (PsWindowClass *klass)
   g_type_ensure (PS_TYPE_COMPARE_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, PsWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, empty_state);
+  gtk_widget_class_bind_template_child (widget_class, PsWindow, recent_group);
+  gtk_widget_class_bind_template_child (widget_class, PsWindow, recent_list);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, notebook);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, recent_menu);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, pair_banner);

@@ -5,7 +5,7 @@
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "ps-application.h"
 #include "ps-compare-page.h"
@@ -15,7 +15,7 @@
 G_BEGIN_DECLS
 
 #define PS_TYPE_WINDOW (ps_window_get_type ())
-G_DECLARE_FINAL_TYPE (PsWindow, ps_window, PS, WINDOW, GtkApplicationWindow)
+G_DECLARE_FINAL_TYPE (PsWindow, ps_window, PS, WINDOW, AdwApplicationWindow)
 
 PsWindow  *ps_window_new              (PsApplication *application);
 /* The one way files get opened: file dialog, drag and drop, Open Recent
@@ -59,6 +59,11 @@ PsRunPage *ps_window_get_page         (PsWindow      *self,
                                        guint          index);
 void       ps_window_close_page       (PsWindow      *self,
                                        PsRunPage     *page);
+
+/* A toast that says file was saved (or exported) there, with a button
+ * that shows its folder; views ask for it with ps_view_announce_saved () */
+void       ps_window_show_saved       (PsWindow      *self,
+                                       GFile         *file);
 
 /* Keeps the window's size and maximized state for the next window; done
  * on close and on Quit */
