@@ -14,14 +14,16 @@
 # those of docs/formats/README.md ("How the code cites these documents"):
 #
 #   - "NAME.md §N" names docs/formats/NAME.md, else docs/NAME.md; a name
-#     with a slash ("docs/native-format.md") is a path from the root.
+#     with a slash ("docs/formats/native-format.md") is a path from the root.
 #   - A bare "§N" belongs to the document last named before it in the
 #     same comment, else to the one document the file's first comment
-#     names. Inside docs/, it belongs to the document it is written in.
+#     names. In a Markdown document it belongs to that document itself,
+#     unless a document is named right before it ("cli.md §3").
 #   - §N exists when the document has a heading numbered N
 #     ("## 4. …", "### 4.5 …").
 #   - A § right after the name of an outside standard (C11, RFC 4180,
-#     CommonMark, …) is not one of ours and is not checked.
+#     CommonMark, …) is not one of ours and is not checked, nor is one in
+#     code (`…` or a fenced block) of a Markdown document.
 #
 # Prints TAP: one line per file with references, and on failure
 # "path:line: §N (document): why" for each reference that does not resolve.
@@ -119,7 +121,10 @@ def resolve(sections, number, first_item, last_item):
         parent, _dot, last = number.rpartition('.')
         if not parent or parent not in sections:
             return f'has no heading numbered {number}'
-        number, items = parent, [int(last)] + items
+        missing = [n for n in [int(last)] + items if n not in sections[parent]]
+        if missing:
+            return f'has no heading numbered {number}, nor §{parent} an item {missing[0]}'
+        return None
     missing = [n for n in items if n not in sections[number]]
     if missing:
         return f'§{number} has no numbered item {missing[0]}'
@@ -137,6 +142,12 @@ def check_file(root, rel, documents):
         return 0, []
 
     is_markdown = rel.endswith('.md')
+    if is_markdown:
+        # Code in a document shows references as examples; blanked out,
+        # offsets and lines kept
+        blank = lambda m: re.sub(r'[^\n]', ' ', m.group(0))
+        text = re.sub(r'^```.*?^```', blank, text, flags=re.S | re.M)
+        text = re.sub(r'`[^`\n]*`', blank, text)
     spans = paragraph_spans(text) if is_markdown else comment_spans(text)
 
     if is_markdown:
@@ -159,7 +170,12 @@ def check_file(root, rel, documents):
             # Outside every comment: the line is the context
             line_start = text.rfind('\n', 0, start) + 1
             span = (line_start, start)
-        named = DOC_NAME.findall(text[span[0]:start])
+        if is_markdown:
+            # Prose names the other document right before the sign
+            line_start = text.rfind('\n', 0, start) + 1
+            named = re.findall(r'((?:[\w-]+/)*[\w-]+\.md)`?\s*$', text[line_start:start])
+        else:
+            named = DOC_NAME.findall(text[span[0]:start])
         where = f'{rel}:{line_of(text, start)}'
         if named:
             document = named[-1]
