@@ -20,13 +20,15 @@
 #     names. In a Markdown document it belongs to that document itself,
 #     unless a document is named right before it ("cli.md §3").
 #   - §N exists when the document has a heading numbered N
-#     ("## 4. …", "### 4.5 …").
+#     ("## 4. …", "### 4.5 …"). "§7 #28", "§1.9 rule 6", "§4.2 step 9"
+#     also need that numbered list item or table row in the section, and
+#     "§9.3.7" without such a heading is item 7 of §9.3.
 #   - A § right after the name of an outside standard (C11, RFC 4180,
 #     CommonMark, …) is not one of ours and is not checked, nor is one in
 #     code (`…` or a fenced block) of a Markdown document.
 #
 # Prints TAP: one line per file with references, and on failure
-# "path:line: §N (document): why" for each reference that does not resolve.
+# "path:line: document §N: why" for each reference that does not resolve.
 
 import os
 import re
