@@ -1078,7 +1078,7 @@ load_file (const char *path)
 }
 
 /* A run saved when the overview kept every bucket up to the last (in
- * CSER, docs/native-format.md) reads back as the same run made now, and
+ * CSER, docs/formats/native-format.md) reads back as the same run made now, and
  * one saved now (COVW) too, in a file as small as the buckets with
  * readings make it */
 static void

@@ -702,7 +702,7 @@ test_oversized_section (void)
 }
 
 /* A section of a saved run, found by walking the section headers as
- * docs/native-format.md §3 lays them out, not by the reader under test */
+ * docs/formats/native-format.md §3 lays them out, not by the reader under test */
 typedef struct
 {
   gsize   offset;       /* of its header */

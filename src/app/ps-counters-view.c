@@ -4,7 +4,7 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * specs: pdh-csv.md (the counter path \\Machine\Object(Parent/Instance#n)\Counter
+ * specs: perflib-v2.md §7.2 (the counter path \\Machine\Object(Parent/Instance#n)\Counter
  * and its tree of tracks, ps-event-store.h above PsTrackKind).
  *
  * The tree has one PsCounterNode per track. A checked counter's points are

@@ -283,7 +283,7 @@ calltree_to_json (PsCallTree   *tree,
   json_builder_add_string_value (builder, ps_call_unit_to_string (ps_call_tree_get_unit (tree)));
   json_builder_set_member_name (builder, "basis");
   json_builder_add_string_value (builder, ps_call_basis_to_string (basis));
-  /* Reports give their own percentages, shown as given (spec §4) */
+  /* Reports give their own percentages, shown as given (vs-instrumentation.md §4) */
   json_builder_set_member_name (builder, "percentages");
   json_builder_add_string_value (builder, ps_call_tree_is_report (tree) ? "given" : "computed");
   json_builder_set_member_name (builder, "os_events");

@@ -6,7 +6,7 @@
  * specs: cli.md "record". Loads the collector plugins, records for
  * --duration seconds (or until SIGINT/SIGTERM) and prints the run's
  * counters as `counters` does; with -o OUT the run is also saved in
- * Perfscope's own format ("perfscope", docs/native-format.md), which
+ * Perfscope's own format ("perfscope", docs/formats/native-format.md), which
  * every command and the application open again.
  */
 #include "config.h"

@@ -3,7 +3,7 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * specs: docs/native-format.md
+ * specs: docs/formats/native-format.md
  *
  * Each section is built in memory, at most a few megabytes (event arrays
  * are cut into sections of PS_NATIVE_EVENTS_PER_SECTION), then written

@@ -3,7 +3,7 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The format is described in docs/native-format.md and read back by the
+ * The format is described in docs/formats/native-format.md and read back by the
  * "perfscope" format (formats/ps-format-native.c). Everything the event
  * store holds is written, so the run reopened from the file is the same.
  */

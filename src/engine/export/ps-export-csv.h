@@ -75,7 +75,7 @@ gboolean     ps_export_csv_stats      (PsEventStore          *store,
                                        GOutputStream         *stream,
                                        GCancellable          *cancellable,
                                        GError               **error);
-/* CE PerfLog, as PerfToCsv gives it (specs/ce-perflog.md §4.5, §5): one
+/* CE PerfLog, as PerfToCsv gives it (ce-perflog.md §4.5, §5): one
  * row per marker description within a session (its instances merged),
  * session, app, description, then a column per description key in the
  * order the keys first appear, holding the key's value with %AVG%, %MIN%,

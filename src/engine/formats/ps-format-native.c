@@ -3,7 +3,7 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * specs: docs/native-format.md
+ * specs: docs/formats/native-format.md
  *
  * Written by ps-native-writer.c. The parser gathers one section at a time
  * (a chunk that holds a whole section is read in place, without a copy),
