@@ -502,9 +502,7 @@ open_run_views (Fixture    *fixture,
 PsRecordPage *
 window_current_record_page (PsWindow *window)
 {
-  GtkNotebook *notebook = window->notebook;
-  int current = gtk_notebook_get_current_page (notebook);
-  GtkWidget *child = current >= 0 ? gtk_notebook_get_nth_page (notebook, current) : NULL;
+  GtkWidget *child = _ps_window_get_current_child (window);
 
   return PS_IS_RECORD_PAGE (child) ? PS_RECORD_PAGE (child) : NULL;
 }

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "gui-fixture.h"
@@ -542,6 +543,81 @@ test_window_size_kept (Fixture       *fixture,
   gtk_window_destroy (GTK_WINDOW (second));
 }
 
+/* The item of menu (a section's, one level down) whose action is name */
+static gboolean
+find_menu_item (GMenuModel  *menu,
+                const char  *name,
+                GVariant   **target)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SECTION);
+
+      for (int j = 0; section != NULL && j < g_menu_model_get_n_items (section); j++)
+        {
+          g_autofree char *action = NULL;
+
+          if (g_menu_model_get_item_attribute (section, j, G_MENU_ATTRIBUTE_ACTION, "s", &action)
+              && g_str_equal (action, name))
+            {
+              if (target != NULL)
+                *target = g_menu_model_get_item_attribute_value (section, j, G_MENU_ATTRIBUTE_TARGET, NULL);
+              return TRUE;
+            }
+        }
+    }
+  return FALSE;
+}
+
+/* A tab's menu is about that tab: it becomes the current one, and offers
+ * to save it, to compare it with each other run open and to close it */
+static void
+test_tab_menu (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autofree char *path_a = demo_file_path ("fsperf_CEPC_x86_6_0_3122.log");
+  g_autofree char *path_b = demo_file_path ("dbperf_CEPC_x86_6_0_3122.log");
+  g_autoptr(GFile) file_a = g_file_new_for_path (path_a);
+  g_autoptr(GFile) file_b = g_file_new_for_path (path_b);
+  g_autofree char *uri_a = g_file_get_uri (file_a);
+  g_autofree char *uri_b = g_file_get_uri (file_b);
+  g_autoptr(GVariant) target = NULL;
+  PsRunPage *page_a = open_and_wait (fixture, file_a);
+  PsRunPage *page_b = open_and_wait (fixture, file_b);
+  AdwTabView *tab_view = fixture->window->tab_view;
+  GMenuModel *menu = adw_tab_view_get_menu_model (tab_view);
+  const char *uri;
+  const char *other;
+
+  g_assert_true (ps_window_get_current_page (fixture->window) == page_b);
+  /* Two tabs show the tab bar */
+  iterate_for (100);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (fixture->window->tab_bar)));
+
+  g_signal_emit_by_name (tab_view, "setup-menu", adw_tab_view_get_page (tab_view, GTK_WIDGET (page_a)));
+  g_assert_true (ps_window_get_current_page (fixture->window) == page_a);
+  g_assert_true (find_menu_item (menu, "win.save-as", NULL));
+  g_assert_true (find_menu_item (menu, "win.compare-with-file", NULL));
+  g_assert_true (find_menu_item (menu, "win.close-tab", NULL));
+  g_assert_true (find_menu_item (menu, "win.compare-uris", &target));
+  g_variant_get (target, "(&s&s)", &uri, &other);
+  g_assert_cmpstr (uri, ==, uri_a);
+  g_assert_cmpstr (other, ==, uri_b);
+  g_signal_emit_by_name (tab_view, "setup-menu", NULL);
+
+  /* Chosen, it compares A with B in a third tab */
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), "win.compare-uris", target));
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 3);
+  g_assert_true (PS_IS_COMPARE_PAGE (_ps_window_get_current_child (fixture->window)));
+
+  /* The menu of the comparison's tab closes it */
+  g_signal_emit_by_name (tab_view, "setup-menu", adw_tab_view_get_selected_page (tab_view));
+  g_assert_false (find_menu_item (menu, "win.save-as", NULL));
+  g_assert_true (find_menu_item (menu, "win.close-tab", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.close-tab", NULL));
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 2);
+}
+
 /* A split moved by hand is where the next run's starts, as a share of
  * the page: the timeline of a run page, kept under "run-page" in
  * "pane-fractions" */
@@ -576,9 +652,12 @@ test_split_positions_kept (Fixture       *fixture,
   g_assert_true (g_variant_lookup (fractions, "run-page", "d", &kept));
   g_assert_cmpfloat_with_epsilon (kept, (double)(first + 57) / height, 1e-9);
 
+  /* The same share of the second page, which is shorter by the tab bar
+   * that two tabs show */
   page = open_and_wait (fixture, other);
   iterate_for (200);
-  g_assert_cmpint (gtk_paned_get_position (ps_run_page_get_paned (page)), ==, first + 57);
+  height = gtk_widget_get_height (GTK_WIDGET (ps_run_page_get_paned (page)));
+  g_assert_cmpfloat (fabs (gtk_paned_get_position (ps_run_page_get_paned (page)) - kept * height), <=, 1.0);
   g_settings_reset (settings, "pane-fractions");
 }
 
@@ -791,8 +870,7 @@ test_non_utf8_file_name (Fixture       *fixture,
   g_autofree char *recent_label = NULL;
   RecentLookup lookup;
   GtkWidget *progress;
-  GtkWidget *tab_label;
-  GtkWidget *label;
+  AdwTabPage *tab;
   PsRunPage *page;
 
   g_assert_true (g_file_get_contents (demo_path, &contents, &length, NULL));
@@ -818,13 +896,11 @@ test_non_utf8_file_name (Fixture       *fixture,
   /* The page, the window and the tab */
   g_assert_cmpstr (ps_run_page_get_title (page), ==, shown);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, shown);
-  tab_label = gtk_notebook_get_tab_label (fixture->window->notebook, GTK_WIDGET (page));
-  label = gtk_widget_get_first_child (tab_label);
-  g_assert_true (GTK_IS_LABEL (label));
-  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, shown);
+  tab = adw_tab_view_get_page (fixture->window->tab_view, GTK_WIDGET (page));
+  g_assert_cmpstr (adw_tab_page_get_title (tab), ==, shown);
   shown_path = g_filename_display_name (path);
   g_assert_true (g_str_has_suffix (shown_path, shown));
-  g_assert_cmpstr (gtk_widget_get_tooltip_text (label), ==, shown_path);
+  g_assert_cmpstr (adw_tab_page_get_tooltip (tab), ==, shown_path);
   iterate_for (100);
 
   /* Open Recent */
@@ -993,6 +1069,7 @@ main (int   argc,
   ADD_TEST ("/app-ui/remote-sysroot", test_remote_sysroot);
   ADD_TEST ("/app-ui/version", test_version);
   ADD_TEST ("/app-ui/non-utf8-file-name", test_non_utf8_file_name);
+  ADD_TEST ("/app-ui/tab-menu", test_tab_menu);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

@@ -115,7 +115,7 @@ test_different_kinds (Fixture       *fixture,
   g_assert_cmpint (minimum, <=, 1024);
 
   /* Over B's tab too */
-  gtk_notebook_set_current_page (fixture->window->notebook, 1);
+  _ps_window_show_child (fixture->window, _ps_window_get_nth_child (fixture->window, 1));
   iterate_for (50);
   g_assert_true (ps_window_get_pair_banner_revealed (fixture->window));
 

@@ -1163,7 +1163,7 @@ test_recent_comparison (Fixture       *fixture,
   /* Choosing it opens the comparison again */
   g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), "win.compare-uris", target));
   g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 2);
-  reopened = gtk_notebook_get_nth_page (fixture->window->notebook, 1);
+  reopened = _ps_window_get_nth_child (fixture->window, 1);
   g_assert_true (PS_IS_COMPARE_PAGE (reopened));
   g_assert_true (g_file_equal (ps_compare_page_get_file (PS_COMPARE_PAGE (reopened), 0),
                                ps_compare_page_get_file (page, 0)));
@@ -1210,7 +1210,7 @@ test_remote_compare (Fixture       *fixture,
   /* What the running instance does with the files that arrive */
   g_signal_emit_by_name (fixture->app, "open", files, 2, "");
   g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
-  child = gtk_notebook_get_nth_page (fixture->window->notebook, 0);
+  child = _ps_window_get_nth_child (fixture->window, 0);
   g_assert_true (PS_IS_COMPARE_PAGE (child));
   g_assert_true (iterate_until (page_is_ready, child));
 
@@ -1222,7 +1222,7 @@ test_remote_compare (Fixture       *fixture,
     /* What the running instance does with the files that arrive */
   g_signal_emit_by_name (fixture->app, "open", files, 2, "");
     g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 3);
-    g_assert_true (PS_IS_RUN_PAGE (gtk_notebook_get_nth_page (fixture->window->notebook, 1)));
+    g_assert_true (PS_IS_RUN_PAGE (_ps_window_get_nth_child (fixture->window, 1)));
   }
   g_object_unref (files[0]);
   g_object_unref (files[1]);

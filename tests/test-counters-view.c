@@ -584,7 +584,7 @@ test_perflib_readout (Fixture       *fixture,
   g_autofree char *readout = NULL;
   graphene_rect_t plot;
 
-  gtk_notebook_append_page (fixture->window->notebook, GTK_WIDGET (page), gtk_label_new ("built"));
+  _ps_window_add_tab (fixture->window, GTK_WIDGET (page), "built", NULL);
   ps_run_page_show_store (page, store);
   wait_for_page (page);
   view = ps_run_page_get_counters_view (page);
@@ -616,9 +616,7 @@ show_built_store (Fixture      *fixture,
   PsRunPage *page = PS_RUN_PAGE (ps_run_page_new (file));
   PsCountersView *view;
 
-  gtk_notebook_set_current_page (fixture->window->notebook,
-                                 gtk_notebook_append_page (fixture->window->notebook, GTK_WIDGET (page),
-                                                           gtk_label_new ("built")));
+  _ps_window_add_tab (fixture->window, GTK_WIDGET (page), "built", NULL);
   ps_run_page_show_store (page, store);
   wait_for_page (page);
   view = ps_run_page_get_counters_view (page);

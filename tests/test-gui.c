@@ -85,7 +85,7 @@ test_empty_state (Fixture       *fixture,
   g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 0);
   g_assert_cmpstr (ps_window_get_visible_state (fixture->window), ==, "empty");
   g_assert_true (gtk_widget_get_mapped (fixture->window->empty_state));
-  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (fixture->window->notebook)));
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (fixture->window->tab_view)));
   g_assert_null (ps_window_get_current_page (fixture->window));
   maybe_save_screenshot (fixture, "empty");
 }
@@ -495,7 +495,7 @@ test_partial_store (Fixture       *fixture,
   g_assert_false (ps_event_store_is_complete (store));
 
   page = PS_RUN_PAGE (ps_run_page_new (file));
-  gtk_notebook_append_page (fixture->window->notebook, GTK_WIDGET (page), gtk_label_new ("partial"));
+  _ps_window_add_tab (fixture->window, GTK_WIDGET (page), "partial", NULL);
   ps_run_page_show_store (page, store);
   wait_for_page (page);
 

@@ -176,7 +176,7 @@ show_built_store (Fixture    *fixture,
   PsRunPage *page = PS_RUN_PAGE (ps_run_page_new (file));
   PsProfileView *view;
 
-  gtk_notebook_append_page (fixture->window->notebook, GTK_WIDGET (page), gtk_label_new ("built"));
+  _ps_window_add_tab (fixture->window, GTK_WIDGET (page), "built", NULL);
   ps_run_page_show_store (page, store);
   wait_for_page (page);
   g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);

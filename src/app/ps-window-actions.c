@@ -195,35 +195,20 @@ dismiss_pair_action (GtkWidget  *widget,
   _ps_window_dismiss_pair (PS_WINDOW (widget));
 }
 
-static void
-tab_menu_closed_cb (GtkPopover *popover)
+void
+_ps_window_fill_tab_menu (PsWindow  *self,
+                          GMenu     *menu,
+                          GtkWidget *page)
 {
-  /* After the action of the chosen item ran */
-  g_idle_add_once ((GSourceOnceFunc)gtk_widget_unparent, popover);
-}
-
-static void
-tab_pressed_cb (GtkGestureClick *gesture,
-                int              n_press,
-                double           x,
-                double           y,
-                PsWindow        *self)
-{
-  GtkWidget *tab_label = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
-  GtkWidget *page = g_object_get_data (G_OBJECT (tab_label), "ps-page");
-  g_autoptr(GMenu) menu = g_menu_new ();
   g_autoptr(GMenu) save_section = g_menu_new ();
   g_autoptr(GMenu) file_section = g_menu_new ();
   g_autoptr(GMenu) runs_section = g_menu_new ();
+  g_autoptr(GMenu) close_section = g_menu_new ();
   g_autofree char *uri_a = NULL;
-  GtkWidget *popover;
   guint n_pages;
 
   if (!PS_IS_RUN_PAGE (page))
-    return;
-
-  /* The menu is about this tab: make it the current one */
-  gtk_notebook_set_current_page (self->notebook, gtk_notebook_page_num (self->notebook, page));
+    goto close;
 
   /* Any run, a recording too, can be saved */
   g_menu_append (save_section, _("Save _As…"), "win.save-as");
@@ -231,16 +216,16 @@ tab_pressed_cb (GtkGestureClick *gesture,
 
   /* Comparisons read files: a recording that was not saved has none */
   if (ps_run_page_get_file (PS_RUN_PAGE (page)) == NULL)
-    goto popup;
+    goto close;
   uri_a = g_file_get_uri (ps_run_page_get_file (PS_RUN_PAGE (page)));
 
   g_menu_append (file_section, _("Compare With _File…"), "win.compare-with-file");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (file_section));
 
-  n_pages = gtk_notebook_get_n_pages (self->notebook);
+  n_pages = _ps_window_get_n_children (self);
   for (guint i = 0; i < n_pages; i++)
     {
-      GtkWidget *other = gtk_notebook_get_nth_page (self->notebook, i);
+      GtkWidget *other = _ps_window_get_nth_child (self, i);
       g_autofree char *uri_b = NULL;
       g_autofree char *label = NULL;
       g_autoptr(GMenuItem) item = NULL;
@@ -261,28 +246,9 @@ tab_pressed_cb (GtkGestureClick *gesture,
   if (g_menu_model_get_n_items (G_MENU_MODEL (runs_section)) > 0)
     g_menu_append_section (menu, NULL, G_MENU_MODEL (runs_section));
 
-popup:
-  popover = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
-  gtk_widget_set_parent (popover, tab_label);
-  gtk_popover_set_pointing_to (GTK_POPOVER (popover), &(GdkRectangle) { (int)x, (int)y, 1, 1 });
-  gtk_popover_set_has_arrow (GTK_POPOVER (popover), FALSE);
-  ps_view_menu_quiets_tooltips (GTK_POPOVER (popover));
-  g_signal_connect (popover, "closed", G_CALLBACK (tab_menu_closed_cb), NULL);
-  gtk_popover_popup (GTK_POPOVER (popover));
-  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
-}
-
-void
-_ps_window_add_tab_menu (PsWindow  *self,
-                         GtkWidget *tab_label,
-                         GtkWidget *page)
-{
-  GtkGesture *click = gtk_gesture_click_new ();
-
-  g_object_set_data (G_OBJECT (tab_label), "ps-page", page);
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
-  g_signal_connect_object (click, "pressed", G_CALLBACK (tab_pressed_cb), self, 0);
-  gtk_widget_add_controller (tab_label, GTK_EVENT_CONTROLLER (click));
+close:
+  g_menu_append (close_section, _("_Close Tab"), "win.close-tab");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (close_section));
 }
 
 #if GTK_CHECK_VERSION (4, 10, 0)

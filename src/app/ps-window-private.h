@@ -22,7 +22,10 @@ struct _PsWindow
   GtkWidget            *empty_state;   /* the welcome page, an AdwStatusPage */
   GtkWidget            *recent_group;
   GtkListBox           *recent_list;
-  GtkNotebook          *notebook;
+  AdwTabView           *tab_view;
+  AdwTabBar            *tab_bar;
+  GMenu                *tab_menu;       /* of the tab whose menu is open */
+  GtkWidget            *removing_child; /* closed without a question */
   GMenu                *recent_menu;
   GtkRevealer          *pair_banner;
   GtkLabel             *pair_banner_label;
@@ -51,16 +54,32 @@ struct _PsWindow
 #define PS_DEMO_DIR_ENV "PERFSCOPE_DEMODIR"
 
 
+/* ps-window.c: the tabs' pages (runs, comparisons, recordings) */
+guint       _ps_window_get_n_children     (PsWindow       *self);
+GtkWidget  *_ps_window_get_nth_child      (PsWindow       *self,
+                                           guint           index);
+/* -1 when child has no tab */
+int         _ps_window_get_child_index    (PsWindow       *self,
+                                           GtkWidget      *child);
+void        _ps_window_show_child         (PsWindow       *self,
+                                           GtkWidget      *child);
+/* A tab for child, last, made the current one */
+AdwTabPage *_ps_window_add_tab            (PsWindow       *self,
+                                           GtkWidget      *child,
+                                           const char     *title,
+                                           const char     *tooltip);
+
 /* ps-window-actions.c */
 void        _ps_window_class_init_actions (GtkWidgetClass *widget_class);
 void        _ps_window_init_actions       (PsWindow       *self);
 void        _ps_window_update_actions     (PsWindow       *self);
-/* While the notebook switches to child (not yet its current page) */
+/* The actions for child, the current page */
 void        _ps_window_update_actions_for (PsWindow       *self,
                                            GtkWidget      *child);
-/* A right click on a run's tab: Compare With File…, Compare With (run) */
-void        _ps_window_add_tab_menu       (PsWindow       *self,
-                                           GtkWidget      *tab_label,
+/* The menu of page's tab: Save As…, Compare With File…, Compare With
+ * (run), Close Tab */
+void        _ps_window_fill_tab_menu      (PsWindow       *self,
+                                           GMenu          *menu,
                                            GtkWidget      *page);
 void        _ps_window_add_recent         (PsWindow       *self,
                                            GFile          *file);

@@ -47,48 +47,17 @@ update_title (PsWindow  *self,
   gtk_window_set_title (GTK_WINDOW (self), title != NULL ? title : _("Perfscope"));
 }
 
-static GtkLabel *
-tab_title_label (PsWindow  *self,
-                 GtkWidget *child)
+static AdwTabPage *
+tab_of (PsWindow  *self,
+        GtkWidget *child)
 {
-  GtkWidget *tab_label = gtk_notebook_get_tab_label (self->notebook, child);
-  GtkWidget *label = tab_label != NULL ? gtk_widget_get_first_child (tab_label) : NULL;
-
-  return GTK_IS_LABEL (label) ? GTK_LABEL (label) : NULL;
-}
-
-/* A tab too narrow for its title keeps the part that tells it from the
- * other tabs: three CE logs named dbperf_…_3122.log, fsperf_…_3122.log
- * and regperf_…_3122.log keep their starts, a series 2026-01-05-run1.log,
- * 2026-01-05-run2.log… their ends, and a title like no other its start
- * and its extension. The whole title stays the label's text, for its tooltip's
- * file and for assistive technologies. */
-static void
-update_tab_titles (PsWindow *self)
-{
-  guint n_pages = gtk_notebook_get_n_pages (self->notebook);
-  g_autofree const char **titles = g_new0 (const char *, MAX (n_pages, 1));
-
-  for (guint i = 0; i < n_pages; i++)
-    {
-      GtkLabel *label = tab_title_label (self, gtk_notebook_get_nth_page (self->notebook, i));
-
-      titles[i] = label != NULL ? gtk_label_get_text (label) : NULL;
-    }
-  for (guint i = 0; i < n_pages; i++)
-    {
-      GtkLabel *label = tab_title_label (self, gtk_notebook_get_nth_page (self->notebook, i));
-
-      if (label != NULL)
-        gtk_label_set_ellipsize (label, ps_view_ellipsize_mode_among (titles[i], titles, n_pages, NULL));
-    }
+  return child != NULL ? adw_tab_view_get_page (self->tab_view, child) : NULL;
 }
 
 static void
-notebook_pages_changed_cb (PsWindow    *self,
-                           GtkWidget   *child,
-                           guint        page_num,
-                           GtkNotebook *notebook)
+tab_view_pages_changed_cb (PsWindow   *self,
+                           GParamSpec *pspec,
+                           AdwTabView *tab_view)
 {
   guint n_pages;
 
@@ -96,24 +65,22 @@ notebook_pages_changed_cb (PsWindow    *self,
   if (self->stack == NULL)
     return;
 
-  n_pages = gtk_notebook_get_n_pages (notebook);
-  /* A tab strip without tabs measures less than nothing in GTK 4.8 (and
-   * the notebook is still measured while the stack fades it out) */
-  gtk_notebook_set_show_tabs (notebook, n_pages > 0);
+  n_pages = adw_tab_view_get_n_pages (tab_view);
   gtk_stack_set_visible_child_name (self->stack, n_pages > 0 ? "runs" : "empty");
-  update_tab_titles (self);
   update_title (self, _ps_window_get_current_child (self));
   _ps_window_update_actions (self);
   update_pair_banner (self, _ps_window_get_current_child (self));
 }
 
 static void
-notebook_switch_page_cb (PsWindow    *self,
-                         GtkWidget   *child,
-                         guint        page_num,
-                         GtkNotebook *notebook)
+tab_view_selected_cb (PsWindow   *self,
+                      GParamSpec *pspec,
+                      AdwTabView *tab_view)
 {
-  /* The notebook's current page is still the old one here */
+  GtkWidget *child = _ps_window_get_current_child (self);
+
+  if (self->stack == NULL)
+    return;
   update_title (self, child);
   _ps_window_update_actions_for (self, child);
   update_pair_banner (self, child);
@@ -149,76 +116,46 @@ page_close_requested_cb (PsWindow  *self,
   _ps_window_close_child (self, child);
 }
 
-static void
-tab_close_clicked_cb (PsWindow  *self,
-                      GtkButton *button)
-{
-  GtkWidget *child = g_object_get_data (G_OBJECT (button), "ps-page");
-
-  _ps_window_close_child (self, child);
-}
-
-static GtkWidget *
-create_tab_label (PsWindow   *self,
-                  GtkWidget  *page,
-                  const char *title,
-                  const char *path)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *label = gtk_label_new (title);
-  GtkWidget *button = gtk_button_new_from_icon_name ("window-close-symbolic");
-  g_autofree char *close_label = NULL;
-
-  gtk_widget_add_css_class (box, "tab-label");
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 32);
-  gtk_widget_set_tooltip_text (label, path);
-  gtk_widget_set_hexpand (label, TRUE);
-
-  gtk_widget_add_css_class (button, "flat");
-  gtk_widget_add_css_class (button, "circular");
-  gtk_widget_add_css_class (button, "tab-close-button");
-  gtk_widget_set_focus_on_click (button, FALSE);
-  gtk_widget_set_tooltip_text (button, _("Close Tab (Ctrl+W)"));
-  /* Translators: accessible name of a tab's close button; %s is a file name */
-  close_label = g_strdup_printf (_("Close %s"), title);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, close_label,
-                                  -1);
-  g_object_set_data (G_OBJECT (button), "ps-page", page);
-  g_signal_connect_object (button, "clicked", G_CALLBACK (tab_close_clicked_cb),
-                           self, G_CONNECT_SWAPPED);
-
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), button);
-  _ps_window_add_tab_menu (self, box, page);
-
-  return box;
-}
-
-/* A tab for page at position (-1: last), reorderable; returns its index */
-static int
+/* A tab for page at position (-1: last), its whole title read by
+ * assistive technologies and the file's path as its tooltip */
+static AdwTabPage *
 insert_tab (PsWindow   *self,
             GtkWidget  *page,
             const char *title,
             const char *tooltip,
             int         position)
 {
-  int index = gtk_notebook_insert_page (self->notebook, page, create_tab_label (self, page, title, tooltip), position);
+  AdwTabPage *tab = position < 0 ? adw_tab_view_append (self->tab_view, page)
+                                 : adw_tab_view_insert (self->tab_view, page, position);
+  g_autofree char *markup = g_markup_escape_text (tooltip != NULL ? tooltip : "", -1);
 
-  gtk_notebook_set_tab_reorderable (self->notebook, page, TRUE);
-  return index;
+  adw_tab_page_set_title (tab, title);
+  /* The tooltip of a tab is markup */
+  adw_tab_page_set_tooltip (tab, markup);
+  return tab;
+}
+
+AdwTabPage *
+_ps_window_add_tab (PsWindow   *self,
+                    GtkWidget  *child,
+                    const char *title,
+                    const char *tooltip)
+{
+  AdwTabPage *tab = insert_tab (self, child, title, tooltip, -1);
+
+  adw_tab_view_set_selected_page (self->tab_view, tab);
+  return tab;
 }
 
 static PsRunPage *
 find_page (PsWindow *self,
            GFile    *file)
 {
-  guint n_pages = gtk_notebook_get_n_pages (self->notebook);
+  guint n_pages = _ps_window_get_n_children (self);
 
   for (guint i = 0; i < n_pages; i++)
     {
-      GtkWidget *child = gtk_notebook_get_nth_page (self->notebook, i);
+      GtkWidget *child = _ps_window_get_nth_child (self, i);
 
       GFile *child_file = PS_IS_RUN_PAGE (child) ? ps_run_page_get_file (PS_RUN_PAGE (child)) : NULL;
 
@@ -234,7 +171,6 @@ ps_window_open_file (PsWindow *self,
                      GFile    *file)
 {
   PsRunPage *page;
-  int index;
 
   g_return_if_fail (PS_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
@@ -244,8 +180,7 @@ ps_window_open_file (PsWindow *self,
     {
       PsRunPageState state = ps_run_page_get_state (page);
 
-      gtk_notebook_set_current_page (self->notebook,
-                                     gtk_notebook_page_num (self->notebook, GTK_WIDGET (page)));
+      adw_tab_view_set_selected_page (self->tab_view, tab_of (self, GTK_WIDGET (page)));
       if (state == PS_RUN_PAGE_FAILED || state == PS_RUN_PAGE_CANCELLED)
         ps_run_page_load (page);
       return;
@@ -260,9 +195,8 @@ ps_window_open_file (PsWindow *self,
   {
     g_autofree char *path = ps_view_file_display_path (file);
 
-    index = insert_tab (self, GTK_WIDGET (page), ps_run_page_get_title (page), path, -1);
+    _ps_window_add_tab (self, GTK_WIDGET (page), ps_run_page_get_title (page), path);
   }
-  gtk_notebook_set_current_page (self->notebook, index);
 
   ps_run_page_load (page);
 }
@@ -276,7 +210,6 @@ ps_window_compare_files (PsWindow *self,
   g_autofree char *path_a = NULL;
   g_autofree char *path_b = NULL;
   g_autofree char *tooltip = NULL;
-  int index;
 
   g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
   g_return_val_if_fail (G_IS_FILE (file_a), NULL);
@@ -291,8 +224,7 @@ ps_window_compare_files (PsWindow *self,
   path_a = ps_view_file_display_path (file_a);
   path_b = ps_view_file_display_path (file_b);
   tooltip = g_strdup_printf ("%s\n%s", path_a, path_b);
-  index = insert_tab (self, GTK_WIDGET (page), ps_compare_page_get_title (page), tooltip, -1);
-  gtk_notebook_set_current_page (self->notebook, index);
+  _ps_window_add_tab (self, GTK_WIDGET (page), ps_compare_page_get_title (page), tooltip);
 
   ps_compare_page_load (page);
   return page;
@@ -445,10 +377,11 @@ open_as_two_tabs (PsWindow *self,
   /* A's tab before B's, as the pair was given */
   if (page_a != NULL)
     {
-      int index_b = gtk_notebook_page_num (self->notebook, GTK_WIDGET (find_page (self, data->files[1])));
+      PsRunPage *page_b = find_page (self, data->files[1]);
+      int index_b = page_b != NULL ? _ps_window_get_child_index (self, GTK_WIDGET (page_b)) : -1;
 
-      if (index_b >= 0 && gtk_notebook_page_num (self->notebook, GTK_WIDGET (page_a)) > index_b)
-        gtk_notebook_reorder_child (self->notebook, GTK_WIDGET (page_a), index_b);
+      if (index_b >= 0 && _ps_window_get_child_index (self, GTK_WIDGET (page_a)) > index_b)
+        adw_tab_view_reorder_page (self->tab_view, tab_of (self, GTK_WIDGET (page_a)), index_b);
     }
 
   g_set_object (&self->pair_files[0], data->files[0]);
@@ -487,7 +420,7 @@ pair_sniffed_cb (GObject      *object,
   PairData *data = g_task_get_task_data (G_TASK (result));
 
   self->n_opening_pairs--;
-  if (!g_task_propagate_boolean (G_TASK (result), NULL) || self->notebook == NULL)
+  if (!g_task_propagate_boolean (G_TASK (result), NULL) || self->tab_view == NULL)
     return;
   open_pair_of_kinds (self, data);
 }
@@ -584,15 +517,16 @@ page_file_changed_cb (PsWindow   *self,
                       GParamSpec *pspec,
                       PsRunPage  *page)
 {
-  GtkLabel *label = tab_title_label (self, GTK_WIDGET (page));
+  AdwTabPage *tab = tab_of (self, GTK_WIDGET (page));
   GFile *file = ps_run_page_get_file (page);
   g_autofree char *path = file != NULL ? ps_view_file_display_path (file) : NULL;
 
-  if (label != NULL)
+  if (tab != NULL)
     {
-      gtk_label_set_text (label, ps_run_page_get_title (page));
-      gtk_widget_set_tooltip_text (GTK_WIDGET (label), path);
-      update_tab_titles (self);
+      g_autofree char *markup = g_markup_escape_text (path != NULL ? path : "", -1);
+
+      adw_tab_page_set_title (tab, ps_run_page_get_title (page));
+      adw_tab_page_set_tooltip (tab, markup);
     }
   if (_ps_window_get_current_child (self) == GTK_WIDGET (page))
     {
@@ -608,10 +542,11 @@ recording_finished_cb (PsWindow     *self,
                        GError       *error,
                        PsRecordPage *record_page)
 {
-  int index = gtk_notebook_page_num (self->notebook, GTK_WIDGET (record_page));
-  gboolean current = index == gtk_notebook_get_current_page (self->notebook);
+  int index = _ps_window_get_child_index (self, GTK_WIDGET (record_page));
+  gboolean current = GTK_WIDGET (record_page) == _ps_window_get_current_child (self);
   const char *title = ps_record_page_get_title (record_page);
   GtkWidget *page;
+  AdwTabPage *tab;
 
   if (index < 0)
     return;
@@ -621,10 +556,10 @@ recording_finished_cb (PsWindow     *self,
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (page, "notify::file", G_CALLBACK (page_file_changed_cb),
                            self, G_CONNECT_SWAPPED);
-  insert_tab (self, page, title, title, index + 1);
-  gtk_notebook_remove_page (self->notebook, index);
+  tab = insert_tab (self, page, title, title, index + 1);
+  _ps_window_remove_child (self, GTK_WIDGET (record_page));
   if (current)
-    gtk_notebook_set_current_page (self->notebook, index);
+    adw_tab_view_set_selected_page (self->tab_view, tab);
 }
 
 PsRecordPage *
@@ -634,7 +569,6 @@ ps_window_add_recording (PsWindow     *self,
                          const char   *title)
 {
   GtkWidget *page;
-  int index;
 
   g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
   g_return_val_if_fail (PS_IS_COLLECTOR (collector), NULL);
@@ -643,8 +577,7 @@ ps_window_add_recording (PsWindow     *self,
   page = ps_record_page_new (collector, store, title);
   g_signal_connect_object (page, "finished", G_CALLBACK (recording_finished_cb),
                            self, G_CONNECT_SWAPPED);
-  index = insert_tab (self, page, title, title, -1);
-  gtk_notebook_set_current_page (self->notebook, index);
+  _ps_window_add_tab (self, page, title, title);
 
   return PS_RECORD_PAGE (page);
 }
@@ -676,9 +609,41 @@ ps_window_show_record_dialog (PsWindow *self)
 GtkWidget *
 _ps_window_get_current_child (PsWindow *self)
 {
-  int current = gtk_notebook_get_current_page (self->notebook);
+  AdwTabPage *tab = self->tab_view != NULL ? adw_tab_view_get_selected_page (self->tab_view) : NULL;
 
-  return current >= 0 ? gtk_notebook_get_nth_page (self->notebook, current) : NULL;
+  return tab != NULL ? adw_tab_page_get_child (tab) : NULL;
+}
+
+guint
+_ps_window_get_n_children (PsWindow *self)
+{
+  return adw_tab_view_get_n_pages (self->tab_view);
+}
+
+GtkWidget *
+_ps_window_get_nth_child (PsWindow *self,
+                          guint     index)
+{
+  return adw_tab_page_get_child (adw_tab_view_get_nth_page (self->tab_view, index));
+}
+
+int
+_ps_window_get_child_index (PsWindow  *self,
+                            GtkWidget *child)
+{
+  AdwTabPage *tab = self->tab_view != NULL ? tab_of (self, child) : NULL;
+
+  return tab != NULL ? adw_tab_view_get_page_position (self->tab_view, tab) : -1;
+}
+
+void
+_ps_window_show_child (PsWindow  *self,
+                       GtkWidget *child)
+{
+  AdwTabPage *tab = tab_of (self, child);
+
+  if (tab != NULL)
+    adw_tab_view_set_selected_page (self->tab_view, tab);
 }
 
 PsRunPage *
@@ -696,7 +661,7 @@ guint
 ps_window_get_n_pages (PsWindow *self)
 {
   g_return_val_if_fail (PS_IS_WINDOW (self), 0);
-  return gtk_notebook_get_n_pages (self->notebook);
+  return _ps_window_get_n_children (self);
 }
 
 PsRunPage *
@@ -707,7 +672,7 @@ ps_window_get_page (PsWindow *self,
   g_return_val_if_fail (index < ps_window_get_n_pages (self), NULL);
 
   {
-    GtkWidget *child = gtk_notebook_get_nth_page (self->notebook, index);
+    GtkWidget *child = _ps_window_get_nth_child (self, index);
 
     return PS_IS_RUN_PAGE (child) ? PS_RUN_PAGE (child) : NULL;
   }
@@ -726,14 +691,15 @@ void
 _ps_window_remove_child (PsWindow  *self,
                          GtkWidget *child)
 {
-  int index = gtk_notebook_page_num (self->notebook, child);
+  AdwTabPage *tab = tab_of (self, child);
 
-  if (index < 0)
+  if (tab == NULL)
     return;
 
-  /* Stop the worker now rather than when the last reference goes */
-  cancel_child (child);
-  gtk_notebook_remove_page (self->notebook, index);
+  /* Closed without a question (tab_view_close_page_cb ()) */
+  self->removing_child = child;
+  adw_tab_view_close_page (self->tab_view, tab);
+  self->removing_child = NULL;
 }
 
 /* A recording lives in memory only, until it is saved */
@@ -753,8 +719,8 @@ ps_window_get_n_unsaved_recordings (PsWindow *self)
 
   g_return_val_if_fail (PS_IS_WINDOW (self), 0);
 
-  for (int i = 0; i < gtk_notebook_get_n_pages (self->notebook); i++)
-    if (holds_unsaved_recording (gtk_notebook_get_nth_page (self->notebook, i)))
+  for (guint i = 0; i < _ps_window_get_n_children (self); i++)
+    if (holds_unsaved_recording (_ps_window_get_nth_child (self, i)))
       n_unsaved++;
   return n_unsaved;
 }
@@ -783,7 +749,7 @@ close_answered_cb (int      choice,
 {
   CloseQuestion *question = user_data;
 
-  if (gtk_notebook_page_num (question->window->notebook, question->child) < 0)
+  if (_ps_window_get_child_index (question->window, question->child) < 0)
     return;
   if (choice == CLOSE_DISCARD)
     {
@@ -795,21 +761,15 @@ close_answered_cb (int      choice,
     _ps_window_save_page_as (question->window, PS_RUN_PAGE (question->child), TRUE);
 }
 
-void
-_ps_window_close_child (PsWindow  *self,
-                        GtkWidget *child)
+/* Closing the tab of a recording that was not saved loses it: the user
+ * is asked first */
+static void
+ask_before_closing (PsWindow  *self,
+                    GtkWidget *child)
 {
   const char *title;
   g_autofree char *message = NULL;
   CloseQuestion *question;
-
-  if (gtk_notebook_page_num (self->notebook, child) < 0)
-    return;
-  if (!holds_unsaved_recording (child))
-    {
-      _ps_window_remove_child (self, child);
-      return;
-    }
 
   question = g_new0 (CloseQuestion, 1);
   question->window = g_object_ref (self);
@@ -836,6 +796,49 @@ _ps_window_close_child (PsWindow  *self,
                    _("The recording is only in this window. If you do not save it, it is lost."),
                    buttons, CLOSE_DISCARD, close_answered_cb, question, close_question_free);
     }
+}
+
+/* Every tab closes through here: its close button, Ctrl+W, the pages'
+ * own Close buttons and _ps_window_remove_child () */
+static gboolean
+tab_view_close_page_cb (PsWindow   *self,
+                        AdwTabPage *tab,
+                        AdwTabView *tab_view)
+{
+  GtkWidget *child = adw_tab_page_get_child (tab);
+  gboolean now = child == self->removing_child || !holds_unsaved_recording (child);
+
+  /* Stop the worker now rather than when the last reference goes */
+  if (now)
+    cancel_child (child);
+  adw_tab_view_close_page_finish (tab_view, tab, now);
+  if (!now)
+    ask_before_closing (self, child);
+  return GDK_EVENT_STOP;
+}
+
+void
+_ps_window_close_child (PsWindow  *self,
+                        GtkWidget *child)
+{
+  AdwTabPage *tab = tab_of (self, child);
+
+  if (tab != NULL)
+    adw_tab_view_close_page (self->tab_view, tab);
+}
+
+/* A right click on a tab, or its menu key: the menu is about this tab */
+static void
+tab_view_setup_menu_cb (PsWindow   *self,
+                        AdwTabPage *tab,
+                        AdwTabView *tab_view)
+{
+  /* Called with NULL when the menu closes, after its item's action ran */
+  if (tab == NULL)
+    return;
+  adw_tab_view_set_selected_page (tab_view, tab);
+  g_menu_remove_all (self->tab_menu);
+  _ps_window_fill_tab_menu (self, self->tab_menu, adw_tab_page_get_child (tab));
 }
 
 void
@@ -983,19 +986,20 @@ ps_window_dispose (GObject *object)
   PsWindow *self = PS_WINDOW (object);
 
   /* Cancel the loaders of all pages */
-  if (self->notebook != NULL)
+  if (self->tab_view != NULL)
     {
-      guint n_pages = gtk_notebook_get_n_pages (self->notebook);
+      guint n_pages = _ps_window_get_n_children (self);
 
       for (guint i = 0; i < n_pages; i++)
-        cancel_child (gtk_notebook_get_nth_page (self->notebook, i));
+        cancel_child (_ps_window_get_nth_child (self, i));
 
       /* GtkWindow drops its children itself (no dispose_template for a
        * window); their signals must not reach a half-disposed window. */
-      g_signal_handlers_disconnect_by_data (self->notebook, self);
-      self->notebook = NULL;
+      g_signal_handlers_disconnect_by_data (self->tab_view, self);
+      self->tab_view = NULL;
       self->stack = NULL;
     }
+  g_clear_object (&self->tab_menu);
   g_cancellable_cancel (self->pair_cancellable);
   g_clear_object (&self->pair_cancellable);
   g_clear_object (&self->pair_files[0]);
@@ -1024,13 +1028,16 @@ ps_window_class_init (PsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsWindow, empty_state);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, recent_group);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, recent_list);
-  gtk_widget_class_bind_template_child (widget_class, PsWindow, notebook);
+  gtk_widget_class_bind_template_child (widget_class, PsWindow, tab_view);
+  gtk_widget_class_bind_template_child (widget_class, PsWindow, tab_bar);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, recent_menu);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, pair_banner);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, pair_banner_label);
   gtk_widget_class_bind_template_child (widget_class, PsWindow, pair_banner_button);
-  gtk_widget_class_bind_template_callback (widget_class, notebook_pages_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, notebook_switch_page_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tab_view_pages_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tab_view_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tab_view_close_page_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tab_view_setup_menu_cb);
 
   _ps_window_class_init_actions (widget_class);
 }
@@ -1039,6 +1046,8 @@ static void
 ps_window_init (PsWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->tab_menu = g_menu_new ();
+  adw_tab_view_set_menu_model (self->tab_view, G_MENU_MODEL (self->tab_menu));
 
   _ps_window_init_actions (self);
   restore_state (self);
