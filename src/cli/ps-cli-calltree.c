@@ -588,17 +588,12 @@ parse_thread (PsCliOptions *options,
 
 static const PsCliOption thread = {
   .long_name = "thread", .value_name = N_("ID"), .parse = parse_thread,
-  .description = N_("Only the thread with this id"),
+  .description = N_("calltree: only the thread with this id"),
 };
 
 static const PsCliOption group_addresses = {
   .long_name = "group-addresses", .offset = G_STRUCT_OFFSET (PsCliOptions, group_addresses),
-  .description = N_("One function per module for the addresses without a function name"),
-};
-
-static const PsCliOption depth = {
-  .long_name = "depth", .value_name = N_("N"), .parse = ps_cli_parse_depth,
-  .description = N_("The tree N levels deep"),
+  .description = N_("calltree: one function per module for the addresses without a function name"),
 };
 
 static const PsCliOption * const calltree_options[] = {
@@ -606,7 +601,7 @@ static const PsCliOption * const calltree_options[] = {
   PS_CLI_PRINT_OPTIONS,
   &thread,
   &ps_cli_option_basis,
-  &depth,
+  &ps_cli_option_depth,
   &group_addresses,
   PS_CLI_SCOPE_FILTER_OPTIONS,
   NULL,
@@ -614,8 +609,8 @@ static const PsCliOption * const calltree_options[] = {
 
 const PsCliCommand ps_cli_calltree_command = {
   .name = "calltree",
-  .files = N_("FILE"),
-  .summary = N_("Call tree and function summary with the four instrumentation values"),
+  .files = "FILE",
+  .summary = N_("call tree and function summary with the four instrumentation values"),
   .files_error = N_("calltree needs exactly one FILE"),
   .min_files = 1,
   .max_files = 1,

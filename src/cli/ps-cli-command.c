@@ -22,7 +22,7 @@
 
 static const PsCliOption help_option = {
   .long_name = "help", .short_name = 'h', .offset = G_STRUCT_OFFSET (PsCliOptions, help),
-  .description = N_("Show this help; after a command, the command’s options"),
+  .description = N_("Show this help"),
 };
 
 static const PsCliOption version_option = {
@@ -325,6 +325,9 @@ parse_command_line (const PsCliCommand *command,
 
 /* Help --------------------------------------------------------------------- */
 
+/* The help reads as GLib's option help did: its "Usage:" and "[OPTION…]"
+ * come in GLib's own translations */
+
 /* "  -o, --output=FILE" */
 static char *
 option_label (const PsCliOption *option)
@@ -345,7 +348,7 @@ command_label (const PsCliCommand *command)
 {
   if (command->files == NULL)
     return g_strconcat ("  ", command->name, NULL);
-  return g_strconcat ("  ", command->name, " ", _(command->files), NULL);
+  return g_strconcat ("  ", command->name, " ", command->files, NULL);
 }
 
 /* Lines of a label and a text, the texts lined up after the widest label */
@@ -424,10 +427,10 @@ print_command_help (const PsCliCommand *command)
   help_lines_add_options (&every, every_command_options);
   width = help_lines_width (&every, help_lines_width (&own, 0));
 
-  g_string_append_printf (out, "%s\n  %s [%s] %s%s%s\n\n%s\n\n",
-                          _("Usage:"), PS_CLI_PROGRAM, _("OPTION…"), command->name,
-                          command->files != NULL ? " " : "", command->files != NULL ? _(command->files) : "",
-                          _(command->summary));
+  g_string_append_printf (out, "%s\n  %s %s %s%s%s\n\n%s\n\n",
+                          g_dgettext ("glib20", "Usage:"), PS_CLI_PROGRAM, g_dgettext ("glib20", "[OPTION…]"),
+                          command->name, command->files != NULL ? " " : "",
+                          command->files != NULL ? command->files : "", _(command->summary));
   if (own.labels->len > 0)
     {
       /* Translators: %s is a command name */
@@ -527,8 +530,9 @@ print_program_help (const PsCliCommand * const *commands)
   for (guint i = 0; i < sections->len; i++)
     width = help_lines_width (&((OptionSection *) g_ptr_array_index (sections, i))->lines, width);
 
-  g_string_append_printf (out, "%s\n  %s [%s] %s\n\n%s\n\n%s\n",
-                          _("Usage:"), PS_CLI_PROGRAM, _("OPTION…"), _("COMMAND [FILE…]"),
+  g_string_append_printf (out, "%s\n  %s %s %s\n\n%s\n\n%s\n",
+                          g_dgettext ("glib20", "Usage:"), PS_CLI_PROGRAM, g_dgettext ("glib20", "[OPTION…]"),
+                          _("COMMAND [FILE…]"),
                           _("Inspect performance logs without a display."), _("Commands:"));
   help_lines_print (&command_lines, out, width);
   g_string_append_printf (out, "\n%s\n\n%s\n", _("“perfscope-cli COMMAND --help” shows the options of a command."),

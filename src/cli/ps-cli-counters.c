@@ -596,9 +596,9 @@ static const PsCliOption * const counters_options[] = {
 
 const PsCliCommand ps_cli_counters_command = {
   .name = "counters",
-  .files = N_("FILE"),
-  .summary = N_("Performance counter series: points [time_ns, value] (missing samples left out), unit, "
-                "min, max, mean and last"),
+  .files = "FILE",
+  .summary = N_("performance counter series: points [time_ns, value] (missing samples "
+                "left out), unit, min, max, mean and last"),
   .files_error = N_("counters needs exactly one FILE"),
   .min_files = 1,
   .max_files = 1,

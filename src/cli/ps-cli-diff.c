@@ -457,42 +457,33 @@ parse_noise_floor (PsCliOptions *options,
 
 static const PsCliOption rename_option = {
   .long_name = "rename", .value_name = N_("A_NAME=B_NAME"), .parse = parse_rename,
-  .description = N_("Match the row A_NAME of the first run with B_NAME of the second (repeatable)"),
-};
-
-static const PsCliOption min_change = {
-  .long_name = "min-change", .value_name = N_("PERCENT"), .parse = ps_cli_parse_min_change,
-  .description = N_("The least change of a row with one value per run, in percent of A’s value (10)"),
+  .description = N_("diff: match the row A_NAME of the first run with B_NAME of the second (repeatable)"),
 };
 
 static const PsCliOption noise_floor = {
   .long_name = "noise-floor", .value_name = N_("PERCENT"), .parse = parse_noise_floor,
-  .description = N_("A row with one value per run changes by at least this percentage of the largest value "
-                    "of its kind and unit, else it is noise (1)"),
-};
-
-static const PsCliOption to = {
-  .long_name = "to", .value_name = N_("csv|markdown"), .offset = G_STRUCT_OFFSET (PsCliOptions, export_target),
-  .description = N_("Write the comparison as CSV or Markdown (with -o, to FILE)"),
+  .description = N_("diff: a row with one value per run changes by at least this percentage of the largest value of its kind and unit, else it is noise (1)"),
 };
 
 static const PsCliOption * const diff_options[] = {
   PS_CLI_READ_OPTIONS,
   PS_CLI_PRINT_OPTIONS,
   &rename_option,
-  &min_change,
+  &ps_cli_option_min_change,
   &noise_floor,
-  &to,
+  &ps_cli_option_to,
   &ps_cli_option_output,
   NULL,
 };
 
 const PsCliCommand ps_cli_diff_command = {
   .name = "diff",
-  .files = N_("FILE_A FILE_B"),
-  .summary = N_("Compare two runs: series, functions or counters matched by name, each with a verdict and "
-                "its basis: a Mann–Whitney p-value, a test of sample shares, or the size of a change of one "
-                "value per run"),
+  .files = "FILE_A FILE_B",
+  .summary = N_("compare two runs: series, functions or counters matched by name, "
+                "each with a verdict and its basis: a Mann–Whitney p-value, a test of "
+                "sample shares, or the size of a change of one value per run "
+                "(--min-change PERCENT, --noise-floor PERCENT; --rename A_NAME=B_NAME; "
+                "--to csv or --to markdown, -o OUT)"),
   .files_error = N_("diff needs exactly two FILEs"),
   .min_files = 2,
   .max_files = 2,

@@ -551,54 +551,38 @@ run_export (const PsCliOptions  *options,
   return status;
 }
 
-static const PsCliOption to = {
-  .long_name = "to", .value_name = N_("TARGET"), .offset = G_STRUCT_OFFSET (PsCliOptions, export_target),
-  .description = N_("The format to write: csv, collapsed, pmcstat-callgraph, speedscope, chrome-trace, "
-                    "markdown or html"),
-};
-
 static const PsCliOption tree = {
   .long_name = "tree", .offset = G_STRUCT_OFFSET (PsCliOptions, export_tree),
-  .description = N_("--to csv: the top-down call tree instead of the function summary"),
+  .description = N_("export --to csv: the top-down call tree instead of the function summary"),
 };
 
 static const PsCliOption points = {
   .long_name = "points", .offset = G_STRUCT_OFFSET (PsCliOptions, export_points),
-  .description = N_("--to csv: every counter reading instead of one row of statistics per counter"),
+  .description = N_("export --to csv: every counter reading instead of one row of statistics per counter"),
 };
 
 static const PsCliOption source = {
   .long_name = "source", .value_name = N_("NAME"), .offset = G_STRUCT_OFFSET (PsCliOptions, export_source),
-  .description = N_("Only the samples of this sample source (a PMC event)"),
-};
-
-static const PsCliOption group_by_name = {
-  .long_name = "group-by-name", .offset = G_STRUCT_OFFSET (PsCliOptions, group_by_name),
-  .description = N_("--to csv: a row per CE description with its keys as columns, as PerfToCsv"),
-};
-
-static const PsCliOption depth = {
-  .long_name = "depth", .value_name = N_("N"), .parse = ps_cli_parse_depth,
-  .description = N_("--to csv --tree: the tree N levels deep; --to pmcstat-callgraph: N frames (16)"),
+  .description = N_("export: only the samples of this sample source (a PMC event)"),
 };
 
 static const PsCliOption * const export_options[] = {
   PS_CLI_READ_OPTIONS,
-  &to,
+  &ps_cli_option_to,
   &ps_cli_option_output,
   &tree,
   &points,
   &source,
-  &group_by_name,
+  &ps_cli_option_group_by_name,
   &ps_cli_option_basis,
-  &depth,
+  &ps_cli_option_depth,
   NULL,
 };
 
 const PsCliCommand ps_cli_export_command = {
   .name = "export",
-  .files = N_("FILE"),
-  .summary = N_("The run in another tool’s format (--to): its main table as CSV, folded call stacks, "
+  .files = "FILE",
+  .summary = N_("the run in another tool’s format (--to): its main table as CSV, folded call stacks, "
                 "speedscope, Chrome trace, or a summary for a bug report in Markdown or HTML"),
   .files_error = N_("export needs exactly one FILE"),
   .min_files = 1,

@@ -85,7 +85,7 @@ static const PsCliOption * const formats_options[] = {
 
 const PsCliCommand ps_cli_formats_command = {
   .name = "formats",
-  .summary = N_("The registered formats"),
+  .summary = N_("the registered formats"),
   .files_error = N_("formats takes no FILE"),
   .min_files = 0,
   .max_files = 0,

@@ -424,8 +424,8 @@ static const PsCliOption * const info_options[] = {
 
 const PsCliCommand ps_cli_info_command = {
   .name = "info",
-  .files = N_("FILE…"),
-  .summary = N_("What was loaded"),
+  .files = "FILE…",
+  .summary = N_("what was loaded"),
   .files_error = N_("info needs at least one FILE"),
   .min_files = 1,
   .max_files = G_MAXUINT,

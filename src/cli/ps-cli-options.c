@@ -318,7 +318,7 @@ const PsCliOption ps_cli_option_text = {
 const PsCliOption ps_cli_option_output = {
   .long_name = "output", .short_name = 'o', .value_name = N_("FILE"), .filename = TRUE,
   .offset = G_STRUCT_OFFSET (PsCliOptions, export_output),
-  .description = N_("Write to FILE instead of the standard output"),
+  .description = N_("export, diff --to, summarize: write to FILE instead of the standard output; record: save the run to FILE"),
 };
 
 /* The scopes a command looks at -------------------------------------------- */
@@ -393,22 +393,22 @@ parse_exclude_file (PsCliOptions *options,
 
 const PsCliOption ps_cli_option_include = {
   .long_name = "include", .value_name = N_("REGEX"), .parse = parse_include,
-  .description = N_("Only scopes whose begin record matches REGEX (repeatable)"),
+  .description = N_("stats: only scopes whose begin record matches REGEX (repeatable)"),
 };
 
 const PsCliOption ps_cli_option_exclude = {
   .long_name = "exclude", .value_name = N_("REGEX"), .parse = parse_exclude,
-  .description = N_("Leave out scopes whose begin record matches REGEX (repeatable)"),
+  .description = N_("stats: leave out scopes whose begin record matches REGEX (repeatable)"),
 };
 
 const PsCliOption ps_cli_option_include_file = {
   .long_name = "include-file", .value_name = N_("FILE"), .filename = TRUE, .parse = parse_include_file,
-  .description = N_("--include for every expression in FILE, one per line"),
+  .description = N_("stats: --include for every expression in FILE, one per line"),
 };
 
 const PsCliOption ps_cli_option_exclude_file = {
   .long_name = "exclude-file", .value_name = N_("FILE"), .filename = TRUE, .parse = parse_exclude_file,
-  .description = N_("--exclude for every expression in FILE, one per line"),
+  .description = N_("stats: --exclude for every expression in FILE, one per line"),
 };
 
 /* The call tree ------------------------------------------------------------ */
@@ -428,13 +428,13 @@ parse_basis (PsCliOptions *options,
 
 const PsCliOption ps_cli_option_basis = {
   .long_name = "basis", .value_name = N_("s1|view"), .parse = parse_basis,
-  .description = N_("Percentages over s1 (elapsed and application totals, the default) or view (the elapsed total)"),
+  .description = N_("calltree: percentages over s1 (elapsed and application totals, the default) or view (the elapsed total)"),
 };
 
-gboolean
-ps_cli_parse_depth (PsCliOptions *options,
-                    const char   *value,
-                    GError      **error)
+static gboolean
+parse_depth (PsCliOptions *options,
+             const char   *value,
+             GError      **error)
 {
   guint64 number;
 
@@ -447,10 +447,22 @@ ps_cli_parse_depth (PsCliOptions *options,
   return TRUE;
 }
 
-gboolean
-ps_cli_parse_min_change (PsCliOptions *options,
-                         const char   *value,
-                         GError      **error)
+const PsCliOption ps_cli_option_depth = {
+  .long_name = "depth", .value_name = N_("N"), .parse = parse_depth,
+  .description = N_("calltree, export --to csv --tree: the tree N levels deep; export --to pmcstat-callgraph: N frames (16)"),
+};
+
+const PsCliOption ps_cli_option_group_by_name = {
+  .long_name = "group-by-name", .offset = G_STRUCT_OFFSET (PsCliOptions, group_by_name),
+  .description = N_("stats: merge the instances of one description within a session; export --to csv: a row per CE description with its keys as columns, as PerfToCsv"),
+};
+
+/* Comparisons ------------------------------------------------------------- */
+
+static gboolean
+parse_min_change (PsCliOptions *options,
+                  const char   *value,
+                  GError      **error)
 {
   if (!ps_cli_parse_percent (value, G_MAXDOUBLE, &options->min_change))
     {
@@ -459,3 +471,17 @@ ps_cli_parse_min_change (PsCliOptions *options,
     }
   return TRUE;
 }
+
+const PsCliOption ps_cli_option_min_change = {
+  .long_name = "min-change", .value_name = N_("PERCENT"), .parse = parse_min_change,
+  .description = N_("diff: the least change of a row with one value per run, in percent of A’s value (10); "
+                    "trend: the least change of a change point, in percent of the value before it (5)"),
+};
+
+/* The file written --------------------------------------------------------- */
+
+/* Each command checks the targets it writes */
+const PsCliOption ps_cli_option_to = {
+  .long_name = "to", .value_name = N_("TARGET"), .offset = G_STRUCT_OFFSET (PsCliOptions, export_target),
+  .description = N_("export: the format to write (csv, collapsed, pmcstat-callgraph, speedscope, chrome-trace, markdown, html); diff: csv or markdown"),
+};

@@ -284,39 +284,32 @@ parse_duration (PsCliOptions *options,
 /* The backend checks the values it takes (set_backend_option ()) */
 static const PsCliOption backend = {
   .long_name = "backend", .value_name = N_("NAME"), .offset = G_STRUCT_OFFSET (PsCliOptions, backend),
-  .description = N_("The collector to record with (procfs; hwpmc on FreeBSD, perflib on Windows)"),
+  .description = N_("record: the collector to record with (procfs; hwpmc on FreeBSD, perflib on Windows)"),
 };
 
 static const PsCliOption pid = {
   .long_name = "pid", .value_name = N_("PID"), .offset = G_STRUCT_OFFSET (PsCliOptions, pid),
-  .description = N_("The process to watch, with the processes it starts"),
+  .description = N_("record: the process to watch, with the processes it starts"),
 };
 
 static const PsCliOption command = {
   .long_name = "command", .value_name = N_("COMMAND"), .offset = G_STRUCT_OFFSET (PsCliOptions, command),
-  .description = N_("Launch this command and watch it and the processes it starts; the recording ends when "
-                    "they have exited"),
+  .description = N_("record: launch this command and watch it and the processes it starts; the recording ends when they have exited"),
 };
 
 static const PsCliOption no_children = {
   .long_name = "no-children", .offset = G_STRUCT_OFFSET (PsCliOptions, no_children),
-  .description = N_("The process alone, not the processes it starts"),
+  .description = N_("record: the process alone, not the processes it starts"),
 };
 
 static const PsCliOption interval_ms = {
   .long_name = "interval-ms", .value_name = N_("MS"), .offset = G_STRUCT_OFFSET (PsCliOptions, interval_ms),
-  .description = N_("Milliseconds between readings, kept on average (100)"),
+  .description = N_("record: milliseconds between readings, kept on average (100)"),
 };
 
 static const PsCliOption duration = {
   .long_name = "duration", .value_name = N_("SECONDS"), .parse = parse_duration,
-  .description = N_("Seconds to record (default: until interrupted)"),
-};
-
-static const PsCliOption output = {
-  .long_name = "output", .short_name = 'o', .value_name = N_("FILE"), .filename = TRUE,
-  .offset = G_STRUCT_OFFSET (PsCliOptions, export_output),
-  .description = N_("Save the run to FILE, in Perfscope’s own format"),
+  .description = N_("record: seconds to record (default: until interrupted)"),
 };
 
 static const PsCliOption * const record_options[] = {
@@ -327,14 +320,16 @@ static const PsCliOption * const record_options[] = {
   &no_children,
   &interval_ms,
   &duration,
-  &output,
+  &ps_cli_option_output,
   &ps_cli_option_sysroot,
   NULL,
 };
 
 const PsCliCommand ps_cli_record_command = {
   .name = "record",
-  .summary = N_("Record a live run and print its counters"),
+  .summary = N_("record a live run (--pid N or --command CMD and the processes it "
+                "starts, --no-children, --interval-ms MS, --duration S) and print its "
+                "counters; -o OUT saves it"),
   .files_error = N_("record takes no FILE"),
   .min_files = 0,
   .max_files = 0,

@@ -541,25 +541,20 @@ run_stats (const PsCliOptions  *options,
   return PS_CLI_EXIT_OK;
 }
 
-static const PsCliOption group_by_name = {
-  .long_name = "group-by-name", .offset = G_STRUCT_OFFSET (PsCliOptions, group_by_name),
-  .description = N_("Merge the instances of one description within a session"),
-};
-
 static const PsCliOption include_negative = {
   .long_name = "include-negative", .offset = G_STRUCT_OFFSET (PsCliOptions, include_negative),
-  .description = N_("Count negative durations (left out by default)"),
+  .description = N_("stats: count negative durations (left out by default)"),
 };
 
 static const PsCliOption per_thread = {
   .long_name = "per-thread", .offset = G_STRUCT_OFFSET (PsCliOptions, per_thread),
-  .description = N_("Scopes of each thread apart (RTL logs)"),
+  .description = N_("stats: scopes of each thread apart (RTL logs)"),
 };
 
 static const PsCliOption * const stats_options[] = {
   PS_CLI_READ_OPTIONS,
   PS_CLI_PRINT_OPTIONS,
-  &group_by_name,
+  &ps_cli_option_group_by_name,
   &include_negative,
   &per_thread,
   PS_CLI_SCOPE_FILTER_OPTIONS,
@@ -568,8 +563,8 @@ static const PsCliOption * const stats_options[] = {
 
 const PsCliCommand ps_cli_stats_command = {
   .name = "stats",
-  .files = N_("FILE"),
-  .summary = N_("Per-series statistics"),
+  .files = "FILE",
+  .summary = N_("per-series statistics"),
   .files_error = N_("stats needs exactly one FILE"),
   .min_files = 1,
   .max_files = 1,

@@ -594,8 +594,9 @@ static const PsCliOption * const summarize_options[] = {
 
 const PsCliCommand ps_cli_summarize_command = {
   .name = "summarize",
-  .files = N_("FILE"),
-  .summary = N_("A small summary of the run for trend: per row its count, median, p95, mean and total"),
+  .files = "FILE",
+  .summary = N_("a small summary of the run for trend: per row its count, median, "
+                "p95, mean and total (-o OUT)"),
   .files_error = N_("summarize needs exactly one FILE"),
   .min_files = 1,
   .max_files = 1,
@@ -644,24 +645,17 @@ parse_fail_on_regression (PsCliOptions *options,
 
 static const PsCliOption by = {
   .long_name = "by", .value_name = N_("time|version|name"), .parse = parse_by,
-  .description = N_("Put the runs in order of their time (the default), of the version and build they "
-                    "measured, or of file name"),
+  .description = N_("trend: put the runs in order of their time (the default), of the version and build they measured, or of file name"),
 };
 
 static const PsCliOption value = {
   .long_name = "value", .value_name = N_("median|p95|total"), .parse = parse_value,
-  .description = N_("Each run’s value of a row: its median (the default), p95 or total"),
-};
-
-static const PsCliOption min_change = {
-  .long_name = "min-change", .value_name = N_("PERCENT"), .parse = ps_cli_parse_min_change,
-  .description = N_("The least change of a change point, in percent of the value before it (5)"),
+  .description = N_("trend: each run’s value of a row: its median (the default), p95 or total"),
 };
 
 static const PsCliOption fail_on_regression = {
   .long_name = "fail-on-regression", .value_name = N_("PERCENT"), .parse = parse_fail_on_regression,
-  .description = N_("Exit with status 4 when the newest run is after a rise of at least PERCENT in a row "
-                    "where lower is better"),
+  .description = N_("trend: exit with status 4 when the newest run is after a rise of at least PERCENT in a row where lower is better"),
 };
 
 static const PsCliOption * const trend_options[] = {
@@ -669,16 +663,17 @@ static const PsCliOption * const trend_options[] = {
   PS_CLI_PRINT_OPTIONS,
   &by,
   &value,
-  &min_change,
+  &ps_cli_option_min_change,
   &fail_on_regression,
   NULL,
 };
 
 const PsCliCommand ps_cli_trend_command = {
   .name = "trend",
-  .files = N_("FILE…|DIR"),
-  .summary = N_("Many runs (logs or summaries) in order and the change points of each row’s median, "
-                "p95 or total"),
+  .files = "FILE…|DIR",
+  .summary = N_("many runs (logs or summaries) in order (--by time, version or name) "
+                "and the change points of each row’s median, p95 or total "
+                "(--value; --min-change PERCENT, --fail-on-regression PERCENT)"),
   .files_error = N_("trend needs at least one FILE or folder"),
   .min_files = 1,
   .max_files = G_MAXUINT,

@@ -109,7 +109,7 @@ typedef struct
 typedef struct
 {
   const char                 *name;
-  const char                 *files;        /* N_("FILE"), the FILEs in the help, or NULL */
+  const char                 *files;        /* "FILE", the FILEs in the help, or NULL */
   const char                 *summary;      /* N_(), one line of the help */
   const char                 *files_error;  /* N_(), said when the number of FILEs is wrong */
   guint                       min_files;
@@ -143,6 +143,10 @@ extern const PsCliOption ps_cli_option_exclude;
 extern const PsCliOption ps_cli_option_include_file;
 extern const PsCliOption ps_cli_option_exclude_file;
 extern const PsCliOption ps_cli_option_basis;
+extern const PsCliOption ps_cli_option_depth;
+extern const PsCliOption ps_cli_option_group_by_name;
+extern const PsCliOption ps_cli_option_min_change;
+extern const PsCliOption ps_cli_option_to;
 
 /* The options of every command that reads files */
 #define PS_CLI_READ_OPTIONS \
@@ -162,14 +166,6 @@ gboolean      ps_cli_parse_positive  (const char         *text,
 gboolean      ps_cli_parse_percent   (const char         *text,
                                       double              maximum,
                                       double             *out);
-/* --depth N, --min-change PERCENT: for the commands whose own option
- * takes them */
-gboolean      ps_cli_parse_min_change (PsCliOptions      *options,
-                                      const char         *value,
-                                      GError            **error);
-gboolean      ps_cli_parse_depth     (PsCliOptions       *options,
-                                      const char         *value,
-                                      GError            **error);
 /* Sets error as a usage error of the command line, with the message */
 void          ps_cli_set_usage_error (GError            **error,
                                       const char         *format,
