@@ -331,19 +331,38 @@ scope_filter (PsCliOptions *options)
   return options->scope_filter;
 }
 
+/* An --include or --exclude expression, or (from_file) a file of them;
+ * the message says which option was bad */
+static gboolean
+add_scope_expressions (PsCliOptions *options,
+                       gboolean      include,
+                       gboolean      from_file,
+                       const char   *value,
+                       GError      **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  PsScopeFilter *filter = scope_filter (options);
+
+  if (from_file ? ps_scope_filter_add_file (filter, include, value, &local_error)
+                : ps_scope_filter_add (filter, include, value, &local_error))
+    return TRUE;
+
+  if (from_file)
+    ps_cli_set_usage_error (error, include ? _("Bad --include-file: %s") : _("Bad --exclude-file: %s"),
+                            local_error->message);
+  else
+    ps_cli_set_usage_error (error, include ? _("Bad --include expression “%s”: %s")
+                                           : _("Bad --exclude expression “%s”: %s"),
+                            value, local_error->message);
+  return FALSE;
+}
+
 static gboolean
 parse_include (PsCliOptions *options,
                const char   *value,
                GError      **error)
 {
-  g_autoptr(GError) local_error = NULL;
-
-  if (!ps_scope_filter_add (scope_filter (options), TRUE, value, &local_error))
-    {
-      ps_cli_set_usage_error (error, _("Bad --include expression “%s”: %s"), value, local_error->message);
-      return FALSE;
-    }
-  return TRUE;
+  return add_scope_expressions (options, TRUE, FALSE, value, error);
 }
 
 static gboolean
@@ -351,14 +370,7 @@ parse_exclude (PsCliOptions *options,
                const char   *value,
                GError      **error)
 {
-  g_autoptr(GError) local_error = NULL;
-
-  if (!ps_scope_filter_add (scope_filter (options), FALSE, value, &local_error))
-    {
-      ps_cli_set_usage_error (error, _("Bad --exclude expression “%s”: %s"), value, local_error->message);
-      return FALSE;
-    }
-  return TRUE;
+  return add_scope_expressions (options, FALSE, FALSE, value, error);
 }
 
 static gboolean
@@ -366,14 +378,7 @@ parse_include_file (PsCliOptions *options,
                     const char   *value,
                     GError      **error)
 {
-  g_autoptr(GError) local_error = NULL;
-
-  if (!ps_scope_filter_add_file (scope_filter (options), TRUE, value, &local_error))
-    {
-      ps_cli_set_usage_error (error, _("Bad --include-file: %s"), local_error->message);
-      return FALSE;
-    }
-  return TRUE;
+  return add_scope_expressions (options, TRUE, TRUE, value, error);
 }
 
 static gboolean
@@ -381,14 +386,7 @@ parse_exclude_file (PsCliOptions *options,
                     const char   *value,
                     GError      **error)
 {
-  g_autoptr(GError) local_error = NULL;
-
-  if (!ps_scope_filter_add_file (scope_filter (options), FALSE, value, &local_error))
-    {
-      ps_cli_set_usage_error (error, _("Bad --exclude-file: %s"), local_error->message);
-      return FALSE;
-    }
-  return TRUE;
+  return add_scope_expressions (options, FALSE, TRUE, value, error);
 }
 
 const PsCliOption ps_cli_option_include = {
