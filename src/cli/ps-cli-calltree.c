@@ -522,10 +522,11 @@ find_thread (PsEventStore *store,
   return PS_NONE;
 }
 
-int
-ps_cli_calltree (const PsCliOptions *options,
-                 const char         *file)
+static int
+run_calltree (const PsCliOptions  *options,
+              char               **files)
 {
+  const char *file = files[0];
   g_autoptr(PsEventStore) store = NULL;
   g_autoptr(PsCallTree) tree = NULL;
   g_autoptr(GError) error = NULL;
@@ -568,3 +569,51 @@ ps_cli_calltree (const PsCliOptions *options,
 
   return partial ? PS_CLI_EXIT_PARTIAL : PS_CLI_EXIT_OK;
 }
+
+static gboolean
+parse_thread (PsCliOptions *options,
+              const char   *value,
+              GError      **error)
+{
+  guint64 number;
+
+  if (!g_ascii_string_to_unsigned (value, 10, 0, G_MAXINT64, &number, NULL))
+    {
+      ps_cli_set_usage_error (error, _("--thread needs a thread id, not “%s”"), value);
+      return FALSE;
+    }
+  options->thread = (gint64) number;
+  return TRUE;
+}
+
+static const PsCliOption thread = {
+  .long_name = "thread", .value_name = N_("ID"), .parse = parse_thread,
+  .description = N_("calltree: only the thread with this id"),
+};
+
+static const PsCliOption group_addresses = {
+  .long_name = "group-addresses", .offset = G_STRUCT_OFFSET (PsCliOptions, group_addresses),
+  .description = N_("calltree: one function per module for the addresses without a function name"),
+};
+
+static const PsCliOption * const calltree_options[] = {
+  PS_CLI_READ_OPTIONS,
+  PS_CLI_PRINT_OPTIONS,
+  &thread,
+  &ps_cli_option_basis,
+  &ps_cli_option_depth,
+  &group_addresses,
+  PS_CLI_SCOPE_FILTER_OPTIONS,
+  NULL,
+};
+
+const PsCliCommand ps_cli_calltree_command = {
+  .name = "calltree",
+  .files = "FILE",
+  .summary = N_("call tree and function summary with the four instrumentation values"),
+  .files_error = N_("calltree needs exactly one FILE"),
+  .min_files = 1,
+  .max_files = 1,
+  .options = calltree_options,
+  .run = run_calltree,
+};

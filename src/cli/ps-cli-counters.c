@@ -419,10 +419,11 @@ ps_cli_counters_print (const PsCliOptions *options,
   return partial ? PS_CLI_EXIT_PARTIAL : PS_CLI_EXIT_OK;
 }
 
-int
-ps_cli_counters (const PsCliOptions *options,
-                 const char         *file)
+static int
+run_counters (const PsCliOptions  *options,
+              char               **files)
 {
+  const char *file = files[0];
   g_autoptr(PsEventStore) store = NULL;
 
   store = ps_cli_load (options, file);
@@ -586,3 +587,21 @@ ps_cli_counter_series_print (GPtrArray *series)
       ps_cli_table_print (table, stdout, "  ");
     }
 }
+
+static const PsCliOption * const counters_options[] = {
+  PS_CLI_READ_OPTIONS,
+  PS_CLI_PRINT_OPTIONS,
+  NULL,
+};
+
+const PsCliCommand ps_cli_counters_command = {
+  .name = "counters",
+  .files = "FILE",
+  .summary = N_("performance counter series: points [time_ns, value] (missing samples "
+                "left out), unit, min, max, mean and last"),
+  .files_error = N_("counters needs exactly one FILE"),
+  .min_files = 1,
+  .max_files = 1,
+  .options = counters_options,
+  .run = run_counters,
+};

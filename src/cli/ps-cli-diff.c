@@ -366,11 +366,12 @@ export_diff (const PsCliOptions *options,
   return ps_cli_write_text (options, text);
 }
 
-int
-ps_cli_diff (const PsCliOptions *options,
-             const char         *file_a,
-             const char         *file_b)
+static int
+run_diff (const PsCliOptions  *options,
+          char               **files)
 {
+  const char *file_a = files[0];
+  const char *file_b = files[1];
   g_autoptr(PsEventStore) store_a = NULL;
   g_autoptr(PsEventStore) store_b = NULL;
   g_autoptr(PsRunDiff) diff = NULL;
@@ -382,6 +383,8 @@ ps_cli_diff (const PsCliOptions *options,
     return ps_cli_usage_error (_("diff writes --to csv or --to markdown, not “%s”"), options->export_target);
   if (options->export_target != NULL && options->text)
     return ps_cli_usage_error (_("--text and --to do not go together"));
+  if (options->export_output != NULL && options->export_target == NULL)
+    return ps_cli_usage_error (_("-o applies to diff --to only"));
 
   store_a = ps_cli_load (options, file_a);
   if (store_a == NULL)
@@ -420,3 +423,70 @@ ps_cli_diff (const PsCliOptions *options,
   partial = ps_cli_report_partial (store_b, file_b) || partial;
   return partial ? PS_CLI_EXIT_PARTIAL : PS_CLI_EXIT_OK;
 }
+
+static gboolean
+parse_rename (PsCliOptions *options,
+              const char   *value,
+              GError      **error)
+{
+  const char *equals = strchr (value, '=');
+
+  if (equals == NULL || equals == value || equals[1] == '\0')
+    {
+      ps_cli_set_usage_error (error, _("--rename needs A_NAME=B_NAME, not “%s”"), value);
+      return FALSE;
+    }
+  if (options->renames == NULL)
+    options->renames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_hash_table_insert (options->renames, g_strndup (value, equals - value), g_strdup (equals + 1));
+  return TRUE;
+}
+
+static gboolean
+parse_noise_floor (PsCliOptions *options,
+                   const char   *value,
+                   GError      **error)
+{
+  if (!ps_cli_parse_percent (value, 100, &options->noise_fraction))
+    {
+      ps_cli_set_usage_error (error, _("--noise-floor needs a percentage from 0 to 100, not “%s”"), value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static const PsCliOption rename_option = {
+  .long_name = "rename", .value_name = N_("A_NAME=B_NAME"), .parse = parse_rename,
+  .description = N_("diff: match the row A_NAME of the first run with B_NAME of the second (repeatable)"),
+};
+
+static const PsCliOption noise_floor = {
+  .long_name = "noise-floor", .value_name = N_("PERCENT"), .parse = parse_noise_floor,
+  .description = N_("diff: a row with one value per run changes by at least this percentage of the largest value of its kind and unit, else it is noise (1)"),
+};
+
+static const PsCliOption * const diff_options[] = {
+  PS_CLI_READ_OPTIONS,
+  PS_CLI_PRINT_OPTIONS,
+  &rename_option,
+  &ps_cli_option_min_change,
+  &noise_floor,
+  &ps_cli_option_to,
+  &ps_cli_option_output,
+  NULL,
+};
+
+const PsCliCommand ps_cli_diff_command = {
+  .name = "diff",
+  .files = "FILE_A FILE_B",
+  .summary = N_("compare two runs: series, functions or counters matched by name, "
+                "each with a verdict and its basis: a Mann–Whitney p-value, a test of "
+                "sample shares, or the size of a change of one value per run "
+                "(--min-change PERCENT, --noise-floor PERCENT; --rename A_NAME=B_NAME; "
+                "--to csv or --to markdown, -o OUT)"),
+  .files_error = N_("diff needs exactly two FILEs"),
+  .min_files = 2,
+  .max_files = 2,
+  .options = diff_options,
+  .run = run_diff,
+};

@@ -505,10 +505,11 @@ export_streamed (const PsCliOptions *options,
   return PS_CLI_EXIT_OK;
 }
 
-int
-ps_cli_export (const PsCliOptions *options,
-               const char         *file)
+static int
+run_export (const PsCliOptions  *options,
+            char               **files)
 {
+  const char *file = files[0];
   g_autoptr(PsEventStore) store = NULL;
   g_autofree char *supported = supported_list ();
   gboolean partial;
@@ -549,3 +550,43 @@ ps_cli_export (const PsCliOptions *options,
     return PS_CLI_EXIT_PARTIAL;
   return status;
 }
+
+static const PsCliOption tree = {
+  .long_name = "tree", .offset = G_STRUCT_OFFSET (PsCliOptions, export_tree),
+  .description = N_("export --to csv: the top-down call tree instead of the function summary"),
+};
+
+static const PsCliOption points = {
+  .long_name = "points", .offset = G_STRUCT_OFFSET (PsCliOptions, export_points),
+  .description = N_("export --to csv: every counter reading instead of one row of statistics per counter"),
+};
+
+static const PsCliOption source = {
+  .long_name = "source", .value_name = N_("NAME"), .offset = G_STRUCT_OFFSET (PsCliOptions, export_source),
+  .description = N_("export: only the samples of this sample source (a PMC event)"),
+};
+
+static const PsCliOption * const export_options[] = {
+  PS_CLI_READ_OPTIONS,
+  &ps_cli_option_to,
+  &ps_cli_option_output,
+  &tree,
+  &points,
+  &source,
+  &ps_cli_option_group_by_name,
+  &ps_cli_option_basis,
+  &ps_cli_option_depth,
+  NULL,
+};
+
+const PsCliCommand ps_cli_export_command = {
+  .name = "export",
+  .files = "FILE",
+  .summary = N_("the run in another tool’s format (--to): its main table as CSV, folded call stacks, "
+                "speedscope, Chrome trace, or a summary for a bug report in Markdown or HTML"),
+  .files_error = N_("export needs exactly one FILE"),
+  .min_files = 1,
+  .max_files = 1,
+  .options = export_options,
+  .run = run_export,
+};

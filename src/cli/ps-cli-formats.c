@@ -21,8 +21,9 @@ add_string_array (JsonBuilder        *builder,
   json_builder_end_array (builder);
 }
 
-int
-ps_cli_formats (const PsCliOptions *options)
+static int
+run_formats (const PsCliOptions  *options,
+             char               **files G_GNUC_UNUSED)
 {
   guint n_formats;
   const PsFormat * const *formats = ps_format_list (&n_formats);
@@ -76,3 +77,18 @@ ps_cli_formats (const PsCliOptions *options)
 
   return PS_CLI_EXIT_OK;
 }
+
+static const PsCliOption * const formats_options[] = {
+  PS_CLI_PRINT_OPTIONS,
+  NULL,
+};
+
+const PsCliCommand ps_cli_formats_command = {
+  .name = "formats",
+  .summary = N_("the registered formats"),
+  .files_error = N_("formats takes no FILE"),
+  .min_files = 0,
+  .max_files = 0,
+  .options = formats_options,
+  .run = run_formats,
+};

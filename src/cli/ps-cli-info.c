@@ -357,9 +357,9 @@ print_info_text (const PsCliOptions *options,
     }
 }
 
-int
-ps_cli_info (const PsCliOptions  *options,
-             char               **files)
+static int
+run_info (const PsCliOptions  *options,
+          char               **files)
 {
   g_autoptr(GString) out = g_string_new (NULL);
   guint n_files = g_strv_length (files);
@@ -415,3 +415,20 @@ ps_cli_info (const PsCliOptions  *options,
     return PS_CLI_EXIT_PARTIAL;
   return PS_CLI_EXIT_OK;
 }
+
+static const PsCliOption * const info_options[] = {
+  PS_CLI_READ_OPTIONS,
+  PS_CLI_PRINT_OPTIONS,
+  NULL,
+};
+
+const PsCliCommand ps_cli_info_command = {
+  .name = "info",
+  .files = "FILE…",
+  .summary = N_("what was loaded"),
+  .files_error = N_("info needs at least one FILE"),
+  .min_files = 1,
+  .max_files = G_MAXUINT,
+  .options = info_options,
+  .run = run_info,
+};

@@ -44,7 +44,7 @@ static gboolean
 on_end (gpointer user_data)
 {
   g_main_loop_quit (user_data);
-  /* Removed by ps_cli_record () whichever ended the recording */
+  /* Removed by run_record () whichever ended the recording */
   return G_SOURCE_CONTINUE;
 }
 
@@ -127,8 +127,9 @@ set_backend_option (PsCollector *collector,
   return FALSE;
 }
 
-int
-ps_cli_record (const PsCliOptions *options)
+static int
+run_record (const PsCliOptions  *options,
+            char               **files G_GNUC_UNUSED)
 {
   g_autoptr(PsCollector) collector = NULL;
   g_autoptr(PsEventStore) store = NULL;
@@ -266,3 +267,72 @@ ps_cli_record (const PsCliOptions *options)
 
   return ps_cli_counters_print (options, store, backend, FALSE);
 }
+
+static gboolean
+parse_duration (PsCliOptions *options,
+                const char   *value,
+                GError      **error)
+{
+  if (!ps_cli_parse_positive (value, &options->duration))
+    {
+      ps_cli_set_usage_error (error, _("--duration needs a positive number of seconds, not “%s”"), value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The backend checks the values it takes (set_backend_option ()) */
+static const PsCliOption backend = {
+  .long_name = "backend", .value_name = N_("NAME"), .offset = G_STRUCT_OFFSET (PsCliOptions, backend),
+  .description = N_("record: the collector to record with (procfs; hwpmc on FreeBSD, perflib on Windows)"),
+};
+
+static const PsCliOption pid = {
+  .long_name = "pid", .value_name = N_("PID"), .offset = G_STRUCT_OFFSET (PsCliOptions, pid),
+  .description = N_("record: the process to watch, with the processes it starts"),
+};
+
+static const PsCliOption command = {
+  .long_name = "command", .value_name = N_("COMMAND"), .offset = G_STRUCT_OFFSET (PsCliOptions, command),
+  .description = N_("record: launch this command and watch it and the processes it starts; the recording ends when they have exited"),
+};
+
+static const PsCliOption no_children = {
+  .long_name = "no-children", .offset = G_STRUCT_OFFSET (PsCliOptions, no_children),
+  .description = N_("record: the process alone, not the processes it starts"),
+};
+
+static const PsCliOption interval_ms = {
+  .long_name = "interval-ms", .value_name = N_("MS"), .offset = G_STRUCT_OFFSET (PsCliOptions, interval_ms),
+  .description = N_("record: milliseconds between readings, kept on average (100)"),
+};
+
+static const PsCliOption duration = {
+  .long_name = "duration", .value_name = N_("SECONDS"), .parse = parse_duration,
+  .description = N_("record: seconds to record (default: until interrupted)"),
+};
+
+static const PsCliOption * const record_options[] = {
+  PS_CLI_PRINT_OPTIONS,
+  &backend,
+  &pid,
+  &command,
+  &no_children,
+  &interval_ms,
+  &duration,
+  &ps_cli_option_output,
+  &ps_cli_option_sysroot,
+  NULL,
+};
+
+const PsCliCommand ps_cli_record_command = {
+  .name = "record",
+  .summary = N_("record a live run (--pid N or --command CMD and the processes it "
+                "starts, --no-children, --interval-ms MS, --duration S) and print its "
+                "counters; -o OUT saves it"),
+  .files_error = N_("record takes no FILE"),
+  .min_files = 0,
+  .max_files = 0,
+  .options = record_options,
+  .run = run_record,
+};

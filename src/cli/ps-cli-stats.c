@@ -490,10 +490,11 @@ print_stats_text (const PsCliOptions *options,
   ps_cli_counter_series_print (series);
 }
 
-int
-ps_cli_stats (const PsCliOptions *options,
-              const char         *file)
+static int
+run_stats (const PsCliOptions  *options,
+           char               **files)
 {
+  const char *file = files[0];
   g_autoptr(PsEventStore) store = NULL;
   g_autoptr(GPtrArray) series = NULL;
   PsSeriesOptions series_options = { 0 };
@@ -539,3 +540,34 @@ ps_cli_stats (const PsCliOptions *options,
 
   return PS_CLI_EXIT_OK;
 }
+
+static const PsCliOption include_negative = {
+  .long_name = "include-negative", .offset = G_STRUCT_OFFSET (PsCliOptions, include_negative),
+  .description = N_("stats: count negative durations (left out by default)"),
+};
+
+static const PsCliOption per_thread = {
+  .long_name = "per-thread", .offset = G_STRUCT_OFFSET (PsCliOptions, per_thread),
+  .description = N_("stats: scopes of each thread apart (RTL logs)"),
+};
+
+static const PsCliOption * const stats_options[] = {
+  PS_CLI_READ_OPTIONS,
+  PS_CLI_PRINT_OPTIONS,
+  &ps_cli_option_group_by_name,
+  &include_negative,
+  &per_thread,
+  PS_CLI_SCOPE_FILTER_OPTIONS,
+  NULL,
+};
+
+const PsCliCommand ps_cli_stats_command = {
+  .name = "stats",
+  .files = "FILE",
+  .summary = N_("per-series statistics"),
+  .files_error = N_("stats needs exactly one FILE"),
+  .min_files = 1,
+  .max_files = 1,
+  .options = stats_options,
+  .run = run_stats,
+};

@@ -196,10 +196,11 @@ read_inputs (const PsCliOptions *options,
     }
 }
 
-int
-ps_cli_summarize (const PsCliOptions *options,
-                  const char         *path)
+static int
+run_summarize (const PsCliOptions  *options,
+               char               **files)
 {
+  const char *path = files[0];
   g_autoptr(GPtrArray) runs = NULL;
   g_autoptr(GString) text = g_string_new (NULL);
   gboolean partial;
@@ -514,9 +515,9 @@ print_text (const PsTrendOptions *trend_options,
   ps_cli_table_print (table, stdout, "");
 }
 
-int
-ps_cli_trend (const PsCliOptions *options,
-              char              **arguments)
+static int
+run_trend (const PsCliOptions  *options,
+           char               **arguments)
 {
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_run_summary_free);
@@ -584,3 +585,98 @@ ps_cli_trend (const PsCliOptions *options,
     return PS_CLI_EXIT_PARTIAL;
   return PS_CLI_EXIT_OK;
 }
+
+static const PsCliOption * const summarize_options[] = {
+  PS_CLI_READ_OPTIONS,
+  &ps_cli_option_output,
+  NULL,
+};
+
+const PsCliCommand ps_cli_summarize_command = {
+  .name = "summarize",
+  .files = "FILE",
+  .summary = N_("a small summary of the run for trend: per row its count, median, "
+                "p95, mean and total (-o OUT)"),
+  .files_error = N_("summarize needs exactly one FILE"),
+  .min_files = 1,
+  .max_files = 1,
+  .options = summarize_options,
+  .run = run_summarize,
+};
+
+static gboolean
+parse_by (PsCliOptions *options,
+          const char   *value,
+          GError      **error)
+{
+  if (!ps_trend_order_from_string (value, &options->trend_order))
+    {
+      ps_cli_set_usage_error (error, _("--by is time, version or name, not “%s”"), value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_value (PsCliOptions *options,
+             const char   *value,
+             GError      **error)
+{
+  if (!ps_trend_value_from_string (value, &options->trend_value))
+    {
+      ps_cli_set_usage_error (error, _("--value is median, p95 or total, not “%s”"), value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_fail_on_regression (PsCliOptions *options,
+                          const char   *value,
+                          GError      **error)
+{
+  if (!ps_cli_parse_percent (value, G_MAXDOUBLE, &options->fail_on_regression))
+    {
+      ps_cli_set_usage_error (error, _("--fail-on-regression needs a percentage of 0 or more, not “%s”"), value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static const PsCliOption by = {
+  .long_name = "by", .value_name = N_("time|version|name"), .parse = parse_by,
+  .description = N_("trend: put the runs in order of their time (the default), of the version and build they measured, or of file name"),
+};
+
+static const PsCliOption value = {
+  .long_name = "value", .value_name = N_("median|p95|total"), .parse = parse_value,
+  .description = N_("trend: each run’s value of a row: its median (the default), p95 or total"),
+};
+
+static const PsCliOption fail_on_regression = {
+  .long_name = "fail-on-regression", .value_name = N_("PERCENT"), .parse = parse_fail_on_regression,
+  .description = N_("trend: exit with status 4 when the newest run is after a rise of at least PERCENT in a row where lower is better"),
+};
+
+static const PsCliOption * const trend_options[] = {
+  PS_CLI_READ_OPTIONS,
+  PS_CLI_PRINT_OPTIONS,
+  &by,
+  &value,
+  &ps_cli_option_min_change,
+  &fail_on_regression,
+  NULL,
+};
+
+const PsCliCommand ps_cli_trend_command = {
+  .name = "trend",
+  .files = "FILE…|DIR",
+  .summary = N_("many runs (logs or summaries) in order (--by time, version or name) "
+                "and the change points of each row’s median, p95 or total "
+                "(--value; --min-change PERCENT, --fail-on-regression PERCENT)"),
+  .files_error = N_("trend needs at least one FILE or folder"),
+  .min_files = 1,
+  .max_files = G_MAXUINT,
+  .options = trend_options,
+  .run = run_trend,
+};

@@ -38,9 +38,12 @@ typedef enum
   PS_CLI_EXIT_REGRESSION = 4,  /* trend: the newest run is after a regression (--fail-on-regression) */
 } PsCliExit;
 
+/* The options of a run of the program, each checked and typed as its
+ * PsCliOption parsed it; the strings are owned (ps_cli_options_clear ()) */
 typedef struct
 {
   const PsFormat *format;            /* forced with --format, or NULL to sniff */
+  gboolean        json;              /* --json, the default */
   gboolean        text;              /* --text instead of JSON */
   gboolean        quiet;             /* no progress line */
   gboolean        group_by_name;     /* stats: merge instances by description */
@@ -52,29 +55,124 @@ typedef struct
   PsCallBasis     basis;             /* calltree: --basis */
   guint           depth;             /* calltree: --depth, 0 for no limit */
   gboolean        group_addresses;   /* calltree: --group-addresses */
-  const char     *export_target;     /* export: --to, or NULL */
-  const char     *export_output;     /* export: -o, or NULL for stdout */
-  const char     *export_source;     /* export: --source (a sample source), or NULL */
+  char           *export_target;     /* export: --to, or NULL */
+  char           *export_output;     /* export: -o, or NULL for stdout */
+  char           *export_source;     /* export: --source (a sample source), or NULL */
   gboolean        export_tree;       /* export --to csv: --tree, the top-down call tree */
   gboolean        export_points;     /* export --to csv: --points, every counter reading */
-  const char     *sysroot;           /* --sysroot (hwpmc symbols), or NULL */
-  const char     *max_events;        /* --max-events, a checked decimal, or NULL */
-  const char     *address_width;     /* --address-width "4" or "8", or NULL */
-  const char     *encoding;          /* --encoding, a checked code page name, or NULL */
-  const char     *utc_offset;        /* --utc-offset in minutes east of UTC, a decimal, or NULL */
+  char           *sysroot;           /* --sysroot (hwpmc symbols), or NULL */
+  char           *max_events;        /* --max-events, a checked decimal, or NULL */
+  char           *address_width;     /* --address-width "4" or "8", or NULL */
+  char           *encoding;          /* --encoding, a checked code page name, or NULL */
+  char           *utc_offset;        /* --utc-offset in minutes east of UTC, a decimal, or NULL */
   GHashTable     *renames;           /* diff: --rename A name → B name, or NULL */
   double          min_change;        /* diff: --min-change as a fraction, NaN for the default */
   double          noise_fraction;    /* diff: --noise-floor as a fraction, NaN for the default */
-  const char     *backend;           /* record: --backend, or NULL for procfs */
-  const char     *pid;               /* record: --pid, or NULL */
-  const char     *command;           /* record: --command, or NULL */
-  const char     *interval_ms;       /* record: --interval-ms, or NULL for the backend's default */
+  char           *backend;           /* record: --backend, or NULL for procfs */
+  char           *pid;               /* record: --pid, or NULL */
+  char           *command;           /* record: --command, or NULL */
+  char           *interval_ms;       /* record: --interval-ms, or NULL for the backend's default */
   gboolean        no_children;       /* record: --no-children, the process alone */
   double          duration;          /* record: --duration in seconds, 0 until interrupted */
   PsTrendOrder    trend_order;       /* trend: --by */
   PsTrendValue    trend_value;       /* trend: --value */
   double          fail_on_regression; /* trend: --fail-on-regression as a fraction, NaN if none */
+  gboolean        help;              /* -h, --help: the help of the command, or of the program */
+  gboolean        version;           /* --version */
 } PsCliOptions;
+
+/* Checks the value of an option and keeps it in options, typed; on a bad
+ * value, error names the option and says what it needs */
+typedef gboolean (*PsCliParseFunc)   (PsCliOptions       *options,
+                                      const char         *value,
+                                      GError            **error);
+
+/* One option, which one command or several take (a command lists it in
+ * its options): a flag sets the gboolean at offset in PsCliOptions; an
+ * option with a value (value_name) has parse check and keep it, or
+ * without parse is kept as it is in the char * at offset */
+typedef struct
+{
+  const char     *long_name;
+  char            short_name;
+  const char     *value_name;        /* N_("NAME") in the help, or NULL for a flag */
+  gboolean        filename;          /* the value is a file name, in the file system's encoding */
+  gsize           offset;            /* G_STRUCT_OFFSET (PsCliOptions, field), without parse */
+  PsCliParseFunc  parse;             /* an option with a value that is checked */
+  const char     *description;       /* N_(), for the help */
+} PsCliOption;
+
+/* One command: what it is called, the FILEs and options it takes, and
+ * the function that runs it (the files NULL-terminated, without the
+ * command's name). The help and every "applies to" check come from
+ * these (ps-cli-command.c). */
+typedef struct
+{
+  const char                 *name;
+  const char                 *files;        /* "FILE", the FILEs in the help, or NULL */
+  const char                 *summary;      /* N_(), one line of the help */
+  const char                 *files_error;  /* N_(), said when the number of FILEs is wrong */
+  guint                       min_files;
+  guint                       max_files;    /* G_MAXUINT for no limit */
+  const PsCliOption * const  *options;      /* NULL-terminated; --help and --version come on top */
+  int                       (*run)          (const PsCliOptions *options,
+                                             char              **files);
+} PsCliCommand;
+
+/* ps-cli-command.c: parses the command line for one of the commands
+ * (NULL-terminated) and runs it; the exit status */
+int           ps_cli_command_main    (const PsCliCommand * const *commands,
+                                      int                 argc,
+                                      char              **argv);
+void          ps_cli_options_clear   (PsCliOptions       *options);
+
+/* ps-cli-options.c: the options several commands take, defined once */
+extern const PsCliOption ps_cli_option_format;
+extern const PsCliOption ps_cli_option_quiet;
+extern const PsCliOption ps_cli_option_tick_rate;
+extern const PsCliOption ps_cli_option_max_events;
+extern const PsCliOption ps_cli_option_encoding;
+extern const PsCliOption ps_cli_option_utc_offset;
+extern const PsCliOption ps_cli_option_sysroot;
+extern const PsCliOption ps_cli_option_address_width;
+extern const PsCliOption ps_cli_option_json;
+extern const PsCliOption ps_cli_option_text;
+extern const PsCliOption ps_cli_option_output;
+extern const PsCliOption ps_cli_option_include;
+extern const PsCliOption ps_cli_option_exclude;
+extern const PsCliOption ps_cli_option_include_file;
+extern const PsCliOption ps_cli_option_exclude_file;
+extern const PsCliOption ps_cli_option_basis;
+extern const PsCliOption ps_cli_option_depth;
+extern const PsCliOption ps_cli_option_group_by_name;
+extern const PsCliOption ps_cli_option_min_change;
+extern const PsCliOption ps_cli_option_to;
+
+/* The options of every command that reads files */
+#define PS_CLI_READ_OPTIONS \
+  &ps_cli_option_format, &ps_cli_option_quiet, &ps_cli_option_tick_rate, &ps_cli_option_max_events, \
+  &ps_cli_option_encoding, &ps_cli_option_utc_offset, &ps_cli_option_sysroot, &ps_cli_option_address_width
+/* The options of every command that prints JSON or, with --text, tables */
+#define PS_CLI_PRINT_OPTIONS \
+  &ps_cli_option_json, &ps_cli_option_text
+/* --include, --exclude and their files: the scopes a command looks at */
+#define PS_CLI_SCOPE_FILTER_OPTIONS \
+  &ps_cli_option_include, &ps_cli_option_exclude, &ps_cli_option_include_file, &ps_cli_option_exclude_file
+
+/* Value checks that commands share: a positive number (as --tick-rate);
+ * a percentage of 0 or more, at most maximum, as a fraction */
+gboolean      ps_cli_parse_positive  (const char         *text,
+                                      double             *out);
+gboolean      ps_cli_parse_percent   (const char         *text,
+                                      double              maximum,
+                                      double             *out);
+/* Sets error as a usage error of the command line, with the message */
+void          ps_cli_set_usage_error (GError            **error,
+                                      const char         *format,
+                                      ...) G_GNUC_PRINTF (2, 3);
+/* Keeps value in *field, freeing what was there */
+void          ps_cli_set_string      (char              **field,
+                                      const char         *value);
 
 /* ps-cli-load.c */
 /* NULL, after naming the file on stderr, when it cannot be read */
@@ -263,17 +361,17 @@ char         *ps_cli_table_format_cut_text (const char   *text);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsCliTable, ps_cli_table_free)
 
 /* Commands */
-int           ps_cli_info            (const PsCliOptions *options,
-                                      char              **files);
-int           ps_cli_stats           (const PsCliOptions *options,
-                                      const char         *file);
-int           ps_cli_formats         (const PsCliOptions *options);
-int           ps_cli_calltree        (const PsCliOptions *options,
-                                      const char         *file);
-int           ps_cli_export          (const PsCliOptions *options,
-                                      const char         *file);
-int           ps_cli_counters        (const PsCliOptions *options,
-                                      const char         *file);
+extern const PsCliCommand ps_cli_info_command;
+extern const PsCliCommand ps_cli_stats_command;
+extern const PsCliCommand ps_cli_calltree_command;
+extern const PsCliCommand ps_cli_counters_command;
+extern const PsCliCommand ps_cli_diff_command;
+extern const PsCliCommand ps_cli_export_command;
+extern const PsCliCommand ps_cli_summarize_command;
+extern const PsCliCommand ps_cli_trend_command;
+extern const PsCliCommand ps_cli_formats_command;
+extern const PsCliCommand ps_cli_record_command;
+
 /* The counters output of a store that is already there (record);
  * path names the run in "file" */
 int           ps_cli_counters_print  (const PsCliOptions *options,
@@ -289,15 +387,5 @@ void          ps_cli_counter_series_write (PsCliJsonStream *stream,
                                       PsEventStore       *store,
                                       const PsSeries     *series);
 void          ps_cli_counter_series_print (GPtrArray     *series);
-int           ps_cli_record          (const PsCliOptions *options);
-int           ps_cli_diff            (const PsCliOptions *options,
-                                      const char         *file_a,
-                                      const char         *file_b);
-/* ps-cli-trend.c */
-int           ps_cli_summarize       (const PsCliOptions *options,
-                                      const char         *file);
-/* files: NULL-terminated, files and folders of logs and summaries */
-int           ps_cli_trend           (const PsCliOptions *options,
-                                      char              **files);
 
 G_END_DECLS
