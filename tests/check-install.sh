@@ -99,7 +99,7 @@ done
 if printf '%s\n' "${collector_modules[@]}" | grep -q procfs; then
   check "the installed perfscope-cli records with the installed procfs plugin" \
     env PERFSCOPE_COLLECTOR_DIR="$root$collectordir" \
-    "$root$bindir/perfscope-cli" record --backend procfs --duration 0.3 --quiet
+    "$root$bindir/perfscope-cli" record --backend procfs --duration 0.3
 fi
 
 while read -r lang; do
