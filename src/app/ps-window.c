@@ -116,6 +116,20 @@ page_close_requested_cb (PsWindow  *self,
   _ps_window_close_child (self, child);
 }
 
+/* The page of a stack that holds child, as assistive technologies read
+ * it; the tab view too shows its pages in a stack of its own, each named
+ * after its run */
+static void
+name_stack_page (GtkWidget  *child,
+                 const char *name)
+{
+  GtkWidget *stack = gtk_widget_get_parent (child);
+
+  if (GTK_IS_STACK (stack))
+    gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_stack_get_page (GTK_STACK (stack), child)),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+}
+
 /* A tab for page at position (-1: last), its whole title read by
  * assistive technologies and the file's path as its tooltip */
 static AdwTabPage *
@@ -130,6 +144,7 @@ insert_tab (PsWindow   *self,
   g_autofree char *markup = g_markup_escape_text (tooltip != NULL ? tooltip : "", -1);
 
   adw_tab_page_set_title (tab, title);
+  name_stack_page (page, title);
   /* The tooltip of a tab is markup */
   adw_tab_page_set_tooltip (tab, markup);
   return tab;
@@ -331,12 +346,32 @@ sniff_pair_thread (GTask        *task,
   g_task_return_boolean (task, TRUE);
 }
 
+/* A banner that is not shown is hidden once it has slid up, so that
+ * assistive technologies do not find its empty label and buttons */
+static void
+pair_banner_revealed_cb (PsWindow    *self,
+                         GParamSpec  *pspec,
+                         GtkRevealer *revealer)
+{
+  if (!gtk_revealer_get_reveal_child (revealer) && !gtk_revealer_get_child_revealed (revealer))
+    gtk_widget_set_visible (GTK_WIDGET (revealer), FALSE);
+}
+
+static void
+reveal_pair_banner (PsWindow *self,
+                    gboolean  reveal)
+{
+  if (reveal)
+    gtk_widget_set_visible (GTK_WIDGET (self->pair_banner), TRUE);
+  gtk_revealer_set_reveal_child (self->pair_banner, reveal);
+}
+
 static void
 clear_pair (PsWindow *self)
 {
   g_clear_object (&self->pair_files[0]);
   g_clear_object (&self->pair_files[1]);
-  gtk_revealer_set_reveal_child (self->pair_banner, FALSE);
+  reveal_pair_banner (self, FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-pair", FALSE);
 }
 
@@ -354,9 +389,8 @@ update_pair_banner (PsWindow  *self,
       clear_pair (self);
       return;
     }
-  gtk_revealer_set_reveal_child (self->pair_banner,
-                                 file != NULL && (g_file_equal (file, self->pair_files[0])
-                                                  || g_file_equal (file, self->pair_files[1])));
+  reveal_pair_banner (self, file != NULL && (g_file_equal (file, self->pair_files[0])
+                                             || g_file_equal (file, self->pair_files[1])));
 }
 
 /* Runs of two kinds: a tab each, A's current, and the banner */
@@ -526,6 +560,7 @@ page_file_changed_cb (PsWindow   *self,
       g_autofree char *markup = g_markup_escape_text (path != NULL ? path : "", -1);
 
       adw_tab_page_set_title (tab, ps_run_page_get_title (page));
+      name_stack_page (GTK_WIDGET (page), ps_run_page_get_title (page));
       adw_tab_page_set_tooltip (tab, markup);
     }
   if (_ps_window_get_current_child (self) == GTK_WIDGET (page))
@@ -1047,6 +1082,10 @@ ps_window_init (PsWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->tab_menu = g_menu_new ();
+  name_stack_page (self->empty_state, _("Welcome"));
+  name_stack_page (gtk_stack_get_child_by_name (self->stack, "runs"), _("Open Runs"));
+  g_signal_connect_object (self->pair_banner, "notify::child-revealed", G_CALLBACK (pair_banner_revealed_cb),
+                           self, G_CONNECT_SWAPPED);
   adw_tab_view_set_menu_model (self->tab_view, G_MENU_MODEL (self->tab_menu));
 
   _ps_window_init_actions (self);
