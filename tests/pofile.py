@@ -49,3 +49,35 @@ def unescape(text):
     return re.sub(r'\\(.)', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
 
 
+
+
+def read_template(path):
+    """(msgctxt, msgid, msgid_plural or None, [source files]) of each
+    message of a .pot, in order"""
+    messages = []
+    fields, files, current = {}, [], None
+
+    def flush():
+        nonlocal fields, files
+        if fields.get("msgid"):
+            messages.append((fields.get("msgctxt"), fields["msgid"], fields.get("msgid_plural"), files))
+        fields, files = {}, []
+
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#:"):
+            files.extend(reference.rsplit(":", 1)[0] for reference in line[2:].split())
+            continue
+        if line.startswith("#"):
+            continue
+        if not line.strip():
+            flush()
+            continue
+        match = re.match(r'(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+"(.*)"$', line)
+        if match:
+            current = match.group(1)
+            if not current.startswith("msgstr"):
+                fields[current] = unescape(match.group(2))
+        elif line.startswith('"') and current is not None and not current.startswith("msgstr"):
+            fields[current] += unescape(line[1:-1])
+    flush()
+    return messages
