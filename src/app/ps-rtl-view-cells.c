@@ -717,7 +717,7 @@ _ps_rtl_view_scope_column_new (PsRtlView   *view,
     [SCOPE_COLUMN_DURATION] = { N_("Duration (ms)"), 116, N_("Duration") },
     /* Translators: exclusive time, a scope's duration without its child scopes */
     [SCOPE_COLUMN_SELF] = { N_("Exclusive (ms)"), 112, N_("Exclusive") },
-    [SCOPE_COLUMN_THREAD] = { N_("Thread"), 68 },
+    [SCOPE_COLUMN_THREAD] = { N_("Thread"), 116 },
     [SCOPE_COLUMN_LINE] = { N_("Line"), 64 },
     [SCOPE_COLUMN_STATUS] = { N_("Status"), 130 },
   };
