@@ -210,7 +210,7 @@ test_welcome (Fixture       *fixture,
   g_assert_true (ADW_IS_STATUS_PAGE (window->empty_state));
   g_assert_true (gtk_widget_get_mapped (window->empty_state));
   g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (window->empty_state)), ==, "Open a performance log");
-  button = find_button (window->empty_state, "_Open…");
+  button = find_button (window->empty_state, "Open a _File…");
   g_assert_nonnull (button);
   g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "win.open");
   button = find_button (window->empty_state, "R_ecord…");
@@ -320,7 +320,7 @@ test_preferences (Fixture       *fixture,
     const char *subtitle;
 
     g_assert_nonnull (spin_row);
-    g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (spin_row)), ==, "_Events kept, in millions");
+    g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (spin_row)), ==, "_Event limit (millions)");
     subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (spin_row));
     g_assert_nonnull (strstr (subtitle, "0 keeps as many as half of this computer’s memory holds"));
     g_assert_true (g_str_has_suffix (subtitle, automatic));

@@ -744,7 +744,7 @@ test_kind (Fixture       *fixture,
       g_clear_pointer (&shot, g_free);
       assert_layout (fixture, page, kind, FALSE);
       /* The rows of each run, when asked for */
-      g_assert_true (click_button (GTK_WIDGET (page), "_List the Rows of Each Run"));
+      g_assert_true (click_button (GTK_WIDGET (page), "List the _Rows of Each Run"));
       iterate_for (200);
     }
   g_assert_cmpstr (ps_compare_page_get_table_state (page), ==, "table");

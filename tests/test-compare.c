@@ -645,9 +645,9 @@ test_flame_graph (Fixture       *fixture,
   frame_path (flame_graph, "f", path_f);
   frame_path (flame_graph, "g", path_g);
   f_tip = _ps_flame_graph_get_tooltip (flame_graph, path_f);
-  g_assert_nonnull (strstr (f_tip, "Own time: A 30.00 % → B 60.00 %, +30.00 pp (×2.00)"));
+  g_assert_nonnull (strstr (f_tip, "Exclusive: A 30.00 % → B 60.00 %, +30.00 pp (×2.00)"));
   g_tip = _ps_flame_graph_get_tooltip (flame_graph, path_g);
-  g_assert_nonnull (strstr (g_tip, "Own time: A 40.00 % → B 20.00 %, −20.00 pp (×0.50)"));
+  g_assert_nonnull (strstr (g_tip, "Exclusive: A 40.00 % → B 20.00 %, −20.00 pp (×0.50)"));
 
   /* The frames are drawn in the diff colours: f red, g blue */
   texture = render_widget (GTK_WIDGET (flame_graph));

@@ -373,15 +373,15 @@ test_tooltip (FlameFixture  *fixture,
   g_assert_true (ps_call_tree_diff_get_a (ps_flame_graph_get_baseline (fixture->flame_graph)) == fixture->a);
 
   slower = _ps_flame_graph_get_tooltip (fixture->flame_graph, path_slower);
-  g_assert_nonnull (strstr (slower, "Own time: A 20.00 % → B 40.00 %, +20.00 pp (×2.00)"));
-  g_assert_nonnull (strstr (slower, "Total time: A 20.00 % → B 40.00 %, +20.00 pp (×2.00)"));
+  g_assert_nonnull (strstr (slower, "Exclusive: A 20.00 % → B 40.00 %, +20.00 pp (×2.00)"));
+  g_assert_nonnull (strstr (slower, "Inclusive: A 20.00 % → B 40.00 %, +20.00 pp (×2.00)"));
 
   faster = _ps_flame_graph_get_tooltip (fixture->flame_graph, path_faster);
   g_assert_nonnull (strstr (faster, "A 40.00 % → B 20.00 %, −20.00 pp (×0.50)"));
 
   render_page = _ps_flame_graph_get_tooltip (fixture->flame_graph, path_render);
-  g_assert_nonnull (strstr (render_page, "Own time: A 5.00 % → B 5.00 %, +0.00 pp (×1.00)"));
-  g_assert_nonnull (strstr (render_page, "Total time: A 25.00 % → B 45.00 %, +20.00 pp (×1.80)"));
+  g_assert_nonnull (strstr (render_page, "Exclusive: A 5.00 % → B 5.00 %, +0.00 pp (×1.00)"));
+  g_assert_nonnull (strstr (render_page, "Inclusive: A 25.00 % → B 45.00 %, +20.00 pp (×1.80)"));
 
   /* Valid markup, as GtkTooltip needs */
   g_assert_true (pango_parse_markup (slower, -1, 0, NULL, NULL, NULL, NULL));

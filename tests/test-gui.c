@@ -1036,7 +1036,7 @@ test_rtl_open_example (Fixture       *fixture,
   main_row = find_scope_row (scopes, RTL_MAIN, 0);
   assert_scope_cell (view, main_row, "Begin (ms)", "3");
   assert_scope_cell (view, main_row, "Duration (ms)", "2,007");
-  assert_scope_cell (view, main_row, "Self (ms)", "1,037");
+  assert_scope_cell (view, main_row, "Exclusive (ms)", "1,037");
   assert_scope_cell (view, main_row, "Thread", "1");
   assert_scope_cell (view, main_row, "Status", "");
   /* 1246545872.402817 + 0.003 s, shown in the tooltip as UTC */
@@ -1071,8 +1071,8 @@ test_rtl_open_example (Fixture       *fixture,
   sw_load = find_scope_row (scopes, RTL_SW_LOAD, 0);
   expand_scope_row (scopes, sw_load);
   assert_scope_cell (view, sw_load, "Duration (ms)", "505");
-  assert_scope_cell (view, sw_load, "Self (ms)", "449");
-  assert_scope_cell (view, open_documents, "Self (ms)", "251");
+  assert_scope_cell (view, sw_load, "Exclusive (ms)", "449");
+  assert_scope_cell (view, open_documents, "Exclusive (ms)", "251");
 
   /* The repaired message in place, with its line and status */
   styles = find_scope_row (scopes, "styles imported: 212", 0);
@@ -1192,7 +1192,7 @@ test_rtl_totals (Fixture       *fixture,
   assert_total_cell (view, main_total, "Total (ms)", "2,007");
   assert_total_cell (view, main_total, "Min (ms)", "2,007");
   assert_total_cell (view, main_total, "Mean (ms)", "2,007");
-  assert_total_cell (view, main_total, "Self (ms)", "1,037");
+  assert_total_cell (view, main_total, "Exclusive (ms)", "1,037");
   assert_total_cell (view, main_total, "Threads", "1");
   assert_total_cell (view, main_total, "Excluded", "0");
   assert_total_cell (view, main_total, "Context", "");
@@ -1336,7 +1336,7 @@ test_rtl_filters (Fixture       *fixture,
   /* Self times stay those of the scope */
   sw_load = find_scope_row (scopes, RTL_SW_LOAD, 0);
   assert_scope_cell (view, sw_load, "Duration (ms)", "505");
-  assert_scope_cell (view, sw_load, "Self (ms)", "449");
+  assert_scope_cell (view, sw_load, "Exclusive (ms)", "449");
   maybe_save_screenshot (fixture, "rtl-include");
 
   /* Exclude only */
@@ -2130,12 +2130,12 @@ test_call_tree_basis (Fixture       *fixture,
 
   /* The bases in plain words; the Visual Studio terms in the tooltip */
   {
-    GtkDropDown *dropdown = GTK_DROP_DOWN (find_widget (GTK_WIDGET (view), is_drop_down_of, "Share of each total"));
+    GtkDropDown *dropdown = GTK_DROP_DOWN (find_widget (GTK_WIDGET (view), is_drop_down_of, "Own total"));
     GListModel *choices;
 
     g_assert_nonnull (dropdown);
     choices = gtk_drop_down_get_model (dropdown);
-    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (choices), 1), ==, "Share of the elapsed total");
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (choices), 1), ==, "Elapsed total");
     g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (dropdown)), "application total"));
     g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (dropdown)), "Understanding Instrumentation Data Values"));
     ps_call_tree_view_set_basis (view, PS_CALL_BASIS_VIEW);

@@ -426,7 +426,7 @@ test_warnings (Fixture       *fixture,
   g_assert_cmpstr (ps_warning_row_get_code (second), ==, "W-PMCLOG-DROPPED");
 
   /* The summary: the module without symbols and its samples, the loss */
-  g_assert_nonnull (strstr (quality, "1 module has no symbols: 4 of the run’s 20 samples (20.00 %) have frames without a function name"));
+  g_assert_nonnull (strstr (quality, "1 module has no symbols. 4 of the run’s 20 samples (20.00 %) have frames without a function name"));
   /* The header counts one event of two: the summary says so */
   g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "15 samples");
   g_assert_nonnull (strstr (quality, "The header and the call tree count the 15 samples of CLOCK.HARD, 26.67 % of them with frames without a function name; the line above and the warnings below count all 20 samples of the run."));
@@ -946,7 +946,7 @@ test_unnamed_modules (Fixture       *fixture,
   {
     const char *quality = ps_profile_view_get_header_value (view, "quality");
 
-    g_assert_nonnull (strstr (quality, "3 modules have no symbols: 8 of the run’s 9 samples (88.89 %) have frames without a function name"));
+    g_assert_nonnull (strstr (quality, "3 modules have no symbols. 8 of the run’s 9 samples (88.89 %) have frames without a function name"));
     g_assert_nonnull (strstr (quality, "1 of the 9 samples has no call stack; the call tree counts the other 8."));
     g_assert_null (strstr (quality, "The header and the call tree count"));
   }

@@ -369,7 +369,7 @@ test_rtl_totals (Fixture       *fixture,
   g_assert_cmpstr (g_ptr_array_index (table->header, 0), ==, "Name");
   g_assert_cmpint (column_index (table, "Calls"), >, 0);
   g_assert_cmpint (column_index (table, "Total (s)"), >, 0);
-  g_assert_cmpint (column_index (table, "Self (s)"), >, 0);
+  g_assert_cmpint (column_index (table, "Exclusive (s)"), >, 0);
   g_assert_cmpint (column_index (table, "Excluded"), >, 0);
 
   g_assert_cmpuint (table->rows->len, ==, 9);
@@ -385,14 +385,14 @@ test_rtl_totals (Fixture       *fixture,
       g_assert_cmpstr (cell (table, i, "Calls"), ==, cell (golden, golden_row, "count"));
       assert_close (cell_number (table, i, "Total (s)"), cell_number (golden, golden_row, "sum (s)"));
       assert_close (cell_number (table, i, "Mean (s)"), cell_number (golden, golden_row, "mean (s)"));
-      assert_close (cell_number (table, i, "Self (s)"), cell_number (golden, golden_row, "self_sum (s)"));
+      assert_close (cell_number (table, i, "Exclusive (s)"), cell_number (golden, golden_row, "self_sum (s)"));
     }
   {
     int row = find_row (table, "Name", RTL_MAIN);
 
     g_assert_cmpint (row, >=, 0);
     g_assert_cmpstr (cell (table, row, "Total (s)"), ==, "2.007");
-    g_assert_cmpstr (cell (table, row, "Self (s)"), ==, "1.037");
+    g_assert_cmpstr (cell (table, row, "Exclusive (s)"), ==, "1.037");
   }
 
   /* Sorted by total time: the export follows */
@@ -453,7 +453,7 @@ test_rtl_scopes (Fixture       *fixture,
   g_assert_cmpstr (g_ptr_array_index (table->header, 1), ==, "Name");
   g_assert_cmpint (column_index (table, "Begin (s)"), >, 0);
   g_assert_cmpint (column_index (table, "Duration (s)"), >, 0);
-  g_assert_cmpint (column_index (table, "Self (s)"), >, 0);
+  g_assert_cmpint (column_index (table, "Exclusive (s)"), >, 0);
   g_assert_cmpint (column_index (table, "Line"), >, 0);
   assert_scopes_as_shown (table, model);
   n_collapsed = table->rows->len;
@@ -494,7 +494,7 @@ test_rtl_scopes (Fixture       *fixture,
     }
   g_assert_cmpint (row, >=, 0);
   g_assert_cmpstr (cell (table, row, "Duration (s)"), ==, "2.007");
-  g_assert_cmpstr (cell (table, row, "Self (s)"), ==, "1.037");
+  g_assert_cmpstr (cell (table, row, "Exclusive (s)"), ==, "1.037");
 
   /* A search: the matching scopes and messages only */
   gtk_editable_set_text (ps_rtl_view_get_search_entry (view), "LOAD");

@@ -573,9 +573,9 @@ append_diff_tooltip (PsFlameGraph *self,
         g_string_append (text, "<b>");
       g_string_append_printf (text,
                               measures[i] == PS_FLAME_GRAPH_DIFF_BY_SELF
-                              /* Translators: "Own time: A 30.00 % → B 50.00 %, +20.00 pp (×1.67)" */
-                              ? _("Own time: A %.2f %% → B %.2f %%, %s (%s)")
-                              : _("Total time: A %.2f %% → B %.2f %%, %s (%s)"),
+                              /* Translators: "Exclusive: A 30.00 % → B 50.00 %, +20.00 pp (×1.67)" */
+                              ? _("Exclusive: A %.2f %% → B %.2f %%, %s (%s)")
+                              : _("Inclusive: A %.2f %% → B %.2f %%, %s (%s)"),
                               a_share, b_share, change, ratio);
       if (measures[i] == self->diff_by)
         g_string_append (text, "</b>");
@@ -953,8 +953,8 @@ static char *
 legend_title (PsFlameGraph *self)
 {
   return g_strdup (self->diff_by == PS_FLAME_GRAPH_DIFF_BY_SELF
-                   ? _("Change in own time, A → B")
-                   : _("Change in total time, A → B"));
+                   ? _("Change in exclusive time, A → B")
+                   : _("Change in inclusive time, A → B"));
 }
 
 static int
@@ -2095,8 +2095,8 @@ ps_flame_graph_init (PsFlameGraph *self)
   GtkGesture *click = gtk_gesture_click_new ();
   GtkEventController *focus = gtk_event_controller_focus_new ();
   const char *value_names[PS_N_CALL_VALUES + 1] = { NULL };
-  const char *color_names[] = { _("Colour by module"), _("Colour by own time"), NULL };
-  const char *diff_names[] = { _("Change in own time"), _("Change in total time"), NULL };
+  const char *color_names[] = { _("Colour by module"), _("Colour by exclusive time"), NULL };
+  const char *diff_names[] = { _("Change in exclusive time"), _("Change in inclusive time"), NULL };
   GtkWidget *spacer;
 
   for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
@@ -2157,7 +2157,7 @@ ps_flame_graph_init (PsFlameGraph *self)
   g_signal_connect_swapped (self->value_dropdown, "notify::selected", G_CALLBACK (value_selected_cb), self);
   gtk_box_append (GTK_BOX (self->crumbs), self->value_dropdown);
   self->color_dropdown = gtk_drop_down_new_from_strings (color_names);
-  gtk_widget_set_tooltip_text (self->color_dropdown, _("A warm colour per module, or from pale (calls others) to red (all its own time)"));
+  gtk_widget_set_tooltip_text (self->color_dropdown, _("A warm colour per module, or from pale (calls others) to red (all its time exclusive)"));
   ps_accessible_name_drop_down (GTK_DROP_DOWN (self->color_dropdown), _("Frame colour"));
   g_signal_connect_swapped (self->color_dropdown, "notify::selected", G_CALLBACK (color_selected_cb), self);
   gtk_box_append (GTK_BOX (self->crumbs), self->color_dropdown);

@@ -1083,8 +1083,8 @@ update_quality_summary (PsProfileView *self)
 
   if (n_no_symbols > 0)
     g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE,
-                                                  "%u module has no symbols",
-                                                  "%u modules have no symbols",
+                                                  "%u module has no symbols.",
+                                                  "%u modules have no symbols.",
                                                   n_no_symbols),
                             n_no_symbols);
   else
@@ -1107,17 +1107,18 @@ update_quality_summary (PsProfileView *self)
         }
       if (names->len > 0)
         /* Translators: %s is a list of files */
-        g_string_append_printf (summary, _("The log has no symbols for %s"), names->str);
+        g_string_append_printf (summary, _("The log has no symbols for %s."), names->str);
     }
   if (summary->len > 0)
     {
       g_autofree char *count = ps_view_format_count (self->run.unnamed);
 
-      /* Translators: after "3 modules have no symbols"; the second %s is
-       * the number of samples of the run */
+      /* Translators: after "3 modules have no symbols."; the second %s
+       * is the number of samples of the run */
+      g_string_append_c (summary, ' ');
       g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE,
-                                                    ": %s of the run’s %s samples (%.2f %%) has frames without a function name; each module is one row of the call tree. Choose a symbol folder to name them.",
-                                                    ": %s of the run’s %s samples (%.2f %%) have frames without a function name; each module is one row of the call tree. Choose a symbol folder to name them.",
+                                                    "%s of the run’s %s samples (%.2f %%) has frames without a function name; each module is one row of the call tree. Choose a symbol folder to name them.",
+                                                    "%s of the run’s %s samples (%.2f %%) have frames without a function name; each module is one row of the call tree. Choose a symbol folder to name them.",
                                                     self->run.unnamed),
                               count, run_count, 100.0 * (double) self->run.unnamed / (double) MAX (self->run.samples, 1));
     }

@@ -253,7 +253,7 @@ new_choice_dropdown (OptionRow               *row,
       row->other_entry = gtk_entry_new ();
       gtk_widget_set_visible (row->other_entry, FALSE);
       gtk_entry_set_activates_default (GTK_ENTRY (row->other_entry), TRUE);
-      gtk_entry_set_placeholder_text (GTK_ENTRY (row->other_entry), _("Any other value the backend takes"));
+      gtk_entry_set_placeholder_text (GTK_ENTRY (row->other_entry), _("Any other value the collector takes"));
       g_signal_connect_object (dropdown, "notify::selected", G_CALLBACK (choice_selected_cb), row->other_entry, 0);
       row->cell = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
       gtk_box_append (GTK_BOX (row->cell), dropdown);
@@ -425,7 +425,7 @@ backend_changed_cb (PsRecordDialog *self)
   if (g_ptr_array_index (self->unavailable, selected) != NULL)
     {
       show_error (self, g_ptr_array_index (self->unavailable, selected));
-      gtk_label_set_text (self->hint_label, _("This backend cannot record on this system."));
+      gtk_label_set_text (self->hint_label, _("This collector cannot record on this system."));
       return;
     }
 
@@ -472,7 +472,7 @@ backend_changed_cb (PsRecordDialog *self)
   else
     gtk_label_set_text (self->hint_label,
                         n_options > 0 ? _("The run opens in a new tab and draws as it is recorded. Stop it there.")
-                                      : _("This backend has no options."));
+                                      : _("This collector has no options."));
   restore_options (self);
 }
 
@@ -532,7 +532,7 @@ describe_target (PsRecordDialog *self)
       else
         continue;
 
-      /* Translators: a recording's tab: the backend, then what it records */
+      /* Translators: a recording's tab: the collector, then what it records */
       return g_strdup_printf (_("%s — %s"), backend, target);
     }
 
@@ -567,7 +567,7 @@ start_cb (GObject      *object,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
       set_starting (self, FALSE);
-      /* Translators: %s is why the backend could not start */
+      /* Translators: %s is why the collector could not start */
       message = g_strdup_printf (_("Cannot record: %s"), error->message);
       show_error (self, message);
       return;

@@ -331,7 +331,7 @@ update_timing_label (PsRecordPage *self)
 
   gtk_label_set_text (self->lost_label, text != NULL ? text : "");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->lost_label),
-                               _("The backend could not keep up with its interval: the system was too busy. "
+                               _("The collector could not keep up with its interval: the system was too busy. "
                                  "Each late or lost reading is in the run’s Warnings."));
   gtk_widget_set_visible (GTK_WIDGET (self->lost_label), n_lost > 0 || n_late > 0);
 }

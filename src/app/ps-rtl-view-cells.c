@@ -715,9 +715,9 @@ _ps_rtl_view_scope_column_new (PsRtlView   *view,
     /* Translators: the wall-clock time a scope began, in UTC */
     [SCOPE_COLUMN_TIME] = { N_("Time of day (UTC)"), 152, NULL },
     [SCOPE_COLUMN_DURATION] = { N_("Duration (ms)"), 116, N_("Duration") },
-    /* Translators: self time, a scope's duration without its child scopes */
-    [SCOPE_COLUMN_SELF] = { N_("Self (ms)"), 88, N_("Self") },
-    [SCOPE_COLUMN_THREAD] = { N_("Thread"), 68 },
+    /* Translators: exclusive time, a scope's duration without its child scopes */
+    [SCOPE_COLUMN_SELF] = { N_("Exclusive (ms)"), 112, N_("Exclusive") },
+    [SCOPE_COLUMN_THREAD] = { N_("Thread"), 116 },
     [SCOPE_COLUMN_LINE] = { N_("Line"), 64 },
     [SCOPE_COLUMN_STATUS] = { N_("Status"), 130 },
   };
@@ -1007,8 +1007,8 @@ _ps_rtl_view_total_column_new (TotalColumn column)
     [TOTAL_COLUMN_MAX] = N_("Max (ms)"),
     [TOTAL_COLUMN_MEAN] = N_("Mean (ms)"),
     [TOTAL_COLUMN_MEDIAN] = N_("Median (ms)"),
-    /* Translators: the total self time of a scope name */
-    [TOTAL_COLUMN_SELF] = N_("Self (ms)"),
+    /* Translators: the total exclusive time of a scope name */
+    [TOTAL_COLUMN_SELF] = N_("Exclusive (ms)"),
     /* Translators: calls left out of the statistics */
     [TOTAL_COLUMN_EXCLUDED] = N_("Excluded"),
   };
@@ -1019,7 +1019,7 @@ _ps_rtl_view_total_column_new (TotalColumn column)
     [TOTAL_COLUMN_MAX] = N_("Max"),
     [TOTAL_COLUMN_MEAN] = N_("Mean"),
     [TOTAL_COLUMN_MEDIAN] = N_("Median"),
-    [TOTAL_COLUMN_SELF] = N_("Self"),
+    [TOTAL_COLUMN_SELF] = N_("Exclusive"),
     [TOTAL_COLUMN_EXCLUDED] = NULL,
   };
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();

@@ -100,7 +100,7 @@ static const PsCollectorOption options[] = {
   { "mode", N_("Mode"), PS_COLLECTOR_OPTION_CHOICE, "" },
   { "pid", N_("Process ID"), PS_COLLECTOR_OPTION_PID, "" },
   { "command", N_("Command to launch"), PS_COLLECTOR_OPTION_COMMAND, "" },
-  { "rate", N_("Sampling rate (events per sample)"), PS_COLLECTOR_OPTION_INT, "65536" },
+  { "rate", N_("Sample every N events"), PS_COLLECTOR_OPTION_INT, "65536" },
   { "callchains", N_("Call chains"), PS_COLLECTOR_OPTION_BOOLEAN, "true" },
   { "interval-ms", N_("Log flush interval (ms)"), PS_COLLECTOR_OPTION_INT, "100" },
   { "sysroot", N_("Folder the programs’ symbols are read under"), PS_COLLECTOR_OPTION_STRING, "/" },
