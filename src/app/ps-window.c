@@ -47,11 +47,22 @@ update_title (PsWindow  *self,
   gtk_window_set_title (GTK_WINDOW (self), title != NULL ? title : _("Perfscope"));
 }
 
+/* The tab of child, NULL when it has none (adw_tab_view_get_page ()
+ * insists on a child of the view) */
 static AdwTabPage *
 tab_of (PsWindow  *self,
         GtkWidget *child)
 {
-  return child != NULL ? adw_tab_view_get_page (self->tab_view, child) : NULL;
+  guint n_pages = self->tab_view != NULL ? adw_tab_view_get_n_pages (self->tab_view) : 0;
+
+  for (guint i = 0; child != NULL && i < n_pages; i++)
+    {
+      AdwTabPage *tab = adw_tab_view_get_nth_page (self->tab_view, i);
+
+      if (adw_tab_page_get_child (tab) == child)
+        return tab;
+    }
+  return NULL;
 }
 
 static void
@@ -666,7 +677,7 @@ int
 _ps_window_get_child_index (PsWindow  *self,
                             GtkWidget *child)
 {
-  AdwTabPage *tab = self->tab_view != NULL ? tab_of (self, child) : NULL;
+  AdwTabPage *tab = tab_of (self, child);
 
   return tab != NULL ? adw_tab_view_get_page_position (self->tab_view, tab) : -1;
 }
