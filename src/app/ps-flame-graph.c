@@ -2152,7 +2152,7 @@ ps_flame_graph_init (PsFlameGraph *self)
   gtk_widget_set_tooltip_text (self->reset_button, _("Show the call tree as recorded"));
   gtk_box_append (GTK_BOX (self->crumbs), self->reset_button);
   self->value_dropdown = gtk_drop_down_new_from_strings (value_names);
-  gtk_widget_set_tooltip_text (self->value_dropdown, _("What the width of a frame shows; an exclusive value also counts the callees’ own values, so that they fit inside"));
+  gtk_widget_set_tooltip_text (self->value_dropdown, _("What the width of a frame shows; an exclusive value also counts the callees’ exclusive values, so that they fit inside"));
   ps_accessible_name_drop_down (GTK_DROP_DOWN (self->value_dropdown), _("Frame width"));
   g_signal_connect_swapped (self->value_dropdown, "notify::selected", G_CALLBACK (value_selected_cb), self);
   gtk_box_append (GTK_BOX (self->crumbs), self->value_dropdown);
