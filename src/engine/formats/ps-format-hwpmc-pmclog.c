@@ -1044,6 +1044,36 @@ count_lacking_image (PmclogParser *self,
     }
 }
 
+/* The new tail of a chain, pcs[level - 1] inwards, becomes nodes and
+ * stack nodes one after the other, whose ids are known now: the index
+ * slots they go to are asked for at once, so that their cache misses
+ * overlap instead of coming one per pc. A guess where a stack turns out
+ * to exist (two pcs of one frame) only asks for a slot in vain. */
+static void
+chain_prefetch_tail (PmclogParser  *self,
+                     guint32        parent,
+                     guint32        stack,
+                     guint          level,
+                     const guint64 *pcs,
+                     guint          first_user,
+                     const ChainPc *resolved)
+{
+  guint32 node = self->chain_n_nodes;
+  guint32 next_stack = ps_event_store_get_n_stack_nodes (self->store);
+
+  for (guint i = level; i > 0; i--)
+    {
+      /* The first node's slot is the one just found free */
+      if (i < level)
+        __builtin_prefetch (&self->chain_index[(guint32)chain_hash (parent, pcs[i - 1],
+                                                                    i - 1 < first_user ? CHAIN_INFO_KERNEL : 0)
+                                               & self->chain_mask], 1);
+      _ps_event_store_prefetch_stack (self->store, stack, resolved[i - 1].frame);
+      parent = node++;
+      stack = next_stack++;
+    }
+}
+
 /* The stack of a CALLCHAIN; pending, if not NULL, is what a walk ahead
  * found out about it */
 static guint32
@@ -1134,6 +1164,7 @@ callchain_stack (PmclogParser         *self,
                     g_array_index (self->chain_pcs, ChainPc, j)
                       = chain_resolve (self, process, pcs[j], j < first_user ? CHAIN_INFO_KERNEL : 0);
                   resolved = (const ChainPc *)(gpointer)self->chain_pcs->data;
+                  chain_prefetch_tail (self, parent, stack, i, pcs, first_user, resolved);
                 }
               stack = ps_event_store_intern_stack (self->store, stack, resolved[i - 1].frame);
               child = chain_add_node (self, parent, pc, stack, resolved[i - 1].info);
