@@ -1241,13 +1241,14 @@ callchain_stack (PmclogParser         *self,
       stack = self->chain_nodes[child].stack;
     }
 
-  /* The caller part is known: keep it whole, unless its path needs a
-   * walk to tell what it passes */
+  /* The caller part is known: keep it whole while its path passes at
+   * most CALLER_MAX_IMAGES images without names, all in the summary
+   * (callers through more, kept as well, filled the budget of pcs in the
+   * generated benchmark log for no time gained) */
   if (keep_caller)
     {
       /* The sampled pc's node hangs from the caller's */
       guint32 caller_node = self->chain_nodes[parent].parent;
-
       guint32 path = self->chain_paths[caller_node];
 
       if ((path & CHAIN_PATH_MORE_IMAGES) == 0
@@ -1400,7 +1401,8 @@ probe_step (PmclogParser *self,
           context = chain->level - 1 < chain->first_user ? CHAIN_INFO_KERNEL : 0;
           if (chain_node_is (&self->chain_nodes[chain->candidate], chain->parent, pc, context))
             {
-              /* As the walk in order would, but for a sampled pc */
+              /* The hint the walk in order would leave (none to a
+               * sampled pc): it may not walk here again */
               if (chain->phase == PROBE_CANDIDATE && chain->level > 1)
                 self->chain_nodes[chain->parent].hint = chain->candidate;
               chain->parent = chain->candidate;
