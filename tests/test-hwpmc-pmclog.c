@@ -870,6 +870,74 @@ test_repeated_chains (void)
     }
 }
 
+/* Samples whose chains pass more images without names than a trie
+ * node's summary of its path holds, some repeated so that their caller
+ * chains are kept: each image counts each sample that passes it once */
+static void
+test_many_images (void)
+{
+  PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, VERSION_14);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 tsc = TSC0;
+  guint64 all[41];
+  /* Innermost first, the program outermost */
+  guint64 high[4] = { 0x10000010 + 39 * 0x100000, 0x10000010 + 35 * 0x100000, 0x10000010 + 5 * 0x100000, 0x400010 };
+  guint64 repeated[3] = { 0x10000030 + 2 * 0x100000, 0x10000040 + 2 * 0x100000, 0x400030 };
+  guint64 unmapped[2] = { 0x7000, 0x400050 };
+  /* Samples per library: every one is on the chain of all 41 pcs, twice */
+  guint expected[40];
+
+  ps_pmclog_writer_initialize (writer, tsc, 0x80, TSC_FREQ, WALL, 0, "GenuineIntel-6-55-4");
+  ps_pmclog_writer_pmcallocatedyn (writer, tsc, CLOCK_PMC, 0x1000, 0x80, 0, "CLOCK.HARD");
+  ps_pmclog_writer_proc_create (writer, tsc, APP_PID, 0, "app");
+  ps_pmclog_writer_map_in (writer, tsc, APP_PID, 0x400000, "/usr/bin/app");
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/lib/lib%u.so.1", i);
+
+      ps_pmclog_writer_map_in (writer, tsc, APP_PID, 0x10000000 + (guint64)i * 0x100000, path);
+      all[i] = 0x10000020 + (guint64)i * 0x100000;
+      expected[i] = 2;
+    }
+  all[40] = 0x400020;
+  expected[39] += 3;
+  expected[35] += 3;
+  expected[5] += 3;
+  expected[2] += 4;
+
+  for (guint round = 0; round < 4; round++)
+    {
+      if (round < 3)
+        ps_pmclog_writer_callchain (writer, ++tsc, APP_PID, WORKER_TID, CLOCK_PMC, PS_PMCLOG_CC_USER, high, 4);
+      if (round < 2)
+        {
+          ps_pmclog_writer_callchain (writer, ++tsc, APP_PID, WORKER_TID, CLOCK_PMC, PS_PMCLOG_CC_USER, all, 41);
+          ps_pmclog_writer_callchain (writer, ++tsc, APP_PID, WORKER_TID, CLOCK_PMC, PS_PMCLOG_CC_USER, unmapped, 2);
+        }
+      ps_pmclog_writer_callchain (writer, ++tsc, APP_PID, WORKER_TID, CLOCK_PMC, PS_PMCLOG_CC_USER, repeated, 3);
+    }
+  bytes = ps_pmclog_writer_free_to_bytes (writer);
+
+  for (guint chunked = 0; chunked < 2; chunked++)
+    {
+      g_autoptr(PsEventStore) store = load_bytes (bytes, NULL, chunked ? 100 : 0, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (ps_event_store_get_n_samples (store), ==, 11);
+      g_assert_true (has_warning (store, "W-PMCLOG-NO-SYMBOLS", "/usr/bin/app (no symbol folder was chosen): 11 samples ("));
+      for (guint i = 0; i < 40; i++)
+        {
+          g_autofree char *text = g_strdup_printf ("/lib/lib%u.so.1 (no symbol folder was chosen): %u samples (",
+                                                   i, expected[i]);
+
+          g_assert_true (has_warning (store, "W-PMCLOG-NO-SYMBOLS", text));
+        }
+      g_assert_true (has_warning (store, "W-PMCLOG-UNMAPPED", "2 samples ("));
+      g_assert_cmpstr (ps_event_store_get_metadata (store, 0, "samples_with_unresolved_frames"), ==, "11");
+    }
+}
+
 /* A big-endian legacy log (FreeBSD 10): coarse times, no threads */
 static void
 test_legacy (void)
@@ -946,6 +1014,7 @@ main (int    argc,
   g_test_add_func ("/hwpmc-pmclog/truncated", test_truncated);
   g_test_add_func ("/hwpmc-pmclog/maps", test_maps);
   g_test_add_func ("/hwpmc-pmclog/repeated-chains", test_repeated_chains);
+  g_test_add_func ("/hwpmc-pmclog/many-images", test_many_images);
   g_test_add_func ("/hwpmc-pmclog/legacy", test_legacy);
   g_test_add_func ("/hwpmc-pmclog/corrupt", test_corrupt);
 

@@ -62,6 +62,13 @@ void    _ps_event_store_append_counter_values (PsEventStore      *self,
                                              const PsCounterValue *values,
                                              guint                n);
 
+/* Asks for the index slot where the stack (parent, frame) is looked for
+ * or placed, ahead of ps_event_store_intern_stack (): a parser that knows
+ * the stacks it makes next overlaps their cache misses. Only a hint. */
+void    _ps_event_store_prefetch_stack      (PsEventStore        *self,
+                                             guint32              parent,
+                                             guint32              frame);
+
 /* What the native format (ps-native-writer.c, ps-format-native.c) saves
  * and restores besides the public accessors */
 guint    _ps_event_store_get_n_strings       (PsEventStore        *self);

@@ -2090,6 +2090,15 @@ ps_event_store_intern_stack (PsEventStore *self,
   return self->stack_nodes->len - 1;
 }
 
+void
+_ps_event_store_prefetch_stack (PsEventStore *self,
+                                guint32       parent,
+                                guint32       frame)
+{
+  if (self->stack_index.slots != NULL)
+    __builtin_prefetch (&self->stack_index.slots[(guint32)stack_hash (parent, frame) & self->stack_index.mask], 1);
+}
+
 const PsStackNode *
 ps_event_store_get_stack_node (PsEventStore *self,
                                guint32       stack)

@@ -89,6 +89,15 @@ enum
 #define CHAIN_INFO_UNMAPPED    0x40000000u
 #define CHAIN_INFO_KERNEL      0x80000000u
 
+/* What a node's whole path (root to node) passes, so that a sample
+ * learns it from its last node instead of from every node of its chain:
+ * the images without names among the first CHAIN_PATH_N_IMAGES (bit
+ * index), whether a later one is passed too (then the path is walked),
+ * whether a pc mapped nowhere */
+#define CHAIN_PATH_N_IMAGES    30u
+#define CHAIN_PATH_MORE_IMAGES 0x40000000u
+#define CHAIN_PATH_UNMAPPED    0x80000000u
+
 #define UNKNOWN_END G_MAXUINT64
 
 typedef struct
@@ -175,7 +184,7 @@ typedef struct
 } ChainSlot;
 
 /* A caller chain kept whole: its key (trie root, where kernel pcs end,
- * the pcs), the trie node it leads to and what its nodes lack. 48 bytes. */
+ * the pcs) and the trie node it leads to. 32 bytes. */
 typedef struct
 {
   guint64 hash;
@@ -184,9 +193,6 @@ typedef struct
   guint32 node;
   guint16 n_pcs;
   guint16 first_user;          /* of the whole chain, as callchain_stack () has it */
-  guint16 flags;               /* CHAIN_UNMAPPED */
-  guint16 n_images;
-  guint32 images[CALLER_MAX_IMAGES]; /* index + 1 of each image without names it passes */
 } CallerChain;
 
 /* A pc of a new prefix, resolved innermost first as pmcstat would */
@@ -231,6 +237,13 @@ typedef struct
   guint          level;         /* pcs left: the next one is pcs[level - 1] */
   guint32        slot;
   guint32        candidate;
+  /* The deepest node the walk ahead found for certain (pcs[found_level]
+   * outwards), while it followed no guess of a caller chain; nodes are
+   * never taken away but by chain_clear (), which counts in trie_epoch */
+  guint32        found;
+  guint          found_level;
+  gboolean       guessed;
+  guint32        epoch;
 } PendingChain;
 
 typedef struct
@@ -262,6 +275,8 @@ typedef struct
 
   CacheEntry       *cache;
   ChainNode        *chain_nodes; /* node 0 is never used */
+  guint32          *chain_paths; /* per node: CHAIN_PATH_* of its whole path */
+  guint32           trie_epoch;
   guint32           chain_n_nodes;
   guint32           chain_nodes_size;
   ChainSlot        *chain_index;
@@ -841,6 +856,7 @@ chain_clear (PmclogParser *self)
 {
   memset (self->chain_index, 0, ((gsize)self->chain_mask + 1) * sizeof (ChainSlot));
   self->chain_n_nodes = 1;
+  self->trie_epoch++;
   for (guint i = 0; i < self->process_list->len; i++)
     ((Process *)g_ptr_array_index (self->process_list, i))->chain_root = 0;
   /* They lead to nodes that are gone */
@@ -934,6 +950,18 @@ caller_admit (PmclogParser *self,
   return self->caller_arena->len + n_pcs <= CALLER_ARENA_MAX;
 }
 
+/* What one node adds to the summary of its path */
+static inline guint32
+chain_path_bits (guint32 info)
+{
+  guint32 image = info & CHAIN_INFO_IMAGE_MASK;
+  guint32 bits = info & CHAIN_INFO_UNMAPPED ? CHAIN_PATH_UNMAPPED : 0;
+
+  if (image != 0)
+    bits |= image <= CHAIN_PATH_N_IMAGES ? 1u << (image - 1) : CHAIN_PATH_MORE_IMAGES;
+  return bits;
+}
+
 /* A new node, not yet in the index; its id */
 static inline guint32
 chain_add_node (PmclogParser *self,
@@ -948,6 +976,7 @@ chain_add_node (PmclogParser *self,
     {
       self->chain_nodes_size *= 2;
       self->chain_nodes = g_renew (ChainNode, self->chain_nodes, self->chain_nodes_size);
+      self->chain_paths = g_renew (guint32, self->chain_paths, self->chain_nodes_size);
     }
   node = &self->chain_nodes[self->chain_n_nodes];
   node->pc = pc;
@@ -955,6 +984,7 @@ chain_add_node (PmclogParser *self,
   node->stack = stack;
   node->info = info;
   node->hint = 0;
+  self->chain_paths[self->chain_n_nodes] = parent != 0 ? self->chain_paths[parent] | chain_path_bits (info) : 0;
   return self->chain_n_nodes++;
 }
 
@@ -1044,6 +1074,64 @@ count_lacking_image (PmclogParser *self,
     }
 }
 
+/* The new tail of a chain, pcs[level - 1] inwards, becomes nodes and
+ * stack nodes one after the other, whose ids are known now: the index
+ * slots they go to are asked for at once, so that their cache misses
+ * overlap instead of coming one per pc. A guess where a stack turns out
+ * to exist (two pcs of one frame) only asks for a slot in vain. */
+static void
+chain_prefetch_tail (PmclogParser  *self,
+                     guint32        parent,
+                     guint32        stack,
+                     guint          level,
+                     const guint64 *pcs,
+                     guint          first_user,
+                     const ChainPc *resolved)
+{
+  guint32 node = self->chain_n_nodes;
+  guint32 next_stack = ps_event_store_get_n_stack_nodes (self->store);
+
+  for (guint i = level; i > 0; i--)
+    {
+      /* The first node's slot is the one just found free */
+      if (i < level)
+        __builtin_prefetch (&self->chain_index[(guint32)chain_hash (parent, pcs[i - 1],
+                                                                    i - 1 < first_user ? CHAIN_INFO_KERNEL : 0)
+                                               & self->chain_mask], 1);
+      _ps_event_store_prefetch_stack (self->store, stack, resolved[i - 1].frame);
+      parent = node++;
+      stack = next_stack++;
+    }
+}
+
+/* Counts the sample for what the path of a node passes, each image once;
+ * the path is walked only for images beyond the summary's */
+static void
+count_path (PmclogParser *self,
+            guint32       node,
+            guint64       sample,
+            guint32      *flags)
+{
+  guint32 path = self->chain_paths[node];
+  guint32 images = path & ((1u << CHAIN_PATH_N_IMAGES) - 1);
+
+  if (path & CHAIN_PATH_UNMAPPED)
+    *flags |= CHAIN_UNMAPPED;
+  while (images != 0)
+    {
+      count_lacking_image (self, (guint32)__builtin_ctz (images) + 1, sample, flags);
+      images &= images - 1;
+    }
+  if (path & CHAIN_PATH_MORE_IMAGES)
+    for (guint32 id = node; self->chain_nodes[id].parent != 0; id = self->chain_nodes[id].parent)
+      {
+        guint32 image = self->chain_nodes[id].info & CHAIN_INFO_IMAGE_MASK;
+
+        if (image > CHAIN_PATH_N_IMAGES)
+          count_lacking_image (self, image, sample, flags);
+      }
+}
+
 /* The stack of a CALLCHAIN; pending, if not NULL, is what a walk ahead
  * found out about it */
 static guint32
@@ -1057,51 +1145,51 @@ callchain_stack (PmclogParser         *self,
   guint first_user;       /* pcs below it are resolved in the kernel */
   guint32 root;
   guint32 parent;
-  guint32 stack = 0;
+  guint32 stack;
   guint32 flags = 0;
   guint64 sample = ++self->n_samples;
   const ChainPc *resolved = NULL;
   guint walk_from = n_pcs;
   ChainSlot *caller_slot = NULL;
   guint64 hash = 0;
-  /* What the caller part lacks, while it is walked to be kept */
-  guint32 caller_flags = 0;
-  guint32 caller_images[CALLER_MAX_IMAGES];
-  guint n_caller_images = 0;
   gboolean keep_caller = FALSE;
+  gboolean walked_ahead;
 
   if (n_pcs == 0)
     return 0;
 
   /* Known from the walk ahead while the process's maps stayed */
-  if (pending != NULL && pending->process == process)
+  walked_ahead = pending != NULL && pending->process == process;
+  if (walked_ahead)
     first_user = pending->first_user;
   else
     first_user = chain_first_user (self, record, process);
 
   root = parent = chain_root (self, process);
+  walked_ahead = walked_ahead && pending->root == root && pending->epoch == self->trie_epoch;
 
   if (n_pcs > 1 && n_pcs - 1 <= CALLER_MAX_PCS)
     {
-      if (pending != NULL && pending->process == process && pending->root == root && pending->caller_hash != 0)
+      if (walked_ahead && pending->caller_hash != 0)
         hash = pending->caller_hash;
       else
         hash = caller_hash (root, first_user, pcs + 1, n_pcs - 1);
       caller_slot = caller_index_slot (self, hash, root, first_user, pcs + 1, n_pcs - 1);
       if (caller_slot->node != 0)
         {
-          const CallerChain *caller = &g_array_index (self->callers, CallerChain, caller_slot->node - 1);
-
-          parent = caller->node;
-          stack = self->chain_nodes[parent].stack;
-          flags |= caller->flags;
-          for (guint m = 0; m < caller->n_images; m++)
-            count_lacking_image (self, caller->images[m], sample, &flags);
+          parent = g_array_index (self->callers, CallerChain, caller_slot->node - 1).node;
           walk_from = 1;
         }
       else
         keep_caller = caller_admit (self, hash, n_pcs - 1);
     }
+  /* Nodes are only ever added: what the walk ahead found is there */
+  if (walk_from > 1 && walked_ahead && !pending->guessed)
+    {
+      parent = pending->found;
+      walk_from = pending->found_level;
+    }
+  stack = self->chain_nodes[parent].stack;
 
   for (guint i = walk_from; i > 0; i--)
     {
@@ -1109,7 +1197,6 @@ callchain_stack (PmclogParser         *self,
       guint32 context = i - 1 < first_user ? CHAIN_INFO_KERNEL : 0;
       guint32 hint = self->chain_nodes[parent].hint;
       guint32 child;
-      const ChainNode *node;
 
       if (hint != 0 && chain_node_is (&self->chain_nodes[hint], parent, pc, context))
         child = hint;
@@ -1134,6 +1221,7 @@ callchain_stack (PmclogParser         *self,
                     g_array_index (self->chain_pcs, ChainPc, j)
                       = chain_resolve (self, process, pcs[j], j < first_user ? CHAIN_INFO_KERNEL : 0);
                   resolved = (const ChainPc *)(gpointer)self->chain_pcs->data;
+                  chain_prefetch_tail (self, parent, stack, i, pcs, first_user, resolved);
                 }
               stack = ps_event_store_intern_stack (self->store, stack, resolved[i - 1].frame);
               child = chain_add_node (self, parent, pc, stack, resolved[i - 1].info);
@@ -1149,39 +1237,25 @@ callchain_stack (PmclogParser         *self,
             self->chain_nodes[parent].hint = child;
         }
 
-      node = &self->chain_nodes[child];
       parent = child;
-      stack = node->stack;
-      if (node->info & CHAIN_INFO_UNMAPPED)
-        flags |= CHAIN_UNMAPPED;
-      /* What the sample lacks, each image once */
-      if ((node->info & CHAIN_INFO_IMAGE_MASK) != 0)
+      stack = self->chain_nodes[child].stack;
+    }
+
+  /* The caller part is known: keep it whole while its path passes at
+   * most CALLER_MAX_IMAGES images without names, all in the summary
+   * (callers through more, kept as well, filled the budget of pcs in the
+   * generated benchmark log for no time gained) */
+  if (keep_caller)
+    {
+      /* The sampled pc's node hangs from the caller's */
+      guint32 caller_node = self->chain_nodes[parent].parent;
+      guint32 path = self->chain_paths[caller_node];
+
+      if ((path & CHAIN_PATH_MORE_IMAGES) == 0
+          && __builtin_popcount (path & ((1u << CHAIN_PATH_N_IMAGES) - 1)) <= CALLER_MAX_IMAGES)
         {
-          guint32 image = node->info & CHAIN_INFO_IMAGE_MASK;
+          CallerChain caller = { hash, self->caller_arena->len, root, caller_node, n_pcs - 1, first_user };
 
-          count_lacking_image (self, image, sample, &flags);
-          if (keep_caller && i > 1)
-            {
-              guint m = 0;
-
-              while (m < n_caller_images && caller_images[m] != image)
-                m++;
-              if (m == CALLER_MAX_IMAGES)
-                keep_caller = FALSE;
-              else if (m == n_caller_images)
-                caller_images[n_caller_images++] = image;
-            }
-        }
-      if (keep_caller && i > 1)
-        caller_flags |= node->info & CHAIN_INFO_UNMAPPED ? CHAIN_UNMAPPED : 0;
-
-      /* The caller part is walked: keep it whole */
-      if (keep_caller && i == 2)
-        {
-          CallerChain caller = { hash, self->caller_arena->len, root, parent, n_pcs - 1, first_user,
-                                 caller_flags, n_caller_images, { 0 } };
-
-          memcpy (caller.images, caller_images, n_caller_images * sizeof (guint32));
           g_array_append_vals (self->caller_arena, pcs + 1, n_pcs - 1);
           g_array_append_val (self->callers, caller);
           /* The walk did not move the index of callers */
@@ -1192,6 +1266,8 @@ callchain_stack (PmclogParser         *self,
         }
     }
 
+  /* What the sample lacks, each image once */
+  count_path (self, parent, sample, &flags);
   if (flags & CHAIN_UNMAPPED)
     self->n_samples_unmapped++;
   if (flags & CHAIN_UNRESOLVED)
@@ -1292,6 +1368,7 @@ probe_step (PmclogParser *self,
               {
                 chain->parent = caller->node;
                 chain->level = 1;
+                chain->guessed = TRUE;
               }
             chain->phase = PROBE_NODE;
             __builtin_prefetch (&self->chain_nodes[chain->parent]);
@@ -1324,9 +1401,18 @@ probe_step (PmclogParser *self,
           context = chain->level - 1 < chain->first_user ? CHAIN_INFO_KERNEL : 0;
           if (chain_node_is (&self->chain_nodes[chain->candidate], chain->parent, pc, context))
             {
+              /* The hint the walk in order would leave (none to a
+               * sampled pc): it may not walk here again */
+              if (chain->phase == PROBE_CANDIDATE && chain->level > 1)
+                self->chain_nodes[chain->parent].hint = chain->candidate;
               chain->parent = chain->candidate;
               chain->level--;
               chain->phase = PROBE_NODE;
+              if (!chain->guessed)
+                {
+                  chain->found = chain->parent;
+                  chain->found_level = chain->level;
+                }
               continue;
             }
           /* A wrong hint sends to the index, a slot of another key to
@@ -1406,6 +1492,10 @@ batch_flush (PmclogParser *self)
       chain->first_user = chain_first_user (self, record, process);
       chain->root = chain->parent = process->chain_root;
       chain->level = n_pcs;
+      chain->found = chain->root;
+      chain->found_level = n_pcs;
+      chain->guessed = FALSE;
+      chain->epoch = self->trie_epoch;
       if (n_pcs > 1 && n_pcs - 1 <= CALLER_MAX_PCS)
         {
           chain->caller_hash = caller_hash (chain->parent, chain->first_user, record->u.callchain.pcs + 1, n_pcs - 1);
@@ -1999,6 +2089,7 @@ pmclog_free (PsParser *parser)
   g_clear_pointer (&self->resolver, ps_symbol_resolver_free);
   g_clear_pointer (&self->cache, g_free);
   g_clear_pointer (&self->chain_nodes, g_free);
+  g_clear_pointer (&self->chain_paths, g_free);
   g_clear_pointer (&self->chain_index, g_free);
   g_clear_pointer (&self->chain_pcs, g_array_unref);
   g_clear_pointer (&self->callers, g_array_unref);
@@ -2039,6 +2130,8 @@ pmclog_parser_new (PsStoreBuilder *builder)
   self->chain_mask = CHAIN_INDEX_MIN_SIZE - 1;
   self->chain_nodes_size = CHAIN_INDEX_MIN_SIZE;
   self->chain_nodes = g_new (ChainNode, self->chain_nodes_size);
+  self->chain_paths = g_new (guint32, self->chain_nodes_size);
+  self->chain_paths[0] = 0;
   self->chain_n_nodes = 1;
   self->chain_pcs = g_array_new (FALSE, FALSE, sizeof (ChainPc));
   self->callers = g_array_new (FALSE, FALSE, sizeof (CallerChain));
