@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-# check-section-refs.py — every "§" reference in the sources points into a
-# document of the repository
+# check-section-refs.py — every "§" reference in the sources, tests and
+# benchmarks points into a document of the repository
 #
 # Copyright 2026 The Perfscope authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # Usage: check-section-refs.py SOURCE_ROOT [DIR…]
+#
+# Without DIRs it checks src/, tests/, bench/ and docs/formats/.
 #
 # The code cites the format documents by section ("ce-perflog.md §4.5",
 # or a bare "§4.5" under a header that says "specs: ce-perflog.md").
@@ -34,7 +36,8 @@ import os
 import re
 import sys
 
-DEFAULT_DIRS = ('src', os.path.join('docs', 'formats'))
+# The code, its tests and benchmarks, and the format documents themselves
+DEFAULT_DIRS = ('src', 'tests', 'bench', os.path.join('docs', 'formats'))
 SOURCE_SUFFIXES = ('.c', '.h')
 
 DOC_NAME = re.compile(r'(?<![\w./-])((?:[\w-]+/)*[\w-]+\.md)\b')

@@ -188,7 +188,8 @@ gsize ps_pmclog_writer_procexec     (PsPmclogWriter *self,
                                      guint64         base,
                                      guint64         dyn,
                                      const char     *path);
-/* Modern, a chosen layout whatever the version (§2, case 22) */
+/* Modern, a chosen layout whatever the version (§2, and §12 #22: a
+ * PROCEXEC of the other layout) */
 gsize ps_pmclog_writer_procexec_layout (PsPmclogWriter *self,
                                      guint64         timestamp,
                                      gboolean        two_addresses,

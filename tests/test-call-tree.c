@@ -118,8 +118,8 @@ function_id (PsCallTree *tree,
   return function;
 }
 
-/* Every function's and node's values obey spec §3's invariants, and the
- * exclusive values add up to the totals */
+/* Every function's and node's values obey vs-instrumentation.md §3's
+ * invariants, and the exclusive values add up to the totals */
 static void
 assert_invariants (PsCallTree *tree)
 {
@@ -155,7 +155,7 @@ assert_invariants (PsCallTree *tree)
 }
 
 /* ------------------------------------------------------------------------ */
-/* The worked example (spec §5)                                             */
+/* The worked example (vs-instrumentation.md §5)                            */
 
 typedef struct
 {
@@ -176,7 +176,8 @@ intern_example (PsCallTreeBuilder *builder,
   g_assert_cmpuint (ps_call_tree_builder_intern_function (builder, "B", "demo.exe"), ==, functions->b);
 }
 
-/* §5.1, with the OS events of §5.2 (#3, #7, #10) inside their intervals */
+/* vs-instrumentation.md §5.1, with the OS events of §5.2 (i3, i7, i10)
+ * inside their intervals */
 static PsCallTree *
 example_from_probes (void)
 {
@@ -203,7 +204,7 @@ example_from_probes (void)
   return ps_call_tree_builder_end (builder);
 }
 
-/* §5.2 */
+/* vs-instrumentation.md §5.2 */
 static PsCallTree *
 example_from_intervals (void)
 {
@@ -250,7 +251,7 @@ check_example (PsCallTree *tree)
   g_assert_cmpfloat (ps_call_tree_get_elapsed_total (tree), ==, 140 * MS);
   g_assert_cmpfloat (ps_call_tree_get_application_total (tree), ==, 95 * MS);
 
-  /* §5.3 function summary */
+  /* vs-instrumentation.md §5.3 function summary */
   assert_stats (ps_call_tree_get_function_stats (tree, main_function), 1, 140, 25, 95, 15, MS);
   assert_stats (ps_call_tree_get_function_stats (tree, a), 1, 75, 30, 45, 30, MS);
   assert_stats (ps_call_tree_get_function_stats (tree, b), 3, 55, 55, 25, 25, MS);
@@ -292,7 +293,7 @@ check_example (PsCallTree *tree)
       g_assert_cmpfloat (stats->max[v], ==, stats->total[v]);
     }
 
-  /* §5.4 call tree: the root, then every path */
+  /* vs-instrumentation.md §5.4 call tree: the root, then every path */
   stats = ps_call_tree_get_node_stats (tree, PS_CALL_NODE_ROOT);
   assert_stats (stats, 0, 140, 0, 95, 0, MS);
   g_assert_cmpuint (ps_call_tree_get_parent (tree, PS_CALL_NODE_ROOT), ==, PS_NONE);
@@ -317,7 +318,7 @@ check_example (PsCallTree *tree)
   assert_stats (ps_call_tree_get_node_stats (tree, c_node), 1, 40, 30, 35, 25, MS);
   assert_stats (ps_call_tree_get_node_stats (tree, c_b_node), 1, 10, 10, 10, 10, MS);
 
-  /* EI %, EE %, AI % (T_E), AI % (T_A) of §5.4 */
+  /* EI %, EE %, AI % (T_E), AI % (T_A) of vs-instrumentation.md §5.4 */
   {
     const struct { guint32 node; double ei, ee, ai_te, ai_ta; } rows[] = {
       { main_node, 100.00, 17.86, 67.86, 100.00 },
@@ -531,7 +532,7 @@ test_threads_reading (void)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Recursion, OS events, threads (spec §8 item 12)                          */
+/* Recursion, OS events, threads (vs-instrumentation.md §8 item 12)         */
 
 /* A calls A: the summary counts each interval once */
 static void
@@ -823,8 +824,8 @@ given_row (guint64 calls,
   return stats;
 }
 
-/* The illustrative CSV of §5.4 (the IDE's column subset, a level-0
- * process row) */
+/* The illustrative CSV of vs-instrumentation.md §5.4 (the IDE's column
+ * subset, a level-0 process row) */
 static void
 test_report_tree (void)
 {
@@ -1728,7 +1729,8 @@ test_store_sample_filters (void)
 }
 
 /* ------------------------------------------------------------------------ */
-/* 10 000 levels (spec §8 item 7): no recursion in building or walking      */
+/* 10 000 levels (vs-instrumentation.md §8 item 7): no recursion in         */
+/* building or walking                                                      */
 
 #define DEEP 10000
 

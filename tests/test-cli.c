@@ -412,7 +412,7 @@ test_info_warnings (void)
   g_rmdir (dir);
 }
 
-/* RTL logfile: the example of specs/rtl-logfile.md §6 */
+/* RTL logfile: the example of rtl-logfile.md §6 */
 
 static char *
 rtl_example_path (void)
@@ -1952,7 +1952,7 @@ test_calltree_worked_example (void)
   g_assert_cmpfloat (json_object_get_double_member (per_call, "max") / 1e6, ==, 30);
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (per_call, "avg") / 1e6, 55.0 / 3, 1e-9);
 
-  /* The tree of §5.4 */
+  /* The tree of vs-instrumentation.md §5.4 */
   tree = json_object_get_object_member (top, "tree");
   g_assert_cmpstr (json_object_get_string_member (tree, "name"), ==, "<root>");
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (tree, "children")), ==, 1);

@@ -247,8 +247,8 @@ make_sysroot (void)
 
 /* --- Tests ---------------------------------------------------------------------- */
 
-/* System mode on two CPUs: the calls of §9.2 in the order of §9.3, and
- * the live run equals the log opened as a file */
+/* System mode on two CPUs: the calls of hwpmc-pmclog.md §9.2 in the
+ * order of §9.3, and the live run equals the log opened as a file */
 static void
 test_system (void)
 {

@@ -140,7 +140,8 @@ assert_not_ours (const char *file_name,
 }
 
 /* Every 32-bit word in the other byte order: a stream as a big-endian
- * kernel would have written it (the records are made of words, §1.1). */
+ * kernel would have written it (the records are made of words,
+ * hwpmc-pmclog.md §1.2). */
 static GBytes *
 swap_words (GBytes *data)
 {
@@ -183,13 +184,13 @@ test_mime_pmclog (void)
   g_autoptr(GBytes) legacy = NULL;
   g_autoptr(GBytes) legacy_big = NULL;
   g_autoptr(GBytes) lone_header = NULL;
-  /* §1.8: magic, version 0, amd64, then the end block */
+  /* hwpmc-pmclog.md §1.8: magic, version 0, amd64, then the end block */
   static const guint8 container_header[16] = { 0x4C, 0x43, 0x4D, 0x50, 0, 0, 1, 0,
                                                0, 0, 0, 0, 0, 0, 0, 0 };
   static const guint8 container_header_big[16] = { 0x50, 0x4D, 0x43, 0x4C, 0, 0, 0, 3,
                                                    0, 0, 0, 0, 0, 0, 0, 0 };
-  /* §1.6, §11: legacy INITIALIZE (length 20, version 3.x) and a following
-   * 12-byte record */
+  /* hwpmc-pmclog.md §1.6, §11: legacy INITIALIZE (length 20, version 3.x)
+   * and a following 12-byte record */
   static const guint8 legacy_start[32] = { 0x14, 0x00, 0x02, 0xEE, 0, 0, 0, 0, 0, 0, 0, 0,
                                            0x00, 0x00, 0x00, 0x03, 0x10, 0, 0, 0,
                                            0x0C, 0x00, 0x01, 0xEE, 0, 0, 0, 0, 0, 0, 0, 0 };

@@ -5,7 +5,7 @@
  *
  * Opens files through ps_window_open_file() like a user would and checks
  * what the widgets show: the marker table's model against the oracle of
- * specs/ce-perflog.md §6, the error, partial and cancelled states, and the
+ * ce-perflog.md §6, the error, partial and cancelled states, and the
  * pixels of a rendered chart and of a histogram.
  */
 #include "config.h"
@@ -94,7 +94,7 @@ static void
 test_open_ce_example (Fixture       *fixture,
                       gconstpointer  data)
 {
-  /* specs/ce-perflog.md §6: name, count, total ticks, mean seconds */
+  /* ce-perflog.md §6: name, count, total ticks, mean seconds */
   static const struct {
     const char *name;
     guint64     count;
@@ -155,7 +155,7 @@ test_open_ce_example (Fixture       *fixture,
     g_assert_cmpstr (ps_marker_row_get_description_value (write, "Bytes"), ==, "4096");
   }
 
-  /* Session header (§5.1) */
+  /* Session header (ce-perflog.md §5 #1) */
   g_assert_cmpstr (ps_ce_view_get_header_value (view, "os"), ==, "6.0");
   g_assert_cmpstr (ps_ce_view_get_header_value (view, "build"), ==, "3122");
   g_assert_cmpstr (ps_ce_view_get_header_value (view, "platform"), ==, "CEPC");
@@ -598,7 +598,7 @@ distance_to_segment (double x,
   return hypot (x - (x0 + t * dx), y - (y0 + t * dy));
 }
 
-/* The CPU chart of specs/ce-perflog.md §6: 61.25 % at the third event of
+/* The CPU chart of ce-perflog.md §6: 61.25 % at the third event of
  * the file (global event index 2) and 88.125 % at the tenth (index 9),
  * on an x axis over the session's 13 events and the natural 0–100 % y
  * axis. Its blue is drawn at those two places and along the line between
@@ -823,7 +823,7 @@ test_drop_files (Fixture       *fixture,
   }
 }
 
-/* RTL logs (specs/rtl-logfile.md §6) */
+/* RTL logs (rtl-logfile.md §6) */
 
 static GFile *
 rtl_example_file (void)
@@ -1025,7 +1025,7 @@ test_rtl_open_example (Fixture       *fixture,
     assert_scope_cell (view, 0, "Duration (ms)", "2,007");
   }
 
-  /* Thread 1 opens to its message and Desktop::Main (§6) */
+  /* Thread 1 opens to its message and Desktop::Main (rtl-logfile.md §6) */
   expand_scope_row (scopes, 0);
   {
     g_autofree char *names = child_names (scopes, 0);
@@ -1048,7 +1048,8 @@ test_rtl_open_example (Fixture       *fixture,
     gboolean dim;
 
     g_assert_cmpint (ps_scope_row_get_wall_ns (row), ==, G_GINT64_CONSTANT (1246545872405817000));
-    /* §6: 2009-07-02T14:44:32.405817Z, in the Begin cell's tooltip */
+    /* rtl-logfile.md §6: 2009-07-02T14:44:32.405817Z, in the Begin cell's
+     * tooltip */
     text = _ps_rtl_view_scope_cell_text (row, SCOPE_COLUMN_BEGIN, &tooltip, &dim);
     g_assert_cmpstr (text, ==, "3");
     g_assert_nonnull (strstr (tooltip, "2009-07-02T14:44:32.405817Z"));
@@ -2121,7 +2122,7 @@ test_call_tree_basis (Fixture       *fixture,
   assert_call_cell (view, model, a, CALL_COLUMN_VALUE (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "75");
   assert_call_cell (view, model, a, CALL_COLUMN_VALUE (PS_CALL_VALUE_APPLICATION_INCLUSIVE), "45");
   assert_call_cell (view, model, a, CALL_COLUMN_PERCENT (PS_CALL_VALUE_ELAPSED_INCLUSIVE), "53.57");
-  /* Basis s1: application over T_A = 95 ms (§5.3) */
+  /* Basis s1: application over T_A = 95 ms (vs-instrumentation.md §5.3) */
   g_assert_cmpint (ps_call_tree_view_get_basis (view), ==, PS_CALL_BASIS_S1);
   assert_call_cell (view, model, a, CALL_COLUMN_PERCENT (PS_CALL_VALUE_APPLICATION_INCLUSIVE), "47.37");
   assert_call_cell (view, model, a, CALL_COLUMN_PERCENT (PS_CALL_VALUE_APPLICATION_EXCLUSIVE), "31.58");
@@ -2153,7 +2154,8 @@ test_call_tree_basis (Fixture       *fixture,
   g_assert_true (shows_label (column_view, "32.14"));
   g_assert_false (shows_label (column_view, "47.37"));
 
-  /* B: three calls, the per-call values in the tooltip (§5.3) */
+  /* B: three calls, the per-call values in the tooltip
+   * (vs-instrumentation.md §5.3) */
   {
     g_autoptr(PsCallNodeRow) row = call_row_at (model, find_call_row (model, "B"));
     g_autofree char *tooltip = NULL;
@@ -2174,7 +2176,7 @@ test_call_tree_basis (Fixture       *fixture,
     g_assert_cmpstr (tooltip, ==, "17.86 % of the elapsed total (140 ms)");
   }
 
-  /* The call paths of §5.4 */
+  /* The call paths of vs-instrumentation.md §5.4 */
   ps_call_tree_view_set_mode (view, "top-down");
   wait_for_call_tree_view (view);
   {
@@ -2750,7 +2752,7 @@ test_rtl_histogram (Fixture       *fixture,
   maybe_save_screenshot (fixture, "rtl-histogram");
 
   /* Buckets selected on the histogram of Desktop::Main: the call tree
-   * has only that call and what ran inside it (spec §6: 2.007 s) */
+   * has only that call and what ran inside it (rtl-logfile.md §6: 2.007 s) */
   {
     PsCallTreeView *call_tree_view = ps_rtl_view_get_call_tree_view (view);
     const PsHistogram *histogram;

@@ -531,8 +531,9 @@ write_input (const char *dir,
       break;
 
     case INPUT_PMCSTAT:
-      /* §8.4: a node at depth d is d spaces, its share, " [count] " in
-       * twelve characters and d spaces again before its name */
+      /* hwpmc-pmclog.md §8.4 item 3: a node at depth d is d spaces, its
+       * share, " [count] " in twelve characters and d spaces again before
+       * its name */
       g_string_append (text, "@ CLOCK.HARD [1 samples]\n\n");
       for (guint d = 0; d < depth; d++)
         {
@@ -578,8 +579,8 @@ write_input (const char *dir,
       break;
 
     case INPUT_PMCSTAT_LONG:
-      /* The sampled function of a long name and its callers (§8.4), each
-       * a line of about 25 bytes */
+      /* The sampled function of a long name and its callers
+       * (hwpmc-pmclog.md §8.4), each a line of about 25 bytes */
       g_string_append_printf (text, "@ CLOCK.HARD [%u samples]\n\n100.0%%  [%u]    ", depth, depth);
       for (guint i = 0; i < LONG_NAME_BYTES; i++)
         g_string_append_c (text, 'L');

@@ -3,7 +3,7 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The example of specs/rtl-logfile.md §6 as a tree, with and without
+ * The example of rtl-logfile.md §6 as a tree, with and without
  * include/exclude filters, and constructed stores for the corners: a
  * dropped scope with messages, messages after the last scope, several
  * sessions.
@@ -128,7 +128,8 @@ test_example (void)
   g_assert_false (ps_scope_tree_is_filtered (tree));
   g_assert_cmpuint (ps_scope_tree_get_n_roots (tree), ==, 3);
 
-  /* Thread 1: §6 table rows of thread 1, messages in place */
+  /* Thread 1: the rtl-logfile.md §6 table rows of thread 1, messages in
+   * place */
   root = ps_scope_tree_get_root (tree, find_root (tree, 1));
   g_assert_cmpuint (root->n_spans, ==, 7);
   g_assert_cmpuint (root->n_marks, ==, 5);

@@ -308,7 +308,7 @@ test_ce_statistics (Fixture       *fixture,
       assert_close (cell_number (table, i, "Max (s)"), cell_number (golden, golden_row, "max"));
       assert_close (cell_number (table, i, "Total (s)"), cell_number (golden, golden_row, "sum"));
     }
-  /* specs/ce-perflog.md §6 */
+  /* ce-perflog.md §6 */
   {
     int row = find_row (table, "Description", "Test=CreateFile,Files=100,time=%AVG%");
 
