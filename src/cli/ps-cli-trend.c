@@ -264,17 +264,6 @@ change_word (const PsTrendRow    *row,
   return point->relative_change > 0 ? "regression" : "improvement";
 }
 
-/* The run before the change that has a value of the row */
-static guint
-run_before (const PsTrendRow    *row,
-            const PsChangePoint *point)
-{
-  for (guint i = 1; i < row->n_values; i++)
-    if (row->runs[i] == point->index)
-      return row->runs[i - 1];
-  return point->before_start;
-}
-
 static char *
 format_run_time (const PsRunSummary *run)
 {
@@ -332,7 +321,7 @@ write_change_point (PsCliJsonStream     *stream,
                     const PsTrendRow    *row,
                     const PsChangePoint *point)
 {
-  guint before = run_before (row, point);
+  guint before = ps_trend_row_get_run_before (row, point);
 
   ps_cli_json_stream_begin_object (stream, NULL);
   ps_cli_json_stream_int (stream, "run", point->index);
@@ -494,7 +483,7 @@ print_text (const PsTrendOptions *trend_options,
         {
           const PsChangePoint *point = &g_array_index (row->change_points, PsChangePoint, c);
           const PsRunSummary *after = g_ptr_array_index (trend->runs, point->index);
-          const PsRunSummary *before = g_ptr_array_index (trend->runs, run_before (row, point));
+          const PsRunSummary *before = g_ptr_array_index (trend->runs, ps_trend_row_get_run_before (row, point));
           g_autofree char *name = ps_util_display_text (row->name, -1);
 
           ps_cli_table_add_row_take (table,
