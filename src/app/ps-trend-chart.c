@@ -35,6 +35,7 @@ struct _PsTrendChart
   const PsTrend    *trend;
   const PsTrendRow *row;
   char             *value_title;
+  char             *runs_title;
   char            **run_labels;   /* the part of each run's name that tells it apart */
   int               selected;     /* index into the row's values, -1 none */
 
@@ -321,7 +322,6 @@ draw_chart (PsTrendChart *self,
   guint n_runs, label_step;
   const char *unit;
   g_autofree char *axis_title = NULL;
-  g_autofree char *x_title = NULL;
 
   ps_chart_get_foreground (widget, &foreground);
   probe = ps_chart_text_layout (widget, "0", &text_width, &text_height);
@@ -439,10 +439,8 @@ draw_chart (PsTrendChart *self,
     }
   ps_chart_set_source (cr, &foreground, 0.9);
   ps_chart_draw_text (widget, cr, axis_title, LABEL_SPACING, LABEL_SPACING, 0.0, 0.0);
-  x_title = g_strdup_printf (ngettext ("%u run, in order (names in the tooltips)",
-                                       "%u runs, in order (names in the tooltips)", n_runs), n_runs);
   ps_chart_set_source (cr, &foreground, 0.75);
-  ps_chart_draw_text (widget, cr, x_title, (left + right) / 2.0, height - LABEL_SPACING / 2.0, 0.5, 1.0);
+  ps_chart_draw_text (widget, cr, self->runs_title != NULL ? self->runs_title : "", (left + right) / 2.0, height - LABEL_SPACING / 2.0, 0.5, 1.0);
 
   /* The means of the stretches between change points */
   for (guint c = 0; c <= row->change_points->len; c++)
@@ -701,16 +699,15 @@ ps_trend_chart_query_tooltip (GtkWidget  *widget,
   return TRUE;
 }
 
-static void
-released_cb (PsTrendChart    *self,
-             int              n_press,
-             double           x,
-             double           y,
-             GtkGestureClick *gesture)
+void
+ps_trend_chart_click (PsTrendChart *self,
+                      double        x,
+                      double        y)
 {
   int found;
 
-  gtk_widget_grab_focus (GTK_WIDGET (self));
+  g_return_if_fail (PS_IS_TREND_CHART (self));
+
   if ((found = point_at (self, x, y)) >= 0)
     {
       ps_trend_chart_set_selected (self, found);
@@ -718,6 +715,17 @@ released_cb (PsTrendChart    *self,
     }
   else if ((found = change_point_at (self, x, y)) >= 0)
     g_signal_emit (self, signals[CHANGE_POINT_ACTIVATED], 0, (guint)found);
+}
+
+static void
+released_cb (PsTrendChart    *self,
+             int              n_press,
+             double           x,
+             double           y,
+             GtkGestureClick *gesture)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  ps_trend_chart_click (self, x, y);
 }
 
 static gboolean
@@ -790,6 +798,7 @@ ps_trend_chart_finalize (GObject *object)
   PsTrendChart *self = PS_TREND_CHART (object);
 
   g_free (self->value_title);
+  g_free (self->runs_title);
   g_strfreev (self->run_labels);
 
   G_OBJECT_CLASS (ps_trend_chart_parent_class)->finalize (object);
@@ -851,7 +860,8 @@ void
 ps_trend_chart_set_row (PsTrendChart     *self,
                         const PsTrend    *trend,
                         const PsTrendRow *row,
-                        const char       *value_title)
+                        const char       *value_title,
+                        const char       *runs_title)
 {
   g_return_if_fail (PS_IS_TREND_CHART (self));
   g_return_if_fail (row == NULL || trend != NULL);
@@ -865,6 +875,8 @@ ps_trend_chart_set_row (PsTrendChart     *self,
   self->row = row;
   g_free (self->value_title);
   self->value_title = g_strdup (value_title);
+  g_free (self->runs_title);
+  self->runs_title = g_strdup (runs_title);
   self->selected = -1;
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));

@@ -16,11 +16,13 @@ G_DECLARE_FINAL_TYPE (PsTrendChart, ps_trend_chart, PS, TREND_CHART, GtkWidget)
 
 GtkWidget *ps_trend_chart_new          (void);
 /* The row of the trend to draw (both kept by the caller until the next
- * call; NULL for none); value_title names the value per run ("Median") */
+ * call; NULL for none); value_title names the value per run ("Median"),
+ * runs_title the runs' axis ("20 runs by time") */
 void       ps_trend_chart_set_row      (PsTrendChart     *self,
                                         const PsTrend    *trend,
                                         const PsTrendRow *row,
-                                        const char       *value_title);
+                                        const char       *value_title,
+                                        const char       *runs_title);
 /* The point chosen with the keyboard or a click: an index into the row's
  * values, -1 for none */
 int        ps_trend_chart_get_selected (PsTrendChart     *self);
@@ -36,6 +38,11 @@ gboolean   ps_trend_chart_get_change_point_position (PsTrendChart *self,
                                                      guint         change_point,
                                                      double       *x,
                                                      double       *y);
+/* What a click at (x, y) does: a point opens its run ("run-activated"), a
+ * change point's line its comparison ("change-point-activated") */
+void       ps_trend_chart_click        (PsTrendChart *self,
+                                        double        x,
+                                        double        y);
 
 /* A run as the chart and the page name it: its file, and for one session
  * of a log the session, counted from 1 ("nightly.log, session 14") */

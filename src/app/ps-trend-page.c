@@ -211,9 +211,11 @@ cell_text (PsTrendRowItem *item,
     default:
       largest = ps_trend_row_get_largest (item);
       if (largest == NULL)
-        /* Translators: a row of a trend without change points */
-        return g_strdup (_("none"));
-      return ps_trend_format_change (largest->relative_change);
+        return g_strdup ("–");
+      /* The unit is the column's */
+      if (isinf (largest->relative_change))
+        return g_strdup (largest->relative_change > 0 ? "+∞" : "−∞");
+      return g_strdup_printf ("%s%.1f", largest->relative_change < 0 ? "−" : "+", fabs (100 * largest->relative_change));
     }
 }
 
@@ -442,9 +444,9 @@ change_point_row (PsTrendPage         *self,
   text = g_strdup_printf (_("Run %u, %s: mean %s → %s"), (guint)point->index + 1, after_name, mean_before, mean_after);
   label = gtk_label_new (text);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_widget_set_hexpand (label, TRUE);
-  gtk_widget_set_tooltip_text (label, text);
 
   /* Translators: a change point's change, what it is, and its significance: "+19.9 % worse, p < 0.001" */
   tooltip = g_strdup_printf (_("%s %s, %s"), change, ps_trend_change_word (row, point->relative_change), p_value);
@@ -477,7 +479,16 @@ show_row (PsTrendPage *self)
   const PsTrendRow *row = self->trend != NULL ? selected_row (self) : NULL;
   GtkWidget *child;
 
-  ps_trend_chart_set_row (self->chart, self->trend, row, value_title (self->options.value));
+  {
+    g_autofree char *runs_title = NULL;
+
+    if (self->trend != NULL)
+      /* Translators: the x axis of a trend chart: "20 runs by time (names in the tooltips)" */
+      runs_title = g_strdup_printf (ngettext ("%u run %s (names in the tooltips)", "%u runs %s (names in the tooltips)",
+                                              self->trend->runs->len),
+                                    self->trend->runs->len, order_phrase (self->options.order));
+    ps_trend_chart_set_row (self->chart, self->trend, row, value_title (self->options.value), runs_title);
+  }
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->change_list))) != NULL)
     gtk_list_box_remove (self->change_list, child);
   gtk_widget_set_visible (gtk_widget_get_ancestor (GTK_WIDGET (self->change_list), GTK_TYPE_SCROLLED_WINDOW),
@@ -494,8 +505,8 @@ show_row (PsTrendPage *self)
     g_autofree char *name = row_name (row);
     g_autofree char *title = NULL;
 
-    /* Translators: the chosen row over its trend chart: its name, kind and unit: "Test=Write — Duration (s)" */
-    title = g_strdup_printf (_("%s — %s (%s)"), name, kind_name (row->kind), unit_name (row->unit));
+    /* Translators: the chosen row over its trend chart: its name and kind: "Test=Write — Duration" */
+    title = g_strdup_printf (_("%s — %s"), name, kind_name (row->kind));
     gtk_label_set_text (self->row_title, title);
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->row_title), title);
   }
@@ -505,8 +516,8 @@ show_row (PsTrendPage *self)
 
   gtk_label_set_text (self->hint_label,
                       row->change_points->len > 0
-                      ? _("A point is a run: click it, or press Enter on it (←/→ to move), to open the run. A coloured line is a change point, between the dashed means of the runs before and after: click it, or Compare below, to compare the two runs on each side.")
-                      : _("A point is a run: click it, or press Enter on it (←/→ to move), to open the run. No change point: the runs differ less than the least change, or not surely (p > 0.01)."));
+                      ? _("Click a point, or move with ←/→ and press Enter, to open that run. A coloured line is a change point; the dashed lines are the means between change points. Click the line, or Compare, to compare the runs on each side.")
+                      : _("Click a point, or move with ←/→ and press Enter, to open that run. No change point: the runs differ less than the least change, or not surely (p > 0.01)."));
 }
 
 static void
@@ -544,7 +555,7 @@ show_trend (PsTrendPage *self,
   guint select = 0;
 
   self->trend = trend;
-  ps_trend_chart_set_row (self->chart, NULL, NULL, NULL);
+  ps_trend_chart_set_row (self->chart, NULL, NULL, NULL, NULL);
   g_list_store_remove_all (self->rows);
   {
     g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
@@ -882,7 +893,7 @@ ps_trend_page_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   if (self->chart != NULL)
-    ps_trend_chart_set_row (self->chart, NULL, NULL, NULL);
+    ps_trend_chart_set_row (self->chart, NULL, NULL, NULL, NULL);
   if (self->rows != NULL)
     g_list_store_remove_all (self->rows);
   gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_TREND_PAGE);
@@ -1041,7 +1052,7 @@ ps_trend_page_load (PsTrendPage *self)
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   self->busy = TRUE;
-  ps_trend_chart_set_row (self->chart, NULL, NULL, NULL);
+  ps_trend_chart_set_row (self->chart, NULL, NULL, NULL, NULL);
   g_list_store_remove_all (self->rows);
   g_clear_pointer (&self->trend, ps_trend_free);
   g_clear_pointer (&self->held, held_release);
