@@ -311,6 +311,30 @@ test_appended_log (Fixture       *fixture,
   g_assert_cmpuint (ps_ce_view_get_session (ps_run_page_get_ce_view (run_page)), ==, 9);
 }
 
+/* At a laptop's size and a desktop's, the list and the chart get room
+ * and the window is not made wider than asked */
+static void
+test_sizes (Fixture       *fixture,
+            gconstpointer  data)
+{
+  static const struct { int width, height; const char *name; } sizes[] = {
+    { 1024, 700, "trend-1024x700" },
+    { 1920, 1080, "trend-1920x1080" },
+  };
+  g_autoptr(GFile) folder = write_folder (fixture);
+  PsTrendPage *page = open_trend (fixture, folder);
+  GtkWidget *chart = GTK_WIDGET (ps_trend_page_get_chart (page));
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      fixture_resize_window (fixture, sizes[i].width, sizes[i].height);
+      g_assert_false (report_wide_widgets (GTK_WIDGET (fixture->window), sizes[i].width));
+      g_assert_cmpint (gtk_widget_get_width (chart), >=, sizes[i].width / 2);
+      g_assert_cmpint (gtk_widget_get_height (chart), >=, sizes[i].height / 3);
+      maybe_save_screenshot (fixture, sizes[i].name);
+    }
+}
+
 static gboolean
 shows_error (gpointer data)
 {
@@ -345,6 +369,7 @@ main (int   argc,
   ADD_TEST ("/trend-page/min-change", test_min_change);
   ADD_TEST ("/trend-page/appended-log", test_appended_log);
   ADD_TEST ("/trend-page/nothing-readable", test_nothing_readable);
+  ADD_TEST ("/trend-page/sizes", test_sizes);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

@@ -22,7 +22,7 @@
 #include "ps-view-util.h"
 
 #define MIN_CHART_HEIGHT 220
-#define NATURAL_CHART_WIDTH 520
+#define NATURAL_CHART_WIDTH 440
 #define LABEL_SPACING 6
 #define DOT_RADIUS 3.5
 #define HOVER_DISTANCE 10.0

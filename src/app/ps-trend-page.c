@@ -435,6 +435,7 @@ change_point_row (PsTrendPage         *self,
   g_autofree char *tooltip = NULL;
   GtkWidget *list_row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *text_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *label;
   GtkWidget *chip;
   GtkWidget *button;
@@ -446,7 +447,8 @@ change_point_row (PsTrendPage         *self,
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_widget_set_hexpand (label, TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+  gtk_widget_set_hexpand (text_box, TRUE);
 
   /* Translators: a change point's change, what it is, and its significance: "+19.9 % worse, p < 0.001" */
   tooltip = g_strdup_printf (_("%s %s, %s"), change, ps_trend_change_word (row, point->relative_change), p_value);
@@ -462,8 +464,11 @@ change_point_row (PsTrendPage         *self,
   gtk_widget_set_tooltip_text (button, tooltip);
   g_signal_connect (button, "clicked", G_CALLBACK (compare_clicked_cb), NULL);
 
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), chip);
+  gtk_label_set_xalign (GTK_LABEL (chip), 0);
+  /* Where and how much, one above the other: narrow enough for a laptop */
+  gtk_box_append (GTK_BOX (text_box), label);
+  gtk_box_append (GTK_BOX (text_box), chip);
+  gtk_box_append (GTK_BOX (box), text_box);
   gtk_box_append (GTK_BOX (box), button);
   gtk_widget_set_margin_start (box, 12);
   gtk_widget_set_margin_end (box, 6);
@@ -516,7 +521,7 @@ show_row (PsTrendPage *self)
 
   gtk_label_set_text (self->hint_label,
                       row->change_points->len > 0
-                      ? _("Click a point, or move with ←/→ and press Enter, to open that run. A coloured line is a change point; the dashed lines are the means between change points. Click the line, or Compare, to compare the runs on each side.")
+                      ? _("Click a point, or move with ←/→ and press Enter, to open that run. A coloured line is a change point; the dashed lines are the means between change points. Click the line, or Compare, to compare the runs on each side. p is the chance that noise alone changes the mean so much.")
                       : _("Click a point, or move with ←/→ and press Enter, to open that run. No change point: the runs differ less than the least change, or not surely (p > 0.01)."));
 }
 
@@ -982,8 +987,8 @@ ps_trend_page_init (PsTrendPage *self)
   add_column (self, COL_KIND, _("Kind"), FALSE);
   add_column (self, COL_UNIT, _("Unit"), FALSE);
   add_column (self, COL_RUNS, _("Runs"), FALSE);
-  /* Translators: a column of the trend's rows: the largest relative change of a row's mean */
-  add_column (self, COL_CHANGE, _("Largest change (%)"), FALSE);
+  /* Translators: a column of the trend's rows: the largest relative change of a row's mean, in percent */
+  add_column (self, COL_CHANGE, _("Change (%)"), FALSE);
 
   sync_controls (self);
   g_signal_connect_swapped (self->order_dropdown, "notify::selected", G_CALLBACK (controls_changed_cb), self);
