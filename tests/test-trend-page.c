@@ -20,6 +20,7 @@
 #include "gui-fixture.h"
 #include "ps-compare-page.h"
 #include "ps-run-page-private.h"
+#include "ps-trend-loader.h"
 #include "ps-trend-page.h"
 #include "ps-window-private.h"
 
@@ -312,15 +313,15 @@ test_appended_log (Fixture       *fixture,
 }
 
 /* At a laptop's size and a desktop's, the list and the chart get room
- * and the window is not made wider than asked */
+ * and the window is not made wider than asked. With
+ * PERFSCOPE_TEST_SCREENSHOTS=DIR (on a screen of 1920×1080 or more), its
+ * pictures at 1024×700 and 1920×1080. */
 static void
 test_sizes (Fixture       *fixture,
             gconstpointer  data)
 {
-  static const struct { int width, height; const char *name; } sizes[] = {
-    { 1024, 700, "trend-1024x700" },
-    { 1920, 1080, "trend-1920x1080" },
-  };
+  static const struct { int width, height; } sizes[] = { { 1024, 700 }, { 1360, 800 } };
+  static const struct { int width, height; } pictures[] = { { 1024, 700 }, { 1920, 1080 } };
   g_autoptr(GFile) folder = write_folder (fixture);
   PsTrendPage *page = open_trend (fixture, folder);
   GtkWidget *chart = GTK_WIDGET (ps_trend_page_get_chart (page));
@@ -331,8 +332,77 @@ test_sizes (Fixture       *fixture,
       g_assert_false (report_wide_widgets (GTK_WIDGET (fixture->window), sizes[i].width));
       g_assert_cmpint (gtk_widget_get_width (chart), >=, sizes[i].width / 2);
       g_assert_cmpint (gtk_widget_get_height (chart), >=, sizes[i].height / 3);
-      maybe_save_screenshot (fixture, sizes[i].name);
     }
+
+  if (g_getenv ("PERFSCOPE_TEST_SCREENSHOTS") == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (pictures); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("trend-%dx%d", pictures[i].width, pictures[i].height);
+
+      fixture_resize_window (fixture, pictures[i].width, pictures[i].height);
+      maybe_save_screenshot (fixture, name);
+    }
+}
+
+/* Summaries of perfscope-cli summarize trend as their logs do; a point
+ * opens the log the summary sums up when it lies next to it */
+static void
+test_summaries (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GFile) folder = write_folder (fixture);
+  g_autofree char *summaries = g_build_filename (fixture->tmpdir, "summaries", NULL);
+  g_autoptr(GFile) summaries_folder = g_file_new_for_path (summaries);
+  PsTrendPage *page;
+  const PsTrend *trend;
+  const PsTrendRow *row;
+
+  g_assert_cmpint (g_mkdir (summaries, 0700), ==, 0);
+  for (guint run = 0; run < N_RUNS; run++)
+    {
+      g_autofree char *log_name = g_strdup_printf ("run-%u.log", run + 1);
+      g_autofree char *json_name = g_strdup_printf ("summaries/run-%u.json", run + 1);
+      g_autoptr(GFile) log = g_file_get_child (folder, log_name);
+      g_autoptr(PsTrendInputs) inputs = ps_trend_inputs_read (&log, 1, NULL, NULL, NULL, NULL);
+      g_autoptr(GString) json = g_string_new (NULL);
+
+      g_assert_nonnull (inputs);
+      ps_run_summary_write (inputs->runs, json);
+      g_object_unref (write_temp_file (fixture, json_name, json->str, (gssize)json->len));
+    }
+
+  page = open_trend (fixture, summaries_folder);
+  trend = ps_trend_page_get_trend (page);
+  g_assert_cmpuint (trend->runs->len, ==, N_RUNS);
+  g_assert_null (ps_trend_page_get_problems_text (page));
+  row = g_ptr_array_index (trend->rows, 0);
+  g_assert_cmpstr (row->name, ==, "Test=Write");
+  g_assert_cmpuint (g_array_index (row->change_points, PsChangePoint, 0).index, ==, WRITE_STEP);
+
+  /* The logs are elsewhere: said, and nothing opens */
+  click_point (page, 0);
+  iterate_for (50);
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
+  g_assert_nonnull (strstr (ps_trend_page_get_hint_text (page), "run-1.log"));
+
+  /* Next to it, the log opens */
+  {
+    g_autoptr(GFile) log = g_file_get_child (folder, "run-1.log");
+    g_autoptr(GFile) copy = g_file_get_child (summaries_folder, "run-1.log");
+    g_autoptr(GError) error = NULL;
+
+    g_file_copy (log, copy, G_FILE_COPY_NONE, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+  }
+  click_point (page, 0);
+  g_assert_true (iterate_until (current_run_page_is_read, fixture->window));
+  {
+    g_autoptr(GFile) parent = g_file_get_parent (ps_run_page_get_file (ps_window_get_current_page (fixture->window)));
+
+    assert_file_name (ps_run_page_get_file (ps_window_get_current_page (fixture->window)), "run-1.log");
+    g_assert_true (g_file_equal (parent, summaries_folder));
+  }
 }
 
 static gboolean
@@ -370,6 +440,7 @@ main (int   argc,
   ADD_TEST ("/trend-page/appended-log", test_appended_log);
   ADD_TEST ("/trend-page/nothing-readable", test_nothing_readable);
   ADD_TEST ("/trend-page/sizes", test_sizes);
+  ADD_TEST ("/trend-page/summaries", test_summaries);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);
