@@ -370,7 +370,8 @@ open_action (GtkWidget  *widget,
 
 #endif
 
-/* Open Trend…: several runs chosen as files, or a folder of them */
+/* Open Trend › Runs… and Folder…: several runs chosen as files, or a
+ * folder of them */
 static void
 open_trend_of (PsWindow   *self,
                GListModel *files)
