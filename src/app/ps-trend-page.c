@@ -589,6 +589,26 @@ show_trend (PsTrendPage *self,
                                        "%u runs %s: %u of %u rows changed", trend->rows->len),
                              trend->runs->len, order_phrase (self->options.order), count_changed (trend),
                              trend->rows->len);
+  {
+    g_autoptr(GHashTable) formats = g_hash_table_new (g_str_hash, g_str_equal);
+
+    for (guint i = 0; i < trend->runs->len; i++)
+      {
+        const PsRunSummary *run = g_ptr_array_index (trend->runs, i);
+
+        g_hash_table_add (formats, (gpointer)(run->origin != NULL ? run->origin : run->format != NULL ? run->format : ""));
+      }
+    if (g_hash_table_size (formats) > 1)
+      {
+        g_autofree char *plain = g_steal_pointer (&summary);
+
+        /* Translators: after the trend's summary when its runs are logs of several formats */
+        summary = g_strdup_printf (ngettext ("%s. The runs are of %u format: only rows of one name and kind are matched.",
+                                             "%s. The runs are of %u formats: only rows of one name and kind are matched.",
+                                             g_hash_table_size (formats)),
+                                   plain, g_hash_table_size (formats));
+      }
+  }
   gtk_label_set_text (self->summary_label, summary);
   gtk_stack_set_visible_child_name (self->stack, "view");
 }
