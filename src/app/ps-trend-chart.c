@@ -566,52 +566,71 @@ ps_trend_chart_measure (GtkWidget      *widget,
 
 /* Hits */
 
-/* The value nearest to (x, y) within HOVER_DISTANCE, or -1 */
-static int
-point_at (PsTrendChart *self,
-          double        x,
-          double        y)
+static double
+point_distance (PsTrendChart *self,
+                guint         index,
+                double        x,
+                double        y)
 {
-  double best = HOVER_DISTANCE;
+  return hypot (run_x (self, self->row->runs[index]) - x, value_y (self, self->row->values[index]) - y);
+}
+
+static double
+change_point_distance (PsTrendChart *self,
+                       guint         index,
+                       double        x,
+                       double        y)
+{
+  return fabs (change_x (self, &g_array_index (self->row->change_points, PsChangePoint, index)) - x);
+}
+
+/* The nearest of n things to (x, y) by distance, within limit, or -1 */
+static int
+nearest (PsTrendChart *self,
+         guint         n,
+         double      (*distance) (PsTrendChart *self,
+                                  guint         index,
+                                  double        x,
+                                  double        y),
+         double        limit,
+         double        x,
+         double        y)
+{
   int found = -1;
 
-  if (!has_plot (self))
-    return -1;
-  for (guint i = 0; i < self->row->n_values; i++)
+  for (guint i = 0; i < n; i++)
     {
-      double distance = hypot (run_x (self, self->row->runs[i]) - x, value_y (self, self->row->values[i]) - y);
+      double d = distance (self, i, x, y);
 
-      if (distance <= best)
+      if (d <= limit)
         {
-          best = distance;
+          limit = d;
           found = (int)i;
         }
     }
   return found;
 }
 
-/* The change point whose line is at x (or whose handle is near), or -1 */
+/* The value nearest to (x, y) within HOVER_DISTANCE, or -1 */
+static int
+point_at (PsTrendChart *self,
+          double        x,
+          double        y)
+{
+  if (!has_plot (self))
+    return -1;
+  return nearest (self, self->row->n_values, point_distance, HOVER_DISTANCE, x, y);
+}
+
+/* The change point whose line is at x, above the runs' labels, or -1 */
 static int
 change_point_at (PsTrendChart *self,
                  double        x,
                  double        y)
 {
-  double best = LINE_HOVER_DISTANCE;
-  int found = -1;
-
   if (!has_plot (self) || y > self->plot.origin.y + self->plot.size.height)
     return -1;
-  for (guint c = 0; c < self->row->change_points->len; c++)
-    {
-      double distance = fabs (change_x (self, &g_array_index (self->row->change_points, PsChangePoint, c)) - x);
-
-      if (distance <= best)
-        {
-          best = distance;
-          found = (int)c;
-        }
-    }
-  return found;
+  return nearest (self, self->row->change_points->len, change_point_distance, LINE_HOVER_DISTANCE, x, y);
 }
 
 static char *

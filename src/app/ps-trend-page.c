@@ -539,16 +539,6 @@ row_key (const PsTrendRow *row)
   return g_strconcat (row->kind, "\x1f", row->unit, "\x1f", row->context != NULL ? row->context : "", "\x1f", row->name, NULL);
 }
 
-static guint
-count_changed (const PsTrend *trend)
-{
-  guint n = 0;
-
-  while (n < trend->rows->len && ((PsTrendRow *)g_ptr_array_index (trend->rows, n))->change_points->len > 0)
-    n++;
-  return n;
-}
-
 static void
 show_trend (PsTrendPage *self,
             PsTrend     *trend)
@@ -587,7 +577,7 @@ show_trend (PsTrendPage *self,
   /* Translators: over the trend's rows: "20 runs by time: 3 of 40 rows changed" (the plural is the rows') */
   summary = g_strdup_printf (ngettext ("%u runs %s: %u of %u row changed",
                                        "%u runs %s: %u of %u rows changed", trend->rows->len),
-                             trend->runs->len, order_phrase (self->options.order), count_changed (trend),
+                             trend->runs->len, order_phrase (self->options.order), ps_trend_count_changed (trend),
                              trend->rows->len);
   {
     g_autoptr(GHashTable) formats = g_hash_table_new (g_str_hash, g_str_equal);

@@ -108,10 +108,9 @@ is_summary_file (GFile        *file,
   return ps_run_summary_sniff (start, length);
 }
 
-/* The file's modification time, for the runs whose log has no time */
-static void
-set_file_time (GPtrArray *runs,
-               GFile     *file)
+void
+ps_trend_set_file_time (GPtrArray *runs,
+                        GFile     *file)
 {
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GDateTime) modified = NULL;
@@ -216,7 +215,7 @@ summarize_log (GFile         *file,
                     ? g_strdup (format) : NULL;
       run->complete = ps_event_store_is_complete (store);
     }
-  set_file_time (runs, file);
+  ps_trend_set_file_time (runs, file);
   return runs;
 }
 

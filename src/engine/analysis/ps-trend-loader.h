@@ -51,6 +51,10 @@ PsTrendInputs *ps_trend_inputs_read (GFile * const        *files,
                                      gpointer              progress_data,
                                      GError              **error);
 void           ps_trend_inputs_free (PsTrendInputs        *inputs);
+/* Gives the runs (PsRunSummary*) whose log has no time the file's
+ * modification time (time_from_file) */
+void           ps_trend_set_file_time (GPtrArray          *runs,
+                                       GFile              *file);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsTrendInputs, ps_trend_inputs_free)
 

@@ -319,6 +319,19 @@ ps_trend_row_get_newest_regression (const PsTrend    *trend,
 }
 
 guint
+ps_trend_count_changed (const PsTrend *trend)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (trend != NULL, 0);
+
+  /* Rows with change points come first */
+  while (n < trend->rows->len && ((PsTrendRow *)g_ptr_array_index (trend->rows, n))->change_points->len > 0)
+    n++;
+  return n;
+}
+
+guint
 ps_trend_row_get_run_before (const PsTrendRow    *row,
                              const PsChangePoint *point)
 {

@@ -78,6 +78,8 @@ guint        ps_trend_value_flags    (PsTrendValue          value);
 const PsChangePoint *ps_trend_row_get_newest_regression (const PsTrend    *trend,
                                                          const PsTrendRow *row,
                                                          double            min_change);
+/* How many rows have change points: the first ones of trend->rows */
+guint        ps_trend_count_changed  (const PsTrend        *trend);
 /* The run just before the change point that has a value of the row (an
  * index of trend->runs): the run a comparison across the change takes as
  * A, the change point's own run (point->index) being B */
