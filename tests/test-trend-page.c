@@ -405,6 +405,27 @@ test_summaries (Fixture       *fixture,
   }
 }
 
+/* A folder dropped on the window, or given as a file, is trended */
+static void
+test_drop_folder (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(GFile) folder = write_folder (fixture);
+  g_autoptr(GSList) files = g_slist_append (NULL, folder);
+  PsTrendPage *page;
+
+  _ps_window_drop_files (fixture->window, files);
+  page = PS_TREND_PAGE (_ps_window_get_current_child (fixture->window));
+  g_assert_true (PS_IS_TREND_PAGE (page));
+  g_assert_true (iterate_until (trend_is_shown, page));
+  g_assert_cmpuint (ps_trend_page_get_trend (page)->runs->len, ==, N_RUNS);
+  g_assert_cmpstr (ps_trend_page_get_title (page), ==, "Trend of nightly");
+
+  ps_window_open_file (fixture->window, folder);
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 2);
+  g_assert_true (PS_IS_TREND_PAGE (_ps_window_get_current_child (fixture->window)));
+}
+
 static gboolean
 shows_error (gpointer data)
 {
@@ -441,6 +462,7 @@ main (int   argc,
   ADD_TEST ("/trend-page/nothing-readable", test_nothing_readable);
   ADD_TEST ("/trend-page/sizes", test_sizes);
   ADD_TEST ("/trend-page/summaries", test_summaries);
+  ADD_TEST ("/trend-page/drop-folder", test_drop_folder);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

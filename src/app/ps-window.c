@@ -241,6 +241,13 @@ ps_window_open_file (PsWindow *self,
   g_return_if_fail (PS_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
+  /* A folder (perfscope nightly/, one dropped) is a folder of runs */
+  if (_ps_window_is_local_folder (file))
+    {
+      ps_window_open_trend (self, &file, 1);
+      return;
+    }
+
   page = find_page (self, file);
   if (page != NULL)
     {
@@ -267,6 +274,12 @@ ps_window_open_file (PsWindow *self,
   gtk_notebook_set_current_page (self->notebook, index);
 
   ps_run_page_load (page);
+}
+
+gboolean
+_ps_window_is_local_folder (GFile *file)
+{
+  return g_file_is_native (file) && g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY;
 }
 
 PsComparePage *

@@ -21,7 +21,8 @@ G_DECLARE_FINAL_TYPE (PsWindow, ps_window, PS, WINDOW, AdwApplicationWindow)
 PsWindow  *ps_window_new              (PsApplication *application);
 /* The one way files get opened: file dialog, drag and drop, Open Recent
  * and the command line all end here. A file already open is shown again
- * (and reloaded if it failed or was cancelled). */
+ * (and reloaded if it failed or was cancelled); a local folder opens as a
+ * trend of its runs (ps_window_open_trend ()). */
 void       ps_window_open_file        (PsWindow      *self,
                                        GFile         *file);
 /* Compares two runs in a tab of their own: --compare A B, two files
