@@ -237,6 +237,35 @@ test_rows_and_links (Fixture       *fixture,
     g_assert_nonnull (strstr (text, "+30."));
   }
 
+  /* Tooltips: a point's run and value, a change point's runs and means */
+  {
+    PsTrendChart *chart = ps_trend_page_get_chart (page);
+    g_autofree char *point_text = NULL;
+    g_autofree char *change_text = NULL;
+    double x, y;
+
+    g_assert_true (ps_trend_chart_get_point_position (chart, 2, &x, &y));
+    point_text = ps_trend_chart_get_tooltip_text (chart, x, y);
+    g_assert_nonnull (point_text);
+    g_assert_nonnull (strstr (point_text, "Run 3 of 12: run-3.log"));
+    {
+      g_autofree char *value = ps_trend_format_value (write_row->values[2], write_row->unit);
+      g_autofree char *line = g_strdup_printf ("Median: %s", value);
+
+      g_assert_nonnull (strstr (point_text, line));
+      g_assert_true (g_str_has_suffix (value, " ms"));
+    }
+    /* A CE log has no time: the file's, said so */
+    g_assert_nonnull (strstr (point_text, "File modified "));
+    g_assert_nonnull (strstr (point_text, "Version 6.0, build 1003"));
+    g_assert_true (ps_trend_chart_get_change_point_position (chart, 0, &x, &y));
+    change_text = ps_trend_chart_get_tooltip_text (chart, x, 30);
+    g_assert_nonnull (change_text);
+    g_assert_nonnull (strstr (change_text, "Change between run-7.log and run-8.log"));
+    g_assert_nonnull (strstr (change_text, "worse"));
+    g_assert_null (ps_trend_chart_get_tooltip_text (chart, 1, 1));
+  }
+
   /* A point opens its run */
   click_point (page, 2);
   g_assert_true (iterate_until (current_run_page_is_read, fixture->window));

@@ -659,7 +659,8 @@ run_tooltip (PsTrendChart *self,
 
       time = when != NULL ? g_date_time_format (when, "%Y-%m-%d %H:%M:%S UTC") : NULL;
       if (time != NULL)
-        g_string_append_printf (text, "\n%s", time);
+        /* Translators: when a run of a trend began, or, for a log without times, when its file was modified */
+        g_string_append_printf (text, run->time_from_file ? _("\nFile modified %s") : _("\nBegan %s"), time);
     }
   g_string_append_printf (text, "\n%s", _("Click or press Enter to open this run"));
   return g_string_free (g_steal_pointer (&text), FALSE);
@@ -690,6 +691,22 @@ change_point_tooltip (PsTrendChart *self,
                           mean_after, change, ps_trend_change_word (self->row, point->relative_change), p_value);
 }
 
+char *
+ps_trend_chart_get_tooltip_text (PsTrendChart *self,
+                                 double        x,
+                                 double        y)
+{
+  int found;
+
+  g_return_val_if_fail (PS_IS_TREND_CHART (self), NULL);
+
+  if ((found = point_at (self, x, y)) >= 0)
+    return run_tooltip (self, (guint)found);
+  if ((found = change_point_at (self, x, y)) >= 0)
+    return change_point_tooltip (self, (guint)found);
+  return NULL;
+}
+
 static gboolean
 ps_trend_chart_query_tooltip (GtkWidget  *widget,
                               int         x,
@@ -699,21 +716,13 @@ ps_trend_chart_query_tooltip (GtkWidget  *widget,
 {
   PsTrendChart *self = PS_TREND_CHART (widget);
   g_autofree char *text = NULL;
-  int found;
 
   if (keyboard_mode)
-    {
-      if (!has_plot (self) || self->selected < 0)
-        return FALSE;
-      text = run_tooltip (self, (guint)self->selected);
-    }
-  else if ((found = point_at (self, x, y)) >= 0)
-    text = run_tooltip (self, (guint)found);
-  else if ((found = change_point_at (self, x, y)) >= 0)
-    text = change_point_tooltip (self, (guint)found);
+    text = has_plot (self) && self->selected >= 0 ? run_tooltip (self, (guint)self->selected) : NULL;
   else
+    text = ps_trend_chart_get_tooltip_text (self, x, y);
+  if (text == NULL)
     return FALSE;
-
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }

@@ -43,6 +43,11 @@ gboolean   ps_trend_chart_get_change_point_position (PsTrendChart *self,
 void       ps_trend_chart_click        (PsTrendChart *self,
                                         double        x,
                                         double        y);
+/* The tooltip at (x, y): of a point, its run and value; of a change
+ * point, the runs on each side and their means; NULL elsewhere */
+char      *ps_trend_chart_get_tooltip_text (PsTrendChart *self,
+                                            double        x,
+                                            double        y);
 
 /* A run as the chart and the page name it: its file, and for one session
  * of a log the session, counted from 1 ("nightly.log, session 14") */
