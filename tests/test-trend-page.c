@@ -455,10 +455,33 @@ test_drop_folder (Fixture       *fixture,
   g_assert_true (PS_IS_TREND_PAGE (_ps_window_get_current_child (fixture->window)));
 }
 
+
 static gboolean
 shows_error (gpointer data)
 {
   return g_strcmp0 (ps_trend_page_get_visible_state (data), "error") == 0;
+}
+
+/* Cancel stops the reading and says so; Read Again reads the runs */
+static void
+test_cancel (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(GFile) folder = write_folder (fixture);
+  PsTrendPage *page = ps_window_open_trend (fixture->window, &folder, 1);
+  g_autofree char *text = NULL;
+
+  g_assert_cmpstr (ps_trend_page_get_visible_state (page), ==, "loading");
+  g_assert_true (ps_trend_page_is_busy (page));
+  g_assert_true (click_button (GTK_WIDGET (page), "_Cancel"));
+  g_assert_true (iterate_until (shows_error, page));
+  g_assert_null (ps_trend_page_get_trend (page));
+  text = collect_label_text (GTK_WIDGET (page));
+  g_assert_nonnull (strstr (text, "Reading Cancelled"));
+
+  g_assert_true (click_button (GTK_WIDGET (page), "_Read Again"));
+  g_assert_true (iterate_until (trend_is_shown, page));
+  g_assert_cmpuint (ps_trend_page_get_trend (page)->runs->len, ==, N_RUNS);
 }
 
 /* Nothing to trend: said, with the reason of each file */
@@ -492,6 +515,7 @@ main (int   argc,
   ADD_TEST ("/trend-page/sizes", test_sizes);
   ADD_TEST ("/trend-page/summaries", test_summaries);
   ADD_TEST ("/trend-page/drop-folder", test_drop_folder);
+  ADD_TEST ("/trend-page/cancel", test_cancel);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);
