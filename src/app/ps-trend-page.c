@@ -907,6 +907,8 @@ ps_trend_page_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  /* A progress idle still to come finds nothing to show */
+  self->busy = FALSE;
   if (self->chart != NULL)
     ps_trend_chart_set_row (self->chart, NULL, NULL, NULL, NULL);
   if (self->rows != NULL)
