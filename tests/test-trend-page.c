@@ -115,7 +115,7 @@ static void
 show_tab (Fixture   *fixture,
           GtkWidget *child)
 {
-  gtk_notebook_set_current_page (fixture->window->notebook, gtk_notebook_page_num (fixture->window->notebook, child));
+  _ps_window_show_child (fixture->window, child);
   g_assert_true (iterate_until (widget_is_drawn, child));
   iterate_for (50);
 }

@@ -175,8 +175,12 @@ ps_trend_format_run (const PsRunSummary *run)
 
   if (run->session < 0)
     return g_strdup (file);
-  /* Translators: a run of a trend that is one session of a log: "nightly.log, session 14" */
-  return g_strdup_printf (_("%s, session %" G_GINT64_FORMAT), file, run->session + 1);
+  {
+    g_autofree char *number = g_strdup_printf ("%" G_GINT64_FORMAT, run->session + 1);
+
+    /* Translators: a run of a trend that is one session of a log: "nightly.log, session 14" */
+    return g_strdup_printf (_("%s, session %s"), file, number);
+  }
 }
 
 /* Each run's name without what every run's name shares: run-1.log …

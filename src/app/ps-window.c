@@ -336,7 +336,6 @@ ps_window_open_trend (PsWindow      *self,
 {
   PsTrendPage *page;
   g_autofree char *tooltip = NULL;
-  int index;
 
   g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
   g_return_val_if_fail (files != NULL && n_files > 0, NULL);
@@ -345,8 +344,7 @@ ps_window_open_trend (PsWindow      *self,
   g_signal_connect_object (page, "open-run", G_CALLBACK (trend_open_run_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (page, "compare-runs", G_CALLBACK (trend_compare_runs_cb), self, G_CONNECT_SWAPPED);
   tooltip = ps_trend_page_get_description (page);
-  index = insert_tab (self, GTK_WIDGET (page), ps_trend_page_get_title (page), tooltip, -1);
-  gtk_notebook_set_current_page (self->notebook, index);
+  _ps_window_add_tab (self, GTK_WIDGET (page), ps_trend_page_get_title (page), tooltip);
 
   ps_trend_page_load (page);
   return page;
