@@ -176,7 +176,8 @@ unit_name (const char *unit)
 static char *
 row_name (const PsTrendRow *row)
 {
-  g_autofree char *name = ps_util_display_text (row->name, -1);
+  /* A CE marker registered without a description, as the CE view names it */
+  g_autofree char *name = row->name != NULL && row->name[0] != '\0' ? ps_util_display_text (row->name, -1) : g_strdup (_("(no description)"));
 
   if (row->context == NULL)
     return g_steal_pointer (&name);
