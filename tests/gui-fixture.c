@@ -694,7 +694,18 @@ fixture_teardown (Fixture       *fixture,
   GList *windows;
   gpointer app = fixture->app;
 
-  /* The main window and whatever else the test left open on the application */
+  /* The main window and whatever else the test left open on the
+   * application, hidden first: a tooltip GTK was about to show learns
+   * that its window went away, before the window's surface is freed */
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (fixture->app)); l != NULL; l = l->next)
+    {
+      /* Their pages closed first, so that no loader finishes meanwhile
+       * and puts its file in the next test's recent files */
+      while (PS_IS_WINDOW (l->data) && _ps_window_get_n_children (l->data) > 0)
+        _ps_window_remove_child (l->data, _ps_window_get_nth_child (l->data, 0));
+      gtk_widget_set_visible (l->data, FALSE);
+    }
+  iterate_for (50);
   while ((windows = gtk_application_get_windows (GTK_APPLICATION (fixture->app))) != NULL)
     gtk_window_destroy (windows->data);
   iterate_for (50);
