@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "gui-fixture.h"
-#include "ps-compare-page.h"
+#include "ps-compare-page-private.h"
 #include "ps-window-private.h"
 
 static gboolean
@@ -195,6 +195,52 @@ test_same_kind (Fixture       *fixture,
     }
 }
 
+/* Two names alike but for their starts, too long for a laptop's header:
+ * each is cut at its end, so that both starts show (dbperf_…, fsperf_…),
+ * with the arrow between them, and each has its name in a tooltip */
+static void
+test_title (Fixture       *fixture,
+            gconstpointer  data)
+{
+  static const char *starts[] = { "dbperf_", "fsperf_" };
+  g_autoptr(GFile) a = demo_file ("dbperf_CEPC_x86_6_0_3122.log");
+  g_autoptr(GFile) b = demo_file ("fsperf_CEPC_x86_6_0_3122.log");
+  PsComparePage *page;
+
+  drop_pair (fixture, a, b);
+  page = PS_COMPARE_PAGE (_ps_window_get_current_child (fixture->window));
+  fixture_resize_window (fixture, 1024, 700);
+  for (guint side = 0; side < 2; side++)
+    {
+      GtkLabel *label = ps_compare_page_get_title_label (page, side);
+      g_autoptr(PangoLayout) start = gtk_widget_create_pango_layout (GTK_WIDGET (label), starts[side]);
+      g_autofree char *name = g_file_get_basename (side == 0 ? a : b);
+      int width;
+
+      g_assert_cmpstr (gtk_label_get_text (label), ==, name);
+      g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (label)), ==, name);
+      g_assert_cmpint (gtk_label_get_ellipsize (label), ==, PANGO_ELLIPSIZE_END);
+      g_assert_true (pango_layout_is_ellipsized (gtk_label_get_layout (label)));
+      pango_layout_get_pixel_size (start, &width, NULL);
+      g_assert_cmpint (width, <, gtk_widget_get_width (GTK_WIDGET (label)));
+    }
+  /* A's name, then the arrow, then B's, on one line */
+  {
+    GtkWidget *first = GTK_WIDGET (ps_compare_page_get_title_label (page, 0));
+    GtkWidget *arrow = gtk_widget_get_next_sibling (first);
+    graphene_rect_t bounds_a, bounds_arrow, bounds_b;
+
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (arrow)), ==, "↔");
+    g_assert_true (gtk_widget_compute_bounds (first, GTK_WIDGET (page), &bounds_a));
+    g_assert_true (gtk_widget_compute_bounds (arrow, GTK_WIDGET (page), &bounds_arrow));
+    g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (ps_compare_page_get_title_label (page, 1)),
+                                              GTK_WIDGET (page), &bounds_b));
+    g_assert_cmpfloat (bounds_arrow.origin.x, >=, bounds_a.origin.x + bounds_a.size.width);
+    g_assert_cmpfloat (bounds_b.origin.x, >=, bounds_arrow.origin.x + bounds_arrow.size.width);
+    g_assert_true (gtk_widget_get_mapped (arrow));
+  }
+}
+
 /* A file that cannot be read goes with any run: the comparison says what
  * is wrong with it, as before */
 static void
@@ -224,6 +270,7 @@ main (int   argc,
   ADD_TEST ("/compare-open/compare-anyway", test_compare_anyway);
   ADD_TEST ("/compare-open/same-kind", test_same_kind);
   ADD_TEST ("/compare-open/unreadable", test_unreadable);
+  ADD_TEST ("/compare-open/title", test_title);
 
   status = g_test_run ();
   gui_test_remove_tree (data_home);

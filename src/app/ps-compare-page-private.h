@@ -31,6 +31,9 @@ gboolean       ps_compare_page_is_ready       (PsComparePage  *self);
 PsRunPage     *ps_compare_page_get_run_page   (PsComparePage  *self,
                                                guint           side);
 GtkColumnView *ps_compare_page_get_column_view (PsComparePage *self);
+/* The header's name of run side (0: A, 1: B), beside the arrow */
+GtkLabel      *ps_compare_page_get_title_label (PsComparePage *self,
+                                                guint          side);
 /* The rows shown (PsCompareRow), filtered and sorted as on screen */
 GListModel    *ps_compare_page_get_rows       (PsComparePage  *self);
 void           ps_compare_page_set_filter     (PsComparePage  *self,

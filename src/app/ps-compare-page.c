@@ -161,7 +161,7 @@ struct _PsComparePage
 
   /* Template widgets */
   GtkPaned        *paned;
-  GtkLabel        *title_label;
+  GtkLabel        *title_labels[2];
   GtkLabel        *details_label;
   GtkLabel        *regressions_label;
   GtkLabel        *improvements_label;
@@ -2294,7 +2294,15 @@ ps_compare_page_constructed (GObject *object)
   self->title = g_strdup_printf ("%s ↔ %s",
                                  ps_run_page_get_title (self->run_pages[0]),
                                  ps_run_page_get_title (self->run_pages[1]));
-  gtk_label_set_text (self->title_label, self->title);
+  for (guint side = 0; side < 2; side++)
+    {
+      const char *names[2] = { ps_run_page_get_title (self->run_pages[0]), ps_run_page_get_title (self->run_pages[1]) };
+
+      /* Two names alike but for their starts keep their starts */
+      gtk_label_set_text (self->title_labels[side], names[side]);
+      gtk_label_set_ellipsize (self->title_labels[side], ps_view_ellipsize_mode_among (names[side], names, 2, NULL));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_labels[side]), names[side]);
+    }
   update_header (self);
 }
 
@@ -2455,7 +2463,10 @@ ps_compare_page_class_init (PsComparePageClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-compare-page.ui");
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, paned);
-  gtk_widget_class_bind_template_child (widget_class, PsComparePage, title_label);
+  gtk_widget_class_bind_template_child_full (widget_class, "title_a_label", FALSE,
+                                             G_STRUCT_OFFSET (PsComparePage, title_labels[0]));
+  gtk_widget_class_bind_template_child_full (widget_class, "title_b_label", FALSE,
+                                             G_STRUCT_OFFSET (PsComparePage, title_labels[1]));
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, details_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, regressions_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, improvements_label);
@@ -2657,6 +2668,15 @@ ps_compare_page_get_run_page (PsComparePage *self,
   g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
   g_return_val_if_fail (side < 2, NULL);
   return self->run_pages[side];
+}
+
+GtkLabel *
+ps_compare_page_get_title_label (PsComparePage *self,
+                                 guint          side)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  g_return_val_if_fail (side < 2, NULL);
+  return self->title_labels[side];
 }
 
 GtkColumnView *
