@@ -11,6 +11,36 @@
 #include "ps-chart-util.h"
 #include "ps-view-util.h"
 
+static const GdkRGBA palette[PS_CHART_N_COLORS] = {
+  { 0.208, 0.518, 0.894, 1 },  /* blue */
+  { 0.902, 0.380, 0.000, 1 },  /* orange */
+  { 0.180, 0.761, 0.494, 1 },  /* green */
+  { 0.569, 0.255, 0.675, 1 },  /* purple */
+  { 0.878, 0.106, 0.141, 1 },  /* red */
+  { 0.647, 0.525, 0.420, 1 },  /* brown */
+};
+
+const GdkRGBA *
+ps_chart_palette_color (guint index)
+{
+  return &palette[index % PS_CHART_N_COLORS];
+}
+
+void
+ps_chart_measure (GtkOrientation  orientation,
+                  int             minimum_width,
+                  int             natural_width,
+                  int             minimum_height,
+                  int             natural_height,
+                  int            *minimum,
+                  int            *natural)
+{
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *minimum = minimum_width, *natural = natural_width;
+  else
+    *minimum = minimum_height, *natural = natural_height;
+}
+
 void
 ps_chart_get_foreground (GtkWidget *widget,
                          GdkRGBA   *color)
@@ -157,4 +187,50 @@ ps_chart_shared_range_widen (const PsChartSharedRange *range,
     return;
   *min = MIN (*min, range->min);
   *max = MAX (*max, range->max);
+}
+
+void
+ps_chart_draw_value_line (GtkWidget     *widget,
+                          cairo_t       *cr,
+                          const GdkRGBA *foreground,
+                          const char    *text,
+                          double         left,
+                          double         right,
+                          double         y,
+                          double         gap)
+{
+  ps_chart_set_source (cr, foreground, 0.12);
+  cairo_move_to (cr, left, y);
+  cairo_line_to (cr, right, y);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+  ps_chart_set_source (cr, foreground, 0.75);
+  ps_chart_draw_text (widget, cr, text, left - gap, y, 1, 0.5);
+}
+
+G_DEFINE_INTERFACE (PsPictureSource, ps_picture_source, GTK_TYPE_WIDGET)
+
+static void
+ps_picture_source_default_init (PsPictureSourceInterface *iface)
+{
+}
+
+void
+ps_picture_source_draw_picture (PsPictureSource *self,
+                                cairo_t         *cr,
+                                int              width,
+                                int              height)
+{
+  g_return_if_fail (PS_IS_PICTURE_SOURCE (self));
+  g_return_if_fail (cr != NULL);
+
+  PS_PICTURE_SOURCE_GET_IFACE (self)->draw_picture (self, cr, width, height);
+}
+
+const char *
+ps_picture_source_get_picture_name (PsPictureSource *self)
+{
+  g_return_val_if_fail (PS_IS_PICTURE_SOURCE (self), NULL);
+
+  return PS_PICTURE_SOURCE_GET_IFACE (self)->get_picture_name (self);
 }

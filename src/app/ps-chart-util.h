@@ -3,14 +3,43 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The text colour of the widget's style (so that the light and dark styles
- * and high contrast apply), text placed by alignment, and axis steps.
+ * The chart kit: the text colour of the widget's style (so that the light
+ * and dark styles and high contrast apply), text placed by alignment, axis
+ * steps, ticks and grid lines, the series palette, the zoom toggle, and
+ * PsPictureSource, the interface by which picture export draws a chart
+ * without knowing its type (so that the export depends on this kit only,
+ * and the charts on the export only for its action and menu).
  */
 #pragma once
 
 #include <gtk/gtk.h>
 
 G_BEGIN_DECLS
+
+/* The series palette (GNOME palette, 3rd shades): readable on light and
+ * dark backgrounds. Series take the colours in this order. */
+typedef enum
+{
+  PS_CHART_COLOR_BLUE,
+  PS_CHART_COLOR_ORANGE,
+  PS_CHART_COLOR_GREEN,
+  PS_CHART_COLOR_PURPLE,
+  PS_CHART_COLOR_RED,
+  PS_CHART_COLOR_BROWN,
+  PS_CHART_N_COLORS,
+} PsChartColor;
+
+/* The colour of the index'th series (index modulo PS_CHART_N_COLORS) */
+const GdkRGBA *ps_chart_palette_color (guint index);
+
+/* For a chart's GtkWidgetClass.measure: a fixed minimum and natural size */
+void         ps_chart_measure        (GtkOrientation  orientation,
+                                      int             minimum_width,
+                                      int             natural_width,
+                                      int             minimum_height,
+                                      int             natural_height,
+                                      int            *minimum,
+                                      int            *natural);
 
 void         ps_chart_get_foreground (GtkWidget     *widget,
                                       GdkRGBA       *color);
@@ -38,6 +67,17 @@ char        *ps_chart_format_tick    (double         value,
 /* A step of 1, 2 or 5 × 10ⁿ that cuts range into about target_count parts */
 double       ps_chart_nice_step      (double         range,
                                       double         target_count);
+
+/* A horizontal grid line of the value axis across left to right at y,
+ * with its value's text right-aligned gap pixels left of it */
+void         ps_chart_draw_value_line (GtkWidget     *widget,
+                                       cairo_t       *cr,
+                                       const GdkRGBA *foreground,
+                                       const char    *text,
+                                       double         left,
+                                       double         right,
+                                       double         y,
+                                       double         gap);
 
 /* The toggle a chart shows at its top left to zoom its value axis to the
  * data's range, which starts at 0 otherwise; a child of chart, which
@@ -69,5 +109,30 @@ gboolean     ps_chart_shared_range_set    (PsChartSharedRange *range,
 void         ps_chart_shared_range_widen  (const PsChartSharedRange *range,
                                            double             *min,
                                            double             *max);
+
+/* A widget that can draw a picture of itself (range, zoom, selection,
+ * axes, legend, units) into a cairo context at any size; picture export
+ * takes any widget that implements it */
+#define PS_TYPE_PICTURE_SOURCE (ps_picture_source_get_type ())
+G_DECLARE_INTERFACE (PsPictureSource, ps_picture_source, PS, PICTURE_SOURCE, GtkWidget)
+
+struct _PsPictureSourceInterface
+{
+  GTypeInterface g_iface;
+
+  /* Draws into a width × height area at cr's origin, without background */
+  void         (*draw_picture)     (PsPictureSource *self,
+                                    cairo_t         *cr,
+                                    int              width,
+                                    int              height);
+  /* A file name for the picture, without its extension */
+  const char * (*get_picture_name) (PsPictureSource *self);
+};
+
+void         ps_picture_source_draw_picture     (PsPictureSource *self,
+                                                 cairo_t         *cr,
+                                                 int              width,
+                                                 int              height);
+const char  *ps_picture_source_get_picture_name (PsPictureSource *self);
 
 G_END_DECLS
