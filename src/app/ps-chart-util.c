@@ -114,6 +114,24 @@ ps_chart_nice_step (double range,
   return 10 * magnitude;
 }
 
+double
+ps_chart_axis_step (double range,
+                    double length,
+                    double min_spacing)
+{
+  return ps_chart_nice_step (range, MAX (length / min_spacing, 1));
+}
+
+double
+ps_chart_time_axis_step (double   range,
+                         double   length,
+                         gboolean sequence_axis)
+{
+  double step = ps_chart_axis_step (range, length, 110.0);
+
+  return sequence_axis ? MAX (step, 1) : step;
+}
+
 char *
 ps_chart_format_tick (double value,
                       double step)
@@ -206,31 +224,4 @@ ps_chart_draw_value_line (GtkWidget     *widget,
   cairo_stroke (cr);
   ps_chart_set_source (cr, foreground, 0.75);
   ps_chart_draw_text (widget, cr, text, left - gap, y, 1, 0.5);
-}
-
-G_DEFINE_INTERFACE (PsPictureSource, ps_picture_source, GTK_TYPE_WIDGET)
-
-static void
-ps_picture_source_default_init (PsPictureSourceInterface *iface)
-{
-}
-
-void
-ps_picture_source_draw_picture (PsPictureSource *self,
-                                cairo_t         *cr,
-                                int              width,
-                                int              height)
-{
-  g_return_if_fail (PS_IS_PICTURE_SOURCE (self));
-  g_return_if_fail (cr != NULL);
-
-  PS_PICTURE_SOURCE_GET_IFACE (self)->draw_picture (self, cr, width, height);
-}
-
-const char *
-ps_picture_source_get_picture_name (PsPictureSource *self)
-{
-  g_return_val_if_fail (PS_IS_PICTURE_SOURCE (self), NULL);
-
-  return PS_PICTURE_SOURCE_GET_IFACE (self)->get_picture_name (self);
 }

@@ -5,10 +5,9 @@
  *
  * The chart kit: the text colour of the widget's style (so that the light
  * and dark styles and high contrast apply), text placed by alignment, axis
- * steps, ticks and grid lines, the series palette, the zoom toggle, and
- * PsPictureSource, the interface by which picture export draws a chart
- * without knowing its type (so that the export depends on this kit only,
- * and the charts on the export only for its action and menu).
+ * steps, ticks and grid lines, the series palette and the zoom toggle.
+ * With PsPictureSource (ps-picture-source.h), the interface by which
+ * picture export draws a chart, it is what the charts share.
  */
 #pragma once
 
@@ -67,6 +66,17 @@ char        *ps_chart_format_tick    (double         value,
 /* A step of 1, 2 or 5 × 10ⁿ that cuts range into about target_count parts */
 double       ps_chart_nice_step      (double         range,
                                       double         target_count);
+/* The nice step of an axis length pixels long over range, with ticks at
+ * least min_spacing pixels apart */
+double       ps_chart_axis_step      (double         range,
+                                      double         length,
+                                      double         min_spacing);
+/* The step of the time axis that the timeline and the counter charts under
+ * it share (labels at least 110 px apart), or of the sequence axis of a
+ * run without times (whole numbers) */
+double       ps_chart_time_axis_step (double         range,
+                                      double         length,
+                                      gboolean       sequence_axis);
 
 /* A horizontal grid line of the value axis across left to right at y,
  * with its value's text right-aligned gap pixels left of it */
@@ -109,30 +119,5 @@ gboolean     ps_chart_shared_range_set    (PsChartSharedRange *range,
 void         ps_chart_shared_range_widen  (const PsChartSharedRange *range,
                                            double             *min,
                                            double             *max);
-
-/* A widget that can draw a picture of itself (range, zoom, selection,
- * axes, legend, units) into a cairo context at any size; picture export
- * takes any widget that implements it */
-#define PS_TYPE_PICTURE_SOURCE (ps_picture_source_get_type ())
-G_DECLARE_INTERFACE (PsPictureSource, ps_picture_source, PS, PICTURE_SOURCE, GtkWidget)
-
-struct _PsPictureSourceInterface
-{
-  GTypeInterface g_iface;
-
-  /* Draws into a width × height area at cr's origin, without background */
-  void         (*draw_picture)     (PsPictureSource *self,
-                                    cairo_t         *cr,
-                                    int              width,
-                                    int              height);
-  /* A file name for the picture, without its extension */
-  const char * (*get_picture_name) (PsPictureSource *self);
-};
-
-void         ps_picture_source_draw_picture     (PsPictureSource *self,
-                                                 cairo_t         *cr,
-                                                 int              width,
-                                                 int              height);
-const char  *ps_picture_source_get_picture_name (PsPictureSource *self);
 
 G_END_DECLS

@@ -25,10 +25,10 @@
 #include "ps-chart-util.h"
 #include "ps-counter-chart.h"
 #include "ps-picture-export.h"
+#include "ps-picture-source.h"
 #include "ps-timeline-render.h"
 #include "ps-view-util.h"
 
-#define MIN_TICK_SPACING 110.0
 #define GAP 6.0
 #define STACK_STEP 2.0
 /* Positions sampled to find the highest sum of a stacked chart */
@@ -461,12 +461,9 @@ draw_axes (PsCounterChart *self,
   GtkWidget *widget = GTK_WIDGET (self);
   double bottom = layout->plot.origin.y + layout->plot.size.height;
   double right = layout->plot.origin.x + layout->plot.size.width;
-  double x_step = ps_chart_nice_step ((double)(layout->x_end - layout->x_begin),
-                                      MAX (layout->plot.size.width / MIN_TICK_SPACING, 1));
+  double x_step = ps_chart_time_axis_step ((double)(layout->x_end - layout->x_begin), layout->plot.size.width,
+                                           self->sequence_axis);
   double last_end = -G_MAXDOUBLE;
-
-  if (self->sequence_axis)
-    x_step = MAX (x_step, 1);
 
   /* Horizontal grid with the values */
   for (double value = layout->y_low; value <= layout->y_high + layout->y_step * 1e-9; value += layout->y_step)
@@ -783,16 +780,16 @@ ps_counter_chart_draw_picture (PsCounterChart *self,
 }
 
 static void
-picture_source_draw (PsPictureSource *source,
-                     cairo_t         *cr,
-                     int              width,
-                     int              height)
+ps_counter_chart_picture_source_draw (PsPictureSource *source,
+                                      cairo_t         *cr,
+                                      int              width,
+                                      int              height)
 {
   ps_counter_chart_draw_picture (PS_COUNTER_CHART (source), cr, width, height);
 }
 
 static const char *
-picture_source_name (PsPictureSource *source)
+ps_counter_chart_picture_source_name (PsPictureSource *source)
 {
   return "counters";
 }
@@ -800,8 +797,8 @@ picture_source_name (PsPictureSource *source)
 static void
 ps_counter_chart_picture_source_init (PsPictureSourceInterface *iface)
 {
-  iface->draw_picture = picture_source_draw;
-  iface->get_picture_name = picture_source_name;
+  iface->draw_picture = ps_counter_chart_picture_source_draw;
+  iface->get_picture_name = ps_counter_chart_picture_source_name;
 }
 
 /* Read-out */

@@ -33,6 +33,7 @@
 #include "ps-accessible-util.h"
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
+#include "ps-picture-source.h"
 #include "ps-module-color.h"
 #include "ps-selection-util.h"
 #include "ps-util.h"
@@ -1308,16 +1309,16 @@ ps_flame_graph_draw_picture (PsFlameGraph *self,
 }
 
 static void
-picture_source_draw (PsPictureSource *source,
-                     cairo_t         *cr,
-                     int              width,
-                     int              height)
+ps_flame_graph_picture_source_draw (PsPictureSource *source,
+                                    cairo_t         *cr,
+                                    int              width,
+                                    int              height)
 {
   ps_flame_graph_draw_picture (PS_FLAME_GRAPH (source), cr, width, height);
 }
 
 static const char *
-picture_source_name (PsPictureSource *source)
+ps_flame_graph_picture_source_name (PsPictureSource *source)
 {
   PsFlameGraph *self = PS_FLAME_GRAPH (source);
 
@@ -1327,8 +1328,8 @@ picture_source_name (PsPictureSource *source)
 static void
 ps_flame_graph_picture_source_init (PsPictureSourceInterface *iface)
 {
-  iface->draw_picture = picture_source_draw;
-  iface->get_picture_name = picture_source_name;
+  iface->draw_picture = ps_flame_graph_picture_source_draw;
+  iface->get_picture_name = ps_flame_graph_picture_source_name;
 }
 
 /* --- Breadcrumbs, zoom and focus ------------------------------------------ */

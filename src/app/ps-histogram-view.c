@@ -19,6 +19,7 @@
 #include "ps-histogram-view-private.h"
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
+#include "ps-picture-source.h"
 #include "ps-view-util.h"
 
 #define AXIS_GAP 4.0
@@ -390,7 +391,7 @@ draw_x_ticks (PsHistogramView *self,
       double low = layout->x_low / layout->x_unit_scale;
       double high = layout->x_high / layout->x_unit_scale;
 
-      step = ps_chart_nice_step (high - low, MAX (layout->plot.size.width / MIN_TICK_SPACING, 1));
+      step = ps_chart_axis_step (high - low, layout->plot.size.width, MIN_TICK_SPACING);
       for (double tick = ceil (low / step - 1e-9) * step; tick <= high + step * 1e-9; tick += step)
         {
           double seconds = tick * layout->x_unit_scale;
@@ -639,16 +640,16 @@ ps_histogram_view_draw_picture (PsHistogramView *self,
 }
 
 static void
-picture_source_draw (PsPictureSource *source,
-                     cairo_t         *cr,
-                     int              width,
-                     int              height)
+ps_histogram_view_picture_source_draw (PsPictureSource *source,
+                                       cairo_t         *cr,
+                                       int              width,
+                                       int              height)
 {
   ps_histogram_view_draw_picture (PS_HISTOGRAM_VIEW (source), cr, width, height);
 }
 
 static const char *
-picture_source_name (PsPictureSource *source)
+ps_histogram_view_picture_source_name (PsPictureSource *source)
 {
   return "histogram";
 }
@@ -656,8 +657,8 @@ picture_source_name (PsPictureSource *source)
 static void
 ps_histogram_view_picture_source_init (PsPictureSourceInterface *iface)
 {
-  iface->draw_picture = picture_source_draw;
-  iface->get_picture_name = picture_source_name;
+  iface->draw_picture = ps_histogram_view_picture_source_draw;
+  iface->get_picture_name = ps_histogram_view_picture_source_name;
 }
 
 void

@@ -14,6 +14,7 @@
 
 #include "ps-file-output.h"
 #include "ps-picture-export.h"
+#include "ps-picture-source.h"
 #include "ps-save-location.h"
 #include "ps-view-util.h"
 #include "ps-chart-util.h"

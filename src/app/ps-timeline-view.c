@@ -30,6 +30,7 @@
 
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
+#include "ps-picture-source.h"
 #include "ps-selection-util.h"
 #include "ps-timeline-view.h"
 #include "ps-util.h"
@@ -812,16 +813,16 @@ ps_timeline_view_draw_picture (PsTimelineView *self,
 }
 
 static void
-picture_source_draw (PsPictureSource *source,
-                     cairo_t         *cr,
-                     int              width,
-                     int              height)
+ps_timeline_view_picture_source_draw (PsPictureSource *source,
+                                      cairo_t         *cr,
+                                      int              width,
+                                      int              height)
 {
   ps_timeline_view_draw_picture (PS_TIMELINE_VIEW (source), cr, width, height);
 }
 
 static const char *
-picture_source_name (PsPictureSource *source)
+ps_timeline_view_picture_source_name (PsPictureSource *source)
 {
   return "timeline";
 }
@@ -829,8 +830,8 @@ picture_source_name (PsPictureSource *source)
 static void
 ps_timeline_view_picture_source_init (PsPictureSourceInterface *iface)
 {
-  iface->draw_picture = picture_source_draw;
-  iface->get_picture_name = picture_source_name;
+  iface->draw_picture = ps_timeline_view_picture_source_draw;
+  iface->get_picture_name = ps_timeline_view_picture_source_name;
 }
 
 double
