@@ -30,6 +30,15 @@ typedef enum
 
 /* The colour of the index'th series (index modulo PS_CHART_N_COLORS) */
 const GdkRGBA *ps_chart_palette_color (guint index);
+/* The colour of a module in the views of call stacks: the flame graph
+ * colours a frame by its function's module, the timeline's sample lanes a
+ * sample by the module of the function it was taken in, and the same module
+ * has the same colour in both. A warm colour (reds, oranges, yellows) from
+ * a stable hash of the module's path (NULL or "" for none); darker under
+ * the dark style. */
+void         ps_chart_module_color   (const char     *module,
+                                      gboolean        dark,
+                                      GdkRGBA        *color);
 
 /* For a chart's GtkWidgetClass.measure: a fixed minimum and natural size */
 void         ps_chart_measure        (GtkOrientation  orientation,

@@ -34,7 +34,6 @@
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
 #include "ps-picture-source.h"
-#include "ps-module-color.h"
 #include "ps-selection-util.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
@@ -800,7 +799,7 @@ node_color (PsFlameGraph  *self,
   else
     {
       /* The module's colour, as the timeline's sample lanes have it */
-      ps_module_color (ps_call_tree_get_function_module (self->tree, flame_node->function), dark, color);
+      ps_chart_module_color (ps_call_tree_get_function_module (self->tree, flame_node->function), dark, color);
       return;
     }
 

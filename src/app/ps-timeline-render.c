@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "ps-chart-util.h"
-#include "ps-module-color.h"
 #include "ps-selection-util.h"
 #include "ps-timeline-render.h"
 #include "ps-view-util.h"
@@ -702,7 +701,7 @@ ps_timeline_sample_color (PsEventStore *store,
 {
   const char *module = ps_event_store_get_string (store, sample_module (store, sample));
 
-  ps_module_color (module != NULL ? module : "", dark, color);
+  ps_chart_module_color (module, dark, color);
 }
 
 gboolean
@@ -2381,7 +2380,7 @@ lane_column_pixel (Render     *render,
     {
       const char *name = ps_event_store_get_string (render->model->store, module - 1);
 
-      ps_module_color (name != NULL ? name : "", frame->dark, &color);
+      ps_chart_module_color (name, frame->dark, &color);
     }
   g_hash_table_insert (pixels, GUINT_TO_POINTER (module), GUINT_TO_POINTER (argb_pixel (&color, 1)));
   return argb_pixel (&color, 1);
