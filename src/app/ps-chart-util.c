@@ -11,6 +11,56 @@
 #include "ps-chart-util.h"
 #include "ps-view-util.h"
 
+static const GdkRGBA palette[PS_CHART_N_COLORS] = {
+  { 0.208, 0.518, 0.894, 1 },  /* blue */
+  { 0.902, 0.380, 0.000, 1 },  /* orange */
+  { 0.180, 0.761, 0.494, 1 },  /* green */
+  { 0.569, 0.255, 0.675, 1 },  /* purple */
+  { 0.878, 0.106, 0.141, 1 },  /* red */
+  { 0.647, 0.525, 0.420, 1 },  /* brown */
+};
+
+const GdkRGBA *
+ps_chart_palette_color (guint index)
+{
+  return &palette[index % PS_CHART_N_COLORS];
+}
+
+void
+ps_chart_module_color (const char *module,
+                       gboolean    dark,
+                       GdkRGBA    *color)
+{
+  guint hash = g_str_hash (module != NULL ? module : "");
+  float hue, saturation, brightness, red, green, blue;
+
+  /* Hue, saturation and brightness from different digits of the hash, so
+   * that modules whose hues are close still differ */
+  hue = (float) (hash % 1000) / 1000.0f * 0.14f;
+  saturation = 0.45f + (float) ((hash / 1000) % 100) / 100.0f * 0.2f;
+  saturation += dark ? 0.1f : 0.0f;
+  brightness = dark ? 0.62f + (float) ((hash / 100000) % 100) / 100.0f * 0.1f
+                    : 0.92f + (float) ((hash / 100000) % 100) / 100.0f * 0.08f;
+
+  gtk_hsv_to_rgb (hue, saturation, brightness, &red, &green, &blue);
+  *color = (GdkRGBA) { red, green, blue, 1.0 };
+}
+
+void
+ps_chart_measure (GtkOrientation  orientation,
+                  int             minimum_width,
+                  int             natural_width,
+                  int             minimum_height,
+                  int             natural_height,
+                  int            *minimum,
+                  int            *natural)
+{
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *minimum = minimum_width, *natural = natural_width;
+  else
+    *minimum = minimum_height, *natural = natural_height;
+}
+
 void
 ps_chart_get_foreground (GtkWidget *widget,
                          GdkRGBA   *color)
@@ -82,6 +132,24 @@ ps_chart_nice_step (double range,
   if (fraction < 7)
     return 5 * magnitude;
   return 10 * magnitude;
+}
+
+double
+ps_chart_axis_step (double range,
+                    double length,
+                    double min_spacing)
+{
+  return ps_chart_nice_step (range, MAX (length / min_spacing, 1));
+}
+
+double
+ps_chart_time_axis_step (double   range,
+                         double   length,
+                         gboolean sequence_axis)
+{
+  double step = ps_chart_axis_step (range, length, 110.0);
+
+  return sequence_axis ? MAX (step, 1) : step;
 }
 
 char *
@@ -157,4 +225,23 @@ ps_chart_shared_range_widen (const PsChartSharedRange *range,
     return;
   *min = MIN (*min, range->min);
   *max = MAX (*max, range->max);
+}
+
+void
+ps_chart_draw_value_line (GtkWidget     *widget,
+                          cairo_t       *cr,
+                          const GdkRGBA *foreground,
+                          const char    *text,
+                          double         left,
+                          double         right,
+                          double         y,
+                          double         gap)
+{
+  ps_chart_set_source (cr, foreground, 0.12);
+  cairo_move_to (cr, left, y);
+  cairo_line_to (cr, right, y);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+  ps_chart_set_source (cr, foreground, 0.75);
+  ps_chart_draw_text (widget, cr, text, left - gap, y, 1, 0.5);
 }

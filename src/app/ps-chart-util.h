@@ -3,14 +3,51 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The text colour of the widget's style (so that the light and dark styles
- * and high contrast apply), text placed by alignment, and axis steps.
+ * The chart kit: the text colour of the widget's style (so that the light
+ * and dark styles and high contrast apply), text placed by alignment, axis
+ * steps, ticks and grid lines, the series palette and the zoom toggle.
+ * With PsPictureSource (ps-picture-source.h), the interface by which
+ * picture export draws a chart, it is what the charts share.
  */
 #pragma once
 
 #include <gtk/gtk.h>
 
 G_BEGIN_DECLS
+
+/* The series palette (GNOME palette, 3rd shades): readable on light and
+ * dark backgrounds. Series take the colours in this order. */
+typedef enum
+{
+  PS_CHART_COLOR_BLUE,
+  PS_CHART_COLOR_ORANGE,
+  PS_CHART_COLOR_GREEN,
+  PS_CHART_COLOR_PURPLE,
+  PS_CHART_COLOR_RED,
+  PS_CHART_COLOR_BROWN,
+  PS_CHART_N_COLORS,
+} PsChartColor;
+
+/* The colour of the index'th series (index modulo PS_CHART_N_COLORS) */
+const GdkRGBA *ps_chart_palette_color (guint index);
+/* The colour of a module in the views of call stacks: the flame graph
+ * colours a frame by its function's module, the timeline's sample lanes a
+ * sample by the module of the function it was taken in, and the same module
+ * has the same colour in both. A warm colour (reds, oranges, yellows) from
+ * a stable hash of the module's path (NULL or "" for none); darker under
+ * the dark style. */
+void         ps_chart_module_color   (const char     *module,
+                                      gboolean        dark,
+                                      GdkRGBA        *color);
+
+/* For a chart's GtkWidgetClass.measure: a fixed minimum and natural size */
+void         ps_chart_measure        (GtkOrientation  orientation,
+                                      int             minimum_width,
+                                      int             natural_width,
+                                      int             minimum_height,
+                                      int             natural_height,
+                                      int            *minimum,
+                                      int            *natural);
 
 void         ps_chart_get_foreground (GtkWidget     *widget,
                                       GdkRGBA       *color);
@@ -38,6 +75,28 @@ char        *ps_chart_format_tick    (double         value,
 /* A step of 1, 2 or 5 × 10ⁿ that cuts range into about target_count parts */
 double       ps_chart_nice_step      (double         range,
                                       double         target_count);
+/* The nice step of an axis length pixels long over range, with ticks at
+ * least min_spacing pixels apart */
+double       ps_chart_axis_step      (double         range,
+                                      double         length,
+                                      double         min_spacing);
+/* The step of the time axis that the timeline and the counter charts under
+ * it share (labels at least 110 px apart), or of the sequence axis of a
+ * run without times (whole numbers) */
+double       ps_chart_time_axis_step (double         range,
+                                      double         length,
+                                      gboolean       sequence_axis);
+
+/* A horizontal grid line of the value axis across left to right at y,
+ * with its value's text right-aligned gap pixels left of it */
+void         ps_chart_draw_value_line (GtkWidget     *widget,
+                                       cairo_t       *cr,
+                                       const GdkRGBA *foreground,
+                                       const char    *text,
+                                       double         left,
+                                       double         right,
+                                       double         y,
+                                       double         gap);
 
 /* The toggle a chart shows at its top left to zoom its value axis to the
  * data's range, which starts at 0 otherwise; a child of chart, which

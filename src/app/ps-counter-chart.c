@@ -25,10 +25,10 @@
 #include "ps-chart-util.h"
 #include "ps-counter-chart.h"
 #include "ps-picture-export.h"
+#include "ps-picture-source.h"
 #include "ps-timeline-render.h"
 #include "ps-view-util.h"
 
-#define MIN_TICK_SPACING 110.0
 #define GAP 6.0
 #define STACK_STEP 2.0
 /* Positions sampled to find the highest sum of a stacked chart */
@@ -91,20 +91,13 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-G_DEFINE_FINAL_TYPE (PsCounterChart, ps_counter_chart, GTK_TYPE_WIDGET)
+static void ps_counter_chart_picture_source_init (PsPictureSourceInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PsCounterChart, ps_counter_chart, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (PS_TYPE_PICTURE_SOURCE, ps_counter_chart_picture_source_init))
 
 static void update_accessible (PsCounterChart *self);
 static void zoom_toggled_cb   (PsCounterChart *self);
-
-/* GNOME palette, 3rd shades: readable on light and dark backgrounds */
-static const GdkRGBA palette[] = {
-  { 0.208, 0.518, 0.894, 1 },  /* blue */
-  { 0.902, 0.380, 0.000, 1 },  /* orange */
-  { 0.180, 0.761, 0.494, 1 },  /* green */
-  { 0.569, 0.255, 0.675, 1 },  /* purple */
-  { 0.878, 0.106, 0.141, 1 },  /* red */
-  { 0.647, 0.525, 0.420, 1 },  /* brown */
-};
 
 static void
 series_free (gpointer data)
@@ -468,12 +461,9 @@ draw_axes (PsCounterChart *self,
   GtkWidget *widget = GTK_WIDGET (self);
   double bottom = layout->plot.origin.y + layout->plot.size.height;
   double right = layout->plot.origin.x + layout->plot.size.width;
-  double x_step = ps_chart_nice_step ((double)(layout->x_end - layout->x_begin),
-                                      MAX (layout->plot.size.width / MIN_TICK_SPACING, 1));
+  double x_step = ps_chart_time_axis_step ((double)(layout->x_end - layout->x_begin), layout->plot.size.width,
+                                           self->sequence_axis);
   double last_end = -G_MAXDOUBLE;
-
-  if (self->sequence_axis)
-    x_step = MAX (x_step, 1);
 
   /* Horizontal grid with the values */
   for (double value = layout->y_low; value <= layout->y_high + layout->y_step * 1e-9; value += layout->y_step)
@@ -481,13 +471,7 @@ draw_axes (PsCounterChart *self,
       g_autofree char *text = ps_chart_format_tick (value, layout->y_step);
       double y = round (y_of (layout, value)) + 0.5;
 
-      ps_chart_set_source (cr, foreground, 0.12);
-      cairo_move_to (cr, layout->plot.origin.x, y);
-      cairo_line_to (cr, right, y);
-      cairo_set_line_width (cr, 1);
-      cairo_stroke (cr);
-      ps_chart_set_source (cr, foreground, 0.75);
-      ps_chart_draw_text (widget, cr, text, layout->plot.origin.x - GAP, y, 1, 0.5);
+      ps_chart_draw_value_line (widget, cr, foreground, text, layout->plot.origin.x, right, y, GAP);
     }
 
   /* Times below */
@@ -530,7 +514,7 @@ draw_series (PsCounterChart *self,
              GArray         *items)
 {
   Series *series = g_ptr_array_index (self->series, index);
-  const GdkRGBA *color = &palette[index % G_N_ELEMENTS (palette)];
+  const GdkRGBA *color = ps_chart_palette_color (index);
   double x_per_pixel = (double)(layout->x_end - layout->x_begin) / layout->plot.size.width;
   gboolean pen_up = TRUE;
   guint n;
@@ -610,7 +594,7 @@ draw_stacked (PsCounterChart *self,
   for (guint s = 0; s < self->series->len; s++)
     {
       Series *series = g_ptr_array_index (self->series, s);
-      const GdkRGBA *color = &palette[s % G_N_ELEMENTS (palette)];
+      const GdkRGBA *color = ps_chart_palette_color (s);
 
       for (guint c = 0; c < n_columns; c++)
         {
@@ -671,7 +655,7 @@ draw_legend (PsCounterChart *self,
       const LegendEntry *entry = &g_array_index (layout->legend, LegendEntry, e);
       Series *series = g_ptr_array_index (self->series, entry->series);
 
-      ps_chart_set_source (cr, &palette[entry->series % G_N_ELEMENTS (palette)], 1);
+      ps_chart_set_source (cr, ps_chart_palette_color (entry->series), 1);
       if (entry->series == self->emphasized)
         cairo_rectangle (cr, entry->x, entry->y - 4, SWATCH_WIDTH, 8);
       else
@@ -793,6 +777,28 @@ ps_counter_chart_draw_picture (PsCounterChart *self,
   self->drawing_picture = TRUE;
   draw_chart (self, cr, width, height, &layout, &foreground);
   self->drawing_picture = FALSE;
+}
+
+static void
+ps_counter_chart_picture_source_draw (PsPictureSource *source,
+                                      cairo_t         *cr,
+                                      int              width,
+                                      int              height)
+{
+  ps_counter_chart_draw_picture (PS_COUNTER_CHART (source), cr, width, height);
+}
+
+static const char *
+ps_counter_chart_picture_source_name (PsPictureSource *source)
+{
+  return "counters";
+}
+
+static void
+ps_counter_chart_picture_source_init (PsPictureSourceInterface *iface)
+{
+  iface->draw_picture = ps_counter_chart_picture_source_draw;
+  iface->get_picture_name = ps_counter_chart_picture_source_name;
 }
 
 /* Read-out */
@@ -1028,10 +1034,7 @@ ps_counter_chart_measure (GtkWidget      *widget,
                           int            *minimum_baseline,
                           int            *natural_baseline)
 {
-  if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    *minimum = 240, *natural = 600;
-  else
-    *minimum = 140, *natural = 220;
+  ps_chart_measure (orientation, 240, 600, 140, 220, minimum, natural);
 }
 
 
@@ -1386,7 +1389,7 @@ ps_counter_chart_get_color (PsCounterChart *self,
                             guint           series,
                             GdkRGBA        *color)
 {
-  *color = palette[series % G_N_ELEMENTS (palette)];
+  *color = *ps_chart_palette_color (series);
 }
 
 gboolean

@@ -33,7 +33,7 @@
 #include "ps-accessible-util.h"
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
-#include "ps-module-color.h"
+#include "ps-picture-source.h"
 #include "ps-selection-util.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
@@ -159,7 +159,10 @@ G_DEFINE_ENUM_TYPE (PsFlameGraphDiffBy, ps_flame_graph_diff_by,
                     G_DEFINE_ENUM_VALUE (PS_FLAME_GRAPH_DIFF_BY_SELF, "self"),
                     G_DEFINE_ENUM_VALUE (PS_FLAME_GRAPH_DIFF_BY_TOTAL, "total"))
 
-G_DEFINE_FINAL_TYPE (PsFlameGraph, ps_flame_graph, GTK_TYPE_WIDGET)
+static void ps_flame_graph_picture_source_init (PsPictureSourceInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PsFlameGraph, ps_flame_graph, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (PS_TYPE_PICTURE_SOURCE, ps_flame_graph_picture_source_init))
 
 static PsCallDiffClock diff_clock  (PsFlameGraph       *self);
 static void            node_shares (PsFlameGraph       *self,
@@ -796,7 +799,7 @@ node_color (PsFlameGraph  *self,
   else
     {
       /* The module's colour, as the timeline's sample lanes have it */
-      ps_module_color (ps_call_tree_get_function_module (self->tree, flame_node->function), dark, color);
+      ps_chart_module_color (ps_call_tree_get_function_module (self->tree, flame_node->function), dark, color);
       return;
     }
 
@@ -1302,6 +1305,30 @@ ps_flame_graph_draw_picture (PsFlameGraph *self,
       self->drawing_picture = FALSE;
     }
   cairo_restore (cr);
+}
+
+static void
+ps_flame_graph_picture_source_draw (PsPictureSource *source,
+                                    cairo_t         *cr,
+                                    int              width,
+                                    int              height)
+{
+  ps_flame_graph_draw_picture (PS_FLAME_GRAPH (source), cr, width, height);
+}
+
+static const char *
+ps_flame_graph_picture_source_name (PsPictureSource *source)
+{
+  PsFlameGraph *self = PS_FLAME_GRAPH (source);
+
+  return self->diff != NULL ? "differential-flame-graph" : "flame-graph";
+}
+
+static void
+ps_flame_graph_picture_source_init (PsPictureSourceInterface *iface)
+{
+  iface->draw_picture = ps_flame_graph_picture_source_draw;
+  iface->get_picture_name = ps_flame_graph_picture_source_name;
 }
 
 /* --- Breadcrumbs, zoom and focus ------------------------------------------ */

@@ -19,6 +19,7 @@
 #include "ps-histogram-view-private.h"
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
+#include "ps-picture-source.h"
 #include "ps-view-util.h"
 
 #define AXIS_GAP 4.0
@@ -68,13 +69,15 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_BOXED_TYPE (PsHistogramSelection, ps_histogram_selection,
                      ps_histogram_selection_copy, ps_histogram_selection_free)
 
-G_DEFINE_FINAL_TYPE (PsHistogramView, ps_histogram_view, GTK_TYPE_WIDGET)
+static void ps_histogram_view_picture_source_init (PsPictureSourceInterface *iface);
 
-/* GNOME palette: readable on light and dark backgrounds */
-static const GdkRGBA bar_color = { 0.208, 0.518, 0.894, 1.0 };      /* blue 3 */
+G_DEFINE_FINAL_TYPE_WITH_CODE (PsHistogramView, ps_histogram_view, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (PS_TYPE_PICTURE_SOURCE, ps_histogram_view_picture_source_init))
+
+/* Bars, the median and p95 take the chart kit's blue, orange and red; a
+ * selected bar is a darker blue (5), the other run's overlay a darker
+ * purple, readable on light and dark backgrounds too */
 static const GdkRGBA selected_color = { 0.102, 0.373, 0.706, 1.0 }; /* blue 5 */
-static const GdkRGBA median_color = { 0.902, 0.380, 0.000, 1.0 };   /* orange 5 */
-static const GdkRGBA p95_color = { 0.878, 0.106, 0.141, 1.0 };      /* red 3 */
 static const GdkRGBA overlay_color = { 0.506, 0.239, 0.612, 1.0 };  /* purple 3 */
 
 PsHistogramSelection *
@@ -388,7 +391,7 @@ draw_x_ticks (PsHistogramView *self,
       double low = layout->x_low / layout->x_unit_scale;
       double high = layout->x_high / layout->x_unit_scale;
 
-      step = ps_chart_nice_step (high - low, MAX (layout->plot.size.width / MIN_TICK_SPACING, 1));
+      step = ps_chart_axis_step (high - low, layout->plot.size.width, MIN_TICK_SPACING);
       for (double tick = ceil (low / step - 1e-9) * step; tick <= high + step * 1e-9; tick += step)
         {
           double seconds = tick * layout->x_unit_scale;
@@ -520,7 +523,7 @@ draw_overlay (PsHistogramView *self,
   double right = layout->plot.origin.x + layout->plot.size.width;
   double y_text = layout->plot.origin.y + 2;
   const char *labels[2] = { self->bars_label, self->overlay_label };
-  const GdkRGBA *colors[2] = { &bar_color, &overlay_color };
+  const GdkRGBA *colors[2] = { ps_chart_palette_color (PS_CHART_COLOR_BLUE), &overlay_color };
   int widths[2] = { 0, 0 };
   double x;
 
@@ -636,6 +639,28 @@ ps_histogram_view_draw_picture (PsHistogramView *self,
   ps_histogram_view_draw (self, cr, width, height);
 }
 
+static void
+ps_histogram_view_picture_source_draw (PsPictureSource *source,
+                                       cairo_t         *cr,
+                                       int              width,
+                                       int              height)
+{
+  ps_histogram_view_draw_picture (PS_HISTOGRAM_VIEW (source), cr, width, height);
+}
+
+static const char *
+ps_histogram_view_picture_source_name (PsPictureSource *source)
+{
+  return "histogram";
+}
+
+static void
+ps_histogram_view_picture_source_init (PsPictureSourceInterface *iface)
+{
+  iface->draw_picture = ps_histogram_view_picture_source_draw;
+  iface->get_picture_name = ps_histogram_view_picture_source_name;
+}
+
 void
 ps_histogram_view_draw (PsHistogramView *self,
                         cairo_t         *cr,
@@ -701,7 +726,7 @@ ps_histogram_view_draw (PsHistogramView *self,
         alpha = 0.85;
       if ((int)i == self->hover_bin)
         alpha = MIN (1, alpha + 0.15);
-      ps_chart_set_source (cr, selected ? &selected_color : &bar_color, alpha);
+      ps_chart_set_source (cr, selected ? &selected_color : ps_chart_palette_color (PS_CHART_COLOR_BLUE), alpha);
       cairo_rectangle (cr, x0, y, MAX (x1 - x0, 1), bottom - y);
       cairo_fill (cr);
     }
@@ -719,10 +744,10 @@ ps_histogram_view_draw (PsHistogramView *self,
 
   {
     double median_end = draw_marker (self, cr, &layout, width, histogram->median,
-                                     C_("histogram marker", "median"), &median_color, TRUE, -G_MAXDOUBLE);
+                                     C_("histogram marker", "median"), ps_chart_palette_color (PS_CHART_COLOR_ORANGE), TRUE, -G_MAXDOUBLE);
 
     draw_marker (self, cr, &layout, width, histogram->p95,
-                 C_("histogram marker", "p95"), &p95_color, FALSE, median_end);
+                 C_("histogram marker", "p95"), ps_chart_palette_color (PS_CHART_COLOR_RED), FALSE, median_end);
   }
 
   /* Axis titles, with their units */
@@ -751,7 +776,7 @@ ps_histogram_view_draw (PsHistogramView *self,
                               (unsigned long long) histogram->underflow);
       measure_text (self, note, &note_width, NULL);
       /* Next to the x title if there is room, else above it at the right */
-      ps_chart_set_source (cr, &p95_color, 1);
+      ps_chart_set_source (cr, ps_chart_palette_color (PS_CHART_COLOR_RED), 1);
       if (left + note_width + 12 < left + layout.plot.size.width / 2 - text_width / 2.0)
         ps_chart_draw_text (GTK_WIDGET (self), cr, note, left, height - 4, 0, 1);
       else
@@ -802,17 +827,8 @@ ps_histogram_view_measure (GtkWidget      *widget,
                            int            *minimum_baseline,
                            int            *natural_baseline)
 {
-  if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    {
-      *minimum = 240;
-      *natural = 480;
-    }
-  else
-    {
-      /* Room for the marks' labels, four bars' heights and both axes */
-      *minimum = 160;
-      *natural = 280;
-    }
+  /* Its height has room for the marks' labels, four bars and both axes */
+  ps_chart_measure (orientation, 240, 480, 160, 280, minimum, natural);
 }
 
 /* Accessibility */
@@ -1586,5 +1602,5 @@ void
 ps_histogram_view_get_bar_color (gboolean  selected,
                                  GdkRGBA  *color)
 {
-  *color = selected ? selected_color : bar_color;
+  *color = selected ? selected_color : *ps_chart_palette_color (PS_CHART_COLOR_BLUE);
 }

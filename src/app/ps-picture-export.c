@@ -14,13 +14,10 @@
 
 #include "ps-file-output.h"
 #include "ps-picture-export.h"
+#include "ps-picture-source.h"
 #include "ps-save-location.h"
 #include "ps-view-util.h"
 #include "ps-chart-util.h"
-#include "ps-counter-chart.h"
-#include "ps-flame-graph.h"
-#include "ps-histogram-view.h"
-#include "ps-timeline-view.h"
 
 /* Larger pictures are refused rather than failing to allocate */
 #define MAX_PICTURE_SIDE 16384
@@ -43,21 +40,7 @@ ps_picture_export_supports (GtkWidget *widget)
 {
   g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
 
-  return PS_IS_TIMELINE_VIEW (widget) || PS_IS_HISTOGRAM_VIEW (widget)
-         || PS_IS_FLAME_GRAPH (widget) || PS_IS_COUNTER_CHART (widget);
-}
-
-/* A file name for the picture without its extension */
-static const char *
-picture_base_name (GtkWidget *widget)
-{
-  if (PS_IS_TIMELINE_VIEW (widget))
-    return "timeline";
-  if (PS_IS_HISTOGRAM_VIEW (widget))
-    return "histogram";
-  if (PS_IS_FLAME_GRAPH (widget))
-    return ps_flame_graph_get_baseline (PS_FLAME_GRAPH (widget)) != NULL ? "differential-flame-graph" : "flame-graph";
-  return "counters";
+  return PS_IS_PICTURE_SOURCE (widget);
 }
 
 void
@@ -88,14 +71,7 @@ ps_picture_export_draw (GtkWidget *widget,
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, width, height);
   cairo_clip (cr);
-  if (PS_IS_TIMELINE_VIEW (widget))
-    ps_timeline_view_draw_picture (PS_TIMELINE_VIEW (widget), cr, width, height);
-  else if (PS_IS_HISTOGRAM_VIEW (widget))
-    ps_histogram_view_draw_picture (PS_HISTOGRAM_VIEW (widget), cr, width, height);
-  else if (PS_IS_FLAME_GRAPH (widget))
-    ps_flame_graph_draw_picture (PS_FLAME_GRAPH (widget), cr, width, height);
-  else
-    ps_counter_chart_draw_picture (PS_COUNTER_CHART (widget), cr, width, height);
+  ps_picture_source_draw_picture (PS_PICTURE_SOURCE (widget), cr, width, height);
   cairo_restore (cr);
 }
 
@@ -273,7 +249,7 @@ export_to (ExportDialog *dialog,
 static char *
 suggested_name (ExportDialog *dialog)
 {
-  return ps_save_location_name (dialog->view, picture_base_name (dialog->view),
+  return ps_save_location_name (dialog->view, ps_picture_source_get_picture_name (PS_PICTURE_SOURCE (dialog->view)),
                                 chosen_format (dialog) == PS_PICTURE_FORMAT_SVG ? "svg" : "png");
 }
 

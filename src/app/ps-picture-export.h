@@ -3,8 +3,9 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The timeline, the histogram, the flame graph (plain or differential) and
- * the counter chart draw what they show (range, zoom, selection, axes,
+ * The charts that implement PsPictureSource (ps-chart-util.h: the
+ * timeline, the histogram, the flame graph, plain or differential, and the
+ * counter chart) draw what they show (range, zoom, selection, axes,
  * legend, units) into a cairo context at any size; this module puts that
  * on the view's background into an SVG or PNG file, and offers it on each
  * view: a context menu (secondary click, Shift+F10, the Menu key) with
@@ -22,7 +23,8 @@ typedef enum
   PS_PICTURE_FORMAT_SVG,
 } PsPictureFormat;
 
-/* TRUE for the widgets that can draw a picture of themselves */
+/* TRUE for the widgets that can draw a picture of themselves: those
+ * that implement PsPictureSource */
 gboolean   ps_picture_export_supports          (GtkWidget                    *widget);
 /* Draws the widget's picture with its background into a width × height
  * area at cr's origin */

@@ -83,16 +83,6 @@ G_DEFINE_ENUM_TYPE (PsSeriesChartUnit, ps_series_chart_unit,
 
 G_DEFINE_FINAL_TYPE (PsSeriesChart, ps_series_chart, GTK_TYPE_WIDGET)
 
-/* Readable on light and dark backgrounds (GNOME palette, 3 and 4 shades) */
-static const GdkRGBA palette[] = {
-  { 0.208, 0.518, 0.894, 1.0 },  /* blue */
-  { 0.902, 0.380, 0.000, 1.0 },  /* orange */
-  { 0.180, 0.761, 0.494, 1.0 },  /* green */
-  { 0.569, 0.255, 0.675, 1.0 },  /* purple */
-  { 0.878, 0.106, 0.141, 1.0 },  /* red */
-  { 0.647, 0.525, 0.420, 1.0 },  /* brown */
-};
-
 static void
 chart_series_free (gpointer data)
 {
@@ -481,13 +471,7 @@ draw_chart (PsSeriesChart *self,
       g_autofree char *text = format_axis_value (self->unit, value, y_step, y_magnitude);
       double y = round (bottom - (value - y_min) / y_span * (bottom - top)) + 0.5;
 
-      ps_chart_set_source (cr, &foreground, 0.12);
-      cairo_move_to (cr, left, y);
-      cairo_line_to (cr, right, y);
-      cairo_stroke (cr);
-
-      ps_chart_set_source (cr, &foreground, 0.75);
-      ps_chart_draw_text (GTK_WIDGET (self), cr, text, left - LABEL_SPACING, y, 1.0, 0.5);
+      ps_chart_draw_value_line (GTK_WIDGET (self), cr, &foreground, text, left, right, y, LABEL_SPACING);
     }
 
   /* Vertical grid and x labels: event indexes are whole numbers */
@@ -545,7 +529,7 @@ draw_chart (PsSeriesChart *self,
     for (guint i = self->series->len; i > 0; i--)
       {
         ChartSeries *series = g_ptr_array_index (self->series, i - 1);
-        const GdkRGBA *color = &palette[(i - 1) % G_N_ELEMENTS (palette)];
+        const GdkRGBA *color = ps_chart_palette_color ((i - 1));
         g_autoptr(PangoLayout) layout = ps_chart_text_layout (GTK_WIDGET (self), series->label, &text_width, &text_height);
 
         if (x - text_width - 20 < MAX (left, zoom_button_size (self, GTK_ORIENTATION_HORIZONTAL)) + width / 3.0)
@@ -571,7 +555,7 @@ draw_chart (PsSeriesChart *self,
   cairo_clip (cr);
   for (guint i = 0; i < self->series->len; i++)
     draw_series (self, cr, g_ptr_array_index (self->series, i),
-                 &palette[i % G_N_ELEMENTS (palette)],
+                 ps_chart_palette_color (i),
                  x_first, x_span, y_min, y_span);
   cairo_restore (cr);
 }
@@ -630,16 +614,7 @@ ps_series_chart_measure (GtkWidget      *widget,
                          int            *minimum_baseline,
                          int            *natural_baseline)
 {
-  if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    {
-      *minimum = 200;
-      *natural = NATURAL_CHART_WIDTH;
-    }
-  else
-    {
-      *minimum = MIN_CHART_HEIGHT;
-      *natural = MIN_CHART_HEIGHT;
-    }
+  ps_chart_measure (orientation, 200, NATURAL_CHART_WIDTH, MIN_CHART_HEIGHT, MIN_CHART_HEIGHT, minimum, natural);
 }
 
 static void

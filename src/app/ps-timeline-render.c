@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "ps-chart-util.h"
-#include "ps-module-color.h"
 #include "ps-selection-util.h"
 #include "ps-timeline-render.h"
 #include "ps-view-util.h"
@@ -30,7 +29,6 @@
 #define DENSE_COLOR   N_SPAN_COLORS
 #define N_FILL_COLORS (N_SPAN_COLORS + 1)
 #define MIN_LABEL_WIDTH 36.0
-#define MIN_TICK_SPACING 110.0
 
 /* Model */
 
@@ -703,7 +701,7 @@ ps_timeline_sample_color (PsEventStore *store,
 {
   const char *module = ps_event_store_get_string (store, sample_module (store, sample));
 
-  ps_module_color (module != NULL ? module : "", dark, color);
+  ps_chart_module_color (module, dark, color);
 }
 
 gboolean
@@ -2382,7 +2380,7 @@ lane_column_pixel (Render     *render,
     {
       const char *name = ps_event_store_get_string (render->model->store, module - 1);
 
-      ps_module_color (name != NULL ? name : "", frame->dark, &color);
+      ps_chart_module_color (name, frame->dark, &color);
     }
   g_hash_table_insert (pixels, GUINT_TO_POINTER (module), GUINT_TO_POINTER (argb_pixel (&color, 1)));
   return argb_pixel (&color, 1);
@@ -2549,14 +2547,11 @@ draw_axis (Render *render)
   cairo_t *cr = render->cr;
   double top = PS_TIMELINE_OVERVIEW_HEIGHT;
   double range = (double)(frame->end - frame->begin);
-  double step = ps_chart_nice_step (range, MAX ((render->plot_right - render->plot_left) / MIN_TICK_SPACING, 1));
+  double step = ps_chart_time_axis_step (range, render->plot_right - render->plot_left, model->sequence_axis);
   double last_end = -G_MAXDOUBLE;
   double labels_end = render->plot_right;
   double selection_x = 0, selection_width = 0;
   g_autofree char *selection = selection_label (render, &selection_x, &selection_width);
-
-  if (model->sequence_axis)
-    step = MAX (step, 1);
 
   set_color (cr, &frame->foreground, 0.25);
   cairo_rectangle (cr, 0, top + PS_TIMELINE_AXIS_HEIGHT - 1, frame->width, 1);

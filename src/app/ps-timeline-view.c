@@ -30,6 +30,7 @@
 
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
+#include "ps-picture-source.h"
 #include "ps-selection-util.h"
 #include "ps-timeline-view.h"
 #include "ps-util.h"
@@ -128,8 +129,11 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+static void ps_timeline_view_picture_source_init (PsPictureSourceInterface *iface);
+
 G_DEFINE_FINAL_TYPE_WITH_CODE (PsTimelineView, ps_timeline_view, GTK_TYPE_WIDGET,
-                               G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, NULL))
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, NULL)
+                               G_IMPLEMENT_INTERFACE (PS_TYPE_PICTURE_SOURCE, ps_timeline_view_picture_source_init))
 
 static void update_adjustments (PsTimelineView *self);
 static void update_accessible (PsTimelineView *self);
@@ -806,6 +810,28 @@ ps_timeline_view_draw_picture (PsTimelineView *self,
   cairo_clip (cr);
   draw_frame (self, cr, &frame, &stats);
   cairo_restore (cr);
+}
+
+static void
+ps_timeline_view_picture_source_draw (PsPictureSource *source,
+                                      cairo_t         *cr,
+                                      int              width,
+                                      int              height)
+{
+  ps_timeline_view_draw_picture (PS_TIMELINE_VIEW (source), cr, width, height);
+}
+
+static const char *
+ps_timeline_view_picture_source_name (PsPictureSource *source)
+{
+  return "timeline";
+}
+
+static void
+ps_timeline_view_picture_source_init (PsPictureSourceInterface *iface)
+{
+  iface->draw_picture = ps_timeline_view_picture_source_draw;
+  iface->get_picture_name = ps_timeline_view_picture_source_name;
 }
 
 double
@@ -2323,10 +2349,8 @@ ps_timeline_view_measure (GtkWidget      *widget,
                           int            *minimum_baseline,
                           int            *natural_baseline)
 {
-  if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    *minimum = (int)PS_TIMELINE_LABEL_WIDTH + 200, *natural = 900;
-  else
-    *minimum = (int)PS_TIMELINE_HEADER_HEIGHT + 60, *natural = 360;
+  ps_chart_measure (orientation, (int)PS_TIMELINE_LABEL_WIDTH + 200, 900, (int)PS_TIMELINE_HEADER_HEIGHT + 60, 360,
+                    minimum, natural);
 }
 
 static void
