@@ -27,6 +27,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ps-format.h"
+#include "ps-parse-kit.h"
 #include "ps-line-reader.h"
 #include "ps-util.h"
 
@@ -206,16 +207,10 @@ typedef struct
   const char *end;
 } Cursor;
 
-static inline gboolean
-is_blank (char c)
-{
-  return c == ' ' || c == '\t';
-}
-
 static void
 skip_ows (Cursor *c)
 {
-  while (c->p < c->end && is_blank (*c->p))
+  while (c->p < c->end && ps_parse_is_blank (*c->p))
     c->p++;
 }
 
@@ -288,31 +283,6 @@ bracket (Cursor      *c,
 }
 
 /* 1*DIGIT fitting guint64 */
-static gboolean
-parse_uint64 (const char *text,
-              gsize       length,
-              guint64    *value)
-{
-  guint64 v = 0;
-
-  if (length == 0)
-    return FALSE;
-  for (gsize i = 0; i < length; i++)
-    {
-      guint digit;
-
-      if (!g_ascii_isdigit (text[i]))
-        return FALSE;
-      digit = text[i] - '0';
-      if (v > (G_MAXUINT64 - digit) / 10)
-        return FALSE;
-      v = v * 10 + digit;
-    }
-
-  *value = v;
-  return TRUE;
-}
-
 /* "[" 1*DIGIT "]" */
 static gboolean
 bracket_uint (Cursor  *c,
@@ -321,7 +291,7 @@ bracket_uint (Cursor  *c,
   const char *text;
   gsize length;
 
-  return bracket (c, &text, &length) && parse_uint64 (text, length, value);
+  return bracket (c, &text, &length) && ps_parse_uint64 (text, length, value);
 }
 
 /* number = [ "-" ] 1*DIGIT [ "." *DIGIT ]; a "," decimal point is accepted
@@ -383,7 +353,7 @@ parse_ticks (const char *text,
   gboolean negative = length > 0 && text[0] == '-';
   guint64 magnitude;
 
-  if (!parse_uint64 (text + negative, length - negative, &magnitude))
+  if (!ps_parse_uint64 (text + negative, length - negative, &magnitude))
     return FALSE;
 
   if (negative)
@@ -837,7 +807,7 @@ apply_resolution (CeParser   *self,
 
   ensure_session (self, line);
 
-  if (!parse_uint64 (text, length, &rate) || rate == 0)
+  if (!ps_parse_uint64 (text, length, &rate) || rate == 0)
     {
       ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BADRES", line,
                              PS_NO_POSITION, self->session,
@@ -1069,7 +1039,7 @@ add_event (CeParser   *self,
       guint64 bytes;
       double number;
 
-      if (parse_uint64 (value, length, &bytes))
+      if (ps_parse_uint64 (value, length, &bytes))
         {
           track = event_track (self, app, app_length, id, line);
           note_kind (self, track, SEEN_MEM, line);
@@ -1256,7 +1226,7 @@ parse_statement (CeParser   *self,
   gboolean ok = FALSE;
 
   /* Trailing blanks are allowed after every statement */
-  while (c.end > c.p && is_blank (c.end[-1]))
+  while (c.end > c.p && ps_parse_is_blank (c.end[-1]))
     c.end--;
 
   if (keyword (&c, "OSVERSION"))
@@ -1359,7 +1329,7 @@ handle_line (const PsLine *pl,
 
       /* ### PERF TEST [ name ] ### names a test in the sibling dialect */
       p = text;
-      while (p < text + length && is_blank (*p))
+      while (p < text + length && ps_parse_is_blank (*p))
         p++;
       if ((gsize) (text + length - p) > 14 && g_ascii_strncasecmp (p, "### PERF TEST ", 14) == 0)
         {
@@ -1383,7 +1353,7 @@ handle_line (const PsLine *pl,
     }
 
   for (p = text; p < tag; p++)
-    if (!is_blank (*p))
+    if (!ps_parse_is_blank (*p))
       break;
   if (p < tag && !(self->once & ONCE_PREFIX))
     {
@@ -1397,13 +1367,13 @@ handle_line (const PsLine *pl,
     }
 
   p = tag + TAG_LENGTH;
-  if (p < text + length && !is_blank (*p))
+  if (p < text + length && !ps_parse_is_blank (*p))
     {
       /* The tag must be followed by white space */
       parse_statement (self, "", 0, pl->number, pl->terminated);
       return;
     }
-  while (p < text + length && is_blank (*p))
+  while (p < text + length && ps_parse_is_blank (*p))
     p++;
 
   parse_statement (self, p, text + length - p, pl->number, pl->terminated);
@@ -1965,7 +1935,7 @@ apply_marker (CeParser     *self,
   const char *end = text + record->value;
   MarkerMatch match;
 
-  while (is_blank (end[-1]))
+  while (ps_parse_is_blank (end[-1]))
     end--;
   if (!match_registered_marker (text + MARKER_PREFIX_LENGTH - 1, end, &match))
     return FALSE;

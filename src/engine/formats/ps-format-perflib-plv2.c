@@ -47,6 +47,7 @@
 #include "ps-error.h"
 #include "ps-event-store-private.h"
 #include "ps-format.h"
+#include "ps-parse-kit.h"
 #include "ps-perflib-block.h"
 #include "ps-perflib-formula.h"
 #include "ps-plv2.h"
@@ -278,28 +279,11 @@ counter_set_entry_free (gpointer data)
   g_free (entry);
 }
 
-static void
-warn (Plv2Parser *self,
-      PsSeverity  severity,
-      const char *code,
-      guint64     offset,
-      const char *format,
-      ...) G_GNUC_PRINTF (5, 6);
-
-static void
-warn (Plv2Parser *self,
-      PsSeverity  severity,
-      const char *code,
-      guint64     offset,
-      const char *format,
-      ...)
+/* Warnings before the capture's session is open belong to session 0 */
+static inline guint32
+warning_session (Plv2Parser *self)
 {
-  va_list args;
-
-  va_start (args, format);
-  ps_store_builder_warn_valist (self->parent.builder, severity, code, 0, offset,
-                                self->session != PS_NONE ? self->session : 0, format, args);
-  va_end (args);
+  return self->session != PS_NONE ? self->session : 0;
 }
 
 static void
@@ -425,16 +409,16 @@ read_registration (Plv2Parser         *self,
       {
         have_structure = TRUE;
         if (!ps_perflib_counterset_decode (reg.data, reg.data_size, &set, &error))
-          warn (self, PS_SEVERITY_WARNING, "W-PLV2-REGISTRATION", record->offset,
-                _("Counter set registration at byte offset %" PRIu64 ": %s"),
-                record->offset, error->message);
+          ps_parse_warn_at_offset (&self->parent, warning_session (self), PS_SEVERITY_WARNING, "W-PLV2-REGISTRATION", record->offset,
+                                   _("Counter set registration at byte offset %" PRIu64 ": %s"),
+                                   record->offset, error->message);
         g_clear_error (&error);
       }
   if (set == NULL)
     {
-      warn (self, PS_SEVERITY_WARNING, "W-PLV2-REGISTRATION", record->offset,
-            _("Counter set registration at byte offset %" PRIu64 " has no usable structure "
-              "(request code 1); its counters cannot be read"), record->offset);
+      ps_parse_warn_at_offset (&self->parent, warning_session (self), PS_SEVERITY_WARNING, "W-PLV2-REGISTRATION", record->offset,
+                               _("Counter set registration at byte offset %" PRIu64 " has no usable structure "
+                                 "(request code 1); its counters cannot be read"), record->offset);
       return;
     }
 
@@ -444,15 +428,15 @@ read_registration (Plv2Parser         *self,
       if (reg.request_code == PS_PERFLIB_REG_COUNTERSET_STRUCT || reg.win32_status != 0)
         continue;
       if (!ps_perflib_counterset_apply (set, reg.request_code, reg.data, reg.data_size, &error))
-        warn (self, PS_SEVERITY_WARNING, "W-PLV2-REGISTRATION", record->offset,
-              _("Counter set registration at byte offset %" PRIu64 ", request code %u: %s"),
-              record->offset, reg.request_code, error->message);
+        ps_parse_warn_at_offset (&self->parent, warning_session (self), PS_SEVERITY_WARNING, "W-PLV2-REGISTRATION", record->offset,
+                                 _("Counter set registration at byte offset %" PRIu64 ", request code %u: %s"),
+                                 record->offset, reg.request_code, error->message);
       g_clear_error (&error);
     }
   for (guint i = 0; i < set->n_warnings; i++)
-    warn (self, PS_SEVERITY_INFO, "I-PLV2-REGISTRATION", record->offset,
-          _("Counter set registration at byte offset %" PRIu64 ": %s"),
-          record->offset, set->warnings[i].message);
+    ps_parse_warn_at_offset (&self->parent, warning_session (self), PS_SEVERITY_INFO, "I-PLV2-REGISTRATION", record->offset,
+                             _("Counter set registration at byte offset %" PRIu64 ": %s"),
+                             record->offset, set->warnings[i].message);
 
   /* A later registration replaces the earlier one from here on (§8.4) */
   ps_perflib_guid_read (&guid, record->guid);
@@ -484,13 +468,13 @@ read_query (Plv2Parser         *self,
   if (record->flags & PS_PLV2_RECORD_FLAG_OUT_OF_ORDER)
     return;
   if (!ps_perflib_query_decode (record->body, record->body_size, &query, &error))
-    warn (self, PS_SEVERITY_WARNING, "W-PLV2-QUERY", record->offset,
-          _("Query at byte offset %" PRIu64 ": %s"), record->offset, error->message);
+    ps_parse_warn_at_offset (&self->parent, warning_session (self), PS_SEVERITY_WARNING, "W-PLV2-QUERY", record->offset,
+                             _("Query at byte offset %" PRIu64 ": %s"), record->offset, error->message);
   if (query == NULL)
     return;
   for (guint i = 0; i < query->n_warnings; i++)
-    warn (self, PS_SEVERITY_INFO, "I-PLV2-QUERY", record->offset,
-          _("Query at byte offset %" PRIu64 ": %s"), record->offset, query->warnings[i].message);
+    ps_parse_warn_at_offset (&self->parent, warning_session (self), PS_SEVERITY_INFO, "I-PLV2-QUERY", record->offset,
+                             _("Query at byte offset %" PRIu64 ": %s"), record->offset, query->warnings[i].message);
   g_hash_table_replace (self->queries, GUINT_TO_POINTER (record->generation), g_steal_pointer (&query));
   g_array_set_size (self->plan_signature, 0);
   forget_shape (self);
@@ -768,9 +752,9 @@ make_plan (Plv2Parser             *self,
               g_autofree char *text = ps_perflib_guid_to_string (&spec->counterset_guid);
 
               self->warned_unregistered = TRUE;
-              warn (self, PS_SEVERITY_WARNING, "W-PLV2-UNREGISTERED", offset,
-                    _("Sample at byte offset %" PRIu64 ": counter set %s has no registration "
-                      "before it; its values are skipped"), offset, text);
+              ps_parse_warn_at_offset (&self->parent, warning_session (self), PS_SEVERITY_WARNING, "W-PLV2-UNREGISTERED", offset,
+                                       _("Sample at byte offset %" PRIu64 ": counter set %s has no registration "
+                                         "before it; its values are skipped"), offset, text);
             }
         }
 
@@ -1596,9 +1580,9 @@ read_sample (Plv2Parser         *self,
       /* A generation no QUERY defined: the reader has warned already */
       if (record->flags & PS_PLV2_RECORD_FLAG_NO_QUERY)
         return;
-      warn (self, PS_SEVERITY_WARNING, "W-PLV2-NO-QUERY", record->offset,
-            _("Sample at byte offset %" PRIu64 ": no query of generation %u before it; skipped"),
-            record->offset, record->generation);
+      ps_parse_warn_at_offset (&self->parent, warning_session (self), PS_SEVERITY_WARNING, "W-PLV2-NO-QUERY", record->offset,
+                               _("Sample at byte offset %" PRIu64 ": no query of generation %u before it; skipped"),
+                               record->offset, record->generation);
       return;
     }
 
@@ -1618,25 +1602,25 @@ read_sample (Plv2Parser         *self,
   write_back_previous (self);
 
   if (!ps_perflib_buffer_decode (record->body, record->body_size, &buffer, &error))
-    warn (self, PS_SEVERITY_ERROR, "E-PLV2-BLOCK", buffer_offset,
-          _("Sample %" PRIu64 ", whose data begins at byte offset %" PRIu64
-            " of the file (the offsets that follow count from there): %s; the blocks before the damage are kept"),
-          ordinal, buffer_offset, error->message);
+    ps_parse_warn_at_offset (&self->parent, warning_session (self), PS_SEVERITY_ERROR, "E-PLV2-BLOCK", buffer_offset,
+                             _("Sample %" PRIu64 ", whose data begins at byte offset %" PRIu64
+                               " of the file (the offsets that follow count from there): %s; the blocks before the damage are kept"),
+                             ordinal, buffer_offset, error->message);
   if (buffer == NULL)
     return;
   for (guint i = 0; i < buffer->n_warnings; i++)
-    warn (self, PS_SEVERITY_INFO, "I-PLV2-BLOCK", buffer_offset + buffer->warnings[i].offset,
-          _("Sample %" PRIu64 ", whose data begins at byte offset %" PRIu64
-            " of the file (the offsets that follow count from there): %s"),
-          ordinal, buffer_offset, buffer->warnings[i].message);
+    ps_parse_warn_at_offset (&self->parent, warning_session (self), PS_SEVERITY_INFO, "I-PLV2-BLOCK", buffer_offset + buffer->warnings[i].offset,
+                             _("Sample %" PRIu64 ", whose data begins at byte offset %" PRIu64
+                               " of the file (the offsets that follow count from there): %s"),
+                             ordinal, buffer_offset, buffer->warnings[i].message);
 
   unix_ns = sample_unix_ns (self, record, buffer);
   if (unix_ns == G_MININT64)
     {
       if (!self->warned_no_time)
-        warn (self, PS_SEVERITY_WARNING, "W-PLV2-NO-TIME", buffer_offset,
-              _("Sample %" PRIu64 " has no valid time (PerfTime100NSec, SystemTime and the "
-                "writer’s time are all out of range); samples without a time are skipped"), ordinal);
+        ps_parse_warn_at_offset (&self->parent, warning_session (self), PS_SEVERITY_WARNING, "W-PLV2-NO-TIME", buffer_offset,
+                                 _("Sample %" PRIu64 " has no valid time (PerfTime100NSec, SystemTime and the "
+                                   "writer’s time are all out of range); samples without a time are skipped"), ordinal);
       self->warned_no_time = TRUE;
       return;
     }
@@ -1699,7 +1683,7 @@ on_record (const PsPlv2Record *record,
       {
         g_autofree char *text = g_utf8_make_valid ((const char *)record->body, (gssize)record->body_size);
 
-        warn (self, PS_SEVERITY_INFO, "I-PLV2-ANNOTATION", record->offset, _("Annotation: %s"), text);
+        ps_parse_warn_at_offset (&self->parent, warning_session (self), PS_SEVERITY_INFO, "I-PLV2-ANNOTATION", record->offset, _("Annotation: %s"), text);
       }
       break;
     default:
@@ -1733,8 +1717,8 @@ on_warning (const char *code,
   static const char * const fatal[] = { "W-PLV2-CRC", "W-PLV2-SEQUENCE", "W-PLV2-LENGTH", NULL };
 
   ensure_session (self);
-  warn (self, g_strv_contains (fatal, code) ? PS_SEVERITY_ERROR : PS_SEVERITY_WARNING,
-        code, offset, "%s", message);
+  ps_parse_warn_at_offset (&self->parent, warning_session (self), g_strv_contains (fatal, code) ? PS_SEVERITY_ERROR : PS_SEVERITY_WARNING,
+                           code, offset, "%s", message);
   if (g_strv_contains (fatal, code) && self->damage == NULL)
     {
       self->damage = g_strdup (message);
@@ -2003,9 +1987,9 @@ plv2_finish (PsParser  *parser,
 
       ps_event_store_set_metadata (self->store, self->session, "samples", samples);
       if (!ps_plv2_reader_has_end (self->reader) && ok && !self->stopped && self->damage == NULL)
-        warn (self, PS_SEVERITY_INFO, "I-PLV2-NO-END", PS_NO_POSITION,
-              _("The capture has no END record: the recorder did not close it (still running, or stopped "
-                "abruptly); all %" PRIu64 " samples were read"), self->n_samples);
+        ps_parse_warn_at_offset (&self->parent, warning_session (self), PS_SEVERITY_INFO, "I-PLV2-NO-END", PS_NO_POSITION,
+                                 _("The capture has no END record: the recorder did not close it (still running, or stopped "
+                                   "abruptly); all %" PRIu64 " samples were read"), self->n_samples);
     }
   /* The records after damage cannot be trusted (perflib-v2.md §8.2): the
    * capture was read only up to it, as a cut one is */

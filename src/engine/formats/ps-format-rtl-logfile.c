@@ -34,6 +34,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ps-format.h"
+#include "ps-parse-kit.h"
 #include "ps-line-reader.h"
 #include "ps-span-totals.h"
 #include "ps-util.h"
@@ -256,12 +257,6 @@ is_digit (char c)
 }
 
 static inline gboolean
-is_blank (char c)
-{
-  return c == ' ' || c == '\t';
-}
-
-static inline gboolean
 is_kind (char c)
 {
   return c == '{' || c == '}' || c == '|';
@@ -325,14 +320,14 @@ parse_prefix (const char  *p,
   const char *q;
 
   q = parse_u32 (p, end, time, &overflow_time);
-  if (q == NULL || q == end || !is_blank (*q))
+  if (q == NULL || q == end || !ps_parse_is_blank (*q))
     return PREFIX_NONE;
-  while (q < end && is_blank (*q))
+  while (q < end && ps_parse_is_blank (*q))
     q++;
   q = parse_u32 (q, end, thread, &overflow_thread);
-  if (q == NULL || q == end || !is_blank (*q))
+  if (q == NULL || q == end || !ps_parse_is_blank (*q))
     return PREFIX_NONE;
-  while (q < end && is_blank (*q))
+  while (q < end && ps_parse_is_blank (*q))
     q++;
   if (q == end || !is_kind (*q))
     return PREFIX_NONE;
@@ -780,29 +775,6 @@ thread_state_free (gpointer data)
 }
 
 static void
-warn (RtlParser  *self,
-      PsSeverity  severity,
-      const char *code,
-      guint64     line,
-      const char *format,
-      ...) G_GNUC_PRINTF (5, 6);
-
-static void
-warn (RtlParser  *self,
-      PsSeverity  severity,
-      const char *code,
-      guint64     line,
-      const char *format,
-      ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  ps_store_builder_warn_valist (self->parent.builder, severity, code, line, PS_NO_POSITION, self->session, format, args);
-  va_end (args);
-}
-
-static void
 deferred_free (gpointer data)
 {
   Deferred *deferred = data;
@@ -825,7 +797,7 @@ warn_after_pending (RtlParser  *self,
 
   if (!self->has_pending)
     {
-      warn (self, severity, code, line, "%s", message);
+      ps_parse_warn_at_line (&self->parent, self->session, severity, code, line, "%s", message);
       g_free (message);
       return;
     }
@@ -865,13 +837,13 @@ end_session (RtlParser *self,
           g_autofree char *name = ps_util_display_text (open->name, open->name_length);
 
           if (has_close)
-            warn (self, PS_SEVERITY_WARNING, "W-UNTERMINATED", open->line,
-                  _("Scope “%s” on thread %u never ended; its duration is at least %lld ms, up to the close of the log"),
-                  name, thread->id, (long long)(end_ms - open->begin_ms));
+            ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-UNTERMINATED", open->line,
+                                   _("Scope “%s” on thread %u never ended; its duration is at least %lld ms, up to the close of the log"),
+                                   name, thread->id, (long long)(end_ms - open->begin_ms));
           else
-            warn (self, PS_SEVERITY_WARNING, "W-UNTERMINATED", open->line,
-                  _("Scope “%s” on thread %u never ended; its duration is at least %lld ms, up to the thread’s last record"),
-                  name, thread->id, (long long)(end_ms - open->begin_ms));
+            ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-UNTERMINATED", open->line,
+                                   _("Scope “%s” on thread %u never ended; its duration is at least %lld ms, up to the thread’s last record"),
+                                   name, thread->id, (long long)(end_ms - open->begin_ms));
           close_scope (self, thread, thread->stack.len - 1, end_ms, PS_SPAN_FLAG_UNTERMINATED);
         }
     }
@@ -926,8 +898,8 @@ start_session (RtlParser *self,
   /* Groups are per session */
   g_array_set_size (self->sid_groups, 0);
   if (concatenated)
-    warn (self, PS_SEVERITY_WARNING, "W-CONCAT", line,
-          _("Another log starts here (the file holds several logs one after the other); it is read as a separate session"));
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-CONCAT", line,
+                           _("Another log starts here (the file holds several logs one after the other); it is read as a separate session"));
   self->session_closed = FALSE;
   self->session_has_records = FALSE;
   self->session_has_opening = FALSE;
@@ -1019,14 +991,14 @@ advance_time_warn (RtlParser   *self,
   if (G_UNLIKELY (delta < 0))
     {
       thread->clock_steps++;
-      warn (self, PS_SEVERITY_WARNING, "W-CLOCK-BACK", line,
-            _("The clock of thread %u went back by %lld ms (from %u to %u); scopes around this step are left out of the statistics"),
-            thread->id, -(long long)delta, thread->last_raw, raw);
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-CLOCK-BACK", line,
+                             _("The clock of thread %u went back by %lld ms (from %u to %u); scopes around this step are left out of the statistics"),
+                             thread->id, -(long long)delta, thread->last_raw, raw);
     }
   else if (G_UNLIKELY (raw < thread->last_raw))
-    warn (self, PS_SEVERITY_INFO, "I-WRAP", line,
-          _("The millisecond timer of thread %u wrapped around after 2³² ms (49.7 days); times go on from there"),
-          thread->id);
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-WRAP", line,
+                           _("The millisecond timer of thread %u wrapped around after 2³² ms (49.7 days); times go on from there"),
+                           thread->id);
 
   thread->last_raw = raw;
   thread->last_ms += delta;
@@ -1267,16 +1239,16 @@ close_above (RtlParser   *self,
 
       if (open->logical)
         {
-          warn (self, PS_SEVERITY_WARNING, "W-CLOSED-BY-PARENT", open->line,
-                _("Logical scope “%s” on thread %u was still open when the scope around it ended on line %llu; it is left out of the statistics"),
-                name, thread->id, (unsigned long long)line);
+          ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-CLOSED-BY-PARENT", open->line,
+                                 _("Logical scope “%s” on thread %u was still open when the scope around it ended on line %llu; it is left out of the statistics"),
+                                 name, thread->id, (unsigned long long)line);
           close_scope (self, thread, top, ms, PS_SPAN_FLAG_CLOSED_BY_PARENT);
         }
       else
         {
-          warn (self, PS_SEVERITY_WARNING, "W-UNTERMINATED", open->line,
-                _("Scope “%s” on thread %u has no end; it was still open when the scope around it ended on line %llu (at least %lld ms)"),
-                name, thread->id, (unsigned long long)line, (long long)(ms - open->begin_ms));
+          ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-UNTERMINATED", open->line,
+                                 _("Scope “%s” on thread %u has no end; it was still open when the scope around it ended on line %llu (at least %lld ms)"),
+                                 name, thread->id, (unsigned long long)line, (long long)(ms - open->begin_ms));
           close_scope (self, thread, top, MAX (ms, open->begin_ms), PS_SPAN_FLAG_UNTERMINATED);
         }
     }
@@ -1326,9 +1298,9 @@ end_scope (RtlParser    *self,
           g_autofree char *begin_name = ps_util_display_text (open->name, open->name_length);
           g_autofree char *end_name = ps_util_display_text (name, length);
 
-          warn (self, PS_SEVERITY_INFO, "I-NAME-MISMATCH", r->line,
-                _("End “%s” closes scope “%s” (begun on line %llu): the end names it with more text"),
-                end_name, begin_name, (unsigned long long)open->line);
+          ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-NAME-MISMATCH", r->line,
+                                 _("End “%s” closes scope “%s” (begun on line %llu): the end names it with more text"),
+                                 end_name, begin_name, (unsigned long long)open->line);
           close_scope (self, thread, top, ms, PS_SPAN_FLAG_NAME_MISMATCH);
           return;
         }
@@ -1368,9 +1340,9 @@ end_scope (RtlParser    *self,
   {
     g_autofree char *end_name = ps_util_display_text (name, length);
 
-    warn (self, PS_SEVERITY_WARNING, "W-ORPHAN-END", r->line,
-          _("End of scope “%s” on thread %u has no matching begin; it is ignored"),
-          end_name, thread->id);
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-ORPHAN-END", r->line,
+                           _("End of scope “%s” on thread %u has no matching begin; it is ignored"),
+                           end_name, thread->id);
   }
 }
 
@@ -1415,9 +1387,9 @@ end_logical (RtlParser    *self,
           g_autofree char *begin_name = ps_util_display_text (open->name, open->name_length);
           g_autofree char *end_name = ps_util_display_text (name, length);
 
-          warn (self, PS_SEVERITY_INFO, "I-NAME-MISMATCH", r->line,
-                _("End “%s” closes logical scope “%s” (begun on line %llu), the innermost one open in the same context"),
-                end_name, begin_name, (unsigned long long)open->line);
+          ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-NAME-MISMATCH", r->line,
+                                 _("End “%s” closes logical scope “%s” (begun on line %llu), the innermost one open in the same context"),
+                                 end_name, begin_name, (unsigned long long)open->line);
           close_scope (self, thread, i, ms, PS_SPAN_FLAG_NAME_MISMATCH);
           return;
         }
@@ -1426,9 +1398,9 @@ end_logical (RtlParser    *self,
   {
     g_autofree char *end_name = ps_util_display_text (name, length);
 
-    warn (self, PS_SEVERITY_WARNING, "W-ORPHAN-LOGICAL-END", r->line,
-          _("End of logical scope “%s” on thread %u has no matching begin; it is ignored"),
-          end_name, thread->id);
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-ORPHAN-LOGICAL-END", r->line,
+                           _("End of logical scope “%s” on thread %u has no matching begin; it is ignored"),
+                           end_name, thread->id);
   }
 }
 
@@ -1491,7 +1463,7 @@ add_message (RtlParser    *self,
        * warnings the store keeps with their text only the count matters:
        * the names need not be made displayable. */
       if (!found && ps_event_store_get_n_warnings (self->store) >= PS_EVENT_STORE_MAX_WARNINGS)
-        warn (self, PS_SEVERITY_INFO, "I-CONTEXT-NOT-OPEN", r->line, "%s", "");
+        ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-CONTEXT-NOT-OPEN", r->line, "%s", "");
       else if (!found)
         {
           g_autofree char *name = ps_util_display_text (r->name, r->name_length);
@@ -1501,14 +1473,14 @@ add_message (RtlParser    *self,
               const OpenScope *top = &stack->items[stack->len - 1];
               g_autofree char *top_name = ps_util_display_text (top->name, top->name_length);
 
-              warn (self, PS_SEVERITY_INFO, "I-CONTEXT-NOT-OPEN", r->line,
-                    _("Message names scope “%s”, which is not open on thread %u; it is attached to the innermost open scope “%s”"),
-                    name, thread->id, top_name);
+              ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-CONTEXT-NOT-OPEN", r->line,
+                                     _("Message names scope “%s”, which is not open on thread %u; it is attached to the innermost open scope “%s”"),
+                                     name, thread->id, top_name);
             }
           else
-            warn (self, PS_SEVERITY_INFO, "I-CONTEXT-NOT-OPEN", r->line,
-                  _("Message names scope “%s”, which is not open on thread %u; it is attached to the thread"),
-                  name, thread->id);
+            ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-CONTEXT-NOT-OPEN", r->line,
+                                   _("Message names scope “%s”, which is not open on thread %u; it is attached to the thread"),
+                                   name, thread->id);
         }
     }
 
@@ -1524,17 +1496,6 @@ add_message (RtlParser    *self,
   mark.position = (guint32)MIN (ps_store_builder_get_n_spans (self->parent.builder), G_MAXUINT32);
 
   return ps_store_builder_add_mark (self->parent.builder, &mark);
-}
-
-static void
-trim_leading (const char **text,
-              gsize       *length)
-{
-  while (*length > 0 && is_blank (**text))
-    {
-      (*text)++;
-      (*length)--;
-    }
 }
 
 /* One complete record (§4.2 steps 4 and 6–9). Returns the index of the
@@ -1560,8 +1521,8 @@ process_record (RtlParser    *self,
       thread = self->last_thread;
       if (thread == NULL)
         {
-          warn (self, PS_SEVERITY_WARNING, "W-STRAY-TEXT", r->line,
-                _("A record without time and thread before any timed record of its log; it is ignored"));
+          ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-STRAY-TEXT", r->line,
+                                 _("A record without time and thread before any timed record of its log; it is ignored"));
           return PS_NO_POSITION;
         }
       ms = thread->last_ms;
@@ -1572,8 +1533,8 @@ process_record (RtlParser    *self,
   self->seen_record = TRUE;
 
   if (G_UNLIKELY (r->flags & RECORD_TRUNCATED_EOF))
-    warn (self, PS_SEVERITY_WARNING, "W-TRUNCATED-EOF", r->line,
-          _("The last record was cut off (the file ends without a line end); it is read as far as it goes"));
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-TRUNCATED-EOF", r->line,
+                           _("The last record was cut off (the file ends without a line end); it is read as far as it goes"));
 
   switch (r->kind)
     {
@@ -1600,9 +1561,9 @@ process_record (RtlParser    *self,
         {
           g_autofree char *text = ps_util_display_text (r->message, r->message_length);
 
-          warn (self, PS_SEVERITY_WARNING, "W-NOSEP", r->line,
-                _("Message “%s” has no “ : ” between scope name and text; it is read as text without a scope name"),
-                text);
+          ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-NOSEP", r->line,
+                                 _("Message “%s” has no “ : ” between scope name and text; it is read as text without a scope name"),
+                                 text);
         }
 
       if (logical_marker (r->message, r->message_length))
@@ -1611,7 +1572,7 @@ process_record (RtlParser    *self,
           gsize length = r->message_length - 1;
           guint32 context = record_name (self, r).id;
 
-          trim_leading (&name, &length);
+          ps_parse_trim_leading (&name, &length);
           if (r->message[0] == '{')
             open_scope (self, thread, ms, r->line, intern_name (self, name, length), length, PS_NONE,
                         context, PS_SPAN_FLAG_LOGICAL);
@@ -1646,7 +1607,7 @@ flush_pending (RtlParser *self)
     {
       Deferred *deferred = g_ptr_array_index (self->deferred, i);
 
-      warn (self, deferred->severity, deferred->code, deferred->line, "%s", deferred->message);
+      ps_parse_warn_at_line (&self->parent, self->session, deferred->severity, deferred->code, deferred->line, "%s", deferred->message);
     }
   g_ptr_array_set_size (self->deferred, 0);
 }
@@ -1695,9 +1656,9 @@ handle_text (RtlParser  *self,
           mark->text = ps_event_store_add_text (self->store, text, length);
           mark->flags |= PS_MARK_FLAG_REASSEMBLED;
         }
-      warn (self, PS_SEVERITY_INFO, "I-REASSEMBLED", line,
-            _("This line is the text of the message on line %llu, which another thread’s record interrupted"),
-            (unsigned long long)self->interrupted_line);
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-REASSEMBLED", line,
+                             _("This line is the text of the message on line %llu, which another thread’s record interrupted"),
+                             (unsigned long long)self->interrupted_line);
       self->interrupted_mark = PS_NO_POSITION;
       return;
     }
@@ -1706,12 +1667,12 @@ handle_text (RtlParser  *self,
     {
       display = ps_util_display_text (text, MIN (length, 200));
       if (self->seen_record)
-        warn (self, PS_SEVERITY_WARNING, "W-STRAY-TEXT", line,
-              _("Text that is not a record and follows no record it could continue: “%s”; it is ignored"),
-              display);
+        ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-STRAY-TEXT", line,
+                               _("Text that is not a record and follows no record it could continue: “%s”; it is ignored"),
+                               display);
       else
-        warn (self, PS_SEVERITY_WARNING, "W-STRAY-TEXT", line,
-              _("Text before the first record: “%s”; it is ignored"), display);
+        ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-STRAY-TEXT", line,
+                               _("Text before the first record: “%s”; it is ignored"), display);
       return;
     }
 
@@ -1867,9 +1828,9 @@ handle_fixed_line (RtlParser  *self,
       self->session_last_line = line;
 
       if (self->session == 0 && self->has_file_pid && pid != self->file_pid)
-        warn (self, PS_SEVERITY_WARNING, "W-PID-MISMATCH", line,
-              _("The log says process id %llu, its file name says %llu; the log’s own value is kept"),
-              (unsigned long long)pid, (unsigned long long)self->file_pid);
+        ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PID-MISMATCH", line,
+                               _("The log says process id %llu, its file name says %llu; the log’s own value is kept"),
+                               (unsigned long long)pid, (unsigned long long)self->file_pid);
 
       self->session_has_pid = TRUE;
       g_snprintf (digits, sizeof digits, "%" PRIu64, pid);
@@ -1981,15 +1942,15 @@ handle_logical_line (RtlParser  *self,
   r.name_sid = PS_NONE;
 
   /* Leading blanks before a prefix (§7 #12) */
-  if (is_blank (*p))
+  if (ps_parse_is_blank (*p))
     {
-      while (p < end && is_blank (*p))
+      while (p < end && ps_parse_is_blank (*p))
         p++;
       if (p < end && is_digit (*p) && starts_with_record (p, end))
         {
           flush_pending (self);
-          warn (self, PS_SEVERITY_WARNING, "W-LEADING-SPACE", line,
-                _("Blanks before the record’s time; they are ignored"));
+          ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-LEADING-SPACE", line,
+                                 _("Blanks before the record’s time; they are ignored"));
         }
       else
         p = text;
@@ -2005,9 +1966,9 @@ handle_logical_line (RtlParser  *self,
         {
           g_autofree char *display = ps_util_display_text (text, inner - text);
 
-          warn (self, PS_SEVERITY_WARNING, "W-INTERRUPTED", line,
-                _("Another record was written into the message “%s”; the two are separated and the message’s text is taken from the next line that has no time"),
-                display);
+          ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-INTERRUPTED", line,
+                                 _("Another record was written into the message “%s”; the two are separated and the message’s text is taken from the next line that has no time"),
+                                 display);
           handle_logical_line (self, inner, end - inner, line, flags & ~RECORD_TRUNCATED_NUL);
         }
       return;
@@ -2020,14 +1981,14 @@ handle_logical_line (RtlParser  *self,
       gboolean overflow_time = FALSE, overflow_thread = FALSE;
       const char *q = parse_u32 (p, end, &time, &overflow_time);
 
-      if (q != NULL && q < end && is_blank (*q))
+      if (q != NULL && q < end && ps_parse_is_blank (*q))
         {
-          while (q < end && is_blank (*q))
+          while (q < end && ps_parse_is_blank (*q))
             q++;
           q = parse_u32 (q, end, &thread, &overflow_thread);
-          if (q != NULL && q < end && is_blank (*q) && !overflow_time && !overflow_thread)
+          if (q != NULL && q < end && ps_parse_is_blank (*q) && !overflow_time && !overflow_thread)
             {
-              while (q < end && is_blank (*q))
+              while (q < end && ps_parse_is_blank (*q))
                 q++;
               if (q < end && is_digit (*q) && starts_with_record (q, end))
                 {
@@ -2038,9 +1999,9 @@ handle_logical_line (RtlParser  *self,
                   r.name_length = r.message_length = 0;
                   r.flags = RECORD_LOST;
                   flush_pending (self);
-                  warn (self, PS_SEVERITY_WARNING, "W-LOST", line,
-                        _("A record of thread %u at %u ms lost its text (the writer dropped an over-long message); a placeholder is kept"),
-                        thread, time);
+                  ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-LOST", line,
+                                         _("A record of thread %u at %u ms lost its text (the writer dropped an over-long message); a placeholder is kept"),
+                                         thread, time);
                   submit_record (self, &r);
                   handle_logical_line (self, q, end - q, line, flags);
                   return;
@@ -2093,9 +2054,9 @@ handle_line (const PsLine *line,
       if (before > 0)
         {
           handle_logical_line (self, text, before, line->number, RECORD_TRUNCATED_NUL);
-          warn (self, PS_SEVERITY_WARNING, "W-TRUNCATED-NUL", line->number,
-                _("A record was cut off by a NUL byte after %zu bytes (an over-long message); the rest of the line is read as a new record"),
-                before);
+          ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-TRUNCATED-NUL", line->number,
+                                 _("A record was cut off by a NUL byte after %zu bytes (an over-long message); the rest of the line is read as a new record"),
+                                 before);
         }
       text = nul + 1;
       length -= before + 1;
@@ -2104,9 +2065,9 @@ handle_line (const PsLine *line,
   handle_logical_line (self, text, length, line->number, flags);
 
   if (G_UNLIKELY (line->truncated))
-    warn (self, PS_SEVERITY_WARNING, "W-LONGLINE", line->number,
-          _("The line is longer than %d MiB; only its first %d MiB are read"),
-          MAX_LINE_LENGTH / (1024 * 1024), MAX_LINE_LENGTH / (1024 * 1024));
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-LONGLINE", line->number,
+                           _("The line is longer than %d MiB; only its first %d MiB are read"),
+                           MAX_LINE_LENGTH / (1024 * 1024), MAX_LINE_LENGTH / (1024 * 1024));
 }
 
 /* ------------------------------------------------------------------------ */

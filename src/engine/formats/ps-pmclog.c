@@ -27,6 +27,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ps-error.h"
+#include "ps-parse-kit.h"
 #include "ps-pmclog.h"
 
 /* specs: hwpmc-pmclog.md §7.4 — the largest record is 65535 bytes; a
@@ -1813,19 +1814,8 @@ ps_pmclog_reader_feed (PsPmclogReader *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
 
-  if (self->in_callback)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The pmclog reader was fed from its own record callback"));
-      return FALSE;
-    }
-  if (self->state == STATE_FAILED)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The pmclog reader stopped at byte offset %" PRIu64 " after an earlier error"),
-                   self->offset);
-      return FALSE;
-    }
+  if (!ps_parse_check_feed ("pmclog", self->in_callback, self->state == STATE_FAILED, self->offset, error))
+    return FALSE;
 
   return process_bytes (self, data, length, error);
 }
@@ -1836,13 +1826,8 @@ ps_pmclog_reader_finish (PsPmclogReader *self,
 {
   g_return_val_if_fail (self != NULL, FALSE);
 
-  if (self->state == STATE_FAILED)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The pmclog reader stopped at byte offset %" PRIu64 " after an earlier error"),
-                   self->offset);
-      return FALSE;
-    }
+  if (!ps_parse_check_feed ("pmclog", FALSE, self->state == STATE_FAILED, self->offset, error))
+    return FALSE;
 
   while (self->state == STATE_RESYNC)
     {
