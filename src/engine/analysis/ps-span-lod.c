@@ -69,10 +69,6 @@ compare_mark_entry (const void *a,
   return x->mark < y->mark ? -1 : x->mark > y->mark;
 }
 
-
-
-
-
 static gboolean
 is_cancelled (GCancellable *cancellable,
               guint64       done)
@@ -209,8 +205,6 @@ floor_log2 (guint64 x)
 {
   return x != 0 ? 63 - __builtin_clzll (x) : -1;
 }
-
-
 
 /* Picks the tile levels of a lane and how many tiles each has, from one
  * pass over the spans: two neighbours are in different tiles at every

@@ -371,7 +371,6 @@ hwpmc_exec_image (PmclogParser         *self,
 
 /* --- Frames ------------------------------------------------------------------- */
 
-
 /* The frame of a pc in a process; FALSE when no mapping has it */
 static gboolean
 resolve_pc (PmclogParser *self,
@@ -440,8 +439,6 @@ source_for_pmc (PmclogParser *self,
   g_hash_table_insert (self->pmcs, GUINT_TO_POINTER (pmcid), GUINT_TO_POINTER ((guint)source + 1));
   return source;
 }
-
-
 
 /* The index slot of the child of parent for a pc in a context, or the
  * free slot where it goes */
@@ -519,7 +516,6 @@ chain_clear (PmclogParser *self)
   g_array_set_size (self->callers, 0);
   g_array_set_size (self->caller_arena, 0);
 }
-
 
 /* The index slot of a caller chain, or the free slot where it goes */
 static inline ChainSlot *

@@ -17,7 +17,6 @@
 
 G_BEGIN_DECLS
 
-
 #define NS_PER_MS       G_GINT64_CONSTANT (1000000)
 #define MAX_LINE_LENGTH (16 * 1024 * 1024)
 

@@ -93,7 +93,6 @@ ps_pmclog_type_to_string (PsPmclogType type)
  * the writer's byte order; 64-bit values are two words, low word first,
  * except the modern header tsc and the INITIALIZE timespec (native). */
 
-
 static inline guint16
 load16 (const guint8 *p,
         gboolean      big_endian)
@@ -103,19 +102,6 @@ load16 (const guint8 *p,
   memcpy (&value, p, sizeof value);
   return big_endian ? GUINT16_FROM_BE (value) : GUINT16_FROM_LE (value);
 }
-
-
-
-
-
-
-
-void
-pmclog_warn (PsPmclogReader *self,
-             const char     *code,
-             guint64         offset,
-             const char     *format,
-             ...) G_GNUC_PRINTF (4, 5);
 
 void
 pmclog_warn (PsPmclogReader *self,
@@ -320,7 +306,6 @@ ps_pmclog_reader_get_offset (PsPmclogReader *self)
 {
   return self->offset;
 }
-
 
 /* The first record: specs: hwpmc-pmclog.md §1.6 — the INITIALIZE type code
  * fixes the generation, the magic's position the byte order. */
