@@ -10,6 +10,9 @@
  * side tables. Every 256 events the absolute line number is kept, so any
  * event's line is found by adding at most 255 distances. Blocks are never
  * reallocated, so a huge run grows without copying.
+ *
+ * The appending and reading of the events themselves (measurements,
+ * spans, marks, samples, counter values) are in ps-event-store-events.c.
  */
 /* For MADV_POPULATE_WRITE, which is not POSIX */
 #define _DEFAULT_SOURCE
@@ -22,43 +25,9 @@
 #include <sys/mman.h>
 #endif
 
-#include <glib/gi18n-lib.h>
-
-#include "ps-event-store.h"
-#include "ps-event-store-private.h"
+#include "ps-event-store-internal.h"
 #include "ps-span-totals.h"
 #include "ps-util.h"
-
-#define BLOCK_SHIFT       16
-#define BLOCK_SIZE        (1u << BLOCK_SHIFT)
-#define BLOCK_MASK        (BLOCK_SIZE - 1)
-#define CHECKPOINT_SHIFT  8
-#define CHECKPOINT_EVERY  (1u << CHECKPOINT_SHIFT)
-#define LINE_ESCAPE       255
-
-#define META_KIND_MASK    0x03
-#define META_FLAGS_SHIFT  2
-#define META_FLAGS_MASK   0x07
-#define META_WIDE         0x20
-
-#define CHUNK_SHIFT       14
-#define CHUNK_SIZE        (1u << CHUNK_SHIFT)
-#define CHUNK_MASK        (CHUNK_SIZE - 1)
-
-/* Tracks are stored per block as a 16-bit index into the block's own table
- * of track numbers: a block holds BLOCK_SIZE events, so the index always
- * fits, and a few tracks usually fill a whole block. 8 bytes an event. */
-typedef struct
-{
-  guint16  track_local[BLOCK_SIZE];
-  guint32  value[BLOCK_SIZE];
-  guint8   meta[BLOCK_SIZE];
-  guint8   line_delta[BLOCK_SIZE];
-  guint64  checkpoint_line[BLOCK_SIZE / CHECKPOINT_EVERY];
-  guint32 *track_table;
-  guint    n_track_table;
-  guint    track_table_size;
-} MeasureBlock;
 
 static void
 measure_block_free (gpointer data)
@@ -68,137 +37,6 @@ measure_block_free (gpointer data)
   g_free (block->track_table);
   g_free (block);
 }
-
-/* Recently used tracks of the block being filled: track → local index */
-#define TRACK_CACHE_SIZE 1024
-
-typedef struct
-{
-  guint32 track;
-  guint32 local;   /* G_MAXUINT32: empty */
-} TrackCacheEntry;
-
-typedef struct
-{
-  guint64 index;
-  guint64 bits;
-} WideValue;
-
-typedef struct
-{
-  guint64 index;
-  guint64 line;
-} LineEscape;
-
-typedef struct
-{
-  guint32 kind_name;
-  guint32 raw_value;
-} OtherValue;
-
-typedef struct
-{
-  guint32 session;
-  guint64 from_index;
-  double  ticks_per_second;
-} TickRate;
-
-typedef struct
-{
-  guint32    code;
-  const char *message;
-  guint64    line;
-  guint64    offset;
-  guint32    session;
-  PsSeverity severity;
-} StoredWarning;
-
-typedef struct
-{
-  guint64 index;
-  guint32 context;
-} SpanContext;
-
-/* The next piece of an array that keeps growing, made ready on another
- * thread (take_piece ()) */
-typedef struct _Spare Spare;
-
-/* Fixed-size chunks of packed structs: appending never moves old ones. */
-typedef struct
-{
-  gsize      element_size;
-  guint64    length;
-  GPtrArray *chunks;
-  Spare     *spare;
-} ChunkedArray;
-
-/* An open-addressing index of ids into an array that holds the keys
- * (frames, stack nodes). Each slot keeps a 32-bit fingerprint of its key
- * (the high half of its 64-bit hash, whose low bits choose the slot) next
- * to the id, so that a probe reads the array only when the fingerprint
- * matches: slot = fingerprint << 32 | (id + 1), 0 is free; at most three
- * quarters full. */
-typedef struct
-{
-  guint64 *slots;
-  guint32  mask;
-  guint32  used;
-} IdIndex;
-
-struct _PsEventStore
-{
-  GObject parent_instance;
-
-  char        *format;
-  GFile       *file;
-  GError      *error;
-  guint64      bytes_read;
-
-  GStringChunk *string_chunk;
-  GHashTable   *string_ids;   /* const char* (in string_chunk) → id + 1 */
-  GPtrArray    *strings;      /* id → const char* */
-
-  GArray       *sessions;     /* PsSessionInfo */
-  GPtrArray    *metadata;     /* per session: GArray of {guint32 key, guint32 value} */
-  GArray       *tick_rates;   /* TickRate, in the order they were added */
-  /* Per session: GArray of guint, indexes into tick_rates ordered by
-   * from_index (those added later after equal ones), so that the rate of a
-   * measurement is a binary search, not a walk over every rate */
-  GPtrArray    *session_rates;
-  GArray       *first_rates;  /* per session: guint, its first rate added */
-  GArray       *tracks;       /* PsTrack */
-
-  GPtrArray    *measure_blocks;
-  Spare        *spare_block;
-  TrackCacheEntry track_cache[TRACK_CACHE_SIZE];
-  guint64       n_measurements;
-  guint64       last_line;
-  GArray       *wide_values;  /* WideValue, sorted by index */
-  GArray       *line_escapes; /* LineEscape, sorted by index */
-  GArray       *others;       /* OtherValue */
-
-  ChunkedArray  spans;
-  GArray       *span_contexts; /* SpanContext, sorted by index */
-  PsSpanTotals *span_totals;   /* spans summed up instead of kept, or NULL */
-  ChunkedArray  marks;
-  ChunkedArray  samples;
-  GArray       *sample_sources; /* PsSampleSource */
-  ChunkedArray  counter_values;
-  GArray       *counter_series;  /* PsCounterSeries per track, grown on demand */
-  guint64       n_counter_readings;
-  guint64       max_counter_values;
-  guint         counter_stride;  /* a power of two */
-
-  GArray       *frames;       /* PsFrame */
-  IdIndex       frame_index;
-  GArray       *stack_nodes;  /* PsStackNode; node 0 is the empty stack */
-  GArray       *report_rows;  /* PsReportRow */
-  IdIndex       stack_index;
-
-  GArray       *warnings;     /* StoredWarning */
-  GStringChunk *warning_text;
-  guint64       n_warnings_raised;
-};
 
 G_DEFINE_FINAL_TYPE (PsEventStore, ps_event_store, G_TYPE_OBJECT)
 
@@ -320,10 +158,10 @@ request_spare (Spare **slot,
 /* A piece of size bytes for appends to fill: a spare one if one is
  * ready; when the array has grown past its first piece, another spare is
  * asked for */
-static gpointer
-take_piece (Spare    **slot,
-            gsize      size,
-            gboolean   growing)
+gpointer
+store_take_piece (Spare    **slot,
+                  gsize      size,
+                  gboolean   growing)
 {
   gpointer memory = NULL;
 
@@ -337,8 +175,8 @@ take_piece (Spare    **slot,
   return memory;
 }
 
-static void
-spare_release (Spare **slot)
+void
+store_spare_release (Spare **slot)
 {
   if (*slot == NULL)
     return;
@@ -361,38 +199,38 @@ static void
 chunked_array_clear (ChunkedArray *array)
 {
   g_clear_pointer (&array->chunks, g_ptr_array_unref);
-  spare_release (&array->spare);
+  store_spare_release (&array->spare);
   array->length = 0;
 }
 
 /* The memory after the last element, up to the end of its chunk: *room
  * elements (at least one) */
-static guint8 *
-chunked_array_room (ChunkedArray *array,
-                    guint        *room)
+guint8 *
+store_chunked_array_room (ChunkedArray *array,
+                          guint        *room)
 {
   guint offset = array->length & CHUNK_MASK;
   guint8 *chunk;
 
   /* A chunk may be there already, emptied by thinning */
   if (offset == 0 && (array->length >> CHUNK_SHIFT) == array->chunks->len)
-    g_ptr_array_add (array->chunks, take_piece (&array->spare, array->element_size * CHUNK_SIZE, array->length > 0));
+    g_ptr_array_add (array->chunks, store_take_piece (&array->spare, array->element_size * CHUNK_SIZE, array->length > 0));
   chunk = g_ptr_array_index (array->chunks, array->length >> CHUNK_SHIFT);
   *room = CHUNK_SIZE - offset;
   return chunk + offset * array->element_size;
 }
 
-static void
-chunked_array_append (ChunkedArray *array,
-                      gconstpointer elements,
-                      guint         n)
+void
+store_chunked_array_append (ChunkedArray *array,
+                            gconstpointer elements,
+                            guint         n)
 {
   const guint8 *from = elements;
 
   while (n > 0)
     {
       guint room;
-      guint8 *to = chunked_array_room (array, &room);
+      guint8 *to = store_chunked_array_room (array, &room);
       guint count = MIN (room, n);
 
       memcpy (to, from, count * array->element_size);
@@ -403,26 +241,16 @@ chunked_array_append (ChunkedArray *array,
 }
 
 /* Lets go of the chunks after the last element and of the spare */
-static void
-chunked_array_trim (ChunkedArray *array)
+void
+store_chunked_array_trim (ChunkedArray *array)
 {
   guint needed = (guint) ((array->length + CHUNK_SIZE - 1) >> CHUNK_SHIFT);
 
   if (array->chunks != NULL && array->chunks->len > needed)
     g_ptr_array_remove_range (array->chunks, needed, array->chunks->len - needed);
-  spare_release (&array->spare);
+  store_spare_release (&array->spare);
 }
 
-static gconstpointer
-chunked_array_get (const ChunkedArray *array,
-                   guint64             index)
-{
-  const guint8 *chunk;
-
-  g_return_val_if_fail (index < array->length, NULL);
-  chunk = g_ptr_array_index (array->chunks, index >> CHUNK_SHIFT);
-  return chunk + (index & CHUNK_MASK) * array->element_size;
-}
 
 static inline guint64
 frame_hash (const PsFrame *frame)
@@ -517,7 +345,7 @@ ps_event_store_finalize (GObject *object)
   g_clear_pointer (&self->first_rates, g_array_unref);
   g_clear_pointer (&self->tracks, g_array_unref);
   g_clear_pointer (&self->measure_blocks, g_ptr_array_unref);
-  spare_release (&self->spare_block);
+  store_spare_release (&self->spare_block);
   g_clear_pointer (&self->wide_values, g_array_unref);
   g_clear_pointer (&self->line_escapes, g_array_unref);
   g_clear_pointer (&self->others, g_array_unref);
@@ -1082,922 +910,6 @@ _ps_event_store_set_track_name (PsEventStore *self,
   g_array_index (self->tracks, PsTrack, track).category = category;
 }
 
-/* Measurements */
-
-static inline guint64
-double_bits (double value)
-{
-  guint64 bits;
-  memcpy (&bits, &value, sizeof bits);
-  return bits;
-}
-
-static inline double
-bits_double (guint64 bits)
-{
-  double value;
-  memcpy (&value, &bits, sizeof value);
-  return value;
-}
-
-static inline guint32
-float_bits (float value)
-{
-  guint32 bits;
-  memcpy (&bits, &value, sizeof bits);
-  return bits;
-}
-
-static inline float
-bits_float (guint32 bits)
-{
-  float value;
-  memcpy (&value, &bits, sizeof value);
-  return value;
-}
-
-/* Returns TRUE and the 32-bit form if the value fits, else FALSE. */
-static gboolean
-encode_narrow (const PsMeasurement *m,
-               guint32             *narrow,
-               guint64             *wide)
-{
-  switch ((PsMeasureKind)m->kind)
-    {
-    case PS_MEASURE_DURATION:
-      *wide = (guint64)m->value.ticks;
-      if (m->value.ticks >= G_MININT32 && m->value.ticks <= G_MAXINT32)
-        {
-          *narrow = (guint32)(gint32)m->value.ticks;
-          return TRUE;
-        }
-      return FALSE;
-
-    case PS_MEASURE_MEMORY:
-      if ((m->flags & PS_MEASURE_FLAG_FRACTIONAL) == 0)
-        {
-          *wide = m->value.bytes;
-          if (m->value.bytes <= G_MAXUINT32)
-            {
-              *narrow = (guint32)m->value.bytes;
-              return TRUE;
-            }
-          return FALSE;
-        }
-      G_GNUC_FALLTHROUGH;
-
-    case PS_MEASURE_CPU:
-      *wide = double_bits (m->value.number);
-      if ((double)(float)m->value.number == m->value.number)
-        {
-          *narrow = float_bits ((float)m->value.number);
-          return TRUE;
-        }
-      return FALSE;
-
-    case PS_MEASURE_OTHER:
-    default:
-      *narrow = m->value.other;
-      *wide = m->value.other;
-      return TRUE;
-    }
-}
-
-static void
-decode_value (PsMeasurement *m,
-              guint32        narrow,
-              gboolean       is_wide,
-              guint64        wide)
-{
-  switch ((PsMeasureKind)m->kind)
-    {
-    case PS_MEASURE_DURATION:
-      m->value.ticks = is_wide ? (gint64)wide : (gint64)(gint32)narrow;
-      break;
-
-    case PS_MEASURE_MEMORY:
-      if ((m->flags & PS_MEASURE_FLAG_FRACTIONAL) == 0)
-        {
-          m->value.bytes = is_wide ? wide : narrow;
-          break;
-        }
-      G_GNUC_FALLTHROUGH;
-
-    case PS_MEASURE_CPU:
-      m->value.number = is_wide ? bits_double (wide) : (double)bits_float (narrow);
-      break;
-
-    case PS_MEASURE_OTHER:
-    default:
-      m->value.other = narrow;
-      break;
-    }
-}
-
-/* The block's local index of a track. A track missing from the small cache
- * gets a new entry even if the table has it already: duplicates cost a
- * little space, never a search. */
-static inline guint16
-block_local_track (PsEventStore *self,
-                   MeasureBlock *block,
-                   guint32       track)
-{
-  TrackCacheEntry *entry = &self->track_cache[(track * 2654435761u) >> 22 & (TRACK_CACHE_SIZE - 1)];
-
-  if (entry->local != G_MAXUINT32 && entry->track == track)
-    return (guint16)entry->local;
-
-  if (block->n_track_table == block->track_table_size)
-    {
-      block->track_table_size = MAX (16, block->track_table_size * 2);
-      block->track_table = g_renew (guint32, block->track_table, block->track_table_size);
-    }
-  block->track_table[block->n_track_table] = track;
-  entry->track = track;
-  entry->local = block->n_track_table++;
-
-  return (guint16)entry->local;
-}
-
-void
-_ps_event_store_append_measurements (PsEventStore        *self,
-                                     const PsMeasurement *measurements,
-                                     guint                n)
-{
-  /* Locals, not fields, in the loop: the byte stores into the block may
-   * alias the fields, which the compiler would then load again for every
-   * event */
-  guint64 index = self->n_measurements;
-  guint64 last_line = self->last_line;
-  MeasureBlock *block = NULL;
-  guint32 last_track = PS_NONE;  /* the track looked up last … */
-  guint16 last_local = 0;        /* … and its index in the block */
-  guint8 last_kind = G_MAXUINT8; /* the kind flagged last on that track */
-  static const guint16 kind_flags[] = {
-    [PS_MEASURE_DURATION] = PS_TRACK_FLAG_HAS_DURATION,
-    [PS_MEASURE_CPU] = PS_TRACK_FLAG_HAS_CPU,
-    [PS_MEASURE_MEMORY] = PS_TRACK_FLAG_HAS_MEMORY,
-    [PS_MEASURE_OTHER] = PS_TRACK_FLAG_HAS_OTHER,
-  };
-
-  if ((index & BLOCK_MASK) != 0)
-    block = g_ptr_array_index (self->measure_blocks, self->measure_blocks->len - 1);
-
-  for (guint i = 0; i < n; i++, index++)
-    {
-      const PsMeasurement *m = &measurements[i];
-      guint offset = index & BLOCK_MASK;
-      guint32 narrow = 0;
-      guint64 wide = 0;
-      guint8 meta;
-
-      if (offset == 0)
-        {
-          block = take_piece (&self->spare_block, sizeof (MeasureBlock), index > 0);
-          block->track_table = NULL;
-          block->n_track_table = 0;
-          block->track_table_size = 0;
-          g_ptr_array_add (self->measure_blocks, block);
-          for (guint c = 0; c < TRACK_CACHE_SIZE; c++)
-            self->track_cache[c].local = G_MAXUINT32;
-          last_track = PS_NONE;
-        }
-
-      meta = (m->kind & META_KIND_MASK) | ((m->flags & META_FLAGS_MASK) << META_FLAGS_SHIFT);
-      if (!encode_narrow (m, &narrow, &wide))
-        {
-          WideValue value = { index, wide };
-
-          g_array_append_val (self->wide_values, value);
-          meta |= META_WIDE;
-        }
-
-      /* Nothing was looked up since the last track: its cache entry holds */
-      if (m->track != last_track || last_track == PS_NONE)
-        {
-          last_local = block_local_track (self, block, m->track);
-          last_track = m->track;
-          last_kind = G_MAXUINT8;
-        }
-      /* The track's flag of the kind: once a run of events of one kind
-       * on one track */
-      if G_UNLIKELY (m->kind != last_kind)
-        {
-          /* Not ps_event_store_add_track_flags (): its checks would run
-           * at every change of track */
-          if (m->track < self->tracks->len)
-            g_array_index (self->tracks, PsTrack, m->track).flags |= kind_flags[m->kind & 3];
-          last_kind = m->kind;
-        }
-      block->track_local[offset] = last_local;
-      block->value[offset] = narrow;
-      block->meta[offset] = meta;
-
-      if ((offset & (CHECKPOINT_EVERY - 1)) == 0)
-        {
-          block->checkpoint_line[offset >> CHECKPOINT_SHIFT] = m->line;
-          block->line_delta[offset] = 0;
-        }
-      else if (m->line >= last_line && m->line - last_line < LINE_ESCAPE)
-        {
-          block->line_delta[offset] = (guint8)(m->line - last_line);
-        }
-      else
-        {
-          LineEscape escape = { index, m->line };
-
-          g_array_append_val (self->line_escapes, escape);
-          block->line_delta[offset] = LINE_ESCAPE;
-        }
-
-      last_line = m->line;
-    }
-
-  self->n_measurements = index;
-  self->last_line = last_line;
-}
-
-guint32
-_ps_event_store_add_other (PsEventStore *self,
-                           guint32       kind_name,
-                           guint32       raw_value)
-{
-  OtherValue other = { kind_name, raw_value };
-
-  g_array_append_val (self->others, other);
-  return self->others->len - 1;
-}
-
-guint64
-ps_event_store_get_n_measurements (PsEventStore *self)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
-  return self->n_measurements;
-}
-
-static gboolean
-find_wide (GArray  *wide_values,
-           guint64  index,
-           guint64 *bits)
-{
-  guint lo = 0;
-  guint hi = wide_values->len;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      const WideValue *value = &g_array_index (wide_values, WideValue, mid);
-
-      if (value->index == index)
-        {
-          *bits = value->bits;
-          return TRUE;
-        }
-      if (value->index < index)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-
-  return FALSE;
-}
-
-static guint64
-find_line_escape (GArray  *escapes,
-                  guint64  index)
-{
-  guint lo = 0;
-  guint hi = escapes->len;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      const LineEscape *escape = &g_array_index (escapes, LineEscape, mid);
-
-      if (escape->index == index)
-        return escape->line;
-      if (escape->index < index)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-
-  return 0;
-}
-
-void
-ps_event_store_get_measurement (PsEventStore  *self,
-                                guint64        index,
-                                PsMeasurement *out)
-{
-  const MeasureBlock *block;
-  guint offset;
-  guint checkpoint;
-  guint64 line;
-  guint64 wide = 0;
-  guint8 meta;
-
-  g_return_if_fail (PS_IS_EVENT_STORE (self));
-  g_return_if_fail (out != NULL);
-  g_return_if_fail (index < self->n_measurements);
-
-  block = g_ptr_array_index (self->measure_blocks, index >> BLOCK_SHIFT);
-  offset = index & BLOCK_MASK;
-  checkpoint = offset & ~(CHECKPOINT_EVERY - 1);
-
-  line = block->checkpoint_line[checkpoint >> CHECKPOINT_SHIFT];
-  for (guint i = checkpoint + 1; i <= offset; i++)
-    {
-      if (block->line_delta[i] == LINE_ESCAPE)
-        line = find_line_escape (self->line_escapes, (index & ~(guint64)BLOCK_MASK) + i);
-      else
-        line += block->line_delta[i];
-    }
-
-  meta = block->meta[offset];
-  out->index = index;
-  out->line = line;
-  out->track = block->track_table[block->track_local[offset]];
-  out->kind = meta & META_KIND_MASK;
-  out->flags = (meta >> META_FLAGS_SHIFT) & META_FLAGS_MASK;
-  if (meta & META_WIDE)
-    find_wide (self->wide_values, index, &wide);
-  decode_value (out, block->value[offset], (meta & META_WIDE) != 0, wide);
-}
-
-void
-ps_event_store_get_other (PsEventStore  *self,
-                          guint32        other,
-                          const char   **kind_name,
-                          const char   **raw_value)
-{
-  const OtherValue *value;
-
-  g_return_if_fail (PS_IS_EVENT_STORE (self));
-  g_return_if_fail (other < self->others->len);
-
-  value = &g_array_index (self->others, OtherValue, other);
-  if (kind_name)
-    *kind_name = ps_event_store_get_string (self, value->kind_name);
-  if (raw_value)
-    *raw_value = ps_event_store_get_string (self, value->raw_value);
-}
-
-void
-ps_measurement_iter_init (PsMeasurementIter *iter,
-                          PsEventStore      *store)
-{
-  g_return_if_fail (iter != NULL);
-  g_return_if_fail (PS_IS_EVENT_STORE (store));
-
-  iter->store = store;
-  iter->index = 0;
-  iter->line = 0;
-  iter->wide_pos = 0;
-  iter->line_escape_pos = 0;
-}
-
-gboolean
-ps_measurement_iter_next (PsMeasurementIter *iter,
-                          PsMeasurement     *out)
-{
-  PsEventStore *self = iter->store;
-  const MeasureBlock *block;
-  guint offset;
-  guint64 wide = 0;
-  guint8 meta;
-
-  if (iter->index >= self->n_measurements)
-    return FALSE;
-
-  block = g_ptr_array_index (self->measure_blocks, iter->index >> BLOCK_SHIFT);
-  offset = iter->index & BLOCK_MASK;
-
-  if ((offset & (CHECKPOINT_EVERY - 1)) == 0)
-    iter->line = block->checkpoint_line[offset >> CHECKPOINT_SHIFT];
-  else if (block->line_delta[offset] == LINE_ESCAPE)
-    {
-      while (iter->line_escape_pos < self->line_escapes->len &&
-             g_array_index (self->line_escapes, LineEscape, iter->line_escape_pos).index < iter->index)
-        iter->line_escape_pos++;
-      iter->line = g_array_index (self->line_escapes, LineEscape, iter->line_escape_pos).line;
-    }
-  else
-    iter->line += block->line_delta[offset];
-
-  meta = block->meta[offset];
-  out->index = iter->index;
-  out->line = iter->line;
-  out->track = block->track_table[block->track_local[offset]];
-  out->kind = meta & META_KIND_MASK;
-  out->flags = (meta >> META_FLAGS_SHIFT) & META_FLAGS_MASK;
-  if (meta & META_WIDE)
-    {
-      while (iter->wide_pos < self->wide_values->len &&
-             g_array_index (self->wide_values, WideValue, iter->wide_pos).index < iter->index)
-        iter->wide_pos++;
-      wide = g_array_index (self->wide_values, WideValue, iter->wide_pos).bits;
-    }
-  decode_value (out, block->value[offset], (meta & META_WIDE) != 0, wide);
-
-  iter->index++;
-  return TRUE;
-}
-
-/* Other event kinds */
-
-static inline gboolean
-time_in_limit (gint64 time_ns)
-{
-  return time_ns >= -PS_TIME_LIMIT_NS && time_ns <= PS_TIME_LIMIT_NS;
-}
-
-/* Holds the time fields (gint64, at the given offsets) of n elements of
- * size bytes within ±PS_TIME_LIMIT_NS; with a copy made first (returned)
- * when *copy is there and some time is not within already */
-static void
-hold_in_time_limit (guint8       *elements,
-                    guint         n,
-                    gsize         size,
-                    const gsize  *offsets,
-                    guint         n_offsets,
-                    guint8      **copy)
-{
-  for (guint i = 0; i < n; i++)
-    for (guint f = 0; f < n_offsets; f++)
-      {
-        gsize at = (gsize) i * size + offsets[f];
-        gint64 time_ns;
-
-        memcpy (&time_ns, elements + at, sizeof time_ns);
-        if (G_LIKELY (time_in_limit (time_ns)))
-          continue;
-        if (copy != NULL && *copy == NULL)
-          elements = *copy = g_memdup2 (elements, (gsize) n * size);
-        time_ns = CLAMP (time_ns, -PS_TIME_LIMIT_NS, PS_TIME_LIMIT_NS);
-        memcpy (elements + at, &time_ns, sizeof time_ns);
-      }
-}
-
-/* A copy of n elements whose times are held in the limit, or NULL when
- * every time is within already */
-static gpointer
-held_in_time_limit (gconstpointer  elements,
-                    guint          n,
-                    gsize          size,
-                    const gsize   *offsets,
-                    guint          n_offsets)
-{
-  guint8 *held = NULL;
-
-  hold_in_time_limit ((guint8 *) elements, n, size, offsets, n_offsets, &held);
-  return held;
-}
-
-static const gsize span_times[] = { G_STRUCT_OFFSET (PsSpan, begin_ns), G_STRUCT_OFFSET (PsSpan, end_ns) };
-static const gsize mark_times[] = { G_STRUCT_OFFSET (PsMark, time_ns) };
-
-void
-_ps_event_store_append_spans (PsEventStore *self,
-                              const PsSpan *spans,
-                              guint         n)
-{
-  g_autofree PsSpan *held = held_in_time_limit (spans, n, sizeof (PsSpan), span_times, G_N_ELEMENTS (span_times));
-
-  chunked_array_append (&self->spans, held != NULL ? held : spans, n);
-}
-
-gpointer
-_ps_event_store_get_span_room (PsEventStore *self,
-                               guint        *n_room)
-{
-  return chunked_array_room (&self->spans, n_room);
-}
-
-/* Makes the first n elements of the room the array's */
-static void
-chunked_array_commit (ChunkedArray *array,
-                      guint         n,
-                      const gsize  *time_offsets,
-                      guint         n_time_offsets)
-{
-  guint room;
-  guint8 *first = chunked_array_room (array, &room);
-
-  g_return_if_fail (n <= room);
-
-  hold_in_time_limit (first, n, array->element_size, time_offsets, n_time_offsets, NULL);
-  array->length += n;
-}
-
-void
-_ps_event_store_commit_spans (PsEventStore *self,
-                              guint         n)
-{
-  chunked_array_commit (&self->spans, n, span_times, G_N_ELEMENTS (span_times));
-}
-
-void
-_ps_event_store_append_marks (PsEventStore *self,
-                              const PsMark *marks,
-                              guint         n)
-{
-  g_autofree PsMark *held = held_in_time_limit (marks, n, sizeof (PsMark), mark_times, G_N_ELEMENTS (mark_times));
-
-  chunked_array_append (&self->marks, held != NULL ? held : marks, n);
-}
-
-gpointer
-_ps_event_store_get_mark_room (PsEventStore *self,
-                               guint        *n_room)
-{
-  return chunked_array_room (&self->marks, n_room);
-}
-
-void
-_ps_event_store_commit_marks (PsEventStore *self,
-                              guint         n)
-{
-  chunked_array_commit (&self->marks, n, mark_times, G_N_ELEMENTS (mark_times));
-}
-
-void
-_ps_event_store_append_samples (PsEventStore   *self,
-                                const PsSample *samples,
-                                guint           n)
-{
-  static const gsize times[] = { G_STRUCT_OFFSET (PsSample, time_ns) };
-  g_autofree PsSample *held = held_in_time_limit (samples, n, sizeof (PsSample), times, G_N_ELEMENTS (times));
-
-  chunked_array_append (&self->samples, held != NULL ? held : samples, n);
-  for (guint i = 0; i < n; i++)
-    if (samples[i].source < self->sample_sources->len)
-      g_array_index (self->sample_sources, PsSampleSource, samples[i].source).n_samples += samples[i].weight;
-}
-
-static PsCounterSeries *
-counter_series_of (PsEventStore *self,
-                   guint32       track)
-{
-  /* Up to this track only: the array's room grows by doubling anyway,
-   * and room never used is never written, so it takes no memory (a
-   * header of many counters adds them one at a time) */
-  if (track >= self->counter_series->len)
-    {
-      guint old_len = self->counter_series->len;
-
-      g_array_set_size (self->counter_series, track + 1);
-      for (guint i = old_len; i < self->counter_series->len; i++)
-        ps_counter_series_init (&g_array_index (self->counter_series, PsCounterSeries, i));
-    }
-  return &g_array_index (self->counter_series, PsCounterSeries, track);
-}
-
-/* Keeps every second reading of those kept so far, in each track */
-static void
-thin_counter_values (PsEventStore *self)
-{
-  g_autofree guint8 *odd = g_new0 (guint8, MAX (self->counter_series->len, 1));
-  guint64 kept = 0;
-
-  for (guint64 i = 0; i < self->counter_values.length; i++)
-    {
-      const PsCounterValue *value = chunked_array_get (&self->counter_values, i);
-      guint32 track = value->track < self->counter_series->len ? value->track : 0;
-
-      if (!odd[track])
-        {
-          if (kept != i)
-            memcpy ((gpointer)chunked_array_get (&self->counter_values, kept), value, sizeof *value);
-          kept++;
-        }
-      odd[track] ^= 1;
-    }
-  /* The chunks emptied stay for the readings to come: they fill up again
-   * before the next thinning, and memory made ready once is not cleared
-   * again. _ps_event_store_trim () lets go of them after the load. */
-  self->counter_values.length = kept;
-
-  if (self->counter_stride == 1)
-    {
-      g_autofree char *limit = ps_util_format_count (self->max_counter_values);
-      g_autofree char *message = NULL;
-
-      /* Translators: %s is a number of counter readings */
-      message = g_strdup_printf (_("More than %s counter readings: the statistics and charts of the whole run "
-                                   "use all of them, but only every second, fourth, … reading of each counter "
-                                   "is kept for zooming in and for the values listed"), limit);
-      ps_event_store_add_warning (self, PS_SEVERITY_INFO, "counter-readings-thinned", 0, 0, 0, message);
-    }
-  self->counter_stride *= 2;
-}
-
-void
-_ps_event_store_append_counter_values (PsEventStore         *self,
-                                       const PsCounterValue *values,
-                                       guint                 n)
-{
-  for (guint i = 0; i < n; i++)
-    {
-      const PsCounterValue *value = &values[i];
-      PsCounterSeries *series = counter_series_of (self, value->track);
-      guint64 ordinal = series->n_readings;
-
-      ps_counter_series_add (series, value->time_ns, value->value, (value->flags & PS_COUNTER_FLAG_MISSING) != 0);
-      self->n_counter_readings++;
-      if ((ordinal & (self->counter_stride - 1)) != 0)
-        continue;
-      chunked_array_append (&self->counter_values, value, 1);
-      if (self->max_counter_values != 0 && self->counter_values.length > self->max_counter_values)
-        thin_counter_values (self);
-    }
-}
-
-void
-_ps_event_store_trim (PsEventStore *self)
-{
-  g_return_if_fail (PS_IS_EVENT_STORE (self));
-
-  chunked_array_trim (&self->spans);
-  chunked_array_trim (&self->marks);
-  chunked_array_trim (&self->samples);
-  chunked_array_trim (&self->counter_values);
-  spare_release (&self->spare_block);
-}
-
-PsCounterSeries *
-_ps_event_store_edit_counter_series (PsEventStore *self,
-                                     guint32       n_tracks)
-{
-  if (n_tracks == 0)
-    return (PsCounterSeries *)(gpointer)self->counter_series->data;
-  return counter_series_of (self, n_tracks - 1) - (n_tracks - 1);
-}
-
-guint64
-_ps_event_store_get_counter_room (PsEventStore *self,
-                                  guint        *stride)
-{
-  *stride = self->counter_stride;
-  if (self->max_counter_values == 0)
-    return G_MAXUINT64;
-  return self->counter_values.length < self->max_counter_values
-         ? self->max_counter_values - self->counter_values.length : 0;
-}
-
-void
-_ps_event_store_append_kept_counter_values (PsEventStore         *self,
-                                            const PsCounterValue *values,
-                                            guint                 n_values,
-                                            guint64               n_readings)
-{
-  self->n_counter_readings += n_readings;
-  if (n_values == 0)
-    return;
-  g_return_if_fail (self->max_counter_values == 0
-                    || self->counter_values.length + n_values <= self->max_counter_values);
-  chunked_array_append (&self->counter_values, values, n_values);
-}
-
-guint64
-ps_event_store_get_n_spans (PsEventStore *self)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
-  return self->spans.length;
-}
-
-const PsSpan *
-ps_event_store_get_span (PsEventStore *self,
-                         guint64       index)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
-  return chunked_array_get (&self->spans, index);
-}
-
-guint64
-ps_event_store_get_n_marks (PsEventStore *self)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
-  return self->marks.length;
-}
-
-PsSpan *
-_ps_event_store_edit_span (PsEventStore *self,
-                           guint64       index)
-{
-  return (PsSpan *)chunked_array_get (&self->spans, index);
-}
-
-PsMark *
-_ps_event_store_edit_mark (PsEventStore *self,
-                           guint64       index)
-{
-  return (PsMark *)chunked_array_get (&self->marks, index);
-}
-
-void
-_ps_event_store_set_span_context (PsEventStore *self,
-                                  guint64       index,
-                                  guint32       context)
-{
-  SpanContext entry = { index, context };
-
-  g_return_if_fail (self->span_contexts->len == 0
-                    || g_array_index (self->span_contexts, SpanContext, self->span_contexts->len - 1).index < index);
-  g_array_append_val (self->span_contexts, entry);
-}
-
-void
-_ps_event_store_set_span_totals (PsEventStore *self,
-                                 PsSpanTotals *totals)
-{
-  g_return_if_fail (PS_IS_EVENT_STORE (self));
-  g_return_if_fail (totals == NULL || ps_span_totals_is_finished (totals));
-
-  g_clear_pointer (&self->span_totals, ps_span_totals_free);
-  self->span_totals = totals;
-}
-
-gboolean
-ps_event_store_get_spans_summarized (PsEventStore *self)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), FALSE);
-
-  return self->span_totals != NULL;
-}
-
-PsSpanTotals *
-_ps_event_store_get_span_totals (PsEventStore *self)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
-
-  return self->span_totals;
-}
-
-guint32
-ps_event_store_get_span_context (PsEventStore *self,
-                                 guint64       index)
-{
-  guint lo = 0;
-  guint hi;
-
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
-
-  hi = self->span_contexts->len;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      const SpanContext *entry = &g_array_index (self->span_contexts, SpanContext, mid);
-
-      if (entry->index == index)
-        return entry->context;
-      if (entry->index < index)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return 0;
-}
-
-const PsMark *
-ps_event_store_get_mark (PsEventStore *self,
-                         guint64       index)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
-  return chunked_array_get (&self->marks, index);
-}
-
-guint64
-ps_event_store_get_n_samples (PsEventStore *self)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
-  return self->samples.length;
-}
-
-const PsSample *
-ps_event_store_get_sample (PsEventStore *self,
-                           guint64       index)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
-  return chunked_array_get (&self->samples, index);
-}
-
-guint16
-ps_event_store_add_sample_source (PsEventStore *self,
-                                  guint32       name,
-                                  guint64       rate)
-{
-  PsSampleSource source = { name, 0, rate, 0 };
-
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
-
-  for (guint i = 0; i < self->sample_sources->len; i++)
-    if (g_array_index (self->sample_sources, PsSampleSource, i).name == name)
-      return i;
-  g_return_val_if_fail (self->sample_sources->len <= G_MAXUINT16, G_MAXUINT16);
-
-  g_array_append_val (self->sample_sources, source);
-  return self->sample_sources->len - 1;
-}
-
-guint
-ps_event_store_get_n_sample_sources (PsEventStore *self)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
-  return self->sample_sources->len;
-}
-
-const PsSampleSource *
-ps_event_store_get_sample_source (PsEventStore *self,
-                                  guint16       source)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
-  g_return_val_if_fail (source < self->sample_sources->len, NULL);
-  return &g_array_index (self->sample_sources, PsSampleSource, source);
-}
-
-guint64
-ps_event_store_get_n_counter_values (PsEventStore *self)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
-  return self->counter_values.length;
-}
-
-const PsCounterValue *
-ps_event_store_get_counter_value (PsEventStore *self,
-                                  guint64       index)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
-  return chunked_array_get (&self->counter_values, index);
-}
-
-guint64
-ps_event_store_get_n_counter_readings (PsEventStore *self)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
-
-  return self->n_counter_readings;
-}
-
-const PsCounterStats *
-ps_event_store_get_counter_stats (PsEventStore *self,
-                                  guint32       track)
-{
-  const PsCounterSeries *series;
-
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
-
-  if (track >= self->counter_series->len)
-    return NULL;
-  series = &g_array_index (self->counter_series, PsCounterSeries, track);
-  return series->n_readings > 0 ? &series->stats : NULL;
-}
-
-gboolean
-ps_event_store_get_counter_overview (PsEventStore      *self,
-                                     guint32            track,
-                                     PsCounterOverview *overview)
-{
-  PsCounterSeries *series;
-
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), FALSE);
-  g_return_val_if_fail (overview != NULL, FALSE);
-
-  memset (overview, 0, sizeof *overview);
-  if (track >= self->counter_series->len)
-    return FALSE;
-  series = &g_array_index (self->counter_series, PsCounterSeries, track);
-  if (series->buckets == NULL)
-    return FALSE;
-  ps_counter_series_get_overview (series, overview);
-  return TRUE;
-}
-
-void
-ps_event_store_set_max_counter_values (PsEventStore *self,
-                                       guint64       max_values)
-{
-  g_return_if_fail (PS_IS_EVENT_STORE (self));
-
-  self->max_counter_values = max_values;
-}
-
-guint64
-ps_event_store_get_max_counter_values (PsEventStore *self)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
-
-  return self->max_counter_values;
-}
-
-guint
-ps_event_store_get_counter_stride (PsEventStore *self)
-{
-  g_return_val_if_fail (PS_IS_EVENT_STORE (self), 1);
-
-  return self->counter_stride;
-}
-
 /* Stacks and frames */
 
 guint32
@@ -2425,7 +1337,7 @@ _ps_event_store_restore_counter_series (PsEventStore          *self,
                                         guint32                track,
                                         const PsCounterSeries *series)
 {
-  PsCounterSeries *into = counter_series_of (self, track);
+  PsCounterSeries *into = store_counter_series_of (self, track);
 
   ps_counter_series_clear (into);
   *into = *series;
@@ -2438,7 +1350,7 @@ _ps_event_store_restore_counter_values (PsEventStore         *self,
                                         const PsCounterValue *values,
                                         guint                 n)
 {
-  chunked_array_append (&self->counter_values, values, n);
+  store_chunked_array_append (&self->counter_values, values, n);
 }
 
 void

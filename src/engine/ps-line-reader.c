@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ps-line-reader.h"
+#include "ps-parse-kit.h"
 
 #define DEFAULT_MAX_LINE (512u * 1024u * 1024u)
 #define DETECT_BYTES     4
@@ -28,10 +29,8 @@ struct _PsLineReader
   guint          head_length;
 
   /* UTF-16 decoding state across chunks */
-  guint8         odd_byte;
-  gboolean       has_odd_byte;
-  gunichar2      high_surrogate;
-  GByteArray    *decoded;
+  PsUtf16Decoder utf16;
+  GString       *decoded;
 
   gsize          max_line_length;
   gboolean       lf_only;
@@ -70,7 +69,8 @@ ps_line_reader_free (PsLineReader *self)
     return;
 
   g_byte_array_unref (self->carry);
-  g_clear_pointer (&self->decoded, g_byte_array_unref);
+  if (self->decoded != NULL)
+    g_string_free (g_steal_pointer (&self->decoded), TRUE);
   g_free (self);
 }
 
@@ -257,78 +257,17 @@ feed_8bit (PsLineReader *self,
 }
 
 static void
-put_utf8 (GByteArray *out,
-          gunichar    c)
-{
-  guint8 buffer[6];
-  gint n = g_unichar_to_utf8 (c, (char *)buffer);
-
-  g_byte_array_append (out, buffer, n);
-}
-
-static void
 feed_utf16 (PsLineReader *self,
             const guint8 *data,
             gsize         length)
 {
-  gboolean big_endian = self->encoding == PS_TEXT_ENCODING_UTF16BE;
-  gsize pos = 0;
-
   if (self->decoded == NULL)
-    self->decoded = g_byte_array_sized_new (length + length / 2 + 8);
-  g_byte_array_set_size (self->decoded, 0);
+    self->decoded = g_string_sized_new (length + length / 2 + 8);
+  g_string_truncate (self->decoded, 0);
 
-  while (pos < length)
-    {
-      guint8 first;
-      guint8 second;
-      gunichar2 unit;
-
-      if (self->has_odd_byte)
-        {
-          first = self->odd_byte;
-          second = data[pos++];
-          self->has_odd_byte = FALSE;
-        }
-      else if (pos + 1 < length)
-        {
-          first = data[pos];
-          second = data[pos + 1];
-          pos += 2;
-        }
-      else
-        {
-          self->odd_byte = data[pos++];
-          self->has_odd_byte = TRUE;
-          break;
-        }
-
-      unit = big_endian ? (gunichar2)((first << 8) | second) : (gunichar2)((second << 8) | first);
-
-      if (self->high_surrogate != 0)
-        {
-          gunichar2 high = self->high_surrogate;
-
-          self->high_surrogate = 0;
-          if (unit >= 0xDC00 && unit <= 0xDFFF)
-            {
-              put_utf8 (self->decoded, 0x10000 + (((gunichar)high - 0xD800) << 10) + (unit - 0xDC00));
-              continue;
-            }
-          put_utf8 (self->decoded, 0xFFFD);
-        }
-
-      if (unit >= 0xD800 && unit <= 0xDBFF)
-        self->high_surrogate = unit;
-      else if (unit >= 0xDC00 && unit <= 0xDFFF)
-        put_utf8 (self->decoded, 0xFFFD);
-      else if (unit < 0x80)
-        g_byte_array_append (self->decoded, (const guint8 *)&(guint8){ (guint8)unit }, 1);
-      else
-        put_utf8 (self->decoded, unit);
-    }
-
-  feed_8bit (self, self->decoded->data, self->decoded->len, FALSE);
+  self->utf16.big_endian = self->encoding == PS_TEXT_ENCODING_UTF16BE;
+  ps_utf16_decoder_feed (&self->utf16, data, length, self->decoded);
+  feed_8bit (self, (const guint8 *) self->decoded->str, self->decoded->len, FALSE);
 }
 
 static void
@@ -421,8 +360,7 @@ ps_line_reader_drop_carry (PsLineReader *self)
   g_byte_array_set_size (self->carry, 0);
   self->carry_truncated = FALSE;
   self->skip_lf = FALSE;
-  self->has_odd_byte = FALSE;
-  self->high_surrogate = 0;
+  ps_utf16_decoder_reset (&self->utf16);
 }
 
 void
@@ -433,13 +371,11 @@ ps_line_reader_finish (PsLineReader *self)
   if (!self->encoding_known)
     finish_detection (self);
 
-  if (self->high_surrogate != 0 || self->has_odd_byte)
+  if (self->decoded != NULL)
     {
-      guint8 replacement[] = { 0xEF, 0xBF, 0xBD };
-
-      self->high_surrogate = 0;
-      self->has_odd_byte = FALSE;
-      feed_8bit (self, replacement, sizeof replacement, FALSE);
+      g_string_truncate (self->decoded, 0);
+      if (ps_utf16_decoder_finish (&self->utf16, self->decoded))
+        feed_8bit (self, (const guint8 *) self->decoded->str, self->decoded->len, FALSE);
     }
 
   if (self->carry->len > 0 || self->carry_truncated)

@@ -63,6 +63,7 @@
 
 #include "ps-error.h"
 #include "ps-format.h"
+#include "ps-parse-kit.h"
 #include "ps-line-reader.h"
 #include "ps-number.h"
 #include "ps-util.h"
@@ -147,9 +148,7 @@ typedef struct
   gint64        bias_minutes;   /* UTC = local + bias */
   gboolean      has_utc_offset; /* given by the "utc-offset" option */
   gint64        utc_offset_minutes;
-  guint32      *track_slots;    /* track index + 1 of machines, objects, instances; 0: free */
-  guint         track_slots_mask;
-  guint         n_track_slots_used;
+  PsIdTable     track_index;    /* machines, objects and instances by their fields */
 
   /* Rows */
   gboolean      have_origin;
@@ -163,22 +162,6 @@ typedef struct
 
 /* ------------------------------------------------------------------------ */
 /* Text                                                                      */
-
-static inline gboolean
-is_space (char c)
-{
-  return c == ' ' || c == '\t';
-}
-
-static gboolean
-is_blank_text (const char *text,
-               gsize       length)
-{
-  for (gsize i = 0; i < length; i++)
-    if (!is_space (text[i]))
-      return FALSE;
-  return TRUE;
-}
 
 /* Plain ASCII, eight bytes at a time: most lines are, and need no
  * further check of their UTF-8 */
@@ -586,27 +569,13 @@ track_hash (PsTrackKind kind,
   return (guint)(hash >> 32);
 }
 
-static void
-track_index_grow (PdhParser *self)
+static guint
+track_hash_of_id (guint32  id,
+                  gpointer user_data)
 {
-  guint old_size = self->track_slots_mask + 1;
-  guint32 *old_slots = self->track_slots;
-  guint size = old_slots != NULL ? old_size * 2 : 64;
+  const PsTrack *track = ps_event_store_get_track (user_data, id);
 
-  self->track_slots = g_new0 (guint32, size);
-  self->track_slots_mask = size - 1;
-  for (guint i = 0; old_slots != NULL && i < old_size; i++)
-    if (old_slots[i] != 0)
-      {
-        const PsTrack *track = ps_event_store_get_track (self->store, old_slots[i] - 1);
-        guint slot = track_hash (track->kind, track->parent, track->name, track->category, track->number)
-                     & self->track_slots_mask;
-
-        while (self->track_slots[slot] != 0)
-          slot = (slot + 1) & self->track_slots_mask;
-        self->track_slots[slot] = old_slots[i];
-      }
-  g_free (old_slots);
+  return track_hash (track->kind, track->parent, track->name, track->category, track->number);
 }
 
 static guint32
@@ -622,22 +591,18 @@ find_or_add_track (PdhParser   *self,
   PsTrack track = { 0 };
   guint32 name_id = ps_event_store_intern (self->store, name, name_length);
   guint32 category_id = category != NULL ? ps_event_store_intern (self->store, category, category_length) : 0;
-  guint slot;
+  guint32 slot;
   guint32 index;
 
-  /* At most half full */
-  if (self->track_slots == NULL || 2 * (self->n_track_slots_used + 1) > self->track_slots_mask + 1)
-    track_index_grow (self);
-
-  for (slot = track_hash (kind, parent, name_id, category_id, number) & self->track_slots_mask;
-       self->track_slots[slot] != 0;
-       slot = (slot + 1) & self->track_slots_mask)
+  for (slot = ps_id_table_first_slot (&self->track_index, track_hash (kind, parent, name_id, category_id, number));
+       (index = ps_id_table_id_at (&self->track_index, slot)) != PS_ID_TABLE_FREE;
+       slot = ps_id_table_next_slot (&self->track_index, slot))
     {
-      const PsTrack *found = ps_event_store_get_track (self->store, self->track_slots[slot] - 1);
+      const PsTrack *found = ps_event_store_get_track (self->store, index);
 
       if (found->kind == kind && found->parent == parent && found->name == name_id
           && found->category == category_id && found->number == number)
-        return self->track_slots[slot] - 1;
+        return index;
     }
 
   track.name = name_id;
@@ -650,8 +615,7 @@ find_or_add_track (PdhParser   *self,
   track.flags = PS_TRACK_FLAG_NONE;
 
   index = ps_event_store_add_track (self->store, &track);
-  self->track_slots[slot] = index + 1;
-  self->n_track_slots_used++;
+  ps_id_table_insert_at (&self->track_index, slot, index, track_hash_of_id, self->store);
 
   return index;
 }
@@ -758,7 +722,7 @@ read_format_cell (PdhParser  *self,
   first_close = version_end;
 
   /* The bias: the integer inside the last "(…)" at the end of the cell */
-  while (end > first_close + 1 && is_space (end[-1]))
+  while (end > first_close + 1 && ps_parse_is_blank (end[-1]))
     end--;
   if (end[-1] == ')')
     for (const char *q = end - 1; q > first_close; q--)
@@ -778,11 +742,11 @@ read_format_cell (PdhParser  *self,
       self->has_bias = TRUE;
       ps_event_store_set_metadata (self->store, self->session, "time_zone_bias_minutes", bias);
 
-      while (name < name_end && is_space (*name))
+      while (name < name_end && ps_parse_is_blank (*name))
         name++;
       if (name < name_end && *name == '(')
         name++;
-      while (name_end > name && is_space (name_end[-1]))
+      while (name_end > name && ps_parse_is_blank (name_end[-1]))
         name_end--;
       if (name_end > name && name_end[-1] == ')')
         name_end--;
@@ -802,7 +766,7 @@ read_format_cell (PdhParser  *self,
 
       for (const char *q = name; q < end; q++)
         depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
-      while (name < end && is_space (*name))
+      while (name < end && ps_parse_is_blank (*name))
         name++;
       /* A "(" that is not closed: "(Somewhere)(soon)" is only no bias */
       if (name < end && *name == '(' && depth > 0)
@@ -883,7 +847,7 @@ read_header (PdhParser  *self,
       guint first;
 
       /* Its values would be values of nothing */
-      if (is_blank_text (path, self->field->len))
+      if (ps_parse_is_blank_text (path, self->field->len))
         {
           if (n_blank++ == 0)
             first_blank = field + 1;
@@ -999,9 +963,9 @@ parse_timestamp (const char *text,
   gint64 fraction_ns = 0;
   gint64 seconds;
 
-  while (p < end && is_space (*p))
+  while (p < end && ps_parse_is_blank (*p))
     p++;
-  while (end > p && is_space (end[-1]))
+  while (end > p && ps_parse_is_blank (end[-1]))
     end--;
 
   if (!read_digits (&p, end, 1, 2, &month) || !expect_char (&p, end, '/')
@@ -1060,9 +1024,9 @@ parse_value (const char *text,
   const char *p = text;
   const char *end = text + length;
 
-  while (p < end && is_space (*p))
+  while (p < end && ps_parse_is_blank (*p))
     p++;
-  while (end > p && is_space (end[-1]))
+  while (end > p && ps_parse_is_blank (end[-1]))
     end--;
   if (p == end)
     return VALUE_BLANK;
@@ -1331,7 +1295,7 @@ handle_line (const PsLine *line,
     }
 
   /* typeperf's blank line before the header, trailing blank lines */
-  if (is_blank_text (text, length))
+  if (ps_parse_is_blank_text (text, length))
     return;
 
   if (!self->have_header)
@@ -1507,7 +1471,7 @@ pdh_free (PsParser *parser)
   g_free (self->row_numbers);
   g_free (self->row_status);
   g_array_unref (self->columns);
-  g_free (self->track_slots);
+  ps_id_table_clear (&self->track_index);
   g_free (self);
 }
 
@@ -1525,6 +1489,7 @@ pdh_parser_new (PsStoreBuilder *builder)
   self->parent.klass = &pdh_parser_class;
   self->parent.builder = builder;
   self->store = ps_store_builder_get_store (builder);
+  ps_id_table_init (&self->track_index, 64);
   self->reader = ps_line_reader_new (handle_line, self);
   ps_line_reader_set_detect_encoding (self->reader, TRUE);
   ps_line_reader_set_max_line_length (self->reader, MAX_LINE_LENGTH);
@@ -1570,7 +1535,7 @@ pdh_sniff (const guint8 *data,
       n -= 3;
     }
 
-  while (p < n && (text[p] == '\r' || text[p] == '\n' || is_space (text[p])))
+  while (p < n && (text[p] == '\r' || text[p] == '\n' || ps_parse_is_blank (text[p])))
     p++;
   if (p < n && text[p] == '"')
     p++;

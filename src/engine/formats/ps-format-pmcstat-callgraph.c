@@ -36,6 +36,7 @@
 
 #include "ps-error.h"
 #include "ps-format.h"
+#include "ps-parse-kit.h"
 #include "ps-line-reader.h"
 #include "ps-util.h"
 
@@ -116,8 +117,7 @@ typedef struct
   /* The current tree */
   GArray       *path;           /* PathNode, the root first */
   GArray       *paths;          /* PathEntry, of every block */
-  guint32      *path_index;     /* open addressing: path id + 1, 0 when free */
-  guint32       path_mask;
+  PsIdTable     path_index;     /* path ids by (parent, function, image) */
   guint32       last_path;      /* the path of the last line read */
   NameCacheEntry *names;
   guint32       image;          /* string id of the last image printed, 0 if none */
@@ -136,35 +136,6 @@ typedef struct
 /* ------------------------------------------------------------------------ */
 /* Text                                                                      */
 
-static inline gboolean
-is_blank (char c)
-{
-  return c == ' ' || c == '\t';
-}
-
-static void
-trim_blanks (const char **text,
-             gsize       *length)
-{
-  while (*length > 0 && is_blank ((*text)[0]))
-    {
-      (*text)++;
-      (*length)--;
-    }
-  while (*length > 0 && is_blank ((*text)[*length - 1]))
-    (*length)--;
-}
-
-static gboolean
-is_blank_line (const char *text,
-               gsize       length)
-{
-  for (gsize i = 0; i < length; i++)
-    if (!is_blank (text[i]))
-      return FALSE;
-  return TRUE;
-}
-
 /* Interns text as UTF-8; bytes that are not UTF-8 become U+FFFD */
 static guint32
 intern_text (PsEventStore *store,
@@ -180,31 +151,6 @@ intern_text (PsEventStore *store,
   copy = g_strndup (text, length);
   valid = g_utf8_make_valid (copy, -1);
   return ps_event_store_intern (store, valid, -1);
-}
-
-static gboolean
-parse_digits (const char *text,
-              gsize       length,
-              guint64    *out)
-{
-  guint64 value = 0;
-
-  if (length == 0)
-    return FALSE;
-  for (gsize i = 0; i < length; i++)
-    {
-      guint digit;
-
-      if (!g_ascii_isdigit (text[i]))
-        return FALSE;
-      digit = (guint)(text[i] - '0');
-      if (value > (G_MAXUINT64 - digit) / 10)
-        return FALSE;
-      value = value * 10 + digit;
-    }
-
-  *out = value;
-  return TRUE;
 }
 
 /* "86.17%", "100.0%", "05.23%": digits with at most one dot, then '%' */
@@ -247,7 +193,7 @@ parse_header (const char  *text,
 
   p = text + 1;
   n = length - 1;
-  trim_blanks (&p, &n);
+  ps_parse_trim (&p, &n);
   *name = p;
   *name_length = n;
   *declared_known = FALSE;
@@ -259,12 +205,12 @@ parse_header (const char  *text,
 
       while (open > 0 && p[open - 1] != '[')
         open--;
-      if (open > 0 && parse_digits (p + open, digits_end - open, declared))
+      if (open > 0 && ps_parse_uint64 (p + open, digits_end - open, declared))
         {
           const char *name_text = p;
           gsize name_n = open - 1;
 
-          trim_blanks (&name_text, &name_n);
+          ps_parse_trim (&name_text, &name_n);
           *name = name_text;
           *name_length = name_n;
           *declared_known = TRUE;
@@ -294,7 +240,7 @@ parse_node_line (const char  *text,
   out->depth = (guint)MIN ((gsize)(p - text), G_MAXUINT);
 
   token = p;
-  while (p < end && !is_blank (*p))
+  while (p < end && !ps_parse_is_blank (*p))
     p++;
   if (!is_percentage (token, p - token))
     {
@@ -302,19 +248,19 @@ parse_node_line (const char  *text,
       return FALSE;
     }
 
-  while (p < end && is_blank (*p))
+  while (p < end && ps_parse_is_blank (*p))
     p++;
   token = p;
-  while (p < end && !is_blank (*p))
+  while (p < end && !ps_parse_is_blank (*p))
     p++;
   if (p - token < 3 || token[0] != '[' || p[-1] != ']'
-      || !parse_digits (token + 1, (p - token) - 2, &out->count))
+      || !ps_parse_uint64 (token + 1, (p - token) - 2, &out->count))
     {
       *problem = _("expected a sample count in brackets such as “[1318]” after the percentage");
       return FALSE;
     }
 
-  while (p < end && is_blank (*p))
+  while (p < end && ps_parse_is_blank (*p))
     p++;
 
   /* The image follows " @ " (absent when it is the previous line's) */
@@ -327,7 +273,7 @@ parse_node_line (const char  *text,
 
   out->function = p;
   out->function_length = (image_mark != NULL ? image_mark : end) - p;
-  trim_blanks (&out->function, &out->function_length);
+  ps_parse_trim (&out->function, &out->function_length);
   if (out->function_length == 0)
     {
       *problem = _("expected a function name or address after the sample count");
@@ -338,7 +284,7 @@ parse_node_line (const char  *text,
     {
       out->image = image_mark + 3;
       out->image_length = end - out->image;
-      trim_blanks (&out->image, &out->image_length);
+      ps_parse_trim (&out->image, &out->image_length);
       if (out->image_length == 0)
         out->image = NULL;
     }
@@ -348,30 +294,6 @@ parse_node_line (const char  *text,
 
 /* ------------------------------------------------------------------------ */
 /* Trees to samples                                                          */
-
-static void
-warn (PmcParser  *self,
-      PsSeverity  severity,
-      const char *code,
-      guint64     line,
-      const char *format,
-      ...) G_GNUC_PRINTF (5, 6);
-
-static void
-warn (PmcParser  *self,
-      PsSeverity  severity,
-      const char *code,
-      guint64     line,
-      const char *format,
-      ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  ps_store_builder_warn_valist (self->parent.builder, severity, code, line, PS_NO_POSITION,
-                                self->session, format, args);
-  va_end (args);
-}
 
 /* The samples of the path's last node that none of its callers took */
 static void
@@ -442,10 +364,10 @@ end_block (PmcParser *self)
     return;
 
   if (self->declared_known && self->listed > self->declared)
-    warn (self, PS_SEVERITY_WARNING, "W-PMC-TOTAL", self->header_line,
-          _("The trees of “%s” list %llu samples, more than the %llu the header announces"),
-          ps_event_store_get_string (self->store, self->pmc_name),
-          (unsigned long long) self->listed, (unsigned long long) self->declared);
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PMC-TOTAL", self->header_line,
+                           _("The trees of “%s” list %llu samples, more than the %llu the header announces"),
+                           ps_event_store_get_string (self->store, self->pmc_name),
+                           (unsigned long long) self->listed, (unsigned long long) self->declared);
 
   self->total_listed += self->listed;
   self->listed = 0;
@@ -484,12 +406,12 @@ begin_block (PmcParser  *self,
     {
       name = "unknown";
       name_length = strlen (name);
-      warn (self, PS_SEVERITY_WARNING, "W-PMC-HEADER", line,
-            _("The block header names no event; expected “@ EVENT [N samples]”"));
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PMC-HEADER", line,
+                             _("The block header names no event; expected “@ EVENT [N samples]”"));
     }
   else if (!declared_known)
-    warn (self, PS_SEVERITY_WARNING, "W-PMC-HEADER", line,
-          _("The block header gives no sample count; expected “@ EVENT [N samples]”"));
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PMC-HEADER", line,
+                           _("The block header gives no sample count; expected “@ EVENT [N samples]”"));
 
   self->pmc_name = intern_text (self->store, name, name_length);
   self->source = ps_event_store_add_sample_source (self->store, self->pmc_name, 0);
@@ -532,6 +454,16 @@ path_hash (guint32 parent,
   return (guint32)ps_util_mix64 (((guint64)parent << 32 | function) ^ ((guint64)image << 48) ^ image);
 }
 
+static guint
+path_hash_of_id (guint32  id,
+                 gpointer user_data)
+{
+  PmcParser *self = user_data;
+  const PathEntry *path = &g_array_index (self->paths, PathEntry, id);
+
+  return path_hash (path->parent, path->function, path->image);
+}
+
 /* The id of the path one frame longer than parent (id + 1, 0 for none) */
 static guint32
 path_intern (PmcParser  *self,
@@ -544,6 +476,7 @@ path_intern (PmcParser  *self,
   PathEntry entry = { parent, function, image, 0, 0 };
   guint32 next = self->last_path + 1;
   guint32 k;
+  guint32 id;
 
   /* A block that repeats an earlier one lists its paths in the order
    * they were made: try the path after the last one first */
@@ -555,36 +488,19 @@ path_intern (PmcParser  *self,
         return self->last_path = next;
     }
 
-  for (k = path_hash (parent, function, image) & self->path_mask; self->path_index[k] != 0;
-       k = (k + 1) & self->path_mask)
+  for (k = ps_id_table_first_slot (&self->path_index, path_hash (parent, function, image));
+       (id = ps_id_table_id_at (&self->path_index, k)) != PS_ID_TABLE_FREE;
+       k = ps_id_table_next_slot (&self->path_index, k))
     {
-      const PathEntry *found = &g_array_index (self->paths, PathEntry, self->path_index[k] - 1);
+      const PathEntry *found = &g_array_index (self->paths, PathEntry, id);
 
       if (found->parent == parent && found->function == function && found->image == image)
-        return self->last_path = self->path_index[k] - 1;
+        return self->last_path = id;
     }
 
   entry.frame = ps_event_store_intern_frame (self->store, function, image, function_address (name, name_length));
   g_array_append_val (self->paths, entry);
-  self->path_index[k] = self->paths->len;
-  /* Linear probing stays short below 70 % */
-  if ((guint64)self->paths->len * 10 > (guint64)self->path_mask * 7)
-    {
-      guint32 size = (self->path_mask + 1) * 2;
-
-      g_free (self->path_index);
-      self->path_index = g_new0 (guint32, size);
-      self->path_mask = size - 1;
-      for (guint32 id = 0; id < self->paths->len; id++)
-        {
-          const PathEntry *path = &g_array_index (self->paths, PathEntry, id);
-
-          for (k = path_hash (path->parent, path->function, path->image) & self->path_mask;
-               self->path_index[k] != 0; k = (k + 1) & self->path_mask)
-            ;
-          self->path_index[k] = id + 1;
-        }
-    }
+  ps_id_table_insert_at (&self->path_index, k, self->paths->len - 1, path_hash_of_id, self);
   return self->last_path = self->paths->len - 1;
 }
 
@@ -668,8 +584,8 @@ read_node_line (PmcParser    *self,
           self->skipping = TRUE;
           self->skip_depth = node.depth;
         }
-      warn (self, PS_SEVERITY_WARNING, "W-PMC-LINE", line->number,
-            _("Not a callgraph line: %s; the line and the callers below it are skipped"), problem);
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PMC-LINE", line->number,
+                             _("Not a callgraph line: %s; the line and the callers below it are skipped"), problem);
       return;
     }
 
@@ -682,11 +598,11 @@ read_node_line (PmcParser    *self,
 
   if (node.count > MAX_COUNT)
     {
-      warn (self, PS_SEVERITY_WARNING, "W-PMC-COUNT", line->number,
-            _("The count of %llu samples is more than a run takes; expected at most %llu, "
-              "and it counts as %llu"),
-            (unsigned long long) node.count, (unsigned long long) MAX_COUNT,
-            (unsigned long long) MAX_COUNT);
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PMC-COUNT", line->number,
+                             _("The count of %llu samples is more than a run takes; expected at most %llu, "
+                               "and it counts as %llu"),
+                             (unsigned long long) node.count, (unsigned long long) MAX_COUNT,
+                             (unsigned long long) MAX_COUNT);
       node.count = MAX_COUNT;
     }
 
@@ -694,10 +610,10 @@ read_node_line (PmcParser    *self,
 
   if (node.depth > self->path->len)
     {
-      warn (self, PS_SEVERITY_WARNING, "W-PMC-DEPTH", line->number,
-            _("The line is indented %u levels, but its callee is at level %u; expected at most %u; "
-              "the line and the callers below it are skipped"),
-            node.depth, self->path->len > 0 ? self->path->len - 1 : 0, self->path->len);
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PMC-DEPTH", line->number,
+                             _("The line is indented %u levels, but its callee is at level %u; expected at most %u; "
+                               "the line and the callers below it are skipped"),
+                             node.depth, self->path->len > 0 ? self->path->len - 1 : 0, self->path->len);
       self->skipping = TRUE;
       self->skip_depth = node.depth;
       return;
@@ -717,10 +633,10 @@ read_node_line (PmcParser    *self,
       guint64 left_to_callers = callee->count - MIN (callee->callers, callee->count);
 
       if (node.count > left_to_callers)
-        warn (self, PS_SEVERITY_WARNING, "W-PMC-COUNT", line->number,
-              _("The caller has %llu samples, more than the %llu of its callee (line %llu) left to its callers"),
-              (unsigned long long) node.count, (unsigned long long) left_to_callers,
-              (unsigned long long) callee->line);
+        ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PMC-COUNT", line->number,
+                               _("The caller has %llu samples, more than the %llu of its callee (line %llu) left to its callers"),
+                               (unsigned long long) node.count, (unsigned long long) left_to_callers,
+                               (unsigned long long) callee->line);
     }
 
   parent_path = self->path->len > 0 ? g_array_index (self->path, PathNode, self->path->len - 1).path + 1 : 0;
@@ -757,10 +673,10 @@ handle_line (const PsLine *line,
     return;
 
   if (G_UNLIKELY (line->truncated))
-    warn (self, PS_SEVERITY_WARNING, "W-LONGLINE", line->number,
-          _("The line is longer than %u MiB; the rest of it was dropped"), MAX_LINE_LENGTH / (1024 * 1024));
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-LONGLINE", line->number,
+                           _("The line is longer than %u MiB; the rest of it was dropped"), MAX_LINE_LENGTH / (1024 * 1024));
 
-  if (is_blank_line (line->text, line->length))
+  if (ps_parse_is_blank_text (line->text, line->length))
     {
       end_tree (self);
       return;
@@ -885,7 +801,7 @@ pmc_free (PsParser *parser)
   g_clear_error (&self->error);
   g_array_unref (self->path);
   g_array_unref (self->paths);
-  g_free (self->path_index);
+  ps_id_table_clear (&self->path_index);
   g_free (self->names);
   g_array_unref (self->pmcs);
   g_array_unref (self->pmc_declared);
@@ -910,8 +826,7 @@ pmc_parser_new (PsStoreBuilder *builder)
   self->session = PS_NONE;
   self->path = g_array_new (FALSE, FALSE, sizeof (PathNode));
   self->paths = g_array_new (FALSE, FALSE, sizeof (PathEntry));
-  self->path_mask = 1023;
-  self->path_index = g_new0 (guint32, self->path_mask + 1);
+  ps_id_table_init (&self->path_index, 1024);
   self->names = g_new0 (NameCacheEntry, NAME_CACHE_SIZE);
   self->pmcs = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->pmc_declared = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -970,7 +885,7 @@ pmc_sniff (const guint8 *data,
   do
     if (!next_line (&p, end, &line, &line_length))
       return 0;
-  while (is_blank_line (line, line_length));
+  while (ps_parse_is_blank_text (line, line_length));
 
   if (!parse_header (line, line_length, &name, &name_length, &declared, &declared_known)
       || !declared_known || name_length == 0 || line[1] != ' ')
@@ -980,7 +895,7 @@ pmc_sniff (const guint8 *data,
   do
     if (!next_line (&p, end, &line, &line_length))
       return 70;
-  while (is_blank_line (line, line_length));
+  while (ps_parse_is_blank_text (line, line_length));
 
   if (parse_node_line (line, line_length, &node, &problem) && node.depth == 0)
     return 95;

@@ -30,6 +30,7 @@
 
 #include "ps-error.h"
 #include "ps-format.h"
+#include "ps-parse-kit.h"
 #include "ps-util.h"
 
 /* A record (one row with all its fields) longer than this is not a report
@@ -189,9 +190,7 @@ typedef struct
   guint8        head[3];          /* the first bytes, while detecting */
   guint         n_head;
   guint         bom_length;
-  gboolean      has_odd_byte;     /* UTF-16: half a code unit left over */
-  guint8        odd_byte;
-  gunichar2     high_surrogate;   /* 0 if none pending */
+  PsUtf16Decoder utf16;
   GString      *decoded;          /* UTF-16 chunks as UTF-8 */
 
   /* Tokenizer */
@@ -261,25 +260,6 @@ field_text_clear (FieldText *text)
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FieldText, field_text_clear)
-
-static inline gboolean
-is_blank (char c)
-{
-  return c == ' ' || c == '\t';
-}
-
-static void
-trim_blanks (const char **text,
-             gsize       *length)
-{
-  while (*length > 0 && is_blank ((*text)[0]))
-    {
-      (*text)++;
-      (*length)--;
-    }
-  while (*length > 0 && is_blank ((*text)[*length - 1]))
-    (*length)--;
-}
 
 static const Field *
 row_field (VsParser *self,
@@ -410,7 +390,7 @@ scan_number (const char *text,
   gboolean after_digit = FALSE;
 
   memset (out, 0, sizeof *out);
-  trim_blanks (&p, &length);
+  ps_parse_trim (&p, &length);
   end = p + length;
   if (p == end)
     return NUMBER_EMPTY;
@@ -421,7 +401,7 @@ scan_number (const char *text,
   if (end > p && end[-1] == '%')
     {
       end--;
-      while (end > p && is_blank (end[-1]))
+      while (end > p && ps_parse_is_blank (end[-1]))
         end--;
     }
   if (p == end)
@@ -665,7 +645,7 @@ read_header (VsParser  *self,
       get_text (self, (int)i, &text);
       name = text.text;
       length = text.length;
-      trim_blanks (&name, &length);
+      ps_parse_trim (&name, &length);
 
       column->role = COLUMN_UNKNOWN;
       for (guint k = 0; k < G_N_ELEMENTS (named_columns) && column->role == COLUMN_UNKNOWN; k++)
@@ -1001,7 +981,7 @@ read_type (VsParser *self)
   get_text (self, self->role_column[COLUMN_TYPE], &text);
   type = text.text;
   length = text.length;
-  trim_blanks (&type, &length);
+  ps_parse_trim (&type, &length);
 
   for (guint i = 0; i < G_N_ELEMENTS (words); i++)
     if ((length == strlen (words[i]) && g_ascii_strncasecmp (type, words[i], length) == 0)
@@ -1503,61 +1483,6 @@ csv_feed (VsParser    *self,
 /* ------------------------------------------------------------------------ */
 /* Encoding (§7 rule 1)                                                      */
 
-static void
-append_utf16_unit (VsParser  *self,
-                   gunichar2  unit)
-{
-  if (self->high_surrogate != 0)
-    {
-      gunichar2 high = self->high_surrogate;
-
-      self->high_surrogate = 0;
-      if (unit >= 0xDC00 && unit <= 0xDFFF)
-        {
-          g_string_append_unichar (self->decoded, 0x10000 + (((gunichar)high - 0xD800) << 10) + (unit - 0xDC00));
-          return;
-        }
-      g_string_append_unichar (self->decoded, 0xFFFD);
-    }
-
-  if (unit >= 0xD800 && unit <= 0xDBFF)
-    self->high_surrogate = unit;
-  else if (unit >= 0xDC00 && unit <= 0xDFFF)
-    g_string_append_unichar (self->decoded, 0xFFFD);
-  else
-    g_string_append_unichar (self->decoded, unit);
-}
-
-static void
-decode_utf16 (VsParser     *self,
-              const guint8 *data,
-              gsize         length)
-{
-  gboolean little = self->encoding == ENCODING_UTF16LE;
-  gsize i = 0;
-
-  g_string_truncate (self->decoded, 0);
-
-  if (self->has_odd_byte && length > 0)
-    {
-      guint8 first = self->odd_byte, second = data[0];
-
-      append_utf16_unit (self, little ? (gunichar2)(first | second << 8) : (gunichar2)(first << 8 | second));
-      self->has_odd_byte = FALSE;
-      i = 1;
-    }
-
-  for (; i + 1 < length; i += 2)
-    append_utf16_unit (self, little ? (gunichar2)(data[i] | data[i + 1] << 8)
-                                    : (gunichar2)(data[i] << 8 | data[i + 1]));
-
-  if (i < length)
-    {
-      self->odd_byte = data[i];
-      self->has_odd_byte = TRUE;
-    }
-}
-
 static gboolean
 feed_decoded (VsParser      *self,
               const guint8  *data,
@@ -1569,7 +1494,8 @@ feed_decoded (VsParser      *self,
 
   if (self->encoding == ENCODING_UTF16LE || self->encoding == ENCODING_UTF16BE)
     {
-      decode_utf16 (self, data, length);
+      g_string_truncate (self->decoded, 0);
+      ps_utf16_decoder_feed (&self->utf16, data, length, self->decoded);
       return csv_feed (self, self->decoded->str, self->decoded->len, error);
     }
 
@@ -1619,6 +1545,7 @@ detect_encoding (VsParser *self,
 
   if (self->encoding == ENCODING_UTF16LE || self->encoding == ENCODING_UTF16BE)
     {
+      ps_utf16_decoder_init (&self->utf16, self->encoding == ENCODING_UTF16BE);
       ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-UTF16", 0, PS_NO_POSITION, PS_NONE,
                              "%s", self->encoding == ENCODING_UTF16LE
                                ? _("The file is UTF-16LE text; it was decoded")
@@ -1678,11 +1605,9 @@ vs_finish (PsParser  *parser,
     }
 
   /* Half a UTF-16 character at the end */
-  if (self->has_odd_byte || self->high_surrogate != 0)
+  g_string_truncate (self->decoded, 0);
+  if (ps_utf16_decoder_finish (&self->utf16, self->decoded))
     {
-      self->has_odd_byte = FALSE;
-      self->high_surrogate = 0;
-      g_string_assign (self->decoded, "\xEF\xBF\xBD");  /* U+FFFD */
       if (!csv_feed (self, self->decoded->str, self->decoded->len, error))
         return FALSE;
     }

@@ -17,6 +17,9 @@
  * corrupt length never makes the reader wait for (or copy) bytes it will
  * not use. Decoding happens only once a unit is complete, so records and
  * warnings come out in the same order whatever the chunking.
+ *
+ * This file cuts the units and keeps the reader's state; the decoding of
+ * each record is in ps-pmclog-records.c.
  */
 #include "config.h"
 
@@ -27,103 +30,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "ps-error.h"
-#include "ps-pmclog.h"
-
-/* specs: hwpmc-pmclog.md §7.4 — the largest record is 65535 bytes; a
- * container info block may reach 8 + 65535 bytes. */
-#define ACCUM_SIZE         (65536 + 8)
-/* Resynchronisation needs a candidate record and the next header word. */
-#define WINDOW_MAX         (2 * 65536 + 8)
-#define MAX_SLOTS          (65536 / 4)
-#define RECORD_MAGIC       0xEEu
-#define CONTAINER_MAGIC    0x504D434Cu
-#define CONTAINER_END      0
-#define CONTAINER_SYSINFO  1
-#define SYSINFO_FIELD      64
-#define MODERN_MAX_DEPTH   512   /* specs: hwpmc-pmclog.md §3.3, §9.1 */
-#define LEGACY_MAX_DEPTH   128   /* specs: hwpmc-pmclog.md §11 (10.x–11.x) */
-#define PATH_MAX_BYTES     1024
-#define CPUID_FIELD        64
-#define COMM_FIELD         20
-#define DYN_NAME_FIELD     64
-#define NO_TYPE            0xFF
-
-typedef enum
-{
-  STATE_START,
-  STATE_CONTAINER_HEADER,
-  STATE_CONTAINER_BLOCK,
-  STATE_RECORDS,
-  STATE_RESYNC,
-  STATE_FAILED,
-} State;
-
-typedef enum
-{
-  HEADER_OK,
-  HEADER_UNKNOWN_TYPE,
-  HEADER_BAD,
-} HeaderCheck;
-
-typedef enum
-{
-  UNIT_OK,
-  UNIT_FAILED,
-  UNIT_RESYNC,
-} UnitResult;
-
-/* §3.3: min and max are in bytes; max 0 means "up to 65532"; a fixed
- * type of length min that is longer is accepted with the LONGER flag. */
-typedef struct
-{
-  guint16  min;
-  guint16  max;
-  gboolean fixed;
-} TypeBounds;
-
-struct _PsPmclogReader
-{
-  PsPmclogOptions    options;
-  PsPmclogCallbacks  callbacks;
-  gpointer           user_data;
-
-  State              state;
-  PsPmclogGeneration generation;
-  gboolean           big_endian;
-  gboolean           container_big_endian;
-  gboolean           has_container;
-  guint16            container_version;
-  guint16            container_architecture;
-  guint              address_width;   /* 0: not known yet */
-  guint32            version;
-  guint              header_size;
-  guint              max_depth;
-  gboolean           two_address_exec;
-  gboolean           closed;
-  gboolean           warned_after_close;
-  gboolean           in_callback;
-
-  guint64            offset;
-  guint64            number;
-  const guint8      *type_map;        /* file type code → PsPmclogType or NO_TYPE */
-  TypeBounds         bounds[PS_PMCLOG_N_TYPES];
-
-  guint8            *accum;
-  gsize              accum_len;
-  gsize              accum_need;      /* 0 while the unit's length is unknown */
-
-  GByteArray        *window;          /* resync: bytes from self->offset on */
-  gsize              window_start;
-  guint64            resync_from;
-
-  guint64           *pcs;
-  PsPmclogPart       parts[4];
-  char              *string;
-  char               cpuid[CPUID_FIELD + 1];
-  char               cpu_model[SYSINFO_FIELD + 1];
-  char               os_release[SYSINFO_FIELD + 1];
-  char               build_id[SYSINFO_FIELD + 1];
-};
+#include "ps-parse-kit.h"
+#include "ps-pmclog-private.h"
 
 /* specs: hwpmc-pmclog.md §3.1 */
 static guint8 legacy_types[256];
@@ -185,16 +93,6 @@ ps_pmclog_type_to_string (PsPmclogType type)
  * the writer's byte order; 64-bit values are two words, low word first,
  * except the modern header tsc and the INITIALIZE timespec (native). */
 
-static inline guint32
-load32 (const guint8 *p,
-        gboolean      big_endian)
-{
-  guint32 value;
-
-  memcpy (&value, p, sizeof value);
-  return big_endian ? GUINT32_FROM_BE (value) : GUINT32_FROM_LE (value);
-}
-
 static inline guint16
 load16 (const guint8 *p,
         gboolean      big_endian)
@@ -205,66 +103,12 @@ load16 (const guint8 *p,
   return big_endian ? GUINT16_FROM_BE (value) : GUINT16_FROM_LE (value);
 }
 
-static inline guint64
-load64_native (const guint8 *p,
-               gboolean      big_endian)
-{
-  guint64 value;
-
-  memcpy (&value, p, sizeof value);
-  return big_endian ? GUINT64_FROM_BE (value) : GUINT64_FROM_LE (value);
-}
-
-static inline guint64
-load64_words (const guint8 *p,
-              gboolean      big_endian)
-{
-  return (guint64) load32 (p, big_endian) | ((guint64) load32 (p + 4, big_endian) << 32);
-}
-
-static inline guint32
-rd32 (const PsPmclogReader *self,
-      const guint8         *p)
-{
-  return load32 (p, self->big_endian);
-}
-
-static inline guint64
-rd64 (const PsPmclogReader *self,
-      const guint8         *p)
-{
-  return load64_words (p, self->big_endian);
-}
-
-static inline guint64
-rd_addr (const PsPmclogReader *self,
-         const guint8         *p,
-         guint                 width)
-{
-  return width == 8 ? rd64 (self, p) : rd32 (self, p);
-}
-
-/* §1.7 rule 4: the high half of a 64-bit address is that of a canonical
- * user (small) or kernel (all ones) address. */
-static inline gboolean
-high_half_plausible (guint32 high)
-{
-  return high <= 0xFFFFu || high >= 0xFFFF0000u;
-}
-
-static void
-warn (PsPmclogReader *self,
-      const char     *code,
-      guint64         offset,
-      const char     *format,
-      ...) G_GNUC_PRINTF (4, 5);
-
-static void
-warn (PsPmclogReader *self,
-      const char     *code,
-      guint64         offset,
-      const char     *format,
-      ...)
+void
+pmclog_warn (PsPmclogReader *self,
+             const char     *code,
+             guint64         offset,
+             const char     *format,
+             ...)
 {
   g_autofree char *message = NULL;
   va_list args;
@@ -352,9 +196,9 @@ update_bounds (PsPmclogReader *self)
 #undef RANGE
 }
 
-static void
-set_address_width (PsPmclogReader *self,
-                   guint           width)
+void
+pmclog_set_address_width (PsPmclogReader *self,
+                          guint           width)
 {
   if (self->address_width == width)
     return;
@@ -463,886 +307,6 @@ ps_pmclog_reader_get_offset (PsPmclogReader *self)
   return self->offset;
 }
 
-/* Header validation: specs: hwpmc-pmclog.md §1.9 rules 1–4 and §7.3 (the
- * checks libpmc lacks). Pure, so that resynchronisation can use it. */
-static HeaderCheck
-check_header (PsPmclogReader *self,
-              guint32         word,
-              guint64         offset,
-              guint          *out_length,
-              guint8         *out_type,
-              GError        **error)
-{
-  guint magic = word >> 24;
-  guint code = (word >> 16) & 0xFF;
-  guint length = word & 0xFFFF;
-  guint8 type;
-  const TypeBounds *bounds;
-
-  if (magic != RECORD_MAGIC)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad record header at byte offset %" PRIu64 ": expected the magic byte 0xEE, found 0x%02X"),
-                   offset, magic);
-      return HEADER_BAD;
-    }
-  if (length < self->header_size)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad record header at byte offset %" PRIu64 ": expected a length of at least the %u-byte header, found %u"),
-                   offset, self->header_size, length);
-      return HEADER_BAD;
-    }
-  if (length % 4 != 0)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad record header at byte offset %" PRIu64 ": expected a length that is a multiple of 4, found %u"),
-                   offset, length);
-      return HEADER_BAD;
-    }
-
-  *out_length = length;
-  type = self->type_map[code];
-  *out_type = type;
-  if (type == NO_TYPE)
-    return HEADER_UNKNOWN_TYPE;
-
-  bounds = &self->bounds[type];
-  if (length < bounds->min)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad record header at byte offset %" PRIu64 ": expected a %s record of at least %u bytes, found a length of %u"),
-                   offset, ps_pmclog_type_to_string (type), bounds->min, length);
-      return HEADER_BAD;
-    }
-  if (bounds->max != 0 && length > bounds->max)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad record header at byte offset %" PRIu64 ": expected a %s record of at most %u bytes, found a length of %u"),
-                   offset, ps_pmclog_type_to_string (type), bounds->max, length);
-      return HEADER_BAD;
-    }
-
-  return HEADER_OK;
-}
-
-/* §1.9 rule 6: a plausible resynchronisation point is a known type whose
- * length is within its bounds (exact for fixed types). */
-static gboolean
-header_plausible (PsPmclogReader *self,
-                  guint32         word,
-                  guint          *out_length)
-{
-  guint8 type;
-
-  if (check_header (self, word, 0, out_length, &type, NULL) != HEADER_OK)
-    return FALSE;
-  if (self->bounds[type].fixed && *out_length != self->bounds[type].min)
-    return FALSE;
-  return TRUE;
-}
-
-/* Strings: specs: hwpmc-pmclog.md §1.5 — bounded by the record (or the
- * field), up to the first NUL; the rest of the field is never read. */
-static const char *
-copy_string (char         *dest,
-             const guint8 *p,
-             gsize         available,
-             guint32      *flags)
-{
-  const guint8 *nul = memchr (p, 0, available);
-  gsize n = nul != NULL ? (gsize) (nul - p) : available;
-
-  memcpy (dest, p, n);
-  dest[n] = '\0';
-  if (nul == NULL)
-    *flags |= PS_PMCLOG_RECORD_FLAG_NO_NUL;
-  return dest;
-}
-
-static const char *
-copy_tail_string (PsPmclogReader *self,
-                  const guint8   *p,
-                  guint           length,
-                  guint           string_offset,
-                  guint32        *flags)
-{
-  if (string_offset >= length)
-    {
-      *flags |= PS_PMCLOG_RECORD_FLAG_NO_NUL;
-      self->string[0] = '\0';
-      return self->string;
-    }
-  return copy_string (self->string, p + string_offset, length - string_offset, flags);
-}
-
-/* A name "holds printable text": printable ASCII up to a NUL or the end. */
-static gsize
-printable_run (const guint8 *p,
-               gsize         available,
-               gboolean     *terminated)
-{
-  gsize i;
-
-  *terminated = FALSE;
-  for (i = 0; i < available; i++)
-    {
-      if (p[i] == 0)
-        {
-          *terminated = TRUE;
-          return i;
-        }
-      if (p[i] < 0x20 || p[i] > 0x7E)
-        return 0;
-    }
-  return i;
-}
-
-static gboolean
-deliver (PsPmclogReader *self,
-         PsPmclogRecord *record,
-         GError        **error)
-{
-  gboolean ok;
-  g_autoptr(GError) local_error = NULL;
-
-  if (self->callbacks.record == NULL)
-    return TRUE;
-
-  self->in_callback = TRUE;
-  ok = self->callbacks.record (record, self->user_data, &local_error);
-  self->in_callback = FALSE;
-  if (!ok)
-    {
-      if (local_error != NULL)
-        g_propagate_error (error, g_steal_pointer (&local_error));
-      else
-        g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                     _("Reading stopped at the %s record at byte offset %" PRIu64),
-                     ps_pmclog_type_to_string (record->type), record->offset);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* specs: hwpmc-pmclog.md §1.6, §1.7, §2 — the first INITIALIZE fixes the
- * version, the PROCEXEC layout and possibly the address width. */
-static gboolean
-apply_initialize (PsPmclogReader       *self,
-                  const PsPmclogRecord *record,
-                  GError              **error)
-{
-  guint32 version = record->u.initialize.version;
-  guint major = version >> 24;
-  guint32 cputype = record->u.initialize.cputype;
-
-  if (major >= 0x04 && major <= 0x08)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_UNSUPPORTED_VERSION,
-                   _("INITIALIZE at byte offset %" PRIu64 " has version 0x%08X: unsupported transitional log version (majors 0x04–0x08 only existed in 2018 development snapshots)"),
-                   record->offset, version);
-      return FALSE;
-    }
-
-  if (self->generation == PS_PMCLOG_GENERATION_LEGACY)
-    {
-      if (major < 0x01 || major > 0x03)
-        {
-          g_set_error (error, PS_ERROR, PS_ERROR_UNSUPPORTED_VERSION,
-                       _("INITIALIZE at byte offset %" PRIu64 " has version 0x%08X: expected a major version of 1 to 3 in a legacy (type 2) INITIALIZE"),
-                       record->offset, version);
-          return FALSE;
-        }
-    }
-  else
-    {
-      if (major < 0x09)
-        {
-          g_set_error (error, PS_ERROR, PS_ERROR_UNSUPPORTED_VERSION,
-                       _("INITIALIZE at byte offset %" PRIu64 " has version 0x%08X: expected a major version of 9 or later in a modern (type 3) INITIALIZE"),
-                       record->offset, version);
-          return FALSE;
-        }
-      if (major > 0x0A)
-        warn (self, "W-PMCLOG-VERSION", record->offset,
-              _("Log version 0x%08X is newer than any known (0x0A): reading it with the latest known layout"),
-              version);
-      self->two_address_exec = major >= 0x0A;
-    }
-
-  self->version = version;
-
-  if (self->options.address_width != 0 || self->generation != PS_PMCLOG_GENERATION_MODERN)
-    return TRUE;
-
-  /* §1.7 rules 1 and 2 */
-  if (record->length < 112)
-    set_address_width (self, 4);
-  else if (cputype >= 0x500 && cputype <= 0x5FF)
-    set_address_width (self, 4);
-  else if (cputype >= 0x600 && cputype <= 0x6FF)
-    set_address_width (self, 8);
-  else if (cputype <= 0x01 || (cputype >= 0x80 && cputype <= 0xFF))
-    set_address_width (self, 8);
-
-  return TRUE;
-}
-
-static void
-decode_initialize (PsPmclogReader *self,
-                   const guint8   *p,
-                   guint           length,
-                   PsPmclogRecord *record)
-{
-  if (self->generation == PS_PMCLOG_GENERATION_LEGACY)
-    {
-      /* specs: hwpmc-pmclog.md §11 */
-      record->u.initialize.version = rd32 (self, p + 12);
-      record->u.initialize.cputype = rd32 (self, p + 16);
-      record->u.initialize.cpuid = "";
-      if (length > 20)
-        record->flags |= PS_PMCLOG_RECORD_FLAG_LONGER;
-      return;
-    }
-
-  /* specs: hwpmc-pmclog.md §4.3 */
-  record->u.initialize.version = rd32 (self, p + 16);
-  record->u.initialize.cputype = rd32 (self, p + 20);
-  record->u.initialize.tsc_freq = rd64 (self, p + 24);
-  record->u.initialize.has_wallclock = TRUE;
-  if (length < 112)
-    {
-      /* i386: 32-bit time_t */
-      record->u.initialize.wall_seconds = (gint32) rd32 (self, p + 32);
-      record->u.initialize.wall_nanoseconds = rd32 (self, p + 36);
-      record->u.initialize.cpuid = copy_string (self->cpuid, p + 40, CPUID_FIELD, &record->flags);
-      if (length > 104)
-        record->flags |= PS_PMCLOG_RECORD_FLAG_LONGER;
-    }
-  else
-    {
-      guint64 nanoseconds = load64_native (p + 40, self->big_endian);
-      guint32 cputype = record->u.initialize.cputype;
-      gboolean narrow = self->address_width == 4 || (cputype >= 0x500 && cputype <= 0x5FF);
-
-      /* A 32-bit long (arm, powerpc) followed by 4 bytes of padding */
-      if (narrow || nanoseconds >= G_GUINT64_CONSTANT (1000000000))
-        nanoseconds = load32 (p + 40, self->big_endian);
-      record->u.initialize.wall_seconds = (gint64) load64_native (p + 32, self->big_endian);
-      record->u.initialize.wall_nanoseconds = (gint64) nanoseconds;
-      record->u.initialize.cpuid = copy_string (self->cpuid, p + 48, CPUID_FIELD, &record->flags);
-      if (length > 112)
-        record->flags |= PS_PMCLOG_RECORD_FLAG_LONGER;
-    }
-}
-
-/* specs: hwpmc-pmclog.md §1.7 rule 5 — not decisive, so only for this
- * record: 64-bit when every high half is that of a canonical address. */
-static guint
-guess_callchain_width (PsPmclogReader *self,
-                       const guint8   *pcs,
-                       guint           payload)
-{
-  if (payload % 8 != 0)
-    {
-      set_address_width (self, 4);
-      return 4;
-    }
-  for (guint i = 4; i < payload; i += 8)
-    if (!high_half_plausible (rd32 (self, pcs + i)))
-      return 4;
-  return 8;
-}
-
-static void
-decode_pcs (PsPmclogReader *self,
-            const guint8   *p,
-            guint           n,
-            guint           width)
-{
-  guint64 *pcs = self->pcs;
-
-  if (width == 8)
-    {
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN
-      if (!self->big_endian)
-        {
-          /* Low word first in little-endian words is a native u64 */
-          memcpy (pcs, p, (gsize) n * 8);
-          return;
-        }
-#endif
-      for (guint i = 0; i < n; i++)
-        pcs[i] = rd64 (self, p + (gsize) i * 8);
-    }
-  else
-    {
-      for (guint i = 0; i < n; i++)
-        pcs[i] = rd32 (self, p + (gsize) i * 4);
-    }
-}
-
-/* specs: hwpmc-pmclog.md §4.2, §4.9, §11 */
-static void
-decode_callchain (PsPmclogReader *self,
-                  const guint8   *p,
-                  guint           length,
-                  PsPmclogRecord *record)
-{
-  gboolean legacy = self->generation == PS_PMCLOG_GENERATION_LEGACY;
-  guint pcs_offset = legacy ? 24 : 32;
-  guint payload = length - pcs_offset;
-  guint width = self->address_width;
-  guint32 cpuflags;
-  guint n;
-
-  record->u.callchain.pid = rd32 (self, p + (legacy ? 12 : 16));
-  if (legacy)
-    {
-      record->u.callchain.tid = PS_PMCLOG_NO_TID;
-      record->u.callchain.pmcid = rd32 (self, p + 16);
-      cpuflags = rd32 (self, p + 20);
-    }
-  else
-    {
-      record->u.callchain.tid = rd32 (self, p + 20);
-      record->u.callchain.pmcid = rd32 (self, p + 24);
-      cpuflags = rd32 (self, p + 28);
-    }
-  record->u.callchain.cpu = cpuflags >> 16;
-  record->u.callchain.cpuflags = cpuflags & 0xFFFF;
-
-  if (width == 0)
-    width = guess_callchain_width (self, p + pcs_offset, payload);
-  n = payload / width;
-  if (payload % width != 0)
-    record->flags |= PS_PMCLOG_RECORD_FLAG_LONGER;
-
-  decode_pcs (self, p + pcs_offset, n, width);
-  record->u.callchain.pcs = self->pcs;
-  record->u.callchain.n_pcs = n;
-
-  if ((cpuflags & PS_PMCLOG_CC_MULTIPART) != 0 && width == 8 && n >= 1)
-    {
-      const guint8 *directory = p + pcs_offset;
-      guint slot = 1;
-      guint n_parts = 0;
-      gboolean has_chain = FALSE;
-
-      record->u.callchain.pcs = NULL;
-      record->u.callchain.n_pcs = 0;
-      for (guint i = 0; i < 4; i++)
-        {
-          guint8 part_type = directory[2 * i];
-          guint8 part_length = directory[2 * i + 1];
-
-          if (part_type == PS_PMCLOG_PART_END)
-            break;
-          if (slot + part_length > n)
-            {
-              warn (self, "W-PMCLOG-MULTIPART", record->offset,
-                    _("Multipart CALLCHAIN at byte offset %" PRIu64 ": part %u (type %u) needs %u slots from slot %u, but the record has %u"),
-                    record->offset, i, part_type, part_length, slot, n);
-              break;
-            }
-          self->parts[n_parts].type = part_type;
-          self->parts[n_parts].length = part_length;
-          self->parts[n_parts].values = self->pcs + slot;
-          if (part_type == PS_PMCLOG_PART_CALLCHAIN && !has_chain)
-            {
-              has_chain = TRUE;
-              record->u.callchain.pcs = self->pcs + slot;
-              record->u.callchain.n_pcs = part_length;
-            }
-          n_parts++;
-          slot += part_length;
-        }
-      record->u.callchain.n_parts = n_parts;
-      record->u.callchain.parts = self->parts;
-    }
-  else if ((cpuflags & PS_PMCLOG_CC_MULTIPART) != 0)
-    {
-      warn (self, "W-PMCLOG-MULTIPART", record->offset,
-            _("Multipart CALLCHAIN at byte offset %" PRIu64 " without 64-bit slots: read as a plain stack"),
-            record->offset);
-    }
-
-  if (n > self->max_depth)
-    {
-      record->flags |= PS_PMCLOG_RECORD_FLAG_DEEP;
-      warn (self, "W-PMCLOG-DEEP-CALLCHAIN", record->offset,
-            _("CALLCHAIN at byte offset %" PRIu64 " has %u pcs, more than the maximum depth %u"),
-            record->offset, n, self->max_depth);
-    }
-}
-
-/* specs: hwpmc-pmclog.md §11 (PCSAMPLE, v1 only) */
-static void
-decode_pcsample (PsPmclogReader *self,
-                 const guint8   *p,
-                 guint           length,
-                 PsPmclogRecord *record)
-{
-  guint width = self->address_width;
-
-  if (width == 0)
-    {
-      /* §1.7 rule 3: 32 ⇒ 8, 28 ⇒ 4 */
-      if (length == 32)
-        set_address_width (self, 8);
-      else if (length == 28)
-        set_address_width (self, 4);
-      width = length >= 32 ? 8 : 4;
-    }
-  if (length > 24 + width)
-    record->flags |= PS_PMCLOG_RECORD_FLAG_LONGER;
-
-  record->u.callchain.pid = rd32 (self, p + 12);
-  record->u.callchain.tid = PS_PMCLOG_NO_TID;
-  self->pcs[0] = rd_addr (self, p + 16, width);
-  record->u.callchain.pmcid = rd32 (self, p + 16 + width);
-  record->u.callchain.cpuflags = rd32 (self, p + 20 + width) != 0 ? PS_PMCLOG_CC_USER : 0;
-  record->u.callchain.cpu = 0;
-  record->u.callchain.pcs = self->pcs;
-  record->u.callchain.n_pcs = 1;
-}
-
-/* MAP_IN: specs: hwpmc-pmclog.md §4.4, §11, §1.7 rule 4 */
-static void
-decode_map_in (PsPmclogReader *self,
-               const guint8   *p,
-               guint           length,
-               PsPmclogRecord *record)
-{
-  gboolean legacy = self->generation == PS_PMCLOG_GENERATION_LEGACY;
-  guint start_offset = legacy ? 16 : 24;
-  guint width = self->address_width;
-
-  if (width == 0)
-    {
-      if (start_offset + 8 < length && p[start_offset + 8] == '/' &&
-          high_half_plausible (rd32 (self, p + start_offset + 4)))
-        set_address_width (self, 8);
-      else if (start_offset + 4 < length && p[start_offset + 4] == '/')
-        set_address_width (self, 4);
-      width = self->address_width != 0 ? self->address_width : 8;
-    }
-
-  record->u.map_in.pid = rd32 (self, p + (legacy ? 12 : 16));
-  record->u.map_in.start = rd_addr (self, p + start_offset, width);
-  record->u.map_in.path = copy_tail_string (self, p, length, start_offset + width, &record->flags);
-}
-
-/* MAP_OUT: specs: hwpmc-pmclog.md §4.5, §11, §1.7 rule 3 */
-static void
-decode_map_out (PsPmclogReader *self,
-                const guint8   *p,
-                guint           length,
-                PsPmclogRecord *record)
-{
-  gboolean legacy = self->generation == PS_PMCLOG_GENERATION_LEGACY;
-  guint start_offset = legacy ? 16 : 24;
-  guint width = self->address_width;
-
-  if (width == 0)
-    {
-      if (length == start_offset + 16)
-        set_address_width (self, 8);
-      else if (length == start_offset + 8)
-        set_address_width (self, 4);
-      width = length >= start_offset + 16 ? 8 : 4;
-    }
-  if (length > start_offset + 2 * width)
-    record->flags |= PS_PMCLOG_RECORD_FLAG_LONGER;
-
-  record->u.map_out.pid = rd32 (self, p + (legacy ? 12 : 16));
-  record->u.map_out.start = rd_addr (self, p + start_offset, width);
-  record->u.map_out.end = rd_addr (self, p + start_offset + width, width);
-}
-
-/* PROCEXEC candidates (§2 cross-check, case 22): a layout fits when its
- * path begins with '/' and 64-bit addresses have plausible high halves. */
-typedef struct
-{
-  guint n_addresses;
-  guint width;
-  guint path_offset;
-} ExecLayout;
-
-static gboolean
-exec_layout_matches (PsPmclogReader   *self,
-                     const guint8     *p,
-                     guint             length,
-                     const ExecLayout *layout,
-                     guint             address_offset)
-{
-  if (layout->path_offset >= length || p[layout->path_offset] != '/')
-    return FALSE;
-  if (layout->width == 8)
-    for (guint i = 0; i < layout->n_addresses; i++)
-      if (!high_half_plausible (rd32 (self, p + address_offset + i * 8 + 4)))
-        return FALSE;
-  return TRUE;
-}
-
-static gboolean
-all_path_bytes (const guint8 *p,
-                guint         from,
-                guint         to)
-{
-  for (guint i = from; i < to; i++)
-    if (p[i] <= 0x20 || p[i] >= 0x7F)
-      return FALSE;
-  return TRUE;
-}
-
-/* The first fitting candidate, unless a fitting candidate whose path
- * starts earlier reads as path text up to it: "/usr/bin/x" also has a '/'
- * 4 bytes in, but an address is not made of path characters. Returns
- * the index, or -1 when none fits. */
-static int
-choose_exec_layout (PsPmclogReader   *self,
-                    const guint8     *p,
-                    guint             length,
-                    const ExecLayout *layouts,
-                    guint             n_layouts,
-                    guint             address_offset)
-{
-  int chosen = -1;
-
-  for (guint i = 0; i < n_layouts && chosen < 0; i++)
-    if (exec_layout_matches (self, p, length, &layouts[i], address_offset))
-      chosen = i;
-  if (chosen < 0)
-    return -1;
-  for (guint i = 0; i < n_layouts; i++)
-    if (layouts[i].path_offset < layouts[chosen].path_offset &&
-        exec_layout_matches (self, p, length, &layouts[i], address_offset) &&
-        all_path_bytes (p, layouts[i].path_offset, layouts[chosen].path_offset))
-      chosen = i;
-  return chosen;
-}
-
-/* PROCEXEC: specs: hwpmc-pmclog.md §2, §4.8, §11 */
-static void
-decode_procexec (PsPmclogReader *self,
-                 const guint8   *p,
-                 guint           length,
-                 PsPmclogRecord *record)
-{
-  guint width = self->address_width;
-
-  if (self->generation == PS_PMCLOG_GENERATION_LEGACY)
-    {
-      /* §11: pid @12, entry @16, pmcid @16+addr, path @20+addr */
-      if (width == 0)
-        {
-          static const ExecLayout layouts[] = { { 1, 8, 28 }, { 1, 4, 24 } };
-          int chosen = choose_exec_layout (self, p, length, layouts, G_N_ELEMENTS (layouts), 16);
-
-          width = chosen >= 0 ? layouts[chosen].width : (length > 28 ? 8 : 4);
-        }
-      record->u.procexec.pid = rd32 (self, p + 12);
-      record->u.procexec.base = rd_addr (self, p + 16, width);
-      record->u.procexec.pmcid = rd32 (self, p + 16 + width);
-      record->u.procexec.path = copy_tail_string (self, p, length, 20 + width, &record->flags);
-    }
-  else
-    {
-      ExecLayout layouts[4];
-      guint n_layouts = 0;
-      guint n_expected = self->two_address_exec ? 2 : 1;
-      guint n_other = 3 - n_expected;
-      guint n_addresses;
-      int chosen;
-
-      /* §4.8: pid @16, pmcid @20, addresses from 24, then the path */
-      for (guint pass = 0; pass < 2; pass++)
-        for (guint w = 8; w >= 4; w -= 4)
-          if (width == 0 || width == w)
-            {
-              guint n = pass == 0 ? n_expected : n_other;
-
-              layouts[n_layouts++] = (ExecLayout) { n, w, 24 + n * w };
-            }
-      chosen = choose_exec_layout (self, p, length, layouts, n_layouts, 24);
-      if (chosen >= 0)
-        {
-          n_addresses = layouts[chosen].n_addresses;
-          width = layouts[chosen].width;
-        }
-      else
-        {
-          /* No path to check (an empty one): the expected layout if the
-           * record is long enough for it. */
-          if (width == 0)
-            width = 8;
-          n_addresses = 24 + n_expected * width < length ? n_expected : n_other;
-          if (24 + n_addresses * width >= length)
-            width = 4;
-        }
-      if (n_addresses != n_expected)
-        {
-          record->flags |= PS_PMCLOG_RECORD_FLAG_OTHER_LAYOUT;
-          warn (self, "W-PMCLOG-LAYOUT", record->offset,
-                _("PROCEXEC at byte offset %" PRIu64 " has the %s layout, not the one of version 0x%08X"),
-                record->offset,
-                n_addresses == 2 ? _("two-address (major 0x0A)") : _("one-address (major 0x09)"),
-                self->version);
-        }
-
-      record->u.procexec.pid = rd32 (self, p + 16);
-      record->u.procexec.pmcid = rd32 (self, p + 20);
-      record->u.procexec.base = rd_addr (self, p + 24, width);
-      if (n_addresses == 2)
-        {
-          record->u.procexec.dyn = rd_addr (self, p + 24 + width, width);
-          record->u.procexec.has_dyn = TRUE;
-        }
-      record->u.procexec.path = copy_tail_string (self, p, length, 24 + n_addresses * width, &record->flags);
-    }
-}
-
-/* PMCALLOCATEDYN: specs: hwpmc-pmclog.md §4.6 (modern), §11 (legacy) */
-static void
-decode_allocatedyn (PsPmclogReader *self,
-                    const guint8   *p,
-                    guint           length,
-                    PsPmclogRecord *record)
-{
-  if (self->generation == PS_PMCLOG_GENERATION_LEGACY)
-    {
-      record->u.allocate.pmcid = rd32 (self, p + 12);
-      record->u.allocate.event = rd32 (self, p + 16);
-      record->u.allocate.flags = rd32 (self, p + 20);
-      record->u.allocate.name = copy_tail_string (self, p, length, 24, &record->flags);
-      return;
-    }
-  else
-    {
-      gboolean terminated_32, terminated_40;
-      guint end_32 = MIN (length, 32 + DYN_NAME_FIELD);
-      guint end_40 = MIN (length, 40 + DYN_NAME_FIELD);
-      gsize run_32 = printable_run (p + 32, end_32 - 32, &terminated_32);
-      gsize run_40 = printable_run (p + 40, end_40 - 40, &terminated_40);
-      gboolean name_at_32;
-
-      /* The kernel writes the rate at 32 and the name at 40; a declared
-       * layout puts the name at 32. Eight printable bytes at 32 cannot
-       * be a rate; otherwise 32 only when 40 holds no text (§4.6). */
-      if (run_32 >= 8)
-        name_at_32 = TRUE;
-      else
-        name_at_32 = run_40 == 0 && run_32 > 0;
-
-      record->u.allocate.pmcid = rd32 (self, p + 16);
-      record->u.allocate.event = rd32 (self, p + 20);
-      record->u.allocate.flags = rd32 (self, p + 24);
-      if (name_at_32)
-        {
-          record->flags |= PS_PMCLOG_RECORD_FLAG_NAME_AT_32;
-          record->u.allocate.rate = 0;
-          record->u.allocate.name = copy_string (self->string, p + 32, end_32 - 32, &record->flags);
-        }
-      else
-        {
-          record->u.allocate.rate = rd64 (self, p + 32);
-          record->u.allocate.name = copy_string (self->string, p + 40, end_40 - 40, &record->flags);
-        }
-      if (length > 40 + DYN_NAME_FIELD)
-        record->flags |= PS_PMCLOG_RECORD_FLAG_LONGER;
-    }
-}
-
-/* Decodes one complete record and delivers it. */
-static gboolean
-process_record (PsPmclogReader *self,
-                const guint8   *p,
-                guint           length,
-                guint8          type,
-                GError        **error)
-{
-  gboolean legacy = self->generation == PS_PMCLOG_GENERATION_LEGACY;
-  guint32 header = rd32 (self, p);
-  PsPmclogRecord record;
-  const guint b = legacy ? 12 : 16;   /* the body's first byte */
-
-  memset (&record, 0, sizeof record);
-  record.type = type;
-  record.raw_type = (header >> 16) & 0xFF;
-  record.length = length;
-  record.offset = self->offset;
-  record.number = self->number;
-  if (legacy)
-    {
-      record.seconds = rd32 (self, p + 4);
-      record.nanoseconds = rd32 (self, p + 8);
-    }
-  else
-    {
-      record.has_tsc = TRUE;
-      record.tsc = load64_native (p + 8, self->big_endian);
-    }
-  if (self->closed)
-    {
-      record.flags |= PS_PMCLOG_RECORD_FLAG_AFTER_CLOSE;
-      if (!self->warned_after_close)
-        {
-          self->warned_after_close = TRUE;
-          warn (self, "W-PMCLOG-AFTER-CLOSE", record.offset,
-                _("Records continue after CLOSELOG, from byte offset %" PRIu64),
-                record.offset);
-        }
-    }
-  if (self->bounds[type].fixed && length > self->bounds[type].min)
-    record.flags |= PS_PMCLOG_RECORD_FLAG_LONGER;
-
-  switch ((PsPmclogType) type)
-    {
-    case PS_PMCLOG_CALLCHAIN:
-      decode_callchain (self, p, length, &record);
-      break;
-
-    case PS_PMCLOG_CLOSELOG:
-      self->closed = TRUE;
-      break;
-
-    case PS_PMCLOG_DROPNOTIFY:
-      break;
-
-    case PS_PMCLOG_INITIALIZE:
-      decode_initialize (self, p, length, &record);
-      if (self->number == 0 && !apply_initialize (self, &record, error))
-        return FALSE;
-      break;
-
-    case PS_PMCLOG_PCSAMPLE:
-      decode_pcsample (self, p, length, &record);
-      break;
-
-    case PS_PMCLOG_PMCALLOCATE:
-      record.u.allocate.pmcid = rd32 (self, p + b);
-      record.u.allocate.event = rd32 (self, p + b + 4);
-      record.u.allocate.flags = rd32 (self, p + b + 8);
-      if (!legacy)
-        record.u.allocate.rate = rd64 (self, p + 32);
-      break;
-
-    case PS_PMCLOG_PMCALLOCATEDYN:
-      decode_allocatedyn (self, p, length, &record);
-      break;
-
-    case PS_PMCLOG_PMCATTACH:
-      record.u.attach.pmcid = rd32 (self, p + b);
-      record.u.attach.pid = rd32 (self, p + b + 4);
-      record.u.attach.path = copy_tail_string (self, p, length, b + 8, &record.flags);
-      break;
-
-    case PS_PMCLOG_PMCDETACH:
-      record.u.attach.pmcid = rd32 (self, p + b);
-      record.u.attach.pid = rd32 (self, p + b + 4);
-      break;
-
-    case PS_PMCLOG_PROCCSW:
-      if (legacy)
-        {
-          record.u.proccsw.pmcid = rd32 (self, p + 12);
-          record.u.proccsw.value = rd64 (self, p + 16);
-          record.u.proccsw.pid = rd32 (self, p + 24);
-          record.u.proccsw.tid = PS_PMCLOG_NO_TID;
-        }
-      else
-        {
-          record.u.proccsw.value = rd64 (self, p + 16);
-          record.u.proccsw.pmcid = rd32 (self, p + 24);
-          record.u.proccsw.pid = rd32 (self, p + 28);
-          record.u.proccsw.tid = rd32 (self, p + 32);
-        }
-      break;
-
-    case PS_PMCLOG_PROCEXEC:
-      decode_procexec (self, p, length, &record);
-      break;
-
-    case PS_PMCLOG_PROCEXIT:
-      if (legacy)
-        {
-          record.u.procexit.pmcid = rd32 (self, p + 12);
-          record.u.procexit.value = rd64 (self, p + 16);
-          record.u.procexit.pid = rd32 (self, p + 24);
-        }
-      else
-        {
-          record.u.procexit.pmcid = rd32 (self, p + 16);
-          record.u.procexit.pid = rd32 (self, p + 20);
-          record.u.procexit.value = rd64 (self, p + 24);
-        }
-      break;
-
-    case PS_PMCLOG_PROCFORK:
-      record.u.procfork.old_pid = rd32 (self, p + b);
-      record.u.procfork.new_pid = rd32 (self, p + b + 4);
-      break;
-
-    case PS_PMCLOG_SYSEXIT:
-      record.u.sysexit.pid = rd32 (self, p + b);
-      break;
-
-    case PS_PMCLOG_USERDATA:
-      record.u.userdata.value = rd32 (self, p + b);
-      break;
-
-    case PS_PMCLOG_MAP_IN:
-      decode_map_in (self, p, length, &record);
-      break;
-
-    case PS_PMCLOG_MAP_OUT:
-      decode_map_out (self, p, length, &record);
-      break;
-
-    case PS_PMCLOG_THR_CREATE:
-      record.u.thread.tid = rd32 (self, p + 16);
-      record.u.thread.pid = rd32 (self, p + 20);
-      record.u.thread.flags = rd32 (self, p + 24);
-      record.u.thread.name = copy_string (self->string, p + 32, COMM_FIELD, &record.flags);
-      break;
-
-    case PS_PMCLOG_THR_EXIT:
-      record.u.thread.tid = rd32 (self, p + 16);
-      break;
-
-    case PS_PMCLOG_PROC_CREATE:
-      record.u.thread.tid = PS_PMCLOG_NO_TID;
-      record.u.thread.pid = rd32 (self, p + 16);
-      record.u.thread.flags = rd32 (self, p + 20);
-      record.u.thread.name = copy_string (self->string, p + 24, COMM_FIELD, &record.flags);
-      break;
-
-    case PS_PMCLOG_CONTAINER_INFO:
-    case PS_PMCLOG_N_TYPES:
-    default:
-      g_assert_not_reached ();
-    }
-
-  if (G_UNLIKELY ((record.flags & (PS_PMCLOG_RECORD_FLAG_LONGER |
-                                   PS_PMCLOG_RECORD_FLAG_NO_NUL)) != 0))
-    {
-      if (record.flags & PS_PMCLOG_RECORD_FLAG_LONGER)
-        warn (self, "W-PMCLOG-LONGER", record.offset,
-              _("%s record at byte offset %" PRIu64 " is %u bytes long, longer than its layout: the extra bytes were ignored"),
-              ps_pmclog_type_to_string (type), record.offset, length);
-      if (record.flags & PS_PMCLOG_RECORD_FLAG_NO_NUL)
-        warn (self, "W-PMCLOG-NO-NUL", record.offset,
-              _("A string of the %s record at byte offset %" PRIu64 " has no terminating NUL"),
-              ps_pmclog_type_to_string (type), record.offset);
-    }
-
-  if (!deliver (self, &record, error))
-    return FALSE;
-  self->number++;
-  return TRUE;
-}
-
 /* The first record: specs: hwpmc-pmclog.md §1.6 — the INITIALIZE type code
  * fixes the generation, the magic's position the byte order. */
 static gboolean
@@ -1434,8 +398,8 @@ unit_length (PsPmclogReader *self,
       g_assert_not_reached ();
     }
 
-  switch (check_header (self, rd32 (self, p), self->offset, &length, &type,
-                        self->options.resync && self->number > 0 ? NULL : error))
+  switch (pmclog_check_header (self, rd32 (self, p), self->offset, &length, &type,
+                               self->options.resync && self->number > 0 ? NULL : error))
     {
     case HEADER_OK:
     case HEADER_UNKNOWN_TYPE:
@@ -1474,9 +438,9 @@ process_container_block (PsPmclogReader *self,
   if (block_type == CONTAINER_END)
     {
       if (block_length != 0)
-        warn (self, "W-PMCLOG-CONTAINER", self->offset,
-              _("The container's terminating block at byte offset %" PRIu64 " has a %u-byte payload: skipped"),
-              self->offset, block_length);
+        pmclog_warn (self, "W-PMCLOG-CONTAINER", self->offset,
+                     _("The container's terminating block at byte offset %" PRIu64 " has a %u-byte payload: skipped"),
+                     self->offset, block_length);
       self->state = STATE_START;
       /* The raw stream follows: its first record decides the rest */
       return TRUE;
@@ -1508,7 +472,7 @@ process_container_block (PsPmclogReader *self,
           gsize field_offset = i * SYSINFO_FIELD;
           gsize available = block_length > field_offset ? MIN (SYSINFO_FIELD, block_length - field_offset) : 0;
 
-          *targets[i] = copy_string (fields[i], payload + field_offset, available, &record.flags);
+          *targets[i] = pmclog_copy_string (fields[i], payload + field_offset, available, &record.flags);
         }
       /* A short last field is not a string without NUL but a short block */
       record.flags &= ~PS_PMCLOG_RECORD_FLAG_NO_NUL;
@@ -1516,17 +480,17 @@ process_container_block (PsPmclogReader *self,
         {
           if (block_length > 3 * SYSINFO_FIELD)
             record.flags |= PS_PMCLOG_RECORD_FLAG_LONGER;
-          warn (self, "W-PMCLOG-CONTAINER", self->offset,
-                _("The system info block at byte offset %" PRIu64 " has %u bytes, expected %u"),
-                self->offset, block_length, 3 * SYSINFO_FIELD);
+          pmclog_warn (self, "W-PMCLOG-CONTAINER", self->offset,
+                       _("The system info block at byte offset %" PRIu64 " has %u bytes, expected %u"),
+                       self->offset, block_length, 3 * SYSINFO_FIELD);
         }
     }
   else if (block_type > 3)
-    warn (self, "W-PMCLOG-CONTAINER", self->offset,
-          _("Unknown container info block type %u at byte offset %" PRIu64 ": passed on undecoded"),
-          block_type, self->offset);
+    pmclog_warn (self, "W-PMCLOG-CONTAINER", self->offset,
+                 _("Unknown container info block type %u at byte offset %" PRIu64 ": passed on undecoded"),
+                 block_type, self->offset);
 
-  return deliver (self, &record, error);
+  return pmclog_deliver (self, &record, error);
 }
 
 /* A complete unit at p */
@@ -1542,9 +506,9 @@ process_unit (PsPmclogReader *self,
       self->container_version = load16 (p + 4, self->container_big_endian);
       self->container_architecture = load16 (p + 6, self->container_big_endian);
       if (self->container_version != 0)
-        warn (self, "W-PMCLOG-CONTAINER", self->offset,
-              _("pmc(8) container version %u is newer than the known version 0"),
-              self->container_version);
+        pmclog_warn (self, "W-PMCLOG-CONTAINER", self->offset,
+                     _("pmc(8) container version %u is newer than the known version 0"),
+                     self->container_version);
       self->state = STATE_CONTAINER_BLOCK;
       break;
 
@@ -1560,12 +524,12 @@ process_unit (PsPmclogReader *self,
         if (type == NO_TYPE)
           {
             /* §1.9 rule 4: skip by length */
-            warn (self, "W-PMCLOG-UNKNOWN-TYPE", self->offset,
-                  _("Unknown record type %u (%u bytes) at byte offset %" PRIu64 ": skipped"),
-                  p[self->big_endian ? 1 : 2], (guint) length, self->offset);
+            pmclog_warn (self, "W-PMCLOG-UNKNOWN-TYPE", self->offset,
+                         _("Unknown record type %u (%u bytes) at byte offset %" PRIu64 ": skipped"),
+                         p[self->big_endian ? 1 : 2], (guint) length, self->offset);
             self->number++;
           }
-        else if (!process_record (self, p, length, type, error))
+        else if (!pmclog_process_record (self, p, length, type, error))
           return FALSE;
       }
       break;
@@ -1599,10 +563,10 @@ resync_scan (PsPmclogReader *self,
       if (available < 4)
         break;
 
-      if (header_plausible (self, rd32 (self, p), &length))
+      if (pmclog_header_plausible (self, rd32 (self, p), &length))
         {
           if (available >= (gsize) length + 4)
-            found = header_plausible (self, rd32 (self, p + length), &next_length);
+            found = pmclog_header_plausible (self, rd32 (self, p + length), &next_length);
           else if (at_end)
             found = available == length;
           else
@@ -1613,9 +577,9 @@ resync_scan (PsPmclogReader *self,
         {
           GByteArray *window = g_steal_pointer (&self->window);
 
-          warn (self, "W-PMCLOG-RESYNC", self->offset,
-                _("Skipped %" PRIu64 " bytes of unreadable data from byte offset %" PRIu64 " to the next valid record at byte offset %" PRIu64),
-                self->offset - self->resync_from, self->resync_from, self->offset);
+          pmclog_warn (self, "W-PMCLOG-RESYNC", self->offset,
+                       _("Skipped %" PRIu64 " bytes of unreadable data from byte offset %" PRIu64 " to the next valid record at byte offset %" PRIu64),
+                       self->offset - self->resync_from, self->resync_from, self->offset);
           g_byte_array_remove_range (window, 0, self->window_start);
           self->window_start = 0;
           self->state = STATE_RECORDS;
@@ -1813,19 +777,8 @@ ps_pmclog_reader_feed (PsPmclogReader *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
 
-  if (self->in_callback)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The pmclog reader was fed from its own record callback"));
-      return FALSE;
-    }
-  if (self->state == STATE_FAILED)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The pmclog reader stopped at byte offset %" PRIu64 " after an earlier error"),
-                   self->offset);
-      return FALSE;
-    }
+  if (!ps_parse_check_feed ("pmclog", self->in_callback, self->state == STATE_FAILED, self->offset, error))
+    return FALSE;
 
   return process_bytes (self, data, length, error);
 }
@@ -1836,13 +789,8 @@ ps_pmclog_reader_finish (PsPmclogReader *self,
 {
   g_return_val_if_fail (self != NULL, FALSE);
 
-  if (self->state == STATE_FAILED)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The pmclog reader stopped at byte offset %" PRIu64 " after an earlier error"),
-                   self->offset);
-      return FALSE;
-    }
+  if (!ps_parse_check_feed ("pmclog", FALSE, self->state == STATE_FAILED, self->offset, error))
+    return FALSE;
 
   while (self->state == STATE_RESYNC)
     {
@@ -1858,9 +806,9 @@ ps_pmclog_reader_finish (PsPmclogReader *self,
         {
           guint64 end = self->offset + (self->window->len - self->window_start);
 
-          warn (self, "W-PMCLOG-RESYNC", self->resync_from,
-                _("Skipped %" PRIu64 " bytes of unreadable data from byte offset %" PRIu64 " to the end of the input"),
-                end - self->resync_from, self->resync_from);
+          pmclog_warn (self, "W-PMCLOG-RESYNC", self->resync_from,
+                       _("Skipped %" PRIu64 " bytes of unreadable data from byte offset %" PRIu64 " to the end of the input"),
+                       end - self->resync_from, self->resync_from);
           self->offset = end;
           g_clear_pointer (&self->window, g_byte_array_unref);
           self->state = STATE_RECORDS;

@@ -23,6 +23,7 @@
 
 #include "ps-error.h"
 #include "ps-util.h"
+#include "ps-parse-kit.h"
 #include "ps-perflib-block.h"
 
 /* specs: perflib-v2.md §3 — fixed sizes of the structures */
@@ -355,39 +356,13 @@ utf16le_to_utf8 (GString      *out,
                  const guint8 *p,
                  gsize         n_units)
 {
-  gboolean replaced = FALSE;
+  PsUtf16Decoder decoder;
 
+  ps_utf16_decoder_init (&decoder, FALSE);
   g_string_truncate (out, 0);
-  for (gsize i = 0; i < n_units; i++)
-    {
-      guint32 unit = ps_util_load_le16 (p + 2 * i);
-      gunichar c;
-
-      if (unit >= 0xD800 && unit <= 0xDBFF && i + 1 < n_units)
-        {
-          guint32 low = ps_util_load_le16 (p + 2 * (i + 1));
-
-          if (low >= 0xDC00 && low <= 0xDFFF)
-            {
-              c = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-              i++;
-            }
-          else
-            {
-              c = 0xFFFD;
-              replaced = TRUE;
-            }
-        }
-      else if (unit >= 0xD800 && unit <= 0xDFFF)
-        {
-          c = 0xFFFD;
-          replaced = TRUE;
-        }
-      else
-        c = unit;
-      g_string_append_unichar (out, c);
-    }
-  return replaced;
+  ps_utf16_decoder_feed (&decoder, p, 2 * n_units, out);
+  ps_utf16_decoder_finish (&decoder, out);
+  return decoder.replaced;
 }
 
 /* ------------------------------------------------------------------ */

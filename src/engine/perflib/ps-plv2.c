@@ -31,6 +31,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ps-error.h"
+#include "ps-parse-kit.h"
 #include "ps-util.h"
 #include "ps-plv2.h"
 
@@ -940,19 +941,8 @@ ps_plv2_reader_feed (PsPlv2Reader  *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
 
-  if (self->in_callback)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The PLV2 reader was fed from its own callback"));
-      return FALSE;
-    }
-  if (self->state == STATE_FAILED)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The PLV2 reader stopped at byte offset %" PRIu64 " after an earlier error"),
-                   self->offset);
-      return FALSE;
-    }
+  if (!ps_parse_check_feed ("PLV2", self->in_callback, self->state == STATE_FAILED, self->offset, error))
+    return FALSE;
 
   return process (self, data, length, error);
 }
@@ -966,10 +956,7 @@ ps_plv2_reader_finish (PsPlv2Reader  *self,
   switch (self->state)
     {
     case STATE_FAILED:
-      g_set_error (error, PS_ERROR, PS_ERROR_FAILED,
-                   _("The PLV2 reader stopped at byte offset %" PRIu64 " after an earlier error"),
-                   self->offset);
-      return FALSE;
+      return ps_parse_check_feed ("PLV2", FALSE, TRUE, self->offset, error);
 
     case STATE_DAMAGED:
     case STATE_STOPPED:

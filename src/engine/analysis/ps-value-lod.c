@@ -1,0 +1,311 @@
+/* ps-value-lod.c — level of detail for drawing value series
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A series of points sorted by x, with the minimum and maximum of every
+ * aligned block of points kept ahead of time, so that a query gives each
+ * pixel column its range from the largest blocks that fit. Declared in
+ * ps-span-lod.h beside the spans' level of detail, which it shares the
+ * column arithmetic with.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ps-span-lod-private.h"
+
+struct _PsValueLod
+{
+  gsize    n_points;
+  gint64  *x;
+  double  *values;
+  /* Minimum and maximum per block of 64 and of 4096 points, NaNs left out */
+  double  *block_min;
+  double  *block_max;
+  double  *super_min;
+  double  *super_max;
+  double   value_min;
+  double   value_max;
+};
+
+/* Like fmin () and fmax (): NaN only when both are */
+static inline double
+min_skipping_nan (double a,
+                  double b)
+{
+  return b < a || isnan (a) ? b : a;
+}
+
+static inline double
+max_skipping_nan (double a,
+                  double b)
+{
+  return b > a || isnan (a) ? b : a;
+}
+
+static void
+ps_value_lod_clear (gpointer data)
+{
+  PsValueLod *self = data;
+
+  g_clear_pointer (&self->x, g_free);
+  g_clear_pointer (&self->values, g_free);
+  g_clear_pointer (&self->block_min, g_free);
+  g_clear_pointer (&self->block_max, g_free);
+  g_clear_pointer (&self->super_min, g_free);
+  g_clear_pointer (&self->super_max, g_free);
+}
+
+PsValueLod *
+ps_value_lod_new (const gint64 *x,
+                  const double *values,
+                  gsize         n_points)
+{
+  g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
+
+  /* ps_value_lod_new_take () checks the order */
+  return ps_value_lod_new_take (g_memdup2 (x, n_points * sizeof (gint64)),
+                                g_memdup2 (values, n_points * sizeof (double)), n_points);
+}
+
+PsValueLod *
+ps_value_lod_new_take (gint64 *x,
+                       double *values,
+                       gsize   n_points)
+{
+  PsValueLod *self;
+  gsize n_blocks = n_blocks_of (n_points, VALUE_BLOCK_SHIFT);
+  gsize n_supers = n_blocks_of (n_points, VALUE_SUPER_SHIFT);
+
+  g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
+  for (gsize i = 1; i < n_points; i++)
+    if (G_UNLIKELY (x[i - 1] > x[i]))
+      {
+        g_free (x);
+        g_free (values);
+        g_return_val_if_reached (NULL);
+      }
+
+  self = g_atomic_rc_box_new0 (PsValueLod);
+  self->n_points = n_points;
+  self->x = x;
+  self->values = values;
+  self->block_min = g_new (double, MAX (n_blocks, 1));
+  self->block_max = g_new (double, MAX (n_blocks, 1));
+  self->super_min = g_new (double, MAX (n_supers, 1));
+  self->super_max = g_new (double, MAX (n_supers, 1));
+  for (gsize b = 0; b < n_blocks; b++)
+    self->block_min[b] = self->block_max[b] = NAN;
+  for (gsize s = 0; s < n_supers; s++)
+    self->super_min[s] = self->super_max[s] = NAN;
+  self->value_min = self->value_max = NAN;
+
+  for (gsize i = 0; i < n_points; i++)
+    {
+      gsize b = i >> VALUE_BLOCK_SHIFT;
+      gsize s = i >> VALUE_SUPER_SHIFT;
+
+      self->block_min[b] = min_skipping_nan (self->block_min[b], values[i]);
+      self->block_max[b] = max_skipping_nan (self->block_max[b], values[i]);
+      self->super_min[s] = min_skipping_nan (self->super_min[s], values[i]);
+      self->super_max[s] = max_skipping_nan (self->super_max[s], values[i]);
+      self->value_min = min_skipping_nan (self->value_min, values[i]);
+      self->value_max = max_skipping_nan (self->value_max, values[i]);
+    }
+
+  return self;
+}
+
+PsValueLod *
+ps_value_lod_ref (PsValueLod *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+ps_value_lod_unref (PsValueLod *self)
+{
+  g_return_if_fail (self != NULL);
+  g_atomic_rc_box_release_full (self, ps_value_lod_clear);
+}
+
+gsize
+ps_value_lod_get_n_points (PsValueLod *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_points;
+}
+
+gboolean
+ps_value_lod_get_range (PsValueLod *self,
+                        gint64     *x_min,
+                        gint64     *x_max,
+                        double     *value_min,
+                        double     *value_max)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (x_min != NULL)
+    *x_min = self->n_points > 0 ? self->x[0] : 0;
+  if (x_max != NULL)
+    *x_max = self->n_points > 0 ? self->x[self->n_points - 1] : 0;
+  if (value_min != NULL)
+    *value_min = self->value_min;
+  if (value_max != NULL)
+    *value_max = self->value_max;
+  return self->n_points > 0;
+}
+
+/* First point in [lo, hi) with x >= value (strictly_after: x > value) */
+static gsize
+value_bound (const PsValueLod *self,
+             gsize             lo,
+             gsize             hi,
+             gint64            value,
+             gboolean          strictly_after)
+{
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      gint64 x = self->x[mid];
+
+      if (x < value || (strictly_after && x == value))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Minimum and maximum of [lo, hi) from the largest aligned blocks that fit */
+static void
+value_min_max (const PsValueLod *self,
+               gsize             lo,
+               gsize             hi,
+               double           *min,
+               double           *max)
+{
+  double low = NAN, high = NAN;
+  gsize k = lo;
+
+  while (k < hi)
+    {
+      if ((k & (VALUE_SUPER_SIZE - 1)) == 0 && k + VALUE_SUPER_SIZE <= hi)
+        {
+          low = min_skipping_nan (low, self->super_min[k >> VALUE_SUPER_SHIFT]);
+          high = max_skipping_nan (high, self->super_max[k >> VALUE_SUPER_SHIFT]);
+          k += VALUE_SUPER_SIZE;
+        }
+      else if ((k & (VALUE_BLOCK_SIZE - 1)) == 0 && k + VALUE_BLOCK_SIZE <= hi)
+        {
+          low = min_skipping_nan (low, self->block_min[k >> VALUE_BLOCK_SHIFT]);
+          high = max_skipping_nan (high, self->block_max[k >> VALUE_BLOCK_SHIFT]);
+          k += VALUE_BLOCK_SIZE;
+        }
+      else
+        {
+          low = min_skipping_nan (low, self->values[k]);
+          high = max_skipping_nan (high, self->values[k]);
+          k++;
+        }
+    }
+
+  *min = low;
+  *max = high;
+}
+
+static void
+append_value_item (const PsValueLod *self,
+                   gsize             lo,
+                   gsize             hi,
+                   GArray           *items)
+{
+  PsValueLodItem item;
+
+  item.x_begin = self->x[lo];
+  item.x_end = self->x[hi - 1];
+  value_min_max (self, lo, hi, &item.min, &item.max);
+  item.first = self->values[lo];
+  item.last = self->values[hi - 1];
+  item.n_points = hi - lo;
+  item.index = lo;
+  g_array_append_val (items, item);
+}
+
+guint
+ps_value_lod_query (PsValueLod *self,
+                    gint64      from,
+                    gint64      to,
+                    double      x_per_pixel,
+                    GArray     *items)
+{
+  guint start_len;
+  gsize k, hi;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (items != NULL, 0);
+  g_return_val_if_fail (g_array_get_element_size (items) == sizeof (PsValueLodItem), 0);
+  g_return_val_if_fail (x_per_pixel > 0, 0);
+
+  if (self->n_points == 0 || to < from)
+    return 0;
+
+  start_len = items->len;
+  k = value_bound (self, 0, self->n_points, from, FALSE);
+  hi = value_bound (self, k, self->n_points, to, TRUE);
+
+  if (k > 0)
+    append_value_item (self, k - 1, k, items);
+  while (k < hi)
+    {
+      gint64 limit = span_lod_column_limit (from, x_per_pixel, column_of (self->x[k], from, x_per_pixel));
+      gsize column_end = span_lod_gallop_to (self->x, k + 1, hi, limit);
+
+      append_value_item (self, k, column_end, items);
+      k = column_end;
+    }
+  if (hi < self->n_points)
+    append_value_item (self, hi, hi + 1, items);
+
+  return items->len - start_len;
+}
+
+gboolean
+ps_value_lod_get_point (PsValueLod *self,
+                        gsize       index,
+                        gint64     *x,
+                        double     *value)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (index >= self->n_points)
+    return FALSE;
+  if (x != NULL)
+    *x = self->x[index];
+  if (value != NULL)
+    *value = self->values[index];
+  return TRUE;
+}
+
+gsize
+ps_value_lod_find (PsValueLod *self,
+                   gint64      x)
+{
+  gsize after;
+
+  g_return_val_if_fail (self != NULL, G_MAXSIZE);
+
+  if (self->n_points == 0)
+    return G_MAXSIZE;
+
+  after = value_bound (self, 0, self->n_points, x, FALSE);
+  if (after == self->n_points)
+    return value_bound (self, 0, self->n_points, self->x[self->n_points - 1], FALSE);
+  if (after > 0 && (guint64)x - (guint64)self->x[after - 1] <= (guint64)self->x[after] - (guint64)x)
+    return value_bound (self, 0, after, self->x[after - 1], FALSE);
+  return after;
+}
