@@ -906,10 +906,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
@@ -923,7 +920,5 @@ main (int   argc,
   ADD_TEST ("/compare-kinds/align-long-mark", test_align_long_mark);
   ADD_TEST ("/compare-kinds/zoom-sequence-and-time", test_sequence_and_time);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

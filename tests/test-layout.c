@@ -993,10 +993,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
@@ -1024,7 +1021,5 @@ main (int   argc,
   ADD_TEST ("/text/selection-length", test_selection_length);
   ADD_TEST ("/text/status-strip", test_status_strip);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

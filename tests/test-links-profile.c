@@ -55,7 +55,7 @@ open_pmclog (Fixture *fixture)
   Run run = { views.page, profile_view, ps_profile_view_get_call_tree_view (profile_view), views.timeline,
               views.session, views.store };
 
-  g_assert_true (iterate_until (profile_view_is_idle, run.profile_view));
+  g_assert_true (iterate_until (run_view_is_idle, run.profile_view));
   return run;
 }
 
@@ -247,7 +247,7 @@ test_thread_row_focuses_timeline (Fixture       *fixture,
   select_thread_row (&run, track);
   /* The call tree counts that thread alone; the views under the timeline
    * then take their room, and the lane stays in view */
-  g_assert_true (iterate_until (profile_view_is_idle, run.profile_view));
+  g_assert_true (iterate_until (run_view_is_idle, run.profile_view));
   iterate_for (200);
   g_assert_true (ps_session_is_focus_track (run.session, track));
   {
@@ -373,7 +373,7 @@ test_function_shows_samples (Fixture       *fixture,
     g_assert_true (ps_call_tree_view_select_function (run.call_tree, function == 0 ? 1 : 0));
     /* The list follows the focus: the call tree counts that thread alone */
     ps_session_set_focus_track (run.session, wanted.track);
-    g_assert_true (iterate_until (profile_view_is_idle, run.profile_view));
+    g_assert_true (iterate_until (run_view_is_idle, run.profile_view));
     tree = ps_call_tree_view_get_tree (run.call_tree);
     function = ps_call_tree_lookup_function (tree, name);
     g_assert_cmpuint (function, !=, PS_NONE);
@@ -463,11 +463,11 @@ test_range_limits_call_tree (Fixture       *fixture,
   ps_timeline_view_drag (run.view, ps_timeline_view_x_of (run.view, model->extent_begin) + 1, y,
                          ps_timeline_view_x_of (run.view, quarter), y);
   g_assert_true (ps_session_get_selection (run.session, NULL, NULL));
-  g_assert_true (iterate_until (profile_view_is_idle, run.profile_view));
+  g_assert_true (iterate_until (run_view_is_idle, run.profile_view));
   range = ps_call_tree_get_elapsed_total (ps_call_tree_view_get_tree (run.call_tree));
   g_assert_cmpfloat (range, >, 0);
   g_assert_cmpfloat (range, <, whole * 0.5);
-  g_assert_nonnull (ps_profile_view_get_header_value (run.profile_view, "range"));
+  g_assert_nonnull (ps_run_view_get_header_value (PS_RUN_VIEW (run.profile_view), "range"));
 }
 
 /* pmcstat -G and VS reports have no timeline: the call tree's table and
@@ -879,7 +879,7 @@ test_event_chooser_filters_timeline (Fixture       *fixture,
   maybe_save_screenshot (fixture, "links-profile-event");
 
   /* A function of that event's call tree: its samples of that event */
-  g_assert_true (iterate_until (profile_view_is_idle, run.profile_view));
+  g_assert_true (iterate_until (run_view_is_idle, run.profile_view));
   {
     PsCallTree *tree = ps_call_tree_view_get_tree (run.call_tree);
     guint32 function = PS_NONE;
@@ -960,10 +960,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/links/profile/thread-row-focuses-timeline", test_thread_row_focuses_timeline);
@@ -974,7 +971,5 @@ main (int   argc,
   ADD_TEST ("/links/profile/event-chooser-filters-timeline", test_event_chooser_filters_timeline);
   ADD_TEST ("/links/profile/report-table-marks-flame", test_report_table_marks_flame);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

@@ -75,8 +75,6 @@ GtkColumnView   *ps_rtl_view_get_scope_view       (PsRtlView  *self);
 /* PsScopeTotalRow items, filtered and sorted as shown */
 GListModel      *ps_rtl_view_get_totals_model     (PsRtlView  *self);
 GtkColumnView   *ps_rtl_view_get_totals_view      (PsRtlView  *self);
-/* PsWarningRow items, as shown */
-GListModel      *ps_rtl_view_get_warning_model    (PsRtlView  *self);
 /* The analysis shown, under the filters that were applied */
 PsScopeAnalysis *ps_rtl_view_get_scopes           (PsRtlView  *self);
 GtkEditable     *ps_rtl_view_get_search_entry     (PsRtlView  *self);
@@ -89,14 +87,8 @@ char            *ps_rtl_view_get_scope_cell_text  (PsRtlView  *self,
 char            *ps_rtl_view_get_totals_cell_text (PsRtlView       *self,
                                                    PsScopeTotalRow *row,
                                                    const char      *column);
-/* Whether filters or a search are still being applied */
-gboolean         ps_rtl_view_is_busy              (PsRtlView  *self);
 /* The message shown for a bad regular expression, or NULL */
 const char      *ps_rtl_view_get_filter_error     (PsRtlView  *self);
-const char      *ps_rtl_view_get_visible_page     (PsRtlView  *self);
-const char      *ps_rtl_view_get_header_value     (PsRtlView  *self,
-                                                   const char *field);
-const char      *ps_rtl_view_get_warnings_title   (PsRtlView  *self);
 PsCallTreeView  *ps_rtl_view_get_call_tree_view   (PsRtlView  *self);
 /* Below the totals: the durations of the selected row */
 PsHistogramView *ps_rtl_view_get_histogram_view   (PsRtlView  *self);

@@ -135,7 +135,10 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (PsRtlView, ps_rtl_view, GTK_TYPE_WIDGET)
+static void ps_rtl_view_run_view_init (PsRunViewInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PsRtlView, ps_rtl_view, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (PS_TYPE_RUN_VIEW, ps_rtl_view_run_view_init))
 
 static void start_search (PsRtlView *self);
 static void select_chosen_scope (PsRtlView *self);
@@ -1122,6 +1125,41 @@ focus_search_action (GtkWidget  *widget,
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
+/* PsRunView */
+
+static gboolean
+run_view_is_busy (PsRunView *view)
+{
+  PsRtlView *self = PS_RTL_VIEW (view);
+  const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+  return self->filter_cancellable != NULL || self->search_cancellable != NULL || self->filter_timeout_id != 0
+         || gtk_sort_list_model_get_pending (self->scope_sorted) > 0
+         || (*search != '\0' && g_strcmp0 (search, self->applied_search) != 0)
+         || (*search == '\0' && self->applied_search != NULL);
+}
+
+static void
+ps_rtl_view_run_view_init (PsRunViewInterface *iface)
+{
+  static const PsViewLabelField header_fields[] = {
+    { "process", G_STRUCT_OFFSET (PsRtlView, process_value) },
+    { "opened", G_STRUCT_OFFSET (PsRtlView, opened_value) },
+    { "closed", G_STRUCT_OFFSET (PsRtlView, closed_value) },
+    { "threads", G_STRUCT_OFFSET (PsRtlView, threads_value) },
+    { "scopes", G_STRUCT_OFFSET (PsRtlView, scopes_value) },
+    { "messages", G_STRUCT_OFFSET (PsRtlView, messages_value) },
+  };
+
+  iface->analysis_offset = G_STRUCT_OFFSET (PsRtlView, analysis);
+  iface->stack_offset = G_STRUCT_OFFSET (PsRtlView, view_stack);
+  iface->warnings_page_offset = G_STRUCT_OFFSET (PsRtlView, warnings_page);
+  iface->warnings_offset = G_STRUCT_OFFSET (PsRtlView, warnings_filtered);
+  iface->header_fields = header_fields;
+  iface->n_header_fields = G_N_ELEMENTS (header_fields);
+  iface->is_busy = run_view_is_busy;
+}
+
 /* GObject */
 
 static void
@@ -1365,13 +1403,6 @@ GtkWidget *
 ps_rtl_view_new (void)
 {
   return g_object_new (PS_TYPE_RTL_VIEW, NULL);
-}
-
-PsRunAnalysis *
-ps_rtl_view_get_analysis (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-  return self->analysis;
 }
 
 void
@@ -1906,13 +1937,6 @@ ps_rtl_view_get_totals_view (PsRtlView *self)
   return self->totals_view;
 }
 
-GListModel *
-ps_rtl_view_get_warning_model (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-  return G_LIST_MODEL (self->warnings_filtered);
-}
-
 PsScopeAnalysis *
 ps_rtl_view_get_scopes (PsRtlView *self)
 {
@@ -1985,20 +2009,6 @@ ps_rtl_view_get_totals_cell_text (PsRtlView       *self,
   return _ps_rtl_view_total_cell_text (row, index, &tooltip);
 }
 
-gboolean
-ps_rtl_view_is_busy (PsRtlView *self)
-{
-  const char *search;
-
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), FALSE);
-
-  search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-  return self->filter_cancellable != NULL || self->search_cancellable != NULL || self->filter_timeout_id != 0
-         || gtk_sort_list_model_get_pending (self->scope_sorted) > 0
-         || (*search != '\0' && g_strcmp0 (search, self->applied_search) != 0)
-         || (*search == '\0' && self->applied_search != NULL);
-}
-
 const char *
 ps_rtl_view_get_filter_error (PsRtlView *self)
 {
@@ -2007,38 +2017,6 @@ ps_rtl_view_get_filter_error (PsRtlView *self)
   if (!gtk_revealer_get_reveal_child (self->filter_error_revealer))
     return NULL;
   return gtk_label_get_text (self->filter_error_label);
-}
-
-const char *
-ps_rtl_view_get_visible_page (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-  return gtk_stack_get_visible_child_name (self->view_stack);
-}
-
-const char *
-ps_rtl_view_get_header_value (PsRtlView  *self,
-                              const char *field)
-{
-  static const PsViewLabelField fields[] = {
-    { "process", G_STRUCT_OFFSET (PsRtlView, process_value) },
-    { "opened", G_STRUCT_OFFSET (PsRtlView, opened_value) },
-    { "closed", G_STRUCT_OFFSET (PsRtlView, closed_value) },
-    { "threads", G_STRUCT_OFFSET (PsRtlView, threads_value) },
-    { "scopes", G_STRUCT_OFFSET (PsRtlView, scopes_value) },
-    { "messages", G_STRUCT_OFFSET (PsRtlView, messages_value) },
-  };
-
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-
-  return ps_view_lookup_label_text (self, fields, G_N_ELEMENTS (fields), field);
-}
-
-const char *
-ps_rtl_view_get_warnings_title (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-  return gtk_stack_page_get_title (self->warnings_page);
 }
 
 PsHistogramView *
