@@ -827,7 +827,7 @@ test_profile_call_trees (Fixture       *fixture,
   for (guint side = 0; side < 2; side++)
     {
       PsProfileView *profile = ps_run_page_get_profile_view (ps_compare_page_get_run_page (page, side));
-      PsCallTreeView *tree = ps_profile_view_get_call_tree_view (profile);
+      PsCallTreeView *tree = ps_run_view_get_call_tree_view (PS_RUN_VIEW (profile));
       GtkWidget *view = GTK_WIDGET (ps_call_tree_view_get_column_view (tree));
 
       g_assert_true (iterate_until (call_tree_is_idle, tree));

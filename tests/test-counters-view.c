@@ -449,7 +449,7 @@ test_search (Fixture       *fixture,
              gconstpointer  data)
 {
   PsCountersView *view = open_counters (fixture, "logman-pdt.csv", NULL);
-  GtkEditable *entry = ps_counters_view_get_search_entry (view);
+  GtkEditable *entry = ps_run_view_get_search_entry (PS_RUN_VIEW (view));
   g_autofree char *tree = NULL;
   GtkWidget *focus;
 

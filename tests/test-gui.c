@@ -1167,7 +1167,7 @@ test_rtl_totals_when_shown (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 9);
   ps_rtl_view_show_page (view, "scopes");
   g_assert_true (iterate_until (widget_is_unmapped, column_view));
-  gtk_editable_set_text (GTK_EDITABLE (ps_rtl_view_get_search_entry (view)), "register");
+  gtk_editable_set_text (GTK_EDITABLE (ps_run_view_get_search_entry (PS_RUN_VIEW (view))), "register");
   g_assert_true (iterate_until (model_has_one_item, shown));
   ps_rtl_view_show_page (view, "totals");
   g_assert_true (iterate_until (widget_is_mapped, column_view));
@@ -1252,7 +1252,7 @@ test_rtl_search (Fixture       *fixture,
 {
   PsRtlView *view = open_rtl_example (fixture);
   GListModel *scopes = ps_rtl_view_get_scope_model (view);
-  GtkEditable *search = ps_rtl_view_get_search_entry (view);
+  GtkEditable *search = ps_run_view_get_search_entry (PS_RUN_VIEW (view));
 
   gtk_editable_set_text (search, "LOAD");
   wait_for_rtl_view (view);
@@ -1623,7 +1623,7 @@ static PsCallTreeView *
 open_rtl_call_tree (Fixture *fixture)
 {
   PsRtlView *rtl_view = open_rtl_example (fixture);
-  PsCallTreeView *view = ps_rtl_view_get_call_tree_view (rtl_view);
+  PsCallTreeView *view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (rtl_view));
 
   ps_rtl_view_show_page (rtl_view, "calltree");
   g_assert_cmpstr (ps_run_view_get_visible_page (PS_RUN_VIEW (rtl_view)), ==, "calltree");
@@ -2271,7 +2271,7 @@ test_call_tree_vs_report (Fixture       *fixture,
   g_autoptr(GFile) file = vs_report_file ("l4_cc.csv");
   PsRunPage *page = open_and_wait (fixture, file);
   PsReportView *report_view = ps_run_page_get_report_view (page);
-  PsCallTreeView *view = ps_report_view_get_call_tree_view (report_view);
+  PsCallTreeView *view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (report_view));
   GListModel *model = ps_call_tree_view_get_model (view);
   PsEventStore *store = ps_run_page_get_store (page);
   g_autoptr(PsCallTree) reference = NULL;
@@ -2719,7 +2719,7 @@ test_rtl_histogram (Fixture       *fixture,
   GtkColumnView *column_view = ps_rtl_view_get_totals_view (view);
   GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (column_view));
   GListModel *totals = ps_rtl_view_get_totals_model (view);
-  PsHistogramView *histogram_view = ps_rtl_view_get_histogram_view (view);
+  PsHistogramView *histogram_view = ps_run_view_get_histogram_view (PS_RUN_VIEW (view));
   GtkWidget *histogram_box = gtk_widget_get_parent (GTK_WIDGET (histogram_view));
 
   ps_rtl_view_show_page (view, "totals");
@@ -2754,7 +2754,7 @@ test_rtl_histogram (Fixture       *fixture,
   /* Buckets selected on the histogram of Desktop::Main: the call tree
    * has only that call and what ran inside it (rtl-logfile.md §6: 2.007 s) */
   {
-    PsCallTreeView *call_tree_view = ps_rtl_view_get_call_tree_view (view);
+    PsCallTreeView *call_tree_view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (view));
     const PsHistogram *histogram;
     PsCallTree *tree;
     guint32 main_node;

@@ -338,7 +338,7 @@ test_ce_histogram (Fixture       *fixture,
   PsRunPage *page = open_run (fixture, &runs[0]);
   PsCeView *view = ps_run_page_get_ce_view (page);
   GtkColumnView *table = ps_ce_view_get_marker_view (view);
-  GtkWidget *histogram = GTK_WIDGET (ps_ce_view_get_histogram_view (view));
+  GtkWidget *histogram = GTK_WIDGET (ps_run_view_get_histogram_view (PS_RUN_VIEW (view)));
   GtkWidget *timeline_window = gtk_paned_get_start_child (ps_run_page_get_paned (page));
   int timeline_minimum;
 

@@ -197,7 +197,7 @@ test_histogram_bars_highlight (Fixture       *fixture,
   guint position = find_busy_marker (&run);
   g_autoptr(PsMarkerRow) row = marker_at (&run, position);
   const PsSeries *series = ps_marker_row_get_series (row);
-  PsHistogramView *histogram = ps_ce_view_get_histogram_view (run.ce_view);
+  PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (run.ce_view));
   const PsHistogram *bins;
   const guint64 *chosen;
   gsize n_chosen;
@@ -335,7 +335,7 @@ test_timeline_point_selects_bar (Fixture       *fixture,
   guint position;
   g_autoptr(GArray) values = NULL;
   g_autoptr(GArray) indexes = busy_marker_durations (&run, &position, &values);
-  PsHistogramView *histogram = ps_ce_view_get_histogram_view (run.ce_view);
+  PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (run.ce_view));
   guint64 index = g_array_index (indexes, guint64, indexes->len / 2);
   double value = g_array_index (values, double, indexes->len / 2);
   g_autoptr(PsMarkerRow) row = marker_at (&run, position);
@@ -401,7 +401,7 @@ test_range_limits_histogram (Fixture       *fixture,
   guint position;
   g_autoptr(GArray) values = NULL;
   g_autoptr(GArray) indexes = busy_marker_durations (&run, &position, &values);
-  PsHistogramView *histogram = ps_ce_view_get_histogram_view (run.ce_view);
+  PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (run.ce_view));
   guint64 mid = g_array_index (indexes, guint64, indexes->len / 2);
   gint64 begin, end;
   guint64 expected = 0;

@@ -52,7 +52,7 @@ open_pmclog (Fixture *fixture)
   g_autofree char *path = demo_file_path ("pmcstat_freebsd14.pmclog");
   RunViews views = open_run_views (fixture, path);
   PsProfileView *profile_view = ps_run_page_get_profile_view (views.page);
-  Run run = { views.page, profile_view, ps_profile_view_get_call_tree_view (profile_view), views.timeline,
+  Run run = { views.page, profile_view, ps_run_view_get_call_tree_view (PS_RUN_VIEW (profile_view)), views.timeline,
               views.session, views.store };
 
   g_assert_true (iterate_until (run_view_is_idle, run.profile_view));
@@ -487,8 +487,8 @@ test_report_table_marks_flame (Fixture       *fixture,
       g_autoptr(GFile) file = g_file_new_for_path (path);
       PsRunPage *page = open_and_wait (fixture, file);
       PsCallTreeView *call_tree = g_strcmp0 (files[i][0], "vs-report-csv") == 0
-                                  ? ps_report_view_get_call_tree_view (ps_run_page_get_report_view (page))
-                                  : ps_profile_view_get_call_tree_view (ps_run_page_get_profile_view (page));
+                                  ? ps_run_view_get_call_tree_view (PS_RUN_VIEW (ps_run_page_get_report_view (page)))
+                                  : ps_run_view_get_call_tree_view (PS_RUN_VIEW (ps_run_page_get_profile_view (page)));
       PsFlameGraph *flame = ps_call_tree_view_get_flame_graph (call_tree);
       PsCallTree *tree;
       g_autoptr(PsCallNodeRow) callee = NULL;

@@ -388,7 +388,7 @@ test_timeline_span_selects_rows (Fixture       *fixture,
                                  gconstpointer  data)
 {
   Run run = open_example (fixture);
-  PsCallTreeView *call_tree = ps_rtl_view_get_call_tree_view (run.rtl_view);
+  PsCallTreeView *call_tree = ps_run_view_get_call_tree_view (PS_RUN_VIEW (run.rtl_view));
   guint64 span = find_span (run.store, "::B", 65 * MS);
   g_autoptr(PsScopeRow) row = NULL;
   g_autoptr(PsScopeRow) thread_row = NULL;
@@ -478,7 +478,7 @@ test_totals_highlight_calls (Fixture       *fixture,
                              gconstpointer  data)
 {
   Run run = open_example (fixture);
-  PsHistogramView *histogram = ps_rtl_view_get_histogram_view (run.rtl_view);
+  PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (run.rtl_view));
   guint32 track = ps_event_store_get_span (run.store, find_span (run.store, "::B", 30 * MS))->track;
   Highlight all = { run.session, "::B", track, 3 };
   Highlight longest = { run.session, "", track, 1 };
@@ -536,7 +536,7 @@ test_function_highlight_scrolls (Fixture       *fixture,
                                  gconstpointer  data)
 {
   Run run = open_demo (fixture);
-  PsCallTreeView *call_tree = ps_rtl_view_get_call_tree_view (run.rtl_view);
+  PsCallTreeView *call_tree = ps_run_view_get_call_tree_view (PS_RUN_VIEW (run.rtl_view));
   guint64 span = find_lonely_span (&run);
   const PsSpan *s = ps_event_store_get_span (run.store, span);
   const char *name = ps_event_store_get_string (run.store, s->name);
@@ -583,7 +583,7 @@ test_call_tree_thread_focuses (Fixture       *fixture,
                                gconstpointer  data)
 {
   Run run = open_demo (fixture);
-  PsCallTreeView *call_tree = ps_rtl_view_get_call_tree_view (run.rtl_view);
+  PsCallTreeView *call_tree = ps_run_view_get_call_tree_view (PS_RUN_VIEW (run.rtl_view));
   GListModel *threads;
   guint32 track;
 
@@ -614,7 +614,7 @@ test_flame_frame_highlights (Fixture       *fixture,
                              gconstpointer  data)
 {
   Run run = open_example (fixture);
-  PsCallTreeView *call_tree = ps_rtl_view_get_call_tree_view (run.rtl_view);
+  PsCallTreeView *call_tree = ps_run_view_get_call_tree_view (PS_RUN_VIEW (run.rtl_view));
   PsFlameGraph *flame = ps_call_tree_view_get_flame_graph (call_tree);
   guint32 track = ps_event_store_get_span (run.store, 0)->track;
   Highlight wanted = { run.session, "::C", track, 1 };
@@ -640,8 +640,8 @@ test_range_limits_views (Fixture       *fixture,
                          gconstpointer  data)
 {
   Run run = open_example (fixture);
-  PsHistogramView *histogram = ps_rtl_view_get_histogram_view (run.rtl_view);
-  PsCallTreeView *call_tree = ps_rtl_view_get_call_tree_view (run.rtl_view);
+  PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (run.rtl_view));
+  PsCallTreeView *call_tree = ps_run_view_get_call_tree_view (PS_RUN_VIEW (run.rtl_view));
   double y = ps_timeline_view_get_row_y (run.view, ps_event_store_get_span (run.store, 0)->track) + 30;
 
   ps_rtl_view_show_page (run.rtl_view, "totals");

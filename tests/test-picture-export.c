@@ -278,7 +278,7 @@ test_histogram (Fixture       *fixture,
 {
   PsRunPage *page = open_rtl_example (fixture);
   PsRtlView *rtl_view = ps_run_page_get_rtl_view (page);
-  PsHistogramView *histogram = ps_rtl_view_get_histogram_view (rtl_view);
+  PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (rtl_view));
   GtkSelectionModel *selection = gtk_column_view_get_model (ps_rtl_view_get_totals_view (rtl_view));
   g_autofree char *png = NULL;
 
@@ -294,7 +294,7 @@ open_flame_graph (Fixture *fixture)
 {
   PsRunPage *page = open_rtl_example (fixture);
   PsRtlView *rtl_view = ps_run_page_get_rtl_view (page);
-  PsCallTreeView *view = ps_rtl_view_get_call_tree_view (rtl_view);
+  PsCallTreeView *view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (rtl_view));
   PsFlameGraph *flame_graph = ps_call_tree_view_get_flame_graph (view);
 
   ps_rtl_view_show_page (rtl_view, "calltree");

@@ -157,7 +157,7 @@ view_is_ready (gpointer data)
   PsProfileView *view = data;
 
   return !ps_run_view_is_busy (PS_RUN_VIEW (view))
-         && ps_call_tree_view_get_tree (ps_profile_view_get_call_tree_view (view)) != NULL;
+         && ps_call_tree_view_get_tree (ps_run_view_get_call_tree_view (PS_RUN_VIEW (view))) != NULL;
 }
 
 static void
@@ -194,7 +194,7 @@ static double
 tree_total (PsProfileView *view)
 {
   wait_for_view (view);
-  return ps_call_tree_get_elapsed_total (ps_call_tree_view_get_tree (ps_profile_view_get_call_tree_view (view)));
+  return ps_call_tree_get_elapsed_total (ps_call_tree_view_get_tree (ps_run_view_get_call_tree_view (PS_RUN_VIEW (view))));
 }
 
 static char *
@@ -309,7 +309,7 @@ test_tracks (Fixture       *fixture,
   g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "3 samples");
   g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "range"), ==, "1 selected process or thread, the whole run");
   {
-    PsCallTree *tree = ps_call_tree_view_get_tree (ps_profile_view_get_call_tree_view (view));
+    PsCallTree *tree = ps_call_tree_view_get_tree (ps_run_view_get_call_tree_view (PS_RUN_VIEW (view)));
 
     g_assert_cmpuint (ps_call_tree_lookup_function (tree, "worker"), !=, PS_NONE);
     g_assert_cmpuint (ps_call_tree_lookup_function (tree, "read"), ==, PS_NONE);
@@ -352,7 +352,7 @@ test_time_range (Fixture       *fixture,
 {
   PsRunPage *page;
   PsProfileView *view = show_built_store (fixture, &page);
-  PsSession *session = ps_profile_view_get_session (view);
+  PsSession *session = ps_run_view_get_session (PS_RUN_VIEW (view));
 
   g_assert_nonnull (session);
   g_assert_true (session == ps_run_page_get_session (page));
@@ -522,7 +522,7 @@ test_pmcstat (Fixture       *fixture,
   g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "kernel"), ==, expected_kernel);
   g_assert_cmpfloat (tree_total (view), ==, n_samples);
   {
-    PsCallTree *tree = ps_call_tree_view_get_tree (ps_profile_view_get_call_tree_view (view));
+    PsCallTree *tree = ps_call_tree_view_get_tree (ps_run_view_get_call_tree_view (PS_RUN_VIEW (view)));
     guint32 function = ps_call_tree_lookup_function (tree, "acpi_cpu_c1");
 
     /* The flat profile: the sampled function's own samples */
@@ -838,7 +838,7 @@ test_unnamed_modules (Fixture       *fixture,
   if (page == NULL)
     return;
   view = ps_run_page_get_profile_view (page);
-  tree_view = ps_profile_view_get_call_tree_view (view);
+  tree_view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (view));
   tree = ps_call_tree_view_get_tree (tree_view);
 
   /* 9 samples: 8 in the tree, one without a stack; 2 in the kernel */
@@ -1141,7 +1141,7 @@ test_demo_counts (Fixture       *fixture,
   g_autofree char *path = demo_file_path ("pmcstat_freebsd14.pmclog");
   RunViews run = open_run_views (fixture, path);
   PsProfileView *profile_view = ps_run_page_get_profile_view (run.page);
-  PsCallTreeView *tree_view = ps_profile_view_get_call_tree_view (profile_view);
+  PsCallTreeView *tree_view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (profile_view));
   const char *status;
 
   g_assert_true (iterate_until (run_view_is_idle, profile_view));

@@ -407,7 +407,7 @@ test_rtl_totals (Fixture       *fixture,
   g_assert_cmpstr (cell (table, 0, "Name"), ==, "configmgr (ij778899) ::configmgr::Provider::create");
 
   /* A search: only the matching rows */
-  gtk_editable_set_text (ps_rtl_view_get_search_entry (view), "LOAD");
+  gtk_editable_set_text (ps_run_view_get_search_entry (PS_RUN_VIEW (view)), "LOAD");
   g_assert_true (iterate_until (run_view_is_idle, view));
   g_clear_pointer (&table, table_free);
   table = export_table (fixture, column_view);
@@ -497,7 +497,7 @@ test_rtl_scopes (Fixture       *fixture,
   g_assert_cmpstr (cell (table, row, "Exclusive (s)"), ==, "1.037");
 
   /* A search: the matching scopes and messages only */
-  gtk_editable_set_text (ps_rtl_view_get_search_entry (view), "LOAD");
+  gtk_editable_set_text (ps_run_view_get_search_entry (PS_RUN_VIEW (view)), "LOAD");
   g_assert_true (iterate_until (run_view_is_idle, view));
   g_clear_pointer (&table, table_free);
   table = export_table (fixture, column_view);
@@ -528,7 +528,7 @@ test_call_tree (Fixture       *fixture,
                 gconstpointer  data)
 {
   PsRtlView *rtl_view = open_startup (fixture, "calltree_4711.log");
-  PsCallTreeView *view = ps_rtl_view_get_call_tree_view (rtl_view);
+  PsCallTreeView *view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (rtl_view));
   GtkColumnView *column_view = ps_call_tree_view_get_column_view (view);
   GListModel *model = ps_call_tree_view_get_model (view);
   g_autoptr(Table) golden = load_golden ("calltree_4711.tree.csv");

@@ -418,8 +418,8 @@ test_linked_views (Fixture       *fixture,
 {
   Run run = open_calltree_example (fixture);
   PsRtlView *rtl_view = ps_run_page_get_rtl_view (run.page);
-  PsHistogramView *histogram = ps_rtl_view_get_histogram_view (rtl_view);
-  PsCallTreeView *call_tree = ps_rtl_view_get_call_tree_view (rtl_view);
+  PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (rtl_view));
+  PsCallTreeView *call_tree = ps_run_view_get_call_tree_view (PS_RUN_VIEW (rtl_view));
   guint64 span_b = find_span (run.store, "::B", 30 * MS);
   g_autofree guchar *before_data = NULL;
   g_autofree guchar *after_data = NULL;
@@ -605,7 +605,7 @@ test_ce_sequence (Fixture       *fixture,
     /* The histogram of a selected marker has its durations in the range */
     {
       GtkSelectionModel *selection = gtk_column_view_get_model (ps_ce_view_get_marker_view (ce_view));
-      PsHistogramView *histogram = ps_ce_view_get_histogram_view (ce_view);
+      PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (ce_view));
       g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (markers, 0);
       g_autoptr(PsMarkerRow) row = gtk_tree_list_row_get_item (tree_row);
 
@@ -624,7 +624,7 @@ test_ce_sequence (Fixture       *fixture,
 
       g_assert_cmpuint (ps_marker_row_get_count (row), ==, ps_marker_row_get_series (row)->stats.count);
       /* The histogram, of the same marker, has all its durations again */
-      g_assert_cmpuint (ps_histogram_view_get_histogram (ps_ce_view_get_histogram_view (ce_view))->n_values, ==,
+      g_assert_cmpuint (ps_histogram_view_get_histogram (ps_run_view_get_histogram_view (PS_RUN_VIEW (ce_view)))->n_values, ==,
                         ps_marker_row_get_count (row));
     }
   }

@@ -18,7 +18,4 @@ PsSeriesChart *ps_ce_view_get_cpu_chart     (PsCeView *self);
 PsSeriesChart *ps_ce_view_get_memory_chart  (PsCeView *self);
 GtkColumnView *ps_ce_view_get_marker_view   (PsCeView *self);
 
-/* The histogram of the selected marker's durations */
-PsHistogramView *ps_ce_view_get_histogram_view (PsCeView *self);
-
 G_END_DECLS

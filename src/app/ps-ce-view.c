@@ -1717,13 +1717,9 @@ ps_ce_view_run_view_init (PsRunViewInterface *iface)
     { "resolution", G_STRUCT_OFFSET (PsCeView, resolution_value) },
   };
 
-  iface->analysis_offset = G_STRUCT_OFFSET (PsCeView, analysis);
-  iface->stack_offset = G_STRUCT_OFFSET (PsCeView, view_stack);
-  iface->warnings_page_offset = G_STRUCT_OFFSET (PsCeView, warnings_page);
-  iface->warnings_offset = G_STRUCT_OFFSET (PsCeView, warnings);
-  iface->header_fields = header_fields;
-  iface->n_header_fields = G_N_ELEMENTS (header_fields);
-  iface->is_busy = run_view_is_busy;
+  PS_RUN_VIEW_BIND_PARTS (iface, PsCeView, warnings, header_fields, run_view_is_busy);
+  iface->histogram_view_offset = G_STRUCT_OFFSET (PsCeView, histogram_view);
+  iface->session_offset = G_STRUCT_OFFSET (PsCeView, run_session);
 }
 
 /* GObject */
@@ -1992,13 +1988,6 @@ ps_ce_view_get_memory_chart (PsCeView *self)
 {
   g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
   return self->memory_chart;
-}
-
-PsHistogramView *
-ps_ce_view_get_histogram_view (PsCeView *self)
-{
-  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
-  return self->histogram_view;
 }
 
 gboolean

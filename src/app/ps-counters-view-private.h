@@ -48,6 +48,5 @@ char           *ps_counters_view_get_stats_cell_text (PsCountersView *self,
  * range selected on the timeline), or NULL when it is hidden: they are of
  * every reading */
 const char     *ps_counters_view_get_range_notice  (PsCountersView *self);
-GtkEditable    *ps_counters_view_get_search_entry  (PsCountersView *self);
 
 G_END_DECLS

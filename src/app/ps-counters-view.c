@@ -1602,13 +1602,9 @@ ps_counters_view_run_view_init (PsRunViewInterface *iface)
     { "quality", G_STRUCT_OFFSET (PsCountersView, quality_label) },
   };
 
-  iface->analysis_offset = G_STRUCT_OFFSET (PsCountersView, analysis);
-  iface->stack_offset = G_STRUCT_OFFSET (PsCountersView, view_stack);
-  iface->warnings_page_offset = G_STRUCT_OFFSET (PsCountersView, warnings_page);
-  iface->warnings_offset = G_STRUCT_OFFSET (PsCountersView, warnings);
-  iface->header_fields = header_fields;
-  iface->n_header_fields = G_N_ELEMENTS (header_fields);
-  iface->is_busy = run_view_is_busy;
+  PS_RUN_VIEW_BIND_PARTS (iface, PsCountersView, warnings, header_fields, run_view_is_busy);
+  iface->search_entry_offset = G_STRUCT_OFFSET (PsCountersView, search_entry);
+  iface->session_offset = G_STRUCT_OFFSET (PsCountersView, session);
 }
 
 /* GObject */
@@ -1842,13 +1838,6 @@ ps_counters_view_set_analysis (PsCountersView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
 }
 
-PsSession *
-ps_counters_view_get_session (PsCountersView *self)
-{
-  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
-  return self->session;
-}
-
 void
 ps_counters_view_set_session (PsCountersView *self,
                               PsSession      *session)
@@ -2044,13 +2033,6 @@ ps_counters_view_get_range_notice (PsCountersView *self)
   if (!gtk_widget_get_visible (self->range_box))
     return NULL;
   return gtk_label_get_text (self->range_label);
-}
-
-GtkEditable *
-ps_counters_view_get_search_entry (PsCountersView *self)
-{
-  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
-  return GTK_EDITABLE (self->search_entry);
 }
 
 guint32

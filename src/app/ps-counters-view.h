@@ -29,8 +29,6 @@ GtkWidget     *ps_counters_view_new          (void);
  * counter */
 void           ps_counters_view_set_analysis (PsCountersView *self,
                                               PsRunAnalysis  *analysis);
-/* The charts show the time range the session's timeline shows */
-PsSession     *ps_counters_view_get_session  (PsCountersView *self);
 void           ps_counters_view_set_session  (PsCountersView *self,
                                               PsSession      *session);
 /* Several series of a chart as areas summed, or as lines */

@@ -12,7 +12,6 @@ G_BEGIN_DECLS
 
 /* Tests */
 
-PsCallTreeView *ps_profile_view_get_call_tree_view (PsProfileView *self);
 /* The event chooser: its items (GtkStringObject) and the chosen one */
 GtkDropDown    *ps_profile_view_get_source_dropdown (PsProfileView *self);
 /* The process list as shown: GtkTreeListRow items whose item is a

@@ -1393,13 +1393,9 @@ ps_profile_view_run_view_init (PsRunViewInterface *iface)
     { "quality", G_STRUCT_OFFSET (PsProfileView, quality_label) },
   };
 
-  iface->analysis_offset = G_STRUCT_OFFSET (PsProfileView, analysis);
-  iface->stack_offset = G_STRUCT_OFFSET (PsProfileView, view_stack);
-  iface->warnings_page_offset = G_STRUCT_OFFSET (PsProfileView, warnings_page);
-  iface->warnings_offset = G_STRUCT_OFFSET (PsProfileView, warnings);
-  iface->header_fields = header_fields;
-  iface->n_header_fields = G_N_ELEMENTS (header_fields);
-  iface->is_busy = run_view_is_busy;
+  PS_RUN_VIEW_BIND_PARTS (iface, PsProfileView, warnings, header_fields, run_view_is_busy);
+  iface->call_tree_view_offset = G_STRUCT_OFFSET (PsProfileView, call_tree_view);
+  iface->session_offset = G_STRUCT_OFFSET (PsProfileView, session);
 }
 
 /* GObject */
@@ -1618,13 +1614,6 @@ ps_profile_view_set_analysis (PsProfileView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
 }
 
-PsSession *
-ps_profile_view_get_session (PsProfileView *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_VIEW (self), NULL);
-  return self->session;
-}
-
 void
 ps_profile_view_set_session (PsProfileView *self,
                              PsSession     *session)
@@ -1706,13 +1695,6 @@ ps_profile_view_show_all_tracks (PsProfileView *self)
 }
 
 /* Testing API (ps-profile-view-private.h) */
-
-PsCallTreeView *
-ps_profile_view_get_call_tree_view (PsProfileView *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_VIEW (self), NULL);
-  return self->call_tree_view;
-}
 
 GtkDropDown *
 ps_profile_view_get_source_dropdown (PsProfileView *self)

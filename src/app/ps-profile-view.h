@@ -28,7 +28,6 @@ void           ps_profile_view_set_analysis      (PsProfileView *self,
                                                   PsRunAnalysis *analysis);
 /* The run's view state: a time range selected in it limits the samples
  * that count */
-PsSession     *ps_profile_view_get_session       (PsProfileView *self);
 void           ps_profile_view_set_session       (PsProfileView *self,
                                                   PsSession     *session);
 /* The folder the run was read with (the loader's "sysroot"), or NULL:

@@ -10,6 +10,5 @@
 
 G_BEGIN_DECLS
 
-PsCallTreeView *ps_report_view_get_call_tree_view (PsReportView *self);
 
 G_END_DECLS

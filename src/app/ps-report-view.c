@@ -189,13 +189,8 @@ ps_report_view_run_view_init (PsRunViewInterface *iface)
     { "rows", G_STRUCT_OFFSET (PsReportView, rows_value) },
   };
 
-  iface->analysis_offset = G_STRUCT_OFFSET (PsReportView, analysis);
-  iface->stack_offset = G_STRUCT_OFFSET (PsReportView, view_stack);
-  iface->warnings_page_offset = G_STRUCT_OFFSET (PsReportView, warnings_page);
-  iface->warnings_offset = G_STRUCT_OFFSET (PsReportView, warnings);
-  iface->header_fields = header_fields;
-  iface->n_header_fields = G_N_ELEMENTS (header_fields);
-  iface->is_busy = run_view_is_busy;
+  PS_RUN_VIEW_BIND_PARTS (iface, PsReportView, warnings, header_fields, run_view_is_busy);
+  iface->call_tree_view_offset = G_STRUCT_OFFSET (PsReportView, call_tree_view);
 }
 
 static void
@@ -344,11 +339,4 @@ ps_report_view_show_page (PsReportView *self,
 }
 
 /* Testing API (ps-report-view-private.h) */
-
-PsCallTreeView *
-ps_report_view_get_call_tree_view (PsReportView *self)
-{
-  g_return_val_if_fail (PS_IS_REPORT_VIEW (self), NULL);
-  return self->call_tree_view;
-}
 

@@ -77,7 +77,6 @@ GListModel      *ps_rtl_view_get_totals_model     (PsRtlView  *self);
 GtkColumnView   *ps_rtl_view_get_totals_view      (PsRtlView  *self);
 /* The analysis shown, under the filters that were applied */
 PsScopeAnalysis *ps_rtl_view_get_scopes           (PsRtlView  *self);
-GtkEditable     *ps_rtl_view_get_search_entry     (PsRtlView  *self);
 GtkEditable     *ps_rtl_view_get_include_entry    (PsRtlView  *self);
 GtkEditable     *ps_rtl_view_get_exclude_entry    (PsRtlView  *self);
 /* The text of a cell as the table shows it; column is the column's title */
@@ -89,8 +88,5 @@ char            *ps_rtl_view_get_totals_cell_text (PsRtlView       *self,
                                                    const char      *column);
 /* The message shown for a bad regular expression, or NULL */
 const char      *ps_rtl_view_get_filter_error     (PsRtlView  *self);
-PsCallTreeView  *ps_rtl_view_get_call_tree_view   (PsRtlView  *self);
-/* Below the totals: the durations of the selected row */
-PsHistogramView *ps_rtl_view_get_histogram_view   (PsRtlView  *self);
 
 G_END_DECLS

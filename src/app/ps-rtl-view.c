@@ -466,14 +466,9 @@ update_counts (PsRtlView *self)
 static void
 update_busy (PsRtlView *self)
 {
-  gboolean busy = self->filter_cancellable != NULL || self->search_cancellable != NULL;
-
-  gtk_spinner_set_spinning (self->spinner, busy);
-  /* Keeps its place, so that the entries do not move */
-  gtk_widget_set_opacity (GTK_WIDGET (self->spinner), busy ? 1.0 : 0.0);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->spinner),
-                               self->filter_cancellable != NULL ? _("Applying the filters…")
-                               : busy ? _("Searching…") : NULL);
+  ps_view_show_busy_spinner (self->spinner,
+                             self->filter_cancellable != NULL ? _("Applying the filters…")
+                             : self->search_cancellable != NULL ? _("Searching…") : NULL);
 }
 
 /* Shows an analysis: the unfiltered one of the run, or a filtered one */
@@ -1151,13 +1146,11 @@ ps_rtl_view_run_view_init (PsRunViewInterface *iface)
     { "messages", G_STRUCT_OFFSET (PsRtlView, messages_value) },
   };
 
-  iface->analysis_offset = G_STRUCT_OFFSET (PsRtlView, analysis);
-  iface->stack_offset = G_STRUCT_OFFSET (PsRtlView, view_stack);
-  iface->warnings_page_offset = G_STRUCT_OFFSET (PsRtlView, warnings_page);
-  iface->warnings_offset = G_STRUCT_OFFSET (PsRtlView, warnings_filtered);
-  iface->header_fields = header_fields;
-  iface->n_header_fields = G_N_ELEMENTS (header_fields);
-  iface->is_busy = run_view_is_busy;
+  PS_RUN_VIEW_BIND_PARTS (iface, PsRtlView, warnings_filtered, header_fields, run_view_is_busy);
+  iface->histogram_view_offset = G_STRUCT_OFFSET (PsRtlView, histogram_view);
+  iface->call_tree_view_offset = G_STRUCT_OFFSET (PsRtlView, call_tree_view);
+  iface->search_entry_offset = G_STRUCT_OFFSET (PsRtlView, search_entry);
+  iface->session_offset = G_STRUCT_OFFSET (PsRtlView, session);
 }
 
 /* GObject */
@@ -1855,14 +1848,6 @@ ps_rtl_view_set_session (PsRtlView *self,
   time_selection_changed_cb (self);
 }
 
-PsSession *
-ps_rtl_view_get_session (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-
-  return self->session;
-}
-
 gboolean
 ps_rtl_view_get_per_thread (PsRtlView *self)
 {
@@ -1945,13 +1930,6 @@ ps_rtl_view_get_scopes (PsRtlView *self)
 }
 
 GtkEditable *
-ps_rtl_view_get_search_entry (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-  return GTK_EDITABLE (self->search_entry);
-}
-
-GtkEditable *
 ps_rtl_view_get_include_entry (PsRtlView *self)
 {
   g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
@@ -2019,16 +1997,3 @@ ps_rtl_view_get_filter_error (PsRtlView *self)
   return gtk_label_get_text (self->filter_error_label);
 }
 
-PsHistogramView *
-ps_rtl_view_get_histogram_view (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-  return self->histogram_view;
-}
-
-PsCallTreeView *
-ps_rtl_view_get_call_tree_view (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-  return self->call_tree_view;
-}

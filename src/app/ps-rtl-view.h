@@ -34,7 +34,6 @@ void           ps_rtl_view_set_per_thread (PsRtlView     *self,
  * function are highlighted in it */
 void           ps_rtl_view_set_session    (PsRtlView     *self,
                                            PsSession     *session);
-PsSession     *ps_rtl_view_get_session    (PsRtlView     *self);
 /* "scopes", "totals", "calltree" or "warnings" */
 void           ps_rtl_view_show_page      (PsRtlView     *self,
                                            const char    *name);

@@ -18,6 +18,15 @@ ps_run_view_default_init (PsRunViewInterface *iface)
 #define RUN_VIEW_PART(type, self, offset_field) \
   G_STRUCT_MEMBER (type, (self), PS_RUN_VIEW_GET_IFACE (self)->offset_field)
 
+/* A part that only some views have: NULL where the offset is 0 (the
+ * parent instance, never a part) */
+static gpointer
+optional_part (PsRunView *self,
+               gsize      offset)
+{
+  return offset != 0 ? G_STRUCT_MEMBER (gpointer, self, offset) : NULL;
+}
+
 PsRunAnalysis *
 ps_run_view_get_analysis (PsRunView *self)
 {
@@ -71,4 +80,32 @@ ps_run_view_is_busy (PsRunView *self)
 {
   g_return_val_if_fail (PS_IS_RUN_VIEW (self), FALSE);
   return PS_RUN_VIEW_GET_IFACE (self)->is_busy (self);
+}
+
+PsSession *
+ps_run_view_get_session (PsRunView *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_VIEW (self), NULL);
+  return optional_part (self, PS_RUN_VIEW_GET_IFACE (self)->session_offset);
+}
+
+PsCallTreeView *
+ps_run_view_get_call_tree_view (PsRunView *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_VIEW (self), NULL);
+  return optional_part (self, PS_RUN_VIEW_GET_IFACE (self)->call_tree_view_offset);
+}
+
+PsHistogramView *
+ps_run_view_get_histogram_view (PsRunView *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_VIEW (self), NULL);
+  return optional_part (self, PS_RUN_VIEW_GET_IFACE (self)->histogram_view_offset);
+}
+
+GtkEditable *
+ps_run_view_get_search_entry (PsRunView *self)
+{
+  g_return_val_if_fail (PS_IS_RUN_VIEW (self), NULL);
+  return optional_part (self, PS_RUN_VIEW_GET_IFACE (self)->search_entry_offset);
 }
