@@ -10,7 +10,10 @@
 # ships untranslated without anyone noticing: xgettext never sees it.
 # Scans src/ for the gettext markers the project uses and data/ui/ for
 # translatable="yes", and prints TAP: one failing line per missing file,
-# and one per listed file that no longer exists.
+# and one per listed file that no longer exists. A message that goes on
+# with one of GLib's format macros (G_GINT64_FORMAT…) is cut there by
+# xgettext, which knows only <inttypes.h>'s: each marked file is checked
+# for one too.
 
 import os
 import re
@@ -18,6 +21,8 @@ import sys
 
 C_MARKERS = re.compile(r'(?<![A-Za-z0-9_])(?:_|N_|C_|NC_|ngettext|g_dngettext|g_dpgettext2?)\s*\(')
 UI_MARKER = re.compile(r'translatable\s*=\s*"(?:yes|true|1)"', re.IGNORECASE)
+STRING = r'"(?:[^"\\\n]|\\.)*"'
+CUT_MESSAGE = re.compile(r'(?<![A-Za-z0-9_])(?:_|N_)\s*\(\s*' + STRING + r'(?:\s*' + STRING + r')*\s*(G_G\w*_FORMAT)')
 
 
 def strip_comments(text):
@@ -63,6 +68,15 @@ def main():
     checks = [(f'{path} has translatable strings and is in po/POTFILES.in', path not in missing)
               for path in sorted(marked)]
     checks += [(f'{path} of po/POTFILES.in exists', False) for path in gone]
+    cut = []
+    for path in sorted(marked):
+        if not path.endswith('.c'):
+            continue
+        with open(os.path.join(root, path), encoding='utf-8', errors='replace') as f:
+            macros = sorted({match.group(1) for match in CUT_MESSAGE.finditer(strip_comments(f.read()))})
+        checks.append((f'{path}: no message cut by a GLib format macro'
+                       + (f' ({", ".join(macros)}: format the number as %s)' if macros else ''), not macros))
+        cut += macros
     if not marked:
         checks.append(('some source file has translatable strings', False))
 
@@ -73,7 +87,7 @@ def main():
         print('# Add to po/POTFILES.in:', file=sys.stderr)
         for path in missing:
             print(f'#   {path}', file=sys.stderr)
-    return 1 if missing or gone or not marked else 0
+    return 1 if missing or gone or cut or not marked else 0
 
 
 if __name__ == '__main__':

@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gio/gio.h>
@@ -600,6 +602,87 @@ test_info_several (void)
   g_assert_cmpstr (none->out, ==, "[]\n");
 }
 
+/* A leak from 01:03 and a step at 01:05:30 in a PDH log read once a
+ * second from 01:00, with a little noise: counters --changes places the
+ * climb at 01:03 and the step at 01:05:30, each to a stretch of the
+ * overview; the steady counter has none; with --text it is a usage error */
+static void
+test_counter_changes (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("perfscope-changes-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "leak.csv", NULL);
+  g_autoptr(GString) text = g_string_new ("\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\","
+                                          "\"\\\\HOST\\Process(app)\\Private Bytes\","
+                                          "\"\\\\HOST\\Processor(_Total)\\% Processor Time\","
+                                          "\"\\\\HOST\\Memory\\Available MBytes\"\r\n");
+  g_autoptr(CliResult) result = NULL;
+  g_autoptr(CliResult) as_text = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *series;
+  gint64 start_ns = 0;
+
+  for (guint second = 0; second < 600; second++)
+    {
+      /* ±0.4 % of noise, a pattern of period 7 */
+      double wobble = ((int)(second * 5 % 7) - 3) / 7.5;
+      double memory = 100 + (second >= 180 ? (second - 180) / 10.0 : 0) + wobble * 0.5;
+      double cpu = (second >= 330 ? 60 : 20) + wobble * 3;
+
+      g_string_append_printf (text, "\"12/01/2025 01:%02u:%02u.000\",\"%.3f\",\"%.3f\",\"%.3f\"\r\n",
+                              second / 60, second % 60, memory * 1048576, cpu, 4000 + wobble);
+    }
+  write_file (path, text);
+
+  result = cli_test_run ("counters", "--changes", path, NULL);
+  g_assert_cmpint (result->status, ==, 0);
+  root = cli_test_parse_json (result->out);
+  series = json_object_get_array_member (object_of (root), "series");
+  g_assert_cmpuint (json_array_get_length (series), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      JsonObject *one = json_array_get_object_element (series, i);
+      JsonArray *changes = json_object_get_array_member (one, "changes");
+      const char *counter = json_object_get_string_member (one, "counter");
+      JsonObject *change;
+      gint64 time_ns;
+
+      start_ns = json_array_get_int_element (json_array_get_array_element (json_object_get_array_member (one, "points"), 0), 0);
+      if (g_str_equal (counter, "Available MBytes"))
+        {
+          g_assert_cmpuint (json_array_get_length (changes), ==, 0);
+          continue;
+        }
+      g_assert_cmpuint (json_array_get_length (changes), ==, 1);
+      change = json_array_get_object_element (changes, 0);
+      time_ns = json_object_get_int_member (change, "time_ns") - start_ns;
+      g_test_message ("%s: at %.1f s, %" G_GINT64_FORMAT " steps, %+.3f", counter, time_ns / 1e9,
+                      json_object_get_int_member (change, "steps"),
+                      json_object_get_double_member (change, "relative_change"));
+      if (g_str_equal (counter, "Private Bytes"))
+        {
+          g_assert_cmpint (llabs (time_ns - G_GINT64_CONSTANT (180000000000)), <=, G_GINT64_CONSTANT (3000000000));
+          g_assert_cmpint (json_object_get_int_member (change, "steps"), >, 1);
+          g_assert_cmpfloat (json_object_get_double_member (change, "relative_change"), >, 0.3);
+        }
+      else
+        {
+          g_assert_cmpint (llabs (time_ns - G_GINT64_CONSTANT (330000000000)), <=, G_GINT64_CONSTANT (2000000000));
+          g_assert_cmpint (json_object_get_int_member (change, "steps"), ==, 1);
+          g_assert_cmpint (json_object_get_int_member (change, "end_ns"), ==, json_object_get_int_member (change, "time_ns"));
+          g_assert_cmpfloat_with_epsilon (json_object_get_double_member (change, "relative_change"), 2.0, 0.1);
+          g_assert_cmpfloat (json_object_get_double_member (change, "p_value"), <=, 0.01);
+        }
+      g_assert_cmpfloat (json_object_get_double_member (change, "mean_after"), >,
+                         json_object_get_double_member (change, "mean_before"));
+    }
+
+  as_text = cli_test_run ("counters", "--changes", "--text", path, NULL);
+  g_assert_cmpint (as_text->status, ==, 2);
+  g_assert_nonnull (strstr (as_text->err, "--changes is written in JSON only"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -615,6 +698,7 @@ main (int   argc,
   g_test_add_func ("/cli-contract/export-nothing", test_export_nothing);
   g_test_add_func ("/cli-contract/saved-run", test_saved_run);
   g_test_add_func ("/cli-contract/info-several", test_info_several);
+  g_test_add_func ("/cli-contract/counter-changes", test_counter_changes);
 
   return g_test_run ();
 }

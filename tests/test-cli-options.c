@@ -27,7 +27,7 @@ static const Command commands[] = {
   { "info", { "x.log" }, READ_OPTIONS PRINT_OPTIONS },
   { "stats", { "x.log" }, READ_OPTIONS PRINT_OPTIONS SCOPE_OPTIONS "--group-by-name --include-negative --per-thread" },
   { "calltree", { "x.log" }, READ_OPTIONS PRINT_OPTIONS SCOPE_OPTIONS "--thread --basis --depth --group-addresses" },
-  { "counters", { "x.log" }, READ_OPTIONS PRINT_OPTIONS },
+  { "counters", { "x.log" }, READ_OPTIONS PRINT_OPTIONS "--changes" },
   { "diff", { "a.log", "b.log" }, READ_OPTIONS PRINT_OPTIONS "--rename --min-change --noise-floor --to --output" },
   { "export", { "x.log" }, READ_OPTIONS "--to --output --tree --points --source --group-by-name --basis --depth" },
   { "summarize", { "x.log" }, READ_OPTIONS "--output" },

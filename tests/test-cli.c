@@ -25,6 +25,7 @@
 
 #ifdef __linux__
 # include <fcntl.h>
+# include <signal.h>
 # include <stdlib.h>
 # include <sys/ioctl.h>
 # include <termios.h>
@@ -1094,6 +1095,45 @@ test_record_unknown_backend (void)
   g_assert_nonnull (strstr (result->err, "no-such-backend"));
   g_assert_nonnull (strstr (result->err, "procfs"));
 }
+
+#ifdef __linux__
+/* A recorder stopped for 400 ms (SIGSTOP, as a machine too busy to run
+ * it would) loses the readings due meanwhile: it says so once, of
+ * readings, and at the end the interval it achieved, in the user's
+ * locale (a decimal comma in French) */
+static void
+test_record_stalled (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                                                       | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GRegex) interval = g_regex_new ("toutes les ([0-9]+),([0-9]) ms en moyenne", 0, 0, NULL);
+  g_autofree char *localedir = g_test_build_filename (G_TEST_BUILT, "..", "po", NULL);
+  pid_t pid;
+
+  /* The translations of the build tree, as meson devenv finds them */
+  g_subprocess_launcher_setenv (launcher, "PERFSCOPE_LOCALEDIR", localedir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "fr", TRUE);
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "fr_FR.UTF-8", TRUE);
+  process = g_subprocess_launcher_spawn (launcher, &error, cli_path (), "record", "--backend", "procfs",
+                                         "--interval-ms", "20", "--duration", "1.2", NULL);
+  g_assert_no_error (error);
+  pid = (pid_t) atoi (g_subprocess_get_identifier (process));
+  g_usleep (400 * 1000);
+  g_assert_cmpint (kill (pid, SIGSTOP), ==, 0);
+  g_usleep (400 * 1000);
+  g_assert_cmpint (kill (pid, SIGCONT), ==, 0);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("stderr: %s", err);
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+  g_assert_nonnull (strstr (err, "Des relevés ont été perdus"));
+  g_assert_true (g_regex_match (interval, err, 0, NULL));
+}
+#endif
 
 /* record --command: the recording ends when the command exits, not at
  * the end of its (long) duration; the command's output goes to stderr */
@@ -2787,6 +2827,9 @@ main (int   argc,
   g_test_add_func ("/cli/record/command-exits", test_record_command_exits);
   g_test_add_func ("/cli/record/tree", test_record_tree);
   g_test_add_func ("/cli/record/save", test_record_save);
+#ifdef __linux__
+  g_test_add_func ("/cli/record/stalled", test_record_stalled);
+#endif
   g_test_add_func ("/cli/diff/json", test_diff_json);
   g_test_add_func ("/cli/diff/text", test_diff_text);
   g_test_add_func ("/cli/diff/export", test_diff_export);

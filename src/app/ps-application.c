@@ -8,7 +8,9 @@
  * with --compare, the two files go to ps_window_open_pair() as two files
  * dropped at once do. When Perfscope is already running, the files
  * travel to that instance's `open`, and --compare with them as platform
- * data (PS_PLATFORM_COMPARE), so that it opens a comparison too.
+ * data (PS_PLATFORM_COMPARE), so that it opens a comparison too; with
+ * --trend (PS_PLATFORM_TREND), the files and folders go together to
+ * ps_window_open_trend().
  * The symbol folder (--sysroot, or Choose Symbol Folder…) is the
  * application's: every run opened after it is set reads its symbols there,
  * and it is kept in the settings for the next launch; a --sysroot given to
@@ -38,6 +40,7 @@ struct _PsApplication
   char          *symbol_folder;
   GtkWidget     *preferences_window;  /* weak */
   gboolean       compare;        /* --compare: the files of `open` are A and B */
+  gboolean       trend;          /* --trend: the files of `open` make one trend */
 };
 
 enum {
@@ -53,6 +56,7 @@ G_DEFINE_FINAL_TYPE (PsApplication, ps_application, ADW_TYPE_APPLICATION)
 /* The platform data keys that carry --compare and --sysroot to a running
  * instance */
 #define PS_PLATFORM_COMPARE "perfscope-compare"
+#define PS_PLATFORM_TREND "perfscope-trend"
 #define PS_PLATFORM_SYSROOT "perfscope-sysroot"
 
 static void save_symbol_folder (PsApplication *self,
@@ -76,6 +80,9 @@ ps_application_activate (GApplication *application)
   g_autoptr(GError) error = NULL;
 
   gtk_window_present (GTK_WINDOW (get_or_create_window (self)));
+  if (self->trend)
+    g_printerr (_("--trend needs files or folders of runs\n"));
+  self->trend = FALSE;
   /* Without a file nothing becomes ready */
   if (ps_ready_clock_is_running ())
     {
@@ -94,6 +101,14 @@ ps_application_open (GApplication  *application,
   PsApplication *self = PS_APPLICATION (application);
   PsWindow *window = get_or_create_window (self);
 
+  if (self->trend)
+    {
+      self->trend = FALSE;
+      self->compare = FALSE;
+      ps_window_open_trend (window, files, (guint)n_files);
+      gtk_window_present (GTK_WINDOW (window));
+      return;
+    }
   if (self->compare && n_files == 2)
     {
       self->compare = FALSE;
@@ -284,6 +299,7 @@ ps_application_handle_local_options (GApplication *application,
    * other is running, else sent to the running one with the files
    * (add_platform_data) */
   self->compare = g_variant_dict_contains (options, "compare");
+  self->trend = g_variant_dict_contains (options, "trend");
   /* A developer option: this process opens the file itself, whatever
    * instance runs already, and reports when the run is ready */
   if (g_variant_dict_contains (options, "bench-exit-when-ready"))
@@ -307,6 +323,8 @@ ps_application_add_platform_data (GApplication    *application,
   G_APPLICATION_CLASS (ps_application_parent_class)->add_platform_data (application, builder);
   if (self->compare)
     g_variant_builder_add (builder, "{sv}", PS_PLATFORM_COMPARE, g_variant_new_boolean (TRUE));
+  if (self->trend)
+    g_variant_builder_add (builder, "{sv}", PS_PLATFORM_TREND, g_variant_new_boolean (TRUE));
   if (self->symbol_folder != NULL)
     g_variant_builder_add (builder, "{sv}", PS_PLATFORM_SYSROOT,
                            g_variant_new_bytestring (self->symbol_folder));
@@ -321,11 +339,14 @@ ps_application_before_emit (GApplication *application,
 {
   PsApplication *self = PS_APPLICATION (application);
   gboolean compare = FALSE;
+  gboolean trend = FALSE;
   const char *folder = NULL;
 
   G_APPLICATION_CLASS (ps_application_parent_class)->before_emit (application, platform_data);
   if (g_variant_lookup (platform_data, PS_PLATFORM_COMPARE, "b", &compare))
     self->compare = compare;
+  if (g_variant_lookup (platform_data, PS_PLATFORM_TREND, "b", &trend))
+    self->trend = trend;
   if (g_variant_lookup (platform_data, PS_PLATFORM_SYSROOT, "^&ay", &folder) && folder[0] != '\0')
     ps_application_set_symbol_folder (self, folder);
 }
@@ -415,6 +436,10 @@ ps_application_init (PsApplication *self)
   g_application_add_main_option (G_APPLICATION (self), "compare", 'c',
                                  G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
                                  _("Compare the two runs given, A then B, side by side"),
+                                 NULL);
+  g_application_add_main_option (G_APPLICATION (self), "trend", 't',
+                                 G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
+                                 _("Trend the runs given, files or folders: their change points across the runs"),
                                  NULL);
   g_application_add_main_option (G_APPLICATION (self), "version", 0,
                                  G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,

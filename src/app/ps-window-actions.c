@@ -336,6 +336,131 @@ open_action (GtkWidget  *widget,
 
 #endif
 
+/* Open Trend › Runs… and Folder…: several runs chosen as files, or a
+ * folder of them */
+static void
+open_trend_of (PsWindow   *self,
+               GListModel *files)
+{
+  guint n_files = g_list_model_get_n_items (files);
+  g_autoptr(GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < n_files; i++)
+    g_ptr_array_add (array, g_list_model_get_item (files, i));
+  if (array->len > 0)
+    ps_window_open_trend (self, (GFile * const *)array->pdata, array->len);
+}
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+
+static void
+trend_dialog_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(PsWindow) self = user_data;
+  g_autoptr(GListModel) files = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (g_object_get_data (object, "ps-folder") != NULL)
+    {
+      g_autoptr(GFile) folder = gtk_file_dialog_select_folder_finish (GTK_FILE_DIALOG (object), result, &error);
+
+      if (folder != NULL)
+        {
+          files = G_LIST_MODEL (g_list_store_new (G_TYPE_FILE));
+          g_list_store_append (G_LIST_STORE (files), folder);
+        }
+    }
+  else
+    files = gtk_file_dialog_open_multiple_finish (GTK_FILE_DIALOG (object), result, &error);
+  if (files == NULL)
+    {
+      if (!g_error_matches (error, GTK_DIALOG_ERROR, GTK_DIALOG_ERROR_DISMISSED))
+        g_warning ("Could not choose the runs of a trend: %s", error->message);
+      return;
+    }
+  open_trend_of (self, files);
+}
+
+static void
+open_trend_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  PsWindow *self = PS_WINDOW (widget);
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+  gboolean folder = g_str_equal (action_name, "win.open-trend-folder");
+
+  gtk_file_dialog_set_modal (dialog, TRUE);
+  if (folder)
+    {
+      gtk_file_dialog_set_title (dialog, _("Open a Folder of Runs as a Trend"));
+      g_object_set_data (G_OBJECT (dialog), "ps-folder", GINT_TO_POINTER (TRUE));
+      gtk_file_dialog_select_folder (dialog, GTK_WINDOW (self), NULL, trend_dialog_cb, g_object_ref (self));
+    }
+  else
+    {
+      g_autoptr(GListStore) filters = create_filters ();
+
+      gtk_file_dialog_set_title (dialog, _("Open Runs as a Trend"));
+      gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
+      gtk_file_dialog_open_multiple (dialog, GTK_WINDOW (self), NULL, trend_dialog_cb, g_object_ref (self));
+    }
+}
+
+#else /* GTK < 4.10 */
+
+static void
+trend_response_cb (GtkNativeDialog *dialog,
+                   int              response,
+                   PsWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+
+      open_trend_of (self, files);
+    }
+
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+open_trend_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  PsWindow *self = PS_WINDOW (widget);
+  gboolean folder = g_str_equal (action_name, "win.open-trend-folder");
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (folder ? _("Open a Folder of Runs as a Trend") : _("Open Runs as a Trend"),
+                                        GTK_WINDOW (self),
+                                        folder ? GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER : GTK_FILE_CHOOSER_ACTION_OPEN,
+                                        _("_Open"),
+                                        _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  if (!folder)
+    {
+      g_autoptr(GListStore) filters = create_filters ();
+
+      gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
+      for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (filters)); i++)
+        {
+          g_autoptr(GtkFileFilter) filter = g_list_model_get_item (G_LIST_MODEL (filters), i);
+
+          gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+        }
+    }
+
+  g_signal_connect_object (dialog, "response", G_CALLBACK (trend_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+#endif
+
 char *
 _ps_window_get_demo_dir (void)
 {
@@ -805,6 +930,8 @@ _ps_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
   gtk_widget_class_install_action (widget_class, "win.reload-with-encoding", "s", reload_with_encoding_action);
   gtk_widget_class_install_action (widget_class, "win.compare-with-file", NULL, compare_with_file_action);
+  gtk_widget_class_install_action (widget_class, "win.open-trend", NULL, open_trend_action);
+  gtk_widget_class_install_action (widget_class, "win.open-trend-folder", NULL, open_trend_action);
   gtk_widget_class_install_action (widget_class, "win.compare-uris", "(ss)", compare_uris_action);
   gtk_widget_class_install_action (widget_class, "win.compare-pair", NULL, compare_pair_action);
   gtk_widget_class_install_action (widget_class, "win.dismiss-pair", NULL, dismiss_pair_action);

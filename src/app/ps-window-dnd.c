@@ -39,6 +39,18 @@ void
 _ps_window_drop_files (PsWindow *self,
                        GSList   *files)
 {
+  /* A folder dropped, alone or with files: one trend of them all */
+  for (GSList *l = files; l != NULL; l = l->next)
+    if (_ps_window_is_local_folder (G_FILE (l->data)))
+      {
+        g_autoptr(GPtrArray) array = g_ptr_array_new ();
+
+        for (GSList *f = files; f != NULL; f = f->next)
+          g_ptr_array_add (array, f->data);
+        ps_window_open_trend (self, (GFile * const *)array->pdata, array->len);
+        return;
+      }
+
   if (g_slist_length (files) == 2)
     {
       ps_window_open_pair (self, G_FILE (files->data), G_FILE (files->next->data));

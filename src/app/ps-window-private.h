@@ -118,6 +118,10 @@ GtkWidget  *_ps_window_get_current_child  (PsWindow       *self);
 void        _ps_window_compare_pair       (PsWindow       *self);
 void        _ps_window_dismiss_pair       (PsWindow       *self);
 
+/* A local folder, whose runs open as a trend (a remote file is not asked,
+ * which could take long, and opens as a file does) */
+gboolean    _ps_window_is_local_folder    (GFile          *file);
+
 /* ps-window-dnd.c */
 void        _ps_window_init_dnd           (PsWindow       *self);
 /* What a drop of these files (GFile) does */

@@ -17,7 +17,7 @@
 #include "ps-format.h"
 #include "ps-record-dialog.h"
 #include "ps-record-page.h"
-#include "ps-run-page.h"
+#include "ps-run-page-private.h"
 #include "ps-view-util.h"
 #include "ps-window-private.h"
 
@@ -35,6 +35,8 @@ child_title (GtkWidget *child)
     return ps_compare_page_get_title (PS_COMPARE_PAGE (child));
   if (PS_IS_RECORD_PAGE (child))
     return ps_record_page_get_title (PS_RECORD_PAGE (child));
+  if (PS_IS_TREND_PAGE (child))
+    return ps_trend_page_get_title (PS_TREND_PAGE (child));
   return NULL;
 }
 
@@ -201,6 +203,13 @@ ps_window_open_file (PsWindow *self,
   g_return_if_fail (PS_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
+  /* A folder (perfscope nightly/, one dropped) is a folder of runs */
+  if (_ps_window_is_local_folder (file))
+    {
+      ps_window_open_trend (self, &file, 1);
+      return;
+    }
+
   page = find_page (self, file);
   if (page != NULL)
     {
@@ -225,6 +234,12 @@ ps_window_open_file (PsWindow *self,
   }
 
   ps_run_page_load (page);
+}
+
+gboolean
+_ps_window_is_local_folder (GFile *file)
+{
+  return g_file_is_native (file) && g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY;
 }
 
 PsComparePage *
@@ -257,6 +272,83 @@ ps_window_compare_files (PsWindow *self,
 }
 
 /* Two files given together */
+
+/* A session of a log opened from a trend: shown once its tab is ready */
+static void
+show_session (PsRunPage *page,
+              guint      session)
+{
+  PsCeView *view = ps_run_page_get_ce_view (page);
+
+  if (view != NULL)
+    ps_ce_view_set_session (view, session);
+}
+
+static void
+session_page_ready_cb (PsRunPage *page,
+                       gpointer   data)
+{
+  g_signal_handlers_disconnect_by_func (page, session_page_ready_cb, data);
+  show_session (page, GPOINTER_TO_UINT (data));
+}
+
+static void
+trend_open_run_cb (PsWindow    *self,
+                   GFile       *file,
+                   int          session,
+                   PsTrendPage *trend)
+{
+  PsRunPage *page;
+
+  ps_window_open_file (self, file);
+  page = find_page (self, file);
+  if (page == NULL || session < 0)
+    return;
+  if (ps_run_page_is_ready (page))
+    show_session (page, (guint)session);
+  else
+    g_signal_connect (page, "ready", G_CALLBACK (session_page_ready_cb), GUINT_TO_POINTER ((guint)session));
+}
+
+static void
+trend_compare_runs_cb (PsWindow    *self,
+                       GFile       *file_before,
+                       int          session_before,
+                       GFile       *file_after,
+                       int          session_after,
+                       PsTrendPage *trend)
+{
+  /* Two sessions of one log are not compared side by side: the log's tab
+   * shows the session after the change, whose own session list has the
+   * one before */
+  if (g_file_equal (file_before, file_after))
+    {
+      trend_open_run_cb (self, file_after, session_after, trend);
+      return;
+    }
+  ps_window_compare_files (self, file_before, file_after);
+}
+
+PsTrendPage *
+ps_window_open_trend (PsWindow      *self,
+                      GFile * const *files,
+                      guint          n_files)
+{
+  PsTrendPage *page;
+  g_autofree char *tooltip = NULL;
+
+  g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (files != NULL && n_files > 0, NULL);
+
+  page = PS_TREND_PAGE (ps_trend_page_new (files, n_files));
+  g_signal_connect_object (page, "open-run", G_CALLBACK (trend_open_run_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (page, "compare-runs", G_CALLBACK (trend_compare_runs_cb), self, G_CONNECT_SWAPPED);
+  tooltip = ps_trend_page_get_description (page);
+  _ps_window_add_tab (self, GTK_WIDGET (page), ps_trend_page_get_title (page), tooltip);
+
+  ps_trend_page_load (page);
+  return page;
+}
 
 /* What kind of run a format reads: runs of one kind compare */
 typedef enum
@@ -731,6 +823,8 @@ cancel_child (GtkWidget *child)
     ps_run_page_cancel (PS_RUN_PAGE (child));
   else if (PS_IS_COMPARE_PAGE (child))
     ps_compare_page_cancel (PS_COMPARE_PAGE (child));
+  else if (PS_IS_TREND_PAGE (child))
+    ps_trend_page_cancel (PS_TREND_PAGE (child));
 }
 
 void

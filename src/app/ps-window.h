@@ -11,6 +11,7 @@
 #include "ps-compare-page.h"
 #include "ps-record-page.h"
 #include "ps-run-page.h"
+#include "ps-trend-page.h"
 
 G_BEGIN_DECLS
 
@@ -20,7 +21,8 @@ G_DECLARE_FINAL_TYPE (PsWindow, ps_window, PS, WINDOW, AdwApplicationWindow)
 PsWindow  *ps_window_new              (PsApplication *application);
 /* The one way files get opened: file dialog, drag and drop, Open Recent
  * and the command line all end here. A file already open is shown again
- * (and reloaded if it failed or was cancelled). */
+ * (and reloaded if it failed or was cancelled); a local folder opens as a
+ * trend of its runs (ps_window_open_trend ()). */
 void       ps_window_open_file        (PsWindow      *self,
                                        GFile         *file);
 /* Compares two runs in a tab of their own: --compare A B, two files
@@ -40,6 +42,13 @@ PsComparePage *ps_window_compare_files (PsWindow     *self,
 void           ps_window_open_pair     (PsWindow     *self,
                                         GFile        *file_a,
                                         GFile        *file_b);
+/* A trend of the runs of files and folders in a tab of its own: Open
+ * Trend… and --trend. A point of it opens its run here (a session of a
+ * log shown in the log's tab), a change point the comparison of the runs
+ * on each side (ps_window_compare_files ()). */
+PsTrendPage   *ps_window_open_trend    (PsWindow      *self,
+                                        GFile * const *files,
+                                        guint          n_files);
 /* How many tabs hold a recording only in memory (going on, or stopped and
  * not saved): closing the window asks first */
 guint          ps_window_get_n_unsaved_recordings (PsWindow *self);

@@ -21,6 +21,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-cli.h"
+#include "ps-counter-changes.h"
 #include "ps-counter-name.h"
 #include "ps-util.h"
 
@@ -47,6 +48,7 @@ typedef struct
 {
   PsEventStore *store;
   gboolean      absolute_times;
+  gboolean      changes;     /* --changes */
   GPtrArray    *tracks;      /* GUINT_TO_POINTER (track) of each counter, in track order */
   guint64      *first_point; /* per track, the index in points of its first */
   guint64      *points;      /* indices of the store's readings with a value, by track */
@@ -220,6 +222,49 @@ append_point (GString *out,
   g_string_append_c (out, ']');
 }
 
+static void
+write_time (PsCliJsonStream *stream,
+            const char      *member,
+            gint64           time_ns)
+{
+  ps_export_append_integer (ps_cli_json_stream_raw (stream, member), time_ns);
+}
+
+/* --changes: where the counter's level changed along its time, a step or
+ * a climb or fall (ps-counter-changes.h) */
+static void
+write_changes (PsCliJsonStream *stream,
+               PsEventStore    *store,
+               guint32          track,
+               gint64           origin_ns)
+{
+  PsCounterOverview overview;
+  PsChangePointOptions options;
+  g_autoptr(GArray) changes = NULL;
+
+  ps_cli_json_stream_begin_array (stream, "changes");
+  ps_change_point_options_init (&options);
+  if (ps_event_store_get_counter_overview (store, track, &overview))
+    changes = ps_counter_changes_find (&overview, &options);
+  for (guint i = 0; changes != NULL && i < changes->len; i++)
+    {
+      const PsCounterChange *change = &g_array_index (changes, PsCounterChange, i);
+
+      ps_cli_json_stream_begin_object (stream, NULL);
+      write_time (stream, "time_ns", change->time_ns + origin_ns);
+      write_time (stream, "end_ns", change->end_ns + origin_ns);
+      g_string_append_printf (ps_cli_json_stream_raw (stream, "steps"), "%u", change->n_steps);
+      ps_cli_json_stream_double (stream, "mean_before", change->mean_before);
+      ps_cli_json_stream_double (stream, "mean_after", change->mean_after);
+      ps_cli_json_stream_double (stream, "relative_change", change->relative_change);
+      ps_cli_json_stream_double (stream, "p_value", change->point.p_value);
+      write_time (stream, "before_begin_ns", change->before_begin_ns + origin_ns);
+      write_time (stream, "after_end_ns", change->after_end_ns + origin_ns);
+      ps_cli_json_stream_end (stream);
+    }
+  ps_cli_json_stream_end (stream);
+}
+
 /* One counter: its name, its points as [time, value] a line, its
  * statistics */
 static void
@@ -278,6 +323,8 @@ write_counter (PsCliJsonStream *stream,
   ps_cli_json_stream_double (stream, "max", stats.max);
   ps_cli_json_stream_double (stream, "mean", stats_mean (&stats));
   ps_cli_json_stream_double (stream, "last", stats.last);
+  if (counters->changes)
+    write_changes (stream, counters->store, track, name.origin_ns);
   ps_cli_json_stream_end (stream);
   ps_counter_name_clear (&name);
 }
@@ -401,6 +448,7 @@ ps_cli_counters_print (const PsCliOptions *options,
   g_auto(Counters) counters = { 0 };
 
   counters_init (&counters, store, ps_counter_name_origins_known (store));
+  counters.changes = options->counter_changes;
   if (counters.tracks->len == 0)
     {
       g_autofree char *name = g_filename_display_name (path);
@@ -426,6 +474,8 @@ run_counters (const PsCliOptions  *options,
   const char *file = files[0];
   g_autoptr(PsEventStore) store = NULL;
 
+  if (options->counter_changes && options->text)
+    return ps_cli_usage_error (_("--changes is written in JSON only"));
   store = ps_cli_load (options, file);
   if (store == NULL)
     return PS_CLI_EXIT_UNREADABLE;
@@ -588,9 +638,15 @@ ps_cli_counter_series_print (GPtrArray *series)
     }
 }
 
+static const PsCliOption changes = {
+  .long_name = "changes", .offset = G_STRUCT_OFFSET (PsCliOptions, counter_changes),
+  .description = N_("counters: where each counter's level changed along its time, a step or a climb (JSON only)"),
+};
+
 static const PsCliOption * const counters_options[] = {
   PS_CLI_READ_OPTIONS,
   PS_CLI_PRINT_OPTIONS,
+  &changes,
   NULL,
 };
 

@@ -58,7 +58,7 @@ on_lost (PsCollector *collector,
   if (!*warned)
     {
       /* Translators: the collector could not keep up with its interval */
-      ps_cli_print_error (_("Some samples were lost: the system was too busy"));
+      ps_cli_print_error (_("Some readings were lost: the system was too busy"));
       *warned = TRUE;
     }
 }
@@ -77,9 +77,15 @@ print_timing (PsCollector  *collector,
   g_autofree char *late_count = NULL;
   g_autofree char *lost_count = NULL;
   g_autofree char *counts = NULL;
+  g_autofree char *achieved_shown = NULL;
+  g_autofree char *asked_shown = NULL;
 
   if (n_late + n_lost == 0 || asked == NULL || achieved == NULL)
     return;
+  /* The metadata's numbers are written with a point; shown in the
+   * user's locale (a comma in French) */
+  achieved_shown = g_strdup_printf ("%.1f", g_ascii_strtod (achieved, NULL));
+  asked_shown = g_strdup_printf ("%g", g_ascii_strtod (asked, NULL));
   late_count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_late);
   lost_count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_lost);
   counts = ps_collector_describe_late_lost (n_late, late_count, n_lost, lost_count);
@@ -87,7 +93,7 @@ print_timing (PsCollector  *collector,
    * and 1 reading lost"), then the mean interval achieved and the one
    * asked for, in milliseconds */
   ps_cli_print_error (_("%s; one every %s ms on average (asked: %s ms); each is a warning of the run"),
-                      counts, achieved, asked);
+                      counts, achieved_shown, asked_shown);
 }
 
 static void

@@ -15,6 +15,7 @@
 
 #include "ps-cli.h"
 #include "ps-trend.h"
+#include "ps-trend-loader.h"
 #include "ps-util.h"
 
 /* Enough of a file's start to tell a summary from a log */
@@ -29,28 +30,11 @@ set_file_time (GPtrArray  *runs,
                const char *path)
 {
   g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(GDateTime) modified = NULL;
 
   if (strcmp (path, "-") == 0)
     return;
   file = g_file_new_for_commandline_arg (path);
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_TIME_MODIFIED "," G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC,
-                            G_FILE_QUERY_INFO_NONE, NULL, NULL);
-  if (info == NULL || (modified = g_file_info_get_modification_date_time (info)) == NULL)
-    return;
-
-  for (guint i = 0; i < runs->len; i++)
-    {
-      PsRunSummary *run = g_ptr_array_index (runs, i);
-
-      if (run->has_time)
-        continue;
-      run->has_time = TRUE;
-      run->time_from_file = TRUE;
-      run->time_unix_ns = g_date_time_to_unix (modified) * G_GINT64_CONSTANT (1000000000)
-                          + (gint64)g_date_time_get_microsecond (modified) * 1000;
-    }
+  ps_trend_set_file_time (runs, file);
 }
 
 /* The runs of a log; NULL after saying why on stderr. *partial when it
@@ -265,17 +249,6 @@ change_word (const PsTrendRow    *row,
   return point->relative_change > 0 ? "regression" : "improvement";
 }
 
-/* The run before the change that has a value of the row */
-static guint
-run_before (const PsTrendRow    *row,
-            const PsChangePoint *point)
-{
-  for (guint i = 1; i < row->n_values; i++)
-    if (row->runs[i] == point->index)
-      return row->runs[i - 1];
-  return point->before_start;
-}
-
 static char *
 format_run_time (const PsRunSummary *run)
 {
@@ -333,7 +306,7 @@ write_change_point (PsCliJsonStream     *stream,
                     const PsTrendRow    *row,
                     const PsChangePoint *point)
 {
-  guint before = run_before (row, point);
+  guint before = ps_trend_row_get_run_before (row, point);
 
   ps_cli_json_stream_begin_object (stream, NULL);
   ps_cli_json_stream_int (stream, "run", point->index);
@@ -377,17 +350,6 @@ write_row (PsCliJsonStream *stream,
   ps_cli_json_stream_end (stream);
 }
 
-static guint
-count_changed_rows (const PsTrend *trend)
-{
-  guint n = 0;
-
-  /* Rows with change points come first */
-  while (n < trend->rows->len && ((PsTrendRow *)g_ptr_array_index (trend->rows, n))->change_points->len > 0)
-    n++;
-  return n;
-}
-
 static void
 write_member (GString    *out,
               const char *member,
@@ -404,7 +366,7 @@ write_member (GString    *out,
       g_autoptr(GPtrArray) changed = g_ptr_array_new ();
 
       g_assert (g_str_equal (member, "rows"));
-      for (guint i = 0; i < count_changed_rows (output->trend); i++)
+      for (guint i = 0; i < ps_trend_count_changed (output->trend); i++)
         g_ptr_array_add (changed, g_ptr_array_index (output->trend->rows, i));
       ps_cli_json_stream_array (out, level, changed, write_row, output);
     }
@@ -435,7 +397,7 @@ print_json (const PsTrendOptions *trend_options,
     }
   ps_cli_json_add_int (builder, "n_runs", output->trend->runs->len);
   ps_cli_json_add_int (builder, "n_rows", output->trend->rows->len);
-  ps_cli_json_add_int (builder, "n_changed", count_changed_rows (output->trend));
+  ps_cli_json_add_int (builder, "n_changed", ps_trend_count_changed (output->trend));
   json_builder_set_member_name (builder, "runs");
   json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "rows");
@@ -462,7 +424,7 @@ print_text (const PsTrendOptions *trend_options,
             guint                 n_regressions)
 {
   const PsTrend *trend = output->trend;
-  guint n_changed = count_changed_rows (trend);
+  guint n_changed = ps_trend_count_changed (trend);
   g_autoptr(PsCliTable) table = NULL;
 
   /* Translators: "20 runs by time, median per run: 3 of 500 rows changed"; the
@@ -495,7 +457,7 @@ print_text (const PsTrendOptions *trend_options,
         {
           const PsChangePoint *point = &g_array_index (row->change_points, PsChangePoint, c);
           const PsRunSummary *after = g_ptr_array_index (trend->runs, point->index);
-          const PsRunSummary *before = g_ptr_array_index (trend->runs, run_before (row, point));
+          const PsRunSummary *before = g_ptr_array_index (trend->runs, ps_trend_row_get_run_before (row, point));
           g_autofree char *name = ps_util_display_text (row->name, -1);
 
           ps_cli_table_add_row_take (table,

@@ -60,6 +60,7 @@ typedef struct
   char           *export_source;     /* export: --source (a sample source), or NULL */
   gboolean        export_tree;       /* export --to csv: --tree, the top-down call tree */
   gboolean        export_points;     /* export --to csv: --points, every counter reading */
+  gboolean        counter_changes;   /* counters: --changes, where each counter's level changed */
   char           *sysroot;           /* --sysroot (hwpmc symbols), or NULL */
   char           *max_events;        /* --max-events, a checked decimal, or NULL */
   char           *address_width;     /* --address-width "4" or "8", or NULL */

@@ -318,6 +318,31 @@ ps_trend_row_get_newest_regression (const PsTrend    *trend,
   return last->relative_change >= min_change && last->relative_change > 0 ? last : NULL;
 }
 
+guint
+ps_trend_count_changed (const PsTrend *trend)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (trend != NULL, 0);
+
+  /* Rows with change points come first */
+  while (n < trend->rows->len && ((PsTrendRow *)g_ptr_array_index (trend->rows, n))->change_points->len > 0)
+    n++;
+  return n;
+}
+
+guint
+ps_trend_row_get_run_before (const PsTrendRow    *row,
+                             const PsChangePoint *point)
+{
+  g_return_val_if_fail (row != NULL && point != NULL, 0);
+
+  for (guint i = 1; i < row->n_values; i++)
+    if (row->runs[i] == point->index)
+      return row->runs[i - 1];
+  return point->before_start;
+}
+
 gboolean
 ps_trend_order_from_string (const char   *text,
                             PsTrendOrder *out)

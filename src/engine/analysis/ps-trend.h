@@ -78,6 +78,13 @@ guint        ps_trend_value_flags    (PsTrendValue          value);
 const PsChangePoint *ps_trend_row_get_newest_regression (const PsTrend    *trend,
                                                          const PsTrendRow *row,
                                                          double            min_change);
+/* How many rows have change points: the first ones of trend->rows */
+guint        ps_trend_count_changed  (const PsTrend        *trend);
+/* The run just before the change point that has a value of the row (an
+ * index of trend->runs): the run a comparison across the change takes as
+ * A, the change point's own run (point->index) being B */
+guint        ps_trend_row_get_run_before (const PsTrendRow    *row,
+                                          const PsChangePoint *point);
 gboolean     ps_trend_order_from_string (const char        *text,
                                          PsTrendOrder      *out);
 gboolean     ps_trend_value_from_string (const char        *text,

@@ -1,0 +1,119 @@
+/* ps-counter-changes.c — where a counter's level changed along its time
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: perflib-v2.md §7.2 and §8. What it finds and why among bucket
+ * means is in ps-counter-changes.h.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "ps-counter-changes.h"
+
+static gint64
+bucket_begin_ns (const PsCounterOverview *overview,
+                 gsize                    bucket)
+{
+  if (bucket < overview->n_buckets)
+    return overview->begin_ns + (gint64)overview->buckets[bucket].index * overview->bucket_ns;
+  /* Past the last bucket: where it ends */
+  return overview->begin_ns + ((gint64)overview->buckets[overview->n_buckets - 1].index + 1) * overview->bucket_ns;
+}
+
+/* Where a line flat until k, then straight, fits values[lo, hi) best:
+ * y = a + b·max (0, i − k), by least squares for each k in (lo, hi − 2) */
+static gsize
+hinge_start (const double *values,
+             gsize         lo,
+             gsize         hi)
+{
+  double sum_y = 0, sum_yy = 0;
+  double best_error = INFINITY;
+  gsize best = lo;
+  gsize n = hi - lo;
+
+  for (gsize i = lo; i < hi; i++)
+    {
+      sum_y += values[i];
+      sum_yy += values[i] * values[i];
+    }
+  for (gsize k = lo + 1; k + 2 < hi; k++)
+    {
+      double sum_x = 0, sum_xx = 0, sum_xy = 0, denominator, a, b, error;
+
+      for (gsize i = k; i < hi; i++)
+        {
+          double x = (double)(i - k);
+
+          sum_x += x;
+          sum_xx += x * x;
+          sum_xy += x * values[i];
+        }
+      denominator = n * sum_xx - sum_x * sum_x;
+      if (denominator <= 0)
+        continue;
+      b = (n * sum_xy - sum_x * sum_y) / denominator;
+      a = (sum_y - b * sum_x) / n;
+      error = sum_yy - a * sum_y - b * sum_xy;
+      if (error < best_error)
+        {
+          best_error = error;
+          best = k;
+        }
+    }
+  return best;
+}
+
+GArray *
+ps_counter_changes_find (const PsCounterOverview    *overview,
+                         const PsChangePointOptions *options)
+{
+  g_autofree double *means = NULL;
+  g_autoptr(GArray) points = NULL;
+  GArray *changes;
+
+  g_return_val_if_fail (overview != NULL, NULL);
+  g_return_val_if_fail (options != NULL, NULL);
+
+  changes = g_array_new (FALSE, FALSE, sizeof (PsCounterChange));
+  if (overview->n_buckets < 2)
+    return changes;
+
+  means = g_new (double, overview->n_buckets);
+  for (guint i = 0; i < overview->n_buckets; i++)
+    means[i] = overview->buckets[i].mean;
+  points = ps_change_points_find (means, overview->n_buckets, options);
+
+  for (guint i = 0; i < points->len;)
+    {
+      const PsChangePoint *first = &g_array_index (points, PsChangePoint, i);
+      const PsChangePoint *last = first;
+      PsCounterChange change = { .point = *first, .n_steps = 1 };
+      gsize start = first->index;
+
+      /* Steps of one direction, each beginning where the one before
+       * ended, are one climb or fall */
+      for (i++; i < points->len; i++)
+        {
+          const PsChangePoint *next = &g_array_index (points, PsChangePoint, i);
+
+          if ((next->relative_change > 0) != (first->relative_change > 0) || next->before_start > last->index)
+            break;
+          last = next;
+          change.n_steps++;
+        }
+      if (change.n_steps > 1)
+        start = hinge_start (means, first->before_start, last->index);
+      change.time_ns = bucket_begin_ns (overview, start);
+      change.end_ns = bucket_begin_ns (overview, last->index);
+      change.before_begin_ns = bucket_begin_ns (overview, first->before_start);
+      change.after_end_ns = bucket_begin_ns (overview, last->after_end);
+      change.mean_before = first->mean_before;
+      change.mean_after = last->mean_after;
+      change.relative_change = ps_change_points_relative_change (first->mean_before, last->mean_after);
+      g_array_append_val (changes, change);
+    }
+  return changes;
+}

@@ -1,0 +1,46 @@
+/* ps-counter-changes.h — where a counter's level changed along its time
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: perflib-v2.md §7.2 and §8 (counter logs). The change points of
+ * ps-change-points.h, looked for along one counter's time rather than
+ * across runs: among the means of its overview's buckets
+ * (ps-counter-series.h), so that a capture of days costs at most
+ * PS_COUNTER_OVERVIEW_BUCKETS values, and each change is placed at the
+ * time its bucket begins.
+ *
+ * A level that moves gradually (memory that leaks) is found as steps of
+ * one direction, each beginning where the one before ended. They are one
+ * change, a climb or a fall, from the first step to the last; it begins
+ * where a line flat and then straight fits the values best, which is
+ * where the climb starts rather than where a step first stood out of the
+ * noise.
+ */
+#pragma once
+
+#include "ps-change-points.h"
+#include "ps-counter-series.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  /* The first step; its indexes are of the overview's buckets (those
+   * with readings) */
+  PsChangePoint point;
+  gint64        time_ns;          /* where the change begins */
+  gint64        end_ns;           /* where its last step is: time_ns for a step */
+  gint64        before_begin_ns;  /* the time compared: [before_begin_ns, time_ns) … */
+  gint64        after_end_ns;     /* … against [end_ns, after_end_ns) */
+  guint         n_steps;          /* 1 for a step, more for a climb or a fall */
+  double        mean_before;      /* of [before_begin_ns, time_ns) */
+  double        mean_after;       /* of the last step's after */
+  double        relative_change;  /* of the two means, as PsChangePoint's */
+} PsCounterChange;
+
+/* PsCounterChange, in time order; empty for fewer than two buckets */
+GArray *ps_counter_changes_find (const PsCounterOverview  *overview,
+                                 const PsChangePointOptions *options);
+
+G_END_DECLS

@@ -1,0 +1,169 @@
+/* test-counter-changes.c — change points along one counter's time
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: perflib-v2.md §7.2 and §8. Counters read once a second from
+ * 14:00, built from a seeded generator so that every run sees the same
+ * values.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "ps-counter-changes.h"
+#include "seeded-noise.h"
+
+#define SECOND G_GINT64_CONSTANT (1000000000)
+#define AT_1400 (G_GINT64_CONSTANT (1764597600) * SECOND)  /* 2025-12-01 14:00 UTC */
+#define MINUTES(n) ((gint64)(n) * 60 * SECOND)
+
+typedef double (*Shape) (GRand *rand, guint second);
+
+static GArray *
+changes_of (Shape  shape,
+            guint  seconds,
+            double min_magnitude,
+            gint64 *bucket_ns)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  PsCounterSeries series;
+  PsCounterOverview overview;
+  PsChangePointOptions options;
+  GArray *changes;
+
+  ps_counter_series_init (&series);
+  for (guint second = 0; second < seconds; second++)
+    ps_counter_series_add (&series, AT_1400 + second * SECOND, shape (rand, second), FALSE);
+  ps_counter_series_get_overview (&series, &overview);
+  ps_change_point_options_init (&options);
+  options.min_magnitude = min_magnitude;
+  changes = ps_counter_changes_find (&overview, &options);
+  *bucket_ns = overview.bucket_ns;
+  ps_counter_series_clear (&series);
+  return changes;
+}
+
+#define CHANGE(changes, i) (&g_array_index ((changes), PsCounterChange, (i)))
+
+/* 100 MiB of memory until 14:03, then a leak of 1 MiB every 10 s */
+static double
+leak_from_1403 (GRand *rand,
+                guint  second)
+{
+  double level = 100 + (second >= 180 ? (second - 180) / 10.0 : 0);
+
+  return seeded_noise_normal (rand, level, 0.5) * 1048576;
+}
+
+/* The memory that starts to climb at 14:03 is marked at 14:03: one
+ * climb, from there (to a bucket or two) to near the end, upwards by
+ * about the 42 MiB it gained */
+static void
+test_leak (void)
+{
+  gint64 bucket_ns;
+  g_autoptr(GArray) changes = changes_of (leak_from_1403, 600, 0, &bucket_ns);
+  const PsCounterChange *climb;
+
+  g_assert_cmpuint (changes->len, ==, 1);
+  climb = CHANGE (changes, 0);
+  g_test_message ("climb from %.1f s to %.1f s in %u steps, %+.1f %%, buckets of %" G_GINT64_FORMAT " ms",
+                  (climb->time_ns - AT_1400) / 1e9, (climb->end_ns - AT_1400) / 1e9, climb->n_steps,
+                  climb->relative_change * 100, bucket_ns / 1000000);
+  g_assert_cmpint (llabs (climb->time_ns - (AT_1400 + MINUTES (3))), <=, 2 * bucket_ns);
+  g_assert_cmpuint (climb->n_steps, >, 1);
+  g_assert_cmpint (climb->end_ns, >, AT_1400 + MINUTES (8));
+  g_assert_cmpfloat (climb->relative_change, >, 0.3);
+  g_assert_cmpfloat (climb->relative_change, <, 0.45);
+  g_assert_cmpint (climb->before_begin_ns, <, climb->time_ns);
+  g_assert_cmpint (climb->after_end_ns, >, climb->end_ns);
+}
+
+/* 20 % processor time, then 60 % from 14:05:30 */
+static double
+step_at_140530 (GRand *rand,
+                guint  second)
+{
+  return seeded_noise_normal (rand, second >= 330 ? 60 : 20, 3);
+}
+
+static void
+test_step (void)
+{
+  gint64 bucket_ns;
+  g_autoptr(GArray) changes = changes_of (step_at_140530, 900, 0, &bucket_ns);
+  const PsCounterChange *change;
+
+  g_assert_cmpuint (changes->len, ==, 1);
+  change = CHANGE (changes, 0);
+  g_assert_cmpuint (change->n_steps, ==, 1);
+  g_assert_cmpint (change->end_ns, ==, change->time_ns);
+  g_assert_cmpint (llabs (change->time_ns - (AT_1400 + 330 * SECOND)), <=, bucket_ns);
+  g_assert_cmpfloat_with_epsilon (change->relative_change, 2.0, 0.1);
+  g_assert_cmpfloat (change->point.p_value, <=, 0.01);
+
+  /* A least magnitude above the step's: nothing */
+  g_clear_pointer (&changes, g_array_unref);
+  changes = changes_of (step_at_140530, 900, 2.5, &bucket_ns);
+  g_assert_cmpuint (changes->len, ==, 0);
+}
+
+/* 20 % with one reading of 95 %: an outlier, not a level */
+static double
+one_spike (GRand *rand,
+           guint  second)
+{
+  return second == 400 ? 95 : seeded_noise_normal (rand, 20, 3);
+}
+
+static double
+noise (GRand *rand,
+       guint  second)
+{
+  return seeded_noise_normal (rand, 50, 5);
+}
+
+static void
+test_no_change (void)
+{
+  gint64 bucket_ns;
+  g_autoptr(GArray) spike = changes_of (one_spike, 900, 0, &bucket_ns);
+  g_autoptr(GArray) flat = changes_of (noise, 7200, 0, &bucket_ns);
+
+  g_assert_cmpuint (spike->len, ==, 0);
+  g_assert_cmpuint (flat->len, ==, 0);
+}
+
+/* A counter with one reading, or none, has no change */
+static double
+constant (GRand *rand,
+          guint  second)
+{
+  return 1;
+}
+
+static void
+test_too_short (void)
+{
+  gint64 bucket_ns;
+  g_autoptr(GArray) none = changes_of (constant, 0, 0, &bucket_ns);
+  g_autoptr(GArray) one = changes_of (constant, 1, 0, &bucket_ns);
+
+  g_assert_cmpuint (none->len, ==, 0);
+  g_assert_cmpuint (one->len, ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/counter-changes/leak", test_leak);
+  g_test_add_func ("/counter-changes/step", test_step);
+  g_test_add_func ("/counter-changes/no-change", test_no_change);
+  g_test_add_func ("/counter-changes/too-short", test_too_short);
+
+  return g_test_run ();
+}
