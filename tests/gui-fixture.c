@@ -543,28 +543,17 @@ grab_timeline (PsTimelineView *view)
   return render_widget (GTK_WIDGET (view));
 }
 
+/* For iterate_until (): a run's view has computed what it shows */
 gboolean
-ce_view_is_idle (gpointer view)
+run_view_is_idle (gpointer view)
 {
-  return !ps_ce_view_is_busy (view);
-}
-
-gboolean
-rtl_view_is_idle (gpointer view)
-{
-  return !ps_rtl_view_is_busy (view);
+  return !ps_run_view_is_busy (PS_RUN_VIEW (view));
 }
 
 gboolean
 call_tree_is_idle (gpointer view)
 {
   return !ps_call_tree_view_is_busy (view);
-}
-
-gboolean
-profile_view_is_idle (gpointer view)
-{
-  return !ps_profile_view_is_busy (view);
 }
 
 gboolean
@@ -734,18 +723,20 @@ allow_no_session_bus (const char     *log_domain,
   return strstr (message, "session bus") == NULL;
 }
 
+/* The temporary XDG_DATA_HOME of the test program, removed by gui_test_run () */
+static char *test_data_home;
+
 gboolean
 gui_test_init (int    *argc,
-               char ***argv,
-               char  **data_home)
+               char ***argv)
 {
-  *data_home = g_dir_make_tmp ("perfscope-test-gui-data-XXXXXX", NULL);
+  test_data_home = g_dir_make_tmp ("perfscope-test-gui-data-XXXXXX", NULL);
 
   /* Keep the recent files of these runs out of the user's list.
    * (G_TEST_OPTION_ISOLATE_DIRS would do more, but librsvg then fails to
    * load the symbolic icon.) */
-  g_assert_nonnull (*data_home);
-  g_setenv ("XDG_DATA_HOME", *data_home, TRUE);
+  g_assert_nonnull (test_data_home);
+  g_setenv ("XDG_DATA_HOME", test_data_home, TRUE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("GTK_A11Y", "none", TRUE);
   /* On a desktop's session bus, GTK 4.10 and later would ask the portal
@@ -766,8 +757,19 @@ gui_test_init (int    *argc,
     {
       /* TAP: skip the whole program */
       g_print ("1..0 # SKIP no display: run under xvfb-run\n");
-      gui_test_remove_tree (*data_home);
+      gui_test_remove_tree (test_data_home);
+      g_clear_pointer (&test_data_home, g_free);
       return FALSE;
     }
   return TRUE;
+}
+
+int
+gui_test_run (void)
+{
+  int status = g_test_run ();
+
+  gui_test_remove_tree (test_data_home);
+  g_clear_pointer (&test_data_home, g_free);
+  return status;
 }

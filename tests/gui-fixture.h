@@ -22,12 +22,15 @@ typedef struct
   char          *tmpdir;
 } Fixture;
 
-/* Sets up the environment of a GUI test program and GTK. FALSE when there
+/* Sets up the environment of a GUI test program (a temporary
+ * XDG_DATA_HOME, settings in memory, no portals) and GTK. FALSE when there
  * is no display: the program then prints a TAP skip and should return 0.
- * *data_home: a temporary XDG_DATA_HOME, for gui_test_remove_tree (). */
+ * A test program's main () is gui_test_init (), its list of tests, and
+ * return gui_test_run (). */
 gboolean    gui_test_init          (int          *argc,
-                                    char       ***argv,
-                                    char        **data_home);
+                                    char       ***argv);
+/* Runs the tests and removes what gui_test_init () made; main's status */
+int         gui_test_run           (void);
 void        gui_test_remove_tree   (const char   *path);
 
 void        fixture_setup          (Fixture       *fixture,
@@ -155,10 +158,8 @@ guint64     find_span              (PsEventStore *store,
 /* The timeline as it draws now, once pending frames are done */
 GdkTexture *grab_timeline          (PsTimelineView *view);
 /* Whether a view has done its work in the background (for iterate_until) */
-gboolean    ce_view_is_idle        (gpointer      view);
-gboolean    rtl_view_is_idle       (gpointer      view);
+gboolean    run_view_is_idle       (gpointer      view);
 gboolean    call_tree_is_idle      (gpointer      view);
-gboolean    profile_view_is_idle   (gpointer      view);
 /* Whether the session has highlighted points (for iterate_until) */
 gboolean    session_has_highlight_points (gpointer session);
 

@@ -1048,10 +1048,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/app-ui/primary-menu", test_primary_menu);
@@ -1071,7 +1068,5 @@ main (int   argc,
   ADD_TEST ("/app-ui/non-utf8-file-name", test_non_utf8_file_name);
   ADD_TEST ("/app-ui/tab-menu", test_tab_menu);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

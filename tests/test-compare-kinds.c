@@ -827,7 +827,7 @@ test_profile_call_trees (Fixture       *fixture,
   for (guint side = 0; side < 2; side++)
     {
       PsProfileView *profile = ps_run_page_get_profile_view (ps_compare_page_get_run_page (page, side));
-      PsCallTreeView *tree = ps_profile_view_get_call_tree_view (profile);
+      PsCallTreeView *tree = ps_run_view_get_call_tree_view (PS_RUN_VIEW (profile));
       GtkWidget *view = GTK_WIDGET (ps_call_tree_view_get_column_view (tree));
 
       g_assert_true (iterate_until (call_tree_is_idle, tree));
@@ -906,10 +906,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
@@ -923,7 +920,5 @@ main (int   argc,
   ADD_TEST ("/compare-kinds/align-long-mark", test_align_long_mark);
   ADD_TEST ("/compare-kinds/zoom-sequence-and-time", test_sequence_and_time);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

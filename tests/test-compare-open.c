@@ -260,10 +260,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/compare-open/different-kinds", test_different_kinds);
@@ -272,7 +269,5 @@ main (int   argc,
   ADD_TEST ("/compare-open/unreadable", test_unreadable);
   ADD_TEST ("/compare-open/title", test_title);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

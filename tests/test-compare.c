@@ -1232,10 +1232,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   g_test_add_func ("/compare/export-writers", test_export_writers);
@@ -1254,7 +1251,5 @@ main (int   argc,
   ADD_TEST ("/compare/recent", test_recent_comparison);
   ADD_TEST ("/compare/remote", test_remote_compare);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

@@ -126,9 +126,9 @@ test_tree (Fixture       *fixture,
                    " | O:PhysicalDisk | I:0 C: | C:Avg. Disk sec/Read"
                    " | O:Process | I:svchost#3 | C:Working Set | I:svchost | C:Working Set"
                    " | O:Thread | I:explorer/0 | C:Context Switches/sec");
-  g_assert_cmpstr (ps_counters_view_get_header_value (view, "machine"), ==, "WS01");
-  g_assert_cmpstr (ps_counters_view_get_header_value (view, "counters"), ==, "6");
-  g_assert_cmpstr (ps_counters_view_get_visible_page (view), ==, "counters");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "machine"), ==, "WS01");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "counters"), ==, "6");
+  g_assert_cmpstr (ps_run_view_get_visible_page (PS_RUN_VIEW (view)), ==, "counters");
 
   /* At first: the processor time, drawn, in the table */
   g_assert_cmpuint (checked->len, ==, 1);
@@ -374,7 +374,7 @@ test_zone_cut (Fixture       *fixture,
                gconstpointer  data)
 {
   PsCountersView *view = open_counters (fixture, "cp1251-cut-zone.csv", NULL);
-  const char *started = ps_counters_view_get_header_value (view, "started");
+  const char *started = ps_run_view_get_header_value (PS_RUN_VIEW (view), "started");
 
   g_assert_true (g_str_has_suffix (started, " (time zone cut off)"));
   g_assert_true (g_str_has_prefix (started, "12/02/2026 10:00:00"));
@@ -392,7 +392,7 @@ test_zone_and_zoom (Fixture       *fixture,
   PsTimelineView *timeline = ps_run_page_get_timeline_view (page);
   g_autofree char *wall = NULL;
 
-  g_assert_cmpstr (ps_counters_view_get_header_value (view, "started"), ==, "2024-06-15 10:00:00.000 UTC−07:00");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "started"), ==, "2024-06-15 10:00:00.000 UTC−07:00");
   g_assert_true (iterate_until (timeline_has_model, timeline));
   wall = ps_timeline_format_wall (ps_timeline_view_get_model (timeline), 0);
   g_assert_cmpstr (wall, ==, "2024-06-15 10:00:00.000 UTC−07:00");
@@ -449,7 +449,7 @@ test_search (Fixture       *fixture,
              gconstpointer  data)
 {
   PsCountersView *view = open_counters (fixture, "logman-pdt.csv", NULL);
-  GtkEditable *entry = ps_counters_view_get_search_entry (view);
+  GtkEditable *entry = ps_run_view_get_search_entry (PS_RUN_VIEW (view));
   g_autofree char *tree = NULL;
   GtkWidget *focus;
 
@@ -479,7 +479,7 @@ test_defaults (Fixture       *fixture,
   PsCountersView *french;
   g_autoptr(GPtrArray) french_checked = NULL;
 
-  g_assert_cmpstr (ps_counters_view_get_header_value (view, "machine"), ==, "HOST");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "machine"), ==, "HOST");
   g_assert_cmpuint (checked->len, ==, 1);
   g_assert_cmpstr (ps_counter_node_get_label (g_ptr_array_index (checked, 0)), ==, "% Processor Time");
   g_assert_cmpuint (ps_counters_view_get_n_charts (view), ==, 1);
@@ -846,8 +846,8 @@ test_number_format (Fixture       *fixture,
   }
 
   /* 128 counters of 10 readings */
-  g_assert_cmpstr (ps_counters_view_get_header_value (view, "readings"), ==, "1,280");
-  g_assert_cmpstr (ps_counters_view_get_header_value (view, "counters"), ==, "128");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "readings"), ==, "1,280");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "counters"), ==, "128");
   assert_cell (view, g_ptr_array_index (checked, 0), "Max", "12.50 %");
   assert_cell (view, g_ptr_array_index (checked, 1), "Mean", "50.00 %");
   assert_cell (view, g_ptr_array_index (checked, 0), "Count", "10");
@@ -933,10 +933,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/counters-view/tree", test_tree);
@@ -953,7 +950,5 @@ main (int   argc,
   ADD_TEST ("/counters-view/number-format", test_number_format);
   ADD_TEST ("/counters-view/lone-reading", test_lone_reading);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

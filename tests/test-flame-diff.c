@@ -410,10 +410,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int result;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_FLAME_TEST ("/flame-diff/colours", test_colours);
@@ -421,7 +418,5 @@ main (int   argc,
   ADD_FLAME_TEST ("/flame-diff/tooltip", test_tooltip);
   ADD_FLAME_TEST ("/flame-diff/new-tree", test_new_tree);
 
-  result = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return result;
+  return gui_test_run ();
 }

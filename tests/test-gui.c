@@ -156,19 +156,19 @@ test_open_ce_example (Fixture       *fixture,
   }
 
   /* Session header (ce-perflog.md §5 #1) */
-  g_assert_cmpstr (ps_ce_view_get_header_value (view, "os"), ==, "6.0");
-  g_assert_cmpstr (ps_ce_view_get_header_value (view, "build"), ==, "3122");
-  g_assert_cmpstr (ps_ce_view_get_header_value (view, "platform"), ==, "CEPC");
-  g_assert_cmpstr (ps_ce_view_get_header_value (view, "cpu"), ==, "x86");
-  g_assert_cmpstr (ps_ce_view_get_header_value (view, "device"), ==, "CEPC");
-  g_assert_nonnull (strstr (ps_ce_view_get_header_value (view, "app"), "fsperf"));
-  g_assert_nonnull (strstr (ps_ce_view_get_header_value (view, "app"), "0x0a5f0012"));
-  g_assert_nonnull (strstr (ps_ce_view_get_header_value (view, "resolution"), "1,193,180 ticks/s"));
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "os"), ==, "6.0");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "build"), ==, "3122");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "platform"), ==, "CEPC");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "cpu"), ==, "x86");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "device"), ==, "CEPC");
+  g_assert_nonnull (strstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "app"), "fsperf"));
+  g_assert_nonnull (strstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "app"), "0x0a5f0012"));
+  g_assert_nonnull (strstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "resolution"), "1,193,180 ticks/s"));
 
   /* CPU and MEM: one series each; no warnings for the example */
   g_assert_cmpuint (ps_series_chart_get_n_series (ps_ce_view_get_cpu_chart (view)), ==, 1);
   g_assert_cmpuint (ps_series_chart_get_n_series (ps_ce_view_get_memory_chart (view)), ==, 1);
-  g_assert_cmpuint (g_list_model_get_n_items (ps_ce_view_get_warning_model (view)), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (ps_run_view_get_warning_model (PS_RUN_VIEW (view))), ==, 0);
 
   /* A loaded file goes to the recent files, and the menu lists it */
   g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), uri));
@@ -396,14 +396,14 @@ test_sessions (Fixture       *fixture,
   GListModel *markers = ps_ce_view_get_marker_model (view);
 
   g_assert_cmpuint (ps_ce_view_get_session (view), ==, 0);
-  g_assert_cmpstr (ps_ce_view_get_header_value (view, "os"), ==, "6.0");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "os"), ==, "6.0");
   g_assert_cmpuint (g_list_model_get_n_items (markers), ==, 1);
 
   ps_ce_view_set_session (view, 1);
-  g_assert_cmpstr (ps_ce_view_get_header_value (view, "os"), ==, "7.0");
-  g_assert_cmpstr (ps_ce_view_get_header_value (view, "platform"), ==, "ARMV4I");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "os"), ==, "7.0");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "platform"), ==, "ARMV4I");
   /* No RESOLUTION in the second run: ticks only (§7 #5) */
-  g_assert_nonnull (strstr (ps_ce_view_get_header_value (view, "resolution"), "ticks"));
+  g_assert_nonnull (strstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "resolution"), "ticks"));
   g_assert_cmpuint (g_list_model_get_n_items (markers), ==, 2);
   {
     g_autoptr(PsMarkerRow) row = marker_at (markers, 0);
@@ -447,7 +447,7 @@ test_broken_file (Fixture       *fixture,
   g_autoptr(GFile) file = write_temp_file (fixture, "broken.log", log, -1);
   PsRunPage *page = open_and_wait (fixture, file);
   PsCeView *view = ps_run_page_get_ce_view (page);
-  GListModel *warnings = ps_ce_view_get_warning_model (view);
+  GListModel *warnings = ps_run_view_get_warning_model (PS_RUN_VIEW (view));
   GListModel *markers = ps_ce_view_get_marker_model (view);
   g_autoptr(PsMarkerRow) row = NULL;
 
@@ -460,7 +460,7 @@ test_broken_file (Fixture       *fixture,
 
     g_assert_cmpuint (ps_warning_row_get_line (first), >=, 7);
   }
-  g_assert_nonnull (strstr (ps_ce_view_get_warnings_title (view), "("));
+  g_assert_nonnull (strstr (ps_run_view_get_warnings_title (PS_RUN_VIEW (view)), "("));
 
   g_assert_cmpuint (g_list_model_get_n_items (markers), ==, 1);
   row = marker_at (markers, 0);
@@ -836,7 +836,7 @@ rtl_example_file (void)
 static void
 wait_for_rtl_view (PsRtlView *view)
 {
-  g_assert_true (iterate_until (rtl_view_is_idle, view));
+  g_assert_true (iterate_until (run_view_is_idle, view));
 }
 
 static PsRtlView *
@@ -994,13 +994,13 @@ test_rtl_open_example (Fixture       *fixture,
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (ps_run_page_get_ce_view (page))));
   g_assert_true (iterate_until (widget_is_drawn, view));
-  g_assert_cmpstr (ps_rtl_view_get_visible_page (view), ==, "scopes");
+  g_assert_cmpstr (ps_run_view_get_visible_page (PS_RUN_VIEW (view)), ==, "scopes");
 
-  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "process"), ==, "4711");
-  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "threads"), ==, "3");
-  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "scopes"), ==, "9");
-  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "messages"), ==, "7");
-  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "closed"), ==, "at 2,013 ms");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "process"), ==, "4711");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "threads"), ==, "3");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "scopes"), ==, "9");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "messages"), ==, "7");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "closed"), ==, "at 2,013 ms");
 
   /* One top-level row per thread, with its scopes and its time */
   for (guint i = 0; i < g_list_model_get_n_items (scopes); i++)
@@ -1149,7 +1149,7 @@ test_rtl_totals_when_shown (Fixture       *fixture,
   GtkColumnView *column_view = ps_rtl_view_get_totals_view (view);
   GListModel *shown = G_LIST_MODEL (gtk_column_view_get_model (column_view));
 
-  g_assert_cmpstr (ps_rtl_view_get_visible_page (view), ==, "scopes");
+  g_assert_cmpstr (ps_run_view_get_visible_page (PS_RUN_VIEW (view)), ==, "scopes");
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (column_view)));
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 0);
   /* Per thread, while hidden: still nothing made */
@@ -1167,7 +1167,7 @@ test_rtl_totals_when_shown (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 9);
   ps_rtl_view_show_page (view, "scopes");
   g_assert_true (iterate_until (widget_is_unmapped, column_view));
-  gtk_editable_set_text (GTK_EDITABLE (ps_rtl_view_get_search_entry (view)), "register");
+  gtk_editable_set_text (GTK_EDITABLE (ps_run_view_get_search_entry (PS_RUN_VIEW (view))), "register");
   g_assert_true (iterate_until (model_has_one_item, shown));
   ps_rtl_view_show_page (view, "totals");
   g_assert_true (iterate_until (widget_is_mapped, column_view));
@@ -1252,7 +1252,7 @@ test_rtl_search (Fixture       *fixture,
 {
   PsRtlView *view = open_rtl_example (fixture);
   GListModel *scopes = ps_rtl_view_get_scope_model (view);
-  GtkEditable *search = ps_rtl_view_get_search_entry (view);
+  GtkEditable *search = ps_run_view_get_search_entry (PS_RUN_VIEW (view));
 
   gtk_editable_set_text (search, "LOAD");
   wait_for_rtl_view (view);
@@ -1276,18 +1276,18 @@ test_rtl_search (Fixture       *fixture,
 
   g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_totals_model (view)), ==, 2);
   /* The repair's message names SwDocShell::Load */
-  g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_warning_model (view)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (ps_run_view_get_warning_model (PS_RUN_VIEW (view))), ==, 1);
   maybe_save_screenshot (fixture, "rtl-search");
 
   gtk_editable_set_text (search, "thumbnail");
   wait_for_rtl_view (view);
   g_assert_cmpuint (g_list_model_get_n_items (scopes), ==, 1);
-  g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_warning_model (view)), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (ps_run_view_get_warning_model (PS_RUN_VIEW (view))), ==, 0);
 
   gtk_editable_set_text (search, "not open");
   wait_for_rtl_view (view);
   g_assert_cmpuint (g_list_model_get_n_items (scopes), ==, 0);
-  g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_warning_model (view)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (ps_run_view_get_warning_model (PS_RUN_VIEW (view))), ==, 1);
 
   /* Cleared: the tree again */
   gtk_editable_set_text (search, "");
@@ -1315,8 +1315,8 @@ test_rtl_filters (Fixture       *fixture,
   wait_for_rtl_view (view);
   g_assert_null (ps_rtl_view_get_filter_error (view));
   g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_totals_model (view)), ==, 2);
-  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "scopes"), ==, "2 of 9");
-  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "messages"), ==, "1 of 7");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "scopes"), ==, "2 of 9");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "messages"), ==, "1 of 7");
 
   /* SwDocShell::Load moved up to Thread 1, with the message written in it;
    * Threads 2 and 3 have nothing left to show */
@@ -1366,8 +1366,8 @@ test_rtl_filters (Fixture       *fixture,
   g_assert_null (ps_rtl_view_get_filter_error (view));
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (include), "error"));
   g_assert_cmpuint (g_list_model_get_n_items (ps_rtl_view_get_totals_model (view)), ==, 9);
-  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "scopes"), ==, "9");
-  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "messages"), ==, "7");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "scopes"), ==, "9");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "messages"), ==, "7");
 }
 
 static void
@@ -1375,7 +1375,7 @@ test_rtl_warnings (Fixture       *fixture,
                    gconstpointer  data)
 {
   PsRtlView *view = open_rtl_example (fixture);
-  GListModel *warnings = ps_rtl_view_get_warning_model (view);
+  GListModel *warnings = ps_run_view_get_warning_model (PS_RUN_VIEW (view));
   PsRunPage *page = ps_window_get_current_page (fixture->window);
 
   g_assert_cmpuint (g_list_model_get_n_items (warnings), ==, 1);
@@ -1386,11 +1386,11 @@ test_rtl_warnings (Fixture       *fixture,
     g_assert_cmpuint (ps_warning_row_get_line (row), ==, 21);
     g_assert_cmpint (ps_warning_row_get_severity (row), ==, PS_SEVERITY_INFO);
   }
-  g_assert_cmpstr (ps_rtl_view_get_warnings_title (view), ==, "_Warnings (1)");
+  g_assert_cmpstr (ps_run_view_get_warnings_title (PS_RUN_VIEW (view)), ==, "_Warnings (1)");
 
   /* The run page's action shows them */
   gtk_widget_activate_action (GTK_WIDGET (page), "run.show-warnings", NULL);
-  g_assert_cmpstr (ps_rtl_view_get_visible_page (view), ==, "warnings");
+  g_assert_cmpstr (ps_run_view_get_visible_page (PS_RUN_VIEW (view)), ==, "warnings");
   iterate_for (200);
   g_assert_true (shows_label (GTK_WIDGET (view), "I-CONTEXT-NOT-OPEN"));
   g_assert_true (shows_label (GTK_WIDGET (view), "21"));
@@ -1423,7 +1423,7 @@ test_rtl_unterminated (Fixture       *fixture,
 
   wait_for_rtl_view (view);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
-  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "closed"), ==, "No close line");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "closed"), ==, "No close line");
 
   /* A single thread opens by itself */
   outer = find_scope_row (scopes, "app (ab123456) ::Outer", 0);
@@ -1436,7 +1436,7 @@ test_rtl_unterminated (Fixture       *fixture,
   /* Times of day in UTC, as the opening line gives them, and named so in
    * the column's title, the header and the timeline's axis alike */
   assert_scope_cell (view, outer, "Time of day (UTC)", "14:44:32.412");
-  g_assert_cmpstr (ps_rtl_view_get_header_value (view, "opened"), ==, "2009-07-02 14:44:32.402 UTC");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "opened"), ==, "2009-07-02 14:44:32.402 UTC");
   {
     PsTimelineView *timeline = ps_run_page_get_timeline_view (page);
     g_autofree char *wall = NULL;
@@ -1453,7 +1453,7 @@ test_rtl_unterminated (Fixture       *fixture,
     assert_total_cell (view, total, "Excluded", "1");
     assert_total_cell (view, total, "Total (ms)", "–");
   }
-  g_assert_true (has_warning (ps_rtl_view_get_warning_model (view), "W-UNTERMINATED"));
+  g_assert_true (has_warning (ps_run_view_get_warning_model (PS_RUN_VIEW (view)), "W-UNTERMINATED"));
 }
 
 /* Every number says what it is: units in the titles of the columns, one
@@ -1623,10 +1623,10 @@ static PsCallTreeView *
 open_rtl_call_tree (Fixture *fixture)
 {
   PsRtlView *rtl_view = open_rtl_example (fixture);
-  PsCallTreeView *view = ps_rtl_view_get_call_tree_view (rtl_view);
+  PsCallTreeView *view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (rtl_view));
 
   ps_rtl_view_show_page (rtl_view, "calltree");
-  g_assert_cmpstr (ps_rtl_view_get_visible_page (rtl_view), ==, "calltree");
+  g_assert_cmpstr (ps_run_view_get_visible_page (PS_RUN_VIEW (rtl_view)), ==, "calltree");
   g_assert_true (iterate_until (widget_is_drawn, view));
   wait_for_call_tree_view (view);
   return view;
@@ -2271,7 +2271,7 @@ test_call_tree_vs_report (Fixture       *fixture,
   g_autoptr(GFile) file = vs_report_file ("l4_cc.csv");
   PsRunPage *page = open_and_wait (fixture, file);
   PsReportView *report_view = ps_run_page_get_report_view (page);
-  PsCallTreeView *view = ps_report_view_get_call_tree_view (report_view);
+  PsCallTreeView *view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (report_view));
   GListModel *model = ps_call_tree_view_get_model (view);
   PsEventStore *store = ps_run_page_get_store (page);
   g_autoptr(PsCallTree) reference = NULL;
@@ -2283,9 +2283,9 @@ test_call_tree_vs_report (Fixture       *fixture,
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (report_view)));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (ps_run_page_get_rtl_view (page))));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (ps_run_page_get_ce_view (page))));
-  g_assert_cmpstr (ps_report_view_get_visible_page (report_view), ==, "calltree");
-  g_assert_cmpstr (ps_report_view_get_header_value (report_view, "kind"), ==, "Caller/callee");
-  g_assert_cmpstr (ps_report_view_get_header_value (report_view, "unit"), ==, "Timer ticks");
+  g_assert_cmpstr (ps_run_view_get_visible_page (PS_RUN_VIEW (report_view)), ==, "calltree");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (report_view), "kind"), ==, "Caller/callee");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (report_view), "unit"), ==, "Timer ticks");
   g_assert_true (iterate_until (widget_is_drawn, view));
   wait_for_call_tree_view (view);
 
@@ -2371,7 +2371,7 @@ test_call_tree_vs_report (Fixture       *fixture,
 
   /* The warnings page of the report view */
   gtk_widget_activate_action (GTK_WIDGET (page), "run.show-warnings", NULL);
-  g_assert_cmpstr (ps_report_view_get_visible_page (report_view), ==, "warnings");
+  g_assert_cmpstr (ps_run_view_get_visible_page (PS_RUN_VIEW (report_view)), ==, "warnings");
 }
 
 static GtkWindow *
@@ -2719,7 +2719,7 @@ test_rtl_histogram (Fixture       *fixture,
   GtkColumnView *column_view = ps_rtl_view_get_totals_view (view);
   GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (column_view));
   GListModel *totals = ps_rtl_view_get_totals_model (view);
-  PsHistogramView *histogram_view = ps_rtl_view_get_histogram_view (view);
+  PsHistogramView *histogram_view = ps_run_view_get_histogram_view (PS_RUN_VIEW (view));
   GtkWidget *histogram_box = gtk_widget_get_parent (GTK_WIDGET (histogram_view));
 
   ps_rtl_view_show_page (view, "totals");
@@ -2754,7 +2754,7 @@ test_rtl_histogram (Fixture       *fixture,
   /* Buckets selected on the histogram of Desktop::Main: the call tree
    * has only that call and what ran inside it (rtl-logfile.md §6: 2.007 s) */
   {
-    PsCallTreeView *call_tree_view = ps_rtl_view_get_call_tree_view (view);
+    PsCallTreeView *call_tree_view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (view));
     const PsHistogram *histogram;
     PsCallTree *tree;
     guint32 main_node;
@@ -3354,7 +3354,7 @@ test_ce_header_registrations (Fixture       *fixture,
   file = write_temp_file (fixture, "harness.log", log->str, (gssize)log->len);
   page = open_and_wait (fixture, file);
 
-  apps = ps_ce_view_get_header_value (ps_run_page_get_ce_view (page), "app");
+  apps = ps_run_view_get_header_value (PS_RUN_VIEW (ps_run_page_get_ce_view (page)), "app");
   g_assert_cmpstr (apps, ==, "harnessed (PID 0x100 and 299 more), other (PID 0x9)");
 }
 
@@ -3500,10 +3500,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/gui/window/empty-state", test_empty_state);
@@ -3548,7 +3545,5 @@ main (int   argc,
   ADD_TEST ("/gui/flame-graph/worker", test_flame_graph_worker);
   ADD_TEST ("/gui/flame-graph/transforms", test_flame_graph_transforms);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

@@ -248,7 +248,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
   g_autofree char *locale_dir = NULL;
   int status;
 
@@ -271,7 +270,7 @@ main (int   argc,
       textdomain (GETTEXT_PACKAGE);
     }
 
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     {
       if (locale_dir != NULL)
         remove_locale_dir (locale_dir);
@@ -291,8 +290,7 @@ main (int   argc,
       ADD_TEST ("/i18n/fr/numbers", test_numbers);
     }
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
+  status = gui_test_run ();
   if (locale_dir != NULL)
     remove_locale_dir (locale_dir);
   g_free (skip_reason);

@@ -338,7 +338,7 @@ test_ce_histogram (Fixture       *fixture,
   PsRunPage *page = open_run (fixture, &runs[0]);
   PsCeView *view = ps_run_page_get_ce_view (page);
   GtkColumnView *table = ps_ce_view_get_marker_view (view);
-  GtkWidget *histogram = GTK_WIDGET (ps_ce_view_get_histogram_view (view));
+  GtkWidget *histogram = GTK_WIDGET (ps_run_view_get_histogram_view (PS_RUN_VIEW (view)));
   GtkWidget *timeline_window = gtk_paned_get_start_child (ps_run_page_get_paned (page));
   int timeline_minimum;
 
@@ -993,10 +993,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
@@ -1024,7 +1021,5 @@ main (int   argc,
   ADD_TEST ("/text/selection-length", test_selection_length);
   ADD_TEST ("/text/status-strip", test_status_strip);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

@@ -44,7 +44,7 @@ open_demo (Fixture    *fixture,
   RunViews views = open_run_views (fixture, path);
   Run run = { views.page, ps_run_page_get_ce_view (views.page), views.timeline, views.session, views.store };
 
-  g_assert_true (iterate_until (ce_view_is_idle, run.ce_view));
+  g_assert_true (iterate_until (run_view_is_idle, run.ce_view));
   return run;
 }
 
@@ -88,7 +88,7 @@ select_marker (Run   *run,
   GtkSelectionModel *selection = gtk_column_view_get_model (ps_ce_view_get_marker_view (run->ce_view));
 
   gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), position);
-  g_assert_true (iterate_until (ce_view_is_idle, run->ce_view));
+  g_assert_true (iterate_until (run_view_is_idle, run->ce_view));
   iterate_for (50);
 }
 
@@ -197,7 +197,7 @@ test_histogram_bars_highlight (Fixture       *fixture,
   guint position = find_busy_marker (&run);
   g_autoptr(PsMarkerRow) row = marker_at (&run, position);
   const PsSeries *series = ps_marker_row_get_series (row);
-  PsHistogramView *histogram = ps_ce_view_get_histogram_view (run.ce_view);
+  PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (run.ce_view));
   const PsHistogram *bins;
   const guint64 *chosen;
   gsize n_chosen;
@@ -310,13 +310,13 @@ test_timeline_chart_selects_marker (Fixture       *fixture,
   for (guint t = 0; t < series->n_instances; t++)
     holds |= series->tracks[t] == duration_track;
   g_assert_true (holds);
-  g_assert_cmpstr (ps_ce_view_get_visible_page (run.ce_view), ==, "markers");
+  g_assert_cmpstr (ps_run_view_get_visible_page (PS_RUN_VIEW (run.ce_view)), ==, "markers");
   g_assert_cmpuint (timeline_focus_bar_pixels (run.view, duration_track), >, 30);
 
   scroll_to_row (run.view, cpu_track);
   ps_timeline_view_click (run.view, 20, ps_timeline_view_get_row_y (run.view, cpu_track) + 10);
   g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, cpu_track);
-  g_assert_cmpstr (ps_ce_view_get_visible_page (run.ce_view), ==, "cpu-memory");
+  g_assert_cmpstr (ps_run_view_get_visible_page (PS_RUN_VIEW (run.ce_view)), ==, "cpu-memory");
 }
 
 static gboolean
@@ -335,7 +335,7 @@ test_timeline_point_selects_bar (Fixture       *fixture,
   guint position;
   g_autoptr(GArray) values = NULL;
   g_autoptr(GArray) indexes = busy_marker_durations (&run, &position, &values);
-  PsHistogramView *histogram = ps_ce_view_get_histogram_view (run.ce_view);
+  PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (run.ce_view));
   guint64 index = g_array_index (indexes, guint64, indexes->len / 2);
   double value = g_array_index (values, double, indexes->len / 2);
   g_autoptr(PsMarkerRow) row = marker_at (&run, position);
@@ -368,7 +368,7 @@ test_timeline_point_selects_bar (Fixture       *fixture,
   g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, m.track);
 
   /* The marker, and the bar of its duration once its histogram is there */
-  g_assert_true (iterate_until (ce_view_is_idle, run.ce_view));
+  g_assert_true (iterate_until (run_view_is_idle, run.ce_view));
   selected = selected_marker (&run);
   g_assert_nonnull (selected);
   g_assert_true (ps_marker_row_get_series (selected)->tracks[0] == m.track
@@ -401,7 +401,7 @@ test_range_limits_histogram (Fixture       *fixture,
   guint position;
   g_autoptr(GArray) values = NULL;
   g_autoptr(GArray) indexes = busy_marker_durations (&run, &position, &values);
-  PsHistogramView *histogram = ps_ce_view_get_histogram_view (run.ce_view);
+  PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (run.ce_view));
   guint64 mid = g_array_index (indexes, guint64, indexes->len / 2);
   gint64 begin, end;
   guint64 expected = 0;
@@ -414,7 +414,7 @@ test_range_limits_histogram (Fixture       *fixture,
   x1 = ps_timeline_view_x_of (run.view, (gint64)mid);
   ps_timeline_view_drag (run.view, x0 + 1, PS_TIMELINE_HEADER_HEIGHT + 30, x1, PS_TIMELINE_HEADER_HEIGHT + 30);
   g_assert_true (ps_session_get_selection (run.session, &begin, &end));
-  g_assert_true (iterate_until (ce_view_is_idle, run.ce_view));
+  g_assert_true (iterate_until (run_view_is_idle, run.ce_view));
   for (guint i = 0; i < indexes->len; i++)
     {
       guint64 index = g_array_index (indexes, guint64, i);
@@ -459,10 +459,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/links/ce/marker-row-focuses-chart", test_marker_row_focuses_chart);
@@ -472,7 +469,5 @@ main (int   argc,
   ADD_TEST ("/links/ce/range-limits-histogram", test_range_limits_histogram);
   ADD_TEST ("/links/ce/log-session-revealed", test_log_session_revealed);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

@@ -413,7 +413,7 @@ same_texts (GPtrArray *a,
 static gboolean
 stats_computed (gpointer data)
 {
-  return !ps_counters_view_is_computing (data);
+  return !ps_run_view_is_busy (PS_RUN_VIEW (data));
 }
 
 /* The notice names both ends of the range on the clock, in the file's
@@ -626,10 +626,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/links/counters/tree-row-focuses-timeline", test_tree_row_focuses_timeline);
@@ -640,7 +637,5 @@ main (int   argc,
   ADD_TEST ("/links/counters/range-statistics", test_range_statistics);
   ADD_TEST ("/links/counters/live-recording", test_live_recording);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

@@ -52,10 +52,10 @@ open_pmclog (Fixture *fixture)
   g_autofree char *path = demo_file_path ("pmcstat_freebsd14.pmclog");
   RunViews views = open_run_views (fixture, path);
   PsProfileView *profile_view = ps_run_page_get_profile_view (views.page);
-  Run run = { views.page, profile_view, ps_profile_view_get_call_tree_view (profile_view), views.timeline,
+  Run run = { views.page, profile_view, ps_run_view_get_call_tree_view (PS_RUN_VIEW (profile_view)), views.timeline,
               views.session, views.store };
 
-  g_assert_true (iterate_until (profile_view_is_idle, run.profile_view));
+  g_assert_true (iterate_until (run_view_is_idle, run.profile_view));
   return run;
 }
 
@@ -247,7 +247,7 @@ test_thread_row_focuses_timeline (Fixture       *fixture,
   select_thread_row (&run, track);
   /* The call tree counts that thread alone; the views under the timeline
    * then take their room, and the lane stays in view */
-  g_assert_true (iterate_until (profile_view_is_idle, run.profile_view));
+  g_assert_true (iterate_until (run_view_is_idle, run.profile_view));
   iterate_for (200);
   g_assert_true (ps_session_is_focus_track (run.session, track));
   {
@@ -373,7 +373,7 @@ test_function_shows_samples (Fixture       *fixture,
     g_assert_true (ps_call_tree_view_select_function (run.call_tree, function == 0 ? 1 : 0));
     /* The list follows the focus: the call tree counts that thread alone */
     ps_session_set_focus_track (run.session, wanted.track);
-    g_assert_true (iterate_until (profile_view_is_idle, run.profile_view));
+    g_assert_true (iterate_until (run_view_is_idle, run.profile_view));
     tree = ps_call_tree_view_get_tree (run.call_tree);
     function = ps_call_tree_lookup_function (tree, name);
     g_assert_cmpuint (function, !=, PS_NONE);
@@ -467,11 +467,11 @@ test_range_limits_call_tree (Fixture       *fixture,
   ps_timeline_view_drag (run.view, ps_timeline_view_x_of (run.view, model->extent_begin) + 1, y,
                          ps_timeline_view_x_of (run.view, quarter), y);
   g_assert_true (ps_session_get_selection (run.session, NULL, NULL));
-  g_assert_true (iterate_until (profile_view_is_idle, run.profile_view));
+  g_assert_true (iterate_until (run_view_is_idle, run.profile_view));
   range = ps_call_tree_get_elapsed_total (ps_call_tree_view_get_tree (run.call_tree));
   g_assert_cmpfloat (range, >, 0);
   g_assert_cmpfloat (range, <, whole * 0.5);
-  g_assert_nonnull (ps_profile_view_get_header_value (run.profile_view, "range"));
+  g_assert_nonnull (ps_run_view_get_header_value (PS_RUN_VIEW (run.profile_view), "range"));
 }
 
 /* pmcstat -G and VS reports have no timeline: the call tree's table and
@@ -491,8 +491,8 @@ test_report_table_marks_flame (Fixture       *fixture,
       g_autoptr(GFile) file = g_file_new_for_path (path);
       PsRunPage *page = open_and_wait (fixture, file);
       PsCallTreeView *call_tree = g_strcmp0 (files[i][0], "vs-report-csv") == 0
-                                  ? ps_report_view_get_call_tree_view (ps_run_page_get_report_view (page))
-                                  : ps_profile_view_get_call_tree_view (ps_run_page_get_profile_view (page));
+                                  ? ps_run_view_get_call_tree_view (PS_RUN_VIEW (ps_run_page_get_report_view (page)))
+                                  : ps_run_view_get_call_tree_view (PS_RUN_VIEW (ps_run_page_get_profile_view (page)));
       PsFlameGraph *flame = ps_call_tree_view_get_flame_graph (call_tree);
       PsCallTree *tree;
       g_autoptr(PsCallNodeRow) callee = NULL;
@@ -883,7 +883,7 @@ test_event_chooser_filters_timeline (Fixture       *fixture,
   maybe_save_screenshot (fixture, "links-profile-event");
 
   /* A function of that event's call tree: its samples of that event */
-  g_assert_true (iterate_until (profile_view_is_idle, run.profile_view));
+  g_assert_true (iterate_until (run_view_is_idle, run.profile_view));
   {
     PsCallTree *tree = ps_call_tree_view_get_tree (run.call_tree);
     guint32 function = PS_NONE;
@@ -964,10 +964,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/links/profile/thread-row-focuses-timeline", test_thread_row_focuses_timeline);
@@ -978,7 +975,5 @@ main (int   argc,
   ADD_TEST ("/links/profile/event-chooser-filters-timeline", test_event_chooser_filters_timeline);
   ADD_TEST ("/links/profile/report-table-marks-flame", test_report_table_marks_flame);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

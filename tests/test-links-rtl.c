@@ -50,7 +50,7 @@ open_run (Fixture    *fixture,
   RunViews views = open_run_views (fixture, path);
   Run run = { views.page, ps_run_page_get_rtl_view (views.page), views.timeline, views.session, views.store };
 
-  g_assert_true (iterate_until (rtl_view_is_idle, run.rtl_view));
+  g_assert_true (iterate_until (run_view_is_idle, run.rtl_view));
   return run;
 }
 
@@ -388,7 +388,7 @@ test_timeline_span_selects_rows (Fixture       *fixture,
                                  gconstpointer  data)
 {
   Run run = open_example (fixture);
-  PsCallTreeView *call_tree = ps_rtl_view_get_call_tree_view (run.rtl_view);
+  PsCallTreeView *call_tree = ps_run_view_get_call_tree_view (PS_RUN_VIEW (run.rtl_view));
   guint64 span = find_span (run.store, "::B", 65 * MS);
   g_autoptr(PsScopeRow) row = NULL;
   g_autoptr(PsScopeRow) thread_row = NULL;
@@ -398,7 +398,7 @@ test_timeline_span_selects_rows (Fixture       *fixture,
   g_assert_null (selected_scope (&run));
   ps_timeline_view_click (run.view, ps_timeline_view_x_of (run.view, 72 * MS), ps_timeline_view_span_y (run.view, span));
   g_assert_cmpuint (ps_session_get_selected_span (run.session), ==, span);
-  g_assert_true (iterate_until (rtl_view_is_idle, run.rtl_view));
+  g_assert_true (iterate_until (run_view_is_idle, run.rtl_view));
   iterate_for (50);
 
   row = selected_scope (&run);
@@ -420,7 +420,7 @@ test_timeline_span_selects_rows (Fixture       *fixture,
   g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, worker_track);
   g_assert_null (selected_scope (&run));
   ps_session_clear_selection (run.session);
-  g_assert_true (iterate_until (rtl_view_is_idle, run.rtl_view));
+  g_assert_true (iterate_until (run_view_is_idle, run.rtl_view));
   iterate_for (50);
   g_assert_cmpuint (ps_session_get_focus_track (run.session), ==, worker_track);
   g_assert_cmpuint (ps_session_get_selected_span (run.session), ==, PS_SESSION_NO_SPAN);
@@ -478,7 +478,7 @@ test_totals_highlight_calls (Fixture       *fixture,
                              gconstpointer  data)
 {
   Run run = open_example (fixture);
-  PsHistogramView *histogram = ps_rtl_view_get_histogram_view (run.rtl_view);
+  PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (run.rtl_view));
   guint32 track = ps_event_store_get_span (run.store, find_span (run.store, "::B", 30 * MS))->track;
   Highlight all = { run.session, "::B", track, 3 };
   Highlight longest = { run.session, "", track, 1 };
@@ -515,8 +515,8 @@ test_total_enter_lists_calls (Fixture       *fixture,
 
   ps_rtl_view_show_page (run.rtl_view, "totals");
   g_signal_emit_by_name (totals, "activate", find_total (run.rtl_view, "::B"));
-  g_assert_true (iterate_until (rtl_view_is_idle, run.rtl_view));
-  g_assert_cmpstr (ps_rtl_view_get_visible_page (run.rtl_view), ==, "scopes");
+  g_assert_true (iterate_until (run_view_is_idle, run.rtl_view));
+  g_assert_cmpstr (ps_run_view_get_visible_page (PS_RUN_VIEW (run.rtl_view)), ==, "scopes");
   scopes = ps_rtl_view_get_scope_model (run.rtl_view);
   for (guint i = 0; i < g_list_model_get_n_items (scopes); i++)
     {
@@ -536,7 +536,7 @@ test_function_highlight_scrolls (Fixture       *fixture,
                                  gconstpointer  data)
 {
   Run run = open_demo (fixture);
-  PsCallTreeView *call_tree = ps_rtl_view_get_call_tree_view (run.rtl_view);
+  PsCallTreeView *call_tree = ps_run_view_get_call_tree_view (PS_RUN_VIEW (run.rtl_view));
   guint64 span = find_lonely_span (&run);
   const PsSpan *s = ps_event_store_get_span (run.store, span);
   const char *name = ps_event_store_get_string (run.store, s->name);
@@ -583,7 +583,7 @@ test_call_tree_thread_focuses (Fixture       *fixture,
                                gconstpointer  data)
 {
   Run run = open_demo (fixture);
-  PsCallTreeView *call_tree = ps_rtl_view_get_call_tree_view (run.rtl_view);
+  PsCallTreeView *call_tree = ps_run_view_get_call_tree_view (PS_RUN_VIEW (run.rtl_view));
   GListModel *threads;
   guint32 track;
 
@@ -614,7 +614,7 @@ test_flame_frame_highlights (Fixture       *fixture,
                              gconstpointer  data)
 {
   Run run = open_example (fixture);
-  PsCallTreeView *call_tree = ps_rtl_view_get_call_tree_view (run.rtl_view);
+  PsCallTreeView *call_tree = ps_run_view_get_call_tree_view (PS_RUN_VIEW (run.rtl_view));
   PsFlameGraph *flame = ps_call_tree_view_get_flame_graph (call_tree);
   guint32 track = ps_event_store_get_span (run.store, 0)->track;
   Highlight wanted = { run.session, "::C", track, 1 };
@@ -640,8 +640,8 @@ test_range_limits_views (Fixture       *fixture,
                          gconstpointer  data)
 {
   Run run = open_example (fixture);
-  PsHistogramView *histogram = ps_rtl_view_get_histogram_view (run.rtl_view);
-  PsCallTreeView *call_tree = ps_rtl_view_get_call_tree_view (run.rtl_view);
+  PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (run.rtl_view));
+  PsCallTreeView *call_tree = ps_run_view_get_call_tree_view (PS_RUN_VIEW (run.rtl_view));
   double y = ps_timeline_view_get_row_y (run.view, ps_event_store_get_span (run.store, 0)->track) + 30;
 
   ps_rtl_view_show_page (run.rtl_view, "totals");
@@ -651,7 +651,7 @@ test_range_limits_views (Fixture       *fixture,
   ps_timeline_view_drag (run.view, ps_timeline_view_x_of (run.view, 25 * MS), y,
                          ps_timeline_view_x_of (run.view, 90 * MS), y);
   g_assert_true (ps_session_get_selection (run.session, NULL, NULL));
-  g_assert_true (iterate_until (rtl_view_is_idle, run.rtl_view));
+  g_assert_true (iterate_until (run_view_is_idle, run.rtl_view));
   g_assert_cmpuint (ps_histogram_view_get_histogram (histogram)->n_values, ==, 2);
   g_assert_true (ps_call_tree_view_has_span_selection (call_tree));
   /* The scope table: main and A are not wholly inside; the B of 30–60 is
@@ -679,10 +679,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/links/rtl/scope-row-shows-span", test_scope_row_shows_span);
@@ -697,7 +694,5 @@ main (int   argc,
   ADD_TEST ("/links/rtl/flame-frame-highlights", test_flame_frame_highlights);
   ADD_TEST ("/links/rtl/range-limits-views", test_range_limits_views);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

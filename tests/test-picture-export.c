@@ -235,7 +235,7 @@ open_rtl_example (Fixture *fixture)
   PsRunPage *page = open_and_wait (fixture, file);
 
   g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
-  g_assert_true (iterate_until (rtl_view_is_idle, ps_run_page_get_rtl_view (page)));
+  g_assert_true (iterate_until (run_view_is_idle, ps_run_page_get_rtl_view (page)));
   return page;
 }
 
@@ -278,7 +278,7 @@ test_histogram (Fixture       *fixture,
 {
   PsRunPage *page = open_rtl_example (fixture);
   PsRtlView *rtl_view = ps_run_page_get_rtl_view (page);
-  PsHistogramView *histogram = ps_rtl_view_get_histogram_view (rtl_view);
+  PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (rtl_view));
   GtkSelectionModel *selection = gtk_column_view_get_model (ps_rtl_view_get_totals_view (rtl_view));
   g_autofree char *png = NULL;
 
@@ -294,7 +294,7 @@ open_flame_graph (Fixture *fixture)
 {
   PsRunPage *page = open_rtl_example (fixture);
   PsRtlView *rtl_view = ps_run_page_get_rtl_view (page);
-  PsCallTreeView *view = ps_rtl_view_get_call_tree_view (rtl_view);
+  PsCallTreeView *view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (rtl_view));
   PsFlameGraph *flame_graph = ps_call_tree_view_get_flame_graph (view);
 
   ps_rtl_view_show_page (rtl_view, "calltree");
@@ -581,10 +581,7 @@ int
 main (int    argc,
       char **argv)
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/picture-export/timeline", test_timeline);
@@ -596,7 +593,5 @@ main (int    argc,
   ADD_TEST ("/picture-export/write-failure", test_write_failure);
   ADD_TEST ("/picture-export/menu-and-dialog", test_menu_and_dialog);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

@@ -156,8 +156,8 @@ view_is_ready (gpointer data)
 {
   PsProfileView *view = data;
 
-  return !ps_profile_view_is_busy (view)
-         && ps_call_tree_view_get_tree (ps_profile_view_get_call_tree_view (view)) != NULL;
+  return !ps_run_view_is_busy (PS_RUN_VIEW (view))
+         && ps_call_tree_view_get_tree (ps_run_view_get_call_tree_view (PS_RUN_VIEW (view))) != NULL;
 }
 
 static void
@@ -194,7 +194,7 @@ static double
 tree_total (PsProfileView *view)
 {
   wait_for_view (view);
-  return ps_call_tree_get_elapsed_total (ps_call_tree_view_get_tree (ps_profile_view_get_call_tree_view (view)));
+  return ps_call_tree_get_elapsed_total (ps_call_tree_view_get_tree (ps_run_view_get_call_tree_view (PS_RUN_VIEW (view))));
 }
 
 static char *
@@ -250,24 +250,24 @@ test_sources (Fixture       *fixture,
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
 
   /* 2 of 15 samples in kernel mode */
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "15 samples");
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "13.33 %");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "15 samples");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "kernel"), ==, "13.33 %");
   g_assert_cmpfloat (tree_total (view), ==, 15);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "range"), ==, "All processes and threads, the whole run");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "range"), ==, "All processes and threads, the whole run");
 
   /* The other event: its own samples, none in the kernel */
   gtk_drop_down_set_selected (dropdown, 1);
   g_assert_cmpfloat (tree_total (view), ==, 5);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "5 samples");
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "0.00 %");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "5 samples");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "kernel"), ==, "0.00 %");
   g_assert_cmpuint (ps_profile_track_row_get_samples (find_row (view, "alpha (100)", NULL)), ==, 5);
   g_assert_cmpuint (ps_profile_track_row_get_samples (find_row (view, "beta (200)", NULL)), ==, 0);
 
   /* All events add up */
   gtk_drop_down_set_selected (dropdown, 2);
   g_assert_cmpfloat (tree_total (view), ==, 20);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "20 samples");
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "10.00 %");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "20 samples");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "kernel"), ==, "10.00 %");
 
   maybe_save_screenshot (fixture, "profile-built");
 }
@@ -306,10 +306,10 @@ test_tracks (Fixture       *fixture,
   row = find_row (view, "Thread 102 (worker)", &position);
   gtk_selection_model_select_item (selection, position, TRUE);
   g_assert_cmpfloat (tree_total (view), ==, 3);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "3 samples");
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "range"), ==, "1 selected process or thread, the whole run");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "3 samples");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "range"), ==, "1 selected process or thread, the whole run");
   {
-    PsCallTree *tree = ps_call_tree_view_get_tree (ps_profile_view_get_call_tree_view (view));
+    PsCallTree *tree = ps_call_tree_view_get_tree (ps_run_view_get_call_tree_view (PS_RUN_VIEW (view)));
 
     g_assert_cmpuint (ps_call_tree_lookup_function (tree, "worker"), !=, PS_NONE);
     g_assert_cmpuint (ps_call_tree_lookup_function (tree, "read"), ==, PS_NONE);
@@ -343,7 +343,7 @@ test_tracks (Fixture       *fixture,
   /* Show all */
   ps_profile_view_show_all_tracks (view);
   g_assert_cmpfloat (tree_total (view), ==, 15);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "15 samples");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "15 samples");
 }
 
 static void
@@ -352,7 +352,7 @@ test_time_range (Fixture       *fixture,
 {
   PsRunPage *page;
   PsProfileView *view = show_built_store (fixture, &page);
-  PsSession *session = ps_profile_view_get_session (view);
+  PsSession *session = ps_run_view_get_session (PS_RUN_VIEW (view));
 
   g_assert_nonnull (session);
   g_assert_true (session == ps_run_page_get_session (page));
@@ -360,17 +360,17 @@ test_time_range (Fixture       *fixture,
   /* 0–6 ms: the six user samples of main */
   ps_session_set_selection (session, 0, 6 * MS);
   g_assert_cmpfloat (tree_total (view), ==, 6);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "0.00 %");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "kernel"), ==, "0.00 %");
   g_assert_cmpuint (ps_profile_track_row_get_samples (find_row (view, "alpha (100)", NULL)), ==, 6);
   g_assert_cmpuint (ps_profile_track_row_get_samples (find_row (view, "beta (200)", NULL)), ==, 0);
-  g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "range"), "samples from 0 s to 6.000 ms"));
+  g_assert_nonnull (strstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "range"), "samples from 0 s to 6.000 ms"));
 
   /* 5–22 ms: one of main, its two kernel samples, worker's three, two of beta */
   ps_session_set_selection (session, 5 * MS, 22 * MS);
   g_assert_cmpfloat (tree_total (view), ==, 8);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "25.00 %");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "kernel"), ==, "25.00 %");
   /* Data Quality says what the header counts of the run's 20 samples */
-  g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "quality"),
+  g_assert_nonnull (strstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "quality"),
                             "The header and the call tree count the 8 samples of CLOCK.HARD, in the time range selected on the timeline, 25.00 % of them with frames without a function name; the line above and the warnings below count all 20 samples of the run."));
 
   /* A selected process stays selected when the counts reorder the list */
@@ -409,14 +409,14 @@ test_warnings (Fixture       *fixture,
 {
   PsRunPage *page;
   PsProfileView *view = show_built_store (fixture, &page);
-  GListModel *warnings = ps_profile_view_get_warning_model (view);
+  GListModel *warnings = ps_run_view_get_warning_model (PS_RUN_VIEW (view));
   g_autoptr(PsWarningRow) first = NULL;
   g_autoptr(PsWarningRow) second = NULL;
-  const char *quality = ps_profile_view_get_header_value (view, "quality");
+  const char *quality = ps_run_view_get_header_value (PS_RUN_VIEW (view), "quality");
 
-  g_assert_cmpstr (ps_profile_view_get_visible_page (view), ==, "calltree");
+  g_assert_cmpstr (ps_run_view_get_visible_page (PS_RUN_VIEW (view)), ==, "calltree");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "run.show-warnings", NULL));
-  g_assert_cmpstr (ps_profile_view_get_visible_page (view), ==, "warnings");
+  g_assert_cmpstr (ps_run_view_get_visible_page (PS_RUN_VIEW (view)), ==, "warnings");
 
   g_assert_cmpuint (g_list_model_get_n_items (warnings), ==, 2);
   first = g_list_model_get_item (warnings, 0);
@@ -428,7 +428,7 @@ test_warnings (Fixture       *fixture,
   /* The summary: the module without symbols and its samples, the loss */
   g_assert_nonnull (strstr (quality, "1 module has no symbols. 4 of the run’s 20 samples (20.00 %) have frames without a function name"));
   /* The header counts one event of two: the summary says so */
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "15 samples");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "15 samples");
   g_assert_nonnull (strstr (quality, "The header and the call tree count the 15 samples of CLOCK.HARD, 26.67 % of them with frames without a function name; the line above and the warnings below count all 20 samples of the run."));
   g_assert_nonnull (strstr (quality, "Samples were lost"));
   g_assert_null (strstr (quality, "outside every known mapping"));
@@ -517,12 +517,12 @@ test_pmcstat (Fixture       *fixture,
     expected_samples = g_strdup_printf ("%s samples", count);
   }
   g_assert_cmpstr (item, ==, expected_item);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, expected_samples);
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, expected_samples);
   expected_kernel = g_strdup_printf ("%.2f %%", 100.0 * n_kernel / n_samples);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, expected_kernel);
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "kernel"), ==, expected_kernel);
   g_assert_cmpfloat (tree_total (view), ==, n_samples);
   {
-    PsCallTree *tree = ps_call_tree_view_get_tree (ps_profile_view_get_call_tree_view (view));
+    PsCallTree *tree = ps_call_tree_view_get_tree (ps_run_view_get_call_tree_view (PS_RUN_VIEW (view)));
     guint32 function = ps_call_tree_lookup_function (tree, "acpi_cpu_c1");
 
     /* The flat profile: the sampled function's own samples */
@@ -532,8 +532,8 @@ test_pmcstat (Fixture       *fixture,
 
   /* pmcstat -G names no processes: no list, and no timeline of untimed samples */
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (ps_profile_view_get_track_selection (view))), ==, 0);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "range"), ==, "All samples, the whole run");
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "symbols"), ==, "No symbol folder");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "range"), ==, "All samples, the whole run");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "symbols"), ==, "No symbol folder");
 
   /* The file's header counts more than its graph lists: Data Quality says
    * which the views count */
@@ -544,7 +544,7 @@ test_pmcstat (Fixture       *fixture,
                                                          declared, listed, 100.0 * n_samples / 302186);
 
     g_assert_cmpuint (n_samples, ==, 262077);
-    g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "quality"), expected_quality));
+    g_assert_nonnull (strstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "quality"), expected_quality));
   }
 
   maybe_save_screenshot (fixture, "profile-pmcstat");
@@ -582,16 +582,16 @@ test_pmcstat_events (Fixture       *fixture,
   g_assert_null (strchr (second, '\003'));
   g_assert_cmpstr (all, ==, "All events");
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "254 samples");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "254 samples");
   g_assert_cmpfloat (tree_total (view), ==, 254);
 
   gtk_drop_down_set_selected (dropdown, 2);
   g_assert_cmpfloat (tree_total (view), ==, 320);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "320 samples");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "320 samples");
 
   /* The modules whose functions are only addresses */
-  g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "quality"), "no symbols for"));
-  g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "quality"), "/bin/dd"));
+  g_assert_nonnull (strstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "quality"), "no symbols for"));
+  g_assert_nonnull (strstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "quality"), "/bin/dd"));
 }
 
 static gboolean
@@ -648,7 +648,7 @@ test_symbol_folder (Fixture       *fixture,
   g_assert_cmpstr (ps_profile_view_get_symbol_folder (view), ==, fixture->tmpdir);
   display = g_filename_display_name (fixture->tmpdir);
   expected = g_strdup_printf ("Symbols from %s", display);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "symbols"), ==, expected);
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "symbols"), ==, expected);
   g_assert_true (ps_run_page_get_store (other_page) == other_before);
 
   /* The same folder again reloads nothing */
@@ -663,7 +663,7 @@ test_symbol_folder (Fixture       *fixture,
     PsProfileView *later_view = open_pmcstat (fixture, later_file, NULL);
 
     g_assert_cmpstr (ps_profile_view_get_symbol_folder (later_view), ==, fixture->tmpdir);
-    g_assert_cmpstr (ps_profile_view_get_header_value (later_view, "symbols"), ==, expected);
+    g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (later_view), "symbols"), ==, expected);
   }
 
   /* Back to none */
@@ -671,7 +671,7 @@ test_symbol_folder (Fixture       *fixture,
   state[1] = before;
   g_assert_true (iterate_until (page_reloaded, state));
   wait_for_view (view);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "symbols"), ==, "No symbol folder");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "symbols"), ==, "No symbol folder");
 }
 
 /* An hwpmc log is read again with the folder: the loader passed it on */
@@ -711,7 +711,7 @@ test_hwpmc_sysroot (Fixture       *fixture,
   view = ps_run_page_get_profile_view (page);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
   wait_for_view (view);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "10 samples");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "10 samples");
   before = ps_run_page_get_store (page);
   g_assert_null (ps_event_store_get_metadata (before, 0, "sysroot"));
 
@@ -721,7 +721,7 @@ test_hwpmc_sysroot (Fixture       *fixture,
   g_assert_true (iterate_until (page_reloaded, state));
   wait_for_view (view);
   g_assert_cmpstr (ps_event_store_get_metadata (ps_run_page_get_store (page), 0, "sysroot"), ==, fixture->tmpdir);
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "10 samples");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "10 samples");
 
   maybe_save_screenshot (fixture, "profile-hwpmc");
 }
@@ -838,14 +838,14 @@ test_unnamed_modules (Fixture       *fixture,
   if (page == NULL)
     return;
   view = ps_run_page_get_profile_view (page);
-  tree_view = ps_profile_view_get_call_tree_view (view);
+  tree_view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (view));
   tree = ps_call_tree_view_get_tree (tree_view);
 
   /* 9 samples: 8 in the tree, one without a stack; 2 in the kernel */
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "samples"), ==, "9 samples");
-  g_assert_cmpstr (ps_profile_view_get_header_value (view, "kernel"), ==, "22.22 %");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "9 samples");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "kernel"), ==, "22.22 %");
   g_assert_cmpfloat (ps_call_tree_get_elapsed_total (tree), ==, 8);
-  g_assert_nonnull (strstr (ps_profile_view_get_header_value (view, "range"),
+  g_assert_nonnull (strstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "range"),
                             "1 of the 9 samples has no call stack; the call tree counts the other 8"));
   g_assert_cmpuint (ps_profile_track_row_get_samples (find_row (view, "app (pid 5)", NULL)), ==, 9);
   g_assert_nonnull (strstr (ps_call_tree_view_get_status (tree_view), "3 modules without names (7 addresses)"));
@@ -944,7 +944,7 @@ test_unnamed_modules (Fixture       *fixture,
   /* Data quality: the modules, the share without names, the sample
    * without a stack */
   {
-    const char *quality = ps_profile_view_get_header_value (view, "quality");
+    const char *quality = ps_run_view_get_header_value (PS_RUN_VIEW (view), "quality");
 
     g_assert_nonnull (strstr (quality, "3 modules have no symbols. 8 of the run’s 9 samples (88.89 %) have frames without a function name"));
     g_assert_nonnull (strstr (quality, "1 of the 9 samples has no call stack; the call tree counts the other 8."));
@@ -1141,10 +1141,10 @@ test_demo_counts (Fixture       *fixture,
   g_autofree char *path = demo_file_path ("pmcstat_freebsd14.pmclog");
   RunViews run = open_run_views (fixture, path);
   PsProfileView *profile_view = ps_run_page_get_profile_view (run.page);
-  PsCallTreeView *tree_view = ps_profile_view_get_call_tree_view (profile_view);
+  PsCallTreeView *tree_view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (profile_view));
   const char *status;
 
-  g_assert_true (iterate_until (profile_view_is_idle, profile_view));
+  g_assert_true (iterate_until (run_view_is_idle, profile_view));
   g_assert_true (iterate_until (call_tree_is_idle, tree_view));
   status = ps_call_tree_view_get_status (tree_view);
   g_test_message ("status: %s", status);
@@ -1156,10 +1156,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/profile-view/sources", test_sources);
@@ -1176,7 +1173,5 @@ main (int   argc,
   ADD_TEST ("/profile-view/symbol-folder-kept", test_symbol_folder_kept);
   ADD_TEST ("/profile-view/demo-counts", test_demo_counts);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

@@ -170,12 +170,11 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
   g_autoptr(GBytes) no_log = g_bytes_new_static ("", 0);
   int status;
 
   drop_hwpmc_module ();
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   fake = fake_libpmc_new (no_log);
@@ -186,8 +185,7 @@ main (int   argc,
 
   ADD_TEST ("/record-choices/hwpmc", test_hwpmc_choices);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
+  status = gui_test_run ();
   fake_libpmc_free (fake);
   return status;
 }

@@ -213,7 +213,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
   g_autofree char *root = g_dir_make_tmp ("perfscope-test-host-XXXXXX", NULL);
   g_autofree char *info = g_build_filename (root, "flatpak-info", NULL);
   g_autofree char *cache = g_build_filename (root, "cache", NULL);
@@ -225,7 +224,7 @@ main (int   argc,
   g_assert_true (g_file_set_contents (info, "[Application]\nname=io.github.perfscope.Perfscope\n", -1, NULL));
   g_setenv (PS_FLATPAK_INFO_ENV, info, TRUE);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   host_bin = make_bin_dir (root, "host", TRUE);
@@ -239,8 +238,7 @@ main (int   argc,
   ADD_TEST ("/record-host/stop", test_stop);
   ADD_TEST ("/record-host/host-error", test_host_error);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
+  status = gui_test_run ();
   gui_test_remove_tree (root);
   g_free (host_path);
   g_free (bare_path);

@@ -593,10 +593,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/record-ui/close-last-tab", test_close_last_tab);
@@ -607,7 +604,5 @@ main (int   argc,
   ADD_TEST ("/record-ui/close-while-recording", test_close_while_recording);
   ADD_TEST ("/record-ui/unsaved-recording", test_unsaved_recording);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

@@ -404,10 +404,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   g_test_add_func ("/save-dialogs/clean-name", test_clean_name);
@@ -416,7 +413,5 @@ main (int   argc,
   ADD_TEST ("/save-dialogs/recording", test_recording);
   ADD_TEST ("/save-dialogs/saved-toasts", test_saved_toasts);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

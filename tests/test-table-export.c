@@ -347,7 +347,7 @@ open_startup (Fixture    *fixture,
   PsRtlView *view = ps_run_page_get_rtl_view (page);
 
   g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
-  g_assert_true (iterate_until (rtl_view_is_idle, view));
+  g_assert_true (iterate_until (run_view_is_idle, view));
   return view;
 }
 
@@ -407,8 +407,8 @@ test_rtl_totals (Fixture       *fixture,
   g_assert_cmpstr (cell (table, 0, "Name"), ==, "configmgr (ij778899) ::configmgr::Provider::create");
 
   /* A search: only the matching rows */
-  gtk_editable_set_text (ps_rtl_view_get_search_entry (view), "LOAD");
-  g_assert_true (iterate_until (rtl_view_is_idle, view));
+  gtk_editable_set_text (ps_run_view_get_search_entry (PS_RUN_VIEW (view)), "LOAD");
+  g_assert_true (iterate_until (run_view_is_idle, view));
   g_clear_pointer (&table, table_free);
   table = export_table (fixture, column_view);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
@@ -497,8 +497,8 @@ test_rtl_scopes (Fixture       *fixture,
   g_assert_cmpstr (cell (table, row, "Exclusive (s)"), ==, "1.037");
 
   /* A search: the matching scopes and messages only */
-  gtk_editable_set_text (ps_rtl_view_get_search_entry (view), "LOAD");
-  g_assert_true (iterate_until (rtl_view_is_idle, view));
+  gtk_editable_set_text (ps_run_view_get_search_entry (PS_RUN_VIEW (view)), "LOAD");
+  g_assert_true (iterate_until (run_view_is_idle, view));
   g_clear_pointer (&table, table_free);
   table = export_table (fixture, column_view);
   g_assert_cmpuint (table->rows->len, ==, 3);
@@ -528,7 +528,7 @@ test_call_tree (Fixture       *fixture,
                 gconstpointer  data)
 {
   PsRtlView *rtl_view = open_startup (fixture, "calltree_4711.log");
-  PsCallTreeView *view = ps_rtl_view_get_call_tree_view (rtl_view);
+  PsCallTreeView *view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (rtl_view));
   GtkColumnView *column_view = ps_call_tree_view_get_column_view (view);
   GListModel *model = ps_call_tree_view_get_model (view);
   g_autoptr(Table) golden = load_golden ("calltree_4711.tree.csv");
@@ -878,10 +878,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/table-export/ce-statistics", test_ce_statistics);
@@ -894,7 +891,5 @@ main (int   argc,
   ADD_TEST ("/table-export/table-menu", test_table_menu);
   ADD_TEST ("/table-export/write-failure", test_write_failure);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

@@ -418,8 +418,8 @@ test_linked_views (Fixture       *fixture,
 {
   Run run = open_calltree_example (fixture);
   PsRtlView *rtl_view = ps_run_page_get_rtl_view (run.page);
-  PsHistogramView *histogram = ps_rtl_view_get_histogram_view (rtl_view);
-  PsCallTreeView *call_tree = ps_rtl_view_get_call_tree_view (rtl_view);
+  PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (rtl_view));
+  PsCallTreeView *call_tree = ps_run_view_get_call_tree_view (PS_RUN_VIEW (rtl_view));
   guint64 span_b = find_span (run.store, "::B", 30 * MS);
   g_autofree guchar *before_data = NULL;
   g_autofree guchar *after_data = NULL;
@@ -453,7 +453,7 @@ test_linked_views (Fixture       *fixture,
 
   /* The totals follow, computed again in a worker: B keeps its row and
    * counts its 2 calls in the range; C (95–135 ms) is gone */
-  g_assert_true (iterate_until (rtl_view_is_idle, rtl_view));
+  g_assert_true (iterate_until (run_view_is_idle, rtl_view));
   {
     GListModel *totals = ps_rtl_view_get_totals_model (rtl_view);
     GtkSelectionModel *selection = gtk_column_view_get_model (ps_rtl_view_get_totals_view (rtl_view));
@@ -475,7 +475,7 @@ test_linked_views (Fixture       *fixture,
 
   /* Cleared: everything again */
   ps_session_clear_selection (run.session);
-  g_assert_true (iterate_until (rtl_view_is_idle, rtl_view));
+  g_assert_true (iterate_until (run_view_is_idle, rtl_view));
   g_assert_cmpuint (ps_histogram_view_get_histogram (histogram)->n_values, ==, 3);
   g_assert_false (ps_call_tree_view_has_span_selection (call_tree));
 
@@ -581,7 +581,7 @@ test_ce_sequence (Fixture       *fixture,
     guint checked = 0;
 
     ps_session_set_selection (run.session, (gint64)first, (gint64)last);
-    g_assert_true (iterate_until (ce_view_is_idle, ce_view));
+    g_assert_true (iterate_until (run_view_is_idle, ce_view));
     for (guint i = 0; i < g_list_model_get_n_items (markers); i++)
       {
         g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (markers, i);
@@ -605,26 +605,26 @@ test_ce_sequence (Fixture       *fixture,
     /* The histogram of a selected marker has its durations in the range */
     {
       GtkSelectionModel *selection = gtk_column_view_get_model (ps_ce_view_get_marker_view (ce_view));
-      PsHistogramView *histogram = ps_ce_view_get_histogram_view (ce_view);
+      PsHistogramView *histogram = ps_run_view_get_histogram_view (PS_RUN_VIEW (ce_view));
       g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (markers, 0);
       g_autoptr(PsMarkerRow) row = gtk_tree_list_row_get_item (tree_row);
 
       gtk_selection_model_select_item (selection, 0, TRUE);
-      g_assert_true (iterate_until (ce_view_is_idle, ce_view));
+      g_assert_true (iterate_until (run_view_is_idle, ce_view));
       g_assert_cmpuint (ps_histogram_view_get_histogram (histogram)->n_values, ==, ps_marker_row_get_count (row));
       g_assert_cmpfloat_with_epsilon (ps_histogram_view_get_histogram (histogram)->sum, ps_marker_row_get_total (row), 1e-9);
     }
 
     /* Cleared: all of them again */
     ps_session_clear_selection (run.session);
-    g_assert_true (iterate_until (ce_view_is_idle, ce_view));
+    g_assert_true (iterate_until (run_view_is_idle, ce_view));
     {
       g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (markers, 0);
       g_autoptr(PsMarkerRow) row = gtk_tree_list_row_get_item (tree_row);
 
       g_assert_cmpuint (ps_marker_row_get_count (row), ==, ps_marker_row_get_series (row)->stats.count);
       /* The histogram, of the same marker, has all its durations again */
-      g_assert_cmpuint (ps_histogram_view_get_histogram (ps_ce_view_get_histogram_view (ce_view))->n_values, ==,
+      g_assert_cmpuint (ps_histogram_view_get_histogram (ps_run_view_get_histogram_view (PS_RUN_VIEW (ce_view)))->n_values, ==,
                         ps_marker_row_get_count (row));
     }
   }
@@ -1385,10 +1385,10 @@ test_shared_chart_scale (Fixture       *fixture,
 
   /* The charts made again (a range selected on the timeline) stay shared */
   ps_session_set_selection (ps_run_page_get_session (pages[1]), 0, 100);
-  g_assert_true (iterate_until (ce_view_is_idle, ps_run_page_get_ce_view (pages[1])));
+  g_assert_true (iterate_until (run_view_is_idle, ps_run_page_get_ce_view (pages[1])));
   g_assert_cmpfloat (memory_axis_top (pages[0]), ==, memory_axis_top (pages[1]));
   ps_session_clear_selection (ps_run_page_get_session (pages[1]));
-  g_assert_true (iterate_until (ce_view_is_idle, ps_run_page_get_ce_view (pages[1])));
+  g_assert_true (iterate_until (run_view_is_idle, ps_run_page_get_ce_view (pages[1])));
 
   /* Free again */
   ps_run_page_set_shared_value_scale (pages[0], pages[1], FALSE);
@@ -1533,10 +1533,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/timeline/model", test_model);
@@ -1558,7 +1555,5 @@ main (int   argc,
   ADD_TEST ("/timeline/shared-counter-scale", test_shared_counter_scale);
   ADD_TEST ("/timeline/range-of-other-axis", test_range_of_other_axis);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

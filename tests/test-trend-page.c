@@ -502,10 +502,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *data_home = NULL;
-  int status;
-
-  if (!gui_test_init (&argc, &argv, &data_home))
+  if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/trend-page/rows-and-links", test_rows_and_links);
@@ -517,7 +514,5 @@ main (int   argc,
   ADD_TEST ("/trend-page/drop-folder", test_drop_folder);
   ADD_TEST ("/trend-page/cancel", test_cancel);
 
-  status = g_test_run ();
-  gui_test_remove_tree (data_home);
-  return status;
+  return gui_test_run ();
 }

@@ -165,14 +165,9 @@ search_scope (Mode mode)
 static void
 update_busy (PsCallTreeView *self)
 {
-  gboolean busy = self->search_cancellable != NULL || self->build_cancellable != NULL;
-
-  gtk_spinner_set_spinning (self->spinner, busy);
-  /* Keeps its place, so that the search entry does not move */
-  gtk_widget_set_opacity (GTK_WIDGET (self->spinner), busy ? 1.0 : 0.0);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->spinner),
-                               self->build_cancellable != NULL ? _("Computing the call tree…")
-                               : busy ? _("Searching…") : NULL);
+  ps_view_show_busy_spinner (self->spinner,
+                             self->build_cancellable != NULL ? _("Computing the call tree…")
+                             : self->search_cancellable != NULL ? _("Searching…") : NULL);
 }
 
 /* Format: one unit for the whole tree, named in every header */

@@ -14,20 +14,8 @@ G_BEGIN_DECLS
 /* The marker table's model as shown: GtkTreeListRow items whose item is a
  * PsMarkerRow (groups at the top level, instances as children). */
 GListModel    *ps_ce_view_get_marker_model  (PsCeView *self);
-/* PsWarningRow items */
-GListModel    *ps_ce_view_get_warning_model (PsCeView *self);
 PsSeriesChart *ps_ce_view_get_cpu_chart     (PsCeView *self);
 PsSeriesChart *ps_ce_view_get_memory_chart  (PsCeView *self);
 GtkColumnView *ps_ce_view_get_marker_view   (PsCeView *self);
-const char    *ps_ce_view_get_header_value  (PsCeView *self,
-                                             const char *field);
-/* The title of the warnings page, e.g. "Warnings (3)" */
-const char    *ps_ce_view_get_warnings_title (PsCeView *self);
-
-/* "markers", "cpu-memory" or "warnings" */
-const char    *ps_ce_view_get_visible_page  (PsCeView *self);
-
-/* The histogram of the selected marker's durations */
-PsHistogramView *ps_ce_view_get_histogram_view (PsCeView *self);
 
 G_END_DECLS

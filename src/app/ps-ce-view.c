@@ -124,7 +124,10 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (PsCeView, ps_ce_view, GTK_TYPE_WIDGET)
+static void ps_ce_view_run_view_init (PsRunViewInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PsCeView, ps_ce_view, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (PS_TYPE_RUN_VIEW, ps_ce_view_run_view_init))
 
 static void focus_selected_marker (PsCeView *self);
 static void select_pending_value (PsCeView *self);
@@ -1691,12 +1694,32 @@ ps_ce_view_link_session (PsCeView  *self,
   range_selected_cb (self);
 }
 
-gboolean
-ps_ce_view_is_busy (PsCeView *self)
+/* PsRunView */
+
+static gboolean
+run_view_is_busy (PsRunView *view)
 {
-  g_return_val_if_fail (PS_IS_CE_VIEW (self), FALSE);
+  PsCeView *self = PS_CE_VIEW (view);
 
   return self->range_cancellable != NULL || self->histogram_cancellable != NULL;
+}
+
+static void
+ps_ce_view_run_view_init (PsRunViewInterface *iface)
+{
+  static const PsViewLabelField header_fields[] = {
+    { "os", G_STRUCT_OFFSET (PsCeView, os_value) },
+    { "build", G_STRUCT_OFFSET (PsCeView, build_value) },
+    { "platform", G_STRUCT_OFFSET (PsCeView, platform_value) },
+    { "cpu", G_STRUCT_OFFSET (PsCeView, cpu_value) },
+    { "device", G_STRUCT_OFFSET (PsCeView, device_value) },
+    { "app", G_STRUCT_OFFSET (PsCeView, app_value) },
+    { "resolution", G_STRUCT_OFFSET (PsCeView, resolution_value) },
+  };
+
+  PS_RUN_VIEW_BIND_PARTS (iface, PsCeView, warnings, header_fields, run_view_is_busy);
+  iface->histogram_view_offset = G_STRUCT_OFFSET (PsCeView, histogram_view);
+  iface->session_offset = G_STRUCT_OFFSET (PsCeView, run_session);
 }
 
 /* GObject */
@@ -1879,13 +1902,6 @@ ps_ce_view_new (void)
   return g_object_new (PS_TYPE_CE_VIEW, NULL);
 }
 
-PsRunAnalysis *
-ps_ce_view_get_analysis (PsCeView *self)
-{
-  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
-  return self->analysis;
-}
-
 void
 ps_ce_view_set_analysis (PsCeView      *self,
                          PsRunAnalysis *analysis)
@@ -1960,13 +1976,6 @@ ps_ce_view_get_marker_model (PsCeView *self)
   return G_LIST_MODEL (self->marker_sorted);
 }
 
-GListModel *
-ps_ce_view_get_warning_model (PsCeView *self)
-{
-  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
-  return G_LIST_MODEL (self->warnings);
-}
-
 PsSeriesChart *
 ps_ce_view_get_cpu_chart (PsCeView *self)
 {
@@ -1979,13 +1988,6 @@ ps_ce_view_get_memory_chart (PsCeView *self)
 {
   g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
   return self->memory_chart;
-}
-
-PsHistogramView *
-ps_ce_view_get_histogram_view (PsCeView *self)
-{
-  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
-  return self->histogram_view;
 }
 
 gboolean
@@ -2023,35 +2025,3 @@ ps_ce_view_get_marker_view (PsCeView *self)
   return self->marker_view;
 }
 
-const char *
-ps_ce_view_get_header_value (PsCeView   *self,
-                             const char *field)
-{
-  static const PsViewLabelField fields[] = {
-    { "os", G_STRUCT_OFFSET (PsCeView, os_value) },
-    { "build", G_STRUCT_OFFSET (PsCeView, build_value) },
-    { "platform", G_STRUCT_OFFSET (PsCeView, platform_value) },
-    { "cpu", G_STRUCT_OFFSET (PsCeView, cpu_value) },
-    { "device", G_STRUCT_OFFSET (PsCeView, device_value) },
-    { "app", G_STRUCT_OFFSET (PsCeView, app_value) },
-    { "resolution", G_STRUCT_OFFSET (PsCeView, resolution_value) },
-  };
-
-  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
-
-  return ps_view_lookup_label_text (self, fields, G_N_ELEMENTS (fields), field);
-}
-
-const char *
-ps_ce_view_get_warnings_title (PsCeView *self)
-{
-  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
-  return gtk_stack_page_get_title (self->warnings_page);
-}
-
-const char *
-ps_ce_view_get_visible_page (PsCeView *self)
-{
-  g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
-  return gtk_stack_get_visible_child_name (self->view_stack);
-}

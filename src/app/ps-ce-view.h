@@ -12,6 +12,7 @@
 #include <gtk/gtk.h>
 
 #include "ps-run-analysis.h"
+#include "ps-run-view.h"
 #include "ps-session.h"
 
 G_BEGIN_DECLS
@@ -20,7 +21,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (PsCeView, ps_ce_view, PS, CE_VIEW, GtkWidget)
 
 GtkWidget     *ps_ce_view_new          (void);
-PsRunAnalysis *ps_ce_view_get_analysis (PsCeView      *self);
 void           ps_ce_view_set_analysis (PsCeView      *self,
                                         PsRunAnalysis *analysis);
 guint          ps_ce_view_get_session  (PsCeView      *self);
@@ -33,8 +33,6 @@ void           ps_ce_view_show_page    (PsCeView      *self,
  * limits the tables and charts to it */
 void           ps_ce_view_link_session (PsCeView      *self,
                                         PsSession     *session);
-/* Whether the tables of a selected range are being computed */
-gboolean       ps_ce_view_is_busy      (PsCeView      *self);
 /* Selects the marker (description group) of that name; FALSE when there
  * is none */
 gboolean       ps_ce_view_select_marker (PsCeView     *self,

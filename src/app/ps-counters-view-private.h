@@ -48,14 +48,5 @@ char           *ps_counters_view_get_stats_cell_text (PsCountersView *self,
  * range selected on the timeline), or NULL when it is hidden: they are of
  * every reading */
 const char     *ps_counters_view_get_range_notice  (PsCountersView *self);
-/* Whether the statistics of a selected range are being computed */
-gboolean        ps_counters_view_is_computing      (PsCountersView *self);
-GtkEditable    *ps_counters_view_get_search_entry  (PsCountersView *self);
-/* PsWarningRow items */
-GListModel     *ps_counters_view_get_warning_model (PsCountersView *self);
-const char     *ps_counters_view_get_visible_page  (PsCountersView *self);
-/* "machine", "counters", "readings", "started", "duration", "interval" */
-const char     *ps_counters_view_get_header_value  (PsCountersView *self,
-                                                    const char     *field);
 
 G_END_DECLS

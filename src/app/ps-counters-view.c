@@ -275,7 +275,10 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (PsCountersView, ps_counters_view, GTK_TYPE_WIDGET)
+static void ps_counters_view_run_view_init (PsRunViewInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PsCountersView, ps_counters_view, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (PS_TYPE_RUN_VIEW, ps_counters_view_run_view_init))
 
 static void apply_time_selection (PsCountersView *self);
 static void follow_session (PsCountersView *self);
@@ -1576,6 +1579,34 @@ focus_search_action (GtkWidget  *widget,
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
+/* PsRunView */
+
+static gboolean
+run_view_is_busy (PsRunView *view)
+{
+  PsCountersView *self = PS_COUNTERS_VIEW (view);
+
+  return self->range_cancellable != NULL;
+}
+
+static void
+ps_counters_view_run_view_init (PsRunViewInterface *iface)
+{
+  static const PsViewLabelField header_fields[] = {
+    { "machine", G_STRUCT_OFFSET (PsCountersView, machine_value) },
+    { "counters", G_STRUCT_OFFSET (PsCountersView, counters_value) },
+    { "readings", G_STRUCT_OFFSET (PsCountersView, readings_value) },
+    { "started", G_STRUCT_OFFSET (PsCountersView, started_value) },
+    { "duration", G_STRUCT_OFFSET (PsCountersView, duration_value) },
+    { "interval", G_STRUCT_OFFSET (PsCountersView, interval_value) },
+    { "quality", G_STRUCT_OFFSET (PsCountersView, quality_label) },
+  };
+
+  PS_RUN_VIEW_BIND_PARTS (iface, PsCountersView, warnings, header_fields, run_view_is_busy);
+  iface->search_entry_offset = G_STRUCT_OFFSET (PsCountersView, search_entry);
+  iface->session_offset = G_STRUCT_OFFSET (PsCountersView, session);
+}
+
 /* GObject */
 
 static void
@@ -1780,13 +1811,6 @@ ps_counters_view_new (void)
   return g_object_new (PS_TYPE_COUNTERS_VIEW, NULL);
 }
 
-PsRunAnalysis *
-ps_counters_view_get_analysis (PsCountersView *self)
-{
-  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
-  return self->analysis;
-}
-
 void
 ps_counters_view_set_analysis (PsCountersView *self,
                                PsRunAnalysis  *analysis)
@@ -1812,13 +1836,6 @@ ps_counters_view_set_analysis (PsCountersView *self,
   update_charts (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
-}
-
-PsSession *
-ps_counters_view_get_session (PsCountersView *self)
-{
-  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
-  return self->session;
 }
 
 void
@@ -2016,53 +2033,6 @@ ps_counters_view_get_range_notice (PsCountersView *self)
   if (!gtk_widget_get_visible (self->range_box))
     return NULL;
   return gtk_label_get_text (self->range_label);
-}
-
-gboolean
-ps_counters_view_is_computing (PsCountersView *self)
-{
-  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), FALSE);
-  return self->range_cancellable != NULL;
-}
-
-GtkEditable *
-ps_counters_view_get_search_entry (PsCountersView *self)
-{
-  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
-  return GTK_EDITABLE (self->search_entry);
-}
-
-GListModel *
-ps_counters_view_get_warning_model (PsCountersView *self)
-{
-  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
-  return G_LIST_MODEL (self->warnings);
-}
-
-const char *
-ps_counters_view_get_visible_page (PsCountersView *self)
-{
-  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
-  return gtk_stack_get_visible_child_name (self->view_stack);
-}
-
-const char *
-ps_counters_view_get_header_value (PsCountersView *self,
-                                   const char     *field)
-{
-  static const PsViewLabelField fields[] = {
-    { "machine", G_STRUCT_OFFSET (PsCountersView, machine_value) },
-    { "counters", G_STRUCT_OFFSET (PsCountersView, counters_value) },
-    { "readings", G_STRUCT_OFFSET (PsCountersView, readings_value) },
-    { "started", G_STRUCT_OFFSET (PsCountersView, started_value) },
-    { "duration", G_STRUCT_OFFSET (PsCountersView, duration_value) },
-    { "interval", G_STRUCT_OFFSET (PsCountersView, interval_value) },
-    { "quality", G_STRUCT_OFFSET (PsCountersView, quality_label) },
-  };
-
-  g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
-
-  return ps_view_lookup_label_text (self, fields, G_N_ELEMENTS (fields), field);
 }
 
 guint32

@@ -15,6 +15,7 @@
 #include <gtk/gtk.h>
 
 #include "ps-run-analysis.h"
+#include "ps-run-view.h"
 #include "ps-session.h"
 
 G_BEGIN_DECLS
@@ -23,14 +24,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (PsCountersView, ps_counters_view, PS, COUNTERS_VIEW, GtkWidget)
 
 GtkWidget     *ps_counters_view_new          (void);
-PsRunAnalysis *ps_counters_view_get_analysis (PsCountersView *self);
 /* Lists the run's counters and checks the default ones: the first
  * processor-time counter (any language) of every instance, else the first
  * counter */
 void           ps_counters_view_set_analysis (PsCountersView *self,
                                               PsRunAnalysis  *analysis);
-/* The charts show the time range the session's timeline shows */
-PsSession     *ps_counters_view_get_session  (PsCountersView *self);
 void           ps_counters_view_set_session  (PsCountersView *self,
                                               PsSession      *session);
 /* Several series of a chart as areas summed, or as lines */

@@ -12,20 +12,11 @@ G_BEGIN_DECLS
 
 /* Tests */
 
-PsCallTreeView *ps_profile_view_get_call_tree_view (PsProfileView *self);
 /* The event chooser: its items (GtkStringObject) and the chosen one */
 GtkDropDown    *ps_profile_view_get_source_dropdown (PsProfileView *self);
 /* The process list as shown: GtkTreeListRow items whose item is a
  * PsProfileTrackRow; a GtkMultiSelection */
 GtkSelectionModel *ps_profile_view_get_track_selection (PsProfileView *self);
-/* PsWarningRow items */
-GListModel     *ps_profile_view_get_warning_model  (PsProfileView *self);
-const char     *ps_profile_view_get_visible_page   (PsProfileView *self);
-/* "samples", "kernel", "symbols", "range", "quality" */
-const char     *ps_profile_view_get_header_value   (PsProfileView *self,
-                                                    const char    *field);
-/* A tree is being built */
-gboolean        ps_profile_view_is_busy            (PsProfileView *self);
 /* Drops the selection of the process list: every process counts */
 void            ps_profile_view_show_all_tracks    (PsProfileView *self);
 

@@ -270,7 +270,10 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (PsProfileView, ps_profile_view, GTK_TYPE_WIDGET)
+static void ps_profile_view_run_view_init (PsRunViewInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PsProfileView, ps_profile_view, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (PS_TYPE_RUN_VIEW, ps_profile_view_run_view_init))
 
 static PsEventStore *
 get_store (PsProfileView *self)
@@ -1369,6 +1372,32 @@ add_track_columns (PsProfileView *self)
                            G_CALLBACK (track_selection_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
+/* PsRunView */
+
+static gboolean
+run_view_is_busy (PsRunView *view)
+{
+  PsProfileView *self = PS_PROFILE_VIEW (view);
+
+  return self->build_cancellable != NULL || ps_call_tree_view_is_busy (self->call_tree_view);
+}
+
+static void
+ps_profile_view_run_view_init (PsRunViewInterface *iface)
+{
+  static const PsViewLabelField header_fields[] = {
+    { "samples", G_STRUCT_OFFSET (PsProfileView, samples_value) },
+    { "kernel", G_STRUCT_OFFSET (PsProfileView, kernel_value) },
+    { "symbols", G_STRUCT_OFFSET (PsProfileView, symbols_value) },
+    { "range", G_STRUCT_OFFSET (PsProfileView, scope_label) },
+    { "quality", G_STRUCT_OFFSET (PsProfileView, quality_label) },
+  };
+
+  PS_RUN_VIEW_BIND_PARTS (iface, PsProfileView, warnings, header_fields, run_view_is_busy);
+  iface->call_tree_view_offset = G_STRUCT_OFFSET (PsProfileView, call_tree_view);
+  iface->session_offset = G_STRUCT_OFFSET (PsProfileView, session);
+}
+
 /* GObject */
 
 static void
@@ -1553,13 +1582,6 @@ ps_profile_view_new (void)
   return g_object_new (PS_TYPE_PROFILE_VIEW, NULL);
 }
 
-PsRunAnalysis *
-ps_profile_view_get_analysis (PsProfileView *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_VIEW (self), NULL);
-  return self->analysis;
-}
-
 void
 ps_profile_view_set_analysis (PsProfileView *self,
                               PsRunAnalysis *analysis)
@@ -1590,13 +1612,6 @@ ps_profile_view_set_analysis (PsProfileView *self,
     update_busy (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
-}
-
-PsSession *
-ps_profile_view_get_session (PsProfileView *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_VIEW (self), NULL);
-  return self->session;
 }
 
 void
@@ -1681,13 +1696,6 @@ ps_profile_view_show_all_tracks (PsProfileView *self)
 
 /* Testing API (ps-profile-view-private.h) */
 
-PsCallTreeView *
-ps_profile_view_get_call_tree_view (PsProfileView *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_VIEW (self), NULL);
-  return self->call_tree_view;
-}
-
 GtkDropDown *
 ps_profile_view_get_source_dropdown (PsProfileView *self)
 {
@@ -1702,40 +1710,3 @@ ps_profile_view_get_track_selection (PsProfileView *self)
   return GTK_SELECTION_MODEL (self->track_selection);
 }
 
-GListModel *
-ps_profile_view_get_warning_model (PsProfileView *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_VIEW (self), NULL);
-  return G_LIST_MODEL (self->warnings);
-}
-
-const char *
-ps_profile_view_get_visible_page (PsProfileView *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_VIEW (self), NULL);
-  return gtk_stack_get_visible_child_name (self->view_stack);
-}
-
-const char *
-ps_profile_view_get_header_value (PsProfileView *self,
-                                  const char    *field)
-{
-  static const PsViewLabelField fields[] = {
-    { "samples", G_STRUCT_OFFSET (PsProfileView, samples_value) },
-    { "kernel", G_STRUCT_OFFSET (PsProfileView, kernel_value) },
-    { "symbols", G_STRUCT_OFFSET (PsProfileView, symbols_value) },
-    { "range", G_STRUCT_OFFSET (PsProfileView, scope_label) },
-    { "quality", G_STRUCT_OFFSET (PsProfileView, quality_label) },
-  };
-
-  g_return_val_if_fail (PS_IS_PROFILE_VIEW (self), NULL);
-
-  return ps_view_lookup_label_text (self, fields, G_N_ELEMENTS (fields), field);
-}
-
-gboolean
-ps_profile_view_is_busy (PsProfileView *self)
-{
-  g_return_val_if_fail (PS_IS_PROFILE_VIEW (self), FALSE);
-  return self->build_cancellable != NULL || ps_call_tree_view_is_busy (self->call_tree_view);
-}

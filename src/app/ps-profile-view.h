@@ -15,6 +15,7 @@
 #include <gtk/gtk.h>
 
 #include "ps-run-analysis.h"
+#include "ps-run-view.h"
 #include "ps-session.h"
 
 G_BEGIN_DECLS
@@ -23,12 +24,10 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (PsProfileView, ps_profile_view, PS, PROFILE_VIEW, GtkWidget)
 
 GtkWidget     *ps_profile_view_new               (void);
-PsRunAnalysis *ps_profile_view_get_analysis      (PsProfileView *self);
 void           ps_profile_view_set_analysis      (PsProfileView *self,
                                                   PsRunAnalysis *analysis);
 /* The run's view state: a time range selected in it limits the samples
  * that count */
-PsSession     *ps_profile_view_get_session       (PsProfileView *self);
 void           ps_profile_view_set_session       (PsProfileView *self,
                                                   PsSession     *session);
 /* The folder the run was read with (the loader's "sysroot"), or NULL:

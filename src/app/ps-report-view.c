@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-call-tree-view.h"
+#include "ps-call-tree-view-private.h"
 #include "ps-report-view-private.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
@@ -46,7 +47,10 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (PsReportView, ps_report_view, GTK_TYPE_WIDGET)
+static void ps_report_view_run_view_init (PsRunViewInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PsReportView, ps_report_view, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (PS_TYPE_RUN_VIEW, ps_report_view_run_view_init))
 
 /* "Call tree", "Caller/callee", "Function summary", or several */
 static char *
@@ -167,6 +171,28 @@ update_warnings (PsReportView *self)
                                 self->warnings_overflow_label);
 }
 
+/* PsRunView */
+
+static gboolean
+run_view_is_busy (PsRunView *view)
+{
+  return ps_call_tree_view_is_busy (PS_REPORT_VIEW (view)->call_tree_view);
+}
+
+static void
+ps_report_view_run_view_init (PsRunViewInterface *iface)
+{
+  static const PsViewLabelField header_fields[] = {
+    { "kind", G_STRUCT_OFFSET (PsReportView, kind_value) },
+    { "process", G_STRUCT_OFFSET (PsReportView, process_value) },
+    { "unit", G_STRUCT_OFFSET (PsReportView, unit_value) },
+    { "rows", G_STRUCT_OFFSET (PsReportView, rows_value) },
+  };
+
+  PS_RUN_VIEW_BIND_PARTS (iface, PsReportView, warnings, header_fields, run_view_is_busy);
+  iface->call_tree_view_offset = G_STRUCT_OFFSET (PsReportView, call_tree_view);
+}
+
 static void
 ps_report_view_dispose (GObject *object)
 {
@@ -270,13 +296,6 @@ ps_report_view_new (void)
   return g_object_new (PS_TYPE_REPORT_VIEW, NULL);
 }
 
-PsRunAnalysis *
-ps_report_view_get_analysis (PsReportView *self)
-{
-  g_return_val_if_fail (PS_IS_REPORT_VIEW (self), NULL);
-  return self->analysis;
-}
-
 void
 ps_report_view_set_analysis (PsReportView  *self,
                              PsRunAnalysis *analysis)
@@ -321,46 +340,3 @@ ps_report_view_show_page (PsReportView *self,
 
 /* Testing API (ps-report-view-private.h) */
 
-PsCallTreeView *
-ps_report_view_get_call_tree_view (PsReportView *self)
-{
-  g_return_val_if_fail (PS_IS_REPORT_VIEW (self), NULL);
-  return self->call_tree_view;
-}
-
-GListModel *
-ps_report_view_get_warning_model (PsReportView *self)
-{
-  g_return_val_if_fail (PS_IS_REPORT_VIEW (self), NULL);
-  return G_LIST_MODEL (self->warnings);
-}
-
-const char *
-ps_report_view_get_visible_page (PsReportView *self)
-{
-  g_return_val_if_fail (PS_IS_REPORT_VIEW (self), NULL);
-  return gtk_stack_get_visible_child_name (self->view_stack);
-}
-
-const char *
-ps_report_view_get_header_value (PsReportView *self,
-                                 const char   *field)
-{
-  static const PsViewLabelField fields[] = {
-    { "kind", G_STRUCT_OFFSET (PsReportView, kind_value) },
-    { "process", G_STRUCT_OFFSET (PsReportView, process_value) },
-    { "unit", G_STRUCT_OFFSET (PsReportView, unit_value) },
-    { "rows", G_STRUCT_OFFSET (PsReportView, rows_value) },
-  };
-
-  g_return_val_if_fail (PS_IS_REPORT_VIEW (self), NULL);
-
-  return ps_view_lookup_label_text (self, fields, G_N_ELEMENTS (fields), field);
-}
-
-const char *
-ps_report_view_get_warnings_title (PsReportView *self)
-{
-  g_return_val_if_fail (PS_IS_REPORT_VIEW (self), NULL);
-  return gtk_stack_page_get_title (self->warnings_page);
-}

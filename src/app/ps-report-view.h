@@ -14,6 +14,7 @@
 #include <gtk/gtk.h>
 
 #include "ps-run-analysis.h"
+#include "ps-run-view.h"
 
 G_BEGIN_DECLS
 
@@ -21,7 +22,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (PsReportView, ps_report_view, PS, REPORT_VIEW, GtkWidget)
 
 GtkWidget     *ps_report_view_new          (void);
-PsRunAnalysis *ps_report_view_get_analysis (PsReportView  *self);
 void           ps_report_view_set_analysis (PsReportView  *self,
                                             PsRunAnalysis *analysis);
 /* "calltree" or "warnings" */

@@ -75,11 +75,8 @@ GtkColumnView   *ps_rtl_view_get_scope_view       (PsRtlView  *self);
 /* PsScopeTotalRow items, filtered and sorted as shown */
 GListModel      *ps_rtl_view_get_totals_model     (PsRtlView  *self);
 GtkColumnView   *ps_rtl_view_get_totals_view      (PsRtlView  *self);
-/* PsWarningRow items, as shown */
-GListModel      *ps_rtl_view_get_warning_model    (PsRtlView  *self);
 /* The analysis shown, under the filters that were applied */
 PsScopeAnalysis *ps_rtl_view_get_scopes           (PsRtlView  *self);
-GtkEditable     *ps_rtl_view_get_search_entry     (PsRtlView  *self);
 GtkEditable     *ps_rtl_view_get_include_entry    (PsRtlView  *self);
 GtkEditable     *ps_rtl_view_get_exclude_entry    (PsRtlView  *self);
 /* The text of a cell as the table shows it; column is the column's title */
@@ -89,16 +86,7 @@ char            *ps_rtl_view_get_scope_cell_text  (PsRtlView  *self,
 char            *ps_rtl_view_get_totals_cell_text (PsRtlView       *self,
                                                    PsScopeTotalRow *row,
                                                    const char      *column);
-/* Whether filters or a search are still being applied */
-gboolean         ps_rtl_view_is_busy              (PsRtlView  *self);
 /* The message shown for a bad regular expression, or NULL */
 const char      *ps_rtl_view_get_filter_error     (PsRtlView  *self);
-const char      *ps_rtl_view_get_visible_page     (PsRtlView  *self);
-const char      *ps_rtl_view_get_header_value     (PsRtlView  *self,
-                                                   const char *field);
-const char      *ps_rtl_view_get_warnings_title   (PsRtlView  *self);
-PsCallTreeView  *ps_rtl_view_get_call_tree_view   (PsRtlView  *self);
-/* Below the totals: the durations of the selected row */
-PsHistogramView *ps_rtl_view_get_histogram_view   (PsRtlView  *self);
 
 G_END_DECLS

@@ -135,7 +135,10 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (PsRtlView, ps_rtl_view, GTK_TYPE_WIDGET)
+static void ps_rtl_view_run_view_init (PsRunViewInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PsRtlView, ps_rtl_view, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (PS_TYPE_RUN_VIEW, ps_rtl_view_run_view_init))
 
 static void start_search (PsRtlView *self);
 static void select_chosen_scope (PsRtlView *self);
@@ -463,14 +466,9 @@ update_counts (PsRtlView *self)
 static void
 update_busy (PsRtlView *self)
 {
-  gboolean busy = self->filter_cancellable != NULL || self->search_cancellable != NULL;
-
-  gtk_spinner_set_spinning (self->spinner, busy);
-  /* Keeps its place, so that the entries do not move */
-  gtk_widget_set_opacity (GTK_WIDGET (self->spinner), busy ? 1.0 : 0.0);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->spinner),
-                               self->filter_cancellable != NULL ? _("Applying the filters…")
-                               : busy ? _("Searching…") : NULL);
+  ps_view_show_busy_spinner (self->spinner,
+                             self->filter_cancellable != NULL ? _("Applying the filters…")
+                             : self->search_cancellable != NULL ? _("Searching…") : NULL);
 }
 
 /* Shows an analysis: the unfiltered one of the run, or a filtered one */
@@ -1122,6 +1120,39 @@ focus_search_action (GtkWidget  *widget,
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
+/* PsRunView */
+
+static gboolean
+run_view_is_busy (PsRunView *view)
+{
+  PsRtlView *self = PS_RTL_VIEW (view);
+  const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+  return self->filter_cancellable != NULL || self->search_cancellable != NULL || self->filter_timeout_id != 0
+         || gtk_sort_list_model_get_pending (self->scope_sorted) > 0
+         || (*search != '\0' && g_strcmp0 (search, self->applied_search) != 0)
+         || (*search == '\0' && self->applied_search != NULL);
+}
+
+static void
+ps_rtl_view_run_view_init (PsRunViewInterface *iface)
+{
+  static const PsViewLabelField header_fields[] = {
+    { "process", G_STRUCT_OFFSET (PsRtlView, process_value) },
+    { "opened", G_STRUCT_OFFSET (PsRtlView, opened_value) },
+    { "closed", G_STRUCT_OFFSET (PsRtlView, closed_value) },
+    { "threads", G_STRUCT_OFFSET (PsRtlView, threads_value) },
+    { "scopes", G_STRUCT_OFFSET (PsRtlView, scopes_value) },
+    { "messages", G_STRUCT_OFFSET (PsRtlView, messages_value) },
+  };
+
+  PS_RUN_VIEW_BIND_PARTS (iface, PsRtlView, warnings_filtered, header_fields, run_view_is_busy);
+  iface->histogram_view_offset = G_STRUCT_OFFSET (PsRtlView, histogram_view);
+  iface->call_tree_view_offset = G_STRUCT_OFFSET (PsRtlView, call_tree_view);
+  iface->search_entry_offset = G_STRUCT_OFFSET (PsRtlView, search_entry);
+  iface->session_offset = G_STRUCT_OFFSET (PsRtlView, session);
+}
+
 /* GObject */
 
 static void
@@ -1365,13 +1396,6 @@ GtkWidget *
 ps_rtl_view_new (void)
 {
   return g_object_new (PS_TYPE_RTL_VIEW, NULL);
-}
-
-PsRunAnalysis *
-ps_rtl_view_get_analysis (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-  return self->analysis;
 }
 
 void
@@ -1824,14 +1848,6 @@ ps_rtl_view_set_session (PsRtlView *self,
   time_selection_changed_cb (self);
 }
 
-PsSession *
-ps_rtl_view_get_session (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-
-  return self->session;
-}
-
 gboolean
 ps_rtl_view_get_per_thread (PsRtlView *self)
 {
@@ -1906,25 +1922,11 @@ ps_rtl_view_get_totals_view (PsRtlView *self)
   return self->totals_view;
 }
 
-GListModel *
-ps_rtl_view_get_warning_model (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-  return G_LIST_MODEL (self->warnings_filtered);
-}
-
 PsScopeAnalysis *
 ps_rtl_view_get_scopes (PsRtlView *self)
 {
   g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
   return self->scopes;
-}
-
-GtkEditable *
-ps_rtl_view_get_search_entry (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-  return GTK_EDITABLE (self->search_entry);
 }
 
 GtkEditable *
@@ -1985,20 +1987,6 @@ ps_rtl_view_get_totals_cell_text (PsRtlView       *self,
   return _ps_rtl_view_total_cell_text (row, index, &tooltip);
 }
 
-gboolean
-ps_rtl_view_is_busy (PsRtlView *self)
-{
-  const char *search;
-
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), FALSE);
-
-  search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-  return self->filter_cancellable != NULL || self->search_cancellable != NULL || self->filter_timeout_id != 0
-         || gtk_sort_list_model_get_pending (self->scope_sorted) > 0
-         || (*search != '\0' && g_strcmp0 (search, self->applied_search) != 0)
-         || (*search == '\0' && self->applied_search != NULL);
-}
-
 const char *
 ps_rtl_view_get_filter_error (PsRtlView *self)
 {
@@ -2009,48 +1997,3 @@ ps_rtl_view_get_filter_error (PsRtlView *self)
   return gtk_label_get_text (self->filter_error_label);
 }
 
-const char *
-ps_rtl_view_get_visible_page (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-  return gtk_stack_get_visible_child_name (self->view_stack);
-}
-
-const char *
-ps_rtl_view_get_header_value (PsRtlView  *self,
-                              const char *field)
-{
-  static const PsViewLabelField fields[] = {
-    { "process", G_STRUCT_OFFSET (PsRtlView, process_value) },
-    { "opened", G_STRUCT_OFFSET (PsRtlView, opened_value) },
-    { "closed", G_STRUCT_OFFSET (PsRtlView, closed_value) },
-    { "threads", G_STRUCT_OFFSET (PsRtlView, threads_value) },
-    { "scopes", G_STRUCT_OFFSET (PsRtlView, scopes_value) },
-    { "messages", G_STRUCT_OFFSET (PsRtlView, messages_value) },
-  };
-
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-
-  return ps_view_lookup_label_text (self, fields, G_N_ELEMENTS (fields), field);
-}
-
-const char *
-ps_rtl_view_get_warnings_title (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-  return gtk_stack_page_get_title (self->warnings_page);
-}
-
-PsHistogramView *
-ps_rtl_view_get_histogram_view (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-  return self->histogram_view;
-}
-
-PsCallTreeView *
-ps_rtl_view_get_call_tree_view (PsRtlView *self)
-{
-  g_return_val_if_fail (PS_IS_RTL_VIEW (self), NULL);
-  return self->call_tree_view;
-}

@@ -14,6 +14,7 @@
 #include <gtk/gtk.h>
 
 #include "ps-run-analysis.h"
+#include "ps-run-view.h"
 #include "ps-session.h"
 
 G_BEGIN_DECLS
@@ -22,7 +23,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (PsRtlView, ps_rtl_view, PS, RTL_VIEW, GtkWidget)
 
 GtkWidget     *ps_rtl_view_new            (void);
-PsRunAnalysis *ps_rtl_view_get_analysis   (PsRtlView     *self);
 void           ps_rtl_view_set_analysis   (PsRtlView     *self,
                                            PsRunAnalysis *analysis);
 /* The totals table: one row per scope name, or per scope name and thread */
@@ -34,7 +34,6 @@ void           ps_rtl_view_set_per_thread (PsRtlView     *self,
  * function are highlighted in it */
 void           ps_rtl_view_set_session    (PsRtlView     *self,
                                            PsSession     *session);
-PsSession     *ps_rtl_view_get_session    (PsRtlView     *self);
 /* "scopes", "totals", "calltree" or "warnings" */
 void           ps_rtl_view_show_page      (PsRtlView     *self,
                                            const char    *name);

@@ -754,6 +754,17 @@ ps_view_lookup_label_text (gconstpointer           instance,
   return NULL;
 }
 
+void
+ps_view_show_busy_spinner (GtkSpinner *spinner,
+                           const char *doing)
+{
+  g_return_if_fail (GTK_IS_SPINNER (spinner));
+
+  gtk_spinner_set_spinning (spinner, doing != NULL);
+  gtk_widget_set_opacity (GTK_WIDGET (spinner), doing != NULL ? 1.0 : 0.0);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (spinner), doing);
+}
+
 /* Warnings */
 
 /* The page's title counts every warning raised, and asks for attention

@@ -115,6 +115,11 @@ const char *ps_view_lookup_label_text    (gconstpointer           instance,
                                           const PsViewLabelField *fields,
                                           guint                   n_fields,
                                           const char             *name);
+/* A spinner beside entries: spinning with what is being done as its
+ * tooltip, or, with doing NULL, still and transparent but in its place,
+ * so that the entries beside it do not move */
+void        ps_view_show_busy_spinner    (GtkSpinner             *spinner,
+                                          const char             *doing);
 void        ps_view_update_warnings_page (PsEventStore           *store,
                                           GtkStackPage           *page,
                                           GtkStack               *stack,
