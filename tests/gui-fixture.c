@@ -720,7 +720,15 @@ allow_no_session_bus (const char     *log_domain,
                       gpointer        user_data)
 {
   /* Xvfb runs often come without a D-Bus session; GtkApplication warns */
-  return strstr (message, "session bus") == NULL;
+  if (strstr (message, "session bus") != NULL)
+    return FALSE;
+  /* GTK 4.8 warns of a widget drawn in a frame in which its allocation
+   * was queued again; seen once, as /app-ui/split-positions-kept opened
+   * its second run (and libadwaita's tab bar appeared), on a session bus.
+   * The next frame draws it allocated. */
+  if (g_strcmp0 (log_domain, "Gtk") == 0 && strstr (message, "without a current allocation") != NULL)
+    return FALSE;
+  return TRUE;
 }
 
 /* The temporary XDG_DATA_HOME of the test program, removed by gui_test_run () */
