@@ -143,8 +143,22 @@ name_stack_page (GtkWidget  *child,
                                     GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
 }
 
-/* A tab for page at position (-1: last), its whole title read by
- * assistive technologies and the file's path as its tooltip */
+/* A tab's whole title, read by assistive technologies too, and the
+ * file's path as its tooltip */
+static void
+set_tab_title (AdwTabPage *tab,
+               const char *title,
+               const char *tooltip)
+{
+  g_autofree char *markup = g_markup_escape_text (tooltip != NULL ? tooltip : "", -1);
+
+  adw_tab_page_set_title (tab, title);
+  name_stack_page (adw_tab_page_get_child (tab), title);
+  /* The tooltip of a tab is markup */
+  adw_tab_page_set_tooltip (tab, markup);
+}
+
+/* A tab for page at position (-1: last) */
 static AdwTabPage *
 insert_tab (PsWindow   *self,
             GtkWidget  *page,
@@ -154,12 +168,8 @@ insert_tab (PsWindow   *self,
 {
   AdwTabPage *tab = position < 0 ? adw_tab_view_append (self->tab_view, page)
                                  : adw_tab_view_insert (self->tab_view, page, position);
-  g_autofree char *markup = g_markup_escape_text (tooltip != NULL ? tooltip : "", -1);
 
-  adw_tab_page_set_title (tab, title);
-  name_stack_page (page, title);
-  /* The tooltip of a tab is markup */
-  adw_tab_page_set_tooltip (tab, markup);
+  set_tab_title (tab, title, tooltip);
   return tab;
 }
 
@@ -659,13 +669,7 @@ page_file_changed_cb (PsWindow   *self,
   g_autofree char *path = file != NULL ? ps_view_file_display_path (file) : NULL;
 
   if (tab != NULL)
-    {
-      g_autofree char *markup = g_markup_escape_text (path != NULL ? path : "", -1);
-
-      adw_tab_page_set_title (tab, ps_run_page_get_title (page));
-      name_stack_page (GTK_WIDGET (page), ps_run_page_get_title (page));
-      adw_tab_page_set_tooltip (tab, markup);
-    }
+    set_tab_title (tab, ps_run_page_get_title (page), path);
   if (_ps_window_get_current_child (self) == GTK_WIDGET (page))
     {
       update_title (self, GTK_WIDGET (page));
