@@ -20,6 +20,7 @@
 #include "gui-fixture.h"
 #include "ps-collector.h"
 #include "ps-record-dialog.h"
+#include "ps-trend-chart.h"
 #include "ps-view-util.h"
 #include "ps-window-private.h"
 
@@ -211,6 +212,22 @@ test_plurals (Fixture       *fixture,
   g_assert_cmpstr (ngettext ("%u row", "%u rows", 2), ==, "%u lignes");
 }
 
+/* The Trend page's Unit column and values name the engine's units in French;
+ * a counter's own unit stays as its log wrote it */
+static void
+test_trend_units (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *samples = ps_trend_format_value (12, "samples");
+
+  g_assert_cmpstr (ps_trend_unit_name ("bytes"), ==, "octets");
+  g_assert_cmpstr (ps_trend_unit_name ("samples"), ==, "échantillons");
+  g_assert_cmpstr (ps_trend_unit_name ("ticks"), ==, "tops");
+  g_assert_cmpstr (ps_trend_unit_name ("percent"), ==, "%");
+  g_assert_cmpstr (ps_trend_unit_name ("Mo/s"), ==, "Mo/s");
+  g_assert_true (g_str_has_suffix (samples, " échantillons"));
+}
+
 static void
 test_numbers (Fixture       *fixture,
               gconstpointer  data)
@@ -288,6 +305,7 @@ main (int   argc,
       ADD_TEST ("/i18n/fr/plurals", test_plurals);
       ADD_TEST ("/i18n/ko/glyphs", test_korean_glyphs);
       ADD_TEST ("/i18n/fr/numbers", test_numbers);
+      ADD_TEST ("/i18n/fr/trend-units", test_trend_units);
     }
 
   status = gui_test_run ();
