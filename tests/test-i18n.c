@@ -19,6 +19,7 @@
 
 #include "gui-fixture.h"
 #include "ps-collector.h"
+#include "ps-compare-page-private.h"
 #include "ps-record-dialog.h"
 #include "ps-trend-chart.h"
 #include "ps-view-util.h"
@@ -220,12 +221,27 @@ test_trend_units (Fixture       *fixture,
 {
   g_autofree char *samples = ps_trend_format_value (12, "samples");
 
-  g_assert_cmpstr (ps_trend_unit_name ("bytes"), ==, "octets");
-  g_assert_cmpstr (ps_trend_unit_name ("samples"), ==, "échantillons");
-  g_assert_cmpstr (ps_trend_unit_name ("ticks"), ==, "tops");
-  g_assert_cmpstr (ps_trend_unit_name ("percent"), ==, "%");
-  g_assert_cmpstr (ps_trend_unit_name ("Mo/s"), ==, "Mo/s");
+  g_assert_cmpstr (ps_view_unit_name ("bytes"), ==, "octets");
+  g_assert_cmpstr (ps_view_unit_name ("samples"), ==, "échantillons");
+  g_assert_cmpstr (ps_view_unit_name ("ticks"), ==, "tops");
+  g_assert_cmpstr (ps_view_unit_name ("percent"), ==, "%");
+  g_assert_cmpstr (ps_view_unit_name ("Mo/s"), ==, "Mo/s");
   g_assert_true (g_str_has_suffix (samples, " échantillons"));
+}
+
+/* The comparison's values and noise floors name their units in French too */
+static void
+test_compare_units (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *large = ps_compare_page_format_value (33540, "ticks", FALSE);
+  g_autofree char *small = ps_compare_page_format_value (-12, "samples", TRUE);
+  g_autofree char *own = ps_compare_page_format_value (250, "Mo/s", FALSE);
+
+  g_assert_true (g_str_has_suffix (large, " tops"));
+  g_assert_true (g_str_has_prefix (small, "−12"));
+  g_assert_true (g_str_has_suffix (small, " échantillons"));
+  g_assert_true (g_str_has_suffix (own, " Mo/s"));
 }
 
 static void
@@ -306,6 +322,7 @@ main (int   argc,
       ADD_TEST ("/i18n/ko/glyphs", test_korean_glyphs);
       ADD_TEST ("/i18n/fr/numbers", test_numbers);
       ADD_TEST ("/i18n/fr/trend-units", test_trend_units);
+      ADD_TEST ("/i18n/fr/compare-units", test_compare_units);
     }
 
   status = gui_test_run ();

@@ -40,6 +40,7 @@
 #include "ps-util.h"
 #include "ps-save-location.h"
 #include "ps-view-util.h"
+#include "ps-wrap-box.h"
 
 #define MARKDOWN_MAX_ROWS 10
 /* The least height of a run under the table: its timeline, its header
@@ -60,14 +61,24 @@ ps_compare_page_format_value (double      value,
                               gboolean    is_signed)
 {
   g_autofree char *number = NULL;
+  const char *shown_unit;
 
-  if (isnan (value) || fabs (value) < 100 || unit == NULL || strcmp (unit, "s") == 0 || strcmp (unit, "ns") == 0
+  if (isnan (value) || unit == NULL || strcmp (unit, "s") == 0 || strcmp (unit, "ns") == 0
       || strcmp (unit, "bytes") == 0 || strcmp (unit, "percent") == 0)
     return ps_compare_export_format_value (value, unit, is_signed);
 
-  number = ps_view_format_count ((guint64)llround (fabs (value)));
-  return g_strdup_printf ("%s%s%s%s", value < 0 ? "−" : is_signed && value > 0 ? "+" : "", number,
-                          *unit != '\0' ? " " : "", unit);
+  /* Ticks, samples, a counter's unit: the number as the exports write it
+   * below 100, whole above, and the unit in the user's language */
+  shown_unit = ps_view_unit_name (unit);
+  if (fabs (value) < 100)
+    number = ps_compare_export_format_value (value, "", is_signed);
+  else
+    number = g_strconcat (value < 0 ? "−" : is_signed && value > 0 ? "+" : "",
+                          ps_view_format_count ((guint64)llround (fabs (value))), NULL);
+  if (*shown_unit == '\0')
+    return g_steal_pointer (&number);
+  /* Translators: a number and its unit, "5.20 ms" */
+  return g_strdup_printf (C_("value with unit", "%s %s"), number, shown_unit);
 }
 
 /* The change next to the name: what the user looks for first */
@@ -2460,6 +2471,7 @@ ps_compare_page_class_init (PsComparePageClass *klass)
   g_type_ensure (PS_TYPE_RUN_PAGE);
   g_type_ensure (PS_TYPE_FLAME_GRAPH);
   g_type_ensure (PS_TYPE_HISTOGRAM_VIEW);
+  g_type_ensure (PS_TYPE_WRAP_BOX);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-compare-page.ui");
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, paned);

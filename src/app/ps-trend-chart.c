@@ -84,23 +84,6 @@ unit_quantity (const char *unit,
   return PS_VIEW_QUANTITY_NONE;
 }
 
-/* The engine's unit names (ps-series.c, ps_call_unit_to_string ()) as the
- * Unit column shows them; a counter's own unit is shown as its log wrote it */
-const char *
-ps_trend_unit_name (const char *unit)
-{
-  if (g_strcmp0 (unit, "percent") == 0)
-    return "%";
-  if (g_strcmp0 (unit, "bytes") == 0)
-    /* Translators: the unit of a row of memory sizes in the Trend page */
-    return _("bytes");
-  if (g_strcmp0 (unit, "ticks") == 0)
-    return _("ticks");
-  if (g_strcmp0 (unit, "samples") == 0)
-    return _("samples");
-  return unit != NULL ? unit : "";
-}
-
 /* The unit values up to magnitude are shown in, and what a stored value
  * is divided by for it */
 static const char *
@@ -113,7 +96,7 @@ shown_unit (const char *unit,
   const char *shown = ps_view_quantity_unit (quantity, magnitude * factor, scale);
 
   *scale /= factor;
-  return quantity == PS_VIEW_QUANTITY_NONE && unit != NULL ? ps_trend_unit_name (unit) : shown;
+  return quantity == PS_VIEW_QUANTITY_NONE && unit != NULL ? ps_view_unit_name (unit) : shown;
 }
 
 char *
@@ -128,7 +111,7 @@ ps_trend_format_value (double      value,
     return ps_view_format_quantity (quantity, value * factor);
   number = ps_view_format_number (value);
   /* Translators: a number and its unit, "5.20 ms" */
-  return g_strdup_printf (C_("value with unit", "%s %s"), number, ps_trend_unit_name (unit));
+  return g_strdup_printf (C_("value with unit", "%s %s"), number, ps_view_unit_name (unit));
 }
 
 char *

@@ -52,8 +52,6 @@ char      *ps_trend_chart_get_tooltip_text (PsTrendChart *self,
 /* A run as the chart and the page name it: its file, and for one session
  * of a log the session, counted from 1 ("nightly.log, session 14") */
 char      *ps_trend_format_run         (const PsRunSummary *run);
-/* A row's unit in the user's language: "bytes", "%", "samples" */
-const char *ps_trend_unit_name         (const char         *unit);
 /* A row's value with its unit: "12.0 ms", "1.50 MiB", "42 ticks" */
 char      *ps_trend_format_value       (double              value,
                                         const char         *unit);

@@ -197,7 +197,7 @@ cell_text (PsTrendRowItem *item,
     case COL_KIND:
       return g_strdup (kind_name (row->kind));
     case COL_UNIT:
-      return g_strdup (ps_trend_unit_name (row->unit));
+      return g_strdup (ps_view_unit_name (row->unit));
     case COL_RUNS:
       return ps_view_format_count (row->n_values);
     case COL_CHANGE:

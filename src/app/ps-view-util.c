@@ -201,6 +201,23 @@ ps_view_quantity_unit_for_range (PsViewQuantity  quantity,
   return ps_view_quantity_unit (quantity, middle, scale);
 }
 
+/* The engine's unit names (ps-series.c, ps_call_unit_to_string ()) in the
+ * user's language, as the window shows them; a counter's own unit is shown as its log wrote it */
+const char *
+ps_view_unit_name (const char *unit)
+{
+  if (g_strcmp0 (unit, "percent") == 0)
+    return "%";
+  if (g_strcmp0 (unit, "bytes") == 0)
+    /* Translators: the unit of memory sizes, in the Trend page's Unit column */
+    return _("bytes");
+  if (g_strcmp0 (unit, "ticks") == 0)
+    return _("ticks");
+  if (g_strcmp0 (unit, "samples") == 0)
+    return _("samples");
+  return unit != NULL ? unit : "";
+}
+
 char *
 ps_view_format_quantity (PsViewQuantity quantity,
                          double         value)

@@ -72,6 +72,10 @@ const char *ps_view_quantity_unit_for_range (PsViewQuantity   quantity,
                                              double           smallest,
                                              double           largest,
                                              double          *scale);
+/* A unit of the engine's (a series', a call tree's, a summary row's) in
+ * the user's language: "bytes", "ticks", "samples", "%" for percent; any
+ * other, such as a counter's own, as it is */
+const char *ps_view_unit_name            (const char             *unit);
 /* A lone value with its unit by the rule: "5.20 ms", "10.68 MiB",
  * "42.96 %", "1,234 ticks" */
 char       *ps_view_format_quantity      (PsViewQuantity          quantity,
