@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
@@ -20,6 +21,7 @@
 #include "ps-rtl-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-selection-util.h"
+#include "ps-util.h"
 #include "ps-window-private.h"
 
 /* Test helpers */
@@ -298,6 +300,17 @@ report_wide_widgets (GtkWidget *widget,
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
     if (report_wide_widgets (child, limit))
       child_too_wide = TRUE;
+  /* Too wide together: each child's share */
+  if (!child_too_wide)
+    for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+      {
+        int child_minimum, child_natural;
+
+        gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &child_minimum, &child_natural, NULL, NULL);
+        g_test_message ("  with %s at least %d px, naturally %d%s%s", G_OBJECT_TYPE_NAME (child), child_minimum,
+                        child_natural, GTK_IS_LABEL (child) ? ": " : "",
+                        GTK_IS_LABEL (child) ? gtk_label_get_text (GTK_LABEL (child)) : "");
+      }
   if (!child_too_wide || minimum > limit)
     g_test_message ("too wide: %s (%s) at least %d px, naturally %d%s%s", G_OBJECT_TYPE_NAME (widget),
                     gtk_widget_get_name (widget), minimum, natural, GTK_IS_LABEL (widget) ? ": " : "",
@@ -757,6 +770,14 @@ gui_test_init (int    *argc,
                                : g_strdup ("no-portals");
 
       g_setenv ("GDK_DEBUG", flags, TRUE);
+    }
+  /* The catalogues of the build, for the runs of a test in a language
+   * (tests/meson.build sets where they are), as main () binds them */
+  if (g_getenv ("PERFSCOPE_LOCALEDIR") != NULL)
+    {
+      bindtextdomain (GETTEXT_PACKAGE, ps_util_localedir ());
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
     }
   g_test_init (argc, argv, NULL);
   g_test_log_set_fatal_handler (allow_no_session_bus, NULL);

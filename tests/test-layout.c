@@ -14,12 +14,17 @@
  * whole text in a tooltip, the timeline's selection length and status
  * line, tooltips that go with the pointer and give way to menus.
  *
+ * Also run in French and Korean (tests/meson.build), where the labels
+ * are longer or shorter; a button is found by its label in the language
+ * of the run.
+ *
  * GTK has no public way to read whether a tooltip window is shown, nor to
  * move a pointer; the tooltip tests drive the views' motion controllers
  * and check what decides whether a tooltip can show (has-tooltip).
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <gtk/gtk.h>
 #include <math.h>
 #include <string.h>
@@ -238,6 +243,14 @@ assert_views_fit (PsRunPage *page)
   g_assert_true (views_fit (page));
 }
 
+/* Whether the labels are English: the runs in French and Korean check
+ * that the pages fit, not where English labels put each split */
+static gboolean
+in_english (void)
+{
+  return g_strcmp0 (_("Side by Side"), "Side by Side") == 0;
+}
+
 static void
 assert_window_fits_laptop (Fixture *fixture)
 {
@@ -248,7 +261,11 @@ assert_window_fits_laptop (Fixture *fixture)
   if (minimum > LAPTOP_WIDTH || natural > LAPTOP_WIDTH)
     report_wide_widgets (GTK_WIDGET (fixture->window), LAPTOP_WIDTH);
   g_assert_cmpint (minimum, <=, LAPTOP_WIDTH);
-  g_assert_cmpint (natural, <=, LAPTOP_WIDTH);
+  /* In English, every toolbar fits on one line. Longer French labels make
+   * the compare page's toolbars (wrap boxes) wrap onto a second: there
+   * the natural width, all on one line, is wider than the window */
+  if (in_english ())
+    g_assert_cmpint (natural, <=, LAPTOP_WIDTH);
   /* And GTK did not make it wider or taller than asked, for its content */
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (fixture->window)), <=, LAPTOP_WIDTH);
   g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (fixture->window)), <=, LAPTOP_HEIGHT);
@@ -576,7 +593,7 @@ halves_stacked (PsComparePage *page)
 static GtkWidget *
 side_by_side_button (PsComparePage *page)
 {
-  GtkWidget *button = find_button (GTK_WIDGET (page), "Side by Side");
+  GtkWidget *button = find_button (GTK_WIDGET (page), _("Side by Side"));
 
   g_assert_nonnull (button);
   return button;
@@ -599,13 +616,17 @@ test_compare_laptop (Fixture       *fixture,
   assert_charts_fit (fixture, GTK_WIDGET (page), TRUE);
   /* Runs wider than half the page are stacked, each the page's width,
    * and Side by Side waits for a wider window */
-  g_assert_cmpint (halves_stacked (page), ==, pair->stacked_on_laptop);
-  g_assert_cmpint (gtk_widget_get_sensitive (side_by_side_button (page)), ==, !pair->stacked_on_laptop);
+  /* (in French, the Visual Studio report's view buttons are wider than
+   * half the window: its runs stack) */
+  if (in_english ())
+    g_assert_cmpint (halves_stacked (page), ==, pair->stacked_on_laptop);
+  g_assert_cmpint (gtk_widget_get_sensitive (side_by_side_button (page)), ==, !halves_stacked (page));
   /* The screen of the tests is 1400 px wide: the hwpmc run pages need
    * more than 700 px each */
   resize_window (fixture, 1400, 900);
-  g_assert_cmpint (halves_stacked (page), ==, pair->stacked_at_1400);
-  g_assert_cmpint (gtk_widget_get_sensitive (side_by_side_button (page)), ==, !pair->stacked_at_1400);
+  if (in_english ())
+    g_assert_cmpint (halves_stacked (page), ==, pair->stacked_at_1400);
+  g_assert_cmpint (gtk_widget_get_sensitive (side_by_side_button (page)), ==, !halves_stacked (page));
   assert_charts_fit (fixture, GTK_WIDGET (page), TRUE);
   resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
   save_screenshots (fixture, pair->name);
