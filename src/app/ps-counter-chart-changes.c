@@ -129,11 +129,13 @@ ps_counter_chart_draw_changes (PsCounterChart *self,
       cairo_line_to (cr, x, top + HANDLE_SIZE + 1);
       cairo_close_path (cr);
       cairo_fill (cr);
-      /* A climb or a fall: a bar under the handle to its last step */
+      /* A climb or a fall: a faint bar under the handle to its last step,
+       * faint so as not to read as a value at the top of the axis */
       if (change->n_steps > 1)
         {
           double end = MIN (x_of (layout, (double)change->end_ns), right - GAP);
 
+          ps_chart_set_source (cr, ps_chart_palette_color (mark->series), 0.35);
           cairo_rectangle (cr, x, top, MAX (end - x, 0), 2);
           cairo_fill (cr);
         }
@@ -142,6 +144,7 @@ ps_counter_chart_draw_changes (PsCounterChart *self,
       label_x = CLAMP (x - width / 2.0, GAP, right - width);
       if (label_x < previous_end)
         continue;
+      ps_chart_set_source (cr, ps_chart_palette_color (mark->series), 1);
       ps_chart_draw_text (widget, cr, label, label_x, layout->changes_y, 0, 0.5);
       previous_end = label_x + width + GAP;
     }
