@@ -15,7 +15,6 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
-#include <stdlib.h>
 
 #include "ps-counter-chart-private.h"
 #include "ps-timeline-render.h"
