@@ -7,13 +7,16 @@
  * PerfLib-like run built here with raw values and bases, and checks what
  * the user sees: which view shows the run, the counter tree, the counters
  * checked at first, the charts and the statistics of the checked ones,
- * stacked against overlaid pixels, the read-out, search and keyboard.
+ * stacked against overlaid pixels, the read-out, search and keyboard, and
+ * the marks of where a counter changed.
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gui-fixture.h"
 #include "ps-perflib-block.h"
@@ -929,6 +932,147 @@ test_lone_reading (Fixture       *fixture,
   gtk_window_destroy (window);
 }
 
+/* A PDH log of ten minutes from 14:00, a reading a second: the committed
+ * memory steps from 100 MiB to 138 MiB at 14:03, the processor time only
+ * wavers around 20 % */
+static char *
+write_step_log (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (35);
+  g_autoptr(GString) text = g_string_new ("\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\","
+                                          "\"\\\\HOST\\Memory\\Committed Bytes\","
+                                          "\"\\\\HOST\\Processor(_Total)\\% Processor Time\"\r\n");
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (g_get_tmp_dir (), "perfscope-step-XXXXXX.csv", NULL);
+  int fd = g_mkstemp (path);
+
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  for (guint second = 0; second < 600; second++)
+    {
+      double committed = (second < 180 ? 100 : 138) * 1048576.0 + g_rand_double_range (rand, -1, 1) * 262144;
+
+      g_string_append_printf (text, "\"12/01/2025 14:%02u:%02u.000\",\"%.0f\",\"%.3f\"\r\n", second / 60, second % 60,
+                              committed, 20 + g_rand_double_range (rand, -2, 2));
+    }
+  g_assert_true (g_file_set_contents (path, text->str, text->len, &error));
+  return path;
+}
+
+static gboolean
+chart_has_changes (gpointer data)
+{
+  PsCounterChart *chart = data;
+
+  for (guint i = 0; i < ps_counter_chart_get_n_series (chart); i++)
+    if (ps_counter_chart_get_series_changes (chart, i) == NULL)
+      return FALSE;
+  return ps_counter_chart_get_n_series (chart) > 0;
+}
+
+/* The memory that steps up at 14:03 is marked at 14:03 on its chart, in
+ * its colour, with a tooltip of its means, change and p-value; the
+ * processor time, which does not change, has no mark */
+static void
+test_change_marks (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *path = write_step_log ();
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsCountersView *view = ps_run_page_get_counters_view (page);
+  PsCounterChart *memory = NULL, *processor = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guchar *pixels = NULL;
+  g_autofree char *tooltip = NULL;
+  g_autofree char *description = NULL;
+  const PsCounterChange *change;
+  GArray *changes;
+  graphene_rect_t plot;
+  gint64 x_begin, x_end;
+  double y_low, y_high, x, top, expected_x;
+  GdkRGBA color;
+  int width;
+
+  g_assert_true (iterate_until (view_has_tree, view));
+  for (guint i = 0; i < 2; i++)
+    ps_counter_node_set_checked (ps_counters_view_find_counter (view, i == 0 ? "\\\\HOST\\Memory\\Committed Bytes"
+                                                                           : "\\\\HOST\\Processor(_Total)\\% Processor Time"),
+                                 TRUE);
+  ps_counters_view_update_now (view);
+  g_assert_cmpuint (ps_counters_view_get_n_charts (view), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      PsCounterChart *chart = ps_counters_view_get_chart (view, i);
+
+      if (g_str_has_suffix (ps_counter_chart_get_title (chart), "Committed Bytes"))
+        memory = chart;
+      else
+        processor = chart;
+    }
+  g_assert_nonnull (memory);
+  g_assert_nonnull (processor);
+  g_assert_true (iterate_until (chart_has_changes, memory));
+  g_assert_true (iterate_until (chart_has_changes, processor));
+  g_assert_true (iterate_until (widget_is_drawn, memory));
+  iterate_for (50);
+
+  /* One step, at 3 minutes (its first reading), by +38 % */
+  changes = ps_counter_chart_get_series_changes (memory, 0);
+  g_assert_cmpuint (changes->len, ==, 1);
+  change = &g_array_index (changes, PsCounterChange, 0);
+  g_test_message ("change at %.3f s, %+.2f %%, p = %g", change->time_ns / 1e9, 100 * change->relative_change,
+                  change->point.p_value);
+  g_assert_cmpint (change->time_ns, ==, 180 * SECOND);
+  g_assert_cmpuint (change->n_steps, ==, 1);
+  g_assert_cmpfloat_with_epsilon (change->relative_change, 0.38, 0.005);
+  g_assert_cmpfloat (change->point.p_value, <, 0.001);
+  /* Its line where the x axis has 3 minutes */
+  g_assert_true (ps_counter_chart_get_change_x (memory, 0, 0, &x, &top));
+  g_assert_true (ps_counter_chart_get_plot (memory, &plot));
+  g_assert_true (ps_counter_chart_get_axes (memory, &x_begin, &x_end, &y_low, &y_high));
+  expected_x = plot.origin.x + (double)(180 * SECOND - x_begin) / (double)(x_end - x_begin) * plot.size.width;
+  g_assert_cmpfloat (fabs (x - expected_x), <, 1.5);
+  g_assert_cmpfloat (top, <, plot.origin.y);
+
+  /* The tooltip on the line, and nowhere else */
+  tooltip = ps_counter_chart_describe_change_at (memory, x + 2);
+  g_test_message ("tooltip: %s", tooltip);
+  g_assert_cmpstr (tooltip, ==, "Memory changed at 180.0 s\n"
+                                "Mean before: 99.99 MiB\n"
+                                "Mean after: 138 MiB\n"
+                                "Change: +38.0 % (p < 0.001)");
+  g_assert_null (ps_counter_chart_describe_change_at (memory, x + 20));
+  g_assert_null (ps_counter_chart_describe_change_at (memory, x - 20));
+  description = ps_counter_chart_get_description (memory);
+  g_assert_nonnull (strstr (description, "Memory changed by +38.0 % at 180.0 s (p < 0.001). "));
+
+  /* The handle below the label in the series' colour */
+  ps_counter_chart_get_color (memory, 0, &color);
+  texture = render_widget (GTK_WIDGET (memory));
+  width = gdk_texture_get_width (texture);
+  pixels = g_malloc ((gsize)width * gdk_texture_get_height (texture) * 4);
+  gdk_texture_download (texture, pixels, width * 4);
+  {
+    const guchar *p = pixels + ((gsize)(top + 1) * width + (gsize)x) * 4;
+
+    g_assert_cmpfloat (fabs (p[2] / 255.0 - color.red), <, 0.15);
+    g_assert_cmpfloat (fabs (p[1] / 255.0 - color.green), <, 0.15);
+    g_assert_cmpfloat (fabs (p[0] / 255.0 - color.blue), <, 0.15);
+  }
+
+  /* The processor time: no change, no mark, no line of labels */
+  g_assert_cmpuint (ps_counter_chart_get_series_changes (processor, 0)->len, ==, 0);
+  g_assert_false (ps_counter_chart_get_change_x (processor, 0, 0, &x, &top));
+  g_assert_true (ps_counter_chart_get_plot (processor, &plot));
+  for (double at = plot.origin.x; at <= plot.origin.x + plot.size.width; at += 4)
+    g_assert_null (ps_counter_chart_describe_change_at (processor, at));
+  g_clear_pointer (&description, g_free);
+  description = ps_counter_chart_get_description (processor);
+  g_assert_null (strstr (description, "changed"));
+  g_unlink (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -949,6 +1093,7 @@ main (int   argc,
   ADD_TEST ("/counters-view/timeline-rows", test_timeline_rows);
   ADD_TEST ("/counters-view/number-format", test_number_format);
   ADD_TEST ("/counters-view/lone-reading", test_lone_reading);
+  ADD_TEST ("/counters-view/change-marks", test_change_marks);
 
   return gui_test_run ();
 }

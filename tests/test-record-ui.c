@@ -128,6 +128,20 @@ highest_of (PsEventStore *store,
   return NAN;
 }
 
+/* Some chart of the recording has the changes of its first series, as
+ * last found in the worker */
+static gboolean
+changes_are_marked (gpointer data)
+{
+  GPtrArray *charts = data;
+
+  for (guint i = 0; i < charts->len; i++)
+    if (ps_counter_chart_get_n_series (g_ptr_array_index (charts, i)) > 0
+        && ps_counter_chart_get_series_changes (g_ptr_array_index (charts, i), 0) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 test_record_process (Fixture       *fixture,
                      gconstpointer  data)
@@ -191,6 +205,9 @@ test_record_process (Fixture       *fixture,
   for (guint i = 0; i < charts->len; i++)
     g_assert_cmpuint (ps_counter_chart_get_n_series (g_ptr_array_index (charts, i)), >=, 1);
   g_assert_nonnull (ps_timeline_view_get_model (ps_record_page_get_timeline_view (record_page)));
+  /* Where the counters changed is looked for while they grow, and each
+   * tick marks what was found */
+  g_assert_true (iterate_until (changes_are_marked, charts));
   maybe_save_screenshot (fixture, "record-live");
 
   /* The busy loop spins: it shows, on a test machine that may be busy

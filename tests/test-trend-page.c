@@ -434,7 +434,8 @@ test_summaries (Fixture       *fixture,
   }
 }
 
-/* A folder dropped on the window, or given as a file, is trended */
+/* A folder dropped on the window, or given as a file, is trended, in one
+ * tab however often it comes */
 static void
 test_drop_folder (Fixture       *fixture,
                   gconstpointer  data)
@@ -451,8 +452,51 @@ test_drop_folder (Fixture       *fixture,
   g_assert_cmpstr (ps_trend_page_get_title (page), ==, "Trend of nightly");
 
   ps_window_open_file (fixture->window, folder);
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
+  g_assert_true (_ps_window_get_current_child (fixture->window) == GTK_WIDGET (page));
+}
+
+/* The same folder, or the same runs in another order, opened as a trend
+ * again: the tab they have, shown; other runs: a tab of their own */
+static void
+test_open_again (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GFile) folder = write_folder (fixture);
+  g_autoptr(GFile) same_folder = g_file_new_for_path (g_file_peek_path (folder));
+  GFile *runs[3], *reversed[3];
+  PsTrendPage *page = open_trend (fixture, folder);
+  PsTrendPage *runs_page;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("run-%u.log", i + 1);
+
+      runs[i] = g_file_get_child (folder, name);
+      reversed[2 - i] = runs[i];
+    }
+
+  g_assert_true (ps_window_open_trend (fixture->window, &same_folder, 1) == page);
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
+
+  /* Three of its runs are another trend */
+  runs_page = ps_window_open_trend (fixture->window, runs, 3);
+  g_assert_true (runs_page != page);
   g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 2);
-  g_assert_true (PS_IS_TREND_PAGE (_ps_window_get_current_child (fixture->window)));
+  g_assert_true (_ps_window_get_current_child (fixture->window) == GTK_WIDGET (runs_page));
+
+  /* The folder again brings its tab to the front; the runs in another
+   * order theirs */
+  ps_window_open_file (fixture->window, folder);
+  g_assert_true (_ps_window_get_current_child (fixture->window) == GTK_WIDGET (page));
+  g_assert_true (ps_window_open_trend (fixture->window, reversed, 3) == runs_page);
+  g_assert_true (_ps_window_get_current_child (fixture->window) == GTK_WIDGET (runs_page));
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 2);
+  /* Two of them are not the same runs */
+  g_assert_true (ps_window_open_trend (fixture->window, runs, 2) != runs_page);
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_object_unref (runs[i]);
 }
 
 
@@ -512,6 +556,7 @@ main (int   argc,
   ADD_TEST ("/trend-page/sizes", test_sizes);
   ADD_TEST ("/trend-page/summaries", test_summaries);
   ADD_TEST ("/trend-page/drop-folder", test_drop_folder);
+  ADD_TEST ("/trend-page/open-again", test_open_again);
   ADD_TEST ("/trend-page/cancel", test_cancel);
 
   return gui_test_run ();

@@ -22,57 +22,19 @@
 #include <math.h>
 #include <string.h>
 
-#include "ps-chart-util.h"
-#include "ps-counter-chart.h"
+#include "ps-counter-chart-private.h"
 #include "ps-picture-export.h"
 #include "ps-picture-source.h"
 #include "ps-timeline-render.h"
 #include "ps-view-util.h"
 
-#define GAP 6.0
 #define STACK_STEP 2.0
 /* Positions sampled to find the highest sum of a stacked chart */
 #define STACK_RANGE_SAMPLES 1024
 #define MAX_LEGEND_LINES 3
 #define SWATCH_WIDTH 12.0
-/* Past this many series the read-out lists the highest readings only */
-#define MAX_READOUT_SERIES 16
 /* Radius of the dot of a reading with no neighbour to join */
 #define DOT_RADIUS 2.5
-
-typedef struct
-{
-  char                    *label;
-  PsValueLod              *values;
-  PsCounterChartDetailFunc detail_func;
-  gpointer                 detail_data;
-  GDestroyNotify           detail_destroy;
-} Series;
-
-struct _PsCounterChart
-{
-  GtkWidget  parent_instance;
-
-  GPtrArray *series;        /* Series */
-  char      *title;
-  char      *unit;
-  double     scale;
-  gboolean   sequence_axis;
-  gboolean   stacked;
-  gint64     x_begin;
-  gint64     x_end;         /* x_begin >= x_end: all of the data */
-  double     hover_x;       /* widget x of the pointer or the keyboard's
-                             * read-out, or -1 */
-  guint      emphasized;    /* the series chosen in another view, or G_MAXUINT */
-  gboolean   has_selection; /* a range selected on the timeline */
-  gint64     selection_begin;
-  gint64     selection_end;
-  GtkWidget *picture_menu;  /* the context menu, once shown */
-  GtkWidget *zoom_button;   /* zooms the value axis to the data */
-  gboolean   drawing_picture;  /* no button on a picture */
-  /* The value range shared with the same chart of another run compared */
-  PsChartSharedRange shared_range;
-};
 
 enum {
   PROP_0,
@@ -96,8 +58,7 @@ static void ps_counter_chart_picture_source_init (PsPictureSourceInterface *ifac
 G_DEFINE_FINAL_TYPE_WITH_CODE (PsCounterChart, ps_counter_chart, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (PS_TYPE_PICTURE_SOURCE, ps_counter_chart_picture_source_init))
 
-static void update_accessible (PsCounterChart *self);
-static void zoom_toggled_cb   (PsCounterChart *self);
+static void zoom_toggled_cb (PsCounterChart *self);
 
 static void
 series_free (gpointer data)
@@ -108,35 +69,11 @@ series_free (gpointer data)
   g_clear_pointer (&series->values, ps_value_lod_unref);
   if (series->detail_destroy != NULL)
     series->detail_destroy (series->detail_data);
+  g_clear_pointer (&series->changes, g_array_unref);
   g_free (series);
 }
 
 /* Geometry */
-
-typedef struct
-{
-  guint  series;
-  double x;      /* of the swatch's left edge */
-  double y;      /* of the line's middle */
-} LegendEntry;
-
-typedef struct
-{
-  graphene_rect_t plot;
-  graphene_rect_t title_area;
-  graphene_rect_t legend_area;  /* empty when there is no series */
-  GArray         *legend;       /* LegendEntry, of the series shown */
-  guint           n_more;       /* series left out of the legend */
-  double          more_x;       /* where "+N more" starts */
-  double          more_y;
-  gint64          x_begin;
-  gint64          x_end;
-  double          y_low;     /* shown units */
-  double          y_high;
-  double          y_step;
-  int             text_height;
-  gboolean        zoomed;    /* the value axis does not start at 0 */
-} Layout;
 
 static gboolean
 data_range (PsCounterChart *self,
@@ -170,9 +107,9 @@ data_range (PsCounterChart *self,
 
 /* The reading of a series nearest to x, 0 outside its readings or where
  * it has none: what a stacked chart adds up */
-static double
-stacked_value_at (Series *series,
-                  gint64  x)
+double
+ps_counter_chart_stacked_value_at (Series *series,
+                                   gint64  x)
 {
   gint64 x_min, x_max, point_x;
   double low, high, value = NAN;
@@ -185,8 +122,8 @@ stacked_value_at (Series *series,
   return value;
 }
 
-static gboolean
-is_stacked (PsCounterChart *self)
+gboolean
+ps_counter_chart_is_stacked (PsCounterChart *self)
 {
   return self->stacked && self->series->len > 1;
 }
@@ -205,7 +142,7 @@ stacked_range (PsCounterChart *self,
       double sum = 0;
 
       for (guint s = 0; s < self->series->len; s++)
-        sum += stacked_value_at (g_ptr_array_index (self->series, s), x);
+        sum += ps_counter_chart_stacked_value_at (g_ptr_array_index (self->series, s), x);
       *v_min = MIN (*v_min, sum);
       *v_max = MAX (*v_max, sum);
     }
@@ -237,8 +174,8 @@ title_x (PsCounterChart *self)
   return natural > 0 ? GAP + natural + GAP : GAP;
 }
 
-static char *
-more_text (guint n_more)
+char *
+ps_counter_chart_more_text (guint n_more)
 {
   /* Translators: the end of a chart's legend when it has too many series */
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "+%u more", "+%u more", n_more), n_more);
@@ -320,7 +257,7 @@ layout_legend (PsCounterChart *self,
        * the entry is the last one */
       if (line + 1 >= MAX_LEGEND_LINES && x > GAP)
         {
-          g_autofree char *more = more_text (self->series->len - i);
+          g_autofree char *more = ps_counter_chart_more_text (self->series->len - i);
           gboolean last = i + 1 == self->series->len;
           double room = last ? 0 : 2 * GAP + text_width (widget, more);
 
@@ -344,13 +281,11 @@ layout_legend (PsCounterChart *self,
   }
 }
 
-static void
-layout_clear (Layout *layout)
+void
+ps_counter_chart_layout_clear (Layout *layout)
 {
   g_clear_pointer (&layout->legend, g_array_unref);
 }
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Layout, layout_clear)
 
 /* The layout at a size: the widget's, or a picture's */
 static gboolean
@@ -379,7 +314,7 @@ compute_layout_at_size (PsCounterChart *self,
 
       layout->x_begin = x_min - pad, layout->x_end = x_min + pad;
     }
-  if (is_stacked (self))
+  if (ps_counter_chart_is_stacked (self))
     stacked_range (self, x_min, x_max, &v_min, &v_max);
   ps_chart_shared_range_widen (&self->shared_range, &v_min, &v_max);
 
@@ -412,26 +347,21 @@ compute_layout_at_size (PsCounterChart *self,
     }
   left += 2 * GAP;
   top = layout_legend (self, width, layout) + GAP;
+  /* The labels of the change marks, on a line of their own */
+  if (ps_counter_chart_has_changes (self))
+    layout->changes_y = top + layout->text_height / 2.0, top += layout->text_height + GAP;
   layout->plot = GRAPHENE_RECT_INIT (left, top,
                                      MAX (width - left - GAP * 2, 1),
                                      MAX (height - top - (layout->text_height + 2 * GAP), 1));
   return TRUE;
 }
 
-static gboolean
-compute_layout (PsCounterChart *self,
-                Layout         *layout)
+gboolean
+ps_counter_chart_compute_layout (PsCounterChart *self,
+                                 Layout         *layout)
 {
   return compute_layout_at_size (self, gtk_widget_get_width (GTK_WIDGET (self)),
                                  gtk_widget_get_height (GTK_WIDGET (self)), layout);
-}
-
-static double
-x_of (const Layout *layout,
-      double        x)
-{
-  return layout->plot.origin.x
-         + (x - (double)layout->x_begin) / (double)(layout->x_end - layout->x_begin) * layout->plot.size.width;
 }
 
 static double
@@ -440,14 +370,6 @@ y_of (const Layout *layout,
 {
   return layout->plot.origin.y + layout->plot.size.height
          - (shown - layout->y_low) / (layout->y_high - layout->y_low) * layout->plot.size.height;
-}
-
-static gint64
-x_at (const Layout *layout,
-      double        pixel)
-{
-  return layout->x_begin
-         + (gint64)((pixel - layout->plot.origin.x) / layout->plot.size.width * (double)(layout->x_end - layout->x_begin));
 }
 
 /* Drawing */
@@ -600,7 +522,7 @@ draw_stacked (PsCounterChart *self,
         {
           double pixel = MIN (layout->plot.origin.x + c * STACK_STEP, layout->plot.origin.x + layout->plot.size.width);
 
-          above[c] = below[c] + stacked_value_at (series, x_at (layout, pixel));
+          above[c] = below[c] + ps_counter_chart_stacked_value_at (series, x_at (layout, pixel));
         }
 
       /* The area between the sums below and with this series */
@@ -666,7 +588,7 @@ draw_legend (PsCounterChart *self,
     }
   if (layout->n_more > 0)
     {
-      g_autofree char *more = more_text (layout->n_more);
+      g_autofree char *more = ps_counter_chart_more_text (layout->n_more);
 
       ps_chart_set_source (cr, foreground, 0.6);
       ps_chart_draw_text (widget, cr, more, layout->more_x, layout->more_y, 0, 0.5);
@@ -727,7 +649,7 @@ draw_chart (PsCounterChart *self,
       cairo_fill (cr);
     }
   /* The series chosen in another view is drawn last, over the others */
-  if (is_stacked (self))
+  if (ps_counter_chart_is_stacked (self))
     draw_stacked (self, cr, layout);
   else
     {
@@ -738,6 +660,7 @@ draw_chart (PsCounterChart *self,
         draw_series (self, cr, layout, self->emphasized, items);
     }
   cairo_restore (cr);
+  ps_counter_chart_draw_changes (self, cr, layout);
   draw_legend (self, cr, layout, foreground);
 }
 
@@ -799,228 +722,6 @@ ps_counter_chart_picture_source_init (PsPictureSourceInterface *iface)
 {
   iface->draw_picture = ps_counter_chart_picture_source_draw;
   iface->get_picture_name = ps_counter_chart_picture_source_name;
-}
-
-/* Read-out */
-
-typedef struct
-{
-  guint  series;
-  gsize  index;   /* of the reading nearest to the read-out */
-  double value;
-} Reading;
-
-/* Highest first, missing readings last, then in the order of the series */
-static int
-compare_readings (gconstpointer a,
-                  gconstpointer b)
-{
-  const Reading *first = a;
-  const Reading *second = b;
-
-  if (isnan (first->value) || isnan (second->value))
-    {
-      if (isnan (first->value) != isnan (second->value))
-        return isnan (first->value) ? 1 : -1;
-    }
-  else if (first->value != second->value)
-    return first->value > second->value ? -1 : 1;
-  return (first->series > second->series) - (first->series < second->series);
-}
-
-char *
-ps_counter_chart_describe_at (PsCounterChart *self,
-                              double          x)
-{
-  g_autofree char *where = NULL;
-  g_autoptr(GArray) readings = NULL;
-  GString *text;
-  g_auto(Layout) layout = { 0 };
-  gint64 position;
-  guint n_left_out = 0;
-
-  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), NULL);
-
-  if (!compute_layout (self, &layout) || x < layout.plot.origin.x
-      || x > layout.plot.origin.x + layout.plot.size.width)
-    return NULL;
-
-  position = x_at (&layout, x);
-  where = ps_timeline_format_position (self->sequence_axis, (double)position,
-                                       self->sequence_axis ? 1 : MAX ((double)(layout.x_end - layout.x_begin) / 1000, 1));
-  text = g_string_new (where);
-  /* Every series, in order; past MAX_READOUT_SERIES the highest readings
-   * and how many were left out (a tooltip of 64 lines is no read-out) */
-  readings = g_array_sized_new (FALSE, FALSE, sizeof (Reading), self->series->len);
-  for (guint i = 0; i < self->series->len; i++)
-    {
-      Series *series = g_ptr_array_index (self->series, i);
-      Reading reading = { i, ps_value_lod_find (series->values, position), NAN };
-
-      /* The reading nearest to the pointer */
-      ps_value_lod_get_point (series->values, reading.index, NULL, &reading.value);
-      g_array_append_val (readings, reading);
-    }
-  if (readings->len > MAX_READOUT_SERIES)
-    {
-      g_array_sort (readings, compare_readings);
-      n_left_out = readings->len - MAX_READOUT_SERIES;
-      g_array_set_size (readings, MAX_READOUT_SERIES);
-    }
-  for (guint r = 0; r < readings->len; r++)
-    {
-      const Reading *reading = &g_array_index (readings, Reading, r);
-      Series *series = g_ptr_array_index (self->series, reading->series);
-      g_autofree char *detail = NULL;
-
-      if (isnan (reading->value))
-        {
-          g_string_append_printf (text, "\n%s: –", series->label);
-          continue;
-        }
-      {
-        g_autofree char *number = ps_view_format_number (reading->value * self->scale);
-
-        g_string_append_printf (text, "\n%s: %s", series->label, number);
-      }
-      if (self->unit != NULL && *self->unit != '\0')
-        g_string_append_printf (text, " %s", self->unit);
-      if (series->detail_func != NULL)
-        detail = series->detail_func (reading->index, series->detail_data);
-      if (detail != NULL)
-        g_string_append_printf (text, " (%s)", detail);
-    }
-  if (n_left_out > 0)
-    {
-      g_autofree char *more = more_text (n_left_out);
-
-      g_string_append_printf (text, "\n%s", more);
-    }
-  if (is_stacked (self))
-    {
-      double sum = 0;
-      g_autofree char *number = NULL;
-
-      for (guint i = 0; i < self->series->len; i++)
-        sum += stacked_value_at (g_ptr_array_index (self->series, i), position);
-      number = ps_view_format_number (sum * self->scale);
-      /* Translators: the sum of the series of a stacked chart, "Total: 57.30 %" */
-      g_string_append_printf (text, _("\nTotal: %s %s"), number, self->unit != NULL ? self->unit : "");
-    }
-  return g_string_free (text, FALSE);
-}
-
-static gboolean
-ps_counter_chart_query_tooltip (GtkWidget  *widget,
-                                int         x,
-                                int         y,
-                                gboolean    keyboard,
-                                GtkTooltip *tooltip)
-{
-  PsCounterChart *self = PS_COUNTER_CHART (widget);
-  g_autofree char *text = ps_counter_chart_describe_at (self, keyboard ? self->hover_x : x);
-
-  if (text == NULL)
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
-
-static void
-motion_cb (PsCounterChart *self,
-           double          x,
-           double          y)
-{
-  self->hover_x = x;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-leave_cb (PsCounterChart *self)
-{
-  self->hover_x = -1;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-/* Keyboard: the arrows move the read-out along the plot, Home and End
- * jump to its ends, Escape hides it; the accessible description reads it */
-static void
-move_readout (PsCounterChart *self,
-              double          step)
-{
-  graphene_rect_t plot;
-  g_autofree char *readout = NULL;
-
-  if (!ps_counter_chart_get_plot (self, &plot))
-    return;
-  if (self->hover_x < plot.origin.x || self->hover_x > plot.origin.x + plot.size.width)
-    self->hover_x = step >= 0 ? plot.origin.x : plot.origin.x + plot.size.width;
-  else
-    self->hover_x = CLAMP (self->hover_x + step, plot.origin.x, plot.origin.x + plot.size.width);
-  readout = ps_counter_chart_describe_at (self, self->hover_x);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, readout != NULL ? readout : "",
-                                  -1);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-move_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  move_readout (PS_COUNTER_CHART (widget), g_variant_get_double (parameter));
-}
-
-static void
-hide_readout_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  PsCounterChart *self = PS_COUNTER_CHART (widget);
-
-  self->hover_x = -1;
-  update_accessible (self);
-  gtk_widget_queue_draw (widget);
-}
-
-double
-ps_counter_chart_get_readout_x (PsCounterChart *self)
-{
-  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), -1);
-
-  return self->hover_x;
-}
-
-/* Accessibility: the title and the series, with their ranges */
-static void
-update_accessible (PsCounterChart *self)
-{
-  GString *description = g_string_new (NULL);
-
-  for (guint i = 0; i < self->series->len; i++)
-    {
-      Series *series = g_ptr_array_index (self->series, i);
-      gint64 x_min, x_max;
-      double low, high;
-      g_autofree char *lowest = NULL;
-      g_autofree char *highest = NULL;
-
-      if (!ps_value_lod_get_range (series->values, &x_min, &x_max, &low, &high))
-        continue;
-      lowest = ps_view_format_number (low * self->scale);
-      highest = ps_view_format_number (high * self->scale);
-      /* Translators: accessible description of a counter series: name,
-       * number of readings, lowest and highest value with the unit */
-      g_string_append_printf (description, _("%s: %zu readings from %s to %s %s. "),
-                              series->label, ps_value_lod_get_n_points (series->values),
-                              lowest, highest, self->unit != NULL ? self->unit : "");
-    }
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, self->title != NULL ? self->title : _("Counters"),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description->str,
-                                  -1);
-  g_string_free (description, TRUE);
 }
 
 /* GObject */
@@ -1198,8 +899,8 @@ ps_counter_chart_class_init (PsCounterChartClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_install_action (widget_class, "chart.move", "d", move_action);
-  gtk_widget_class_install_action (widget_class, "chart.hide-readout", NULL, hide_readout_action);
+  gtk_widget_class_install_action (widget_class, "chart.move", "d", ps_counter_chart_move_action);
+  gtk_widget_class_install_action (widget_class, "chart.hide-readout", NULL, ps_counter_chart_hide_readout_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "chart.move", "d", -1.0);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "chart.move", "d", 1.0);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_CONTROL_MASK, "chart.move", "d", -20.0);
@@ -1222,9 +923,9 @@ ps_counter_chart_init (PsCounterChart *self)
   self->scale = 1;
   self->hover_x = -1;
   self->emphasized = G_MAXUINT;
-  g_signal_connect_swapped (motion, "enter", G_CALLBACK (motion_cb), self);
-  g_signal_connect_swapped (motion, "motion", G_CALLBACK (motion_cb), self);
-  g_signal_connect_swapped (motion, "leave", G_CALLBACK (leave_cb), self);
+  g_signal_connect_swapped (motion, "enter", G_CALLBACK (ps_counter_chart_motion_cb), self);
+  g_signal_connect_swapped (motion, "motion", G_CALLBACK (ps_counter_chart_motion_cb), self);
+  g_signal_connect_swapped (motion, "leave", G_CALLBACK (ps_counter_chart_leave_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
@@ -1233,7 +934,7 @@ ps_counter_chart_init (PsCounterChart *self)
   self->zoom_button = ps_chart_zoom_button_new (GTK_WIDGET (self));
   gtk_widget_set_visible (self->zoom_button, FALSE);
   g_signal_connect_swapped (self->zoom_button, "toggled", G_CALLBACK (zoom_toggled_cb), self);
-  update_accessible (self);
+  ps_counter_chart_update_accessible (self);
 }
 
 GtkWidget *
@@ -1260,7 +961,7 @@ ps_counter_chart_set_title (PsCounterChart *self,
     return;
   g_free (self->title);
   self->title = g_strdup (title);
-  update_accessible (self);
+  ps_counter_chart_update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
 }
@@ -1275,7 +976,7 @@ ps_counter_chart_set_unit (PsCounterChart *self,
   g_free (self->unit);
   self->unit = g_strdup (unit);
   self->scale = scale > 0 ? scale : 1;
-  update_accessible (self);
+  ps_counter_chart_update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -1296,7 +997,7 @@ ps_counter_chart_clear (PsCounterChart *self)
 
   g_ptr_array_set_size (self->series, 0);
   gtk_widget_set_visible (self->zoom_button, FALSE);
-  update_accessible (self);
+  ps_counter_chart_update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, signals[VALUE_RANGE_CHANGED], 0);
 }
@@ -1330,7 +1031,7 @@ ps_counter_chart_add_series_full (PsCounterChart          *self,
   series->detail_destroy = destroy;
   g_ptr_array_add (self->series, series);
   gtk_widget_set_visible (self->zoom_button, TRUE);
-  update_accessible (self);
+  ps_counter_chart_update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, signals[VALUE_RANGE_CHANGED], 0);
   return self->series->len - 1;
@@ -1347,7 +1048,7 @@ ps_counter_chart_get_value_range (PsCounterChart *self,
 
   if (!data_range (self, &x_min, &x_max, min, max))
     return FALSE;
-  if (is_stacked (self))
+  if (ps_counter_chart_is_stacked (self))
     stacked_range (self, x_min, x_max, min, max);
   return TRUE;
 }
@@ -1400,7 +1101,7 @@ ps_counter_chart_get_plot (PsCounterChart  *self,
 
   g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
 
-  if (!compute_layout (self, &layout))
+  if (!ps_counter_chart_compute_layout (self, &layout))
     return FALSE;
   *plot = layout.plot;
   return TRUE;
@@ -1417,7 +1118,7 @@ ps_counter_chart_get_axes (PsCounterChart *self,
 
   g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
 
-  if (!compute_layout (self, &layout))
+  if (!ps_counter_chart_compute_layout (self, &layout))
     return FALSE;
   *x_begin = layout.x_begin;
   *x_end = layout.x_end;
@@ -1436,7 +1137,7 @@ ps_counter_chart_get_legend_area (PsCounterChart  *self,
 
   g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
 
-  if (!compute_layout (self, &layout))
+  if (!ps_counter_chart_compute_layout (self, &layout))
     return FALSE;
   if (title != NULL)
     *title = layout.title_area;
@@ -1555,7 +1256,7 @@ ps_counter_chart_get_axis_note (PsCounterChart *self)
 
   g_return_val_if_fail (PS_IS_COUNTER_CHART (self), NULL);
 
-  if (!compute_layout (self, &layout) || !layout.zoomed)
+  if (!ps_counter_chart_compute_layout (self, &layout) || !layout.zoomed)
     return NULL;
   return ps_chart_zoomed_note ();
 }

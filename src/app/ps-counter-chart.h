@@ -14,6 +14,7 @@
 
 #include <gtk/gtk.h>
 
+#include "ps-counter-changes.h"
 #include "ps-span-lod.h"
 
 G_BEGIN_DECLS
@@ -127,6 +128,33 @@ double      ps_counter_chart_get_readout_x (PsCounterChart *self);
  * NULL outside the plot */
 char       *ps_counter_chart_describe_at   (PsCounterChart *self,
                                             double          x);
+/* The changes of a series' level along its time (ps-counter-changes.h),
+ * each marked at the time it begins with a line in the series' colour
+ * and labelled above the plot with its relative change; NULL for none.
+ * The chart keeps a copy, in which each change begins at the first
+ * reading of the series at or after its time (the first of its bucket of
+ * the overview) as long as that is before its next step. */
+void        ps_counter_chart_set_series_changes (PsCounterChart *self,
+                                                 guint           series,
+                                                 GArray         *changes);
+GArray     *ps_counter_chart_get_series_changes (PsCounterChart *self,
+                                                 guint           series);
+/* The widget x of the mark of a change of a series, and where its line
+ * starts below the labels (top may be NULL); FALSE when it is outside the
+ * plot or there is none */
+gboolean    ps_counter_chart_get_change_x  (PsCounterChart *self,
+                                            guint           series,
+                                            guint           change,
+                                            double         *x,
+                                            double         *top);
+/* What the tooltip says at widget x of the changes marked there: the
+ * series and when, the means before and after with their unit, the
+ * relative change and its p-value; NULL without a mark there */
+char       *ps_counter_chart_describe_change_at (PsCounterChart *self,
+                                                 double          x);
+/* The accessible description: each series with its range of values,
+ * then each change marked */
+char       *ps_counter_chart_get_description (PsCounterChart *self);
 /* Draws the chart as it is shown (range, series, legend, axes with their
  * units) into a width × height area at cr's origin, for a picture; the
  * read-out's line, which follows the pointer, is left out */

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "ps-accessible-util.h"
+#include "ps-counter-change-finder.h"
 #include "ps-counter-chart.h"
 #include "ps-counter-node.h"
 #include "ps-counter-range.h"
@@ -466,6 +467,17 @@ series_label (PsCounterNode *node,
   return g_strdup_printf ("%s\\%s", object, ps_counter_node_get_label (node));
 }
 
+/* The counter of each node */
+static GArray *
+node_tracks (GPtrArray *nodes)
+{
+  GArray *tracks = g_array_sized_new (FALSE, FALSE, sizeof (guint32), nodes->len);
+
+  for (guint i = 0; i < nodes->len; i++)
+    g_array_index (g_array_set_size (tracks, i + 1), guint32, i) = ps_counter_node_get_track (g_ptr_array_index (nodes, i));
+  return tracks;
+}
+
 static void
 add_chart (PsCountersView *self,
            GPtrArray      *nodes)
@@ -477,6 +489,7 @@ add_chart (PsCountersView *self,
   gboolean one_counter = TRUE;
   double highest = 0;
   g_autofree char *title = NULL;
+  g_autoptr(GArray) tracks = NULL;
   PsCounterChart *chart = PS_COUNTER_CHART (ps_counter_chart_new ());
 
   for (guint i = 0; i < nodes->len; i++)
@@ -518,18 +531,11 @@ add_chart (PsCountersView *self,
       ps_counter_chart_add_series_full (chart, label, points->values, describe_point,
                                         g_rc_box_acquire (points), counter_points_release);
     }
-  /* Which counter each series is, for the one chosen in another view */
-  {
-    GArray *tracks = g_array_sized_new (FALSE, FALSE, sizeof (guint32), nodes->len);
-
-    for (guint i = 0; i < nodes->len; i++)
-      {
-        guint32 track = ps_counter_node_get_track (g_ptr_array_index (nodes, i));
-
-        g_array_append_val (tracks, track);
-      }
-    g_object_set_data_full (G_OBJECT (chart), "ps-series-tracks", tracks, (GDestroyNotify)g_array_unref);
-  }
+  /* Which counter each series is, for the one chosen in another view,
+   * and where its level changed, marked once found */
+  tracks = node_tracks (nodes);
+  g_object_set_data_full (G_OBJECT (chart), "ps-series-tracks", g_array_ref (tracks), (GDestroyNotify)g_array_unref);
+  ps_counter_chart_find_changes (chart, get_store (self), (const guint32 *)(gpointer)tracks->data, tracks->len);
 
   gtk_widget_set_vexpand (GTK_WIDGET (chart), TRUE);
   gtk_widget_set_size_request (GTK_WIDGET (chart), -1, 180);
@@ -547,13 +553,7 @@ share_checked_tracks (PsCountersView *self,
 
   if (self->session == NULL || self->analysis == NULL)
     return;
-  tracks = g_array_sized_new (FALSE, FALSE, sizeof (guint32), checked->len);
-  for (guint i = 0; i < checked->len; i++)
-    {
-      guint32 track = ps_counter_node_get_track (g_ptr_array_index (checked, i));
-
-      g_array_append_val (tracks, track);
-    }
+  tracks = node_tracks (checked);
   ps_session_set_counter_tracks (self->session, (const guint32 *)(gpointer)tracks->data, tracks->len, FALSE);
 }
 

@@ -8,7 +8,10 @@
  * when something came in since the last one, so a fast backend costs at
  * most ten redraws a second and a slow one no more than it sends. The
  * charts are kept from tick to tick (only their series are replaced),
- * so nothing is laid out again while the readings grow.
+ * so nothing is laid out again while the readings grow. Where each
+ * counter's level changed is found again in a worker every few seconds
+ * at most, and once more when the recording stops; each tick marks the
+ * changes last found.
  */
 #include "config.h"
 
@@ -16,6 +19,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ps-counter-change-finder.h"
 #include "ps-counter-name.h"
 #include "ps-host-collector.h"
 #include "ps-record-page.h"
@@ -24,6 +28,7 @@
 #include "ps-view-util.h"
 
 #define REFRESH_INTERVAL_MS 100
+#define CHANGES_INTERVAL_US (3 * G_USEC_PER_SEC)
 #define MEBIBYTE            (1024.0 * 1024.0)
 
 struct _PsRecordPage
@@ -51,6 +56,10 @@ struct _PsRecordPage
   guint           n_ticks;
   GPtrArray      *charts;       /* PsCounterChart, in charts_box */
   GArray         *chart_keys;   /* ChartKey of each chart */
+  GHashTable     *changes;      /* track → GArray of PsCounterChange, as last found */
+  GCancellable   *changes_cancellable;  /* while they are found… */
+  GArray         *changes_tracks;       /* …for these tracks (guint32) */
+  gint64          changes_us;   /* when they were last asked for */
 
   /* Template widgets */
   GtkWidget      *box;
@@ -283,10 +292,62 @@ refresh_charts (PsRecordPage *self)
       values = ps_value_lod_new ((const gint64 *)(gpointer)x->data, (const double *)(gpointer)y->data, x->len);
       series_name = series_label (store, t);
       series = ps_counter_chart_add_series (g_ptr_array_index (self->charts, chart_of[t]), series_name, values);
+      ps_counter_chart_set_series_changes (g_ptr_array_index (self->charts, chart_of[t]), series,
+                                           g_hash_table_lookup (self->changes, GUINT_TO_POINTER (t)));
       /* The counter chosen on the timeline, over the others */
       if (ps_session_is_focus_track (self->session, t))
         ps_counter_chart_set_emphasized (g_ptr_array_index (self->charts, chart_of[t]), series);
     }
+}
+
+static void
+changes_found_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(PsRecordPage) self = user_data;
+  g_autoptr(GPtrArray) changes = ps_counter_changes_find_finish (result, NULL);
+  GArray *tracks = self->changes_tracks;
+
+  /* Cancelled: a newer question or the page's end */
+  if (changes == NULL || self->store == NULL)
+    return;
+  g_clear_object (&self->changes_cancellable);
+  g_hash_table_remove_all (self->changes);
+  for (guint i = 0; i < changes->len; i++)
+    if (g_ptr_array_index (changes, i) != NULL)
+      g_hash_table_insert (self->changes, GUINT_TO_POINTER (g_array_index (tracks, guint32, i)),
+                           g_array_ref (g_ptr_array_index (changes, i)));
+  refresh_charts (self);
+}
+
+/* The changes of every counter with readings, unless they are being found
+ * or were asked for less than CHANGES_INTERVAL_US ago (now: the last) */
+static void
+find_changes (PsRecordPage *self,
+              gboolean      now)
+{
+  GArray *tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gint64 now_us = g_get_monotonic_time ();
+
+  if (!now && (self->changes_cancellable != NULL || now_us - self->changes_us < CHANGES_INTERVAL_US))
+    return;
+  if (self->changes_cancellable != NULL)
+    g_cancellable_cancel (self->changes_cancellable);
+  g_clear_object (&self->changes_cancellable);
+  self->changes_us = now_us;
+  for (guint32 t = 0; t < ps_event_store_get_n_tracks (self->store); t++)
+    {
+      const PsCounterStats *stats = ps_event_store_get_counter_stats (self->store, t);
+
+      if (stats != NULL && stats->n_values > 0)
+        g_array_append_val (tracks, t);
+    }
+  self->changes_cancellable = g_cancellable_new ();
+  g_clear_pointer (&self->changes_tracks, g_array_unref);
+  self->changes_tracks = tracks;
+  ps_counter_changes_find_async (self->store, (const guint32 *)(gpointer)tracks->data, tracks->len,
+                                 self->changes_cancellable, changes_found_cb, g_object_ref (self));
 }
 
 static void
@@ -295,6 +356,7 @@ refresh (PsRecordPage *self)
   self->dirty = FALSE;
   self->n_refreshes++;
   refresh_charts (self);
+  find_changes (self, !self->recording);
   ps_session_counters_appended (self->session);
   /* The whole run stays in view as it grows */
   ps_timeline_view_reset_zoom (self->timeline_view);
@@ -408,6 +470,9 @@ ps_record_page_dispose (GObject *object)
   PsRecordPage *self = PS_RECORD_PAGE (object);
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
+  if (self->changes_cancellable != NULL)
+    g_cancellable_cancel (self->changes_cancellable);
+  g_clear_object (&self->changes_cancellable);
   /* A tab closed while recording: the backend stops, nobody waits */
   if (self->collector != NULL && self->recording && !self->stopping)
     {
@@ -441,6 +506,8 @@ ps_record_page_finalize (GObject *object)
   g_free (self->status);
   g_ptr_array_unref (self->charts);
   g_array_unref (self->chart_keys);
+  g_hash_table_unref (self->changes);
+  g_clear_pointer (&self->changes_tracks, g_array_unref);
 
   G_OBJECT_CLASS (ps_record_page_parent_class)->finalize (object);
 }
@@ -488,6 +555,7 @@ ps_record_page_init (PsRecordPage *self)
 {
   self->charts = g_ptr_array_new ();
   self->chart_keys = g_array_new (FALSE, FALSE, sizeof (ChartKey));
+  self->changes = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify)g_array_unref);
   gtk_widget_init_template (GTK_WIDGET (self));
   ps_view_place_paned (self->paned, NULL, 0.4, 320);
   ps_view_whole_text_in_tooltips (GTK_WIDGET (self));

@@ -1025,6 +1025,33 @@ ps_trend_page_new (GFile * const *files,
   return GTK_WIDGET (self);
 }
 
+static gboolean
+has_file (GFile * const *files,
+          guint          n_files,
+          GFile         *file)
+{
+  for (guint i = 0; i < n_files; i++)
+    if (g_file_equal (files[i], file))
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+ps_trend_page_has_files (PsTrendPage   *self,
+                         GFile * const *files,
+                         guint          n_files)
+{
+  g_return_val_if_fail (PS_IS_TREND_PAGE (self), FALSE);
+
+  for (guint i = 0; i < n_files; i++)
+    if (!has_file ((GFile * const *)self->files->pdata, self->files->len, files[i]))
+      return FALSE;
+  for (guint i = 0; i < self->files->len; i++)
+    if (!has_file (files, n_files, g_ptr_array_index (self->files, i)))
+      return FALSE;
+  return TRUE;
+}
+
 const char *
 ps_trend_page_get_title (PsTrendPage *self)
 {

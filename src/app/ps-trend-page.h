@@ -17,6 +17,11 @@ G_DECLARE_FINAL_TYPE (PsTrendPage, ps_trend_page, PS, TREND_PAGE, GtkWidget)
 /* The runs of files and folders (ps-trend-loader.h) */
 GtkWidget     *ps_trend_page_new       (GFile * const *files,
                                         guint          n_files);
+/* Whether it trends these files and folders, in any order: opened again,
+ * they show this page */
+gboolean       ps_trend_page_has_files (PsTrendPage   *self,
+                                        GFile * const *files,
+                                        guint          n_files);
 const char    *ps_trend_page_get_title (PsTrendPage   *self);
 /* What the tab's tooltip says: the files' and folders' paths */
 char          *ps_trend_page_get_description (PsTrendPage *self);

@@ -350,6 +350,18 @@ ps_window_open_trend (PsWindow      *self,
   g_return_val_if_fail (PS_IS_WINDOW (self), NULL);
   g_return_val_if_fail (files != NULL && n_files > 0, NULL);
 
+  /* The same runs again: the tab they have */
+  for (guint i = 0; i < _ps_window_get_n_children (self); i++)
+    {
+      GtkWidget *child = _ps_window_get_nth_child (self, i);
+
+      if (PS_IS_TREND_PAGE (child) && ps_trend_page_has_files (PS_TREND_PAGE (child), files, n_files))
+        {
+          adw_tab_view_set_selected_page (self->tab_view, tab_of (self, child));
+          return PS_TREND_PAGE (child);
+        }
+    }
+
   page = PS_TREND_PAGE (ps_trend_page_new (files, n_files));
   g_signal_connect_object (page, "open-run", G_CALLBACK (trend_open_run_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (page, "compare-runs", G_CALLBACK (trend_compare_runs_cb), self, G_CONNECT_SWAPPED);

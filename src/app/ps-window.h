@@ -45,7 +45,8 @@ void           ps_window_open_pair     (PsWindow     *self,
 /* A trend of the runs of files and folders in a tab of its own: Open
  * Trend… and --trend. A point of it opens its run here (a session of a
  * log shown in the log's tab), a change point the comparison of the runs
- * on each side (ps_window_compare_files ()). */
+ * on each side (ps_window_compare_files ()). The same files and folders
+ * again, in any order, show the tab they have. */
 PsTrendPage   *ps_window_open_trend    (PsWindow      *self,
                                         GFile * const *files,
                                         guint          n_files);

@@ -23,13 +23,19 @@ bucket_begin_ns (const PsCounterOverview *overview,
 }
 
 /* Where a line flat until k, then straight, fits values[lo, hi) best:
- * y = a + b·max (0, i − k), by least squares for each k in (lo, hi − 2) */
+ * y = a + b·max (0, i − k), by least squares for each k in (lo, hi − 2).
+ * The sums over x = i − k of the values from k on are kept from one k to
+ * the one before it, so that all of them cost O(hi − lo): going from k + 1
+ * to k adds 1 to every x of the values after k, which adds their sum to
+ * Σ x·y, and values[k] comes in at x = 0. Σ x and Σ x² of 0 … L − 1 are
+ * exact integers. The ks are tried from the last down, and a k as good as
+ * a later one wins, as the first best does going up. */
 static gsize
 hinge_start (const double *values,
              gsize         lo,
              gsize         hi)
 {
-  double sum_y = 0, sum_yy = 0;
+  double sum_y = 0, sum_yy = 0, tail_y = 0, sum_xy = 0;
   double best_error = INFINITY;
   gsize best = lo;
   gsize n = hi - lo;
@@ -39,25 +45,31 @@ hinge_start (const double *values,
       sum_y += values[i];
       sum_yy += values[i] * values[i];
     }
-  for (gsize k = lo + 1; k + 2 < hi; k++)
+  if (hi < lo + 4)
+    return best;
+  /* Σ x·y and Σ y over [k, hi) for k = hi − 2 */
+  for (gsize i = hi - 2; i < hi; i++)
     {
-      double sum_x = 0, sum_xx = 0, sum_xy = 0, denominator, a, b, error;
+      sum_xy += (double)(i - (hi - 2)) * values[i];
+      tail_y += values[i];
+    }
+  for (gsize k = hi - 2; k-- > lo + 1;)
+    {
+      double length, sum_x, sum_xx, denominator, a, b, error;
 
-      for (gsize i = k; i < hi; i++)
-        {
-          double x = (double)(i - k);
-
-          sum_x += x;
-          sum_xx += x * x;
-          sum_xy += x * values[i];
-        }
+      /* From [k + 1, hi) to [k, hi) */
+      sum_xy += tail_y;
+      tail_y += values[k];
+      length = (double)(hi - k);
+      sum_x = length * (length - 1) / 2;
+      sum_xx = (length - 1) * length * (2 * length - 1) / 6;
       denominator = n * sum_xx - sum_x * sum_x;
       if (denominator <= 0)
         continue;
       b = (n * sum_xy - sum_x * sum_y) / denominator;
       a = (sum_y - b * sum_x) / n;
       error = sum_yy - a * sum_y - b * sum_xy;
-      if (error < best_error)
+      if (error <= best_error)
         {
           best_error = error;
           best = k;
