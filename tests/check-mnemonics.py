@@ -123,7 +123,7 @@ def c_functions(text):
 
 def c_groups(root):
     groups = []
-    for path in sorted((root / "src" / "app").glob("*.c")):
+    for path in sorted((root / "src" / "app").rglob("*.c")):
         for function, body in c_functions(path.read_text(encoding="utf-8")):
             labels = [(None, label) for label in C_MNEMONIC.findall(body)]
             if len(labels) > 1:
@@ -138,7 +138,8 @@ def added_labels(root):
     """{(.ui file): [(None, label)]} of the access keys C adds to a page"""
     added = {}
     for c_file, function, ui_file, _prefix in ADDED:
-        text = (root / "src" / "app" / c_file).read_text(encoding="utf-8")
+        # The folders of src/app are layers; a file's name is unique in them
+        text = next((root / "src" / "app").rglob(c_file)).read_text(encoding="utf-8")
         for name, body in c_functions(text):
             if name == function:
                 added.setdefault(ui_file, []).extend((None, label) for label in re.findall(r'_\("((?:[^"\\]|\\.)*)"\)', body) if "_" in label)

@@ -52,7 +52,7 @@ def main():
         return
     oldest, newest = int(oldest.group(1)), int(newest.group(1))
 
-    app_headers = {path.name for path in (root / "src" / "app").glob("*.h")}
+    app_headers = {path.name for path in (root / "src" / "app").rglob("*.h")}
     branches = []
     for path in sources(root):
         text = path.read_text(encoding="utf-8", errors="replace")
