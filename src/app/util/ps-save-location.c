@@ -7,9 +7,16 @@
 
 #include "ps-save-location.h"
 
-#include "ps-compare-page.h"
-#include "ps-run-page.h"
+#include <glib/gi18n.h>
+
 #include "ps-view-util.h"
+
+G_DEFINE_INTERFACE (PsSaveSource, ps_save_source, GTK_TYPE_WIDGET)
+
+static void
+ps_save_source_default_init (PsSaveSourceInterface *iface)
+{
+}
 
 /* The last save folder of this process, for when the settings' schema is
  * not installed */
@@ -52,9 +59,8 @@ ps_save_location_clean_name (const char *name)
   return g_string_free (clean, FALSE);
 }
 
-/* A file's name without its extension, cleaned */
-static char *
-clean_file_stem (GFile *file)
+char *
+ps_save_location_file_name (GFile *file)
 {
   g_autofree char *display = ps_view_file_display_name (file);
   g_autofree char *stem = ps_view_file_name_stem (display);
@@ -62,28 +68,13 @@ clean_file_stem (GFile *file)
   return ps_save_location_clean_name (stem);
 }
 
-/* The run's name: its file's, or the title of a run that has no file */
-static char *
-run_name (PsRunPage *page)
+/* The source widget is in, or NULL */
+static PsSaveSource *
+find_source (GtkWidget *widget)
 {
-  GFile *file = ps_run_page_get_file (page);
+  GtkWidget *source = gtk_widget_get_ancestor (widget, PS_TYPE_SAVE_SOURCE);
 
-  if (file != NULL)
-    return clean_file_stem (file);
-  return ps_save_location_clean_name (ps_run_page_get_title (page));
-}
-
-static char *
-comparison_name (PsComparePage *page)
-{
-  GFile *file_a = ps_compare_page_get_file (page, 0);
-  GFile *file_b = ps_compare_page_get_file (page, 1);
-  g_autofree char *a = file_a != NULL ? clean_file_stem (file_a) : NULL;
-  g_autofree char *b = file_b != NULL ? clean_file_stem (file_b) : NULL;
-
-  if (a == NULL || b == NULL || a[0] == '\0' || b[0] == '\0')
-    return ps_save_location_clean_name (ps_compare_page_get_title (page));
-  return g_strconcat (a, "_vs_", b, NULL);
+  return source != NULL ? PS_SAVE_SOURCE (source) : NULL;
 }
 
 char *
@@ -91,17 +82,15 @@ ps_save_location_name (GtkWidget  *widget,
                        const char *what,
                        const char *extension)
 {
-  GtkWidget *page;
+  PsSaveSource *source;
   g_autofree char *name = NULL;
   GString *result;
 
   g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
   g_return_val_if_fail (extension != NULL, NULL);
 
-  if ((page = gtk_widget_get_ancestor (widget, PS_TYPE_RUN_PAGE)) != NULL)
-    name = run_name (PS_RUN_PAGE (page));
-  else if ((page = gtk_widget_get_ancestor (widget, PS_TYPE_COMPARE_PAGE)) != NULL)
-    name = comparison_name (PS_COMPARE_PAGE (page));
+  if ((source = find_source (widget)) != NULL)
+    name = PS_SAVE_SOURCE_GET_IFACE (source)->get_name (source);
 
   result = g_string_new (name != NULL && name[0] != '\0' ? name : "run");
   if (what != NULL)
@@ -153,7 +142,7 @@ remembered_folder (void)
 GFile *
 ps_save_location_folder (GtkWidget *widget)
 {
-  GtkWidget *page;
+  PsSaveSource *source;
   GFile *file = NULL;
   const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
   GFile *candidates[3] = { NULL, NULL, NULL };
@@ -161,10 +150,8 @@ ps_save_location_folder (GtkWidget *widget)
 
   g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
 
-  if ((page = gtk_widget_get_ancestor (widget, PS_TYPE_RUN_PAGE)) != NULL)
-    file = ps_run_page_get_file (PS_RUN_PAGE (page));
-  else if ((page = gtk_widget_get_ancestor (widget, PS_TYPE_COMPARE_PAGE)) != NULL)
-    file = ps_compare_page_get_file (PS_COMPARE_PAGE (page), 0);
+  if ((source = find_source (widget)) != NULL)
+    file = PS_SAVE_SOURCE_GET_IFACE (source)->get_file (source);
 
   /* The run's folder, the one saved to last, Documents; else home */
   candidates[0] = file != NULL ? g_file_get_parent (file) : NULL;
@@ -198,3 +185,122 @@ ps_save_location_remember (GFile *file)
   uri = g_file_get_uri (folder);
   g_settings_set_string (settings, "save-folder", uri);
 }
+
+typedef struct
+{
+  PsSaveFileFunc func;
+  gpointer       user_data;
+  GDestroyNotify destroy;
+} SaveChoice;
+
+static void
+save_choice_finish (SaveChoice *choice,
+                    GFile      *file)
+{
+  if (file != NULL)
+    {
+      ps_save_location_remember (file);
+      choice->func (file, choice->user_data);
+    }
+  if (choice->destroy != NULL)
+    choice->destroy (choice->user_data);
+  g_free (choice);
+}
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+
+static void
+save_dialog_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (object), result, &error);
+  if (file == NULL && !g_error_matches (error, GTK_DIALOG_ERROR, GTK_DIALOG_ERROR_DISMISSED))
+    g_warning ("Could not choose a file: %s", error->message);
+  save_choice_finish (user_data, file);
+}
+
+void
+ps_save_location_choose_file (GtkWindow      *parent,
+                              const char     *title,
+                              const char     *accept_label,
+                              GFile          *initial_folder,
+                              const char     *initial_name,
+                              GListModel     *filters,
+                              PsSaveFileFunc  func,
+                              gpointer        user_data,
+                              GDestroyNotify  destroy)
+{
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+  SaveChoice *choice = g_new0 (SaveChoice, 1);
+
+  choice->func = func;
+  choice->user_data = user_data;
+  choice->destroy = destroy;
+  gtk_file_dialog_set_title (dialog, title);
+  gtk_file_dialog_set_modal (dialog, TRUE);
+  if (accept_label != NULL)
+    gtk_file_dialog_set_accept_label (dialog, accept_label);
+  if (filters != NULL)
+    gtk_file_dialog_set_filters (dialog, filters);
+  if (initial_folder != NULL)
+    gtk_file_dialog_set_initial_folder (dialog, initial_folder);
+  if (initial_name != NULL)
+    gtk_file_dialog_set_initial_name (dialog, initial_name);
+  gtk_file_dialog_save (dialog, parent, NULL, save_dialog_cb, choice);
+}
+
+#else /* GTK < 4.10 */
+
+static void
+save_response_cb (GtkNativeDialog *dialog,
+                  int              response,
+                  gpointer         user_data)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  save_choice_finish (user_data, file);
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+void
+ps_save_location_choose_file (GtkWindow      *parent,
+                              const char     *title,
+                              const char     *accept_label,
+                              GFile          *initial_folder,
+                              const char     *initial_name,
+                              GListModel     *filters,
+                              PsSaveFileFunc  func,
+                              gpointer        user_data,
+                              GDestroyNotify  destroy)
+{
+  GtkFileChooserNative *dialog;
+  SaveChoice *choice = g_new0 (SaveChoice, 1);
+
+  choice->func = func;
+  choice->user_data = user_data;
+  choice->destroy = destroy;
+  dialog = gtk_file_chooser_native_new (title, parent, GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        accept_label != NULL ? accept_label : _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  if (initial_folder != NULL)
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), initial_folder, NULL);
+  if (initial_name != NULL)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), initial_name);
+  for (guint i = 0; filters != NULL && i < g_list_model_get_n_items (filters); i++)
+    {
+      g_autoptr(GtkFileFilter) filter = g_list_model_get_item (filters, i);
+
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+    }
+  g_signal_connect (dialog, "response", G_CALLBACK (save_response_cb), choice);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+#endif
