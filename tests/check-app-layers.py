@@ -18,8 +18,9 @@
 # alone (every folder is on the include path), so a name is unique across
 # the folders. Beside the direction, no two parts of src/app include each
 # other, through any number of steps: a part is a file's name without
-# .c/.h and without the -private and -cells suffixes, which belong to the
-# same part.
+# .c/.h, and a file whose name goes on from another's in its folder
+# belongs to that one's part (ps-rtl-view-cells.c, ps-rtl-view-private.h
+# and ps-rtl-view.c are one part; ps-window-actions.c belongs to ps-window).
 
 import pathlib
 import re
@@ -43,10 +44,16 @@ KNOWN_CIRCLES = {
 }
 
 
-def part_of(name):
-    """ps-rtl-view-cells.c, ps-rtl-view-private.h → ps-rtl-view"""
-    stem = name.rsplit(".", 1)[0]
-    return re.sub(r"-(private|cells)$", "", stem)
+def part_of(path):
+    """views/ps-rtl-view-cells.c, views/ps-rtl-view-private.h → ps-rtl-view:
+    the shortest name of a file in the folder that the name goes on from"""
+    stem = path.name.rsplit(".", 1)[0]
+    stems = {other.name.rsplit(".", 1)[0] for other in path.parent.glob("*.[ch]")}
+    words = stem.split("-")
+    for end in range(2, len(words) + 1):
+        if "-".join(words[:end]) in stems:
+            return "-".join(words[:end])
+    return stem
 
 
 def may_include(layer, included):
@@ -99,6 +106,7 @@ def main():
 
     layer_of = {}
     header_layer = {}
+    header_path = {}
     for path in files:
         relative = path.relative_to(app)
         folder = relative.parts[0] if len(relative.parts) > 1 else None
@@ -112,6 +120,7 @@ def main():
                 check(f"{path.name} is one header, not two of one name",
                       False, f"in {header_layer[path.name]}/ and {folder}/")
             header_layer[path.name] = folder
+            header_path[path.name] = path
 
     graph = {}
     for path in files:
@@ -124,11 +133,12 @@ def main():
             if name not in header_layer:
                 continue  # config.h, the engine's headers
             included = header_layer[name]
+            header = header_path[name]
             if not may_include(layer, included):
                 wrong.append(f"{name} ({included}/)")
             # A known wrong include is reported once, above, not as a circle
-            if part_of(name) != part_of(path.name) and (str(relative), name) not in KNOWN_INCLUDES:
-                graph.setdefault(part_of(path.name), set()).add(part_of(name))
+            if part_of(header) != part_of(path) and (str(relative), name) not in KNOWN_INCLUDES:
+                graph.setdefault(part_of(path), set()).add(part_of(header))
         where = f"{layer}/" if layer else "src/app/"
         description = f"{relative} includes only {where} and the layers after it"
         known = [KNOWN_INCLUDES.get((str(relative), name.split(" ")[0])) for name in wrong]
