@@ -16,9 +16,8 @@
 #   with everything around the stack (its switcher, the toolbar above)
 #   but not with the stack's other pages;
 # - the access keys a C file gives in one function
-#   (gtk_*_new_with_mnemonic, labels of a grid built there), those it
-#   adds to a page of a .ui file (ADDED below), and the titles it puts in
-#   place of a .ui file's, which keep its key (REPLACED below).
+#   (gtk_*_new_with_mnemonic, labels of a grid built there), and those it
+#   adds to a page of a .ui file (ADDED below).
 #
 # Usage: check-mnemonics.py SOURCE_ROOT
 
@@ -116,15 +115,6 @@ ADDED = [
 ]
 
 
-# A title a .ui file gives and the one C puts in its place with a count:
-# checked with the .ui title's group, the C title must keep its access key
-# (.ui title, C title)
-REPLACED = [
-    ("_Warnings", "_Warnings (%llu)"),
-    ("_Data Quality", "_Data Quality (%llu)"),
-]
-
-
 def c_functions(text):
     """(function name, body) of each top-level function of a C file"""
     for match in re.finditer(r'^(\w+)\s*\([^;{]*\)\s*\{(.*?)^\}', text, re.M | re.S):
@@ -148,6 +138,7 @@ def added_labels(root):
     """{(.ui file): [(None, label)]} of the access keys C adds to a page"""
     added = {}
     for c_file, function, ui_file, _prefix in ADDED:
+        # The folders of src/app are layers; a file's name is unique in them
         text = next((root / "src" / "app").rglob(c_file)).read_text(encoding="utf-8")
         for name, body in c_functions(text):
             if name == function:
@@ -172,13 +163,6 @@ def main():
           sum(len(labels) for _name, labels in groups) > 100, f"{sum(len(labels) for _name, labels in groups)} found")
 
     languages = [("en", None)] + [(po.stem, read_po(po)) for po in sorted((root / "po").glob("*.po"))]
-    c_text = "".join(path.read_text(encoding="utf-8") for path in sorted((root / "src" / "app").rglob("*.c")))
-    for ui_title, c_title in REPLACED:
-        check(f"the C title “{c_title}” is in the code", f'_("{c_title}")' in c_text)
-        for language, catalogue in languages:
-            shown = [label if catalogue is None else catalogue.get((None, label), label) for label in (ui_title, c_title)]
-            check(f"{language}: “{c_title}” keeps the access key of “{ui_title}”",
-                  access_key(shown[0]) == access_key(shown[1]), f"“{shown[0]}” and “{shown[1]}”")
     for language, catalogue in languages:
         for name, labels in groups:
             seen = {}

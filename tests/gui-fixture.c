@@ -646,7 +646,7 @@ fixture_setup (Fixture       *fixture,
   g_application_register (G_APPLICATION (fixture->app), NULL, &error);
   g_assert_no_error (error);
 
-  fixture->window = ps_window_new (fixture->app);
+  fixture->window = ps_window_new (GTK_APPLICATION (fixture->app));
   gtk_window_present (GTK_WINDOW (fixture->window));
   g_assert_true (iterate_until (widget_is_drawn, fixture->window));
 }

@@ -519,7 +519,7 @@ test_window_size_kept (Fixture       *fixture,
   g_assert_cmpint (width, ==, 1360);
   g_assert_cmpint (height, ==, 800);
 
-  window = ps_window_new (fixture->app);
+  window = ps_window_new (GTK_APPLICATION (fixture->app));
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (iterate_until (widget_is_drawn, window));
@@ -532,7 +532,7 @@ test_window_size_kept (Fixture       *fixture,
   g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 600);
   g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
 
-  second = ps_window_new (fixture->app);
+  second = ps_window_new (GTK_APPLICATION (fixture->app));
   gtk_window_get_default_size (GTK_WINDOW (second), &width, &height);
   g_assert_cmpint (width, ==, 900);
   g_assert_cmpint (height, ==, 600);

@@ -240,3 +240,30 @@ ps_call_node_list_new_relations (PsCallTree        *tree,
   self->relations = g_array_ref (relations);
   return self;
 }
+
+GListModel *
+ps_call_node_row_create_children (PsCallNodeRow *self)
+{
+  g_autoptr(PsCallNodeList) children = NULL;
+  PsCallTree *tree;
+  PsCallNodeRowKind kind;
+  guint32 index;
+
+  g_return_val_if_fail (PS_IS_CALL_NODE_ROW (self), NULL);
+
+  tree = ps_call_node_row_get_tree (self);
+  kind = ps_call_node_row_get_kind (self);
+  index = ps_call_node_row_get_index (self);
+
+  /* A module's unnamed code opens to its addresses */
+  if (kind == PS_CALL_NODE_ROW_FUNCTION && ps_call_node_row_get_n_addresses (self) > 0)
+    return G_LIST_MODEL (ps_call_node_list_new_addresses (tree, index));
+  if (kind != PS_CALL_NODE_ROW_TOP_DOWN && kind != PS_CALL_NODE_ROW_BOTTOM_UP)
+    return NULL;
+
+  children = ps_call_node_list_new_children (tree, kind, index, ps_call_node_row_get_search (self),
+                                             ps_call_node_row_get_in_match (self));
+  if (g_list_model_get_n_items (G_LIST_MODEL (children)) == 0)
+    return NULL;
+  return G_LIST_MODEL (g_steal_pointer (&children));
+}

@@ -234,25 +234,4 @@ char       *ps_view_file_display_path    (GFile                  *file);
  * name): without its extension, "/", "\\" and ":" replaced; g_free () */
 char       *ps_view_file_name_stem       (const char             *name);
 
-/* The file dialog of a save: GtkFileChooserNative below GTK 4.10,
- * GtkFileDialog from 4.10. func runs with the chosen file (not when the
- * user cancels), after its folder is remembered for the next dialogs of
- * runs without a file (ps-save-location.h); destroy (user_data) runs
- * either way. accept_label: the button ("_Save" when NULL);
- * initial_folder, initial_name: where the dialog starts and the name it
- * offers (ps_save_location_folder () and ps_save_location_name ()), may
- * be NULL; filters: of GtkFileFilter, may be NULL. */
-typedef void (*PsSaveFileFunc) (GFile    *file,
-                                gpointer  user_data);
-
-void        ps_view_choose_save_file     (GtkWindow              *parent,
-                                          const char             *title,
-                                          const char             *accept_label,
-                                          GFile                  *initial_folder,
-                                          const char             *initial_name,
-                                          GListModel             *filters,
-                                          PsSaveFileFunc          func,
-                                          gpointer                user_data,
-                                          GDestroyNotify          destroy);
-
 G_END_DECLS

@@ -41,4 +41,8 @@ PsCallNodeList *ps_call_node_list_new_relations (PsCallTree        *tree,
                                                  PsCallNodeRowKind  kind,
                                                  GArray            *relations);
 
+/* The rows below row, or NULL (for GtkTreeListModel); here rather than
+ * with the row so that a row does not know its list */
+GListModel     *ps_call_node_row_create_children (PsCallNodeRow *row);
+
 G_END_DECLS

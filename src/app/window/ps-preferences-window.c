@@ -8,8 +8,9 @@
  * histograms start with the default basis and scale, runs read from now
  * on keep at most max-million-events. The symbol folders
  * are the "symbol-folders" list; the chosen one is the application's
- * symbol folder (ps_application_set_symbol_folder ()), which reloads the
- * sampled runs that use it.
+ * property "symbol-folder", which reloads the sampled runs that use it.
+ * The window knows the application by its properties only: the
+ * application makes it.
  */
 #include "config.h"
 
@@ -21,8 +22,8 @@ struct _PsPreferencesWindow
 {
   AdwPreferencesWindow parent_instance;
 
-  PsApplication *application;
-  GSettings     *settings;
+  GtkApplication *application;
+  GSettings      *settings;
 
   /* Template widgets */
   GtkSpinButton *recent_spin;
@@ -72,6 +73,16 @@ selected_to_nick (const GValue       *value,
 
 /* Symbol folders */
 
+/* The application's symbol folder, or NULL; g_free () */
+static char *
+chosen_folder (PsPreferencesWindow *self)
+{
+  char *folder = NULL;
+
+  g_object_get (self->application, "symbol-folder", &folder, NULL);
+  return folder;
+}
+
 static void
 remove_folder_cb (GtkButton           *button,
                   PsPreferencesWindow *self)
@@ -80,6 +91,7 @@ remove_folder_cb (GtkButton           *button,
   g_auto(GStrv) folders = g_settings_get_strv (self->settings, "symbol-folders");
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_auto(GStrv) kept = NULL;
+  g_autofree char *chosen = NULL;
 
   for (guint i = 0; folders[i] != NULL; i++)
     if (!g_str_equal (folders[i], folder))
@@ -87,8 +99,9 @@ remove_folder_cb (GtkButton           *button,
   kept = g_strv_builder_end (builder);
 
   /* The chosen folder gone, sampled runs go without symbols */
-  if (g_strcmp0 (ps_application_get_symbol_folder (self->application), folder) == 0)
-    ps_application_set_symbol_folder (self->application, NULL);
+  chosen = chosen_folder (self);
+  if (g_strcmp0 (chosen, folder) == 0)
+    g_object_set (self->application, "symbol-folder", NULL, NULL);
   g_settings_set_strv (self->settings, "symbol-folders", (const char * const *)kept);
 }
 
@@ -133,7 +146,7 @@ static void
 update_folder_list (PsPreferencesWindow *self)
 {
   g_auto(GStrv) folders = NULL;
-  const char *chosen = ps_application_get_symbol_folder (self->application);
+  g_autofree char *chosen = chosen_folder (self);
   GtkWidget *child;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->folder_list))) != NULL)
@@ -165,7 +178,7 @@ folder_row_activated_cb (PsPreferencesWindow *self,
   const char *folder = g_object_get_data (G_OBJECT (row), "ps-folder");
 
   if (folder != NULL)
-    ps_application_set_symbol_folder (self->application, folder);
+    g_object_set (self->application, "symbol-folder", folder, NULL);
 }
 
 static void
@@ -176,7 +189,7 @@ add_folder (PsPreferencesWindow *self,
 
   /* Chosen at once, and listed first (ps_application_set_symbol_folder) */
   if (path != NULL)
-    ps_application_set_symbol_folder (self->application, path);
+    g_object_set (self->application, "symbol-folder", path, NULL);
 }
 
 #if GTK_CHECK_VERSION (4, 10, 0)
@@ -274,13 +287,20 @@ ps_preferences_window_class_init (PsPreferencesWindowClass *klass)
 static void
 ps_preferences_window_init (PsPreferencesWindow *self)
 {
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+/* What 0 events means, with the number the application computes */
+static void
+set_events_hint (PsPreferencesWindow *self)
+{
+  guint64 most = 0;
   g_autofree char *automatic = NULL;
   g_autofree char *hint = NULL;
   g_autofree char *escaped = NULL;
 
-  gtk_widget_init_template (GTK_WIDGET (self));
-
-  automatic = g_strdup_printf ("%.0f", (double) ps_application_get_automatic_max_events () / 1e6);
+  g_object_get (self->application, "automatic-max-events", &most, NULL);
+  automatic = g_strdup_printf ("%.0f", (double) most / 1e6);
   /* Translators: %s is a number of millions of events */
   hint = g_strdup_printf (_("Reading a larger file stops there, and what was read is shown. "
                             "0 keeps as many as half of this computer’s memory holds: %s million events."),
@@ -291,19 +311,20 @@ ps_preferences_window_init (PsPreferencesWindow *self)
 }
 
 GtkWidget *
-ps_preferences_window_new (PsApplication *application,
-                           GSettings     *settings)
+ps_preferences_window_new (GtkApplication *application,
+                           GSettings      *settings)
 {
   PsPreferencesWindow *self;
 
-  g_return_val_if_fail (PS_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
   g_return_val_if_fail (settings == NULL || G_IS_SETTINGS (settings), NULL);
 
   self = g_object_new (PS_TYPE_PREFERENCES_WINDOW,
                        "destroy-with-parent", TRUE,
-                       "transient-for", gtk_application_get_active_window (GTK_APPLICATION (application)),
+                       "transient-for", gtk_application_get_active_window (application),
                        NULL);
   self->application = g_object_ref (application);
+  set_events_hint (self);
 
   if (settings == NULL)
     {

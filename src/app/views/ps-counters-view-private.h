@@ -8,13 +8,8 @@
 #include "ps-counter-chart.h"
 #include "ps-counter-node.h"
 #include "ps-counters-view.h"
-#include "ps-run-page.h"
 
 G_BEGIN_DECLS
-
-/* Declared here rather than in ps-run-page-private.h, like the profile
- * view's */
-PsCountersView *ps_run_page_get_counters_view      (PsRunPage      *self);
 
 /* The tree as shown: GtkTreeListRow items whose item is a PsCounterNode;
  * a GtkSingleSelection */

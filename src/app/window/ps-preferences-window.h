@@ -7,18 +7,18 @@
 
 #include <adwaita.h>
 
-#include "ps-application.h"
-
 G_BEGIN_DECLS
 
 #define PS_TYPE_PREFERENCES_WINDOW (ps_preferences_window_get_type ())
 
 G_DECLARE_FINAL_TYPE (PsPreferencesWindow, ps_preferences_window, PS, PREFERENCES_WINDOW, AdwPreferencesWindow)
 
-/* settings: the application's, or NULL without the schema (the widgets
- * are then insensitive) */
-GtkWidget *ps_preferences_window_new (PsApplication *application,
-                                      GSettings     *settings);
+/* application: a PsApplication, whose properties "symbol-folder" and
+ * "automatic-max-events" the window reads and sets; settings: the
+ * application's, or NULL without the schema (the widgets are then
+ * insensitive) */
+GtkWidget *ps_preferences_window_new (GtkApplication *application,
+                                      GSettings      *settings);
 
 /* Tests */
 GtkSpinButton *ps_preferences_window_get_recent_spin  (PsPreferencesWindow *self);

@@ -32,4 +32,8 @@ PsScopeList *ps_scope_list_new_top      (PsScopeAnalysis *analysis);
 PsScopeList *ps_scope_list_new_session  (PsScopeAnalysis *analysis,
                                          guint32          session);
 
+/* The rows below row, or NULL (for GtkTreeListModel); here rather than
+ * with the row so that a row does not know its list */
+GListModel      *ps_scope_row_create_children (PsScopeRow *row);
+
 G_END_DECLS

@@ -61,7 +61,5 @@ gboolean         ps_scope_row_is_measured     (PsScopeRow      *self);
 /* Scopes and messages under a thread; threads under a session */
 guint64          ps_scope_row_get_n_spans     (PsScopeRow      *self);
 guint64          ps_scope_row_get_n_marks     (PsScopeRow      *self);
-/* The rows below this one, or NULL (for GtkTreeListModel) */
-GListModel      *ps_scope_row_create_children (PsScopeRow      *self);
 
 G_END_DECLS

@@ -7,7 +7,6 @@
 
 #include <glib/gi18n.h>
 
-#include "ps-call-node-list.h"
 #include "ps-call-node-row.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
@@ -250,21 +249,16 @@ ps_call_node_row_is_match (PsCallNodeRow *self)
          && ps_call_search_function_matches (self->search, ps_call_node_row_get_function (self));
 }
 
-GListModel *
-ps_call_node_row_create_children (PsCallNodeRow *self)
+PsCallSearch *
+ps_call_node_row_get_search (PsCallNodeRow *self)
 {
-  g_autoptr(PsCallNodeList) children = NULL;
-
   g_return_val_if_fail (PS_IS_CALL_NODE_ROW (self), NULL);
+  return self->search;
+}
 
-  /* A module's unnamed code opens to its addresses */
-  if (self->kind == PS_CALL_NODE_ROW_FUNCTION && ps_call_node_row_get_n_addresses (self) > 0)
-    return G_LIST_MODEL (ps_call_node_list_new_addresses (self->tree, self->index));
-  if (self->kind != PS_CALL_NODE_ROW_TOP_DOWN && self->kind != PS_CALL_NODE_ROW_BOTTOM_UP)
-    return NULL;
-
-  children = ps_call_node_list_new_children (self->tree, self->kind, self->index, self->search, self->in_match);
-  if (g_list_model_get_n_items (G_LIST_MODEL (children)) == 0)
-    return NULL;
-  return G_LIST_MODEL (g_steal_pointer (&children));
+gboolean
+ps_call_node_row_get_in_match (PsCallNodeRow *self)
+{
+  g_return_val_if_fail (PS_IS_CALL_NODE_ROW (self), FALSE);
+  return self->in_match;
 }

@@ -46,6 +46,8 @@ struct _PsApplication
 enum {
   PROP_0,
   PROP_SYMBOL_FOLDER,
+  PROP_MAX_EVENTS,
+  PROP_AUTOMATIC_MAX_EVENTS,
   N_PROPS
 };
 
@@ -70,7 +72,7 @@ get_or_create_window (PsApplication *self)
   if (PS_IS_WINDOW (window))
     return PS_WINDOW (window);
 
-  return ps_window_new (self);
+  return ps_window_new (GTK_APPLICATION (self));
 }
 
 static void
@@ -193,7 +195,7 @@ preferences_action (GSimpleAction *action,
 
   if (self->preferences_window == NULL)
     {
-      self->preferences_window = ps_preferences_window_new (self, self->settings);
+      self->preferences_window = ps_preferences_window_new (GTK_APPLICATION (self), self->settings);
       g_object_add_weak_pointer (G_OBJECT (self->preferences_window),
                                  (gpointer *)&self->preferences_window);
     }
@@ -378,6 +380,12 @@ ps_application_get_property (GObject    *object,
     case PROP_SYMBOL_FOLDER:
       g_value_set_string (value, self->symbol_folder);
       break;
+    case PROP_MAX_EVENTS:
+      g_value_set_uint64 (value, ps_application_get_max_events (self));
+      break;
+    case PROP_AUTOMATIC_MAX_EVENTS:
+      g_value_set_uint64 (value, ps_application_get_automatic_max_events ());
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -418,9 +426,18 @@ ps_application_class_init (PsApplicationClass *klass)
   app_class->add_platform_data = ps_application_add_platform_data;
   app_class->before_emit = ps_application_before_emit;
 
+  /* The run pages and the preferences read these and follow the symbol
+   * folder: they know the application only by its properties */
   properties[PROP_SYMBOL_FOLDER] =
     g_param_spec_string ("symbol-folder", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Read from the settings each time: not notified */
+  properties[PROP_MAX_EVENTS] =
+    g_param_spec_uint64 ("max-events", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_AUTOMATIC_MAX_EVENTS] =
+    g_param_spec_uint64 ("automatic-max-events", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }

@@ -238,7 +238,10 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-G_DEFINE_FINAL_TYPE (PsComparePage, ps_compare_page, GTK_TYPE_WIDGET)
+static void ps_compare_page_save_source_init (PsSaveSourceInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PsComparePage, ps_compare_page, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (PS_TYPE_SAVE_SOURCE, ps_compare_page_save_source_init))
 
 static void update_flame_graph (PsComparePage *self);
 static void start_diff (PsComparePage *self);
@@ -2075,8 +2078,8 @@ export_csv_action (GtkWidget  *widget,
   g_autofree char *name = ps_save_location_name (widget, NULL, "csv");
   GtkRoot *root = gtk_widget_get_root (widget);
 
-  ps_view_choose_save_file (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, _("Export Comparison as CSV"),
-                            _("_Export"), folder, name, NULL, csv_file_chosen_cb, g_object_ref (self), g_object_unref);
+  ps_save_location_choose_file (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, _("Export Comparison as CSV"),
+                                _("_Export"), folder, name, NULL, csv_file_chosen_cb, g_object_ref (self), g_object_unref);
 }
 
 static void
@@ -2631,6 +2634,33 @@ ps_compare_page_get_title (PsComparePage *self)
 {
   g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
   return self->title;
+}
+
+/* A save dialog starts beside run A */
+static GFile *
+save_source_get_file (PsSaveSource *source)
+{
+  return PS_COMPARE_PAGE (source)->files[0];
+}
+
+/* "A_vs_B" of the two files' names, else the comparison's title */
+static char *
+save_source_get_name (PsSaveSource *source)
+{
+  PsComparePage *self = PS_COMPARE_PAGE (source);
+  g_autofree char *a = self->files[0] != NULL ? ps_save_location_file_name (self->files[0]) : NULL;
+  g_autofree char *b = self->files[1] != NULL ? ps_save_location_file_name (self->files[1]) : NULL;
+
+  if (a == NULL || b == NULL || a[0] == '\0' || b[0] == '\0')
+    return ps_save_location_clean_name (self->title);
+  return g_strconcat (a, "_vs_", b, NULL);
+}
+
+static void
+ps_compare_page_save_source_init (PsSaveSourceInterface *iface)
+{
+  iface->get_file = save_source_get_file;
+  iface->get_name = save_source_get_name;
 }
 
 void

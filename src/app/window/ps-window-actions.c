@@ -781,8 +781,8 @@ _ps_window_save_page_as (PsWindow  *self,
   target->window = g_object_ref (self);
   target->page = g_object_ref (page);
   target->close_after = close_after;
-  ps_view_choose_save_file (GTK_WINDOW (self), _("Save Run As"), NULL, folder, name, G_LIST_MODEL (filters),
-                            save_file_chosen_cb, target, save_target_free);
+  ps_save_location_choose_file (GTK_WINDOW (self), _("Save Run As"), NULL, folder, name, G_LIST_MODEL (filters),
+                                save_file_chosen_cb, target, save_target_free);
 }
 
 static void

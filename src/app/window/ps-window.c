@@ -1218,7 +1218,7 @@ ps_window_init (PsWindow *self)
 }
 
 PsWindow *
-ps_window_new (PsApplication *application)
+ps_window_new (GtkApplication *application)
 {
   return g_object_new (PS_TYPE_WINDOW,
                        "application", application,

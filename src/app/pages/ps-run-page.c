@@ -18,7 +18,6 @@
 #include <glib/gi18n.h>
 
 #include "ps-accessible-util.h"
-#include "ps-application.h"
 #include "ps-ce-view-private.h"
 #include "ps-counter-chart.h"
 #include "ps-counters-view-private.h"
@@ -29,6 +28,7 @@
 #include "ps-report-view.h"
 #include "ps-run-analysis.h"
 #include "ps-run-page-private.h"
+#include "ps-save-location.h"
 #include "ps-series-chart.h"
 #include "ps-session.h"
 #include "ps-timeline-view.h"
@@ -50,7 +50,7 @@ struct _PsRunPage
   GBinding       *message_binding;
   char           *sysroot;          /* the loader's "sysroot" of the last load */
   char           *encoding;         /* the code page asked for (PS_FORMAT_OPTION_ENCODING), or NULL to guess */
-  PsApplication  *watched_application;
+  GApplication   *watched_application;
   /* The run compared with this one whose charts share their value scales
    * with this one's (ps_run_page_set_shared_value_scale ()), or NULL */
   PsRunPage      *scale_partner;
@@ -105,7 +105,10 @@ G_DEFINE_ENUM_TYPE (PsRunPageState, ps_run_page_state,
                     G_DEFINE_ENUM_VALUE (PS_RUN_PAGE_FAILED, "failed"),
                     G_DEFINE_ENUM_VALUE (PS_RUN_PAGE_CANCELLED, "cancelled"))
 
-G_DEFINE_FINAL_TYPE (PsRunPage, ps_run_page, GTK_TYPE_WIDGET)
+static void ps_run_page_save_source_init (PsSaveSourceInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PsRunPage, ps_run_page, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (PS_TYPE_SAVE_SOURCE, ps_run_page_save_source_init))
 
 static void
 set_state (PsRunPage      *self,
@@ -957,6 +960,30 @@ ps_run_page_get_title (PsRunPage *self)
   return self->title;
 }
 
+static GFile *
+save_source_get_file (PsSaveSource *source)
+{
+  return PS_RUN_PAGE (source)->file;
+}
+
+/* Its file's name, or the title of a run that has no file (a recording) */
+static char *
+save_source_get_name (PsSaveSource *source)
+{
+  PsRunPage *self = PS_RUN_PAGE (source);
+
+  if (self->file != NULL)
+    return ps_save_location_file_name (self->file);
+  return ps_save_location_clean_name (self->title);
+}
+
+static void
+ps_run_page_save_source_init (PsSaveSourceInterface *iface)
+{
+  iface->get_file = save_source_get_file;
+  iface->get_name = save_source_get_name;
+}
+
 PsRunPageState
 ps_run_page_get_state (PsRunPage *self)
 {
@@ -975,20 +1002,22 @@ ps_run_page_get_store (PsRunPage *self)
 static void
 symbol_folder_changed_cb (PsRunPage *self)
 {
-  const char *folder;
+  g_autofree char *folder = NULL;
 
   if (self->watched_application == NULL || self->store == NULL || !is_profile_store (self->store))
     return;
   if (self->state != PS_RUN_PAGE_LOADED && self->state != PS_RUN_PAGE_PARTIAL)
     return;
 
-  folder = ps_application_get_symbol_folder (self->watched_application);
+  g_object_get (self->watched_application, "symbol-folder", &folder, NULL);
   if (g_strcmp0 (folder, self->sysroot) != 0)
     ps_run_page_load (self);
 }
 
-/* The application of the window the page is in, else the default one */
-static PsApplication *
+/* The application of the window the page is in, else the default one,
+ * when it is Perfscope's: its properties "symbol-folder" and "max-events"
+ * say how runs are read (the page does not know its type) */
+static GApplication *
 find_application (PsRunPage *self)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
@@ -998,7 +1027,11 @@ find_application (PsRunPage *self)
     application = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (root)));
   if (application == NULL)
     application = g_application_get_default ();
-  return PS_IS_APPLICATION (application) ? PS_APPLICATION (application) : NULL;
+  if (application == NULL
+      || g_object_class_find_property (G_OBJECT_GET_CLASS (application), "symbol-folder") == NULL
+      || g_object_class_find_property (G_OBJECT_GET_CLASS (application), "max-events") == NULL)
+    return NULL;
+  return application;
 }
 
 void
@@ -1022,7 +1055,7 @@ ps_run_page_get_encoding (PsRunPage *self)
 void
 ps_run_page_load (PsRunPage *self)
 {
-  PsApplication *application;
+  GApplication *application;
 
   g_return_if_fail (PS_IS_RUN_PAGE (self));
 
@@ -1047,16 +1080,20 @@ ps_run_page_load (PsRunPage *self)
       g_signal_connect_object (application, "notify::symbol-folder",
                                G_CALLBACK (symbol_folder_changed_cb), self, G_CONNECT_SWAPPED);
     }
-  g_free (self->sysroot);
-  self->sysroot = application != NULL ? g_strdup (ps_application_get_symbol_folder (application)) : NULL;
+  g_clear_pointer (&self->sysroot, g_free);
+  if (application != NULL)
+    g_object_get (application, "symbol-folder", &self->sysroot, NULL);
   if (self->sysroot != NULL)
     ps_loader_set_option (self->loader, "sysroot", self->sysroot);
   if (self->encoding != NULL)
     ps_loader_set_option (self->loader, PS_FORMAT_OPTION_ENCODING, self->encoding);
   if (application != NULL)
     {
-      g_autofree char *max_events = g_strdup_printf ("%" G_GUINT64_FORMAT,
-                                                     ps_application_get_max_events (application));
+      guint64 most = 0;
+      g_autofree char *max_events = NULL;
+
+      g_object_get (application, "max-events", &most, NULL);
+      max_events = g_strdup_printf ("%" G_GUINT64_FORMAT, most);
 
       ps_loader_set_option (self->loader, PS_LOADER_OPTION_MAX_EVENTS, max_events);
     }
@@ -1200,7 +1237,6 @@ ps_run_page_get_profile_view (PsRunPage *self)
   return self->profile_view;
 }
 
-/* Declared in ps-counters-view-private.h, with the view's testing API */
 PsCountersView *
 ps_run_page_get_counters_view (PsRunPage *self)
 {

@@ -63,7 +63,9 @@ const char        *ps_call_node_row_get_module   (PsCallNodeRow        *self);
 const PsCallStats *ps_call_node_row_get_stats    (PsCallNodeRow        *self);
 /* Whether the search matched this row's function */
 gboolean           ps_call_node_row_is_match     (PsCallNodeRow        *self);
-/* The rows below this one, or NULL (for GtkTreeListModel) */
-GListModel        *ps_call_node_row_create_children (PsCallNodeRow     *self);
+/* The search the row's children are filtered by, or NULL; whether the row
+ * or a row above it matched (ps_call_node_row_new ()) */
+PsCallSearch      *ps_call_node_row_get_search   (PsCallNodeRow        *self);
+gboolean           ps_call_node_row_get_in_match (PsCallNodeRow        *self);
 
 G_END_DECLS

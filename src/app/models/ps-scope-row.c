@@ -7,7 +7,6 @@
 
 #include <glib/gi18n.h>
 
-#include "ps-scope-list.h"
 #include "ps-scope-row.h"
 #include "ps-scopes.h"
 #include "ps-util.h"
@@ -424,19 +423,4 @@ ps_scope_row_get_n_marks (PsScopeRow *self)
 {
   g_return_val_if_fail (PS_IS_SCOPE_ROW (self), 0);
   return sum_root_counts (self, G_STRUCT_OFFSET (PsScopeRoot, n_marks));
-}
-
-GListModel *
-ps_scope_row_create_children (PsScopeRow *self)
-{
-  PsScopeNode node = { self->kind, self->index };
-
-  g_return_val_if_fail (PS_IS_SCOPE_ROW (self), NULL);
-
-  if (self->kind == PS_SCOPE_ROW_SESSION)
-    return G_LIST_MODEL (ps_scope_list_new_session (self->analysis, self->index));
-  if (self->kind == PS_SCOPE_ROW_MARK || ps_scope_tree_get_n_children (self->analysis->tree, node) == 0)
-    return NULL;
-
-  return G_LIST_MODEL (ps_scope_list_new_children (self->analysis, node));
 }

@@ -7,7 +7,6 @@
 
 #include <adwaita.h>
 
-#include "ps-application.h"
 #include "ps-compare-page.h"
 #include "ps-record-page.h"
 #include "ps-run-page.h"
@@ -18,7 +17,7 @@ G_BEGIN_DECLS
 #define PS_TYPE_WINDOW (ps_window_get_type ())
 G_DECLARE_FINAL_TYPE (PsWindow, ps_window, PS, WINDOW, AdwApplicationWindow)
 
-PsWindow  *ps_window_new              (PsApplication *application);
+PsWindow  *ps_window_new              (GtkApplication *application);
 /* The one way files get opened: file dialog, drag and drop, Open Recent
  * and the command line all end here. A file already open is shown again
  * (and reloaded if it failed or was cancelled); a local folder opens as a

@@ -182,3 +182,22 @@ ps_scope_list_new_session (PsScopeAnalysis *analysis,
 
   return ps_scope_list_new_nodes (analysis, nodes);
 }
+
+GListModel *
+ps_scope_row_create_children (PsScopeRow *self)
+{
+  PsScopeAnalysis *analysis;
+  PsScopeNode node;
+
+  g_return_val_if_fail (PS_IS_SCOPE_ROW (self), NULL);
+
+  analysis = ps_scope_row_get_analysis (self);
+  node = (PsScopeNode) { ps_scope_row_get_kind (self), ps_scope_row_get_index (self) };
+
+  if (node.kind == PS_SCOPE_ROW_SESSION)
+    return G_LIST_MODEL (ps_scope_list_new_session (analysis, node.index));
+  if (node.kind == PS_SCOPE_ROW_MARK || ps_scope_tree_get_n_children (analysis->tree, node) == 0)
+    return NULL;
+
+  return G_LIST_MODEL (ps_scope_list_new_children (analysis, node));
+}

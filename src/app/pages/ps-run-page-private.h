@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ps-ce-view.h"
+#include "ps-counters-view.h"
 #include "ps-profile-view.h"
 #include "ps-report-view.h"
 #include "ps-rtl-view.h"
@@ -19,6 +20,7 @@ PsCeView   *ps_run_page_get_ce_view          (PsRunPage *self);
 PsRtlView  *ps_run_page_get_rtl_view         (PsRunPage *self);
 PsReportView *ps_run_page_get_report_view    (PsRunPage *self);
 PsProfileView *ps_run_page_get_profile_view  (PsRunPage *self);
+PsCountersView *ps_run_page_get_counters_view (PsRunPage *self);
 PsTimelineView *ps_run_page_get_timeline_view (PsRunPage *self);
 /* The divider between the timeline and the run's tables */
 GtkPaned   *ps_run_page_get_paned            (PsRunPage *self);
