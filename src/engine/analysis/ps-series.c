@@ -33,21 +33,41 @@ ps_series_kind_to_string (PsSeriesKind kind)
     }
 }
 
+/* The measured series of one collection lie in one block, followed by
+ * the text of their names and applications: a log may declare hundreds
+ * of thousands of markers, and as many allocations of a few hundred
+ * bytes each took longer than their statistics. The block goes with the
+ * last of its series. */
+typedef struct
+{
+  gint     n_alive;     /* atomic: series not freed yet */
+  PsSeries series[];
+} SeriesSlab;
+
 void
 ps_series_free (PsSeries *series)
 {
+  SeriesSlab *slab;
+
   if (series == NULL)
     return;
 
-  g_free (series->name);
-  g_free (series->app);
+  slab = series->slab;
+  if (slab == NULL)
+    {
+      g_free (series->name);
+      g_free (series->app);
+    }
   g_free (series->context);
   if (series->tracks != &series->first_track)
     g_free (series->tracks);
   g_clear_pointer (&series->values, g_array_unref);
   g_clear_pointer (&series->ticks, g_array_unref);
   g_clear_pointer (&series->indexes, g_array_unref);
-  g_free (series);
+  if (slab == NULL)
+    g_free (series);
+  else if (g_atomic_int_dec_and_test (&slab->n_alive))
+    g_free (slab);
 }
 
 static PsSeriesKind
@@ -63,21 +83,39 @@ series_kind_for (PsMeasureKind kind)
     }
 }
 
-/* summary_of: for durations of which only statistics are kept, empty
- * arrays of doubles and of indexes that all such series share; else NULL */
-static PsSeries *
-series_new (PsEventStore  *store,
-            const PsTrack *track,
-            guint32        track_index,
-            PsSeriesKind   kind,
-            gboolean       has_seconds,
-            GArray        *summary_of[2])
+/* A copy of text at *at, which moves past it */
+static char *
+slab_copy (char       **at,
+           const char  *text)
 {
-  PsSeries *series = g_new0 (PsSeries, 1);
+  char *copy = *at;
+  gsize size = strlen (text) + 1;
+
+  memcpy (copy, text, size);
+  *at += size;
+  return copy;
+}
+
+/* Fills series in its slab, with its name and app copied to *text, which
+ * moves past them. summary_of: for durations of which only statistics
+ * are kept, empty arrays of doubles and of indexes that all such series
+ * share; else NULL */
+static void
+series_init (PsSeries      *series,
+             SeriesSlab    *slab,
+             char         **text,
+             PsEventStore  *store,
+             const PsTrack *track,
+             guint32        track_index,
+             PsSeriesKind   kind,
+             gboolean       has_seconds,
+             GArray        *summary_of[2])
+{
   gboolean summary = summary_of != NULL && kind == PS_SERIES_DURATION;
 
-  series->name = g_strdup (ps_event_store_get_string (store, track->name));
-  series->app = g_strdup (ps_event_store_get_string (store, track->category));
+  series->slab = slab;
+  series->name = slab_copy (text, ps_event_store_get_string (store, track->name));
+  series->app = slab_copy (text, ps_event_store_get_string (store, track->category));
   series->kind = kind;
   series->id = track->number;
   series->instance = track->ordinal;
@@ -108,8 +146,6 @@ series_new (PsEventStore  *store,
       series->unit = "";
       break;
     }
-
-  return series;
 }
 
 static void
@@ -662,6 +698,19 @@ compute_all_stats (GPtrArray       *series,
   return !job.cancelled && !g_cancellable_is_cancelled (cancellable);
 }
 
+typedef struct
+{
+  guint32  track;
+  guint    kind;         /* in kinds[] of ps_series_collect () */
+  gboolean has_seconds;
+} PlannedSeries;
+
+typedef struct
+{
+  guint32 series;
+  guint32 track;
+} MergedTrack;
+
 GPtrArray *
 ps_series_collect (PsEventStore          *store,
                    const PsSeriesOptions *options)
@@ -679,6 +728,10 @@ ps_series_collect (PsEventStore          *store,
   g_auto(Summaries) summaries = { 0 };
   g_autoptr(GArray) no_values = NULL;
   g_autoptr(GArray) no_indexes = NULL;
+  /* The series to make, and the tracks merged into them by name */
+  g_autoptr(GArray) planned = g_array_new (FALSE, FALSE, sizeof (PlannedSeries));
+  g_autoptr(GArray) merged = g_array_new (FALSE, FALSE, sizeof (MergedTrack));
+  gsize text_size = 0;
   PsMeasurementIter iter;
   PsMeasurement m;
   guint n_tracks;
@@ -714,6 +767,8 @@ ps_series_collect (PsEventStore          *store,
 
       for (guint k = 0; k < N_SERIES_KINDS; k++)
         {
+          PlannedSeries planned_one = { t, k, has_seconds };
+
           series_of[t * N_SERIES_KINDS + k] = PS_NONE;
 
           if ((track->flags & kind_flags[k]) == 0)
@@ -726,18 +781,42 @@ ps_series_collect (PsEventStore          *store,
 
               if (found != NULL)
                 {
-                  guint index = GPOINTER_TO_UINT (found) - 1;
+                  MergedTrack more = { GPOINTER_TO_UINT (found) - 1, t };
 
-                  series_add_track (g_ptr_array_index (result, index), t);
-                  series_of[t * N_SERIES_KINDS + k] = index;
+                  g_array_append_val (merged, more);
+                  series_of[t * N_SERIES_KINDS + k] = more.series;
                   continue;
                 }
-              g_hash_table_insert (groups, g_steal_pointer (&key), GUINT_TO_POINTER (result->len + 1));
+              g_hash_table_insert (groups, g_steal_pointer (&key), GUINT_TO_POINTER (planned->len + 1));
             }
 
-          series_of[t * N_SERIES_KINDS + k] = result->len;
-          g_ptr_array_add (result, series_new (store, track, t, kinds[k], has_seconds,
-                                               options->durations_summary_only ? (GArray *[2]) { no_values, no_indexes } : NULL));
+          series_of[t * N_SERIES_KINDS + k] = planned->len;
+          g_array_append_val (planned, planned_one);
+          text_size += strlen (ps_event_store_get_string (store, track->name)) + 1
+                       + strlen (ps_event_store_get_string (store, track->category)) + 1;
+        }
+    }
+
+  if (planned->len > 0)
+    {
+      SeriesSlab *slab = g_malloc0 (sizeof (SeriesSlab) + planned->len * sizeof (PsSeries) + text_size);
+      char *text = (char *)&slab->series[planned->len];
+
+      slab->n_alive = (gint)planned->len;
+      for (guint i = 0; i < planned->len; i++)
+        {
+          const PlannedSeries *one = &g_array_index (planned, PlannedSeries, i);
+
+          series_init (&slab->series[i], slab, &text, store, ps_event_store_get_track (store, one->track),
+                       one->track, kinds[one->kind], one->has_seconds,
+                       options->durations_summary_only ? (GArray *[2]) { no_values, no_indexes } : NULL);
+          g_ptr_array_add (result, &slab->series[i]);
+        }
+      for (guint i = 0; i < merged->len; i++)
+        {
+          const MergedTrack *more = &g_array_index (merged, MergedTrack, i);
+
+          series_add_track (g_ptr_array_index (result, more->series), more->track);
         }
     }
 
