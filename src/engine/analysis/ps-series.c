@@ -552,38 +552,138 @@ has_rate_changes (PsEventStore *store)
   return FALSE;
 }
 
+/* The measurements are put into the series in parts, [first, end) of
+ * their indexes, on two threads when there are many and only the
+ * statistics of durations are kept: a duration has its slot in the
+ * summaries, counted per part beforehand, so that each part writes its
+ * own; what goes into a series' own arrays, in file order, a later part
+ * leaves to the first, which takes it once done with its own. */
+#define MAX_PARTS       2
+#define PARTS_MIN_COUNT (1u << 18)
+
+typedef struct
+{
+  PsEventStore          *store;
+  const PsSeriesOptions *options;
+  const guint32         *series_of;
+  guint                  n_tracks;
+  GPtrArray             *series;
+  Summaries             *summaries;
+  guint64                first;
+  guint64                end;
+  gsize                 *counts;    /* series → its durations kept in this part;
+                                     * the first part counts in summaries->start + 1 */
+  gsize                 *next;      /* series → its next slot in the summaries */
+  GArray                *deferred;  /* PsMeasurement: left to the first part;
+                                     * NULL in the first part */
+  gboolean               stopped;   /* cancelled */
+} Part;
+
+static void
+part_clear (Part *self)
+{
+  /* A later part's next is its counts, over again */
+  if (self->deferred != NULL)
+    g_free (self->counts);
+  g_clear_pointer (&self->deferred, g_array_unref);
+}
+
+typedef Part Parts[MAX_PARTS];
+
+static void
+parts_clear (Parts *parts)
+{
+  for (guint p = 0; p < MAX_PARTS; p++)
+    part_clear (&(*parts)[p]);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Parts, parts_clear)
+
+static void
+run_parts (Part        *parts,
+           guint        n_parts,
+           GThreadFunc  func)
+{
+  GThread *thread = n_parts > 1 ? g_thread_new ("perfscope-series", func, &parts[1]) : NULL;
+
+  g_assert (n_parts <= MAX_PARTS);
+  func (&parts[0]);
+  if (thread != NULL)
+    g_thread_join (thread);
+}
+
+static gboolean
+parts_stopped (const Part *parts,
+               guint       n_parts)
+{
+  for (guint p = 0; p < n_parts; p++)
+    if (parts[p].stopped)
+      return TRUE;
+  return FALSE;
+}
+
+/* The durations of each series that go into its statistics */
+static gpointer
+part_count (gpointer data)
+{
+  Part *self = data;
+  PsMeasurementIter iter;
+  PsMeasurement m;
+
+  ps_measurement_iter_init_at (&iter, self->store, self->first);
+  while (ps_measurement_iter_next (&iter, &m) && m.index < self->end)
+    {
+      guint32 index;
+
+      if (ps_util_stop_at (m.index, self->options->cancellable))
+        {
+          self->stopped = TRUE;
+          break;
+        }
+      if (m.kind != PS_MEASURE_DURATION
+          || ((m.flags & PS_MEASURE_FLAG_NEGATIVE) && !self->options->include_negative))
+        continue;
+      index = measurement_series (&m, self->options, self->series_of, self->n_tracks);
+      if (index != PS_NONE)
+        self->counts[index]++;
+    }
+  return NULL;
+}
+
 /* FALSE when cancelled */
 static gboolean
 summaries_init (Summaries             *self,
                 PsEventStore          *store,
                 const PsSeriesOptions *options,
-                const guint32         *series_of,
-                guint                  n_tracks,
+                Part                  *parts,
+                guint                  n_parts,
                 guint                  n_series)
 {
-  PsMeasurementIter iter;
-  PsMeasurement m;
-
   self->start = alloc_filled ((n_series + 1) * sizeof (gsize), TRUE);
-  ps_measurement_iter_init (&iter, store);
-  while (ps_measurement_iter_next (&iter, &m))
-    {
-      guint32 index;
-
-      if (ps_util_stop_at (m.index, options->cancellable))
-        return FALSE;
-      if (m.kind != PS_MEASURE_DURATION
-          || ((m.flags & PS_MEASURE_FLAG_NEGATIVE) && !options->include_negative))
-        continue;
-      index = measurement_series (&m, options, series_of, n_tracks);
-      if (index != PS_NONE)
-        self->start[index + 1]++;
-    }
-
-  for (guint i = 0; i < n_series; i++)
-    self->start[i + 1] += self->start[i];
   self->next = alloc_filled ((n_series + 1) * sizeof (gsize), FALSE);
-  memcpy (self->next, self->start, (n_series + 1) * sizeof (gsize));
+  parts[0].counts = self->start + 1;
+  parts[0].next = self->next;
+  for (guint p = 1; p < n_parts; p++)
+    parts[p].next = parts[p].counts = alloc_filled ((n_series + 1) * sizeof (gsize), TRUE);
+  run_parts (parts, n_parts, part_count);
+  if (parts_stopped (parts, n_parts))
+    return FALSE;
+
+  /* Each series' slots, and those of each part in them */
+  for (guint i = 0; i < n_series; i++)
+    {
+      gsize counted[MAX_PARTS];
+      gsize at = self->start[i];
+
+      for (guint p = 0; p < n_parts; p++)
+        counted[p] = parts[p].counts[i];
+      for (guint p = 0; p < n_parts; p++)
+        {
+          parts[p].next[i] = at;
+          at += counted[p];
+        }
+      self->start[i + 1] = at;
+    }
   self->ticks = alloc_filled ((self->start[n_series] + 1) * sizeof (double), FALSE);
   /* A series lies in one session: with at most one rate in each, its
    * values are its ticks over one rate, and their statistics follow from
@@ -617,6 +717,111 @@ summaries_set_rates (Summaries             *self,
 
       self->rates[i] = one->kind == PS_SERIES_DURATION && one->has_seconds && rate > 0 ? rate : 0;
     }
+}
+
+/* Puts a measurement into its series */
+static void
+part_add (Part                *self,
+          const PsMeasurement *m)
+{
+  const PsSeriesOptions *options = self->options;
+  Summaries *summaries = self->summaries;
+  guint32 index = measurement_series (m, options, self->series_of, self->n_tracks);
+  gboolean excluded = (m->flags & PS_MEASURE_FLAG_NEGATIVE) && !options->include_negative;
+  PsSeries *series;
+  double value;
+
+  if (index == PS_NONE)
+    return;
+  /* A later part writes only the slots of durations */
+  if (self->deferred != NULL && (m->kind != PS_MEASURE_DURATION || excluded || summaries->ticks == NULL))
+    {
+      g_array_append_val (self->deferred, *m);
+      return;
+    }
+  series = g_ptr_array_index (self->series, index);
+
+  switch ((PsMeasureKind)m->kind)
+    {
+    case PS_MEASURE_DURATION:
+      {
+        double ticks = (double)m->value.ticks;
+        double rate;
+
+        if (excluded)
+          {
+            series->n_excluded++;
+            return;
+          }
+        /* One rate per series: summaries_set_rates () gives it */
+        if (summaries->rates != NULL)
+          {
+            summaries->ticks[self->next[index]++] = ticks;
+            return;
+          }
+
+        /* The rate in effect at this event (ce-perflog.md §7 #8) */
+        if (options->tick_rate_override > 0)
+          rate = options->tick_rate_override;
+        else
+          rate = ps_event_store_get_tick_rate (self->store, series->session, m->index);
+
+        value = series->has_seconds && rate > 0 ? ticks / rate : ticks;
+        if (summaries->values != NULL)
+          {
+            gsize at = self->next[index]++;
+
+            summaries->values[at] = value;
+            summaries->ticks[at] = ticks;
+            return;
+          }
+        g_array_append_val (series->ticks, ticks);
+      }
+      break;
+
+    case PS_MEASURE_CPU:
+      value = m->value.number;
+      if (m->flags & PS_MEASURE_FLAG_OUT_OF_RANGE)
+        series->n_flagged++;
+      break;
+
+    case PS_MEASURE_MEMORY:
+      if (m->flags & PS_MEASURE_FLAG_FRACTIONAL)
+        {
+          value = m->value.number;
+          series->n_flagged++;
+        }
+      else
+        value = (double)m->value.bytes;
+      break;
+
+    case PS_MEASURE_OTHER:
+    default:
+      return;
+    }
+
+  g_array_append_val (series->values, value);
+  g_array_append_val (series->indexes, m->index);
+}
+
+static gpointer
+part_add_all (gpointer data)
+{
+  Part *self = data;
+  PsMeasurementIter iter;
+  PsMeasurement m;
+
+  ps_measurement_iter_init_at (&iter, self->store, self->first);
+  while (ps_measurement_iter_next (&iter, &m) && m.index < self->end)
+    {
+      if (ps_util_stop_at (m.index, self->options->cancellable))
+        {
+          self->stopped = TRUE;
+          break;
+        }
+      part_add (self, &m);
+    }
+  return NULL;
 }
 
 /* The statistics of one series, from the summaries when they hold its values */
@@ -746,10 +951,10 @@ ps_series_collect (PsEventStore          *store,
   g_autoptr(GArray) planned = g_array_new (FALSE, FALSE, sizeof (PlannedSeries));
   g_autoptr(GArray) merged = g_array_new (FALSE, FALSE, sizeof (MergedTrack));
   gsize text_size = 0;
-  PsMeasurementIter iter;
-  PsMeasurement m;
+  g_auto(Parts) parts = { 0 };
+  guint n_parts;
+  guint64 n_measurements;
   guint n_tracks;
-  double rate = 0;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
 
@@ -834,88 +1039,27 @@ ps_series_collect (PsEventStore          *store,
         }
     }
 
+  n_measurements = ps_event_store_get_n_measurements (store);
+  n_parts = options->durations_summary_only && n_measurements >= PARTS_MIN_COUNT ? MAX_PARTS : 1;
+  for (guint p = 0; p < n_parts; p++)
+    {
+      parts[p] = (Part) { store, options, series_of, n_tracks, result, &summaries,
+                          n_measurements * p / n_parts, n_measurements * (p + 1) / n_parts };
+      if (p > 0)
+        parts[p].deferred = g_array_new (FALSE, FALSE, sizeof (PsMeasurement));
+    }
+
   if (options->durations_summary_only
-      && !summaries_init (&summaries, store, options, series_of, n_tracks, result->len))
+      && !summaries_init (&summaries, store, options, parts, n_parts, result->len))
     return g_steal_pointer (&result);
   if (summaries.rates != NULL)
     summaries_set_rates (&summaries, store, options, result);
 
-  ps_measurement_iter_init (&iter, store);
-  while (ps_measurement_iter_next (&iter, &m))
-    {
-      PsSeries *series;
-      guint32 index;
-      double value;
-
-      if (ps_util_stop_at (m.index, options->cancellable))
-        break;
-
-      index = measurement_series (&m, options, series_of, n_tracks);
-      if (index == PS_NONE)
-        continue;
-      series = g_ptr_array_index (result, index);
-
-      switch ((PsMeasureKind)m.kind)
-        {
-        case PS_MEASURE_DURATION:
-          {
-            double ticks = (double)m.value.ticks;
-
-            if ((m.flags & PS_MEASURE_FLAG_NEGATIVE) && !options->include_negative)
-              {
-                series->n_excluded++;
-                continue;
-              }
-            /* One rate per series: summaries_set_rates () gives it */
-            if (summaries.rates != NULL)
-              {
-                summaries.ticks[summaries.next[index]++] = ticks;
-                continue;
-              }
-
-            /* The rate in effect at this event (ce-perflog.md §7 #8) */
-            if (options->tick_rate_override > 0)
-              rate = options->tick_rate_override;
-            else
-              rate = ps_event_store_get_tick_rate (store, series->session, m.index);
-
-            value = series->has_seconds && rate > 0 ? ticks / rate : ticks;
-            if (summaries.values != NULL)
-              {
-                gsize at = summaries.next[index]++;
-
-                summaries.values[at] = value;
-                summaries.ticks[at] = ticks;
-                continue;
-              }
-            g_array_append_val (series->ticks, ticks);
-          }
-          break;
-
-        case PS_MEASURE_CPU:
-          value = m.value.number;
-          if (m.flags & PS_MEASURE_FLAG_OUT_OF_RANGE)
-            series->n_flagged++;
-          break;
-
-        case PS_MEASURE_MEMORY:
-          if (m.flags & PS_MEASURE_FLAG_FRACTIONAL)
-            {
-              value = m.value.number;
-              series->n_flagged++;
-            }
-          else
-            value = (double)m.value.bytes;
-          break;
-
-        case PS_MEASURE_OTHER:
-        default:
-          continue;
-        }
-
-      g_array_append_val (series->values, value);
-      g_array_append_val (series->indexes, m.index);
-    }
+  run_parts (parts, n_parts, part_add_all);
+  /* The first part takes what the others left, in their order */
+  for (guint p = 1; p < n_parts; p++)
+    for (guint i = 0; i < parts[p].deferred->len; i++)
+      part_add (&parts[0], &g_array_index (parts[p].deferred, PsMeasurement, i));
 
   if (!compute_all_stats (result, &summaries, options->cancellable))
     return g_steal_pointer (&result);
