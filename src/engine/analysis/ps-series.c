@@ -622,31 +622,46 @@ parts_stopped (const Part *parts,
   return FALSE;
 }
 
-/* The durations of each series that go into its statistics */
-static gpointer
-part_count (gpointer data)
+/* Calls func with each measurement of the part, in order, until the
+ * options' cancellable is cancelled */
+static inline void
+part_walk (Part  *self,
+           void (*func) (Part *, const PsMeasurement *))
 {
-  Part *self = data;
   PsMeasurementIter iter;
   PsMeasurement m;
 
   ps_measurement_iter_init_at (&iter, self->store, self->first);
   while (ps_measurement_iter_next (&iter, &m) && m.index < self->end)
     {
-      guint32 index;
-
       if (ps_util_stop_at (m.index, self->options->cancellable))
         {
           self->stopped = TRUE;
-          break;
+          return;
         }
-      if (m.kind != PS_MEASURE_DURATION
-          || ((m.flags & PS_MEASURE_FLAG_NEGATIVE) && !self->options->include_negative))
-        continue;
-      index = measurement_series (&m, self->options, self->series_of, self->n_tracks);
-      if (index != PS_NONE)
-        self->counts[index]++;
+      func (self, &m);
     }
+}
+
+/* Counts a duration that goes into the statistics of its series */
+static void
+count_duration (Part                *self,
+                const PsMeasurement *m)
+{
+  guint32 index;
+
+  if (m->kind != PS_MEASURE_DURATION
+      || ((m->flags & PS_MEASURE_FLAG_NEGATIVE) && !self->options->include_negative))
+    return;
+  index = measurement_series (m, self->options, self->series_of, self->n_tracks);
+  if (index != PS_NONE)
+    self->counts[index]++;
+}
+
+static gpointer
+part_count (gpointer data)
+{
+  part_walk (data, count_duration);
   return NULL;
 }
 
@@ -807,20 +822,7 @@ part_add (Part                *self,
 static gpointer
 part_add_all (gpointer data)
 {
-  Part *self = data;
-  PsMeasurementIter iter;
-  PsMeasurement m;
-
-  ps_measurement_iter_init_at (&iter, self->store, self->first);
-  while (ps_measurement_iter_next (&iter, &m) && m.index < self->end)
-    {
-      if (ps_util_stop_at (m.index, self->options->cancellable))
-        {
-          self->stopped = TRUE;
-          break;
-        }
-      part_add (self, &m);
-    }
+  part_walk (data, part_add);
   return NULL;
 }
 
