@@ -140,6 +140,27 @@ test_measurements_round_trip (void)
       i++;
     }
   g_assert_cmpuint (i, ==, n);
+
+  /* An iterator started anywhere reads on as one from the start: at
+   * checkpoints, across blocks, after far lines and wide values */
+  for (guint64 start = 0; start <= n + 1; start += start % 3 == 0 ? 4093 : 1)
+    {
+      ps_measurement_iter_init_at (&iter, store, start);
+      for (i = start; i < MIN (start + 300, n); i++)
+        {
+          PsMeasurement random_access;
+
+          g_assert_true (ps_measurement_iter_next (&iter, &m));
+          ps_event_store_get_measurement (store, i, &random_access);
+          g_assert_cmpuint (m.index, ==, i);
+          g_assert_cmpuint (m.line, ==, random_access.line);
+          g_assert_cmpuint (m.track, ==, random_access.track);
+          g_assert_cmpuint (m.kind, ==, random_access.kind);
+          g_assert_cmpuint (m.value.bytes, ==, random_access.value.bytes);
+        }
+      if (start + 300 >= n)
+        g_assert_false (ps_measurement_iter_next (&iter, &m));
+    }
 }
 
 /* Typical CE data: small tick counts on nearby lines take 10 bytes an event */

@@ -198,6 +198,135 @@ test_rates (void)
   g_assert_cmpfloat (s->stats.mean, ==, 7);
 }
 
+/* No padding in PsStats: its bytes compare the numbers, NaN or not */
+static void
+assert_stats_equal (const PsStats *a,
+                    const PsStats *b)
+{
+  g_assert_cmpuint (a->count, ==, b->count);
+  g_assert_cmpmem (a, sizeof *a, b, sizeof *b);
+}
+
+/* A log of many measurements is put into series in two halves on two
+ * threads when only the statistics of durations are kept: the series
+ * are those of the whole log in file order all the same — with one rate
+ * per session (ps_stats_compute_scaled ()) and with a rate that changes
+ * on the way */
+static void
+test_summary_halves (void)
+{
+  enum { N_STEPS = 7 };
+  const guint64 n = 400000;
+
+  for (guint changes = 0; changes < 2; changes++)
+    {
+      g_autoptr(PsEventStore) store = ps_event_store_new ();
+      g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+      g_autoptr(GPtrArray) series = NULL;
+      g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr(GArray) memory = g_array_new (FALSE, FALSE, sizeof (double));
+      GArray *ticks[N_STEPS], *seconds[N_STEPS];
+      guint64 excluded[N_STEPS] = { 0 };
+      guint64 cpu_flagged = 0;
+      guint32 session = ps_event_store_add_session (store, 1, FALSE);
+      guint32 steps[N_STEPS];
+      guint32 cpu_track = add_instance (store, session, "app", "CPU: app", 103, 1);
+      guint32 memory_track = add_instance (store, session, "app", "MEM: app", 102, 1);
+      PsSeriesOptions options = { .durations_summary_only = TRUE };
+      guint n_checked = 0;
+
+      for (guint t = 0; t < N_STEPS; t++)
+        {
+          g_autofree char *name = g_strdup_printf ("Step=%u", t);
+
+          steps[t] = add_instance (store, session, "app", name, t, 1);
+          ticks[t] = g_array_new (FALSE, FALSE, sizeof (double));
+          seconds[t] = g_array_new (FALSE, FALSE, sizeof (double));
+        }
+      ps_event_store_add_tick_rate (store, session, 0, 1000);
+      if (changes)
+        ps_event_store_add_tick_rate (store, session, n / 2 + 1, 250);
+
+      for (guint64 i = 0; i < n; i++)
+        {
+          guint t = (guint)(i % N_STEPS);
+          double rate = changes && i > n / 2 ? 250 : 1000;
+          gint64 value = (gint64)((i * 2654435761u) % 100000);
+          double number;
+
+          switch (i % 11)
+            {
+            case 0:
+              number = (double)(i % 97) + 0.5;
+              ps_store_builder_add_cpu (builder, cpu_track, i + 1, number, i % 3 == 0 ? PS_MEASURE_FLAG_OUT_OF_RANGE : 0);
+              cpu_flagged += i % 3 == 0;
+              g_array_append_val (cpu, number);
+              break;
+            case 1:
+              number = (double)(i * 8);
+              ps_store_builder_add_memory (builder, memory_track, i + 1, i * 8, 0);
+              g_array_append_val (memory, number);
+              break;
+            case 2:
+              ps_store_builder_add_duration (builder, steps[t], i + 1, -value - 1, PS_MEASURE_FLAG_NEGATIVE);
+              excluded[t]++;
+              break;
+            default:
+              ps_store_builder_add_duration (builder, steps[t], i + 1, value, 0);
+              number = (double)value;
+              g_array_append_val (ticks[t], number);
+              number /= rate;
+              g_array_append_val (seconds[t], number);
+              break;
+            }
+        }
+      ps_store_builder_flush (builder);
+
+      series = ps_series_collect (store, &options);
+      g_assert_cmpuint (series->len, ==, N_STEPS + 2);
+      for (guint i = 0; i < series->len; i++)
+        {
+          const PsSeries *one = g_ptr_array_index (series, i);
+          PsStats stats, ticks_stats;
+
+          if (one->kind == PS_SERIES_DURATION)
+            {
+              guint t = (guint)one->id;
+
+              if (changes)
+                {
+                  ps_stats_compute ((double *)(gpointer)seconds[t]->data, seconds[t]->len, &stats);
+                  ps_stats_compute ((double *)(gpointer)ticks[t]->data, ticks[t]->len, &ticks_stats);
+                }
+              else
+                ps_stats_compute_scaled ((double *)(gpointer)ticks[t]->data, ticks[t]->len, 1000,
+                                         &stats, &ticks_stats, NULL);
+              assert_stats_equal (&one->stats, &stats);
+              assert_stats_equal (&one->ticks_stats, &ticks_stats);
+              g_assert_cmpuint (one->n_excluded, ==, excluded[t]);
+              n_checked++;
+            }
+          else
+            {
+              GArray *expected = one->kind == PS_SERIES_CPU ? cpu : memory;
+
+              g_assert_cmpuint (one->values->len, ==, expected->len);
+              g_assert_cmpmem (one->values->data, one->values->len * sizeof (double),
+                               expected->data, expected->len * sizeof (double));
+              g_assert_cmpuint (one->n_flagged, ==, one->kind == PS_SERIES_CPU ? cpu_flagged : 0);
+              n_checked++;
+            }
+        }
+      g_assert_cmpuint (n_checked, ==, N_STEPS + 2);
+
+      for (guint t = 0; t < N_STEPS; t++)
+        {
+          g_array_unref (ticks[t]);
+          g_array_unref (seconds[t]);
+        }
+    }
+}
+
 static void
 add_top_span (PsStoreBuilder *builder,
               guint32         track,
@@ -504,6 +633,7 @@ main (int   argc,
 
   g_test_add_func ("/series/instances-and-groups", test_instances_and_groups);
   g_test_add_func ("/series/rates", test_rates);
+  g_test_add_func ("/series/summary-halves", test_summary_halves);
   g_test_add_func ("/series/span-summary", test_span_summary);
   g_test_add_func ("/series/span-many", test_span_many);
 

@@ -394,6 +394,55 @@ ps_measurement_iter_init (PsMeasurementIter *iter,
   iter->line_escape_pos = 0;
 }
 
+/* The position of the first entry of a side table (WideValue or
+ * LineEscape, both sorted by the event index they begin with) at index
+ * or after */
+static gsize
+side_table_lower_bound (GArray  *table,
+                        guint64  index)
+{
+  guint element_size = g_array_get_element_size (table);
+  gsize lo = 0;
+  gsize hi = table->len;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      guint64 at;
+
+      memcpy (&at, table->data + mid * element_size, sizeof at);
+      if (at < index)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+void
+ps_measurement_iter_init_at (PsMeasurementIter *iter,
+                             PsEventStore      *store,
+                             guint64            index)
+{
+  ps_measurement_iter_init (iter, store);
+  index = MIN (index, store->n_measurements);
+  if (index == 0)
+    return;
+
+  iter->index = index;
+  iter->wide_pos = side_table_lower_bound (store->wide_values, index);
+  iter->line_escape_pos = side_table_lower_bound (store->line_escapes, index);
+  /* The next line is the one before plus its distance, except at a
+   * checkpoint */
+  if (index < store->n_measurements && (index & (CHECKPOINT_EVERY - 1)) != 0)
+    {
+      PsMeasurement before;
+
+      ps_event_store_get_measurement (store, index - 1, &before);
+      iter->line = before.line;
+    }
+}
+
 gboolean
 ps_measurement_iter_next (PsMeasurementIter *iter,
                           PsMeasurement     *out)

@@ -14,16 +14,10 @@
  * The appending and reading of the events themselves (measurements,
  * spans, marks, samples, counter values) are in ps-event-store-events.c.
  */
-/* For MADV_POPULATE_WRITE, which is not POSIX */
-#define _DEFAULT_SOURCE
-
 #include "config.h"
 
 #include <inttypes.h>
 #include <string.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 #include "ps-event-store-internal.h"
 #include "ps-span-totals.h"
@@ -52,35 +46,6 @@ typedef struct
   guint32 key;
   guint32 value;
 } MetadataPair;
-
-/* Memory that appends will fill from start to end. Once an array has
- * grown past its first piece, the next ones are faulted in by one call
- * rather than a page fault for every page the appends reach, which on a
- * large log costs as much as the appends themselves; small inputs do not
- * pay for pages they never use. */
-static gpointer
-alloc_for_filling (gsize    size,
-                   gboolean populate)
-{
-  gpointer memory = g_malloc (size);
-
-#if defined (__linux__) && defined (MADV_POPULATE_WRITE)
-  if (populate)
-    {
-      const guintptr page = 4096;
-      guintptr start = ((guintptr) memory + page - 1) & ~(page - 1);
-      guintptr end = ((guintptr) memory + size) & ~(page - 1);
-
-      /* Fails harmlessly on kernels before 5.14: the pages then fault in */
-      if (end > start)
-        madvise ((gpointer) start, end - start, MADV_POPULATE_WRITE);
-    }
-#else
-  (void) populate;
-#endif
-
-  return memory;
-}
 
 /* Faulting the pages in is the kernel clearing them: on a day of PLV2
  * counters, a tenth of the appending thread's time, and that thread is
@@ -120,7 +85,7 @@ prepare_spare (gpointer data,
   for (guint i = 0; i < SPARE_PIECES && g_atomic_int_get (&spare->ref_count) > 1; i++)
     if (g_atomic_pointer_get (&spare->pieces[i]) == NULL)
       {
-        gpointer memory = alloc_for_filling (spare->size, TRUE);
+        gpointer memory = ps_util_alloc_for_filling (spare->size, TRUE, FALSE);
 
         if (!g_atomic_pointer_compare_and_exchange (&spare->pieces[i], NULL, memory))
           g_free (memory);
@@ -169,7 +134,7 @@ store_take_piece (Spare    **slot,
     if (g_atomic_pointer_get (&(*slot)->pieces[i]) != NULL)
       memory = g_atomic_pointer_exchange (&(*slot)->pieces[i], NULL);
   if (memory == NULL)
-    memory = alloc_for_filling (size, growing);
+    memory = ps_util_alloc_for_filling (size, growing, FALSE);
   if (growing)
     request_spare (slot, size);
   return memory;

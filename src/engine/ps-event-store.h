@@ -416,6 +416,10 @@ typedef struct
 
 void           ps_measurement_iter_init          (PsMeasurementIter *iter,
                                                   PsEventStore      *store);
+/* From the measurement of that index on (none past the last) */
+void           ps_measurement_iter_init_at       (PsMeasurementIter *iter,
+                                                  PsEventStore      *store,
+                                                  guint64            index);
 gboolean       ps_measurement_iter_next          (PsMeasurementIter *iter,
                                                   PsMeasurement     *out);
 

@@ -65,6 +65,12 @@ char *ps_util_format_count     (guint64     count);
  * ps_number_format_double () in a new string */
 char *ps_util_format_double    (double      value);
 
+/* Memory of size bytes (zeroed with zeroed) that will be filled from
+ * start to end: with populate, all its pages are faulted in at once */
+gpointer ps_util_alloc_for_filling (gsize    size,
+                                    gboolean populate,
+                                    gboolean zeroed);
+
 /* A 64-bit finalizer (murmur3's fmix64): every input bit moves every
  * output bit, for hash tables keyed by ids and addresses */
 static inline guint64

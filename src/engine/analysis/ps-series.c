@@ -19,6 +19,19 @@
 
 #define N_SERIES_KINDS 3  /* duration, cpu, memory: the measured kinds */
 
+/* Arrays of a size proportional to the log that are filled at once have
+ * their pages faulted in by one call (ps_util_alloc_for_filling ()): at
+ * 256 MiB of CE log, a page fault at a time took a third of the time of
+ * making the series */
+#define POPULATE_MIN_BYTES (1u << 20)
+
+static gpointer
+alloc_filled (gsize    size,
+              gboolean zeroed)
+{
+  return ps_util_alloc_for_filling (size, size >= POPULATE_MIN_BYTES, zeroed);
+}
+
 const char *
 ps_series_kind_to_string (PsSeriesKind kind)
 {
@@ -33,21 +46,41 @@ ps_series_kind_to_string (PsSeriesKind kind)
     }
 }
 
+/* The measured series of one collection lie in one block, followed by
+ * the text of their names and applications: a log may declare hundreds
+ * of thousands of markers, and as many allocations of a few hundred
+ * bytes each took longer than their statistics. The block goes with the
+ * last of its series. */
+typedef struct
+{
+  gint     n_alive;     /* atomic: series not freed yet */
+  PsSeries series[];
+} SeriesSlab;
+
 void
 ps_series_free (PsSeries *series)
 {
+  SeriesSlab *slab;
+
   if (series == NULL)
     return;
 
-  g_free (series->name);
-  g_free (series->app);
+  slab = series->slab;
+  if (slab == NULL)
+    {
+      g_free (series->name);
+      g_free (series->app);
+    }
   g_free (series->context);
   if (series->tracks != &series->first_track)
     g_free (series->tracks);
   g_clear_pointer (&series->values, g_array_unref);
   g_clear_pointer (&series->ticks, g_array_unref);
   g_clear_pointer (&series->indexes, g_array_unref);
-  g_free (series);
+  if (slab == NULL)
+    g_free (series);
+  else if (g_atomic_int_dec_and_test (&slab->n_alive))
+    g_free (slab);
 }
 
 static PsSeriesKind
@@ -63,21 +96,39 @@ series_kind_for (PsMeasureKind kind)
     }
 }
 
-/* summary_of: for durations of which only statistics are kept, empty
- * arrays of doubles and of indexes that all such series share; else NULL */
-static PsSeries *
-series_new (PsEventStore  *store,
-            const PsTrack *track,
-            guint32        track_index,
-            PsSeriesKind   kind,
-            gboolean       has_seconds,
-            GArray        *summary_of[2])
+/* A copy of text at *at, which moves past it */
+static char *
+slab_copy (char       **at,
+           const char  *text)
 {
-  PsSeries *series = g_new0 (PsSeries, 1);
+  char *copy = *at;
+  gsize size = strlen (text) + 1;
+
+  memcpy (copy, text, size);
+  *at += size;
+  return copy;
+}
+
+/* Fills series in its slab, with its name and app copied to *text, which
+ * moves past them. summary_of: for durations of which only statistics
+ * are kept, empty arrays of doubles and of indexes that all such series
+ * share; else NULL */
+static void
+series_init (PsSeries      *series,
+             SeriesSlab    *slab,
+             char         **text,
+             PsEventStore  *store,
+             const PsTrack *track,
+             guint32        track_index,
+             PsSeriesKind   kind,
+             gboolean       has_seconds,
+             GArray        *summary_of[2])
+{
   gboolean summary = summary_of != NULL && kind == PS_SERIES_DURATION;
 
-  series->name = g_strdup (ps_event_store_get_string (store, track->name));
-  series->app = g_strdup (ps_event_store_get_string (store, track->category));
+  series->slab = slab;
+  series->name = slab_copy (text, ps_event_store_get_string (store, track->name));
+  series->app = slab_copy (text, ps_event_store_get_string (store, track->category));
   series->kind = kind;
   series->id = track->number;
   series->instance = track->ordinal;
@@ -108,8 +159,6 @@ series_new (PsEventStore  *store,
       series->unit = "";
       break;
     }
-
-  return series;
 }
 
 static void
@@ -503,45 +552,161 @@ has_rate_changes (PsEventStore *store)
   return FALSE;
 }
 
+/* The measurements are put into the series in parts, [first, end) of
+ * their indexes, on two threads when there are many and only the
+ * statistics of durations are kept: a duration has its slot in the
+ * summaries, counted per part beforehand, so that each part writes its
+ * own; what goes into a series' own arrays, in file order, a later part
+ * leaves to the first, which takes it once done with its own. */
+#define MAX_PARTS       2
+#define PARTS_MIN_COUNT (1u << 18)
+
+typedef struct
+{
+  PsEventStore          *store;
+  const PsSeriesOptions *options;
+  const guint32         *series_of;
+  guint                  n_tracks;
+  GPtrArray             *series;
+  Summaries             *summaries;
+  guint64                first;
+  guint64                end;
+  gsize                 *counts;    /* series → its durations kept in this part;
+                                     * the first part counts in summaries->start + 1 */
+  gsize                 *next;      /* series → its next slot in the summaries */
+  GArray                *deferred;  /* PsMeasurement: left to the first part;
+                                     * NULL in the first part */
+  gboolean               stopped;   /* cancelled */
+} Part;
+
+static void
+part_clear (Part *self)
+{
+  /* A later part's next is its counts, over again */
+  if (self->deferred != NULL)
+    g_free (self->counts);
+  g_clear_pointer (&self->deferred, g_array_unref);
+}
+
+typedef Part Parts[MAX_PARTS];
+
+static void
+parts_clear (Parts *parts)
+{
+  for (guint p = 0; p < MAX_PARTS; p++)
+    part_clear (&(*parts)[p]);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Parts, parts_clear)
+
+static void
+run_parts (Part        *parts,
+           guint        n_parts,
+           GThreadFunc  func)
+{
+  GThread *thread = n_parts > 1 ? g_thread_new ("perfscope-series", func, &parts[1]) : NULL;
+
+  g_assert (n_parts <= MAX_PARTS);
+  func (&parts[0]);
+  if (thread != NULL)
+    g_thread_join (thread);
+}
+
+static gboolean
+parts_stopped (const Part *parts,
+               guint       n_parts)
+{
+  for (guint p = 0; p < n_parts; p++)
+    if (parts[p].stopped)
+      return TRUE;
+  return FALSE;
+}
+
+/* Calls func with each measurement of the part, in order, until the
+ * options' cancellable is cancelled */
+static inline void
+part_walk (Part  *self,
+           void (*func) (Part *, const PsMeasurement *))
+{
+  PsMeasurementIter iter;
+  PsMeasurement m;
+
+  ps_measurement_iter_init_at (&iter, self->store, self->first);
+  while (ps_measurement_iter_next (&iter, &m) && m.index < self->end)
+    {
+      if (ps_util_stop_at (m.index, self->options->cancellable))
+        {
+          self->stopped = TRUE;
+          return;
+        }
+      func (self, &m);
+    }
+}
+
+/* Counts a duration that goes into the statistics of its series */
+static void
+count_duration (Part                *self,
+                const PsMeasurement *m)
+{
+  guint32 index;
+
+  if (m->kind != PS_MEASURE_DURATION
+      || ((m->flags & PS_MEASURE_FLAG_NEGATIVE) && !self->options->include_negative))
+    return;
+  index = measurement_series (m, self->options, self->series_of, self->n_tracks);
+  if (index != PS_NONE)
+    self->counts[index]++;
+}
+
+static gpointer
+part_count (gpointer data)
+{
+  part_walk (data, count_duration);
+  return NULL;
+}
+
 /* FALSE when cancelled */
 static gboolean
 summaries_init (Summaries             *self,
                 PsEventStore          *store,
                 const PsSeriesOptions *options,
-                const guint32         *series_of,
-                guint                  n_tracks,
+                Part                  *parts,
+                guint                  n_parts,
                 guint                  n_series)
 {
-  PsMeasurementIter iter;
-  PsMeasurement m;
+  self->start = alloc_filled ((n_series + 1) * sizeof (gsize), TRUE);
+  self->next = alloc_filled ((n_series + 1) * sizeof (gsize), FALSE);
+  parts[0].counts = self->start + 1;
+  parts[0].next = self->next;
+  for (guint p = 1; p < n_parts; p++)
+    parts[p].next = parts[p].counts = alloc_filled ((n_series + 1) * sizeof (gsize), TRUE);
+  run_parts (parts, n_parts, part_count);
+  if (parts_stopped (parts, n_parts))
+    return FALSE;
 
-  self->start = g_new0 (gsize, n_series + 1);
-  ps_measurement_iter_init (&iter, store);
-  while (ps_measurement_iter_next (&iter, &m))
-    {
-      guint32 index;
-
-      if (ps_util_stop_at (m.index, options->cancellable))
-        return FALSE;
-      if (m.kind != PS_MEASURE_DURATION
-          || ((m.flags & PS_MEASURE_FLAG_NEGATIVE) && !options->include_negative))
-        continue;
-      index = measurement_series (&m, options, series_of, n_tracks);
-      if (index != PS_NONE)
-        self->start[index + 1]++;
-    }
-
+  /* Each series' slots, and those of each part in them */
   for (guint i = 0; i < n_series; i++)
-    self->start[i + 1] += self->start[i];
-  self->next = g_memdup2 (self->start, (n_series + 1) * sizeof (gsize));
-  self->ticks = g_new (double, self->start[n_series] + 1);
+    {
+      gsize counted[MAX_PARTS];
+      gsize at = self->start[i];
+
+      for (guint p = 0; p < n_parts; p++)
+        counted[p] = parts[p].counts[i];
+      for (guint p = 0; p < n_parts; p++)
+        {
+          parts[p].next[i] = at;
+          at += counted[p];
+        }
+      self->start[i + 1] = at;
+    }
+  self->ticks = alloc_filled ((self->start[n_series] + 1) * sizeof (double), FALSE);
   /* A series lies in one session: with at most one rate in each, its
    * values are its ticks over one rate, and their statistics follow from
    * those of the ticks (ps_stats_compute_scaled ()) */
   if (options->tick_rate_override > 0 || !has_rate_changes (store))
     self->rates = g_new0 (double, n_series + 1);
   else
-    self->values = g_new (double, self->start[n_series] + 1);
+    self->values = alloc_filled ((self->start[n_series] + 1) * sizeof (double), FALSE);
   return TRUE;
 }
 
@@ -567,6 +732,98 @@ summaries_set_rates (Summaries             *self,
 
       self->rates[i] = one->kind == PS_SERIES_DURATION && one->has_seconds && rate > 0 ? rate : 0;
     }
+}
+
+/* Puts a measurement into its series */
+static void
+part_add (Part                *self,
+          const PsMeasurement *m)
+{
+  const PsSeriesOptions *options = self->options;
+  Summaries *summaries = self->summaries;
+  guint32 index = measurement_series (m, options, self->series_of, self->n_tracks);
+  gboolean excluded = (m->flags & PS_MEASURE_FLAG_NEGATIVE) && !options->include_negative;
+  PsSeries *series;
+  double value;
+
+  if (index == PS_NONE)
+    return;
+  /* A later part writes only the slots of durations */
+  if (self->deferred != NULL && (m->kind != PS_MEASURE_DURATION || excluded || summaries->ticks == NULL))
+    {
+      g_array_append_val (self->deferred, *m);
+      return;
+    }
+  series = g_ptr_array_index (self->series, index);
+
+  switch ((PsMeasureKind)m->kind)
+    {
+    case PS_MEASURE_DURATION:
+      {
+        double ticks = (double)m->value.ticks;
+        double rate;
+
+        if (excluded)
+          {
+            series->n_excluded++;
+            return;
+          }
+        /* One rate per series: summaries_set_rates () gives it */
+        if (summaries->rates != NULL)
+          {
+            summaries->ticks[self->next[index]++] = ticks;
+            return;
+          }
+
+        /* The rate in effect at this event (ce-perflog.md §7 #8) */
+        if (options->tick_rate_override > 0)
+          rate = options->tick_rate_override;
+        else
+          rate = ps_event_store_get_tick_rate (self->store, series->session, m->index);
+
+        value = series->has_seconds && rate > 0 ? ticks / rate : ticks;
+        if (summaries->values != NULL)
+          {
+            gsize at = self->next[index]++;
+
+            summaries->values[at] = value;
+            summaries->ticks[at] = ticks;
+            return;
+          }
+        g_array_append_val (series->ticks, ticks);
+      }
+      break;
+
+    case PS_MEASURE_CPU:
+      value = m->value.number;
+      if (m->flags & PS_MEASURE_FLAG_OUT_OF_RANGE)
+        series->n_flagged++;
+      break;
+
+    case PS_MEASURE_MEMORY:
+      if (m->flags & PS_MEASURE_FLAG_FRACTIONAL)
+        {
+          value = m->value.number;
+          series->n_flagged++;
+        }
+      else
+        value = (double)m->value.bytes;
+      break;
+
+    case PS_MEASURE_OTHER:
+    default:
+      return;
+    }
+
+  g_array_append_val (series->values, value);
+  g_array_append_val (series->indexes, m->index);
+}
+
+static gpointer
+part_add_all (gpointer data)
+{
+  part_walk (data, part_add);
+  return NULL;
 }
 
 /* The statistics of one series, from the summaries when they hold its values */
@@ -662,6 +919,19 @@ compute_all_stats (GPtrArray       *series,
   return !job.cancelled && !g_cancellable_is_cancelled (cancellable);
 }
 
+typedef struct
+{
+  guint32  track;
+  guint    kind;         /* in kinds[] of ps_series_collect () */
+  gboolean has_seconds;
+} PlannedSeries;
+
+typedef struct
+{
+  guint32 series;
+  guint32 track;
+} MergedTrack;
+
 GPtrArray *
 ps_series_collect (PsEventStore          *store,
                    const PsSeriesOptions *options)
@@ -679,10 +949,14 @@ ps_series_collect (PsEventStore          *store,
   g_auto(Summaries) summaries = { 0 };
   g_autoptr(GArray) no_values = NULL;
   g_autoptr(GArray) no_indexes = NULL;
-  PsMeasurementIter iter;
-  PsMeasurement m;
+  /* The series to make, and the tracks merged into them by name */
+  g_autoptr(GArray) planned = g_array_new (FALSE, FALSE, sizeof (PlannedSeries));
+  g_autoptr(GArray) merged = g_array_new (FALSE, FALSE, sizeof (MergedTrack));
+  gsize text_size = 0;
+  g_auto(Parts) parts = { 0 };
+  guint n_parts;
+  guint64 n_measurements;
   guint n_tracks;
-  double rate = 0;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
 
@@ -692,7 +966,7 @@ ps_series_collect (PsEventStore          *store,
   result = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_series_free);
   groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   n_tracks = ps_event_store_get_n_tracks (store);
-  series_of = g_new (guint32, (gsize)n_tracks * N_SERIES_KINDS + 1);
+  series_of = alloc_filled (((gsize)n_tracks * N_SERIES_KINDS + 1) * sizeof (guint32), FALSE);
   if (options->durations_summary_only)
     {
       no_values = g_array_new (FALSE, FALSE, sizeof (double));
@@ -714,6 +988,8 @@ ps_series_collect (PsEventStore          *store,
 
       for (guint k = 0; k < N_SERIES_KINDS; k++)
         {
+          PlannedSeries planned_one = { t, k, has_seconds };
+
           series_of[t * N_SERIES_KINDS + k] = PS_NONE;
 
           if ((track->flags & kind_flags[k]) == 0)
@@ -726,103 +1002,66 @@ ps_series_collect (PsEventStore          *store,
 
               if (found != NULL)
                 {
-                  guint index = GPOINTER_TO_UINT (found) - 1;
+                  MergedTrack more = { GPOINTER_TO_UINT (found) - 1, t };
 
-                  series_add_track (g_ptr_array_index (result, index), t);
-                  series_of[t * N_SERIES_KINDS + k] = index;
+                  g_array_append_val (merged, more);
+                  series_of[t * N_SERIES_KINDS + k] = more.series;
                   continue;
                 }
-              g_hash_table_insert (groups, g_steal_pointer (&key), GUINT_TO_POINTER (result->len + 1));
+              g_hash_table_insert (groups, g_steal_pointer (&key), GUINT_TO_POINTER (planned->len + 1));
             }
 
-          series_of[t * N_SERIES_KINDS + k] = result->len;
-          g_ptr_array_add (result, series_new (store, track, t, kinds[k], has_seconds,
-                                               options->durations_summary_only ? (GArray *[2]) { no_values, no_indexes } : NULL));
+          series_of[t * N_SERIES_KINDS + k] = planned->len;
+          g_array_append_val (planned, planned_one);
+          text_size += strlen (ps_event_store_get_string (store, track->name)) + 1
+                       + strlen (ps_event_store_get_string (store, track->category)) + 1;
         }
     }
 
+  if (planned->len > 0)
+    {
+      SeriesSlab *slab = alloc_filled (sizeof (SeriesSlab) + planned->len * sizeof (PsSeries) + text_size, TRUE);
+      char *text = (char *)&slab->series[planned->len];
+
+      slab->n_alive = (gint)planned->len;
+      for (guint i = 0; i < planned->len; i++)
+        {
+          const PlannedSeries *one = &g_array_index (planned, PlannedSeries, i);
+
+          series_init (&slab->series[i], slab, &text, store, ps_event_store_get_track (store, one->track),
+                       one->track, kinds[one->kind], one->has_seconds,
+                       options->durations_summary_only ? (GArray *[2]) { no_values, no_indexes } : NULL);
+          g_ptr_array_add (result, &slab->series[i]);
+        }
+      for (guint i = 0; i < merged->len; i++)
+        {
+          const MergedTrack *more = &g_array_index (merged, MergedTrack, i);
+
+          series_add_track (g_ptr_array_index (result, more->series), more->track);
+        }
+    }
+
+  n_measurements = ps_event_store_get_n_measurements (store);
+  n_parts = options->durations_summary_only && n_measurements >= PARTS_MIN_COUNT ? MAX_PARTS : 1;
+  for (guint p = 0; p < n_parts; p++)
+    {
+      parts[p] = (Part) { store, options, series_of, n_tracks, result, &summaries,
+                          n_measurements * p / n_parts, n_measurements * (p + 1) / n_parts };
+      if (p > 0)
+        parts[p].deferred = g_array_new (FALSE, FALSE, sizeof (PsMeasurement));
+    }
+
   if (options->durations_summary_only
-      && !summaries_init (&summaries, store, options, series_of, n_tracks, result->len))
+      && !summaries_init (&summaries, store, options, parts, n_parts, result->len))
     return g_steal_pointer (&result);
   if (summaries.rates != NULL)
     summaries_set_rates (&summaries, store, options, result);
 
-  ps_measurement_iter_init (&iter, store);
-  while (ps_measurement_iter_next (&iter, &m))
-    {
-      PsSeries *series;
-      guint32 index;
-      double value;
-
-      if (ps_util_stop_at (m.index, options->cancellable))
-        break;
-
-      index = measurement_series (&m, options, series_of, n_tracks);
-      if (index == PS_NONE)
-        continue;
-      series = g_ptr_array_index (result, index);
-
-      switch ((PsMeasureKind)m.kind)
-        {
-        case PS_MEASURE_DURATION:
-          {
-            double ticks = (double)m.value.ticks;
-
-            if ((m.flags & PS_MEASURE_FLAG_NEGATIVE) && !options->include_negative)
-              {
-                series->n_excluded++;
-                continue;
-              }
-            /* One rate per series: summaries_set_rates () gives it */
-            if (summaries.rates != NULL)
-              {
-                summaries.ticks[summaries.next[index]++] = ticks;
-                continue;
-              }
-
-            /* The rate in effect at this event (ce-perflog.md §7 #8) */
-            if (options->tick_rate_override > 0)
-              rate = options->tick_rate_override;
-            else
-              rate = ps_event_store_get_tick_rate (store, series->session, m.index);
-
-            value = series->has_seconds && rate > 0 ? ticks / rate : ticks;
-            if (summaries.values != NULL)
-              {
-                gsize at = summaries.next[index]++;
-
-                summaries.values[at] = value;
-                summaries.ticks[at] = ticks;
-                continue;
-              }
-            g_array_append_val (series->ticks, ticks);
-          }
-          break;
-
-        case PS_MEASURE_CPU:
-          value = m.value.number;
-          if (m.flags & PS_MEASURE_FLAG_OUT_OF_RANGE)
-            series->n_flagged++;
-          break;
-
-        case PS_MEASURE_MEMORY:
-          if (m.flags & PS_MEASURE_FLAG_FRACTIONAL)
-            {
-              value = m.value.number;
-              series->n_flagged++;
-            }
-          else
-            value = (double)m.value.bytes;
-          break;
-
-        case PS_MEASURE_OTHER:
-        default:
-          continue;
-        }
-
-      g_array_append_val (series->values, value);
-      g_array_append_val (series->indexes, m.index);
-    }
+  run_parts (parts, n_parts, part_add_all);
+  /* The first part takes what the others left, in their order */
+  for (guint p = 1; p < n_parts; p++)
+    for (guint i = 0; i < parts[p].deferred->len; i++)
+      part_add (&parts[0], &g_array_index (parts[p].deferred, PsMeasurement, i));
 
   if (!compute_all_stats (result, &summaries, options->cancellable))
     return g_steal_pointer (&result);

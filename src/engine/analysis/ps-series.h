@@ -52,6 +52,10 @@ typedef struct
   PsStats      ticks_stats;   /* durations only: over ticks */
   double       self_sum;      /* spans: total self time of the measured ones, in `unit` */
   guint32      first_track;   /* where tracks points while there is one */
+  /*< private >*/
+  gpointer     slab;          /* the block the series was allocated in with
+                               * others of its collection, and its name and
+                               * app with it; NULL when on its own */
 } PsSeries;
 
 typedef struct
