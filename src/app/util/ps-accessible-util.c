@@ -40,6 +40,136 @@ gather_text (GtkWidget *widget,
     gather_text (child, text);
 }
 
+/* The icons GTK draws as part of a control (a drop-down's or menu
+ * button's arrow, a check box's indicator), of a type it does not export:
+ * GTK 4.8 presents them as "GtkBuiltinIcon", and the control they belong
+ * to says the same in words */
+static gboolean
+is_indicator (GtkWidget *widget)
+{
+  GType type = g_type_from_name ("GtkBuiltinIcon");
+
+  return type != G_TYPE_INVALID && G_TYPE_CHECK_INSTANCE_TYPE (widget, type);
+}
+
+static void
+hide_indicators (GtkWidget *root)
+{
+  if (is_indicator (root))
+    {
+      gtk_accessible_update_state (GTK_ACCESSIBLE (root), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
+      return;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    hide_indicators (child);
+}
+
+static GtkWidget *
+first_descendant (GtkWidget *root,
+                  GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = G_TYPE_CHECK_INSTANCE_TYPE (child, type) ? child : first_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The button inside @drop_down: the popover beside it is left alone */
+static GtkWidget *
+drop_down_button (GtkDropDown *drop_down)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (drop_down));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_BUTTON (child))
+      return child;
+  return NULL;
+}
+
+/* The text of @drop_down's chosen item: a string list's, or its
+ * expression's; NULL when none is chosen */
+static char *
+chosen_text (GtkDropDown *drop_down)
+{
+  GObject *item = gtk_drop_down_get_selected_item (drop_down);
+  GtkExpression *expression = gtk_drop_down_get_expression (drop_down);
+  char *text = NULL;
+
+  if (item == NULL)
+    return NULL;
+  if (GTK_IS_STRING_OBJECT (item))
+    return g_strdup (gtk_string_object_get_string (GTK_STRING_OBJECT (item)));
+  if (expression != NULL)
+    {
+      GValue value = G_VALUE_INIT;
+
+      if (gtk_expression_evaluate (expression, item, &value) && G_VALUE_HOLDS_STRING (&value))
+        text = g_value_dup_string (&value);
+      g_value_unset (&value);
+    }
+  return text;
+}
+
+/* The button of a drop-down shows the chosen item in a stack, with a
+ * page for no item; GTK 4.8 names the item's page and widget after their
+ * types, and makes the widget's content only once it is shown. Both read
+ * as the chosen item's text, as it changes; the arrow is left out. */
+static void
+tidy_drop_down_button (GtkDropDown *drop_down)
+{
+  GtkWidget *button = drop_down_button (drop_down);
+  g_autofree char *text = chosen_text (drop_down);
+  GtkWidget *stack;
+  GtkWidget *item;
+  GtkWidget *empty;
+
+  if (button == NULL)
+    return;
+  hide_indicators (button);
+  stack = first_descendant (button, GTK_TYPE_STACK);
+  if (stack == NULL)
+    return;
+  item = gtk_stack_get_child_by_name (GTK_STACK (stack), "item");
+  empty = gtk_stack_get_child_by_name (GTK_STACK (stack), "empty");
+  /* Only the page on show is read */
+  if (item != NULL)
+    {
+      GtkStackPage *page = gtk_stack_get_page (GTK_STACK (stack), item);
+
+      gtk_accessible_update_property (GTK_ACCESSIBLE (page), GTK_ACCESSIBLE_PROPERTY_LABEL, text != NULL ? text : "", -1);
+      gtk_accessible_update_state (GTK_ACCESSIBLE (page), GTK_ACCESSIBLE_STATE_HIDDEN, text == NULL, -1);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (item), GTK_ACCESSIBLE_PROPERTY_LABEL, text != NULL ? text : "", -1);
+    }
+  if (empty != NULL)
+    {
+      GtkStackPage *page = gtk_stack_get_page (GTK_STACK (stack), empty);
+
+      /* "(None)" */
+      if (GTK_IS_LABEL (empty))
+        gtk_accessible_update_relation (GTK_ACCESSIBLE (page), GTK_ACCESSIBLE_RELATION_LABELLED_BY, empty, NULL, -1);
+      gtk_accessible_update_state (GTK_ACCESSIBLE (page), GTK_ACCESSIBLE_STATE_HIDDEN, text != NULL, -1);
+    }
+}
+
+static void
+tidy_drop_down (GtkDropDown *drop_down)
+{
+  if (g_object_get_data (G_OBJECT (drop_down), "ps-accessible-tidy") != NULL)
+    return;
+  g_object_set_data (G_OBJECT (drop_down), "ps-accessible-tidy", GINT_TO_POINTER (1));
+  g_signal_connect_after (drop_down, "notify::selected-item", G_CALLBACK (tidy_drop_down_button), NULL);
+  g_signal_connect_after (drop_down, "notify::model", G_CALLBACK (tidy_drop_down_button), NULL);
+  tidy_drop_down_button (drop_down);
+}
+
 static GtkColumnViewColumn *
 first_visible_column (GtkColumnView *view)
 {
@@ -238,6 +368,7 @@ ps_accessible_name_drop_down (GtkDropDown *drop_down,
        child = gtk_widget_get_next_sibling (child))
     if (GTK_IS_BUTTON (child))
       gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  tidy_drop_down (drop_down);
 }
 
 static void
@@ -254,6 +385,9 @@ ps_accessible_hide_empty (GtkLabel *label)
 {
   g_return_if_fail (GTK_IS_LABEL (label));
 
+  if (g_object_get_data (G_OBJECT (label), "ps-accessible-hide-empty") != NULL)
+    return;
+  g_object_set_data (G_OBJECT (label), "ps-accessible-hide-empty", GINT_TO_POINTER (1));
   g_signal_connect (label, "notify::label", G_CALLBACK (label_changed_cb), NULL);
   label_changed_cb (label);
 }
@@ -369,17 +503,38 @@ ps_accessible_name_parts (GtkWidget *root)
   else if (GTK_IS_PANED (root) && g_object_get_data (G_OBJECT (root), "ps-accessible-named") == NULL)
     /* Translators: two parts of a view with a divider, for a screen reader */
     ps_accessible_name_paned (GTK_PANED (root), _("Split view"));
-  else if (GTK_IS_LABEL (root) && GTK_IS_DROP_DOWN (gtk_label_get_mnemonic_widget (GTK_LABEL (root))))
-    /* The button inside a drop-down reads as the drop-down's label */
-    for (GtkWidget *child = gtk_widget_get_first_child (gtk_label_get_mnemonic_widget (GTK_LABEL (root)));
-         child != NULL;
-         child = gtk_widget_get_next_sibling (child))
-      {
-        if (GTK_IS_BUTTON (child))
-          gtk_accessible_update_relation (GTK_ACCESSIBLE (child),
-                                          GTK_ACCESSIBLE_RELATION_LABELLED_BY, root, NULL,
-                                          -1);
-      }
+  else if (GTK_IS_LABEL (root))
+    {
+      GtkWidget *target = gtk_label_get_mnemonic_widget (GTK_LABEL (root));
+
+      /* A label that says nothing yet (a count, a status line) is not
+       * read until it does */
+      ps_accessible_hide_empty (GTK_LABEL (root));
+      /* The button inside a drop-down reads as the drop-down's label */
+      if (GTK_IS_DROP_DOWN (target) && drop_down_button (GTK_DROP_DOWN (target)) != NULL)
+        gtk_accessible_update_relation (GTK_ACCESSIBLE (drop_down_button (GTK_DROP_DOWN (target))),
+                                        GTK_ACCESSIBLE_RELATION_LABELLED_BY, root, NULL,
+                                        -1);
+    }
+  else if (is_indicator (root))
+    gtk_accessible_update_state (GTK_ACCESSIBLE (root), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
+  else if (GTK_IS_DROP_DOWN (root))
+    {
+      /* Its popover's list is GTK's, made when it opens */
+      tidy_drop_down (GTK_DROP_DOWN (root));
+      return;
+    }
+  else if (GTK_IS_MENU_BUTTON (root) && gtk_menu_button_get_label (GTK_MENU_BUTTON (root)) != NULL)
+    {
+      /* GTK 4.8 names the button inside after the text, the menu button
+       * around it after its type */
+      GtkWidget *label = first_descendant (root, GTK_TYPE_LABEL);
+
+      if (label != NULL)
+        gtk_accessible_update_relation (GTK_ACCESSIBLE (root),
+                                        GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL,
+                                        -1);
+    }
   else if (GTK_IS_STACK (root))
     for (GtkWidget *child = gtk_widget_get_first_child (root);
          child != NULL;

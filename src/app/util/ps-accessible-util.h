@@ -22,7 +22,8 @@ void ps_accessible_name_table     (GtkColumnView *view);
 /* The row widget showing @list_item in a GtkListView: named @name */
 void ps_accessible_name_list_row  (GtkListItem   *list_item,
                                    const char    *name);
-/* @drop_down and the button inside it, which GTK leaves unnamed */
+/* @drop_down and the button inside it, which GTK leaves unnamed; the
+ * chosen item's parts read as its text, the arrow is left out */
 void ps_accessible_name_drop_down (GtkDropDown   *drop_down,
                                    const char    *name);
 /* The page of @stack named @page_name, which GTK names after its type
@@ -37,8 +38,10 @@ void ps_accessible_name_paned     (GtkPaned      *paned,
  * scroll bars by their direction */
 void ps_accessible_name_scrolling (GtkWidget     *root);
 /* Below @root: the tabs of a view, spinners, dividers not named yet,
- * the buttons of drop-downs named by a mnemonic label and the untitled
- * pages of stacks ("table", "empty", "charts", "flame") */
+ * drop-downs (their buttons named by a mnemonic label), menu buttons
+ * with a text, the untitled pages of stacks ("table", "empty", "charts",
+ * "flame"); labels without text and GTK's drawn indicators (arrows,
+ * check marks) are not presented */
 void ps_accessible_name_parts     (GtkWidget     *root);
 /* @label is not presented while it has no text */
 void ps_accessible_hide_empty     (GtkLabel      *label);

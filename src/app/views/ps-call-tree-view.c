@@ -1460,6 +1460,9 @@ ps_call_tree_view_init (PsCallTreeView *self)
   GtkSorter *row_sorter;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Its actions make it an element a screen reader can act on: it reads
+   * as what it is */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Call tree"), -1);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
 
