@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "ps-accessible-util.h"
-#include "ps-application.h"
 #include "ps-call-tree-view-private.h"
 #include "ps-profile-track-row.h"
 #include "ps-profile-view-private.h"
@@ -851,11 +850,13 @@ apply_symbol_folder (PsProfileView *self,
 
   if (application == NULL)
     application = GTK_APPLICATION (g_application_get_default ());
-  if (path == NULL || !PS_IS_APPLICATION (application))
+  if (path == NULL || application == NULL
+      || g_object_class_find_property (G_OBJECT_GET_CLASS (application), "symbol-folder") == NULL)
     return;
 
-  /* The run page reloads the run with it */
-  ps_application_set_symbol_folder (PS_APPLICATION (application), path);
+  /* The application's property, which the run page follows to reload the
+   * run with it */
+  g_object_set (application, "symbol-folder", path, NULL);
 }
 
 #if GTK_CHECK_VERSION (4, 10, 0)
