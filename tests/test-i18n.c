@@ -244,6 +244,18 @@ test_compare_units (Fixture       *fixture,
   g_assert_true (g_str_has_suffix (own, " Mo/s"));
 }
 
+/* Sizes in French units, as GLib's g_format_size () writes them */
+static void
+test_byte_units (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *size = ps_view_format_quantity (PS_VIEW_QUANTITY_BYTES, 10.5 * 1024 * 1024);
+
+  g_assert_cmpstr (size, ==, "10,50 Mio");
+  g_assert_cmpstr (ps_view_quantity_unit (PS_VIEW_QUANTITY_BYTES, 2048, NULL), ==, "Kio");
+  g_assert_cmpstr (ps_view_unit_name ("bytes"), ==, "octets");
+}
+
 static void
 test_numbers (Fixture       *fixture,
               gconstpointer  data)
@@ -323,6 +335,7 @@ main (int   argc,
       ADD_TEST ("/i18n/fr/numbers", test_numbers);
       ADD_TEST ("/i18n/fr/trend-units", test_trend_units);
       ADD_TEST ("/i18n/fr/compare-units", test_compare_units);
+      ADD_TEST ("/i18n/fr/byte-units", test_byte_units);
     }
 
   status = gui_test_run ();

@@ -129,16 +129,7 @@ pick_unit (PsHistogramView *self,
   if (is_time (self))
     pick_time_unit (magnitude, scale, suffix);
   else if (g_strcmp0 (self->unit, "bytes") == 0)
-    {
-      if (magnitude >= 1024.0 * 1024 * 1024)
-        *scale = 1024.0 * 1024 * 1024, *suffix = "GiB";
-      else if (magnitude >= 1024.0 * 1024)
-        *scale = 1024.0 * 1024, *suffix = "MiB";
-      else if (magnitude >= 1024.0)
-        *scale = 1024.0, *suffix = "KiB";
-      else
-        *scale = 1, *suffix = "B";
-    }
+    *suffix = ps_view_quantity_unit (PS_VIEW_QUANTITY_BYTES, magnitude, scale);
   else if (g_strcmp0 (self->unit, "percent") == 0)
     *scale = 1, *suffix = "%";
   else

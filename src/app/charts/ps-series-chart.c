@@ -109,8 +109,6 @@ unit_scale (PsSeriesChartUnit   unit,
             double             *scale,
             const char        **suffix)
 {
-  static const char *byte_units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-
   *scale = 1;
   *suffix = "";
 
@@ -121,16 +119,7 @@ unit_scale (PsSeriesChartUnit   unit,
       break;
 
     case PS_SERIES_CHART_UNIT_BYTES:
-      {
-        guint i = 0;
-
-        while (magnitude >= *scale * 1024 && i + 1 < G_N_ELEMENTS (byte_units))
-          {
-            *scale *= 1024;
-            i++;
-          }
-        *suffix = byte_units[i];
-      }
+      *suffix = ps_view_quantity_unit (PS_VIEW_QUANTITY_BYTES, magnitude, scale);
       break;
 
     case PS_SERIES_CHART_UNIT_SECONDS:

@@ -1136,7 +1136,7 @@ build_measurement_model (ModelData    *data,
             default:
               g_ptr_array_add (labels, g_strdup_printf (_("%s (memory)"), name));
               one.label = g_ptr_array_index (labels, labels->len - 1);
-              one.unit = "MiB";
+              one.unit = C_("byte unit", "MiB");
               one.unit_scale = 1.0 / (1024 * 1024);
               break;
             }

@@ -275,7 +275,7 @@ refresh_charts (PsRecordPage *self)
       else
         ps_counter_chart_set_title (chart, track_name (store, key->parent));
       if (g_strcmp0 (unit, "bytes") == 0 && c < highest->len && g_array_index (highest, double, c) >= MEBIBYTE)
-        ps_counter_chart_set_unit (chart, "MiB", 1 / MEBIBYTE);
+        ps_counter_chart_set_unit (chart, C_("byte unit", "MiB"), 1 / MEBIBYTE);
       else
         ps_counter_chart_set_unit (chart, unit, 1);
     }

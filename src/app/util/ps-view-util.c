@@ -138,7 +138,11 @@ ps_view_quantity_unit (PsViewQuantity  quantity,
                        double          magnitude,
                        double         *scale)
 {
-  static const char *byte_units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+  /* Translated as GLib's g_format_size () writes them (French: o, Kio, Mio) */
+  static const char *byte_units[] = {
+    NC_("byte unit", "B"), NC_("byte unit", "KiB"), NC_("byte unit", "MiB"),
+    NC_("byte unit", "GiB"), NC_("byte unit", "TiB"),
+  };
   double unused;
 
   if (scale == NULL)
@@ -168,7 +172,7 @@ ps_view_quantity_unit (PsViewQuantity  quantity,
             *scale *= 1024;
             i++;
           }
-        return byte_units[i];
+        return g_dpgettext2 (NULL, "byte unit", byte_units[i]);
       }
 
     case PS_VIEW_QUANTITY_PERCENT:

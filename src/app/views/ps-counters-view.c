@@ -311,7 +311,8 @@ format_value (double      value,
   number = ps_view_format_number (value);
   if (unit == NULL || *unit == '\0')
     return g_steal_pointer (&number);
-  return g_strdup_printf ("%s %s", number, unit);
+  /* Translators: a number and its unit, "5.20 ms" */
+  return g_strdup_printf (C_("value with unit", "%s %s"), number, ps_view_unit_name (unit));
 }
 
 static const char *
@@ -381,7 +382,7 @@ stats_cell_text (PsCountersView *self,
     case STATS_COUNTER:
       return g_strdup (ps_counter_node_get_label (node));
     case STATS_UNIT:
-      return g_strdup (ps_counter_node_get_unit (node));
+      return g_strdup (ps_view_unit_name (ps_counter_node_get_unit (node)));
     case STATS_COUNT:
     case STATS_MISSING:
       return ps_view_format_count ((guint64)stats_number (self, node, column));
@@ -516,7 +517,7 @@ add_chart (PsCountersView *self,
   ps_counter_chart_set_title (chart, title);
   /* Bytes are easier to read in MiB */
   if (g_strcmp0 (unit, "bytes") == 0 && highest >= MEBIBYTE)
-    ps_counter_chart_set_unit (chart, "MiB", 1 / MEBIBYTE);
+    ps_counter_chart_set_unit (chart, C_("byte unit", "MiB"), 1 / MEBIBYTE);
   else
     ps_counter_chart_set_unit (chart, unit, 1);
   ps_counter_chart_set_stacked (chart, self->stacked);
@@ -1175,7 +1176,7 @@ tree_bind_cb (GtkSignalListItemFactory *factory,
 
   gtk_tree_expander_set_list_row (expander, tree_row);
   gtk_label_set_text (GTK_LABEL (label), ps_counter_node_get_label (node));
-  gtk_label_set_text (GTK_LABEL (unit), ps_counter_node_get_unit (node));
+  gtk_label_set_text (GTK_LABEL (unit), ps_view_unit_name (ps_counter_node_get_unit (node)));
   gtk_widget_set_tooltip_text (label, ps_counter_node_get_kind (node) == PS_TRACK_COUNTER && *path != '\0'
                                       ? path : ps_counter_node_get_label (node));
   checked = g_object_bind_property (node, "checked", check, "active", G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
