@@ -5,8 +5,10 @@
 # AT-SPI tree is read through pyatspi after each page of the run is shown
 # (the view's tabs, the call tree's modes). Every element named after a
 # GTK or Perfscope type ("GtkColumnViewCell": GTK's name when the
-# application gives none) and every focusable or actionable element
-# without a name is a failure, listed with its place in the tree.
+# application gives none), every focusable or actionable element
+# without a name and every control whose name reads the underscore of its
+# access key ("Per t_hread") is a failure, listed with its place in the
+# tree.
 #
 # The window around the run (menu button, tabs, welcome page) is walked
 # too and reported in its own check.
@@ -94,9 +96,29 @@ def walk(node, path, visit):
             walk(child, here, visit)
 
 
+def without_mnemonic(text):
+    """A label's text as shown: Per t_hread → Per thread, a__b → a_b"""
+    return re.sub(r"_(.)", r"\1", text)
+
+
+def reads_mnemonic(node, name):
+    """Whether a control's name reads the underscore of its access key
+    ("Per t_hread", "_Retry Retry"): a name with an underscore over a label
+    that shows the same words without it"""
+    if "_" not in name:
+        return False
+    try:
+        labels = [node.getChildAtIndex(i).name or "" for i in range(node.childCount)
+                  if node.getChildAtIndex(i) is not None and node.getChildAtIndex(i).getRoleName() == "label"]
+    except Exception:
+        return False
+    return any(label and label != name and without_mnemonic(name) in (label, f"{label} {label}") for label in labels)
+
+
 def bad_names(root):
     """Every element of the tree from root whose name is a type's, or empty
-    where the element takes the focus or an action"""
+    where the element takes the focus or an action, or reads an access
+    key's underscore"""
     found = []
 
     def visit(node, info, path):
@@ -105,6 +127,8 @@ def bad_names(root):
             found.append(" › ".join(path[-4:]))
         elif name.strip() == "" and (focusable or actions > 0):
             found.append(" › ".join(path[-4:]) + " (no name)")
+        elif reads_mnemonic(node, name):
+            found.append(" › ".join(path[-4:]) + " (reads the access key's underscore)")
 
     walk(root, [], visit)
     return found

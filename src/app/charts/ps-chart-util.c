@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ps-accessible-util.h"
 #include "ps-chart-util.h"
 #include "ps-view-util.h"
 
@@ -173,6 +174,7 @@ ps_chart_zoom_button_new (GtkWidget *chart)
                                          "zoomed, it spans only the range of the values, and says so"));
   gtk_widget_add_css_class (button, "chart-zoom");
   gtk_widget_set_focus_on_click (button, FALSE);
+  ps_accessible_name_as_shown (button);
   gtk_widget_set_parent (button, chart);
   return button;
 }

@@ -487,15 +487,81 @@ untitled_page_label (const char *page_name)
   return NULL;
 }
 
+/* GTK 4.8 names a control with an access key by its label as written,
+ * underscore and all ("Per t_hread"), and a button by that and by its
+ * label's text ("_Retry Retry"): each is named by the text its label shows */
+void
+ps_accessible_name_as_shown (GtkWidget *widget)
+{
+  GtkWidget *label = first_descendant (widget, GTK_TYPE_LABEL);
+
+  if (label == NULL || !gtk_label_get_use_underline (GTK_LABEL (label)) || *gtk_label_get_text (GTK_LABEL (label)) == '\0')
+    return;
+  if (GTK_IS_BUTTON (widget) && gtk_widget_get_parent (label) == widget && !GTK_IS_STACK_SWITCHER (gtk_widget_get_parent (widget)))
+    /* The label names the button already */
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL);
+  else
+    gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    gtk_label_get_text (GTK_LABEL (label)), -1);
+}
+
+static void
+name_tabs_now (GtkStackSwitcher *switcher)
+{
+  for (GtkWidget *tab = gtk_widget_get_first_child (GTK_WIDGET (switcher)); tab != NULL;
+       tab = gtk_widget_get_next_sibling (tab))
+    ps_accessible_name_as_shown (tab);
+}
+
+static gboolean
+name_tabs_idle_cb (gpointer user_data)
+{
+  name_tabs_now (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+/* A view's tabs are named again when a page's title changes ("_Warnings
+ * (20)"), once the switcher has named its tab after it */
+static void
+name_tabs_cb (GObject    *page,
+              GParamSpec *pspec,
+              gpointer    user_data)
+{
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, name_tabs_idle_cb, g_object_ref (user_data), g_object_unref);
+}
+
+static void
+name_tabs (GtkStackSwitcher *switcher)
+{
+  GtkStack *stack = gtk_stack_switcher_get_stack (switcher);
+  g_autoptr(GListModel) pages = stack != NULL ? G_LIST_MODEL (gtk_stack_get_pages (stack)) : NULL;
+
+  name_tabs_now (switcher);
+  if (g_object_get_data (G_OBJECT (switcher), "ps-tabs-named") != NULL || pages == NULL)
+    return;
+  g_object_set_data (G_OBJECT (switcher), "ps-tabs-named", GINT_TO_POINTER (TRUE));
+  for (guint i = 0; i < g_list_model_get_n_items (pages); i++)
+    {
+      g_autoptr(GObject) page = g_list_model_get_item (pages, i);
+
+      g_signal_connect_object (page, "notify::title", G_CALLBACK (name_tabs_cb), switcher, 0);
+    }
+}
+
 void
 ps_accessible_name_parts (GtkWidget *root)
 {
   g_return_if_fail (GTK_IS_WIDGET (root));
 
   if (GTK_IS_STACK_SWITCHER (root))
-    gtk_accessible_update_property (GTK_ACCESSIBLE (root),
-                                    /* Translators: the tabs of a view, for a screen reader */
-                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Pages of the view"), -1);
+    {
+      gtk_accessible_update_property (GTK_ACCESSIBLE (root),
+                                      /* Translators: the tabs of a view, for a screen reader */
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Pages of the view"), -1);
+      name_tabs (GTK_STACK_SWITCHER (root));
+    }
+  else if ((GTK_IS_BUTTON (root) && !GTK_IS_MENU_BUTTON (root)) || GTK_IS_CHECK_BUTTON (root))
+    ps_accessible_name_as_shown (root);
   else if (GTK_IS_SPINNER (root))
     gtk_accessible_update_property (GTK_ACCESSIBLE (root),
                                     /* Translators: a spinner, for a screen reader */

@@ -45,5 +45,8 @@ void ps_accessible_name_scrolling (GtkWidget     *root);
 void ps_accessible_name_parts     (GtkWidget     *root);
 /* @label is not presented while it has no text */
 void ps_accessible_hide_empty     (GtkLabel      *label);
+/* Names a control by the text its label shows, not the label as written
+ * with its access key ("Per t_hread"), as GTK 4.8 does */
+void ps_accessible_name_as_shown  (GtkWidget     *widget);
 
 G_END_DECLS
