@@ -1097,6 +1097,31 @@ test_record_unknown_backend (void)
 }
 
 #ifdef __linux__
+/* Whether a thread of pid named name runs within 20 s */
+static gboolean
+wait_for_thread (pid_t       pid,
+                 const char *name)
+{
+  g_autofree char *task_path = g_strdup_printf ("/proc/%d/task", (int)pid);
+
+  for (guint attempt = 0; attempt < 2000; attempt++)
+    {
+      g_autoptr(GDir) tasks = g_dir_open (task_path, 0, NULL);
+      const char *task;
+
+      while (tasks != NULL && (task = g_dir_read_name (tasks)) != NULL)
+        {
+          g_autofree char *comm_path = g_build_filename (task_path, task, "comm", NULL);
+          g_autofree char *comm = NULL;
+
+          if (g_file_get_contents (comm_path, &comm, NULL, NULL) && g_str_equal (g_strchomp (comm), name))
+            return TRUE;
+        }
+      g_usleep (10 * 1000);
+    }
+  return FALSE;
+}
+
 /* A recorder stopped for 400 ms (SIGSTOP, as a machine too busy to run
  * it would) loses the readings due meanwhile: it says so once, of
  * readings, and at the end the interval it achieved, in the user's
@@ -1122,6 +1147,9 @@ test_record_stalled (void)
                                          "--interval-ms", "20", "--duration", "1.2", NULL);
   g_assert_no_error (error);
   pid = (pid_t) atoi (g_subprocess_get_identifier (process));
+  /* Stopped once its readings run (a busy machine may take longer than
+   * the stop to start it) */
+  g_assert_true (wait_for_thread (pid, "perfscope-proc"));
   g_usleep (400 * 1000);
   g_assert_cmpint (kill (pid, SIGSTOP), ==, 0);
   g_usleep (400 * 1000);
@@ -1205,6 +1233,7 @@ test_record_procfs (void)
         {
           const char *other = json_object_get_string_member (one, "instance");
 
+          g_test_message ("another process of the tree: %s", other);
           g_assert_true (g_str_has_prefix (other, instance) || g_str_has_prefix (other, "date +%s"));
           continue;
         }

@@ -8,7 +8,8 @@
  * this program with --allocate-child, which touches 200 MiB,
  * --two-busy-children, which starts two busy loops and waits, and
  * --child-that-ends, which starts a busy loop of 400 ms, reaps it and
- * sleeps.
+ * sleeps, and --child-born-ended, whose child ends at once and is left a
+ * zombie.
  */
 /* kill () and PR_SET_PDEATHSIG */
 #define _DEFAULT_SOURCE
@@ -35,34 +36,43 @@
 
 static const char *self_path;
 
-/* Records pid for duration_ms with the procfs collector, with the
- * options given in pairs of key and value after duration_ms (NULL ends) */
+typedef struct
+{
+  gboolean (*done) (gpointer user_data);
+  gpointer   user_data;
+} Until;
+
+/* Records pid with the procfs collector and the options given in pairs
+ * of key and value (NULL ends): until until->done says so (when until is
+ * not NULL), then for duration_ms */
 static PsEventStore *
-record_pid_with (const char *pid,
-                 guint       duration_ms,
-                 ...)
+record_pid_va (const char  *pid,
+               const Until *until,
+               guint        duration_ms,
+               va_list      args)
 {
   g_autoptr(PsCollector) collector = NULL;
   g_autoptr(GHashTable) options = NULL;
   g_autoptr(GError) error = NULL;
   PsEventStore *store = ps_event_store_new ();
   const char *key;
-  va_list args;
 
   ps_collectors_load (NULL);
   collector = ps_collectors_create ("procfs", &error);
   g_assert_no_error (error);
+  g_assert_cmpstr (ps_collector_get_name (collector), ==, "procfs");
 
   options = ps_collector_new_default_options (collector);
   g_assert_cmpstr (g_hash_table_lookup (options, "children"), ==, "true");
+  g_assert_cmpstr (g_hash_table_lookup (options, "interval-ms"), ==, "100");
   g_hash_table_insert (options, g_strdup ("pid"), g_strdup (pid));
-  va_start (args, duration_ms);
   while ((key = va_arg (args, const char *)) != NULL)
     g_hash_table_insert (options, g_strdup (key), g_strdup (va_arg (args, const char *)));
-  va_end (args);
 
   g_assert_true (collector_test_start (collector, store, options, &error));
   g_assert_no_error (error);
+  if (until != NULL)
+    collector_test_run_until (until->done, until->user_data);
   collector_test_run_for (duration_ms);
   g_assert_true (collector_test_stop (collector, &error));
   g_assert_no_error (error);
@@ -72,34 +82,45 @@ record_pid_with (const char *pid,
   return store;
 }
 
-/* Records pid for duration_ms with the procfs collector */
+/* Records pid for duration_ms with the procfs collector, with the
+ * options given in pairs of key and value after duration_ms (NULL ends) */
+static PsEventStore *
+record_pid_with (const char *pid,
+                 guint       duration_ms,
+                 ...)
+{
+  PsEventStore *store;
+  va_list args;
+
+  va_start (args, duration_ms);
+  store = record_pid_va (pid, NULL, duration_ms, args);
+  va_end (args);
+  return store;
+}
+
+/* Records pid until until->done says so, then for duration_ms more */
+static PsEventStore *
+record_pid_until (const char  *pid,
+                  const Until *until,
+                  guint        duration_ms,
+                  ...)
+{
+  PsEventStore *store;
+  va_list args;
+
+  va_start (args, duration_ms);
+  store = record_pid_va (pid, until, duration_ms, args);
+  va_end (args);
+  return store;
+}
+
+/* Records pid for duration_ms with the procfs collector's defaults (a
+ * reading every 100 ms) */
 static PsEventStore *
 record_pid (const char *pid,
             guint       duration_ms)
 {
-  g_autoptr(PsCollector) collector = NULL;
-  g_autoptr(GHashTable) options = NULL;
-  g_autoptr(GError) error = NULL;
-  PsEventStore *store = ps_event_store_new ();
-
-  ps_collectors_load (NULL);
-  collector = ps_collectors_create ("procfs", &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (ps_collector_get_name (collector), ==, "procfs");
-
-  options = ps_collector_new_default_options (collector);
-  g_assert_cmpstr (g_hash_table_lookup (options, "interval-ms"), ==, "100");
-  g_hash_table_insert (options, g_strdup ("pid"), g_strdup (pid));
-
-  g_assert_true (collector_test_start (collector, store, options, &error));
-  g_assert_no_error (error);
-
-  collector_test_run_for (duration_ms);
-
-  g_assert_true (collector_test_stop (collector, &error));
-  g_assert_no_error (error);
-
-  return store;
+  return record_pid_with (pid, duration_ms, NULL);
 }
 
 /* The COUNTER track named counter under the object named object */
@@ -226,12 +247,41 @@ test_idle_process (void)
   g_assert_cmpfloat (mean, <, 20.0);
 }
 
+typedef struct
+{
+  const char *pid;
+  gint64      started;
+} AllocationWait;
+
+/* Whether the child's resident memory has reached 190 MiB (or 30 s
+ * have passed: the test then fails on the values) */
+static gboolean
+has_allocated (gpointer user_data)
+{
+  const AllocationWait *wait = user_data;
+  g_autofree char *path = g_strdup_printf ("/proc/%s/statm", wait->pid);
+  g_autofree char *contents = NULL;
+  unsigned long long size = 0, resident = 0;
+
+  if (g_get_monotonic_time () - wait->started > 30 * G_USEC_PER_SEC)
+    return TRUE;
+  if (!g_file_get_contents (path, &contents, NULL, NULL) || sscanf (contents, "%llu %llu", &size, &resident) != 2)
+    return FALSE;
+  return (double)resident * (double)sysconf (_SC_PAGESIZE) >= 190 * MIB;
+}
+
 static void
 test_allocation (void)
 {
   const char *argv[] = { self_path, "--allocate-child", NULL };
   g_autoptr(GSubprocess) child = spawn (argv);
-  g_autoptr(PsEventStore) store = record_pid (g_subprocess_get_identifier (child), 1500);
+  const char *pid = g_subprocess_get_identifier (child);
+  AllocationWait wait = { pid, g_get_monotonic_time () };
+  Until until = { has_allocated, &wait };
+  /* On a busy machine the child takes its time to touch its memory: the
+   * recording lasts until it has (as the kernel says), then a few
+   * readings more */
+  g_autoptr(PsEventStore) store = record_pid_until (pid, &until, 500, NULL);
   guint32 track = find_counter (store, "Process", "Resident Set Size");
   g_autoptr(GArray) values = readings (store, track);
   double first, max = 0;
@@ -501,6 +551,27 @@ test_no_children (void)
   g_assert_cmpstr (ps_event_store_get_metadata (store, 0, "children"), ==, "false");
   /* The parent only waits */
   g_assert_cmpfloat (mean (cpu), <, 10.0);
+}
+
+/* A child that has ended when it is first seen (a zombie, whose command
+ * line is gone) has no series of its own: only its parent's are there */
+static void
+test_child_born_ended (void)
+{
+  const char *argv[] = { self_path, "--child-born-ended", NULL };
+  g_autoptr(GSubprocess) parent = spawn (argv);
+  const char *pid = g_subprocess_get_identifier (parent);
+  g_autoptr(PsEventStore) store = record_pid_with (pid, 800, NULL);
+  g_autoptr(GArray) instances = process_instances (store);
+  g_autoptr(GArray) zombies = children_of (atoi (pid));
+  g_autofree char *parent_name = g_strdup_printf ("%s --child-born-ended", self_path);
+
+  /* The child was there to be seen */
+  g_assert_cmpuint (zombies->len, ==, 1);
+  g_subprocess_force_exit (parent);
+  g_assert_cmpuint (instances->len, ==, 1);
+  g_assert_cmpstr (ps_event_store_get_string (store, ps_event_store_get_track (store, g_array_index (instances, guint32, 0))->name),
+                   ==, parent_name);
 }
 
 /* A child that ends: its series stops at its end, and the tree's CPU
@@ -904,6 +975,18 @@ child_that_ends (gboolean reap)
   return 0;
 }
 
+/* A child that ends at once and is left a zombie, after the recording's
+ * first reading */
+static int
+child_born_ended (void)
+{
+  g_usleep (200 * 1000);
+  if (fork () == 0)
+    _exit (0);
+  g_usleep (60 * G_USEC_PER_SEC);
+  return 0;
+}
+
 static int
 allocate_child (void)
 {
@@ -997,6 +1080,8 @@ main (int   argc,
     return allocate_child ();
   if (argc > 1 && strcmp (argv[1], "--two-busy-children") == 0)
     return two_busy_children ();
+  if (argc > 1 && strcmp (argv[1], "--child-born-ended") == 0)
+    return child_born_ended ();
   if (argc > 1 && strcmp (argv[1], "--child-that-ends") == 0)
     return child_that_ends (TRUE);
   if (argc > 1 && strcmp (argv[1], "--child-left-zombie") == 0)
@@ -1013,6 +1098,7 @@ main (int   argc,
   g_test_add_func ("/collector/procfs/no-such-process", test_no_such_process);
   g_test_add_func ("/collector/procfs/tree", test_tree);
   g_test_add_func ("/collector/procfs/no-children", test_no_children);
+  g_test_add_func ("/collector/procfs/child-born-ended", test_child_born_ended);
   g_test_add_data_func ("/collector/procfs/child-that-ends", "--child-that-ends", test_child_that_ends);
   g_test_add_data_func ("/collector/procfs/child-left-zombie", "--child-left-zombie", test_child_that_ends);
   g_test_add_func ("/collector/procfs/command-tree-ends", test_command_tree_ends);

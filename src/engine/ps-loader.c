@@ -394,7 +394,9 @@ read_ahead_start (GInputStream *stream,
       ahead->map_offset = (guint64) g_seekable_tell (G_SEEKABLE (stream));
     }
 #endif
-  ahead->thread = g_thread_new ("perfscope-read-ahead", read_ahead_thread, ahead);
+  /* Named in 15 bytes at most, the kernel's limit (GLib drops a longer
+   * name), so that top -H and the tests tell the thread */
+  ahead->thread = g_thread_new ("perfscope-ahead", read_ahead_thread, ahead);
 
   return ahead;
 }

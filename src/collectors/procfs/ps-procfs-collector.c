@@ -276,11 +276,10 @@ read_process_stat (int          pid,
 }
 
 /* The command line with spaces between its arguments, cut to
- * MAX_COMMAND_LINE bytes; "[comm]" for a process without one (a kernel
- * thread, a zombie) */
+ * MAX_COMMAND_LINE bytes; NULL for a process without one (a kernel
+ * thread, a process that is ending) */
 static char *
-read_command_line (int         pid,
-                   const char *comm)
+read_command_line (int pid)
 {
   char path[64];
   char contents[MAX_COMMAND_LINE + 2];
@@ -291,7 +290,7 @@ read_command_line (int         pid,
   while (length > 0 && contents[length - 1] == '\0')
     length--;
   if (length <= 0)
-    return g_strdup_printf ("[%s]", comm);
+    return NULL;
   for (gssize i = 0; i < length; i++)
     if (contents[i] == '\0' || contents[i] == '\n' || contents[i] == '\t')
       contents[i] = ' ';
@@ -463,6 +462,8 @@ add_reading (PsProcfsCollector *self,
 {
   PsCounterValue reading = { 0 };
 
+  if (track == PS_NONE)
+    return;
   reading.time_ns = time_ns;
   reading.track = track;
   reading.value = value;
@@ -487,16 +488,28 @@ add_member (PsProcfsCollector *self,
             gboolean           counted)
 {
   Member *member = g_new0 (Member, 1);
+  gboolean ending;
 
   member->pid = pid;
   member->ppid = stat->ppid;
   member->start_ticks = stat->start_ticks;
   g_strlcpy (member->comm, stat->comm, sizeof member->comm);
-  member->command_line = read_command_line (pid, stat->comm);
+  member->command_line = read_command_line (pid);
   /* Born since the last reading, everything it used is new (base 0);
    * there at the start, its first reading is the base */
   member->counted = counted;
-  add_member_tracks (self, member);
+  ending = member->command_line == NULL && counted;
+  if (member->command_line == NULL)
+    member->command_line = g_strdup_printf ("[%s]", stat->comm);
+  /* A descendant first seen as it ends (its command line gone with its
+   * memory) counts in the tree's figures but has no series of its own:
+   * they would be named "[comm]", unlike the same program seen running,
+   * and hold one reading at most */
+  if (ending)
+    for (guint i = 0; i < N_PROCESS_COUNTERS; i++)
+      member->tracks[i] = PS_NONE;
+  else
+    add_member_tracks (self, member);
   g_hash_table_insert (self->members, GINT_TO_POINTER (pid), member);
   return member;
 }
@@ -640,10 +653,10 @@ sample_processes (PsProcfsCollector *self,
       /* A new program in the process (exec): a new instance from here */
       if (strcmp (stat.comm, member->comm) != 0)
         {
-          g_autofree char *command_line = read_command_line (member->pid, stat.comm);
+          g_autofree char *command_line = read_command_line (member->pid);
 
           g_strlcpy (member->comm, stat.comm, sizeof member->comm);
-          if (strcmp (command_line, member->command_line) != 0 && stat.state != 'Z')
+          if (command_line != NULL && strcmp (command_line, member->command_line) != 0 && stat.state != 'Z')
             {
               g_free (member->command_line);
               member->command_line = g_steal_pointer (&command_line);
@@ -1010,7 +1023,9 @@ ps_procfs_collector_start_async (PsCollector         *collector,
   self->clock = ps_collector_clock_new (collector, store, self->session, self->interval_ms, self->start_us,
                                         self->worker_context, sample, self);
   ps_collector_clock_count_reading (self->clock, self->start_us);
-  self->thread = g_thread_new ("perfscope-procfs", run_worker, self);
+  /* Named in 15 bytes at most, the kernel's limit (GLib drops a longer
+   * name), so that top -H and the tests tell the thread */
+  self->thread = g_thread_new ("perfscope-proc", run_worker, self);
 
   g_task_return_boolean (task, TRUE);
 }
