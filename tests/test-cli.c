@@ -1290,7 +1290,8 @@ record_instances (JsonNode   *root,
 
 /* record --command: the processes the command starts have their own
  * series, and the tree one of them all; --no-children records the
- * command alone */
+ * command alone. The children live for many readings, so that a busy
+ * machine that delays some still takes one of each */
 static void
 test_record_tree (void)
 {
@@ -1303,22 +1304,23 @@ test_record_tree (void)
   g_autofree char *alone_instances = NULL;
   g_autofree char *tree_objects = NULL;
 
-  tree = cli_test_run ("record", "--backend", "procfs", "--command", "sh -c 'sleep 0.5 & sleep 0.5 & wait'",
+  tree = cli_test_run ("record", "--backend", "procfs", "--command", "sh -c 'sleep 1.5 & sleep 1.5 & wait'",
                        "--interval-ms", "50", "--duration", "30", NULL);
   g_assert_cmpint (tree->status, ==, 0);
   tree_root = cli_test_parse_json (tree->out);
   tree_instances = record_instances (tree_root, "Process");
+  g_test_message ("the processes: %s", tree_instances);
   {
     g_auto(GStrv) instances = g_strsplit (tree_instances, "|", -1);
-    const char *shell = "sh -c sleep 0.5 & sleep 0.5 & wait";
+    const char *shell = "sh -c sleep 1.5 & sleep 1.5 & wait";
 
     g_assert_true (g_strv_contains ((const char * const *)instances, shell));
-    g_assert_true (g_strv_contains ((const char * const *)instances, "sleep 0.5"));
-    g_assert_true (g_strv_contains ((const char * const *)instances, "sleep 0.5#1"));
+    g_assert_true (g_strv_contains ((const char * const *)instances, "sleep 1.5"));
+    g_assert_true (g_strv_contains ((const char * const *)instances, "sleep 1.5#1"));
     /* A child read between its fork and its exec still has the shell's
      * command line: it is an entry of its own ("…#1"), never a third sleep */
     for (guint i = 0; instances[i] != NULL; i++)
-      if (!g_str_equal (instances[i], "sleep 0.5") && !g_str_equal (instances[i], "sleep 0.5#1"))
+      if (!g_str_equal (instances[i], "sleep 1.5") && !g_str_equal (instances[i], "sleep 1.5#1"))
         g_assert_true (g_str_has_prefix (instances[i], shell));
   }
   tree_objects = record_instances (tree_root, "Process Tree");

@@ -82,28 +82,14 @@ record_pid_va (const char  *pid,
   return store;
 }
 
-/* Records pid for duration_ms with the procfs collector, with the
- * options given in pairs of key and value after duration_ms (NULL ends) */
+/* Records pid with the procfs collector (until until->done says so, when
+ * until is not NULL) for duration_ms, with the options given in pairs of
+ * key and value after duration_ms (NULL ends) */
 static PsEventStore *
-record_pid_with (const char *pid,
-                 guint       duration_ms,
+record_pid_with (const char  *pid,
+                 const Until *until,
+                 guint        duration_ms,
                  ...)
-{
-  PsEventStore *store;
-  va_list args;
-
-  va_start (args, duration_ms);
-  store = record_pid_va (pid, NULL, duration_ms, args);
-  va_end (args);
-  return store;
-}
-
-/* Records pid until until->done says so, then for duration_ms more */
-static PsEventStore *
-record_pid_until (const char  *pid,
-                  const Until *until,
-                  guint        duration_ms,
-                  ...)
 {
   PsEventStore *store;
   va_list args;
@@ -120,7 +106,7 @@ static PsEventStore *
 record_pid (const char *pid,
             guint       duration_ms)
 {
-  return record_pid_with (pid, duration_ms, NULL);
+  return record_pid_with (pid, NULL, duration_ms, NULL);
 }
 
 /* The COUNTER track named counter under the object named object */
@@ -230,7 +216,9 @@ test_busy_process (void)
   g_subprocess_force_exit (busy);
   g_test_message ("busy loop: %.1f %% of a CPU; the kernel accounted %.1f %%", mean, accounted);
   g_assert_cmpfloat (fabs (mean - accounted), <=, 15.0);
-  g_assert_cmpfloat (mean, >=, 20.0);
+  /* A loop that never waits: a busy machine gives it less than a core
+   * (19 % at a load average of 13), never next to nothing */
+  g_assert_cmpfloat (mean, >=, 5.0);
   g_assert_cmpfloat (mean, <=, 130.0);
 }
 
@@ -281,7 +269,7 @@ test_allocation (void)
   /* On a busy machine the child takes its time to touch its memory: the
    * recording lasts until it has (as the kernel says), then a few
    * readings more */
-  g_autoptr(PsEventStore) store = record_pid_until (pid, &until, 500, NULL);
+  g_autoptr(PsEventStore) store = record_pid_with (pid, &until, 500, NULL);
   guint32 track = find_counter (store, "Process", "Resident Set Size");
   g_autoptr(GArray) values = readings (store, track);
   double first, max = 0;
@@ -494,7 +482,7 @@ test_tree (void)
   g_autofree char *child_b = g_strdup_printf ("%d", g_array_index (children, int, 1));
   double before = process_cpu_seconds (child_a) + process_cpu_seconds (child_b);
   gint64 started = g_get_monotonic_time ();
-  g_autoptr(PsEventStore) store = record_pid_with (pid, 1500, NULL);
+  g_autoptr(PsEventStore) store = record_pid_with (pid, NULL, 1500, NULL);
   double elapsed_s = (g_get_monotonic_time () - started) / 1e6;
   double accounted = 100.0 * (process_cpu_seconds (child_a) + process_cpu_seconds (child_b) - before) / elapsed_s;
   g_autoptr(GArray) instances = process_instances (store);
@@ -541,7 +529,7 @@ test_no_children (void)
   g_autoptr(GSubprocess) parent = spawn (argv);
   const char *pid = g_subprocess_get_identifier (parent);
   g_autoptr(GArray) children = wait_for_children (atoi (pid), 2);
-  g_autoptr(PsEventStore) store = record_pid_with (pid, 600, "children", "false", NULL);
+  g_autoptr(PsEventStore) store = record_pid_with (pid, NULL, 600, "children", "false", NULL);
   g_autoptr(GArray) instances = process_instances (store);
   g_autoptr(GArray) cpu = readings (store, find_counter (store, "Process", "% Processor Time"));
 
@@ -561,7 +549,7 @@ test_child_born_ended (void)
   const char *argv[] = { self_path, "--child-born-ended", NULL };
   g_autoptr(GSubprocess) parent = spawn (argv);
   const char *pid = g_subprocess_get_identifier (parent);
-  g_autoptr(PsEventStore) store = record_pid_with (pid, 800, NULL);
+  g_autoptr(PsEventStore) store = record_pid_with (pid, NULL, 800, NULL);
   g_autoptr(GArray) instances = process_instances (store);
   g_autoptr(GArray) zombies = children_of (atoi (pid));
   g_autofree char *parent_name = g_strdup_printf ("%s --child-born-ended", self_path);
@@ -583,7 +571,7 @@ test_child_that_ends (gconstpointer data)
   const char *argv[] = { self_path, data, NULL };
   g_autoptr(GSubprocess) parent = spawn (argv);
   const char *pid = g_subprocess_get_identifier (parent);
-  g_autoptr(PsEventStore) store = record_pid_with (pid, 1500, NULL);
+  g_autoptr(PsEventStore) store = record_pid_with (pid, NULL, 1500, NULL);
   guint32 tree_track = find_counter (store, "Process Tree", "% Processor Time");
   g_autoptr(GArray) instances = process_instances (store);
   g_autofree char *path = g_strdup_printf ("/proc/%s/stat", pid);
@@ -657,7 +645,7 @@ metadata_number (PsEventStore *store,
 static void
 test_interval (void)
 {
-  g_autoptr(PsEventStore) store = record_pid_with ("", 1000, "interval-ms", "50", NULL);
+  g_autoptr(PsEventStore) store = record_pid_with ("", NULL, 1000, "interval-ms", "50", NULL);
   g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (gint64));
   guint32 track = find_counter (store, "System", "Available Bytes");
   guint64 n_readings = metadata_number (store, "readings");
