@@ -114,6 +114,7 @@ typedef struct
   gboolean  counted;       /* the ticks are the base of the next figures */
   gboolean  present;       /* read in this reading */
   gboolean  final;         /* read as a zombie: its series has ended */
+  gboolean  unnamed;       /* its command line not read yet: no series yet */
 } Member;
 
 /* A track to add to the store, by the main context */
@@ -488,7 +489,6 @@ add_member (PsProcfsCollector *self,
             gboolean           counted)
 {
   Member *member = g_new0 (Member, 1);
-  gboolean ending;
 
   member->pid = pid;
   member->ppid = stat->ppid;
@@ -498,14 +498,15 @@ add_member (PsProcfsCollector *self,
   /* Born since the last reading, everything it used is new (base 0);
    * there at the start, its first reading is the base */
   member->counted = counted;
-  ending = member->command_line == NULL && counted;
+  /* A descendant whose command line cannot be read yet (in an exec,
+   * between the switch to the new program's memory and the setting of
+   * its arguments) or any more (ending: a zombie) has no series until it
+   * can be named: "[comm]" would stand apart from the same program seen
+   * running */
+  member->unnamed = member->command_line == NULL && counted;
   if (member->command_line == NULL)
     member->command_line = g_strdup_printf ("[%s]", stat->comm);
-  /* A descendant first seen as it ends (its command line gone with its
-   * memory) counts in the tree's figures but has no series of its own:
-   * they would be named "[comm]", unlike the same program seen running,
-   * and hold one reading at most */
-  if (ending)
+  if (member->unnamed)
     for (guint i = 0; i < N_PROCESS_COUNTERS; i++)
       member->tracks[i] = PS_NONE;
   else
@@ -650,17 +651,23 @@ sample_processes (PsProcfsCollector *self,
           continue;
         }
 
-      /* A new program in the process (exec): a new instance from here */
-      if (strcmp (stat.comm, member->comm) != 0)
+      /* A new program in the process (exec), or a name not read yet: a
+       * new instance from here. Without a command line (in the middle of
+       * the exec, or ending) it is read again next time. */
+      if ((member->unnamed || strcmp (stat.comm, member->comm) != 0) && stat.state != 'Z')
         {
           g_autofree char *command_line = read_command_line (member->pid);
 
-          g_strlcpy (member->comm, stat.comm, sizeof member->comm);
-          if (command_line != NULL && strcmp (command_line, member->command_line) != 0 && stat.state != 'Z')
+          if (command_line != NULL)
             {
-              g_free (member->command_line);
-              member->command_line = g_steal_pointer (&command_line);
-              add_member_tracks (self, member);
+              g_strlcpy (member->comm, stat.comm, sizeof member->comm);
+              if (member->unnamed || strcmp (command_line, member->command_line) != 0)
+                {
+                  g_free (member->command_line);
+                  member->command_line = g_steal_pointer (&command_line);
+                  member->unnamed = FALSE;
+                  add_member_tracks (self, member);
+                }
             }
         }
       member->ppid = stat.ppid;
