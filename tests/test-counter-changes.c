@@ -124,6 +124,32 @@ noise (GRand *rand,
   return seeded_noise_normal (rand, 50, 5);
 }
 
+/* An idle process (0 %, exactly) that gets busy at 14:05 */
+static double
+busy_from_1405 (GRand *rand,
+                guint  second)
+{
+  return second >= 300 ? seeded_noise_normal (rand, 40, 5) : 0;
+}
+
+/* A change from a level of zero has no relative size: it is infinite,
+ * not the quotient by the rounding left of a mean of zeros */
+static void
+test_from_zero (void)
+{
+  gint64 bucket_ns;
+  g_autoptr(GArray) changes = changes_of (busy_from_1405, 900, 0, &bucket_ns);
+  const PsCounterChange *change;
+
+  g_assert_cmpuint (changes->len, ==, 1);
+  change = CHANGE (changes, 0);
+  g_test_message ("from %g to %g: %g", change->mean_before, change->mean_after, change->relative_change);
+  g_assert_cmpint (llabs (change->time_ns - (AT_1400 + MINUTES (5))), <=, bucket_ns);
+  g_assert_cmpfloat (change->mean_before, ==, 0);
+  g_assert_cmpfloat_with_epsilon (change->mean_after, 40, 1);
+  g_assert_true (isinf (change->relative_change) && change->relative_change > 0);
+}
+
 static void
 test_no_change (void)
 {
@@ -162,6 +188,7 @@ main (int   argc,
 
   g_test_add_func ("/counter-changes/leak", test_leak);
   g_test_add_func ("/counter-changes/step", test_step);
+  g_test_add_func ("/counter-changes/from-zero", test_from_zero);
   g_test_add_func ("/counter-changes/no-change", test_no_change);
   g_test_add_func ("/counter-changes/too-short", test_too_short);
 

@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gui-fixture.h"
@@ -23,6 +24,9 @@
 #include "ps-record-dialog.h"
 #include "ps-record-page.h"
 #include "ps-window-private.h"
+
+/* This program, which is also the children some tests record */
+static const char *self_path;
 
 /* Skips the test when this build has no procfs collector */
 static gboolean
@@ -309,6 +313,177 @@ static gboolean
 has_readings (gpointer data)
 {
   return ps_event_store_get_n_counter_readings (data) > 0;
+}
+
+/* A child that waits for a line on its standard input, then takes
+ * 200 MiB and touches it (a step in its resident memory), and holds it
+ * until killed, or for a minute at most */
+static int
+memory_step_child (void)
+{
+  char line[16];
+  gsize size = 200 * 1024 * 1024;
+  char *block;
+
+  if (fgets (line, sizeof line, stdin) == NULL)
+    return 1;
+  block = g_malloc (size);
+  for (gsize i = 0; i < size; i += 4096)
+    block[i] = (char)i;
+  g_usleep (60 * G_USEC_PER_SEC);
+  g_free (block);
+  return 0;
+}
+
+typedef struct
+{
+  PsEventStore *store;
+  guint32       track;
+  guint64       n_readings;
+} TrackWait;
+
+static guint64
+count_readings (PsEventStore *store,
+                guint32       track)
+{
+  guint64 n = 0;
+
+  for (guint64 i = 0; i < ps_event_store_get_n_counter_values (store); i++)
+    n += ps_event_store_get_counter_value (store, i)->track == track;
+  return n;
+}
+
+static gboolean
+track_has_readings (gpointer data)
+{
+  TrackWait *wait = data;
+
+  wait->track = PS_NONE;
+  for (guint32 t = 0; t < ps_event_store_get_n_tracks (wait->store); t++)
+    {
+      const PsTrack *track = ps_event_store_get_track (wait->store, t);
+
+      if (track->kind == PS_TRACK_COUNTER
+          && g_strcmp0 (ps_event_store_get_string (wait->store, track->name), "Resident Set Size") == 0)
+        wait->track = t;
+    }
+  return wait->track != PS_NONE && count_readings (wait->store, wait->track) >= wait->n_readings;
+}
+
+/* The chart of the recording so titled */
+static PsCounterChart *
+chart_titled (PsRecordPage *page,
+              const char   *title)
+{
+  GPtrArray *charts = ps_record_page_get_charts (page);
+
+  for (guint i = 0; i < charts->len; i++)
+    if (g_strcmp0 (ps_counter_chart_get_title (g_ptr_array_index (charts, i)), title) == 0)
+      return g_ptr_array_index (charts, i);
+  return NULL;
+}
+
+static gboolean
+chart_has_a_change (gpointer data)
+{
+  PsCounterChart *chart = chart_titled (data, "Process · Resident Set Size");
+  GArray *changes = chart != NULL && ps_counter_chart_get_n_series (chart) > 0
+                    ? ps_counter_chart_get_series_changes (chart, 0) : NULL;
+
+  return changes != NULL && changes->len > 0;
+}
+
+/* A rise in a process's memory while it is recorded is marked on its
+ * chart, during the recording, where the readings begin to rise: between
+ * the last flat reading and the first higher one */
+static void
+test_live_change_mark (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  const char *argv[] = { self_path, "--memory-step-child", NULL };
+  g_autoptr(GSubprocess) child = NULL;
+  g_autoptr(GError) error = NULL;
+  PsRecordDialog *dialog;
+  PsRecordPage *page;
+  TrackWait wait = { 0 };
+  PsCounterChart *chart;
+  const PsCounterChange *change;
+  GArray *changes;
+  gint64 rise_ns = -1, flat_ns = 0;
+  double flat_bytes = -1;
+
+  if (skip_without_procfs ())
+    return;
+
+  child = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error);
+  g_assert_no_error (error);
+  dialog = show_procfs_dialog (fixture->window);
+  g_assert_true (ps_record_dialog_set_option (dialog, "pid", g_subprocess_get_identifier (child)));
+  g_assert_true (ps_record_dialog_set_option (dialog, "interval-ms", "50"));
+  ps_record_dialog_record (dialog);
+  g_assert_true (iterate_until (window_shows_record_page, fixture->window));
+  page = window_current_record_page (fixture->window);
+
+  /* A second of flat readings, then the step */
+  wait.store = ps_record_page_get_store (page);
+  wait.n_readings = 20;
+  g_assert_true (iterate_until (track_has_readings, &wait));
+  g_assert_true (g_output_stream_write_all (g_subprocess_get_stdin_pipe (child), "go\n", 3, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_flush (g_subprocess_get_stdin_pipe (child), NULL, &error));
+  g_assert_true (iterate_until (chart_has_a_change, page));
+  g_assert_true (ps_record_page_is_recording (page));
+  maybe_save_screenshot (fixture, "record-change-mark");
+
+  /* Where the readings begin to rise: the child touches its memory at
+   * once, or, on a busy machine, over seconds */
+  for (guint64 i = 0; i < ps_event_store_get_n_counter_values (wait.store) && rise_ns < 0; i++)
+    {
+      const PsCounterValue *value = ps_event_store_get_counter_value (wait.store, i);
+
+      if (value->track != wait.track)
+        continue;
+      if (flat_bytes < 0)
+        flat_bytes = value->value;
+      if (value->value >= flat_bytes + 1024.0 * 1024)
+        rise_ns = value->time_ns;
+      else
+        flat_ns = value->time_ns;
+    }
+  g_assert_cmpint (rise_ns, >, 0);
+
+  chart = chart_titled (page, "Process · Resident Set Size");
+  changes = ps_counter_chart_get_series_changes (chart, 0);
+  g_assert_cmpuint (changes->len, >=, 1);
+  change = &g_array_index (changes, PsCounterChange, 0);
+  g_test_message ("readings rise between %.3f s and %.3f s; marked at %.3f s to %.3f s in %u steps, %+.0f %%",
+                  flat_ns / 1e9, rise_ns / 1e9, change->time_ns / 1e9, change->end_ns / 1e9, change->n_steps,
+                  100 * change->relative_change);
+  g_assert_cmpint (change->time_ns, >=, flat_ns - 100 * 1000 * 1000);
+  g_assert_cmpint (change->time_ns, <=, rise_ns + 100 * 1000 * 1000);
+  g_assert_cmpfloat (change->relative_change, >, 0.3);
+  /* No chart tells a change from zero (the CPU of a process idle until
+   * then) as a quotient by a rounding error: it has no relative size */
+  for (guint i = 0; i < ps_record_page_get_charts (page)->len; i++)
+    {
+      PsCounterChart *other = g_ptr_array_index (ps_record_page_get_charts (page), i);
+
+      for (guint s = 0; s < ps_counter_chart_get_n_series (other); s++)
+        {
+          GArray *found = ps_counter_chart_get_series_changes (other, s);
+
+          for (guint c = 0; found != NULL && c < found->len; c++)
+            {
+              double relative = g_array_index (found, PsCounterChange, c).relative_change;
+
+              g_assert_true (isinf (relative) || fabs (relative) < 1e4);
+            }
+        }
+    }
+
+  ps_record_page_stop (page);
+  g_assert_true (iterate_until (current_run_page_loaded, fixture->window));
+  g_subprocess_force_exit (child);
 }
 
 /* The question (or message) shown over the window, answered with the
@@ -610,12 +785,16 @@ int
 main (int   argc,
       char *argv[])
 {
+  if (argc > 1 && strcmp (argv[1], "--memory-step-child") == 0)
+    return memory_step_child ();
+  self_path = argv[0];
   if (!gui_test_init (&argc, &argv))
     return 0;
 
   ADD_TEST ("/record-ui/close-last-tab", test_close_last_tab);
   ADD_TEST ("/record-ui/process", test_record_process);
   ADD_TEST ("/record-ui/dialog-defaults", test_dialog_defaults);
+  ADD_TEST ("/record-ui/live-change-mark", test_live_change_mark);
   ADD_TEST ("/record-ui/error", test_record_error);
   ADD_TEST ("/record-ui/command-exits", test_command_exits);
   ADD_TEST ("/record-ui/close-while-recording", test_close_while_recording);

@@ -92,6 +92,37 @@ ps_counter_chart_has_changes (PsCounterChart *self)
   return FALSE;
 }
 
+/* A stored value as the chart shows it, with its unit: "9.6 MiB" */
+static char *
+format_value (PsCounterChart *self,
+              double          stored)
+{
+  g_autofree char *number = ps_view_format_number (stored * self->scale);
+
+  if (self->unit == NULL || *self->unit == '\0')
+    return g_steal_pointer (&number);
+  /* Translators: a number and its unit, "5.20 ms" */
+  return g_strdup_printf (C_("value with unit", "%s %s"), number, self->unit);
+}
+
+/* How much a change is: relative ("+38.0 %"), or from a level of zero,
+ * of which no relative change can be told, the two levels ("0 → 40.2 %") */
+static char *
+format_change_size (PsCounterChart        *self,
+                    const PsCounterChange *change)
+{
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  if (isfinite (change->relative_change))
+    return ps_trend_format_change (change->relative_change);
+  before = format_value (self, change->mean_before);
+  after = format_value (self, change->mean_after);
+  /* Translators: the size of a change from a level of zero, on a change
+   * mark of a counter chart: the levels before and after, "0 → 40.2 %" */
+  return g_strdup_printf (_("%s → %s"), before, after);
+}
+
 void
 ps_counter_chart_draw_changes (PsCounterChart *self,
                                cairo_t        *cr,
@@ -112,7 +143,7 @@ ps_counter_chart_draw_changes (PsCounterChart *self,
     {
       const Mark *mark = &g_array_index (marks, Mark, m);
       const PsCounterChange *change = mark_change (self, mark);
-      g_autofree char *label = ps_trend_format_change (change->relative_change);
+      g_autofree char *label = format_change_size (self, change);
       double x = round (mark->x) + 0.5;
       int width;
       double label_x;
@@ -149,19 +180,6 @@ ps_counter_chart_draw_changes (PsCounterChart *self,
     }
 }
 
-/* A stored value as the chart shows it, with its unit: "9.6 MiB" */
-static char *
-format_value (PsCounterChart *self,
-              double          stored)
-{
-  g_autofree char *number = ps_view_format_number (stored * self->scale);
-
-  if (self->unit == NULL || *self->unit == '\0')
-    return g_steal_pointer (&number);
-  /* Translators: a number and its unit, "5.20 ms" */
-  return g_strdup_printf (C_("value with unit", "%s %s"), number, self->unit);
-}
-
 /* A time of the x axis to about a thousandth of span */
 static char *
 format_time (PsCounterChart *self,
@@ -182,7 +200,7 @@ append_tooltip (PsCounterChart        *self,
   g_autofree char *begin = format_time (self, change->time_ns, span);
   g_autofree char *before = format_value (self, change->mean_before);
   g_autofree char *after = format_value (self, change->mean_after);
-  g_autofree char *relative = ps_trend_format_change (change->relative_change);
+  g_autofree char *relative = format_change_size (self, change);
   g_autofree char *p_value = ps_trend_format_p_value (change->point.p_value);
 
   if (text->len > 0)
@@ -251,7 +269,7 @@ ps_counter_chart_append_changes (PsCounterChart *self,
         {
           const PsCounterChange *change = &g_array_index (series->changes, PsCounterChange, c);
           g_autofree char *when = format_time (self, change->time_ns, (double)(x_max - x_min));
-          g_autofree char *relative = ps_trend_format_change (change->relative_change);
+          g_autofree char *relative = format_change_size (self, change);
           g_autofree char *p_value = ps_trend_format_p_value (change->point.p_value);
 
           /* Translators: accessible description of a change mark of a

@@ -128,7 +128,10 @@ double
 ps_change_points_relative_change (double a,
                                   double b)
 {
-  if (a != 0)
+  /* A mean of zeros computed from shifted sums can be 1e-17 rather than
+   * 0: a level that small beside the other is none, not a change of
+   * 10^18 % */
+  if (fabs (a) > 1e-12 * fabs (b))
     return (b - a) / fabs (a);
   if (b == 0)
     return 0;
@@ -170,6 +173,10 @@ series_stretch (const Series *series,
   sum = series->sums[end] - series->sums[start];
   mean = sum / n;
   stretch.mean = mean + series->shift;
+  /* Within the rounding of the sums (n ε of the shift), a mean is zero:
+   * a stretch of zeros reads 0, not −8e-14 */
+  if (fabs (stretch.mean) <= 1e-9 * fabs (series->shift))
+    stretch.mean = 0;
   if (end - start > 1)
     stretch.variance = MAX (0.0, (series->squares[end] - series->squares[start] - n * mean * mean) / (n - 1));
   return stretch;
