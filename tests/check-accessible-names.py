@@ -120,6 +120,9 @@ def bad_names(root):
     where the element takes the focus or an action, or reads an access
     key's underscore"""
     found = []
+    # A page is read by the title its tab shows ("Markers"), not as
+    # written with its access key ("_Markers")
+    tab_names = {node.name for node in find_all(root, lambda node, info: info[0] == "page tab")}
 
     def visit(node, info, path):
         role, name, focusable, actions = info
@@ -127,7 +130,8 @@ def bad_names(root):
             found.append(" › ".join(path[-4:]))
         elif name.strip() == "" and (focusable or actions > 0):
             found.append(" › ".join(path[-4:]) + " (no name)")
-        elif reads_mnemonic(node, name):
+        elif reads_mnemonic(node, name) or ("_" in name and name not in tab_names
+                                            and without_mnemonic(name) in tab_names):
             found.append(" › ".join(path[-4:]) + " (reads the access key's underscore)")
 
     walk(root, [], visit)

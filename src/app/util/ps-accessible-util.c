@@ -505,12 +505,47 @@ ps_accessible_name_as_shown (GtkWidget *widget)
                                     gtk_label_get_text (GTK_LABEL (label)), -1);
 }
 
+/* A title as written with its access key ("_Warnings (3)", "A__B") as it
+ * shows ("Warnings (3)", "A_B") */
+static char *
+without_mnemonic (const char *title)
+{
+  GString *shown = g_string_sized_new (strlen (title));
+
+  for (const char *c = title; *c != '\0'; c++)
+    {
+      if (*c == '_' && c[1] != '\0')
+        c++;
+      g_string_append_c (shown, *c);
+    }
+  return g_string_free (shown, FALSE);
+}
+
+/* The tabs of a view as they show, and the pages they lead to by the
+ * titles they show: GTK 4.8 names a page by its title as written, which
+ * a screen reader reads with its underscore */
 static void
 name_tabs_now (GtkStackSwitcher *switcher)
 {
+  GtkStack *stack = gtk_stack_switcher_get_stack (switcher);
+  g_autoptr(GListModel) pages = stack != NULL ? G_LIST_MODEL (gtk_stack_get_pages (stack)) : NULL;
+
   for (GtkWidget *tab = gtk_widget_get_first_child (GTK_WIDGET (switcher)); tab != NULL;
        tab = gtk_widget_get_next_sibling (tab))
     ps_accessible_name_as_shown (tab);
+  for (guint i = 0; pages != NULL && i < g_list_model_get_n_items (pages); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (pages, i);
+      GtkStackPage *page = GTK_STACK_PAGE (item);
+      const char *title = gtk_stack_page_get_title (page);
+
+      if (title != NULL && gtk_stack_page_get_use_underline (page))
+        {
+          g_autofree char *shown = without_mnemonic (title);
+
+          gtk_accessible_update_property (GTK_ACCESSIBLE (page), GTK_ACCESSIBLE_PROPERTY_LABEL, shown, -1);
+        }
+    }
 }
 
 static gboolean
