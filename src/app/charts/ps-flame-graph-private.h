@@ -119,7 +119,6 @@ is_exclusive (PsCallValue value)
   return value == PS_CALL_VALUE_ELAPSED_EXCLUSIVE || value == PS_CALL_VALUE_APPLICATION_EXCLUSIVE;
 }
 
-
 /* The node arrays (ps-flame-graph-tree.c) */
 
 /* The tree's top-down tree; with a diff (whose B is tree), A's values too */

@@ -119,7 +119,6 @@ struct _PsCallTreeView
   GtkLabel            *empty_label;
 };
 
-
 /* The view (ps-call-tree-view.c) */
 
 void ps_call_tree_view_update_busy (PsCallTreeView *self);

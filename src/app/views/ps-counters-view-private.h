@@ -104,7 +104,6 @@ struct _PsCountersView
   GtkColumnView      *warning_view;
 };
 
-
 /* The store of the run shown, or NULL */
 static inline PsEventStore *
 ps_counters_view_get_store (PsCountersView *self)

@@ -99,7 +99,6 @@ struct _PsProfileView
   GtkColumnView       *warning_view;
 };
 
-
 /* The store of the run shown, or NULL */
 static inline PsEventStore *
 ps_profile_view_get_store (PsProfileView *self)

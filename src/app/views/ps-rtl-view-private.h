@@ -134,7 +134,6 @@ struct _PsRtlView
   GtkColumnView       *warning_view;
 };
 
-
 /* The view (ps-rtl-view.c) */
 
 void ps_rtl_view_update_busy (PsRtlView *self);
