@@ -1,4 +1,6 @@
-/* ps-flame-graph-private.h — for the tests
+/* ps-flame-graph-private.h — what the flame graph's widget, its node
+ * arrays (ps-flame-graph-tree.c) and its drawing (ps-flame-graph-draw.c)
+ * share, and what the tests look into
  *
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,8 +8,163 @@
 #pragma once
 
 #include "ps-flame-graph.h"
+#include "ps-picture-source.h"
 
 G_BEGIN_DECLS
+
+#define FRAME_HEIGHT     20    /* px per row, gap included */
+#define NO_NODE          G_MAXUINT32
+#define LEGEND_HEIGHT    40    /* px above the frames in a differential graph */
+
+typedef struct
+{
+  guint32 function;       /* PS_NONE for the root */
+  guint32 parent;         /* NO_NODE for the root */
+  guint32 first_child;
+  guint32 last_child;
+  guint32 next_sibling;
+  guint32 prev_sibling;
+  guint32 depth;          /* root 0 */
+  guint64 calls;
+  /* Inclusive kinds: the node's inclusive values; exclusive kinds: its own */
+  double  total[PS_N_CALL_VALUES];
+  /* As drawn: inclusive kinds as total, exclusive kinds summed over the
+   * node and all its descendants */
+  double  width[PS_N_CALL_VALUES];
+  /* A differential graph: A's values of the node, like total, 0 when A
+   * does not have it */
+  double  baseline[PS_N_CALL_VALUES];
+  /* The callees of A's node that B does not have: their total share of
+   * A, elapsed and application */
+  double  only_in_a_share[2];
+  gboolean in_baseline;
+} FlameNode;
+
+typedef struct
+{
+  PsFlameTransform kind;
+  guint32          function;
+} Transform;
+
+typedef struct
+{
+  guint32 node;
+  guint32 depth;
+  double  x;
+  double  width;
+} Frame;
+
+struct _PsFlameGraph
+{
+  GtkWidget            parent_instance;
+
+  PsCallTree          *tree;
+  PsCallValue          value;
+  PsCallBasis          basis;         /* of the tooltips' percentages */
+  PsFlameGraphColorBy  color_by;
+
+  PsCallTreeDiff      *diff;          /* the baseline, or NULL */
+  PsFlameGraphDiffBy   diff_by;
+  double               diff_threshold;  /* pp */
+  double               diff_scale;    /* pp at the ends of the legend, 0: to do */
+
+  GArray              *base;          /* FlameNode: the tree's top-down tree */
+  GCancellable        *base_cancellable; /* while a worker copies the tree */
+  guint32              sync_base_nodes; /* bigger trees are copied in a worker */
+  GArray              *nodes;         /* FlameNode: base after the transforms */
+  char                *summary;       /* for a screen reader, of nodes and value; NULL to make */
+  GArray              *transforms;    /* Transform, in the order applied */
+  guint32              zoom_node;     /* in nodes */
+  guint32              focus_node;    /* the keyboard's frame, in nodes */
+  guint                n_rows;        /* drawn rows at the current zoom */
+
+  char                *search_text;   /* casefolded, or NULL */
+  guint8              *matches;       /* per function, with a search */
+  guint32              marked_function; /* chosen in another view, or PS_NONE */
+  gboolean             drawing_picture;
+
+  /* Layout of the last width */
+  GArray              *frames;        /* Frame */
+  int                  layout_width;  /* -1: to do */
+
+  GtkWidget           *crumbs;        /* breadcrumb bar */
+  GtkWidget           *crumb_buttons; /* the part rebuilt on zoom */
+  GtkWidget           *transform_label;
+  GtkWidget           *undo_button;
+  GtkWidget           *reset_button;
+  GtkWidget           *value_dropdown;
+  GtkWidget           *color_dropdown;
+  GtkWidget           *diff_dropdown;
+  GtkWidget           *menu;          /* the frames' context menu, or NULL */
+  int                  crumbs_height;
+};
+
+/* The frames start below the legend of a differential graph */
+static inline int
+frames_top (PsFlameGraph *self)
+{
+  return self->diff != NULL ? LEGEND_HEIGHT : 0;
+}
+
+static inline FlameNode *
+node_at (GArray  *nodes,
+         guint32  index)
+{
+  return &g_array_index (nodes, FlameNode, index);
+}
+
+static inline gboolean
+is_exclusive (PsCallValue value)
+{
+  return value == PS_CALL_VALUE_ELAPSED_EXCLUSIVE || value == PS_CALL_VALUE_APPLICATION_EXCLUSIVE;
+}
+
+/* The node arrays (ps-flame-graph-tree.c) */
+
+/* The tree's top-down tree; with a diff (whose B is tree), A's values too */
+GArray      *ps_flame_graph_build_base          (PsCallTree      *tree,
+                                                 PsCallTreeDiff  *diff);
+/* The nodes of in after one transform, in a new array */
+GArray      *ps_flame_graph_apply_transform     (GArray          *in,
+                                                 const Transform *transform);
+gboolean     ps_flame_graph_is_below            (GArray          *nodes,
+                                                 guint32          node,
+                                                 guint32          ancestor);
+
+/* The frames' text, colours and layout (ps-flame-graph-draw.c) */
+
+/* Free with g_free () */
+char        *ps_flame_graph_node_name           (PsFlameGraph    *self,
+                                                 guint32          node);
+char        *ps_flame_graph_format_value        (PsFlameGraph    *self,
+                                                 double           value);
+const char  *ps_flame_graph_value_title         (PsCallValue      value);
+char        *ps_flame_graph_node_tooltip_markup (PsFlameGraph    *self,
+                                                 guint32          node);
+/* The depth drawn at the current zoom */
+void         ps_flame_graph_count_rows          (PsFlameGraph    *self);
+void         ps_flame_graph_invalidate_layout   (PsFlameGraph    *self);
+void         ps_flame_graph_invalidate_diff_scale (PsFlameGraph  *self);
+/* The frame at a point of _ps_flame_graph_draw ()'s area, or NULL */
+const Frame *ps_flame_graph_frame_at            (PsFlameGraph    *self,
+                                                 int              width,
+                                                 double           x,
+                                                 double           y);
+/* The frame of a node, or NULL when it is not drawn */
+const Frame *ps_flame_graph_frame_of_node       (PsFlameGraph    *self,
+                                                 int              width,
+                                                 guint32          node);
+void         ps_flame_graph_snapshot            (GtkWidget       *widget,
+                                                 GtkSnapshot     *snapshot);
+void         ps_flame_graph_picture_source_init (PsPictureSourceInterface *iface);
+
+/* The widget (ps-flame-graph.c) */
+
+/* A frame clicked or entered: focused, zoomed into, announced */
+void         ps_flame_graph_activate_node       (PsFlameGraph    *self,
+                                                 guint32          node);
+
+/* For the tests */
 
 /* Whether a worker copies the tree: nothing is drawn yet */
 gboolean  _ps_flame_graph_is_laying_out    (PsFlameGraph  *self);

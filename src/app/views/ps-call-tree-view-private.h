@@ -36,6 +36,123 @@ typedef struct
   gboolean    samples;   /* sampled: the elapsed values are inclusive and exclusive samples */
 } PsCallFormat;
 
+typedef enum
+{
+  MODE_TOP_DOWN,
+  MODE_BOTTOM_UP,
+  MODE_FUNCTIONS,
+  MODE_FLAME_GRAPH,
+  N_MODES
+} Mode;
+
+static const char * const mode_names[N_MODES] = { "top-down", "bottom-up", "functions", "flame-graph" };
+
+struct _PsCallTreeView
+{
+  GtkWidget            parent_instance;
+
+  PsCallTree          *tree;              /* shown */
+  PsCallTree          *run_tree;          /* of the whole run, as set */
+  PsEventStore        *store;
+  Mode                 mode;
+  PsCallBasis          basis;
+  PsCallFormat         format;
+  int                  module_width;      /* of the longest module name, 0: none */
+  gboolean             syncing;           /* toggles and drop-downs set from code */
+
+  /* Threads and tick rate: rebuilt from the store */
+  GtkStringList       *thread_names;
+  GArray              *thread_tracks;     /* guint32 per choice after "All threads" */
+  /* The store's time range, found with the threads: a scan of every event */
+  gint64               time_begin;
+  gint64               time_end;
+  GCancellable        *threads_cancellable;
+  double               ticks_per_second;  /* 0: the report's ticks */
+  GBytes              *span_selection;    /* PsCallTreeOptions.span_selection, or NULL */
+  GCancellable        *build_cancellable;
+  char                *build_error;
+
+  /* Search */
+  char                *search_text;       /* as typed, or NULL */
+  PsCallSearch        *search;            /* what the table shows, or NULL */
+  GCancellable        *search_cancellable;
+
+  /* Models */
+  GtkSortListModel    *sorted;            /* GtkTreeListRow */
+  GtkSortListModel    *callers_sorted;    /* PsCallNodeRow */
+  GtkSortListModel    *callees_sorted;
+  guint32              relations_function;
+  GtkColumnViewColumn *columns[N_CALL_COLUMNS];
+  GtkColumnViewColumn *callers_columns[N_CALL_COLUMNS];
+  GtkColumnViewColumn *callees_columns[N_CALL_COLUMNS];
+
+  /* Template widgets */
+  GtkToggleButton     *top_down_button;
+  GtkToggleButton     *bottom_up_button;
+  GtkToggleButton     *functions_button;
+  GtkToggleButton     *flame_button;
+  GtkWidget           *thread_box;
+  GtkDropDown         *thread_dropdown;
+  GtkWidget           *basis_box;
+  GtkDropDown         *basis_dropdown;
+  GtkLabel            *given_label;
+  GtkSpinner          *spinner;
+  GtkSearchEntry      *search_entry;
+  GtkWidget           *notice_box;
+  GtkWidget           *selection_box;
+  GtkLabel            *selection_label;
+  GtkLabel            *notice_label;
+  GtkMenuButton       *tick_rate_button;
+  GtkPopover          *tick_rate_popover;
+  GtkSpinButton       *tick_rate_spin;
+  GtkWidget           *tick_rate_reset_button;
+  GtkLabel            *status_label;
+  GtkStack            *content_stack;
+  GtkStack            *main_stack;
+  GtkPaned            *paned;
+  GtkColumnView       *column_view;
+  PsFlameGraph        *flame_graph;
+  GtkLabel            *callers_function_label;
+  GtkColumnView       *callers_view;
+  GtkLabel            *callees_function_label;
+  GtkColumnView       *callees_view;
+  GtkLabel            *empty_label;
+};
+
+/* The view (ps-call-tree-view.c) */
+
+void ps_call_tree_view_update_busy (PsCallTreeView *self);
+/* Shows a tree, keeping the function selected when it has it */
+void ps_call_tree_view_show_tree (PsCallTreeView *self,
+                                  PsCallTree     *tree);
+
+/* The format, the columns, the toolbar, the notice and the status
+ * (ps-call-tree-view-status.c) */
+
+/* One unit for the whole tree, named in every header */
+void ps_call_tree_view_update_format (PsCallTreeView *self);
+/* The module column as wide as the longest name needs, within bounds */
+void ps_call_tree_view_update_module_width (PsCallTreeView *self);
+/* Headers that name the unit; the columns of the values the tree has */
+void ps_call_tree_view_update_columns (PsCallTreeView       *self,
+                                       GtkColumnViewColumn **columns,
+                                       gboolean              in_tree);
+void ps_call_tree_view_sync_mode_buttons (PsCallTreeView *self);
+void ps_call_tree_view_update_toolbar (PsCallTreeView *self);
+void ps_call_tree_view_update_notice (PsCallTreeView *self);
+void ps_call_tree_view_update_basis_tooltip (PsCallTreeView *self);
+void ps_call_tree_view_update_status (PsCallTreeView *self);
+
+/* Trees of one thread or from a tick rate (ps-call-tree-view-trees.c) */
+
+/* The thread chosen, or PS_NONE for all */
+guint32 ps_call_tree_view_selected_track (PsCallTreeView *self);
+/* The tree of the thread or the tick rate chosen, built in a worker;
+ * the old tree stays until the new one is there */
+void ps_call_tree_view_rebuild (PsCallTreeView *self);
+/* The threads that have spans, found in a worker */
+void ps_call_tree_view_list_threads (PsCallTreeView *self);
+
 /* ps-call-tree-view.c, for the cells */
 PsCallBasis          _ps_call_tree_view_get_basis      (PsCallTreeView *self);
 const PsCallFormat  *_ps_call_tree_view_get_format     (PsCallTreeView *self);

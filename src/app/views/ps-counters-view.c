@@ -8,263 +8,30 @@
  * and its tree of tracks, ps-event-store.h above PsTrackKind).
  *
  * The tree has one PsCounterNode per track. A checked counter's points are
- * made once and cached: the kept readings when every reading was kept and
- * there are not too many to scan, else the store's overview (the mean of
- * each of its buckets), which sees every reading. Checks change the charts
- * and the table at the next idle, so checking an object's hundred
- * counters redraws once. Counters of one unit share a chart; units differ
- * in scale and meaning, so each has its own, stacked vertically.
+ * made once and cached (ps-counters-view-charts.c). Checks change the
+ * charts and the table (ps-counters-view-stats.c) at the next idle, so
+ * checking an object's hundred counters redraws once. Counters of one unit
+ * share a chart; units differ in scale and meaning, so each has its own,
+ * stacked vertically. This file is the view itself: the tree, the links
+ * with the other views, the header and the data quality.
  */
 #include "config.h"
-
-#include <inttypes.h>
 
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
 #include "ps-accessible-util.h"
-#include "ps-counter-change-finder.h"
 #include "ps-counter-chart.h"
 #include "ps-counter-node.h"
-#include "ps-counter-range.h"
 #include "ps-counters-view-private.h"
-#include "ps-perflib-block.h"
 #include "ps-selection-util.h"
-#include "ps-table-export.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
 #include "ps-warning-columns.h"
 #include "ps-warning-model.h"
 
-/* Past this many kept readings in the run, a checked counter is drawn
- * from its overview instead of scanning them all */
-#define MAX_SCANNED_VALUES (G_GUINT64_CONSTANT (4) << 20)
-#define MEBIBYTE 1048576.0
-
-/* --- The points of a counter ---------------------------------------------- */
-
-typedef struct
-{
-  PsEventStore *store;
-  PsValueLod   *values;
-  GArray       *indices;  /* guint64: the store's reading of each point;
-                           * NULL when made from the overview */
-} CounterPoints;
-
-static void
-counter_points_clear (gpointer data)
-{
-  CounterPoints *points = data;
-
-  g_clear_object (&points->store);
-  g_clear_pointer (&points->values, ps_value_lod_unref);
-  g_clear_pointer (&points->indices, g_array_unref);
-}
-
-static void
-counter_points_release (gpointer data)
-{
-  g_rc_box_release_full (data, counter_points_clear);
-}
-
-/* Points under construction, while the readings are read */
-typedef struct
-{
-  CounterPoints *points;
-  GArray        *x;  /* gint64 */
-  GArray        *y;  /* double */
-} PointsBuilder;
-
-static PointsBuilder *
-points_builder_new (PsEventStore *store)
-{
-  PointsBuilder *builder = g_new0 (PointsBuilder, 1);
-
-  builder->points = g_rc_box_new0 (CounterPoints);
-  builder->points->store = g_object_ref (store);
-  builder->x = g_array_new (FALSE, FALSE, sizeof (gint64));
-  builder->y = g_array_new (FALSE, FALSE, sizeof (double));
-  return builder;
-}
-
-static CounterPoints *
-points_builder_finish (PointsBuilder *builder)
-{
-  CounterPoints *points = builder->points;
-
-  points->values = ps_value_lod_new ((const gint64 *)(gpointer)builder->x->data,
-                                     (const double *)(gpointer)builder->y->data, builder->x->len);
-  g_array_unref (builder->x);
-  g_array_unref (builder->y);
-  g_free (builder);
-  return points;
-}
-
-/* The points of every track in tracks (guint32 → PointsBuilder) from the
- * kept readings, read once for all of them */
-static void
-add_kept_readings (PsEventStore *store,
-                   GHashTable   *tracks)
-{
-  guint64 n_kept = ps_event_store_get_n_counter_values (store);
-
-  for (guint64 i = 0; i < n_kept; i++)
-    {
-      const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
-      PointsBuilder *builder = g_hash_table_lookup (tracks, GUINT_TO_POINTER (value->track));
-      double number;
-
-      if (builder == NULL)
-        continue;
-      number = value->flags & PS_COUNTER_FLAG_MISSING ? NAN : value->value;
-      g_array_append_val (builder->x, value->time_ns);
-      g_array_append_val (builder->y, number);
-      g_array_append_val (builder->points->indices, i);
-    }
-}
-
-/* One point in the middle of every stretch of the overview up to the
- * last with readings: its bucket's mean, or none (a gap in the line) */
-static void
-add_overview (PsEventStore  *store,
-              guint32        track,
-              PointsBuilder *builder)
-{
-  PsCounterOverview overview;
-  guint n_stretches;
-  guint next = 0;
-
-  if (!ps_event_store_get_counter_overview (store, track, &overview))
-    return;
-  n_stretches = overview.n_buckets > 0 ? overview.buckets[overview.n_buckets - 1].index + 1 : 0;
-  for (guint b = 0; b < n_stretches; b++)
-    {
-      gint64 time_ns = overview.begin_ns + (gint64)b * overview.bucket_ns + overview.bucket_ns / 2;
-      double number = NAN;
-
-      if (overview.buckets[next].index == b)
-        number = overview.buckets[next++].mean;
-
-      g_array_append_val (builder->x, time_ns);
-      g_array_append_val (builder->y, number);
-    }
-}
-
-/* The read-out of a PerfLib reading: what the value was computed from */
-static char *
-describe_point (gsize    index,
-                gpointer user_data)
-{
-  CounterPoints *points = user_data;
-  const PsCounterValue *value;
-  const PsTrack *track;
-
-  if (points->indices == NULL || index >= points->indices->len)
-    return NULL;
-  value = ps_event_store_get_counter_value (points->store, g_array_index (points->indices, guint64, index));
-  if (!(value->flags & PS_COUNTER_FLAG_RAW))
-    return NULL;
-  track = ps_event_store_get_track (points->store, value->track);
-  /* Types without a base (timers, rates, raw counts) have only the raw value */
-  if ((track->flags & PS_TRACK_FLAG_COUNTER_TYPE) && !ps_perflib_type_needs_base (track->ordinal))
-    /* Translators: what a counter's value was computed from, shown after
-     * it: "12.5 % (raw 1234567)" */
-    return g_strdup_printf (_("raw %" PRId64), value->raw);
-  /* Translators: what a counter's value was computed from, shown after it:
-   * "12.5 % (raw 1234567, base 9876543)" */
-  return g_strdup_printf (_("raw %" PRId64 ", base %" PRId64), value->raw, value->base);
-}
-
 /* --- The view ------------------------------------------------------------- */
-
-/* The columns of the statistics table, in the order shown */
-typedef enum
-{
-  STATS_MACHINE,
-  STATS_OBJECT,
-  STATS_INSTANCE,
-  STATS_COUNTER,
-  STATS_UNIT,
-  STATS_COUNT,
-  STATS_MISSING,
-  STATS_MIN,
-  STATS_MAX,
-  STATS_MEAN,
-  STATS_LAST,
-  N_STATS_COLUMNS
-} StatsColumn;
-
-/* What a column's factory, sorter and export are given */
-typedef struct
-{
-  PsCountersView *view;
-  StatsColumn     column;
-} StatsColumnData;
-
-struct _PsCountersView
-{
-  GtkWidget           parent_instance;
-
-  PsRunAnalysis      *analysis;
-  PsSession          *session;
-  gulong              range_handler;
-  gulong              selection_handler;
-  gulong              focus_handler;
-  gboolean            following;     /* rows chosen for the session */
-  gboolean            stacked;
-
-  GListStore         *roots;        /* PsCounterNode */
-  GPtrArray          *counters;     /* PsCounterNode, every counter in tree order */
-  GtkCustomFilter    *filter;
-  char               *search;       /* casefolded, NULL for none */
-  GtkTreeListModel   *tree;
-  GtkSingleSelection *tree_selection;
-  GHashTable         *points;       /* track → CounterPoints */
-  GListStore         *checked;      /* PsCounterNode: the table's rows */
-  GtkSortListModel   *checked_sorted;
-  GPtrArray          *charts;       /* PsCounterChart, borrowed from charts_box */
-  guint               update_id;
-  StatsColumnData     stats_columns[N_STATS_COLUMNS];
-
-  /* The statistics of the range selected on the timeline, by track, once
-   * computed; NULL: the table shows those of every reading */
-  PsCounterStats     *range_stats;
-  guint               range_n_tracks;
-  gint64              range_begin_ns;
-  gint64              range_end_ns;
-  GCancellable       *range_cancellable;  /* while they are computed… */
-  gint64              pending_begin_ns;   /* …for this range */
-  gint64              pending_end_ns;
-
-  PsWarningModel     *warnings;
-
-  /* Template widgets */
-  GtkLabel           *machine_value;
-  GtkLabel           *counters_value;
-  GtkLabel           *readings_value;
-  GtkLabel           *started_value;
-  GtkLabel           *duration_value;
-  GtkLabel           *interval_value;
-  GtkStack           *view_stack;
-  GtkPaned           *tree_paned;
-  GtkPaned           *chart_paned;
-  GtkSearchEntry     *search_entry;
-  GtkListView        *counter_list;
-  GtkLabel           *selection_label;
-  GtkToggleButton    *overlaid_button;
-  GtkToggleButton    *stacked_button;
-  GtkStack           *chart_stack;
-  GtkBox             *charts_box;
-  GtkColumnView      *stats_view;
-  GtkWidget          *range_box;
-  GtkLabel           *range_label;
-  GtkStackPage       *warnings_page;
-  GtkLabel           *quality_label;
-  GtkLabel           *warnings_overflow_label;
-  GtkStack           *warnings_stack;
-  GtkColumnView      *warning_view;
-};
 
 enum {
   PROP_0,
@@ -281,587 +48,21 @@ static void ps_counters_view_run_view_init (PsRunViewInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (PsCountersView, ps_counters_view, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (PS_TYPE_RUN_VIEW, ps_counters_view_run_view_init))
 
-static void apply_time_selection (PsCountersView *self);
-static void follow_session (PsCountersView *self);
-
-static PsEventStore *
-get_store (PsCountersView *self)
-{
-  return self->analysis != NULL ? self->analysis->store : NULL;
-}
-
-/* Values */
-
-/* A value with its unit, with one precision down a column: "42.96 %",
- * "1.00 %", "850 /sec", "9.6 MiB", "520.000 µs" */
-static char *
-format_value (double      value,
-              const char *unit)
-{
-  g_autofree char *number = NULL;
-
-  if (isnan (value))
-    return g_strdup ("–");
-  if (g_strcmp0 (unit, "bytes") == 0)
-    return ps_view_format_quantity (PS_VIEW_QUANTITY_BYTES, value);
-  if (g_strcmp0 (unit, "s") == 0)
-    return ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, value);
-  if (g_strcmp0 (unit, "ms") == 0)
-    return ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, value / 1000);
-  number = ps_view_format_number (value);
-  if (unit == NULL || *unit == '\0')
-    return g_steal_pointer (&number);
-  /* Translators: a number and its unit, "5.20 ms" */
-  return g_strdup_printf (C_("value with unit", "%s %s"), number, ps_view_unit_name (unit));
-}
-
-static const char *
-ancestor_label (PsCounterNode *node,
-                PsTrackKind    kind)
-{
-  PsCounterNode *ancestor = ps_counter_node_get_ancestor (node, kind);
-
-  return ancestor != NULL ? ps_counter_node_get_label (ancestor) : "";
-}
-
-/* The statistics the table shows of a counter: of the range selected on
- * the timeline once they are computed, else of every reading; NULL
- * without any reading */
-static const PsCounterStats *
-shown_stats (PsCountersView *self,
-             PsCounterNode  *node)
-{
-  guint32 track = ps_counter_node_get_track (node);
-
-  if (self->range_stats != NULL)
-    return track < self->range_n_tracks ? &self->range_stats[track] : NULL;
-  return ps_event_store_get_counter_stats (ps_counter_node_get_store (node), track);
-}
-
-static double
-stats_number (PsCountersView *self,
-              PsCounterNode  *node,
-              StatsColumn     column)
-{
-  const PsCounterStats *stats = shown_stats (self, node);
-
-  if (stats == NULL)
-    return column == STATS_COUNT || column == STATS_MISSING ? 0 : NAN;
-  switch (column)
-    {
-    case STATS_COUNT:
-      return (double)stats->n_values;
-    case STATS_MISSING:
-      return (double)stats->n_missing;
-    case STATS_MIN:
-      return stats->min;
-    case STATS_MAX:
-      return stats->max;
-    case STATS_MEAN:
-      return stats->n_values > 0 ? stats->sum / (double)stats->n_values : NAN;
-    case STATS_LAST:
-      return stats->last;
-    default:
-      return NAN;
-    }
-}
-
-static char *
-stats_cell_text (PsCountersView *self,
-                 PsCounterNode  *node,
-                 StatsColumn     column)
-{
-  switch (column)
-    {
-    case STATS_MACHINE:
-      return g_strdup (ancestor_label (node, PS_TRACK_MACHINE));
-    case STATS_OBJECT:
-      return g_strdup (ancestor_label (node, PS_TRACK_OBJECT));
-    case STATS_INSTANCE:
-      return g_strdup (ancestor_label (node, PS_TRACK_INSTANCE));
-    case STATS_COUNTER:
-      return g_strdup (ps_counter_node_get_label (node));
-    case STATS_UNIT:
-      return g_strdup (ps_view_unit_name (ps_counter_node_get_unit (node)));
-    case STATS_COUNT:
-    case STATS_MISSING:
-      return ps_view_format_count ((guint64)stats_number (self, node, column));
-    case STATS_MIN:
-    case STATS_MAX:
-    case STATS_MEAN:
-    case STATS_LAST:
-      return format_value (stats_number (self, node, column), ps_counter_node_get_unit (node));
-    case N_STATS_COLUMNS:
-    default:
-      return NULL;
-    }
-}
-
-/* Charts */
-
-/* The points of each of nodes that has none yet: from the kept readings,
- * all read in one pass, or from the overviews when the readings were
- * thinned or are too many to read */
-static void
-ensure_points (PsCountersView *self,
-               GPtrArray      *nodes)
-{
-  PsEventStore *store = get_store (self);
-  g_autoptr(GHashTable) missing = g_hash_table_new (NULL, NULL);
-  gboolean from_readings = ps_event_store_get_counter_stride (store) <= 1
-                           && ps_event_store_get_n_counter_values (store) <= MAX_SCANNED_VALUES;
-  GHashTableIter iter;
-  gpointer key, value;
-
-  for (guint i = 0; i < nodes->len; i++)
-    {
-      guint32 track = ps_counter_node_get_track (g_ptr_array_index (nodes, i));
-      PointsBuilder *builder;
-
-      if (g_hash_table_contains (self->points, GUINT_TO_POINTER (track))
-          || g_hash_table_contains (missing, GUINT_TO_POINTER (track)))
-        continue;
-      builder = points_builder_new (store);
-      if (from_readings)
-        builder->points->indices = g_array_new (FALSE, FALSE, sizeof (guint64));
-      else
-        add_overview (store, track, builder);
-      g_hash_table_insert (missing, GUINT_TO_POINTER (track), builder);
-    }
-  if (from_readings && g_hash_table_size (missing) > 0)
-    add_kept_readings (store, missing);
-
-  g_hash_table_iter_init (&iter, missing);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    g_hash_table_insert (self->points, key, points_builder_finish (value));
-}
-
-static void
-apply_range (PsCountersView *self)
-{
-  gint64 begin = 0, end = 0;
-
-  if (self->session != NULL)
-    ps_session_get_visible_range (self->session, &begin, &end);
-  /* The session's first range, [0, 1), stands until the timeline has
-   * indexed the run: show all of the data meanwhile */
-  if (end - begin <= 1)
-    begin = end = 0;
-  for (guint i = 0; i < self->charts->len; i++)
-    ps_counter_chart_set_x_range (g_ptr_array_index (self->charts, i), begin, end);
-}
-
-/* A series is named by what tells it apart from the others of its chart:
- * the instance when they are all the same counter of one object */
-static char *
-series_label (PsCounterNode *node,
-              gboolean       one_counter)
-{
-  const char *instance = ancestor_label (node, PS_TRACK_INSTANCE);
-  const char *object = ancestor_label (node, PS_TRACK_OBJECT);
-
-  if (one_counter)
-    return g_strdup (*instance != '\0' ? instance : object);
-  if (*instance != '\0')
-    /* Translators: a series of a chart: counter (instance) */
-    return g_strdup_printf (_("%s (%s)"), ps_counter_node_get_label (node), instance);
-  return g_strdup_printf ("%s\\%s", object, ps_counter_node_get_label (node));
-}
-
-/* The counter of each node */
-static GArray *
-node_tracks (GPtrArray *nodes)
-{
-  GArray *tracks = g_array_sized_new (FALSE, FALSE, sizeof (guint32), nodes->len);
-
-  for (guint i = 0; i < nodes->len; i++)
-    g_array_index (g_array_set_size (tracks, i + 1), guint32, i) = ps_counter_node_get_track (g_ptr_array_index (nodes, i));
-  return tracks;
-}
-
-static void
-add_chart (PsCountersView *self,
-           GPtrArray      *nodes)
-{
-  PsCounterNode *first = g_ptr_array_index (nodes, 0);
-  const char *unit = ps_counter_node_get_unit (first);
-  const char *counter = ps_counter_node_get_label (first);
-  const char *object = ancestor_label (first, PS_TRACK_OBJECT);
-  gboolean one_counter = TRUE;
-  double highest = 0;
-  g_autofree char *title = NULL;
-  g_autoptr(GArray) tracks = NULL;
-  PsCounterChart *chart = PS_COUNTER_CHART (ps_counter_chart_new ());
-
-  for (guint i = 0; i < nodes->len; i++)
-    {
-      PsCounterNode *node = g_ptr_array_index (nodes, i);
-      const PsCounterStats *stats = ps_event_store_get_counter_stats (ps_counter_node_get_store (node),
-                                                                      ps_counter_node_get_track (node));
-
-      if (g_strcmp0 (ps_counter_node_get_label (node), counter) != 0
-          || g_strcmp0 (ancestor_label (node, PS_TRACK_OBJECT), object) != 0)
-        one_counter = FALSE;
-      if (stats != NULL && stats->n_values > 0)
-        highest = MAX (highest, fabs (stats->max));
-    }
-
-  if (one_counter)
-    /* Translators: a chart's title: object — counter */
-    title = g_strdup_printf (_("%s — %s"), object, counter);
-  else if (*unit != '\0')
-    /* Translators: a chart's title: the counters of a unit, "Counters in %" */
-    title = g_strdup_printf (_("Counters in %s"), unit);
-  else
-    title = g_strdup (_("Counters without a unit"));
-  ps_counter_chart_set_title (chart, title);
-  /* Bytes are easier to read in MiB */
-  if (g_strcmp0 (unit, "bytes") == 0 && highest >= MEBIBYTE)
-    ps_counter_chart_set_unit (chart, C_("byte unit", "MiB"), 1 / MEBIBYTE);
-  else
-    ps_counter_chart_set_unit (chart, unit, 1);
-  ps_counter_chart_set_stacked (chart, self->stacked);
-
-  for (guint i = 0; i < nodes->len; i++)
-    {
-      PsCounterNode *node = g_ptr_array_index (nodes, i);
-      CounterPoints *points = g_hash_table_lookup (self->points,
-                                                   GUINT_TO_POINTER (ps_counter_node_get_track (node)));
-      g_autofree char *label = series_label (node, one_counter);
-
-      ps_counter_chart_add_series_full (chart, label, points->values, describe_point,
-                                        g_rc_box_acquire (points), counter_points_release);
-    }
-  /* Which counter each series is, for the one chosen in another view,
-   * and where its level changed, marked once found */
-  tracks = node_tracks (nodes);
-  g_object_set_data_full (G_OBJECT (chart), "ps-series-tracks", g_array_ref (tracks), (GDestroyNotify)g_array_unref);
-  ps_counter_chart_find_changes (chart, get_store (self), (const guint32 *)(gpointer)tracks->data, tracks->len);
-
-  gtk_widget_set_vexpand (GTK_WIDGET (chart), TRUE);
-  gtk_widget_set_size_request (GTK_WIDGET (chart), -1, 180);
-  gtk_box_append (self->charts_box, GTK_WIDGET (chart));
-  g_ptr_array_add (self->charts, chart);
-}
-
-/* The timeline charts the checked counters only: a run can have
- * thousands */
-static void
-share_checked_tracks (PsCountersView *self,
-                      GPtrArray      *checked)
-{
-  g_autoptr(GArray) tracks = NULL;
-
-  if (self->session == NULL || self->analysis == NULL)
-    return;
-  tracks = node_tracks (checked);
-  ps_session_set_counter_tracks (self->session, (const guint32 *)(gpointer)tracks->data, tracks->len, FALSE);
-}
-
-static void
-update_charts (PsCountersView *self)
-{
-  g_autoptr(GPtrArray) checked = ps_counters_view_list_checked (self);
-  g_autoptr(GPtrArray) units = g_ptr_array_new ();   /* const char *, in order of first use */
-  g_autofree char *selection = NULL;
-  GtkWidget *child;
-
-  g_clear_handle_id (&self->update_id, g_source_remove);
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->charts_box))) != NULL)
-    gtk_box_remove (self->charts_box, child);
-  g_ptr_array_set_size (self->charts, 0);
-
-  for (guint i = 0; i < checked->len; i++)
-    {
-      const char *unit = ps_counter_node_get_unit (g_ptr_array_index (checked, i));
-
-      if (!g_ptr_array_find_with_equal_func (units, unit, g_str_equal, NULL))
-        g_ptr_array_add (units, (gpointer)unit);
-    }
-  /* Every chart's points in one pass over the readings */
-  ensure_points (self, checked);
-  for (guint u = 0; u < units->len; u++)
-    {
-      g_autoptr(GPtrArray) nodes = g_ptr_array_new ();
-
-      for (guint i = 0; i < checked->len; i++)
-        if (g_str_equal (ps_counter_node_get_unit (g_ptr_array_index (checked, i)), g_ptr_array_index (units, u)))
-          g_ptr_array_add (nodes, g_ptr_array_index (checked, i));
-      add_chart (self, nodes);
-    }
-  apply_range (self);
-  apply_time_selection (self);
-  share_checked_tracks (self, checked);
-  gtk_stack_set_visible_child_name (self->chart_stack, checked->len > 0 ? "charts" : "empty");
-
-  /* The table: the checked counters */
-  self->following = TRUE;
-  g_list_store_splice (self->checked, 0, g_list_model_get_n_items (G_LIST_MODEL (self->checked)),
-                       checked->pdata, checked->len);
-  self->following = FALSE;
-  follow_session (self);
-
-  /* Each number chooses its own plural: "64 counters checked, in 1 chart" */
-  {
-    g_autofree char *counters = ps_view_format_count (checked->len);
-    g_autofree char *n_counters = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s counter checked",
-                                                                "%s counters checked", checked->len),
-                                                   counters);
-    g_autofree char *n_charts = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "in %u chart", "in %u charts",
-                                                              units->len),
-                                                 units->len);
-
-    /* Translators: "64 counters checked", "in 2 charts" */
-    selection = units->len > 1 ? g_strdup_printf (_("%s, %s"), n_counters, n_charts) : g_steal_pointer (&n_counters);
-  }
-  gtk_label_set_text (self->selection_label, checked->len > 0 ? selection : _("No counter checked"));
-}
-
-static gboolean
-update_idle_cb (gpointer user_data)
-{
-  PsCountersView *self = user_data;
-
-  self->update_id = 0;
-  update_charts (self);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-counter_checked_cb (PsCountersView *self)
-{
-  if (self->update_id == 0)
-    self->update_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, update_idle_cb, self, NULL);
-}
-
 /* Links with the other views of the run (docs/selection.md): a counter
  * chosen in the tree or the statistics is focused on the timeline and
  * drawn over the others in its chart; one chosen on the timeline is
  * selected in both; a range selected on the timeline is shaded on the
  * charts */
 
-/* The statistics of a range selected on the timeline are computed in a
- * worker: a day of counters is millions of readings to go through. A
- * newer range cancels the computation of the one before; the table and
- * its notice change together, when the new numbers are there. */
-
-typedef struct
-{
-  PsEventStore *store;
-  gint64        begin_ns;
-  gint64        end_ns;
-} RangeStatsTask;
-
-static void
-range_stats_task_free (gpointer data)
-{
-  RangeStatsTask *task_data = data;
-
-  g_clear_object (&task_data->store);
-  g_free (task_data);
-}
-
-static void
-range_stats_thread (GTask        *task,
-                    gpointer      source_object,
-                    gpointer      task_data,
-                    GCancellable *cancellable)
-{
-  RangeStatsTask *range = task_data;
-  GError *error = NULL;
-  PsCounterStats *stats = ps_counter_range_stats (range->store, range->begin_ns, range->end_ns, cancellable, &error);
-
-  if (stats == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, stats, g_free);
-}
-
-/* A time of the run on the clock, in the zone the file gives (named as
- * the timeline names it), the date too when the range spans two days;
- * NULL for a run without a clock */
-static char *
-format_clock_time (PsCountersView *self,
-                   gint64          time_ns,
-                   gboolean        with_date,
-                   gboolean        with_zone)
-{
-  PsEventStore *store = get_store (self);
-  const PsSessionInfo *session = ps_event_store_get_n_sessions (store) > 0 ? ps_event_store_get_session (store, 0) : NULL;
-  int offset_minutes;
-  char *text;
-  g_autofree char *zone_name = NULL;
-  g_autofree char *zone = NULL;
-
-  if (session == NULL || session->origin_unix_ns == 0)
-    return NULL;
-  ps_view_run_utc_offset (store, 0, &offset_minutes);
-  text = ps_view_format_wall_time (session->origin_unix_ns + time_ns, offset_minutes,
-                                   with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S");
-  zone_name = ps_view_format_zone (offset_minutes);
-  zone = g_strconcat (" ", zone_name, NULL);
-  /* "from 01:08:20.000 to 01:25:00.000 UTC−08:00": the zone once */
-  if (!with_zone && g_str_has_suffix (text, zone))
-    text[strlen (text) - strlen (zone)] = '\0';
-  return text;
-}
-
-/* The table's rows bound again and sorted again for new numbers, the
- * focused counter kept selected */
-static void
-refresh_stats_rows (PsCountersView *self)
-{
-  guint n_rows = g_list_model_get_n_items (G_LIST_MODEL (self->checked));
-  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
-
-  for (guint i = 0; i < n_rows; i++)
-    g_ptr_array_add (rows, g_list_model_get_item (G_LIST_MODEL (self->checked), i));
-  self->following = TRUE;
-  g_list_store_splice (self->checked, 0, n_rows, rows->pdata, rows->len);
-  self->following = FALSE;
-  follow_session (self);
-}
-
-static void
-update_range_notice (PsCountersView *self)
-{
-  g_autofree char *from = NULL;
-  g_autofree char *to = NULL;
-  g_autofree char *from_start = NULL;
-  g_autofree char *to_start = NULL;
-  g_autofree char *when = NULL;
-  g_autofree char *text = NULL;
-  guint stride;
-
-  if (self->range_stats == NULL)
-    {
-      gtk_widget_set_visible (self->range_box, FALSE);
-      return;
-    }
-  /* The axis counts from the start of the run */
-  from_start = ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, (double)self->range_begin_ns / 1e9);
-  to_start = ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, (double)self->range_end_ns / 1e9);
-  {
-    g_autofree char *begin_day = format_clock_time (self, self->range_begin_ns, TRUE, FALSE);
-    g_autofree char *end_day = format_clock_time (self, self->range_end_ns, TRUE, FALSE);
-    gboolean with_date = begin_day != NULL && end_day != NULL
-                         && strncmp (begin_day, end_day, strlen ("YYYY-MM-DD")) != 0;
-
-    from = format_clock_time (self, self->range_begin_ns, with_date, FALSE);
-    to = format_clock_time (self, self->range_end_ns, with_date, TRUE);
-  }
-  if (from != NULL && to != NULL)
-    /* Translators: when the readings of the statistics are, on the clock
-     * and from the start of the run: "01:08:20.000 to 01:25:00.000
-     * UTC−08:00 (500 s to 1,500 s into the run)" */
-    when = g_strdup_printf (_("%s to %s (%s to %s into the run)"), from, to, from_start, to_start);
-  else
-    /* Translators: when the readings of the statistics are, from the start
-     * of the run: "500 s to 1,500 s into the run" */
-    when = g_strdup_printf (_("%s to %s into the run"), from_start, to_start);
-
-  stride = ps_event_store_get_counter_stride (get_store (self));
-  if (stride > 1)
-    /* Translators: the statistics table shows the readings of a time range
-     * selected on the timeline ("01:08:20.000 to 01:25:00.000 UTC−08:00
-     * (500 s to 1,500 s into the run)"), of a run that keeps one reading
-     * in %u (always more than 1) */
-    text = g_strdup_printf (_("Statistics of the readings from %s, the range selected on the timeline; the run keeps one reading in %u, and these are of the readings kept"),
-                            when, stride);
-  else
-    /* Translators: the statistics table shows the readings of a time range
-     * selected on the timeline: "01:08:20.000 to 01:25:00.000 UTC−08:00
-     * (500 s to 1,500 s into the run)" */
-    text = g_strdup_printf (_("Statistics of the readings from %s, the range selected on the timeline"), when);
-  gtk_label_set_text (self->range_label, text);
-  /* The whole text, where the lines have no room for it */
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->range_label), text);
-  gtk_widget_set_visible (self->range_box, TRUE);
-}
-
-static void
-range_stats_done_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  PsCountersView *self = PS_COUNTERS_VIEW (object);
-  RangeStatsTask *range = g_task_get_task_data (G_TASK (result));
-  PsCounterStats *stats = g_task_propagate_pointer (G_TASK (result), NULL);
-
-  /* A newer range, or none, took its place */
-  if (stats == NULL || g_task_get_cancellable (G_TASK (result)) != self->range_cancellable)
-    {
-      g_free (stats);
-      return;
-    }
-  g_clear_object (&self->range_cancellable);
-  g_free (self->range_stats);
-  self->range_stats = stats;
-  self->range_n_tracks = ps_event_store_get_n_tracks (range->store);
-  self->range_begin_ns = range->begin_ns;
-  self->range_end_ns = range->end_ns;
-  update_range_notice (self);
-  refresh_stats_rows (self);
-}
-
-static void
-cancel_range_stats (PsCountersView *self)
-{
-  if (self->range_cancellable != NULL)
-    g_cancellable_cancel (self->range_cancellable);
-  g_clear_object (&self->range_cancellable);
-}
-
-/* The statistics follow the range selected on the timeline: those of its
- * readings, or of every reading again when it is cleared */
-static void
-update_range_stats (PsCountersView *self)
-{
-  gint64 begin = 0, end = 0;
-  g_autoptr(GTask) task = NULL;
-  RangeStatsTask *range;
-
-  if (self->analysis != NULL && self->session != NULL && ps_session_get_selection (self->session, &begin, &end)
-      && self->range_cancellable != NULL && begin == self->pending_begin_ns && end == self->pending_end_ns)
-    return;
-  cancel_range_stats (self);
-  if (self->analysis == NULL || self->session == NULL || !ps_session_get_selection (self->session, &begin, &end))
-    {
-      if (self->range_stats != NULL)
-        {
-          g_clear_pointer (&self->range_stats, g_free);
-          self->range_n_tracks = 0;
-          update_range_notice (self);
-          refresh_stats_rows (self);
-        }
-      return;
-    }
-  if (self->range_stats != NULL && begin == self->range_begin_ns && end == self->range_end_ns)
-    return;
-
-  range = g_new0 (RangeStatsTask, 1);
-  range->store = g_object_ref (get_store (self));
-  range->begin_ns = begin;
-  range->end_ns = end;
-  self->range_cancellable = g_cancellable_new ();
-  self->pending_begin_ns = begin;
-  self->pending_end_ns = end;
-  task = g_task_new (self, self->range_cancellable, range_stats_done_cb, NULL);
-  g_task_set_source_tag (task, update_range_stats);
-  g_task_set_task_data (task, range, range_stats_task_free);
-  g_task_run_in_thread (task, range_stats_thread);
-}
-
-static void
-apply_time_selection (PsCountersView *self)
+void
+ps_counters_view_apply_time_selection (PsCountersView *self)
 {
   gint64 begin = 0, end = 0;
   gboolean has_selection = self->session != NULL && ps_session_get_selection (self->session, &begin, &end);
 
   for (guint i = 0; i < self->charts->len; i++)
     ps_counter_chart_set_selection (g_ptr_array_index (self->charts, i), has_selection, begin, end);
-  update_range_stats (self);
+  ps_counters_view_update_range_stats (self);
 }
 
 static void
@@ -890,8 +91,8 @@ tree_selected_cb (PsCountersView *self)
   focus_counter (self, node);
 }
 
-static void
-stats_selected_cb (PsCountersView *self)
+void
+ps_counters_view_stats_selected_cb (PsCountersView *self)
 {
   GtkSelectionModel *selection = gtk_column_view_get_model (self->stats_view);
 
@@ -932,8 +133,8 @@ open_tree_row (PsCountersView *self,
   return GTK_INVALID_LIST_POSITION;
 }
 
-static void
-follow_session (PsCountersView *self)
+void
+ps_counters_view_follow_session (PsCountersView *self)
 {
   guint32 track = self->session != NULL ? ps_session_get_focus_track (self->session) : PS_NONE;
   GtkSelectionModel *stats = gtk_column_view_get_model (self->stats_view);
@@ -1041,7 +242,7 @@ add_node (PsCountersView *self,
   if (info->kind == PS_TRACK_COUNTER)
     {
       g_ptr_array_add (self->counters, g_object_ref (nodes[track]));
-      g_signal_connect_object (nodes[track], "notify::checked", G_CALLBACK (counter_checked_cb), self,
+      g_signal_connect_object (nodes[track], "notify::checked", G_CALLBACK (ps_counters_view_counter_checked_cb), self,
                                G_CONNECT_SWAPPED);
     }
 }
@@ -1049,7 +250,7 @@ add_node (PsCountersView *self,
 static void
 make_tree (PsCountersView *self)
 {
-  PsEventStore *store = get_store (self);
+  PsEventStore *store = ps_counters_view_get_store (self);
   guint n_tracks = ps_event_store_get_n_tracks (store);
   g_autofree PsCounterNode **nodes = g_new0 (PsCounterNode *, MAX (n_tracks, 1));  /* owned */
   g_autoptr(GtkFilterListModel) roots = NULL;
@@ -1234,210 +435,12 @@ tree_key_pressed_cb (PsCountersView        *self,
   return TRUE;
 }
 
-/* The statistics table */
-
-static void
-stats_setup_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *list_item,
-                gpointer                  user_data)
-{
-  StatsColumn column = ((StatsColumnData *)user_data)->column;
-  GtkWidget *label = ps_view_cell_label_new (column >= STATS_COUNT);
-
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_list_item_set_child (list_item, label);
-}
-
-static void
-stats_bind_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *list_item,
-               gpointer                  user_data)
-{
-  StatsColumnData *data = user_data;
-  StatsColumn column = data->column;
-  PsCounterNode *node = gtk_list_item_get_item (list_item);
-  g_autofree char *text = stats_cell_text (data->view, node, column);
-  GtkWidget *label = gtk_list_item_get_child (list_item);
-
-  gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
-  if (column == STATS_COUNTER)
-    gtk_widget_set_tooltip_text (label, ps_event_store_get_string (ps_counter_node_get_store (node),
-                                                                   ps_event_store_get_track (ps_counter_node_get_store (node),
-                                                                                             ps_counter_node_get_track (node))->category));
-}
-
-static int
-stats_compare (gconstpointer a,
-               gconstpointer b,
-               gpointer      user_data)
-{
-  StatsColumnData *data = user_data;
-  StatsColumn column = data->column;
-  PsCounterNode *first = (PsCounterNode *)a;
-  PsCounterNode *second = (PsCounterNode *)b;
-
-  if (column < STATS_COUNT)
-    {
-      g_autofree char *first_text = stats_cell_text (data->view, first, column);
-      g_autofree char *second_text = stats_cell_text (data->view, second, column);
-
-      return g_utf8_collate (first_text, second_text);
-    }
-  else
-    {
-      double x = stats_number (data->view, first, column);
-      double y = stats_number (data->view, second, column);
-
-      /* Counters without values last */
-      if (isnan (x) || isnan (y))
-        return isnan (x) - isnan (y);
-      return (x > y) - (x < y);
-    }
-}
-
-static const char *
-stats_column_title (StatsColumn column)
-{
-  switch (column)
-    {
-    case STATS_MACHINE:
-      return _("Machine");
-    case STATS_OBJECT:
-      return _("Object");
-    case STATS_INSTANCE:
-      return _("Instance");
-    case STATS_COUNTER:
-      return _("Counter");
-    case STATS_UNIT:
-      return _("Unit");
-    case STATS_COUNT:
-      /* Translators: a column title: readings with a value */
-      return _("Count");
-    case STATS_MISSING:
-      /* Translators: a column title: readings without a value */
-      return _("Missing");
-    case STATS_MIN:
-      return _("Min");
-    case STATS_MAX:
-      return _("Max");
-    case STATS_MEAN:
-      return _("Mean");
-    case STATS_LAST:
-      return _("Last");
-    case N_STATS_COLUMNS:
-    default:
-      return "";
-    }
-}
-
-/* The export's value of a cell: statistics in the counter's unit */
-static void
-stats_export_value (GObject  *item,
-                    GValue   *value,
-                    gpointer  user_data)
-{
-  StatsColumnData *data = user_data;
-  StatsColumn column = data->column;
-  PsCounterNode *node = PS_COUNTER_NODE (item);
-  double number;
-
-  if (column < STATS_COUNT)
-    {
-      g_value_init (value, G_TYPE_STRING);
-      g_value_take_string (value, stats_cell_text (data->view, node, column));
-      return;
-    }
-
-  number = stats_number (data->view, node, column);
-  if (column == STATS_COUNT || column == STATS_MISSING)
-    {
-      g_value_init (value, G_TYPE_UINT64);
-      g_value_set_uint64 (value, (guint64)number);
-    }
-  else if (!isnan (number))
-    {
-      g_value_init (value, G_TYPE_DOUBLE);
-      g_value_set_double (value, number);
-    }
-}
-
-/* The headers of the statistics name the unit when every counter shown
- * has the same one; the Unit column always does */
-static void
-update_stats_export_units (PsCountersView *self)
-{
-  GListModel *rows = G_LIST_MODEL (self->checked_sorted);
-  GListModel *columns;
-  g_autofree char *unit = NULL;
-  gboolean same = TRUE;
-
-  /* Also while the view is disposed of */
-  if (self->stats_view == NULL)
-    return;
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows) && same; i++)
-    {
-      g_autoptr(PsCounterNode) node = g_list_model_get_item (rows, i);
-      const char *node_unit = ps_counter_node_get_unit (node);
-
-      if (i == 0)
-        unit = g_strdup (node_unit);
-      else
-        same = g_strcmp0 (unit, node_unit) == 0;
-    }
-
-  columns = gtk_column_view_get_columns (self->stats_view);
-  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
-    {
-      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
-      StatsColumn stats_column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (column), "ps-stats-column"));
-
-      if (stats_column >= STATS_MIN && stats_column <= STATS_LAST)
-        ps_table_export_set_column_unit (column, same ? unit : NULL);
-    }
-}
-
-static void
-add_stats_columns (PsCountersView *self)
-{
-  for (StatsColumn column = 0; column < N_STATS_COLUMNS; column++)
-    {
-      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
-      g_autoptr(GtkColumnViewColumn) view_column = NULL;
-      g_autoptr(GtkSorter) sorter = NULL;
-      StatsColumnData *data = &self->stats_columns[column];
-
-      data->view = self;
-      data->column = column;
-      g_signal_connect (factory, "setup", G_CALLBACK (stats_setup_cb), data);
-      g_signal_connect (factory, "bind", G_CALLBACK (stats_bind_cb), data);
-      view_column = gtk_column_view_column_new (stats_column_title (column), g_steal_pointer (&factory));
-      sorter = GTK_SORTER (gtk_custom_sorter_new (stats_compare, data, NULL));
-      gtk_column_view_column_set_sorter (view_column, sorter);
-      gtk_column_view_column_set_resizable (view_column, TRUE);
-      if (column == STATS_COUNTER)
-        gtk_column_view_column_set_expand (view_column, TRUE);
-      g_object_set_data (G_OBJECT (view_column), "ps-stats-column", GUINT_TO_POINTER (column));
-      ps_table_export_set_column (view_column, NULL, NULL, stats_export_value, data, NULL);
-      gtk_column_view_append_column (self->stats_view, view_column);
-    }
-
-  self->checked_sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->checked)),
-                                                  g_object_ref (gtk_column_view_get_sorter (self->stats_view)));
-  ps_view_set_column_model (self->stats_view, G_LIST_MODEL (self->checked_sorted));
-  g_signal_connect_object (gtk_column_view_get_model (self->stats_view), "notify::selected-item",
-                           G_CALLBACK (stats_selected_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->checked_sorted, "items-changed",
-                           G_CALLBACK (update_stats_export_units), self, G_CONNECT_SWAPPED);
-  ps_table_export_attach (self->stats_view, "counter-statistics", 1);
-}
-
 /* The header and the data quality */
 
 static void
 update_header (PsCountersView *self)
 {
-  PsEventStore *store = get_store (self);
+  PsEventStore *store = ps_counters_view_get_store (self);
   g_autoptr(GString) machines = g_string_new (NULL);
   g_autofree char *counters = ps_view_format_count (self->counters->len);
   g_autofree char *readings = ps_view_format_count (ps_event_store_get_n_counter_readings (store));
@@ -1514,7 +517,7 @@ update_header (PsCountersView *self)
 static void
 update_quality (PsCountersView *self)
 {
-  PsEventStore *store = get_store (self);
+  PsEventStore *store = ps_counters_view_get_store (self);
   g_autoptr(GString) summary = g_string_new (NULL);
   guint64 n_missing = 0;
   guint stride = ps_event_store_get_counter_stride (store);
@@ -1555,7 +558,7 @@ static void
 clear_run (PsCountersView *self)
 {
   g_clear_handle_id (&self->update_id, g_source_remove);
-  cancel_range_stats (self);
+  ps_counters_view_cancel_range_stats (self);
   g_clear_pointer (&self->range_stats, g_free);
   self->range_n_tracks = 0;
   gtk_widget_set_visible (self->range_box, FALSE);
@@ -1616,7 +619,7 @@ ps_counters_view_dispose (GObject *object)
   PsCountersView *self = PS_COUNTERS_VIEW (object);
 
   g_clear_handle_id (&self->update_id, g_source_remove);
-  cancel_range_stats (self);
+  ps_counters_view_cancel_range_stats (self);
   if (self->session != NULL)
     {
       g_clear_signal_handler (&self->range_handler, self->session);
@@ -1771,7 +774,7 @@ ps_counters_view_init (PsCountersView *self)
 
   self->roots = g_list_store_new (PS_TYPE_COUNTER_NODE);
   self->counters = g_ptr_array_new_with_free_func (g_object_unref);
-  self->points = g_hash_table_new_full (NULL, NULL, NULL, counter_points_release);
+  self->points = g_hash_table_new_full (NULL, NULL, NULL, ps_counters_view_points_release);
   self->checked = g_list_store_new (PS_TYPE_COUNTER_NODE);
   self->charts = g_ptr_array_new ();
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
@@ -1797,7 +800,7 @@ ps_counters_view_init (PsCountersView *self)
   g_signal_connect_object (keys, "key-pressed", G_CALLBACK (tree_key_pressed_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->counter_list), keys);
 
-  add_stats_columns (self);
+  ps_counters_view_add_stats_columns (self);
   ps_warning_columns_add (self->warning_view);
   /* The tree beside the charts: a quarter of the width, at most 360 px;
    * the charts above the table: two thirds of the height */
@@ -1834,7 +837,7 @@ ps_counters_view_set_analysis (PsCountersView *self,
       update_quality (self);
       ps_counters_view_show_page (self, "counters");
     }
-  update_charts (self);
+  ps_counters_view_update_charts (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
 }
@@ -1859,19 +862,19 @@ ps_counters_view_set_session (PsCountersView *self,
   if (session != NULL)
     {
       self->range_handler = g_signal_connect_swapped (session, "visible-range-changed",
-                                                      G_CALLBACK (apply_range), self);
+                                                      G_CALLBACK (ps_counters_view_apply_range), self);
       self->selection_handler = g_signal_connect_swapped (session, "selection-changed",
-                                                          G_CALLBACK (apply_time_selection), self);
+                                                          G_CALLBACK (ps_counters_view_apply_time_selection), self);
       self->focus_handler = g_signal_connect_swapped (session, "focus-changed",
-                                                      G_CALLBACK (follow_session), self);
+                                                      G_CALLBACK (ps_counters_view_follow_session), self);
     }
-  apply_range (self);
-  apply_time_selection (self);
+  ps_counters_view_apply_range (self);
+  ps_counters_view_apply_time_selection (self);
   if (session != NULL)
     {
       g_autoptr(GPtrArray) checked = ps_counters_view_list_checked (self);
 
-      share_checked_tracks (self, checked);
+      ps_counters_view_share_checked_tracks (self, checked);
     }
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
@@ -1980,7 +983,7 @@ ps_counters_view_update_now (PsCountersView *self)
 {
   g_return_if_fail (PS_IS_COUNTERS_VIEW (self));
   if (self->update_id != 0)
-    update_charts (self);
+    ps_counters_view_update_charts (self);
 }
 
 guint
@@ -2021,8 +1024,8 @@ ps_counters_view_get_stats_cell_text (PsCountersView *self,
   g_return_val_if_fail (PS_IS_COUNTERS_VIEW (self), NULL);
 
   for (StatsColumn c = 0; c < N_STATS_COLUMNS; c++)
-    if (g_strcmp0 (stats_column_title (c), column) == 0)
-      return stats_cell_text (self, node, c);
+    if (g_strcmp0 (ps_counters_view_stats_column_title (c), column) == 0)
+      return ps_counters_view_stats_cell_text (self, node, c);
   return NULL;
 }
 

@@ -10,254 +10,26 @@
  * Samples of different events do not add up in meaning, so the view shows
  * one sample source at a time (the one with the most samples first), or
  * all of them on request. The call tree is built from the store in a
- * worker thread with the chosen source, the processes and threads
- * selected in the list and the time range selected on the timeline; the
- * same pass counts the samples of every track for the list. A new choice
- * cancels the build under way. The rows of the list are made once per run
- * and their counts change in place, so a selection survives a change of
- * event or time range.
+ * worker thread (ps-profile-view-build.c) with the chosen source, the
+ * processes and threads selected in the list and the time range selected
+ * on the timeline; the same pass counts the samples of every track for the
+ * list. A new choice cancels the build under way. The rows of the list
+ * (ps-profile-view-tracks.c) are made once per run and their counts change
+ * in place, so a selection survives a change of event or time range.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <string.h>
 
-#include "ps-accessible-util.h"
 #include "ps-call-tree-view-private.h"
 #include "ps-profile-track-row.h"
 #include "ps-profile-view-private.h"
 #include "ps-selection-util.h"
-#include "ps-table-export.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
 #include "ps-warning-columns.h"
-#include "ps-warning-model.h"
-#include "ps-warning-row.h"
-
-/* Counting samples checks for cancellation this often */
-#define CANCEL_CHECK_INTERVAL (1u << 20)
-/* Up to this many processes, their threads are shown at once */
-#define AUTO_EXPAND_PROCESSES 8
-
-/* --- Building a tree in a worker ------------------------------------------- */
-
-typedef struct
-{
-  PsEventStore *store;
-  guint8       *sources;       /* one byte per source, NULL: all */
-  guint8       *tracks;        /* one byte per track, NULL: all */
-  gboolean      count_every_source; /* the list is still to be made */
-  gboolean      time_range;
-  gint64        begin_ns;
-  gint64        end_ns;
-} Build;
-
-/* Samples by what the views say of them */
-typedef struct
-{
-  guint64 samples;
-  guint64 kernel;              /* taken in kernel mode */
-  guint64 no_stack;            /* with no call stack: in no call tree */
-  guint64 unnamed;             /* with a frame without a function name */
-} SampleCounts;
-
-typedef struct
-{
-  PsCallTree  *tree;
-  guint        n_tracks;
-  guint64     *choice_counts;  /* per track, then the samples of no track:
-                                * chosen sources in the time range */
-  guint64     *any_counts;     /* the same, of every source in the whole run;
-                                * NULL once the list is made (they do not
-                                * change with the choices) */
-  SampleCounts chosen;         /* the chosen sources, tracks and time range:
-                                * what the header and the tree count */
-  SampleCounts run;            /* every sample of the run */
-} BuildResult;
-
-static void
-build_free (Build *build)
-{
-  g_clear_object (&build->store);
-  g_free (build->sources);
-  g_free (build->tracks);
-  g_free (build);
-}
-
-static void
-build_result_free (BuildResult *result)
-{
-  g_clear_object (&result->tree);
-  g_free (result->choice_counts);
-  g_free (result->any_counts);
-  g_free (result);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (BuildResult, build_result_free)
-
-/* One byte per stack node: whether a frame of the stack has no function
- * name (parents have smaller ids than their children) */
-static guint8 *
-unnamed_stacks (PsEventStore *store)
-{
-  guint n_nodes = ps_event_store_get_n_stack_nodes (store);
-  guint n_frames = ps_event_store_get_n_frames (store);
-  g_autofree guint8 *frame_unnamed = g_new0 (guint8, MAX (n_frames, 1));
-  guint8 *unnamed = g_new0 (guint8, MAX (n_nodes, 1));
-
-  for (guint32 f = 0; f < n_frames; f++)
-    frame_unnamed[f] = ps_call_tree_frame_is_address (store, f);
-  for (guint32 id = 1; id < n_nodes; id++)
-    {
-      const PsStackNode *node = ps_event_store_get_stack_node (store, id);
-
-      unnamed[id] = (node->frame < n_frames && frame_unnamed[node->frame])
-                    || (node->parent < id && unnamed[node->parent]);
-    }
-  return unnamed;
-}
-
-static void
-count_sample (SampleCounts   *counts,
-              const PsSample *sample,
-              gboolean        no_stack,
-              gboolean        unnamed)
-{
-  counts->samples += sample->weight;
-  if (sample->flags & PS_SAMPLE_FLAG_KERNEL)
-    counts->kernel += sample->weight;
-  if (no_stack)
-    counts->no_stack += sample->weight;
-  if (unnamed)
-    counts->unnamed += sample->weight;
-}
-
-static void
-build_thread (GTask        *task,
-              gpointer      source_object,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  Build *build = task_data;
-  g_autoptr(BuildResult) result = g_new0 (BuildResult, 1);
-  guint64 n_samples = ps_event_store_get_n_samples (build->store);
-  guint n_stack_nodes = ps_event_store_get_n_stack_nodes (build->store);
-  g_autofree guint8 *stack_unnamed = unnamed_stacks (build->store);
-  PsCallTreeOptions options = { 0 };
-  GError *error = NULL;
-
-  result->n_tracks = ps_event_store_get_n_tracks (build->store);
-  result->choice_counts = g_new0 (guint64, result->n_tracks + 1);
-  if (build->count_every_source)
-    result->any_counts = g_new0 (guint64, result->n_tracks + 1);
-
-  for (guint64 i = 0; i < n_samples; i++)
-    {
-      const PsSample *sample = ps_event_store_get_sample (build->store, i);
-      guint track = sample->track < result->n_tracks ? sample->track : result->n_tracks;
-      gboolean no_stack = sample->stack == 0 || sample->stack >= n_stack_nodes;
-      gboolean unnamed = !no_stack && stack_unnamed[sample->stack];
-
-      if (i % CANCEL_CHECK_INTERVAL == 0 && g_task_return_error_if_cancelled (task))
-        return;
-
-      count_sample (&result->run, sample, no_stack, unnamed);
-      if (result->any_counts != NULL)
-        result->any_counts[track] += sample->weight;
-      if (build->sources != NULL && !build->sources[sample->source])
-        continue;
-      if (build->time_range && (sample->time_ns < build->begin_ns || sample->time_ns >= build->end_ns))
-        continue;
-      result->choice_counts[track] += sample->weight;
-      /* As the call tree chooses them (ps_call_tree_new_for_store ()) */
-      if (build->tracks == NULL || (sample->track < result->n_tracks && build->tracks[sample->track]))
-        count_sample (&result->chosen, sample, no_stack, unnamed);
-    }
-
-  if (g_task_return_error_if_cancelled (task))
-    return;
-
-  options.track = PS_NONE;
-  options.sources = build->sources;
-  options.tracks = build->tracks;
-  options.time_range = build->time_range;
-  options.begin_ns = build->begin_ns;
-  options.end_ns = build->end_ns;
-  options.cancellable = cancellable;
-  /* A module without symbols is one row, not one per address */
-  options.group_addresses = TRUE;
-  result->tree = ps_call_tree_new_for_store (build->store, &options, &error);
-  if (result->tree == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify)build_result_free);
-}
 
 /* --- The view ------------------------------------------------------------- */
-
-struct _PsProfileView
-{
-  GtkWidget            parent_instance;
-
-  PsRunAnalysis       *analysis;
-  PsSession           *session;
-  gulong               session_selection_handler;
-  gulong               session_focus_handler;
-  gboolean             following;         /* rows chosen for the session */
-  char                *symbol_folder;
-
-  /* Event choices: a source index per item of the drop-down, PS_NONE for
-   * "All events" */
-  GArray              *source_choices;
-  GtkStringList       *source_names;
-
-  /* The process list */
-  GListStore          *track_roots;      /* PsProfileTrackRow */
-  GtkSortListModel    *tracks_sorted;    /* GtkTreeListRow */
-  GtkMultiSelection   *track_selection;
-  GtkSorter           *samples_sorter;
-  GtkSorter           *percent_sorter;
-  GBytes              *selected_tracks;  /* one byte per track, or NULL: all */
-  guint                n_selected_rows;
-  gboolean             rows_made;
-  gboolean             syncing;
-
-  /* The tree */
-  GCancellable        *build_cancellable;
-  gboolean             have_counts;
-  SampleCounts         chosen;           /* of the tree shown */
-  SampleCounts         run;
-  gboolean             built_range;
-  gint64               built_begin;
-  gint64               built_end;
-
-  PsWarningModel      *warnings;
-#if !GTK_CHECK_VERSION (4, 10, 0)
-  GtkFileChooserNative *folder_chooser;
-#endif
-
-  /* Template widgets */
-  GtkDropDown         *source_dropdown;
-  GtkLabel            *samples_value;
-  GtkLabel            *kernel_value;
-  GtkLabel            *symbols_value;
-  GtkSpinner          *spinner;
-  GtkStack            *view_stack;
-  GtkPaned            *tracks_paned;
-  GtkWidget           *tracks_box;
-  GtkWidget           *show_all_button;
-  GtkColumnView       *track_view;
-  GtkLabel            *scope_label;
-  PsCallTreeView      *call_tree_view;
-  GtkStackPage        *warnings_page;
-  GtkLabel            *quality_label;
-  GtkLabel            *warnings_overflow_label;
-  GtkStack            *warnings_stack;
-  GtkColumnView       *warning_view;
-};
 
 enum {
   PROP_0,
@@ -274,15 +46,8 @@ static void ps_profile_view_run_view_init (PsRunViewInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (PsProfileView, ps_profile_view, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (PS_TYPE_RUN_VIEW, ps_profile_view_run_view_init))
 
-static PsEventStore *
-get_store (PsProfileView *self)
-{
-  return self->analysis != NULL ? self->analysis->store : NULL;
-}
-
-/* The source of the drop-down's choice, PS_NONE for all */
-static guint32
-chosen_source (PsProfileView *self)
+guint32
+ps_profile_view_chosen_source (PsProfileView *self)
 {
   guint position = gtk_drop_down_get_selected (self->source_dropdown);
 
@@ -291,8 +56,8 @@ chosen_source (PsProfileView *self)
   return g_array_index (self->source_choices, guint32, position);
 }
 
-static void
-update_busy (PsProfileView *self)
+void
+ps_profile_view_update_busy (PsProfileView *self)
 {
   gboolean busy = self->build_cancellable != NULL;
 
@@ -320,8 +85,8 @@ update_symbols (PsProfileView *self)
 
 /* The samples the header counts: those the call tree was built from,
  * with or without a call stack */
-static void
-update_totals (PsProfileView *self)
+void
+ps_profile_view_update_totals (PsProfileView *self)
 {
   guint64 n_samples = self->have_counts ? self->chosen.samples : 0;
   g_autofree char *count = ps_view_format_count (n_samples);
@@ -369,8 +134,8 @@ no_stack_note (const SampleCounts *counts)
 }
 
 /* What the call tree counts, in a line above it */
-static void
-update_scope_label (PsProfileView *self)
+void
+ps_profile_view_update_scope_label (PsProfileView *self)
 {
   g_autofree char *who = NULL;
   g_autofree char *when = NULL;
@@ -413,222 +178,14 @@ update_scope_label (PsProfileView *self)
   gtk_label_set_text (self->scope_label, text);
 }
 
-/* Process list */
-
-static void
-update_track_counts (PsProfileView     *self,
-                     const BuildResult *result)
-{
-  GListModel *roots = G_LIST_MODEL (self->track_roots);
-  guint64 total = 0;
-
-  for (guint t = 0; t <= result->n_tracks; t++)
-    total += result->choice_counts[t];
-
-  for (guint i = 0; i < g_list_model_get_n_items (roots); i++)
-    {
-      g_autoptr(PsProfileTrackRow) row = g_list_model_get_item (roots, i);
-      GListModel *threads = ps_profile_track_row_get_threads (row);
-      guint64 samples = result->choice_counts[ps_profile_track_row_get_track (row)];
-
-      for (guint j = 0; threads != NULL && j < g_list_model_get_n_items (threads); j++)
-        {
-          g_autoptr(PsProfileTrackRow) thread = g_list_model_get_item (threads, j);
-          guint64 thread_samples = result->choice_counts[ps_profile_track_row_get_track (thread)];
-
-          ps_profile_track_row_set_samples (thread, thread_samples, total);
-          samples += thread_samples;
-        }
-      ps_profile_track_row_set_samples (row, samples, total);
-    }
-
-  /* Sort again by the new counts */
-  self->syncing = TRUE;
-  gtk_sorter_changed (self->samples_sorter, GTK_SORTER_CHANGE_DIFFERENT);
-  gtk_sorter_changed (self->percent_sorter, GTK_SORTER_CHANGE_DIFFERENT);
-  self->syncing = FALSE;
-}
-
-static GListModel *
-create_thread_model (gpointer item,
-                     gpointer user_data)
-{
-  GListModel *threads = ps_profile_track_row_get_threads (item);
-
-  if (threads == NULL || g_list_model_get_n_items (threads) == 0)
-    return NULL;
-  return g_object_ref (threads);
-}
-
-/* The process a thread is listed under, or PS_NONE when the track is
- * listed on its own */
-static guint32
-process_of_track (PsEventStore  *store,
-                  const PsTrack *track,
-                  guint          n_tracks)
-{
-  if (track->kind == PS_TRACK_THREAD && track->parent < n_tracks
-      && ps_event_store_get_track (store, track->parent)->kind == PS_TRACK_PROCESS)
-    return track->parent;
-  return PS_NONE;
-}
-
-/* The processes and threads that took samples of any event, once per run */
-static void
-make_track_rows (PsProfileView     *self,
-                 const BuildResult *result)
-{
-  PsEventStore *store = get_store (self);
-  g_autoptr(GtkTreeListModel) tree = NULL;
-  guint n_tracks = result->n_tracks;
-  g_autofree guint64 *listed_counts = g_new0 (guint64, n_tracks);
-  g_autofree PsProfileTrackRow **process_rows = g_new0 (PsProfileTrackRow *, n_tracks);  /* borrowed */
-
-  self->rows_made = TRUE;
-
-  /* A process is listed when it or one of its threads took samples */
-  for (guint32 t = 0; t < n_tracks; t++)
-    {
-      guint32 process = process_of_track (store, ps_event_store_get_track (store, t), n_tracks);
-
-      listed_counts[process != PS_NONE ? process : t] += result->any_counts[t];
-    }
-
-  for (guint32 t = 0; t < n_tracks; t++)
-    {
-      const PsTrack *track = ps_event_store_get_track (store, t);
-      g_autoptr(PsProfileTrackRow) row = NULL;
-
-      if (listed_counts[t] == 0 || (track->kind != PS_TRACK_PROCESS && track->kind != PS_TRACK_THREAD)
-          || process_of_track (store, track, n_tracks) != PS_NONE)
-        continue;
-      row = ps_profile_track_row_new (store, t);
-      if (track->kind == PS_TRACK_PROCESS)
-        process_rows[t] = row;
-      g_list_store_append (self->track_roots, row);
-    }
-
-  /* Threads under their processes, after the processes were made */
-  for (guint32 t = 0; t < n_tracks; t++)
-    {
-      guint32 process = process_of_track (store, ps_event_store_get_track (store, t), n_tracks);
-      g_autoptr(PsProfileTrackRow) row = NULL;
-
-      if (process == PS_NONE || result->any_counts[t] == 0)
-        continue;
-      row = ps_profile_track_row_new (store, t);
-      g_list_store_append (ps_profile_track_row_get_threads_store (process_rows[process]), row);
-    }
-
-  tree = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->track_roots)), FALSE,
-                                  g_list_model_get_n_items (G_LIST_MODEL (self->track_roots)) <= AUTO_EXPAND_PROCESSES,
-                                  create_thread_model, NULL, NULL);
-  self->syncing = TRUE;
-  gtk_sort_list_model_set_model (self->tracks_sorted, G_LIST_MODEL (tree));
-  self->syncing = FALSE;
-
-  /* Samples that no process took (pmcstat -G names none) need no list */
-  gtk_widget_set_visible (self->tracks_box, g_list_model_get_n_items (G_LIST_MODEL (self->track_roots)) > 0);
-}
-
-/* Building */
-
-static void rebuild (PsProfileView *self);
-static void update_quality_summary (PsProfileView *self);
-
-static void
-build_cb (GObject      *object,
-          GAsyncResult *async_result,
-          gpointer      user_data)
-{
-  g_autoptr(PsProfileView) self = user_data;
-  GTask *task = G_TASK (async_result);
-  g_autoptr(BuildResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  result = g_task_propagate_pointer (task, &error);
-  /* Replaced by a newer build, or the view let go of the run */
-  if (g_task_get_cancellable (task) != self->build_cancellable)
-    return;
-  g_clear_object (&self->build_cancellable);
-  update_busy (self);
-
-  if (result == NULL)
-    {
-      ps_call_tree_view_set_tree (self->call_tree_view, NULL);
-      self->have_counts = FALSE;
-      update_totals (self);
-      gtk_label_set_text (self->scope_label, error->message);
-      return;
-    }
-
-  if (!self->rows_made && result->any_counts != NULL)
-    make_track_rows (self, result);
-  update_track_counts (self, result);
-  ps_call_tree_view_set_tree (self->call_tree_view, result->tree);
-  self->have_counts = TRUE;
-  self->chosen = result->chosen;
-  self->run = result->run;
-  update_totals (self);
-  update_scope_label (self);
-  update_quality_summary (self);
-}
-
-static void
-rebuild (PsProfileView *self)
-{
-  PsEventStore *store = get_store (self);
-  g_autoptr(GTask) task = NULL;
-  Build *build;
-  guint32 source;
-
-  g_cancellable_cancel (self->build_cancellable);
-  g_clear_object (&self->build_cancellable);
-
-  if (store == NULL)
-    {
-      update_busy (self);
-      return;
-    }
-
-  build = g_new0 (Build, 1);
-  build->store = g_object_ref (store);
-  build->count_every_source = !self->rows_made;
-  source = chosen_source (self);
-  if (source != PS_NONE)
-    {
-      build->sources = g_new0 (guint8, MAX (ps_event_store_get_n_sample_sources (store), 1));
-      build->sources[source] = 1;
-    }
-  if (self->selected_tracks != NULL)
-    {
-      gsize size;
-      gconstpointer data = g_bytes_get_data (self->selected_tracks, &size);
-
-      build->tracks = g_memdup2 (data, size);
-    }
-  if (self->session != NULL)
-    build->time_range = ps_session_get_selection (self->session, &build->begin_ns, &build->end_ns);
-  self->built_range = build->time_range;
-  self->built_begin = build->begin_ns;
-  self->built_end = build->end_ns;
-
-  self->build_cancellable = g_cancellable_new ();
-  task = g_task_new (NULL, self->build_cancellable, build_cb, g_object_ref (self));
-  g_task_set_source_tag (task, rebuild);
-  g_task_set_task_data (task, build, (GDestroyNotify)build_free);
-  g_task_run_in_thread (task, build_thread);
-  update_busy (self);
-}
-
 /* Choices */
 
 /* The chosen event is the session's: the timeline shows its samples */
 static void
 share_source (PsProfileView *self)
 {
-  if (self->session != NULL && get_store (self) != NULL)
-    ps_session_set_sample_source (self->session, chosen_source (self));
+  if (self->session != NULL && ps_profile_view_get_store (self) != NULL)
+    ps_session_set_sample_source (self->session, ps_profile_view_chosen_source (self));
 }
 
 static void
@@ -637,7 +194,7 @@ source_selected_cb (PsProfileView *self)
   if (self->syncing)
     return;
   share_source (self);
-  rebuild (self);
+  ps_profile_view_rebuild (self);
 }
 
 static void
@@ -709,7 +266,7 @@ follow_session (PsProfileView *self)
   const guint32 *tracks = ps_session_get_focus_tracks (self->session, &n_tracks);
   gboolean first = TRUE;
 
-  if (get_store (self) == NULL || n_tracks == 0)
+  if (ps_profile_view_get_store (self) == NULL || n_tracks == 0)
     return;
   /* The list's selection stands for these tracks already */
   if (self->selected_tracks != NULL)
@@ -768,10 +325,10 @@ function_selected_cb (PsProfileView  *self,
 }
 
 /* A process counts with all its threads */
-static void
-track_selection_changed_cb (PsProfileView *self)
+void
+ps_profile_view_track_selection_changed_cb (PsProfileView *self)
 {
-  PsEventStore *store = get_store (self);
+  PsEventStore *store = ps_profile_view_get_store (self);
   g_autoptr(GtkBitset) selected = NULL;
   g_autoptr(GBytes) tracks = NULL;
   GtkBitsetIter iter;
@@ -809,14 +366,14 @@ track_selection_changed_cb (PsProfileView *self)
   if (tracks != NULL && self->selected_tracks != NULL && g_bytes_equal (tracks, self->selected_tracks))
     {
       self->n_selected_rows = n_rows;
-      update_scope_label (self);
+      ps_profile_view_update_scope_label (self);
       return;
     }
 
   g_clear_pointer (&self->selected_tracks, g_bytes_unref);
   self->selected_tracks = g_steal_pointer (&tracks);
   self->n_selected_rows = n_rows;
-  rebuild (self);
+  ps_profile_view_rebuild (self);
   if (!self->following)
     focus_selected_tracks (self);
 }
@@ -835,7 +392,7 @@ session_selection_changed_cb (PsProfileView *self)
 
   if (range == self->built_range && (!range || (begin == self->built_begin && end == self->built_end)))
     return;
-  rebuild (self);
+  ps_profile_view_rebuild (self);
 }
 
 /* Symbol folder */
@@ -944,7 +501,7 @@ source_display_name (const char *raw)
 static void
 update_sources (PsProfileView *self)
 {
-  PsEventStore *store = get_store (self);
+  PsEventStore *store = ps_profile_view_get_store (self);
   guint n_sources = ps_event_store_get_n_sample_sources (store);
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   guint best = 0;
@@ -1012,8 +569,8 @@ metadata_u64 (PsEventStore *store,
 static char *
 describe_choice (PsProfileView *self)
 {
-  PsEventStore *store = get_store (self);
-  guint32 source = chosen_source (self);
+  PsEventStore *store = ps_profile_view_get_store (self);
+  guint32 source = ps_profile_view_chosen_source (self);
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
 
   if (source != PS_NONE && ps_event_store_get_n_sample_sources (store) > 1)
@@ -1038,8 +595,8 @@ describe_choice (PsProfileView *self)
 static guint64
 declared_samples (PsProfileView *self)
 {
-  PsEventStore *store = get_store (self);
-  guint32 source = chosen_source (self);
+  PsEventStore *store = ps_profile_view_get_store (self);
+  guint32 source = ps_profile_view_chosen_source (self);
   g_autofree char *key = NULL;
 
   if (ps_event_store_get_n_sessions (store) == 0 || ps_event_store_get_metadata (store, 0, "samples_listed") == NULL)
@@ -1054,10 +611,10 @@ declared_samples (PsProfileView *self)
 
 /* The summary above the warnings: what the numbers of the run lack, and
  * how the samples the header counts relate to those of the run */
-static void
-update_quality_summary (PsProfileView *self)
+void
+ps_profile_view_update_quality_summary (PsProfileView *self)
 {
-  PsEventStore *store = get_store (self);
+  PsEventStore *store = ps_profile_view_get_store (self);
   guint n_no_symbols = 0;
   guint n_dropped = 0;
   guint n_unmapped = 0;
@@ -1185,10 +742,10 @@ update_quality_summary (PsProfileView *self)
 static void
 update_quality (PsProfileView *self)
 {
-  PsEventStore *store = get_store (self);
+  PsEventStore *store = ps_profile_view_get_store (self);
   g_autofree char *title = NULL;
 
-  update_quality_summary (self);
+  ps_profile_view_update_quality_summary (self);
 
   g_clear_object (&self->warnings);
   self->warnings = ps_warning_model_new (store);
@@ -1216,161 +773,6 @@ clear_tracks (PsProfileView *self)
   self->n_selected_rows = 0;
   self->rows_made = FALSE;
   gtk_widget_set_sensitive (self->show_all_button, FALSE);
-}
-
-/* Cells of the process list */
-
-static void
-name_setup_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *list_item)
-{
-  GtkWidget *expander = gtk_tree_expander_new ();
-  GtkWidget *label = ps_view_cell_label_new (FALSE);
-
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
-  gtk_list_item_set_child (list_item, expander);
-}
-
-static void
-name_bind_cb (GtkSignalListItemFactory *factory,
-              GtkListItem              *list_item)
-{
-  GtkTreeListRow *tree_row = gtk_list_item_get_item (list_item);
-  GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
-  g_autoptr(PsProfileTrackRow) row = gtk_tree_list_row_get_item (tree_row);
-  GtkWidget *label = gtk_tree_expander_get_child (expander);
-
-  gtk_tree_expander_set_list_row (expander, tree_row);
-  gtk_label_set_text (GTK_LABEL (label), ps_profile_track_row_get_label (row));
-  gtk_widget_set_tooltip_text (label, ps_profile_track_row_get_label (row));
-}
-
-static void
-name_unbind_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *list_item)
-{
-  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), NULL);
-}
-
-static void
-number_setup_cb (GtkSignalListItemFactory *factory,
-                 GtkListItem              *list_item)
-{
-  gtk_list_item_set_child (list_item, ps_view_cell_label_new (TRUE));
-}
-
-static void
-number_bind_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *list_item,
-                gpointer                  user_data)
-{
-  const char *property = user_data;
-  GtkTreeListRow *tree_row = gtk_list_item_get_item (list_item);
-  g_autoptr(PsProfileTrackRow) row = gtk_tree_list_row_get_item (tree_row);
-  GBinding *binding;
-
-  binding = g_object_bind_property (row, property, gtk_list_item_get_child (list_item), "label",
-                                    G_BINDING_SYNC_CREATE);
-  g_object_set_data (G_OBJECT (list_item), "ps-binding", binding);
-}
-
-static void
-number_unbind_cb (GtkSignalListItemFactory *factory,
-                  GtkListItem              *list_item)
-{
-  GBinding *binding = g_object_steal_data (G_OBJECT (list_item), "ps-binding");
-
-  if (binding != NULL)
-    g_binding_unbind (binding);
-}
-
-/* A column of a count of the rows, owned by @view; sorted by the samples,
- * as the share is of the same total */
-static GtkColumnViewColumn *
-append_count_column (GtkColumnView *view,
-                     const char    *title,
-                     const char    *property)
-{
-  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
-  g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_numeric_sorter_new (gtk_property_expression_new (PS_TYPE_PROFILE_TRACK_ROW, NULL, "samples")));
-  g_autoptr(GtkColumnViewColumn) column = NULL;
-
-  g_signal_connect (factory, "setup", G_CALLBACK (number_setup_cb), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (number_bind_cb), (gpointer) property);
-  g_signal_connect (factory, "unbind", G_CALLBACK (number_unbind_cb), NULL);
-  column = gtk_column_view_column_new (title, g_steal_pointer (&factory));
-  gtk_column_view_column_set_sorter (column, sorter);
-  gtk_column_view_column_set_resizable (column, TRUE);
-  gtk_column_view_append_column (view, column);
-  return column;
-}
-
-/* The export's value of a cell: the samples and their share in % */
-static void
-track_export_value (GObject  *item,
-                    GValue   *value,
-                    gpointer  user_data)
-{
-  PsProfileTrackRow *row = PS_PROFILE_TRACK_ROW (item);
-  const char *property = user_data;
-
-  if (g_str_equal (property, "label"))
-    {
-      g_value_init (value, G_TYPE_STRING);
-      g_value_set_string (value, ps_profile_track_row_get_label (row));
-    }
-  else if (g_str_equal (property, "samples"))
-    {
-      g_value_init (value, G_TYPE_UINT64);
-      g_value_set_uint64 (value, ps_profile_track_row_get_samples (row));
-    }
-  else
-    {
-      g_value_init (value, G_TYPE_DOUBLE);
-      g_value_set_double (value, ps_profile_track_row_get_percent (row));
-    }
-}
-
-static void
-add_track_columns (PsProfileView *self)
-{
-  g_autoptr(GtkListItemFactory) name_factory = gtk_signal_list_item_factory_new ();
-  g_autoptr(GtkColumnViewColumn) name_column = NULL;
-  GtkColumnViewColumn *samples_column;  /* the default order */
-  GtkColumnViewColumn *percent_column;
-  g_autoptr(GtkSorter) name_sorter = NULL;
-
-  g_signal_connect (name_factory, "setup", G_CALLBACK (name_setup_cb), NULL);
-  g_signal_connect (name_factory, "bind", G_CALLBACK (name_bind_cb), NULL);
-  g_signal_connect (name_factory, "unbind", G_CALLBACK (name_unbind_cb), NULL);
-  name_column = gtk_column_view_column_new (_("Process / Thread"), g_steal_pointer (&name_factory));
-  gtk_column_view_column_set_expand (name_column, TRUE);
-  gtk_column_view_column_set_resizable (name_column, TRUE);
-  name_sorter = GTK_SORTER (gtk_string_sorter_new (gtk_property_expression_new (PS_TYPE_PROFILE_TRACK_ROW, NULL, "label")));
-  gtk_column_view_column_set_sorter (name_column, name_sorter);
-  gtk_column_view_append_column (self->track_view, name_column);
-  ps_accessible_name_table (self->track_view);
-
-  /* Translators: a column title: a count of samples */
-  samples_column = append_count_column (self->track_view, _("Samples"), "samples-text");
-  /* Translators: a column title: the share of the chosen event's samples */
-  percent_column = append_count_column (self->track_view, _("%"), "percent-text");
-  ps_table_export_set_column (name_column, NULL, NULL, track_export_value, (gpointer) "label", NULL);
-  ps_table_export_set_column (samples_column, NULL, "samples", track_export_value, (gpointer) "samples", NULL);
-  ps_table_export_set_column (percent_column, _("Share"), "%", track_export_value, (gpointer) "percent", NULL);
-  self->samples_sorter = g_object_ref (gtk_column_view_column_get_sorter (samples_column));
-  self->percent_sorter = g_object_ref (gtk_column_view_column_get_sorter (percent_column));
-
-  /* Most samples first; children sort among their siblings */
-  self->tracks_sorted = gtk_sort_list_model_new (NULL,
-                                                 GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->track_view)))));
-  self->track_selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->tracks_sorted)));
-  gtk_column_view_set_model (self->track_view, GTK_SELECTION_MODEL (self->track_selection));
-  gtk_column_view_sort_by_column (self->track_view, samples_column, GTK_SORT_DESCENDING);
-  ps_table_export_attach (self->track_view, "threads", 0);
-  g_signal_connect_object (self->track_selection, "selection-changed",
-                           G_CALLBACK (track_selection_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
 /* PsRunView */
@@ -1567,12 +969,12 @@ ps_profile_view_init (PsProfileView *self)
   self->syncing = TRUE;
   gtk_drop_down_set_model (self->source_dropdown, G_LIST_MODEL (self->source_names));
   self->syncing = FALSE;
-  add_track_columns (self);
+  ps_profile_view_add_track_columns (self);
   ps_warning_columns_add (self->warning_view);
   /* The list beside the tree: under a third of the width, at most 440 px */
   ps_view_place_paned (self->tracks_paned, "profile-tracks", 0.3, 440);
   update_symbols (self);
-  update_totals (self);
+  ps_profile_view_update_totals (self);
   g_signal_connect_object (self->call_tree_view, "function-selected",
                            G_CALLBACK (function_selected_cb), self, G_CONNECT_SWAPPED);
 }
@@ -1601,16 +1003,16 @@ ps_profile_view_set_analysis (PsProfileView *self,
 
   ps_call_tree_view_set_tree (self->call_tree_view, NULL);
   self->have_counts = FALSE;
-  update_totals (self);
+  ps_profile_view_update_totals (self);
   if (self->analysis != NULL)
     {
       update_sources (self);
       update_quality (self);
       ps_profile_view_show_page (self, "calltree");
-      rebuild (self);
+      ps_profile_view_rebuild (self);
     }
   else
-    update_busy (self);
+    ps_profile_view_update_busy (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
 }
@@ -1710,4 +1112,3 @@ ps_profile_view_get_track_selection (PsProfileView *self)
   g_return_val_if_fail (PS_IS_PROFILE_VIEW (self), NULL);
   return GTK_SELECTION_MODEL (self->track_selection);
 }
-

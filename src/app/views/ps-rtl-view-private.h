@@ -11,8 +11,13 @@
 #include "ps-scope-analysis.h"
 #include "ps-scope-row.h"
 #include "ps-scope-total-row.h"
+#include "ps-session.h"
+#include "ps-warning-model.h"
 
 G_BEGIN_DECLS
+
+/* A flat list of matches is only useful up to a point */
+#define MAX_SEARCH_RESULTS 10000
 
 /* The columns of the tables, in the order shown */
 typedef enum
@@ -44,6 +49,153 @@ typedef enum
   TOTAL_COLUMN_EXCLUDED,
   N_TOTAL_COLUMNS
 } TotalColumn;
+
+struct _PsRtlView
+{
+  GtkWidget            parent_instance;
+
+  PsRunAnalysis       *analysis;
+  PsScopeAnalysis     *scopes;          /* shown: unfiltered or filtered */
+  gboolean             per_thread;
+
+  /* Filters */
+  char                *applied_include;
+  char                *applied_exclude;
+  gboolean             applied_range;     /* the time range of the session */
+  gint64               applied_begin;
+  gint64               applied_end;
+  GCancellable        *filter_cancellable;
+  guint                filter_timeout_id;
+
+  /* Search */
+  char                *search_text;     /* casefolded, or NULL */
+  char                *pending_search;  /* what the worker looks for */
+  char                *applied_search;  /* what the scope table shows */
+  GCancellable        *search_cancellable;
+  guint64              n_search_matches;
+
+  /* Models */
+  GtkSortListModel    *scope_sorted;    /* GtkTreeListRow */
+  GtkSorter           *scope_row_sorter;
+  GListStore          *totals;          /* PsScopeTotalRow */
+  GtkFilter           *totals_filter;
+  GtkSortListModel    *totals_sorted;
+  PsWarningModel      *warnings;
+  GtkFilter           *warnings_filter;
+  GtkFilterListModel  *warnings_filtered;
+  GtkColumnViewColumn *scope_columns[N_SCOPE_COLUMNS];
+  GtkColumnViewColumn *total_columns[N_TOTAL_COLUMNS];
+  GArray              *histogram_durations; /* double: of the selected total */
+  GArray              *histogram_spans;     /* guint64: their spans in the store */
+  const PsSeries      *histogram_series;    /* the selected total's, or NULL */
+  PsSession           *session;
+  gulong               session_selection_handler;
+  gulong               session_focus_handler;
+  /* The session's highlight is the selected total's calls or those of
+   * its histogram's bars */
+  gboolean             highlight_from_totals;
+  gboolean             totals_stale;    /* rows wait for the page to show */
+  gboolean             following;         /* a row chosen by code, not the user */
+
+  /* Template widgets */
+  GtkLabel            *process_value;
+  GtkLabel            *opened_value;
+  GtkLabel            *closed_value;
+  GtkLabel            *threads_value;
+  GtkLabel            *scopes_value;
+  GtkLabel            *messages_value;
+  GtkWidget           *filter_bar;
+  GtkSearchEntry      *search_entry;
+  GtkEntry            *include_entry;
+  GtkEntry            *exclude_entry;
+  GtkWidget           *scope_filter_box;
+  GtkSpinner          *spinner;
+  GtkRevealer         *filter_error_revealer;
+  GtkLabel            *filter_error_label;
+  GtkStack            *view_stack;
+  GtkLabel            *scopes_status_label;
+  GtkStack            *scopes_stack;
+  GtkLabel            *scopes_empty_label;
+  GtkColumnView       *scope_view;
+  GtkLabel            *totals_status_label;
+  GtkCheckButton      *per_thread_check;
+  GtkStack            *totals_stack;
+  GtkLabel            *totals_empty_label;
+  GtkColumnView       *totals_view;
+  GtkPaned           *totals_paned;
+  GtkWidget           *histogram_box;
+  GtkLabel            *histogram_title;
+  GtkLabel            *histogram_selection_label;
+  PsHistogramView     *histogram_view;
+  PsCallTreeView      *call_tree_view;
+  GtkStackPage        *warnings_page;
+  GtkLabel            *warnings_overflow_label;
+  GtkStack            *warnings_stack;
+  GtkColumnView       *warning_view;
+};
+
+/* The view (ps-rtl-view.c) */
+
+void ps_rtl_view_update_busy (PsRtlView *self);
+/* The scope table shows root, its top rows open when they are few */
+void ps_rtl_view_set_scope_root (PsRtlView  *self,
+                                 GListModel *root,
+                                 gboolean    expand);
+void ps_rtl_view_update_scopes_page (PsRtlView *self);
+void ps_rtl_view_update_totals_status (PsRtlView *self);
+void ps_rtl_view_show_scope_tree (PsRtlView *self);
+/* Shows an analysis: the unfiltered one of the run, or a filtered one */
+void ps_rtl_view_set_scopes (PsRtlView       *self,
+                             PsScopeAnalysis *scopes);
+/* The rows of the Totals, for code that looks into them */
+GListModel *ps_rtl_view_get_totals (PsRtlView *self);
+
+/* The search and the filters (ps-rtl-view-filters.c) */
+
+void ps_rtl_view_start_search (PsRtlView *self);
+void ps_rtl_view_search_changed_cb (PsRtlView      *self,
+                                    GtkSearchEntry *entry);
+void ps_rtl_view_stop_search_cb (PsRtlView      *self,
+                                 GtkSearchEntry *entry);
+void ps_rtl_view_filter_changed_cb (PsRtlView   *self,
+                                    GtkEditable *editable);
+void ps_rtl_view_filter_activate_cb (PsRtlView *self,
+                                     GtkEntry  *entry);
+void ps_rtl_view_filter_icon_release_cb (GtkEntry            *entry,
+                                         GtkEntryIconPosition position,
+                                         PsRtlView           *self);
+void ps_rtl_view_per_thread_toggled_cb (PsRtlView      *self,
+                                        GtkCheckButton *button);
+void ps_rtl_view_page_changed_cb (PsRtlView  *self,
+                                  GParamSpec *pspec,
+                                  GtkStack   *stack);
+/* The search filters the totals and the warnings in place */
+gboolean ps_rtl_view_total_matches (gpointer item,
+                                    gpointer user_data);
+gboolean ps_rtl_view_warning_matches (gpointer item,
+                                      gpointer user_data);
+/* The filters of the entries and the time range, applied in a worker */
+void ps_rtl_view_apply_filters (PsRtlView *self);
+
+/* The histogram and the links with the other views (ps-rtl-view-links.c) */
+
+void ps_rtl_view_select_chosen_scope (PsRtlView *self);
+void ps_rtl_view_scope_selected_cb (PsRtlView *self);
+void ps_rtl_view_scope_activate_cb (PsRtlView *self,
+                                    guint      position);
+void ps_rtl_view_totals_selection_changed_cb (PsRtlView          *self,
+                                              GParamSpec         *pspec,
+                                              GtkSingleSelection *selection);
+void ps_rtl_view_function_selected_cb (PsRtlView      *self,
+                                       guint32         function,
+                                       PsCallTreeView *view);
+void ps_rtl_view_call_tree_thread_cb (PsRtlView *self);
+void ps_rtl_view_histogram_selection_changed_cb (PsRtlView       *self,
+                                                 GParamSpec      *pspec,
+                                                 PsHistogramView *view);
+void ps_rtl_view_time_selection_changed_cb (PsRtlView *self);
+/* What the session chose, shown here */
+void ps_rtl_view_follow_session (PsRtlView *self);
 
 /* ps-rtl-view.c: the text the scope table's search matched, or NULL */
 const char          *_ps_rtl_view_get_applied_search (PsRtlView       *self);

@@ -12,6 +12,9 @@
  * only stop the decoder, never make it read past the container. All sums
  * are done in gsize/guint64 and all counts are bounded by what the
  * remaining bytes could hold before anything is allocated for them.
+ * This file has the counter type word and the counter data buffers; the
+ * registration information and the counter identifiers are decoded in
+ * ps-perflib-counterset.c.
  */
 #include "config.h"
 
@@ -24,34 +27,7 @@
 #include "ps-error.h"
 #include "ps-util.h"
 #include "ps-parse-kit.h"
-#include "ps-perflib-block.h"
-
-/* specs: perflib-v2.md §3 — fixed sizes of the structures */
-#define DATA_HEADER_SIZE        48
-#define COUNTER_HEADER_SIZE     16
-#define COUNTER_DATA_SIZE       8
-#define MULTI_COUNTERS_SIZE     8
-#define MULTI_INSTANCES_SIZE    8
-#define INSTANCE_HEADER_SIZE    8
-#define IDENTIFIER_SIZE         40
-#define COUNTERSET_REG_SIZE     32
-#define COUNTER_REG_SIZE        48
-#define STRING_BUFFER_SIZE      8
-#define STRING_ENTRY_SIZE       8
-
-/* specs: perflib-v2.md §6 rule 15 — the PCQ protocol's maximum buffer */
-#define MAX_BUFFER_SIZE         G_GUINT64_CONSTANT (1073741824)
-/* specs: perflib-v2.md §6 rule 10 */
-#define MAX_REG_COUNTERS        64000
-
-/* 100 ns intervals between 1601-01-01 and 1970-01-01 (§2) */
-#define FILETIME_UNIX_EPOCH     G_GINT64_CONSTANT (116444736000000000)
-
-static inline gboolean
-is_aligned8 (guint64 value)
-{
-  return (value & 7) == 0;
-}
+#include "ps-perflib-block-private.h"
 
 /* ------------------------------------------------------------------ */
 /* The counter type word                                              */
@@ -309,8 +285,8 @@ warning_clear (gpointer data)
   g_clear_pointer (&warning->message, g_free);
 }
 
-static GArray *
-warnings_new (void)
+GArray *
+ps_perflib_warnings_new (void)
 {
   GArray *warnings = g_array_new (FALSE, TRUE, sizeof (PsPerflibWarning));
 
@@ -319,12 +295,12 @@ warnings_new (void)
 }
 
 G_GNUC_PRINTF (4, 5)
-static void
-add_warning (GArray               *warnings,
-             PsPerflibWarningCode  code,
-             gsize                 offset,
-             const char           *format,
-             ...)
+void
+ps_perflib_add_warning (GArray               *warnings,
+                        PsPerflibWarningCode  code,
+                        gsize                 offset,
+                        const char           *format,
+                        ...)
 {
   PsPerflibWarning warning;
   va_list args;
@@ -339,9 +315,9 @@ add_warning (GArray               *warnings,
 
 /* Index of the first NUL code unit among the @max_units UTF-16 code units
  * at @p, or -1. Works at any alignment. */
-static gssize
-find_utf16_nul (const guint8 *p,
-                gsize         max_units)
+gssize
+ps_perflib_find_utf16_nul (const guint8 *p,
+                           gsize         max_units)
 {
   for (gsize i = 0; i < max_units; i++)
     if (p[2 * i] == 0 && p[2 * i + 1] == 0)
@@ -351,10 +327,10 @@ find_utf16_nul (const guint8 *p,
 
 /* UTF-16LE → UTF-8; ill-formed surrogates become U+FFFD (§6 rule 7).
  * Returns whether any replacement was made. */
-static gboolean
-utf16le_to_utf8 (GString      *out,
-                 const guint8 *p,
-                 gsize         n_units)
+gboolean
+ps_perflib_utf16le_to_utf8 (GString      *out,
+                            const guint8 *p,
+                            gsize         n_units)
 {
   PsUtf16Decoder decoder;
 
@@ -451,9 +427,9 @@ check_unused (Decoder    *decoder,
 {
   /* Padding to the next multiple of 8 is expected; more is not. */
   if (end > used_end && (end - used_end >= 8 || !is_aligned8 (end)))
-    add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNUSED_BYTES, used_end,
-                 _("%s at byte offset %" PRIu64 " has %" PRIu64 " unused bytes at byte offset %" PRIu64),
-                 what, (guint64) offset, (guint64) (end - used_end), (guint64) used_end);
+    ps_perflib_add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNUSED_BYTES, used_end,
+                            _("%s at byte offset %" PRIu64 " has %" PRIu64 " unused bytes at byte offset %" PRIu64),
+                            what, (guint64) offset, (guint64) (end - used_end), (guint64) used_end);
 }
 
 /* specs: perflib-v2.md §3.3, §6 rule 8 — one PERF_COUNTER_DATA in
@@ -496,9 +472,9 @@ decode_counter_data (Decoder *decoder,
       return FALSE;
     }
   if (!is_aligned8 (size))
-    add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, *pos,
-                 _("PERF_COUNTER_DATA at byte offset %" PRIu64 " has dwSize %u, not a multiple of 8"),
-                 (guint64) *pos, size);
+    ps_perflib_add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, *pos,
+                            _("PERF_COUNTER_DATA at byte offset %" PRIu64 " has dwSize %u, not a multiple of 8"),
+                            (guint64) *pos, size);
 
   if (keep)
     {
@@ -518,9 +494,9 @@ decode_counter_data (Decoder *decoder,
           value.value = ps_util_load_le64 (p + 8);
         }
       else
-        add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_OPAQUE_VALUE, *pos,
-                     _("PERF_COUNTER_DATA at byte offset %" PRIu64 " has a %u-byte value, not 4 or 8: kept as opaque bytes"),
-                     (guint64) *pos, data_size);
+        ps_perflib_add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_OPAQUE_VALUE, *pos,
+                                _("PERF_COUNTER_DATA at byte offset %" PRIu64 " has a %u-byte value, not 4 or 8: kept as opaque bytes"),
+                                (guint64) *pos, data_size);
       g_array_append_val (decoder->priv->values, value);
     }
   *pos += size;
@@ -644,26 +620,26 @@ decode_multi_instances (Decoder        *decoder,
           return FALSE;
         }
       if (!is_aligned8 (size))
-        add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, cursor,
-                     _("PERF_INSTANCE_HEADER at byte offset %" PRIu64 " has Size %u, not a multiple of 8"),
-                     (guint64) cursor, size);
+        ps_perflib_add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, cursor,
+                                _("PERF_INSTANCE_HEADER at byte offset %" PRIu64 " has Size %u, not a multiple of 8"),
+                                (guint64) cursor, size);
 
-      name_units = find_utf16_nul (ip + INSTANCE_HEADER_SIZE, (size - INSTANCE_HEADER_SIZE) / 2);
+      name_units = ps_perflib_find_utf16_nul (ip + INSTANCE_HEADER_SIZE, (size - INSTANCE_HEADER_SIZE) / 2);
       if (name_units < 0)
         {
-          add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_INSTANCE_REJECTED, cursor,
-                       _("PERF_INSTANCE_HEADER at byte offset %" PRIu64 ": no NUL-terminated name within its Size %u; instance skipped"),
-                       (guint64) cursor, size);
+          ps_perflib_add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_INSTANCE_REJECTED, cursor,
+                                  _("PERF_INSTANCE_HEADER at byte offset %" PRIu64 ": no NUL-terminated name within its Size %u; instance skipped"),
+                                  (guint64) cursor, size);
           keep = FALSE;
         }
       else
         {
           PsPerflibInstance instance;
 
-          if (utf16le_to_utf8 (decoder->scratch, ip + INSTANCE_HEADER_SIZE, (gsize) name_units))
-            add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_BAD_UTF16, cursor + INSTANCE_HEADER_SIZE,
-                         _("Instance name at byte offset %" PRIu64 " is not well-formed UTF-16; replaced characters with U+FFFD"),
-                         (guint64) (cursor + INSTANCE_HEADER_SIZE));
+          if (ps_perflib_utf16le_to_utf8 (decoder->scratch, ip + INSTANCE_HEADER_SIZE, (gsize) name_units))
+            ps_perflib_add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_BAD_UTF16, cursor + INSTANCE_HEADER_SIZE,
+                                    _("Instance name at byte offset %" PRIu64 " is not well-formed UTF-16; replaced characters with U+FFFD"),
+                                    (guint64) (cursor + INSTANCE_HEADER_SIZE));
           instance.offset = cursor;
           instance.instance_id = ps_util_load_le32 (ip + 4);
           instance.name = g_string_chunk_insert_const (decoder->priv->strings, decoder->scratch->str);
@@ -687,9 +663,9 @@ decode_multi_instances (Decoder        *decoder,
     }
 
   if (cursor != region_end)
-    add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNUSED_BYTES, cursor,
-                 _("PERF_MULTI_INSTANCES at byte offset %" PRIu64 " has dwTotalSize %u but its instances end after %" PRIu64 " bytes"),
-                 (guint64) start, total_size, (guint64) (cursor - start));
+    ps_perflib_add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNUSED_BYTES, cursor,
+                            _("PERF_MULTI_INSTANCES at byte offset %" PRIu64 " has dwTotalSize %u but its instances end after %" PRIu64 " bytes"),
+                            (guint64) start, total_size, (guint64) (cursor - start));
   *pos = region_end;
   return TRUE;
 }
@@ -708,9 +684,9 @@ decode_block (Decoder        *decoder,
     {
     case PS_PERFLIB_BLOCK_ERROR_RETURN:
       if (end > pos)
-        add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_ERROR_PAYLOAD, pos,
-                     _("PERF_ERROR_RETURN block at byte offset %" PRIu64 " has a %" PRIu64 "-byte payload; ignored"),
-                     (guint64) start, (guint64) (end - pos));
+        ps_perflib_add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_ERROR_PAYLOAD, pos,
+                                _("PERF_ERROR_RETURN block at byte offset %" PRIu64 " has a %" PRIu64 "-byte payload; ignored"),
+                                (guint64) start, (guint64) (end - pos));
       return TRUE;
 
     case PS_PERFLIB_BLOCK_SINGLE_COUNTER:
@@ -744,9 +720,9 @@ decode_block (Decoder        *decoder,
       break;
 
     default:
-      add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNKNOWN_BLOCK_TYPE, start,
-                   _("Block at byte offset %" PRIu64 " has unknown dwType %u; skipped"),
-                   (guint64) start, block->type);
+      ps_perflib_add_warning (decoder->priv->warnings, PS_PERFLIB_WARNING_UNKNOWN_BLOCK_TYPE, start,
+                              _("Block at byte offset %" PRIu64 " has unknown dwType %u; skipped"),
+                              (guint64) start, block->type);
       return TRUE;
     }
 
@@ -826,7 +802,7 @@ ps_perflib_buffer_decode (const guint8     *data,
   priv->instances = g_array_new (FALSE, TRUE, sizeof (PsPerflibInstance));
   priv->values = g_array_new (FALSE, TRUE, sizeof (PsPerflibValue));
   priv->counter_ids = g_array_new (FALSE, TRUE, sizeof (guint32));
-  priv->warnings = warnings_new ();
+  priv->warnings = ps_perflib_warnings_new ();
   priv->strings = g_string_chunk_new (256);
   scratch = g_string_new (NULL);
 
@@ -853,11 +829,11 @@ ps_perflib_buffer_decode (const guint8     *data,
   buffer->system_time_valid = system_time_to_unix_ns (&buffer->system_time,
                                                       &buffer->system_time_unix_ns);
   if (!buffer->system_time_valid)
-    add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_SYSTEM_TIME, 32,
-                 _("PERF_DATA_HEADER SystemTime at byte offset 32 is not a valid date (%04u-%02u-%02u %02u:%02u:%02u.%03u)"),
-                 buffer->system_time.year, buffer->system_time.month, buffer->system_time.day,
-                 buffer->system_time.hour, buffer->system_time.minute, buffer->system_time.second,
-                 buffer->system_time.milliseconds);
+    ps_perflib_add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_SYSTEM_TIME, 32,
+                            _("PERF_DATA_HEADER SystemTime at byte offset 32 is not a valid date (%04u-%02u-%02u %02u:%02u:%02u.%03u)"),
+                            buffer->system_time.year, buffer->system_time.month, buffer->system_time.day,
+                            buffer->system_time.hour, buffer->system_time.minute, buffer->system_time.second,
+                            buffer->system_time.milliseconds);
 
   /* dwTotalSize > length: the buffer was cut. The blocks that are all
    * there are still decoded; the error is reported after them. */
@@ -873,14 +849,14 @@ ps_perflib_buffer_decode (const guint8     *data,
     {
       end = buffer->total_size;
       if (end < length)
-        add_warning (priv->warnings, PS_PERFLIB_WARNING_TRAILING_BYTES, end,
-                     _("%" PRIu64 " bytes after the PERF_DATA_HEADER dwTotalSize %u are ignored"),
-                     (guint64) (length - end), buffer->total_size);
+        ps_perflib_add_warning (priv->warnings, PS_PERFLIB_WARNING_TRAILING_BYTES, end,
+                                _("%" PRIu64 " bytes after the PERF_DATA_HEADER dwTotalSize %u are ignored"),
+                                (guint64) (length - end), buffer->total_size);
     }
   if (!is_aligned8 (buffer->total_size))
-    add_warning (priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, 0,
-                 _("PERF_DATA_HEADER dwTotalSize %u is not a multiple of 8"),
-                 buffer->total_size);
+    ps_perflib_add_warning (priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, 0,
+                            _("PERF_DATA_HEADER dwTotalSize %u is not a multiple of 8"),
+                            buffer->total_size);
   if (buffer->num_counters > (buffer->total_size - DATA_HEADER_SIZE) / COUNTER_HEADER_SIZE)
     {
       decoder_fail (&decoder, 4,
@@ -917,13 +893,13 @@ ps_perflib_buffer_decode (const guint8     *data,
           break;
         }
       if (!is_aligned8 (pos))
-        add_warning (priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_BLOCK, pos,
-                     _("PERF_COUNTER_HEADER at byte offset %" PRIu64 " is not 8-byte aligned"),
-                     (guint64) pos);
+        ps_perflib_add_warning (priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_BLOCK, pos,
+                                _("PERF_COUNTER_HEADER at byte offset %" PRIu64 " is not 8-byte aligned"),
+                                (guint64) pos);
       if (!is_aligned8 (block.size))
-        add_warning (priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, pos,
-                     _("PERF_COUNTER_HEADER at byte offset %" PRIu64 " has dwSize %u, not a multiple of 8"),
-                     (guint64) pos, block.size);
+        ps_perflib_add_warning (priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, pos,
+                                _("PERF_COUNTER_HEADER at byte offset %" PRIu64 " has dwSize %u, not a multiple of 8"),
+                                (guint64) pos, block.size);
 
       block.first_counter_id = priv->counter_ids->len;
       block.first_instance = priv->instances->len;
@@ -943,9 +919,9 @@ ps_perflib_buffer_decode (const guint8     *data,
                       _("PERF_DATA_HEADER dwTotalSize is %u, but the buffer has only %" PRIu64 " bytes"),
                       buffer->total_size, (guint64) length);
       else if (pos < end)
-        add_warning (priv->warnings, PS_PERFLIB_WARNING_TRAILING_BYTES, pos,
-                     _("%" PRIu64 " bytes after the last counter block at byte offset %" PRIu64 " are ignored"),
-                     (guint64) (end - pos), (guint64) pos);
+        ps_perflib_add_warning (priv->warnings, PS_PERFLIB_WARNING_TRAILING_BYTES, pos,
+                                _("%" PRIu64 " bytes after the last counter block at byte offset %" PRIu64 " are ignored"),
+                                (guint64) (end - pos), (guint64) pos);
     }
 
 out:
@@ -956,636 +932,6 @@ out:
   if (decoder.error != NULL)
     {
       g_propagate_error (error, decoder.error);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* ------------------------------------------------------------------ */
-/* Registration information                                           */
-/* ------------------------------------------------------------------ */
-
-typedef struct
-{
-  GArray       *counters;
-  GArray       *warnings;
-  GStringChunk *strings;
-  GString      *scratch;
-  GHashTable   *by_id;      /* counter id → index + 1 */
-} CounterSetPrivate;
-
-static void
-counterset_publish (PsPerflibCounterSet *set)
-{
-  CounterSetPrivate *priv = set->priv;
-
-  g_hash_table_remove_all (priv->by_id);
-  for (guint i = 0; i < priv->counters->len; i++)
-    {
-      guint32 id = g_array_index (priv->counters, PsPerflibCounterInfo, i).counter_id;
-
-      if (!g_hash_table_contains (priv->by_id, GUINT_TO_POINTER (id)))
-        g_hash_table_insert (priv->by_id, GUINT_TO_POINTER (id), GUINT_TO_POINTER (i + 1));
-    }
-  set->counters = (PsPerflibCounterInfo *) (gpointer) priv->counters->data;
-  set->n_counters = priv->counters->len;
-  set->warnings = (const PsPerflibWarning *) (gpointer) priv->warnings->data;
-  set->n_warnings = priv->warnings->len;
-}
-
-void
-ps_perflib_counterset_free (PsPerflibCounterSet *set)
-{
-  CounterSetPrivate *priv;
-
-  if (set == NULL)
-    return;
-  priv = set->priv;
-  g_array_unref (priv->counters);
-  g_array_unref (priv->warnings);
-  g_string_chunk_free (priv->strings);
-  g_string_free (priv->scratch, TRUE);
-  g_hash_table_unref (priv->by_id);
-  g_free (priv);
-  g_free (set);
-}
-
-const PsPerflibCounterInfo *
-ps_perflib_counterset_lookup (const PsPerflibCounterSet *set,
-                              guint32                    counter_id)
-{
-  CounterSetPrivate *priv = set->priv;
-  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (priv->by_id, GUINT_TO_POINTER (counter_id)));
-
-  return index > 0 && index <= set->n_counters ? &set->counters[index - 1] : NULL;
-}
-
-static PsPerflibCounterInfo *
-counterset_find (PsPerflibCounterSet *set,
-                 guint32              counter_id)
-{
-  return (PsPerflibCounterInfo *) ps_perflib_counterset_lookup (set, counter_id);
-}
-
-static void
-read_counter_reg (PsPerflibCounterInfo *info,
-                  const guint8         *p,
-                  gsize                 offset)
-{
-  memset (info, 0, sizeof *info);
-  info->offset = offset;
-  info->counter_id = ps_util_load_le32 (p);
-  info->type = ps_util_load_le32 (p + 4);
-  info->attrib = ps_util_load_le64 (p + 8);
-  info->detail_level = ps_util_load_le32 (p + 16);
-  info->default_scale = (gint32) ps_util_load_le32 (p + 20);
-  info->base_counter_id = ps_util_load_le32 (p + 24);
-  info->perf_time_id = ps_util_load_le32 (p + 28);
-  info->perf_freq_id = ps_util_load_le32 (p + 32);
-  info->multi_id = ps_util_load_le32 (p + 36);
-  info->aggregate_func = ps_util_load_le32 (p + 40);
-}
-
-static guint32 *
-companion_slot (PsPerflibCounterInfo *info,
-                guint                 which)
-{
-  switch (which)
-    {
-    case 0: return &info->base_counter_id;
-    case 1: return &info->perf_time_id;
-    case 2: return &info->perf_freq_id;
-    default: return &info->multi_id;
-    }
-}
-
-static const char *const companion_names[] = { "BaseCounterId", "PerfTimeId", "PerfFreqId", "MultiId" };
-
-/* specs: perflib-v2.md §6 rule 10 — companions must name another
- * existing counter, and the links must not form a cycle. A bad link is
- * cleared (PS_PERF_NO_COUNTER) so later code can follow links blindly. */
-static void
-counterset_check_companions (PsPerflibCounterSet *set)
-{
-  CounterSetPrivate *priv = set->priv;
-  guint n = priv->counters->len;
-  g_autofree guint8 *colour = NULL;
-  g_autofree guint *stack = NULL;
-  g_autofree guint *next_edge = NULL;
-
-  counterset_publish (set);
-  for (guint i = 0; i < n; i++)
-    {
-      PsPerflibCounterInfo *info = &g_array_index (priv->counters, PsPerflibCounterInfo, i);
-
-      for (guint which = 0; which < 4; which++)
-        {
-          guint32 *slot = companion_slot (info, which);
-
-          if (*slot == PS_PERF_NO_COUNTER)
-            continue;
-          if (*slot == info->counter_id || counterset_find (set, *slot) == NULL)
-            {
-              add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_COMPANION, info->offset,
-                           *slot == info->counter_id
-                             ? _("Counter %u at byte offset %" PRIu64 ": %s names the counter itself; ignored")
-                             : _("Counter %u at byte offset %" PRIu64 ": %s names counter %u, which is not registered; ignored"),
-                           info->counter_id, (guint64) info->offset, companion_names[which], *slot);
-              *slot = PS_PERF_NO_COUNTER;
-            }
-        }
-    }
-
-  /* Iterative depth-first search: 0 unvisited, 1 on the stack, 2 done. An
-   * edge to a counter on the stack closes a cycle: clear that edge. */
-  colour = g_new0 (guint8, n);
-  stack = g_new (guint, n);
-  next_edge = g_new0 (guint, n);
-  for (guint root = 0; root < n; root++)
-    {
-      guint depth = 0;
-
-      if (colour[root] != 0)
-        continue;
-      stack[depth++] = root;
-      colour[root] = 1;
-      next_edge[root] = 0;
-      while (depth > 0)
-        {
-          guint current = stack[depth - 1];
-          PsPerflibCounterInfo *info = &g_array_index (priv->counters, PsPerflibCounterInfo, current);
-          guint32 *slot;
-          guint target;
-
-          if (next_edge[current] >= 4)
-            {
-              colour[current] = 2;
-              depth--;
-              continue;
-            }
-          slot = companion_slot (info, next_edge[current]);
-          next_edge[current]++;
-          if (*slot == PS_PERF_NO_COUNTER)
-            continue;
-          target = (guint) (counterset_find (set, *slot) - set->counters);
-          if (colour[target] == 1)
-            {
-              add_warning (priv->warnings, PS_PERFLIB_WARNING_COMPANION_CYCLE, info->offset,
-                           _("Counter %u at byte offset %" PRIu64 ": %s %u closes a cycle of companion counters; ignored"),
-                           info->counter_id, (guint64) info->offset,
-                           companion_names[next_edge[current] - 1], *slot);
-              *slot = PS_PERF_NO_COUNTER;
-            }
-          else if (colour[target] == 0)
-            {
-              colour[target] = 1;
-              next_edge[target] = 0;
-              stack[depth++] = target;
-            }
-        }
-    }
-}
-
-static PsPerflibCounterSet *
-counterset_new (void)
-{
-  PsPerflibCounterSet *set = g_new0 (PsPerflibCounterSet, 1);
-  CounterSetPrivate *priv = g_new0 (CounterSetPrivate, 1);
-
-  set->priv = priv;
-  priv->counters = g_array_new (FALSE, TRUE, sizeof (PsPerflibCounterInfo));
-  priv->warnings = warnings_new ();
-  priv->strings = g_string_chunk_new (256);
-  priv->scratch = g_string_new (NULL);
-  priv->by_id = g_hash_table_new (NULL, NULL);
-  counterset_publish (set);
-  return set;
-}
-
-/* specs: perflib-v2.md §3.9, §6 rule 10 */
-gboolean
-ps_perflib_counterset_decode (const guint8          *data,
-                              gsize                  length,
-                              PsPerflibCounterSet  **out_set,
-                              GError               **error)
-{
-  g_autoptr(PsPerflibCounterSet) set = NULL;
-  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
-  CounterSetPrivate *priv;
-  GError *local_error = NULL;
-  guint32 n_fit;
-
-  g_return_val_if_fail (data != NULL || length == 0, FALSE);
-
-  if (out_set != NULL)
-    *out_set = NULL;
-  if (length < COUNTERSET_REG_SIZE)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad counterset registration at byte offset 0: expected a 32-byte PERF_COUNTERSET_REG_INFO, found %" PRIu64 " bytes"),
-                   (guint64) length);
-      return FALSE;
-    }
-
-  set = counterset_new ();
-  priv = set->priv;
-  ps_perflib_guid_read (&set->guid, data);
-  set->counterset_type = ps_util_load_le32 (data + 16);
-  set->detail_level = ps_util_load_le32 (data + 20);
-  set->num_counters = ps_util_load_le32 (data + 24);
-  set->instance_type = ps_util_load_le32 (data + 28);
-
-  n_fit = (guint32) MIN ((guint64) (length - COUNTERSET_REG_SIZE) / COUNTER_REG_SIZE, (guint64) MAX_REG_COUNTERS);
-  if (set->num_counters > MAX_REG_COUNTERS)
-    local_error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
-                               _("Bad counterset registration at byte offset 24: NumCounters is %u, expected at most %u"),
-                               set->num_counters, MAX_REG_COUNTERS);
-  else if (set->num_counters > n_fit)
-    local_error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
-                               _("Bad counterset registration at byte offset 24: NumCounters is %u, but %" PRIu64 " bytes hold only %u PERF_COUNTER_REG_INFO"),
-                               set->num_counters, (guint64) length, n_fit);
-  else
-    n_fit = set->num_counters;
-
-  for (guint32 i = 0; i < n_fit; i++)
-    {
-      gsize offset = COUNTERSET_REG_SIZE + (gsize) i * COUNTER_REG_SIZE;
-      PsPerflibCounterInfo info;
-
-      read_counter_reg (&info, data + offset, offset);
-      if (!g_hash_table_add (seen, GUINT_TO_POINTER (info.counter_id)))
-        {
-          add_warning (priv->warnings, PS_PERFLIB_WARNING_DUPLICATE_COUNTER, offset,
-                       _("Counter %u at byte offset %" PRIu64 " is registered twice; the first registration is kept"),
-                       info.counter_id, (guint64) offset);
-          continue;
-        }
-      g_array_append_val (priv->counters, info);
-    }
-
-  counterset_check_companions (set);
-  counterset_publish (set);
-  if (out_set != NULL)
-    *out_set = g_steal_pointer (&set);
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, local_error);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* specs: perflib-v2.md §6 rule 12 — a single NUL-terminated string */
-static const char *
-decode_single_string (PsPerflibCounterSet  *set,
-                      const guint8         *data,
-                      gsize                 length,
-                      GError              **error)
-{
-  CounterSetPrivate *priv = set->priv;
-  gssize units = find_utf16_nul (data, length / 2);
-
-  if (units < 0)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad registration string at byte offset 0: no UTF-16 NUL within its %" PRIu64 " bytes"),
-                   (guint64) length);
-      return NULL;
-    }
-  if (utf16le_to_utf8 (priv->scratch, data, (gsize) units))
-    add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_UTF16, 0,
-                 _("Registration string at byte offset 0 is not well-formed UTF-16; replaced characters with U+FFFD"));
-  return g_string_chunk_insert_const (priv->strings, priv->scratch->str);
-}
-
-/* specs: perflib-v2.md §3.9 (string-buffer block), §6 rule 11 */
-static gboolean
-apply_string_buffer (PsPerflibCounterSet   *set,
-                     PsPerflibRegInfoType   request_code,
-                     const guint8          *data,
-                     gsize                  length,
-                     GError               **error)
-{
-  CounterSetPrivate *priv = set->priv;
-  guint32 size;
-  guint32 n_entries;
-  gsize strings_start;
-
-  if (length < STRING_BUFFER_SIZE)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad string buffer at byte offset 0: expected an 8-byte PERF_STRING_BUFFER_HEADER, found %" PRIu64 " bytes"),
-                   (guint64) length);
-      return FALSE;
-    }
-  size = ps_util_load_le32 (data);
-  n_entries = ps_util_load_le32 (data + 4);
-  if (size < STRING_BUFFER_SIZE || size > length)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad string buffer at byte offset 0: dwSize is %u, expected 8 to %" PRIu64),
-                   size, (guint64) length);
-      return FALSE;
-    }
-  if (n_entries > (size - STRING_BUFFER_SIZE) / STRING_ENTRY_SIZE)
-    {
-      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Bad string buffer at byte offset 4: dwCounters is %u, but dwSize %u holds at most %u entries"),
-                   n_entries, size, (size - STRING_BUFFER_SIZE) / STRING_ENTRY_SIZE);
-      return FALSE;
-    }
-
-  strings_start = STRING_BUFFER_SIZE + (gsize) n_entries * STRING_ENTRY_SIZE;
-  for (guint32 i = 0; i < n_entries; i++)
-    {
-      gsize entry_offset = STRING_BUFFER_SIZE + (gsize) i * STRING_ENTRY_SIZE;
-      guint32 counter_id = ps_util_load_le32 (data + entry_offset);
-      guint32 string_offset = ps_util_load_le32 (data + entry_offset + 4);
-      PsPerflibCounterInfo *info;
-      gssize units;
-      const char *text;
-
-      if (string_offset == 0xFFFFFFFFu)
-        continue;
-      /* Needs room for at least the NUL: [strings_start, size − 2] */
-      if (string_offset < strings_start || size < 2 || string_offset > size - 2)
-        {
-          add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_STRING, entry_offset,
-                       _("String entry at byte offset %" PRIu64 " (counter %u): dwOffset %u is outside the strings area %" PRIu64 "–%u; skipped"),
-                       (guint64) entry_offset, counter_id, string_offset, (guint64) strings_start, size);
-          continue;
-        }
-      units = find_utf16_nul (data + string_offset, (size - string_offset) / 2);
-      if (units < 0)
-        {
-          add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_STRING, string_offset,
-                       _("String at byte offset %u (counter %u) has no NUL before the end of the block; skipped"),
-                       string_offset, counter_id);
-          continue;
-        }
-      if (utf16le_to_utf8 (priv->scratch, data + string_offset, (gsize) units))
-        add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_UTF16, string_offset,
-                     _("String at byte offset %u is not well-formed UTF-16; replaced characters with U+FFFD"),
-                     string_offset);
-      info = counterset_find (set, counter_id);
-      if (info == NULL)
-        {
-          add_warning (priv->warnings, PS_PERFLIB_WARNING_UNKNOWN_STRING_ID, entry_offset,
-                       _("String entry at byte offset %" PRIu64 " names counter %u, which is not registered; skipped"),
-                       (guint64) entry_offset, counter_id);
-          continue;
-        }
-      text = g_string_chunk_insert_const (priv->strings, priv->scratch->str);
-      if (request_code == PS_PERFLIB_REG_COUNTER_NAME_STRINGS)
-        info->name = text;
-      else if (request_code == PS_PERFLIB_REG_COUNTER_HELP_STRINGS)
-        info->help = text;
-      else
-        info->english_name = text;
-    }
-  return TRUE;
-}
-
-gboolean
-ps_perflib_counterset_apply (PsPerflibCounterSet   *set,
-                             PsPerflibRegInfoType   request_code,
-                             const guint8          *data,
-                             gsize                  length,
-                             GError               **error)
-{
-  CounterSetPrivate *priv;
-  const char *text;
-  gboolean ok = TRUE;
-
-  g_return_val_if_fail (set != NULL, FALSE);
-  g_return_val_if_fail (data != NULL || length == 0, FALSE);
-
-  priv = set->priv;
-  switch (request_code)
-    {
-    case PS_PERFLIB_REG_COUNTER_STRUCT:
-      {
-        PsPerflibCounterInfo info;
-        PsPerflibCounterInfo *existing;
-
-        if (length < COUNTER_REG_SIZE)
-          {
-            g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                         _("Bad counter registration at byte offset 0: expected a 48-byte PERF_COUNTER_REG_INFO, found %" PRIu64 " bytes"),
-                         (guint64) length);
-            return FALSE;
-          }
-        read_counter_reg (&info, data, 0);
-        existing = counterset_find (set, info.counter_id);
-        if (existing != NULL)
-          {
-            info.name = existing->name;
-            info.help = existing->help;
-            info.english_name = existing->english_name;
-            *existing = info;
-          }
-        else
-          g_array_append_val (priv->counters, info);
-        counterset_check_companions (set);
-        counterset_publish (set);
-      }
-      break;
-
-    case PS_PERFLIB_REG_COUNTERSET_NAME_STRING:
-    case PS_PERFLIB_REG_COUNTERSET_HELP_STRING:
-    case PS_PERFLIB_REG_PROVIDER_NAME:
-    case PS_PERFLIB_REG_COUNTERSET_ENGLISH_NAME:
-      text = decode_single_string (set, data, length, error);
-      if (text == NULL)
-        return FALSE;
-      if (request_code == PS_PERFLIB_REG_COUNTERSET_NAME_STRING)
-        set->name = text;
-      else if (request_code == PS_PERFLIB_REG_COUNTERSET_HELP_STRING)
-        set->help = text;
-      else if (request_code == PS_PERFLIB_REG_PROVIDER_NAME)
-        set->provider_name = text;
-      else
-        set->english_name = text;
-      break;
-
-    case PS_PERFLIB_REG_COUNTER_NAME_STRINGS:
-    case PS_PERFLIB_REG_COUNTER_HELP_STRINGS:
-    case PS_PERFLIB_REG_COUNTER_ENGLISH_NAMES:
-      ok = apply_string_buffer (set, request_code, data, length, error);
-      break;
-
-    case PS_PERFLIB_REG_PROVIDER_GUID:
-      if (length < 16)
-        {
-          g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                       _("Bad provider GUID at byte offset 0: expected 16 bytes, found %" PRIu64),
-                       (guint64) length);
-          return FALSE;
-        }
-      ps_perflib_guid_read (&set->provider_guid, data);
-      set->has_provider_guid = TRUE;
-      break;
-
-    case PS_PERFLIB_REG_COUNTERSET_STRUCT:
-    default:
-      g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
-                   _("Registration request code %u cannot be added to a counterset"),
-                   (guint) request_code);
-      return FALSE;
-    }
-
-  counterset_publish (set);
-  return ok;
-}
-
-/* ------------------------------------------------------------------ */
-/* Counter identifiers (PerfQueryCounterInfo)                         */
-/* ------------------------------------------------------------------ */
-
-typedef struct
-{
-  GArray       *identifiers;
-  GArray       *warnings;
-  GStringChunk *strings;
-  guint        *by_index;   /* block position → identifier */
-} QueryPrivate;
-
-void
-ps_perflib_query_free (PsPerflibQuery *query)
-{
-  QueryPrivate *priv;
-
-  if (query == NULL)
-    return;
-  priv = query->priv;
-  g_array_unref (priv->identifiers);
-  g_array_unref (priv->warnings);
-  g_string_chunk_free (priv->strings);
-  g_free (priv->by_index);
-  g_free (priv);
-  g_free (query);
-}
-
-const PsPerflibIdentifier *
-ps_perflib_query_get_for_block (const PsPerflibQuery *query,
-                                guint                 position)
-{
-  QueryPrivate *priv = query->priv;
-
-  if (position >= query->n_identifiers)
-    return NULL;
-  if (query->index_valid)
-    return &query->identifiers[priv->by_index[position]];
-  return &query->identifiers[position];
-}
-
-/* specs: perflib-v2.md §3.8, §6 rule 13 */
-gboolean
-ps_perflib_query_decode (const guint8     *data,
-                         gsize             length,
-                         PsPerflibQuery  **out_query,
-                         GError          **error)
-{
-  g_autoptr(PsPerflibQuery) query = NULL;
-  g_autoptr(GString) scratch = g_string_new (NULL);
-  QueryPrivate *priv;
-  GError *local_error = NULL;
-  gsize pos = 0;
-  guint n;
-
-  g_return_val_if_fail (data != NULL || length == 0, FALSE);
-
-  if (out_query != NULL)
-    *out_query = NULL;
-
-  query = g_new0 (PsPerflibQuery, 1);
-  priv = g_new0 (QueryPrivate, 1);
-  query->priv = priv;
-  priv->identifiers = g_array_new (FALSE, TRUE, sizeof (PsPerflibIdentifier));
-  priv->warnings = warnings_new ();
-  priv->strings = g_string_chunk_new (256);
-
-  while (pos < length)
-    {
-      const guint8 *p = data + pos;
-      PsPerflibIdentifier identifier = { 0 };
-
-      if (length - pos < IDENTIFIER_SIZE)
-        {
-          local_error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
-                                     _("Bad counter identifier at byte offset %" PRIu64 ": expected a 40-byte PERF_COUNTER_IDENTIFIER, only %" PRIu64 " bytes left"),
-                                     (guint64) pos, (guint64) (length - pos));
-          break;
-        }
-      identifier.offset = pos;
-      ps_perflib_guid_read (&identifier.counterset_guid, p);
-      identifier.status = ps_util_load_le32 (p + 16);
-      identifier.size = ps_util_load_le32 (p + 20);
-      identifier.counter_id = ps_util_load_le32 (p + 24);
-      identifier.instance_id = ps_util_load_le32 (p + 28);
-      identifier.index = ps_util_load_le32 (p + 32);
-      if (identifier.size < IDENTIFIER_SIZE || identifier.size > length - pos)
-        {
-          local_error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
-                                     _("Bad counter identifier at byte offset %" PRIu64 ": Size is %u, expected 40 to %" PRIu64 " (the bytes left)"),
-                                     (guint64) pos, identifier.size, (guint64) (length - pos));
-          break;
-        }
-      if (!is_aligned8 (identifier.size))
-        add_warning (priv->warnings, PS_PERFLIB_WARNING_UNALIGNED_SIZE, pos,
-                     _("PERF_COUNTER_IDENTIFIER at byte offset %" PRIu64 " has Size %u, not a multiple of 8"),
-                     (guint64) pos, identifier.size);
-      if (identifier.size > IDENTIFIER_SIZE)
-        {
-          gssize units = find_utf16_nul (p + IDENTIFIER_SIZE, (identifier.size - IDENTIFIER_SIZE) / 2);
-
-          if (units < 0)
-            {
-              local_error = g_error_new (PS_ERROR, PS_ERROR_PARSE,
-                                         _("Bad counter identifier at byte offset %" PRIu64 ": no NUL-terminated instance name within its Size %u"),
-                                         (guint64) pos, identifier.size);
-              break;
-            }
-          if (utf16le_to_utf8 (scratch, p + IDENTIFIER_SIZE, (gsize) units))
-            add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_UTF16, pos + IDENTIFIER_SIZE,
-                         _("Instance name at byte offset %" PRIu64 " is not well-formed UTF-16; replaced characters with U+FFFD"),
-                         (guint64) (pos + IDENTIFIER_SIZE));
-          identifier.instance_name = g_string_chunk_insert_const (priv->strings, scratch->str);
-        }
-      g_array_append_val (priv->identifiers, identifier);
-      pos += identifier.size;
-    }
-
-  /* Index values must be a permutation of 0..n−1 (§3.1 [OURS]) */
-  n = priv->identifiers->len;
-  priv->by_index = g_new (guint, MAX (n, 1));
-  query->index_valid = TRUE;
-  for (guint i = 0; i < n; i++)
-    priv->by_index[i] = G_MAXUINT;
-  for (guint i = 0; i < n && query->index_valid; i++)
-    {
-      const PsPerflibIdentifier *identifier = &g_array_index (priv->identifiers, PsPerflibIdentifier, i);
-
-      if (identifier->index >= n || priv->by_index[identifier->index] != G_MAXUINT)
-        {
-          add_warning (priv->warnings, PS_PERFLIB_WARNING_BAD_INDEX, identifier->offset,
-                       _("Counter identifier at byte offset %" PRIu64 " has Index %u: the Index values are not a permutation of 0–%u; blocks are matched in storage order"),
-                       (guint64) identifier->offset, identifier->index, n - 1);
-          query->index_valid = FALSE;
-        }
-      else
-        priv->by_index[identifier->index] = i;
-    }
-
-  query->identifiers = (PsPerflibIdentifier *) (gpointer) priv->identifiers->data;
-  query->n_identifiers = priv->identifiers->len;
-  query->warnings = (const PsPerflibWarning *) (gpointer) priv->warnings->data;
-  query->n_warnings = priv->warnings->len;
-  if (out_query != NULL)
-    *out_query = g_steal_pointer (&query);
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, local_error);
       return FALSE;
     }
   return TRUE;
