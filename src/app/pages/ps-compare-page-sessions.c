@@ -47,6 +47,38 @@ ps_compare_side_dup_name (PsRunPage *page,
 }
 
 char *
+ps_compare_side_dup_session (PsRunPage *page,
+                             int        session)
+{
+  guint n_sessions;
+
+  g_return_val_if_fail (PS_IS_RUN_PAGE (page), NULL);
+
+  if (session < 0)
+    return NULL;
+  n_sessions = n_sessions_read (page);
+  if ((guint)session < n_sessions)
+    /* Translators: a session of the log named before it, a side of a
+     * comparison: "nightly.log — session 8 of 14 ↔ session 9 of 14" */
+    return g_strdup_printf (_("session %1$u of %2$u"), (guint)session + 1, n_sessions);
+  /* Translators: a session of the log named before it, before the log is
+   * read: "nightly.log — session 8 ↔ session 9" */
+  return g_strdup_printf (_("session %u"), (guint)session + 1);
+}
+
+gboolean
+ps_compare_side_same_file (PsRunPage *page_a,
+                           int        session_a,
+                           PsRunPage *page_b,
+                           int        session_b)
+{
+  g_return_val_if_fail (PS_IS_RUN_PAGE (page_a) && PS_IS_RUN_PAGE (page_b), FALSE);
+
+  return session_a >= 0 && session_b >= 0
+         && g_file_equal (ps_run_page_get_file (page_a), ps_run_page_get_file (page_b));
+}
+
+char *
 ps_compare_side_dup_tab_title (PsRunPage *page_a,
                                int        session_a,
                                PsRunPage *page_b,
@@ -57,8 +89,7 @@ ps_compare_side_dup_tab_title (PsRunPage *page_a,
 
   g_return_val_if_fail (PS_IS_RUN_PAGE (page_a) && PS_IS_RUN_PAGE (page_b), NULL);
 
-  if (session_a >= 0 && session_b >= 0
-      && g_file_equal (ps_run_page_get_file (page_a), ps_run_page_get_file (page_b)))
+  if (ps_compare_side_same_file (page_a, session_a, page_b, session_b))
     /* Translators: a tab comparing two sessions of one log:
      * "nightly.log: sessions 9 ↔ 10" */
     return g_strdup_printf (_("%1$s: sessions %2$u ↔ %3$u"), ps_run_page_get_title (page_a),

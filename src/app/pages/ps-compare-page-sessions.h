@@ -22,6 +22,16 @@ G_BEGIN_DECLS
  * read); g_free () */
 char     *ps_compare_side_dup_name       (PsRunPage  *page,
                                           int         session);
+/* The session alone, "session 9 of 14" ("session 9" until the file is
+ * read), after the other side's whole name where both are sessions of
+ * one file; NULL for a whole file. g_free () */
+char     *ps_compare_side_dup_session    (PsRunPage  *page,
+                                          int         session);
+/* Whether both sides are sessions of one file */
+gboolean  ps_compare_side_same_file      (PsRunPage  *page_a,
+                                          int         session_a,
+                                          PsRunPage  *page_b,
+                                          int         session_b);
 /* The tab's title: "a.log ↔ b.log", "nightly.log: sessions 9 ↔ 10" for
  * two sessions of one file; g_free () */
 char     *ps_compare_side_dup_tab_title  (PsRunPage  *page_a,

@@ -2302,6 +2302,7 @@ static void
 update_side_names (PsComparePage *self)
 {
   GtkLabel *labels[2] = { self->run_a_label, self->run_b_label };
+  g_autofree char *session_b = NULL;
 
   for (guint side = 0; side < 2; side++)
     {
@@ -2309,9 +2310,14 @@ update_side_names (PsComparePage *self)
       self->side_names[side] = ps_compare_side_dup_name (self->run_pages[side], self->chosen_sessions[side]);
       gtk_label_set_text (labels[side], self->side_names[side]);
     }
+  /* Two sessions of one file: the file is named once in the header */
+  if (ps_compare_side_same_file (self->run_pages[0], self->chosen_sessions[0],
+                                 self->run_pages[1], self->chosen_sessions[1]))
+    session_b = ps_compare_side_dup_session (self->run_pages[1], self->chosen_sessions[1]);
+
   for (guint side = 0; side < 2; side++)
     {
-      const char *names[2] = { self->side_names[0], self->side_names[1] };
+      const char *names[2] = { self->side_names[0], session_b != NULL ? session_b : self->side_names[1] };
 
       /* Two names alike but for their starts keep their starts */
       gtk_label_set_text (self->title_labels[side], names[side]);
