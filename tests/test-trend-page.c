@@ -468,11 +468,10 @@ test_sessions_compared (Fixture       *fixture,
   g_assert_true (iterate_until (comparison_is_ready, compare));
 
   /* Each side says which session it is, and shows it */
-  g_assert_cmpstr (gtk_label_get_text (ps_compare_page_get_title_label (compare, 0)), ==,
-                   "fsperf-sessions.log — session 3 of 6");
-  /* The file is named once */
+  g_assert_cmpstr (gtk_label_get_text (ps_compare_page_get_title_label (compare, 0)), ==, "session 3 of 6");
   g_assert_cmpstr (gtk_label_get_text (ps_compare_page_get_title_label (compare, 1)), ==, "session 4 of 6");
-  g_assert_nonnull (strstr (ps_compare_page_get_header_text (compare), "session 3 of 6"));
+  g_assert_nonnull (strstr (ps_compare_page_get_header_text (compare), "fsperf-sessions.log — session 3 of 6"));
+  g_assert_nonnull (strstr (ps_compare_page_get_header_text (compare), "fsperf-sessions.log — session 4 of 6"));
   g_assert_true (iterate_until (sides_show_their_sessions, compare));
 
   /* One session's calls on each side, not the log's */

@@ -58,11 +58,10 @@ ps_compare_side_dup_session (PsRunPage *page,
     return NULL;
   n_sessions = n_sessions_read (page);
   if ((guint)session < n_sessions)
-    /* Translators: a session of the log named before it, a side of a
-     * comparison: "nightly.log — session 8 of 14 ↔ session 9 of 14" */
+    /* Translators: a session of a log, a side of a comparison of two
+     * sessions of one log, in its header: "session 8 of 14 ↔ session 9 of 14" */
     return g_strdup_printf (_("session %1$u of %2$u"), (guint)session + 1, n_sessions);
-  /* Translators: a session of the log named before it, before the log is
-   * read: "nightly.log — session 8 ↔ session 9" */
+  /* Translators: the same before the log is read: "session 8 ↔ session 9" */
   return g_strdup_printf (_("session %u"), (guint)session + 1);
 }
 

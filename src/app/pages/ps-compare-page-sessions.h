@@ -23,8 +23,8 @@ G_BEGIN_DECLS
 char     *ps_compare_side_dup_name       (PsRunPage  *page,
                                           int         session);
 /* The session alone, "session 9 of 14" ("session 9" until the file is
- * read), after the other side's whole name where both are sessions of
- * one file; NULL for a whole file. g_free () */
+ * read), where both sides are sessions of one file named elsewhere;
+ * NULL for a whole file. g_free () */
 char     *ps_compare_side_dup_session    (PsRunPage  *page,
                                           int         session);
 /* Whether both sides are sessions of one file */

@@ -2302,7 +2302,7 @@ static void
 update_side_names (PsComparePage *self)
 {
   GtkLabel *labels[2] = { self->run_a_label, self->run_b_label };
-  g_autofree char *session_b = NULL;
+  g_autofree char *sessions[2] = { NULL, NULL };
 
   for (guint side = 0; side < 2; side++)
     {
@@ -2310,14 +2310,17 @@ update_side_names (PsComparePage *self)
       self->side_names[side] = ps_compare_side_dup_name (self->run_pages[side], self->chosen_sessions[side]);
       gtk_label_set_text (labels[side], self->side_names[side]);
     }
-  /* Two sessions of one file: the file is named once in the header */
+  /* Two sessions of one file: the header names the sessions, the tab and
+   * the details line the file */
   if (ps_compare_side_same_file (self->run_pages[0], self->chosen_sessions[0],
                                  self->run_pages[1], self->chosen_sessions[1]))
-    session_b = ps_compare_side_dup_session (self->run_pages[1], self->chosen_sessions[1]);
+    for (guint side = 0; side < 2; side++)
+      sessions[side] = ps_compare_side_dup_session (self->run_pages[side], self->chosen_sessions[side]);
 
   for (guint side = 0; side < 2; side++)
     {
-      const char *names[2] = { self->side_names[0], session_b != NULL ? session_b : self->side_names[1] };
+      const char *names[2] = { sessions[0] != NULL ? sessions[0] : self->side_names[0],
+                               sessions[1] != NULL ? sessions[1] : self->side_names[1] };
 
       /* Two names alike but for their starts keep their starts */
       gtk_label_set_text (self->title_labels[side], names[side]);
