@@ -23,6 +23,7 @@
 #include "gui-fixture.h"
 #include "ps-ce-view.h"
 #include "ps-compare-page-private.h"
+#include "ps-compare-page-sessions.h"
 #include "ps-compare-row.h"
 #include "ps-run-page-private.h"
 #include "ps-trend-loader.h"
@@ -473,6 +474,17 @@ test_sessions_compared (Fixture       *fixture,
   g_assert_nonnull (strstr (ps_compare_page_get_header_text (compare), "fsperf-sessions.log — session 3 of 6"));
   g_assert_nonnull (strstr (ps_compare_page_get_header_text (compare), "fsperf-sessions.log — session 4 of 6"));
   g_assert_true (iterate_until (sides_show_their_sessions, compare));
+  /* Each timeline on its session's measurements, not on the other's */
+  for (guint side = 0; side < 2; side++)
+    {
+      PsRunPage *run_page = ps_compare_page_get_run_page (compare, side);
+      gint64 begin, end, shown_begin, shown_end;
+
+      g_assert_true (ps_compare_side_get_range (run_page, ps_compare_page_get_session (compare, side), &begin, &end));
+      ps_session_get_visible_range (ps_run_page_get_session (run_page), &shown_begin, &shown_end);
+      g_assert_cmpint (shown_begin, ==, begin);
+      g_assert_cmpint (shown_end, ==, end);
+    }
 
   /* One session's calls on each side, not the log's */
   diff = ps_compare_page_get_diff (compare);

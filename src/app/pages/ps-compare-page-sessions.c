@@ -15,6 +15,8 @@
 #include "ps-ce-view.h"
 #include "ps-compare-page-sessions.h"
 #include "ps-run-page-private.h"
+#include "ps-session.h"
+#include "ps-timeline-render.h"
 
 /* The sessions of the page's file once it is read, else 0 */
 static guint
@@ -98,14 +100,41 @@ ps_compare_side_dup_tab_title (PsRunPage *page_a,
   return g_strdup_printf ("%s ↔ %s", name_a, name_b);
 }
 
+gboolean
+ps_compare_side_get_range (PsRunPage *page,
+                           int        session,
+                           gint64    *begin,
+                           gint64    *end)
+{
+  PsEventStore *store;
+  guint n_sessions;
+
+  g_return_val_if_fail (PS_IS_RUN_PAGE (page), FALSE);
+
+  store = ps_run_page_get_store (page);
+  n_sessions = n_sessions_read (page);
+  if (session < 0 || (guint)session >= n_sessions || !ps_timeline_store_has_sequence_axis (store))
+    return FALSE;
+  *begin = (gint64)ps_event_store_get_session (store, (guint32)session)->first_measurement;
+  *end = (guint)session + 1 < n_sessions
+         ? (gint64)ps_event_store_get_session (store, (guint32)session + 1)->first_measurement
+         : (gint64)ps_event_store_get_n_measurements (store);
+  return *end > *begin;
+}
+
+/* The CE view on the session, and the timeline on its measurements */
 static void
 show_now (PsRunPage *page,
           guint      session)
 {
   PsCeView *view = ps_run_page_get_ce_view (page);
+  PsSession *shown = ps_run_page_get_session (page);
+  gint64 begin, end;
 
   if (view != NULL && session < n_sessions_read (page))
     ps_ce_view_set_session (view, session);
+  if (shown != NULL && ps_compare_side_get_range (page, (int)session, &begin, &end))
+    ps_session_set_visible_range (shown, begin, end);
 }
 
 static void

@@ -870,6 +870,11 @@ axes_agree (PsComparePage *self)
 {
   RunAxis axis = run_axis (self, 0);
 
+  /* A session's sequence numbers go on from the sessions before it: the
+   * same number is not the same point of two sessions */
+  if (axis == RUN_AXIS_SEQUENCE && (self->chosen_sessions[0] >= 0 || self->chosen_sessions[1] >= 0))
+    return FALSE;
+
   return axis != RUN_AXIS_NONE && axis == run_axis (self, 1);
 }
 
