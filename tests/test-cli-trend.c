@@ -350,16 +350,11 @@ test_mixed_summaries (Fixture       *fixture,
   assert_step (json_node_get_object (mixed_root), STEP_RUN, "run-13.log", "run-12.log", "regression", 0.2);
 }
 
-/* The twenty logs appended into one: twenty sessions, twenty runs */
-static void
-test_appended_log (Fixture       *fixture,
-                   gconstpointer  data)
+/* The twenty logs appended into one, appended.log; its path */
+static char *
+write_appended (Fixture *fixture)
 {
   g_autoptr(GString) text = g_string_new (NULL);
-  g_autofree char *path = NULL;
-  g_autoptr(CliResult) result = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  JsonArray *runs;
 
   for (guint run = 0; run < N_RUNS; run++)
     {
@@ -367,7 +362,20 @@ test_appended_log (Fixture       *fixture,
 
       g_string_append (text, one);
     }
-  path = fixture_write (fixture, fixture->summaries, "appended.log", text->str);
+  return fixture_write (fixture, fixture->summaries, "appended.log", text->str);
+}
+
+/* The twenty logs appended into one: twenty sessions, twenty runs */
+static void
+test_appended_log (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(CliResult) result = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *runs;
+
+  path = write_appended (fixture);
 
   result = cli_test_run ("trend", path, NULL);
   g_assert_cmpint (result->status, ==, 0);
@@ -384,7 +392,6 @@ static void
 test_diff_sessions (Fixture       *fixture,
                     gconstpointer  data)
 {
-  g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *path = NULL;
   g_autofree char *before = log_path (fixture, STEP_RUN - 1);
   g_autofree char *after = log_path (fixture, STEP_RUN);
@@ -397,13 +404,7 @@ test_diff_sessions (Fixture       *fixture,
   JsonObject *object;
   JsonArray *rows, *file_rows;
 
-  for (guint run = 0; run < N_RUNS; run++)
-    {
-      g_autofree char *one = run_log (run);
-
-      g_string_append (text, one);
-    }
-  path = fixture_write (fixture, fixture->summaries, "appended.log", text->str);
+  path = write_appended (fixture);
 
   sessions = cli_test_run ("diff", "--session-a", "11", "--session-b=12", path, path, NULL);
   files = cli_test_run ("diff", before, after, NULL);

@@ -31,21 +31,16 @@ char *
 ps_compare_side_dup_name (PsRunPage *page,
                           int        session)
 {
-  guint n_sessions;
+  g_autofree char *which = NULL;
 
   g_return_val_if_fail (PS_IS_RUN_PAGE (page), NULL);
 
   if (session < 0)
     return g_strdup (ps_run_page_get_title (page));
-  n_sessions = n_sessions_read (page);
-  if ((guint)session < n_sessions)
-    /* Translators: one session of a log, a side of a comparison:
-     * "nightly.log — session 9 of 14" */
-    return g_strdup_printf (_("%1$s — session %2$u of %3$u"), ps_run_page_get_title (page),
-                            (guint)session + 1, n_sessions);
-  /* Translators: one session of a log, a side of a comparison, before
-   * the log is read: "nightly.log — session 9" */
-  return g_strdup_printf (_("%1$s — session %2$u"), ps_run_page_get_title (page), (guint)session + 1);
+  which = ps_compare_side_dup_session (page, session);
+  /* Translators: a log and one of its sessions, a side of a comparison:
+   * "nightly.log — session 9 of 14" */
+  return g_strdup_printf (C_("a session of a log", "%1$s — %2$s"), ps_run_page_get_title (page), which);
 }
 
 char *
@@ -60,10 +55,11 @@ ps_compare_side_dup_session (PsRunPage *page,
     return NULL;
   n_sessions = n_sessions_read (page);
   if ((guint)session < n_sessions)
-    /* Translators: a session of a log, a side of a comparison of two
-     * sessions of one log, in its header: "session 8 of 14 ↔ session 9 of 14" */
+    /* Translators: a session of a log, a side of a comparison: "session 9
+     * of 14", after the log's name or alone where both sides are
+     * sessions of one log ("session 8 of 14 ↔ session 9 of 14") */
     return g_strdup_printf (_("session %1$u of %2$u"), (guint)session + 1, n_sessions);
-  /* Translators: the same before the log is read: "session 8 ↔ session 9" */
+  /* Translators: the same before the log is read: "session 9" */
   return g_strdup_printf (_("session %u"), (guint)session + 1);
 }
 

@@ -1938,36 +1938,25 @@ run_state_changed_cb (PsComparePage *self)
   update_align (self);
   update_side_names (self);
 
+  /* A run that could not be read, or a session its file does not have:
+   * nothing to compare */
   for (guint side = 0; side < 2; side++)
     {
-      g_autofree char *missing = is_read (states[side])
-                                 ? ps_compare_side_dup_missing (self->run_pages[side], self->chosen_sessions[side])
-                                 : NULL;
+      g_autofree char *text = NULL;
 
-      if (missing != NULL)
+      if (states[side] == PS_RUN_PAGE_FAILED)
+        /* Translators: %s is a file name */
+        text = g_strdup_printf (_("“%s” could not be read, so there is nothing to compare. Its error is shown below."),
+                                ps_run_page_get_title (self->run_pages[side]));
+      else if (states[side] == PS_RUN_PAGE_CANCELLED)
+        /* Translators: %s is a file name */
+        text = g_strdup_printf (_("Loading “%s” was cancelled, so there is nothing to compare."),
+                                ps_run_page_get_title (self->run_pages[side]));
+      else if (is_read (states[side]))
+        text = ps_compare_side_dup_missing (self->run_pages[side], self->chosen_sessions[side]);
+
+      if (text != NULL)
         {
-          g_cancellable_cancel (self->cancellable);
-          g_clear_object (&self->cancellable);
-          gtk_spinner_set_spinning (self->spinner, FALSE);
-          gtk_label_set_text (self->failed_label, missing);
-          gtk_stack_set_visible_child_name (self->table_stack, "failed");
-          return;
-        }
-    }
-
-  for (guint side = 0; side < 2; side++)
-    {
-      if (states[side] == PS_RUN_PAGE_FAILED || states[side] == PS_RUN_PAGE_CANCELLED)
-        {
-          g_autofree char *text =
-            states[side] == PS_RUN_PAGE_FAILED
-            /* Translators: %s is a file name */
-            ? g_strdup_printf (_("“%s” could not be read, so there is nothing to compare. Its error is shown below."),
-                               ps_run_page_get_title (self->run_pages[side]))
-            /* Translators: %s is a file name */
-            : g_strdup_printf (_("Loading “%s” was cancelled, so there is nothing to compare."),
-                               ps_run_page_get_title (self->run_pages[side]));
-
           g_cancellable_cancel (self->cancellable);
           g_clear_object (&self->cancellable);
           gtk_spinner_set_spinning (self->spinner, FALSE);
