@@ -28,7 +28,7 @@ static const Command commands[] = {
   { "stats", { "x.log" }, READ_OPTIONS PRINT_OPTIONS SCOPE_OPTIONS "--group-by-name --include-negative --per-thread" },
   { "calltree", { "x.log" }, READ_OPTIONS PRINT_OPTIONS SCOPE_OPTIONS "--thread --basis --depth --group-addresses" },
   { "counters", { "x.log" }, READ_OPTIONS PRINT_OPTIONS "--changes" },
-  { "diff", { "a.log", "b.log" }, READ_OPTIONS PRINT_OPTIONS "--rename --min-change --noise-floor --to --output" },
+  { "diff", { "a.log", "b.log" }, READ_OPTIONS PRINT_OPTIONS "--rename --min-change --noise-floor --session-a --session-b --to --output" },
   { "export", { "x.log" }, READ_OPTIONS "--to --output --tree --points --source --group-by-name --basis --depth" },
   { "summarize", { "x.log" }, READ_OPTIONS "--output" },
   { "trend", { "nightly" }, READ_OPTIONS PRINT_OPTIONS "--by --value --min-change --fail-on-regression" },
@@ -40,7 +40,7 @@ static const Command commands[] = {
 static const char * const value_options[] = {
   "--format", "--tick-rate", "--max-events", "--encoding", "--utc-offset", "--sysroot", "--address-width",
   "--include", "--exclude", "--include-file", "--exclude-file", "--thread", "--basis", "--depth",
-  "--rename", "--min-change", "--noise-floor", "--to", "--output", "--source", "--by", "--value",
+  "--rename", "--min-change", "--noise-floor", "--session-a", "--session-b", "--to", "--output", "--source", "--by", "--value",
   "--fail-on-regression", "--backend", "--pid", "--command", "--interval-ms", "--duration", NULL,
 };
 

@@ -5,7 +5,9 @@
  *
  * specs: cli.md "summarize", "trend". Twenty nightly CE PerfLogs are
  * written by the test: "Test=Write" takes 10 ms a call until the 13th
- * run and 12 ms from then on; "Test=Read" stays at 5 ms.
+ * run and 12 ms from then on; "Test=Read" stays at 5 ms. Appended into
+ * one log they are its sessions, which diff compares one with another
+ * as it compares the files they were.
  */
 #include "config.h"
 
@@ -348,16 +350,11 @@ test_mixed_summaries (Fixture       *fixture,
   assert_step (json_node_get_object (mixed_root), STEP_RUN, "run-13.log", "run-12.log", "regression", 0.2);
 }
 
-/* The twenty logs appended into one: twenty sessions, twenty runs */
-static void
-test_appended_log (Fixture       *fixture,
-                   gconstpointer  data)
+/* The twenty logs appended into one, appended.log; its path */
+static char *
+write_appended (Fixture *fixture)
 {
   g_autoptr(GString) text = g_string_new (NULL);
-  g_autofree char *path = NULL;
-  g_autoptr(CliResult) result = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  JsonArray *runs;
 
   for (guint run = 0; run < N_RUNS; run++)
     {
@@ -365,7 +362,20 @@ test_appended_log (Fixture       *fixture,
 
       g_string_append (text, one);
     }
-  path = fixture_write (fixture, fixture->summaries, "appended.log", text->str);
+  return fixture_write (fixture, fixture->summaries, "appended.log", text->str);
+}
+
+/* The twenty logs appended into one: twenty sessions, twenty runs */
+static void
+test_appended_log (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(CliResult) result = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *runs;
+
+  path = write_appended (fixture);
 
   result = cli_test_run ("trend", path, NULL);
   g_assert_cmpint (result->status, ==, 0);
@@ -374,6 +384,75 @@ test_appended_log (Fixture       *fixture,
   g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (runs, 13), "session"), ==, 13);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (runs, 13), "build"), ==, "1014");
   assert_step (json_node_get_object (root), STEP_RUN, "appended.log", "appended.log", "regression", 0.2);
+}
+
+/* The rows of diff on two sessions of the appended log are those of
+ * diff on the two files they were, to the last digit */
+static void
+test_diff_sessions (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *before = log_path (fixture, STEP_RUN - 1);
+  g_autofree char *after = log_path (fixture, STEP_RUN);
+  g_autoptr(CliResult) sessions = NULL;
+  g_autoptr(CliResult) files = NULL;
+  g_autoptr(CliResult) table = NULL;
+  g_autoptr(CliResult) beyond = NULL;
+  g_autoptr(JsonNode) sessions_root = NULL;
+  g_autoptr(JsonNode) files_root = NULL;
+  JsonObject *object;
+  JsonArray *rows, *file_rows;
+
+  path = write_appended (fixture);
+
+  sessions = cli_test_run ("diff", "--session-a", "11", "--session-b=12", path, path, NULL);
+  files = cli_test_run ("diff", before, after, NULL);
+  g_assert_cmpint (sessions->status, ==, 0);
+  g_assert_cmpint (files->status, ==, 0);
+  sessions_root = cli_test_parse_json (sessions->out);
+  files_root = cli_test_parse_json (files->out);
+  object = json_node_get_object (sessions_root);
+  g_assert_cmpint (json_object_get_int_member (object, "session_a"), ==, 11);
+  g_assert_cmpint (json_object_get_int_member (object, "session_b"), ==, 12);
+  g_assert_cmpstr (json_object_get_string_member (object, "a"), ==, "appended.log");
+  g_assert_true (json_object_get_null_member (json_node_get_object (files_root), "session_a"));
+  g_assert_true (json_object_get_null_member (json_node_get_object (files_root), "session_b"));
+
+  /* CPU and memory are in neither: the same rows, the same numbers */
+  rows = json_object_get_array_member (object, "rows");
+  file_rows = json_object_get_array_member (json_node_get_object (files_root), "rows");
+  g_assert_cmpuint (json_array_get_length (rows), ==, 2);
+  g_assert_cmpuint (json_array_get_length (file_rows), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(JsonNode) row = json_node_copy (json_array_get_element (rows, i));
+      g_autoptr(JsonNode) file_row = json_node_copy (json_array_get_element (file_rows, i));
+
+      g_assert_true (json_node_equal (row, file_row));
+    }
+  {
+    JsonObject *row = find_row (object, "Test=Write");
+
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (row, "a"), "count"), ==, N_CALLS);
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (row, "b"), "count"), ==, N_CALLS);
+    g_assert_cmpfloat_with_epsilon (json_object_get_double_member (row, "ratio_mean"), 1.2, 0.01);
+    g_assert_cmpstr (json_object_get_string_member (row, "change"), ==, "regression");
+    g_assert_cmpstr (json_object_get_string_member (row, "reason"), ==, "significant");
+    g_assert_cmpfloat (json_object_get_double_member (row, "p_value"), <, 1e-6);
+    g_assert_cmpstr (json_object_get_string_member (find_row (object, "Test=Read"), "change"), ==, "unchanged");
+  }
+
+  table = cli_test_run ("diff", "--text", "--session-a", "11", "--session-b", "12", path, path, NULL);
+  g_assert_cmpint (table->status, ==, 0);
+  g_assert_true (g_str_has_prefix (table->out, "A: appended.log, session 11 (ce-perflog)\n"
+                                                "B: appended.log, session 12 (ce-perflog)\n"));
+
+  /* Sessions 0 to 19 */
+  beyond = cli_test_run ("diff", "--session-b", "20", path, path, NULL);
+  g_assert_cmpint (beyond->status, ==, 2);
+  g_assert_nonnull (strstr (beyond->err, "no session 20"));
+  g_assert_nonnull (strstr (beyond->err, "0 to 19"));
 }
 
 static void
@@ -433,6 +512,9 @@ test_usage (void)
     { "trend", "--noise-floor", "1", "x", NULL },
     { "stats", "--by", "name", "x", NULL },
     { "diff", "--fail-on-regression", "5", "a", "b", NULL },
+    { "diff", "--session-a", "-1", "a", "b", NULL },
+    { "diff", "--session-b", "x", "a", "b", NULL },
+    { "stats", "--session-a", "0", "a", NULL },
     { "summarize", "a", "b", NULL },
     { "summarize", NULL },
     { "trend", NULL },
@@ -463,6 +545,7 @@ main (int   argc,
   ADD ("summarize", test_summarize);
   ADD ("mixed-summaries", test_mixed_summaries);
   ADD ("appended-log", test_appended_log);
+  ADD ("diff-sessions", test_diff_sessions);
   ADD ("text", test_text);
   ADD ("unreadable", test_unreadable);
 #undef ADD

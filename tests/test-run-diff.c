@@ -210,6 +210,88 @@ test_ce_rows (void)
   g_assert_null (ps_run_diff_find_row (diff, "Load", "cpu"));
 }
 
+/* Sessions of one appended log: run A, run B and run A again are its
+ * sessions 0, 1 and 2. Each side of one session has that session's
+ * values only: session 0 against 1 is A against B, to the same numbers;
+ * session 1 against 2 is B against A; the whole log pools every session. */
+static void
+test_sessions (void)
+{
+  g_autofree char *text = g_strconcat (run_a, run_b, run_a, NULL);
+  g_autoptr(PsEventStore) store = parse (&ps_format_ce_perflog, text);
+  g_autoptr(PsRunDiff) forward = NULL;
+  g_autoptr(PsRunDiff) back = NULL;
+  g_autoptr(PsRunDiff) same = NULL;
+  g_autoptr(PsRunDiff) whole = NULL;
+  g_autoptr(PsRunDiff) missing = NULL;
+  PsRunDiffOptions options;
+  const PsRunDiffRow *row;
+
+  g_assert_cmpuint (ps_event_store_get_n_sessions (store), ==, 3);
+  ps_run_diff_options_init (&options);
+  g_assert_cmpint (options.session_a, ==, -1);
+  g_assert_cmpint (options.session_b, ==, -1);
+
+  options.session_a = 0;
+  options.session_b = 1;
+  forward = ps_run_diff_new (store, store, &options);
+  g_assert_cmpint (forward->matched, ==, PS_RUN_DIFF_MATCH_SERIES);
+  g_assert_cmpuint (forward->rows->len, ==, 7);
+  row = row_at (forward, 0, "Open");
+  assert_side (&row->a, 4, 0.0115, 0.011, 0.013, 0.046);
+  assert_side (&row->b, 4, 0.0215, 0.021, 0.023, 0.086);
+  g_assert_cmpfloat_with_epsilon (row->ratio_mean, 0.0215 / 0.0115, EPSILON);
+  g_assert_cmpfloat_with_epsilon (row->p_value, 2.0 / 70.0, EPSILON);
+  g_assert_cmpint (row->change, ==, PS_RUN_DIFF_REGRESSION);
+  g_assert_cmpint (row->reason, ==, PS_RUN_DIFF_REASON_SIGNIFICANT);
+  row = row_at (forward, 2, "Load");
+  assert_side (&row->a, 5, 0.052, 0.052, 0.054, 0.260);
+  assert_side (&row->b, 5, 0.042, 0.042, 0.044, 0.210);
+  g_assert_cmpfloat_with_epsilon (row->p_value, 2.0 / 252.0, EPSILON);
+  g_assert_cmpint (row->change, ==, PS_RUN_DIFF_IMPROVEMENT);
+  row = row_at (forward, 4, "OnlyA");
+  g_assert_true (row->has_a && !row->has_b);
+  row = row_at (forward, 6, "OnlyB");
+  g_assert_true (!row->has_a && row->has_b);
+
+  options.session_a = 1;
+  options.session_b = 2;
+  back = ps_run_diff_new (store, store, &options);
+  row = row_at (back, 0, "Open");
+  assert_side (&row->a, 4, 0.0215, 0.021, 0.023, 0.086);
+  assert_side (&row->b, 4, 0.0115, 0.011, 0.013, 0.046);
+  g_assert_cmpfloat_with_epsilon (row->p_value, 2.0 / 70.0, EPSILON);
+  g_assert_cmpint (row->change, ==, PS_RUN_DIFF_IMPROVEMENT);
+
+  /* The same run twice: nothing changed */
+  options.session_a = 0;
+  options.session_b = 2;
+  same = ps_run_diff_new (store, store, &options);
+  row = row_at (same, 0, "Open");
+  g_assert_cmpfloat_with_epsilon (row->p_value, 1.0, EPSILON);
+  g_assert_cmpint (row->change, ==, PS_RUN_DIFF_UNCHANGED);
+  for (guint i = 0; i < same->rows->len; i++)
+    g_assert_true (((PsRunDiffRow *)g_ptr_array_index (same->rows, i))->has_b);
+
+  /* The whole log against its first session: Open pools 12 values */
+  options.session_a = -1;
+  options.session_b = 0;
+  whole = ps_run_diff_new (store, store, &options);
+  row = row_at (whole, 0, "Open");
+  g_assert_cmpuint (row->a.count, ==, 12);
+  g_assert_cmpfloat_with_epsilon (row->a.sum, 0.046 + 0.086 + 0.046, EPSILON);
+  g_assert_cmpuint (row->b.count, ==, 4);
+
+  /* A session the log does not have: every row is B's alone */
+  options.session_a = 3;
+  options.session_b = 1;
+  missing = ps_run_diff_new (store, store, &options);
+  g_assert_cmpint (missing->matched, ==, PS_RUN_DIFF_MATCH_NONE);
+  g_assert_cmpuint (missing->rows->len, ==, 5);
+  for (guint i = 0; i < missing->rows->len; i++)
+    g_assert_false (((PsRunDiffRow *)g_ptr_array_index (missing->rows, i))->has_a);
+}
+
 /* The rename map: A's OldName is B's NewName */
 static void
 test_rename (void)
@@ -1167,6 +1249,7 @@ main (int   argc,
 
   g_test_add_func ("/run-diff/ce/rows", test_ce_rows);
   g_test_add_func ("/run-diff/ce/rename", test_rename);
+  g_test_add_func ("/run-diff/ce/sessions", test_sessions);
   g_test_add_func ("/run-diff/ce/thresholds", test_thresholds);
   g_test_add_func ("/run-diff/ce/threshold-boundary", test_threshold_boundary);
   g_test_add_func ("/run-diff/rtl/spans", test_rtl_spans);

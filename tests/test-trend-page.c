@@ -8,17 +8,23 @@
  * The page lists the rows by their largest change with the change point
  * where it is; a point opens its run, a change point the comparison of
  * the runs on each side; a file that is not a run is listed, not fatal.
- * The same runs appended in one CE log are its sessions.
+ * The same runs appended in one CE log are its sessions; data/demo's
+ * fsperf log appended six times, a marker 25 % slower from the fourth
+ * on, gives the comparison of the sessions on each side of the change.
  */
 #include "config.h"
 
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
 #include "gui-fixture.h"
-#include "ps-compare-page.h"
+#include "ps-ce-view.h"
+#include "ps-compare-page-private.h"
+#include "ps-compare-page-sessions.h"
+#include "ps-compare-row.h"
 #include "ps-run-page-private.h"
 #include "ps-trend-loader.h"
 #include "ps-trend-page.h"
@@ -28,6 +34,10 @@
 #define WRITE_STEP 7   /* 0-based: the first slower run of Test=Write */
 #define SEEK_STEP  4   /* the first faster run of Test=Seek */
 #define N_CALLS    20
+
+#define DEMO_SESSIONS 6
+#define DEMO_STEP     3   /* 0-based: the first session where SLOWED is slower */
+#define SLOWED        "Test=WriteFile,Bytes=4096,time=%AVG%"
 
 /* One run's log: build 1001 + run, timer at 1 MHz, noise of about 1 % */
 static void
@@ -341,6 +351,189 @@ test_appended_log (Fixture       *fixture,
   g_assert_cmpuint (ps_ce_view_get_session (ps_run_page_get_ce_view (run_page)), ==, 9);
 }
 
+/* data/demo's fsperf log appended DEMO_SESSIONS times, each copy a
+ * session, with the durations of SLOWED a quarter longer from session
+ * DEMO_STEP on. The calls of SLOWED in one copy go to n_slowed. */
+static GFile *
+write_demo_sessions (Fixture *fixture,
+                     guint   *n_slowed)
+{
+  g_autofree char *path = demo_file_path ("fsperf_CEPC_x86_6_0_3122.log");
+  g_autofree char *demo = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  static const char registered[] = "## PERF ## REGISTERED MARKER [";
+
+  g_assert_true (g_file_get_contents (path, &demo, NULL, NULL));
+  lines = g_strsplit (demo, "\r\n", -1);
+  *n_slowed = 0;
+  for (guint session = 0; session < DEMO_SESSIONS; session++)
+    {
+      gint64 slowed_id = -1;
+
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          const char *line = lines[i];
+          gint64 id;
+          double ticks;
+
+          if (*line == '\0')
+            continue;
+          if (g_str_has_prefix (line, registered))
+            {
+              const char *description = line + strlen (registered);
+              const char *end = strstr (description, "] AS [");
+
+              g_assert_nonnull (end);
+              id = g_ascii_strtoll (end + strlen ("] AS ["), NULL, 10);
+              if ((size_t)(end - description) == strlen (SLOWED) && strncmp (description, SLOWED, strlen (SLOWED)) == 0)
+                slowed_id = id;
+              else if (id == slowed_id)
+                slowed_id = -1;
+            }
+          else if (slowed_id >= 0
+                   && sscanf (line, "## PERF ## APP [fsperf] EVT [%" SCNd64 "] DUR [%lf]", &id, &ticks) == 2
+                   && id == slowed_id)
+            {
+              if (session == 0)
+                (*n_slowed)++;
+              if (session >= DEMO_STEP)
+                {
+                  g_string_append_printf (text, "## PERF ## APP [fsperf] EVT [%" PRId64 "] DUR [%.0f]\r\n",
+                                          id, ticks * 1.25);
+                  continue;
+                }
+            }
+          g_string_append (text, line);
+          g_string_append (text, "\r\n");
+        }
+    }
+  g_assert_cmpuint (*n_slowed, >=, 10);
+  return write_temp_file (fixture, "fsperf-sessions.log", text->str, (gssize)text->len);
+}
+
+static gboolean
+comparison_is_ready (gpointer data)
+{
+  return ps_compare_page_is_ready (data);
+}
+
+static gboolean
+sides_show_their_sessions (gpointer data)
+{
+  PsComparePage *page = data;
+
+  for (guint side = 0; side < 2; side++)
+    {
+      PsRunPage *run_page = ps_compare_page_get_run_page (page, side);
+
+      if (!ps_run_page_is_ready (run_page)
+          || ps_ce_view_get_session (ps_run_page_get_ce_view (run_page)) != (guint)ps_compare_page_get_session (page, side))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A change point between two sessions of one log compares the session
+ * before with the session after, each alone: the slower marker is the
+ * one regression, about a quarter slower, significantly */
+static void
+test_sessions_compared (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  guint n_slowed;
+  g_autoptr(GFile) file = write_demo_sessions (fixture, &n_slowed);
+  PsTrendPage *page = open_trend (fixture, file);
+  const PsTrend *trend = ps_trend_page_get_trend (page);
+  const PsTrendRow *row = g_ptr_array_index (trend->rows, 0);
+  PsComparePage *compare;
+  const PsRunDiff *diff;
+  const PsRunDiffRow *slowed = NULL;
+  guint n_regressions = 0, position = G_MAXUINT;
+  GListModel *rows;
+
+  g_assert_cmpuint (trend->runs->len, ==, DEMO_SESSIONS);
+  g_assert_cmpstr (row->name, ==, SLOWED);
+  g_assert_cmpuint (row->change_points->len, ==, 1);
+  g_assert_cmpuint (g_array_index (row->change_points, PsChangePoint, 0).index, ==, DEMO_STEP);
+  g_assert_cmpuint (ps_trend_page_get_selected_row (page), ==, 0);
+
+  click_change_point (page, 0);
+  g_assert_true (iterate_until (current_is_comparison, fixture->window));
+  compare = PS_COMPARE_PAGE (_ps_window_get_current_child (fixture->window));
+  assert_file_name (ps_compare_page_get_file (compare, 0), "fsperf-sessions.log");
+  assert_file_name (ps_compare_page_get_file (compare, 1), "fsperf-sessions.log");
+  g_assert_cmpint (ps_compare_page_get_session (compare, 0), ==, DEMO_STEP - 1);
+  g_assert_cmpint (ps_compare_page_get_session (compare, 1), ==, DEMO_STEP);
+  g_assert_cmpstr (ps_compare_page_get_title (compare), ==, "fsperf-sessions.log: sessions 3 ↔ 4");
+  g_assert_true (iterate_until (comparison_is_ready, compare));
+
+  /* Each side says which session it is, and shows it */
+  g_assert_cmpstr (gtk_label_get_text (ps_compare_page_get_title_label (compare, 0)), ==, "session 3 of 6");
+  g_assert_cmpstr (gtk_label_get_text (ps_compare_page_get_title_label (compare, 1)), ==, "session 4 of 6");
+  g_assert_nonnull (strstr (ps_compare_page_get_header_text (compare), "fsperf-sessions.log — session 3 of 6"));
+  g_assert_nonnull (strstr (ps_compare_page_get_header_text (compare), "fsperf-sessions.log — session 4 of 6"));
+  g_assert_true (iterate_until (sides_show_their_sessions, compare));
+  /* Each timeline on its session's measurements, not on the other's */
+  for (guint side = 0; side < 2; side++)
+    {
+      PsRunPage *run_page = ps_compare_page_get_run_page (compare, side);
+      gint64 begin, end, shown_begin, shown_end;
+
+      g_assert_true (ps_compare_side_get_range (run_page, ps_compare_page_get_session (compare, side), &begin, &end));
+      ps_session_get_visible_range (ps_run_page_get_session (run_page), &shown_begin, &shown_end);
+      g_assert_cmpint (shown_begin, ==, begin);
+      g_assert_cmpint (shown_end, ==, end);
+    }
+
+  /* One session's calls on each side, not the log's */
+  diff = ps_compare_page_get_diff (compare);
+  for (guint i = 0; i < diff->rows->len; i++)
+    {
+      const PsRunDiffRow *one = g_ptr_array_index (diff->rows, i);
+
+      g_assert_true (one->has_a && one->has_b);
+      if (one->change == PS_RUN_DIFF_REGRESSION)
+        n_regressions++;
+      if (strcmp (one->name, SLOWED) == 0)
+        slowed = one;
+    }
+  g_assert_cmpuint (n_regressions, ==, 1);
+  g_assert_nonnull (slowed);
+  g_assert_cmpuint (slowed->a.count, ==, n_slowed);
+  g_assert_cmpuint (slowed->b.count, ==, n_slowed);
+  g_assert_cmpfloat_with_epsilon (slowed->ratio_mean, 1.25, 0.001);
+  g_assert_cmpint (slowed->basis, ==, PS_RUN_DIFF_BASIS_TEST);
+  g_assert_cmpint (slowed->reason, ==, PS_RUN_DIFF_REASON_SIGNIFICANT);
+  g_assert_cmpfloat (slowed->p_value, <, 0.001);
+
+  /* As its row in the table says it */
+  rows = ps_compare_page_get_rows (compare);
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(PsCompareRow) item = g_list_model_get_item (rows, i);
+
+      if (strcmp (ps_compare_row_get_row (item)->name, SLOWED) == 0)
+        position = i;
+    }
+  g_assert_cmpuint (position, ==, 0);
+  {
+    g_autofree char *change = ps_compare_page_get_cell_text (compare, position, "change");
+    g_autofree char *ratio = ps_compare_page_get_cell_text (compare, position, "ratio");
+    g_autofree char *why = ps_compare_page_get_cell_text (compare, position, "why");
+    g_autofree char *markdown = ps_compare_page_dup_markdown (compare);
+
+    g_assert_cmpstr (change, ==, "Regression");
+    g_assert_cmpstr (ratio, ==, "1.25×");
+    g_assert_cmpstr (why, ==, "Mann–Whitney test, p < 0.001");
+    /* The summary for a bug report names the sessions and the change */
+    g_test_message ("%s", markdown);
+    g_assert_nonnull (strstr (markdown, "fsperf-sessions.log — session 3 of 6"));
+    g_assert_nonnull (strstr (markdown, "| 1.25× | < 0.001 |"));
+  }
+  maybe_save_screenshot (fixture, "compare-sessions");
+}
+
 /* At a laptop's size and a desktop's, the list and the chart get room
  * and the window is not made wider than asked. With
  * PERFSCOPE_TEST_SCREENSHOTS=DIR (on a screen of 1920×1080 or more), its
@@ -552,6 +745,7 @@ main (int   argc,
   ADD_TEST ("/trend-page/rows-and-links", test_rows_and_links);
   ADD_TEST ("/trend-page/min-change", test_min_change);
   ADD_TEST ("/trend-page/appended-log", test_appended_log);
+  ADD_TEST ("/trend-page/sessions-compared", test_sessions_compared);
   ADD_TEST ("/trend-page/nothing-readable", test_nothing_readable);
   ADD_TEST ("/trend-page/sizes", test_sizes);
   ADD_TEST ("/trend-page/summaries", test_summaries);

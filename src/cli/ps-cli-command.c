@@ -632,6 +632,8 @@ ps_cli_command_main (const PsCliCommand * const *commands,
     .thread = -1,
     .min_change = NAN,
     .noise_fraction = NAN,
+    .session_a = -1,
+    .session_b = -1,
     .fail_on_regression = NAN,
   };
   int status = run_command (commands, argc, argv, &options);

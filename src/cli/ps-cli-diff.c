@@ -11,6 +11,10 @@
  * top "format_a", "format_b", "matched", "alpha", "threshold",
  * "min_change" and "noise_fraction".
  *
+ * `--session-a N` and `--session-b N` compare one session of a file (the
+ * runs appended to one CE log) instead of the whole file; "session_a" and
+ * "session_b" say which, null for a whole file.
+ *
  * `--to csv` writes every row as the comparison page's table export does,
  * `--to markdown` the page's summary for a bug report
  * (ps-compare-export.h), to -o FILE or the standard output.
@@ -27,6 +31,32 @@
 #include "ps-compare-export.h"
 #include "ps-run-diff.h"
 #include "ps-util.h"
+
+/* A run's name: its file's, and the session compared when it is one */
+static char *
+dup_side_name (const char *path,
+               gint64      session)
+{
+  g_autofree char *name = ps_cli_display_basename (path);
+
+  if (session < 0)
+    return g_steal_pointer (&name);
+  /* Translators: one session of a log compared, "nightly.log, session 8";
+   * sessions are counted from 0, as perfscope-cli info and stats count them */
+  return g_strdup_printf (_("%s, session %" PRId64), name, session);
+}
+
+static void
+add_session (JsonBuilder *builder,
+             const char  *member,
+             gint64       session)
+{
+  json_builder_set_member_name (builder, member);
+  if (session >= 0)
+    json_builder_add_int_value (builder, session);
+  else
+    json_builder_add_null_value (builder);
+}
 
 static void
 write_side (PsCliJsonStream *stream,
@@ -146,6 +176,8 @@ diff_to_json (PsEventStore           *store_a,
   json_builder_add_string_value (builder, name_a);
   json_builder_set_member_name (builder, "b");
   json_builder_add_string_value (builder, name_b);
+  add_session (builder, "session_a", options->session_a);
+  add_session (builder, "session_b", options->session_b);
   add_format (builder, store_a, "a");
   add_format (builder, store_b, "b");
   json_builder_set_member_name (builder, "complete");
@@ -286,8 +318,8 @@ print_diff_text (PsEventStore           *store_a,
                  const PsRunDiffOptions *options,
                  PsRunDiff              *diff)
 {
-  g_autofree char *name_a = ps_cli_display_basename (path_a);
-  g_autofree char *name_b = ps_cli_display_basename (path_b);
+  g_autofree char *name_a = dup_side_name (path_a, options->session_a);
+  g_autofree char *name_b = dup_side_name (path_b, options->session_b);
   g_autoptr(PsCliTable) table = NULL;
   const char *origin_a, *origin_b;
   static const char * const labels[] = {
@@ -356,14 +388,35 @@ export_diff (const PsCliOptions *options,
     ps_compare_export_csv (text, rows, diff->rows->len);
   else
     {
-      g_autofree char *name_a = ps_cli_display_basename (file_a);
-      g_autofree char *name_b = ps_cli_display_basename (file_b);
+      g_autofree char *name_a = dup_side_name (file_a, options->session_a);
+      g_autofree char *name_b = dup_side_name (file_b, options->session_b);
 
       ps_compare_export_markdown (text, name_a, name_b, diff->matched, rows, diff->rows->len,
                                   MARKDOWN_MAX_ROWS);
     }
 
   return ps_cli_write_text (options, text);
+}
+
+/* A session asked for that the file does not have is a usage error, as a
+ * --thread the log does not have is */
+static gboolean
+check_session (PsEventStore *store,
+               const char   *file,
+               gint64        session)
+{
+  guint n_sessions = ps_event_store_get_n_sessions (store);
+  g_autofree char *name = NULL;
+
+  if (session < 0 || session < (gint64)n_sessions)
+    return TRUE;
+  name = ps_cli_display_basename (file);
+  if (n_sessions == 0)
+    ps_cli_usage_error (_("“%s” has no sessions"), name);
+  else
+    /* Translators: the sessions of a log are counted from 0: "“a.log” has no session 5: it has sessions 0 to 3" */
+    ps_cli_usage_error (_("“%s” has no session %" PRId64 ": it has sessions 0 to %u"), name, session, n_sessions - 1);
+  return FALSE;
 }
 
 static int
@@ -392,6 +445,8 @@ run_diff (const PsCliOptions  *options,
   store_b = ps_cli_load (options, file_b);
   if (store_b == NULL)
     return PS_CLI_EXIT_UNREADABLE;
+  if (!check_session (store_a, file_a, options->session_a) || !check_session (store_b, file_b, options->session_b))
+    return PS_CLI_EXIT_USAGE;
 
   ps_run_diff_options_init (&diff_options);
   diff_options.tick_rate_override = options->tick_rate;
@@ -400,6 +455,8 @@ run_diff (const PsCliOptions  *options,
     diff_options.min_change = options->min_change;
   if (!isnan (options->noise_fraction))
     diff_options.noise_fraction = options->noise_fraction;
+  diff_options.session_a = options->session_a;
+  diff_options.session_b = options->session_b;
   diff = ps_run_diff_new (store_a, store_b, &diff_options);
 
   if (options->export_target != NULL)
@@ -455,6 +512,40 @@ parse_noise_floor (PsCliOptions *options,
   return TRUE;
 }
 
+static gboolean
+parse_session (const char  *option,
+               const char  *value,
+               gint64      *session,
+               GError     **error)
+{
+  guint64 number;
+
+  if (!g_ascii_string_to_unsigned (value, 10, 0, G_MAXUINT32 - 1, &number, NULL))
+    {
+      /* Translators: %s is the option, --session-a or --session-b */
+      ps_cli_set_usage_error (error, _("%s needs a session number from 0, not “%s”"), option, value);
+      return FALSE;
+    }
+  *session = (gint64)number;
+  return TRUE;
+}
+
+static gboolean
+parse_session_a (PsCliOptions *options,
+                 const char   *value,
+                 GError      **error)
+{
+  return parse_session ("--session-a", value, &options->session_a, error);
+}
+
+static gboolean
+parse_session_b (PsCliOptions *options,
+                 const char   *value,
+                 GError      **error)
+{
+  return parse_session ("--session-b", value, &options->session_b, error);
+}
+
 static const PsCliOption rename_option = {
   .long_name = "rename", .value_name = N_("A_NAME=B_NAME"), .parse = parse_rename,
   .description = N_("diff: match the row A_NAME of the first run with B_NAME of the second (repeatable)"),
@@ -465,12 +556,24 @@ static const PsCliOption noise_floor = {
   .description = N_("diff: a row with one value per run changes by at least this percentage of the largest value of its kind and unit, else it is noise (1)"),
 };
 
+static const PsCliOption session_a_option = {
+  .long_name = "session-a", .value_name = N_("N"), .parse = parse_session_a,
+  .description = N_("diff: compare only session N of FILE_A (counted from 0, as info and stats count them), not the whole file"),
+};
+
+static const PsCliOption session_b_option = {
+  .long_name = "session-b", .value_name = N_("N"), .parse = parse_session_b,
+  .description = N_("diff: compare only session N of FILE_B"),
+};
+
 static const PsCliOption * const diff_options[] = {
   PS_CLI_READ_OPTIONS,
   PS_CLI_PRINT_OPTIONS,
   &rename_option,
   &ps_cli_option_min_change,
   &noise_floor,
+  &session_a_option,
+  &session_b_option,
   &ps_cli_option_to,
   &ps_cli_option_output,
   NULL,
@@ -483,6 +586,7 @@ const PsCliCommand ps_cli_diff_command = {
                 "each with a verdict and its basis: a Mann–Whitney p-value, a test of "
                 "sample shares, or the size of a change of one value per run "
                 "(--min-change PERCENT, --noise-floor PERCENT; --rename A_NAME=B_NAME; "
+                "--session-a N, --session-b N: one session of a file; "
                 "--to csv or --to markdown, -o OUT)"),
   .files_error = N_("diff needs exactly two FILEs"),
   .min_files = 2,

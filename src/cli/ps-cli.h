@@ -69,6 +69,8 @@ typedef struct
   GHashTable     *renames;           /* diff: --rename A name → B name, or NULL */
   double          min_change;        /* diff: --min-change as a fraction, NaN for the default */
   double          noise_fraction;    /* diff: --noise-floor as a fraction, NaN for the default */
+  gint64          session_a;         /* diff: --session-a (0-based), −1 for the whole file */
+  gint64          session_b;         /* diff: --session-b */
   char           *backend;           /* record: --backend, or NULL for procfs */
   char           *pid;               /* record: --pid, or NULL */
   char           *command;           /* record: --command, or NULL */

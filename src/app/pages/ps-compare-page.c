@@ -17,6 +17,10 @@
  * series' values by row, for the histograms of the selected row from both
  * runs. Rows of one run only can be matched by hand ("Match With…"): the
  * pair goes into the rename map and the runs are compared again.
+ *
+ * A side may be one session of its file (the runs appended to one CE log,
+ * ps-compare-page-sessions.h): its run page shows that session and the
+ * comparison counts that session's values only.
  */
 #include "config.h"
 
@@ -27,6 +31,7 @@
 
 #include "ps-compare-export.h"
 #include "ps-compare-page-private.h"
+#include "ps-compare-page-sessions.h"
 #include "ps-compare-row.h"
 #include "ps-file-output.h"
 #include "ps-flame-graph.h"
@@ -134,6 +139,8 @@ struct _PsComparePage
   GtkWidget        parent_instance;
 
   GFile           *files[2];
+  int              chosen_sessions[2]; /* the session of each side, −1: the whole file */
+  char            *side_names[2];      /* "a.log", "nightly.log — session 9 of 14" */
   char            *title;
   PsRunPage       *run_pages[2];
   PsSession       *sessions[2];
@@ -225,6 +232,8 @@ enum {
   PROP_0,
   PROP_FILE_A,
   PROP_FILE_B,
+  PROP_SESSION_A,
+  PROP_SESSION_B,
   PROP_TITLE,
   PROP_READY,
   N_PROPS
@@ -244,6 +253,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (PsComparePage, ps_compare_page, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (PS_TYPE_SAVE_SOURCE, ps_compare_page_save_source_init))
 
 static void update_flame_graph (PsComparePage *self);
+static void update_side_names (PsComparePage *self);
 static void start_diff (PsComparePage *self);
 static gboolean is_read (PsRunPageState state);
 
@@ -860,6 +870,11 @@ axes_agree (PsComparePage *self)
 {
   RunAxis axis = run_axis (self, 0);
 
+  /* A session's sequence numbers go on from the sessions before it: the
+   * same number is not the same point of two sessions */
+  if (axis == RUN_AXIS_SEQUENCE && (self->chosen_sessions[0] >= 0 || self->chosen_sessions[1] >= 0))
+    return FALSE;
+
   return axis != RUN_AXIS_NONE && axis == run_axis (self, 1);
 }
 
@@ -1460,9 +1475,9 @@ update_header (PsComparePage *self)
 
     /* Translators: A: file (format) · B: file (format) · how rows were matched */
     details = g_strdup_printf (_("A: %s (%s) · B: %s (%s) · %s"),
-                               ps_run_page_get_title (self->run_pages[0]),
+                               self->side_names[0],
                                format_display_name (self->diffed_stores[0]),
-                               ps_run_page_get_title (self->run_pages[1]),
+                               self->side_names[1],
                                format_display_name (self->diffed_stores[1]),
                                match);
     gtk_label_set_text (self->details_label, details);
@@ -1522,15 +1537,13 @@ update_unmatched (PsComparePage *self)
     text = g_strdup_printf (_("A: %s — %s\nB: %s — %s\n"
                               "No series, function or counter of one run is in the other, "
                               "so there is nothing to compare."),
-                            ps_run_page_get_title (self->run_pages[0]), format_a,
-                            ps_run_page_get_title (self->run_pages[1]), format_b);
+                            self->side_names[0], format_a, self->side_names[1], format_b);
   else
     /* Translators: run A's file and format, then run B's file */
     text = g_strdup_printf (_("A: %s — %s\nB: %s — the same format\n"
                               "No series, function or counter of one run is in the other, "
                               "so there is nothing to compare."),
-                            ps_run_page_get_title (self->run_pages[0]), format_a,
-                            ps_run_page_get_title (self->run_pages[1]));
+                            self->side_names[0], format_a, self->side_names[1]);
   gtk_label_set_text (self->unmatched_label, text);
 }
 
@@ -1671,6 +1684,7 @@ diff_result_free (DiffResult *result)
  * diff makes of the track (its path) */
 static void
 collect_counter_values (PsEventStore *store,
+                        gint64        session,
                         GHashTable   *values)
 {
   guint n_tracks = ps_event_store_get_n_tracks (store);
@@ -1683,7 +1697,7 @@ collect_counter_values (PsEventStore *store,
       g_autofree char *path = NULL;
       g_autofree char *key = NULL;
 
-      if (track->kind != PS_TRACK_COUNTER)
+      if (track->kind != PS_TRACK_COUNTER || (session >= 0 && track->session != session))
         continue;
       path = ps_run_diff_dup_counter_path (store, track);
       key = values_key ("counter", NULL, path);
@@ -1709,6 +1723,7 @@ collect_counter_values (PsEventStore *store,
  * into rows */
 static GHashTable *
 collect_values (PsEventStore *store,
+                gint64        session,
                 GCancellable *cancellable)
 {
   GHashTable *values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_array_unref);
@@ -1721,9 +1736,13 @@ collect_values (PsEventStore *store,
   for (guint i = 0; i < all_series->len; i++)
     {
       const PsSeries *series = g_ptr_array_index (all_series, i);
-      g_autofree char *key = values_key (ps_series_kind_to_string (series->kind), series->context, series->name);
-      GArray *array = g_hash_table_lookup (values, key);
+      g_autofree char *key = NULL;
+      GArray *array;
 
+      if (session >= 0 && series->session != session)
+        continue;
+      key = values_key (ps_series_kind_to_string (series->kind), series->context, series->name);
+      array = g_hash_table_lookup (values, key);
       if (array == NULL)
         {
           array = g_array_new (FALSE, FALSE, sizeof (double));
@@ -1731,7 +1750,7 @@ collect_values (PsEventStore *store,
         }
       g_array_append_vals (array, series->values->data, series->values->len);
     }
-  collect_counter_values (store, values);
+  collect_counter_values (store, session, values);
   return values;
 }
 
@@ -1756,7 +1775,8 @@ diff_thread (GTask        *task,
     result->call_diff = ps_call_tree_diff_new_for_stores (data->stores[0], data->stores[1], cancellable);
 
   for (guint side = 0; side < 2 && !g_cancellable_is_cancelled (cancellable); side++)
-    result->values[side] = collect_values (data->stores[side], cancellable);
+    result->values[side] = collect_values (data->stores[side], side == 0 ? options.session_a : options.session_b,
+                                           cancellable);
 
   if (g_task_return_error_if_cancelled (task))
     diff_result_free (result);
@@ -1916,20 +1936,27 @@ run_state_changed_cb (PsComparePage *self)
       watch_session (self, side);
     }
   update_align (self);
+  update_side_names (self);
 
+  /* A run that could not be read, or a session its file does not have:
+   * nothing to compare */
   for (guint side = 0; side < 2; side++)
     {
-      if (states[side] == PS_RUN_PAGE_FAILED || states[side] == PS_RUN_PAGE_CANCELLED)
-        {
-          g_autofree char *text =
-            states[side] == PS_RUN_PAGE_FAILED
-            /* Translators: %s is a file name */
-            ? g_strdup_printf (_("“%s” could not be read, so there is nothing to compare. Its error is shown below."),
-                               ps_run_page_get_title (self->run_pages[side]))
-            /* Translators: %s is a file name */
-            : g_strdup_printf (_("Loading “%s” was cancelled, so there is nothing to compare."),
-                               ps_run_page_get_title (self->run_pages[side]));
+      g_autofree char *text = NULL;
 
+      if (states[side] == PS_RUN_PAGE_FAILED)
+        /* Translators: %s is a file name */
+        text = g_strdup_printf (_("“%s” could not be read, so there is nothing to compare. Its error is shown below."),
+                                ps_run_page_get_title (self->run_pages[side]));
+      else if (states[side] == PS_RUN_PAGE_CANCELLED)
+        /* Translators: %s is a file name */
+        text = g_strdup_printf (_("Loading “%s” was cancelled, so there is nothing to compare."),
+                                ps_run_page_get_title (self->run_pages[side]));
+      else if (is_read (states[side]))
+        text = ps_compare_side_dup_missing (self->run_pages[side], self->chosen_sessions[side]);
+
+      if (text != NULL)
+        {
           g_cancellable_cancel (self->cancellable);
           g_clear_object (&self->cancellable);
           gtk_spinner_set_spinning (self->spinner, FALSE);
@@ -2011,8 +2038,8 @@ ps_compare_page_dup_markdown (PsComparePage *self)
 
   if (self->diff != NULL)
     ps_compare_export_markdown (out,
-                                ps_run_page_get_title (self->run_pages[0]),
-                                ps_run_page_get_title (self->run_pages[1]),
+                                self->side_names[0],
+                                self->side_names[1],
                                 self->diff->matched,
                                 (const PsRunDiffRow * const *)self->diff->rows->pdata,
                                 self->diff->rows->len,
@@ -2263,6 +2290,39 @@ add_columns (PsComparePage *self)
     }
 }
 
+/* Each side's name in the header and above its run: the file's, or the
+ * session's with the number of sessions once the file is read */
+static void
+update_side_names (PsComparePage *self)
+{
+  GtkLabel *labels[2] = { self->run_a_label, self->run_b_label };
+  g_autofree char *sessions[2] = { NULL, NULL };
+
+  for (guint side = 0; side < 2; side++)
+    {
+      g_free (self->side_names[side]);
+      self->side_names[side] = ps_compare_side_dup_name (self->run_pages[side], self->chosen_sessions[side]);
+      gtk_label_set_text (labels[side], self->side_names[side]);
+    }
+  /* Two sessions of one file: the header names the sessions, the tab and
+   * the details line the file */
+  if (ps_compare_side_same_file (self->run_pages[0], self->chosen_sessions[0],
+                                 self->run_pages[1], self->chosen_sessions[1]))
+    for (guint side = 0; side < 2; side++)
+      sessions[side] = ps_compare_side_dup_session (self->run_pages[side], self->chosen_sessions[side]);
+
+  for (guint side = 0; side < 2; side++)
+    {
+      const char *names[2] = { sessions[0] != NULL ? sessions[0] : self->side_names[0],
+                               sessions[1] != NULL ? sessions[1] : self->side_names[1] };
+
+      /* Two names alike but for their starts keep their starts */
+      gtk_label_set_text (self->title_labels[side], names[side]);
+      gtk_label_set_ellipsize (self->title_labels[side], ps_view_ellipsize_mode_among (names[side], names, 2, NULL));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_labels[side]), names[side]);
+    }
+}
+
 /* GObject */
 
 static void
@@ -2297,26 +2357,19 @@ ps_compare_page_constructed (GObject *object)
       /* Tall enough for its views to show rows; more when there is room */
       gtk_widget_set_size_request (GTK_WIDGET (self->run_pages[side]), -1, RUN_PAGE_MIN_HEIGHT);
       gtk_box_append (boxes[side], scrolled);
-      gtk_label_set_text (labels[side], ps_run_page_get_title (self->run_pages[side]));
       gtk_widget_set_tooltip_text (GTK_WIDGET (labels[side]), path);
+      ps_compare_side_show_session (self->run_pages[side], self->chosen_sessions[side]);
       g_signal_connect_object (self->run_pages[side], "notify::state",
                                G_CALLBACK (run_state_changed_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (self->run_pages[side], "close-requested",
                                G_CALLBACK (run_close_requested_cb), self, G_CONNECT_SWAPPED);
     }
 
-  self->title = g_strdup_printf ("%s ↔ %s",
-                                 ps_run_page_get_title (self->run_pages[0]),
-                                 ps_run_page_get_title (self->run_pages[1]));
-  for (guint side = 0; side < 2; side++)
-    {
-      const char *names[2] = { ps_run_page_get_title (self->run_pages[0]), ps_run_page_get_title (self->run_pages[1]) };
-
-      /* Two names alike but for their starts keep their starts */
-      gtk_label_set_text (self->title_labels[side], names[side]);
-      gtk_label_set_ellipsize (self->title_labels[side], ps_view_ellipsize_mode_among (names[side], names, 2, NULL));
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_labels[side]), names[side]);
-    }
+  self->options.session_a = self->chosen_sessions[0];
+  self->options.session_b = self->chosen_sessions[1];
+  self->title = ps_compare_side_dup_tab_title (self->run_pages[0], self->chosen_sessions[0],
+                                               self->run_pages[1], self->chosen_sessions[1]);
+  update_side_names (self);
   update_header (self);
 }
 
@@ -2373,6 +2426,8 @@ ps_compare_page_finalize (GObject *object)
   g_clear_pointer (&self->align_times[1], g_array_unref);
   g_clear_object (&self->files[0]);
   g_clear_object (&self->files[1]);
+  g_free (self->side_names[0]);
+  g_free (self->side_names[1]);
   g_free (self->title);
   g_free (self->search);
 
@@ -2394,6 +2449,12 @@ ps_compare_page_get_property (GObject    *object,
       break;
     case PROP_FILE_B:
       g_value_set_object (value, self->files[1]);
+      break;
+    case PROP_SESSION_A:
+      g_value_set_int (value, self->chosen_sessions[0]);
+      break;
+    case PROP_SESSION_B:
+      g_value_set_int (value, self->chosen_sessions[1]);
       break;
     case PROP_TITLE:
       g_value_set_string (value, self->title);
@@ -2422,6 +2483,12 @@ ps_compare_page_set_property (GObject      *object,
     case PROP_FILE_B:
       self->files[1] = g_value_dup_object (value);
       break;
+    case PROP_SESSION_A:
+      self->chosen_sessions[0] = g_value_get_int (value);
+      break;
+    case PROP_SESSION_B:
+      self->chosen_sessions[1] = g_value_get_int (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -2449,6 +2516,15 @@ ps_compare_page_class_init (PsComparePageClass *klass)
     g_param_spec_object ("file-b", NULL, NULL, G_TYPE_FILE,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                          G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The session (0-based) each side compares, −1 for the whole file */
+  properties[PROP_SESSION_A] =
+    g_param_spec_int ("session-a", NULL, NULL, -1, G_MAXINT, -1,
+                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                      G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SESSION_B] =
+    g_param_spec_int ("session-b", NULL, NULL, -1, G_MAXINT, -1,
+                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                      G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -2620,6 +2696,28 @@ ps_compare_page_new (GFile *file_a,
   return g_object_new (PS_TYPE_COMPARE_PAGE, "file-a", file_a, "file-b", file_b, NULL);
 }
 
+GtkWidget *
+ps_compare_page_new_for_sessions (GFile *file_a,
+                                  int    session_a,
+                                  GFile *file_b,
+                                  int    session_b)
+{
+  g_return_val_if_fail (G_IS_FILE (file_a), NULL);
+  g_return_val_if_fail (G_IS_FILE (file_b), NULL);
+
+  return g_object_new (PS_TYPE_COMPARE_PAGE, "file-a", file_a, "session-a", MAX (session_a, -1),
+                       "file-b", file_b, "session-b", MAX (session_b, -1), NULL);
+}
+
+int
+ps_compare_page_get_session (PsComparePage *self,
+                             guint          side)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), -1);
+  g_return_val_if_fail (side < 2, -1);
+  return self->chosen_sessions[side];
+}
+
 GFile *
 ps_compare_page_get_file (PsComparePage *self,
                           guint          side)
@@ -2653,6 +2751,16 @@ save_source_get_name (PsSaveSource *source)
 
   if (a == NULL || b == NULL || a[0] == '\0' || b[0] == '\0')
     return ps_save_location_clean_name (self->title);
+  /* Sessions by their number, as the user reads them */
+  for (guint side = 0; side < 2; side++)
+    if (self->chosen_sessions[side] >= 0)
+      {
+        char **name = side == 0 ? &a : &b;
+        char *numbered = g_strdup_printf ("%s-%d", *name, self->chosen_sessions[side] + 1);
+
+        g_free (*name);
+        *name = numbered;
+      }
   return g_strconcat (a, "_vs_", b, NULL);
 }
 

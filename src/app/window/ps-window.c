@@ -117,7 +117,10 @@ compare_ready_cb (PsWindow      *self,
                   GParamSpec    *pspec,
                   PsComparePage *page)
 {
-  if (ps_compare_page_get_diff (page) != NULL)
+  /* A recent comparison is of two files: sessions, which it cannot
+   * name, are opened again from their trend */
+  if (ps_compare_page_get_diff (page) != NULL
+      && ps_compare_page_get_session (page, 0) < 0 && ps_compare_page_get_session (page, 1) < 0)
     _ps_window_add_recent_comparison (self, ps_compare_page_get_file (page, 0),
                                       ps_compare_page_get_file (page, 1));
 }
@@ -257,6 +260,16 @@ ps_window_compare_files (PsWindow *self,
                          GFile    *file_a,
                          GFile    *file_b)
 {
+  return ps_window_compare_sessions (self, file_a, -1, file_b, -1);
+}
+
+PsComparePage *
+ps_window_compare_sessions (PsWindow *self,
+                            GFile    *file_a,
+                            int       session_a,
+                            GFile    *file_b,
+                            int       session_b)
+{
   PsComparePage *page;
   g_autofree char *path_a = NULL;
   g_autofree char *path_b = NULL;
@@ -266,7 +279,7 @@ ps_window_compare_files (PsWindow *self,
   g_return_val_if_fail (G_IS_FILE (file_a), NULL);
   g_return_val_if_fail (G_IS_FILE (file_b), NULL);
 
-  page = PS_COMPARE_PAGE (ps_compare_page_new (file_a, file_b));
+  page = PS_COMPARE_PAGE (ps_compare_page_new_for_sessions (file_a, session_a, file_b, session_b));
   g_signal_connect_object (page, "close-requested", G_CALLBACK (page_close_requested_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (page, "notify::ready", G_CALLBACK (compare_ready_cb),
@@ -328,15 +341,8 @@ trend_compare_runs_cb (PsWindow    *self,
                        int          session_after,
                        PsTrendPage *trend)
 {
-  /* Two sessions of one log are not compared side by side: the log's tab
-   * shows the session after the change, whose own session list has the
-   * one before */
-  if (g_file_equal (file_before, file_after))
-    {
-      trend_open_run_cb (self, file_after, session_after, trend);
-      return;
-    }
-  ps_window_compare_files (self, file_before, file_after);
+  /* Sessions of one log, or of two, each compared as the run it was */
+  ps_window_compare_sessions (self, file_before, session_before, file_after, session_after);
 }
 
 PsTrendPage *

@@ -30,6 +30,13 @@ void       ps_window_open_file        (PsWindow      *self,
 PsComparePage *ps_window_compare_files (PsWindow     *self,
                                         GFile        *file_a,
                                         GFile        *file_b);
+/* The same, each side one session (0-based) of its file or the whole
+ * file (−1): two sessions of an appended CE log across a change point */
+PsComparePage *ps_window_compare_sessions (PsWindow  *self,
+                                           GFile     *file_a,
+                                           int        session_a,
+                                           GFile     *file_b,
+                                           int        session_b);
 /* Two files given together: two dropped at once, --compare A B, a recent
  * comparison, Compare With…. Runs of one kind (as their formats tell:
  * CE logs, RTL logs, profiler reports, sampled profiles, counter logs;
@@ -44,7 +51,7 @@ void           ps_window_open_pair     (PsWindow     *self,
 /* A trend of the runs of files and folders in a tab of its own: Open
  * Trend… and --trend. A point of it opens its run here (a session of a
  * log shown in the log's tab), a change point the comparison of the runs
- * on each side (ps_window_compare_files ()). The same files and folders
+ * on each side, sessions of a log as sessions (ps_window_compare_sessions ()). The same files and folders
  * again, in any order, show the tab they have. */
 PsTrendPage   *ps_window_open_trend    (PsWindow      *self,
                                         GFile * const *files,

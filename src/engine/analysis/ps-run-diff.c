@@ -120,6 +120,7 @@ side_lookup (Side       *side,
 static gboolean
 collect_series (Side                   *side,
                 PsEventStore           *store,
+                gint64                  session,
                 const PsRunDiffOptions *options)
 {
   PsSeriesOptions series_options = { 0 };
@@ -141,7 +142,7 @@ collect_series (Side                   *side,
       Entry *entry;
 
       /* Spans that never ended (an hwpmc log's processes) measured nothing */
-      if (series->values->len == 0)
+      if (series->values->len == 0 || (session >= 0 && series->session != session))
         continue;
 
       any = TRUE;
@@ -278,11 +279,12 @@ ps_run_diff_dup_counter_path (PsEventStore  *store,
                           ps_event_store_get_string (store, track->name));
 }
 
-/* Counter tracks and their kept readings with a value; FALSE without any
- * counter track */
+/* Counter tracks (of that session when ≥ 0) and their kept readings with
+ * a value; FALSE without any counter track */
 static gboolean
 collect_counters (Side         *side,
-                  PsEventStore *store)
+                  PsEventStore *store,
+                  gint64        session)
 {
   guint n_tracks = ps_event_store_get_n_tracks (store);
   guint64 n_values = ps_event_store_get_n_counter_values (store);
@@ -296,7 +298,7 @@ collect_counters (Side         *side,
       gboolean created;
       Entry *entry;
 
-      if (track->kind != PS_TRACK_COUNTER)
+      if (track->kind != PS_TRACK_COUNTER || (session >= 0 && track->session != session))
         continue;
 
       any = TRUE;
@@ -551,6 +553,7 @@ ps_run_diff_options_init (PsRunDiffOptions *options)
   options->threshold = DEFAULT_THRESHOLD;
   options->min_change = DEFAULT_MIN_CHANGE;
   options->noise_fraction = DEFAULT_NOISE_FRACTION;
+  options->session_a = options->session_b = -1;
 }
 
 PsRunDiff *
@@ -578,15 +581,17 @@ ps_run_diff_new (PsEventStore           *store_a,
   side_init (&side_a);
   side_init (&side_b);
 
-  series_a = side_a.has_series = collect_series (&side_a, store_a, options);
-  series_b = side_b.has_series = collect_series (&side_b, store_b, options);
+  series_a = side_a.has_series = collect_series (&side_a, store_a, options->session_a, options);
+  series_b = side_b.has_series = collect_series (&side_b, store_b, options->session_b, options);
   if (series_a && series_b)
     diff->matched |= PS_RUN_DIFF_MATCH_SERIES;
 
   /* Profiles compare their functions whatever else they have; different
    * kinds of runs (an RTL log and a profiler report, …) share at most the
-   * names of their functions */
-  if (!(series_a && series_b) || (is_profile (store_a) && is_profile (store_b)))
+   * names of their functions. A session's calls are not told apart in a
+   * run's call tree. */
+  if ((!(series_a && series_b) || (is_profile (store_a) && is_profile (store_b)))
+      && options->session_a < 0 && options->session_b < 0)
     {
       /* As the run pages show them: a module without symbols is one
        * function, not one per address */
@@ -605,8 +610,8 @@ ps_run_diff_new (PsEventStore           *store_a,
         collect_functions (&side_b, tree_b, as_percent);
     }
 
-  counters_a = collect_counters (&side_a, store_a);
-  counters_b = collect_counters (&side_b, store_b);
+  counters_a = collect_counters (&side_a, store_a, options->session_a);
+  counters_b = collect_counters (&side_b, store_b, options->session_b);
   if (counters_a && counters_b)
     diff->matched |= PS_RUN_DIFF_MATCH_COUNTERS;
 

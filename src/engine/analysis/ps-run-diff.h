@@ -33,7 +33,13 @@
  *    "\\machine\object(instance)\counter"), over the readings the store
  *    kept that have a value.
  * When the runs share none of these, every series, function or counter of
- * either run is a row present on its side only (match NONE). Values of
+ * either run is a row present on its side only (match NONE).
+ *
+ * A side may be one session of its run (session_a, session_b: the
+ * sessions of an appended CE log, each a run of its own): its series and
+ * counters are those of that session only, so that the verdicts rest on
+ * that session's values. Call trees are of whole runs: a side of one
+ * session has no functions to compare. Values of
  * different units are never pooled, matched or compared.
  *
  * Every row present on both sides gets a verdict, with what it rests on
@@ -145,6 +151,11 @@ typedef struct
    * before matching. Not owned. */
   GHashTable *renames;
   double      tick_rate_override; /* > 0: instead of both logs' RESOLUTION */
+  /* ≥ 0: only that session (0-based) of run A, of run B; −1, as
+   * ps_run_diff_options_init () sets them: the whole run. A session the
+   * run does not have has no rows. */
+  gint64      session_a;
+  gint64      session_b;
   /* May be NULL; once it is cancelled, ps_run_diff_new () stops soon and
    * returns NULL */
   GCancellable *cancellable;
