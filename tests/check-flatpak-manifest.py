@@ -20,7 +20,6 @@
 import json
 import os
 import re
-import subprocess
 import sys
 
 # tests/ is the script's folder, first on sys.path
@@ -156,39 +155,6 @@ def check_flathub(manifest, app_id):
           checker.get("type") == "git" and "tag-pattern" in checker, f"found {checker!r}")
 
 
-def check_pinned_release(manifest_path, manifest):
-    """In a git checkout: the pinned commit is one of its history, and its
-    meson.build has the version that the tag names (the release the
-    metainfo lists)"""
-    source = (manifest.get("modules") or [{}])[-1].get("sources", [{}])[0]
-    tag, commit = source.get("tag", ""), source.get("commit", "")
-    top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(manifest_path))))
-
-    def git(*args):
-        return subprocess.run(["git", "-C", top, *args], capture_output=True, text=True)
-
-    try:
-        inside = git("rev-parse", "--is-inside-work-tree")
-    except OSError:
-        skip("the pinned commit's checks", "no git")
-        return
-    if inside.returncode != 0 or inside.stdout.strip() != "true":
-        skip("the pinned commit's checks", "not a git checkout")
-        return
-    shown = git("show", f"{commit}:meson.build")
-    check("Flathub: the pinned commit is in the history", shown.returncode == 0, shown.stderr.strip())
-    if shown.returncode != 0:
-        return
-    version = re.search(r"version:\s*'([^']+)'", shown.stdout)
-    check("Flathub: the pinned commit's meson.build has the tag's version",
-          version is not None and f"v{version.group(1)}" == tag,
-          f"tag {tag!r}, version {version.group(1) if version else None!r}")
-    tagged = git("rev-parse", "--verify", "--quiet", f"refs/tags/{tag}^{{commit}}")
-    if tagged.returncode == 0:
-        check("Flathub: the tag, where this checkout has it, is the pinned commit",
-              tagged.stdout.strip() == commit, f"{tag} is {tagged.stdout.strip()}")
-
-
 def check_same(development, flathub):
     for key in ("id", "runtime", "runtime-version", "sdk", "command", "finish-args", "cleanup"):
         check(f"both manifests have the same {key}", development.get(key) == flathub.get(key),
@@ -255,7 +221,6 @@ def main():
         check_development(development, app_id)
     if flathub is not None:
         check_flathub(flathub, app_id)
-        check_pinned_release(flathub_path, flathub)
     if development is not None and flathub is not None:
         check_same(development, flathub)
     check_workflow(workflow_path, development_path, flathub_path,
