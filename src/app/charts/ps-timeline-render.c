@@ -43,7 +43,6 @@ row_free (PsTimelineRow *row)
   if (!row->label_shared)
     g_free (row->label);
   g_free (row->tooltip);
-  g_free (row->unit);
   g_free (row->value_key);
   g_free (row);
 }
@@ -255,7 +254,7 @@ add_counter_rows (PsTimelineModel *self,
         }
       row = add_row (self, PS_TIMELINE_ROW_VALUES, t, group, track_label (store, track));
       row->values = ps_value_lod_new ((const gint64 *)(gpointer)x->data, (const double *)(gpointer)y->data, x->len);
-      row->unit = g_strdup (track->unit != 0 ? ps_event_store_get_string (store, track->unit) : "");
+      row->unit = g_intern_string (track->unit != 0 ? ps_event_store_get_string (store, track->unit) : "");
       set_value_key (self, row);
       /* A PDH counter's full path (\\Machine\Object(Instance)\Counter) */
       path = track->kind == PS_TRACK_COUNTER ? ps_event_store_get_string (store, track->category) : NULL;
@@ -442,7 +441,7 @@ add_sample_rows (PsTimelineModel *self,
       row = add_row (self, PS_TIMELINE_ROW_VALUES, total->track, group,
                      track_label (store, ps_event_store_get_track (store, total->track)));
       row->values = ps_value_lod_new (x, rates, n_bins);
-      row->unit = g_strdup (_("samples/s"));
+      row->unit = g_intern_string (_("samples/s"));
       set_value_key (self, row);
       if (source_name != NULL)
         /* Translators: a chart's tooltip: a thread, its samples of an event, how long a bin is */
@@ -859,12 +858,12 @@ add_series_rows (PsTimelineModel        *self,
       last_row = row;
       row->values = one->take_points ? ps_value_lod_new_take ((gint64 *)one->x, (double *)one->values, one->n_points)
                                      : ps_value_lod_new (one->x, one->values, one->n_points);
-      row->unit = g_strdup (one->unit != NULL ? one->unit : "");
+      row->unit = g_intern_string (one->unit != NULL ? one->unit : "");
       row->unit_scale = one->unit_scale > 0 ? one->unit_scale : 1;
       set_value_key (self, row);
-      row->tooltip = g_strdup_printf (ngettext ("%s: %zu value",
-                                                "%s: %zu values", one->n_points),
-                                      row->label, one->n_points);
+      /* Its tooltip is written when asked for (ps_timeline_row_tooltip ()):
+       * a CE log has a row per marker instance */
+      row->counts_values = TRUE;
       if (ps_value_lod_get_range (row->values, &x_min, &x_max, &v_min, &v_max))
         widen_extent (self, x_min, x_max);
     }
@@ -1972,6 +1971,19 @@ draw_span_row (Render              *render,
 }
 
 /* Values */
+
+char *
+ps_timeline_row_tooltip (const PsTimelineRow *row)
+{
+  gsize n_points;
+
+  g_return_val_if_fail (row != NULL, NULL);
+
+  if (!row->counts_values || row->values == NULL)
+    return g_strdup (row->tooltip);
+  n_points = ps_value_lod_get_n_points (row->values);
+  return g_strdup_printf (ngettext ("%s: %zu value", "%s: %zu values", n_points), row->label, n_points);
+}
 
 gboolean
 ps_timeline_row_value_range (const PsTimelineRow *row,

@@ -46,7 +46,9 @@ typedef struct
   char       *tooltip;      /* longer description of the row, or NULL */
   /* Values rows */
   PsValueLod *values;
-  char       *unit;         /* shown on the chart: "ms", "%", "MiB" */
+  const char *unit;         /* shown on the chart: "ms", "%", "MiB"; interned */
+  /* Its tooltip counts its values (ps_timeline_row_tooltip ()) */
+  gboolean    counts_values;
   double      unit_scale;   /* stored value × unit_scale = shown value */
   char       *value_key;    /* its group's label, its own and its unit:
                              * the same chart in another run has the same */
@@ -248,6 +250,8 @@ void    ps_timeline_render          (PsTimelineModel       *model,
                                      cairo_t               *cr,
                                      PsTimelineStats       *stats);
 
+/* The longer description of a row, or NULL */
+char    *ps_timeline_row_tooltip     (const PsTimelineRow *row);
 /* The stored values from the bottom to the top of a values row: from zero
  * (or its lowest value, below zero) to its highest value, widened to the
  * row's range in shared_ranges (may be NULL; see PsTimelineFrame); FALSE

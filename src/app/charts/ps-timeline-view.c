@@ -637,13 +637,16 @@ ps_timeline_view_describe_at (PsTimelineView *self,
     return NULL;
   if (x < label_width (self) || row->kind == PS_TIMELINE_ROW_GROUP)
     {
+      g_autofree char *tooltip = NULL;
+
       if (row->kind == PS_TIMELINE_ROW_GROUP)
         return g_strdup_printf ("%s — %s", row->label,
                                 row->collapsed ? _("click to show its rows") : _("click to hide its rows"));
+      tooltip = ps_timeline_row_tooltip (row);
       /* The whole label, which the column may show cut */
-      if (row->tooltip == NULL || strstr (row->tooltip, row->label) != NULL)
-        return g_strdup (row->tooltip != NULL ? row->tooltip : row->label);
-      return g_strdup_printf ("%s\n%s", row->label, row->tooltip);
+      if (tooltip == NULL || strstr (tooltip, row->label) != NULL)
+        return g_strdup (tooltip != NULL ? tooltip : row->label);
+      return g_strdup_printf ("%s\n%s", row->label, tooltip);
     }
 
   row_y = rows_y (self, y);
@@ -1060,8 +1063,9 @@ build_measurement_model (ModelData    *data,
   g_autofree gsize *filled = g_new0 (gsize, n_charts + 1);
   g_autofree gint64 **xs = g_new0 (gint64 *, n_charts + 1);
   g_autofree double **ys = g_new0 (double *, n_charts + 1);
-  g_autoptr(GArray) series = g_array_new (FALSE, FALSE, sizeof (PsTimelineSeries));
+  g_autoptr(GArray) series = NULL;
   g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  gsize n_series = 0;
   PsMeasurementIter iter;
   PsMeasurement m;
   PsTimelineModel *model = NULL;
@@ -1085,7 +1089,10 @@ build_measurement_model (ModelData    *data,
       {
         xs[i] = g_new (gint64, counts[i]);
         ys[i] = g_new (double, counts[i]);
+        n_series++;
       }
+  /* Of its size at once: a series per marker instance and kind */
+  series = g_array_sized_new (FALSE, FALSE, sizeof (PsTimelineSeries), (guint)n_series);
 
   ps_measurement_iter_init (&iter, store);
   while (!cancelled && ps_measurement_iter_next (&iter, &m))

@@ -93,27 +93,44 @@ ps_value_lod_new_take (gint64 *x,
   self->n_points = n_points;
   self->x = x;
   self->values = values;
-  self->block_min = g_new (double, MAX (n_blocks, 1));
-  self->block_max = g_new (double, MAX (n_blocks, 1));
-  self->super_min = g_new (double, MAX (n_supers, 1));
-  self->super_max = g_new (double, MAX (n_supers, 1));
-  for (gsize b = 0; b < n_blocks; b++)
-    self->block_min[b] = self->block_max[b] = NAN;
-  for (gsize s = 0; s < n_supers; s++)
-    self->super_min[s] = self->super_max[s] = NAN;
   self->value_min = self->value_max = NAN;
+  /* value_min_max () takes a block only when all of it lies in the
+   * range: a series shorter than a block needs none. The timeline of a
+   * CE log has a series per marker instance, hundreds of thousands of
+   * them, most with a few dozen points. */
+  if (n_points >= VALUE_BLOCK_SIZE)
+    {
+      self->block_min = g_new (double, n_blocks);
+      self->block_max = g_new (double, n_blocks);
+      for (gsize b = 0; b < n_blocks; b++)
+        self->block_min[b] = self->block_max[b] = NAN;
+    }
+  if (n_points >= VALUE_SUPER_SIZE)
+    {
+      self->super_min = g_new (double, n_supers);
+      self->super_max = g_new (double, n_supers);
+      for (gsize s = 0; s < n_supers; s++)
+        self->super_min[s] = self->super_max[s] = NAN;
+    }
 
   for (gsize i = 0; i < n_points; i++)
     {
+      self->value_min = min_skipping_nan (self->value_min, values[i]);
+      self->value_max = max_skipping_nan (self->value_max, values[i]);
+    }
+  for (gsize i = 0; self->block_min != NULL && i < n_points; i++)
+    {
       gsize b = i >> VALUE_BLOCK_SHIFT;
-      gsize s = i >> VALUE_SUPER_SHIFT;
 
       self->block_min[b] = min_skipping_nan (self->block_min[b], values[i]);
       self->block_max[b] = max_skipping_nan (self->block_max[b], values[i]);
+    }
+  for (gsize i = 0; self->super_min != NULL && i < n_points; i++)
+    {
+      gsize s = i >> VALUE_SUPER_SHIFT;
+
       self->super_min[s] = min_skipping_nan (self->super_min[s], values[i]);
       self->super_max[s] = max_skipping_nan (self->super_max[s], values[i]);
-      self->value_min = min_skipping_nan (self->value_min, values[i]);
-      self->value_max = max_skipping_nan (self->value_max, values[i]);
     }
 
   return self;
