@@ -828,7 +828,9 @@ add_series_rows (PsTimelineModel        *self,
 
       if (one->n_points == 0)
         {
-          if (one->take_points)
+          if (one->points_release != NULL)
+            one->points_release (one->points_owner);
+          else if (one->take_points)
             {
               g_free ((gpointer)one->x);
               g_free ((gpointer)one->values);
@@ -856,8 +858,13 @@ add_series_rows (PsTimelineModel        *self,
         row = add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, ps_util_display_text (one->label, -1));
       last_label = one->label;
       last_row = row;
-      row->values = one->take_points ? ps_value_lod_new_take ((gint64 *)one->x, (double *)one->values, one->n_points)
-                                     : ps_value_lod_new (one->x, one->values, one->n_points);
+      if (one->points_release != NULL)
+        row->values = ps_value_lod_new_in_block (one->x, one->values, one->n_points, one->points_owner,
+                                                 one->points_release);
+      else if (one->take_points)
+        row->values = ps_value_lod_new_take ((gint64 *)one->x, (double *)one->values, one->n_points);
+      else
+        row->values = ps_value_lod_new (one->x, one->values, one->n_points);
       row->unit = g_intern_string (one->unit != NULL ? one->unit : "");
       row->unit_scale = one->unit_scale > 0 ? one->unit_scale : 1;
       set_value_key (self, row);
@@ -1052,6 +1059,7 @@ ps_timeline_model_free (PsTimelineModel *self)
   g_clear_pointer (&self->labels, g_hash_table_unref);
   g_clear_object (&self->labels_context);
   forget_label_column (self);
+  g_free (self->overview_busy);
   g_free (self);
 }
 
@@ -1059,6 +1067,9 @@ void
 ps_timeline_model_layout (PsTimelineModel *self)
 {
   double y = 0;
+
+  /* Rows may have come or gone: the overview counts them again */
+  g_clear_pointer (&self->overview_busy, g_free);
 
   for (guint i = 0; i < self->rows->len; i++)
     {
@@ -2623,6 +2634,70 @@ draw_axis (Render *render)
                     render->plot_left - HEADER_LABEL_START - HEADER_LABEL_END, 0, 0);
 }
 
+/* How busy each of columns columns of the whole run is: the time its
+ * spans covered and its values' points. Counted once for a width, as it
+ * goes over every row: a CE log has one per marker instance, hundreds of
+ * thousands, and drawing each frame counted them all again */
+static const double *
+overview_busy (Render *render,
+               guint   columns)
+{
+  PsTimelineModel *model = render->model;
+  gint64 begin = model->extent_begin, end = model->extent_end;
+  double *busy;
+  double ns_per_pixel;
+
+  if (model->overview_busy != NULL && model->overview_columns == columns
+      && model->overview_begin == begin && model->overview_end == end)
+    return model->overview_busy;
+
+  g_clear_pointer (&model->overview_busy, g_free);
+  busy = g_new0 (double, columns);
+  ns_per_pixel = (double)(end - begin) / columns;
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+      g_array_set_size (render->items, 0);
+      g_array_set_size (render->value_items, 0);
+      if (row->kind == PS_TIMELINE_ROW_SPANS && row->n_depths > 0)
+        {
+          guint n = ps_span_lod_query (model->lod, row->track, 0, begin, end,
+                                       ns_per_pixel, render->items);
+
+          /* Each column gets the time its spans covered */
+          for (guint i = 0; i < n; i++)
+            {
+              const PsSpanLodItem *item = &g_array_index (render->items, PsSpanLodItem, i);
+              double from = ((double)item->begin_ns - begin) / ns_per_pixel;
+              double to = ((double)item->end_ns - begin) / ns_per_pixel;
+              double share = item->total_ns / MAX (to - from, 1.0);
+
+              for (guint c = (guint)CLAMP (from, 0, columns - 1); c <= (guint)CLAMP (to, 0, columns - 1); c++)
+                busy[c] += share;
+            }
+        }
+      else if (row->kind == PS_TIMELINE_ROW_VALUES)
+        {
+          guint n = ps_value_lod_query_counts (row->values, begin, end, ns_per_pixel, render->value_items);
+
+          for (guint i = 0; i < n; i++)
+            {
+              const PsValueLodItem *item = &g_array_index (render->value_items, PsValueLodItem, i);
+              double c = ((double)item->x_begin - begin) / ns_per_pixel;
+
+              if (c >= 0 && c < columns)
+                busy[(guint)c] += item->n_points;
+            }
+        }
+    }
+  model->overview_busy = busy;
+  model->overview_columns = columns;
+  model->overview_begin = begin;
+  model->overview_end = end;
+  return busy;
+}
+
 /* The whole run in the top strip: where the time went, and which part is
  * shown below */
 static void
@@ -2634,52 +2709,13 @@ draw_overview (Render *render)
   PsTimelineFrame whole = *frame;
   double width = render->plot_right - render->plot_left;
   guint columns = (guint)MAX (width, 1);
-  g_autofree double *busy = g_new0 (double, columns);
+  const double *busy = overview_busy (render, columns);
   double max_busy = 0;
   double top = 2, height = PS_TIMELINE_OVERVIEW_HEIGHT - 6;
-  double ns_per_pixel;
 
   whole.begin = model->extent_begin;
   whole.end = model->extent_end;
-  ns_per_pixel = (double)(whole.end - whole.begin) / columns;
 
-  for (guint r = 0; r < model->rows->len; r++)
-    {
-      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
-
-      g_array_set_size (render->items, 0);
-      g_array_set_size (render->value_items, 0);
-      if (row->kind == PS_TIMELINE_ROW_SPANS && row->n_depths > 0)
-        {
-          guint n = ps_span_lod_query (model->lod, row->track, 0, whole.begin, whole.end,
-                                       ns_per_pixel, render->items);
-
-          /* Each column gets the time its spans covered */
-          for (guint i = 0; i < n; i++)
-            {
-              const PsSpanLodItem *item = &g_array_index (render->items, PsSpanLodItem, i);
-              double from = ((double)item->begin_ns - whole.begin) / ns_per_pixel;
-              double to = ((double)item->end_ns - whole.begin) / ns_per_pixel;
-              double share = item->total_ns / MAX (to - from, 1.0);
-
-              for (guint c = (guint)CLAMP (from, 0, columns - 1); c <= (guint)CLAMP (to, 0, columns - 1); c++)
-                busy[c] += share;
-            }
-        }
-      else if (row->kind == PS_TIMELINE_ROW_VALUES)
-        {
-          guint n = ps_value_lod_query (row->values, whole.begin, whole.end, ns_per_pixel, render->value_items);
-
-          for (guint i = 0; i < n; i++)
-            {
-              const PsValueLodItem *item = &g_array_index (render->value_items, PsValueLodItem, i);
-              double c = ((double)item->x_begin - whole.begin) / ns_per_pixel;
-
-              if (c >= 0 && c < columns)
-                busy[(guint)c] += item->n_points;
-            }
-        }
-    }
   for (guint c = 0; c < columns; c++)
     max_busy = MAX (max_busy, busy[c]);
 

@@ -92,6 +92,13 @@ typedef struct
                                  * by label_cuts */
   GHashTable   *label_cuts;     /* a row's text → its cuts */
   double        row_labels_width;
+  /* The overview's busyness per column of the whole run, for
+   * overview_columns columns over the extent it was counted over; NULL
+   * until drawn and after the rows change (ps_timeline_model_layout ()) */
+  double       *overview_busy;
+  guint         overview_columns;
+  gint64        overview_begin;
+  gint64        overview_end;
 } PsTimelineModel;
 
 /* A value series to chart: x (nanoseconds, or sequence numbers) and values */
@@ -106,6 +113,10 @@ typedef struct
   gsize         n_points;
   /* x and values were g_malloc ()ed for the model, which frees them */
   gboolean      take_points;
+  /* Or they lie in a block shared with other series: a reference to what
+   * holds it, which the model gives to points_release when done */
+  gpointer       points_owner;
+  GDestroyNotify points_release;
 } PsTimelineSeries;
 
 /* Spans and marks come from lod (may be NULL for runs without them),

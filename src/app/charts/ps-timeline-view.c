@@ -1041,12 +1041,59 @@ model_data_free (ModelData *data)
   g_free (data);
 }
 
+/* The points of every chart of a CE run in one block, chart after chart:
+ * a log has hundreds of thousands of marker instances, and an array of
+ * its own for each chart took longer to allocate than to fill. Each
+ * chart's series holds a reference. */
+typedef struct
+{
+  gint64 *x;
+  double *values;
+} PointsBlock;
+
+static void
+points_block_clear (gpointer data)
+{
+  PointsBlock *block = data;
+
+  g_free (block->x);
+  g_free (block->values);
+}
+
+static void
+points_block_release (gpointer block)
+{
+  g_atomic_rc_box_release_full (block, points_block_clear);
+}
+
+/* Arrays of this size or more have their pages faulted in at once */
+#define POPULATE_MIN_BYTES (1u << 20)
+
+/* A measurement's value as ps_series_measurement_value () gives it, with
+ * the rate of each session looked up once when it does not change
+ * (session_rates ≥ 0) */
+static inline double
+measurement_value (PsEventStore        *store,
+                   const PsMeasurement *m,
+                   const guint32       *sessions,
+                   const double        *session_rates)
+{
+  double rate;
+
+  if (m->kind != PS_MEASURE_DURATION)
+    return ps_series_measurement_value (store, m);
+  rate = session_rates[sessions[m->track]];
+  if (rate < 0)
+    return ps_series_measurement_value (store, m);
+  return rate > 0 ? (double)m->value.ticks / rate : (double)m->value.ticks;
+}
+
 /* CE runs: a chart per marker instance and kind, over the measurements'
  * sequence numbers (they have no timestamps). In the order the CE view
  * lists its instances (ps_series_collect ()): by track, then duration,
  * CPU, memory. Made from the store alone, so that it can be made while
  * the run's statistics are: the points are counted first, and each chart
- * gets arrays of its exact size, which the model keeps. */
+ * gets its part of one block, which the model keeps. */
 static PsTimelineModel *
 build_measurement_model (ModelData    *data,
                          GCancellable *cancellable)
@@ -1058,19 +1105,27 @@ build_measurement_model (ModelData    *data,
   };
   PsEventStore *store = data->store;
   guint n_tracks = ps_event_store_get_n_tracks (store);
+  guint n_sessions = ps_event_store_get_n_sessions (store);
   gsize n_charts = (gsize)n_tracks * 3;
-  g_autofree gsize *counts = g_new0 (gsize, n_charts + 1);
-  g_autofree gsize *filled = g_new0 (gsize, n_charts + 1);
-  g_autofree gint64 **xs = g_new0 (gint64 *, n_charts + 1);
-  g_autofree double **ys = g_new0 (double *, n_charts + 1);
+  /* chart → its first point in the block; starts[n_charts]: all of them */
+  g_autofree gsize *starts = g_new0 (gsize, n_charts + 1);
+  g_autofree gsize *next = NULL;
+  g_autofree guint32 *sessions = g_new (guint32, n_tracks + 1);
+  g_autofree double *session_rates = g_new (double, n_sessions + 1);
   g_autoptr(GArray) series = NULL;
   g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
-  gsize n_series = 0;
+  PointsBlock *block = NULL;
+  gsize n_series = 0, n_points;
   PsMeasurementIter iter;
   PsMeasurement m;
-  PsTimelineModel *model = NULL;
   guint64 count = 0;
   gboolean cancelled = FALSE;
+
+  for (guint32 t = 0; t < n_tracks; t++)
+    sessions[t] = ps_event_store_get_track (store, t)->session;
+  for (guint session = 0; session < n_sessions; session++)
+    session_rates[session] = ps_event_store_get_n_tick_rates (store, session) <= 1
+                             ? ps_event_store_get_tick_rate (store, session, 0) : -1;
 
   ps_measurement_iter_init (&iter, store);
   while (ps_measurement_iter_next (&iter, &m))
@@ -1081,35 +1136,47 @@ build_measurement_model (ModelData    *data,
           break;
         }
       if (m.track < n_tracks && m.kind <= PS_MEASURE_MEMORY)
-        counts[(gsize)m.track * 3 + m.kind]++;
+        starts[(gsize)m.track * 3 + m.kind + 1]++;
     }
+  if (cancelled)
+    return NULL;
 
-  for (gsize i = 0; i < n_charts && !cancelled; i++)
-    if (counts[i] > 0)
-      {
-        xs[i] = g_new (gint64, counts[i]);
-        ys[i] = g_new (double, counts[i]);
-        n_series++;
-      }
-  /* Of its size at once: a series per marker instance and kind */
-  series = g_array_sized_new (FALSE, FALSE, sizeof (PsTimelineSeries), (guint)n_series);
+  /* Each chart's part of the block */
+  for (gsize i = 0; i < n_charts; i++)
+    {
+      n_series += starts[i + 1] > 0;
+      starts[i + 1] += starts[i];
+    }
+  n_points = starts[n_charts];
+  next = g_memdup2 (starts, (n_charts + 1) * sizeof (gsize));
+  block = g_atomic_rc_box_new0 (PointsBlock);
+  block->x = ps_util_alloc_for_filling ((n_points + 1) * sizeof (gint64),
+                                        n_points * sizeof (gint64) >= POPULATE_MIN_BYTES, FALSE);
+  block->values = ps_util_alloc_for_filling ((n_points + 1) * sizeof (double),
+                                             n_points * sizeof (double) >= POPULATE_MIN_BYTES, FALSE);
 
   ps_measurement_iter_init (&iter, store);
   while (!cancelled && ps_measurement_iter_next (&iter, &m))
     {
-      gsize chart, at;
+      gsize at;
 
       if (m.track >= n_tracks || m.kind > PS_MEASURE_MEMORY)
         continue;
       if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
         cancelled = TRUE;
-      chart = (gsize)m.track * 3 + m.kind;
-      at = filled[chart]++;
-      xs[chart][at] = (gint64)m.index;
-      ys[chart][at] = ps_series_measurement_value (store, &m);
+      at = next[(gsize)m.track * 3 + m.kind]++;
+      block->x[at] = (gint64)m.index;
+      block->values[at] = measurement_value (store, &m, sessions, session_rates);
+    }
+  if (cancelled)
+    {
+      points_block_release (block);
+      return NULL;
     }
 
-  for (guint32 t = 0; t < n_tracks && !cancelled; t++)
+  /* Of its size at once: a series per marker instance and kind */
+  series = g_array_sized_new (FALSE, FALSE, sizeof (PsTimelineSeries), (guint)n_series);
+  for (guint32 t = 0; t < n_tracks; t++)
     {
       const PsTrack *track = ps_event_store_get_track (store, t);
       const char *name = ps_event_store_get_string (store, track->name);
@@ -1120,13 +1187,14 @@ build_measurement_model (ModelData    *data,
           gsize chart = (gsize)t * 3 + kind;
           PsTimelineSeries one = { 0 };
 
-          if ((track->flags & kind_flags[kind]) == 0 || counts[chart] == 0)
+          if ((track->flags & kind_flags[kind]) == 0 || starts[chart + 1] == starts[chart])
             continue;
           one.track = t;
-          one.x = g_steal_pointer (&xs[chart]);
-          one.values = g_steal_pointer (&ys[chart]);
-          one.n_points = counts[chart];
-          one.take_points = TRUE;
+          one.x = block->x + starts[chart];
+          one.values = block->values + starts[chart];
+          one.n_points = starts[chart + 1] - starts[chart];
+          one.points_owner = g_atomic_rc_box_acquire (block);
+          one.points_release = points_block_release;
           one.unit_scale = 1;
           switch (kind)
             {
@@ -1150,25 +1218,11 @@ build_measurement_model (ModelData    *data,
           g_array_append_val (series, one);
         }
     }
+  /* The series hold it now */
+  points_block_release (block);
 
-  if (!cancelled)
-    model = ps_timeline_model_new (store, data->lod, (const PsTimelineSeries *)(gpointer)series->data,
-                                   series->len, TRUE);
-  else
-    for (guint i = 0; i < series->len; i++)
-      {
-        PsTimelineSeries *one = &g_array_index (series, PsTimelineSeries, i);
-
-        g_free ((gpointer)one->x);
-        g_free ((gpointer)one->values);
-      }
-  /* Those of no chart: a track without the flag of its kind */
-  for (gsize i = 0; i < n_charts; i++)
-    {
-      g_free (xs[i]);
-      g_free (ys[i]);
-    }
-  return model;
+  return ps_timeline_model_new (store, data->lod, (const PsTimelineSeries *)(gpointer)series->data,
+                                series->len, TRUE);
 }
 
 static void

@@ -29,6 +29,9 @@ struct _PsValueLod
   double  *super_max;
   double   value_min;
   double   value_max;
+  /* What holds x and values when they are not the series' own */
+  gpointer       owner;
+  GDestroyNotify owner_release;
 };
 
 /* Like fmin () and fmax (): NaN only when both are */
@@ -51,8 +54,13 @@ ps_value_lod_clear (gpointer data)
 {
   PsValueLod *self = data;
 
-  g_clear_pointer (&self->x, g_free);
-  g_clear_pointer (&self->values, g_free);
+  if (self->owner_release != NULL)
+    self->owner_release (self->owner);
+  else
+    {
+      g_free (self->x);
+      g_free (self->values);
+    }
   g_clear_pointer (&self->block_min, g_free);
   g_clear_pointer (&self->block_max, g_free);
   g_clear_pointer (&self->super_min, g_free);
@@ -71,28 +79,34 @@ ps_value_lod_new (const gint64 *x,
                                 g_memdup2 (values, n_points * sizeof (double)), n_points);
 }
 
-PsValueLod *
-ps_value_lod_new_take (gint64 *x,
-                       double *values,
-                       gsize   n_points)
+static gboolean
+x_is_sorted (const gint64 *x,
+             gsize         n_points)
+{
+  for (gsize i = 1; i < n_points; i++)
+    if (G_UNLIKELY (x[i - 1] > x[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* The series of x and values, whose extremes it computes */
+static PsValueLod *
+value_lod_new (gint64         *x,
+               double         *values,
+               gsize           n_points,
+               gpointer        owner,
+               GDestroyNotify  owner_release)
 {
   PsValueLod *self;
   gsize n_blocks = n_blocks_of (n_points, VALUE_BLOCK_SHIFT);
   gsize n_supers = n_blocks_of (n_points, VALUE_SUPER_SHIFT);
 
-  g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
-  for (gsize i = 1; i < n_points; i++)
-    if (G_UNLIKELY (x[i - 1] > x[i]))
-      {
-        g_free (x);
-        g_free (values);
-        g_return_val_if_reached (NULL);
-      }
-
   self = g_atomic_rc_box_new0 (PsValueLod);
   self->n_points = n_points;
   self->x = x;
   self->values = values;
+  self->owner = owner;
+  self->owner_release = owner_release;
   self->value_min = self->value_max = NAN;
   /* value_min_max () takes a block only when all of it lies in the
    * range: a series shorter than a block needs none. The timeline of a
@@ -134,6 +148,38 @@ ps_value_lod_new_take (gint64 *x,
     }
 
   return self;
+}
+
+PsValueLod *
+ps_value_lod_new_take (gint64 *x,
+                       double *values,
+                       gsize   n_points)
+{
+  g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
+  if (!x_is_sorted (x, n_points))
+    {
+      g_free (x);
+      g_free (values);
+      g_return_val_if_reached (NULL);
+    }
+  return value_lod_new (x, values, n_points, NULL, NULL);
+}
+
+PsValueLod *
+ps_value_lod_new_in_block (const gint64   *x,
+                           const double   *values,
+                           gsize           n_points,
+                           gpointer        owner,
+                           GDestroyNotify  owner_release)
+{
+  g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
+  g_return_val_if_fail (owner_release != NULL, NULL);
+  if (!x_is_sorted (x, n_points))
+    {
+      owner_release (owner);
+      g_return_val_if_reached (NULL);
+    }
+  return value_lod_new ((gint64 *)x, (double *)values, n_points, owner, owner_release);
 }
 
 PsValueLod *
@@ -235,38 +281,41 @@ value_min_max (const PsValueLod *self,
   *max = high;
 }
 
+/* with_values: the item's min, max, first and last too, else NaN */
 static void
 append_value_item (const PsValueLod *self,
                    gsize             lo,
                    gsize             hi,
+                   gboolean          with_values,
                    GArray           *items)
 {
   PsValueLodItem item;
 
   item.x_begin = self->x[lo];
   item.x_end = self->x[hi - 1];
-  value_min_max (self, lo, hi, &item.min, &item.max);
-  item.first = self->values[lo];
-  item.last = self->values[hi - 1];
+  if (with_values)
+    {
+      value_min_max (self, lo, hi, &item.min, &item.max);
+      item.first = self->values[lo];
+      item.last = self->values[hi - 1];
+    }
+  else
+    item.min = item.max = item.first = item.last = NAN;
   item.n_points = hi - lo;
   item.index = lo;
   g_array_append_val (items, item);
 }
 
-guint
-ps_value_lod_query (PsValueLod *self,
-                    gint64      from,
-                    gint64      to,
-                    double      x_per_pixel,
-                    GArray     *items)
+static guint
+query_items (PsValueLod *self,
+             gint64      from,
+             gint64      to,
+             double      x_per_pixel,
+             gboolean    with_values,
+             GArray     *items)
 {
   guint start_len;
   gsize k, hi;
-
-  g_return_val_if_fail (self != NULL, 0);
-  g_return_val_if_fail (items != NULL, 0);
-  g_return_val_if_fail (g_array_get_element_size (items) == sizeof (PsValueLodItem), 0);
-  g_return_val_if_fail (x_per_pixel > 0, 0);
 
   if (self->n_points == 0 || to < from)
     return 0;
@@ -276,19 +325,49 @@ ps_value_lod_query (PsValueLod *self,
   hi = value_bound (self, k, self->n_points, to, TRUE);
 
   if (k > 0)
-    append_value_item (self, k - 1, k, items);
+    append_value_item (self, k - 1, k, with_values, items);
   while (k < hi)
     {
       gint64 limit = span_lod_column_limit (from, x_per_pixel, column_of (self->x[k], from, x_per_pixel));
       gsize column_end = span_lod_gallop_to (self->x, k + 1, hi, limit);
 
-      append_value_item (self, k, column_end, items);
+      append_value_item (self, k, column_end, with_values, items);
       k = column_end;
     }
   if (hi < self->n_points)
-    append_value_item (self, hi, hi + 1, items);
+    append_value_item (self, hi, hi + 1, with_values, items);
 
   return items->len - start_len;
+}
+
+guint
+ps_value_lod_query (PsValueLod *self,
+                    gint64      from,
+                    gint64      to,
+                    double      x_per_pixel,
+                    GArray     *items)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (items != NULL, 0);
+  g_return_val_if_fail (g_array_get_element_size (items) == sizeof (PsValueLodItem), 0);
+  g_return_val_if_fail (x_per_pixel > 0, 0);
+
+  return query_items (self, from, to, x_per_pixel, TRUE, items);
+}
+
+guint
+ps_value_lod_query_counts (PsValueLod *self,
+                           gint64      from,
+                           gint64      to,
+                           double      x_per_pixel,
+                           GArray     *items)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (items != NULL, 0);
+  g_return_val_if_fail (g_array_get_element_size (items) == sizeof (PsValueLodItem), 0);
+  g_return_val_if_fail (x_per_pixel > 0, 0);
+
+  return query_items (self, from, to, x_per_pixel, FALSE, items);
 }
 
 gboolean
