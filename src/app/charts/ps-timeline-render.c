@@ -1785,6 +1785,7 @@ typedef struct
   double                 plot_left;
   double                 plot_right;
   double                 rows_top;   /* the rows' y = 0 on the surface */
+  guint                  first_row;  /* none before it reaches below the header */
   double                 ns_per_pixel;
   double                 text_height;
 } Render;
@@ -2208,13 +2209,15 @@ draw_lane_points (Render *render)
   if (!frame->has_highlight_points || frame->points_of_track == NULL)
     return;
   ps_selection_points_color (frame->dark, &color);
-  for (guint r = 0; r < model->rows->len; r++)
+  for (guint r = render->first_row; r < model->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
       double y = render->rows_top + row->y;
       PsValueLod *points;
       guint n;
 
+      if (y > frame->height)
+        break;
       if (row->kind != PS_TIMELINE_ROW_SAMPLES || row->hidden || y + row->height < PS_TIMELINE_HEADER_HEIGHT
           || y > frame->height)
         continue;
@@ -2434,11 +2437,13 @@ draw_sample_lanes (Render *render)
   guint32 last_module = G_MAXUINT32, last_pixel = 0;
   int heights[64] = { 0 };   /* by count, made when first needed */
 
-  for (guint r = 0; r < model->rows->len; r++)
+  for (guint r = render->first_row; r < model->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
       int y = (int)round (render->rows_top + row->y);
 
+      if (y > frame->height)
+        break;
       if (row->kind != PS_TIMELINE_ROW_SAMPLES || row->hidden || row->lane == NULL
           || y + row->height < PS_TIMELINE_HEADER_HEIGHT || y > frame->height)
         continue;
@@ -2876,11 +2881,13 @@ draw_labels (Render *render)
   cairo_rectangle (cr, label_width - 1, PS_TIMELINE_OVERVIEW_HEIGHT, 1, frame->height);
   cairo_fill (cr);
 
-  for (guint r = 0; r < model->rows->len; r++)
+  for (guint r = render->first_row; r < model->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
       double y = render->rows_top + row->y;
 
+      if (y > frame->height)
+        break;
       if (row->hidden || y + row->height < PS_TIMELINE_HEADER_HEIGHT || y > frame->height)
         continue;
       if ((int)r == frame->cursor_row && frame->focused)
@@ -2918,6 +2925,29 @@ draw_labels (Render *render)
     }
 }
 
+/* The first row whose bottom may reach below the header (a pixel early,
+ * for the loops that round): rows lie top to bottom, each from where the
+ * one above ends, and a CE log has hundreds of thousands of them, of
+ * which a frame draws a few */
+static guint
+first_row_in_view (const PsTimelineModel *model,
+                   double                 rows_top)
+{
+  guint low = 0, high = model->rows->len;
+
+  while (low < high)
+    {
+      guint mid = low + (high - low) / 2;
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, mid);
+
+      if (rows_top + row->y + row->height < PS_TIMELINE_HEADER_HEIGHT - 1)
+        low = mid + 1;
+      else
+        high = mid;
+    }
+  return low;
+}
+
 void
 ps_timeline_render (PsTimelineModel       *model,
                     const PsTimelineFrame *frame,
@@ -2941,6 +2971,7 @@ ps_timeline_render (PsTimelineModel       *model,
   render.plot_left = frame_label_width (frame);
   render.plot_right = frame->width;
   render.rows_top = PS_TIMELINE_HEADER_HEIGHT - frame->scroll_y;
+  render.first_row = first_row_in_view (model, render.rows_top);
   render.ns_per_pixel = (double)(frame->end - frame->begin) / ps_timeline_frame_plot_width (frame);
   pango_layout_set_text (render.layout, "0", -1);
   pango_layout_get_pixel_size (render.layout, NULL, &text_height);
@@ -2959,11 +2990,13 @@ ps_timeline_render (PsTimelineModel       *model,
       cairo_rectangle (cr, 0, 0, frame->width, frame->height - PS_TIMELINE_STATUS_HEIGHT);
       cairo_clip (cr);
     }
-  for (guint r = 0; r < model->rows->len; r++)
+  for (guint r = render.first_row; r < model->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
       double y = render.rows_top + row->y;
 
+      if (y > frame->height)
+        break;
       if (row->hidden || y + row->height < PS_TIMELINE_HEADER_HEIGHT || y > frame->height)
         continue;
       draw_focus_band (&render, row, y);

@@ -317,6 +317,11 @@ query_items (PsValueLod *self,
   guint start_len;
   gsize k, hi;
 
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (items != NULL, 0);
+  g_return_val_if_fail (g_array_get_element_size (items) == sizeof (PsValueLodItem), 0);
+  g_return_val_if_fail (x_per_pixel > 0, 0);
+
   if (self->n_points == 0 || to < from)
     return 0;
 
@@ -347,11 +352,6 @@ ps_value_lod_query (PsValueLod *self,
                     double      x_per_pixel,
                     GArray     *items)
 {
-  g_return_val_if_fail (self != NULL, 0);
-  g_return_val_if_fail (items != NULL, 0);
-  g_return_val_if_fail (g_array_get_element_size (items) == sizeof (PsValueLodItem), 0);
-  g_return_val_if_fail (x_per_pixel > 0, 0);
-
   return query_items (self, from, to, x_per_pixel, TRUE, items);
 }
 
@@ -362,11 +362,6 @@ ps_value_lod_query_counts (PsValueLod *self,
                            double      x_per_pixel,
                            GArray     *items)
 {
-  g_return_val_if_fail (self != NULL, 0);
-  g_return_val_if_fail (items != NULL, 0);
-  g_return_val_if_fail (g_array_get_element_size (items) == sizeof (PsValueLodItem), 0);
-  g_return_val_if_fail (x_per_pixel > 0, 0);
-
   return query_items (self, from, to, x_per_pixel, FALSE, items);
 }
 
