@@ -130,6 +130,12 @@ PsTimelineModel *ps_timeline_model_new     (PsEventStore           *store,
 /* Whether the timeline of a store is over the sequence of its
  * measurements (CE runs: measurements without timestamps, no spans) */
 gboolean         ps_timeline_store_has_sequence_axis (PsEventStore *store);
+/* CE runs (ps_timeline_store_has_sequence_axis ()): a chart per marker
+ * instance and kind over the measurements' sequence numbers, in the order
+ * the CE view lists its instances; NULL when cancelled. Any thread. */
+PsTimelineModel *ps_timeline_model_new_measurements (PsEventStore *store,
+                                                     PsSpanLod    *lod,
+                                                     GCancellable *cancellable);
 /* Charts of the counter tracks in counter_tracks (guint32) only, or of
  * every one when it is NULL (a run of thousands of counters shows those
  * checked in its counters view); the sample rows (a sampled run's
