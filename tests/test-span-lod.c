@@ -1097,6 +1097,65 @@ test_values (void)
   }
 }
 
+/* Series in one shared block read as the same series copied, and each
+ * gives its reference to the block back when freed */
+static void
+block_released (gpointer data)
+{
+  (*(guint *)data)++;
+}
+
+static void
+test_values_in_block (void)
+{
+  /* Two series, one short of a block and one of several blocks, in one block */
+  gsize n_short = 5, n_long = 3 * 4096 + 77, n = n_short + n_long;
+  g_autofree gint64 *x = g_new (gint64, n);
+  g_autofree double *v = g_new (double, n);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (5);
+  guint released = 0;
+  PsValueLod *first, *second;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      x[i] = i < n_short ? (gint64)i * 3 : (gint64)(i - n_short) * 2 + 1;
+      v[i] = g_rand_int_range (rand, 0, 8) == 0 ? NAN : g_rand_double_range (rand, -50, 50);
+    }
+  first = ps_value_lod_new_in_block (x, v, n_short, &released, block_released);
+  second = ps_value_lod_new_in_block (x + n_short, v + n_short, n_long, &released, block_released);
+
+  check_values (first, x, v, n_short, -5, 30, 1);
+  check_values (first, x, v, n_short, 2, 7, 0.5);
+  check_values (second, x + n_short, v + n_short, n_long, -5, 30000, 1);
+  check_values (second, x + n_short, v + n_short, n_long, 0, 30000, 300);
+  check_values (second, x + n_short, v + n_short, n_long, 1000, 9000, 5000);
+
+  /* Counted without the values: the same columns */
+  {
+    g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (PsValueLodItem));
+    g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (PsValueLodItem));
+
+    g_assert_cmpuint (ps_value_lod_query (second, 100, 20000, 37.5, items), >, 100);
+    g_assert_cmpuint (ps_value_lod_query_counts (second, 100, 20000, 37.5, counts), ==, items->len);
+    for (guint i = 0; i < items->len; i++)
+      {
+        const PsValueLodItem *item = &g_array_index (items, PsValueLodItem, i);
+        const PsValueLodItem *count = &g_array_index (counts, PsValueLodItem, i);
+
+        g_assert_cmpint (count->x_begin, ==, item->x_begin);
+        g_assert_cmpint (count->x_end, ==, item->x_end);
+        g_assert_cmpuint (count->n_points, ==, item->n_points);
+        g_assert_cmpuint (count->index, ==, item->index);
+        g_assert_true (isnan (count->min) && isnan (count->first));
+      }
+  }
+
+  ps_value_lod_unref (first);
+  g_assert_cmpuint (released, ==, 1);
+  ps_value_lod_unref (second);
+  g_assert_cmpuint (released, ==, 2);
+}
+
 static void
 test_empty_store (void)
 {
@@ -1157,6 +1216,7 @@ main (int   argc,
   g_test_add_func ("/span-lod/subset", test_subset);
   g_test_add_func ("/span-lod/marks", test_marks);
   g_test_add_func ("/span-lod/values", test_values);
+  g_test_add_func ("/span-lod/values-in-block", test_values_in_block);
   g_test_add_func ("/span-lod/empty-store", test_empty_store);
   g_test_add_func ("/span-lod/cancel", test_cancel);
 

@@ -1039,6 +1039,16 @@ test_row_labels (Fixture       *fixture,
               tooltip = ps_timeline_view_describe_at (view, label_width - 4, y);
               g_assert_nonnull (tooltip);
               g_assert_nonnull (strstr (tooltip, row->label));
+              /* and a chart's, how many values it has (written when asked for) */
+              if (row->kind == PS_TIMELINE_ROW_VALUES)
+                {
+                  gsize n_values = ps_value_lod_get_n_points (row->values);
+                  g_autofree char *counted = g_strdup_printf ("%s: %zu %s", row->label, n_values,
+                                                              n_values == 1 ? "value" : "values");
+
+                  g_assert_cmpuint (n_values, >, 0);
+                  g_assert_cmpstr (tooltip, ==, counted);
+                }
               /* Its text is drawn past the old column's edge */
               texture = render_widget (GTK_WIDGET (view));
               g_assert_cmpuint (count_pixels_unlike (texture, (int)label_width - 3, (int)y,

@@ -43,7 +43,6 @@ row_free (PsTimelineRow *row)
   if (!row->label_shared)
     g_free (row->label);
   g_free (row->tooltip);
-  g_free (row->unit);
   g_free (row->value_key);
   g_free (row);
 }
@@ -255,7 +254,7 @@ add_counter_rows (PsTimelineModel *self,
         }
       row = add_row (self, PS_TIMELINE_ROW_VALUES, t, group, track_label (store, track));
       row->values = ps_value_lod_new ((const gint64 *)(gpointer)x->data, (const double *)(gpointer)y->data, x->len);
-      row->unit = g_strdup (track->unit != 0 ? ps_event_store_get_string (store, track->unit) : "");
+      row->unit = g_intern_string (track->unit != 0 ? ps_event_store_get_string (store, track->unit) : "");
       set_value_key (self, row);
       /* A PDH counter's full path (\\Machine\Object(Instance)\Counter) */
       path = track->kind == PS_TRACK_COUNTER ? ps_event_store_get_string (store, track->category) : NULL;
@@ -442,7 +441,7 @@ add_sample_rows (PsTimelineModel *self,
       row = add_row (self, PS_TIMELINE_ROW_VALUES, total->track, group,
                      track_label (store, ps_event_store_get_track (store, total->track)));
       row->values = ps_value_lod_new (x, rates, n_bins);
-      row->unit = g_strdup (_("samples/s"));
+      row->unit = g_intern_string (_("samples/s"));
       set_value_key (self, row);
       if (source_name != NULL)
         /* Translators: a chart's tooltip: a thread, its samples of an event, how long a bin is */
@@ -829,7 +828,9 @@ add_series_rows (PsTimelineModel        *self,
 
       if (one->n_points == 0)
         {
-          if (one->take_points)
+          if (one->points_release != NULL)
+            one->points_release (one->points_owner);
+          else if (one->take_points)
             {
               g_free ((gpointer)one->x);
               g_free ((gpointer)one->values);
@@ -857,14 +858,19 @@ add_series_rows (PsTimelineModel        *self,
         row = add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, ps_util_display_text (one->label, -1));
       last_label = one->label;
       last_row = row;
-      row->values = one->take_points ? ps_value_lod_new_take ((gint64 *)one->x, (double *)one->values, one->n_points)
-                                     : ps_value_lod_new (one->x, one->values, one->n_points);
-      row->unit = g_strdup (one->unit != NULL ? one->unit : "");
+      if (one->points_release != NULL)
+        row->values = ps_value_lod_new_in_block (one->x, one->values, one->n_points, one->points_owner,
+                                                 one->points_release);
+      else if (one->take_points)
+        row->values = ps_value_lod_new_take ((gint64 *)one->x, (double *)one->values, one->n_points);
+      else
+        row->values = ps_value_lod_new (one->x, one->values, one->n_points);
+      row->unit = g_intern_string (one->unit != NULL ? one->unit : "");
       row->unit_scale = one->unit_scale > 0 ? one->unit_scale : 1;
       set_value_key (self, row);
-      row->tooltip = g_strdup_printf (ngettext ("%s: %zu value",
-                                                "%s: %zu values", one->n_points),
-                                      row->label, one->n_points);
+      /* Its tooltip is written when asked for (ps_timeline_row_tooltip ()):
+       * a CE log has a row per marker instance */
+      row->counts_values = TRUE;
       if (ps_value_lod_get_range (row->values, &x_min, &x_max, &v_min, &v_max))
         widen_extent (self, x_min, x_max);
     }
@@ -1053,6 +1059,7 @@ ps_timeline_model_free (PsTimelineModel *self)
   g_clear_pointer (&self->labels, g_hash_table_unref);
   g_clear_object (&self->labels_context);
   forget_label_column (self);
+  g_free (self->overview_busy);
   g_free (self);
 }
 
@@ -1060,6 +1067,9 @@ void
 ps_timeline_model_layout (PsTimelineModel *self)
 {
   double y = 0;
+
+  /* Rows may have come or gone: the overview counts them again */
+  g_clear_pointer (&self->overview_busy, g_free);
 
   for (guint i = 0; i < self->rows->len; i++)
     {
@@ -1775,6 +1785,7 @@ typedef struct
   double                 plot_left;
   double                 plot_right;
   double                 rows_top;   /* the rows' y = 0 on the surface */
+  guint                  first_row;  /* none before it reaches below the header */
   double                 ns_per_pixel;
   double                 text_height;
 } Render;
@@ -1972,6 +1983,19 @@ draw_span_row (Render              *render,
 }
 
 /* Values */
+
+char *
+ps_timeline_row_tooltip (const PsTimelineRow *row)
+{
+  gsize n_points;
+
+  g_return_val_if_fail (row != NULL, NULL);
+
+  if (!row->counts_values || row->values == NULL)
+    return g_strdup (row->tooltip);
+  n_points = ps_value_lod_get_n_points (row->values);
+  return g_strdup_printf (ngettext ("%s: %zu value", "%s: %zu values", n_points), row->label, n_points);
+}
 
 gboolean
 ps_timeline_row_value_range (const PsTimelineRow *row,
@@ -2185,13 +2209,15 @@ draw_lane_points (Render *render)
   if (!frame->has_highlight_points || frame->points_of_track == NULL)
     return;
   ps_selection_points_color (frame->dark, &color);
-  for (guint r = 0; r < model->rows->len; r++)
+  for (guint r = render->first_row; r < model->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
       double y = render->rows_top + row->y;
       PsValueLod *points;
       guint n;
 
+      if (y > frame->height)
+        break;
       if (row->kind != PS_TIMELINE_ROW_SAMPLES || row->hidden || y + row->height < PS_TIMELINE_HEADER_HEIGHT
           || y > frame->height)
         continue;
@@ -2411,11 +2437,13 @@ draw_sample_lanes (Render *render)
   guint32 last_module = G_MAXUINT32, last_pixel = 0;
   int heights[64] = { 0 };   /* by count, made when first needed */
 
-  for (guint r = 0; r < model->rows->len; r++)
+  for (guint r = render->first_row; r < model->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
       int y = (int)round (render->rows_top + row->y);
 
+      if (y > frame->height)
+        break;
       if (row->kind != PS_TIMELINE_ROW_SAMPLES || row->hidden || row->lane == NULL
           || y + row->height < PS_TIMELINE_HEADER_HEIGHT || y > frame->height)
         continue;
@@ -2611,6 +2639,70 @@ draw_axis (Render *render)
                     render->plot_left - HEADER_LABEL_START - HEADER_LABEL_END, 0, 0);
 }
 
+/* How busy each of columns columns of the whole run is: the time its
+ * spans covered and its values' points. Counted once for a width, as it
+ * goes over every row: a CE log has one per marker instance, hundreds of
+ * thousands, and drawing each frame counted them all again */
+static const double *
+overview_busy (Render *render,
+               guint   columns)
+{
+  PsTimelineModel *model = render->model;
+  gint64 begin = model->extent_begin, end = model->extent_end;
+  double *busy;
+  double ns_per_pixel;
+
+  if (model->overview_busy != NULL && model->overview_columns == columns
+      && model->overview_begin == begin && model->overview_end == end)
+    return model->overview_busy;
+
+  g_clear_pointer (&model->overview_busy, g_free);
+  busy = g_new0 (double, columns);
+  ns_per_pixel = (double)(end - begin) / columns;
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+      g_array_set_size (render->items, 0);
+      g_array_set_size (render->value_items, 0);
+      if (row->kind == PS_TIMELINE_ROW_SPANS && row->n_depths > 0)
+        {
+          guint n = ps_span_lod_query (model->lod, row->track, 0, begin, end,
+                                       ns_per_pixel, render->items);
+
+          /* Each column gets the time its spans covered */
+          for (guint i = 0; i < n; i++)
+            {
+              const PsSpanLodItem *item = &g_array_index (render->items, PsSpanLodItem, i);
+              double from = ((double)item->begin_ns - begin) / ns_per_pixel;
+              double to = ((double)item->end_ns - begin) / ns_per_pixel;
+              double share = item->total_ns / MAX (to - from, 1.0);
+
+              for (guint c = (guint)CLAMP (from, 0, columns - 1); c <= (guint)CLAMP (to, 0, columns - 1); c++)
+                busy[c] += share;
+            }
+        }
+      else if (row->kind == PS_TIMELINE_ROW_VALUES)
+        {
+          guint n = ps_value_lod_query_counts (row->values, begin, end, ns_per_pixel, render->value_items);
+
+          for (guint i = 0; i < n; i++)
+            {
+              const PsValueLodItem *item = &g_array_index (render->value_items, PsValueLodItem, i);
+              double c = ((double)item->x_begin - begin) / ns_per_pixel;
+
+              if (c >= 0 && c < columns)
+                busy[(guint)c] += item->n_points;
+            }
+        }
+    }
+  model->overview_busy = busy;
+  model->overview_columns = columns;
+  model->overview_begin = begin;
+  model->overview_end = end;
+  return busy;
+}
+
 /* The whole run in the top strip: where the time went, and which part is
  * shown below */
 static void
@@ -2622,52 +2714,13 @@ draw_overview (Render *render)
   PsTimelineFrame whole = *frame;
   double width = render->plot_right - render->plot_left;
   guint columns = (guint)MAX (width, 1);
-  g_autofree double *busy = g_new0 (double, columns);
+  const double *busy = overview_busy (render, columns);
   double max_busy = 0;
   double top = 2, height = PS_TIMELINE_OVERVIEW_HEIGHT - 6;
-  double ns_per_pixel;
 
   whole.begin = model->extent_begin;
   whole.end = model->extent_end;
-  ns_per_pixel = (double)(whole.end - whole.begin) / columns;
 
-  for (guint r = 0; r < model->rows->len; r++)
-    {
-      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
-
-      g_array_set_size (render->items, 0);
-      g_array_set_size (render->value_items, 0);
-      if (row->kind == PS_TIMELINE_ROW_SPANS && row->n_depths > 0)
-        {
-          guint n = ps_span_lod_query (model->lod, row->track, 0, whole.begin, whole.end,
-                                       ns_per_pixel, render->items);
-
-          /* Each column gets the time its spans covered */
-          for (guint i = 0; i < n; i++)
-            {
-              const PsSpanLodItem *item = &g_array_index (render->items, PsSpanLodItem, i);
-              double from = ((double)item->begin_ns - whole.begin) / ns_per_pixel;
-              double to = ((double)item->end_ns - whole.begin) / ns_per_pixel;
-              double share = item->total_ns / MAX (to - from, 1.0);
-
-              for (guint c = (guint)CLAMP (from, 0, columns - 1); c <= (guint)CLAMP (to, 0, columns - 1); c++)
-                busy[c] += share;
-            }
-        }
-      else if (row->kind == PS_TIMELINE_ROW_VALUES)
-        {
-          guint n = ps_value_lod_query (row->values, whole.begin, whole.end, ns_per_pixel, render->value_items);
-
-          for (guint i = 0; i < n; i++)
-            {
-              const PsValueLodItem *item = &g_array_index (render->value_items, PsValueLodItem, i);
-              double c = ((double)item->x_begin - whole.begin) / ns_per_pixel;
-
-              if (c >= 0 && c < columns)
-                busy[(guint)c] += item->n_points;
-            }
-        }
-    }
   for (guint c = 0; c < columns; c++)
     max_busy = MAX (max_busy, busy[c]);
 
@@ -2828,11 +2881,13 @@ draw_labels (Render *render)
   cairo_rectangle (cr, label_width - 1, PS_TIMELINE_OVERVIEW_HEIGHT, 1, frame->height);
   cairo_fill (cr);
 
-  for (guint r = 0; r < model->rows->len; r++)
+  for (guint r = render->first_row; r < model->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
       double y = render->rows_top + row->y;
 
+      if (y > frame->height)
+        break;
       if (row->hidden || y + row->height < PS_TIMELINE_HEADER_HEIGHT || y > frame->height)
         continue;
       if ((int)r == frame->cursor_row && frame->focused)
@@ -2870,6 +2925,29 @@ draw_labels (Render *render)
     }
 }
 
+/* The first row whose bottom may reach below the header (a pixel early,
+ * for the loops that round): rows lie top to bottom, each from where the
+ * one above ends, and a CE log has hundreds of thousands of them, of
+ * which a frame draws a few */
+static guint
+first_row_in_view (const PsTimelineModel *model,
+                   double                 rows_top)
+{
+  guint low = 0, high = model->rows->len;
+
+  while (low < high)
+    {
+      guint mid = low + (high - low) / 2;
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, mid);
+
+      if (rows_top + row->y + row->height < PS_TIMELINE_HEADER_HEIGHT - 1)
+        low = mid + 1;
+      else
+        high = mid;
+    }
+  return low;
+}
+
 void
 ps_timeline_render (PsTimelineModel       *model,
                     const PsTimelineFrame *frame,
@@ -2893,6 +2971,7 @@ ps_timeline_render (PsTimelineModel       *model,
   render.plot_left = frame_label_width (frame);
   render.plot_right = frame->width;
   render.rows_top = PS_TIMELINE_HEADER_HEIGHT - frame->scroll_y;
+  render.first_row = first_row_in_view (model, render.rows_top);
   render.ns_per_pixel = (double)(frame->end - frame->begin) / ps_timeline_frame_plot_width (frame);
   pango_layout_set_text (render.layout, "0", -1);
   pango_layout_get_pixel_size (render.layout, NULL, &text_height);
@@ -2911,11 +2990,13 @@ ps_timeline_render (PsTimelineModel       *model,
       cairo_rectangle (cr, 0, 0, frame->width, frame->height - PS_TIMELINE_STATUS_HEIGHT);
       cairo_clip (cr);
     }
-  for (guint r = 0; r < model->rows->len; r++)
+  for (guint r = render.first_row; r < model->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
       double y = render.rows_top + row->y;
 
+      if (y > frame->height)
+        break;
       if (row->hidden || y + row->height < PS_TIMELINE_HEADER_HEIGHT || y > frame->height)
         continue;
       draw_focus_band (&render, row, y);

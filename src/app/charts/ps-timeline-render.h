@@ -46,7 +46,9 @@ typedef struct
   char       *tooltip;      /* longer description of the row, or NULL */
   /* Values rows */
   PsValueLod *values;
-  char       *unit;         /* shown on the chart: "ms", "%", "MiB" */
+  const char *unit;         /* shown on the chart: "ms", "%", "MiB"; interned */
+  /* Its tooltip counts its values (ps_timeline_row_tooltip ()) */
+  gboolean    counts_values;
   double      unit_scale;   /* stored value × unit_scale = shown value */
   char       *value_key;    /* its group's label, its own and its unit:
                              * the same chart in another run has the same */
@@ -90,6 +92,13 @@ typedef struct
                                  * by label_cuts */
   GHashTable   *label_cuts;     /* a row's text → its cuts */
   double        row_labels_width;
+  /* The overview's busyness per column of the whole run, for
+   * overview_columns columns over the extent it was counted over; NULL
+   * until drawn and after the rows change (ps_timeline_model_layout ()) */
+  double       *overview_busy;
+  guint         overview_columns;
+  gint64        overview_begin;
+  gint64        overview_end;
 } PsTimelineModel;
 
 /* A value series to chart: x (nanoseconds, or sequence numbers) and values */
@@ -104,6 +113,10 @@ typedef struct
   gsize         n_points;
   /* x and values were g_malloc ()ed for the model, which frees them */
   gboolean      take_points;
+  /* Or they lie in a block shared with other series: a reference to what
+   * holds it, which the model gives to points_release when done */
+  gpointer       points_owner;
+  GDestroyNotify points_release;
 } PsTimelineSeries;
 
 /* Spans and marks come from lod (may be NULL for runs without them),
@@ -117,6 +130,12 @@ PsTimelineModel *ps_timeline_model_new     (PsEventStore           *store,
 /* Whether the timeline of a store is over the sequence of its
  * measurements (CE runs: measurements without timestamps, no spans) */
 gboolean         ps_timeline_store_has_sequence_axis (PsEventStore *store);
+/* CE runs (ps_timeline_store_has_sequence_axis ()): a chart per marker
+ * instance and kind over the measurements' sequence numbers, in the order
+ * the CE view lists its instances; NULL when cancelled. Any thread. */
+PsTimelineModel *ps_timeline_model_new_measurements (PsEventStore *store,
+                                                     PsSpanLod    *lod,
+                                                     GCancellable *cancellable);
 /* Charts of the counter tracks in counter_tracks (guint32) only, or of
  * every one when it is NULL (a run of thousands of counters shows those
  * checked in its counters view); the sample rows (a sampled run's
@@ -248,6 +267,8 @@ void    ps_timeline_render          (PsTimelineModel       *model,
                                      cairo_t               *cr,
                                      PsTimelineStats       *stats);
 
+/* The longer description of a row, or NULL */
+char    *ps_timeline_row_tooltip     (const PsTimelineRow *row);
 /* The stored values from the bottom to the top of a values row: from zero
  * (or its lowest value, below zero) to its highest value, widened to the
  * row's range in shared_ranges (may be NULL; see PsTimelineFrame); FALSE

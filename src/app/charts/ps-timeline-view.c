@@ -637,13 +637,16 @@ ps_timeline_view_describe_at (PsTimelineView *self,
     return NULL;
   if (x < label_width (self) || row->kind == PS_TIMELINE_ROW_GROUP)
     {
+      g_autofree char *tooltip = NULL;
+
       if (row->kind == PS_TIMELINE_ROW_GROUP)
         return g_strdup_printf ("%s — %s", row->label,
                                 row->collapsed ? _("click to show its rows") : _("click to hide its rows"));
+      tooltip = ps_timeline_row_tooltip (row);
       /* The whole label, which the column may show cut */
-      if (row->tooltip == NULL || strstr (row->tooltip, row->label) != NULL)
-        return g_strdup (row->tooltip != NULL ? row->tooltip : row->label);
-      return g_strdup_printf ("%s\n%s", row->label, row->tooltip);
+      if (tooltip == NULL || strstr (tooltip, row->label) != NULL)
+        return g_strdup (tooltip != NULL ? tooltip : row->label);
+      return g_strdup_printf ("%s\n%s", row->label, tooltip);
     }
 
   row_y = rows_y (self, y);
@@ -1038,132 +1041,6 @@ model_data_free (ModelData *data)
   g_free (data);
 }
 
-/* CE runs: a chart per marker instance and kind, over the measurements'
- * sequence numbers (they have no timestamps). In the order the CE view
- * lists its instances (ps_series_collect ()): by track, then duration,
- * CPU, memory. Made from the store alone, so that it can be made while
- * the run's statistics are: the points are counted first, and each chart
- * gets arrays of its exact size, which the model keeps. */
-static PsTimelineModel *
-build_measurement_model (ModelData    *data,
-                         GCancellable *cancellable)
-{
-  static const guint16 kind_flags[3] = {
-    [PS_MEASURE_DURATION] = PS_TRACK_FLAG_HAS_DURATION,
-    [PS_MEASURE_CPU] = PS_TRACK_FLAG_HAS_CPU,
-    [PS_MEASURE_MEMORY] = PS_TRACK_FLAG_HAS_MEMORY,
-  };
-  PsEventStore *store = data->store;
-  guint n_tracks = ps_event_store_get_n_tracks (store);
-  gsize n_charts = (gsize)n_tracks * 3;
-  g_autofree gsize *counts = g_new0 (gsize, n_charts + 1);
-  g_autofree gsize *filled = g_new0 (gsize, n_charts + 1);
-  g_autofree gint64 **xs = g_new0 (gint64 *, n_charts + 1);
-  g_autofree double **ys = g_new0 (double *, n_charts + 1);
-  g_autoptr(GArray) series = g_array_new (FALSE, FALSE, sizeof (PsTimelineSeries));
-  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
-  PsMeasurementIter iter;
-  PsMeasurement m;
-  PsTimelineModel *model = NULL;
-  guint64 count = 0;
-  gboolean cancelled = FALSE;
-
-  ps_measurement_iter_init (&iter, store);
-  while (ps_measurement_iter_next (&iter, &m))
-    {
-      if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
-        {
-          cancelled = TRUE;
-          break;
-        }
-      if (m.track < n_tracks && m.kind <= PS_MEASURE_MEMORY)
-        counts[(gsize)m.track * 3 + m.kind]++;
-    }
-
-  for (gsize i = 0; i < n_charts && !cancelled; i++)
-    if (counts[i] > 0)
-      {
-        xs[i] = g_new (gint64, counts[i]);
-        ys[i] = g_new (double, counts[i]);
-      }
-
-  ps_measurement_iter_init (&iter, store);
-  while (!cancelled && ps_measurement_iter_next (&iter, &m))
-    {
-      gsize chart, at;
-
-      if (m.track >= n_tracks || m.kind > PS_MEASURE_MEMORY)
-        continue;
-      if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
-        cancelled = TRUE;
-      chart = (gsize)m.track * 3 + m.kind;
-      at = filled[chart]++;
-      xs[chart][at] = (gint64)m.index;
-      ys[chart][at] = ps_series_measurement_value (store, &m);
-    }
-
-  for (guint32 t = 0; t < n_tracks && !cancelled; t++)
-    {
-      const PsTrack *track = ps_event_store_get_track (store, t);
-      const char *name = ps_event_store_get_string (store, track->name);
-      gboolean has_seconds = ps_event_store_get_n_tick_rates (store, track->session) > 0;
-
-      for (guint kind = PS_MEASURE_DURATION; kind <= PS_MEASURE_MEMORY; kind++)
-        {
-          gsize chart = (gsize)t * 3 + kind;
-          PsTimelineSeries one = { 0 };
-
-          if ((track->flags & kind_flags[kind]) == 0 || counts[chart] == 0)
-            continue;
-          one.track = t;
-          one.x = g_steal_pointer (&xs[chart]);
-          one.values = g_steal_pointer (&ys[chart]);
-          one.n_points = counts[chart];
-          one.take_points = TRUE;
-          one.unit_scale = 1;
-          switch (kind)
-            {
-            case PS_MEASURE_DURATION:
-              one.label = name;
-              one.unit = has_seconds ? "ms" : _("ticks");
-              one.unit_scale = has_seconds ? 1e3 : 1;
-              break;
-            case PS_MEASURE_CPU:
-              g_ptr_array_add (labels, g_strdup_printf (_("%s (CPU)"), name));
-              one.label = g_ptr_array_index (labels, labels->len - 1);
-              one.unit = "%";
-              break;
-            default:
-              g_ptr_array_add (labels, g_strdup_printf (_("%s (memory)"), name));
-              one.label = g_ptr_array_index (labels, labels->len - 1);
-              one.unit = C_("byte unit", "MiB");
-              one.unit_scale = 1.0 / (1024 * 1024);
-              break;
-            }
-          g_array_append_val (series, one);
-        }
-    }
-
-  if (!cancelled)
-    model = ps_timeline_model_new (store, data->lod, (const PsTimelineSeries *)(gpointer)series->data,
-                                   series->len, TRUE);
-  else
-    for (guint i = 0; i < series->len; i++)
-      {
-        PsTimelineSeries *one = &g_array_index (series, PsTimelineSeries, i);
-
-        g_free ((gpointer)one->x);
-        g_free ((gpointer)one->values);
-      }
-  /* Those of no chart: a track without the flag of its kind */
-  for (gsize i = 0; i < n_charts; i++)
-    {
-      g_free (xs[i]);
-      g_free (ys[i]);
-    }
-  return model;
-}
-
 static void
 build_model_thread (GTask        *task,
                     gpointer      source_object,
@@ -1176,7 +1053,7 @@ build_model_thread (GTask        *task,
   if (data->samples_only)
     model = ps_timeline_model_new_samples (data->store, data->sample_source, cancellable);
   else if (ps_timeline_store_has_sequence_axis (data->store))
-    model = build_measurement_model (data, cancellable);
+    model = ps_timeline_model_new_measurements (data->store, data->lod, cancellable);
   else
     model = ps_timeline_model_new_full (data->store, data->lod, NULL, 0, FALSE, data->counter_tracks,
                                         data->sample_source, cancellable);

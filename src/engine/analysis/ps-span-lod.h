@@ -184,6 +184,15 @@ PsValueLod *ps_value_lod_new           (const gint64  *x,
 PsValueLod *ps_value_lod_new_take      (gint64        *x,
                                         double        *values,
                                         gsize          n_points);
+/* The same for points that lie in a block shared with other series (a
+ * chart per CE marker instance, all in one block): x and values are
+ * neither copied nor freed; the series holds owner, which it gives to
+ * owner_release when freed */
+PsValueLod *ps_value_lod_new_in_block  (const gint64  *x,
+                                        const double  *values,
+                                        gsize          n_points,
+                                        gpointer       owner,
+                                        GDestroyNotify owner_release);
 PsValueLod *ps_value_lod_ref           (PsValueLod    *self);
 void        ps_value_lod_unref         (PsValueLod    *self);
 gsize       ps_value_lod_get_n_points  (PsValueLod    *self);
@@ -198,6 +207,13 @@ gboolean    ps_value_lod_get_range     (PsValueLod    *self,
  * last point before from and the first after to (so a line can be drawn to
  * the window's edges): at most (to - from) / x_per_pixel + 4 items. */
 guint       ps_value_lod_query         (PsValueLod    *self,
+                                        gint64         from,
+                                        gint64         to,
+                                        double         x_per_pixel,
+                                        GArray        *items);
+/* The same items without their values (min, max, first and last are NaN):
+ * where the points are and how many, for what only counts them */
+guint       ps_value_lod_query_counts  (PsValueLod    *self,
                                         gint64         from,
                                         gint64         to,
                                         double         x_per_pixel,

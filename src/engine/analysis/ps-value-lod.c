@@ -29,6 +29,9 @@ struct _PsValueLod
   double  *super_max;
   double   value_min;
   double   value_max;
+  /* What holds x and values when they are not the series' own */
+  gpointer       owner;
+  GDestroyNotify owner_release;
 };
 
 /* Like fmin () and fmax (): NaN only when both are */
@@ -51,8 +54,13 @@ ps_value_lod_clear (gpointer data)
 {
   PsValueLod *self = data;
 
-  g_clear_pointer (&self->x, g_free);
-  g_clear_pointer (&self->values, g_free);
+  if (self->owner_release != NULL)
+    self->owner_release (self->owner);
+  else
+    {
+      g_free (self->x);
+      g_free (self->values);
+    }
   g_clear_pointer (&self->block_min, g_free);
   g_clear_pointer (&self->block_max, g_free);
   g_clear_pointer (&self->super_min, g_free);
@@ -71,52 +79,107 @@ ps_value_lod_new (const gint64 *x,
                                 g_memdup2 (values, n_points * sizeof (double)), n_points);
 }
 
-PsValueLod *
-ps_value_lod_new_take (gint64 *x,
-                       double *values,
-                       gsize   n_points)
+static gboolean
+x_is_sorted (const gint64 *x,
+             gsize         n_points)
+{
+  for (gsize i = 1; i < n_points; i++)
+    if (G_UNLIKELY (x[i - 1] > x[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* The series of x and values, whose extremes it computes */
+static PsValueLod *
+value_lod_new (gint64         *x,
+               double         *values,
+               gsize           n_points,
+               gpointer        owner,
+               GDestroyNotify  owner_release)
 {
   PsValueLod *self;
   gsize n_blocks = n_blocks_of (n_points, VALUE_BLOCK_SHIFT);
   gsize n_supers = n_blocks_of (n_points, VALUE_SUPER_SHIFT);
 
-  g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
-  for (gsize i = 1; i < n_points; i++)
-    if (G_UNLIKELY (x[i - 1] > x[i]))
-      {
-        g_free (x);
-        g_free (values);
-        g_return_val_if_reached (NULL);
-      }
-
   self = g_atomic_rc_box_new0 (PsValueLod);
   self->n_points = n_points;
   self->x = x;
   self->values = values;
-  self->block_min = g_new (double, MAX (n_blocks, 1));
-  self->block_max = g_new (double, MAX (n_blocks, 1));
-  self->super_min = g_new (double, MAX (n_supers, 1));
-  self->super_max = g_new (double, MAX (n_supers, 1));
-  for (gsize b = 0; b < n_blocks; b++)
-    self->block_min[b] = self->block_max[b] = NAN;
-  for (gsize s = 0; s < n_supers; s++)
-    self->super_min[s] = self->super_max[s] = NAN;
+  self->owner = owner;
+  self->owner_release = owner_release;
   self->value_min = self->value_max = NAN;
+  /* value_min_max () takes a block only when all of it lies in the
+   * range: a series shorter than a block needs none. The timeline of a
+   * CE log has a series per marker instance, hundreds of thousands of
+   * them, most with a few dozen points. */
+  if (n_points >= VALUE_BLOCK_SIZE)
+    {
+      self->block_min = g_new (double, n_blocks);
+      self->block_max = g_new (double, n_blocks);
+      for (gsize b = 0; b < n_blocks; b++)
+        self->block_min[b] = self->block_max[b] = NAN;
+    }
+  if (n_points >= VALUE_SUPER_SIZE)
+    {
+      self->super_min = g_new (double, n_supers);
+      self->super_max = g_new (double, n_supers);
+      for (gsize s = 0; s < n_supers; s++)
+        self->super_min[s] = self->super_max[s] = NAN;
+    }
 
   for (gsize i = 0; i < n_points; i++)
     {
-      gsize b = i >> VALUE_BLOCK_SHIFT;
-      gsize s = i >> VALUE_SUPER_SHIFT;
-
-      self->block_min[b] = min_skipping_nan (self->block_min[b], values[i]);
-      self->block_max[b] = max_skipping_nan (self->block_max[b], values[i]);
-      self->super_min[s] = min_skipping_nan (self->super_min[s], values[i]);
-      self->super_max[s] = max_skipping_nan (self->super_max[s], values[i]);
       self->value_min = min_skipping_nan (self->value_min, values[i]);
       self->value_max = max_skipping_nan (self->value_max, values[i]);
     }
+  for (gsize i = 0; self->block_min != NULL && i < n_points; i++)
+    {
+      gsize b = i >> VALUE_BLOCK_SHIFT;
+
+      self->block_min[b] = min_skipping_nan (self->block_min[b], values[i]);
+      self->block_max[b] = max_skipping_nan (self->block_max[b], values[i]);
+    }
+  for (gsize i = 0; self->super_min != NULL && i < n_points; i++)
+    {
+      gsize s = i >> VALUE_SUPER_SHIFT;
+
+      self->super_min[s] = min_skipping_nan (self->super_min[s], values[i]);
+      self->super_max[s] = max_skipping_nan (self->super_max[s], values[i]);
+    }
 
   return self;
+}
+
+PsValueLod *
+ps_value_lod_new_take (gint64 *x,
+                       double *values,
+                       gsize   n_points)
+{
+  g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
+  if (!x_is_sorted (x, n_points))
+    {
+      g_free (x);
+      g_free (values);
+      g_return_val_if_reached (NULL);
+    }
+  return value_lod_new (x, values, n_points, NULL, NULL);
+}
+
+PsValueLod *
+ps_value_lod_new_in_block (const gint64   *x,
+                           const double   *values,
+                           gsize           n_points,
+                           gpointer        owner,
+                           GDestroyNotify  owner_release)
+{
+  g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
+  g_return_val_if_fail (owner_release != NULL, NULL);
+  if (!x_is_sorted (x, n_points))
+    {
+      owner_release (owner);
+      g_return_val_if_reached (NULL);
+    }
+  return value_lod_new ((gint64 *)x, (double *)values, n_points, owner, owner_release);
 }
 
 PsValueLod *
@@ -218,30 +281,38 @@ value_min_max (const PsValueLod *self,
   *max = high;
 }
 
+/* with_values: the item's min, max, first and last too, else NaN */
 static void
 append_value_item (const PsValueLod *self,
                    gsize             lo,
                    gsize             hi,
+                   gboolean          with_values,
                    GArray           *items)
 {
   PsValueLodItem item;
 
   item.x_begin = self->x[lo];
   item.x_end = self->x[hi - 1];
-  value_min_max (self, lo, hi, &item.min, &item.max);
-  item.first = self->values[lo];
-  item.last = self->values[hi - 1];
+  if (with_values)
+    {
+      value_min_max (self, lo, hi, &item.min, &item.max);
+      item.first = self->values[lo];
+      item.last = self->values[hi - 1];
+    }
+  else
+    item.min = item.max = item.first = item.last = NAN;
   item.n_points = hi - lo;
   item.index = lo;
   g_array_append_val (items, item);
 }
 
-guint
-ps_value_lod_query (PsValueLod *self,
-                    gint64      from,
-                    gint64      to,
-                    double      x_per_pixel,
-                    GArray     *items)
+static guint
+query_items (PsValueLod *self,
+             gint64      from,
+             gint64      to,
+             double      x_per_pixel,
+             gboolean    with_values,
+             GArray     *items)
 {
   guint start_len;
   gsize k, hi;
@@ -259,19 +330,39 @@ ps_value_lod_query (PsValueLod *self,
   hi = value_bound (self, k, self->n_points, to, TRUE);
 
   if (k > 0)
-    append_value_item (self, k - 1, k, items);
+    append_value_item (self, k - 1, k, with_values, items);
   while (k < hi)
     {
       gint64 limit = span_lod_column_limit (from, x_per_pixel, column_of (self->x[k], from, x_per_pixel));
       gsize column_end = span_lod_gallop_to (self->x, k + 1, hi, limit);
 
-      append_value_item (self, k, column_end, items);
+      append_value_item (self, k, column_end, with_values, items);
       k = column_end;
     }
   if (hi < self->n_points)
-    append_value_item (self, hi, hi + 1, items);
+    append_value_item (self, hi, hi + 1, with_values, items);
 
   return items->len - start_len;
+}
+
+guint
+ps_value_lod_query (PsValueLod *self,
+                    gint64      from,
+                    gint64      to,
+                    double      x_per_pixel,
+                    GArray     *items)
+{
+  return query_items (self, from, to, x_per_pixel, TRUE, items);
+}
+
+guint
+ps_value_lod_query_counts (PsValueLod *self,
+                           gint64      from,
+                           gint64      to,
+                           double      x_per_pixel,
+                           GArray     *items)
+{
+  return query_items (self, from, to, x_per_pixel, FALSE, items);
 }
 
 gboolean

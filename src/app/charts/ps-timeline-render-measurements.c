@@ -1,0 +1,197 @@
+/* ps-timeline-render-measurements.c — the timeline of a CE run: a chart per
+ * marker instance and kind
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ps-series.h"
+#include "ps-timeline-render.h"
+#include "ps-util.h"
+
+/* The points of every chart of a CE run in one block, chart after chart:
+ * a log has hundreds of thousands of marker instances, and an array of
+ * its own for each chart took longer to allocate than to fill. Each
+ * chart's series holds a reference. */
+typedef struct
+{
+  gint64 *x;
+  double *values;
+} PointsBlock;
+
+static void
+points_block_clear (gpointer data)
+{
+  PointsBlock *block = data;
+
+  g_free (block->x);
+  g_free (block->values);
+}
+
+static void
+points_block_release (gpointer block)
+{
+  g_atomic_rc_box_release_full (block, points_block_clear);
+}
+
+/* Arrays of this size or more have their pages faulted in at once */
+#define POPULATE_MIN_BYTES (1u << 20)
+
+/* A measurement's value as ps_series_measurement_value () gives it, with
+ * the rate of each session looked up once when it does not change
+ * (session_rates ≥ 0) */
+static inline double
+measurement_value (PsEventStore        *store,
+                   const PsMeasurement *m,
+                   const guint32       *sessions,
+                   const double        *session_rates)
+{
+  double rate;
+
+  if (m->kind != PS_MEASURE_DURATION)
+    return ps_series_measurement_value (store, m);
+  rate = session_rates[sessions[m->track]];
+  if (rate < 0)
+    return ps_series_measurement_value (store, m);
+  return rate > 0 ? (double)m->value.ticks / rate : (double)m->value.ticks;
+}
+
+/* CE runs: a chart per marker instance and kind, over the measurements'
+ * sequence numbers (they have no timestamps). In the order the CE view
+ * lists its instances (ps_series_collect ()): by track, then duration,
+ * CPU, memory. Made from the store alone, so that it can be made while
+ * the run's statistics are: the points are counted first, and each chart
+ * gets its part of one block, which the model keeps. */
+PsTimelineModel *
+ps_timeline_model_new_measurements (PsEventStore *store,
+                                    PsSpanLod    *lod,
+                                    GCancellable *cancellable)
+{
+  static const guint16 kind_flags[3] = {
+    [PS_MEASURE_DURATION] = PS_TRACK_FLAG_HAS_DURATION,
+    [PS_MEASURE_CPU] = PS_TRACK_FLAG_HAS_CPU,
+    [PS_MEASURE_MEMORY] = PS_TRACK_FLAG_HAS_MEMORY,
+  };
+  guint n_tracks = ps_event_store_get_n_tracks (store);
+  guint n_sessions = ps_event_store_get_n_sessions (store);
+  gsize n_charts = (gsize)n_tracks * 3;
+  /* chart → its first point in the block; starts[n_charts]: all of them */
+  g_autofree gsize *starts = g_new0 (gsize, n_charts + 1);
+  g_autofree gsize *next = NULL;
+  g_autofree guint32 *sessions = g_new (guint32, n_tracks + 1);
+  g_autofree double *session_rates = g_new (double, n_sessions + 1);
+  g_autoptr(GArray) series = NULL;
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  PointsBlock *block = NULL;
+  gsize n_series = 0, n_points;
+  PsMeasurementIter iter;
+  PsMeasurement m;
+  guint64 count = 0;
+  gboolean cancelled = FALSE;
+
+  for (guint32 t = 0; t < n_tracks; t++)
+    sessions[t] = ps_event_store_get_track (store, t)->session;
+  for (guint session = 0; session < n_sessions; session++)
+    session_rates[session] = ps_event_store_get_n_tick_rates (store, session) <= 1
+                             ? ps_event_store_get_tick_rate (store, session, 0) : -1;
+
+  ps_measurement_iter_init (&iter, store);
+  while (ps_measurement_iter_next (&iter, &m))
+    {
+      if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        {
+          cancelled = TRUE;
+          break;
+        }
+      if (m.track < n_tracks && m.kind <= PS_MEASURE_MEMORY)
+        starts[(gsize)m.track * 3 + m.kind + 1]++;
+    }
+  if (cancelled)
+    return NULL;
+
+  /* Each chart's part of the block */
+  for (gsize i = 0; i < n_charts; i++)
+    {
+      n_series += starts[i + 1] > 0;
+      starts[i + 1] += starts[i];
+    }
+  n_points = starts[n_charts];
+  next = g_memdup2 (starts, (n_charts + 1) * sizeof (gsize));
+  block = g_atomic_rc_box_new0 (PointsBlock);
+  block->x = ps_util_alloc_for_filling ((n_points + 1) * sizeof (gint64),
+                                        n_points * sizeof (gint64) >= POPULATE_MIN_BYTES, FALSE);
+  block->values = ps_util_alloc_for_filling ((n_points + 1) * sizeof (double),
+                                             n_points * sizeof (double) >= POPULATE_MIN_BYTES, FALSE);
+
+  ps_measurement_iter_init (&iter, store);
+  while (!cancelled && ps_measurement_iter_next (&iter, &m))
+    {
+      gsize at;
+
+      if (m.track >= n_tracks || m.kind > PS_MEASURE_MEMORY)
+        continue;
+      if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        cancelled = TRUE;
+      at = next[(gsize)m.track * 3 + m.kind]++;
+      block->x[at] = (gint64)m.index;
+      block->values[at] = measurement_value (store, &m, sessions, session_rates);
+    }
+  if (cancelled)
+    {
+      points_block_release (block);
+      return NULL;
+    }
+
+  /* Of its size at once: a series per marker instance and kind */
+  series = g_array_sized_new (FALSE, FALSE, sizeof (PsTimelineSeries), (guint)n_series);
+  for (guint32 t = 0; t < n_tracks; t++)
+    {
+      const PsTrack *track = ps_event_store_get_track (store, t);
+      const char *name = ps_event_store_get_string (store, track->name);
+      gboolean has_seconds = ps_event_store_get_n_tick_rates (store, track->session) > 0;
+
+      for (guint kind = PS_MEASURE_DURATION; kind <= PS_MEASURE_MEMORY; kind++)
+        {
+          gsize chart = (gsize)t * 3 + kind;
+          PsTimelineSeries one = { 0 };
+
+          if ((track->flags & kind_flags[kind]) == 0 || starts[chart + 1] == starts[chart])
+            continue;
+          one.track = t;
+          one.x = block->x + starts[chart];
+          one.values = block->values + starts[chart];
+          one.n_points = starts[chart + 1] - starts[chart];
+          one.points_owner = g_atomic_rc_box_acquire (block);
+          one.points_release = points_block_release;
+          one.unit_scale = 1;
+          switch (kind)
+            {
+            case PS_MEASURE_DURATION:
+              one.label = name;
+              one.unit = has_seconds ? "ms" : _("ticks");
+              one.unit_scale = has_seconds ? 1e3 : 1;
+              break;
+            case PS_MEASURE_CPU:
+              g_ptr_array_add (labels, g_strdup_printf (_("%s (CPU)"), name));
+              one.label = g_ptr_array_index (labels, labels->len - 1);
+              one.unit = "%";
+              break;
+            default:
+              g_ptr_array_add (labels, g_strdup_printf (_("%s (memory)"), name));
+              one.label = g_ptr_array_index (labels, labels->len - 1);
+              one.unit = C_("byte unit", "MiB");
+              one.unit_scale = 1.0 / (1024 * 1024);
+              break;
+            }
+          g_array_append_val (series, one);
+        }
+    }
+  /* The series hold it now */
+  points_block_release (block);
+
+  return ps_timeline_model_new (store, lod, (const PsTimelineSeries *)(gpointer)series->data,
+                                series->len, TRUE);
+}
