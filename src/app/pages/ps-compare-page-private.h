@@ -1,4 +1,6 @@
-/* ps-compare-page-private.h — what tests look at inside a PsComparePage
+/* ps-compare-page-private.h — what the compare page's files share
+ * (ps-compare-page-table.c, ps-compare-page-runs.c, ps-compare-page-diff.c,
+ * ps-compare-page-export.c), and what tests look at inside a PsComparePage
  *
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -9,6 +11,7 @@
 #include "ps-flame-graph.h"
 #include "ps-histogram-view.h"
 #include "ps-run-page.h"
+#include "ps-session.h"
 
 G_BEGIN_DECLS
 
@@ -20,6 +23,194 @@ typedef enum
   PS_COMPARE_FILTER_CHANGED,     /* any significant change */
   PS_COMPARE_FILTER_ONE_SIDE,    /* rows of one run only */
 } PsCompareFilter;
+
+/* The columns of the table, in the order shown. The change next to the
+ * name: what the user looks for first */
+typedef enum
+{
+  COL_NAME,
+  COL_CHANGE,
+  COL_WHY,
+  COL_KIND,
+  COL_A_COUNT,
+  COL_A_MEAN,
+  COL_A_MEDIAN,
+  COL_A_P95,
+  COL_A_TOTAL,
+  COL_B_COUNT,
+  COL_B_MEAN,
+  COL_B_MEDIAN,
+  COL_B_P95,
+  COL_B_TOTAL,
+  COL_DELTA_MEAN,
+  COL_RATIO,
+  COL_P_VALUE,
+  N_COLUMNS
+} Column;
+
+struct _PsComparePage
+{
+  GtkWidget        parent_instance;
+
+  GFile           *files[2];
+  int              chosen_sessions[2]; /* the session of each side, −1: the whole file */
+  char            *side_names[2];      /* "a.log", "nightly.log — session 9 of 14" */
+  char            *title;
+  PsRunPage       *run_pages[2];
+  PsSession       *sessions[2];
+  gulong           range_handlers[2];
+  gulong           selection_handlers[2];
+  gboolean         syncing;
+  gboolean         user_stacked;       /* the layout the user chose */
+  gboolean         narrow;             /* a run does not fit half the page */
+  gboolean         forcing_layout;     /* the page, not the user, toggles */
+  guint            narrow_idle;
+  double           offset_ms;
+  PsEventStore    *aligned_stores[2];  /* whose marks the dropdowns list */
+  GArray          *align_times[2];     /* gint64 ns per dropdown item: 0 for the start */
+  gboolean         filling_align;      /* the dropdowns are being filled */
+
+  GCancellable    *cancellable;
+  PsEventStore    *diffed_stores[2];   /* of the diff computed or being computed */
+  PsRunDiff       *diff;
+  gboolean         ready;
+  GHashTable      *renames;            /* A name → B name, matched by hand */
+  gboolean         can_match;          /* the selected row is of A only */
+  PsCallTreeDiff  *call_diff;          /* NULL unless both runs have a call tree */
+  GHashTable      *values[2];          /* row key → GArray of double, per run */
+  /* The thresholds of the verdicts; min_change is the user's */
+  PsRunDiffOptions options;
+  gboolean         list_unmatched;     /* rows of runs that share none, listed anyway */
+
+  GListStore      *rows;
+  GtkCustomFilter *filter;
+  GtkFilterListModel *filtered;
+  GtkSortListModel *sorted;
+  GtkSingleSelection *selection;
+  PsCompareFilter  filter_mode;
+  char            *search;             /* casefolded, NULL for none */
+  GtkColumnViewColumn *column_widgets[N_COLUMNS];
+
+  /* Template widgets */
+  GtkPaned        *paned;
+  GtkLabel        *title_labels[2];
+  GtkLabel        *details_label;
+  GtkLabel        *regressions_label;
+  GtkLabel        *improvements_label;
+  GtkLabel        *changed_label;
+  GtkLabel        *one_side_label;
+  GtkToggleButton *filter_all;
+  GtkToggleButton *filter_regressions;
+  GtkToggleButton *filter_improvements;
+  GtkToggleButton *filter_changed;
+  GtkToggleButton *filter_one_side;
+  GtkSearchEntry  *search_entry;
+  GtkLabel        *status_label;
+  GtkWidget       *min_change_box;
+  GtkSpinButton   *min_change_spin;
+  GtkWidget       *table_toolbar;
+  GtkStack        *table_stack;
+  GtkLabel        *unmatched_label;
+  GtkButton       *unmatched_button;
+  GtkScrolledWindow *table_window;
+  GtkLabel        *basis_label;
+  GtkSpinner      *spinner;
+  GtkLabel        *busy_label;
+  GtkLabel        *failed_label;
+  GtkColumnView   *column_view;
+  GtkStack        *view_stack;
+  GtkStackSwitcher *view_switcher;
+  PsFlameGraph    *flame_graph;
+  GtkLabel        *flame_label;
+  GtkBox          *histogram_box;
+  GtkLabel        *histogram_label;
+  PsHistogramView *histogram_view;
+  GMenuModel      *row_menu;
+  GtkPopover      *row_popover;           /* the table's context menu */
+  GtkSpinButton   *offset_spin;
+  GtkWidget       *align_box;
+  GtkLabel        *align_label;
+  GtkDropDown     *align_a_dropdown;
+  GtkDropDown     *align_b_dropdown;
+  GtkToggleButton *side_by_side_button;
+  GtkToggleButton *stacked_button;
+  GtkToggleButton *same_scale_button;
+  GtkBox          *runs_box;
+  GtkBox          *run_a_box;
+  GtkBox          *run_b_box;
+  GtkLabel        *run_a_label;
+  GtkLabel        *run_b_label;
+};
+
+/* ps-compare-page.c: the page is ready (notifies :ready), and each
+ * side's name in the header and above its run */
+void        ps_compare_page_set_ready (PsComparePage *self,
+                                       gboolean       ready);
+void        ps_compare_page_update_side_names (PsComparePage *self);
+
+/* ps-compare-page-table.c: the rows, their cells, filters and columns */
+const char *ps_compare_page_kind_label (const char *kind);
+char       *ps_compare_page_format_share (double share);
+void        ps_compare_page_update_status (PsComparePage *self);
+gboolean    ps_compare_page_filter_row_cb (gpointer item,
+                                           gpointer user_data);
+void        ps_compare_page_filter_toggled_cb (PsComparePage   *self,
+                                               GtkToggleButton *button);
+void        ps_compare_page_search_changed_cb (PsComparePage  *self,
+                                               GtkSearchEntry *entry);
+void        ps_compare_page_add_columns (PsComparePage *self);
+
+/* ps-compare-page-runs.c: the runs side by side, in step, on one scale,
+ * aligned at a mark, and the row selected in both */
+void        ps_compare_page_sync_range (PsComparePage *self,
+                                        guint          from);
+void        ps_compare_page_watch_session (PsComparePage *self,
+                                           guint          side);
+void        ps_compare_page_update_same_scale (PsComparePage *self);
+void        ps_compare_page_offset_changed_cb (PsComparePage *self,
+                                               GtkSpinButton *spin);
+void        ps_compare_page_align_changed_cb (PsComparePage *self);
+void        ps_compare_page_set_align_factories (GtkDropDown *dropdown);
+void        ps_compare_page_update_align (PsComparePage *self);
+void        ps_compare_page_layout_toggled_cb (PsComparePage   *self,
+                                               GtkToggleButton *button);
+void        ps_compare_page_apply_layout (PsComparePage *self);
+void        ps_compare_page_measure (GtkWidget      *widget,
+                                     GtkOrientation  orientation,
+                                     int             for_size,
+                                     int            *minimum,
+                                     int            *natural,
+                                     int            *minimum_baseline,
+                                     int            *natural_baseline);
+void        ps_compare_page_size_allocate (GtkWidget *widget,
+                                           int        width,
+                                           int        height,
+                                           int        baseline);
+char       *ps_compare_page_values_key (const char *kind,
+                                        const char *context,
+                                        const char *name);
+void        ps_compare_page_selected_row_changed_cb (PsComparePage *self);
+
+/* ps-compare-page-diff.c: the comparison, computed in a worker once
+ * both runs are read */
+gboolean    ps_compare_page_is_read (PsRunPageState state);
+void        ps_compare_page_update_header (PsComparePage *self);
+void        ps_compare_page_unmatched_clicked_cb (PsComparePage *self);
+void        ps_compare_page_min_change_changed_cb (PsComparePage *self,
+                                                   GtkSpinButton *spin);
+void        ps_compare_page_show_busy (PsComparePage *self,
+                                       const char    *text);
+void        ps_compare_page_update_flame_graph (PsComparePage *self);
+void        ps_compare_page_start_diff (PsComparePage *self);
+void        ps_compare_page_run_state_changed_cb (PsComparePage *self);
+
+/* ps-compare-page-export.c: the table written out, and rows matched by hand */
+void        ps_compare_page_write_table_csv (GtkColumnView *view,
+                                             GString       *out,
+                                             gpointer       user_data);
+/* Installs the actions of the table's menu (compare.*): Match With…,
+ * Undo Matches, Export as CSV… and Copy Markdown Summary */
+void        ps_compare_page_install_export_actions (GtkWidgetClass *widget_class);
 
 /* TRUE once the table shows a computed comparison */
 /* A value of the table as its cells show it: ps_compare_export_format_value ()
