@@ -370,10 +370,10 @@ track_has_readings (gpointer data)
   return wait->track != PS_NONE && count_readings (wait->store, wait->track) >= wait->n_readings;
 }
 
-/* The chart of the recording so titled */
+/* The chart of the record page titled title, or NULL */
 static PsCounterChart *
-chart_titled (PsRecordPage *page,
-              const char   *title)
+find_chart_titled (PsRecordPage *page,
+                   const char   *title)
 {
   GPtrArray *charts = ps_record_page_get_charts (page);
 
@@ -386,7 +386,7 @@ chart_titled (PsRecordPage *page,
 static gboolean
 chart_has_a_change (gpointer data)
 {
-  PsCounterChart *chart = chart_titled (data, "Process · Resident Set Size");
+  PsCounterChart *chart = find_chart_titled (data, "Process · Resident Set Size");
   GArray *changes = chart != NULL && ps_counter_chart_get_n_series (chart) > 0
                     ? ps_counter_chart_get_series_changes (chart, 0) : NULL;
 
@@ -452,7 +452,7 @@ test_live_change_mark (Fixture       *fixture,
     }
   g_assert_cmpint (rise_ns, >, 0);
 
-  chart = chart_titled (page, "Process · Resident Set Size");
+  chart = find_chart_titled (page, "Process · Resident Set Size");
   changes = ps_counter_chart_get_series_changes (chart, 0);
   g_assert_cmpuint (changes->len, >=, 1);
   change = &g_array_index (changes, PsCounterChange, 0);
@@ -682,19 +682,6 @@ test_close_last_tab (Fixture       *fixture,
   g_assert_cmpstr (ps_window_get_visible_state (fixture->window), ==, "empty");
 }
 
-
-/* The chart of the record page titled title, or NULL */
-static PsCounterChart *
-find_chart_titled (PsRecordPage *page,
-                   const char   *title)
-{
-  GPtrArray *charts = ps_record_page_get_charts (page);
-
-  for (guint i = 0; i < charts->len; i++)
-    if (g_strcmp0 (ps_counter_chart_get_title (g_ptr_array_index (charts, i)), title) == 0)
-      return g_ptr_array_index (charts, i);
-  return NULL;
-}
 
 typedef struct
 {
