@@ -128,10 +128,7 @@ double
 ps_change_points_relative_change (double a,
                                   double b)
 {
-  /* A mean of zeros computed from shifted sums can be 1e-17 rather than
-   * 0: a level that small beside the other is none, not a change of
-   * 10^18 % */
-  if (fabs (a) > 1e-12 * fabs (b))
+  if (a != 0)
     return (b - a) / fabs (a);
   if (b == 0)
     return 0;
