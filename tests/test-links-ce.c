@@ -432,27 +432,75 @@ test_range_limits_histogram (Fixture       *fixture,
   }
 }
 
-/* A log session chosen in the header is brought into view on the
- * timeline */
+/* The timeline's groups of a log session: whether each is open, and
+ * the row at the top of the rows area */
+static void
+assert_session_on_top (Run   *run,
+                       guint  log_session)
+{
+  PsTimelineModel *model = ps_timeline_view_get_model (run->view);
+  GtkAdjustment *vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (run->view));
+  int top = ps_timeline_model_row_at (model, gtk_adjustment_get_value (vadjustment) + 1);
+  const PsTimelineRow *top_row;
+  guint n_groups = 0;
+
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+      if (row->kind != PS_TIMELINE_ROW_GROUP)
+        {
+          /* Its rows are of its session */
+          g_assert_cmpuint (ps_event_store_get_track (run->store, row->track)->session, ==,
+                            ((const PsTimelineRow *)g_ptr_array_index (model->rows, row->group))->session);
+          continue;
+        }
+      n_groups++;
+      g_assert_cmpuint (row->session, <, ps_event_store_get_n_sessions (run->store));
+      g_assert_true (row->collapsed == (row->session != log_session));
+      g_assert_nonnull (strstr (row->label, row->session == 0 ? "(session 1)" : "(session 2)"));
+    }
+  g_assert_cmpuint (n_groups, >=, 2);
+  g_assert_cmpint (top, >=, 0);
+  top_row = g_ptr_array_index (model->rows, top);
+  g_assert_cmpint (top_row->kind, ==, PS_TIMELINE_ROW_GROUP);
+  g_assert_cmpuint (top_row->session, ==, log_session);
+}
+
+/* A log session chosen in the header is shown on the timeline: its
+ * rows open at the top, the other session's closed, its measurements
+ * from side to side */
 static void
 test_log_session_revealed (Fixture       *fixture,
                            gconstpointer  data)
 {
   Run run = open_demo (fixture, "regperf_CEPC_x86_6_0_3122.log");
-  const PsSessionInfo *second;
+  guint64 first, end_measurement;
   gint64 begin, end;
 
   g_assert_cmpuint (ps_event_store_get_n_sessions (run.store), ==, 2);
-  second = ps_event_store_get_session (run.store, 1);
+  g_assert_true (iterate_until (timeline_view_is_ready, run.view));
   /* Zoomed into the start of the first */
   ps_session_set_visible_range (run.session, 0, 20);
-  ps_session_get_visible_range (run.session, &begin, &end);
-  g_assert_cmpint (end, <, (gint64)second->first_measurement);
 
   ps_ce_view_set_session (run.ce_view, 1);
+  g_assert_cmpuint (ps_session_get_log_session (run.session), ==, 1);
+  g_assert_true (ps_event_store_get_session_measurements (run.store, 1, &first, &end_measurement));
+  g_assert_cmpuint (end_measurement, ==, ps_event_store_get_n_measurements (run.store));
   ps_session_get_visible_range (run.session, &begin, &end);
-  g_assert_cmpint (begin, <=, (gint64)second->first_measurement);
-  g_assert_cmpint (end, >=, (gint64)ps_event_store_get_n_measurements (run.store) - 1);
+  g_assert_cmpint (begin, ==, (gint64)first);
+  g_assert_cmpint (end, ==, (gint64)end_measurement - 1);
+  iterate_for (50);
+  assert_session_on_top (&run, 1);
+
+  /* And back */
+  ps_ce_view_set_session (run.ce_view, 0);
+  g_assert_true (ps_event_store_get_session_measurements (run.store, 0, &first, &end_measurement));
+  ps_session_get_visible_range (run.session, &begin, &end);
+  g_assert_cmpint (begin, ==, 0);
+  g_assert_cmpint (end, ==, (gint64)end_measurement - 1);
+  iterate_for (50);
+  assert_session_on_top (&run, 0);
 }
 
 int

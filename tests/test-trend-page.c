@@ -26,6 +26,7 @@
 #include "ps-compare-page-sessions.h"
 #include "ps-compare-row.h"
 #include "ps-run-page-private.h"
+#include "ps-timeline-view.h"
 #include "ps-trend-loader.h"
 #include "ps-trend-page.h"
 #include "ps-window-private.h"
@@ -478,12 +479,27 @@ test_sessions_compared (Fixture       *fixture,
   for (guint side = 0; side < 2; side++)
     {
       PsRunPage *run_page = ps_compare_page_get_run_page (compare, side);
+      PsTimelineModel *model = ps_timeline_view_get_model (ps_run_page_get_timeline_view (run_page));
       gint64 begin, end, shown_begin, shown_end;
+      guint n_open = 0;
 
       g_assert_true (ps_compare_side_get_range (run_page, ps_compare_page_get_session (compare, side), &begin, &end));
       ps_session_get_visible_range (ps_run_page_get_session (run_page), &shown_begin, &shown_end);
       g_assert_cmpint (shown_begin, ==, begin);
       g_assert_cmpint (shown_end, ==, end);
+      /* Its rows open, the other sessions' closed */
+      g_assert_nonnull (model);
+      for (guint r = 0; r < model->rows->len; r++)
+        {
+          const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+          if (row->kind == PS_TIMELINE_ROW_GROUP)
+            {
+              g_assert_true (row->collapsed == (row->session != (guint)ps_compare_page_get_session (compare, side)));
+              n_open += !row->collapsed;
+            }
+        }
+      g_assert_cmpuint (n_open, ==, 1);
     }
 
   /* One session's calls on each side, not the log's */

@@ -615,6 +615,23 @@ ps_event_store_get_session (PsEventStore *self,
   return &g_array_index (self->sessions, PsSessionInfo, session);
 }
 
+gboolean
+ps_event_store_get_session_measurements (PsEventStore *self,
+                                         guint32       session,
+                                         guint64      *first,
+                                         guint64      *end)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), FALSE);
+
+  if (session >= self->sessions->len)
+    return FALSE;
+  *first = g_array_index (self->sessions, PsSessionInfo, session).first_measurement;
+  *end = session + 1 < self->sessions->len
+         ? g_array_index (self->sessions, PsSessionInfo, session + 1).first_measurement
+         : self->n_measurements;
+  return *end > *first;
+}
+
 void
 ps_event_store_set_session_end (PsEventStore *self,
                                 guint32       session,

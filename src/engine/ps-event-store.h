@@ -353,6 +353,12 @@ guint32        ps_event_store_add_session        (PsEventStore   *self,
 guint          ps_event_store_get_n_sessions     (PsEventStore   *self);
 const PsSessionInfo *ps_event_store_get_session  (PsEventStore   *self,
                                                   guint32         session);
+/* The measurements of a session, first up to (not including) end, in
+ * the order of the store; FALSE when it has none */
+gboolean       ps_event_store_get_session_measurements (PsEventStore *self,
+                                                        guint32       session,
+                                                        guint64      *first,
+                                                        guint64      *end);
 void           ps_event_store_set_session_end    (PsEventStore   *self,
                                                   guint32         session,
                                                   guint64         last_line);

@@ -44,6 +44,7 @@ row_free (PsTimelineRow *row)
     g_free (row->label);
   g_free (row->tooltip);
   g_free (row->value_key);
+  g_free (row->match_label);
   g_free (row);
 }
 
@@ -61,6 +62,7 @@ add_row (PsTimelineModel   *self,
   row->group = group;
   row->label = label;
   row->unit_scale = 1;
+  row->session = G_MAXUINT;
   g_ptr_array_add (self->rows, row);
   return row;
 }
@@ -72,8 +74,9 @@ set_value_key (PsTimelineModel *self,
                PsTimelineRow   *row)
 {
   const PsTimelineRow *group = row->group < self->rows->len ? g_ptr_array_index (self->rows, row->group) : NULL;
+  const char *group_label = group == NULL ? "" : group->match_label != NULL ? group->match_label : group->label;
 
-  row->value_key = g_strdup_printf ("%s\x1f%s\x1f%s", group != NULL ? group->label : "", row->label,
+  row->value_key = g_strdup_printf ("%s\x1f%s\x1f%s", group_label, row->label,
                                     row->unit != NULL ? row->unit : "");
 }
 
@@ -147,7 +150,8 @@ add_span_rows (PsTimelineModel *self)
 
           group = self->rows->len;
           group_session = track->session;
-          add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT, label);
+          add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT, label)->session = n_sessions > 1 ? track->session
+                                                                                                 : G_MAXUINT;
         }
 
       row = add_row (self, PS_TIMELINE_ROW_SPANS, t, group, track_label (store, track));
@@ -811,8 +815,10 @@ add_series_rows (PsTimelineModel        *self,
                  const PsTimelineSeries *series,
                  guint                   n_series)
 {
+  gboolean per_session = ps_event_store_get_n_sessions (self->store) > 1;
   guint group = G_MAXUINT;
   guint32 group_category = PS_NONE;
+  guint32 group_session = G_MAXUINT;
   /* The last row's series label and row */
   const char *last_label = NULL;
   PsTimelineRow *last_row = NULL;
@@ -822,6 +828,7 @@ add_series_rows (PsTimelineModel        *self,
       const PsTimelineSeries *one = &series[i];
       const PsTrack *track = ps_event_store_get_track (self->store, one->track);
       guint32 category = track != NULL ? track->category : 0;
+      guint32 session = track != NULL && per_session ? track->session : G_MAXUINT;
       PsTimelineRow *row;
       gint64 x_min, x_max;
       double v_min, v_max;
@@ -837,15 +844,28 @@ add_series_rows (PsTimelineModel        *self,
             }
           continue;
         }
-      /* CE: one group per application */
-      if (group == G_MAXUINT || category != group_category)
+      /* CE: one group per application, and per session in appended
+       * logs, where each session registers its applications anew */
+      if (group == G_MAXUINT || category != group_category || session != group_session)
         {
-          const char *name = ps_event_store_get_string (self->store, category);
+          const char *raw = ps_event_store_get_string (self->store, category);
+          char *name = raw != NULL && *raw != '\0' ? ps_util_display_text (raw, -1) : g_strdup (_("Markers"));
+          PsTimelineRow *group_row;
 
           group = self->rows->len;
           group_category = category;
-          add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT,
-                   name != NULL && *name != '\0' ? ps_util_display_text (name, -1) : g_strdup (_("Markers")));
+          group_session = session;
+          if (session == G_MAXUINT)
+            group_row = add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT, name);
+          else
+            {
+              /* Translators: an application's rows, or a thread, of one
+               * of the runs appended to one log */
+              group_row = add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT,
+                                   g_strdup_printf (_("%s (session %u)"), name, session + 1));
+              group_row->match_label = name;
+            }
+          group_row->session = session;
         }
       /* The instances of one marker, one after another: their text once,
        * which also spares the label column hashing each row's */

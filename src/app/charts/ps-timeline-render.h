@@ -59,6 +59,13 @@ typedef struct
   PsSampleLane *lane;
   /* Groups */
   gboolean    collapsed;
+  /* The log session whose rows it holds, G_MAXUINT when the run has one
+   * session or the group is not one session's */
+  guint       session;
+  /* What charts in it are matched by with the same charts of another
+   * run or session (value_key), when that is not its label: the label
+   * without its session */
+  char       *match_label;
   /* Layout (ps_timeline_model_layout) */
   gboolean    hidden;       /* in a collapsed group */
   double      y;            /* from the top of the rows area */

@@ -76,6 +76,7 @@ struct _PsTimelineView
   gulong           focus_handler;
   gulong           points_handler;
   gulong           reveal_handler;
+  gulong           log_session_handler;
   /* What of the session's choice the view has followed (another view
    * chose it, or this one) */
   GArray          *followed_focus;   /* guint32 */
@@ -143,6 +144,7 @@ static void follow_session (PsTimelineView *self);
 static void forget_followed (PsTimelineView *self);
 static void highlight_changed_cb (PsTimelineView *self);
 static void points_changed_cb (PsTimelineView *self);
+static void show_log_session (PsTimelineView *self);
 
 /* Ranges */
 
@@ -1006,10 +1008,11 @@ model_built_cb (GObject      *object,
   self->model = model;
   self->model_serial++;
 
-  /* A new session shows the whole run, as far as the model found it, and
-   * what was chosen meanwhile */
+  /* A new session shows the whole run, as far as the model found it, or
+   * the session of the log chosen, and what was chosen meanwhile */
   ps_timeline_view_reset_zoom (self);
   update_adjustments (self);
+  show_log_session (self);
   forget_followed (self);
   follow_session (self);
   if (ps_session_get_highlight (self->session) != NULL)
@@ -1484,6 +1487,64 @@ reveal_cb (PsTimelineView *self,
     reveal_range (self, begin, end, TRUE);
 }
 
+/* The session of an appended log chosen in another view
+ * (ps_session_get_log_session ()): its groups open, the first at the top,
+ * the other sessions' groups closed, and its part of the run in view */
+static void
+show_log_session (PsTimelineView *self)
+{
+  guint chosen = self->session != NULL ? ps_session_get_log_session (self->session) : G_MAXUINT;
+  const PsTimelineRow *first = NULL;
+  gint64 begin = G_MAXINT64, end = G_MININT64;
+  gboolean changed = FALSE;
+
+  if (self->model == NULL || chosen == G_MAXUINT)
+    return;
+  for (guint r = 0; r < self->model->rows->len; r++)
+    {
+      PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
+      const PsTimelineRow *group = row->group < r ? g_ptr_array_index (self->model->rows, row->group) : NULL;
+      gint64 x_min, x_max;
+      double v_min, v_max;
+
+      if (row->kind == PS_TIMELINE_ROW_GROUP && row->session != G_MAXUINT)
+        {
+          gboolean collapsed = row->session != chosen;
+
+          changed |= collapsed != row->collapsed;
+          row->collapsed = collapsed;
+          if (!collapsed && first == NULL)
+            first = row;
+        }
+      else if (group != NULL && group->session == chosen && row->values != NULL
+               && ps_value_lod_get_range (row->values, &x_min, &x_max, &v_min, &v_max))
+        {
+          begin = MIN (begin, x_min);
+          end = MAX (end, x_max);
+        }
+    }
+  if (first == NULL)
+    return;
+  if (changed)
+    {
+      ps_timeline_model_layout (self->model);
+      update_adjustments (self);
+    }
+  if (self->vadjustment != NULL)
+    gtk_adjustment_set_value (self->vadjustment, first->y);
+  /* Over the sequence of measurements, its first to its last */
+  if (self->model->sequence_axis)
+    {
+      guint64 first_measurement, end_measurement;
+
+      if (ps_event_store_get_session_measurements (self->model->store, chosen, &first_measurement, &end_measurement))
+        begin = (gint64)first_measurement, end = (gint64)end_measurement - 1;
+    }
+  if (begin <= end)
+    set_visible (self, (double)begin, (double)end);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 /* A new model follows the session's choice from the start */
 static void
 forget_followed (PsTimelineView *self)
@@ -1508,6 +1569,7 @@ drop_session (PsTimelineView *self)
       g_clear_signal_handler (&self->focus_handler, self->session);
       g_clear_signal_handler (&self->points_handler, self->session);
       g_clear_signal_handler (&self->reveal_handler, self->session);
+      g_clear_signal_handler (&self->log_session_handler, self->session);
     }
   forget_followed (self);
   if (self->cancellable != NULL)
@@ -1560,6 +1622,8 @@ ps_timeline_view_set_session (PsTimelineView *self,
                                                        G_CALLBACK (points_changed_cb), self);
       self->reveal_handler = g_signal_connect_swapped (session, "reveal",
                                                        G_CALLBACK (reveal_cb), self);
+      self->log_session_handler = g_signal_connect_swapped (session, "log-session-changed",
+                                                            G_CALLBACK (show_log_session), self);
       ps_session_ensure_lod (session);
       lod_ready_cb (self);
     }

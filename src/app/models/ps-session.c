@@ -38,6 +38,7 @@ struct _PsSession
 
   GArray       *counter_tracks;   /* guint32, sorted; NULL: every one */
   guint32       sample_source;    /* the chosen event, PS_NONE: every one */
+  guint         log_session;      /* G_MAXUINT: no one session */
 
   GArray       *focus_tracks;     /* guint32, in the order given */
   guint64       selected_span;
@@ -78,6 +79,7 @@ enum {
   FOCUS_CHANGED,
   HIGHLIGHT_MEASUREMENTS_CHANGED,
   REVEAL,
+  LOG_SESSION_CHANGED,
   N_SIGNALS
 };
 
@@ -696,6 +698,12 @@ ps_session_class_init (PsSessionClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
+  signals[LOG_SESSION_CHANGED] =
+    g_signal_new ("log-session-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
 }
 
 static void
@@ -704,6 +712,7 @@ ps_session_init (PsSession *self)
   self->visible_end_ns = 1;
   self->focus_tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->sample_source = PS_NONE;
+  self->log_session = G_MAXUINT;
   self->selected_span = PS_SESSION_NO_SPAN;
   self->selected_mark = PS_SESSION_NO_MARK;
   self->selected_measurement = PS_SESSION_NO_MEASUREMENT;
@@ -1341,6 +1350,26 @@ ps_session_get_highlight_points_description (PsSession *self)
   g_return_val_if_fail (PS_IS_SESSION (self), NULL);
 
   return self->highlight_points != NULL ? self->points_description : NULL;
+}
+
+guint
+ps_session_get_log_session (PsSession *self)
+{
+  g_return_val_if_fail (PS_IS_SESSION (self), G_MAXUINT);
+
+  return self->log_session;
+}
+
+void
+ps_session_set_log_session (PsSession *self,
+                            guint      log_session)
+{
+  g_return_if_fail (PS_IS_SESSION (self));
+
+  if (self->log_session == log_session)
+    return;
+  self->log_session = log_session;
+  g_signal_emit (self, signals[LOG_SESSION_CHANGED], 0);
 }
 
 void

@@ -177,6 +177,15 @@ void          ps_session_reveal              (PsSession     *self,
                                               gint64         begin_ns,
                                               gint64         end_ns);
 
+/* The session of an appended log (a CE log's runs, one after another)
+ * that a view chose: the views that show time (the timeline) show its
+ * rows and its part of the run, the other sessions' rows closed.
+ * G_MAXUINT (the default): no one session. "log-session-changed" is
+ * emitted on a change. */
+guint         ps_session_get_log_session     (PsSession     *self);
+void          ps_session_set_log_session     (PsSession     *self,
+                                              guint          log_session);
+
 /* The counter tracks the timeline charts: the ones checked in a counter
  * run's view ("counter-tracks-changed"). NULL (the default) for every
  * counter track: other runs chart all of theirs. */

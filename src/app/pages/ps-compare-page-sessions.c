@@ -103,34 +103,34 @@ ps_compare_side_get_range (PsRunPage *page,
                            gint64    *end)
 {
   PsEventStore *store;
-  guint n_sessions;
+  guint64 first, end_measurement;
 
   g_return_val_if_fail (PS_IS_RUN_PAGE (page), FALSE);
 
   store = ps_run_page_get_store (page);
-  n_sessions = n_sessions_read (page);
-  if (session < 0 || (guint)session >= n_sessions || !ps_timeline_store_has_sequence_axis (store))
+  if (session < 0 || (guint)session >= n_sessions_read (page) || !ps_timeline_store_has_sequence_axis (store)
+      || !ps_event_store_get_session_measurements (store, (guint32)session, &first, &end_measurement))
     return FALSE;
-  *begin = (gint64)ps_event_store_get_session (store, (guint32)session)->first_measurement;
-  *end = (guint)session + 1 < n_sessions
-         ? (gint64)ps_event_store_get_session (store, (guint32)session + 1)->first_measurement
-         : (gint64)ps_event_store_get_n_measurements (store);
-  return *end > *begin;
+  *begin = (gint64)first;
+  *end = (gint64)end_measurement - 1;
+  return TRUE;
 }
 
-/* The CE view on the session, and the timeline on its measurements */
+/* The CE view on the session, and the timeline on its rows and
+ * measurements, also when it is the session the view starts on */
 static void
 show_now (PsRunPage *page,
           guint      session)
 {
   PsCeView *view = ps_run_page_get_ce_view (page);
   PsSession *shown = ps_run_page_get_session (page);
-  gint64 begin, end;
 
-  if (view != NULL && session < n_sessions_read (page))
+  if (session >= n_sessions_read (page))
+    return;
+  if (view != NULL)
     ps_ce_view_set_session (view, session);
-  if (shown != NULL && ps_compare_side_get_range (page, (int)session, &begin, &end))
-    ps_session_set_visible_range (shown, begin, end);
+  if (shown != NULL)
+    ps_session_set_log_session (shown, session);
 }
 
 static void

@@ -39,7 +39,8 @@ char     *ps_compare_side_dup_tab_title  (PsRunPage  *page_a,
                                           PsRunPage  *page_b,
                                           int         session_b);
 /* The session's measurements on the page's timeline over their sequence
- * numbers, [begin, end); FALSE for a whole file or a timeline over time */
+ * numbers, the first to the last; FALSE for a whole file or a timeline
+ * over time */
 gboolean  ps_compare_side_get_range      (PsRunPage  *page,
                                           int         session,
                                           gint64     *begin,

@@ -213,7 +213,8 @@ thread_label (PsEventStore *store,
     }
 
   if (ps_event_store_get_n_sessions (store) > 1)
-    /* Translators: a thread of one of the runs appended to one log */
+    /* Translators: an application's rows, or a thread, of one
+     * of the runs appended to one log */
     return g_strdup_printf (_("%s (session %u)"), label, track->session + 1);
   return g_steal_pointer (&label);
 }

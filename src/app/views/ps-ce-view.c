@@ -1125,17 +1125,12 @@ update_summary (PsCeView          *self,
     gtk_grid_attach (grid, summary_label (headings[i], i > 0, TRUE), i, 0, 1, 1);
 
   /* Line the charts up on the session's events */
-  if (self->session < ps_event_store_get_n_sessions (store))
-    {
-      const PsSessionInfo *info = ps_event_store_get_session (store, self->session);
-      guint64 first = info->first_measurement;
-      guint64 last = ps_event_store_get_n_measurements (store);
+  {
+    guint64 first, end;
 
-      if (self->session + 1 < ps_event_store_get_n_sessions (store))
-        last = ps_event_store_get_session (store, self->session + 1)->first_measurement;
-      if (last > first)
-        ps_series_chart_set_x_range (chart, first, last - 1);
-    }
+    if (ps_event_store_get_session_measurements (store, self->session, &first, &end))
+      ps_series_chart_set_x_range (chart, first, end - 1);
+  }
   gtk_widget_set_visible (GTK_WIDGET (chart), TRUE);
 }
 
@@ -1653,22 +1648,13 @@ follow_session (PsCeView *self)
   self->following = FALSE;
 }
 
-/* The log session chosen in the drop-down: its measurements on the
- * timeline */
+/* The log session chosen in the drop-down: its rows and measurements
+ * on the timeline */
 static void
 reveal_log_session (PsCeView *self)
 {
-  PsEventStore *store = self->analysis != NULL ? self->analysis->store : NULL;
-  guint n_sessions = store != NULL ? ps_event_store_get_n_sessions (store) : 0;
-  guint64 first, last;
-
-  if (self->run_session == NULL || self->session >= n_sessions)
-    return;
-  first = ps_event_store_get_session (store, self->session)->first_measurement;
-  last = self->session + 1 < n_sessions ? ps_event_store_get_session (store, self->session + 1)->first_measurement
-                                        : ps_event_store_get_n_measurements (store);
-  if (last > first)
-    ps_session_reveal (self->run_session, (gint64)first, (gint64)last - 1);
+  if (self->run_session != NULL)
+    ps_session_set_log_session (self->run_session, self->session);
 }
 
 void
