@@ -31,7 +31,7 @@ typedef enum
   PS_TIMELINE_ROW_SAMPLES, /* a thread's samples, a tick each */
 } PsTimelineRowKind;
 
-/* The samples of one thread in time order (ps-timeline-render.c) */
+/* The samples of one thread in time order (ps-timeline-render-samples.c) */
 typedef struct _PsSampleLane PsSampleLane;
 
 typedef struct
