@@ -19,10 +19,12 @@
  *
  * The model is built in a worker thread once the session's index is ready;
  * CE runs collect their measurements into charts there.
+ *
+ * What a frame shows and says is in ps-timeline-view-draw.c, what the view
+ * follows of the other views' choices in ps-timeline-view-follow.c, and
+ * the pointer and the keyboard in ps-timeline-view-input.c.
  */
 #include "config.h"
-
-#include <inttypes.h>
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -30,84 +32,14 @@
 
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
-#include "ps-picture-source.h"
 #include "ps-selection-util.h"
-#include "ps-timeline-view.h"
-#include "ps-util.h"
-#include "ps-view-util.h"
+#include "ps-timeline-view-private.h"
 
 #define MIN_VISIBLE_NS    1000          /* 1 µs across the plot */
 #define MIN_VISIBLE_STEPS 10            /* on a sequence axis */
 #define MAX_SEQUENCE_SPAN 100.0         /* times the run's sequence shown */
-#define ZOOM_STEP         1.5
-#define PAN_FRACTION      0.1
-#define DRAG_THRESHOLD    4.0
 #define HIT_SLOP_PIXELS   3.0
-#define POINT_SLOP_PIXELS 8.0
 #define MIN_REVEAL_PIXELS 40.0
-
-typedef enum
-{
-  DRAG_NONE,
-  DRAG_SELECT,
-  DRAG_PAN,
-  DRAG_OVERVIEW,
-} DragMode;
-
-struct _PsTimelineView
-{
-  GtkWidget        parent_instance;
-
-  PsSession       *session;
-  PsRunAnalysis   *analysis;
-  PsTimelineModel *model;
-  /* Counts the models installed; the last frame drew model number
-   * drawn_serial */
-  guint            model_serial;
-  guint            drawn_serial;
-  GCancellable    *cancellable;
-  GCancellable    *samples_cancellable;  /* sample rows of another source */
-  gulong           visible_handler;
-  gulong           selection_handler;
-  gulong           lod_handler;
-  gulong           highlight_handler;
-  gulong           counter_tracks_handler;
-  gulong           sample_source_handler;
-  gulong           focus_handler;
-  gulong           points_handler;
-  gulong           reveal_handler;
-  gulong           log_session_handler;
-  /* What of the session's choice the view has followed (another view
-   * chose it, or this one) */
-  GArray          *followed_focus;   /* guint32 */
-  guint64          followed_span;
-  guint64          followed_mark;
-  guint64          followed_measurement;
-
-  GtkAdjustment   *hadjustment;
-  GtkAdjustment   *vadjustment;
-  guint            hscroll_policy : 1;
-  guint            vscroll_policy : 1;
-  gboolean         updating_adjustments;
-
-  DragMode         drag_mode;
-  double           drag_start_x;
-  double           drag_start_y;
-  gint64           drag_begin;    /* the visible range when the drag began */
-  gint64           drag_end;
-  gint64           drag_anchor;   /* where a selection began */
-  double           zoom_scale;    /* pinch: the scale handled so far */
-  double           pointer_x;     /* where Ctrl+scroll zooms around */
-
-  guint64          cursor_span;
-  int              cursor_row;
-  char            *status;        /* about the cursor's span, one line */
-  char            *highlight_status; /* what is highlighted, else */
-  PsTimelineStats  stats;
-  GtkWidget       *picture_menu;  /* the context menu, once shown */
-  guint            keep_cursor_id; /* brings the cursor's row back into view */
-  GHashTable      *shared_ranges;  /* value key → PsTimelineValueRange, or NULL */
-};
 
 enum {
   PROP_0,
@@ -130,21 +62,9 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static void ps_timeline_view_picture_source_init (PsPictureSourceInterface *iface);
-
 G_DEFINE_FINAL_TYPE_WITH_CODE (PsTimelineView, ps_timeline_view, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, NULL)
                                G_IMPLEMENT_INTERFACE (PS_TYPE_PICTURE_SOURCE, ps_timeline_view_picture_source_init))
-
-static void update_adjustments (PsTimelineView *self);
-static void update_accessible (PsTimelineView *self);
-static void toggle_group (PsTimelineView *self,
-                          int             index);
-static void follow_session (PsTimelineView *self);
-static void forget_followed (PsTimelineView *self);
-static void highlight_changed_cb (PsTimelineView *self);
-static void points_changed_cb (PsTimelineView *self);
-static void show_log_session (PsTimelineView *self);
 
 /* Ranges */
 
@@ -155,10 +75,10 @@ min_visible (PsTimelineView *self)
 }
 
 /* Sets the visible range, kept inside the run and at least the minimum */
-static void
-set_visible (PsTimelineView *self,
-             double          begin,
-             double          end)
+void
+ps_timeline_view_set_visible (PsTimelineView *self,
+                              double          begin,
+                              double          end)
 {
   double extent_begin, extent_end, length;
 
@@ -174,10 +94,10 @@ set_visible (PsTimelineView *self,
   ps_session_set_visible_range (self->session, (gint64)floor (begin), (gint64)floor (begin + length));
 }
 
-static void
-get_visible (PsTimelineView *self,
-             gint64         *begin,
-             gint64         *end)
+void
+ps_timeline_view_get_visible (PsTimelineView *self,
+                              gint64         *begin,
+                              gint64         *end)
 {
   *begin = 0;
   *end = 1;
@@ -194,33 +114,33 @@ points_of_track (gpointer data,
 
 /* The width of the label column at the view's width, or at another one
  * (a picture's) */
-static double
-label_width_at (PsTimelineView *self,
-                int             width)
+double
+ps_timeline_view_label_width_at (PsTimelineView *self,
+                                 int             width)
 {
   if (self->model == NULL)
     return PS_TIMELINE_LABEL_WIDTH;
   return ps_timeline_model_label_width (self->model, gtk_widget_get_pango_context (GTK_WIDGET (self)), width);
 }
 
-static double
-label_width (PsTimelineView *self)
+double
+ps_timeline_view_label_width (PsTimelineView *self)
 {
-  return label_width_at (self, gtk_widget_get_width (GTK_WIDGET (self)));
+  return ps_timeline_view_label_width_at (self, gtk_widget_get_width (GTK_WIDGET (self)));
 }
 
-static void
-fill_frame (PsTimelineView  *self,
-            PsTimelineFrame *frame)
+void
+ps_timeline_view_fill_frame (PsTimelineView  *self,
+                             PsTimelineFrame *frame)
 {
   GtkWidget *widget = GTK_WIDGET (self);
 
   memset (frame, 0, sizeof *frame);
   frame->width = gtk_widget_get_width (widget);
   frame->height = gtk_widget_get_height (widget);
-  frame->label_width = label_width (self);
+  frame->label_width = ps_timeline_view_label_width (self);
   frame->scroll_y = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
-  get_visible (self, &frame->begin, &frame->end);
+  ps_timeline_view_get_visible (self, &frame->begin, &frame->end);
   if (self->session != NULL)
     {
       frame->has_selection = ps_session_get_selection (self->session, &frame->selection_begin,
@@ -276,17 +196,17 @@ ps_timeline_view_x_of (PsTimelineView *self,
 
   g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), 0);
 
-  fill_frame (self, &frame);
+  ps_timeline_view_fill_frame (self, &frame);
   return ps_timeline_frame_x_of (&frame, (double)value);
 }
 
-static double
-value_at (PsTimelineView *self,
-          double          x)
+double
+ps_timeline_view_value_at (PsTimelineView *self,
+                           double          x)
 {
   PsTimelineFrame frame;
 
-  fill_frame (self, &frame);
+  ps_timeline_view_fill_frame (self, &frame);
   return ps_timeline_frame_value_at (&frame, x);
 }
 
@@ -304,14 +224,14 @@ ps_timeline_view_zoom (PsTimelineView *self,
 
   if (self->model == NULL || factor <= 0)
     return;
-  get_visible (self, &begin, &end);
-  anchor = value_at (self, CLAMP (anchor_x, label_width (self), gtk_widget_get_width (GTK_WIDGET (self))));
+  ps_timeline_view_get_visible (self, &begin, &end);
+  anchor = ps_timeline_view_value_at (self, CLAMP (anchor_x, ps_timeline_view_label_width (self), gtk_widget_get_width (GTK_WIDGET (self))));
   length = (double)(end - begin) / factor;
   length = MAX (length, (double)min_visible (self));
   /* The point under the anchor stays where it is */
-  set_visible (self,
-               anchor - (anchor - (double)begin) / (double)(end - begin) * length,
-               anchor - (anchor - (double)begin) / (double)(end - begin) * length + length);
+  ps_timeline_view_set_visible (self,
+                                anchor - (anchor - (double)begin) / (double)(end - begin) * length,
+                                anchor - (anchor - (double)begin) / (double)(end - begin) * length + length);
 }
 
 void
@@ -320,17 +240,17 @@ ps_timeline_view_reset_zoom (PsTimelineView *self)
   g_return_if_fail (PS_IS_TIMELINE_VIEW (self));
 
   if (self->model != NULL)
-    set_visible (self, (double)self->model->extent_begin, (double)self->model->extent_end);
+    ps_timeline_view_set_visible (self, (double)self->model->extent_begin, (double)self->model->extent_end);
 }
 
-static void
-zoom_to (PsTimelineView *self,
-         gint64          begin,
-         gint64          end)
+void
+ps_timeline_view_zoom_to (PsTimelineView *self,
+                          gint64          begin,
+                          gint64          end)
 {
   double margin = (double)(end - begin) * 0.05;
 
-  set_visible (self, (double)begin - margin, (double)end + margin);
+  ps_timeline_view_set_visible (self, (double)begin - margin, (double)end + margin);
 }
 
 void
@@ -341,46 +261,46 @@ ps_timeline_view_zoom_to_selection (PsTimelineView *self)
   g_return_if_fail (PS_IS_TIMELINE_VIEW (self));
 
   if (self->session != NULL && ps_session_get_selection (self->session, &begin, &end))
-    zoom_to (self, begin, end);
+    ps_timeline_view_zoom_to (self, begin, end);
 }
 
-static double
-cursor_anchor_x (PsTimelineView *self)
+double
+ps_timeline_view_cursor_anchor_x (PsTimelineView *self)
 {
   const PsSpan *span;
 
   if (self->cursor_span != PS_SPAN_LOD_NO_SPAN && self->model != NULL
       && (span = ps_event_store_get_span (self->model->store, self->cursor_span)) != NULL)
     return ps_timeline_view_x_of (self, span->begin_ns + (span->end_ns - span->begin_ns) / 2);
-  return label_width (self) + (gtk_widget_get_width (GTK_WIDGET (self)) - label_width (self)) / 2.0;
+  return ps_timeline_view_label_width (self) + (gtk_widget_get_width (GTK_WIDGET (self)) - ps_timeline_view_label_width (self)) / 2.0;
 }
 
-static void
-pan (PsTimelineView *self,
-     double          fraction)
+void
+ps_timeline_view_pan (PsTimelineView *self,
+                      double          fraction)
 {
   gint64 begin, end;
   double shift;
 
-  get_visible (self, &begin, &end);
+  ps_timeline_view_get_visible (self, &begin, &end);
   shift = (double)(end - begin) * fraction;
-  set_visible (self, (double)begin + shift, (double)end + shift);
+  ps_timeline_view_set_visible (self, (double)begin + shift, (double)end + shift);
 }
 
 /* Rows and spans */
 
-static PsTimelineRow *
-get_row (PsTimelineView *self,
-         int             index)
+PsTimelineRow *
+ps_timeline_view_get_row (PsTimelineView *self,
+                          int             index)
 {
   if (self->model == NULL || index < 0 || (guint)index >= self->model->rows->len)
     return NULL;
   return g_ptr_array_index (self->model->rows, index);
 }
 
-static int
-row_of_track (PsTimelineView *self,
-              guint32         track)
+int
+ps_timeline_view_row_of_track (PsTimelineView *self,
+                               guint32         track)
 {
   for (guint r = 0; self->model != NULL && r < self->model->rows->len; r++)
     {
@@ -393,9 +313,9 @@ row_of_track (PsTimelineView *self,
 }
 
 /* The row under widget y, or -1 (the header, or below the rows) */
-static int
-row_at (PsTimelineView *self,
-        double          y)
+int
+ps_timeline_view_row_at (PsTimelineView *self,
+                         double          y)
 {
   double scroll_y = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
 
@@ -404,40 +324,40 @@ row_at (PsTimelineView *self,
   return ps_timeline_model_row_at (self->model, y - PS_TIMELINE_HEADER_HEIGHT + scroll_y);
 }
 
-static double
-rows_y (PsTimelineView *self,
-        double          y)
+double
+ps_timeline_view_rows_y (PsTimelineView *self,
+                         double          y)
 {
   double scroll_y = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
 
   return y - PS_TIMELINE_HEADER_HEIGHT + scroll_y;
 }
 
-static double
-slop (PsTimelineView *self)
+double
+ps_timeline_view_slop (PsTimelineView *self)
 {
   gint64 begin, end;
 
-  get_visible (self, &begin, &end);
-  return (double)(end - begin) / MAX (gtk_widget_get_width (GTK_WIDGET (self)) - label_width (self), 1)
+  ps_timeline_view_get_visible (self, &begin, &end);
+  return (double)(end - begin) / MAX (gtk_widget_get_width (GTK_WIDGET (self)) - ps_timeline_view_label_width (self), 1)
          * HIT_SLOP_PIXELS;
 }
 
 /* The span at widget (x, y), or PS_SPAN_LOD_NO_SPAN */
-static guint64
-span_at (PsTimelineView *self,
-         double          x,
-         double          y)
+guint64
+ps_timeline_view_span_at (PsTimelineView *self,
+                          double          x,
+                          double          y)
 {
-  PsTimelineRow *row = get_row (self, row_at (self, y));
+  PsTimelineRow *row = ps_timeline_view_get_row (self, ps_timeline_view_row_at (self, y));
   int depth;
 
-  if (row == NULL || row->kind != PS_TIMELINE_ROW_SPANS || x < label_width (self))
+  if (row == NULL || row->kind != PS_TIMELINE_ROW_SPANS || x < ps_timeline_view_label_width (self))
     return PS_SPAN_LOD_NO_SPAN;
-  depth = ps_timeline_row_depth_at (row, rows_y (self, y));
+  depth = ps_timeline_row_depth_at (row, ps_timeline_view_rows_y (self, y));
   if (depth < 0)
     return PS_SPAN_LOD_NO_SPAN;
-  return ps_span_lod_find (self->model->lod, row->track, depth, (gint64)value_at (self, x), (gint64)slop (self));
+  return ps_span_lod_find (self->model->lod, row->track, depth, (gint64)ps_timeline_view_value_at (self, x), (gint64)ps_timeline_view_slop (self));
 }
 
 double
@@ -452,7 +372,7 @@ ps_timeline_view_span_y (PsTimelineView *self,
 
   if (self->model == NULL || (s = ps_event_store_get_span (self->model->store, span)) == NULL)
     return -1;
-  row = get_row (self, row_of_track (self, s->track));
+  row = ps_timeline_view_get_row (self, ps_timeline_view_row_of_track (self, s->track));
   if (row == NULL || row->hidden)
     return -1;
   scroll_y = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
@@ -462,20 +382,20 @@ ps_timeline_view_span_y (PsTimelineView *self,
 
 /* Opens the row's group if it is collapsed and scrolls the row into the
  * vertical view: its top, and as much of it as fits (whole, with whole) */
-static void
-show_row (PsTimelineView *self,
-          int             index,
-          gboolean        whole)
+void
+ps_timeline_view_show_row (PsTimelineView *self,
+                           int             index,
+                           gboolean        whole)
 {
-  PsTimelineRow *row = get_row (self, index);
+  PsTimelineRow *row = ps_timeline_view_get_row (self, index);
   PsTimelineRow *group;
   double value, page, height;
 
   if (row == NULL)
     return;
-  group = row->group != G_MAXUINT ? get_row (self, (int)row->group) : NULL;
+  group = row->group != G_MAXUINT ? ps_timeline_view_get_row (self, (int)row->group) : NULL;
   if (group != NULL && group->collapsed)
-    toggle_group (self, (int)row->group);
+    ps_timeline_view_toggle_group (self, (int)row->group);
   if (self->vadjustment == NULL)
     return;
   value = gtk_adjustment_get_value (self->vadjustment);
@@ -511,39 +431,39 @@ scroll_to_span (PsTimelineView *self,
  * pans when it lies outside. With legible, a range narrower than a few
  * pixels is zoomed into until it is MIN_REVEAL_PIXELS wide, so that what
  * another view chose can be seen. */
-static void
-reveal_range (PsTimelineView *self,
-              gint64          from,
-              gint64          to,
-              gboolean        legible)
+void
+ps_timeline_view_reveal_range (PsTimelineView *self,
+                               gint64          from,
+                               gint64          to,
+                               gboolean        legible)
 {
-  double plot_width = MAX (gtk_widget_get_width (GTK_WIDGET (self)) - label_width (self), 1);
+  double plot_width = MAX (gtk_widget_get_width (GTK_WIDGET (self)) - ps_timeline_view_label_width (self), 1);
   gint64 begin, end, length, middle = from + (to - from) / 2;
 
-  get_visible (self, &begin, &end);
+  ps_timeline_view_get_visible (self, &begin, &end);
   length = end - begin;
   if (to - from > length)
-    zoom_to (self, from, to);
+    ps_timeline_view_zoom_to (self, from, to);
   else if (legible && to > from && (double)(to - from) / (double)length * plot_width < 4)
     {
       double wanted = (double)(to - from) * plot_width / MIN_REVEAL_PIXELS;
 
-      set_visible (self, (double)middle - wanted / 2, (double)middle + wanted / 2);
+      ps_timeline_view_set_visible (self, (double)middle - wanted / 2, (double)middle + wanted / 2);
     }
   else if (from < begin || to > end)
-    set_visible (self, (double)(middle - length / 2), (double)(middle + length / 2));
+    ps_timeline_view_set_visible (self, (double)(middle - length / 2), (double)(middle + length / 2));
 }
 
 /* Keeps the cursor's span in the visible range, panning if needed */
-static void
-reveal_span (PsTimelineView *self,
-             guint64         span,
-             gboolean        legible)
+void
+ps_timeline_view_reveal_span (PsTimelineView *self,
+                              guint64         span,
+                              gboolean        legible)
 {
   const PsSpan *s = ps_event_store_get_span (self->model->store, span);
 
-  show_row (self, row_of_track (self, s->track), FALSE);
-  reveal_range (self, s->begin_ns, MAX (s->end_ns, s->begin_ns), legible);
+  ps_timeline_view_show_row (self, ps_timeline_view_row_of_track (self, s->track), FALSE);
+  ps_timeline_view_reveal_range (self, s->begin_ns, MAX (s->end_ns, s->begin_ns), legible);
   scroll_to_span (self, span);
 }
 
@@ -566,16 +486,16 @@ ps_timeline_view_set_cursor_span (PsTimelineView *self,
   self->cursor_span = span;
   if (span != PS_SPAN_LOD_NO_SPAN)
     {
-      self->cursor_row = row_of_track (self, ps_event_store_get_span (self->model->store, span)->track);
-      reveal_span (self, span, FALSE);
+      self->cursor_row = ps_timeline_view_row_of_track (self, ps_event_store_get_span (self->model->store, span)->track);
+      ps_timeline_view_reveal_span (self, span, FALSE);
     }
-  update_accessible (self);
+  ps_timeline_view_update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-static void
-select_span (PsTimelineView *self,
-             guint64         span)
+void
+ps_timeline_view_select_span (PsTimelineView *self,
+                              guint64         span)
 {
   const PsSpan *s = ps_event_store_get_span (self->model->store, span);
 
@@ -583,302 +503,10 @@ select_span (PsTimelineView *self,
     ps_session_set_selection (self->session, s->begin_ns, MAX (s->end_ns, s->begin_ns));
 }
 
-/* Tooltips */
-
-static char *
-describe_span (PsTimelineView *self,
-               guint64         span)
-{
-  PsEventStore *store = self->model->store;
-  const PsSpan *s = ps_event_store_get_span (store, span);
-  const PsTrack *track = ps_event_store_get_track (store, s->track);
-  g_autofree char *duration = ps_util_format_seconds ((s->end_ns - s->begin_ns) / 1e9);
-  g_autofree char *begin = ps_timeline_format_x (self->model, (double)s->begin_ns, 1000);
-  g_autofree char *end = ps_timeline_format_x (self->model, (double)s->end_ns, 1000);
-  g_autofree char *wall = ps_timeline_format_wall (self->model, s->begin_ns);
-  g_autofree char *name = ps_util_display_text (ps_event_store_get_string (store, s->name), -1);
-  g_autofree char *thread = track != NULL ? ps_util_display_text (ps_event_store_get_string (store, track->name), -1)
-                                          : g_strdup ("?");
-  GString *text = g_string_new (name);
-
-  g_string_append_c (text, '\n');
-  /* Translators: a span's tooltip; %s is a duration with its unit */
-  g_string_append_printf (text, _("Duration: %s"), duration);
-  if (s->flags & PS_SPAN_FLAG_UNTERMINATED)
-    g_string_append_printf (text, " %s", _("(no end in the log: at least this long)"));
-  else if (s->flags & PS_SPAN_FLAG_CLOCK_BACK)
-    g_string_append_printf (text, " %s", _("(the clock went back: unreliable)"));
-  g_string_append_c (text, '\n');
-  /* Translators: a span's tooltip; the %s are times from the run's start */
-  g_string_append_printf (text, _("From %s to %s"), begin, end);
-  if (wall != NULL)
-    g_string_append_printf (text, "\n%s", wall);
-  g_string_append_c (text, '\n');
-  /* Translators: a span's tooltip; %s is a thread's id, %u a nesting depth */
-  g_string_append_printf (text, _("Thread %s, depth %u"), thread, s->depth);
-  return g_string_free (text, FALSE);
-}
-
-char *
-ps_timeline_view_describe_at (PsTimelineView *self,
-                              double          x,
-                              double          y)
-{
-  PsTimelineRow *row;
-  double row_y;
-  guint64 span;
-
-  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), NULL);
-
-  if (self->model == NULL)
-    return NULL;
-  if (y < PS_TIMELINE_OVERVIEW_HEIGHT)
-    return g_strdup (_("The whole run: drag to move the view, click to centre it"));
-  row = get_row (self, row_at (self, y));
-  if (row == NULL)
-    return NULL;
-  if (x < label_width (self) || row->kind == PS_TIMELINE_ROW_GROUP)
-    {
-      g_autofree char *tooltip = NULL;
-
-      if (row->kind == PS_TIMELINE_ROW_GROUP)
-        return g_strdup_printf ("%s — %s", row->label,
-                                row->collapsed ? _("click to show its rows") : _("click to hide its rows"));
-      tooltip = ps_timeline_row_tooltip (row);
-      /* The whole label, which the column may show cut */
-      if (tooltip == NULL || strstr (tooltip, row->label) != NULL)
-        return g_strdup (tooltip != NULL ? tooltip : row->label);
-      return g_strdup_printf ("%s\n%s", row->label, tooltip);
-    }
-
-  row_y = rows_y (self, y);
-  if (row->kind == PS_TIMELINE_ROW_SPANS)
-    {
-      if (row->has_marks && row_y < row->y + PS_TIMELINE_MARK_HEIGHT)
-        {
-          guint64 mark = ps_span_lod_find_mark (self->model->lod, row->track, (gint64)value_at (self, x),
-                                                (gint64)slop (self));
-          const PsMark *m;
-          g_autofree char *time = NULL;
-          g_autofree char *text = NULL;
-
-          if (mark == PS_SPAN_LOD_NO_SPAN)
-            return NULL;
-          m = ps_event_store_get_mark (self->model->store, mark);
-          time = ps_timeline_format_x (self->model, (double)m->time_ns, 1000);
-          text = ps_util_display_text (ps_event_store_get_string (self->model->store, m->text), -1);
-          /* Translators: a message's tooltip: its text, its time and its line */
-          return g_strdup_printf (_("%s\nat %s, line %" PRIu64), text, time, m->line);
-        }
-      span = span_at (self, x, y);
-      return span != PS_SPAN_LOD_NO_SPAN ? describe_span (self, span) : NULL;
-    }
-
-  if (row->kind == PS_TIMELINE_ROW_SAMPLES)
-    return ps_timeline_describe_samples (self->model, row, (gint64)value_at (self, x), (gint64)slop (self));
-
-  if (row->kind == PS_TIMELINE_ROW_VALUES)
-    {
-      gsize index = ps_value_lod_find (row->values, (gint64)value_at (self, x));
-      g_autofree char *where = NULL;
-      g_autofree char *number = NULL;
-      gint64 point_x, begin, end;
-      double value;
-
-      if (!ps_value_lod_get_point (row->values, index, &point_x, &value))
-        return NULL;
-      /* To a thousandth of the visible range, as the counter charts say it */
-      get_visible (self, &begin, &end);
-      where = ps_timeline_format_x (self->model, (double)point_x,
-                                    self->model->sequence_axis ? 1 : MAX ((double)(end - begin) / 1000, 1));
-      number = ps_view_format_number (value * row->unit_scale);
-      return g_strdup_printf ("%s\n%s %s %s", row->label, number, row->unit, where);
-    }
-  return NULL;
-}
-
-static gboolean
-query_tooltip_cb (PsTimelineView *self,
-                  int             x,
-                  int             y,
-                  gboolean        keyboard,
-                  GtkTooltip     *tooltip)
-{
-  g_autofree char *text = NULL;
-
-  if (keyboard && self->cursor_span != PS_SPAN_LOD_NO_SPAN && self->model != NULL)
-    text = describe_span (self, self->cursor_span);
-  else
-    text = ps_timeline_view_describe_at (self, x, y);
-  if (text == NULL)
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
-
-/* Accessibility: the widget's description follows the cursor */
-
-static void
-update_accessible (PsTimelineView *self)
-{
-  g_autofree char *description = NULL;
-
-  g_clear_pointer (&self->status, g_free);
-  if (self->model != NULL && self->cursor_span != PS_SPAN_LOD_NO_SPAN)
-    {
-      g_auto(GStrv) lines = NULL;
-
-      description = describe_span (self, self->cursor_span);
-      /* The same on one line, at the bottom of the view */
-      lines = g_strsplit (description, "\n", -1);
-      self->status = g_strjoinv (" · ", lines);
-    }
-  else if (self->model != NULL)
-    /* Translators: the timeline's accessible description */
-    description = g_strdup_printf (ngettext ("%u row. Arrow keys move between spans, plus and minus zoom.",
-                                             "%u rows. Arrow keys move between spans, plus and minus zoom.",
-                                             self->model->rows->len),
-                                   self->model->rows->len);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description != NULL ? description : "",
-                                  -1);
-}
-
-/* Drawing */
-
-static void
-draw_frame (PsTimelineView  *self,
-            cairo_t         *cr,
-            PsTimelineFrame *frame,
-            PsTimelineStats *stats)
-{
-  if (self->model == NULL)
-    {
-      GdkRGBA foreground;
-
-      ps_chart_get_foreground (GTK_WIDGET (self), &foreground);
-      ps_chart_set_source (cr, &foreground, 0.6);
-      ps_chart_draw_text (GTK_WIDGET (self), cr, _("Indexing the run…"), frame->width / 2.0, frame->height / 2.0, 0.5, 0.5);
-    }
-  else
-    ps_timeline_render (self->model, frame, cr, stats);
-}
-
-static void
-ps_timeline_view_snapshot (GtkWidget   *widget,
-                           GtkSnapshot *snapshot)
-{
-  PsTimelineView *self = PS_TIMELINE_VIEW (widget);
-  PsTimelineFrame frame;
-  cairo_t *cr;
-
-  fill_frame (self, &frame);
-  if (frame.width <= frame.label_width || frame.height <= 0)
-    return;
-
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, frame.width, frame.height));
-  draw_frame (self, cr, &frame, &self->stats);
-  cairo_destroy (cr);
-  self->drawn_serial = self->model_serial;
-}
-
-gboolean
-ps_timeline_view_has_drawn_model (PsTimelineView *self)
-{
-  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), FALSE);
-  return self->model != NULL && self->drawn_serial == self->model_serial;
-}
-
-void
-ps_timeline_view_draw_picture (PsTimelineView *self,
-                               cairo_t        *cr,
-                               int             width,
-                               int             height)
-{
-  PsTimelineFrame frame;
-  PsTimelineStats stats = { 0 };
-
-  g_return_if_fail (PS_IS_TIMELINE_VIEW (self));
-  g_return_if_fail (cr != NULL);
-
-  /* The same range, rows, selection and highlight at another size; the
-   * widget's frame statistics stay those of the screen */
-  fill_frame (self, &frame);
-  frame.width = width;
-  frame.height = height;
-  frame.label_width = label_width_at (self, width);
-  if (frame.width <= frame.label_width || frame.height <= 0)
-    return;
-
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, 0, width, height);
-  cairo_clip (cr);
-  draw_frame (self, cr, &frame, &stats);
-  cairo_restore (cr);
-}
-
-static void
-ps_timeline_view_picture_source_draw (PsPictureSource *source,
-                                      cairo_t         *cr,
-                                      int              width,
-                                      int              height)
-{
-  ps_timeline_view_draw_picture (PS_TIMELINE_VIEW (source), cr, width, height);
-}
-
-static const char *
-ps_timeline_view_picture_source_name (PsPictureSource *source)
-{
-  return "timeline";
-}
-
-static void
-ps_timeline_view_picture_source_init (PsPictureSourceInterface *iface)
-{
-  iface->draw_picture = ps_timeline_view_picture_source_draw;
-  iface->get_picture_name = ps_timeline_view_picture_source_name;
-}
-
-double
-ps_timeline_view_get_label_width (PsTimelineView *self)
-{
-  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), PS_TIMELINE_LABEL_WIDTH);
-
-  return label_width (self);
-}
-
-const char *
-ps_timeline_view_get_row_label (PsTimelineView *self,
-                                guint           row)
-{
-  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), NULL);
-
-  if (self->model == NULL || row >= self->model->rows->len)
-    return NULL;
-  return ps_timeline_model_row_label (self->model, gtk_widget_get_pango_context (GTK_WIDGET (self)),
-                                      label_width (self), row);
-}
-
-const char *
-ps_timeline_view_get_status (PsTimelineView *self)
-{
-  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), NULL);
-
-  return self->status != NULL ? self->status : self->highlight_status;
-}
-
-const PsTimelineStats *
-ps_timeline_view_get_frame_stats (PsTimelineView *self)
-{
-  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), NULL);
-
-  return &self->stats;
-}
-
 /* Scrolling: GtkScrollable */
 
-static void
-update_adjustments (PsTimelineView *self)
+void
+ps_timeline_view_update_adjustments (PsTimelineView *self)
 {
   gint64 begin, end;
   double page;
@@ -900,7 +528,7 @@ update_adjustments (PsTimelineView *self)
     }
   if (self->hadjustment != NULL)
     {
-      get_visible (self, &begin, &end);
+      ps_timeline_view_get_visible (self, &begin, &end);
       gtk_adjustment_configure (self->hadjustment, (double)begin,
                                 (double)self->model->extent_begin,
                                 (double)MAX (self->model->extent_end, end),
@@ -924,9 +552,9 @@ hadjustment_changed_cb (PsTimelineView *self)
 
   if (self->updating_adjustments)
     return;
-  get_visible (self, &begin, &end);
+  ps_timeline_view_get_visible (self, &begin, &end);
   value = gtk_adjustment_get_value (self->hadjustment);
-  set_visible (self, value, value + (double)(end - begin));
+  ps_timeline_view_set_visible (self, value, value + (double)(end - begin));
 }
 
 static void
@@ -946,7 +574,7 @@ set_adjustment (PsTimelineView  *self,
     adjustment = gtk_adjustment_new (0, 0, 0, 0, 0, 0);
   *slot = g_object_ref_sink (adjustment);
   g_signal_connect_swapped (adjustment, "value-changed", callback, self);
-  update_adjustments (self);
+  ps_timeline_view_update_adjustments (self);
 }
 
 /* Session */
@@ -982,14 +610,14 @@ visible_range_changed_cb (PsTimelineView *self)
 {
   gint64 begin, end;
 
-  get_visible (self, &begin, &end);
+  ps_timeline_view_get_visible (self, &begin, &end);
   /* The whole run rather than a range of another axis */
   if (!is_of_axis (self, begin, end))
     {
       ps_timeline_view_reset_zoom (self);
       return;
     }
-  update_adjustments (self);
+  ps_timeline_view_update_adjustments (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -1011,15 +639,15 @@ model_built_cb (GObject      *object,
   /* A new session shows the whole run, as far as the model found it, or
    * the session of the log chosen, and what was chosen meanwhile */
   ps_timeline_view_reset_zoom (self);
-  update_adjustments (self);
-  show_log_session (self);
-  forget_followed (self);
-  follow_session (self);
+  ps_timeline_view_update_adjustments (self);
+  ps_timeline_view_show_log_session (self);
+  ps_timeline_view_forget_followed (self);
+  ps_timeline_view_follow_session (self);
   if (ps_session_get_highlight (self->session) != NULL)
-    highlight_changed_cb (self);
+    ps_timeline_view_highlight_changed_cb (self);
   if (ps_session_get_highlight_points_extent (self->session, NULL, NULL))
-    points_changed_cb (self);
-  update_accessible (self);
+    ps_timeline_view_points_changed_cb (self);
+  ps_timeline_view_update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, signals[VALUE_RANGES_CHANGED], 0);
 }
@@ -1116,11 +744,11 @@ counter_tracks_changed_cb (PsTimelineView *self)
   ps_timeline_model_set_counter_tracks (self->model, ps_session_get_counter_tracks (self->session));
   if (self->cursor_row >= (int)self->model->rows->len)
     self->cursor_row = -1;
-  update_adjustments (self);
+  ps_timeline_view_update_adjustments (self);
   /* A focused counter that was just checked has its row now */
   g_array_set_size (self->followed_focus, 0);
-  follow_session (self);
-  update_accessible (self);
+  ps_timeline_view_follow_session (self);
+  ps_timeline_view_update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, signals[VALUE_RANGES_CHANGED], 0);
 }
@@ -1151,8 +779,8 @@ sample_rows_built_cb (GObject      *object,
   else
     self->cursor_row = -1;
   ps_timeline_model_take_sample_rows (self->model, samples);
-  update_adjustments (self);
-  update_accessible (self);
+  ps_timeline_view_update_adjustments (self);
+  ps_timeline_view_update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, signals[VALUE_RANGES_CHANGED], 0);
 }
@@ -1194,367 +822,6 @@ queue_draw_cb (PsTimelineView *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-/* The status line says what is highlighted (and why the rest is faded)
- * while the cursor is on no span */
-static void
-update_highlight_status (PsTimelineView *self)
-{
-  const char *what = NULL;
-
-  g_clear_pointer (&self->highlight_status, g_free);
-  if (self->session != NULL)
-    what = ps_session_get_highlight_description (self->session);
-  if (what == NULL && self->session != NULL)
-    what = ps_session_get_highlight_points_description (self->session);
-  if (what != NULL)
-    /* Translators: the timeline's status line; %s says what is
-     * highlighted: "Calls of ::Load", "12 measurements of …" */
-    self->highlight_status = g_strdup_printf (_("Highlighted: %s (Escape clears)"), what);
-}
-
-/* The rows that may come into view to show what is highlighted, in turn:
- * a focused row shown, any row shown, then a row in a closed group (which
- * opens). The view moves to the highlight's extent after the second pass
- * when none shown has some in view. */
-#define N_ROW_PASSES 4
-#define REVEAL_PASS  1
-
-static gboolean
-row_in_pass (PsTimelineView *self,
-             PsTimelineRow  *row,
-             int             pass)
-{
-  switch (pass)
-    {
-    case 0:
-      return !row->hidden && ps_session_is_focus_track (self->session, row->track);
-    case 1:
-    case 2:
-      return !row->hidden;
-    default:
-      return TRUE;
-    }
-}
-
-/* Whether the track has highlighted spans in from…to; *depth: the first
- * depth that has */
-static gboolean
-highlight_in (PsSpanLod *highlight,
-              guint32    track,
-              gint64     from,
-              gint64     to,
-              guint     *depth)
-{
-  g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (PsSpanLodItem));
-  guint n_depths = ps_span_lod_get_n_depths (highlight, track);
-
-  for (guint d = 0; d < n_depths; d++)
-    if (ps_span_lod_query (highlight, track, d, from, to, (double)(to - from) + 1, items) > 0)
-      {
-        *depth = d;
-        return TRUE;
-      }
-  return FALSE;
-}
-
-/* Highlighted spans out of sight: the view zooms out or pans to them when
- * none is in the visible range, and the first row that has some there
- * comes into view */
-static void
-highlight_changed_cb (PsTimelineView *self)
-{
-  PsSpanLod *highlight = self->session != NULL ? ps_session_get_highlight (self->session) : NULL;
-  gint64 begin, end, first, last;
-  int found = -1;
-  guint depth = 0;
-
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  update_highlight_status (self);
-  if (highlight == NULL || self->model == NULL || self->model->lod == NULL)
-    return;
-
-  for (int pass = 0; pass < N_ROW_PASSES && found < 0; pass++)
-    {
-      get_visible (self, &begin, &end);
-      for (guint r = 0; r < self->model->rows->len && found < 0; r++)
-        {
-          PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
-
-          if (row->kind == PS_TIMELINE_ROW_SPANS && row_in_pass (self, row, pass)
-              && highlight_in (highlight, row->track, begin, end, &depth))
-            found = (int)r;
-        }
-      if (found < 0 && pass == REVEAL_PASS && ps_span_lod_get_extent (highlight, &first, &last))
-        reveal_range (self, first, MAX (last, first), FALSE);
-    }
-  if (found < 0)
-    return;
-  show_row (self, found, FALSE);
-  if (self->vadjustment != NULL)
-    {
-      PsTimelineRow *row = get_row (self, found);
-      double y = ps_timeline_row_depth_y (row, depth);
-      double top = gtk_adjustment_get_value (self->vadjustment);
-      double page = gtk_adjustment_get_page_size (self->vadjustment);
-
-      if (y < top || y + PS_TIMELINE_SPAN_HEIGHT > top + page)
-        gtk_adjustment_set_value (self->vadjustment, MAX (y - PS_TIMELINE_SPAN_HEIGHT, 0));
-    }
-}
-
-/* Whether the track's highlighted points have one in from…to */
-static gboolean
-points_in (PsValueLod *points,
-           gint64      from,
-           gint64      to)
-{
-  gsize index = ps_value_lod_find (points, from);
-
-  /* The nearest point may lie before from, the next one in the range */
-  for (gsize i = index; i != G_MAXSIZE && i <= index + 1; i++)
-    {
-      gint64 x;
-      double value;
-
-      if (ps_value_lod_get_point (points, i, &x, &value) && x >= from && x <= to)
-        return TRUE;
-    }
-  return FALSE;
-}
-
-/* Highlighted points (CE measurements of a histogram's bars, samples of a
- * function): brought into view as highlighted spans are */
-static void
-points_changed_cb (PsTimelineView *self)
-{
-  gint64 begin, end, first, last;
-  int found = -1;
-
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  update_highlight_status (self);
-  if (self->model == NULL || !ps_session_get_highlight_points_extent (self->session, &first, &last))
-    return;
-  for (int pass = 0; pass < N_ROW_PASSES && found < 0; pass++)
-    {
-      get_visible (self, &begin, &end);
-      for (guint r = 0; r < self->model->rows->len && found < 0; r++)
-        {
-          PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
-          PsValueLod *points = row->kind == PS_TIMELINE_ROW_VALUES || row->kind == PS_TIMELINE_ROW_SAMPLES
-                               ? ps_session_get_highlight_points (self->session, row->track) : NULL;
-
-          if (points != NULL && row_in_pass (self, row, pass) && points_in (points, begin, end))
-            found = (int)r;
-        }
-      if (found < 0 && pass == REVEAL_PASS)
-        reveal_range (self, first, last, FALSE);
-    }
-  show_row (self, found, TRUE);
-}
-
-/* The row of a track's chart that has a point at x (a CE marker's
- * durations, not its CPU), else its first row, or -1 */
-static int
-row_with_point (PsTimelineView *self,
-                guint32         track,
-                gint64          x)
-{
-  int first = -1;
-
-  for (guint r = 0; self->model != NULL && r < self->model->rows->len; r++)
-    {
-      PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
-      gint64 point_x;
-      double value;
-
-      if (row->track != track || row->kind == PS_TIMELINE_ROW_GROUP)
-        continue;
-      if (first < 0)
-        first = (int)r;
-      if (row->kind == PS_TIMELINE_ROW_VALUES
-          && ps_value_lod_get_point (row->values, ps_value_lod_find (row->values, x), &point_x, &value)
-          && point_x == x)
-        return (int)r;
-    }
-  return first;
-}
-
-static gboolean
-same_tracks (GArray        *followed,
-             const guint32 *tracks,
-             guint          n_tracks)
-{
-  return followed->len == n_tracks && memcmp (followed->data, tracks, n_tracks * sizeof (guint32)) == 0;
-}
-
-/* What another view chose: its rows come into view and are marked (the
- * renderer marks the focused tracks), a chosen span gets the cursor and
- * is zoomed to if it is too narrow to see, a chosen measurement is
- * panned to */
-static void
-follow_session (PsTimelineView *self)
-{
-  guint n_tracks;
-  const guint32 *tracks;
-  guint64 span, mark, measurement;
-
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  if (self->session == NULL || self->model == NULL)
-    return;
-
-  tracks = ps_session_get_focus_tracks (self->session, &n_tracks);
-  if (!same_tracks (self->followed_focus, tracks, n_tracks))
-    {
-      int first = -1;
-
-      g_array_set_size (self->followed_focus, 0);
-      g_array_append_vals (self->followed_focus, tracks, n_tracks);
-      /* A thread of a sampled run has a lane shown and a chart of its
-       * rate in a closed group: the lane, rather than opening the group */
-      for (guint r = 0; n_tracks > 0 && r < self->model->rows->len; r++)
-        {
-          PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
-
-          if (row->kind != PS_TIMELINE_ROW_GROUP && ps_session_is_focus_track (self->session, row->track))
-            {
-              if (first < 0)
-                first = (int)r;
-              if (!row->hidden)
-                {
-                  first = (int)r;
-                  break;
-                }
-            }
-        }
-      if (first >= 0)
-        {
-          self->cursor_row = first;
-          show_row (self, first, TRUE);
-        }
-    }
-
-  span = ps_session_get_selected_span (self->session);
-  if (span != self->followed_span)
-    {
-      self->followed_span = span;
-      if (span != PS_SESSION_NO_SPAN && span != self->cursor_span && self->model->lod != NULL)
-        {
-          self->cursor_span = span;
-          self->cursor_row = row_of_track (self, ps_event_store_get_span (self->model->store, span)->track);
-          reveal_span (self, span, TRUE);
-          update_accessible (self);
-        }
-    }
-
-  mark = ps_session_get_selected_mark (self->session);
-  if (mark != self->followed_mark)
-    {
-      self->followed_mark = mark;
-      if (mark != PS_SESSION_NO_MARK)
-        {
-          const PsMark *m = ps_event_store_get_mark (self->model->store, mark);
-
-          show_row (self, row_of_track (self, m->track), FALSE);
-          reveal_range (self, m->time_ns, m->time_ns, FALSE);
-        }
-    }
-
-  measurement = ps_session_get_selected_measurement (self->session);
-  if (measurement != self->followed_measurement)
-    {
-      self->followed_measurement = measurement;
-      if (measurement != PS_SESSION_NO_MEASUREMENT && self->model->sequence_axis)
-        {
-          PsMeasurement m;
-          int index;
-
-          ps_event_store_get_measurement (self->model->store, measurement, &m);
-          index = row_with_point (self, m.track, (gint64)m.index);
-          show_row (self, index, TRUE);
-          if (index >= 0)
-            self->cursor_row = index;
-          reveal_range (self, (gint64)m.index, (gint64)m.index, FALSE);
-        }
-    }
-}
-
-static void
-reveal_cb (PsTimelineView *self,
-           gint64          begin,
-           gint64          end)
-{
-  if (self->model != NULL)
-    reveal_range (self, begin, end, TRUE);
-}
-
-/* The session of an appended log chosen in another view
- * (ps_session_get_log_session ()): its groups open, the first at the top,
- * the other sessions' groups closed, and its part of the run in view */
-static void
-show_log_session (PsTimelineView *self)
-{
-  guint chosen = self->session != NULL ? ps_session_get_log_session (self->session) : G_MAXUINT;
-  const PsTimelineRow *first = NULL;
-  gint64 begin = G_MAXINT64, end = G_MININT64;
-  gboolean changed = FALSE;
-
-  if (self->model == NULL || chosen == G_MAXUINT)
-    return;
-  for (guint r = 0; r < self->model->rows->len; r++)
-    {
-      PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
-      const PsTimelineRow *group = row->group < r ? g_ptr_array_index (self->model->rows, row->group) : NULL;
-      gint64 x_min, x_max;
-      double v_min, v_max;
-
-      if (row->kind == PS_TIMELINE_ROW_GROUP && row->session != G_MAXUINT)
-        {
-          gboolean collapsed = row->session != chosen;
-
-          changed |= collapsed != row->collapsed;
-          row->collapsed = collapsed;
-          if (!collapsed && first == NULL)
-            first = row;
-        }
-      else if (group != NULL && group->session == chosen && row->values != NULL
-               && ps_value_lod_get_range (row->values, &x_min, &x_max, &v_min, &v_max))
-        {
-          begin = MIN (begin, x_min);
-          end = MAX (end, x_max);
-        }
-    }
-  if (first == NULL)
-    return;
-  if (changed)
-    {
-      ps_timeline_model_layout (self->model);
-      update_adjustments (self);
-    }
-  if (self->vadjustment != NULL)
-    gtk_adjustment_set_value (self->vadjustment, first->y);
-  /* Over the sequence of measurements, its first to its last */
-  if (self->model->sequence_axis)
-    {
-      guint64 first_measurement, end_measurement;
-
-      if (ps_event_store_get_session_measurements (self->model->store, chosen, &first_measurement, &end_measurement))
-        begin = (gint64)first_measurement, end = (gint64)end_measurement - 1;
-    }
-  if (begin <= end)
-    set_visible (self, (double)begin, (double)end);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-/* A new model follows the session's choice from the start */
-static void
-forget_followed (PsTimelineView *self)
-{
-  g_array_set_size (self->followed_focus, 0);
-  self->followed_span = PS_SESSION_NO_SPAN;
-  self->followed_mark = PS_SESSION_NO_MARK;
-  self->followed_measurement = PS_SESSION_NO_MEASUREMENT;
-}
-
 static void
 drop_session (PsTimelineView *self)
 {
@@ -1571,7 +838,7 @@ drop_session (PsTimelineView *self)
       g_clear_signal_handler (&self->reveal_handler, self->session);
       g_clear_signal_handler (&self->log_session_handler, self->session);
     }
-  forget_followed (self);
+  ps_timeline_view_forget_followed (self);
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -1611,19 +878,19 @@ ps_timeline_view_set_session (PsTimelineView *self,
       self->lod_handler = g_signal_connect_swapped (session, "notify::lod",
                                                     G_CALLBACK (lod_ready_cb), self);
       self->highlight_handler = g_signal_connect_swapped (session, "notify::highlight",
-                                                          G_CALLBACK (highlight_changed_cb), self);
+                                                          G_CALLBACK (ps_timeline_view_highlight_changed_cb), self);
       self->counter_tracks_handler = g_signal_connect_swapped (session, "counter-tracks-changed",
                                                                G_CALLBACK (counter_tracks_changed_cb), self);
       self->sample_source_handler = g_signal_connect_swapped (session, "sample-source-changed",
                                                               G_CALLBACK (sample_source_changed_cb), self);
       self->focus_handler = g_signal_connect_swapped (session, "focus-changed",
-                                                      G_CALLBACK (follow_session), self);
+                                                      G_CALLBACK (ps_timeline_view_follow_session), self);
       self->points_handler = g_signal_connect_swapped (session, "notify::highlight-points",
-                                                       G_CALLBACK (points_changed_cb), self);
+                                                       G_CALLBACK (ps_timeline_view_points_changed_cb), self);
       self->reveal_handler = g_signal_connect_swapped (session, "reveal",
-                                                       G_CALLBACK (reveal_cb), self);
+                                                       G_CALLBACK (ps_timeline_view_reveal_cb), self);
       self->log_session_handler = g_signal_connect_swapped (session, "log-session-changed",
-                                                            G_CALLBACK (show_log_session), self);
+                                                            G_CALLBACK (ps_timeline_view_show_log_session), self);
       ps_session_ensure_lod (session);
       lod_ready_cb (self);
     }
@@ -1706,532 +973,13 @@ ps_timeline_view_get_model (PsTimelineView *self)
   return self->model;
 }
 
-/* Pointer */
-
-static void
-toggle_group (PsTimelineView *self,
-              int             index)
-{
-  PsTimelineRow *row = get_row (self, index);
-
-  if (row == NULL || row->kind != PS_TIMELINE_ROW_GROUP)
-    return;
-  row->collapsed = !row->collapsed;
-  ps_timeline_model_layout (self->model);
-  update_adjustments (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-center_overview_at (PsTimelineView *self,
-                    double          x)
-{
-  gint64 begin, end;
-  double fraction, center;
-
-  get_visible (self, &begin, &end);
-  fraction = (x - label_width (self)) / MAX (gtk_widget_get_width (GTK_WIDGET (self)) - label_width (self), 1);
-  center = (double)self->model->extent_begin + fraction * (double)(self->model->extent_end - self->model->extent_begin);
-  set_visible (self, center - (double)(end - begin) / 2, center + (double)(end - begin) / 2);
-}
-
-/* The span the user chose here becomes the session's choice, which the
- * view does not need to follow: the cursor is on it already */
-static void
-choose_span (PsTimelineView *self,
-             guint64         span)
-{
-  self->followed_span = span;
-  ps_session_set_selected_span (self->session, span);
-}
-
-static void
-click_pressed_cb (PsTimelineView  *self,
-                  int              n_press,
-                  double           x,
-                  double           y,
-                  GtkGestureClick *gesture)
-{
-  int index;
-  PsTimelineRow *row;
-  guint64 span;
-
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-  if (self->model == NULL || y < PS_TIMELINE_HEADER_HEIGHT)
-    return;
-  index = row_at (self, y);
-  row = get_row (self, index);
-  if (row == NULL)
-    return;
-  self->cursor_row = index;
-  if (row->kind == PS_TIMELINE_ROW_GROUP)
-    {
-      toggle_group (self, index);
-      return;
-    }
-  /* A row's label chooses its thread, marker or counter */
-  if (x < label_width (self))
-    {
-      g_array_set_size (self->followed_focus, 0);
-      g_array_append_val (self->followed_focus, row->track);
-      ps_session_set_focus_track (self->session, row->track);
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-      return;
-    }
-  /* A message in the strip above the scopes */
-  if (row->kind == PS_TIMELINE_ROW_SPANS && row->has_marks && rows_y (self, y) < row->y + PS_TIMELINE_MARK_HEIGHT)
-    {
-      guint64 mark = ps_span_lod_find_mark (self->model->lod, row->track, (gint64)value_at (self, x),
-                                            (gint64)slop (self));
-
-      if (mark != PS_SPAN_LOD_NO_SPAN)
-        {
-          self->followed_mark = mark;
-          ps_session_set_selected_mark (self->session, mark);
-        }
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-      return;
-    }
-  span = span_at (self, x, y);
-  if (span == PS_SPAN_LOD_NO_SPAN)
-    {
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-      return;
-    }
-  self->cursor_span = span;
-  update_accessible (self);
-  choose_span (self, span);
-  select_span (self, span);
-  if (n_press == 2)
-    {
-      const PsSpan *s = ps_event_store_get_span (self->model->store, span);
-
-      zoom_to (self, s->begin_ns, s->end_ns);
-    }
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-/* A click on a chart (released without a drag, which would have claimed
- * the pointer for a selection): on a CE marker's chart the nearest
- * measurement within a few pixels, else the track of the chart or of
- * the lane of samples */
-static void
-click_released_cb (PsTimelineView  *self,
-                   int              n_press,
-                   double           x,
-                   double           y,
-                   GtkGestureClick *gesture)
-{
-  PsTimelineRow *row;
-  gint64 point_x;
-  double value;
-
-  if (self->model == NULL || y < PS_TIMELINE_HEADER_HEIGHT || x < label_width (self))
-    return;
-  row = get_row (self, row_at (self, y));
-  if (row == NULL || (row->kind != PS_TIMELINE_ROW_VALUES && row->kind != PS_TIMELINE_ROW_SAMPLES))
-    return;
-  g_array_set_size (self->followed_focus, 0);
-  g_array_append_val (self->followed_focus, row->track);
-  if (self->model->sequence_axis && row->kind == PS_TIMELINE_ROW_VALUES
-      && ps_value_lod_get_point (row->values, ps_value_lod_find (row->values, (gint64)llround (value_at (self, x))),
-                                 &point_x, &value)
-      && fabs (ps_timeline_view_x_of (self, point_x) - x) <= POINT_SLOP_PIXELS
-      && point_x >= 0 && (guint64)point_x < ps_event_store_get_n_measurements (self->model->store))
-    {
-      self->followed_measurement = (guint64)point_x;
-      ps_session_set_selected_measurement (self->session, (guint64)point_x);
-    }
-  else
-    ps_session_set_focus_track (self->session, row->track);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-ps_timeline_view_click (PsTimelineView *self,
-                        double          x,
-                        double          y)
-{
-  g_return_if_fail (PS_IS_TIMELINE_VIEW (self));
-
-  click_pressed_cb (self, 1, x, y, NULL);
-  click_released_cb (self, 1, x, y, NULL);
-}
-
-double
-ps_timeline_view_get_row_y (PsTimelineView *self,
-                            guint32         track)
-{
-  double scroll_y;
-
-  g_return_val_if_fail (PS_IS_TIMELINE_VIEW (self), -1);
-
-  scroll_y = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
-  for (guint r = 0; self->model != NULL && r < self->model->rows->len; r++)
-    {
-      PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
-
-      if (row->track == track && row->kind != PS_TIMELINE_ROW_GROUP && !row->hidden)
-        return PS_TIMELINE_HEADER_HEIGHT - scroll_y + row->y;
-    }
-  return -1;
-}
-
-static void
-begin_drag (PsTimelineView *self,
-            guint           button,
-            double          x,
-            double          y)
-{
-  self->drag_mode = DRAG_NONE;
-  if (self->model == NULL || x < label_width (self))
-    return;
-  self->drag_start_x = x;
-  self->drag_start_y = y;
-  get_visible (self, &self->drag_begin, &self->drag_end);
-  if (y < PS_TIMELINE_OVERVIEW_HEIGHT)
-    {
-      self->drag_mode = DRAG_OVERVIEW;
-      center_overview_at (self, x);
-    }
-  else if (button == GDK_BUTTON_MIDDLE || y < PS_TIMELINE_HEADER_HEIGHT)
-    self->drag_mode = DRAG_PAN;
-  else
-    {
-      self->drag_mode = DRAG_SELECT;
-      self->drag_anchor = (gint64)value_at (self, x);
-    }
-}
-
-/* Returns whether the drag became a selection */
-static gboolean
-update_drag (PsTimelineView *self,
-             double          offset_x,
-             double          offset_y)
-{
-  double width = MAX (gtk_widget_get_width (GTK_WIDGET (self)) - label_width (self), 1);
-
-  switch (self->drag_mode)
-    {
-    case DRAG_OVERVIEW:
-      center_overview_at (self, self->drag_start_x + offset_x);
-      break;
-    case DRAG_PAN:
-      {
-        double shift = -offset_x / width * (double)(self->drag_end - self->drag_begin);
-
-        set_visible (self, (double)self->drag_begin + shift, (double)self->drag_end + shift);
-        if (self->vadjustment != NULL && offset_y != 0)
-          gtk_adjustment_set_value (self->vadjustment,
-                                    gtk_adjustment_get_value (self->vadjustment) - (offset_y - self->drag_start_y));
-        self->drag_start_y = offset_y;
-      }
-      break;
-    case DRAG_SELECT:
-      if (fabs (offset_x) >= DRAG_THRESHOLD)
-        {
-          gint64 here = (gint64)value_at (self, self->drag_start_x + offset_x);
-
-          here = CLAMP (here, self->model->extent_begin, self->model->extent_end);
-          ps_session_set_selection (self->session, MIN (here, self->drag_anchor), MAX (here, self->drag_anchor));
-          return TRUE;
-        }
-      break;
-    case DRAG_NONE:
-    default:
-      break;
-    }
-  return FALSE;
-}
-
-static void
-drag_begin_cb (PsTimelineView *self,
-               double          x,
-               double          y,
-               GtkGestureDrag *gesture)
-{
-  begin_drag (self, gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)), x, y);
-  /* Vertical panning works on offsets from the last update */
-  if (self->drag_mode == DRAG_PAN)
-    self->drag_start_y = 0;
-}
-
-static void
-drag_update_cb (PsTimelineView *self,
-                double          offset_x,
-                double          offset_y,
-                GtkGestureDrag *gesture)
-{
-  if (update_drag (self, offset_x, offset_y))
-    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
-}
-
-static void
-drag_end_cb (PsTimelineView *self,
-             double          offset_x,
-             double          offset_y,
-             GtkGestureDrag *gesture)
-{
-  self->drag_mode = DRAG_NONE;
-}
-
-void
-ps_timeline_view_drag (PsTimelineView *self,
-                       double          from_x,
-                       double          from_y,
-                       double          to_x,
-                       double          to_y)
-{
-  g_return_if_fail (PS_IS_TIMELINE_VIEW (self));
-
-  begin_drag (self, GDK_BUTTON_PRIMARY, from_x, from_y);
-  if (self->drag_mode == DRAG_PAN)
-    self->drag_start_y = 0;
-  update_drag (self, (to_x - from_x) / 2, (to_y - from_y) / 2);
-  update_drag (self, to_x - from_x, to_y - from_y);
-  self->drag_mode = DRAG_NONE;
-}
-
-static void
-motion_cb (PsTimelineView           *self,
-           double                    x,
-           double                    y,
-           GtkEventControllerMotion *controller)
-{
-  self->pointer_x = x;
-}
-
-static gboolean
-scroll_cb (PsTimelineView           *self,
-           double                    dx,
-           double                    dy,
-           GtkEventControllerScroll *controller)
-{
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-  double x = self->pointer_x;
-
-  if (!(state & GDK_CONTROL_MASK))
-    return FALSE;
-  ps_timeline_view_zoom (self, pow (ZOOM_STEP, -dy), x);
-  return TRUE;
-}
-
-static void
-zoom_begin_cb (PsTimelineView *self,
-               GdkEventSequence *sequence,
-               GtkGestureZoom   *gesture)
-{
-  self->zoom_scale = 1;
-}
-
-static void
-zoom_scale_changed_cb (PsTimelineView *self,
-                       double          scale,
-                       GtkGestureZoom *gesture)
-{
-  double x, y;
-
-  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &x, &y))
-    x = cursor_anchor_x (self);
-  if (self->zoom_scale > 0 && scale > 0)
-    ps_timeline_view_zoom (self, scale / self->zoom_scale, x);
-  self->zoom_scale = scale;
-}
-
-/* Keyboard */
-
-/* The next span after (direction > 0) or before the cursor on its depth */
-static guint64
-neighbour_span (PsTimelineView *self,
-                int             direction)
-{
-  const PsSpan *s = ps_event_store_get_span (self->model->store, self->cursor_span);
-
-  return ps_span_lod_step (self->model->lod, s->track, s->depth, self->cursor_span, s->begin_ns, direction);
-}
-
-static guint64
-first_visible_span (PsTimelineView *self)
-{
-  gint64 begin, end;
-
-  get_visible (self, &begin, &end);
-  for (guint r = MAX (self->cursor_row, 0); self->model != NULL && r < self->model->rows->len; r++)
-    {
-      PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
-      if (row->kind == PS_TIMELINE_ROW_SPANS && row->n_depths > 0 && !row->hidden)
-        {
-          guint64 span = ps_span_lod_find (self->model->lod, row->track, 0, begin + (end - begin) / 2,
-                                           (end - begin) / 2);
-
-          if (span != PS_SPAN_LOD_NO_SPAN)
-            return span;
-        }
-    }
-  return PS_SPAN_LOD_NO_SPAN;
-}
-
-static void
-move_cursor_row (PsTimelineView *self,
-                 int             direction)
-{
-  int index = self->cursor_row;
-
-  if (self->model == NULL)
-    return;
-  for (index += direction; index >= 0 && (guint)index < self->model->rows->len; index += direction)
-    if (!get_row (self, index)->hidden)
-      break;
-  if (index < 0 || (guint)index >= self->model->rows->len)
-    return;
-  self->cursor_row = index;
-  self->cursor_span = PS_SPAN_LOD_NO_SPAN;
-  {
-    PsTimelineRow *row = get_row (self, index);
-    double top = row->y, value = gtk_adjustment_get_value (self->vadjustment);
-    double page = gtk_adjustment_get_page_size (self->vadjustment);
-
-    if (top < value)
-      gtk_adjustment_set_value (self->vadjustment, top);
-    else if (top + MIN (row->height, 60) > value + page)
-      gtk_adjustment_set_value (self->vadjustment, top + MIN (row->height, 60) - page);
-  }
-  update_accessible (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-/* timeline.ACTION: what the keys do (see the bindings in class_init).
- * Returns FALSE when the action had nothing to do, so that the key goes on
- * to the window (Escape, the arrows). */
-static gboolean
-run_action (PsTimelineView *self,
-            const char     *action)
-{
-  guint64 next = PS_SPAN_LOD_NO_SPAN;
-
-  if (self->model == NULL)
-    return FALSE;
-
-  if (g_str_equal (action, "zoom-in"))
-    ps_timeline_view_zoom (self, ZOOM_STEP, cursor_anchor_x (self));
-  else if (g_str_equal (action, "zoom-out"))
-    ps_timeline_view_zoom (self, 1 / ZOOM_STEP, cursor_anchor_x (self));
-  else if (g_str_equal (action, "reset"))
-    ps_timeline_view_reset_zoom (self);
-  else if (g_str_equal (action, "zoom-selection"))
-    ps_timeline_view_zoom_to_selection (self);
-  else if (g_str_equal (action, "pan-left"))
-    pan (self, -PAN_FRACTION);
-  else if (g_str_equal (action, "pan-right"))
-    pan (self, PAN_FRACTION);
-  else if (g_str_equal (action, "clear"))
-    {
-      if (ps_session_get_selection (self->session, NULL, NULL))
-        ps_session_clear_selection (self->session);
-      else if (ps_session_get_highlight (self->session) != NULL)
-        ps_session_clear_highlight (self->session);
-      else if (ps_session_get_highlight_points_extent (self->session, NULL, NULL))
-        {
-          ps_session_set_highlight_measurements (self->session, NULL, 0, NULL);
-          ps_session_highlight_function (self->session, NULL, NULL, NULL);
-        }
-      else if (self->cursor_span != PS_SPAN_LOD_NO_SPAN)
-        ps_timeline_view_set_cursor_span (self, PS_SPAN_LOD_NO_SPAN);
-      else
-        return FALSE;
-    }
-  else if (g_str_equal (action, "activate"))
-    {
-      PsTimelineRow *row = get_row (self, self->cursor_row);
-
-      if (self->cursor_span != PS_SPAN_LOD_NO_SPAN)
-        {
-          const PsSpan *s = ps_event_store_get_span (self->model->store, self->cursor_span);
-
-          choose_span (self, self->cursor_span);
-          select_span (self, self->cursor_span);
-          zoom_to (self, s->begin_ns, s->end_ns);
-        }
-      else if (row != NULL && row->kind == PS_TIMELINE_ROW_GROUP)
-        toggle_group (self, self->cursor_row);
-      else
-        return FALSE;
-    }
-  else if (self->cursor_span == PS_SPAN_LOD_NO_SPAN)
-    {
-      /* Arrows without a cursor: left and right put it on a span, up and
-       * down go from row to row */
-      if (g_str_equal (action, "left") || g_str_equal (action, "right"))
-        next = first_visible_span (self);
-      else if (g_str_equal (action, "up"))
-        move_cursor_row (self, -1);
-      else if (g_str_equal (action, "down"))
-        move_cursor_row (self, 1);
-      else
-        return FALSE;
-    }
-  else
-    {
-      const PsSpan *s = ps_event_store_get_span (self->model->store, self->cursor_span);
-
-      if (g_str_equal (action, "left"))
-        next = neighbour_span (self, -1);
-      else if (g_str_equal (action, "right"))
-        next = neighbour_span (self, 1);
-      else if (g_str_equal (action, "up"))
-        {
-          if (s->parent != PS_NONE)
-            next = s->parent;
-          else
-            move_cursor_row (self, -1);
-        }
-      else if (g_str_equal (action, "down"))
-        {
-          next = ps_span_lod_find (self->model->lod, s->track, s->depth + 1u, s->begin_ns,
-                                   MAX (s->end_ns - s->begin_ns, 0));
-          if (next != PS_SPAN_LOD_NO_SPAN && ps_event_store_get_span (self->model->store, next)->parent
-                                             != self->cursor_span)
-            next = PS_SPAN_LOD_NO_SPAN;
-          if (next == PS_SPAN_LOD_NO_SPAN)
-            move_cursor_row (self, 1);
-        }
-    }
-
-  if (next != PS_SPAN_LOD_NO_SPAN)
-    ps_timeline_view_set_cursor_span (self, next);
-  return TRUE;
-}
-
-static void
-timeline_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *parameter)
-{
-  run_action (PS_TIMELINE_VIEW (widget), action_name + strlen ("timeline."));
-}
-
-static gboolean
-key_binding (GtkWidget *widget,
-             GVariant  *args,
-             gpointer   user_data)
-{
-  return run_action (PS_TIMELINE_VIEW (widget), g_variant_get_string (args, NULL));
-}
-
-static gboolean
-focus_changed_cb (PsTimelineView *self)
-{
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  return FALSE;
-}
-
 /* GObject */
 
 /* Whether the whole row of the cursor (as much as fits) is in view */
 static gboolean
 cursor_row_in_view (PsTimelineView *self)
 {
-  PsTimelineRow *cursor = get_row (self, self->cursor_row);
+  PsTimelineRow *cursor = ps_timeline_view_get_row (self, self->cursor_row);
   double value, page;
 
   if (cursor == NULL || self->vadjustment == NULL)
@@ -2248,7 +996,7 @@ keep_cursor_cb (gpointer user_data)
 
   self->keep_cursor_id = 0;
   if (!cursor_row_in_view (self))
-    show_row (self, self->cursor_row, TRUE);
+    ps_timeline_view_show_row (self, self->cursor_row, TRUE);
   return G_SOURCE_REMOVE;
 }
 
@@ -2266,7 +1014,7 @@ ps_timeline_view_size_allocate (GtkWidget *widget,
    * leaves widgets elsewhere in the window without their allocation */
   if (cursor_row_in_view (self) && self->keep_cursor_id == 0)
     self->keep_cursor_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, keep_cursor_cb, self, NULL);
-  update_adjustments (self);
+  ps_timeline_view_update_adjustments (self);
   if (self->picture_menu != NULL)
     gtk_popover_present (GTK_POPOVER (self->picture_menu));
 }
@@ -2388,7 +1136,7 @@ add_key (GtkWidgetClass  *widget_class,
          GdkModifierType  modifiers,
          const char      *action)
 {
-  gtk_widget_class_add_binding (widget_class, keyval, modifiers, key_binding, "s", action);
+  gtk_widget_class_add_binding (widget_class, keyval, modifiers, ps_timeline_view_key_binding, "s", action);
 }
 
 static void
@@ -2439,7 +1187,7 @@ ps_timeline_view_class_init (PsTimelineViewClass *klass)
       {
         g_autofree char *name = g_strconcat ("timeline.", actions[i], NULL);
 
-        gtk_widget_class_install_action (widget_class, name, NULL, timeline_action);
+        gtk_widget_class_install_action (widget_class, name, NULL, ps_timeline_view_action);
       }
   }
   add_key (widget_class, GDK_KEY_plus, 0, "zoom-in");
@@ -2481,7 +1229,7 @@ ps_timeline_view_init (PsTimelineView *self)
   self->cursor_span = PS_SPAN_LOD_NO_SPAN;
   self->cursor_row = -1;
   self->followed_focus = g_array_new (FALSE, FALSE, sizeof (guint32));
-  forget_followed (self);
+  ps_timeline_view_forget_followed (self);
 
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_focus_on_click (widget, TRUE);
@@ -2489,37 +1237,37 @@ ps_timeline_view_init (PsTimelineView *self)
   gtk_widget_set_has_tooltip (widget, TRUE);
   gtk_widget_set_overflow (widget, GTK_OVERFLOW_HIDDEN);
   gtk_widget_add_css_class (widget, "view");
-  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (ps_timeline_view_query_tooltip_cb), NULL);
 
   click = gtk_gesture_click_new ();
-  g_signal_connect_swapped (click, "pressed", G_CALLBACK (click_pressed_cb), self);
-  g_signal_connect_swapped (click, "released", G_CALLBACK (click_released_cb), self);
+  g_signal_connect_swapped (click, "pressed", G_CALLBACK (ps_timeline_view_click_pressed_cb), self);
+  g_signal_connect_swapped (click, "released", G_CALLBACK (ps_timeline_view_click_released_cb), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
 
   drag = gtk_gesture_drag_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
-  g_signal_connect_swapped (drag, "drag-begin", G_CALLBACK (drag_begin_cb), self);
-  g_signal_connect_swapped (drag, "drag-update", G_CALLBACK (drag_update_cb), self);
-  g_signal_connect_swapped (drag, "drag-end", G_CALLBACK (drag_end_cb), self);
+  g_signal_connect_swapped (drag, "drag-begin", G_CALLBACK (ps_timeline_view_drag_begin_cb), self);
+  g_signal_connect_swapped (drag, "drag-update", G_CALLBACK (ps_timeline_view_drag_update_cb), self);
+  g_signal_connect_swapped (drag, "drag-end", G_CALLBACK (ps_timeline_view_drag_end_cb), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drag));
 
   zoom = gtk_gesture_zoom_new ();
-  g_signal_connect_swapped (zoom, "begin", G_CALLBACK (zoom_begin_cb), self);
-  g_signal_connect_swapped (zoom, "scale-changed", G_CALLBACK (zoom_scale_changed_cb), self);
+  g_signal_connect_swapped (zoom, "begin", G_CALLBACK (ps_timeline_view_zoom_begin_cb), self);
+  g_signal_connect_swapped (zoom, "scale-changed", G_CALLBACK (ps_timeline_view_zoom_scale_changed_cb), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (zoom));
 
   scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-  g_signal_connect_swapped (scroll, "scroll", G_CALLBACK (scroll_cb), self);
+  g_signal_connect_swapped (scroll, "scroll", G_CALLBACK (ps_timeline_view_scroll_cb), self);
   gtk_widget_add_controller (widget, scroll);
 
   motion = gtk_event_controller_motion_new ();
-  g_signal_connect_swapped (motion, "enter", G_CALLBACK (motion_cb), self);
-  g_signal_connect_swapped (motion, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect_swapped (motion, "enter", G_CALLBACK (ps_timeline_view_motion_cb), self);
+  g_signal_connect_swapped (motion, "motion", G_CALLBACK (ps_timeline_view_motion_cb), self);
   gtk_widget_add_controller (widget, motion);
 
   focus = gtk_event_controller_focus_new ();
-  g_signal_connect_swapped (focus, "enter", G_CALLBACK (focus_changed_cb), self);
-  g_signal_connect_swapped (focus, "leave", G_CALLBACK (focus_changed_cb), self);
+  g_signal_connect_swapped (focus, "enter", G_CALLBACK (ps_timeline_view_focus_changed_cb), self);
+  g_signal_connect_swapped (focus, "leave", G_CALLBACK (ps_timeline_view_focus_changed_cb), self);
   gtk_widget_add_controller (widget, focus);
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),

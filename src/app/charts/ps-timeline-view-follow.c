@@ -1,0 +1,379 @@
+/* ps-timeline-view-follow.c — what the timeline follows of the other
+ * views' choices: the highlighted function, its points, the focused
+ * tracks, the chosen span, message or measurement and the log session
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Apart from the widget (ps-timeline-view.c) because each of these comes
+ * from the session (PsSession) and only moves the view to it: rows are
+ * opened and scrolled to, the visible range is panned or zoomed to show
+ * what was chosen, and what the view has followed is remembered so that
+ * a new model follows the same choice again.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ps-timeline-view-private.h"
+
+/* The status line says what is highlighted (and why the rest is faded)
+ * while the cursor is on no span */
+static void
+update_highlight_status (PsTimelineView *self)
+{
+  const char *what = NULL;
+
+  g_clear_pointer (&self->highlight_status, g_free);
+  if (self->session != NULL)
+    what = ps_session_get_highlight_description (self->session);
+  if (what == NULL && self->session != NULL)
+    what = ps_session_get_highlight_points_description (self->session);
+  if (what != NULL)
+    /* Translators: the timeline's status line; %s says what is
+     * highlighted: "Calls of ::Load", "12 measurements of …" */
+    self->highlight_status = g_strdup_printf (_("Highlighted: %s (Escape clears)"), what);
+}
+
+/* The rows that may come into view to show what is highlighted, in turn:
+ * a focused row shown, any row shown, then a row in a closed group (which
+ * opens). The view moves to the highlight's extent after the second pass
+ * when none shown has some in view. */
+#define N_ROW_PASSES 4
+#define REVEAL_PASS  1
+
+static gboolean
+row_in_pass (PsTimelineView *self,
+             PsTimelineRow  *row,
+             int             pass)
+{
+  switch (pass)
+    {
+    case 0:
+      return !row->hidden && ps_session_is_focus_track (self->session, row->track);
+    case 1:
+    case 2:
+      return !row->hidden;
+    default:
+      return TRUE;
+    }
+}
+
+/* Whether the track has highlighted spans in from…to; *depth: the first
+ * depth that has */
+static gboolean
+highlight_in (PsSpanLod *highlight,
+              guint32    track,
+              gint64     from,
+              gint64     to,
+              guint     *depth)
+{
+  g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (PsSpanLodItem));
+  guint n_depths = ps_span_lod_get_n_depths (highlight, track);
+
+  for (guint d = 0; d < n_depths; d++)
+    if (ps_span_lod_query (highlight, track, d, from, to, (double)(to - from) + 1, items) > 0)
+      {
+        *depth = d;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* Highlighted spans out of sight: the view zooms out or pans to them when
+ * none is in the visible range, and the first row that has some there
+ * comes into view */
+void
+ps_timeline_view_highlight_changed_cb (PsTimelineView *self)
+{
+  PsSpanLod *highlight = self->session != NULL ? ps_session_get_highlight (self->session) : NULL;
+  gint64 begin, end, first, last;
+  int found = -1;
+  guint depth = 0;
+
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  update_highlight_status (self);
+  if (highlight == NULL || self->model == NULL || self->model->lod == NULL)
+    return;
+
+  for (int pass = 0; pass < N_ROW_PASSES && found < 0; pass++)
+    {
+      ps_timeline_view_get_visible (self, &begin, &end);
+      for (guint r = 0; r < self->model->rows->len && found < 0; r++)
+        {
+          PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
+
+          if (row->kind == PS_TIMELINE_ROW_SPANS && row_in_pass (self, row, pass)
+              && highlight_in (highlight, row->track, begin, end, &depth))
+            found = (int)r;
+        }
+      if (found < 0 && pass == REVEAL_PASS && ps_span_lod_get_extent (highlight, &first, &last))
+        ps_timeline_view_reveal_range (self, first, MAX (last, first), FALSE);
+    }
+  if (found < 0)
+    return;
+  ps_timeline_view_show_row (self, found, FALSE);
+  if (self->vadjustment != NULL)
+    {
+      PsTimelineRow *row = ps_timeline_view_get_row (self, found);
+      double y = ps_timeline_row_depth_y (row, depth);
+      double top = gtk_adjustment_get_value (self->vadjustment);
+      double page = gtk_adjustment_get_page_size (self->vadjustment);
+
+      if (y < top || y + PS_TIMELINE_SPAN_HEIGHT > top + page)
+        gtk_adjustment_set_value (self->vadjustment, MAX (y - PS_TIMELINE_SPAN_HEIGHT, 0));
+    }
+}
+
+/* Whether the track's highlighted points have one in from…to */
+static gboolean
+points_in (PsValueLod *points,
+           gint64      from,
+           gint64      to)
+{
+  gsize index = ps_value_lod_find (points, from);
+
+  /* The nearest point may lie before from, the next one in the range */
+  for (gsize i = index; i != G_MAXSIZE && i <= index + 1; i++)
+    {
+      gint64 x;
+      double value;
+
+      if (ps_value_lod_get_point (points, i, &x, &value) && x >= from && x <= to)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Highlighted points (CE measurements of a histogram's bars, samples of a
+ * function): brought into view as highlighted spans are */
+void
+ps_timeline_view_points_changed_cb (PsTimelineView *self)
+{
+  gint64 begin, end, first, last;
+  int found = -1;
+
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  update_highlight_status (self);
+  if (self->model == NULL || !ps_session_get_highlight_points_extent (self->session, &first, &last))
+    return;
+  for (int pass = 0; pass < N_ROW_PASSES && found < 0; pass++)
+    {
+      ps_timeline_view_get_visible (self, &begin, &end);
+      for (guint r = 0; r < self->model->rows->len && found < 0; r++)
+        {
+          PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
+          PsValueLod *points = row->kind == PS_TIMELINE_ROW_VALUES || row->kind == PS_TIMELINE_ROW_SAMPLES
+                               ? ps_session_get_highlight_points (self->session, row->track) : NULL;
+
+          if (points != NULL && row_in_pass (self, row, pass) && points_in (points, begin, end))
+            found = (int)r;
+        }
+      if (found < 0 && pass == REVEAL_PASS)
+        ps_timeline_view_reveal_range (self, first, last, FALSE);
+    }
+  ps_timeline_view_show_row (self, found, TRUE);
+}
+
+/* The row of a track's chart that has a point at x (a CE marker's
+ * durations, not its CPU), else its first row, or -1 */
+static int
+row_with_point (PsTimelineView *self,
+                guint32         track,
+                gint64          x)
+{
+  int first = -1;
+
+  for (guint r = 0; self->model != NULL && r < self->model->rows->len; r++)
+    {
+      PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
+      gint64 point_x;
+      double value;
+
+      if (row->track != track || row->kind == PS_TIMELINE_ROW_GROUP)
+        continue;
+      if (first < 0)
+        first = (int)r;
+      if (row->kind == PS_TIMELINE_ROW_VALUES
+          && ps_value_lod_get_point (row->values, ps_value_lod_find (row->values, x), &point_x, &value)
+          && point_x == x)
+        return (int)r;
+    }
+  return first;
+}
+
+static gboolean
+same_tracks (GArray        *followed,
+             const guint32 *tracks,
+             guint          n_tracks)
+{
+  return followed->len == n_tracks && memcmp (followed->data, tracks, n_tracks * sizeof (guint32)) == 0;
+}
+
+/* What another view chose: its rows come into view and are marked (the
+ * renderer marks the focused tracks), a chosen span gets the cursor and
+ * is zoomed to if it is too narrow to see, a chosen measurement is
+ * panned to */
+void
+ps_timeline_view_follow_session (PsTimelineView *self)
+{
+  guint n_tracks;
+  const guint32 *tracks;
+  guint64 span, mark, measurement;
+
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (self->session == NULL || self->model == NULL)
+    return;
+
+  tracks = ps_session_get_focus_tracks (self->session, &n_tracks);
+  if (!same_tracks (self->followed_focus, tracks, n_tracks))
+    {
+      int first = -1;
+
+      g_array_set_size (self->followed_focus, 0);
+      g_array_append_vals (self->followed_focus, tracks, n_tracks);
+      /* A thread of a sampled run has a lane shown and a chart of its
+       * rate in a closed group: the lane, rather than opening the group */
+      for (guint r = 0; n_tracks > 0 && r < self->model->rows->len; r++)
+        {
+          PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
+
+          if (row->kind != PS_TIMELINE_ROW_GROUP && ps_session_is_focus_track (self->session, row->track))
+            {
+              if (first < 0)
+                first = (int)r;
+              if (!row->hidden)
+                {
+                  first = (int)r;
+                  break;
+                }
+            }
+        }
+      if (first >= 0)
+        {
+          self->cursor_row = first;
+          ps_timeline_view_show_row (self, first, TRUE);
+        }
+    }
+
+  span = ps_session_get_selected_span (self->session);
+  if (span != self->followed_span)
+    {
+      self->followed_span = span;
+      if (span != PS_SESSION_NO_SPAN && span != self->cursor_span && self->model->lod != NULL)
+        {
+          self->cursor_span = span;
+          self->cursor_row = ps_timeline_view_row_of_track (self, ps_event_store_get_span (self->model->store, span)->track);
+          ps_timeline_view_reveal_span (self, span, TRUE);
+          ps_timeline_view_update_accessible (self);
+        }
+    }
+
+  mark = ps_session_get_selected_mark (self->session);
+  if (mark != self->followed_mark)
+    {
+      self->followed_mark = mark;
+      if (mark != PS_SESSION_NO_MARK)
+        {
+          const PsMark *m = ps_event_store_get_mark (self->model->store, mark);
+
+          ps_timeline_view_show_row (self, ps_timeline_view_row_of_track (self, m->track), FALSE);
+          ps_timeline_view_reveal_range (self, m->time_ns, m->time_ns, FALSE);
+        }
+    }
+
+  measurement = ps_session_get_selected_measurement (self->session);
+  if (measurement != self->followed_measurement)
+    {
+      self->followed_measurement = measurement;
+      if (measurement != PS_SESSION_NO_MEASUREMENT && self->model->sequence_axis)
+        {
+          PsMeasurement m;
+          int index;
+
+          ps_event_store_get_measurement (self->model->store, measurement, &m);
+          index = row_with_point (self, m.track, (gint64)m.index);
+          ps_timeline_view_show_row (self, index, TRUE);
+          if (index >= 0)
+            self->cursor_row = index;
+          ps_timeline_view_reveal_range (self, (gint64)m.index, (gint64)m.index, FALSE);
+        }
+    }
+}
+
+void
+ps_timeline_view_reveal_cb (PsTimelineView *self,
+                            gint64          begin,
+                            gint64          end)
+{
+  if (self->model != NULL)
+    ps_timeline_view_reveal_range (self, begin, end, TRUE);
+}
+
+/* The session of an appended log chosen in another view
+ * (ps_session_get_log_session ()): its groups open, the first at the top,
+ * the other sessions' groups closed, and its part of the run in view */
+void
+ps_timeline_view_show_log_session (PsTimelineView *self)
+{
+  guint chosen = self->session != NULL ? ps_session_get_log_session (self->session) : G_MAXUINT;
+  const PsTimelineRow *first = NULL;
+  gint64 begin = G_MAXINT64, end = G_MININT64;
+  gboolean changed = FALSE;
+
+  if (self->model == NULL || chosen == G_MAXUINT)
+    return;
+  for (guint r = 0; r < self->model->rows->len; r++)
+    {
+      PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
+      const PsTimelineRow *group = row->group < r ? g_ptr_array_index (self->model->rows, row->group) : NULL;
+      gint64 x_min, x_max;
+      double v_min, v_max;
+
+      if (row->kind == PS_TIMELINE_ROW_GROUP && row->session != G_MAXUINT)
+        {
+          gboolean collapsed = row->session != chosen;
+
+          changed |= collapsed != row->collapsed;
+          row->collapsed = collapsed;
+          if (!collapsed && first == NULL)
+            first = row;
+        }
+      else if (group != NULL && group->session == chosen && row->values != NULL
+               && ps_value_lod_get_range (row->values, &x_min, &x_max, &v_min, &v_max))
+        {
+          begin = MIN (begin, x_min);
+          end = MAX (end, x_max);
+        }
+    }
+  if (first == NULL)
+    return;
+  if (changed)
+    {
+      ps_timeline_model_layout (self->model);
+      ps_timeline_view_update_adjustments (self);
+    }
+  if (self->vadjustment != NULL)
+    gtk_adjustment_set_value (self->vadjustment, first->y);
+  /* Over the sequence of measurements, its first to its last */
+  if (self->model->sequence_axis)
+    {
+      guint64 first_measurement, end_measurement;
+
+      if (ps_event_store_get_session_measurements (self->model->store, chosen, &first_measurement, &end_measurement))
+        begin = (gint64)first_measurement, end = (gint64)end_measurement - 1;
+    }
+  if (begin <= end)
+    ps_timeline_view_set_visible (self, (double)begin, (double)end);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* A new model follows the session's choice from the start */
+void
+ps_timeline_view_forget_followed (PsTimelineView *self)
+{
+  g_array_set_size (self->followed_focus, 0);
+  self->followed_span = PS_SESSION_NO_SPAN;
+  self->followed_mark = PS_SESSION_NO_MARK;
+  self->followed_measurement = PS_SESSION_NO_MEASUREMENT;
+}
