@@ -7,6 +7,10 @@
  * The numbers are the PsSeries of ps_series_collect(), grouped by
  * description at the top level and per registration below, exactly as
  * perfscope-cli prints them.
+ *
+ * The marker table's cells and columns are made in ps-ce-view-cells.c,
+ * and the links with the other views of the run are in
+ * ps-ce-view-links.c.
  */
 #include "config.h"
 
@@ -16,104 +20,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "ps-ce-description.h"
+#include "ps-ce-view-internal.h"
 #include "ps-ce-view-private.h"
-#include "ps-histogram-view.h"
-#include "ps-marker-children.h"
-#include "ps-marker-row.h"
-#include "ps-selection-util.h"
-#include "ps-series-chart.h"
 #include "ps-table-export.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
 #include "ps-warning-columns.h"
-#include "ps-warning-model.h"
-
-typedef enum
-{
-  MARKER_COLUMN_DESCRIPTION,
-  MARKER_COLUMN_KEY,          /* one description key, expanded */
-  MARKER_COLUMN_APP,
-  MARKER_COLUMN_ID,
-  MARKER_COLUMN_INSTANCE,
-  MARKER_COLUMN_COUNT,
-  MARKER_COLUMN_MIN,
-  MARKER_COLUMN_MAX,
-  MARKER_COLUMN_MEAN,
-  MARKER_COLUMN_MEDIAN,
-  MARKER_COLUMN_P95,
-  MARKER_COLUMN_STDDEV,
-  MARKER_COLUMN_TOTAL,
-  MARKER_COLUMN_MEAN_TICKS,
-  MARKER_COLUMN_TOTAL_TICKS,
-} MarkerColumn;
-
-typedef struct
-{
-  MarkerColumn   column;
-  char          *key;
-  /* How the cells show their numbers: in unit, stored values divided by
-   * scale (the durations, and a description value of kind value_kind) */
-  PsCeValueKind  value_kind;
-  double         scale;
-  char          *unit;
-} ColumnInfo;
-
-#define CELL_INFO_KEY "ps-cell-info"
-
-struct _PsCeView
-{
-  GtkWidget            parent_instance;
-
-  PsRunAnalysis       *analysis;
-  PsRunAnalysis       *shown;           /* the analysis, or that of the
-                                         * range selected on the timeline */
-  PsSession           *run_session;
-  gulong               selection_handler;
-  gulong               focus_handler;
-  gboolean             following;       /* choosing what the session chose */
-  GArray              *histogram_values;  /* double: the histogram's */
-  GArray              *histogram_indexes; /* guint64: the measurement of
-                                         * each of them */
-  double               pending_value;   /* to select in the histogram when
-                                         * its values come, or NAN */
-  GCancellable        *range_cancellable;
-  guint                session;
-  GListStore          *marker_groups;   /* PsMarkerRow */
-  GtkSortListModel    *marker_sorted;   /* GtkTreeListRow */
-  GPtrArray           *key_columns;     /* GtkColumnViewColumn */
-  PsWarningModel      *warnings;
-
-  GCancellable        *histogram_cancellable;
-
-  /* Template widgets */
-  GtkPaned            *markers_paned;
-  GtkWidget           *histogram_box;
-  GtkLabel            *histogram_title;
-  PsHistogramView     *histogram_view;
-  GtkWidget           *range_box;
-  GtkLabel            *range_label;
-  GtkWidget           *session_box;
-  GtkDropDown         *session_dropdown;
-  GtkLabel            *os_value;
-  GtkLabel            *build_value;
-  GtkLabel            *platform_value;
-  GtkLabel            *cpu_value;
-  GtkLabel            *device_value;
-  GtkLabel            *app_value;
-  GtkLabel            *resolution_value;
-  GtkStack            *view_stack;
-  GtkStackPage        *warnings_page;
-  GtkStack            *markers_stack;
-  GtkColumnView       *marker_view;
-  GtkGrid             *cpu_summary;
-  GtkGrid             *memory_summary;
-  PsSeriesChart       *cpu_chart;
-  PsSeriesChart       *memory_chart;
-  GtkLabel            *warnings_overflow_label;
-  GtkStack            *warnings_stack;
-  GtkColumnView       *warning_view;
-};
 
 enum {
   PROP_0,
@@ -128,543 +40,6 @@ static void ps_ce_view_run_view_init (PsRunViewInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (PsCeView, ps_ce_view, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (PS_TYPE_RUN_VIEW, ps_ce_view_run_view_init))
-
-static void focus_selected_marker (PsCeView *self);
-static void select_pending_value (PsCeView *self);
-static void reveal_log_session (PsCeView *self);
-
-/* Marker table cells */
-
-static gboolean
-is_numeric_column (MarkerColumn column)
-{
-  return column >= MARKER_COLUMN_ID;
-}
-
-static gboolean
-is_duration_column (MarkerColumn column)
-{
-  return column >= MARKER_COLUMN_MIN && column <= MARKER_COLUMN_TOTAL;
-}
-
-/* The value of a duration column (is_duration_column()) */
-static double
-marker_duration (PsMarkerRow  *row,
-                 MarkerColumn  column)
-{
-  switch (column)
-    {
-    case MARKER_COLUMN_MIN:
-      return ps_marker_row_get_min (row);
-    case MARKER_COLUMN_MAX:
-      return ps_marker_row_get_max (row);
-    case MARKER_COLUMN_MEAN:
-      return ps_marker_row_get_mean (row);
-    case MARKER_COLUMN_MEDIAN:
-      return ps_marker_row_get_median (row);
-    case MARKER_COLUMN_P95:
-      return ps_marker_row_get_p95 (row);
-    case MARKER_COLUMN_STDDEV:
-      return ps_marker_row_get_stddev (row);
-    case MARKER_COLUMN_TOTAL:
-    default:
-      return ps_marker_row_get_total (row);
-    }
-}
-
-static void
-column_info_free (gpointer  data,
-                  GClosure *closure)
-{
-  ColumnInfo *info = data;
-
-  g_free (info->key);
-  g_free (info->unit);
-  g_free (info);
-}
-
-static void
-marker_cell_setup (GtkSignalListItemFactory *factory,
-                   GtkListItem              *list_item,
-                   ColumnInfo               *info)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  if (is_numeric_column (info->column))
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-      gtk_widget_add_css_class (label, "numeric");
-    }
-  else
-    gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-
-  if (info->column == MARKER_COLUMN_DESCRIPTION)
-    {
-      GtkWidget *expander = gtk_tree_expander_new ();
-
-      /* Descriptions can be long: a fair minimum, the rest in the tooltip */
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_label_set_width_chars (GTK_LABEL (label), 18);
-      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
-      gtk_list_item_set_child (list_item, expander);
-    }
-  else
-    gtk_list_item_set_child (list_item, label);
-}
-
-/* The exact value behind a rounded one, for a tooltip */
-static char *
-format_exact (PsSeriesChartUnit unit,
-              double            value)
-{
-  g_autofree char *number = ps_util_format_double (value);
-
-  switch (unit)
-    {
-    case PS_SERIES_CHART_UNIT_SECONDS:
-      /* Translators: an exact duration in seconds, in a tooltip */
-      return g_strdup_printf (_("%s s"), number);
-    case PS_SERIES_CHART_UNIT_TICKS:
-      /* Translators: an exact number of timer ticks, in a tooltip */
-      return g_strdup_printf (_("%s ticks"), number);
-    case PS_SERIES_CHART_UNIT_BYTES:
-      /* Translators: an exact number of bytes, in a tooltip */
-      return g_strdup_printf (_("%s bytes"), number);
-    case PS_SERIES_CHART_UNIT_PERCENT:
-      /* Translators: an exact percentage, in a tooltip */
-      return g_strdup_printf (_("%s %%"), number);
-    case PS_SERIES_CHART_UNIT_NONE:
-    default:
-      return g_steal_pointer (&number);
-    }
-}
-
-/* Durations are in seconds, or in ticks without a tick rate */
-static PsSeriesChartUnit
-duration_unit (PsMarkerRow *row)
-{
-  return ps_marker_row_has_seconds (row) ? PS_SERIES_CHART_UNIT_SECONDS : PS_SERIES_CHART_UNIT_TICKS;
-}
-
-static char *
-description_tooltip (PsMarkerRow *row)
-{
-  const PsSeries *series = ps_marker_row_get_series (row);
-  GString *text = g_string_new (NULL);
-
-  g_string_append_printf (text, _("Expanded: %s"), ps_marker_row_get_expanded_name (row));
-  g_string_append_c (text, '\n');
-  if (series->n_instances > 1)
-    g_string_append_printf (text,
-                            g_dngettext (GETTEXT_PACKAGE,
-                                         "%u registration of the same description",
-                                         "%u registrations of the same description",
-                                         series->n_instances),
-                            series->n_instances);
-  else
-    g_string_append_printf (text, _("Registered on line %llu"), (unsigned long long) series->first_line);
-  if (series->n_excluded > 0)
-    {
-      g_string_append_c (text, '\n');
-      g_string_append_printf (text,
-                              g_dngettext (GETTEXT_PACKAGE,
-                                           "%llu negative duration left out of the statistics",
-                                           "%llu negative durations left out of the statistics",
-                                           series->n_excluded),
-                              (unsigned long long) series->n_excluded);
-    }
-
-  return g_string_free (text, FALSE);
-}
-
-/* The number of a description value of kind: a statistic of the
- * durations in seconds, or a quotient over one; FALSE when the row's
- * value is of another kind or not a number */
-static gboolean
-description_number (PsMarkerRow   *row,
-                    const char    *key,
-                    PsCeValueKind  kind,
-                    double        *number)
-{
-  g_autoptr(GArray) items = ps_ce_description_parse (ps_marker_row_get_series (row)->name);
-  const char *value = ps_marker_row_get_description_value (row, key);
-  char *end = NULL;
-
-  for (guint i = 0; i < items->len; i++)
-    {
-      const PsCeDescriptionItem *item = &g_array_index (items, PsCeDescriptionItem, i);
-
-      if (g_strcmp0 (item->key, key) != 0)
-        continue;
-      if (ps_ce_description_value_kind (item->value, NULL) != kind || value == NULL)
-        return FALSE;
-      *number = g_ascii_strtod (value, &end);
-      return end != value && *end == '\0' && isfinite (*number);
-    }
-  return FALSE;
-}
-
-static void
-marker_cell_bind (GtkSignalListItemFactory *factory,
-                  GtkListItem              *list_item,
-                  ColumnInfo               *info)
-{
-  GtkTreeListRow *tree_row = gtk_list_item_get_item (list_item);
-  g_autoptr(PsMarkerRow) row = gtk_tree_list_row_get_item (tree_row);
-  GtkWidget *child = gtk_list_item_get_child (list_item);
-  const PsSeries *series = ps_marker_row_get_series (row);
-  g_autofree char *text = NULL;
-  g_autofree char *tooltip = NULL;
-  GtkWidget *label = child;
-  double duration = 0;
-
-  switch (info->column)
-    {
-    case MARKER_COLUMN_DESCRIPTION:
-      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), tree_row);
-      label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
-      if (ps_marker_row_get_name (row)[0] != '\0')
-        text = g_strdup (ps_marker_row_get_name (row));
-      else
-        text = g_strdup (_("(no description)"));
-      tooltip = description_tooltip (row);
-      break;
-
-    case MARKER_COLUMN_KEY:
-      {
-        const char *value = ps_marker_row_get_description_value (row, info->key);
-        double number;
-
-        if (value != NULL && info->value_kind != PS_CE_VALUE_TEXT
-            && description_number (row, info->key, info->value_kind, &number))
-          {
-            g_autofree char *exact = ps_util_format_double (number);
-
-            text = ps_view_format_number (number / info->scale);
-            gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-            gtk_widget_add_css_class (label, "numeric");
-            /* Translators: the exact value of a cell and its unit, "0.0051953 s" */
-            tooltip = g_strdup_printf (C_("value with unit", "%s %s"), exact,
-                                       info->value_kind == PS_CE_VALUE_SECONDS ? "s" : info->unit);
-          }
-        else
-          {
-            /* Raw bytes of the log: Latin-1 when not UTF-8 (ce-perflog.md §7 #28) */
-            text = value != NULL ? ps_util_display_text (value, -1) : NULL;
-            gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-            gtk_widget_remove_css_class (label, "numeric");
-          }
-      }
-      break;
-
-    case MARKER_COLUMN_APP:
-      text = ps_util_display_text (ps_marker_row_get_app (row), -1);
-      break;
-
-    case MARKER_COLUMN_ID:
-      text = g_strdup_printf ("%" PRId64, series->id);
-      break;
-
-    case MARKER_COLUMN_INSTANCE:
-      if (ps_marker_row_is_group (row) && series->n_instances > 1)
-        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u instance", "%u instances",
-                                             series->n_instances),
-                                series->n_instances);
-      else
-        /* Translators: the registration ordinal of a marker, e.g. "#2" */
-        text = g_strdup_printf (_("#%u"), series->instance);
-      break;
-
-    case MARKER_COLUMN_COUNT:
-      text = ps_view_format_count (ps_marker_row_get_count (row));
-      break;
-
-    case MARKER_COLUMN_MIN:
-    case MARKER_COLUMN_MAX:
-    case MARKER_COLUMN_MEAN:
-    case MARKER_COLUMN_MEDIAN:
-    case MARKER_COLUMN_P95:
-    case MARKER_COLUMN_STDDEV:
-    case MARKER_COLUMN_TOTAL:
-      duration = marker_duration (row, info->column);
-      break;
-
-    case MARKER_COLUMN_MEAN_TICKS:
-      text = ps_view_format_number_whole (ps_marker_row_get_mean_ticks (row));
-      break;
-
-    case MARKER_COLUMN_TOTAL_TICKS:
-      text = ps_view_format_number_whole (ps_marker_row_get_total_ticks (row));
-      break;
-
-    default:
-      g_assert_not_reached ();
-    }
-
-  if (is_duration_column (info->column))
-    {
-      /* In the column's unit, named in its title */
-      if (ps_marker_row_get_count (row) > 0 && duration_unit (row) == PS_SERIES_CHART_UNIT_TICKS)
-        text = ps_view_format_number_whole (duration);
-      else if (ps_marker_row_get_count (row) > 0)
-        text = ps_view_format_number (duration / info->scale);
-      else
-        text = g_strdup ("–");
-      tooltip = format_exact (duration_unit (row), duration);
-    }
-
-  gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
-  gtk_widget_set_tooltip_text (label, tooltip);
-}
-
-static void
-marker_cell_unbind (GtkSignalListItemFactory *factory,
-                    GtkListItem              *list_item,
-                    ColumnInfo               *info)
-{
-  if (info->column == MARKER_COLUMN_DESCRIPTION)
-    gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), NULL);
-}
-
-static int
-compare_description_values (gconstpointer a,
-                            gconstpointer b,
-                            gpointer      user_data)
-{
-  const char *key = user_data;
-  const char *value_a = ps_marker_row_get_description_value ((PsMarkerRow *)a, key);
-  const char *value_b = ps_marker_row_get_description_value ((PsMarkerRow *)b, key);
-  char *end_a, *end_b;
-  double number_a, number_b;
-
-  value_a = value_a != NULL ? value_a : "";
-  value_b = value_b != NULL ? value_b : "";
-
-  /* Numbers ("Bytes=4096", "time=0.010200") sort as numbers */
-  number_a = g_ascii_strtod (value_a, &end_a);
-  number_b = g_ascii_strtod (value_b, &end_b);
-  if (*value_a != '\0' && *end_a == '\0' && *value_b != '\0' && *end_b == '\0')
-    return (number_a > number_b) - (number_a < number_b);
-
-  return g_utf8_collate (value_a, value_b);
-}
-
-static GtkSorter *
-make_sorter (MarkerColumn  column,
-             const char   *key)
-{
-  static const char *property_names[] = {
-    [MARKER_COLUMN_DESCRIPTION] = "name",
-    [MARKER_COLUMN_APP] = "app",
-    [MARKER_COLUMN_ID] = "id",
-    [MARKER_COLUMN_INSTANCE] = "instance",
-    [MARKER_COLUMN_COUNT] = "count",
-    [MARKER_COLUMN_MIN] = "min",
-    [MARKER_COLUMN_MAX] = "max",
-    [MARKER_COLUMN_MEAN] = "mean",
-    [MARKER_COLUMN_MEDIAN] = "median",
-    [MARKER_COLUMN_P95] = "p95",
-    [MARKER_COLUMN_STDDEV] = "stddev",
-    [MARKER_COLUMN_TOTAL] = "total",
-    [MARKER_COLUMN_MEAN_TICKS] = "mean-ticks",
-    [MARKER_COLUMN_TOTAL_TICKS] = "total-ticks",
-  };
-  GtkExpression *expression;
-
-  if (column == MARKER_COLUMN_KEY)
-    return GTK_SORTER (gtk_custom_sorter_new (compare_description_values, g_strdup (key), g_free));
-
-  expression = gtk_property_expression_new (PS_TYPE_MARKER_ROW, NULL, property_names[column]);
-  if (column == MARKER_COLUMN_DESCRIPTION || column == MARKER_COLUMN_APP)
-    return GTK_SORTER (gtk_string_sorter_new (expression));
-  return GTK_SORTER (gtk_numeric_sorter_new (expression));
-}
-
-/* The export's value of a cell: numbers in the column's unit (durations
- * in seconds, or in ticks without a tick rate), raw text */
-static void
-marker_export_value (GObject  *item,
-                     GValue   *value,
-                     gpointer  user_data)
-{
-  ColumnInfo *info = user_data;
-  PsMarkerRow *row = PS_MARKER_ROW (item);
-  const PsSeries *series = ps_marker_row_get_series (row);
-
-  if (is_duration_column (info->column))
-    {
-      if (ps_marker_row_get_count (row) == 0)
-        return;
-      g_value_init (value, G_TYPE_DOUBLE);
-      g_value_set_double (value, marker_duration (row, info->column));
-      return;
-    }
-
-  switch (info->column)
-    {
-    case MARKER_COLUMN_DESCRIPTION:
-      g_value_init (value, G_TYPE_STRING);
-      g_value_set_string (value, ps_marker_row_get_name (row));
-      break;
-
-    case MARKER_COLUMN_KEY:
-      {
-        const PsCeValueKind kinds[] = { PS_CE_VALUE_SECONDS, PS_CE_VALUE_PER_SECOND };
-        double number;
-
-        /* A number in the column's unit (seconds, or per second) */
-        for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
-          if (description_number (row, info->key, kinds[k], &number))
-            {
-              g_value_init (value, G_TYPE_DOUBLE);
-              g_value_set_double (value, number);
-              return;
-            }
-        g_value_init (value, G_TYPE_STRING);
-        g_value_set_string (value, ps_marker_row_get_description_value (row, info->key));
-      }
-      break;
-
-    case MARKER_COLUMN_APP:
-      g_value_init (value, G_TYPE_STRING);
-      g_value_set_string (value, ps_marker_row_get_app (row));
-      break;
-
-    case MARKER_COLUMN_ID:
-      g_value_init (value, G_TYPE_INT64);
-      g_value_set_int64 (value, series->id);
-      break;
-
-    case MARKER_COLUMN_INSTANCE:
-      /* A group of several registrations has no single ordinal */
-      if (!(ps_marker_row_is_group (row) && series->n_instances > 1))
-        {
-          g_value_init (value, G_TYPE_UINT);
-          g_value_set_uint (value, series->instance);
-        }
-      break;
-
-    case MARKER_COLUMN_COUNT:
-      g_value_init (value, G_TYPE_UINT64);
-      g_value_set_uint64 (value, ps_marker_row_get_count (row));
-      break;
-
-    case MARKER_COLUMN_MEAN_TICKS:
-      g_value_init (value, G_TYPE_DOUBLE);
-      g_value_set_double (value, ps_marker_row_get_mean_ticks (row));
-      break;
-
-    case MARKER_COLUMN_TOTAL_TICKS:
-      g_value_init (value, G_TYPE_DOUBLE);
-      g_value_set_double (value, ps_marker_row_get_total_ticks (row));
-      break;
-
-    default:
-      break;
-    }
-}
-
-static void
-export_info_free (gpointer data)
-{
-  column_info_free (data, NULL);
-}
-
-static GtkColumnViewColumn *
-make_marker_column (const char   *title,
-                    MarkerColumn  column,
-                    const char   *key)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  ColumnInfo *info = g_new0 (ColumnInfo, 1);
-  GtkColumnViewColumn *view_column;
-  g_autoptr(GtkSorter) sorter = make_sorter (column, key);
-
-  info->column = column;
-  info->key = g_strdup (key);
-  info->scale = 1;
-
-  g_signal_connect (factory, "setup", G_CALLBACK (marker_cell_setup), info);
-  g_signal_connect (factory, "unbind", G_CALLBACK (marker_cell_unbind), info);
-  g_signal_connect_data (factory, "bind", G_CALLBACK (marker_cell_bind), info,
-                         column_info_free, 0);
-
-  view_column = gtk_column_view_column_new (title, factory);
-  /* The cells' unit changes with the rows; the title names it */
-  g_object_set_data (G_OBJECT (view_column), CELL_INFO_KEY, info);
-  g_object_set_data_full (G_OBJECT (view_column), "ps-base-title", g_strdup (title), g_free);
-  gtk_column_view_column_set_sorter (view_column, sorter);
-  gtk_column_view_column_set_resizable (view_column, TRUE);
-  gtk_column_view_column_set_expand (view_column, column == MARKER_COLUMN_DESCRIPTION);
-
-  {
-    ColumnInfo *export_info = g_new0 (ColumnInfo, 1);
-    const char *export_name = NULL;
-    const char *unit = NULL;
-
-    export_info->column = column;
-    export_info->key = g_strdup (key);
-    if (column == MARKER_COLUMN_MEAN_TICKS)
-      export_name = _("Mean"), unit = "ticks";
-    else if (column == MARKER_COLUMN_TOTAL_TICKS)
-      export_name = _("Total"), unit = "ticks";
-    else if (is_duration_column (column) || column == MARKER_COLUMN_KEY)
-      export_name = title, unit = is_duration_column (column) ? "s" : NULL;
-    ps_table_export_set_column (view_column, export_name, unit,
-                                marker_export_value, export_info, export_info_free);
-    if (is_duration_column (column))
-      g_object_set_data (G_OBJECT (view_column), "ps-duration-column", GINT_TO_POINTER (TRUE));
-  }
-
-  return view_column;
-}
-
-static void
-add_marker_columns (PsCeView *self)
-{
-  static const struct {
-    const char   *title;
-    MarkerColumn  column;
-  } columns[] = {
-    { N_("Description"), MARKER_COLUMN_DESCRIPTION },
-    { N_("App"), MARKER_COLUMN_APP },
-    { N_("Id"), MARKER_COLUMN_ID },
-    { N_("Instance"), MARKER_COLUMN_INSTANCE },
-    { N_("Count"), MARKER_COLUMN_COUNT },
-    { N_("Min"), MARKER_COLUMN_MIN },
-    { N_("Max"), MARKER_COLUMN_MAX },
-    { N_("Mean"), MARKER_COLUMN_MEAN },
-    { N_("Median"), MARKER_COLUMN_MEDIAN },
-    /* Translators: the 95th percentile */
-    { N_("P95"), MARKER_COLUMN_P95 },
-    /* Translators: standard deviation */
-    { N_("Std dev"), MARKER_COLUMN_STDDEV },
-    { N_("Total"), MARKER_COLUMN_TOTAL },
-    { N_("Mean (ticks)"), MARKER_COLUMN_MEAN_TICKS },
-    { N_("Total (ticks)"), MARKER_COLUMN_TOTAL_TICKS },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
-    {
-      g_autoptr(GtkColumnViewColumn) column = make_marker_column (_(columns[i].title), columns[i].column, NULL);
-
-      gtk_column_view_append_column (self->marker_view, column);
-    }
-}
-
-static GListModel *
-create_marker_children (gpointer item,
-                        gpointer user_data)
-{
-  PsMarkerRow *row = item;
-  const PsSeries *group = ps_marker_row_get_series (row);
-
-  /* A group of one registration is the instance itself */
-  if (!ps_marker_row_is_group (row) || group->n_instances < 2)
-    return NULL;
-
-  return G_LIST_MODEL (ps_marker_children_new (ps_marker_row_get_analysis (row), group));
-}
 
 /* Filling the view for a session */
 
@@ -848,7 +223,7 @@ set_key_column_unit (ColumnInfo *info,
     {
       double number;
 
-      if (description_number (g_ptr_array_index (rows, i), info->key, PS_CE_VALUE_SECONDS, &number) && number != 0)
+      if (ps_ce_view_description_number (g_ptr_array_index (rows, i), info->key, PS_CE_VALUE_SECONDS, &number) && number != 0)
         smallest = MIN (smallest, fabs (number)), largest = MAX (largest, fabs (number));
     }
   info->unit = g_strdup (ps_view_quantity_unit_for_range (PS_VIEW_QUANTITY_SECONDS, smallest, largest, &info->scale));
@@ -885,7 +260,7 @@ update_key_columns (PsCeView  *self,
       const char *key = g_ptr_array_index (keys, i);
       g_autofree char *title = ps_util_display_text (key, -1);
       g_autofree char *titled = NULL;
-      GtkColumnViewColumn *column = make_marker_column (title, MARKER_COLUMN_KEY, key);
+      GtkColumnViewColumn *column = ps_ce_view_make_marker_column (title, MARKER_COLUMN_KEY, key);
 
       set_key_column_unit (g_object_get_data (G_OBJECT (column), CELL_INFO_KEY), rows);
       switch (((ColumnInfo *)g_object_get_data (G_OBJECT (column), CELL_INFO_KEY))->value_kind)
@@ -969,7 +344,7 @@ update_duration_units (PsCeView  *self,
           for (guint r = 0; r < rows->len; r++)
             {
               PsMarkerRow *row = g_ptr_array_index (rows, r);
-              double value = fabs (marker_duration (row, info->column));
+              double value = fabs (ps_ce_view_marker_duration (row, info->column));
 
               if (ps_marker_row_get_count (row) > 0 && value > 0)
                 smallest = MIN (smallest, value), largest = MAX (largest, value);
@@ -1042,8 +417,8 @@ summary_label (const char *text,
   return label;
 }
 
-static char *
-series_label (const PsSeries *series)
+char *
+ps_ce_view_series_label (const PsSeries *series)
 {
   g_autofree char *name = ps_util_display_text (series->name, -1);
   g_autofree char *app = ps_util_display_text (series->app, -1);
@@ -1082,7 +457,7 @@ update_summary (PsCeView          *self,
       if (!series_in_session (self, series, kind))
         continue;
 
-      label = series_label (series);
+      label = ps_ce_view_series_label (series);
       values[0] = series->stats.min;
       values[1] = series->stats.max;
       values[2] = series->stats.mean;
@@ -1103,7 +478,7 @@ update_summary (PsCeView          *self,
 
           if (series->stats.count > 0)
             {
-              g_autofree char *exact = format_exact (unit, values[v]);
+              g_autofree char *exact = ps_ce_view_format_exact (unit, values[v]);
 
               gtk_widget_set_tooltip_text (value_label, exact);
             }
@@ -1312,7 +687,7 @@ durations_cb (GObject      *object,
   self->histogram_indexes = g_array_ref (durations->indexes);
   ps_histogram_view_set_values (self->histogram_view, (const double *)(gpointer)durations->values->data,
                                 durations->values->len);
-  select_pending_value (self);
+  ps_ce_view_select_pending_value (self);
   durations_free (durations);
 }
 
@@ -1344,7 +719,7 @@ update_histogram (PsCeView *self)
     }
 
   series = ps_marker_row_get_series (row);
-  name = series_label (series);
+  name = ps_ce_view_series_label (series);
   data = g_new0 (DurationsData, 1);
   data->store = g_object_ref (self->analysis->store);
   data->tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -1383,7 +758,7 @@ marker_selected_cb (PsCeView *self)
 {
   update_histogram (self);
   if (!self->following)
-    focus_selected_marker (self);
+    ps_ce_view_focus_selected_marker (self);
 }
 
 /* A range of measurements selected on the timeline: the tables and charts
@@ -1417,8 +792,8 @@ range_computed_cb (GObject      *object,
   show_range (self, shown);
 }
 
-static void
-range_selected_cb (PsCeView *self)
+void
+ps_ce_view_range_selected_cb (PsCeView *self)
 {
   gint64 begin, end;
 
@@ -1456,228 +831,6 @@ show_all_measurements_cb (PsCeView *self)
 {
   if (self->run_session != NULL)
     ps_session_clear_selection (self->run_session);
-}
-
-/* Links with the other views of the run (docs/selection.md): the marker
- * chosen here is focused on the timeline, the histogram's bars highlight
- * their measurements there; a chart or a point chosen on the timeline
- * selects its marker here, and the bar of that point's duration */
-
-static PsMarkerRow *
-selected_marker (PsCeView *self)
-{
-  return ps_selection_get_selected_row_item (self->marker_view);
-}
-
-static void
-focus_selected_marker (PsCeView *self)
-{
-  g_autoptr(PsMarkerRow) row = selected_marker (self);
-  const PsSeries *series;
-
-  if (self->run_session == NULL || row == NULL)
-    return;
-  series = ps_marker_row_get_series (row);
-  ps_session_set_focus_tracks (self->run_session, series->tracks, series->n_instances);
-}
-
-/* The measurements of the selected bars, highlighted on the timeline */
-static void
-histogram_selection_changed_cb (PsCeView *self)
-{
-  g_autoptr(GArray) chosen = NULL;
-  g_autoptr(PsMarkerRow) row = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *lower = NULL;
-  g_autofree char *upper = NULL;
-  g_autofree char *description = NULL;
-  g_autoptr(PsHistogramSelection) selection = NULL;
-
-  if (self->run_session == NULL)
-    return;
-  g_object_get (self->histogram_view, "selection", &selection, NULL);
-  row = selected_marker (self);
-  if (selection == NULL || self->histogram_indexes == NULL || row == NULL)
-    {
-      ps_session_set_highlight_measurements (self->run_session, NULL, 0, NULL);
-      return;
-    }
-
-  chosen = g_array_new (FALSE, FALSE, sizeof (guint64));
-  for (guint i = 0; i < self->histogram_indexes->len; i++)
-    if (ps_histogram_view_selection_contains (self->histogram_view, g_array_index (self->histogram_values, double, i)))
-      g_array_append_val (chosen, g_array_index (self->histogram_indexes, guint64, i));
-  name = series_label (ps_marker_row_get_series (row));
-  lower = ps_series_chart_unit_format (PS_SERIES_CHART_UNIT_SECONDS, selection->lower);
-  upper = ps_series_chart_unit_format (PS_SERIES_CHART_UNIT_SECONDS, selection->upper);
-  /* Translators: what the timeline highlights: a marker's measurements
-   * whose durations lie in the bars selected on its histogram */
-  description = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u measurement of %s from %s to %s",
-                                              "%u measurements of %s from %s to %s", chosen->len),
-                                 chosen->len, name, lower, upper);
-  ps_session_set_highlight_measurements (self->run_session, (const guint64 *)(gpointer)chosen->data,
-                                         chosen->len, description);
-}
-
-/* Selects the bar of the chosen measurement's duration once the
- * histogram has the marker's values */
-static void
-select_pending_value (PsCeView *self)
-{
-  const PsHistogram *histogram = ps_histogram_view_get_histogram (self->histogram_view);
-
-  if (isnan (self->pending_value) || histogram == NULL)
-    return;
-  for (guint bin = 0; bin < histogram->n_bins; bin++)
-    if (self->pending_value >= histogram->bins[bin].lower
-        && (self->pending_value < histogram->bins[bin].upper || bin + 1 == histogram->n_bins))
-      {
-        self->following = TRUE;
-        ps_histogram_view_select_bins (self->histogram_view, bin, bin);
-        self->following = FALSE;
-        break;
-      }
-  self->pending_value = NAN;
-}
-
-/* Selects the first marker row (group or instance) whose tracks hold
- * track, opening its group when an instance of it is wanted; FALSE when
- * the table has none */
-static gboolean
-select_marker_of_track (PsCeView *self,
-                        guint32   track,
-                        gboolean  instance)
-{
-  GtkSelectionModel *selection = gtk_column_view_get_model (self->marker_view);
-  GListModel *shown = G_LIST_MODEL (self->marker_sorted);
-
-  if (!GTK_IS_SINGLE_SELECTION (selection))
-    return FALSE;
-  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
-    {
-      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (shown, i);
-      g_autoptr(PsMarkerRow) row = gtk_tree_list_row_get_item (tree_row);
-      const PsSeries *series = ps_marker_row_get_series (row);
-      gboolean holds = FALSE;
-
-      for (guint t = 0; t < series->n_instances && !holds; t++)
-        holds = series->tracks[t] == track;
-      if (!holds)
-        continue;
-      /* An instance of a group of several is its child */
-      if (instance && series->n_instances > 1 && gtk_tree_list_row_is_expandable (tree_row))
-        {
-          gtk_tree_list_row_set_expanded (tree_row, TRUE);
-          continue;
-        }
-      if (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (selection)) != i)
-        gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), i);
-      ps_selection_scroll_to_row (self->marker_view, i);
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* Whether the track is charted on the CPU & Memory page */
-static gboolean
-is_monitor_track (PsCeView *self,
-                  guint32   track)
-{
-  for (guint i = 0; self->shown != NULL && i < self->shown->instances->len; i++)
-    {
-      PsSeries *series = g_ptr_array_index (self->shown->instances, i);
-
-      if ((series->kind == PS_SERIES_CPU || series->kind == PS_SERIES_MEMORY) && series->tracks[0] == track)
-        return TRUE;
-    }
-  return FALSE;
-}
-
-/* What another view chose: the marker of a measurement and the bar of
- * its duration, the marker of a chart, or the page of a CPU or memory
- * chart */
-static void
-follow_session (PsCeView *self)
-{
-  g_autoptr(PsMarkerRow) row = NULL;
-  guint64 measurement = ps_session_get_selected_measurement (self->run_session);
-  guint n_tracks;
-  const guint32 *tracks = ps_session_get_focus_tracks (self->run_session, &n_tracks);
-  gboolean covered = n_tracks > 0;
-
-  if (self->analysis == NULL || n_tracks == 0)
-    return;
-
-  /* The selected row stands for the focus already: nothing to do */
-  row = selected_marker (self);
-  for (guint i = 0; i < n_tracks && covered; i++)
-    {
-      const PsSeries *series = row != NULL ? ps_marker_row_get_series (row) : NULL;
-      gboolean found = FALSE;
-
-      for (guint t = 0; series != NULL && t < series->n_instances && !found; t++)
-        found = series->tracks[t] == tracks[i];
-      covered = found;
-    }
-
-  self->following = TRUE;
-  if (measurement != PS_SESSION_NO_MEASUREMENT)
-    {
-      PsMeasurement m;
-
-      ps_event_store_get_measurement (self->analysis->store, measurement, &m);
-      if (m.kind == PS_MEASURE_DURATION && !(m.flags & PS_MEASURE_FLAG_NEGATIVE))
-        {
-          self->pending_value = ps_series_measurement_value (self->analysis->store, &m);
-          if (covered || select_marker_of_track (self, m.track, TRUE))
-            {
-              ps_ce_view_show_page (self, "markers");
-              if (self->histogram_cancellable == NULL)
-                select_pending_value (self);
-            }
-          else
-            self->pending_value = NAN;
-        }
-      else if (is_monitor_track (self, m.track))
-        ps_ce_view_show_page (self, "cpu-memory");
-    }
-  else if (is_monitor_track (self, tracks[0]))
-    ps_ce_view_show_page (self, "cpu-memory");
-  else if (!covered && select_marker_of_track (self, tracks[0], n_tracks == 1))
-    ps_ce_view_show_page (self, "markers");
-  self->following = FALSE;
-}
-
-/* The log session chosen in the drop-down: its rows and measurements
- * on the timeline */
-static void
-reveal_log_session (PsCeView *self)
-{
-  if (self->run_session != NULL)
-    ps_session_set_log_session (self->run_session, self->session);
-}
-
-void
-ps_ce_view_link_session (PsCeView  *self,
-                         PsSession *session)
-{
-  g_return_if_fail (PS_IS_CE_VIEW (self));
-
-  if (self->run_session == session)
-    return;
-  if (self->run_session != NULL)
-    g_clear_signal_handler (&self->selection_handler, self->run_session);
-  if (self->run_session != NULL)
-    g_clear_signal_handler (&self->focus_handler, self->run_session);
-  g_set_object (&self->run_session, session);
-  if (session != NULL)
-    {
-      self->selection_handler = g_signal_connect_swapped (session, "selection-changed",
-                                                          G_CALLBACK (range_selected_cb), self);
-      self->focus_handler = g_signal_connect_swapped (session, "focus-changed",
-                                                      G_CALLBACK (follow_session), self);
-    }
-  range_selected_cb (self);
 }
 
 /* PsRunView */
@@ -1861,13 +1014,13 @@ ps_ce_view_init (PsCeView *self)
   self->key_columns = g_ptr_array_new_with_free_func (g_object_unref);
   self->marker_groups = g_list_store_new (PS_TYPE_MARKER_ROW);
 
-  add_marker_columns (self);
+  ps_ce_view_add_marker_columns (self);
   ps_warning_columns_add (self->warning_view);
 
   /* Groups at the top, their registrations below; the column sorter
    * orders siblings and keeps children under their parent. */
   tree = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->marker_groups)),
-                                  FALSE, FALSE, create_marker_children, NULL, NULL);
+                                  FALSE, FALSE, ps_ce_view_create_marker_children, NULL, NULL);
   row_sorter = GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->marker_view))));
   self->marker_sorted = gtk_sort_list_model_new (G_LIST_MODEL (tree), row_sorter);
   ps_view_set_column_model (self->marker_view, G_LIST_MODEL (self->marker_sorted));
@@ -1875,7 +1028,7 @@ ps_ce_view_init (PsCeView *self)
   g_signal_connect_object (gtk_column_view_get_model (self->marker_view), "notify::selected-item",
                            G_CALLBACK (marker_selected_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->histogram_view, "notify::selection",
-                           G_CALLBACK (histogram_selection_changed_cb), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (ps_ce_view_histogram_selection_changed_cb), self, G_CONNECT_SWAPPED);
   self->pending_value = NAN;
   /* The markers and the histogram of the selected one share the page */
   ps_view_place_paned (self->markers_paned, "ce-markers", 0.55, 0);
@@ -1941,7 +1094,7 @@ ps_ce_view_set_session (PsCeView *self,
   if (gtk_drop_down_get_selected (self->session_dropdown) != session)
     gtk_drop_down_set_selected (self->session_dropdown, session);
   update_session (self);
-  reveal_log_session (self);
+  ps_ce_view_reveal_log_session (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
@@ -2010,4 +1163,3 @@ ps_ce_view_get_marker_view (PsCeView *self)
   g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
   return self->marker_view;
 }
-
