@@ -109,6 +109,64 @@ test_step (void)
   g_assert_cmpuint (changes->len, ==, 0);
 }
 
+/* The same step in a series of points a sequence number apart, as a CE
+ * application's CPU over the measurements of its session (#5000 on):
+ * marked at the measurement where it begins, and its means are those of
+ * the readings */
+static void
+test_points (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr(GArray) x = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) changes = NULL;
+  g_autoptr(GArray) long_changes = NULL;
+  PsChangePointOptions options;
+  const PsCounterChange *change;
+
+  for (guint i = 0; i < 900; i++)
+    {
+      gint64 index = 5000 + i;
+      double value = step_at_140530 (rand, i);
+
+      g_array_append_val (x, index);
+      g_array_append_val (values, value);
+    }
+  ps_change_point_options_init (&options);
+  changes = ps_counter_changes_find_in_points ((const gint64 *)(gpointer)x->data,
+                                               (const double *)(gpointer)values->data, x->len, &options);
+  g_assert_cmpuint (changes->len, ==, 1);
+  change = CHANGE (changes, 0);
+  g_assert_cmpuint (change->n_steps, ==, 1);
+  /* Each point its own bucket: the very measurement */
+  g_assert_cmpint (change->time_ns, ==, 5000 + 330);
+  g_assert_cmpint (change->before_begin_ns, >=, 5000);
+  g_assert_cmpint (change->after_end_ns, <=, 5000 + 900);
+  g_assert_cmpfloat_with_epsilon (change->mean_before, 20, 1);
+  g_assert_cmpfloat_with_epsilon (change->mean_after, 60, 1);
+
+  /* 100 000 measurements: buckets of many, the change still found
+   * within one bucket of where it is */
+  g_array_set_size (x, 0);
+  g_array_set_size (values, 0);
+  for (guint i = 0; i < 100000; i++)
+    {
+      gint64 index = i;
+      double value = seeded_noise_normal (rand, i >= 61000 ? 60 : 20, 3);
+
+      g_array_append_val (x, index);
+      g_array_append_val (values, value);
+    }
+  long_changes = ps_counter_changes_find_in_points ((const gint64 *)(gpointer)x->data,
+                                                    (const double *)(gpointer)values->data, x->len, &options);
+  g_assert_cmpuint (long_changes->len, ==, 1);
+  g_assert_cmpint (llabs (CHANGE (long_changes, 0)->time_ns - 61000), <=, 128);
+
+  g_clear_pointer (&changes, g_array_unref);
+  changes = ps_counter_changes_find_in_points (NULL, NULL, 0, &options);
+  g_assert_cmpuint (changes->len, ==, 0);
+}
+
 /* 20 % with one reading of 95 %: an outlier, not a level */
 static double
 one_spike (GRand *rand,
@@ -188,6 +246,7 @@ main (int   argc,
 
   g_test_add_func ("/counter-changes/leak", test_leak);
   g_test_add_func ("/counter-changes/step", test_step);
+  g_test_add_func ("/counter-changes/points", test_points);
   g_test_add_func ("/counter-changes/from-zero", test_from_zero);
   g_test_add_func ("/counter-changes/no-change", test_no_change);
   g_test_add_func ("/counter-changes/too-short", test_too_short);

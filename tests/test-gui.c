@@ -26,12 +26,13 @@
 #include "ps-report-view-private.h"
 #include "ps-rtl-view-private.h"
 #include "ps-run-page-private.h"
-#include "ps-series-chart.h"
+#include "ps-counter-chart.h"
 #include "ps-timeline-render.h"
 #include "ps-timeline-view.h"
 #include "ps-view-util.h"
 #include "ps-window-private.h"
 #include "ps-warning-row.h"
+#include "seeded-noise.h"
 
 #define TICKS_PER_SECOND 1193180.0
 
@@ -166,8 +167,8 @@ test_open_ce_example (Fixture       *fixture,
   g_assert_nonnull (strstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "resolution"), "1,193,180 ticks/s"));
 
   /* CPU and MEM: one series each; no warnings for the example */
-  g_assert_cmpuint (ps_series_chart_get_n_series (ps_ce_view_get_cpu_chart (view)), ==, 1);
-  g_assert_cmpuint (ps_series_chart_get_n_series (ps_ce_view_get_memory_chart (view)), ==, 1);
+  g_assert_cmpuint (ps_counter_chart_get_n_series (ps_ce_view_get_cpu_chart (view)), ==, 1);
+  g_assert_cmpuint (ps_counter_chart_get_n_series (ps_ce_view_get_memory_chart (view)), ==, 1);
   g_assert_cmpuint (g_list_model_get_n_items (ps_run_view_get_warning_model (PS_RUN_VIEW (view))), ==, 0);
 
   /* A loaded file goes to the recent files, and the menu lists it */
@@ -583,6 +584,21 @@ is_series_blue (const guchar *p)
   return alpha > 200 && blue > 170 && red < 110 && green > 90 && green < 170;
 }
 
+/* Whether the line passes through the pixel at (x, y) or one beside
+ * it: a line drawn to its end covers only part of its last pixel */
+static gboolean
+is_series_blue_near (const guchar *pixels,
+                     gsize         stride,
+                     double        x,
+                     double        y)
+{
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++)
+      if (is_series_blue (pixels + (gsize)(y + dy) * stride + (gsize)(x + dx) * 4))
+        return TRUE;
+  return FALSE;
+}
+
 /* How far (x, y) lies from the segment (x0, y0)–(x1, y1) */
 static double
 distance_to_segment (double x,
@@ -600,9 +616,9 @@ distance_to_segment (double x,
 
 /* The CPU chart of ce-perflog.md §6: 61.25 % at the third event of
  * the file (global event index 2) and 88.125 % at the tenth (index 9),
- * on an x axis over the session's 13 events and the natural 0–100 % y
- * axis. Its blue is drawn at those two places and along the line between
- * them, and nowhere else in the plot. */
+ * on an x axis over the session's 13 events and a y axis from 0 %. Its
+ * blue is drawn at those two places and along the line between them,
+ * and nowhere else in the plot. */
 static void
 test_chart_pixels (Fixture       *fixture,
                    gconstpointer  data)
@@ -614,10 +630,11 @@ test_chart_pixels (Fixture       *fixture,
   g_autoptr(GFile) file = spec_example_file ();
   PsRunPage *page = open_and_wait (fixture, file);
   PsCeView *view = ps_run_page_get_ce_view (page);
-  PsSeriesChart *chart = ps_ce_view_get_cpu_chart (view);
+  PsCounterChart *chart = ps_ce_view_get_cpu_chart (view);
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree guchar *pixels = NULL;
   graphene_rect_t plot;
+  gint64 x_begin, x_end;
   double x_first, x_last, y_min, y_max;
   double px[G_N_ELEMENTS (points)], py[G_N_ELEMENTS (points)];
   int width, height;
@@ -625,7 +642,7 @@ test_chart_pixels (Fixture       *fixture,
   guint n_drawn_pixels = 0, n_line_pixels = 0;
 
   g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (chart)), ==, GTK_ACCESSIBLE_ROLE_IMG);
-  g_assert_cmpstr (gtk_widget_get_css_name (GTK_WIDGET (chart)), ==, "serieschart");
+  g_assert_cmpstr (gtk_widget_get_css_name (GTK_WIDGET (chart)), ==, "counterchart");
 
   ps_ce_view_show_page (view, "cpu-memory");
   g_assert_true (iterate_until (widget_is_drawn, chart));
@@ -640,12 +657,16 @@ test_chart_pixels (Fixture       *fixture,
   pixels = g_malloc (stride * height);
   gdk_texture_download (texture, pixels, stride);
 
-  /* The axes: the session's events, 0–100 % */
-  g_assert_true (ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max));
+  /* The axes: the session's events, from 0 % */
+  g_assert_true (ps_counter_chart_get_plot (chart, &plot));
+  g_assert_true (ps_counter_chart_get_axes (chart, &x_begin, &x_end, &y_min, &y_max));
+  x_first = (double)x_begin;
+  x_last = (double)x_end;
   g_assert_cmpfloat (x_first, ==, 0);
   g_assert_cmpfloat (x_last, ==, 12);
   g_assert_cmpfloat (y_min, ==, 0);
-  g_assert_cmpfloat (y_max, ==, 100);
+  g_assert_cmpfloat (y_max, >=, 88.125);
+  g_assert_cmpfloat (y_max, <=, 100);
   g_assert_cmpfloat (plot.size.width, >, 100);
   g_assert_cmpfloat (plot.size.height, >, 60);
 
@@ -656,9 +677,9 @@ test_chart_pixels (Fixture       *fixture,
       px[i] = plot.origin.x + (points[i].index - x_first) / (x_last - x_first) * plot.size.width;
       py[i] = plot.origin.y + plot.size.height - (points[i].percent - y_min) / (y_max - y_min) * plot.size.height;
       g_test_message ("%.3f %% at (%.1f, %.1f)", points[i].percent, px[i], py[i]);
-      g_assert_true (is_series_blue (pixels + (gsize)py[i] * stride + (gsize)px[i] * 4));
+      g_assert_true (is_series_blue_near (pixels, stride, px[i], py[i]));
     }
-  g_assert_true (is_series_blue (pixels + (gsize)((py[0] + py[1]) / 2) * stride + (gsize)((px[0] + px[1]) / 2) * 4));
+  g_assert_true (is_series_blue_near (pixels, stride, (px[0] + px[1]) / 2, (py[0] + py[1]) / 2));
 
   /* Nowhere else: not where the readings would be upside down, not at
    * the other events, not past the last reading */
@@ -674,12 +695,128 @@ test_chart_pixels (Fixture       *fixture,
         if (!in_plot || !is_series_blue (p))
           continue;
         n_line_pixels++;
-        /* Within the dots' radius (3) and a pixel of the line */
+        /* Within a few pixels of the line */
         g_assert_cmpfloat (distance_to_segment (x + 0.5, y + 0.5, px[0], py[0], px[1], py[1]), <, 4.5);
       }
 
   g_assert_cmpuint (n_drawn_pixels, >, 500);   /* axes, grid, labels */
-  g_assert_cmpuint (n_line_pixels, >, 30);     /* the CPU line and its dots */
+  g_assert_cmpuint (n_line_pixels, >, 30);     /* the CPU line */
+}
+
+/* An application whose CPU steps from 20 % to 55 % at its 900th reading
+ * (measurement #2700) and whose memory starts to climb by 20 kB a reading
+ * from its 600th (#1801): 1500 readings of each, and a marker between */
+static GFile *
+write_changing_log (Fixture *fixture)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (3);
+  g_autoptr(GString) log = g_string_new ("## PERF ## OSVERSION=[6.0] BUILD=[3122]\r\n"
+                                         "## PERF ## REGISTERED APP [leaky] PROCCESSID [0x1234]\r\n"
+                                         "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+                                         "## PERF ## REGISTERED MARKER [CPU: leaky] AS [101] BY APP [leaky]\r\n"
+                                         "## PERF ## REGISTERED MARKER [MEM: leaky] AS [102] BY APP [leaky]\r\n"
+                                         "## PERF ## REGISTERED MARKER [Test=Work,time=%AVG%] AS [0] BY APP [leaky]\r\n");
+
+  for (guint i = 0; i < 1500; i++)
+    {
+      double cpu = MAX (seeded_noise_normal (rand, i < 900 ? 20 : 55, 3), 0);
+      double memory = 10 * 1048576.0 + (i > 600 ? (i - 600) * 20000.0 : 0) + seeded_noise_normal (rand, 0, 30000);
+
+      g_string_append_printf (log, "## PERF ## APP [leaky] EVT [101] CPU [%.2f]\r\n", cpu);
+      g_string_append_printf (log, "## PERF ## APP [leaky] EVT [102] MEM [%.0f]\r\n", memory);
+      g_string_append_printf (log, "## PERF ## APP [leaky] EVT [0] DUR [%.0f]\r\n", seeded_noise_normal (rand, 50, 5));
+    }
+  return write_temp_file (fixture, "leaky.log", log->str, (gssize)log->len);
+}
+
+/* Whether a column of the chart's pixels above the plot's middle holds
+ * the series' blue: the line of a change mark */
+static gboolean
+column_has_mark (GtkWidget       *chart,
+                 const graphene_rect_t *plot,
+                 double           x)
+{
+  g_autoptr(GdkTexture) texture = render_widget (chart);
+  int width = gdk_texture_get_width (texture);
+  gsize stride = (gsize)width * 4;
+  g_autofree guchar *pixels = g_malloc (stride * gdk_texture_get_height (texture));
+  guint n_blue = 0;
+
+  gdk_texture_download (texture, pixels, stride);
+  /* From the top of the plot down to a quarter of it, above both lines */
+  for (int y = (int)plot->origin.y + 2; y < (int)(plot->origin.y + plot->size.height / 4); y++)
+    for (int dx = -1; dx <= 1; dx++)
+      if (is_series_blue (pixels + (gsize)y * stride + (gsize)(x + dx) * 4))
+        {
+          n_blue++;
+          break;
+        }
+  return n_blue >= 5;
+}
+
+/* The CPU & Memory page marks where a level changed: the CPU's step at
+ * the measurement where it happened, the memory's climb where it began,
+ * each with its relative change, drawn and described */
+static void
+test_ce_chart_changes (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(GFile) file = write_changing_log (fixture);
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsCeView *view = ps_run_page_get_ce_view (page);
+  PsCounterChart *cpu = ps_ce_view_get_cpu_chart (view);
+  PsCounterChart *memory = ps_ce_view_get_memory_chart (view);
+  g_autofree char *description = NULL;
+  g_autofree char *tooltip = NULL;
+  GArray *changes;
+  const PsCounterChange *step, *climb;
+  graphene_rect_t plot;
+  double x;
+
+  g_assert_true (iterate_until (run_view_is_idle, view));
+  ps_ce_view_show_page (view, "cpu-memory");
+  g_assert_true (iterate_until (widget_is_drawn, cpu));
+  iterate_for (100);
+
+  changes = ps_counter_chart_get_series_changes (cpu, 0);
+  g_assert_nonnull (changes);
+  g_assert_cmpuint (changes->len, ==, 1);
+  step = &g_array_index (changes, PsCounterChange, 0);
+  g_test_message ("CPU: from #%" G_GINT64_FORMAT ", %+.1f %%", step->time_ns, step->relative_change * 100);
+  g_assert_cmpuint (step->n_steps, ==, 1);
+  g_assert_cmpint (llabs (step->time_ns - 2700), <=, 24);
+  g_assert_cmpfloat (step->relative_change, >, 1.5);
+  g_assert_cmpfloat (step->relative_change, <, 2.0);
+
+  changes = ps_counter_chart_get_series_changes (memory, 0);
+  g_assert_nonnull (changes);
+  g_assert_cmpuint (changes->len, ==, 1);
+  climb = &g_array_index (changes, PsCounterChange, 0);
+  g_test_message ("memory: from #%" G_GINT64_FORMAT " to #%" G_GINT64_FORMAT " in %u steps, %+.1f %%",
+                  climb->time_ns, climb->end_ns, climb->n_steps, climb->relative_change * 100);
+  g_assert_cmpuint (climb->n_steps, >, 1);
+  g_assert_cmpint (llabs (climb->time_ns - 1801), <=, 60);
+  g_assert_cmpint (climb->end_ns, >, 3600);
+  g_assert_cmpfloat (climb->relative_change, >, 0.5);
+
+  /* Drawn where the axis puts that measurement */
+  g_assert_true (ps_counter_chart_get_plot (cpu, &plot));
+  g_assert_true (ps_counter_chart_get_change_x (cpu, 0, 0, &x, NULL));
+  {
+    gint64 x_begin, x_end;
+    double y_low, y_high;
+
+    g_assert_true (ps_counter_chart_get_axes (cpu, &x_begin, &x_end, &y_low, &y_high));
+    g_assert_cmpfloat_with_epsilon (x, plot.origin.x + (double)(step->time_ns - x_begin) / (double)(x_end - x_begin)
+                                       * plot.size.width, 1.5);
+  }
+  g_assert_true (column_has_mark (GTK_WIDGET (cpu), &plot, x));
+  g_assert_false (column_has_mark (GTK_WIDGET (cpu), &plot, plot.origin.x + plot.size.width / 4));
+  description = ps_counter_chart_get_description (cpu);
+  g_assert_nonnull (strstr (description, "+"));
+  tooltip = ps_counter_chart_describe_change_at (cpu, x);
+  g_assert_nonnull (tooltip);
+  g_test_message ("%s", tooltip);
 }
 
 /* Latin-1 bytes in a description reach the table's cells as text, never as
@@ -1478,10 +1615,11 @@ test_ce_units (Fixture       *fixture,
   PsRunPage *page = open_and_wait (fixture, file);
   PsCeView *view = ps_run_page_get_ce_view (page);
   GtkColumnView *column_view = ps_ce_view_get_marker_view (view);
-  PsSeriesChart *chart = ps_ce_view_get_memory_chart (view);
+  PsCounterChart *chart = ps_ce_view_get_memory_chart (view);
+  g_autofree char *description = NULL;
   GtkWidget *label;
-  graphene_rect_t plot;
-  double x_first, x_last, y_min, y_max;
+  gint64 x_begin, x_end;
+  double y_min, y_max;
 
   g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
   g_assert_true (iterate_until (widget_is_drawn, column_view));
@@ -1515,30 +1653,33 @@ test_ce_units (Fixture       *fixture,
   ps_ce_view_show_page (view, "cpu-memory");
   g_assert_true (iterate_until (widget_is_drawn, chart));
   iterate_for (100);
-  g_assert_true (ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max));
+  g_assert_true (ps_counter_chart_get_axes (chart, &x_begin, &x_end, &y_min, &y_max));
   g_assert_cmpfloat (y_min, ==, 0);
-  g_assert_cmpfloat (y_max, >=, 10743808);
-  g_assert_null (ps_series_chart_get_axis_note (chart));
-  g_assert_false (ps_series_chart_get_zoomed (chart));
-  g_assert_true (gtk_widget_get_visible (ps_series_chart_get_zoom_button (chart)));
+  g_assert_cmpfloat (y_max, >=, 10743808 / 1048576.0);
+  g_assert_null (ps_counter_chart_get_axis_note (chart));
+  g_assert_false (ps_counter_chart_get_zoomed (chart));
+  g_assert_true (gtk_widget_get_visible (ps_counter_chart_get_zoom_button (chart)));
+  /* In MiB, as its title says */
+  description = ps_counter_chart_get_description (chart);
+  g_assert_nonnull (strstr (description, "MiB"));
 
   /* Zoomed by its button: the data's range, and the title says so */
-  g_signal_emit_by_name (ps_series_chart_get_zoom_button (chart), "clicked");
-  g_assert_true (ps_series_chart_get_zoomed (chart));
+  g_signal_emit_by_name (ps_counter_chart_get_zoom_button (chart), "clicked");
+  g_assert_true (ps_counter_chart_get_zoomed (chart));
   iterate_for (100);
-  g_assert_true (ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max));
-  g_assert_cmpfloat (y_min, >, 10 * 1048576.0);
-  g_assert_cmpfloat (y_min, <=, 10727424);
-  g_assert_cmpfloat (y_max, >=, 10743808);
-  g_assert_cmpfloat (y_max, <, 10.5 * 1048576.0);
-  g_assert_cmpstr (ps_series_chart_get_axis_note (chart), ==, "axis zoomed, not from 0");
+  g_assert_true (ps_counter_chart_get_axes (chart, &x_begin, &x_end, &y_min, &y_max));
+  g_assert_cmpfloat (y_min, >, 10);
+  g_assert_cmpfloat (y_min, <=, 10727424 / 1048576.0);
+  g_assert_cmpfloat (y_max, >=, 10743808 / 1048576.0);
+  g_assert_cmpfloat (y_max, <, 10.5);
+  g_assert_nonnull (ps_counter_chart_get_axis_note (chart));
 
   /* And back */
-  g_signal_emit_by_name (ps_series_chart_get_zoom_button (chart), "clicked");
+  g_signal_emit_by_name (ps_counter_chart_get_zoom_button (chart), "clicked");
   iterate_for (100);
-  g_assert_true (ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max));
+  g_assert_true (ps_counter_chart_get_axes (chart, &x_begin, &x_end, &y_min, &y_max));
   g_assert_cmpfloat (y_min, ==, 0);
-  g_assert_null (ps_series_chart_get_axis_note (chart));
+  g_assert_null (ps_counter_chart_get_axis_note (chart));
 }
 
 /* The one rule for digits and units, as the views write them */
@@ -3519,6 +3660,7 @@ main (int   argc,
   ADD_TEST ("/gui/run-page/missing-file", test_missing_file);
   ADD_TEST ("/gui/run-page/cancel", test_cancel);
   ADD_TEST ("/gui/chart/pixels", test_chart_pixels);
+  ADD_TEST ("/gui/ce/chart-changes", test_ce_chart_changes);
   ADD_TEST ("/gui/ce/units", test_ce_units);
   ADD_TEST ("/gui/numbers/rule", test_number_rule);
   ADD_TEST ("/gui/histogram/pixels", test_histogram_pixels);

@@ -41,7 +41,6 @@
 #include "ps-rtl-view-private.h"
 #include "ps-call-tree-view-private.h"
 #include "ps-run-page-private.h"
-#include "ps-series-chart.h"
 #include "ps-session.h"
 #include "ps-timeline-render.h"
 #include "ps-timeline-view.h"
@@ -149,7 +148,7 @@ static gboolean
 is_chart (GtkWidget *widget)
 {
   return PS_IS_TIMELINE_VIEW (widget) || PS_IS_HISTOGRAM_VIEW (widget) || PS_IS_COUNTER_CHART (widget)
-         || PS_IS_SERIES_CHART (widget) || PS_IS_FLAME_GRAPH (widget);
+         || PS_IS_FLAME_GRAPH (widget);
 }
 
 static void
@@ -285,7 +284,7 @@ assert_charts_fit (Fixture   *fixture,
       GtkWidget *chart = g_ptr_array_index (charts, i);
 
       /* Charts one under the other in a list scroll: the first is seen */
-      if (PS_IS_COUNTER_CHART (chart) || PS_IS_SERIES_CHART (chart))
+      if (PS_IS_COUNTER_CHART (chart))
         {
           if (counter_chart_seen)
             continue;

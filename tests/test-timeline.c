@@ -1230,11 +1230,11 @@ memory_charts_drawn (gpointer data)
 
   for (guint i = 0; i < 2; i++)
     {
-      PsSeriesChart *chart = ps_ce_view_get_memory_chart (ps_run_page_get_ce_view (pages[i]));
-      graphene_rect_t plot;
-      double x_first, x_last, y_min, y_max;
+      PsCounterChart *chart = ps_ce_view_get_memory_chart (ps_run_page_get_ce_view (pages[i]));
+      gint64 x_begin, x_end;
+      double y_min, y_max;
 
-      if (!ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max))
+      if (!ps_counter_chart_get_axes (chart, &x_begin, &x_end, &y_min, &y_max))
         return FALSE;
     }
   return TRUE;
@@ -1243,12 +1243,12 @@ memory_charts_drawn (gpointer data)
 static double
 memory_axis_top (PsRunPage *page)
 {
-  PsSeriesChart *chart = ps_ce_view_get_memory_chart (ps_run_page_get_ce_view (page));
-  graphene_rect_t plot;
-  double x_first, x_last, y_min, y_max;
+  PsCounterChart *chart = ps_ce_view_get_memory_chart (ps_run_page_get_ce_view (page));
+  gint64 x_begin, x_end;
+  double y_min, y_max;
 
   iterate_for (100);
-  g_assert_true (ps_series_chart_get_axes (chart, &plot, &x_first, &x_last, &y_min, &y_max));
+  g_assert_true (ps_counter_chart_get_axes (chart, &x_begin, &x_end, &y_min, &y_max));
   return y_max;
 }
 
@@ -1380,17 +1380,19 @@ test_shared_chart_scale (Fixture       *fixture,
   ps_run_page_set_shared_value_scale (pages[0], pages[1], TRUE);
   g_assert_cmpfloat (memory_axis_top (pages[0]), ==, top_b);
   g_assert_cmpfloat (memory_axis_top (pages[1]), ==, top_b);
-  /* Percentages keep their 0…100 % in both */
+  /* The CPU charts share theirs too, from 0 % */
   {
-    graphene_rect_t plot;
-    double x_first, x_last, y_min, y_max;
+    gint64 x_begin, x_end;
+    double y_min[2], y_max[2];
 
     for (guint i = 0; i < 2; i++)
       {
-        g_assert_true (ps_series_chart_get_axes (ps_ce_view_get_cpu_chart (ps_run_page_get_ce_view (pages[i])),
-                                                 &plot, &x_first, &x_last, &y_min, &y_max));
-        g_assert_cmpfloat (y_max, ==, 100);
+        g_assert_true (ps_counter_chart_get_axes (ps_ce_view_get_cpu_chart (ps_run_page_get_ce_view (pages[i])),
+                                                  &x_begin, &x_end, &y_min[i], &y_max[i]));
+        g_assert_cmpfloat (y_min[i], ==, 0);
+        g_assert_cmpfloat (y_max[i], <=, 100);
       }
+    g_assert_cmpfloat (y_max[0], ==, y_max[1]);
   }
 
   /* The charts made again (a range selected on the timeline) stay shared */

@@ -29,7 +29,6 @@
 #include "ps-run-analysis.h"
 #include "ps-run-page-private.h"
 #include "ps-save-location.h"
-#include "ps-series-chart.h"
 #include "ps-session.h"
 #include "ps-timeline-view.h"
 #include "ps-view-util.h"
@@ -496,24 +495,21 @@ share_value_scales (PsRunPage *a,
 /* The charts of the run's view that have a value axis, by what matches
  * them with the same chart of another run: a CE run's CPU and memory
  * charts, a counter run's chart of each unit (or counter). A table of
- * key → GtkWidget. */
+ * key → PsCounterChart. */
 static GHashTable *
 collect_charts (PsRunPage *self)
 {
   GHashTable *charts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  PsSeriesChart *ce_charts[] = {
+  PsCounterChart *ce_charts[] = {
     ps_ce_view_get_cpu_chart (self->ce_view),
     ps_ce_view_get_memory_chart (self->ce_view),
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (ce_charts); i++)
     {
-      const char *title = ps_series_chart_get_title (ce_charts[i]);
+      const char *title = ps_counter_chart_get_title (ce_charts[i]);
 
-      g_hash_table_insert (charts,
-                           g_strdup_printf ("series\x1f%d\x1f%s", ps_series_chart_get_unit (ce_charts[i]),
-                                            title != NULL ? title : ""),
-                           ce_charts[i]);
+      g_hash_table_insert (charts, g_strdup_printf ("ce\x1f%s", title != NULL ? title : ""), ce_charts[i]);
     }
   for (guint i = 0; i < ps_counters_view_get_n_charts (self->counters_view); i++)
     {
@@ -523,28 +519,6 @@ collect_charts (PsRunPage *self)
       g_hash_table_insert (charts, g_strdup_printf ("counters\x1f%s", title != NULL ? title : ""), chart);
     }
   return charts;
-}
-
-static gboolean
-chart_value_range (GtkWidget *chart,
-                   double    *min,
-                   double    *max)
-{
-  if (PS_IS_SERIES_CHART (chart))
-    return ps_series_chart_get_value_range (PS_SERIES_CHART (chart), min, max);
-  return ps_counter_chart_get_value_range (PS_COUNTER_CHART (chart), min, max);
-}
-
-static void
-chart_set_shared_range (GtkWidget *chart,
-                        gboolean   shared,
-                        double     min,
-                        double     max)
-{
-  if (PS_IS_SERIES_CHART (chart))
-    ps_series_chart_set_shared_range (PS_SERIES_CHART (chart), shared, min, max);
-  else
-    ps_counter_chart_set_shared_range (PS_COUNTER_CHART (chart), shared, min, max);
 }
 
 /* The charts of both runs that have a counterpart span the union of
@@ -563,21 +537,23 @@ share_chart_scales (PsRunPage *a,
   g_hash_table_iter_init (&iter, charts_a);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      GtkWidget *chart_b = g_hash_table_lookup (charts_b, key);
+      PsCounterChart *chart_a = value;
+      PsCounterChart *chart_b = g_hash_table_lookup (charts_b, key);
       double min_a, max_a, min_b, max_b;
 
-      if (chart_b != NULL && chart_value_range (value, &min_a, &max_a) && chart_value_range (chart_b, &min_b, &max_b))
+      if (chart_b != NULL && ps_counter_chart_get_value_range (chart_a, &min_a, &max_a)
+          && ps_counter_chart_get_value_range (chart_b, &min_b, &max_b))
         {
-          chart_set_shared_range (value, TRUE, MIN (min_a, min_b), MAX (max_a, max_b));
-          chart_set_shared_range (chart_b, TRUE, MIN (min_a, min_b), MAX (max_a, max_b));
+          ps_counter_chart_set_shared_range (chart_a, TRUE, MIN (min_a, min_b), MAX (max_a, max_b));
+          ps_counter_chart_set_shared_range (chart_b, TRUE, MIN (min_a, min_b), MAX (max_a, max_b));
           g_hash_table_remove (charts_b, key);
         }
       else
-        chart_set_shared_range (value, FALSE, 0, 0);
+        ps_counter_chart_set_shared_range (chart_a, FALSE, 0, 0);
     }
   g_hash_table_iter_init (&iter, charts_b);
   while (g_hash_table_iter_next (&iter, &key, &value))
-    chart_set_shared_range (value, FALSE, 0, 0);
+    ps_counter_chart_set_shared_range (value, FALSE, 0, 0);
 }
 
 static void
@@ -590,7 +566,7 @@ unshare_charts (PsRunPage *self)
   g_clear_handle_id (&self->share_charts_id, g_source_remove);
   g_hash_table_iter_init (&iter, charts);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    chart_set_shared_range (value, FALSE, 0, 0);
+    ps_counter_chart_set_shared_range (value, FALSE, 0, 0);
 }
 
 static gboolean
@@ -607,7 +583,6 @@ share_charts_idle_cb (gpointer user_data)
 /* Charts are made and filled a series at a time by the runs' views:
  * their scales are shared once the views are done, at the next idle */
 static guint n_sharing_pages;
-static gulong series_chart_hook;
 static gulong counter_chart_hook;
 
 static gboolean
@@ -629,19 +604,15 @@ watch_charts (gboolean watch)
 {
   if (watch && n_sharing_pages++ == 0)
     {
-      g_autoptr(GTypeClass) series_class = g_type_class_ref (PS_TYPE_SERIES_CHART);
       g_autoptr(GTypeClass) counter_class = g_type_class_ref (PS_TYPE_COUNTER_CHART);
 
-      series_chart_hook = g_signal_add_emission_hook (g_signal_lookup ("value-range-changed", PS_TYPE_SERIES_CHART),
-                                                      0, chart_values_changed_hook, NULL, NULL);
       counter_chart_hook = g_signal_add_emission_hook (g_signal_lookup ("value-range-changed", PS_TYPE_COUNTER_CHART),
                                                        0, chart_values_changed_hook, NULL, NULL);
     }
   else if (!watch && --n_sharing_pages == 0)
     {
-      g_signal_remove_emission_hook (g_signal_lookup ("value-range-changed", PS_TYPE_SERIES_CHART), series_chart_hook);
       g_signal_remove_emission_hook (g_signal_lookup ("value-range-changed", PS_TYPE_COUNTER_CHART), counter_chart_hook);
-      series_chart_hook = counter_chart_hook = 0;
+      counter_chart_hook = 0;
     }
 }
 

@@ -107,36 +107,36 @@ marker_cell_setup (GtkSignalListItemFactory *factory,
 
 /* The exact value behind a rounded one, for a tooltip */
 char *
-ps_ce_view_format_exact (PsSeriesChartUnit unit,
-                         double            value)
+ps_ce_view_format_exact (PsViewQuantity unit,
+                         double         value)
 {
   g_autofree char *number = ps_util_format_double (value);
 
   switch (unit)
     {
-    case PS_SERIES_CHART_UNIT_SECONDS:
+    case PS_VIEW_QUANTITY_SECONDS:
       /* Translators: an exact duration in seconds, in a tooltip */
       return g_strdup_printf (_("%s s"), number);
-    case PS_SERIES_CHART_UNIT_TICKS:
+    case PS_VIEW_QUANTITY_TICKS:
       /* Translators: an exact number of timer ticks, in a tooltip */
       return g_strdup_printf (_("%s ticks"), number);
-    case PS_SERIES_CHART_UNIT_BYTES:
+    case PS_VIEW_QUANTITY_BYTES:
       /* Translators: an exact number of bytes, in a tooltip */
       return g_strdup_printf (_("%s bytes"), number);
-    case PS_SERIES_CHART_UNIT_PERCENT:
+    case PS_VIEW_QUANTITY_PERCENT:
       /* Translators: an exact percentage, in a tooltip */
       return g_strdup_printf (_("%s %%"), number);
-    case PS_SERIES_CHART_UNIT_NONE:
+    case PS_VIEW_QUANTITY_NONE:
     default:
       return g_steal_pointer (&number);
     }
 }
 
 /* Durations are in seconds, or in ticks without a tick rate */
-static PsSeriesChartUnit
+static PsViewQuantity
 duration_unit (PsMarkerRow *row)
 {
-  return ps_marker_row_has_seconds (row) ? PS_SERIES_CHART_UNIT_SECONDS : PS_SERIES_CHART_UNIT_TICKS;
+  return ps_marker_row_has_seconds (row) ? PS_VIEW_QUANTITY_SECONDS : PS_VIEW_QUANTITY_TICKS;
 }
 
 static char *
@@ -297,7 +297,7 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
   if (is_duration_column (info->column))
     {
       /* In the column's unit, named in its title */
-      if (ps_marker_row_get_count (row) > 0 && duration_unit (row) == PS_SERIES_CHART_UNIT_TICKS)
+      if (ps_marker_row_get_count (row) > 0 && duration_unit (row) == PS_VIEW_QUANTITY_TICKS)
         text = ps_view_format_number_whole (duration);
       else if (ps_marker_row_get_count (row) > 0)
         text = ps_view_format_number (duration / info->scale);

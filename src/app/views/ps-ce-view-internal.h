@@ -13,7 +13,7 @@
 #include "ps-ce-view.h"
 #include "ps-histogram-view.h"
 #include "ps-marker-row.h"
-#include "ps-series-chart.h"
+#include "ps-counter-chart.h"
 #include "ps-warning-model.h"
 
 G_BEGIN_DECLS
@@ -97,8 +97,8 @@ struct _PsCeView
   GtkColumnView       *marker_view;
   GtkGrid             *cpu_summary;
   GtkGrid             *memory_summary;
-  PsSeriesChart       *cpu_chart;
-  PsSeriesChart       *memory_chart;
+  PsCounterChart      *cpu_chart;
+  PsCounterChart      *memory_chart;
   GtkLabel            *warnings_overflow_label;
   GtkStack            *warnings_stack;
   GtkColumnView       *warning_view;
@@ -107,8 +107,8 @@ struct _PsCeView
 /* The marker table's cells and columns (ps-ce-view-cells.c) */
 double               ps_ce_view_marker_duration        (PsMarkerRow  *row,
                                                         MarkerColumn  column);
-char                *ps_ce_view_format_exact           (PsSeriesChartUnit unit,
-                                                        double            value);
+char                *ps_ce_view_format_exact           (PsViewQuantity unit,
+                                                        double         value);
 gboolean             ps_ce_view_description_number     (PsMarkerRow   *row,
                                                         const char    *key,
                                                         PsCeValueKind  kind,

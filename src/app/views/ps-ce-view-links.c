@@ -68,8 +68,8 @@ ps_ce_view_histogram_selection_changed_cb (PsCeView *self)
     if (ps_histogram_view_selection_contains (self->histogram_view, g_array_index (self->histogram_values, double, i)))
       g_array_append_val (chosen, g_array_index (self->histogram_indexes, guint64, i));
   name = ps_ce_view_series_label (ps_marker_row_get_series (row));
-  lower = ps_series_chart_unit_format (PS_SERIES_CHART_UNIT_SECONDS, selection->lower);
-  upper = ps_series_chart_unit_format (PS_SERIES_CHART_UNIT_SECONDS, selection->upper);
+  lower = ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, selection->lower);
+  upper = ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, selection->upper);
   /* Translators: what the timeline highlights: a marker's measurements
    * whose durations lie in the bars selected on its histogram */
   description = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u measurement of %s from %s to %s",

@@ -431,13 +431,39 @@ ps_ce_view_series_label (const PsSeries *series)
   return g_steal_pointer (&name);
 }
 
+/* A series on a chart over the sequence of measurements, which it
+ * holds, with the changes of its level marked */
 static void
-update_summary (PsCeView          *self,
-                GtkGrid           *grid,
-                PsSeriesChart     *chart,
-                PsSeriesKind       kind,
-                PsSeriesChartUnit  unit,
-                const char        *empty_text)
+add_chart_series (PsCounterChart *chart,
+                  const char     *label,
+                  PsSeries       *series)
+{
+  GPtrArray *points = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  /* Sequence numbers are far below G_MAXINT64 */
+  const gint64 *x = (const gint64 *)(gpointer)series->indexes->data;
+  const double *values = (const double *)(gpointer)series->values->data;
+  g_autoptr(PsValueLod) lod = NULL;
+  g_autoptr(GArray) changes = NULL;
+  PsChangePointOptions options;
+  guint index;
+
+  g_ptr_array_add (points, g_array_ref (series->indexes));
+  g_ptr_array_add (points, g_array_ref (series->values));
+  lod = ps_value_lod_new_in_block (x, values, series->values->len, points, (GDestroyNotify)g_ptr_array_unref);
+  index = ps_counter_chart_add_series (chart, label, lod);
+  ps_change_point_options_init (&options);
+  changes = ps_counter_changes_find_in_points (x, values, series->values->len, &options);
+  if (changes->len > 0)
+    ps_counter_chart_set_series_changes (chart, index, changes);
+}
+
+static void
+update_summary (PsCeView       *self,
+                GtkGrid        *grid,
+                PsCounterChart *chart,
+                PsSeriesKind    kind,
+                PsViewQuantity  unit,
+                const char     *empty_text)
 {
   const char *headings[] = {
     _("Series"), _("Samples"), _("Min"), _("Max"), _("Mean"), _("Last"),
@@ -446,7 +472,7 @@ update_summary (PsCeView          *self,
   guint row = 1;
 
   clear_grid (grid);
-  ps_series_chart_clear (chart);
+  ps_counter_chart_clear (chart);
 
   for (guint i = 0; i < self->shown->groups->len; i++)
     {
@@ -473,7 +499,7 @@ update_summary (PsCeView          *self,
       for (guint v = 0; v < G_N_ELEMENTS (values); v++)
         {
           g_autofree char *text = series->stats.count > 0
-                                  ? ps_series_chart_unit_format (unit, values[v]) : g_strdup ("–");
+                                  ? ps_view_format_quantity (unit, values[v]) : g_strdup ("–");
           GtkWidget *value_label = summary_label (text, TRUE, FALSE);
 
           if (series->stats.count > 0)
@@ -485,7 +511,7 @@ update_summary (PsCeView          *self,
           gtk_grid_attach (grid, value_label, 2 + v, row, 1, 1);
         }
 
-      ps_series_chart_add_series (chart, label, series->indexes, series->values);
+      add_chart_series (chart, label, series);
       row++;
     }
 
@@ -504,7 +530,7 @@ update_summary (PsCeView          *self,
     guint64 first, end;
 
     if (ps_event_store_get_session_measurements (store, self->session, &first, &end))
-      ps_series_chart_set_x_range (chart, first, end - 1);
+      ps_counter_chart_set_x_range (chart, (gint64)first, (gint64)end - 1);
   }
   gtk_widget_set_visible (GTK_WIDGET (chart), TRUE);
 }
@@ -555,9 +581,9 @@ update_session (PsCeView *self)
   update_header (self);
   update_markers (self);
   update_summary (self, self->cpu_summary, self->cpu_chart, PS_SERIES_CPU,
-                  PS_SERIES_CHART_UNIT_PERCENT, _("No CPU samples in this session"));
+                  PS_VIEW_QUANTITY_PERCENT, _("No CPU samples in this session"));
   update_summary (self, self->memory_summary, self->memory_chart, PS_SERIES_MEMORY,
-                  PS_SERIES_CHART_UNIT_BYTES, _("No memory samples in this session"));
+                  PS_VIEW_QUANTITY_BYTES, _("No memory samples in this session"));
 }
 
 static void
@@ -577,8 +603,8 @@ show_first_page_with_data (PsCeView *self)
 {
   if (g_list_model_get_n_items (G_LIST_MODEL (self->marker_groups)) > 0)
     ps_ce_view_show_page (self, "markers");
-  else if (ps_series_chart_get_n_series (self->cpu_chart) > 0
-           || ps_series_chart_get_n_series (self->memory_chart) > 0)
+  else if (ps_counter_chart_get_n_series (self->cpu_chart) > 0
+           || ps_counter_chart_get_n_series (self->memory_chart) > 0)
     ps_ce_view_show_page (self, "cpu-memory");
   else if (ps_event_store_get_n_warnings (self->analysis->store) > 0)
     ps_ce_view_show_page (self, "warnings");
@@ -772,9 +798,9 @@ show_range (PsCeView      *self,
   self->shown = ps_run_analysis_ref (shown);
   update_markers (self);
   update_summary (self, self->cpu_summary, self->cpu_chart, PS_SERIES_CPU,
-                  PS_SERIES_CHART_UNIT_PERCENT, _("No CPU samples in this session"));
+                  PS_VIEW_QUANTITY_PERCENT, _("No CPU samples in this session"));
   update_summary (self, self->memory_summary, self->memory_chart, PS_SERIES_MEMORY,
-                  PS_SERIES_CHART_UNIT_BYTES, _("No memory samples in this session"));
+                  PS_VIEW_QUANTITY_BYTES, _("No memory samples in this session"));
   update_histogram (self);
 }
 
@@ -957,7 +983,7 @@ ps_ce_view_class_init (PsCeViewClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  g_type_ensure (PS_TYPE_SERIES_CHART);
+  g_type_ensure (PS_TYPE_COUNTER_CHART);
   g_type_ensure (PS_TYPE_HISTOGRAM_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-ce-view.ui");
@@ -1010,6 +1036,12 @@ ps_ce_view_init (PsCeView *self)
   /* The default scale of the Preferences; the Logarithmic check follows
    * (bound both ways in the template) */
   ps_histogram_view_set_log_scale (self->histogram_view, ps_view_default_log_scale ());
+  /* CE measurements have no timestamps: the charts are over their
+   * sequence, memory in MiB */
+  ps_counter_chart_set_sequence_axis (self->cpu_chart, TRUE);
+  ps_counter_chart_set_unit (self->cpu_chart, "%", 1);
+  ps_counter_chart_set_sequence_axis (self->memory_chart, TRUE);
+  ps_counter_chart_set_unit (self->memory_chart, C_("byte unit", "MiB"), 1.0 / (1024 * 1024));
 
   self->key_columns = g_ptr_array_new_with_free_func (g_object_unref);
   self->marker_groups = g_list_store_new (PS_TYPE_MARKER_ROW);
@@ -1115,14 +1147,14 @@ ps_ce_view_get_marker_model (PsCeView *self)
   return G_LIST_MODEL (self->marker_sorted);
 }
 
-PsSeriesChart *
+PsCounterChart *
 ps_ce_view_get_cpu_chart (PsCeView *self)
 {
   g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);
   return self->cpu_chart;
 }
 
-PsSeriesChart *
+PsCounterChart *
 ps_ce_view_get_memory_chart (PsCeView *self)
 {
   g_return_val_if_fail (PS_IS_CE_VIEW (self), NULL);

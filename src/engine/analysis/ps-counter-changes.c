@@ -129,3 +129,56 @@ ps_counter_changes_find (const PsCounterOverview    *overview,
     }
   return changes;
 }
+
+/* An overview's first buckets are 1024 units of time wide: points a
+ * unit or so apart (sequence numbers) are spread that much, so that each
+ * has its own bucket until there are too many */
+#define POINTS_SPREAD 1024
+
+static gint64
+from_spread (gint64 time,
+             gint64 origin,
+             gint64 spread)
+{
+  return origin + time / spread;
+}
+
+GArray *
+ps_counter_changes_find_in_points (const gint64               *x,
+                                   const double               *values,
+                                   gsize                       n_points,
+                                   const PsChangePointOptions *options)
+{
+  PsCounterSeries series;
+  PsCounterOverview overview;
+  gint64 origin, spread;
+  GArray *changes;
+
+  g_return_val_if_fail (x != NULL || n_points == 0, NULL);
+  g_return_val_if_fail (values != NULL || n_points == 0, NULL);
+  g_return_val_if_fail (options != NULL, NULL);
+
+  if (n_points == 0)
+    return g_array_new (FALSE, FALSE, sizeof (PsCounterChange));
+  origin = x[0];
+  spread = x[n_points - 1] - origin < G_MAXINT64 / POINTS_SPREAD ? POINTS_SPREAD : 1;
+
+  /* Its overview, as the store keeps one of each counter track */
+  ps_counter_series_init (&series);
+  for (gsize i = 0; i < n_points; i++)
+    ps_counter_series_add (&series, (x[i] - origin) * spread, values[i], !isfinite (values[i]));
+  ps_counter_series_get_overview (&series, &overview);
+  changes = ps_counter_changes_find (&overview, options);
+  ps_counter_series_clear (&series);
+
+  for (guint i = 0; i < changes->len; i++)
+    {
+      PsCounterChange *change = &g_array_index (changes, PsCounterChange, i);
+
+      change->time_ns = from_spread (change->time_ns, origin, spread);
+      change->end_ns = from_spread (change->end_ns, origin, spread);
+      change->before_begin_ns = from_spread (change->before_begin_ns, origin, spread);
+      change->after_end_ns = from_spread (change->after_end_ns, origin, spread);
+    }
+  return changes;
+}

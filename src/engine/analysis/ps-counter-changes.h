@@ -43,4 +43,13 @@ typedef struct
 GArray *ps_counter_changes_find (const PsCounterOverview  *overview,
                                  const PsChangePointOptions *options);
 
+/* The same of a series of points that is not a counter track of a store
+ * (a CE application's CPU or memory over the sequence of measurements):
+ * x ascending, in the unit the changes' times are given in; a value that
+ * is not finite is missing */
+GArray *ps_counter_changes_find_in_points (const gint64               *x,
+                                           const double               *values,
+                                           gsize                       n_points,
+                                           const PsChangePointOptions *options);
+
 G_END_DECLS
