@@ -819,6 +819,104 @@ test_ce_chart_changes (Fixture       *fixture,
   g_test_message ("%s", tooltip);
 }
 
+/* The row of the timeline's model charting a track */
+static PsTimelineRow *
+timeline_row_of_track (PsTimelineModel *model,
+                       guint32          track)
+{
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+      if (row->kind == PS_TIMELINE_ROW_VALUES && row->track == track)
+        return row;
+    }
+  return NULL;
+}
+
+/* How many of the rows y0…y1 of a column hold the series' blue */
+static guint
+count_blue_in_column (const guchar *pixels,
+                      gsize         stride,
+                      double        x,
+                      double        y0,
+                      double        y1)
+{
+  guint n = 0;
+
+  for (int y = (int)y0; y < (int)y1; y++)
+    if (is_series_blue (pixels + (gsize)y * stride + (gsize)x * 4))
+      n++;
+  return n;
+}
+
+/* The timeline marks the same changes on its CE charts: the CPU's step
+ * and the memory's climb where they begin, with how much in the tooltip;
+ * the marker's noisy durations have none */
+static void
+test_ce_timeline_changes (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autoptr(GFile) file = write_changing_log (fixture);
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsTimelineView *timeline = ps_run_page_get_timeline_view (page);
+  PsEventStore *store = ps_run_page_get_store (page);
+  PsTimelineModel *model;
+  PsTimelineRow *cpu = NULL, *memory = NULL, *durations = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guchar *pixels = NULL;
+  g_autofree char *tooltip = NULL;
+  const PsCounterChange *step;
+  gsize stride;
+  double x, y;
+
+  g_assert_true (iterate_until (timeline_view_is_ready, timeline));
+  model = ps_timeline_view_get_model (timeline);
+  for (guint32 t = 0; t < ps_event_store_get_n_tracks (store); t++)
+    {
+      const char *name = ps_event_store_get_string (store, ps_event_store_get_track (store, t)->name);
+
+      if (g_str_has_prefix (name, "CPU"))
+        cpu = timeline_row_of_track (model, t);
+      else if (g_str_has_prefix (name, "MEM"))
+        memory = timeline_row_of_track (model, t);
+      else
+        durations = timeline_row_of_track (model, t);
+    }
+  g_assert_nonnull (cpu);
+  g_assert_nonnull (memory);
+  g_assert_nonnull (durations);
+
+  /* Drawn, so found */
+  texture = render_widget (GTK_WIDGET (timeline));
+  g_assert_nonnull (cpu->changes);
+  g_assert_cmpuint (cpu->changes->len, ==, 1);
+  step = &g_array_index (cpu->changes, PsCounterChange, 0);
+  g_assert_cmpint (llabs (step->time_ns - 2700), <=, 24);
+  g_assert_cmpfloat (step->relative_change, >, 1.5);
+  g_assert_nonnull (memory->changes);
+  g_assert_cmpuint (memory->changes->len, ==, 1);
+  g_assert_cmpint (llabs (g_array_index (memory->changes, PsCounterChange, 0).time_ns - 1801), <=, 60);
+  g_assert_cmpuint (g_array_index (memory->changes, PsCounterChange, 0).n_steps, >, 1);
+  g_assert_cmpuint (ps_timeline_row_get_changes (durations)->len, ==, 0);
+  tooltip = ps_timeline_row_tooltip (cpu);
+  g_test_message ("%s", tooltip);
+  g_assert_nonnull (strstr (tooltip, "Changed at #"));
+
+  /* Its line down the CPU chart, below the levels before and after,
+   * where nothing else is drawn a little later */
+  stride = (gsize)gdk_texture_get_width (texture) * 4;
+  pixels = g_malloc (stride * gdk_texture_get_height (texture));
+  gdk_texture_download (texture, pixels, stride);
+  x = round (ps_timeline_view_x_of (timeline, step->time_ns));
+  y = ps_timeline_view_get_row_y (timeline, cpu->track);
+  g_assert_cmpfloat (y, >, 0);
+  g_assert_cmpuint (count_blue_in_column (pixels, stride, x, y + PS_TIMELINE_VALUES_HEIGHT - 12,
+                                          y + PS_TIMELINE_VALUES_HEIGHT - 2), >=, 8);
+  g_assert_cmpuint (count_blue_in_column (pixels, stride, x + 30, y + PS_TIMELINE_VALUES_HEIGHT - 12,
+                                          y + PS_TIMELINE_VALUES_HEIGHT - 2), ==, 0);
+}
+
 /* Latin-1 bytes in a description reach the table's cells as text, never as
  * invalid UTF-8 (ce-perflog.md §7 #28; a Pango warning would abort here) */
 static void
@@ -3661,6 +3759,7 @@ main (int   argc,
   ADD_TEST ("/gui/run-page/cancel", test_cancel);
   ADD_TEST ("/gui/chart/pixels", test_chart_pixels);
   ADD_TEST ("/gui/ce/chart-changes", test_ce_chart_changes);
+  ADD_TEST ("/gui/ce/timeline-changes", test_ce_timeline_changes);
   ADD_TEST ("/gui/ce/units", test_ce_units);
   ADD_TEST ("/gui/numbers/rule", test_number_rule);
   ADD_TEST ("/gui/histogram/pixels", test_histogram_pixels);

@@ -35,6 +35,7 @@ row_free (PsTimelineRow *row)
     g_free (row->label);
   g_free (row->tooltip);
   g_free (row->value_key);
+  g_clear_pointer (&row->changes, g_array_unref);
   g_free (row->match_label);
   g_free (row);
 }

@@ -21,8 +21,10 @@
 #include <string.h>
 
 #include "ps-chart-util.h"
+#include "ps-counter-changes.h"
 #include "ps-selection-util.h"
 #include "ps-timeline-render-private.h"
+#include "ps-trend-chart.h"
 #include "ps-view-util.h"
 #include "ps-util.h"
 
@@ -470,9 +472,56 @@ draw_span_row (Render              *render,
 
 /* Values */
 
+GArray *
+ps_timeline_row_get_changes (PsTimelineRow *row)
+{
+  g_return_val_if_fail (row != NULL, NULL);
+
+  if (row->changes == NULL)
+    {
+      PsChangePointOptions options;
+      const gint64 *x = NULL;
+      const double *values = NULL;
+      gsize n_points = 0;
+
+      /* Only a CE chart's rows count their values: their x is a
+       * measurement's sequence number */
+      if (row->kind == PS_TIMELINE_ROW_VALUES && row->counts_values && row->values != NULL)
+        {
+          ps_value_lod_get_points (row->values, &x, &values);
+          n_points = ps_value_lod_get_n_points (row->values);
+        }
+      ps_change_point_options_init (&options);
+      row->changes = ps_counter_changes_find_in_points (x, values, n_points, &options);
+      if (row->values != NULL)
+        ps_counter_changes_snap_to_readings (row->changes, row->values);
+    }
+  return row->changes;
+}
+
+/* How much a change is, as the counter charts say it: relative
+ * ("+38.0 %"), or from a level of zero the two levels ("0 → 40.2 %") */
+static char *
+format_row_change (const PsTimelineRow   *row,
+                   const PsCounterChange *change)
+{
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  if (isfinite (change->relative_change))
+    return ps_trend_format_change (change->relative_change);
+  before = ps_view_format_number (change->mean_before * row->unit_scale);
+  after = ps_view_format_number (change->mean_after * row->unit_scale);
+  /* Translators: the size of a change from a level of zero, on a change
+   * mark of a timeline chart: the levels before and after and their
+   * unit, "0 → 40.2 ms" */
+  return g_strdup_printf (_("%s → %s %s"), before, after, row->unit != NULL ? row->unit : "");
+}
+
 char *
 ps_timeline_row_tooltip (const PsTimelineRow *row)
 {
+  GString *text;
   gsize n_points;
 
   g_return_val_if_fail (row != NULL, NULL);
@@ -480,7 +529,20 @@ ps_timeline_row_tooltip (const PsTimelineRow *row)
   if (!row->counts_values || row->values == NULL)
     return g_strdup (row->tooltip);
   n_points = ps_value_lod_get_n_points (row->values);
-  return g_strdup_printf (ngettext ("%s: %zu value", "%s: %zu values", n_points), row->label, n_points);
+  text = g_string_new (NULL);
+  g_string_append_printf (text, ngettext ("%s: %zu value", "%s: %zu values", n_points), row->label, n_points);
+  /* The changes marked on it, once it was drawn */
+  for (guint i = 0; row->changes != NULL && i < row->changes->len; i++)
+    {
+      const PsCounterChange *change = &g_array_index (row->changes, PsCounterChange, i);
+      g_autofree char *size = format_row_change (row, change);
+
+      g_string_append_c (text, '\n');
+      /* Translators: a change of a chart's level marked on the timeline:
+       * where it begins (a measurement's sequence number) and how much */
+      g_string_append_printf (text, _("Changed at #%" PRId64 ": %s"), change->time_ns, size);
+    }
+  return g_string_free (text, FALSE);
 }
 
 gboolean
@@ -602,6 +664,49 @@ draw_values_row (Render              *render,
     draw_layout_text (cr, render->layout, text, render->plot_right - 4, top, -1, 1, 0);
   }
 #undef VALUE_Y
+}
+
+/* The changes of a chart's level, marked as the counter charts mark
+ * theirs: a line in its colour from where each begins, and above it how
+ * much it is. A label that would run into the one before is left out. */
+static void
+draw_values_changes (Render        *render,
+                     PsTimelineRow *row,
+                     double         y)
+{
+  const PsTimelineFrame *frame = render->frame;
+  cairo_t *cr = render->cr;
+  GArray *changes = ps_timeline_row_get_changes (row);
+  double label_end = -G_MAXDOUBLE;
+
+  for (guint i = 0; i < changes->len; i++)
+    {
+      const PsCounterChange *change = &g_array_index (changes, PsCounterChange, i);
+      double x = round (ps_timeline_frame_x_of (frame, (double)change->time_ns)) + 0.5;
+      g_autofree char *text = NULL;
+      int width, height;
+
+      if (x < render->plot_left || x > render->plot_right)
+        continue;
+      cairo_move_to (cr, x, y + 2);
+      cairo_line_to (cr, x, y + PS_TIMELINE_VALUES_HEIGHT - 1);
+      ps_timeline_set_color (cr, &frame->accent, 0.9);
+      cairo_set_line_width (cr, 1);
+      cairo_stroke (cr);
+
+      text = format_row_change (row, change);
+      pango_layout_set_text (render->layout, text, -1);
+      pango_layout_get_pixel_size (render->layout, &width, &height);
+      if (x + 3 <= label_end || x + 3 + width > render->plot_right)
+        continue;
+      /* On the view's background, to be read over the chart's line */
+      cairo_rectangle (cr, x + 1, y + 2, width + 4, height);
+      ps_timeline_set_color (cr, &frame->background, 0.85);
+      cairo_fill (cr);
+      ps_timeline_set_color (cr, &frame->accent, 1);
+      draw_layout_text (cr, render->layout, text, x + 3, y + 2, -1, 0, 0);
+      label_end = x + 3 + width + 6;
+    }
 }
 
 /* What another view chose */
@@ -1216,7 +1321,7 @@ ps_timeline_render (PsTimelineModel       *model,
     }
   for (guint r = render.first_row; r < model->rows->len; r++)
     {
-      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+      PsTimelineRow *row = g_ptr_array_index (model->rows, r);
       double y = render.rows_top + row->y;
 
       if (y > frame->height)
@@ -1232,6 +1337,7 @@ ps_timeline_render (PsTimelineModel       *model,
       else if (row->kind == PS_TIMELINE_ROW_VALUES)
         {
           draw_values_row (&render, row, y);
+          draw_values_changes (&render, row, y);
           draw_row_points (&render, row, y);
           draw_chosen_point (&render, row, y);
         }

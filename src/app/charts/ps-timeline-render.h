@@ -49,6 +49,9 @@ typedef struct
   const char *unit;         /* shown on the chart: "ms", "%", "MiB"; interned */
   /* Its tooltip counts its values (ps_timeline_row_tooltip ()) */
   gboolean    counts_values;
+  /* The changes of its level (PsCounterChange), once found
+   * (ps_timeline_row_get_changes ()) */
+  GArray     *changes;
   double      unit_scale;   /* stored value × unit_scale = shown value */
   char       *value_key;    /* its group's label, its own and its unit:
                              * the same chart in another run has the same */
@@ -177,6 +180,11 @@ void             ps_timeline_model_layout  (PsTimelineModel        *self);
 /* The row at y (from the top of the rows area), or -1 */
 int              ps_timeline_model_row_at  (PsTimelineModel        *self,
                                             double                  y);
+/* The changes of the level of a CE chart (a marker instance's durations,
+ * an application's CPU or memory) along the sequence of measurements
+ * (ps_counter_changes_find_in_points ()), found the first time they are
+ * asked for, when the row is first drawn, and kept; empty for other rows */
+GArray          *ps_timeline_row_get_changes (PsTimelineRow      *row);
 /* The depth of a span row at y, or -1 for its mark strip or outside */
 int              ps_timeline_row_depth_at  (const PsTimelineRow    *row,
                                             double                  y);

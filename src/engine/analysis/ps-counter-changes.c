@@ -182,3 +182,39 @@ ps_counter_changes_find_in_points (const gint64               *x,
     }
   return changes;
 }
+
+/* The time of the first reading of the series at or after time_ns and
+ * before limit_ns, else time_ns: a change found among the overview's
+ * buckets begins with its bucket, which has a reading, and the first is
+ * where the series shows the change (the bucket's own point when the
+ * series is drawn from the overview) */
+static gint64
+first_reading (PsValueLod *values,
+               gint64      time_ns,
+               gint64      limit_ns)
+{
+  gsize index = ps_value_lod_find (values, time_ns);
+  gint64 x;
+
+  if (index == G_MAXSIZE || !ps_value_lod_get_point (values, index, &x, NULL))
+    return time_ns;
+  if (x < time_ns && !ps_value_lod_get_point (values, index + 1, &x, NULL))
+    return time_ns;
+  return x >= time_ns && x < limit_ns ? x : time_ns;
+}
+
+void
+ps_counter_changes_snap_to_readings (GArray     *changes,
+                                     PsValueLod *values)
+{
+  g_return_if_fail (changes != NULL);
+  g_return_if_fail (values != NULL);
+
+  for (guint c = 0; c < changes->len; c++)
+    {
+      PsCounterChange *change = &g_array_index (changes, PsCounterChange, c);
+
+      change->time_ns = first_reading (values, change->time_ns, change->after_end_ns);
+      change->end_ns = first_reading (values, change->end_ns, change->after_end_ns);
+    }
+}

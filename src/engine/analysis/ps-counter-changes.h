@@ -21,6 +21,7 @@
 
 #include "ps-change-points.h"
 #include "ps-counter-series.h"
+#include "ps-span-lod.h"
 
 G_BEGIN_DECLS
 
@@ -51,5 +52,11 @@ GArray *ps_counter_changes_find_in_points (const gint64               *x,
                                            const double               *values,
                                            gsize                       n_points,
                                            const PsChangePointOptions *options);
+
+/* Has each change begin at the first reading of values (the series the
+ * changes were found in) at or after its time, and its last step
+ * likewise, as the charts mark it */
+void    ps_counter_changes_snap_to_readings (GArray     *changes,
+                                             PsValueLod *values);
 
 G_END_DECLS

@@ -196,6 +196,10 @@ PsValueLod *ps_value_lod_new_in_block  (const gint64  *x,
 PsValueLod *ps_value_lod_ref           (PsValueLod    *self);
 void        ps_value_lod_unref         (PsValueLod    *self);
 gsize       ps_value_lod_get_n_points  (PsValueLod    *self);
+/* Its points, in x order, as long as it lives */
+void        ps_value_lod_get_points    (PsValueLod    *self,
+                                        const gint64 **x,
+                                        const double **values);
 /* Over all points, NaNs skipped (both values NaN when every value is NaN);
  * FALSE if there are no points */
 gboolean    ps_value_lod_get_range     (PsValueLod    *self,

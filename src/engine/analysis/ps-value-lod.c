@@ -203,6 +203,16 @@ ps_value_lod_get_n_points (PsValueLod *self)
   return self->n_points;
 }
 
+void
+ps_value_lod_get_points (PsValueLod    *self,
+                         const gint64 **x,
+                         const double **values)
+{
+  g_return_if_fail (self != NULL);
+  *x = self->x;
+  *values = self->values;
+}
+
 gboolean
 ps_value_lod_get_range (PsValueLod *self,
                         gint64     *x_min,
