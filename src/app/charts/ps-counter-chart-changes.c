@@ -97,12 +97,7 @@ static char *
 format_value (PsCounterChart *self,
               double          stored)
 {
-  g_autofree char *number = ps_view_format_number (stored * self->scale);
-
-  if (self->unit == NULL || *self->unit == '\0')
-    return g_steal_pointer (&number);
-  /* Translators: a number and its unit, "5.20 ms" */
-  return g_strdup_printf (C_("value with unit", "%s %s"), number, self->unit);
+  return ps_trend_format_number_with_unit (stored * self->scale, self->unit);
 }
 
 /* How much a change is: relative ("+38.0 %"), or from a level of zero,
@@ -111,16 +106,8 @@ static char *
 format_change_size (PsCounterChart        *self,
                     const PsCounterChange *change)
 {
-  g_autofree char *before = NULL;
-  g_autofree char *after = NULL;
-
-  if (isfinite (change->relative_change))
-    return ps_trend_format_change (change->relative_change);
-  before = format_value (self, change->mean_before);
-  after = format_value (self, change->mean_after);
-  /* Translators: the size of a change from a level of zero, on a change
-   * mark of a counter chart: the levels before and after, "0 → 40.2 %" */
-  return g_strdup_printf (_("%s → %s"), before, after);
+  return ps_trend_format_change_size (change->relative_change, change->mean_before * self->scale,
+                                      change->mean_after * self->scale, self->unit);
 }
 
 void

@@ -499,23 +499,13 @@ ps_timeline_row_get_changes (PsTimelineRow *row)
   return row->changes;
 }
 
-/* How much a change is, as the counter charts say it: relative
- * ("+38.0 %"), or from a level of zero the two levels ("0 → 40.2 %") */
+/* How much a change is, as the counter charts say it */
 static char *
 format_row_change (const PsTimelineRow   *row,
                    const PsCounterChange *change)
 {
-  g_autofree char *before = NULL;
-  g_autofree char *after = NULL;
-
-  if (isfinite (change->relative_change))
-    return ps_trend_format_change (change->relative_change);
-  before = ps_view_format_number (change->mean_before * row->unit_scale);
-  after = ps_view_format_number (change->mean_after * row->unit_scale);
-  /* Translators: the size of a change from a level of zero, on a change
-   * mark of a timeline chart: the levels before and after and their
-   * unit, "0 → 40.2 ms" */
-  return g_strdup_printf (_("%s → %s %s"), before, after, row->unit != NULL ? row->unit : "");
+  return ps_trend_format_change_size (change->relative_change, change->mean_before * row->unit_scale,
+                                      change->mean_after * row->unit_scale, row->unit);
 }
 
 char *
@@ -654,11 +644,7 @@ draw_values_row (Render              *render,
     if (g_strcmp0 (row->unit, "bytes") == 0 && top_value >= 1024 && top_value < (double)G_MAXUINT64)
       text = g_format_size_full ((guint64)top_value, G_FORMAT_SIZE_IEC_UNITS);
     else
-      {
-        g_autofree char *number = ps_view_format_number (top_value);
-
-        text = g_strdup_printf (C_("value with unit", "%s %s"), number, row->unit);
-      }
+      text = ps_trend_format_number_with_unit (top_value, row->unit);
 
     ps_timeline_set_color (cr, &frame->foreground, 0.7);
     draw_layout_text (cr, render->layout, text, render->plot_right - 4, top, -1, 1, 0);

@@ -301,15 +301,6 @@ ps_timeline_view_follow_session (PsTimelineView *self)
     }
 }
 
-void
-ps_timeline_view_reveal_cb (PsTimelineView *self,
-                            gint64          begin,
-                            gint64          end)
-{
-  if (self->model != NULL)
-    ps_timeline_view_reveal_range (self, begin, end, TRUE);
-}
-
 /* The session of an appended log chosen in another view
  * (ps_session_get_log_session ()): its groups open, the first at the top,
  * the other sessions' groups closed, and its part of the run in view */
@@ -318,33 +309,22 @@ ps_timeline_view_show_log_session (PsTimelineView *self)
 {
   guint chosen = self->session != NULL ? ps_session_get_log_session (self->session) : G_MAXUINT;
   const PsTimelineRow *first = NULL;
-  gint64 begin = G_MAXINT64, end = G_MININT64;
   gboolean changed = FALSE;
+  guint64 first_measurement, end_measurement;
 
   if (self->model == NULL || chosen == G_MAXUINT)
     return;
   for (guint r = 0; r < self->model->rows->len; r++)
     {
       PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
-      const PsTimelineRow *group = row->group < r ? g_ptr_array_index (self->model->rows, row->group) : NULL;
-      gint64 x_min, x_max;
-      double v_min, v_max;
+      gboolean collapsed = row->session != chosen;
 
-      if (row->kind == PS_TIMELINE_ROW_GROUP && row->session != G_MAXUINT)
-        {
-          gboolean collapsed = row->session != chosen;
-
-          changed |= collapsed != row->collapsed;
-          row->collapsed = collapsed;
-          if (!collapsed && first == NULL)
-            first = row;
-        }
-      else if (group != NULL && group->session == chosen && row->values != NULL
-               && ps_value_lod_get_range (row->values, &x_min, &x_max, &v_min, &v_max))
-        {
-          begin = MIN (begin, x_min);
-          end = MAX (end, x_max);
-        }
+      if (row->kind != PS_TIMELINE_ROW_GROUP || row->session == G_MAXUINT)
+        continue;
+      changed |= collapsed != row->collapsed;
+      row->collapsed = collapsed;
+      if (!collapsed && first == NULL)
+        first = row;
     }
   if (first == NULL)
     return;
@@ -355,16 +335,10 @@ ps_timeline_view_show_log_session (PsTimelineView *self)
     }
   if (self->vadjustment != NULL)
     gtk_adjustment_set_value (self->vadjustment, first->y);
-  /* Over the sequence of measurements, its first to its last */
-  if (self->model->sequence_axis)
-    {
-      guint64 first_measurement, end_measurement;
-
-      if (ps_event_store_get_session_measurements (self->model->store, chosen, &first_measurement, &end_measurement))
-        begin = (gint64)first_measurement, end = (gint64)end_measurement - 1;
-    }
-  if (begin <= end)
-    ps_timeline_view_set_visible (self, (double)begin, (double)end);
+  /* Over the sequence of measurements (a CE log's), its first to its last */
+  if (self->model->sequence_axis
+      && ps_event_store_get_session_measurements (self->model->store, chosen, &first_measurement, &end_measurement))
+    ps_timeline_view_set_visible (self, (double)first_measurement, (double)(end_measurement - 1));
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

@@ -46,7 +46,6 @@ struct _PsTimelineView
   gulong           sample_source_handler;
   gulong           focus_handler;
   gulong           points_handler;
-  gulong           reveal_handler;
   gulong           log_session_handler;
   /* What of the session's choice the view has followed (another view
    * chose it, or this one) */
@@ -141,9 +140,6 @@ void     ps_timeline_view_picture_source_init (PsPictureSourceInterface *iface);
 void ps_timeline_view_highlight_changed_cb (PsTimelineView *self);
 void ps_timeline_view_points_changed_cb    (PsTimelineView *self);
 void ps_timeline_view_follow_session       (PsTimelineView *self);
-void ps_timeline_view_reveal_cb            (PsTimelineView *self,
-                                            gint64          begin,
-                                            gint64          end);
 void ps_timeline_view_show_log_session     (PsTimelineView *self);
 void ps_timeline_view_forget_followed      (PsTimelineView *self);
 

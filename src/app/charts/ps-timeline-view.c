@@ -835,7 +835,6 @@ drop_session (PsTimelineView *self)
       g_clear_signal_handler (&self->sample_source_handler, self->session);
       g_clear_signal_handler (&self->focus_handler, self->session);
       g_clear_signal_handler (&self->points_handler, self->session);
-      g_clear_signal_handler (&self->reveal_handler, self->session);
       g_clear_signal_handler (&self->log_session_handler, self->session);
     }
   ps_timeline_view_forget_followed (self);
@@ -887,8 +886,6 @@ ps_timeline_view_set_session (PsTimelineView *self,
                                                       G_CALLBACK (ps_timeline_view_follow_session), self);
       self->points_handler = g_signal_connect_swapped (session, "notify::highlight-points",
                                                        G_CALLBACK (ps_timeline_view_points_changed_cb), self);
-      self->reveal_handler = g_signal_connect_swapped (session, "reveal",
-                                                       G_CALLBACK (ps_timeline_view_reveal_cb), self);
       self->log_session_handler = g_signal_connect_swapped (session, "log-session-changed",
                                                             G_CALLBACK (ps_timeline_view_show_log_session), self);
       ps_session_ensure_lod (session);

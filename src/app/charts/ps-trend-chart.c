@@ -124,6 +124,36 @@ ps_trend_format_change (double relative_change)
 }
 
 char *
+ps_trend_format_number_with_unit (double      value,
+                                  const char *unit)
+{
+  g_autofree char *number = ps_view_format_number (value);
+
+  if (unit == NULL || *unit == '\0')
+    return g_steal_pointer (&number);
+  /* Translators: a number and its unit, "5.20 ms" */
+  return g_strdup_printf (C_("value with unit", "%s %s"), number, unit);
+}
+
+char *
+ps_trend_format_change_size (double      relative_change,
+                             double      shown_before,
+                             double      shown_after,
+                             const char *unit)
+{
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  if (isfinite (relative_change))
+    return ps_trend_format_change (relative_change);
+  before = ps_trend_format_number_with_unit (shown_before, unit);
+  after = ps_trend_format_number_with_unit (shown_after, unit);
+  /* Translators: the size of a change from a level of zero, on a change
+   * mark of a chart: the levels before and after, "0 → 40.2 %" */
+  return g_strdup_printf (_("%s → %s"), before, after);
+}
+
+char *
 ps_trend_format_p_value (double p_value)
 {
   if (p_value < 0.001)

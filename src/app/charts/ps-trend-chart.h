@@ -57,6 +57,18 @@ char      *ps_trend_format_value       (double              value,
                                         const char         *unit);
 /* A relative change as a signed percentage: "+19.9 %" */
 char      *ps_trend_format_change      (double              relative_change);
+/* A number as ps_view_format_number () writes it, then unit as it is
+ * (none when NULL or empty): "9.6 MiB" */
+char      *ps_trend_format_number_with_unit (double          value,
+                                             const char     *unit);
+/* How much a change of a level along a run is (a change mark's label):
+ * relative ("+38.0 %"), or from a level of zero, of which no relative
+ * change can be told, the two levels as shown, with their unit
+ * ("0 % → 40.2 %") */
+char      *ps_trend_format_change_size (double              relative_change,
+                                        double              shown_before,
+                                        double              shown_after,
+                                        const char         *unit);
 /* A change point's p-value for people: "p < 0.001", "p = 0.004" */
 char      *ps_trend_format_p_value     (double              p_value);
 /* "regression", "improvement" or "changed", for styles */

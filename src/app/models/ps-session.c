@@ -78,7 +78,6 @@ enum {
   SAMPLE_SOURCE_CHANGED,
   FOCUS_CHANGED,
   HIGHLIGHT_MEASUREMENTS_CHANGED,
-  REVEAL,
   LOG_SESSION_CHANGED,
   N_SIGNALS
 };
@@ -692,12 +691,6 @@ ps_session_class_init (PsSessionClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
-  signals[REVEAL] =
-    g_signal_new ("reveal",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
   signals[LOG_SESSION_CHANGED] =
     g_signal_new ("log-session-changed",
                   G_TYPE_FROM_CLASS (klass),
@@ -1370,16 +1363,4 @@ ps_session_set_log_session (PsSession *self,
     return;
   self->log_session = log_session;
   g_signal_emit (self, signals[LOG_SESSION_CHANGED], 0);
-}
-
-void
-ps_session_reveal (PsSession *self,
-                   gint64     begin_ns,
-                   gint64     end_ns)
-{
-  g_return_if_fail (PS_IS_SESSION (self));
-
-  if (end_ns < begin_ns)
-    return;
-  g_signal_emit (self, signals[REVEAL], 0, begin_ns, end_ns);
 }

@@ -14,7 +14,7 @@
  * in a table or on the timeline), the selected span (a scope), the
  * highlighted measurements (a CE marker's instances in a histogram's
  * buckets), the event whose samples a sampled run's views count, and
- * requests to reveal a range. Times are the run's own: for
+ * the session of an appended log chosen. Times are the run's own: for
  * CE PerfLog, whose measurements have no times, the measurement sequence
  * is the axis (docs/selection.md).
  */
@@ -169,13 +169,6 @@ gboolean      ps_session_get_highlight_points_extent (PsSession *self,
 guint32       ps_session_get_sample_source   (PsSession     *self);
 void          ps_session_set_sample_source   (PsSession     *self,
                                               guint32        source);
-
-/* Asks the views that show time (the timeline) to bring begin…end into
- * view, zooming out or in as needed, without changing the selection:
- * "reveal" (gint64 begin, gint64 end) */
-void          ps_session_reveal              (PsSession     *self,
-                                              gint64         begin_ns,
-                                              gint64         end_ns);
 
 /* The session of an appended log (a CE log's runs, one after another)
  * that a view chose: the views that show time (the timeline) show its

@@ -16,7 +16,6 @@
 #include "ps-compare-page-sessions.h"
 #include "ps-run-page-private.h"
 #include "ps-session.h"
-#include "ps-timeline-render.h"
 
 /* The sessions of the page's file once it is read, else 0 */
 static guint
@@ -94,26 +93,6 @@ ps_compare_side_dup_tab_title (PsRunPage *page_a,
   name_a = ps_compare_side_dup_name (page_a, session_a);
   name_b = ps_compare_side_dup_name (page_b, session_b);
   return g_strdup_printf ("%s ↔ %s", name_a, name_b);
-}
-
-gboolean
-ps_compare_side_get_range (PsRunPage *page,
-                           int        session,
-                           gint64    *begin,
-                           gint64    *end)
-{
-  PsEventStore *store;
-  guint64 first, end_measurement;
-
-  g_return_val_if_fail (PS_IS_RUN_PAGE (page), FALSE);
-
-  store = ps_run_page_get_store (page);
-  if (session < 0 || (guint)session >= n_sessions_read (page) || !ps_timeline_store_has_sequence_axis (store)
-      || !ps_event_store_get_session_measurements (store, (guint32)session, &first, &end_measurement))
-    return FALSE;
-  *begin = (gint64)first;
-  *end = (gint64)end_measurement - 1;
-  return TRUE;
 }
 
 /* The CE view on the session, and the timeline on its rows and

@@ -38,13 +38,6 @@ char     *ps_compare_side_dup_tab_title  (PsRunPage  *page_a,
                                           int         session_a,
                                           PsRunPage  *page_b,
                                           int         session_b);
-/* The session's measurements on the page's timeline over their sequence
- * numbers, the first to the last; FALSE for a whole file or a timeline
- * over time */
-gboolean  ps_compare_side_get_range      (PsRunPage  *page,
-                                          int         session,
-                                          gint64     *begin,
-                                          gint64     *end);
 /* Once the page is read and shown, its CE view shows that session and
  * its timeline the session's measurements */
 void      ps_compare_side_show_session   (PsRunPage  *page,
