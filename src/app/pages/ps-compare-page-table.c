@@ -427,6 +427,21 @@ add_context_menu (GtkWidget   *cell,
   gtk_widget_add_controller (cell, GTK_EVENT_CONTROLLER (click));
 }
 
+/* A cell's tooltip, made when asked for: why a row changed, how sure
+ * the change is, or a name that differs between the runs */
+static char *
+row_cell_tooltip (gpointer item,
+                  guint    column,
+                  gpointer user_data)
+{
+  PsComparePage *self = user_data;
+  const PsRunDiffRow *row = ps_compare_row_get_row (item);
+
+  if (column == COL_NAME)
+    return row->a_name != NULL || row->context != NULL ? cell_text (row, column, &self->options) : NULL;
+  return cell_tooltip (row, column, &self->options);
+}
+
 static void
 setup_cell_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *list_item,
@@ -444,6 +459,7 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
       gtk_accessible_update_property (GTK_ACCESSIBLE (image), GTK_ACCESSIBLE_PROPERTY_LABEL, "", -1);
       gtk_box_append (GTK_BOX (box), image);
       gtk_box_append (GTK_BOX (box), ps_view_cell_label_new (FALSE));
+      ps_view_cell_set_tooltip (box, list_item, column, row_cell_tooltip, user_data);
       gtk_list_item_set_child (list_item, box);
       add_context_menu (box, list_item);
       return;
@@ -453,6 +469,8 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
   /* Reasons are sentences: cut to the column, whole in the tooltip */
   if (column == COL_WHY)
     gtk_label_set_ellipsize (GTK_LABEL (cell), PANGO_ELLIPSIZE_END);
+  if (column == COL_WHY || column == COL_P_VALUE || column == COL_NAME)
+    ps_view_cell_set_tooltip (cell, list_item, column, row_cell_tooltip, user_data);
   gtk_list_item_set_child (list_item, cell);
   add_context_menu (cell, list_item);
 }
@@ -468,7 +486,6 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
   const PsRunDiffRow *row = ps_compare_row_get_row (item);
   GtkWidget *child = gtk_list_item_get_child (list_item);
   g_autofree char *text = cell_text (row, column, &self->options);
-  g_autofree char *tooltip = cell_tooltip (row, column, &self->options);
 
   if (column == COL_CHANGE)
     {
@@ -483,16 +500,12 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
       gtk_image_set_from_icon_name (GTK_IMAGE (image), icon);
       gtk_widget_set_visible (image, icon != NULL);
       gtk_label_set_text (GTK_LABEL (label), text);
-      gtk_widget_set_tooltip_text (child, tooltip);
       return;
     }
 
   gtk_label_set_text (GTK_LABEL (child), text);
-  if (column == COL_WHY || column == COL_P_VALUE)
-    gtk_widget_set_tooltip_text (child, tooltip);
   if (column == COL_NAME)
     {
-      gtk_widget_set_tooltip_text (child, row->a_name != NULL || row->context != NULL ? text : NULL);
       if (!row->has_a || !row->has_b)
         gtk_widget_add_css_class (child, "dim-label");
       else

@@ -212,6 +212,25 @@ cell_text (PsTrendRowItem *item,
     }
 }
 
+/* A cell's tooltip, made when asked for: a row's whole name, or what
+ * its largest change means */
+static char *
+cell_tooltip (gpointer item,
+              guint    column,
+              gpointer user_data)
+{
+  g_autofree char *text = cell_text (item, column);
+  const PsChangePoint *largest;
+
+  if (column == COL_NAME)
+    return g_steal_pointer (&text);
+  largest = ps_trend_row_get_largest (item);
+  if (largest == NULL)
+    return NULL;
+  /* Translators: the tooltip of a row's largest change: "+19.9 %: worse" */
+  return g_strdup_printf (_("%s: %s"), text, ps_trend_change_word (ps_trend_row_get_row (item), largest->relative_change));
+}
+
 static void
 setup_cell_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *list_item,
@@ -220,6 +239,8 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
   Column column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "ps-column"));
   GtkWidget *label = ps_view_cell_label_new (column == COL_RUNS || column == COL_CHANGE);
 
+  if (column == COL_NAME || column == COL_CHANGE)
+    ps_view_cell_set_tooltip (label, list_item, column, cell_tooltip, NULL);
   if (column == COL_NAME)
     gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
   if (column == COL_CHANGE)
@@ -239,8 +260,6 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
   g_autofree char *text = cell_text (item, column);
 
   gtk_label_set_text (GTK_LABEL (label), text);
-  if (column == COL_NAME)
-    gtk_widget_set_tooltip_text (label, text);
   if (column == COL_CHANGE)
     {
       const PsChangePoint *largest = ps_trend_row_get_largest (item);
@@ -248,16 +267,7 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
       for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
         gtk_widget_remove_css_class (label, classes[i]);
       if (largest != NULL)
-        {
-          g_autofree char *tooltip = NULL;
-
-          gtk_widget_add_css_class (label, ps_trend_change_class (ps_trend_row_get_row (item), largest->relative_change));
-          /* Translators: the tooltip of a row's largest change: "+19.9 %: worse" */
-          tooltip = g_strdup_printf (_("%s: %s"), text, ps_trend_change_word (ps_trend_row_get_row (item), largest->relative_change));
-          gtk_widget_set_tooltip_text (label, tooltip);
-        }
-      else
-        gtk_widget_set_tooltip_text (label, NULL);
+        gtk_widget_add_css_class (label, ps_trend_change_class (ps_trend_row_get_row (item), largest->relative_change));
     }
 }
 

@@ -327,6 +327,9 @@ ps_view_cell_label_new (gboolean numeric)
   return label;
 }
 
+/* A cell whose tooltip is made when asked for (ps_view_cell_set_tooltip ()) */
+#define CELL_TOOLTIP_KEY "ps-cell-tooltip"
+
 /* The tooltip of a label that can be cut repeats its text, unless the
  * label's owner gave it a tooltip of its own */
 static void
@@ -515,7 +518,8 @@ ps_view_whole_text_in_tooltips (GtkWidget *widget)
 
   if (GTK_IS_LABEL (widget) && gtk_label_get_ellipsize (GTK_LABEL (widget)) != PANGO_ELLIPSIZE_NONE
       && gtk_widget_get_tooltip_text (widget) == NULL
-      && g_object_get_data (G_OBJECT (widget), "ps-text-tooltip") == NULL)
+      && g_object_get_data (G_OBJECT (widget), "ps-text-tooltip") == NULL
+      && g_object_get_data (G_OBJECT (widget), CELL_TOOLTIP_KEY) == NULL)
     {
       g_signal_connect (widget, "notify::label", G_CALLBACK (cut_label_changed_cb), NULL);
       cut_label_changed_cb (GTK_LABEL (widget), NULL, NULL);
@@ -678,6 +682,23 @@ ps_view_cell_set_tooltip (GtkWidget         *widget,
   gtk_widget_set_has_tooltip (widget, TRUE);
   g_signal_connect_data (widget, "query-tooltip", G_CALLBACK (cell_query_tooltip),
                          cell, cell_tooltip_free, 0);
+  /* Owned by the handler, which goes with the widget */
+  g_object_set_data (G_OBJECT (widget), CELL_TOOLTIP_KEY, cell);
+}
+
+char *
+ps_view_cell_dup_tooltip (GtkWidget *widget)
+{
+  CellTooltip *cell;
+  gpointer item;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
+
+  cell = g_object_get_data (G_OBJECT (widget), CELL_TOOLTIP_KEY);
+  if (cell == NULL)
+    return g_strdup (gtk_widget_get_tooltip_text (widget));
+  item = gtk_list_item_get_item (cell->list_item);
+  return item != NULL ? cell->func (item, cell->column, cell->user_data) : NULL;
 }
 
 PangoAttrList *

@@ -105,6 +105,9 @@ void        ps_view_cell_set_tooltip     (GtkWidget              *widget,
                                           guint                   column,
                                           PsCellTooltipFunc       func,
                                           gpointer                user_data);
+/* The tooltip a cell shows: made by the function it was given, or its
+ * tooltip text; NULL for none */
+char       *ps_view_cell_dup_tooltip     (GtkWidget              *widget);
 /* Bold for the part of @name that @search matched, ignoring case, when the
  * text can be lowered without changing its length (which covers ASCII
  * names); %NULL when there is no match or no search */

@@ -76,6 +76,10 @@ column_info_free (gpointer  data,
   g_free (info);
 }
 
+static char *marker_cell_tooltip (gpointer item,
+                                  guint    column,
+                                  gpointer user_data);
+
 static void
 marker_cell_setup (GtkSignalListItemFactory *factory,
                    GtkListItem              *list_item,
@@ -90,6 +94,7 @@ marker_cell_setup (GtkSignalListItemFactory *factory,
     }
   else
     gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  ps_view_cell_set_tooltip (label, list_item, info->column, marker_cell_tooltip, info);
 
   if (info->column == MARKER_COLUMN_DESCRIPTION)
     {
@@ -197,6 +202,17 @@ ps_ce_view_description_number (PsMarkerRow   *row,
   return FALSE;
 }
 
+/* The number a description key's cell shows, when its value is one */
+static gboolean
+key_number (PsMarkerRow      *row,
+            const ColumnInfo *info,
+            double           *number)
+{
+  return info->value_kind != PS_CE_VALUE_TEXT
+         && ps_marker_row_get_description_value (row, info->key) != NULL
+         && ps_ce_view_description_number (row, info->key, info->value_kind, number);
+}
+
 static void
 marker_cell_bind (GtkSignalListItemFactory *factory,
                   GtkListItem              *list_item,
@@ -207,7 +223,6 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
   GtkWidget *child = gtk_list_item_get_child (list_item);
   const PsSeries *series = ps_marker_row_get_series (row);
   g_autofree char *text = NULL;
-  g_autofree char *tooltip = NULL;
   GtkWidget *label = child;
   double duration = 0;
 
@@ -220,7 +235,6 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
         text = g_strdup (ps_marker_row_get_name (row));
       else
         text = g_strdup (_("(no description)"));
-      tooltip = description_tooltip (row);
       break;
 
     case MARKER_COLUMN_KEY:
@@ -228,17 +242,11 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
         const char *value = ps_marker_row_get_description_value (row, info->key);
         double number;
 
-        if (value != NULL && info->value_kind != PS_CE_VALUE_TEXT
-            && ps_ce_view_description_number (row, info->key, info->value_kind, &number))
+        if (key_number (row, info, &number))
           {
-            g_autofree char *exact = ps_util_format_double (number);
-
             text = ps_view_format_number (number / info->scale);
             gtk_label_set_xalign (GTK_LABEL (label), 1.0);
             gtk_widget_add_css_class (label, "numeric");
-            /* Translators: the exact value of a cell and its unit, "0.0051953 s" */
-            tooltip = g_strdup_printf (C_("value with unit", "%s %s"), exact,
-                                       info->value_kind == PS_CE_VALUE_SECONDS ? "s" : info->unit);
           }
         else
           {
@@ -303,11 +311,35 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
         text = ps_view_format_number (duration / info->scale);
       else
         text = g_strdup ("–");
-      tooltip = ps_ce_view_format_exact (duration_unit (row), duration);
     }
 
   gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
-  gtk_widget_set_tooltip_text (label, tooltip);
+}
+
+/* A cell's tooltip, made when asked for (ps_view_cell_set_tooltip ()):
+ * the exact value behind a rounded one, or what a description stands for */
+static char *
+marker_cell_tooltip (gpointer item,
+                     guint    column,
+                     gpointer user_data)
+{
+  const ColumnInfo *info = user_data;
+  g_autoptr(PsMarkerRow) row = gtk_tree_list_row_get_item (item);
+  double number;
+
+  if (info->column == MARKER_COLUMN_DESCRIPTION)
+    return description_tooltip (row);
+  if (is_duration_column (info->column))
+    return ps_ce_view_format_exact (duration_unit (row), ps_ce_view_marker_duration (row, info->column));
+  if (info->column == MARKER_COLUMN_KEY && key_number (row, info, &number))
+    {
+      g_autofree char *exact = ps_util_format_double (number);
+
+      /* Translators: the exact value of a cell and its unit, "0.0051953 s" */
+      return g_strdup_printf (C_("value with unit", "%s %s"), exact,
+                              info->value_kind == PS_CE_VALUE_SECONDS ? "s" : info->unit);
+    }
+  return NULL;
 }
 
 static void

@@ -342,6 +342,18 @@ ps_counters_view_update_range_stats (PsCountersView *self)
 
 /* The statistics table */
 
+/* The counter's whole path */
+static char *
+stats_counter_tooltip (gpointer item,
+                       guint    column,
+                       gpointer user_data)
+{
+  PsEventStore *store = ps_counter_node_get_store (item);
+
+  return g_strdup (ps_event_store_get_string (store,
+                                              ps_event_store_get_track (store, ps_counter_node_get_track (item))->category));
+}
+
 static void
 stats_setup_cb (GtkSignalListItemFactory *factory,
                 GtkListItem              *list_item,
@@ -351,6 +363,8 @@ stats_setup_cb (GtkSignalListItemFactory *factory,
   GtkWidget *label = ps_view_cell_label_new (column >= STATS_COUNT);
 
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  if (column == STATS_COUNTER)
+    ps_view_cell_set_tooltip (label, list_item, column, stats_counter_tooltip, NULL);
   gtk_list_item_set_child (list_item, label);
 }
 
@@ -366,10 +380,6 @@ stats_bind_cb (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_list_item_get_child (list_item);
 
   gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
-  if (column == STATS_COUNTER)
-    gtk_widget_set_tooltip_text (label, ps_event_store_get_string (ps_counter_node_get_store (node),
-                                                                   ps_event_store_get_track (ps_counter_node_get_store (node),
-                                                                                             ps_counter_node_get_track (node))->category));
 }
 
 static int

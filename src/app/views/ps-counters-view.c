@@ -328,6 +328,21 @@ mode_toggled_cb (PsCountersView  *self,
 
 /* Rows of the tree: expander, check button, name and unit */
 
+/* A counter's label shows its name; its tooltip its whole path */
+static char *
+tree_label_tooltip (gpointer item,
+                    guint    column,
+                    gpointer user_data)
+{
+  g_autoptr(PsCounterNode) node = gtk_tree_list_row_get_item (item);
+  PsEventStore *store = ps_counter_node_get_store (node);
+  const char *path = ps_event_store_get_string (store,
+                                                ps_event_store_get_track (store, ps_counter_node_get_track (node))->category);
+
+  return g_strdup (ps_counter_node_get_kind (node) == PS_TRACK_COUNTER && *path != '\0'
+                   ? path : ps_counter_node_get_label (node));
+}
+
 static void
 tree_setup_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *list_item)
@@ -348,6 +363,7 @@ tree_setup_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_widget_set_hexpand (label, TRUE);
+  ps_view_cell_set_tooltip (label, list_item, 0, tree_label_tooltip, NULL);
   gtk_widget_add_css_class (unit, "dim-label");
   gtk_widget_add_css_class (unit, "caption");
   ps_accessible_hide_empty (GTK_LABEL (unit));
@@ -370,16 +386,11 @@ tree_bind_cb (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_widget_get_next_sibling (check);
   GtkWidget *unit = gtk_widget_get_next_sibling (label);
   g_autofree char *path_name = NULL;
-  const char *path = ps_event_store_get_string (ps_counter_node_get_store (node),
-                                                ps_event_store_get_track (ps_counter_node_get_store (node),
-                                                                          ps_counter_node_get_track (node))->category);
   GBinding *checked, *inconsistent;
 
   gtk_tree_expander_set_list_row (expander, tree_row);
   gtk_label_set_text (GTK_LABEL (label), ps_counter_node_get_label (node));
   gtk_label_set_text (GTK_LABEL (unit), ps_view_unit_name (ps_counter_node_get_unit (node)));
-  gtk_widget_set_tooltip_text (label, ps_counter_node_get_kind (node) == PS_TRACK_COUNTER && *path != '\0'
-                                      ? path : ps_counter_node_get_label (node));
   checked = g_object_bind_property (node, "checked", check, "active", G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
   inconsistent = g_object_bind_property (node, "inconsistent", check, "inconsistent", G_BINDING_SYNC_CREATE);
   g_object_set_data (G_OBJECT (list_item), "ps-checked", checked);

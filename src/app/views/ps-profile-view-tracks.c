@@ -143,6 +143,17 @@ ps_profile_view_make_track_rows (PsProfileView     *self,
 
 /* Cells of the process list */
 
+/* A process's or thread's whole name, made when asked for */
+static char *
+name_tooltip (gpointer item,
+              guint    column,
+              gpointer user_data)
+{
+  g_autoptr(PsProfileTrackRow) row = gtk_tree_list_row_get_item (item);
+
+  return g_strdup (ps_profile_track_row_get_label (row));
+}
+
 static void
 name_setup_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *list_item)
@@ -151,6 +162,7 @@ name_setup_cb (GtkSignalListItemFactory *factory,
   GtkWidget *label = ps_view_cell_label_new (FALSE);
 
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  ps_view_cell_set_tooltip (label, list_item, 0, name_tooltip, NULL);
   gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
   gtk_list_item_set_child (list_item, expander);
 }
@@ -166,7 +178,6 @@ name_bind_cb (GtkSignalListItemFactory *factory,
 
   gtk_tree_expander_set_list_row (expander, tree_row);
   gtk_label_set_text (GTK_LABEL (label), ps_profile_track_row_get_label (row));
-  gtk_widget_set_tooltip_text (label, ps_profile_track_row_get_label (row));
 }
 
 static void
