@@ -1059,13 +1059,9 @@ ps_profile_view_set_symbol_folder (PsProfileView *self,
 {
   g_return_if_fail (PS_IS_PROFILE_VIEW (self));
 
-  if (folder != NULL && folder[0] == '\0')
-    folder = NULL;
-  if (g_strcmp0 (self->symbol_folder, folder) == 0)
+  if (!ps_view_set_folder_setting (&self->symbol_folder, folder))
     return;
 
-  g_free (self->symbol_folder);
-  self->symbol_folder = g_strdup (folder);
   update_symbols (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SYMBOL_FOLDER]);
 }
