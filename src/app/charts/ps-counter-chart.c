@@ -502,6 +502,34 @@ draw_series (PsCounterChart *self,
   cairo_fill (cr);
 }
 
+/* The pixel of column c of the stacked areas: every STACK_STEP pixels,
+ * the last one on the plot's right edge */
+static double
+stack_column_x (const Layout *layout,
+                guint         c)
+{
+  return MIN (layout->plot.origin.x + c * STACK_STEP, layout->plot.origin.x + layout->plot.size.width);
+}
+
+/* A path along the tops of the columns' sums, left to right */
+static void
+trace_stack_top (PsCounterChart *self,
+                 cairo_t        *cr,
+                 const Layout   *layout,
+                 const double   *sums,
+                 guint           n_columns)
+{
+  for (guint c = 0; c < n_columns; c++)
+    {
+      double pixel = stack_column_x (layout, c);
+
+      if (c == 0)
+        cairo_move_to (cr, pixel, y_of (layout, sums[c] * self->scale));
+      else
+        cairo_line_to (cr, pixel, y_of (layout, sums[c] * self->scale));
+    }
+}
+
 /* The areas of the series on top of each other, sampled every STACK_STEP
  * pixels */
 static void
@@ -519,42 +547,18 @@ draw_stacked (PsCounterChart *self,
       const GdkRGBA *color = ps_chart_palette_color (s);
 
       for (guint c = 0; c < n_columns; c++)
-        {
-          double pixel = MIN (layout->plot.origin.x + c * STACK_STEP, layout->plot.origin.x + layout->plot.size.width);
-
-          above[c] = below[c] + ps_counter_chart_stacked_value_at (series, x_at (layout, pixel));
-        }
+        above[c] = below[c] + ps_counter_chart_stacked_value_at (series, x_at (layout, stack_column_x (layout, c)));
 
       /* The area between the sums below and with this series */
-      for (guint c = 0; c < n_columns; c++)
-        {
-          double pixel = MIN (layout->plot.origin.x + c * STACK_STEP, layout->plot.origin.x + layout->plot.size.width);
-
-          if (c == 0)
-            cairo_move_to (cr, pixel, y_of (layout, above[c] * self->scale));
-          else
-            cairo_line_to (cr, pixel, y_of (layout, above[c] * self->scale));
-        }
+      trace_stack_top (self, cr, layout, above, n_columns);
       for (guint c = n_columns; c-- > 0;)
-        {
-          double pixel = MIN (layout->plot.origin.x + c * STACK_STEP, layout->plot.origin.x + layout->plot.size.width);
-
-          cairo_line_to (cr, pixel, y_of (layout, below[c] * self->scale));
-        }
+        cairo_line_to (cr, stack_column_x (layout, c), y_of (layout, below[c] * self->scale));
       cairo_close_path (cr);
       ps_chart_set_source (cr, color, 0.6);
       cairo_fill (cr);
 
       /* Its top edge */
-      for (guint c = 0; c < n_columns; c++)
-        {
-          double pixel = MIN (layout->plot.origin.x + c * STACK_STEP, layout->plot.origin.x + layout->plot.size.width);
-
-          if (c == 0)
-            cairo_move_to (cr, pixel, y_of (layout, above[c] * self->scale));
-          else
-            cairo_line_to (cr, pixel, y_of (layout, above[c] * self->scale));
-        }
+      trace_stack_top (self, cr, layout, above, n_columns);
       ps_chart_set_source (cr, color, 1);
       cairo_set_line_width (cr, s == self->emphasized ? 3.5 : 1.5);
       cairo_stroke (cr);

@@ -9,6 +9,7 @@
 
 #include "ps-ce-description.h"
 #include "ps-marker-row.h"
+#include "ps-row-properties.h"
 #include "ps-util.h"
 
 struct _PsMarkerRow
@@ -116,13 +117,6 @@ ps_marker_row_get_property (GObject    *object,
     }
 }
 
-static GParamSpec *
-double_property (const char *name)
-{
-  return g_param_spec_double (name, NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0,
-                              G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-}
-
 static void
 ps_marker_row_class_init (PsMarkerRowClass *klass)
 {
@@ -137,15 +131,15 @@ ps_marker_row_class_init (PsMarkerRowClass *klass)
   properties[PROP_ID] = g_param_spec_int64 ("id", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
   properties[PROP_INSTANCE] = g_param_spec_uint ("instance", NULL, NULL, 0, G_MAXUINT, 0, flags);
   properties[PROP_COUNT] = g_param_spec_uint64 ("count", NULL, NULL, 0, G_MAXUINT64, 0, flags);
-  properties[PROP_MIN] = double_property ("min");
-  properties[PROP_MAX] = double_property ("max");
-  properties[PROP_MEAN] = double_property ("mean");
-  properties[PROP_MEDIAN] = double_property ("median");
-  properties[PROP_P95] = double_property ("p95");
-  properties[PROP_STDDEV] = double_property ("stddev");
-  properties[PROP_TOTAL] = double_property ("total");
-  properties[PROP_MEAN_TICKS] = double_property ("mean-ticks");
-  properties[PROP_TOTAL_TICKS] = double_property ("total-ticks");
+  properties[PROP_MIN] = ps_row_double_property ("min");
+  properties[PROP_MAX] = ps_row_double_property ("max");
+  properties[PROP_MEAN] = ps_row_double_property ("mean");
+  properties[PROP_MEDIAN] = ps_row_double_property ("median");
+  properties[PROP_P95] = ps_row_double_property ("p95");
+  properties[PROP_STDDEV] = ps_row_double_property ("stddev");
+  properties[PROP_TOTAL] = ps_row_double_property ("total");
+  properties[PROP_MEAN_TICKS] = ps_row_double_property ("mean-ticks");
+  properties[PROP_TOTAL_TICKS] = ps_row_double_property ("total-ticks");
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }

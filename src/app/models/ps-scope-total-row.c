@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 
+#include "ps-row-properties.h"
 #include "ps-scope-total-row.h"
 #include "ps-util.h"
 
@@ -122,13 +123,6 @@ ps_scope_total_row_get_property (GObject    *object,
 }
 
 static GParamSpec *
-double_property (const char *name)
-{
-  return g_param_spec_double (name, NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0,
-                              G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-}
-
-static GParamSpec *
 count_property (const char *name)
 {
   return g_param_spec_uint64 (name, NULL, NULL, 0, G_MAXUINT64, 0,
@@ -159,12 +153,12 @@ ps_scope_total_row_class_init (PsScopeTotalRowClass *klass)
     g_param_spec_int64 ("first-thread", NULL, NULL, -1, G_MAXINT64, -1,
                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_CALLS] = count_property ("calls");
-  properties[PROP_TOTAL] = double_property ("total");
-  properties[PROP_MIN] = double_property ("min");
-  properties[PROP_MAX] = double_property ("max");
-  properties[PROP_MEAN] = double_property ("mean");
-  properties[PROP_MEDIAN] = double_property ("median");
-  properties[PROP_SELF] = double_property ("self");
+  properties[PROP_TOTAL] = ps_row_double_property ("total");
+  properties[PROP_MIN] = ps_row_double_property ("min");
+  properties[PROP_MAX] = ps_row_double_property ("max");
+  properties[PROP_MEAN] = ps_row_double_property ("mean");
+  properties[PROP_MEDIAN] = ps_row_double_property ("median");
+  properties[PROP_SELF] = ps_row_double_property ("self");
   properties[PROP_EXCLUDED] = count_property ("excluded");
 
   g_object_class_install_properties (object_class, N_PROPS, properties);

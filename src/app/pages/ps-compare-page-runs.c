@@ -77,25 +77,43 @@ axes_agree (PsComparePage *self)
   return axis != RUN_AXIS_NONE && axis == run_axis (self, 1);
 }
 
+/* Whether what one run shows may be shown on the other: not while one
+ * follows the other already, and a range over time means nothing on a
+ * sequence axis, nor the reverse */
+static gboolean
+may_sync (PsComparePage *self)
+{
+  return !self->syncing && self->sessions[0] != NULL && self->sessions[1] != NULL && axes_agree (self);
+}
+
+/* B's time t shows next to A's time t − offset: [begin, end] of run @from
+ * moved onto the other run's times */
+static void
+shift_to_other_run (PsComparePage *self,
+                    guint          from,
+                    gint64        *begin,
+                    gint64        *end)
+{
+  gint64 offset_ns = offset_ns_in_force (self);
+
+  if (from == 0)
+    *begin += offset_ns, *end += offset_ns;
+  else
+    *begin -= offset_ns, *end -= offset_ns;
+}
+
 void
 ps_compare_page_sync_range (PsComparePage *self,
                             guint          from)
 {
   gint64 begin, end;
-  gint64 offset_ns = offset_ns_in_force (self);
   guint to = 1 - from;
 
-  /* A range over time means nothing on a sequence axis, nor the reverse */
-  if (self->syncing || self->sessions[from] == NULL || self->sessions[to] == NULL || !axes_agree (self))
+  if (!may_sync (self))
     return;
 
-  /* B's time t shows next to A's time t − offset */
   ps_session_get_visible_range (self->sessions[from], &begin, &end);
-  if (from == 0)
-    begin += offset_ns, end += offset_ns;
-  else
-    begin -= offset_ns, end -= offset_ns;
-
+  shift_to_other_run (self, from, &begin, &end);
   self->syncing = TRUE;
   ps_session_set_visible_range (self->sessions[to], begin, end);
   self->syncing = FALSE;
@@ -106,19 +124,15 @@ sync_selection (PsComparePage *self,
                 guint          from)
 {
   gint64 begin, end;
-  gint64 offset_ns = offset_ns_in_force (self);
   guint to = 1 - from;
 
-  if (self->syncing || self->sessions[from] == NULL || self->sessions[to] == NULL || !axes_agree (self))
+  if (!may_sync (self))
     return;
 
   self->syncing = TRUE;
   if (ps_session_get_selection (self->sessions[from], &begin, &end))
     {
-      if (from == 0)
-        begin += offset_ns, end += offset_ns;
-      else
-        begin -= offset_ns, end -= offset_ns;
+      shift_to_other_run (self, from, &begin, &end);
       ps_session_set_selection (self->sessions[to], begin, end);
     }
   else

@@ -223,36 +223,6 @@ save_dialog_cb (GObject      *object,
   save_choice_finish (user_data, file);
 }
 
-void
-ps_save_location_choose_file (GtkWindow      *parent,
-                              const char     *title,
-                              const char     *accept_label,
-                              GFile          *initial_folder,
-                              const char     *initial_name,
-                              GListModel     *filters,
-                              PsSaveFileFunc  func,
-                              gpointer        user_data,
-                              GDestroyNotify  destroy)
-{
-  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
-  SaveChoice *choice = g_new0 (SaveChoice, 1);
-
-  choice->func = func;
-  choice->user_data = user_data;
-  choice->destroy = destroy;
-  gtk_file_dialog_set_title (dialog, title);
-  gtk_file_dialog_set_modal (dialog, TRUE);
-  if (accept_label != NULL)
-    gtk_file_dialog_set_accept_label (dialog, accept_label);
-  if (filters != NULL)
-    gtk_file_dialog_set_filters (dialog, filters);
-  if (initial_folder != NULL)
-    gtk_file_dialog_set_initial_folder (dialog, initial_folder);
-  if (initial_name != NULL)
-    gtk_file_dialog_set_initial_name (dialog, initial_name);
-  gtk_file_dialog_save (dialog, parent, NULL, save_dialog_cb, choice);
-}
-
 #else /* GTK < 4.10 */
 
 static void
@@ -269,6 +239,8 @@ save_response_cb (GtkNativeDialog *dialog,
   g_object_unref (dialog);
 }
 
+#endif
+
 void
 ps_save_location_choose_file (GtkWindow      *parent,
                               const char     *title,
@@ -280,12 +252,30 @@ ps_save_location_choose_file (GtkWindow      *parent,
                               gpointer        user_data,
                               GDestroyNotify  destroy)
 {
+#if GTK_CHECK_VERSION (4, 10, 0)
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+#else
   GtkFileChooserNative *dialog;
+#endif
   SaveChoice *choice = g_new0 (SaveChoice, 1);
 
   choice->func = func;
   choice->user_data = user_data;
   choice->destroy = destroy;
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+  gtk_file_dialog_set_title (dialog, title);
+  gtk_file_dialog_set_modal (dialog, TRUE);
+  if (accept_label != NULL)
+    gtk_file_dialog_set_accept_label (dialog, accept_label);
+  if (filters != NULL)
+    gtk_file_dialog_set_filters (dialog, filters);
+  if (initial_folder != NULL)
+    gtk_file_dialog_set_initial_folder (dialog, initial_folder);
+  if (initial_name != NULL)
+    gtk_file_dialog_set_initial_name (dialog, initial_name);
+  gtk_file_dialog_save (dialog, parent, NULL, save_dialog_cb, choice);
+#else
   dialog = gtk_file_chooser_native_new (title, parent, GTK_FILE_CHOOSER_ACTION_SAVE,
                                         accept_label != NULL ? accept_label : _("_Save"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
@@ -301,6 +291,5 @@ ps_save_location_choose_file (GtkWindow      *parent,
     }
   g_signal_connect (dialog, "response", G_CALLBACK (save_response_cb), choice);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
 #endif
+}

@@ -1224,6 +1224,20 @@ ps_view_default_log_scale (void)
   return settings != NULL && g_settings_get_enum (settings, "histogram-scale") == 1;
 }
 
+gboolean
+ps_view_set_folder_setting (char       **folder,
+                            const char  *new_folder)
+{
+  if (new_folder != NULL && new_folder[0] == '\0')
+    new_folder = NULL;
+  /* g_set_str () needs GLib 2.76 */
+  if (g_strcmp0 (*folder, new_folder) == 0)
+    return FALSE;
+  g_free (*folder);
+  *folder = g_strdup (new_folder);
+  return TRUE;
+}
+
 void
 ps_view_show_error (GtkWindow  *parent,
                     const char *message,

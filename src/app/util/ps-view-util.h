@@ -190,6 +190,10 @@ GSettings  *ps_view_settings_new_if_installed (void);
  * FALSE without the schema */
 gboolean    ps_view_default_basis_is_view (void);
 gboolean    ps_view_default_log_scale    (void);
+/* Sets *@folder, a folder setting (the symbol folder), to @new_folder,
+ * the empty name standing for none (NULL); returns whether it changed */
+gboolean    ps_view_set_folder_setting   (char                  **folder,
+                                          const char             *new_folder);
 
 /* An error in a dialog over parent (an AdwMessageDialog): message, then
  * detail */

@@ -171,7 +171,7 @@ static void
 ensure_points (PsCountersView *self,
                GPtrArray      *nodes)
 {
-  PsEventStore *store = ps_counters_view_get_store (self);
+  PsEventStore *store = ps_run_view_get_store (PS_RUN_VIEW (self));
   g_autoptr(GHashTable) missing = g_hash_table_new (NULL, NULL);
   gboolean from_readings = ps_event_store_get_counter_stride (store) <= 1
                            && ps_event_store_get_n_counter_values (store) <= MAX_SCANNED_VALUES;
@@ -301,7 +301,7 @@ add_chart (PsCountersView *self,
    * and where its level changed, marked once found */
   tracks = node_tracks (nodes);
   g_object_set_data_full (G_OBJECT (chart), "ps-series-tracks", g_array_ref (tracks), (GDestroyNotify)g_array_unref);
-  ps_counter_chart_find_changes (chart, ps_counters_view_get_store (self), (const guint32 *)(gpointer)tracks->data, tracks->len);
+  ps_counter_chart_find_changes (chart, ps_run_view_get_store (PS_RUN_VIEW (self)), (const guint32 *)(gpointer)tracks->data, tracks->len);
 
   gtk_widget_set_vexpand (GTK_WIDGET (chart), TRUE);
   gtk_widget_set_size_request (GTK_WIDGET (chart), -1, 180);

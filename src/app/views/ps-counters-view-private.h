@@ -104,13 +104,6 @@ struct _PsCountersView
   GtkColumnView      *warning_view;
 };
 
-/* The store of the run shown, or NULL */
-static inline PsEventStore *
-ps_counters_view_get_store (PsCountersView *self)
-{
-  return self->analysis != NULL ? self->analysis->store : NULL;
-}
-
 /* The tree and the links (ps-counters-view.c) */
 
 /* The session's choices shown: its counter chosen, its range selected */

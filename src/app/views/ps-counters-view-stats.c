@@ -174,7 +174,7 @@ format_clock_time (PsCountersView *self,
                    gboolean        with_date,
                    gboolean        with_zone)
 {
-  PsEventStore *store = ps_counters_view_get_store (self);
+  PsEventStore *store = ps_run_view_get_store (PS_RUN_VIEW (self));
   const PsSessionInfo *session = ps_event_store_get_n_sessions (store) > 0 ? ps_event_store_get_session (store, 0) : NULL;
   int offset_minutes;
   char *text;
@@ -248,7 +248,7 @@ update_range_notice (PsCountersView *self)
      * of the run: "500 s to 1,500 s into the run" */
     when = g_strdup_printf (_("%s to %s into the run"), from_start, to_start);
 
-  stride = ps_event_store_get_counter_stride (ps_counters_view_get_store (self));
+  stride = ps_event_store_get_counter_stride (ps_run_view_get_store (PS_RUN_VIEW (self)));
   if (stride > 1)
     /* Translators: the statistics table shows the readings of a time range
      * selected on the timeline ("01:08:20.000 to 01:25:00.000 UTC−08:00
@@ -328,7 +328,7 @@ ps_counters_view_update_range_stats (PsCountersView *self)
     return;
 
   range = g_new0 (RangeStatsTask, 1);
-  range->store = g_object_ref (ps_counters_view_get_store (self));
+  range->store = g_object_ref (ps_run_view_get_store (PS_RUN_VIEW (self)));
   range->begin_ns = begin;
   range->end_ns = end;
   self->range_cancellable = g_cancellable_new ();

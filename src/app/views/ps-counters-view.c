@@ -250,7 +250,7 @@ add_node (PsCountersView *self,
 static void
 make_tree (PsCountersView *self)
 {
-  PsEventStore *store = ps_counters_view_get_store (self);
+  PsEventStore *store = ps_run_view_get_store (PS_RUN_VIEW (self));
   guint n_tracks = ps_event_store_get_n_tracks (store);
   g_autofree PsCounterNode **nodes = g_new0 (PsCounterNode *, MAX (n_tracks, 1));  /* owned */
   g_autoptr(GtkFilterListModel) roots = NULL;
@@ -451,7 +451,7 @@ tree_key_pressed_cb (PsCountersView        *self,
 static void
 update_header (PsCountersView *self)
 {
-  PsEventStore *store = ps_counters_view_get_store (self);
+  PsEventStore *store = ps_run_view_get_store (PS_RUN_VIEW (self));
   g_autoptr(GString) machines = g_string_new (NULL);
   g_autofree char *counters = ps_view_format_count (self->counters->len);
   g_autofree char *readings = ps_view_format_count (ps_event_store_get_n_counter_readings (store));
@@ -528,7 +528,7 @@ update_header (PsCountersView *self)
 static void
 update_quality (PsCountersView *self)
 {
-  PsEventStore *store = ps_counters_view_get_store (self);
+  PsEventStore *store = ps_run_view_get_store (PS_RUN_VIEW (self));
   g_autoptr(GString) summary = g_string_new (NULL);
   guint64 n_missing = 0;
   guint stride = ps_event_store_get_counter_stride (store);

@@ -195,7 +195,7 @@ build_cb (GObject      *object,
 void
 ps_profile_view_rebuild (PsProfileView *self)
 {
-  PsEventStore *store = ps_profile_view_get_store (self);
+  PsEventStore *store = ps_run_view_get_store (PS_RUN_VIEW (self));
   g_autoptr(GTask) task = NULL;
   Build *build;
   guint32 source;

@@ -99,13 +99,6 @@ struct _PsProfileView
   GtkColumnView       *warning_view;
 };
 
-/* The store of the run shown, or NULL */
-static inline PsEventStore *
-ps_profile_view_get_store (PsProfileView *self)
-{
-  return self->analysis != NULL ? self->analysis->store : NULL;
-}
-
 /* The view (ps-profile-view.c) */
 
 void ps_profile_view_update_busy (PsProfileView *self);

@@ -88,7 +88,7 @@ void
 ps_profile_view_make_track_rows (PsProfileView     *self,
                                  const BuildResult *result)
 {
-  PsEventStore *store = ps_profile_view_get_store (self);
+  PsEventStore *store = ps_run_view_get_store (PS_RUN_VIEW (self));
   g_autoptr(GtkTreeListModel) tree = NULL;
   guint n_tracks = result->n_tracks;
   g_autofree guint64 *listed_counts = g_new0 (guint64, n_tracks);

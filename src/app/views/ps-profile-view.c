@@ -184,7 +184,7 @@ ps_profile_view_update_scope_label (PsProfileView *self)
 static void
 share_source (PsProfileView *self)
 {
-  if (self->session != NULL && ps_profile_view_get_store (self) != NULL)
+  if (self->session != NULL && ps_run_view_get_store (PS_RUN_VIEW (self)) != NULL)
     ps_session_set_sample_source (self->session, ps_profile_view_chosen_source (self));
 }
 
@@ -266,7 +266,7 @@ follow_session (PsProfileView *self)
   const guint32 *tracks = ps_session_get_focus_tracks (self->session, &n_tracks);
   gboolean first = TRUE;
 
-  if (ps_profile_view_get_store (self) == NULL || n_tracks == 0)
+  if (ps_run_view_get_store (PS_RUN_VIEW (self)) == NULL || n_tracks == 0)
     return;
   /* The list's selection stands for these tracks already */
   if (self->selected_tracks != NULL)
@@ -328,7 +328,7 @@ function_selected_cb (PsProfileView  *self,
 void
 ps_profile_view_track_selection_changed_cb (PsProfileView *self)
 {
-  PsEventStore *store = ps_profile_view_get_store (self);
+  PsEventStore *store = ps_run_view_get_store (PS_RUN_VIEW (self));
   g_autoptr(GtkBitset) selected = NULL;
   g_autoptr(GBytes) tracks = NULL;
   GtkBitsetIter iter;
@@ -501,7 +501,7 @@ source_display_name (const char *raw)
 static void
 update_sources (PsProfileView *self)
 {
-  PsEventStore *store = ps_profile_view_get_store (self);
+  PsEventStore *store = ps_run_view_get_store (PS_RUN_VIEW (self));
   guint n_sources = ps_event_store_get_n_sample_sources (store);
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   guint best = 0;
@@ -569,7 +569,7 @@ metadata_u64 (PsEventStore *store,
 static char *
 describe_choice (PsProfileView *self)
 {
-  PsEventStore *store = ps_profile_view_get_store (self);
+  PsEventStore *store = ps_run_view_get_store (PS_RUN_VIEW (self));
   guint32 source = ps_profile_view_chosen_source (self);
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
 
@@ -595,7 +595,7 @@ describe_choice (PsProfileView *self)
 static guint64
 declared_samples (PsProfileView *self)
 {
-  PsEventStore *store = ps_profile_view_get_store (self);
+  PsEventStore *store = ps_run_view_get_store (PS_RUN_VIEW (self));
   guint32 source = ps_profile_view_chosen_source (self);
   g_autofree char *key = NULL;
 
@@ -614,7 +614,7 @@ declared_samples (PsProfileView *self)
 void
 ps_profile_view_update_quality_summary (PsProfileView *self)
 {
-  PsEventStore *store = ps_profile_view_get_store (self);
+  PsEventStore *store = ps_run_view_get_store (PS_RUN_VIEW (self));
   guint n_no_symbols = 0;
   guint n_dropped = 0;
   guint n_unmapped = 0;
@@ -742,7 +742,7 @@ ps_profile_view_update_quality_summary (PsProfileView *self)
 static void
 update_quality (PsProfileView *self)
 {
-  PsEventStore *store = ps_profile_view_get_store (self);
+  PsEventStore *store = ps_run_view_get_store (PS_RUN_VIEW (self));
   g_autofree char *title = NULL;
 
   ps_profile_view_update_quality_summary (self);
@@ -1059,13 +1059,9 @@ ps_profile_view_set_symbol_folder (PsProfileView *self,
 {
   g_return_if_fail (PS_IS_PROFILE_VIEW (self));
 
-  if (folder != NULL && folder[0] == '\0')
-    folder = NULL;
-  if (g_strcmp0 (self->symbol_folder, folder) == 0)
+  if (!ps_view_set_folder_setting (&self->symbol_folder, folder))
     return;
 
-  g_free (self->symbol_folder);
-  self->symbol_folder = g_strdup (folder);
   update_symbols (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SYMBOL_FOLDER]);
 }

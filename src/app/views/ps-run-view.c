@@ -34,6 +34,14 @@ ps_run_view_get_analysis (PsRunView *self)
   return RUN_VIEW_PART (PsRunAnalysis *, self, analysis_offset);
 }
 
+PsEventStore *
+ps_run_view_get_store (PsRunView *self)
+{
+  PsRunAnalysis *analysis = ps_run_view_get_analysis (self);
+
+  return analysis != NULL ? analysis->store : NULL;
+}
+
 void
 ps_run_view_show_page (PsRunView  *self,
                        const char *name)

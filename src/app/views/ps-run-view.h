@@ -66,6 +66,8 @@ struct _PsRunViewInterface
   } G_STMT_END
 
 PsRunAnalysis   *ps_run_view_get_analysis       (PsRunView  *self);
+/* The store of the run shown, or NULL */
+PsEventStore    *ps_run_view_get_store          (PsRunView  *self);
 /* Shows the page of that name ("warnings" in every view) */
 void             ps_run_view_show_page          (PsRunView  *self,
                                                  const char *name);

@@ -557,13 +557,8 @@ ps_application_set_symbol_folder (PsApplication *self,
 {
   g_return_if_fail (PS_IS_APPLICATION (self));
 
-  if (folder != NULL && folder[0] == '\0')
-    folder = NULL;
-  /* g_set_str () needs GLib 2.76 */
-  if (g_strcmp0 (self->symbol_folder, folder) == 0)
+  if (!ps_view_set_folder_setting (&self->symbol_folder, folder))
     return;
-  g_free (self->symbol_folder);
-  self->symbol_folder = g_strdup (folder);
-  save_symbol_folder (self, folder);
+  save_symbol_folder (self, self->symbol_folder);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SYMBOL_FOLDER]);
 }

@@ -45,17 +45,20 @@ typedef struct
 /* Items of at most this many fit on the stack while a description is expanded */
 #define STACK_ITEMS 16
 
-/* The items of text into stack when they fit, else into a new array
- * (g_free ()); an empty text has none */
+/* The items of text into stack when they fit, else into a new array,
+ * which is also put in *heap for the caller to free (NULL otherwise); an
+ * empty text has none */
 static ItemText *
 split_items (const char *text,
              ItemText    stack[STACK_ITEMS],
+             ItemText  **heap,
              guint      *n_items)
 {
   ItemText *items = stack;
   guint allocated = STACK_ITEMS;
   const char *p = text;
 
+  *heap = NULL;
   *n_items = 0;
   if (text == NULL || *text == '\0')
     return items;
@@ -73,6 +76,7 @@ split_items (const char *text,
           if (items == stack)
             items = g_memdup2 (stack, STACK_ITEMS * sizeof *items);
           items = g_renew (ItemText, items, allocated);
+          *heap = items;
         }
       item = &items[(*n_items)++];
       if (equals != NULL)
@@ -103,12 +107,10 @@ ps_ce_description_parse (const char *text)
 {
   GArray *items = item_array_new ();
   ItemText stack[STACK_ITEMS];
-  guint n_items;
   g_autofree ItemText *allocated = NULL;
-  ItemText *texts = split_items (text, stack, &n_items);
+  guint n_items;
+  const ItemText *texts = split_items (text, stack, &allocated, &n_items);
 
-  if (texts != stack)
-    allocated = texts;
   for (guint i = 0; i < n_items; i++)
     {
       PsCeDescriptionItem item;
@@ -353,13 +355,11 @@ ps_ce_description_expand (const char                 *text,
 {
   GArray *items = item_array_new ();
   ItemText stack[STACK_ITEMS];
-  guint n_items;
   g_autofree ItemText *allocated = NULL;
-  ItemText *texts = split_items (text, stack, &n_items);
+  guint n_items;
+  const ItemText *texts = split_items (text, stack, &allocated, &n_items);
   g_autoptr(GString) display = g_string_new (NULL);
 
-  if (texts != stack)
-    allocated = texts;
   for (guint i = 0; i < n_items; i++)
     {
       PsCeDescriptionItem item;
@@ -380,14 +380,12 @@ ps_ce_description_append_expanded (GString                    *out,
                                    const PsCeDescriptionStats *stats)
 {
   ItemText stack[STACK_ITEMS];
-  guint n_items;
   g_autofree ItemText *allocated = NULL;
-  ItemText *texts = split_items (text, stack, &n_items);
+  guint n_items;
+  const ItemText *texts = split_items (text, stack, &allocated, &n_items);
 
   /* Stats expands the description of every series: the items stay
    * pieces of text, and each value is substituted into the result */
-  if (texts != stack)
-    allocated = texts;
   for (guint i = 0; i < n_items; i++)
     {
       if (i > 0)

@@ -177,10 +177,13 @@ format_percent (double percent)
   return with_unit ("%.2f", percent, "%");
 }
 
-/* A value in a series' unit ("s", "ticks", "percent", "bytes") */
+/* A value in its unit ("s", "ticks", "percent", "bytes"); a series' share
+ * in percent gets a percent sign, a counter's "percent" stays a number
+ * followed by the word, as the counter names it */
 static char *
-format_series_value (double      value,
-                     const char *unit)
+format_value_in_unit (double      value,
+                      const char *unit,
+                      gboolean    percent_sign)
 {
   g_autofree char *plain = NULL;
 
@@ -188,7 +191,7 @@ format_series_value (double      value,
     return g_strdup ("–");
   if (g_strcmp0 (unit, "s") == 0)
     return format_seconds (value);
-  if (g_strcmp0 (unit, "percent") == 0)
+  if (percent_sign && g_strcmp0 (unit, "percent") == 0)
     return format_percent (value);
   if (g_strcmp0 (unit, "bytes") == 0)
     return format_bytes (value);
@@ -607,11 +610,11 @@ add_series_table (Report     *report,
 
       table_add_row_take (table, g_strdup (series->name), series_source (series),
                           format_count (stats->count),
-                          format_series_value (with_sum ? stats->sum : stats->min, series->unit),
-                          format_series_value (stats->mean, series->unit),
-                          format_series_value (stats->median, series->unit),
-                          format_series_value (stats->p95, series->unit),
-                          format_series_value (stats->max, series->unit));
+                          format_value_in_unit (with_sum ? stats->sum : stats->min, series->unit, TRUE),
+                          format_value_in_unit (stats->mean, series->unit, TRUE),
+                          format_value_in_unit (stats->median, series->unit, TRUE),
+                          format_value_in_unit (stats->p95, series->unit, TRUE),
+                          format_value_in_unit (stats->max, series->unit, TRUE));
     }
   add_table (report, table);
   add_shown_note (report, shown, list->len, note);
@@ -796,24 +799,6 @@ counter_label (const PsCounterName *name)
   return g_string_free (g_steal_pointer (&label), FALSE);
 }
 
-static char *
-format_counter_value (double      value,
-                      const char *unit)
-{
-  g_autofree char *plain = NULL;
-
-  if (!isfinite (value))
-    return g_strdup ("–");
-  if (g_strcmp0 (unit, "s") == 0)
-    return format_seconds (value);
-  if (g_strcmp0 (unit, "bytes") == 0)
-    return format_bytes (value);
-  plain = format_plain (value);
-  if (unit == NULL || *unit == '\0')
-    return g_steal_pointer (&plain);
-  return g_strconcat (plain, " ", unit, NULL);
-}
-
 static void
 add_counters (Report       *report,
               PsEventStore *store,
@@ -857,10 +842,10 @@ add_counters (Report       *report,
         table_add_row_take (table, counter_label (&name),
                             g_strdup (name.machine != NULL ? name.machine : "–"),
                             format_count (stats->n_values),
-                            format_counter_value (stats->min, name.unit),
-                            format_counter_value (stats->sum / (double)stats->n_values, name.unit),
-                            format_counter_value (stats->max, name.unit),
-                            format_counter_value (stats->last, name.unit));
+                            format_value_in_unit (stats->min, name.unit, FALSE),
+                            format_value_in_unit (stats->sum / (double)stats->n_values, name.unit, FALSE),
+                            format_value_in_unit (stats->max, name.unit, FALSE),
+                            format_value_in_unit (stats->last, name.unit, FALSE));
       else
         table_add_row_take (table, counter_label (&name),
                             g_strdup (name.machine != NULL ? name.machine : "–"),

@@ -1114,28 +1114,10 @@ pdh_sniff (const guint8 *data,
            const char   *file_name)
 {
   g_autofree char *narrow = NULL;
-  const char *text = (const char *) data;
-  gsize n = length;
+  gsize n;
+  const char *text = ps_parse_sniff_text (data, length, &narrow, &n);
   gsize p = 0;
   char separator;
-
-  if (length >= 2 && ((data[0] == 0xFF && data[1] == 0xFE) || (data[0] == 0xFE && data[1] == 0xFF)
-                      || (data[0] != 0 && data[1] == 0) || (data[0] == 0 && data[1] != 0)))
-    {
-      gsize low = (data[0] == 0xFF || data[1] == 0) ? 0 : 1;
-      gsize start = (data[0] == 0xFF || data[0] == 0xFE) ? 2 : 0;
-
-      narrow = g_malloc (length / 2 + 1);
-      n = 0;
-      for (gsize i = start; i + 1 < length; i += 2)
-        narrow[n++] = data[i + 1 - low] == 0 ? (char)data[i + low] : '?';
-      text = narrow;
-    }
-  else if (length >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF)
-    {
-      text += 3;
-      n -= 3;
-    }
 
   while (p < n && (text[p] == '\r' || text[p] == '\n' || ps_parse_is_blank (text[p])))
     p++;

@@ -1,5 +1,6 @@
 /* ps-parse-kit.c — what the parsers share: warnings, blanks, the feed
- * guard, UTF-16 decoding and the table of ids by key
+ * guard, UTF-16 decoding (and the narrowing of a sniffed head), and
+ * the table of ids by key
  *
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -240,6 +241,38 @@ ps_utf16_decoder_finish (PsUtf16Decoder *self,
   ps_utf16_decoder_reset (self);
   append_replacement (self, out);
   return TRUE;
+}
+
+const char *
+ps_parse_sniff_text (const guint8  *data,
+                     gsize          length,
+                     char         **narrow,
+                     gsize         *text_length)
+{
+  const char *text = (const char *) data;
+  gsize n = length;
+
+  *narrow = NULL;
+  if (length >= 2 && ((data[0] == 0xFF && data[1] == 0xFE) || (data[0] == 0xFE && data[1] == 0xFF)
+                      || (data[0] != 0 && data[1] == 0) || (data[0] == 0 && data[1] != 0)))
+    {
+      gsize low = (data[0] == 0xFF || data[1] == 0) ? 0 : 1;
+      gsize start = (data[0] == 0xFF || data[0] == 0xFE) ? 2 : 0;
+
+      *narrow = g_malloc (length / 2 + 1);
+      n = 0;
+      for (gsize i = start; i + 1 < length; i += 2)
+        (*narrow)[n++] = data[i + 1 - low] == 0 ? (char)data[i + low] : '?';
+      text = *narrow;
+    }
+  else if (length >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF)
+    {
+      text += 3;
+      n -= 3;
+    }
+
+  *text_length = n;
+  return text;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -1,5 +1,6 @@
 /* ps-parse-kit.h — what the parsers share: warnings, blanks, the feed
- * guard, UTF-16 decoding and the table of ids by key
+ * guard, UTF-16 decoding (and the narrowing of a sniffed head), and
+ * the table of ids by key
  *
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -95,6 +96,15 @@ gboolean ps_utf16_decoder_finish  (PsUtf16Decoder *self,
                                    GString        *out);
 /* Forgets what is pending */
 void     ps_utf16_decoder_reset   (PsUtf16Decoder *self);
+
+/* The first bytes of a text file, as a sniffer reads them: UTF-16 (with a
+ * BOM, or a NUL next to the first ASCII character) narrowed to its low
+ * bytes, anything else '?', into *@narrow (to free); a UTF-8 BOM skipped.
+ * Returns the text, *@text_length its length. */
+const char *ps_parse_sniff_text (const guint8  *data,
+                                 gsize          length,
+                                 char         **narrow,
+                                 gsize         *text_length);
 
 /* ------------------------------------------------------------------------ */
 /* Ids by key                                                                */
