@@ -34,7 +34,8 @@ row_free (PsTimelineRow *row)
   if (!row->label_shared)
     g_free (row->label);
   g_free (row->tooltip);
-  g_free (row->value_key);
+  if (!row->value_key_shared)
+    g_free (row->value_key);
   g_clear_pointer (&row->changes, g_array_unref);
   g_free (row->match_label);
   g_free (row);
@@ -297,6 +298,7 @@ add_series_rows (PsTimelineModel        *self,
       guint32 category = track != NULL ? track->category : 0;
       guint32 session = track != NULL && per_session ? track->session : G_MAXUINT;
       PsTimelineRow *row;
+      const PsTimelineRow *prev_row;
       gint64 x_min, x_max;
       double v_min, v_max;
 
@@ -336,6 +338,7 @@ add_series_rows (PsTimelineModel        *self,
         }
       /* The instances of one marker, one after another: their text once,
        * which also spares the label column hashing each row's */
+      prev_row = last_row;
       if (last_row != NULL && last_row->group == group && g_strcmp0 (one->label, last_label) == 0)
         {
           row = ps_timeline_model_add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, last_row->label);
@@ -354,7 +357,15 @@ add_series_rows (PsTimelineModel        *self,
         row->values = ps_value_lod_new (one->x, one->values, one->n_points);
       row->unit = g_intern_string (one->unit != NULL ? one->unit : "");
       row->unit_scale = one->unit_scale > 0 ? one->unit_scale : 1;
-      ps_timeline_model_set_value_key (self, row);
+      /* The label, the group and the unit make the key: another instance
+       * of the marker above has its key */
+      if (row->label_shared && prev_row != NULL && prev_row->unit == row->unit)
+        {
+          row->value_key = prev_row->value_key;
+          row->value_key_shared = TRUE;
+        }
+      else
+        ps_timeline_model_set_value_key (self, row);
       /* Its tooltip is written when asked for (ps_timeline_row_tooltip ()):
        * a CE log has a row per marker instance */
       row->counts_values = TRUE;

@@ -54,7 +54,10 @@ typedef struct
   GArray     *changes;
   double      unit_scale;   /* stored value × unit_scale = shown value */
   char       *value_key;    /* its group's label, its own and its unit:
-                             * the same chart in another run has the same */
+                             * the same chart in another run has the same;
+                             * owned, unless value_key_shared */
+  /* value_key is the previous row's: another instance of its marker */
+  gboolean    value_key_shared;
   /* Span rows */
   guint       n_depths;
   gboolean    has_marks;
