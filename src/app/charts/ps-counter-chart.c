@@ -655,7 +655,8 @@ draw_chart (PsCounterChart *self,
   if (!compute_layout_at_size (self, width, height, layout))
     {
       ps_chart_set_source (cr, foreground, 0.6);
-      ps_chart_draw_text (widget, cr, _("No readings"), width / 2.0, height / 2.0, 0.5, 0.5);
+      ps_chart_draw_text (widget, cr, self->empty_text != NULL ? self->empty_text : _("No readings"),
+                          width / 2.0, height / 2.0, 0.5, 0.5);
       return;
     }
 
@@ -820,6 +821,7 @@ ps_counter_chart_finalize (GObject *object)
 
   g_clear_pointer (&self->series, g_ptr_array_unref);
   g_free (self->title);
+  g_free (self->empty_text);
   g_free (self->unit);
 
   G_OBJECT_CLASS (ps_counter_chart_parent_class)->finalize (object);
@@ -990,6 +992,20 @@ ps_counter_chart_set_title (PsCounterChart *self,
   ps_counter_chart_update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+void
+ps_counter_chart_set_empty_text (PsCounterChart *self,
+                                 const char     *text)
+{
+  g_return_if_fail (PS_IS_COUNTER_CHART (self));
+
+  if (g_strcmp0 (self->empty_text, text) == 0)
+    return;
+  g_free (self->empty_text);
+  self->empty_text = g_strdup (text);
+  if (self->series->len == 0)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 void

@@ -123,6 +123,9 @@ show_calls (PsRtlView *self,
 
   ps_counter_chart_clear (self->duration_chart);
   ps_counter_chart_set_unit (self->duration_chart, unit, 1 / unit_seconds);
+  /* None of the calls has a known duration (never closed, or the clock
+   * went back inside them) */
+  ps_counter_chart_set_empty_text (self->duration_chart, _("No durations"));
   if (ps_value_lod_get_n_points (work->values) == 0)
     return;
   series = ps_counter_chart_add_series (self->duration_chart, work->label, work->values);
@@ -176,6 +179,9 @@ ps_rtl_view_show_duration_chart (PsRtlView      *self,
   has_selection = self->session != NULL && ps_session_get_selection (self->session, &begin, &end);
   ps_counter_chart_set_selection (self->duration_chart, has_selection, begin, end);
   update_range (self);
+  /* Translators: shown on a chart while the calls of a scope name are
+   * put in order in the background */
+  ps_counter_chart_set_empty_text (self->duration_chart, _("Gathering the calls…"));
 
   work = g_new0 (ChartWork, 1);
   work->scopes = ps_scope_analysis_ref (self->scopes);
