@@ -29,6 +29,7 @@ struct _PsCounterChart
 
   GPtrArray *series;        /* Series */
   char      *title;
+  char      *empty_text;    /* shown without readings; NULL: "No readings" */
   char      *unit;
   double     scale;
   gboolean   sequence_axis;

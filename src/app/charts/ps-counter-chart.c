@@ -6,7 +6,8 @@
  * The title and the legend share the top line when the legend fits beside
  * the title; else the legend wraps onto lines of its own below the title,
  * at most MAX_LEGEND_LINES of them, the last ending with "+N more", and
- * the plot moves down to make room. The y axis is in the
+ * the plot moves down to make room; an entry wider than the chart loses
+ * its middle. The y axis is in the
  * chart's unit from 0 (or the lowest value, when negative) to a round
  * number above the highest; the x axis is time from the run's start (or a
  * sequence number). Every frame asks each series' PsValueLod for at most a
@@ -567,6 +568,30 @@ draw_stacked (PsCounterChart *self,
     }
 }
 
+/* A label that would run past the chart's right edge (a long scope name
+ * of an RTL log) loses its middle to "…" there */
+static void
+draw_legend_label (GtkWidget  *widget,
+                   cairo_t    *cr,
+                   const char *label,
+                   double      x,
+                   double      y,
+                   double      right)
+{
+  g_autoptr(PangoLayout) text = NULL;
+  int width, height;
+
+  text = ps_chart_text_layout (widget, label, &width, &height);
+  if (x + width > right && right > x)
+    {
+      pango_layout_set_width (text, (int)((right - x) * PANGO_SCALE));
+      pango_layout_set_ellipsize (text, PANGO_ELLIPSIZE_MIDDLE);
+      pango_layout_get_pixel_size (text, NULL, &height);
+    }
+  cairo_move_to (cr, round (x), round (y - height * 0.5));
+  pango_cairo_show_layout (cr, text);
+}
+
 static void
 draw_legend (PsCounterChart *self,
              cairo_t        *cr,
@@ -588,7 +613,8 @@ draw_legend (PsCounterChart *self,
         cairo_rectangle (cr, entry->x, entry->y - 2, SWATCH_WIDTH, 4);
       cairo_fill (cr);
       ps_chart_set_source (cr, foreground, 0.85);
-      ps_chart_draw_text (widget, cr, series->label, entry->x + SWATCH_WIDTH + 4, entry->y, 0, 0.5);
+      draw_legend_label (widget, cr, series->label, entry->x + SWATCH_WIDTH + 4, entry->y,
+                         layout->plot.origin.x + layout->plot.size.width + GAP);
     }
   if (layout->n_more > 0)
     {
@@ -633,7 +659,8 @@ draw_chart (PsCounterChart *self,
   if (!compute_layout_at_size (self, width, height, layout))
     {
       ps_chart_set_source (cr, foreground, 0.6);
-      ps_chart_draw_text (widget, cr, _("No readings"), width / 2.0, height / 2.0, 0.5, 0.5);
+      ps_chart_draw_text (widget, cr, self->empty_text != NULL ? self->empty_text : _("No readings"),
+                          width / 2.0, height / 2.0, 0.5, 0.5);
       return;
     }
 
@@ -798,6 +825,7 @@ ps_counter_chart_finalize (GObject *object)
 
   g_clear_pointer (&self->series, g_ptr_array_unref);
   g_free (self->title);
+  g_free (self->empty_text);
   g_free (self->unit);
 
   G_OBJECT_CLASS (ps_counter_chart_parent_class)->finalize (object);
@@ -968,6 +996,20 @@ ps_counter_chart_set_title (PsCounterChart *self,
   ps_counter_chart_update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+void
+ps_counter_chart_set_empty_text (PsCounterChart *self,
+                                 const char     *text)
+{
+  g_return_if_fail (PS_IS_COUNTER_CHART (self));
+
+  if (g_strcmp0 (self->empty_text, text) == 0)
+    return;
+  g_free (self->empty_text);
+  self->empty_text = g_strdup (text);
+  if (self->series->len == 0)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 void

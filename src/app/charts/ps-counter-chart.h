@@ -26,6 +26,10 @@ GtkWidget  *ps_counter_chart_new           (void);
 const char *ps_counter_chart_get_title     (PsCounterChart *self);
 void        ps_counter_chart_set_title     (PsCounterChart *self,
                                             const char     *title);
+/* What the chart says without readings ("No durations", or that they
+ * are still being gathered); NULL for "No readings" */
+void        ps_counter_chart_set_empty_text (PsCounterChart *self,
+                                             const char     *text);
 /* Shown values are stored values × scale, in unit ("%", "MiB", "ms") */
 void        ps_counter_chart_set_unit      (PsCounterChart *self,
                                             const char     *unit,

@@ -5,8 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Apart from the view (ps-rtl-view.c) because this is what follows a
- * choice: a total selected shows the histogram of its durations and the
- * call tree of its calls; a scope chosen in the table is the session's
+ * choice: a total selected shows the histogram of its durations, the
+ * chart of them along the log (ps-rtl-view-chart.c) and the call tree of
+ * its calls; a scope chosen in the table is the session's
  * chosen span, and one chosen on the timeline is selected here, in the
  * totals and in the call tree (docs/selection.md).
  */
@@ -181,6 +182,7 @@ ps_rtl_view_totals_selection_changed_cb (PsRtlView          *self,
   if (row == NULL || self->scopes == NULL)
     {
       ps_histogram_view_clear (self->histogram_view);
+      ps_rtl_view_show_duration_chart (self, NULL, NULL);
       gtk_widget_set_visible (self->histogram_box, FALSE);
       update_histogram_selection (self);
       return;
@@ -211,6 +213,7 @@ ps_rtl_view_totals_selection_changed_cb (PsRtlView          *self,
     title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Duration of %s: %u call",
                                           "Durations of %s: %u calls", self->histogram_durations->len),
                              name, self->histogram_durations->len);
+  ps_rtl_view_show_duration_chart (self, series, name);
   gtk_label_set_text (self->histogram_title, title);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->histogram_title), title);
   ps_histogram_view_set_title (self->histogram_view, title);

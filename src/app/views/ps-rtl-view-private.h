@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ps-call-tree-view.h"
+#include "ps-counter-chart.h"
 #include "ps-histogram-view.h"
 #include "ps-rtl-view.h"
 #include "ps-scope-analysis.h"
@@ -127,6 +128,8 @@ struct _PsRtlView
   GtkLabel            *histogram_title;
   GtkLabel            *histogram_selection_label;
   PsHistogramView     *histogram_view;
+  PsCounterChart      *duration_chart;
+  GCancellable        *chart_cancellable; /* the chart's calls being gathered */
   PsCallTreeView      *call_tree_view;
   GtkStackPage        *warnings_page;
   GtkLabel            *warnings_overflow_label;
@@ -197,6 +200,16 @@ void ps_rtl_view_time_selection_changed_cb (PsRtlView *self);
 /* What the session chose, shown here */
 void ps_rtl_view_follow_session (PsRtlView *self);
 
+/* The chart of the selected total's durations along the log
+ * (ps-rtl-view-chart.c) */
+
+void ps_rtl_view_init_duration_chart (PsRtlView *self);
+/* Charts the calls of series (of the shown analysis; NULL for none),
+ * named label, once a worker has gathered them */
+void ps_rtl_view_show_duration_chart (PsRtlView      *self,
+                                      const PsSeries *series,
+                                      const char     *label);
+
 /* ps-rtl-view.c: the text the scope table's search matched, or NULL */
 const char          *_ps_rtl_view_get_applied_search (PsRtlView       *self);
 
@@ -238,6 +251,8 @@ char            *ps_rtl_view_get_scope_cell_text  (PsRtlView  *self,
 char            *ps_rtl_view_get_totals_cell_text (PsRtlView       *self,
                                                    PsScopeTotalRow *row,
                                                    const char      *column);
+/* The chart of the selected total's durations along the log */
+PsCounterChart  *ps_rtl_view_get_duration_chart   (PsRtlView  *self);
 /* The message shown for a bad regular expression, or NULL */
 const char      *ps_rtl_view_get_filter_error     (PsRtlView  *self);
 

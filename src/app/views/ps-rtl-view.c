@@ -14,8 +14,9 @@
  * cells of both tables are made in ps-rtl-view-cells.c, the search and the
  * filters in ps-rtl-view-filters.c. The call-tree page is a
  * PsCallTreeView of the run's call tree. Selecting a row of the totals
- * shows the histogram of its durations below the table; that and the
- * links with the other views are in ps-rtl-view-links.c.
+ * shows the histogram of its durations below the table, beside the chart
+ * of them along the log (ps-rtl-view-chart.c); that and the links with
+ * the other views are in ps-rtl-view-links.c.
  */
 #include "config.h"
 
@@ -489,6 +490,7 @@ run_view_is_busy (PsRunView *view)
   const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
 
   return self->filter_cancellable != NULL || self->search_cancellable != NULL || self->filter_timeout_id != 0
+         || self->chart_cancellable != NULL
          || gtk_sort_list_model_get_pending (self->scope_sorted) > 0
          || (*search != '\0' && g_strcmp0 (search, self->applied_search) != 0)
          || (*search == '\0' && self->applied_search != NULL);
@@ -524,6 +526,8 @@ ps_rtl_view_dispose (GObject *object)
   g_clear_object (&self->filter_cancellable);
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
+  g_cancellable_cancel (self->chart_cancellable);
+  g_clear_object (&self->chart_cancellable);
   g_clear_handle_id (&self->filter_timeout_id, g_source_remove);
 
   ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_RTL_VIEW);
@@ -629,6 +633,7 @@ ps_rtl_view_class_init (PsRtlViewClass *klass)
 
   g_type_ensure (PS_TYPE_CALL_TREE_VIEW);
   g_type_ensure (PS_TYPE_HISTOGRAM_VIEW);
+  g_type_ensure (PS_TYPE_COUNTER_CHART);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-rtl-view.ui");
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, process_value);
@@ -660,6 +665,7 @@ ps_rtl_view_class_init (PsRtlViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, histogram_title);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, histogram_selection_label);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, histogram_view);
+  gtk_widget_class_bind_template_child (widget_class, PsRtlView, duration_chart);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, call_tree_view);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, warnings_page);
   gtk_widget_class_bind_template_child (widget_class, PsRtlView, warnings_overflow_label);
@@ -695,6 +701,7 @@ ps_rtl_view_init (PsRtlView *self)
   /* The default scale of the Preferences; the Logarithmic check follows
    * (bound both ways in the template) */
   ps_histogram_view_set_log_scale (self->histogram_view, ps_view_default_log_scale ());
+  ps_rtl_view_init_duration_chart (self);
 
   for (ScopeColumn column = 0; column < N_SCOPE_COLUMNS; column++)
     {
