@@ -1157,6 +1157,67 @@ find_row (PsTimelineView *view,
   return -1;
 }
 
+/* The overview of a CE log is counted with its model, off the main
+ * thread, at PS_TIMELINE_OVERVIEW_FINE columns; what a frame draws is
+ * summed from it. Against counting at the frame's width: the same
+ * points, each in its column or the one before (its fine column starts
+ * at most a tenth of a pixel before it) */
+static void
+test_overview_counted_with_model (Fixture       *fixture,
+                                  gconstpointer  data)
+{
+  Run run = open_run (fixture, "ce", "fsperf_CEPC_x86_6_0_3122.log");
+  PsTimelineModel *model = ps_timeline_view_get_model (run.view);
+  g_autofree double *fine = NULL;
+  g_autofree double *summed = NULL;
+  guint64 n_points = 0;
+  double fine_sum = 0, sum = 0, exact_sum = 0;
+  guint columns;
+
+  g_assert_nonnull (model->overview_fine);
+  g_assert_cmpint (model->overview_fine_begin, ==, model->extent_begin);
+  g_assert_cmpint (model->overview_fine_end, ==, model->extent_end);
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+      if (row->kind == PS_TIMELINE_ROW_VALUES)
+        n_points += ps_value_lod_get_n_points (row->values);
+    }
+  for (guint i = 0; i < PS_TIMELINE_OVERVIEW_FINE; i++)
+    fine_sum += model->overview_fine[i];
+  /* Every point of every chart, the last one's included (its column is
+   * the last) */
+  g_assert_cmpfloat (fine_sum, >=, (double)n_points - 1);
+  g_assert_cmpfloat (fine_sum, <=, (double)n_points);
+
+  g_free (grab (run.view).data);
+  g_assert_nonnull (model->overview_busy);
+  columns = model->overview_columns;
+  g_assert_cmpuint (columns, >, 100);
+  g_assert_cmpuint (columns, <, PS_TIMELINE_OVERVIEW_FINE);
+  summed = g_memdup2 (model->overview_busy, columns * sizeof (double));
+
+  /* Counted again at the width, as without the fine count */
+  fine = g_steal_pointer (&model->overview_fine);
+  g_clear_pointer (&model->overview_busy, g_free);
+  g_free (grab (run.view).data);
+  g_assert_nonnull (model->overview_busy);
+  g_assert_cmpuint (model->overview_columns, ==, columns);
+  for (guint c = 0; c < columns; c++)
+    {
+      sum += summed[c];
+      exact_sum += model->overview_busy[c];
+      /* Up to each column, as many points or more, but no more than up
+       * to the next one */
+      g_assert_cmpfloat (sum, >=, exact_sum);
+      g_assert_cmpfloat (sum, <=, exact_sum + (c + 1 < columns ? model->overview_busy[c + 1] : 0));
+    }
+  g_assert_cmpfloat (sum, ==, exact_sum);
+  g_assert_cmpfloat (sum, ==, fine_sum);
+  model->overview_fine = g_steal_pointer (&fine);
+}
+
 /* The y of a chart's line where it passes sequence number x, in a picture
  * of the whole view 900 pixels wide: the middle of the pixels of the
  * accent colour in that column of the row */
@@ -1559,6 +1620,7 @@ main (int   argc,
   ADD_TEST ("/timeline/drag-select", test_drag_select);
   ADD_TEST ("/timeline/linked-views", test_linked_views);
   ADD_TEST ("/timeline/ce-sequence", test_ce_sequence);
+  ADD_TEST ("/timeline/overview-counted-with-model", test_overview_counted_with_model);
   ADD_TEST ("/timeline/split-remembered", test_split_remembered);
   ADD_TEST ("/counter-chart/pixels", test_counter_chart);
   ADD_TEST ("/timeline/sample-rows", test_sample_rows);

@@ -275,6 +275,8 @@ ps_timeline_model_set_counter_tracks (PsTimelineModel *self,
   g_ptr_array_set_size (self->rows, MIN (self->counter_rows_begin, self->rows->len));
   add_counter_rows (self, counter_tracks, NULL);
   forget_label_column (self);
+  /* The overview is counted again, at the width it is drawn */
+  g_clear_pointer (&self->overview_fine, g_free);
   ps_timeline_model_layout (self);
 }
 
@@ -541,6 +543,7 @@ ps_timeline_model_free (PsTimelineModel *self)
   g_clear_object (&self->labels_context);
   forget_label_column (self);
   g_free (self->overview_busy);
+  g_free (self->overview_fine);
   g_free (self);
 }
 
@@ -549,7 +552,8 @@ ps_timeline_model_layout (PsTimelineModel *self)
 {
   double y = 0;
 
-  /* Rows may have come or gone: the overview counts them again */
+  /* Rows may have come or gone: the overview counts them again (from
+   * overview_fine, which goes only with the rows it counted) */
   g_clear_pointer (&self->overview_busy, g_free);
 
   for (guint i = 0; i < self->rows->len; i++)

@@ -954,41 +954,38 @@ draw_axis (Render *render)
                     render->plot_left - HEADER_LABEL_START - HEADER_LABEL_END, 0, 0);
 }
 
-/* How busy each of columns columns of the whole run is: the time its
- * spans covered and its values' points. Counted once for a width, as it
- * goes over every row: a CE log has one per marker instance, hundreds of
- * thousands, and drawing each frame counted them all again */
-static const double *
-overview_busy (Render *render,
-               guint   columns)
+/* Adds to busy how busy each of columns columns of [begin, end) is: the
+ * time its spans covered and its values' points. Goes over every row: a
+ * CE log has one per marker instance, hundreds of thousands. FALSE when
+ * cancelled. */
+static gboolean
+count_busy (PsTimelineModel *model,
+            gint64           begin,
+            gint64           end,
+            guint            columns,
+            double          *busy,
+            GArray          *items,
+            GArray          *value_items,
+            GCancellable    *cancellable)
 {
-  PsTimelineModel *model = render->model;
-  gint64 begin = model->extent_begin, end = model->extent_end;
-  double *busy;
-  double ns_per_pixel;
+  double ns_per_pixel = (double)(end - begin) / columns;
 
-  if (model->overview_busy != NULL && model->overview_columns == columns
-      && model->overview_begin == begin && model->overview_end == end)
-    return model->overview_busy;
-
-  g_clear_pointer (&model->overview_busy, g_free);
-  busy = g_new0 (double, columns);
-  ns_per_pixel = (double)(end - begin) / columns;
   for (guint r = 0; r < model->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
 
-      g_array_set_size (render->items, 0);
-      g_array_set_size (render->value_items, 0);
+      if (ps_util_stop_at (r, cancellable))
+        return FALSE;
+      g_array_set_size (items, 0);
+      g_array_set_size (value_items, 0);
       if (row->kind == PS_TIMELINE_ROW_SPANS && row->n_depths > 0)
         {
-          guint n = ps_span_lod_query (model->lod, row->track, 0, begin, end,
-                                       ns_per_pixel, render->items);
+          guint n = ps_span_lod_query (model->lod, row->track, 0, begin, end, ns_per_pixel, items);
 
           /* Each column gets the time its spans covered */
           for (guint i = 0; i < n; i++)
             {
-              const PsSpanLodItem *item = &g_array_index (render->items, PsSpanLodItem, i);
+              const PsSpanLodItem *item = &g_array_index (items, PsSpanLodItem, i);
               double from = ((double)item->begin_ns - begin) / ns_per_pixel;
               double to = ((double)item->end_ns - begin) / ns_per_pixel;
               double share = item->total_ns / MAX (to - from, 1.0);
@@ -999,11 +996,11 @@ overview_busy (Render *render,
         }
       else if (row->kind == PS_TIMELINE_ROW_VALUES)
         {
-          guint n = ps_value_lod_query_counts (row->values, begin, end, ns_per_pixel, render->value_items);
+          guint n = ps_value_lod_query_counts (row->values, begin, end, ns_per_pixel, value_items);
 
           for (guint i = 0; i < n; i++)
             {
-              const PsValueLodItem *item = &g_array_index (render->value_items, PsValueLodItem, i);
+              const PsValueLodItem *item = &g_array_index (value_items, PsValueLodItem, i);
               double c = ((double)item->x_begin - begin) / ns_per_pixel;
 
               if (c >= 0 && c < columns)
@@ -1011,6 +1008,57 @@ overview_busy (Render *render,
             }
         }
     }
+  return TRUE;
+}
+
+gboolean
+ps_timeline_model_count_overview (PsTimelineModel *self,
+                                  GCancellable    *cancellable)
+{
+  g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (PsSpanLodItem));
+  g_autoptr(GArray) value_items = g_array_new (FALSE, FALSE, sizeof (PsValueLodItem));
+  g_autofree double *fine = NULL;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  g_clear_pointer (&self->overview_fine, g_free);
+  if (self->extent_end <= self->extent_begin)
+    return TRUE;
+  fine = g_new0 (double, PS_TIMELINE_OVERVIEW_FINE);
+  if (!count_busy (self, self->extent_begin, self->extent_end, PS_TIMELINE_OVERVIEW_FINE, fine,
+                   items, value_items, cancellable))
+    return FALSE;
+  self->overview_fine = g_steal_pointer (&fine);
+  self->overview_fine_begin = self->extent_begin;
+  self->overview_fine_end = self->extent_end;
+  return TRUE;
+}
+
+/* How busy each of columns columns of the whole run is. Counted once for
+ * a width; from the fine count made with the model when it counted this
+ * extent, a fine column going to the pixel its start lies in */
+static const double *
+overview_busy (Render *render,
+               guint   columns)
+{
+  PsTimelineModel *model = render->model;
+  gint64 begin = model->extent_begin, end = model->extent_end;
+  double *busy;
+
+  if (model->overview_busy != NULL && model->overview_columns == columns
+      && model->overview_begin == begin && model->overview_end == end)
+    return model->overview_busy;
+
+  g_clear_pointer (&model->overview_busy, g_free);
+  busy = g_new0 (double, columns);
+  if (model->overview_fine != NULL && columns <= PS_TIMELINE_OVERVIEW_FINE
+      && model->overview_fine_begin == begin && model->overview_fine_end == end)
+    {
+      for (guint i = 0; i < PS_TIMELINE_OVERVIEW_FINE; i++)
+        busy[(guint64)i * columns / PS_TIMELINE_OVERVIEW_FINE] += model->overview_fine[i];
+    }
+  else
+    count_busy (model, begin, end, columns, busy, render->items, render->value_items, NULL);
   model->overview_busy = busy;
   model->overview_columns = columns;
   model->overview_begin = begin;

@@ -112,7 +112,19 @@ typedef struct
   guint         overview_columns;
   gint64        overview_begin;
   gint64        overview_end;
+  /* The same at PS_TIMELINE_OVERVIEW_FINE columns, counted where the
+   * model is made (ps_timeline_model_count_overview ()), from which the
+   * overview of any narrower width is summed; NULL when not counted and
+   * after the rows change */
+  double       *overview_fine;
+  gint64        overview_fine_begin;
+  gint64        overview_fine_end;
 } PsTimelineModel;
+
+/* Columns of the overview counted with the model: its width in pixels
+ * is far below, so that summing them per pixel places each point within
+ * a tenth of a pixel of where counting it at that width would */
+#define PS_TIMELINE_OVERVIEW_FINE 8192
 
 /* A value series to chart: x (nanoseconds, or sequence numbers) and values */
 typedef struct
@@ -180,6 +192,11 @@ void             ps_timeline_model_set_counter_tracks (PsTimelineModel *self,
 void             ps_timeline_model_free    (PsTimelineModel        *self);
 /* Places the rows after a group was collapsed or expanded */
 void             ps_timeline_model_layout  (PsTimelineModel        *self);
+/* Counts how busy the whole run is for the overview, at
+ * PS_TIMELINE_OVERVIEW_FINE columns: where the model is made, off the
+ * main thread, since it goes over every row. FALSE when cancelled */
+gboolean         ps_timeline_model_count_overview (PsTimelineModel *self,
+                                                   GCancellable    *cancellable);
 /* The row at y (from the top of the rows area), or -1 */
 int              ps_timeline_model_row_at  (PsTimelineModel        *self,
                                             double                  y);

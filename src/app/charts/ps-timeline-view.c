@@ -688,6 +688,9 @@ build_model_thread (GTask        *task,
   else
     model = ps_timeline_model_new_full (data->store, data->lod, NULL, 0, FALSE, data->counter_tracks,
                                         data->sample_source, cancellable);
+  /* The overview goes over every row: here rather than at the first frame */
+  if (model != NULL)
+    ps_timeline_model_count_overview (model, cancellable);
 
   if (g_cancellable_is_cancelled (cancellable))
     {
