@@ -715,7 +715,8 @@ write_changing_log (Fixture *fixture)
                                          "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
                                          "## PERF ## REGISTERED MARKER [CPU: leaky] AS [101] BY APP [leaky]\r\n"
                                          "## PERF ## REGISTERED MARKER [MEM: leaky] AS [102] BY APP [leaky]\r\n"
-                                         "## PERF ## REGISTERED MARKER [Test=Work,time=%AVG%] AS [0] BY APP [leaky]\r\n");
+                                         "## PERF ## REGISTERED MARKER [Test=Work,time=%AVG%] AS [0] BY APP [leaky]\r\n"
+                                         "## PERF ## REGISTERED MARKER [Test=Slower] AS [1] BY APP [leaky]\r\n");
 
   for (guint i = 0; i < 1500; i++)
     {
@@ -726,6 +727,11 @@ write_changing_log (Fixture *fixture)
       g_string_append_printf (log, "## PERF ## APP [leaky] EVT [102] MEM [%.0f]\r\n", memory);
       g_string_append_printf (log, "## PERF ## APP [leaky] EVT [0] DUR [%.0f]\r\n", seeded_noise_normal (rand, 50, 5));
     }
+  /* Then a marker's durations, 50 ms and from its 300th on 80 ms: the
+   * step at measurement 4500 + 300 */
+  for (guint i = 0; i < 600; i++)
+    g_string_append_printf (log, "## PERF ## APP [leaky] EVT [1] DUR [%.0f]\r\n",
+                            seeded_noise_normal (rand, i < 300 ? 50 : 80, 5));
   return write_temp_file (fixture, "leaky.log", log->str, (gssize)log->len);
 }
 
@@ -852,7 +858,7 @@ count_blue_in_column (const guchar *pixels,
 
 /* The timeline marks the same changes on its CE charts: the CPU's step
  * and the memory's climb where they begin, with how much in the tooltip;
- * the marker's noisy durations have none */
+ * a marker's noisy durations have none, another's step is marked */
 static void
 test_ce_timeline_changes (Fixture       *fixture,
                           gconstpointer  data)
@@ -862,7 +868,7 @@ test_ce_timeline_changes (Fixture       *fixture,
   PsTimelineView *timeline = ps_run_page_get_timeline_view (page);
   PsEventStore *store = ps_run_page_get_store (page);
   PsTimelineModel *model;
-  PsTimelineRow *cpu = NULL, *memory = NULL, *durations = NULL;
+  PsTimelineRow *cpu = NULL, *memory = NULL, *durations = NULL, *slower = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree guchar *pixels = NULL;
   g_autofree char *tooltip = NULL;
@@ -880,12 +886,15 @@ test_ce_timeline_changes (Fixture       *fixture,
         cpu = timeline_row_of_track (model, t);
       else if (g_str_has_prefix (name, "MEM"))
         memory = timeline_row_of_track (model, t);
+      else if (g_str_has_prefix (name, "Test=Slower"))
+        slower = timeline_row_of_track (model, t);
       else
         durations = timeline_row_of_track (model, t);
     }
   g_assert_nonnull (cpu);
   g_assert_nonnull (memory);
   g_assert_nonnull (durations);
+  g_assert_nonnull (slower);
 
   /* Drawn, so found */
   texture = render_widget (GTK_WIDGET (timeline));
@@ -899,6 +908,9 @@ test_ce_timeline_changes (Fixture       *fixture,
   g_assert_cmpint (llabs (g_array_index (memory->changes, PsCounterChange, 0).time_ns - 1801), <=, 60);
   g_assert_cmpuint (g_array_index (memory->changes, PsCounterChange, 0).n_steps, >, 1);
   g_assert_cmpuint (ps_timeline_row_get_changes (durations)->len, ==, 0);
+  g_assert_cmpuint (ps_timeline_row_get_changes (slower)->len, ==, 1);
+  g_assert_cmpint (llabs (g_array_index (slower->changes, PsCounterChange, 0).time_ns - 4800), <=, 8);
+  g_assert_cmpfloat (fabs (g_array_index (slower->changes, PsCounterChange, 0).relative_change - 0.6), <, 0.1);
   tooltip = ps_timeline_row_tooltip (cpu);
   g_test_message ("%s", tooltip);
   g_assert_nonnull (strstr (tooltip, "Changed at #"));
