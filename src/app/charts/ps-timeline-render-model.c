@@ -292,6 +292,8 @@ add_series_rows (PsTimelineModel        *self,
   /* The last row's series label and row */
   const char *last_label = NULL;
   PsTimelineRow *last_row = NULL;
+  /* The rows' texts, each owned by the first row that has it */
+  g_autoptr(GHashTable) texts = g_hash_table_new (g_str_hash, g_str_equal);
 
   for (guint i = 0; i < n_series; i++)
     {
@@ -301,6 +303,7 @@ add_series_rows (PsTimelineModel        *self,
       guint32 session = track != NULL && per_session ? track->session : G_MAXUINT;
       PsTimelineRow *row;
       const PsTimelineRow *prev_row;
+      gboolean consecutive;
       gint64 x_min, x_max;
       double v_min, v_max;
 
@@ -338,16 +341,33 @@ add_series_rows (PsTimelineModel        *self,
             }
           group_row->session = session;
         }
-      /* The instances of one marker, one after another: their text once,
-       * which also spares the label column hashing each row's */
+      /* The instances of one marker, one after another, and all rows of
+       * one text: their text once, at one address, which also spares the
+       * label column comparing their texts */
       prev_row = last_row;
-      if (last_row != NULL && last_row->group == group && g_strcmp0 (one->label, last_label) == 0)
+      consecutive = last_row != NULL && last_row->group == group && g_strcmp0 (one->label, last_label) == 0;
+      if (consecutive)
         {
           row = ps_timeline_model_add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, last_row->label);
           row->label_shared = TRUE;
         }
       else
-        row = ps_timeline_model_add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, ps_util_display_text (one->label, -1));
+        {
+          char *text = ps_util_display_text (one->label, -1);
+          char *known = g_hash_table_lookup (texts, text);
+
+          if (known != NULL)
+            {
+              g_free (text);
+              row = ps_timeline_model_add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, known);
+              row->label_shared = TRUE;
+            }
+          else
+            {
+              row = ps_timeline_model_add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, text);
+              g_hash_table_add (texts, text);
+            }
+        }
       last_label = one->label;
       last_row = row;
       if (one->points_release != NULL)
@@ -361,7 +381,7 @@ add_series_rows (PsTimelineModel        *self,
       row->unit_scale = one->unit_scale > 0 ? one->unit_scale : 1;
       /* The label, the group and the unit make the key: another instance
        * of the marker above has its key */
-      if (row->label_shared && prev_row != NULL && prev_row->unit == row->unit)
+      if (consecutive && prev_row->unit == row->unit)
         {
           row->value_key = prev_row->value_key;
           row->value_key_shared = TRUE;
@@ -704,9 +724,11 @@ measure_label_column (PsTimelineModel *self,
   layout = label_layout (pango);
   widest = MAX (text_width (layout, ps_timeline_model_axis_name (self)), text_width (layout, ps_timeline_overview_name ()));
   self->label_natural_width = HEADER_LABEL_START + HEADER_LABEL_END + (double)widest / PANGO_SCALE;
-  /* Each text once: rows repeat them, those of one marker one after
-   * another at one address, which is compared without hashing */
-  measured = g_hash_table_new (g_str_hash, g_str_equal);
+  /* Each text once: rows repeat them at one address (the rows of one
+   * marker one after another, compared without hashing), so that
+   * addresses are told apart, not texts; a text at two addresses is
+   * measured twice, to the same width */
+  measured = g_hash_table_new (g_direct_hash, g_direct_equal);
   for (guint r = 0; r < self->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (self->rows, r);
@@ -863,6 +885,7 @@ cut_row_labels (PsTimelineModel *self,
   static const double head_shares[] = { 1 / 3.0, 1 / 2.0, 2 / 3.0 };
   g_autoptr(PangoLayout) layout = label_layout (pango);
   g_autoptr(GHashTable) drawn = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) by_address = g_hash_table_new (g_direct_hash, g_direct_equal);
   GHashTable *by_text;
   /* Per text: the first row's label, and a second one at another address */
   g_autoptr(GPtrArray) texts = g_ptr_array_new ();
@@ -896,18 +919,24 @@ cut_row_labels (PsTimelineModel *self,
           row_cuts[r] = last_cuts;
           continue;
         }
-      cuts = g_hash_table_lookup (by_text, row->label);
+      /* An address met before, without comparing its text */
+      cuts = g_hash_table_lookup (by_address, row->label);
       if (cuts == NULL)
         {
-          cuts = g_new0 (LabelCuts, 1);
-          cuts->text = row->label;
-          g_hash_table_insert (by_text, (gpointer)row->label, cuts);
-          g_ptr_array_add (texts, (gpointer)row->label);
-        }
-      else if (!cuts->at_two_addresses && row->label != cuts->text)
-        {
-          cuts->at_two_addresses = TRUE;
-          g_ptr_array_add (texts, (gpointer)row->label);
+          cuts = g_hash_table_lookup (by_text, row->label);
+          if (cuts == NULL)
+            {
+              cuts = g_new0 (LabelCuts, 1);
+              cuts->text = row->label;
+              g_hash_table_insert (by_text, (gpointer)row->label, cuts);
+              g_ptr_array_add (texts, (gpointer)row->label);
+            }
+          else if (!cuts->at_two_addresses && row->label != cuts->text)
+            {
+              cuts->at_two_addresses = TRUE;
+              g_ptr_array_add (texts, (gpointer)row->label);
+            }
+          g_hash_table_insert (by_address, (gpointer)row->label, cuts);
         }
       cuts->n_rows++;
       row_cuts[r] = cuts;

@@ -40,8 +40,9 @@ typedef struct
   guint32     track;        /* PS_NONE for groups */
   guint       group;        /* the row index of its group, or G_MAXUINT */
   char       *label;        /* owned, unless label_shared */
-  /* label is the previous row's: rows of one marker's instances follow
-   * each other with one text, kept once */
+  /* label is an earlier row's: the rows of a CE log's marker instances
+   * repeat a few texts hundreds of thousands of times, each kept once by
+   * the first row that has it (rows are freed together) */
   gboolean    label_shared;
   char       *tooltip;      /* longer description of the row, or NULL */
   /* Values rows */
