@@ -167,6 +167,53 @@ test_points (void)
   g_assert_cmpuint (changes->len, ==, 0);
 }
 
+/* A scope's calls along a log, few and long at first (two of them a
+ * millisecond apart, in one stretch of the overview), then many and
+ * short: the levels of the step are the means of the calls before and
+ * after it, as a person computes them from the values, where the means
+ * of the stretches' means gave 53.75 ms for 60, 55 and 50 ms (found on
+ * the demo RTL log's addInputStream: 43.75 ms for 60, 55 and 30) */
+static void
+test_points_means (void)
+{
+  g_autoptr(GArray) x = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) changes = NULL;
+  static const double first[] = { 60e-3, 55e-3, 50e-3 };
+  static const gint64 first_at[] = { 188, 189, 235 };
+  PsChangePointOptions options;
+  const PsCounterChange *change;
+
+  for (guint i = 0; i < G_N_ELEMENTS (first); i++)
+    {
+      gint64 at = first_at[i] * 1000000;
+
+      g_array_append_val (x, at);
+      g_array_append_val (values, first[i]);
+    }
+  /* 5 ms and 7 ms by turns, a 7 ms call followed by a long pause */
+  for (guint i = 0; i < 48; i++)
+    {
+      gint64 at = (268 + 50 * (gint64)(i / 2) + (i % 2) * 5) * 1000000;
+      double value = (i % 2 ? 7 : 5) * 1e-3;
+
+      g_array_append_val (x, at);
+      g_array_append_val (values, value);
+    }
+  ps_change_point_options_init (&options);
+  changes = ps_counter_changes_find_in_points ((const gint64 *)(gpointer)x->data,
+                                               (const double *)(gpointer)values->data, x->len, &options);
+  g_assert_cmpuint (changes->len, ==, 1);
+  change = CHANGE (changes, 0);
+  g_assert_cmpuint (change->n_steps, ==, 1);
+  g_assert_cmpint (change->time_ns, >, 235 * 1000000);
+  g_assert_cmpint (change->time_ns, <=, 268 * 1000000);
+  g_assert_cmpint (change->before_begin_ns, <=, 188 * 1000000);
+  g_assert_cmpfloat_with_epsilon (change->mean_before, (60e-3 + 55e-3 + 50e-3) / 3, 1e-12);
+  g_assert_cmpfloat_with_epsilon (change->mean_after, 6e-3, 1e-12);
+  g_assert_cmpfloat_with_epsilon (change->relative_change, 6e-3 / ((60e-3 + 55e-3 + 50e-3) / 3) - 1, 1e-9);
+}
+
 /* 20 % with one reading of 95 %: an outlier, not a level */
 static double
 one_spike (GRand *rand,
@@ -247,6 +294,7 @@ main (int   argc,
   g_test_add_func ("/counter-changes/leak", test_leak);
   g_test_add_func ("/counter-changes/step", test_step);
   g_test_add_func ("/counter-changes/points", test_points);
+  g_test_add_func ("/counter-changes/points-means", test_points_means);
   g_test_add_func ("/counter-changes/from-zero", test_from_zero);
   g_test_add_func ("/counter-changes/no-change", test_no_change);
   g_test_add_func ("/counter-changes/too-short", test_too_short);

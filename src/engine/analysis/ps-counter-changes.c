@@ -143,6 +143,35 @@ from_spread (gint64 time,
   return origin + time / spread;
 }
 
+/* A step's levels as the means of its points, before and after it:
+ * buckets hold different numbers of points (a scope called more often
+ * in some stretches), and the mean of their means is not the mean a
+ * person computes from the values. A climb keeps its buckets' levels. */
+static void
+means_of_points (PsCounterChange *change,
+                 const gint64    *x,
+                 const double    *values,
+                 gsize            n_points)
+{
+  double sum_before = 0, sum_after = 0;
+  gsize n_before = 0, n_after = 0;
+
+  for (gsize i = 0; i < n_points; i++)
+    {
+      if (!isfinite (values[i]))
+        continue;
+      if (x[i] >= change->before_begin_ns && x[i] < change->time_ns)
+        sum_before += values[i], n_before++;
+      else if (x[i] >= change->time_ns && x[i] < change->after_end_ns)
+        sum_after += values[i], n_after++;
+    }
+  if (n_before == 0 || n_after == 0)
+    return;
+  change->mean_before = sum_before / (double)n_before;
+  change->mean_after = sum_after / (double)n_after;
+  change->relative_change = ps_change_points_relative_change (change->mean_before, change->mean_after);
+}
+
 GArray *
 ps_counter_changes_find_in_points (const gint64               *x,
                                    const double               *values,
@@ -179,6 +208,8 @@ ps_counter_changes_find_in_points (const gint64               *x,
       change->end_ns = from_spread (change->end_ns, origin, spread);
       change->before_begin_ns = from_spread (change->before_begin_ns, origin, spread);
       change->after_end_ns = from_spread (change->after_end_ns, origin, spread);
+      if (change->n_steps == 1)
+        means_of_points (change, x, values, n_points);
     }
   return changes;
 }

@@ -35,7 +35,9 @@ typedef struct
   gint64        before_begin_ns;  /* the time compared: [before_begin_ns, time_ns) … */
   gint64        after_end_ns;     /* … against [end_ns, after_end_ns) */
   guint         n_steps;          /* 1 for a step, more for a climb or a fall */
-  double        mean_before;      /* of [before_begin_ns, time_ns) */
+  double        mean_before;      /* of [before_begin_ns, time_ns); of the
+                                   * points themselves for a step found by
+                                   * ps_counter_changes_find_in_points () */
   double        mean_after;       /* of the last step's after */
   double        relative_change;  /* of the two means, as PsChangePoint's */
 } PsCounterChange;
