@@ -109,6 +109,18 @@ test_step (void)
   g_assert_cmpuint (changes->len, ==, 0);
 }
 
+/* The changes among the points of x and values (default options) */
+static GArray *
+find_in_points (GArray *x,
+                GArray *values)
+{
+  PsChangePointOptions options;
+
+  ps_change_point_options_init (&options);
+  return ps_counter_changes_find_in_points ((const gint64 *)(gpointer)x->data,
+                                            (const double *)(gpointer)values->data, x->len, &options);
+}
+
 /* The same step in a series of points a sequence number apart, as a CE
  * application's CPU over the measurements of its session (#5000 on):
  * marked at the measurement where it begins, and its means are those of
@@ -133,8 +145,7 @@ test_points (void)
       g_array_append_val (values, value);
     }
   ps_change_point_options_init (&options);
-  changes = ps_counter_changes_find_in_points ((const gint64 *)(gpointer)x->data,
-                                               (const double *)(gpointer)values->data, x->len, &options);
+  changes = find_in_points (x, values);
   g_assert_cmpuint (changes->len, ==, 1);
   change = CHANGE (changes, 0);
   g_assert_cmpuint (change->n_steps, ==, 1);
@@ -157,8 +168,7 @@ test_points (void)
       g_array_append_val (x, index);
       g_array_append_val (values, value);
     }
-  long_changes = ps_counter_changes_find_in_points ((const gint64 *)(gpointer)x->data,
-                                                    (const double *)(gpointer)values->data, x->len, &options);
+  long_changes = find_in_points (x, values);
   g_assert_cmpuint (long_changes->len, ==, 1);
   g_assert_cmpint (llabs (CHANGE (long_changes, 0)->time_ns - 61000), <=, 128);
 
@@ -181,7 +191,6 @@ test_points_means (void)
   g_autoptr(GArray) changes = NULL;
   static const double first[] = { 60e-3, 55e-3, 50e-3 };
   static const gint64 first_at[] = { 188, 189, 235 };
-  PsChangePointOptions options;
   const PsCounterChange *change;
 
   for (guint i = 0; i < G_N_ELEMENTS (first); i++)
@@ -200,9 +209,7 @@ test_points_means (void)
       g_array_append_val (x, at);
       g_array_append_val (values, value);
     }
-  ps_change_point_options_init (&options);
-  changes = ps_counter_changes_find_in_points ((const gint64 *)(gpointer)x->data,
-                                               (const double *)(gpointer)values->data, x->len, &options);
+  changes = find_in_points (x, values);
   g_assert_cmpuint (changes->len, ==, 1);
   change = CHANGE (changes, 0);
   g_assert_cmpuint (change->n_steps, ==, 1);
