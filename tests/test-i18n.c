@@ -287,6 +287,16 @@ test_numbers (Fixture       *fixture,
   g_assert_cmpstr (small, ==, "0,000523");
   /* printf writes "-0,00" for a negative zero */
   g_assert_cmpstr (negative_zero, ==, "0,00");
+
+  /* A change's significance, below the least it tells or not, with the
+   * same decimal comma */
+  {
+    g_autofree char *least = ps_trend_format_p_value (0.0001);
+    g_autofree char *p = ps_trend_format_p_value (0.0125);
+
+    g_assert_cmpstr (least, ==, "p < 0,001");
+    g_assert_cmpstr (p, ==, "p = 0,013");
+  }
 }
 
 int

@@ -156,8 +156,9 @@ ps_trend_format_change_size (double      relative_change,
 char *
 ps_trend_format_p_value (double p_value)
 {
+  /* Both in the locale's digits: "p < 0,001" beside "p = 0,013" */
   if (p_value < 0.001)
-    return g_strdup ("p < 0.001");
+    return g_strdup_printf ("p < %.3f", 0.001);
   return g_strdup_printf ("p = %.3f", p_value);
 }
 
