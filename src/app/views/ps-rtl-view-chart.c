@@ -169,15 +169,24 @@ ps_rtl_view_show_duration_chart (PsRtlView      *self,
   gint64 begin = 0, end = 0;
   gboolean has_selection;
 
+  /* The range selected on the timeline, shaded */
+  has_selection = self->session != NULL && ps_session_get_selection (self->session, &begin, &end);
+  ps_counter_chart_set_selection (self->duration_chart, has_selection, begin, end);
+  /* The same calls again (the totals follow a range dragged on the
+   * timeline): only the shading moves */
+  if (series != NULL && series == self->chart_series && self->scopes == self->chart_scopes)
+    return;
+
   g_cancellable_cancel (self->chart_cancellable);
   g_clear_object (&self->chart_cancellable);
+  g_clear_pointer (&self->chart_scopes, ps_scope_analysis_unref);
+  self->chart_series = NULL;
   ps_counter_chart_clear (self->duration_chart);
   if (series == NULL || self->scopes == NULL)
     return;
 
-  /* The range selected on the timeline, shaded */
-  has_selection = self->session != NULL && ps_session_get_selection (self->session, &begin, &end);
-  ps_counter_chart_set_selection (self->duration_chart, has_selection, begin, end);
+  self->chart_scopes = ps_scope_analysis_ref (self->scopes);
+  self->chart_series = series;
   update_range (self);
   /* Translators: shown on a chart while the calls of a scope name are
    * put in order in the background */

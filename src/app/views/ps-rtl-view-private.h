@@ -130,6 +130,9 @@ struct _PsRtlView
   PsHistogramView     *histogram_view;
   PsCounterChart      *duration_chart;
   GCancellable        *chart_cancellable; /* the chart's calls being gathered */
+  /* The series charted (or being gathered), of chart_scopes */
+  PsScopeAnalysis     *chart_scopes;
+  const PsSeries      *chart_series;
   PsCallTreeView      *call_tree_view;
   GtkStackPage        *warnings_page;
   GtkLabel            *warnings_overflow_label;

@@ -528,6 +528,7 @@ ps_rtl_view_dispose (GObject *object)
   g_clear_object (&self->search_cancellable);
   g_cancellable_cancel (self->chart_cancellable);
   g_clear_object (&self->chart_cancellable);
+  g_clear_pointer (&self->chart_scopes, ps_scope_analysis_unref);
   g_clear_handle_id (&self->filter_timeout_id, g_source_remove);
 
   ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_RTL_VIEW);
