@@ -1101,6 +1101,78 @@ test_row_labels (Fixture       *fixture,
     }
 }
 
+/* A CE log whose application starts again and again (a test harness):
+ * each start registers its two markers anew, so each marker has as many
+ * instances, one row each, with one text */
+static GFile *
+write_restarting_log (Fixture *fixture,
+                      guint    n_starts)
+{
+  g_autoptr(GString) log = g_string_new ("## PERF ## OSVERSION=[6.0] BUILD=[3122]\r\n"
+                                         "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n");
+
+  for (guint s = 0; s < n_starts; s++)
+    {
+      g_string_append_printf (log, "## PERF ## REGISTERED APP [harness] PROCCESSID [0x%x]\r\n", 0x1000 + s);
+      g_string_append (log, "## PERF ## REGISTERED MARKER [Test=WriteFile,Bytes=4096,Buffered=Yes,time=%AVG%] "
+                            "AS [0] BY APP [harness]\r\n"
+                            "## PERF ## REGISTERED MARKER [Test=WriteFile,Bytes=65536,Buffered=Yes,time=%AVG%] "
+                            "AS [1] BY APP [harness]\r\n");
+      for (guint i = 0; i < 20; i++)
+        g_string_append_printf (log, "## PERF ## APP [harness] EVT [%u] DUR [%u]\r\n", i % 2, 10 + i);
+    }
+  return write_temp_file (fixture, "harness.log", log->str, (gssize)log->len);
+}
+
+/* The rows of one marker's instances share their text, and are drawn
+ * with one cut of it, however narrow the column: two texts are told
+ * apart by where they differ, not one row of a text from the next */
+static void
+test_row_labels_of_instances (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autoptr(GFile) file = write_restarting_log (fixture, 12);
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsTimelineView *view;
+  PsTimelineModel *model;
+  PangoContext *pango;
+  static const double widths[] = { PS_TIMELINE_LABEL_WIDTH, 200 };
+
+  view = ps_run_page_get_timeline_view (page);
+  g_assert_true (iterate_until (timeline_is_ready, view));
+  model = ps_timeline_view_get_model (view);
+  pango = gtk_widget_get_pango_context (GTK_WIDGET (view));
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    {
+      g_autoptr(GHashTable) drawn_of_text = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr(GHashTable) text_of_drawn = g_hash_table_new (g_str_hash, g_str_equal);
+      guint n_rows = 0;
+
+      for (guint r = 0; r < model->rows->len; r++)
+        {
+          const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+          const char *drawn, *before;
+
+          if (row->kind == PS_TIMELINE_ROW_GROUP)
+            continue;
+          n_rows++;
+          drawn = ps_timeline_model_row_label (model, pango, widths[w], r);
+          g_assert_nonnull (strstr (drawn, "…"));
+          before = g_hash_table_lookup (drawn_of_text, row->label);
+          if (before != NULL && strcmp (before, drawn) != 0)
+            g_error ("“%s” drawn as “%s” and as “%s” in %.0f px", row->label, before, drawn, widths[w]);
+          g_hash_table_insert (drawn_of_text, (gpointer)row->label, (gpointer)drawn);
+          before = g_hash_table_lookup (text_of_drawn, drawn);
+          if (before != NULL && strcmp (before, row->label) != 0)
+            g_error ("“%s” and “%s” both drawn as “%s” in %.0f px", before, row->label, drawn, widths[w]);
+          g_hash_table_insert (text_of_drawn, (gpointer)drawn, (gpointer)row->label);
+        }
+      /* Both markers, each started 12 times */
+      g_assert_cmpuint (n_rows, ==, 24);
+      g_assert_cmpuint (g_hash_table_size (drawn_of_text), ==, 2);
+    }
+}
+
 /* Axis labels group their digits as the tables do ("25,000 MiB" on the
  * memory chart of a recording read "25000", "1,200 s" on a PDH log's
  * timeline "1200 s") and give the step's decimals */
@@ -1627,6 +1699,7 @@ main (int   argc,
   ADD_TEST ("/timeline/value-tooltip", test_value_tooltip);
   ADD_TEST ("/chart/tick-labels", test_tick_labels);
   ADD_TEST ("/timeline/row-labels", test_row_labels);
+  ADD_TEST ("/timeline/row-labels-of-instances", test_row_labels_of_instances);
   ADD_TEST ("/timeline/shared-value-scale", test_shared_value_scale);
   ADD_TEST ("/timeline/shared-chart-scale", test_shared_chart_scale);
   ADD_TEST ("/timeline/shared-counter-scale", test_shared_counter_scale);

@@ -826,8 +826,8 @@ cut_text (PangoLayout        *layout,
   return cut_text_at (text, n_chars, fits, mode, difference, head_share);
 }
 
-/* How many rows are drawn as text: by more. text stays with its cuts
- * while drawn is used. */
+/* How many texts' rows are drawn as text: by more. text stays with its
+ * cuts while drawn is used. */
 static void
 count_drawn (GHashTable *drawn,
              const char *text,
@@ -847,14 +847,12 @@ typedef struct
   PangoEllipsizeMode preferred;
   glong              difference;
   gboolean           at_two_addresses;
-  guint              n_rows;
-  /* Every other cut is drawn already: so it stays, as rows only ever
-   * take cuts that are not */
-  gboolean           exhausted;
   /* Its preferred cut is the text itself */
   gboolean           uncut;
   /* By mode (modes[] of cut_row_labels ()), then by head share */
   char              *cuts[6];
+  /* The one of them its rows draw */
+  const char        *drawn;
 } LabelCuts;
 
 static void
@@ -915,7 +913,6 @@ cut_row_labels (PsTimelineModel *self,
       /* The rows of one marker follow each other with one address */
       if (row->label == last_label)
         {
-          last_cuts->n_rows++;
           row_cuts[r] = last_cuts;
           continue;
         }
@@ -938,7 +935,6 @@ cut_row_labels (PsTimelineModel *self,
             }
           g_hash_table_insert (by_address, (gpointer)row->label, cuts);
         }
-      cuts->n_rows++;
       row_cuts[r] = cuts;
       last_label = row->label;
       last_cuts = cuts;
@@ -961,59 +957,48 @@ cut_row_labels (PsTimelineModel *self,
       cuts->difference = g_utf8_pointer_to_offset (text, text + at);
     }
 
-  for (guint r = 0; r < self->rows->len; r++)
+  /* Each text's preferred cut, counted once however many rows draw it:
+   * the rows of one text are one label */
+  for (guint i = 0; i < texts->len; i++)
     {
-      LabelCuts *cuts = row_cuts[r];
-      const char *text = NULL;
+      LabelCuts *cuts = g_hash_table_lookup (by_text, g_ptr_array_index (texts, i));
+      guint m = cuts->preferred == PANGO_ELLIPSIZE_END ? 1 : cuts->preferred == PANGO_ELLIPSIZE_START ? 2 : 0;
 
-      if (cuts != NULL)
-        {
-          guint m = cuts->preferred == PANGO_ELLIPSIZE_END ? 1 : cuts->preferred == PANGO_ELLIPSIZE_START ? 2 : 0;
-
-          /* All rows of the text are counted with its first */
-          if (cuts->cuts[m] == NULL)
-            {
-              cuts->cuts[m] = cut_text (layout, cuts->text, max_width, cuts->preferred, -1, 0);
-              cuts->uncut = strcmp (cuts->cuts[m], cuts->text) == 0;
-              count_drawn (drawn, cuts->cuts[m], (int)cuts->n_rows);
-            }
-          text = cuts->cuts[m];
-        }
-      g_ptr_array_add (self->row_labels, (gpointer)text);
-    }
-  for (guint r = 0; r < self->rows->len; r++)
-    {
-      const char *text = g_ptr_array_index (self->row_labels, r);
-      LabelCuts *cuts = row_cuts[r];
-
-      /* Each row comes here with its text's preferred cut: whether that
-       * is the text itself is known without comparing them */
-      if (text == NULL || cuts->exhausted || cuts->uncut
-          || GPOINTER_TO_UINT (g_hash_table_lookup (drawn, text)) < 2)
+      if (cuts->text != g_ptr_array_index (texts, i))
         continue;
-      cuts->exhausted = TRUE;
+      cuts->cuts[m] = cut_text (layout, cuts->text, max_width, cuts->preferred, -1, 0);
+      cuts->uncut = strcmp (cuts->cuts[m], cuts->text) == 0;
+      cuts->drawn = cuts->cuts[m];
+      count_drawn (drawn, cuts->drawn, 1);
+    }
+  /* A cut that another text's rows draw too: the text's other cuts are
+   * tried, in the order of its rows, for one no other text draws */
+  for (guint i = 0; i < texts->len; i++)
+    {
+      LabelCuts *cuts = g_hash_table_lookup (by_text, g_ptr_array_index (texts, i));
+
+      if (cuts->text != g_ptr_array_index (texts, i) || cuts->uncut
+          || GPOINTER_TO_UINT (g_hash_table_lookup (drawn, cuts->drawn)) < 2)
+        continue;
       for (guint m = 0; m < G_N_ELEMENTS (modes) + G_N_ELEMENTS (head_shares); m++)
         {
-          const char *other;
-
           if (m < G_N_ELEMENTS (modes) && modes[m] == cuts->preferred)
             continue;
-          if (cuts->cuts[m] == NULL)
-            cuts->cuts[m] = m >= G_N_ELEMENTS (modes)
-                            ? cut_text (layout, cuts->text, max_width, PANGO_ELLIPSIZE_END, cuts->difference,
-                                        head_shares[m - G_N_ELEMENTS (modes)])
-                            : cut_text (layout, cuts->text, max_width, modes[m], -1, 0);
-          other = cuts->cuts[m];
-          if (!g_hash_table_contains (drawn, other))
+          cuts->cuts[m] = m >= G_N_ELEMENTS (modes)
+                          ? cut_text (layout, cuts->text, max_width, PANGO_ELLIPSIZE_END, cuts->difference,
+                                      head_shares[m - G_N_ELEMENTS (modes)])
+                          : cut_text (layout, cuts->text, max_width, modes[m], -1, 0);
+          if (!g_hash_table_contains (drawn, cuts->cuts[m]))
             {
-              count_drawn (drawn, text, -1);
-              count_drawn (drawn, other, 1);
-              g_ptr_array_index (self->row_labels, r) = (gpointer)other;
-              cuts->exhausted = FALSE;
+              count_drawn (drawn, cuts->drawn, -1);
+              cuts->drawn = cuts->cuts[m];
+              count_drawn (drawn, cuts->drawn, 1);
               break;
             }
         }
     }
+  for (guint r = 0; r < self->rows->len; r++)
+    g_ptr_array_add (self->row_labels, row_cuts[r] != NULL ? (gpointer)row_cuts[r]->drawn : NULL);
 }
 
 const char *
