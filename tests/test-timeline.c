@@ -1142,6 +1142,10 @@ test_row_labels_of_instances (Fixture       *fixture,
   g_assert_true (iterate_until (timeline_is_ready, view));
   model = ps_timeline_view_get_model (view);
   pango = gtk_widget_get_pango_context (GTK_WIDGET (view));
+  /* Found where the model was made: each text once, whatever its rows */
+  g_assert_nonnull (model->row_text);
+  g_assert_cmpuint (model->n_row_text, ==, model->rows->len);
+  g_assert_cmpuint (model->label_texts->len, ==, 2);
   for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
     {
       g_autoptr(GHashTable) drawn_of_text = g_hash_table_new (g_str_hash, g_str_equal);

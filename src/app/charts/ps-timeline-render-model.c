@@ -24,7 +24,7 @@
 
 /* Model */
 
-static void forget_label_column (PsTimelineModel *self);
+static void forget_row_labels (PsTimelineModel *self);
 
 static void
 row_free (PsTimelineRow *row)
@@ -274,7 +274,7 @@ ps_timeline_model_set_counter_tracks (PsTimelineModel *self,
     return;
   g_ptr_array_set_size (self->rows, MIN (self->counter_rows_begin, self->rows->len));
   add_counter_rows (self, counter_tracks, NULL);
-  forget_label_column (self);
+  forget_row_labels (self);
   /* The overview is counted again, at the width it is drawn */
   g_clear_pointer (&self->overview_fine, g_free);
   ps_timeline_model_layout (self);
@@ -500,6 +500,7 @@ ps_timeline_model_take_sample_rows (PsTimelineModel *self,
   self->sample_source = samples->sample_source;
   if (samples->extent_begin <= samples->extent_end)
     ps_timeline_model_widen_extent (self, samples->extent_begin, samples->extent_end);
+  forget_row_labels (self);
   ps_timeline_model_free (samples);
   ps_timeline_model_layout (self);
 }
@@ -561,7 +562,7 @@ ps_timeline_model_free (PsTimelineModel *self)
   g_clear_pointer (&self->rows, g_ptr_array_unref);
   g_clear_pointer (&self->labels, g_hash_table_unref);
   g_clear_object (&self->labels_context);
-  forget_label_column (self);
+  forget_row_labels (self);
   g_free (self->overview_busy);
   g_free (self->overview_fine);
   g_free (self);
@@ -692,8 +693,63 @@ static void
 forget_label_column (PsTimelineModel *self)
 {
   g_clear_object (&self->label_context);
-  g_clear_pointer (&self->row_labels, g_ptr_array_unref);
+  g_clear_pointer (&self->text_drawn, g_free);
   g_clear_pointer (&self->label_cuts, g_hash_table_unref);
+}
+
+/* The rows changed: their labels are found again */
+static void
+forget_row_labels (PsTimelineModel *self)
+{
+  forget_label_column (self);
+  g_clear_pointer (&self->label_texts, g_ptr_array_unref);
+  g_clear_pointer (&self->row_text, g_free);
+}
+
+void
+ps_timeline_model_index_labels (PsTimelineModel *self)
+{
+  g_autoptr(GHashTable) index_of = NULL;
+  const char *last = NULL;
+  guint32 last_index = G_MAXUINT32;
+
+  g_return_if_fail (self != NULL);
+
+  if (self->row_text != NULL && self->n_row_text == self->rows->len)
+    return;
+  forget_row_labels (self);
+  /* Rows repeat a few texts at one address (the rows of one marker one
+   * after another, compared without hashing): addresses are told apart,
+   * not texts; a text at two addresses is two entries, measured and cut
+   * alike */
+  index_of = g_hash_table_new (g_direct_hash, g_direct_equal);
+  self->label_texts = g_ptr_array_new ();
+  self->row_text = g_new (guint32, MAX (self->rows->len, 1));
+  self->n_row_text = self->rows->len;
+  for (guint r = 0; r < self->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (self->rows, r);
+      gpointer found;
+
+      if (row->kind == PS_TIMELINE_ROW_GROUP)
+        {
+          self->row_text[r] = G_MAXUINT32;
+          continue;
+        }
+      if (row->label != last)
+        {
+          last = row->label;
+          if (g_hash_table_lookup_extended (index_of, row->label, NULL, &found))
+            last_index = GPOINTER_TO_UINT (found);
+          else
+            {
+              last_index = self->label_texts->len;
+              g_ptr_array_add (self->label_texts, row->label);
+              g_hash_table_insert (index_of, row->label, GUINT_TO_POINTER (last_index));
+            }
+        }
+      self->row_text[r] = last_index;
+    }
 }
 
 static PangoLayout *
@@ -712,36 +768,25 @@ measure_label_column (PsTimelineModel *self,
                       PangoContext    *pango)
 {
   g_autoptr(PangoLayout) layout = NULL;
-  g_autoptr(GHashTable) measured = NULL;
-  const char *last = NULL;
   int widest;
 
+  /* Rows added since their labels were found: found again */
+  if (self->row_text != NULL && self->n_row_text != self->rows->len)
+    forget_row_labels (self);
   if (self->label_context == pango && self->label_serial == pango_context_get_serial (pango))
     return;
   forget_label_column (self);
+  ps_timeline_model_index_labels (self);
   self->label_context = g_object_ref (pango);
   self->label_serial = pango_context_get_serial (pango);
   layout = label_layout (pango);
   widest = MAX (text_width (layout, ps_timeline_model_axis_name (self)), text_width (layout, ps_timeline_overview_name ()));
   self->label_natural_width = HEADER_LABEL_START + HEADER_LABEL_END + (double)widest / PANGO_SCALE;
-  /* Each text once: rows repeat them at one address (the rows of one
-   * marker one after another, compared without hashing), so that
-   * addresses are told apart, not texts; a text at two addresses is
-   * measured twice, to the same width */
-  measured = g_hash_table_new (g_direct_hash, g_direct_equal);
-  for (guint r = 0; r < self->rows->len; r++)
-    {
-      const PsTimelineRow *row = g_ptr_array_index (self->rows, r);
-
-      /* A group's heading spans the whole width */
-      if (row->kind == PS_TIMELINE_ROW_GROUP || row->label == last)
-        continue;
-      last = row->label;
-      if (g_hash_table_add (measured, (gpointer)row->label))
-        self->label_natural_width = MAX (self->label_natural_width,
-                                         ROW_LABEL_START + ROW_LABEL_END
-                                         + (double)text_width (layout, row->label) / PANGO_SCALE);
-    }
+  /* A group's heading spans the whole width */
+  for (guint i = 0; i < self->label_texts->len; i++)
+    self->label_natural_width = MAX (self->label_natural_width,
+                                     ROW_LABEL_START + ROW_LABEL_END
+                                     + (double)text_width (layout, g_ptr_array_index (self->label_texts, i)) / PANGO_SCALE);
 }
 
 double
@@ -883,61 +928,42 @@ cut_row_labels (PsTimelineModel *self,
   static const double head_shares[] = { 1 / 3.0, 1 / 2.0, 2 / 3.0 };
   g_autoptr(PangoLayout) layout = label_layout (pango);
   g_autoptr(GHashTable) drawn = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GHashTable) by_address = g_hash_table_new (g_direct_hash, g_direct_equal);
   GHashTable *by_text;
-  /* Per text: the first row's label, and a second one at another address */
+  /* Per text: its first address's label, and a second one */
   g_autoptr(GPtrArray) texts = g_ptr_array_new ();
-  g_autofree LabelCuts **row_cuts = g_new0 (LabelCuts *, MAX (self->rows->len, 1));
+  g_autofree LabelCuts **address_cuts = NULL;
   g_autofree PangoEllipsizeMode *preferred = NULL;
   g_autofree gsize *differs_at = NULL;
-  const char *last_label = NULL;
-  LabelCuts *last_cuts = NULL;
   int max_width = (int)((label_width - ROW_LABEL_START - ROW_LABEL_END) * PANGO_SCALE);
 
-  g_clear_pointer (&self->row_labels, g_ptr_array_unref);
+  ps_timeline_model_index_labels (self);
+  g_clear_pointer (&self->text_drawn, g_free);
   g_clear_pointer (&self->label_cuts, g_hash_table_unref);
-  self->row_labels = g_ptr_array_sized_new (self->rows->len);
   self->label_cuts = by_text = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, label_cuts_free);
   self->row_labels_width = label_width;
+  address_cuts = g_new0 (LabelCuts *, MAX (self->label_texts->len, 1));
 
   /* Each text takes part in the comparison once, or twice when rows at
    * two addresses have it: that is all ps_view_ellipsize_mode_among ()
    * tells apart */
-  for (guint r = 0; r < self->rows->len; r++)
+  for (guint a = 0; a < self->label_texts->len; a++)
     {
-      const PsTimelineRow *row = g_ptr_array_index (self->rows, r);
-      LabelCuts *cuts;
+      const char *label = g_ptr_array_index (self->label_texts, a);
+      LabelCuts *cuts = g_hash_table_lookup (by_text, label);
 
-      if (row->kind == PS_TIMELINE_ROW_GROUP)
-        continue;
-      /* The rows of one marker follow each other with one address */
-      if (row->label == last_label)
-        {
-          row_cuts[r] = last_cuts;
-          continue;
-        }
-      /* An address met before, without comparing its text */
-      cuts = g_hash_table_lookup (by_address, row->label);
       if (cuts == NULL)
         {
-          cuts = g_hash_table_lookup (by_text, row->label);
-          if (cuts == NULL)
-            {
-              cuts = g_new0 (LabelCuts, 1);
-              cuts->text = row->label;
-              g_hash_table_insert (by_text, (gpointer)row->label, cuts);
-              g_ptr_array_add (texts, (gpointer)row->label);
-            }
-          else if (!cuts->at_two_addresses && row->label != cuts->text)
-            {
-              cuts->at_two_addresses = TRUE;
-              g_ptr_array_add (texts, (gpointer)row->label);
-            }
-          g_hash_table_insert (by_address, (gpointer)row->label, cuts);
+          cuts = g_new0 (LabelCuts, 1);
+          cuts->text = label;
+          g_hash_table_insert (by_text, (gpointer)label, cuts);
+          g_ptr_array_add (texts, (gpointer)label);
         }
-      row_cuts[r] = cuts;
-      last_label = row->label;
-      last_cuts = cuts;
+      else if (!cuts->at_two_addresses)
+        {
+          cuts->at_two_addresses = TRUE;
+          g_ptr_array_add (texts, (gpointer)label);
+        }
+      address_cuts[a] = cuts;
     }
   preferred = g_new0 (PangoEllipsizeMode, MAX (texts->len, 1));
   differs_at = g_new0 (gsize, MAX (texts->len, 1));
@@ -997,8 +1023,9 @@ cut_row_labels (PsTimelineModel *self,
             }
         }
     }
-  for (guint r = 0; r < self->rows->len; r++)
-    g_ptr_array_add (self->row_labels, row_cuts[r] != NULL ? (gpointer)row_cuts[r]->drawn : NULL);
+  self->text_drawn = g_new (const char *, MAX (self->label_texts->len, 1));
+  for (guint a = 0; a < self->label_texts->len; a++)
+    self->text_drawn[a] = address_cuts[a]->drawn;
 }
 
 const char *
@@ -1012,8 +1039,7 @@ ps_timeline_model_row_label (PsTimelineModel *self,
   g_return_val_if_fail (row < self->rows->len, NULL);
 
   measure_label_column (self, pango);
-  if (self->row_labels == NULL || self->row_labels_width != label_width
-      || self->row_labels->len != self->rows->len)
+  if (self->text_drawn == NULL || self->row_labels_width != label_width)
     cut_row_labels (self, pango, label_width);
-  return g_ptr_array_index (self->row_labels, row);
+  return self->row_text[row] == G_MAXUINT32 ? NULL : self->text_drawn[self->row_text[row]];
 }

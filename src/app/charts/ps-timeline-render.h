@@ -102,8 +102,15 @@ typedef struct
   PangoContext *label_context;
   guint         label_serial;
   double        label_natural_width;
-  GPtrArray    *row_labels;     /* const char *, NULL for groups; owned
-                                 * by label_cuts */
+  /* The rows' labels, each address once, and each row's among them
+   * (G_MAXUINT32: a group's heading): found once for a set of rows
+   * (ps_timeline_model_index_labels ()), so that measuring and cutting
+   * the column goes over a few hundred texts, not every row */
+  GPtrArray    *label_texts;    /* const char * */
+  guint32      *row_text;
+  guint         n_row_text;     /* the rows it was found for */
+  const char  **text_drawn;     /* per label_texts: its label as drawn in
+                                 * row_labels_width; owned by label_cuts */
   GHashTable   *label_cuts;     /* a row's text → its cuts */
   double        row_labels_width;
   /* The overview's busyness per column of the whole run, for
@@ -319,6 +326,9 @@ gboolean ps_timeline_row_value_range (const PsTimelineRow *row,
 double  ps_timeline_model_label_width (PsTimelineModel     *self,
                                        PangoContext        *pango,
                                        int                  width);
+/* Finds which rows share a label, once for its rows: where the model is
+ * made, off the main thread, rather than at its first frame */
+void        ps_timeline_model_index_labels (PsTimelineModel *self);
 /* The text drawn as the label of row (an index of rows) in a label column
  * label_width wide: the whole label, or, where it does not fit, the label
  * cut where it tells the row apart from the other rows

@@ -690,7 +690,10 @@ build_model_thread (GTask        *task,
                                         data->sample_source, cancellable);
   /* The overview goes over every row: here rather than at the first frame */
   if (model != NULL)
-    ps_timeline_model_count_overview (model, cancellable);
+    {
+      ps_timeline_model_count_overview (model, cancellable);
+      ps_timeline_model_index_labels (model);
+    }
 
   if (g_cancellable_is_cancelled (cancellable))
     {

@@ -1,5 +1,10 @@
 /* ps-marker-children.c — the instances of a group row of the marker table
  *
+ * The table makes this model for every group row it shows, only to learn
+ * whether the row has an expander, and drops it: its instances are looked
+ * up when it is first asked for them, since a marker of a long run has
+ * tens of thousands.
+ *
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,7 +18,9 @@ struct _PsMarkerChildren
   GObject         parent_instance;
 
   PsRunAnalysis  *analysis;
-  GPtrArray      *instances;  /* PsSeries*, owned by the analysis */
+  const PsSeries *group;      /* owned by the analysis */
+  GPtrArray      *instances;  /* PsSeries*, owned by the analysis; NULL
+                               * until asked for */
   PsMarkerRow   **rows;       /* made on demand, one per instance */
 };
 
@@ -28,10 +35,27 @@ ps_marker_children_get_item_type (GListModel *model)
   return PS_TYPE_MARKER_ROW;
 }
 
+static GPtrArray *
+ensure_instances (PsMarkerChildren *self)
+{
+  if (self->instances != NULL)
+    return self->instances;
+  self->instances = g_ptr_array_sized_new (self->group->n_instances);
+  for (guint i = 0; i < self->group->n_instances; i++)
+    {
+      PsSeries *instance = ps_run_analysis_find_instance (self->analysis, self->group->tracks[i], self->group->kind);
+
+      if (instance != NULL)
+        g_ptr_array_add (self->instances, instance);
+    }
+  self->rows = g_new0 (PsMarkerRow *, MAX (self->instances->len, 1));
+  return self->instances;
+}
+
 static guint
 ps_marker_children_get_n_items (GListModel *model)
 {
-  return PS_MARKER_CHILDREN (model)->instances->len;
+  return ensure_instances (PS_MARKER_CHILDREN (model))->len;
 }
 
 static gpointer
@@ -40,7 +64,7 @@ ps_marker_children_get_item (GListModel *model,
 {
   PsMarkerChildren *self = PS_MARKER_CHILDREN (model);
 
-  if (position >= self->instances->len)
+  if (position >= ensure_instances (self)->len)
     return NULL;
   /* The same object each time, as views and selections expect */
   if (self->rows[position] == NULL)
@@ -61,10 +85,10 @@ ps_marker_children_finalize (GObject *object)
 {
   PsMarkerChildren *self = PS_MARKER_CHILDREN (object);
 
-  for (guint i = 0; i < self->instances->len; i++)
+  for (guint i = 0; self->instances != NULL && i < self->instances->len; i++)
     g_clear_object (&self->rows[i]);
   g_free (self->rows);
-  g_ptr_array_unref (self->instances);
+  g_clear_pointer (&self->instances, g_ptr_array_unref);
   ps_run_analysis_unref (self->analysis);
 
   G_OBJECT_CLASS (ps_marker_children_parent_class)->finalize (object);
@@ -92,14 +116,6 @@ ps_marker_children_new (PsRunAnalysis  *analysis,
 
   self = g_object_new (PS_TYPE_MARKER_CHILDREN, NULL);
   self->analysis = ps_run_analysis_ref (analysis);
-  self->instances = g_ptr_array_sized_new (group->n_instances);
-  for (guint i = 0; i < group->n_instances; i++)
-    {
-      PsSeries *instance = ps_run_analysis_find_instance (analysis, group->tracks[i], group->kind);
-
-      if (instance != NULL)
-        g_ptr_array_add (self->instances, instance);
-    }
-  self->rows = g_new0 (PsMarkerRow *, MAX (self->instances->len, 1));
+  self->group = group;
   return self;
 }
