@@ -780,6 +780,27 @@ test_ce_chart_changes (Fixture       *fixture,
   double x;
 
   g_assert_true (iterate_until (run_view_is_idle, view));
+  /* Found with the analysis, off the main thread: one for each chart */
+  {
+    PsRunAnalysis *analysis = ps_run_view_get_analysis (PS_RUN_VIEW (view));
+    guint n_found = 0;
+
+    for (guint i = 0; i < analysis->groups->len; i++)
+      {
+        const PsSeries *series = g_ptr_array_index (analysis->groups, i);
+
+        changes = ps_run_analysis_get_changes (analysis, series);
+        if (series->kind == PS_SERIES_CPU || series->kind == PS_SERIES_MEMORY)
+          {
+            g_assert_nonnull (changes);
+            g_assert_cmpuint (changes->len, ==, 1);
+            n_found++;
+          }
+        else
+          g_assert_null (changes);
+      }
+    g_assert_cmpuint (n_found, ==, 2);
+  }
   ps_ce_view_show_page (view, "cpu-memory");
   g_assert_true (iterate_until (widget_is_drawn, cpu));
   iterate_for (100);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "ps-run-analysis.h"
+#include "ps-counter-changes.h"
 #include "ps-format.h"
 
 G_DEFINE_BOXED_TYPE (PsRunAnalysis, ps_run_analysis, ps_run_analysis_ref, ps_run_analysis_unref)
@@ -21,6 +22,7 @@ ps_run_analysis_clear (gpointer data)
   g_clear_pointer (&self->instance_of, g_free);
   g_clear_pointer (&self->scopes, ps_scope_analysis_unref);
   g_clear_object (&self->call_tree);
+  g_clear_pointer (&self->changes, g_hash_table_unref);
 }
 
 #define N_KINDS (PS_SERIES_SPAN + 1)
@@ -39,6 +41,29 @@ index_instances (PsRunAnalysis *self)
 
       if (series->tracks[0] < self->n_tracks && series->kind < N_KINDS)
         self->instance_of[(gsize)series->tracks[0] * N_KINDS + series->kind] = i;
+    }
+}
+
+/* The changes of the levels the CE view charts, found here rather than
+ * on the main thread when the view fills: a log of 1 GiB has hundreds of
+ * thousands of readings a series */
+static void
+find_changes (PsRunAnalysis *self)
+{
+  PsChangePointOptions options;
+
+  ps_change_point_options_init (&options);
+  self->changes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_array_unref);
+  for (guint i = 0; i < self->groups->len; i++)
+    {
+      const PsSeries *series = g_ptr_array_index (self->groups, i);
+
+      /* Sequence numbers are far below G_MAXINT64 */
+      if ((series->kind == PS_SERIES_CPU || series->kind == PS_SERIES_MEMORY) && series->indexes != NULL)
+        g_hash_table_insert (self->changes, (gpointer)series,
+                             ps_counter_changes_find_in_points ((const gint64 *)(gpointer)series->indexes->data,
+                                                                (const double *)(gpointer)series->values->data,
+                                                                series->values->len, &options));
     }
 }
 
@@ -107,6 +132,7 @@ run_analysis_new (PsEventStore *store,
     }
 
   index_instances (self);
+  find_changes (self);
 
   return g_steal_pointer (&self);
 }
@@ -139,7 +165,17 @@ ps_run_analysis_new_for_range (PsEventStore *store,
   options.group_by_name = TRUE;
   self->groups = ps_series_collect (store, &options);
   index_instances (self);
+  find_changes (self);
   return self;
+}
+
+GArray *
+ps_run_analysis_get_changes (PsRunAnalysis  *self,
+                             const PsSeries *group)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->changes != NULL ? g_hash_table_lookup (self->changes, group) : NULL;
 }
 
 PsRunAnalysis *

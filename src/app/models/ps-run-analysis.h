@@ -33,6 +33,9 @@ typedef struct
   /* Runs with spans or profiler report rows: their call tree, all threads
    * merged (specs: vs-instrumentation.md §3); else NULL */
   PsCallTree      *call_tree;
+  /* Group series of CPU or memory (the CE view's charts) → the changes
+   * of their level (GArray of PsCounterChange), found with the series */
+  GHashTable      *changes;
 } PsRunAnalysis;
 
 #define PS_TYPE_RUN_ANALYSIS (ps_run_analysis_get_type ())
@@ -59,6 +62,10 @@ void           ps_run_analysis_compute_range_async (PsEventStore  *store,
                                                     GCancellable  *cancellable,
                                                     GAsyncReadyCallback callback,
                                                     gpointer       user_data);
+/* The changes of a CPU or memory group series' level (PsCounterChange),
+ * as found with the analysis; NULL for other series */
+GArray        *ps_run_analysis_get_changes   (PsRunAnalysis       *self,
+                                              const PsSeries      *group);
 /* The instance series behind a track, or NULL */
 PsSeries      *ps_run_analysis_find_instance (PsRunAnalysis       *self,
                                               guint32              track,

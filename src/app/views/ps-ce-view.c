@@ -432,10 +432,11 @@ ps_ce_view_series_label (const PsSeries *series)
 }
 
 /* A series on a chart over the sequence of measurements, which it
- * holds, with the changes of its level marked */
+ * holds, with the changes of its level marked (found with the analysis) */
 static void
 add_chart_series (PsCounterChart *chart,
                   const char     *label,
+                  PsRunAnalysis  *analysis,
                   PsSeries       *series)
 {
   GPtrArray *points = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
@@ -443,17 +444,14 @@ add_chart_series (PsCounterChart *chart,
   const gint64 *x = (const gint64 *)(gpointer)series->indexes->data;
   const double *values = (const double *)(gpointer)series->values->data;
   g_autoptr(PsValueLod) lod = NULL;
-  g_autoptr(GArray) changes = NULL;
-  PsChangePointOptions options;
+  GArray *changes = ps_run_analysis_get_changes (analysis, series);
   guint index;
 
   g_ptr_array_add (points, g_array_ref (series->indexes));
   g_ptr_array_add (points, g_array_ref (series->values));
   lod = ps_value_lod_new_in_block (x, values, series->values->len, points, (GDestroyNotify)g_ptr_array_unref);
   index = ps_counter_chart_add_series (chart, label, lod);
-  ps_change_point_options_init (&options);
-  changes = ps_counter_changes_find_in_points (x, values, series->values->len, &options);
-  if (changes->len > 0)
+  if (changes != NULL && changes->len > 0)
     ps_counter_chart_set_series_changes (chart, index, changes);
 }
 
@@ -511,7 +509,7 @@ update_summary (PsCeView       *self,
           gtk_grid_attach (grid, value_label, 2 + v, row, 1, 1);
         }
 
-      add_chart_series (chart, label, series);
+      add_chart_series (chart, label, self->shown, series);
       row++;
     }
 
