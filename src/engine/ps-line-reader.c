@@ -397,6 +397,8 @@ typedef struct
 void
 ps_kept_lines_init (PsKeptLines *self)
 {
+  self->chunk = NULL;
+  self->chunk_length = 0;
   self->lines = g_array_new (FALSE, FALSE, sizeof (KeptLine));
   self->arena = g_byte_array_new ();
 }
@@ -411,20 +413,31 @@ ps_kept_lines_clear (PsKeptLines *self)
 void
 ps_kept_lines_reset (PsKeptLines *self)
 {
+  self->chunk = NULL;
+  self->chunk_length = 0;
   g_array_set_size (self->lines, 0);
   g_byte_array_set_size (self->arena, 0);
 }
 
+void
+ps_kept_lines_scan (PsKeptLines  *self,
+                    PsLineReader *reader,
+                    const guint8 *data,
+                    gsize         length)
+{
+  self->chunk = (const char *) data;
+  self->chunk_length = length;
+  ps_line_reader_feed (reader, data, length);
+}
+
 guint
 ps_kept_lines_add (PsKeptLines  *self,
-                   const PsLine *line,
-                   const char   *chunk,
-                   gsize         chunk_length)
+                   const PsLine *line)
 {
   KeptLine kept = { *line, -1 };
-  guintptr start = (guintptr) line->text - (guintptr) chunk;
+  guintptr start = (guintptr) line->text - (guintptr) self->chunk;
 
-  if (chunk == NULL || start >= chunk_length || line->length > chunk_length - start)
+  if (self->chunk == NULL || start >= self->chunk_length || line->length > self->chunk_length - start)
     {
       kept.arena_offset = self->arena->len;
       kept.line.text = NULL;

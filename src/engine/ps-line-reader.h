@@ -88,19 +88,24 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsLineReader, ps_line_reader_free)
  * chunk before, or decoded) is copied. */
 typedef struct
 {
-  GArray     *lines;   /* KeptLine */
-  GByteArray *arena;   /* the copied text */
+  const char *chunk;          /* the bytes scanned, or NULL */
+  gsize       chunk_length;
+  GArray     *lines;          /* KeptLine */
+  GByteArray *arena;          /* the copied text */
 } PsKeptLines;
 
 void          ps_kept_lines_init  (PsKeptLines  *self);
 void          ps_kept_lines_clear (PsKeptLines  *self);
-/* Empties it, keeping its memory */
+/* Empties it and forgets the chunk, keeping its memory */
 void          ps_kept_lines_reset (PsKeptLines  *self);
-/* Keeps a line handed over while chunk was scanned; returns its index */
+/* Feeds @data to @reader as the chunk whose lines are kept in place */
+void          ps_kept_lines_scan  (PsKeptLines  *self,
+                                   PsLineReader *reader,
+                                   const guint8 *data,
+                                   gsize         length);
+/* Keeps a line handed over while the chunk was scanned; returns its index */
 guint         ps_kept_lines_add   (PsKeptLines  *self,
-                                   const PsLine *line,
-                                   const char   *chunk,
-                                   gsize         chunk_length);
+                                   const PsLine *line);
 const PsLine *ps_kept_lines_get   (PsKeptLines  *self,
                                    guint         index);
 

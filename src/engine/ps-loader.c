@@ -51,11 +51,11 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+/* Forgets the progress queued for the main context and not shown yet;
+ * the worker queues it under the lock */
 static void
-ps_loader_dispose (GObject *object)
+drop_progress (PsLoader *self)
 {
-  PsLoader *self = (PsLoader *)object;
-
   g_mutex_lock (&self->lock);
   if (self->progress_source != NULL)
     {
@@ -63,6 +63,14 @@ ps_loader_dispose (GObject *object)
       g_clear_pointer (&self->progress_source, g_source_unref);
     }
   g_mutex_unlock (&self->lock);
+}
+
+static void
+ps_loader_dispose (GObject *object)
+{
+  PsLoader *self = (PsLoader *)object;
+
+  drop_progress (self);
 
   G_OBJECT_CLASS (ps_loader_parent_class)->dispose (object);
 }
@@ -1166,13 +1174,7 @@ ps_loader_load_finish (PsLoader      *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   /* The worker has finished: progress still queued is out of date */
-  g_mutex_lock (&self->lock);
-  if (self->progress_source != NULL)
-    {
-      g_source_destroy (self->progress_source);
-      g_clear_pointer (&self->progress_source, g_source_unref);
-    }
-  g_mutex_unlock (&self->lock);
+  drop_progress (self);
 
   store = g_task_propagate_pointer (G_TASK (result), error);
   if (store != NULL)

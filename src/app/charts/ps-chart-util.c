@@ -62,6 +62,19 @@ ps_chart_measure (GtkOrientation  orientation,
     *minimum = minimum_height, *natural = natural_height;
 }
 
+cairo_t *
+ps_chart_append_cairo (GtkWidget   *widget,
+                       GtkSnapshot *snapshot,
+                       int         *width,
+                       int         *height)
+{
+  *width = gtk_widget_get_width (widget);
+  *height = gtk_widget_get_height (widget);
+  if (*width <= 0 || *height <= 0)
+    return NULL;
+  return gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, *width, *height));
+}
+
 void
 ps_chart_get_foreground (GtkWidget *widget,
                          GdkRGBA   *color)

@@ -3,9 +3,10 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The chart kit: the text colour of the widget's style (so that the light
- * and dark styles and high contrast apply), text placed by alignment, axis
- * steps, ticks and grid lines, the series palette and the zoom toggle.
+ * The chart kit: the size and the cairo context of a chart's snapshot, the
+ * text colour of the widget's style (so that the light and dark styles and
+ * high contrast apply), text placed by alignment, axis steps, ticks and
+ * grid lines, the series palette and the zoom toggle.
  * With PsPictureSource (ps-picture-source.h), the interface by which
  * picture export draws a chart, it is what the charts share.
  */
@@ -48,6 +49,14 @@ void         ps_chart_measure        (GtkOrientation  orientation,
                                       int             natural_height,
                                       int            *minimum,
                                       int            *natural);
+
+/* For a chart's GtkWidgetClass.snapshot: a cairo context over the whole
+ * widget, whose size is put in *@width and *@height; NULL when the widget
+ * has no area to draw on. The caller destroys the context. */
+cairo_t     *ps_chart_append_cairo   (GtkWidget      *widget,
+                                      GtkSnapshot    *snapshot,
+                                      int            *width,
+                                      int            *height);
 
 void         ps_chart_get_foreground (GtkWidget     *widget,
                                       GdkRGBA       *color);

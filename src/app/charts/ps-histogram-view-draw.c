@@ -720,14 +720,11 @@ ps_histogram_view_snapshot (GtkWidget   *widget,
                             GtkSnapshot *snapshot)
 {
   PsHistogramView *self = PS_HISTOGRAM_VIEW (widget);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  cairo_t *cr;
+  int width, height;
+  cairo_t *cr = ps_chart_append_cairo (widget, snapshot, &width, &height);
 
-  if (width <= 0 || height <= 0)
+  if (cr == NULL)
     return;
-
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   ps_histogram_view_draw (self, cr, width, height);
   cairo_destroy (cr);
 }

@@ -569,14 +569,12 @@ static void
 ps_trend_chart_snapshot (GtkWidget   *widget,
                          GtkSnapshot *snapshot)
 {
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  cairo_t *cr;
+  int width, height;
+  cairo_t *cr = ps_chart_append_cairo (widget, snapshot, &width, &height);
 
-  if (width <= 0 || height <= 0)
+  if (cr == NULL)
     return;
   /* A few hundred points at most: drawn again each frame */
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   draw_chart (PS_TREND_CHART (widget), cr, width, height);
   cairo_destroy (cr);
 }
@@ -590,13 +588,7 @@ ps_trend_chart_measure (GtkWidget      *widget,
                         int            *minimum_baseline,
                         int            *natural_baseline)
 {
-  if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    {
-      *minimum = 240;
-      *natural = NATURAL_CHART_WIDTH;
-    }
-  else
-    *minimum = *natural = MIN_CHART_HEIGHT;
+  ps_chart_measure (orientation, 240, NATURAL_CHART_WIDTH, MIN_CHART_HEIGHT, MIN_CHART_HEIGHT, minimum, natural);
 }
 
 /* Hits */

@@ -133,14 +133,13 @@ typedef struct
  * one for line first_line */
 typedef struct
 {
-  const char *chunk;         /* the bytes scanned, valid until applied */
-  gsize       chunk_length;
-  guint64     chunk_offset;  /* byte offset of chunk[0] in the input */
+  guint64     chunk_offset;  /* byte offset of lines.chunk[0] in the input */
   guint64     first_line;
   Record     *records;
   gsize       n_records;
   gsize       records_size;
-  PsKeptLines lines;         /* those for the general way */
+  PsKeptLines lines;         /* the chunk scanned, valid until applied, and
+                              * the lines for the general way */
 } Batch;
 
 typedef struct

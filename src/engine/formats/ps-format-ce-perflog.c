@@ -117,8 +117,6 @@ static void
 batch_release (CeParser *self,
                Batch    *batch)
 {
-  batch->chunk = NULL;
-  batch->chunk_length = 0;
   batch->n_records = 0;
   ps_kept_lines_reset (&batch->lines);
   ps_batch_pool_give_back (self->batches, batch);
@@ -417,7 +415,7 @@ scan_fast_lines (const char *data,
 {
   CeParser *self = user_data;
   Batch *batch = self->scanning;
-  gsize start = (guintptr) data - (guintptr) batch->chunk;
+  gsize start = (guintptr) data - (guintptr) batch->lines.chunk;
   /* Locals, not fields: the records' byte stores could alias the fields */
   AppCache app = self->last_app;
   Record *records = batch->records;
@@ -425,8 +423,8 @@ scan_fast_lines (const char *data,
   gsize pos = 0;
 
   *n_lines = 0;
-  if (batch->chunk == NULL || batch->chunk_length > G_MAXUINT32
-      || start >= batch->chunk_length || available > batch->chunk_length - start)
+  if (batch->lines.chunk == NULL || batch->lines.chunk_length > G_MAXUINT32
+      || start >= batch->lines.chunk_length || available > batch->lines.chunk_length - start)
     return 0;
   batch->chunk_offset = offset - start;
   if (n_records == 0)
@@ -470,7 +468,7 @@ scan_line (const PsLine *line,
   Batch *batch = self->scanning;
   Record *record = batch_add_record (batch, line->number);
 
-  record->value = ps_kept_lines_add (&batch->lines, line, batch->chunk, batch->chunk_length);
+  record->value = ps_kept_lines_add (&batch->lines, line);
   record->offset = 0;
   record->info = RECORD_INFO (RECORD_LINE, 0, 0, 0);
 }
@@ -483,10 +481,8 @@ ce_scan (PsParser     *parser,
   CeParser *self = (CeParser *) parser;
   Batch *batch = ps_batch_pool_take (self->batches);
 
-  batch->chunk = (const char *) data;
-  batch->chunk_length = length;
   self->scanning = batch;
-  ps_line_reader_feed (self->reader, data, length);
+  ps_kept_lines_scan (&batch->lines, self->reader, data, length);
   self->scanning = NULL;
 
   return batch;
@@ -557,8 +553,8 @@ apply_line_slowly (CeParser     *self,
                    const Record *record,
                    guint64       line)
 {
-  const char *text = batch->chunk + record->offset;
-  const char *newline = memchr (text, '\n', batch->chunk_length - record->offset);
+  const char *text = batch->lines.chunk + record->offset;
+  const char *newline = memchr (text, '\n', batch->lines.chunk_length - record->offset);
   const AppName *app = &self->app_names[RECORD_APP (record)];
   PsLine pl = { 0 };
 
@@ -584,7 +580,7 @@ apply_marker (CeParser     *self,
               const Record *record,
               guint64       line)
 {
-  const char *text = batch->chunk + record->offset;
+  const char *text = batch->lines.chunk + record->offset;
   const char *end = text + record->value;
   MarkerMatch match;
 

@@ -1069,13 +1069,11 @@ typedef struct
 
 struct _Batch
 {
-  const char *chunk;
-  gsize       chunk_length;
   Token      *tokens;
   guint       n_tokens;
   guint       tokens_size;
   GArray     *pieces;   /* Piece */
-  PsKeptLines lines;
+  PsKeptLines lines;    /* the chunk scanned and the lines between the runs */
 };
 
 static gpointer
@@ -1092,8 +1090,6 @@ static void
 batch_release (RtlParser *self,
                Batch     *batch)
 {
-  batch->chunk = NULL;
-  batch->chunk_length = 0;
   batch->n_tokens = 0;
   g_array_set_size (batch->pieces, 0);
   ps_kept_lines_reset (&batch->lines);
@@ -1163,7 +1159,7 @@ scan_line (const PsLine *line,
   Batch *batch = self->scanning;
   Piece piece = { line->number, 0, 0 };
 
-  piece.first = ps_kept_lines_add (&batch->lines, line, batch->chunk, batch->chunk_length);
+  piece.first = ps_kept_lines_add (&batch->lines, line);
   g_array_append_val (batch->pieces, piece);
 }
 
@@ -1193,10 +1189,8 @@ rtl_scan (PsParser     *parser,
   RtlParser *self = (RtlParser *)parser;
   Batch *batch = ps_batch_pool_take (self->batches);
 
-  batch->chunk = (const char *)data;
-  batch->chunk_length = length;
   self->scanning = batch;
-  ps_line_reader_feed (self->reader, data, length);
+  ps_kept_lines_scan (&batch->lines, self->reader, data, length);
   self->scanning = NULL;
 
   return batch;

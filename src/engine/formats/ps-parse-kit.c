@@ -51,6 +51,23 @@ ps_parse_warn_at_offset (PsParser   *parser,
   va_end (args);
 }
 
+void
+ps_parse_reader_warn_valist (PsReaderWarningFunc  warning,
+                             gpointer             user_data,
+                             const char          *code,
+                             guint64              offset,
+                             const char          *format,
+                             va_list              args)
+{
+  g_autofree char *message = NULL;
+
+  if (warning == NULL)
+    return;
+
+  message = g_strdup_vprintf (format, args);
+  warning (code, offset, message, user_data);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Blanks                                                                    */
 

@@ -33,6 +33,22 @@ void     ps_parse_warn_at_offset (PsParser    *parser,
                                   const char  *format,
                                   ...) G_GNUC_PRINTF (6, 7);
 
+/* How a binary reader (pmclog, PLV2) tells its caller of a problem it
+ * read past: the signature of its callbacks' warning member */
+typedef void (*PsReaderWarningFunc) (const char *code,
+                                     guint64     offset,
+                                     const char *message,
+                                     gpointer    user_data);
+
+/* A binary reader's warning at a byte @offset, formatted and passed to
+ * @warning; not even formatted when @warning is NULL */
+void     ps_parse_reader_warn_valist (PsReaderWarningFunc  warning,
+                                      gpointer             user_data,
+                                      const char          *code,
+                                      guint64              offset,
+                                      const char          *format,
+                                      va_list              args) G_GNUC_PRINTF (5, 0);
+
 /* ------------------------------------------------------------------------ */
 /* Blanks                                                                    */
 

@@ -110,16 +110,11 @@ pmclog_warn (PsPmclogReader *self,
              const char     *format,
              ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
-  if (self->callbacks.warning == NULL)
-    return;
-
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  ps_parse_reader_warn_valist (self->callbacks.warning, self->user_data, code, offset, format, args);
   va_end (args);
-  self->callbacks.warning (code, offset, message, self->user_data);
 }
 
 /* specs: hwpmc-pmclog.md §3.3 — the bounds for the current generation and

@@ -449,19 +449,13 @@ warn (PsPlv2Reader *self,
       const char   *format,
       ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
-  if (self->callbacks.warning == NULL)
-    return;
-
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
   self->in_callback = TRUE;
-  self->callbacks.warning (code, offset, message, self->user_data);
+  ps_parse_reader_warn_valist (self->callbacks.warning, self->user_data, code, offset, format, args);
   self->in_callback = FALSE;
+  va_end (args);
 }
 
 static gboolean
