@@ -948,6 +948,41 @@ test_ce_timeline_changes (Fixture       *fixture,
                                           y + PS_TIMELINE_VALUES_HEIGHT - 2), >=, 8);
   g_assert_cmpuint (count_blue_in_column (pixels, stride, x + 30, y + PS_TIMELINE_VALUES_HEIGHT - 12,
                                           y + PS_TIMELINE_VALUES_HEIGHT - 2), ==, 0);
+
+  /* The slower marker's change comes near the end of the run, where its
+   * label would run into the chart's scale at the top right: it is left
+   * out, and the scale reads as without the change */
+  gtk_adjustment_set_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (timeline)), slower->y);
+  iterate_for (50);
+  {
+    g_autoptr(GArray) changes = g_steal_pointer (&slower->changes);
+    g_autoptr(GdkTexture) with_changes = render_widget (GTK_WIDGET (timeline));
+    g_autoptr(GdkTexture) without = NULL;
+    g_autofree guchar *a = g_malloc (stride * gdk_texture_get_height (texture));
+    g_autofree guchar *b = g_malloc (stride * gdk_texture_get_height (texture));
+    double right = ps_timeline_view_x_of (timeline, (double)model->extent_end);
+    double change_x = ps_timeline_view_x_of (timeline, g_array_index (changes, PsCounterChange, 0).time_ns);
+    guint differ = 0;
+
+    slower->changes = g_array_new (FALSE, FALSE, sizeof (PsCounterChange));
+    without = render_widget (GTK_WIDGET (timeline));
+    g_clear_pointer (&slower->changes, g_array_unref);
+    slower->changes = g_steal_pointer (&changes);
+    g_clear_object (&with_changes);
+    with_changes = render_widget (GTK_WIDGET (timeline));
+    gdk_texture_download (with_changes, a, stride);
+    gdk_texture_download (without, b, stride);
+    y = ps_timeline_view_get_row_y (timeline, slower->track);
+    g_test_message ("slower's change at x %.0f, the plot ends at %.0f", change_x, right);
+    g_assert_cmpfloat (right - change_x, <, 90);
+    g_assert_cmpfloat (y, >, PS_TIMELINE_HEADER_HEIGHT);
+    g_assert_cmpfloat (y + 18, <=, gdk_texture_get_height (with_changes));
+    g_assert_cmpint (gdk_texture_get_height (with_changes), ==, gdk_texture_get_height (texture));
+    for (int py = (int)y; py < (int)y + 18; py++)
+      for (int px = (int)change_x + 3; px < (int)right; px++)
+        differ += memcmp (a + (gsize)py * stride + (gsize)px * 4, b + (gsize)py * stride + (gsize)px * 4, 4) != 0;
+    g_assert_cmpuint (differ, ==, 0);
+  }
 }
 
 /* Latin-1 bytes in a description reach the table's cells as text, never as

@@ -571,7 +571,8 @@ row_value_range (const Render        *render,
   return ps_timeline_row_value_range (row, render->frame->shared_ranges, v_min, v_max);
 }
 
-static void
+/* Returns where its scale's text begins, at the top right */
+static double
 draw_values_row (Render              *render,
                  const PsTimelineRow *row,
                  double               y)
@@ -580,10 +581,11 @@ draw_values_row (Render              *render,
   cairo_t *cr = render->cr;
   double v_min, v_max, top, bottom;
   gboolean first = TRUE;
+  int width;
   guint n;
 
   if (!row_value_range (render, row, &v_min, &v_max))
-    return;
+    return render->plot_right;
   top = y + 4;
   bottom = y + PS_TIMELINE_VALUES_HEIGHT - 1;
 
@@ -639,6 +641,7 @@ draw_values_row (Render              *render,
   {
     double top_value = v_max * row->unit_scale;
     g_autofree char *text = NULL;
+    int height;
 
     /* Memory in KiB, MiB, GiB rather than a long number of bytes */
     if (g_strcmp0 (row->unit, "bytes") == 0 && top_value >= 1024 && top_value < (double)G_MAXUINT64)
@@ -646,19 +649,29 @@ draw_values_row (Render              *render,
     else
       text = ps_trend_format_number_with_unit (top_value, row->unit);
 
+    pango_layout_set_text (render->layout, text, -1);
+    pango_layout_set_width (render->layout, -1);
+    pango_layout_get_pixel_size (render->layout, &width, &height);
+    /* On the view's background, to be read over the chart's line */
+    cairo_rectangle (cr, render->plot_right - 4 - width - 2, top, width + 4, height);
+    ps_timeline_set_color (cr, &frame->background, 0.85);
+    cairo_fill (cr);
     ps_timeline_set_color (cr, &frame->foreground, 0.7);
     draw_layout_text (cr, render->layout, text, render->plot_right - 4, top, -1, 1, 0);
   }
+  return render->plot_right - 4 - width;
 #undef VALUE_Y
 }
 
 /* The changes of a chart's level, marked as the counter charts mark
  * theirs: a line in its colour from where each begins, and above it how
- * much it is. A label that would run into the one before is left out. */
+ * much it is. A label that would run into the one before, or into the
+ * chart's scale (from scale_left on), is left out. */
 static void
 draw_values_changes (Render        *render,
                      PsTimelineRow *row,
-                     double         y)
+                     double         y,
+                     double         scale_left)
 {
   const PsTimelineFrame *frame = render->frame;
   cairo_t *cr = render->cr;
@@ -683,7 +696,7 @@ draw_values_changes (Render        *render,
       text = format_row_change (row, change);
       pango_layout_set_text (render->layout, text, -1);
       pango_layout_get_pixel_size (render->layout, &width, &height);
-      if (x + 3 <= label_end || x + 3 + width > render->plot_right)
+      if (x + 3 <= label_end || x + 3 + width + 4 > scale_left - 4)
         continue;
       /* On the view's background, to be read over the chart's line */
       cairo_rectangle (cr, x + 1, y + 2, width + 4, height);
@@ -1370,8 +1383,7 @@ ps_timeline_render (PsTimelineModel       *model,
         }
       else if (row->kind == PS_TIMELINE_ROW_VALUES)
         {
-          draw_values_row (&render, row, y);
-          draw_values_changes (&render, row, y);
+          draw_values_changes (&render, row, y, draw_values_row (&render, row, y));
           draw_row_points (&render, row, y);
           draw_chosen_point (&render, row, y);
         }
