@@ -190,6 +190,21 @@ ps_run_analysis_unref (PsRunAnalysis *self)
   g_rc_box_release_full (self, ps_run_analysis_clear);
 }
 
+gboolean
+ps_run_analysis_set (PsRunAnalysis **slot,
+                     PsRunAnalysis  *analysis)
+{
+  g_return_val_if_fail (slot != NULL, FALSE);
+
+  if (*slot == analysis)
+    return FALSE;
+
+  g_clear_pointer (slot, ps_run_analysis_unref);
+  if (analysis != NULL)
+    *slot = ps_run_analysis_ref (analysis);
+  return TRUE;
+}
+
 typedef struct
 {
   PsEventStore *store;

@@ -44,6 +44,10 @@ GType          ps_run_analysis_get_type      (void) G_GNUC_CONST;
 PsRunAnalysis *ps_run_analysis_new           (PsEventStore        *store);
 PsRunAnalysis *ps_run_analysis_ref           (PsRunAnalysis       *self);
 void           ps_run_analysis_unref         (PsRunAnalysis       *self);
+/* Makes *slot hold analysis (may be NULL) in place of the analysis it
+ * held, as g_set_object () does; returns whether it changed */
+gboolean       ps_run_analysis_set           (PsRunAnalysis      **slot,
+                                              PsRunAnalysis       *analysis);
 void           ps_run_analysis_compute_async (PsEventStore        *store,
                                               GCancellable        *cancellable,
                                               GAsyncReadyCallback  callback,

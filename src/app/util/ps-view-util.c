@@ -742,6 +742,40 @@ sort_changed_cb (GtkColumnView   *view,
     gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (parent)), 0);
 }
 
+/* A tree opens by itself when it has at most this many top rows, and
+ * those of them whose children number this many in all */
+#define AUTO_EXPAND_TOP_ROWS 8
+#define AUTO_EXPAND_BUDGET 400
+
+void
+ps_view_auto_expand (GtkTreeListModel        *tree,
+                     PsViewCountChildrenFunc  n_children_of)
+{
+  guint n_top;
+  guint budget = AUTO_EXPAND_BUDGET;
+
+  g_return_if_fail (GTK_IS_TREE_LIST_MODEL (tree));
+  g_return_if_fail (n_children_of != NULL);
+
+  n_top = g_list_model_get_n_items (G_LIST_MODEL (tree));
+  if (n_top > AUTO_EXPAND_TOP_ROWS)
+    return;
+
+  /* From the bottom, so that the positions above do not move */
+  for (guint i = n_top; i-- > 0;)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = gtk_tree_list_model_get_child_row (tree, i);
+      g_autoptr(GObject) item = gtk_tree_list_row_get_item (tree_row);
+      guint n_children = n_children_of (item);
+
+      if (n_children > 0 && n_children <= budget)
+        {
+          gtk_tree_list_row_set_expanded (tree_row, TRUE);
+          budget -= n_children;
+        }
+    }
+}
+
 void
 ps_view_set_column_model (GtkColumnView *view,
                           GListModel    *model)

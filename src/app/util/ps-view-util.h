@@ -115,6 +115,13 @@ PangoAttrList *ps_view_search_attributes (const char            *search,
                                           const char             *name);
 void        ps_view_set_column_model     (GtkColumnView          *view,
                                           GListModel             *model);
+/* The number of children of a tree's row, given its item */
+typedef guint (*PsViewCountChildrenFunc) (gpointer item);
+/* A tree of a few top rows (8 at most) with a few children each shows
+ * them open: from the bottom up, each top row whose children fit in what
+ * is left of 400 rows is expanded */
+void        ps_view_auto_expand          (GtkTreeListModel       *tree,
+                                          PsViewCountChildrenFunc n_children_of);
 void        ps_view_set_header_value     (GtkLabel               *label,
                                           const char             *value,
                                           const char             *tooltip);

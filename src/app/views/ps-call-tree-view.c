@@ -32,8 +32,6 @@
 
 /* A search opens the paths to its matches up to this many rows */
 #define MAX_SEARCH_EXPANDED_ROWS 2000
-/* Below this many children in all, the top rows open by themselves */
-#define AUTO_EXPAND_BUDGET 400
 
 enum {
   PROP_0,
@@ -150,30 +148,14 @@ create_children (gpointer item,
   return ps_call_node_row_create_children (item);
 }
 
-/* A few top rows with a few children each: show them open */
-static void
-auto_expand (GtkTreeListModel *tree)
+/* For ps_view_auto_expand (): a few top rows with a few children each
+ * are shown open */
+static guint
+n_children_of (gpointer item)
 {
-  guint n_top = g_list_model_get_n_items (G_LIST_MODEL (tree));
-  guint budget = AUTO_EXPAND_BUDGET;
+  PsCallNodeRow *row = item;
 
-  if (n_top > 8)
-    return;
-
-  /* From the bottom, so that the positions above do not move */
-  for (guint i = n_top; i-- > 0;)
-    {
-      g_autoptr(GtkTreeListRow) tree_row = gtk_tree_list_model_get_child_row (tree, i);
-      g_autoptr(PsCallNodeRow) row = gtk_tree_list_row_get_item (tree_row);
-      PsCallTree *call_tree = ps_call_node_row_get_tree (row);
-      guint n_children = ps_call_tree_get_n_children (call_tree, ps_call_node_row_get_index (row));
-
-      if (n_children > 0 && n_children <= budget)
-        {
-          gtk_tree_list_row_set_expanded (tree_row, TRUE);
-          budget -= n_children;
-        }
-    }
+  return ps_call_tree_get_n_children (ps_call_node_row_get_tree (row), ps_call_node_row_get_index (row));
 }
 
 /* Opens the rows that have a match below them, top to bottom: each
@@ -254,7 +236,7 @@ show_rows (PsCallTreeView *self)
   if (self->search != NULL && self->mode != MODE_FUNCTIONS)
     expand_to_matches (tree, self->search);
   else if (self->search == NULL && (self->mode == MODE_TOP_DOWN || self->mode == MODE_FLAME_GRAPH))
-    auto_expand (tree);
+    ps_view_auto_expand (tree, n_children_of);
   gtk_sort_list_model_set_model (self->sorted, G_LIST_MODEL (tree));
   /* The function chosen (in the flame graph, another view) keeps its row */
   if (self->mode == MODE_FUNCTIONS && self->relations_function != PS_NONE)

@@ -58,8 +58,7 @@ struct _PsCeView
   PsRunAnalysis       *shown;           /* the analysis, or that of the
                                          * range selected on the timeline */
   PsSession           *run_session;
-  gulong               selection_handler;
-  gulong               focus_handler;
+  PsRunViewSessionHandlers session_handlers;
   gboolean             following;       /* choosing what the session chose */
   GArray              *histogram_values;  /* double: the histogram's */
   GArray              *histogram_indexes; /* guint64: the measurement of

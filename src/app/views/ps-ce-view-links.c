@@ -225,17 +225,7 @@ ps_ce_view_link_session (PsCeView  *self,
 
   if (self->run_session == session)
     return;
-  if (self->run_session != NULL)
-    g_clear_signal_handler (&self->selection_handler, self->run_session);
-  if (self->run_session != NULL)
-    g_clear_signal_handler (&self->focus_handler, self->run_session);
-  g_set_object (&self->run_session, session);
-  if (session != NULL)
-    {
-      self->selection_handler = g_signal_connect_swapped (session, "selection-changed",
-                                                          G_CALLBACK (ps_ce_view_range_selected_cb), self);
-      self->focus_handler = g_signal_connect_swapped (session, "focus-changed",
-                                                      G_CALLBACK (follow_session), self);
-    }
+  ps_run_view_follow_session (PS_RUN_VIEW (self), &self->run_session, &self->session_handlers, session,
+                              G_CALLBACK (ps_ce_view_range_selected_cb), G_CALLBACK (follow_session), NULL);
   ps_ce_view_range_selected_cb (self);
 }

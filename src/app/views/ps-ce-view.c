@@ -536,13 +536,9 @@ update_summary (PsCeView       *self,
 static void
 update_warnings (PsCeView *self)
 {
-  PsEventStore *store = self->analysis->store;
-
-  g_clear_object (&self->warnings);
-  self->warnings = ps_warning_model_new (store);
+  ps_run_view_list_warnings (PS_RUN_VIEW (self), &self->warnings, self->analysis->store,
+                             self->warnings_stack, self->warnings_overflow_label);
   ps_view_set_column_model (self->warning_view, G_LIST_MODEL (self->warnings));
-  ps_view_update_warnings_page (store, self->warnings_page, self->warnings_stack,
-                                self->warnings_overflow_label);
 }
 
 static void
@@ -898,12 +894,7 @@ ps_ce_view_dispose (GObject *object)
   if (self->histogram_cancellable != NULL)
     g_cancellable_cancel (self->histogram_cancellable);
   g_clear_object (&self->histogram_cancellable);
-  if (self->run_session != NULL)
-    {
-      g_clear_signal_handler (&self->selection_handler, self->run_session);
-      g_clear_signal_handler (&self->focus_handler, self->run_session);
-    }
-  g_clear_object (&self->run_session);
+  ps_run_view_unfollow_session (&self->run_session, &self->session_handlers);
   g_clear_pointer (&self->histogram_values, g_array_unref);
   g_clear_pointer (&self->histogram_indexes, g_array_unref);
 

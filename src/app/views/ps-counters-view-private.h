@@ -46,9 +46,7 @@ struct _PsCountersView
 
   PsRunAnalysis      *analysis;
   PsSession          *session;
-  gulong              range_handler;
-  gulong              selection_handler;
-  gulong              focus_handler;
+  PsRunViewSessionHandlers session_handlers;
   gboolean            following;     /* rows chosen for the session */
   gboolean            stacked;
 

@@ -559,10 +559,9 @@ update_quality (PsCountersView *self)
     }
   gtk_label_set_text (self->quality_label, summary->str);
 
-  g_clear_object (&self->warnings);
-  self->warnings = ps_warning_model_new (store);
+  ps_run_view_list_warnings (PS_RUN_VIEW (self), &self->warnings, store,
+                             self->warnings_stack, self->warnings_overflow_label);
   ps_view_set_column_model (self->warning_view, G_LIST_MODEL (self->warnings));
-  ps_view_update_warnings_page (store, self->warnings_page, self->warnings_stack, self->warnings_overflow_label);
 }
 
 static void
@@ -631,13 +630,7 @@ ps_counters_view_dispose (GObject *object)
 
   g_clear_handle_id (&self->update_id, g_source_remove);
   ps_counters_view_cancel_range_stats (self);
-  if (self->session != NULL)
-    {
-      g_clear_signal_handler (&self->range_handler, self->session);
-      g_clear_signal_handler (&self->selection_handler, self->session);
-      g_clear_signal_handler (&self->focus_handler, self->session);
-    }
-  g_clear_object (&self->session);
+  ps_run_view_unfollow_session (&self->session, &self->session_handlers);
 
   ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_COUNTERS_VIEW);
 
@@ -836,9 +829,7 @@ ps_counters_view_set_analysis (PsCountersView *self,
     return;
 
   clear_run (self);
-  g_clear_pointer (&self->analysis, ps_run_analysis_unref);
-  if (analysis != NULL)
-    self->analysis = ps_run_analysis_ref (analysis);
+  ps_run_analysis_set (&self->analysis, analysis);
 
   if (self->analysis != NULL)
     {
@@ -863,22 +854,10 @@ ps_counters_view_set_session (PsCountersView *self,
   if (self->session == session)
     return;
 
-  if (self->session != NULL)
-    {
-      g_clear_signal_handler (&self->range_handler, self->session);
-      g_clear_signal_handler (&self->selection_handler, self->session);
-      g_clear_signal_handler (&self->focus_handler, self->session);
-    }
-  g_set_object (&self->session, session);
-  if (session != NULL)
-    {
-      self->range_handler = g_signal_connect_swapped (session, "visible-range-changed",
-                                                      G_CALLBACK (ps_counters_view_apply_range), self);
-      self->selection_handler = g_signal_connect_swapped (session, "selection-changed",
-                                                          G_CALLBACK (ps_counters_view_apply_time_selection), self);
-      self->focus_handler = g_signal_connect_swapped (session, "focus-changed",
-                                                      G_CALLBACK (ps_counters_view_follow_session), self);
-    }
+  ps_run_view_follow_session (PS_RUN_VIEW (self), &self->session, &self->session_handlers, session,
+                              G_CALLBACK (ps_counters_view_apply_time_selection),
+                              G_CALLBACK (ps_counters_view_follow_session),
+                              G_CALLBACK (ps_counters_view_apply_range));
   ps_counters_view_apply_range (self);
   ps_counters_view_apply_time_selection (self);
   if (session != NULL)

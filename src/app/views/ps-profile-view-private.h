@@ -44,8 +44,7 @@ struct _PsProfileView
 
   PsRunAnalysis       *analysis;
   PsSession           *session;
-  gulong               session_selection_handler;
-  gulong               session_focus_handler;
+  PsRunViewSessionHandlers session_handlers;
   gboolean             following;         /* rows chosen for the session */
   char                *symbol_folder;
 

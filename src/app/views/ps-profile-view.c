@@ -747,11 +747,9 @@ update_quality (PsProfileView *self)
 
   ps_profile_view_update_quality_summary (self);
 
-  g_clear_object (&self->warnings);
-  self->warnings = ps_warning_model_new (store);
+  ps_run_view_list_warnings (PS_RUN_VIEW (self), &self->warnings, store,
+                             self->warnings_stack, self->warnings_overflow_label);
   ps_view_set_column_model (self->warning_view, G_LIST_MODEL (self->warnings));
-  ps_view_update_warnings_page (store, self->warnings_page, self->warnings_stack,
-                                self->warnings_overflow_label);
   /* The page is the run's data quality, with the count of its warnings */
   if (ps_event_store_get_n_warnings_raised (store) > 0)
     /* Translators: a page title with the number of warnings */
@@ -815,12 +813,7 @@ ps_profile_view_dispose (GObject *object)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->folder_chooser));
   g_clear_object (&self->folder_chooser);
 #endif
-  if (self->session != NULL)
-    {
-      g_clear_signal_handler (&self->session_selection_handler, self->session);
-      g_clear_signal_handler (&self->session_focus_handler, self->session);
-    }
-  g_clear_object (&self->session);
+  ps_run_view_unfollow_session (&self->session, &self->session_handlers);
 
   ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_PROFILE_VIEW);
 
@@ -997,9 +990,7 @@ ps_profile_view_set_analysis (PsProfileView *self,
   g_cancellable_cancel (self->build_cancellable);
   g_clear_object (&self->build_cancellable);
   clear_tracks (self);
-  g_clear_pointer (&self->analysis, ps_run_analysis_unref);
-  if (analysis != NULL)
-    self->analysis = ps_run_analysis_ref (analysis);
+  ps_run_analysis_set (&self->analysis, analysis);
 
   ps_call_tree_view_set_tree (self->call_tree_view, NULL);
   self->have_counts = FALSE;
@@ -1027,19 +1018,8 @@ ps_profile_view_set_session (PsProfileView *self,
   if (self->session == session)
     return;
 
-  if (self->session != NULL)
-    {
-      g_clear_signal_handler (&self->session_selection_handler, self->session);
-      g_clear_signal_handler (&self->session_focus_handler, self->session);
-    }
-  g_set_object (&self->session, session);
-  if (session != NULL)
-    {
-      self->session_selection_handler = g_signal_connect_swapped (session, "selection-changed",
-                                                                  G_CALLBACK (session_selection_changed_cb), self);
-      self->session_focus_handler = g_signal_connect_swapped (session, "focus-changed",
-                                                              G_CALLBACK (follow_session), self);
-    }
+  ps_run_view_follow_session (PS_RUN_VIEW (self), &self->session, &self->session_handlers, session,
+                              G_CALLBACK (session_selection_changed_cb), G_CALLBACK (follow_session), NULL);
   share_source (self);
   session_selection_changed_cb (self);
 

@@ -162,13 +162,9 @@ update_header (PsReportView *self)
 static void
 update_warnings (PsReportView *self)
 {
-  PsEventStore *store = self->analysis->store;
-
-  g_clear_object (&self->warnings);
-  self->warnings = ps_warning_model_new (store);
+  ps_run_view_list_warnings (PS_RUN_VIEW (self), &self->warnings, self->analysis->store,
+                             self->warnings_stack, self->warnings_overflow_label);
   ps_view_set_column_model (self->warning_view, G_LIST_MODEL (self->warnings));
-  ps_view_update_warnings_page (store, self->warnings_page, self->warnings_stack,
-                                self->warnings_overflow_label);
 }
 
 /* PsRunView */
@@ -305,9 +301,7 @@ ps_report_view_set_analysis (PsReportView  *self,
   if (self->analysis == analysis)
     return;
 
-  g_clear_pointer (&self->analysis, ps_run_analysis_unref);
-  if (analysis != NULL)
-    self->analysis = ps_run_analysis_ref (analysis);
+  ps_run_analysis_set (&self->analysis, analysis);
 
   if (self->analysis != NULL)
     {

@@ -948,6 +948,17 @@ total_export_value (GObject  *item,
   PsScopeTotalRow *row = PS_SCOPE_TOTAL_ROW (item);
   const PsSeries *series = ps_scope_total_row_get_series (row);
 
+  /* A scope never called has no durations: its cells are left empty */
+  if (is_duration_total_column (column))
+    {
+      if (ps_scope_total_row_get_calls (row) > 0)
+        {
+          g_value_init (value, G_TYPE_DOUBLE);
+          g_value_set_double (value, total_duration (row, column));
+        }
+      return;
+    }
+
   switch (column)
     {
     case TOTAL_COLUMN_NAME:
@@ -974,22 +985,10 @@ total_export_value (GObject  *item,
       g_value_init (value, G_TYPE_UINT64);
       g_value_set_uint64 (value, ps_scope_total_row_get_excluded (row));
       return;
-    case TOTAL_COLUMN_TOTAL:
-    case TOTAL_COLUMN_MIN:
-    case TOTAL_COLUMN_MAX:
-    case TOTAL_COLUMN_MEAN:
-    case TOTAL_COLUMN_MEDIAN:
-    case TOTAL_COLUMN_SELF:
-      break;
     case N_TOTAL_COLUMNS:
     default:
       return;
     }
-
-  if (ps_scope_total_row_get_calls (row) == 0)
-    return;
-  g_value_init (value, G_TYPE_DOUBLE);
-  g_value_set_double (value, total_duration (row, column));
 }
 
 GtkColumnViewColumn *

@@ -90,8 +90,7 @@ struct _PsRtlView
   GArray              *histogram_spans;     /* guint64: their spans in the store */
   const PsSeries      *histogram_series;    /* the selected total's, or NULL */
   PsSession           *session;
-  gulong               session_selection_handler;
-  gulong               session_focus_handler;
+  PsRunViewSessionHandlers session_handlers;
   /* The session's highlight is the selected total's calls or those of
    * its histogram's bars */
   gboolean             highlight_from_totals;

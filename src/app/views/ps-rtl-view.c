@@ -31,9 +31,6 @@
 #include "ps-warning-columns.h"
 #include "ps-warning-model.h"
 
-/* Below this many children in all, the top rows open by themselves */
-#define AUTO_EXPAND_BUDGET 400
-
 enum {
   PROP_0,
   PROP_ANALYSIS,
@@ -68,9 +65,12 @@ create_scope_children (gpointer item,
   return ps_scope_row_create_children (item);
 }
 
+/* For ps_view_auto_expand (): a few threads with a few children each
+ * are shown open */
 static guint
-n_children_of (PsScopeRow *row)
+n_children_of (gpointer item)
 {
+  PsScopeRow *row = item;
   PsScopeAnalysis *scopes = ps_scope_row_get_analysis (row);
   PsScopeNode node = { ps_scope_row_get_kind (row), ps_scope_row_get_index (row) };
   guint n;
@@ -86,31 +86,6 @@ n_children_of (PsScopeRow *row)
   return n;
 }
 
-/* A few threads with a few children each: show them open */
-static void
-auto_expand (GtkTreeListModel *tree)
-{
-  guint n_top = g_list_model_get_n_items (G_LIST_MODEL (tree));
-  guint budget = AUTO_EXPAND_BUDGET;
-
-  if (n_top > 8)
-    return;
-
-  /* From the bottom, so that the positions above do not move */
-  for (guint i = n_top; i-- > 0;)
-    {
-      g_autoptr(GtkTreeListRow) tree_row = gtk_tree_list_model_get_child_row (tree, i);
-      g_autoptr(PsScopeRow) row = gtk_tree_list_row_get_item (tree_row);
-      guint n_children = n_children_of (row);
-
-      if (n_children > 0 && n_children <= budget)
-        {
-          gtk_tree_list_row_set_expanded (tree_row, TRUE);
-          budget -= n_children;
-        }
-    }
-}
-
 void
 ps_rtl_view_set_scope_root (PsRtlView  *self,
                             GListModel *root,
@@ -120,7 +95,7 @@ ps_rtl_view_set_scope_root (PsRtlView  *self,
 
   tree = gtk_tree_list_model_new (g_object_ref (root), FALSE, FALSE, create_scope_children, NULL, NULL);
   if (expand)
-    auto_expand (tree);
+    ps_view_auto_expand (tree, n_children_of);
   gtk_sort_list_model_set_model (self->scope_sorted, G_LIST_MODEL (tree));
   /* New rows: the scope chosen on the timeline stays selected */
   ps_rtl_view_select_chosen_scope (self);
@@ -447,13 +422,9 @@ update_header (PsRtlView *self)
 static void
 update_warnings (PsRtlView *self)
 {
-  PsEventStore *store = self->analysis->store;
-
-  g_clear_object (&self->warnings);
-  self->warnings = ps_warning_model_new (store);
+  ps_run_view_list_warnings (PS_RUN_VIEW (self), &self->warnings, self->analysis->store,
+                             self->warnings_stack, self->warnings_overflow_label);
   gtk_filter_list_model_set_model (self->warnings_filtered, G_LIST_MODEL (self->warnings));
-  ps_view_update_warnings_page (store, self->warnings_page, self->warnings_stack,
-                                self->warnings_overflow_label);
 }
 
 static void
@@ -533,12 +504,7 @@ ps_rtl_view_dispose (GObject *object)
 
   ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_RTL_VIEW);
 
-  if (self->session != NULL)
-    {
-      g_clear_signal_handler (&self->session_selection_handler, self->session);
-      g_clear_signal_handler (&self->session_focus_handler, self->session);
-    }
-  g_clear_object (&self->session);
+  ps_run_view_unfollow_session (&self->session, &self->session_handlers);
   g_clear_pointer (&self->analysis, ps_run_analysis_unref);
   g_clear_pointer (&self->scopes, ps_scope_analysis_unref);
   g_clear_object (&self->scope_sorted);
@@ -784,9 +750,7 @@ ps_rtl_view_set_analysis (PsRtlView     *self,
   g_clear_pointer (&self->applied_exclude, g_free);
   self->applied_range = FALSE;
 
-  g_clear_pointer (&self->analysis, ps_run_analysis_unref);
-  if (analysis != NULL)
-    self->analysis = ps_run_analysis_ref (analysis);
+  ps_run_analysis_set (&self->analysis, analysis);
 
   if (self->analysis != NULL)
     {
@@ -824,20 +788,10 @@ ps_rtl_view_set_session (PsRtlView *self,
 
   if (self->session == session)
     return;
-  if (self->session != NULL)
-    {
-      g_clear_signal_handler (&self->session_selection_handler, self->session);
-      g_clear_signal_handler (&self->session_focus_handler, self->session);
-    }
-  g_set_object (&self->session, session);
+  ps_run_view_follow_session (PS_RUN_VIEW (self), &self->session, &self->session_handlers, session,
+                              G_CALLBACK (ps_rtl_view_time_selection_changed_cb),
+                              G_CALLBACK (ps_rtl_view_follow_session), NULL);
   self->highlight_from_totals = FALSE;
-  if (session != NULL)
-    {
-      self->session_selection_handler = g_signal_connect_swapped (session, "selection-changed",
-                                                                  G_CALLBACK (ps_rtl_view_time_selection_changed_cb), self);
-      self->session_focus_handler = g_signal_connect_swapped (session, "focus-changed",
-                                                              G_CALLBACK (ps_rtl_view_follow_session), self);
-    }
   ps_rtl_view_time_selection_changed_cb (self);
 }
 

@@ -117,3 +117,64 @@ ps_run_view_get_search_entry (PsRunView *self)
   g_return_val_if_fail (PS_IS_RUN_VIEW (self), NULL);
   return optional_part (self, PS_RUN_VIEW_GET_IFACE (self)->search_entry_offset);
 }
+
+void
+ps_run_view_unfollow_session (PsSession               **followed,
+                              PsRunViewSessionHandlers *handlers)
+{
+  g_return_if_fail (followed != NULL);
+  g_return_if_fail (handlers != NULL);
+
+  if (*followed != NULL)
+    {
+      g_clear_signal_handler (&handlers->range_handler, *followed);
+      g_clear_signal_handler (&handlers->selection_handler, *followed);
+      g_clear_signal_handler (&handlers->focus_handler, *followed);
+    }
+  g_clear_object (followed);
+}
+
+void
+ps_run_view_follow_session (PsRunView                *self,
+                            PsSession               **followed,
+                            PsRunViewSessionHandlers *handlers,
+                            PsSession                *session,
+                            GCallback                 on_selection_changed,
+                            GCallback                 on_focus_changed,
+                            GCallback                 on_range_changed)
+{
+  g_return_if_fail (PS_IS_RUN_VIEW (self));
+  g_return_if_fail (session == NULL || PS_IS_SESSION (session));
+
+  if (*followed == session)
+    return;
+
+  ps_run_view_unfollow_session (followed, handlers);
+  if (session == NULL)
+    return;
+
+  *followed = g_object_ref (session);
+  if (on_range_changed != NULL)
+    handlers->range_handler = g_signal_connect_swapped (session, "visible-range-changed",
+                                                        on_range_changed, self);
+  handlers->selection_handler = g_signal_connect_swapped (session, "selection-changed",
+                                                          on_selection_changed, self);
+  handlers->focus_handler = g_signal_connect_swapped (session, "focus-changed",
+                                                      on_focus_changed, self);
+}
+
+void
+ps_run_view_list_warnings (PsRunView       *self,
+                           PsWarningModel **warnings,
+                           PsEventStore    *store,
+                           GtkStack        *warnings_stack,
+                           GtkLabel        *overflow_label)
+{
+  g_return_if_fail (PS_IS_RUN_VIEW (self));
+
+  g_clear_object (warnings);
+  *warnings = ps_warning_model_new (store);
+  ps_view_update_warnings_page (store,
+                                RUN_VIEW_PART (GtkStackPage *, self, warnings_page_offset),
+                                warnings_stack, overflow_label);
+}

@@ -10,7 +10,8 @@
  * stack of named pages, header fields with the run's figures, a warnings
  * page titled with their count. The tests, and whatever treats every kind
  * of run alike, reach those parts here, written once, instead of through
- * a copy in each view.
+ * a copy in each view; and the views follow their session and list their
+ * warnings through the same functions.
  */
 #pragma once
 
@@ -21,6 +22,7 @@
 #include "ps-run-analysis.h"
 #include "ps-session.h"
 #include "ps-view-util.h"
+#include "ps-warning-model.h"
 
 G_BEGIN_DECLS
 
@@ -90,5 +92,36 @@ PsCallTreeView  *ps_run_view_get_call_tree_view (PsRunView  *self);
 PsHistogramView *ps_run_view_get_histogram_view (PsRunView  *self);
 /* The search of the view's main table (RTL, counters), or NULL */
 GtkEditable     *ps_run_view_get_search_entry   (PsRunView  *self);
+
+/* The handlers a view keeps connected to the session it follows */
+typedef struct
+{
+  gulong selection_handler;
+  gulong focus_handler;
+  gulong range_handler;
+} PsRunViewSessionHandlers;
+
+/* Makes the view follow session (NULL: none) in place of *followed: the
+ * handlers on the session it followed are disconnected, and the new
+ * one's "selection-changed", "focus-changed" and, where on_range_changed
+ * is not NULL, "visible-range-changed" call these functions with the view */
+void             ps_run_view_follow_session     (PsRunView                *self,
+                                                 PsSession               **followed,
+                                                 PsRunViewSessionHandlers *handlers,
+                                                 PsSession                *session,
+                                                 GCallback                 on_selection_changed,
+                                                 GCallback                 on_focus_changed,
+                                                 GCallback                 on_range_changed);
+/* Follows no session any more (for dispose) */
+void             ps_run_view_unfollow_session   (PsSession               **followed,
+                                                 PsRunViewSessionHandlers *handlers);
+/* Lists the warnings of store in a new *warnings (in place of the model
+ * it held) and titles the view's warnings page with their count
+ * (ps_view_update_warnings_page ()) */
+void             ps_run_view_list_warnings      (PsRunView                *self,
+                                                 PsWarningModel          **warnings,
+                                                 PsEventStore             *store,
+                                                 GtkStack                 *warnings_stack,
+                                                 GtkLabel                 *overflow_label);
 
 G_END_DECLS
