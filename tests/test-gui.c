@@ -985,6 +985,47 @@ test_ce_timeline_changes (Fixture       *fixture,
   }
 }
 
+static gboolean
+focus_is_in (GtkWidget *widget)
+{
+  GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (widget));
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+/* Tab and Shift+Tab leave a table for the widgets after and before it,
+ * rather than going through its rows one by one */
+static void
+test_tab_leaves_table (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *path = demo_file_path ("fsperf_CEPC_x86_6_0_3122.log");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  PsRunPage *page = open_and_wait (fixture, file);
+  GtkWidget *table = GTK_WIDGET (ps_ce_view_get_marker_view (ps_run_page_get_ce_view (page)));
+  GtkWidget *after = NULL, *before = NULL;
+
+  g_assert_true (iterate_until (widget_is_drawn, table));
+  for (guint direction = 0; direction < 2; direction++)
+    {
+      gtk_widget_grab_focus (table);
+      iterate_for (50);
+      g_assert_true (focus_is_in (table));
+      ps_view_leave_table (table, direction == 0 ? GTK_DIR_TAB_FORWARD : GTK_DIR_TAB_BACKWARD);
+      iterate_for (50);
+      g_assert_nonnull (gtk_root_get_focus (GTK_ROOT (fixture->window)));
+      g_assert_false (focus_is_in (table));
+      /* and the table takes the focus again */
+      g_assert_true (gtk_widget_get_can_focus (table));
+      if (direction == 0)
+        after = gtk_root_get_focus (GTK_ROOT (fixture->window));
+      else
+        before = gtk_root_get_focus (GTK_ROOT (fixture->window));
+    }
+  g_assert_true (after != before);
+  g_test_message ("after the table: %s, before it: %s", G_OBJECT_TYPE_NAME (after), G_OBJECT_TYPE_NAME (before));
+}
+
 /* Latin-1 bytes in a description reach the table's cells as text, never as
  * invalid UTF-8 (ce-perflog.md §7 #28; a Pango warning would abort here) */
 static void
@@ -3829,6 +3870,7 @@ main (int   argc,
   ADD_TEST ("/gui/ce/latin1-description", test_latin1_description);
   ADD_TEST ("/gui/ce/sort-markers", test_sort_markers);
   ADD_TEST ("/gui/ce/group-instances", test_group_instances);
+  ADD_TEST ("/gui/ce/tab-leaves-table", test_tab_leaves_table);
   ADD_TEST ("/gui/ce/sessions", test_sessions);
   ADD_TEST ("/gui/ce/broken-file", test_broken_file);
   ADD_TEST ("/gui/run-page/partial-store", test_partial_store);

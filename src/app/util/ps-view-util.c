@@ -777,6 +777,60 @@ ps_view_auto_expand (GtkTreeListModel        *tree,
 }
 
 void
+ps_view_leave_table (GtkWidget        *table,
+                     GtkDirectionType  direction)
+{
+  GtkRoot *root;
+
+  g_return_if_fail (GTK_IS_WIDGET (table));
+
+  root = gtk_widget_get_root (table);
+  if (root == NULL)
+    return;
+  /* The table takes no focus while GTK looks for the next widget, so
+   * that it goes past the table's rows */
+  gtk_widget_set_can_focus (table, FALSE);
+  gtk_widget_child_focus (GTK_WIDGET (root), direction);
+  gtk_widget_set_can_focus (table, TRUE);
+}
+
+static gboolean
+leave_table_cb (GtkWidget *table,
+                GVariant  *args,
+                gpointer   user_data)
+{
+  ps_view_leave_table (table, (GtkDirectionType)GPOINTER_TO_INT (user_data));
+  return TRUE;
+}
+
+void
+ps_view_tab_leaves_table (GtkColumnView *view)
+{
+  GtkEventController *shortcuts;
+
+  g_return_if_fail (GTK_IS_COLUMN_VIEW (view));
+
+  if (g_object_get_data (G_OBJECT (view), "ps-tab-leaves") != NULL)
+    return;
+  g_object_set_data (G_OBJECT (view), "ps-tab-leaves", GINT_TO_POINTER (1));
+  /* Before the table's rows take Tab as a move to the next row: GTK 4.8's
+   * lists go through every row, thousands of them */
+  shortcuts = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_CAPTURE);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                        gtk_shortcut_new (gtk_alternative_trigger_new (gtk_keyval_trigger_new (GDK_KEY_Tab, 0),
+                                                                                       gtk_keyval_trigger_new (GDK_KEY_KP_Tab, 0)),
+                                                          gtk_callback_action_new (leave_table_cb,
+                                                                                   GINT_TO_POINTER (GTK_DIR_TAB_FORWARD), NULL)));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                        gtk_shortcut_new (gtk_alternative_trigger_new (gtk_keyval_trigger_new (GDK_KEY_ISO_Left_Tab, GDK_SHIFT_MASK),
+                                                                                       gtk_keyval_trigger_new (GDK_KEY_Tab, GDK_SHIFT_MASK)),
+                                                          gtk_callback_action_new (leave_table_cb,
+                                                                                   GINT_TO_POINTER (GTK_DIR_TAB_BACKWARD), NULL)));
+  gtk_widget_add_controller (GTK_WIDGET (view), shortcuts);
+}
+
+void
 ps_view_set_column_model (GtkColumnView *view,
                           GListModel    *model)
 {
@@ -791,6 +845,7 @@ ps_view_set_column_model (GtkColumnView *view,
                                G_CALLBACK (sort_changed_cb), view, G_CONNECT_SWAPPED);
       g_object_set_data (G_OBJECT (view), "ps-scrolls-on-sort", GINT_TO_POINTER (1));
     }
+  ps_view_tab_leaves_table (view);
 
   ps_accessible_name_table (view);
   selection = gtk_single_selection_new (g_object_ref (model));

@@ -113,8 +113,15 @@ char       *ps_view_cell_dup_tooltip     (GtkWidget              *widget);
  * names); %NULL when there is no match or no search */
 PangoAttrList *ps_view_search_attributes (const char            *search,
                                           const char             *name);
+/* Shows model in a table, single selection, named for screen readers;
+ * Tab leaves the table (ps_view_tab_leaves_table ()) */
 void        ps_view_set_column_model     (GtkColumnView          *view,
                                           GListModel             *model);
+/* Tab and Shift+Tab move the focus out of the table, to the widget after
+ * or before it (ps_view_leave_table ()), rather than from row to row */
+void        ps_view_tab_leaves_table     (GtkColumnView          *view);
+void        ps_view_leave_table          (GtkWidget              *table,
+                                          GtkDirectionType        direction);
 /* The number of children of a tree's row, given its item */
 typedef guint (*PsViewCountChildrenFunc) (gpointer item);
 /* A tree of a few top rows (8 at most) with a few children each shows
