@@ -68,6 +68,9 @@ struct _PsRunPage
   GtkLabel       *cancelled_label;
   GtkRevealer    *banner_revealer;
   GtkLabel       *banner_label;
+  /* The views of each kind of run, made when first needed: building all
+   * five at once took the window's first frame 60–90 ms */
+  GtkBox         *views_box;
   PsCeView       *ce_view;
   PsRtlView      *rtl_view;
   PsReportView   *report_view;
@@ -108,6 +111,87 @@ static void ps_run_page_save_source_init (PsSaveSourceInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (PsRunPage, ps_run_page, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (PS_TYPE_SAVE_SOURCE, ps_run_page_save_source_init))
+
+/* The view in *slot, made hidden at the end of the page's views when it
+ * was not yet */
+static gpointer
+ensure_view (PsRunPage *self,
+             GType      type,
+             gpointer  *slot)
+{
+  if (*slot == NULL)
+    {
+      *slot = g_object_new (type, "vexpand", TRUE, "visible", FALSE, NULL);
+      gtk_box_append (self->views_box, *slot);
+      /* As the page's own parts (ps_run_page_init ()) */
+      ps_view_whole_text_in_tooltips (*slot);
+      ps_accessible_name_scrolling (*slot);
+      ps_accessible_name_parts (*slot);
+    }
+  return *slot;
+}
+
+static PsCeView *
+ce_view (PsRunPage *self)
+{
+  return ensure_view (self, PS_TYPE_CE_VIEW, (gpointer *)&self->ce_view);
+}
+
+static PsRtlView *
+rtl_view (PsRunPage *self)
+{
+  return ensure_view (self, PS_TYPE_RTL_VIEW, (gpointer *)&self->rtl_view);
+}
+
+static PsReportView *
+report_view (PsRunPage *self)
+{
+  return ensure_view (self, PS_TYPE_REPORT_VIEW, (gpointer *)&self->report_view);
+}
+
+static PsProfileView *
+profile_view (PsRunPage *self)
+{
+  return ensure_view (self, PS_TYPE_PROFILE_VIEW, (gpointer *)&self->profile_view);
+}
+
+static PsCountersView *
+counters_view (PsRunPage *self)
+{
+  return ensure_view (self, PS_TYPE_COUNTERS_VIEW, (gpointer *)&self->counters_view);
+}
+
+static gboolean is_report_store (PsEventStore *store);
+static gboolean is_profile_store (PsEventStore *store);
+static gboolean is_rtl_store (PsEventStore *store);
+static gboolean is_counters_store (PsEventStore *store);
+
+/* The view of the store's kind of run: CE PerfLog's is the default */
+static gpointer
+run_view_of_store (PsRunPage *self)
+{
+  if (is_report_store (self->store))
+    return report_view (self);
+  if (is_profile_store (self->store))
+    return profile_view (self);
+  if (is_rtl_store (self->store))
+    return rtl_view (self);
+  if (is_counters_store (self->store))
+    return counters_view (self);
+  return ce_view (self);
+}
+
+/* Shows the one view, and hides the others made before */
+static void
+show_view (PsRunPage *self,
+           gpointer   view)
+{
+  gpointer views[] = { self->ce_view, self->rtl_view, self->report_view, self->profile_view, self->counters_view };
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    if (views[i] != NULL)
+      gtk_widget_set_visible (views[i], views[i] == view);
+}
 
 static void
 set_state (PsRunPage      *self,
@@ -290,18 +374,18 @@ analysis_cb (GObject      *object,
     gboolean counters = !report && !profile && !rtl && is_counters_store (self->store);
 
     if (report)
-      ps_report_view_set_analysis (self->report_view, analysis);
+      ps_report_view_set_analysis (report_view (self), analysis);
     else if (profile)
       {
-        ps_profile_view_set_symbol_folder (self->profile_view, self->sysroot);
-        ps_profile_view_set_analysis (self->profile_view, analysis);
+        ps_profile_view_set_symbol_folder (profile_view (self), self->sysroot);
+        ps_profile_view_set_analysis (profile_view (self), analysis);
       }
     else if (rtl)
-      ps_rtl_view_set_analysis (self->rtl_view, analysis);
+      ps_rtl_view_set_analysis (rtl_view (self), analysis);
     else if (counters)
-      ps_counters_view_set_analysis (self->counters_view, analysis);
+      ps_counters_view_set_analysis (counters_view (self), analysis);
     else
-      ps_ce_view_set_analysis (self->ce_view, analysis);
+      ps_ce_view_set_analysis (ce_view (self), analysis);
     /* The view's tables have their rows */
     ps_ready_clock_mark ("first-rows");
     /* Everything with a time or a sequence has a timeline over its views;
@@ -311,22 +395,18 @@ analysis_cb (GObject      *object,
     /* A counter run's timeline shows the checked counters: the session
      * knows them before the timeline builds its rows */
     if (counters)
-      ps_counters_view_set_session (self->counters_view, self->session);
+      ps_counters_view_set_session (counters_view (self), self->session);
     ps_timeline_view_set_session (self->timeline_view, report ? NULL : self->session, analysis);
     /* Aggregated samples (pmcstat -G) have no times to show */
     gtk_widget_set_visible (self->timeline_window, !report && (!profile || has_time_extent (self->store)));
     if (rtl)
-      ps_rtl_view_set_session (self->rtl_view, self->session);
+      ps_rtl_view_set_session (rtl_view (self), self->session);
     else if (profile)
-      ps_profile_view_set_session (self->profile_view, self->session);
+      ps_profile_view_set_session (profile_view (self), self->session);
     else if (!report && !counters)
-      ps_ce_view_link_session (self->ce_view, self->session);
+      ps_ce_view_link_session (ce_view (self), self->session);
 
-    gtk_widget_set_visible (GTK_WIDGET (self->report_view), report);
-    gtk_widget_set_visible (GTK_WIDGET (self->profile_view), profile);
-    gtk_widget_set_visible (GTK_WIDGET (self->rtl_view), rtl);
-    gtk_widget_set_visible (GTK_WIDGET (self->counters_view), counters);
-    gtk_widget_set_visible (GTK_WIDGET (self->ce_view), !report && !profile && !rtl && !counters);
+    show_view (self, run_view_of_store (self));
   }
 
   read_error = ps_event_store_get_error (self->store);
@@ -373,6 +453,9 @@ start_analysis (PsRunPage    *self,
     }
 
   ps_run_analysis_compute_async (store, self->cancellable, analysis_cb, g_object_ref (self));
+  /* The view of the run's kind, made while the statistics are computed
+   * rather than when they arrive */
+  run_view_of_store (self);
 }
 
 static void
@@ -442,15 +525,15 @@ show_warnings_action (GtkWidget  *widget,
   PsRunPage *self = PS_RUN_PAGE (widget);
 
   if (self->store != NULL && is_report_store (self->store))
-    ps_report_view_show_page (self->report_view, "warnings");
+    ps_report_view_show_page (report_view (self), "warnings");
   else if (self->store != NULL && is_profile_store (self->store))
-    ps_profile_view_show_page (self->profile_view, "warnings");
+    ps_profile_view_show_page (profile_view (self), "warnings");
   else if (self->store != NULL && is_rtl_store (self->store))
-    ps_rtl_view_show_page (self->rtl_view, "warnings");
+    ps_rtl_view_show_page (rtl_view (self), "warnings");
   else if (self->store != NULL && is_counters_store (self->store))
-    ps_counters_view_show_page (self->counters_view, "warnings");
+    ps_counters_view_show_page (counters_view (self), "warnings");
   else
-    ps_ce_view_show_page (self->ce_view, "warnings");
+    ps_ce_view_show_page (ce_view (self), "warnings");
 }
 
 static void
@@ -500,18 +583,23 @@ static GHashTable *
 collect_charts (PsRunPage *self)
 {
   GHashTable *charts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  PsCounterChart *ce_charts[] = {
-    ps_ce_view_get_cpu_chart (self->ce_view),
-    ps_ce_view_get_memory_chart (self->ce_view),
-  };
 
-  for (guint i = 0; i < G_N_ELEMENTS (ce_charts); i++)
+  /* A view not made has no charts */
+  if (self->ce_view != NULL)
     {
-      const char *title = ps_counter_chart_get_title (ce_charts[i]);
+      PsCounterChart *ce_charts[] = {
+        ps_ce_view_get_cpu_chart (self->ce_view),
+        ps_ce_view_get_memory_chart (self->ce_view),
+      };
 
-      g_hash_table_insert (charts, g_strdup_printf ("ce\x1f%s", title != NULL ? title : ""), ce_charts[i]);
+      for (guint i = 0; i < G_N_ELEMENTS (ce_charts); i++)
+        {
+          const char *title = ps_counter_chart_get_title (ce_charts[i]);
+
+          g_hash_table_insert (charts, g_strdup_printf ("ce\x1f%s", title != NULL ? title : ""), ce_charts[i]);
+        }
     }
-  for (guint i = 0; i < ps_counters_view_get_n_charts (self->counters_view); i++)
+  for (guint i = 0; self->counters_view != NULL && i < ps_counters_view_get_n_charts (self->counters_view); i++)
     {
       PsCounterChart *chart = ps_counters_view_get_chart (self->counters_view, i);
       const char *title = ps_counter_chart_get_title (chart);
@@ -808,11 +896,6 @@ ps_run_page_class_init (PsRunPageClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
 
-  g_type_ensure (PS_TYPE_CE_VIEW);
-  g_type_ensure (PS_TYPE_RTL_VIEW);
-  g_type_ensure (PS_TYPE_REPORT_VIEW);
-  g_type_ensure (PS_TYPE_PROFILE_VIEW);
-  g_type_ensure (PS_TYPE_COUNTERS_VIEW);
   g_type_ensure (PS_TYPE_TIMELINE_VIEW);
   /* The views' headers */
   g_type_ensure (PS_TYPE_WRAP_BOX);
@@ -825,11 +908,7 @@ ps_run_page_class_init (PsRunPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, cancelled_label);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, banner_revealer);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, banner_label);
-  gtk_widget_class_bind_template_child (widget_class, PsRunPage, ce_view);
-  gtk_widget_class_bind_template_child (widget_class, PsRunPage, rtl_view);
-  gtk_widget_class_bind_template_child (widget_class, PsRunPage, report_view);
-  gtk_widget_class_bind_template_child (widget_class, PsRunPage, profile_view);
-  gtk_widget_class_bind_template_child (widget_class, PsRunPage, counters_view);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, views_box);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, paned);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, timeline_window);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, timeline_view);
@@ -1115,9 +1194,9 @@ ps_run_page_toggle_side_pane (PsRunPage *self)
   if (self->store == NULL || (self->state != PS_RUN_PAGE_LOADED && self->state != PS_RUN_PAGE_PARTIAL))
     return;
   if (is_profile_store (self->store))
-    ps_profile_view_toggle_side_pane (self->profile_view);
+    ps_profile_view_toggle_side_pane (profile_view (self));
   else if (!is_report_store (self->store) && !is_rtl_store (self->store) && is_counters_store (self->store))
-    ps_counters_view_toggle_side_pane (self->counters_view);
+    ps_counters_view_toggle_side_pane (counters_view (self));
 }
 
 void
@@ -1169,7 +1248,7 @@ PsCeView *
 ps_run_page_get_ce_view (PsRunPage *self)
 {
   g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
-  return self->ce_view;
+  return ce_view (self);
 }
 
 PsTimelineView *
@@ -1197,7 +1276,7 @@ PsRtlView *
 ps_run_page_get_rtl_view (PsRunPage *self)
 {
   g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
-  return self->rtl_view;
+  return rtl_view (self);
 }
 
 /* Declared in ps-profile-view-private.h, with the view's testing API */
@@ -1205,21 +1284,21 @@ PsProfileView *
 ps_run_page_get_profile_view (PsRunPage *self)
 {
   g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
-  return self->profile_view;
+  return profile_view (self);
 }
 
 PsCountersView *
 ps_run_page_get_counters_view (PsRunPage *self)
 {
   g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
-  return self->counters_view;
+  return counters_view (self);
 }
 
 PsReportView *
 ps_run_page_get_report_view (PsRunPage *self)
 {
   g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
-  return self->report_view;
+  return report_view (self);
 }
 
 const char *
