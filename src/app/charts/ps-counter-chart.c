@@ -297,7 +297,7 @@ compute_layout_at_size (PsCounterChart *self,
 {
   GtkWidget *widget = GTK_WIDGET (self);
   gint64 x_min, x_max;
-  double v_min, v_max, left = 0, top;
+  double v_min, v_max, left = 0, top, plot_height;
   int tick_width;
 
   memset (layout, 0, sizeof *layout);
@@ -333,12 +333,20 @@ compute_layout_at_size (PsCounterChart *self,
     v_min = MIN (v_min, 0);
   if (v_max <= v_min)
     v_max = v_min + 1;
-  layout->y_step = ps_chart_nice_step (v_max - v_min, 4);
+
+  g_object_unref (ps_chart_text_layout (widget, "0", NULL, &layout->text_height));
+  top = layout_legend (self, width, layout) + GAP;
+  /* The labels of the change marks, on a line of their own */
+  if (ps_counter_chart_has_changes (self))
+    layout->changes_y = top + layout->text_height / 2.0, top += layout->text_height + GAP;
+  plot_height = MAX (height - top - (layout->text_height + 2 * GAP), 1);
+
+  /* Four steps, or fewer where the plot is too short for the values'
+   * labels to stand apart */
+  layout->y_step = ps_chart_nice_step (v_max - v_min, CLAMP (plot_height / (layout->text_height * 1.5), 1, 4));
   layout->y_low = floor (v_min / layout->y_step + 1e-9) * layout->y_step;
   layout->y_high = ceil (v_max / layout->y_step - 1e-9) * layout->y_step;
   layout->zoomed = layout->y_low > 0;
-
-  g_object_unref (ps_chart_text_layout (widget, "0", NULL, &layout->text_height));
   for (double value = layout->y_low; value <= layout->y_high + layout->y_step * 1e-9; value += layout->y_step)
     {
       g_autofree char *text = ps_chart_format_tick (value, layout->y_step);
@@ -347,13 +355,7 @@ compute_layout_at_size (PsCounterChart *self,
       left = MAX (left, tick_width);
     }
   left += 2 * GAP;
-  top = layout_legend (self, width, layout) + GAP;
-  /* The labels of the change marks, on a line of their own */
-  if (ps_counter_chart_has_changes (self))
-    layout->changes_y = top + layout->text_height / 2.0, top += layout->text_height + GAP;
-  layout->plot = GRAPHENE_RECT_INIT (left, top,
-                                     MAX (width - left - GAP * 2, 1),
-                                     MAX (height - top - (layout->text_height + 2 * GAP), 1));
+  layout->plot = GRAPHENE_RECT_INIT (left, top, MAX (width - left - GAP * 2, 1), plot_height);
   return TRUE;
 }
 

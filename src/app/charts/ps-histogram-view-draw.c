@@ -742,7 +742,7 @@ ps_histogram_view_measure (GtkWidget      *widget,
                            int            *natural_baseline)
 {
   /* Its height has room for the marks' labels, four bars and both axes */
-  ps_chart_measure (orientation, 240, 480, 160, 280, minimum, natural);
+  ps_chart_measure (orientation, 240, 480, 140, 280, minimum, natural);
 }
 
 /* Testing API (ps-histogram-view-private.h) */
