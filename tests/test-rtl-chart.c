@@ -22,6 +22,10 @@
 
 #include "gui-fixture.h"
 #include "ps-counter-chart-private.h"
+/* Both charts name their layout Layout */
+#define Layout HistogramLayout
+#include "ps-histogram-view-private.h"
+#undef Layout
 #include "ps-rtl-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-scope-total-row.h"
@@ -157,6 +161,101 @@ count_series_pixels (PsCounterChart *chart,
   return count_pixels_near (texture, (int)x - 1, (int)y0, (int)x + 1, (int)y1, &color);
 }
 
+/* Whether a pixel of a widget drawn on a clear background has ink */
+static gboolean
+has_ink (const guchar *pixels,
+         gsize         stride,
+         int           x,
+         int           y)
+{
+  return pixels[(gsize)y * stride + (gsize)x * 4 + 3] > 60;
+}
+
+/* The x axis of a chart drawn below plot: each tick is a short line from
+ * the plot's bottom edge, and each time label below it is centred on its
+ * tick, but for the first and the last, which stay within the plot's
+ * width. Labels are runs of columns with ink in the band from label_top
+ * down label_height pixels, apart by more than a space. */
+static void
+assert_x_labels_centred (GtkWidget             *chart,
+                         const graphene_rect_t *plot,
+                         int                    label_top,
+                         int                    label_height)
+{
+  g_autoptr(GdkTexture) texture = render_widget (chart);
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  gsize stride = (gsize)width * 4;
+  g_autofree guchar *pixels = g_malloc (stride * (gsize)height);
+  int plot_left = (int)floor (plot->origin.x);
+  int plot_right = (int)ceil (plot->origin.x + plot->size.width);
+  int tick_y = (int)round (plot->origin.y + plot->size.height) + 2;
+  g_autoptr(GArray) ticks = g_array_new (FALSE, FALSE, sizeof (int));
+  int run_start = -1, run_end = -1;
+  guint n_labels = 0, n_centred = 0;
+
+  gdk_texture_download (texture, pixels, stride);
+  g_assert_cmpint (label_top + label_height, <=, height);
+  for (int x = plot_left; x <= MIN (plot_right + 1, width - 1); x++)
+    if (has_ink (pixels, stride, x, tick_y) && (ticks->len == 0 || g_array_index (ticks, int, ticks->len - 1) < x - 1))
+      g_array_append_val (ticks, x);
+  g_assert_cmpuint (ticks->len, >=, 2);
+
+  /* One column past the width closes the last run */
+  for (int x = 0; x <= width; x++)
+    {
+      gboolean ink = FALSE;
+
+      for (int y = label_top; y < label_top + label_height && x < width && !ink; y++)
+        ink = has_ink (pixels, stride, x, y);
+      if (ink)
+        {
+          if (run_start < 0)
+            run_start = x;
+          run_end = x;
+          continue;
+        }
+      if (run_start < 0 || x - run_end <= 8)
+        continue;
+
+      {
+        double centre = (run_start + run_end + 1) / 2.0;
+        int nearest = -1;
+
+        g_test_message ("x label from %d to %d, plot from %d to %d", run_start, run_end, plot_left, plot_right);
+        /* Inside the plot's width */
+        g_assert_cmpint (run_start, >=, plot_left - 1);
+        g_assert_cmpint (run_end, <=, plot_right + 1);
+        for (guint i = 0; i < ticks->len; i++)
+          if (nearest < 0 || fabs (g_array_index (ticks, int, i) - centre) < fabs (nearest - centre))
+            nearest = g_array_index (ticks, int, i);
+        /* Under it, give or take the glyphs' side bearings */
+        g_assert_cmpint (nearest, >=, run_start - 2);
+        g_assert_cmpint (nearest, <=, run_end + 2);
+        /* Centred on it unless held at an end */
+        if (run_start > plot_left + 1 && run_end < plot_right - 2)
+          {
+            g_assert_cmpfloat (fabs (centre - nearest), <=, 2.5);
+            n_centred++;
+          }
+        n_labels++;
+      }
+      run_start = -1;
+    }
+  g_assert_cmpuint (n_labels, >=, 3);
+  g_assert_cmpuint (n_centred, >=, 1);
+}
+
+static int
+text_height (GtkWidget *widget)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, "0");
+  int height;
+
+  pango_layout_get_pixel_size (layout, NULL, &height);
+  return height;
+}
+
 /* The chart of ::Job::Run: each call at its begin with its duration in
  * ms, the step marked at the first longer call, drawn there, fitting a
  * window of 1024×700 and reachable by keyboard; ::Job::Idle has no mark */
@@ -250,6 +349,21 @@ test_rtl_chart_changes (Fixture       *fixture,
                   gtk_widget_get_height (GTK_WIDGET (fixture->window)));
   g_assert_cmpfloat (bounds.size.width, >=, 240);
   g_assert_cmpfloat (bounds.size.height, >=, 140);
+
+  /* The times below it and the durations below the histogram beside it,
+   * each on its tick */
+  assert_x_labels_centred (GTK_WIDGET (chart), &plot, (int)(plot.origin.y + plot.size.height + GAP) + 2,
+                           text_height (GTK_WIDGET (chart)) - 4);
+  {
+    GtkWidget *histogram = find_widget_of_type (GTK_WIDGET (view), PS_TYPE_HISTOGRAM_VIEW, TRUE);
+    graphene_rect_t area;
+
+    g_assert_true (ps_histogram_view_get_plot_area (PS_HISTOGRAM_VIEW (histogram), gtk_widget_get_width (histogram),
+                                                    gtk_widget_get_height (histogram), &area));
+    /* Below its ticks (4 px) and their gap (4 px) */
+    assert_x_labels_centred (histogram, &area, (int)(area.origin.y + area.size.height + 4) + 2,
+                             text_height (histogram) - 4);
+  }
 
   /* The keyboard moves its read-out */
   g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (chart)));

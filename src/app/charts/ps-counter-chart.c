@@ -411,9 +411,10 @@ draw_axes (PsCounterChart *self,
       cairo_move_to (cr, x, bottom);
       cairo_line_to (cr, x, bottom + 4);
       cairo_stroke (cr);
-      /* A label at the right end stops at the chart's edge, not past it */
+      /* Centred on its tick; the first and the last kept within the
+       * plot's width rather than past its ends */
       g_object_unref (ps_chart_text_layout (widget, text, &text_width, NULL));
-      text_x = MIN (x, right + GAP - text_width);
+      text_x = MAX (MIN (x - text_width / 2.0, right - text_width), layout->plot.origin.x);
       if (text_x - 4 > last_end)
         {
           ps_chart_set_source (cr, foreground, 0.75);
