@@ -11,7 +11,10 @@
  * chart of ::Job::Run has every call at its begin, in order, as long as
  * it lasted in milliseconds, and marks the step where the first longer
  * call began; that of ::Job::Idle, gathered in the background while the
- * chart says so, marks nothing.
+ * chart says so, marks nothing. The time labels below the chart and the
+ * duration labels below the histogram are centred on their ticks. A
+ * second log has scopes whose every call was left out of the statistics:
+ * the chart says how many and why, on lines within its width.
  */
 #include "config.h"
 
@@ -390,6 +393,87 @@ test_rtl_chart_changes (Fixture       *fixture,
   g_assert_cmpuint (ps_counter_chart_get_n_series (chart), ==, 0);
 }
 
+/* A log whose ::Job::Main once spans a step back of the clock and once
+ * never ends, and whose ::Job::Open never ends: neither has a call to
+ * chart, and the chart says why, as the Scopes page marks those calls
+ * (rtl-logfile.md §4.3); ::Job::Run, inside, is charted */
+static void
+test_rtl_chart_excluded (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  static const char log[] =
+    "opening log file 1350232464.306251 seconds past January 1st 1970\n"
+    "corresponding to 0 ms after timer start\n"
+    "Process id is 4711\n"
+    "000000 1 { job (ab123456) ::Job::Main\n"
+    "000010 1 { job (ab123456) ::Job::Run\n"
+    "000020 1 } job (ab123456) ::Job::Run\n"
+    "000005 1 | job (ab123456) ::Job::Main : the clock went back\n"
+    "000030 1 } job (ab123456) ::Job::Main\n"
+    "000031 1 { job (ab123456) ::Job::Open\n"
+    "000032 1 { job (ab123456) ::Job::Main\n"
+    "000034 1 { job (ab123456) ::Job::Run\n"
+    "000036 1 } job (ab123456) ::Job::Run\n"
+    "closing log file at 000040";
+  g_autoptr(GFile) file = write_temp_file (fixture, "excluded_4711.log", log, -1);
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsRtlView *view = ps_run_page_get_rtl_view (page);
+  PsCounterChart *chart = ps_rtl_view_get_duration_chart (view);
+  g_autoptr(GdkTexture) texture = NULL;
+  graphene_rect_t bounds;
+
+  g_assert_true (iterate_until (run_view_is_idle, view));
+  fixture_resize_window (fixture, 1024, 700);
+  ps_rtl_view_show_page (view, "totals");
+
+  /* One reason: said of the one call */
+  select_total (view, "::Job::Open");
+  g_assert_true (iterate_until (run_view_is_idle, view));
+  g_assert_cmpuint (ps_counter_chart_get_n_series (chart), ==, 0);
+  g_assert_cmpstr (chart->empty_text, ==, "No complete calls: 1 excluded (it never ended)");
+
+  /* Two: each with its number */
+  select_total (view, "::Job::Main");
+  g_assert_true (iterate_until (run_view_is_idle, view));
+  g_assert_true (iterate_until (widget_is_drawn, chart));
+  maybe_save_screenshot (fixture, "rtl-chart-excluded");
+  g_assert_cmpuint (ps_counter_chart_get_n_series (chart), ==, 0);
+  g_assert_cmpstr (chart->empty_text, ==,
+                   "No complete calls: 2 excluded (1 never ended, 1 with the clock going back inside)");
+
+  /* Drawn whole, on lines as wide as the chart beside the histogram: ink
+   * on more than one line's height, none in the margins at the sides */
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (chart), GTK_WIDGET (fixture->window), &bounds));
+  g_test_message ("chart %g px wide", bounds.size.width);
+  g_assert_cmpfloat (bounds.size.width, <, 600);
+  texture = render_widget (GTK_WIDGET (chart));
+  {
+    int width = gdk_texture_get_width (texture);
+    int height = gdk_texture_get_height (texture);
+    gsize stride = (gsize)width * 4;
+    g_autofree guchar *pixels = g_malloc (stride * (gsize)height);
+    int top = height, bottom = -1;
+
+    gdk_texture_download (texture, pixels, stride);
+    for (int y = 0; y < height; y++)
+      for (int x = 0; x < width; x++)
+        if (has_ink (pixels, stride, x, y))
+          {
+            g_assert_cmpint (x, >=, 6);
+            g_assert_cmpint (x, <, width - 6);
+            top = MIN (top, y);
+            bottom = MAX (bottom, y);
+          }
+    g_assert_cmpint (bottom - top, >, text_height (GTK_WIDGET (chart)));
+  }
+
+  /* A total with calls is charted */
+  select_total (view, "::Job::Run");
+  g_assert_true (iterate_until (run_view_is_idle, view));
+  g_assert_true (iterate_until (chart_has_series, chart));
+  g_assert_cmpuint (ps_value_lod_get_n_points (((Series *)g_ptr_array_index (chart->series, 0))->values), ==, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -398,6 +482,7 @@ main (int   argc,
     return 0;
 
   ADD_TEST ("/gui/rtl/chart-changes", test_rtl_chart_changes);
+  ADD_TEST ("/gui/rtl/chart-excluded", test_rtl_chart_excluded);
 
   return gui_test_run ();
 }

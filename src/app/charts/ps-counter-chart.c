@@ -662,8 +662,7 @@ draw_chart (PsCounterChart *self,
   if (!compute_layout_at_size (self, width, height, layout))
     {
       ps_chart_set_source (cr, foreground, 0.6);
-      ps_chart_draw_text (widget, cr, self->empty_text != NULL ? self->empty_text : _("No readings"),
-                          width / 2.0, height / 2.0, 0.5, 0.5);
+      ps_chart_draw_message (widget, cr, self->empty_text != NULL ? self->empty_text : _("No readings"), width, height);
       return;
     }
 
