@@ -8,7 +8,8 @@
  * Studio report, PDH CSV, PerfLib V2, a live recording and a comparison)
  * and checks, on allocations and pixels, that the page fits: the window
  * can be 1024 px wide, at 1024×700 every chart is at least as tall as it
- * asks and lies inside what its scrolled windows show, the splits keep
+ * asks and lies inside what its scrolled windows show, the RTL totals
+ * keep eight rows above the charts of the one selected, the splits keep
  * their shares from one size to another and share new room. Then that
  * text does not collide: tab titles of files alike, labels cut with their
  * whole text in a tooltip, the timeline's selection length and status
@@ -218,6 +219,53 @@ assert_chart_fits (GtkWidget *chart,
   g_assert_cmpfloat (shown.size.width, >=, bounds.size.width - 0.5);
 }
 
+/* The rows of a table shown whole: below its header, above a horizontal
+ * scroll bar drawn over them, inside the window */
+static guint
+count_whole_rows (GtkColumnView *view,
+                  GtkWidget     *window)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t shown = shown_area (GTK_WIDGET (view), window);
+  double top = shown.origin.y, bottom = shown.origin.y + shown.size.height;
+  GtkWidget *list = NULL;
+  guint n_whole = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      graphene_rect_t bounds;
+
+      if (g_str_equal (gtk_widget_get_css_name (child), "header")
+          && gtk_widget_compute_bounds (child, window, &bounds))
+        top = MAX (top, bounds.origin.y + bounds.size.height);
+      else if (g_str_equal (gtk_widget_get_css_name (child), "listview"))
+        list = child;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (scrolled); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      graphene_rect_t bounds;
+
+      if (GTK_IS_SCROLLBAR (child) && gtk_widget_get_mapped (child)
+          && gtk_orientable_get_orientation (GTK_ORIENTABLE (child)) == GTK_ORIENTATION_HORIZONTAL
+          && gtk_widget_compute_bounds (child, window, &bounds))
+        bottom = MIN (bottom, bounds.origin.y);
+    }
+  g_assert_nonnull (list);
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      graphene_rect_t bounds;
+
+      if (gtk_widget_get_mapped (row) && gtk_widget_compute_bounds (row, window, &bounds)
+          && bounds.size.height > 0 && bounds.origin.y >= top - 0.5
+          && bounds.origin.y + bounds.size.height <= bottom + 0.5)
+        n_whole++;
+    }
+  g_test_message ("table: %u rows whole between %g and %g", n_whole, top, bottom);
+  return n_whole;
+}
+
 static gboolean
 views_fit (gpointer data)
 {
@@ -324,6 +372,9 @@ test_laptop (Fixture       *fixture,
       assert_views_fit (page);
       g_assert_nonnull (find_widget_of_type (GTK_WIDGET (page), PS_TYPE_HISTOGRAM_VIEW, TRUE));
       assert_charts_fit (fixture, GTK_WIDGET (page), FALSE);
+      /* The charts of the selected total leave the table rows enough to
+       * choose from, none of them under its scroll bar */
+      g_assert_cmpuint (count_whole_rows (totals, GTK_WIDGET (fixture->window)), >=, 8);
       ps_rtl_view_show_page (ps_run_page_get_rtl_view (page), "calltree");
       iterate_for (300);
     }

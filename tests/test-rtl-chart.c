@@ -11,7 +11,10 @@
  * chart of ::Job::Run has every call at its begin, in order, as long as
  * it lasted in milliseconds, and marks the step where the first longer
  * call began; that of ::Job::Idle, gathered in the background while the
- * chart says so, marks nothing.
+ * chart says so, marks nothing. The time labels below the chart and the
+ * duration labels below the histogram are centred on their ticks. A
+ * second log has scopes whose every call was left out of the statistics:
+ * the chart says how many and why, on lines within its width.
  */
 #include "config.h"
 
@@ -22,6 +25,10 @@
 
 #include "gui-fixture.h"
 #include "ps-counter-chart-private.h"
+/* Both charts name their layout Layout */
+#define Layout HistogramLayout
+#include "ps-histogram-view-private.h"
+#undef Layout
 #include "ps-rtl-view-private.h"
 #include "ps-run-page-private.h"
 #include "ps-scope-total-row.h"
@@ -157,6 +164,101 @@ count_series_pixels (PsCounterChart *chart,
   return count_pixels_near (texture, (int)x - 1, (int)y0, (int)x + 1, (int)y1, &color);
 }
 
+/* Whether a pixel of a widget drawn on a clear background has ink */
+static gboolean
+has_ink (const guchar *pixels,
+         gsize         stride,
+         int           x,
+         int           y)
+{
+  return pixels[(gsize)y * stride + (gsize)x * 4 + 3] > 60;
+}
+
+/* The x axis of a chart drawn below plot: each tick is a short line from
+ * the plot's bottom edge, and each time label below it is centred on its
+ * tick, but for the first and the last, which stay within the plot's
+ * width. Labels are runs of columns with ink in the band from label_top
+ * down label_height pixels, apart by more than a space. */
+static void
+assert_x_labels_centred (GtkWidget             *chart,
+                         const graphene_rect_t *plot,
+                         int                    label_top,
+                         int                    label_height)
+{
+  g_autoptr(GdkTexture) texture = render_widget (chart);
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  gsize stride = (gsize)width * 4;
+  g_autofree guchar *pixels = g_malloc (stride * (gsize)height);
+  int plot_left = (int)floor (plot->origin.x);
+  int plot_right = (int)ceil (plot->origin.x + plot->size.width);
+  int tick_y = (int)round (plot->origin.y + plot->size.height) + 2;
+  g_autoptr(GArray) ticks = g_array_new (FALSE, FALSE, sizeof (int));
+  int run_start = -1, run_end = -1;
+  guint n_labels = 0, n_centred = 0;
+
+  gdk_texture_download (texture, pixels, stride);
+  g_assert_cmpint (label_top + label_height, <=, height);
+  for (int x = plot_left; x <= MIN (plot_right + 1, width - 1); x++)
+    if (has_ink (pixels, stride, x, tick_y) && (ticks->len == 0 || g_array_index (ticks, int, ticks->len - 1) < x - 1))
+      g_array_append_val (ticks, x);
+  g_assert_cmpuint (ticks->len, >=, 2);
+
+  /* One column past the width closes the last run */
+  for (int x = 0; x <= width; x++)
+    {
+      gboolean ink = FALSE;
+
+      for (int y = label_top; y < label_top + label_height && x < width && !ink; y++)
+        ink = has_ink (pixels, stride, x, y);
+      if (ink)
+        {
+          if (run_start < 0)
+            run_start = x;
+          run_end = x;
+          continue;
+        }
+      if (run_start < 0 || x - run_end <= 8)
+        continue;
+
+      {
+        double centre = (run_start + run_end + 1) / 2.0;
+        int nearest = -1;
+
+        g_test_message ("x label from %d to %d, plot from %d to %d", run_start, run_end, plot_left, plot_right);
+        /* Inside the plot's width */
+        g_assert_cmpint (run_start, >=, plot_left - 1);
+        g_assert_cmpint (run_end, <=, plot_right + 1);
+        for (guint i = 0; i < ticks->len; i++)
+          if (nearest < 0 || fabs (g_array_index (ticks, int, i) - centre) < fabs (nearest - centre))
+            nearest = g_array_index (ticks, int, i);
+        /* Under it, give or take the glyphs' side bearings */
+        g_assert_cmpint (nearest, >=, run_start - 2);
+        g_assert_cmpint (nearest, <=, run_end + 2);
+        /* Centred on it unless held at an end */
+        if (run_start > plot_left + 1 && run_end < plot_right - 2)
+          {
+            g_assert_cmpfloat (fabs (centre - nearest), <=, 2.5);
+            n_centred++;
+          }
+        n_labels++;
+      }
+      run_start = -1;
+    }
+  g_assert_cmpuint (n_labels, >=, 3);
+  g_assert_cmpuint (n_centred, >=, 1);
+}
+
+static int
+text_height (GtkWidget *widget)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, "0");
+  int height;
+
+  pango_layout_get_pixel_size (layout, NULL, &height);
+  return height;
+}
+
 /* The chart of ::Job::Run: each call at its begin with its duration in
  * ms, the step marked at the first longer call, drawn there, fitting a
  * window of 1024×700 and reachable by keyboard; ::Job::Idle has no mark */
@@ -251,6 +353,21 @@ test_rtl_chart_changes (Fixture       *fixture,
   g_assert_cmpfloat (bounds.size.width, >=, 240);
   g_assert_cmpfloat (bounds.size.height, >=, 140);
 
+  /* The times below it and the durations below the histogram beside it,
+   * each on its tick */
+  assert_x_labels_centred (GTK_WIDGET (chart), &plot, (int)(plot.origin.y + plot.size.height + GAP) + 2,
+                           text_height (GTK_WIDGET (chart)) - 4);
+  {
+    GtkWidget *histogram = find_widget_of_type (GTK_WIDGET (view), PS_TYPE_HISTOGRAM_VIEW, TRUE);
+    graphene_rect_t area;
+
+    g_assert_true (ps_histogram_view_get_plot_area (PS_HISTOGRAM_VIEW (histogram), gtk_widget_get_width (histogram),
+                                                    gtk_widget_get_height (histogram), &area));
+    /* Below its ticks (4 px) and their gap (4 px) */
+    assert_x_labels_centred (histogram, &area, (int)(area.origin.y + area.size.height + 4) + 2,
+                             text_height (histogram) - 4);
+  }
+
   /* The keyboard moves its read-out */
   g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (chart)));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (chart), "chart.move", "d", 1.0));
@@ -276,6 +393,87 @@ test_rtl_chart_changes (Fixture       *fixture,
   g_assert_cmpuint (ps_counter_chart_get_n_series (chart), ==, 0);
 }
 
+/* A log whose ::Job::Main once spans a step back of the clock and once
+ * never ends, and whose ::Job::Open never ends: neither has a call to
+ * chart, and the chart says why, as the Scopes page marks those calls
+ * (rtl-logfile.md §4.3); ::Job::Run, inside, is charted */
+static void
+test_rtl_chart_excluded (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  static const char log[] =
+    "opening log file 1350232464.306251 seconds past January 1st 1970\n"
+    "corresponding to 0 ms after timer start\n"
+    "Process id is 4711\n"
+    "000000 1 { job (ab123456) ::Job::Main\n"
+    "000010 1 { job (ab123456) ::Job::Run\n"
+    "000020 1 } job (ab123456) ::Job::Run\n"
+    "000005 1 | job (ab123456) ::Job::Main : the clock went back\n"
+    "000030 1 } job (ab123456) ::Job::Main\n"
+    "000031 1 { job (ab123456) ::Job::Open\n"
+    "000032 1 { job (ab123456) ::Job::Main\n"
+    "000034 1 { job (ab123456) ::Job::Run\n"
+    "000036 1 } job (ab123456) ::Job::Run\n"
+    "closing log file at 000040";
+  g_autoptr(GFile) file = write_temp_file (fixture, "excluded_4711.log", log, -1);
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsRtlView *view = ps_run_page_get_rtl_view (page);
+  PsCounterChart *chart = ps_rtl_view_get_duration_chart (view);
+  g_autoptr(GdkTexture) texture = NULL;
+  graphene_rect_t bounds;
+
+  g_assert_true (iterate_until (run_view_is_idle, view));
+  fixture_resize_window (fixture, 1024, 700);
+  ps_rtl_view_show_page (view, "totals");
+
+  /* One reason: said of the one call */
+  select_total (view, "::Job::Open");
+  g_assert_true (iterate_until (run_view_is_idle, view));
+  g_assert_cmpuint (ps_counter_chart_get_n_series (chart), ==, 0);
+  g_assert_cmpstr (chart->empty_text, ==, "No complete calls: 1 excluded (it never ended)");
+
+  /* Two: each with its number */
+  select_total (view, "::Job::Main");
+  g_assert_true (iterate_until (run_view_is_idle, view));
+  g_assert_true (iterate_until (widget_is_drawn, chart));
+  maybe_save_screenshot (fixture, "rtl-chart-excluded");
+  g_assert_cmpuint (ps_counter_chart_get_n_series (chart), ==, 0);
+  g_assert_cmpstr (chart->empty_text, ==,
+                   "No complete calls: 2 excluded (1 never ended, 1 with the clock going back inside)");
+
+  /* Drawn whole, on lines as wide as the chart beside the histogram: ink
+   * on more than one line's height, none in the margins at the sides */
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (chart), GTK_WIDGET (fixture->window), &bounds));
+  g_test_message ("chart %g px wide", bounds.size.width);
+  g_assert_cmpfloat (bounds.size.width, <, 600);
+  texture = render_widget (GTK_WIDGET (chart));
+  {
+    int width = gdk_texture_get_width (texture);
+    int height = gdk_texture_get_height (texture);
+    gsize stride = (gsize)width * 4;
+    g_autofree guchar *pixels = g_malloc (stride * (gsize)height);
+    int top = height, bottom = -1;
+
+    gdk_texture_download (texture, pixels, stride);
+    for (int y = 0; y < height; y++)
+      for (int x = 0; x < width; x++)
+        if (has_ink (pixels, stride, x, y))
+          {
+            g_assert_cmpint (x, >=, 6);
+            g_assert_cmpint (x, <, width - 6);
+            top = MIN (top, y);
+            bottom = MAX (bottom, y);
+          }
+    g_assert_cmpint (bottom - top, >, text_height (GTK_WIDGET (chart)));
+  }
+
+  /* A total with calls is charted */
+  select_total (view, "::Job::Run");
+  g_assert_true (iterate_until (run_view_is_idle, view));
+  g_assert_true (iterate_until (chart_has_series, chart));
+  g_assert_cmpuint (ps_value_lod_get_n_points (((Series *)g_ptr_array_index (chart->series, 0))->values), ==, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -284,6 +482,7 @@ main (int   argc,
     return 0;
 
   ADD_TEST ("/gui/rtl/chart-changes", test_rtl_chart_changes);
+  ADD_TEST ("/gui/rtl/chart-excluded", test_rtl_chart_excluded);
 
   return gui_test_run ();
 }

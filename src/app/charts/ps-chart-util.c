@@ -126,6 +126,26 @@ ps_chart_draw_text (GtkWidget  *widget,
   return width;
 }
 
+void
+ps_chart_draw_message (GtkWidget  *widget,
+                       cairo_t    *cr,
+                       const char *text,
+                       int         width,
+                       int         height)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
+  int margin = 12, text_width, text_height;
+
+  /* A reason why a chart is empty can be a sentence longer than a chart
+   * beside another is wide */
+  pango_layout_set_width (layout, MAX (width - 2 * margin, 1) * PANGO_SCALE);
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
+  pango_layout_get_pixel_size (layout, &text_width, &text_height);
+  cairo_move_to (cr, margin, round ((height - text_height) / 2.0));
+  pango_cairo_show_layout (cr, layout);
+}
+
 double
 ps_chart_nice_step (double range,
                     double target_count)

@@ -78,6 +78,13 @@ int          ps_chart_draw_text      (GtkWidget     *widget,
                                       double         y,
                                       double         x_align,
                                       double         y_align);
+/* Draws a message in the middle of a chart of width × height that has
+ * nothing to show, on as many centred lines as it needs within the width */
+void         ps_chart_draw_message   (GtkWidget     *widget,
+                                      cairo_t       *cr,
+                                      const char    *text,
+                                      int            width,
+                                      int            height);
 /* A tick value without float noise: as many decimals as the step needs */
 char        *ps_chart_format_tick    (double         value,
                                       double         step);

@@ -297,7 +297,7 @@ compute_layout_at_size (PsCounterChart *self,
 {
   GtkWidget *widget = GTK_WIDGET (self);
   gint64 x_min, x_max;
-  double v_min, v_max, left = 0, top;
+  double v_min, v_max, left = 0, top, plot_height;
   int tick_width;
 
   memset (layout, 0, sizeof *layout);
@@ -333,12 +333,20 @@ compute_layout_at_size (PsCounterChart *self,
     v_min = MIN (v_min, 0);
   if (v_max <= v_min)
     v_max = v_min + 1;
-  layout->y_step = ps_chart_nice_step (v_max - v_min, 4);
+
+  g_object_unref (ps_chart_text_layout (widget, "0", NULL, &layout->text_height));
+  top = layout_legend (self, width, layout) + GAP;
+  /* The labels of the change marks, on a line of their own */
+  if (ps_counter_chart_has_changes (self))
+    layout->changes_y = top + layout->text_height / 2.0, top += layout->text_height + GAP;
+  plot_height = MAX (height - top - (layout->text_height + 2 * GAP), 1);
+
+  /* Four steps, or fewer where the plot is too short for the values'
+   * labels to stand apart */
+  layout->y_step = ps_chart_nice_step (v_max - v_min, CLAMP (plot_height / (layout->text_height * 1.5), 1, 4));
   layout->y_low = floor (v_min / layout->y_step + 1e-9) * layout->y_step;
   layout->y_high = ceil (v_max / layout->y_step - 1e-9) * layout->y_step;
   layout->zoomed = layout->y_low > 0;
-
-  g_object_unref (ps_chart_text_layout (widget, "0", NULL, &layout->text_height));
   for (double value = layout->y_low; value <= layout->y_high + layout->y_step * 1e-9; value += layout->y_step)
     {
       g_autofree char *text = ps_chart_format_tick (value, layout->y_step);
@@ -347,13 +355,7 @@ compute_layout_at_size (PsCounterChart *self,
       left = MAX (left, tick_width);
     }
   left += 2 * GAP;
-  top = layout_legend (self, width, layout) + GAP;
-  /* The labels of the change marks, on a line of their own */
-  if (ps_counter_chart_has_changes (self))
-    layout->changes_y = top + layout->text_height / 2.0, top += layout->text_height + GAP;
-  layout->plot = GRAPHENE_RECT_INIT (left, top,
-                                     MAX (width - left - GAP * 2, 1),
-                                     MAX (height - top - (layout->text_height + 2 * GAP), 1));
+  layout->plot = GRAPHENE_RECT_INIT (left, top, MAX (width - left - GAP * 2, 1), plot_height);
   return TRUE;
 }
 
@@ -409,9 +411,10 @@ draw_axes (PsCounterChart *self,
       cairo_move_to (cr, x, bottom);
       cairo_line_to (cr, x, bottom + 4);
       cairo_stroke (cr);
-      /* A label at the right end stops at the chart's edge, not past it */
+      /* Centred on its tick; the first and the last kept within the
+       * plot's width rather than past its ends */
       g_object_unref (ps_chart_text_layout (widget, text, &text_width, NULL));
-      text_x = MIN (x, right + GAP - text_width);
+      text_x = MAX (MIN (x - text_width / 2.0, right - text_width), layout->plot.origin.x);
       if (text_x - 4 > last_end)
         {
           ps_chart_set_source (cr, foreground, 0.75);
@@ -659,8 +662,7 @@ draw_chart (PsCounterChart *self,
   if (!compute_layout_at_size (self, width, height, layout))
     {
       ps_chart_set_source (cr, foreground, 0.6);
-      ps_chart_draw_text (widget, cr, self->empty_text != NULL ? self->empty_text : _("No readings"),
-                          width / 2.0, height / 2.0, 0.5, 0.5);
+      ps_chart_draw_message (widget, cr, self->empty_text != NULL ? self->empty_text : _("No readings"), width, height);
       return;
     }
 

@@ -319,6 +319,7 @@ draw_x_ticks (PsHistogramView *self,
       double seconds = g_array_index (ticks, double, i);
       double x = round (x_of (layout, axis_of (self, seconds))) + 0.5;
       g_autofree char *text = NULL;
+      double text_x;
       int text_width;
 
       ps_chart_set_source (cr, foreground, 0.5);
@@ -330,12 +331,16 @@ draw_x_ticks (PsHistogramView *self,
       text = self->log_scale ? g_strdup_printf ("%g", seconds / layout->x_unit_scale)
                              : ps_chart_format_tick (seconds / layout->x_unit_scale, step);
       measure_text (self, text, &text_width, NULL);
+      /* Centred on its tick; the first and the last kept within the
+       * plot's width rather than past its ends */
+      text_x = MAX (MIN (x - text_width / 2.0, layout->plot.origin.x + layout->plot.size.width - text_width),
+                    layout->plot.origin.x);
       /* Labels that would run into the previous one are left out */
-      if (x - text_width / 2.0 < last_label_end + 8)
+      if (text_x < last_label_end + 8)
         continue;
       ps_chart_set_source (cr, foreground, 0.8);
-      ps_chart_draw_text (GTK_WIDGET (self), cr, text, x, bottom + AXIS_GAP, 0.5, 0);
-      last_label_end = x + text_width / 2.0;
+      ps_chart_draw_text (GTK_WIDGET (self), cr, text, text_x, bottom + AXIS_GAP, 0, 0);
+      last_label_end = text_x + text_width;
     }
 
   g_array_unref (ticks);
@@ -739,7 +744,7 @@ ps_histogram_view_measure (GtkWidget      *widget,
                            int            *natural_baseline)
 {
   /* Its height has room for the marks' labels, four bars and both axes */
-  ps_chart_measure (orientation, 240, 480, 160, 280, minimum, natural);
+  ps_chart_measure (orientation, 240, 480, 140, 280, minimum, natural);
 }
 
 /* Testing API (ps-histogram-view-private.h) */

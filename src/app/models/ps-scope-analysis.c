@@ -437,3 +437,36 @@ ps_scope_analysis_get_durations (PsScopeAnalysis  *self,
     }
   return durations;
 }
+
+void
+ps_scope_analysis_count_exclusions (PsScopeAnalysis   *self,
+                                    const PsSeries    *series,
+                                    PsScopeExclusions *exclusions)
+{
+  g_autoptr(GHashTable) names = NULL;
+  guint64 n_spans;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (series != NULL && series->kind == PS_SERIES_SPAN);
+  g_return_if_fail (exclusions != NULL);
+
+  memset (exclusions, 0, sizeof *exclusions);
+  names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  n_spans = ps_event_store_get_n_spans (self->store);
+  for (guint64 i = 0; i < n_spans; i++)
+    {
+      const PsSpan *span = ps_event_store_get_span (self->store, i);
+
+      if (ps_span_is_measured (span) || !span_in_series (self->store, i, span, series, names))
+        continue;
+      /* In the order ps_span_is_measured() looks at them */
+      if (span->flags & PS_SPAN_FLAG_UNTERMINATED)
+        exclusions->unterminated++;
+      else if (span->flags & PS_SPAN_FLAG_CLOSED_BY_PARENT)
+        exclusions->closed_by_parent++;
+      else if (span->flags & PS_SPAN_FLAG_CLOCK_BACK)
+        exclusions->clock_back++;
+      else
+        exclusions->negative++;
+    }
+}

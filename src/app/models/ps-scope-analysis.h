@@ -83,6 +83,23 @@ GArray          *ps_scope_analysis_get_durations  (PsScopeAnalysis     *self,
                                                    const PsSeries      *series,
                                                    GArray             **span_indexes);
 
+/* Why calls of a span series were left out of its statistics
+ * (rtl-logfile.md §4.3): each call is counted under its first reason */
+typedef struct
+{
+  guint64 unterminated;      /* no end record */
+  guint64 closed_by_parent;  /* a logical scope still open when its parent ended */
+  guint64 clock_back;        /* the clock went back inside */
+  guint64 negative;          /* ended before it began */
+} PsScopeExclusions;
+
+/* Counts the calls of a span series of this analysis that
+ * ps_scope_analysis_get_durations() leaves out, by reason. Runs in any
+ * thread. */
+void             ps_scope_analysis_count_exclusions (PsScopeAnalysis   *self,
+                                                     const PsSeries    *series,
+                                                     PsScopeExclusions *exclusions);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsScopeAnalysis, ps_scope_analysis_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsScopeSearch, ps_scope_search_free)
 

@@ -11,7 +11,8 @@
  * and memory charts. A total of a busy scope has millions of calls:
  * gathering them, putting them in time order and looking for changes is
  * done in a worker, which a newer selection cancels, and the chart draws
- * them from their level-of-detail index.
+ * them from their level-of-detail index. A total none of whose calls has
+ * a duration (the Excluded column) has the chart say why.
  */
 #include "config.h"
 
@@ -30,6 +31,8 @@ typedef struct
   PsValueLod      *values;    /* seconds at each call's begin */
   GArray          *changes;   /* PsCounterChange */
   double           longest;   /* seconds */
+  /* Why its calls were left out, when none is left */
+  PsScopeExclusions exclusions;
 } ChartWork;
 
 static void
@@ -83,6 +86,8 @@ collect_calls (GTask        *task,
 
   durations = ps_scope_analysis_get_durations (work->scopes, work->series, &spans);
   n = durations->len;
+  if (n == 0 && work->series->n_excluded > 0)
+    ps_scope_analysis_count_exclusions (work->scopes, work->series, &work->exclusions);
   if (g_task_return_error_if_cancelled (task))
     return;
 
@@ -113,19 +118,127 @@ collect_calls (GTask        *task,
   g_task_return_boolean (task, TRUE);
 }
 
+/* How many calls were left out for one reason, in a list of several:
+ * reason as in describe_no_durations() */
+static char *
+describe_reason (guint   reason,
+                 guint64 n_calls)
+{
+  switch (reason)
+    {
+    case 0:
+      /* Translators: calls of a scope left out of the statistics, one
+       * reason among others: "2 never ended" */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%llu never ended", "%llu never ended", n_calls),
+                              (unsigned long long) n_calls);
+    case 1:
+      /* Translators: "1 still open when its enclosing scope ended" */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%llu still open when its enclosing scope ended",
+                                           "%llu still open when their enclosing scope ended", n_calls),
+                              (unsigned long long) n_calls);
+    case 2:
+      /* Translators: "3 with the clock going back inside" (the log's clock) */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%llu with the clock going back inside",
+                                           "%llu with the clock going back inside", n_calls),
+                              (unsigned long long) n_calls);
+    default:
+      /* Translators: "2 ended before they began" (the clock went back) */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%llu ended before it began",
+                                           "%llu ended before they began", n_calls),
+                              (unsigned long long) n_calls);
+    }
+}
+
+/* Why the calls were left out, when it is the same for all of them */
+static char *
+describe_only_reason (guint   reason,
+                      guint64 n_calls)
+{
+  switch (reason)
+    {
+    case 0:
+      /* Translators: why every call of a scope was left out of the
+       * statistics, in parentheses after their number */
+      return g_strdup (g_dngettext (GETTEXT_PACKAGE, "it never ended", "they never ended", n_calls));
+    case 1:
+      return g_strdup (g_dngettext (GETTEXT_PACKAGE, "it was still open when its enclosing scope ended",
+                                    "they were still open when their enclosing scope ended", n_calls));
+    case 2:
+      return g_strdup (g_dngettext (GETTEXT_PACKAGE, "the clock went back inside it",
+                                    "the clock went back inside them", n_calls));
+    default:
+      return g_strdup (g_dngettext (GETTEXT_PACKAGE, "it ended before it began", "they ended before they began",
+                                    n_calls));
+    }
+}
+
+/* What the chart says when no call has a duration to show: how many
+ * calls were left out of the statistics and why, as the Scopes page
+ * marks each of them (rtl-logfile.md §4.3). The reasons, in the order
+ * of PsScopeExclusions: 0 never ended, 1 closed with the parent, 2 the
+ * clock went back, 3 ended before it began. */
+static char *
+describe_no_durations (const PsScopeExclusions *exclusions)
+{
+  const guint64 counts[] = {
+    exclusions->unterminated, exclusions->closed_by_parent, exclusions->clock_back, exclusions->negative
+  };
+  g_autoptr(GString) reasons = g_string_new (NULL);
+  guint64 n_excluded = 0;
+  guint n_reasons = 0, last_reason = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    if (counts[i] > 0)
+      {
+        n_excluded += counts[i];
+        n_reasons++;
+        last_reason = i;
+      }
+  if (n_excluded == 0)
+    /* Translators: a chart of a scope's calls, none of which has a duration */
+    return g_strdup (_("No durations"));
+
+  if (n_reasons == 1)
+    {
+      g_autofree char *reason = describe_only_reason (last_reason, n_excluded);
+
+      g_string_append (reasons, reason);
+    }
+  else
+    for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+      if (counts[i] > 0)
+        {
+          g_autofree char *reason = describe_reason (i, counts[i]);
+
+          if (reasons->len > 0)
+            /* Translators: between the reasons why calls were left out */
+            g_string_append (reasons, _(", "));
+          g_string_append (reasons, reason);
+        }
+
+  /* Translators: on the chart of a scope's durations when every call was
+   * left out of the statistics (the Totals' Excluded column); the reasons
+   * follow in parentheses: "No complete calls: 1 excluded (the clock went
+   * back inside it)" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "No complete calls: %llu excluded (%s)",
+                                       "No complete calls: %llu excluded (%s)", n_excluded),
+                          (unsigned long long) n_excluded, reasons->str);
+}
+
 static void
 show_calls (PsRtlView *self,
             ChartWork *work)
 {
   double unit_seconds;
   const char *unit = ps_view_quantity_unit (PS_VIEW_QUANTITY_SECONDS, work->longest, &unit_seconds);
+  g_autofree char *empty_text = NULL;
   guint series;
 
   ps_counter_chart_clear (self->duration_chart);
   ps_counter_chart_set_unit (self->duration_chart, unit, 1 / unit_seconds);
-  /* None of the calls has a known duration (never closed, or the clock
-   * went back inside them) */
-  ps_counter_chart_set_empty_text (self->duration_chart, _("No durations"));
+  /* None of the calls has a known duration: the chart says why */
+  empty_text = describe_no_durations (&work->exclusions);
+  ps_counter_chart_set_empty_text (self->duration_chart, empty_text);
   if (ps_value_lod_get_n_points (work->values) == 0)
     return;
   series = ps_counter_chart_add_series (self->duration_chart, work->label, work->values);

@@ -353,8 +353,12 @@ ps_rtl_view_page_changed_cb (PsRtlView  *self,
 {
   const char *page = gtk_stack_get_visible_child_name (stack);
   gboolean call_tree = g_strcmp0 (page, "calltree") == 0;
+  gboolean totals = g_strcmp0 (page, "totals") == 0;
 
   gtk_widget_set_visible (self->scope_filter_box, g_strcmp0 (page, "warnings") != 0);
   gtk_widget_set_visible (self->filter_bar, !call_tree);
+  /* The Totals page's count and choice, beside the switcher */
+  gtk_widget_set_visible (GTK_WIDGET (self->totals_status_label), totals);
+  gtk_widget_set_visible (GTK_WIDGET (self->per_thread_check), totals);
   gtk_search_entry_set_key_capture_widget (self->search_entry, call_tree ? NULL : GTK_WIDGET (self->view_stack));
 }
