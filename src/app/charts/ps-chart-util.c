@@ -47,19 +47,54 @@ ps_chart_module_color (const char *module,
   *color = (GdkRGBA) { red, green, blue, 1.0 };
 }
 
-void
-ps_chart_measure (GtkOrientation  orientation,
-                  int             minimum_width,
-                  int             natural_width,
-                  int             minimum_height,
-                  int             natural_height,
-                  int            *minimum,
-                  int            *natural)
+typedef struct
 {
+  int minimum_width;
+  int natural_width;
+  int minimum_height;
+  int natural_height;
+} ChartSize;
+
+static GQuark
+chart_size_quark (void)
+{
+  static GQuark quark;
+
+  if (quark == 0)
+    quark = g_quark_from_static_string ("ps-chart-size");
+  return quark;
+}
+
+static void
+measure_chart (GtkWidget      *widget,
+               GtkOrientation  orientation,
+               int             for_size,
+               int            *minimum,
+               int            *natural,
+               int            *minimum_baseline,
+               int            *natural_baseline)
+{
+  const ChartSize *size = g_type_get_qdata (G_OBJECT_TYPE (widget), chart_size_quark ());
+
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    *minimum = minimum_width, *natural = natural_width;
+    *minimum = size->minimum_width, *natural = size->natural_width;
   else
-    *minimum = minimum_height, *natural = natural_height;
+    *minimum = size->minimum_height, *natural = size->natural_height;
+}
+
+void
+ps_chart_class_set_size (GtkWidgetClass *widget_class,
+                         int             minimum_width,
+                         int             natural_width,
+                         int             minimum_height,
+                         int             natural_height)
+{
+  ChartSize *size = g_new (ChartSize, 1);
+
+  *size = (ChartSize) { minimum_width, natural_width, minimum_height, natural_height };
+  /* Kept for the life of the class, that is of the process */
+  g_type_set_qdata (G_TYPE_FROM_CLASS (widget_class), chart_size_quark (), size);
+  widget_class->measure = measure_chart;
 }
 
 cairo_t *

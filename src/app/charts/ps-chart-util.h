@@ -41,14 +41,13 @@ void         ps_chart_module_color   (const char     *module,
                                       gboolean        dark,
                                       GdkRGBA        *color);
 
-/* For a chart's GtkWidgetClass.measure: a fixed minimum and natural size */
-void         ps_chart_measure        (GtkOrientation  orientation,
+/* A chart class's minimum and natural size, fixed: its
+ * GtkWidgetClass.measure gives them (for its class_init) */
+void         ps_chart_class_set_size (GtkWidgetClass *widget_class,
                                       int             minimum_width,
                                       int             natural_width,
                                       int             minimum_height,
-                                      int             natural_height,
-                                      int            *minimum,
-                                      int            *natural);
+                                      int             natural_height);
 
 /* For a chart's GtkWidgetClass.snapshot: a cairo context over the whole
  * widget, whose size is put in *@width and *@height; NULL when the widget

@@ -760,19 +760,6 @@ ps_counter_chart_picture_source_init (PsPictureSourceInterface *iface)
 /* GObject */
 
 static void
-ps_counter_chart_measure (GtkWidget      *widget,
-                          GtkOrientation  orientation,
-                          int             for_size,
-                          int            *minimum,
-                          int            *natural,
-                          int            *minimum_baseline,
-                          int            *natural_baseline)
-{
-  ps_chart_measure (orientation, 240, 600, 140, 220, minimum, natural);
-}
-
-
-static void
 picture_menu_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *parameter)
@@ -903,7 +890,7 @@ ps_counter_chart_class_init (PsCounterChartClass *klass)
   object_class->set_property = ps_counter_chart_set_property;
 
   widget_class->snapshot = ps_counter_chart_snapshot;
-  widget_class->measure = ps_counter_chart_measure;
+  ps_chart_class_set_size (widget_class, 240, 600, 140, 220);
   widget_class->size_allocate = ps_counter_chart_size_allocate;
   widget_class->query_tooltip = ps_counter_chart_query_tooltip;
   widget_class->root = ps_counter_chart_root;

@@ -734,19 +734,6 @@ ps_histogram_view_snapshot (GtkWidget   *widget,
   cairo_destroy (cr);
 }
 
-void
-ps_histogram_view_measure (GtkWidget      *widget,
-                           GtkOrientation  orientation,
-                           int             for_size,
-                           int            *minimum,
-                           int            *natural,
-                           int            *minimum_baseline,
-                           int            *natural_baseline)
-{
-  /* Its height has room for the marks' labels, four bars and both axes */
-  ps_chart_measure (orientation, 240, 480, 140, 280, minimum, natural);
-}
-
 /* Testing API (ps-histogram-view-private.h) */
 
 gboolean

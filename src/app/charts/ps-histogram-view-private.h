@@ -75,13 +75,6 @@ PsHistogram *ps_histogram_view_histogram_on_bins (const PsHistogram *shape,
                                                   gsize              count);
 void ps_histogram_view_snapshot (GtkWidget   *widget,
                                  GtkSnapshot *snapshot);
-void ps_histogram_view_measure (GtkWidget     *widget,
-                                GtkOrientation orientation,
-                                int            for_size,
-                                int           *minimum,
-                                int           *natural,
-                                int           *minimum_baseline,
-                                int           *natural_baseline);
 void ps_histogram_view_picture_source_init (PsPictureSourceInterface *iface);
 
 /* For the tests */

@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-histogram-view-private.h"
+#include "ps-chart-util.h"
 #include "ps-picture-export.h"
 
 enum {
@@ -492,7 +493,8 @@ ps_histogram_view_class_init (PsHistogramViewClass *klass)
   object_class->set_property = ps_histogram_view_set_property;
 
   widget_class->snapshot = ps_histogram_view_snapshot;
-  widget_class->measure = ps_histogram_view_measure;
+  /* Its height has room for the marks' labels, four bars and both axes */
+  ps_chart_class_set_size (widget_class, 240, 480, 140, 280);
   widget_class->size_allocate = ps_histogram_view_size_allocate;
   widget_class->state_flags_changed = ps_histogram_view_state_flags_changed;
   widget_class->css_changed = ps_histogram_view_css_changed;

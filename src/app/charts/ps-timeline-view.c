@@ -1033,19 +1033,6 @@ picture_menu_action (GtkWidget  *widget,
 }
 
 static void
-ps_timeline_view_measure (GtkWidget      *widget,
-                          GtkOrientation  orientation,
-                          int             for_size,
-                          int            *minimum,
-                          int            *natural,
-                          int            *minimum_baseline,
-                          int            *natural_baseline)
-{
-  ps_chart_measure (orientation, (int)PS_TIMELINE_LABEL_WIDTH + 200, 900, (int)PS_TIMELINE_HEADER_HEIGHT + 60, 360,
-                    minimum, natural);
-}
-
-static void
 ps_timeline_view_dispose (GObject *object)
 {
   PsTimelineView *self = PS_TIMELINE_VIEW (object);
@@ -1154,7 +1141,7 @@ ps_timeline_view_class_init (PsTimelineViewClass *klass)
   object_class->set_property = ps_timeline_view_set_property;
 
   widget_class->snapshot = ps_timeline_view_snapshot;
-  widget_class->measure = ps_timeline_view_measure;
+  ps_chart_class_set_size (widget_class, (int)PS_TIMELINE_LABEL_WIDTH + 200, 900, (int)PS_TIMELINE_HEADER_HEIGHT + 60, 360);
   widget_class->size_allocate = ps_timeline_view_size_allocate;
 
   properties[PROP_SESSION] =

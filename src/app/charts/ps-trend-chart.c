@@ -579,18 +579,6 @@ ps_trend_chart_snapshot (GtkWidget   *widget,
   cairo_destroy (cr);
 }
 
-static void
-ps_trend_chart_measure (GtkWidget      *widget,
-                        GtkOrientation  orientation,
-                        int             for_size,
-                        int            *minimum,
-                        int            *natural,
-                        int            *minimum_baseline,
-                        int            *natural_baseline)
-{
-  ps_chart_measure (orientation, 240, NATURAL_CHART_WIDTH, MIN_CHART_HEIGHT, MIN_CHART_HEIGHT, minimum, natural);
-}
-
 /* Hits */
 
 static double
@@ -867,7 +855,7 @@ ps_trend_chart_class_init (PsTrendChartClass *klass)
 
   object_class->finalize = ps_trend_chart_finalize;
   widget_class->snapshot = ps_trend_chart_snapshot;
-  widget_class->measure = ps_trend_chart_measure;
+  ps_chart_class_set_size (widget_class, 240, NATURAL_CHART_WIDTH, MIN_CHART_HEIGHT, MIN_CHART_HEIGHT);
   widget_class->query_tooltip = ps_trend_chart_query_tooltip;
 
   /* A run's point was clicked or chosen with Enter: its index in the trend */
