@@ -366,12 +366,13 @@ analysis_cb (GObject      *object,
       return;
     }
 
-  /* Each kind of run has its view; CE PerfLog's is the default */
+  /* Each kind of run has its view (run_view_of_store ()) */
   {
-    gboolean report = is_report_store (self->store);
-    gboolean profile = is_profile_store (self->store);
-    gboolean rtl = !report && !profile && is_rtl_store (self->store);
-    gboolean counters = !report && !profile && !rtl && is_counters_store (self->store);
+    gpointer view = run_view_of_store (self);
+    gboolean report = PS_IS_REPORT_VIEW (view);
+    gboolean profile = PS_IS_PROFILE_VIEW (view);
+    gboolean rtl = PS_IS_RTL_VIEW (view);
+    gboolean counters = PS_IS_COUNTERS_VIEW (view);
 
     if (report)
       ps_report_view_set_analysis (report_view (self), analysis);
@@ -406,7 +407,7 @@ analysis_cb (GObject      *object,
     else if (!report && !counters)
       ps_ce_view_link_session (ce_view (self), self->session);
 
-    show_view (self, run_view_of_store (self));
+    show_view (self, view);
   }
 
   read_error = ps_event_store_get_error (self->store);
@@ -524,16 +525,8 @@ show_warnings_action (GtkWidget  *widget,
 {
   PsRunPage *self = PS_RUN_PAGE (widget);
 
-  if (self->store != NULL && is_report_store (self->store))
-    ps_report_view_show_page (report_view (self), "warnings");
-  else if (self->store != NULL && is_profile_store (self->store))
-    ps_profile_view_show_page (profile_view (self), "warnings");
-  else if (self->store != NULL && is_rtl_store (self->store))
-    ps_rtl_view_show_page (rtl_view (self), "warnings");
-  else if (self->store != NULL && is_counters_store (self->store))
-    ps_counters_view_show_page (counters_view (self), "warnings");
-  else
-    ps_ce_view_show_page (ce_view (self), "warnings");
+  if (self->store != NULL)
+    ps_run_view_show_page (PS_RUN_VIEW (run_view_of_store (self)), "warnings");
 }
 
 static void
