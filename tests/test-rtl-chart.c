@@ -272,7 +272,7 @@ test_rtl_chart_changes (Fixture       *fixture,
   PsRtlView *view = ps_run_page_get_rtl_view (page);
   PsCounterChart *chart = ps_rtl_view_get_duration_chart (view);
   Series *series;
-  const gint64 *x;
+  g_autofree gint64 *x = NULL;
   const double *values;
   GArray *changes;
   const PsCounterChange *step;
@@ -296,7 +296,8 @@ test_rtl_chart_changes (Fixture       *fixture,
   g_assert_cmpuint (ps_counter_chart_get_n_series (chart), ==, 1);
   series = g_ptr_array_index (chart->series, 0);
   g_assert_cmpuint (ps_value_lod_get_n_points (series->values), ==, N_CYCLES * 2);
-  ps_value_lod_get_points (series->values, &x, &values);
+  x = ps_value_lod_dup_x (series->values);
+  values = ps_value_lod_get_values (series->values);
   for (guint i = 0; i < N_CYCLES * 2; i++)
     {
       g_assert_cmpint (x[i], ==, (gint64)i * 10 * MS);

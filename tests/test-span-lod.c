@@ -1156,6 +1156,59 @@ test_values_in_block (void)
   g_assert_cmpuint (released, ==, 2);
 }
 
+/* x kept in 32 bits (a CE log's sequence numbers) answers every query
+ * as in full, up to the largest x that fits */
+static void
+test_values_narrow (void)
+{
+  gsize n = 20000;
+  g_autofree guint32 *narrow = g_new (guint32, n);
+  g_autofree gint64 *x = g_new (gint64, n);
+  g_autofree double *v = g_new (double, n);
+  g_autofree gint64 *copied = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  guint released = 0;
+  PsValueLod *lod;
+  gint64 x_min, x_max, at;
+  double value;
+
+  /* Steps of about 200 000, and the last points at the very top of 32
+   * bits */
+  for (gsize i = 0; i < n; i++)
+    {
+      x[i] = i + 3 >= n ? (gint64)G_MAXUINT32 - (gint64)(n - 1 - i)
+                        : (gint64)i * 200000 + g_rand_int_range (rand, 0, 3);
+      narrow[i] = (guint32)x[i];
+      v[i] = g_rand_int_range (rand, 0, 9) == 0 ? NAN : g_rand_double_range (rand, -50, 50);
+    }
+  lod = ps_value_lod_new_in_block_narrow (narrow, v, n, &released, block_released);
+
+  g_assert_true (ps_value_lod_get_range (lod, &x_min, &x_max, NULL, NULL));
+  g_assert_cmpint (x_min, ==, x[0]);
+  g_assert_cmpint (x_max, ==, (gint64)G_MAXUINT32);
+  g_assert_true (ps_value_lod_get_point (lod, n - 1, &at, &value));
+  g_assert_cmpint (at, ==, (gint64)G_MAXUINT32);
+  g_assert_cmpuint (ps_value_lod_find (lod, (gint64)G_MAXUINT32 + 5), ==, n - 1);
+  g_assert_cmpuint (ps_value_lod_find (lod, x[1234] + 1), ==, 1234);
+  g_assert_true (ps_value_lod_get_values (lod) == v);
+  copied = ps_value_lod_dup_x (lod);
+  g_assert_cmpmem (copied, n * sizeof (gint64), x, n * sizeof (gint64));
+
+  check_values (lod, x, v, n, 0, x[n - 1], (double)x[n - 1] / 1920);
+  check_values (lod, x, v, n, x[100], x[300], 50000);
+  check_values (lod, x, v, n, x[n - 10], (gint64)G_MAXUINT32 + 10, 1);
+  for (guint w = 0; w < 50; w++)
+    {
+      gint64 a = (gint64)g_rand_double_range (rand, -1e6, (double)G_MAXUINT32 + 1e6);
+      gint64 b = (gint64)g_rand_double_range (rand, -1e6, (double)G_MAXUINT32 + 1e6);
+
+      check_values (lod, x, v, n, MIN (a, b), MAX (a, b), pow (10, g_rand_double_range (rand, 0, 8)));
+    }
+
+  ps_value_lod_unref (lod);
+  g_assert_cmpuint (released, ==, 1);
+}
+
 static void
 test_empty_store (void)
 {
@@ -1217,6 +1270,7 @@ main (int   argc,
   g_test_add_func ("/span-lod/marks", test_marks);
   g_test_add_func ("/span-lod/values", test_values);
   g_test_add_func ("/span-lod/values-in-block", test_values_in_block);
+  g_test_add_func ("/span-lod/values-narrow", test_values_narrow);
   g_test_add_func ("/span-lod/empty-store", test_empty_store);
   g_test_add_func ("/span-lod/cancel", test_cancel);
 

@@ -370,7 +370,10 @@ add_series_rows (PsTimelineModel        *self,
         }
       last_label = one->label;
       last_row = row;
-      if (one->points_release != NULL)
+      if (one->points_release != NULL && one->x_narrow != NULL)
+        row->values = ps_value_lod_new_in_block_narrow (one->x_narrow, one->values, one->n_points,
+                                                        one->points_owner, one->points_release);
+      else if (one->points_release != NULL)
         row->values = ps_value_lod_new_in_block (one->x, one->values, one->n_points, one->points_owner,
                                                  one->points_release);
       else if (one->take_points)

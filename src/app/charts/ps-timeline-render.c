@@ -480,15 +480,16 @@ ps_timeline_row_get_changes (PsTimelineRow *row)
   if (row->changes == NULL)
     {
       PsChangePointOptions options;
-      const gint64 *x = NULL;
+      g_autofree gint64 *x = NULL;
       const double *values = NULL;
       gsize n_points = 0;
 
       /* Only a CE chart's rows count their values: their x is a
-       * measurement's sequence number */
+       * measurement's sequence number, kept in 32 bits */
       if (row->kind == PS_TIMELINE_ROW_VALUES && row->counts_values && row->values != NULL)
         {
-          ps_value_lod_get_points (row->values, &x, &values);
+          x = ps_value_lod_dup_x (row->values);
+          values = ps_value_lod_get_values (row->values);
           n_points = ps_value_lod_get_n_points (row->values);
         }
       ps_change_point_options_init (&options);

@@ -142,6 +142,8 @@ typedef struct
   const char   *unit;
   double        unit_scale;
   const gint64 *x;
+  /* Or x in 32 bits, for points in a block (points_release) */
+  const guint32 *x_narrow;
   const double *values;
   gsize         n_points;
   /* x and values were g_malloc ()ed for the model, which frees them */

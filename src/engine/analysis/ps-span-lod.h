@@ -193,13 +193,19 @@ PsValueLod *ps_value_lod_new_in_block  (const gint64  *x,
                                         gsize          n_points,
                                         gpointer       owner,
                                         GDestroyNotify owner_release);
+/* The same with x in 32 bits (sequence numbers below 2³²) */
+PsValueLod *ps_value_lod_new_in_block_narrow (const guint32  *x,
+                                              const double   *values,
+                                              gsize           n_points,
+                                              gpointer        owner,
+                                              GDestroyNotify  owner_release);
 PsValueLod *ps_value_lod_ref           (PsValueLod    *self);
 void        ps_value_lod_unref         (PsValueLod    *self);
 gsize       ps_value_lod_get_n_points  (PsValueLod    *self);
-/* Its points, in x order, as long as it lives */
-void        ps_value_lod_get_points    (PsValueLod    *self,
-                                        const gint64 **x,
-                                        const double **values);
+/* Its values, in x order, as long as it lives */
+const double *ps_value_lod_get_values  (PsValueLod    *self);
+/* A copy of its x, in full (g_free ()) */
+gint64     *ps_value_lod_dup_x         (PsValueLod    *self);
 /* Over all points, NaNs skipped (both values NaN when every value is NaN);
  * FALSE if there are no points */
 gboolean    ps_value_lod_get_range     (PsValueLod    *self,

@@ -20,8 +20,11 @@
 struct _PsValueLod
 {
   gsize    n_points;
-  gint64  *x;
-  double  *values;
+  /* x in full, or in 32 bits where it fits (x_narrow: a CE log's
+   * sequence numbers, 4 bytes a point less over millions of points) */
+  gint64        *x;
+  const guint32 *x_narrow;
+  double        *values;
   /* Minimum and maximum per block of 64 and of 4096 points, NaNs left out */
   double  *block_min;
   double  *block_max;
@@ -47,6 +50,14 @@ max_skipping_nan (double a,
                   double b)
 {
   return b > a || isnan (a) ? b : a;
+}
+
+/* The x of point i, whichever width it is kept in */
+static inline gint64
+x_at (const PsValueLod *self,
+      gsize             i)
+{
+  return self->x != NULL ? self->x[i] : (gint64)self->x_narrow[i];
 }
 
 static void
@@ -92,6 +103,7 @@ x_is_sorted (const gint64 *x,
 /* The series of x and values, whose extremes it computes */
 static PsValueLod *
 value_lod_new (gint64         *x,
+               const guint32  *x_narrow,
                double         *values,
                gsize           n_points,
                gpointer        owner,
@@ -104,6 +116,7 @@ value_lod_new (gint64         *x,
   self = g_atomic_rc_box_new0 (PsValueLod);
   self->n_points = n_points;
   self->x = x;
+  self->x_narrow = x_narrow;
   self->values = values;
   self->owner = owner;
   self->owner_release = owner_release;
@@ -162,7 +175,7 @@ ps_value_lod_new_take (gint64 *x,
       g_free (values);
       g_return_val_if_reached (NULL);
     }
-  return value_lod_new (x, values, n_points, NULL, NULL);
+  return value_lod_new (x, NULL, values, n_points, NULL, NULL);
 }
 
 PsValueLod *
@@ -179,7 +192,25 @@ ps_value_lod_new_in_block (const gint64   *x,
       owner_release (owner);
       g_return_val_if_reached (NULL);
     }
-  return value_lod_new ((gint64 *)x, (double *)values, n_points, owner, owner_release);
+  return value_lod_new ((gint64 *)x, NULL, (double *)values, n_points, owner, owner_release);
+}
+
+PsValueLod *
+ps_value_lod_new_in_block_narrow (const guint32  *x,
+                                  const double   *values,
+                                  gsize           n_points,
+                                  gpointer        owner,
+                                  GDestroyNotify  owner_release)
+{
+  g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
+  g_return_val_if_fail (owner_release != NULL, NULL);
+  for (gsize i = 1; i < n_points; i++)
+    if (G_UNLIKELY (x[i - 1] > x[i]))
+      {
+        owner_release (owner);
+        g_return_val_if_reached (NULL);
+      }
+  return value_lod_new (NULL, x, (double *)values, n_points, owner, owner_release);
 }
 
 PsValueLod *
@@ -203,14 +234,26 @@ ps_value_lod_get_n_points (PsValueLod *self)
   return self->n_points;
 }
 
-void
-ps_value_lod_get_points (PsValueLod    *self,
-                         const gint64 **x,
-                         const double **values)
+const double *
+ps_value_lod_get_values (PsValueLod *self)
 {
-  g_return_if_fail (self != NULL);
-  *x = self->x;
-  *values = self->values;
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->values;
+}
+
+gint64 *
+ps_value_lod_dup_x (PsValueLod *self)
+{
+  gint64 *x;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->x != NULL)
+    return g_memdup2 (self->x, self->n_points * sizeof (gint64));
+  x = g_new (gint64, self->n_points);
+  for (gsize i = 0; i < self->n_points; i++)
+    x[i] = self->x_narrow[i];
+  return x;
 }
 
 gboolean
@@ -223,9 +266,9 @@ ps_value_lod_get_range (PsValueLod *self,
   g_return_val_if_fail (self != NULL, FALSE);
 
   if (x_min != NULL)
-    *x_min = self->n_points > 0 ? self->x[0] : 0;
+    *x_min = self->n_points > 0 ? x_at (self, 0) : 0;
   if (x_max != NULL)
-    *x_max = self->n_points > 0 ? self->x[self->n_points - 1] : 0;
+    *x_max = self->n_points > 0 ? x_at (self, self->n_points - 1) : 0;
   if (value_min != NULL)
     *value_min = self->value_min;
   if (value_max != NULL)
@@ -244,7 +287,7 @@ value_bound (const PsValueLod *self,
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
-      gint64 x = self->x[mid];
+      gint64 x = x_at (self, mid);
 
       if (x < value || (strictly_after && x == value))
         lo = mid + 1;
@@ -252,6 +295,30 @@ value_bound (const PsValueLod *self,
         hi = mid;
     }
   return lo;
+}
+
+/* First point in [lo, hi) with x >= limit, looking near lo first: a
+ * pixel column holds few of a series' points */
+static gsize
+gallop_to (const PsValueLod *self,
+           gsize             lo,
+           gsize             hi,
+           gint64            limit)
+{
+  gsize step = 1;
+
+  while (lo < hi)
+    {
+      gsize probe = lo + step - 1;
+
+      if (probe >= hi)
+        break;
+      if (x_at (self, probe) >= limit)
+        return value_bound (self, lo, probe, limit, FALSE);
+      lo = probe + 1;
+      step *= 2;
+    }
+  return value_bound (self, lo, hi, limit, FALSE);
 }
 
 /* Minimum and maximum of [lo, hi) from the largest aligned blocks that fit */
@@ -301,8 +368,8 @@ append_value_item (const PsValueLod *self,
 {
   PsValueLodItem item;
 
-  item.x_begin = self->x[lo];
-  item.x_end = self->x[hi - 1];
+  item.x_begin = x_at (self, lo);
+  item.x_end = x_at (self, hi - 1);
   if (with_values)
     {
       value_min_max (self, lo, hi, &item.min, &item.max);
@@ -343,8 +410,8 @@ query_items (PsValueLod *self,
     append_value_item (self, k - 1, k, with_values, items);
   while (k < hi)
     {
-      gint64 limit = span_lod_column_limit (from, x_per_pixel, column_of (self->x[k], from, x_per_pixel));
-      gsize column_end = span_lod_gallop_to (self->x, k + 1, hi, limit);
+      gint64 limit = span_lod_column_limit (from, x_per_pixel, column_of (x_at (self, k), from, x_per_pixel));
+      gsize column_end = gallop_to (self, k + 1, hi, limit);
 
       append_value_item (self, k, column_end, with_values, items);
       k = column_end;
@@ -386,7 +453,7 @@ ps_value_lod_get_point (PsValueLod *self,
   if (index >= self->n_points)
     return FALSE;
   if (x != NULL)
-    *x = self->x[index];
+    *x = x_at (self, index);
   if (value != NULL)
     *value = self->values[index];
   return TRUE;
@@ -405,8 +472,8 @@ ps_value_lod_find (PsValueLod *self,
 
   after = value_bound (self, 0, self->n_points, x, FALSE);
   if (after == self->n_points)
-    return value_bound (self, 0, self->n_points, self->x[self->n_points - 1], FALSE);
-  if (after > 0 && (guint64)x - (guint64)self->x[after - 1] <= (guint64)self->x[after] - (guint64)x)
-    return value_bound (self, 0, after, self->x[after - 1], FALSE);
+    return value_bound (self, 0, self->n_points, x_at (self, self->n_points - 1), FALSE);
+  if (after > 0 && (guint64)x - (guint64)x_at (self, after - 1) <= (guint64)x_at (self, after) - (guint64)x)
+    return value_bound (self, 0, after, x_at (self, after - 1), FALSE);
   return after;
 }
