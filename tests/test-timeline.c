@@ -1177,6 +1177,55 @@ test_row_labels_of_instances (Fixture       *fixture,
     }
 }
 
+/* A log of more marker instances than the model is handed at a time
+ * (4096 charts): the rows after each part go on from those before it, in
+ * one group, with the two texts once each and each instance's points
+ * its own */
+static void
+test_rows_in_parts (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GFile) file = write_restarting_log (fixture, 2100);
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsTimelineView *view = ps_run_page_get_timeline_view (page);
+  PsTimelineModel *model;
+  guint n_groups = 0, n_values = 0;
+  gint64 last_x = -1;
+
+  g_assert_true (iterate_until (timeline_is_ready, view));
+  model = ps_timeline_view_get_model (view);
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+      gint64 x_min, x_max;
+
+      if (row->kind == PS_TIMELINE_ROW_GROUP)
+        {
+          n_groups++;
+          continue;
+        }
+      g_assert_cmpint (row->kind, ==, PS_TIMELINE_ROW_VALUES);
+      n_values++;
+      /* Ten durations of one marker in each start, after the rows before */
+      g_assert_cmpuint (ps_value_lod_get_n_points (row->values), ==, 10);
+      g_assert_true (ps_value_lod_get_range (row->values, &x_min, &x_max, NULL, NULL));
+      g_assert_cmpint (x_min, >, last_x);
+      last_x = x_min;
+      /* Each marker's instances, one after the other: the one two rows up
+       * is of the same marker, with its text */
+      if (n_values > 2)
+        {
+          const PsTimelineRow *same = g_ptr_array_index (model->rows, r - 2);
+
+          g_assert_true (same->label == row->label);
+        }
+    }
+  g_assert_cmpuint (n_groups, ==, 1);
+  g_assert_cmpuint (n_values, ==, 2 * 2100);
+  g_assert_cmpuint (model->label_texts->len, ==, 2);
+  g_assert_cmpint (model->extent_begin, ==, 0);
+}
+
 /* Axis labels group their digits as the tables do ("25,000 MiB" on the
  * memory chart of a recording read "25000", "1,200 s" on a PDH log's
  * timeline "1200 s") and give the step's decimals */
@@ -1704,6 +1753,7 @@ main (int   argc,
   ADD_TEST ("/chart/tick-labels", test_tick_labels);
   ADD_TEST ("/timeline/row-labels", test_row_labels);
   ADD_TEST ("/timeline/row-labels-of-instances", test_row_labels_of_instances);
+  ADD_TEST ("/timeline/rows-in-parts", test_rows_in_parts);
   ADD_TEST ("/timeline/shared-value-scale", test_shared_value_scale);
   ADD_TEST ("/timeline/shared-chart-scale", test_shared_chart_scale);
   ADD_TEST ("/timeline/shared-counter-scale", test_shared_counter_scale);

@@ -9,7 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-series.h"
-#include "ps-timeline-render.h"
+#include "ps-timeline-render-private.h"
 #include "ps-util.h"
 
 /* The points of every chart of a CE run in one block, chart after chart:
@@ -40,6 +40,9 @@ points_block_release (gpointer block)
 {
   g_atomic_rc_box_release_full (block, points_block_clear);
 }
+
+/* Series handed to the model at a time */
+#define SERIES_PART 4096
 
 /* Arrays of this size or more have their pages faulted in at once */
 #define POPULATE_MIN_BYTES (1u << 20)
@@ -90,7 +93,9 @@ ps_timeline_model_new_measurements (PsEventStore *store,
   g_autoptr(GArray) series = NULL;
   g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
   PointsBlock *block = NULL;
-  gsize n_series = 0, n_points;
+  PsTimelineModel *model;
+  PsTimelineSeriesRows rows;
+  gsize n_points;
   PsMeasurementIter iter;
   PsMeasurement m;
   guint64 count = 0, last_index = 0;
@@ -121,10 +126,7 @@ ps_timeline_model_new_measurements (PsEventStore *store,
 
   /* Each chart's part of the block */
   for (gsize i = 0; i < n_charts; i++)
-    {
-      n_series += starts[i + 1] > 0;
-      starts[i + 1] += starts[i];
-    }
+    starts[i + 1] += starts[i];
   n_points = starts[n_charts];
   next = g_memdup2 (starts, (n_charts + 1) * sizeof (gsize));
   block = g_atomic_rc_box_new0 (PointsBlock);
@@ -159,8 +161,11 @@ ps_timeline_model_new_measurements (PsEventStore *store,
       return NULL;
     }
 
-  /* Of its size at once: a series per marker instance and kind */
-  series = g_array_sized_new (FALSE, FALSE, sizeof (PsTimelineSeries), (guint)n_series);
+  /* A series per marker instance and kind, handed to the model a part at
+   * a time */
+  model = ps_timeline_model_alloc (store, lod, TRUE, PS_NONE);
+  ps_timeline_series_rows_init (&rows);
+  series = g_array_sized_new (FALSE, FALSE, sizeof (PsTimelineSeries), SERIES_PART);
   for (guint32 t = 0; t < n_tracks; t++)
     {
       const PsTrack *track = ps_event_store_get_track (store, t);
@@ -205,10 +210,18 @@ ps_timeline_model_new_measurements (PsEventStore *store,
             }
           g_array_append_val (series, one);
         }
+      if (series->len >= SERIES_PART || t + 1 == n_tracks)
+        {
+          ps_timeline_model_add_series_rows (model, &rows, (const PsTimelineSeries *)(gpointer)series->data,
+                                             series->len);
+          g_array_set_size (series, 0);
+          g_ptr_array_set_size (labels, 0);
+        }
     }
+  ps_timeline_series_rows_clear (&rows);
   /* The series hold it now */
   points_block_release (block);
 
-  return ps_timeline_model_new (store, lod, (const PsTimelineSeries *)(gpointer)series->data,
-                                series->len, TRUE);
+  ps_timeline_model_finish (model);
+  return model;
 }

@@ -280,20 +280,31 @@ ps_timeline_model_set_counter_tracks (PsTimelineModel *self,
   ps_timeline_model_layout (self);
 }
 
-static void
-add_series_rows (PsTimelineModel        *self,
-                 const PsTimelineSeries *series,
-                 guint                   n_series)
+void
+ps_timeline_series_rows_init (PsTimelineSeriesRows *rows)
+{
+  rows->group = G_MAXUINT;
+  rows->group_category = PS_NONE;
+  rows->group_session = G_MAXUINT;
+  rows->last_label = NULL;
+  rows->last_row = NULL;
+  rows->texts = g_hash_table_new (g_str_hash, g_str_equal);
+}
+
+void
+ps_timeline_series_rows_clear (PsTimelineSeriesRows *rows)
+{
+  g_clear_pointer (&rows->last_label, g_free);
+  g_clear_pointer (&rows->texts, g_hash_table_unref);
+}
+
+void
+ps_timeline_model_add_series_rows (PsTimelineModel        *self,
+                                   PsTimelineSeriesRows   *rows,
+                                   const PsTimelineSeries *series,
+                                   guint                   n_series)
 {
   gboolean per_session = ps_event_store_get_n_sessions (self->store) > 1;
-  guint group = G_MAXUINT;
-  guint32 group_category = PS_NONE;
-  guint32 group_session = G_MAXUINT;
-  /* The last row's series label and row */
-  const char *last_label = NULL;
-  PsTimelineRow *last_row = NULL;
-  /* The rows' texts, each owned by the first row that has it */
-  g_autoptr(GHashTable) texts = g_hash_table_new (g_str_hash, g_str_equal);
 
   for (guint i = 0; i < n_series; i++)
     {
@@ -320,15 +331,15 @@ add_series_rows (PsTimelineModel        *self,
         }
       /* CE: one group per application, and per session in appended
        * logs, where each session registers its applications anew */
-      if (group == G_MAXUINT || category != group_category || session != group_session)
+      if (rows->group == G_MAXUINT || category != rows->group_category || session != rows->group_session)
         {
           const char *raw = ps_event_store_get_string (self->store, category);
           char *name = raw != NULL && *raw != '\0' ? ps_util_display_text (raw, -1) : g_strdup (_("Markers"));
           PsTimelineRow *group_row;
 
-          group = self->rows->len;
-          group_category = category;
-          group_session = session;
+          rows->group = self->rows->len;
+          rows->group_category = category;
+          rows->group_session = session;
           if (session == G_MAXUINT)
             group_row = ps_timeline_model_add_row (self, PS_TIMELINE_ROW_GROUP, PS_NONE, G_MAXUINT, name);
           else
@@ -344,32 +355,39 @@ add_series_rows (PsTimelineModel        *self,
       /* The instances of one marker, one after another, and all rows of
        * one text: their text once, at one address, which also spares the
        * label column comparing their texts */
-      prev_row = last_row;
-      consecutive = last_row != NULL && last_row->group == group && g_strcmp0 (one->label, last_label) == 0;
+      prev_row = rows->last_row;
+      consecutive = rows->last_row != NULL && rows->last_row->group == rows->group
+                    && g_strcmp0 (one->label, rows->last_label) == 0;
       if (consecutive)
         {
-          row = ps_timeline_model_add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, last_row->label);
+          row = ps_timeline_model_add_row (self, PS_TIMELINE_ROW_VALUES, one->track, rows->group,
+                                           rows->last_row->label);
           row->label_shared = TRUE;
         }
       else
         {
           char *text = ps_util_display_text (one->label, -1);
-          char *known = g_hash_table_lookup (texts, text);
+          char *known = g_hash_table_lookup (rows->texts, text);
 
           if (known != NULL)
             {
               g_free (text);
-              row = ps_timeline_model_add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, known);
+              row = ps_timeline_model_add_row (self, PS_TIMELINE_ROW_VALUES, one->track, rows->group, known);
               row->label_shared = TRUE;
             }
           else
             {
-              row = ps_timeline_model_add_row (self, PS_TIMELINE_ROW_VALUES, one->track, group, text);
-              g_hash_table_add (texts, text);
+              row = ps_timeline_model_add_row (self, PS_TIMELINE_ROW_VALUES, one->track, rows->group, text);
+              g_hash_table_add (rows->texts, text);
             }
         }
-      last_label = one->label;
-      last_row = row;
+      /* Copied: the series may be handed over a part at a time */
+      if (!consecutive)
+        {
+          g_free (rows->last_label);
+          rows->last_label = g_strdup (one->label);
+        }
+      rows->last_row = row;
       if (one->points_release != NULL && one->x_narrow != NULL)
         row->values = ps_value_lod_new_in_block_narrow (one->x_narrow, one->values, one->n_points,
                                                         one->points_owner, one->points_release);
@@ -417,11 +435,11 @@ ps_timeline_model_new (PsEventStore           *store,
   return ps_timeline_model_new_full (store, lod, series, n_series, sequence_axis, NULL, PS_NONE, NULL);
 }
 
-static PsTimelineModel *
-model_alloc (PsEventStore *store,
-             PsSpanLod    *lod,
-             gboolean      sequence_axis,
-             guint32       sample_source)
+PsTimelineModel *
+ps_timeline_model_alloc (PsEventStore *store,
+                         PsSpanLod    *lod,
+                         gboolean      sequence_axis,
+                         guint32       sample_source)
 {
   PsTimelineModel *self = g_new0 (PsTimelineModel, 1);
 
@@ -443,7 +461,7 @@ ps_timeline_model_new_samples (PsEventStore *store,
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
 
-  self = model_alloc (store, NULL, FALSE, sample_source);
+  self = ps_timeline_model_alloc (store, NULL, FALSE, sample_source);
   if (!ps_timeline_model_add_all_sample_rows (self, cancellable))
     {
       ps_timeline_model_free (self);
@@ -519,11 +537,12 @@ ps_timeline_model_new_full (PsEventStore           *store,
                             GCancellable           *cancellable)
 {
   PsTimelineModel *self;
+  PsTimelineSeriesRows rows;
   const PsSessionInfo *session;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
 
-  self = model_alloc (store, lod, sequence_axis, sample_source);
+  self = ps_timeline_model_alloc (store, lod, sequence_axis, sample_source);
 
   session = ps_event_store_get_n_sessions (store) > 0 ? ps_event_store_get_session (store, 0) : NULL;
   if (session != NULL && !sequence_axis)
@@ -544,15 +563,22 @@ ps_timeline_model_new_full (PsEventStore           *store,
           return NULL;
         }
     }
-  add_series_rows (self, series, n_series);
+  ps_timeline_series_rows_init (&rows);
+  ps_timeline_model_add_series_rows (self, &rows, series, n_series);
+  ps_timeline_series_rows_clear (&rows);
+  ps_timeline_model_finish (self);
+  return self;
+}
 
+void
+ps_timeline_model_finish (PsTimelineModel *self)
+{
   if (self->extent_begin > self->extent_end)
     self->extent_begin = 0, self->extent_end = 1;
   if (self->extent_end == self->extent_begin)
     self->extent_end++;
 
   ps_timeline_model_layout (self);
-  return self;
 }
 
 void

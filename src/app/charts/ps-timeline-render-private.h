@@ -60,6 +60,36 @@ void           ps_timeline_model_set_value_key (PsTimelineModel   *self,
 void           ps_timeline_model_widen_extent  (PsTimelineModel   *self,
                                                 gint64             begin,
                                                 gint64             end);
+/* A model without rows, to which ps_timeline_model_finish () gives its
+ * extent and layout once its rows are added */
+PsTimelineModel *ps_timeline_model_alloc       (PsEventStore      *store,
+                                                PsSpanLod         *lod,
+                                                gboolean           sequence_axis,
+                                                guint32            sample_source);
+void           ps_timeline_model_finish        (PsTimelineModel   *self);
+
+/* Rows of value series added a part at a time: a CE log's hundreds of
+ * thousands of charts are handed over a few thousand at a time, so that
+ * their descriptions are never all held at once. What the next part
+ * needs of the rows before it: */
+typedef struct
+{
+  guint          group;           /* the last group row, or G_MAXUINT */
+  guint32        group_category;
+  guint32        group_session;
+  char          *last_label;      /* the last series' label and row */
+  PsTimelineRow *last_row;
+  GHashTable    *texts;           /* the rows' texts, each owned by the
+                                   * first row that has it */
+} PsTimelineSeriesRows;
+
+void           ps_timeline_series_rows_init    (PsTimelineSeriesRows   *rows);
+void           ps_timeline_series_rows_clear   (PsTimelineSeriesRows   *rows);
+/* Takes the points of each series (as ps_timeline_model_new () does) */
+void           ps_timeline_model_add_series_rows (PsTimelineModel        *self,
+                                                  PsTimelineSeriesRows   *rows,
+                                                  const PsTimelineSeries *series,
+                                                  guint                   n_series);
 char          *ps_timeline_track_label         (PsEventStore      *store,
                                                 const PsTrack     *track);
 const char    *ps_timeline_model_axis_name     (const PsTimelineModel *model);
