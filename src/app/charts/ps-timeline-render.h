@@ -34,22 +34,22 @@ typedef enum
 /* The samples of one thread in time order (ps-timeline-render-samples.c) */
 typedef struct _PsSampleLane PsSampleLane;
 
+/* A CE log has a row per marker instance, hundreds of thousands of
+ * them: the fields are ordered so that none leaves a gap, and the flags
+ * are bits */
 typedef struct
 {
   PsTimelineRowKind kind;
   guint32     track;        /* PS_NONE for groups */
   guint       group;        /* the row index of its group, or G_MAXUINT */
+  /* Groups: the log session whose rows it holds, G_MAXUINT when the run
+   * has one session or the group is not one session's */
+  guint       session;
   char       *label;        /* owned, unless label_shared */
-  /* label is an earlier row's: the rows of a CE log's marker instances
-   * repeat a few texts hundreds of thousands of times, each kept once by
-   * the first row that has it (rows are freed together) */
-  gboolean    label_shared;
   char       *tooltip;      /* longer description of the row, or NULL */
   /* Values rows */
   PsValueLod *values;
   const char *unit;         /* shown on the chart: "ms", "%", "MiB"; interned */
-  /* Its tooltip counts its values (ps_timeline_row_tooltip ()) */
-  gboolean    counts_values;
   /* The changes of its level (PsCounterChange), once found
    * (ps_timeline_row_get_changes ()) */
   GArray     *changes;
@@ -57,26 +57,28 @@ typedef struct
   char       *value_key;    /* its group's label, its own and its unit:
                              * the same chart in another run has the same;
                              * owned, unless value_key_shared */
-  /* value_key is the previous row's: another instance of its marker */
-  gboolean    value_key_shared;
-  /* Span rows */
-  guint       n_depths;
-  gboolean    has_marks;
   /* Sample rows */
   PsSampleLane *lane;
-  /* Groups */
-  gboolean    collapsed;
-  /* The log session whose rows it holds, G_MAXUINT when the run has one
-   * session or the group is not one session's */
-  guint       session;
-  /* What charts in it are matched by with the same charts of another
-   * run or session (value_key), when that is not its label: the label
-   * without its session */
+  /* Groups: what charts in it are matched by with the same charts of
+   * another run or session (value_key), when that is not its label: the
+   * label without its session */
   char       *match_label;
   /* Layout (ps_timeline_model_layout) */
-  gboolean    hidden;       /* in a collapsed group */
   double      y;            /* from the top of the rows area */
   double      height;
+  /* Span rows */
+  guint       n_depths;
+  /* label is an earlier row's: the rows of a CE log's marker instances
+   * repeat a few texts hundreds of thousands of times, each kept once by
+   * the first row that has it (rows are freed together) */
+  guint       label_shared : 1;
+  /* Its tooltip counts its values (ps_timeline_row_tooltip ()) */
+  guint       counts_values : 1;
+  /* value_key is the previous row's: another instance of its marker */
+  guint       value_key_shared : 1;
+  guint       has_marks : 1;    /* span rows */
+  guint       collapsed : 1;    /* groups */
+  guint       hidden : 1;       /* in a collapsed group (layout) */
 } PsTimelineRow;
 
 typedef struct

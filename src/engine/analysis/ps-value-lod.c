@@ -25,11 +25,11 @@ struct _PsValueLod
   gint64        *x;
   const guint32 *x_narrow;
   double        *values;
-  /* Minimum and maximum per block of 64 and of 4096 points, NaNs left out */
-  double  *block_min;
-  double  *block_max;
-  double  *super_min;
-  double  *super_max;
+  /* Minimum and maximum per block of 64 and of 4096 points, NaNs left
+   * out, in one array: the block minima, then maxima, then the same of
+   * the super blocks. NULL for a series shorter than a block, as most of
+   * a CE log's hundreds of thousands are. */
+  double  *extremes;
   double   value_min;
   double   value_max;
   /* What holds x and values when they are not the series' own */
@@ -60,6 +60,34 @@ x_at (const PsValueLod *self,
   return self->x != NULL ? self->x[i] : (gint64)self->x_narrow[i];
 }
 
+/* Where in extremes each kind of block has its minima and maxima (NULL
+ * where the series has no whole block of that size) */
+typedef struct
+{
+  double *block_min;
+  double *block_max;
+  double *super_min;
+  double *super_max;
+} Extremes;
+
+static Extremes
+extremes_of (const PsValueLod *self)
+{
+  gsize n_blocks = n_blocks_of (self->n_points, VALUE_BLOCK_SHIFT);
+  Extremes blocks = { NULL, NULL, NULL, NULL };
+
+  if (self->extremes == NULL)
+    return blocks;
+  blocks.block_min = self->extremes;
+  blocks.block_max = blocks.block_min + n_blocks;
+  if (self->n_points >= VALUE_SUPER_SIZE)
+    {
+      blocks.super_min = blocks.block_max + n_blocks;
+      blocks.super_max = blocks.super_min + n_blocks_of (self->n_points, VALUE_SUPER_SHIFT);
+    }
+  return blocks;
+}
+
 static void
 ps_value_lod_clear (gpointer data)
 {
@@ -72,10 +100,7 @@ ps_value_lod_clear (gpointer data)
       g_free (self->x);
       g_free (self->values);
     }
-  g_clear_pointer (&self->block_min, g_free);
-  g_clear_pointer (&self->block_max, g_free);
-  g_clear_pointer (&self->super_min, g_free);
-  g_clear_pointer (&self->super_max, g_free);
+  g_clear_pointer (&self->extremes, g_free);
 }
 
 PsValueLod *
@@ -112,6 +137,7 @@ value_lod_new (gint64         *x,
   PsValueLod *self;
   gsize n_blocks = n_blocks_of (n_points, VALUE_BLOCK_SHIFT);
   gsize n_supers = n_blocks_of (n_points, VALUE_SUPER_SHIFT);
+  Extremes blocks;
 
   self = g_atomic_rc_box_new0 (PsValueLod);
   self->n_points = n_points;
@@ -127,37 +153,32 @@ value_lod_new (gint64         *x,
    * them, most with a few dozen points. */
   if (n_points >= VALUE_BLOCK_SIZE)
     {
-      self->block_min = g_new (double, n_blocks);
-      self->block_max = g_new (double, n_blocks);
-      for (gsize b = 0; b < n_blocks; b++)
-        self->block_min[b] = self->block_max[b] = NAN;
+      gsize n_extremes = 2 * n_blocks + (n_points >= VALUE_SUPER_SIZE ? 2 * n_supers : 0);
+
+      self->extremes = g_new (double, n_extremes);
+      for (gsize e = 0; e < n_extremes; e++)
+        self->extremes[e] = NAN;
     }
-  if (n_points >= VALUE_SUPER_SIZE)
-    {
-      self->super_min = g_new (double, n_supers);
-      self->super_max = g_new (double, n_supers);
-      for (gsize s = 0; s < n_supers; s++)
-        self->super_min[s] = self->super_max[s] = NAN;
-    }
+  blocks = extremes_of (self);
 
   for (gsize i = 0; i < n_points; i++)
     {
       self->value_min = min_skipping_nan (self->value_min, values[i]);
       self->value_max = max_skipping_nan (self->value_max, values[i]);
     }
-  for (gsize i = 0; self->block_min != NULL && i < n_points; i++)
+  for (gsize i = 0; blocks.block_min != NULL && i < n_points; i++)
     {
       gsize b = i >> VALUE_BLOCK_SHIFT;
 
-      self->block_min[b] = min_skipping_nan (self->block_min[b], values[i]);
-      self->block_max[b] = max_skipping_nan (self->block_max[b], values[i]);
+      blocks.block_min[b] = min_skipping_nan (blocks.block_min[b], values[i]);
+      blocks.block_max[b] = max_skipping_nan (blocks.block_max[b], values[i]);
     }
-  for (gsize i = 0; self->super_min != NULL && i < n_points; i++)
+  for (gsize i = 0; blocks.super_min != NULL && i < n_points; i++)
     {
       gsize s = i >> VALUE_SUPER_SHIFT;
 
-      self->super_min[s] = min_skipping_nan (self->super_min[s], values[i]);
-      self->super_max[s] = max_skipping_nan (self->super_max[s], values[i]);
+      blocks.super_min[s] = min_skipping_nan (blocks.super_min[s], values[i]);
+      blocks.super_max[s] = max_skipping_nan (blocks.super_max[s], values[i]);
     }
 
   return self;
@@ -329,6 +350,7 @@ value_min_max (const PsValueLod *self,
                double           *min,
                double           *max)
 {
+  Extremes blocks = extremes_of (self);
   double low = NAN, high = NAN;
   gsize k = lo;
 
@@ -336,14 +358,14 @@ value_min_max (const PsValueLod *self,
     {
       if ((k & (VALUE_SUPER_SIZE - 1)) == 0 && k + VALUE_SUPER_SIZE <= hi)
         {
-          low = min_skipping_nan (low, self->super_min[k >> VALUE_SUPER_SHIFT]);
-          high = max_skipping_nan (high, self->super_max[k >> VALUE_SUPER_SHIFT]);
+          low = min_skipping_nan (low, blocks.super_min[k >> VALUE_SUPER_SHIFT]);
+          high = max_skipping_nan (high, blocks.super_max[k >> VALUE_SUPER_SHIFT]);
           k += VALUE_SUPER_SIZE;
         }
       else if ((k & (VALUE_BLOCK_SIZE - 1)) == 0 && k + VALUE_BLOCK_SIZE <= hi)
         {
-          low = min_skipping_nan (low, self->block_min[k >> VALUE_BLOCK_SHIFT]);
-          high = max_skipping_nan (high, self->block_max[k >> VALUE_BLOCK_SHIFT]);
+          low = min_skipping_nan (low, blocks.block_min[k >> VALUE_BLOCK_SHIFT]);
+          high = max_skipping_nan (high, blocks.block_max[k >> VALUE_BLOCK_SHIFT]);
           k += VALUE_BLOCK_SIZE;
         }
       else
