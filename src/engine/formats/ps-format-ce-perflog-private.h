@@ -177,12 +177,11 @@ typedef struct
   InternedName   category;              /* the last application name interned */
 
   /* The scan stage, which may run in another thread */
-  Batch         *scanning;              /* being filled */
   AppName        app_names[MAX_APP_TOKENS + 1];
   guint          n_app_names;
   AppCache       last_app;              /* the application of the last event line */
 
-  PsBatchPool   *batches;
+  PsLineBatches  batches;               /* Batch */
 } CeParser;
 
 /* Defined in one file, used in the other */

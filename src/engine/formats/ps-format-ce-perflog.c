@@ -118,8 +118,7 @@ batch_release (CeParser *self,
                Batch    *batch)
 {
   batch->n_records = 0;
-  ps_kept_lines_reset (&batch->lines);
-  ps_batch_pool_give_back (self->batches, batch);
+  ps_line_batches_give_back (&self->batches, batch);
 }
 
 static void
@@ -414,7 +413,7 @@ scan_fast_lines (const char *data,
                  gpointer    user_data)
 {
   CeParser *self = user_data;
-  Batch *batch = self->scanning;
+  Batch *batch = self->batches.filling;
   gsize start = (guintptr) data - (guintptr) batch->lines.chunk;
   /* Locals, not fields: the records' byte stores could alias the fields */
   AppCache app = self->last_app;
@@ -465,7 +464,7 @@ scan_line (const PsLine *line,
            gpointer      user_data)
 {
   CeParser *self = user_data;
-  Batch *batch = self->scanning;
+  Batch *batch = self->batches.filling;
   Record *record = batch_add_record (batch, line->number);
 
   record->value = ps_kept_lines_add (&batch->lines, line);
@@ -479,13 +478,8 @@ ce_scan (PsParser     *parser,
          gsize         length)
 {
   CeParser *self = (CeParser *) parser;
-  Batch *batch = ps_batch_pool_take (self->batches);
 
-  self->scanning = batch;
-  ps_kept_lines_scan (&batch->lines, self->reader, data, length);
-  self->scanning = NULL;
-
-  return batch;
+  return ps_line_batches_scan (&self->batches, self->reader, data, length);
 }
 
 /* The apply stage */
@@ -658,13 +652,8 @@ ce_finish (PsParser  *parser,
            GError   **error)
 {
   CeParser *self = (CeParser *) parser;
-  Batch *batch = ps_batch_pool_take (self->batches);
 
-  /* The last line, if it has no line end */
-  self->scanning = batch;
-  ps_line_reader_finish (self->reader);
-  self->scanning = NULL;
-  ce_apply (parser, batch, NULL);
+  ce_apply (parser, ps_line_batches_finish (&self->batches, self->reader), NULL);
 
   ce_close_session (self);
 
@@ -692,7 +681,7 @@ ce_free (PsParser *parser)
   g_clear_pointer (&self->warned_apps, g_hash_table_unref);
   g_clear_pointer (&self->other_kinds, g_hash_table_unref);
   g_clear_pointer (&self->track_seen, g_byte_array_unref);
-  g_clear_pointer (&self->batches, ps_batch_pool_free);
+  ps_line_batches_clear (&self->batches);
   g_string_free (self->noted_app, TRUE);
   g_string_free (self->key, TRUE);
   g_string_free (self->session_apps, TRUE);
@@ -736,7 +725,7 @@ ce_parser_new (PsStoreBuilder *builder)
     self->names[i].id = PS_NONE;
   self->category.id = PS_NONE;
 
-  self->batches = ps_batch_pool_new (batch_new, batch_free);
+  ps_line_batches_init (&self->batches, batch_new, batch_free, G_STRUCT_OFFSET (Batch, lines));
 
   self->reader = ps_line_reader_new (scan_line, self);
   ps_line_reader_set_detect_encoding (self->reader, TRUE);

@@ -220,9 +220,8 @@ typedef struct
   GArray        *sid_groups;           /* guint32 per scanner id: its physical
                                         * scopes' group this session, or PS_NONE */
 
-  /* The scanning stage's results: the one being filled, and all */
-  Batch         *scanning;
-  PsBatchPool   *batches;
+  /* The scanning stage's results */
+  PsLineBatches  batches;              /* Batch */
 } RtlParser;
 
 /* ps-format-rtl-scopes.c */

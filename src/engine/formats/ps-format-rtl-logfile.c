@@ -1092,8 +1092,7 @@ batch_release (RtlParser *self,
 {
   batch->n_tokens = 0;
   g_array_set_size (batch->pieces, 0);
-  ps_kept_lines_reset (&batch->lines);
-  ps_batch_pool_give_back (self->batches, batch);
+  ps_line_batches_give_back (&self->batches, batch);
 }
 
 static void
@@ -1117,7 +1116,7 @@ scan_fast_lines (const char *data,
                  gpointer    user_data)
 {
   RtlParser *self = user_data;
-  Batch *batch = self->scanning;
+  Batch *batch = self->batches.filling;
   const char *p = data;
   const char *end = data + available;
   Piece piece = { line_number, batch->n_tokens, 0 };
@@ -1156,7 +1155,7 @@ scan_line (const PsLine *line,
            gpointer      user_data)
 {
   RtlParser *self = user_data;
-  Batch *batch = self->scanning;
+  Batch *batch = self->batches.filling;
   Piece piece = { line->number, 0, 0 };
 
   piece.first = ps_kept_lines_add (&batch->lines, line);
@@ -1187,13 +1186,8 @@ rtl_scan (PsParser     *parser,
           gsize         length)
 {
   RtlParser *self = (RtlParser *)parser;
-  Batch *batch = ps_batch_pool_take (self->batches);
 
-  self->scanning = batch;
-  ps_kept_lines_scan (&batch->lines, self->reader, data, length);
-  self->scanning = NULL;
-
-  return batch;
+  return ps_line_batches_scan (&self->batches, self->reader, data, length);
 }
 
 /* The options are set before the first input */
@@ -1243,13 +1237,8 @@ rtl_finish (PsParser  *parser,
             GError   **error)
 {
   RtlParser *self = (RtlParser *)parser;
-  Batch *batch = ps_batch_pool_take (self->batches);
 
-  /* The last line, if it has no line end */
-  self->scanning = batch;
-  ps_line_reader_finish (self->reader);
-  self->scanning = NULL;
-  rtl_apply (parser, batch, NULL);
+  rtl_apply (parser, ps_line_batches_finish (&self->batches, self->reader), NULL);
 
   flush_pending (self);
   if (self->session != PS_NONE && !self->session_closed)
@@ -1269,7 +1258,7 @@ rtl_free (PsParser *parser)
 {
   RtlParser *self = (RtlParser *)parser;
 
-  ps_batch_pool_free (self->batches);
+  ps_line_batches_clear (&self->batches);
   ps_line_reader_free (self->reader);
   g_hash_table_unref (self->threads);
   g_ptr_array_unref (self->thread_list);
@@ -1321,7 +1310,7 @@ rtl_parser_new (PsStoreBuilder *builder)
   self->sid_groups = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->ended_parents = g_array_new (FALSE, FALSE, sizeof (EndedParent));
   self->interrupted_mark = PS_NO_POSITION;
-  self->batches = ps_batch_pool_new (batch_new, batch_free);
+  ps_line_batches_init (&self->batches, batch_new, batch_free, G_STRUCT_OFFSET (Batch, lines));
 
   self->reader = ps_line_reader_new (scan_line, self);
   ps_line_reader_set_detect_encoding (self->reader, TRUE);

@@ -1,6 +1,6 @@
 /* ps-parse-kit.c — what the parsers share: warnings, blanks, the feed
- * guard, UTF-16 decoding (and the narrowing of a sniffed head), and
- * the table of ids by key
+ * guard, UTF-16 decoding (and the narrowing of a sniffed head), the
+ * table of ids by key, and the batches of a line parser's two stages
  *
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -342,4 +342,72 @@ ps_id_table_insert_at (PsIdTable         *self,
         self->slots[k] = old_slots[i];
       }
   g_free (old_slots);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The batches of a line parser's two stages                                 */
+
+/* The text parsers with two stages (CE, RTL) scan into their batches
+ * alike: take one, show it to the reader's callbacks, feed the reader,
+ * hand it on; only what a batch holds besides its kept lines is theirs. */
+
+void
+ps_line_batches_init (PsLineBatches   *self,
+                      gpointer       (*batch_new) (void),
+                      GDestroyNotify   batch_free,
+                      gsize            lines_offset)
+{
+  self->pool = ps_batch_pool_new (batch_new, batch_free);
+  self->lines_offset = lines_offset;
+  self->filling = NULL;
+}
+
+void
+ps_line_batches_clear (PsLineBatches *self)
+{
+  g_clear_pointer (&self->pool, ps_batch_pool_free);
+}
+
+/* The kept lines of one of the parser's batches */
+static PsKeptLines *
+line_batches_lines_of (PsLineBatches *self,
+                       gpointer       batch)
+{
+  return (PsKeptLines *) ((guint8 *) batch + self->lines_offset);
+}
+
+gpointer
+ps_line_batches_scan (PsLineBatches *self,
+                      PsLineReader  *reader,
+                      const guint8  *data,
+                      gsize          length)
+{
+  gpointer batch = ps_batch_pool_take (self->pool);
+
+  self->filling = batch;
+  ps_kept_lines_scan (line_batches_lines_of (self, batch), reader, data, length);
+  self->filling = NULL;
+
+  return batch;
+}
+
+gpointer
+ps_line_batches_finish (PsLineBatches *self,
+                        PsLineReader  *reader)
+{
+  gpointer batch = ps_batch_pool_take (self->pool);
+
+  self->filling = batch;
+  ps_line_reader_finish (reader);
+  self->filling = NULL;
+
+  return batch;
+}
+
+void
+ps_line_batches_give_back (PsLineBatches *self,
+                           gpointer       batch)
+{
+  ps_kept_lines_reset (line_batches_lines_of (self, batch));
+  ps_batch_pool_give_back (self->pool, batch);
 }

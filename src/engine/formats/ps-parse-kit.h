@@ -1,6 +1,6 @@
 /* ps-parse-kit.h — what the parsers share: warnings, blanks, the feed
- * guard, UTF-16 decoding (and the narrowing of a sniffed head), and
- * the table of ids by key
+ * guard, UTF-16 decoding (and the narrowing of a sniffed head), the
+ * table of ids by key, and the batches of a line parser's two stages
  *
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "ps-format.h"
+#include "ps-line-reader.h"
 
 G_BEGIN_DECLS
 
@@ -183,5 +184,40 @@ ps_id_table_id_at (const PsIdTable *self,
 {
   return self->slots[slot] - 1;
 }
+
+/* ------------------------------------------------------------------------ */
+/* The batches of a line parser's two stages                                 */
+
+/* What a text parser's scanning stage (PsParserStages) hands its applying
+ * one goes in batches of its own type, each with a PsKeptLines at
+ * @lines_offset. The batch being filled while the line reader runs is
+ * @filling, where the reader's callbacks find it; NULL otherwise. */
+typedef struct
+{
+  PsBatchPool *pool;
+  gsize        lines_offset;
+  gpointer     filling;
+} PsLineBatches;
+
+void     ps_line_batches_init      (PsLineBatches   *self,
+                                    gpointer       (*batch_new) (void),
+                                    GDestroyNotify   batch_free,
+                                    gsize            lines_offset);
+/* Frees every batch, applied or not */
+void     ps_line_batches_clear     (PsLineBatches   *self);
+/* A batch with the lines of @data that @reader handed over, @data kept
+ * in place (ps_kept_lines_scan ()) */
+gpointer ps_line_batches_scan      (PsLineBatches   *self,
+                                    PsLineReader    *reader,
+                                    const guint8    *data,
+                                    gsize            length);
+/* A batch with the last line, if it had no line end
+ * (ps_line_reader_finish ()) */
+gpointer ps_line_batches_finish    (PsLineBatches   *self,
+                                    PsLineReader    *reader);
+/* Once applied: the batch's kept lines are emptied and it goes back to
+ * the pool; the parser has emptied the rest */
+void     ps_line_batches_give_back (PsLineBatches   *self,
+                                    gpointer         batch);
 
 G_END_DECLS

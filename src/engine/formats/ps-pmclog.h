@@ -32,6 +32,8 @@
 
 #include <glib.h>
 
+#include "ps-parse-kit.h"
+
 G_BEGIN_DECLS
 
 /* Record types, the same for both generations (the reader maps the
@@ -241,10 +243,7 @@ typedef struct
    * "W-PMCLOG-NO-NUL", "W-PMCLOG-DEEP-CALLCHAIN", "W-PMCLOG-MULTIPART",
    * "W-PMCLOG-RESYNC", "W-PMCLOG-AFTER-CLOSE", "W-PMCLOG-VERSION",
    * "W-PMCLOG-CONTAINER", "W-PMCLOG-LAYOUT". May be NULL. */
-  void     (*warning) (const char           *code,
-                       guint64               offset,
-                       const char           *message,
-                       gpointer              user_data);
+  PsReaderWarningFunc warning;
 } PsPmclogCallbacks;
 
 typedef struct

@@ -319,6 +319,8 @@ value_delta (const PsPerflibRaw *previous,
   return PS_PERFLIB_RESULT_NEGATIVE_DELTA;
 }
 
+/* How far a counter or clock went between two samples; @not_positive
+ * (the cause the formula reports) when it did not advance */
 static PsPerflibResult
 unsigned_delta (guint64          older,
                 guint64          newer,
@@ -331,17 +333,18 @@ unsigned_delta (guint64          older,
   return PS_PERFLIB_RESULT_OK;
 }
 
+/* The header's clocks are signed. Flipping the sign bit maps a gint64
+ * onto a guint64 in the same order and with the same differences (offset
+ * binary), so that they are judged by the one rule of unsigned_delta () */
 static PsPerflibResult
 signed_delta (gint64           older,
               gint64           newer,
               PsPerflibResult  not_positive,
               double          *delta)
 {
-  if (newer <= older)
-    return not_positive;
-  /* Well defined in unsigned arithmetic, exact as a difference */
-  *delta = (double) ((guint64) newer - (guint64) older);
-  return PS_PERFLIB_RESULT_OK;
+  const guint64 sign_bit = G_GUINT64_CONSTANT (1) << 63;
+
+  return unsigned_delta ((guint64) older ^ sign_bit, (guint64) newer ^ sign_bit, not_positive, delta);
 }
 
 /* F of the system clock, which both samples must agree on (§5.4: PerfFreq

@@ -44,6 +44,8 @@
 
 #include <gio/gio.h>
 
+#include "ps-parse-kit.h"
+
 G_BEGIN_DECLS
 
 #define PS_PLV2_MAGIC               "PLV2CAP"   /* 8 bytes with the NUL */
@@ -138,10 +140,7 @@ typedef struct
                        gpointer            user_data,
                        GError            **error);
   /* A problem, with the byte offset of the record it is about. May be NULL. */
-  void     (*warning) (const char         *code,
-                       guint64             offset,
-                       const char         *message,
-                       gpointer            user_data);
+  PsReaderWarningFunc warning;
 } PsPlv2Callbacks;
 
 typedef struct _PsPlv2Reader PsPlv2Reader;
