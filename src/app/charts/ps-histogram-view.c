@@ -7,9 +7,10 @@
  * Drawn with cairo in one pass over at most PS_HISTOGRAM_MAX_AUTO_BINS
  * bars; GTK keeps the render node until something changes, so there is no
  * cache of our own. The x axis shows durations in one unit chosen by the
- * range (ns, µs, ms or s) and names it; values of another unit (percent,
- * bytes, a counter's unit) are shown in it, bytes scaled to KiB, MiB or
- * GiB. The y axis shows counts or totals, also named. The units, the
+ * range (ns, µs, ms or s) and names it, or, logarithmic, which can span
+ * several units, has each label name its own; values of another unit
+ * (percent, bytes, a counter's unit) are shown in it, bytes scaled to KiB,
+ * MiB or GiB. The y axis shows counts or totals, also named. The units, the
  * geometry and the drawing are in ps-histogram-view-draw.c; this file is
  * the widget: its accessible description, selection, input and properties.
  */
