@@ -739,10 +739,11 @@ draw_empty (PsHistogramView *self,
                                          self->histogram->underflow),
                             (unsigned long long) self->histogram->underflow);
   else
-    text = g_strdup (ps_histogram_view_is_time (self) ? _("No durations") : _("No values"));
+    text = g_strdup (ps_histogram_view_get_empty_text (self));
 
+  /* A reason can be a sentence longer than the chart is wide */
   ps_chart_set_source (cr, foreground, 0.55);
-  ps_chart_draw_text (GTK_WIDGET (self), cr, text, width / 2.0, height / 2.0, 0.5, 0.5);
+  ps_chart_draw_message (GTK_WIDGET (self), cr, text, width, height);
 }
 
 void

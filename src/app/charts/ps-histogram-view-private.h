@@ -21,6 +21,7 @@ struct _PsHistogramView
   gboolean     by_total;
   char        *title;
   char        *unit;          /* of the values: NULL or "s" for durations */
+  char        *empty_text;    /* why there are no values; NULL: "No durations" */
 
   /* A second sample drawn over the bars as an outline, on the same bins
    * (run A under run B in a comparison), and the legend naming both */
