@@ -2960,6 +2960,135 @@ test_histogram_pixels (Fixture       *fixture,
   gtk_window_destroy (window);
 }
 
+/* The labels under the x axis as drawn: runs of columns with ink in the
+ * band below the ticks, apart by more than a space */
+static guint
+count_x_labels (const Picture         *picture,
+                const graphene_rect_t *plot,
+                int                    text_height)
+{
+  int top = (int)(plot->origin.y + plot->size.height) + 4 + 2;
+  int width = cairo_image_surface_get_width (picture->surface);
+  int run_end = -G_MAXINT / 2;
+  guint n_labels = 0;
+
+  for (int x = 0; x < width; x++)
+    for (int y = top; y < top + text_height - 4; y++)
+      if ((*(const guint32 *)(picture->data + y * picture->stride + x * 4) >> 24) > 60)
+        {
+          if (x - run_end > 8)
+            n_labels++;
+          run_end = x;
+          break;
+        }
+  return n_labels;
+}
+
+/* The labelled ticks of the x axis at 600 × 300, checked as the eye would:
+ * left to right, apart, centred on their ticks but for the ends, which
+ * stay within the plot */
+static GPtrArray *
+check_x_ticks (PsHistogramView *view)
+{
+  g_autoptr(GArray) ticks = ps_histogram_view_get_x_ticks (view, 600, 300);
+  GPtrArray *labels = g_ptr_array_new_with_free_func (g_free);
+  graphene_rect_t plot;
+  double last_end = -G_MAXDOUBLE;
+
+  g_assert_nonnull (ticks);
+  g_assert_true (ps_histogram_view_get_plot_area (view, 600, 300, &plot));
+  for (guint i = 0; i < ticks->len; i++)
+    {
+      const PsHistogramTick *tick = &g_array_index (ticks, PsHistogramTick, i);
+
+      g_assert_cmpfloat (tick->x, >=, plot.origin.x);
+      g_assert_cmpfloat (tick->x, <=, plot.origin.x + plot.size.width + 1);
+      if (tick->text == NULL)
+        continue;
+      g_test_message ("x label %s at %g", tick->text, tick->x);
+      g_assert_cmpfloat (tick->text_x, >=, last_end + 8);
+      g_assert_cmpfloat (tick->text_x, >=, plot.origin.x);
+      g_assert_cmpfloat (tick->text_x + tick->text_width, <=, plot.origin.x + plot.size.width + 0.5);
+      if (tick->text_x > plot.origin.x && tick->text_x + tick->text_width < plot.origin.x + plot.size.width)
+        g_assert_cmpfloat (fabs (tick->text_x + tick->text_width / 2.0 - tick->x), <=, 0.5);
+      last_end = tick->text_x + tick->text_width;
+      g_ptr_array_add (labels, g_strdup (tick->text));
+    }
+  return labels;
+}
+
+/* A logarithmic axis labels a range under a decade with steps as a linear
+ * one would, and a wide one with powers of ten or 1-2-5, each label with
+ * its unit */
+static void
+test_histogram_log_ticks (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  double values[200];
+  GtkWindow *window = NULL;
+  PsHistogramView *view = histogram_in_window (fixture, &window);
+  g_autoptr(GPtrArray) labels = NULL;
+  g_autofree char *x_title = NULL;
+  graphene_rect_t plot;
+  Picture picture;
+  int text_height;
+
+  {
+    g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (view), "0");
+
+    pango_layout_get_pixel_size (layout, NULL, &text_height);
+  }
+
+  /* 3.8 to 5.6 ms */
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    values[i] = 0.0038 + 0.0018 * i / (G_N_ELEMENTS (values) - 1);
+  ps_histogram_view_set_values (view, values, G_N_ELEMENTS (values));
+  ps_histogram_view_set_log_scale (view, TRUE);
+  labels = check_x_ticks (view);
+  g_assert_cmpuint (labels->len, >=, 3);
+  for (guint i = 0; i < labels->len; i++)
+    g_assert_true (g_str_has_suffix (g_ptr_array_index (labels, i), " ms"));
+  g_assert_true (g_ptr_array_find_with_equal_func (labels, "5.0 ms", g_str_equal, NULL)
+                 || g_ptr_array_find_with_equal_func (labels, "5 ms", g_str_equal, NULL));
+  x_title = ps_histogram_view_dup_axis_title (view, GTK_ORIENTATION_HORIZONTAL);
+  g_assert_cmpstr (x_title, ==, "duration (logarithmic)");
+  /* As drawn: as many labels under the axis */
+  g_assert_true (ps_histogram_view_get_plot_area (view, 600, 300, &plot));
+  picture = draw_histogram (view, 600, 300);
+  g_assert_cmpuint (count_x_labels (&picture, &plot, text_height), ==, labels->len);
+  cairo_surface_destroy (picture.surface);
+  g_clear_pointer (&labels, g_ptr_array_unref);
+
+  /* 2 µs to 3 s: more than six decades */
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    values[i] = 2e-6 * pow (1.5e6, (double)i / (G_N_ELEMENTS (values) - 1));
+  ps_histogram_view_set_values (view, values, G_N_ELEMENTS (values));
+  labels = check_x_ticks (view);
+  g_assert_cmpuint (labels->len, >=, 4);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      const char *label = g_ptr_array_index (labels, i);
+
+      /* 1, 2 or 5 × a power of ten, in its own unit */
+      g_assert_true (g_regex_match_simple ("^[125]0* (ns|µs|ms|s)$", label, 0, 0));
+    }
+  g_assert_true (g_ptr_array_find_with_equal_func (labels, "1 ms", g_str_equal, NULL));
+  g_assert_true (g_ptr_array_find_with_equal_func (labels, "1 s", g_str_equal, NULL));
+  picture = draw_histogram (view, 600, 300);
+  g_assert_true (ps_histogram_view_get_plot_area (view, 600, 300, &plot));
+  g_assert_cmpuint (count_x_labels (&picture, &plot, text_height), ==, labels->len);
+  cairo_surface_destroy (picture.surface);
+  g_clear_pointer (&labels, g_ptr_array_unref);
+
+  /* On a linear axis the labels are numbers in the title's unit */
+  ps_histogram_view_set_log_scale (view, FALSE);
+  labels = check_x_ticks (view);
+  g_assert_cmpuint (labels->len, >=, 3);
+  g_assert_null (strchr (g_ptr_array_index (labels, 0), ' '));
+
+  gtk_window_destroy (window);
+}
+
 /* Brushing: the selection property follows the selected bins */
 static void
 test_histogram_selection (Fixture       *fixture,
@@ -3883,6 +4012,7 @@ main (int   argc,
   ADD_TEST ("/gui/numbers/rule", test_number_rule);
   ADD_TEST ("/gui/histogram/pixels", test_histogram_pixels);
   ADD_TEST ("/gui/histogram/selection", test_histogram_selection);
+  ADD_TEST ("/gui/histogram/log-ticks", test_histogram_log_ticks);
   ADD_TEST ("/gui/rtl/open-example", test_rtl_open_example);
   ADD_TEST ("/gui/rtl/sort-scopes", test_rtl_sort_scopes);
   ADD_TEST ("/gui/rtl/totals", test_rtl_totals);

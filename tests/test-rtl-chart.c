@@ -14,7 +14,8 @@
  * chart says so, marks nothing. The time labels below the chart and the
  * duration labels below the histogram are centred on their ticks. A
  * second log has scopes whose every call was left out of the statistics:
- * the chart says how many and why, on lines within its width.
+ * the chart says how many and why, on lines within its width, and the
+ * histogram beside it says the same.
  */
 #include "config.h"
 
@@ -420,6 +421,7 @@ test_rtl_chart_excluded (Fixture       *fixture,
   PsRunPage *page = open_and_wait (fixture, file);
   PsRtlView *view = ps_run_page_get_rtl_view (page);
   PsCounterChart *chart = ps_rtl_view_get_duration_chart (view);
+  PsHistogramView *histogram = view->histogram_view;
   g_autoptr(GdkTexture) texture = NULL;
   graphene_rect_t bounds;
 
@@ -432,6 +434,9 @@ test_rtl_chart_excluded (Fixture       *fixture,
   g_assert_true (iterate_until (run_view_is_idle, view));
   g_assert_cmpuint (ps_counter_chart_get_n_series (chart), ==, 0);
   g_assert_cmpstr (chart->empty_text, ==, "No complete calls: 1 excluded (it never ended)");
+  /* The histogram beside it, as empty, says the same */
+  g_assert_null (ps_histogram_view_get_histogram (histogram));
+  g_assert_cmpstr (ps_histogram_view_get_empty_text (histogram), ==, chart->empty_text);
 
   /* Two: each with its number */
   select_total (view, "::Job::Main");
@@ -441,6 +446,7 @@ test_rtl_chart_excluded (Fixture       *fixture,
   g_assert_cmpuint (ps_counter_chart_get_n_series (chart), ==, 0);
   g_assert_cmpstr (chart->empty_text, ==,
                    "No complete calls: 2 excluded (1 never ended, 1 with the clock going back inside)");
+  g_assert_cmpstr (ps_histogram_view_get_empty_text (histogram), ==, chart->empty_text);
 
   /* Drawn whole, on lines as wide as the chart beside the histogram: ink
    * on more than one line's height, none in the margins at the sides */
@@ -467,11 +473,34 @@ test_rtl_chart_excluded (Fixture       *fixture,
           }
     g_assert_cmpint (bottom - top, >, text_height (GTK_WIDGET (chart)));
   }
+  /* And the histogram's, wrapped within its width too */
+  g_clear_object (&texture);
+  texture = render_widget (GTK_WIDGET (histogram));
+  {
+    int width = gdk_texture_get_width (texture);
+    int height = gdk_texture_get_height (texture);
+    gsize stride = (gsize)width * 4;
+    g_autofree guchar *pixels = g_malloc (stride * (gsize)height);
+    int top = height, bottom = -1;
+
+    gdk_texture_download (texture, pixels, stride);
+    for (int y = 0; y < height; y++)
+      for (int x = 0; x < width; x++)
+        if (has_ink (pixels, stride, x, y))
+          {
+            g_assert_cmpint (x, >=, 6);
+            g_assert_cmpint (x, <, width - 6);
+            top = MIN (top, y);
+            bottom = MAX (bottom, y);
+          }
+    g_assert_cmpint (bottom, >=, 0);
+  }
 
   /* A total with calls is charted */
   select_total (view, "::Job::Run");
   g_assert_true (iterate_until (run_view_is_idle, view));
   g_assert_true (iterate_until (chart_has_series, chart));
+  g_assert_nonnull (ps_histogram_view_get_histogram (histogram));
   g_assert_cmpuint (ps_value_lod_get_n_points (((Series *)g_ptr_array_index (chart->series, 0))->values), ==, 2);
 }
 

@@ -22,6 +22,10 @@
 
 #define AXIS_GAP 4.0
 #define MIN_TICK_SPACING 70.0
+/* A log axis' ticks crowd towards its right end: the closest pair at
+ * least this far apart, and labels at least LABEL_GAP */
+#define MIN_LOG_TICK_SPACING 45.0
+#define LABEL_GAP 8.0
 
 /* Bars, the median and p95 take the chart kit's blue, orange and red; a
  * selected bar is a darker blue (5), the other run's overlay a darker
@@ -156,8 +160,9 @@ x_title (PsHistogramView *self,
 {
   if (ps_histogram_view_is_time (self))
     return self->log_scale
-           /* Translators: the x axis of a histogram; %s is a unit, "ms" */
-           ? g_strdup_printf (_("duration (%s, logarithmic)"), layout->x_unit)
+           /* Translators: the x axis of a histogram on a logarithmic
+            * scale, whose labels each have their unit ("500 µs", "2 ms") */
+           ? g_strdup (_("duration (logarithmic)"))
            /* Translators: the x axis of a histogram; %s is a unit, "ms" */
            : g_strdup_printf (_("duration (%s)"), layout->x_unit);
   if (layout->x_unit[0] == '\0')
@@ -267,6 +272,252 @@ ps_histogram_view_bin_at_x (PsHistogramView *self,
   return bin;
 }
 
+/* Ticks of the x axis */
+
+static void
+clear_tick (gpointer data)
+{
+  PsHistogramTick *tick = data;
+
+  g_free (tick->text);
+}
+
+/* The label of a tick at value (in the axis' unit), a multiple of step:
+ * on a logarithmic axis of durations, which can span from nanoseconds to
+ * seconds, each label has its own unit ("500 µs", "2 ms"); otherwise a
+ * number in the unit the axis' title names */
+static char *
+tick_text (PsHistogramView *self,
+           const Layout    *layout,
+           double           value,
+           double           step)
+{
+  double seconds, scale;
+  const char *suffix;
+  g_autofree char *number = NULL;
+
+  if (!self->log_scale || !ps_histogram_view_is_time (self))
+    return ps_chart_format_tick (value, step);
+  seconds = value * layout->x_unit_scale;
+  /* 1000 µs computed as 0.000999… is 1 ms */
+  pick_time_unit (seconds * (1 + 1e-9), &scale, &suffix);
+  number = ps_chart_format_tick (seconds / scale, step * layout->x_unit_scale / scale);
+  return g_strdup_printf ("%s %s", number, suffix);
+}
+
+/* A tick at value (in the axis' unit) with its label centred under it,
+ * the first and the last kept within the plot's width rather than past
+ * its ends */
+static void
+append_tick (PsHistogramView *self,
+             const Layout    *layout,
+             GArray          *ticks,
+             double           value,
+             double           step)
+{
+  double left = layout->plot.origin.x;
+  double right = left + layout->plot.size.width;
+  PsHistogramTick tick;
+
+  tick.value = value * layout->x_unit_scale;
+  tick.x = round (x_of (layout, axis_of (self, tick.value))) + 0.5;
+  tick.text = tick_text (self, layout, value, step);
+  measure_text (self, tick.text, &tick.text_width, NULL);
+  tick.text_x = MAX (MIN (tick.x - tick.text_width / 2.0, right - tick.text_width), left);
+  g_array_append_val (ticks, tick);
+}
+
+/* Whether every label of ticks stands clear of the one before, and the
+ * ticks are at least min_spacing apart */
+static gboolean
+ticks_fit (GArray *ticks,
+           double  min_spacing)
+{
+  for (guint i = 1; i < ticks->len; i++)
+    {
+      const PsHistogramTick *before = &g_array_index (ticks, PsHistogramTick, i - 1);
+      const PsHistogramTick *tick = &g_array_index (ticks, PsHistogramTick, i);
+
+      if (tick->x - before->x < min_spacing || tick->text_x < before->text_x + before->text_width + LABEL_GAP)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The ticks of a log axis between low and high (in the axis' unit) in the
+ * decade from 10^decade, at one of its densities, sparsest first: level 0
+ * to 3 a power of ten every 10, 5, 2 or 1 decades; 4: 1, 2 and 5; 5 on:
+ * every multiple of 1, 0.5, 0.2, 0.1, 0.05… × 10^decade, as a linear axis
+ * would have them, which a range under a decade needs to show more than
+ * one label. FALSE when there would be more than max_count. */
+static gboolean
+append_log_ticks (PsHistogramView *self,
+                  const Layout    *layout,
+                  int              decade,
+                  guint            level,
+                  double           low,
+                  double           high,
+                  guint            max_count,
+                  GArray          *ticks)
+{
+  double power = pow (10, decade);
+
+  if (level < 4)
+    {
+      static const int every[] = { 10, 5, 2, 1 };
+
+      if (decade % every[level] == 0 && power >= low * (1 - 1e-9) && power <= high * (1 + 1e-9))
+        append_tick (self, layout, ticks, power, power);
+    }
+  else if (level == 4)
+    {
+      static const double multiples[] = { 1, 2, 5 };
+
+      for (guint m = 0; m < G_N_ELEMENTS (multiples); m++)
+        if (multiples[m] * power >= low * (1 - 1e-9) && multiples[m] * power <= high * (1 + 1e-9))
+          append_tick (self, layout, ticks, multiples[m] * power, power);
+    }
+  else
+    {
+      static const double fractions[] = { 1, 0.5, 0.2 };
+      double step = fractions[(level - 5) % 3] * pow (10, -(int)((level - 5) / 3)) * power;
+      double from = MAX (low, power);
+      double to = MIN (high * (1 + 1e-9), 10 * power * (1 - 1e-9));
+
+      for (double k = ceil (from / step - 1e-9); k * step <= to; k++)
+        {
+          if (ticks->len >= max_count)
+            return FALSE;
+          append_tick (self, layout, ticks, k * step, step);
+        }
+    }
+  return ticks->len <= max_count;
+}
+
+#define N_LOG_LEVELS (5 + 3 * 12)
+
+/* The ticks of a log axis with each decade's own density (levels[0] for
+ * the first decade), if their labels stand clear of each other */
+static GArray *
+fitting_log_ticks (PsHistogramView *self,
+                   const Layout    *layout,
+                   const guint     *levels,
+                   int              first_decade,
+                   int              last_decade,
+                   double           low,
+                   double           high,
+                   guint            max_count,
+                   gboolean        *fits)
+{
+  GArray *ticks = g_array_new (FALSE, FALSE, sizeof (PsHistogramTick));
+
+  g_array_set_clear_func (ticks, clear_tick);
+  *fits = TRUE;
+  for (int decade = first_decade; decade <= last_decade && *fits; decade++)
+    *fits = append_log_ticks (self, layout, decade, levels[decade - first_decade], low, high, max_count, ticks);
+  *fits = *fits && ticks_fit (ticks, MIN_LOG_TICK_SPACING);
+  return ticks;
+}
+
+/* The densest ticks of a log axis whose labels stand clear of each other:
+ * decades over a wide range, 1-2-5 or steps within a decade over a narrow
+ * one. The ticks crowd towards each decade's end, so where one decade has
+ * room for finer steps than the others (the wider part of a range over
+ * 75 to 180 ms: 80, 90, 100, 120, 140…), it has them. */
+static GArray *
+log_ticks (PsHistogramView *self,
+           const Layout    *layout)
+{
+  double low = pow (10, layout->x_low) / layout->x_unit_scale;
+  double high = pow (10, layout->x_high) / layout->x_unit_scale;
+  guint max_count = (guint)(layout->plot.size.width / MIN_LOG_TICK_SPACING) + 2;
+  int first_decade = (int)floor (log10 (low) + 1e-9);
+  int last_decade = (int)floor (log10 (high) + 1e-9);
+  guint n_decades = (guint)(last_decade - first_decade + 1);
+  g_autofree guint *levels = g_new0 (guint, n_decades);
+  GArray *ticks = NULL;
+  guint level;
+
+  for (level = 0; level < N_LOG_LEVELS; level++)
+    {
+      GArray *candidate;
+      gboolean fits;
+
+      for (guint i = 0; i < n_decades; i++)
+        levels[i] = level;
+      candidate = fitting_log_ticks (self, layout, levels, first_decade, last_decade, low, high, max_count, &fits);
+      /* When not even the sparsest fits, the labels in the way are left
+       * out by the caller */
+      if (!fits && level > 0)
+        {
+          g_array_unref (candidate);
+          break;
+        }
+      g_clear_pointer (&ticks, g_array_unref);
+      ticks = candidate;
+      if (!fits)
+        return ticks;
+    }
+  level = level > 0 ? level - 1 : 0;
+  for (guint i = 0; i < n_decades; i++)
+    levels[i] = level;
+
+  if (level < 5)
+    return ticks;
+  for (guint i = 0; i < n_decades; i++)
+    while (levels[i] + 1 < N_LOG_LEVELS)
+      {
+        GArray *candidate;
+        gboolean fits;
+
+        levels[i]++;
+        candidate = fitting_log_ticks (self, layout, levels, first_decade, last_decade, low, high, max_count, &fits);
+        if (!fits)
+          {
+            levels[i]--;
+            g_array_unref (candidate);
+            break;
+          }
+        g_array_unref (ticks);
+        ticks = candidate;
+      }
+  return ticks;
+}
+
+GArray *
+ps_histogram_view_compute_x_ticks (PsHistogramView *self,
+                                   const Layout    *layout)
+{
+  g_autoptr(GArray) ticks = NULL;
+  double last_label_end = -G_MAXDOUBLE;
+
+  if (self->log_scale)
+    ticks = log_ticks (self, layout);
+  else
+    {
+      double low = layout->x_low / layout->x_unit_scale;
+      double high = layout->x_high / layout->x_unit_scale;
+      double step = ps_chart_axis_step (high - low, layout->plot.size.width, MIN_TICK_SPACING);
+
+      ticks = g_array_new (FALSE, FALSE, sizeof (PsHistogramTick));
+      g_array_set_clear_func (ticks, clear_tick);
+      for (double tick = ceil (low / step - 1e-9) * step; tick <= high + step * 1e-9; tick += step)
+        append_tick (self, layout, ticks, tick, step);
+    }
+
+  /* Labels that would run into the previous one are left out */
+  for (guint i = 0; i < ticks->len; i++)
+    {
+      PsHistogramTick *tick = &g_array_index (ticks, PsHistogramTick, i);
+
+      if (tick->text_x < last_label_end + LABEL_GAP)
+        g_clear_pointer (&tick->text, g_free);
+      else
+        last_label_end = tick->text_x + tick->text_width;
+    }
+  return g_steal_pointer (&ticks);
+}
+
 /* Drawing */
 
 static void
@@ -276,74 +527,22 @@ draw_x_ticks (PsHistogramView *self,
               const GdkRGBA   *foreground)
 {
   double bottom = layout->plot.origin.y + layout->plot.size.height;
-  double last_label_end = -G_MAXDOUBLE;
-  GArray *ticks = g_array_new (FALSE, FALSE, sizeof (double));  /* seconds */
-  double step;
-
-  if (self->log_scale)
-    {
-      /* Powers of ten; with few of them, 2× and 5× too */
-      int first = (int)floor (layout->x_low);
-      int last = (int)ceil (layout->x_high);
-      gboolean fine = last - first <= 2;
-
-      for (int power = first; power <= last; power++)
-        for (guint m = 0; m < 3; m++)
-          {
-            static const double multiples[] = { 1, 2, 5 };
-            double seconds = multiples[m] * pow (10, power);
-
-            if (m > 0 && !fine)
-              continue;
-            if (log10 (seconds) >= layout->x_low - 1e-9 && log10 (seconds) <= layout->x_high + 1e-9)
-              g_array_append_val (ticks, seconds);
-          }
-      step = 0;
-    }
-  else
-    {
-      double low = layout->x_low / layout->x_unit_scale;
-      double high = layout->x_high / layout->x_unit_scale;
-
-      step = ps_chart_axis_step (high - low, layout->plot.size.width, MIN_TICK_SPACING);
-      for (double tick = ceil (low / step - 1e-9) * step; tick <= high + step * 1e-9; tick += step)
-        {
-          double seconds = tick * layout->x_unit_scale;
-
-          g_array_append_val (ticks, seconds);
-        }
-    }
+  g_autoptr(GArray) ticks = ps_histogram_view_compute_x_ticks (self, layout);
 
   for (guint i = 0; i < ticks->len; i++)
     {
-      double seconds = g_array_index (ticks, double, i);
-      double x = round (x_of (layout, axis_of (self, seconds))) + 0.5;
-      g_autofree char *text = NULL;
-      double text_x;
-      int text_width;
+      const PsHistogramTick *tick = &g_array_index (ticks, PsHistogramTick, i);
 
       ps_chart_set_source (cr, foreground, 0.5);
-      cairo_move_to (cr, x, bottom);
-      cairo_line_to (cr, x, bottom + AXIS_GAP);
+      cairo_move_to (cr, tick->x, bottom);
+      cairo_line_to (cr, tick->x, bottom + AXIS_GAP);
       cairo_stroke (cr);
 
-      /* %g keeps 0.001 and 200 short on a log axis */
-      text = self->log_scale ? g_strdup_printf ("%g", seconds / layout->x_unit_scale)
-                             : ps_chart_format_tick (seconds / layout->x_unit_scale, step);
-      measure_text (self, text, &text_width, NULL);
-      /* Centred on its tick; the first and the last kept within the
-       * plot's width rather than past its ends */
-      text_x = MAX (MIN (x - text_width / 2.0, layout->plot.origin.x + layout->plot.size.width - text_width),
-                    layout->plot.origin.x);
-      /* Labels that would run into the previous one are left out */
-      if (text_x < last_label_end + 8)
+      if (tick->text == NULL)
         continue;
       ps_chart_set_source (cr, foreground, 0.8);
-      ps_chart_draw_text (GTK_WIDGET (self), cr, text, text_x, bottom + AXIS_GAP, 0, 0);
-      last_label_end = text_x + text_width;
+      ps_chart_draw_text (GTK_WIDGET (self), cr, tick->text, tick->text_x, bottom + AXIS_GAP, 0, 0);
     }
-
-  g_array_unref (ticks);
 }
 
 static void
@@ -540,10 +739,11 @@ draw_empty (PsHistogramView *self,
                                          self->histogram->underflow),
                             (unsigned long long) self->histogram->underflow);
   else
-    text = g_strdup (ps_histogram_view_is_time (self) ? _("No durations") : _("No values"));
+    text = g_strdup (ps_histogram_view_get_empty_text (self));
 
+  /* A reason can be a sentence longer than the chart is wide */
   ps_chart_set_source (cr, foreground, 0.55);
-  ps_chart_draw_text (GTK_WIDGET (self), cr, text, width / 2.0, height / 2.0, 0.5, 0.5);
+  ps_chart_draw_message (GTK_WIDGET (self), cr, text, width, height);
 }
 
 void
@@ -763,6 +963,20 @@ ps_histogram_view_dup_axis_title (PsHistogramView *self,
   if (!ps_histogram_view_compute_layout (self, 400, 300, &layout))
     return NULL;
   return orientation == GTK_ORIENTATION_HORIZONTAL ? x_title (self, &layout) : y_title (self, &layout);
+}
+
+GArray *
+ps_histogram_view_get_x_ticks (PsHistogramView *self,
+                               int              width,
+                               int              height)
+{
+  Layout layout;
+
+  g_return_val_if_fail (PS_IS_HISTOGRAM_VIEW (self), NULL);
+
+  if (!ps_histogram_view_compute_layout (self, width, height, &layout))
+    return NULL;
+  return ps_histogram_view_compute_x_ticks (self, &layout);
 }
 
 double

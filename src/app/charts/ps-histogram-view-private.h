@@ -21,6 +21,7 @@ struct _PsHistogramView
   gboolean     by_total;
   char        *title;
   char        *unit;          /* of the values: NULL or "s" for durations */
+  char        *empty_text;    /* why there are no values; NULL: "No durations" */
 
   /* A second sample drawn over the bars as an outline, on the same bins
    * (run A under run B in a comparison), and the legend naming both */
@@ -54,6 +55,17 @@ typedef struct
   int             text_height;
 } Layout;
 
+/* A tick of the x axis and its label, as drawn */
+typedef struct
+{
+  double  value;      /* seconds, or a value of the view's unit */
+  double  x;          /* the tick's line */
+  char   *text;       /* NULL: the label would run into the one before */
+  double  text_x;     /* the label's left edge: centred on the tick, kept
+                       * within the plot */
+  int     text_width;
+} PsHistogramTick;
+
 /* Units, geometry and drawing (ps-histogram-view-draw.c) */
 
 /* Whether the values are durations */
@@ -66,6 +78,10 @@ gboolean ps_histogram_view_compute_layout (PsHistogramView *self,
                                            int              width,
                                            int              height,
                                            Layout          *layout);
+/* The ticks of the x axis of that layout, left to right (PsHistogramTick,
+ * freed with the array) */
+GArray *ps_histogram_view_compute_x_ticks (PsHistogramView *self,
+                                           const Layout    *layout);
 /* The bin under x, clamped to the bins; -1 without bins */
 int ps_histogram_view_bin_at_x (PsHistogramView *self,
                                 double           x);
@@ -94,6 +110,11 @@ gboolean ps_histogram_view_get_plot_area (PsHistogramView *self,
  * NULL with nothing to draw */
 char    *ps_histogram_view_dup_axis_title (PsHistogramView *self,
                                            GtkOrientation   orientation);
+/* The x axis' ticks at that size, as drawn (PsHistogramTick); NULL with
+ * nothing to draw */
+GArray  *ps_histogram_view_get_x_ticks   (PsHistogramView *self,
+                                          int              width,
+                                          int              height);
 /* The top of the value axis (count, or total in seconds) */
 double   ps_histogram_view_get_y_top     (PsHistogramView *self);
 /* The colour of a bar */

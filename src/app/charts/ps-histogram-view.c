@@ -7,9 +7,10 @@
  * Drawn with cairo in one pass over at most PS_HISTOGRAM_MAX_AUTO_BINS
  * bars; GTK keeps the render node until something changes, so there is no
  * cache of our own. The x axis shows durations in one unit chosen by the
- * range (ns, µs, ms or s) and names it; values of another unit (percent,
- * bytes, a counter's unit) are shown in it, bytes scaled to KiB, MiB or
- * GiB. The y axis shows counts or totals, also named. The units, the
+ * range (ns, µs, ms or s) and names it, or, logarithmic, which can span
+ * several units, has each label name its own; values of another unit
+ * (percent, bytes, a counter's unit) are shown in it, bytes scaled to KiB,
+ * MiB or GiB. The y axis shows counts or totals, also named. The units, the
  * geometry and the drawing are in ps-histogram-view-draw.c; this file is
  * the widget: its accessible description, selection, input and properties.
  */
@@ -60,7 +61,7 @@ update_accessible (PsHistogramView *self)
   const PsHistogram *histogram = self->histogram;
 
   if (histogram == NULL || histogram->n_bins == 0)
-    description = g_strdup (ps_histogram_view_is_time (self) ? _("No durations") : _("No values"));
+    description = g_strdup (ps_histogram_view_get_empty_text (self));
   else
     {
       g_autofree char *median = ps_histogram_view_format_value (self, histogram->median);
@@ -396,6 +397,7 @@ ps_histogram_view_finalize (GObject *object)
   g_clear_pointer (&self->overlay_label, g_free);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->unit, g_free);
+  g_clear_pointer (&self->empty_text, g_free);
 
   G_OBJECT_CLASS (ps_histogram_view_parent_class)->finalize (object);
 }
@@ -672,6 +674,30 @@ ps_histogram_view_set_by_total (PsHistogramView *self,
   self->by_total = by_total;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BY_TOTAL]);
+}
+
+void
+ps_histogram_view_set_empty_text (PsHistogramView *self,
+                                  const char      *text)
+{
+  g_return_if_fail (PS_IS_HISTOGRAM_VIEW (self));
+
+  if (g_strcmp0 (self->empty_text, text) == 0)
+    return;
+  g_free (self->empty_text);
+  self->empty_text = g_strdup (text);
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const char *
+ps_histogram_view_get_empty_text (PsHistogramView *self)
+{
+  g_return_val_if_fail (PS_IS_HISTOGRAM_VIEW (self), NULL);
+
+  if (self->empty_text != NULL)
+    return self->empty_text;
+  return ps_histogram_view_is_time (self) ? _("No durations") : _("No values");
 }
 
 const char *

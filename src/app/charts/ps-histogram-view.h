@@ -70,6 +70,12 @@ void               ps_histogram_view_set_unit        (PsHistogramView *self,
                                                       const char      *unit);
 void               ps_histogram_view_set_title       (PsHistogramView *self,
                                                       const char      *title);
+/* What the view says when it has no values, in place of "No durations"
+ * (NULL for that): why there are none */
+void               ps_histogram_view_set_empty_text  (PsHistogramView *self,
+                                                      const char      *text);
+/* What the view says when it has no values */
+const char        *ps_histogram_view_get_empty_text  (PsHistogramView *self);
 /* FALSE when nothing is selected; first and last may be NULL */
 gboolean           ps_histogram_view_get_selection   (PsHistogramView *self,
                                                       guint           *first_bin,

@@ -12,7 +12,9 @@
  * gathering them, putting them in time order and looking for changes is
  * done in a worker, which a newer selection cancels, and the chart draws
  * them from their level-of-detail index. A total none of whose calls has
- * a duration (the Excluded column) has the chart say why.
+ * a duration (the Excluded column) has the chart say why, and the
+ * histogram beside it the same words, so that the two do not read as
+ * different answers.
  */
 #include "config.h"
 
@@ -225,6 +227,16 @@ describe_no_durations (const PsScopeExclusions *exclusions)
                           (unsigned long long) n_excluded, reasons->str);
 }
 
+/* What the chart and the histogram beside it say while they have nothing
+ * to show: one text for both, since both lack the same calls */
+static void
+set_empty_text (PsRtlView  *self,
+                const char *text)
+{
+  ps_counter_chart_set_empty_text (self->duration_chart, text);
+  ps_histogram_view_set_empty_text (self->histogram_view, text);
+}
+
 static void
 show_calls (PsRtlView *self,
             ChartWork *work)
@@ -236,9 +248,10 @@ show_calls (PsRtlView *self,
 
   ps_counter_chart_clear (self->duration_chart);
   ps_counter_chart_set_unit (self->duration_chart, unit, 1 / unit_seconds);
-  /* None of the calls has a known duration: the chart says why */
+  /* None of the calls has a known duration: the chart and the histogram
+   * say why */
   empty_text = describe_no_durations (&work->exclusions);
-  ps_counter_chart_set_empty_text (self->duration_chart, empty_text);
+  set_empty_text (self, empty_text);
   if (ps_value_lod_get_n_points (work->values) == 0)
     return;
   series = ps_counter_chart_add_series (self->duration_chart, work->label, work->values);
@@ -296,14 +309,17 @@ ps_rtl_view_show_duration_chart (PsRtlView      *self,
   self->chart_series = NULL;
   ps_counter_chart_clear (self->duration_chart);
   if (series == NULL || self->scopes == NULL)
-    return;
+    {
+      ps_histogram_view_set_empty_text (self->histogram_view, NULL);
+      return;
+    }
 
   self->chart_scopes = ps_scope_analysis_ref (self->scopes);
   self->chart_series = series;
   update_range (self);
   /* Translators: shown on a chart while the calls of a scope name are
    * put in order in the background */
-  ps_counter_chart_set_empty_text (self->duration_chart, _("Gathering the calls…"));
+  set_empty_text (self, _("Gathering the calls…"));
 
   work = g_new0 (ChartWork, 1);
   work->scopes = ps_scope_analysis_ref (self->scopes);
