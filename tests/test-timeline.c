@@ -1179,8 +1179,8 @@ test_row_labels_of_instances (Fixture       *fixture,
 
 /* A log of more marker instances than the model is handed at a time
  * (4096 charts): the rows after each part go on from those before it, in
- * one group, with the two texts once each and each instance's points
- * its own */
+ * one group, with the two texts and chart keys once each and each
+ * instance's points its own */
 static void
 test_rows_in_parts (Fixture       *fixture,
                     gconstpointer  data)
@@ -1212,12 +1212,13 @@ test_rows_in_parts (Fixture       *fixture,
       g_assert_cmpint (x_min, >, last_x);
       last_x = x_min;
       /* Each marker's instances, one after the other: the one two rows up
-       * is of the same marker, with its text */
+       * is of the same marker, with its text and chart key */
       if (n_values > 2)
         {
           const PsTimelineRow *same = g_ptr_array_index (model->rows, r - 2);
 
           g_assert_true (same->label == row->label);
+          g_assert_true (same->value_key == row->value_key);
         }
     }
   g_assert_cmpuint (n_groups, ==, 1);

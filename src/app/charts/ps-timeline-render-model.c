@@ -289,6 +289,7 @@ ps_timeline_series_rows_init (PsTimelineSeriesRows *rows)
   rows->last_label = NULL;
   rows->last_row = NULL;
   rows->texts = g_hash_table_new (g_str_hash, g_str_equal);
+  rows->keys = g_hash_table_new (g_str_hash, g_str_equal);
 }
 
 void
@@ -296,6 +297,7 @@ ps_timeline_series_rows_clear (PsTimelineSeriesRows *rows)
 {
   g_clear_pointer (&rows->last_label, g_free);
   g_clear_pointer (&rows->texts, g_hash_table_unref);
+  g_clear_pointer (&rows->keys, g_hash_table_unref);
 }
 
 void
@@ -401,14 +403,28 @@ ps_timeline_model_add_series_rows (PsTimelineModel        *self,
       row->unit = g_intern_string (one->unit != NULL ? one->unit : "");
       row->unit_scale = one->unit_scale > 0 ? one->unit_scale : 1;
       /* The label, the group and the unit make the key: another instance
-       * of the marker above has its key */
+       * of the marker above has its key, and one of a marker before it
+       * the key made then */
       if (consecutive && prev_row->unit == row->unit)
         {
           row->value_key = prev_row->value_key;
           row->value_key_shared = TRUE;
         }
       else
-        ps_timeline_model_set_value_key (self, row);
+        {
+          char *known;
+
+          ps_timeline_model_set_value_key (self, row);
+          known = g_hash_table_lookup (rows->keys, row->value_key);
+          if (known != NULL)
+            {
+              g_free (row->value_key);
+              row->value_key = known;
+              row->value_key_shared = TRUE;
+            }
+          else
+            g_hash_table_add (rows->keys, row->value_key);
+        }
       /* Its tooltip is written when asked for (ps_timeline_row_tooltip ()):
        * a CE log has a row per marker instance */
       row->counts_values = TRUE;

@@ -79,8 +79,8 @@ typedef struct
   guint32        group_session;
   char          *last_label;      /* the last series' label and row */
   PsTimelineRow *last_row;
-  GHashTable    *texts;           /* the rows' texts, each owned by the
-                                   * first row that has it */
+  GHashTable    *texts;           /* the rows' texts and chart keys, each */
+  GHashTable    *keys;            /* owned by the first row that has it */
 } PsTimelineSeriesRows;
 
 void           ps_timeline_series_rows_init    (PsTimelineSeriesRows   *rows);

@@ -74,7 +74,7 @@ typedef struct
   guint       label_shared : 1;
   /* Its tooltip counts its values (ps_timeline_row_tooltip ()) */
   guint       counts_values : 1;
-  /* value_key is the previous row's: another instance of its marker */
+  /* value_key is an earlier row's: another instance of its marker */
   guint       value_key_shared : 1;
   guint       has_marks : 1;    /* span rows */
   guint       collapsed : 1;    /* groups */
