@@ -447,6 +447,8 @@ test_rtl_chart_excluded (Fixture       *fixture,
   g_assert_cmpstr (chart->empty_text, ==,
                    "No complete calls: 2 excluded (1 never ended, 1 with the clock going back inside)");
   g_assert_cmpstr (ps_histogram_view_get_empty_text (histogram), ==, chart->empty_text);
+  /* No hint to drag over bars it does not have */
+  g_assert_cmpstr (gtk_label_get_text (view->histogram_selection_label), ==, "");
 
   /* Drawn whole, on lines as wide as the chart beside the histogram: ink
    * on more than one line's height, none in the margins at the sides */
@@ -502,6 +504,7 @@ test_rtl_chart_excluded (Fixture       *fixture,
   g_assert_true (iterate_until (chart_has_series, chart));
   g_assert_nonnull (ps_histogram_view_get_histogram (histogram));
   g_assert_cmpuint (ps_value_lod_get_n_points (((Series *)g_ptr_array_index (chart->series, 0))->values), ==, 2);
+  g_assert_cmpstr (gtk_label_get_text (view->histogram_selection_label), ==, "Drag over the bars to select a range");
 }
 
 int

@@ -64,7 +64,11 @@ update_histogram_selection (PsRtlView *self)
   g_object_get (self->histogram_view, "selection", &selection, NULL);
   if (selection == NULL || self->histogram_series == NULL)
     {
-      gtk_label_set_text (self->histogram_selection_label, _("Drag over the bars to select a range"));
+      /* No hint to drag over bars where there are none */
+      gboolean has_bars = self->histogram_durations != NULL && self->histogram_durations->len > 0;
+
+      gtk_label_set_text (self->histogram_selection_label,
+                          has_bars ? _("Drag over the bars to select a range") : "");
       spans = time_selection_spans (self, &description);
       ps_call_tree_view_set_span_selection (self->call_tree_view, spans, description);
       highlight_total (self);
