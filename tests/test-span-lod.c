@@ -1207,6 +1207,13 @@ test_values_narrow (void)
 
   ps_value_lod_unref (lod);
   g_assert_cmpuint (released, ==, 1);
+
+  /* x that goes back is refused, and what holds it released */
+  narrow[5] = narrow[3];
+  g_test_expect_message (NULL, G_LOG_LEVEL_CRITICAL, "*should not be reached*");
+  g_assert_null (ps_value_lod_new_in_block_narrow (narrow, v, n, &released, block_released));
+  g_test_assert_expected_messages ();
+  g_assert_cmpuint (released, ==, 2);
 }
 
 static void

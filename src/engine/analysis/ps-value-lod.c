@@ -115,16 +115,6 @@ ps_value_lod_new (const gint64 *x,
                                 g_memdup2 (values, n_points * sizeof (double)), n_points);
 }
 
-static gboolean
-x_is_sorted (const gint64 *x,
-             gsize         n_points)
-{
-  for (gsize i = 1; i < n_points; i++)
-    if (G_UNLIKELY (x[i - 1] > x[i]))
-      return FALSE;
-  return TRUE;
-}
-
 /* The series of x and values, whose extremes it computes */
 static PsValueLod *
 value_lod_new (gint64         *x,
@@ -184,19 +174,34 @@ value_lod_new (gint64         *x,
   return self;
 }
 
+/* The series of value_lod_new (), or NULL (and what it was given
+ * released) when x decreases somewhere */
+static PsValueLod *
+value_lod_new_checked (gint64         *x,
+                       const guint32  *x_narrow,
+                       double         *values,
+                       gsize           n_points,
+                       gpointer        owner,
+                       GDestroyNotify  owner_release)
+{
+  PsValueLod *self = value_lod_new (x, x_narrow, values, n_points, owner, owner_release);
+
+  for (gsize i = 1; i < n_points; i++)
+    if (G_UNLIKELY (x_at (self, i - 1) > x_at (self, i)))
+      {
+        ps_value_lod_unref (self);
+        g_return_val_if_reached (NULL);
+      }
+  return self;
+}
+
 PsValueLod *
 ps_value_lod_new_take (gint64 *x,
                        double *values,
                        gsize   n_points)
 {
   g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
-  if (!x_is_sorted (x, n_points))
-    {
-      g_free (x);
-      g_free (values);
-      g_return_val_if_reached (NULL);
-    }
-  return value_lod_new (x, NULL, values, n_points, NULL, NULL);
+  return value_lod_new_checked (x, NULL, values, n_points, NULL, NULL);
 }
 
 PsValueLod *
@@ -208,12 +213,7 @@ ps_value_lod_new_in_block (const gint64   *x,
 {
   g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
   g_return_val_if_fail (owner_release != NULL, NULL);
-  if (!x_is_sorted (x, n_points))
-    {
-      owner_release (owner);
-      g_return_val_if_reached (NULL);
-    }
-  return value_lod_new ((gint64 *)x, NULL, (double *)values, n_points, owner, owner_release);
+  return value_lod_new_checked ((gint64 *)x, NULL, (double *)values, n_points, owner, owner_release);
 }
 
 PsValueLod *
@@ -225,13 +225,7 @@ ps_value_lod_new_in_block_narrow (const guint32  *x,
 {
   g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
   g_return_val_if_fail (owner_release != NULL, NULL);
-  for (gsize i = 1; i < n_points; i++)
-    if (G_UNLIKELY (x[i - 1] > x[i]))
-      {
-        owner_release (owner);
-        g_return_val_if_reached (NULL);
-      }
-  return value_lod_new (NULL, x, (double *)values, n_points, owner, owner_release);
+  return value_lod_new_checked (NULL, x, (double *)values, n_points, owner, owner_release);
 }
 
 PsValueLod *
