@@ -1121,8 +1121,8 @@ test_values_in_block (void)
       x[i] = i < n_short ? (gint64)i * 3 : (gint64)(i - n_short) * 2 + 1;
       v[i] = g_rand_int_range (rand, 0, 8) == 0 ? NAN : g_rand_double_range (rand, -50, 50);
     }
-  first = ps_value_lod_new_in_block (x, v, n_short, &released, block_released);
-  second = ps_value_lod_new_in_block (x + n_short, v + n_short, n_long, &released, block_released);
+  first = ps_value_lod_new_in_block (x, NULL, v, n_short, &released, block_released);
+  second = ps_value_lod_new_in_block (x + n_short, NULL, v + n_short, n_long, &released, block_released);
 
   check_values (first, x, v, n_short, -5, 30, 1);
   check_values (first, x, v, n_short, 2, 7, 0.5);
@@ -1181,7 +1181,7 @@ test_values_narrow (void)
       narrow[i] = (guint32)x[i];
       v[i] = g_rand_int_range (rand, 0, 9) == 0 ? NAN : g_rand_double_range (rand, -50, 50);
     }
-  lod = ps_value_lod_new_in_block_narrow (narrow, v, n, &released, block_released);
+  lod = ps_value_lod_new_in_block (NULL, narrow, v, n, &released, block_released);
 
   g_assert_true (ps_value_lod_get_range (lod, &x_min, &x_max, NULL, NULL));
   g_assert_cmpint (x_min, ==, x[0]);
@@ -1211,7 +1211,7 @@ test_values_narrow (void)
   /* x that goes back is refused, and what holds it released */
   narrow[5] = narrow[3];
   g_test_expect_message (NULL, G_LOG_LEVEL_CRITICAL, "*should not be reached*");
-  g_assert_null (ps_value_lod_new_in_block_narrow (narrow, v, n, &released, block_released));
+  g_assert_null (ps_value_lod_new_in_block (NULL, narrow, v, n, &released, block_released));
   g_test_assert_expected_messages ();
   g_assert_cmpuint (released, ==, 2);
 }

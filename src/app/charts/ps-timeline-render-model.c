@@ -390,12 +390,9 @@ ps_timeline_model_add_series_rows (PsTimelineModel        *self,
           rows->last_label = g_strdup (one->label);
         }
       rows->last_row = row;
-      if (one->points_release != NULL && one->x_narrow != NULL)
-        row->values = ps_value_lod_new_in_block_narrow (one->x_narrow, one->values, one->n_points,
-                                                        one->points_owner, one->points_release);
-      else if (one->points_release != NULL)
-        row->values = ps_value_lod_new_in_block (one->x, one->values, one->n_points, one->points_owner,
-                                                 one->points_release);
+      if (one->points_release != NULL)
+        row->values = ps_value_lod_new_in_block (one->x, one->x_narrow, one->values, one->n_points,
+                                                 one->points_owner, one->points_release);
       else if (one->take_points)
         row->values = ps_value_lod_new_take ((gint64 *)one->x, (double *)one->values, one->n_points);
       else

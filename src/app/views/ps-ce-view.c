@@ -449,7 +449,7 @@ add_chart_series (PsCounterChart *chart,
 
   g_ptr_array_add (points, g_array_ref (series->indexes));
   g_ptr_array_add (points, g_array_ref (series->values));
-  lod = ps_value_lod_new_in_block (x, values, series->values->len, points, (GDestroyNotify)g_ptr_array_unref);
+  lod = ps_value_lod_new_in_block (x, NULL, values, series->values->len, points, (GDestroyNotify)g_ptr_array_unref);
   index = ps_counter_chart_add_series (chart, label, lod);
   if (changes != NULL && changes->len > 0)
     ps_counter_chart_set_series_changes (chart, index, changes);

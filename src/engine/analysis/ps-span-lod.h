@@ -185,20 +185,16 @@ PsValueLod *ps_value_lod_new_take      (gint64        *x,
                                         double        *values,
                                         gsize          n_points);
 /* The same for points that lie in a block shared with other series (a
- * chart per CE marker instance, all in one block): x and values are
- * neither copied nor freed; the series holds owner, which it gives to
- * owner_release when freed */
+ * chart per CE marker instance, all in one block): x in full, or in 32
+ * bits (x_narrow: sequence numbers below 2³²), the other NULL. They and
+ * values are neither copied nor freed; the series holds owner, which it
+ * gives to owner_release when freed. */
 PsValueLod *ps_value_lod_new_in_block  (const gint64  *x,
+                                        const guint32 *x_narrow,
                                         const double  *values,
                                         gsize          n_points,
                                         gpointer       owner,
                                         GDestroyNotify owner_release);
-/* The same with x in 32 bits (sequence numbers below 2³²) */
-PsValueLod *ps_value_lod_new_in_block_narrow (const guint32  *x,
-                                              const double   *values,
-                                              gsize           n_points,
-                                              gpointer        owner,
-                                              GDestroyNotify  owner_release);
 PsValueLod *ps_value_lod_ref           (PsValueLod    *self);
 void        ps_value_lod_unref         (PsValueLod    *self);
 gsize       ps_value_lod_get_n_points  (PsValueLod    *self);

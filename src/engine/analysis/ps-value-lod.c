@@ -206,26 +206,16 @@ ps_value_lod_new_take (gint64 *x,
 
 PsValueLod *
 ps_value_lod_new_in_block (const gint64   *x,
+                           const guint32  *x_narrow,
                            const double   *values,
                            gsize           n_points,
                            gpointer        owner,
                            GDestroyNotify  owner_release)
 {
-  g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
+  g_return_val_if_fail ((x == NULL) != (x_narrow == NULL), NULL);
+  g_return_val_if_fail (n_points == 0 || values != NULL, NULL);
   g_return_val_if_fail (owner_release != NULL, NULL);
-  return value_lod_new_checked ((gint64 *)x, NULL, (double *)values, n_points, owner, owner_release);
-}
-
-PsValueLod *
-ps_value_lod_new_in_block_narrow (const guint32  *x,
-                                  const double   *values,
-                                  gsize           n_points,
-                                  gpointer        owner,
-                                  GDestroyNotify  owner_release)
-{
-  g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
-  g_return_val_if_fail (owner_release != NULL, NULL);
-  return value_lod_new_checked (NULL, x, (double *)values, n_points, owner, owner_release);
+  return value_lod_new_checked ((gint64 *)x, x_narrow, (double *)values, n_points, owner, owner_release);
 }
 
 PsValueLod *
