@@ -212,8 +212,7 @@ ps_value_lod_new_in_block (const gint64   *x,
                            gpointer        owner,
                            GDestroyNotify  owner_release)
 {
-  g_return_val_if_fail ((x == NULL) != (x_narrow == NULL), NULL);
-  g_return_val_if_fail (n_points == 0 || values != NULL, NULL);
+  g_return_val_if_fail (n_points == 0 || ((x == NULL) != (x_narrow == NULL) && values != NULL), NULL);
   g_return_val_if_fail (owner_release != NULL, NULL);
   return value_lod_new_checked ((gint64 *)x, x_narrow, (double *)values, n_points, owner, owner_release);
 }
