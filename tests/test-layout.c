@@ -442,6 +442,29 @@ test_ce_histogram (Fixture       *fixture,
   g_assert_cmpuint (count_whole_rows (table, GTK_WIDGET (fixture->window)), >=, 8);
   save_screenshots (fixture, "ce-histogram");
 
+  /* With a range chosen on the timeline too, whose notice takes a line
+   * (two in French) above the tables: still all of it, and the rows */
+  ps_session_set_selection (ps_run_page_get_session (page), 100, 400);
+  iterate_for (600);
+  g_assert_true (gtk_widget_get_mapped (histogram));
+  assert_views_fit (page);
+  assert_chart_fits (histogram, GTK_WIDGET (fixture->window), FALSE);
+  gtk_widget_measure (timeline_window, GTK_ORIENTATION_VERTICAL, -1, &timeline_minimum, NULL, NULL, NULL);
+  g_assert_cmpint (gtk_widget_get_height (timeline_window), >=, timeline_minimum);
+  g_test_message ("%u rows with a range", count_whole_rows (table, GTK_WIDGET (fixture->window)));
+  g_assert_cmpuint (count_whole_rows (table, GTK_WIDGET (fixture->window)), >=, 8);
+  /* The first marker has no measurement in it: its time, "%AVG%" in the
+   * log, is shown as no value */
+  {
+    g_autofree char *texts = collect_label_text (GTK_WIDGET (table));
+
+    g_assert_null (strstr (texts, "\n%AVG%\n"));
+    g_assert_nonnull (strstr (texts, "\n–\n"));
+  }
+  save_screenshots (fixture, "ce-histogram-range");
+  ps_session_clear_selection (ps_run_page_get_session (page));
+  iterate_for (300);
+
   /* Larger, with a smaller timeline: the table keeps no empty rows, the
    * histogram gets the room */
   resize_window (fixture, LARGE_WIDTH, LARGE_HEIGHT);

@@ -248,6 +248,15 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
             gtk_label_set_xalign (GTK_LABEL (label), 1.0);
             gtk_widget_add_css_class (label, "numeric");
           }
+        else if (value != NULL && ps_ce_description_value_kind (value, NULL) != PS_CE_VALUE_TEXT)
+          {
+            /* A statistic of no measurements (none in the range chosen
+             * on the timeline) is left as the log wrote it, "%AVG%":
+             * it has no value */
+            text = g_strdup ("–");
+            gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+            gtk_widget_add_css_class (label, "numeric");
+          }
         else
           {
             /* Raw bytes of the log: Latin-1 when not UTF-8 (ce-perflog.md §7 #28) */
