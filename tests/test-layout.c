@@ -415,6 +415,26 @@ test_laptop (Fixture       *fixture,
     }
 }
 
+/* The CE view's histogram of the selected marker is whole, the views
+ * need no scrolling, the timeline gave up room for them but not below
+ * its own minimum, and the table above keeps eight rows */
+static void
+assert_ce_histogram_fits (Fixture   *fixture,
+                          PsRunPage *page)
+{
+  PsCeView *view = ps_run_page_get_ce_view (page);
+  GtkWidget *histogram = GTK_WIDGET (ps_run_view_get_histogram_view (PS_RUN_VIEW (view)));
+  GtkWidget *timeline_window = gtk_paned_get_start_child (ps_run_page_get_paned (page));
+  int timeline_minimum;
+
+  g_assert_true (gtk_widget_get_mapped (histogram));
+  assert_views_fit (page);
+  assert_chart_fits (histogram, GTK_WIDGET (fixture->window), FALSE);
+  gtk_widget_measure (timeline_window, GTK_ORIENTATION_VERTICAL, -1, &timeline_minimum, NULL, NULL, NULL);
+  g_assert_cmpint (gtk_widget_get_height (timeline_window), >=, timeline_minimum);
+  g_assert_cmpuint (count_whole_rows (ps_ce_view_get_marker_view (view), GTK_WIDGET (fixture->window)), >=, 8);
+}
+
 /* The CE histogram of a marker, under the table: its x axis is seen at
  * 1024×700, where it ran off the window */
 static void
@@ -425,34 +445,18 @@ test_ce_histogram (Fixture       *fixture,
   PsCeView *view = ps_run_page_get_ce_view (page);
   GtkColumnView *table = ps_ce_view_get_marker_view (view);
   GtkWidget *histogram = GTK_WIDGET (ps_run_view_get_histogram_view (PS_RUN_VIEW (view)));
-  GtkWidget *timeline_window = gtk_paned_get_start_child (ps_run_page_get_paned (page));
-  int timeline_minimum;
 
   resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
   gtk_selection_model_select_item (gtk_column_view_get_model (table), 0, TRUE);
   iterate_for (600);
-
-  g_assert_true (gtk_widget_get_mapped (histogram));
-  assert_views_fit (page);
-  assert_chart_fits (histogram, GTK_WIDGET (fixture->window), FALSE);
-  /* The timeline gave up room for it, not below its own minimum */
-  gtk_widget_measure (timeline_window, GTK_ORIENTATION_VERTICAL, -1, &timeline_minimum, NULL, NULL, NULL);
-  g_assert_cmpint (gtk_widget_get_height (timeline_window), >=, timeline_minimum);
-  /* And the table above keeps eight rows */
-  g_assert_cmpuint (count_whole_rows (table, GTK_WIDGET (fixture->window)), >=, 8);
+  assert_ce_histogram_fits (fixture, page);
   save_screenshots (fixture, "ce-histogram");
 
   /* With a range chosen on the timeline too, whose notice takes a line
-   * (two in French) above the tables: still all of it, and the rows */
+   * above the tables: still all of it, and the rows */
   ps_session_set_selection (ps_run_page_get_session (page), 100, 400);
   iterate_for (600);
-  g_assert_true (gtk_widget_get_mapped (histogram));
-  assert_views_fit (page);
-  assert_chart_fits (histogram, GTK_WIDGET (fixture->window), FALSE);
-  gtk_widget_measure (timeline_window, GTK_ORIENTATION_VERTICAL, -1, &timeline_minimum, NULL, NULL, NULL);
-  g_assert_cmpint (gtk_widget_get_height (timeline_window), >=, timeline_minimum);
-  g_test_message ("%u rows with a range", count_whole_rows (table, GTK_WIDGET (fixture->window)));
-  g_assert_cmpuint (count_whole_rows (table, GTK_WIDGET (fixture->window)), >=, 8);
+  assert_ce_histogram_fits (fixture, page);
   /* The first marker has no measurement in it: its time, "%AVG%" in the
    * log, is shown as no value */
   {
