@@ -18,8 +18,9 @@
  * chart's series holds a reference. */
 typedef struct
 {
-  /* The measurements' sequence numbers: in 32 bits while they fit (logs
-   * of fewer than 2³² measurements), which spares 4 bytes a point */
+  /* The measurements' sequence numbers (their global event index): in
+   * 32 bits while the last one fits, which spares 4 bytes a point; else
+   * in full */
   guint32 *x_narrow;
   gint64  *x;
   double  *values;
