@@ -3667,6 +3667,50 @@ test_flame_graph_worker (Fixture       *fixture,
   g_assert_true (iterate_until (pointer_is_null, &flame_graph));
 }
 
+/* A big tree set while the graph is not shown, as behind another mode
+ * of the call tree, is copied only once it is shown: a worker started at
+ * once would be done long before the wait ends */
+static void
+test_flame_graph_deferred (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(PsCallTree) tree = load_call_tree ("calltree_4711.log");
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *stack = gtk_stack_new ();
+  GtkWidget *other = gtk_label_new ("other mode");
+  PsFlameGraph *flame_graph = PS_FLAME_GRAPH (ps_flame_graph_new ());
+
+  gtk_window_set_default_size (GTK_WINDOW (window), FLAME_WIDTH, 300);
+  gtk_stack_add_named (GTK_STACK (stack), other, "other");
+  gtk_stack_add_named (GTK_STACK (stack), GTK_WIDGET (flame_graph), "flame");
+  gtk_stack_set_visible_child (GTK_STACK (stack), other);
+  gtk_window_set_child (GTK_WINDOW (window), stack);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (widget_is_drawn, other));
+
+  _ps_flame_graph_set_sync_limit (flame_graph, 0);
+  ps_flame_graph_set_tree (flame_graph, tree);
+  iterate_for (300);
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (flame_graph)));
+  g_assert_true (_ps_flame_graph_is_laying_out (flame_graph));
+  g_assert_true (isnan (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "::main", NULL)));
+
+  /* Shown: copied, with the tree's values */
+  gtk_stack_set_visible_child (GTK_STACK (stack), GTK_WIDGET (flame_graph));
+  g_assert_true (iterate_until (flame_graph_laid_out, flame_graph));
+  assert_flame_totals (flame_graph, tree);
+  g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "::main", NULL), 140 * MS, 1);
+
+  /* A tree set while shown is copied at once; hidden again, the next one waits */
+  ps_flame_graph_set_tree (flame_graph, NULL);
+  gtk_stack_set_visible_child (GTK_STACK (stack), other);
+  iterate_for (50);
+  ps_flame_graph_set_tree (flame_graph, tree);
+  iterate_for (300);
+  g_assert_true (_ps_flame_graph_is_laying_out (flame_graph));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_flame_graph_transforms (Fixture       *fixture,
                              gconstpointer  data)
@@ -4033,6 +4077,7 @@ main (int   argc,
   ADD_TEST ("/gui/call-tree/flame-graph", test_call_tree_flame_graph);
   ADD_TEST ("/gui/flame-graph/pixels", test_flame_graph_pixels);
   ADD_TEST ("/gui/flame-graph/worker", test_flame_graph_worker);
+  ADD_TEST ("/gui/flame-graph/deferred", test_flame_graph_deferred);
   ADD_TEST ("/gui/flame-graph/transforms", test_flame_graph_transforms);
 
   return gui_test_run ();

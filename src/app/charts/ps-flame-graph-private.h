@@ -70,6 +70,8 @@ struct _PsFlameGraph
 
   GArray              *base;          /* FlameNode: the tree's top-down tree */
   GCancellable        *base_cancellable; /* while a worker copies the tree */
+  gboolean             base_deferred; /* a big tree not copied until the
+                                       * graph is first shown */
   guint32              sync_base_nodes; /* bigger trees are copied in a worker */
   GArray              *nodes;         /* FlameNode: base after the transforms */
   char                *summary;       /* for a screen reader, of nodes and value; NULL to make */

@@ -657,6 +657,20 @@ focus_changed_cb (PsFlameGraph *self)
 
 /* --- GObject --------------------------------------------------------------- */
 
+static void start_base_job (PsFlameGraph *self);
+
+/* A big tree set while the graph was not shown is copied now */
+static void
+ps_flame_graph_map (GtkWidget *widget)
+{
+  PsFlameGraph *self = PS_FLAME_GRAPH (widget);
+
+  GTK_WIDGET_CLASS (ps_flame_graph_parent_class)->map (widget);
+  if (self->base_deferred)
+    start_base_job (self);
+}
+
+
 static void
 ps_flame_graph_dispose (GObject *object)
 {
@@ -765,6 +779,7 @@ ps_flame_graph_class_init (PsFlameGraphClass *klass)
   object_class->get_property = ps_flame_graph_get_property;
   object_class->set_property = ps_flame_graph_set_property;
 
+  widget_class->map = ps_flame_graph_map;
   widget_class->snapshot = ps_flame_graph_snapshot;
   widget_class->measure = ps_flame_graph_measure;
   widget_class->size_allocate = ps_flame_graph_size_allocate;
@@ -1030,31 +1045,43 @@ base_built_cb (GObject      *source,
   tree_changed (self);
 }
 
+static void
+start_base_job (PsFlameGraph *self)
+{
+  BaseJob *job = g_new0 (BaseJob, 1);
+  g_autoptr(GTask) task = NULL;
+
+  self->base_deferred = FALSE;
+  job->tree = g_object_ref (self->tree);
+  job->diff = self->diff != NULL ? g_object_ref (self->diff) : NULL;
+  self->base_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->base_cancellable, base_built_cb, NULL);
+  g_task_set_source_tag (task, start_base_job);
+  g_task_set_task_data (task, job, base_job_free);
+  g_task_run_in_thread (task, build_base_thread);
+}
+
 /* The tree or the baseline changed: copy the tree again, keeping the
- * transforms; a big tree in a worker, drawn when its copy is done */
+ * transforms; a big tree in a worker, drawn when its copy is done. A
+ * big tree's copy takes as much memory as the tree itself (a million
+ * calls of a 256 MiB RTL log: about 150 MiB), so a graph not shown, as
+ * behind the call tree's other modes, copies it only when it is first
+ * shown. */
 static void
 rebuild_base (PsFlameGraph *self)
 {
   g_cancellable_cancel (self->base_cancellable);
   g_clear_object (&self->base_cancellable);
   g_clear_pointer (&self->base, g_array_unref);
+  self->base_deferred = FALSE;
   if (self->tree != NULL && ps_call_tree_has_top_down (self->tree))
     {
       if (ps_call_tree_get_n_nodes (self->tree) <= self->sync_base_nodes)
         self->base = ps_flame_graph_build_base (self->tree, self->diff);
+      else if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+        self->base_deferred = TRUE;
       else
-        {
-          BaseJob *job = g_new0 (BaseJob, 1);
-          g_autoptr(GTask) task = NULL;
-
-          job->tree = g_object_ref (self->tree);
-          job->diff = self->diff != NULL ? g_object_ref (self->diff) : NULL;
-          self->base_cancellable = g_cancellable_new ();
-          task = g_task_new (self, self->base_cancellable, base_built_cb, NULL);
-          g_task_set_source_tag (task, rebuild_base);
-          g_task_set_task_data (task, job, base_job_free);
-          g_task_run_in_thread (task, build_base_thread);
-        }
+        start_base_job (self);
     }
   tree_changed (self);
 }
@@ -1063,7 +1090,7 @@ gboolean
 _ps_flame_graph_is_laying_out (PsFlameGraph *self)
 {
   g_return_val_if_fail (PS_IS_FLAME_GRAPH (self), FALSE);
-  return self->base_cancellable != NULL;
+  return self->base_cancellable != NULL || self->base_deferred;
 }
 
 void
