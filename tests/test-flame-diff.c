@@ -387,6 +387,31 @@ test_tooltip (FlameFixture  *fixture,
   g_assert_true (pango_parse_markup (slower, -1, 0, NULL, NULL, NULL, NULL));
 }
 
+/* A transform keeps each node's baseline: merging render_page moves its
+ * own time and A's to main, and layout_text up beside decode_image */
+static void
+test_transform (FlameFixture  *fixture,
+                gconstpointer  data)
+{
+  static const char *merged_slower[] = { "main", "layout_text", NULL };
+  guint32 render_page = ps_call_tree_lookup_function (fixture->b, "render_page");
+  g_autofree char *slower = NULL;
+  g_autofree char *main_tip = NULL;
+  g_autofree char *faster = NULL;
+
+  ps_flame_graph_set_baseline_tree (fixture->flame_graph, fixture->a);
+  ps_flame_graph_add_transform (fixture->flame_graph, PS_FLAME_TRANSFORM_MERGE, render_page);
+
+  slower = _ps_flame_graph_get_tooltip (fixture->flame_graph, merged_slower);
+  g_assert_nonnull (strstr (slower, "Exclusive: A 20.00 % → B 40.00 %, +20.00 pp (×2.00)"));
+  g_assert_nonnull (strstr (slower, "Inclusive: A 20.00 % → B 40.00 %, +20.00 pp (×2.00)"));
+  main_tip = _ps_flame_graph_get_tooltip (fixture->flame_graph, path_main);
+  g_assert_nonnull (strstr (main_tip, "Exclusive: A 10.00 % → B 10.00 %, +0.00 pp (×1.00)"));
+  g_assert_nonnull (strstr (main_tip, "Inclusive: A 100.00 % → B 100.00 %, +0.00 pp (×1.00)"));
+  faster = _ps_flame_graph_get_tooltip (fixture->flame_graph, path_faster);
+  g_assert_nonnull (strstr (faster, "A 40.00 % → B 20.00 %, −20.00 pp (×0.50)"));
+}
+
 /* A new tree drops a baseline that is not its own */
 static void
 test_new_tree (FlameFixture  *fixture,
@@ -416,6 +441,7 @@ main (int   argc,
   ADD_FLAME_TEST ("/flame-diff/colours", test_colours);
   ADD_FLAME_TEST ("/flame-diff/self-or-total", test_self_or_total);
   ADD_FLAME_TEST ("/flame-diff/tooltip", test_tooltip);
+  ADD_FLAME_TEST ("/flame-diff/transform", test_transform);
   ADD_FLAME_TEST ("/flame-diff/new-tree", test_new_tree);
 
   return gui_test_run ();

@@ -17,6 +17,7 @@
 
 #include "gui-fixture.h"
 #include "ps-application.h"
+#include "ps-call-tree-private.h"
 #include "ps-call-tree-view-private.h"
 #include "ps-ce-view-private.h"
 #include "ps-flame-graph-private.h"
@@ -3695,9 +3696,13 @@ test_flame_graph_deferred (Fixture       *fixture,
   g_assert_true (_ps_flame_graph_is_laying_out (flame_graph));
   g_assert_true (isnan (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "::main", NULL)));
 
-  /* Shown: copied, with the tree's values */
+  /* Shown: copied, with the tree's values, which the copy reads without
+   * making the tree keep every node's statistics */
   gtk_stack_set_visible_child (GTK_STACK (stack), GTK_WIDGET (flame_graph));
   g_assert_true (iterate_until (flame_graph_laid_out, flame_graph));
+  g_assert_cmpuint (tree->n_node_chunks, >, 0);
+  for (guint c = 0; c < tree->n_node_chunks; c++)
+    g_assert_null (tree->node_chunks[c]);
   assert_flame_totals (flame_graph, tree);
   g_assert_cmpfloat_with_epsilon (flame_value (flame_graph, PS_CALL_VALUE_ELAPSED_INCLUSIVE, "::main", NULL), 140 * MS, 1);
 

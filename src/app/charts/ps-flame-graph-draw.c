@@ -140,8 +140,9 @@ append_diff_tooltip (PsFlameGraph *self,
                      GString      *text)
 {
   const FlameNode *flame_node = node_at (self->nodes, node);
+  const FlameBaseline *baseline = baseline_at (self->nodes, node);
   const PsFlameGraphDiffBy measures[] = { PS_FLAME_GRAPH_DIFF_BY_SELF, PS_FLAME_GRAPH_DIFF_BY_TOTAL };
-  double only_in_a = flame_node->only_in_a_share[diff_clock (self) == PS_CALL_DIFF_APPLICATION];
+  double only_in_a = baseline != NULL ? baseline->only_in_a_share[diff_clock (self) == PS_CALL_DIFF_APPLICATION] : 0;
 
   g_string_append_printf (text, "\n\n<b>%s</b>", _("Baseline A → this run B (share of each run)"));
   for (guint i = 0; i < G_N_ELEMENTS (measures); i++)
@@ -263,9 +264,11 @@ node_shares (PsFlameGraph       *self,
              double             *b_share)
 {
   const FlameNode *flame_node = node_at (self->nodes, node);
+  const FlameBaseline *baseline = baseline_at (self->nodes, node);
   PsCallValue value = diff_value (self, diff_by);
 
-  *a_share = ps_call_tree_diff_share (ps_call_tree_diff_get_a (self->diff), diff_clock (self), flame_node->baseline[value]);
+  *a_share = ps_call_tree_diff_share (ps_call_tree_diff_get_a (self->diff), diff_clock (self),
+                                      baseline != NULL ? baseline->baseline[value] : 0);
   *b_share = ps_call_tree_diff_share (self->tree, diff_clock (self), flame_node->total[value]);
 }
 
@@ -441,20 +444,20 @@ ensure_layout (PsFlameGraph *self,
   /* The callers of the zoomed frame stay above it, full width */
   for (guint32 node = self->zoom_node; node != NO_NODE; node = node_at (self->nodes, node)->parent)
     {
-      Frame frame = { node, node_at (self->nodes, node)->depth, 0, width };
+      FlameFrame frame = { node, node_at (self->nodes, node)->depth, 0, width };
 
       if (node != self->zoom_node)
         g_array_append_val (self->frames, frame);
     }
 
-  zoom_width = node_at (self->nodes, self->zoom_node)->width[self->value];
+  zoom_width = node_width (node_at (self->nodes, self->zoom_node), self->value);
   units_per_px = zoom_width > 0 ? zoom_width / width : 0;
 
-  stack = g_array_new (FALSE, FALSE, sizeof (Frame));
-  g_array_append_val (stack, ((Frame) { self->zoom_node, node_at (self->nodes, self->zoom_node)->depth, 0, width }));
+  stack = g_array_new (FALSE, FALSE, sizeof (FlameFrame));
+  g_array_append_val (stack, ((FlameFrame) { self->zoom_node, node_at (self->nodes, self->zoom_node)->depth, 0, width }));
   while (stack->len > 0)
     {
-      Frame frame = g_array_index (stack, Frame, stack->len - 1);
+      FlameFrame frame = g_array_index (stack, FlameFrame, stack->len - 1);
       double x = frame.x;
       double end = frame.x + frame.width;
 
@@ -467,10 +470,10 @@ ensure_layout (PsFlameGraph *self,
            child = node_at (self->nodes, child)->next_sibling)
         {
           /* Reports may give children more than their parent: clip */
-          double child_width = MIN (node_at (self->nodes, child)->width[self->value] / units_per_px, end - x);
+          double child_width = MIN (node_width (node_at (self->nodes, child), self->value) / units_per_px, end - x);
 
           if (child_width >= MIN_FRAME_WIDTH)
-            g_array_append_val (stack, ((Frame) { child, frame.depth + 1, x, child_width }));
+            g_array_append_val (stack, ((FlameFrame) { child, frame.depth + 1, x, child_width }));
           x += MAX (child_width, 0);
         }
     }
@@ -483,7 +486,7 @@ ps_flame_graph_invalidate_layout (PsFlameGraph *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-const Frame *
+const FlameFrame *
 ps_flame_graph_frame_at (PsFlameGraph *self,
                          int           width,
                          double        x,
@@ -499,7 +502,7 @@ ps_flame_graph_frame_at (PsFlameGraph *self,
   depth = (guint) (y / FRAME_HEIGHT);
   for (guint i = 0; i < self->frames->len; i++)
     {
-      const Frame *frame = &g_array_index (self->frames, Frame, i);
+      const FlameFrame *frame = &g_array_index (self->frames, FlameFrame, i);
 
       if (frame->depth == depth && x >= frame->x && x < frame->x + frame->width)
         return frame;
@@ -507,15 +510,15 @@ ps_flame_graph_frame_at (PsFlameGraph *self,
   return NULL;
 }
 
-const Frame *
+const FlameFrame *
 ps_flame_graph_frame_of_node (PsFlameGraph *self,
                               int           width,
                               guint32       node)
 {
   ensure_layout (self, width);
   for (guint i = 0; i < self->frames->len; i++)
-    if (g_array_index (self->frames, Frame, i).node == node)
-      return &g_array_index (self->frames, Frame, i);
+    if (g_array_index (self->frames, FlameFrame, i).node == node)
+      return &g_array_index (self->frames, FlameFrame, i);
   return NULL;
 }
 
@@ -701,7 +704,7 @@ _ps_flame_graph_draw (PsFlameGraph *self,
 
   for (guint i = 0; i < self->frames->len; i++)
     {
-      const Frame *frame = &g_array_index (self->frames, Frame, i);
+      const FlameFrame *frame = &g_array_index (self->frames, FlameFrame, i);
       double y = frames_top (self) + frame->depth * FRAME_HEIGHT;
       gboolean matches = node_matches (self, frame->node);
       double alpha = matches ? 1.0 : 0.25;
@@ -949,7 +952,7 @@ _ps_flame_graph_get_frame (PsFlameGraph  *self,
                            double        *frame_height)
 {
   guint32 node = node_by_path (self, path);
-  const Frame *frame;
+  const FlameFrame *frame;
 
   if (node == NO_NODE || (frame = ps_flame_graph_frame_of_node (self, width, node)) == NULL)
     return FALSE;
@@ -993,7 +996,7 @@ _ps_flame_graph_click (PsFlameGraph *self,
                        double        x,
                        double        y)
 {
-  const Frame *frame = ps_flame_graph_frame_at (self, width, x, y);
+  const FlameFrame *frame = ps_flame_graph_frame_at (self, width, x, y);
 
   if (frame != NULL)
     ps_flame_graph_activate_node (self, frame->node);
@@ -1033,7 +1036,7 @@ _ps_flame_graph_get_node_value (PsFlameGraph  *self,
 {
   guint32 node = node_by_path (self, path);
 
-  return node != NO_NODE ? node_at (self->nodes, node)->width[value] : NAN;
+  return node != NO_NODE ? node_width (node_at (self->nodes, node), value) : NAN;
 }
 
 double
@@ -1046,7 +1049,7 @@ _ps_flame_graph_get_top_sum (PsFlameGraph *self,
     return NAN;
   for (guint32 child = node_at (self->nodes, 0)->first_child; child != NO_NODE;
        child = node_at (self->nodes, child)->next_sibling)
-    sum += node_at (self->nodes, child)->width[value];
+    sum += node_width (node_at (self->nodes, child), value);
   return sum;
 }
 

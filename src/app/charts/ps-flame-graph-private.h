@@ -7,6 +7,8 @@
  */
 #pragma once
 
+#include <math.h>
+
 #include "ps-flame-graph.h"
 #include "ps-picture-source.h"
 
@@ -16,6 +18,10 @@ G_BEGIN_DECLS
 #define NO_NODE          G_MAXUINT32
 #define LEGEND_HEIGHT    40    /* px above the frames in a differential graph */
 
+/* A node of the graph's own tree. A big tree has millions: the values
+ * of a differential graph's baseline are apart (FlameBaseline), in the
+ * same array only when there is a baseline, and the widths of inclusive
+ * kinds are their totals, not kept twice (node_width ()). */
 typedef struct
 {
   guint32 function;       /* PS_NONE for the root */
@@ -25,20 +31,24 @@ typedef struct
   guint32 next_sibling;
   guint32 prev_sibling;
   guint32 depth;          /* root 0 */
+  gboolean in_baseline;   /* a differential graph: A has the node */
   guint64 calls;
   /* Inclusive kinds: the node's inclusive values; exclusive kinds: its own */
   double  total[PS_N_CALL_VALUES];
-  /* As drawn: inclusive kinds as total, exclusive kinds summed over the
+  /* As drawn, the exclusive kinds (elapsed, application): summed over the
    * node and all its descendants */
-  double  width[PS_N_CALL_VALUES];
-  /* A differential graph: A's values of the node, like total, 0 when A
-   * does not have it */
+  double  exclusive_width[2];
+} FlameNode;
+
+/* A differential graph's node: follows its FlameNode in the array */
+typedef struct
+{
+  /* A's values of the node, like total, 0 when A does not have it */
   double  baseline[PS_N_CALL_VALUES];
   /* The callees of A's node that B does not have: their total share of
    * A, elapsed and application */
   double  only_in_a_share[2];
-  gboolean in_baseline;
-} FlameNode;
+} FlameBaseline;
 
 typedef struct
 {
@@ -52,7 +62,7 @@ typedef struct
   guint32 depth;
   double  x;
   double  width;
-} Frame;
+} FlameFrame;
 
 struct _PsFlameGraph
 {
@@ -86,7 +96,7 @@ struct _PsFlameGraph
   gboolean             drawing_picture;
 
   /* Layout of the last width */
-  GArray              *frames;        /* Frame */
+  GArray              *frames;        /* FlameFrame */
   int                  layout_width;  /* -1: to do */
 
   GtkWidget           *crumbs;        /* breadcrumb bar */
@@ -108,11 +118,23 @@ frames_top (PsFlameGraph *self)
   return self->diff != NULL ? LEGEND_HEIGHT : 0;
 }
 
+/* A node array's elements are a FlameNode, and its FlameBaseline in a
+ * differential graph (ps_flame_graph_nodes_new ()) */
 static inline FlameNode *
 node_at (GArray  *nodes,
          guint32  index)
 {
-  return &g_array_index (nodes, FlameNode, index);
+  return (FlameNode *)(gpointer)(nodes->data + (gsize)index * g_array_get_element_size (nodes));
+}
+
+/* The node's baseline values, or NULL when the array has none */
+static inline FlameBaseline *
+baseline_at (GArray  *nodes,
+             guint32  index)
+{
+  if (g_array_get_element_size (nodes) < sizeof (FlameNode) + sizeof (FlameBaseline))
+    return NULL;
+  return (FlameBaseline *)(gpointer)((guint8 *)node_at (nodes, index) + sizeof (FlameNode));
 }
 
 static inline gboolean
@@ -121,7 +143,23 @@ is_exclusive (PsCallValue value)
   return value == PS_CALL_VALUE_ELAPSED_EXCLUSIVE || value == PS_CALL_VALUE_APPLICATION_EXCLUSIVE;
 }
 
+/* A node's width as drawn for a kind of value: an inclusive value as
+ * its total (none when a report lacks it, NAN), an exclusive one summed
+ * over its subtree */
+static inline double
+node_width (const FlameNode *node,
+            PsCallValue      value)
+{
+  if (is_exclusive (value))
+    return node->exclusive_width[value == PS_CALL_VALUE_APPLICATION_EXCLUSIVE];
+  return isfinite (node->total[value]) ? MAX (node->total[value], 0) : 0;
+}
+
 /* The node arrays (ps-flame-graph-tree.c) */
+
+/* An empty node array, with room for the baseline's values or not */
+GArray      *ps_flame_graph_nodes_new           (gboolean         with_baseline,
+                                                 guint            reserve);
 
 /* The tree's top-down tree; with a diff (whose B is tree), A's values too */
 GArray      *ps_flame_graph_build_base          (PsCallTree      *tree,
@@ -148,12 +186,12 @@ void         ps_flame_graph_count_rows          (PsFlameGraph    *self);
 void         ps_flame_graph_invalidate_layout   (PsFlameGraph    *self);
 void         ps_flame_graph_invalidate_diff_scale (PsFlameGraph  *self);
 /* The frame at a point of _ps_flame_graph_draw ()'s area, or NULL */
-const Frame *ps_flame_graph_frame_at            (PsFlameGraph    *self,
+const FlameFrame *ps_flame_graph_frame_at      (PsFlameGraph    *self,
                                                  int              width,
                                                  double           x,
                                                  double           y);
 /* The frame of a node, or NULL when it is not drawn */
-const Frame *ps_flame_graph_frame_of_node       (PsFlameGraph    *self,
+const FlameFrame *ps_flame_graph_frame_of_node (PsFlameGraph    *self,
                                                  int              width,
                                                  guint32          node);
 void         ps_flame_graph_snapshot            (GtkWidget       *widget,

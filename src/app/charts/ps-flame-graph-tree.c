@@ -17,19 +17,30 @@
 
 #include "ps-flame-graph-private.h"
 
+GArray *
+ps_flame_graph_nodes_new (gboolean with_baseline,
+                          guint    reserve)
+{
+  gsize size = sizeof (FlameNode) + (with_baseline ? sizeof (FlameBaseline) : 0);
+
+  /* Cleared as it grows: a node's baseline starts at 0 */
+  return g_array_sized_new (FALSE, TRUE, (guint)size, reserve);
+}
+
 static guint32
 append_node (GArray  *nodes,
              guint32  parent,
              guint32  function)
 {
-  FlameNode node = { 0 };
   guint32 index = nodes->len;
+  FlameNode *node;
 
-  node.function = function;
-  node.parent = parent;
-  node.first_child = node.last_child = node.next_sibling = node.prev_sibling = NO_NODE;
-  node.depth = parent != NO_NODE ? node_at (nodes, parent)->depth + 1 : 0;
-  g_array_append_val (nodes, node);
+  g_array_set_size (nodes, index + 1);
+  node = node_at (nodes, index);
+  node->function = function;
+  node->parent = parent;
+  node->first_child = node->last_child = node->next_sibling = node->prev_sibling = NO_NODE;
+  node->depth = parent != NO_NODE ? node_at (nodes, parent)->depth + 1 : 0;
 
   if (parent != NO_NODE)
     {
@@ -38,7 +49,7 @@ append_node (GArray  *nodes,
       if (parent_node->last_child != NO_NODE)
         {
           node_at (nodes, parent_node->last_child)->next_sibling = index;
-          node_at (nodes, index)->prev_sibling = parent_node->last_child;
+          node->prev_sibling = parent_node->last_child;
         }
       else
         parent_node->first_child = index;
@@ -74,19 +85,26 @@ child_for_function (GArray     *nodes,
 static void
 compute_widths (GArray *nodes)
 {
+  static const PsCallValue exclusive[2] = {
+    PS_CALL_VALUE_ELAPSED_EXCLUSIVE, PS_CALL_VALUE_APPLICATION_EXCLUSIVE,
+  };
+
   /* A report may lack a column (NAN): such frames have no width */
   for (guint32 i = 0; i < nodes->len; i++)
-    for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
-      node_at (nodes, i)->width[v] = isfinite (node_at (nodes, i)->total[v]) ? MAX (node_at (nodes, i)->total[v], 0) : 0;
+    {
+      FlameNode *node = node_at (nodes, i);
+
+      for (guint e = 0; e < 2; e++)
+        node->exclusive_width[e] = isfinite (node->total[exclusive[e]]) ? MAX (node->total[exclusive[e]], 0) : 0;
+    }
 
   for (guint32 i = nodes->len; i-- > 1;)
     {
       FlameNode *node = node_at (nodes, i);
       FlameNode *parent = node_at (nodes, node->parent);
 
-      for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
-        if (is_exclusive (v))
-          parent->width[v] += node->width[v];
+      for (guint e = 0; e < 2; e++)
+        parent->exclusive_width[e] += node->exclusive_width[e];
     }
 }
 
@@ -102,49 +120,63 @@ add_values (FlameNode         *node,
       node->total[v] += total[v];
 }
 
-/* A node of one array merged into one of another: its values, and A's */
+/* Node from of one array merged into node to of another: its values, and
+ * A's */
 static void
-merge_values (FlameNode       *node,
-              const FlameNode *from,
-              guint64          calls,
-              gboolean         inclusive_too)
+merge_values (GArray  *to_nodes,
+              guint32  to,
+              GArray  *from_nodes,
+              guint32  from,
+              guint64  calls,
+              gboolean inclusive_too)
 {
-  add_values (node, from->total, calls, inclusive_too);
+  FlameNode *node = node_at (to_nodes, to);
+  const FlameNode *from_node = node_at (from_nodes, from);
+  FlameBaseline *baseline = baseline_at (to_nodes, to);
+  const FlameBaseline *from_baseline = baseline_at (from_nodes, from);
+
+  add_values (node, from_node->total, calls, inclusive_too);
+  if (inclusive_too)
+    node->in_baseline |= from_node->in_baseline;
+  if (baseline == NULL || from_baseline == NULL)
+    return;
   for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
     if (inclusive_too || is_exclusive (v))
-      node->baseline[v] += from->baseline[v];
+      baseline->baseline[v] += from_baseline->baseline[v];
   if (inclusive_too)
     {
-      node->only_in_a_share[0] += from->only_in_a_share[0];
-      node->only_in_a_share[1] += from->only_in_a_share[1];
-      node->in_baseline |= from->in_baseline;
+      baseline->only_in_a_share[0] += from_baseline->only_in_a_share[0];
+      baseline->only_in_a_share[1] += from_baseline->only_in_a_share[1];
     }
 }
 
 /* A's values of a node of B */
 static void
-set_baseline_values (FlameNode      *node,
+set_baseline_values (GArray         *nodes,
+                     guint32         index,
                      PsCallTreeDiff *diff,
                      guint32         tree_node)
 {
   PsCallTree *a = ps_call_tree_diff_get_a (diff);
   guint32 a_node = ps_call_tree_diff_get_a_node (diff, tree_node);
+  FlameBaseline *baseline = baseline_at (nodes, index);
   PsCallDiffNode entry;
 
   if (a_node != PS_NONE)
     {
-      const PsCallStats *stats = ps_call_tree_get_node_stats (a, a_node);
+      PsCallStats stats;
 
+      ps_call_tree_copy_node_stats (a, a_node, &stats);
       for (PsCallValue v = 0; v < PS_N_CALL_VALUES; v++)
-        node->baseline[v] = isfinite (stats->total[v]) ? stats->total[v] : 0;
-      node->in_baseline = TRUE;
+        baseline->baseline[v] = isfinite (stats.total[v]) ? stats.total[v] : 0;
+      node_at (nodes, index)->in_baseline = TRUE;
     }
   if (ps_call_tree_diff_get_n_only_in_a (diff, tree_node) > 0)
     {
       ps_call_tree_diff_get_node (diff, tree_node, PS_CALL_DIFF_ELAPSED, &entry);
-      node->only_in_a_share[0] = entry.only_in_a_total_share;
+      baseline->only_in_a_share[0] = entry.only_in_a_total_share;
       ps_call_tree_diff_get_node (diff, tree_node, PS_CALL_DIFF_APPLICATION, &entry);
-      node->only_in_a_share[1] = entry.only_in_a_total_share;
+      baseline->only_in_a_share[1] = entry.only_in_a_total_share;
     }
 }
 
@@ -154,7 +186,7 @@ GArray *
 ps_flame_graph_build_base (PsCallTree     *tree,
                            PsCallTreeDiff *diff)
 {
-  GArray *nodes = g_array_new (FALSE, FALSE, sizeof (FlameNode));
+  GArray *nodes = ps_flame_graph_nodes_new (diff != NULL, ps_call_tree_get_n_nodes (tree));
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);
   guint32 root = append_node (nodes, NO_NODE, PS_NONE);
   const PsCallStats *root_stats = ps_call_tree_get_node_stats (tree, PS_CALL_NODE_ROOT);
@@ -162,7 +194,7 @@ ps_flame_graph_build_base (PsCallTree     *tree,
 
   add_values (node_at (nodes, root), root_stats->total, 0, TRUE);
   if (diff != NULL)
-    set_baseline_values (node_at (nodes, root), diff, PS_CALL_NODE_ROOT);
+    set_baseline_values (nodes, root, diff, PS_CALL_NODE_ROOT);
   g_array_append_val (stack, pair);
 
   while (stack->len > 0)
@@ -176,13 +208,16 @@ ps_flame_graph_build_base (PsCallTree     *tree,
       for (guint i = 0; i < n_children; i++)
         {
           guint32 child = ps_call_tree_get_child (tree, tree_node, i);
-          const PsCallStats *stats = ps_call_tree_get_node_stats (tree, child);
           guint32 out_child = append_node (nodes, out, ps_call_tree_get_node_function (tree, child));
           guint32 child_pair[2] = { child, out_child };
+          PsCallStats stats;
 
-          add_values (node_at (nodes, out_child), stats->total, stats->calls, TRUE);
+          /* Copied, where reading them would make the stats of every node
+           * of the tree and keep them (168 bytes a node) */
+          ps_call_tree_copy_node_stats (tree, child, &stats);
+          add_values (node_at (nodes, out_child), stats.total, stats.calls, TRUE);
           if (diff != NULL)
-            set_baseline_values (node_at (nodes, out_child), diff, child);
+            set_baseline_values (nodes, out_child, diff, child);
           g_array_append_val (stack, child_pair);
         }
     }
@@ -198,7 +233,7 @@ GArray *
 ps_flame_graph_apply_transform (GArray          *in,
                                 const Transform *transform)
 {
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (FlameNode));
+  GArray *out = ps_flame_graph_nodes_new (baseline_at (in, 0) != NULL, 0);
   g_autoptr(GHashTable) children = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   g_autofree guint32 *map = g_new (guint32, in->len);
   g_autofree gboolean *inside = g_new0 (gboolean, in->len);
@@ -206,7 +241,7 @@ ps_flame_graph_apply_transform (GArray          *in,
 
   map[0] = root;
   if (transform->kind != PS_FLAME_TRANSFORM_FOCUS)
-    merge_values (node_at (out, root), node_at (in, 0), 0, TRUE);
+    merge_values (out, root, in, 0, 0, TRUE);
 
   for (guint32 i = 1; i < in->len; i++)
     {
@@ -231,7 +266,7 @@ ps_flame_graph_apply_transform (GArray          *in,
           if (is_function)
             {
               map[i] = parent_out;
-              merge_values (node_at (out, parent_out), node, 0, FALSE);
+              merge_values (out, parent_out, in, i, 0, FALSE);
               continue;
             }
           break;
@@ -240,7 +275,7 @@ ps_flame_graph_apply_transform (GArray          *in,
           if (is_function && node_at (in, node->parent)->function == transform->function)
             {
               map[i] = parent_out;
-              merge_values (node_at (out, parent_out), node, node->calls, FALSE);
+              merge_values (out, parent_out, in, i, node->calls, FALSE);
               continue;
             }
           break;
@@ -252,7 +287,7 @@ ps_flame_graph_apply_transform (GArray          *in,
       if (parent_out == NO_NODE)
         continue;
       map[i] = child_for_function (out, children, parent_out, node->function);
-      merge_values (node_at (out, map[i]), node, node->calls, TRUE);
+      merge_values (out, map[i], in, i, node->calls, TRUE);
     }
 
   /* Focus: the root holds the calls of the function */
@@ -262,7 +297,8 @@ ps_flame_graph_apply_transform (GArray          *in,
         if (!is_exclusive (v))
           {
             node_at (out, root)->total[v] += node_at (out, child)->total[v];
-            node_at (out, root)->baseline[v] += node_at (out, child)->baseline[v];
+            if (baseline_at (out, root) != NULL)
+              baseline_at (out, root)->baseline[v] += baseline_at (out, child)->baseline[v];
           }
   node_at (out, root)->in_baseline = node_at (in, 0)->in_baseline;
 

@@ -95,15 +95,15 @@ summary (PsFlameGraph *self)
   if (self->nodes == NULL || self->nodes->len == 0)
     return g_strdup (_("No calls"));
 
-  root_width = node_at (self->nodes, 0)->width[self->value];
+  root_width = node_width (node_at (self->nodes, 0), self->value);
   for (guint32 i = 1; i < self->nodes->len; i++)
     {
       const FlameNode *node = node_at (self->nodes, i);
-      double own = node->width[self->value];
+      double own = node_width (node, self->value);
       guint slot;
 
       for (guint32 child = node->first_child; child != NO_NODE; child = node_at (self->nodes, child)->next_sibling)
-        own -= node_at (self->nodes, child)->width[self->value];
+        own -= node_width (node_at (self->nodes, child), self->value);
       if (!(own > 0))
         continue;
       for (slot = n_hottest; slot > 0 && hottest_own[slot - 1] < own; slot--)
@@ -155,7 +155,7 @@ update_accessible (PsFlameGraph *self)
   if (self->nodes != NULL && self->focus_node != NO_NODE)
     {
       g_autofree char *name = ps_flame_graph_node_name (self, self->focus_node);
-      g_autofree char *value = ps_flame_graph_format_value (self, node_at (self->nodes, self->focus_node)->width[self->value]);
+      g_autofree char *value = ps_flame_graph_format_value (self, node_width (node_at (self->nodes, self->focus_node), self->value));
 
       /* Translators: the frame the keyboard is on: "::main, 140.000 ms" */
       focus = g_strdup_printf (_("%s, %s"), name, value);
@@ -385,7 +385,7 @@ pressed_cb (GtkGestureClick *gesture,
 {
   guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
   int width = gtk_widget_get_width (GTK_WIDGET (self));
-  const Frame *frame = ps_flame_graph_frame_at (self, width, x, y - self->crumbs_height);
+  const FlameFrame *frame = ps_flame_graph_frame_at (self, width, x, y - self->crumbs_height);
 
   if (y < self->crumbs_height || self->nodes == NULL)
     return;
@@ -490,7 +490,7 @@ ps_flame_graph_query_tooltip (GtkWidget  *widget,
 {
   PsFlameGraph *self = PS_FLAME_GRAPH (widget);
   int width = gtk_widget_get_width (widget);
-  const Frame *frame;
+  const FlameFrame *frame;
   g_autofree char *markup = NULL;
 
   /* Not over the frames' menu */
@@ -586,7 +586,7 @@ menu_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   PsFlameGraph *self = PS_FLAME_GRAPH (widget);
-  const Frame *frame;
+  const FlameFrame *frame;
 
   if (self->nodes == NULL)
     return;
@@ -894,7 +894,7 @@ ps_flame_graph_init (PsFlameGraph *self)
   self->diff_by = PS_FLAME_GRAPH_DIFF_BY_SELF;
   self->diff_threshold = 1.0;
   self->transforms = g_array_new (FALSE, FALSE, sizeof (Transform));
-  self->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
+  self->frames = g_array_new (FALSE, FALSE, sizeof (FlameFrame));
   self->layout_width = -1;
   self->zoom_node = 0;
   self->focus_node = NO_NODE;
