@@ -300,7 +300,7 @@ test_rtl_chart_changes (Fixture       *fixture,
   PsCounterChart *chart = ps_rtl_view_get_duration_chart (view);
   Series *series;
   g_autofree gint64 *x = NULL;
-  const double *values;
+  g_autofree double *values = NULL;
   GArray *changes;
   const PsCounterChange *step;
   graphene_rect_t plot, bounds;
@@ -324,7 +324,7 @@ test_rtl_chart_changes (Fixture       *fixture,
   series = g_ptr_array_index (chart->series, 0);
   g_assert_cmpuint (ps_value_lod_get_n_points (series->values), ==, N_CYCLES * 2);
   x = ps_value_lod_dup_x (series->values);
-  values = ps_value_lod_get_values (series->values);
+  values = ps_value_lod_dup_values (series->values);
   for (guint i = 0; i < N_CYCLES * 2; i++)
     {
       g_assert_cmpint (x[i], ==, (gint64)i * 10 * MS);

@@ -1121,8 +1121,9 @@ test_values_in_block (void)
       x[i] = i < n_short ? (gint64)i * 3 : (gint64)(i - n_short) * 2 + 1;
       v[i] = g_rand_int_range (rand, 0, 8) == 0 ? NAN : g_rand_double_range (rand, -50, 50);
     }
-  first = ps_value_lod_new_in_block (x, NULL, v, n_short, &released, block_released);
-  second = ps_value_lod_new_in_block (x + n_short, NULL, v + n_short, n_long, &released, block_released);
+  first = ps_value_lod_new_in_block (&(PsValueLodPoints){ .x = x, .values = v }, n_short, &released, block_released);
+  second = ps_value_lod_new_in_block (&(PsValueLodPoints){ .x = x + n_short, .values = v + n_short }, n_long, &released,
+                                      block_released);
 
   check_values (first, x, v, n_short, -5, 30, 1);
   check_values (first, x, v, n_short, 2, 7, 0.5);
@@ -1166,6 +1167,7 @@ test_values_narrow (void)
   g_autofree gint64 *x = g_new (gint64, n);
   g_autofree double *v = g_new (double, n);
   g_autofree gint64 *copied = NULL;
+  g_autofree double *copied_values = NULL;
   g_autoptr(GRand) rand = g_rand_new_with_seed (7);
   guint released = 0;
   PsValueLod *lod;
@@ -1181,7 +1183,7 @@ test_values_narrow (void)
       narrow[i] = (guint32)x[i];
       v[i] = g_rand_int_range (rand, 0, 9) == 0 ? NAN : g_rand_double_range (rand, -50, 50);
     }
-  lod = ps_value_lod_new_in_block (NULL, narrow, v, n, &released, block_released);
+  lod = ps_value_lod_new_in_block (&(PsValueLodPoints){ .x_narrow = narrow, .values = v }, n, &released, block_released);
 
   g_assert_true (ps_value_lod_get_range (lod, &x_min, &x_max, NULL, NULL));
   g_assert_cmpint (x_min, ==, x[0]);
@@ -1190,9 +1192,10 @@ test_values_narrow (void)
   g_assert_cmpint (at, ==, (gint64)G_MAXUINT32);
   g_assert_cmpuint (ps_value_lod_find (lod, (gint64)G_MAXUINT32 + 5), ==, n - 1);
   g_assert_cmpuint (ps_value_lod_find (lod, x[1234] + 1), ==, 1234);
-  g_assert_true (ps_value_lod_get_values (lod) == v);
   copied = ps_value_lod_dup_x (lod);
   g_assert_cmpmem (copied, n * sizeof (gint64), x, n * sizeof (gint64));
+  copied_values = ps_value_lod_dup_values (lod);
+  g_assert_cmpmem (copied_values, n * sizeof (double), v, n * sizeof (double));
 
   check_values (lod, x, v, n, 0, x[n - 1], (double)x[n - 1] / 1920);
   check_values (lod, x, v, n, x[100], x[300], 50000);
@@ -1211,9 +1214,134 @@ test_values_narrow (void)
   /* x that goes back is refused, and what holds it released */
   narrow[5] = narrow[3];
   g_test_expect_message (NULL, G_LOG_LEVEL_CRITICAL, "*should not be reached*");
-  g_assert_null (ps_value_lod_new_in_block (NULL, narrow, v, n, &released, block_released));
+  g_assert_null (ps_value_lod_new_in_block (&(PsValueLodPoints){ .x_narrow = narrow, .values = v }, n, &released,
+                                            block_released));
   g_test_assert_expected_messages ();
   g_assert_cmpuint (released, ==, 2);
+}
+
+/* Queries of two series give the same items, to the bit */
+static void
+assert_same_items (PsValueLod *got,
+                   PsValueLod *want,
+                   gint64      from,
+                   gint64      to,
+                   double      x_per_pixel)
+{
+  g_autoptr(GArray) got_items = g_array_new (FALSE, FALSE, sizeof (PsValueLodItem));
+  g_autoptr(GArray) want_items = g_array_new (FALSE, FALSE, sizeof (PsValueLodItem));
+
+  ps_value_lod_query (got, from, to, x_per_pixel, got_items);
+  ps_value_lod_query (want, from, to, x_per_pixel, want_items);
+  g_assert_cmpmem (got_items->data, got_items->len * sizeof (PsValueLodItem), want_items->data,
+                   want_items->len * sizeof (PsValueLodItem));
+  g_array_set_size (got_items, 0);
+  g_array_set_size (want_items, 0);
+  ps_value_lod_query_counts (got, from, to, x_per_pixel, got_items);
+  ps_value_lod_query_counts (want, from, to, x_per_pixel, want_items);
+  g_assert_cmpmem (got_items->data, got_items->len * sizeof (PsValueLodItem), want_items->data,
+                   want_items->len * sizeof (PsValueLodItem));
+}
+
+/* Values kept as whole numbers in 32 bits and a divisor (a CE log's
+ * durations: ticks and the session's tick rate) answer every query as
+ * the same values kept as doubles, to the bit, up to the largest whole
+ * number that fits */
+static void
+test_values_narrow_ticks (void)
+{
+  /* A QPC rate, a rate of whole milliseconds, and no rate (ticks) */
+  static const double divisors[] = { 3579545, 1000, 1 };
+  gsize n = 3 * 4096 + 321;
+  g_autofree gint64 *x = g_new (gint64, n);
+  g_autofree guint32 *x_narrow = g_new (guint32, n);
+  g_autofree guint32 *ticks = g_new (guint32, n);
+  g_autofree double *v = g_new (double, n);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      x[i] = (gint64)i * 37 + g_rand_int_range (rand, 0, 30);
+      x_narrow[i] = (guint32)x[i];
+      /* Short ones, any in 32 bits, and the ends of the range */
+      switch (g_rand_int_range (rand, 0, 4))
+        {
+        case 0:
+          ticks[i] = g_rand_int_range (rand, 0, 5000);
+          break;
+        case 1:
+          ticks[i] = G_MAXUINT32 - g_rand_int_range (rand, 0, 3);
+          break;
+        default:
+          ticks[i] = g_rand_int (rand);
+          break;
+        }
+    }
+  ticks[0] = 0;
+  ticks[n - 1] = G_MAXUINT32;
+  ticks[n / 2] = G_MAXUINT32;
+
+  for (guint d = 0; d < G_N_ELEMENTS (divisors); d++)
+    {
+      double divisor = divisors[d];
+      guint released = 0;
+      PsValueLod *narrow, *narrow_x, *wide;
+      g_autofree double *copied = NULL;
+      gint64 got_min, got_max, want_min, want_max;
+      double got_low, got_high, want_low, want_high;
+
+      g_test_message ("divisor %g", divisor);
+      /* What a duration's value is today, computed once */
+      for (gsize i = 0; i < n; i++)
+        v[i] = (double)ticks[i] / divisor;
+      wide = ps_value_lod_new (x, v, n);
+      narrow = ps_value_lod_new_in_block (&(PsValueLodPoints){ .x = x, .values_narrow = ticks, .divisor = divisor }, n,
+                                          &released, block_released);
+      narrow_x = ps_value_lod_new_in_block (&(PsValueLodPoints){ .x_narrow = x_narrow, .values_narrow = ticks,
+                                                                 .divisor = divisor },
+                                            n, &released, block_released);
+      g_assert_nonnull (narrow);
+      g_assert_nonnull (narrow_x);
+
+      g_assert_true (ps_value_lod_get_range (narrow, &got_min, &got_max, &got_low, &got_high));
+      g_assert_true (ps_value_lod_get_range (wide, &want_min, &want_max, &want_low, &want_high));
+      g_assert_cmpint (got_min, ==, want_min);
+      g_assert_cmpint (got_max, ==, want_max);
+      g_assert_cmpmem (&got_low, sizeof (double), &want_low, sizeof (double));
+      g_assert_cmpmem (&got_high, sizeof (double), &want_high, sizeof (double));
+      g_assert_cmpfloat (got_high, ==, (double)G_MAXUINT32 / divisor);
+
+      copied = ps_value_lod_dup_values (narrow);
+      g_assert_cmpmem (copied, n * sizeof (double), v, n * sizeof (double));
+      for (gsize i = 0; i < n; i++)
+        {
+          gint64 at;
+          double value;
+
+          g_assert_true (ps_value_lod_get_point (narrow, i, &at, &value));
+          g_assert_cmpint (at, ==, x[i]);
+          g_assert_cmpmem (&value, sizeof (double), &v[i], sizeof (double));
+          g_assert_cmpuint (ps_value_lod_find (narrow, x[i] + 1), ==, ps_value_lod_find (wide, x[i] + 1));
+        }
+      g_assert_false (ps_value_lod_get_point (narrow, n, NULL, NULL));
+
+      check_values (narrow, x, v, n, -5, x[n - 1] + 5, 1);
+      check_values (narrow_x, x, v, n, 0, x[n - 1], 300);
+      for (guint w = 0; w < 40; w++)
+        {
+          gint64 a = g_rand_int_range (rand, -100, x[n - 1] + 100);
+          gint64 b = g_rand_int_range (rand, -100, x[n - 1] + 100);
+          double x_per_pixel = pow (10, g_rand_double_range (rand, -1, 5));
+
+          assert_same_items (narrow, wide, MIN (a, b), MAX (a, b), x_per_pixel);
+          assert_same_items (narrow_x, wide, MIN (a, b), MAX (a, b), x_per_pixel);
+        }
+
+      ps_value_lod_unref (narrow);
+      ps_value_lod_unref (narrow_x);
+      ps_value_lod_unref (wide);
+      g_assert_cmpuint (released, ==, 2);
+    }
 }
 
 static void
@@ -1278,6 +1406,7 @@ main (int   argc,
   g_test_add_func ("/span-lod/values", test_values);
   g_test_add_func ("/span-lod/values-in-block", test_values_in_block);
   g_test_add_func ("/span-lod/values-narrow", test_values_narrow);
+  g_test_add_func ("/span-lod/values-narrow-ticks", test_values_narrow_ticks);
   g_test_add_func ("/span-lod/empty-store", test_empty_store);
   g_test_add_func ("/span-lod/cancel", test_cancel);
 

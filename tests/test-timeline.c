@@ -560,6 +560,50 @@ test_ce_sequence (Fixture       *fixture,
         }
     }
   g_assert_cmpuint (n_values, >, 0);
+
+  /* A duration chart's points are its measurements' ticks / the tick
+   * rate, to the bit (kept as ticks in 32 bits and the rate) */
+  {
+    guint n_tracks = ps_event_store_get_n_tracks (run.store);
+    g_autofree const PsTimelineRow **duration_rows = g_new0 (const PsTimelineRow *, n_tracks);
+    g_autofree gsize *n_seen = g_new0 (gsize, n_tracks);
+    gsize n_checked = 0, n_durations = 0;
+    PsMeasurementIter iter;
+    PsMeasurement m;
+
+    for (guint i = 0; i < model->rows->len; i++)
+      {
+        const PsTimelineRow *row = g_ptr_array_index (model->rows, i);
+
+        if (row->kind == PS_TIMELINE_ROW_VALUES && g_strcmp0 (row->unit, "ms") == 0)
+          duration_rows[row->track] = row;
+      }
+    ps_measurement_iter_init (&iter, run.store);
+    while (ps_measurement_iter_next (&iter, &m))
+      {
+        const PsTimelineRow *row = m.kind == PS_MEASURE_DURATION ? duration_rows[m.track] : NULL;
+        guint32 session = ps_event_store_get_track (run.store, m.track)->session;
+        double rate = ps_event_store_get_tick_rate (run.store, session, m.index);
+        double expected = (double)m.value.ticks / rate;
+        gint64 x;
+        double value;
+
+        n_durations += m.kind == PS_MEASURE_DURATION;
+        if (row == NULL)
+          continue;
+        g_assert_cmpfloat (rate, >, 0);
+        g_assert_true (ps_value_lod_get_point (row->values, n_seen[m.track]++, &x, &value));
+        g_assert_cmpint (x, ==, (gint64)m.index);
+        g_assert_cmpmem (&value, sizeof (double), &expected, sizeof (double));
+        n_checked++;
+      }
+    for (guint t = 0; t < n_tracks; t++)
+      if (duration_rows[t] != NULL)
+        g_assert_cmpuint (n_seen[t], ==, ps_value_lod_get_n_points (duration_rows[t]->values));
+    /* Every one, on the chart of its marker instance */
+    g_assert_cmpuint (n_checked, >, 0);
+    g_assert_cmpuint (n_checked, ==, n_durations);
+  }
   {
     g_autofree char *tick = ps_timeline_format_x (model, 1204, 1);
 

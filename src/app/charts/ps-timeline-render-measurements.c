@@ -23,6 +23,11 @@ typedef struct
    * in full */
   guint32 *x_narrow;
   gint64  *x;
+  /* The values: a duration chart's as its ticks in 32 bits when its
+   * session has one tick rate (or none) and all its tick counts fit,
+   * value i being ticks_narrow[i] / the rate (4 bytes a point less);
+   * the other charts' as doubles */
+  guint32 *ticks_narrow;
   double  *values;
 } PointsBlock;
 
@@ -33,6 +38,7 @@ points_block_clear (gpointer data)
 
   g_free (block->x_narrow);
   g_free (block->x);
+  g_free (block->ticks_narrow);
   g_free (block->values);
 }
 
@@ -67,6 +73,14 @@ measurement_value (PsEventStore        *store,
   return rate > 0 ? (double)m->value.ticks / rate : (double)m->value.ticks;
 }
 
+/* What a session's durations are divided by: its tick rate, or 1 where it
+ * has none (the ticks themselves, as measurement_value () gives them) */
+static inline double
+session_divisor (double rate)
+{
+  return rate > 0 ? rate : 1;
+}
+
 /* CE runs: a chart per marker instance and kind, over the measurements'
  * sequence numbers (they have no timestamps). In the order the CE view
  * lists its instances (ps_series_collect ()): by track, then duration,
@@ -89,6 +103,11 @@ ps_timeline_model_new_measurements (PsEventStore *store,
   /* chart → its first point in the block; starts[n_charts]: all of them */
   g_autofree gsize *starts = g_new0 (gsize, n_charts + 1);
   g_autofree gsize *next = NULL;
+  /* chart → where its next value goes, in ticks_narrow or in values */
+  g_autofree gsize *value_next = g_new (gsize, n_charts);
+  /* track → whether its durations are kept as ticks in 32 bits: its
+   * session has one tick rate (or none), and every tick count fits */
+  g_autofree gboolean *ticks_fit = g_new (gboolean, n_tracks + 1);
   g_autofree guint32 *sessions = g_new (guint32, n_tracks + 1);
   g_autofree double *session_rates = g_new (double, n_sessions + 1);
   g_autoptr(GArray) series = NULL;
@@ -96,7 +115,7 @@ ps_timeline_model_new_measurements (PsEventStore *store,
   PointsBlock *block = NULL;
   PsTimelineModel *model;
   PsTimelineSeriesRows rows;
-  gsize n_points;
+  gsize n_points, n_ticks_narrow = 0, n_values = 0;
   PsMeasurementIter iter;
   PsMeasurement m;
   guint64 count = 0, last_index = 0;
@@ -107,6 +126,8 @@ ps_timeline_model_new_measurements (PsEventStore *store,
   for (guint session = 0; session < n_sessions; session++)
     session_rates[session] = ps_event_store_get_n_tick_rates (store, session) <= 1
                              ? ps_event_store_get_tick_rate (store, session, 0) : -1;
+  for (guint32 t = 0; t < n_tracks; t++)
+    ticks_fit[t] = session_rates[sessions[t]] >= 0;
 
   ps_measurement_iter_init (&iter, store);
   while (ps_measurement_iter_next (&iter, &m))
@@ -120,6 +141,8 @@ ps_timeline_model_new_measurements (PsEventStore *store,
         {
           starts[(gsize)m.track * 3 + m.kind + 1]++;
           last_index = MAX (last_index, m.index);
+          if (m.kind == PS_MEASURE_DURATION && (m.value.ticks < 0 || m.value.ticks > G_MAXUINT32))
+            ticks_fit[m.track] = FALSE;
         }
     }
   if (cancelled)
@@ -127,7 +150,17 @@ ps_timeline_model_new_measurements (PsEventStore *store,
 
   /* Each chart's part of the block */
   for (gsize i = 0; i < n_charts; i++)
-    starts[i + 1] += starts[i];
+    {
+      gsize n_chart_points = starts[i + 1];
+      gboolean narrow = i % 3 == PS_MEASURE_DURATION && ticks_fit[i / 3];
+
+      value_next[i] = narrow ? n_ticks_narrow : n_values;
+      if (narrow)
+        n_ticks_narrow += n_chart_points;
+      else
+        n_values += n_chart_points;
+      starts[i + 1] += starts[i];
+    }
   n_points = starts[n_charts];
   next = g_memdup2 (starts, (n_charts + 1) * sizeof (gsize));
   block = g_atomic_rc_box_new0 (PointsBlock);
@@ -137,24 +170,31 @@ ps_timeline_model_new_measurements (PsEventStore *store,
   else
     block->x = ps_util_alloc_for_filling ((n_points + 1) * sizeof (gint64),
                                           n_points * sizeof (gint64) >= POPULATE_MIN_BYTES, FALSE);
-  block->values = ps_util_alloc_for_filling ((n_points + 1) * sizeof (double),
-                                             n_points * sizeof (double) >= POPULATE_MIN_BYTES, FALSE);
+  block->ticks_narrow = ps_util_alloc_for_filling ((n_ticks_narrow + 1) * sizeof (guint32),
+                                                   n_ticks_narrow * sizeof (guint32) >= POPULATE_MIN_BYTES, FALSE);
+  block->values = ps_util_alloc_for_filling ((n_values + 1) * sizeof (double),
+                                             n_values * sizeof (double) >= POPULATE_MIN_BYTES, FALSE);
 
   ps_measurement_iter_init (&iter, store);
   while (!cancelled && ps_measurement_iter_next (&iter, &m))
     {
-      gsize at;
+      gsize chart, at, value_at;
 
       if (m.track >= n_tracks || m.kind > PS_MEASURE_MEMORY)
         continue;
       if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
         cancelled = TRUE;
-      at = next[(gsize)m.track * 3 + m.kind]++;
+      chart = (gsize)m.track * 3 + m.kind;
+      at = next[chart]++;
+      value_at = value_next[chart]++;
       if (block->x_narrow != NULL)
         block->x_narrow[at] = (guint32)m.index;
       else
         block->x[at] = (gint64)m.index;
-      block->values[at] = measurement_value (store, &m, sessions, session_rates);
+      if (m.kind == PS_MEASURE_DURATION && ticks_fit[m.track])
+        block->ticks_narrow[value_at] = (guint32)m.value.ticks;
+      else
+        block->values[value_at] = measurement_value (store, &m, sessions, session_rates);
     }
   if (cancelled)
     {
@@ -185,8 +225,15 @@ ps_timeline_model_new_measurements (PsEventStore *store,
             one.x_narrow = block->x_narrow + starts[chart];
           else
             one.x = block->x + starts[chart];
-          one.values = block->values + starts[chart];
           one.n_points = starts[chart + 1] - starts[chart];
+          /* value_next: past the chart's last value now */
+          if (kind == PS_MEASURE_DURATION && ticks_fit[t])
+            {
+              one.values_narrow = block->ticks_narrow + value_next[chart] - one.n_points;
+              one.divisor = session_divisor (session_rates[track->session]);
+            }
+          else
+            one.values = block->values + value_next[chart] - one.n_points;
           one.points_owner = g_atomic_rc_box_acquire (block);
           one.points_release = points_block_release;
           one.unit_scale = 1;

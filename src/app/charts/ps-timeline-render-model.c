@@ -391,8 +391,17 @@ ps_timeline_model_add_series_rows (PsTimelineModel        *self,
         }
       rows->last_row = row;
       if (one->points_release != NULL)
-        row->values = ps_value_lod_new_in_block (one->x, one->x_narrow, one->values, one->n_points,
-                                                 one->points_owner, one->points_release);
+        {
+          PsValueLodPoints block = {
+            .x = one->x,
+            .x_narrow = one->x_narrow,
+            .values = one->values,
+            .values_narrow = one->values_narrow,
+            .divisor = one->divisor,
+          };
+
+          row->values = ps_value_lod_new_in_block (&block, one->n_points, one->points_owner, one->points_release);
+        }
       else if (one->take_points)
         row->values = ps_value_lod_new_take ((gint64 *)one->x, (double *)one->values, one->n_points);
       else

@@ -481,7 +481,7 @@ ps_timeline_row_get_changes (PsTimelineRow *row)
     {
       PsChangePointOptions options;
       g_autofree gint64 *x = NULL;
-      const double *values = NULL;
+      g_autofree double *values = NULL;
       gsize n_points = 0;
 
       /* Only a CE chart's rows count their values: their x is a
@@ -489,7 +489,7 @@ ps_timeline_row_get_changes (PsTimelineRow *row)
       if (row->kind == PS_TIMELINE_ROW_VALUES && row->counts_values && row->values != NULL)
         {
           x = ps_value_lod_dup_x (row->values);
-          values = ps_value_lod_get_values (row->values);
+          values = ps_value_lod_dup_values (row->values);
           n_points = ps_value_lod_get_n_points (row->values);
         }
       ps_change_point_options_init (&options);

@@ -147,6 +147,10 @@ typedef struct
   /* Or x in 32 bits, for points in a block (points_release) */
   const guint32 *x_narrow;
   const double *values;
+  /* Or values in 32 bits, for points in a block: value i is
+   * values_narrow[i] / divisor (ps_value_lod_new_in_block ()) */
+  const guint32 *values_narrow;
+  double        divisor;
   gsize         n_points;
   /* x and values were g_malloc ()ed for the model, which frees them */
   gboolean      take_points;

@@ -441,15 +441,17 @@ add_chart_series (PsCounterChart *chart,
 {
   GPtrArray *points = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
   /* Sequence numbers are far below G_MAXINT64 */
-  const gint64 *x = (const gint64 *)(gpointer)series->indexes->data;
-  const double *values = (const double *)(gpointer)series->values->data;
+  PsValueLodPoints block = {
+    .x = (const gint64 *)(gpointer)series->indexes->data,
+    .values = (const double *)(gpointer)series->values->data,
+  };
   g_autoptr(PsValueLod) lod = NULL;
   GArray *changes = ps_run_analysis_get_changes (analysis, series);
   guint index;
 
   g_ptr_array_add (points, g_array_ref (series->indexes));
   g_ptr_array_add (points, g_array_ref (series->values));
-  lod = ps_value_lod_new_in_block (x, NULL, values, series->values->len, points, (GDestroyNotify)g_ptr_array_unref);
+  lod = ps_value_lod_new_in_block (&block, series->values->len, points, (GDestroyNotify)g_ptr_array_unref);
   index = ps_counter_chart_add_series (chart, label, lod);
   if (changes != NULL && changes->len > 0)
     ps_counter_chart_set_series_changes (chart, index, changes);

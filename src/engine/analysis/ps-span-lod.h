@@ -184,22 +184,32 @@ PsValueLod *ps_value_lod_new           (const gint64  *x,
 PsValueLod *ps_value_lod_new_take      (gint64        *x,
                                         double        *values,
                                         gsize          n_points);
-/* The same for points that lie in a block shared with other series (a
- * chart per CE marker instance, all in one block): x in full, or in 32
- * bits (x_narrow: sequence numbers below 2³²), the other NULL. They and
- * values are neither copied nor freed; the series holds owner, which it
- * gives to owner_release when freed. */
-PsValueLod *ps_value_lod_new_in_block  (const gint64  *x,
-                                        const guint32 *x_narrow,
-                                        const double  *values,
-                                        gsize          n_points,
-                                        gpointer       owner,
-                                        GDestroyNotify owner_release);
+/* Where a series' points lie in a block shared with other series (a
+ * chart per CE marker instance, all in one block). Of each pair, one is
+ * given and the other NULL: x in full, or in 32 bits (x_narrow:
+ * sequence numbers below 2³²); the values, or whole numbers in 32 bits
+ * of which value i is values_narrow[i] / divisor (divisor > 0: a
+ * duration's ticks and its session's tick rate, or 1). */
+typedef struct
+{
+  const gint64  *x;
+  const guint32 *x_narrow;
+  const double  *values;
+  const guint32 *values_narrow;
+  double         divisor;
+} PsValueLodPoints;
+
+/* A series of points in a block, which are neither copied nor freed:
+ * the series holds owner, which it gives to owner_release when freed */
+PsValueLod *ps_value_lod_new_in_block  (const PsValueLodPoints *points,
+                                        gsize                   n_points,
+                                        gpointer                owner,
+                                        GDestroyNotify          owner_release);
 PsValueLod *ps_value_lod_ref           (PsValueLod    *self);
 void        ps_value_lod_unref         (PsValueLod    *self);
 gsize       ps_value_lod_get_n_points  (PsValueLod    *self);
-/* Its values, in x order, as long as it lives */
-const double *ps_value_lod_get_values  (PsValueLod    *self);
+/* A copy of its values, in x order, as doubles (g_free ()) */
+double     *ps_value_lod_dup_values    (PsValueLod    *self);
 /* A copy of its x, in full (g_free ()) */
 gint64     *ps_value_lod_dup_x         (PsValueLod    *self);
 /* Over all points, NaNs skipped (both values NaN when every value is NaN);

@@ -24,7 +24,12 @@ struct _PsValueLod
    * sequence numbers, 4 bytes a point less over millions of points) */
   gint64        *x;
   const guint32 *x_narrow;
+  /* The values, or whole numbers in 32 bits that are the values times
+   * divisor (values_narrow: a CE log's durations as their ticks, and
+   * the session's tick rate; 4 bytes a point less) */
   double        *values;
+  const guint32 *values_narrow;
+  double         divisor;
   /* Minimum and maximum per block of 64 and of 4096 points, NaNs left
    * out, in one array: the block minima, then maxima, then the same of
    * the super blocks. NULL for a series shorter than a block, as most of
@@ -58,6 +63,16 @@ x_at (const PsValueLod *self,
       gsize             i)
 {
   return self->x != NULL ? self->x[i] : (gint64)self->x_narrow[i];
+}
+
+/* The value of point i, whichever way it is kept: a whole number is
+ * divided as the value it stands for was made (ticks / rate), which
+ * gives the same double */
+static inline double
+value_at (const PsValueLod *self,
+          gsize             i)
+{
+  return self->values != NULL ? self->values[i] : (double)self->values_narrow[i] / self->divisor;
 }
 
 /* Where in extremes each kind of block has its minima and maxima (NULL
@@ -115,14 +130,12 @@ ps_value_lod_new (const gint64 *x,
                                 g_memdup2 (values, n_points * sizeof (double)), n_points);
 }
 
-/* The series of x and values, whose extremes it computes */
+/* The series of the points, whose extremes it computes */
 static PsValueLod *
-value_lod_new (gint64         *x,
-               const guint32  *x_narrow,
-               double         *values,
-               gsize           n_points,
-               gpointer        owner,
-               GDestroyNotify  owner_release)
+value_lod_new (const PsValueLodPoints *points,
+               gsize                   n_points,
+               gpointer                owner,
+               GDestroyNotify          owner_release)
 {
   PsValueLod *self;
   gsize n_blocks = n_blocks_of (n_points, VALUE_BLOCK_SHIFT);
@@ -131,9 +144,11 @@ value_lod_new (gint64         *x,
 
   self = g_atomic_rc_box_new0 (PsValueLod);
   self->n_points = n_points;
-  self->x = x;
-  self->x_narrow = x_narrow;
-  self->values = values;
+  self->x = (gint64 *)points->x;
+  self->x_narrow = points->x_narrow;
+  self->values = (double *)points->values;
+  self->values_narrow = points->values_narrow;
+  self->divisor = points->divisor;
   self->owner = owner;
   self->owner_release = owner_release;
   self->value_min = self->value_max = NAN;
@@ -153,22 +168,24 @@ value_lod_new (gint64         *x,
 
   for (gsize i = 0; i < n_points; i++)
     {
-      self->value_min = min_skipping_nan (self->value_min, values[i]);
-      self->value_max = max_skipping_nan (self->value_max, values[i]);
-    }
-  for (gsize i = 0; blocks.block_min != NULL && i < n_points; i++)
-    {
-      gsize b = i >> VALUE_BLOCK_SHIFT;
+      double value = value_at (self, i);
 
-      blocks.block_min[b] = min_skipping_nan (blocks.block_min[b], values[i]);
-      blocks.block_max[b] = max_skipping_nan (blocks.block_max[b], values[i]);
-    }
-  for (gsize i = 0; blocks.super_min != NULL && i < n_points; i++)
-    {
-      gsize s = i >> VALUE_SUPER_SHIFT;
+      self->value_min = min_skipping_nan (self->value_min, value);
+      self->value_max = max_skipping_nan (self->value_max, value);
+      if (blocks.block_min != NULL)
+        {
+          gsize b = i >> VALUE_BLOCK_SHIFT;
 
-      blocks.super_min[s] = min_skipping_nan (blocks.super_min[s], values[i]);
-      blocks.super_max[s] = max_skipping_nan (blocks.super_max[s], values[i]);
+          blocks.block_min[b] = min_skipping_nan (blocks.block_min[b], value);
+          blocks.block_max[b] = max_skipping_nan (blocks.block_max[b], value);
+        }
+      if (blocks.super_min != NULL)
+        {
+          gsize s = i >> VALUE_SUPER_SHIFT;
+
+          blocks.super_min[s] = min_skipping_nan (blocks.super_min[s], value);
+          blocks.super_max[s] = max_skipping_nan (blocks.super_max[s], value);
+        }
     }
 
   return self;
@@ -177,14 +194,12 @@ value_lod_new (gint64         *x,
 /* The series of value_lod_new (), or NULL (and what it was given
  * released) when x decreases somewhere */
 static PsValueLod *
-value_lod_new_checked (gint64         *x,
-                       const guint32  *x_narrow,
-                       double         *values,
-                       gsize           n_points,
-                       gpointer        owner,
-                       GDestroyNotify  owner_release)
+value_lod_new_checked (const PsValueLodPoints *points,
+                       gsize                   n_points,
+                       gpointer                owner,
+                       GDestroyNotify          owner_release)
 {
-  PsValueLod *self = value_lod_new (x, x_narrow, values, n_points, owner, owner_release);
+  PsValueLod *self = value_lod_new (points, n_points, owner, owner_release);
 
   for (gsize i = 1; i < n_points; i++)
     if (G_UNLIKELY (x_at (self, i - 1) > x_at (self, i)))
@@ -200,21 +215,24 @@ ps_value_lod_new_take (gint64 *x,
                        double *values,
                        gsize   n_points)
 {
+  PsValueLodPoints points = { .x = x, .values = values };
+
   g_return_val_if_fail (n_points == 0 || (x != NULL && values != NULL), NULL);
-  return value_lod_new_checked (x, NULL, values, n_points, NULL, NULL);
+  return value_lod_new_checked (&points, n_points, NULL, NULL);
 }
 
 PsValueLod *
-ps_value_lod_new_in_block (const gint64   *x,
-                           const guint32  *x_narrow,
-                           const double   *values,
-                           gsize           n_points,
-                           gpointer        owner,
-                           GDestroyNotify  owner_release)
+ps_value_lod_new_in_block (const PsValueLodPoints *points,
+                           gsize                   n_points,
+                           gpointer                owner,
+                           GDestroyNotify          owner_release)
 {
-  g_return_val_if_fail (n_points == 0 || ((x == NULL) != (x_narrow == NULL) && values != NULL), NULL);
+  g_return_val_if_fail (points != NULL, NULL);
+  g_return_val_if_fail (n_points == 0 || (points->x == NULL) != (points->x_narrow == NULL), NULL);
+  g_return_val_if_fail (n_points == 0 || (points->values == NULL) != (points->values_narrow == NULL), NULL);
+  g_return_val_if_fail (points->values_narrow == NULL || points->divisor > 0, NULL);
   g_return_val_if_fail (owner_release != NULL, NULL);
-  return value_lod_new_checked ((gint64 *)x, x_narrow, (double *)values, n_points, owner, owner_release);
+  return value_lod_new_checked (points, n_points, owner, owner_release);
 }
 
 PsValueLod *
@@ -238,11 +256,19 @@ ps_value_lod_get_n_points (PsValueLod *self)
   return self->n_points;
 }
 
-const double *
-ps_value_lod_get_values (PsValueLod *self)
+double *
+ps_value_lod_dup_values (PsValueLod *self)
 {
+  double *values;
+
   g_return_val_if_fail (self != NULL, NULL);
-  return self->values;
+
+  if (self->values != NULL)
+    return g_memdup2 (self->values, self->n_points * sizeof (double));
+  values = g_new (double, self->n_points);
+  for (gsize i = 0; i < self->n_points; i++)
+    values[i] = value_at (self, i);
+  return values;
 }
 
 gint64 *
@@ -353,8 +379,10 @@ value_min_max (const PsValueLod *self,
         }
       else
         {
-          low = min_skipping_nan (low, self->values[k]);
-          high = max_skipping_nan (high, self->values[k]);
+          double value = value_at (self, k);
+
+          low = min_skipping_nan (low, value);
+          high = max_skipping_nan (high, value);
           k++;
         }
     }
@@ -378,8 +406,8 @@ append_value_item (const PsValueLod *self,
   if (with_values)
     {
       value_min_max (self, lo, hi, &item.min, &item.max);
-      item.first = self->values[lo];
-      item.last = self->values[hi - 1];
+      item.first = value_at (self, lo);
+      item.last = value_at (self, hi - 1);
     }
   else
     item.min = item.max = item.first = item.last = NAN;
@@ -460,7 +488,7 @@ ps_value_lod_get_point (PsValueLod *self,
   if (x != NULL)
     *x = x_at (self, index);
   if (value != NULL)
-    *value = self->values[index];
+    *value = value_at (self, index);
   return TRUE;
 }
 
