@@ -26,7 +26,10 @@
 #include "ps-marker-row.h"
 #include "ps-report-view-private.h"
 #include "ps-rtl-view-private.h"
+#include "ps-run-analysis.h"
 #include "ps-run-page-private.h"
+#include "ps-store-builder.h"
+#include "ps-format.h"
 #include "ps-counter-chart.h"
 #include "ps-timeline-render.h"
 #include "ps-timeline-view.h"
@@ -3621,6 +3624,68 @@ flame_graph_laid_out (gpointer data)
   return !_ps_flame_graph_is_laying_out (data);
 }
 
+/* An RTL log of n_scopes scopes on two threads, nested ten deep */
+static PsEventStore *
+many_scopes_store (guint n_scopes)
+{
+  PsEventStore *store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  g_autoptr(PsParser) parser = ps_format_new_parser (&ps_format_rtl_logfile, builder);
+  g_autoptr(GString) log = g_string_new (NULL);
+  guint32 time = 0;
+
+  for (guint made = 0; made < n_scopes;)
+    for (guint t = 0; t < 2 && made < n_scopes; t++)
+      {
+        guint n = MIN (10, n_scopes - made);
+
+        for (guint d = 0; d < n; d++)
+          g_string_append_printf (log, "%06u %u { mod (ab%06u) ::Class%u::Function%u\n", time++, t + 1, d, (made + d) % 13, d);
+        for (guint d = n; d-- > 0;)
+          g_string_append_printf (log, "%06u %u } mod (ab%06u) ::Class%u::Function%u\n", time++, t + 1, d, (made + d) % 13, d);
+        made += n;
+      }
+  g_assert_true (ps_parser_feed (parser, (const guint8 *)log->str, log->len, NULL));
+  g_assert_true (ps_parser_finish (parser, NULL));
+  ps_store_builder_flush (builder);
+  g_assert_cmpuint (ps_event_store_get_n_spans (store), ==, n_scopes);
+  return store;
+}
+
+/* The analysis of a log of many scopes builds its call tree beside the
+ * scope analysis, in a thread of its own: the same tree as built alone,
+ * and the scopes' series with it */
+static void
+test_analysis_call_tree_beside (void)
+{
+  g_autoptr(PsEventStore) store = many_scopes_store (100000);
+  g_autoptr(PsRunAnalysis) analysis = ps_run_analysis_new (store);
+  g_autoptr(PsCallTree) alone = NULL;
+  PsCallTreeOptions options = { PS_NONE, NULL, 0 };
+  guint n_series = 0;
+
+  alone = ps_call_tree_new_for_store (store, &options, NULL);
+  g_assert_nonnull (alone);
+  g_assert_nonnull (analysis->call_tree);
+  g_assert_nonnull (analysis->scopes);
+  g_assert_cmpuint (ps_call_tree_get_n_nodes (analysis->call_tree), ==, ps_call_tree_get_n_nodes (alone));
+  g_assert_cmpuint (ps_call_tree_get_n_nodes (alone), >, 100);
+  g_assert_cmpfloat (ps_call_tree_get_elapsed_total (analysis->call_tree), ==, ps_call_tree_get_elapsed_total (alone));
+  for (guint32 node = 0; node < ps_call_tree_get_n_nodes (alone); node++)
+    {
+      PsCallStats a, b;
+
+      ps_call_tree_copy_node_stats (alone, node, &a);
+      ps_call_tree_copy_node_stats (analysis->call_tree, node, &b);
+      g_assert_cmpuint (a.calls, ==, b.calls);
+      g_assert_cmpfloat (a.total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE], ==, b.total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE]);
+    }
+  /* Ten depths, each name in thirteen classes */
+  for (guint i = 0; i < analysis->scopes->series->len; i++)
+    n_series += ((PsSeries *)g_ptr_array_index (analysis->scopes->series, i))->kind == PS_SERIES_SPAN;
+  g_assert_cmpuint (n_series, ==, 130);
+}
+
 /* A big tree is copied in a worker: until then the graph has no frames
  * and says so; then the same values as a tree copied at once, and a tree
  * set meanwhile wins over the copy of the one before */
@@ -4080,6 +4145,7 @@ main (int   argc,
   ADD_TEST ("/gui/call-tree/threads", test_call_tree_threads);
   ADD_TEST ("/gui/call-tree/vs-report", test_call_tree_vs_report);
   ADD_TEST ("/gui/call-tree/flame-graph", test_call_tree_flame_graph);
+  g_test_add_func ("/analysis/call-tree-beside-scopes", test_analysis_call_tree_beside);
   ADD_TEST ("/gui/flame-graph/pixels", test_flame_graph_pixels);
   ADD_TEST ("/gui/flame-graph/worker", test_flame_graph_worker);
   ADD_TEST ("/gui/flame-graph/deferred", test_flame_graph_deferred);

@@ -67,6 +67,34 @@ find_changes (PsRunAnalysis *self)
     }
 }
 
+/* The call tree of a store's calls: from its spans, or as a profiler
+ * report gives them; NULL when it has none or when cancelled */
+typedef struct
+{
+  PsEventStore *store;
+  GCancellable *cancellable;
+  PsCallTree   *tree;
+} CallTreeJob;
+
+static gpointer
+call_tree_job_run (gpointer data)
+{
+  CallTreeJob *job = data;
+  g_autoptr(GError) error = NULL;
+  PsCallTreeOptions tree_options = { PS_NONE, NULL, 0 };
+
+  tree_options.cancellable = job->cancellable;
+  job->tree = ps_call_tree_new_for_store (job->store, &tree_options, &error);
+  if (job->tree == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_debug ("No call tree: %s", error->message);
+  return NULL;
+}
+
+/* Spans from which the call tree is built beside the scope analysis, in
+ * a thread of its own: each walks every span once, and a log of a
+ * million scopes took the sum of the two */
+#define CALL_TREE_THREAD_MIN_SPANS 65536
+
 /* Runs in any thread: the store is not changed once loaded. */
 /* NULL when cancelled between two of its parts */
 static PsRunAnalysis *
@@ -75,36 +103,31 @@ run_analysis_new (PsEventStore *store,
 {
   g_autoptr(PsRunAnalysis) self = NULL;
   PsSeriesOptions options = { 0 };
+  CallTreeJob call_tree_job = { store, cancellable, NULL };
+  GThread *call_tree_thread = NULL;
+  gboolean has_scopes;
 
   self = g_rc_box_new0 (PsRunAnalysis);
   self->store = g_object_ref (store);
 
-  /* Scopes and messages (RTL logs): the measurement series would only
-   * repeat the span series of the scope analysis */
-  if (g_strcmp0 (ps_event_store_get_format (store), ps_format_rtl_logfile.name) == 0
-      || ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_n_marks (store) > 0)
-    {
-      self->scopes = ps_scope_analysis_new_cancellable (store, NULL, cancellable);
-      if (self->scopes == NULL)
-        return NULL;
-    }
-
   /* Calls with the four instrumentation values: from the spans, or as a
    * profiler report gives them */
-  if (ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_n_report_rows (store) > 0)
-    {
-      g_autoptr(GError) error = NULL;
-      PsCallTreeOptions tree_options = { PS_NONE, NULL, 0 };
+  if (ps_event_store_get_n_spans (store) >= CALL_TREE_THREAD_MIN_SPANS)
+    call_tree_thread = g_thread_new ("perfscope-calls", call_tree_job_run, &call_tree_job);
+  else if (ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_n_report_rows (store) > 0)
+    call_tree_job_run (&call_tree_job);
 
-      tree_options.cancellable = cancellable;
-      self->call_tree = ps_call_tree_new_for_store (store, &tree_options, &error);
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return NULL;
-      if (self->call_tree == NULL)
-        g_debug ("No call tree: %s", error->message);
-    }
+  /* Scopes and messages (RTL logs): the measurement series would only
+   * repeat the span series of the scope analysis */
+  has_scopes = g_strcmp0 (ps_event_store_get_format (store), ps_format_rtl_logfile.name) == 0
+               || ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_n_marks (store) > 0;
+  if (has_scopes)
+    self->scopes = ps_scope_analysis_new_cancellable (store, NULL, cancellable);
 
-  if (g_cancellable_is_cancelled (cancellable))
+  if (call_tree_thread != NULL)
+    g_thread_join (call_tree_thread);
+  self->call_tree = call_tree_job.tree;
+  if ((has_scopes && self->scopes == NULL) || g_cancellable_is_cancelled (cancellable))
     return NULL;
 
   /* The tables show statistics of durations; only CPU and memory are drawn */
