@@ -9,8 +9,29 @@
 
 #include <string.h>
 
+#include "parse-fixture.h"
 #include "ps-series.h"
 #include "ps-store-builder.h"
+
+static guint32
+add_instance_named (PsEventStore *store,
+                    guint32       session,
+                    const char   *app,
+                    guint32       description,
+                    gint64        id,
+                    guint32       ordinal)
+{
+  PsTrack track = { 0 };
+
+  track.kind = PS_TRACK_MARKER_INSTANCE;
+  track.name = description;
+  track.category = ps_event_store_intern (store, app, -1);
+  track.parent = PS_NONE;
+  track.session = session;
+  track.number = id;
+  track.ordinal = ordinal;
+  return ps_event_store_add_track (store, &track);
+}
 
 static guint32
 add_instance (PsEventStore *store,
@@ -20,16 +41,7 @@ add_instance (PsEventStore *store,
               gint64        id,
               guint32       ordinal)
 {
-  PsTrack track = { 0 };
-
-  track.kind = PS_TRACK_MARKER_INSTANCE;
-  track.name = ps_event_store_intern (store, description, -1);
-  track.category = ps_event_store_intern (store, app, -1);
-  track.parent = PS_NONE;
-  track.session = session;
-  track.number = id;
-  track.ordinal = ordinal;
-  return ps_event_store_add_track (store, &track);
+  return add_instance_named (store, session, app, ps_event_store_intern (store, description, -1), id, ordinal);
 }
 
 static PsSeries *
@@ -625,6 +637,394 @@ test_span_many (void)
   g_assert_cmpuint (per_thread->len, >, MANY_NAMES * 64);
 }
 
+/* Both groupings at once --------------------------------------------- */
+
+/* a and b are the same number, NaN or not, or within a relative 1e-12 of
+ * scale: a sum taken in another order */
+static void
+assert_close (double a,
+              double b,
+              double scale)
+{
+  if (a == b || (isnan (a) && isnan (b)))
+    return;
+  g_assert_cmpfloat (fabs (a - b), <=, 1e-12 * MAX (MAX (fabs (a), fabs (b)), fabs (scale)));
+}
+
+static void
+assert_same (double a,
+             double b)
+{
+  if (isnan (a) && isnan (b))
+    return;
+  g_assert_cmpfloat (a, ==, b);
+}
+
+/* The statistics of a group: those of the same multiset, summed in
+ * another order (exactly, for integers: ticks) */
+static void
+assert_group_stats (const PsStats *got,
+                    const PsStats *expected,
+                    gboolean       integers)
+{
+  g_assert_cmpuint (got->count, ==, expected->count);
+  assert_same (got->min, expected->min);
+  assert_same (got->max, expected->max);
+  assert_same (got->median, expected->median);
+  assert_same (got->p90, expected->p90);
+  assert_same (got->p95, expected->p95);
+  assert_same (got->p99, expected->p99);
+  if (integers)
+    {
+      assert_same (got->sum, expected->sum);
+      assert_same (got->mean, expected->mean);
+    }
+  else
+    {
+      assert_close (got->sum, expected->sum, 0);
+      assert_close (got->mean, expected->mean, 0);
+    }
+  /* The deviations from a mean that may differ in its last bit */
+  assert_close (got->stddev, expected->stddev, expected->mean);
+}
+
+static void
+assert_same_array (GArray *got,
+                   GArray *expected)
+{
+  if (expected == NULL)
+    {
+      g_assert_null (got);
+      return;
+    }
+  g_assert_nonnull (got);
+  g_assert_cmpuint (got->len, ==, expected->len);
+  g_assert_cmpmem (got->data, got->len * g_array_get_element_size (got),
+                   expected->data, expected->len * g_array_get_element_size (expected));
+}
+
+static void
+assert_same_series (const PsSeries *got,
+                    const PsSeries *expected,
+                    gboolean        group)
+{
+  g_assert_cmpstr (got->name, ==, expected->name);
+  g_assert_cmpstr (got->app, ==, expected->app);
+  g_assert_cmpstr (got->context, ==, expected->context);
+  g_assert_cmpint (got->logical, ==, expected->logical);
+  g_assert_cmpint (got->kind, ==, expected->kind);
+  g_assert_cmpstr (got->unit, ==, expected->unit);
+  g_assert_cmpint (got->id, ==, expected->id);
+  g_assert_cmpuint (got->instance, ==, expected->instance);
+  g_assert_cmpuint (got->session, ==, expected->session);
+  g_assert_cmpuint (got->n_instances, ==, expected->n_instances);
+  g_assert_cmpmem (got->tracks, got->n_instances * sizeof (guint32),
+                   expected->tracks, expected->n_instances * sizeof (guint32));
+  g_assert_cmpuint (got->first_line, ==, expected->first_line);
+  g_assert_cmpint (got->has_seconds, ==, expected->has_seconds);
+  g_assert_cmpuint (got->n_excluded, ==, expected->n_excluded);
+  g_assert_cmpuint (got->n_flagged, ==, expected->n_flagged);
+  assert_same_array (got->values, expected->values);
+  assert_same_array (got->ticks, expected->ticks);
+  assert_same_array (got->indexes, expected->indexes);
+  g_assert_cmpfloat (got->self_sum, ==, expected->self_sum);
+  /* Durations kept only as statistics are summed in the order of the
+   * instances; all else in file order */
+  if (group && got->kind == PS_SERIES_DURATION && got->values->len == 0)
+    {
+      assert_group_stats (&got->stats, &expected->stats, !got->has_seconds);
+      assert_group_stats (&got->ticks_stats, &expected->ticks_stats, TRUE);
+    }
+  else
+    {
+      assert_stats_equal (&got->stats, &expected->stats);
+      assert_stats_equal (&got->ticks_stats, &expected->ticks_stats);
+    }
+}
+
+/* ps_series_collect_grouped () gives what ps_series_collect () gives
+ * with and without group_by_name; returns the number of groups with
+ * several instances */
+static guint
+assert_grouped_collects (PsEventStore          *store,
+                         const PsSeriesOptions *options)
+{
+  PsSeriesOptions by_instance = *options;
+  PsSeriesOptions by_name = *options;
+  g_autoptr(GPtrArray) expected_instances = NULL;
+  g_autoptr(GPtrArray) expected_groups = NULL;
+  g_autoptr(GPtrArray) instances = NULL;
+  g_autoptr(GPtrArray) groups = NULL;
+  guint n_merged = 0;
+
+  by_instance.group_by_name = FALSE;
+  by_name.group_by_name = TRUE;
+  expected_instances = ps_series_collect (store, &by_instance);
+  expected_groups = ps_series_collect (store, &by_name);
+  ps_series_collect_grouped (store, options, &instances, &groups);
+
+  g_assert_cmpuint (instances->len, ==, expected_instances->len);
+  for (guint i = 0; i < instances->len; i++)
+    assert_same_series (g_ptr_array_index (instances, i), g_ptr_array_index (expected_instances, i), FALSE);
+  g_assert_cmpuint (groups->len, ==, expected_groups->len);
+  for (guint i = 0; i < groups->len; i++)
+    {
+      const PsSeries *group = g_ptr_array_index (groups, i);
+
+      assert_same_series (group, g_ptr_array_index (expected_groups, i), TRUE);
+      n_merged += group->n_instances > 1;
+    }
+  return n_merged;
+}
+
+/* A CE-like store: three sessions (the first with a tick rate that may
+ * change half-way through it, the second without one, the third at
+ * another rate), two applications that register the same descriptions
+ * several times each, and CPU and memory monitors registered twice;
+ * among n measurements negative durations, flagged CPU and fractional
+ * memory figures, and events that are no measurement. One description
+ * is stored as a unique text, which only its text says is the same. */
+static PsEventStore *
+grouped_store_new (guint64  n,
+                   gboolean rate_changes,
+                   gboolean with_span)
+{
+  enum { N_SESSIONS = 3, N_APPS = 2, N_STEPS = 5, N_REGISTRATIONS = 3, N_MONITORS = 2 };
+  static const char *const apps[N_APPS] = { "alpha", "beta" };
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  guint32 steps[N_SESSIONS][N_REGISTRATIONS * N_APPS * N_STEPS];
+  guint32 cpu[N_SESSIONS][N_MONITORS];
+  guint32 memory[N_SESSIONS][N_MONITORS];
+  guint32 sessions[N_SESSIONS];
+
+  for (guint s = 0; s < N_SESSIONS; s++)
+    {
+      guint n_steps = 0;
+
+      sessions[s] = ps_event_store_add_session (store, 1 + s * 1000, FALSE);
+      for (guint m = 0; m < N_MONITORS; m++)
+        {
+          cpu[s][m] = add_instance (store, sessions[s], "alpha", "CPU: alpha", 103, m + 1);
+          memory[s][m] = add_instance (store, sessions[s], "alpha", "MEM: alpha", 102, m + 1);
+        }
+      for (guint r = 0; r < N_REGISTRATIONS; r++)
+        for (guint a = 0; a < N_APPS; a++)
+          for (guint t = 0; t < N_STEPS; t++)
+            {
+              g_autofree char *name = g_strdup_printf ("Test=Write Size=%u", t);
+              guint32 description = r == 1 && a == 0 && t == 0 ? ps_event_store_add_text (store, name, -1)
+                                                                : ps_event_store_intern (store, name, -1);
+
+              steps[s][n_steps++] = add_instance_named (store, sessions[s], apps[a], description, t + 1, r + 1);
+            }
+    }
+  ps_event_store_add_tick_rate (store, sessions[0], 0, 1000);
+  if (rate_changes)
+    ps_event_store_add_tick_rate (store, sessions[0], n / 6, 250);
+  ps_event_store_add_tick_rate (store, sessions[2], 0, 3579545);
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint s = (guint)MIN (i * N_SESSIONS / n, N_SESSIONS - 1);
+      guint64 mix = i * G_GUINT64_CONSTANT (2654435761);
+      guint32 step = steps[s][(mix >> 7) % G_N_ELEMENTS (steps[s])];
+      gint64 ticks = (gint64)((mix >> 13) % 100000);
+
+      switch (i % 17)
+        {
+        case 0:
+          ps_store_builder_add_cpu (builder, cpu[s][(mix >> 5) % N_MONITORS], i + 1, (double)(mix % 1200) / 10,
+                                    mix % 1200 > 1000 ? PS_MEASURE_FLAG_OUT_OF_RANGE : 0);
+          break;
+        case 1:
+          ps_store_builder_add_memory (builder, memory[s][(mix >> 5) % N_MONITORS], i + 1, mix % 100000000, 0);
+          break;
+        case 2:
+          ps_store_builder_add_memory_number (builder, memory[s][(mix >> 5) % N_MONITORS], i + 1,
+                                              (double)(mix % 1000) + 0.5, 0);
+          break;
+        case 3:
+          ps_store_builder_add_duration (builder, step, i + 1, -ticks - 1, PS_MEASURE_FLAG_NEGATIVE);
+          break;
+        case 4:
+          ps_store_builder_add_other (builder, step, i + 1, "XYZ", -1, "1", -1);
+          break;
+        default:
+          ps_store_builder_add_duration (builder, step, i + 1, ticks, 0);
+          break;
+        }
+    }
+  if (with_span)
+    {
+      PsTrack thread = { 0 };
+
+      thread.kind = PS_TRACK_THREAD;
+      thread.parent = PS_NONE;
+      thread.session = sessions[0];
+      add_top_span (builder, ps_event_store_add_track (store, &thread), ps_event_store_intern (store, "Scope", -1),
+                    10, 30);
+    }
+  ps_store_builder_flush (builder);
+
+  return g_steal_pointer (&store);
+}
+
+/* A CE PerfLog of two appended runs in which two applications register
+ * the same descriptions pass after pass, with a negative duration now
+ * and then, CPU and memory monitors registered again every few passes,
+ * and in the second run a resolution that changes half-way
+ * (ce-perflog.md §7 #8) */
+static char *
+ce_log_new (guint n_passes)
+{
+  static const char *const apps[] = { "fsperf", "dbperf" };
+  GString *text = g_string_new (NULL);
+  guint64 mix = 1;
+
+  for (guint run = 0; run < 2; run++)
+    {
+      g_string_append (text, "## PERF ## OSVERSION=[6.0] BUILD=[3122]\n"
+                             "## PERF ## PLATFORM=[CEPC] CPU=[x86]\n"
+                             "## PERF ## REGISTERED APP [fsperf] PROCCESSID [0x0a5f0012]\n"
+                             "## PERF ## REGISTERED APP [dbperf] PROCCESSID [0x0a5f0013]\n"
+                             "## PERF ## RESOLUTION [1193180] TICKS PER SECOND\n");
+      for (guint pass = 0; pass < n_passes; pass++)
+        {
+          if (run == 1 && pass == n_passes / 2)
+            g_string_append (text, "## PERF ## RESOLUTION [3579545] TICKS PER SECOND\n");
+          if (pass % 4 == 0)
+            g_string_append (text, "## PERF ## REGISTERED MARKER [CPU: fsperf] AS [103] BY APP [fsperf]\n"
+                                   "## PERF ## REGISTERED MARKER [MEM: fsperf] AS [102] BY APP [fsperf]\n");
+          for (guint a = 0; a < G_N_ELEMENTS (apps); a++)
+            for (guint size = 0; size < 3; size++)
+              {
+                g_string_append_printf (text, "## PERF ## REGISTERED MARKER [Test=WriteFile,Bytes=%u,time=%%AVG%%] "
+                                              "AS [%u] BY APP [%s]\n", 4096u << (4 * size), size, apps[a]);
+                for (guint e = 0; e < 5; e++)
+                  {
+                    mix = mix * G_GUINT64_CONSTANT (6364136223846793005) + 1442695040888963407;
+                    g_string_append_printf (text, "## PERF ## APP [%s] EVT [%u] DUR [%" G_GINT64_FORMAT "]\n",
+                                            apps[a], size,
+                                            (gint64)((mix >> 33) % 200000) - ((mix >> 60) == 0 ? 250000 : 0));
+                  }
+                g_string_append_printf (text, "## PERF ## APP [fsperf] EVT [103] CPU [%u.%03u000]\n"
+                                              "## PERF ## APP [fsperf] EVT [102] MEM [%" G_GUINT64_FORMAT "]\n",
+                                        (guint)((mix >> 20) % 120), (guint)((mix >> 40) % 1000),
+                                        (mix >> 24) % 100000000);
+              }
+        }
+    }
+  return g_string_free (text, FALSE);
+}
+
+static void
+assert_grouped_options (PsEventStore *store,
+                        guint64       n,
+                        gboolean      keep_values)
+{
+  PsSeriesOptions summary = { .durations_summary_only = TRUE };
+  PsSeriesOptions options;
+
+  assert_grouped_collects (store, &summary);
+
+  options = summary;
+  options.include_negative = TRUE;
+  assert_grouped_collects (store, &options);
+
+  options = summary;
+  options.tick_rate_override = 500;
+  assert_grouped_collects (store, &options);
+
+  options = summary;
+  options.has_index_range = TRUE;
+  options.index_first = n / 5;
+  options.index_last = n * 3 / 5;
+  assert_grouped_collects (store, &options);
+
+  /* group_by_name is not looked at */
+  options = summary;
+  options.group_by_name = TRUE;
+  assert_grouped_collects (store, &options);
+
+  if (keep_values)
+    {
+      PsSeriesOptions all = { 0 };
+
+      assert_grouped_collects (store, &all);
+    }
+}
+
+static void
+test_grouped (void)
+{
+  /* Small, and over 2^18 measurements: in two parts */
+  static const guint64 sizes[] = { 5000, 300000 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    for (guint rate_changes = 0; rate_changes < 2; rate_changes++)
+      {
+        g_autoptr(PsEventStore) store = grouped_store_new (sizes[k], rate_changes, FALSE);
+
+        PsSeriesOptions summary = { .durations_summary_only = TRUE };
+
+        g_test_message ("%" G_GUINT64_FORMAT " measurements, %s", sizes[k],
+                        rate_changes ? "a rate that changes" : "one rate a session");
+        g_assert_cmpuint (assert_grouped_collects (store, &summary), >, 0);
+        assert_grouped_options (store, sizes[k], k == 0);
+      }
+
+  /* Parsed from a CE PerfLog */
+  {
+    g_autofree char *text = ce_log_new (40);
+    g_autoptr(PsEventStore) store = parse_fixture_pieces (&ps_format_ce_perflog, (const guint8 *)text,
+                                                          strlen (text), 1 << 16, 0, NULL);
+    PsSeriesOptions summary = { .durations_summary_only = TRUE };
+    g_autoptr(GPtrArray) groups = NULL;
+    guint64 n_excluded = 0;
+
+    g_assert_cmpuint (ps_event_store_get_n_sessions (store), ==, 2);
+    g_assert_cmpuint (ps_event_store_get_n_tick_rates (store, 1), ==, 2);
+    g_assert_cmpuint (assert_grouped_collects (store, &summary), >=, 2 * 2 * 3 + 2 * 2);
+    assert_grouped_options (store, ps_event_store_get_n_measurements (store), TRUE);
+
+    summary.group_by_name = TRUE;
+    groups = ps_series_collect (store, &summary);
+    for (guint i = 0; i < groups->len; i++)
+      n_excluded += ((PsSeries *)g_ptr_array_index (groups, i))->n_excluded;
+    g_assert_cmpuint (n_excluded, >, 0);
+  }
+
+  /* A log of CETK's, and one with a span besides its measurements */
+  {
+    g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "ce", "fsperf_CEPC_x86_6_0_3122.log", NULL);
+    g_autoptr(PsEventStore) fixture = parse_fixture_load_file (path, 0);
+    g_autoptr(PsEventStore) with_span = grouped_store_new (2000, TRUE, TRUE);
+    PsSeriesOptions summary = { .durations_summary_only = TRUE };
+    g_autoptr(GPtrArray) instances = NULL;
+    g_autoptr(GPtrArray) groups = NULL;
+
+    assert_grouped_options (fixture, ps_event_store_get_n_measurements (fixture), TRUE);
+    assert_grouped_options (with_span, 2000, TRUE);
+    ps_series_collect_grouped (with_span, &summary, &instances, &groups);
+    g_assert_cmpint (((PsSeries *)g_ptr_array_index (groups, groups->len - 1))->kind, ==, PS_SERIES_SPAN);
+  }
+
+  /* Cancelled: both arrays all the same */
+  {
+    g_autoptr(PsEventStore) store = grouped_store_new (1000, FALSE, FALSE);
+    g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+    PsSeriesOptions cancelled = { .durations_summary_only = TRUE, .cancellable = cancellable };
+    g_autoptr(GPtrArray) instances = NULL;
+    g_autoptr(GPtrArray) groups = NULL;
+
+    g_cancellable_cancel (cancellable);
+    ps_series_collect_grouped (store, &cancelled, &instances, &groups);
+    g_assert_nonnull (instances);
+    g_assert_nonnull (groups);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -636,6 +1036,7 @@ main (int   argc,
   g_test_add_func ("/series/summary-halves", test_summary_halves);
   g_test_add_func ("/series/span-summary", test_span_summary);
   g_test_add_func ("/series/span-many", test_span_many);
+  g_test_add_func ("/series/grouped", test_grouped);
 
   return g_test_run ();
 }

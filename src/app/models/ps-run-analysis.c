@@ -139,17 +139,10 @@ run_analysis_new (PsEventStore *store,
     }
   else
     {
-      /* One grouping after the other: each puts the measurements into its
-       * series and computes their statistics on both cores already, and
-       * holds the ticks of every duration meanwhile (8 bytes each), which
-       * two at once held twice */
+      /* Both groupings from one walk over the measurements, whose
+       * durations are held once (8 bytes each) for the statistics of both */
       options.cancellable = cancellable;
-      options.group_by_name = FALSE;
-      self->instances = ps_series_collect (store, &options);
-      if (g_cancellable_is_cancelled (cancellable))
-        return NULL;
-      options.group_by_name = TRUE;
-      self->groups = ps_series_collect (store, &options);
+      ps_series_collect_grouped (store, &options, &self->instances, &self->groups);
       if (g_cancellable_is_cancelled (cancellable))
         return NULL;
     }
@@ -184,9 +177,7 @@ ps_run_analysis_new_for_range (PsEventStore *store,
   options.has_index_range = TRUE;
   options.index_first = first;
   options.index_last = last;
-  self->instances = ps_series_collect (store, &options);
-  options.group_by_name = TRUE;
-  self->groups = ps_series_collect (store, &options);
+  ps_series_collect_grouped (store, &options, &self->instances, &self->groups);
   index_instances (self);
   find_changes (self);
   return self;

@@ -3,8 +3,9 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Both groupings of ps_series_collect() (specs: ce-perflog.md §4.5): one
- * series per marker instance and one per description group; for runs with
+ * Both groupings of ps_series_collect(), made together by
+ * ps_series_collect_grouped() (specs: ce-perflog.md §4.5): one series per
+ * marker instance and one per description group; for runs with
  * calls, their call tree (ps-call-tree.h). The views show exactly these
  * numbers, the same ones perfscope-cli prints.
  */

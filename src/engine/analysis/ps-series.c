@@ -519,10 +519,14 @@ measurement_series (const PsMeasurement   *m,
 /* Durations of which only the statistics are kept. They are counted per
  * series first, then written into two buffers, series after series, in
  * file order within each: a log of a hundred thousand markers needs no
- * array of its own for each, and its values go in one piece. */
+ * array of its own for each, and its values go in one piece. The series
+ * may lie in another order than their own (ps_series_collect_grouped ()
+ * puts the instances of a group next to each other, so that the group's
+ * durations are the slots of its instances). */
 typedef struct
 {
-  gsize  *start;   /* series → its first slot; start[n_series] = all of them */
+  gsize  *start;   /* series → its first slot */
+  gsize  *end;     /* series → past its last slot */
   gsize  *next;    /* series → its next free slot */
   double *values;  /* in the series' unit; NULL when each series has one rate */
   double *ticks;
@@ -534,6 +538,7 @@ static void
 summaries_clear (Summaries *self)
 {
   g_clear_pointer (&self->start, g_free);
+  g_clear_pointer (&self->end, g_free);
   g_clear_pointer (&self->next, g_free);
   g_clear_pointer (&self->values, g_free);
   g_clear_pointer (&self->ticks, g_free);
@@ -572,7 +577,7 @@ typedef struct
   guint64                first;
   guint64                end;
   gsize                 *counts;    /* series → its durations kept in this part;
-                                     * the first part counts in summaries->start + 1 */
+                                     * the first part counts in summaries->end */
   gsize                 *next;      /* series → its next slot in the summaries */
   GArray                *deferred;  /* PsMeasurement: left to the first part;
                                      * NULL in the first part */
@@ -584,7 +589,10 @@ part_clear (Part *self)
 {
   /* A later part's next is its counts, over again */
   if (self->deferred != NULL)
-    g_free (self->counts);
+    {
+      g_clear_pointer (&self->counts, g_free);
+      self->next = NULL;
+    }
   g_clear_pointer (&self->deferred, g_array_unref);
 }
 
@@ -665,18 +673,23 @@ part_count (gpointer data)
   return NULL;
 }
 
-/* FALSE when cancelled */
+/* Lays the series' slots out in the order given (NULL: their own), all
+ * of them once each; FALSE when cancelled */
 static gboolean
 summaries_init (Summaries             *self,
                 PsEventStore          *store,
                 const PsSeriesOptions *options,
                 Part                  *parts,
                 guint                  n_parts,
-                guint                  n_series)
+                guint                  n_series,
+                const guint32         *order)
 {
-  self->start = alloc_filled ((n_series + 1) * sizeof (gsize), TRUE);
+  gsize at = 0;
+
+  self->start = alloc_filled ((n_series + 1) * sizeof (gsize), FALSE);
+  self->end = alloc_filled ((n_series + 1) * sizeof (gsize), TRUE);
   self->next = alloc_filled ((n_series + 1) * sizeof (gsize), FALSE);
-  parts[0].counts = self->start + 1;
+  parts[0].counts = self->end;
   parts[0].next = self->next;
   for (guint p = 1; p < n_parts; p++)
     parts[p].next = parts[p].counts = alloc_filled ((n_series + 1) * sizeof (gsize), TRUE);
@@ -685,28 +698,29 @@ summaries_init (Summaries             *self,
     return FALSE;
 
   /* Each series' slots, and those of each part in them */
-  for (guint i = 0; i < n_series; i++)
+  for (guint j = 0; j < n_series; j++)
     {
+      guint i = order != NULL ? order[j] : j;
       gsize counted[MAX_PARTS];
-      gsize at = self->start[i];
 
       for (guint p = 0; p < n_parts; p++)
         counted[p] = parts[p].counts[i];
+      self->start[i] = at;
       for (guint p = 0; p < n_parts; p++)
         {
           parts[p].next[i] = at;
           at += counted[p];
         }
-      self->start[i + 1] = at;
+      self->end[i] = at;
     }
-  self->ticks = alloc_filled ((self->start[n_series] + 1) * sizeof (double), FALSE);
+  self->ticks = alloc_filled ((at + 1) * sizeof (double), FALSE);
   /* A series lies in one session: with at most one rate in each, its
    * values are its ticks over one rate, and their statistics follow from
    * those of the ticks (ps_stats_compute_scaled ()) */
   if (options->tick_rate_override > 0 || !has_rate_changes (store))
     self->rates = g_new0 (double, n_series + 1);
   else
-    self->values = alloc_filled ((self->start[n_series] + 1) * sizeof (double), FALSE);
+    self->values = alloc_filled ((at + 1) * sizeof (double), FALSE);
   return TRUE;
 }
 
@@ -835,7 +849,7 @@ series_compute_stats (PsSeries        *series,
 {
   gboolean summary = summaries->ticks != NULL && series->kind == PS_SERIES_DURATION;
   gsize first = summary ? summaries->start[i] : 0;
-  gsize count = summary ? summaries->start[i + 1] - first : series->values->len;
+  gsize count = summary ? summaries->end[i] - first : series->values->len;
 
   if (summary && summaries->rates != NULL)
     {
@@ -890,7 +904,7 @@ stats_job_run (gpointer data)
         {
           PsSeries *series = g_ptr_array_index (job->series, i);
           gsize count = job->summaries->ticks != NULL && series->kind == PS_SERIES_DURATION
-                        ? job->summaries->start[i + 1] - job->summaries->start[i] : series->values->len;
+                        ? job->summaries->end[i] - job->summaries->start[i] : series->values->len;
 
           if (count > 65536 && g_cancellable_is_cancelled (job->cancellable))
             {
@@ -919,10 +933,17 @@ compute_all_stats (GPtrArray       *series,
   return !job.cancelled && !g_cancellable_is_cancelled (cancellable);
 }
 
+static const guint16 kind_flags[N_SERIES_KINDS] = {
+  PS_TRACK_FLAG_HAS_DURATION, PS_TRACK_FLAG_HAS_CPU, PS_TRACK_FLAG_HAS_MEMORY,
+};
+static const PsSeriesKind kinds[N_SERIES_KINDS] = {
+  PS_SERIES_DURATION, PS_SERIES_CPU, PS_SERIES_MEMORY,
+};
+
 typedef struct
 {
   guint32  track;
-  guint    kind;         /* in kinds[] of ps_series_collect () */
+  guint    kind;         /* in kinds[] */
   gboolean has_seconds;
 } PlannedSeries;
 
@@ -932,30 +953,175 @@ typedef struct
   guint32 track;
 } MergedTrack;
 
+/* The series to make, and the tracks merged into them by name */
+typedef struct
+{
+  GArray *planned;     /* PlannedSeries */
+  GArray *merged;      /* MergedTrack */
+  gsize   text_size;   /* of their names and applications */
+} SeriesPlan;
+
+static void
+series_plan_init (SeriesPlan *self)
+{
+  self->planned = g_array_new (FALSE, FALSE, sizeof (PlannedSeries));
+  self->merged = g_array_new (FALSE, FALSE, sizeof (MergedTrack));
+  self->text_size = 0;
+}
+
+static void
+series_plan_clear (SeriesPlan *self)
+{
+  g_clear_pointer (&self->planned, g_array_unref);
+  g_clear_pointer (&self->merged, g_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SeriesPlan, series_plan_clear)
+
+/* Plans a new series of the track's kind k; returns its index */
+static guint32
+series_plan_add (SeriesPlan    *self,
+                 PsEventStore  *store,
+                 const PsTrack *track,
+                 guint32        track_index,
+                 guint          k,
+                 gboolean       has_seconds)
+{
+  PlannedSeries planned_one = { track_index, k, has_seconds };
+
+  g_array_append_val (self->planned, planned_one);
+  self->text_size += strlen (ps_event_store_get_string (store, track->name)) + 1
+                     + strlen (ps_event_store_get_string (store, track->category)) + 1;
+  return self->planned->len - 1;
+}
+
+static void
+series_plan_merge (SeriesPlan *self,
+                   guint32     series,
+                   guint32     track_index)
+{
+  MergedTrack more = { series, track_index };
+
+  g_array_append_val (self->merged, more);
+}
+
+/* Makes the planned series, in one slab, into result (empty before) */
+static void
+series_plan_make (const SeriesPlan      *self,
+                  PsEventStore          *store,
+                  const PsSeriesOptions *options,
+                  GArray                *summary_of[2],
+                  GPtrArray             *result)
+{
+  SeriesSlab *slab;
+  char *text;
+
+  if (self->planned->len == 0)
+    return;
+
+  slab = alloc_filled (sizeof (SeriesSlab) + self->planned->len * sizeof (PsSeries) + self->text_size, TRUE);
+  text = (char *)&slab->series[self->planned->len];
+  slab->n_alive = (gint)self->planned->len;
+  for (guint i = 0; i < self->planned->len; i++)
+    {
+      const PlannedSeries *one = &g_array_index (self->planned, PlannedSeries, i);
+
+      series_init (&slab->series[i], slab, &text, store, ps_event_store_get_track (store, one->track),
+                   one->track, kinds[one->kind], one->has_seconds,
+                   options->durations_summary_only ? summary_of : NULL);
+      g_ptr_array_add (result, &slab->series[i]);
+    }
+  for (guint i = 0; i < self->merged->len; i++)
+    {
+      const MergedTrack *more = &g_array_index (self->merged, MergedTrack, i);
+
+      series_add_track (g_ptr_array_index (result, more->series), more->track);
+    }
+}
+
+static gboolean
+has_seconds_in (PsEventStore          *store,
+                const PsSeriesOptions *options,
+                const PsTrack         *track)
+{
+  return options->tick_rate_override > 0 || ps_event_store_get_n_tick_rates (store, track->session) > 0;
+}
+
+/* How many parts the measurements are put into series in */
+static guint
+n_parts_for (PsEventStore          *store,
+             const PsSeriesOptions *options)
+{
+  return options->durations_summary_only && ps_event_store_get_n_measurements (store) >= PARTS_MIN_COUNT
+         ? MAX_PARTS : 1;
+}
+
+static void
+parts_init (Part                  *parts,
+            guint                  n_parts,
+            PsEventStore          *store,
+            const PsSeriesOptions *options,
+            const guint32         *series_of,
+            GPtrArray             *series,
+            Summaries             *summaries)
+{
+  guint64 n_measurements = ps_event_store_get_n_measurements (store);
+
+  for (guint p = 0; p < n_parts; p++)
+    {
+      parts[p] = (Part) {
+        .store = store,
+        .options = options,
+        .series_of = series_of,
+        .n_tracks = ps_event_store_get_n_tracks (store),
+        .series = series,
+        .summaries = summaries,
+        .first = n_measurements * p / n_parts,
+        .end = n_measurements * (p + 1) / n_parts,
+      };
+      if (p > 0)
+        parts[p].deferred = g_array_new (FALSE, FALSE, sizeof (PsMeasurement));
+    }
+}
+
+/* Puts every measurement into its series, on the parts' threads; the
+ * parts and the summaries' next slots are let go of at once, before the
+ * statistics, which take most of the memory of a big log */
+static void
+parts_add_all (Part      *parts,
+               guint      n_parts,
+               Summaries *summaries)
+{
+  run_parts (parts, n_parts, part_add_all);
+  /* The first part takes what the others left, in their order */
+  for (guint p = 1; p < n_parts; p++)
+    for (guint i = 0; i < parts[p].deferred->len; i++)
+      part_add (&parts[0], &g_array_index (parts[p].deferred, PsMeasurement, i));
+  for (guint p = 0; p < n_parts; p++)
+    part_clear (&parts[p]);
+  g_clear_pointer (&summaries->next, g_free);
+}
+
+static gboolean
+has_spans (PsEventStore *store)
+{
+  return ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_spans_summarized (store);
+}
+
 GPtrArray *
 ps_series_collect (PsEventStore          *store,
                    const PsSeriesOptions *options)
 {
   static const PsSeriesOptions default_options = { 0 };
-  static const guint16 kind_flags[N_SERIES_KINDS] = {
-    PS_TRACK_FLAG_HAS_DURATION, PS_TRACK_FLAG_HAS_CPU, PS_TRACK_FLAG_HAS_MEMORY,
-  };
-  static const PsSeriesKind kinds[N_SERIES_KINDS] = {
-    PS_SERIES_DURATION, PS_SERIES_CPU, PS_SERIES_MEMORY,
-  };
   g_autoptr(GPtrArray) result = NULL;
   g_autoptr(GHashTable) groups = NULL;
   g_autofree guint32 *series_of = NULL;  /* track × kind → series index, or PS_NONE */
   g_auto(Summaries) summaries = { 0 };
   g_autoptr(GArray) no_values = NULL;
   g_autoptr(GArray) no_indexes = NULL;
-  /* The series to make, and the tracks merged into them by name */
-  g_autoptr(GArray) planned = g_array_new (FALSE, FALSE, sizeof (PlannedSeries));
-  g_autoptr(GArray) merged = g_array_new (FALSE, FALSE, sizeof (MergedTrack));
-  gsize text_size = 0;
+  g_auto(SeriesPlan) plan = { 0 };
   g_auto(Parts) parts = { 0 };
   guint n_parts;
-  guint64 n_measurements;
   guint n_tracks;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
@@ -972,6 +1138,7 @@ ps_series_collect (PsEventStore          *store,
       no_values = g_array_new (FALSE, FALSE, sizeof (double));
       no_indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
     }
+  series_plan_init (&plan);
 
   for (guint t = 0; t < n_tracks; t++)
     {
@@ -984,12 +1151,10 @@ ps_series_collect (PsEventStore          *store,
         return g_steal_pointer (&result);
 
       track = ps_event_store_get_track (store, t);
-      has_seconds = options->tick_rate_override > 0 || ps_event_store_get_n_tick_rates (store, track->session) > 0;
+      has_seconds = has_seconds_in (store, options, track);
 
       for (guint k = 0; k < N_SERIES_KINDS; k++)
         {
-          PlannedSeries planned_one = { t, k, has_seconds };
-
           series_of[t * N_SERIES_KINDS + k] = PS_NONE;
 
           if ((track->flags & kind_flags[k]) == 0)
@@ -1002,75 +1167,490 @@ ps_series_collect (PsEventStore          *store,
 
               if (found != NULL)
                 {
-                  MergedTrack more = { GPOINTER_TO_UINT (found) - 1, t };
-
-                  g_array_append_val (merged, more);
-                  series_of[t * N_SERIES_KINDS + k] = more.series;
+                  series_of[t * N_SERIES_KINDS + k] = GPOINTER_TO_UINT (found) - 1;
+                  series_plan_merge (&plan, GPOINTER_TO_UINT (found) - 1, t);
                   continue;
                 }
-              g_hash_table_insert (groups, g_steal_pointer (&key), GUINT_TO_POINTER (planned->len + 1));
+              g_hash_table_insert (groups, g_steal_pointer (&key), GUINT_TO_POINTER (plan.planned->len + 1));
             }
 
-          series_of[t * N_SERIES_KINDS + k] = planned->len;
-          g_array_append_val (planned, planned_one);
-          text_size += strlen (ps_event_store_get_string (store, track->name)) + 1
-                       + strlen (ps_event_store_get_string (store, track->category)) + 1;
+          series_of[t * N_SERIES_KINDS + k] = series_plan_add (&plan, store, track, t, k, has_seconds);
         }
     }
 
-  if (planned->len > 0)
-    {
-      SeriesSlab *slab = alloc_filled (sizeof (SeriesSlab) + planned->len * sizeof (PsSeries) + text_size, TRUE);
-      char *text = (char *)&slab->series[planned->len];
+  series_plan_make (&plan, store, options, (GArray *[2]) { no_values, no_indexes }, result);
+  series_plan_clear (&plan);
 
-      slab->n_alive = (gint)planned->len;
-      for (guint i = 0; i < planned->len; i++)
-        {
-          const PlannedSeries *one = &g_array_index (planned, PlannedSeries, i);
-
-          series_init (&slab->series[i], slab, &text, store, ps_event_store_get_track (store, one->track),
-                       one->track, kinds[one->kind], one->has_seconds,
-                       options->durations_summary_only ? (GArray *[2]) { no_values, no_indexes } : NULL);
-          g_ptr_array_add (result, &slab->series[i]);
-        }
-      for (guint i = 0; i < merged->len; i++)
-        {
-          const MergedTrack *more = &g_array_index (merged, MergedTrack, i);
-
-          series_add_track (g_ptr_array_index (result, more->series), more->track);
-        }
-    }
-
-  n_measurements = ps_event_store_get_n_measurements (store);
-  n_parts = options->durations_summary_only && n_measurements >= PARTS_MIN_COUNT ? MAX_PARTS : 1;
-  for (guint p = 0; p < n_parts; p++)
-    {
-      parts[p] = (Part) { store, options, series_of, n_tracks, result, &summaries,
-                          n_measurements * p / n_parts, n_measurements * (p + 1) / n_parts };
-      if (p > 0)
-        parts[p].deferred = g_array_new (FALSE, FALSE, sizeof (PsMeasurement));
-    }
+  n_parts = n_parts_for (store, options);
+  parts_init (parts, n_parts, store, options, series_of, result, &summaries);
 
   if (options->durations_summary_only
-      && !summaries_init (&summaries, store, options, parts, n_parts, result->len))
+      && !summaries_init (&summaries, store, options, parts, n_parts, result->len, NULL))
     return g_steal_pointer (&result);
   if (summaries.rates != NULL)
     summaries_set_rates (&summaries, store, options, result);
 
-  run_parts (parts, n_parts, part_add_all);
-  /* The first part takes what the others left, in their order */
-  for (guint p = 1; p < n_parts; p++)
-    for (guint i = 0; i < parts[p].deferred->len; i++)
-      part_add (&parts[0], &g_array_index (parts[p].deferred, PsMeasurement, i));
+  parts_add_all (parts, n_parts, &summaries);
 
   if (!compute_all_stats (result, &summaries, options->cancellable))
     return g_steal_pointer (&result);
   summaries_clear (&summaries);
 
-  if (ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_spans_summarized (store))
+  if (has_spans (store))
     collect_spans (store, options, result);
 
   return g_steal_pointer (&result);
+}
+
+/* Both groupings at once --------------------------------------------- */
+
+/* The texts of a store's strings as numbers, equal for equal texts: the
+ * store interns most strings, but one stored as likely unique
+ * (ps_event_store_add_text ()) has an id of its own, so the ids
+ * themselves do not tell. Each id's text is looked up once. */
+typedef struct
+{
+  PsEventStore *store;
+  guint32      *numbers;     /* string id → 1 + the number of its text; 0: not looked up */
+  guint         n_strings;
+  GHashTable   *texts;       /* text → 1 + its number */
+} TextNumbers;
+
+static void
+text_numbers_init (TextNumbers  *self,
+                   PsEventStore *store)
+{
+  self->store = store;
+  self->n_strings = _ps_event_store_get_n_strings (store);
+  /* Zeroed pages that only the ids of tracks touch: a log of messages
+   * has millions of strings */
+  self->numbers = g_new0 (guint32, (gsize)self->n_strings + 1);
+  self->texts = g_hash_table_new (g_str_hash, g_str_equal);
+}
+
+static void
+text_numbers_clear (TextNumbers *self)
+{
+  g_clear_pointer (&self->numbers, g_free);
+  g_clear_pointer (&self->texts, g_hash_table_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TextNumbers, text_numbers_clear)
+
+static guint32
+text_numbers_get (TextNumbers *self,
+                  guint32      id)
+{
+  const char *text;
+  gpointer found;
+
+  if (id < self->n_strings && self->numbers[id] != 0)
+    return self->numbers[id] - 1;
+
+  /* Ids past the strings read as "" (ps_event_store_get_string ()) */
+  text = ps_event_store_get_string (self->store, id);
+  found = g_hash_table_lookup (self->texts, text);
+  if (found == NULL)
+    {
+      found = GUINT_TO_POINTER (g_hash_table_size (self->texts) + 1);
+      g_hash_table_insert (self->texts, (gpointer)text, found);
+    }
+  if (id < self->n_strings)
+    self->numbers[id] = GPOINTER_TO_UINT (found);
+  return GPOINTER_TO_UINT (found) - 1;
+}
+
+/* What a group of ps_series_collect () with group_by_name is the series
+ * of (group_key ()), in numbers */
+typedef struct
+{
+  guint32 session;
+  guint32 kind;
+  guint32 app;
+  guint32 name;
+} GroupKey;
+
+/* Groups by key: open addressing over the keys, which lie by group */
+typedef struct
+{
+  GArray  *keys;    /* GroupKey, by group */
+  guint32 *slots;   /* 1 + group, or 0: free */
+  guint32  mask;
+} GroupTable;
+
+static void
+group_table_init (GroupTable *self)
+{
+  self->keys = g_array_new (FALSE, FALSE, sizeof (GroupKey));
+  self->mask = 1023;
+  self->slots = g_new0 (guint32, self->mask + 1);
+}
+
+static void
+group_table_clear (GroupTable *self)
+{
+  g_clear_pointer (&self->keys, g_array_unref);
+  g_clear_pointer (&self->slots, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (GroupTable, group_table_clear)
+
+static guint32
+group_key_hash (const GroupKey *key)
+{
+  guint64 hash = ((guint64)key->session << 32 | key->kind) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+
+  hash ^= ((guint64)key->app << 32 | key->name) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
+  hash ^= hash >> 29;
+  hash *= G_GUINT64_CONSTANT (0x94D049BB133111EB);
+  return (guint32)(hash >> 32);
+}
+
+static void
+group_table_grow (GroupTable *self)
+{
+  self->mask = self->mask * 2 + 1;
+  g_free (self->slots);
+  self->slots = g_new0 (guint32, (gsize)self->mask + 1);
+  for (guint g = 0; g < self->keys->len; g++)
+    {
+      guint32 slot = group_key_hash (&g_array_index (self->keys, GroupKey, g)) & self->mask;
+
+      while (self->slots[slot] != 0)
+        slot = (slot + 1) & self->mask;
+      self->slots[slot] = g + 1;
+    }
+}
+
+/* The group of key, a new one (*added) when there is none yet */
+static guint32
+group_table_find_or_add (GroupTable     *self,
+                         const GroupKey *key,
+                         gboolean       *added)
+{
+  guint32 slot = group_key_hash (key) & self->mask;
+
+  for (; self->slots[slot] != 0; slot = (slot + 1) & self->mask)
+    {
+      const GroupKey *found = &g_array_index (self->keys, GroupKey, self->slots[slot] - 1);
+
+      if (memcmp (found, key, sizeof *key) == 0)
+        {
+          *added = FALSE;
+          return self->slots[slot] - 1;
+        }
+    }
+
+  g_array_append_val (self->keys, *key);
+  self->slots[slot] = self->keys->len;
+  /* At most half full */
+  if ((gsize)self->keys->len * 2 > self->mask)
+    group_table_grow (self);
+  *added = TRUE;
+  return self->keys->len - 1;
+}
+
+/* Plans the series of both groupings: the instances in the order of
+ * ps_series_collect (), and into *group_of the group each joins, a new
+ * one at the first instance of its key, in the same order as
+ * ps_series_collect () with group_by_name makes them; FALSE when
+ * cancelled */
+static gboolean
+plan_groupings (PsEventStore          *store,
+                const PsSeriesOptions *options,
+                guint32               *series_of,
+                SeriesPlan            *instance_plan,
+                SeriesPlan            *group_plan,
+                guint32              **group_of)
+{
+  g_auto(TextNumbers) texts = { 0 };
+  g_auto(GroupTable) table = { 0 };
+  g_autoptr(GArray) groups = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint n_tracks = ps_event_store_get_n_tracks (store);
+
+  text_numbers_init (&texts, store);
+  group_table_init (&table);
+  for (guint t = 0; t < n_tracks; t++)
+    {
+      const PsTrack *track;
+      gboolean has_seconds;
+      GroupKey key;
+
+      /* A look at the cancellable every 4096 markers, as ps_series_collect () */
+      if ((t & 0xFFF) == 0 && g_cancellable_is_cancelled (options->cancellable))
+        return FALSE;
+
+      track = ps_event_store_get_track (store, t);
+      has_seconds = has_seconds_in (store, options, track);
+      key.session = track->session;
+      key.app = text_numbers_get (&texts, track->category);
+      key.name = text_numbers_get (&texts, track->name);
+
+      for (guint k = 0; k < N_SERIES_KINDS; k++)
+        {
+          guint32 group;
+          gboolean added;
+
+          series_of[t * N_SERIES_KINDS + k] = PS_NONE;
+          if ((track->flags & kind_flags[k]) == 0)
+            continue;
+
+          key.kind = kinds[k];
+          group = group_table_find_or_add (&table, &key, &added);
+          if (added)
+            series_plan_add (group_plan, store, track, t, k, has_seconds);
+          else
+            series_plan_merge (group_plan, group, t);
+          series_of[t * N_SERIES_KINDS + k] = series_plan_add (instance_plan, store, track, t, k, has_seconds);
+          g_array_append_val (groups, group);
+        }
+    }
+
+  *group_of = (guint32 *)(gpointer)g_array_free (g_steal_pointer (&groups), FALSE);
+  return TRUE;
+}
+
+/* The instances, group after group and in their order within each; into
+ * *group_first, where each group begins in it (and n_groups: the end) */
+static guint32 *
+order_by_group (const guint32  *group_of,
+                guint           n_instances,
+                guint           n_groups,
+                guint32       **group_first)
+{
+  g_autofree guint32 *next = NULL;
+  guint32 *first = g_new0 (guint32, n_groups + 1);
+  guint32 *order = g_new (guint32, n_instances + 1);
+
+  for (guint i = 0; i < n_instances; i++)
+    first[group_of[i] + 1]++;
+  for (guint g = 0; g < n_groups; g++)
+    first[g + 1] += first[g];
+  next = g_memdup2 (first, (n_groups + 1) * sizeof (guint32));
+  for (guint i = 0; i < n_instances; i++)
+    order[next[group_of[i]]++] = i;
+
+  *group_first = first;
+  return order;
+}
+
+/* Orders a group's values (and ticks) by their indexes */
+static gint
+compare_at_index (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      user_data)
+{
+  const guint64 *indexes = user_data;
+  guint64 index_a = indexes[*(const gsize *)a];
+  guint64 index_b = indexes[*(const gsize *)b];
+
+  return index_a < index_b ? -1 : index_a > index_b;
+}
+
+static void
+gather (GArray      *array,
+        const gsize *from,
+        gsize        n)
+{
+  guint size = g_array_get_element_size (array);
+  g_autofree char *copy = g_memdup2 (array->data, n * size);
+
+  for (gsize i = 0; i < n; i++)
+    memcpy (array->data + i * size, copy + from[i] * size, size);
+}
+
+/* Gives a group what its instances counted and, where values are kept
+ * whole (CPU, memory; durations without durations_summary_only), their
+ * values in file order: the instances' one after the other when their
+ * ranges of the file do not overlap, as when a marker is registered
+ * again, else sorted by index (each measurement has its own) */
+static void
+group_merge (PsSeries      *group,
+             GPtrArray     *instances,
+             const guint32 *members,
+             guint          n_members,
+             gboolean       keep_values)
+{
+  gboolean in_order = TRUE;
+  guint64 last = 0;
+  gsize n = 0;
+  gsize at = 0;
+
+  for (guint j = 0; j < n_members; j++)
+    {
+      const PsSeries *instance = g_ptr_array_index (instances, members[j]);
+      const GArray *indexes = instance->indexes;
+
+      group->n_excluded += instance->n_excluded;
+      group->n_flagged += instance->n_flagged;
+      if (!keep_values || indexes->len == 0)
+        continue;
+      if (n > 0 && g_array_index (indexes, guint64, 0) <= last)
+        in_order = FALSE;
+      last = g_array_index (indexes, guint64, indexes->len - 1);
+      n += indexes->len;
+    }
+  if (!keep_values || n == 0)
+    return;
+
+  g_array_set_size (group->values, n);
+  g_array_set_size (group->indexes, n);
+  if (group->ticks != NULL)
+    g_array_set_size (group->ticks, n);
+  for (guint j = 0; j < n_members; j++)
+    {
+      const PsSeries *instance = g_ptr_array_index (instances, members[j]);
+      gsize length = instance->values->len;
+
+      memcpy (&g_array_index (group->values, double, at), instance->values->data, length * sizeof (double));
+      memcpy (&g_array_index (group->indexes, guint64, at), instance->indexes->data, length * sizeof (guint64));
+      if (group->ticks != NULL)
+        memcpy (&g_array_index (group->ticks, double, at), instance->ticks->data, length * sizeof (double));
+      at += length;
+    }
+
+  if (!in_order)
+    {
+      g_autofree gsize *from = g_new (gsize, n);
+
+      for (gsize i = 0; i < n; i++)
+        from[i] = i;
+      g_qsort_with_data (from, n, sizeof (gsize), compare_at_index, group->indexes->data);
+      gather (group->values, from, n);
+      gather (group->indexes, from, n);
+      if (group->ticks != NULL)
+        gather (group->ticks, from, n);
+    }
+}
+
+void
+ps_series_collect_grouped (PsEventStore          *store,
+                           const PsSeriesOptions *options,
+                           GPtrArray            **instances,
+                           GPtrArray            **groups)
+{
+  PsSeriesOptions instance_options;
+  PsSeriesOptions group_options;
+  g_autoptr(GPtrArray) instance_result = NULL;
+  g_autoptr(GPtrArray) group_result = NULL;
+  g_autofree guint32 *series_of = NULL;  /* track × kind → instance, or PS_NONE */
+  g_autofree guint32 *group_of = NULL;   /* instance → group */
+  g_autofree guint32 *order = NULL;      /* the instances, group after group */
+  g_autofree guint32 *group_first = NULL; /* group → its first instance in order */
+  g_auto(Summaries) summaries = { 0 };
+  g_auto(Summaries) group_summaries = { 0 };
+  g_autoptr(GArray) no_values = NULL;
+  g_autoptr(GArray) no_indexes = NULL;
+  g_auto(SeriesPlan) instance_plan = { 0 };
+  g_auto(SeriesPlan) group_plan = { 0 };
+  g_auto(Parts) parts = { 0 };
+  guint n_parts;
+  guint n_groups;
+
+  g_return_if_fail (PS_IS_EVENT_STORE (store));
+  g_return_if_fail (instances != NULL && groups != NULL);
+
+  if (options != NULL)
+    instance_options = *options;
+  else
+    memset (&instance_options, 0, sizeof instance_options);
+  instance_options.group_by_name = FALSE;
+  group_options = instance_options;
+  group_options.group_by_name = TRUE;
+
+  instance_result = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_series_free);
+  group_result = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_series_free);
+
+  series_of = alloc_filled (((gsize)ps_event_store_get_n_tracks (store) * N_SERIES_KINDS + 1) * sizeof (guint32),
+                            FALSE);
+  if (instance_options.durations_summary_only)
+    {
+      no_values = g_array_new (FALSE, FALSE, sizeof (double));
+      no_indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
+    }
+  series_plan_init (&instance_plan);
+  series_plan_init (&group_plan);
+
+  if (!plan_groupings (store, &instance_options, series_of, &instance_plan, &group_plan, &group_of))
+    goto out;
+
+  series_plan_make (&instance_plan, store, &instance_options, (GArray *[2]) { no_values, no_indexes }, instance_result);
+  series_plan_make (&group_plan, store, &group_options, (GArray *[2]) { no_values, no_indexes }, group_result);
+  series_plan_clear (&instance_plan);
+  series_plan_clear (&group_plan);
+  n_groups = group_result->len;
+
+  order = order_by_group (group_of, instance_result->len, n_groups, &group_first);
+  g_clear_pointer (&group_of, g_free);
+
+  n_parts = n_parts_for (store, &instance_options);
+  parts_init (parts, n_parts, store, &instance_options, series_of, instance_result, &summaries);
+
+  if (instance_options.durations_summary_only)
+    {
+      if (!summaries_init (&summaries, store, &instance_options, parts, n_parts, instance_result->len, order))
+        goto out;
+
+      /* A group's slots are those of its instances, one after the other */
+      group_summaries.start = g_new (gsize, n_groups + 1);
+      group_summaries.end = g_new (gsize, n_groups + 1);
+      for (guint g = 0; g < n_groups; g++)
+        {
+          group_summaries.start[g] = summaries.start[order[group_first[g]]];
+          group_summaries.end[g] = summaries.end[order[group_first[g + 1] - 1]];
+        }
+    }
+  /* A group lies in one session (its key has it), at the rate of its
+   * instances */
+  if (summaries.rates != NULL)
+    {
+      summaries_set_rates (&summaries, store, &instance_options, instance_result);
+      group_summaries.rates = g_new0 (double, n_groups + 1);
+      summaries_set_rates (&group_summaries, store, &group_options, group_result);
+    }
+
+  parts_add_all (parts, n_parts, &summaries);
+
+  /* Computing statistics reorders the slots: the instances' are done
+   * before the groups', which take the same slots. The groups whose
+   * values are kept whole have none yet: theirs come below. */
+  if (!compute_all_stats (instance_result, &summaries, instance_options.cancellable))
+    goto out;
+  group_summaries.values = summaries.values;
+  group_summaries.ticks = summaries.ticks;
+  if (!compute_all_stats (group_result, &group_summaries, group_options.cancellable))
+    goto out;
+  group_summaries.values = NULL;
+  group_summaries.ticks = NULL;
+  summaries_clear (&summaries);
+
+  /* The groups' counts, and the values they keep whole, from their
+   * instances: only now that the durations' slots are let go of, so that
+   * the two are not held at once */
+  for (guint g = 0; g < n_groups; g++)
+    {
+      PsSeries *group = g_ptr_array_index (group_result, g);
+      gboolean keep_values = group->kind != PS_SERIES_DURATION || !group_options.durations_summary_only;
+
+      if (g_cancellable_is_cancelled (group_options.cancellable))
+        goto out;
+      group_merge (group, instance_result, order + group_first[g], group_first[g + 1] - group_first[g], keep_values);
+      if (keep_values)
+        series_compute_stats (group, g, &group_summaries, group_options.cancellable);
+    }
+
+  if (has_spans (store))
+    {
+      collect_spans (store, &instance_options, instance_result);
+      collect_spans (store, &group_options, group_result);
+    }
+
+out:
+  /* The summaries' buffers are the instances' */
+  group_summaries.values = NULL;
+  group_summaries.ticks = NULL;
+  *instances = g_steal_pointer (&instance_result);
+  *groups = g_steal_pointer (&group_result);
 }
 
 double

@@ -90,6 +90,18 @@ const char *ps_series_kind_to_string (PsSeriesKind kind);
  * in seconds (specs/cli.md "stats"). */
 GPtrArray  *ps_series_collect        (PsEventStore          *store,
                                       const PsSeriesOptions *options);
+/* Both groupings in one walk over the measurements: into *instances what
+ * ps_series_collect () gives without group_by_name, into *groups what it
+ * gives with it (options' group_by_name is not looked at), in the same
+ * order and with the same numbers — but for the order in which a group's
+ * durations are summed with durations_summary_only (instance after
+ * instance): the sum, mean and stddev of its stats, and the stddev of its
+ * ticks_stats, may differ in their last bits. When cancelled both are
+ * incomplete. */
+void        ps_series_collect_grouped (PsEventStore          *store,
+                                       const PsSeriesOptions *options,
+                                       GPtrArray            **instances,
+                                       GPtrArray            **groups);
 void        ps_series_free           (PsSeries              *series);
 /* A measurement's value in the unit of its series without options:
  * durations in seconds at the rate in effect (in ticks when the session
