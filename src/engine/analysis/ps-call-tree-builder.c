@@ -410,6 +410,10 @@ thread_push (PsCallTreeBuilder *self,
   thread->functions[thread->n_frames] = function;
   frame = &thread->frames[thread->n_frames++];
   frame->node = call_tree_builder_child (self, parent, function, outermost);
+  /* Its call's values are added to these when it leaves: a big tree's
+   * node is far in memory, fetched meanwhile */
+  __builtin_prefetch (&g_array_index (self->node_accs, CallAcc, frame->node), 1);
+  __builtin_prefetch (&g_array_index (self->function_accs, FunctionAcc, function), 1);
   frame->function = function;
   frame->elapsed_at_entry = thread->elapsed;
   frame->application_at_entry = thread->application;
