@@ -535,6 +535,71 @@ test_missing_file (Fixture       *fixture,
   g_assert_cmpstr (ps_window_get_visible_state (fixture->window), ==, "empty");
 }
 
+static gboolean
+page_has_store (gpointer page)
+{
+  return ps_run_page_get_store (page) != NULL;
+}
+
+/* An RTL log's timeline comes from its store alone: it is shown, above
+ * "Computing statistics…", from the moment the store is read until the
+ * statistics come, which may be cancelled meanwhile; then the views */
+static void
+test_timeline_while_computing (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  g_autoptr(GString) log = g_string_new (NULL);
+  g_autoptr(GFile) file = NULL;
+  PsRunPage *page;
+  guint32 time = 0;
+
+  for (guint made = 0; made < 200000;)
+    for (guint t = 0; t < 2; t++, made += 10)
+      {
+        for (guint d = 0; d < 10; d++)
+          g_string_append_printf (log, "%06u %u { mod (ab%06u) ::Class%u::Function%u\n", time++, t + 1, d, (made + d) % 13, d);
+        for (guint d = 10; d-- > 0;)
+          g_string_append_printf (log, "%06u %u } mod (ab%06u) ::Class%u::Function%u\n", time++, t + 1, d, (made + d) % 13, d);
+      }
+  file = write_temp_file (fixture, "soffice_4711.log", log->str, log->len);
+
+  for (guint round = 0; round < 2; round++)
+    {
+      ps_window_open_file (fixture->window, file);
+      page = ps_window_get_current_page (fixture->window);
+      g_assert_true (iterate_until (page_has_store, page));
+
+      /* The store is read; its statistics are not computed yet */
+      g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADING);
+      g_assert_cmpstr (ps_run_page_get_visible_state (page), ==, "computing");
+      g_assert_nonnull (ps_run_page_get_session (page));
+      g_assert_true (ps_timeline_view_get_session (ps_run_page_get_timeline_view (page)) == ps_run_page_get_session (page));
+      g_assert_true (gtk_widget_is_visible (gtk_widget_get_parent (GTK_WIDGET (ps_run_page_get_timeline_view (page)))));
+      g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (page)));
+
+      if (round == 0)
+        {
+          /* Cancelled while computing: nothing comes after */
+          gtk_widget_activate_action (GTK_WIDGET (page), "run.cancel", NULL);
+          g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_CANCELLED);
+          g_assert_cmpstr (ps_run_page_get_visible_state (page), ==, "cancelled");
+          iterate_for (500);
+          g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_CANCELLED);
+          gtk_widget_activate_action (GTK_WIDGET (page), "run.close", NULL);
+          continue;
+        }
+
+      /* The statistics come: the views take the place of the notice (a
+       * screenshot lets the main loop run, so not before the cancelling) */
+      maybe_save_screenshot (fixture, "computing");
+      g_assert_true (iterate_until (current_run_page_loaded, fixture->window));
+      g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+      g_assert_cmpstr (ps_run_page_get_visible_state (page), ==, "view");
+      g_assert_true (gtk_widget_is_visible (GTK_WIDGET (ps_run_page_get_rtl_view (page))));
+      g_assert_true (ps_timeline_view_get_session (ps_run_page_get_timeline_view (page)) == ps_run_page_get_session (page));
+    }
+}
+
 static void
 test_cancel (Fixture       *fixture,
              gconstpointer  data)
@@ -4119,6 +4184,7 @@ main (int   argc,
   ADD_TEST ("/gui/run-page/partial-store", test_partial_store);
   ADD_TEST ("/gui/run-page/missing-file", test_missing_file);
   ADD_TEST ("/gui/run-page/cancel", test_cancel);
+  ADD_TEST ("/gui/run-page/timeline-while-computing", test_timeline_while_computing);
   ADD_TEST ("/gui/chart/pixels", test_chart_pixels);
   ADD_TEST ("/gui/ce/chart-changes", test_ce_chart_changes);
   ADD_TEST ("/gui/ce/timeline-changes", test_ce_timeline_changes);

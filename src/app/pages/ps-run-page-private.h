@@ -30,7 +30,8 @@ PsSession  *ps_run_page_get_session          (PsRunPage *self);
 const char *ps_run_page_get_error_message    (PsRunPage *self);
 gboolean    ps_run_page_get_banner_revealed  (PsRunPage *self);
 const char *ps_run_page_get_banner_text      (PsRunPage *self);
-/* The name of the visible state page: "loading", "error", "cancelled", "view" */
+/* The name of the visible state page: "loading", "computing" (the
+ * timeline above "Computing statistics…"), "error", "cancelled", "view" */
 const char *ps_run_page_get_visible_state    (PsRunPage *self);
 /* Whether the page was ready ("ready" was emitted) since its last load */
 gboolean    ps_run_page_is_ready             (PsRunPage *self);

@@ -68,6 +68,8 @@ struct _PsRunPage
   GtkLabel       *cancelled_label;
   GtkRevealer    *banner_revealer;
   GtkLabel       *banner_label;
+  GtkStack       *lower_stack;     /* the views, or "Computing statistics…" */
+  GtkSpinner     *computing_spinner;
   /* The views of each kind of run, made when first needed: building all
    * five for every file kept the main thread 60–90 ms as it opened */
   GtkBox         *views_box;
@@ -207,6 +209,8 @@ set_state (PsRunPage      *self,
   };
 
   gtk_stack_set_visible_child_name (self->stack, pages[state]);
+  if (state != PS_RUN_PAGE_LOADING)
+    gtk_spinner_stop (self->computing_spinner);
   if (state == PS_RUN_PAGE_FAILED || state == PS_RUN_PAGE_CANCELLED)
     gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_BUSY, FALSE, -1);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "run.cancel", state == PS_RUN_PAGE_LOADING);
@@ -315,6 +319,14 @@ after_paint_cb (GdkFrameClock *frame_clock,
   gboolean timeline_shown = gtk_widget_get_mapped (GTK_WIDGET (self->timeline_view))
                             && gtk_widget_get_visible (self->timeline_window);
 
+  /* The timeline shown while the statistics are computed: its rows are
+   * the first a person sees */
+  if (self->state == PS_RUN_PAGE_LOADING)
+    {
+      if (timeline_shown && ps_timeline_view_has_drawn_model (self->timeline_view))
+        ps_ready_clock_mark ("first-rows");
+      return;
+    }
   if (self->state != PS_RUN_PAGE_LOADED && self->state != PS_RUN_PAGE_PARTIAL)
     return;
   if (timeline_shown && !ps_timeline_view_has_drawn_model (self->timeline_view))
@@ -366,6 +378,9 @@ analysis_cb (GObject      *object,
       return;
     }
 
+  gtk_spinner_stop (self->computing_spinner);
+  gtk_stack_set_visible_child_name (self->lower_stack, "views");
+
   /* Each kind of run has its view (run_view_of_store ()) */
   {
     gpointer view = run_view_of_store (self);
@@ -387,7 +402,8 @@ analysis_cb (GObject      *object,
       ps_counters_view_set_analysis (counters_view (self), analysis);
     else
       ps_ce_view_set_analysis (ce_view (self), analysis);
-    /* The view's tables have their rows */
+    /* The view's tables have their rows: the first ones, unless the
+     * timeline had drawn its own meanwhile */
     ps_ready_clock_mark ("first-rows");
     /* Everything with a time or a sequence has a timeline over its views;
      * a CE run's may be on its way already (start_analysis ()) */
@@ -444,13 +460,21 @@ start_analysis (PsRunPage    *self,
   gtk_progress_bar_set_fraction (self->progress_bar, 1.0);
   set_state (self, PS_RUN_PAGE_LOADING);
 
-  /* The charts of a CE run's timeline come from the store alone: they are
-   * made while the statistics are, on the other core */
+  /* The timeline of a CE run (its charts) or of an RTL run (its scopes)
+   * comes from the store alone: it is made while the statistics are, and
+   * shown as soon as it is, above "Computing statistics…" where the
+   * views come (a 1 GiB RTL log takes seconds to analyse) */
   g_clear_object (&self->session);
-  if (ps_timeline_store_has_sequence_axis (store))
+  if (ps_timeline_store_has_sequence_axis (store)
+      || (ps_event_store_get_n_spans (store) > 0 && ps_event_store_get_n_report_rows (store) == 0))
     {
       self->session = ps_session_new (store);
       ps_timeline_view_set_session (self->timeline_view, self->session, NULL);
+      gtk_widget_set_visible (self->timeline_window, TRUE);
+      gtk_stack_set_visible_child_name (self->lower_stack, "computing");
+      gtk_spinner_start (self->computing_spinner);
+      gtk_stack_set_visible_child_name (self->stack, "view");
+      wait_for_ready (self);
     }
 
   ps_run_analysis_compute_async (store, self->cancellable, analysis_cb, g_object_ref (self));
@@ -901,6 +925,8 @@ ps_run_page_class_init (PsRunPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, cancelled_label);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, banner_revealer);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, banner_label);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, lower_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsRunPage, computing_spinner);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, views_box);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, paned);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, timeline_window);
@@ -936,6 +962,8 @@ ps_run_page_init (PsRunPage *self)
   ps_accessible_name_stack_page (self->stack, "error", _("Could Not Open the File"));
   ps_accessible_name_stack_page (self->stack, "cancelled", _("Loading Cancelled"));
   ps_accessible_name_stack_page (self->stack, "view", _("Views of the run"));
+  ps_accessible_name_stack_page (self->lower_stack, "views", _("Views of the run"));
+  ps_accessible_name_stack_page (self->lower_stack, "computing", _("Computing statistics…"));
   /* Translators: for a screen reader; F8 moves the divider */
   ps_accessible_name_paned (self->paned, _("Timeline above the tables"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->progress_bar),
@@ -1326,5 +1354,8 @@ const char *
 ps_run_page_get_visible_state (PsRunPage *self)
 {
   g_return_val_if_fail (PS_IS_RUN_PAGE (self), NULL);
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "view") == 0
+      && g_strcmp0 (gtk_stack_get_visible_child_name (self->lower_stack), "computing") == 0)
+    return "computing";
   return gtk_stack_get_visible_child_name (self->stack);
 }
