@@ -69,7 +69,6 @@ struct _PsRunPage
   GtkRevealer    *banner_revealer;
   GtkLabel       *banner_label;
   GtkStack       *lower_stack;     /* the views, or "Computing statistics…" */
-  GtkSpinner     *computing_spinner;
   /* The views of each kind of run, made when first needed: building all
    * five for every file kept the main thread 60–90 ms as it opened */
   GtkBox         *views_box;
@@ -209,8 +208,6 @@ set_state (PsRunPage      *self,
   };
 
   gtk_stack_set_visible_child_name (self->stack, pages[state]);
-  if (state != PS_RUN_PAGE_LOADING)
-    gtk_spinner_stop (self->computing_spinner);
   if (state == PS_RUN_PAGE_FAILED || state == PS_RUN_PAGE_CANCELLED)
     gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_BUSY, FALSE, -1);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "run.cancel", state == PS_RUN_PAGE_LOADING);
@@ -378,7 +375,6 @@ analysis_cb (GObject      *object,
       return;
     }
 
-  gtk_spinner_stop (self->computing_spinner);
   gtk_stack_set_visible_child_name (self->lower_stack, "views");
 
   /* Each kind of run has its view (run_view_of_store ()) */
@@ -463,7 +459,9 @@ start_analysis (PsRunPage    *self,
   /* The timeline of a CE run (its charts) or of an RTL run (its scopes)
    * comes from the store alone: it is made while the statistics are, and
    * shown as soon as it is, above "Computing statistics…" where the
-   * views come (a 1 GiB RTL log takes seconds to analyse) */
+   * views come (a 1 GiB RTL log takes seconds to analyse). Nothing there
+   * moves: a spinner had GTK draw the window at every frame meanwhile,
+   * which took a core's fifth where it draws in software */
   g_clear_object (&self->session);
   if (ps_timeline_store_has_sequence_axis (store)
       || (ps_event_store_get_n_spans (store) > 0 && ps_event_store_get_n_report_rows (store) == 0))
@@ -472,7 +470,6 @@ start_analysis (PsRunPage    *self,
       ps_timeline_view_set_session (self->timeline_view, self->session, NULL);
       gtk_widget_set_visible (self->timeline_window, TRUE);
       gtk_stack_set_visible_child_name (self->lower_stack, "computing");
-      gtk_spinner_start (self->computing_spinner);
       gtk_stack_set_visible_child_name (self->stack, "view");
       wait_for_ready (self);
     }
@@ -926,7 +923,6 @@ ps_run_page_class_init (PsRunPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, banner_revealer);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, banner_label);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, lower_stack);
-  gtk_widget_class_bind_template_child (widget_class, PsRunPage, computing_spinner);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, views_box);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, paned);
   gtk_widget_class_bind_template_child (widget_class, PsRunPage, timeline_window);
