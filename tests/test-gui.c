@@ -535,6 +535,44 @@ test_missing_file (Fixture       *fixture,
   g_assert_cmpstr (ps_window_get_visible_state (fixture->window), ==, "empty");
 }
 
+/* The text of an RTL log of n_scopes scopes on two threads, nested ten
+ * deep: ten depths, each name in thirteen classes */
+static GString *
+many_scopes_log (guint n_scopes)
+{
+  GString *log = g_string_new (NULL);
+  guint32 time = 0;
+
+  for (guint made = 0; made < n_scopes;)
+    for (guint t = 0; t < 2 && made < n_scopes; t++)
+      {
+        guint n = MIN (10, n_scopes - made);
+
+        for (guint d = 0; d < n; d++)
+          g_string_append_printf (log, "%06u %u { mod (ab%06u) ::Class%u::Function%u\n", time++, t + 1, d, (made + d) % 13, d);
+        for (guint d = n; d-- > 0;)
+          g_string_append_printf (log, "%06u %u } mod (ab%06u) ::Class%u::Function%u\n", time++, t + 1, d, (made + d) % 13, d);
+        made += n;
+      }
+  return log;
+}
+
+/* The store of many_scopes_log () */
+static PsEventStore *
+many_scopes_store (guint n_scopes)
+{
+  PsEventStore *store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  g_autoptr(PsParser) parser = ps_format_new_parser (&ps_format_rtl_logfile, builder);
+  g_autoptr(GString) log = many_scopes_log (n_scopes);
+
+  g_assert_true (ps_parser_feed (parser, (const guint8 *)log->str, log->len, NULL));
+  g_assert_true (ps_parser_finish (parser, NULL));
+  ps_store_builder_flush (builder);
+  g_assert_cmpuint (ps_event_store_get_n_spans (store), ==, n_scopes);
+  return store;
+}
+
 static gboolean
 page_has_store (gpointer page)
 {
@@ -548,19 +586,10 @@ static void
 test_timeline_while_computing (Fixture       *fixture,
                                gconstpointer  data)
 {
-  g_autoptr(GString) log = g_string_new (NULL);
+  g_autoptr(GString) log = many_scopes_log (200000);
   g_autoptr(GFile) file = NULL;
   PsRunPage *page;
-  guint32 time = 0;
 
-  for (guint made = 0; made < 200000;)
-    for (guint t = 0; t < 2; t++, made += 10)
-      {
-        for (guint d = 0; d < 10; d++)
-          g_string_append_printf (log, "%06u %u { mod (ab%06u) ::Class%u::Function%u\n", time++, t + 1, d, (made + d) % 13, d);
-        for (guint d = 10; d-- > 0;)
-          g_string_append_printf (log, "%06u %u } mod (ab%06u) ::Class%u::Function%u\n", time++, t + 1, d, (made + d) % 13, d);
-      }
   file = write_temp_file (fixture, "soffice_4711.log", log->str, log->len);
 
   for (guint round = 0; round < 2; round++)
@@ -3689,34 +3718,6 @@ flame_graph_laid_out (gpointer data)
   return !_ps_flame_graph_is_laying_out (data);
 }
 
-/* An RTL log of n_scopes scopes on two threads, nested ten deep */
-static PsEventStore *
-many_scopes_store (guint n_scopes)
-{
-  PsEventStore *store = ps_event_store_new ();
-  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
-  g_autoptr(PsParser) parser = ps_format_new_parser (&ps_format_rtl_logfile, builder);
-  g_autoptr(GString) log = g_string_new (NULL);
-  guint32 time = 0;
-
-  for (guint made = 0; made < n_scopes;)
-    for (guint t = 0; t < 2 && made < n_scopes; t++)
-      {
-        guint n = MIN (10, n_scopes - made);
-
-        for (guint d = 0; d < n; d++)
-          g_string_append_printf (log, "%06u %u { mod (ab%06u) ::Class%u::Function%u\n", time++, t + 1, d, (made + d) % 13, d);
-        for (guint d = n; d-- > 0;)
-          g_string_append_printf (log, "%06u %u } mod (ab%06u) ::Class%u::Function%u\n", time++, t + 1, d, (made + d) % 13, d);
-        made += n;
-      }
-  g_assert_true (ps_parser_feed (parser, (const guint8 *)log->str, log->len, NULL));
-  g_assert_true (ps_parser_finish (parser, NULL));
-  ps_store_builder_flush (builder);
-  g_assert_cmpuint (ps_event_store_get_n_spans (store), ==, n_scopes);
-  return store;
-}
-
 /* The analysis of a log of many scopes builds its call tree beside the
  * scope analysis, in a thread of its own: the same tree as built alone,
  * and the scopes' series with it */
@@ -3745,7 +3746,6 @@ test_analysis_call_tree_beside (void)
       g_assert_cmpuint (a.calls, ==, b.calls);
       g_assert_cmpfloat (a.total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE], ==, b.total[PS_CALL_VALUE_ELAPSED_EXCLUSIVE]);
     }
-  /* Ten depths, each name in thirteen classes */
   for (guint i = 0; i < analysis->scopes->series->len; i++)
     n_series += ((PsSeries *)g_ptr_array_index (analysis->scopes->series, i))->kind == PS_SERIES_SPAN;
   g_assert_cmpuint (n_series, ==, 130);
