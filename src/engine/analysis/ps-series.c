@@ -1214,6 +1214,9 @@ group_merge (PsSeries      *group,
       const PsSeries *instance = g_ptr_array_index (instances, members[j]);
       gsize length = instance->values->len;
 
+      /* An empty array may have no data at all */
+      if (length == 0)
+        continue;
       memcpy (&g_array_index (group->values, double, at), instance->values->data, length * sizeof (double));
       memcpy (&g_array_index (group->indexes, guint64, at), instance->indexes->data, length * sizeof (guint64));
       if (group->ticks != NULL)
