@@ -670,7 +670,6 @@ ps_flame_graph_map (GtkWidget *widget)
     start_base_job (self);
 }
 
-
 static void
 ps_flame_graph_dispose (GObject *object)
 {

@@ -460,8 +460,8 @@ start_analysis (PsRunPage    *self,
    * comes from the store alone: it is made while the statistics are, and
    * shown as soon as it is, above "Computing statistics…" where the
    * views come (a 1 GiB RTL log takes seconds to analyse). Nothing there
-   * moves: a spinner had GTK draw the window at every frame meanwhile,
-   * which took a core's fifth where it draws in software */
+   * moves: an animation has GTK draw the whole window at every frame,
+   * a fifth of a core where it draws in software */
   g_clear_object (&self->session);
   if (ps_timeline_store_has_sequence_axis (store)
       || (ps_event_store_get_n_spans (store) > 0 && ps_event_store_get_n_report_rows (store) == 0))
