@@ -360,11 +360,15 @@ describe_store (PsEventStore *store)
     }
   for (guint64 i = 0; i < ps_event_store_get_n_counter_values (store); i++)
     {
+      static const PsCounterRaw none = { 0 };
       const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
+      const PsCounterRaw *raw = ps_event_store_get_counter_raw (store, i);
 
+      if (raw == NULL)
+        raw = &none;
       g_string_append_printf (out, "value %" G_GINT64_FORMAT " track %u flags %u status %u %.9g raw %" G_GINT64_FORMAT
                               " base %" G_GINT64_FORMAT "\n", value->time_ns, value->track, value->flags,
-                              value->status, value->value, value->raw, value->base);
+                              value->status, value->value, raw->raw, raw->base);
     }
   for (guint i = 0; i < ps_event_store_get_n_warnings (store); i++)
     {

@@ -550,14 +550,15 @@ build_perflib_store_full (guint n_instances)
     for (guint i = 0; i < n_instances; i++)
       {
         PsCounterValue value = { 0 };
+        PsCounterRaw raw = { 0 };
 
         value.time_ns = t * SECOND;
         value.track = counters[i];
         value.flags = PS_COUNTER_FLAG_RAW;
         value.value = i == 0 ? 12.5 : 50;
-        value.raw = i == 0 ? 1234567 : 4000000;
-        value.base = i == 0 ? 9876543 : 8000000;
-        ps_store_builder_add_counter_value (builder, &value);
+        raw.raw = i == 0 ? 1234567 : 4000000;
+        raw.base = i == 0 ? 9876543 : 8000000;
+        ps_store_builder_add_raw_counter_value (builder, &value, &raw);
         if (n_instances > 2)
           {
             value.track = user_times[i];

@@ -343,7 +343,7 @@ test_other_kinds (void)
   g_assert_cmpuint (sizeof (PsSpan), <=, 32);
   g_assert_cmpuint (sizeof (PsSample), <=, 32);
   g_assert_cmpuint (sizeof (PsMark), <=, 40);
-  g_assert_cmpuint (sizeof (PsCounterValue), <=, 40);
+  g_assert_cmpuint (sizeof (PsCounterValue), <=, 24);
 
   g_assert_cmpuint (ps_event_store_intern_frame (store, ps_event_store_intern (store, "main", -1), 0, 0x1000), ==,
                     f_main);
@@ -406,7 +406,8 @@ test_other_kinds (void)
 }
 
 /* Every reading counts in the statistics and the overview; past the
- * limit, every second (fourth, …) reading of each track is kept */
+ * limit, every second (fourth, …) reading of each track is kept, with its
+ * raws */
 static void
 test_counter_readings (void)
 {
@@ -420,22 +421,33 @@ test_counter_readings (void)
 
   ps_event_store_set_max_counter_values (store, 1000);
   g_assert_null (ps_event_store_get_counter_stats (store, 0));
-  /* Track 0: i % 100 each second for 3000 s, every 10th missing; track 1: 5 */
+  /* Track 0: i % 100 each second for 3000 s, every 10th missing; track 1:
+   * 5, with raws (i, 2 i) from the 1001st second on */
   for (guint i = 0; i < 3000; i++)
-    for (guint32 track = 0; track < 2; track++)
-      {
-        PsCounterValue value = { 0 };
+    {
+      if (i == 1000)
+        {
+          ps_store_builder_flush (builder);
+          g_assert_null (ps_event_store_get_counter_raw (store, 0));
+        }
+      for (guint32 track = 0; track < 2; track++)
+        {
+          PsCounterValue value = { 0 };
+          PsCounterRaw raw = { i, 2 * (gint64)i };
 
-        value.time_ns = (gint64)i * 1000000000;
-        value.track = track;
-        value.value = track == 0 ? i % 100 : 5;
-        if (track == 0 && i % 10 == 9)
-          {
-            value.flags = PS_COUNTER_FLAG_MISSING;
-            value.value = NAN;
-          }
-        ps_store_builder_add_counter_value (builder, &value);
-      }
+          value.time_ns = (gint64)i * 1000000000;
+          value.track = track;
+          value.value = track == 0 ? i % 100 : 5;
+          if (track == 0 && i % 10 == 9)
+            {
+              value.flags = PS_COUNTER_FLAG_MISSING;
+              value.value = NAN;
+            }
+          if (track == 1 && i >= 1000)
+            value.flags = PS_COUNTER_FLAG_RAW;
+          ps_store_builder_add_raw_counter_value (builder, &value, value.flags & PS_COUNTER_FLAG_RAW ? &raw : NULL);
+        }
+    }
   ps_store_builder_flush (builder);
 
   g_assert_cmpuint (ps_event_store_get_n_counter_readings (store), ==, 6000);
@@ -459,9 +471,14 @@ test_counter_readings (void)
   for (guint64 i = 0; i < ps_event_store_get_n_counter_values (store); i++)
     {
       const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
+      const PsCounterRaw *raw = ps_event_store_get_counter_raw (store, i);
+      gint64 second = (gint64)n_kept[value->track] * 8;
 
       /* The kept ones are readings 0, 8, 16, … of their track */
-      g_assert_cmpint (value->time_ns, ==, (gint64)n_kept[value->track] * 8 * 1000000000);
+      g_assert_cmpint (value->time_ns, ==, second * 1000000000);
+      g_assert_nonnull (raw);
+      g_assert_cmpint (raw->raw, ==, value->track == 1 && second >= 1000 ? second : 0);
+      g_assert_cmpint (raw->base, ==, value->track == 1 && second >= 1000 ? 2 * second : 0);
       n_kept[value->track]++;
     }
   g_assert_cmpuint (n_kept[0], ==, 375);

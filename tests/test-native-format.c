@@ -276,8 +276,16 @@ assert_stores_equal (PsEventStore *a,
 
   g_assert_cmpuint (ps_event_store_get_n_counter_values (a), ==, ps_event_store_get_n_counter_values (b));
   for (guint64 i = 0; i < ps_event_store_get_n_counter_values (a); i++)
-    g_assert_cmpmem (ps_event_store_get_counter_value (a, i), sizeof (PsCounterValue),
-                     ps_event_store_get_counter_value (b, i), sizeof (PsCounterValue));
+    {
+      const PsCounterRaw *raw_a = ps_event_store_get_counter_raw (a, i);
+      const PsCounterRaw *raw_b = ps_event_store_get_counter_raw (b, i);
+
+      g_assert_cmpmem (ps_event_store_get_counter_value (a, i), sizeof (PsCounterValue),
+                       ps_event_store_get_counter_value (b, i), sizeof (PsCounterValue));
+      g_assert_true ((raw_a == NULL) == (raw_b == NULL));
+      if (raw_a != NULL)
+        g_assert_cmpmem (raw_a, sizeof *raw_a, raw_b, sizeof *raw_b);
+    }
   g_assert_cmpuint (ps_event_store_get_n_counter_readings (a), ==, ps_event_store_get_n_counter_readings (b));
   g_assert_cmpuint (ps_event_store_get_counter_stride (a), ==, ps_event_store_get_counter_stride (b));
   g_assert_cmpuint (ps_event_store_get_max_counter_values (a), ==, ps_event_store_get_max_counter_values (b));
@@ -465,10 +473,13 @@ test_round_trip_constructed (void)
   ps_event_store_set_max_counter_values (store, 8);
   for (guint i = 0; i < 40; i++)
     {
-      PsCounterValue value = { i * 1000000, counter, i % 5 == 0 ? PS_COUNTER_FLAG_MISSING : 0, 0,
-                               i % 5 == 0 ? NAN : i * 1.5, i, 7 };
+      /* Raws from the 11th reading on, so that the ones before get zeros */
+      PsCounterValue value = { i * 1000000, counter,
+                               (i % 5 == 0 ? PS_COUNTER_FLAG_MISSING : 0) | (i > 10 ? PS_COUNTER_FLAG_RAW : 0), 0,
+                               i % 5 == 0 ? NAN : i * 1.5 };
+      PsCounterRaw raw = { i, 7 };
 
-      _ps_event_store_append_counter_values (store, &value, 1);
+      _ps_event_store_append_counter_values (store, &value, i > 10 ? &raw : NULL, 1);
     }
   g_assert_cmpuint (ps_event_store_get_counter_stride (store), >, 1);
 

@@ -639,11 +639,39 @@ store_counter_series_of (PsEventStore *self,
   return &g_array_index (self->counter_series, PsCounterSeries, track);
 }
 
+/* Called after n readings were kept: their raws, or zeros for raws NULL
+ * once the store has any. The raws stay as long as the readings, so that
+ * a reading's index is its raw's too. */
+void
+store_keep_counter_raws (PsEventStore       *self,
+                         const PsCounterRaw *raws,
+                         guint               n)
+{
+  ChunkedArray *array = &self->counter_raws;
+  guint64 zeros_until = self->counter_values.length - (raws != NULL ? n : 0);
+
+  if (raws == NULL && array->length == 0)
+    return;
+  /* The readings before the first with raws, and those without, get zeros */
+  while (array->length < zeros_until)
+    {
+      guint room;
+      guint8 *to = store_chunked_array_room (array, &room);
+      guint count = (guint)MIN ((guint64)room, zeros_until - array->length);
+
+      memset (to, 0, count * sizeof (PsCounterRaw));
+      array->length += count;
+    }
+  if (raws != NULL)
+    store_chunked_array_append (array, raws, n);
+}
+
 /* Keeps every second reading of those kept so far, in each track */
 static void
 thin_counter_values (PsEventStore *self)
 {
   g_autofree guint8 *odd = g_new0 (guint8, MAX (self->counter_series->len, 1));
+  gboolean has_raws = self->counter_raws.length > 0;
   guint64 kept = 0;
 
   for (guint64 i = 0; i < self->counter_values.length; i++)
@@ -654,7 +682,12 @@ thin_counter_values (PsEventStore *self)
       if (!odd[track])
         {
           if (kept != i)
-            memcpy ((gpointer)chunked_array_get (&self->counter_values, kept), value, sizeof *value);
+            {
+              memcpy ((gpointer)chunked_array_get (&self->counter_values, kept), value, sizeof *value);
+              if (has_raws)
+                memcpy ((gpointer)chunked_array_get (&self->counter_raws, kept),
+                        chunked_array_get (&self->counter_raws, i), sizeof (PsCounterRaw));
+            }
           kept++;
         }
       odd[track] ^= 1;
@@ -663,6 +696,8 @@ thin_counter_values (PsEventStore *self)
    * before the next thinning, and memory made ready once is not cleared
    * again. _ps_event_store_trim () lets go of them after the load. */
   self->counter_values.length = kept;
+  if (has_raws)
+    self->counter_raws.length = kept;
 
   if (self->counter_stride == 1)
     {
@@ -681,6 +716,7 @@ thin_counter_values (PsEventStore *self)
 void
 _ps_event_store_append_counter_values (PsEventStore         *self,
                                        const PsCounterValue *values,
+                                       const PsCounterRaw   *raws,
                                        guint                 n)
 {
   for (guint i = 0; i < n; i++)
@@ -694,6 +730,7 @@ _ps_event_store_append_counter_values (PsEventStore         *self,
       if ((ordinal & (self->counter_stride - 1)) != 0)
         continue;
       store_chunked_array_append (&self->counter_values, value, 1);
+      store_keep_counter_raws (self, raws != NULL ? &raws[i] : NULL, 1);
       if (self->max_counter_values != 0 && self->counter_values.length > self->max_counter_values)
         thin_counter_values (self);
     }
@@ -708,6 +745,7 @@ _ps_event_store_trim (PsEventStore *self)
   store_chunked_array_trim (&self->marks);
   store_chunked_array_trim (&self->samples);
   store_chunked_array_trim (&self->counter_values);
+  store_chunked_array_trim (&self->counter_raws);
   store_spare_release (&self->spare_block);
 }
 
@@ -734,6 +772,7 @@ _ps_event_store_get_counter_room (PsEventStore *self,
 void
 _ps_event_store_append_kept_counter_values (PsEventStore         *self,
                                             const PsCounterValue *values,
+                                            const PsCounterRaw   *raws,
                                             guint                 n_values,
                                             guint64               n_readings)
 {
@@ -743,6 +782,7 @@ _ps_event_store_append_kept_counter_values (PsEventStore         *self,
   g_return_if_fail (self->max_counter_values == 0
                     || self->counter_values.length + n_values <= self->max_counter_values);
   store_chunked_array_append (&self->counter_values, values, n_values);
+  store_keep_counter_raws (self, raws, n_values);
 }
 
 guint64
@@ -915,6 +955,17 @@ ps_event_store_get_counter_value (PsEventStore *self,
 {
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
   return chunked_array_get (&self->counter_values, index);
+}
+
+const PsCounterRaw *
+ps_event_store_get_counter_raw (PsEventStore *self,
+                                guint64       index)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  g_return_val_if_fail (index < self->counter_values.length, NULL);
+  if (self->counter_raws.length == 0)
+    return NULL;
+  return chunked_array_get (&self->counter_raws, index);
 }
 
 guint64

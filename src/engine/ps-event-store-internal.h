@@ -163,6 +163,7 @@ struct _PsEventStore
   ChunkedArray  samples;
   GArray       *sample_sources; /* PsSampleSource */
   ChunkedArray  counter_values;
+  ChunkedArray  counter_raws;    /* PsCounterRaw of each kept reading; empty until one has any */
   GArray       *counter_series;  /* PsCounterSeries per track, grown on demand */
   guint64       n_counter_readings;
   guint64       max_counter_values;
@@ -205,6 +206,11 @@ store_chunked_array_trim (ChunkedArray *array);
 PsCounterSeries *
 store_counter_series_of (PsEventStore *self,
                          guint32       track);
+
+void
+store_keep_counter_raws (PsEventStore       *self,
+                         const PsCounterRaw *raws,
+                         guint               n);
 
 /* Inline for the hot paths of both files */
 

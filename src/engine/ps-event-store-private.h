@@ -58,8 +58,10 @@ void    _ps_event_store_append_marks        (PsEventStore        *self,
 void    _ps_event_store_append_samples      (PsEventStore        *self,
                                              const PsSample      *samples,
                                              guint                n);
+/* raws: NULL when none of the values is flagged PS_COUNTER_FLAG_RAW */
 void    _ps_event_store_append_counter_values (PsEventStore      *self,
                                              const PsCounterValue *values,
+                                             const PsCounterRaw  *raws,
                                              guint                n);
 
 /* Asks for the index slot where the stack (parent, frame) is looked for
@@ -110,6 +112,7 @@ void     _ps_event_store_restore_counter_series (PsEventStore     *self,
  * overviews or the limit */
 void     _ps_event_store_restore_counter_values (PsEventStore     *self,
                                              const PsCounterValue *values,
+                                             const PsCounterRaw  *raws,
                                              guint                n);
 void     _ps_event_store_restore_totals      (PsEventStore        *self,
                                              guint64              n_counter_readings,
@@ -128,9 +131,10 @@ PsCounterSeries *_ps_event_store_edit_counter_series (PsEventStore  *self,
 guint64 _ps_event_store_get_counter_room    (PsEventStore        *self,
                                              guint               *stride);
 /* n_readings readings whose series were updated, of which values are the
- * ones kept (at most the room) */
+ * ones kept (at most the room), with their raws or NULL */
 void    _ps_event_store_append_kept_counter_values (PsEventStore *self,
                                              const PsCounterValue *values,
+                                             const PsCounterRaw  *raws,
                                              guint                n_values,
                                              guint64              n_readings);
 /* After a load: lets go of memory kept ready for appends to come */

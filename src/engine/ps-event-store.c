@@ -321,6 +321,7 @@ ps_event_store_finalize (GObject *object)
   chunked_array_clear (&self->samples);
   g_clear_pointer (&self->sample_sources, g_array_unref);
   chunked_array_clear (&self->counter_values);
+  chunked_array_clear (&self->counter_raws);
   for (guint i = 0; i < self->counter_series->len; i++)
     ps_counter_series_clear (&g_array_index (self->counter_series, PsCounterSeries, i));
   g_clear_pointer (&self->counter_series, g_array_unref);
@@ -379,6 +380,7 @@ ps_event_store_init (PsEventStore *self)
   chunked_array_init (&self->samples, sizeof (PsSample));
   self->sample_sources = g_array_new (FALSE, TRUE, sizeof (PsSampleSource));
   chunked_array_init (&self->counter_values, sizeof (PsCounterValue));
+  chunked_array_init (&self->counter_raws, sizeof (PsCounterRaw));
   self->counter_series = g_array_new (FALSE, FALSE, sizeof (PsCounterSeries));
   self->max_counter_values = PS_EVENT_STORE_DEFAULT_MAX_COUNTER_VALUES;
   self->counter_stride = 1;
@@ -484,6 +486,7 @@ ps_event_store_get_memory_size (PsEventStore *self)
   size += (self->marks.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsMark);
   size += (self->samples.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsSample);
   size += (self->counter_values.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsCounterValue);
+  size += (self->counter_raws.chunks->len * (gsize)CHUNK_SIZE) * sizeof (PsCounterRaw);
   size += self->counter_series->len * sizeof (PsCounterSeries);
   for (guint i = 0; i < self->counter_series->len; i++)
     size += ps_counter_series_get_room (&g_array_index (self->counter_series, PsCounterSeries, i)) * sizeof (PsCounterBucket);
@@ -1330,9 +1333,11 @@ _ps_event_store_restore_counter_series (PsEventStore          *self,
 void
 _ps_event_store_restore_counter_values (PsEventStore         *self,
                                         const PsCounterValue *values,
+                                        const PsCounterRaw   *raws,
                                         guint                 n)
 {
   store_chunked_array_append (&self->counter_values, values, n);
+  store_keep_counter_raws (self, raws, n);
 }
 
 void

@@ -46,7 +46,7 @@ typedef enum
  * the file's column; parent: its instance, or its object for
  * single-instance objects). Readings are PsCounterValues of the COUNTER
  * track with their display values; PerfLib readings keep their raw value
- * and base too. Every reading counts in the track's statistics and
+ * and base too (PsCounterRaw, beside them). Every reading counts in the track's statistics and
  * overview (ps_event_store_get_counter_stats, _get_counter_overview); the
  * readings themselves are kept up to a limit, beyond which every second,
  * fourth, … reading of each track is kept (see
@@ -210,8 +210,9 @@ typedef enum
   PS_COUNTER_FLAG_MISSING = 1 << 1, /* no display value: a blank sample, the first of a rate, … */
 } PsCounterFlags;
 
-/* A counter reading: the display value, and for PerfLib data the raw value
- * and base it was computed from. 40 bytes. */
+/* A counter reading: when, of which counter, and its display value.
+ * 24 bytes: a PDH log of a few hundred counters adds that many readings a
+ * row, and the store keeps millions of them. */
 typedef struct
 {
   gint64  time_ns;
@@ -219,9 +220,16 @@ typedef struct
   guint16 flags;    /* PsCounterFlags */
   guint16 status;   /* the format's reason for a missing value or a note on it, 0 if none */
   double  value;    /* NaN when PS_COUNTER_FLAG_MISSING */
+} PsCounterValue;
+
+/* What a provider reported for a reading flagged PS_COUNTER_FLAG_RAW
+ * (PerfLib): the raw value and base the display value was computed from.
+ * A store keeps these beside its readings only once one of them has any. */
+typedef struct
+{
   gint64  raw;
   gint64  base;
-} PsCounterValue;
+} PsCounterRaw;
 
 typedef struct
 {
@@ -459,6 +467,10 @@ const PsSampleSource *ps_event_store_get_sample_source (PsEventStore *self,
 /* The readings kept, in the order they were added */
 guint64        ps_event_store_get_n_counter_values (PsEventStore *self);
 const PsCounterValue *ps_event_store_get_counter_value (PsEventStore *self,
+                                                  guint64         index);
+/* The raw value and base of the reading kept at index, NULL when the
+ * store holds none (no reading of it was flagged PS_COUNTER_FLAG_RAW) */
+const PsCounterRaw *ps_event_store_get_counter_raw (PsEventStore *self,
                                                   guint64         index);
 /* All readings added, kept or not */
 guint64        ps_event_store_get_n_counter_readings (PsEventStore *self);

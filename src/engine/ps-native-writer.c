@@ -629,15 +629,19 @@ put_counter_value (GByteArray   *out,
                    PsEventStore *store,
                    guint64       index)
 {
+  static const PsCounterRaw none = { 0 };
   const PsCounterValue *value = ps_event_store_get_counter_value (store, index);
+  const PsCounterRaw *raw = ps_event_store_get_counter_raw (store, index);
 
+  if (raw == NULL)
+    raw = &none;
   put_u64 (out, (guint64)value->time_ns);
   put_u32 (out, value->track);
   put_u16 (out, value->flags);
   put_u16 (out, value->status);
   put_f64 (out, value->value);
-  put_u64 (out, (guint64)value->raw);
-  put_u64 (out, (guint64)value->base);
+  put_u64 (out, (guint64)raw->raw);
+  put_u64 (out, (guint64)raw->base);
 }
 
 /* Fixed-size records: the first index, then the records */

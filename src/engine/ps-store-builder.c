@@ -47,10 +47,13 @@ struct _PsStoreBuilder
 
   GArray        *samples;
   /* A capture of thousands of counters adds a reading every few
-   * nanoseconds: a plain array, no GArray call per reading, small enough
-   * (10 KiB) to stay in the first-level cache until it is committed */
+   * nanoseconds: plain arrays, no GArray call per reading, small enough
+   * (6 KiB, and 4 KiB of raws) to stay in the first-level cache until they
+   * are committed */
   PsCounterValue counter_values[COUNTER_BATCH_SIZE];
+  PsCounterRaw   counter_raws[COUNTER_BATCH_SIZE];  /* read only when has_raws */
   guint          n_counter_values;
+  gboolean       has_raws;        /* a reading of the batch has raws */
 };
 
 PsStoreBuilder *
@@ -161,9 +164,11 @@ ps_store_builder_flush (PsStoreBuilder *self)
   if (self->samples->len > 0)
     _ps_event_store_append_samples (self->store, (const PsSample *)(gpointer)self->samples->data, self->samples->len);
   if (self->n_counter_values > 0)
-    _ps_event_store_append_counter_values (self->store, self->counter_values, self->n_counter_values);
+    _ps_event_store_append_counter_values (self->store, self->counter_values,
+                                           self->has_raws ? self->counter_raws : NULL, self->n_counter_values);
   g_array_set_size (self->samples, 0);
   self->n_counter_values = 0;
+  self->has_raws = FALSE;
 
   return n;
 }
@@ -356,6 +361,24 @@ void
 ps_store_builder_add_counter_value (PsStoreBuilder       *self,
                                     const PsCounterValue *value)
 {
+  ps_store_builder_add_raw_counter_value (self, value, NULL);
+}
+
+void
+ps_store_builder_add_raw_counter_value (PsStoreBuilder       *self,
+                                        const PsCounterValue *value,
+                                        const PsCounterRaw   *raw)
+{
+  static const PsCounterRaw none = { 0 };
+
+  /* The raws of a batch are filled in only from its first reading with any */
+  if (raw != NULL && !self->has_raws)
+    {
+      memset (self->counter_raws, 0, self->n_counter_values * sizeof (PsCounterRaw));
+      self->has_raws = TRUE;
+    }
+  if (self->has_raws)
+    self->counter_raws[self->n_counter_values] = raw != NULL ? *raw : none;
   self->counter_values[self->n_counter_values++] = *value;
   if (self->n_counter_values == COUNTER_BATCH_SIZE)
     ps_store_builder_flush (self);

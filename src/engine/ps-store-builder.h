@@ -84,6 +84,10 @@ void            ps_store_builder_add_sample       (PsStoreBuilder *self,
                                                    const PsSample *sample);
 void            ps_store_builder_add_counter_value (PsStoreBuilder *self,
                                                    const PsCounterValue *value);
+/* A reading with what its provider reported (raw: NULL for none) */
+void            ps_store_builder_add_raw_counter_value (PsStoreBuilder *self,
+                                                   const PsCounterValue *value,
+                                                   const PsCounterRaw *raw);
 
 /* Report rows (profiler reports) go to the store at once: a row's index
  * is its children's parent. Returns that index. */

@@ -144,22 +144,26 @@ describe_point (gsize    index,
 {
   CounterPoints *points = user_data;
   const PsCounterValue *value;
+  const PsCounterRaw *raw;
   const PsTrack *track;
+  guint64 reading;
 
   if (points->indices == NULL || index >= points->indices->len)
     return NULL;
-  value = ps_event_store_get_counter_value (points->store, g_array_index (points->indices, guint64, index));
-  if (!(value->flags & PS_COUNTER_FLAG_RAW))
+  reading = g_array_index (points->indices, guint64, index);
+  value = ps_event_store_get_counter_value (points->store, reading);
+  raw = ps_event_store_get_counter_raw (points->store, reading);
+  if (!(value->flags & PS_COUNTER_FLAG_RAW) || raw == NULL)
     return NULL;
   track = ps_event_store_get_track (points->store, value->track);
   /* Types without a base (timers, rates, raw counts) have only the raw value */
   if ((track->flags & PS_TRACK_FLAG_COUNTER_TYPE) && !ps_perflib_type_needs_base (track->ordinal))
     /* Translators: what a counter's value was computed from, shown after
      * it: "12.5 % (raw 1234567)" */
-    return g_strdup_printf (_("raw %" PRId64), value->raw);
+    return g_strdup_printf (_("raw %" PRId64), raw->raw);
   /* Translators: what a counter's value was computed from, shown after it:
    * "12.5 % (raw 1234567, base 9876543)" */
-  return g_strdup_printf (_("raw %" PRId64 ", base %" PRId64), value->raw, value->base);
+  return g_strdup_printf (_("raw %" PRId64 ", base %" PRId64), raw->raw, raw->base);
 }
 
 /* Charts */

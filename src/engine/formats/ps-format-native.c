@@ -985,7 +985,9 @@ read_counter_values (NativeParser  *self,
                      GError       **error)
 {
   g_autofree PsCounterValue *batch = g_new (PsCounterValue, BATCH);
+  g_autofree PsCounterRaw *raws = g_new (PsCounterRaw, BATCH);
   guint n_tracks = ps_event_store_get_n_tracks (self->store);
+  gboolean has_raws = FALSE;  /* a reading of the batch has any */
   guint in_batch = 0;
 
   if (!check_first (self, cursor, ps_event_store_get_n_counter_values (self->store), error))
@@ -1005,21 +1007,23 @@ read_counter_values (NativeParser  *self,
       value->status = ps_util_load_le16 (p + 14);
       bits = ps_util_load_le64 (p + 16);
       memcpy (&value->value, &bits, sizeof bits);
-      value->raw = (gint64)ps_util_load_le64 (p + 24);
-      value->base = (gint64)ps_util_load_le64 (p + 32);
+      raws[in_batch].raw = (gint64)ps_util_load_le64 (p + 24);
+      raws[in_batch].base = (gint64)ps_util_load_le64 (p + 32);
+      has_raws |= (value->flags & PS_COUNTER_FLAG_RAW) != 0;
       cursor->at += 40;
       if (value->track >= n_tracks)
         {
-          _ps_event_store_restore_counter_values (self->store, batch, in_batch);
+          _ps_event_store_restore_counter_values (self->store, batch, has_raws ? raws : NULL, in_batch);
           return malformed (self, _("a reading out of bounds"), error);
         }
       if (++in_batch == BATCH)
         {
-          _ps_event_store_restore_counter_values (self->store, batch, in_batch);
+          _ps_event_store_restore_counter_values (self->store, batch, has_raws ? raws : NULL, in_batch);
+          has_raws = FALSE;
           in_batch = 0;
         }
     }
-  _ps_event_store_restore_counter_values (self->store, batch, in_batch);
+  _ps_event_store_restore_counter_values (self->store, batch, has_raws ? raws : NULL, in_batch);
   return TRUE;
 }
 

@@ -190,6 +190,7 @@ typedef struct
   guint8          *computed;
   guint            n_displays;
   PsCounterValue   kept[KEPT_BATCH_SIZE];
+  PsCounterRaw     kept_raws[KEPT_BATCH_SIZE];
 
   /* In the reading thread: the last SAMPLE record it scanned, if it
    * matched scan_previous_shape */

@@ -233,6 +233,7 @@ add_readings (Plv2Parser         *self,
     {
       const ValuePlan *plan = &plans[index];
       PsCounterValue reading = { 0 };
+      PsCounterRaw reading_raw;
       PsPerflibStatus status;
       PsPerflibRaw raw;
       const PsPerflibRaw *previous;
@@ -253,9 +254,9 @@ add_readings (Plv2Parser         *self,
       reading.flags = PS_COUNTER_FLAG_RAW | (isnan (display) ? PS_COUNTER_FLAG_MISSING : 0);
       reading.status = (guint16)status.result;
       reading.value = display;
-      reading.raw = (gint64)raw.value;
-      reading.base = (gint64)raw.base;
-      ps_store_builder_add_counter_value (self->parent.builder, &reading);
+      reading_raw.raw = (gint64)raw.value;
+      reading_raw.base = (gint64)raw.base;
+      ps_store_builder_add_raw_counter_value (self->parent.builder, &reading, &reading_raw);
 
       series->previous = raw;
       series->has_previous = TRUE;
@@ -289,7 +290,7 @@ commit_kept (Plv2Parser *self,
              guint       n_kept,
              guint64     n_readings)
 {
-  _ps_event_store_append_kept_counter_values (self->store, self->kept, n_kept, n_readings);
+  _ps_event_store_append_kept_counter_values (self->store, self->kept, self->kept_raws, n_kept, n_readings);
 }
 
 /* The display values of a sample of the shape against the sample just
@@ -396,6 +397,7 @@ plv2_compute_columns (const Shape        *shape,
 /* A reading of a column of a sample with the given values */
 static inline void
 set_column_reading (PsCounterValue *reading,
+                    PsCounterRaw   *raw,
                     const Column   *column,
                     const guint64  *values,
                     gint64          time_ns,
@@ -407,8 +409,8 @@ set_column_reading (PsCounterValue *reading,
   reading->flags = PS_COUNTER_FLAG_RAW | (isnan (display) ? PS_COUNTER_FLAG_MISSING : 0);
   reading->status = status;
   reading->value = display;
-  reading->raw = (gint64)values[column->index];
-  reading->base = column->base != NO_INDEX ? (gint64)values[column->base] : 0;
+  raw->raw = (gint64)values[column->index];
+  raw->base = column->base != NO_INDEX ? (gint64)values[column->base] : 0;
 }
 
 /* A sample of the plan's shape right after one of the same plan: its
@@ -496,7 +498,8 @@ add_columns (Plv2Parser         *self,
 #endif
           if ((series->n_readings & stride_mask) == 0)
             {
-              set_column_reading (&self->kept[n_kept++], column, values, time_ns, display, status);
+              set_column_reading (&self->kept[n_kept], &self->kept_raws[n_kept], column, values, time_ns, display, status);
+              n_kept++;
               if (n_kept == KEPT_BATCH_SIZE)
                 {
                   commit_kept (self, n_kept, 0);
@@ -511,9 +514,10 @@ add_columns (Plv2Parser         *self,
       else
         {
           PsCounterValue reading;
+          PsCounterRaw raw;
 
-          set_column_reading (&reading, column, values, time_ns, display, status);
-          ps_store_builder_add_counter_value (self->parent.builder, &reading);
+          set_column_reading (&reading, &raw, column, values, time_ns, display, status);
+          ps_store_builder_add_raw_counter_value (self->parent.builder, &reading, &raw);
         }
     }
   if (direct)
