@@ -603,10 +603,13 @@ test_async_progress (void)
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(PsLoader) loader = ps_loader_new (file);
   AsyncState state = { g_main_loop_new (NULL, FALSE) };
+  gint64 start_us = g_get_monotonic_time ();
+  gint64 elapsed_us;
 
   g_signal_connect (loader, "notify::fraction", G_CALLBACK (on_fraction), &state);
   ps_loader_load_async (loader, NULL, on_loaded, &state);
   g_main_loop_run (state.loop);
+  elapsed_us = g_get_monotonic_time () - start_us;
 
   g_assert_no_error (state.error);
   g_assert_nonnull (state.store);
@@ -623,6 +626,9 @@ test_async_progress (void)
   g_assert_cmpuint (n_events, >, 100000);
   g_assert_cmpfloat (ps_loader_get_fraction (loader), ==, 1.0);
   g_assert_cmpuint (state.n_fraction_notifies, >=, 2);
+  /* The progress is published at once, then at most four times a second
+   * (each redraws the window), and at the end */
+  g_assert_cmpuint (state.n_fraction_notifies, <=, 2 + elapsed_us / (250 * G_TIME_SPAN_MILLISECOND));
   g_assert_false (state.fraction_went_down);
 
   g_signal_handlers_disconnect_by_data (loader, &state);

@@ -30,6 +30,7 @@ struct _PsLoader
   guint64         bytes_read;
   guint64         total_size;
   GSource        *progress_source;
+  gint64          progress_shown_us;  /* when it was last published, monotonic */
 };
 
 G_DEFINE_FINAL_TYPE (PsLoader, ps_loader, G_TYPE_OBJECT)
@@ -1049,6 +1050,7 @@ progress_idle (gpointer data)
   bytes_read = self->bytes_read;
   total_size = self->total_size;
   g_clear_pointer (&self->progress_source, g_source_unref);
+  self->progress_shown_us = g_get_monotonic_time ();
   g_mutex_unlock (&self->lock);
 
   name = display_basename (self->file);
@@ -1075,7 +1077,14 @@ typedef struct
   GMainContext *context;
 } ProgressTarget;
 
-/* Called in the worker: publish through one coalesced idle. */
+/* How often the progress is published at most: each change redraws the
+ * window, which costs a core tens of milliseconds when it is drawn in
+ * software (llvmpipe, a virtual machine without a GPU); four times a
+ * second still shows the reading move. */
+#define PROGRESS_INTERVAL_US (250 * G_TIME_SPAN_MILLISECOND)
+
+/* Called in the worker: publish through one coalesced timeout, at once
+ * when the last was long enough ago. */
 static void
 worker_progress (guint64  bytes,
                  gpointer data)
@@ -1087,7 +1096,9 @@ worker_progress (guint64  bytes,
   self->bytes_read = bytes;
   if (self->progress_source == NULL)
     {
-      self->progress_source = g_idle_source_new ();
+      gint64 wait_us = self->progress_shown_us + PROGRESS_INTERVAL_US - g_get_monotonic_time ();
+
+      self->progress_source = g_timeout_source_new (wait_us > 0 ? (guint)((wait_us + G_TIME_SPAN_MILLISECOND - 1) / G_TIME_SPAN_MILLISECOND) : 0);
       g_source_set_priority (self->progress_source, G_PRIORITY_DEFAULT_IDLE);
       g_source_set_callback (self->progress_source, progress_idle, g_object_ref (self), g_object_unref);
       g_source_set_static_name (self->progress_source, "[perfscope] loader progress");
