@@ -106,15 +106,22 @@ run_analysis_new (PsEventStore *store,
   CallTreeJob call_tree_job = { store, cancellable, NULL };
   GThread *call_tree_thread = NULL;
   gboolean has_scopes;
+  /* A sampled run's spans are the lifetimes of its processes: its view
+   * builds the tree of the samples it shows, one event at a time
+   * (ps-profile-view-build.c), and a tree of all of them would take
+   * seconds and hundreds of MiB for nothing */
+  gboolean sampled = ps_event_store_get_n_samples (store) > 0 && ps_event_store_get_n_report_rows (store) == 0;
+  /* Calls with the four instrumentation values: from the spans, or as a
+   * profiler report gives them */
+  gboolean has_calls = !sampled && (ps_event_store_get_n_spans (store) > 0
+                                    || ps_event_store_get_n_report_rows (store) > 0);
 
   self = g_rc_box_new0 (PsRunAnalysis);
   self->store = g_object_ref (store);
 
-  /* Calls with the four instrumentation values: from the spans, or as a
-   * profiler report gives them */
-  if (ps_event_store_get_n_spans (store) >= CALL_TREE_THREAD_MIN_SPANS)
+  if (has_calls && ps_event_store_get_n_spans (store) >= CALL_TREE_THREAD_MIN_SPANS)
     call_tree_thread = g_thread_new ("perfscope-calls", call_tree_job_run, &call_tree_job);
-  else if (ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_n_report_rows (store) > 0)
+  else if (has_calls)
     call_tree_job_run (&call_tree_job);
 
   /* Scopes and messages (RTL logs): the measurement series would only

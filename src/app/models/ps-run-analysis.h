@@ -32,7 +32,8 @@ typedef struct
    * else NULL */
   PsScopeAnalysis *scopes;
   /* Runs with spans or profiler report rows: their call tree, all threads
-   * merged (specs: vs-instrumentation.md §3); else NULL */
+   * merged (specs: vs-instrumentation.md §3); NULL for a sampled run,
+   * whose view builds the tree of the samples it shows, and else */
   PsCallTree      *call_tree;
   /* Group series of CPU or memory (the CE view's charts) → the changes
    * of their level (GArray of PsCounterChange), found with the series */
