@@ -43,7 +43,6 @@ read_format_quark (void)
 
 enum {
   PROP_0,
-  PROP_FILE,
   PROP_FRACTION,
   PROP_MESSAGE,
   N_PROPS
@@ -98,35 +97,12 @@ ps_loader_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_FILE:
-      g_value_set_object (value, self->file);
-      break;
-
     case PROP_FRACTION:
       g_value_set_double (value, self->fraction);
       break;
 
     case PROP_MESSAGE:
       g_value_set_string (value, self->message);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-ps_loader_set_property (GObject      *object,
-                        guint         prop_id,
-                        const GValue *value,
-                        GParamSpec   *pspec)
-{
-  PsLoader *self = PS_LOADER (object);
-
-  switch (prop_id)
-    {
-    case PROP_FILE:
-      self->file = g_value_dup_object (value);
       break;
 
     default:
@@ -142,12 +118,6 @@ ps_loader_class_init (PsLoaderClass *klass)
   object_class->dispose = ps_loader_dispose;
   object_class->finalize = ps_loader_finalize;
   object_class->get_property = ps_loader_get_property;
-  object_class->set_property = ps_loader_set_property;
-
-  properties[PROP_FILE] =
-    g_param_spec_object ("file", NULL, NULL,
-                         G_TYPE_FILE,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   properties[PROP_FRACTION] =
     g_param_spec_double ("fraction", NULL, NULL,
@@ -171,9 +141,14 @@ ps_loader_init (PsLoader *self)
 PsLoader *
 ps_loader_new (GFile *file)
 {
+  PsLoader *self;
+
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  return g_object_new (PS_TYPE_LOADER, "file", file, NULL);
+  /* The file is fixed for the loader's life: a field, not a property */
+  self = g_object_new (PS_TYPE_LOADER, NULL);
+  self->file = g_object_ref (file);
+  return self;
 }
 
 GFile *
