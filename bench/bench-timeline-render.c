@@ -191,7 +191,7 @@ main (int   argc,
   start = now ();
   lod = ps_span_lod_new (store, NULL);
   indexed = now () - start;
-  model = ps_timeline_model_new (store, lod, NULL, 0, FALSE);
+  model = ps_timeline_model_new (store, lod);
   extent = model->extent_end - model->extent_begin;
 
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, options.width, options.height);

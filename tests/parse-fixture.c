@@ -82,7 +82,7 @@ parse_fixture_load_file (const char *path,
 
   stream = g_file_read (file, NULL, &error);
   g_assert_no_error (error);
-  store = ps_load_stream (G_INPUT_STREAM (stream), name, NULL, chunk_size, 0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), name, &(PsLoadParams) { .chunk_size = chunk_size }, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (store);
   g_assert_true (ps_event_store_is_complete (store));

@@ -1157,8 +1157,7 @@ load_rtl_example (void)
 
   stream = g_file_read (file, NULL, &error);
   g_assert_no_error (error);
-  store = ps_load_stream (G_INPUT_STREAM (stream), "startup_4711.log", NULL, 0, 0,
-                          NULL, NULL, NULL, &error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), "startup_4711.log", NULL, NULL, &error);
   g_assert_no_error (error);
   return store;
 }
@@ -1183,7 +1182,7 @@ test_span_selection (void)
   guint32 b, a, a_b;
 
   g_assert_nonnull (stream);
-  store = ps_load_stream (G_INPUT_STREAM (stream), "calltree_4711.log", NULL, 0, 0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), "calltree_4711.log", NULL, NULL, &error);
   g_assert_no_error (error);
   n_spans = ps_event_store_get_n_spans (store);
   selection = g_new0 (guint8, n_spans);

@@ -1256,8 +1256,12 @@ test_staged_loader (void)
     {
       g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (data, length, NULL);
       g_autoptr(GError) error = NULL;
-      g_autoptr(PsEventStore) store = ps_load_stream (stream, "sample.log", NULL, chunks[i], length,
-                                                      NULL, NULL, NULL, &error);
+      g_autoptr(PsEventStore) store = ps_load_stream (stream, "sample.log",
+                                                      &(PsLoadParams) {
+                                                        .chunk_size = chunks[i],
+                                                        .total_size = length,
+                                                      },
+                                                      NULL, &error);
       g_autofree char *got = NULL;
 
       g_assert_no_error (error);

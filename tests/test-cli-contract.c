@@ -544,7 +544,7 @@ test_saved_run (void)
   g_autoptr(JsonNode) original_root = cli_test_parse_json (original->out);
   JsonObject *object;
 
-  store = ps_load_stream (G_INPUT_STREAM (stream), "logman-pdt.csv", NULL, 0, 0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), "logman-pdt.csv", NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (ps_native_save (store, file, NULL, &error));
   g_assert_no_error (error);

@@ -1882,7 +1882,7 @@ test_diff_saved_runs (void)
           g_autoptr(PsEventStore) store = NULL;
 
           g_assert_no_error (error);
-          store = ps_load_stream (G_INPUT_STREAM (stream), sources[side], NULL, 0, 0, NULL, NULL, NULL, &error);
+          store = ps_load_stream (G_INPUT_STREAM (stream), sources[side], NULL, NULL, &error);
           g_assert_no_error (error);
           g_assert_true (ps_native_save (store, file, NULL, &error));
           g_assert_no_error (error);

@@ -194,8 +194,8 @@ load_log (GBytes     *log,
   PsEventStore *store;
 
   g_hash_table_insert (options, (gpointer)"sysroot", (gpointer)sysroot);
-  store = ps_load_stream_with_options (stream, "live.pmclog", NULL, options, 0, g_bytes_get_size (log),
-                                       NULL, NULL, NULL, &error);
+  store = ps_load_stream (stream, "live.pmclog",
+                          &(PsLoadParams) { .options = options, .total_size = g_bytes_get_size (log) }, NULL, &error);
   g_assert_no_error (error);
   return store;
 }

@@ -507,7 +507,7 @@ test_record (void)
   capture_file = g_file_new_for_path (capture);
   stream = G_INPUT_STREAM (g_file_read (capture_file, NULL, &error));
   g_assert_no_error (error);
-  file = ps_load_stream (stream, "run.plv2", NULL, 0, length, NULL, NULL, NULL, &error);
+  file = ps_load_stream (stream, "run.plv2", &(PsLoadParams) { .total_size = length }, NULL, &error);
   g_assert_no_error (error);
   live_text = describe_store (live);
   file_text = describe_store (file);

@@ -793,7 +793,8 @@ test_lost_readings (void)
   g_output_stream_close (output, NULL, NULL);
   bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (output));
   input = g_memory_input_stream_new_from_bytes (bytes);
-  reopened = ps_load_stream (input, "lost.perfscope", NULL, 0, g_bytes_get_size (bytes), NULL, NULL, NULL, &error);
+  reopened = ps_load_stream (input, "lost.perfscope", &(PsLoadParams) { .total_size = g_bytes_get_size (bytes) },
+                             NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ps_event_store_get_n_warnings (reopened), ==, ps_event_store_get_n_warnings (store));
   for (guint i = 0; i < ps_event_store_get_n_warnings (store); i++)

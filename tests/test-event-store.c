@@ -1109,7 +1109,7 @@ load_file (const char *path)
   PsEventStore *store;
 
   g_assert_no_error (error);
-  store = ps_load_stream (G_INPUT_STREAM (stream), path, NULL, 0, 0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), path, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (ps_event_store_is_complete (store));
   return store;
@@ -1253,7 +1253,8 @@ test_counter_overview_saved_malformed (void)
       store_le32 (header + 28, ps_native_crc32 (header, 28));
 
       stream = g_memory_input_stream_new_from_data (copy, (gssize)length, NULL);
-      store = ps_load_stream (stream, "malformed.perfscope", NULL, 0, length, NULL, NULL, NULL, &load_error);
+      store = ps_load_stream (stream, "malformed.perfscope", &(PsLoadParams) { .total_size = length }, NULL,
+                              &load_error);
       g_assert_no_error (load_error);
       run_error = ps_event_store_get_error (store);
       g_test_message ("%s: %s", cases[c].what, run_error != NULL ? run_error->message : "read");

@@ -756,7 +756,7 @@ load (const char *folder,
   if (length >= 0)
     size = MIN (size, (gsize)length);
   stream = g_memory_input_stream_new_from_data (g_memdup2 (contents, size), size, g_free);
-  store = ps_load_stream (stream, name, NULL, 0, 0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (stream, name, NULL, NULL, &error);
   g_assert_no_error (error);
   return store;
 }

@@ -113,7 +113,7 @@ make_store (guint n_readings)
                             i / 3600 % 24, i / 60 % 60, i % 60, i % 100);
   csv = g_string_free (g_steal_pointer (&text), FALSE);
   stream = g_memory_input_stream_new_from_data (g_strdup (csv), strlen (csv), g_free);
-  store = ps_load_stream (stream, "counters.csv", NULL, 0, 0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (stream, "counters.csv", NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ps_event_store_get_n_counter_values (store), ==, n_readings);
   return store;

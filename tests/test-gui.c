@@ -490,8 +490,7 @@ test_partial_store (Fixture       *fixture,
 
   stream = g_file_read (file, NULL, &error);
   g_assert_no_error (error);
-  store = ps_load_stream (G_INPUT_STREAM (stream), "fsperf_CEPC_x86_6_0_3122.log", NULL,
-                          0, 0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), "fsperf_CEPC_x86_6_0_3122.log", NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (store);
 
@@ -3396,7 +3395,7 @@ load_call_tree (const char *file_name)
 
   stream = g_file_read (file, NULL, &error);
   g_assert_no_error (error);
-  store = ps_load_stream (G_INPUT_STREAM (stream), file_name, NULL, 0, 0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), file_name, NULL, NULL, &error);
   g_assert_no_error (error);
   tree = ps_call_tree_new_for_store (store, NULL, &error);
   g_assert_no_error (error);

@@ -157,8 +157,9 @@ test_over_4_gib (void)
   total = gap->head_size + gap->gap_size + gap->tail_size;
   nul_offset = total - strlen (" junk\r\n") - 1;
 
-  store = ps_load_stream (stream, "sparse_CEPC.log", ps_format_lookup ("ce-perflog"), 0, total,
-                          NULL, NULL, NULL, &error);
+  store = ps_load_stream (stream, "sparse_CEPC.log",
+                          &(PsLoadParams) { .format = ps_format_lookup ("ce-perflog"), .total_size = total }, NULL,
+                          &error);
   g_assert_no_error (error);
   g_assert_true (ps_event_store_is_complete (store));
   g_assert_cmpuint (ps_event_store_get_bytes_read (store), ==, total);
@@ -242,8 +243,13 @@ load_path (const char *path,
   g_assert_no_error (error);
   info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, &error);
   g_assert_no_error (error);
-  store = ps_load_stream (G_INPUT_STREAM (stream), name, NULL, 0, (guint64) g_file_info_get_size (info),
-                          NULL, reading_progress, &reading, &error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), name,
+                          &(PsLoadParams) {
+                            .total_size = (guint64) g_file_info_get_size (info),
+                            .progress = reading_progress,
+                            .progress_data = &reading,
+                          },
+                          NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (store);
   return store;
@@ -327,7 +333,7 @@ test_binary_named_as_text (void)
   path = write_temp ("soffice_4711.log", contents, length);
 
   stream = G_INPUT_STREAM (g_file_read (g_file_new_for_path (path), NULL, NULL));
-  store = ps_load_stream (stream, "soffice_4711.log", NULL, 0, length, NULL, NULL, NULL, &error);
+  store = ps_load_stream (stream, "soffice_4711.log", &(PsLoadParams) { .total_size = length }, NULL, &error);
   g_assert_null (store);
   g_assert_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT);
   g_assert_nonnull (strstr (error->message, "soffice_4711.log"));
@@ -341,7 +347,8 @@ test_binary_named_as_text (void)
       g_autoptr(PsEventStore) forced = NULL;
       g_autoptr(GError) forced_error = NULL;
 
-      forced = ps_load_stream (bytes, "soffice_4711.log", formats[i], 0, length, NULL, NULL, NULL, &forced_error);
+      forced = ps_load_stream (bytes, "soffice_4711.log",
+                               &(PsLoadParams) { .format = formats[i], .total_size = length }, NULL, &forced_error);
       g_test_message ("%s: %s", formats[i]->name,
                       forced_error != NULL ? forced_error->message
                       : ps_event_store_get_error (forced) != NULL ? ps_event_store_get_error (forced)->message

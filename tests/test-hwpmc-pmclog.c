@@ -190,8 +190,13 @@ load_bytes (GBytes     *bytes,
 
   if (sysroot != NULL)
     g_hash_table_insert (options, (gpointer)"sysroot", (gpointer)sysroot);
-  return ps_load_stream_with_options (stream, "pmcstat.out", NULL, options, chunk_size,
-                                      g_bytes_get_size (bytes), NULL, NULL, NULL, error);
+  return ps_load_stream (stream, "pmcstat.out",
+                         &(PsLoadParams) {
+                           .options = options,
+                           .chunk_size = chunk_size,
+                           .total_size = g_bytes_get_size (bytes),
+                         },
+                         NULL, error);
 }
 
 /* The log of the main scenario: one process with a worker thread, the

@@ -133,7 +133,7 @@ static void
 test_chunk_boundaries (void)
 {
   g_autoptr(GInputStream) whole_stream = memory_stream (example, strlen (example));
-  g_autoptr(PsEventStore) whole = ps_load_stream (whole_stream, "example.log", NULL, 0, 0, NULL, NULL, NULL, NULL);
+  g_autoptr(PsEventStore) whole = ps_load_stream (whole_stream, "example.log", NULL, NULL, NULL);
   g_autofree char *expected = NULL;
 
   g_assert_nonnull (whole);
@@ -144,7 +144,8 @@ test_chunk_boundaries (void)
     {
       g_autoptr(GInputStream) stream = memory_stream (example, strlen (example));
       g_autoptr(GError) error = NULL;
-      g_autoptr(PsEventStore) store = ps_load_stream (stream, "example.log", NULL, chunk, 0, NULL, NULL, NULL, &error);
+      g_autoptr(PsEventStore) store = ps_load_stream (stream, "example.log", &(PsLoadParams) { .chunk_size = chunk },
+                                                      NULL, &error);
       g_autofree char *got = NULL;
 
       g_assert_no_error (error);
@@ -161,14 +162,14 @@ test_unknown_format (void)
   g_autoptr(GInputStream) stream = memory_stream ((const char *)blob, sizeof blob);
   g_autoptr(GInputStream) empty = memory_stream ("", 0);
   g_autoptr(GError) error = NULL;
-  g_autoptr(PsEventStore) store = ps_load_stream (stream, "a.out", NULL, 0, 0, NULL, NULL, NULL, &error);
+  g_autoptr(PsEventStore) store = ps_load_stream (stream, "a.out", NULL, NULL, &error);
 
   g_assert_null (store);
   g_assert_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT);
   g_assert_nonnull (strstr (error->message, "a.out"));
   g_clear_error (&error);
 
-  store = ps_load_stream (empty, "empty.log", NULL, 0, 0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (empty, "empty.log", NULL, NULL, &error);
   g_assert_null (store);
   g_assert_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT);
   g_assert_nonnull (strstr (error->message, "empty"));
@@ -190,7 +191,7 @@ test_sniff_window (void)
   g_string_append (text, example);
 
   stream = memory_stream (text->str, text->len);
-  store = ps_load_stream (stream, "late.log", NULL, 0, 0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (stream, "late.log", NULL, NULL, &error);
   g_assert_null (store);
   g_assert_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT);
   g_assert_nonnull (strstr (error->message, size));
@@ -201,8 +202,9 @@ test_forced_format_on_empty_input (void)
 {
   g_autoptr(GInputStream) empty = memory_stream ("", 0);
   g_autoptr(GError) error = NULL;
-  g_autoptr(PsEventStore) store = ps_load_stream (empty, "empty.log", ps_format_lookup ("ce-perflog"),
-                                                  0, 0, NULL, NULL, NULL, &error);
+  g_autoptr(PsEventStore) store = ps_load_stream (empty, "empty.log",
+                                                  &(PsLoadParams) { .format = ps_format_lookup ("ce-perflog") }, NULL,
+                                                  &error);
 
   /* An empty input is no file of any format, forced or not (cli.md, exit 1) */
   g_assert_null (store);
@@ -225,8 +227,9 @@ test_forced_format_reads_nothing (void)
     {
       g_autoptr(GInputStream) stream = memory_stream (pdh, sizeof pdh - 1);
       g_autoptr(GError) error = NULL;
-      g_autoptr(PsEventStore) store = ps_load_stream (stream, "counters.csv", ps_format_lookup (formats[i]),
-                                                      0, 0, NULL, NULL, NULL, &error);
+      g_autoptr(PsEventStore) store = ps_load_stream (stream, "counters.csv",
+                                                      &(PsLoadParams) { .format = ps_format_lookup (formats[i]) },
+                                                      NULL, &error);
       g_autofree char *expected = g_strdup_printf ("Not a “%s” file: ", formats[i]);
 
       g_test_message ("%s: %s", formats[i], error != NULL ? error->message : "(no error)");
@@ -251,7 +254,7 @@ test_read_error_keeps_data (void)
   failing->data = g_bytes_new_static (example, strlen (example));
   failing->fail_after = third - example;
 
-  store = ps_load_stream (stream, "disk.log", NULL, 16, 0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (stream, "disk.log", &(PsLoadParams) { .chunk_size = 16 }, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (store);
   g_assert_false (ps_event_store_is_complete (store));
@@ -284,8 +287,13 @@ load_limited (GBytes     *bytes,
   PsEventStore *store;
 
   g_hash_table_insert (options, (gpointer) PS_LOADER_OPTION_MAX_EVENTS, (gpointer) max_events);
-  store = ps_load_stream_with_options (stream, "big.log", NULL, options, chunk_size, g_bytes_get_size (bytes),
-                                       NULL, NULL, NULL, &error);
+  store = ps_load_stream (stream, "big.log",
+                          &(PsLoadParams) {
+                            .options = options,
+                            .chunk_size = chunk_size,
+                            .total_size = g_bytes_get_size (bytes),
+                          },
+                          NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (store);
   return store;
@@ -370,8 +378,8 @@ test_max_events_plv2 (void)
 
   g_assert_nonnull (stream);
   g_hash_table_insert (options, (gpointer) PS_LOADER_OPTION_MAX_EVENTS, (gpointer) "40000");
-  store = ps_load_stream_with_options (G_INPUT_STREAM (stream), "processor_4cpu.plv2", NULL, options, 64 * 1024,
-                                       0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), "processor_4cpu.plv2",
+                          &(PsLoadParams) { .options = options, .chunk_size = 64 * 1024 }, NULL, &error);
   g_assert_no_error (error);
   g_assert_error (ps_event_store_get_error (store), PS_ERROR, PS_ERROR_LIMIT);
   g_assert_cmpuint (ps_event_store_get_n_counter_readings (store), >=, 40000);
@@ -414,7 +422,7 @@ test_read_error_after_read_ahead (void)
   g_assert_cmpuint (failing->fail_after, >, 4 * PS_FORMAT_SNIFF_SIZE);
   failing->data = g_bytes_new (text->str, text->len);
 
-  store = ps_load_stream (stream, "disk.log", NULL, 4096, 0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (stream, "disk.log", &(PsLoadParams) { .chunk_size = 4096 }, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (store);
   g_assert_false (ps_event_store_is_complete (store));
@@ -449,7 +457,7 @@ test_mapped_file (void)
   file = g_file_new_for_path (path);
 
   memory = memory_stream (text->str, text->len);
-  expected_store = ps_load_stream (memory, "disk.log", NULL, 4096, 0, NULL, NULL, NULL, NULL);
+  expected_store = ps_load_stream (memory, "disk.log", &(PsLoadParams) { .chunk_size = 4096 }, NULL, NULL);
   g_assert_cmpuint (ps_event_store_get_n_measurements (expected_store), ==, 20000);
   expected = describe_store (expected_store);
 
@@ -458,8 +466,8 @@ test_mapped_file (void)
       gsize chunk = i == 0 ? 4096 : i == 1 ? 4096 * 3 + 5 : PS_LOADER_CHUNK_SIZE;
       g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, NULL);
       g_autoptr(GError) error = NULL;
-      g_autoptr(PsEventStore) store = ps_load_stream (G_INPUT_STREAM (stream), "disk.log", NULL, chunk, 0,
-                                                      NULL, NULL, NULL, &error);
+      g_autoptr(PsEventStore) store = ps_load_stream (G_INPUT_STREAM (stream), "disk.log",
+                                                      &(PsLoadParams) { .chunk_size = chunk }, NULL, &error);
       g_autofree char *got = NULL;
 
       g_assert_no_error (error);
@@ -525,8 +533,14 @@ test_file_cut_while_mapped (void)
   stream = g_file_read (file, NULL, NULL);
   cut.path = path;
 
-  store = ps_load_stream (G_INPUT_STREAM (stream), "cut.csv", ps_format_lookup ("pdh-csv"), 4096, 0,
-                          NULL, cut_after_first_block, &cut, &error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), "cut.csv",
+                          &(PsLoadParams) {
+                            .format = ps_format_lookup ("pdh-csv"),
+                            .chunk_size = 4096,
+                            .progress = cut_after_first_block,
+                            .progress_data = &cut,
+                          },
+                          NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (store);
   g_assert_true (cut.cut);

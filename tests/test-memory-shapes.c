@@ -1051,7 +1051,7 @@ save_run (const char *path,
 
   stream = g_file_read (file, NULL, &error);
   if (stream != NULL)
-    store = ps_load_stream (G_INPUT_STREAM (stream), base, NULL, 0, 0, NULL, NULL, NULL, &error);
+    store = ps_load_stream (G_INPUT_STREAM (stream), base, NULL, NULL, &error);
   if (store == NULL || !ps_native_save (store, saved, NULL, &error))
     {
       g_printerr ("%s\n", error->message);

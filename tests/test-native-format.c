@@ -101,7 +101,9 @@ load_bytes (const guint8   *data,
 {
   g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (data, length, NULL);
 
-  return ps_load_stream (stream, file_name, format, chunk_size, length, NULL, NULL, NULL, error);
+  return ps_load_stream (stream, file_name,
+                         &(PsLoadParams) { .format = format, .chunk_size = chunk_size, .total_size = length }, NULL,
+                         error);
 }
 
 static GBytes *
@@ -1048,7 +1050,7 @@ test_interrupted_save (void)
     g_assert_no_error (error);
     input = g_file_read (file, NULL, &error);
     g_assert_no_error (error);
-    big = ps_load_stream (G_INPUT_STREAM (input), "run.perfscope", NULL, 0, 0, NULL, NULL, NULL, &error);
+    big = ps_load_stream (G_INPUT_STREAM (input), "run.perfscope", NULL, NULL, &error);
     g_assert_no_error (error);
     g_assert_true (ps_event_store_is_complete (big));
     g_assert_cmpuint (ps_event_store_get_n_samples (big), ==, 48 * 65536);

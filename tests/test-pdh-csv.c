@@ -567,7 +567,8 @@ load_file_with (const char *name,
   va_end (args);
 
   g_assert_nonnull (stream);
-  store = ps_load_stream_with_options (G_INPUT_STREAM (stream), name, NULL, options, 64, 0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), name, &(PsLoadParams) { .options = options, .chunk_size = 64 },
+                          NULL, &error);
   g_assert_no_error (error);
   g_assert_true (ps_event_store_is_complete (store));
   return store;

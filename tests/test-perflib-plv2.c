@@ -1016,8 +1016,9 @@ test_crc_damage (void)
     g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_bytes (damaged);
     g_autoptr(GError) error = NULL;
 
-    store = ps_load_stream (stream, "damaged.plv2", ps_format_lookup ("perflib-plv2"), 0, length, NULL, NULL, NULL,
-                            &error);
+    store = ps_load_stream (stream, "damaged.plv2",
+                            &(PsLoadParams) { .format = ps_format_lookup ("perflib-plv2"), .total_size = length },
+                            NULL, &error);
     g_assert_no_error (error);
   }
 
@@ -1154,8 +1155,12 @@ test_shapes_same_as_decoding (void)
   {
     g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_bytes (bytes);
     g_autoptr(GError) error = NULL;
-    g_autoptr(PsEventStore) loaded = ps_load_stream (stream, "capture.plv2", NULL, 8192, g_bytes_get_size (bytes),
-                                                     NULL, NULL, NULL, &error);
+    g_autoptr(PsEventStore) loaded = ps_load_stream (stream, "capture.plv2",
+                                                     &(PsLoadParams) {
+                                                       .chunk_size = 8192,
+                                                       .total_size = g_bytes_get_size (bytes),
+                                                     },
+                                                     NULL, &error);
 
     g_assert_no_error (error);
     g_assert_cmpstr (ps_event_store_get_format (loaded), ==, "perflib-plv2");

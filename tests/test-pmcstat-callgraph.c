@@ -73,7 +73,7 @@ load_stream (GInputStream *stream,
   g_autoptr(GError) error = NULL;
   PsEventStore *store;
 
-  store = ps_load_stream (stream, name, NULL, 4096, 0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (stream, name, &(PsLoadParams) { .chunk_size = 4096 }, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (store);
   g_assert_cmpstr (ps_event_store_get_format (store), ==, "pmcstat-callgraph");

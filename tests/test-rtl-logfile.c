@@ -410,7 +410,7 @@ test_example_loader (void)
   stream = g_file_read (file, NULL, &error);
   g_assert_no_error (error);
   /* Sniffed, not forced */
-  store = ps_load_stream (G_INPUT_STREAM (stream), "startup_4711.log", NULL, 0, 0, NULL, NULL, NULL, &error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), "startup_4711.log", NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (ps_event_store_get_format (store), ==, "rtl-logfile");
   check_example (store);
@@ -1261,7 +1261,11 @@ test_fast_path_agrees (void)
     {
       g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (text, length, NULL);
       g_autoptr(GError) error = NULL;
-      g_autoptr(PsEventStore) store = ps_load_stream (stream, "soffice_4711.log", NULL, chunks[i], length, NULL, NULL,
+      g_autoptr(PsEventStore) store = ps_load_stream (stream, "soffice_4711.log",
+                                                      &(PsLoadParams) {
+                                                        .chunk_size = chunks[i],
+                                                        .total_size = length,
+                                                      },
                                                       NULL, &error);
       g_autofree char *got = NULL;
 
@@ -1279,8 +1283,9 @@ test_fast_path_agrees (void)
       g_autoptr(PsEventStore) store = NULL;
 
       ps_format_options_set (&options, PS_FORMAT_OPTION_TOTALS_ONLY, "true");
-      store = ps_load_stream_with_options (stream, "soffice_4711.log", NULL, options, chunks[i], length, NULL, NULL,
-                                           NULL, &error);
+      store = ps_load_stream (stream, "soffice_4711.log",
+                              &(PsLoadParams) { .options = options, .chunk_size = chunks[i], .total_size = length },
+                              NULL, &error);
       g_assert_no_error (error);
       assert_same_totals (whole, store);
     }

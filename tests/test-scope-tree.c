@@ -27,8 +27,7 @@ load_example (void)
 
   stream = g_file_read (file, NULL, &error);
   g_assert_no_error (error);
-  store = ps_load_stream (G_INPUT_STREAM (stream), "startup_4711.log", NULL, 0, 0,
-                          NULL, NULL, NULL, &error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), "startup_4711.log", NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (ps_event_store_get_format (store), ==, "rtl-logfile");
 

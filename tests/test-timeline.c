@@ -833,7 +833,7 @@ test_sample_rows (Fixture       *fixture,
   }
   ps_store_builder_flush (builder);
 
-  model = ps_timeline_model_new (store, NULL, NULL, 0, FALSE);
+  model = ps_timeline_model_new (store, NULL);
   /* The rates (closed), then a lane of ticks per thread with timed
    * samples, the busiest first */
   g_assert_cmpuint (model->rows->len, ==, 6);

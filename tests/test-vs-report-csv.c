@@ -1172,8 +1172,9 @@ test_not_a_report (void)
     static const char text[] = "Time,Value\n1,2\n";
     g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (text, strlen (text), NULL);
     g_autoptr(GError) error = NULL;
-    g_autoptr(PsEventStore) store = ps_load_stream (stream, "x.csv", &ps_format_vs_report_csv, 0, 0,
-                                                    NULL, NULL, NULL, &error);
+    g_autoptr(PsEventStore) store = ps_load_stream (stream, "x.csv",
+                                                    &(PsLoadParams) { .format = &ps_format_vs_report_csv }, NULL,
+                                                    &error);
 
     g_assert_null (store);
     g_assert_error (error, PS_ERROR, PS_ERROR_UNKNOWN_FORMAT);

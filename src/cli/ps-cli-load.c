@@ -174,10 +174,15 @@ load (const PsCliOptions  *options,
     ps_format_options_set (&parser_options, PS_FORMAT_OPTION_TOTALS_ONLY, "true");
 
   show_progress = !options->quiet && stderr_is_terminal ();
-  store = ps_load_stream_with_options (input, name, options->format, parser_options, 0,
-                                       progress.total_size, NULL,
-                                       show_progress ? progress_cb : NULL, &progress,
-                                       error);
+  store = ps_load_stream (input, name,
+                          &(PsLoadParams) {
+                            .format = options->format,
+                            .options = parser_options,
+                            .total_size = progress.total_size,
+                            .progress = show_progress ? progress_cb : NULL,
+                            .progress_data = &progress,
+                          },
+                          NULL, error);
 
   if (progress.shown)
     {

@@ -44,7 +44,6 @@ read_format_quark (void)
 
 enum {
   PROP_0,
-  PROP_FILE,
   PROP_FRACTION,
   PROP_MESSAGE,
   N_PROPS
@@ -99,35 +98,12 @@ ps_loader_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_FILE:
-      g_value_set_object (value, self->file);
-      break;
-
     case PROP_FRACTION:
       g_value_set_double (value, self->fraction);
       break;
 
     case PROP_MESSAGE:
       g_value_set_string (value, self->message);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-ps_loader_set_property (GObject      *object,
-                        guint         prop_id,
-                        const GValue *value,
-                        GParamSpec   *pspec)
-{
-  PsLoader *self = PS_LOADER (object);
-
-  switch (prop_id)
-    {
-    case PROP_FILE:
-      self->file = g_value_dup_object (value);
       break;
 
     default:
@@ -143,12 +119,6 @@ ps_loader_class_init (PsLoaderClass *klass)
   object_class->dispose = ps_loader_dispose;
   object_class->finalize = ps_loader_finalize;
   object_class->get_property = ps_loader_get_property;
-  object_class->set_property = ps_loader_set_property;
-
-  properties[PROP_FILE] =
-    g_param_spec_object ("file", NULL, NULL,
-                         G_TYPE_FILE,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   properties[PROP_FRACTION] =
     g_param_spec_double ("fraction", NULL, NULL,
@@ -172,9 +142,14 @@ ps_loader_init (PsLoader *self)
 PsLoader *
 ps_loader_new (GFile *file)
 {
+  PsLoader *self;
+
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  return g_object_new (PS_TYPE_LOADER, "file", file, NULL);
+  /* The file is fixed for the loader's life: a field, not a property */
+  self = g_object_new (PS_TYPE_LOADER, NULL);
+  self->file = g_object_ref (file);
+  return self;
 }
 
 GFile *
@@ -725,39 +700,23 @@ stop_cut (PsParser       *parser,
   return stop_partial (store, builder, offset, error);
 }
 
-PsEventStore *
-ps_load_stream (GInputStream    *stream,
-                const char      *file_name,
-                const PsFormat  *format,
-                gsize            chunk_size,
-                guint64          total_size,
-                GCancellable    *cancellable,
-                void           (*progress) (guint64 bytes, gpointer data),
-                gpointer         progress_data,
-                GError         **error)
-{
-  return ps_load_stream_with_options (stream, file_name, format, NULL, chunk_size, total_size,
-                                      cancellable, progress, progress_data, error);
-}
-
-/* Reads the stream; *format is the format forced or, on return, the one
- * sniffed; *empty whether the input had no byte, *named whether its first
- * bytes are the format's as it sniffs them */
+/* Reads the stream as params say; *format is the format forced or, on
+ * return, the one sniffed; *empty whether the input had no byte, *named
+ * whether its first bytes are the format's as it sniffs them */
 static PsEventStore *
-load_stream (GInputStream    *stream,
-             const char      *file_name,
-             const PsFormat **format_inout,
-             gboolean        *empty,
-             gboolean        *named,
-             GHashTable      *options,
-             gsize            chunk_size,
-             guint64          total_size,
-             GCancellable    *cancellable,
-             void           (*progress) (guint64 bytes, gpointer data),
-             gpointer         progress_data,
-             GError         **error)
+load_stream (GInputStream        *stream,
+             const char          *file_name,
+             const PsLoadParams  *params,
+             const PsFormat     **format_inout,
+             gboolean            *empty,
+             gboolean            *named,
+             GCancellable        *cancellable,
+             GError             **error)
 {
   const PsFormat *format = *format_inout;
+  GHashTable *options = params->options;
+  gsize chunk_size = params->chunk_size != 0 ? params->chunk_size : PS_LOADER_CHUNK_SIZE;
+  guint64 total_size = params->total_size;
   g_autoptr(PsEventStore) store = NULL;
   g_autoptr(PsStoreBuilder) builder = NULL;
   g_autoptr(PsParser) parser = NULL;
@@ -772,9 +731,6 @@ load_stream (GInputStream    *stream,
   gsize n;
 
   g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
-
-  if (chunk_size == 0)
-    chunk_size = PS_LOADER_CHUNK_SIZE;
 
   /* The first read must be large enough to sniff the format. */
   first_size = MAX (chunk_size, PS_FORMAT_SNIFF_SIZE);
@@ -856,8 +812,8 @@ load_stream (GInputStream    *stream,
     feed_near_limit (ahead, &limit);
   offset = n;
   g_clear_pointer (&first, g_free);
-  if (progress)
-    progress (offset, progress_data);
+  if (params->progress != NULL)
+    params->progress (offset, params->progress_data);
 
   while (ahead != NULL)
     {
@@ -905,8 +861,8 @@ load_stream (GInputStream    *stream,
         }
 
       offset += length;
-      if (progress && length > 0)
-        progress (offset, progress_data);
+      if (params->progress != NULL && length > 0)
+        params->progress (offset, params->progress_data);
 
       if (chunk->error != NULL)
         {
@@ -956,26 +912,24 @@ nothing_read (PsEventStore *store)
 }
 
 PsEventStore *
-ps_load_stream_with_options (GInputStream    *stream,
-                             const char      *file_name,
-                             const PsFormat  *format,
-                             GHashTable      *options,
-                             gsize            chunk_size,
-                             guint64          total_size,
-                             GCancellable    *cancellable,
-                             void           (*progress) (guint64 bytes, gpointer data),
-                             gpointer         progress_data,
-                             GError         **error)
+ps_load_stream (GInputStream        *stream,
+                const char          *file_name,
+                const PsLoadParams  *params,
+                GCancellable        *cancellable,
+                GError             **error)
 {
-  const PsFormat *read_format = format;
+  static const PsLoadParams no_params = { 0 };
+  const PsFormat *read_format;
   g_autoptr(PsEventStore) store = NULL;
   const GError *failure;
   gboolean empty = FALSE;
   gboolean named = FALSE;
   const char *why;
 
-  store = load_stream (stream, file_name, &read_format, &empty, &named, options, chunk_size, total_size,
-                       cancellable, progress, progress_data, error);
+  if (params == NULL)
+    params = &no_params;
+  read_format = params->format;
+  store = load_stream (stream, file_name, params, &read_format, &empty, &named, cancellable, error);
   if (store == NULL)
     return NULL;
   g_object_set_qdata (G_OBJECT (store), read_format_quark (), (gpointer) read_format);
@@ -1135,9 +1089,15 @@ load_worker (GTask        *task,
   self->total_size = info ? (guint64)g_file_info_get_size (info) : 0;
   g_mutex_unlock (&self->lock);
 
-  store = ps_load_stream_with_options (G_INPUT_STREAM (stream), name, self->format, self->options, 0,
-                                       self->total_size, cancellable,
-                                       worker_progress, &target, &error);
+  store = ps_load_stream (G_INPUT_STREAM (stream), name,
+                          &(PsLoadParams) {
+                            .format = self->format,
+                            .options = self->options,
+                            .total_size = self->total_size,
+                            .progress = worker_progress,
+                            .progress_data = &target,
+                          },
+                          cancellable, &error);
   if (store == NULL)
     {
       g_task_return_error (task, error);

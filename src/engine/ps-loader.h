@@ -32,7 +32,7 @@ G_BEGIN_DECLS
 #define PS_LOADER_CHUNK_SIZE (2 * 1024 * 1024)
 
 /* An option of the loader itself (ps_loader_set_option (), or the options
- * of ps_load_stream_with_options ()): the events to keep at most, as a
+ * of ps_load_stream ()): the events to keep at most, as a
  * decimal number. Input the parser is fed is checked every 64 KiB and
  * stops at the end of the line the limit was reached in; a parser in two
  * stages is checked between the chunks the read-ahead scanned. The store
@@ -64,28 +64,26 @@ PsEventStore   *ps_loader_load_finish    (PsLoader            *self,
                                           GAsyncResult        *result,
                                           GError             **error);
 
-/* Parse a stream in the calling thread; used by load_async's worker and
- * by tests. chunk_size 0 means PS_LOADER_CHUNK_SIZE. */
+/* How ps_load_stream () reads a stream; zero in a field (or a NULL
+ * params) for the default */
+typedef struct
+{
+  const PsFormat *format;      /* forced; NULL: sniffed */
+  GHashTable     *options;     /* for the parser (string → string) and the
+                                * loader (PS_LOADER_OPTION_*) */
+  gsize           chunk_size;  /* 0: PS_LOADER_CHUNK_SIZE */
+  guint64         total_size;  /* the stream's length, 0 if unknown */
+  /* Called with the bytes read so far, in the calling thread */
+  void          (*progress) (guint64 bytes, gpointer data);
+  gpointer        progress_data;
+} PsLoadParams;
+
+/* Parse a stream in the calling thread; used by load_async's worker, the
+ * command line and tests */
 PsEventStore   *ps_load_stream           (GInputStream        *stream,
                                           const char          *file_name,
-                                          const PsFormat      *format,
-                                          gsize                chunk_size,
-                                          guint64              total_size,
+                                          const PsLoadParams  *params,
                                           GCancellable        *cancellable,
-                                          void               (*progress) (guint64 bytes, gpointer data),
-                                          gpointer             progress_data,
-                                          GError             **error);
-
-/* The same, with options for the parser (string → string, may be NULL) */
-PsEventStore   *ps_load_stream_with_options (GInputStream     *stream,
-                                          const char          *file_name,
-                                          const PsFormat      *format,
-                                          GHashTable          *options,
-                                          gsize                chunk_size,
-                                          guint64              total_size,
-                                          GCancellable        *cancellable,
-                                          void               (*progress) (guint64 bytes, gpointer data),
-                                          gpointer             progress_data,
                                           GError             **error);
 
 /* The format the loader read the store in: the one forced or sniffed, the

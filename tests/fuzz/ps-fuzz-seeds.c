@@ -123,8 +123,8 @@ add_native (const char *source_root,
           g_autoptr(GOutputStream) output = g_memory_output_stream_new_resizable ();
           g_autoptr(PsEventStore) store = NULL;
 
-          store = ps_load_stream (input, g_ptr_array_index (file_names, i), ps_format_lookup (targets[t]),
-                                  0, 0, NULL, NULL, NULL, NULL);
+          store = ps_load_stream (input, g_ptr_array_index (file_names, i),
+                                  &(PsLoadParams) { .format = ps_format_lookup (targets[t]) }, NULL, NULL);
           if (store == NULL || !ps_native_write_stream (store, output, NULL, NULL)
               || !g_output_stream_close (output, NULL, NULL))
             continue;

@@ -297,21 +297,3 @@ ps_chart_shared_range_widen (const PsChartSharedRange *range,
   *max = MAX (*max, range->max);
 }
 
-void
-ps_chart_draw_value_line (GtkWidget     *widget,
-                          cairo_t       *cr,
-                          const GdkRGBA *foreground,
-                          const char    *text,
-                          double         left,
-                          double         right,
-                          double         y,
-                          double         gap)
-{
-  ps_chart_set_source (cr, foreground, 0.12);
-  cairo_move_to (cr, left, y);
-  cairo_line_to (cr, right, y);
-  cairo_set_line_width (cr, 1);
-  cairo_stroke (cr);
-  ps_chart_set_source (cr, foreground, 0.75);
-  ps_chart_draw_text (widget, cr, text, left - gap, y, 1, 0.5);
-}

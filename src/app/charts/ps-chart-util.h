@@ -5,8 +5,8 @@
  *
  * The chart kit: the size and the cairo context of a chart's snapshot, the
  * text colour of the widget's style (so that the light and dark styles and
- * high contrast apply), text placed by alignment, axis steps, ticks and
- * grid lines, the series palette and the zoom toggle.
+ * high contrast apply), text placed by alignment, axis steps and ticks,
+ * the series palette and the zoom toggle.
  * With PsPictureSource (ps-picture-source.h), the interface by which
  * picture export draws a chart, it is what the charts share.
  */
@@ -101,17 +101,6 @@ double       ps_chart_axis_step      (double         range,
 double       ps_chart_time_axis_step (double         range,
                                       double         length,
                                       gboolean       sequence_axis);
-
-/* A horizontal grid line of the value axis across left to right at y,
- * with its value's text right-aligned gap pixels left of it */
-void         ps_chart_draw_value_line (GtkWidget     *widget,
-                                       cairo_t       *cr,
-                                       const GdkRGBA *foreground,
-                                       const char    *text,
-                                       double         left,
-                                       double         right,
-                                       double         y,
-                                       double         gap);
 
 /* The toggle a chart shows at its top left to zoom its value axis to the
  * data's range, which starts at 0 otherwise; a child of chart, which

@@ -390,13 +390,19 @@ draw_axes (PsCounterChart *self,
                                            self->sequence_axis);
   double last_end = -G_MAXDOUBLE;
 
-  /* Horizontal grid with the values */
+  /* Horizontal grid with the values, right-aligned left of the plot */
   for (double value = layout->y_low; value <= layout->y_high + layout->y_step * 1e-9; value += layout->y_step)
     {
       g_autofree char *text = ps_chart_format_tick (value, layout->y_step);
       double y = round (y_of (layout, value)) + 0.5;
 
-      ps_chart_draw_value_line (widget, cr, foreground, text, layout->plot.origin.x, right, y, GAP);
+      ps_chart_set_source (cr, foreground, 0.12);
+      cairo_move_to (cr, layout->plot.origin.x, y);
+      cairo_line_to (cr, right, y);
+      cairo_set_line_width (cr, 1);
+      cairo_stroke (cr);
+      ps_chart_set_source (cr, foreground, 0.75);
+      ps_chart_draw_text (widget, cr, text, layout->plot.origin.x - GAP, y, 1, 0.5);
     }
 
   /* Times below */

@@ -293,8 +293,15 @@ choose_file (ExportDialog *dialog)
   g_autofree char *name = suggested_name (dialog);
 
   g_list_store_append (filters, filter);
-  ps_save_location_choose_file (GTK_WINDOW (dialog->window), _("Export Picture"), _("_Export"), folder, name,
-                                G_LIST_MODEL (filters), file_chosen_cb, g_object_ref (dialog->window), g_object_unref);
+  ps_save_location_choose_file (GTK_WINDOW (dialog->window),
+                                &(PsSaveDialogOptions) {
+                                  .title = _("Export Picture"),
+                                  .accept_label = _("_Export"),
+                                  .initial_folder = folder,
+                                  .initial_name = name,
+                                  .filters = G_LIST_MODEL (filters),
+                                },
+                                file_chosen_cb, g_object_ref (dialog->window), g_object_unref);
 }
 
 static void

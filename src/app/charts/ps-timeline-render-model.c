@@ -448,13 +448,10 @@ ps_timeline_store_has_sequence_axis (PsEventStore *store)
 }
 
 PsTimelineModel *
-ps_timeline_model_new (PsEventStore           *store,
-                       PsSpanLod              *lod,
-                       const PsTimelineSeries *series,
-                       guint                   n_series,
-                       gboolean                sequence_axis)
+ps_timeline_model_new (PsEventStore *store,
+                       PsSpanLod    *lod)
 {
-  return ps_timeline_model_new_full (store, lod, series, n_series, sequence_axis, NULL, PS_NONE, NULL);
+  return ps_timeline_model_new_full (store, lod, NULL, PS_NONE, NULL);
 }
 
 PsTimelineModel *
@@ -549,45 +546,35 @@ ps_timeline_model_take_sample_rows (PsTimelineModel *self,
 }
 
 PsTimelineModel *
-ps_timeline_model_new_full (PsEventStore           *store,
-                            PsSpanLod              *lod,
-                            const PsTimelineSeries *series,
-                            guint                   n_series,
-                            gboolean                sequence_axis,
-                            const GArray           *counter_tracks,
-                            guint32                 sample_source,
-                            GCancellable           *cancellable)
+ps_timeline_model_new_full (PsEventStore *store,
+                            PsSpanLod    *lod,
+                            const GArray *counter_tracks,
+                            guint32       sample_source,
+                            GCancellable *cancellable)
 {
   PsTimelineModel *self;
-  PsTimelineSeriesRows rows;
   const PsSessionInfo *session;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
 
-  self = ps_timeline_model_alloc (store, lod, sequence_axis, sample_source);
+  self = ps_timeline_model_alloc (store, lod, FALSE, sample_source);
 
   session = ps_event_store_get_n_sessions (store) > 0 ? ps_event_store_get_session (store, 0) : NULL;
-  if (session != NULL && !sequence_axis)
+  if (session != NULL)
     self->origin_unix_ns = session->origin_unix_ns;
 
-  if (!sequence_axis)
+  /* A sampled run's samples before its lifetimes */
+  if (!ps_timeline_model_add_all_sample_rows (self, cancellable))
     {
-      /* A sampled run's samples before its lifetimes */
-      if (!ps_timeline_model_add_all_sample_rows (self, cancellable))
-        {
-          ps_timeline_model_free (self);
-          return NULL;
-        }
-      add_span_rows (self);
-      if (!add_counter_rows (self, counter_tracks, cancellable))
-        {
-          ps_timeline_model_free (self);
-          return NULL;
-        }
+      ps_timeline_model_free (self);
+      return NULL;
     }
-  ps_timeline_series_rows_init (&rows);
-  ps_timeline_model_add_series_rows (self, &rows, series, n_series);
-  ps_timeline_series_rows_clear (&rows);
+  add_span_rows (self);
+  if (!add_counter_rows (self, counter_tracks, cancellable))
+    {
+      ps_timeline_model_free (self);
+      return NULL;
+    }
   ps_timeline_model_finish (self);
   return self;
 }

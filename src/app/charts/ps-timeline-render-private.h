@@ -85,7 +85,7 @@ typedef struct
 
 void           ps_timeline_series_rows_init    (PsTimelineSeriesRows   *rows);
 void           ps_timeline_series_rows_clear   (PsTimelineSeriesRows   *rows);
-/* Takes the points of each series (as ps_timeline_model_new () does) */
+/* Takes the points of each series (the measurements' charts of a CE run) */
 void           ps_timeline_model_add_series_rows (PsTimelineModel        *self,
                                                   PsTimelineSeriesRows   *rows,
                                                   const PsTimelineSeries *series,

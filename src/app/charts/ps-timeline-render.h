@@ -160,14 +160,10 @@ typedef struct
   GDestroyNotify points_release;
 } PsTimelineSeries;
 
-/* Spans and marks come from lod (may be NULL for runs without them),
- * counter tracks from the store; series adds charts (e.g. CE markers, with
- * sequence_axis). */
-PsTimelineModel *ps_timeline_model_new     (PsEventStore           *store,
-                                            PsSpanLod              *lod,
-                                            const PsTimelineSeries *series,
-                                            guint                   n_series,
-                                            gboolean                sequence_axis);
+/* The timeline of a run over time: spans and marks come from lod (may be
+ * NULL for runs without them), counter tracks and samples from the store */
+PsTimelineModel *ps_timeline_model_new     (PsEventStore *store,
+                                            PsSpanLod    *lod);
 /* Whether the timeline of a store is over the sequence of its
  * measurements (CE runs: measurements without timestamps, no spans) */
 gboolean         ps_timeline_store_has_sequence_axis (PsEventStore *store);
@@ -183,14 +179,11 @@ PsTimelineModel *ps_timeline_model_new_measurements (PsEventStore *store,
  * samples-per-second charts and lanes) of sample_source alone, or of
  * every source with PS_NONE (ps_timeline_model_new () passes NULL and
  * PS_NONE). NULL only when cancellable (may be NULL) was cancelled. */
-PsTimelineModel *ps_timeline_model_new_full (PsEventStore          *store,
-                                            PsSpanLod              *lod,
-                                            const PsTimelineSeries *series,
-                                            guint                   n_series,
-                                            gboolean                sequence_axis,
-                                            const GArray           *counter_tracks,
-                                            guint32                 sample_source,
-                                            GCancellable           *cancellable);
+PsTimelineModel *ps_timeline_model_new_full (PsEventStore *store,
+                                             PsSpanLod    *lod,
+                                             const GArray *counter_tracks,
+                                             guint32       sample_source,
+                                             GCancellable *cancellable);
 /* The sample rows alone, of another sample source (PS_NONE: every one),
  * built off the main thread for ps_timeline_model_take_sample_rows ().
  * NULL only when cancellable (may be NULL) was cancelled. */

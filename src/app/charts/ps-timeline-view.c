@@ -686,8 +686,8 @@ build_model_thread (GTask        *task,
   else if (ps_timeline_store_has_sequence_axis (data->store))
     model = ps_timeline_model_new_measurements (data->store, data->lod, cancellable);
   else
-    model = ps_timeline_model_new_full (data->store, data->lod, NULL, 0, FALSE, data->counter_tracks,
-                                        data->sample_source, cancellable);
+    model = ps_timeline_model_new_full (data->store, data->lod, data->counter_tracks, data->sample_source,
+                                        cancellable);
   /* The overview goes over every row: here rather than at the first frame */
   if (model != NULL)
     {

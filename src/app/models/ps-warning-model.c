@@ -14,14 +14,6 @@ struct _PsWarningModel
   PsEventStore *store;
 };
 
-enum {
-  PROP_0,
-  PROP_STORE,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
 static GType
 ps_warning_model_get_item_type (GListModel *model)
 {
@@ -72,57 +64,11 @@ ps_warning_model_dispose (GObject *object)
 }
 
 static void
-ps_warning_model_get_property (GObject    *object,
-                               guint       prop_id,
-                               GValue     *value,
-                               GParamSpec *pspec)
-{
-  PsWarningModel *self = PS_WARNING_MODEL (object);
-
-  switch (prop_id)
-    {
-    case PROP_STORE:
-      g_value_set_object (value, self->store);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-ps_warning_model_set_property (GObject      *object,
-                               guint         prop_id,
-                               const GValue *value,
-                               GParamSpec   *pspec)
-{
-  PsWarningModel *self = PS_WARNING_MODEL (object);
-
-  switch (prop_id)
-    {
-    case PROP_STORE:
-      self->store = g_value_dup_object (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 ps_warning_model_class_init (PsWarningModelClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = ps_warning_model_dispose;
-  object_class->get_property = ps_warning_model_get_property;
-  object_class->set_property = ps_warning_model_set_property;
-
-  properties[PROP_STORE] =
-    g_param_spec_object ("store", NULL, NULL,
-                         PS_TYPE_EVENT_STORE,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
-                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -133,7 +79,12 @@ ps_warning_model_init (PsWarningModel *self)
 PsWarningModel *
 ps_warning_model_new (PsEventStore *store)
 {
+  PsWarningModel *self;
+
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
 
-  return g_object_new (PS_TYPE_WARNING_MODEL, "store", store, NULL);
+  /* The store is fixed for the model's life: a field, not a property */
+  self = g_object_new (PS_TYPE_WARNING_MODEL, NULL);
+  self->store = g_object_ref (store);
+  return self;
 }

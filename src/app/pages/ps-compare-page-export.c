@@ -148,8 +148,14 @@ export_csv_action (GtkWidget  *widget,
   g_autofree char *name = ps_save_location_name (widget, NULL, "csv");
   GtkRoot *root = gtk_widget_get_root (widget);
 
-  ps_save_location_choose_file (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, _("Export Comparison as CSV"),
-                                _("_Export"), folder, name, NULL, csv_file_chosen_cb, g_object_ref (self), g_object_unref);
+  ps_save_location_choose_file (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                &(PsSaveDialogOptions) {
+                                  .title = _("Export Comparison as CSV"),
+                                  .accept_label = _("_Export"),
+                                  .initial_folder = folder,
+                                  .initial_name = name,
+                                },
+                                csv_file_chosen_cb, g_object_ref (self), g_object_unref);
 }
 
 static void

@@ -155,6 +155,13 @@ ps_report_export_run_dialog (PsRunPage *page,
   folder = ps_save_location_folder (GTK_WIDGET (page));
   name = ps_save_location_name (GTK_WIDGET (page), "report", "md");
 
-  ps_save_location_choose_file (parent, _("Export Report"), _("_Export"), folder, name, G_LIST_MODEL (filters),
+  ps_save_location_choose_file (parent,
+                                &(PsSaveDialogOptions) {
+                                  .title = _("Export Report"),
+                                  .accept_label = _("_Export"),
+                                  .initial_folder = folder,
+                                  .initial_name = name,
+                                  .filters = G_LIST_MODEL (filters),
+                                },
                                 file_chosen_cb, g_object_ref (page), g_object_unref);
 }

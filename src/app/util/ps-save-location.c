@@ -242,15 +242,11 @@ save_response_cb (GtkNativeDialog *dialog,
 #endif
 
 void
-ps_save_location_choose_file (GtkWindow      *parent,
-                              const char     *title,
-                              const char     *accept_label,
-                              GFile          *initial_folder,
-                              const char     *initial_name,
-                              GListModel     *filters,
-                              PsSaveFileFunc  func,
-                              gpointer        user_data,
-                              GDestroyNotify  destroy)
+ps_save_location_choose_file (GtkWindow                 *parent,
+                              const PsSaveDialogOptions *options,
+                              PsSaveFileFunc             func,
+                              gpointer                   user_data,
+                              GDestroyNotify             destroy)
 {
 #if GTK_CHECK_VERSION (4, 10, 0)
   g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
@@ -264,28 +260,28 @@ ps_save_location_choose_file (GtkWindow      *parent,
   choice->destroy = destroy;
 
 #if GTK_CHECK_VERSION (4, 10, 0)
-  gtk_file_dialog_set_title (dialog, title);
+  gtk_file_dialog_set_title (dialog, options->title);
   gtk_file_dialog_set_modal (dialog, TRUE);
-  if (accept_label != NULL)
-    gtk_file_dialog_set_accept_label (dialog, accept_label);
-  if (filters != NULL)
-    gtk_file_dialog_set_filters (dialog, filters);
-  if (initial_folder != NULL)
-    gtk_file_dialog_set_initial_folder (dialog, initial_folder);
-  if (initial_name != NULL)
-    gtk_file_dialog_set_initial_name (dialog, initial_name);
+  if (options->accept_label != NULL)
+    gtk_file_dialog_set_accept_label (dialog, options->accept_label);
+  if (options->filters != NULL)
+    gtk_file_dialog_set_filters (dialog, options->filters);
+  if (options->initial_folder != NULL)
+    gtk_file_dialog_set_initial_folder (dialog, options->initial_folder);
+  if (options->initial_name != NULL)
+    gtk_file_dialog_set_initial_name (dialog, options->initial_name);
   gtk_file_dialog_save (dialog, parent, NULL, save_dialog_cb, choice);
 #else
-  dialog = gtk_file_chooser_native_new (title, parent, GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        accept_label != NULL ? accept_label : _("_Save"), _("_Cancel"));
+  dialog = gtk_file_chooser_native_new (options->title, parent, GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        options->accept_label != NULL ? options->accept_label : _("_Save"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  if (initial_folder != NULL)
-    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), initial_folder, NULL);
-  if (initial_name != NULL)
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), initial_name);
-  for (guint i = 0; filters != NULL && i < g_list_model_get_n_items (filters); i++)
+  if (options->initial_folder != NULL)
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), options->initial_folder, NULL);
+  if (options->initial_name != NULL)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), options->initial_name);
+  for (guint i = 0; options->filters != NULL && i < g_list_model_get_n_items (options->filters); i++)
     {
-      g_autoptr(GtkFileFilter) filter = g_list_model_get_item (filters, i);
+      g_autoptr(GtkFileFilter) filter = g_list_model_get_item (options->filters, i);
 
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
     }

@@ -62,24 +62,30 @@ char  *ps_save_location_clean_name (const char *name);
  * folder from now on, also after a restart (the "save-folder" setting) */
 void   ps_save_location_remember (GFile      *file);
 
+/* What the file dialog of a save shows: its title; its button ("_Save"
+ * when accept_label is NULL); where it starts and the name it offers
+ * (ps_save_location_folder () and ps_save_location_name (), each may be
+ * NULL); its filters, of GtkFileFilter (may be NULL) */
+typedef struct
+{
+  const char *title;
+  const char *accept_label;
+  GFile      *initial_folder;
+  const char *initial_name;
+  GListModel *filters;
+} PsSaveDialogOptions;
+
 /* The file dialog of a save: GtkFileChooserNative below GTK 4.10,
  * GtkFileDialog from 4.10. func runs with the chosen file (not when the
  * user cancels), after ps_save_location_remember () of it; destroy
- * (user_data) runs either way. accept_label: the button ("_Save" when
- * NULL); initial_folder, initial_name: where the dialog starts and the
- * name it offers (ps_save_location_folder () and ps_save_location_name ()),
- * may be NULL; filters: of GtkFileFilter, may be NULL. */
+ * (user_data) runs either way. */
 typedef void (*PsSaveFileFunc) (GFile    *file,
                                 gpointer  user_data);
 
-void   ps_save_location_choose_file (GtkWindow      *parent,
-                                     const char     *title,
-                                     const char     *accept_label,
-                                     GFile          *initial_folder,
-                                     const char     *initial_name,
-                                     GListModel     *filters,
-                                     PsSaveFileFunc  func,
-                                     gpointer        user_data,
-                                     GDestroyNotify  destroy);
+void   ps_save_location_choose_file (GtkWindow                 *parent,
+                                     const PsSaveDialogOptions *options,
+                                     PsSaveFileFunc             func,
+                                     gpointer                   user_data,
+                                     GDestroyNotify             destroy);
 
 G_END_DECLS

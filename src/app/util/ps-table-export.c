@@ -357,8 +357,15 @@ ps_table_export_run_dialog (GtkColumnView *view)
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (view));
 
   g_list_store_append (filters, filter);
-  ps_save_location_choose_file (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, _("Export Table as CSV"), _("_Export"),
-                                folder, name, G_LIST_MODEL (filters), file_chosen_cb, g_object_ref (view), g_object_unref);
+  ps_save_location_choose_file (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                &(PsSaveDialogOptions) {
+                                  .title = _("Export Table as CSV"),
+                                  .accept_label = _("_Export"),
+                                  .initial_folder = folder,
+                                  .initial_name = name,
+                                  .filters = G_LIST_MODEL (filters),
+                                },
+                                file_chosen_cb, g_object_ref (view), g_object_unref);
 }
 
 /* The menu on the table */

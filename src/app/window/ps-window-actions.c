@@ -781,7 +781,13 @@ _ps_window_save_page_as (PsWindow  *self,
   target->window = g_object_ref (self);
   target->page = g_object_ref (page);
   target->close_after = close_after;
-  ps_save_location_choose_file (GTK_WINDOW (self), _("Save Run As"), NULL, folder, name, G_LIST_MODEL (filters),
+  ps_save_location_choose_file (GTK_WINDOW (self),
+                                &(PsSaveDialogOptions) {
+                                  .title = _("Save Run As"),
+                                  .initial_folder = folder,
+                                  .initial_name = name,
+                                  .filters = G_LIST_MODEL (filters),
+                                },
                                 save_file_chosen_cb, target, save_target_free);
 }
 

@@ -186,8 +186,14 @@ summarize_log (GFile         *file,
                          ? (guint64)MAX (g_file_info_get_size (info), 0) : 0;
 
   ps_format_options_set (&options, PS_FORMAT_OPTION_TOTALS_ONLY, "true");
-  store = ps_load_stream_with_options (G_INPUT_STREAM (input), progress->file_name, NULL, options, 0,
-                                       progress->total_size, cancellable, bytes_read_cb, progress, error);
+  store = ps_load_stream (G_INPUT_STREAM (input), progress->file_name,
+                          &(PsLoadParams) {
+                            .options = options,
+                            .total_size = progress->total_size,
+                            .progress = bytes_read_cb,
+                            .progress_data = progress,
+                          },
+                          cancellable, error);
   if (store == NULL)
     return NULL;
   ps_event_store_set_file (store, file);

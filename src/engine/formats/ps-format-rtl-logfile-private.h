@@ -278,16 +278,12 @@ rtl_advance_time_warn (RtlParser   *self,
                        guint32      raw,
                        guint64      line);
 
+/* Opens the scope record r begins, at its thread's time */
 void
-rtl_open_scope (RtlParser   *self,
-                ThreadState *thread,
-                gint64       ms,
-                guint64      line,
-                Interned     name,
-                gsize        name_length,
-                guint32      name_sid,
-                guint32      context,
-                guint16      flags);
+rtl_open_scope (RtlParser    *self,
+                ThreadState  *thread,
+                const Record *r,
+                guint16       flags);
 
 void
 rtl_close_scope (RtlParser   *self,

@@ -1040,8 +1040,10 @@ process_tokens (RtlParser   *self,
       self->last_thread = thread;
 
       if (t->kind == '{')
-        rtl_open_scope (self, thread, ms, line, scanned_name (self, t->name_sid, t->name, t->name_length),
-                        t->name_length, t->name_sid, 0, 0);
+        {
+          token_record (&r, t, line);
+          rtl_open_scope (self, thread, &r, 0);
+        }
       else if (ends_innermost (thread, t->name, t->name_length, t->name_sid))
         rtl_close_scope (self, thread, thread->stack.len - 1, ms, 0);
       else

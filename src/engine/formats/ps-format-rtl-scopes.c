@@ -481,17 +481,19 @@ rtl_advance_time_warn (RtlParser   *self,
 /* ------------------------------------------------------------------------ */
 /* Scopes and messages                                                       */
 
-void
-rtl_open_scope (RtlParser   *self,
-                ThreadState *thread,
-                gint64       ms,
-                guint64      line,
-                Interned     name,
-                gsize        name_length,
-                guint32      name_sid,
-                guint32      context,
-                guint16      flags)
+/* Opens a scope at the thread's time: a physical one, or a logical one
+ * (flags has PS_SPAN_FLAG_LOGICAL) in context */
+static void
+open_scope (RtlParser   *self,
+            ThreadState *thread,
+            guint64      line,
+            Interned     name,
+            gsize        name_length,
+            guint32      name_sid,
+            guint32      context,
+            guint16      flags)
 {
+  gint64 ms = thread->last_ms;
   OpenScope open;
   PsSpan span;
   guint n_open = thread->stack.len;
@@ -536,6 +538,15 @@ rtl_open_scope (RtlParser   *self,
     }
   thread->stack.items[n_open] = open;
   thread->stack.len = n_open + 1;
+}
+
+void
+rtl_open_scope (RtlParser    *self,
+                ThreadState  *thread,
+                const Record *r,
+                guint16       flags)
+{
+  open_scope (self, thread, r->line, record_name (self, r), r->name_length, r->name_sid, 0, flags);
 }
 
 /* The group of the physical scopes whose names have scanner id sid: one
@@ -981,7 +992,7 @@ rtl_process_record (RtlParser    *self,
           flags |= PS_SPAN_FLAG_CONTINUED;
         if (r->flags & (RECORD_TRUNCATED_NUL | RECORD_TRUNCATED_EOF))
           flags |= PS_SPAN_FLAG_TRUNCATED;
-        rtl_open_scope (self, thread, ms, r->line, record_name (self, r), r->name_length, r->name_sid, 0, flags);
+        rtl_open_scope (self, thread, r, flags);
       }
       break;
 
@@ -1007,8 +1018,8 @@ rtl_process_record (RtlParser    *self,
 
           ps_parse_trim_leading (&name, &length);
           if (r->message[0] == '{')
-            rtl_open_scope (self, thread, ms, r->line, rtl_intern_name (self, name, length), length, PS_NONE,
-                            context, PS_SPAN_FLAG_LOGICAL);
+            open_scope (self, thread, r->line, rtl_intern_name (self, name, length), length, PS_NONE,
+                        context, PS_SPAN_FLAG_LOGICAL);
           else
             end_logical (self, thread, ms, r, context, name, length);
         }

@@ -466,6 +466,21 @@ decode_pcsample (PsPmclogReader *self,
   record->u.callchain.n_pcs = 1;
 }
 
+/* MAP_IN and MAP_OUT open alike (specs: hwpmc-pmclog.md §4.4, §4.5,
+ * §11): the pid first, then the start address, 4 bytes on in a legacy
+ * record and 8 (after padding) in a modern one. Reads the pid and returns
+ * the offset of the start. */
+static guint
+decode_map_head (PsPmclogReader *self,
+                 const guint8   *p,
+                 guint32        *pid)
+{
+  gboolean legacy = self->generation == PS_PMCLOG_GENERATION_LEGACY;
+
+  *pid = rd32 (self, p + (legacy ? 12 : 16));
+  return legacy ? 16 : 24;
+}
+
 /* MAP_IN: specs: hwpmc-pmclog.md §4.4, §11, §1.7 rule 4 */
 static void
 decode_map_in (PsPmclogReader *self,
@@ -473,8 +488,7 @@ decode_map_in (PsPmclogReader *self,
                guint           length,
                PsPmclogRecord *record)
 {
-  gboolean legacy = self->generation == PS_PMCLOG_GENERATION_LEGACY;
-  guint start_offset = legacy ? 16 : 24;
+  guint start_offset = decode_map_head (self, p, &record->u.map_in.pid);
   guint width = self->address_width;
 
   if (width == 0)
@@ -487,7 +501,6 @@ decode_map_in (PsPmclogReader *self,
       width = self->address_width != 0 ? self->address_width : 8;
     }
 
-  record->u.map_in.pid = rd32 (self, p + (legacy ? 12 : 16));
   record->u.map_in.start = rd_addr (self, p + start_offset, width);
   record->u.map_in.path = copy_tail_string (self, p, length, start_offset + width, &record->flags);
 }
@@ -499,8 +512,7 @@ decode_map_out (PsPmclogReader *self,
                 guint           length,
                 PsPmclogRecord *record)
 {
-  gboolean legacy = self->generation == PS_PMCLOG_GENERATION_LEGACY;
-  guint start_offset = legacy ? 16 : 24;
+  guint start_offset = decode_map_head (self, p, &record->u.map_out.pid);
   guint width = self->address_width;
 
   if (width == 0)
@@ -514,7 +526,6 @@ decode_map_out (PsPmclogReader *self,
   if (length > start_offset + 2 * width)
     record->flags |= PS_PMCLOG_RECORD_FLAG_LONGER;
 
-  record->u.map_out.pid = rd32 (self, p + (legacy ? 12 : 16));
   record->u.map_out.start = rd_addr (self, p + start_offset, width);
   record->u.map_out.end = rd_addr (self, p + start_offset + width, width);
 }
@@ -662,55 +673,69 @@ decode_procexec (PsPmclogReader *self,
     }
 }
 
-/* PMCALLOCATEDYN: specs: hwpmc-pmclog.md §4.6 (modern), §11 (legacy) */
+/* PMCALLOCATEDYN's name (specs: hwpmc-pmclog.md §4.6), in a modern
+ * record: at 32 or at 40, after the rate */
 static void
-decode_allocatedyn (PsPmclogReader *self,
-                    const guint8   *p,
-                    guint           length,
-                    PsPmclogRecord *record)
+decode_dyn_name (PsPmclogReader *self,
+                 const guint8   *p,
+                 guint           length,
+                 PsPmclogRecord *record)
 {
-  if (self->generation == PS_PMCLOG_GENERATION_LEGACY)
+  gboolean terminated_32, terminated_40;
+  guint end_32 = MIN (length, 32 + DYN_NAME_FIELD);
+  guint end_40 = MIN (length, 40 + DYN_NAME_FIELD);
+  gsize run_32 = printable_run (p + 32, end_32 - 32, &terminated_32);
+  gsize run_40 = printable_run (p + 40, end_40 - 40, &terminated_40);
+  gboolean name_at_32;
+
+  /* The kernel writes the rate at 32 and the name at 40; a declared
+   * layout puts the name at 32. Eight printable bytes at 32 cannot
+   * be a rate; otherwise 32 only when 40 holds no text (§4.6). */
+  if (run_32 >= 8)
+    name_at_32 = TRUE;
+  else
+    name_at_32 = run_40 == 0 && run_32 > 0;
+
+  if (name_at_32)
     {
-      record->u.allocate.pmcid = rd32 (self, p + 12);
-      record->u.allocate.event = rd32 (self, p + 16);
-      record->u.allocate.flags = rd32 (self, p + 20);
-      record->u.allocate.name = copy_tail_string (self, p, length, 24, &record->flags);
-      return;
+      record->flags |= PS_PMCLOG_RECORD_FLAG_NAME_AT_32;
+      record->u.allocate.rate = 0;
+      record->u.allocate.name = pmclog_copy_string (self->string, p + 32, end_32 - 32, &record->flags);
     }
   else
     {
-      gboolean terminated_32, terminated_40;
-      guint end_32 = MIN (length, 32 + DYN_NAME_FIELD);
-      guint end_40 = MIN (length, 40 + DYN_NAME_FIELD);
-      gsize run_32 = printable_run (p + 32, end_32 - 32, &terminated_32);
-      gsize run_40 = printable_run (p + 40, end_40 - 40, &terminated_40);
-      gboolean name_at_32;
-
-      /* The kernel writes the rate at 32 and the name at 40; a declared
-       * layout puts the name at 32. Eight printable bytes at 32 cannot
-       * be a rate; otherwise 32 only when 40 holds no text (§4.6). */
-      if (run_32 >= 8)
-        name_at_32 = TRUE;
-      else
-        name_at_32 = run_40 == 0 && run_32 > 0;
-
-      record->u.allocate.pmcid = rd32 (self, p + 16);
-      record->u.allocate.event = rd32 (self, p + 20);
-      record->u.allocate.flags = rd32 (self, p + 24);
-      if (name_at_32)
-        {
-          record->flags |= PS_PMCLOG_RECORD_FLAG_NAME_AT_32;
-          record->u.allocate.rate = 0;
-          record->u.allocate.name = pmclog_copy_string (self->string, p + 32, end_32 - 32, &record->flags);
-        }
-      else
-        {
-          record->u.allocate.rate = rd64 (self, p + 32);
-          record->u.allocate.name = pmclog_copy_string (self->string, p + 40, end_40 - 40, &record->flags);
-        }
-      if (length > 40 + DYN_NAME_FIELD)
-        record->flags |= PS_PMCLOG_RECORD_FLAG_LONGER;
+      record->u.allocate.rate = rd64 (self, p + 32);
+      record->u.allocate.name = pmclog_copy_string (self->string, p + 40, end_40 - 40, &record->flags);
     }
+  if (length > 40 + DYN_NAME_FIELD)
+    record->flags |= PS_PMCLOG_RECORD_FLAG_LONGER;
+}
+
+/* PMCALLOCATE and PMCALLOCATEDYN (specs: hwpmc-pmclog.md §4.6, §11) open
+ * alike, with the pmcid, event and flags; a modern PMCALLOCATE then has
+ * the rate, and PMCALLOCATEDYN a name, after the flags in a legacy
+ * record */
+static void
+decode_allocate (PsPmclogReader *self,
+                 const guint8   *p,
+                 guint           length,
+                 PsPmclogRecord *record)
+{
+  gboolean legacy = self->generation == PS_PMCLOG_GENERATION_LEGACY;
+  guint b = legacy ? 12 : 16;   /* the body's first byte */
+
+  record->u.allocate.pmcid = rd32 (self, p + b);
+  record->u.allocate.event = rd32 (self, p + b + 4);
+  record->u.allocate.flags = rd32 (self, p + b + 8);
+  if (record->type == PS_PMCLOG_PMCALLOCATE)
+    {
+      if (!legacy)
+        record->u.allocate.rate = rd64 (self, p + 32);
+    }
+  else if (legacy)
+    record->u.allocate.name = copy_tail_string (self, p, length, 24, &record->flags);
+  else
+    decode_dyn_name (self, p, length, record);
 }
 
 /* Decodes one complete record and delivers it. */
@@ -780,15 +805,8 @@ pmclog_process_record (PsPmclogReader *self,
       break;
 
     case PS_PMCLOG_PMCALLOCATE:
-      record.u.allocate.pmcid = rd32 (self, p + b);
-      record.u.allocate.event = rd32 (self, p + b + 4);
-      record.u.allocate.flags = rd32 (self, p + b + 8);
-      if (!legacy)
-        record.u.allocate.rate = rd64 (self, p + 32);
-      break;
-
     case PS_PMCLOG_PMCALLOCATEDYN:
-      decode_allocatedyn (self, p, length, &record);
+      decode_allocate (self, p, length, &record);
       break;
 
     case PS_PMCLOG_PMCATTACH:
