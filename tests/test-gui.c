@@ -3750,6 +3750,36 @@ test_analysis_call_tree_beside (void)
   g_assert_cmpuint (n_series, ==, 130);
 }
 
+/* A sampled run's analysis builds no call tree of its own: its view
+ * builds the tree of the event it shows, and that tree has the calls */
+static void
+test_analysis_sampled_run (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "demo", "pmcstat_freebsd14.pmclog", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, NULL);
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(PsRunAnalysis) analysis = NULL;
+  g_autoptr(PsCallTree) shown = NULL;
+  PsCallTreeOptions options = { PS_NONE, NULL, 0 };
+
+  g_assert_nonnull (stream);
+  store = ps_load_stream (G_INPUT_STREAM (stream), "pmcstat_freebsd14.pmclog", NULL, NULL, NULL);
+  g_assert_nonnull (store);
+  g_assert_cmpuint (ps_event_store_get_n_samples (store), >, 0);
+  g_assert_cmpuint (ps_event_store_get_n_spans (store), >, 0);
+
+  analysis = ps_run_analysis_new (store);
+  g_assert_null (analysis->call_tree);
+  /* The processes' lifetimes still make their scopes */
+  g_assert_nonnull (analysis->scopes);
+
+  options.group_addresses = TRUE;
+  shown = ps_call_tree_new_for_store (store, &options, NULL);
+  g_assert_nonnull (shown);
+  g_assert_cmpuint (ps_call_tree_get_n_nodes (shown), >, 1);
+}
+
 /* A big tree is copied in a worker: until then the graph has no frames
  * and says so; then the same values as a tree copied at once, and a tree
  * set meanwhile wins over the copy of the one before */
@@ -4211,6 +4241,7 @@ main (int   argc,
   ADD_TEST ("/gui/call-tree/vs-report", test_call_tree_vs_report);
   ADD_TEST ("/gui/call-tree/flame-graph", test_call_tree_flame_graph);
   g_test_add_func ("/analysis/call-tree-beside-scopes", test_analysis_call_tree_beside);
+  g_test_add_func ("/analysis/sampled-run", test_analysis_sampled_run);
   ADD_TEST ("/gui/flame-graph/pixels", test_flame_graph_pixels);
   ADD_TEST ("/gui/flame-graph/worker", test_flame_graph_worker);
   ADD_TEST ("/gui/flame-graph/deferred", test_flame_graph_deferred);
