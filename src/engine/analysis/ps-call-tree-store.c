@@ -492,13 +492,16 @@ path_functions_child (PathFunctions     *path,
   return call_tree_builder_append_child (builder, node, function, FALSE);
 }
 
-/* The call tree of samples without grouped addresses. Stack nodes of the
- * store map to tree nodes (a stack node's tree node is the child of its
- * parent's for its frame's function), so each stack node is looked at
- * once, and a distinct stack adds its weight to one node. */
+/* The call tree of samples. Stack nodes of the store map to tree nodes (a
+ * stack node's tree node is the child of its parent's for its frame's
+ * function), so each stack node is looked at once, and a distinct stack
+ * adds its weight to one node. With group_addresses, an address whose
+ * caller is an address of the same module's function is in its caller's
+ * node: consecutive addresses of one module are one call of it. */
 static PsCallTree *
 new_for_samples_by_node (PsEventStore *store,
                          GArray       *weights,
+                         gboolean      group_addresses,
                          GCancellable *cancellable)
 {
   g_autoptr(PsCallTreeBuilder) builder = ps_call_tree_builder_new (PS_CALL_UNIT_SAMPLES);
@@ -506,9 +509,12 @@ new_for_samples_by_node (PsEventStore *store,
   guint n_stacks = ps_event_store_get_n_stack_nodes (store);
   /* frame → function + 1, 0 until seen */
   g_autofree guint32 *function_of_frame = g_new0 (guint32, MAX (n_frames, 1));
+  /* frame → address + 1, 0 for a named frame */
+  g_autofree guint32 *address_of_frame = group_addresses ? g_new0 (guint32, MAX (n_frames, 1)) : NULL;
   /* stack node → tree node + 1, 0 until made */
   g_autofree guint32 *node_of_stack = g_new0 (guint32, MAX (n_stacks, 1));
   g_autoptr(GArray) path_up = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) addresses = g_array_new (FALSE, FALSE, sizeof (guint32));
   PathFunctions path = { FALSE, NULL, 0 };
   PsCallTree *tree = NULL;
 
@@ -519,6 +525,7 @@ new_for_samples_by_node (PsEventStore *store,
       const PsStackWeight *entry = &g_array_index (weights, PsStackWeight, w);
       guint32 id = entry->stack;
       guint32 node = PS_CALL_NODE_ROOT;
+      guint32 above = PS_NONE;  /* the frame of the node above the path, if any */
 
       if (ps_util_stop_at (w + 1, cancellable))
         goto out;
@@ -534,7 +541,8 @@ new_for_samples_by_node (PsEventStore *store,
             break;
           if (function_of_frame[stack_node->frame] == 0)
             {
-              guint32 function = sample_function (builder, store, stack_node->frame, FALSE, NULL);
+              guint32 function = sample_function (builder, store, stack_node->frame, group_addresses,
+                                                  group_addresses ? &address_of_frame[stack_node->frame] : NULL);
 
               function_of_frame[stack_node->frame] = function + 1;
               path_functions_frame (&path, builder, function);
@@ -550,19 +558,50 @@ new_for_samples_by_node (PsEventStore *store,
         }
       /* A broken chain of stack nodes starts at the root where it broke */
       if (id != 0 && id < n_stacks && node_of_stack[id] != 0)
-        node = node_of_stack[id] - 1;
+        {
+          node = node_of_stack[id] - 1;
+          above = ps_event_store_get_stack_node (store, id)->frame;
+        }
 
       for (guint i = path_up->len; i > 0; i--)
         {
           guint32 up = g_array_index (path_up, guint32, i - 1);
           guint32 frame = ps_event_store_get_stack_node (store, up)->frame;
+          guint32 function = function_of_frame[frame] - 1;
 
-          node = path_functions_child (&path, builder, node, function_of_frame[frame] - 1);
+          if (!(group_addresses && above != PS_NONE && address_of_frame[frame] != 0 && address_of_frame[above] != 0
+                && function_of_frame[above] - 1 == function))
+            node = path_functions_child (&path, builder, node, function);
           node_of_stack[up] = node + 1;
+          above = frame;
         }
 
       if (node != PS_CALL_NODE_ROOT)
         call_tree_builder_add_sample_at_node (builder, node, entry->weight, entry->kernel != 0);
+
+      /* The addresses' own values: every stack node of the sample has its
+       * function (and address) by now */
+      if (group_addresses && builder->addresses != NULL)
+        {
+          gboolean has_address = FALSE;
+
+          g_array_set_size (addresses, 0);
+          for (id = entry->stack; id != 0 && id < n_stacks;)
+            {
+              const PsStackNode *stack_node = ps_event_store_get_stack_node (store, id);
+
+              if (stack_node->frame >= n_frames)
+                break;
+              g_array_append_val (addresses, address_of_frame[stack_node->frame]);
+              has_address |= address_of_frame[stack_node->frame] != 0;
+              if (stack_node->parent >= id)
+                break;
+              id = stack_node->parent;
+            }
+          if (has_address)
+            add_sample_addresses (builder, (const guint32 *)(gpointer)addresses->data, addresses->len,
+                                  entry->weight, entry->kernel != 0);
+        }
     }
 
   call_tree_links_make_children ((const NodeLink *)(gpointer)builder->links->data, builder->links->len,
@@ -584,100 +623,15 @@ new_for_samples (PsEventStore            *store,
                  guint32                  track,
                  const PsCallTreeOptions *options)
 {
-  g_autoptr(PsCallTreeBuilder) builder = ps_call_tree_builder_new (PS_CALL_UNIT_SAMPLES);
-  guint n_frames = ps_event_store_get_n_frames (store);
-  gboolean group_addresses = options != NULL && options->group_addresses;
-  /* frame → function + 1, 0 until seen */
-  g_autofree guint32 *function_of_frame = g_new0 (guint32, MAX (n_frames, 1));
-  /* frame → address + 1, 0 for a named frame */
-  g_autofree guint32 *address_of_frame = group_addresses ? g_new0 (guint32, MAX (n_frames, 1)) : NULL;
   GCancellable *cancellable = options != NULL ? options->cancellable : NULL;
   SampleSelection selection = { track, options };
   g_autoptr(GArray) weights = NULL;
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) addresses = g_array_new (FALSE, FALSE, sizeof (guint32));
-
-  call_tree_builder_set_mode (builder, MODE_COMPUTED);
 
   /* In stack order: the same result whatever the sample order */
   weights = ps_folded_sum_stacks (store, TRUE, sample_selected, &selection, cancellable);
   if (weights == NULL)
     return NULL;
-  if (!group_addresses)
-    return new_for_samples_by_node (store, weights, cancellable);
-  for (guint w = 0; w < weights->len; w++)
-    {
-      const PsStackWeight *entry = &g_array_index (weights, PsStackWeight, w);
-      guint32 id = entry->stack;
-      gboolean has_address = FALSE;
-      guint kept;
-
-      if (ps_util_stop_at (w + 1, cancellable))
-        return NULL;
-
-      /* Stack nodes go from the leaf up: collect, then reverse */
-      g_array_set_size (stack, 0);
-      g_array_set_size (addresses, 0);
-      while (id != 0)
-        {
-          const PsStackNode *node = ps_event_store_get_stack_node (store, id);
-          guint32 function;
-
-          if (node == NULL || node->frame >= n_frames)
-            break;
-          if (function_of_frame[node->frame] == 0)
-            function_of_frame[node->frame] = sample_function (builder, store, node->frame, group_addresses,
-                                                              group_addresses ? &address_of_frame[node->frame] : NULL) + 1;
-          function = function_of_frame[node->frame] - 1;
-          g_array_append_val (stack, function);
-          if (group_addresses)
-            {
-              g_array_append_val (addresses, address_of_frame[node->frame]);
-              has_address |= address_of_frame[node->frame] != 0;
-            }
-          /* Parents have smaller ids; anything else would loop */
-          if (node->parent >= id)
-            break;
-          id = node->parent;
-        }
-      if (has_address)
-        add_sample_addresses (builder, (const guint32 *)(gpointer)addresses->data, addresses->len,
-                              entry->weight, entry->kernel != 0);
-
-      for (guint a = 0, b = stack->len; a + 1 < b; a++, b--)
-        {
-          guint32 swap = g_array_index (stack, guint32, a);
-
-          g_array_index (stack, guint32, a) = g_array_index (stack, guint32, b - 1);
-          g_array_index (stack, guint32, b - 1) = swap;
-        }
-
-      /* Consecutive addresses of one module are one call of it; the
-       * addresses were collected leaf first, so the stack's frame i had
-       * address stack->len - 1 - i */
-      kept = stack->len;
-      if (has_address)
-        {
-          guint32 *functions = (guint32 *)(gpointer)stack->data;
-          const guint32 *of_frame = (const guint32 *)(gpointer)addresses->data;
-
-          kept = 0;
-          for (guint i = 0; i < stack->len; i++)
-            {
-              gboolean address = of_frame[stack->len - 1 - i] != 0;
-              gboolean previous_address = i > 0 && of_frame[stack->len - i] != 0;
-
-              if (address && previous_address && functions[i] == functions[kept - 1])
-                continue;
-              functions[kept++] = functions[i];
-            }
-        }
-
-      ps_call_tree_builder_add_sample (builder, (const guint32 *)(gpointer)stack->data, kept,
-                                       entry->weight, entry->kernel != 0);
-    }
-
-  return ps_call_tree_builder_end (g_steal_pointer (&builder));
+  return new_for_samples_by_node (store, weights, options != NULL && options->group_addresses, cancellable);
 }
 
 PsCallTree *
