@@ -231,6 +231,43 @@ find_row (PsProfileView *view,
 
 /* Tests */
 
+/* The page is ready once the view has the call tree of the chosen event;
+ * while it is computed, the view says so and counts no samples yet,
+ * rather than that the run has none */
+static void
+test_computing (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(PsEventStore) store = build_store ();
+  g_autoptr(GFile) file = write_temp_file (fixture, "built.pmclog", "", 0);
+  PsRunPage *page = PS_RUN_PAGE (ps_run_page_new (file));
+  g_autoptr(PsRunAnalysis) analysis = NULL;
+  PsCallTreeView *call_tree_view;
+  PsProfileView *view;
+
+  _ps_window_add_tab (fixture->window, GTK_WIDGET (page), "built", NULL);
+  ps_run_page_show_store (page, store);
+  g_assert_true (iterate_until ((gboolean (*) (gpointer))ps_run_page_is_ready, page));
+  view = ps_run_page_get_profile_view (page);
+  call_tree_view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (view));
+  g_assert_false (ps_run_view_is_busy (PS_RUN_VIEW (view)));
+  g_assert_nonnull (ps_call_tree_view_get_tree (call_tree_view));
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "15 samples");
+
+  /* A new analysis: the build runs in a worker, its result comes through
+   * the main loop */
+  analysis = ps_run_analysis_new (store);
+  ps_profile_view_set_analysis (view, analysis);
+  g_assert_true (ps_run_view_is_busy (PS_RUN_VIEW (view)));
+  g_assert_null (ps_call_tree_view_get_tree (call_tree_view));
+  g_assert_cmpstr (ps_call_tree_view_get_empty_text (call_tree_view), ==, "Computing the call tree…");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "–");
+
+  wait_for_view (view);
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "15 samples");
+  g_assert_cmpfloat (tree_total (view), ==, 15);
+}
+
 static void
 test_sources (Fixture       *fixture,
               gconstpointer  data)
@@ -1160,6 +1197,7 @@ main (int   argc,
     return 0;
 
   ADD_TEST ("/profile-view/sources", test_sources);
+  ADD_TEST ("/profile-view/computing", test_computing);
   ADD_TEST ("/profile-view/tracks", test_tracks);
   ADD_TEST ("/profile-view/time-range", test_time_range);
   ADD_TEST ("/profile-view/warnings", test_warnings);

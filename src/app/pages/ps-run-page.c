@@ -308,7 +308,9 @@ stop_waiting_for_ready (PsRunPage *self)
 }
 
 /* After each frame painted since the analysis was installed: ready once
- * the timeline has drawn its rows, or has none to draw */
+ * the timeline has drawn its rows, or has none to draw, and the view has
+ * done its own work on the run (a sampled run's call tree, …): its end
+ * shows, so a frame follows it */
 static void
 after_paint_cb (GdkFrameClock *frame_clock,
                 PsRunPage     *self)
@@ -327,6 +329,8 @@ after_paint_cb (GdkFrameClock *frame_clock,
   if (self->state != PS_RUN_PAGE_LOADED && self->state != PS_RUN_PAGE_PARTIAL)
     return;
   if (timeline_shown && !ps_timeline_view_has_drawn_model (self->timeline_view))
+    return;
+  if (self->store != NULL && ps_run_view_is_busy (run_view_of_store (self)))
     return;
   ps_ready_clock_mark ("timeline");
   stop_waiting_for_ready (self);

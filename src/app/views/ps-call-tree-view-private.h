@@ -71,6 +71,7 @@ struct _PsCallTreeView
   GBytes              *span_selection;    /* PsCallTreeOptions.span_selection, or NULL */
   GCancellable        *build_cancellable;
   char                *build_error;
+  gboolean             tree_coming;       /* ps_call_tree_view_set_tree_coming () */
 
   /* Search */
   char                *search_text;       /* as typed, or NULL */
@@ -211,6 +212,8 @@ gboolean             ps_call_tree_view_is_busy           (PsCallTreeView *self);
 /* The notice line, or NULL when it is hidden */
 const char          *ps_call_tree_view_get_notice        (PsCallTreeView *self);
 const char          *ps_call_tree_view_get_status        (PsCallTreeView *self);
+/* What the view says in place of the table when it has no rows */
+const char          *ps_call_tree_view_get_empty_text    (PsCallTreeView *self);
 /* The percentage line of a report ("as the report gives them"), or NULL
  * when the basis can be chosen */
 const char          *ps_call_tree_view_get_percent_label (PsCallTreeView *self);

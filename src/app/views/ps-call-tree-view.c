@@ -185,7 +185,9 @@ update_empty (PsCallTreeView *self)
     {
       g_autofree char *text = NULL;
 
-      if (self->tree == NULL)
+      if (self->tree == NULL && self->tree_coming)
+        text = g_strdup (_("Computing the call tree…"));
+      else if (self->tree == NULL)
         text = g_strdup (_("No calls in this run"));
       else if (self->search != NULL)
         text = g_strdup_printf (_("No function matches “%s”"), ps_call_search_get_text (self->search));
@@ -810,6 +812,18 @@ ps_call_tree_view_set_tree (PsCallTreeView *self,
   ps_call_tree_view_update_busy (self);
 }
 
+void
+ps_call_tree_view_set_tree_coming (PsCallTreeView *self,
+                                   gboolean        coming)
+{
+  g_return_if_fail (PS_IS_CALL_TREE_VIEW (self));
+
+  if (self->tree_coming == coming)
+    return;
+  self->tree_coming = coming;
+  update_empty (self);
+}
+
 PsEventStore *
 ps_call_tree_view_get_store (PsCallTreeView *self)
 {
@@ -1119,6 +1133,13 @@ ps_call_tree_view_get_status (PsCallTreeView *self)
 {
   g_return_val_if_fail (PS_IS_CALL_TREE_VIEW (self), NULL);
   return gtk_label_get_text (self->status_label);
+}
+
+const char *
+ps_call_tree_view_get_empty_text (PsCallTreeView *self)
+{
+  g_return_val_if_fail (PS_IS_CALL_TREE_VIEW (self), NULL);
+  return gtk_label_get_text (self->empty_label);
 }
 
 const char *

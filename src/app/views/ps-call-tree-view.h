@@ -29,6 +29,10 @@ PsCallTree   *ps_call_tree_view_get_tree  (PsCallTreeView *self);
 /* The tree of the whole run; the thread and the tick rate start over */
 void          ps_call_tree_view_set_tree  (PsCallTreeView *self,
                                            PsCallTree     *tree);
+/* Whether the tree to show is being computed (by the view that gives it):
+ * without a tree, the view says so rather than that the run has no calls */
+void          ps_call_tree_view_set_tree_coming (PsCallTreeView *self,
+                                           gboolean        coming);
 /* The run the tree was built from, or NULL: offers one tree per thread
  * and a tick rate for reports in ticks */
 PsEventStore *ps_call_tree_view_get_store (PsCallTreeView *self);

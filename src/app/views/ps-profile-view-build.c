@@ -170,6 +170,7 @@ build_cb (GObject      *object,
     return;
   g_clear_object (&self->build_cancellable);
   ps_profile_view_update_busy (self);
+  ps_call_tree_view_set_tree_coming (self->call_tree_view, FALSE);
 
   if (result == NULL)
     {
@@ -237,4 +238,5 @@ ps_profile_view_rebuild (PsProfileView *self)
   g_task_set_task_data (task, build, (GDestroyNotify)build_free);
   g_task_run_in_thread (task, build_thread);
   ps_profile_view_update_busy (self);
+  ps_call_tree_view_set_tree_coming (self->call_tree_view, TRUE);
 }

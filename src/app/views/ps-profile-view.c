@@ -84,17 +84,19 @@ update_symbols (PsProfileView *self)
 }
 
 /* The samples the header counts: those the call tree was built from,
- * with or without a call stack */
+ * with or without a call stack; none until they are counted */
 void
 ps_profile_view_update_totals (PsProfileView *self)
 {
   guint64 n_samples = self->have_counts ? self->chosen.samples : 0;
   g_autofree char *count = ps_view_format_count (n_samples);
-  /* Translators: a number of samples, "302,186 samples" */
-  g_autofree char *samples = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample", "%s samples", n_samples),
-                                              count);
+  g_autofree char *samples = NULL;
   g_autofree char *kernel = NULL;
   g_autofree char *kernel_tooltip = NULL;
+
+  if (self->have_counts)
+    /* Translators: a number of samples, "302,186 samples" */
+    samples = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample", "%s samples", n_samples), count);
 
   if (n_samples > 0)
     {
