@@ -262,10 +262,21 @@ test_computing (Fixture       *fixture,
   g_assert_null (ps_call_tree_view_get_tree (call_tree_view));
   g_assert_cmpstr (ps_call_tree_view_get_empty_text (call_tree_view), ==, "Computing the call tree…");
   g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "–");
+  /* Nothing moves meanwhile (an animation redraws the whole window) */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (view->spinner)));
 
   wait_for_view (view);
   g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "samples"), ==, "15 samples");
   g_assert_cmpfloat (tree_total (view), ==, 15);
+
+  /* Another event: its tree replaces the one shown, which stays until
+   * then, beside a spinner */
+  gtk_drop_down_set_selected (ps_profile_view_get_source_dropdown (view), 1);
+  g_assert_true (ps_run_view_is_busy (PS_RUN_VIEW (view)));
+  g_assert_nonnull (ps_call_tree_view_get_tree (call_tree_view));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view->spinner)));
+  g_assert_cmpfloat (tree_total (view), ==, 5);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (view->spinner)));
 }
 
 static void

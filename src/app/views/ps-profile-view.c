@@ -56,10 +56,15 @@ ps_profile_view_chosen_source (PsProfileView *self)
   return g_array_index (self->source_choices, guint32, position);
 }
 
+/* The spinner turns while a new tree replaces the one shown. Without one,
+ * the call tree's place says it is computed, and nothing moves: an
+ * animation has GTK draw the whole window at every frame, which costs a
+ * core where it draws in software (llvmpipe) */
 void
 ps_profile_view_update_busy (PsProfileView *self)
 {
-  gboolean busy = self->build_cancellable != NULL;
+  gboolean busy = self->build_cancellable != NULL
+                  && ps_call_tree_view_get_tree (self->call_tree_view) != NULL;
 
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
   gtk_spinner_set_spinning (self->spinner, busy);
