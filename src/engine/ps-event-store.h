@@ -46,10 +46,10 @@ typedef enum
  * the file's column; parent: its instance, or its object for
  * single-instance objects). Readings are PsCounterValues of the COUNTER
  * track with their display values; PerfLib readings keep their raw value
- * and base too (PsCounterRaw, beside them). Every reading counts in the track's statistics and
- * overview (ps_event_store_get_counter_stats, _get_counter_overview); the
- * readings themselves are kept up to a limit, beyond which every second,
- * fourth, … reading of each track is kept (see
+ * and base too (PsCounterRaw, beside them). Every reading counts in the
+ * track's statistics and overview (ps_event_store_get_counter_stats,
+ * _get_counter_overview); the readings themselves are kept up to a limit,
+ * beyond which every second, fourth, … reading of each track is kept (see
  * ps_event_store_set_max_counter_values). */
 
 typedef enum

@@ -990,7 +990,7 @@ display_basename (GFile *file)
 }
 
 static gboolean
-progress_idle (gpointer data)
+publish_progress (gpointer data)
 {
   PsLoader *self = data;
   g_autofree char *message = NULL;
@@ -1050,11 +1050,12 @@ worker_progress (guint64  bytes,
   self->bytes_read = bytes;
   if (self->progress_source == NULL)
     {
-      gint64 wait_us = self->progress_shown_us + PROGRESS_INTERVAL_US - g_get_monotonic_time ();
+      gint64 wait_us = MAX (self->progress_shown_us + PROGRESS_INTERVAL_US - g_get_monotonic_time (), 0);
 
-      self->progress_source = g_timeout_source_new (wait_us > 0 ? (guint)((wait_us + G_TIME_SPAN_MILLISECOND - 1) / G_TIME_SPAN_MILLISECOND) : 0);
+      /* Rounded up: never sooner than the interval */
+      self->progress_source = g_timeout_source_new ((guint)((wait_us + G_TIME_SPAN_MILLISECOND - 1) / G_TIME_SPAN_MILLISECOND));
       g_source_set_priority (self->progress_source, G_PRIORITY_DEFAULT_IDLE);
-      g_source_set_callback (self->progress_source, progress_idle, g_object_ref (self), g_object_unref);
+      g_source_set_callback (self->progress_source, publish_progress, g_object_ref (self), g_object_unref);
       g_source_set_static_name (self->progress_source, "[perfscope] loader progress");
       g_source_attach (self->progress_source, target->context);
     }

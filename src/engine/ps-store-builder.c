@@ -369,8 +369,6 @@ ps_store_builder_add_raw_counter_value (PsStoreBuilder       *self,
                                         const PsCounterValue *value,
                                         const PsCounterRaw   *raw)
 {
-  static const PsCounterRaw none = { 0 };
-
   /* The raws of a batch are filled in only from its first reading with any */
   if (raw != NULL && !self->has_raws)
     {
@@ -378,7 +376,7 @@ ps_store_builder_add_raw_counter_value (PsStoreBuilder       *self,
       self->has_raws = TRUE;
     }
   if (self->has_raws)
-    self->counter_raws[self->n_counter_values] = raw != NULL ? *raw : none;
+    self->counter_raws[self->n_counter_values] = raw != NULL ? *raw : (PsCounterRaw) { 0 };
   self->counter_values[self->n_counter_values++] = *value;
   if (self->n_counter_values == COUNTER_BATCH_SIZE)
     ps_store_builder_flush (self);

@@ -492,6 +492,19 @@ path_functions_child (PathFunctions     *path,
   return call_tree_builder_append_child (builder, node, function, FALSE);
 }
 
+/* With grouped addresses: whether frame, called from the frame above
+ * (PS_NONE at the root), is an address of the same module's function as
+ * its caller, an address too: one call of the module */
+static inline gboolean
+continues_caller (const guint32 *address_of_frame,
+                  const guint32 *function_of_frame,
+                  guint32        frame,
+                  guint32        above)
+{
+  return above != PS_NONE && address_of_frame[frame] != 0 && address_of_frame[above] != 0
+         && function_of_frame[above] == function_of_frame[frame];
+}
+
 /* The call tree of samples. Stack nodes of the store map to tree nodes (a
  * stack node's tree node is the child of its parent's for its frame's
  * function), so each stack node is looked at once, and a distinct stack
@@ -567,11 +580,9 @@ new_for_samples_by_node (PsEventStore *store,
         {
           guint32 up = g_array_index (path_up, guint32, i - 1);
           guint32 frame = ps_event_store_get_stack_node (store, up)->frame;
-          guint32 function = function_of_frame[frame] - 1;
 
-          if (!(group_addresses && above != PS_NONE && address_of_frame[frame] != 0 && address_of_frame[above] != 0
-                && function_of_frame[above] - 1 == function))
-            node = path_functions_child (&path, builder, node, function);
+          if (!group_addresses || !continues_caller (address_of_frame, function_of_frame, frame, above))
+            node = path_functions_child (&path, builder, node, function_of_frame[frame] - 1);
           node_of_stack[up] = node + 1;
           above = frame;
         }
