@@ -675,6 +675,54 @@ static const ComparePair compare_pairs[] = {
   { "compare-plv2", "demo", "processor_4cpu.plv2", "perflib-plv2", "processor-2cpu.plv2", FALSE, FALSE },
 };
 
+typedef struct
+{
+  const char *title;
+  GtkWidget  *label;
+} TitleLookup;
+
+/* The label that shows a title: a tab's in the tab bar, a column's in
+ * a table's header */
+static void
+find_title (GtkWidget *widget,
+                gpointer   data)
+{
+  TitleLookup *lookup = data;
+  g_autofree char *text = NULL;
+
+  if (lookup->label != NULL || g_object_class_find_property (G_OBJECT_GET_CLASS (widget), "label") == NULL)
+    return;
+  g_object_get (widget, "label", &text, NULL);
+  if (g_strcmp0 (text, lookup->title) == 0 && !GTK_IS_BUTTON (widget))
+    lookup->label = widget;
+}
+
+/* How much each row changed is in view beside its verdict: both means
+ * and their difference come right after the Change column, within the
+ * table's visible width */
+static void
+assert_change_in_view (PsComparePage *page)
+{
+  static const char *titles[] = { N_("Mean A"), N_("Mean B"), N_("Δ Mean") };
+  GtkWidget *table = GTK_WIDGET (ps_compare_page_get_column_view (page));
+  GtkWidget *window = gtk_widget_get_ancestor (table, GTK_TYPE_SCROLLED_WINDOW);
+
+  g_assert_nonnull (window);
+  for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
+    {
+      TitleLookup lookup = { _(titles[i]), NULL };
+      graphene_rect_t bounds;
+
+      walk_mapped (table, find_title, &lookup);
+      g_assert_nonnull (lookup.label);
+      g_assert_true (gtk_widget_compute_bounds (lookup.label, window, &bounds));
+      g_test_message ("%s: %.0f–%.0f of %d px", lookup.title, bounds.origin.x,
+                      bounds.origin.x + bounds.size.width, gtk_widget_get_width (window));
+      g_assert_cmpfloat (bounds.origin.x, >=, 0);
+      g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (window));
+    }
+}
+
 /* B's run under A's, not beside it */
 static gboolean
 halves_stacked (PsComparePage *page)
@@ -724,7 +772,9 @@ test_compare_laptop (Fixture       *fixture,
     g_assert_cmpint (halves_stacked (page), ==, pair->stacked_at_1400);
   g_assert_cmpint (gtk_widget_get_sensitive (side_by_side_button (page)), ==, !halves_stacked (page));
   assert_charts_fit (fixture, GTK_WIDGET (page), TRUE);
+  assert_change_in_view (page);
   resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
+  assert_change_in_view (page);
   save_screenshots (fixture, pair->name);
 }
 
@@ -778,27 +828,6 @@ test_recording_laptop (Fixture       *fixture,
   assert_charts_fit (fixture, GTK_WIDGET (ps_window_get_current_page (fixture->window)), FALSE);
 }
 
-typedef struct
-{
-  const char *title;
-  GtkWidget  *label;
-} TitleLookup;
-
-/* The label that shows a tab's title in the tab bar */
-static void
-find_tab_title (GtkWidget *widget,
-                gpointer   data)
-{
-  TitleLookup *lookup = data;
-  g_autofree char *text = NULL;
-
-  if (lookup->label != NULL || g_object_class_find_property (G_OBJECT_GET_CLASS (widget), "label") == NULL)
-    return;
-  g_object_get (widget, "label", &text, NULL);
-  if (g_strcmp0 (text, lookup->title) == 0 && !GTK_IS_BUTTON (widget))
-    lookup->label = widget;
-}
-
 /* Three CE logs alike but for their starts, among other tabs, at a
  * laptop's width: each tab shows its start whole, and the whole name is
  * the tab's title (what assistive technologies read), its path the
@@ -831,7 +860,7 @@ test_tab_titles (Fixture       *fixture,
       g_assert_cmpstr (adw_tab_page_get_title (tab), ==, name);
       g_assert_true (g_str_has_suffix (adw_tab_page_get_tooltip (tab), name));
       iterate_for (300);
-      walk_mapped (GTK_WIDGET (fixture->window->tab_bar), find_tab_title, &lookup);
+      walk_mapped (GTK_WIDGET (fixture->window->tab_bar), find_title, &lookup);
       g_assert_nonnull (lookup.label);
       layout = gtk_widget_create_pango_layout (lookup.label, shown);
       pango_layout_get_pixel_size (layout, &width, NULL);

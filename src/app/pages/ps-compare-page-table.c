@@ -658,11 +658,25 @@ ps_compare_page_search_changed_cb (PsComparePage  *self,
 
 /* Columns */
 
+/* The columns as the table shows them: after the verdict, how much
+ * changed (the means of both runs, their difference and ratio), then
+ * why, then the rest of each statistic with A's beside B's. The CSV and
+ * Markdown exports keep the CLI's order (ps-compare-export.h). */
+static const Column shown_order[N_COLUMNS] = {
+  COL_NAME, COL_CHANGE,
+  COL_A_MEAN, COL_B_MEAN, COL_DELTA_MEAN, COL_RATIO,
+  COL_WHY, COL_KIND,
+  COL_A_COUNT, COL_B_COUNT, COL_A_MEDIAN, COL_B_MEDIAN,
+  COL_A_P95, COL_B_P95, COL_A_TOTAL, COL_B_TOTAL,
+  COL_P_VALUE,
+};
+
 void
 ps_compare_page_add_columns (PsComparePage *self)
 {
-  for (Column column = 0; column < N_COLUMNS; column++)
+  for (guint i = 0; i < G_N_ELEMENTS (shown_order); i++)
     {
+      Column column = shown_order[i];
       GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
       g_autoptr(GtkColumnViewColumn) view_column = NULL;
       g_autoptr(GtkSorter) sorter = NULL;
