@@ -241,19 +241,34 @@ test_title (Fixture       *fixture,
   }
 }
 
+static gboolean
+side_a_failed (gpointer data)
+{
+  PsComparePage *page = data;
+
+  return ps_run_page_get_state (ps_compare_page_get_run_page (page, 0)) == PS_RUN_PAGE_FAILED;
+}
+
 /* A file that cannot be read goes with any run: the comparison says what
- * is wrong with it, as before */
+ * is wrong with it, as before, and the Close button of that side closes
+ * the comparison's tab */
 static void
 test_unreadable (Fixture       *fixture,
                  gconstpointer  data)
 {
   g_autoptr(GFile) missing = data_file ("ce", "no-such-file.log");
   g_autoptr(GFile) file_b = demo_file ("soffice_4711.log");
+  PsComparePage *page;
 
   drop_pair (fixture, missing, file_b);
   g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 1);
   g_assert_true (PS_IS_COMPARE_PAGE (_ps_window_get_current_child (fixture->window)));
   g_assert_false (ps_window_get_pair_banner_revealed (fixture->window));
+
+  page = PS_COMPARE_PAGE (_ps_window_get_current_child (fixture->window));
+  g_assert_true (iterate_until (side_a_failed, page));
+  gtk_widget_activate_action (GTK_WIDGET (ps_compare_page_get_run_page (page, 0)), "run.close", NULL);
+  g_assert_cmpuint (ps_window_get_n_pages (fixture->window), ==, 0);
 }
 
 int

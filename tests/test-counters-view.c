@@ -133,6 +133,15 @@ test_tree (Fixture       *fixture,
   g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "counters"), ==, "6");
   g_assert_cmpstr (ps_run_view_get_visible_page (PS_RUN_VIEW (view)), ==, "counters");
 
+  /* "analysis", PsRunView's property, is the analysis the view shows */
+  {
+    g_autoptr(PsRunAnalysis) analysis = NULL;
+
+    g_object_get (view, "analysis", &analysis, NULL);
+    g_assert_nonnull (analysis);
+    g_assert_true (analysis == ps_run_view_get_analysis (PS_RUN_VIEW (view)));
+  }
+
   /* At first: the processor time, drawn, in the table */
   g_assert_cmpuint (checked->len, ==, 1);
   g_assert_true (g_ptr_array_index (checked, 0) == ps_counters_view_find_counter (view, PROCESSOR_TIME));

@@ -1134,15 +1134,23 @@ ps_counter_chart_get_color (PsCounterChart *self,
   *color = *ps_chart_palette_color (series);
 }
 
+/* The layout as drawn, for the getters below; FALSE before there is data */
+static gboolean
+get_layout (PsCounterChart *self,
+            Layout         *layout)
+{
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
+
+  return ps_counter_chart_compute_layout (self, layout);
+}
+
 gboolean
 ps_counter_chart_get_plot (PsCounterChart  *self,
                            graphene_rect_t *plot)
 {
   g_auto(Layout) layout = { 0 };
 
-  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
-
-  if (!ps_counter_chart_compute_layout (self, &layout))
+  if (!get_layout (self, &layout))
     return FALSE;
   *plot = layout.plot;
   return TRUE;
@@ -1157,9 +1165,7 @@ ps_counter_chart_get_axes (PsCounterChart *self,
 {
   g_auto(Layout) layout = { 0 };
 
-  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
-
-  if (!ps_counter_chart_compute_layout (self, &layout))
+  if (!get_layout (self, &layout))
     return FALSE;
   *x_begin = layout.x_begin;
   *x_end = layout.x_end;
@@ -1176,9 +1182,7 @@ ps_counter_chart_get_legend_area (PsCounterChart  *self,
 {
   g_auto(Layout) layout = { 0 };
 
-  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
-
-  if (!ps_counter_chart_compute_layout (self, &layout))
+  if (!get_layout (self, &layout))
     return FALSE;
   if (title != NULL)
     *title = layout.title_area;

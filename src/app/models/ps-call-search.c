@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ps-call-search.h"
+#include "ps-task-util.h"
 #include "ps-util.h"
 
 /* How often the walk looks at its cancellable */
@@ -189,21 +190,13 @@ compute_data_free (gpointer data)
   g_free (compute);
 }
 
-static void
-compute_thread (GTask        *task,
-                gpointer      source_object,
-                gpointer      task_data,
+static gpointer
+compute_search (gpointer      data,
                 GCancellable *cancellable)
 {
-  ComputeData *compute = task_data;
-  PsCallSearch *search = ps_call_search_new (compute->tree, compute->scope, compute->text, cancellable);
+  ComputeData *compute = data;
 
-  if (search == NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
-      return;
-    }
-  g_task_return_pointer (task, search, (GDestroyNotify)ps_call_search_unref);
+  return ps_call_search_new (compute->tree, compute->scope, compute->text, cancellable);
 }
 
 void
@@ -214,7 +207,6 @@ ps_call_search_compute_async (PsCallTree          *tree,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
   ComputeData *compute;
 
   g_return_if_fail (PS_IS_CALL_TREE (tree));
@@ -225,10 +217,8 @@ ps_call_search_compute_async (PsCallTree          *tree,
   compute->scope = scope;
   compute->text = g_strdup (text);
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, ps_call_search_compute_async);
-  g_task_set_task_data (task, compute, compute_data_free);
-  g_task_run_in_thread (task, compute_thread);
+  ps_task_compute_in_thread (ps_call_search_compute_async, compute_search, compute, compute_data_free,
+                             (GDestroyNotify)ps_call_search_unref, cancellable, callback, user_data);
 }
 
 PsCallSearch *

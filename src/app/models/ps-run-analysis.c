@@ -8,6 +8,7 @@
 #include "ps-run-analysis.h"
 #include "ps-counter-changes.h"
 #include "ps-format.h"
+#include "ps-task-util.h"
 
 G_DEFINE_BOXED_TYPE (PsRunAnalysis, ps_run_analysis, ps_run_analysis_ref, ps_run_analysis_unref)
 
@@ -241,26 +242,14 @@ compute_data_free (ComputeData *data)
   g_free (data);
 }
 
-static void
-compute_thread (GTask        *task,
-                gpointer      source_object,
-                gpointer      task_data,
-                GCancellable *cancellable)
+static gpointer
+compute_analysis (gpointer      data,
+                  GCancellable *cancellable)
 {
-  ComputeData *data = task_data;
-  PsRunAnalysis *analysis;
+  ComputeData *compute = data;
 
-  if (g_task_return_error_if_cancelled (task))
-    return;
-
-  analysis = data->has_range ? ps_run_analysis_new_for_range (data->store, data->first, data->last)
-                             : run_analysis_new (data->store, cancellable);
-  /* NULL only when cancelled; a result after the cancel is dropped (and
-   * freed) by the task, which has answered already */
-  if (analysis == NULL)
-    g_task_return_error_if_cancelled (task);
-  else
-    g_task_return_pointer (task, analysis, (GDestroyNotify)ps_run_analysis_unref);
+  return compute->has_range ? ps_run_analysis_new_for_range (compute->store, compute->first, compute->last)
+                            : run_analysis_new (compute->store, cancellable);
 }
 
 static void
@@ -272,20 +261,14 @@ start_compute (PsEventStore        *store,
                GAsyncReadyCallback  callback,
                gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  ComputeData *data = g_new0 (ComputeData, 1);
+  ComputeData *compute = g_new0 (ComputeData, 1);
 
-  data->store = g_object_ref (store);
-  data->has_range = has_range;
-  data->first = first;
-  data->last = last;
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, ps_run_analysis_compute_async);
-  /* A cancelled analysis answers at once; its thread stops at the next
-   * of its parts and its work is dropped */
-  g_task_set_return_on_cancel (task, TRUE);
-  g_task_set_task_data (task, data, (GDestroyNotify)compute_data_free);
-  g_task_run_in_thread (task, compute_thread);
+  compute->store = g_object_ref (store);
+  compute->has_range = has_range;
+  compute->first = first;
+  compute->last = last;
+  ps_task_compute_in_thread (ps_run_analysis_compute_async, compute_analysis, compute, (GDestroyNotify)compute_data_free,
+                             (GDestroyNotify)ps_run_analysis_unref, cancellable, callback, user_data);
 }
 
 void

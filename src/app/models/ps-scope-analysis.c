@@ -9,6 +9,7 @@
 
 #include "ps-scope-analysis.h"
 #include "ps-scopes.h"
+#include "ps-task-util.h"
 #include "ps-util.h"
 
 G_DEFINE_BOXED_TYPE (PsScopeAnalysis, ps_scope_analysis, ps_scope_analysis_ref, ps_scope_analysis_unref)
@@ -110,26 +111,6 @@ ps_scope_analysis_unref (PsScopeAnalysis *self)
   g_atomic_rc_box_release_full (self, ps_scope_analysis_clear);
 }
 
-/* Both computations work on data of their own in a worker thread */
-static void
-run_in_thread (gpointer             source_tag,
-               gpointer             task_data,
-               GDestroyNotify       task_data_free,
-               GTaskThreadFunc      thread_func,
-               GCancellable        *cancellable,
-               GAsyncReadyCallback  callback,
-               gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-
-  g_task_set_source_tag (task, source_tag);
-  g_task_set_task_data (task, task_data, task_data_free);
-  /* Cancelled, it answers at once; the thread stops soon after and its
-   * work is dropped */
-  g_task_set_return_on_cancel (task, TRUE);
-  g_task_run_in_thread (task, thread_func);
-}
-
 /* Computing under a filter */
 
 typedef struct
@@ -148,24 +129,13 @@ compute_data_free (gpointer data)
   g_free (compute);
 }
 
-static void
-compute_thread (GTask        *task,
-                gpointer      source_object,
-                gpointer      task_data,
-                GCancellable *cancellable)
+static gpointer
+compute_analysis (gpointer      data,
+                  GCancellable *cancellable)
 {
-  ComputeData *compute = task_data;
-  PsScopeAnalysis *analysis;
+  ComputeData *compute = data;
 
-  if (g_task_return_error_if_cancelled (task))
-    return;
-
-  analysis = ps_scope_analysis_new_cancellable (compute->store, compute->filter, cancellable);
-  /* NULL only when cancelled */
-  if (analysis == NULL)
-    g_task_return_error_if_cancelled (task);
-  else
-    g_task_return_pointer (task, analysis, (GDestroyNotify)ps_scope_analysis_unref);
+  return ps_scope_analysis_new_cancellable (compute->store, compute->filter, cancellable);
 }
 
 void
@@ -183,8 +153,8 @@ ps_scope_analysis_compute_async (PsEventStore        *store,
   compute->store = g_object_ref (store);
   compute->filter = filter;
 
-  run_in_thread (ps_scope_analysis_compute_async, compute, compute_data_free, compute_thread,
-                 cancellable, callback, user_data);
+  ps_task_compute_in_thread (ps_scope_analysis_compute_async, compute_analysis, compute, compute_data_free,
+                             (GDestroyNotify)ps_scope_analysis_unref, cancellable, callback, user_data);
 }
 
 PsScopeAnalysis *
@@ -313,23 +283,13 @@ search_data_free (gpointer data)
   g_free (search);
 }
 
-static void
-search_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
+static gpointer
+compute_search (gpointer      data,
+                GCancellable *cancellable)
 {
-  SearchData *data = task_data;
-  PsScopeSearch *search = ps_scope_analysis_search (data->analysis, data->text, data->max_results, cancellable);
+  SearchData *request = data;
 
-  if (g_cancellable_is_cancelled (cancellable))
-    {
-      ps_scope_search_free (search);
-      g_task_return_error_if_cancelled (task);
-      return;
-    }
-
-  g_task_return_pointer (task, search, (GDestroyNotify)ps_scope_search_free);
+  return ps_scope_analysis_search (request->analysis, request->text, request->max_results, cancellable);
 }
 
 void
@@ -350,8 +310,8 @@ ps_scope_analysis_search_async (PsScopeAnalysis     *self,
   data->text = g_strdup (text);
   data->max_results = max_results;
 
-  run_in_thread (ps_scope_analysis_search_async, data, search_data_free, search_thread,
-                 cancellable, callback, user_data);
+  ps_task_compute_in_thread (ps_scope_analysis_search_async, compute_search, data, search_data_free,
+                             (GDestroyNotify)ps_scope_search_free, cancellable, callback, user_data);
 }
 
 PsScopeSearch *

@@ -58,13 +58,7 @@ enum {
   N_PROPS
 };
 
-enum {
-  CLOSE_REQUESTED,
-  N_SIGNALS
-};
-
 static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
 
 static void ps_compare_page_save_source_init (PsSaveSourceInterface *iface);
 
@@ -117,12 +111,6 @@ ps_compare_page_update_side_names (PsComparePage *self)
 /* GObject */
 
 static void
-run_close_requested_cb (PsComparePage *self)
-{
-  g_signal_emit (self, signals[CLOSE_REQUESTED], 0);
-}
-
-static void
 ps_compare_page_constructed (GObject *object)
 {
   PsComparePage *self = PS_COMPARE_PAGE (object);
@@ -152,8 +140,6 @@ ps_compare_page_constructed (GObject *object)
       ps_compare_side_show_session (self->run_pages[side], self->chosen_sessions[side]);
       g_signal_connect_object (self->run_pages[side], "notify::state",
                                G_CALLBACK (ps_compare_page_run_state_changed_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (self->run_pages[side], "close-requested",
-                               G_CALLBACK (run_close_requested_cb), self, G_CONNECT_SWAPPED);
     }
 
   self->options.session_a = self->chosen_sessions[0];
@@ -325,18 +311,6 @@ ps_compare_page_class_init (PsComparePageClass *klass)
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  /**
-   * PsComparePage::close-requested:
-   *
-   * The user asked to close the comparison (the Close button of a run
-   * that could not be read).
-   */
-  signals[CLOSE_REQUESTED] =
-    g_signal_new ("close-requested",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 0);
 
   g_type_ensure (PS_TYPE_RUN_PAGE);
   g_type_ensure (PS_TYPE_FLAME_GRAPH);

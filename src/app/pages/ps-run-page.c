@@ -92,7 +92,6 @@ enum {
 };
 
 enum {
-  CLOSE_REQUESTED,
   READY,
   N_SIGNALS
 };
@@ -540,7 +539,9 @@ close_action (GtkWidget  *widget,
               const char *action_name,
               GVariant   *parameter)
 {
-  g_signal_emit (widget, signals[CLOSE_REQUESTED], 0);
+  /* The tab that shows the run closes, be it the run's own or that of
+   * a comparison the run is a side of (ps-window.c: "tab.close") */
+  gtk_widget_activate_action (widget, "tab.close", NULL);
 }
 
 static void
@@ -887,19 +888,6 @@ ps_run_page_class_init (PsRunPageClass *klass)
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  /**
-   * PsRunPage::close-requested:
-   *
-   * The user asked to close this run (the Close button of the error and
-   * cancelled states).
-   */
-  signals[CLOSE_REQUESTED] =
-    g_signal_new ("close-requested",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 0);
 
   /**
    * PsRunPage::ready:

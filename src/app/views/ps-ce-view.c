@@ -29,9 +29,11 @@
 
 enum {
   PROP_0,
-  PROP_ANALYSIS,
   PROP_SESSION,
-  N_PROPS
+  N_PROPS,
+
+  /* PsRunView's */
+  PROP_ANALYSIS = N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
@@ -922,14 +924,12 @@ ps_ce_view_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_ANALYSIS:
-      g_value_set_boxed (value, self->analysis);
-      break;
     case PROP_SESSION:
       g_value_set_uint (value, self->session);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!ps_run_view_get_property (object, value, pspec))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -964,15 +964,12 @@ ps_ce_view_class_init (PsCeViewClass *klass)
   object_class->get_property = ps_ce_view_get_property;
   object_class->set_property = ps_ce_view_set_property;
 
-  properties[PROP_ANALYSIS] =
-    g_param_spec_boxed ("analysis", NULL, NULL,
-                        PS_TYPE_RUN_ANALYSIS,
-                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SESSION] =
     g_param_spec_uint ("session", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_ANALYSIS, "analysis");
 
   g_type_ensure (PS_TYPE_COUNTER_CHART);
   g_type_ensure (PS_TYPE_HISTOGRAM_VIEW);
@@ -1094,7 +1091,7 @@ ps_ce_view_set_analysis (PsCeView      *self,
       show_first_page_with_data (self);
     }
 
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
+  g_object_notify (G_OBJECT (self), "analysis");
 }
 
 guint

@@ -35,10 +35,12 @@
 
 enum {
   PROP_0,
-  PROP_ANALYSIS,
   PROP_SESSION,
   PROP_STACKED,
-  N_PROPS
+  N_PROPS,
+
+  /* PsRunView's */
+  PROP_ANALYSIS = N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
@@ -670,9 +672,6 @@ ps_counters_view_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_ANALYSIS:
-      g_value_set_boxed (value, self->analysis);
-      break;
     case PROP_SESSION:
       g_value_set_object (value, self->session);
       break;
@@ -680,7 +679,8 @@ ps_counters_view_get_property (GObject    *object,
       g_value_set_boolean (value, self->stacked);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!ps_run_view_get_property (object, value, pspec))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -719,10 +719,6 @@ ps_counters_view_class_init (PsCountersViewClass *klass)
   object_class->get_property = ps_counters_view_get_property;
   object_class->set_property = ps_counters_view_set_property;
 
-  properties[PROP_ANALYSIS] =
-    g_param_spec_boxed ("analysis", NULL, NULL,
-                        PS_TYPE_RUN_ANALYSIS,
-                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL,
                          PS_TYPE_SESSION,
@@ -731,6 +727,7 @@ ps_counters_view_class_init (PsCountersViewClass *klass)
     g_param_spec_boolean ("stacked", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_ANALYSIS, "analysis");
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-counters-view.ui");
   gtk_widget_class_bind_template_child (widget_class, PsCountersView, machine_value);
@@ -841,7 +838,7 @@ ps_counters_view_set_analysis (PsCountersView *self,
     }
   ps_counters_view_update_charts (self);
 
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
+  g_object_notify (G_OBJECT (self), "analysis");
 }
 
 void

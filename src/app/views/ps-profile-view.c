@@ -33,10 +33,12 @@
 
 enum {
   PROP_0,
-  PROP_ANALYSIS,
   PROP_SESSION,
   PROP_SYMBOL_FOLDER,
-  N_PROPS
+  N_PROPS,
+
+  /* PsRunView's */
+  PROP_ANALYSIS = N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
@@ -858,9 +860,6 @@ ps_profile_view_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_ANALYSIS:
-      g_value_set_boxed (value, self->analysis);
-      break;
     case PROP_SESSION:
       g_value_set_object (value, self->session);
       break;
@@ -868,7 +867,8 @@ ps_profile_view_get_property (GObject    *object,
       g_value_set_string (value, self->symbol_folder);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!ps_run_view_get_property (object, value, pspec))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -907,10 +907,6 @@ ps_profile_view_class_init (PsProfileViewClass *klass)
   object_class->get_property = ps_profile_view_get_property;
   object_class->set_property = ps_profile_view_set_property;
 
-  properties[PROP_ANALYSIS] =
-    g_param_spec_boxed ("analysis", NULL, NULL,
-                        PS_TYPE_RUN_ANALYSIS,
-                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL,
                          PS_TYPE_SESSION,
@@ -920,6 +916,7 @@ ps_profile_view_class_init (PsProfileViewClass *klass)
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_ANALYSIS, "analysis");
 
   g_type_ensure (PS_TYPE_CALL_TREE_VIEW);
 
@@ -1012,7 +1009,7 @@ ps_profile_view_set_analysis (PsProfileView *self,
   else
     ps_profile_view_update_busy (self);
 
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
+  g_object_notify (G_OBJECT (self), "analysis");
 }
 
 void

@@ -41,11 +41,9 @@ struct _PsReportView
 
 enum {
   PROP_0,
-  PROP_ANALYSIS,
-  N_PROPS
+  /* PsRunView's */
+  PROP_ANALYSIS
 };
-
-static GParamSpec *properties[N_PROPS];
 
 static void ps_report_view_run_view_init (PsRunViewInterface *iface);
 
@@ -208,16 +206,8 @@ ps_report_view_get_property (GObject    *object,
                              GValue     *value,
                              GParamSpec *pspec)
 {
-  PsReportView *self = PS_REPORT_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_ANALYSIS:
-      g_value_set_boxed (value, self->analysis);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (!ps_run_view_get_property (object, value, pspec))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -248,12 +238,7 @@ ps_report_view_class_init (PsReportViewClass *klass)
   object_class->get_property = ps_report_view_get_property;
   object_class->set_property = ps_report_view_set_property;
 
-  properties[PROP_ANALYSIS] =
-    g_param_spec_boxed ("analysis", NULL, NULL,
-                        PS_TYPE_RUN_ANALYSIS,
-                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_ANALYSIS, "analysis");
 
   g_type_ensure (PS_TYPE_CALL_TREE_VIEW);
 
@@ -321,7 +306,7 @@ ps_report_view_set_analysis (PsReportView  *self,
       ps_call_tree_view_set_store (self->call_tree_view, NULL);
     }
 
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
+  g_object_notify (G_OBJECT (self), "analysis");
 }
 
 void

@@ -33,9 +33,11 @@
 
 enum {
   PROP_0,
-  PROP_ANALYSIS,
   PROP_PER_THREAD,
-  N_PROPS
+  N_PROPS,
+
+  /* PsRunView's */
+  PROP_ANALYSIS = N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
@@ -545,14 +547,12 @@ ps_rtl_view_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_ANALYSIS:
-      g_value_set_boxed (value, self->analysis);
-      break;
     case PROP_PER_THREAD:
       g_value_set_boolean (value, self->per_thread);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!ps_run_view_get_property (object, value, pspec))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -588,15 +588,12 @@ ps_rtl_view_class_init (PsRtlViewClass *klass)
   object_class->get_property = ps_rtl_view_get_property;
   object_class->set_property = ps_rtl_view_set_property;
 
-  properties[PROP_ANALYSIS] =
-    g_param_spec_boxed ("analysis", NULL, NULL,
-                        PS_TYPE_RUN_ANALYSIS,
-                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_PER_THREAD] =
     g_param_spec_boolean ("per-thread", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_ANALYSIS, "analysis");
 
   g_type_ensure (PS_TYPE_CALL_TREE_VIEW);
   g_type_ensure (PS_TYPE_HISTOGRAM_VIEW);
@@ -777,7 +774,7 @@ ps_rtl_view_set_analysis (PsRtlView     *self,
     }
 
   ps_rtl_view_update_busy (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
+  g_object_notify (G_OBJECT (self), "analysis");
 }
 
 void

@@ -12,6 +12,12 @@ G_DEFINE_INTERFACE (PsRunView, ps_run_view, GTK_TYPE_WIDGET)
 static void
 ps_run_view_default_init (PsRunViewInterface *iface)
 {
+  /* The analysis of the run shown (a view's set_analysis () sets it) */
+  g_object_interface_install_property (iface,
+                                       g_param_spec_boxed ("analysis", NULL, NULL,
+                                                           PS_TYPE_RUN_ANALYSIS,
+                                                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                           G_PARAM_STATIC_STRINGS));
 }
 
 /* A part of the view at an offset its interface names */
@@ -32,6 +38,19 @@ ps_run_view_get_analysis (PsRunView *self)
 {
   g_return_val_if_fail (PS_IS_RUN_VIEW (self), NULL);
   return RUN_VIEW_PART (PsRunAnalysis *, self, analysis_offset);
+}
+
+gboolean
+ps_run_view_get_property (GObject    *object,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  /* A property the view overrides is passed on as the interface's own */
+  if (pspec->owner_type != PS_TYPE_RUN_VIEW)
+    return FALSE;
+
+  g_value_set_boxed (value, ps_run_view_get_analysis (PS_RUN_VIEW (object)));
+  return TRUE;
 }
 
 PsEventStore *

@@ -67,6 +67,16 @@ struct _PsRunViewInterface
     (iface)->is_busy = (busy);                                                   \
   } G_STMT_END
 
+/* The property every view has, PsRunView's own: "analysis" (a
+ * PsRunAnalysis). A view overrides it in its class_init
+ * (g_object_class_override_property ()) and sets it itself; its
+ * get_property hands what it does not know of to this function, which
+ * reads the analysis where the view keeps it (FALSE for any other
+ * property). */
+gboolean         ps_run_view_get_property       (GObject    *object,
+                                                 GValue     *value,
+                                                 GParamSpec *pspec);
+
 PsRunAnalysis   *ps_run_view_get_analysis       (PsRunView  *self);
 /* The store of the run shown, or NULL */
 PsEventStore    *ps_run_view_get_store          (PsRunView  *self);

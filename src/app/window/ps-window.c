@@ -125,13 +125,6 @@ compare_ready_cb (PsWindow      *self,
                                       ps_compare_page_get_file (page, 1));
 }
 
-static void
-page_close_requested_cb (PsWindow  *self,
-                         GtkWidget *child)
-{
-  _ps_window_close_child (self, child);
-}
-
 /* The page of a stack that holds child, as assistive technologies read
  * it; the tab view too shows its pages in a stack of its own, each named
  * after its run */
@@ -161,6 +154,21 @@ set_tab_title (AdwTabPage *tab,
   adw_tab_page_set_tooltip (tab, markup);
 }
 
+/* "tab.close" of what a tab shows: activated anywhere inside it (the Close
+ * button of a run that could not be read, alone or as a side of a
+ * comparison), it closes the tab */
+static void
+close_tab_of_child (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  GtkWidget *child = user_data;
+  GtkWidget *window = gtk_widget_get_ancestor (child, PS_TYPE_WINDOW);
+
+  if (window != NULL)
+    _ps_window_close_child (PS_WINDOW (window), child);
+}
+
 /* A tab for page at position (-1: last) */
 static AdwTabPage *
 insert_tab (PsWindow   *self,
@@ -169,9 +177,16 @@ insert_tab (PsWindow   *self,
             const char *tooltip,
             int         position)
 {
+  static const GActionEntry tab_actions[] = {
+    { .name = "close", .activate = close_tab_of_child },
+  };
+  g_autoptr(GSimpleActionGroup) actions = g_simple_action_group_new ();
   AdwTabPage *tab = position < 0 ? adw_tab_view_append (self->tab_view, page)
                                  : adw_tab_view_insert (self->tab_view, page, position);
 
+  /* The group belongs to the page, which it points to */
+  g_action_map_add_action_entries (G_ACTION_MAP (actions), tab_actions, G_N_ELEMENTS (tab_actions), page);
+  gtk_widget_insert_action_group (page, "tab", G_ACTION_GROUP (actions));
   set_tab_title (tab, title, tooltip);
   return tab;
 }
@@ -237,8 +252,6 @@ ps_window_open_file (PsWindow *self,
   page = PS_RUN_PAGE (ps_run_page_new (file));
   g_signal_connect_object (page, "notify::state", G_CALLBACK (page_state_changed_cb),
                            self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (page, "close-requested", G_CALLBACK (page_close_requested_cb),
-                           self, G_CONNECT_SWAPPED);
 
   {
     g_autofree char *path = ps_view_file_display_path (file);
@@ -280,8 +293,6 @@ ps_window_compare_sessions (PsWindow *self,
   g_return_val_if_fail (G_IS_FILE (file_b), NULL);
 
   page = PS_COMPARE_PAGE (ps_compare_page_new_for_sessions (file_a, session_a, file_b, session_b));
-  g_signal_connect_object (page, "close-requested", G_CALLBACK (page_close_requested_cb),
-                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (page, "notify::ready", G_CALLBACK (compare_ready_cb),
                            self, G_CONNECT_SWAPPED);
 
@@ -712,8 +723,6 @@ recording_finished_cb (PsWindow     *self,
     return;
 
   page = ps_run_page_new_for_store (title, ps_record_page_get_store (record_page));
-  g_signal_connect_object (page, "close-requested", G_CALLBACK (page_close_requested_cb),
-                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (page, "notify::file", G_CALLBACK (page_file_changed_cb),
                            self, G_CONNECT_SWAPPED);
   tab = insert_tab (self, page, title, title, index + 1);

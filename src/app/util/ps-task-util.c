@@ -1,0 +1,70 @@
+/* ps-task-util.c — a result computed in a worker thread
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "ps-task-util.h"
+
+typedef struct
+{
+  PsComputeFunc  compute;
+  gpointer       data;
+  GDestroyNotify data_free;
+  GDestroyNotify result_free;
+} Computation;
+
+static void
+computation_free (gpointer data)
+{
+  Computation *computation = data;
+
+  if (computation->data_free != NULL)
+    computation->data_free (computation->data);
+  g_free (computation);
+}
+
+static void
+compute_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  Computation *computation = task_data;
+  gpointer result;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  result = computation->compute (computation->data, cancellable);
+  /* NULL only when cancelled; a result after the cancel is dropped (and
+   * freed) by the task, which has answered already */
+  if (result == NULL)
+    g_task_return_error_if_cancelled (task);
+  else
+    g_task_return_pointer (task, result, computation->result_free);
+}
+
+void
+ps_task_compute_in_thread (gpointer             source_tag,
+                           PsComputeFunc        compute,
+                           gpointer             data,
+                           GDestroyNotify       data_free,
+                           GDestroyNotify       result_free,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  Computation *computation = g_new0 (Computation, 1);
+
+  computation->compute = compute;
+  computation->data = data;
+  computation->data_free = data_free;
+  computation->result_free = result_free;
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_task_data (task, computation, computation_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, compute_thread);
+}

@@ -1,0 +1,39 @@
+/* ps-task-util.h — a result computed in a worker thread
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The analyses of a run (the run's tables, the RTL view's scopes and
+ * their search, a call tree's search) are computed alike: from data of
+ * their own, in a worker thread, and a cancelled one is dropped. The
+ * GTask that runs them is written here once; each analysis gives only the
+ * function that computes it.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* Computes a result from data in a worker thread, looking at cancellable
+ * as it goes; returns NULL only when cancelled (and what it returns once
+ * cancelled is dropped) */
+typedef gpointer (*PsComputeFunc) (gpointer      data,
+                                   GCancellable *cancellable);
+
+/* Runs compute on data in a worker thread (the task owns data and frees
+ * it with data_free) and calls callback with the task, whose pointer is
+ * the result (freed with result_free where nobody takes it). Cancelled,
+ * the task answers at once with G_IO_ERROR_CANCELLED; the thread stops
+ * soon after and its work is dropped. source_tag is the caller's _async
+ * function. */
+void ps_task_compute_in_thread (gpointer             source_tag,
+                                PsComputeFunc        compute,
+                                gpointer             data,
+                                GDestroyNotify       data_free,
+                                GDestroyNotify       result_free,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data);
+
+G_END_DECLS
