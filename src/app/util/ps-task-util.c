@@ -38,10 +38,16 @@ compute_thread (GTask        *task,
     return;
 
   result = computation->compute (computation->data, cancellable);
-  /* NULL only when cancelled; a result after the cancel is dropped (and
-   * freed) by the task, which has answered already */
+  /* What a computation returns once cancelled may be cut short (a search
+   * stops where it was): never given as the result */
+  if (g_task_return_error_if_cancelled (task))
+    {
+      if (result != NULL && computation->result_free != NULL)
+        computation->result_free (result);
+      return;
+    }
   if (result == NULL)
-    g_task_return_error_if_cancelled (task);
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "No result");
   else
     g_task_return_pointer (task, result, computation->result_free);
 }

@@ -16,8 +16,8 @@
 G_BEGIN_DECLS
 
 /* Computes a result from data in a worker thread, looking at cancellable
- * as it goes; returns NULL only when cancelled (and what it returns once
- * cancelled is dropped) */
+ * as it goes; may return NULL once cancelled. What it returns once
+ * cancelled is dropped (freed), as it may be cut short. */
 typedef gpointer (*PsComputeFunc) (gpointer      data,
                                    GCancellable *cancellable);
 
