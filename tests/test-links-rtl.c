@@ -503,6 +503,73 @@ test_totals_highlight_calls (Fixture       *fixture,
   g_assert_true (span_in_view (&run, find_span (run.store, "::B", 30 * MS), 1));
 }
 
+/* The rows of a table drawn in its visible area */
+static guint
+count_shown_rows (GtkColumnView *view)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
+  guint n_shown = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      for (GtkWidget *row = gtk_widget_get_first_child (child); row != NULL; row = gtk_widget_get_next_sibling (row))
+        {
+          graphene_rect_t bounds;
+
+          if (gtk_widget_get_mapped (row) && gtk_widget_compute_bounds (row, scrolled, &bounds)
+              && bounds.size.height > 0 && bounds.origin.y + bounds.size.height > 0
+              && bounds.origin.y < gtk_widget_get_height (scrolled))
+            n_shown++;
+        }
+  return n_shown;
+}
+
+/* A scope chosen on the Scopes page selects its total while the Totals
+ * page is hidden; shown, that page has the row in view among its
+ * neighbours (GTK 4.8 scrolled a hidden table to the row with no rows
+ * drawn around it until the next scroll) */
+static void
+test_hidden_totals_follow (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  Run run = open_demo (fixture);
+  GtkColumnView *totals = ps_rtl_view_get_totals_view (run.rtl_view);
+  GListModel *shown = ps_rtl_view_get_totals_model (run.rtl_view);
+  guint n_totals = g_list_model_get_n_items (shown);
+  g_autoptr(PsScopeTotalRow) last = g_list_model_get_item (shown, n_totals - 1);
+  const char *name = ps_scope_total_row_get_name (last);
+  guint64 span = PS_NONE;
+  GtkSelectionModel *selection;
+
+  g_assert_cmpuint (n_totals, >, 40);
+  for (guint64 i = 0; i < ps_event_store_get_n_spans (run.store) && span == PS_NONE; i++)
+    if (g_strcmp0 (ps_event_store_get_string (run.store, ps_event_store_get_span (run.store, i)->name), name) == 0)
+      span = i;
+  g_assert_cmpuint (span, !=, PS_NONE);
+
+  ps_rtl_view_show_page (run.rtl_view, "scopes");
+  iterate_for (100);
+  select_scope_row (&run, open_scope (&run, span));
+  iterate_for (100);
+  selection = gtk_column_view_get_model (totals);
+  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (selection)), ==, n_totals - 1);
+
+  ps_rtl_view_show_page (run.rtl_view, "totals");
+  iterate_for (300);
+  g_test_message ("%u of %u totals drawn", count_shown_rows (totals), n_totals);
+  g_assert_cmpuint (count_shown_rows (totals), >=, 8);
+  /* Scrolled to the last row */
+  {
+    GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (totals),
+                                                                                GTK_TYPE_SCROLLED_WINDOW));
+    GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (scrolled);
+
+    g_assert_cmpfloat (gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment), >=,
+                       gtk_adjustment_get_upper (adjustment) - 1);
+  }
+}
+
 /* Enter on a total lists its calls in the scope table */
 static void
 test_total_enter_lists_calls (Fixture       *fixture,
@@ -688,6 +755,7 @@ main (int   argc,
   ADD_TEST ("/links/rtl/timeline-span-selects-rows", test_timeline_span_selects_rows);
   ADD_TEST ("/links/rtl/timeline-message-selects-row", test_timeline_message_selects_row);
   ADD_TEST ("/links/rtl/totals-highlight-calls", test_totals_highlight_calls);
+  ADD_TEST ("/links/rtl/hidden-totals-follow", test_hidden_totals_follow);
   ADD_TEST ("/links/rtl/total-enter-lists-calls", test_total_enter_lists_calls);
   ADD_TEST ("/links/rtl/function-highlight-scrolls", test_function_highlight_scrolls);
   ADD_TEST ("/links/rtl/call-tree-thread-focuses", test_call_tree_thread_focuses);

@@ -7,12 +7,12 @@
 
 #include "ps-selection-util.h"
 
-void
-ps_selection_scroll_to_row (GtkColumnView *view,
-                            guint          position)
-{
-  g_return_if_fail (GTK_IS_COLUMN_VIEW (view));
+#define PENDING_SCROLL "ps-pending-scroll"
 
+static void
+scroll_to_row (GtkColumnView *view,
+               guint          position)
+{
 #if GTK_CHECK_VERSION (4, 12, 0)
   gtk_column_view_scroll_to (view, position, NULL, GTK_LIST_SCROLL_FOCUS, NULL);
 #else
@@ -25,6 +25,52 @@ ps_selection_scroll_to_row (GtkColumnView *view,
         break;
       }
 #endif
+}
+
+/* Shown: the scroll asked for while hidden, at the frame after the one
+ * that laid the table out with its rows (scrolled at the first, the rows
+ * around the one scrolled to were not made) */
+static gboolean
+scroll_when_shown_cb (GtkWidget     *widget,
+                      GdkFrameClock *clock,
+                      gpointer       user_data)
+{
+  guint pending;
+
+  if (gtk_widget_get_height (widget) == 0)
+    return G_SOURCE_CONTINUE;
+  pending = GPOINTER_TO_UINT (g_object_steal_data (G_OBJECT (widget), PENDING_SCROLL));
+  if (pending != 0)
+    scroll_to_row (GTK_COLUMN_VIEW (widget), pending - 1);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+map_cb (GtkWidget *widget,
+        gpointer   user_data)
+{
+  g_signal_handlers_disconnect_by_func (widget, map_cb, user_data);
+  gtk_widget_add_tick_callback (widget, scroll_when_shown_cb, NULL, NULL);
+}
+
+void
+ps_selection_scroll_to_row (GtkColumnView *view,
+                            guint          position)
+{
+  g_return_if_fail (GTK_IS_COLUMN_VIEW (view));
+
+  /* A table on a hidden page scrolled now would show the row alone, the
+   * rows around it drawn only at the next scroll (GTK 4.8): the last
+   * scroll asked for waits until the table is shown */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (view)))
+    {
+      g_signal_handlers_disconnect_by_func (view, map_cb, NULL);
+      g_signal_connect (view, "map", G_CALLBACK (map_cb), NULL);
+      g_object_set_data (G_OBJECT (view), PENDING_SCROLL, GUINT_TO_POINTER (position + 1));
+      return;
+    }
+  g_object_set_data (G_OBJECT (view), PENDING_SCROLL, NULL);
+  scroll_to_row (view, position);
 }
 
 guint
