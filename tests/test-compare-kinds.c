@@ -843,6 +843,59 @@ test_profile_call_trees (Fixture       *fixture,
     }
 }
 
+/* The calls of a row's function highlighted in both runs, or FALSE */
+static gboolean
+both_highlight (gpointer data)
+{
+  PsComparePage *page = data;
+
+  for (guint side = 0; side < 2; side++)
+    {
+      PsRunPage *run = ps_compare_page_get_run_page (page, side);
+      PsSession *session = ps_run_page_get_session (run);
+      PsEventStore *store = ps_run_page_get_store (run);
+      PsSpanLod *highlight = ps_session_get_highlight (session);
+      guint64 n_spans = 0;
+
+      if (highlight == NULL)
+        return FALSE;
+      for (guint32 track = 0; track < ps_event_store_get_n_tracks (store); track++)
+        n_spans += ps_span_lod_get_n_spans (highlight, track);
+      if (n_spans == 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A scope row of an RTL comparison highlights the calls of its function
+ * in both runs: the scope's name is "module (author) function", which
+ * read whole as a function matched no call and faded every scope */
+static void
+test_scope_row_highlights (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_auto(Files) files = { { NULL, NULL } };
+  PsComparePage *page = open_kind (fixture, find_kind ("rtl"), files.files);
+  GListModel *rows = ps_compare_page_get_rows (page);
+  guint position = GTK_INVALID_LIST_POSITION;
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows) && position == GTK_INVALID_LIST_POSITION; i++)
+    {
+      g_autoptr(PsCompareRow) item = g_list_model_get_item (rows, i);
+      const PsRunDiffRow *row = ps_compare_row_get_row (item);
+
+      if (g_strcmp0 (row->kind, "span") == 0 && row->has_a && row->has_b
+          && g_str_has_suffix (row->name, "::webdav_ucp::DAVResourceAccess::GET"))
+        position = i;
+    }
+  g_assert_cmpuint (position, !=, GTK_INVALID_LIST_POSITION);
+  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (rows), position);
+  g_assert_true (iterate_until (both_highlight, page));
+  for (guint side = 0; side < 2; side++)
+    g_assert_cmpstr (ps_session_get_highlight_description (ps_run_page_get_session (ps_compare_page_get_run_page (page, side))),
+                     ==, "Calls of ::webdav_ucp::DAVResourceAccess::GET");
+}
+
 /* A CE run is charted over its sequence, an RTL run over time: zooming
  * one does not hand its range, in the other unit, to the other */
 static void
@@ -919,6 +972,7 @@ main (int   argc,
     }
   ADD_TEST ("/compare-kinds/least-change", test_least_change);
   ADD_TEST ("/compare-kinds/profile-call-trees", test_profile_call_trees);
+  ADD_TEST ("/compare-kinds/scope-row-highlights", test_scope_row_highlights);
   ADD_TEST ("/compare-kinds/align-long-mark", test_align_long_mark);
   ADD_TEST ("/compare-kinds/zoom-sequence-and-time", test_sequence_and_time);
 

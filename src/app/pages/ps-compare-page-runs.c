@@ -595,8 +595,22 @@ ps_compare_page_selected_row_changed_cb (PsComparePage *self)
           continue;
         }
       name = side == 0 && row->a_name != NULL ? row->a_name : row->name;
-      /* Translators: what the timeline highlights; %s is a name */
-      description = g_strdup_printf (_("calls of %s"), name);
+      if (g_strcmp0 (row->kind, "span") == 0)
+        {
+          /* A scope's name, "module (author) function": the calls of its
+           * function in its module, as the run's call tree reads them */
+          gsize function_length = 0, module_length = 0;
+          const char *function = ps_call_tree_function_of_name (name, &function_length);
+          const char *module = ps_call_tree_module_of_name (name, &module_length);
+          g_autofree char *function_name = g_strndup (function, function_length);
+          g_autofree char *module_name = module != NULL ? g_strndup (module, module_length) : NULL;
+
+          /* Translators: what the timeline highlights; %s is a function */
+          description = g_strdup_printf (_("Calls of %s"), function_name);
+          ps_session_highlight_function (self->sessions[side], function_name, module_name, description);
+          continue;
+        }
+      description = g_strdup_printf (_("Calls of %s"), name);
       ps_session_highlight_function (self->sessions[side], name, NULL, description);
     }
 
