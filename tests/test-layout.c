@@ -698,17 +698,18 @@ find_title (GtkWidget *widget,
 }
 
 /* How much each row changed is in view beside its verdict: both means
- * and their difference come right after the Change column, within the
- * table's visible width */
+ * and, unless the selected row's histogram takes room, their difference
+ * come right after the Change column, within the table's visible width */
 static void
 assert_change_in_view (PsComparePage *page)
 {
   static const char *titles[] = { N_("Mean A"), N_("Mean B"), N_("Δ Mean") };
   GtkWidget *table = GTK_WIDGET (ps_compare_page_get_column_view (page));
   GtkWidget *window = gtk_widget_get_ancestor (table, GTK_TYPE_SCROLLED_WINDOW);
+  guint n_titles = ps_compare_page_get_histogram_visible (page) ? 2 : 3;
 
   g_assert_nonnull (window);
-  for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
+  for (guint i = 0; i < n_titles; i++)
     {
       TitleLookup lookup = { _(titles[i]), NULL };
       graphene_rect_t bounds;
@@ -776,6 +777,11 @@ test_compare_laptop (Fixture       *fixture,
   resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
   assert_change_in_view (page);
   save_screenshots (fixture, pair->name);
+  /* A row selected: its histogram beside the table */
+  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (ps_compare_page_get_rows (page)), 1);
+  iterate_for (600);
+  g_test_message ("with the histogram of row 1: %s", ps_compare_page_get_histogram_visible (page) ? "shown" : "none");
+  assert_change_in_view (page);
 }
 
 static PsRecordPage *

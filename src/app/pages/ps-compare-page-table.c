@@ -25,6 +25,9 @@
 
 /* The Why column's width: reasons are cut there, whole in the tooltip */
 #define WHY_COLUMN_WIDTH 360
+/* The Name column's least width: longer names are cut in the middle
+ * where the table has no room left, whole in the tooltip */
+#define NAME_COLUMN_WIDTH 300
 
 /* A value as the CLI writes it (ps_compare_export_format_value ()), but
  * for whole numbers of ticks, samples and the like, grouped as every
@@ -437,8 +440,9 @@ row_cell_tooltip (gpointer item,
   PsComparePage *self = user_data;
   const PsRunDiffRow *row = ps_compare_row_get_row (item);
 
+  /* A name cut to its column is whole in the tooltip */
   if (column == COL_NAME)
-    return row->a_name != NULL || row->context != NULL ? cell_text (row, column, &self->options) : NULL;
+    return cell_text (row, column, &self->options);
   return cell_tooltip (row, column, &self->options);
 }
 
@@ -469,6 +473,10 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
   /* Reasons are sentences: cut to the column, whole in the tooltip */
   if (column == COL_WHY)
     gtk_label_set_ellipsize (GTK_LABEL (cell), PANGO_ELLIPSIZE_END);
+  /* Names that differ at their start or their end (a CE marker's
+   * parameters, a scope's function) both stay in sight */
+  if (column == COL_NAME)
+    gtk_label_set_ellipsize (GTK_LABEL (cell), PANGO_ELLIPSIZE_MIDDLE);
   if (column == COL_WHY || column == COL_P_VALUE || column == COL_NAME)
     ps_view_cell_set_tooltip (cell, list_item, column, row_cell_tooltip, user_data);
   gtk_list_item_set_child (list_item, cell);
@@ -687,8 +695,12 @@ ps_compare_page_add_columns (PsComparePage *self)
 
       view_column = gtk_column_view_column_new (_(columns[column].title), factory);
       gtk_column_view_column_set_resizable (view_column, TRUE);
+      /* The name gives up room to how much changed, down to its share */
       if (column == COL_NAME)
-        gtk_column_view_column_set_expand (view_column, TRUE);
+        {
+          gtk_column_view_column_set_expand (view_column, TRUE);
+          gtk_column_view_column_set_fixed_width (view_column, NAME_COLUMN_WIDTH);
+        }
       if (column == COL_WHY)
         gtk_column_view_column_set_fixed_width (view_column, WHY_COLUMN_WIDTH);
       sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows_cb, GUINT_TO_POINTER (column), NULL));
