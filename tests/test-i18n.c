@@ -19,6 +19,7 @@
 
 #include "gui-fixture.h"
 #include "ps-collector.h"
+#include "ps-compare-export.h"
 #include "ps-compare-page-private.h"
 #include "ps-record-dialog.h"
 #include "ps-trend-chart.h"
@@ -242,6 +243,20 @@ test_compare_units (Fixture       *fixture,
   g_assert_true (g_str_has_prefix (small, "−12"));
   g_assert_true (g_str_has_suffix (small, " échantillons"));
   g_assert_true (g_str_has_suffix (own, " Mo/s"));
+
+  /* Two percentages differ by percentage points; p-values in the
+   * locale's digits, the least one too */
+  {
+    g_autofree char *fall = ps_compare_page_format_delta (-1.57, "percent");
+    g_autofree char *rise = ps_compare_page_format_delta (0.5, "percent");
+    g_autofree char *least = ps_compare_export_format_p_value (0.0001);
+    g_autofree char *p = ps_compare_export_format_p_value (0.464);
+
+    g_assert_cmpstr (fall, ==, "−1,57 pp");
+    g_assert_cmpstr (rise, ==, "+0,50 pp");
+    g_assert_cmpstr (least, ==, "< 0,001");
+    g_assert_cmpstr (p, ==, "0,464");
+  }
 }
 
 /* Sizes in French units, as GLib's g_format_size () writes them */

@@ -212,12 +212,16 @@ void        ps_compare_page_write_table_csv (GtkColumnView *view,
  * Undo Matches, Export as CSV… and Copy Markdown Summary */
 void        ps_compare_page_install_export_actions (GtkWidgetClass *widget_class);
 
-/* TRUE once the table shows a computed comparison */
 /* A value of the table as its cells show it: ps_compare_export_format_value ()
  * with whole counts grouped as in the rest of the window; g_free () */
 char          *ps_compare_page_format_value   (double          value,
                                                const char     *unit,
                                                gboolean        is_signed);
+/* The Δ Mean column's text: ps_compare_page_format_value (), signed, but
+ * in percentage points for percentages ("−1.57 pp"); g_free () */
+char          *ps_compare_page_format_delta   (double          delta,
+                                               const char     *unit);
+/* TRUE once the table shows a computed comparison */
 gboolean       ps_compare_page_is_ready       (PsComparePage  *self);
 PsRunPage     *ps_compare_page_get_run_page   (PsComparePage  *self,
                                                guint           side);

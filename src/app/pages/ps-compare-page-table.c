@@ -58,6 +58,21 @@ ps_compare_page_format_value (double      value,
   return g_strdup_printf (C_("value with unit", "%s %s"), number, shown_unit);
 }
 
+char *
+ps_compare_page_format_delta (double      delta,
+                              const char *unit)
+{
+  /* Two shares or percentages differ by percentage points: "57.68 %"
+   * to "56.11 %" is −1.57 pp, a fall of 2.7 % */
+  if (g_strcmp0 (unit, "percent") != 0 || !isfinite (delta))
+    return ps_compare_page_format_value (delta, unit, TRUE);
+  if (delta <= -0.005)
+    /* Translators: a fall of a share in percentage points, with a minus sign */
+    return g_strdup_printf (_("−%.2f pp"), -delta);
+  /* Translators: a change of a share in percentage points */
+  return g_strdup_printf (_("+%.2f pp"), fabs (delta) < 0.005 ? 0.0 : delta);
+}
+
 /* Each column's id (as sort_by () and the cells' text name it), its
  * title and whether it holds numbers */
 static const struct
@@ -375,7 +390,7 @@ cell_text (const PsRunDiffRow     *row,
     case COL_B_TOTAL:
       return ps_compare_page_format_value (column_value (row, column), row->unit, FALSE);
     case COL_DELTA_MEAN:
-      return ps_compare_page_format_value (row->delta_mean, row->unit, TRUE);
+      return ps_compare_page_format_delta (row->delta_mean, row->unit);
     case COL_RATIO:
       return ps_compare_export_format_ratio (row->ratio_mean);
     case COL_P_VALUE:

@@ -78,8 +78,10 @@ ps_compare_export_format_p_value (double p_value)
 {
   if (isnan (p_value))
     return g_strdup ("–");
+  /* Both in the locale's digits, as a person reads them beside each
+   * other: "< 0,001" and "0,464" */
   if (p_value < 0.001)
-    return g_strdup ("< 0.001");
+    return g_strdup_printf ("< %.3f", 0.001);
   return g_strdup_printf ("%.3f", p_value);
 }
 
