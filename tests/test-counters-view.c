@@ -268,6 +268,35 @@ test_check_more (Fixture       *fixture,
   }
 }
 
+
+/* Counters of one unit but of different names share a chart, titled with
+ * that unit once: "Counters (%)", where it read "Counters in % (%)" */
+static void
+test_unit_chart_title (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *path = demo_file_path ("perfmon_4cpu.csv");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  PsCountersView *view = ps_run_page_get_counters_view (open_and_wait (fixture, file));
+  PsCounterNode *user;
+  PsCounterChart *shared = NULL;
+
+  g_assert_true (iterate_until (view_has_tree, view));
+  user = ps_counters_view_find_counter (view, "\\\\PERF-HOST\\Processor(0)\\% User Time");
+  g_assert_nonnull (user);
+  ps_counter_node_set_checked (user, TRUE);
+  ps_counters_view_update_now (view);
+  for (guint i = 0; i < ps_counters_view_get_n_charts (view); i++)
+    if (ps_counter_chart_get_n_series (ps_counters_view_get_chart (view, i)) > 1)
+      shared = ps_counters_view_get_chart (view, i);
+  g_assert_nonnull (shared);
+  {
+    g_autofree char *title = ps_counter_chart_dup_title_with_unit (shared);
+
+    g_assert_cmpstr (title, ==, "Counters (%)");
+  }
+}
+
 /* Pixels of a colour close to @color */
 static guint
 count_color (GdkTexture    *texture,
@@ -1093,6 +1122,7 @@ main (int   argc,
   ADD_TEST ("/counters-view/tree", test_tree);
   ADD_TEST ("/counters-view/check-more", test_check_more);
   ADD_TEST ("/counters-view/stacked", test_stacked);
+  ADD_TEST ("/counters-view/unit-chart-title", test_unit_chart_title);
   ADD_TEST ("/counters-view/readout", test_readout);
   ADD_TEST ("/counters-view/zone-and-zoom", test_zone_and_zoom);
   ADD_TEST ("/counters-view/zone-cut", test_zone_cut);

@@ -250,9 +250,10 @@ void
 ps_counter_chart_update_accessible (PsCounterChart *self)
 {
   g_autofree char *description = ps_counter_chart_get_description (self);
+  g_autofree char *title = ps_counter_chart_dup_title_with_unit (self);
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, self->title != NULL ? self->title : _("Counters"),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, *title != '\0' ? title : _("Counters"),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
                                   -1);
 }

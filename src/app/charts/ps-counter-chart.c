@@ -149,16 +149,22 @@ stacked_range (PsCounterChart *self,
     }
 }
 
+char *
+ps_counter_chart_dup_title_with_unit (PsCounterChart *self)
+{
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), NULL);
+
+  if (self->unit != NULL && *self->unit != '\0')
+    return g_strdup_printf ("%s (%s)", self->title != NULL ? self->title : "", self->unit);
+  return g_strdup (self->title != NULL ? self->title : "");
+}
+
 static char *
 chart_title (PsCounterChart *self,
              const Layout   *layout)
 {
-  g_autofree char *title = NULL;
+  g_autofree char *title = ps_counter_chart_dup_title_with_unit (self);
 
-  if (self->unit != NULL && *self->unit != '\0')
-    title = g_strdup_printf ("%s (%s)", self->title != NULL ? self->title : "", self->unit);
-  else
-    title = g_strdup (self->title != NULL ? self->title : "");
   if (layout->zoomed)
     return g_strdup_printf ("%s · %s", title, ps_chart_zoomed_note ());
   return g_steal_pointer (&title);

@@ -26,6 +26,8 @@ GtkWidget  *ps_counter_chart_new           (void);
 const char *ps_counter_chart_get_title     (PsCounterChart *self);
 void        ps_counter_chart_set_title     (PsCounterChart *self,
                                             const char     *title);
+/* The title as drawn, with the unit of the values: "Counters (%)" */
+char       *ps_counter_chart_dup_title_with_unit (PsCounterChart *self);
 /* What the chart says without readings ("No durations", or that they
  * are still being gathered); NULL for "No readings" */
 void        ps_counter_chart_set_empty_text (PsCounterChart *self,

@@ -279,8 +279,8 @@ add_chart (PsCountersView *self,
     /* Translators: a chart's title: object — counter */
     title = g_strdup_printf (_("%s — %s"), object, counter);
   else if (*unit != '\0')
-    /* Translators: a chart's title: the counters of a unit, "Counters in %" */
-    title = g_strdup_printf (_("Counters in %s"), unit);
+    /* The chart adds its unit: "Counters (%)" */
+    title = g_strdup (_("Counters"));
   else
     title = g_strdup (_("Counters without a unit"));
   ps_counter_chart_set_title (chart, title);
