@@ -2235,7 +2235,7 @@ test_call_tree_rtl (Fixture       *fixture,
    * than the log's time, say that they add up threads */
   g_assert_cmpstr (ps_call_tree_view_get_notice (view), ==,
                    "3 threads ran side by side: their calls add up to 2,698 ms, "
-                   "more than the 2,010 ms the log covers. "
+                   "more than the 2,010 ms from the log’s first record to its last. "
                    "No OS events: application time is elapsed time.");
   g_assert_null (ps_call_tree_view_get_percent_label (view));
   g_assert_cmpstr (ps_call_tree_view_get_status (view), ==,

@@ -264,9 +264,9 @@ summed_totals_text (PsCallTreeView *self)
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                        /* Translators: "4 threads ran side by side: their calls add up to
                                         * 5250 ms, more than the 1926 ms from the log's first record to its
-                                        * last." */
-                                       "%u thread ran side by side: its calls add up to %s %s, more than the %s %s the log covers.",
-                                       "%u threads ran side by side: their calls add up to %s %s, more than the %s %s the log covers.",
+                                        * last." (the log may be closed later) */
+                                       "%u thread ran side by side: its calls add up to %s %s, more than the %s %s from the log’s first record to its last.",
+                                       "%u threads ran side by side: their calls add up to %s %s, more than the %s %s from the log’s first record to its last.",
                                        n_threads),
                           n_threads, total, self->format.unit, wall, self->format.unit);
 }
