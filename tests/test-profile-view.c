@@ -839,6 +839,36 @@ open_unnamed_log (Fixture *fixture)
   return page;
 }
 
+/* Data Quality shown while the keyboard focus is in the call tree: the
+ * focus goes to the warnings past the summary, which is not selected
+ * (GtkStack gave the summary the focus, all its text selected) */
+static void
+test_quality_focus (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  PsRunPage *page = open_unnamed_log (fixture);
+  PsProfileView *view;
+  PsCallTreeView *tree_view;
+  GtkWidget *focus;
+  int start = 0, end = 0;
+
+  if (page == NULL)
+    return;
+  view = ps_run_page_get_profile_view (page);
+  tree_view = ps_run_view_get_call_tree_view (PS_RUN_VIEW (view));
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (ps_call_tree_view_get_column_view (tree_view))));
+  ps_run_view_show_page (PS_RUN_VIEW (view), "warnings");
+  iterate_for (100);
+
+  focus = gtk_root_get_focus (GTK_ROOT (fixture->window));
+  g_assert_nonnull (focus);
+  g_test_message ("focus on a %s", G_OBJECT_TYPE_NAME (focus));
+  g_assert_true (gtk_widget_is_ancestor (focus, GTK_WIDGET (view)));
+  g_assert_false (GTK_IS_LABEL (focus));
+  g_assert_cmpstr (gtk_label_get_text (view->quality_label), !=, "");
+  g_assert_false (gtk_label_get_selection_bounds (view->quality_label, &start, &end) && end > start);
+}
+
 /* The row of the main table whose function reads name, or NULL */
 static GtkTreeListRow *
 find_tree_row (PsCallTreeView *tree_view,
@@ -1217,6 +1247,7 @@ main (int   argc,
   ADD_TEST ("/profile-view/symbol-folder", test_symbol_folder);
   ADD_TEST ("/profile-view/hwpmc-sysroot", test_hwpmc_sysroot);
   ADD_TEST ("/profile-view/unnamed-modules", test_unnamed_modules);
+  ADD_TEST ("/profile-view/quality-focus", test_quality_focus);
   ADD_TEST ("/profile-view/sample-lane", test_sample_lane);
   ADD_TEST ("/profile-view/sysroot-option", test_sysroot_option);
   ADD_TEST ("/profile-view/symbol-folder-kept", test_symbol_folder_kept);

@@ -73,6 +73,33 @@ ps_selection_scroll_to_row (GtkColumnView *view,
   scroll_to_row (view, position);
 }
 
+/* GtkStack gives the keyboard focus to the first widget of the page it
+ * shows when the focus was in the page it hides: a selectable summary
+ * above a table got it, and with it all its text selected */
+static void
+visible_child_cb (GtkStack   *stack,
+                  GParamSpec *pspec,
+                  gpointer    user_data)
+{
+  GtkWidget *page = gtk_stack_get_visible_child (stack);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (stack));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  if (page == NULL || !GTK_IS_LABEL (focus) || !gtk_label_get_selectable (GTK_LABEL (focus))
+      || !gtk_widget_is_ancestor (focus, page))
+    return;
+  gtk_label_select_region (GTK_LABEL (focus), 0, 0);
+  gtk_widget_child_focus (page, GTK_DIR_TAB_FORWARD);
+}
+
+void
+ps_selection_stack_focus_past_labels (GtkStack *stack)
+{
+  g_return_if_fail (GTK_IS_STACK (stack));
+
+  g_signal_connect (stack, "notify::visible-child", G_CALLBACK (visible_child_cb), NULL);
+}
+
 guint
 ps_selection_find_item (GListModel *list,
                         gpointer    item)

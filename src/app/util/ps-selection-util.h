@@ -17,6 +17,10 @@ G_BEGIN_DECLS
  * and gives the row the keyboard focus, without changing the selection */
 void     ps_selection_scroll_to_row  (GtkColumnView *view,
                                       guint          position);
+/* A page @stack shows while the keyboard focus was in the one it hides
+ * gives the focus to its first widget past its selectable labels (the
+ * table under a summary), rather than to a label, all its text selected */
+void     ps_selection_stack_focus_past_labels (GtkStack *stack);
 /* The position of item in the list (a linear search by identity), or
  * GTK_INVALID_LIST_POSITION */
 guint    ps_selection_find_item      (GListModel    *list,

@@ -786,6 +786,8 @@ ps_counters_view_init (PsCountersView *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Performance counters"), -1);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
+  /* Data Quality's summary is selectable, above the warnings */
+  ps_selection_stack_focus_past_labels (self->view_stack);
 
   self->tree_selection = gtk_single_selection_new (NULL);
   gtk_single_selection_set_autoselect (self->tree_selection, TRUE);

@@ -962,6 +962,8 @@ ps_profile_view_init (PsProfileView *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Samples and their call tree"), -1);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
+  /* Data Quality's summary is selectable, above the warnings */
+  ps_selection_stack_focus_past_labels (self->view_stack);
 
   self->syncing = TRUE;
   gtk_drop_down_set_model (self->source_dropdown, G_LIST_MODEL (self->source_names));
