@@ -1438,6 +1438,27 @@ line_y_at (PsTimelineView *view,
   return sum / n;
 }
 
+/* The scale of a chart row whose values end at the right of the run (the
+ * last marker of a CE log, at the end of the sequence) goes to the left,
+ * which has none: at the right it covered them */
+static void
+test_scale_clear_of_values (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autofree char *path = demo_file_path ("fsperf_CEPC_x86_6_0_3122.log");
+  RunViews run = open_run_views (fixture, path);
+  int row_index = find_row (run.timeline, "Test=DeleteFile,Files=100,time=%AVG%");
+  const PsTimelineRow *row;
+  gint64 x;
+  double value;
+
+  g_assert_cmpint (row_index, >=, 0);
+  row = g_ptr_array_index (ps_timeline_view_get_model (run.timeline)->rows, row_index);
+  g_assert_true (ps_value_lod_get_point (row->values, ps_value_lod_get_n_points (row->values) / 2, &x, &value));
+  /* Its line is drawn in the accent colour at its middle value */
+  line_y_at (run.timeline, row_index, x);
+}
+
 /* dbperf's log with its first duration of a marker ten times longer and
  * its first memory reading twice as high, as another run of it */
 static GFile *
@@ -1800,6 +1821,7 @@ main (int   argc,
   ADD_TEST ("/timeline/row-labels-of-instances", test_row_labels_of_instances);
   ADD_TEST ("/timeline/rows-in-parts", test_rows_in_parts);
   ADD_TEST ("/timeline/shared-value-scale", test_shared_value_scale);
+  ADD_TEST ("/timeline/scale-clear-of-values", test_scale_clear_of_values);
   ADD_TEST ("/timeline/shared-chart-scale", test_shared_chart_scale);
   ADD_TEST ("/timeline/shared-counter-scale", test_shared_counter_scale);
   ADD_TEST ("/timeline/range-of-other-axis", test_range_of_other_axis);

@@ -581,6 +581,7 @@ draw_values_row (Render              *render,
   const PsTimelineFrame *frame = render->frame;
   cairo_t *cr = render->cr;
   double v_min, v_max, top, bottom;
+  double data_left = INFINITY, data_right = -INFINITY;
   gboolean first = TRUE;
   int width;
   guint n;
@@ -624,6 +625,8 @@ draw_values_row (Render              *render,
           first = TRUE;
           continue;
         }
+      data_left = MIN (data_left, x0);
+      data_right = MAX (data_right, x1);
       if (first)
         cairo_move_to (cr, x0, VALUE_Y (item->first));
       else
@@ -653,6 +656,19 @@ draw_values_row (Render              *render,
     pango_layout_set_text (render->layout, text, -1);
     pango_layout_set_width (render->layout, -1);
     pango_layout_get_pixel_size (render->layout, &width, &height);
+    /* At the right, unless it would cover the values there while the left
+     * has none under it (a CE marker's last instances, at the end of the
+     * sequence) */
+    if (data_right > render->plot_right - 4 - width - 2
+        && data_left > render->plot_left + 4 + width + 2)
+      {
+        cairo_rectangle (cr, render->plot_left + 2, top, width + 4, height);
+        ps_timeline_set_color (cr, &frame->background, 0.85);
+        cairo_fill (cr);
+        ps_timeline_set_color (cr, &frame->foreground, 0.7);
+        draw_layout_text (cr, render->layout, text, render->plot_left + 4, top, -1, 0, 0);
+        return render->plot_right;
+      }
     /* On the view's background, to be read over the chart's line */
     cairo_rectangle (cr, render->plot_right - 4 - width - 2, top, width + 4, height);
     ps_timeline_set_color (cr, &frame->background, 0.85);
