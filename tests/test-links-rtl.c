@@ -570,6 +570,32 @@ test_hidden_totals_follow (Fixture       *fixture,
   }
 }
 
+/* A total chosen in a window of a laptop's height, where the timeline
+ * has little room: the first of its calls is shown above the status
+ * strip that names it, not under it */
+static void
+test_highlight_above_status (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  Run run = open_demo (fixture);
+  guint64 span = find_span (run.store, "register services", 0);
+  guint32 track = ps_event_store_get_span (run.store, span)->track;
+  Highlight highlight = { run.session, "register services", track, 1 };
+  double y, height;
+
+  fixture_resize_window (fixture, 1024, 700);
+  ps_rtl_view_show_page (run.rtl_view, "totals");
+  iterate_for (200);
+  select_total (run.rtl_view, "register services");
+  g_assert_true (iterate_until (has_highlight, &highlight));
+  iterate_for (300);
+  y = ps_timeline_view_span_y (run.view, span);
+  height = gtk_widget_get_height (GTK_WIDGET (run.view));
+  g_test_message ("the call at %.0f px, the timeline %.0f px high", y, height);
+  g_assert_cmpfloat (y - PS_TIMELINE_SPAN_HEIGHT / 2, >=, PS_TIMELINE_HEADER_HEIGHT);
+  g_assert_cmpfloat (y + PS_TIMELINE_SPAN_HEIGHT / 2, <=, height - PS_TIMELINE_STATUS_HEIGHT);
+}
+
 /* Enter on a total lists its calls in the scope table */
 static void
 test_total_enter_lists_calls (Fixture       *fixture,
@@ -756,6 +782,7 @@ main (int   argc,
   ADD_TEST ("/links/rtl/timeline-message-selects-row", test_timeline_message_selects_row);
   ADD_TEST ("/links/rtl/totals-highlight-calls", test_totals_highlight_calls);
   ADD_TEST ("/links/rtl/hidden-totals-follow", test_hidden_totals_follow);
+  ADD_TEST ("/links/rtl/highlight-above-status", test_highlight_above_status);
   ADD_TEST ("/links/rtl/total-enter-lists-calls", test_total_enter_lists_calls);
   ADD_TEST ("/links/rtl/function-highlight-scrolls", test_function_highlight_scrolls);
   ADD_TEST ("/links/rtl/call-tree-thread-focuses", test_call_tree_thread_focuses);

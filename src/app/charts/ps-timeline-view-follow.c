@@ -118,10 +118,13 @@ ps_timeline_view_highlight_changed_cb (PsTimelineView *self)
       PsTimelineRow *row = ps_timeline_view_get_row (self, found);
       double y = ps_timeline_row_depth_y (row, depth);
       double top = gtk_adjustment_get_value (self->vadjustment);
-      double page = gtk_adjustment_get_page_size (self->vadjustment);
+      /* Above the status strip, which says what is highlighted */
+      double shown = gtk_adjustment_get_page_size (self->vadjustment) - PS_TIMELINE_STATUS_HEIGHT;
+      /* A span's height of the row above it, where there is room */
+      double above = CLAMP (shown - 2 * PS_TIMELINE_SPAN_HEIGHT, 0, PS_TIMELINE_SPAN_HEIGHT);
 
-      if (y < top || y + PS_TIMELINE_SPAN_HEIGHT > top + page)
-        gtk_adjustment_set_value (self->vadjustment, MAX (y - PS_TIMELINE_SPAN_HEIGHT, 0));
+      if (y < top || y + PS_TIMELINE_SPAN_HEIGHT > top + shown)
+        gtk_adjustment_set_value (self->vadjustment, MAX (y - above, 0));
     }
 }
 

@@ -76,6 +76,8 @@ struct _PsTimelineView
   PsTimelineStats  stats;
   GtkWidget       *picture_menu;  /* the context menu, once shown */
   guint            keep_cursor_id; /* brings the cursor's row back into view */
+  guint            keep_highlight_id; /* and the highlighted calls' first row */
+  int              allocated_height;
   GHashTable      *shared_ranges;  /* value key → PsTimelineValueRange, or NULL */
 };
 

@@ -1003,6 +1003,16 @@ keep_cursor_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean
+keep_highlight_cb (gpointer user_data)
+{
+  PsTimelineView *self = user_data;
+
+  self->keep_highlight_id = 0;
+  ps_timeline_view_highlight_changed_cb (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 ps_timeline_view_size_allocate (GtkWidget *widget,
                                 int        width,
@@ -1010,13 +1020,20 @@ ps_timeline_view_size_allocate (GtkWidget *widget,
                                 int        baseline)
 {
   PsTimelineView *self = PS_TIMELINE_VIEW (widget);
+  gboolean shorter = height < self->allocated_height;
 
+  self->allocated_height = height;
   /* The row of the cursor, in view before, stays in view when the
    * timeline gets shorter (the views under it taking more room): scrolled
    * to once the window is laid out, since scrolling while GTK allocates
    * leaves widgets elsewhere in the window without their allocation */
   if (cursor_row_in_view (self) && self->keep_cursor_id == 0)
     self->keep_cursor_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, keep_cursor_cb, self, NULL);
+  /* So do the highlighted calls, shown as they were chosen (a total whose
+   * histogram then takes the timeline's room) */
+  if (shorter && self->session != NULL && ps_session_get_highlight (self->session) != NULL
+      && self->keep_highlight_id == 0)
+    self->keep_highlight_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, keep_highlight_cb, self, NULL);
   ps_timeline_view_update_adjustments (self);
   if (self->picture_menu != NULL)
     gtk_popover_present (GTK_POPOVER (self->picture_menu));
@@ -1039,6 +1056,7 @@ ps_timeline_view_dispose (GObject *object)
 
   drop_session (self);
   g_clear_handle_id (&self->keep_cursor_id, g_source_remove);
+  g_clear_handle_id (&self->keep_highlight_id, g_source_remove);
   if (self->hadjustment != NULL)
     g_signal_handlers_disconnect_by_func (self->hadjustment, hadjustment_changed_cb, self);
   if (self->vadjustment != NULL)
