@@ -27,8 +27,8 @@ scroll_to_row (GtkColumnView *view,
 #endif
 }
 
-/* Shown: the scroll asked for while hidden, at the frame after the one
- * that laid the table out with its rows (scrolled at the first, the rows
+/* Shown: the scroll asked for while hidden, at the first frame at which
+ * the table has been laid out with a height (scrolled before, the rows
  * around the one scrolled to were not made) */
 static gboolean
 scroll_when_shown_cb (GtkWidget     *widget,
