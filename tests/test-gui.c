@@ -1047,8 +1047,9 @@ test_ce_timeline_changes (Fixture       *fixture,
                                           y + PS_TIMELINE_VALUES_HEIGHT - 2), ==, 0);
 
   /* The slower marker's change comes near the end of the run, where its
-   * label would run into the chart's scale at the top right: it is left
-   * out, and the scale reads as without the change */
+   * values are: the chart's scale gives way to the left, where it has
+   * none, and the change's label is drawn at the right (at the right, the
+   * scale would have left it out) */
   gtk_adjustment_set_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (timeline)), slower->y);
   iterate_for (50);
   {
@@ -1078,7 +1079,8 @@ test_ce_timeline_changes (Fixture       *fixture,
     for (int py = (int)y; py < (int)y + 18; py++)
       for (int px = (int)change_x + 3; px < (int)right; px++)
         differ += memcmp (a + (gsize)py * stride + (gsize)px * 4, b + (gsize)py * stride + (gsize)px * 4, 4) != 0;
-    g_assert_cmpuint (differ, ==, 0);
+    g_test_message ("%u pixels of the change's label", differ);
+    g_assert_cmpuint (differ, >, 50);
   }
 }
 
