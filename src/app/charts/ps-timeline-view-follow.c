@@ -83,16 +83,18 @@ highlight_in (PsSpanLod *highlight,
 /* Highlighted spans out of sight: the view zooms out or pans to them when
  * none is in the visible range, and the first row that has some there
  * comes into view */
-void
-ps_timeline_view_highlight_changed_cb (PsTimelineView *self)
+/* The first row with highlighted spans in the visible range into view,
+ * above the status strip that names them; with may_reveal, the view
+ * zooms out or pans to them first when none is in that range */
+static void
+show_highlight (PsTimelineView *self,
+                gboolean        may_reveal)
 {
   PsSpanLod *highlight = self->session != NULL ? ps_session_get_highlight (self->session) : NULL;
   gint64 begin, end, first, last;
   int found = -1;
   guint depth = 0;
 
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  update_highlight_status (self);
   if (highlight == NULL || self->model == NULL || self->model->lod == NULL)
     return;
 
@@ -107,7 +109,7 @@ ps_timeline_view_highlight_changed_cb (PsTimelineView *self)
               && highlight_in (highlight, row->track, begin, end, &depth))
             found = (int)r;
         }
-      if (found < 0 && pass == REVEAL_PASS && ps_span_lod_get_extent (highlight, &first, &last))
+      if (found < 0 && may_reveal && pass == REVEAL_PASS && ps_span_lod_get_extent (highlight, &first, &last))
         ps_timeline_view_reveal_range (self, first, MAX (last, first), FALSE);
     }
   if (found < 0)
@@ -126,6 +128,20 @@ ps_timeline_view_highlight_changed_cb (PsTimelineView *self)
       if (y < top || y + PS_TIMELINE_SPAN_HEIGHT > top + shown)
         gtk_adjustment_set_value (self->vadjustment, MAX (y - above, 0));
     }
+}
+
+void
+ps_timeline_view_highlight_changed_cb (PsTimelineView *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  update_highlight_status (self);
+  show_highlight (self, TRUE);
+}
+
+void
+ps_timeline_view_keep_highlight_in_view (PsTimelineView *self)
+{
+  show_highlight (self, FALSE);
 }
 
 /* Whether the track's highlighted points have one in from…to */

@@ -140,6 +140,9 @@ void     ps_timeline_view_picture_source_init (PsPictureSourceInterface *iface);
 
 /* What the view follows of the session (ps-timeline-view-follow.c) */
 void ps_timeline_view_highlight_changed_cb (PsTimelineView *self);
+/* The highlighted spans' first row back into view, the visible range
+ * as it is (the timeline got shorter) */
+void ps_timeline_view_keep_highlight_in_view (PsTimelineView *self);
 void ps_timeline_view_points_changed_cb    (PsTimelineView *self);
 void ps_timeline_view_follow_session       (PsTimelineView *self);
 void ps_timeline_view_show_log_session     (PsTimelineView *self);

@@ -1009,7 +1009,7 @@ keep_highlight_cb (gpointer user_data)
   PsTimelineView *self = user_data;
 
   self->keep_highlight_id = 0;
-  ps_timeline_view_highlight_changed_cb (self);
+  ps_timeline_view_keep_highlight_in_view (self);
   return G_SOURCE_REMOVE;
 }
 

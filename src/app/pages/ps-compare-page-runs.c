@@ -579,6 +579,8 @@ ps_compare_page_selected_row_changed_cb (PsComparePage *self)
   for (guint side = 0; side < 2; side++)
     {
       const char *name;
+      g_autofree char *function_name = NULL;
+      g_autofree char *module_name = NULL;
       g_autofree char *description = NULL;
 
       if (self->sessions[side] == NULL)
@@ -602,16 +604,15 @@ ps_compare_page_selected_row_changed_cb (PsComparePage *self)
           gsize function_length = 0, module_length = 0;
           const char *function = ps_call_tree_function_of_name (name, &function_length);
           const char *module = ps_call_tree_module_of_name (name, &module_length);
-          g_autofree char *function_name = g_strndup (function, function_length);
-          g_autofree char *module_name = module != NULL ? g_strndup (module, module_length) : NULL;
 
-          /* Translators: what the timeline highlights; %s is a function */
-          description = g_strdup_printf (_("Calls of %s"), function_name);
-          ps_session_highlight_function (self->sessions[side], function_name, module_name, description);
-          continue;
+          function_name = g_strndup (function, function_length);
+          module_name = module != NULL ? g_strndup (module, module_length) : NULL;
         }
-      description = g_strdup_printf (_("Calls of %s"), name);
-      ps_session_highlight_function (self->sessions[side], name, NULL, description);
+      else
+        function_name = g_strdup (name);
+      /* Translators: what the timeline highlights; %s is a function */
+      description = g_strdup_printf (_("Calls of %s"), function_name);
+      ps_session_highlight_function (self->sessions[side], function_name, module_name, description);
     }
 
   update_histogram (self, row);

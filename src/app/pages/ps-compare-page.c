@@ -311,7 +311,6 @@ ps_compare_page_class_init (PsComparePageClass *klass)
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-
   g_type_ensure (PS_TYPE_RUN_PAGE);
   g_type_ensure (PS_TYPE_FLAME_GRAPH);
   g_type_ensure (PS_TYPE_HISTOGRAM_VIEW);
