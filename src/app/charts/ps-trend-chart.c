@@ -99,6 +99,41 @@ shown_unit (const char *unit,
   return quantity == PS_VIEW_QUANTITY_NONE && unit != NULL ? ps_view_unit_name (unit) : shown;
 }
 
+/* The values' range on the chart's axis: a little beyond the values, and
+ * never empty */
+static void
+value_range (const PsTrendRow *row,
+             double           *y_min,
+             double           *y_max)
+{
+  double pad;
+
+  *y_min = G_MAXDOUBLE, *y_max = -G_MAXDOUBLE;
+  for (guint i = 0; i < row->n_values; i++)
+    {
+      *y_min = MIN (*y_min, row->values[i]);
+      *y_max = MAX (*y_max, row->values[i]);
+    }
+  if (*y_min == *y_max)
+    pad = *y_min != 0 ? fabs (*y_min) * 0.05 : 1;
+  else
+    pad = (*y_max - *y_min) * 0.08;
+  *y_min -= pad, *y_max += pad;
+}
+
+const char *
+ps_trend_row_shown_unit (const PsTrendRow *row)
+{
+  double y_min, y_max, scale;
+
+  g_return_val_if_fail (row != NULL, NULL);
+
+  if (row->n_values == 0)
+    return shown_unit (row->unit, 0, &scale);
+  value_range (row, &y_min, &y_max);
+  return shown_unit (row->unit, MAX (fabs (y_min), fabs (y_max)), &scale);
+}
+
 char *
 ps_trend_format_value (double      value,
                        const char *unit)
@@ -352,7 +387,7 @@ draw_chart (PsTrendChart *self,
   GdkRGBA foreground;
   g_autoptr(PangoLayout) probe = NULL;
   int text_width, text_height;
-  double y_min = G_MAXDOUBLE, y_max = -G_MAXDOUBLE, y_step, scale, magnitude;
+  double y_min, y_max, y_step, scale;
   double top, bottom, left, right, label_width = 0;
   guint n_runs, label_step;
   const char *unit;
@@ -372,31 +407,14 @@ draw_chart (PsTrendChart *self,
     }
   n_runs = self->trend->runs->len;
 
-  for (guint i = 0; i < row->n_values; i++)
-    {
-      y_min = MIN (y_min, row->values[i]);
-      y_max = MAX (y_max, row->values[i]);
-    }
-  if (y_min == y_max)
-    {
-      double pad = y_min != 0 ? fabs (y_min) * 0.05 : 1;
-
-      y_min -= pad, y_max += pad;
-    }
-  else
-    {
-      double pad = (y_max - y_min) * 0.08;
-
-      y_min -= pad, y_max += pad;
-    }
+  value_range (row, &y_min, &y_max);
 
   /* Title line, change labels line, plot, run labels, axis title */
   top = 2 * (text_height + LABEL_SPACING) + LABEL_SPACING;
   bottom = height - (2 * text_height + 2 * LABEL_SPACING);
   right = width - LABEL_SPACING - text_width * 2;
 
-  magnitude = MAX (fabs (y_min), fabs (y_max));
-  unit = shown_unit (row->unit, magnitude, &scale);
+  unit = shown_unit (row->unit, MAX (fabs (y_min), fabs (y_max)), &scale);
   y_step = ps_chart_nice_step ((y_max - y_min) / scale, MAX (2.0, (bottom - top) / 48.0)) * scale;
   y_min = floor (y_min / y_step) * y_step;
   y_max = ceil (y_max / y_step) * y_step;

@@ -52,6 +52,9 @@ char      *ps_trend_chart_get_tooltip_text (PsTrendChart *self,
 /* A run as the chart and the page name it: its file, and for one session
  * of a log the session, counted from 1 ("nightly.log, session 14") */
 char      *ps_trend_format_run         (const PsRunSummary *run);
+/* The unit a row's values are shown in, on its chart's axis and beside
+ * them: "ms" for durations of some milliseconds */
+const char *ps_trend_row_shown_unit    (const PsTrendRow   *row);
 /* A row's value with its unit: "12.0 ms", "1.50 MiB", "42 ticks" */
 char      *ps_trend_format_value       (double              value,
                                         const char         *unit);

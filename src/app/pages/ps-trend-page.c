@@ -87,6 +87,7 @@ struct _PsTrendPage
   GtkLabel           *summary_label;
   GtkExpander        *problems_expander;
   GtkLabel           *problems_label;
+  GtkPaned           *paned;
   GtkColumnView      *rows_view;
   GtkLabel           *row_title;
   PsTrendChart       *chart;
@@ -197,7 +198,7 @@ cell_text (PsTrendRowItem *item,
     case COL_KIND:
       return g_strdup (kind_name (row->kind));
     case COL_UNIT:
-      return g_strdup (ps_view_unit_name (row->unit));
+      return g_strdup (ps_trend_row_shown_unit (row));
     case COL_RUNS:
       return ps_view_format_count (row->n_values);
     case COL_CHANGE:
@@ -242,7 +243,20 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
   if (column == COL_NAME || column == COL_CHANGE)
     ps_view_cell_set_tooltip (label, list_item, column, cell_tooltip, NULL);
   if (column == COL_NAME)
-    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+    {
+      /* Names that differ in their middle, such as a CE marker's
+       * "Test=WriteFile,Bytes=65536,time=%AVG%" beside its siblings, stay
+       * told apart on a laptop's screen: a second line before the cut,
+       * without a hyphen the name does not have */
+      g_autoptr(PangoAttrList) attributes = pango_attr_list_new ();
+
+      pango_attr_list_insert (attributes, pango_attr_insert_hyphens_new (FALSE));
+      gtk_label_set_attributes (GTK_LABEL (label), attributes);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_lines (GTK_LABEL (label), 2);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+    }
   if (column == COL_CHANGE)
     gtk_widget_add_css_class (label, "change-cell");
   gtk_list_item_set_child (list_item, label);
@@ -259,6 +273,17 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_list_item_get_child (list_item);
   g_autofree char *text = cell_text (item, column);
 
+  if (column == COL_NAME)
+    {
+      GString *shown = g_string_new (text);
+
+      /* A name wraps after a comma of its list (a zero-width space) rather
+       * than inside a number: "Test=WriteFile,Bytes=51" above
+       * "2,time=%AVG%" would read as 51 */
+      g_string_replace (shown, ",", ",\xe2\x80\x8b", 0);
+      g_free (text);
+      text = g_string_free (shown, FALSE);
+    }
   gtk_label_set_text (GTK_LABEL (label), text);
   if (column == COL_CHANGE)
     {
@@ -970,6 +995,7 @@ ps_trend_page_class_init (PsTrendPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsTrendPage, summary_label);
   gtk_widget_class_bind_template_child (widget_class, PsTrendPage, problems_expander);
   gtk_widget_class_bind_template_child (widget_class, PsTrendPage, problems_label);
+  gtk_widget_class_bind_template_child (widget_class, PsTrendPage, paned);
   gtk_widget_class_bind_template_child (widget_class, PsTrendPage, rows_view);
   gtk_widget_class_bind_template_child (widget_class, PsTrendPage, row_title);
   gtk_widget_class_bind_template_child (widget_class, PsTrendPage, chart);
@@ -1004,6 +1030,8 @@ ps_trend_page_init (PsTrendPage *self)
   add_column (self, COL_RUNS, _("Runs"), FALSE);
   /* Translators: a column of the trend's rows: the largest relative change of a row's mean, in percent */
   add_column (self, COL_CHANGE, _("Change (%)"), FALSE);
+  /* Half for the rows, whose names are long, half for the chart */
+  ps_view_place_paned (self->paned, "trend", 0.5, 0);
 
   sync_controls (self);
   g_signal_connect_swapped (self->order_dropdown, "notify::selected", G_CALLBACK (controls_changed_cb), self);
