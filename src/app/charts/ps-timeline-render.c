@@ -984,6 +984,70 @@ draw_axis (Render *render)
                     render->plot_left - HEADER_LABEL_START - HEADER_LABEL_END, 0, 0);
 }
 
+/* Adds count points spread evenly over [from, to) columns, partial
+ * columns by their share, what lies past the last column left out (the
+ * last points of the run stand for the time after them); the whole
+ * columns inside go to even, summed into busy once every row is spread */
+static void
+spread_evenly (double *busy,
+               double *even,
+               guint   columns,
+               double  from,
+               double  to,
+               double  count)
+{
+  double density = count / (to - from);
+  double first, last;
+
+  from = CLAMP (from, 0, columns), to = CLAMP (to, 0, columns);
+  if (to <= from)
+    return;
+  first = floor (from), last = floor (to);
+  if (first == last)
+    {
+      busy[(guint)first] += density * (to - from);
+      return;
+    }
+  busy[(guint)first] += density * (first + 1 - from);
+  if (last < columns)
+    busy[(guint)last] += density * (to - last);
+  even[(guint)first + 1] += density;
+  even[(guint)last] -= density;
+}
+
+/* A row of values in columns: each item's points count from where they
+ * lie until the row's next point, so that readings taken at a steady pace
+ * fill the strip evenly. Counted in the column each lies in, they drew one
+ * line every few pixels, in a pattern that changed with the width. A point
+ * followed by a gap longer than twice the row's mean one counts over one
+ * mean gap: a pause in the readings stays empty (unless it is most of the
+ * row's time, which makes the mean long). A row of one item counts over
+ * the run's spacing. */
+static void
+spread_points (const GArray *value_items,
+               guint         n,
+               gint64        begin,
+               double        ns_per_pixel,
+               guint         columns,
+               double        spacing,
+               double       *busy,
+               double       *even)
+{
+  const PsValueLodItem *items = (const PsValueLodItem *)(void *)value_items->data;
+  double usual = n > 1 ? MAX ((double)(items[n - 1].x_begin - items[0].x_begin) / ns_per_pixel / (n - 1), 1.0)
+                       : spacing;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double from = ((double)items[i].x_begin - begin) / ns_per_pixel;
+      double to = i + 1 < n ? ((double)items[i + 1].x_begin - begin) / ns_per_pixel : from + usual;
+
+      if (to - from > 2 * usual)
+        to = MAX (from + usual, ((double)items[i].x_end - begin) / ns_per_pixel);
+      spread_evenly (busy, even, columns, from, MAX (to, from + 1), (double)items[i].n_points);
+    }
+}
+
 /* Adds to busy how busy each of columns columns of [begin, end) is: the
  * time its spans covered and its values' points. Goes over every row: a
  * CE log has one per marker instance, hundreds of thousands. FALSE when
@@ -999,6 +1063,22 @@ count_busy (PsTimelineModel *model,
             GCancellable    *cancellable)
 {
   double ns_per_pixel = (double)(end - begin) / columns;
+  g_autofree double *even = g_new0 (double, (gsize)columns + 1);
+  guint64 n_points = 0;
+  double level = 0, spacing;
+
+  /* The mean spacing of the run's points: what a row of one item (a
+   * marker instance of one event), which has no gap of its own, counts
+   * over. In one column, one event of a CE log of a hundred stood as high
+   * as the hundred. */
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+      if (row->kind == PS_TIMELINE_ROW_VALUES)
+        n_points += ps_value_lod_get_n_points (row->values);
+    }
+  spacing = MAX ((double)columns / MAX (n_points, 1), 1.0);
 
   for (guint r = 0; r < model->rows->len; r++)
     {
@@ -1028,15 +1108,14 @@ count_busy (PsTimelineModel *model,
         {
           guint n = ps_value_lod_query_counts (row->values, begin, end, ns_per_pixel, value_items);
 
-          for (guint i = 0; i < n; i++)
-            {
-              const PsValueLodItem *item = &g_array_index (value_items, PsValueLodItem, i);
-              double c = ((double)item->x_begin - begin) / ns_per_pixel;
-
-              if (c >= 0 && c < columns)
-                busy[(guint)c] += item->n_points;
-            }
+          if (n > 0)
+            spread_points (value_items, n, begin, ns_per_pixel, columns, spacing, busy, even);
         }
+    }
+  for (guint c = 0; c < columns; c++)
+    {
+      level += even[c];
+      busy[c] += level;
     }
   return TRUE;
 }
@@ -1084,8 +1163,25 @@ overview_busy (Render *render,
   if (model->overview_fine != NULL && columns <= PS_TIMELINE_OVERVIEW_FINE
       && model->overview_fine_begin == begin && model->overview_fine_end == end)
     {
+      /* A fine column across two columns is shared between them by how
+       * much of it each has: whole, some columns got one fine column more
+       * than others, and stood out as stripes */
       for (guint i = 0; i < PS_TIMELINE_OVERVIEW_FINE; i++)
-        busy[(guint64)i * columns / PS_TIMELINE_OVERVIEW_FINE] += model->overview_fine[i];
+        {
+          guint64 start = (guint64)i * columns, end = start + columns;
+          guint c = (guint)(start / PS_TIMELINE_OVERVIEW_FINE);
+          guint64 boundary = (guint64)(c + 1) * PS_TIMELINE_OVERVIEW_FINE;
+
+          if (end <= boundary || c + 1 >= columns)
+            busy[c] += model->overview_fine[i];
+          else
+            {
+              double in_first = (double)(boundary - start) / columns;
+
+              busy[c] += model->overview_fine[i] * in_first;
+              busy[c + 1] += model->overview_fine[i] * (1 - in_first);
+            }
+        }
     }
   else
     count_busy (model, begin, end, columns, busy, render->items, render->value_items, NULL);
