@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-accessible-util.h"
+#include "ps-util.h"
 #include "ps-view-util.h"
 
 /* Numbers */
@@ -54,6 +55,22 @@ ps_view_format_count (guint64 count)
   g_autofree char *digits = g_strdup_printf ("%" PRIu64, count);
 
   return group_digits (digits);
+}
+
+char *
+ps_view_series_name (const char *raw)
+{
+  g_autofree char *name = ps_util_display_text (raw != NULL ? raw : "", -1);
+
+  if (g_str_has_prefix (name, "CPU: "))
+    /* Translators: the series of a CE log's CPU monitor, named by the log
+     * "CPU: fsperf" (%s is the application): its processor load */
+    return g_strdup_printf (_("CPU: %s"), name + strlen ("CPU: "));
+  if (g_str_has_prefix (name, "MEM: "))
+    /* Translators: the series of a CE log's memory monitor, named by the
+     * log "MEM: fsperf" (%s is the application): its memory in use */
+    return g_strdup_printf (_("MEM: %s"), name + strlen ("MEM: "));
+  return g_steal_pointer (&name);
 }
 
 /* Characters around a number that make it part of something else: a

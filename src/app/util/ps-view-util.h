@@ -27,6 +27,12 @@ typedef struct
   gsize       offset;   /* of the GtkLabel * in the view's instance struct */
 } PsViewLabelField;
 
+/* The name of a measured series as shown: the log's text made valid
+ * UTF-8, and the "CPU: " and "MEM: " with which a CE log names its CPU
+ * and memory monitors (ce-perflog.md §2.1: "CPU: fsperf") in the user's
+ * language; the engine and the CLI keep the log's text */
+char       *ps_view_series_name          (const char             *raw);
+
 /* A count with its digits grouped ("55,040,000"): the locale's separator,
  * or a comma where the locale has none */
 char       *ps_view_format_count         (guint64                 count);
