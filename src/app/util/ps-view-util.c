@@ -81,17 +81,18 @@ joins_number (gunichar c)
   return (c < 0x80 && (g_ascii_isalnum (c) || strchr ("_.,:-/\\+#%$'=@", (int) c) != NULL));
 }
 
-/* Inside text quoted for the user (“…”, «…», "…") at p */
+/* The quotation marks around text quoted for the user (“…”, «…»; "…"
+ * is counted apart); ’ is an apostrophe as often as a quote */
 static gboolean
 opens_quote (gunichar c)
 {
-  return c == 0x201C || c == 0x00AB || c == 0x2018;
+  return c == 0x201C || c == 0x00AB;
 }
 
 static gboolean
 closes_quote (gunichar c)
 {
-  return c == 0x201D || c == 0x00BB || c == 0x2019;
+  return c == 0x201D || c == 0x00BB;
 }
 
 char *
