@@ -380,6 +380,120 @@ test_stacked (Fixture       *fixture,
   g_assert_false (ps_counter_chart_get_stacked (ps_counters_view_get_chart (view, 0)));
 }
 
+/* The _Total instance is its instances' total: stacked, the instances
+ * make the stack and _Total is a line over it, not an area on top that
+ * doubled the stack's height */
+static const char *
+total_line_of (const char *readout,
+               const char *prefix)
+{
+  const char *line = strstr (readout, prefix);
+
+  g_assert_nonnull (line);
+  return line;
+}
+
+static void
+test_stacked_total (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  static const char *instances[] = { "0", "1", "2", "3", "_Total" };
+  g_autofree char *path = demo_file_path ("perfmon_4cpu.csv");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  PsCountersView *view = ps_run_page_get_counters_view (open_and_wait (fixture, file));
+  PsCounterNode *total;
+  PsCounterChart *chart;
+  guint total_series = G_MAXUINT;
+  double parts_min, parts_max, min, max;
+  graphene_rect_t plot;
+  g_autofree char *parts_readout = NULL;
+  g_autofree char *readout = NULL;
+  g_autofree char *parts_sum = NULL;
+  g_autofree char *sum = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GdkRGBA color, area;
+  guint area_pixels;
+
+  g_assert_true (iterate_until (view_has_tree, view));
+  {
+    g_autoptr(GPtrArray) checked = ps_counters_view_list_checked (view);
+
+    for (guint i = 0; i < checked->len; i++)
+      ps_counter_node_set_checked (g_ptr_array_index (checked, i), FALSE);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (instances); i++)
+    {
+      g_autofree char *counter = g_strdup_printf ("\\\\PERF-HOST\\Processor(%s)\\%% Processor Time", instances[i]);
+      PsCounterNode *node = ps_counters_view_find_counter (view, counter);
+
+      g_assert_nonnull (node);
+      g_assert_true (ps_counter_node_is_aggregate (node) == (i == 4));
+      ps_counter_node_set_checked (node, i < 4);
+    }
+  total = ps_counters_view_find_counter (view, "\\\\PERF-HOST\\Processor(_Total)\\% Processor Time");
+  ps_counters_view_set_stacked (view, TRUE);
+  ps_counters_view_update_now (view);
+
+  /* The four processors alone */
+  g_assert_cmpuint (ps_counters_view_get_n_charts (view), ==, 1);
+  chart = ps_counters_view_get_chart (view, 0);
+  g_assert_true (iterate_until (widget_is_drawn, chart));
+  g_assert_true (ps_counter_chart_get_value_range (chart, &parts_min, &parts_max));
+  g_assert_true (ps_counter_chart_get_plot (chart, &plot));
+  parts_readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width / 2);
+  parts_sum = g_strdup (total_line_of (parts_readout, "\nTotal: "));
+
+  /* With _Total: the same stack, and _Total a line over it */
+  ps_counter_node_set_checked (total, TRUE);
+  ps_counters_view_update_now (view);
+  chart = ps_counters_view_get_chart (view, 0);
+  g_assert_cmpuint (ps_counter_chart_get_n_series (chart), ==, 5);
+  for (guint s = 0; s < 5; s++)
+    if (ps_counter_chart_get_series_aggregate (chart, s))
+      total_series = s;
+  g_assert_cmpuint (total_series, ==, 4);
+  g_assert_true (iterate_until (widget_is_drawn, chart));
+  g_assert_true (ps_counter_chart_get_value_range (chart, &min, &max));
+  g_test_message ("stack of the processors up to %g, with _Total up to %g", parts_max, max);
+  g_assert_cmpfloat (max, ==, parts_max);
+  g_assert_true (ps_counter_chart_get_plot (chart, &plot));
+  readout = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width / 2);
+  g_test_message ("read-out: %s", readout);
+  sum = g_strdup (total_line_of (readout, "\nTotal: "));
+  g_assert_cmpstr (sum, ==, parts_sum);
+  g_assert_nonnull (strstr (readout, "(line, not in the total below)"));
+  g_assert_nonnull (strstr (total_line_of (readout, "\n_Total: "), "(line, not in the total below)"));
+
+  /* No area in _Total's colour: its areas are drawn at 60 % over the
+   * background, its line opaque */
+  texture = render_widget (GTK_WIDGET (chart));
+  ps_counter_chart_get_color (chart, total_series, &color);
+  area = (GdkRGBA) { 0.6 * color.red + 0.4, 0.6 * color.green + 0.4, 0.6 * color.blue + 0.4, 1 };
+  area_pixels = count_pixels_near (texture, plot.origin.x, plot.origin.y, plot.origin.x + plot.size.width,
+                                   plot.origin.y + plot.size.height, &area);
+  g_test_message ("pixels of _Total's area: %u", area_pixels);
+  g_assert_cmpuint (area_pixels, <, 50);
+  g_assert_cmpuint (count_pixels_near (texture, plot.origin.x, plot.origin.y, plot.origin.x + plot.size.width,
+                                       plot.origin.y + plot.size.height, &color), >, 100);
+  if (g_getenv ("PERFSCOPE_TEST_SCREENSHOTS") != NULL)
+    {
+      g_autofree char *shot = g_build_filename (g_getenv ("PERFSCOPE_TEST_SCREENSHOTS"), "counters-stacked-total.png", NULL);
+
+      gdk_texture_save_to_png (texture, shot);
+    }
+
+  /* The legend says so; overlaid, _Total is a line like the others */
+  {
+    g_autofree char *description = NULL;
+
+    ps_counters_view_set_stacked (view, FALSE);
+    g_assert_true (ps_counter_chart_get_value_range (chart, &min, &max));
+    g_assert_cmpfloat (max, <, parts_max);
+    description = ps_counter_chart_describe_at (chart, plot.origin.x + plot.size.width / 2);
+    g_assert_null (strstr (description, "not in the total"));
+  }
+}
+
 static void
 test_readout (Fixture       *fixture,
               gconstpointer  data)
@@ -1122,6 +1236,7 @@ main (int   argc,
   ADD_TEST ("/counters-view/tree", test_tree);
   ADD_TEST ("/counters-view/check-more", test_check_more);
   ADD_TEST ("/counters-view/stacked", test_stacked);
+  ADD_TEST ("/counters-view/stacked-total", test_stacked_total);
   ADD_TEST ("/counters-view/unit-chart-title", test_unit_chart_title);
   ADD_TEST ("/counters-view/readout", test_readout);
   ADD_TEST ("/counters-view/zone-and-zoom", test_zone_and_zoom);

@@ -1840,6 +1840,49 @@ test_rtl_warnings (Fixture       *fixture,
   maybe_save_screenshot (fixture, "rtl-warnings");
 }
 
+/* The warnings are listed in the order of their lines, where the parser
+ * tells of a scope left open (line 1035) when the scope around it ends
+ * (line 1078), after the message of line 1037 */
+static void
+test_rtl_warnings_line_order (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autofree char *path = demo_file_path ("soffice_4711.log");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsRtlView *view = ps_run_page_get_rtl_view (page);
+  GListModel *warnings;
+  GListModel *shown;
+  guint64 previous = 0;
+  guint position_1035 = G_MAXUINT, position_1037 = G_MAXUINT;
+
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  wait_for_rtl_view (view);
+  warnings = ps_run_view_get_warning_model (PS_RUN_VIEW (view));
+  shown = G_LIST_MODEL (gtk_column_view_get_model (view->warning_view));
+  g_assert_cmpuint (g_list_model_get_n_items (warnings), >, 12);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, g_list_model_get_n_items (warnings));
+  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(PsWarningRow) row = g_list_model_get_item (shown, i);
+      guint64 line = ps_warning_row_get_line (row);
+
+      g_assert_cmpuint (line, >=, previous);
+      previous = line;
+      if (line == 1035)
+        {
+          position_1035 = i;
+          g_assert_cmpstr (ps_warning_row_get_code (row), ==, "W-UNTERMINATED");
+        }
+      else if (line == 1037)
+        position_1037 = i;
+    }
+  g_assert_cmpuint (position_1035, <, position_1037);
+  gtk_widget_activate_action (GTK_WIDGET (page), "run.show-warnings", NULL);
+  iterate_for (200);
+  maybe_save_screenshot (fixture, "rtl-warnings-line-order");
+}
+
 /* Unterminated scopes: a lower bound, marked, left out of the totals */
 static gboolean
 timeline_has_model (gpointer data)
@@ -4232,6 +4275,7 @@ main (int   argc,
   ADD_TEST ("/gui/rtl/search", test_rtl_search);
   ADD_TEST ("/gui/rtl/filters", test_rtl_filters);
   ADD_TEST ("/gui/rtl/warnings", test_rtl_warnings);
+  ADD_TEST ("/gui/rtl/warnings-line-order", test_rtl_warnings_line_order);
   ADD_TEST ("/gui/rtl/unterminated", test_rtl_unterminated);
   ADD_TEST ("/gui/rtl/not-for-ce", test_rtl_not_for_ce);
   ADD_TEST ("/gui/call-tree/rtl", test_call_tree_rtl);

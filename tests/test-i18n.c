@@ -314,6 +314,45 @@ test_numbers (Fixture       *fixture,
   }
 }
 
+/* The series of a CE log's CPU and memory monitors, which the log names
+ * "CPU: fsperf" and "MEM: fsperf", are named in French in the window */
+static void
+test_ce_monitors (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *path = demo_file_path ("fsperf_CEPC_x86_6_0_3122.log");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *cpu = ps_view_series_name ("CPU: fsperf");
+  g_autofree char *memory = ps_view_series_name ("MEM: fsperf");
+  g_autofree char *marker = ps_view_series_name ("Test=CreateFile,Files=10");
+
+  g_assert_cmpstr (cpu, ==, "Processeur\u00a0: fsperf");
+  g_assert_cmpstr (memory, ==, "Mémoire\u00a0: fsperf");
+  g_assert_cmpstr (marker, ==, "Test=CreateFile,Files=10");
+
+  /* The CPU & Memory page's table, and no English name left there */
+  open_and_wait (fixture, file);
+  iterate_for (200);
+  g_assert_nonnull (find_labelled (GTK_WIDGET (fixture->window), GTK_TYPE_LABEL, "Processeur\u00a0: fsperf"));
+  g_assert_nonnull (find_labelled (GTK_WIDGET (fixture->window), GTK_TYPE_LABEL, "Mémoire\u00a0: fsperf"));
+  g_assert_null (find_labelled (GTK_WIDGET (fixture->window), GTK_TYPE_LABEL, "CPU: fsperf"));
+  g_assert_null (find_labelled (GTK_WIDGET (fixture->window), GTK_TYPE_LABEL, "MEM: fsperf"));
+}
+
+/* The counts of the engine's warnings are grouped with the French
+ * separator; decimals keep their comma */
+static void
+test_warning_counts (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  const char *separator = nl_langinfo (THOUSEP);
+  g_autofree char *expected = g_strconcat ("Aucun nom de fonction pour /lib/libc.so.7 : 1", separator,
+                                           "388 échantillons (78,5 %) y ont des cadres", NULL);
+  g_autofree char *shown = ps_view_group_counts ("Aucun nom de fonction pour /lib/libc.so.7 : 1388 échantillons (78,5 %) y ont des cadres");
+
+  g_assert_cmpstr (shown, ==, expected);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -361,6 +400,8 @@ main (int   argc,
       ADD_TEST ("/i18n/fr/trend-units", test_trend_units);
       ADD_TEST ("/i18n/fr/compare-units", test_compare_units);
       ADD_TEST ("/i18n/fr/byte-units", test_byte_units);
+      ADD_TEST ("/i18n/fr/ce-monitors", test_ce_monitors);
+      ADD_TEST ("/i18n/fr/warning-counts", test_warning_counts);
     }
 
   status = gui_test_run ();

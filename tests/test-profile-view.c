@@ -1212,6 +1212,68 @@ test_symbol_folder_kept (Fixture       *fixture,
 /* The demo log's counts have their digits grouped wherever the call tree
  * writes them, as the header and the process list do, even in a locale
  * without a thousands separator (the tests run in C.UTF-8) */
+/* The counts of the engine's warnings are grouped on screen as every
+ * count of the window is, "1,388 samples"; the places and the names in
+ * them are not, and the store keeps the text the CLI prints */
+static void
+test_warning_counts (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  static const struct {
+    const char *text;
+    const char *shown;
+  } cases[] = {
+    { "No function names for /lib/libc.so.7 (no symbol folder was chosen): 1388 samples (78.5 %) have frames in it",
+      "No function names for /lib/libc.so.7 (no symbol folder was chosen): 1,388 samples (78.5 %) have frames in it" },
+    { "the 1234567 records (20000 samples) before it are kept", "the 1,234,567 records (20,000 samples) before it are kept" },
+    { "샘플 1388개(78.5 %)", "샘플 1,388개(78.5 %)" },
+    { "it was still open when the scope around it ended on line 1078 (at least 32 ms)",
+      "it was still open when the scope around it ended on line 1078 (at least 32 ms)" },
+    { "Damaged record 3 at byte offset 123456: bad", "Damaged record 3 at byte offset 123456: bad" },
+    { "fork (pid 12345)", "fork (pid 12345)" },
+    { "flags 0x00001234 and 1234.5 ms", "flags 0x00001234 and 1234.5 ms" },
+    { "Scope “12345 name” and \"4096 bytes\" kept, 4096 bytes", "Scope “12345 name” and \"4096 bytes\" kept, 4,096 bytes" },
+    { "fsperf_3122 log of 2026-12-04 12:00", "fsperf_3122 log of 2026-12-04 12:00" },
+    { "999 samples", "999 samples" },
+  };
+  g_autofree char *path = demo_file_path ("pmcstat_freebsd14.pmclog");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  PsRunPage *page = NULL;
+  PsProfileView *view = open_pmcstat (fixture, file, &page);
+  GListModel *warnings = ps_run_view_get_warning_model (PS_RUN_VIEW (view));
+  g_autofree char *shown = NULL;
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = ps_view_group_counts (cases[i].text);
+
+      g_assert_cmpstr (text, ==, cases[i].shown);
+    }
+
+  /* The store keeps the engine's text */
+  for (guint i = 0; i < g_list_model_get_n_items (warnings); i++)
+    {
+      g_autoptr(PsWarningRow) row = g_list_model_get_item (warnings, i);
+
+      if (strstr (ps_warning_row_get_message (row), "/lib/libc.so.7") != NULL)
+        {
+          g_assert_nonnull (strstr (ps_warning_row_get_message (row), ": 1388 samples (78.5 %)"));
+          found = TRUE;
+        }
+    }
+  g_assert_true (found);
+
+  /* The Data Quality page shows it grouped */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "run.show-warnings", NULL));
+  iterate_for (200);
+  shown = collect_label_text (GTK_WIDGET (view->warning_view));
+  g_test_message ("warnings shown: %s", shown);
+  g_assert_nonnull (strstr (shown, "/lib/libc.so.7 (no symbol folder was chosen): 1,388 samples (78.5 %) have frames in it"));
+  g_assert_null (strstr (shown, "1388 samples"));
+  maybe_save_screenshot (fixture, "profile-warning-counts");
+}
+
 static void
 test_demo_counts (Fixture       *fixture,
                   gconstpointer  data)
@@ -1252,6 +1314,7 @@ main (int   argc,
   ADD_TEST ("/profile-view/sysroot-option", test_sysroot_option);
   ADD_TEST ("/profile-view/symbol-folder-kept", test_symbol_folder_kept);
   ADD_TEST ("/profile-view/demo-counts", test_demo_counts);
+  ADD_TEST ("/profile-view/warning-counts", test_warning_counts);
 
   return gui_test_run ();
 }

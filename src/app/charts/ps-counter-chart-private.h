@@ -21,6 +21,8 @@ typedef struct
   gpointer                 detail_data;
   GDestroyNotify           detail_destroy;
   GArray                  *changes;  /* PsCounterChange, NULL for none */
+  gboolean                 aggregate; /* the others' total: a line over
+                                       * the stack, not in it */
 } Series;
 
 struct _PsCounterChart
@@ -102,6 +104,16 @@ x_at (const Layout *layout,
 gboolean ps_counter_chart_is_stacked       (PsCounterChart *self);
 double   ps_counter_chart_stacked_value_at (Series         *series,
                                             gint64          x);
+/* The sum of the series in the stack at x (the aggregates left out) */
+double   ps_counter_chart_stack_sum_at     (PsCounterChart *self,
+                                            gint64          x);
+/* An aggregate series of a stacked chart, drawn as a line over the stack */
+gboolean ps_counter_chart_is_line_over_stack (PsCounterChart *self,
+                                              Series         *series);
+/* The series' name in the legend: stacked, an aggregate's says it is a
+ * line over the stack, not in it */
+char    *ps_counter_chart_dup_legend_label (PsCounterChart *self,
+                                            Series         *series);
 char    *ps_counter_chart_more_text        (guint           n_more);
 
 /* The read-out (ps-counter-chart-readout.c) */

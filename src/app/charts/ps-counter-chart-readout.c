@@ -106,6 +106,10 @@ ps_counter_chart_describe_at (PsCounterChart *self,
         detail = series->detail_func (reading->index, series->detail_data);
       if (detail != NULL)
         g_string_append_printf (text, " (%s)", detail);
+      if (ps_counter_chart_is_line_over_stack (self, series))
+        /* Translators: after the reading of the total of the other series
+         * of a stacked chart (the _Total instance), drawn as a line */
+        g_string_append_printf (text, " %s", _("(line, not in the total below)"));
     }
   if (n_left_out > 0)
     {
@@ -115,12 +119,8 @@ ps_counter_chart_describe_at (PsCounterChart *self,
     }
   if (ps_counter_chart_is_stacked (self))
     {
-      double sum = 0;
-      g_autofree char *number = NULL;
+      g_autofree char *number = ps_view_format_number (ps_counter_chart_stack_sum_at (self, position) * self->scale);
 
-      for (guint i = 0; i < self->series->len; i++)
-        sum += ps_counter_chart_stacked_value_at (g_ptr_array_index (self->series, i), position);
-      number = ps_view_format_number (sum * self->scale);
       /* Translators: the sum of the series of a stacked chart, "Total: 57.30 %" */
       g_string_append_printf (text, _("\nTotal: %s %s"), number, self->unit != NULL ? self->unit : "");
     }

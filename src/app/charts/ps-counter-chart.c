@@ -13,7 +13,8 @@
  * sequence number). Every frame asks each series' PsValueLod for at most a
  * few items per pixel column. Stacked, every STACK_STEP pixels takes each
  * series' reading nearest to it and the areas are drawn on top of each
- * other from the sums.
+ * other from the sums; an aggregate series (`_Total`) is a dashed line
+ * over them.
  */
 #include "config.h"
 
@@ -129,7 +130,32 @@ ps_counter_chart_is_stacked (PsCounterChart *self)
   return self->stacked && self->series->len > 1;
 }
 
-/* The lowest and highest sums of the stacked series over [x_min, x_max] */
+gboolean
+ps_counter_chart_is_line_over_stack (PsCounterChart *self,
+                                     Series         *series)
+{
+  return series->aggregate && ps_counter_chart_is_stacked (self);
+}
+
+double
+ps_counter_chart_stack_sum_at (PsCounterChart *self,
+                               gint64          x)
+{
+  double sum = 0;
+
+  for (guint s = 0; s < self->series->len; s++)
+    {
+      Series *series = g_ptr_array_index (self->series, s);
+
+      if (!series->aggregate)
+        sum += ps_counter_chart_stacked_value_at (series, x);
+    }
+  return sum;
+}
+
+/* The lowest and highest sums of the stacked series over [x_min, x_max]
+ * (v_min and v_max come with the range of every series' values, which
+ * takes in the aggregates drawn over the stack) */
 static void
 stacked_range (PsCounterChart *self,
                gint64          x_min,
@@ -140,13 +166,22 @@ stacked_range (PsCounterChart *self,
   for (guint i = 0; i <= STACK_RANGE_SAMPLES; i++)
     {
       gint64 x = x_min + (gint64)((double)(x_max - x_min) * i / STACK_RANGE_SAMPLES);
-      double sum = 0;
+      double sum = ps_counter_chart_stack_sum_at (self, x);
 
-      for (guint s = 0; s < self->series->len; s++)
-        sum += ps_counter_chart_stacked_value_at (g_ptr_array_index (self->series, s), x);
       *v_min = MIN (*v_min, sum);
       *v_max = MAX (*v_max, sum);
     }
+}
+
+char *
+ps_counter_chart_dup_legend_label (PsCounterChart *self,
+                                   Series         *series)
+{
+  if (ps_counter_chart_is_line_over_stack (self, series))
+    /* Translators: a legend entry of a stacked chart: the total of the
+     * other series (the _Total instance), drawn as a line over them */
+    return g_strdup_printf (_("%s (line, not stacked)"), series->label);
+  return g_strdup (series->label);
 }
 
 char *
@@ -224,9 +259,9 @@ layout_legend (PsCounterChart *self,
 
   for (guint i = 0; i < self->series->len; i++)
     {
-      Series *series = g_ptr_array_index (self->series, i);
+      g_autofree char *label = ps_counter_chart_dup_legend_label (self, g_ptr_array_index (self->series, i));
 
-      widths[i] = SWATCH_WIDTH + 4 + text_width (widget, series->label);
+      widths[i] = SWATCH_WIDTH + 4 + text_width (widget, label);
       total += widths[i] + (i > 0 ? 2 * GAP : 0);
     }
 
@@ -562,6 +597,8 @@ draw_stacked (PsCounterChart *self,
       Series *series = g_ptr_array_index (self->series, s);
       const GdkRGBA *color = ps_chart_palette_color (s);
 
+      if (series->aggregate)
+        continue;
       for (guint c = 0; c < n_columns; c++)
         above[c] = below[c] + ps_counter_chart_stacked_value_at (series, x_at (layout, stack_column_x (layout, c)));
 
@@ -580,6 +617,27 @@ draw_stacked (PsCounterChart *self,
       cairo_stroke (cr);
 
       memcpy (below, above, n_columns * sizeof (double));
+    }
+}
+
+/* The aggregates of a stacked chart, dashed lines over the stack */
+static void
+draw_lines_over_stack (PsCounterChart *self,
+                       cairo_t        *cr,
+                       const Layout   *layout,
+                       GArray         *items)
+{
+  static const double dashes[] = { 6.0, 3.0 };
+
+  for (guint s = 0; s < self->series->len; s++)
+    {
+      Series *series = g_ptr_array_index (self->series, s);
+
+      if (!series->aggregate)
+        continue;
+      cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
+      draw_series (self, cr, layout, s, items);
+      cairo_set_dash (cr, NULL, 0, 0);
     }
 }
 
@@ -620,15 +678,22 @@ draw_legend (PsCounterChart *self,
     {
       const LegendEntry *entry = &g_array_index (layout->legend, LegendEntry, e);
       Series *series = g_ptr_array_index (self->series, entry->series);
+      g_autofree char *label = ps_counter_chart_dup_legend_label (self, series);
 
       ps_chart_set_source (cr, ps_chart_palette_color (entry->series), 1);
-      if (entry->series == self->emphasized)
+      if (ps_counter_chart_is_line_over_stack (self, series))
+        {
+          /* A dashed line, as drawn over the stack */
+          cairo_rectangle (cr, entry->x, entry->y - 1, SWATCH_WIDTH * 0.4, 2);
+          cairo_rectangle (cr, entry->x + SWATCH_WIDTH * 0.6, entry->y - 1, SWATCH_WIDTH * 0.4, 2);
+        }
+      else if (entry->series == self->emphasized)
         cairo_rectangle (cr, entry->x, entry->y - 4, SWATCH_WIDTH, 8);
       else
         cairo_rectangle (cr, entry->x, entry->y - 2, SWATCH_WIDTH, 4);
       cairo_fill (cr);
       ps_chart_set_source (cr, foreground, 0.85);
-      draw_legend_label (widget, cr, series->label, entry->x + SWATCH_WIDTH + 4, entry->y,
+      draw_legend_label (widget, cr, label, entry->x + SWATCH_WIDTH + 4, entry->y,
                          layout->plot.origin.x + layout->plot.size.width + GAP);
     }
   if (layout->n_more > 0)
@@ -695,7 +760,10 @@ draw_chart (PsCounterChart *self,
     }
   /* The series chosen in another view is drawn last, over the others */
   if (ps_counter_chart_is_stacked (self))
-    draw_stacked (self, cr, layout);
+    {
+      draw_stacked (self, cr, layout);
+      draw_lines_over_stack (self, cr, layout, items);
+    }
   else
     {
       for (guint i = 0; i < self->series->len; i++)
@@ -1221,6 +1289,36 @@ ps_counter_chart_set_stacked (PsCounterChart *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STACKED]);
   /* Summed, the series reach higher */
   g_signal_emit (self, signals[VALUE_RANGE_CHANGED], 0);
+}
+
+void
+ps_counter_chart_set_series_aggregate (PsCounterChart *self,
+                                       guint           series,
+                                       gboolean        aggregate)
+{
+  Series *found;
+
+  g_return_if_fail (PS_IS_COUNTER_CHART (self));
+  g_return_if_fail (series < self->series->len);
+
+  found = g_ptr_array_index (self->series, series);
+  if (found->aggregate == !!aggregate)
+    return;
+  found->aggregate = !!aggregate;
+  ps_counter_chart_update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  /* Left out of the stack, the sums are lower */
+  g_signal_emit (self, signals[VALUE_RANGE_CHANGED], 0);
+}
+
+gboolean
+ps_counter_chart_get_series_aggregate (PsCounterChart *self,
+                                       guint           series)
+{
+  g_return_val_if_fail (PS_IS_COUNTER_CHART (self), FALSE);
+  g_return_val_if_fail (series < self->series->len, FALSE);
+
+  return ((Series *) g_ptr_array_index (self->series, series))->aggregate;
 }
 
 void

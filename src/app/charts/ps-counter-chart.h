@@ -60,6 +60,15 @@ guint       ps_counter_chart_add_series_full (PsCounterChart          *self,
 gboolean    ps_counter_chart_get_stacked   (PsCounterChart *self);
 void        ps_counter_chart_set_stacked   (PsCounterChart *self,
                                             gboolean        stacked);
+/* An aggregate series is the total of the others (PerfLib's and PDH's
+ * `_Total` instance): stacked, it is not added to them, which would
+ * count them twice, but drawn as a dashed line over the stack, and the
+ * legend and the read-out say so */
+void        ps_counter_chart_set_series_aggregate (PsCounterChart *self,
+                                                   guint           series,
+                                                   gboolean        aggregate);
+gboolean    ps_counter_chart_get_series_aggregate (PsCounterChart *self,
+                                                   guint           series);
 guint       ps_counter_chart_get_n_series  (PsCounterChart *self);
 /* The lowest and highest stored value of the series (their sums when
  * stacked); FALSE without one. "value-range-changed" tells when they

@@ -11,6 +11,7 @@
 #include "ps-series.h"
 #include "ps-timeline-render-private.h"
 #include "ps-util.h"
+#include "ps-view-util.h"
 
 /* The points of every chart of a CE run in one block, chart after chart:
  * a log has hundreds of thousands of marker instances, and an array of
@@ -211,6 +212,9 @@ ps_timeline_model_new_measurements (PsEventStore *store,
     {
       const PsTrack *track = ps_event_store_get_track (store, t);
       const char *name = ps_event_store_get_string (store, track->name);
+      /* A monitor's "CPU: fsperf" in the user's language */
+      g_autofree char *shown = track->flags & (kind_flags[PS_MEASURE_CPU] | kind_flags[PS_MEASURE_MEMORY])
+                               ? ps_view_series_name (name) : NULL;
       gboolean has_seconds = ps_event_store_get_n_tick_rates (store, track->session) > 0;
 
       for (guint kind = PS_MEASURE_DURATION; kind <= PS_MEASURE_MEMORY; kind++)
@@ -245,12 +249,12 @@ ps_timeline_model_new_measurements (PsEventStore *store,
               one.unit_scale = has_seconds ? 1e3 : 1;
               break;
             case PS_MEASURE_CPU:
-              g_ptr_array_add (labels, g_strdup_printf (_("%s (CPU)"), name));
+              g_ptr_array_add (labels, g_strdup_printf (_("%s (CPU)"), shown));
               one.label = g_ptr_array_index (labels, labels->len - 1);
               one.unit = "%";
               break;
             default:
-              g_ptr_array_add (labels, g_strdup_printf (_("%s (memory)"), name));
+              g_ptr_array_add (labels, g_strdup_printf (_("%s (memory)"), shown));
               one.label = g_ptr_array_index (labels, labels->len - 1);
               one.unit = C_("byte unit", "MiB");
               one.unit_scale = 1.0 / (1024 * 1024);

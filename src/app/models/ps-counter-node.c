@@ -177,6 +177,25 @@ ps_counter_node_new (PsEventStore  *store,
   return self;
 }
 
+gboolean
+ps_counter_node_is_aggregate (PsCounterNode *self)
+{
+  PsCounterNode *instance;
+  const PsTrack *track;
+  const char *name;
+
+  g_return_val_if_fail (PS_IS_COUNTER_NODE (self), FALSE);
+
+  instance = ps_counter_node_get_ancestor (self, PS_TRACK_INSTANCE);
+  if (instance == NULL)
+    return FALSE;
+  track = ps_event_store_get_track (instance->store, instance->track);
+  name = ps_event_store_get_string (instance->store, track->name);
+  /* Processor Information totals each NUMA node as well: "0,_Total" */
+  return track->category == 0 && track->number == 0
+         && (g_strcmp0 (name, "_Total") == 0 || g_str_has_suffix (name, ",_Total"));
+}
+
 PsEventStore *
 ps_counter_node_get_store (PsCounterNode *self)
 {

@@ -39,6 +39,10 @@ PsCounterNode *ps_counter_node_get_parent       (PsCounterNode *self);
 /* The nearest node of that kind from this one up, or NULL */
 PsCounterNode *ps_counter_node_get_ancestor     (PsCounterNode *self,
                                                  PsTrackKind    kind);
+/* Whether the node is or is below the instance that totals the others
+ * of its object, `_Total` (PERF_AGGREGATE_INSTANCE, perflib-v2.md §3.10),
+ * or Processor Information's total of a NUMA node, `0,_Total` */
+gboolean       ps_counter_node_is_aggregate     (PsCounterNode *self);
 /* PsCounterNode items; NULL for a counter */
 GListStore    *ps_counter_node_get_children     (PsCounterNode *self);
 gboolean       ps_counter_node_get_checked      (PsCounterNode *self);

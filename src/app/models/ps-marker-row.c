@@ -11,6 +11,7 @@
 #include "ps-marker-row.h"
 #include "ps-row-properties.h"
 #include "ps-util.h"
+#include "ps-view-util.h"
 
 struct _PsMarkerRow
 {
@@ -194,7 +195,7 @@ ps_marker_row_get_name (PsMarkerRow *self)
   g_return_val_if_fail (PS_IS_MARKER_ROW (self), NULL);
 
   if (self->name == NULL)
-    self->name = ps_util_display_text (self->series->name, -1);
+    self->name = ps_view_series_name (self->series->name);
 
   return self->name;
 }
@@ -222,7 +223,7 @@ ps_marker_row_get_expanded_name (PsMarkerRow *self)
       PsCeDescriptionStats stats = description_stats (self);
       g_autofree char *expanded = ps_ce_description_expand_to_string (self->series->name, &stats);
 
-      self->expanded_name = ps_util_display_text (expanded, -1);
+      self->expanded_name = ps_view_series_name (expanded);
     }
 
   return self->expanded_name;

@@ -2,8 +2,15 @@
  *
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * In the order of their place in the file, which is not always the order
+ * a parser gives them in: an RTL scope left open is told of when the
+ * scope around it ends, many lines after its begin, which is the line the
+ * warning names. The store (and the CLI) keep the parser's order.
  */
 #include "config.h"
+
+#include <stdlib.h>
 
 #include "ps-warning-model.h"
 #include "ps-warning-row.h"
@@ -12,7 +19,61 @@ struct _PsWarningModel
 {
   GObject       parent_instance;
   PsEventStore *store;
+  GArray       *order;  /* guint: the store's warning at each position */
 };
+
+/* Where a warning is in its file: its line, else its byte offset; one
+ * without a place (about the whole file) comes first */
+static guint64
+warning_place (PsEventStore *store,
+               guint         index)
+{
+  PsWarning warning;
+
+  ps_event_store_get_warning (store, index, &warning);
+  if (warning.line > 0)
+    return warning.line;
+  return warning.offset != PS_NO_POSITION ? warning.offset : 0;
+}
+
+typedef struct
+{
+  guint64 place;
+  guint   index;
+} Placed;
+
+static int
+compare_placed (gconstpointer a,
+                gconstpointer b)
+{
+  const Placed *first = a;
+  const Placed *second = b;
+
+  if (first->place != second->place)
+    return first->place < second->place ? -1 : 1;
+  return (first->index > second->index) - (first->index < second->index);
+}
+
+/* The order of the warnings, made again when a live run has more */
+static GArray *
+ensure_order (PsWarningModel *self)
+{
+  guint n_warnings = ps_event_store_get_n_warnings (self->store);
+  g_autofree Placed *placed = NULL;
+
+  if (self->order != NULL && self->order->len == n_warnings)
+    return self->order;
+
+  placed = g_new (Placed, MAX (n_warnings, 1));
+  for (guint i = 0; i < n_warnings; i++)
+    placed[i] = (Placed) { warning_place (self->store, i), i };
+  qsort (placed, n_warnings, sizeof (Placed), compare_placed);
+  g_clear_pointer (&self->order, g_array_unref);
+  self->order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_warnings);
+  for (guint i = 0; i < n_warnings; i++)
+    g_array_append_val (self->order, placed[i].index);
+  return self->order;
+}
 
 static GType
 ps_warning_model_get_item_type (GListModel *model)
@@ -38,7 +99,7 @@ ps_warning_model_get_item (GListModel *model,
   if (position >= ps_warning_model_get_n_items (model))
     return NULL;
 
-  ps_event_store_get_warning (self->store, position, &warning);
+  ps_event_store_get_warning (self->store, g_array_index (ensure_order (self), guint, position), &warning);
   return ps_warning_row_new (self->store, &warning);
 }
 
@@ -59,6 +120,7 @@ ps_warning_model_dispose (GObject *object)
   PsWarningModel *self = PS_WARNING_MODEL (object);
 
   g_clear_object (&self->store);
+  g_clear_pointer (&self->order, g_array_unref);
 
   G_OBJECT_CLASS (ps_warning_model_parent_class)->dispose (object);
 }

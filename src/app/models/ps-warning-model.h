@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Items (PsWarningRow) are made in get_item only; the warnings stay in
- * the event store.
+ * the event store. They come in the order of their line (or byte offset)
+ * in the file, those about the whole file first.
  */
 #pragma once
 

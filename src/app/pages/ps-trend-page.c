@@ -170,7 +170,7 @@ static char *
 row_name (const PsTrendRow *row)
 {
   /* A CE marker registered without a description, as the CE view names it */
-  g_autofree char *name = row->name != NULL && row->name[0] != '\0' ? ps_util_display_text (row->name, -1) : g_strdup (_("(no description)"));
+  g_autofree char *name = row->name != NULL && row->name[0] != '\0' ? ps_view_series_name (row->name) : g_strdup (_("(no description)"));
 
   if (row->context == NULL)
     return g_steal_pointer (&name);

@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-accessible-util.h"
+#include "ps-util.h"
 #include "ps-view-util.h"
 
 /* Numbers */
@@ -54,6 +55,102 @@ ps_view_format_count (guint64 count)
   g_autofree char *digits = g_strdup_printf ("%" PRIu64, count);
 
   return group_digits (digits);
+}
+
+char *
+ps_view_series_name (const char *raw)
+{
+  g_autofree char *name = ps_util_display_text (raw != NULL ? raw : "", -1);
+
+  if (g_str_has_prefix (name, "CPU: "))
+    /* Translators: the series of a CE log's CPU monitor, named by the log
+     * "CPU: fsperf" (%s is the application): its processor load */
+    return g_strdup_printf (_("CPU: %s"), name + strlen ("CPU: "));
+  if (g_str_has_prefix (name, "MEM: "))
+    /* Translators: the series of a CE log's memory monitor, named by the
+     * log "MEM: fsperf" (%s is the application): its memory in use */
+    return g_strdup_printf (_("MEM: %s"), name + strlen ("MEM: "));
+  return g_steal_pointer (&name);
+}
+
+/* Characters around a number that make it part of something else: a
+ * decimal ("78.5", "78,5"), a time, a date, a path, a name ("fsperf_3122") */
+static gboolean
+joins_number (gunichar c)
+{
+  return (c < 0x80 && (g_ascii_isalnum (c) || strchr ("_.,:-/\\+#%$'=@", (int) c) != NULL));
+}
+
+/* The quotation marks around text quoted for the user (“…”, «…»; "…"
+ * is counted apart); ’ is an apostrophe as often as a quote */
+static gboolean
+opens_quote (gunichar c)
+{
+  return c == 0x201C || c == 0x00AB;
+}
+
+static gboolean
+closes_quote (gunichar c)
+{
+  return c == 0x201D || c == 0x00BB;
+}
+
+char *
+ps_view_group_counts (const char *text)
+{
+  GString *grouped;
+  guint depth = 0;
+  gboolean straight_quote = FALSE;
+  gunichar before = 0;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  grouped = g_string_sized_new (strlen (text) + 8);
+  for (const char *p = text; *p != '\0';)
+    {
+      gsize n_digits = strspn (p, "0123456789");
+      const char *after = p + n_digits;
+      gunichar next = *after != '\0' ? g_utf8_get_char (after) : 0;
+      gboolean count = FALSE;
+
+      if (n_digits == 0)
+        {
+          gunichar c = g_utf8_get_char (p);
+          const char *following = g_utf8_next_char (p);
+
+          if (opens_quote (c))
+            depth++;
+          else if (closes_quote (c) && depth > 0)
+            depth--;
+          else if (c == '"')
+            straight_quote = !straight_quote;
+          g_string_append_len (grouped, p, following - p);
+          before = c;
+          p = following;
+          continue;
+        }
+
+      /* Followed by a word, after a space or at once (Korean's 개) */
+      if (n_digits >= 4 && depth == 0 && !straight_quote && !joins_number (before) && !joins_number (next))
+        {
+          if (next == ' ' || next == 0x00A0 || next == 0x202F)
+            count = g_unichar_isalpha (g_utf8_get_char (g_utf8_next_char (after)));
+          else
+            count = next >= 0x80 && g_unichar_isalpha (next);
+        }
+      if (count)
+        {
+          g_autofree char *digits = g_strndup (p, n_digits);
+          g_autofree char *number = group_digits (digits);
+
+          g_string_append (grouped, number);
+        }
+      else
+        g_string_append_len (grouped, p, n_digits);
+      before = '0';
+      p = after;
+    }
+  return g_string_free (grouped, FALSE);
 }
 
 /* Digits that are all zero, with the locale's decimal point among them */

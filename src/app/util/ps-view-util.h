@@ -27,9 +27,23 @@ typedef struct
   gsize       offset;   /* of the GtkLabel * in the view's instance struct */
 } PsViewLabelField;
 
+/* The name of a measured series as shown: the log's text made valid
+ * UTF-8, and the "CPU: " and "MEM: " with which a CE log names its CPU
+ * and memory monitors (ce-perflog.md §2.1: "CPU: fsperf") in the user's
+ * language; the engine and the CLI keep the log's text */
+char       *ps_view_series_name          (const char             *raw);
+
 /* A count with its digits grouped ("55,040,000"): the locale's separator,
  * or a comma where the locale has none */
 char       *ps_view_format_count         (guint64                 count);
+/* text (an engine's message, which the CLI prints as it is) with the
+ * digits of its counts grouped as ps_view_format_count () groups them:
+ * "1388 samples" becomes "1,388 samples", "레코드 12345개" "레코드 12,345개".
+ * A count is a whole number of four digits or more followed by a word; a
+ * number that ends the clause names a place or a thing ("on line 1078
+ * (…)", "at byte offset 4096:", "(pid 12345)") and stays as it is, as do
+ * decimals, hexadecimal and the text between quotation marks. */
+char       *ps_view_group_counts         (const char             *text);
 /* The one rule for the digits of a measured value on screen (tables,
  * read-outs, tooltips, header fields): two decimals below 100 ("42.96",
  * "1.00"), none from 100 up ("850", "400,428"), three significant digits

@@ -422,7 +422,7 @@ summary_label (const char *text,
 char *
 ps_ce_view_series_label (const PsSeries *series)
 {
-  g_autofree char *name = ps_util_display_text (series->name, -1);
+  g_autofree char *name = ps_view_series_name (series->name);
   g_autofree char *app = ps_util_display_text (series->app, -1);
 
   if (*name == '\0')

@@ -297,9 +297,12 @@ add_chart (PsCountersView *self,
       CounterPoints *points = g_hash_table_lookup (self->points,
                                                    GUINT_TO_POINTER (ps_counter_node_get_track (node)));
       g_autofree char *label = series_label (node, one_counter);
+      guint series = ps_counter_chart_add_series_full (chart, label, points->values, describe_point,
+                                                       g_rc_box_acquire (points), ps_counters_view_points_release);
 
-      ps_counter_chart_add_series_full (chart, label, points->values, describe_point,
-                                        g_rc_box_acquire (points), ps_counters_view_points_release);
+      /* _Total is its instances' total: stacked on them it would count
+       * them twice */
+      ps_counter_chart_set_series_aggregate (chart, series, ps_counter_node_is_aggregate (node));
     }
   /* Which counter each series is, for the one chosen in another view,
    * and where its level changed, marked once found */

@@ -27,7 +27,7 @@ message_tooltip (gpointer item,
                  guint    column,
                  gpointer user_data)
 {
-  return g_strdup (ps_warning_row_get_message (PS_WARNING_ROW (item)));
+  return ps_view_group_counts (ps_warning_row_get_message (PS_WARNING_ROW (item)));
 }
 
 static void
@@ -117,7 +117,8 @@ warning_cell_bind (GtkSignalListItemFactory *factory,
       break;
 
     case WARNING_COLUMN_MESSAGE:
-      text = g_strdup (ps_warning_row_get_message (row));
+      /* The engine's text, which the CLI prints, with its counts grouped */
+      text = message_tooltip (row, column, NULL);
       break;
 
     default:
