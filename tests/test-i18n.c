@@ -349,8 +349,12 @@ test_warning_counts (Fixture       *fixture,
   g_autofree char *expected = g_strconcat ("Aucun nom de fonction pour /lib/libc.so.7 : 1", separator,
                                            "388 échantillons (78,5 %) y ont des cadres", NULL);
   g_autofree char *shown = ps_view_group_counts ("Aucun nom de fonction pour /lib/libc.so.7 : 1388 échantillons (78,5 %) y ont des cadres");
+  g_autofree char *named_expected = g_strconcat ("Compteur 1848 à la position 96 : 4", separator, "096 octets", NULL);
+  g_autofree char *named = ps_view_group_counts ("Compteur 1848 à la position 96 : 4096 octets");
 
   g_assert_cmpstr (shown, ==, expected);
+  /* A number after a word that names (the translated list) is not a count */
+  g_assert_cmpstr (named, ==, named_expected);
 }
 
 int

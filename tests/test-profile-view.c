@@ -1235,6 +1235,11 @@ test_warning_counts (Fixture       *fixture,
     { "Scope “12345 name” and \"4096 bytes\" kept, 4096 bytes", "Scope “12345 name” and \"4096 bytes\" kept, 4,096 bytes" },
     { "fsperf_3122 log of 2026-12-04 12:00", "fsperf_3122 log of 2026-12-04 12:00" },
     { "999 samples", "999 samples" },
+    /* Numbers that name a thing, followed by a word */
+    { "Counter 1848 at byte offset 96: 4096 bytes", "Counter 1848 at byte offset 96: 4,096 bytes" },
+    { "The row is of process 6360 but its Root row is of process 6361; kept",
+      "The row is of process 6360 but its Root row is of process 6361; kept" },
+    { "Marker id 1234 is above the documented maximum", "Marker id 1234 is above the documented maximum" },
   };
   g_autofree char *path = demo_file_path ("pmcstat_freebsd14.pmclog");
   g_autoptr(GFile) file = g_file_new_for_path (path);

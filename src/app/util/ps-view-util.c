@@ -95,6 +95,60 @@ closes_quote (gunichar c)
   return c == 0x201D || c == 0x00BB;
 }
 
+/* Whether the word right before the number at number (spaces between)
+ * is one after which a number names a thing: "counter 1848 at…", "process
+ * 6360 but…", Korean's "프로세스 6360의…" */
+static gboolean
+follows_naming_word (const char *text,
+                     const char *number)
+{
+  static GHashTable *words;
+  static gsize made;
+  const char *end = number, *start;
+  g_autofree char *word = NULL;
+
+  if (g_once_init_enter (&made))
+    {
+      GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      /* Translators: the words after which a number in a warning names a
+       * thing rather than counts ("counter 1848 at byte offset…", "thread
+       * 1234 never ended"), as the warnings of your language write them,
+       * separated by spaces. A number after one of them is not written with
+       * the thousands separator. */
+      g_auto(GStrv) list = g_strsplit (_("id thread counter marker process pid tid type code version "
+                                          "session instance build record line part slot item entry"), " ", -1);
+
+      for (guint i = 0; list[i] != NULL; i++)
+        if (*list[i] != '\0')
+          g_hash_table_add (table, g_utf8_strdown (list[i], -1));
+      /* Kept for the life of the process */
+      words = table;
+      g_once_init_leave (&made, 1);
+    }
+
+  while (end > text)
+    {
+      const char *previous = g_utf8_find_prev_char (text, end);
+      gunichar c = g_utf8_get_char (previous);
+
+      if (c != ' ' && c != 0x00A0 && c != 0x202F)
+        break;
+      end = previous;
+    }
+  for (start = end; start > text;)
+    {
+      const char *previous = g_utf8_find_prev_char (text, start);
+
+      if (!g_unichar_isalpha (g_utf8_get_char (previous)))
+        break;
+      start = previous;
+    }
+  if (start == end)
+    return FALSE;
+  word = g_utf8_strdown (start, end - start);
+  return g_hash_table_contains (words, word);
+}
+
 char *
 ps_view_group_counts (const char *text)
 {
@@ -131,7 +185,8 @@ ps_view_group_counts (const char *text)
         }
 
       /* Followed by a word, after a space or at once (Korean's 개) */
-      if (n_digits >= 4 && depth == 0 && !straight_quote && !joins_number (before) && !joins_number (next))
+      if (n_digits >= 4 && depth == 0 && !straight_quote && !joins_number (before) && !joins_number (next)
+          && !follows_naming_word (text, p))
         {
           if (next == ' ' || next == 0x00A0 || next == 0x202F)
             count = g_unichar_isalpha (g_utf8_get_char (g_utf8_next_char (after)));

@@ -41,7 +41,8 @@ char       *ps_view_format_count         (guint64                 count);
  * "1388 samples" becomes "1,388 samples", "레코드 12345개" "레코드 12,345개".
  * A count is a whole number of four digits or more followed by a word; a
  * number that ends the clause names a place or a thing ("on line 1078
- * (…)", "at byte offset 4096:", "(pid 12345)") and stays as it is, as do
+ * (…)", "at byte offset 4096:", "(pid 12345)") and stays as it is, as does
+ * one after a word that names ("counter 1848 at…", a translated list), and
  * decimals, hexadecimal and the text between quotation marks. */
 char       *ps_view_group_counts         (const char             *text);
 /* The one rule for the digits of a measured value on screen (tables,
