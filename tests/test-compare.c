@@ -267,6 +267,53 @@ test_sort_and_filter (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, diff->rows->len);
 }
 
+/* A filter or a search that leaves no row says so in the table's place:
+ * the build 3122 and 3150 demo runs share all their 26 rows */
+static void
+test_empty_filter (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *path_a = demo_file_path ("fsperf_CEPC_x86_6_0_3122.log");
+  g_autofree char *path_b = demo_file_path ("fsperf_CEPC_x86_6_0_3150.log");
+  g_autoptr(GFile) file_a = g_file_new_for_path (path_a);
+  g_autoptr(GFile) file_b = g_file_new_for_path (path_b);
+  PsComparePage *page = ps_window_compare_files (fixture->window, file_a, file_b);
+  GListModel *rows = ps_compare_page_get_rows (page);
+
+  g_assert_true (iterate_until (page_is_ready, page));
+  iterate_for (50);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 26);
+  g_assert_null (ps_compare_page_get_empty_text (page));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (ps_compare_page_get_column_view (page))));
+
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ONE_SIDE);
+  iterate_for (50);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
+  g_assert_cmpstr (ps_compare_page_get_empty_text (page), ==, "Every row is in both runs");
+  /* In the table's place, not under an empty table */
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (ps_compare_page_get_column_view (page))));
+  maybe_save_screenshot (fixture, "compare-empty-filter");
+
+  /* No row changed without a verdict of better or worse: Changed keeps
+   * the regressions and improvements */
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_CHANGED);
+  iterate_for (50);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 10);
+  g_assert_null (ps_compare_page_get_empty_text (page));
+
+  /* A search that finds nothing the filter leaves */
+  ps_compare_page_set_search (page, "no such name");
+  iterate_for (50);
+  g_assert_cmpstr (ps_compare_page_get_empty_text (page), ==, "No name matches “no such name”");
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ONE_SIDE);
+  g_assert_cmpstr (ps_compare_page_get_empty_text (page), ==, "Every row is in both runs");
+  ps_compare_page_set_search (page, NULL);
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ALL);
+  iterate_for (50);
+  g_assert_null (ps_compare_page_get_empty_text (page));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (ps_compare_page_get_column_view (page))));
+}
+
 typedef struct
 {
   PsComparePage *page;
@@ -1238,6 +1285,7 @@ main (int   argc,
   g_test_add_func ("/compare/export-writers", test_export_writers);
   ADD_TEST ("/compare/table", test_table);
   ADD_TEST ("/compare/sort-and-filter", test_sort_and_filter);
+  ADD_TEST ("/compare/empty-filter", test_empty_filter);
   ADD_TEST ("/compare/zoom-follows", test_zoom_follows);
   ADD_TEST ("/compare/export", test_export);
   ADD_TEST ("/compare/flame-graph", test_flame_graph);

@@ -112,6 +112,8 @@ struct _PsComparePage
   GtkStack        *table_stack;
   GtkLabel        *unmatched_label;
   GtkButton       *unmatched_button;
+  GtkStack        *rows_stack;          /* the rows, or why none is shown */
+  GtkLabel        *empty_label;
   GtkScrolledWindow *table_window;
   GtkLabel        *basis_label;
   GtkSpinner      *spinner;
@@ -266,6 +268,9 @@ void           ps_compare_page_set_same_scale (PsComparePage  *self,
  * share no row, said in words) or "table" */
 const char    *ps_compare_page_get_table_state (PsComparePage *self);
 const char    *ps_compare_page_get_unmatched_text (PsComparePage *self);
+/* What the table's place says when the filter and the search leave no
+ * row ("Every row is in both runs"), NULL while it shows rows */
+const char    *ps_compare_page_get_empty_text (PsComparePage *self);
 /* A run's half of the runs' area: its label and its scrolled run page */
 GtkWidget     *ps_compare_page_get_run_half   (PsComparePage  *self,
                                                guint           side);

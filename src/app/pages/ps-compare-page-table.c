@@ -573,47 +573,91 @@ compare_rows_cb (gconstpointer a,
 
 /* Filtering */
 
+/* Whether the row has the verdict the filter shows */
+static gboolean
+passes_filter (PsCompareFilter     mode,
+               const PsRunDiffRow *row)
+{
+  gboolean matched = row->has_a && row->has_b;
+
+  switch (mode)
+    {
+    case PS_COMPARE_FILTER_REGRESSIONS:
+      return matched && row->change == PS_RUN_DIFF_REGRESSION;
+    case PS_COMPARE_FILTER_IMPROVEMENTS:
+      return matched && row->change == PS_RUN_DIFF_IMPROVEMENT;
+    case PS_COMPARE_FILTER_CHANGED:
+      return matched && row->change != PS_RUN_DIFF_UNCHANGED;
+    case PS_COMPARE_FILTER_ONE_SIDE:
+      return !matched;
+    case PS_COMPARE_FILTER_ALL:
+    default:
+      return TRUE;
+    }
+}
+
 gboolean
 ps_compare_page_filter_row_cb (gpointer item,
                                gpointer user_data)
 {
   PsComparePage *self = user_data;
   const PsRunDiffRow *row = ps_compare_row_get_row (item);
-  gboolean matched = row->has_a && row->has_b;
-  gboolean shown;
+  g_autofree char *name = NULL;
+  g_autofree char *a_name = NULL;
+
+  if (!passes_filter (self->filter_mode, row))
+    return FALSE;
+  if (self->search == NULL)
+    return TRUE;
+
+  name = g_utf8_casefold (row->name, -1);
+  a_name = row->a_name != NULL ? g_utf8_casefold (row->a_name, -1) : NULL;
+  return strstr (name, self->search) != NULL
+         || (a_name != NULL && strstr (a_name, self->search) != NULL);
+}
+
+/* Why no row is shown: the filter leaves none, or the search none of
+ * those it leaves */
+static char *
+dup_empty_text (PsComparePage *self)
+{
+  guint n_rows = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+  gboolean filter_leaves_rows = FALSE;
+
+  if (n_rows == 0)
+    return g_strdup (_("No rows to compare"));
+  for (guint i = 0; i < n_rows && !filter_leaves_rows; i++)
+    {
+      g_autoptr(PsCompareRow) item = g_list_model_get_item (G_LIST_MODEL (self->rows), i);
+
+      filter_leaves_rows = passes_filter (self->filter_mode, ps_compare_row_get_row (item));
+    }
+  if (filter_leaves_rows)
+    /* Translators: the comparison's table when its search finds no row; %s is what was searched */
+    return g_strdup_printf (_("No name matches “%s”"), gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
 
   switch (self->filter_mode)
     {
     case PS_COMPARE_FILTER_REGRESSIONS:
-      shown = matched && row->change == PS_RUN_DIFF_REGRESSION;
-      break;
+      /* Translators: the comparison's table, filtered to regressions, when there are none */
+      return g_strdup (_("No regressions"));
     case PS_COMPARE_FILTER_IMPROVEMENTS:
-      shown = matched && row->change == PS_RUN_DIFF_IMPROVEMENT;
-      break;
+      /* Translators: the comparison's table, filtered to improvements, when there are none */
+      return g_strdup (_("No improvements"));
     case PS_COMPARE_FILTER_CHANGED:
-      shown = matched && row->change != PS_RUN_DIFF_UNCHANGED;
-      break;
+      /* Translators: the comparison's table, filtered to changed rows, when there are none */
+      return g_strdup (_("No row changed"));
     case PS_COMPARE_FILTER_ONE_SIDE:
-      shown = !matched;
-      break;
+      /* Translators: the comparison's table, filtered to rows of one run only, when there are none */
+      return g_strdup (_("Every row is in both runs"));
     case PS_COMPARE_FILTER_ALL:
     default:
-      shown = TRUE;
-      break;
+      return g_strdup (_("No rows to compare"));
     }
-
-  if (shown && self->search != NULL)
-    {
-      g_autofree char *name = g_utf8_casefold (row->name, -1);
-      g_autofree char *a_name = row->a_name != NULL ? g_utf8_casefold (row->a_name, -1) : NULL;
-
-      shown = strstr (name, self->search) != NULL
-              || (a_name != NULL && strstr (a_name, self->search) != NULL);
-    }
-
-  return shown;
 }
 
+/* The count of rows beside the search, and in the table's place, when
+ * none is shown, why */
 void
 ps_compare_page_update_status (PsComparePage *self)
 {
@@ -624,6 +668,7 @@ ps_compare_page_update_status (PsComparePage *self)
   if (!self->ready)
     {
       gtk_label_set_text (self->status_label, "");
+      gtk_stack_set_visible_child_name (self->rows_stack, "rows");
       return;
     }
   if (n_shown == n_rows)
@@ -633,6 +678,14 @@ ps_compare_page_update_status (PsComparePage *self)
     /* Translators: rows shown after filtering, of all rows */
     text = g_strdup_printf (ngettext ("%u of %u row", "%u of %u rows", n_rows), n_shown, n_rows);
   gtk_label_set_text (self->status_label, text);
+
+  if (n_shown == 0)
+    {
+      g_autofree char *empty = dup_empty_text (self);
+
+      gtk_label_set_text (self->empty_label, empty);
+    }
+  gtk_stack_set_visible_child_name (self->rows_stack, n_shown > 0 ? "rows" : "empty");
 }
 
 static void

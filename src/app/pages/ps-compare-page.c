@@ -338,6 +338,8 @@ ps_compare_page_class_init (PsComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, min_change_spin);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, unmatched_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, unmatched_button);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, rows_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, empty_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, table_window);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, basis_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, table_toolbar);
@@ -653,6 +655,15 @@ ps_compare_page_get_unmatched_text (PsComparePage *self)
 {
   g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
   return gtk_label_get_text (self->unmatched_label);
+}
+
+const char *
+ps_compare_page_get_empty_text (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->rows_stack), "empty") != 0)
+    return NULL;
+  return gtk_label_get_text (self->empty_label);
 }
 
 GtkWidget *
