@@ -846,6 +846,98 @@ test_histogram_overlay (Fixture       *fixture,
   maybe_save_screenshot (fixture, "compare-histogram");
 }
 
+/* The name of the row selected in the table, NULL for none */
+static const char *
+selected_row_name (PsComparePage *page)
+{
+  PsCompareRow *item = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (ps_compare_page_get_rows (page)));
+
+  return item != NULL ? ps_compare_row_get_row (item)->name : NULL;
+}
+
+/* A filter keeps the selected row selected where it shows it, and the
+ * runs and the histogram keep following it; a filter that hides it
+ * leaves none selected until it shows it again */
+static void
+test_filter_keeps_selection (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  PsComparePage *page = open_comparison (fixture);
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (ps_compare_page_get_rows (page));
+  PsHistogramView *view = ps_compare_page_get_histogram_view (page);
+  const PsRunDiffRow *open;
+  guint position;
+
+  open = find_shown (page, "Open", &position);
+  gtk_single_selection_set_selected (selection, position);
+  iterate_for (50);
+  g_assert_cmpstr (selected_row_name (page), ==, "Open");
+
+  for (guint round = 0; round < 2; round++)
+    {
+      /* Open is a regression: Regressions shows it, then All */
+      ps_compare_page_set_filter (page, round == 0 ? PS_COMPARE_FILTER_REGRESSIONS : PS_COMPARE_FILTER_CHANGED);
+      iterate_for (50);
+      g_assert_cmpstr (selected_row_name (page), ==, "Open");
+      ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ALL);
+      iterate_for (50);
+      g_assert_cmpstr (selected_row_name (page), ==, "Open");
+      find_shown (page, "Open", &position);
+      g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, position);
+      g_assert_cmpstr (selected_marker (page, 0), ==, "Open");
+      g_assert_cmpstr (selected_marker (page, 1), ==, "Open");
+      g_assert_true (ps_compare_page_get_histogram_visible (page));
+      g_assert_cmpuint (histogram_count (ps_histogram_view_get_histogram (view)), ==, open->b.count);
+    }
+
+  /* A row selected under a filter stays selected in All */
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ONE_SIDE);
+  find_shown (page, "OnlyB", &position);
+  gtk_single_selection_set_selected (selection, position);
+  iterate_for (50);
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ALL);
+  iterate_for (50);
+  g_assert_cmpstr (selected_row_name (page), ==, "OnlyB");
+  find_shown (page, "OnlyB", &position);
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, position);
+  g_assert_cmpuint (histogram_count (ps_histogram_view_get_histogram (view)), ==, find_shown (page, "OnlyB", NULL)->b.count);
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_REGRESSIONS);
+  find_shown (page, "Open", &position);
+  gtk_single_selection_set_selected (selection, position);
+  iterate_for (50);
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ALL);
+  iterate_for (50);
+  g_assert_cmpstr (selected_row_name (page), ==, "Open");
+
+  /* Improvements hides it: nothing selected, no histogram */
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_IMPROVEMENTS);
+  iterate_for (50);
+  g_assert_null (selected_row_name (page));
+  g_assert_false (ps_compare_page_get_histogram_visible (page));
+  /* All shows it again, selected */
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ALL);
+  iterate_for (50);
+  g_assert_cmpstr (selected_row_name (page), ==, "Open");
+  g_assert_true (ps_compare_page_get_histogram_visible (page));
+  g_assert_cmpstr (selected_marker (page, 1), ==, "Open");
+
+  /* The search too */
+  ps_compare_page_set_search (page, "op");
+  iterate_for (50);
+  g_assert_cmpstr (selected_row_name (page), ==, "Open");
+  ps_compare_page_set_search (page, NULL);
+  iterate_for (50);
+  g_assert_cmpstr (selected_row_name (page), ==, "Open");
+
+  /* A row the user unselects stays unselected */
+  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_REGRESSIONS);
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ALL);
+  iterate_for (50);
+  g_assert_null (selected_row_name (page));
+  g_assert_false (ps_compare_page_get_histogram_visible (page));
+}
+
 /* Two CE logs with CPU and memory monitor rows: A's CPU 10, 20, 30 %,
  * B's 40, 50, 60, 70 %; A's memory 1, 2 MiB, B's 3, 4, 5 MiB */
 static const char ce_monitor_a[] =
@@ -1286,6 +1378,7 @@ main (int   argc,
   ADD_TEST ("/compare/table", test_table);
   ADD_TEST ("/compare/sort-and-filter", test_sort_and_filter);
   ADD_TEST ("/compare/empty-filter", test_empty_filter);
+  ADD_TEST ("/compare/filter-keeps-selection", test_filter_keeps_selection);
   ADD_TEST ("/compare/zoom-follows", test_zoom_follows);
   ADD_TEST ("/compare/export", test_export);
   ADD_TEST ("/compare/flame-graph", test_flame_graph);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "ps-compare-page.h"
+#include "ps-compare-row.h"
 #include "ps-flame-graph.h"
 #include "ps-histogram-view.h"
 #include "ps-run-page.h"
@@ -88,6 +89,8 @@ struct _PsComparePage
   GtkSortListModel *sorted;
   GtkSingleSelection *selection;
   PsCompareFilter  filter_mode;
+  PsCompareRow    *chosen_row;          /* the row the user selected, shown or filtered out */
+  gboolean         refiltering;         /* the filter changes: the selection is the page's */
   char            *search;             /* casefolded, NULL for none */
   GtkColumnViewColumn *column_widgets[N_COLUMNS];
 
@@ -191,6 +194,8 @@ void        ps_compare_page_size_allocate (GtkWidget *widget,
 char       *ps_compare_page_values_key (const char *kind,
                                         const char *context,
                                         const char *name);
+/* The runs, the histogram and Match With… follow the selected row */
+void        ps_compare_page_follow_selected_row (PsComparePage *self);
 void        ps_compare_page_selected_row_changed_cb (PsComparePage *self);
 
 /* ps-compare-page-diff.c: the comparison, computed in a worker once

@@ -688,10 +688,38 @@ ps_compare_page_update_status (PsComparePage *self)
   gtk_stack_set_visible_child_name (self->rows_stack, n_shown > 0 ? "rows" : "empty");
 }
 
+/* The position of item among the shown rows, or GTK_INVALID_LIST_POSITION */
+static guint
+shown_position (PsComparePage *self,
+                PsCompareRow  *item)
+{
+  GListModel *shown = G_LIST_MODEL (self->sorted);
+
+  for (guint i = 0; item != NULL && i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(PsCompareRow) shown_item = g_list_model_get_item (shown, i);
+
+      if (shown_item == item)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* The rows shown again: the row the user selected stays selected where
+ * it is shown, wherever the filter moved it, and is selected again when
+ * a filter that hid it shows it; the runs and the histogram follow the
+ * selection once, not through GTK's steps in between */
 static void
 refilter (PsComparePage *self)
 {
+  PsCompareRow *before = gtk_single_selection_get_selected_item (self->selection);
+
+  self->refiltering = TRUE;
   gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  gtk_single_selection_set_selected (self->selection, shown_position (self, self->chosen_row));
+  self->refiltering = FALSE;
+  if (gtk_single_selection_get_selected_item (self->selection) != before)
+    ps_compare_page_follow_selected_row (self);
   ps_compare_page_update_status (self);
 }
 

@@ -182,6 +182,7 @@ ps_compare_page_dispose (GObject *object)
   g_clear_object (&self->call_diff);
   gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_COMPARE_PAGE);
   g_clear_object (&self->selection);
+  g_clear_object (&self->chosen_row);
   g_clear_object (&self->sorted);
   g_clear_object (&self->filtered);
   g_clear_object (&self->filter);
