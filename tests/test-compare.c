@@ -136,7 +136,7 @@ test_table (Fixture       *fixture,
   g_assert_cmpstr (cell, ==, "Regression");
   g_clear_pointer (&cell, g_free);
   cell = ps_compare_page_get_cell_text (page, position, "a-mean");
-  g_assert_cmpstr (cell, ==, "11.500 ms");
+  g_assert_cmpstr (cell, ==, "11.50 ms");
   g_clear_pointer (&cell, g_free);
   cell = ps_compare_page_get_cell_text (page, position, "ratio");
   {
@@ -965,6 +965,77 @@ static const char ce_monitor_b[] =
   "## PERF ## APP [app] EVT [102] MEM [4194304]\r\n"
   "## PERF ## APP [app] EVT [102] MEM [5242880]\r\n";
 
+/* Two CE logs of whole milliseconds (1000 ticks per second): Same takes
+ * 140 ms in both, Slower 5 and 6 ms in A, 7 and 8 ms in B; memory 1 and
+ * 2 MiB in A, 3 and 4 in B */
+static const char ce_whole_ms_a[] =
+  "## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+  "## PERF ## REGISTERED APP [app] PROCCESSID [0x1]\r\n"
+  "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+  "## PERF ## REGISTERED MARKER [Same] AS [0] BY APP [app]\r\n"
+  "## PERF ## REGISTERED MARKER [Slower] AS [1] BY APP [app]\r\n"
+  "## PERF ## REGISTERED MARKER [MEM: app] AS [102] BY APP [app]\r\n"
+  "## PERF ## APP [app] EVT [0] DUR [140]\r\n"
+  "## PERF ## APP [app] EVT [0] DUR [140]\r\n"
+  "## PERF ## APP [app] EVT [1] DUR [5]\r\n"
+  "## PERF ## APP [app] EVT [1] DUR [6]\r\n"
+  "## PERF ## APP [app] EVT [102] MEM [1048576]\r\n"
+  "## PERF ## APP [app] EVT [102] MEM [2097152]\r\n";
+static const char ce_whole_ms_b[] =
+  "## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+  "## PERF ## REGISTERED APP [app] PROCCESSID [0x2]\r\n"
+  "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+  "## PERF ## REGISTERED MARKER [Same] AS [0] BY APP [app]\r\n"
+  "## PERF ## REGISTERED MARKER [Slower] AS [1] BY APP [app]\r\n"
+  "## PERF ## REGISTERED MARKER [MEM: app] AS [102] BY APP [app]\r\n"
+  "## PERF ## APP [app] EVT [0] DUR [140]\r\n"
+  "## PERF ## APP [app] EVT [0] DUR [140]\r\n"
+  "## PERF ## APP [app] EVT [1] DUR [7]\r\n"
+  "## PERF ## APP [app] EVT [1] DUR [8]\r\n"
+  "## PERF ## APP [app] EVT [102] MEM [3145728]\r\n"
+  "## PERF ## APP [app] EVT [102] MEM [4194304]\r\n";
+
+static void
+assert_shown_cell (PsComparePage *page,
+                   const char    *name,
+                   const char    *column_id,
+                   const char    *expected)
+{
+  g_autofree char *cell = NULL;
+  guint position;
+
+  g_assert_nonnull (find_shown (page, name, &position));
+  cell = ps_compare_page_get_cell_text (page, position, column_id);
+  g_assert_cmpstr (cell, ==, expected);
+}
+
+/* The table's values have the digits of the window's other tables, not
+ * the trailing zeros of the exports ("140 ms", not "140.000 ms"), and no
+ * change is in the unit of its row's means ("0 ms", not "0 s") */
+static void
+test_value_digits (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GFile) file_a = write_temp_file (fixture, "whole-a.log", ce_whole_ms_a, -1);
+  g_autoptr(GFile) file_b = write_temp_file (fixture, "whole-b.log", ce_whole_ms_b, -1);
+  PsComparePage *page = ps_window_compare_files (fixture->window, file_a, file_b);
+
+  g_assert_true (iterate_until (page_is_ready, page));
+  iterate_for (50);
+
+  assert_shown_cell (page, "Same", "a-mean", "140 ms");
+  assert_shown_cell (page, "Same", "b-mean", "140 ms");
+  assert_shown_cell (page, "Same", "a-total", "280 ms");
+  assert_shown_cell (page, "Same", "delta-mean", "0 ms");
+  assert_shown_cell (page, "Slower", "a-mean", "5.50 ms");
+  assert_shown_cell (page, "Slower", "b-mean", "7.50 ms");
+  assert_shown_cell (page, "Slower", "a-median", "5 ms");
+  assert_shown_cell (page, "Slower", "a-total", "11 ms");
+  assert_shown_cell (page, "Slower", "delta-mean", "+2 ms");
+  assert_shown_cell (page, "MEM: app", "a-mean", "1.50 MiB");
+  assert_shown_cell (page, "MEM: app", "delta-mean", "+2 MiB");
+}
+
 /* The shown row of that kind */
 static const PsRunDiffRow *
 find_shown_kind (PsComparePage *page,
@@ -1379,6 +1450,7 @@ main (int   argc,
   ADD_TEST ("/compare/sort-and-filter", test_sort_and_filter);
   ADD_TEST ("/compare/empty-filter", test_empty_filter);
   ADD_TEST ("/compare/filter-keeps-selection", test_filter_keeps_selection);
+  ADD_TEST ("/compare/value-digits", test_value_digits);
   ADD_TEST ("/compare/zoom-follows", test_zoom_follows);
   ADD_TEST ("/compare/export", test_export);
   ADD_TEST ("/compare/flame-graph", test_flame_graph);

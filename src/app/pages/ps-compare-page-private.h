@@ -219,15 +219,18 @@ void        ps_compare_page_write_table_csv (GtkColumnView *view,
  * Undo Matches, Export as CSV… and Copy Markdown Summary */
 void        ps_compare_page_install_export_actions (GtkWidgetClass *widget_class);
 
-/* A value of the table as its cells show it: ps_compare_export_format_value ()
- * with whole counts grouped as in the rest of the window; g_free () */
+/* A value of the table as its cells show it: by the window's rule for
+ * digits, whole where it is whole ("140 ms", "11.50 ms", "10.68 MiB",
+ * "33,540 ticks"), with the unit in the user's language; g_free () */
 char          *ps_compare_page_format_value   (double          value,
                                                const char     *unit,
                                                gboolean        is_signed);
 /* The Δ Mean column's text: ps_compare_page_format_value (), signed, but
- * in percentage points for percentages ("−1.57 pp"); g_free () */
+ * in percentage points for percentages ("−1.57 pp"), and no change in the
+ * unit of the row's larger mean ("0 ms"); g_free () */
 char          *ps_compare_page_format_delta   (double          delta,
-                                               const char     *unit);
+                                               const char     *unit,
+                                               double          mean);
 /* TRUE once the table shows a computed comparison */
 gboolean       ps_compare_page_is_ready       (PsComparePage  *self);
 PsRunPage     *ps_compare_page_get_run_page   (PsComparePage  *self,

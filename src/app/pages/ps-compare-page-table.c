@@ -29,29 +29,43 @@
  * where the table has no room left, whole in the tooltip */
 #define NAME_COLUMN_WIDTH 300
 
-/* A value as the CLI writes it (ps_compare_export_format_value ()), but
- * for whole numbers of ticks, samples and the like, grouped as every
- * count of the window is ("481,558 ticks") */
-char *
-ps_compare_page_format_value (double      value,
-                              const char *unit,
-                              gboolean    is_signed)
+/* value in unit by the window's one rule for digits (ps_view_format_number ()),
+ * whole where it is whole: the engine's exports write "140.000 ms" for
+ * the mean of a log's whole milliseconds, the window "140 ms". Times and
+ * sizes in the unit a value of magnitude reference takes */
+static char *
+format_value_in_unit_of (double      value,
+                         const char *unit,
+                         gboolean    is_signed,
+                         double      reference)
 {
-  g_autofree char *number = NULL;
+  PsViewQuantity quantity = PS_VIEW_QUANTITY_NONE;
+  double to_stored = 1, scale = 1, magnitude, whole;
   const char *shown_unit;
+  const char *sign = value < 0 ? "−" : is_signed && value > 0 ? "+" : "";
+  g_autofree char *digits = NULL;
+  g_autofree char *number = NULL;
 
-  if (isnan (value) || unit == NULL || strcmp (unit, "s") == 0 || strcmp (unit, "ns") == 0
-      || strcmp (unit, "bytes") == 0 || strcmp (unit, "percent") == 0)
-    return ps_compare_export_format_value (value, unit, is_signed);
+  if (isnan (value))
+    return g_strdup ("–");
+  if (g_strcmp0 (unit, "s") == 0)
+    quantity = PS_VIEW_QUANTITY_SECONDS;
+  else if (g_strcmp0 (unit, "ns") == 0)
+    quantity = PS_VIEW_QUANTITY_SECONDS, to_stored = 1e-9;
+  else if (g_strcmp0 (unit, "bytes") == 0)
+    quantity = PS_VIEW_QUANTITY_BYTES;
 
-  /* Ticks, samples, a counter's unit: the number as the exports write it
-   * below 100, whole above, and the unit in the user's language */
-  shown_unit = ps_view_unit_name (unit);
-  if (fabs (value) < 100)
-    number = ps_compare_export_format_value (value, "", is_signed);
+  if (quantity != PS_VIEW_QUANTITY_NONE)
+    shown_unit = ps_view_quantity_unit (quantity, reference * to_stored, &scale);
   else
-    number = g_strconcat (value < 0 ? "−" : is_signed && value > 0 ? "+" : "",
-                          ps_view_format_count ((guint64)llround (fabs (value))), NULL);
+    shown_unit = ps_view_unit_name (unit);
+  magnitude = fabs (value) * to_stored / scale;
+  /* 0.14 s is 140.00000000000003 ms in doubles */
+  whole = round (magnitude);
+  if (fabs (magnitude - whole) <= 1e-9 * MAX (1.0, magnitude))
+    magnitude = whole;
+  digits = ps_view_format_number_whole (magnitude);
+  number = g_strconcat (sign, digits, NULL);
   if (*shown_unit == '\0')
     return g_steal_pointer (&number);
   /* Translators: a number and its unit, "5.20 ms" */
@@ -59,13 +73,23 @@ ps_compare_page_format_value (double      value,
 }
 
 char *
+ps_compare_page_format_value (double      value,
+                              const char *unit,
+                              gboolean    is_signed)
+{
+  return format_value_in_unit_of (value, unit, is_signed, value);
+}
+
+char *
 ps_compare_page_format_delta (double      delta,
-                              const char *unit)
+                              const char *unit,
+                              double      mean)
 {
   /* Two shares or percentages differ by percentage points: "57.68 %"
    * to "56.11 %" is −1.57 pp, a fall of 2.7 % */
   if (g_strcmp0 (unit, "percent") != 0 || !isfinite (delta))
-    return ps_compare_page_format_value (delta, unit, TRUE);
+    /* No change is "0 ms" beside means in ms, not "0 s" */
+    return format_value_in_unit_of (delta, unit, TRUE, delta != 0 ? delta : mean);
   if (delta <= -0.005)
     /* Translators: a fall of a share in percentage points, with a minus sign */
     return g_strdup_printf (_("−%.2f pp"), -delta);
@@ -390,7 +414,8 @@ cell_text (const PsRunDiffRow     *row,
     case COL_B_TOTAL:
       return ps_compare_page_format_value (column_value (row, column), row->unit, FALSE);
     case COL_DELTA_MEAN:
-      return ps_compare_page_format_delta (row->delta_mean, row->unit);
+      return ps_compare_page_format_delta (row->delta_mean, row->unit,
+                                           MAX (row->has_a ? fabs (row->a.mean) : 0, row->has_b ? fabs (row->b.mean) : 0));
     case COL_RATIO:
       return ps_compare_export_format_ratio (row->ratio_mean);
     case COL_P_VALUE:
