@@ -38,6 +38,7 @@
 #include "ps-compare-page-private.h"
 #include "ps-compare-page-sessions.h"
 #include "ps-compare-row.h"
+#include "ps-fit-row.h"
 #include "ps-run-page-private.h"
 #include "ps-table-export.h"
 #include "ps-save-location.h"
@@ -315,6 +316,7 @@ ps_compare_page_class_init (PsComparePageClass *klass)
   g_type_ensure (PS_TYPE_RUN_PAGE);
   g_type_ensure (PS_TYPE_FLAME_GRAPH);
   g_type_ensure (PS_TYPE_HISTOGRAM_VIEW);
+  g_type_ensure (PS_TYPE_FIT_ROW);
   g_type_ensure (PS_TYPE_WRAP_BOX);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-compare-page.ui");

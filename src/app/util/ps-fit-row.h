@@ -1,0 +1,20 @@
+/* ps-fit-row.h — a row of widgets that asks for little and uses the
+ * room it is given
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define PS_TYPE_FIT_ROW (ps_fit_row_get_type ())
+
+G_DECLARE_FINAL_TYPE (PsFitRow, ps_fit_row, PS, FIT_ROW, GtkWidget)
+
+GtkWidget *ps_fit_row_new (int spacing,
+                           int natural_chars);
+
+G_END_DECLS
