@@ -235,10 +235,3 @@ ps_fit_row_init (PsFitRow *self)
 {
   self->natural_chars = -1;
 }
-
-GtkWidget *
-ps_fit_row_new (int spacing,
-                int natural_chars)
-{
-  return g_object_new (PS_TYPE_FIT_ROW, "spacing", spacing, "natural-chars", natural_chars, NULL);
-}

@@ -12,9 +12,8 @@ G_BEGIN_DECLS
 
 #define PS_TYPE_FIT_ROW (ps_fit_row_get_type ())
 
+/* Built from templates (ps-compare-page.ui): "spacing" between the
+ * children, "natural-chars" the most each asks for */
 G_DECLARE_FINAL_TYPE (PsFitRow, ps_fit_row, PS, FIT_ROW, GtkWidget)
-
-GtkWidget *ps_fit_row_new (int spacing,
-                           int natural_chars);
 
 G_END_DECLS
