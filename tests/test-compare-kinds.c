@@ -549,7 +549,10 @@ assert_table_is_cli_diff (PsComparePage *page,
       assert_side_cells (page, position, "b", has_b ? json_object_get_object_member (json, "b") : NULL, unit);
       ratio = ps_compare_export_format_ratio (json_number (json, "ratio_mean"));
       assert_cell (page, position, "ratio", ratio);
-      delta = ps_compare_page_format_delta (json_number (json, "delta_mean"), unit);
+      /* No change in the unit of the larger mean */
+      delta = ps_compare_page_format_delta (json_number (json, "delta_mean"), unit,
+                                            MAX (has_a ? fabs (json_number (json_object_get_object_member (json, "a"), "mean")) : 0,
+                                                 has_b ? fabs (json_number (json_object_get_object_member (json, "b"), "mean")) : 0));
       assert_cell (page, position, "delta-mean", delta);
       p_value = ps_compare_export_format_p_value (json_number (json, "p_value"));
       assert_cell (page, position, "p-value", p_value);

@@ -195,9 +195,10 @@ test_same_kind (Fixture       *fixture,
     }
 }
 
-/* Two names alike but for their starts, too long for a laptop's header:
- * each is cut at its end, so that both starts show (dbperf_…, fsperf_…),
- * with the arrow between them, and each has its name in a tooltip */
+/* Two names alike but for their starts, whole in a laptop's header, too
+ * long for a narrower one: there each is cut at its end, so that both
+ * starts show (dbperf_…, fsperf_…), with the arrow between them, and
+ * each has its name in a tooltip */
 static void
 test_title (Fixture       *fixture,
             gconstpointer  data)
@@ -210,6 +211,9 @@ test_title (Fixture       *fixture,
   drop_pair (fixture, a, b);
   page = PS_COMPARE_PAGE (_ps_window_get_current_child (fixture->window));
   fixture_resize_window (fixture, 1024, 700);
+  for (guint side = 0; side < 2; side++)
+    g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (ps_compare_page_get_title_label (page, side))));
+  fixture_resize_window (fixture, 720, 700);
   for (guint side = 0; side < 2; side++)
     {
       GtkLabel *label = ps_compare_page_get_title_label (page, side);

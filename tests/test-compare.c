@@ -136,7 +136,7 @@ test_table (Fixture       *fixture,
   g_assert_cmpstr (cell, ==, "Regression");
   g_clear_pointer (&cell, g_free);
   cell = ps_compare_page_get_cell_text (page, position, "a-mean");
-  g_assert_cmpstr (cell, ==, "11.500 ms");
+  g_assert_cmpstr (cell, ==, "11.50 ms");
   g_clear_pointer (&cell, g_free);
   cell = ps_compare_page_get_cell_text (page, position, "ratio");
   {
@@ -265,6 +265,53 @@ test_sort_and_filter (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1);
   ps_compare_page_set_search (page, NULL);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, diff->rows->len);
+}
+
+/* A filter or a search that leaves no row says so in the table's place:
+ * the build 3122 and 3150 demo runs share all their 26 rows */
+static void
+test_empty_filter (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *path_a = demo_file_path ("fsperf_CEPC_x86_6_0_3122.log");
+  g_autofree char *path_b = demo_file_path ("fsperf_CEPC_x86_6_0_3150.log");
+  g_autoptr(GFile) file_a = g_file_new_for_path (path_a);
+  g_autoptr(GFile) file_b = g_file_new_for_path (path_b);
+  PsComparePage *page = ps_window_compare_files (fixture->window, file_a, file_b);
+  GListModel *rows = ps_compare_page_get_rows (page);
+
+  g_assert_true (iterate_until (page_is_ready, page));
+  iterate_for (50);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 26);
+  g_assert_null (ps_compare_page_get_empty_text (page));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (ps_compare_page_get_column_view (page))));
+
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ONE_SIDE);
+  iterate_for (50);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
+  g_assert_cmpstr (ps_compare_page_get_empty_text (page), ==, "Every row is in both runs");
+  /* In the table's place, not under an empty table */
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (ps_compare_page_get_column_view (page))));
+  maybe_save_screenshot (fixture, "compare-empty-filter");
+
+  /* No row changed without a verdict of better or worse: Changed keeps
+   * the regressions and improvements */
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_CHANGED);
+  iterate_for (50);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 10);
+  g_assert_null (ps_compare_page_get_empty_text (page));
+
+  /* A search that finds nothing the filter leaves */
+  ps_compare_page_set_search (page, "no such name");
+  iterate_for (50);
+  g_assert_cmpstr (ps_compare_page_get_empty_text (page), ==, "No name matches “no such name”");
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ONE_SIDE);
+  g_assert_cmpstr (ps_compare_page_get_empty_text (page), ==, "Every row is in both runs");
+  ps_compare_page_set_search (page, NULL);
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ALL);
+  iterate_for (50);
+  g_assert_null (ps_compare_page_get_empty_text (page));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (ps_compare_page_get_column_view (page))));
 }
 
 typedef struct
@@ -799,6 +846,98 @@ test_histogram_overlay (Fixture       *fixture,
   maybe_save_screenshot (fixture, "compare-histogram");
 }
 
+/* The name of the row selected in the table, NULL for none */
+static const char *
+selected_row_name (PsComparePage *page)
+{
+  PsCompareRow *item = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (ps_compare_page_get_rows (page)));
+
+  return item != NULL ? ps_compare_row_get_row (item)->name : NULL;
+}
+
+/* A filter keeps the selected row selected where it shows it, and the
+ * runs and the histogram keep following it; a filter that hides it
+ * leaves none selected until it shows it again */
+static void
+test_filter_keeps_selection (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  PsComparePage *page = open_comparison (fixture);
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (ps_compare_page_get_rows (page));
+  PsHistogramView *view = ps_compare_page_get_histogram_view (page);
+  const PsRunDiffRow *open;
+  guint position;
+
+  open = find_shown (page, "Open", &position);
+  gtk_single_selection_set_selected (selection, position);
+  iterate_for (50);
+  g_assert_cmpstr (selected_row_name (page), ==, "Open");
+
+  for (guint round = 0; round < 2; round++)
+    {
+      /* Open is a regression: Regressions shows it, then All */
+      ps_compare_page_set_filter (page, round == 0 ? PS_COMPARE_FILTER_REGRESSIONS : PS_COMPARE_FILTER_CHANGED);
+      iterate_for (50);
+      g_assert_cmpstr (selected_row_name (page), ==, "Open");
+      ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ALL);
+      iterate_for (50);
+      g_assert_cmpstr (selected_row_name (page), ==, "Open");
+      find_shown (page, "Open", &position);
+      g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, position);
+      g_assert_cmpstr (selected_marker (page, 0), ==, "Open");
+      g_assert_cmpstr (selected_marker (page, 1), ==, "Open");
+      g_assert_true (ps_compare_page_get_histogram_visible (page));
+      g_assert_cmpuint (histogram_count (ps_histogram_view_get_histogram (view)), ==, open->b.count);
+    }
+
+  /* A row selected under a filter stays selected in All */
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ONE_SIDE);
+  find_shown (page, "OnlyB", &position);
+  gtk_single_selection_set_selected (selection, position);
+  iterate_for (50);
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ALL);
+  iterate_for (50);
+  g_assert_cmpstr (selected_row_name (page), ==, "OnlyB");
+  find_shown (page, "OnlyB", &position);
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, position);
+  g_assert_cmpuint (histogram_count (ps_histogram_view_get_histogram (view)), ==, find_shown (page, "OnlyB", NULL)->b.count);
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_REGRESSIONS);
+  find_shown (page, "Open", &position);
+  gtk_single_selection_set_selected (selection, position);
+  iterate_for (50);
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ALL);
+  iterate_for (50);
+  g_assert_cmpstr (selected_row_name (page), ==, "Open");
+
+  /* Improvements hides it: nothing selected, no histogram */
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_IMPROVEMENTS);
+  iterate_for (50);
+  g_assert_null (selected_row_name (page));
+  g_assert_false (ps_compare_page_get_histogram_visible (page));
+  /* All shows it again, selected */
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ALL);
+  iterate_for (50);
+  g_assert_cmpstr (selected_row_name (page), ==, "Open");
+  g_assert_true (ps_compare_page_get_histogram_visible (page));
+  g_assert_cmpstr (selected_marker (page, 1), ==, "Open");
+
+  /* The search too */
+  ps_compare_page_set_search (page, "op");
+  iterate_for (50);
+  g_assert_cmpstr (selected_row_name (page), ==, "Open");
+  ps_compare_page_set_search (page, NULL);
+  iterate_for (50);
+  g_assert_cmpstr (selected_row_name (page), ==, "Open");
+
+  /* A row the user unselects stays unselected */
+  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_REGRESSIONS);
+  ps_compare_page_set_filter (page, PS_COMPARE_FILTER_ALL);
+  iterate_for (50);
+  g_assert_null (selected_row_name (page));
+  g_assert_false (ps_compare_page_get_histogram_visible (page));
+}
+
 /* Two CE logs with CPU and memory monitor rows: A's CPU 10, 20, 30 %,
  * B's 40, 50, 60, 70 %; A's memory 1, 2 MiB, B's 3, 4, 5 MiB */
 static const char ce_monitor_a[] =
@@ -825,6 +964,77 @@ static const char ce_monitor_b[] =
   "## PERF ## APP [app] EVT [102] MEM [3145728]\r\n"
   "## PERF ## APP [app] EVT [102] MEM [4194304]\r\n"
   "## PERF ## APP [app] EVT [102] MEM [5242880]\r\n";
+
+/* Two CE logs of whole milliseconds (1000 ticks per second): Same takes
+ * 140 ms in both, Slower 5 and 6 ms in A, 7 and 8 ms in B; memory 1 and
+ * 2 MiB in A, 3 and 4 in B */
+static const char ce_whole_ms_a[] =
+  "## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+  "## PERF ## REGISTERED APP [app] PROCCESSID [0x1]\r\n"
+  "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+  "## PERF ## REGISTERED MARKER [Same] AS [0] BY APP [app]\r\n"
+  "## PERF ## REGISTERED MARKER [Slower] AS [1] BY APP [app]\r\n"
+  "## PERF ## REGISTERED MARKER [MEM: app] AS [102] BY APP [app]\r\n"
+  "## PERF ## APP [app] EVT [0] DUR [140]\r\n"
+  "## PERF ## APP [app] EVT [0] DUR [140]\r\n"
+  "## PERF ## APP [app] EVT [1] DUR [5]\r\n"
+  "## PERF ## APP [app] EVT [1] DUR [6]\r\n"
+  "## PERF ## APP [app] EVT [102] MEM [1048576]\r\n"
+  "## PERF ## APP [app] EVT [102] MEM [2097152]\r\n";
+static const char ce_whole_ms_b[] =
+  "## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+  "## PERF ## REGISTERED APP [app] PROCCESSID [0x2]\r\n"
+  "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+  "## PERF ## REGISTERED MARKER [Same] AS [0] BY APP [app]\r\n"
+  "## PERF ## REGISTERED MARKER [Slower] AS [1] BY APP [app]\r\n"
+  "## PERF ## REGISTERED MARKER [MEM: app] AS [102] BY APP [app]\r\n"
+  "## PERF ## APP [app] EVT [0] DUR [140]\r\n"
+  "## PERF ## APP [app] EVT [0] DUR [140]\r\n"
+  "## PERF ## APP [app] EVT [1] DUR [7]\r\n"
+  "## PERF ## APP [app] EVT [1] DUR [8]\r\n"
+  "## PERF ## APP [app] EVT [102] MEM [3145728]\r\n"
+  "## PERF ## APP [app] EVT [102] MEM [4194304]\r\n";
+
+static void
+assert_shown_cell (PsComparePage *page,
+                   const char    *name,
+                   const char    *column_id,
+                   const char    *expected)
+{
+  g_autofree char *cell = NULL;
+  guint position;
+
+  g_assert_nonnull (find_shown (page, name, &position));
+  cell = ps_compare_page_get_cell_text (page, position, column_id);
+  g_assert_cmpstr (cell, ==, expected);
+}
+
+/* The table's values have the digits of the window's other tables, not
+ * the trailing zeros of the exports ("140 ms", not "140.000 ms"), and no
+ * change is in the unit of its row's means ("0 ms", not "0 s") */
+static void
+test_value_digits (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GFile) file_a = write_temp_file (fixture, "whole-a.log", ce_whole_ms_a, -1);
+  g_autoptr(GFile) file_b = write_temp_file (fixture, "whole-b.log", ce_whole_ms_b, -1);
+  PsComparePage *page = ps_window_compare_files (fixture->window, file_a, file_b);
+
+  g_assert_true (iterate_until (page_is_ready, page));
+  iterate_for (50);
+
+  assert_shown_cell (page, "Same", "a-mean", "140 ms");
+  assert_shown_cell (page, "Same", "b-mean", "140 ms");
+  assert_shown_cell (page, "Same", "a-total", "280 ms");
+  assert_shown_cell (page, "Same", "delta-mean", "0 ms");
+  assert_shown_cell (page, "Slower", "a-mean", "5.50 ms");
+  assert_shown_cell (page, "Slower", "b-mean", "7.50 ms");
+  assert_shown_cell (page, "Slower", "a-median", "5 ms");
+  assert_shown_cell (page, "Slower", "a-total", "11 ms");
+  assert_shown_cell (page, "Slower", "delta-mean", "+2 ms");
+  assert_shown_cell (page, "MEM: app", "a-mean", "1.50 MiB");
+  assert_shown_cell (page, "MEM: app", "delta-mean", "+2 MiB");
+}
 
 /* The shown row of that kind */
 static const PsRunDiffRow *
@@ -1238,6 +1448,9 @@ main (int   argc,
   g_test_add_func ("/compare/export-writers", test_export_writers);
   ADD_TEST ("/compare/table", test_table);
   ADD_TEST ("/compare/sort-and-filter", test_sort_and_filter);
+  ADD_TEST ("/compare/empty-filter", test_empty_filter);
+  ADD_TEST ("/compare/filter-keeps-selection", test_filter_keeps_selection);
+  ADD_TEST ("/compare/value-digits", test_value_digits);
   ADD_TEST ("/compare/zoom-follows", test_zoom_follows);
   ADD_TEST ("/compare/export", test_export);
   ADD_TEST ("/compare/flame-graph", test_flame_graph);

@@ -784,6 +784,65 @@ test_compare_laptop (Fixture       *fixture,
   assert_change_in_view (page);
 }
 
+static gboolean
+label_is_cut (GtkLabel *label)
+{
+  return pango_layout_is_ellipsized (gtk_label_get_layout (label));
+}
+
+/* The names of the compared runs are whole in the header where it has
+ * room, on a desktop's screen, and cut only where it has not, on a
+ * laptop's, which the page fits */
+static void
+test_compare_title (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  const char *names[2] = { "fsperf_CEPC_nightly_3122.log", "fsperf_CEPC_nightly_3150.log" };
+  const char *sources[2] = { "run-a.log", "run-b.log" };
+  GFile *files[2];
+  PsComparePage *page;
+
+  for (guint side = 0; side < 2; side++)
+    {
+      g_autoptr(GFile) source = run_file ("diff", sources[side]);
+      g_autofree char *contents = NULL;
+      gsize length;
+
+      g_assert_true (g_file_load_contents (source, NULL, &contents, &length, NULL, NULL));
+      files[side] = write_temp_file (fixture, names[side], contents, length);
+    }
+  page = ps_window_compare_files (fixture->window, files[0], files[1]);
+  g_assert_true (iterate_until (compare_is_ready, page));
+
+  resize_window (fixture, 1400, 900);
+  for (guint side = 0; side < 2; side++)
+    {
+      GtkLabel *label = ps_compare_page_get_title_label (page, side);
+
+      g_test_message ("%s: %d px wide, %s", gtk_label_get_text (label), gtk_widget_get_width (GTK_WIDGET (label)),
+                      label_is_cut (label) ? "cut" : "whole");
+      g_assert_cmpstr (gtk_label_get_text (label), ==, names[side]);
+      g_assert_false (label_is_cut (label));
+    }
+
+  resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
+  assert_window_fits_laptop (fixture);
+  /* The names share what room there is, the arrow between them */
+  {
+    GtkWidget *a = GTK_WIDGET (ps_compare_page_get_title_label (page, 0));
+    GtkWidget *b = GTK_WIDGET (ps_compare_page_get_title_label (page, 1));
+    graphene_rect_t a_bounds, b_bounds;
+
+    g_assert_true (gtk_widget_compute_bounds (a, GTK_WIDGET (page), &a_bounds));
+    g_assert_true (gtk_widget_compute_bounds (b, GTK_WIDGET (page), &b_bounds));
+    g_test_message ("at %d px: A %.0f px, B %.0f px wide", LAPTOP_WIDTH, a_bounds.size.width, b_bounds.size.width);
+    g_assert_cmpfloat (b_bounds.origin.x, >, a_bounds.origin.x + a_bounds.size.width);
+    g_assert_cmpfloat (b_bounds.origin.x + b_bounds.size.width, <=, gtk_widget_get_width (GTK_WIDGET (page)));
+  }
+  for (guint side = 0; side < 2; side++)
+    g_object_unref (files[side]);
+}
+
 static PsRecordPage *
 current_record_page (PsWindow *window)
 {
@@ -1161,6 +1220,7 @@ main (int   argc,
       g_test_add (path, Fixture, &compare_pairs[i], fixture_setup, test_compare_laptop, fixture_teardown);
     }
   ADD_TEST ("/layout/laptop/recording", test_recording_laptop);
+  ADD_TEST ("/layout/compare-title", test_compare_title);
   ADD_TEST ("/layout/ce-histogram", test_ce_histogram);
   ADD_TEST ("/layout/ce-descriptions", test_ce_descriptions);
   ADD_TEST ("/layout/ce-cpu-memory", test_ce_cpu_memory);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "ps-compare-page.h"
+#include "ps-compare-row.h"
 #include "ps-flame-graph.h"
 #include "ps-histogram-view.h"
 #include "ps-run-page.h"
@@ -88,6 +89,8 @@ struct _PsComparePage
   GtkSortListModel *sorted;
   GtkSingleSelection *selection;
   PsCompareFilter  filter_mode;
+  PsCompareRow    *chosen_row;          /* the row the user selected, shown or filtered out */
+  gboolean         refiltering;         /* the filter changes: the selection is the page's */
   char            *search;             /* casefolded, NULL for none */
   GtkColumnViewColumn *column_widgets[N_COLUMNS];
 
@@ -112,6 +115,8 @@ struct _PsComparePage
   GtkStack        *table_stack;
   GtkLabel        *unmatched_label;
   GtkButton       *unmatched_button;
+  GtkStack        *rows_stack;          /* the rows, or why none is shown */
+  GtkLabel        *empty_label;
   GtkScrolledWindow *table_window;
   GtkLabel        *basis_label;
   GtkSpinner      *spinner;
@@ -189,6 +194,8 @@ void        ps_compare_page_size_allocate (GtkWidget *widget,
 char       *ps_compare_page_values_key (const char *kind,
                                         const char *context,
                                         const char *name);
+/* The runs, the histogram and Match With… follow the selected row */
+void        ps_compare_page_follow_selected_row (PsComparePage *self);
 void        ps_compare_page_selected_row_changed_cb (PsComparePage *self);
 
 /* ps-compare-page-diff.c: the comparison, computed in a worker once
@@ -212,15 +219,18 @@ void        ps_compare_page_write_table_csv (GtkColumnView *view,
  * Undo Matches, Export as CSV… and Copy Markdown Summary */
 void        ps_compare_page_install_export_actions (GtkWidgetClass *widget_class);
 
-/* A value of the table as its cells show it: ps_compare_export_format_value ()
- * with whole counts grouped as in the rest of the window; g_free () */
+/* A value of the table as its cells show it: by the window's rule for
+ * digits, whole where it is whole ("140 ms", "11.50 ms", "10.68 MiB",
+ * "33,540 ticks"), with the unit in the user's language; g_free () */
 char          *ps_compare_page_format_value   (double          value,
                                                const char     *unit,
                                                gboolean        is_signed);
 /* The Δ Mean column's text: ps_compare_page_format_value (), signed, but
- * in percentage points for percentages ("−1.57 pp"); g_free () */
+ * in percentage points for percentages ("−1.57 pp"), and no change in the
+ * unit of the row's larger mean ("0 ms"); g_free () */
 char          *ps_compare_page_format_delta   (double          delta,
-                                               const char     *unit);
+                                               const char     *unit,
+                                               double          mean);
 /* TRUE once the table shows a computed comparison */
 gboolean       ps_compare_page_is_ready       (PsComparePage  *self);
 PsRunPage     *ps_compare_page_get_run_page   (PsComparePage  *self,
@@ -266,6 +276,9 @@ void           ps_compare_page_set_same_scale (PsComparePage  *self,
  * share no row, said in words) or "table" */
 const char    *ps_compare_page_get_table_state (PsComparePage *self);
 const char    *ps_compare_page_get_unmatched_text (PsComparePage *self);
+/* What the table's place says when the filter and the search leave no
+ * row ("Every row is in both runs"), NULL while it shows rows */
+const char    *ps_compare_page_get_empty_text (PsComparePage *self);
 /* A run's half of the runs' area: its label and its scrolled run page */
 GtkWidget     *ps_compare_page_get_run_half   (PsComparePage  *self,
                                                guint           side);

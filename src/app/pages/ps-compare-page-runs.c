@@ -571,7 +571,7 @@ has_rows_only_in_b (PsComparePage *self)
  * where their views can show it: the spans or calls of that name on the
  * timelines, the marker of that name in CE runs' tables */
 void
-ps_compare_page_selected_row_changed_cb (PsComparePage *self)
+ps_compare_page_follow_selected_row (PsComparePage *self)
 {
   PsCompareRow *item = gtk_single_selection_get_selected_item (self->selection);
   const PsRunDiffRow *row = item != NULL ? ps_compare_row_get_row (item) : NULL;
@@ -618,4 +618,16 @@ ps_compare_page_selected_row_changed_cb (PsComparePage *self)
   update_histogram (self, row);
   self->can_match = row != NULL && row->has_a && !row->has_b && has_rows_only_in_b (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.match-with", self->can_match);
+}
+
+/* The row the user selects (or unselects) is the one the table keeps
+ * selected through its filters (ps-compare-page-table.c) */
+void
+ps_compare_page_selected_row_changed_cb (PsComparePage *self)
+{
+  /* A filter changing: the table selects the row again, then the views follow */
+  if (self->refiltering)
+    return;
+  g_set_object (&self->chosen_row, gtk_single_selection_get_selected_item (self->selection));
+  ps_compare_page_follow_selected_row (self);
 }

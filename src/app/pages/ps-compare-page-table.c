@@ -29,29 +29,43 @@
  * where the table has no room left, whole in the tooltip */
 #define NAME_COLUMN_WIDTH 300
 
-/* A value as the CLI writes it (ps_compare_export_format_value ()), but
- * for whole numbers of ticks, samples and the like, grouped as every
- * count of the window is ("481,558 ticks") */
-char *
-ps_compare_page_format_value (double      value,
-                              const char *unit,
-                              gboolean    is_signed)
+/* value in unit by the window's one rule for digits (ps_view_format_number ()),
+ * whole where it is whole: the engine's exports write "140.000 ms" for
+ * the mean of a log's whole milliseconds, the window "140 ms". Times and
+ * sizes in the unit a value of magnitude reference takes */
+static char *
+format_value_in_unit_of (double      value,
+                         const char *unit,
+                         gboolean    is_signed,
+                         double      reference)
 {
-  g_autofree char *number = NULL;
+  PsViewQuantity quantity = PS_VIEW_QUANTITY_NONE;
+  double to_stored = 1, scale = 1, magnitude, whole;
   const char *shown_unit;
+  const char *sign = value < 0 ? "−" : is_signed && value > 0 ? "+" : "";
+  g_autofree char *digits = NULL;
+  g_autofree char *number = NULL;
 
-  if (isnan (value) || unit == NULL || strcmp (unit, "s") == 0 || strcmp (unit, "ns") == 0
-      || strcmp (unit, "bytes") == 0 || strcmp (unit, "percent") == 0)
-    return ps_compare_export_format_value (value, unit, is_signed);
+  if (isnan (value))
+    return g_strdup ("–");
+  if (g_strcmp0 (unit, "s") == 0)
+    quantity = PS_VIEW_QUANTITY_SECONDS;
+  else if (g_strcmp0 (unit, "ns") == 0)
+    quantity = PS_VIEW_QUANTITY_SECONDS, to_stored = 1e-9;
+  else if (g_strcmp0 (unit, "bytes") == 0)
+    quantity = PS_VIEW_QUANTITY_BYTES;
 
-  /* Ticks, samples, a counter's unit: the number as the exports write it
-   * below 100, whole above, and the unit in the user's language */
-  shown_unit = ps_view_unit_name (unit);
-  if (fabs (value) < 100)
-    number = ps_compare_export_format_value (value, "", is_signed);
+  if (quantity != PS_VIEW_QUANTITY_NONE)
+    shown_unit = ps_view_quantity_unit (quantity, reference * to_stored, &scale);
   else
-    number = g_strconcat (value < 0 ? "−" : is_signed && value > 0 ? "+" : "",
-                          ps_view_format_count ((guint64)llround (fabs (value))), NULL);
+    shown_unit = ps_view_unit_name (unit);
+  magnitude = fabs (value) * to_stored / scale;
+  /* 0.14 s is 140.00000000000003 ms in doubles */
+  whole = round (magnitude);
+  if (fabs (magnitude - whole) <= 1e-9 * MAX (1.0, magnitude))
+    magnitude = whole;
+  digits = ps_view_format_number_whole (magnitude);
+  number = g_strconcat (sign, digits, NULL);
   if (*shown_unit == '\0')
     return g_steal_pointer (&number);
   /* Translators: a number and its unit, "5.20 ms" */
@@ -59,13 +73,23 @@ ps_compare_page_format_value (double      value,
 }
 
 char *
+ps_compare_page_format_value (double      value,
+                              const char *unit,
+                              gboolean    is_signed)
+{
+  return format_value_in_unit_of (value, unit, is_signed, value);
+}
+
+char *
 ps_compare_page_format_delta (double      delta,
-                              const char *unit)
+                              const char *unit,
+                              double      mean)
 {
   /* Two shares or percentages differ by percentage points: "57.68 %"
    * to "56.11 %" is −1.57 pp, a fall of 2.7 % */
   if (g_strcmp0 (unit, "percent") != 0 || !isfinite (delta))
-    return ps_compare_page_format_value (delta, unit, TRUE);
+    /* No change is "0 ms" beside means in ms, not "0 s" */
+    return format_value_in_unit_of (delta, unit, TRUE, delta != 0 ? delta : mean);
   if (delta <= -0.005)
     /* Translators: a fall of a share in percentage points, with a minus sign */
     return g_strdup_printf (_("−%.2f pp"), -delta);
@@ -390,7 +414,8 @@ cell_text (const PsRunDiffRow     *row,
     case COL_B_TOTAL:
       return ps_compare_page_format_value (column_value (row, column), row->unit, FALSE);
     case COL_DELTA_MEAN:
-      return ps_compare_page_format_delta (row->delta_mean, row->unit);
+      return ps_compare_page_format_delta (row->delta_mean, row->unit,
+                                           MAX (row->has_a ? fabs (row->a.mean) : 0, row->has_b ? fabs (row->b.mean) : 0));
     case COL_RATIO:
       return ps_compare_export_format_ratio (row->ratio_mean);
     case COL_P_VALUE:
@@ -573,47 +598,91 @@ compare_rows_cb (gconstpointer a,
 
 /* Filtering */
 
+/* Whether the row has the verdict the filter shows */
+static gboolean
+passes_filter (PsCompareFilter     mode,
+               const PsRunDiffRow *row)
+{
+  gboolean matched = row->has_a && row->has_b;
+
+  switch (mode)
+    {
+    case PS_COMPARE_FILTER_REGRESSIONS:
+      return matched && row->change == PS_RUN_DIFF_REGRESSION;
+    case PS_COMPARE_FILTER_IMPROVEMENTS:
+      return matched && row->change == PS_RUN_DIFF_IMPROVEMENT;
+    case PS_COMPARE_FILTER_CHANGED:
+      return matched && row->change != PS_RUN_DIFF_UNCHANGED;
+    case PS_COMPARE_FILTER_ONE_SIDE:
+      return !matched;
+    case PS_COMPARE_FILTER_ALL:
+    default:
+      return TRUE;
+    }
+}
+
 gboolean
 ps_compare_page_filter_row_cb (gpointer item,
                                gpointer user_data)
 {
   PsComparePage *self = user_data;
   const PsRunDiffRow *row = ps_compare_row_get_row (item);
-  gboolean matched = row->has_a && row->has_b;
-  gboolean shown;
+  g_autofree char *name = NULL;
+  g_autofree char *a_name = NULL;
+
+  if (!passes_filter (self->filter_mode, row))
+    return FALSE;
+  if (self->search == NULL)
+    return TRUE;
+
+  name = g_utf8_casefold (row->name, -1);
+  a_name = row->a_name != NULL ? g_utf8_casefold (row->a_name, -1) : NULL;
+  return strstr (name, self->search) != NULL
+         || (a_name != NULL && strstr (a_name, self->search) != NULL);
+}
+
+/* Why no row is shown: the filter leaves none, or the search none of
+ * those it leaves */
+static char *
+dup_empty_text (PsComparePage *self)
+{
+  guint n_rows = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+  gboolean filter_leaves_rows = FALSE;
+
+  if (n_rows == 0)
+    return g_strdup (_("No rows to compare"));
+  for (guint i = 0; i < n_rows && !filter_leaves_rows; i++)
+    {
+      g_autoptr(PsCompareRow) item = g_list_model_get_item (G_LIST_MODEL (self->rows), i);
+
+      filter_leaves_rows = passes_filter (self->filter_mode, ps_compare_row_get_row (item));
+    }
+  if (filter_leaves_rows)
+    /* Translators: the comparison's table when its search finds no row; %s is what was searched */
+    return g_strdup_printf (_("No name matches “%s”"), gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
 
   switch (self->filter_mode)
     {
     case PS_COMPARE_FILTER_REGRESSIONS:
-      shown = matched && row->change == PS_RUN_DIFF_REGRESSION;
-      break;
+      /* Translators: the comparison's table, filtered to regressions, when there are none */
+      return g_strdup (_("No regressions"));
     case PS_COMPARE_FILTER_IMPROVEMENTS:
-      shown = matched && row->change == PS_RUN_DIFF_IMPROVEMENT;
-      break;
+      /* Translators: the comparison's table, filtered to improvements, when there are none */
+      return g_strdup (_("No improvements"));
     case PS_COMPARE_FILTER_CHANGED:
-      shown = matched && row->change != PS_RUN_DIFF_UNCHANGED;
-      break;
+      /* Translators: the comparison's table, filtered to changed rows, when there are none */
+      return g_strdup (_("No row changed"));
     case PS_COMPARE_FILTER_ONE_SIDE:
-      shown = !matched;
-      break;
+      /* Translators: the comparison's table, filtered to rows of one run only, when there are none */
+      return g_strdup (_("Every row is in both runs"));
     case PS_COMPARE_FILTER_ALL:
     default:
-      shown = TRUE;
-      break;
+      return g_strdup (_("No rows to compare"));
     }
-
-  if (shown && self->search != NULL)
-    {
-      g_autofree char *name = g_utf8_casefold (row->name, -1);
-      g_autofree char *a_name = row->a_name != NULL ? g_utf8_casefold (row->a_name, -1) : NULL;
-
-      shown = strstr (name, self->search) != NULL
-              || (a_name != NULL && strstr (a_name, self->search) != NULL);
-    }
-
-  return shown;
 }
 
+/* The count of rows beside the search, and in the table's place, when
+ * none is shown, why */
 void
 ps_compare_page_update_status (PsComparePage *self)
 {
@@ -624,6 +693,7 @@ ps_compare_page_update_status (PsComparePage *self)
   if (!self->ready)
     {
       gtk_label_set_text (self->status_label, "");
+      gtk_stack_set_visible_child_name (self->rows_stack, "rows");
       return;
     }
   if (n_shown == n_rows)
@@ -633,12 +703,48 @@ ps_compare_page_update_status (PsComparePage *self)
     /* Translators: rows shown after filtering, of all rows */
     text = g_strdup_printf (ngettext ("%u of %u row", "%u of %u rows", n_rows), n_shown, n_rows);
   gtk_label_set_text (self->status_label, text);
+
+  if (n_shown == 0)
+    {
+      g_autofree char *empty = dup_empty_text (self);
+
+      gtk_label_set_text (self->empty_label, empty);
+    }
+  gtk_stack_set_visible_child_name (self->rows_stack, n_shown > 0 ? "rows" : "empty");
 }
 
+/* The position of item among the shown rows, or GTK_INVALID_LIST_POSITION */
+static guint
+shown_position (PsComparePage *self,
+                PsCompareRow  *item)
+{
+  GListModel *shown = G_LIST_MODEL (self->sorted);
+
+  for (guint i = 0; item != NULL && i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(PsCompareRow) shown_item = g_list_model_get_item (shown, i);
+
+      if (shown_item == item)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* The rows shown again: the row the user selected stays selected where
+ * it is shown, wherever the filter moved it, and is selected again when
+ * a filter that hid it shows it; the runs and the histogram follow the
+ * selection once, not through GTK's steps in between */
 static void
 refilter (PsComparePage *self)
 {
+  PsCompareRow *before = gtk_single_selection_get_selected_item (self->selection);
+
+  self->refiltering = TRUE;
   gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  gtk_single_selection_set_selected (self->selection, shown_position (self, self->chosen_row));
+  self->refiltering = FALSE;
+  if (gtk_single_selection_get_selected_item (self->selection) != before)
+    ps_compare_page_follow_selected_row (self);
   ps_compare_page_update_status (self);
 }
 

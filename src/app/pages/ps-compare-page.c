@@ -38,6 +38,7 @@
 #include "ps-compare-page-private.h"
 #include "ps-compare-page-sessions.h"
 #include "ps-compare-row.h"
+#include "ps-fit-row.h"
 #include "ps-run-page-private.h"
 #include "ps-table-export.h"
 #include "ps-save-location.h"
@@ -182,6 +183,7 @@ ps_compare_page_dispose (GObject *object)
   g_clear_object (&self->call_diff);
   gtk_widget_dispose_template (GTK_WIDGET (self), PS_TYPE_COMPARE_PAGE);
   g_clear_object (&self->selection);
+  g_clear_object (&self->chosen_row);
   g_clear_object (&self->sorted);
   g_clear_object (&self->filtered);
   g_clear_object (&self->filter);
@@ -314,6 +316,7 @@ ps_compare_page_class_init (PsComparePageClass *klass)
   g_type_ensure (PS_TYPE_RUN_PAGE);
   g_type_ensure (PS_TYPE_FLAME_GRAPH);
   g_type_ensure (PS_TYPE_HISTOGRAM_VIEW);
+  g_type_ensure (PS_TYPE_FIT_ROW);
   g_type_ensure (PS_TYPE_WRAP_BOX);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/perfscope/Perfscope/ui/ps-compare-page.ui");
@@ -338,6 +341,8 @@ ps_compare_page_class_init (PsComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, min_change_spin);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, unmatched_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, unmatched_button);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, rows_stack);
+  gtk_widget_class_bind_template_child (widget_class, PsComparePage, empty_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, table_window);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, basis_label);
   gtk_widget_class_bind_template_child (widget_class, PsComparePage, table_toolbar);
@@ -653,6 +658,15 @@ ps_compare_page_get_unmatched_text (PsComparePage *self)
 {
   g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
   return gtk_label_get_text (self->unmatched_label);
+}
+
+const char *
+ps_compare_page_get_empty_text (PsComparePage *self)
+{
+  g_return_val_if_fail (PS_IS_COMPARE_PAGE (self), NULL);
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->rows_stack), "empty") != 0)
+    return NULL;
+  return gtk_label_get_text (self->empty_label);
 }
 
 GtkWidget *
