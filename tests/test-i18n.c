@@ -337,6 +337,25 @@ test_ce_monitors (Fixture       *fixture,
   g_assert_nonnull (find_labelled (GTK_WIDGET (fixture->window), GTK_TYPE_LABEL, "Mémoire\u00a0: fsperf"));
   g_assert_null (find_labelled (GTK_WIDGET (fixture->window), GTK_TYPE_LABEL, "CPU: fsperf"));
   g_assert_null (find_labelled (GTK_WIDGET (fixture->window), GTK_TYPE_LABEL, "MEM: fsperf"));
+
+  /* A comparison of two such runs names them alike */
+  {
+    g_autofree char *path_b = demo_file_path ("fsperf_CEPC_x86_6_0_3150.log");
+    g_autoptr(GFile) file_b = g_file_new_for_path (path_b);
+    PsComparePage *page = ps_window_compare_files (fixture->window, file, file_b);
+    guint n_named = 0;
+
+    g_assert_true (iterate_until ((gboolean (*) (gpointer))ps_compare_page_is_ready, page));
+    for (guint i = 0; i < g_list_model_get_n_items (ps_compare_page_get_rows (page)); i++)
+      {
+        g_autofree char *name = ps_compare_page_get_cell_text (page, i, "name");
+
+        g_assert_false (g_str_has_prefix (name, "CPU: ") || g_str_has_prefix (name, "MEM: "));
+        if (g_strcmp0 (name, cpu) == 0 || g_strcmp0 (name, memory) == 0)
+          n_named++;
+      }
+    g_assert_cmpuint (n_named, ==, 2);
+  }
 }
 
 /* The counts of the engine's warnings are grouped with the French
