@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include "ps-fit-row.h"
+#include "ps-view-util.h"
 
 struct _PsFitRow
 {
@@ -170,19 +171,6 @@ ps_fit_row_get_property (GObject    *object,
 }
 
 static void
-set_int (PsFitRow *self,
-         int      *field,
-         int       value,
-         guint     prop_id)
-{
-  if (*field == value)
-    return;
-  *field = value;
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
-}
-
-static void
 ps_fit_row_set_property (GObject      *object,
                          guint         prop_id,
                          const GValue *value,
@@ -193,10 +181,10 @@ ps_fit_row_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_SPACING:
-      set_int (self, &self->spacing, g_value_get_int (value), PROP_SPACING);
+      ps_view_set_layout_int (GTK_WIDGET (self), &self->spacing, g_value_get_int (value), properties[PROP_SPACING]);
       break;
     case PROP_NATURAL_CHARS:
-      set_int (self, &self->natural_chars, g_value_get_int (value), PROP_NATURAL_CHARS);
+      ps_view_set_layout_int (GTK_WIDGET (self), &self->natural_chars, g_value_get_int (value), properties[PROP_NATURAL_CHARS]);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

@@ -99,6 +99,13 @@ char       *ps_view_format_quantity      (PsViewQuantity          quantity,
 char       *ps_view_title_with_unit      (const char             *title,
                                           const char             *unit);
 
+/* Sets a widget's int property that its layout reads (a spacing) to
+ * value, kept in field: a new size is asked for and pspec notified, when
+ * it changes */
+void        ps_view_set_layout_int       (GtkWidget              *widget,
+                                          int                    *field,
+                                          int                     value,
+                                          GParamSpec             *pspec);
 /* A run's zone for wall-clock times, as its file tells it: the offset
  * from UTC in minutes (east positive) when the file gives one (a PDH
  * log's bias, a PLV2 capture's), else UTC. Returns FALSE for UTC. */

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include "ps-wrap-box.h"
+#include "ps-view-util.h"
 
 struct _PsWrapBox
 {
@@ -280,19 +281,6 @@ ps_wrap_box_get_property (GObject    *object,
 }
 
 static void
-set_spacing (PsWrapBox *self,
-             int       *field,
-             int        spacing,
-             guint      prop_id)
-{
-  if (*field == spacing)
-    return;
-  *field = spacing;
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
-}
-
-static void
 ps_wrap_box_set_property (GObject      *object,
                           guint         prop_id,
                           const GValue *value,
@@ -303,10 +291,10 @@ ps_wrap_box_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_SPACING:
-      set_spacing (self, &self->spacing, g_value_get_int (value), PROP_SPACING);
+      ps_view_set_layout_int (GTK_WIDGET (self), &self->spacing, g_value_get_int (value), properties[PROP_SPACING]);
       break;
     case PROP_ROW_SPACING:
-      set_spacing (self, &self->row_spacing, g_value_get_int (value), PROP_ROW_SPACING);
+      ps_view_set_layout_int (GTK_WIDGET (self), &self->row_spacing, g_value_get_int (value), properties[PROP_ROW_SPACING]);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
