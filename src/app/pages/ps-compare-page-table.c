@@ -396,9 +396,7 @@ cell_text (const PsRunDiffRow     *row,
       if (row->context != NULL)
         return g_strdup_printf ("%s — %s", row->name, row->context);
       /* A CE log's monitors, "CPU: fsperf", as the run's own views name them */
-      if (g_strcmp0 (row->kind, "cpu") == 0 || g_strcmp0 (row->kind, "memory") == 0)
-        return ps_view_series_name (row->name);
-      return g_strdup (row->name);
+      return ps_view_series_name (row->name);
     case COL_KIND:
       return g_strdup (ps_compare_page_kind_label (row->kind));
     case COL_WHY:

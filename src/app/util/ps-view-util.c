@@ -468,19 +468,6 @@ ps_view_format_wall_time (gint64      unix_ns,
 
 /* Table cells */
 
-void
-ps_view_set_layout_int (GtkWidget  *widget,
-                        int        *field,
-                        int         value,
-                        GParamSpec *pspec)
-{
-  if (*field == value)
-    return;
-  *field = value;
-  gtk_widget_queue_resize (widget);
-  g_object_notify_by_pspec (G_OBJECT (widget), pspec);
-}
-
 GtkWidget *
 ps_view_cell_label_new (gboolean numeric)
 {
@@ -1111,6 +1098,19 @@ ps_view_update_warnings_page (PsEventStore *store,
 }
 
 /* Widgets */
+
+void
+ps_view_set_layout_int (GtkWidget  *widget,
+                        int        *field,
+                        int         value,
+                        GParamSpec *pspec)
+{
+  if (*field == value)
+    return;
+  *field = value;
+  gtk_widget_queue_resize (widget);
+  g_object_notify_by_pspec (G_OBJECT (widget), pspec);
+}
 
 /* After the template's children, those without an id binding (e.g. a
  * stack switcher) that are still parented to @widget */

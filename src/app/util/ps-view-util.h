@@ -99,13 +99,6 @@ char       *ps_view_format_quantity      (PsViewQuantity          quantity,
 char       *ps_view_title_with_unit      (const char             *title,
                                           const char             *unit);
 
-/* Sets a widget's int property that its layout reads (a spacing) to
- * value, kept in field: a new size is asked for and pspec notified, when
- * it changes */
-void        ps_view_set_layout_int       (GtkWidget              *widget,
-                                          int                    *field,
-                                          int                     value,
-                                          GParamSpec             *pspec);
 /* A run's zone for wall-clock times, as its file tells it: the offset
  * from UTC in minutes (east positive) when the file gives one (a PDH
  * log's bias, a PLV2 capture's), else UTC. Returns FALSE for UTC. */
@@ -218,6 +211,13 @@ void        ps_view_paned_fit_start      (GtkPaned               *paned);
 double      ps_view_get_paned_fraction   (GtkPaned               *paned);
 void        ps_view_dispose_template     (GtkWidget              *widget,
                                           GType                   widget_type);
+/* Sets a widget's int property that its layout reads (a spacing) to
+ * value, kept in field: a new size is asked for and pspec notified, when
+ * it changes */
+void        ps_view_set_layout_int       (GtkWidget              *widget,
+                                          int                    *field,
+                                          int                     value,
+                                          GParamSpec             *pspec);
 /* The application's settings, or NULL without the schema (an
  * uninstalled build run by hand) */
 GSettings  *ps_view_settings_new_if_installed (void);
