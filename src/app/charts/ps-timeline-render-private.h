@@ -102,6 +102,14 @@ gboolean       ps_timeline_model_add_all_sample_rows (PsTimelineModel *self,
 void           ps_timeline_draw_lane_points    (Render            *render);
 void           ps_timeline_draw_sample_lanes   (Render            *render);
 
+/* The whole-run strip (ps-timeline-render-overview.c): how busy each of
+ * columns columns of the run's extent is, kept in the model for the next
+ * frame of the same width; items and value_items are scratch arrays */
+const double  *ps_timeline_model_overview_busy (PsTimelineModel  *model,
+                                                guint             columns,
+                                                GArray           *items,
+                                                GArray           *value_items);
+
 /* The drawing (ps-timeline-render.c) */
 /* The fill colours of spans in the light or the dark style, the last one
  * (DENSE_COLOR) that of merged spans */
