@@ -1840,6 +1840,24 @@ test_rtl_warnings (Fixture       *fixture,
   maybe_save_screenshot (fixture, "rtl-warnings");
 }
 
+/* The header's counts have their digits grouped, as every count of the
+ * window has: the demo log's 1711 scopes read "1,711" (the C locale's
+ * grouping is a comma). It read "1711". */
+static void
+test_rtl_header_counts (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autofree char *path = demo_file_path ("soffice_4711.log");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  PsRunPage *page = open_and_wait (fixture, file);
+  PsRtlView *view = ps_run_page_get_rtl_view (page);
+
+  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
+  wait_for_rtl_view (view);
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "scopes"), ==, "1,711");
+  g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "messages"), ==, "466");
+}
+
 /* The warnings are listed in the order of their lines, where the parser
  * tells of a scope left open (line 1035) when the scope around it ends
  * (line 1078), after the message of line 1037 */
@@ -4276,6 +4294,7 @@ main (int   argc,
   ADD_TEST ("/gui/rtl/filters", test_rtl_filters);
   ADD_TEST ("/gui/rtl/warnings", test_rtl_warnings);
   ADD_TEST ("/gui/rtl/warnings-line-order", test_rtl_warnings_line_order);
+  ADD_TEST ("/gui/rtl/header-counts", test_rtl_header_counts);
   ADD_TEST ("/gui/rtl/unterminated", test_rtl_unterminated);
   ADD_TEST ("/gui/rtl/not-for-ce", test_rtl_not_for_ce);
   ADD_TEST ("/gui/call-tree/rtl", test_call_tree_rtl);

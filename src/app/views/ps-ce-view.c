@@ -494,7 +494,7 @@ update_summary (PsCeView       *self,
 
       gtk_grid_attach (grid, summary_label (label, FALSE, FALSE), 0, row, 1, 1);
       {
-        g_autofree char *count = g_strdup_printf ("%" PRIu64, series->stats.count);
+        g_autofree char *count = ps_view_format_count (series->stats.count);
 
         gtk_grid_attach (grid, summary_label (count, TRUE, FALSE), 1, row, 1, 1);
       }

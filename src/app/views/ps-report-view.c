@@ -133,7 +133,7 @@ update_header (PsReportView *self)
   const char *unit;
   g_autofree char *kind = report_kind (store);
   g_autofree char *processes = report_processes (store);
-  g_autofree char *rows = g_strdup_printf ("%u", ps_event_store_get_n_report_rows (store));
+  g_autofree char *rows = ps_view_format_count (ps_event_store_get_n_report_rows (store));
   const char *unit_text = NULL;
   const char *unit_tooltip = NULL;
 

@@ -266,12 +266,17 @@ set_count (GtkLabel   *label,
            const char *tooltip)
 {
   g_autofree char *text = NULL;
+  g_autofree char *all_text = ps_view_format_count (all);
 
   if (filtered)
-    /* Translators: what the filters keep, of all */
-    text = g_strdup_printf (_("%llu of %llu"), (unsigned long long) shown, (unsigned long long) all);
+    {
+      g_autofree char *shown_text = ps_view_format_count (shown);
+
+      /* Translators: what the filters keep, of all: two counts ("1,711") */
+      text = g_strdup_printf (_("%s of %s"), shown_text, all_text);
+    }
   else
-    text = g_strdup_printf ("%" PRIu64, all);
+    text = g_steal_pointer (&all_text);
 
   gtk_label_set_text (label, text);
   gtk_widget_set_tooltip_text (GTK_WIDGET (label), filtered ? tooltip : NULL);
@@ -285,12 +290,16 @@ update_counts (PsRtlView *self)
   gboolean filtered = ps_scope_tree_is_filtered (scopes->tree);
   guint64 n_spans = ps_event_store_get_n_spans (scopes->store);
   guint64 n_marks = ps_event_store_get_n_marks (scopes->store);
-  g_autofree char *spans_tooltip =
-    g_strdup_printf (_("The filters keep %llu of %llu scopes"),
-                     (unsigned long long) scopes->n_shown_spans, (unsigned long long) n_spans);
+  g_autofree char *shown_spans = ps_view_format_count (scopes->n_shown_spans);
+  g_autofree char *all_spans = ps_view_format_count (n_spans);
+  g_autofree char *shown_marks = ps_view_format_count (scopes->n_shown_marks);
+  g_autofree char *all_marks = ps_view_format_count (n_marks);
+  /* Translators: two counts ("1,711") */
+  g_autofree char *spans_tooltip = g_strdup_printf (_("The filters keep %s of %s scopes"), shown_spans, all_spans);
   g_autofree char *marks_tooltip =
-    g_strdup_printf (_("The filters keep %llu of %llu messages: those written in a scope they keep, or whose own record matches"),
-                     (unsigned long long) scopes->n_shown_marks, (unsigned long long) n_marks);
+    /* Translators: two counts ("1,711") */
+    g_strdup_printf (_("The filters keep %s of %s messages: those written in a scope they keep, or whose own record matches"),
+                     shown_marks, all_marks);
 
   set_count (self->scopes_value, filtered, scopes->n_shown_spans, n_spans, spans_tooltip);
   set_count (self->messages_value, filtered, scopes->n_shown_marks, n_marks, marks_tooltip);
@@ -417,7 +426,7 @@ update_header (PsRtlView *self)
 
   if (self->analysis->scopes != NULL)
     n_threads = ps_scope_tree_get_n_roots (self->analysis->scopes->tree);
-  threads = g_strdup_printf ("%u", n_threads);
+  threads = ps_view_format_count (n_threads);
   ps_view_set_header_value (self->threads_value, threads, NULL);
 }
 
