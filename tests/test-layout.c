@@ -220,11 +220,14 @@ assert_chart_fits (GtkWidget *chart,
   g_assert_cmpfloat (shown.size.width, >=, bounds.size.width - 0.5);
 }
 
-/* The rows of a table shown whole: below its header, above a horizontal
- * scroll bar drawn over them, inside the window */
+/* The rows of a table shown whole, of those with the state flags needed
+ * (0: all): below its header, inside the window, and for all rows above a
+ * horizontal scroll bar drawn over them (GTK scrolls a row into view
+ * under it: it shows only while the pointer moves) */
 static guint
-count_whole_rows (GtkColumnView *view,
-                  GtkWidget     *window)
+count_whole_rows_with (GtkColumnView *view,
+                       GtkWidget     *window,
+                       GtkStateFlags  needed)
 {
   GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
   graphene_rect_t shown = shown_area (GTK_WIDGET (view), window);
@@ -248,7 +251,7 @@ count_whole_rows (GtkColumnView *view,
     {
       graphene_rect_t bounds;
 
-      if (GTK_IS_SCROLLBAR (child) && gtk_widget_get_mapped (child)
+      if (needed == 0 && GTK_IS_SCROLLBAR (child) && gtk_widget_get_mapped (child)
           && gtk_orientable_get_orientation (GTK_ORIENTABLE (child)) == GTK_ORIENTATION_HORIZONTAL
           && gtk_widget_compute_bounds (child, window, &bounds))
         bottom = MIN (bottom, bounds.origin.y);
@@ -258,13 +261,20 @@ count_whole_rows (GtkColumnView *view,
     {
       graphene_rect_t bounds;
 
-      if (gtk_widget_get_mapped (row) && gtk_widget_compute_bounds (row, window, &bounds)
-          && bounds.size.height > 0 && bounds.origin.y >= top - 0.5
+      if (gtk_widget_get_mapped (row) && (gtk_widget_get_state_flags (row) & needed) == needed
+          && gtk_widget_compute_bounds (row, window, &bounds) && bounds.size.height > 0 && bounds.origin.y >= top - 0.5
           && bounds.origin.y + bounds.size.height <= bottom + 0.5)
         n_whole++;
     }
   g_test_message ("table: %u rows whole between %g and %g", n_whole, top, bottom);
   return n_whole;
+}
+
+static guint
+count_whole_rows (GtkColumnView *view,
+                  GtkWidget     *window)
+{
+  return count_whole_rows_with (view, window, 0);
 }
 
 static gboolean
@@ -400,6 +410,25 @@ test_laptop (Fixture       *fixture,
   call_tree = find_widget_of_type (GTK_WIDGET (page), PS_TYPE_CALL_TREE_VIEW, TRUE);
   if (call_tree != NULL)
     iterate_until (call_tree_is_idle, call_tree);
+  /* The callers and callees take room only once a function is chosen:
+   * their empty pane left the tree four rows. Chosen low in the table,
+   * the function's row is scrolled back into view above them. */
+  if (call_tree != NULL && gtk_widget_get_mapped (call_tree))
+    {
+      PsCallTreeView *view = PS_CALL_TREE_VIEW (call_tree);
+      GtkColumnView *tree = ps_call_tree_view_get_column_view (view);
+      GtkSelectionModel *selection = gtk_column_view_get_model (tree);
+      guint n_rows = count_whole_rows (tree, GTK_WIDGET (fixture->window));
+
+      g_assert_false (gtk_widget_get_visible (view->relations_box));
+      g_assert_cmpuint (n_rows, >=, 5);
+      gtk_selection_model_select_item (selection, MIN (n_rows, g_list_model_get_n_items (G_LIST_MODEL (selection))) - 1,
+                                       TRUE);
+      iterate_for (600);
+      g_assert_true (gtk_widget_get_visible (view->relations_box));
+      g_assert_cmpuint (count_whole_rows_with (tree, GTK_WIDGET (fixture->window), GTK_STATE_FLAG_SELECTED), ==, 1);
+      assert_views_fit (page);
+    }
   if (call_tree != NULL && ps_call_tree_view_is_mode_available (PS_CALL_TREE_VIEW (call_tree), "flame-graph"))
     {
       g_test_message ("flame graph");
@@ -587,8 +616,9 @@ test_split_shares (Fixture       *fixture,
   g_assert_cmpfloat_with_epsilon (paned_share (paned), 0.5, 2.0 / large_height);
 }
 
-/* A report's call tree at 1366×880: its callers and callees get a fair
- * share of the room (they kept 60 px while the tree took the rest) */
+/* A report's call tree at 1366×880: its callers and callees, once a
+ * function is chosen, get a fair share of the room (they kept 60 px while
+ * the tree took the rest) */
 static void
 test_call_tree_shares (Fixture       *fixture,
                        gconstpointer  data)
@@ -599,6 +629,9 @@ test_call_tree_shares (Fixture       *fixture,
 
   g_assert_nonnull (view);
   paned = GTK_PANED (find_widget_of_type (GTK_WIDGET (view), GTK_TYPE_PANED, TRUE));
+  iterate_until (call_tree_is_idle, view);
+  gtk_selection_model_select_item (gtk_column_view_get_model (ps_call_tree_view_get_column_view (view)), 0, TRUE);
+  iterate_for (300);
   resize_window (fixture, LAPTOP_WIDTH, LAPTOP_HEIGHT);
   resize_window (fixture, LARGE_WIDTH, LARGE_HEIGHT);
   g_test_message ("call tree split: %d of %d px", gtk_paned_get_position (paned), gtk_widget_get_height (GTK_WIDGET (paned)));

@@ -113,6 +113,11 @@ struct _PsCallTreeView
   GtkPaned            *paned;
   GtkColumnView       *column_view;
   PsFlameGraph        *flame_graph;
+  /* The callers and callees, shown while a function is chosen */
+  GtkWidget           *relations_box;
+  guint                relations_scroll_id;  /* tick callback on column_view */
+  int                  relations_tree_height; /* column_view's, at the last frame */
+  guint                relations_settled;     /* frames it has kept that height */
   GtkLabel            *callers_function_label;
   GtkColumnView       *callers_view;
   GtkLabel            *callees_function_label;

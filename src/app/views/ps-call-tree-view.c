@@ -87,6 +87,56 @@ ps_call_tree_view_update_busy (PsCallTreeView *self)
 
 /* Callers and callees of the selected function */
 
+/* The callers and callees came into view and took their room from the
+ * table: each time it gets a new height, its selected row is scrolled
+ * back into view (the row a person chose low in the table was otherwise
+ * under the pane that its choice showed), until the height has stayed
+ * the same for a few frames (the run page may then give the views more
+ * room, in a later frame) */
+#define RELATIONS_SETTLED_FRAMES 4
+
+static gboolean
+scroll_to_chosen_cb (GtkWidget     *widget,
+                     GdkFrameClock *clock,
+                     gpointer       user_data)
+{
+  PsCallTreeView *self = user_data;
+  GtkSelectionModel *selection = gtk_column_view_get_model (self->column_view);
+  guint position = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (selection));
+  int height = gtk_widget_get_height (widget);
+
+  if (height == self->relations_tree_height)
+    {
+      if (++self->relations_settled < RELATIONS_SETTLED_FRAMES)
+        return G_SOURCE_CONTINUE;
+      self->relations_scroll_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  self->relations_tree_height = height;
+  self->relations_settled = 0;
+  if (position != GTK_INVALID_LIST_POSITION)
+    ps_selection_scroll_to_row (self->column_view, position);
+  return G_SOURCE_CONTINUE;
+}
+
+/* The pane of callers and callees takes room only while a function is
+ * chosen: at 1024×700 it left the tree four rows */
+static void
+show_relations (PsCallTreeView *self,
+                gboolean        shown)
+{
+  if (gtk_widget_get_visible (self->relations_box) == shown)
+    return;
+  if (shown && gtk_widget_get_mapped (GTK_WIDGET (self->column_view)) && self->relations_scroll_id == 0)
+    {
+      self->relations_tree_height = gtk_widget_get_height (GTK_WIDGET (self->column_view));
+      self->relations_settled = 0;
+      self->relations_scroll_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->column_view),
+                                                                scroll_to_chosen_cb, self, NULL);
+    }
+  gtk_widget_set_visible (self->relations_box, shown);
+}
+
 static void
 update_relations (PsCallTreeView *self,
                   guint32         function)
@@ -110,9 +160,11 @@ update_relations (PsCallTreeView *self,
       gtk_sort_list_model_set_model (self->callees_sorted, G_LIST_MODEL (callees_list));
       gtk_label_set_text (self->callers_function_label, name);
       gtk_label_set_text (self->callees_function_label, name);
+      show_relations (self, TRUE);
     }
   else
     {
+      show_relations (self, FALSE);
       gtk_sort_list_model_set_model (self->callers_sorted, NULL);
       gtk_sort_list_model_set_model (self->callees_sorted, NULL);
       gtk_label_set_text (self->callers_function_label, _("Select a function"));
@@ -504,6 +556,9 @@ ps_call_tree_view_dispose (GObject *object)
   g_clear_object (&self->build_cancellable);
   g_cancellable_cancel (self->threads_cancellable);
   g_clear_object (&self->threads_cancellable);
+  if (self->relations_scroll_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->column_view), self->relations_scroll_id);
+  self->relations_scroll_id = 0;
 
   ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_CALL_TREE_VIEW);
 
@@ -669,6 +724,7 @@ ps_call_tree_view_class_init (PsCallTreeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, content_stack);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, main_stack);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, paned);
+  gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, relations_box);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, column_view);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, flame_graph);
   gtk_widget_class_bind_template_child (widget_class, PsCallTreeView, callers_function_label);
