@@ -115,6 +115,7 @@ struct _PsCallTreeView
   PsFlameGraph        *flame_graph;
   /* The callers and callees, shown while a function is chosen */
   GtkWidget           *relations_box;
+  gboolean             relations_wanted;
   guint                relations_scroll_id;  /* tick callback on column_view */
   int                  relations_tree_height; /* column_view's, at the last frame */
   guint                relations_settled;     /* frames it has kept that height */

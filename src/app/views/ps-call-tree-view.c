@@ -120,21 +120,49 @@ scroll_to_chosen_cb (GtkWidget     *widget,
 }
 
 /* The pane of callers and callees takes room only while a function is
- * chosen: at 1024×700 it left the tree four rows */
+ * chosen: at 1024×700 it left the tree four rows. The table gets the
+ * room it leaves, and the page asks for the same height either way, so
+ * that nothing else moves: the run page would have given it to the
+ * timeline, and taken it back at the first function chosen. Applied once
+ * the view is shown, when what the pane takes can be measured. */
+static void
+apply_relations_shown (PsCallTreeView *self)
+{
+  gboolean shown = self->relations_wanted;
+  int width = 0;
+  int minimum;
+
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)) || gtk_widget_get_visible (self->relations_box) == shown)
+    return;
+  if (shown)
+    {
+      if (self->relations_scroll_id == 0)
+        {
+          self->relations_tree_height = gtk_widget_get_height (GTK_WIDGET (self->column_view));
+          self->relations_settled = 0;
+          self->relations_scroll_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->column_view),
+                                                                    scroll_to_chosen_cb, self, NULL);
+        }
+      gtk_widget_set_size_request (GTK_WIDGET (self->main_stack), -1, -1);
+      gtk_widget_set_visible (self->relations_box, TRUE);
+      return;
+    }
+  /* At the width it has, or, shown for the first time and not laid out
+   * yet, at that of the page it is shown in */
+  for (GtkWidget *widget = GTK_WIDGET (self->paned); widget != NULL && width <= 0; widget = gtk_widget_get_parent (widget))
+    width = gtk_widget_get_width (widget);
+  gtk_widget_set_size_request (GTK_WIDGET (self->main_stack), -1, -1);
+  gtk_widget_measure (GTK_WIDGET (self->paned), GTK_ORIENTATION_VERTICAL, width > 0 ? width : -1, &minimum, NULL, NULL, NULL);
+  gtk_widget_set_visible (self->relations_box, FALSE);
+  gtk_widget_set_size_request (GTK_WIDGET (self->main_stack), -1, minimum);
+}
+
 static void
 show_relations (PsCallTreeView *self,
                 gboolean        shown)
 {
-  if (gtk_widget_get_visible (self->relations_box) == shown)
-    return;
-  if (shown && gtk_widget_get_mapped (GTK_WIDGET (self->column_view)) && self->relations_scroll_id == 0)
-    {
-      self->relations_tree_height = gtk_widget_get_height (GTK_WIDGET (self->column_view));
-      self->relations_settled = 0;
-      self->relations_scroll_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->column_view),
-                                                                scroll_to_chosen_cb, self, NULL);
-    }
-  gtk_widget_set_visible (self->relations_box, shown);
+  self->relations_wanted = shown;
+  apply_relations_shown (self);
 }
 
 static void
@@ -770,6 +798,7 @@ ps_call_tree_view_init (PsCallTreeView *self)
   GtkSorter *row_sorter;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect_after (self, "map", G_CALLBACK (apply_relations_shown), NULL);
   /* Its actions make it an element a screen reader can act on: it reads
    * as what it is */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Call tree"), -1);
