@@ -640,6 +640,12 @@ test_call_tree_shares (Fixture       *fixture,
   g_assert_cmpint (gtk_widget_get_height (gtk_paned_get_end_child (paned)), >=, 150);
 }
 
+static void
+count_calls (guint *n_calls)
+{
+  (*n_calls)++;
+}
+
 /* The call-tree toolbar goes on two lines rather than widening the
  * window (it made the window at least 1253 px wide) */
 static void
@@ -676,6 +682,26 @@ test_wrap_box (void)
     g_assert_true (gtk_widget_compute_point (buttons[2], box, &GRAPHENE_POINT_INIT (0, 0), &third));
     g_assert_cmpfloat (third.x, ==, first.x);
     g_assert_cmpfloat (third.y, >, first.y);
+  }
+
+  /* Its spacings are properties: the same value again is no change, a
+   * new one notifies and moves the second line down by the difference */
+  {
+    guint n_notified = 0;
+    int spacing, row_spacing, taller;
+
+    g_object_get (box, "spacing", &spacing, "row-spacing", &row_spacing, NULL);
+    g_assert_cmpint (spacing, ==, 12);
+    g_assert_cmpint (row_spacing, ==, 6);
+    g_signal_connect_swapped (box, "notify::row-spacing", G_CALLBACK (count_calls), &n_notified);
+    g_object_set (box, "row-spacing", 6, NULL);
+    g_assert_cmpuint (n_notified, ==, 0);
+    g_object_set (box, "row-spacing", 10, NULL);
+    g_assert_cmpuint (n_notified, ==, 1);
+    g_object_get (box, "row-spacing", &row_spacing, NULL);
+    g_assert_cmpint (row_spacing, ==, 10);
+    gtk_widget_measure (box, GTK_ORIENTATION_VERTICAL, 2 * natural + 12, &taller, NULL, NULL, NULL);
+    g_assert_cmpint (taller, ==, two_lines + 4);
   }
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -34,6 +34,10 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+static const gsize property_fields[N_PROPS] = {
+  [PROP_SPACING] = G_STRUCT_OFFSET (PsFitRow, spacing),
+  [PROP_NATURAL_CHARS] = G_STRUCT_OFFSET (PsFitRow, natural_chars),
+};
 
 G_DEFINE_FINAL_TYPE (PsFitRow, ps_fit_row, GTK_TYPE_WIDGET)
 
@@ -141,54 +145,9 @@ ps_fit_row_size_allocate (GtkWidget *widget,
 static void
 ps_fit_row_dispose (GObject *object)
 {
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
-    gtk_widget_unparent (child);
+  ps_view_unparent_children (GTK_WIDGET (object));
 
   G_OBJECT_CLASS (ps_fit_row_parent_class)->dispose (object);
-}
-
-static void
-ps_fit_row_get_property (GObject    *object,
-                         guint       prop_id,
-                         GValue     *value,
-                         GParamSpec *pspec)
-{
-  PsFitRow *self = PS_FIT_ROW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SPACING:
-      g_value_set_int (value, self->spacing);
-      break;
-    case PROP_NATURAL_CHARS:
-      g_value_set_int (value, self->natural_chars);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-ps_fit_row_set_property (GObject      *object,
-                         guint         prop_id,
-                         const GValue *value,
-                         GParamSpec   *pspec)
-{
-  PsFitRow *self = PS_FIT_ROW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SPACING:
-      ps_view_set_layout_int (GTK_WIDGET (self), &self->spacing, g_value_get_int (value), properties[PROP_SPACING]);
-      break;
-    case PROP_NATURAL_CHARS:
-      ps_view_set_layout_int (GTK_WIDGET (self), &self->natural_chars, g_value_get_int (value), properties[PROP_NATURAL_CHARS]);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -198,8 +157,6 @@ ps_fit_row_class_init (PsFitRowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = ps_fit_row_dispose;
-  object_class->get_property = ps_fit_row_get_property;
-  object_class->set_property = ps_fit_row_set_property;
 
   widget_class->measure = ps_fit_row_measure;
   widget_class->size_allocate = ps_fit_row_size_allocate;
@@ -212,7 +169,7 @@ ps_fit_row_class_init (PsFitRowClass *klass)
   properties[PROP_NATURAL_CHARS] =
     g_param_spec_int ("natural-chars", NULL, NULL, -1, G_MAXINT, -1,
                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  ps_view_class_install_layout_ints (object_class, N_PROPS, properties, property_fields);
 
   gtk_widget_class_set_css_name (widget_class, "fitrow");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);

@@ -1099,17 +1099,94 @@ ps_view_update_warnings_page (PsEventStore *store,
 
 /* Widgets */
 
-void
-ps_view_set_layout_int (GtkWidget  *widget,
-                        int        *field,
-                        int         value,
-                        GParamSpec *pspec)
+/* The int properties of a widget class that its layout reads, by property
+ * id: kept as the class's type data */
+typedef struct
 {
-  if (*field == value)
+  const gsize *offsets;
+  guint        n_properties;
+} LayoutInts;
+
+static GQuark
+layout_ints_quark (void)
+{
+  return g_quark_from_static_string ("ps-layout-ints");
+}
+
+/* The widget's field of property prop_id, or NULL for none */
+static int *
+layout_int_field (GObject *object,
+                  guint    prop_id)
+{
+  const LayoutInts *ints = g_type_get_qdata (G_OBJECT_TYPE (object), layout_ints_quark ());
+
+  if (ints == NULL || prop_id == 0 || prop_id >= ints->n_properties)
+    return NULL;
+  return G_STRUCT_MEMBER_P (object, ints->offsets[prop_id]);
+}
+
+static void
+layout_int_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  int *field = layout_int_field (object, prop_id);
+
+  if (field != NULL)
+    g_value_set_int (value, *field);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+/* A new value is one more size asked for, and a notification */
+static void
+layout_int_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  int *field = layout_int_field (object, prop_id);
+
+  if (field == NULL)
+    {
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+    }
+  if (*field == g_value_get_int (value))
     return;
-  *field = value;
-  gtk_widget_queue_resize (widget);
-  g_object_notify_by_pspec (G_OBJECT (widget), pspec);
+  *field = g_value_get_int (value);
+  gtk_widget_queue_resize (GTK_WIDGET (object));
+  g_object_notify_by_pspec (object, pspec);
+}
+
+void
+ps_view_class_install_layout_ints (GObjectClass *object_class,
+                                   guint         n_properties,
+                                   GParamSpec  **properties,
+                                   const gsize  *offsets)
+{
+  LayoutInts *ints = g_new (LayoutInts, 1);
+
+  g_return_if_fail (g_type_is_a (G_OBJECT_CLASS_TYPE (object_class), GTK_TYPE_WIDGET));
+
+  ints->offsets = offsets;
+  ints->n_properties = n_properties;
+  g_type_set_qdata (G_OBJECT_CLASS_TYPE (object_class), layout_ints_quark (), ints);
+  object_class->get_property = layout_int_get_property;
+  object_class->set_property = layout_int_set_property;
+  g_object_class_install_properties (object_class, n_properties, properties);
+}
+
+void
+ps_view_unparent_children (GtkWidget *widget)
+{
+  GtkWidget *child;
+
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  while ((child = gtk_widget_get_first_child (widget)) != NULL)
+    gtk_widget_unparent (child);
 }
 
 /* After the template's children, those without an id binding (e.g. a
@@ -1118,13 +1195,10 @@ void
 ps_view_dispose_template (GtkWidget *widget,
                           GType      widget_type)
 {
-  GtkWidget *child;
-
   g_return_if_fail (GTK_IS_WIDGET (widget));
 
   gtk_widget_dispose_template (widget, widget_type);
-  while ((child = gtk_widget_get_first_child (widget)) != NULL)
-    gtk_widget_unparent (child);
+  ps_view_unparent_children (widget);
 }
 
 GSettings *

@@ -209,15 +209,20 @@ void        ps_view_menu_quiets_tooltips (GtkPopover             *popover);
 void        ps_view_paned_fit_start      (GtkPaned               *paned);
 /* The start child's share a placed split keeps, or -1 */
 double      ps_view_get_paned_fraction   (GtkPaned               *paned);
+/* Unparents every child of a widget that lays out its children itself
+ * (for its dispose) */
+void        ps_view_unparent_children    (GtkWidget              *widget);
 void        ps_view_dispose_template     (GtkWidget              *widget,
                                           GType                   widget_type);
-/* Sets a widget's int property that its layout reads (a spacing) to
- * value, kept in field: a new size is asked for and pspec notified, when
- * it changes */
-void        ps_view_set_layout_int       (GtkWidget              *widget,
-                                          int                    *field,
-                                          int                     value,
-                                          GParamSpec             *pspec);
+/* Installs the n_properties properties of a widget class (by property
+ * id; properties[0] unused), all ints that its layout reads (spacings, a
+ * width in characters): property i is the int at offsets[i] of the
+ * instance, and setting it to a new value asks for a new size and
+ * notifies. properties and offsets are static arrays, kept by the class. */
+void        ps_view_class_install_layout_ints (GObjectClass       *object_class,
+                                               guint               n_properties,
+                                               GParamSpec        **properties,
+                                               const gsize        *offsets);
 /* The application's settings, or NULL without the schema (an
  * uninstalled build run by hand) */
 GSettings  *ps_view_settings_new_if_installed (void);

@@ -33,6 +33,10 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+static const gsize property_fields[N_PROPS] = {
+  [PROP_SPACING] = G_STRUCT_OFFSET (PsWrapBox, spacing),
+  [PROP_ROW_SPACING] = G_STRUCT_OFFSET (PsWrapBox, row_spacing),
+};
 static GtkBuildableIface *parent_buildable_iface;
 
 static void ps_wrap_box_buildable_init (GtkBuildableIface *iface);
@@ -251,54 +255,9 @@ ps_wrap_box_buildable_init (GtkBuildableIface *iface)
 static void
 ps_wrap_box_dispose (GObject *object)
 {
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
-    gtk_widget_unparent (child);
+  ps_view_unparent_children (GTK_WIDGET (object));
 
   G_OBJECT_CLASS (ps_wrap_box_parent_class)->dispose (object);
-}
-
-static void
-ps_wrap_box_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  PsWrapBox *self = PS_WRAP_BOX (object);
-
-  switch (prop_id)
-    {
-    case PROP_SPACING:
-      g_value_set_int (value, self->spacing);
-      break;
-    case PROP_ROW_SPACING:
-      g_value_set_int (value, self->row_spacing);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-ps_wrap_box_set_property (GObject      *object,
-                          guint         prop_id,
-                          const GValue *value,
-                          GParamSpec   *pspec)
-{
-  PsWrapBox *self = PS_WRAP_BOX (object);
-
-  switch (prop_id)
-    {
-    case PROP_SPACING:
-      ps_view_set_layout_int (GTK_WIDGET (self), &self->spacing, g_value_get_int (value), properties[PROP_SPACING]);
-      break;
-    case PROP_ROW_SPACING:
-      ps_view_set_layout_int (GTK_WIDGET (self), &self->row_spacing, g_value_get_int (value), properties[PROP_ROW_SPACING]);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -308,8 +267,6 @@ ps_wrap_box_class_init (PsWrapBoxClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = ps_wrap_box_dispose;
-  object_class->get_property = ps_wrap_box_get_property;
-  object_class->set_property = ps_wrap_box_set_property;
 
   widget_class->measure = ps_wrap_box_measure;
   widget_class->size_allocate = ps_wrap_box_size_allocate;
@@ -322,7 +279,7 @@ ps_wrap_box_class_init (PsWrapBoxClass *klass)
   properties[PROP_ROW_SPACING] =
     g_param_spec_int ("row-spacing", NULL, NULL, 0, G_MAXINT, 6,
                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  ps_view_class_install_layout_ints (object_class, N_PROPS, properties, property_fields);
 
   gtk_widget_class_set_css_name (widget_class, "wrapbox");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
