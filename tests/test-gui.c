@@ -1842,7 +1842,8 @@ test_rtl_warnings (Fixture       *fixture,
 
 /* The header's counts have their digits grouped, as every count of the
  * window has: the demo log's 1711 scopes read "1,711" (the C locale's
- * grouping is a comma). It read "1711". */
+ * grouping is a comma). It read "1711". So do the counts written in
+ * sentences, as a thread's row (it read "1200 scopes"). */
 static void
 test_rtl_header_counts (Fixture       *fixture,
                         gconstpointer  data)
@@ -1856,6 +1857,21 @@ test_rtl_header_counts (Fixture       *fixture,
   wait_for_rtl_view (view);
   g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "scopes"), ==, "1,711");
   g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "messages"), ==, "466");
+  gtk_widget_activate_action (GTK_WIDGET (page), "run.close", NULL);
+
+  {
+    /* 1200 scopes on each of two threads */
+    g_autoptr(GString) log = many_scopes_log (2400);
+    g_autoptr(GFile) many = write_temp_file (fixture, "soffice_4711.log", log->str, log->len);
+
+    page = open_and_wait (fixture, many);
+    view = ps_run_page_get_rtl_view (page);
+    wait_for_rtl_view (view);
+    g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "scopes"), ==, "2,400");
+    ps_rtl_view_show_page (view, "scopes");
+    iterate_for (200);
+    g_assert_true (shows_label (GTK_WIDGET (ps_rtl_view_get_scope_view (view)), "1,200 scopes · 0 messages"));
+  }
 }
 
 /* The warnings are listed in the order of their lines, where the parser

@@ -21,6 +21,7 @@
 #include "ps-histogram-view-private.h"
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
+#include "ps-view-util.h"
 
 enum {
   PROP_0,
@@ -66,6 +67,8 @@ update_accessible (PsHistogramView *self)
     {
       g_autofree char *median = ps_histogram_view_format_value (self, histogram->median);
       g_autofree char *p95 = ps_histogram_view_format_value (self, histogram->p95);
+      g_autofree char *n_values = ps_view_format_count (histogram->n_values);
+      g_autofree char *n_bins = ps_view_format_count (histogram->n_bins);
       g_autofree char *selected = NULL;
 
       if (self->has_selection)
@@ -76,15 +79,14 @@ update_accessible (PsHistogramView *self)
           /* Translators: the selected range of a histogram, after its description */
           selected = g_strdup_printf (_("; selected from %s to %s"), lower, upper);
         }
-      /* Translators: accessible description of a histogram; the last %s
-       * is the selection, or nothing */
+      /* Translators: accessible description of a histogram: two counts
+       * ("1,200"), two values; the last %s is the selection, or nothing */
       description = g_strdup_printf (ps_histogram_view_is_time (self)
-                                     ? _("%llu durations in %u bins, median %s, 95th percentile %s%s")
+                                     ? _("%s durations in %s bins, median %s, 95th percentile %s%s")
                                      /* Translators: as the description of a histogram of
                                       * durations, for other values */
-                                     : _("%llu values in %u bins, median %s, 95th percentile %s%s"),
-                                     (unsigned long long) histogram->n_values, histogram->n_bins,
-                                     median, p95, selected != NULL ? selected : "");
+                                     : _("%s values in %s bins, median %s, 95th percentile %s%s"),
+                                     n_values, n_bins, median, p95, selected != NULL ? selected : "");
     }
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),

@@ -21,6 +21,7 @@
 #include "ps-selection-util.h"
 #include "ps-timeline-render-private.h"
 #include "ps-util.h"
+#include "ps-view-util.h"
 
 /* Sampled runs: the rate at which the busiest threads took samples, on up
  * to MAX_SAMPLE_BINS bins over the run, with about 8 samples of the
@@ -175,6 +176,7 @@ add_sample_rows (PsTimelineModel *self,
       double *rates = counts + (gsize)r * n_bins;
       PsTimelineRow *row;
       g_autofree char *width_text = ps_util_format_seconds ((double)width / 1e9);
+      g_autofree char *count = NULL;
 
       /* Samples per second over each bin */
       for (guint b = 0; b < n_bins; b++)
@@ -184,17 +186,19 @@ add_sample_rows (PsTimelineModel *self,
       row->values = ps_value_lod_new (x, rates, n_bins);
       row->unit = g_intern_string (_("samples/s"));
       ps_timeline_model_set_value_key (self, row);
+      count = ps_view_format_count (total->total);
       if (source_name != NULL)
-        /* Translators: a chart's tooltip: a thread, its samples of an event, how long a bin is */
-        row->tooltip = g_strdup_printf (ngettext ("%s: %" PRIu64 " sample of %s, counted in bins of %s",
-                                                  "%s: %" PRIu64 " samples of %s, counted in bins of %s",
+        /* Translators: a chart's tooltip: a thread, its count of samples
+         * ("1,200") of an event, how long a bin is */
+        row->tooltip = g_strdup_printf (ngettext ("%s: %s sample of %s, counted in bins of %s",
+                                                  "%s: %s samples of %s, counted in bins of %s",
                                                   total->total),
-                                        row->label, total->total, source_name, width_text);
+                                        row->label, count, source_name, width_text);
       else
-        row->tooltip = g_strdup_printf (ngettext ("%s: %" PRIu64 " sample of any event, counted in bins of %s",
-                                                  "%s: %" PRIu64 " samples of any event, counted in bins of %s",
+        row->tooltip = g_strdup_printf (ngettext ("%s: %s sample of any event, counted in bins of %s",
+                                                  "%s: %s samples of any event, counted in bins of %s",
                                                   total->total),
-                                        row->label, total->total, width_text);
+                                        row->label, count, width_text);
     }
   return TRUE;
 }
@@ -348,18 +352,22 @@ add_sample_lanes (PsTimelineModel *self,
       PsTimelineRow *row = ps_timeline_model_add_row (self, PS_TIMELINE_ROW_SAMPLES, t, group,
                                                       ps_timeline_track_label (store, ps_event_store_get_track (store, t)));
 
+      g_autofree char *count = NULL;
+
       row->lane = g_steal_pointer (&lanes[t]);
+      count = ps_view_format_count (row->lane->weight);
       if (source_name != NULL)
-        /* Translators: a lane's tooltip: a thread, its samples of an event */
-        row->tooltip = g_strdup_printf (ngettext ("%s: %" PRIu64 " sample of %s, a tick each in the colour of the module of the function it was taken in (the flame graph’s colours)",
-                                                  "%s: %" PRIu64 " samples of %s, a tick each in the colour of the module of the function it was taken in (the flame graph’s colours)",
+        /* Translators: a lane's tooltip: a thread, its count of samples
+         * ("1,200") of an event */
+        row->tooltip = g_strdup_printf (ngettext ("%s: %s sample of %s, a tick each in the colour of the module of the function it was taken in (the flame graph’s colours)",
+                                                  "%s: %s samples of %s, a tick each in the colour of the module of the function it was taken in (the flame graph’s colours)",
                                                   row->lane->weight),
-                                        row->label, row->lane->weight, source_name);
+                                        row->label, count, source_name);
       else
-        row->tooltip = g_strdup_printf (ngettext ("%s: %" PRIu64 " sample of any event, a tick each in the colour of the module of the function it was taken in (the flame graph’s colours)",
-                                                "%s: %" PRIu64 " samples of any event, a tick each in the colour of the module of the function it was taken in (the flame graph’s colours)",
+        row->tooltip = g_strdup_printf (ngettext ("%s: %s sample of any event, a tick each in the colour of the module of the function it was taken in (the flame graph’s colours)",
+                                                "%s: %s samples of any event, a tick each in the colour of the module of the function it was taken in (the flame graph’s colours)",
                                                 row->lane->weight),
-                                      row->label, row->lane->weight);
+                                      row->label, count);
     }
   return TRUE;
 
@@ -538,11 +546,13 @@ ps_timeline_describe_samples (const PsTimelineModel *model,
   g_string_append (text, row->label);
   if (n_here > 1)
     {
+      g_autofree char *count = ps_view_format_count (n_here);
+
       g_string_append_c (text, '\n');
-      /* Translators: samples under the pointer; the nearest is described */
-      g_string_append_printf (text, ngettext ("%" PRIu64 " sample here; the nearest is shown",
-                                              "%" PRIu64 " samples here; the nearest is shown", n_here),
-                              n_here);
+      /* Translators: samples under the pointer ("1,200"); the nearest is described */
+      g_string_append_printf (text, ngettext ("%s sample here; the nearest is shown",
+                                              "%s samples here; the nearest is shown", n_here),
+                              count);
     }
   return g_string_free (g_steal_pointer (&text), FALSE);
 }

@@ -1081,16 +1081,22 @@ ps_view_update_warnings_page (PsEventStore *store,
   if (n_raised == 0)
     title = g_strdup (_("_Warnings"));
   else
-    /* Translators: a page title with the number of warnings */
-    title = g_strdup_printf (_("_Warnings (%llu)"), (unsigned long long) n_raised);
+    {
+      g_autofree char *count = ps_view_format_count (n_raised);
+
+      /* Translators: a page title with the number of warnings ("1,200") */
+      title = g_strdup_printf (_("_Warnings (%s)"), count);
+    }
   gtk_stack_page_set_title (page, title);
   gtk_stack_page_set_needs_attention (page, attention);
   gtk_stack_set_visible_child_name (stack, n_raised > 0 ? "table" : "empty");
 
   if (n_raised > n_kept)
     {
-      g_autofree char *text =
-        g_strdup_printf (_("Showing the first %u of %llu warnings."), n_kept, (unsigned long long) n_raised);
+      g_autofree char *kept = ps_view_format_count (n_kept);
+      g_autofree char *raised = ps_view_format_count (n_raised);
+      /* Translators: two counts ("1,000", "1,200") */
+      g_autofree char *text = g_strdup_printf (_("Showing the first %s of %s warnings."), kept, raised);
 
       gtk_label_set_text (overflow_label, text);
     }

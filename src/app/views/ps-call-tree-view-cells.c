@@ -197,8 +197,9 @@ value_tooltip (PsCallTreeView    *view,
   g_string_append_c (text, '\n');
   if (stats->calls > 0)
     {
-      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%llu call", "%llu calls", stats->calls),
-                              (unsigned long long) stats->calls);
+      g_autofree char *calls = ps_view_format_count (stats->calls);
+
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s call", "%s calls", stats->calls), calls);
       g_string_append (text, " · ");
     }
   if (stats->calls > 0

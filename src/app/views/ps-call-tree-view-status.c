@@ -313,8 +313,11 @@ count_functions (PsCallTree *tree)
   guint n_functions = ps_call_tree_get_n_functions (tree);
   guint n_modules = 0;
   guint64 n_addresses = 0;
+  g_autofree char *functions = NULL;
   g_autofree char *addresses = NULL;
+  g_autofree char *modules_count = NULL;
   g_autofree char *modules = NULL;
+  g_autofree char *named = NULL;
 
   for (guint32 f = 0; f < n_functions; f++)
     if (ps_call_tree_get_n_function_addresses (tree, f) > 0)
@@ -323,7 +326,10 @@ count_functions (PsCallTree *tree)
         n_addresses += ps_call_tree_get_n_function_addresses (tree, f);
       }
   if (n_modules == 0)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u function", "%u functions", n_functions), n_functions);
+    {
+      functions = ps_view_format_count (n_functions);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s function", "%s functions", n_functions), functions);
+    }
 
   {
     g_autofree char *count = ps_view_format_count (n_addresses);
@@ -333,15 +339,17 @@ count_functions (PsCallTree *tree)
   }
   /* Translators: modules standing for their code without function names,
    * "14 modules without names (20,403 addresses)" */
-  modules = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u module without names (%s)",
-                                          "%u modules without names (%s)", n_modules),
-                             n_modules, addresses);
+  modules_count = ps_view_format_count (n_modules);
+  modules = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s module without names (%s)",
+                                          "%s modules without names (%s)", n_modules),
+                             modules_count, addresses);
   if (n_modules == n_functions)
     return g_steal_pointer (&modules);
   /* Translators: "9 functions and 14 modules without names (20,403 addresses)" */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u function and %s", "%u functions and %s",
+  named = ps_view_format_count (n_functions - n_modules);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s function and %s", "%s functions and %s",
                                        n_functions - n_modules),
-                          n_functions - n_modules, modules);
+                          named, modules);
 }
 
 /* The percentage bases in plain words on the drop-down, and in the
@@ -380,10 +388,15 @@ ps_call_tree_view_update_status (PsCallTreeView *self)
 
   n_functions = ps_call_tree_get_n_functions (self->tree);
   if (self->search != NULL)
-    functions = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u function matches “%s”",
-                                              "%u of %u functions match “%s”", n_functions),
-                                 ps_call_search_get_n_functions (self->search), n_functions,
-                                 ps_call_search_get_text (self->search));
+    {
+      g_autofree char *matching = ps_view_format_count (ps_call_search_get_n_functions (self->search));
+      g_autofree char *all = ps_view_format_count (n_functions);
+
+      /* Translators: two counts ("120", "1,200") and the search */
+      functions = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s of %s function matches “%s”",
+                                                "%s of %s functions match “%s”", n_functions),
+                                   matching, all, ps_call_search_get_text (self->search));
+    }
   else
     functions = count_functions (self->tree);
 

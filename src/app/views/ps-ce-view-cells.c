@@ -277,9 +277,12 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
 
     case MARKER_COLUMN_INSTANCE:
       if (ps_marker_row_is_group (row) && series->n_instances > 1)
-        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u instance", "%u instances",
-                                             series->n_instances),
-                                series->n_instances);
+        {
+          g_autofree char *count = ps_view_format_count (series->n_instances);
+
+          text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s instance", "%s instances", series->n_instances),
+                                  count);
+        }
       else
         /* Translators: the registration ordinal of a marker, e.g. "#2" */
         text = g_strdup_printf (_("#%u"), series->instance);

@@ -51,6 +51,7 @@ ps_ce_view_histogram_selection_changed_cb (PsCeView *self)
   g_autofree char *lower = NULL;
   g_autofree char *upper = NULL;
   g_autofree char *description = NULL;
+  g_autofree char *count = NULL;
   g_autoptr(PsHistogramSelection) selection = NULL;
 
   if (self->run_session == NULL)
@@ -72,9 +73,10 @@ ps_ce_view_histogram_selection_changed_cb (PsCeView *self)
   upper = ps_view_format_quantity (PS_VIEW_QUANTITY_SECONDS, selection->upper);
   /* Translators: what the timeline highlights: a marker's measurements
    * whose durations lie in the bars selected on its histogram */
-  description = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u measurement of %s from %s to %s",
-                                              "%u measurements of %s from %s to %s", chosen->len),
-                                 chosen->len, name, lower, upper);
+  count = ps_view_format_count (chosen->len);
+  description = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s measurement of %s from %s to %s",
+                                              "%s measurements of %s from %s to %s", chosen->len),
+                                 count, name, lower, upper);
   ps_session_set_highlight_measurements (self->run_session, (const guint64 *)(gpointer)chosen->data,
                                          chosen->len, description);
 }

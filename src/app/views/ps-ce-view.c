@@ -725,6 +725,7 @@ update_histogram (PsCeView *self)
   g_autoptr(GTask) task = NULL;
   g_autofree char *title = NULL;
   g_autofree char *name = NULL;
+  g_autofree char *count = NULL;
   const PsSeries *series;
   DurationsData *data;
   gint64 begin, end;
@@ -744,6 +745,7 @@ update_histogram (PsCeView *self)
 
   series = ps_marker_row_get_series (row);
   name = ps_ce_view_series_label (series);
+  count = ps_view_format_count (ps_marker_row_get_count (row));
   data = g_new0 (DurationsData, 1);
   data->store = g_object_ref (self->analysis->store);
   data->tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -755,16 +757,17 @@ update_histogram (PsCeView *self)
       data->last = (guint64)MAX (end, 0);
       /* Translators: the title of a histogram of a marker's durations in
        * the range of measurements selected on the timeline */
-      title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Durations of %s: %llu measurement in the selected range",
-                                            "Durations of %s: %llu measurements in the selected range",
+      title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Durations of %s: %s measurement in the selected range",
+                                            "Durations of %s: %s measurements in the selected range",
                                             ps_marker_row_get_count (row)),
-                               name, (unsigned long long) ps_marker_row_get_count (row));
+                               name, count);
     }
   else
-    /* Translators: the title of a histogram of a marker's durations */
-    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Durations of %s: %llu measurement",
-                                          "Durations of %s: %llu measurements", ps_marker_row_get_count (row)),
-                             name, (unsigned long long) ps_marker_row_get_count (row));
+    /* Translators: the title of a histogram of a marker's durations; the
+     * second %s is a count ("1,200") */
+    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Durations of %s: %s measurement",
+                                          "Durations of %s: %s measurements", ps_marker_row_get_count (row)),
+                             name, count);
   gtk_label_set_text (self->histogram_title, title);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->histogram_title), title);
   ps_histogram_view_set_title (self->histogram_view, title);

@@ -761,9 +761,12 @@ update_quality (PsProfileView *self)
   ps_view_set_column_model (self->warning_view, G_LIST_MODEL (self->warnings));
   /* The page is the run's data quality, with the count of its warnings */
   if (ps_event_store_get_n_warnings_raised (store) > 0)
-    /* Translators: a page title with the number of warnings */
-    title = g_strdup_printf (_("_Data Quality (%llu)"),
-                             (unsigned long long) ps_event_store_get_n_warnings_raised (store));
+    {
+      g_autofree char *count = ps_view_format_count (ps_event_store_get_n_warnings_raised (store));
+
+      /* Translators: a page title with the number of warnings ("1,200") */
+      title = g_strdup_printf (_("_Data Quality (%s)"), count);
+    }
   else
     title = g_strdup (_("_Data Quality"));
   gtk_stack_page_set_title (self->warnings_page, title);

@@ -192,6 +192,23 @@ is_numeric_scope_column (ScopeColumn column)
   return column >= SCOPE_COLUMN_BEGIN && column <= SCOPE_COLUMN_LINE;
 }
 
+/* "1,711 scopes", "466 messages" */
+static char *
+count_scopes (guint64 n_spans)
+{
+  g_autofree char *count = ps_view_format_count (n_spans);
+
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s scope", "%s scopes", n_spans), count);
+}
+
+static char *
+count_messages (guint64 n_marks)
+{
+  g_autofree char *count = ps_view_format_count (n_marks);
+
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s message", "%s messages", n_marks), count);
+}
+
 static char *
 scope_name_tooltip (PsScopeRow *row)
 {
@@ -232,15 +249,16 @@ scope_name_tooltip (PsScopeRow *row)
     case PS_SCOPE_ROW_THREAD:
     case PS_SCOPE_ROW_SESSION:
     default:
-      g_string_append (text, ps_scope_row_get_name (row));
-      g_string_append_c (text, '\n');
-      g_string_append_printf (text,
-                              g_dngettext (GETTEXT_PACKAGE, "%llu scope", "%llu scopes", ps_scope_row_get_n_spans (row)),
-                              (unsigned long long) ps_scope_row_get_n_spans (row));
-      g_string_append (text, ", ");
-      g_string_append_printf (text,
-                              g_dngettext (GETTEXT_PACKAGE, "%llu message", "%llu messages", ps_scope_row_get_n_marks (row)),
-                              (unsigned long long) ps_scope_row_get_n_marks (row));
+      {
+        g_autofree char *spans_text = count_scopes (ps_scope_row_get_n_spans (row));
+        g_autofree char *marks_text = count_messages (ps_scope_row_get_n_marks (row));
+
+        g_string_append (text, ps_scope_row_get_name (row));
+        g_string_append_c (text, '\n');
+        g_string_append (text, spans_text);
+        g_string_append (text, ", ");
+        g_string_append (text, marks_text);
+      }
       break;
     }
 
@@ -257,14 +275,8 @@ scope_name_detail (PsScopeRow *row)
     {
     case PS_SCOPE_ROW_THREAD:
       {
-        guint64 n_spans = ps_scope_row_get_n_spans (row);
-        guint64 n_marks = ps_scope_row_get_n_marks (row);
-        g_autofree char *spans_text =
-          g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%llu scope", "%llu scopes", n_spans),
-                           (unsigned long long) n_spans);
-        g_autofree char *marks_text =
-          g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%llu message", "%llu messages", n_marks),
-                           (unsigned long long) n_marks);
+        g_autofree char *spans_text = count_scopes (ps_scope_row_get_n_spans (row));
+        g_autofree char *marks_text = count_messages (ps_scope_row_get_n_marks (row));
 
         /* Translators: "7 scopes · 5 messages" after a thread's name */
         return g_strdup_printf (_("%s · %s"), spans_text, marks_text);

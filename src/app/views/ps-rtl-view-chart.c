@@ -126,28 +126,30 @@ static char *
 describe_reason (guint   reason,
                  guint64 n_calls)
 {
+  g_autofree char *count = ps_view_format_count (n_calls);
+
   switch (reason)
     {
     case 0:
       /* Translators: calls of a scope left out of the statistics, one
        * reason among others: "2 never ended" */
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%llu never ended", "%llu never ended", n_calls),
-                              (unsigned long long) n_calls);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s never ended", "%s never ended", n_calls),
+                              count);
     case 1:
       /* Translators: "1 still open when its enclosing scope ended" */
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%llu still open when its enclosing scope ended",
-                                           "%llu still open when their enclosing scope ended", n_calls),
-                              (unsigned long long) n_calls);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s still open when its enclosing scope ended",
+                                           "%s still open when their enclosing scope ended", n_calls),
+                              count);
     case 2:
       /* Translators: "3 with the clock going back inside" (the log's clock) */
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%llu with the clock going back inside",
-                                           "%llu with the clock going back inside", n_calls),
-                              (unsigned long long) n_calls);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s with the clock going back inside",
+                                           "%s with the clock going back inside", n_calls),
+                              count);
     default:
       /* Translators: "2 ended before they began" (the clock went back) */
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%llu ended before it began",
-                                           "%llu ended before they began", n_calls),
-                              (unsigned long long) n_calls);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s ended before it began",
+                                           "%s ended before they began", n_calls),
+                              count);
     }
 }
 
@@ -186,6 +188,7 @@ describe_no_durations (const PsScopeExclusions *exclusions)
     exclusions->unterminated, exclusions->closed_by_parent, exclusions->clock_back, exclusions->negative
   };
   g_autoptr(GString) reasons = g_string_new (NULL);
+  g_autofree char *excluded = NULL;
   guint64 n_excluded = 0;
   guint n_reasons = 0, last_reason = 0;
 
@@ -222,9 +225,10 @@ describe_no_durations (const PsScopeExclusions *exclusions)
    * left out of the statistics (the Totals' Excluded column); the reasons
    * follow in parentheses: "No complete calls: 1 excluded (the clock went
    * back inside it)" */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "No complete calls: %llu excluded (%s)",
-                                       "No complete calls: %llu excluded (%s)", n_excluded),
-                          (unsigned long long) n_excluded, reasons->str);
+  excluded = ps_view_format_count (n_excluded);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "No complete calls: %s excluded (%s)",
+                                       "No complete calls: %s excluded (%s)", n_excluded),
+                          excluded, reasons->str);
 }
 
 /* What the chart and the histogram beside it say while they have nothing

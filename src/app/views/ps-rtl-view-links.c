@@ -58,6 +58,7 @@ update_histogram_selection (PsRtlView *self)
   g_autofree char *description = NULL;
   g_autofree char *lower = NULL;
   g_autofree char *upper = NULL;
+  g_autofree char *count = NULL;
   guint8 *selected;
   guint64 n_selected = 0;
 
@@ -89,9 +90,10 @@ update_histogram_selection (PsRtlView *self)
   lower = _ps_rtl_view_format_duration (selection->lower);
   upper = _ps_rtl_view_format_duration (selection->upper);
   /* Translators: the calls in the range selected on the histogram */
-  label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Selected: %llu call from %s to %s",
-                                        "Selected: %llu calls from %s to %s", n_selected),
-                           (unsigned long long) n_selected, lower, upper);
+  count = ps_view_format_count (n_selected);
+  label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Selected: %s call from %s to %s",
+                                        "Selected: %s calls from %s to %s", n_selected),
+                           count, lower, upper);
   gtk_label_set_text (self->histogram_selection_label, label);
 
   /* Translators: the call tree of the calls selected on a histogram of a
@@ -174,6 +176,7 @@ ps_rtl_view_totals_selection_changed_cb (PsRtlView          *self,
   const PsSeries *series;
   g_autofree char *title = NULL;
   g_autofree char *name = NULL;
+  g_autofree char *count = NULL;
   gboolean in_range;
 
   /* A total the user chose lights up its calls on the timeline */
@@ -205,18 +208,20 @@ ps_rtl_view_totals_selection_changed_cb (PsRtlView          *self,
     name = g_strdup_printf (_("%s in %s"), ps_scope_total_row_get_name (row), ps_scope_total_row_get_context (row));
   else
     name = g_strdup (ps_scope_total_row_get_name (row));
+  count = ps_view_format_count (self->histogram_durations->len);
   if (in_range)
     /* Translators: the title of a histogram of a scope's durations, limited
      * to the time range selected on the timeline */
-    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Duration of %s: %u call in the selected time range",
-                                          "Durations of %s: %u calls in the selected time range",
+    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Duration of %s: %s call in the selected time range",
+                                          "Durations of %s: %s calls in the selected time range",
                                           self->histogram_durations->len),
-                             name, self->histogram_durations->len);
+                             name, count);
   else
-    /* Translators: the title of a histogram of a scope's durations */
-    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Duration of %s: %u call",
-                                          "Durations of %s: %u calls", self->histogram_durations->len),
-                             name, self->histogram_durations->len);
+    /* Translators: the title of a histogram of a scope's durations; the
+     * second %s is a count ("1,200") */
+    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Duration of %s: %s call",
+                                          "Durations of %s: %s calls", self->histogram_durations->len),
+                             name, count);
   ps_rtl_view_show_duration_chart (self, series, name);
   gtk_label_set_text (self->histogram_title, title);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->histogram_title), title);

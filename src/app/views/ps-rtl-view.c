@@ -111,16 +111,22 @@ ps_rtl_view_update_scopes_page (PsRtlView *self)
 
   if (self->applied_search != NULL)
     {
+      g_autofree char *matches = ps_view_format_count (self->n_search_matches);
+
       if (self->n_search_matches > MAX_SEARCH_RESULTS)
-        status = g_strdup_printf (_("Showing the first %u of %llu scopes and messages matching “%s”"),
-                                  MAX_SEARCH_RESULTS, (unsigned long long) self->n_search_matches,
-                                  self->applied_search);
+        {
+          g_autofree char *shown = ps_view_format_count (MAX_SEARCH_RESULTS);
+
+          /* Translators: two counts ("1,000", "1,200") and the search */
+          status = g_strdup_printf (_("Showing the first %s of %s scopes and messages matching “%s”"),
+                                    shown, matches, self->applied_search);
+        }
       else
         status = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                               "%llu scope or message matches “%s”",
-                                               "%llu scopes and messages match “%s”",
+                                               "%s scope or message matches “%s”",
+                                               "%s scopes and messages match “%s”",
                                                self->n_search_matches),
-                                  (unsigned long long) self->n_search_matches, self->applied_search);
+                                  matches, self->applied_search);
     }
   gtk_label_set_text (self->scopes_status_label, status != NULL ? status : "");
   gtk_widget_set_visible (GTK_WIDGET (self->scopes_status_label), status != NULL);
@@ -154,22 +160,28 @@ ps_rtl_view_update_totals_status (PsRtlView *self)
 {
   GPtrArray *series = self->per_thread ? self->scopes->thread_series : self->scopes->series;
   guint n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->totals_sorted));
+  g_autofree char *count = ps_view_format_count (series->len);
   g_autofree char *text = NULL;
 
   if (n_shown < series->len)
-    text = g_strdup_printf (_("%u of %u rows match the search"), n_shown, series->len);
+    {
+      g_autofree char *shown = ps_view_format_count (n_shown);
+
+      /* Translators: two counts ("1,000", "1,200") */
+      text = g_strdup_printf (_("%s of %s rows match the search"), shown, count);
+    }
   else if (self->applied_range)
     /* Translators: the totals of the scopes inside the time range selected on the timeline */
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u scope name in the selected time range",
-                                         "%u scope names in the selected time range", series->len),
-                            series->len);
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s scope name in the selected time range",
+                                         "%s scope names in the selected time range", series->len),
+                            count);
   else if (self->per_thread)
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u scope name and thread", "%u scope names and threads",
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s scope name and thread", "%s scope names and threads",
                                          series->len),
-                            series->len);
+                            count);
   else
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u scope name", "%u scope names", series->len),
-                            series->len);
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s scope name", "%s scope names", series->len),
+                            count);
   gtk_label_set_text (self->totals_status_label, text);
 
   if (n_shown == 0)
