@@ -166,6 +166,13 @@ show_relations (PsCallTreeView *self,
 }
 
 static void
+ps_call_tree_view_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (ps_call_tree_view_parent_class)->map (widget);
+  apply_relations_shown (PS_CALL_TREE_VIEW (widget));
+}
+
+static void
 update_relations (PsCallTreeView *self,
                   guint32         function)
 {
@@ -195,8 +202,6 @@ update_relations (PsCallTreeView *self,
       show_relations (self, FALSE);
       gtk_sort_list_model_set_model (self->callers_sorted, NULL);
       gtk_sort_list_model_set_model (self->callees_sorted, NULL);
-      gtk_label_set_text (self->callers_function_label, _("Select a function"));
-      gtk_label_set_text (self->callees_function_label, "");
     }
 }
 
@@ -687,6 +692,7 @@ ps_call_tree_view_class_init (PsCallTreeViewClass *klass)
   object_class->finalize = ps_call_tree_view_finalize;
   object_class->get_property = ps_call_tree_view_get_property;
   object_class->set_property = ps_call_tree_view_set_property;
+  widget_class->map = ps_call_tree_view_map;
 
   properties[PROP_TREE] =
     g_param_spec_object ("tree", NULL, NULL,
@@ -798,7 +804,6 @@ ps_call_tree_view_init (PsCallTreeView *self)
   GtkSorter *row_sorter;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  g_signal_connect_after (self, "map", G_CALLBACK (apply_relations_shown), NULL);
   /* Its actions make it an element a screen reader can act on: it reads
    * as what it is */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Call tree"), -1);
