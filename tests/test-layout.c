@@ -412,14 +412,15 @@ test_laptop (Fixture       *fixture,
     iterate_until (call_tree_is_idle, call_tree);
   /* The callers and callees take room only once a function is chosen:
    * their empty pane left the tree five rows here (RTL), four in a
-   * person's window. Chosen low in the table,
-   * the function's row is scrolled back into view above them. */
+   * person's window. Chosen low in the table, the function's row is
+   * scrolled back into view above them, and nothing else moves. */
   if (call_tree != NULL && gtk_widget_get_mapped (call_tree))
     {
       PsCallTreeView *view = PS_CALL_TREE_VIEW (call_tree);
       GtkColumnView *tree = ps_call_tree_view_get_column_view (view);
       GtkSelectionModel *selection = gtk_column_view_get_model (tree);
       guint n_rows = count_whole_rows (tree, GTK_WIDGET (fixture->window));
+      int split = gtk_paned_get_position (ps_run_page_get_paned (page));
 
       g_assert_false (gtk_widget_get_visible (view->relations_box));
       g_assert_cmpuint (n_rows, >=, MIN (8, g_list_model_get_n_items (G_LIST_MODEL (selection))));
@@ -428,6 +429,9 @@ test_laptop (Fixture       *fixture,
       iterate_for (600);
       g_assert_true (gtk_widget_get_visible (view->relations_box));
       g_assert_cmpuint (count_whole_rows_with (tree, GTK_WIDGET (fixture->window), GTK_STATE_FLAG_SELECTED), ==, 1);
+      /* The pane took its room from the tree alone: the timeline above
+       * the views kept its height */
+      g_assert_cmpint (gtk_paned_get_position (ps_run_page_get_paned (page)), ==, split);
       assert_views_fit (page);
     }
   if (call_tree != NULL && ps_call_tree_view_is_mode_available (PS_CALL_TREE_VIEW (call_tree), "flame-graph"))

@@ -117,8 +117,10 @@ struct _PsCallTreeView
   GtkWidget           *relations_box;
   gboolean             relations_wanted;
   guint                relations_scroll_id;  /* tick callback on column_view */
+  guint                relations_measure_id; /* tick callback on the view */
   int                  relations_tree_height; /* column_view's, at the last frame */
   guint                relations_settled;     /* frames it has kept that height */
+  int                  relations_shown_minimum; /* the split's, when they were last shown */
   GtkLabel            *callers_function_label;
   GtkColumnView       *callers_view;
   GtkLabel            *callees_function_label;

@@ -109,6 +109,11 @@ scroll_to_chosen_cb (GtkWidget     *widget,
     {
       if (++self->relations_settled < RELATIONS_SETTLED_FRAMES)
         return G_SOURCE_CONTINUE;
+      /* What the split asks for with callers shown, for when they are
+       * hidden again (a table's scroll bar may take room once it has rows) */
+      gtk_widget_measure (GTK_WIDGET (self->paned), GTK_ORIENTATION_VERTICAL,
+                          gtk_widget_get_width (GTK_WIDGET (self->paned)), &self->relations_shown_minimum,
+                          NULL, NULL, NULL);
       self->relations_scroll_id = 0;
       return G_SOURCE_REMOVE;
     }
@@ -117,6 +122,40 @@ scroll_to_chosen_cb (GtkWidget     *widget,
   if (position != GTK_INVALID_LIST_POSITION)
     ps_selection_scroll_to_row (self->column_view, position);
   return G_SOURCE_CONTINUE;
+}
+
+/* The page's height with the pane of callers and callees, at the width
+ * the split has (its labels and column titles wrap when narrow), asked
+ * for while the pane is hidden */
+static void
+keep_height_of_relations (PsCallTreeView *self)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self->paned));
+  int minimum;
+
+  gtk_widget_set_size_request (GTK_WIDGET (self->main_stack), -1, -1);
+  gtk_widget_set_visible (self->relations_box, TRUE);
+  gtk_widget_measure (GTK_WIDGET (self->paned), GTK_ORIENTATION_VERTICAL, width > 0 ? width : -1,
+                      &minimum, NULL, NULL, NULL);
+  gtk_widget_set_visible (self->relations_box, FALSE);
+  gtk_widget_set_size_request (GTK_WIDGET (self->main_stack), -1, MAX (minimum, self->relations_shown_minimum));
+}
+
+/* Shown for the first time, the split had no width yet: measured again
+ * once it has one, before the frame is drawn */
+static gboolean
+measure_laid_out_cb (GtkWidget     *widget,
+                     GdkFrameClock *clock,
+                     gpointer       user_data)
+{
+  PsCallTreeView *self = PS_CALL_TREE_VIEW (widget);
+
+  if (gtk_widget_get_width (GTK_WIDGET (self->paned)) == 0)
+    return G_SOURCE_CONTINUE;
+  self->relations_measure_id = 0;
+  if (!self->relations_wanted && !gtk_widget_get_visible (self->relations_box))
+    keep_height_of_relations (self);
+  return G_SOURCE_REMOVE;
 }
 
 /* The pane of callers and callees takes room only while a function is
@@ -129,8 +168,6 @@ static void
 apply_relations_shown (PsCallTreeView *self)
 {
   gboolean shown = self->relations_wanted;
-  int width = 0;
-  int minimum;
 
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)) || gtk_widget_get_visible (self->relations_box) == shown)
     return;
@@ -147,14 +184,9 @@ apply_relations_shown (PsCallTreeView *self)
       gtk_widget_set_visible (self->relations_box, TRUE);
       return;
     }
-  /* At the width it has, or, shown for the first time and not laid out
-   * yet, at that of the page it is shown in */
-  for (GtkWidget *widget = GTK_WIDGET (self->paned); widget != NULL && width <= 0; widget = gtk_widget_get_parent (widget))
-    width = gtk_widget_get_width (widget);
-  gtk_widget_set_size_request (GTK_WIDGET (self->main_stack), -1, -1);
-  gtk_widget_measure (GTK_WIDGET (self->paned), GTK_ORIENTATION_VERTICAL, width > 0 ? width : -1, &minimum, NULL, NULL, NULL);
-  gtk_widget_set_visible (self->relations_box, FALSE);
-  gtk_widget_set_size_request (GTK_WIDGET (self->main_stack), -1, minimum);
+  keep_height_of_relations (self);
+  if (gtk_widget_get_width (GTK_WIDGET (self->paned)) == 0 && self->relations_measure_id == 0)
+    self->relations_measure_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), measure_laid_out_cb, NULL, NULL);
 }
 
 static void
@@ -592,6 +624,9 @@ ps_call_tree_view_dispose (GObject *object)
   if (self->relations_scroll_id != 0)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self->column_view), self->relations_scroll_id);
   self->relations_scroll_id = 0;
+  if (self->relations_measure_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->relations_measure_id);
+  self->relations_measure_id = 0;
 
   ps_view_dispose_template (GTK_WIDGET (self), PS_TYPE_CALL_TREE_VIEW);
 
