@@ -142,7 +142,8 @@ keep_height_of_relations (PsCallTreeView *self)
 }
 
 /* Shown for the first time, the split had no width yet: measured again
- * once it has one, before the frame is drawn */
+ * once it has one, before the frame is drawn (hidden again before that,
+ * at the next time it is shown) */
 static gboolean
 measure_laid_out_cb (GtkWidget     *widget,
                      GdkFrameClock *clock,
@@ -150,7 +151,7 @@ measure_laid_out_cb (GtkWidget     *widget,
 {
   PsCallTreeView *self = PS_CALL_TREE_VIEW (widget);
 
-  if (gtk_widget_get_width (GTK_WIDGET (self->paned)) == 0)
+  if (gtk_widget_get_mapped (widget) && gtk_widget_get_width (GTK_WIDGET (self->paned)) == 0)
     return G_SOURCE_CONTINUE;
   self->relations_measure_id = 0;
   if (!self->relations_wanted && !gtk_widget_get_visible (self->relations_box))
@@ -185,7 +186,13 @@ apply_relations_shown (PsCallTreeView *self)
       return;
     }
   keep_height_of_relations (self);
-  if (gtk_widget_get_width (GTK_WIDGET (self->paned)) == 0 && self->relations_measure_id == 0)
+}
+
+static void
+measure_when_laid_out (PsCallTreeView *self)
+{
+  if (!self->relations_wanted && gtk_widget_get_width (GTK_WIDGET (self->paned)) == 0
+      && self->relations_measure_id == 0)
     self->relations_measure_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), measure_laid_out_cb, NULL, NULL);
 }
 
@@ -202,6 +209,7 @@ ps_call_tree_view_map (GtkWidget *widget)
 {
   GTK_WIDGET_CLASS (ps_call_tree_view_parent_class)->map (widget);
   apply_relations_shown (PS_CALL_TREE_VIEW (widget));
+  measure_when_laid_out (PS_CALL_TREE_VIEW (widget));
 }
 
 static void
