@@ -1282,16 +1282,34 @@ wait_for_rtl_view (PsRtlView *view)
   g_assert_true (iterate_until (run_view_is_idle, view));
 }
 
+/* The view of an RTL log, opened and with its statistics */
 static PsRtlView *
-open_rtl_example (Fixture *fixture)
+open_rtl_file (Fixture *fixture,
+               GFile   *file)
 {
-  g_autoptr(GFile) file = rtl_example_file ();
   PsRunPage *page = open_and_wait (fixture, file);
   PsRtlView *view = ps_run_page_get_rtl_view (page);
 
   g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
   wait_for_rtl_view (view);
   return view;
+}
+
+static PsRtlView *
+open_rtl_example (Fixture *fixture)
+{
+  g_autoptr(GFile) file = rtl_example_file ();
+
+  return open_rtl_file (fixture, file);
+}
+
+static PsRtlView *
+open_rtl_demo (Fixture *fixture)
+{
+  g_autofree char *path = demo_file_path ("soffice_4711.log");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  return open_rtl_file (fixture, file);
 }
 
 /* The row of the scope table at a position (transfer full) */
@@ -1848,25 +1866,18 @@ static void
 test_rtl_header_counts (Fixture       *fixture,
                         gconstpointer  data)
 {
-  g_autofree char *path = demo_file_path ("soffice_4711.log");
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  PsRunPage *page = open_and_wait (fixture, file);
-  PsRtlView *view = ps_run_page_get_rtl_view (page);
+  PsRtlView *view = open_rtl_demo (fixture);
 
-  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
-  wait_for_rtl_view (view);
   g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "scopes"), ==, "1,711");
   g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "messages"), ==, "466");
-  gtk_widget_activate_action (GTK_WIDGET (page), "run.close", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (view), "run.close", NULL);
 
   {
     /* 1200 scopes on each of two threads */
     g_autoptr(GString) log = many_scopes_log (2400);
     g_autoptr(GFile) many = write_temp_file (fixture, "soffice_4711.log", log->str, log->len);
 
-    page = open_and_wait (fixture, many);
-    view = ps_run_page_get_rtl_view (page);
-    wait_for_rtl_view (view);
+    view = open_rtl_file (fixture, many);
     g_assert_cmpstr (ps_run_view_get_header_value (PS_RUN_VIEW (view), "scopes"), ==, "2,400");
     ps_rtl_view_show_page (view, "scopes");
     iterate_for (200);
@@ -1881,17 +1892,12 @@ static void
 test_rtl_warnings_line_order (Fixture       *fixture,
                               gconstpointer  data)
 {
-  g_autofree char *path = demo_file_path ("soffice_4711.log");
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  PsRunPage *page = open_and_wait (fixture, file);
-  PsRtlView *view = ps_run_page_get_rtl_view (page);
+  PsRtlView *view = open_rtl_demo (fixture);
   GListModel *warnings;
   GListModel *shown;
   guint64 previous = 0;
   guint position_1035 = G_MAXUINT, position_1037 = G_MAXUINT;
 
-  g_assert_cmpint (ps_run_page_get_state (page), ==, PS_RUN_PAGE_LOADED);
-  wait_for_rtl_view (view);
   warnings = ps_run_view_get_warning_model (PS_RUN_VIEW (view));
   shown = G_LIST_MODEL (gtk_column_view_get_model (view->warning_view));
   g_assert_cmpuint (g_list_model_get_n_items (warnings), >, 12);
@@ -1912,7 +1918,7 @@ test_rtl_warnings_line_order (Fixture       *fixture,
         position_1037 = i;
     }
   g_assert_cmpuint (position_1035, <, position_1037);
-  gtk_widget_activate_action (GTK_WIDGET (page), "run.show-warnings", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (view), "run.show-warnings", NULL);
   iterate_for (200);
   maybe_save_screenshot (fixture, "rtl-warnings-line-order");
 }

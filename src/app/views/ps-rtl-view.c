@@ -269,28 +269,19 @@ totals_map_cb (PsRtlView *self)
   ps_rtl_view_get_totals (self);
 }
 
-/* "9", or with filters "2 of 9" and the tooltip */
+/* "9", or with filters "2 of 9" and the tooltip; the counts as
+ * ps_view_format_count () writes them */
 static void
 set_count (GtkLabel   *label,
            gboolean    filtered,
-           guint64     shown,
-           guint64     all,
+           const char *shown,
+           const char *all,
            const char *tooltip)
 {
-  g_autofree char *text = NULL;
-  g_autofree char *all_text = ps_view_format_count (all);
+  /* Translators: what the filters keep, of all: two counts ("1,711") */
+  g_autofree char *text = filtered ? g_strdup_printf (_("%s of %s"), shown, all) : NULL;
 
-  if (filtered)
-    {
-      g_autofree char *shown_text = ps_view_format_count (shown);
-
-      /* Translators: what the filters keep, of all: two counts ("1,711") */
-      text = g_strdup_printf (_("%s of %s"), shown_text, all_text);
-    }
-  else
-    text = g_steal_pointer (&all_text);
-
-  gtk_label_set_text (label, text);
+  gtk_label_set_text (label, filtered ? text : all);
   gtk_widget_set_tooltip_text (GTK_WIDGET (label), filtered ? tooltip : NULL);
 }
 
@@ -313,8 +304,8 @@ update_counts (PsRtlView *self)
     g_strdup_printf (_("The filters keep %s of %s messages: those written in a scope they keep, or whose own record matches"),
                      shown_marks, all_marks);
 
-  set_count (self->scopes_value, filtered, scopes->n_shown_spans, n_spans, spans_tooltip);
-  set_count (self->messages_value, filtered, scopes->n_shown_marks, n_marks, marks_tooltip);
+  set_count (self->scopes_value, filtered, shown_spans, all_spans, spans_tooltip);
+  set_count (self->messages_value, filtered, shown_marks, all_marks, marks_tooltip);
 }
 
 void
