@@ -562,6 +562,104 @@ test_child_born_ended (void)
                    ==, parent_name);
 }
 
+/* Spawns self_path with --child-blank blank_ms and waits until its child
+ * reads without a command line; the child's pid in child */
+static GSubprocess *
+spawn_blank_child (const char *blank_ms,
+                   int        *child)
+{
+  const char *argv[] = { self_path, "--child-blank", blank_ms, NULL };
+  GSubprocess *parent = spawn (argv);
+  g_autoptr(GArray) children = wait_for_children (atoi (g_subprocess_get_identifier (parent)), 1);
+  g_autofree char *path = g_strdup_printf ("/proc/%d/cmdline", g_array_index (children, int, 0));
+
+  *child = g_array_index (children, int, 0);
+  for (guint attempt = 0; attempt < 400; attempt++)
+    {
+      g_autofree char *contents = NULL;
+      gsize length = 0;
+
+      g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+      while (length > 0 && contents[length - 1] == '\0')
+        length--;
+      if (length == 0)
+        return parent;
+      g_usleep (5000);
+    }
+  g_error ("the command line of process %d did not go blank", *child);
+}
+
+/* The name of instance in store */
+static const char *
+instance_name (PsEventStore *store,
+               GArray       *instances,
+               guint         i)
+{
+  return ps_event_store_get_string (store, ps_event_store_get_track (store, g_array_index (instances, guint32, i))->name);
+}
+
+/* A child already there at the first reading, in the middle of its exec
+ * (its command line not set yet): it waits for its name, and is named as
+ * it then reads, not "[comm]" */
+static void
+test_child_named_late (void)
+{
+  int child;
+  g_autoptr(GSubprocess) parent = spawn_blank_child ("300", &child);
+  const char *pid = g_subprocess_get_identifier (parent);
+  g_autoptr(PsEventStore) store = record_pid_with (pid, NULL, 1200, NULL);
+  g_autoptr(GArray) instances = process_instances (store);
+  g_autofree char *command_line = g_strdup_printf ("%s --child-blank 300", self_path);
+
+  g_subprocess_force_exit (parent);
+  kill (child, SIGKILL);
+  /* Forked, the child has its parent's command line: "#1" */
+  g_assert_cmpuint (instances->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_assert_cmpstr (instance_name (store, instances, i), ==, command_line);
+      g_assert_cmpint (ps_event_store_get_track (store, g_array_index (instances, guint32, i))->number, ==, i);
+    }
+}
+
+/* A child whose command line stays blank is named "[comm]" once it has
+ * waited a second for a name: its series start then */
+static void
+test_child_never_named (void)
+{
+  int child;
+  g_autoptr(GSubprocess) parent = spawn_blank_child ("-1", &child);
+  const char *pid = g_subprocess_get_identifier (parent);
+  g_autoptr(PsEventStore) store = record_pid_with (pid, NULL, 2000, NULL);
+  g_autoptr(GArray) instances = process_instances (store);
+  g_autofree char *command_line = g_strdup_printf ("%s --child-blank -1", self_path);
+  g_autofree char *stat_path = g_strdup_printf ("/proc/%d/stat", child);
+  g_autofree char *stat = NULL;
+  g_autofree char *comm = NULL;
+  guint32 rss;
+  gint64 first_ns = G_MAXINT64;
+
+  g_assert_true (g_file_get_contents (stat_path, &stat, NULL, NULL));
+  comm = g_strdup_printf ("[%.*s]", (int)(strrchr (stat, ')') - strchr (stat, '(') - 1), strchr (stat, '(') + 1);
+  g_subprocess_force_exit (parent);
+  kill (child, SIGKILL);
+
+  g_assert_cmpuint (instances->len, ==, 2);
+  g_assert_cmpstr (instance_name (store, instances, 0), ==, command_line);
+  g_assert_cmpstr (instance_name (store, instances, 1), ==, comm);
+  rss = find_child_counter (store, g_array_index (instances, guint32, 1), "Resident Set Size");
+  for (guint64 i = 0; i < ps_event_store_get_n_counter_values (store); i++)
+    {
+      const PsCounterValue *value = ps_event_store_get_counter_value (store, i);
+
+      if (value->track == rss)
+        first_ns = MIN (first_ns, value->time_ns);
+    }
+  g_test_message ("the child's first reading at %.3f s", first_ns / 1e9);
+  g_assert_cmpint (first_ns, >=, G_GINT64_CONSTANT (1000000000));
+  g_assert_cmpint (first_ns, <, G_GINT64_CONSTANT (2000000000));
+}
+
 /* A child that ends: its series stops at its end, and the tree's CPU
  * over the run is what the child used, counted once — the kernel adds
  * it to the parent's cutime when the parent reaps it */
@@ -976,6 +1074,34 @@ child_born_ended (void)
   return 0;
 }
 
+/* A child whose command line reads empty, as in the middle of an exec:
+ * it blanks the arguments it shares with its parent for blank_ms (for
+ * good when below 0), then puts them back */
+static int
+child_blank (int    argc,
+             char **argv)
+{
+  int blank_ms = atoi (argv[2]);
+
+  if (fork () == 0)
+    {
+      char *start = argv[0];
+      gsize length = (gsize)(argv[argc - 1] + strlen (argv[argc - 1]) + 1 - start);
+      g_autofree char *saved = g_memdup2 (start, length);
+
+      memset (start, 0, length);
+      if (blank_ms >= 0)
+        {
+          g_usleep ((gulong)blank_ms * 1000);
+          memcpy (start, saved, length);
+        }
+      g_usleep (60 * G_USEC_PER_SEC);
+      _exit (0);
+    }
+  g_usleep (60 * G_USEC_PER_SEC);
+  return 0;
+}
+
 static int
 allocate_child (void)
 {
@@ -1075,6 +1201,8 @@ main (int   argc,
     return child_that_ends (TRUE);
   if (argc > 1 && strcmp (argv[1], "--child-left-zombie") == 0)
     return child_that_ends (FALSE);
+  if (argc > 2 && strcmp (argv[1], "--child-blank") == 0)
+    return child_blank (argc, argv);
 
   self_path = argv[0];
   g_test_init (&argc, &argv, NULL);
@@ -1090,6 +1218,8 @@ main (int   argc,
   g_test_add_func ("/collector/procfs/child-born-ended", test_child_born_ended);
   g_test_add_data_func ("/collector/procfs/child-that-ends", "--child-that-ends", test_child_that_ends);
   g_test_add_data_func ("/collector/procfs/child-left-zombie", "--child-left-zombie", test_child_that_ends);
+  g_test_add_func ("/collector/procfs/child-named-late", test_child_named_late);
+  g_test_add_func ("/collector/procfs/child-never-named", test_child_never_named);
   g_test_add_func ("/collector/procfs/command-tree-ends", test_command_tree_ends);
   g_test_add_func ("/collector/procfs/ends-while-drawing", test_ends_while_drawing);
   g_test_add_func ("/collector/host", test_host);

@@ -63,6 +63,11 @@
 /* A command line longer than this is cut in the instance name */
 #define MAX_COMMAND_LINE 200
 
+/* How long a descendant whose command line cannot be read waits for a
+ * name before it is named "[comm]": an exec leaves it without one for
+ * microseconds, a process that blanked its arguments for good */
+#define NAME_WAIT_US (1 * G_USEC_PER_SEC)
+
 #define PS_TYPE_PROCFS_COLLECTOR (ps_procfs_collector_get_type ())
 G_DECLARE_FINAL_TYPE (PsProcfsCollector, ps_procfs_collector, PS, PROCFS_COLLECTOR, GObject)
 
@@ -115,6 +120,7 @@ typedef struct
   gboolean  present;       /* read in this reading */
   gboolean  final;         /* read as a zombie: its series has ended */
   gboolean  unnamed;       /* its command line not read yet: no series yet */
+  gint64    unnamed_since; /* the reading that first found it so, µs */
 } Member;
 
 /* A track to add to the store, by the main context */
@@ -486,9 +492,11 @@ static Member *
 add_member (PsProcfsCollector *self,
             int                pid,
             const ProcessStat *stat,
-            gboolean           counted)
+            gboolean           counted,
+            gint64             now_us)
 {
   Member *member = g_new0 (Member, 1);
+  gboolean kernel_thread, ended_target;
 
   member->pid = pid;
   member->ppid = stat->ppid;
@@ -502,8 +510,13 @@ add_member (PsProcfsCollector *self,
    * between the switch to the new program's memory and the setting of
    * its arguments) or any more (ending: a zombie) has no series until it
    * can be named: "[comm]" would stand apart from the same program seen
-   * running */
-  member->unnamed = member->command_line == NULL && counted;
+   * running. So also at the first reading, which may find the command or
+   * a child of it in its exec. A kernel thread (no memory, not a zombie)
+   * and a recorded process that has ended are named "[comm]" at once. */
+  kernel_thread = stat->vsize == 0 && stat->state != 'Z';
+  ended_target = pid == self->pid && stat->state == 'Z';
+  member->unnamed = member->command_line == NULL && !kernel_thread && !ended_target;
+  member->unnamed_since = now_us;
   if (member->command_line == NULL)
     member->command_line = g_strdup_printf ("[%s]", stat->comm);
   if (member->unnamed)
@@ -525,7 +538,8 @@ typedef struct
  * outside is read once and remembered while it shows. */
 static void
 find_new_members (PsProcfsCollector *self,
-                  gboolean           counted)
+                  gboolean           counted,
+                  gint64             now_us)
 {
   g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
   g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (Found));
@@ -567,7 +581,7 @@ find_new_members (PsProcfsCollector *self,
 
           if (process->pid == 0 || !g_hash_table_contains (self->members, GINT_TO_POINTER (process->stat.ppid)))
             continue;
-          add_member (self, process->pid, &process->stat, counted);
+          add_member (self, process->pid, &process->stat, counted, now_us);
           process->pid = 0;
           grew = TRUE;
         }
@@ -633,7 +647,7 @@ sample_processes (PsProcfsCollector *self,
   gpointer value;
 
   if (self->follow_children)
-    find_new_members (self, self->last_reading_us != 0);
+    find_new_members (self, self->last_reading_us != 0, now_us);
 
   g_hash_table_iter_init (&iter, self->members);
   while (g_hash_table_iter_next (&iter, NULL, &value))
@@ -653,11 +667,14 @@ sample_processes (PsProcfsCollector *self,
 
       /* A new program in the process (exec), or a name not read yet: a
        * new instance from here. Without a command line (in the middle of
-       * the exec, or ending) it is read again next time. */
+       * the exec, or ending) it is read again next time, or named
+       * "[comm]" once it has waited long enough. */
       if ((member->unnamed || strcmp (stat.comm, member->comm) != 0) && stat.state != 'Z')
         {
           g_autofree char *command_line = read_command_line (member->pid);
 
+          if (command_line == NULL && member->unnamed && now_us - member->unnamed_since >= NAME_WAIT_US)
+            command_line = g_strdup_printf ("[%s]", stat.comm);
           if (command_line != NULL)
             {
               g_strlcpy (member->comm, stat.comm, sizeof member->comm);
@@ -1020,7 +1037,7 @@ ps_procfs_collector_start_async (PsCollector         *collector,
     }
   add_tracks (self);
   if (self->pid > 0)
-    add_member (self, self->pid, &stat, FALSE);
+    add_member (self, self->pid, &stat, FALSE, self->start_us);
 
   /* The first reading is the base of the first CPU figures */
   sample (self, self->start_us);
