@@ -187,6 +187,107 @@ test_marker_row_focuses_chart (Fixture       *fixture,
   g_assert_cmpuint (timeline_focus_bar_pixels (run.view, series->tracks[0]), ==, 0);
 }
 
+/* A test harness's log: two markers registered again for each of 20
+ * passes, 20 durations each, so that an instance is a twentieth of the
+ * run and each marker's group spans all of it */
+static Run
+open_repeated_registrations (Fixture *fixture)
+{
+  g_autoptr(GString) log = g_string_new ("## PERF ## OSVERSION=[6.0] BUILD=[3122]\r\n"
+                                         "## PERF ## PLATFORM=[CEPC] CPU=[x86]\r\n"
+                                         "## PERF ## REGISTERED APP [harness] PROCCESSID [0x00000042]\r\n"
+                                         "## PERF ## RESOLUTION [1000000] TICKS PER SECOND\r\n");
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+  RunViews views;
+  Run run;
+
+  for (guint pass = 0; pass < 20; pass++)
+    for (guint id = 0; id < 2; id++)
+      {
+        g_string_append_printf (log, "## PERF ## REGISTERED MARKER [Test=%s,time=%%AVG%%] AS [%u] BY APP [harness]\r\n",
+                                id == 0 ? "Open" : "Close", id);
+        for (guint i = 0; i < 10; i++)
+          g_string_append_printf (log, "## PERF ## APP [harness] EVT [%u] DUR [%u]\r\n", id, 1000 + 10 * pass + i);
+      }
+  file = write_temp_file (fixture, "harness.log", log->str, (gssize)log->len);
+  path = g_file_get_path (file);
+  views = open_run_views (fixture, path);
+  run = (Run) { views.page, ps_run_page_get_ce_view (views.page), views.timeline, views.session, views.store };
+  g_assert_true (iterate_until (run_view_is_idle, run.ce_view));
+  return run;
+}
+
+/* The first and last sequence numbers of a marker row's durations */
+static void
+marker_extent (Run         *run,
+               PsMarkerRow *row,
+               gint64      *first,
+               gint64      *last)
+{
+  g_autoptr(GArray) values = NULL;
+  g_autoptr(GArray) indexes = marker_durations (run, ps_marker_row_get_series (row), &values);
+
+  g_assert_cmpuint (indexes->len, >, 0);
+  *first = G_MAXINT64;
+  *last = G_MININT64;
+  for (guint i = 0; i < indexes->len; i++)
+    {
+      *first = MIN (*first, (gint64)g_array_index (indexes, guint64, i));
+      *last = MAX (*last, (gint64)g_array_index (indexes, guint64, i));
+    }
+}
+
+/* An instance of a marker, under its row, says which it is; chosen, its
+ * points, a twentieth of the run, fill the timeline's plot (they were a
+ * few pixels of its chart). Its group, whose points span the run, leaves
+ * the visible range as it is. */
+static void
+test_instance_row_brings_points (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  Run run = open_repeated_registrations (fixture);
+  g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (ps_ce_view_get_marker_model (run.ce_view), 0);
+  g_autoptr(PsMarkerRow) group = gtk_tree_list_row_get_item (tree_row);
+  g_autoptr(PsMarkerRow) instance = NULL;
+  g_autofree char *labels = NULL;
+  gint64 run_begin, run_end, begin, end, first, last;
+
+  g_assert_cmpuint (ps_marker_row_get_series (group)->n_instances, ==, 20);
+  ps_session_get_visible_range (run.session, &run_begin, &run_end);
+  gtk_tree_list_row_set_expanded (tree_row, TRUE);
+
+  select_marker (&run, 0);
+  ps_session_get_visible_range (run.session, &begin, &end);
+  g_assert_cmpint (begin, ==, run_begin);
+  g_assert_cmpint (end, ==, run_end);
+
+  select_marker (&run, 3);
+  instance = marker_at (&run, 3);
+  g_assert_false (ps_marker_row_is_group (instance));
+  marker_extent (&run, instance, &first, &last);
+  ps_session_get_visible_range (run.session, &begin, &end);
+  g_test_message ("the run: #%" G_GINT64_FORMAT "–#%" G_GINT64_FORMAT "; the instance's points: #%" G_GINT64_FORMAT
+                  "–#%" G_GINT64_FORMAT "; in view: #%" G_GINT64_FORMAT "–#%" G_GINT64_FORMAT,
+                  run_begin, run_end, first, last, begin, end);
+  g_assert_cmpint (begin, <=, first);
+  g_assert_cmpint (end, >=, last);
+  g_assert_cmpfloat ((double)(last - first) / (double)(end - begin), >=, 0.8);
+  g_assert_true (timeline_row_in_view (run.view, ps_marker_row_get_series (instance)->tracks[0]));
+  maybe_save_screenshot (fixture, "links-ce-instance-row");
+
+  /* By their registration ordinal, as in the Instance column */
+  labels = collect_label_text (GTK_WIDGET (ps_ce_view_get_marker_view (run.ce_view)));
+  for (guint i = 1; i <= 3; i++)
+    {
+      g_autoptr(PsMarkerRow) child = marker_at (&run, i);
+      g_autofree char *expected = g_strdup_printf ("\nInstance %u\n", ps_marker_row_get_series (child)->instance);
+
+      g_assert_nonnull (strstr (labels, expected));
+    }
+  g_assert_null (strstr (labels, "\nTest=Open,time=%AVG%\nTest=Open,time=%AVG%\n"));
+}
+
 /* The bars selected on a marker's histogram light up their measurements
  * on its chart, which comes into view */
 static void
@@ -410,9 +511,11 @@ test_range_limits_histogram (Fixture       *fixture,
   select_marker (&run, position);
   g_assert_cmpuint (ps_histogram_view_get_histogram (histogram)->n_values, ==, indexes->len);
 
-  x0 = ps_timeline_view_x_of (run.view, 0);
+  /* From just before the marker's first duration (chosen, its points
+   * fill the plot) to the middle one */
+  x0 = ps_timeline_view_x_of (run.view, (gint64)g_array_index (indexes, guint64, 0));
   x1 = ps_timeline_view_x_of (run.view, (gint64)mid);
-  ps_timeline_view_drag (run.view, x0 + 1, PS_TIMELINE_HEADER_HEIGHT + 30, x1, PS_TIMELINE_HEADER_HEIGHT + 30);
+  ps_timeline_view_drag (run.view, x0 - 2, PS_TIMELINE_HEADER_HEIGHT + 30, x1, PS_TIMELINE_HEADER_HEIGHT + 30);
   g_assert_true (ps_session_get_selection (run.session, &begin, &end));
   g_assert_true (iterate_until (run_view_is_idle, run.ce_view));
   for (guint i = 0; i < indexes->len; i++)
@@ -511,6 +614,7 @@ main (int   argc,
     return 0;
 
   ADD_TEST ("/links/ce/marker-row-focuses-chart", test_marker_row_focuses_chart);
+  ADD_TEST ("/links/ce/instance-row-brings-points", test_instance_row_brings_points);
   ADD_TEST ("/links/ce/histogram-bars-highlight", test_histogram_bars_highlight);
   ADD_TEST ("/links/ce/timeline-chart-selects-marker", test_timeline_chart_selects_marker);
   ADD_TEST ("/links/ce/timeline-point-selects-bar", test_timeline_point_selects_bar);

@@ -221,6 +221,55 @@ row_with_point (PsTimelineView *self,
   return first;
 }
 
+/* The extent of the points of the focused tracks' charts; FALSE when
+ * they have none */
+static gboolean
+focus_points_extent (PsTimelineView *self,
+                     gint64         *first,
+                     gint64         *last)
+{
+  gboolean found = FALSE;
+
+  for (guint r = 0; r < self->model->rows->len; r++)
+    {
+      PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
+      gint64 x_min, x_max;
+      double v_min, v_max;
+
+      if (row->kind != PS_TIMELINE_ROW_VALUES || row->values == NULL
+          || !ps_session_is_focus_track (self->session, row->track)
+          || !ps_value_lod_get_range (row->values, &x_min, &x_max, &v_min, &v_max))
+        continue;
+      *first = found ? MIN (*first, x_min) : x_min;
+      *last = found ? MAX (*last, x_max) : x_max;
+      found = TRUE;
+    }
+  return found;
+}
+
+/* The points of the charts focused in another view come into view as a
+ * chosen span does: panned to when none is in view, and zoomed into when
+ * all of them lie within a few pixels — a CE marker's instance among a
+ * log's hundreds of others was a dot at the edge of its chart */
+static void
+reveal_focus_points (PsTimelineView *self)
+{
+  double plot_width = MAX (gtk_widget_get_width (GTK_WIDGET (self)) - ps_timeline_view_label_width (self), 1);
+  gint64 first, last, begin, end;
+
+  if (!focus_points_extent (self, &first, &last))
+    return;
+  ps_timeline_view_get_visible (self, &begin, &end);
+  if (last > first && (double)(last - first) / (double)MAX (end - begin, 1) * plot_width < MIN_REVEAL_PIXELS)
+    {
+      gint64 margin = MAX ((last - first) / 20, 1);
+
+      ps_timeline_view_set_visible (self, (double)(first - margin), (double)(last + margin));
+    }
+  else if (last < begin || first > end)
+    ps_timeline_view_reveal_range (self, first, last, FALSE);
+}
+
 static gboolean
 same_tracks (GArray        *followed,
              const guint32 *tracks,
@@ -273,6 +322,8 @@ ps_timeline_view_follow_session (PsTimelineView *self)
           self->cursor_row = first;
           ps_timeline_view_show_row (self, first, TRUE);
         }
+      if (n_tracks > 0)
+        reveal_focus_points (self);
     }
 
   span = ps_session_get_selected_span (self->session);

@@ -16,6 +16,11 @@ G_BEGIN_DECLS
 /* How far a pan moves the view, as a share of the visible range: the
  * keys' step and the horizontal scrollbar's */
 #define PAN_FRACTION      0.1
+/* The pixels that what another view chose takes at least once brought
+ * into view: a chosen span of fewer than a few is zoomed into until it
+ * takes this many, the points of focused charts that take fewer until
+ * they fill the plot */
+#define MIN_REVEAL_PIXELS 40.0
 
 typedef enum
 {

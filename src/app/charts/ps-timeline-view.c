@@ -39,7 +39,6 @@
 #define MIN_VISIBLE_STEPS 10            /* on a sequence axis */
 #define MAX_SEQUENCE_SPAN 100.0         /* times the run's sequence shown */
 #define HIT_SLOP_PIXELS   3.0
-#define MIN_REVEAL_PIXELS 40.0
 
 enum {
   PROP_0,

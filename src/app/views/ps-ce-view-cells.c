@@ -231,7 +231,17 @@ marker_cell_bind (GtkSignalListItemFactory *factory,
     case MARKER_COLUMN_DESCRIPTION:
       gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), tree_row);
       label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
-      if (ps_marker_row_get_name (row)[0] != '\0')
+      /* Under its marker's row, which has the description, an instance
+       * says which it is: hundreds of rows of one text told nothing */
+      if (gtk_tree_list_row_get_depth (tree_row) > 0)
+        {
+          g_autofree char *ordinal = ps_view_format_count (series->instance);
+
+          /* Translators: the row of one registration of a marker, under
+           * the marker's row; %s is its ordinal, "Instance 2" */
+          text = g_strdup_printf (_("Instance %s"), ordinal);
+        }
+      else if (ps_marker_row_get_name (row)[0] != '\0')
         text = g_strdup (ps_marker_row_get_name (row));
       else
         text = g_strdup (_("(no description)"));
