@@ -6,6 +6,9 @@
 #include "config.h"
 
 #include <fcntl.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#endif
 #include <unistd.h>
 
 #include <string.h>
@@ -14,6 +17,7 @@
 
 #include "ps-error.h"
 #include "ps-loader.h"
+#include "ps-util.h"
 
 static const char example[] =
   "## PERF ## OSVERSION=[6.0] BUILD=[3122]\r\n"
@@ -561,7 +565,42 @@ typedef struct
   double        last_fraction;
   gboolean      fraction_went_down;
   GCancellable *cancel_on_progress;
+  int           main_nice;          /* the calling thread's, during the load */
+  int           nicest_other;       /* the highest of the other threads' */
 } AsyncState;
+
+/* The nice of thread tid of this process (field 19 of its stat), or
+ * G_MININT when it cannot be read (it ended) */
+static int
+thread_nice (const char *tid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/self/task/%s/stat", tid);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) fields = NULL;
+  const char *after_name;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL) || (after_name = strrchr (contents, ')')) == NULL)
+    return G_MININT;
+  /* After the name: field 3 (the state) on */
+  fields = g_strsplit (after_name + 2, " ", -1);
+  return g_strv_length (fields) > 16 ? atoi (fields[16]) : G_MININT;
+}
+
+/* Notes the nice of the calling thread and the highest of the others */
+static void
+note_thread_nices (AsyncState *state)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
+  g_autofree char *own = g_strdup_printf ("%d", (int)getpid ());
+  const char *tid;
+
+  if (dir == NULL)
+    return;
+  state->main_nice = thread_nice (own);
+  while ((tid = g_dir_read_name (dir)) != NULL)
+    if (strcmp (tid, own) != 0)
+      state->nicest_other = MAX (state->nicest_other, thread_nice (tid));
+}
 
 static void
 on_loaded (GObject      *object,
@@ -586,6 +625,8 @@ on_fraction (PsLoader   *loader,
     state->fraction_went_down = TRUE;
   state->last_fraction = fraction;
   state->n_fraction_notifies++;
+  if (fraction > 0 && fraction < 1)
+    note_thread_nices (state);
   if (state->cancel_on_progress && fraction > 0 && fraction < 1)
     g_cancellable_cancel (state->cancel_on_progress);
 }
@@ -616,7 +657,7 @@ test_async_progress (void)
   g_autofree char *path = write_big_file (8 * 1024 * 1024, &n_events);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(PsLoader) loader = ps_loader_new (file);
-  AsyncState state = { g_main_loop_new (NULL, FALSE) };
+  AsyncState state = { g_main_loop_new (NULL, FALSE), .nicest_other = G_MININT };
   gint64 start_us = g_get_monotonic_time ();
   gint64 elapsed_us;
 
@@ -644,11 +685,52 @@ test_async_progress (void)
    * (each redraws the window), and at the end */
   g_assert_cmpuint (state.n_fraction_notifies, <=, 2 + elapsed_us / (250 * G_TIME_SPAN_MILLISECOND));
   g_assert_false (state.fraction_went_down);
+#ifdef __linux__
+  /* The load's threads leave the window's thread a core first */
+  g_test_message ("nice during the load: %d for the main thread, up to %d for the others", state.main_nice,
+                  state.nicest_other);
+  g_assert_cmpint (state.main_nice, ==, 0);
+  g_assert_cmpint (state.nicest_other, ==, 10);
+#endif
 
   g_signal_handlers_disconnect_by_data (loader, &state);
   g_unlink (path);
   g_clear_object (&state.store);
   g_main_loop_unref (state.loop);
+}
+
+#ifdef __linux__
+static gpointer
+lower_and_read (gpointer data)
+{
+  int *before = data;
+
+  if (*before != 0)
+    g_assert_cmpint (setpriority (PRIO_PROCESS, 0, *before), ==, 0);
+  ps_util_lower_thread_priority ();
+  return GINT_TO_POINTER (getpriority (PRIO_PROCESS, 0));
+}
+#endif
+
+/* A thread lowered for background work gets nice 10, and a thread
+ * already lower keeps its own; the calling thread's is not touched */
+static void
+test_lower_thread_priority (void)
+{
+#ifdef __linux__
+  int before[] = { 0, 15 };
+  int expected[] = { 10, 15 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (before); i++)
+    {
+      GThread *thread = g_thread_new ("lowered", lower_and_read, &before[i]);
+
+      g_assert_cmpint (GPOINTER_TO_INT (g_thread_join (thread)), ==, expected[i]);
+    }
+  g_assert_cmpint (getpriority (PRIO_PROCESS, 0), ==, 0);
+#else
+  g_test_skip ("Thread priorities are lowered on Linux only");
+#endif
 }
 
 static void
@@ -710,6 +792,7 @@ main (int   argc,
   g_test_add_func ("/loader/mapped-file", test_mapped_file);
   g_test_add_func ("/loader/file-cut-while-mapped", test_file_cut_while_mapped);
   g_test_add_func ("/loader/async/progress", test_async_progress);
+  g_test_add_func ("/loader/lower-thread-priority", test_lower_thread_priority);
   g_test_add_func ("/loader/async/cancel", test_async_cancel);
   g_test_add_func ("/loader/async/missing-file", test_async_missing_file);
 

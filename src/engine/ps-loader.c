@@ -1076,6 +1076,9 @@ load_worker (GTask        *task,
   GError *error = NULL;
   ProgressTarget target = { self, g_task_get_context (task) };
 
+  /* The asynchronous load is the window's: its reading and parsing
+   * threads (which inherit this) leave the window's thread a core */
+  ps_util_lower_thread_priority ();
   name = display_basename (self->file);
 
   stream = g_file_read (self->file, cancellable, &error);

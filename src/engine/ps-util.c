@@ -3,8 +3,8 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-/* For MADV_POPULATE_WRITE, which is not POSIX */
-#define _DEFAULT_SOURCE
+/* For MADV_POPULATE_WRITE and gettid (), which are not POSIX */
+#define _GNU_SOURCE
 
 #include "config.h"
 
@@ -13,7 +13,10 @@
 #include <math.h>
 #include <string.h>
 #ifdef __linux__
+#include <errno.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #endif
 
 #include "ps-number.h"
@@ -205,4 +208,24 @@ ps_util_localedir (void)
   const char *localedir = g_getenv ("PERFSCOPE_LOCALEDIR");
 
   return localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR;
+}
+
+/* How nice a thread that works in the background for a window is: the
+ * scheduler gives a thread of nice 0 about ten times its share */
+#define BACKGROUND_NICE 10
+
+void
+ps_util_lower_thread_priority (void)
+{
+#ifdef __linux__
+  /* Linux's nice is the thread's own (and inherited by the threads it
+   * starts); only raised, which needs no privilege */
+  id_t tid = (id_t)gettid ();
+  int current;
+
+  errno = 0;
+  current = getpriority (PRIO_PROCESS, tid);
+  if (errno == 0 && current < BACKGROUND_NICE)
+    (void)setpriority (PRIO_PROCESS, tid, BACKGROUND_NICE);
+#endif
 }

@@ -71,6 +71,12 @@ gpointer ps_util_alloc_for_filling (gsize    size,
                                     gboolean populate,
                                     gboolean zeroed);
 
+/* Lowers the calling thread's priority, for work done in the background
+ * for a window: when every core is busy, the thread that answers input
+ * and draws gets one first, and waits tens of milliseconds less. Threads
+ * it then starts inherit it. Only on Linux; nothing where refused. */
+void     ps_util_lower_thread_priority (void);
+
 /* A 64-bit finalizer (murmur3's fmix64): every input bit moves every
  * output bit, for hash tables keyed by ids and addresses */
 static inline guint64

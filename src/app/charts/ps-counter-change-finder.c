@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "ps-counter-change-finder.h"
+#include "ps-task-util.h"
 
 typedef struct
 {
@@ -80,7 +81,7 @@ ps_counter_changes_find_async (PsEventStore       *store,
       g_array_append_val (find->overviews, overview);
     }
   g_task_set_task_data (task, find, find_data_free);
-  g_task_run_in_thread (task, find_thread);
+  ps_task_run_in_background (task, find_thread);
 }
 
 GPtrArray *

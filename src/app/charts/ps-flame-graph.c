@@ -38,6 +38,7 @@
 #include "ps-picture-export.h"
 #include "ps-picture-source.h"
 #include "ps-selection-util.h"
+#include "ps-task-util.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
 
@@ -1057,7 +1058,7 @@ start_base_job (PsFlameGraph *self)
   task = g_task_new (self, self->base_cancellable, base_built_cb, NULL);
   g_task_set_source_tag (task, start_base_job);
   g_task_set_task_data (task, job, base_job_free);
-  g_task_run_in_thread (task, build_base_thread);
+  ps_task_run_in_background (task, build_base_thread);
 }
 
 /* The tree or the baseline changed: copy the tree again, keeping the

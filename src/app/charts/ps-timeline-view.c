@@ -33,6 +33,7 @@
 #include "ps-chart-util.h"
 #include "ps-picture-export.h"
 #include "ps-selection-util.h"
+#include "ps-task-util.h"
 #include "ps-timeline-view-private.h"
 
 #define MIN_VISIBLE_NS    1000          /* 1 µs across the plot */
@@ -731,7 +732,7 @@ lod_ready_cb (PsTimelineView *self)
   task = g_task_new (self, self->cancellable, model_built_cb, NULL);
   g_task_set_source_tag (task, lod_ready_cb);
   g_task_set_task_data (task, data, (GDestroyNotify)model_data_free);
-  g_task_run_in_thread (task, build_model_thread);
+  ps_task_run_in_background (task, build_model_thread);
 }
 
 /* The counters checked in a counter run's view: their rows alone are
@@ -818,7 +819,7 @@ sample_source_changed_cb (PsTimelineView *self)
   task = g_task_new (self, self->samples_cancellable, sample_rows_built_cb, NULL);
   g_task_set_source_tag (task, sample_source_changed_cb);
   g_task_set_task_data (task, data, (GDestroyNotify)model_data_free);
-  g_task_run_in_thread (task, build_model_thread);
+  ps_task_run_in_background (task, build_model_thread);
 }
 
 static void

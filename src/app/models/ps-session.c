@@ -15,6 +15,7 @@
 #include "ps-call-tree.h"
 #include "ps-series.h"
 #include "ps-session.h"
+#include "ps-task-util.h"
 
 struct _PsSession
 {
@@ -195,7 +196,7 @@ start_build (PsSession           *self,
   task = g_task_new (self, cancellable, callback, NULL);
   g_task_set_source_tag (task, start_build);
   g_task_set_task_data (task, data, (GDestroyNotify)build_data_free);
-  g_task_run_in_thread (task, build_lod_thread);
+  ps_task_run_in_background (task, build_lod_thread);
 }
 
 static void
@@ -540,7 +541,7 @@ start_points (PsSession  *self,
   task = g_task_new (self, self->points_cancellable, points_built_cb, NULL);
   g_task_set_source_tag (task, start_points);
   g_task_set_task_data (task, data, (GDestroyNotify)points_data_free);
-  g_task_run_in_thread (task, build_points_thread);
+  ps_task_run_in_background (task, build_points_thread);
 }
 
 /* GObject */

@@ -23,6 +23,7 @@
 #include "ps-compare-row.h"
 #include "ps-format.h"
 #include "ps-series.h"
+#include "ps-task-util.h"
 
 /* The comparison */
 
@@ -548,7 +549,7 @@ ps_compare_page_start_diff (PsComparePage *self)
   g_task_set_source_tag (task, ps_compare_page_start_diff);
   g_task_set_task_data (task, data, (GDestroyNotify)diff_task_data_free);
   g_task_set_return_on_cancel (task, TRUE);
-  g_task_run_in_thread (task, diff_thread);
+  ps_task_run_in_background (task, diff_thread);
 }
 
 gboolean

@@ -20,6 +20,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ps-task-util.h"
 #include "ps-trend-loader.h"
 #include "ps-trend-page.h"
 #include "ps-trend-row.h"
@@ -714,7 +715,7 @@ retrend (PsTrendPage *self)
   data->held = g_atomic_rc_box_acquire (self->held);
   data->options = self->options;
   g_task_set_task_data (task, data, trend_data_free);
-  g_task_run_in_thread (task, trend_thread);
+  ps_task_run_in_background (task, trend_thread);
 }
 
 static gboolean
@@ -1142,7 +1143,7 @@ ps_trend_page_load (PsTrendPage *self)
   task = g_task_new (self, self->cancellable, read_done_cb, NULL);
   g_task_set_source_tag (task, ps_trend_page_load);
   g_task_set_task_data (task, read, read_result_free);
-  g_task_run_in_thread (task, read_thread);
+  ps_task_run_in_background (task, read_thread);
 }
 
 void

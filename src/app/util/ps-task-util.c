@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "ps-task-util.h"
+#include "ps-util.h"
 
 typedef struct
 {
@@ -72,5 +73,48 @@ ps_task_compute_in_thread (gpointer             source_tag,
   g_task_set_source_tag (task, source_tag);
   g_task_set_task_data (task, computation, computation_free);
   g_task_set_return_on_cancel (task, TRUE);
-  g_task_run_in_thread (task, compute_thread);
+  ps_task_run_in_background (task, compute_thread);
+}
+
+/* The function a task runs in the background, beside its data */
+typedef struct
+{
+  GTaskThreadFunc func;
+} Background;
+
+static GQuark
+background_quark (void)
+{
+  static GQuark quark;
+
+  if (quark == 0)
+    quark = g_quark_from_static_string ("ps-task-background");
+  return quark;
+}
+
+static void
+background_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  const Background *background = g_object_get_qdata (G_OBJECT (task), background_quark ());
+
+  /* GLib's worker threads are shared and kept: lowered once, a thread
+   * stays so for the next tasks, all of them background work too */
+  ps_util_lower_thread_priority ();
+  background->func (task, source_object, task_data, cancellable);
+}
+
+void
+ps_task_run_in_background (GTask           *task,
+                           GTaskThreadFunc  func)
+{
+  Background *background = g_new (Background, 1);
+
+  g_return_if_fail (G_IS_TASK (task));
+
+  background->func = func;
+  g_object_set_qdata_full (G_OBJECT (task), background_quark (), background, g_free);
+  g_task_run_in_thread (task, background_thread);
 }

@@ -8,6 +8,10 @@
  * their own, in a worker thread, and a cancelled one is dropped. The
  * GTask that runs them is written here once; each analysis gives only the
  * function that computes it.
+ *
+ * Every worker thread of the window runs at a lower priority than the
+ * window's own (ps_task_run_in_background ()): on two busy cores the
+ * window answered input only after waits of 50–150 ms for a core.
  */
 #pragma once
 
@@ -35,5 +39,10 @@ void ps_task_compute_in_thread (gpointer             source_tag,
                                 GCancellable        *cancellable,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data);
+
+/* g_task_run_in_thread (), with the thread's priority lowered first
+ * (ps_util_lower_thread_priority ()) */
+void ps_task_run_in_background (GTask           *task,
+                                GTaskThreadFunc  func);
 
 G_END_DECLS

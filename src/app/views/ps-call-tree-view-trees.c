@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "ps-call-tree-view-private.h"
+#include "ps-task-util.h"
 #include "ps-util.h"
 
 /* Trees of one thread or from a tick rate, in a worker */
@@ -130,7 +131,7 @@ ps_call_tree_view_rebuild (PsCallTreeView *self)
   task = g_task_new (NULL, self->build_cancellable, build_cb, g_object_ref (self));
   g_task_set_source_tag (task, ps_call_tree_view_rebuild);
   g_task_set_task_data (task, build, build_data_free);
-  g_task_run_in_thread (task, build_thread);
+  ps_task_run_in_background (task, build_thread);
   ps_call_tree_view_update_busy (self);
 }
 
@@ -285,5 +286,5 @@ ps_call_tree_view_list_threads (PsCallTreeView *self)
   task = g_task_new (NULL, self->threads_cancellable, threads_cb, g_object_ref (self));
   g_task_set_source_tag (task, ps_call_tree_view_list_threads);
   g_task_set_task_data (task, g_object_ref (self->store), g_object_unref);
-  g_task_run_in_thread (task, threads_thread);
+  ps_task_run_in_background (task, threads_thread);
 }

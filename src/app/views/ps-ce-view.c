@@ -23,6 +23,7 @@
 #include "ps-ce-view-internal.h"
 #include "ps-ce-view-private.h"
 #include "ps-table-export.h"
+#include "ps-task-util.h"
 #include "ps-util.h"
 #include "ps-view-util.h"
 #include "ps-warning-columns.h"
@@ -777,7 +778,7 @@ update_histogram (PsCeView *self)
   task = g_task_new (NULL, self->histogram_cancellable, durations_cb, g_object_ref (self));
   g_task_set_source_tag (task, update_histogram);
   g_task_set_task_data (task, data, (GDestroyNotify)durations_data_free);
-  g_task_run_in_thread (task, durations_thread);
+  ps_task_run_in_background (task, durations_thread);
 }
 
 static void

@@ -19,6 +19,7 @@
 #include "ps-counter-range.h"
 #include "ps-counters-view-private.h"
 #include "ps-table-export.h"
+#include "ps-task-util.h"
 #include "ps-view-util.h"
 
 /* Values */
@@ -337,7 +338,7 @@ ps_counters_view_update_range_stats (PsCountersView *self)
   task = g_task_new (self, self->range_cancellable, range_stats_done_cb, NULL);
   g_task_set_source_tag (task, ps_counters_view_update_range_stats);
   g_task_set_task_data (task, range, range_stats_task_free);
-  g_task_run_in_thread (task, range_stats_thread);
+  ps_task_run_in_background (task, range_stats_thread);
 }
 
 /* The statistics table */

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include "ps-profile-view-private.h"
+#include "ps-task-util.h"
 
 /* Counting samples checks for cancellation this often */
 #define CANCEL_CHECK_INTERVAL (1u << 20)
@@ -236,7 +237,7 @@ ps_profile_view_rebuild (PsProfileView *self)
   task = g_task_new (NULL, self->build_cancellable, build_cb, g_object_ref (self));
   g_task_set_source_tag (task, ps_profile_view_rebuild);
   g_task_set_task_data (task, build, (GDestroyNotify)build_free);
-  g_task_run_in_thread (task, build_thread);
+  ps_task_run_in_background (task, build_thread);
   ps_profile_view_update_busy (self);
   ps_call_tree_view_set_tree_coming (self->call_tree_view, TRUE);
 }

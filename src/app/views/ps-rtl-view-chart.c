@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "ps-rtl-view-private.h"
+#include "ps-task-util.h"
 #include "ps-view-util.h"
 
 typedef struct
@@ -333,7 +334,7 @@ ps_rtl_view_show_duration_chart (PsRtlView      *self,
   task = g_task_new (NULL, self->chart_cancellable, collect_calls_cb, g_object_ref (self));
   g_task_set_source_tag (task, ps_rtl_view_show_duration_chart);
   g_task_set_task_data (task, work, chart_work_free);
-  g_task_run_in_thread (task, collect_calls);
+  ps_task_run_in_background (task, collect_calls);
 }
 
 void

@@ -18,6 +18,7 @@
 #include "ps-record-dialog.h"
 #include "ps-record-page.h"
 #include "ps-run-page-private.h"
+#include "ps-task-util.h"
 #include "ps-view-util.h"
 #include "ps-window-private.h"
 
@@ -635,7 +636,7 @@ ps_window_open_pair (PsWindow *self,
   task = g_task_new (self, self->pair_cancellable, pair_sniffed_cb, NULL);
   g_task_set_source_tag (task, ps_window_open_pair);
   g_task_set_task_data (task, data, (GDestroyNotify)pair_data_free);
-  g_task_run_in_thread (task, sniff_pair_thread);
+  ps_task_run_in_background (task, sniff_pair_thread);
 }
 
 void
