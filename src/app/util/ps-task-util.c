@@ -85,11 +85,7 @@ typedef struct
 static GQuark
 background_quark (void)
 {
-  static GQuark quark;
-
-  if (quark == 0)
-    quark = g_quark_from_static_string ("ps-task-background");
-  return quark;
+  return g_quark_from_static_string ("ps-task-background");
 }
 
 static void
@@ -110,10 +106,11 @@ void
 ps_task_run_in_background (GTask           *task,
                            GTaskThreadFunc  func)
 {
-  Background *background = g_new (Background, 1);
+  Background *background;
 
   g_return_if_fail (G_IS_TASK (task));
 
+  background = g_new (Background, 1);
   background->func = func;
   g_object_set_qdata_full (G_OBJECT (task), background_quark (), background, g_free);
   g_task_run_in_thread (task, background_thread);
