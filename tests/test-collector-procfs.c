@@ -562,18 +562,23 @@ test_child_born_ended (void)
                    ==, parent_name);
 }
 
-/* Spawns self_path with --child-blank blank_ms and waits until its child
- * reads without a command line; the child's pid in child */
-static GSubprocess *
-spawn_blank_child (const char *blank_ms,
-                   int        *child)
+/* Spawns self_path with --child-blank blank_ms, waits until its child
+ * reads without a command line and records the two for duration_ms; the
+ * parent in parent, the child's pid in child */
+static PsEventStore *
+record_blank_child (const char   *blank_ms,
+                    guint         duration_ms,
+                    GSubprocess **parent,
+                    int          *child)
 {
   const char *argv[] = { self_path, "--child-blank", blank_ms, NULL };
-  GSubprocess *parent = spawn (argv);
-  g_autoptr(GArray) children = wait_for_children (atoi (g_subprocess_get_identifier (parent)), 1);
-  g_autofree char *path = g_strdup_printf ("/proc/%d/cmdline", g_array_index (children, int, 0));
+  g_autoptr(GArray) children = NULL;
+  g_autofree char *path = NULL;
 
+  *parent = spawn (argv);
+  children = wait_for_children (atoi (g_subprocess_get_identifier (*parent)), 1);
   *child = g_array_index (children, int, 0);
+  path = g_strdup_printf ("/proc/%d/cmdline", *child);
   for (guint attempt = 0; attempt < 400; attempt++)
     {
       g_autofree char *contents = NULL;
@@ -583,7 +588,7 @@ spawn_blank_child (const char *blank_ms,
       while (length > 0 && contents[length - 1] == '\0')
         length--;
       if (length == 0)
-        return parent;
+        return record_pid_with (g_subprocess_get_identifier (*parent), NULL, duration_ms, NULL);
       g_usleep (5000);
     }
   g_error ("the command line of process %d did not go blank", *child);
@@ -605,9 +610,8 @@ static void
 test_child_named_late (void)
 {
   int child;
-  g_autoptr(GSubprocess) parent = spawn_blank_child ("300", &child);
-  const char *pid = g_subprocess_get_identifier (parent);
-  g_autoptr(PsEventStore) store = record_pid_with (pid, NULL, 1200, NULL);
+  g_autoptr(GSubprocess) parent = NULL;
+  g_autoptr(PsEventStore) store = record_blank_child ("300", 1200, &parent, &child);
   g_autoptr(GArray) instances = process_instances (store);
   g_autofree char *command_line = g_strdup_printf ("%s --child-blank 300", self_path);
 
@@ -628,9 +632,8 @@ static void
 test_child_never_named (void)
 {
   int child;
-  g_autoptr(GSubprocess) parent = spawn_blank_child ("-1", &child);
-  const char *pid = g_subprocess_get_identifier (parent);
-  g_autoptr(PsEventStore) store = record_pid_with (pid, NULL, 2000, NULL);
+  g_autoptr(GSubprocess) parent = NULL;
+  g_autoptr(PsEventStore) store = record_blank_child ("-1", 2000, &parent, &child);
   g_autoptr(GArray) instances = process_instances (store);
   g_autofree char *command_line = g_strdup_printf ("%s --child-blank -1", self_path);
   g_autofree char *stat_path = g_strdup_printf ("/proc/%d/stat", child);
