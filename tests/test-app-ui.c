@@ -17,6 +17,7 @@
 #include "ps-preferences-window.h"
 #include "ps-counters-view-private.h"
 #include "ps-compare-page-private.h"
+#include "ps-renderer-choice.h"
 #include "ps-report-export.h"
 #include "ps-run-page-private.h"
 #include "ps-task-util.h"
@@ -1129,6 +1130,42 @@ test_background_priority (void)
 #endif
 }
 
+/* Where OpenGL runs on the CPU the window draws with GTK's cairo
+ * renderer, unless GSK_RENDERER chose one; elsewhere GTK's choice stands */
+static void
+test_renderer (Fixture       *fixture,
+               gconstpointer  data)
+{
+  GdkDisplay *display = gtk_widget_get_display (GTK_WIDGET (fixture->window));
+  g_autofree char *gl = ps_display_get_gl_renderer (display);
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (fixture->window));
+  const char *chosen = g_getenv ("GSK_RENDERER");
+
+  g_assert_true (ps_gl_renderer_is_software ("llvmpipe (LLVM 15.0.6, 256 bits)"));
+  g_assert_true (ps_gl_renderer_is_software ("softpipe"));
+  g_assert_true (ps_gl_renderer_is_software ("Software Rasterizer"));
+  g_assert_false (ps_gl_renderer_is_software ("AMD Radeon RX 580 Series (polaris10, LLVM 15.0.6, DRM 3.49)"));
+  g_assert_false (ps_gl_renderer_is_software ("Mesa Intel(R) UHD Graphics 620 (KBL GT2)"));
+  g_assert_false (ps_gl_renderer_is_software (NULL));
+  /* A renderer the person chose is left alone */
+  g_assert_false (ps_display_choose_renderer (display, "ngl"));
+
+  g_test_message ("OpenGL: %s; the window's renderer: %s", gl != NULL ? gl : "none", G_OBJECT_TYPE_NAME (renderer));
+  if (chosen != NULL && chosen[0] != '\0')
+    g_test_skip ("GSK_RENDERER chose the renderer");
+  else if (gl == NULL || ps_gl_renderer_is_software (gl))
+    {
+      g_assert_true (GSK_IS_CAIRO_RENDERER (renderer));
+      if (gl != NULL)
+        g_assert_cmpstr (g_object_get_data (G_OBJECT (display), "gsk-renderer"), ==, "cairo");
+    }
+  else
+    {
+      g_assert_false (GSK_IS_CAIRO_RENDERER (renderer));
+      g_assert_null (g_object_get_data (G_OBJECT (display), "gsk-renderer"));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1138,6 +1175,7 @@ main (int   argc,
 
   g_test_add_func ("/app-ui/toolkit-warnings", test_toolkit_warnings);
   g_test_add_func ("/app-ui/background-priority", test_background_priority);
+  ADD_TEST ("/app-ui/renderer", test_renderer);
   ADD_TEST ("/app-ui/primary-menu", test_primary_menu);
   ADD_TEST ("/app-ui/about", test_about);
   ADD_TEST ("/app-ui/welcome", test_welcome);

@@ -28,6 +28,7 @@
 #include "ps-application.h"
 #include "ps-collector.h"
 #include "ps-preferences-window.h"
+#include "ps-renderer-choice.h"
 #include "ps-ready-clock.h"
 #include "ps-view-util.h"
 #include "ps-window.h"
@@ -252,6 +253,7 @@ ps_application_startup (GApplication *application)
   /* AdwApplication initialises libadwaita and loads style.css from the
    * resource base path */
   G_APPLICATION_CLASS (ps_application_parent_class)->startup (application);
+  ps_display_choose_renderer (gdk_display_get_default (), g_getenv ("GSK_RENDERER"));
 
   /* The folder of --sysroot wins over the saved one, and is saved */
   self->settings = settings_new_if_installed ();
