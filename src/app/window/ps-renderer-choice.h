@@ -8,10 +8,10 @@
  * desktop, Xvfb). Perfscope's charts are cairo drawings already; under a
  * software OpenGL each frame is drawn by cairo, uploaded and composited
  * again on the CPU, and the first frames compile GTK's shaders on the
- * window's thread. On a 256 MiB CE log that cost 0.25 s, 75 MiB and every
- * stall of the window over 100 ms (bench/README.md). So there Perfscope
- * asks GTK for its cairo renderer, unless the person chose a renderer
- * with GSK_RENDERER.
+ * window's thread. On logs of 256 MiB that cost the window 0.1–0.6 s,
+ * 65–95 MiB, and 230–320 ms of its thread's work without a break
+ * (bench/README.md). So there Perfscope asks GTK for its cairo renderer,
+ * unless the person chose a renderer with GSK_RENDERER.
  */
 #pragma once
 
