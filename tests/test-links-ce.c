@@ -286,6 +286,70 @@ test_instance_row_brings_points (Fixture       *fixture,
       g_assert_nonnull (strstr (labels, expected));
     }
   g_assert_null (strstr (labels, "\nTest=Open,time=%AVG%\nTest=Open,time=%AVG%\n"));
+
+  /* On the timeline, a row per marker holds all its instances' points */
+  {
+    PsTimelineModel *model = ps_timeline_view_get_model (run.view);
+    const PsSeries *group_series = ps_marker_row_get_series (group);
+    const PsSeries *instance_series = ps_marker_row_get_series (instance);
+    guint32 marker_track = group_series->tracks[0];
+    guint32 other_track = PS_NONE;
+    guint n_charts = 0, n_points = 0;
+    g_autoptr(PsMarkerRow) chosen = NULL;
+    PsMeasurement m;
+    double x, y;
+
+    for (guint r = 0; r < model->rows->len; r++)
+      {
+        const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+        if (row->kind != PS_TIMELINE_ROW_VALUES)
+          continue;
+        n_charts++;
+        if (row->track == marker_track)
+          n_points = (guint)ps_value_lod_get_n_points (row->values);
+        else
+          other_track = row->track;
+      }
+    g_assert_cmpuint (n_charts, ==, 2);
+    g_assert_cmpuint (n_points, ==, group_series->stats.count);
+    g_assert_cmpfloat (ps_timeline_view_get_row_y (run.view, instance_series->tracks[0]), ==,
+                       ps_timeline_view_get_row_y (run.view, marker_track));
+
+    /* Its label chooses the marker: every instance, and the group's row */
+    ps_timeline_view_click (run.view, 20, ps_timeline_view_get_row_y (run.view, marker_track) + 10);
+    g_assert_cmpuint (ps_session_get_focus_tracks (run.session, &n_charts)[0], ==, marker_track);
+    g_assert_cmpuint (n_charts, ==, 20);
+    chosen = selected_marker (&run);
+    g_assert_true (chosen == group);
+    g_clear_object (&chosen);
+
+    /* One of its points: the marker stays chosen, with the point's bar
+     * on its histogram; with another marker chosen, the point's instance
+     * is */
+    ps_event_store_get_measurement (run.store, (guint64)first, &m);
+    g_assert_cmpuint (m.track, ==, instance_series->tracks[0]);
+    ps_session_set_visible_range (run.session, first - 20, last + 20);
+    iterate_for (50);
+    x = ps_timeline_view_x_of (run.view, first);
+    y = ps_timeline_view_get_row_y (run.view, marker_track) + 30;
+    ps_timeline_view_click (run.view, x, y);
+    g_assert_cmpuint (ps_session_get_selected_measurement (run.session), ==, (guint64)first);
+    chosen = selected_marker (&run);
+    g_assert_true (chosen == group);
+    g_clear_object (&chosen);
+
+    g_assert_cmpuint (other_track, !=, PS_NONE);
+    ps_timeline_view_click (run.view, 20, ps_timeline_view_get_row_y (run.view, other_track) + 10);
+    g_assert_false (ps_session_is_focus_track (run.session, m.track));
+    ps_session_set_visible_range (run.session, first - 20, last + 20);
+    iterate_for (50);
+    ps_timeline_view_click (run.view, x, y);
+    chosen = selected_marker (&run);
+    g_assert_nonnull (chosen);
+    g_assert_false (ps_marker_row_is_group (chosen));
+    g_assert_cmpuint (ps_marker_row_get_series (chosen)->tracks[0], ==, m.track);
+  }
 }
 
 /* The bars selected on a marker's histogram light up their measurements

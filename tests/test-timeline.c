@@ -1147,7 +1147,7 @@ test_row_labels (Fixture       *fixture,
 
 /* A CE log whose application starts again and again (a test harness):
  * each start registers its two markers anew, so each marker has as many
- * instances, one row each, with one text */
+ * instances, all charted on the marker's one row */
 static GFile *
 write_restarting_log (Fixture *fixture,
                       guint    n_starts)
@@ -1168,9 +1168,9 @@ write_restarting_log (Fixture *fixture,
   return write_temp_file (fixture, "harness.log", log->str, (gssize)log->len);
 }
 
-/* The rows of one marker's instances share their text, and are drawn
- * with one cut of it, however narrow the column: two texts are told
- * apart by where they differ, not one row of a text from the next */
+/* A marker's instances share its row, and two markers whose texts
+ * differ near their ends are told apart by where they differ, however
+ * narrow the column */
 static void
 test_row_labels_of_instances (Fixture       *fixture,
                               gconstpointer  data)
@@ -1215,33 +1215,38 @@ test_row_labels_of_instances (Fixture       *fixture,
             g_error ("“%s” and “%s” both drawn as “%s” in %.0f px", before, row->label, drawn, widths[w]);
           g_hash_table_insert (text_of_drawn, (gpointer)drawn, (gpointer)row->label);
         }
-      /* Both markers, each started 12 times */
-      g_assert_cmpuint (n_rows, ==, 24);
+      /* Both markers, each started 12 times: a row each */
+      g_assert_cmpuint (n_rows, ==, 2);
       g_assert_cmpuint (g_hash_table_size (drawn_of_text), ==, 2);
     }
 }
 
-/* A log of more marker instances than the model is handed at a time
- * (4096 charts): the rows after each part go on from those before it, in
- * one group, with the two texts and chart keys once each and each
- * instance's points its own */
+/* A harness that restarted 2100 times: each marker's 2100 instances on
+ * one row, their points in order, and each instance's own extent and
+ * row (a row per instance made 4200 rows of 10 points, each a dot in a
+ * row as wide as the run) */
 static void
-test_rows_in_parts (Fixture       *fixture,
-                    gconstpointer  data)
+test_instances_on_one_row (Fixture       *fixture,
+                           gconstpointer  data)
 {
   g_autoptr(GFile) file = write_restarting_log (fixture, 2100);
   PsRunPage *page = open_and_wait (fixture, file);
   PsTimelineView *view = ps_run_page_get_timeline_view (page);
+  PsEventStore *store;
   PsTimelineModel *model;
   guint n_groups = 0, n_values = 0;
-  gint64 last_x = -1;
+  guint32 first_of_marker[2] = { PS_NONE, PS_NONE };
 
   g_assert_true (iterate_until (timeline_is_ready, view));
   model = ps_timeline_view_get_model (view);
+  store = model->store;
   for (guint r = 0; r < model->rows->len; r++)
     {
       const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
-      gint64 x_min, x_max;
+      g_autofree guint32 *members = NULL;
+      guint n_members;
+      gint64 x, previous_x = -1;
+      double value;
 
       if (row->kind == PS_TIMELINE_ROW_GROUP)
         {
@@ -1249,26 +1254,40 @@ test_rows_in_parts (Fixture       *fixture,
           continue;
         }
       g_assert_cmpint (row->kind, ==, PS_TIMELINE_ROW_VALUES);
-      n_values++;
-      /* Ten durations of one marker in each start, after the rows before */
-      g_assert_cmpuint (ps_value_lod_get_n_points (row->values), ==, 10);
-      g_assert_true (ps_value_lod_get_range (row->values, &x_min, &x_max, NULL, NULL));
-      g_assert_cmpint (x_min, >, last_x);
-      last_x = x_min;
-      /* Each marker's instances, one after the other: the one two rows up
-       * is of the same marker, with its text and chart key */
-      if (n_values > 2)
+      g_assert_cmpuint (n_values, <, 2);
+      first_of_marker[n_values++] = row->track;
+      /* Ten durations of the marker in each start, in file order */
+      g_assert_cmpuint (ps_value_lod_get_n_points (row->values), ==, 10 * 2100);
+      for (gsize i = 0; i < ps_value_lod_get_n_points (row->values); i++)
         {
-          const PsTimelineRow *same = g_ptr_array_index (model->rows, r - 2);
-
-          g_assert_true (same->label == row->label);
-          g_assert_true (same->value_key == row->value_key);
+          g_assert_true (ps_value_lod_get_point (row->values, i, &x, &value));
+          g_assert_cmpint (x, >, previous_x);
+          previous_x = x;
         }
+      members = ps_timeline_model_get_chart_members (model, row->track, &n_members);
+      g_assert_cmpuint (n_members, ==, 2100);
+      g_assert_cmpuint (members[0], ==, row->track);
     }
   g_assert_cmpuint (n_groups, ==, 1);
-  g_assert_cmpuint (n_values, ==, 2 * 2100);
+  g_assert_cmpuint (n_values, ==, 2);
   g_assert_cmpuint (model->label_texts->len, ==, 2);
   g_assert_cmpint (model->extent_begin, ==, 0);
+
+  /* Every instance goes to its marker's row and keeps its own extent:
+   * start s has the 20 measurements from 20 s on, its marker's every
+   * other one */
+  g_assert_cmpuint (ps_event_store_get_n_tracks (store), ==, 2 * 2100);
+  for (guint32 t = 0; t < ps_event_store_get_n_tracks (store); t++)
+    {
+      guint marker = t % 2;
+      guint start = t / 2;
+      gint64 first, last;
+
+      g_assert_cmpuint (ps_timeline_model_chart_track (model, t), ==, first_of_marker[marker]);
+      g_assert_true (ps_timeline_model_get_track_extent (model, t, &first, &last));
+      g_assert_cmpint (first, ==, 20 * (gint64)start + marker);
+      g_assert_cmpint (last, ==, 20 * (gint64)start + 18 + marker);
+    }
 }
 
 /* Axis labels group their digits as the tables do ("25,000 MiB" on the
@@ -1882,7 +1901,7 @@ main (int   argc,
   ADD_TEST ("/chart/tick-labels", test_tick_labels);
   ADD_TEST ("/timeline/row-labels", test_row_labels);
   ADD_TEST ("/timeline/row-labels-of-instances", test_row_labels_of_instances);
-  ADD_TEST ("/timeline/rows-in-parts", test_rows_in_parts);
+  ADD_TEST ("/timeline/instances-on-one-row", test_instances_on_one_row);
   ADD_TEST ("/timeline/shared-value-scale", test_shared_value_scale);
   ADD_TEST ("/timeline/scale-clear-of-values", test_scale_clear_of_values);
   ADD_TEST ("/timeline/overview-even", test_overview_even);

@@ -1,5 +1,5 @@
 /* ps-timeline-render-measurements.c — the timeline of a CE run: a chart per
- * marker instance and kind
+ * marker and kind, its instances' points together
  *
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -82,12 +82,16 @@ session_divisor (double rate)
   return rate > 0 ? rate : 1;
 }
 
-/* CE runs: a chart per marker instance and kind, over the measurements'
- * sequence numbers (they have no timestamps). In the order the CE view
- * lists its instances (ps_series_collect ()): by track, then duration,
- * CPU, memory. Made from the store alone, so that it can be made while
- * the run's statistics are: the points are counted first, and each chart
- * gets its part of one block, which the model keeps. */
+/* CE runs: a chart per marker and kind, over the measurements' sequence
+ * numbers (they have no timestamps). A marker is the CE view's group of
+ * instances (ps_series_group_leaders ()): a test harness registers its
+ * markers again on every pass, and a row per instance made a timeline of
+ * hundreds of thousands of rows, each a few pixels of points in a row as
+ * wide as the run. In the order the CE view lists its markers: by first
+ * instance, then duration, CPU, memory. Made from the store alone, so
+ * that it can be made while the run's statistics are: the points are
+ * counted first, and each chart gets its part of one block, which the
+ * model keeps. */
 PsTimelineModel *
 ps_timeline_model_new_measurements (PsEventStore *store,
                                     PsSpanLod    *lod,
@@ -103,11 +107,16 @@ ps_timeline_model_new_measurements (PsEventStore *store,
   gsize n_charts = (gsize)n_tracks * 3;
   /* chart → its first point in the block; starts[n_charts]: all of them */
   g_autofree gsize *starts = g_new0 (gsize, n_charts + 1);
+  /* track → the first instance of its marker, whose charts it joins */
+  g_autofree guint32 *leaders = ps_series_group_leaders (store);
+  /* track → its first and last sequence number */
+  g_autofree gint64 *extents = g_new (gint64, 2 * (gsize)n_tracks + 1);
   g_autofree gsize *next = NULL;
   /* chart → where its next value goes, in ticks_narrow or in values */
   g_autofree gsize *value_next = g_new (gsize, n_charts);
-  /* track → whether its durations are kept as ticks in 32 bits: its
-   * session has one tick rate (or none), and every tick count fits */
+  /* marker (its first track) → whether its durations are kept as ticks
+   * in 32 bits: its session has one tick rate (or none), and every tick
+   * count of its instances fits */
   g_autofree gboolean *ticks_fit = g_new (gboolean, n_tracks + 1);
   g_autofree guint32 *sessions = g_new (guint32, n_tracks + 1);
   g_autofree double *session_rates = g_new (double, n_sessions + 1);
@@ -128,7 +137,11 @@ ps_timeline_model_new_measurements (PsEventStore *store,
     session_rates[session] = ps_event_store_get_n_tick_rates (store, session) <= 1
                              ? ps_event_store_get_tick_rate (store, session, 0) : -1;
   for (guint32 t = 0; t < n_tracks; t++)
-    ticks_fit[t] = session_rates[sessions[t]] >= 0;
+    {
+      ticks_fit[t] = session_rates[sessions[t]] >= 0;
+      extents[2 * (gsize)t] = G_MAXINT64;
+      extents[2 * (gsize)t + 1] = G_MININT64;
+    }
 
   ps_measurement_iter_init (&iter, store);
   while (ps_measurement_iter_next (&iter, &m))
@@ -140,10 +153,15 @@ ps_timeline_model_new_measurements (PsEventStore *store,
         }
       if (m.track < n_tracks && m.kind <= PS_MEASURE_MEMORY)
         {
-          starts[(gsize)m.track * 3 + m.kind + 1]++;
+          guint32 leader = leaders[m.track];
+          gint64 *extent = &extents[2 * (gsize)m.track];
+
+          starts[(gsize)leader * 3 + m.kind + 1]++;
           last_index = MAX (last_index, m.index);
+          extent[0] = MIN (extent[0], (gint64)m.index);
+          extent[1] = MAX (extent[1], (gint64)m.index);
           if (m.kind == PS_MEASURE_DURATION && (m.value.ticks < 0 || m.value.ticks > G_MAXUINT32))
-            ticks_fit[m.track] = FALSE;
+            ticks_fit[leader] = FALSE;
         }
     }
   if (cancelled)
@@ -185,14 +203,14 @@ ps_timeline_model_new_measurements (PsEventStore *store,
         continue;
       if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
         cancelled = TRUE;
-      chart = (gsize)m.track * 3 + m.kind;
+      chart = (gsize)leaders[m.track] * 3 + m.kind;
       at = next[chart]++;
       value_at = value_next[chart]++;
       if (block->x_narrow != NULL)
         block->x_narrow[at] = (guint32)m.index;
       else
         block->x[at] = (gint64)m.index;
-      if (m.kind == PS_MEASURE_DURATION && ticks_fit[m.track])
+      if (m.kind == PS_MEASURE_DURATION && ticks_fit[leaders[m.track]])
         block->ticks_narrow[value_at] = (guint32)m.value.ticks;
       else
         block->values[value_at] = measurement_value (store, &m, sessions, session_rates);
@@ -203,9 +221,11 @@ ps_timeline_model_new_measurements (PsEventStore *store,
       return NULL;
     }
 
-  /* A series per marker instance and kind, handed to the model a part at
-   * a time */
+  /* A series per marker and kind, handed to the model a part at a time */
   model = ps_timeline_model_alloc (store, lod, TRUE, PS_NONE);
+  model->n_chart_tracks = n_tracks;
+  model->chart_tracks = g_steal_pointer (&leaders);
+  model->track_extents = g_steal_pointer (&extents);
   ps_timeline_series_rows_init (&rows);
   series = g_array_sized_new (FALSE, FALSE, sizeof (PsTimelineSeries), SERIES_PART);
   for (guint32 t = 0; t < n_tracks; t++)
@@ -217,12 +237,13 @@ ps_timeline_model_new_measurements (PsEventStore *store,
                                ? ps_view_series_name (name) : NULL;
       gboolean has_seconds = ps_event_store_get_n_tick_rates (store, track->session) > 0;
 
-      for (guint kind = PS_MEASURE_DURATION; kind <= PS_MEASURE_MEMORY; kind++)
+      for (guint kind = PS_MEASURE_DURATION; kind <= PS_MEASURE_MEMORY && model->chart_tracks[t] == t; kind++)
         {
           gsize chart = (gsize)t * 3 + kind;
           PsTimelineSeries one = { 0 };
 
-          if ((track->flags & kind_flags[kind]) == 0 || starts[chart + 1] == starts[chart])
+          /* An instance of a marker may measure what its first did not */
+          if (starts[chart + 1] == starts[chart])
             continue;
           one.track = t;
           if (block->x_narrow != NULL)

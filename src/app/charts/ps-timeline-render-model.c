@@ -603,7 +603,53 @@ ps_timeline_model_free (PsTimelineModel *self)
   forget_row_labels (self);
   g_free (self->overview_busy);
   g_free (self->overview_fine);
+  g_free (self->chart_tracks);
+  g_free (self->track_extents);
   g_free (self);
+}
+
+guint32
+ps_timeline_model_chart_track (const PsTimelineModel *self,
+                               guint32                track)
+{
+  g_return_val_if_fail (self != NULL, track);
+
+  return self->chart_tracks != NULL && track < self->n_chart_tracks ? self->chart_tracks[track] : track;
+}
+
+gboolean
+ps_timeline_model_get_track_extent (const PsTimelineModel *self,
+                                    guint32                track,
+                                    gint64                *first,
+                                    gint64                *last)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->track_extents == NULL || track >= self->n_chart_tracks
+      || self->track_extents[2 * (gsize)track] == G_MAXINT64)
+    return FALSE;
+  *first = self->track_extents[2 * (gsize)track];
+  *last = self->track_extents[2 * (gsize)track + 1];
+  return TRUE;
+}
+
+guint32 *
+ps_timeline_model_get_chart_members (const PsTimelineModel *self,
+                                     guint32                chart_track,
+                                     guint                 *n_members)
+{
+  GArray *members = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  g_return_val_if_fail (self != NULL && n_members != NULL, NULL);
+
+  if (self->chart_tracks == NULL || chart_track >= self->n_chart_tracks)
+    g_array_append_val (members, chart_track);
+  /* A marker's instances come at or after its first */
+  for (guint32 t = chart_track; self->chart_tracks != NULL && t < self->n_chart_tracks; t++)
+    if (self->chart_tracks[t] == chart_track)
+      g_array_append_val (members, t);
+  *n_members = members->len;
+  return (guint32 *)(gpointer)g_array_free (members, FALSE);
 }
 
 void

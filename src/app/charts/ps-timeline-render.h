@@ -93,6 +93,14 @@ typedef struct
   double        rows_height;    /* of all visible rows */
   guint32       sample_source;  /* whose samples the sample rows show (a
                                  * source of the store), PS_NONE: every one's */
+  /* CE runs: the track whose row charts each track's values — the first
+   * instance of its marker, which a harness registers again on every
+   * pass, one row for all of them — and each track's first and last
+   * sequence number (2 per track; first G_MAXINT64: none). NULL elsewhere:
+   * a row per track. */
+  guint32      *chart_tracks;
+  gint64       *track_extents;
+  guint         n_chart_tracks;
   /*< private >*/
   guint         sample_rows_end;    /* the rows before it are the samples' */
   guint         counter_rows_begin; /* the first counter row (or group) */
@@ -168,11 +176,27 @@ PsTimelineModel *ps_timeline_model_new     (PsEventStore *store,
  * measurements (CE runs: measurements without timestamps, no spans) */
 gboolean         ps_timeline_store_has_sequence_axis (PsEventStore *store);
 /* CE runs (ps_timeline_store_has_sequence_axis ()): a chart per marker
- * instance and kind over the measurements' sequence numbers, in the order
- * the CE view lists its instances; NULL when cancelled. Any thread. */
+ * and kind over the measurements' sequence numbers, its instances' points
+ * together, in the order the CE view lists its markers; NULL when
+ * cancelled. Any thread. */
 PsTimelineModel *ps_timeline_model_new_measurements (PsEventStore *store,
                                                      PsSpanLod    *lod,
                                                      GCancellable *cancellable);
+/* The track of the row that charts track's values: itself, but on a CE
+ * run the first instance of its marker (chart_tracks) */
+guint32          ps_timeline_model_chart_track (const PsTimelineModel *self,
+                                                guint32                track);
+/* The sequence numbers of a CE run's track's first and last measurement;
+ * FALSE elsewhere, and for a track without measurements */
+gboolean         ps_timeline_model_get_track_extent (const PsTimelineModel *self,
+                                                     guint32                track,
+                                                     gint64                *first,
+                                                     gint64                *last);
+/* The tracks charted by the row of chart_track (itself alone where the
+ * model has a row per track), in order; g_free () */
+guint32         *ps_timeline_model_get_chart_members (const PsTimelineModel *self,
+                                                      guint32                chart_track,
+                                                      guint                 *n_members);
 /* Charts of the counter tracks in counter_tracks (guint32) only, or of
  * every one when it is NULL (a run of thousands of counters shows those
  * checked in its counters view); the sample rows (a sampled run's

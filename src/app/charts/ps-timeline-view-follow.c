@@ -50,7 +50,7 @@ row_in_pass (PsTimelineView *self,
   switch (pass)
     {
     case 0:
-      return !row->hidden && ps_session_is_focus_track (self->session, row->track);
+      return !row->hidden && ps_timeline_view_row_is_focused (self, row);
     case 1:
     case 2:
       return !row->hidden;
@@ -209,7 +209,7 @@ row_with_point (PsTimelineView *self,
       gint64 point_x;
       double value;
 
-      if (row->track != track || row->kind == PS_TIMELINE_ROW_GROUP)
+      if (row->track != ps_timeline_model_chart_track (self->model, track) || row->kind == PS_TIMELINE_ROW_GROUP)
         continue;
       if (first < 0)
         first = (int)r;
@@ -221,8 +221,9 @@ row_with_point (PsTimelineView *self,
   return first;
 }
 
-/* The extent of the points of the focused tracks' charts; FALSE when
- * they have none */
+/* The extent of the focused tracks' points: on a CE run the focused
+ * instances' own (their marker's row holds its other instances' too),
+ * else their charts'; FALSE when they have none */
 static gboolean
 focus_points_extent (PsTimelineView *self,
                      gint64         *first,
@@ -231,11 +232,23 @@ focus_points_extent (PsTimelineView *self,
   guint n_tracks = ps_event_store_get_n_tracks (self->model->store);
   guint n_focus;
   const guint32 *focus = ps_session_get_focus_tracks (self->session, &n_focus);
-  /* Looked up once per row: a CE marker's thousands of instances among
-   * a log's hundred thousands of rows, one by one, took 130 ms */
-  g_autofree guint8 *focused = g_new0 (guint8, n_tracks + 1);
+  /* Looked up once per row, not row by row in the focus */
+  g_autofree guint8 *focused = NULL;
   gboolean found = FALSE;
+  gint64 track_first, track_last;
 
+  if (self->model->track_extents != NULL)
+    {
+      for (guint i = 0; i < n_focus; i++)
+        if (ps_timeline_model_get_track_extent (self->model, focus[i], &track_first, &track_last))
+          {
+            *first = found ? MIN (*first, track_first) : track_first;
+            *last = found ? MAX (*last, track_last) : track_last;
+            found = TRUE;
+          }
+      return found;
+    }
+  focused = g_new0 (guint8, n_tracks + 1);
   for (guint i = 0; i < n_focus; i++)
     if (focus[i] < n_tracks)
       focused[focus[i]] = 1;
@@ -314,7 +327,7 @@ ps_timeline_view_follow_session (PsTimelineView *self)
         {
           PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
 
-          if (row->kind != PS_TIMELINE_ROW_GROUP && ps_session_is_focus_track (self->session, row->track))
+          if (row->kind != PS_TIMELINE_ROW_GROUP && ps_timeline_view_row_is_focused (self, row))
             {
               if (first < 0)
                 first = (int)r;

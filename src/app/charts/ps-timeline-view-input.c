@@ -86,9 +86,7 @@ ps_timeline_view_click_pressed_cb (PsTimelineView  *self,
   /* A row's label chooses its thread, marker or counter */
   if (x < ps_timeline_view_label_width (self))
     {
-      g_array_set_size (self->followed_focus, 0);
-      g_array_append_val (self->followed_focus, row->track);
-      ps_session_set_focus_track (self->session, row->track);
+      ps_timeline_view_focus_row (self, row);
       gtk_widget_queue_draw (GTK_WIDGET (self));
       return;
     }
@@ -145,19 +143,28 @@ ps_timeline_view_click_released_cb (PsTimelineView  *self,
   row = ps_timeline_view_get_row (self, ps_timeline_view_row_at (self, y));
   if (row == NULL || (row->kind != PS_TIMELINE_ROW_VALUES && row->kind != PS_TIMELINE_ROW_SAMPLES))
     return;
-  g_array_set_size (self->followed_focus, 0);
-  g_array_append_val (self->followed_focus, row->track);
   if (self->model->sequence_axis && row->kind == PS_TIMELINE_ROW_VALUES
       && ps_value_lod_get_point (row->values, ps_value_lod_find (row->values, (gint64)llround (ps_timeline_view_value_at (self, x))),
                                  &point_x, &value)
       && fabs (ps_timeline_view_x_of (self, point_x) - x) <= POINT_SLOP_PIXELS
       && point_x >= 0 && (guint64)point_x < ps_event_store_get_n_measurements (self->model->store))
     {
+      PsMeasurement m;
+      guint n_focus;
+      const guint32 *focus = ps_session_get_focus_tracks (self->session, &n_focus);
+
+      /* The focus it leaves: the point's instance, unless that is
+       * focused already (one of the marker's instances focused here) */
+      ps_event_store_get_measurement (self->model->store, (guint64)point_x, &m);
+      if (!ps_session_is_focus_track (self->session, m.track))
+        focus = &m.track, n_focus = 1;
+      g_array_set_size (self->followed_focus, 0);
+      g_array_append_vals (self->followed_focus, focus, n_focus);
       self->followed_measurement = (guint64)point_x;
       ps_session_set_selected_measurement (self->session, (guint64)point_x);
     }
   else
-    ps_session_set_focus_track (self->session, row->track);
+    ps_timeline_view_focus_row (self, row);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -185,7 +192,8 @@ ps_timeline_view_get_row_y (PsTimelineView *self,
     {
       PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
 
-      if (row->track == track && row->kind != PS_TIMELINE_ROW_GROUP && !row->hidden)
+      if (row->track == ps_timeline_model_chart_track (self->model, track) && row->kind != PS_TIMELINE_ROW_GROUP
+          && !row->hidden)
         return PS_TIMELINE_HEADER_HEIGHT - scroll_y + row->y;
     }
   return -1;

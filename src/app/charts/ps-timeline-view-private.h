@@ -55,6 +55,10 @@ struct _PsTimelineView
   /* What of the session's choice the view has followed (another view
    * chose it, or this one) */
   GArray          *followed_focus;   /* guint32 */
+  /* The rows of the session's focused tracks, as the tracks of their
+   * rows (ps_timeline_model_chart_track ()): a CE marker's instances
+   * share a row (ps_timeline_view_get_focus_charts ()) */
+  GArray          *focus_charts;     /* guint32 */
   guint64          followed_span;
   guint64          followed_mark;
   guint64          followed_measurement;
@@ -96,6 +100,12 @@ void           ps_timeline_view_get_visible        (PsTimelineView *self,
 double         ps_timeline_view_label_width_at     (PsTimelineView *self,
                                                     int             width);
 double         ps_timeline_view_label_width        (PsTimelineView *self);
+const guint32 *ps_timeline_view_get_focus_charts   (PsTimelineView *self,
+                                                    guint          *n_charts);
+gboolean       ps_timeline_view_row_is_focused     (PsTimelineView      *self,
+                                                    const PsTimelineRow *row);
+void           ps_timeline_view_focus_row          (PsTimelineView      *self,
+                                                    const PsTimelineRow *row);
 void           ps_timeline_view_fill_frame         (PsTimelineView  *self,
                                                     PsTimelineFrame *frame);
 double         ps_timeline_view_value_at           (PsTimelineView *self,

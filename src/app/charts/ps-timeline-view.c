@@ -112,6 +112,55 @@ points_of_track (gpointer data,
   return ps_session_get_highlight_points (data, track);
 }
 
+/* The session's focused tracks as the tracks of their rows, each once
+ * where they follow one another (a CE marker's instances, in order) */
+const guint32 *
+ps_timeline_view_get_focus_charts (PsTimelineView *self,
+                                   guint          *n_charts)
+{
+  guint n_focus = 0;
+  const guint32 *focus = self->session != NULL ? ps_session_get_focus_tracks (self->session, &n_focus) : NULL;
+
+  g_array_set_size (self->focus_charts, 0);
+  for (guint i = 0; i < n_focus; i++)
+    {
+      guint32 chart = self->model != NULL ? ps_timeline_model_chart_track (self->model, focus[i]) : focus[i];
+
+      if (self->focus_charts->len == 0
+          || g_array_index (self->focus_charts, guint32, self->focus_charts->len - 1) != chart)
+        g_array_append_val (self->focus_charts, chart);
+    }
+  *n_charts = self->focus_charts->len;
+  return (const guint32 *)(gpointer)self->focus_charts->data;
+}
+
+gboolean
+ps_timeline_view_row_is_focused (PsTimelineView      *self,
+                                 const PsTimelineRow *row)
+{
+  guint n_charts;
+  const guint32 *charts = ps_timeline_view_get_focus_charts (self, &n_charts);
+
+  for (guint i = 0; i < n_charts; i++)
+    if (charts[i] == row->track)
+      return TRUE;
+  return FALSE;
+}
+
+/* A row chosen here focuses what it charts: its thread or counter, or
+ * every instance of its CE marker */
+void
+ps_timeline_view_focus_row (PsTimelineView      *self,
+                            const PsTimelineRow *row)
+{
+  guint n_members;
+  g_autofree guint32 *members = ps_timeline_model_get_chart_members (self->model, row->track, &n_members);
+
+  g_array_set_size (self->followed_focus, 0);
+  g_array_append_vals (self->followed_focus, members, n_members);
+  ps_session_set_focus_tracks (self->session, members, n_members);
+}
+
 /* The width of the label column at the view's width, or at another one
  * (a picture's) */
 double
@@ -152,7 +201,7 @@ ps_timeline_view_fill_frame (PsTimelineView  *self,
       guint64 measurement = ps_session_get_selected_measurement (self->session);
       guint64 mark = ps_session_get_selected_mark (self->session);
 
-      frame->focus_tracks = ps_session_get_focus_tracks (self->session, &frame->n_focus_tracks);
+      frame->focus_tracks = ps_timeline_view_get_focus_charts (self, &frame->n_focus_tracks);
       frame->points_of_track = points_of_track;
       frame->points_data = self->session;
       frame->has_highlight_points = ps_session_get_highlight_points_extent (self->session, NULL, NULL);
@@ -170,7 +219,7 @@ ps_timeline_view_fill_frame (PsTimelineView  *self,
 
           ps_event_store_get_measurement (self->model->store, measurement, &m);
           frame->has_chosen_point = TRUE;
-          frame->chosen_point_track = m.track;
+          frame->chosen_point_track = ps_timeline_model_chart_track (self->model, m.track);
           frame->chosen_point_x = (gint64)m.index;
         }
     }
@@ -1076,6 +1125,7 @@ ps_timeline_view_finalize (GObject *object)
   PsTimelineView *self = PS_TIMELINE_VIEW (object);
 
   g_clear_pointer (&self->followed_focus, g_array_unref);
+  g_clear_pointer (&self->focus_charts, g_array_unref);
   g_clear_pointer (&self->shared_ranges, g_hash_table_unref);
 
   G_OBJECT_CLASS (ps_timeline_view_parent_class)->finalize (object);
@@ -1237,6 +1287,7 @@ ps_timeline_view_init (PsTimelineView *self)
   self->cursor_span = PS_SPAN_LOD_NO_SPAN;
   self->cursor_row = -1;
   self->followed_focus = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->focus_charts = g_array_new (FALSE, FALSE, sizeof (guint32));
   ps_timeline_view_forget_followed (self);
 
   gtk_widget_set_focusable (widget, TRUE);

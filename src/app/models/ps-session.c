@@ -304,7 +304,9 @@ add_point (GHashTable *tracks,
 }
 
 /* The measurements by index: read one by one when they are few, else in
- * one pass over the store */
+ * one pass over the store. Each goes with its marker's first instance,
+ * whose row charts all of them on the timeline
+ * (ps_timeline_model_chart_track ()). */
 static void
 collect_measurements (PointsData   *data,
                       GHashTable   *tracks,
@@ -313,6 +315,8 @@ collect_measurements (PointsData   *data,
   const guint64 *wanted = (const guint64 *)(gpointer)data->measurements->data;
   guint n_wanted = data->measurements->len;
   guint64 n_measurements = ps_event_store_get_n_measurements (data->store);
+  guint n_tracks = ps_event_store_get_n_tracks (data->store);
+  g_autofree guint32 *leaders = ps_series_group_leaders (data->store);
   PsMeasurement m;
 
   if ((guint64)n_wanted * 64 < n_measurements)
@@ -324,7 +328,8 @@ collect_measurements (PointsData   *data,
           if (wanted[i] >= n_measurements)
             break;
           ps_event_store_get_measurement (data->store, wanted[i], &m);
-          add_point (tracks, m.track, (gint64)m.index, ps_series_measurement_value (data->store, &m));
+          add_point (tracks, m.track < n_tracks ? leaders[m.track] : m.track, (gint64)m.index,
+                     ps_series_measurement_value (data->store, &m));
         }
     }
   else
@@ -339,7 +344,8 @@ collect_measurements (PointsData   *data,
             return;
           if (m.index != wanted[next])
             continue;
-          add_point (tracks, m.track, (gint64)m.index, ps_series_measurement_value (data->store, &m));
+          add_point (tracks, m.track < n_tracks ? leaders[m.track] : m.track, (gint64)m.index,
+                     ps_series_measurement_value (data->store, &m));
           while (next < n_wanted && wanted[next] <= m.index)
             next++;
         }

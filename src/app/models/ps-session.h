@@ -148,9 +148,12 @@ void          ps_session_highlight_module_addresses (PsSession  *self,
 
 /* The highlighted measurements, or the samples of the highlighted
  * function (ps_session_highlight_function () on a run of samples) of the
- * chosen sample source, as points per track: x is the measurement's sequence number and the value
- * its duration, or x is the sample's time and the value 1. Built in a
- * worker ("notify::highlight-points"); NULL for a track without any. */
+ * chosen sample source, as points per track: x is the measurement's
+ * sequence number and the value its duration, or x is the sample's time
+ * and the value 1. A CE marker's measurements are all its first
+ * instance's (ps_series_group_leaders ()), as its timeline row charts
+ * them. Built in a worker ("notify::highlight-points"); NULL for a track
+ * without any. */
 PsValueLod   *ps_session_get_highlight_points (PsSession    *self,
                                                guint32       track);
 /* What the highlighted points are ("Samples in libc.so.7"), or NULL */

@@ -1122,6 +1122,37 @@ plan_groupings (PsEventStore          *store,
   return TRUE;
 }
 
+guint32 *
+ps_series_group_leaders (PsEventStore *store)
+{
+  g_auto(TextNumbers) texts = { 0 };
+  g_auto(GroupTable) table = { 0 };
+  g_autoptr(GArray) leaders = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint n_tracks;
+  guint32 *leader_of;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  n_tracks = ps_event_store_get_n_tracks (store);
+  leader_of = g_new (guint32, (gsize)n_tracks + 1);
+  text_numbers_init (&texts, store);
+  group_table_init (&table);
+  for (guint32 t = 0; t < n_tracks; t++)
+    {
+      const PsTrack *track = ps_event_store_get_track (store, t);
+      /* Kind 0: a track's kinds are one group's kinds */
+      GroupKey key = { track->session, 0, text_numbers_get (&texts, track->category),
+                       text_numbers_get (&texts, track->name) };
+      gboolean added;
+      guint32 group = group_table_find_or_add (&table, &key, &added);
+
+      if (added)
+        g_array_append_val (leaders, t);
+      leader_of[t] = g_array_index (leaders, guint32, group);
+    }
+  return leader_of;
+}
+
 /* The instances, group after group and in their order within each; into
  * *group_first, where each group begins in it (and n_groups: the end) */
 static guint32 *

@@ -103,6 +103,12 @@ void        ps_series_collect_grouped (PsEventStore          *store,
                                        GPtrArray            **instances,
                                        GPtrArray            **groups);
 void        ps_series_free           (PsSeries              *series);
+/* The group of ps_series_collect () with group_by_name that each of the
+ * store's tracks joins (its session, application and description), as
+ * the group's first track: an array of one per track, freed with
+ * g_free (). A CE log whose harness registers its markers again on
+ * every pass has thousands of tracks per group. */
+guint32    *ps_series_group_leaders  (PsEventStore          *store);
 /* A measurement's value in the unit of its series without options:
  * durations in seconds at the rate in effect (in ticks when the session
  * has none), CPU in percent, memory in bytes; NaN for other kinds */
