@@ -333,6 +333,14 @@ test_instance_row_brings_points (Fixture       *fixture,
     iterate_for (50);
     x = ps_timeline_view_x_of (run.view, first);
     y = ps_timeline_view_get_row_y (run.view, marker_track) + 30;
+    /* Its tooltip says which registration it is, as the table's row */
+    {
+      g_autofree char *tooltip = ps_timeline_view_describe_at (run.view, x, y);
+      g_autofree char *expected = g_strdup_printf ("\nInstance %u", instance_series->instance);
+
+      g_assert_nonnull (tooltip);
+      g_assert_true (g_str_has_suffix (tooltip, expected));
+    }
     ps_timeline_view_click (run.view, x, y);
     g_assert_cmpuint (ps_session_get_selected_measurement (run.session), ==, (guint64)first);
     chosen = selected_marker (&run);
