@@ -97,6 +97,7 @@ show_highlight (PsTimelineView *self,
 
   if (highlight == NULL || self->model == NULL || self->model->lod == NULL)
     return;
+  ps_timeline_view_find_focus_charts (self);
 
   for (int pass = 0; pass < N_ROW_PASSES && found < 0; pass++)
     {
@@ -176,6 +177,7 @@ ps_timeline_view_points_changed_cb (PsTimelineView *self)
   update_highlight_status (self);
   if (self->model == NULL || !ps_session_get_highlight_points_extent (self->session, &first, &last))
     return;
+  ps_timeline_view_find_focus_charts (self);
   for (int pass = 0; pass < N_ROW_PASSES && found < 0; pass++)
     {
       ps_timeline_view_get_visible (self, &begin, &end);
@@ -321,6 +323,7 @@ ps_timeline_view_follow_session (PsTimelineView *self)
 
       g_array_set_size (self->followed_focus, 0);
       g_array_append_vals (self->followed_focus, tracks, n_tracks);
+      ps_timeline_view_find_focus_charts (self);
       /* A thread of a sampled run has a lane shown and a chart of its
        * rate in a closed group: the lane, rather than opening the group */
       for (guint r = 0; n_tracks > 0 && r < self->model->rows->len; r++)

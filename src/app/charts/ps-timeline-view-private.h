@@ -57,7 +57,8 @@ struct _PsTimelineView
   GArray          *followed_focus;   /* guint32 */
   /* The rows of the session's focused tracks, as the tracks of their
    * rows (ps_timeline_model_chart_track ()): a CE marker's instances
-   * share a row (ps_timeline_view_get_focus_charts ()) */
+   * share a row. Found again by ps_timeline_view_find_focus_charts (),
+   * which ps_timeline_view_row_is_focused () goes by. */
   GArray          *focus_charts;     /* guint32 */
   guint64          followed_span;
   guint64          followed_mark;
@@ -100,8 +101,7 @@ void           ps_timeline_view_get_visible        (PsTimelineView *self,
 double         ps_timeline_view_label_width_at     (PsTimelineView *self,
                                                     int             width);
 double         ps_timeline_view_label_width        (PsTimelineView *self);
-const guint32 *ps_timeline_view_get_focus_charts   (PsTimelineView *self,
-                                                    guint          *n_charts);
+void           ps_timeline_view_find_focus_charts  (PsTimelineView *self);
 gboolean       ps_timeline_view_row_is_focused     (PsTimelineView      *self,
                                                     const PsTimelineRow *row);
 void           ps_timeline_view_focus_row          (PsTimelineView      *self,

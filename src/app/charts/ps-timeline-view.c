@@ -114,9 +114,8 @@ points_of_track (gpointer data,
 
 /* The session's focused tracks as the tracks of their rows, each once
  * where they follow one another (a CE marker's instances, in order) */
-const guint32 *
-ps_timeline_view_get_focus_charts (PsTimelineView *self,
-                                   guint          *n_charts)
+void
+ps_timeline_view_find_focus_charts (PsTimelineView *self)
 {
   guint n_focus = 0;
   const guint32 *focus = self->session != NULL ? ps_session_get_focus_tracks (self->session, &n_focus) : NULL;
@@ -130,18 +129,15 @@ ps_timeline_view_get_focus_charts (PsTimelineView *self,
           || g_array_index (self->focus_charts, guint32, self->focus_charts->len - 1) != chart)
         g_array_append_val (self->focus_charts, chart);
     }
-  *n_charts = self->focus_charts->len;
-  return (const guint32 *)(gpointer)self->focus_charts->data;
 }
 
 gboolean
 ps_timeline_view_row_is_focused (PsTimelineView      *self,
                                  const PsTimelineRow *row)
 {
-  guint n_charts;
-  const guint32 *charts = ps_timeline_view_get_focus_charts (self, &n_charts);
+  const guint32 *charts = (const guint32 *)(gpointer)self->focus_charts->data;
 
-  for (guint i = 0; i < n_charts; i++)
+  for (guint i = 0; i < self->focus_charts->len; i++)
     if (charts[i] == row->track)
       return TRUE;
   return FALSE;
@@ -153,8 +149,9 @@ void
 ps_timeline_view_focus_row (PsTimelineView      *self,
                             const PsTimelineRow *row)
 {
-  guint n_members;
-  g_autofree guint32 *members = ps_timeline_model_get_chart_members (self->model, row->track, &n_members);
+  guint n_members = 0;
+  g_autofree guint32 *members = row->track != PS_NONE
+                                ? ps_timeline_model_get_chart_members (self->model, row->track, &n_members) : NULL;
 
   g_array_set_size (self->followed_focus, 0);
   g_array_append_vals (self->followed_focus, members, n_members);
@@ -201,7 +198,9 @@ ps_timeline_view_fill_frame (PsTimelineView  *self,
       guint64 measurement = ps_session_get_selected_measurement (self->session);
       guint64 mark = ps_session_get_selected_mark (self->session);
 
-      frame->focus_tracks = ps_timeline_view_get_focus_charts (self, &frame->n_focus_tracks);
+      ps_timeline_view_find_focus_charts (self);
+      frame->focus_tracks = (const guint32 *)(gpointer)self->focus_charts->data;
+      frame->n_focus_tracks = self->focus_charts->len;
       frame->points_of_track = points_of_track;
       frame->points_data = self->session;
       frame->has_highlight_points = ps_session_get_highlight_points_extent (self->session, NULL, NULL);
