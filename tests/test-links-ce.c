@@ -360,6 +360,53 @@ test_instance_row_brings_points (Fixture       *fixture,
   }
 }
 
+/* A marker's row chosen at the bottom edge of the timeline, only its top
+ * in view, is wholly in view once the histogram under the timeline has
+ * taken its room */
+static void
+test_row_at_edge_kept (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  Run run = open_fsperf (fixture);
+  PsTimelineModel *model = ps_timeline_view_get_model (run.view);
+  GtkAdjustment *vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (run.view));
+  guint32 track = PS_NONE;
+  int height_before;
+  double y;
+
+  for (guint r = 0; r < model->rows->len && track == PS_NONE; r++)
+    {
+      const PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+      /* One below the first page, which the view can scroll to the edge */
+      if (row->kind == PS_TIMELINE_ROW_VALUES && g_strcmp0 (row->unit, "ms") == 0
+          && row->y > gtk_adjustment_get_page_size (vadjustment))
+        track = row->track;
+    }
+  g_assert_cmpuint (track, !=, PS_NONE);
+  g_assert_null (ps_histogram_view_get_histogram (ps_run_view_get_histogram_view (PS_RUN_VIEW (run.ce_view))));
+
+  /* Its top 24 pixels in view */
+  height_before = gtk_widget_get_height (GTK_WIDGET (run.view));
+  gtk_adjustment_set_value (vadjustment, gtk_adjustment_get_value (vadjustment)
+                                         + ps_timeline_view_get_row_y (run.view, track) - (height_before - 24));
+  iterate_for (50);
+  y = ps_timeline_view_get_row_y (run.view, track);
+  g_assert_cmpfloat (y, <, height_before);
+  g_assert_cmpfloat (y + PS_TIMELINE_VALUES_HEIGHT, >, height_before);
+
+  ps_timeline_view_click (run.view, 20, y + 8);
+  g_assert_true (iterate_until (run_view_is_idle, run.ce_view));
+  iterate_for (300);
+  g_assert_nonnull (ps_histogram_view_get_histogram (ps_run_view_get_histogram_view (PS_RUN_VIEW (run.ce_view))));
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (run.view)), <, height_before);
+  y = ps_timeline_view_get_row_y (run.view, track);
+  g_test_message ("the row at %.0f of a timeline %d px tall, %d before", y, gtk_widget_get_height (GTK_WIDGET (run.view)),
+                  height_before);
+  g_assert_cmpfloat (y, >=, PS_TIMELINE_HEADER_HEIGHT);
+  g_assert_cmpfloat (y + PS_TIMELINE_VALUES_HEIGHT, <=, gtk_widget_get_height (GTK_WIDGET (run.view)));
+}
+
 /* The bars selected on a marker's histogram light up their measurements
  * on its chart, which comes into view */
 static void
@@ -687,6 +734,7 @@ main (int   argc,
 
   ADD_TEST ("/links/ce/marker-row-focuses-chart", test_marker_row_focuses_chart);
   ADD_TEST ("/links/ce/instance-row-brings-points", test_instance_row_brings_points);
+  ADD_TEST ("/links/ce/row-at-edge-kept", test_row_at_edge_kept);
   ADD_TEST ("/links/ce/histogram-bars-highlight", test_histogram_bars_highlight);
   ADD_TEST ("/links/ce/timeline-chart-selects-marker", test_timeline_chart_selects_marker);
   ADD_TEST ("/links/ce/timeline-point-selects-bar", test_timeline_point_selects_bar);

@@ -1040,6 +1040,21 @@ cursor_row_in_view (PsTimelineView *self)
   return cursor->y >= value && cursor->y + MIN (cursor->height, page) <= value + page;
 }
 
+/* Whether some of the cursor's row is in the vertical view: a row chosen
+ * at the bottom edge shows only its top */
+static gboolean
+cursor_row_shown (PsTimelineView *self)
+{
+  PsTimelineRow *cursor = ps_timeline_view_get_row (self, self->cursor_row);
+  double value, page;
+
+  if (cursor == NULL || cursor->hidden || self->vadjustment == NULL)
+    return FALSE;
+  value = gtk_adjustment_get_value (self->vadjustment);
+  page = gtk_adjustment_get_page_size (self->vadjustment);
+  return cursor->y < value + page && cursor->y + cursor->height > value;
+}
+
 static gboolean
 keep_cursor_cb (gpointer user_data)
 {
@@ -1071,11 +1086,12 @@ ps_timeline_view_size_allocate (GtkWidget *widget,
   gboolean shorter = height < self->allocated_height;
 
   self->allocated_height = height;
-  /* The row of the cursor, in view before, stays in view when the
-   * timeline gets shorter (the views under it taking more room): scrolled
-   * to once the window is laid out, since scrolling while GTK allocates
-   * leaves widgets elsewhere in the window without their allocation */
-  if (cursor_row_in_view (self) && self->keep_cursor_id == 0)
+  /* The row of the cursor, in view before (if only in part: chosen at the
+   * bottom edge), is wholly in view when the timeline gets shorter (the
+   * views under it taking more room): scrolled to once the window is laid
+   * out, since scrolling while GTK allocates leaves widgets elsewhere in
+   * the window without their allocation */
+  if (cursor_row_shown (self) && self->keep_cursor_id == 0)
     self->keep_cursor_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, keep_cursor_cb, self, NULL);
   /* So do the highlighted calls, shown as they were chosen (a total whose
    * histogram then takes the timeline's room) */
