@@ -1040,10 +1040,11 @@ cursor_row_in_view (PsTimelineView *self)
   return cursor->y >= value && cursor->y + MIN (cursor->height, page) <= value + page;
 }
 
-/* Whether some of the cursor's row is in the vertical view: a row chosen
- * at the bottom edge shows only its top */
+/* Whether the top of the cursor's row is in the vertical view: a row
+ * chosen at the bottom edge shows only its top (a thread's tall row
+ * scrolled into is not, and stays as it was) */
 static gboolean
-cursor_row_shown (PsTimelineView *self)
+cursor_row_top_shown (PsTimelineView *self)
 {
   PsTimelineRow *cursor = ps_timeline_view_get_row (self, self->cursor_row);
   double value, page;
@@ -1052,7 +1053,7 @@ cursor_row_shown (PsTimelineView *self)
     return FALSE;
   value = gtk_adjustment_get_value (self->vadjustment);
   page = gtk_adjustment_get_page_size (self->vadjustment);
-  return cursor->y < value + page && cursor->y + cursor->height > value;
+  return cursor->y >= value && cursor->y < value + page;
 }
 
 static gboolean
@@ -1091,7 +1092,7 @@ ps_timeline_view_size_allocate (GtkWidget *widget,
    * views under it taking more room): scrolled to once the window is laid
    * out, since scrolling while GTK allocates leaves widgets elsewhere in
    * the window without their allocation */
-  if (cursor_row_shown (self) && self->keep_cursor_id == 0)
+  if (cursor_row_top_shown (self) && self->keep_cursor_id == 0)
     self->keep_cursor_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, keep_cursor_cb, self, NULL);
   /* So do the highlighted calls, shown as they were chosen (a total whose
    * histogram then takes the timeline's room) */
