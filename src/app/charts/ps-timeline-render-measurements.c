@@ -82,6 +82,19 @@ session_divisor (double rate)
   return rate > 0 ? rate : 1;
 }
 
+/* Hands the series made so far to the model, with their labels */
+static void
+hand_over_series (PsTimelineModel      *model,
+                  PsTimelineSeriesRows *rows,
+                  GArray               *series,
+                  GPtrArray            *labels)
+{
+  if (series->len > 0)
+    ps_timeline_model_add_series_rows (model, rows, (const PsTimelineSeries *)(gpointer)series->data, series->len);
+  g_array_set_size (series, 0);
+  g_ptr_array_set_size (labels, 0);
+}
+
 /* CE runs: a chart per marker and kind, over the measurements' sequence
  * numbers (they have no timestamps). A marker is the CE view's group of
  * instances (ps_series_group_leaders ()): a test harness registers its
@@ -97,11 +110,6 @@ ps_timeline_model_new_measurements (PsEventStore *store,
                                     PsSpanLod    *lod,
                                     GCancellable *cancellable)
 {
-  static const guint16 kind_flags[3] = {
-    [PS_MEASURE_DURATION] = PS_TRACK_FLAG_HAS_DURATION,
-    [PS_MEASURE_CPU] = PS_TRACK_FLAG_HAS_CPU,
-    [PS_MEASURE_MEMORY] = PS_TRACK_FLAG_HAS_MEMORY,
-  };
   guint n_tracks = ps_event_store_get_n_tracks (store);
   guint n_sessions = ps_event_store_get_n_sessions (store);
   gsize n_charts = (gsize)n_tracks * 3;
@@ -111,6 +119,8 @@ ps_timeline_model_new_measurements (PsEventStore *store,
   g_autofree guint32 *leaders = ps_series_group_leaders (store);
   /* track → its first and last sequence number */
   g_autofree gint64 *extents = g_new (gint64, 2 * (gsize)n_tracks + 1);
+  /* marker (its first track) → whether it has other instances */
+  g_autofree guint8 *several_instances = NULL;
   g_autofree gsize *next = NULL;
   /* chart → where its next value goes, in ticks_narrow or in values */
   g_autofree gsize *value_next = g_new (gsize, n_charts);
@@ -224,20 +234,29 @@ ps_timeline_model_new_measurements (PsEventStore *store,
   /* A series per marker and kind, handed to the model a part at a time */
   model = ps_timeline_model_alloc (store, lod, TRUE, PS_NONE);
   model->n_chart_tracks = n_tracks;
+  several_instances = g_new0 (guint8, (gsize)n_tracks + 1);
+  for (guint32 t = 0; t < n_tracks; t++)
+    if (leaders[t] != t)
+      several_instances[leaders[t]] = 1;
   model->chart_tracks = g_steal_pointer (&leaders);
   model->track_extents = g_steal_pointer (&extents);
   ps_timeline_series_rows_init (&rows);
   series = g_array_sized_new (FALSE, FALSE, sizeof (PsTimelineSeries), SERIES_PART);
   for (guint32 t = 0; t < n_tracks; t++)
     {
-      const PsTrack *track = ps_event_store_get_track (store, t);
-      const char *name = ps_event_store_get_string (store, track->name);
+      const PsTrack *track;
+      const char *name;
       /* A monitor's "CPU: fsperf" in the user's language */
-      g_autofree char *shown = track->flags & (kind_flags[PS_MEASURE_CPU] | kind_flags[PS_MEASURE_MEMORY])
-                               ? ps_view_series_name (name) : NULL;
-      gboolean has_seconds = ps_event_store_get_n_tick_rates (store, track->session) > 0;
+      g_autofree char *shown = NULL;
+      gboolean has_seconds;
 
-      for (guint kind = PS_MEASURE_DURATION; kind <= PS_MEASURE_MEMORY && model->chart_tracks[t] == t; kind++)
+      /* A later instance's points are on its marker's first's charts */
+      if (model->chart_tracks[t] != t)
+        continue;
+      track = ps_event_store_get_track (store, t);
+      name = ps_event_store_get_string (store, track->name);
+      has_seconds = ps_event_store_get_n_tick_rates (store, track->session) > 0;
+      for (guint kind = PS_MEASURE_DURATION; kind <= PS_MEASURE_MEMORY; kind++)
         {
           gsize chart = (gsize)t * 3 + kind;
           PsTimelineSeries one = { 0 };
@@ -270,11 +289,15 @@ ps_timeline_model_new_measurements (PsEventStore *store,
               one.unit_scale = has_seconds ? 1e3 : 1;
               break;
             case PS_MEASURE_CPU:
+              if (shown == NULL)
+                shown = ps_view_series_name (name);
               g_ptr_array_add (labels, g_strdup_printf (_("%s (CPU)"), shown));
               one.label = g_ptr_array_index (labels, labels->len - 1);
               one.unit = "%";
               break;
             default:
+              if (shown == NULL)
+                shown = ps_view_series_name (name);
               g_ptr_array_add (labels, g_strdup_printf (_("%s (memory)"), shown));
               one.label = g_ptr_array_index (labels, labels->len - 1);
               one.unit = C_("byte unit", "MiB");
@@ -283,15 +306,19 @@ ps_timeline_model_new_measurements (PsEventStore *store,
             }
           g_array_append_val (series, one);
         }
-      if (series->len >= SERIES_PART || t + 1 == n_tracks)
-        {
-          ps_timeline_model_add_series_rows (model, &rows, (const PsTimelineSeries *)(gpointer)series->data,
-                                             series->len);
-          g_array_set_size (series, 0);
-          g_ptr_array_set_size (labels, 0);
-        }
+      if (series->len >= SERIES_PART)
+        hand_over_series (model, &rows, series, labels);
     }
+  hand_over_series (model, &rows, series, labels);
   ps_timeline_series_rows_clear (&rows);
+  /* A chart of several instances says which one a point is */
+  for (guint r = 0; r < model->rows->len; r++)
+    {
+      PsTimelineRow *row = g_ptr_array_index (model->rows, r);
+
+      row->several_instances = row->kind == PS_TIMELINE_ROW_VALUES && row->track < n_tracks
+                               && several_instances[row->track];
+    }
   /* The series hold it now */
   points_block_release (block);
 

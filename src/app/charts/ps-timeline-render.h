@@ -77,6 +77,9 @@ typedef struct
   /* value_key is an earlier row's: another instance of its marker */
   guint       value_key_shared : 1;
   guint       has_marks : 1;    /* span rows */
+  /* CE: its chart holds the points of several instances of its marker
+   * (chart_tracks), and its tooltip says which a point is */
+  guint       several_instances : 1;
   guint       collapsed : 1;    /* groups */
   guint       hidden : 1;       /* in a collapsed group (layout) */
 } PsTimelineRow;

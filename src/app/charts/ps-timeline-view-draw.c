@@ -133,16 +133,13 @@ ps_timeline_view_describe_at (PsTimelineView *self,
       number = ps_view_format_number (value * row->unit_scale);
       /* Which registration of a marker registered again and again, as
        * its row in the marker table reads */
-      if (self->model->chart_tracks != NULL && point_x >= 0
+      if (row->several_instances && point_x >= 0
           && (guint64)point_x < ps_event_store_get_n_measurements (self->model->store))
         {
-          g_autofree guint32 *members = NULL;
-          guint n_members;
           PsMeasurement m;
 
           ps_event_store_get_measurement (self->model->store, (guint64)point_x, &m);
-          members = ps_timeline_model_get_chart_members (self->model, row->track, &n_members);
-          if (n_members > 1 && m.track < ps_event_store_get_n_tracks (self->model->store))
+          if (m.track < ps_event_store_get_n_tracks (self->model->store))
             {
               g_autofree char *ordinal = ps_view_format_count (ps_event_store_get_track (self->model->store, m.track)->ordinal);
               /* Translators: which registration of a marker a point on its
