@@ -4150,6 +4150,7 @@ test_ready_once (Fixture       *fixture,
   ReadyWatch watch = { 0 };
   PsRunPage *page;
   GListModel *markers;
+  PsRunAnalysis *analysis;
 
   for (guint i = 0; i < N_REGISTRATIONS; i++)
     {
@@ -4205,8 +4206,14 @@ test_ready_once (Fixture       *fixture,
     g_assert_cmpfloat (ps_marker_row_get_min (group), ==, 0.010);
     g_assert_cmpfloat (ps_marker_row_get_max (group), ==, (20 + N_REGISTRATIONS - 1) / 1000.0);
   }
+  /* The registrations' own series are made when their group is opened,
+   * and kept */
+  analysis = ps_run_view_get_analysis (PS_RUN_VIEW (ps_run_page_get_ce_view (page)));
+  g_assert_null (analysis->members);
   g_assert_true (gtk_tree_list_row_is_expandable (group_row));
   gtk_tree_list_row_set_expanded (group_row, TRUE);
+  g_assert_nonnull (analysis->members);
+  g_assert_cmpuint (g_hash_table_size (analysis->members), ==, 1);
   children = gtk_tree_list_row_get_children (group_row);
   g_assert_nonnull (children);
   /* The table lists the group and its registrations */
@@ -4223,6 +4230,19 @@ test_ready_once (Fixture       *fixture,
     g_assert_cmpfloat (ps_marker_row_get_min (last), ==, (10 + N_REGISTRATIONS - 1) / 1000.0);
     g_assert_null (g_list_model_get_item (children, N_REGISTRATIONS));
   }
+  /* Each registration's values, in the order of the log */
+  for (guint i = 0; i < N_REGISTRATIONS; i += 37)
+    {
+      g_autoptr(PsMarkerRow) one = g_list_model_get_item (children, i);
+
+      g_assert_cmpuint (ps_marker_row_get_series (one)->instance, ==, i + 1);
+      g_assert_cmpuint (ps_marker_row_get_count (one), ==, 2);
+      g_assert_cmpfloat (ps_marker_row_get_min (one), ==, (10 + i) / 1000.0);
+      g_assert_cmpfloat (ps_marker_row_get_max (one), ==, (20 + i) / 1000.0);
+    }
+  gtk_tree_list_row_set_expanded (group_row, FALSE);
+  gtk_tree_list_row_set_expanded (group_row, TRUE);
+  g_assert_cmpuint (g_hash_table_size (analysis->members), ==, 1);
 
   /* Reloading makes the page ready once more */
   ps_run_page_load (page);

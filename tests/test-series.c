@@ -705,8 +705,7 @@ assert_same_array (GArray *got,
 
 static void
 assert_same_series (const PsSeries *got,
-                    const PsSeries *expected,
-                    gboolean        group)
+                    const PsSeries *expected)
 {
   g_assert_cmpstr (got->name, ==, expected->name);
   g_assert_cmpstr (got->app, ==, expected->app);
@@ -728,52 +727,137 @@ assert_same_series (const PsSeries *got,
   assert_same_array (got->ticks, expected->ticks);
   assert_same_array (got->indexes, expected->indexes);
   g_assert_cmpfloat (got->self_sum, ==, expected->self_sum);
-  /* Durations kept only as statistics are summed in the order of the
-   * instances; all else in file order */
-  if (group && got->kind == PS_SERIES_DURATION && got->values->len == 0)
+  assert_stats_equal (&got->stats, &expected->stats);
+  assert_stats_equal (&got->ticks_stats, &expected->ticks_stats);
+}
+
+/* A group's statistics from its members' values, gathered another way */
+static void
+assert_group_of_members (PsEventStore          *store,
+                         const PsSeriesOptions *options,
+                         const PsSeries        *group)
+{
+  PsSeriesOptions whole = *options;
+  g_autoptr(GPtrArray) members = NULL;
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) ticks = g_array_new (FALSE, FALSE, sizeof (double));
+  guint64 n_excluded = 0, n_flagged = 0;
+  PsStats stats;
+
+  whole.durations_summary_only = FALSE;
+  members = ps_series_collect_members (store, &whole, group);
+  for (guint j = 0; j < members->len; j++)
     {
-      assert_group_stats (&got->stats, &expected->stats, !got->has_seconds);
-      assert_group_stats (&got->ticks_stats, &expected->ticks_stats, TRUE);
+      const PsSeries *member = g_ptr_array_index (members, j);
+
+      g_array_append_vals (values, member->values->data, member->values->len);
+      if (member->ticks != NULL)
+        g_array_append_vals (ticks, member->ticks->data, member->ticks->len);
+      n_excluded += member->n_excluded;
+      n_flagged += member->n_flagged;
     }
-  else
+  g_assert_cmpuint (group->n_excluded, ==, n_excluded);
+  g_assert_cmpuint (group->n_flagged, ==, n_flagged);
+  ps_stats_compute ((double *)(gpointer)values->data, values->len, &stats);
+  assert_group_stats (&group->stats, &stats, group->kind == PS_SERIES_DURATION && !group->has_seconds);
+  if (group->kind == PS_SERIES_DURATION)
     {
-      assert_stats_equal (&got->stats, &expected->stats);
-      assert_stats_equal (&got->ticks_stats, &expected->ticks_stats);
+      ps_stats_compute ((double *)(gpointer)ticks->data, ticks->len, &stats);
+      assert_group_stats (&group->ticks_stats, &stats, TRUE);
     }
 }
 
-/* ps_series_collect_grouped () gives what ps_series_collect () gives
- * with and without group_by_name; returns the number of groups with
- * several instances */
+/* Groups by name, and ps_series_collect_members (): each group of
+ * ps_series_collect () with group_by_name has the instances of
+ * ps_series_collect () without it whose session, kind, application and
+ * description texts are its own, in track order, made in the order of
+ * their keys' first instances; its members are those instances' series,
+ * the same in every field, and its statistics are theirs together.
+ * Returns the number of groups with several instances. */
 static guint
 assert_grouped_collects (PsEventStore          *store,
                          const PsSeriesOptions *options)
 {
   PsSeriesOptions by_instance = *options;
   PsSeriesOptions by_name = *options;
-  g_autoptr(GPtrArray) expected_instances = NULL;
-  g_autoptr(GPtrArray) expected_groups = NULL;
   g_autoptr(GPtrArray) instances = NULL;
   g_autoptr(GPtrArray) groups = NULL;
+  g_autoptr(GHashTable) group_of_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GArray) expected_tracks = g_array_new (FALSE, FALSE, sizeof (GArray *));
   guint n_merged = 0;
+  guint n_members = 0;
+  guint n_instances = 0;
 
   by_instance.group_by_name = FALSE;
   by_name.group_by_name = TRUE;
-  expected_instances = ps_series_collect (store, &by_instance);
-  expected_groups = ps_series_collect (store, &by_name);
-  ps_series_collect_grouped (store, options, &instances, &groups);
+  instances = ps_series_collect (store, &by_instance);
+  groups = ps_series_collect (store, &by_name);
 
-  g_assert_cmpuint (instances->len, ==, expected_instances->len);
+  /* The groups the instances' keys give, as text */
   for (guint i = 0; i < instances->len; i++)
-    assert_same_series (g_ptr_array_index (instances, i), g_ptr_array_index (expected_instances, i), FALSE);
-  g_assert_cmpuint (groups->len, ==, expected_groups->len);
-  for (guint i = 0; i < groups->len; i++)
     {
-      const PsSeries *group = g_ptr_array_index (groups, i);
+      const PsSeries *instance = g_ptr_array_index (instances, i);
+      char *key;
+      gpointer found;
+      GArray *tracks;
 
-      assert_same_series (group, g_ptr_array_index (expected_groups, i), TRUE);
+      if (instance->kind == PS_SERIES_SPAN)
+        continue;
+      n_instances++;
+      key = g_strdup_printf ("%u:%d:%zu:%s%s", instance->session, instance->kind, strlen (instance->app),
+                             instance->app, instance->name);
+      found = g_hash_table_lookup (group_of_key, key);
+      if (found == NULL)
+        {
+          tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
+          g_array_append_val (expected_tracks, tracks);
+          found = GUINT_TO_POINTER (expected_tracks->len);
+          g_hash_table_insert (group_of_key, key, found);
+        }
+      else
+        g_free (key);
+      tracks = g_array_index (expected_tracks, GArray *, GPOINTER_TO_UINT (found) - 1);
+      g_array_append_val (tracks, instance->tracks[0]);
+    }
+
+  for (guint g = 0; g < groups->len; g++)
+    {
+      const PsSeries *group = g_ptr_array_index (groups, g);
+      g_autoptr(GPtrArray) members = ps_series_collect_members (store, options, group);
+      GArray *tracks;
+
+      if (group->kind == PS_SERIES_SPAN)
+        {
+          g_assert_cmpuint (members->len, ==, 0);
+          continue;
+        }
+      g_assert_cmpuint (g, <, expected_tracks->len);
+      tracks = g_array_index (expected_tracks, GArray *, g);
+      g_assert_cmpmem (group->tracks, group->n_instances * sizeof (guint32), tracks->data,
+                       tracks->len * sizeof (guint32));
+      g_assert_cmpuint (members->len, ==, group->n_instances);
+      for (guint j = 0; j < members->len; j++)
+        {
+          const PsSeries *member = g_ptr_array_index (members, j);
+          const PsSeries *expected = NULL;
+
+          for (guint i = 0; i < instances->len && expected == NULL; i++)
+            {
+              const PsSeries *instance = g_ptr_array_index (instances, i);
+
+              if (instance->tracks[0] == group->tracks[j] && instance->kind == group->kind)
+                expected = instance;
+            }
+          g_assert_nonnull (expected);
+          assert_same_series (member, expected);
+        }
+      assert_group_of_members (store, options, group);
+      n_members += members->len;
       n_merged += group->n_instances > 1;
     }
+  g_assert_cmpuint (n_members, ==, n_instances);
+  for (guint g = 0; g < expected_tracks->len; g++)
+    g_array_unref (g_array_index (expected_tracks, GArray *, g));
   return n_merged;
 }
 
@@ -1000,28 +1084,30 @@ test_grouped (void)
     g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "ce", "fsperf_CEPC_x86_6_0_3122.log", NULL);
     g_autoptr(PsEventStore) fixture = parse_fixture_load_file (path, 0);
     g_autoptr(PsEventStore) with_span = grouped_store_new (2000, TRUE, TRUE);
-    PsSeriesOptions summary = { .durations_summary_only = TRUE };
-    g_autoptr(GPtrArray) instances = NULL;
+    PsSeriesOptions summary = { .durations_summary_only = TRUE, .group_by_name = TRUE };
     g_autoptr(GPtrArray) groups = NULL;
+    g_autoptr(GPtrArray) members = NULL;
 
     assert_grouped_options (fixture, ps_event_store_get_n_measurements (fixture), TRUE);
     assert_grouped_options (with_span, 2000, TRUE);
-    ps_series_collect_grouped (with_span, &summary, &instances, &groups);
+    groups = ps_series_collect (with_span, &summary);
     g_assert_cmpint (((PsSeries *)g_ptr_array_index (groups, groups->len - 1))->kind, ==, PS_SERIES_SPAN);
+    members = ps_series_collect_members (with_span, &summary, g_ptr_array_index (groups, groups->len - 1));
+    g_assert_cmpuint (members->len, ==, 0);
   }
 
-  /* Cancelled: both arrays all the same */
+  /* Cancelled: an array all the same */
   {
     g_autoptr(PsEventStore) store = grouped_store_new (1000, FALSE, FALSE);
     g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+    PsSeriesOptions by_name = { .durations_summary_only = TRUE, .group_by_name = TRUE };
     PsSeriesOptions cancelled = { .durations_summary_only = TRUE, .cancellable = cancellable };
-    g_autoptr(GPtrArray) instances = NULL;
-    g_autoptr(GPtrArray) groups = NULL;
+    g_autoptr(GPtrArray) groups = ps_series_collect (store, &by_name);
+    g_autoptr(GPtrArray) members = NULL;
 
     g_cancellable_cancel (cancellable);
-    ps_series_collect_grouped (store, &cancelled, &instances, &groups);
-    g_assert_nonnull (instances);
-    g_assert_nonnull (groups);
+    members = ps_series_collect_members (store, &cancelled, g_ptr_array_index (groups, 0));
+    g_assert_nonnull (members);
   }
 }
 

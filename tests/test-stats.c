@@ -215,6 +215,53 @@ test_whole_ms_any_order (void)
   g_rand_free (rand);
 }
 
+/* Tick counts: the statistics of ps_stats_compute_scaled () are those
+ * ps_stats_compute () gives of the ticks and of each divided by the rate,
+ * bit for bit, with rate 0 both the ticks'; its twin on counts in 32
+ * bits gives the very same from the same counts, runs of equal counts
+ * and counts past 2³¹ among them */
+static void
+test_scaled_ticks (void)
+{
+  static const gsize counts[] = { 0, 1, 2, 17, 1000, 70000 };
+  static const double rates[] = { 0, 1193180, 3.579545e6, 1000 };
+  GRand *rand = g_rand_new_with_seed (17);
+
+  for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
+    for (guint r = 0; r < G_N_ELEMENTS (rates); r++)
+      {
+        gsize count = counts[c];
+        double rate = rates[r];
+        g_autofree guint32 *ticks32 = g_new (guint32, count + 1);
+        g_autofree double *ticks = g_new (double, count + 1);
+        g_autofree double *plain_ticks = g_new (double, count + 1);
+        g_autofree double *plain_values = g_new (double, count + 1);
+        PsStats stats, ticks_stats, stats32, ticks_stats32, expected, expected_ticks;
+
+        for (gsize i = 0; i < count; i++)
+          {
+            guint32 tick = i % 5 == 0 ? 4242 : i % 11 == 0 ? G_MAXUINT32 - (guint32)i : g_rand_int (rand) >> (i % 20);
+
+            ticks32[i] = tick;
+            ticks[i] = plain_ticks[i] = tick;
+            plain_values[i] = rate > 0 ? tick / rate : tick;
+          }
+        g_assert_true (ps_stats_compute_scaled (ticks, count, rate, &stats, &ticks_stats, NULL));
+        g_assert_true (ps_stats_compute_scaled_u32 (ticks32, count, rate, &stats32, &ticks_stats32, NULL));
+        ps_stats_compute (plain_ticks, count, &expected_ticks);
+        ps_stats_compute (plain_values, count, &expected);
+        g_assert_cmpmem (&ticks_stats, sizeof ticks_stats, &expected_ticks, sizeof expected_ticks);
+        g_assert_cmpmem (&stats, sizeof stats, &expected, sizeof expected);
+        g_assert_cmpmem (&ticks_stats32, sizeof ticks_stats32, &expected_ticks, sizeof expected_ticks);
+        g_assert_cmpmem (&stats32, sizeof stats32, &expected, sizeof expected);
+        g_assert_cmpuint (stats32.count, ==, count);
+        if (count >= 1000)
+          g_assert_cmpfloat (ticks_stats32.max, >, (double)G_MAXINT32);
+      }
+
+  g_rand_free (rand);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -227,6 +274,7 @@ main (int   argc,
   g_test_add_func ("/stats/against-sorting", test_against_sorting);
   g_test_add_func ("/stats/whole-ms", test_whole_ms);
   g_test_add_func ("/stats/whole-ms-any-order", test_whole_ms_any_order);
+  g_test_add_func ("/stats/scaled-ticks", test_scaled_ticks);
 
   return g_test_run ();
 }

@@ -112,22 +112,26 @@ ps_timeline_model_new_measurements (PsEventStore *store,
 {
   guint n_tracks = ps_event_store_get_n_tracks (store);
   guint n_sessions = ps_event_store_get_n_sessions (store);
-  gsize n_charts = (gsize)n_tracks * 3;
-  /* chart → its first point in the block; starts[n_charts]: all of them */
-  g_autofree gsize *starts = g_new0 (gsize, n_charts + 1);
   /* track → the first instance of its marker, whose charts it joins */
   g_autofree guint32 *leaders = ps_series_group_leaders (store);
+  /* track → its marker's number, in the order of their first instances */
+  g_autofree guint32 *markers = g_new (guint32, (gsize)n_tracks + 1);
+  guint n_markers = 0;
+  gsize n_charts;
+  /* chart (marker × kind) → its first point in the block; starts[n_charts]:
+   * all of them */
+  g_autofree gsize *starts = NULL;
   /* track → its first and last sequence number */
   g_autofree gint64 *extents = g_new (gint64, 2 * (gsize)n_tracks + 1);
   /* marker (its first track) → whether it has other instances */
   g_autofree guint8 *several_instances = NULL;
   g_autofree gsize *next = NULL;
   /* chart → where its next value goes, in ticks_narrow or in values */
-  g_autofree gsize *value_next = g_new (gsize, n_charts);
-  /* marker (its first track) → whether its durations are kept as ticks
-   * in 32 bits: its session has one tick rate (or none), and every tick
-   * count of its instances fits */
-  g_autofree gboolean *ticks_fit = g_new (gboolean, n_tracks + 1);
+  g_autofree gsize *value_next = NULL;
+  /* marker → whether its durations are kept as ticks in 32 bits: its
+   * session has one tick rate (or none), and every tick count of its
+   * instances fits */
+  g_autofree gboolean *ticks_fit = NULL;
   g_autofree guint32 *sessions = g_new (guint32, n_tracks + 1);
   g_autofree double *session_rates = g_new (double, n_sessions + 1);
   g_autoptr(GArray) series = NULL;
@@ -147,8 +151,15 @@ ps_timeline_model_new_measurements (PsEventStore *store,
     session_rates[session] = ps_event_store_get_n_tick_rates (store, session) <= 1
                              ? ps_event_store_get_tick_rate (store, session, 0) : -1;
   for (guint32 t = 0; t < n_tracks; t++)
+    markers[t] = leaders[t] == t ? n_markers++ : markers[leaders[t]];
+  n_charts = (gsize)n_markers * 3;
+  starts = g_new0 (gsize, n_charts + 1);
+  value_next = g_new (gsize, n_charts + 1);
+  ticks_fit = g_new (gboolean, n_markers + 1);
+  for (guint32 t = 0; t < n_tracks; t++)
     {
-      ticks_fit[t] = session_rates[sessions[t]] >= 0;
+      if (leaders[t] == t)
+        ticks_fit[markers[t]] = session_rates[sessions[t]] >= 0;
       extents[2 * (gsize)t] = G_MAXINT64;
       extents[2 * (gsize)t + 1] = G_MININT64;
     }
@@ -163,15 +174,15 @@ ps_timeline_model_new_measurements (PsEventStore *store,
         }
       if (m.track < n_tracks && m.kind <= PS_MEASURE_MEMORY)
         {
-          guint32 leader = leaders[m.track];
+          guint32 marker = markers[m.track];
           gint64 *extent = &extents[2 * (gsize)m.track];
 
-          starts[(gsize)leader * 3 + m.kind + 1]++;
+          starts[(gsize)marker * 3 + m.kind + 1]++;
           last_index = MAX (last_index, m.index);
           extent[0] = MIN (extent[0], (gint64)m.index);
           extent[1] = MAX (extent[1], (gint64)m.index);
           if (m.kind == PS_MEASURE_DURATION && (m.value.ticks < 0 || m.value.ticks > G_MAXUINT32))
-            ticks_fit[leader] = FALSE;
+            ticks_fit[marker] = FALSE;
         }
     }
   if (cancelled)
@@ -213,14 +224,14 @@ ps_timeline_model_new_measurements (PsEventStore *store,
         continue;
       if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
         cancelled = TRUE;
-      chart = (gsize)leaders[m.track] * 3 + m.kind;
+      chart = (gsize)markers[m.track] * 3 + m.kind;
       at = next[chart]++;
       value_at = value_next[chart]++;
       if (block->x_narrow != NULL)
         block->x_narrow[at] = (guint32)m.index;
       else
         block->x[at] = (gint64)m.index;
-      if (m.kind == PS_MEASURE_DURATION && ticks_fit[leaders[m.track]])
+      if (m.kind == PS_MEASURE_DURATION && ticks_fit[markers[m.track]])
         block->ticks_narrow[value_at] = (guint32)m.value.ticks;
       else
         block->values[value_at] = measurement_value (store, &m, sessions, session_rates);
@@ -258,7 +269,7 @@ ps_timeline_model_new_measurements (PsEventStore *store,
       has_seconds = ps_event_store_get_n_tick_rates (store, track->session) > 0;
       for (guint kind = PS_MEASURE_DURATION; kind <= PS_MEASURE_MEMORY; kind++)
         {
-          gsize chart = (gsize)t * 3 + kind;
+          gsize chart = (gsize)markers[t] * 3 + kind;
           PsTimelineSeries one = { 0 };
 
           /* An instance of a marker may measure what its first did not */
@@ -271,7 +282,7 @@ ps_timeline_model_new_measurements (PsEventStore *store,
             one.x = block->x + starts[chart];
           one.n_points = starts[chart + 1] - starts[chart];
           /* value_next: past the chart's last value now */
-          if (kind == PS_MEASURE_DURATION && ticks_fit[t])
+          if (kind == PS_MEASURE_DURATION && ticks_fit[markers[t]])
             {
               one.values_narrow = block->ticks_narrow + value_next[chart] - one.n_points;
               one.divisor = session_divisor (session_rates[track->session]);

@@ -1,9 +1,9 @@
 /* ps-marker-children.c — the instances of a group row of the marker table
  *
  * The table makes this model for every group row it shows, only to learn
- * whether the row has an expander, and drops it: its instances are looked
- * up when it is first asked for them, since a marker of a long run has
- * tens of thousands.
+ * whether the row has an expander, and drops it: its instances' series
+ * are made when it is first asked for them (ps_run_analysis_get_members
+ * ()), since a marker of a long run has tens of thousands.
  *
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -19,8 +19,8 @@ struct _PsMarkerChildren
 
   PsRunAnalysis  *analysis;
   const PsSeries *group;      /* owned by the analysis */
-  GPtrArray      *instances;  /* PsSeries*, owned by the analysis; NULL
-                               * until asked for */
+  GPtrArray      *instances;  /* PsSeries*, the analysis' members of the
+                               * group; NULL until asked for */
   PsMarkerRow   **rows;       /* made on demand, one per instance */
 };
 
@@ -40,14 +40,7 @@ ensure_instances (PsMarkerChildren *self)
 {
   if (self->instances != NULL)
     return self->instances;
-  self->instances = g_ptr_array_sized_new (self->group->n_instances);
-  for (guint i = 0; i < self->group->n_instances; i++)
-    {
-      PsSeries *instance = ps_run_analysis_find_instance (self->analysis, self->group->tracks[i], self->group->kind);
-
-      if (instance != NULL)
-        g_ptr_array_add (self->instances, instance);
-    }
+  self->instances = g_ptr_array_ref (ps_run_analysis_get_members (self->analysis, self->group));
   self->rows = g_new0 (PsMarkerRow *, MAX (self->instances->len, 1));
   return self->instances;
 }

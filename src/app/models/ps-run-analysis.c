@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "ps-run-analysis.h"
 #include "ps-counter-changes.h"
 #include "ps-format.h"
@@ -17,32 +19,37 @@ ps_run_analysis_clear (gpointer data)
 {
   PsRunAnalysis *self = data;
 
+  g_clear_pointer (&self->members, g_hash_table_unref);
+  g_mutex_clear (&self->members_lock);
   g_clear_object (&self->store);
-  g_clear_pointer (&self->instances, g_ptr_array_unref);
   g_clear_pointer (&self->groups, g_ptr_array_unref);
-  g_clear_pointer (&self->instance_of, g_free);
   g_clear_pointer (&self->scopes, ps_scope_analysis_unref);
   g_clear_object (&self->call_tree);
   g_clear_pointer (&self->changes, g_hash_table_unref);
 }
 
-#define N_KINDS (PS_SERIES_SPAN + 1)
-
-static void
-index_instances (PsRunAnalysis *self)
+static PsRunAnalysis *
+run_analysis_alloc (PsEventStore *store)
 {
-  /* Expanding a group looks up each of its instances */
-  self->n_tracks = ps_event_store_get_n_tracks (self->store);
-  self->instance_of = g_new (guint32, (gsize)self->n_tracks * N_KINDS + 1);
-  for (gsize i = 0; i < (gsize)self->n_tracks * N_KINDS; i++)
-    self->instance_of[i] = G_MAXUINT32;
-  for (guint i = 0; i < self->instances->len; i++)
-    {
-      PsSeries *series = g_ptr_array_index (self->instances, i);
+  PsRunAnalysis *self = g_rc_box_new0 (PsRunAnalysis);
 
-      if (series->tracks[0] < self->n_tracks && series->kind < N_KINDS)
-        self->instance_of[(gsize)series->tracks[0] * N_KINDS + series->kind] = i;
-    }
+  self->store = g_object_ref (store);
+  g_mutex_init (&self->members_lock);
+  return self;
+}
+
+/* What the series of the analysis are collected with, but for the
+ * cancellable */
+static void
+series_options_init (PsRunAnalysis   *self,
+                     PsSeriesOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  /* The tables show statistics of durations; only CPU and memory are drawn */
+  options->durations_summary_only = TRUE;
+  options->has_index_range = self->has_range;
+  options->index_first = self->first;
+  options->index_last = self->last;
 }
 
 /* The changes of the levels the CE view charts, found here rather than
@@ -117,8 +124,7 @@ run_analysis_new (PsEventStore *store,
   gboolean has_calls = !sampled && (ps_event_store_get_n_spans (store) > 0
                                     || ps_event_store_get_n_report_rows (store) > 0);
 
-  self = g_rc_box_new0 (PsRunAnalysis);
-  self->store = g_object_ref (store);
+  self = run_analysis_alloc (store);
 
   if (has_calls && ps_event_store_get_n_spans (store) >= CALL_TREE_THREAD_MIN_SPANS)
     call_tree_thread = g_thread_new ("perfscope-calls", call_tree_job_run, &call_tree_job);
@@ -138,24 +144,18 @@ run_analysis_new (PsEventStore *store,
   if ((has_scopes && self->scopes == NULL) || g_cancellable_is_cancelled (cancellable))
     return NULL;
 
-  /* The tables show statistics of durations; only CPU and memory are drawn */
-  options.durations_summary_only = TRUE;
   if (self->scopes != NULL && ps_event_store_get_n_measurements (store) == 0)
-    {
-      self->instances = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_series_free);
-      self->groups = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_series_free);
-    }
+    self->groups = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_series_free);
   else
     {
-      /* Both groupings from one walk over the measurements, whose
-       * durations are held once (8 bytes each) for the statistics of both */
+      series_options_init (self, &options);
+      options.group_by_name = TRUE;
       options.cancellable = cancellable;
-      ps_series_collect_grouped (store, &options, &self->instances, &self->groups);
+      self->groups = ps_series_collect (store, &options);
       if (g_cancellable_is_cancelled (cancellable))
         return NULL;
     }
 
-  index_instances (self);
   find_changes (self);
 
   return g_steal_pointer (&self);
@@ -175,18 +175,17 @@ ps_run_analysis_new_for_range (PsEventStore *store,
                                guint64       last)
 {
   PsRunAnalysis *self;
-  PsSeriesOptions options = { 0 };
+  PsSeriesOptions options;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
 
-  self = g_rc_box_new0 (PsRunAnalysis);
-  self->store = g_object_ref (store);
-  options.durations_summary_only = TRUE;
-  options.has_index_range = TRUE;
-  options.index_first = first;
-  options.index_last = last;
-  ps_series_collect_grouped (store, &options, &self->instances, &self->groups);
-  index_instances (self);
+  self = run_analysis_alloc (store);
+  self->has_range = TRUE;
+  self->first = first;
+  self->last = last;
+  series_options_init (self, &options);
+  options.group_by_name = TRUE;
+  self->groups = ps_series_collect (store, &options);
   find_changes (self);
   return self;
 }
@@ -304,16 +303,27 @@ ps_run_analysis_compute_finish (GAsyncResult  *result,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-PsSeries *
-ps_run_analysis_find_instance (PsRunAnalysis *self,
-                               guint32        track,
-                               PsSeriesKind   kind)
+GPtrArray *
+ps_run_analysis_get_members (PsRunAnalysis  *self,
+                             const PsSeries *group)
 {
-  guint32 index;
+  g_autoptr(GMutexLocker) locker = NULL;
+  GPtrArray *members;
 
-  if (track >= self->n_tracks || kind >= N_KINDS)
-    return NULL;
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (group != NULL, NULL);
 
-  index = self->instance_of[(gsize)track * N_KINDS + kind];
-  return index == G_MAXUINT32 ? NULL : g_ptr_array_index (self->instances, index);
+  locker = g_mutex_locker_new (&self->members_lock);
+  if (self->members == NULL)
+    self->members = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_ptr_array_unref);
+  members = g_hash_table_lookup (self->members, group);
+  if (members == NULL)
+    {
+      PsSeriesOptions options;
+
+      series_options_init (self, &options);
+      members = ps_series_collect_members (self->store, &options, group);
+      g_hash_table_insert (self->members, (gpointer)group, members);
+    }
+  return members;
 }

@@ -3,11 +3,12 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Both groupings of ps_series_collect(), made together by
- * ps_series_collect_grouped() (specs: ce-perflog.md §4.5): one series per
- * marker instance and one per description group; for runs with
- * calls, their call tree (ps-call-tree.h). The views show exactly these
- * numbers, the same ones perfscope-cli prints.
+ * The series of ps_series_collect() grouped by description (specs:
+ * ce-perflog.md §4.5), and each group's instances when they are first
+ * asked for (a harness's log registers its markers hundreds of thousands
+ * of times, and a table shows those of the groups a person opens); for
+ * runs with calls, their call tree (ps-call-tree.h). The views show
+ * exactly these numbers, the same ones perfscope-cli prints.
  */
 #pragma once
 
@@ -23,11 +24,11 @@ G_BEGIN_DECLS
 typedef struct
 {
   PsEventStore *store;
-  GPtrArray    *instances;   /* PsSeries*, ungrouped */
   GPtrArray    *groups;      /* PsSeries*, grouped by name */
-  /* track × kind → index in instances, or G_MAXUINT32 */
-  guint32      *instance_of;
-  guint         n_tracks;
+  /* Only the measurements whose global index lies in [first, last] */
+  gboolean      has_range;
+  guint64       first;
+  guint64       last;
   /* Logs with scopes and messages (RTL): their tree and totals, unfiltered;
    * else NULL */
   PsScopeAnalysis *scopes;
@@ -38,6 +39,9 @@ typedef struct
   /* Group series of CPU or memory (the CE view's charts) → the changes
    * of their level (GArray of PsCounterChange), found with the series */
   GHashTable      *changes;
+  /*< private >*/
+  GMutex           members_lock;
+  GHashTable      *members;  /* group → GPtrArray of its instances */
 } PsRunAnalysis;
 
 #define PS_TYPE_RUN_ANALYSIS (ps_run_analysis_get_type ())
@@ -72,10 +76,11 @@ void           ps_run_analysis_compute_range_async (PsEventStore  *store,
  * as found with the analysis; NULL for other series */
 GArray        *ps_run_analysis_get_changes   (PsRunAnalysis       *self,
                                               const PsSeries      *group);
-/* The instance series behind a track, or NULL */
-PsSeries      *ps_run_analysis_find_instance (PsRunAnalysis       *self,
-                                              guint32              track,
-                                              PsSeriesKind         kind);
+/* The instance series of one of the groups, in the order of its tracks
+ * (ps_series_collect_members ()), made the first time they are asked
+ * for and kept with the analysis */
+GPtrArray     *ps_run_analysis_get_members   (PsRunAnalysis       *self,
+                                              const PsSeries      *group);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsRunAnalysis, ps_run_analysis_unref)
 

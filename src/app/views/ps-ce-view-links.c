@@ -145,12 +145,15 @@ static gboolean
 is_monitor_track (PsCeView *self,
                   guint32   track)
 {
-  for (guint i = 0; self->shown != NULL && i < self->shown->instances->len; i++)
+  for (guint i = 0; self->shown != NULL && i < self->shown->groups->len; i++)
     {
-      PsSeries *series = g_ptr_array_index (self->shown->instances, i);
+      PsSeries *series = g_ptr_array_index (self->shown->groups, i);
 
-      if ((series->kind == PS_SERIES_CPU || series->kind == PS_SERIES_MEMORY) && series->tracks[0] == track)
-        return TRUE;
+      if (series->kind != PS_SERIES_CPU && series->kind != PS_SERIES_MEMORY)
+        continue;
+      for (guint j = 0; j < series->n_instances; j++)
+        if (series->tracks[j] == track)
+          return TRUE;
     }
   return FALSE;
 }

@@ -176,18 +176,6 @@ _ps_series_add_track (PsSeries *series,
   series->tracks[series->n_instances++] = track_index;
 }
 
-static char *
-group_key (PsEventStore  *store,
-           const PsTrack *track,
-           PsSeriesKind   kind)
-{
-  const char *app = ps_event_store_get_string (store, track->category);
-  const char *name = ps_event_store_get_string (store, track->name);
-
-  /* The application's length keeps the key unambiguous */
-  return g_strdup_printf ("%u:%d:%zu:%s%s", track->session, kind, strlen (app), app, name);
-}
-
 /* Statistics of values; in_place reorders the array itself (for values
  * that are dropped afterwards), else a copy is used */
 static void
@@ -231,10 +219,7 @@ measurement_series (const PsMeasurement   *m,
 /* Durations of which only the statistics are kept. They are counted per
  * series first, then written into two buffers, series after series, in
  * file order within each: a log of a hundred thousand markers needs no
- * array of its own for each, and its values go in one piece. The series
- * may lie in another order than their own (ps_series_collect_grouped ()
- * puts the instances of a group next to each other, so that the group's
- * durations are the slots of its instances). */
+ * array of its own for each, and its values go in one piece. */
 typedef struct
 {
   gsize  *start;   /* series → its first slot */
@@ -242,6 +227,9 @@ typedef struct
   gsize  *next;    /* series → its next free slot */
   double *values;  /* in the series' unit; NULL when each series has one rate */
   double *ticks;
+  /* In place of ticks, when each series has one rate and every tick
+   * count fits: 4 bytes a duration less */
+  guint32 *ticks32;
   double *rates;   /* series → the rate its values are divided by (0: none),
                     * when values is NULL */
 } Summaries;
@@ -254,10 +242,18 @@ summaries_clear (Summaries *self)
   g_clear_pointer (&self->next, g_free);
   g_clear_pointer (&self->values, g_free);
   g_clear_pointer (&self->ticks, g_free);
+  g_clear_pointer (&self->ticks32, g_free);
   g_clear_pointer (&self->rates, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Summaries, summaries_clear)
+
+/* Whether durations are kept in the summaries, not in their series */
+static inline gboolean
+summaries_kept (const Summaries *self)
+{
+  return self->ticks != NULL || self->ticks32 != NULL;
+}
 
 /* Whether a session's tick rate changes on the way */
 static gboolean
@@ -293,6 +289,7 @@ typedef struct
   gsize                 *next;      /* series → its next slot in the summaries */
   GArray                *deferred;  /* PsMeasurement: left to the first part;
                                      * NULL in the first part */
+  gboolean               wide;      /* counted a tick count outside 32 bits */
   gboolean               stopped;   /* cancelled */
 } Part;
 
@@ -374,8 +371,11 @@ count_duration (Part                *self,
       || ((m->flags & PS_MEASURE_FLAG_NEGATIVE) && !self->options->include_negative))
     return;
   index = measurement_series (m, self->options, self->series_of, self->n_tracks);
-  if (index != PS_NONE)
-    self->counts[index]++;
+  if (index == PS_NONE)
+    return;
+  self->counts[index]++;
+  if (m->value.ticks < 0 || m->value.ticks > G_MAXUINT32)
+    self->wide = TRUE;
 }
 
 static gpointer
@@ -385,18 +385,17 @@ part_count (gpointer data)
   return NULL;
 }
 
-/* Lays the series' slots out in the order given (NULL: their own), all
- * of them once each; FALSE when cancelled */
+/* Lays the series' slots out, series after series; FALSE when cancelled */
 static gboolean
 summaries_init (Summaries             *self,
                 PsEventStore          *store,
                 const PsSeriesOptions *options,
                 Part                  *parts,
                 guint                  n_parts,
-                guint                  n_series,
-                const guint32         *order)
+                guint                  n_series)
 {
   gsize at = 0;
+  gboolean wide = FALSE;
 
   self->start = alloc_filled ((n_series + 1) * sizeof (gsize), FALSE);
   self->end = alloc_filled ((n_series + 1) * sizeof (gsize), TRUE);
@@ -410,9 +409,8 @@ summaries_init (Summaries             *self,
     return FALSE;
 
   /* Each series' slots, and those of each part in them */
-  for (guint j = 0; j < n_series; j++)
+  for (guint i = 0; i < n_series; i++)
     {
-      guint i = order != NULL ? order[j] : j;
       gsize counted[MAX_PARTS];
 
       for (guint p = 0; p < n_parts; p++)
@@ -425,14 +423,23 @@ summaries_init (Summaries             *self,
         }
       self->end[i] = at;
     }
-  self->ticks = alloc_filled ((at + 1) * sizeof (double), FALSE);
+  for (guint p = 0; p < n_parts; p++)
+    wide |= parts[p].wide;
   /* A series lies in one session: with at most one rate in each, its
    * values are its ticks over one rate, and their statistics follow from
    * those of the ticks (ps_stats_compute_scaled ()) */
   if (options->tick_rate_override > 0 || !has_rate_changes (store))
-    self->rates = g_new0 (double, n_series + 1);
+    {
+      self->rates = g_new0 (double, n_series + 1);
+      if (!wide)
+        {
+          self->ticks32 = alloc_filled ((at + 1) * sizeof (guint32), FALSE);
+          return TRUE;
+        }
+    }
   else
     self->values = alloc_filled ((at + 1) * sizeof (double), FALSE);
+  self->ticks = alloc_filled ((at + 1) * sizeof (double), FALSE);
   return TRUE;
 }
 
@@ -475,7 +482,7 @@ part_add (Part                *self,
   if (index == PS_NONE)
     return;
   /* A later part writes only the slots of durations */
-  if (self->deferred != NULL && (m->kind != PS_MEASURE_DURATION || excluded || summaries->ticks == NULL))
+  if (self->deferred != NULL && (m->kind != PS_MEASURE_DURATION || excluded || !summaries_kept (summaries)))
     {
       g_array_append_val (self->deferred, *m);
       return;
@@ -495,6 +502,11 @@ part_add (Part                *self,
             return;
           }
         /* One rate per series: summaries_set_rates () gives it */
+        if (summaries->ticks32 != NULL)
+          {
+            summaries->ticks32[self->next[index]++] = (guint32)m->value.ticks;
+            return;
+          }
         if (summaries->rates != NULL)
           {
             summaries->ticks[self->next[index]++] = ticks;
@@ -559,10 +571,16 @@ series_compute_stats (PsSeries        *series,
                       const Summaries *summaries,
                       GCancellable    *cancellable)
 {
-  gboolean summary = summaries->ticks != NULL && series->kind == PS_SERIES_DURATION;
+  gboolean summary = summaries_kept (summaries) && series->kind == PS_SERIES_DURATION;
   gsize first = summary ? summaries->start[i] : 0;
   gsize count = summary ? summaries->end[i] - first : series->values->len;
 
+  if (summary && summaries->ticks32 != NULL)
+    {
+      ps_stats_compute_scaled_u32 (summaries->ticks32 + first, count, summaries->rates[i], &series->stats,
+                                   &series->ticks_stats, cancellable);
+      return;
+    }
   if (summary && summaries->rates != NULL)
     {
       ps_stats_compute_scaled (summaries->ticks + first, count, summaries->rates[i], &series->stats,
@@ -615,7 +633,7 @@ stats_job_run (gpointer data)
       for (guint i = first; i < MIN (first + STATS_BLOCK, job->series->len); i++)
         {
           PsSeries *series = g_ptr_array_index (job->series, i);
-          gsize count = job->summaries->ticks != NULL && series->kind == PS_SERIES_DURATION
+          gsize count = summaries_kept (job->summaries) && series->kind == PS_SERIES_DURATION
                         ? job->summaries->end[i] - job->summaries->start[i] : series->values->len;
 
           if (count > 65536 && g_cancellable_is_cancelled (job->cancellable))
@@ -820,101 +838,7 @@ has_spans (PsEventStore *store)
   return ps_event_store_get_n_spans (store) > 0 || ps_event_store_get_spans_summarized (store);
 }
 
-GPtrArray *
-ps_series_collect (PsEventStore          *store,
-                   const PsSeriesOptions *options)
-{
-  static const PsSeriesOptions default_options = { 0 };
-  g_autoptr(GPtrArray) result = NULL;
-  g_autoptr(GHashTable) groups = NULL;
-  g_autofree guint32 *series_of = NULL;  /* track × kind → series index, or PS_NONE */
-  g_auto(Summaries) summaries = { 0 };
-  g_autoptr(GArray) no_values = NULL;
-  g_autoptr(GArray) no_indexes = NULL;
-  g_auto(SeriesPlan) plan = { 0 };
-  g_auto(Parts) parts = { 0 };
-  guint n_parts;
-  guint n_tracks;
-
-  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
-
-  if (options == NULL)
-    options = &default_options;
-
-  result = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_series_free);
-  groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  n_tracks = ps_event_store_get_n_tracks (store);
-  series_of = alloc_filled (((gsize)n_tracks * N_SERIES_KINDS + 1) * sizeof (guint32), FALSE);
-  if (options->durations_summary_only)
-    {
-      no_values = g_array_new (FALSE, FALSE, sizeof (double));
-      no_indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
-    }
-  series_plan_init (&plan);
-
-  for (guint t = 0; t < n_tracks; t++)
-    {
-      const PsTrack *track;
-      gboolean has_seconds;
-
-      /* A log may declare hundreds of thousands of markers: a look at the
-       * cancellable every 4096 of them */
-      if ((t & 0xFFF) == 0 && g_cancellable_is_cancelled (options->cancellable))
-        return g_steal_pointer (&result);
-
-      track = ps_event_store_get_track (store, t);
-      has_seconds = has_seconds_in (store, options, track);
-
-      for (guint k = 0; k < N_SERIES_KINDS; k++)
-        {
-          series_of[t * N_SERIES_KINDS + k] = PS_NONE;
-
-          if ((track->flags & kind_flags[k]) == 0)
-            continue;
-
-          if (options->group_by_name)
-            {
-              g_autofree char *key = group_key (store, track, kinds[k]);
-              gpointer found = g_hash_table_lookup (groups, key);
-
-              if (found != NULL)
-                {
-                  series_of[t * N_SERIES_KINDS + k] = GPOINTER_TO_UINT (found) - 1;
-                  series_plan_merge (&plan, GPOINTER_TO_UINT (found) - 1, t);
-                  continue;
-                }
-              g_hash_table_insert (groups, g_steal_pointer (&key), GUINT_TO_POINTER (plan.planned->len + 1));
-            }
-
-          series_of[t * N_SERIES_KINDS + k] = series_plan_add (&plan, store, track, t, k, has_seconds);
-        }
-    }
-
-  series_plan_make (&plan, store, options, (GArray *[2]) { no_values, no_indexes }, result);
-  series_plan_clear (&plan);
-
-  n_parts = n_parts_for (store, options);
-  parts_init (parts, n_parts, store, options, series_of, result, &summaries);
-
-  if (options->durations_summary_only
-      && !summaries_init (&summaries, store, options, parts, n_parts, result->len, NULL))
-    return g_steal_pointer (&result);
-  if (summaries.rates != NULL)
-    summaries_set_rates (&summaries, store, options, result);
-
-  parts_add_all (parts, n_parts, &summaries);
-
-  if (!compute_all_stats (result, &summaries, options->cancellable))
-    return g_steal_pointer (&result);
-  summaries_clear (&summaries);
-
-  if (has_spans (store))
-    _ps_series_collect_spans (store, options, result);
-
-  return g_steal_pointer (&result);
-}
-
-/* Both groupings at once --------------------------------------------- */
+/* Grouping by name ---------------------------------------------------- */
 
 /* The texts of a store's strings as numbers, equal for equal texts: the
  * store interns most strings, but one stored as likely unique
@@ -973,7 +897,8 @@ text_numbers_get (TextNumbers *self,
 }
 
 /* What a group of ps_series_collect () with group_by_name is the series
- * of (group_key ()), in numbers */
+ * of: its session and kind, and its application's and description's
+ * texts, in numbers */
 typedef struct
 {
   guint32 session;
@@ -1062,64 +987,159 @@ group_table_find_or_add (GroupTable     *self,
   return self->keys->len - 1;
 }
 
-/* Plans the series of both groupings: the instances in the order of
- * ps_series_collect (), and into *group_of the group each joins, a new
- * one at the first instance of its key, in the same order as
- * ps_series_collect () with group_by_name makes them; FALSE when
- * cancelled */
+/* Plans the series of the tracks given (NULL: every track, in order) and
+ * of only_kind among them (-1: every kind), grouped by name when the
+ * options say so: a group is made at the first track of its key, and a
+ * track of the same key later joins it. FALSE when cancelled. */
 static gboolean
-plan_groupings (PsEventStore          *store,
-                const PsSeriesOptions *options,
-                guint32               *series_of,
-                SeriesPlan            *instance_plan,
-                SeriesPlan            *group_plan,
-                guint32              **group_of)
+plan_series (PsEventStore          *store,
+             const PsSeriesOptions *options,
+             const guint32         *tracks,
+             guint                  n_given,
+             gint                   only_kind,
+             guint32               *series_of,
+             SeriesPlan            *plan)
 {
   g_auto(TextNumbers) texts = { 0 };
   g_auto(GroupTable) table = { 0 };
-  g_autoptr(GArray) groups = g_array_new (FALSE, FALSE, sizeof (guint32));
   guint n_tracks = ps_event_store_get_n_tracks (store);
+  guint n = tracks != NULL ? n_given : n_tracks;
 
-  text_numbers_init (&texts, store);
-  group_table_init (&table);
-  for (guint t = 0; t < n_tracks; t++)
+  for (gsize i = 0; i < (gsize)n_tracks * N_SERIES_KINDS; i++)
+    series_of[i] = PS_NONE;
+  if (options->group_by_name)
     {
+      text_numbers_init (&texts, store);
+      group_table_init (&table);
+    }
+  for (guint j = 0; j < n; j++)
+    {
+      guint32 t = tracks != NULL ? tracks[j] : j;
       const PsTrack *track;
       gboolean has_seconds;
-      GroupKey key;
+      GroupKey key = { 0 };
 
-      /* A look at the cancellable every 4096 markers, as ps_series_collect () */
-      if ((t & 0xFFF) == 0 && g_cancellable_is_cancelled (options->cancellable))
+      /* A log may declare hundreds of thousands of markers: a look at the
+       * cancellable every 4096 of them */
+      if ((j & 0xFFF) == 0 && g_cancellable_is_cancelled (options->cancellable))
         return FALSE;
+      if (t >= n_tracks)
+        continue;
 
       track = ps_event_store_get_track (store, t);
       has_seconds = has_seconds_in (store, options, track);
-      key.session = track->session;
-      key.app = text_numbers_get (&texts, track->category);
-      key.name = text_numbers_get (&texts, track->name);
+      if (options->group_by_name)
+        {
+          key.session = track->session;
+          key.app = text_numbers_get (&texts, track->category);
+          key.name = text_numbers_get (&texts, track->name);
+        }
 
       for (guint k = 0; k < N_SERIES_KINDS; k++)
         {
-          guint32 group;
-          gboolean added;
-
-          series_of[t * N_SERIES_KINDS + k] = PS_NONE;
-          if ((track->flags & kind_flags[k]) == 0)
+          if ((track->flags & kind_flags[k]) == 0 || (only_kind >= 0 && (gint)kinds[k] != only_kind))
             continue;
 
-          key.kind = kinds[k];
-          group = group_table_find_or_add (&table, &key, &added);
-          if (added)
-            series_plan_add (group_plan, store, track, t, k, has_seconds);
-          else
-            series_plan_merge (group_plan, group, t);
-          series_of[t * N_SERIES_KINDS + k] = series_plan_add (instance_plan, store, track, t, k, has_seconds);
-          g_array_append_val (groups, group);
+          if (options->group_by_name)
+            {
+              gboolean added;
+              guint32 group;
+
+              /* Groups are planned in the order of their keys' first tracks */
+              key.kind = kinds[k];
+              group = group_table_find_or_add (&table, &key, &added);
+              if (!added)
+                {
+                  series_of[t * N_SERIES_KINDS + k] = group;
+                  series_plan_merge (plan, group, t);
+                  continue;
+                }
+            }
+          series_of[t * N_SERIES_KINDS + k] = series_plan_add (plan, store, track, t, k, has_seconds);
         }
     }
-
-  *group_of = (guint32 *)(gpointer)g_array_free (g_steal_pointer (&groups), FALSE);
   return TRUE;
+}
+
+/* The series of ps_series_collect (), or of the tracks given and
+ * only_kind among them without their spans */
+static GPtrArray *
+collect (PsEventStore          *store,
+         const PsSeriesOptions *options,
+         const guint32         *tracks,
+         guint                  n_given,
+         gint                   only_kind)
+{
+  g_autoptr(GPtrArray) result = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_series_free);
+  g_autofree guint32 *series_of = NULL;  /* track × kind → series index, or PS_NONE */
+  g_auto(Summaries) summaries = { 0 };
+  g_autoptr(GArray) no_values = NULL;
+  g_autoptr(GArray) no_indexes = NULL;
+  g_auto(SeriesPlan) plan = { 0 };
+  g_auto(Parts) parts = { 0 };
+  guint n_parts;
+
+  series_of = alloc_filled (((gsize)ps_event_store_get_n_tracks (store) * N_SERIES_KINDS + 1) * sizeof (guint32),
+                            FALSE);
+  if (options->durations_summary_only)
+    {
+      no_values = g_array_new (FALSE, FALSE, sizeof (double));
+      no_indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
+    }
+  series_plan_init (&plan);
+  if (!plan_series (store, options, tracks, n_given, only_kind, series_of, &plan))
+    return g_steal_pointer (&result);
+  series_plan_make (&plan, store, options, (GArray *[2]) { no_values, no_indexes }, result);
+  series_plan_clear (&plan);
+
+  n_parts = n_parts_for (store, options);
+  parts_init (parts, n_parts, store, options, series_of, result, &summaries);
+
+  if (options->durations_summary_only
+      && !summaries_init (&summaries, store, options, parts, n_parts, result->len))
+    return g_steal_pointer (&result);
+  if (summaries.rates != NULL)
+    summaries_set_rates (&summaries, store, options, result);
+
+  parts_add_all (parts, n_parts, &summaries);
+
+  if (!compute_all_stats (result, &summaries, options->cancellable))
+    return g_steal_pointer (&result);
+  summaries_clear (&summaries);
+
+  if (tracks == NULL && has_spans (store))
+    _ps_series_collect_spans (store, options, result);
+
+  return g_steal_pointer (&result);
+}
+
+GPtrArray *
+ps_series_collect (PsEventStore          *store,
+                   const PsSeriesOptions *options)
+{
+  static const PsSeriesOptions default_options = { 0 };
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  return collect (store, options != NULL ? options : &default_options, NULL, 0, -1);
+}
+
+GPtrArray *
+ps_series_collect_members (PsEventStore          *store,
+                           const PsSeriesOptions *options,
+                           const PsSeries        *group)
+{
+  PsSeriesOptions by_instance = { 0 };
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+  g_return_val_if_fail (group != NULL, NULL);
+
+  if (options != NULL)
+    by_instance = *options;
+  by_instance.group_by_name = FALSE;
+  if (group->kind > PS_SERIES_MEMORY)
+    return g_ptr_array_new_with_free_func ((GDestroyNotify)ps_series_free);
+  return collect (store, &by_instance, group->tracks, group->n_instances, group->kind);
 }
 
 guint32 *
@@ -1151,252 +1171,6 @@ ps_series_group_leaders (PsEventStore *store)
       leader_of[t] = g_array_index (leaders, guint32, group);
     }
   return leader_of;
-}
-
-/* The instances, group after group and in their order within each; into
- * *group_first, where each group begins in it (and n_groups: the end) */
-static guint32 *
-order_by_group (const guint32  *group_of,
-                guint           n_instances,
-                guint           n_groups,
-                guint32       **group_first)
-{
-  g_autofree guint32 *next = NULL;
-  guint32 *first = g_new0 (guint32, n_groups + 1);
-  guint32 *order = g_new (guint32, n_instances + 1);
-
-  for (guint i = 0; i < n_instances; i++)
-    first[group_of[i] + 1]++;
-  for (guint g = 0; g < n_groups; g++)
-    first[g + 1] += first[g];
-  next = g_memdup2 (first, (n_groups + 1) * sizeof (guint32));
-  for (guint i = 0; i < n_instances; i++)
-    order[next[group_of[i]]++] = i;
-
-  *group_first = first;
-  return order;
-}
-
-/* Orders a group's values (and ticks) by their indexes */
-static gint
-compare_at_index (gconstpointer a,
-                  gconstpointer b,
-                  gpointer      user_data)
-{
-  const guint64 *indexes = user_data;
-  guint64 index_a = indexes[*(const gsize *)a];
-  guint64 index_b = indexes[*(const gsize *)b];
-
-  return index_a < index_b ? -1 : index_a > index_b;
-}
-
-static void
-gather (GArray      *array,
-        const gsize *from,
-        gsize        n)
-{
-  guint size = g_array_get_element_size (array);
-  g_autofree char *copy = g_memdup2 (array->data, n * size);
-
-  for (gsize i = 0; i < n; i++)
-    memcpy (array->data + i * size, copy + from[i] * size, size);
-}
-
-/* Gives a group what its instances counted and, where values are kept
- * whole (CPU, memory; durations without durations_summary_only), their
- * values in file order: the instances' one after the other when their
- * ranges of the file do not overlap, as when a marker is registered
- * again, else sorted by index (each measurement has its own) */
-static void
-group_merge (PsSeries      *group,
-             GPtrArray     *instances,
-             const guint32 *members,
-             guint          n_members,
-             gboolean       keep_values)
-{
-  gboolean in_order = TRUE;
-  guint64 last = 0;
-  gsize n = 0;
-  gsize at = 0;
-
-  for (guint j = 0; j < n_members; j++)
-    {
-      const PsSeries *instance = g_ptr_array_index (instances, members[j]);
-      const GArray *indexes = instance->indexes;
-
-      group->n_excluded += instance->n_excluded;
-      group->n_flagged += instance->n_flagged;
-      if (!keep_values || indexes->len == 0)
-        continue;
-      if (n > 0 && g_array_index (indexes, guint64, 0) <= last)
-        in_order = FALSE;
-      last = g_array_index (indexes, guint64, indexes->len - 1);
-      n += indexes->len;
-    }
-  if (!keep_values || n == 0)
-    return;
-
-  g_array_set_size (group->values, n);
-  g_array_set_size (group->indexes, n);
-  if (group->ticks != NULL)
-    g_array_set_size (group->ticks, n);
-  for (guint j = 0; j < n_members; j++)
-    {
-      const PsSeries *instance = g_ptr_array_index (instances, members[j]);
-      gsize length = instance->values->len;
-
-      /* An empty array may have no data at all */
-      if (length == 0)
-        continue;
-      memcpy (&g_array_index (group->values, double, at), instance->values->data, length * sizeof (double));
-      memcpy (&g_array_index (group->indexes, guint64, at), instance->indexes->data, length * sizeof (guint64));
-      if (group->ticks != NULL)
-        memcpy (&g_array_index (group->ticks, double, at), instance->ticks->data, length * sizeof (double));
-      at += length;
-    }
-
-  if (!in_order)
-    {
-      g_autofree gsize *from = g_new (gsize, n);
-
-      for (gsize i = 0; i < n; i++)
-        from[i] = i;
-      g_qsort_with_data (from, n, sizeof (gsize), compare_at_index, group->indexes->data);
-      gather (group->values, from, n);
-      gather (group->indexes, from, n);
-      if (group->ticks != NULL)
-        gather (group->ticks, from, n);
-    }
-}
-
-void
-ps_series_collect_grouped (PsEventStore          *store,
-                           const PsSeriesOptions *options,
-                           GPtrArray            **instances,
-                           GPtrArray            **groups)
-{
-  PsSeriesOptions instance_options;
-  PsSeriesOptions group_options;
-  g_autoptr(GPtrArray) instance_result = NULL;
-  g_autoptr(GPtrArray) group_result = NULL;
-  g_autofree guint32 *series_of = NULL;  /* track × kind → instance, or PS_NONE */
-  g_autofree guint32 *group_of = NULL;   /* instance → group */
-  g_autofree guint32 *order = NULL;      /* the instances, group after group */
-  g_autofree guint32 *group_first = NULL; /* group → its first instance in order */
-  g_auto(Summaries) summaries = { 0 };
-  g_auto(Summaries) group_summaries = { 0 };
-  g_autoptr(GArray) no_values = NULL;
-  g_autoptr(GArray) no_indexes = NULL;
-  g_auto(SeriesPlan) instance_plan = { 0 };
-  g_auto(SeriesPlan) group_plan = { 0 };
-  g_auto(Parts) parts = { 0 };
-  guint n_parts;
-  guint n_groups;
-
-  g_return_if_fail (PS_IS_EVENT_STORE (store));
-  g_return_if_fail (instances != NULL && groups != NULL);
-
-  if (options != NULL)
-    instance_options = *options;
-  else
-    memset (&instance_options, 0, sizeof instance_options);
-  instance_options.group_by_name = FALSE;
-  group_options = instance_options;
-  group_options.group_by_name = TRUE;
-
-  instance_result = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_series_free);
-  group_result = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_series_free);
-
-  series_of = alloc_filled (((gsize)ps_event_store_get_n_tracks (store) * N_SERIES_KINDS + 1) * sizeof (guint32),
-                            FALSE);
-  if (instance_options.durations_summary_only)
-    {
-      no_values = g_array_new (FALSE, FALSE, sizeof (double));
-      no_indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
-    }
-  series_plan_init (&instance_plan);
-  series_plan_init (&group_plan);
-
-  if (!plan_groupings (store, &instance_options, series_of, &instance_plan, &group_plan, &group_of))
-    goto out;
-
-  series_plan_make (&instance_plan, store, &instance_options, (GArray *[2]) { no_values, no_indexes }, instance_result);
-  series_plan_make (&group_plan, store, &group_options, (GArray *[2]) { no_values, no_indexes }, group_result);
-  series_plan_clear (&instance_plan);
-  series_plan_clear (&group_plan);
-  n_groups = group_result->len;
-
-  order = order_by_group (group_of, instance_result->len, n_groups, &group_first);
-  g_clear_pointer (&group_of, g_free);
-
-  n_parts = n_parts_for (store, &instance_options);
-  parts_init (parts, n_parts, store, &instance_options, series_of, instance_result, &summaries);
-
-  if (instance_options.durations_summary_only)
-    {
-      if (!summaries_init (&summaries, store, &instance_options, parts, n_parts, instance_result->len, order))
-        goto out;
-
-      /* A group's slots are those of its instances, one after the other */
-      group_summaries.start = g_new (gsize, n_groups + 1);
-      group_summaries.end = g_new (gsize, n_groups + 1);
-      for (guint g = 0; g < n_groups; g++)
-        {
-          group_summaries.start[g] = summaries.start[order[group_first[g]]];
-          group_summaries.end[g] = summaries.end[order[group_first[g + 1] - 1]];
-        }
-    }
-  /* A group lies in one session (its key has it), at the rate of its
-   * instances */
-  if (summaries.rates != NULL)
-    {
-      summaries_set_rates (&summaries, store, &instance_options, instance_result);
-      group_summaries.rates = g_new0 (double, n_groups + 1);
-      summaries_set_rates (&group_summaries, store, &group_options, group_result);
-    }
-
-  parts_add_all (parts, n_parts, &summaries);
-
-  /* Computing statistics reorders the slots: the instances' are done
-   * before the groups', which take the same slots. The groups whose
-   * values are kept whole have none yet: theirs come below. */
-  if (!compute_all_stats (instance_result, &summaries, instance_options.cancellable))
-    goto out;
-  group_summaries.values = summaries.values;
-  group_summaries.ticks = summaries.ticks;
-  if (!compute_all_stats (group_result, &group_summaries, group_options.cancellable))
-    goto out;
-  group_summaries.values = NULL;
-  group_summaries.ticks = NULL;
-  summaries_clear (&summaries);
-
-  /* The groups' counts, and the values they keep whole, from their
-   * instances: only now that the durations' slots are let go of, so that
-   * the two are not held at once */
-  for (guint g = 0; g < n_groups; g++)
-    {
-      PsSeries *group = g_ptr_array_index (group_result, g);
-      gboolean keep_values = group->kind != PS_SERIES_DURATION || !group_options.durations_summary_only;
-
-      if (g_cancellable_is_cancelled (group_options.cancellable))
-        goto out;
-      group_merge (group, instance_result, order + group_first[g], group_first[g + 1] - group_first[g], keep_values);
-      if (keep_values)
-        series_compute_stats (group, g, &group_summaries, group_options.cancellable);
-    }
-
-  if (has_spans (store))
-    {
-      _ps_series_collect_spans (store, &instance_options, instance_result);
-      _ps_series_collect_spans (store, &group_options, group_result);
-    }
-
-out:
-  /* The summaries' buffers are the instances' */
-  group_summaries.values = NULL;
-  group_summaries.ticks = NULL;
-  *instances = g_steal_pointer (&instance_result);
-  *groups = g_steal_pointer (&group_result);
 }
 
 double

@@ -90,18 +90,16 @@ const char *ps_series_kind_to_string (PsSeriesKind kind);
  * in seconds (specs/cli.md "stats"). */
 GPtrArray  *ps_series_collect        (PsEventStore          *store,
                                       const PsSeriesOptions *options);
-/* Both groupings in one walk over the measurements: into *instances what
- * ps_series_collect () gives without group_by_name, into *groups what it
- * gives with it (options' group_by_name is not looked at), in the same
- * order and with the same numbers — but for the order in which a group's
- * durations are summed with durations_summary_only (instance after
- * instance): the sum, mean and stddev of its stats, and the stddev of its
- * ticks_stats, may differ in their last bits. When cancelled both are
- * incomplete. */
-void        ps_series_collect_grouped (PsEventStore          *store,
+/* The instance series of a group of ps_series_collect () with
+ * group_by_name (options' group_by_name is not looked at): what
+ * ps_series_collect () without it gives of the group's tracks and kind,
+ * in the order of group->tracks, with the same numbers. A marker table
+ * asks for them when a group is opened, rather than holding every
+ * instance of a log that registers its markers hundreds of thousands of
+ * times. Empty for a group of spans. */
+GPtrArray  *ps_series_collect_members (PsEventStore          *store,
                                        const PsSeriesOptions *options,
-                                       GPtrArray            **instances,
-                                       GPtrArray            **groups);
+                                       const PsSeries        *group);
 void        ps_series_free           (PsSeries              *series);
 /* The group of ps_series_collect () with group_by_name that each of the
  * store's tracks joins (its session, application and description), as

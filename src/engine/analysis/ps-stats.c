@@ -143,29 +143,35 @@ nearest_rank_index (gsize  count,
 
 /* Percentiles of values, which it reorders, by nearest rank; in
  * increasing order, each selection leaves everything above its rank to the
- * right, so the next one searches only there. FALSE when cancelled. */
-static gboolean
-select_percentiles (double       *values,
-                    gsize         count,
-                    PsStats      *out,
-                    GCancellable *cancellable)
-{
-  static const double percents[] = { 50, 90, 95, 99 };
-  double *results[] = { &out->median, &out->p90, &out->p95, &out->p99 };
-  gsize from = 0;
+ * right, so the next one searches only there. FALSE when cancelled. For
+ * doubles and for tick counts in 32 bits, whose k-th smallest is that of
+ * the same values as doubles. */
+#define DEFINE_SELECT_PERCENTILES(name, type, select)                   \
+  static gboolean                                                       \
+  name (type         *values,                                           \
+        gsize         count,                                            \
+        PsStats      *out,                                              \
+        GCancellable *cancellable)                                      \
+  {                                                                     \
+    static const double percents[] = { 50, 90, 95, 99 };                \
+    double *results[] = { &out->median, &out->p90, &out->p95, &out->p99 }; \
+    gsize from = 0;                                                     \
+                                                                        \
+    for (guint i = 0; i < G_N_ELEMENTS (percents); i++)                 \
+      {                                                                 \
+        gsize k = nearest_rank_index (count, percents[i]);              \
+                                                                        \
+        if (g_cancellable_is_cancelled (cancellable))                   \
+          return FALSE;                                                 \
+        select (values + from, count - from, k - from);                 \
+        *results[i] = (double)values[k];                                \
+        from = k;                                                       \
+      }                                                                 \
+    return TRUE;                                                        \
+  }
 
-  for (guint i = 0; i < G_N_ELEMENTS (percents); i++)
-    {
-      gsize k = nearest_rank_index (count, percents[i]);
-
-      if (g_cancellable_is_cancelled (cancellable))
-        return FALSE;
-      select_kth (values + from, count - from, k - from);
-      *results[i] = values[k];
-      from = k;
-    }
-  return TRUE;
-}
+DEFINE_SELECT_PERCENTILES (select_percentiles, double, select_kth)
+DEFINE_SELECT_PERCENTILES (select_percentiles_u32, guint32, select_kth_u32)
 
 double
 ps_stats_percentile (const double *sorted,
@@ -245,76 +251,88 @@ ps_stats_compute_cancellable (double       *values,
   return TRUE;
 }
 
-gboolean
-ps_stats_compute_scaled (double       *ticks,
-                         gsize         count,
-                         double        rate,
-                         PsStats      *out,
-                         PsStats      *ticks_out,
-                         GCancellable *cancellable)
-{
-  double sum = 0, ticks_sum = 0;
-  double squares = 0, ticks_squares = 0;
-  double mean, ticks_mean;
+/* The body of ps_stats_compute_scaled () and of its twin on tick counts
+ * in 32 bits: each tick count is taken as a double, in the same order,
+ * so both give the same statistics of the same counts. With rate 0 only
+ * the sums of the ticks are taken, which are those of
+ * ps_stats_compute_cancellable (). */
+#define DEFINE_COMPUTE_SCALED(name, type, percentiles)                  \
+  gboolean                                                              \
+  name (type         *ticks,                                            \
+        gsize         count,                                            \
+        double        rate,                                             \
+        PsStats      *out,                                              \
+        PsStats      *ticks_out,                                        \
+        GCancellable *cancellable)                                      \
+  {                                                                     \
+    double sum = 0, ticks_sum = 0;                                      \
+    double squares = 0, ticks_squares = 0;                              \
+    double mean, ticks_mean;                                            \
+    gboolean scaled = rate > 0;                                         \
+                                                                        \
+    g_return_val_if_fail (out != NULL && ticks_out != NULL, FALSE);     \
+                                                                        \
+    memset (out, 0, sizeof *out);                                       \
+    memset (ticks_out, 0, sizeof *ticks_out);                           \
+    if (count == 0)                                                     \
+      return !g_cancellable_is_cancelled (cancellable);                 \
+                                                                        \
+    /* The same sums, in the same order, as of the two arrays */        \
+    ticks_out->min = ticks_out->max = (double)ticks[0];                 \
+    for (gsize i = 0; i < count; i++)                                   \
+      {                                                                 \
+        double tick = (double)ticks[i];                                 \
+                                                                        \
+        if (ps_util_stop_at (i, cancellable))                           \
+          return FALSE;                                                 \
+        ticks_sum += tick;                                              \
+        if (scaled)                                                     \
+          sum += tick / rate;                                           \
+        ticks_out->min = MIN (ticks_out->min, tick);                    \
+        ticks_out->max = MAX (ticks_out->max, tick);                    \
+      }                                                                 \
+    ticks_mean = ticks_sum / (double)count;                             \
+    mean = sum / (double)count;                                         \
+    for (gsize i = 0; i < count; i++)                                   \
+      {                                                                 \
+        double tick = (double)ticks[i];                                 \
+                                                                        \
+        if (ps_util_stop_at (i, cancellable))                           \
+          return FALSE;                                                 \
+        ticks_squares += (tick - ticks_mean) * (tick - ticks_mean);     \
+        if (scaled)                                                     \
+          squares += (tick / rate - mean) * (tick / rate - mean);       \
+      }                                                                 \
+                                                                        \
+    ticks_out->count = count;                                           \
+    ticks_out->sum = ticks_sum;                                         \
+    ticks_out->mean = ticks_mean;                                       \
+    if (!percentiles (ticks, count, ticks_out, cancellable))            \
+      return FALSE;                                                     \
+    ticks_out->stddev = sqrt (ticks_squares / (double)count);           \
+    if (!scaled)                                                        \
+      {                                                                 \
+        *out = *ticks_out;                                              \
+        return TRUE;                                                    \
+      }                                                                 \
+                                                                        \
+    /* Dividing by a positive rate keeps the order: the quotient of the \
+     * k-th smallest tick count is the k-th smallest quotient */        \
+    out->count = count;                                                 \
+    out->sum = sum;                                                     \
+    out->mean = mean;                                                   \
+    out->stddev = sqrt (squares / (double)count);                       \
+    out->min = ticks_out->min / rate;                                   \
+    out->max = ticks_out->max / rate;                                   \
+    out->median = ticks_out->median / rate;                             \
+    out->p90 = ticks_out->p90 / rate;                                   \
+    out->p95 = ticks_out->p95 / rate;                                   \
+    out->p99 = ticks_out->p99 / rate;                                   \
+    return TRUE;                                                        \
+  }
 
-  g_return_val_if_fail (out != NULL && ticks_out != NULL, FALSE);
-
-  if (rate <= 0)
-    {
-      gboolean done = ps_stats_compute_cancellable (ticks, count, ticks_out, cancellable);
-
-      *out = *ticks_out;
-      return done;
-    }
-
-  memset (out, 0, sizeof *out);
-  memset (ticks_out, 0, sizeof *ticks_out);
-  if (count == 0)
-    return !g_cancellable_is_cancelled (cancellable);
-
-  /* The same sums, in the same order, as of the two arrays */
-  ticks_out->min = ticks_out->max = ticks[0];
-  for (gsize i = 0; i < count; i++)
-    {
-      if (ps_util_stop_at (i, cancellable))
-        return FALSE;
-      ticks_sum += ticks[i];
-      sum += ticks[i] / rate;
-      ticks_out->min = MIN (ticks_out->min, ticks[i]);
-      ticks_out->max = MAX (ticks_out->max, ticks[i]);
-    }
-  ticks_mean = ticks_sum / (double)count;
-  mean = sum / (double)count;
-  for (gsize i = 0; i < count; i++)
-    {
-      double value = ticks[i] / rate;
-
-      if (ps_util_stop_at (i, cancellable))
-        return FALSE;
-      ticks_squares += (ticks[i] - ticks_mean) * (ticks[i] - ticks_mean);
-      squares += (value - mean) * (value - mean);
-    }
-
-  ticks_out->count = out->count = count;
-  ticks_out->sum = ticks_sum;
-  ticks_out->mean = ticks_mean;
-  out->sum = sum;
-  out->mean = mean;
-  if (!select_percentiles (ticks, count, ticks_out, cancellable))
-    return FALSE;
-  ticks_out->stddev = sqrt (ticks_squares / (double)count);
-  out->stddev = sqrt (squares / (double)count);
-
-  /* Dividing by a positive rate keeps the order: the quotient of the
-   * k-th smallest tick count is the k-th smallest quotient */
-  out->min = ticks_out->min / rate;
-  out->max = ticks_out->max / rate;
-  out->median = ticks_out->median / rate;
-  out->p90 = ticks_out->p90 / rate;
-  out->p95 = ticks_out->p95 / rate;
-  out->p99 = ticks_out->p99 / rate;
-  return TRUE;
-}
+DEFINE_COMPUTE_SCALED (ps_stats_compute_scaled, double, select_percentiles)
+DEFINE_COMPUTE_SCALED (ps_stats_compute_scaled_u32, guint32, select_percentiles_u32)
 
 /* ps_stats_compute_ms() counts instead of selecting from this many values
  * on, when their range is below the larger of their number and
