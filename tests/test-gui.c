@@ -3835,6 +3835,59 @@ test_analysis_call_tree_beside (void)
   g_assert_cmpuint (n_series, ==, 130);
 }
 
+/* A range's analysis (a range chosen on the timeline) makes a group's
+ * instances of that range alone, when they are first asked for, and
+ * keeps them */
+static void
+test_analysis_members_in_range (void)
+{
+  g_autoptr(GString) log = g_string_new ("## PERF ## OSVERSION=[6.0] BUILD=[1]\r\n"
+                                         "## PERF ## RESOLUTION [1000] TICKS PER SECOND\r\n"
+                                         "## PERF ## REGISTERED APP [app] PROCCESSID [0x1]\r\n");
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(PsEventStore) store = NULL;
+  g_autoptr(PsRunAnalysis) analysis = NULL;
+  const PsSeries *group;
+  GPtrArray *members;
+
+  /* Registration i has the durations 10 + i and 20 + i ms: measurements
+   * 2i and 2i + 1 */
+  for (guint i = 0; i < 10; i++)
+    {
+      g_string_append (log, "## PERF ## REGISTERED MARKER [Test=Step,time=%AVG%] AS [0] BY APP [app]\r\n");
+      g_string_append_printf (log, "## PERF ## APP [app] EVT [0] DUR [%u]\r\n"
+                              "## PERF ## APP [app] EVT [0] DUR [%u]\r\n", 10 + i, 20 + i);
+    }
+  stream = g_memory_input_stream_new_from_data (g_memdup2 (log->str, log->len), (gssize)log->len, g_free);
+  store = ps_load_stream (stream, "range.log", NULL, NULL, NULL);
+  g_assert_nonnull (store);
+  g_assert_cmpuint (ps_event_store_get_n_measurements (store), ==, 20);
+
+  /* Measurements 5 to 12: the second of registration 2, both of 3 to
+   * 5, the first of 6 */
+  analysis = ps_run_analysis_new_for_range (store, 5, 12);
+  g_assert_null (analysis->members);
+  g_assert_cmpuint (analysis->groups->len, ==, 1);
+  group = g_ptr_array_index (analysis->groups, 0);
+  g_assert_cmpuint (group->stats.count, ==, 8);
+  g_assert_cmpuint (group->n_instances, ==, 10);
+  members = ps_run_analysis_get_members (analysis, group);
+  g_assert_cmpuint (members->len, ==, 10);
+  for (guint i = 0; i < members->len; i++)
+    {
+      const PsSeries *member = g_ptr_array_index (members, i);
+      guint expected = i == 2 || i == 6 ? 1 : i >= 3 && i <= 5 ? 2 : 0;
+
+      g_assert_cmpuint (member->instance, ==, i + 1);
+      g_assert_cmpuint (member->stats.count, ==, expected);
+      if (i == 2)
+        g_assert_cmpfloat (member->stats.min, ==, 0.022);
+      if (i == 6)
+        g_assert_cmpfloat (member->stats.max, ==, 0.016);
+    }
+  g_assert_true (ps_run_analysis_get_members (analysis, group) == members);
+}
+
 /* A sampled run's analysis builds no call tree of its own: its view
  * builds the tree of the event it shows, and that tree has the calls */
 static void
@@ -4344,6 +4397,7 @@ main (int   argc,
   ADD_TEST ("/gui/call-tree/vs-report", test_call_tree_vs_report);
   ADD_TEST ("/gui/call-tree/flame-graph", test_call_tree_flame_graph);
   g_test_add_func ("/analysis/call-tree-beside-scopes", test_analysis_call_tree_beside);
+  g_test_add_func ("/analysis/members-in-range", test_analysis_members_in_range);
   g_test_add_func ("/analysis/sampled-run", test_analysis_sampled_run);
   ADD_TEST ("/gui/flame-graph/pixels", test_flame_graph_pixels);
   ADD_TEST ("/gui/flame-graph/worker", test_flame_graph_worker);
