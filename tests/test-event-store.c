@@ -52,6 +52,40 @@ test_strings (void)
   g_assert_cmpstr (ps_event_store_get_string (store, 99999), ==, "");
 }
 
+/* ps_measurement_iter_next_of () from start gives, field for field, the
+ * measurements of the wanted tracks that ps_measurement_iter_next ()
+ * gives; returns how many */
+static guint64
+assert_next_of (PsEventStore *store,
+                const guint8 *wanted,
+                guint         n_wanted,
+                guint64       start)
+{
+  PsMeasurementIter all;
+  PsMeasurementIter some;
+  PsMeasurement expected;
+  PsMeasurement m;
+  guint64 n_found = 0;
+
+  ps_measurement_iter_init_at (&all, store, start);
+  ps_measurement_iter_init_at (&some, store, start);
+  while (ps_measurement_iter_next (&all, &expected))
+    {
+      if (expected.track >= n_wanted || !wanted[expected.track])
+        continue;
+      g_assert_true (ps_measurement_iter_next_of (&some, wanted, n_wanted, &m));
+      g_assert_cmpuint (m.index, ==, expected.index);
+      g_assert_cmpuint (m.line, ==, expected.line);
+      g_assert_cmpuint (m.track, ==, expected.track);
+      g_assert_cmpuint (m.kind, ==, expected.kind);
+      g_assert_cmpuint (m.flags, ==, expected.flags);
+      g_assert_cmpuint (m.value.bytes, ==, expected.value.bytes);
+      n_found++;
+    }
+  g_assert_false (ps_measurement_iter_next_of (&some, wanted, n_wanted, &m));
+  return n_found;
+}
+
 static void
 test_measurements_round_trip (void)
 {
@@ -161,6 +195,23 @@ test_measurements_round_trip (void)
       if (start + 300 >= n)
         g_assert_false (ps_measurement_iter_next (&iter, &m));
     }
+
+  /* The measurements of one track, the others passed over: their lines
+   * too, across checkpoints, far lines and wide values */
+  {
+    guint8 durations[2] = { 0 };
+    guint8 monitor[2] = { 0 };
+    guint8 none[2] = { 0 };
+
+    durations[track] = 1;
+    monitor[other_track] = 1;
+    g_assert_cmpuint (assert_next_of (store, durations, 2, 0), ==, n / 5 * 3);
+    g_assert_cmpuint (assert_next_of (store, monitor, 2, 0), ==, n / 5 * 2);
+    g_assert_cmpuint (assert_next_of (store, monitor, 1, 0), ==, 0);
+    g_assert_cmpuint (assert_next_of (store, none, 2, 0), ==, 0);
+    for (guint64 start = 1; start < n; start += 65537)
+      assert_next_of (store, monitor, 2, start);
+  }
 }
 
 /* Typical CE data: small tick counts on nearby lines take 10 bytes an event */
@@ -222,6 +273,18 @@ test_measurements_many_tracks (void)
       i++;
     }
   g_assert_cmpuint (i, ==, n);
+
+  /* A few tracks among many: a twentieth of them, and one */
+  {
+    g_autofree guint8 *wanted = g_new0 (guint8, n_tracks);
+
+    for (guint t = 0; t < n_tracks; t += 20)
+      wanted[t] = 1;
+    g_assert_cmpuint (assert_next_of (store, wanted, n_tracks, 0), >, n / 40);
+    memset (wanted, 0, n_tracks);
+    wanted[3] = 1;
+    g_assert_cmpuint (assert_next_of (store, wanted, n_tracks, 0), >, 100000 / 5 / 7);
+  }
 }
 
 static void

@@ -443,6 +443,27 @@ ps_measurement_iter_init_at (PsMeasurementIter *iter,
     }
 }
 
+/* The line of the measurement at the iterator, from the one before */
+static inline void
+iter_step_line (PsMeasurementIter  *iter,
+                const MeasureBlock *block,
+                guint               offset)
+{
+  PsEventStore *self = iter->store;
+
+  if ((offset & (CHECKPOINT_EVERY - 1)) == 0)
+    iter->line = block->checkpoint_line[offset >> CHECKPOINT_SHIFT];
+  else if (block->line_delta[offset] == LINE_ESCAPE)
+    {
+      while (iter->line_escape_pos < self->line_escapes->len &&
+             g_array_index (self->line_escapes, LineEscape, iter->line_escape_pos).index < iter->index)
+        iter->line_escape_pos++;
+      iter->line = g_array_index (self->line_escapes, LineEscape, iter->line_escape_pos).line;
+    }
+  else
+    iter->line += block->line_delta[offset];
+}
+
 gboolean
 ps_measurement_iter_next (PsMeasurementIter *iter,
                           PsMeasurement     *out)
@@ -458,18 +479,7 @@ ps_measurement_iter_next (PsMeasurementIter *iter,
 
   block = g_ptr_array_index (self->measure_blocks, iter->index >> BLOCK_SHIFT);
   offset = iter->index & BLOCK_MASK;
-
-  if ((offset & (CHECKPOINT_EVERY - 1)) == 0)
-    iter->line = block->checkpoint_line[offset >> CHECKPOINT_SHIFT];
-  else if (block->line_delta[offset] == LINE_ESCAPE)
-    {
-      while (iter->line_escape_pos < self->line_escapes->len &&
-             g_array_index (self->line_escapes, LineEscape, iter->line_escape_pos).index < iter->index)
-        iter->line_escape_pos++;
-      iter->line = g_array_index (self->line_escapes, LineEscape, iter->line_escape_pos).line;
-    }
-  else
-    iter->line += block->line_delta[offset];
+  iter_step_line (iter, block, offset);
 
   meta = block->meta[offset];
   out->index = iter->index;
@@ -488,6 +498,34 @@ ps_measurement_iter_next (PsMeasurementIter *iter,
 
   iter->index++;
   return TRUE;
+}
+
+gboolean
+ps_measurement_iter_next_of (PsMeasurementIter *iter,
+                             const guint8      *wanted,
+                             guint              n_wanted,
+                             PsMeasurement     *out)
+{
+  PsEventStore *self = iter->store;
+
+  while (iter->index < self->n_measurements)
+    {
+      const MeasureBlock *block = g_ptr_array_index (self->measure_blocks, iter->index >> BLOCK_SHIFT);
+      guint offset = iter->index & BLOCK_MASK;
+      guint end = (guint)MIN ((guint64)BLOCK_SIZE, self->n_measurements - (iter->index - offset));
+
+      for (; offset < end; offset++)
+        {
+          guint32 track = block->track_table[block->track_local[offset]];
+
+          if (track < n_wanted && wanted[track])
+            return ps_measurement_iter_next (iter, out);
+          /* Passed over: only its line, which the next one's follows */
+          iter_step_line (iter, block, offset);
+          iter->index++;
+        }
+    }
+  return FALSE;
 }
 
 /* Other event kinds */

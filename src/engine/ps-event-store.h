@@ -436,6 +436,13 @@ void           ps_measurement_iter_init_at       (PsMeasurementIter *iter,
                                                   guint64            index);
 gboolean       ps_measurement_iter_next          (PsMeasurementIter *iter,
                                                   PsMeasurement     *out);
+/* The next measurement of a track marked in wanted (wanted[track] != 0
+ * for track < n_wanted): the others are passed over without being read,
+ * which takes a fraction of the time of reading them */
+gboolean       ps_measurement_iter_next_of       (PsMeasurementIter *iter,
+                                                  const guint8      *wanted,
+                                                  guint              n_wanted,
+                                                  PsMeasurement     *out);
 
 /* Other event kinds */
 guint64        ps_event_store_get_n_spans        (PsEventStore   *self);

@@ -290,6 +290,8 @@ typedef struct
   GArray                *deferred;  /* PsMeasurement: left to the first part;
                                      * NULL in the first part */
   gboolean               wide;      /* counted a tick count outside 32 bits */
+  const guint8          *wanted;    /* tracks → 1 for those collected, or NULL
+                                     * for every track */
   gboolean               stopped;   /* cancelled */
 } Part;
 
@@ -349,7 +351,9 @@ part_walk (Part  *self,
   PsMeasurement m;
 
   ps_measurement_iter_init_at (&iter, self->store, self->first);
-  while (ps_measurement_iter_next (&iter, &m) && m.index < self->end)
+  while ((self->wanted != NULL ? ps_measurement_iter_next_of (&iter, self->wanted, self->n_tracks, &m)
+                               : ps_measurement_iter_next (&iter, &m))
+         && m.index < self->end)
     {
       if (ps_util_stop_at (m.index, self->options->cancellable))
         {
@@ -1077,6 +1081,8 @@ collect (PsEventStore          *store,
   g_autoptr(GArray) no_indexes = NULL;
   g_auto(SeriesPlan) plan = { 0 };
   g_auto(Parts) parts = { 0 };
+  /* The tracks given: the walks pass over the others' measurements */
+  g_autofree guint8 *wanted = NULL;
   guint n_parts;
 
   series_of = alloc_filled (((gsize)ps_event_store_get_n_tracks (store) * N_SERIES_KINDS + 1) * sizeof (guint32),
@@ -1094,6 +1100,17 @@ collect (PsEventStore          *store,
 
   n_parts = n_parts_for (store, options);
   parts_init (parts, n_parts, store, options, series_of, result, &summaries);
+  if (tracks != NULL)
+    {
+      guint n_tracks = ps_event_store_get_n_tracks (store);
+
+      wanted = g_malloc0 ((gsize)n_tracks + 1);
+      for (guint j = 0; j < n_given; j++)
+        if (tracks[j] < n_tracks)
+          wanted[tracks[j]] = 1;
+      for (guint p = 0; p < n_parts; p++)
+        parts[p].wanted = wanted;
+    }
 
   if (options->durations_summary_only
       && !summaries_init (&summaries, store, options, parts, n_parts, result->len))
