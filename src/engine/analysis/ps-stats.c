@@ -367,7 +367,6 @@ ps_stats_compute_ms (guint32 *values,
   WideSum spread;          /* n Σ (v − min)² − (Σ (v − min))²: n² times the variance */
   guint32 min, max;
   double sum;
-  gsize from = 0;
 
   g_return_if_fail (out != NULL);
 
@@ -422,14 +421,10 @@ ps_stats_compute_ms (guint32 *values,
     }
   else
     {
+      /* The milliseconds selected, then in seconds */
+      select_percentiles_u32 (values, count, out, NULL);
       for (guint i = 0; i < G_N_ELEMENTS (percents); i++)
-        {
-          gsize k = nearest_rank_index (count, percents[i]);
-
-          select_kth_u32 (values + from, count - from, k - from);
-          *results[i] = ms_to_seconds (values[k]);
-          from = k;
-        }
+        *results[i] = ms_to_seconds ((guint64)*results[i]);
     }
   out->stddev = sqrt ((double)spread) / (double)count / 1000.0;
 }
