@@ -52,6 +52,18 @@ test_strings (void)
   g_assert_cmpstr (ps_event_store_get_string (store, 99999), ==, "");
 }
 
+static void
+assert_same_measurement (const PsMeasurement *got,
+                         const PsMeasurement *expected)
+{
+  g_assert_cmpuint (got->index, ==, expected->index);
+  g_assert_cmpuint (got->line, ==, expected->line);
+  g_assert_cmpuint (got->track, ==, expected->track);
+  g_assert_cmpuint (got->kind, ==, expected->kind);
+  g_assert_cmpuint (got->flags, ==, expected->flags);
+  g_assert_cmpuint (got->value.bytes, ==, expected->value.bytes);
+}
+
 /* ps_measurement_iter_next_of () from start gives, field for field, the
  * measurements of the wanted tracks that ps_measurement_iter_next ()
  * gives; returns how many */
@@ -74,12 +86,7 @@ assert_next_of (PsEventStore *store,
       if (expected.track >= n_wanted || !wanted[expected.track])
         continue;
       g_assert_true (ps_measurement_iter_next_of (&some, wanted, n_wanted, &m));
-      g_assert_cmpuint (m.index, ==, expected.index);
-      g_assert_cmpuint (m.line, ==, expected.line);
-      g_assert_cmpuint (m.track, ==, expected.track);
-      g_assert_cmpuint (m.kind, ==, expected.kind);
-      g_assert_cmpuint (m.flags, ==, expected.flags);
-      g_assert_cmpuint (m.value.bytes, ==, expected.value.bytes);
+      assert_same_measurement (&m, &expected);
       n_found++;
     }
   g_assert_false (ps_measurement_iter_next_of (&some, wanted, n_wanted, &m));
@@ -165,12 +172,7 @@ test_measurements_round_trip (void)
         }
 
       ps_event_store_get_measurement (store, i, &random_access);
-      g_assert_cmpuint (random_access.index, ==, m.index);
-      g_assert_cmpuint (random_access.line, ==, m.line);
-      g_assert_cmpuint (random_access.track, ==, m.track);
-      g_assert_cmpuint (random_access.kind, ==, m.kind);
-      g_assert_cmpuint (random_access.flags, ==, m.flags);
-      g_assert_cmpuint (random_access.value.bytes, ==, m.value.bytes);
+      assert_same_measurement (&random_access, &m);
       i++;
     }
   g_assert_cmpuint (i, ==, n);

@@ -911,6 +911,17 @@ typedef struct
   guint32 name;
 } GroupKey;
 
+static inline GroupKey
+group_key_of (TextNumbers   *texts,
+              const PsTrack *track,
+              guint32        kind)
+{
+  GroupKey key = { track->session, kind, text_numbers_get (texts, track->category),
+                   text_numbers_get (texts, track->name) };
+
+  return key;
+}
+
 /* Groups by key: open addressing over the keys, which lie by group */
 typedef struct
 {
@@ -1033,11 +1044,7 @@ plan_series (PsEventStore          *store,
       track = ps_event_store_get_track (store, t);
       has_seconds = has_seconds_in (store, options, track);
       if (options->group_by_name)
-        {
-          key.session = track->session;
-          key.app = text_numbers_get (&texts, track->category);
-          key.name = text_numbers_get (&texts, track->name);
-        }
+        key = group_key_of (&texts, track, 0);
 
       for (guint k = 0; k < N_SERIES_KINDS; k++)
         {
@@ -1178,8 +1185,7 @@ ps_series_group_leaders (PsEventStore *store)
     {
       const PsTrack *track = ps_event_store_get_track (store, t);
       /* Kind 0: a track's kinds are one group's kinds */
-      GroupKey key = { track->session, 0, text_numbers_get (&texts, track->category),
-                       text_numbers_get (&texts, track->name) };
+      GroupKey key = group_key_of (&texts, track, 0);
       gboolean added;
       guint32 group = group_table_find_or_add (&table, &key, &added);
 
