@@ -132,22 +132,27 @@ ps_util_alloc_for_filling (gsize    size,
 {
   gpointer memory = zeroed ? g_malloc0 (size) : g_malloc (size);
 
-#if defined (__linux__) && defined (MADV_POPULATE_WRITE)
   if (populate)
-    {
-      const guintptr page = 4096;
-      guintptr start = ((guintptr) memory + page - 1) & ~(page - 1);
-      guintptr end = ((guintptr) memory + size) & ~(page - 1);
-
-      /* Fails harmlessly on kernels before 5.14: the pages then fault in */
-      if (end > start)
-        madvise ((gpointer) start, end - start, MADV_POPULATE_WRITE);
-    }
-#else
-  (void) populate;
-#endif
-
+    ps_util_populate (memory, size);
   return memory;
+}
+
+void
+ps_util_populate (gpointer start,
+                  gsize    size)
+{
+#if defined (__linux__) && defined (MADV_POPULATE_WRITE)
+  const guintptr page = 4096;
+  guintptr first = ((guintptr) start + page - 1) & ~(page - 1);
+  guintptr end = ((guintptr) start + size) & ~(page - 1);
+
+  /* Fails harmlessly on kernels before 5.14: the pages then fault in */
+  if (end > first)
+    madvise ((gpointer) first, end - first, MADV_POPULATE_WRITE);
+#else
+  (void) start;
+  (void) size;
+#endif
 }
 
 char *

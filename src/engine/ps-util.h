@@ -71,6 +71,11 @@ gpointer ps_util_alloc_for_filling (gsize    size,
                                     gboolean populate,
                                     gboolean zeroed);
 
+/* Faults in the whole pages of size bytes from start at once, ahead of
+ * appends that will write them */
+void     ps_util_populate (gpointer start,
+                           gsize    size);
+
 /* Lowers the calling thread's priority, for work done in the background
  * for a window: when every core is busy, the thread that answers input
  * and draws gets one first, and waits tens of milliseconds less. Threads

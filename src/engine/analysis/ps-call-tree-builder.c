@@ -20,6 +20,7 @@
 #include "ps-call-tree-private.h"
 #include "ps-error.h"
 #include "ps-folded.h"
+#include "ps-util.h"
 
 /* ------------------------------------------------------------------------ */
 /* Builder                                                                  */
@@ -171,6 +172,40 @@ call_tree_builder_set_mode (PsCallTreeBuilder *self,
   return TRUE;
 }
 
+/* Room for n_nodes nodes in all, made before the nodes are: a tree of a
+ * million scopes doubled its node arrays twenty times, copying them to
+ * their new places, with both copies in memory at the last doubling.
+ * Pages of the room that no node takes are never touched, and the tree
+ * gives them back (steal_exact ()). */
+/* Nodes faulted in at a time in reserved room */
+#define POPULATE_NODES 16384u
+
+/* Tables from this many slots on are faulted in at once */
+#define POPULATE_MIN_SLOTS (1u << 16)
+
+void
+call_tree_builder_reserve_nodes (PsCallTreeBuilder *self,
+                                 guint32            n_nodes)
+{
+  GArray *arrays[] = { self->links, self->node_accs };
+
+  g_return_if_fail (self->mode == MODE_COMPUTED);
+
+  for (guint a = 0; a < G_N_ELEMENTS (arrays); a++)
+    {
+      guint len = arrays[a]->len;
+
+      /* Neither array clears its new elements: this only moves what
+       * they hold to a place of the size asked */
+      if (n_nodes > len)
+        {
+          g_array_set_size (arrays[a], n_nodes);
+          g_array_set_size (arrays[a], len);
+        }
+    }
+  self->reserved_nodes = MAX (self->reserved_nodes, n_nodes);
+}
+
 static inline guint32
 node_hash (guint32 parent,
            guint32 function)
@@ -192,7 +227,8 @@ builder_grow_table (PsCallTreeBuilder *self)
   g_return_if_fail (old_size <= G_MAXUINT32 / 2);
 
   new_mask = old_size * 2 - 1;
-  slots = g_new0 (NodeSlot, (gsize)new_mask + 1);
+  /* Every page of a table is written: faulted in at once */
+  slots = ps_util_alloc_for_filling (((gsize)new_mask + 1) * sizeof (NodeSlot), new_mask >= POPULATE_MIN_SLOTS, TRUE);
   for (guint32 i = 0; i < old_size; i++)
     {
       guint32 k;
@@ -225,6 +261,14 @@ call_tree_builder_append_child (PsCallTreeBuilder *self,
     {
       g_critical ("Call tree too large");
       return parent;
+    }
+
+  /* The reserved room is faulted in a piece at a time: a page fault for
+   * every page the nodes reach cost a sixth of a large tree's making */
+  if (G_UNLIKELY (node % POPULATE_NODES == 0) && (guint64)node + POPULATE_NODES <= self->reserved_nodes)
+    {
+      ps_util_populate (&g_array_index (self->links, NodeLink, node), POPULATE_NODES * sizeof (NodeLink));
+      ps_util_populate (&g_array_index (self->node_accs, CallAcc, node), POPULATE_NODES * sizeof (CallAcc));
     }
 
   link.parent = parent;
@@ -1024,6 +1068,18 @@ tree_finish_addresses (PsCallTree        *self,
     self->address_order[cursor[self->addresses[a].function]++] = a;
 }
 
+
+/* An array's elements, in a block of their size: the room reserved or
+ * doubled beyond them is given back (in place, or by moving the pages
+ * of a large block without copying them) */
+static gpointer
+steal_exact (GArray **array)
+{
+  gsize size = (gsize)(*array)->len * g_array_get_element_size (*array);
+
+  return g_realloc (g_array_free (g_steal_pointer (array), FALSE), MAX (size, 1));
+}
+
 static void
 tree_finish_computed (PsCallTree        *self,
                       PsCallTreeBuilder *builder)
@@ -1055,8 +1111,8 @@ tree_finish_computed (PsCallTree        *self,
     }
   tree_finish_addresses (self, builder);
 
-  self->node_accs = (CallAcc *)(gpointer)g_array_free (g_steal_pointer (&builder->node_accs), FALSE);
-  self->node_extremes = (CallExtremes *)(gpointer)g_array_free (g_steal_pointer (&builder->node_extremes), FALSE);
+  self->node_accs = steal_exact (&builder->node_accs);
+  self->node_extremes = steal_exact (&builder->node_extremes);
   self->n_node_chunks = (self->n_nodes + STATS_CHUNK_SIZE - 1) / STATS_CHUNK_SIZE;
   self->node_chunks = g_new0 (PsCallStats *, MAX (self->n_node_chunks, 1));
 }
@@ -1089,7 +1145,7 @@ ps_call_tree_builder_end (PsCallTreeBuilder *self)
     call_tree_builder_set_mode (self, MODE_COMPUTED);
 
   tree->n_nodes = self->links->len;
-  tree->links = (NodeLink *)(gpointer)g_array_free (g_steal_pointer (&self->links), FALSE);
+  tree->links = steal_exact (&self->links);
   g_clear_pointer (&self->slots, g_free);
   tree_make_children (tree, self);
 

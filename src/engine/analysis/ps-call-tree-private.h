@@ -152,6 +152,7 @@ struct _PsCallTreeBuilder
   NodeSlot     *slots;
   guint32       slots_mask;
   guint32       slots_used;
+  guint32       reserved_nodes;      /* room made by call_tree_builder_reserve_nodes () */
 
   /* Probes and intervals */
   GHashTable   *threads;             /* key → ThreadState */
@@ -291,6 +292,10 @@ call_tree_function_key_equal (gconstpointer a,
 gboolean
 call_tree_builder_set_mode (PsCallTreeBuilder *self,
                             BuilderMode        mode);
+
+void
+call_tree_builder_reserve_nodes (PsCallTreeBuilder *self,
+                                 guint32            n_nodes);
 
 guint32
 call_tree_builder_append_child (PsCallTreeBuilder *self,

@@ -104,6 +104,8 @@ new_for_spans (PsEventStore  *store,
 
   builder = ps_call_tree_builder_new (PS_CALL_UNIT_NS);
   call_tree_builder_set_mode (builder, MODE_COMPUTED);
+  /* A kept span makes one node at most */
+  call_tree_builder_reserve_nodes (builder, (guint32)n_spans + 1);
   functions = g_hash_table_new (NULL, NULL);
   stacks = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
   for (guint t = 0; t < n_tracks; t++)
