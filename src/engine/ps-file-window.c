@@ -133,6 +133,9 @@ file_size (int fd)
   return (guint64) info.st_size;
 }
 
+#endif /* G_OS_UNIX */
+
+/* Without mmap and SIGBUS (not Unix) there is no window: the loader reads */
 PsFileWindow *
 ps_file_window_map (int      fd,
                     guint64  offset,
@@ -140,6 +143,7 @@ ps_file_window_map (int      fd,
                     gsize    slack,
                     gboolean populate)
 {
+#ifdef G_OS_UNIX
   PsFileWindow *self;
   guint64 start;
   guint64 size;
@@ -184,7 +188,12 @@ ps_file_window_map (int      fd,
   self->data = (guint8 *) mapping + lead;
   self->slot = slot;
   return self;
+#else
+  return NULL;
+#endif
 }
+
+#ifdef G_OS_UNIX
 
 const guint8 *
 ps_file_window_get_data (PsFileWindow *self)
@@ -257,17 +266,7 @@ ps_file_window_unmap (PsFileWindow *self)
   g_free (self);
 }
 
-#else /* !G_OS_UNIX: no mapping, the loader reads */
-
-PsFileWindow *
-ps_file_window_map (int      fd,
-                    guint64  offset,
-                    gsize    length,
-                    gsize    slack,
-                    gboolean populate)
-{
-  return NULL;
-}
+#else /* !G_OS_UNIX: no window is ever made */
 
 void
 ps_file_window_populate_in_background (PsFileWindow *self)
