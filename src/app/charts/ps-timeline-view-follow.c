@@ -59,22 +59,74 @@ row_in_pass (PsTimelineView *self,
     }
 }
 
-/* Whether the track has highlighted spans in from…to; *depth: the first
- * depth that has */
-static gboolean
-highlight_in (PsSpanLod *highlight,
-              guint32    track,
-              gint64     from,
-              gint64     to,
-              guint     *depth)
-{
-  g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (PsSpanLodItem));
-  guint n_depths = ps_span_lod_get_n_depths (highlight, track);
+/* Whether a row has something highlighted in begin…end, for
+ * find_row_in_view () */
+typedef gboolean (*RowHighlightedFunc) (PsTimelineView *self,
+                                        PsTimelineRow  *row,
+                                        gint64          begin,
+                                        gint64          end,
+                                        gpointer        data);
 
+/* The first row, pass after pass, that has something highlighted in the
+ * visible range, or -1. With reveal, the view moves to first…last when
+ * none has by REVEAL_PASS. */
+static int
+find_row_in_view (PsTimelineView     *self,
+                  RowHighlightedFunc  highlighted,
+                  gpointer            data,
+                  gboolean            reveal,
+                  gint64              first,
+                  gint64              last)
+{
+  int found = -1;
+
+  ps_timeline_view_find_focus_charts (self);
+  for (int pass = 0; pass < N_ROW_PASSES && found < 0; pass++)
+    {
+      gint64 begin, end;
+
+      ps_timeline_view_get_visible (self, &begin, &end);
+      for (guint r = 0; r < self->model->rows->len && found < 0; r++)
+        {
+          PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
+
+          if (row_in_pass (self, row, pass) && highlighted (self, row, begin, end, data))
+            found = (int)r;
+        }
+      if (found < 0 && reveal && pass == REVEAL_PASS)
+        ps_timeline_view_reveal_range (self, first, last, FALSE);
+    }
+  return found;
+}
+
+/* The highlighted spans sought, and the depth of the first found */
+typedef struct
+{
+  PsSpanLod *highlight;
+  guint      depth;
+} HighlightedSpans;
+
+/* Whether a row of spans has highlighted ones in begin…end; the first
+ * depth that has is noted */
+static gboolean
+row_has_highlighted_spans (PsTimelineView *self,
+                           PsTimelineRow  *row,
+                           gint64          begin,
+                           gint64          end,
+                           gpointer        data)
+{
+  HighlightedSpans *spans = data;
+  g_autoptr(GArray) items = NULL;
+  guint n_depths;
+
+  if (row->kind != PS_TIMELINE_ROW_SPANS)
+    return FALSE;
+  items = g_array_new (FALSE, FALSE, sizeof (PsSpanLodItem));
+  n_depths = ps_span_lod_get_n_depths (spans->highlight, row->track);
   for (guint d = 0; d < n_depths; d++)
-    if (ps_span_lod_query (highlight, track, d, from, to, (double)(to - from) + 1, items) > 0)
+    if (ps_span_lod_query (spans->highlight, row->track, d, begin, end, (double)(end - begin) + 1, items) > 0)
       {
-        *depth = d;
+        spans->depth = d;
         return TRUE;
       }
   return FALSE;
@@ -90,36 +142,24 @@ static void
 show_highlight (PsTimelineView *self,
                 gboolean        may_reveal)
 {
-  PsSpanLod *highlight = self->session != NULL ? ps_session_get_highlight (self->session) : NULL;
-  gint64 begin, end, first, last;
-  int found = -1;
-  guint depth = 0;
+  HighlightedSpans spans = { NULL, 0 };
+  gint64 first = 0, last = 0;
+  gboolean reveal;
+  int found;
 
-  if (highlight == NULL || self->model == NULL || self->model->lod == NULL)
+  if (self->session != NULL)
+    spans.highlight = ps_session_get_highlight (self->session);
+  if (spans.highlight == NULL || self->model == NULL || self->model->lod == NULL)
     return;
-  ps_timeline_view_find_focus_charts (self);
-
-  for (int pass = 0; pass < N_ROW_PASSES && found < 0; pass++)
-    {
-      ps_timeline_view_get_visible (self, &begin, &end);
-      for (guint r = 0; r < self->model->rows->len && found < 0; r++)
-        {
-          PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
-
-          if (row->kind == PS_TIMELINE_ROW_SPANS && row_in_pass (self, row, pass)
-              && highlight_in (highlight, row->track, begin, end, &depth))
-            found = (int)r;
-        }
-      if (found < 0 && may_reveal && pass == REVEAL_PASS && ps_span_lod_get_extent (highlight, &first, &last))
-        ps_timeline_view_reveal_range (self, first, MAX (last, first), FALSE);
-    }
+  reveal = may_reveal && ps_span_lod_get_extent (spans.highlight, &first, &last);
+  found = find_row_in_view (self, row_has_highlighted_spans, &spans, reveal, first, MAX (last, first));
   if (found < 0)
     return;
   ps_timeline_view_show_row (self, found, FALSE);
   if (self->vadjustment != NULL)
     {
       PsTimelineRow *row = ps_timeline_view_get_row (self, found);
-      double y = ps_timeline_row_depth_y (row, depth);
+      double y = ps_timeline_row_depth_y (row, spans.depth);
       double top = gtk_adjustment_get_value (self->vadjustment);
       /* Above the status strip, which says what is highlighted */
       double shown = gtk_adjustment_get_page_size (self->vadjustment) - PS_TIMELINE_STATUS_HEIGHT;
@@ -145,21 +185,30 @@ ps_timeline_view_keep_highlight_in_view (PsTimelineView *self)
   show_highlight (self, FALSE);
 }
 
-/* Whether the track's highlighted points have one in from…to */
+/* Whether a chart's highlighted points have one in begin…end */
 static gboolean
-points_in (PsValueLod *points,
-           gint64      from,
-           gint64      to)
+row_has_highlighted_points (PsTimelineView *self,
+                            PsTimelineRow  *row,
+                            gint64          begin,
+                            gint64          end,
+                            gpointer        data)
 {
-  gsize index = ps_value_lod_find (points, from);
+  PsValueLod *points;
+  gsize index;
 
-  /* The nearest point may lie before from, the next one in the range */
+  if (row->kind != PS_TIMELINE_ROW_VALUES && row->kind != PS_TIMELINE_ROW_SAMPLES)
+    return FALSE;
+  points = ps_session_get_highlight_points (self->session, row->track);
+  if (points == NULL)
+    return FALSE;
+  index = ps_value_lod_find (points, begin);
+  /* The nearest point may lie before begin, the next one in the range */
   for (gsize i = index; i != G_MAXSIZE && i <= index + 1; i++)
     {
       gint64 x;
       double value;
 
-      if (ps_value_lod_get_point (points, i, &x, &value) && x >= from && x <= to)
+      if (ps_value_lod_get_point (points, i, &x, &value) && x >= begin && x <= end)
         return TRUE;
     }
   return FALSE;
@@ -170,29 +219,14 @@ points_in (PsValueLod *points,
 void
 ps_timeline_view_points_changed_cb (PsTimelineView *self)
 {
-  gint64 begin, end, first, last;
-  int found = -1;
+  gint64 first, last;
+  int found;
 
   gtk_widget_queue_draw (GTK_WIDGET (self));
   update_highlight_status (self);
   if (self->model == NULL || !ps_session_get_highlight_points_extent (self->session, &first, &last))
     return;
-  ps_timeline_view_find_focus_charts (self);
-  for (int pass = 0; pass < N_ROW_PASSES && found < 0; pass++)
-    {
-      ps_timeline_view_get_visible (self, &begin, &end);
-      for (guint r = 0; r < self->model->rows->len && found < 0; r++)
-        {
-          PsTimelineRow *row = g_ptr_array_index (self->model->rows, r);
-          PsValueLod *points = row->kind == PS_TIMELINE_ROW_VALUES || row->kind == PS_TIMELINE_ROW_SAMPLES
-                               ? ps_session_get_highlight_points (self->session, row->track) : NULL;
-
-          if (points != NULL && row_in_pass (self, row, pass) && points_in (points, begin, end))
-            found = (int)r;
-        }
-      if (found < 0 && pass == REVEAL_PASS)
-        ps_timeline_view_reveal_range (self, first, last, FALSE);
-    }
+  found = find_row_in_view (self, row_has_highlighted_points, NULL, TRUE, first, last);
   ps_timeline_view_show_row (self, found, TRUE);
 }
 
