@@ -137,6 +137,13 @@ ps_util_alloc_for_filling (gsize    size,
   return memory;
 }
 
+gpointer
+ps_util_alloc_filled (gsize    size,
+                      gboolean zeroed)
+{
+  return ps_util_alloc_for_filling (size, size >= PS_UTIL_POPULATE_MIN_BYTES, zeroed);
+}
+
 void
 ps_util_populate (gpointer start,
                   gsize    size)

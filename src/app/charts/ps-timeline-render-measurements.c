@@ -52,9 +52,6 @@ points_block_release (gpointer block)
 /* Series handed to the model at a time */
 #define SERIES_PART 4096
 
-/* Arrays of this size or more have their pages faulted in at once */
-#define POPULATE_MIN_BYTES (1u << 20)
-
 /* A measurement's value as ps_series_measurement_value () gives it, with
  * the rate of each session looked up once when it does not change
  * (session_rates ≥ 0) */
@@ -205,15 +202,11 @@ ps_timeline_model_new_measurements (PsEventStore *store,
   next = g_memdup2 (starts, (n_charts + 1) * sizeof (gsize));
   block = g_atomic_rc_box_new0 (PointsBlock);
   if (last_index <= G_MAXUINT32)
-    block->x_narrow = ps_util_alloc_for_filling ((n_points + 1) * sizeof (guint32),
-                                                 n_points * sizeof (guint32) >= POPULATE_MIN_BYTES, FALSE);
+    block->x_narrow = ps_util_alloc_filled ((n_points + 1) * sizeof (guint32), FALSE);
   else
-    block->x = ps_util_alloc_for_filling ((n_points + 1) * sizeof (gint64),
-                                          n_points * sizeof (gint64) >= POPULATE_MIN_BYTES, FALSE);
-  block->ticks_narrow = ps_util_alloc_for_filling ((n_ticks_narrow + 1) * sizeof (guint32),
-                                                   n_ticks_narrow * sizeof (guint32) >= POPULATE_MIN_BYTES, FALSE);
-  block->values = ps_util_alloc_for_filling ((n_values + 1) * sizeof (double),
-                                             n_values * sizeof (double) >= POPULATE_MIN_BYTES, FALSE);
+    block->x = ps_util_alloc_filled ((n_points + 1) * sizeof (gint64), FALSE);
+  block->ticks_narrow = ps_util_alloc_filled ((n_ticks_narrow + 1) * sizeof (guint32), FALSE);
+  block->values = ps_util_alloc_filled ((n_values + 1) * sizeof (double), FALSE);
 
   ps_measurement_iter_init (&iter, store);
   while (!cancelled && ps_measurement_iter_next (&iter, &m))

@@ -180,9 +180,6 @@ call_tree_builder_set_mode (PsCallTreeBuilder *self,
 /* Nodes faulted in at a time in reserved room */
 #define POPULATE_NODES 16384u
 
-/* Tables from this many slots on are faulted in at once */
-#define POPULATE_MIN_SLOTS (1u << 16)
-
 void
 call_tree_builder_reserve_nodes (PsCallTreeBuilder *self,
                                  guint32            n_nodes)
@@ -228,7 +225,7 @@ builder_grow_table (PsCallTreeBuilder *self)
 
   new_mask = old_size * 2 - 1;
   /* Every page of a table is written: faulted in at once */
-  slots = ps_util_alloc_for_filling (((gsize)new_mask + 1) * sizeof (NodeSlot), new_mask >= POPULATE_MIN_SLOTS, TRUE);
+  slots = ps_util_alloc_filled (((gsize)new_mask + 1) * sizeof (NodeSlot), TRUE);
   for (guint32 i = 0; i < old_size; i++)
     {
       guint32 k;

@@ -18,19 +18,6 @@
 
 #define N_SERIES_KINDS 3  /* duration, cpu, memory: the measured kinds */
 
-/* Arrays of a size proportional to the log that are filled at once have
- * their pages faulted in by one call (ps_util_alloc_for_filling ()): at
- * 256 MiB of CE log, a page fault at a time took a third of the time of
- * making the series */
-#define POPULATE_MIN_BYTES (1u << 20)
-
-static gpointer
-alloc_filled (gsize    size,
-              gboolean zeroed)
-{
-  return ps_util_alloc_for_filling (size, size >= POPULATE_MIN_BYTES, zeroed);
-}
-
 const char *
 ps_series_kind_to_string (PsSeriesKind kind)
 {
@@ -401,13 +388,13 @@ summaries_init (Summaries             *self,
   gsize at = 0;
   gboolean wide = FALSE;
 
-  self->start = alloc_filled ((n_series + 1) * sizeof (gsize), FALSE);
-  self->end = alloc_filled ((n_series + 1) * sizeof (gsize), TRUE);
-  self->next = alloc_filled ((n_series + 1) * sizeof (gsize), FALSE);
+  self->start = ps_util_alloc_filled ((n_series + 1) * sizeof (gsize), FALSE);
+  self->end = ps_util_alloc_filled ((n_series + 1) * sizeof (gsize), TRUE);
+  self->next = ps_util_alloc_filled ((n_series + 1) * sizeof (gsize), FALSE);
   parts[0].counts = self->end;
   parts[0].next = self->next;
   for (guint p = 1; p < n_parts; p++)
-    parts[p].next = parts[p].counts = alloc_filled ((n_series + 1) * sizeof (gsize), TRUE);
+    parts[p].next = parts[p].counts = ps_util_alloc_filled ((n_series + 1) * sizeof (gsize), TRUE);
   run_parts (parts, n_parts, part_count);
   if (parts_stopped (parts, n_parts))
     return FALSE;
@@ -437,13 +424,13 @@ summaries_init (Summaries             *self,
       self->rates = g_new0 (double, n_series + 1);
       if (!wide)
         {
-          self->ticks32 = alloc_filled ((at + 1) * sizeof (guint32), FALSE);
+          self->ticks32 = ps_util_alloc_filled ((at + 1) * sizeof (guint32), FALSE);
           return TRUE;
         }
     }
   else
-    self->values = alloc_filled ((at + 1) * sizeof (double), FALSE);
-  self->ticks = alloc_filled ((at + 1) * sizeof (double), FALSE);
+    self->values = ps_util_alloc_filled ((at + 1) * sizeof (double), FALSE);
+  self->ticks = ps_util_alloc_filled ((at + 1) * sizeof (double), FALSE);
   return TRUE;
 }
 
@@ -753,7 +740,7 @@ series_plan_make (const SeriesPlan      *self,
   if (self->planned->len == 0)
     return;
 
-  slab = alloc_filled (sizeof (SeriesSlab) + self->planned->len * sizeof (PsSeries) + self->text_size, TRUE);
+  slab = ps_util_alloc_filled (sizeof (SeriesSlab) + self->planned->len * sizeof (PsSeries) + self->text_size, TRUE);
   text = (char *)&slab->series[self->planned->len];
   slab->n_alive = (gint)self->planned->len;
   for (guint i = 0; i < self->planned->len; i++)
@@ -1092,7 +1079,7 @@ collect (PsEventStore          *store,
   g_autofree guint8 *wanted = NULL;
   guint n_parts;
 
-  series_of = alloc_filled (((gsize)ps_event_store_get_n_tracks (store) * N_SERIES_KINDS + 1) * sizeof (guint32),
+  series_of = ps_util_alloc_filled (((gsize)ps_event_store_get_n_tracks (store) * N_SERIES_KINDS + 1) * sizeof (guint32),
                             FALSE);
   if (options->durations_summary_only)
     {

@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "ps-span-lod-private.h"
+#include "ps-util.h"
 
 static int
 compare_sort_entry (const void *a,
@@ -364,7 +365,7 @@ build_tiles (PsSpanLod    *self,
     }
 
   self->levels = g_memdup2 (levels->data, MAX (levels->len, 1) * sizeof (TileLevel));
-  self->tiles = g_new (Tile, MAX (n_tiles, 1));
+  self->tiles = ps_util_alloc_filled (MAX (n_tiles, 1) * sizeof (Tile), FALSE);
 
   for (guint l = 0; l < self->n_lanes; l++)
     {
@@ -571,10 +572,11 @@ build (PsEventStore  *store,
       }
   }
 
-  self->begins = g_new (gint64, MAX (n_selected, 1));
-  self->duration_sums = g_new (guint64, n_selected + self->n_lanes + 1);
-  self->spans = g_new (guint32, MAX (n_selected, 1));
-  self->names = g_new (guint32, MAX (n_selected, 1));
+  /* Filled whole, each in lane order: faulted in at once */
+  self->begins = ps_util_alloc_filled (MAX (n_selected, 1) * sizeof (gint64), FALSE);
+  self->duration_sums = ps_util_alloc_filled ((n_selected + self->n_lanes + 1) * sizeof (guint64), FALSE);
+  self->spans = ps_util_alloc_filled (MAX (n_selected, 1) * sizeof (guint32), FALSE);
+  self->names = ps_util_alloc_filled (MAX (n_selected, 1) * sizeof (guint32), FALSE);
   self->block_max_end = g_new (gint64, MAX (n_blocks, 1));
   self->block_first_begin = g_new (gint64, MAX (n_blocks, 1));
   self->block_sum = g_new (guint64, MAX (n_blocks, 1));
