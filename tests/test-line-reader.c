@@ -190,14 +190,13 @@ test_long_line (void)
 }
 
 static gsize
-fast_lines_starting_with_f (const char *data,
-                            gsize       available,
-                            guint64     line_number,
-                            guint64     offset,
-                            guint64    *n_lines,
-                            gpointer    user_data)
+fast_lines_starting_with_f (const PsLineRun *run,
+                            guint64         *n_lines,
+                            gpointer         user_data)
 {
   Collected *collected = user_data;
+  const char *data = run->data;
+  gsize available = run->available;
   gsize used = 0;
 
   /* Takes a run of consecutive "F" lines */
@@ -217,7 +216,7 @@ fast_lines_starting_with_f (const char *data,
         break;
 
       g_string_append_printf (collected->joined, "%" G_GUINT64_FORMAT "@%" G_GUINT64_FORMAT "[fast]:",
-                              line_number + *n_lines, offset + used);
+                              run->line_number + *n_lines, run->offset + used);
       g_string_append_len (collected->joined, line, length);
       g_string_append_c (collected->joined, '\n');
       used = lf - data + 1;

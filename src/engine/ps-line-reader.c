@@ -195,10 +195,9 @@ feed_8bit (PsLineReader *self,
 
       if (fast_func != NULL && self->carry->len == 0 && !self->carry_truncated)
         {
+          PsLineRun run = { (const char *)data + pos, length - pos, self->n_lines + 1, self->consumed + pos };
           guint64 n_taken = 0;
-          gsize used = fast_func ((const char *)data + pos, length - pos,
-                                  self->n_lines + 1, self->consumed + pos, &n_taken,
-                                  self->user_data);
+          gsize used = fast_func (&run, &n_taken, self->user_data);
 
           if (used > 0)
             {

@@ -36,19 +36,26 @@ typedef struct
 typedef void (*PsLineFunc) (const PsLine *line,
                             gpointer      user_data);
 
+/* What a parser's fast path is offered: the bytes of the current chunk
+ * from the start of a line on */
+typedef struct
+{
+  const char *data;         /* not NUL-terminated */
+  gsize       available;    /* the bytes from data to the end of the chunk */
+  guint64     line_number;  /* of the line that starts at data, 1-based */
+  guint64     offset;       /* byte offset of data in the input */
+} PsLineRun;
+
 /* A parser's fast path for its most common lines: called at the start of
  * a line with all bytes available in the current chunk. It takes as many
- * whole lines as it recognises — each *including* its "\n" or "\r\n" —
- * sets *n_lines to their number and returns their bytes, or returns 0 to
- * have the line handed to the PsLineFunc as usual. line_number and offset
- * are those of the first line. It must never take a line whose end it has
- * not seen, nor one ended by a lone "\r". */
-typedef gsize (*PsLineFastFunc) (const char *data,
-                                 gsize       available,
-                                 guint64     line_number,
-                                 guint64     offset,
-                                 guint64    *n_lines,
-                                 gpointer    user_data);
+ * whole lines of the run as it recognises — each *including* its "\n" or
+ * "\r\n" — sets *n_lines to their number and returns their bytes, or
+ * returns 0 to have the line handed to the PsLineFunc as usual. It must
+ * never take a line whose end it has not seen, nor one ended by a lone
+ * "\r". */
+typedef gsize (*PsLineFastFunc) (const PsLineRun *run,
+                                 guint64         *n_lines,
+                                 gpointer         user_data);
 
 typedef struct _PsLineReader PsLineReader;
 

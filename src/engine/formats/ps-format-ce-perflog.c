@@ -405,14 +405,13 @@ scan_marker (const char *data,
  * scan_event () or scan_marker () read. Only lines inside the chunk, so
  * that records can point into it. */
 static gsize
-scan_fast_lines (const char *data,
-                 gsize       available,
-                 guint64     line_number,
-                 guint64     offset,
-                 guint64    *n_lines,
-                 gpointer    user_data)
+scan_fast_lines (const PsLineRun *run,
+                 guint64         *n_lines,
+                 gpointer         user_data)
 {
   CeParser *self = user_data;
+  const char *data = run->data;
+  gsize available = run->available;
   Batch *batch = self->batches.filling;
   gsize start = (guintptr) data - (guintptr) batch->lines.chunk;
   /* Locals, not fields: the records' byte stores could alias the fields */
@@ -425,9 +424,9 @@ scan_fast_lines (const char *data,
   if (batch->lines.chunk == NULL || batch->lines.chunk_length > G_MAXUINT32
       || start >= batch->lines.chunk_length || available > batch->lines.chunk_length - start)
     return 0;
-  batch->chunk_offset = offset - start;
+  batch->chunk_offset = run->offset - start;
   if (n_records == 0)
-    batch->first_line = line_number;
+    batch->first_line = run->line_number;
 
   while (pos < available)
     {

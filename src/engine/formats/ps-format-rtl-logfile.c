@@ -1110,20 +1110,15 @@ batch_free (gpointer data)
 
 /* The line reader's fast path: runs of plain records */
 static gsize
-scan_fast_lines (const char *data,
-                 gsize       available,
-                 guint64     line_number,
-                 guint64     offset,
-                 guint64    *n_lines,
-                 gpointer    user_data)
+scan_fast_lines (const PsLineRun *run,
+                 guint64         *n_lines,
+                 gpointer         user_data)
 {
   RtlParser *self = user_data;
   Batch *batch = self->batches.filling;
-  const char *p = data;
-  const char *end = data + available;
-  Piece piece = { line_number, batch->n_tokens, 0 };
-
-  (void)offset;
+  const char *p = run->data;
+  const char *end = run->data + run->available;
+  Piece piece = { run->line_number, batch->n_tokens, 0 };
 
   for (;;)
     {
@@ -1148,7 +1143,7 @@ scan_fast_lines (const char *data,
   if (piece.n_tokens > 0)
     g_array_append_val (batch->pieces, piece);
   *n_lines = piece.n_tokens;
-  return p - data;
+  return p - run->data;
 }
 
 /* Every other line, for the general path */
