@@ -50,6 +50,14 @@ typedef enum
   HEADER_BAD,
 } HeaderCheck;
 
+/* What a record's header word says: its length (the header's included)
+ * and its type, NO_TYPE where the code is unknown */
+typedef struct
+{
+  guint  length;
+  guint8 type;
+} RecordHeader;
+
 typedef enum
 {
   UNIT_OK,
@@ -128,8 +136,7 @@ HeaderCheck
 pmclog_check_header (PsPmclogReader *self,
                      guint32         word,
                      guint64         offset,
-                     guint          *out_length,
-                     guint8         *out_type,
+                     RecordHeader   *out_header,
                      GError        **error);
 
 gboolean

@@ -28,8 +28,7 @@ HeaderCheck
 pmclog_check_header (PsPmclogReader *self,
                      guint32         word,
                      guint64         offset,
-                     guint          *out_length,
-                     guint8         *out_type,
+                     RecordHeader   *out_header,
                      GError        **error)
 {
   guint magic = word >> 24;
@@ -60,9 +59,9 @@ pmclog_check_header (PsPmclogReader *self,
       return HEADER_BAD;
     }
 
-  *out_length = length;
   type = self->type_map[code];
-  *out_type = type;
+  out_header->length = length;
+  out_header->type = type;
   if (type == NO_TYPE)
     return HEADER_UNKNOWN_TYPE;
 
@@ -92,13 +91,12 @@ pmclog_header_plausible (PsPmclogReader *self,
                          guint32         word,
                          guint          *out_length)
 {
-  guint8 type;
+  RecordHeader header;
 
-  if (pmclog_check_header (self, word, 0, out_length, &type, NULL) != HEADER_OK)
+  if (pmclog_check_header (self, word, 0, &header, NULL) != HEADER_OK)
     return FALSE;
-  if (self->bounds[type].fixed && *out_length != self->bounds[type].min)
-    return FALSE;
-  return TRUE;
+  *out_length = header.length;
+  return !self->bounds[header.type].fixed || header.length == self->bounds[header.type].min;
 }
 
 /* Strings: specs: hwpmc-pmclog.md §1.5 — bounded by the record (or the

@@ -359,8 +359,7 @@ unit_length (PsPmclogReader *self,
              gsize          *out_length,
              GError        **error)
 {
-  guint length;
-  guint8 type;
+  RecordHeader header;
 
   switch (self->state)
     {
@@ -393,19 +392,19 @@ unit_length (PsPmclogReader *self,
       g_assert_not_reached ();
     }
 
-  switch (pmclog_check_header (self, rd32 (self, p), self->offset, &length, &type,
+  switch (pmclog_check_header (self, rd32 (self, p), self->offset, &header,
                                self->options.resync && self->number > 0 ? NULL : error))
     {
     case HEADER_OK:
     case HEADER_UNKNOWN_TYPE:
-      if (self->number == 0 && type != PS_PMCLOG_INITIALIZE && !self->options.assume_modern)
+      if (self->number == 0 && header.type != PS_PMCLOG_INITIALIZE && !self->options.assume_modern)
         {
           g_set_error (error, PS_ERROR, PS_ERROR_PARSE,
                        _("The first record at byte offset %" PRIu64 " is not INITIALIZE: found type code %u"),
                        self->offset, (rd32 (self, p) >> 16) & 0xFF);
           return UNIT_FAILED;
         }
-      *out_length = length;
+      *out_length = header.length;
       return UNIT_OK;
 
     case HEADER_BAD:
