@@ -534,6 +534,8 @@ new_for_samples_by_node (PsEventStore *store,
   PsCallTree *tree = NULL;
 
   call_tree_builder_set_mode (builder, MODE_COMPUTED);
+  /* A stack node makes one tree node at most */
+  call_tree_builder_reserve_nodes (builder, n_stacks + 1);
 
   for (guint w = 0; w < weights->len; w++)
     {
