@@ -171,22 +171,51 @@ is_profile (PsEventStore *store)
 /* Functions of the run's call tree, pooled by name over modules. Sampled
  * trees give their samples and shares; as_percent turns the totals of a
  * timed tree into shares of its elapsed total. */
+void
+ps_run_diff_function_iter_init (PsRunDiffFunctionIter *iter,
+                                PsCallTree            *tree)
+{
+  *iter = (PsRunDiffFunctionIter) {
+    .tree = tree,
+    .n_functions = ps_call_tree_get_n_functions (tree),
+    .sampled = ps_call_tree_get_unit (tree) == PS_CALL_UNIT_SAMPLES,
+    .elapsed_total = ps_call_tree_get_elapsed_total (tree),
+  };
+}
+
+gboolean
+ps_run_diff_function_iter_next (PsRunDiffFunctionIter *iter)
+{
+  const PsCallStats *call_stats;
+
+  if (iter->next >= iter->n_functions)
+    return FALSE;
+  call_stats = ps_call_tree_get_function_stats (iter->tree, iter->next);
+  iter->name = ps_call_tree_get_function_name (iter->tree, iter->next);
+  iter->calls = call_stats->calls;
+  iter->inclusive = call_stats->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE];
+  iter->next++;
+  return TRUE;
+}
+
 static void
 collect_functions (Side       *side,
                    PsCallTree *tree,
                    gboolean    as_percent)
 {
-  gboolean sampled = ps_call_tree_get_unit (tree) == PS_CALL_UNIT_SAMPLES;
-  const char *unit = sampled || as_percent ? "percent" : ps_call_unit_to_string (ps_call_tree_get_unit (tree));
-  double elapsed_total = ps_call_tree_get_elapsed_total (tree);
-  guint n_functions = ps_call_tree_get_n_functions (tree);
+  PsRunDiffFunctionIter functions;
+  gboolean sampled;
+  double elapsed_total;
+  const char *unit;
 
-  for (guint32 f = 0; f < n_functions; f++)
+  ps_run_diff_function_iter_init (&functions, tree);
+  sampled = functions.sampled;
+  elapsed_total = functions.elapsed_total;
+  unit = sampled || as_percent ? "percent" : ps_call_unit_to_string (ps_call_tree_get_unit (tree));
+  while (ps_run_diff_function_iter_next (&functions))
     {
-      const PsCallStats *call_stats = ps_call_tree_get_function_stats (tree, f);
-      double inclusive = call_stats->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE];
       gboolean created;
-      Entry *entry = side_lookup (side, "function", unit, NULL, ps_call_tree_get_function_name (tree, f), &created);
+      Entry *entry = side_lookup (side, "function", unit, NULL, functions.name, &created);
 
       if (created)
         {
@@ -198,10 +227,10 @@ collect_functions (Side       *side,
             }
         }
       if (sampled)
-        entry->samples += isfinite (inclusive) ? inclusive : 0;
+        entry->samples += isfinite (functions.inclusive) ? functions.inclusive : 0;
       else
-        entry->stats.count += call_stats->calls;
-      entry->stats.sum += inclusive;
+        entry->stats.count += functions.calls;
+      entry->stats.sum += functions.inclusive;
     }
 
   /* Trees give totals and calls only: the mean per call, the rest unknown */

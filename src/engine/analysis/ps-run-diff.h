@@ -64,6 +64,7 @@
  */
 #pragma once
 
+#include "ps-call-tree.h"
 #include "ps-event-store.h"
 #include "ps-stats.h"
 
@@ -197,6 +198,31 @@ char            *ps_run_diff_match_to_string  (PsRunDiffMatch      matched);
  * "\\machine\object(instance)\counter"; g_free () */
 char            *ps_run_diff_dup_counter_path (PsEventStore       *store,
                                                const PsTrack      *track);
+
+/* The functions of a call tree one by one, as the rows of a diff and of a
+ * summary (ps-run-summary.h) take them to pool them by name over modules:
+ *
+ *   ps_run_diff_function_iter_init (&functions, tree);
+ *   while (ps_run_diff_function_iter_next (&functions))
+ *     add (functions.name, functions.calls, functions.inclusive);
+ */
+typedef struct
+{
+  PsCallTree *tree;
+  guint32     n_functions;
+  guint32     next;
+  gboolean    sampled;        /* a tree of samples: no calls, inclusive counts samples */
+  double      elapsed_total;  /* of the whole tree */
+  /* The function the last call of next () went to */
+  const char *name;
+  guint64     calls;
+  double      inclusive;      /* its elapsed inclusive total, NaN where unknown */
+} PsRunDiffFunctionIter;
+
+void             ps_run_diff_function_iter_init (PsRunDiffFunctionIter *iter,
+                                                 PsCallTree            *tree);
+/* FALSE past the last function */
+gboolean         ps_run_diff_function_iter_next (PsRunDiffFunctionIter *iter);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsRunDiff, ps_run_diff_free)
 

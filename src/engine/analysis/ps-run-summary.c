@@ -196,33 +196,23 @@ static void
 add_functions (Run        *run,
                PsCallTree *tree)
 {
-  gboolean sampled = ps_call_tree_get_unit (tree) == PS_CALL_UNIT_SAMPLES;
-  const char *unit = sampled ? "percent" : ps_call_unit_to_string (ps_call_tree_get_unit (tree));
-  double elapsed_total = ps_call_tree_get_elapsed_total (tree);
-  guint n_functions = ps_call_tree_get_n_functions (tree);
+  PsRunDiffFunctionIter functions;
+  const char *unit;
 
-  for (guint32 f = 0; f < n_functions; f++)
+  ps_run_diff_function_iter_init (&functions, tree);
+  unit = functions.sampled ? "percent" : ps_call_unit_to_string (ps_call_tree_get_unit (tree));
+  while (ps_run_diff_function_iter_next (&functions))
     {
-      const PsCallStats *call_stats = ps_call_tree_get_function_stats (tree, f);
-      double inclusive = call_stats->total[PS_CALL_VALUE_ELAPSED_INCLUSIVE];
       gboolean created;
-      PsRunSummaryRow *row = run_lookup (run, "function", unit, NULL, ps_call_tree_get_function_name (tree, f), &created);
+      PsRunSummaryRow *row = run_lookup (run, "function", unit, NULL, functions.name, &created);
 
       if (created)
         row->total = 0;
-      if (!isfinite (inclusive))
+      if (!isfinite (functions.inclusive))
         continue;
-      if (sampled)
-        {
-          /* The samples first; shares once they are all counted */
-          row->count += (guint64)llround (inclusive);
-          row->total += inclusive;
-        }
-      else
-        {
-          row->count += call_stats->calls;
-          row->total += inclusive;
-        }
+      /* Sampled: the samples first, shares once they are all counted */
+      row->count += functions.sampled ? (guint64)llround (functions.inclusive) : functions.calls;
+      row->total += functions.inclusive;
     }
 
   for (guint i = 0; i < run->summary->rows->len; i++)
@@ -231,8 +221,8 @@ add_functions (Run        *run,
 
       if (row->kind != g_intern_static_string ("function"))
         continue;
-      if (sampled)
-        row->total = row->mean = elapsed_total > 0 ? 100.0 * row->total / elapsed_total : NAN;
+      if (functions.sampled)
+        row->total = row->mean = functions.elapsed_total > 0 ? 100.0 * row->total / functions.elapsed_total : NAN;
       else
         row->mean = row->count > 0 ? row->total / (double)row->count : NAN;
     }
