@@ -168,9 +168,6 @@ is_profile (PsEventStore *store)
   return ps_event_store_get_n_samples (store) > 0 || ps_event_store_get_n_report_rows (store) > 0;
 }
 
-/* Functions of the run's call tree, pooled by name over modules. Sampled
- * trees give their samples and shares; as_percent turns the totals of a
- * timed tree into shares of its elapsed total. */
 void
 ps_run_diff_function_iter_init (PsRunDiffFunctionIter *iter,
                                 PsCallTree            *tree)
@@ -198,6 +195,9 @@ ps_run_diff_function_iter_next (PsRunDiffFunctionIter *iter)
   return TRUE;
 }
 
+/* Functions of the run's call tree, pooled by name over modules. Sampled
+ * trees give their samples and shares; as_percent turns the totals of a
+ * timed tree into shares of its elapsed total. */
 static void
 collect_functions (Side       *side,
                    PsCallTree *tree,
