@@ -179,17 +179,23 @@ fixture_init (Fixture *fixture)
   return TRUE;
 }
 
+/* With a parser option name = value besides the sysroot (none when value
+ * is NULL) */
 static PsEventStore *
-load_bytes (GBytes     *bytes,
-            const char *sysroot,
-            gsize       chunk_size,
-            GError    **error)
+load_bytes_with (GBytes     *bytes,
+                 const char *sysroot,
+                 gsize       chunk_size,
+                 const char *name,
+                 const char *value,
+                 GError    **error)
 {
   g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_bytes (bytes);
   g_autoptr(GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
 
   if (sysroot != NULL)
     g_hash_table_insert (options, (gpointer)"sysroot", (gpointer)sysroot);
+  if (value != NULL)
+    g_hash_table_insert (options, (gpointer)name, (gpointer)value);
   return ps_load_stream (stream, "pmcstat.out",
                          &(PsLoadParams) {
                            .options = options,
@@ -197,6 +203,15 @@ load_bytes (GBytes     *bytes,
                            .total_size = g_bytes_get_size (bytes),
                          },
                          NULL, error);
+}
+
+static PsEventStore *
+load_bytes (GBytes     *bytes,
+            const char *sysroot,
+            gsize       chunk_size,
+            GError    **error)
+{
+  return load_bytes_with (bytes, sysroot, chunk_size, NULL, NULL, error);
 }
 
 /* The log of the main scenario: one process with a worker thread, the
@@ -859,10 +874,14 @@ test_repeated_chains (void)
     }
   bytes = ps_pmclog_writer_free_to_bytes (writer);
 
-  /* Whole, and fed in pieces of 100 bytes */
-  for (guint chunked = 0; chunked < 2; chunked++)
+  /* Whole, and fed in pieces of 100 bytes; with the trie of chains as
+   * large as it may be, and starting over every few nodes or after every
+   * sample */
+  for (guint run = 0; run < 6; run++)
     {
-      store = load_bytes (bytes, NULL, chunked ? 100 : 0, &error);
+      const char *trie_nodes[] = { NULL, "7", "2" };
+
+      store = load_bytes_with (bytes, NULL, run % 2 ? 100 : 0, "chain-trie-nodes", trie_nodes[run / 2], &error);
       g_assert_no_error (error);
       g_assert_cmpuint (ps_event_store_get_n_samples (store), ==, expected->len);
       for (guint i = 0; i < expected->len; i++)

@@ -624,13 +624,12 @@ chain_add_node (PmclogParser *self,
 
 /* The trie's root for the chains of a process, new when its maps or the
  * kernel's changed: a pc's frame depends on them. The trie starts over
- * before node ids run out (billions of prefixes; its nodes' stack nodes
- * stay in the store). */
+ * at its most nodes (CHAIN_MAX_NODES). */
 guint32
 hwpmc_chain_root (PmclogParser *self,
                   Process      *process)
 {
-  if (G_UNLIKELY (self->chain_n_nodes >= G_MAXINT32 - G_MAXUINT16))
+  if (G_UNLIKELY (self->chain_n_nodes >= self->chain_max_nodes))
     chain_clear (self);
   if (process->chain_root == 0 || process->chain_root_generation != process->generation
       || process->chain_root_kernel_generation != self->kernel->generation)

@@ -34,6 +34,16 @@ G_BEGIN_DECLS
  * asked only where a chain turns off. */
 #define CHAIN_INDEX_MIN_SIZE 4096u
 
+/* The trie starts over from this many nodes (the stack nodes they led to
+ * stay in the store), or from the parser option "chain-trie-nodes": its
+ * nodes (28 bytes each) and its index (8 Mi slots of 8 bytes) stay within
+ * 176 MiB however many prefixes a log has, where they took 370 MiB of a
+ * generated log of 1 GiB. A sample adds fewer nodes than its record has
+ * bytes (at most G_MAXUINT16), so the trie's arrays stop at 2^22 nodes.
+ * Starting over costs a walk of each chain's new prefixes again: the
+ * time to read that log was the same. */
+#define CHAIN_MAX_NODES ((1u << 22) - G_MAXUINT16 - 1)
+
 /* Whole caller chains: a sample's chain without its sampled pc (which
  * varies within the function), seen before, is found with one lookup and
  * one comparison of its pcs, kept in a row, instead of a walk through the
@@ -256,6 +266,7 @@ typedef struct
   guint32          *chain_paths; /* per node: CHAIN_PATH_* of its whole path */
   guint32           trie_epoch;
   guint32           chain_n_nodes;
+  guint32           chain_max_nodes; /* CHAIN_MAX_NODES, or fewer as asked */
   guint32           chain_nodes_size;
   ChainSlot        *chain_index;
   guint32           chain_mask;

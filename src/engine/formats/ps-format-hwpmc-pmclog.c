@@ -770,12 +770,15 @@ pmclog_start (PmclogParser *self)
   PsPmclogCallbacks callbacks = { record_cb, warning_cb };
   const char *width = ps_parser_get_option (&self->parent, "address-width");
   const char *sysroot = ps_parser_get_option (&self->parent, "sysroot");
+  const char *trie_nodes = ps_parser_get_option (&self->parent, "chain-trie-nodes");
 
   if (width != NULL)
     options.address_width = (guint)g_ascii_strtoull (width, NULL, 10);
   if (options.address_width != 4 && options.address_width != 8)
     options.address_width = 0;
   options.resync = g_strcmp0 (ps_parser_get_option (&self->parent, "resync"), "true") == 0;
+  if (trie_nodes != NULL)
+    self->chain_max_nodes = (guint32)CLAMP (g_ascii_strtoull (trie_nodes, NULL, 10), 2, CHAIN_MAX_NODES);
 
   if (sysroot != NULL && sysroot[0] != '\0')
     {
@@ -895,6 +898,7 @@ pmclog_parser_new (PsStoreBuilder *builder)
   self->chain_paths = g_new (guint32, self->chain_nodes_size);
   self->chain_paths[0] = 0;
   self->chain_n_nodes = 1;
+  self->chain_max_nodes = CHAIN_MAX_NODES;
   self->chain_pcs = g_array_new (FALSE, FALSE, sizeof (ChainPc));
   self->callers = g_array_new (FALSE, FALSE, sizeof (CallerChain));
   self->caller_index = g_new0 (ChainSlot, CHAIN_INDEX_MIN_SIZE);
