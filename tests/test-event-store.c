@@ -441,6 +441,27 @@ test_other_kinds (void)
     g_assert_cmpuint (ps_event_store_get_stack_node (store, ids[5])->parent, ==, ids[4]);
     g_assert_cmpuint (ps_event_store_get_stack_node (store, ids[6])->parent, ==, s_a);
     g_assert_cmpuint (ps_event_store_get_frame (store, ps_event_store_get_stack_node (store, ids[6])->frame)->address, ==, 0x400006);
+
+    /* Loaded, the store lets its index of stacks go; a stack interned
+     * after that is found again, or made */
+    {
+      gsize before = ps_event_store_get_memory_size (store);
+      guint32 n_stacks = ps_event_store_get_n_stack_nodes (store);
+
+      ps_event_store_loaded (store);
+      g_assert_cmpuint (ps_event_store_get_memory_size (store), <=, before - 131072 * sizeof (guint64));
+      parent = s_a;
+      for (guint i = 0; i < 100000; i++)
+        {
+          guint32 frame = ps_event_store_intern_frame (store, 0, i % 7, 0x400000 + i);
+
+          parent = ps_event_store_intern_stack (store, i % 3 == 0 ? s_a : parent, frame);
+          g_assert_cmpuint (parent, ==, ids[i]);
+        }
+      g_assert_cmpuint (ps_event_store_get_n_stack_nodes (store), ==, n_stacks);
+      g_assert_cmpuint (ps_event_store_intern_stack (store, ids[99999], f_main), ==, n_stacks);
+      g_assert_cmpuint (ps_event_store_intern_stack (store, s_main, f_a), ==, s_a);
+    }
   }
 
   clock = ps_event_store_add_sample_source (store, ps_event_store_intern (store, "CLOCK.HARD", -1), 0);

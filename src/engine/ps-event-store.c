@@ -268,7 +268,10 @@ id_index_reserve (IdIndex      *index,
   if (index->slots != NULL && ((guint64)index->used + 1) * 4 <= (guint64)index->mask * 3)
     return;
 
+  /* Empty, or dropped with ids in it (ps_event_store_loaded ()) */
   size = index->slots == NULL ? 1024 : (index->mask + 1) * 2;
+  while (((guint64)(n_ids - MIN (first, n_ids)) + 1) * 4 > (guint64)(size - 1) * 3)
+    size *= 2;
   g_free (index->slots);
   index->slots = g_new0 (guint64, size);
   index->mask = size - 1;
@@ -469,6 +472,14 @@ ps_event_store_set_bytes_read (PsEventStore *self,
 {
   g_return_if_fail (PS_IS_EVENT_STORE (self));
   self->bytes_read = bytes;
+}
+
+void
+ps_event_store_loaded (PsEventStore *self)
+{
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  /* Made again if a stack is interned after all */
+  id_index_clear (&self->stack_index);
 }
 
 gsize

@@ -339,6 +339,10 @@ void           ps_event_store_set_error          (PsEventStore   *self,
 guint64        ps_event_store_get_bytes_read     (PsEventStore   *self);
 void           ps_event_store_set_bytes_read     (PsEventStore   *self,
                                                   guint64         bytes);
+/* The store is read, no longer written: what only helped to write it is
+ * let go (the index of stacks by parent and frame, 134 MiB of a pmclog
+ * of 1 GiB) */
+void           ps_event_store_loaded             (PsEventStore   *self);
 /* Approximate heap bytes the store holds. */
 gsize          ps_event_store_get_memory_size    (PsEventStore   *self);
 

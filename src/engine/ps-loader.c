@@ -932,6 +932,7 @@ ps_load_stream (GInputStream        *stream,
   store = load_stream (stream, file_name, params, &read_format, &empty, &named, cancellable, error);
   if (store == NULL)
     return NULL;
+  ps_event_store_loaded (store);
   g_object_set_qdata (G_OBJECT (store), read_format_quark (), (gpointer) read_format);
 
   /* A file of which nothing could be read in a format forced on it, and
