@@ -172,14 +172,19 @@ call_tree_builder_set_mode (PsCallTreeBuilder *self,
   return TRUE;
 }
 
+/* Nodes faulted in at a time in reserved room */
+#define POPULATE_NODES 16384u
+
+/* The most nodes room is reserved for: 1 GiB of address space for their
+ * values. Beyond, the arrays double as they fill, so that a bound far
+ * above what a log makes never asks for more than a machine has. */
+#define RESERVE_MAX_NODES (1u << 24)
+
 /* Room for n_nodes nodes in all, made before the nodes are: a tree of a
  * million scopes doubled its node arrays twenty times, copying them to
  * their new places, with both copies in memory at the last doubling.
  * Pages of the room that no node takes are never touched, and the tree
  * gives them back (steal_exact ()). */
-/* Nodes faulted in at a time in reserved room */
-#define POPULATE_NODES 16384u
-
 void
 call_tree_builder_reserve_nodes (PsCallTreeBuilder *self,
                                  guint32            n_nodes)
@@ -187,6 +192,8 @@ call_tree_builder_reserve_nodes (PsCallTreeBuilder *self,
   GArray *arrays[] = { self->links, self->node_accs };
 
   g_return_if_fail (self->mode == MODE_COMPUTED);
+
+  n_nodes = MIN (n_nodes, RESERVE_MAX_NODES);
 
   for (guint a = 0; a < G_N_ELEMENTS (arrays); a++)
     {
@@ -1064,7 +1071,6 @@ tree_finish_addresses (PsCallTree        *self,
   for (guint a = 0; a < n_addresses; a++)
     self->address_order[cursor[self->addresses[a].function]++] = a;
 }
-
 
 /* An array's elements, in a block of their size: the room reserved or
  * doubled beyond them is given back (in place, or by moving the pages
