@@ -894,6 +894,51 @@ test_repeated_chains (void)
     }
 }
 
+/* Chains of pcs that never repeat, 150,000 prefixes in all: with the trie
+ * of chains starting over from 140,000 nodes, its arrays stop short of
+ * the next power of two, and every sample's stack is still the one read
+ * with a trie that never starts over */
+static void
+test_trie_bounds (void)
+{
+  PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, VERSION_14);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PsEventStore) whole = NULL;
+  g_autoptr(PsEventStore) bounded = NULL;
+  guint64 tsc = TSC0;
+
+  ps_pmclog_writer_initialize (writer, tsc, 0x80, TSC_FREQ, WALL, 0, "GenuineIntel-6-55-4");
+  ps_pmclog_writer_pmcallocatedyn (writer, tsc, CLOCK_PMC, 0x1000, 0x80, 0, "CLOCK.HARD");
+  ps_pmclog_writer_proc_create (writer, tsc, APP_PID, 0, "app");
+  ps_pmclog_writer_map_in (writer, tsc, APP_PID, 0x400000, "/usr/bin/shape");
+  for (guint i = 0; i < 5000; i++)
+    {
+      guint64 pcs[30];
+
+      for (guint j = 0; j < G_N_ELEMENTS (pcs); j++)
+        pcs[j] = 0x400000 + (guint64)(i * G_N_ELEMENTS (pcs) + j) * 4;
+      ps_pmclog_writer_callchain (writer, ++tsc, APP_PID, WORKER_TID, CLOCK_PMC, PS_PMCLOG_CC_USER, pcs, G_N_ELEMENTS (pcs));
+    }
+  bytes = ps_pmclog_writer_free_to_bytes (writer);
+
+  whole = load_bytes (bytes, NULL, 0, &error);
+  g_assert_no_error (error);
+  bounded = load_bytes_with (bytes, NULL, 0, "chain-trie-nodes", "140000", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ps_event_store_get_n_samples (whole), ==, 5000);
+  g_assert_cmpuint (ps_event_store_get_n_stack_nodes (whole), >, 150000);
+  g_assert_cmpuint (ps_event_store_get_n_samples (bounded), ==, 5000);
+  g_assert_cmpuint (ps_event_store_get_n_stack_nodes (bounded), ==, ps_event_store_get_n_stack_nodes (whole));
+  for (guint i = 0; i < 5000; i += 7)
+    {
+      g_autofree char *expected = stack_text (whole, ps_event_store_get_sample (whole, i));
+      g_autofree char *text = stack_text (bounded, ps_event_store_get_sample (bounded, i));
+
+      g_assert_cmpstr (text, ==, expected);
+    }
+}
+
 /* Samples whose chains pass more images without names than a trie
  * node's summary of its path holds, some repeated so that their caller
  * chains are kept: each image counts each sample that passes it once */
@@ -1038,6 +1083,7 @@ main (int    argc,
   g_test_add_func ("/hwpmc-pmclog/truncated", test_truncated);
   g_test_add_func ("/hwpmc-pmclog/maps", test_maps);
   g_test_add_func ("/hwpmc-pmclog/repeated-chains", test_repeated_chains);
+  g_test_add_func ("/hwpmc-pmclog/trie-bounds", test_trie_bounds);
   g_test_add_func ("/hwpmc-pmclog/many-images", test_many_images);
   g_test_add_func ("/hwpmc-pmclog/legacy", test_legacy);
   g_test_add_func ("/hwpmc-pmclog/corrupt", test_corrupt);

@@ -608,7 +608,11 @@ chain_add_node (PmclogParser *self,
 
   if (G_UNLIKELY (self->chain_n_nodes == self->chain_nodes_size))
     {
-      self->chain_nodes_size *= 2;
+      /* Up to the most nodes the trie holds and what one sample adds
+       * to them, not to the next power of two (hwpmc_chain_root ()) */
+      guint32 size = MIN (self->chain_nodes_size * 2, self->chain_max_nodes + G_MAXUINT16 + 1);
+
+      self->chain_nodes_size = size > self->chain_n_nodes ? size : self->chain_nodes_size * 2;
       self->chain_nodes = g_renew (ChainNode, self->chain_nodes, self->chain_nodes_size);
       self->chain_paths = g_renew (guint32, self->chain_paths, self->chain_nodes_size);
     }

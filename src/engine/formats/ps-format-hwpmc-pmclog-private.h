@@ -35,14 +35,14 @@ G_BEGIN_DECLS
 #define CHAIN_INDEX_MIN_SIZE 4096u
 
 /* The trie starts over from this many nodes (the stack nodes they led to
- * stay in the store), or from the parser option "chain-trie-nodes": its
- * nodes (28 bytes each) and its index (8 Mi slots of 8 bytes) stay within
- * 176 MiB however many prefixes a log has, where they took 370 MiB of a
- * generated log of 1 GiB. A sample adds fewer nodes than its record has
- * bytes (at most G_MAXUINT16), so the trie's arrays stop at 2^22 nodes.
- * Starting over costs a walk of each chain's new prefixes again: the
- * time to read that log was the same. */
-#define CHAIN_MAX_NODES ((1u << 22) - G_MAXUINT16 - 1)
+ * stay in the store), or from the parser option "chain-trie-nodes". A
+ * sample adds fewer nodes than its record has bytes (at most
+ * G_MAXUINT16), so the trie never has more than 3 Mi nodes (28 bytes
+ * each, their arrays grown up to that and no further) and its index 4 Mi
+ * slots of 8 bytes: 116 MiB however many prefixes a log has, where they
+ * took 370 MiB of a generated log of 1 GiB. Starting over costs a walk
+ * of each chain's new prefixes again. */
+#define CHAIN_MAX_NODES ((3u << 20) - G_MAXUINT16 - 1)
 
 /* Whole caller chains: a sample's chain without its sampled pc (which
  * varies within the function), seen before, is found with one lookup and
