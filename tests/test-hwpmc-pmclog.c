@@ -214,6 +214,17 @@ load_bytes (GBytes     *bytes,
   return load_bytes_with (bytes, sysroot, chunk_size, NULL, NULL, error);
 }
 
+/* A log of a machine whose CLOCK.HARD samples, begun at TSC0 */
+static PsPmclogWriter *
+clock_writer_new (void)
+{
+  PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, VERSION_14);
+
+  ps_pmclog_writer_initialize (writer, TSC0, 0x80, TSC_FREQ, WALL, 0, "GenuineIntel-6-55-4");
+  ps_pmclog_writer_pmcallocatedyn (writer, TSC0, CLOCK_PMC, 0x1000, 0x80, 0, "CLOCK.HARD");
+  return writer;
+}
+
 /* The log of the main scenario: one process with a worker thread, the
  * library and the program mapped, the kernel mapped but not in the
  * sysroot, samples of two PMCs in user and kernel mode, and the events a
@@ -761,9 +772,7 @@ test_truncated (void)
   if (!fixture_init (&fixture))
     return;
 
-  writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, VERSION_14);
-  ps_pmclog_writer_initialize (writer, TSC0, 0x80, TSC_FREQ, WALL, 0, "GenuineIntel-6-55-4");
-  ps_pmclog_writer_pmcallocatedyn (writer, TSC0, CLOCK_PMC, 0x1000, 0x80, 0, "CLOCK.HARD");
+  writer = clock_writer_new ();
   for (guint i = 0; i < 10; i++)
     ps_pmclog_writer_callchain (writer, TSC0 + i * 100, 5, 500, CLOCK_PMC, PS_PMCLOG_CC_USER, pcs, 2);
   last = ps_pmclog_writer_callchain (writer, TSC0 + 1000, 5, 500, CLOCK_PMC, PS_PMCLOG_CC_USER, pcs, 2);
@@ -801,9 +810,7 @@ test_maps (void)
 
   lib_load = LIB_BASE + fixture.lib_vaddr;
   pc = LIB_BASE + symbol (fixture.lib, "fixture_after_zero_sized") + 1;
-  writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, VERSION_14);
-  ps_pmclog_writer_initialize (writer, TSC0, 0x80, TSC_FREQ, WALL, 0, "GenuineIntel-6-55-4");
-  ps_pmclog_writer_pmcallocatedyn (writer, TSC0, CLOCK_PMC, 0x1000, 0x80, 0, "CLOCK.HARD");
+  writer = clock_writer_new ();
   ps_pmclog_writer_map_in (writer, TSC0, 10, lib_load, "/lib/libfixture.so.1");
   ps_pmclog_writer_procfork (writer, TSC0, 10, 11);
   /* 10 unmaps the library; 11 keeps its copy */
@@ -840,15 +847,13 @@ test_maps (void)
 static void
 test_repeated_chains (void)
 {
-  PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, VERSION_14);
+  PsPmclogWriter *writer = clock_writer_new ();
   g_autoptr(GPtrArray) expected = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(PsEventStore) store = NULL;
   g_autoptr(GError) error = NULL;
   guint64 tsc = TSC0;
 
-  ps_pmclog_writer_initialize (writer, tsc, 0x80, TSC_FREQ, WALL, 0, "GenuineIntel-6-55-4");
-  ps_pmclog_writer_pmcallocatedyn (writer, tsc, CLOCK_PMC, 0x1000, 0x80, 0, "CLOCK.HARD");
   ps_pmclog_writer_map_in (writer, tsc, PS_PMCLOG_KERNEL_PID, KERNEL_AT, "/boot/kernel/kernel");
   ps_pmclog_writer_proc_create (writer, tsc, APP_PID, 0, "app");
   ps_pmclog_writer_map_in (writer, tsc, APP_PID, 0x400000, "/usr/bin/shape");
@@ -901,15 +906,13 @@ test_repeated_chains (void)
 static void
 test_trie_bounds (void)
 {
-  PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, VERSION_14);
+  PsPmclogWriter *writer = clock_writer_new ();
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(PsEventStore) whole = NULL;
   g_autoptr(PsEventStore) bounded = NULL;
   guint64 tsc = TSC0;
 
-  ps_pmclog_writer_initialize (writer, tsc, 0x80, TSC_FREQ, WALL, 0, "GenuineIntel-6-55-4");
-  ps_pmclog_writer_pmcallocatedyn (writer, tsc, CLOCK_PMC, 0x1000, 0x80, 0, "CLOCK.HARD");
   ps_pmclog_writer_proc_create (writer, tsc, APP_PID, 0, "app");
   ps_pmclog_writer_map_in (writer, tsc, APP_PID, 0x400000, "/usr/bin/shape");
   for (guint i = 0; i < 5000; i++)
@@ -945,7 +948,7 @@ test_trie_bounds (void)
 static void
 test_many_images (void)
 {
-  PsPmclogWriter *writer = ps_pmclog_writer_new (PS_PMCLOG_GENERATION_MODERN, 8, FALSE, VERSION_14);
+  PsPmclogWriter *writer = clock_writer_new ();
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   guint64 tsc = TSC0;
@@ -957,8 +960,6 @@ test_many_images (void)
   /* Samples per library: every one is on the chain of all 41 pcs, twice */
   guint expected[40];
 
-  ps_pmclog_writer_initialize (writer, tsc, 0x80, TSC_FREQ, WALL, 0, "GenuineIntel-6-55-4");
-  ps_pmclog_writer_pmcallocatedyn (writer, tsc, CLOCK_PMC, 0x1000, 0x80, 0, "CLOCK.HARD");
   ps_pmclog_writer_proc_create (writer, tsc, APP_PID, 0, "app");
   ps_pmclog_writer_map_in (writer, tsc, APP_PID, 0x400000, "/usr/bin/app");
   for (guint i = 0; i < 40; i++)
