@@ -393,16 +393,17 @@ ps_store_builder_add_report_row (PsStoreBuilder    *self,
 }
 
 void
-ps_store_builder_warn_valist (PsStoreBuilder *self,
-                              PsSeverity      severity,
-                              const char     *code,
-                              guint64         line,
-                              guint64         offset,
-                              guint32         session,
-                              const char     *format,
-                              va_list         args)
+ps_store_builder_warn (PsStoreBuilder *self,
+                       PsSeverity      severity,
+                       const char     *code,
+                       guint64         line,
+                       guint64         offset,
+                       guint32         session,
+                       const char     *format,
+                       ...)
 {
   g_autofree char *message = NULL;
+  va_list args;
 
   g_return_if_fail (self != NULL);
 
@@ -413,23 +414,8 @@ ps_store_builder_warn_valist (PsStoreBuilder *self,
       return;
     }
 
-  message = g_strdup_vprintf (format, args);
-  ps_event_store_add_warning (self->store, severity, code, line, offset, session, message);
-}
-
-void
-ps_store_builder_warn (PsStoreBuilder *self,
-                       PsSeverity      severity,
-                       const char     *code,
-                       guint64         line,
-                       guint64         offset,
-                       guint32         session,
-                       const char     *format,
-                       ...)
-{
-  va_list args;
-
   va_start (args, format);
-  ps_store_builder_warn_valist (self, severity, code, line, offset, session, format, args);
+  message = g_strdup_vprintf (format, args);
   va_end (args);
+  ps_event_store_add_warning (self->store, severity, code, line, offset, session, message);
 }

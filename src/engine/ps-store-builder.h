@@ -103,14 +103,6 @@ void            ps_store_builder_warn             (PsStoreBuilder *self,
                                                    guint32         session,
                                                    const char     *format,
                                                    ...) G_GNUC_PRINTF (7, 8);
-void            ps_store_builder_warn_valist      (PsStoreBuilder *self,
-                                                   PsSeverity      severity,
-                                                   const char     *code,
-                                                   guint64         line,
-                                                   guint64         offset,
-                                                   guint32         session,
-                                                   const char     *format,
-                                                   va_list         args) G_GNUC_PRINTF (7, 0);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsStoreBuilder, ps_store_builder_free)
 

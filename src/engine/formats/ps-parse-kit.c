@@ -20,38 +20,6 @@
 /* Warnings                                                                  */
 
 void
-ps_parse_warn_at_line (PsParser   *parser,
-                       guint32     session,
-                       PsSeverity  severity,
-                       const char *code,
-                       guint64     line,
-                       const char *format,
-                       ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  ps_store_builder_warn_valist (parser->builder, severity, code, line, PS_NO_POSITION, session, format, args);
-  va_end (args);
-}
-
-void
-ps_parse_warn_at_offset (PsParser   *parser,
-                         guint32     session,
-                         PsSeverity  severity,
-                         const char *code,
-                         guint64     offset,
-                         const char *format,
-                         ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  ps_store_builder_warn_valist (parser->builder, severity, code, 0, offset, session, format, args);
-  va_end (args);
-}
-
-void
 ps_parse_reader_warn_valist (PsReaderWarningFunc  warning,
                              gpointer             user_data,
                              const char          *code,

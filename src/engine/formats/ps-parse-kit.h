@@ -18,21 +18,14 @@ G_BEGIN_DECLS
 /* Warnings                                                                  */
 
 /* A warning of @parser's run, of @session (PS_NONE: of the file), at a
- * @line of a text format or at a byte @offset of a binary one */
-void     ps_parse_warn_at_line   (PsParser    *parser,
-                                  guint32      session,
-                                  PsSeverity   severity,
-                                  const char  *code,
-                                  guint64      line,
-                                  const char  *format,
-                                  ...) G_GNUC_PRINTF (6, 7);
-void     ps_parse_warn_at_offset (PsParser    *parser,
-                                  guint32      session,
-                                  PsSeverity   severity,
-                                  const char  *code,
-                                  guint64      offset,
-                                  const char  *format,
-                                  ...) G_GNUC_PRINTF (6, 7);
+ * @line of a text format or at a byte @offset of a binary one, then the
+ * printf-style format and its arguments. Macros, as g_warning () is one
+ * over g_log (): each says which of the builder's positions it leaves
+ * out, and the builder checks the format against its arguments. */
+#define ps_parse_warn_at_line(parser, session, severity, code, line, ...) \
+  ps_store_builder_warn ((parser)->builder, (severity), (code), (line), PS_NO_POSITION, (session), __VA_ARGS__)
+#define ps_parse_warn_at_offset(parser, session, severity, code, offset, ...) \
+  ps_store_builder_warn ((parser)->builder, (severity), (code), 0, (offset), (session), __VA_ARGS__)
 
 /* How a binary reader (pmclog, PLV2) tells its caller of a problem it
  * read past: the signature of its callbacks' warning member */
