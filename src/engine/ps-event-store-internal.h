@@ -112,14 +112,17 @@ typedef struct
 } ChunkedArray;
 
 /* An open-addressing index of ids into an array that holds the keys
- * (frames, stack nodes). Each slot keeps a 32-bit fingerprint of its key
- * (the high half of its 64-bit hash, whose low bits choose the slot) next
- * to the id, so that a probe reads the array only when the fingerprint
- * matches: slot = fingerprint << 32 | (id + 1), 0 is free; at most three
- * quarters full. */
+ * (frames, stack nodes), at most three quarters full. A slot is 32 bits:
+ * with 2^k slots, its low k bits hold id + 1 (0 is free) and the bits
+ * above them the same bits of a 32-bit fingerprint of its key (the high
+ * half of its 64-bit hash, whose low bits choose the slot). A probe reads
+ * the array only when those bits match: the fewer slots, the more of the
+ * fingerprint a slot keeps, and a table of 16 Mi slots still keeps 8
+ * bits of it, where a slot of id and whole fingerprint took twice the
+ * room. */
 typedef struct
 {
-  guint64 *slots;
+  guint32 *slots;
   guint32  mask;
   guint32  used;
 } IdIndex;

@@ -238,6 +238,14 @@ id_index_clear (IdIndex *index)
   index->used = 0;
 }
 
+/* The part of a key's fingerprint that its slot keeps, above the id */
+static inline guint32
+id_index_tag (const IdIndex *index,
+              guint64        hash)
+{
+  return (guint32)(hash >> 32) & ~index->mask;
+}
+
 /* Places an id in the first free slot for its hash */
 static inline void
 id_index_put (IdIndex *index,
@@ -248,8 +256,37 @@ id_index_put (IdIndex *index,
 
   while (index->slots[slot] != 0)
     slot = (slot + 1) & index->mask;
-  index->slots[slot] = (hash >> 32) << 32 | (id + 1);
+  index->slots[slot] = id_index_tag (index, hash) | (id + 1);
   index->used++;
+}
+
+/* The ids whose keys may be the one of hash, one after the other: start
+ * with *slot at (guint32)hash & index->mask, PS_NONE when there are no
+ * more. The caller compares the keys. */
+static inline guint32
+id_index_next (const IdIndex *index,
+               guint64        hash,
+               guint32       *slot)
+{
+  guint32 tag = id_index_tag (index, hash);
+
+  for (; index->slots[*slot] != 0; *slot = (*slot + 1) & index->mask)
+    {
+      guint32 entry = index->slots[*slot];
+
+      if ((entry & ~index->mask) == tag)
+        {
+          *slot = (*slot + 1) & index->mask;
+          return (entry & index->mask) - 1;
+        }
+    }
+  return PS_NONE;
+}
+
+static gsize
+id_index_bytes (const IdIndex *index)
+{
+  return index->slots != NULL ? ((gsize)index->mask + 1) * sizeof (guint32) : 0;
 }
 
 /* Doubles the table when it would be more than three quarters full,
@@ -273,7 +310,7 @@ id_index_reserve (IdIndex      *index,
   while (((guint64)(n_ids - MIN (first, n_ids)) + 1) * 4 > (guint64)(size - 1) * 3)
     size *= 2;
   g_free (index->slots);
-  index->slots = g_new0 (guint64, size);
+  index->slots = g_new0 (guint32, size);
   index->mask = size - 1;
   index->used = 0;
   for (guint32 id = first; id < n_ids; id++)
@@ -506,8 +543,8 @@ ps_event_store_get_memory_size (PsEventStore *self)
   size += self->others->len * sizeof (OtherValue);
   size += self->tracks->len * sizeof (PsTrack);
   size += self->strings->len * (sizeof (gpointer) * 4 + 16);
-  size += self->frames->len * sizeof (PsFrame) + (self->frame_index.mask + 1) * sizeof (guint64);
-  size += self->stack_nodes->len * sizeof (PsStackNode) + (self->stack_index.mask + 1) * sizeof (guint64);
+  size += self->frames->len * sizeof (PsFrame) + id_index_bytes (&self->frame_index);
+  size += self->stack_nodes->len * sizeof (PsStackNode) + id_index_bytes (&self->stack_index);
   size += self->report_rows->len * sizeof (PsReportRow);
   size += self->warnings->len * (sizeof (StoredWarning) + 64);
 
@@ -916,26 +953,21 @@ ps_event_store_intern_frame (PsEventStore *self,
 {
   PsFrame frame = { address, function, module };
   guint64 hash;
-  guint32 fingerprint;
+  guint32 slot;
+  guint32 id;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), PS_NONE);
 
   id_index_reserve (&self->frame_index, frame_hash_of, self, 0, self->frames->len);
 
   hash = frame_hash (&frame);
-  fingerprint = (guint32)(hash >> 32);
-  for (guint32 slot = (guint32)hash & self->frame_index.mask;
-       self->frame_index.slots[slot] != 0;
-       slot = (slot + 1) & self->frame_index.mask)
+  slot = (guint32)hash & self->frame_index.mask;
+  while ((id = id_index_next (&self->frame_index, hash, &slot)) != PS_NONE)
     {
-      guint64 entry = self->frame_index.slots[slot];
-      const PsFrame *found;
+      const PsFrame *found = &g_array_index (self->frames, PsFrame, id);
 
-      if ((guint32)(entry >> 32) != fingerprint)
-        continue;
-      found = &g_array_index (self->frames, PsFrame, (guint32)entry - 1);
       if (found->address == address && found->function == function && found->module == module)
-        return (guint32)entry - 1;
+        return id;
     }
 
   id_index_put (&self->frame_index, hash, self->frames->len);
@@ -961,7 +993,6 @@ ps_event_store_intern_stack (PsEventStore *self,
   PsStackNode node = { parent, frame };
   const PsStackNode *nodes;
   guint64 hash;
-  guint32 fingerprint;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (self), 0);
   g_return_val_if_fail (parent < self->stack_nodes->len, 0);
@@ -975,21 +1006,13 @@ ps_event_store_intern_stack (PsEventStore *self,
    * what comes next does not wait for the probe */
   if (parent == 0 || parent != self->stack_nodes->len - 1)
     {
-      fingerprint = (guint32)(hash >> 32);
-      nodes = (const PsStackNode *)(gpointer)self->stack_nodes->data;
-      for (guint32 slot = (guint32)hash & self->stack_index.mask;
-           self->stack_index.slots[slot] != 0;
-           slot = (slot + 1) & self->stack_index.mask)
-        {
-          guint64 entry = self->stack_index.slots[slot];
-          guint32 id;
+      guint32 slot = (guint32)hash & self->stack_index.mask;
+      guint32 id;
 
-          if ((guint32)(entry >> 32) != fingerprint)
-            continue;
-          id = (guint32)entry - 1;
-          if (nodes[id].parent == parent && nodes[id].frame == frame)
-            return id;
-        }
+      nodes = (const PsStackNode *)(gpointer)self->stack_nodes->data;
+      while ((id = id_index_next (&self->stack_index, hash, &slot)) != PS_NONE)
+        if (nodes[id].parent == parent && nodes[id].frame == frame)
+          return id;
     }
 
   id_index_put (&self->stack_index, hash, self->stack_nodes->len);
