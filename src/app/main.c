@@ -17,6 +17,7 @@ main (int   argc,
 {
   g_autoptr(PsApplication) app = NULL;
 
+  ps_util_tune_allocator ();
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, ps_util_localedir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

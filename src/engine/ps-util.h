@@ -84,6 +84,12 @@ gpointer ps_util_alloc_filled (gsize    size,
 void     ps_util_populate (gpointer start,
                            gsize    size);
 
+/* Has the C library's allocator give large blocks (from 1 MiB) their own
+ * mappings, returned to the system when freed, instead of taking them
+ * from the heaps where freed memory may stay. Called once at start, by
+ * the programs. */
+void     ps_util_tune_allocator (void);
+
 /* Lowers the calling thread's priority, for work done in the background
  * for a window: when every core is busy, the thread that answers input
  * and draws gets one first, and waits tens of milliseconds less. Threads
