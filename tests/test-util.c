@@ -1,0 +1,105 @@
+/* test-util.c — the engine's small helpers that the programs rely on
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The allocator's threshold for blocks of their own is checked through
+ * glibc's own count of the bytes in such blocks (mallinfo2 ()'s hblkhd).
+ * Under a sanitizer or another C library the allocator is not glibc's,
+ * and the test is skipped.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include "ps-util.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define HAS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HAS_SANITIZER 1
+#endif
+#endif
+
+#define MIB (1024 * 1024)
+
+/* After ps_util_tune_allocator (), blocks from 1 MiB have mappings of
+ * their own even when a block of 24 MiB was freed before: glibc's own
+ * rule raises its threshold to the size of a mapped block freed (up to
+ * 32 MiB), and would take them from a heap, where memory freed may stay
+ * with the process */
+static void
+test_tune_allocator (void)
+{
+#if defined(__GLIBC__) && !defined(HAS_SANITIZER) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+  guint8 *large;
+  guint8 *block;
+  gsize before;
+  gsize after;
+
+  ps_util_tune_allocator ();
+
+  large = malloc (24 * MIB);
+  g_assert_nonnull (large);
+  memset (large, 1, 24 * MIB);
+  free (large);
+
+  for (gsize size = 1 * MIB; size <= 16 * MIB; size *= 2)
+    {
+      before = mallinfo2 ().hblkhd;
+      block = malloc (size);
+      g_assert_nonnull (block);
+      after = mallinfo2 ().hblkhd;
+      g_assert_cmpuint (after - before, >=, size);
+      memset (block, 2, size);
+      free (block);
+      /* Given back when freed */
+      g_assert_cmpuint (mallinfo2 ().hblkhd, ==, before);
+    }
+
+  /* Smaller blocks still come from the heaps */
+  before = mallinfo2 ().hblkhd;
+  block = malloc (256 * 1024);
+  g_assert_nonnull (block);
+  g_assert_cmpuint (mallinfo2 ().hblkhd, ==, before);
+  free (block);
+#else
+  g_test_skip ("The allocator is not glibc's, or is wrapped by a sanitizer");
+#endif
+}
+
+/* ps_util_alloc_filled () gives zeroed memory when asked, small or large */
+static void
+test_alloc_filled (void)
+{
+  const gsize sizes[] = { 16, 4096, PS_UTIL_POPULATE_MIN_BYTES - 1, PS_UTIL_POPULATE_MIN_BYTES,
+                          3 * PS_UTIL_POPULATE_MIN_BYTES + 17 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      guint8 *memory = ps_util_alloc_filled (sizes[i], TRUE);
+
+      g_assert_nonnull (memory);
+      for (gsize b = 0; b < sizes[i]; b++)
+        if (memory[b] != 0)
+          g_error ("byte %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " is %u", b, sizes[i], memory[b]);
+      memset (memory, 0xab, sizes[i]);
+      g_free (memory);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/util/tune-allocator", test_tune_allocator);
+  g_test_add_func ("/util/alloc-filled", test_alloc_filled);
+  return g_test_run ();
+}
