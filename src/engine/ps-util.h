@@ -84,7 +84,7 @@ gpointer ps_util_alloc_filled (gsize    size,
 void     ps_util_populate (gpointer start,
                            gsize    size);
 
-/* Has the C library's allocator give large blocks (from 1 MiB) their own
+/* Has the C library's allocator give large blocks (from 16 MiB) their own
  * mappings, returned to the system when freed, instead of taking them
  * from the heaps where freed memory may stay. Called once at start, by
  * the programs. */
