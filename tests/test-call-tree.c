@@ -15,6 +15,7 @@
 
 #include "ps-call-tree.h"
 #include "ps-error.h"
+#include "ps-folded.h"
 #include "ps-loader.h"
 #include "ps-store-builder.h"
 
@@ -1483,6 +1484,160 @@ test_store_samples (void)
   g_assert_cmpstr (ps_call_tree_get_function_module (tree, function_id (tree, "A")), ==, "app");
 }
 
+typedef struct
+{
+  guint64 key;     /* stack × modes + kernel */
+  guint64 weight;
+} OracleEntry;
+
+static int
+compare_oracle_entries (gconstpointer a,
+                        gconstpointer b)
+{
+  const OracleEntry *x = a;
+  const OracleEntry *y = b;
+
+  return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static gboolean
+sample_of_source_one (const PsSample *sample,
+                      gpointer        user_data)
+{
+  (void)user_data;
+  return sample->source == 1;
+}
+
+/* The distinct stacks of samples, summed by stack and mode, against an
+ * oracle that adds them up in a hash table and sorts them: the same
+ * entries in the same order from ps_folded_sum_stacks () and from the
+ * compact weights' walk, with a filter and without, split by mode and
+ * not. Stacks of samples that all weigh 0 are entries; stack ids beyond
+ * the store's are not. */
+static void
+test_stack_weights (void)
+{
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261205);
+  g_autoptr(GArray) stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+  guint32 thread;
+  guint32 n_nodes;
+
+  ps_event_store_add_session (store, 1, FALSE);
+  thread = add_thread (store, 1);
+  for (guint i = 0; i < 3000; i++)
+    {
+      guint32 parent = stacks->len == 0 || g_rand_int_range (rand, 0, 8) == 0
+                       ? 0 : g_array_index (stacks, guint32, g_rand_int_range (rand, 0, (gint32)stacks->len));
+      guint32 frame = ps_event_store_intern_frame (store, 0, 0, (guint64)g_rand_int_range (rand, 1, 400));
+      guint32 stack = ps_event_store_intern_stack (store, parent, frame);
+
+      g_array_append_val (stacks, stack);
+    }
+  n_nodes = ps_event_store_get_n_stack_nodes (store);
+  for (guint i = 0; i < 60000; i++)
+    {
+      PsSample sample = { 0 };
+
+      sample.time_ns = i;
+      sample.track = thread;
+      /* Every 97th sample has a stack id the store does not have */
+      sample.stack = i % 97 == 0 ? n_nodes + (guint32)(i % 5)
+                                 : g_array_index (stacks, guint32, g_rand_int_range (rand, 0, 600));
+      sample.weight = (guint32)g_rand_int_range (rand, 0, 4);
+      sample.flags = g_rand_boolean (rand) ? PS_SAMPLE_FLAG_KERNEL : PS_SAMPLE_FLAG_NONE;
+      sample.source = (guint16)g_rand_int_range (rand, 0, 2);
+      ps_store_builder_add_sample (builder, &sample);
+    }
+  /* Stacks whose only samples weigh 0 */
+  for (guint i = 2000; i < 2010; i++)
+    {
+      PsSample sample = { 0 };
+
+      sample.time_ns = 60000 + i;
+      sample.track = thread;
+      sample.stack = g_array_index (stacks, guint32, i);
+      sample.weight = 0;
+      sample.source = 1;
+      ps_store_builder_add_sample (builder, &sample);
+    }
+  ps_store_builder_flush (builder);
+
+  for (guint split = 0; split < 2; split++)
+    for (guint filtered = 0; filtered < 2; filtered++)
+      {
+        PsSampleFilterFunc filter = filtered ? sample_of_source_one : NULL;
+        guint modes = split ? 2 : 1;
+        g_autoptr(GHashTable) sums = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+        g_autoptr(GArray) oracle = g_array_new (FALSE, FALSE, sizeof (OracleEntry));
+        g_autoptr(GArray) summed = NULL;
+        g_autoptr(PsStackWeights) weights = NULL;
+        PsStackWeightsIter iter;
+        PsStackWeight entry;
+        GHashTableIter walk;
+        gpointer key, value;
+        guint n_zero = 0;
+        guint i = 0;
+
+        for (guint64 s = 0; s < ps_event_store_get_n_samples (store); s++)
+          {
+            const PsSample *sample = ps_event_store_get_sample (store, s);
+            gint64 k;
+            guint64 *sum;
+
+            if (sample->stack >= n_nodes || (filter != NULL && !filter (sample, NULL)))
+              continue;
+            k = (gint64)sample->stack * modes + (split && (sample->flags & PS_SAMPLE_FLAG_KERNEL) != 0);
+            sum = g_hash_table_lookup (sums, &k);
+            if (sum == NULL)
+              {
+                sum = g_new0 (guint64, 1);
+                g_hash_table_insert (sums, g_memdup2 (&k, sizeof k), sum);
+              }
+            *sum += sample->weight;
+          }
+        g_hash_table_iter_init (&walk, sums);
+        while (g_hash_table_iter_next (&walk, &key, &value))
+          {
+            OracleEntry e = { (guint64)*(gint64 *)key, *(guint64 *)value };
+
+            g_array_append_val (oracle, e);
+            n_zero += e.weight == 0;
+          }
+        g_array_sort (oracle, compare_oracle_entries);
+        /* The data has entries of weight 0 to keep */
+        g_assert_cmpuint (n_zero, >, 0);
+
+        summed = ps_folded_sum_stacks (store, split, filter, NULL, NULL);
+        g_assert_nonnull (summed);
+        g_assert_cmpuint (summed->len, ==, oracle->len);
+        weights = ps_stack_weights_new (store, split, filter, NULL, NULL);
+        g_assert_nonnull (weights);
+        g_assert_cmpuint (weights->n_entries, ==, oracle->len);
+        ps_stack_weights_iter_init (&iter, weights);
+        while (ps_stack_weights_iter_next (&iter, &entry))
+          {
+            const OracleEntry *expected = &g_array_index (oracle, OracleEntry, i);
+            const PsStackWeight *in_array = &g_array_index (summed, PsStackWeight, i);
+
+            g_assert_cmpuint (i, <, oracle->len);
+            g_assert_cmpuint (entry.stack, ==, expected->key / modes);
+            g_assert_cmpuint (entry.kernel, ==, expected->key % modes);
+            g_assert_cmpuint (entry.weight, ==, expected->weight);
+            g_assert_cmpuint (in_array->stack, ==, entry.stack);
+            g_assert_cmpuint (in_array->kernel, ==, entry.kernel);
+            g_assert_cmpuint (in_array->weight, ==, entry.weight);
+            i++;
+          }
+        g_assert_cmpuint (i, ==, oracle->len);
+      }
+
+  g_cancellable_cancel (cancelled);
+  g_assert_null (ps_folded_sum_stacks (store, TRUE, NULL, NULL, cancelled));
+}
+
 /* A stack of frames, outermost first */
 static guint32
 stack_of (PsEventStore  *store,
@@ -1906,6 +2061,7 @@ main (int   argc,
   g_test_add_func ("/call-tree/deep/recursion", test_deep_recursion);
   g_test_add_func ("/call-tree/deep/report", test_deep_report);
   g_test_add_func ("/call-tree/names", test_names);
+  g_test_add_func ("/call-tree/store/stack-weights", test_stack_weights);
   g_test_add_func ("/call-tree/store/span-selection", test_span_selection);
 
   return g_test_run ();

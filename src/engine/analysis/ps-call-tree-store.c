@@ -514,10 +514,10 @@ continues_caller (const guint32 *address_of_frame,
  * caller is an address of the same module's function is in its caller's
  * node: consecutive addresses of one module are one call of it. */
 static PsCallTree *
-new_for_samples_by_node (PsEventStore *store,
-                         GArray       *weights,
-                         gboolean      group_addresses,
-                         GCancellable *cancellable)
+new_for_samples_by_node (PsEventStore         *store,
+                         const PsStackWeights *weights,
+                         gboolean              group_addresses,
+                         GCancellable         *cancellable)
 {
   g_autoptr(PsCallTreeBuilder) builder = ps_call_tree_builder_new (PS_CALL_UNIT_SAMPLES);
   guint n_frames = ps_event_store_get_n_frames (store);
@@ -531,16 +531,18 @@ new_for_samples_by_node (PsEventStore *store,
   g_autoptr(GArray) path_up = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) addresses = g_array_new (FALSE, FALSE, sizeof (guint32));
   PathFunctions path = { FALSE, NULL, 0 };
+  PsStackWeightsIter iter;
+  PsStackWeight entry;
   PsCallTree *tree = NULL;
 
   call_tree_builder_set_mode (builder, MODE_COMPUTED);
   /* A stack node makes one tree node at most */
   call_tree_builder_reserve_nodes (builder, n_stacks + 1);
 
-  for (guint w = 0; w < weights->len; w++)
+  ps_stack_weights_iter_init (&iter, weights);
+  for (guint64 w = 0; ps_stack_weights_iter_next (&iter, &entry); w++)
     {
-      const PsStackWeight *entry = &g_array_index (weights, PsStackWeight, w);
-      guint32 id = entry->stack;
+      guint32 id = entry.stack;
       guint32 node = PS_CALL_NODE_ROOT;
       guint32 above = PS_NONE;  /* the frame of the node above the path, if any */
 
@@ -592,7 +594,7 @@ new_for_samples_by_node (PsEventStore *store,
         }
 
       if (node != PS_CALL_NODE_ROOT)
-        call_tree_builder_add_sample_at_node (builder, node, entry->weight, entry->kernel != 0);
+        call_tree_builder_add_sample_at_node (builder, node, entry.weight, entry.kernel != 0);
 
       /* The addresses' own values: every stack node of the sample has its
        * function (and address) by now */
@@ -601,7 +603,7 @@ new_for_samples_by_node (PsEventStore *store,
           gboolean has_address = FALSE;
 
           g_array_set_size (addresses, 0);
-          for (id = entry->stack; id != 0 && id < n_stacks;)
+          for (id = entry.stack; id != 0 && id < n_stacks;)
             {
               const PsStackNode *stack_node = ps_event_store_get_stack_node (store, id);
 
@@ -615,7 +617,7 @@ new_for_samples_by_node (PsEventStore *store,
             }
           if (has_address)
             add_sample_addresses (builder, (const guint32 *)(gpointer)addresses->data, addresses->len,
-                                  entry->weight, entry->kernel != 0);
+                                  entry.weight, entry.kernel != 0);
         }
     }
 
@@ -640,10 +642,10 @@ new_for_samples (PsEventStore            *store,
 {
   GCancellable *cancellable = options != NULL ? options->cancellable : NULL;
   SampleSelection selection = { track, options };
-  g_autoptr(GArray) weights = NULL;
+  g_autoptr(PsStackWeights) weights = NULL;
 
   /* In stack order: the same result whatever the sample order */
-  weights = ps_folded_sum_stacks (store, TRUE, sample_selected, &selection, cancellable);
+  weights = ps_stack_weights_new (store, TRUE, sample_selected, &selection, cancellable);
   if (weights == NULL)
     return NULL;
   return new_for_samples_by_node (store, weights, options != NULL && options->group_addresses, cancellable);

@@ -83,16 +83,129 @@ ps_folded_append_frame (PsEventStore *store,
       out->str[i] = '_';
 }
 
-static int
-compare_stack_weights (gconstpointer a,
-                       gconstpointer b)
+/* The entry of a sample: its bit, or G_MAXSIZE for none */
+static inline gsize
+sample_bit (const PsSample     *sample,
+            guint               n_nodes,
+            guint               n_modes,
+            PsSampleFilterFunc  filter,
+            gpointer            user_data)
 {
-  const PsStackWeight *wa = a;
-  const PsStackWeight *wb = b;
+  guint32 kernel;
 
-  if (wa->stack != wb->stack)
-    return wa->stack < wb->stack ? -1 : 1;
-  return (int)wa->kernel - (int)wb->kernel;
+  if (sample->stack >= n_nodes || (filter != NULL && !filter (sample, user_data)))
+    return G_MAXSIZE;
+  kernel = n_modes == 2 && (sample->flags & PS_SAMPLE_FLAG_KERNEL) != 0;
+  return (gsize)sample->stack * n_modes + kernel;
+}
+
+/* Two walks over the samples: the first marks the entries that exist,
+ * the second adds each sample's weight to its entry, found by counting
+ * the bits before its own (a count kept per word of 64 bits, and the
+ * word's own bits below). */
+PsStackWeights *
+ps_stack_weights_new (PsEventStore       *store,
+                      gboolean            split_kernel,
+                      PsSampleFilterFunc  filter,
+                      gpointer            user_data,
+                      GCancellable       *cancellable)
+{
+  g_autoptr(PsStackWeights) weights = NULL;
+  g_autofree gsize *before = NULL;  /* bits set in the words before each */
+  guint n_nodes;
+  guint64 n_samples;
+  gsize n_words;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  n_nodes = ps_event_store_get_n_stack_nodes (store);
+  n_samples = ps_event_store_get_n_samples (store);
+  weights = g_new0 (PsStackWeights, 1);
+  weights->n_modes = split_kernel ? 2 : 1;
+  weights->n_bits = (gsize)n_nodes * weights->n_modes;
+  n_words = (weights->n_bits + 63) / 64;
+  weights->present = g_new0 (guint64, MAX (n_words, 1));
+
+  for (guint64 i = 0; i < n_samples; i++)
+    {
+      gsize bit;
+
+      if (ps_util_stop_at (i, cancellable))
+        return NULL;
+      bit = sample_bit (ps_event_store_get_sample (store, i), n_nodes, weights->n_modes, filter, user_data);
+      if (bit != G_MAXSIZE)
+        weights->present[bit / 64] |= G_GUINT64_CONSTANT (1) << (bit % 64);
+    }
+
+  before = g_new (gsize, MAX (n_words, 1));
+  for (gsize w = 0; w < n_words; w++)
+    {
+      before[w] = weights->n_entries;
+      weights->n_entries += (gsize)__builtin_popcountll (weights->present[w]);
+    }
+  weights->weights = g_new0 (guint64, MAX (weights->n_entries, 1));
+
+  for (guint64 i = 0; i < n_samples; i++)
+    {
+      const PsSample *sample = ps_event_store_get_sample (store, i);
+      gsize bit;
+      guint64 below;
+
+      if (ps_util_stop_at (i, cancellable))
+        return NULL;
+      bit = sample_bit (sample, n_nodes, weights->n_modes, filter, user_data);
+      if (bit == G_MAXSIZE)
+        continue;
+      below = weights->present[bit / 64] & ((G_GUINT64_CONSTANT (1) << (bit % 64)) - 1);
+      weights->weights[before[bit / 64] + (gsize)__builtin_popcountll (below)] += sample->weight;
+    }
+
+  return g_steal_pointer (&weights);
+}
+
+void
+ps_stack_weights_free (PsStackWeights *weights)
+{
+  if (weights == NULL)
+    return;
+  g_free (weights->present);
+  g_free (weights->weights);
+  g_free (weights);
+}
+
+void
+ps_stack_weights_iter_init (PsStackWeightsIter   *iter,
+                            const PsStackWeights *weights)
+{
+  g_return_if_fail (iter != NULL && weights != NULL);
+
+  iter->weights = weights;
+  iter->word = 0;
+  iter->bits = weights->n_bits > 0 ? weights->present[0] : 0;
+  iter->entry = 0;
+}
+
+gboolean
+ps_stack_weights_iter_next (PsStackWeightsIter *iter,
+                            PsStackWeight      *entry)
+{
+  const PsStackWeights *weights = iter->weights;
+  gsize n_words = (weights->n_bits + 63) / 64;
+  gsize bit;
+
+  while (iter->bits == 0)
+    {
+      if (++iter->word >= n_words)
+        return FALSE;
+      iter->bits = weights->present[iter->word];
+    }
+  bit = iter->word * 64 + (gsize)__builtin_ctzll (iter->bits);
+  iter->bits &= iter->bits - 1;
+
+  entry->stack = (guint32)(bit / weights->n_modes);
+  entry->kernel = (guint32)(bit % weights->n_modes);
+  entry->weight = weights->weights[iter->entry++];
+  return TRUE;
 }
 
 GArray *
@@ -102,44 +215,21 @@ ps_folded_sum_stacks (PsEventStore       *store,
                       gpointer            user_data,
                       GCancellable       *cancellable)
 {
-  guint n_nodes;
-  guint n_modes = split_kernel ? 2 : 1;
-  guint64 n_samples;
-  g_autofree guint32 *index_of = NULL;  /* stack × mode → index + 1 in stacks */
-  g_autoptr(GArray) stacks = NULL;
+  g_autoptr(PsStackWeights) weights = NULL;
+  PsStackWeightsIter iter;
+  PsStackWeight entry;
+  GArray *stacks;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
 
-  n_nodes = ps_event_store_get_n_stack_nodes (store);
-  n_samples = ps_event_store_get_n_samples (store);
-  index_of = g_new0 (guint32, (gsize)n_nodes * n_modes);
-  stacks = g_array_new (FALSE, FALSE, sizeof (PsStackWeight));
-
-  for (guint64 i = 0; i < n_samples; i++)
-    {
-      const PsSample *sample = ps_event_store_get_sample (store, i);
-      guint32 kernel;
-      guint32 *slot;
-
-      if (ps_util_stop_at (i, cancellable))
-        return NULL;
-      if (sample->stack >= n_nodes || (filter != NULL && !filter (sample, user_data)))
-        continue;
-
-      kernel = split_kernel && (sample->flags & PS_SAMPLE_FLAG_KERNEL) != 0;
-      slot = &index_of[(gsize)sample->stack * n_modes + kernel];
-      if (*slot == 0)
-        {
-          PsStackWeight entry = { sample->stack, kernel, 0 };
-
-          g_array_append_val (stacks, entry);
-          *slot = stacks->len;
-        }
-      g_array_index (stacks, PsStackWeight, *slot - 1).weight += sample->weight;
-    }
-
-  g_array_sort (stacks, compare_stack_weights);
-  return g_steal_pointer (&stacks);
+  weights = ps_stack_weights_new (store, split_kernel, filter, user_data, cancellable);
+  if (weights == NULL)
+    return NULL;
+  stacks = g_array_sized_new (FALSE, FALSE, sizeof (PsStackWeight), (guint)weights->n_entries);
+  ps_stack_weights_iter_init (&iter, weights);
+  while (ps_stack_weights_iter_next (&iter, &entry))
+    g_array_append_val (stacks, entry);
+  return stacks;
 }
 
 static int

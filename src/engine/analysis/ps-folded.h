@@ -64,6 +64,44 @@ GArray   *ps_folded_sum_stacks  (PsEventStore      *store,
                                  PsSampleFilterFunc filter,
                                  gpointer           user_data,
                                  GCancellable      *cancellable);
+
+/* The same entries, in the same order, kept in 8 bytes an entry and a
+ * bit per stack node (and mode): which stacks have samples is a bitmap,
+ * and their weights follow one another in its order. For a caller that
+ * walks them once while it makes much else (a call tree): at 1 GiB of
+ * pmclog, 2.5 million entries take 20 MB instead of 40, and the sum
+ * needs no index of stack ids (58 MB by stack and mode). */
+typedef struct
+{
+  guint    n_modes;   /* 2 when split by mode, else 1 */
+  gsize    n_bits;    /* stack nodes × n_modes */
+  guint64 *present;   /* bit stack × n_modes + kernel: the entry exists */
+  guint64 *weights;   /* an entry's, in the order of the bits */
+  gsize    n_entries;
+} PsStackWeights;
+
+PsStackWeights *ps_stack_weights_new  (PsEventStore      *store,
+                                       gboolean           split_kernel,
+                                       PsSampleFilterFunc filter,
+                                       gpointer           user_data,
+                                       GCancellable      *cancellable);
+void            ps_stack_weights_free (PsStackWeights    *weights);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsStackWeights, ps_stack_weights_free)
+
+/* Walks the entries in order: init, then next until it returns FALSE */
+typedef struct
+{
+  const PsStackWeights *weights;
+  gsize                 word;
+  guint64               bits;    /* the word's bits not yet given */
+  gsize                 entry;
+} PsStackWeightsIter;
+
+void     ps_stack_weights_iter_init (PsStackWeightsIter   *iter,
+                                     const PsStackWeights *weights);
+gboolean ps_stack_weights_iter_next (PsStackWeightsIter   *iter,
+                                     PsStackWeight        *entry);
+
 /* Appends the folded text of one frame: its name cut as
  * ps_folded_append_frame_name () cuts it, ';', CR and LF made '_' */
 void      ps_folded_append_frame (PsEventStore  *store,
