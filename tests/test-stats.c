@@ -223,7 +223,7 @@ test_whole_ms_any_order (void)
 static void
 test_scaled_ticks (void)
 {
-  static const gsize counts[] = { 0, 1, 2, 17, 1000, 70000 };
+  static const gsize counts[] = { 0, 1, 2, 17, 1000, 65535, 70000, 200001 };
   static const double rates[] = { 0, 1193180, 3.579545e6, 1000 };
   GRand *rand = g_rand_new_with_seed (17);
 
@@ -236,6 +236,7 @@ test_scaled_ticks (void)
         g_autofree double *ticks = g_new (double, count + 1);
         g_autofree double *plain_ticks = g_new (double, count + 1);
         g_autofree double *plain_values = g_new (double, count + 1);
+        g_autofree guint32 *ticks32_before = NULL;
         PsStats stats, ticks_stats, stats32, ticks_stats32, expected, expected_ticks;
 
         for (gsize i = 0; i < count; i++)
@@ -247,7 +248,10 @@ test_scaled_ticks (void)
             plain_values[i] = rate > 0 ? tick / rate : tick;
           }
         g_assert_true (ps_stats_compute_scaled (ticks, count, rate, &stats, &ticks_stats, NULL));
+        ticks32_before = g_memdup2 (ticks32, (count + 1) * sizeof (guint32));
         g_assert_true (ps_stats_compute_scaled_u32 (ticks32, count, rate, &stats32, &ticks_stats32, NULL));
+        /* Left in their order: a timeline draws them */
+        g_assert_cmpmem (ticks32, count * sizeof (guint32), ticks32_before, count * sizeof (guint32));
         ps_stats_compute (plain_ticks, count, &expected_ticks);
         ps_stats_compute (plain_values, count, &expected);
         g_assert_cmpmem (&ticks_stats, sizeof ticks_stats, &expected_ticks, sizeof expected_ticks);

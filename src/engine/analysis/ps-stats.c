@@ -173,6 +173,98 @@ nearest_rank_index (gsize  count,
 DEFINE_SELECT_PERCENTILES (select_percentiles, double, select_kth)
 DEFINE_SELECT_PERCENTILES (select_percentiles_u32, guint32, select_kth_u32)
 
+/* From this many tick counts on, their percentiles are counted rather
+ * than selected from a copy */
+#define COUNT_PERCENTILES_MIN 65536
+
+/* The percentiles of select_percentiles_u32 () without reordering the
+ * values, which may be shared (a CE timeline's points): a small series
+ * is copied and selected from; a big one is counted twice, by its high
+ * 16 bits, then by the low 16 bits of the values in the buckets that
+ * hold the ranks, which finds each rank's value exactly without the
+ * copy. FALSE when cancelled. */
+static gboolean
+count_percentiles_u32 (const guint32 *values,
+                       gsize          count,
+                       PsStats       *out,
+                       GCancellable  *cancellable)
+{
+  static const double percents[] = { 50, 90, 95, 99 };
+  double *results[] = { &out->median, &out->p90, &out->p95, &out->p99 };
+  g_autofree guint32 *high = NULL;
+  g_autofree guint32 *low = NULL;
+  g_autofree guint8 *slot_of = NULL;  /* high bucket → 1 + its slot in low, or 0 */
+  guint32 buckets[G_N_ELEMENTS (percents)];
+  gsize below[G_N_ELEMENTS (percents)];  /* values under each rank's bucket */
+  guint n_slots = 0;
+
+  if (count < COUNT_PERCENTILES_MIN || count > G_MAXUINT32)
+    {
+      g_autofree guint32 *copy = g_memdup2 (values, count * sizeof (guint32));
+
+      return select_percentiles_u32 (copy, count, out, cancellable);
+    }
+
+  high = g_new0 (guint32, 65536);
+  for (gsize i = 0; i < count; i++)
+    {
+      if (ps_util_stop_at (i, cancellable))
+        return FALSE;
+      high[values[i] >> 16]++;
+    }
+
+  slot_of = g_new0 (guint8, 65536);
+  {
+    gsize at_or_below = 0;
+    guint next = 0;
+
+    for (guint32 b = 0; b < 65536 && next < G_N_ELEMENTS (percents); b++)
+      {
+        gsize before = at_or_below;
+
+        at_or_below += high[b];
+        /* The value at sorted position k is in the first bucket with more
+         * than k at or below it */
+        while (next < G_N_ELEMENTS (percents) && at_or_below > nearest_rank_index (count, percents[next]))
+          {
+            buckets[next] = b;
+            below[next] = before;
+            if (slot_of[b] == 0)
+              slot_of[b] = (guint8)++n_slots;
+            next++;
+          }
+      }
+  }
+
+  low = g_new0 (guint32, (gsize)n_slots * 65536);
+  for (gsize i = 0; i < count; i++)
+    {
+      guint slot = slot_of[values[i] >> 16];
+
+      if (ps_util_stop_at (i, cancellable))
+        return FALSE;
+      if (slot != 0)
+        low[(gsize)(slot - 1) * 65536 + (values[i] & 0xFFFF)]++;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (percents); i++)
+    {
+      const guint32 *counts = low + (gsize)(slot_of[buckets[i]] - 1) * 65536;
+      gsize k = nearest_rank_index (count, percents[i]);
+      gsize at_or_below = below[i];
+      guint32 v = 0;
+
+      for (; v < 65535; v++)
+        {
+          at_or_below += counts[v];
+          if (at_or_below > k)
+            break;
+        }
+      *results[i] = (double)((buckets[i] << 16) | v);
+    }
+  return TRUE;
+}
+
 double
 ps_stats_percentile (const double *sorted,
                      gsize         count,
@@ -332,7 +424,7 @@ ps_stats_compute_cancellable (double       *values,
   }
 
 DEFINE_COMPUTE_SCALED (ps_stats_compute_scaled, double, select_percentiles)
-DEFINE_COMPUTE_SCALED (ps_stats_compute_scaled_u32, guint32, select_percentiles_u32)
+DEFINE_COMPUTE_SCALED (ps_stats_compute_scaled_u32, const guint32, count_percentiles_u32)
 
 /* ps_stats_compute_ms() counts instead of selecting from this many values
  * on, when their range is below the larger of their number and

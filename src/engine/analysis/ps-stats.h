@@ -47,13 +47,14 @@ gboolean ps_stats_compute_scaled (double       *ticks,
                                   PsStats      *out,
                                   PsStats      *ticks_out,
                                   GCancellable *cancellable);
-/* The same, of tick counts that fit in 32 bits (half the memory) */
-gboolean ps_stats_compute_scaled_u32 (guint32      *ticks,
-                                      gsize         count,
-                                      double        rate,
-                                      PsStats      *out,
-                                      PsStats      *ticks_out,
-                                      GCancellable *cancellable);
+/* The same, of tick counts that fit in 32 bits (half the memory), which
+ * it leaves in their order (a CE timeline draws them) */
+gboolean ps_stats_compute_scaled_u32 (const guint32 *ticks,
+                                      gsize          count,
+                                      double         rate,
+                                      PsStats       *out,
+                                      PsStats       *ticks_out,
+                                      GCancellable  *cancellable);
 /* The same statistics, in seconds, of durations given in whole
  * milliseconds. Sums are taken exactly on the integers, so the result does
  * not depend on the order of the values: sum, min, max and the percentiles
