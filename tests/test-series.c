@@ -1111,6 +1111,155 @@ test_grouped (void)
   }
 }
 
+/* The store's points (ps-series-points.h) ------------------------------ */
+
+/* A CE-like store the points apply to: two sessions each with one rate
+ * (or none), markers registered again and again, CPU and memory monitors
+ * with flagged readings, events that are no measurement, and two markers
+ * with over 65 536 durations each, whose percentiles are counted */
+static PsEventStore *
+points_store_new (guint64 n)
+{
+  enum { N_SESSIONS = 2, N_MARKERS = 4, N_REGISTRATIONS = 3 };
+  g_autoptr(PsEventStore) store = ps_event_store_new ();
+  g_autoptr(PsStoreBuilder) builder = ps_store_builder_new (store);
+  guint32 markers[N_SESSIONS][N_MARKERS * N_REGISTRATIONS];
+  guint32 cpu[N_SESSIONS], memory[N_SESSIONS];
+
+  for (guint s = 0; s < N_SESSIONS; s++)
+    {
+      guint32 session = ps_event_store_add_session (store, 1 + s * 1000, FALSE);
+
+      cpu[s] = add_instance (store, session, "alpha", "CPU: alpha", 103, 1);
+      memory[s] = add_instance (store, session, "alpha", "MEM: alpha", 102, 1);
+      for (guint r = 0; r < N_REGISTRATIONS; r++)
+        for (guint m = 0; m < N_MARKERS; m++)
+          {
+            g_autofree char *name = g_strdup_printf ("Test=Read Size=%u", m);
+
+            markers[s][r * N_MARKERS + m] = add_instance (store, session, "alpha", name, m, r + 1);
+          }
+      if (s == 0)
+        ps_event_store_add_tick_rate (store, session, 0, 1193180);
+    }
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint s = i < n / 2 ? 0 : 1;
+      guint64 mix = i * G_GUINT64_CONSTANT (2654435761);
+      /* Runs of the same marker, most of them the first two's */
+      guint m = (i / 1000) % 8 < 6 ? (guint)((i / 1000) % 2) : 2 + (guint)((i / 1000) % 2);
+      guint32 marker = markers[s][((i / 5000) % N_REGISTRATIONS) * N_MARKERS + m];
+
+      switch (i % 23)
+        {
+        case 0:
+          ps_store_builder_add_cpu (builder, cpu[s], i + 1, (double)(mix % 1200) / 10,
+                                    mix % 1200 > 1000 ? PS_MEASURE_FLAG_OUT_OF_RANGE : 0);
+          break;
+        case 1:
+          ps_store_builder_add_memory (builder, memory[s], i + 1, mix % 100000000, 0);
+          break;
+        case 2:
+          ps_store_builder_add_memory_number (builder, memory[s], i + 1, (double)(mix % 1000) + 0.5,
+                                              PS_MEASURE_FLAG_FRACTIONAL);
+          break;
+        case 3:
+          ps_store_builder_add_other (builder, marker, i + 1, "XYZ", -1, "1", -1);
+          break;
+        default:
+          /* Crowded durations, now and then one past 2^31 */
+          ps_store_builder_add_duration (builder, marker, i + 1,
+                                         i % 997 == 0 ? G_MAXUINT32 - (gint64)(mix % 1000)
+                                                      : 4000 + (gint64)((mix >> 13) % 3000), 0);
+          break;
+        }
+    }
+  ps_store_builder_flush (builder);
+
+  return g_steal_pointer (&store);
+}
+
+/* Each chart holds its marker's measurements of its kind in file order,
+ * with the values ps_series_measurement_value () gives them */
+static void
+assert_points_of_store (PsEventStore         *store,
+                        const PsSeriesPoints *points)
+{
+  const guint32 *markers = ps_series_points_get_markers (points);
+  guint n_charts = ps_series_points_get_n_markers (points) * 3;
+  g_autofree gsize *next = g_new0 (gsize, n_charts + 1);
+  PsMeasurementIter iter;
+  PsMeasurement m;
+
+  ps_measurement_iter_init (&iter, store);
+  while (ps_measurement_iter_next (&iter, &m))
+    {
+      PsSeriesChart chart;
+      gsize at;
+      double value;
+
+      if (m.kind > PS_MEASURE_MEMORY)
+        continue;
+      ps_series_points_get_chart (points, markers[m.track], m.kind, &chart);
+      at = next[markers[m.track] * 3 + m.kind]++;
+      g_assert_cmpuint (at, <, chart.n_points);
+      g_assert_cmpint (chart.x_narrow != NULL ? (gint64)chart.x_narrow[at] : chart.x[at], ==, (gint64)m.index);
+      value = chart.ticks_narrow != NULL ? chart.ticks_narrow[at] / chart.divisor : chart.values[at];
+      g_assert_cmpfloat (value, ==, ps_series_measurement_value (store, &m));
+    }
+  for (guint32 marker = 0; marker < n_charts / 3; marker++)
+    for (guint kind = PS_MEASURE_DURATION; kind <= PS_MEASURE_MEMORY; kind++)
+      {
+        PsSeriesChart chart;
+
+        ps_series_points_get_chart (points, marker, kind, &chart);
+        g_assert_cmpuint (next[marker * 3 + kind], ==, chart.n_points);
+      }
+}
+
+/* The series of a store from its points are those from the store, in
+ * every field and bit for bit, whether the points apply or not */
+static void
+assert_series_from_points (PsEventStore *store)
+{
+  g_autoptr(PsSeriesPoints) points = ps_series_points_new (store, NULL);
+  g_autoptr(PsSeriesPoints) shared = ps_series_points_get_shared (store, NULL);
+  g_autoptr(PsSeriesPoints) shared_again = ps_series_points_get_shared (store, NULL);
+  PsSeriesOptions options = { .durations_summary_only = TRUE, .group_by_name = TRUE };
+  g_autoptr(GPtrArray) expected = ps_series_collect (store, &options);
+  g_autoptr(GPtrArray) got = NULL;
+
+  g_assert_nonnull (points);
+  g_assert_true (shared == shared_again);
+  assert_points_of_store (store, points);
+  options.points = points;
+  got = ps_series_collect (store, &options);
+  g_assert_cmpuint (got->len, ==, expected->len);
+  for (guint i = 0; i < got->len; i++)
+    assert_same_series (g_ptr_array_index (got, i), g_ptr_array_index (expected, i));
+}
+
+static void
+test_points (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "ce", "fsperf_CEPC_x86_6_0_3122.log", NULL);
+  g_autoptr(PsEventStore) fixture = parse_fixture_load_file (path, 0);
+  g_autoptr(PsEventStore) big = points_store_new (400000);
+  g_autoptr(PsEventStore) small = points_store_new (3000);
+  /* Negative durations and a rate that changes: from the store */
+  g_autoptr(PsEventStore) grouped = grouped_store_new (5000, TRUE, FALSE);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+
+  assert_series_from_points (fixture);
+  assert_series_from_points (big);
+  assert_series_from_points (small);
+  assert_series_from_points (grouped);
+
+  g_cancellable_cancel (cancellable);
+  g_assert_null (ps_series_points_new (big, cancellable));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1123,6 +1272,7 @@ main (int   argc,
   g_test_add_func ("/series/span-summary", test_span_summary);
   g_test_add_func ("/series/span-many", test_span_many);
   g_test_add_func ("/series/grouped", test_grouped);
+  g_test_add_func ("/series/points", test_points);
 
   return g_test_run ();
 }

@@ -603,8 +603,13 @@ ps_timeline_model_free (PsTimelineModel *self)
   forget_row_labels (self);
   g_free (self->overview_busy);
   g_free (self->overview_fine);
-  g_free (self->chart_tracks);
-  g_free (self->track_extents);
+  if (self->points != NULL)
+    ps_series_points_unref (self->points);
+  else
+    {
+      g_free (self->chart_tracks);
+      g_free (self->track_extents);
+    }
   g_free (self);
 }
 

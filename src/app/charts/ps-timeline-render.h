@@ -19,6 +19,7 @@
 #include <gdk/gdk.h>
 
 #include "ps-event-store.h"
+#include "ps-series-points.h"
 #include "ps-span-lod.h"
 
 G_BEGIN_DECLS
@@ -105,6 +106,9 @@ typedef struct
   gint64       *track_extents;
   guint         n_chart_tracks;
   /*< private >*/
+  /* CE runs: the points of the charts, which hold chart_tracks and
+   * track_extents too; NULL when the model owns them */
+  PsSeriesPoints *points;
   guint         sample_rows_end;    /* the rows before it are the samples' */
   guint         counter_rows_begin; /* the first counter row (or group) */
   GHashTable   *labels;         /* span name and width → PangoLayout */

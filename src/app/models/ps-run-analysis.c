@@ -148,9 +148,21 @@ run_analysis_new (PsEventStore *store,
     self->groups = g_ptr_array_new_with_free_func ((GDestroyNotify)ps_series_free);
   else
     {
+      g_autoptr(PsSeriesPoints) points = NULL;
+
       series_options_init (self, &options);
       options.group_by_name = TRUE;
       options.cancellable = cancellable;
+      /* A CE run's timeline charts every measurement (its charts are over
+       * their sequence): the statistics come from the same points, made
+       * once for both, rather than from a copy of every duration */
+      if (ps_event_store_get_n_measurements (store) > 0 && ps_event_store_get_n_spans (store) == 0)
+        {
+          points = ps_series_points_get_shared (store, cancellable);
+          if (points == NULL)
+            return NULL;
+          options.points = points;
+        }
       self->groups = ps_series_collect (store, &options);
       if (g_cancellable_is_cancelled (cancellable))
         return NULL;

@@ -1059,6 +1059,87 @@ plan_series (PsEventStore          *store,
   return TRUE;
 }
 
+/* Whether the series of a collection are those of the store's points
+ * (options->points): grouped by name over the whole run with the
+ * statistics of durations alone, at the log's rates, without negative
+ * durations, each session with one rate, and every duration in the
+ * points' 32 bits, as the summaries hold them */
+static gboolean
+points_apply (PsEventStore          *store,
+              const PsSeriesOptions *options,
+              const guint32         *tracks,
+              GPtrArray             *series)
+{
+  const PsSeriesPoints *points = options->points;
+  const guint32 *markers;
+
+  if (points == NULL || tracks != NULL || !options->group_by_name || !options->durations_summary_only
+      || options->has_index_range || options->tick_rate_override > 0 || options->include_negative
+      || ps_series_points_get_n_tracks (points) != ps_event_store_get_n_tracks (store)
+      || has_rate_changes (store))
+    return FALSE;
+
+  markers = ps_series_points_get_markers (points);
+  for (guint i = 0; i < series->len; i++)
+    {
+      const PsSeries *one = g_ptr_array_index (series, i);
+      PsSeriesChart chart;
+
+      if (one->kind != PS_SERIES_DURATION)
+        continue;
+      ps_series_points_get_chart (points, markers[one->first_track], PS_MEASURE_DURATION, &chart);
+      if (chart.ticks_narrow == NULL || chart.n_negative > 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The series' values and statistics from the store's points
+ * (points_apply ()): a duration's statistics from its ticks there, in
+ * the file order the summaries would hold them in; CPU and memory with
+ * their values and indexes. FALSE when cancelled. */
+static gboolean
+series_from_points (PsEventStore          *store,
+                    const PsSeriesOptions *options,
+                    GPtrArray             *series)
+{
+  const PsSeriesPoints *points = options->points;
+  const guint32 *markers = ps_series_points_get_markers (points);
+  guint n_sessions = ps_event_store_get_n_sessions (store);
+
+  for (guint i = 0; i < series->len; i++)
+    {
+      PsSeries *one = g_ptr_array_index (series, i);
+      PsSeriesChart chart;
+
+      if (g_cancellable_is_cancelled (options->cancellable))
+        return FALSE;
+      /* Series kinds and measure kinds go in the same order */
+      ps_series_points_get_chart (points, markers[one->first_track], (PsMeasureKind)one->kind, &chart);
+      if (one->kind == PS_SERIES_DURATION)
+        {
+          /* The rate of summaries_set_rates () */
+          double rate = one->session < n_sessions ? ps_event_store_get_tick_rate (store, one->session, 0) : 0;
+
+          if (!one->has_seconds || rate <= 0)
+            rate = 0;
+          if (!ps_stats_compute_scaled_u32 (chart.ticks_narrow, chart.n_points, rate, &one->stats,
+                                            &one->ticks_stats, options->cancellable))
+            return FALSE;
+          continue;
+        }
+
+      g_array_set_size (one->values, chart.n_points);
+      memcpy (one->values->data, chart.values, chart.n_points * sizeof (double));
+      g_array_set_size (one->indexes, chart.n_points);
+      for (gsize p = 0; p < chart.n_points; p++)
+        g_array_index (one->indexes, guint64, p) = chart.x_narrow != NULL ? chart.x_narrow[p] : (guint64)chart.x[p];
+      one->n_flagged = chart.n_flagged;
+      compute_stats (one->values, &one->stats, FALSE, options->cancellable);
+    }
+  return !g_cancellable_is_cancelled (options->cancellable);
+}
+
 /* The series of ps_series_collect (), or of the tracks given and
  * only_kind among them without their spans */
 static GPtrArray *
@@ -1091,6 +1172,16 @@ collect (PsEventStore          *store,
     return g_steal_pointer (&result);
   series_plan_make (&plan, store, options, (GArray *[2]) { no_values, no_indexes }, result);
   series_plan_clear (&plan);
+
+  if (points_apply (store, options, tracks, result))
+    {
+      g_clear_pointer (&series_of, g_free);
+      if (!series_from_points (store, options, result))
+        return g_steal_pointer (&result);
+      if (has_spans (store))
+        _ps_series_collect_spans (store, options, result);
+      return g_steal_pointer (&result);
+    }
 
   n_parts = n_parts_for (store, options);
   parts_init (parts, n_parts, store, options, series_of, result, &summaries);

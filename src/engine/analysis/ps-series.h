@@ -11,6 +11,7 @@
 
 #include "ps-event-store.h"
 #include "ps-scopes.h"
+#include "ps-series-points.h"
 #include "ps-stats.h"
 
 G_BEGIN_DECLS
@@ -79,6 +80,12 @@ typedef struct
   GCancellable *cancellable;    /* may be NULL; when it is cancelled the
                                  * collection stops early and its series
                                  * are incomplete */
+  PsSeriesPoints *points;       /* the store's points (ps-series-points.h),
+                                 * or NULL: with group_by_name and
+                                 * durations_summary_only over the whole
+                                 * run, the measured series are taken from
+                                 * them rather than from the store, where
+                                 * they give the same numbers */
 } PsSeriesOptions;
 
 const char *ps_series_kind_to_string (PsSeriesKind kind);

@@ -1,0 +1,358 @@
+/* ps-series-points.c — the points of a CE run's series, once for the
+ * timeline and the statistics
+ *
+ * Copyright 2026 The Perfscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * specs: ce-perflog.md §4.5 (derived values)
+ */
+#include "config.h"
+
+#include "ps-series-points.h"
+#include "ps-series.h"
+#include "ps-util.h"
+
+#define N_CHART_KINDS 3  /* duration, CPU, memory */
+
+struct _PsSeriesPoints
+{
+  guint     n_tracks;
+  guint     n_markers;
+  guint32  *leaders;
+  guint32  *markers;
+  gint64   *extents;
+  /* chart (marker × kind) → its first point; starts[n_charts]: all */
+  gsize    *starts;
+  /* chart → its first value, in ticks_narrow or in values */
+  gsize    *value_starts;
+  guint64  *n_negative;  /* per chart */
+  guint64  *n_flagged;   /* per chart */
+  /* marker → whether its durations are in ticks_narrow */
+  guint8   *ticks_fit;
+  double   *divisors;    /* per marker: its session's rate, or 1 */
+  /* The points of every chart in one block, chart after chart: a log
+   * has hundreds of thousands of markers, and an array of its own for
+   * each took longer to allocate than to fill */
+  guint32  *x_narrow;
+  gint64   *x;
+  guint32  *ticks_narrow;
+  double   *values;
+};
+
+static void
+series_points_clear (gpointer data)
+{
+  PsSeriesPoints *self = data;
+
+  g_free (self->leaders);
+  g_free (self->markers);
+  g_free (self->extents);
+  g_free (self->starts);
+  g_free (self->value_starts);
+  g_free (self->n_negative);
+  g_free (self->n_flagged);
+  g_free (self->ticks_fit);
+  g_free (self->divisors);
+  g_free (self->x_narrow);
+  g_free (self->x);
+  g_free (self->ticks_narrow);
+  g_free (self->values);
+}
+
+PsSeriesPoints *
+ps_series_points_ref (PsSeriesPoints *self)
+{
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+ps_series_points_unref (PsSeriesPoints *self)
+{
+  g_atomic_rc_box_release_full (self, series_points_clear);
+}
+
+/* A measurement's value as ps_series_measurement_value () gives it, with
+ * the rate of each session looked up once when it does not change
+ * (session_rates ≥ 0) */
+static inline double
+measurement_value (PsEventStore        *store,
+                   const PsMeasurement *m,
+                   const guint32       *sessions,
+                   const double        *session_rates)
+{
+  double rate;
+
+  if (m->kind != PS_MEASURE_DURATION)
+    return ps_series_measurement_value (store, m);
+  rate = session_rates[sessions[m->track]];
+  if (rate < 0)
+    return ps_series_measurement_value (store, m);
+  return rate > 0 ? (double)m->value.ticks / rate : (double)m->value.ticks;
+}
+
+static inline gboolean
+is_flagged (const PsMeasurement *m)
+{
+  return (m->kind == PS_MEASURE_CPU && (m->flags & PS_MEASURE_FLAG_OUT_OF_RANGE))
+         || (m->kind == PS_MEASURE_MEMORY && (m->flags & PS_MEASURE_FLAG_FRACTIONAL));
+}
+
+PsSeriesPoints *
+ps_series_points_new (PsEventStore *store,
+                      GCancellable *cancellable)
+{
+  g_autoptr(PsSeriesPoints) self = NULL;
+  guint n_tracks, n_sessions, n_markers = 0;
+  gsize n_charts, n_points, n_ticks_narrow = 0, n_values = 0;
+  g_autofree guint32 *sessions = NULL;
+  /* per session: its rate when it has at most one (0: none), else -1 */
+  g_autofree double *session_rates = NULL;
+  g_autofree gsize *next = NULL;
+  g_autofree gsize *value_next = NULL;
+  PsMeasurementIter iter;
+  PsMeasurement m;
+  guint64 count = 0, last_index = 0;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  n_tracks = ps_event_store_get_n_tracks (store);
+  n_sessions = ps_event_store_get_n_sessions (store);
+  self = g_atomic_rc_box_new0 (PsSeriesPoints);
+  self->n_tracks = n_tracks;
+  self->leaders = ps_series_group_leaders (store);
+  self->markers = g_new (guint32, (gsize)n_tracks + 1);
+  self->extents = g_new (gint64, 2 * (gsize)n_tracks + 1);
+  sessions = g_new (guint32, (gsize)n_tracks + 1);
+  session_rates = g_new (double, n_sessions + 1);
+
+  for (guint32 t = 0; t < n_tracks; t++)
+    sessions[t] = ps_event_store_get_track (store, t)->session;
+  for (guint session = 0; session < n_sessions; session++)
+    session_rates[session] = ps_event_store_get_n_tick_rates (store, session) <= 1
+                             ? ps_event_store_get_tick_rate (store, session, 0) : -1;
+  for (guint32 t = 0; t < n_tracks; t++)
+    self->markers[t] = self->leaders[t] == t ? n_markers++ : self->markers[self->leaders[t]];
+  self->n_markers = n_markers;
+  n_charts = (gsize)n_markers * N_CHART_KINDS;
+  self->starts = g_new0 (gsize, n_charts + 1);
+  self->value_starts = g_new (gsize, n_charts + 1);
+  self->n_negative = g_new0 (guint64, n_charts + 1);
+  self->n_flagged = g_new0 (guint64, n_charts + 1);
+  self->ticks_fit = g_new (guint8, (gsize)n_markers + 1);
+  self->divisors = g_new (double, (gsize)n_markers + 1);
+  for (guint32 t = 0; t < n_tracks; t++)
+    {
+      if (self->leaders[t] == t)
+        {
+          double rate = session_rates[sessions[t]];
+
+          self->ticks_fit[self->markers[t]] = rate >= 0;
+          self->divisors[self->markers[t]] = rate > 0 ? rate : 1;
+        }
+      self->extents[2 * (gsize)t] = G_MAXINT64;
+      self->extents[2 * (gsize)t + 1] = G_MININT64;
+    }
+
+  /* How many points each chart has */
+  ps_measurement_iter_init (&iter, store);
+  while (ps_measurement_iter_next (&iter, &m))
+    {
+      if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        return NULL;
+      if (m.track < n_tracks && m.kind <= PS_MEASURE_MEMORY)
+        {
+          guint32 marker = self->markers[m.track];
+          gsize chart = (gsize)marker * N_CHART_KINDS + m.kind;
+          gint64 *extent = &self->extents[2 * (gsize)m.track];
+
+          self->starts[chart + 1]++;
+          last_index = MAX (last_index, m.index);
+          extent[0] = MIN (extent[0], (gint64)m.index);
+          extent[1] = MAX (extent[1], (gint64)m.index);
+          if (m.kind == PS_MEASURE_DURATION && (m.value.ticks < 0 || m.value.ticks > G_MAXUINT32))
+            self->ticks_fit[marker] = FALSE;
+          if (m.kind == PS_MEASURE_DURATION && (m.flags & PS_MEASURE_FLAG_NEGATIVE))
+            self->n_negative[chart]++;
+          if (is_flagged (&m))
+            self->n_flagged[chart]++;
+        }
+    }
+
+  /* Each chart's part of the block */
+  for (gsize i = 0; i < n_charts; i++)
+    {
+      gsize n_chart_points = self->starts[i + 1];
+      gboolean narrow = i % N_CHART_KINDS == PS_MEASURE_DURATION && self->ticks_fit[i / N_CHART_KINDS];
+
+      self->value_starts[i] = narrow ? n_ticks_narrow : n_values;
+      if (narrow)
+        n_ticks_narrow += n_chart_points;
+      else
+        n_values += n_chart_points;
+      self->starts[i + 1] += self->starts[i];
+    }
+  n_points = self->starts[n_charts];
+  next = g_memdup2 (self->starts, (n_charts + 1) * sizeof (gsize));
+  value_next = g_memdup2 (self->value_starts, (n_charts + 1) * sizeof (gsize));
+  if (last_index <= G_MAXUINT32)
+    self->x_narrow = ps_util_alloc_filled ((n_points + 1) * sizeof (guint32), FALSE);
+  else
+    self->x = ps_util_alloc_filled ((n_points + 1) * sizeof (gint64), FALSE);
+  self->ticks_narrow = ps_util_alloc_filled ((n_ticks_narrow + 1) * sizeof (guint32), FALSE);
+  self->values = ps_util_alloc_filled ((n_values + 1) * sizeof (double), FALSE);
+
+  ps_measurement_iter_init (&iter, store);
+  while (ps_measurement_iter_next (&iter, &m))
+    {
+      gsize chart, at, value_at;
+
+      if (m.track >= n_tracks || m.kind > PS_MEASURE_MEMORY)
+        continue;
+      if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        return NULL;
+      chart = (gsize)self->markers[m.track] * N_CHART_KINDS + m.kind;
+      at = next[chart]++;
+      value_at = value_next[chart]++;
+      if (self->x_narrow != NULL)
+        self->x_narrow[at] = (guint32)m.index;
+      else
+        self->x[at] = (gint64)m.index;
+      if (m.kind == PS_MEASURE_DURATION && self->ticks_fit[self->markers[m.track]])
+        self->ticks_narrow[value_at] = (guint32)m.value.ticks;
+      else
+        self->values[value_at] = measurement_value (store, &m, sessions, session_rates);
+    }
+
+  return g_steal_pointer (&self);
+}
+
+guint
+ps_series_points_get_n_tracks (const PsSeriesPoints *self)
+{
+  return self->n_tracks;
+}
+
+guint
+ps_series_points_get_n_markers (const PsSeriesPoints *self)
+{
+  return self->n_markers;
+}
+
+const guint32 *
+ps_series_points_get_leaders (const PsSeriesPoints *self)
+{
+  return self->leaders;
+}
+
+const guint32 *
+ps_series_points_get_markers (const PsSeriesPoints *self)
+{
+  return self->markers;
+}
+
+const gint64 *
+ps_series_points_get_extents (const PsSeriesPoints *self)
+{
+  return self->extents;
+}
+
+void
+ps_series_points_get_chart (const PsSeriesPoints *self,
+                            guint32               marker,
+                            PsMeasureKind         kind,
+                            PsSeriesChart        *out)
+{
+  gsize chart = (gsize)marker * N_CHART_KINDS + kind;
+  gboolean narrow;
+
+  g_return_if_fail (marker < self->n_markers && kind <= PS_MEASURE_MEMORY);
+
+  narrow = kind == PS_MEASURE_DURATION && self->ticks_fit[marker];
+  *out = (PsSeriesChart) {
+    .n_points = self->starts[chart + 1] - self->starts[chart],
+    .x_narrow = self->x_narrow != NULL ? self->x_narrow + self->starts[chart] : NULL,
+    .x = self->x != NULL ? self->x + self->starts[chart] : NULL,
+    .ticks_narrow = narrow ? self->ticks_narrow + self->value_starts[chart] : NULL,
+    .values = narrow ? NULL : self->values + self->value_starts[chart],
+    .divisor = narrow ? self->divisors[marker] : 1,
+    .n_negative = self->n_negative[chart],
+    .n_flagged = self->n_flagged[chart],
+  };
+}
+
+/* Sharing: the points of a store, made by the first caller */
+
+typedef enum
+{
+  SHARED_MAKING,
+  SHARED_MADE,
+} SharedState;
+
+typedef struct
+{
+  SharedState     state;
+  PsSeriesPoints *points;
+} Shared;
+
+#define SHARED_KEY "ps-series-points-shared"
+
+static GMutex shared_lock;
+static GCond  shared_changed;
+
+static void
+shared_free (Shared *shared)
+{
+  g_clear_pointer (&shared->points, ps_series_points_unref);
+  g_free (shared);
+}
+
+PsSeriesPoints *
+ps_series_points_get_shared (PsEventStore *store,
+                             GCancellable *cancellable)
+{
+  PsSeriesPoints *points;
+  Shared *shared;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
+
+  g_mutex_lock (&shared_lock);
+  for (;;)
+    {
+      shared = g_object_get_data (G_OBJECT (store), SHARED_KEY);
+      if (shared == NULL || shared->state == SHARED_MADE)
+        break;
+      /* Made on another thread: wait, looking at the cancellable now
+       * and then */
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          g_mutex_unlock (&shared_lock);
+          return NULL;
+        }
+      g_cond_wait_until (&shared_changed, &shared_lock, g_get_monotonic_time () + 50 * G_TIME_SPAN_MILLISECOND);
+    }
+  if (shared != NULL)
+    {
+      points = ps_series_points_ref (shared->points);
+      g_mutex_unlock (&shared_lock);
+      return points;
+    }
+  shared = g_new0 (Shared, 1);
+  shared->state = SHARED_MAKING;
+  g_object_set_data_full (G_OBJECT (store), SHARED_KEY, shared, (GDestroyNotify)shared_free);
+  g_mutex_unlock (&shared_lock);
+
+  points = ps_series_points_new (store, cancellable);
+
+  g_mutex_lock (&shared_lock);
+  if (points != NULL)
+    {
+      shared->points = ps_series_points_ref (points);
+      shared->state = SHARED_MADE;
+    }
+  else
+    /* Cancelled: whoever waits makes them */
+    g_object_set_data (G_OBJECT (store), SHARED_KEY, NULL);
+  g_cond_broadcast (&shared_changed);
+  g_mutex_unlock (&shared_lock);
+  return points;
+}
