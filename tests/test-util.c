@@ -29,8 +29,9 @@
 
 #define MIB (1024 * 1024)
 
-/* After ps_util_tune_allocator (), blocks from 16 MiB have mappings of
- * their own even when a block of 24 MiB was freed before: glibc's own
+/* After ps_util_tune_allocator () as the window calls it, blocks from
+ * 16 MiB have mappings of their own even when a block of 24 MiB was
+ * freed before: glibc's own
  * rule raises its threshold to the size of a mapped block freed (up to
  * 32 MiB), and would take them from a heap, where memory freed may stay
  * with the process. Blocks of a few MiB (a frame's drawing) still come
@@ -44,7 +45,7 @@ test_tune_allocator (void)
   guint8 *block;
   gsize before;
 
-  ps_util_tune_allocator ();
+  ps_util_tune_allocator (PS_UTIL_OWN_MAPPING_MIN_WINDOW);
 
   large = malloc (24 * MIB);
   g_assert_nonnull (large);

@@ -17,7 +17,7 @@ main (int   argc,
 {
   g_autoptr(PsApplication) app = NULL;
 
-  ps_util_tune_allocator ();
+  ps_util_tune_allocator (PS_UTIL_OWN_MAPPING_MIN_WINDOW);
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, ps_util_localedir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

@@ -35,7 +35,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  ps_util_tune_allocator ();
+  ps_util_tune_allocator (PS_UTIL_OWN_MAPPING_MIN_HEADLESS);
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, ps_util_localedir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

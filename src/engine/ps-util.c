@@ -229,15 +229,8 @@ ps_util_localedir (void)
  * scheduler gives a thread of nice 0 about ten times its share */
 #define BACKGROUND_NICE 10
 
-/* Blocks from this size on are mapped on their own. A frame's drawing of
- * a chart (a surface of 1-9 MB for a window of up to 1920x1080) stays
- * below it: mapped afresh for each frame, its pages would be faulted in
- * again every time (8 ms a surface of 3 MB on the development machine,
- * against 0.05 ms when the heap has it). */
-#define OWN_MAPPING_MIN_BYTES (16 << 20)
-
 void
-ps_util_tune_allocator (void)
+ps_util_tune_allocator (gsize own_mapping_min_bytes)
 {
 #ifdef __GLIBC__
   /* glibc raises its threshold for mapping a block on its own to the size
@@ -247,7 +240,9 @@ ps_util_tune_allocator (void)
    * threads that made them, and what was freed stayed with the process:
    * at 1 GiB of log the window kept 70-80 MiB more that way. A fixed
    * threshold keeps it where it is. */
-  (void)mallopt (M_MMAP_THRESHOLD, OWN_MAPPING_MIN_BYTES);
+  (void)mallopt (M_MMAP_THRESHOLD, (int)MIN (own_mapping_min_bytes, (gsize)G_MAXINT));
+#else
+  (void)own_mapping_min_bytes;
 #endif
 }
 
