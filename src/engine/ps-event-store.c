@@ -310,7 +310,8 @@ id_index_reserve (IdIndex      *index,
   while (((guint64)(n_ids - MIN (first, n_ids)) + 1) * 4 > (guint64)(size - 1) * 3)
     size *= 2;
   g_free (index->slots);
-  index->slots = g_new0 (guint32, size);
+  /* Every page is written, in any order: faulted in at once */
+  index->slots = ps_util_alloc_filled ((gsize)size * sizeof (guint32), TRUE);
   index->mask = size - 1;
   index->used = 0;
   for (guint32 id = first; id < n_ids; id++)
