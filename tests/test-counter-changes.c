@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "ps-counter-changes.h"
 #include "seeded-noise.h"
@@ -109,16 +110,70 @@ test_step (void)
   g_assert_cmpuint (changes->len, ==, 0);
 }
 
-/* The changes among the points of x and values (default options) */
+static void
+release_nothing (gpointer data)
+{
+  (void)data;
+}
+
+/* The changes among the points of x and values (default options). They
+ * must be the same, field for field, when read from a chart's points in
+ * place (ps_counter_changes_find_in_lod ()): x in full, and x in 32 bits
+ * where it fits. */
 static GArray *
 find_in_points (GArray *x,
                 GArray *values)
 {
   PsChangePointOptions options;
+  GArray *changes;
+  g_autofree guint32 *x_narrow = NULL;
+  gboolean fits = TRUE;
 
   ps_change_point_options_init (&options);
-  return ps_counter_changes_find_in_points ((const gint64 *)(gpointer)x->data,
-                                            (const double *)(gpointer)values->data, x->len, &options);
+  changes = ps_counter_changes_find_in_points ((const gint64 *)(gpointer)x->data,
+                                               (const double *)(gpointer)values->data, x->len, &options);
+
+  x_narrow = g_new (guint32, MAX (x->len, 1));
+  for (guint i = 0; i < x->len; i++)
+    {
+      gint64 v = g_array_index (x, gint64, i);
+
+      fits = fits && v >= 0 && v <= G_MAXUINT32;
+      x_narrow[i] = (guint32)v;
+    }
+  for (guint narrow = 0; narrow < 2; narrow++)
+    {
+      PsValueLodPoints points = { 0 };
+      g_autoptr(PsValueLod) lod = NULL;
+      g_autoptr(GArray) in_lod = NULL;
+
+      if (narrow && !fits)
+        continue;
+      if (narrow)
+        points.x_narrow = x_narrow;
+      else
+        points.x = (const gint64 *)(gpointer)x->data;
+      points.values = (const double *)(gpointer)values->data;
+      lod = ps_value_lod_new_in_block (&points, x->len, NULL, release_nothing);
+      in_lod = ps_counter_changes_find_in_lod (lod, &options);
+      g_assert_cmpuint (in_lod->len, ==, changes->len);
+      for (guint i = 0; i < changes->len; i++)
+        {
+          const PsCounterChange *a = &g_array_index (in_lod, PsCounterChange, i);
+          const PsCounterChange *b = &g_array_index (changes, PsCounterChange, i);
+
+          g_assert_true (memcmp (&a->point, &b->point, sizeof a->point) == 0);
+          g_assert_cmpint (a->time_ns, ==, b->time_ns);
+          g_assert_cmpint (a->end_ns, ==, b->end_ns);
+          g_assert_cmpint (a->before_begin_ns, ==, b->before_begin_ns);
+          g_assert_cmpint (a->after_end_ns, ==, b->after_end_ns);
+          g_assert_cmpuint (a->n_steps, ==, b->n_steps);
+          g_assert_true (memcmp (&a->mean_before, &b->mean_before, sizeof (double)) == 0);
+          g_assert_true (memcmp (&a->mean_after, &b->mean_after, sizeof (double)) == 0);
+          g_assert_true (memcmp (&a->relative_change, &b->relative_change, sizeof (double)) == 0);
+        }
+    }
+  return changes;
 }
 
 /* The same step in a series of points a sequence number apart, as a CE

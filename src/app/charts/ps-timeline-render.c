@@ -481,22 +481,17 @@ ps_timeline_row_get_changes (PsTimelineRow *row)
   if (row->changes == NULL)
     {
       PsChangePointOptions options;
-      g_autofree gint64 *x = NULL;
-      g_autofree double *values = NULL;
-      gsize n_points = 0;
 
+      ps_change_point_options_init (&options);
       /* Only a CE chart's rows count their values: their x is a
-       * measurement's sequence number, kept in 32 bits */
+       * measurement's sequence number, read where the chart keeps it */
       if (row->kind == PS_TIMELINE_ROW_VALUES && row->counts_values && row->values != NULL)
         {
-          x = ps_value_lod_dup_x (row->values);
-          values = ps_value_lod_dup_values (row->values);
-          n_points = ps_value_lod_get_n_points (row->values);
+          row->changes = ps_counter_changes_find_in_lod (row->values, &options);
+          ps_counter_changes_snap_to_readings (row->changes, row->values);
         }
-      ps_change_point_options_init (&options);
-      row->changes = ps_counter_changes_find_in_points (x, values, n_points, &options);
-      if (row->values != NULL)
-        ps_counter_changes_snap_to_readings (row->changes, row->values);
+      else
+        row->changes = ps_counter_changes_find_in_points (NULL, NULL, 0, &options);
     }
   return row->changes;
 }

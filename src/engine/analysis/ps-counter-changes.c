@@ -143,27 +143,55 @@ from_spread (gint64 time,
   return origin + time / spread;
 }
 
+/* The points changes are found in: arrays, or a chart's points read in
+ * place (in 32 bits there, so that copies would be made only to be read
+ * once) */
+typedef struct
+{
+  const gint64 *x;
+  const double *values;
+  PsValueLod   *lod;
+  gsize         n_points;
+} Points;
+
+static inline void
+point_at (const Points *points,
+          gsize         i,
+          gint64       *x,
+          double       *value)
+{
+  if (points->lod != NULL)
+    ps_value_lod_get_point (points->lod, i, x, value);
+  else
+    {
+      *x = points->x[i];
+      *value = points->values[i];
+    }
+}
+
 /* A step's levels as the means of its points, before and after it:
  * buckets hold different numbers of points (a scope called more often
  * in some stretches), and the mean of their means is not the mean a
  * person computes from the values. A climb keeps its buckets' levels. */
 static void
 means_of_points (PsCounterChange *change,
-                 const gint64    *x,
-                 const double    *values,
-                 gsize            n_points)
+                 const Points    *points)
 {
   double sum_before = 0, sum_after = 0;
   gsize n_before = 0, n_after = 0;
 
-  for (gsize i = 0; i < n_points; i++)
+  for (gsize i = 0; i < points->n_points; i++)
     {
-      if (!isfinite (values[i]))
+      gint64 x;
+      double value;
+
+      point_at (points, i, &x, &value);
+      if (!isfinite (value))
         continue;
-      if (x[i] >= change->before_begin_ns && x[i] < change->time_ns)
-        sum_before += values[i], n_before++;
-      else if (x[i] >= change->time_ns && x[i] < change->after_end_ns)
-        sum_after += values[i], n_after++;
+      if (x >= change->before_begin_ns && x < change->time_ns)
+        sum_before += value, n_before++;
+      else if (x >= change->time_ns && x < change->after_end_ns)
+        sum_after += value, n_after++;
     }
   if (n_before == 0 || n_after == 0)
     return;
@@ -172,30 +200,31 @@ means_of_points (PsCounterChange *change,
   change->relative_change = ps_change_points_relative_change (change->mean_before, change->mean_after);
 }
 
-GArray *
-ps_counter_changes_find_in_points (const gint64               *x,
-                                   const double               *values,
-                                   gsize                       n_points,
-                                   const PsChangePointOptions *options)
+static GArray *
+find_in_points (const Points               *points,
+                const PsChangePointOptions *options)
 {
   PsCounterSeries series;
   PsCounterOverview overview;
-  gint64 origin, spread;
+  gint64 origin, last, spread;
+  double value;
   GArray *changes;
 
-  g_return_val_if_fail (x != NULL || n_points == 0, NULL);
-  g_return_val_if_fail (values != NULL || n_points == 0, NULL);
-  g_return_val_if_fail (options != NULL, NULL);
-
-  if (n_points == 0)
+  if (points->n_points == 0)
     return g_array_new (FALSE, FALSE, sizeof (PsCounterChange));
-  origin = x[0];
-  spread = x[n_points - 1] - origin < G_MAXINT64 / POINTS_SPREAD ? POINTS_SPREAD : 1;
+  point_at (points, 0, &origin, &value);
+  point_at (points, points->n_points - 1, &last, &value);
+  spread = last - origin < G_MAXINT64 / POINTS_SPREAD ? POINTS_SPREAD : 1;
 
   /* Its overview, as the store keeps one of each counter track */
   ps_counter_series_init (&series);
-  for (gsize i = 0; i < n_points; i++)
-    ps_counter_series_add (&series, (x[i] - origin) * spread, values[i], !isfinite (values[i]));
+  for (gsize i = 0; i < points->n_points; i++)
+    {
+      gint64 x;
+
+      point_at (points, i, &x, &value);
+      ps_counter_series_add (&series, (x - origin) * spread, value, !isfinite (value));
+    }
   ps_counter_series_get_overview (&series, &overview);
   changes = ps_counter_changes_find (&overview, options);
   ps_counter_series_clear (&series);
@@ -209,9 +238,37 @@ ps_counter_changes_find_in_points (const gint64               *x,
       change->before_begin_ns = from_spread (change->before_begin_ns, origin, spread);
       change->after_end_ns = from_spread (change->after_end_ns, origin, spread);
       if (change->n_steps == 1)
-        means_of_points (change, x, values, n_points);
+        means_of_points (change, points);
     }
   return changes;
+}
+
+GArray *
+ps_counter_changes_find_in_points (const gint64               *x,
+                                   const double               *values,
+                                   gsize                       n_points,
+                                   const PsChangePointOptions *options)
+{
+  Points points = { x, values, NULL, n_points };
+
+  g_return_val_if_fail (x != NULL || n_points == 0, NULL);
+  g_return_val_if_fail (values != NULL || n_points == 0, NULL);
+  g_return_val_if_fail (options != NULL, NULL);
+
+  return find_in_points (&points, options);
+}
+
+GArray *
+ps_counter_changes_find_in_lod (PsValueLod                 *values,
+                                const PsChangePointOptions *options)
+{
+  Points points = { NULL, NULL, values, 0 };
+
+  g_return_val_if_fail (values != NULL, NULL);
+  g_return_val_if_fail (options != NULL, NULL);
+
+  points.n_points = ps_value_lod_get_n_points (values);
+  return find_in_points (&points, options);
 }
 
 /* The time of the first reading of the series at or after time_ns and

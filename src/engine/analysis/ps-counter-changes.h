@@ -54,6 +54,9 @@ GArray *ps_counter_changes_find_in_points (const gint64               *x,
                                            const double               *values,
                                            gsize                       n_points,
                                            const PsChangePointOptions *options);
+/* The same of the points of a chart, read where they are */
+GArray *ps_counter_changes_find_in_lod    (PsValueLod                 *values,
+                                           const PsChangePointOptions *options);
 
 /* Has each change begin at the first reading of values (the series the
  * changes were found in) at or after its time, and its last step
