@@ -141,6 +141,55 @@ nearest_rank_index (gsize  count,
   return MIN (index, count - 1);
 }
 
+/* The percentiles every PsStats has, in increasing order */
+static const double percents[] = { 50, 90, 95, 99 };
+#define N_PERCENTS G_N_ELEMENTS (percents)
+
+static inline void
+percent_results (PsStats *out,
+                 double  *results[N_PERCENTS])
+{
+  results[0] = &out->median;
+  results[1] = &out->p90;
+  results[2] = &out->p95;
+  results[3] = &out->p99;
+}
+
+/* Where each of ranks[0 … n_ranks − 1] (sorted positions, increasing)
+ * falls among counts of values by increasing value, below of them
+ * counted before counts[0]: the value at sorted position k is the first
+ * with more than k at or below it. positions[i] gets its index in counts,
+ * before[i] (if not NULL) how many values come before that index. A rank
+ * past the counts is left at the last index. */
+static void
+find_ranks (const guint32 *counts,
+            gsize          n_counts,
+            gsize          below,
+            const gsize   *ranks,
+            guint          n_ranks,
+            gsize         *positions,
+            gsize         *before)
+{
+  gsize at_or_below = below;
+  guint next = 0;
+
+  for (guint i = 0; i < n_ranks; i++)
+    positions[i] = n_counts - 1;
+  for (gsize v = 0; v < n_counts && next < n_ranks; v++)
+    {
+      gsize under = at_or_below;
+
+      at_or_below += counts[v];
+      while (next < n_ranks && at_or_below > ranks[next])
+        {
+          positions[next] = v;
+          if (before != NULL)
+            before[next] = under;
+          next++;
+        }
+    }
+}
+
 /* Percentiles of values, which it reorders, by nearest rank; in
  * increasing order, each selection leaves everything above its rank to the
  * right, so the next one searches only there. FALSE when cancelled. For
@@ -153,11 +202,11 @@ nearest_rank_index (gsize  count,
         PsStats      *out,                                              \
         GCancellable *cancellable)                                      \
   {                                                                     \
-    static const double percents[] = { 50, 90, 95, 99 };                \
-    double *results[] = { &out->median, &out->p90, &out->p95, &out->p99 }; \
+    double *results[N_PERCENTS];                                        \
     gsize from = 0;                                                     \
                                                                         \
-    for (guint i = 0; i < G_N_ELEMENTS (percents); i++)                 \
+    percent_results (out, results);                                     \
+    for (guint i = 0; i < N_PERCENTS; i++)                              \
       {                                                                 \
         gsize k = nearest_rank_index (count, percents[i]);              \
                                                                         \
@@ -189,13 +238,13 @@ count_percentiles_u32 (const guint32 *values,
                        PsStats       *out,
                        GCancellable  *cancellable)
 {
-  static const double percents[] = { 50, 90, 95, 99 };
-  double *results[] = { &out->median, &out->p90, &out->p95, &out->p99 };
+  double *results[N_PERCENTS];
   g_autofree guint32 *high = NULL;
   g_autofree guint32 *low = NULL;
   g_autofree guint8 *slot_of = NULL;  /* high bucket → 1 + its slot in low, or 0 */
-  guint32 buckets[G_N_ELEMENTS (percents)];
-  gsize below[G_N_ELEMENTS (percents)];  /* values under each rank's bucket */
+  gsize ranks[N_PERCENTS];
+  gsize buckets[N_PERCENTS];
+  gsize below[N_PERCENTS];  /* values under each rank's bucket */
   guint n_slots = 0;
 
   if (count < COUNT_PERCENTILES_MIN || count > G_MAXUINT32)
@@ -212,29 +261,14 @@ count_percentiles_u32 (const guint32 *values,
         return FALSE;
       high[values[i] >> 16]++;
     }
+  for (guint i = 0; i < N_PERCENTS; i++)
+    ranks[i] = nearest_rank_index (count, percents[i]);
+  find_ranks (high, 65536, 0, ranks, N_PERCENTS, buckets, below);
 
   slot_of = g_new0 (guint8, 65536);
-  {
-    gsize at_or_below = 0;
-    guint next = 0;
-
-    for (guint32 b = 0; b < 65536 && next < G_N_ELEMENTS (percents); b++)
-      {
-        gsize before = at_or_below;
-
-        at_or_below += high[b];
-        /* The value at sorted position k is in the first bucket with more
-         * than k at or below it */
-        while (next < G_N_ELEMENTS (percents) && at_or_below > nearest_rank_index (count, percents[next]))
-          {
-            buckets[next] = b;
-            below[next] = before;
-            if (slot_of[b] == 0)
-              slot_of[b] = (guint8)++n_slots;
-            next++;
-          }
-      }
-  }
+  for (guint i = 0; i < N_PERCENTS; i++)
+    if (slot_of[buckets[i]] == 0)
+      slot_of[buckets[i]] = (guint8)++n_slots;
 
   low = g_new0 (guint32, (gsize)n_slots * 65536);
   for (gsize i = 0; i < count; i++)
@@ -247,19 +281,12 @@ count_percentiles_u32 (const guint32 *values,
         low[(gsize)(slot - 1) * 65536 + (values[i] & 0xFFFF)]++;
     }
 
-  for (guint i = 0; i < G_N_ELEMENTS (percents); i++)
+  percent_results (out, results);
+  for (guint i = 0; i < N_PERCENTS; i++)
     {
-      const guint32 *counts = low + (gsize)(slot_of[buckets[i]] - 1) * 65536;
-      gsize k = nearest_rank_index (count, percents[i]);
-      gsize at_or_below = below[i];
-      guint32 v = 0;
+      gsize v;
 
-      for (; v < 65535; v++)
-        {
-          at_or_below += counts[v];
-          if (at_or_below > k)
-            break;
-        }
+      find_ranks (low + (gsize)(slot_of[buckets[i]] - 1) * 65536, 65536, below[i], &ranks[i], 1, &v, NULL);
       *results[i] = (double)((buckets[i] << 16) | v);
     }
   return TRUE;
@@ -452,8 +479,7 @@ ps_stats_compute_ms (guint32 *values,
                      gsize    count,
                      PsStats *out)
 {
-  static const double percents[] = { 50, 90, 95, 99 };
-  double *results[] = { &out->median, &out->p90, &out->p95, &out->p99 };
+  double *results[N_PERCENTS];
   guint64 deviations = 0;  /* Σ (v − min) */
   WideSum squares = 0;     /* Σ (v − min)² */
   WideSum spread;          /* n Σ (v − min)² − (Σ (v − min))²: n² times the variance */
@@ -463,6 +489,7 @@ ps_stats_compute_ms (guint32 *values,
   g_return_if_fail (out != NULL);
 
   memset (out, 0, sizeof *out);
+  percent_results (out, results);
   if (count == 0)
     return;
 
@@ -498,24 +525,22 @@ ps_stats_compute_ms (guint32 *values,
     {
       gsize range = (gsize)(max - min) + 1;
       g_autofree guint32 *counts = g_new0 (guint32, range);
-      gsize at_or_below = 0;
-      guint next = 0;
+      gsize ranks[N_PERCENTS];
+      gsize positions[N_PERCENTS];
 
       for (gsize i = 0; i < count; i++)
         counts[values[i] - min]++;
-      for (gsize v = 0; v < range && next < G_N_ELEMENTS (percents); v++)
-        {
-          at_or_below += counts[v];
-          /* The value at sorted position k is the first with more than k at or below it */
-          while (next < G_N_ELEMENTS (percents) && at_or_below > nearest_rank_index (count, percents[next]))
-            *results[next++] = ms_to_seconds (min + (guint32)v);
-        }
+      for (guint i = 0; i < N_PERCENTS; i++)
+        ranks[i] = nearest_rank_index (count, percents[i]);
+      find_ranks (counts, range, 0, ranks, N_PERCENTS, positions, NULL);
+      for (guint i = 0; i < N_PERCENTS; i++)
+        *results[i] = ms_to_seconds (min + (guint32)positions[i]);
     }
   else
     {
       /* The milliseconds selected, then in seconds */
       select_percentiles_u32 (values, count, out, NULL);
-      for (guint i = 0; i < G_N_ELEMENTS (percents); i++)
+      for (guint i = 0; i < N_PERCENTS; i++)
         *results[i] = ms_to_seconds ((guint64)*results[i]);
     }
   out->stddev = sqrt ((double)spread) / (double)count / 1000.0;
