@@ -75,8 +75,8 @@ ps_timeline_model_new_measurements (PsEventStore *store,
     if (leaders[t] != t)
       several_instances[leaders[t]] = 1;
   /* The points hold them; the model holds the points */
-  model->chart_tracks = (guint32 *)leaders;
-  model->track_extents = (gint64 *)ps_series_points_get_extents (points);
+  model->chart_tracks = leaders;
+  model->track_extents = ps_series_points_get_extents (points);
   model->points = ps_series_points_ref (points);
   ps_timeline_series_rows_init (&rows);
   series = g_array_sized_new (FALSE, FALSE, sizeof (PsTimelineSeries), SERIES_PART);

@@ -442,9 +442,7 @@ ps_timeline_model_add_series_rows (PsTimelineModel        *self,
 gboolean
 ps_timeline_store_has_sequence_axis (PsEventStore *store)
 {
-  g_return_val_if_fail (PS_IS_EVENT_STORE (store), FALSE);
-
-  return ps_event_store_get_n_measurements (store) > 0 && ps_event_store_get_n_spans (store) == 0;
+  return ps_series_points_suit (store);
 }
 
 PsTimelineModel *
@@ -603,13 +601,7 @@ ps_timeline_model_free (PsTimelineModel *self)
   forget_row_labels (self);
   g_free (self->overview_busy);
   g_free (self->overview_fine);
-  if (self->points != NULL)
-    ps_series_points_unref (self->points);
-  else
-    {
-      g_free (self->chart_tracks);
-      g_free (self->track_extents);
-    }
+  g_clear_pointer (&self->points, ps_series_points_unref);
   g_free (self);
 }
 

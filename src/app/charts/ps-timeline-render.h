@@ -100,14 +100,13 @@ typedef struct
   /* CE runs: the track whose row charts each track's values — the first
    * instance of its marker, which a harness registers again on every
    * pass, one row for all of them — and each track's first and last
-   * sequence number (2 per track; first G_MAXINT64: none). NULL elsewhere:
-   * a row per track. */
-  guint32      *chart_tracks;
-  gint64       *track_extents;
+   * sequence number (2 per track; first G_MAXINT64: none), both held by
+   * points. NULL elsewhere: a row per track. */
+  const guint32 *chart_tracks;
+  const gint64  *track_extents;
   guint         n_chart_tracks;
   /*< private >*/
-  /* CE runs: the points of the charts, which hold chart_tracks and
-   * track_extents too; NULL when the model owns them */
+  /* CE runs: the points of the charts; NULL elsewhere */
   PsSeriesPoints *points;
   guint         sample_rows_end;    /* the rows before it are the samples' */
   guint         counter_rows_begin; /* the first counter row (or group) */
@@ -180,7 +179,8 @@ typedef struct
 PsTimelineModel *ps_timeline_model_new     (PsEventStore *store,
                                             PsSpanLod    *lod);
 /* Whether the timeline of a store is over the sequence of its
- * measurements (CE runs: measurements without timestamps, no spans) */
+ * measurements (CE runs: measurements without timestamps, no spans),
+ * as ps_series_points_suit () tells the run's statistics */
 gboolean         ps_timeline_store_has_sequence_axis (PsEventStore *store);
 /* CE runs (ps_timeline_store_has_sequence_axis ()): a chart per marker
  * and kind over the measurements' sequence numbers, its instances' points

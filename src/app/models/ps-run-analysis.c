@@ -156,7 +156,7 @@ run_analysis_new (PsEventStore *store,
       /* A CE run's timeline charts every measurement (its charts are over
        * their sequence): the statistics come from the same points, made
        * once for both, rather than from a copy of every duration */
-      if (ps_event_store_get_n_measurements (store) > 0 && ps_event_store_get_n_spans (store) == 0)
+      if (ps_series_points_suit (store))
         {
           points = ps_series_points_get_shared (store, cancellable);
           if (points == NULL)

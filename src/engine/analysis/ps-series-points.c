@@ -97,6 +97,14 @@ is_flagged (const PsMeasurement *m)
          || (m->kind == PS_MEASURE_MEMORY && (m->flags & PS_MEASURE_FLAG_FRACTIONAL));
 }
 
+gboolean
+ps_series_points_suit (PsEventStore *store)
+{
+  g_return_val_if_fail (PS_IS_EVENT_STORE (store), FALSE);
+
+  return ps_event_store_get_n_measurements (store) > 0 && ps_event_store_get_n_spans (store) == 0;
+}
+
 PsSeriesPoints *
 ps_series_points_new (PsEventStore *store,
                       GCancellable *cancellable)

@@ -38,6 +38,10 @@ typedef struct
   guint64        n_flagged;   /* CPU out of range, fractional memory */
 } PsSeriesChart;
 
+/* Whether a store's measurements are charted over their sequence, and
+ * its statistics taken from the same points: a CE run (measurements
+ * without timestamps, no spans) */
+gboolean        ps_series_points_suit        (PsEventStore   *store);
 /* NULL when cancelled. Any thread; the store must be loaded. */
 PsSeriesPoints *ps_series_points_new        (PsEventStore   *store,
                                              GCancellable   *cancellable);
