@@ -12,11 +12,11 @@
 
 #include <math.h>
 #include <string.h>
-#ifdef __linux__
-#include <errno.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#ifdef __linux__
+#include <errno.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -225,10 +225,6 @@ ps_util_localedir (void)
   return localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR;
 }
 
-/* How nice a thread that works in the background for a window is: the
- * scheduler gives a thread of nice 0 about ten times its share */
-#define BACKGROUND_NICE 10
-
 void
 ps_util_tune_allocator (gsize own_mapping_min_bytes)
 {
@@ -245,6 +241,10 @@ ps_util_tune_allocator (gsize own_mapping_min_bytes)
   (void)own_mapping_min_bytes;
 #endif
 }
+
+/* How nice a thread that works in the background for a window is: the
+ * scheduler gives a thread of nice 0 about ten times its share */
+#define BACKGROUND_NICE 10
 
 void
 ps_util_lower_thread_priority (void)
