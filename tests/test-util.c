@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,71 @@ test_alloc_filled (void)
     }
 }
 
+/* Whether the system's transparent huge pages are given where a program
+ * asks for them (madvise), and only there */
+static gboolean
+huge_pages_on_request (void)
+{
+  g_autofree char *mode = NULL;
+
+  if (!g_file_get_contents ("/sys/kernel/mm/transparent_hugepage/enabled", &mode, NULL, NULL))
+    return FALSE;
+  return strstr (mode, "[madvise]") != NULL;
+}
+
+/* The value of field (e.g. "THPeligible:") in /proc/self/smaps for the
+ * mapping that holds address, or -1 */
+static gint64
+mapping_field (gconstpointer address,
+               const char   *field)
+{
+  g_autofree char *smaps = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean inside = FALSE;
+
+  if (!g_file_get_contents ("/proc/self/smaps", &smaps, NULL, NULL))
+    return -1;
+  lines = g_strsplit (smaps, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      guint64 begin, end;
+
+      if (sscanf (lines[i], "%" G_GINT64_MODIFIER "x-%" G_GINT64_MODIFIER "x ", &begin, &end) == 2
+          && strchr (lines[i], ':') != NULL && strchr (lines[i], '-') < strchr (lines[i], ' '))
+        inside = (guintptr)address >= begin && (guintptr)address < end;
+      else if (inside && g_str_has_prefix (lines[i], field))
+        return g_ascii_strtoll (lines[i] + strlen (field), NULL, 10);
+    }
+  return -1;
+}
+
+/* An array filled whole from the size of a block of its own on may be
+ * made of huge pages; one in a heap may not: there the system would make
+ * huge pages of memory freed and reused piecemeal */
+static void
+test_populate_huge_pages (void)
+{
+#if defined(__linux__) && defined(__GLIBC__) && !defined(HAS_SANITIZER)
+  g_autofree guint8 *own = NULL;
+  g_autofree guint8 *heap = NULL;
+
+  if (!huge_pages_on_request ())
+    {
+      g_test_skip ("The system gives no huge pages on request");
+      return;
+    }
+  ps_util_tune_allocator (PS_UTIL_OWN_MAPPING_MIN_WINDOW);
+  own = ps_util_alloc_filled (PS_UTIL_OWN_MAPPING_MIN_WINDOW + 4 * MIB, TRUE);
+  heap = ps_util_alloc_filled (4 * MIB, TRUE);
+  g_assert_cmpint (mapping_field (own + 8 * MIB, "THPeligible:"), ==, 1);
+  g_assert_cmpint (mapping_field (heap + 2 * MIB, "THPeligible:"), ==, 0);
+  /* Still zeroed, and whole */
+  g_assert_cmpuint (own[0] | own[PS_UTIL_OWN_MAPPING_MIN_WINDOW + 4 * MIB - 1], ==, 0);
+#else
+  g_test_skip ("Huge pages are asked for on Linux with glibc's allocator");
+#endif
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -101,5 +167,6 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/util/tune-allocator", test_tune_allocator);
   g_test_add_func ("/util/alloc-filled", test_alloc_filled);
+  g_test_add_func ("/util/populate-huge-pages", test_populate_huge_pages);
   return g_test_run ();
 }

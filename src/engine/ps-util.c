@@ -147,6 +147,13 @@ ps_util_alloc_filled (gsize    size,
   return ps_util_alloc_for_filling (size, size >= PS_UTIL_POPULATE_MIN_BYTES, zeroed);
 }
 
+#if defined (__linux__) && defined (MADV_HUGEPAGE)
+#define ASKS_FOR_HUGE_PAGES 1
+/* From how many bytes on a block has a mapping of its own
+ * (ps_util_tune_allocator ()); G_MAXSIZE: not known */
+static gsize own_mapping_min = G_MAXSIZE;
+#endif
+
 void
 ps_util_populate (gpointer start,
                   gsize    size)
@@ -156,9 +163,20 @@ ps_util_populate (gpointer start,
   guintptr first = ((guintptr) start + page - 1) & ~(page - 1);
   guintptr end = ((guintptr) start + size) & ~(page - 1);
 
+  if (end <= first)
+    return;
+#ifdef ASKS_FOR_HUGE_PAGES
+  /* A range this large lies in a mapping of its own, which it fills:
+   * there the pages may be huge ones (where the system lets a program
+   * ask for them), one fault each instead of 512. Faulting in 180 MiB
+   * took 0.36-0.75 s in a virtual machine, 0.04 s in huge pages. Not in
+   * a heap, where the system would later make huge pages of what is
+   * freed and reused piecemeal. */
+  if (end - first >= own_mapping_min)
+    madvise ((gpointer) first, end - first, MADV_HUGEPAGE);
+#endif
   /* Fails harmlessly on kernels before 5.14: the pages then fault in */
-  if (end > first)
-    madvise ((gpointer) first, end - first, MADV_POPULATE_WRITE);
+  madvise ((gpointer) first, end - first, MADV_POPULATE_WRITE);
 #else
   (void) start;
   (void) size;
@@ -237,6 +255,9 @@ ps_util_tune_allocator (gsize own_mapping_min_bytes)
    * at 1 GiB of log the window kept 70-80 MiB more that way. A fixed
    * threshold keeps it where it is. */
   (void)mallopt (M_MMAP_THRESHOLD, (int)MIN (own_mapping_min_bytes, (gsize)G_MAXINT));
+#ifdef ASKS_FOR_HUGE_PAGES
+  own_mapping_min = MIN (own_mapping_min_bytes, (gsize)G_MAXINT);
+#endif
 #else
   (void)own_mapping_min_bytes;
 #endif

@@ -80,7 +80,9 @@ gpointer ps_util_alloc_filled (gsize    size,
                                gboolean zeroed);
 
 /* Faults in the whole pages of size bytes from start at once, ahead of
- * appends that will write them */
+ * appends that will write them; in huge pages, where the system gives
+ * them on request, when the range is as large as a block that has a
+ * mapping of its own (ps_util_tune_allocator ()) */
 void     ps_util_populate (gpointer start,
                            gsize    size);
 
