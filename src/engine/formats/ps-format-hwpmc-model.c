@@ -448,10 +448,9 @@ chain_index_slot (PmclogParser *self,
                   guint64       pc,
                   guint32       context)
 {
-  guint64 hash = chain_hash (parent, pc, context);
-  guint32 tag = (guint32)(hash >> 32);
+  guint32 tag = chain_tag (chain_hash (parent, pc, context));
 
-  for (guint32 k = (guint32)hash & self->chain_mask;; k = (k + 1) & self->chain_mask)
+  for (guint32 k = tag & self->chain_mask;; k = (k + 1) & self->chain_mask)
     {
       ChainSlot *slot = &self->chain_index[k];
 
@@ -461,8 +460,6 @@ chain_index_slot (PmclogParser *self,
     }
 }
 
-/* Places every node again, in the order of the nodes: they are read one
- * after the other, and only the writes land anywhere */
 /* The free slot where a child of parent that is known to be new goes */
 static inline ChainSlot *
 chain_index_free_slot (PmclogParser *self,
@@ -470,36 +467,37 @@ chain_index_free_slot (PmclogParser *self,
                        guint64       pc,
                        guint32       context)
 {
-  guint32 k = (guint32)chain_hash (parent, pc, context) & self->chain_mask;
+  guint32 k = chain_tag (chain_hash (parent, pc, context)) & self->chain_mask;
 
   while (self->chain_index[k].node != 0)
     k = (k + 1) & self->chain_mask;
   return &self->chain_index[k];
 }
 
+/* Doubles the index: its slots are read in order, and each key goes to
+ * its home slot in the new one (from its tag) or just after, so the
+ * writes too go forward, in two streams, and no node is read */
 static void
 chain_index_grow (PmclogParser *self)
 {
-  guint32 size = (self->chain_mask + 1) * 2;
+  const ChainSlot *old = self->chain_index;
+  guint32 old_size = self->chain_mask + 1;
+  guint32 size = old_size * 2;
 
-  g_free (self->chain_index);
-  self->chain_index = g_new0 (ChainSlot, (gsize)size);
+  /* Every page is written: faulted in at once */
+  self->chain_index = ps_util_alloc_filled ((gsize)size * sizeof (ChainSlot), TRUE);
   self->chain_mask = size - 1;
-  for (guint32 id = 1; id < self->chain_n_nodes; id++)
+  for (guint32 i = 0; i < old_size; i++)
     {
-      const ChainNode *node = &self->chain_nodes[id];
-      guint64 hash;
       guint32 k;
 
-      /* Roots are not in the index */
-      if (node->parent == 0)
+      if (old[i].node == 0)
         continue;
-      hash = chain_hash (node->parent, node->pc, node->info & CHAIN_INFO_KERNEL);
-      for (k = (guint32)hash & self->chain_mask; self->chain_index[k].node != 0; k = (k + 1) & self->chain_mask)
+      for (k = old[i].tag & self->chain_mask; self->chain_index[k].node != 0; k = (k + 1) & self->chain_mask)
         ;
-      self->chain_index[k].node = id;
-      self->chain_index[k].tag = (guint32)(hash >> 32);
+      self->chain_index[k] = old[i];
     }
+  g_free ((gpointer)old);
 }
 
 /* Forgets every node */
@@ -732,8 +730,8 @@ chain_prefetch_tail (PmclogParser  *self,
     {
       /* The first node's slot is the one just found free */
       if (i < level)
-        __builtin_prefetch (&self->chain_index[(guint32)chain_hash (parent, pcs[i - 1],
-                                                                    i - 1 < first_user ? CHAIN_INFO_KERNEL : 0)
+        __builtin_prefetch (&self->chain_index[chain_tag (chain_hash (parent, pcs[i - 1],
+                                                                      i - 1 < first_user ? CHAIN_INFO_KERNEL : 0))
                                                & self->chain_mask], 1);
       _ps_event_store_prefetch_stack (self->store, stack, resolved[i - 1].frame);
       parent = node++;
@@ -863,7 +861,7 @@ callchain_stack (PmclogParser         *self,
               stack = ps_event_store_intern_stack (self->store, stack, resolved[i - 1].frame);
               child = chain_add_node (self, parent, pc, stack, resolved[i - 1].info);
               slot->node = child;
-              slot->tag = (guint32)(chain_hash (parent, pc, context) >> 32);
+              slot->tag = chain_tag (chain_hash (parent, pc, context));
               /* Roots are not in the index: the nodes outnumber its entries */
               if ((guint64)self->chain_n_nodes * 4 > (guint64)self->chain_mask * 3)
                 chain_index_grow (self);

@@ -64,6 +64,11 @@ G_BEGIN_DECLS
  * their nodes in the cache. */
 #define BATCH_SIZE 16
 
+/* How many nodes of a run of consecutive ones (a tail made at once) the
+ * walk ahead asks for before it reads them: 384 bytes, more than a node
+ * compared takes while a line comes */
+#define PROBE_RUN_AHEAD 16u
+
 enum
 {
   CHAIN_UNMAPPED   = 1 << 0,
@@ -162,9 +167,11 @@ typedef struct
   guint32 hint;                /* the child walked to last, 0 if none */
 } ChainNode;
 
-/* A slot of the index: node 0 marks a free one; tag holds other bits of
- * the key's hash, so most slots of other keys are passed over without
- * reading their node */
+/* A slot of an index: node 0 marks a free one; tag holds bits of the
+ * key's hash, so most slots of other keys are passed over without
+ * reading their node. In the chain index the tag is the hash's low 32
+ * bits (chain_tag ()), the key's home slot at every size of the index:
+ * the index grows by reading its slots in order, not its nodes. */
 typedef struct
 {
   guint32 node;
@@ -225,6 +232,7 @@ typedef struct
   guint          level;         /* pcs left: the next one is pcs[level - 1] */
   guint32        slot;
   guint32        candidate;
+  guint32        run_end;       /* the nodes before it are asked for */
   /* The deepest node the walk ahead found for certain (pcs[found_level]
    * outwards), while it followed no guess of a caller chain; nodes are
    * never taken away but by chain_clear (), which counts in trie_epoch */
@@ -378,6 +386,13 @@ chain_hash (guint32 parent,
             guint32 context)
 {
   return ps_util_mix64 (pc ^ ((guint64)parent << 32) ^ context);
+}
+
+/* The chain index's tag of a key: the key's home slot is tag & mask */
+static inline guint32
+chain_tag (guint64 hash)
+{
+  return (guint32)hash;
 }
 
 static inline gboolean

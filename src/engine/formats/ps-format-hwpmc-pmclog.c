@@ -147,12 +147,32 @@ probe_step (PmclogParser *self,
           if (chain->candidate != 0)
             {
               chain->phase = PROBE_HINT;
+              if (chain->candidate == chain->parent + 1)
+                {
+                  /* A tail is made node after node, so a hint mostly
+                   * leads to the next node: a run of them is read in
+                   * place, its nodes asked for PROBE_RUN_AHEAD ahead,
+                   * and the walk passes to another chain only where the
+                   * run begins */
+                  guint32 ahead = chain->candidate + MIN (chain->level, PROBE_RUN_AHEAD);
+
+                  if (chain->candidate < chain->run_end)
+                    {
+                      __builtin_prefetch (&self->chain_nodes[ahead]);
+                      chain->run_end = ahead;
+                      continue;
+                    }
+                  for (guint32 id = chain->candidate; id <= ahead; id += 2)
+                    __builtin_prefetch (&self->chain_nodes[id]);
+                  chain->run_end = ahead;
+                  return TRUE;
+                }
               __builtin_prefetch (&self->chain_nodes[chain->candidate]);
               return TRUE;
             }
           pc = pcs[chain->level - 1];
           context = chain->level - 1 < chain->first_user ? CHAIN_INFO_KERNEL : 0;
-          chain->slot = (guint32)chain_hash (chain->parent, pc, context) & self->chain_mask;
+          chain->slot = chain_tag (chain_hash (chain->parent, pc, context)) & self->chain_mask;
           chain->phase = PROBE_SLOT;
           __builtin_prefetch (&self->chain_index[chain->slot]);
           return TRUE;
@@ -181,7 +201,7 @@ probe_step (PmclogParser *self,
            * the next slot */
           if (chain->phase == PROBE_HINT)
             {
-              chain->slot = (guint32)chain_hash (chain->parent, pc, context) & self->chain_mask;
+              chain->slot = chain_tag (chain_hash (chain->parent, pc, context)) & self->chain_mask;
               chain->phase = PROBE_SLOT;
               __builtin_prefetch (&self->chain_index[chain->slot]);
               return TRUE;
@@ -206,7 +226,7 @@ probe_step (PmclogParser *self,
               }
             pc = pcs[chain->level - 1];
             context = chain->level - 1 < chain->first_user ? CHAIN_INFO_KERNEL : 0;
-            if (slot->tag == (guint32)(chain_hash (chain->parent, pc, context) >> 32))
+            if (slot->tag == chain_tag (chain_hash (chain->parent, pc, context)))
               {
                 chain->candidate = slot->node;
                 chain->phase = PROBE_CANDIDATE;
@@ -256,6 +276,7 @@ batch_flush (PmclogParser *self)
       chain->level = n_pcs;
       chain->found = chain->root;
       chain->found_level = n_pcs;
+      chain->run_end = 0;
       chain->guessed = FALSE;
       chain->epoch = self->trie_epoch;
       if (n_pcs > 1 && n_pcs - 1 <= CALLER_MAX_PCS)
