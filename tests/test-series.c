@@ -1116,9 +1116,13 @@ test_grouped (void)
 /* A CE-like store the points apply to: two sessions each with one rate
  * (or none), markers registered again and again, CPU and memory monitors
  * with flagged readings, events that are no measurement, and two markers
- * with over 65 536 durations each, whose percentiles are counted */
+ * with over 65 536 durations each, whose percentiles are counted. Now and
+ * then a duration is up to longest ticks: G_MAXINT32, the most the
+ * points read from the store's pages, or more, which they hold as
+ * values and the statistics take from the store. */
 static PsEventStore *
-points_store_new (guint64 n)
+points_store_new (guint64 n,
+                  gint64  longest)
 {
   enum { N_SESSIONS = 2, N_MARKERS = 4, N_REGISTRATIONS = 3 };
   g_autoptr(PsEventStore) store = ps_event_store_new ();
@@ -1168,9 +1172,9 @@ points_store_new (guint64 n)
           ps_store_builder_add_other (builder, marker, i + 1, "XYZ", -1, "1", -1);
           break;
         default:
-          /* Crowded durations, now and then one past 2^31 */
+          /* Crowded durations, now and then a long one */
           ps_store_builder_add_duration (builder, marker, i + 1,
-                                         i % 997 == 0 ? G_MAXUINT32 - (gint64)(mix % 1000)
+                                         i % 997 == 0 ? longest - (gint64)(mix % 1000)
                                                       : 4000 + (gint64)((mix >> 13) % 3000), 0);
           break;
         }
@@ -1181,16 +1185,20 @@ points_store_new (guint64 n)
 }
 
 /* Each chart holds its marker's measurements of its kind in file order,
- * with the values ps_series_measurement_value () gives them */
-static void
+ * with the values ps_series_measurement_value () gives them; returns how
+ * many duration charts read their ticks from the store's pages, and how
+ * many hold values (*n_held) */
+static guint
 assert_points_of_store (PsEventStore         *store,
-                        const PsSeriesPoints *points)
+                        const PsSeriesPoints *points,
+                        guint                *n_held)
 {
   const guint32 *markers = ps_series_points_get_markers (points);
   guint n_charts = ps_series_points_get_n_markers (points) * 3;
   g_autofree gsize *next = g_new0 (gsize, n_charts + 1);
   PsMeasurementIter iter;
   PsMeasurement m;
+  guint n_paged = 0;
 
   ps_measurement_iter_init (&iter, store);
   while (ps_measurement_iter_next (&iter, &m))
@@ -1205,9 +1213,10 @@ assert_points_of_store (PsEventStore         *store,
       at = next[markers[m.track] * 3 + m.kind]++;
       g_assert_cmpuint (at, <, chart.n_points);
       g_assert_cmpint (chart.x_narrow != NULL ? (gint64)chart.x_narrow[at] : chart.x[at], ==, (gint64)m.index);
-      value = chart.ticks_narrow != NULL ? chart.ticks_narrow[at] / chart.divisor : chart.values[at];
+      value = chart.ticks_pages != NULL ? ps_series_chart_ticks (&chart, at) / chart.divisor : chart.values[at];
       g_assert_cmpfloat (value, ==, ps_series_measurement_value (store, &m));
     }
+  *n_held = 0;
   for (guint32 marker = 0; marker < n_charts / 3; marker++)
     for (guint kind = PS_MEASURE_DURATION; kind <= PS_MEASURE_MEMORY; kind++)
       {
@@ -1215,13 +1224,22 @@ assert_points_of_store (PsEventStore         *store,
 
         ps_series_points_get_chart (points, marker, kind, &chart);
         g_assert_cmpuint (next[marker * 3 + kind], ==, chart.n_points);
+        if (kind == PS_MEASURE_DURATION && chart.n_points > 0)
+          {
+            n_paged += chart.ticks_pages != NULL;
+            *n_held += chart.ticks_pages == NULL;
+          }
       }
+  return n_paged;
 }
 
 /* The series of a store from its points are those from the store, in
- * every field and bit for bit, whether the points apply or not */
-static void
-assert_series_from_points (PsEventStore *store)
+ * every field and bit for bit, whether the points apply or not; returns
+ * how many of its duration charts are read from the store's pages, and
+ * how many are held as values (*n_held) */
+static guint
+assert_series_from_points (PsEventStore *store,
+                           guint        *n_held)
 {
   g_autoptr(PsSeriesPoints) points = ps_series_points_new (store, NULL);
   g_autoptr(PsSeriesPoints) shared = ps_series_points_get_shared (store, NULL);
@@ -1229,15 +1247,17 @@ assert_series_from_points (PsEventStore *store)
   PsSeriesOptions options = { .durations_summary_only = TRUE, .group_by_name = TRUE };
   g_autoptr(GPtrArray) expected = ps_series_collect (store, &options);
   g_autoptr(GPtrArray) got = NULL;
+  guint n_paged;
 
   g_assert_nonnull (points);
   g_assert_true (shared == shared_again);
-  assert_points_of_store (store, points);
+  n_paged = assert_points_of_store (store, points, n_held);
   options.points = points;
   got = ps_series_collect (store, &options);
   g_assert_cmpuint (got->len, ==, expected->len);
   for (guint i = 0; i < got->len; i++)
     assert_same_series (g_ptr_array_index (got, i), g_ptr_array_index (expected, i));
+  return n_paged;
 }
 
 static void
@@ -1245,16 +1265,24 @@ test_points (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "ce", "fsperf_CEPC_x86_6_0_3122.log", NULL);
   g_autoptr(PsEventStore) fixture = parse_fixture_load_file (path, 0);
-  g_autoptr(PsEventStore) big = points_store_new (400000);
-  g_autoptr(PsEventStore) small = points_store_new (3000);
+  g_autoptr(PsEventStore) big = points_store_new (400000, G_MAXINT32);
+  g_autoptr(PsEventStore) small = points_store_new (3000, G_MAXUINT32);
   /* Negative durations and a rate that changes: from the store */
   g_autoptr(PsEventStore) grouped = grouped_store_new (5000, TRUE, FALSE);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  guint n_held;
 
-  assert_series_from_points (fixture);
-  assert_series_from_points (big);
-  assert_series_from_points (small);
-  assert_series_from_points (grouped);
+  g_assert_cmpuint (assert_series_from_points (fixture, &n_held), >, 0);
+  g_assert_cmpuint (n_held, ==, 0);
+  /* Over several pages, every duration chart read from them: 4 markers
+   * in each of 2 sessions */
+  g_assert_cmpuint (ps_event_store_get_n_measurements (big) >> PS_EVENT_STORE_VALUE_PAGE_SHIFT, >=, 4);
+  g_assert_cmpuint (assert_series_from_points (big, &n_held), ==, 8);
+  g_assert_cmpuint (n_held, ==, 0);
+  /* Durations past 2³¹ held as values */
+  assert_series_from_points (small, &n_held);
+  g_assert_cmpuint (n_held, >, 0);
+  assert_series_from_points (grouped, &n_held);
 
   g_cancellable_cancel (cancellable);
   g_assert_null (ps_series_points_new (big, cancellable));

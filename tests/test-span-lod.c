@@ -11,6 +11,7 @@
 
 #include <math.h>
 
+#include "ps-event-store.h"
 #include "ps-span-lod.h"
 #include "ps-store-builder.h"
 
@@ -1244,9 +1245,10 @@ assert_same_items (PsValueLod *got,
 }
 
 /* Values kept as whole numbers in 32 bits and a divisor (a CE log's
- * durations: ticks and the session's tick rate) answer every query as
- * the same values kept as doubles, to the bit, up to the largest whole
- * number that fits */
+ * durations: ticks and the session's tick rate), read from a store's
+ * value pages at x among other numbers, answer every query as the same
+ * values kept as doubles, to the bit, up to the largest whole number
+ * that fits */
 static void
 test_values_narrow_ticks (void)
 {
@@ -1258,7 +1260,18 @@ test_values_narrow_ticks (void)
   g_autofree guint32 *ticks = g_new (guint32, n);
   g_autofree double *v = g_new (double, n);
   g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+  const gsize page_size = (gsize)1 << PS_EVENT_STORE_VALUE_PAGE_SHIFT;
+  g_autoptr(GPtrArray) pages = g_ptr_array_new_with_free_func (g_free);
 
+  for (gsize p = 0; p <= (gsize)n * 37 / page_size; p++)
+    {
+      guint32 *page = g_new (guint32, page_size);
+
+      /* Numbers of no point: read in a point's place, they would show */
+      for (gsize k = 0; k < page_size; k++)
+        page[k] = (guint32)(p * page_size + k) * 2654435761u;
+      g_ptr_array_add (pages, page);
+    }
   for (gsize i = 0; i < n; i++)
     {
       x[i] = (gint64)i * 37 + g_rand_int_range (rand, 0, 30);
@@ -1280,6 +1293,9 @@ test_values_narrow_ticks (void)
   ticks[0] = 0;
   ticks[n - 1] = G_MAXUINT32;
   ticks[n / 2] = G_MAXUINT32;
+  for (gsize i = 0; i < n; i++)
+    ((guint32 *)g_ptr_array_index (pages, x[i] >> PS_EVENT_STORE_VALUE_PAGE_SHIFT))[x[i] % page_size] = ticks[i];
+  g_assert_cmpuint (pages->len, >=, 5);
 
   for (guint d = 0; d < G_N_ELEMENTS (divisors); d++)
     {
@@ -1295,9 +1311,10 @@ test_values_narrow_ticks (void)
       for (gsize i = 0; i < n; i++)
         v[i] = (double)ticks[i] / divisor;
       wide = ps_value_lod_new (x, v, n);
-      narrow = ps_value_lod_new_in_block (&(PsValueLodPoints){ .x = x, .values_narrow = ticks, .divisor = divisor }, n,
-                                          &released, block_released);
-      narrow_x = ps_value_lod_new_in_block (&(PsValueLodPoints){ .x_narrow = x_narrow, .values_narrow = ticks,
+      narrow = ps_value_lod_new_in_block (&(PsValueLodPoints){ .x = x, .value_pages = (gpointer)pages->pdata,
+                                                               .divisor = divisor },
+                                          n, &released, block_released);
+      narrow_x = ps_value_lod_new_in_block (&(PsValueLodPoints){ .x_narrow = x_narrow, .value_pages = (gpointer)pages->pdata,
                                                                  .divisor = divisor },
                                             n, &released, block_released);
       g_assert_nonnull (narrow);

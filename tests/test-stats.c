@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ps-event-store.h"
 #include "ps-stats.h"
 
 static void
@@ -215,6 +216,53 @@ test_whole_ms_any_order (void)
   g_rand_free (rand);
 }
 
+/* The same counts read from a store's value pages by index, among other
+ * values, by indexes in 32 and in 64 bits */
+static void
+check_ticks_in_pages (const guint32 *ticks,
+                      gsize          count,
+                      double         rate,
+                      const PsStats *expected,
+                      const PsStats *expected_ticks)
+{
+  const gsize page_size = (gsize)1 << PS_EVENT_STORE_VALUE_PAGE_SHIFT;
+  gsize n_pages = (3 * count + 2) / page_size + 1;
+  g_autoptr(GPtrArray) pages = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint32 *index_narrow = g_new (guint32, count + 1);
+  g_autofree gint64 *index = g_new (gint64, count + 1);
+
+  for (gsize p = 0; p < n_pages; p++)
+    {
+      guint32 *page = g_new (guint32, page_size);
+
+      /* What is not a count of the series would change its statistics */
+      for (gsize v = 0; v < page_size; v++)
+        page[v] = G_MAXUINT32 - (guint32)v;
+      g_ptr_array_add (pages, page);
+    }
+  for (gsize i = 0; i < count; i++)
+    {
+      gsize at = 3 * i + 1;
+
+      ((guint32 *)g_ptr_array_index (pages, at / page_size))[at % page_size] = ticks[i];
+      index_narrow[i] = (guint32)at;
+      index[i] = (gint64)at;
+    }
+  for (guint wide = 0; wide < 2; wide++)
+    {
+      PsStatsTicks in_pages = {
+        .pages = (const guint32 *const *)pages->pdata,
+        .index_narrow = wide ? NULL : index_narrow,
+        .index = wide ? index : NULL,
+      };
+      PsStats stats, ticks_stats;
+
+      g_assert_true (ps_stats_compute_scaled_u32 (&in_pages, count, rate, &stats, &ticks_stats, NULL));
+      g_assert_cmpmem (&ticks_stats, sizeof ticks_stats, expected_ticks, sizeof *expected_ticks);
+      g_assert_cmpmem (&stats, sizeof stats, expected, sizeof *expected);
+    }
+}
+
 /* Tick counts: the statistics of ps_stats_compute_scaled () are those
  * ps_stats_compute () gives of the ticks and of each divided by the rate,
  * bit for bit, with rate 0 both the ticks'; its twin on counts in 32
@@ -249,7 +297,8 @@ test_scaled_ticks (void)
           }
         g_assert_true (ps_stats_compute_scaled (ticks, count, rate, &stats, &ticks_stats, NULL));
         ticks32_before = g_memdup2 (ticks32, (count + 1) * sizeof (guint32));
-        g_assert_true (ps_stats_compute_scaled_u32 (ticks32, count, rate, &stats32, &ticks_stats32, NULL));
+        g_assert_true (ps_stats_compute_scaled_u32 (&(PsStatsTicks){ .ticks = ticks32 }, count, rate, &stats32,
+                                                    &ticks_stats32, NULL));
         /* Left in their order: a timeline draws them */
         g_assert_cmpmem (ticks32, count * sizeof (guint32), ticks32_before, count * sizeof (guint32));
         ps_stats_compute (plain_ticks, count, &expected_ticks);
@@ -258,6 +307,7 @@ test_scaled_ticks (void)
         g_assert_cmpmem (&stats, sizeof stats, &expected, sizeof expected);
         g_assert_cmpmem (&ticks_stats32, sizeof ticks_stats32, &expected_ticks, sizeof expected_ticks);
         g_assert_cmpmem (&stats32, sizeof stats32, &expected, sizeof expected);
+        check_ticks_in_pages (ticks32, count, rate, &expected, &expected_ticks);
         g_assert_cmpuint (stats32.count, ==, count);
         if (count >= 1000)
           g_assert_cmpfloat (ticks_stats32.max, >, (double)G_MAXINT32);

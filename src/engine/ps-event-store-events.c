@@ -500,6 +500,22 @@ ps_measurement_iter_next (PsMeasurementIter *iter,
   return TRUE;
 }
 
+/* A page is a block's values */
+G_STATIC_ASSERT (PS_EVENT_STORE_VALUE_PAGE_SHIFT == BLOCK_SHIFT);
+
+const guint32 *
+ps_event_store_get_value_page (PsEventStore *self,
+                               guint64       page)
+{
+  const MeasureBlock *block;
+
+  g_return_val_if_fail (PS_IS_EVENT_STORE (self), NULL);
+  g_return_val_if_fail (page < self->measure_blocks->len, NULL);
+
+  block = g_ptr_array_index (self->measure_blocks, page);
+  return block->value;
+}
+
 gboolean
 ps_measurement_iter_next_of (PsMeasurementIter *iter,
                              const guint8      *wanted,

@@ -416,6 +416,22 @@ guint64        ps_event_store_get_n_measurements (PsEventStore   *self);
 void           ps_event_store_get_measurement    (PsEventStore   *self,
                                                   guint64         index,
                                                   PsMeasurement  *out);
+/* The values of the measurements as the store keeps them in 32 bits, a
+ * page of 2^PS_EVENT_STORE_VALUE_PAGE_SHIFT measurements at a time: page
+ * p holds those from index p << PS_EVENT_STORE_VALUE_PAGE_SHIFT. For a
+ * duration of 0 to G_MAXINT32 ticks the value is its tick count (others
+ * are kept in other ways; ps_event_store_get_measurement () reads them
+ * all). A loaded store's pages stay where they are while it lives. */
+#define PS_EVENT_STORE_VALUE_PAGE_SHIFT 16
+const guint32 *ps_event_store_get_value_page     (PsEventStore   *self,
+                                                  guint64         page);
+/* The value of the measurement of that index among the pages */
+static inline guint32
+ps_event_store_value_in_pages (const guint32 *const *pages,
+                               guint64               index)
+{
+  return pages[index >> PS_EVENT_STORE_VALUE_PAGE_SHIFT][index & ((1u << PS_EVENT_STORE_VALUE_PAGE_SHIFT) - 1)];
+}
 /* Undocumented CE event kinds: the kind name and the raw value text. */
 void           ps_event_store_get_other          (PsEventStore   *self,
                                                   guint32         other,

@@ -14,12 +14,6 @@
 #include "ps-util.h"
 #include "ps-view-util.h"
 
-static void
-points_release (gpointer points)
-{
-  ps_series_points_unref (points);
-}
-
 /* Series handed to the model at a time */
 #define SERIES_PART 4096
 
@@ -107,11 +101,13 @@ ps_timeline_model_new_measurements (PsEventStore *store,
           one.x_narrow = chart.x_narrow;
           one.x = chart.x;
           one.n_points = chart.n_points;
-          one.values_narrow = chart.ticks_narrow;
-          one.divisor = chart.ticks_narrow != NULL ? chart.divisor : 0;
+          one.value_pages = chart.ticks_pages;
+          one.divisor = chart.ticks_pages != NULL ? chart.divisor : 0;
           one.values = chart.values;
-          one.points_owner = ps_series_points_ref (points);
-          one.points_release = points_release;
+          /* The store holds its shared points, and the pages the ticks
+           * are read from */
+          one.points_owner = g_object_ref (store);
+          one.points_release = g_object_unref;
           one.unit_scale = 1;
           switch (kind)
             {

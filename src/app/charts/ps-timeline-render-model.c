@@ -396,7 +396,7 @@ ps_timeline_model_add_series_rows (PsTimelineModel        *self,
             .x = one->x,
             .x_narrow = one->x_narrow,
             .values = one->values,
-            .values_narrow = one->values_narrow,
+            .value_pages = one->value_pages,
             .divisor = one->divisor,
           };
 
@@ -469,6 +469,7 @@ ps_timeline_model_alloc (PsEventStore *store,
   self->sample_source = sample_source < ps_event_store_get_n_sample_sources (store) ? sample_source : PS_NONE;
   return self;
 }
+
 PsTimelineModel *
 ps_timeline_model_new_samples (PsEventStore *store,
                                guint32       sample_source,

@@ -161,9 +161,10 @@ typedef struct
   /* Or x in 32 bits, for points in a block (points_release) */
   const guint32 *x_narrow;
   const double *values;
-  /* Or values in 32 bits, for points in a block: value i is
-   * values_narrow[i] / divisor (ps_value_lod_new_in_block ()) */
-  const guint32 *values_narrow;
+  /* Or values in 32 bits, for points in a block: value i is the number
+   * in a store's value pages at x_i, divided by divisor
+   * (ps_value_lod_new_in_block ()) */
+  const guint32 *const *value_pages;
   double        divisor;
   gsize         n_points;
   /* x and values were g_malloc ()ed for the model, which frees them */

@@ -27,7 +27,7 @@ struct _PsSeriesPoints
   gsize    *value_starts;
   guint64  *n_negative;  /* per chart */
   guint64  *n_flagged;   /* per chart */
-  /* marker → whether its durations are in ticks_narrow */
+  /* marker → whether its durations are read from the store's pages */
   guint8   *ticks_fit;
   double   *divisors;    /* per marker: its session's rate, or 1 */
   /* The points of every chart in one block, chart after chart: a log
@@ -35,8 +35,9 @@ struct _PsSeriesPoints
    * each took longer to allocate than to fill */
   guint32  *x_narrow;
   gint64   *x;
-  guint32  *ticks_narrow;
   double   *values;
+  /* The store's value pages, where the durations that fit are read */
+  const guint32 **pages;
 };
 
 static void
@@ -55,8 +56,8 @@ series_points_clear (gpointer data)
   g_free (self->divisors);
   g_free (self->x_narrow);
   g_free (self->x);
-  g_free (self->ticks_narrow);
   g_free (self->values);
+  g_free (self->pages);
 }
 
 PsSeriesPoints *
@@ -111,7 +112,8 @@ ps_series_points_new (PsEventStore *store,
 {
   g_autoptr(PsSeriesPoints) self = NULL;
   guint n_tracks, n_sessions, n_markers = 0;
-  gsize n_charts, n_points, n_ticks_narrow = 0, n_values = 0;
+  gsize n_charts, n_points, n_values = 0;
+  guint64 n_pages;
   g_autofree guint32 *sessions = NULL;
   /* per session: its rate when it has at most one (0: none), else -1 */
   g_autofree double *session_rates = NULL;
@@ -177,7 +179,7 @@ ps_series_points_new (PsEventStore *store,
           last_index = MAX (last_index, m.index);
           extent[0] = MIN (extent[0], (gint64)m.index);
           extent[1] = MAX (extent[1], (gint64)m.index);
-          if (m.kind == PS_MEASURE_DURATION && (m.value.ticks < 0 || m.value.ticks > G_MAXUINT32))
+          if (m.kind == PS_MEASURE_DURATION && (m.value.ticks < 0 || m.value.ticks > G_MAXINT32))
             self->ticks_fit[marker] = FALSE;
           if (m.kind == PS_MEASURE_DURATION && (m.flags & PS_MEASURE_FLAG_NEGATIVE))
             self->n_negative[chart]++;
@@ -192,10 +194,8 @@ ps_series_points_new (PsEventStore *store,
       gsize n_chart_points = self->starts[i + 1];
       gboolean narrow = i % N_CHART_KINDS == PS_MEASURE_DURATION && self->ticks_fit[i / N_CHART_KINDS];
 
-      self->value_starts[i] = narrow ? n_ticks_narrow : n_values;
-      if (narrow)
-        n_ticks_narrow += n_chart_points;
-      else
+      self->value_starts[i] = n_values;
+      if (!narrow)
         n_values += n_chart_points;
       self->starts[i + 1] += self->starts[i];
     }
@@ -206,8 +206,12 @@ ps_series_points_new (PsEventStore *store,
     self->x_narrow = ps_util_alloc_filled ((n_points + 1) * sizeof (guint32), FALSE);
   else
     self->x = ps_util_alloc_filled ((n_points + 1) * sizeof (gint64), FALSE);
-  self->ticks_narrow = ps_util_alloc_filled ((n_ticks_narrow + 1) * sizeof (guint32), FALSE);
   self->values = ps_util_alloc_filled ((n_values + 1) * sizeof (double), FALSE);
+  n_pages = (ps_event_store_get_n_measurements (store) + (1u << PS_EVENT_STORE_VALUE_PAGE_SHIFT) - 1)
+            >> PS_EVENT_STORE_VALUE_PAGE_SHIFT;
+  self->pages = g_new (const guint32 *, n_pages + 1);
+  for (guint64 p = 0; p < n_pages; p++)
+    self->pages[p] = ps_event_store_get_value_page (store, p);
 
   ps_measurement_iter_init (&iter, store);
   while (ps_measurement_iter_next (&iter, &m))
@@ -220,15 +224,15 @@ ps_series_points_new (PsEventStore *store,
         return NULL;
       chart = (gsize)self->markers[m.track] * N_CHART_KINDS + m.kind;
       at = next[chart]++;
-      value_at = value_next[chart]++;
       if (self->x_narrow != NULL)
         self->x_narrow[at] = (guint32)m.index;
       else
         self->x[at] = (gint64)m.index;
-      if (m.kind == PS_MEASURE_DURATION && self->ticks_fit[self->markers[m.track]])
-        self->ticks_narrow[value_at] = (guint32)m.value.ticks;
-      else
-        self->values[value_at] = measurement_value (store, &m, sessions, session_rates);
+      if (m.kind != PS_MEASURE_DURATION || !self->ticks_fit[self->markers[m.track]])
+        {
+          value_at = value_next[chart]++;
+          self->values[value_at] = measurement_value (store, &m, sessions, session_rates);
+        }
     }
 
   return g_steal_pointer (&self);
@@ -280,7 +284,7 @@ ps_series_points_get_chart (const PsSeriesPoints *self,
     .n_points = self->starts[chart + 1] - self->starts[chart],
     .x_narrow = self->x_narrow != NULL ? self->x_narrow + self->starts[chart] : NULL,
     .x = self->x != NULL ? self->x + self->starts[chart] : NULL,
-    .ticks_narrow = narrow ? self->ticks_narrow + self->value_starts[chart] : NULL,
+    .ticks_pages = narrow ? self->pages : NULL,
     .values = narrow ? NULL : self->values + self->value_starts[chart],
     .divisor = narrow ? self->divisors[marker] : 1,
     .n_negative = self->n_negative[chart],

@@ -10,6 +10,11 @@
  * timeline draws them, and ps_series_collect () takes the statistics of
  * durations from them (PsSeriesOptions.points) instead of a copy of its
  * own: in a log of 1 GiB the two copies were 87 MiB each.
+ *
+ * A duration's tick count is not copied where the store keeps it as it
+ * is (0 to G_MAXINT32 ticks): it is read from the store's value pages
+ * by its sequence number, which is the measurement's index. The points
+ * of that log take 87 MiB less so, and do not outlive their store.
  */
 #pragma once
 
@@ -27,11 +32,12 @@ typedef struct
    * fits, else in full (x) */
   const guint32 *x_narrow;
   const gint64  *x;
-  /* Values: a duration chart's as its tick counts (ticks_narrow) when its
-   * session has at most one tick rate and every count of the marker lies
-   * in [0, G_MAXUINT32], value i being ticks_narrow[i] / divisor; else as
+  /* Values: a duration chart's as its tick counts in the store's value
+   * pages (ticks_pages) when its session has at most one tick rate and
+   * every count of the marker lies in [0, G_MAXINT32], value i being
+   * ps_series_chart_ticks () / divisor; else as
    * ps_series_measurement_value () gives them (values) */
-  const guint32 *ticks_narrow;
+  const guint32 *const *ticks_pages;
   const double  *values;
   double         divisor;
   guint64        n_negative;  /* durations flagged NEGATIVE */
@@ -42,7 +48,8 @@ typedef struct
  * its statistics taken from the same points: a CE run (measurements
  * without timestamps, no spans) */
 gboolean        ps_series_points_suit        (PsEventStore   *store);
-/* NULL when cancelled. Any thread; the store must be loaded. */
+/* NULL when cancelled. Any thread; the store must be loaded, and the
+ * charts' ticks_pages are read while it lives. */
 PsSeriesPoints *ps_series_points_new        (PsEventStore   *store,
                                              GCancellable   *cancellable);
 /* The points of the store made once for whoever asks first and kept with
@@ -69,6 +76,22 @@ void            ps_series_points_get_chart     (const PsSeriesPoints *self,
                                                 guint32               marker,
                                                 PsMeasureKind         kind,
                                                 PsSeriesChart        *out);
+
+/* The sequence number of point i */
+static inline guint64
+ps_series_chart_x (const PsSeriesChart *chart,
+                   gsize                i)
+{
+  return chart->x_narrow != NULL ? chart->x_narrow[i] : (guint64)chart->x[i];
+}
+
+/* The tick count of point i of a chart with ticks_pages */
+static inline guint32
+ps_series_chart_ticks (const PsSeriesChart *chart,
+                       gsize                i)
+{
+  return ps_event_store_value_in_pages (chart->ticks_pages, ps_series_chart_x (chart, i));
+}
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsSeriesPoints, ps_series_points_unref)
 

@@ -568,8 +568,8 @@ series_compute_stats (PsSeries        *series,
 
   if (summary && summaries->ticks32 != NULL)
     {
-      ps_stats_compute_scaled_u32 (summaries->ticks32 + first, count, summaries->rates[i], &series->stats,
-                                   &series->ticks_stats, cancellable);
+      ps_stats_compute_scaled_u32 (&(PsStatsTicks){ .ticks = summaries->ticks32 + first }, count, summaries->rates[i],
+                                   &series->stats, &series->ticks_stats, cancellable);
       return;
     }
   if (summary && summaries->rates != NULL)
@@ -1062,8 +1062,8 @@ plan_series (PsEventStore          *store,
 /* Whether the series of a collection are those of the store's points
  * (options->points): grouped by name over the whole run with the
  * statistics of durations alone, at the log's rates, without negative
- * durations, each session with one rate, and every duration in the
- * points' 32 bits, as the summaries hold them */
+ * durations, each session with one rate, and every duration of 0 to
+ * G_MAXINT32 ticks, read from the store's value pages */
 static gboolean
 points_apply (PsEventStore          *store,
               const PsSeriesOptions *options,
@@ -1088,7 +1088,7 @@ points_apply (PsEventStore          *store,
       if (one->kind != PS_SERIES_DURATION)
         continue;
       ps_series_points_get_chart (points, markers[one->first_track], PS_MEASURE_DURATION, &chart);
-      if (chart.ticks_narrow == NULL || chart.n_negative > 0)
+      if (chart.ticks_pages == NULL || chart.n_negative > 0)
         return FALSE;
     }
   return TRUE;
@@ -1120,10 +1120,11 @@ series_from_points (PsEventStore          *store,
         {
           /* The rate of summaries_set_rates () */
           double rate = one->session < n_sessions ? ps_event_store_get_tick_rate (store, one->session, 0) : 0;
+          PsStatsTicks ticks = { .pages = chart.ticks_pages, .index_narrow = chart.x_narrow, .index = chart.x };
 
           if (!one->has_seconds || rate <= 0)
             rate = 0;
-          if (!ps_stats_compute_scaled_u32 (chart.ticks_narrow, chart.n_points, rate, &one->stats,
+          if (!ps_stats_compute_scaled_u32 (&ticks, chart.n_points, rate, &one->stats,
                                             &one->ticks_stats, options->cancellable))
             return FALSE;
           continue;
@@ -1133,7 +1134,7 @@ series_from_points (PsEventStore          *store,
       memcpy (one->values->data, chart.values, chart.n_points * sizeof (double));
       g_array_set_size (one->indexes, chart.n_points);
       for (gsize p = 0; p < chart.n_points; p++)
-        g_array_index (one->indexes, guint64, p) = chart.x_narrow != NULL ? chart.x_narrow[p] : (guint64)chart.x[p];
+        g_array_index (one->indexes, guint64, p) = ps_series_chart_x (&chart, p);
       one->n_flagged = chart.n_flagged;
       compute_stats (one->values, &one->stats, FALSE, options->cancellable);
     }

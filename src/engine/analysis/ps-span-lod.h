@@ -188,15 +188,16 @@ PsValueLod *ps_value_lod_new_take      (gint64        *x,
  * chart per CE marker instance, all in one block). Of each pair, one is
  * given and the other NULL: x in full, or in 32 bits (x_narrow:
  * sequence numbers below 2³²); the values, or whole numbers in 32 bits
- * of which value i is values_narrow[i] / divisor (divisor > 0: a
- * duration's ticks and its session's tick rate, or 1). */
+ * in a store's value pages (ps_event_store_get_value_page ()), x being
+ * the measurement's index there: value i is that number / divisor
+ * (divisor > 0: a duration's ticks and its session's tick rate, or 1). */
 typedef struct
 {
-  const gint64  *x;
-  const guint32 *x_narrow;
-  const double  *values;
-  const guint32 *values_narrow;
-  double         divisor;
+  const gint64         *x;
+  const guint32        *x_narrow;
+  const double         *values;
+  const guint32 *const *value_pages;
+  double                divisor;
 } PsValueLodPoints;
 
 /* A series of points in a block, which are neither copied nor freed:

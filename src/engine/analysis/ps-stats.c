@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ps-stats.h"
+#include "ps-event-store.h"
 #include "ps-util.h"
 
 /* Ranges of at most this many values are sorted by insertion */
@@ -226,71 +227,190 @@ DEFINE_SELECT_PERCENTILES (select_percentiles_u32, guint32, select_kth_u32)
  * than selected from a copy */
 #define COUNT_PERCENTILES_MIN 65536
 
-/* The percentiles of select_percentiles_u32 () without reordering the
- * values, which may be shared (a CE timeline's points): a small series
- * is copied and selected from; a big one is counted twice, by its high
- * 16 bits, then by the low 16 bits of the values in the buckets that
- * hold the ranks, which finds each rank's value exactly without the
- * copy. FALSE when cancelled. */
-static gboolean
-count_percentiles_u32 (const guint32 *values,
-                       gsize          count,
-                       PsStats       *out,
-                       GCancellable  *cancellable)
+/* Tick count i, wherever the counts are */
+static inline guint32
+ticks_at (const PsStatsTicks *ticks,
+          gsize               i)
 {
-  double *results[N_PERCENTS];
-  g_autofree guint32 *high = NULL;
-  g_autofree guint32 *low = NULL;
-  g_autofree guint8 *slot_of = NULL;  /* high bucket → 1 + its slot in low, or 0 */
-  gsize ranks[N_PERCENTS];
-  gsize buckets[N_PERCENTS];
-  gsize below[N_PERCENTS];  /* values under each rank's bucket */
+  if (ticks->ticks != NULL)
+    return ticks->ticks[i];
+  return ps_event_store_value_in_pages (ticks->pages, ticks->index_narrow != NULL
+                                                      ? ticks->index_narrow[i] : (guint64)ticks->index[i]);
+}
+
+static inline double
+double_at (const double *values,
+           gsize         i)
+{
+  return values[i];
+}
+
+/* The percentiles of tick counts in 32 bits by nearest rank, as
+ * select_percentiles_u32 () finds them, without reordering the counts,
+ * which may be shared (a CE timeline's points) or read from a store's
+ * value pages; fed by the two passes of ps_stats_compute_scaled_u32 ()
+ * so that the counts are read twice in all. A small series is copied in
+ * the first pass and selected from; a big one is counted by its high 16
+ * bits in the first pass, then by the low 16 bits of the counts in the
+ * buckets that hold the ranks in the second, which finds each rank's
+ * count exactly without a copy. */
+typedef struct
+{
+  gsize    count;
+  guint32 *copy;     /* a small series */
+  guint32 *high;     /* a big one: counts by high 16 bits, */
+  guint8  *slot_of;  /* high bucket → 1 + its slot in low, or 0, */
+  guint32 *low;      /* and by low 16 bits in the ranks' buckets */
+  gsize    ranks[N_PERCENTS];
+  gsize    buckets[N_PERCENTS];
+  gsize    below[N_PERCENTS];  /* counts under each rank's bucket */
+} TickRanks;
+
+static void
+tick_ranks_init (TickRanks          *self,
+                 const PsStatsTicks *ticks,
+                 gsize               count)
+{
+  (void)ticks;
+  memset (self, 0, sizeof *self);
+  self->count = count;
+  if (count < COUNT_PERCENTILES_MIN || count > G_MAXUINT32)
+    self->copy = g_new (guint32, MAX (count, 1));
+  else
+    self->high = g_new0 (guint32, 65536);
+}
+
+/* tick: a count as a double, which holds it exactly */
+static inline void
+tick_ranks_first (TickRanks *self,
+                  gsize      i,
+                  double     tick)
+{
+  guint32 count = (guint32)tick;
+
+  if (self->copy != NULL)
+    self->copy[i] = count;
+  else
+    self->high[count >> 16]++;
+}
+
+/* Between the passes: the buckets that hold the ranks */
+static void
+tick_ranks_between (TickRanks *self)
+{
   guint n_slots = 0;
 
-  if (count < COUNT_PERCENTILES_MIN || count > G_MAXUINT32)
-    {
-      g_autofree guint32 *copy = g_memdup2 (values, count * sizeof (guint32));
-
-      return select_percentiles_u32 (copy, count, out, cancellable);
-    }
-
-  high = g_new0 (guint32, 65536);
-  for (gsize i = 0; i < count; i++)
-    {
-      if (ps_util_stop_at (i, cancellable))
-        return FALSE;
-      high[values[i] >> 16]++;
-    }
+  if (self->copy != NULL)
+    return;
   for (guint i = 0; i < N_PERCENTS; i++)
-    ranks[i] = nearest_rank_index (count, percents[i]);
-  find_ranks (high, 65536, 0, ranks, N_PERCENTS, buckets, below);
-
-  slot_of = g_new0 (guint8, 65536);
+    self->ranks[i] = nearest_rank_index (self->count, percents[i]);
+  find_ranks (self->high, 65536, 0, self->ranks, N_PERCENTS, self->buckets, self->below);
+  self->slot_of = g_new0 (guint8, 65536);
   for (guint i = 0; i < N_PERCENTS; i++)
-    if (slot_of[buckets[i]] == 0)
-      slot_of[buckets[i]] = (guint8)++n_slots;
+    if (self->slot_of[self->buckets[i]] == 0)
+      self->slot_of[self->buckets[i]] = (guint8)++n_slots;
+  self->low = g_new0 (guint32, (gsize)n_slots * 65536);
+}
 
-  low = g_new0 (guint32, (gsize)n_slots * 65536);
-  for (gsize i = 0; i < count; i++)
-    {
-      guint slot = slot_of[values[i] >> 16];
+static inline void
+tick_ranks_second (TickRanks *self,
+                   double     tick)
+{
+  guint32 count = (guint32)tick;
+  guint slot;
 
-      if (ps_util_stop_at (i, cancellable))
-        return FALSE;
-      if (slot != 0)
-        low[(gsize)(slot - 1) * 65536 + (values[i] & 0xFFFF)]++;
-    }
+  if (self->copy != NULL)
+    return;
+  slot = self->slot_of[count >> 16];
+  if (slot != 0)
+    self->low[(gsize)(slot - 1) * 65536 + (count & 0xFFFF)]++;
+}
 
+/* FALSE when cancelled */
+static gboolean
+tick_ranks_results (TickRanks    *self,
+                    PsStats      *out,
+                    GCancellable *cancellable)
+{
+  double *results[N_PERCENTS];
+
+  if (self->copy != NULL)
+    return select_percentiles_u32 (self->copy, self->count, out, cancellable);
   percent_results (out, results);
   for (guint i = 0; i < N_PERCENTS; i++)
     {
       gsize v;
 
-      find_ranks (low + (gsize)(slot_of[buckets[i]] - 1) * 65536, 65536, below[i], &ranks[i], 1, &v, NULL);
-      *results[i] = (double)((buckets[i] << 16) | v);
+      find_ranks (self->low + (gsize)(self->slot_of[self->buckets[i]] - 1) * 65536, 65536, self->below[i],
+                  &self->ranks[i], 1, &v, NULL);
+      *results[i] = (double)((self->buckets[i] << 16) | v);
     }
   return TRUE;
 }
+
+static void
+tick_ranks_clear (TickRanks *self)
+{
+  g_free (self->copy);
+  g_free (self->high);
+  g_free (self->slot_of);
+  g_free (self->low);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TickRanks, tick_ranks_clear)
+
+/* The same for doubles, which are selected from in place */
+typedef struct
+{
+  double *values;
+  gsize   count;
+} DoubleRanks;
+
+static void
+double_ranks_init (DoubleRanks *self,
+                   double      *values,
+                   gsize        count)
+{
+  self->values = values;
+  self->count = count;
+}
+
+static inline void
+double_ranks_first (DoubleRanks *self,
+                    gsize        i,
+                    double       value)
+{
+  (void)self, (void)i, (void)value;
+}
+
+static void
+double_ranks_between (DoubleRanks *self)
+{
+  (void)self;
+}
+
+static inline void
+double_ranks_second (DoubleRanks *self,
+                     double       value)
+{
+  (void)self, (void)value;
+}
+
+static gboolean
+double_ranks_results (DoubleRanks  *self,
+                      PsStats      *out,
+                      GCancellable *cancellable)
+{
+  return select_percentiles (self->values, self->count, out, cancellable);
+}
+
+static void
+double_ranks_clear (DoubleRanks *self)
+{
+  (void)self;
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DoubleRanks, double_ranks_clear)
 
 double
 ps_stats_percentile (const double *sorted,
@@ -371,11 +491,12 @@ ps_stats_compute_cancellable (double       *values,
 }
 
 /* The body of ps_stats_compute_scaled () and of its twin on tick counts
- * in 32 bits: each tick count is taken as a double, in the same order,
- * so both give the same statistics of the same counts. With rate 0 only
- * the sums of the ticks are taken, which are those of
- * ps_stats_compute_cancellable (). */
-#define DEFINE_COMPUTE_SCALED(name, type, percentiles)                  \
+ * in 32 bits, count i being at (ticks, i), with the percentiles found
+ * by ranks (DoubleRanks, TickRanks) in the same two passes: each tick
+ * count is taken as a double, in the same order, so both give the same
+ * statistics of the same counts. With rate 0 only the sums of the ticks
+ * are taken, which are those of ps_stats_compute_cancellable (). */
+#define DEFINE_COMPUTE_SCALED(name, type, at, Ranks, ranks_)            \
   gboolean                                                              \
   name (type         *ticks,                                            \
         gsize         count,                                            \
@@ -384,6 +505,7 @@ ps_stats_compute_cancellable (double       *values,
         PsStats      *ticks_out,                                        \
         GCancellable *cancellable)                                      \
   {                                                                     \
+    g_auto(Ranks) ranks = { 0 };                                        \
     double sum = 0, ticks_sum = 0;                                      \
     double squares = 0, ticks_squares = 0;                              \
     double mean, ticks_mean;                                            \
@@ -397,10 +519,11 @@ ps_stats_compute_cancellable (double       *values,
       return !g_cancellable_is_cancelled (cancellable);                 \
                                                                         \
     /* The same sums, in the same order, as of the two arrays */        \
-    ticks_out->min = ticks_out->max = (double)ticks[0];                 \
+    ranks_##init (&ranks, ticks, count);                                \
+    ticks_out->min = ticks_out->max = (double)at (ticks, 0);            \
     for (gsize i = 0; i < count; i++)                                   \
       {                                                                 \
-        double tick = (double)ticks[i];                                 \
+        double tick = (double)at (ticks, i);                            \
                                                                         \
         if (ps_util_stop_at (i, cancellable))                           \
           return FALSE;                                                 \
@@ -409,24 +532,27 @@ ps_stats_compute_cancellable (double       *values,
           sum += tick / rate;                                           \
         ticks_out->min = MIN (ticks_out->min, tick);                    \
         ticks_out->max = MAX (ticks_out->max, tick);                    \
+        ranks_##first (&ranks, i, tick);                                \
       }                                                                 \
     ticks_mean = ticks_sum / (double)count;                             \
     mean = sum / (double)count;                                         \
+    ranks_##between (&ranks);                                           \
     for (gsize i = 0; i < count; i++)                                   \
       {                                                                 \
-        double tick = (double)ticks[i];                                 \
+        double tick = (double)at (ticks, i);                            \
                                                                         \
         if (ps_util_stop_at (i, cancellable))                           \
           return FALSE;                                                 \
         ticks_squares += (tick - ticks_mean) * (tick - ticks_mean);     \
         if (scaled)                                                     \
           squares += (tick / rate - mean) * (tick / rate - mean);       \
+        ranks_##second (&ranks, tick);                                  \
       }                                                                 \
                                                                         \
     ticks_out->count = count;                                           \
     ticks_out->sum = ticks_sum;                                         \
     ticks_out->mean = ticks_mean;                                       \
-    if (!percentiles (ticks, count, ticks_out, cancellable))            \
+    if (!ranks_##results (&ranks, ticks_out, cancellable))              \
       return FALSE;                                                     \
     ticks_out->stddev = sqrt (ticks_squares / (double)count);           \
     if (!scaled)                                                        \
@@ -450,8 +576,8 @@ ps_stats_compute_cancellable (double       *values,
     return TRUE;                                                        \
   }
 
-DEFINE_COMPUTE_SCALED (ps_stats_compute_scaled, double, select_percentiles)
-DEFINE_COMPUTE_SCALED (ps_stats_compute_scaled_u32, const guint32, count_percentiles_u32)
+DEFINE_COMPUTE_SCALED (ps_stats_compute_scaled, double, double_at, DoubleRanks, double_ranks_)
+DEFINE_COMPUTE_SCALED (ps_stats_compute_scaled_u32, const PsStatsTicks, ticks_at, TickRanks, tick_ranks_)
 
 /* ps_stats_compute_ms() counts instead of selecting from this many values
  * on, when their range is below the larger of their number and

@@ -47,14 +47,26 @@ gboolean ps_stats_compute_scaled (double       *ticks,
                                   PsStats      *out,
                                   PsStats      *ticks_out,
                                   GCancellable *cancellable);
-/* The same, of tick counts that fit in 32 bits (half the memory), which
- * it leaves in their order (a CE timeline draws them) */
-gboolean ps_stats_compute_scaled_u32 (const guint32 *ticks,
-                                      gsize          count,
-                                      double         rate,
-                                      PsStats       *out,
-                                      PsStats       *ticks_out,
-                                      GCancellable  *cancellable);
+/* Tick counts in 32 bits: in an array (ticks), or read by the
+ * measurements' indexes (index, or index_narrow in 32 bits) from a
+ * store's value pages (ps_event_store_get_value_page ()) */
+typedef struct
+{
+  const guint32        *ticks;
+  const guint32 *const *pages;
+  const guint32        *index_narrow;
+  const gint64         *index;
+} PsStatsTicks;
+
+/* The same, of tick counts that fit in 32 bits (half the memory, or
+ * none where a store keeps them), which it leaves in their order (a CE
+ * timeline draws them) */
+gboolean ps_stats_compute_scaled_u32 (const PsStatsTicks *ticks,
+                                      gsize               count,
+                                      double              rate,
+                                      PsStats            *out,
+                                      PsStats            *ticks_out,
+                                      GCancellable       *cancellable);
 /* The same statistics, in seconds, of durations given in whole
  * milliseconds. Sums are taken exactly on the integers, so the result does
  * not depend on the order of the values: sum, min, max and the percentiles

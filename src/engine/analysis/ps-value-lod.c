@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ps-event-store.h"
 #include "ps-span-lod-private.h"
 
 struct _PsValueLod
@@ -25,11 +26,12 @@ struct _PsValueLod
   gint64        *x;
   const guint32 *x_narrow;
   /* The values, or whole numbers in 32 bits that are the values times
-   * divisor (values_narrow: a CE log's durations as their ticks, and
-   * the session's tick rate; 4 bytes a point less) */
-  double        *values;
-  const guint32 *values_narrow;
-  double         divisor;
+   * divisor, at x in a store's value pages (value_pages: a CE log's
+   * durations as their ticks, and the session's tick rate, read where
+   * the store keeps them) */
+  double               *values;
+  const guint32 *const *value_pages;
+  double                divisor;
   /* Minimum and maximum per block of 64 and of 4096 points, NaNs left
    * out, in one array: the block minima, then maxima, then the same of
    * the super blocks. NULL for a series shorter than a block, as most of
@@ -72,7 +74,9 @@ static inline double
 value_at (const PsValueLod *self,
           gsize             i)
 {
-  return self->values != NULL ? self->values[i] : (double)self->values_narrow[i] / self->divisor;
+  if (self->values != NULL)
+    return self->values[i];
+  return (double)ps_event_store_value_in_pages (self->value_pages, (guint64)x_at (self, i)) / self->divisor;
 }
 
 /* Where in extremes each kind of block has its minima and maxima (NULL
@@ -147,7 +151,7 @@ value_lod_new (const PsValueLodPoints *points,
   self->x = (gint64 *)points->x;
   self->x_narrow = points->x_narrow;
   self->values = (double *)points->values;
-  self->values_narrow = points->values_narrow;
+  self->value_pages = points->value_pages;
   self->divisor = points->divisor;
   self->owner = owner;
   self->owner_release = owner_release;
@@ -229,8 +233,8 @@ ps_value_lod_new_in_block (const PsValueLodPoints *points,
 {
   g_return_val_if_fail (points != NULL, NULL);
   g_return_val_if_fail (n_points == 0 || (points->x == NULL) != (points->x_narrow == NULL), NULL);
-  g_return_val_if_fail (n_points == 0 || (points->values == NULL) != (points->values_narrow == NULL), NULL);
-  g_return_val_if_fail (points->values_narrow == NULL || points->divisor > 0, NULL);
+  g_return_val_if_fail (n_points == 0 || (points->values == NULL) != (points->value_pages == NULL), NULL);
+  g_return_val_if_fail (points->value_pages == NULL || points->divisor > 0, NULL);
   g_return_val_if_fail (owner_release != NULL, NULL);
   return value_lod_new_checked (points, n_points, owner, owner_release);
 }
