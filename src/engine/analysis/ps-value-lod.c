@@ -170,25 +170,34 @@ value_lod_new (const PsValueLodPoints *points,
     }
   blocks = extremes_of (self);
 
-  for (gsize i = 0; i < n_points; i++)
+  /* A block at a time, its extremes in locals: a store into the arrays
+   * at every point would have the compiler read self's fields again for
+   * the next (they might be what was stored to) */
+  for (gsize start = 0; start < n_points; start += VALUE_BLOCK_SIZE)
     {
-      double value = value_at (self, i);
+      gsize end = MIN (start + VALUE_BLOCK_SIZE, n_points);
+      double low = NAN, high = NAN;
 
-      self->value_min = min_skipping_nan (self->value_min, value);
-      self->value_max = max_skipping_nan (self->value_max, value);
+      for (gsize i = start; i < end; i++)
+        {
+          double value = value_at (self, i);
+
+          low = min_skipping_nan (low, value);
+          high = max_skipping_nan (high, value);
+        }
+      self->value_min = min_skipping_nan (self->value_min, low);
+      self->value_max = max_skipping_nan (self->value_max, high);
       if (blocks.block_min != NULL)
         {
-          gsize b = i >> VALUE_BLOCK_SHIFT;
-
-          blocks.block_min[b] = min_skipping_nan (blocks.block_min[b], value);
-          blocks.block_max[b] = max_skipping_nan (blocks.block_max[b], value);
+          blocks.block_min[start >> VALUE_BLOCK_SHIFT] = low;
+          blocks.block_max[start >> VALUE_BLOCK_SHIFT] = high;
         }
       if (blocks.super_min != NULL)
         {
-          gsize s = i >> VALUE_SUPER_SHIFT;
+          gsize s = start >> VALUE_SUPER_SHIFT;
 
-          blocks.super_min[s] = min_skipping_nan (blocks.super_min[s], value);
-          blocks.super_max[s] = max_skipping_nan (blocks.super_max[s], value);
+          blocks.super_min[s] = min_skipping_nan (blocks.super_min[s], low);
+          blocks.super_max[s] = max_skipping_nan (blocks.super_max[s], high);
         }
     }
 
