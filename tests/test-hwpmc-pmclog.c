@@ -25,6 +25,8 @@
 #include "ps-pmclog.h"
 #include "ps-pmcstat-text.h"
 #include "pmclog-writer.h"
+/* cache_slot (): the tests make keys that share a slot of the frame cache */
+#include "ps-format-hwpmc-pmclog-private.h"
 
 #define VERSION_14 0x0A000000u
 #define TSC_FREQ   G_GUINT64_CONSTANT (2000000000)  /* 2 GHz: 2 ticks a ns */
@@ -942,6 +944,118 @@ test_trie_bounds (void)
     }
 }
 
+/* An address in an image whose key shares the frame cache's slot of
+ * (address, image) with the key (other_address, other_image) */
+static guint64
+colliding_address (guint64 address,
+                   guint32 image,
+                   guint32 other_image,
+                   guint64 other_address)
+{
+  guint32 slot = cache_slot (other_address, other_image);
+
+  for (guint64 candidate = address;; candidate += 4)
+    if (cache_slot (candidate, image) == slot && (candidate != other_address || image != other_image))
+      return candidate;
+}
+
+/* The frame cache keys a pc by its image and its address in it. Keys
+ * that share a slot (another address of the image, an address in
+ * another image), the same address in two images, and one library at
+ * two load addresses in two processes, sampled in turns with the trie of
+ * chains starting over after each sample (so that every pc is resolved
+ * again), each keep their own frame, and a frame without a name found in
+ * the cache still counts its sample as unresolved */
+static void
+test_frame_cache (void)
+{
+  const guint64 a_at = G_GUINT64_CONSTANT (0x800000000);
+  const guint64 b_at = G_GUINT64_CONSTANT (0x900000000);
+  const guint64 a_elsewhere = G_GUINT64_CONSTANT (0xa00000000);
+  PsPmclogWriter *writer = clock_writer_new ();
+  g_autoptr(GPtrArray) expected = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GBytes) bytes = NULL;
+  guint64 tsc = TSC0;
+  guint64 shared;
+  guint64 a_other;
+  guint64 b_other;
+  guint unmapped = 0;
+
+  /* liba is image 0 and libb image 1, in the order they are mapped. The
+   * same address in two images never shares a slot (the images' keys
+   * differ by a multiple of the multiplier that moves the slot's bits),
+   * so two other keys share the slot of one address in both */
+  shared = 0x1000;
+  g_assert_cmpuint (cache_slot (shared, 0), !=, cache_slot (shared, 1));
+  a_other = colliding_address (0x1000, 0, 0, shared);
+  b_other = colliding_address (0x1000, 1, 0, shared);
+  g_assert_cmpuint (cache_slot (a_other, 0), ==, cache_slot (shared, 0));
+  g_assert_cmpuint (cache_slot (b_other, 1), ==, cache_slot (shared, 0));
+  g_assert_cmpuint (a_other, !=, shared);
+  g_assert_cmpuint (b_other, !=, shared);
+
+  ps_pmclog_writer_proc_create (writer, tsc, APP_PID, 0, "app");
+  ps_pmclog_writer_proc_create (writer, tsc, APP_PID + 1, 0, "other");
+  ps_pmclog_writer_map_in (writer, tsc, APP_PID, a_at, "/lib/liba.so.1");
+  ps_pmclog_writer_map_in (writer, tsc, APP_PID, b_at, "/lib/libb.so.1");
+  ps_pmclog_writer_map_in (writer, tsc, APP_PID + 1, a_elsewhere, "/lib/liba.so.1");
+  for (guint round = 0; round < 40; round++)
+    {
+      const struct
+      {
+        guint32     pid;
+        guint64     pc;
+        const char *module;
+        guint64     address;
+      } turns[] = {
+        { APP_PID, a_at + shared, "liba.so.1", shared },
+        { APP_PID, b_at + shared, "libb.so.1", shared },
+        { APP_PID, a_at + a_other, "liba.so.1", a_other },
+        { APP_PID, b_at + b_other, "libb.so.1", b_other },
+        { APP_PID + 1, a_elsewhere + shared, "liba.so.1", shared },
+        { APP_PID + 1, a_elsewhere + a_other, "liba.so.1", a_other },
+        /* Where the other process maps nothing */
+        { APP_PID + 1, b_at + shared, NULL, 0 },
+      };
+      guint turn = round % G_N_ELEMENTS (turns);
+
+      /* Every turn, starting at a different one each round */
+      for (guint i = 0; i < G_N_ELEMENTS (turns); i++, turn = (turn + 1) % G_N_ELEMENTS (turns))
+        {
+          ps_pmclog_writer_callchain (writer, ++tsc, turns[turn].pid, PS_PMCLOG_NO_TID, CLOCK_PMC, PS_PMCLOG_CC_USER,
+                                      &turns[turn].pc, 1);
+          if (turns[turn].module != NULL)
+            g_ptr_array_add (expected, g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", turns[turn].module,
+                                                        turns[turn].address));
+          else
+            {
+              g_ptr_array_add (expected, g_strdup ("[unknown]"));
+              unmapped++;
+            }
+        }
+    }
+  bytes = ps_pmclog_writer_free_to_bytes (writer);
+
+  for (guint run = 0; run < 2; run++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(PsEventStore) store = load_bytes_with (bytes, NULL, 0, "chain-trie-nodes", run == 0 ? "2" : NULL, &error);
+      g_autofree char *unresolved = g_strdup_printf ("%u", expected->len - unmapped);
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (ps_event_store_get_n_samples (store), ==, expected->len);
+      for (guint i = 0; i < expected->len; i++)
+        {
+          g_autofree char *text = stack_text (store, ps_event_store_get_sample (store, i));
+
+          g_assert_cmpstr (text, ==, g_ptr_array_index (expected, i));
+        }
+      /* Two addresses of liba, two of libb, [unknown] and [kernel] */
+      g_assert_cmpuint (ps_event_store_get_n_frames (store), ==, 2 + 2 + 2);
+      g_assert_cmpstr (ps_event_store_get_metadata (store, 0, "samples_with_unresolved_frames"), ==, unresolved);
+    }
+}
+
 /* Samples whose chains pass more images without names than a trie
  * node's summary of its path holds, some repeated so that their caller
  * chains are kept: each image counts each sample that passes it once */
@@ -1085,6 +1199,7 @@ main (int    argc,
   g_test_add_func ("/hwpmc-pmclog/maps", test_maps);
   g_test_add_func ("/hwpmc-pmclog/repeated-chains", test_repeated_chains);
   g_test_add_func ("/hwpmc-pmclog/trie-bounds", test_trie_bounds);
+  g_test_add_func ("/hwpmc-pmclog/frame-cache", test_frame_cache);
   g_test_add_func ("/hwpmc-pmclog/many-images", test_many_images);
   g_test_add_func ("/hwpmc-pmclog/legacy", test_legacy);
   g_test_add_func ("/hwpmc-pmclog/corrupt", test_corrupt);

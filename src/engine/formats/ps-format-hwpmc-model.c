@@ -379,25 +379,24 @@ resolve_pc (PmclogParser *self,
             guint32      *frame,
             Image       **unresolved)
 {
-  CacheEntry *entry = &self->cache[cache_slot (pc, process->slot)];
-  const Map *map;
+  const Map *map = find_map (process, pc);
+  CacheEntry *entry;
   guint64 address;
   guint64 symbol_start = 0;
   const char *name = NULL;
 
-  if (entry->pc == pc && entry->process_slot == process->slot && entry->generation == process->generation
-      && entry->frame != 0)
-    {
-      *frame = entry->frame - 1;
-      *unresolved = entry->image != 0 ? g_ptr_array_index (self->image_list, entry->image - 1) : NULL;
-      return TRUE;
-    }
-
-  map = find_map (process, pc);
   if (map == NULL)
     return FALSE;
 
   address = pc - map->bias;
+  entry = &self->cache[cache_slot (address, map->image->index)];
+  if (entry->address == address && entry->image >> 1 == map->image->index + 1)
+    {
+      *frame = entry->frame;
+      *unresolved = entry->image & 1 ? map->image : NULL;
+      return TRUE;
+    }
+
   if (map->image->elf != NULL)
     name = ps_elf_image_lookup (map->image->elf, address, &symbol_start);
 
@@ -414,12 +413,22 @@ resolve_pc (PmclogParser *self,
       *unresolved = map->image;
     }
 
-  entry->pc = pc;
-  entry->process_slot = process->slot;
-  entry->generation = process->generation;
-  entry->frame = *frame + 1;
-  entry->image = *unresolved != NULL ? (*unresolved)->index + 1 : 0;
+  entry->address = address;
+  entry->image = (map->image->index + 1) << 1 | (*unresolved != NULL);
+  entry->frame = *frame;
   return TRUE;
+}
+
+/* Asks for the cache entry of a pc ahead of its resolve_pc () */
+void
+hwpmc_prefetch_frame (PmclogParser *self,
+                      Process      *process,
+                      guint64       pc)
+{
+  const Map *map = find_map (process, pc);
+
+  if (map != NULL)
+    __builtin_prefetch (&self->cache[cache_slot (pc - map->bias, map->image->index)]);
 }
 
 static guint16

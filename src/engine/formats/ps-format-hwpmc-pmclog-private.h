@@ -19,8 +19,9 @@
 
 G_BEGIN_DECLS
 
-/* Direct-mapped cache of resolved pcs: most samples repeat a few
- * thousand pcs */
+/* Direct-mapped cache of resolved pcs by image and address in it: most
+ * samples repeat a few thousand pcs, and the processes that map one
+ * library share its entries */
 #define FRAME_CACHE_BITS 18
 #define FRAME_CACHE_SIZE (1u << FRAME_CACHE_BITS)
 
@@ -148,13 +149,16 @@ typedef struct
   Lifespan life;
 } Thread;
 
+/* A pc's frame depends only on its image and its address in it (pc −
+ * bias): a name looked up at that address, or the address from the
+ * image's load address, which lies a fixed distance (its vaddr, or 0
+ * without the file) from the bias. So an entry holds for every process
+ * and mapping of the image. 16 bytes. */
 typedef struct
 {
-  guint64 pc;
-  guint32 process_slot;
-  guint32 generation;
+  guint64 address;             /* pc − bias */
+  guint32 image;               /* (index + 1) << 1 in images, | 1 if the frame has no name; 0: free */
   guint32 frame;
-  guint32 image;               /* index + 1 in images of an image without symbols, else 0 */
 } CacheEntry;
 
 /* A node of the chain trie (a root: pc, parent and stack 0). 24 bytes. */
@@ -360,6 +364,11 @@ guint32
 hwpmc_chain_root (PmclogParser *self,
                   Process      *process);
 
+void
+hwpmc_prefetch_frame (PmclogParser *self,
+                      Process      *process,
+                      guint64       pc);
+
 guint
 hwpmc_chain_first_user (PmclogParser         *self,
                         const PsPmclogRecord *record,
@@ -373,10 +382,10 @@ hwpmc_add_callchain (PmclogParser         *self,
 /* Inline for the hot paths of both files */
 
 static inline guint32
-cache_slot (guint64 pc,
-            guint32 process_slot)
+cache_slot (guint64 address,
+            guint32 image_index)
 {
-  guint64 key = (pc ^ ((guint64)process_slot << 40)) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  guint64 key = (address ^ ((guint64)image_index << 40)) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
   return (guint32)(key >> (64 - FRAME_CACHE_BITS));
 }
 

@@ -219,8 +219,7 @@ probe_step (PmclogParser *self,
                 /* A new prefix: the rest of the chain is new too, and
                  * its pcs are resolved (most from the cache) */
                 for (guint j = 0; j < chain->level; j++)
-                  __builtin_prefetch (&self->cache[cache_slot (pcs[j], j < chain->first_user ? self->kernel->slot
-                                                                                           : chain->process->slot)]);
+                  hwpmc_prefetch_frame (self, j < chain->first_user ? self->kernel : chain->process, pcs[j]);
                 chain->phase = PROBE_DONE;
                 return FALSE;
               }
