@@ -237,6 +237,7 @@ typedef struct
   guint32        slot;
   guint32        candidate;
   guint32        run_end;       /* the nodes before it are asked for */
+  gboolean       slot_asked;    /* slot is asked for with the hint */
   /* The deepest node the walk ahead found for certain (pcs[found_level]
    * outwards), while it followed no guess of a caller chain; nodes are
    * never taken away but by chain_clear (), which counts in trie_epoch */

@@ -144,8 +144,25 @@ probe_step (PmclogParser *self,
               return FALSE;
             }
           chain->candidate = self->chain_nodes[chain->parent].hint;
+          if (chain->candidate != 0 && chain->candidate == chain->parent + 1 && chain->candidate < chain->run_end)
+            {
+              /* Within a run of consecutive nodes (below) */
+              chain->run_end = chain->candidate + MIN (chain->level, PROBE_RUN_AHEAD);
+              __builtin_prefetch (&self->chain_nodes[chain->run_end]);
+              chain->slot_asked = FALSE;
+              chain->phase = PROBE_HINT;
+              continue;
+            }
+          pc = pcs[chain->level - 1];
+          context = chain->level - 1 < chain->first_user ? CHAIN_INFO_KERNEL : 0;
+          chain->slot = chain_tag (chain_hash (chain->parent, pc, context)) & self->chain_mask;
+          /* The index slot is asked for with the hint: where the hint is
+           * wrong (a branch the last walk did not take), the slot is
+           * there when the hint is read */
+          __builtin_prefetch (&self->chain_index[chain->slot]);
           if (chain->candidate != 0)
             {
+              chain->slot_asked = TRUE;
               chain->phase = PROBE_HINT;
               if (chain->candidate == chain->parent + 1)
                 {
@@ -154,27 +171,20 @@ probe_step (PmclogParser *self,
                    * place, its nodes asked for PROBE_RUN_AHEAD ahead,
                    * and the walk passes to another chain only where the
                    * run begins */
-                  guint32 ahead = chain->candidate + MIN (chain->level, PROBE_RUN_AHEAD);
+                  const char *first = (const char *)&self->chain_nodes[chain->candidate];
+                  const char *last;
 
-                  if (chain->candidate < chain->run_end)
-                    {
-                      __builtin_prefetch (&self->chain_nodes[ahead]);
-                      chain->run_end = ahead;
-                      continue;
-                    }
-                  for (guint32 id = chain->candidate; id <= ahead; id += 2)
-                    __builtin_prefetch (&self->chain_nodes[id]);
-                  chain->run_end = ahead;
+                  chain->run_end = chain->candidate + MIN (chain->level, PROBE_RUN_AHEAD);
+                  last = (const char *)&self->chain_nodes[chain->run_end];
+                  for (const char *line = first; line < last; line += 64)
+                    __builtin_prefetch (line);
+                  __builtin_prefetch (last);
                   return TRUE;
                 }
               __builtin_prefetch (&self->chain_nodes[chain->candidate]);
               return TRUE;
             }
-          pc = pcs[chain->level - 1];
-          context = chain->level - 1 < chain->first_user ? CHAIN_INFO_KERNEL : 0;
-          chain->slot = chain_tag (chain_hash (chain->parent, pc, context)) & self->chain_mask;
           chain->phase = PROBE_SLOT;
-          __builtin_prefetch (&self->chain_index[chain->slot]);
           return TRUE;
 
         case PROBE_HINT:
@@ -201,8 +211,10 @@ probe_step (PmclogParser *self,
            * the next slot */
           if (chain->phase == PROBE_HINT)
             {
-              chain->slot = chain_tag (chain_hash (chain->parent, pc, context)) & self->chain_mask;
               chain->phase = PROBE_SLOT;
+              if (chain->slot_asked)
+                continue;
+              chain->slot = chain_tag (chain_hash (chain->parent, pc, context)) & self->chain_mask;
               __builtin_prefetch (&self->chain_index[chain->slot]);
               return TRUE;
             }
@@ -220,6 +232,8 @@ probe_step (PmclogParser *self,
                  * its pcs are resolved (most from the cache) */
                 for (guint j = 0; j < chain->level; j++)
                   hwpmc_prefetch_frame (self, j < chain->first_user ? self->kernel : chain->process, pcs[j]);
+                /* What the path to the new tail passes */
+                __builtin_prefetch (&self->chain_paths[chain->parent]);
                 chain->phase = PROBE_DONE;
                 return FALSE;
               }
