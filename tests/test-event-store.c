@@ -93,6 +93,34 @@ assert_next_of (PsEventStore *store,
   return n_found;
 }
 
+/* A measurement as its page shows it: its track, kind and flags, and a
+ * value kept in 32 bits (a duration of 0 to G_MAXINT32 ticks as it is)
+ * unless marked as kept in full */
+static void
+assert_in_page (PsEventStore        *store,
+                const PsMeasurement *m)
+{
+  guint64 page_index = m->index >> PS_EVENT_STORE_VALUE_PAGE_SHIFT;
+  guint i = (guint)(m->index & ((1u << PS_EVENT_STORE_VALUE_PAGE_SHIFT) - 1));
+  PsMeasurementPage page;
+  gboolean wide;
+
+  ps_event_store_get_measurement_page (store, page_index, &page);
+  g_assert_cmpuint (i, <, page.n_measurements);
+  g_assert_cmpuint (page.track_index[i], <, page.n_tracks);
+  g_assert_cmpuint (page.tracks[page.track_index[i]], ==, m->track);
+  g_assert_cmpint (ps_measurement_meta_kind (page.meta[i]), ==, m->kind);
+  g_assert_cmpuint (ps_measurement_meta_flags (page.meta[i]), ==, m->flags);
+  g_assert_true (page.values == ps_event_store_get_value_page (store, page_index));
+  wide = (page.meta[i] & PS_MEASUREMENT_META_WIDE) != 0;
+  if (m->kind == PS_MEASURE_DURATION)
+    {
+      g_assert_cmpint (wide, ==, m->value.ticks < G_MININT32 || m->value.ticks > G_MAXINT32);
+      if (m->value.ticks >= 0 && m->value.ticks <= G_MAXINT32)
+        g_assert_cmpint (page.values[i], ==, m->value.ticks);
+    }
+}
+
 static void
 test_measurements_round_trip (void)
 {
@@ -173,9 +201,16 @@ test_measurements_round_trip (void)
 
       ps_event_store_get_measurement (store, i, &random_access);
       assert_same_measurement (&random_access, &m);
+      /* The same but for the line, which it does not read */
+      ps_event_store_get_measurement_value (store, i, &random_access);
+      g_assert_cmpuint (random_access.line, ==, 0);
+      random_access.line = m.line;
+      assert_same_measurement (&random_access, &m);
+      assert_in_page (store, &m);
       i++;
     }
   g_assert_cmpuint (i, ==, n);
+  g_assert_cmpuint (n >> PS_EVENT_STORE_VALUE_PAGE_SHIFT, >=, 3);
 
   /* An iterator started anywhere reads on as one from the start: at
    * checkpoints, across blocks, after far lines and wide values */

@@ -331,8 +331,6 @@ ps_event_store_get_measurement (PsEventStore  *self,
   guint offset;
   guint checkpoint;
   guint64 line;
-  guint64 wide = 0;
-  guint8 meta;
 
   g_return_if_fail (PS_IS_EVENT_STORE (self));
   g_return_if_fail (out != NULL);
@@ -351,15 +349,57 @@ ps_event_store_get_measurement (PsEventStore  *self,
         line += block->line_delta[i];
     }
 
+  ps_event_store_get_measurement_value (self, index, out);
+  out->line = line;
+}
+
+void
+ps_event_store_get_measurement_value (PsEventStore  *self,
+                                      guint64        index,
+                                      PsMeasurement *out)
+{
+  const MeasureBlock *block;
+  guint offset;
+  guint64 wide = 0;
+  guint8 meta;
+
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (index < self->n_measurements);
+
+  block = g_ptr_array_index (self->measure_blocks, index >> BLOCK_SHIFT);
+  offset = index & BLOCK_MASK;
   meta = block->meta[offset];
   out->index = index;
-  out->line = line;
+  out->line = 0;
   out->track = block->track_table[block->track_local[offset]];
   out->kind = meta & META_KIND_MASK;
   out->flags = (meta >> META_FLAGS_SHIFT) & META_FLAGS_MASK;
   if (meta & META_WIDE)
     find_wide (self->wide_values, index, &wide);
   decode_value (out, block->value[offset], (meta & META_WIDE) != 0, wide);
+}
+
+void
+ps_event_store_get_measurement_page (PsEventStore      *self,
+                                     guint64            page,
+                                     PsMeasurementPage *out)
+{
+  const MeasureBlock *block;
+
+  g_return_if_fail (PS_IS_EVENT_STORE (self));
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (page < self->measure_blocks->len);
+
+  block = g_ptr_array_index (self->measure_blocks, page);
+  *out = (PsMeasurementPage) {
+    .n_measurements = (guint)MIN ((guint64)BLOCK_SIZE, self->n_measurements - (page << BLOCK_SHIFT)),
+    .track_index = block->track_local,
+    .tracks = block->track_table,
+    .n_tracks = block->n_track_table,
+    .meta = block->meta,
+    .values = block->value,
+  };
 }
 
 void

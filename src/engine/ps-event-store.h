@@ -432,6 +432,50 @@ ps_event_store_value_in_pages (const guint32 *const *pages,
 {
   return pages[index >> PS_EVENT_STORE_VALUE_PAGE_SHIFT][index & ((1u << PS_EVENT_STORE_VALUE_PAGE_SHIFT) - 1)];
 }
+/* A measurement's kind and flags without its line (0), which takes
+ * reading the lines before it */
+void           ps_event_store_get_measurement_value (PsEventStore  *self,
+                                                     guint64        index,
+                                                     PsMeasurement *out);
+
+/* The measurements of one page as the store keeps them, for a walk over
+ * many that needs neither their lines nor most of their values:
+ * measurement i of the page (index (page << PS_EVENT_STORE_VALUE_PAGE_SHIFT)
+ * + i) is on track tracks[track_index[i]], of the kind and flags that
+ * ps_measurement_meta_kind () and _flags () read from meta[i], with
+ * values[i] as in ps_event_store_get_value_page (). */
+typedef struct
+{
+  guint          n_measurements;
+  const guint16 *track_index;
+  const guint32 *tracks;
+  guint          n_tracks;
+  const guint8  *meta;
+  const guint32 *values;
+} PsMeasurementPage;
+
+void           ps_event_store_get_measurement_page  (PsEventStore      *self,
+                                                     guint64            page,
+                                                     PsMeasurementPage *out);
+
+#define PS_MEASUREMENT_META_KIND_MASK   0x03
+#define PS_MEASUREMENT_META_FLAGS_SHIFT 2
+#define PS_MEASUREMENT_META_FLAGS_MASK  0x07
+/* The value is not in values[i] but kept in full */
+#define PS_MEASUREMENT_META_WIDE        0x20
+
+static inline PsMeasureKind
+ps_measurement_meta_kind (guint8 meta)
+{
+  return (PsMeasureKind)(meta & PS_MEASUREMENT_META_KIND_MASK);
+}
+
+static inline guint8
+ps_measurement_meta_flags (guint8 meta)
+{
+  return (meta >> PS_MEASUREMENT_META_FLAGS_SHIFT) & PS_MEASUREMENT_META_FLAGS_MASK;
+}
+
 /* Undocumented CE event kinds: the kind name and the raw value text. */
 void           ps_event_store_get_other          (PsEventStore   *self,
                                                   guint32         other,

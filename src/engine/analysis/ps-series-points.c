@@ -13,6 +13,7 @@
 #include "ps-util.h"
 
 #define N_CHART_KINDS 3  /* duration, CPU, memory */
+#define VALUE_PAGE_SIZE (1u << PS_EVENT_STORE_VALUE_PAGE_SHIFT)
 
 struct _PsSeriesPoints
 {
@@ -92,10 +93,25 @@ measurement_value (PsEventStore        *store,
 }
 
 static inline gboolean
-is_flagged (const PsMeasurement *m)
+is_flagged (PsMeasureKind kind,
+            guint8        flags)
 {
-  return (m->kind == PS_MEASURE_CPU && (m->flags & PS_MEASURE_FLAG_OUT_OF_RANGE))
-         || (m->kind == PS_MEASURE_MEMORY && (m->flags & PS_MEASURE_FLAG_FRACTIONAL));
+  return (kind == PS_MEASURE_CPU && (flags & PS_MEASURE_FLAG_OUT_OF_RANGE))
+         || (kind == PS_MEASURE_MEMORY && (flags & PS_MEASURE_FLAG_FRACTIONAL));
+}
+
+/* A page's tracks (PsMeasurementPage) as the points need them: local
+ * track → its marker, or PS_NONE for a track past the points' own. A
+ * page holds a few thousand of a log's hundreds of thousands of tracks:
+ * looked up once a page, not once a measurement, their markers and
+ * extents are not a cache miss each. */
+static void
+page_markers (const PsSeriesPoints    *self,
+              const PsMeasurementPage *page,
+              guint32                 *local_marker)
+{
+  for (guint l = 0; l < page->n_tracks; l++)
+    local_marker[l] = page->tracks[l] < self->n_tracks ? self->markers[page->tracks[l]] : PS_NONE;
 }
 
 gboolean
@@ -119,9 +135,12 @@ ps_series_points_new (PsEventStore *store,
   g_autofree double *session_rates = NULL;
   g_autofree gsize *next = NULL;
   g_autofree gsize *value_next = NULL;
-  PsMeasurementIter iter;
-  PsMeasurement m;
-  guint64 count = 0, last_index = 0;
+  /* Per track of a page: its marker, and where in the page it is
+   * measured first and last */
+  g_autofree guint32 *local_marker = g_new (guint32, VALUE_PAGE_SIZE);
+  g_autofree guint32 *local_first = g_new (guint32, VALUE_PAGE_SIZE);
+  g_autofree guint32 *local_last = g_new (guint32, VALUE_PAGE_SIZE);
+  guint64 last_index = 0;
 
   g_return_val_if_fail (PS_IS_EVENT_STORE (store), NULL);
 
@@ -164,28 +183,50 @@ ps_series_points_new (PsEventStore *store,
     }
 
   /* How many points each chart has */
-  ps_measurement_iter_init (&iter, store);
-  while (ps_measurement_iter_next (&iter, &m))
+  n_pages = (ps_event_store_get_n_measurements (store) + VALUE_PAGE_SIZE - 1) >> PS_EVENT_STORE_VALUE_PAGE_SHIFT;
+  for (guint64 p = 0; p < n_pages; p++)
     {
-      if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
-        return NULL;
-      if (m.track < n_tracks && m.kind <= PS_MEASURE_MEMORY)
-        {
-          guint32 marker = self->markers[m.track];
-          gsize chart = (gsize)marker * N_CHART_KINDS + m.kind;
-          gint64 *extent = &self->extents[2 * (gsize)m.track];
+      guint64 base = p << PS_EVENT_STORE_VALUE_PAGE_SHIFT;
+      PsMeasurementPage page;
 
+      if (g_cancellable_is_cancelled (cancellable))
+        return NULL;
+      ps_event_store_get_measurement_page (store, p, &page);
+      page_markers (self, &page, local_marker);
+      for (guint l = 0; l < page.n_tracks; l++)
+        local_first[l] = G_MAXUINT32;
+      for (guint i = 0; i < page.n_measurements; i++)
+        {
+          guint8 meta = page.meta[i];
+          PsMeasureKind kind = ps_measurement_meta_kind (meta);
+          guint8 flags = ps_measurement_meta_flags (meta);
+          guint local = page.track_index[i];
+          guint32 marker = local_marker[local];
+          gsize chart = (gsize)marker * N_CHART_KINDS + kind;
+
+          if (kind > PS_MEASURE_MEMORY || marker == PS_NONE)
+            continue;
           self->starts[chart + 1]++;
-          last_index = MAX (last_index, m.index);
-          extent[0] = MIN (extent[0], (gint64)m.index);
-          extent[1] = MAX (extent[1], (gint64)m.index);
-          if (m.kind == PS_MEASURE_DURATION && (m.value.ticks < 0 || m.value.ticks > G_MAXINT32))
+          last_index = base + i;
+          if (local_first[local] == G_MAXUINT32)
+            local_first[local] = i;
+          local_last[local] = i;
+          /* Ticks outside 0 … G_MAXINT32: kept in full, or negative */
+          if (kind == PS_MEASURE_DURATION && ((meta & PS_MEASUREMENT_META_WIDE) || (gint32)page.values[i] < 0))
             self->ticks_fit[marker] = FALSE;
-          if (m.kind == PS_MEASURE_DURATION && (m.flags & PS_MEASURE_FLAG_NEGATIVE))
+          if (kind == PS_MEASURE_DURATION && (flags & PS_MEASURE_FLAG_NEGATIVE))
             self->n_negative[chart]++;
-          if (is_flagged (&m))
+          if (is_flagged (kind, flags))
             self->n_flagged[chart]++;
         }
+      for (guint l = 0; l < page.n_tracks; l++)
+        if (local_first[l] != G_MAXUINT32)
+          {
+            gint64 *extent = &self->extents[2 * (gsize)page.tracks[l]];
+
+            extent[0] = MIN (extent[0], (gint64)(base + local_first[l]));
+            extent[1] = MAX (extent[1], (gint64)(base + local_last[l]));
+          }
     }
 
   /* Each chart's part of the block */
@@ -207,31 +248,40 @@ ps_series_points_new (PsEventStore *store,
   else
     self->x = ps_util_alloc_filled ((n_points + 1) * sizeof (gint64), FALSE);
   self->values = ps_util_alloc_filled ((n_values + 1) * sizeof (double), FALSE);
-  n_pages = (ps_event_store_get_n_measurements (store) + (1u << PS_EVENT_STORE_VALUE_PAGE_SHIFT) - 1)
-            >> PS_EVENT_STORE_VALUE_PAGE_SHIFT;
   self->pages = g_new (const guint32 *, n_pages + 1);
   for (guint64 p = 0; p < n_pages; p++)
     self->pages[p] = ps_event_store_get_value_page (store, p);
 
-  ps_measurement_iter_init (&iter, store);
-  while (ps_measurement_iter_next (&iter, &m))
+  for (guint64 p = 0; p < n_pages; p++)
     {
-      gsize chart, at, value_at;
+      guint64 base = p << PS_EVENT_STORE_VALUE_PAGE_SHIFT;
+      PsMeasurementPage page;
 
-      if (m.track >= n_tracks || m.kind > PS_MEASURE_MEMORY)
-        continue;
-      if ((++count & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+      if (g_cancellable_is_cancelled (cancellable))
         return NULL;
-      chart = (gsize)self->markers[m.track] * N_CHART_KINDS + m.kind;
-      at = next[chart]++;
-      if (self->x_narrow != NULL)
-        self->x_narrow[at] = (guint32)m.index;
-      else
-        self->x[at] = (gint64)m.index;
-      if (m.kind != PS_MEASURE_DURATION || !self->ticks_fit[self->markers[m.track]])
+      ps_event_store_get_measurement_page (store, p, &page);
+      page_markers (self, &page, local_marker);
+      for (guint i = 0; i < page.n_measurements; i++)
         {
-          value_at = value_next[chart]++;
-          self->values[value_at] = measurement_value (store, &m, sessions, session_rates);
+          PsMeasureKind kind = ps_measurement_meta_kind (page.meta[i]);
+          guint32 marker = local_marker[page.track_index[i]];
+          gsize chart = (gsize)marker * N_CHART_KINDS + kind;
+          gsize at;
+
+          if (kind > PS_MEASURE_MEMORY || marker == PS_NONE)
+            continue;
+          at = next[chart]++;
+          if (self->x_narrow != NULL)
+            self->x_narrow[at] = (guint32)(base + i);
+          else
+            self->x[at] = (gint64)(base + i);
+          if (kind != PS_MEASURE_DURATION || !self->ticks_fit[marker])
+            {
+              PsMeasurement m;
+
+              ps_event_store_get_measurement_value (store, base + i, &m);
+              self->values[value_next[chart]++] = measurement_value (store, &m, sessions, session_rates);
+            }
         }
     }
 
