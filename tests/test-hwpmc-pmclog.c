@@ -944,6 +944,73 @@ test_trie_bounds (void)
     }
 }
 
+/* Chains of two processes with a hot part (the outer 20 pcs of each
+ * process's chains) and a new inner part, some repeated whole: when the
+ * trie of chains starts over (every 600 nodes), it keeps the paths that
+ * samples found again, renumbered, and every sample's stack is still the
+ * one read with a trie that never starts over, the stack nodes and
+ * frames the same ones in the same order */
+static void
+test_trie_keeps_found (void)
+{
+  PsPmclogWriter *writer = clock_writer_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PsEventStore) whole = NULL;
+  g_autoptr(PsEventStore) bounded = NULL;
+  guint64 tsc = TSC0;
+
+  ps_pmclog_writer_map_in (writer, tsc, PS_PMCLOG_KERNEL_PID, KERNEL_AT, "/boot/kernel/kernel");
+  for (guint p = 0; p < 2; p++)
+    {
+      ps_pmclog_writer_proc_create (writer, tsc, APP_PID + p, 0, "app");
+      ps_pmclog_writer_map_in (writer, tsc, APP_PID + p, 0x400000, "/usr/bin/shape");
+    }
+  for (guint i = 0; i < 3000; i++)
+    {
+      /* A sample in three repeats the chain of seven samples before */
+      guint chain = i % 3 == 2 && i >= 7 ? i - 7 : i;
+      guint32 pid = APP_PID + chain % 2;
+      gboolean kernel = chain % 5 == 0;
+      guint64 pcs[32];
+      guint n = 0;
+
+      if (kernel)
+        pcs[n++] = KERNEL_AT + 0x100 + (chain % 13) * 4;
+      for (guint j = 0; j < 8; j++)
+        pcs[n++] = 0x500000 + (guint64)(chain * 8 + j) * 4;
+      for (guint j = 0; j < 20; j++)
+        pcs[n++] = 0x400000 + (guint64)(19 - j) * 0x40 + (chain % 2) * 0x1000;
+      ps_pmclog_writer_callchain (writer, ++tsc, pid, WORKER_TID + chain % 2, CLOCK_PMC,
+                                  kernel ? 0 : PS_PMCLOG_CC_USER, pcs, n);
+    }
+  bytes = ps_pmclog_writer_free_to_bytes (writer);
+
+  whole = load_bytes (bytes, NULL, 0, &error);
+  g_assert_no_error (error);
+  bounded = load_bytes_with (bytes, NULL, 0, "chain-trie-nodes", "600", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ps_event_store_get_n_samples (bounded), ==, 3000);
+  g_assert_cmpuint (ps_event_store_get_n_samples (whole), ==, 3000);
+  g_assert_cmpuint (ps_event_store_get_n_stack_nodes (bounded), ==, ps_event_store_get_n_stack_nodes (whole));
+  g_assert_cmpuint (ps_event_store_get_n_frames (bounded), ==, ps_event_store_get_n_frames (whole));
+  for (guint32 id = 0; id < ps_event_store_get_n_stack_nodes (whole); id++)
+    {
+      g_assert_cmpuint (ps_event_store_get_stack_node (bounded, id)->parent, ==, ps_event_store_get_stack_node (whole, id)->parent);
+      g_assert_cmpuint (ps_event_store_get_stack_node (bounded, id)->frame, ==, ps_event_store_get_stack_node (whole, id)->frame);
+    }
+  for (guint i = 0; i < 3000; i++)
+    {
+      g_autofree char *expected = stack_text (whole, ps_event_store_get_sample (whole, i));
+      g_autofree char *text = stack_text (bounded, ps_event_store_get_sample (bounded, i));
+
+      g_assert_cmpuint (ps_event_store_get_sample (bounded, i)->stack, ==, ps_event_store_get_sample (whole, i)->stack);
+      g_assert_cmpstr (text, ==, expected);
+    }
+  g_assert_cmpstr (ps_event_store_get_metadata (bounded, 0, "samples_with_unresolved_frames"), ==,
+                   ps_event_store_get_metadata (whole, 0, "samples_with_unresolved_frames"));
+}
+
 /* An address in an image whose key shares the frame cache's slot of
  * (address, image) with the key (other_address, other_image) */
 static guint64
@@ -1199,6 +1266,7 @@ main (int    argc,
   g_test_add_func ("/hwpmc-pmclog/maps", test_maps);
   g_test_add_func ("/hwpmc-pmclog/repeated-chains", test_repeated_chains);
   g_test_add_func ("/hwpmc-pmclog/trie-bounds", test_trie_bounds);
+  g_test_add_func ("/hwpmc-pmclog/trie-keeps-found", test_trie_keeps_found);
   g_test_add_func ("/hwpmc-pmclog/frame-cache", test_frame_cache);
   g_test_add_func ("/hwpmc-pmclog/many-images", test_many_images);
   g_test_add_func ("/hwpmc-pmclog/legacy", test_legacy);

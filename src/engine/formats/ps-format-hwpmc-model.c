@@ -509,19 +509,85 @@ chain_index_grow (PmclogParser *self)
   g_free ((gpointer)old);
 }
 
+/* Empties the index, and forgets the caller chains: they lead to nodes
+ * that are gone or renumbered */
+static void
+chain_forget (PmclogParser *self)
+{
+  memset (self->chain_index, 0, ((gsize)self->chain_mask + 1) * sizeof (ChainSlot));
+  self->trie_epoch++;
+  memset (self->caller_index, 0, ((gsize)self->caller_mask + 1) * sizeof (ChainSlot));
+  g_array_set_size (self->callers, 0);
+  g_array_set_size (self->caller_arena, 0);
+}
+
 /* Forgets every node */
 static void
 chain_clear (PmclogParser *self)
 {
-  memset (self->chain_index, 0, ((gsize)self->chain_mask + 1) * sizeof (ChainSlot));
+  chain_forget (self);
   self->chain_n_nodes = 1;
-  self->trie_epoch++;
   for (guint i = 0; i < self->process_list->len; i++)
     ((Process *)g_ptr_array_index (self->process_list, i))->chain_root = 0;
-  /* They lead to nodes that are gone */
-  memset (self->caller_index, 0, ((gsize)self->caller_mask + 1) * sizeof (ChainSlot));
-  g_array_set_size (self->callers, 0);
-  g_array_set_size (self->caller_arena, 0);
+}
+
+/* Starts the trie over, keeping the paths to the nodes that samples
+ * found again since it last started over (the hot prefixes of a
+ * profile), renumbered in their order, so that their chains are not
+ * walked, resolved and interned again; what the other nodes led to stays
+ * in the store. Forgets every node when those paths are more than half
+ * of the trie. */
+static void
+chain_start_over (PmclogParser *self)
+{
+  ChainNode *nodes = self->chain_nodes;
+  guint32 n_nodes = self->chain_n_nodes;
+  /* The index is made again: meanwhile it holds the nodes' new ids (it
+   * has more than twice the bytes they take) */
+  guint32 *new_id = (guint32 *)(gpointer)self->chain_index;
+  guint32 n_kept = 1;
+
+  /* A node kept keeps its parent, which comes before it */
+  for (guint32 id = n_nodes - 1; id > 0; id--)
+    if ((nodes[id].info & CHAIN_INFO_FOUND) && nodes[id].parent != 0)
+      nodes[nodes[id].parent].info |= CHAIN_INFO_FOUND;
+  new_id[0] = 0;
+  for (guint32 id = 1; id < n_nodes; id++)
+    new_id[id] = nodes[id].info & CHAIN_INFO_FOUND ? n_kept++ : 0;
+  if (n_kept > self->chain_max_nodes / 2)
+    {
+      chain_clear (self);
+      return;
+    }
+
+  for (guint i = 0; i < self->process_list->len; i++)
+    {
+      Process *process = g_ptr_array_index (self->process_list, i);
+
+      process->chain_root = process->chain_root < n_nodes ? new_id[process->chain_root] : 0;
+    }
+  /* Forward: a node moves down or stays, and its hint (a child, after
+   * it) has its new id already */
+  for (guint32 id = 1; id < n_nodes; id++)
+    {
+      ChainNode node = nodes[id];
+      guint32 to = new_id[id];
+
+      if (to == 0)
+        continue;
+      node.parent = new_id[node.parent];
+      node.hint = new_id[node.hint];
+      node.info &= ~CHAIN_INFO_FOUND;
+      nodes[to] = node;
+      self->chain_paths[to] = self->chain_paths[id];
+    }
+
+  chain_forget (self);
+  self->chain_n_nodes = n_kept;
+  for (guint32 id = 1; id < n_kept; id++)
+    if (nodes[id].parent != 0)
+      *chain_index_free_slot (self, nodes[id].parent, nodes[id].pc, nodes[id].info & CHAIN_INFO_KERNEL)
+        = (ChainSlot) { id, chain_tag (chain_hash (nodes[id].parent, nodes[id].pc, nodes[id].info & CHAIN_INFO_KERNEL)) };
 }
 
 /* The index slot of a caller chain, or the free slot where it goes */
@@ -635,13 +701,13 @@ chain_add_node (PmclogParser *self,
 
 /* The trie's root for the chains of a process, new when its maps or the
  * kernel's changed: a pc's frame depends on them. The trie starts over
- * at its most nodes (CHAIN_MAX_NODES). */
+ * at its most nodes (CHAIN_MAX_NODES), keeping what samples found again. */
 guint32
 hwpmc_chain_root (PmclogParser *self,
                   Process      *process)
 {
   if (G_UNLIKELY (self->chain_n_nodes >= self->chain_max_nodes))
-    chain_clear (self);
+    chain_start_over (self);
   if (process->chain_root == 0 || process->chain_root_generation != process->generation
       || process->chain_root_kernel_generation != self->kernel->generation)
     {
@@ -860,6 +926,9 @@ callchain_stack (PmclogParser         *self,
                * from the sampled pc outwards meets them. */
               if (resolved == NULL)
                 {
+                  /* Where the chain leaves the trie: its path is kept
+                   * when the trie starts over */
+                  self->chain_nodes[parent].info |= CHAIN_INFO_FOUND;
                   g_array_set_size (self->chain_pcs, i);
                   for (guint j = 0; j < i; j++)
                     g_array_index (self->chain_pcs, ChainPc, j)
@@ -884,6 +953,10 @@ callchain_stack (PmclogParser         *self,
       parent = child;
       stack = self->chain_nodes[child].stack;
     }
+
+  /* The whole chain was there */
+  if (resolved == NULL)
+    self->chain_nodes[parent].info |= CHAIN_INFO_FOUND;
 
   /* The caller part is known: keep it whole while its path passes at
    * most CALLER_MAX_IMAGES images without names, all in the summary

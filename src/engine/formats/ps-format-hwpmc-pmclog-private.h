@@ -79,7 +79,8 @@ enum
 /* ChainNode.info: the image without names of the pc (index + 1) in the
  * low bits, then whether nothing mapped the pc, then the context (the
  * kernel's or the process's), which is part of the key */
-#define CHAIN_INFO_IMAGE_MASK  0x3fffffffu
+#define CHAIN_INFO_IMAGE_MASK  0x1fffffffu
+#define CHAIN_INFO_FOUND       0x20000000u  /* a sample found it again since the trie last started over */
 #define CHAIN_INFO_UNMAPPED    0x40000000u
 #define CHAIN_INFO_KERNEL      0x80000000u
 
@@ -240,7 +241,8 @@ typedef struct
   gboolean       slot_asked;    /* slot is asked for with the hint */
   /* The deepest node the walk ahead found for certain (pcs[found_level]
    * outwards), while it followed no guess of a caller chain; nodes are
-   * never taken away but by chain_clear (), which counts in trie_epoch */
+   * never taken away nor moved but by chain_start_over (), which counts in
+   * trie_epoch */
   guint32        found;
   guint          found_level;
   gboolean       guessed;
