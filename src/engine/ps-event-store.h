@@ -432,8 +432,8 @@ ps_event_store_value_in_pages (const guint32 *const *pages,
 {
   return pages[index >> PS_EVENT_STORE_VALUE_PAGE_SHIFT][index & ((1u << PS_EVENT_STORE_VALUE_PAGE_SHIFT) - 1)];
 }
-/* A measurement's kind and flags without its line (0), which takes
- * reading the lines before it */
+/* A measurement as ps_event_store_get_measurement () gives it but for
+ * its line (0), which takes reading the lines before it */
 void           ps_event_store_get_measurement_value (PsEventStore  *self,
                                                      guint64        index,
                                                      PsMeasurement *out);
