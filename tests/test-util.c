@@ -95,6 +95,9 @@ test_alloc_filled (void)
     }
 }
 
+#if defined(__linux__) && defined(__GLIBC__) && !defined(HAS_SANITIZER)
+#define ASKS_FOR_HUGE_PAGES 1
+
 /* Whether the system's transparent huge pages are given where a program
  * asks for them (madvise), and only there */
 static gboolean
@@ -133,13 +136,15 @@ mapping_field (gconstpointer address,
   return -1;
 }
 
+#endif
+
 /* An array filled whole from the size of a block of its own on may be
  * made of huge pages; one in a heap may not: there the system would make
  * huge pages of memory freed and reused piecemeal */
 static void
 test_populate_huge_pages (void)
 {
-#if defined(__linux__) && defined(__GLIBC__) && !defined(HAS_SANITIZER)
+#ifdef ASKS_FOR_HUGE_PAGES
   g_autofree guint8 *own = NULL;
   g_autofree guint8 *heap = NULL;
 
