@@ -901,6 +901,22 @@ test_repeated_chains (void)
     }
 }
 
+/* The log read with a trie of chains that never starts over (whole),
+ * and with one that starts over from trie_nodes nodes (bounded) */
+static void
+load_whole_and_bounded (GBytes        *bytes,
+                        const char    *trie_nodes,
+                        PsEventStore **whole,
+                        PsEventStore **bounded)
+{
+  g_autoptr(GError) error = NULL;
+
+  *whole = load_bytes (bytes, NULL, 0, &error);
+  g_assert_no_error (error);
+  *bounded = load_bytes_with (bytes, NULL, 0, "chain-trie-nodes", trie_nodes, &error);
+  g_assert_no_error (error);
+}
+
 /* Chains of pcs that never repeat, 150,000 prefixes in all: with the trie
  * of chains starting over from 140,000 nodes, its arrays stop short of
  * the next power of two, and every sample's stack is still the one read
@@ -910,7 +926,6 @@ test_trie_bounds (void)
 {
   PsPmclogWriter *writer = clock_writer_new ();
   g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
   g_autoptr(PsEventStore) whole = NULL;
   g_autoptr(PsEventStore) bounded = NULL;
   guint64 tsc = TSC0;
@@ -927,10 +942,7 @@ test_trie_bounds (void)
     }
   bytes = ps_pmclog_writer_free_to_bytes (writer);
 
-  whole = load_bytes (bytes, NULL, 0, &error);
-  g_assert_no_error (error);
-  bounded = load_bytes_with (bytes, NULL, 0, "chain-trie-nodes", "140000", &error);
-  g_assert_no_error (error);
+  load_whole_and_bounded (bytes, "140000", &whole, &bounded);
   g_assert_cmpuint (ps_event_store_get_n_samples (whole), ==, 5000);
   g_assert_cmpuint (ps_event_store_get_n_stack_nodes (whole), >, 150000);
   g_assert_cmpuint (ps_event_store_get_n_samples (bounded), ==, 5000);
@@ -955,7 +967,6 @@ test_trie_keeps_found (void)
 {
   PsPmclogWriter *writer = clock_writer_new ();
   g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
   g_autoptr(PsEventStore) whole = NULL;
   g_autoptr(PsEventStore) bounded = NULL;
   guint64 tsc = TSC0;
@@ -986,10 +997,7 @@ test_trie_keeps_found (void)
     }
   bytes = ps_pmclog_writer_free_to_bytes (writer);
 
-  whole = load_bytes (bytes, NULL, 0, &error);
-  g_assert_no_error (error);
-  bounded = load_bytes_with (bytes, NULL, 0, "chain-trie-nodes", "600", &error);
-  g_assert_no_error (error);
+  load_whole_and_bounded (bytes, "600", &whole, &bounded);
   g_assert_cmpuint (ps_event_store_get_n_samples (bounded), ==, 3000);
   g_assert_cmpuint (ps_event_store_get_n_samples (whole), ==, 3000);
   g_assert_cmpuint (ps_event_store_get_n_stack_nodes (bounded), ==, ps_event_store_get_n_stack_nodes (whole));
