@@ -106,6 +106,7 @@ assert_in_page (PsEventStore        *store,
   gboolean wide;
 
   ps_event_store_get_measurement_page (store, page_index, &page);
+  g_assert_cmpuint (page.first + i, ==, m->index);
   g_assert_cmpuint (i, <, page.n_measurements);
   g_assert_cmpuint (page.track_index[i], <, page.n_tracks);
   g_assert_cmpuint (page.tracks[page.track_index[i]], ==, m->track);

@@ -393,6 +393,7 @@ ps_event_store_get_measurement_page (PsEventStore      *self,
 
   block = g_ptr_array_index (self->measure_blocks, page);
   *out = (PsMeasurementPage) {
+    .first = page << BLOCK_SHIFT,
     .n_measurements = (guint)MIN ((guint64)BLOCK_SIZE, self->n_measurements - (page << BLOCK_SHIFT)),
     .track_index = block->track_local,
     .tracks = block->track_table,

@@ -440,12 +440,13 @@ void           ps_event_store_get_measurement_value (PsEventStore  *self,
 
 /* The measurements of one page as the store keeps them, for a walk over
  * many that needs neither their lines nor most of their values:
- * measurement i of the page (index (page << PS_EVENT_STORE_VALUE_PAGE_SHIFT)
- * + i) is on track tracks[track_index[i]], of the kind and flags that
+ * measurement i of the page (index first + i, where first is
+ * page << PS_EVENT_STORE_VALUE_PAGE_SHIFT) is on track tracks[track_index[i]], of the kind and flags that
  * ps_measurement_meta_kind () and _flags () read from meta[i], with
  * values[i] as in ps_event_store_get_value_page (). */
 typedef struct
 {
+  guint64        first;
   guint          n_measurements;
   const guint16 *track_index;
   const guint32 *tracks;

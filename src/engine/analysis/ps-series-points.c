@@ -100,18 +100,26 @@ is_flagged (PsMeasureKind kind,
          || (kind == PS_MEASURE_MEMORY && (flags & PS_MEASURE_FLAG_FRACTIONAL));
 }
 
-/* A page's tracks (PsMeasurementPage) as the points need them: local
- * track → its marker, or PS_NONE for a track past the points' own. A
- * page holds a few thousand of a log's hundreds of thousands of tracks:
- * looked up once a page, not once a measurement, their markers and
- * extents are not a cache miss each. */
-static void
-page_markers (const PsSeriesPoints    *self,
-              const PsMeasurementPage *page,
-              guint32                 *local_marker)
+/* Reads page p of the store (PsMeasurementPage) with its tracks as the
+ * points need them: local track → its marker, or PS_NONE for a track
+ * past the points' own. A page holds a few thousand of a log's hundreds
+ * of thousands of tracks: looked up once a page, not once a
+ * measurement, their markers and extents are not a cache miss each.
+ * FALSE when the work is cancelled. */
+static gboolean
+read_page (const PsSeriesPoints *self,
+           PsEventStore         *store,
+           guint64               p,
+           GCancellable         *cancellable,
+           PsMeasurementPage    *page,
+           guint32              *local_marker)
 {
+  if (g_cancellable_is_cancelled (cancellable))
+    return FALSE;
+  ps_event_store_get_measurement_page (store, p, page);
   for (guint l = 0; l < page->n_tracks; l++)
     local_marker[l] = page->tracks[l] < self->n_tracks ? self->markers[page->tracks[l]] : PS_NONE;
+  return TRUE;
 }
 
 gboolean
@@ -130,6 +138,7 @@ ps_series_points_new (PsEventStore *store,
   guint n_tracks, n_sessions, n_markers = 0;
   gsize n_charts, n_points, n_values = 0;
   guint64 n_pages;
+  PsMeasurementPage page;
   g_autofree guint32 *sessions = NULL;
   /* per session: its rate when it has at most one (0: none), else -1 */
   g_autofree double *session_rates = NULL;
@@ -186,13 +195,8 @@ ps_series_points_new (PsEventStore *store,
   n_pages = (ps_event_store_get_n_measurements (store) + VALUE_PAGE_SIZE - 1) >> PS_EVENT_STORE_VALUE_PAGE_SHIFT;
   for (guint64 p = 0; p < n_pages; p++)
     {
-      guint64 base = p << PS_EVENT_STORE_VALUE_PAGE_SHIFT;
-      PsMeasurementPage page;
-
-      if (g_cancellable_is_cancelled (cancellable))
+      if (!read_page (self, store, p, cancellable, &page, local_marker))
         return NULL;
-      ps_event_store_get_measurement_page (store, p, &page);
-      page_markers (self, &page, local_marker);
       for (guint l = 0; l < page.n_tracks; l++)
         local_first[l] = G_MAXUINT32;
       for (guint i = 0; i < page.n_measurements; i++)
@@ -207,7 +211,7 @@ ps_series_points_new (PsEventStore *store,
           if (kind > PS_MEASURE_MEMORY || marker == PS_NONE)
             continue;
           self->starts[chart + 1]++;
-          last_index = base + i;
+          last_index = page.first + i;
           if (local_first[local] == G_MAXUINT32)
             local_first[local] = i;
           local_last[local] = i;
@@ -224,8 +228,8 @@ ps_series_points_new (PsEventStore *store,
           {
             gint64 *extent = &self->extents[2 * (gsize)page.tracks[l]];
 
-            extent[0] = MIN (extent[0], (gint64)(base + local_first[l]));
-            extent[1] = MAX (extent[1], (gint64)(base + local_last[l]));
+            extent[0] = MIN (extent[0], (gint64)(page.first + local_first[l]));
+            extent[1] = MAX (extent[1], (gint64)(page.first + local_last[l]));
           }
     }
 
@@ -254,13 +258,8 @@ ps_series_points_new (PsEventStore *store,
 
   for (guint64 p = 0; p < n_pages; p++)
     {
-      guint64 base = p << PS_EVENT_STORE_VALUE_PAGE_SHIFT;
-      PsMeasurementPage page;
-
-      if (g_cancellable_is_cancelled (cancellable))
+      if (!read_page (self, store, p, cancellable, &page, local_marker))
         return NULL;
-      ps_event_store_get_measurement_page (store, p, &page);
-      page_markers (self, &page, local_marker);
       for (guint i = 0; i < page.n_measurements; i++)
         {
           PsMeasureKind kind = ps_measurement_meta_kind (page.meta[i]);
@@ -272,14 +271,14 @@ ps_series_points_new (PsEventStore *store,
             continue;
           at = next[chart]++;
           if (self->x_narrow != NULL)
-            self->x_narrow[at] = (guint32)(base + i);
+            self->x_narrow[at] = (guint32)(page.first + i);
           else
-            self->x[at] = (gint64)(base + i);
+            self->x[at] = (gint64)(page.first + i);
           if (kind != PS_MEASURE_DURATION || !self->ticks_fit[marker])
             {
               PsMeasurement m;
 
-              ps_event_store_get_measurement_value (store, base + i, &m);
+              ps_event_store_get_measurement_value (store, page.first + i, &m);
               self->values[value_next[chart]++] = measurement_value (store, &m, sessions, session_rates);
             }
         }
