@@ -158,8 +158,11 @@ _ps_series_add_track (PsSeries *series,
       series->tracks = g_new (guint32, 2);
       series->tracks[0] = series->first_track;
     }
-  else
-    series->tracks = g_renew (guint32, series->tracks, series->n_instances + 1);
+  /* Grown by doubling: a group of a CE log can have hundreds of
+   * thousands of instances, and a large block grown by one moves or
+   * remaps at every step */
+  else if ((series->n_instances & (series->n_instances - 1)) == 0)
+    series->tracks = g_renew (guint32, series->tracks, 2 * (gsize)series->n_instances);
   series->tracks[series->n_instances++] = track_index;
 }
 
