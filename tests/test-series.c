@@ -1194,12 +1194,22 @@ assert_points_of_store (PsEventStore         *store,
                         guint                *n_held)
 {
   const guint32 *markers = ps_series_points_get_markers (points);
+  const gint64 *extents = ps_series_points_get_extents (points);
+  guint n_tracks = ps_event_store_get_n_tracks (store);
   guint n_charts = ps_series_points_get_n_markers (points) * 3;
   g_autofree gsize *next = g_new0 (gsize, n_charts + 1);
+  g_autofree gint64 *first = g_new (gint64, n_tracks + 1);
+  g_autofree gint64 *last = g_new (gint64, n_tracks + 1);
   PsMeasurementIter iter;
   PsMeasurement m;
   guint n_paged = 0;
 
+  g_assert_cmpuint (ps_series_points_get_n_tracks (points), ==, n_tracks);
+  for (guint t = 0; t < n_tracks; t++)
+    {
+      first[t] = G_MAXINT64;
+      last[t] = G_MININT64;
+    }
   ps_measurement_iter_init (&iter, store);
   while (ps_measurement_iter_next (&iter, &m))
     {
@@ -1209,12 +1219,20 @@ assert_points_of_store (PsEventStore         *store,
 
       if (m.kind > PS_MEASURE_MEMORY)
         continue;
+      first[m.track] = MIN (first[m.track], (gint64)m.index);
+      last[m.track] = MAX (last[m.track], (gint64)m.index);
       ps_series_points_get_chart (points, markers[m.track], m.kind, &chart);
       at = next[markers[m.track] * 3 + m.kind]++;
       g_assert_cmpuint (at, <, chart.n_points);
       g_assert_cmpint (chart.x_narrow != NULL ? (gint64)chart.x_narrow[at] : chart.x[at], ==, (gint64)m.index);
       value = chart.ticks_pages != NULL ? ps_series_chart_ticks (&chart, at) / chart.divisor : chart.values[at];
       g_assert_cmpfloat (value, ==, ps_series_measurement_value (store, &m));
+    }
+  /* Each track's first and last measurement charted */
+  for (guint t = 0; t < n_tracks; t++)
+    {
+      g_assert_cmpint (extents[2 * t], ==, first[t]);
+      g_assert_cmpint (extents[2 * t + 1], ==, last[t]);
     }
   *n_held = 0;
   for (guint32 marker = 0; marker < n_charts / 3; marker++)
@@ -1265,7 +1283,10 @@ test_points (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "ce", "fsperf_CEPC_x86_6_0_3122.log", NULL);
   g_autoptr(PsEventStore) fixture = parse_fixture_load_file (path, 0);
-  g_autoptr(PsEventStore) big = points_store_new (400000, G_MAXINT32);
+  /* Over more than 8 pages, the points are made by two threads, each
+   * over half of them */
+  g_autoptr(PsEventStore) big = points_store_new (600000, G_MAXINT32);
+  g_autoptr(PsEventStore) held = points_store_new (530000, G_MAXUINT32);
   g_autoptr(PsEventStore) small = points_store_new (3000, G_MAXUINT32);
   /* Negative durations and a rate that changes: from the store */
   g_autoptr(PsEventStore) grouped = grouped_store_new (5000, TRUE, FALSE);
@@ -1276,11 +1297,14 @@ test_points (void)
   g_assert_cmpuint (n_held, ==, 0);
   /* Over several pages, every duration chart read from them: 4 markers
    * in each of 2 sessions */
-  g_assert_cmpuint (ps_event_store_get_n_measurements (big) >> PS_EVENT_STORE_VALUE_PAGE_SHIFT, >=, 4);
+  g_assert_cmpuint (ps_event_store_get_n_measurements (big) >> PS_EVENT_STORE_VALUE_PAGE_SHIFT, >=, 8);
   g_assert_cmpuint (assert_series_from_points (big, &n_held), ==, 8);
   g_assert_cmpuint (n_held, ==, 0);
-  /* Durations past 2³¹ held as values */
+  /* Durations past 2³¹ held as values, in one page and over more than 8 */
   assert_series_from_points (small, &n_held);
+  g_assert_cmpuint (n_held, >, 0);
+  g_assert_cmpuint (ps_event_store_get_n_measurements (held) >> PS_EVENT_STORE_VALUE_PAGE_SHIFT, >=, 8);
+  assert_series_from_points (held, &n_held);
   g_assert_cmpuint (n_held, >, 0);
   assert_series_from_points (grouped, &n_held);
 
