@@ -70,9 +70,7 @@ measure_chart (GtkWidget      *widget,
                GtkOrientation  orientation,
                int             for_size,
                int            *minimum,
-               int            *natural,
-               int            *minimum_baseline,
-               int            *natural_baseline)
+               int            *natural)
 {
   const ChartSize *size = g_type_get_qdata (G_OBJECT_TYPE (widget), chart_size_quark ());
 
@@ -94,7 +92,7 @@ ps_chart_class_set_size (GtkWidgetClass *widget_class,
   *size = (ChartSize) { minimum_width, natural_width, minimum_height, natural_height };
   /* Kept for the life of the class, that is of the process */
   g_type_set_qdata (G_TYPE_FROM_CLASS (widget_class), chart_size_quark (), size);
-  widget_class->measure = measure_chart;
+  ps_view_class_set_measure (widget_class, measure_chart);
 }
 
 cairo_t *

@@ -605,9 +605,7 @@ ps_flame_graph_measure (GtkWidget      *widget,
                         GtkOrientation  orientation,
                         int             for_size,
                         int            *minimum,
-                        int            *natural,
-                        int            *minimum_baseline,
-                        int            *natural_baseline)
+                        int            *natural)
 {
   PsFlameGraph *self = PS_FLAME_GRAPH (widget);
   int crumbs_minimum, crumbs_natural;
@@ -781,7 +779,7 @@ ps_flame_graph_class_init (PsFlameGraphClass *klass)
 
   widget_class->map = ps_flame_graph_map;
   widget_class->snapshot = ps_flame_graph_snapshot;
-  widget_class->measure = ps_flame_graph_measure;
+  ps_view_class_set_measure (widget_class, ps_flame_graph_measure);
   widget_class->size_allocate = ps_flame_graph_size_allocate;
   widget_class->query_tooltip = ps_flame_graph_query_tooltip;
 

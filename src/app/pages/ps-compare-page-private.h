@@ -184,9 +184,7 @@ void        ps_compare_page_measure (GtkWidget      *widget,
                                      GtkOrientation  orientation,
                                      int             for_size,
                                      int            *minimum,
-                                     int            *natural,
-                                     int            *minimum_baseline,
-                                     int            *natural_baseline);
+                                     int            *natural);
 void        ps_compare_page_size_allocate (GtkWidget *widget,
                                            int        width,
                                            int        height,

@@ -42,6 +42,7 @@
 #include "ps-run-page-private.h"
 #include "ps-table-export.h"
 #include "ps-save-location.h"
+#include "ps-view-util.h"
 #include "ps-wrap-box.h"
 
 /* The least height of a run under the table: its timeline, its header
@@ -281,7 +282,7 @@ ps_compare_page_class_init (PsComparePageClass *klass)
 
   object_class->constructed = ps_compare_page_constructed;
   object_class->dispose = ps_compare_page_dispose;
-  widget_class->measure = ps_compare_page_measure;
+  ps_view_class_set_measure (widget_class, ps_compare_page_measure);
   widget_class->size_allocate = ps_compare_page_size_allocate;
   object_class->finalize = ps_compare_page_finalize;
   object_class->get_property = ps_compare_page_get_property;

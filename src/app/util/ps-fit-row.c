@@ -63,9 +63,7 @@ ps_fit_row_measure (GtkWidget      *widget,
                     GtkOrientation  orientation,
                     int             for_size,
                     int            *minimum,
-                    int            *natural,
-                    int            *minimum_baseline,
-                    int            *natural_baseline)
+                    int            *natural)
 {
   PsFitRow *self = PS_FIT_ROW (widget);
   int cap = orientation == GTK_ORIENTATION_HORIZONTAL ? natural_cap (self) : 0;
@@ -158,7 +156,7 @@ ps_fit_row_class_init (PsFitRowClass *klass)
 
   object_class->dispose = ps_fit_row_dispose;
 
-  widget_class->measure = ps_fit_row_measure;
+  ps_view_class_set_measure (widget_class, ps_fit_row_measure);
   widget_class->size_allocate = ps_fit_row_size_allocate;
 
   properties[PROP_SPACING] =

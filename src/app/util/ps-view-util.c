@@ -1184,6 +1184,48 @@ ps_view_class_install_layout_ints (GObjectClass *object_class,
   g_object_class_install_properties (object_class, n_properties, properties);
 }
 
+/* A widget class's PsViewMeasureFunc, kept as its type data */
+typedef struct
+{
+  PsViewMeasureFunc measure;
+} Measure;
+
+static GQuark
+measure_quark (void)
+{
+  return g_quark_from_static_string ("ps-measure");
+}
+
+static void
+measure_without_baselines (GtkWidget      *widget,
+                           GtkOrientation  orientation,
+                           int             for_size,
+                           int            *minimum,
+                           int            *natural,
+                           int            *minimum_baseline,
+                           int            *natural_baseline)
+{
+  const Measure *measure = g_type_get_qdata (G_OBJECT_TYPE (widget), measure_quark ());
+
+  measure->measure (widget, orientation, for_size, minimum, natural);
+  *minimum_baseline = *natural_baseline = -1;
+}
+
+void
+ps_view_class_set_measure (GtkWidgetClass    *widget_class,
+                           PsViewMeasureFunc  measure)
+{
+  Measure *kept;
+
+  g_return_if_fail (measure != NULL);
+
+  kept = g_new (Measure, 1);
+  kept->measure = measure;
+  /* Kept for the life of the class, that is of the process */
+  g_type_set_qdata (G_TYPE_FROM_CLASS (widget_class), measure_quark (), kept);
+  widget_class->measure = measure_without_baselines;
+}
+
 void
 ps_view_unparent_children (GtkWidget *widget)
 {

@@ -209,6 +209,18 @@ void        ps_view_menu_quiets_tooltips (GtkPopover             *popover);
 void        ps_view_paned_fit_start      (GtkPaned               *paned);
 /* The start child's share a placed split keeps, or -1 */
 double      ps_view_get_paned_fraction   (GtkPaned               *paned);
+/* What a widget asks for in orientation, for_size in the other one
+ * (-1: any): GtkWidgetClass.measure without the baselines, which no
+ * widget of Perfscope's aligns its text to */
+typedef void (*PsViewMeasureFunc) (GtkWidget      *widget,
+                                   GtkOrientation  orientation,
+                                   int             for_size,
+                                   int            *minimum,
+                                   int            *natural);
+/* Makes measure the widget class's GtkWidgetClass.measure, which gives no
+ * baseline (-1), for its class_init */
+void        ps_view_class_set_measure    (GtkWidgetClass         *widget_class,
+                                          PsViewMeasureFunc       measure);
 /* Unparents every child of a widget that lays out its children itself
  * (for its dispose) */
 void        ps_view_unparent_children    (GtkWidget              *widget);

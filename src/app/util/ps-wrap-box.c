@@ -155,9 +155,7 @@ ps_wrap_box_measure (GtkWidget      *widget,
                      GtkOrientation  orientation,
                      int             for_size,
                      int            *minimum,
-                     int            *natural,
-                     int            *minimum_baseline,
-                     int            *natural_baseline)
+                     int            *natural)
 {
   PsWrapBox *self = PS_WRAP_BOX (widget);
   g_autoptr(GArray) items = collect_items (self);
@@ -268,7 +266,7 @@ ps_wrap_box_class_init (PsWrapBoxClass *klass)
 
   object_class->dispose = ps_wrap_box_dispose;
 
-  widget_class->measure = ps_wrap_box_measure;
+  ps_view_class_set_measure (widget_class, ps_wrap_box_measure);
   widget_class->size_allocate = ps_wrap_box_size_allocate;
   widget_class->get_request_mode = ps_wrap_box_get_request_mode;
   widget_class->compute_expand = ps_wrap_box_compute_expand;
