@@ -135,8 +135,9 @@ test_message_dialogs (Fixture       *fixture,
   g_assert_true (click_button (GTK_WIDGET (dialog), "_Close"));
   g_assert_true (iterate_until (no_dialog_reads, "Could Not Frobnicate"));
 
-  ps_view_ask (GTK_WINDOW (fixture->window), "Save “run” Before Closing?", "It is only here.",
-               buttons, 1, record_choice, &answer, count_destroy);
+  ps_view_ask (GTK_WINDOW (fixture->window),
+               &(PsViewQuestion) { "Save “run” Before Closing?", "It is only here.", buttons, 1 },
+               record_choice, &answer, count_destroy);
   dialog = ADW_MESSAGE_DIALOG (find_dialog_with_text ("Save “run” Before Closing?"));
   g_assert_nonnull (dialog);
   g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "1"), ==, ADW_RESPONSE_DESTRUCTIVE);
@@ -149,7 +150,8 @@ test_message_dialogs (Fixture       *fixture,
   g_assert_true (iterate_until (no_dialog_reads, "Save “run” Before Closing?"));
 
   /* Closed without a button (Escape): the first one */
-  ps_view_ask (GTK_WINDOW (fixture->window), "Stop?", "Really.", buttons, 1, record_choice, &answer, count_destroy);
+  ps_view_ask (GTK_WINDOW (fixture->window), &(PsViewQuestion) { "Stop?", "Really.", buttons, 1 },
+               record_choice, &answer, count_destroy);
   dialog = ADW_MESSAGE_DIALOG (find_dialog_with_text ("Stop?"));
   g_assert_nonnull (dialog);
   gtk_window_close (GTK_WINDOW (dialog));

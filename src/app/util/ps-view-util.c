@@ -1328,17 +1328,14 @@ choice_response_cb (AdwMessageDialog *dialog,
 }
 
 void
-ps_view_ask (GtkWindow          *parent,
-             const char         *message,
-             const char         *detail,
-             const char * const *buttons,
-             int                 destructive,
-             PsChoiceFunc        func,
-             gpointer            user_data,
-             GDestroyNotify      destroy)
+ps_view_ask (GtkWindow            *parent,
+             const PsViewQuestion *question,
+             PsChoiceFunc          func,
+             gpointer              user_data,
+             GDestroyNotify        destroy)
 {
   Choice *choice;
-  guint n_buttons = g_strv_length ((char **)buttons);
+  guint n_buttons = g_strv_length ((char **)question->buttons);
   GtkWidget *dialog;
   g_autofree char *last = NULL;
 
@@ -1348,13 +1345,13 @@ ps_view_ask (GtkWindow          *parent,
   choice->func = func;
   choice->user_data = user_data;
   choice->destroy = destroy;
-  dialog = adw_message_dialog_new (parent, message, detail);
+  dialog = adw_message_dialog_new (parent, question->message, question->detail);
   for (guint i = 0; i < n_buttons; i++)
     {
       g_autofree char *id = g_strdup_printf ("%u", i);
 
-      adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), id, buttons[i]);
-      if ((int)i == destructive)
+      adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), id, question->buttons[i]);
+      if ((int)i == question->destructive)
         adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), id, ADW_RESPONSE_DESTRUCTIVE);
     }
   /* Escape is the first button, Enter the last */

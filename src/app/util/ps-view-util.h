@@ -253,18 +253,23 @@ gboolean    ps_view_set_folder_setting   (char                  **folder,
 void        ps_view_show_error           (GtkWindow              *parent,
                                           const char             *message,
                                           const char             *detail);
-/* A question in a dialog over parent: message, detail and the buttons
- * (mnemonic labels, NULL-terminated), the first one cancelling; the
- * destructive button (an index, or -1) is shown in red. func runs with the
- * index of the button chosen (0 when the dialog is dismissed), then
- * destroy (user_data). */
+/* What a dialog asks: message, detail and the buttons (mnemonic labels,
+ * NULL-terminated), the first one cancelling; the destructive button (an
+ * index, or -1) is shown in red */
+typedef struct
+{
+  const char         *message;
+  const char         *detail;
+  const char * const *buttons;
+  int                 destructive;
+} PsViewQuestion;
+/* Asks question in a dialog over parent: func runs with the index of the
+ * button chosen (0 when the dialog is dismissed), then destroy
+ * (user_data) */
 typedef void (*PsChoiceFunc) (int      choice,
                               gpointer user_data);
 void        ps_view_ask                  (GtkWindow              *parent,
-                                          const char             *message,
-                                          const char             *detail,
-                                          const char * const     *buttons,
-                                          int                     destructive,
+                                          const PsViewQuestion   *question,
                                           PsChoiceFunc            func,
                                           gpointer                user_data,
                                           GDestroyNotify          destroy);

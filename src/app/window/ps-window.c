@@ -953,9 +953,14 @@ ask_before_closing (PsWindow  *self,
       title = ps_record_page_get_title (PS_RECORD_PAGE (child));
       /* Translators: %s is a recording's title */
       message = g_strdup_printf (_("Stop and Discard “%s”?"), title);
-      ps_view_ask (GTK_WINDOW (self), message,
-                   _("The recording is still going on. Closing its tab stops it, and what was recorded is lost."),
-                   buttons, CLOSE_DISCARD, close_answered_cb, question, close_question_free);
+      ps_view_ask (GTK_WINDOW (self),
+                   &(PsViewQuestion) {
+                     .message = message,
+                     .detail = _("The recording is still going on. Closing its tab stops it, and what was recorded is lost."),
+                     .buttons = buttons,
+                     .destructive = CLOSE_DISCARD,
+                   },
+                   close_answered_cb, question, close_question_free);
     }
   else
     {
@@ -964,9 +969,14 @@ ask_before_closing (PsWindow  *self,
       title = ps_run_page_get_title (PS_RUN_PAGE (child));
       /* Translators: %s is a recording's title */
       message = g_strdup_printf (_("Save “%s” Before Closing?"), title);
-      ps_view_ask (GTK_WINDOW (self), message,
-                   _("The recording is only in this window. If you do not save it, it is lost."),
-                   buttons, CLOSE_DISCARD, close_answered_cb, question, close_question_free);
+      ps_view_ask (GTK_WINDOW (self),
+                   &(PsViewQuestion) {
+                     .message = message,
+                     .detail = _("The recording is only in this window. If you do not save it, it is lost."),
+                     .buttons = buttons,
+                     .destructive = CLOSE_DISCARD,
+                   },
+                   close_answered_cb, question, close_question_free);
     }
 }
 
@@ -1142,9 +1152,15 @@ ps_window_close_request (GtkWindow *window)
                                              "save each with Save As… first.", n_unsaved),
                                 n_unsaved);
       gtk_window_present (window);
-      ps_view_ask (window, g_dngettext (GETTEXT_PACKAGE, "Close Without Saving the Recording?",
-                                        "Close Without Saving the Recordings?", n_unsaved),
-                   detail, buttons, CLOSE_DISCARD, window_close_answered_cb, g_object_ref (self), g_object_unref);
+      ps_view_ask (window,
+                   &(PsViewQuestion) {
+                     .message = g_dngettext (GETTEXT_PACKAGE, "Close Without Saving the Recording?",
+                                             "Close Without Saving the Recordings?", n_unsaved),
+                     .detail = detail,
+                     .buttons = buttons,
+                     .destructive = CLOSE_DISCARD,
+                   },
+                   window_close_answered_cb, g_object_ref (self), g_object_unref);
       return TRUE;
     }
 
