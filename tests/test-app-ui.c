@@ -1114,6 +1114,7 @@ static void
 test_background_priority (void)
 {
 #ifdef __linux__
+  static const PsComputation priority_computation = { .source_tag = test_background_priority, .compute = read_priority };
   g_autoptr(GAsyncResult) direct = NULL;
   g_autoptr(GAsyncResult) computed = NULL;
   g_autoptr(GTask) task = g_task_new (NULL, NULL, note_result, &direct);
@@ -1122,7 +1123,7 @@ test_background_priority (void)
   g_assert_true (iterate_until (has_result, &direct));
   g_assert_cmpint (g_task_propagate_int (G_TASK (direct), NULL), ==, 10);
 
-  ps_task_compute_in_thread (test_background_priority, read_priority, NULL, NULL, NULL, NULL, note_result, &computed);
+  ps_task_compute_in_thread (&priority_computation, NULL, NULL, note_result, &computed);
   g_assert_true (iterate_until (has_result, &computed));
   g_assert_cmpint (GPOINTER_TO_INT (g_task_propagate_pointer (G_TASK (computed), NULL)), ==, 110);
 

@@ -199,6 +199,13 @@ compute_search (gpointer      data,
   return ps_call_search_new (compute->tree, compute->scope, compute->text, cancellable);
 }
 
+static const PsComputation search_computation = {
+  .source_tag = ps_call_search_compute_async,
+  .compute = compute_search,
+  .data_free = compute_data_free,
+  .result_free = (GDestroyNotify)ps_call_search_unref,
+};
+
 void
 ps_call_search_compute_async (PsCallTree          *tree,
                               PsCallSearchScope    scope,
@@ -217,8 +224,7 @@ ps_call_search_compute_async (PsCallTree          *tree,
   compute->scope = scope;
   compute->text = g_strdup (text);
 
-  ps_task_compute_in_thread (ps_call_search_compute_async, compute_search, compute, compute_data_free,
-                             (GDestroyNotify)ps_call_search_unref, cancellable, callback, user_data);
+  ps_task_compute_in_thread (&search_computation, compute, cancellable, callback, user_data);
 }
 
 PsCallSearch *

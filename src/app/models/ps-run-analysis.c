@@ -263,6 +263,13 @@ compute_analysis (gpointer      data,
                             : run_analysis_new (compute->store, cancellable);
 }
 
+static const PsComputation analysis_computation = {
+  .source_tag = ps_run_analysis_compute_async,
+  .compute = compute_analysis,
+  .data_free = (GDestroyNotify)compute_data_free,
+  .result_free = (GDestroyNotify)ps_run_analysis_unref,
+};
+
 static void
 start_compute (PsEventStore        *store,
                gboolean             has_range,
@@ -278,8 +285,7 @@ start_compute (PsEventStore        *store,
   compute->has_range = has_range;
   compute->first = first;
   compute->last = last;
-  ps_task_compute_in_thread (ps_run_analysis_compute_async, compute_analysis, compute, (GDestroyNotify)compute_data_free,
-                             (GDestroyNotify)ps_run_analysis_unref, cancellable, callback, user_data);
+  ps_task_compute_in_thread (&analysis_computation, compute, cancellable, callback, user_data);
 }
 
 void

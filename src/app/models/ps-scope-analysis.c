@@ -138,6 +138,13 @@ compute_analysis (gpointer      data,
   return ps_scope_analysis_new_cancellable (compute->store, compute->filter, cancellable);
 }
 
+static const PsComputation analysis_computation = {
+  .source_tag = ps_scope_analysis_compute_async,
+  .compute = compute_analysis,
+  .data_free = compute_data_free,
+  .result_free = (GDestroyNotify)ps_scope_analysis_unref,
+};
+
 void
 ps_scope_analysis_compute_async (PsEventStore        *store,
                                  PsScopeFilter       *filter,
@@ -153,8 +160,7 @@ ps_scope_analysis_compute_async (PsEventStore        *store,
   compute->store = g_object_ref (store);
   compute->filter = filter;
 
-  ps_task_compute_in_thread (ps_scope_analysis_compute_async, compute_analysis, compute, compute_data_free,
-                             (GDestroyNotify)ps_scope_analysis_unref, cancellable, callback, user_data);
+  ps_task_compute_in_thread (&analysis_computation, compute, cancellable, callback, user_data);
 }
 
 PsScopeAnalysis *
@@ -292,6 +298,13 @@ compute_search (gpointer      data,
   return ps_scope_analysis_search (request->analysis, request->text, request->max_results, cancellable);
 }
 
+static const PsComputation search_computation = {
+  .source_tag = ps_scope_analysis_search_async,
+  .compute = compute_search,
+  .data_free = search_data_free,
+  .result_free = (GDestroyNotify)ps_scope_search_free,
+};
+
 void
 ps_scope_analysis_search_async (PsScopeAnalysis     *self,
                                 const char          *text,
@@ -310,8 +323,7 @@ ps_scope_analysis_search_async (PsScopeAnalysis     *self,
   data->text = g_strdup (text);
   data->max_results = max_results;
 
-  ps_task_compute_in_thread (ps_scope_analysis_search_async, compute_search, data, search_data_free,
-                             (GDestroyNotify)ps_scope_search_free, cancellable, callback, user_data);
+  ps_task_compute_in_thread (&search_computation, data, cancellable, callback, user_data);
 }
 
 PsScopeSearch *

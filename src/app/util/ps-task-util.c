@@ -8,22 +8,21 @@
 #include "ps-task-util.h"
 #include "ps-util.h"
 
+/* A task's data: what it computes, and from what */
 typedef struct
 {
-  PsComputeFunc  compute;
-  gpointer       data;
-  GDestroyNotify data_free;
-  GDestroyNotify result_free;
-} Computation;
+  const PsComputation *computation;
+  gpointer             data;
+} Work;
 
 static void
-computation_free (gpointer data)
+work_free (gpointer data)
 {
-  Computation *computation = data;
+  Work *work = data;
 
-  if (computation->data_free != NULL)
-    computation->data_free (computation->data);
-  g_free (computation);
+  if (work->computation->data_free != NULL)
+    work->computation->data_free (work->data);
+  g_free (work);
 }
 
 static void
@@ -32,13 +31,14 @@ compute_thread (GTask        *task,
                 gpointer      task_data,
                 GCancellable *cancellable)
 {
-  Computation *computation = task_data;
+  Work *work = task_data;
+  const PsComputation *computation = work->computation;
   gpointer result;
 
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  result = computation->compute (computation->data, cancellable);
+  result = computation->compute (work->data, cancellable);
   /* What a computation returns once cancelled may be cut short (a search
    * stops where it was): never given as the result */
   if (g_task_return_error_if_cancelled (task))
@@ -54,24 +54,19 @@ compute_thread (GTask        *task,
 }
 
 void
-ps_task_compute_in_thread (gpointer             source_tag,
-                           PsComputeFunc        compute,
+ps_task_compute_in_thread (const PsComputation *computation,
                            gpointer             data,
-                           GDestroyNotify       data_free,
-                           GDestroyNotify       result_free,
                            GCancellable        *cancellable,
                            GAsyncReadyCallback  callback,
                            gpointer             user_data)
 {
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-  Computation *computation = g_new0 (Computation, 1);
+  Work *work = g_new0 (Work, 1);
 
-  computation->compute = compute;
-  computation->data = data;
-  computation->data_free = data_free;
-  computation->result_free = result_free;
-  g_task_set_source_tag (task, source_tag);
-  g_task_set_task_data (task, computation, computation_free);
+  work->computation = computation;
+  work->data = data;
+  g_task_set_source_tag (task, computation->source_tag);
+  g_task_set_task_data (task, work, work_free);
   g_task_set_return_on_cancel (task, TRUE);
   ps_task_run_in_background (task, compute_thread);
 }

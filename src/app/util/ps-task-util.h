@@ -6,8 +6,8 @@
  * The analyses of a run (the run's tables, the RTL view's scopes and
  * their search, a call tree's search) are computed alike: from data of
  * their own, in a worker thread, and a cancelled one is dropped. The
- * GTask that runs them is written here once; each analysis gives only the
- * function that computes it.
+ * GTask that runs them is written here once; each analysis describes only
+ * how it is computed and freed (PsComputation).
  *
  * Every worker thread of the window runs at a lower priority than the
  * window's own (ps_task_run_in_background ()): on two busy cores the
@@ -25,17 +25,25 @@ G_BEGIN_DECLS
 typedef gpointer (*PsComputeFunc) (gpointer      data,
                                    GCancellable *cancellable);
 
-/* Runs compute on data in a worker thread (the task owns data and frees
- * it with data_free) and calls callback with the task, whose pointer is
- * the result (freed with result_free where nobody takes it). Cancelled,
+/* An analysis computed in a worker thread, one static description for
+ * each: compute makes the result from data, which data_free frees; the
+ * result is freed with result_free where nobody takes it; source_tag is
+ * the analysis's _async function */
+typedef struct
+{
+  gpointer       source_tag;
+  PsComputeFunc  compute;
+  GDestroyNotify data_free;
+  GDestroyNotify result_free;
+} PsComputation;
+
+/* Runs computation on data in a worker thread (the task owns data) and
+ * calls callback with the task, whose pointer is the result. Cancelled,
  * the task answers at once with G_IO_ERROR_CANCELLED; the thread stops
- * soon after and its work is dropped. source_tag is the caller's _async
- * function. */
-void ps_task_compute_in_thread (gpointer             source_tag,
-                                PsComputeFunc        compute,
+ * soon after and its work is dropped. computation is static: the task
+ * keeps it. */
+void ps_task_compute_in_thread (const PsComputation *computation,
                                 gpointer             data,
-                                GDestroyNotify       data_free,
-                                GDestroyNotify       result_free,
                                 GCancellable        *cancellable,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data);
