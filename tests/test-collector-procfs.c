@@ -864,7 +864,8 @@ test_lost_readings (void)
   g_assert_no_error (error);
   session = ps_event_store_add_session (store, 0, FALSE);
   ps_event_store_set_format (store, "procfs");
-  clock = ps_collector_clock_new (collector, store, session, 100, start_us, NULL, note_reading, times);
+  clock = ps_collector_clock_new (&(PsCollectorRecording) { collector, store, session }, 100, start_us, NULL,
+                                  note_reading, times);
   ps_collector_clock_count_reading (clock, start_us);
   g_array_append_val (times, start_us);
   g_timeout_add (230, block_main_loop, NULL);

@@ -620,8 +620,8 @@ start_collecting (PsHwpmcCollector    *self,
   if (command != NULL)
     self->command_line = g_strdup (ps_collector_get_option (PS_COLLECTOR (self), table, "command"));
 
-  self->flush_clock = ps_collector_clock_new (PS_COLLECTOR (self), NULL, 0, self->interval_ms,
-                                             g_get_monotonic_time (), self->context, flush_log, self);
+  self->flush_clock = ps_collector_clock_new (NULL, self->interval_ms, g_get_monotonic_time (), self->context,
+                                             flush_log, self);
   return TRUE;
 }
 

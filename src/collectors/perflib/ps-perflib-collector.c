@@ -468,8 +468,8 @@ start_collecting (PsPerflibCollector  *self,
       return FALSE;
     }
   /* The SESSION record made the run's session */
-  self->clock = ps_collector_clock_new (PS_COLLECTOR (self), store, 0, self->interval_ms, start_us,
-                                        self->context, sample, self);
+  self->clock = ps_collector_clock_new (&(PsCollectorRecording) { PS_COLLECTOR (self), store, 0 },
+                                        self->interval_ms, start_us, self->context, sample, self);
   ps_collector_clock_count_reading (self->clock, start_us);
   return TRUE;
 }

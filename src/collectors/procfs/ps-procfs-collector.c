@@ -1044,8 +1044,8 @@ ps_procfs_collector_start_async (PsCollector         *collector,
   drain (self);
   self->worker_context = g_main_context_new ();
   self->worker_loop = g_main_loop_new (self->worker_context, FALSE);
-  self->clock = ps_collector_clock_new (collector, store, self->session, self->interval_ms, self->start_us,
-                                        self->worker_context, sample, self);
+  self->clock = ps_collector_clock_new (&(PsCollectorRecording) { collector, store, self->session },
+                                        self->interval_ms, self->start_us, self->worker_context, sample, self);
   ps_collector_clock_count_reading (self->clock, self->start_us);
   /* Named in 15 bytes at most, the kernel's limit (GLib drops a longer
    * name), so that top -H and the tests tell the thread */

@@ -484,9 +484,9 @@ struct _PsCollectorClock
 {
   GSource              *source;
   GMainContext         *owner;       /* where start was called: the store's */
-  PsCollector          *collector;   /* not owned: the clock lives inside it */
-  PsEventStore         *store;       /* NULL: the clock keeps time only */
-  guint32               session;
+  /* Its collector not owned (the clock lives inside it), its store owned;
+   * no store: the clock keeps time only */
+  PsCollectorRecording  recording;
   gint64                interval_us;
   gint64                start_us;
   guint64               next_slot;   /* the reading due at start + next_slot × interval */
@@ -504,13 +504,11 @@ struct _PsCollectorClock
  * collector's signals: the clock may run on a thread of its own */
 typedef struct
 {
-  PsCollector  *collector;
-  PsEventStore *store;
-  guint32       session;
-  const char   *code;
-  char         *message;
-  guint64       n_lost;
-  guint64       n_late;
+  PsCollectorRecording  recording;   /* its collector and store owned */
+  const char           *code;
+  char                 *message;
+  guint64               n_lost;
+  guint64               n_late;
 } Notice;
 
 static void
@@ -518,8 +516,8 @@ notice_free (gpointer data)
 {
   Notice *notice = data;
 
-  g_object_unref (notice->collector);
-  g_object_unref (notice->store);
+  g_object_unref (notice->recording.collector);
+  g_object_unref (notice->recording.store);
   g_free (notice->message);
   g_free (notice);
 }
@@ -529,10 +527,10 @@ deliver_notice (gpointer data)
 {
   Notice *notice = data;
 
-  ps_event_store_add_warning (notice->store, PS_SEVERITY_WARNING, notice->code, 0, PS_NO_POSITION,
-                              notice->session, notice->message);
-  ps_collector_add_lost (notice->collector, notice->n_lost);
-  ps_collector_add_late (notice->collector, notice->n_late);
+  ps_event_store_add_warning (notice->recording.store, PS_SEVERITY_WARNING, notice->code, 0, PS_NO_POSITION,
+                              notice->recording.session, notice->message);
+  ps_collector_add_lost (notice->recording.collector, notice->n_lost);
+  ps_collector_add_late (notice->recording.collector, notice->n_late);
   return G_SOURCE_REMOVE;
 }
 
@@ -545,9 +543,9 @@ tell_owner (PsCollectorClock *clock,
 {
   Notice *notice = g_new0 (Notice, 1);
 
-  notice->collector = g_object_ref (clock->collector);
-  notice->store = g_object_ref (clock->store);
-  notice->session = clock->session;
+  notice->recording = clock->recording;
+  g_object_ref (notice->recording.collector);
+  g_object_ref (notice->recording.store);
   notice->code = code;
   notice->message = message;
   notice->n_lost = n_lost;
@@ -575,7 +573,7 @@ clock_dispatch (GSource     *source,
   guint64 n_missed = now_us > due_us ? (guint64)((now_us - due_us + clock->interval_us / 2) / clock->interval_us) : 0;
   gint64 delay_us;
 
-  if (n_missed > 0 && clock->store != NULL)
+  if (n_missed > 0 && clock->recording.store != NULL)
     {
       g_autofree char *message = NULL;
       g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_missed);
@@ -595,7 +593,7 @@ clock_dispatch (GSource     *source,
   due_us += (gint64)n_missed * clock->interval_us;
 
   delay_us = now_us - due_us;
-  if (delay_us >= MAX (clock->interval_us / 4, 1000) && clock->store != NULL)
+  if (delay_us >= MAX (clock->interval_us / 4, 1000) && clock->recording.store != NULL)
     {
       g_autofree char *message = NULL;
 
@@ -620,27 +618,27 @@ static GSourceFuncs clock_funcs = {
 };
 
 PsCollectorClock *
-ps_collector_clock_new (PsCollector         *collector,
-                        PsEventStore        *store,
-                        guint32              session,
-                        guint                interval_ms,
-                        gint64               start_us,
-                        GMainContext        *context,
-                        PsCollectorReadFunc  read,
-                        gpointer             user_data)
+ps_collector_clock_new (const PsCollectorRecording *recording,
+                        guint                       interval_ms,
+                        gint64                      start_us,
+                        GMainContext               *context,
+                        PsCollectorReadFunc         read,
+                        gpointer                    user_data)
 {
   PsCollectorClock *clock;
 
-  g_return_val_if_fail (PS_IS_COLLECTOR (collector), NULL);
-  g_return_val_if_fail (store == NULL || PS_IS_EVENT_STORE (store), NULL);
+  g_return_val_if_fail (recording == NULL || PS_IS_COLLECTOR (recording->collector), NULL);
+  g_return_val_if_fail (recording == NULL || PS_IS_EVENT_STORE (recording->store), NULL);
   g_return_val_if_fail (interval_ms > 0, NULL);
   g_return_val_if_fail (read != NULL, NULL);
 
   clock = g_new0 (PsCollectorClock, 1);
   clock->owner = g_main_context_ref_thread_default ();
-  clock->collector = collector;
-  clock->store = store != NULL ? g_object_ref (store) : NULL;
-  clock->session = session;
+  if (recording != NULL)
+    {
+      clock->recording = *recording;
+      g_object_ref (clock->recording.store);
+    }
   clock->interval_us = (gint64)interval_ms * 1000;
   clock->start_us = start_us;
   clock->next_slot = 1;
@@ -691,7 +689,7 @@ set_metadata_number (PsCollectorClock *clock,
 {
   g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
 
-  ps_event_store_set_metadata (clock->store, clock->session, key, text);
+  ps_event_store_set_metadata (clock->recording.store, clock->recording.session, key, text);
 }
 
 void
@@ -704,19 +702,19 @@ ps_collector_clock_free (PsCollectorClock *clock)
 
   g_source_destroy (clock->source);
   g_source_unref (clock->source);
-  if (clock->store != NULL)
+  if (clock->recording.store != NULL)
     {
       if (clock->n_readings >= 2)
         {
           g_ascii_formatd (achieved, sizeof achieved, "%.3f", ps_collector_clock_get_achieved_interval_ms (clock));
-          ps_event_store_set_metadata (clock->store, clock->session, "interval_achieved_ms", achieved);
+          ps_event_store_set_metadata (clock->recording.store, clock->recording.session, "interval_achieved_ms", achieved);
         }
       set_metadata_number (clock, "readings", clock->n_readings);
       set_metadata_number (clock, "readings_late", clock->n_late);
       set_metadata_number (clock, "readings_lost", clock->n_lost);
     }
   g_main_context_unref (clock->owner);
-  g_clear_object (&clock->store);
+  g_clear_object (&clock->recording.store);
   g_free (clock);
 }
 

@@ -240,25 +240,33 @@ gboolean                 ps_collector_task_return_if_not_recording (GTask    *ta
  * the clock itself may run on another thread's context (context), so
  * that a busy main loop does not delay the readings. read gets the
  * monotonic time of the reading in microseconds. Free the clock where it
- * was made, once its context no longer runs. A clock made without a store
- * keeps time only: for work whose lateness loses nothing (hwpmc's log
- * flushes, the kernel keeping the samples meanwhile), with neither
- * warnings nor counts nor metadata. */
+ * was made, once its context no longer runs. A clock made for no
+ * recording keeps time only: for work whose lateness loses nothing
+ * (hwpmc's log flushes, the kernel keeping the samples meanwhile), with
+ * neither warnings nor counts nor metadata. */
 typedef struct _PsCollectorClock PsCollectorClock;
 typedef void (*PsCollectorReadFunc) (gpointer user_data,
                                      gint64   now_us);
 
-/* Starts the clock; the first call of read comes one interval after
- * start_us (the caller takes the reading at start_us itself and tells it
- * with ps_collector_clock_count_reading ()) */
-PsCollectorClock        *ps_collector_clock_new        (PsCollector          *collector,
-                                                        PsEventStore         *store,
-                                                        guint32               session,
-                                                        guint                 interval_ms,
-                                                        gint64                start_us,
-                                                        GMainContext         *context,
-                                                        PsCollectorReadFunc   read,
-                                                        gpointer              user_data);
+/* What a clock's readings are for: the collector that counts those late
+ * and lost, and the session of the store that has them as warnings */
+typedef struct
+{
+  PsCollector  *collector;
+  PsEventStore *store;
+  guint32       session;
+} PsCollectorRecording;
+
+/* Starts the clock of recording (NULL: it keeps time only); the first
+ * call of read comes one interval after start_us (the caller takes the
+ * reading at start_us itself and tells it with
+ * ps_collector_clock_count_reading ()) */
+PsCollectorClock        *ps_collector_clock_new        (const PsCollectorRecording *recording,
+                                                        guint                       interval_ms,
+                                                        gint64                      start_us,
+                                                        GMainContext               *context,
+                                                        PsCollectorReadFunc         read,
+                                                        gpointer                    user_data);
 /* A reading taken at now_us outside the clock's calls (the first one) */
 void                     ps_collector_clock_count_reading (PsCollectorClock  *clock,
                                                         gint64                now_us);
