@@ -140,20 +140,15 @@ fake_configure_logfile (const PsHwpmcBackend *backend,
 
 static int
 fake_allocate (const PsHwpmcBackend *backend,
-               const char           *event,
-               PsHwpmcMode           mode,
-               gboolean              callchains,
-               gboolean              descendants,
-               int                   cpu,
-               guint64               rate,
+               const PsHwpmcRequest *request,
                guint32              *pmcid)
 {
   FakeLibpmc *self = fake (backend);
 
-  record_call (self, "allocate %s %s cpu %d rate %" G_GUINT64_FORMAT "%s%s", event,
-               mode == PS_HWPMC_MODE_SYSTEM ? "system" : "process", cpu, rate,
-               callchains ? " callchains" : "", descendants ? " descendants" : "");
-  if (g_strcmp0 (event, self->failing_event) == 0)
+  record_call (self, "allocate %s %s cpu %d rate %" G_GUINT64_FORMAT "%s%s", request->event,
+               request->mode == PS_HWPMC_MODE_SYSTEM ? "system" : "process", request->cpu, request->rate,
+               request->callchains ? " callchains" : "", request->descendants ? " descendants" : "");
+  if (g_strcmp0 (request->event, self->failing_event) == 0)
     return self->failing_error;
   if (self->log_fd < 0)
     return EINVAL;

@@ -48,26 +48,21 @@ libpmc_configure_logfile (const PsHwpmcBackend *backend,
 
 static int
 libpmc_allocate (const PsHwpmcBackend *backend,
-                 const char           *event,
-                 PsHwpmcMode           mode,
-                 gboolean              callchains,
-                 gboolean              descendants,
-                 int                   cpu,
-                 guint64               rate,
+                 const PsHwpmcRequest *request,
                  guint32              *pmcid)
 {
   uint32_t flags = 0;
   pmc_id_t id = 0;
   int status;
 
-  if (callchains)
+  if (request->callchains)
     flags |= PMC_F_CALLCHAIN;
-  if (descendants)
+  if (request->descendants)
     flags |= PMC_F_DESCENDANTS;
 
   errno = 0;
-  status = pmc_allocate (event, mode == PS_HWPMC_MODE_SYSTEM ? PMC_MODE_SS : PMC_MODE_TS, flags,
-                         cpu == PS_HWPMC_CPU_ANY ? PMC_CPU_ANY : cpu, &id, rate);
+  status = pmc_allocate (request->event, request->mode == PS_HWPMC_MODE_SYSTEM ? PMC_MODE_SS : PMC_MODE_TS, flags,
+                         request->cpu == PS_HWPMC_CPU_ANY ? PMC_CPU_ANY : request->cpu, &id, request->rate);
   if (status == 0)
     *pmcid = id;
   return result (status);

@@ -28,6 +28,20 @@ typedef enum
 /* The cpu of a process-mode PMC (PMC_CPU_ANY) */
 #define PS_HWPMC_CPU_ANY (-1)
 
+/* What a PMC is allocated for (pmc_allocate ()): an event, in a mode, on
+ * a cpu (PS_HWPMC_CPU_ANY in process mode), sampled every rate events,
+ * with or without callchains; descendants: following the process's
+ * children (process mode) */
+typedef struct
+{
+  const char  *event;
+  PsHwpmcMode  mode;
+  gboolean     callchains;
+  gboolean     descendants;
+  int          cpu;
+  guint64      rate;
+} PsHwpmcRequest;
+
 typedef struct _PsHwpmcBackend PsHwpmcBackend;
 
 struct _PsHwpmcBackend
@@ -40,15 +54,9 @@ struct _PsHwpmcBackend
    * reference on the file) */
   int  (*configure_logfile) (const PsHwpmcBackend *backend,
                              int                   fd);
-  /* pmc_allocate (); descendants: follow the process's children
-   * (process mode) */
+  /* pmc_allocate () */
   int  (*allocate)          (const PsHwpmcBackend *backend,
-                             const char           *event,
-                             PsHwpmcMode           mode,
-                             gboolean              callchains,
-                             gboolean              descendants,
-                             int                   cpu,
-                             guint64               rate,
+                             const PsHwpmcRequest *request,
                              guint32              *pmcid);
   int  (*attach)            (const PsHwpmcBackend *backend,
                              guint32               pmcid,

@@ -488,6 +488,14 @@ allocate_pmcs (PsHwpmcCollector  *self,
 
   for (guint e = 0; self->events[e] != NULL; e++)
     {
+      PsHwpmcRequest request = {
+        .event = self->events[e],
+        .mode = self->mode,
+        .callchains = self->callchains,
+        .descendants = self->mode == PS_HWPMC_MODE_PROCESS,
+        .cpu = PS_HWPMC_CPU_ANY,
+        .rate = self->rate,
+      };
       guint n_allocated = 0;
       int last_status = ENXIO;
 
@@ -496,10 +504,9 @@ allocate_pmcs (PsHwpmcCollector  *self,
           guint32 pmcid = 0;
           int status;
 
-          status = self->backend->allocate (self->backend, self->events[e], self->mode, self->callchains,
-                                            self->mode == PS_HWPMC_MODE_PROCESS,
-                                            self->mode == PS_HWPMC_MODE_SYSTEM ? cpu : PS_HWPMC_CPU_ANY,
-                                            self->rate, &pmcid);
+          if (self->mode == PS_HWPMC_MODE_SYSTEM)
+            request.cpu = cpu;
+          status = self->backend->allocate (self->backend, &request, &pmcid);
           /* A CPU that is absent or disabled has no PMC: the others are sampled */
           if (status == ENXIO && self->mode == PS_HWPMC_MODE_SYSTEM)
             continue;
