@@ -415,7 +415,7 @@ test_warnings_capped (void)
   PsWarning warning;
 
   for (guint i = 0; i < PS_EVENT_STORE_MAX_WARNINGS + 500; i++)
-    ps_store_builder_warn (builder, PS_SEVERITY_WARNING, "W-BADVALUE", i + 1, 100 * i, 0,
+    ps_store_builder_warn (builder, PS_SEVERITY_WARNING, "W-BADVALUE", &(PsWarningPlace) { i + 1, 100 * i, 0 },
                            "line %u: expected a number", i + 1);
 
   g_assert_cmpuint (ps_event_store_get_n_warnings (store), ==, PS_EVENT_STORE_MAX_WARNINGS);

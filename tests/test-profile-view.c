@@ -140,9 +140,9 @@ build_store (void)
 
   ps_event_store_set_metadata (store, session, "samples", "20");
   ps_event_store_set_metadata (store, session, "samples_with_unresolved_frames", "4");
-  ps_store_builder_warn (builder, PS_SEVERITY_WARNING, "W-PMCLOG-NO-SYMBOLS", 0, PS_NO_POSITION, session,
+  ps_store_builder_warn (builder, PS_SEVERITY_WARNING, "W-PMCLOG-NO-SYMBOLS", &(PsWarningPlace) { 0, PS_NO_POSITION, session },
                          "No function names for /lib/libc.so.7 (not found under the sysroot): 4 samples (20.0 %%) have frames in it");
-  ps_store_builder_warn (builder, PS_SEVERITY_WARNING, "W-PMCLOG-DROPPED", 0, PS_NO_POSITION, session,
+  ps_store_builder_warn (builder, PS_SEVERITY_WARNING, "W-PMCLOG-DROPPED", &(PsWarningPlace) { 0, PS_NO_POSITION, session },
                          "The kernel dropped samples 3 times: its buffers were full, so at least that many samples are missing");
   ps_store_builder_flush (builder);
   g_assert_cmpuint (beta_thread, ==, 4);

@@ -393,29 +393,25 @@ ps_store_builder_add_report_row (PsStoreBuilder    *self,
 }
 
 void
-ps_store_builder_warn (PsStoreBuilder *self,
-                       PsSeverity      severity,
-                       const char     *code,
-                       guint64         line,
-                       guint64         offset,
-                       guint32         session,
-                       const char     *format,
+ps_store_builder_warn (PsStoreBuilder       *self,
+                       PsSeverity            severity,
+                       const char           *code,
+                       const PsWarningPlace *place,
+                       const char           *format,
                        ...)
 {
   g_autofree char *message = NULL;
   va_list args;
 
   g_return_if_fail (self != NULL);
+  g_return_if_fail (place != NULL);
 
   /* Past the kept maximum only the count matters: skip the formatting. */
-  if (ps_event_store_get_n_warnings (self->store) >= PS_EVENT_STORE_MAX_WARNINGS)
+  if (ps_event_store_get_n_warnings (self->store) < PS_EVENT_STORE_MAX_WARNINGS)
     {
-      ps_event_store_add_warning (self->store, severity, code, line, offset, session, NULL);
-      return;
+      va_start (args, format);
+      message = g_strdup_vprintf (format, args);
+      va_end (args);
     }
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  ps_event_store_add_warning (self->store, severity, code, line, offset, session, message);
+  ps_event_store_add_warning (self->store, severity, code, place->line, place->offset, place->session, message);
 }

@@ -94,15 +94,24 @@ void            ps_store_builder_add_raw_counter_value (PsStoreBuilder *self,
 guint32         ps_store_builder_add_report_row   (PsStoreBuilder *self,
                                                    const PsReportRow *row);
 
-/* printf-style warning; the message should be translated by the caller's format */
-void            ps_store_builder_warn             (PsStoreBuilder *self,
-                                                   PsSeverity      severity,
-                                                   const char     *code,
-                                                   guint64         line,
-                                                   guint64         offset,
-                                                   guint32         session,
-                                                   const char     *format,
-                                                   ...) G_GNUC_PRINTF (7, 8);
+/* Where a warning points: a line of a text format (0: none), a byte
+ * offset (PS_NO_POSITION: none), and the session (PS_NONE: the file) */
+typedef struct
+{
+  guint64 line;
+  guint64 offset;
+  guint32 session;
+} PsWarningPlace;
+
+/* printf-style warning; the message should be translated by the caller's
+ * format. Parsers warn through ps_parse_warn_at_line () and
+ * ps_parse_warn_at_offset () (ps-parse-kit.h). */
+void            ps_store_builder_warn             (PsStoreBuilder       *self,
+                                                   PsSeverity            severity,
+                                                   const char           *code,
+                                                   const PsWarningPlace *place,
+                                                   const char           *format,
+                                                   ...) G_GNUC_PRINTF (5, 6);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PsStoreBuilder, ps_store_builder_free)
 

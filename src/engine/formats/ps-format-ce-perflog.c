@@ -657,8 +657,7 @@ ce_finish (PsParser  *parser,
   ce_close_session (self);
 
   if (self->n_foreign > 0)
-    ps_store_builder_warn (parser->builder, PS_SEVERITY_INFO, "I-FOREIGN", self->first_foreign_line,
-                           PS_NO_POSITION, PS_NONE,
+    ps_parse_warn_at_line (parser, PS_NONE, PS_SEVERITY_INFO, "I-FOREIGN", self->first_foreign_line,
                            g_dngettext (GETTEXT_PACKAGE,
                                         "%llu line without “## PERF ##” was ignored",
                                         "%llu lines without “## PERF ##” were ignored",

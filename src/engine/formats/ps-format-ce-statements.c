@@ -239,9 +239,8 @@ ce_close_session (CeParser *self)
     }
   ps_event_store_set_session_end (self->store, self->session, self->session_last_line);
   if (self->session_has_durations && self->session_n_resolutions == 0)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-NORES",
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-NORES",
                            ps_event_store_get_session (self->store, self->session)->first_line,
-                           PS_NO_POSITION, self->session,
                            _("Session %u has no usable RESOLUTION line: durations are shown in ticks only"),
                            self->session + 1);
 }
@@ -271,8 +270,7 @@ open_session (CeParser *self,
   ce_forget_fast_path (self);
 
   if (implicit)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-NOHEADER", line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-NOHEADER", line,
                            _("PerfLog data before any OSVERSION header line: opened a session without a header"));
 }
 
@@ -584,15 +582,13 @@ ce_register_marker (CeParser          *self,
   if (match->missing_bracket && !(self->once & ONCE_BRACKET))
     {
       self->once |= ONCE_BRACKET;
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-BRACKET", line,
-                             PS_NO_POSITION, self->session,
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-BRACKET", line,
                              _("Marker registration without “[” before the application name; accepted"));
     }
   if (match->id > 103 && !(self->once & ONCE_HIGH_ID))
     {
       self->once |= ONCE_HIGH_ID;
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-HIGHID", line,
-                             PS_NO_POSITION, self->session,
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-HIGHID", line,
                              _("Marker id %llu is above the documented maximum of 103; accepted"),
                              (unsigned long long) match->id);
     }
@@ -630,8 +626,7 @@ apply_resolution (CeParser   *self,
 
   if (!ps_parse_uint64 (text, length, &rate) || rate == 0)
     {
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BADRES", line,
-                             PS_NO_POSITION, self->session,
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-BADRES", line,
                              _("RESOLUTION “%s” is not a positive whole number of ticks per second; ignored"),
                              shown);
       return;
@@ -644,13 +639,11 @@ apply_resolution (CeParser   *self,
       ps_event_store_set_metadata (self->store, self->session, "RESOLUTION", value);
       if (ps_store_builder_get_n_measurements (self->parent.builder)
           > ps_event_store_get_session (self->store, self->session)->first_measurement)
-        ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-LATERES", line,
-                               PS_NO_POSITION, self->session,
+        ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-LATERES", line,
                                _("RESOLUTION comes after events; it applies to the whole session"));
     }
   else if ((double) rate != self->session_resolution)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-RESCHANGE", line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-RESCHANGE", line,
                            _("RESOLUTION changes from %.0f to %llu ticks per second; later events use the new value"),
                            self->session_resolution, (unsigned long long) rate);
 
@@ -704,8 +697,7 @@ note_app (CeParser   *self,
   {
     g_autofree char *shown = ps_util_display_text (app, app_length);
 
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-UNKNOWNAPP", line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-UNKNOWNAPP", line,
                            _("Application “%s” was never registered with REGISTERED APP in this session; its events are kept"),
                            shown);
   }
@@ -728,8 +720,7 @@ event_track (CeParser   *self,
     return entry->track;
 
   shown = ps_util_display_text (app, app_length);
-  ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-UNREGISTERED", line,
-                         PS_NO_POSITION, self->session,
+  ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-UNREGISTERED", line,
                          _("Event for marker %llu of “%s”, which was never registered; "
                            "kept in an instance without description"),
                          (unsigned long long) id, shown);
@@ -754,8 +745,7 @@ note_kind (CeParser *self,
       const PsTrack *t = ps_event_store_get_track (self->store, track);
       g_autofree char *shown = ps_util_display_text (ps_event_store_get_string (self->store, t->name), -1);
 
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-MIXED", line,
-                             PS_NO_POSITION, self->session,
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-MIXED", line,
                              _("Marker %lld (“%s”) receives more than one kind of event (DUR, CPU, MEM)"),
                              (long long) t->number, shown);
     }
@@ -793,8 +783,7 @@ bad_value (CeParser   *self,
 {
   g_autofree char *shown = ps_util_display_text (value, length);
 
-  ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BADVALUE", line,
-                         PS_NO_POSITION, self->session,
+  ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-BADVALUE", line,
                          _("%s value “%s” rejected: expected %s"), kind, shown, expected);
 }
 
@@ -844,8 +833,7 @@ add_event (CeParser   *self,
       if (comma && !(self->once & ONCE_COMMA))
         {
           self->once |= ONCE_COMMA;
-          ps_store_builder_warn (builder, PS_SEVERITY_WARNING, "W-COMMA", line, PS_NO_POSITION,
-                                 self->session,
+          ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-COMMA", line,
                                  _("CPU value with a decimal comma; read as a decimal point"));
         }
       track = event_track (self, app, app_length, id, line);
@@ -874,8 +862,7 @@ add_event (CeParser   *self,
           track = event_track (self, app, app_length, id, line);
           note_kind (self, track, SEEN_MEM, line);
           ps_store_builder_add_memory_number (builder, track, line, number, PS_MEASURE_FLAG_NONE);
-          ps_store_builder_warn (builder, PS_SEVERITY_WARNING, "W-FRACTION", line, PS_NO_POSITION,
-                                 self->session,
+          ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-FRACTION", line,
                                  _("MEM value “%s” has a fraction; kept as a decimal number"), shown);
         }
       else
@@ -889,8 +876,7 @@ add_event (CeParser   *self,
       ps_store_builder_add_other (builder, track, line, kind_name, -1, value, length);
       if (!g_hash_table_contains (self->other_kinds, kind_name))
         {
-          ps_store_builder_warn (builder, PS_SEVERITY_INFO, "I-OTHERKIND", line, PS_NO_POSITION,
-                                 self->session,
+          ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-OTHERKIND", line,
                                  _("Undocumented event kind “%s”; its values are kept as text"), kind_name);
           g_hash_table_add (self->other_kinds, g_steal_pointer (&kind_name));
         }
@@ -913,8 +899,8 @@ skip_calibration (CeParser   *self,
 
   ensure_session (self, line);
   if (!parse_decimal (number, number_length, &unused, NULL))
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BADCAL", line,
-                           PS_NO_POSITION, self->session, "%s", malformed_message);
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-BADCAL", line,
+                           "%s", malformed_message);
   return TRUE;
 }
 
@@ -971,8 +957,7 @@ parse_app_statement (CeParser *self,
           if (parse_decimal (number, number_length, &unused, NULL))
             set_metadata_slice (self, "CPU_MON_FREQ", number, number_length);
           else
-            ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BADCAL", line,
-                                   PS_NO_POSITION, self->session,
+            ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-BADCAL", line,
                                    _("CPU monitor line with a frequency that is not a number; skipped"));
           return TRUE;
         }
@@ -989,8 +974,7 @@ dialect_warning (CeParser *self,
   if (self->once & ONCE_DIALECT)
     return;
   self->once |= ONCE_DIALECT;
-  ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-DIALECT", line,
-                         PS_NO_POSITION, self->session,
+  ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-DIALECT", line,
                          _("Lines of the CE multi perf logger, not of PerfLog.dll; read as well as they can be"));
 }
 
@@ -1086,12 +1070,10 @@ ce_parse_statement (CeParser   *self,
     g_autofree char *shown = ps_util_display_text (text, MIN (length, 200));
 
     if (!terminated)
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-TRUNCATED", line,
-                             PS_NO_POSITION, self->session,
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-TRUNCATED", line,
                              _("The last line is incomplete (“%s”); it was discarded"), shown);
     else
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-UNKNOWN", line,
-                             PS_NO_POSITION, self->session,
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-UNKNOWN", line,
                              _("Not a PerfLog statement: “%s”; expected a header, REGISTERED, APP … EVT, CAL or RESOLUTION line"),
                              shown);
   }
@@ -1114,27 +1096,26 @@ ce_handle_line (const PsLine *pl,
 
       self->encoding_reported = TRUE;
       if (encoding == PS_TEXT_ENCODING_UTF16LE || encoding == PS_TEXT_ENCODING_UTF16BE)
-        ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-UTF16", 0, 0, PS_NONE,
-                               "%s", encoding == PS_TEXT_ENCODING_UTF16LE
-                                 ? _("The file is UTF-16LE text; it was decoded")
-                                 : _("The file is UTF-16BE text; it was decoded"));
+        ps_parse_warn_at_offset (&self->parent, PS_NONE, PS_SEVERITY_INFO, "I-UTF16", 0,
+                                 "%s", encoding == PS_TEXT_ENCODING_UTF16LE
+                                   ? _("The file is UTF-16LE text; it was decoded")
+                                   : _("The file is UTF-16BE text; it was decoded"));
     }
 
   /* NUL ends the line's content in an 8-bit file (§7 #29) */
   nul = memchr (text, '\0', length);
   if (nul != NULL)
     {
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-NUL", pl->number,
-                             pl->offset + (nul - text),
-                             self->session,
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-NUL",
+                             &(PsWarningPlace) { pl->number, pl->offset + (nul - text), self->session },
                              _("NUL byte at byte offset %llu; the rest of the line is ignored"),
                              (unsigned long long) (pl->offset + (nul - text)));
       length = nul - text;
     }
 
   if (pl->truncated)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-LONGLINE", pl->number,
-                           pl->offset, self->session,
+    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-LONGLINE",
+                           &(PsWarningPlace) { pl->number, pl->offset, self->session },
                            _("Line longer than %u MiB; only its beginning was read"),
                            MAX_LINE_LENGTH / (1024 * 1024));
 
@@ -1181,8 +1162,8 @@ ce_handle_line (const PsLine *pl,
       g_autofree char *shown = ps_util_display_text (text, MIN ((gsize) (tag - text), 80));
 
       self->once |= ONCE_PREFIX;
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PREFIX", pl->number,
-                             pl->offset, self->session,
+      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PREFIX",
+                             &(PsWarningPlace) { pl->number, pl->offset, self->session },
                              _("Text before “## PERF ##” (“%s”) was skipped; lines with such a prefix are read without it"),
                              shown);
     }

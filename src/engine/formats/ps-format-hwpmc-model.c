@@ -1010,11 +1010,10 @@ hwpmc_add_callchain (PmclogParser         *self,
       && !g_hash_table_contains (self->unknown_pmcs, GUINT_TO_POINTER (record->u.callchain.pmcid)))
     {
       g_hash_table_add (self->unknown_pmcs, GUINT_TO_POINTER (record->u.callchain.pmcid));
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-UNKNOWN-PMC", 0,
-                             record->offset, self->session,
-                             /* Translators: a PMC is a performance-monitoring counter */
-                             _("A sample names PMC 0x%08x, which the log never allocated; its samples are shown under that number"),
-                             record->u.callchain.pmcid);
+      ps_parse_warn_at_offset (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PMCLOG-UNKNOWN-PMC", record->offset,
+                               /* Translators: a PMC is a performance-monitoring counter */
+                               _("A sample names PMC 0x%08x, which the log never allocated; its samples are shown under that number"),
+                               record->u.callchain.pmcid);
     }
 
   parent = callchain_stack (self, record, process, pending);

@@ -366,8 +366,8 @@ initialize (PmclogParser         *self,
 
   if (self->initialized)
     {
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-REINIT", 0, record->offset,
-                             self->session, _("A second INITIALIZE record; times stay relative to the first"));
+      ps_parse_warn_at_offset (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PMCLOG-REINIT", record->offset,
+                               _("A second INITIALIZE record; times stay relative to the first"));
       return;
     }
 
@@ -392,17 +392,15 @@ initialize (PmclogParser         *self,
       if (self->tsc_freq == 0)
         {
           ps_event_store_set_metadata (self->store, self->session, "time_unit", "ticks");
-          ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PMCLOG-NO-FREQUENCY", 0, record->offset,
-                                 self->session,
-                                 _("The log does not give its clock frequency (not an x86 machine): times are in raw clock ticks"));
+          ps_parse_warn_at_offset (&self->parent, self->session, PS_SEVERITY_INFO, "I-PMCLOG-NO-FREQUENCY", record->offset,
+                                   _("The log does not give its clock frequency (not an x86 machine): times are in raw clock ticks"));
         }
       else
         ps_event_store_set_metadata (self->store, self->session, "time_unit", "ns");
     }
   else
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PMCLOG-COARSE-TIME", 0, record->offset,
-                           self->session,
-                           _("Logs of FreeBSD 11 and older have coarse timestamps (one clock tick, 1–10 ms), and their fractions of a second above 0.27 s are scrambled by the kernel"));
+    ps_parse_warn_at_offset (&self->parent, self->session, PS_SEVERITY_INFO, "I-PMCLOG-COARSE-TIME", record->offset,
+                             _("Logs of FreeBSD 11 and older have coarse timestamps (one clock tick, 1–10 ms), and their fractions of a second above 0.27 s are scrambled by the kernel"));
 
   if (record->u.initialize.has_wallclock)
     {
@@ -411,10 +409,9 @@ initialize (PmclogParser         *self,
       if (ps_util_unix_ns (record->u.initialize.wall_seconds, record->u.initialize.wall_nanoseconds, &origin_ns))
         ps_event_store_set_session_origin (self->store, self->session, origin_ns);
       else
-        ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-BAD-WALLCLOCK", 0, record->offset,
-                               self->session,
-                               _("The log’s wall-clock start (%lld seconds since 1970) is not a time Perfscope can show; times are shown from the start of the run"),
-                               (long long) record->u.initialize.wall_seconds);
+        ps_parse_warn_at_offset (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PMCLOG-BAD-WALLCLOCK", record->offset,
+                                 _("The log’s wall-clock start (%lld seconds since 1970) is not a time Perfscope can show; times are shown from the start of the run"),
+                                 (long long) record->u.initialize.wall_seconds);
     }
   else if (self->legacy)
     ps_event_store_set_session_origin (self->store, self->session,
@@ -630,7 +627,7 @@ warning_cb (const char *code,
 
   /* In the order of the records */
   batch_flush (self);
-  ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, code, 0, offset, self->session, "%s", message);
+  ps_parse_warn_at_offset (&self->parent, self->session, PS_SEVERITY_WARNING, code, offset, "%s", message);
 }
 
 /* --- The end of the log: names, lifetimes, marks, data quality ------------ */
@@ -751,21 +748,19 @@ finish_model (PmclogParser *self)
     ps_event_store_set_metadata (self->store, self->session, "sysroot", self->sysroot);
 
   if (self->n_drop_notices > 0)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-DROPPED", 0, PS_NO_POSITION,
-                           self->session,
-                           g_dngettext (GETTEXT_PACKAGE,
-                                        "The kernel dropped samples %" PRIu64 " time: its buffers were full, so at least that many samples are missing",
-                                        "The kernel dropped samples %" PRIu64 " times: its buffers were full, so at least that many samples are missing",
-                                        self->n_drop_notices),
-                           self->n_drop_notices);
+    ps_parse_warn_at_offset (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PMCLOG-DROPPED", PS_NO_POSITION,
+                             g_dngettext (GETTEXT_PACKAGE,
+                                          "The kernel dropped samples %" PRIu64 " time: its buffers were full, so at least that many samples are missing",
+                                          "The kernel dropped samples %" PRIu64 " times: its buffers were full, so at least that many samples are missing",
+                                          self->n_drop_notices),
+                             self->n_drop_notices);
   if (self->n_after_close > 0)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PMCLOG-AFTER-CLOSE", 0, PS_NO_POSITION,
-                           self->session,
-                           g_dngettext (GETTEXT_PACKAGE,
-                                        "%" PRIu64 " record came after the log was closed (another CPU’s buffer); it is kept",
-                                        "%" PRIu64 " records came after the log was closed (other CPUs’ buffers); they are kept",
-                                        self->n_after_close),
-                           self->n_after_close);
+    ps_parse_warn_at_offset (&self->parent, self->session, PS_SEVERITY_INFO, "I-PMCLOG-AFTER-CLOSE", PS_NO_POSITION,
+                             g_dngettext (GETTEXT_PACKAGE,
+                                          "%" PRIu64 " record came after the log was closed (another CPU’s buffer); it is kept",
+                                          "%" PRIu64 " records came after the log was closed (other CPUs’ buffers); they are kept",
+                                          self->n_after_close),
+                             self->n_after_close);
 
   for (guint i = 0; i < self->image_list->len; i++)
     {
@@ -773,26 +768,24 @@ finish_model (PmclogParser *self)
 
       if (image->samples_affected == 0 || image->missing == NULL)
         continue;
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-NO-SYMBOLS", 0, PS_NO_POSITION,
-                             self->session,
-                             /* Translators: %s is a file, then the reason, then a count and a percentage */
-                             g_dngettext (GETTEXT_PACKAGE,
-                                          "No function names for %s (%s): %" PRIu64 " sample (%.1f %%) has frames in it",
-                                          "No function names for %s (%s): %" PRIu64 " samples (%.1f %%) have frames in it",
-                                          image->samples_affected),
-                             image->path, image->missing, image->samples_affected,
-                             100.0 * image->samples_affected / MAX (self->n_samples, 1));
+      ps_parse_warn_at_offset (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PMCLOG-NO-SYMBOLS", PS_NO_POSITION,
+                               /* Translators: %s is a file, then the reason, then a count and a percentage */
+                               g_dngettext (GETTEXT_PACKAGE,
+                                            "No function names for %s (%s): %" PRIu64 " sample (%.1f %%) has frames in it",
+                                            "No function names for %s (%s): %" PRIu64 " samples (%.1f %%) have frames in it",
+                                            image->samples_affected),
+                               image->path, image->missing, image->samples_affected,
+                               100.0 * image->samples_affected / MAX (self->n_samples, 1));
     }
   set_metadata_u64 (self, "samples_with_unresolved_frames", FALSE, self->n_samples_unresolved);
 
   if (self->n_samples_unmapped > 0)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PMCLOG-UNMAPPED", 0, PS_NO_POSITION,
-                           self->session,
-                           g_dngettext (GETTEXT_PACKAGE,
-                                        "%" PRIu64 " sample (%.1f %%) has addresses outside every mapping the log announced; they show as [kernel] or [unknown]",
-                                        "%" PRIu64 " samples (%.1f %%) have addresses outside every mapping the log announced; they show as [kernel] or [unknown]",
-                                        self->n_samples_unmapped),
-                           self->n_samples_unmapped, 100.0 * self->n_samples_unmapped / MAX (self->n_samples, 1));
+    ps_parse_warn_at_offset (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PMCLOG-UNMAPPED", PS_NO_POSITION,
+                             g_dngettext (GETTEXT_PACKAGE,
+                                          "%" PRIu64 " sample (%.1f %%) has addresses outside every mapping the log announced; they show as [kernel] or [unknown]",
+                                          "%" PRIu64 " samples (%.1f %%) have addresses outside every mapping the log announced; they show as [kernel] or [unknown]",
+                                          self->n_samples_unmapped),
+                             self->n_samples_unmapped, 100.0 * self->n_samples_unmapped / MAX (self->n_samples, 1));
 }
 
 /* --- The parser -------------------------------------------------------------- */

@@ -312,8 +312,7 @@ pdh_add_counter_column (PdhParser  *self,
   const char *unit;
 
   if (!parse_counter_path (path, path_length, &parsed))
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-PATH", self->header_line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PDH-PATH", self->header_line,
                            _("Column %u: “%s” is not a counter path; expected \\\\Computer\\Object(Instance)\\Counter"),
                            column + 1, path);
 

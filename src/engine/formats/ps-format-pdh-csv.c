@@ -395,8 +395,7 @@ apply_utc_offset (PdhParser *self,
   ps_event_store_set_metadata (self->store, self->session, "time_zone_bias_minutes", bias);
   ps_event_store_set_metadata (self->store, self->session, "utc_offset_given", "true");
   /* Translators: "UTC+03:00" */
-  ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PDH-UTC-OFFSET", line,
-                         PS_NO_POSITION, self->session,
+  ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-PDH-UTC-OFFSET", line,
                          _("The recording machine’s times are taken as UTC%c%02" PRId64 ":%02" PRId64
                            ", as given, instead of what the header says of its time zone"),
                          minutes < 0 ? '-' : '+', ABS (minutes) / 60, ABS (minutes) % 60);
@@ -427,16 +426,14 @@ read_header (PdhParser  *self,
   if (self->has_utc_offset)
     apply_utc_offset (self, line);
   else if (cut_zone != NULL)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PDH-ZONE-CUT", line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-PDH-ZONE-CUT", line,
                            _("The header’s time zone is cut off after “(%s”, as Performance Monitor writes a "
                              "zone named in letters other than English ones, and its offset from UTC is missing; "
                              "times are the recording machine’s local time and the run’s wall-clock start is "
                              "unknown unless the offset is given (perfscope-cli --utc-offset)"),
                            cut_zone);
   else if (!self->has_bias)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PDH-NO-TIME-ZONE", line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-PDH-NO-TIME-ZONE", line,
                            _("The header names no time zone (typeperf); times are the recording machine’s "
                              "local time and the run’s wall-clock start is unknown"));
   ps_event_store_set_metadata (self->store, self->session, "time_unit", "ms");
@@ -471,8 +468,7 @@ read_header (PdhParser  *self,
         g_array_set_size (first_field, MAX (path_id + 1, first_field->len * 2));
       first = g_array_index (first_field, guint, path_id);
       if (first != 0)
-        ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-DUPLICATE", line,
-                               PS_NO_POSITION, self->session,
+        ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PDH-DUPLICATE", line,
                                _("Column %u repeats the counter path of column %u (“%s”); both are kept"),
                                field + 1, first, path);
       else
@@ -481,8 +477,7 @@ read_header (PdhParser  *self,
   self->n_fields = field;
 
   if (n_blank > 0)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-NO-PATH", line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PDH-NO-PATH", line,
                            g_dngettext (GETTEXT_PACKAGE,
                                         "%llu column has no counter path (column %llu); its values are not read",
                                         "%llu columns have no counter path (the first is column %llu); "
@@ -490,16 +485,14 @@ read_header (PdhParser  *self,
                                         (gulong) MIN (n_blank, G_MAXULONG)),
                            (unsigned long long) n_blank, (unsigned long long) first_blank);
   if (n_beyond > 0)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-COLUMNS", line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PDH-COLUMNS", line,
                            _("The header names more than %u counters; the %llu from column %llu on are not read"),
                            MAX_COUNTERS, (unsigned long long) n_beyond, (unsigned long long) first_beyond);
   self->row_numbers = g_new (double, MAX (self->columns->len, 1));
   self->row_status = g_new (guint8, MAX (self->columns->len, 1));
 
   if (self->columns->len == 0)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-NO-COUNTERS", line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PDH-NO-COUNTERS", line,
                            _("The header names no counter paths; the samples hold no values"));
 }
 
@@ -689,8 +682,7 @@ read_row (PdhParser  *self,
   if (n_fields != self->n_fields)
     {
       clear_row_bad (self);
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-FIELDS", line,
-                             PS_NO_POSITION, self->session,
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PDH-FIELDS", line,
                              _("The row has %u fields, the header %u; the row was skipped"),
                              n_fields, self->n_fields);
       return;
@@ -699,8 +691,7 @@ read_row (PdhParser  *self,
   if (!parse_timestamp (self->field->str, self->field->len, &local_ns))
     {
       clear_row_bad (self);
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-TIME", line,
-                             PS_NO_POSITION, self->session,
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PDH-TIME", line,
                              _("“%s” is not a time; expected MM/DD/YYYY HH:MM:SS.mmm. The row was skipped"),
                              self->field->str);
       return;
@@ -724,8 +715,7 @@ read_row (PdhParser  *self,
 
   /* DST fall-back repeats an hour; the values are kept in file order */
   if (time_ns < self->last_time_ns)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-TIME-BACK", line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PDH-TIME-BACK", line,
                            _("The time goes back by %.3f s (a change of daylight saving time?)"),
                            (double)(self->last_time_ns - time_ns) / 1e9);
   self->last_time_ns = time_ns;
@@ -748,8 +738,7 @@ read_row (PdhParser  *self,
               const BadValue *report = &g_array_index (self->row_bad, BadValue, bad++);
 
               column->warned = TRUE;
-              ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-VALUE", line,
-                                     PS_NO_POSITION, self->session,
+              ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PDH-VALUE", line,
                                      _("Column %u: “%s” is not a number; taken as a missing value "
                                        "(first such value of the column)"),
                                      column->field + 1, report->text);
@@ -788,7 +777,7 @@ choose_code_page (PdhParser  *self,
   if (self->iconv != (GIConv) -1)
     {
       self->code_page = CODE_PAGE_ICONV;
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-ENCODING", line, PS_NO_POSITION, session,
+      ps_parse_warn_at_line (&self->parent, session, PS_SEVERITY_INFO, "I-ENCODING", line,
                              _("Text that is not UTF-8 was read as %s, as asked, from this line on"),
                              self->encoding);
       return;
@@ -804,16 +793,15 @@ choose_code_page (PdhParser  *self,
   if (self->code_page == CODE_PAGE_ICONV)
     {
       self->encoding = g_strdup ("Windows-1251");
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-CP1251", line, PS_NO_POSITION, session,
+      ps_parse_warn_at_line (&self->parent, session, PS_SEVERITY_INFO, "I-CP1251", line,
                              _("Text that is not UTF-8 was read as Windows-1251 (Cyrillic) from this line on, "
                                "as its words are written in Cyrillic letters"));
     }
   else if (plain)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-CP1252", line, PS_NO_POSITION, session,
+    ps_parse_warn_at_line (&self->parent, session, PS_SEVERITY_INFO, "I-CP1252", line,
                            _("Text that is not UTF-8 was read as Windows-1252 from this line on"));
   else
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-ENCODING-GUESS", line, PS_NO_POSITION,
-                           session,
+    ps_parse_warn_at_line (&self->parent, session, PS_SEVERITY_WARNING, "W-ENCODING-GUESS", line,
                            _("Text that is not UTF-8 was read as Windows-1252 from this line on, though its "
                              "letters could be of another code page; name the log’s code page to read it in that one"));
 }
@@ -890,8 +878,7 @@ handle_line (const PsLine *line,
                                    (unsigned long long)line->number, MAX_LINE_LENGTH / (1024 * 1024)));
           return;
         }
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-PDH-LONG-LINE", line->number,
-                             PS_NO_POSITION, self->session,
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-PDH-LONG-LINE", line->number,
                              _("The line is longer than %u MiB; it was skipped"), MAX_LINE_LENGTH / (1024 * 1024));
       return;
     }
@@ -1038,8 +1025,7 @@ pdh_finish (PsParser  *parser,
     }
 
   if (self->n_skipped > 0)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-PDH-SKIPPED", self->first_skipped_line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-PDH-SKIPPED", self->first_skipped_line,
                            g_dngettext (GETTEXT_PACKAGE,
                                         "%llu line that is no quoted record (such as typeperf’s "
                                         "messages) was skipped, the first on this line",

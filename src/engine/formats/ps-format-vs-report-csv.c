@@ -272,7 +272,7 @@ detect_encoding (VsParser *self,
   if (self->encoding == ENCODING_UTF16LE || self->encoding == ENCODING_UTF16BE)
     {
       ps_utf16_decoder_init (&self->utf16, self->encoding == ENCODING_UTF16BE);
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-UTF16", 0, PS_NO_POSITION, PS_NONE,
+      ps_parse_warn_at_line (&self->parent, PS_NONE, PS_SEVERITY_INFO, "I-UTF16", 0,
                              "%s", self->encoding == ENCODING_UTF16LE
                                ? _("The file is UTF-16LE text; it was decoded")
                                : _("The file is UTF-16BE text; it was decoded"));
@@ -339,8 +339,8 @@ vs_finish (PsParser  *parser,
     }
 
   if (self->state == CSV_QUOTED)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-UNCLOSED-QUOTE", self->quote_line,
-                           PS_NO_POSITION, self->have_header ? self->session : PS_NONE,
+    ps_parse_warn_at_line (&self->parent, self->have_header ? self->session : PS_NONE,
+                           PS_SEVERITY_WARNING, "W-UNCLOSED-QUOTE", self->quote_line,
                            _("The file ends inside the quoted field begun on this line; expected a closing double quote"));
 
   if (self->record->len > 0 || self->fields->len > 0 || self->state != CSV_FIELD_START)

@@ -141,8 +141,7 @@ get_text (VsParser  *self,
   if (!self->reported_cp1252)
     {
       self->reported_cp1252 = TRUE;
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-CP1252", self->record_line,
-                             PS_NO_POSITION, self->session,
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-CP1252", self->record_line,
                              _("Text that is not UTF-8 was read as Windows-1252 (first on this line)"));
     }
 
@@ -384,8 +383,7 @@ warn_bad_number (VsParser   *self,
 {
   g_autofree char *shown = field_display (self, column);
 
-  ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BAD-NUMBER", self->record_line,
-                         PS_NO_POSITION, self->session,
+  ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-BAD-NUMBER", self->record_line,
                          _("“%s” in column “%s” is not a number; expected %s. The value is left empty"),
                          shown, column_name, expected);
 }
@@ -514,8 +512,7 @@ vs_read_header (VsParser  *self,
         {
           g_autofree char *shown = g_strndup (name, length);
 
-          ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-DUPLICATE-COLUMN",
-                                 self->record_line, PS_NO_POSITION, PS_NONE,
+          ps_parse_warn_at_line (&self->parent, PS_NONE, PS_SEVERITY_WARNING, "W-DUPLICATE-COLUMN", self->record_line,
                                  _("The column “%s” appears more than once; only the first is read"), shown);
           column->role = COLUMN_UNUSED;
           column->value = NULL;
@@ -576,13 +573,11 @@ vs_read_header (VsParser  *self,
   ps_event_store_set_metadata (self->store, self->session, "time_unit", self->sampling ? "samples" : "ticks");
 
   if (self->sampling)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-SAMPLING", self->record_line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-SAMPLING", self->record_line,
                            _("This is a report of sampling data: its values are numbers of samples, "
                              "read into the elapsed inclusive and exclusive columns"));
   if (unknown->len > 0)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-UNKNOWN-COLUMNS", self->record_line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-UNKNOWN-COLUMNS", self->record_line,
                            _("Columns that are not read: %s"), unknown->str);
 
   return TRUE;
@@ -714,8 +709,7 @@ check_min_avg_max (VsParser          *self,
         {
           min = ps_util_format_double (row->min[v]);
           avg = ps_util_format_double (row->avg[v]);
-          ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-MIN-AVG-MAX", row->line,
-                                 PS_NO_POSITION, self->session,
+          ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-MIN-AVG-MAX", row->line,
                                  _("“%s” (%s) is greater than “%s” (%s)"),
                                  column_name_of_value (v, STAT_MIN, FALSE), min,
                                  column_name_of_value (v, STAT_AVG, FALSE), avg);
@@ -725,8 +719,7 @@ check_min_avg_max (VsParser          *self,
           g_clear_pointer (&avg, g_free);
           avg = ps_util_format_double (row->avg[v]);
           max = ps_util_format_double (row->max[v]);
-          ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-MIN-AVG-MAX", row->line,
-                                 PS_NO_POSITION, self->session,
+          ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-MIN-AVG-MAX", row->line,
                                  _("“%s” (%s) is greater than “%s” (%s)"),
                                  column_name_of_value (v, STAT_AVG, FALSE), avg,
                                  column_name_of_value (v, STAT_MAX, FALSE), max);
@@ -768,13 +761,11 @@ vs_close_group (VsParser *self)
           g_autofree char *total = ps_util_format_double (given);
 
           if (self->sampling)
-            ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-CALLERS-SUM", self->root_line,
-                                   PS_NO_POSITION, self->session,
+            ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-CALLERS-SUM", self->root_line,
                                    _("The Caller rows of “%s” add up to %s inclusive samples; its Root row gives %s"),
                                    name, sum, total);
           else
-            ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-CALLERS-SUM", self->root_line,
-                                   PS_NO_POSITION, self->session,
+            ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-CALLERS-SUM", self->root_line,
                                    _("The Caller rows of “%s” add up to an elapsed inclusive time of %s; "
                                      "its Root row gives %s"),
                                    name, sum, total);
@@ -782,8 +773,7 @@ vs_close_group (VsParser *self)
     }
 
   if (self->callers_calls_known && root->has_calls && self->callers_calls != root->calls)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-CALLERS-SUM", self->root_line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-CALLERS-SUM", self->root_line,
                            g_dngettext (GETTEXT_PACKAGE,
                                         "The Caller rows of “%s” add up to %llu call; its Root row gives %llu",
                                         "The Caller rows of “%s” add up to %llu calls; its Root row gives %llu",
@@ -821,8 +811,7 @@ read_type (VsParser *self)
   {
     g_autofree char *shown = g_strndup (type, length);
 
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-BAD-TYPE", self->record_line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-BAD-TYPE", self->record_line,
                            _("Type “%s” is not one of “Root”, “Caller”, “Callee” (or 0, 1, 2); the row is skipped"),
                            shown);
   }
@@ -845,16 +834,14 @@ check_group_member (VsParser *self,
     {
       g_autofree char *shown = g_strndup (text.text, text.length);
 
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-ROOT-MISMATCH", self->record_line,
-                             PS_NO_POSITION, self->session,
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-ROOT-MISMATCH", self->record_line,
                              _("The row names the root function “%s” but follows the Root row of “%s” (line %llu); "
                                "it is kept in that group"),
                              shown, root_name, (unsigned long long) self->root_line);
     }
 
   if (has_pid && self->root_has_pid && pid != self->root_pid)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-ROOT-MISMATCH", self->record_line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-ROOT-MISMATCH", self->record_line,
                            _("The row is of process %lld but its Root row (line %llu) is of process %lld; "
                              "it is kept in that group"),
                            (long long) pid, (unsigned long long) self->root_line, (long long) self->root_pid);
@@ -902,8 +889,7 @@ add_caller_callee_row (VsParser    *self,
       if (has_pid)
         g_string_append_printf (self->key, "%" PRId64, pid);
       if (g_hash_table_lookup_extended (self->root_keys, self->key->str, NULL, &first_line))
-        ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-DUPLICATE-ROOT", row->line,
-                               PS_NO_POSITION, self->session,
+        ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-DUPLICATE-ROOT", row->line,
                                _("A second Root row for “%s” at address 0x%08llx in the same process "
                                  "(the first is on line %llu); the groups are kept apart"),
                                ps_event_store_get_string (self->store, frame->function),
@@ -916,8 +902,7 @@ add_caller_callee_row (VsParser    *self,
 
   if (self->root_row == PS_NONE)
     {
-      ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-NO-ROOT", row->line,
-                             PS_NO_POSITION, self->session,
+      ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-NO-ROOT", row->line,
                              _("A %s row before any Root row belongs to no function; it is skipped"),
                              type == TYPE_CALLER ? "Caller" : "Callee");
       return;
@@ -1008,16 +993,14 @@ add_call_tree_row (VsParser    *self,
 
   top = self->open_rows->len > 0 ? &g_array_index (self->open_rows, OpenRow, self->open_rows->len - 1) : NULL;
   if (top != NULL && level > top->level + 1)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-LEVEL-JUMP", row->line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-LEVEL-JUMP", row->line,
                            _("Level %llu below a row of level %llu (line %llu); expected at most %llu. "
                              "The row is attached to that row"),
                            (unsigned long long) level, (unsigned long long) top->level,
                            (unsigned long long) ps_event_store_get_report_row (self->store, top->row)->line,
                            (unsigned long long) top->level + 1);
   else if (top == NULL && level > 1)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-LEVEL-JUMP", row->line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-LEVEL-JUMP", row->line,
                            _("The tree starts at level %llu; expected 0 or 1. The row is kept at the top"),
                            (unsigned long long) level);
 
@@ -1042,8 +1025,7 @@ add_call_tree_row (VsParser    *self,
           const char *column = column_name_of_value (PS_REPORT_ELAPSED_INCLUSIVE,
                                                      is_percent ? STAT_PERCENT : STAT_TOTAL, self->sampling);
 
-          ps_store_builder_warn (self->parent.builder, PS_SEVERITY_INFO, "I-CHILD-EXCEEDS", row->line,
-                                 PS_NO_POSITION, self->session,
+          ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_INFO, "I-CHILD-EXCEEDS", row->line,
                                  _("“%s” has a greater “%s” (%s) than its parent on line %llu (%s)"),
                                  name, column, child_text, (unsigned long long) parent->line, parent_text);
         }
@@ -1070,13 +1052,11 @@ vs_read_row (VsParser *self,
     n--;
 
   if (n < self->n_columns && !terminated)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-TRUNCATED", self->record_line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-TRUNCATED", self->record_line,
                            _("The last line ends after %u of %u fields; the missing values are left empty"),
                            n, self->n_columns);
   else if (n != self->n_columns)
-    ps_store_builder_warn (self->parent.builder, PS_SEVERITY_WARNING, "W-FIELD-COUNT", self->record_line,
-                           PS_NO_POSITION, self->session,
+    ps_parse_warn_at_line (&self->parent, self->session, PS_SEVERITY_WARNING, "W-FIELD-COUNT", self->record_line,
                            n < self->n_columns
                              ? _("The row has %u fields; expected %u as the header has. The missing values are left empty")
                              : _("The row has %u fields; expected %u as the header has. The extra fields are ignored"),

@@ -23,9 +23,11 @@ G_BEGIN_DECLS
  * over g_log (): each says which of the builder's positions it leaves
  * out, and the builder checks the format against its arguments. */
 #define ps_parse_warn_at_line(parser, session, severity, code, line, ...) \
-  ps_store_builder_warn ((parser)->builder, (severity), (code), (line), PS_NO_POSITION, (session), __VA_ARGS__)
+  ps_store_builder_warn ((parser)->builder, (severity), (code), \
+                         &(PsWarningPlace) { (line), PS_NO_POSITION, (session) }, __VA_ARGS__)
 #define ps_parse_warn_at_offset(parser, session, severity, code, offset, ...) \
-  ps_store_builder_warn ((parser)->builder, (severity), (code), 0, (offset), (session), __VA_ARGS__)
+  ps_store_builder_warn ((parser)->builder, (severity), (code), \
+                         &(PsWarningPlace) { 0, (offset), (session) }, __VA_ARGS__)
 
 /* How a binary reader (pmclog, PLV2) tells its caller of a problem it
  * read past: the signature of its callbacks' warning member */
