@@ -939,6 +939,9 @@ static void
 ask_before_closing (PsWindow  *self,
                     GtkWidget *child)
 {
+  const char *stop_buttons[] = { _("_Cancel"), _("Stop and _Discard"), NULL };
+  const char *save_buttons[] = { _("_Cancel"), _("_Discard"), _("_Save As…"), NULL };
+  PsViewQuestion ask = { .destructive = CLOSE_DISCARD };
   const char *title;
   g_autofree char *message = NULL;
   CloseQuestion *question;
@@ -948,36 +951,22 @@ ask_before_closing (PsWindow  *self,
   question->child = g_object_ref (child);
   if (PS_IS_RECORD_PAGE (child))
     {
-      const char *buttons[] = { _("_Cancel"), _("Stop and _Discard"), NULL };
-
       title = ps_record_page_get_title (PS_RECORD_PAGE (child));
       /* Translators: %s is a recording's title */
       message = g_strdup_printf (_("Stop and Discard “%s”?"), title);
-      ps_view_ask (GTK_WINDOW (self),
-                   &(PsViewQuestion) {
-                     .message = message,
-                     .detail = _("The recording is still going on. Closing its tab stops it, and what was recorded is lost."),
-                     .buttons = buttons,
-                     .destructive = CLOSE_DISCARD,
-                   },
-                   close_answered_cb, question, close_question_free);
+      ask.detail = _("The recording is still going on. Closing its tab stops it, and what was recorded is lost.");
+      ask.buttons = stop_buttons;
     }
   else
     {
-      const char *buttons[] = { _("_Cancel"), _("_Discard"), _("_Save As…"), NULL };
-
       title = ps_run_page_get_title (PS_RUN_PAGE (child));
       /* Translators: %s is a recording's title */
       message = g_strdup_printf (_("Save “%s” Before Closing?"), title);
-      ps_view_ask (GTK_WINDOW (self),
-                   &(PsViewQuestion) {
-                     .message = message,
-                     .detail = _("The recording is only in this window. If you do not save it, it is lost."),
-                     .buttons = buttons,
-                     .destructive = CLOSE_DISCARD,
-                   },
-                   close_answered_cb, question, close_question_free);
+      ask.detail = _("The recording is only in this window. If you do not save it, it is lost.");
+      ask.buttons = save_buttons;
     }
+  ask.message = message;
+  ps_view_ask (GTK_WINDOW (self), &ask, close_answered_cb, question, close_question_free);
 }
 
 /* Every tab closes through here: its close button, Ctrl+W, the pages'
