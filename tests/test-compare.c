@@ -390,6 +390,64 @@ test_zoom_follows (Fixture       *fixture,
   g_assert_true (widget_is_drawn (ps_run_page_get_timeline_view (run_b)));
 }
 
+/* Both runs show on one scale, each whole: the range of the longer one */
+static void
+assert_both_whole (PsSession *session_a,
+                   PsSession *session_b)
+{
+  gint64 whole_begin[2], whole_end[2], a_begin, a_end, b_begin, b_end;
+
+  g_assert_true (ps_session_get_whole_range (session_a, &whole_begin[0], &whole_end[0]));
+  g_assert_true (ps_session_get_whole_range (session_b, &whole_begin[1], &whole_end[1]));
+  ps_session_get_visible_range (session_a, &a_begin, &a_end);
+  ps_session_get_visible_range (session_b, &b_begin, &b_end);
+  g_assert_cmpint (a_begin, ==, MIN (whole_begin[0], whole_begin[1]));
+  g_assert_cmpint (a_end, ==, MAX (whole_end[0], whole_end[1]));
+  g_assert_cmpint (b_begin, ==, a_begin);
+  g_assert_cmpint (b_end, ==, a_end);
+}
+
+/* Whichever run is read last, and after Reset Zoom in either, both runs
+ * show whole: the last one's own range cut the longer run short */
+static void
+test_both_runs_whole (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autofree char *path_a = demo_file_path ("fsperf_CEPC_x86_6_0_3122.log");
+  g_autofree char *path_b = demo_file_path ("fsperf_CEPC_x86_6_0_3150.log");
+  g_autoptr(GFile) file_a = g_file_new_for_path (path_a);
+  g_autoptr(GFile) file_b = g_file_new_for_path (path_b);
+  PsComparePage *page = ps_window_compare_files (fixture->window, file_a, file_b);
+  PsRunPage *run_a = ps_compare_page_get_run_page (page, 0);
+  PsRunPage *run_b = ps_compare_page_get_run_page (page, 1);
+  PsSession *session_a, *session_b;
+  gint64 a_end, b_end;
+
+  g_assert_true (iterate_until (page_is_ready, page));
+  g_assert_true (iterate_until (timelines_are_indexed, page));
+  iterate_for (100);
+  session_a = ps_run_page_get_session (run_a);
+  session_b = ps_run_page_get_session (run_b);
+  /* A is the longer run */
+  g_assert_true (ps_session_get_whole_range (session_a, NULL, &a_end));
+  g_assert_true (ps_session_get_whole_range (session_b, NULL, &b_end));
+  g_assert_cmpint (a_end, >, b_end);
+  assert_both_whole (session_a, session_b);
+
+  /* B's whole run alone, as when B is read last */
+  ps_timeline_view_zoom (ps_run_page_get_timeline_view (run_b), 4.0, 200);
+  iterate_for (50);
+  ps_timeline_view_reset_zoom (ps_run_page_get_timeline_view (run_b));
+  iterate_for (50);
+  assert_both_whole (session_a, session_b);
+
+  ps_timeline_view_zoom (ps_run_page_get_timeline_view (run_a), 4.0, 200);
+  iterate_for (50);
+  ps_timeline_view_reset_zoom (ps_run_page_get_timeline_view (run_a));
+  iterate_for (50);
+  assert_both_whole (session_a, session_b);
+}
+
 static void
 test_export (Fixture       *fixture,
              gconstpointer  data)
@@ -1452,6 +1510,7 @@ main (int   argc,
   ADD_TEST ("/compare/filter-keeps-selection", test_filter_keeps_selection);
   ADD_TEST ("/compare/value-digits", test_value_digits);
   ADD_TEST ("/compare/zoom-follows", test_zoom_follows);
+  ADD_TEST ("/compare/both-runs-whole", test_both_runs_whole);
   ADD_TEST ("/compare/export", test_export);
   ADD_TEST ("/compare/flame-graph", test_flame_graph);
   ADD_TEST ("/compare/no-flame-graph", test_no_flame_graph_without_trees);

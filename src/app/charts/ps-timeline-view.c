@@ -686,6 +686,8 @@ model_built_cb (GObject      *object,
 
   /* A new session shows the whole run, as far as the model found it, or
    * the session of the log chosen, and what was chosen meanwhile */
+  if (self->session != NULL)
+    ps_session_set_whole_range (self->session, model->extent_begin, model->extent_end);
   ps_timeline_view_reset_zoom (self);
   ps_timeline_view_update_adjustments (self);
   ps_timeline_view_show_log_session (self);

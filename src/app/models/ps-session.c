@@ -27,6 +27,9 @@ struct _PsSession
 
   gint64        visible_begin_ns;
   gint64        visible_end_ns;
+  gboolean      has_whole;
+  gint64        whole_begin_ns;
+  gint64        whole_end_ns;
 
   gboolean      has_selection;
   gint64        selection_begin_ns;
@@ -778,6 +781,32 @@ ps_session_set_visible_range (PsSession *self,
   self->visible_begin_ns = begin_ns;
   self->visible_end_ns = end_ns;
   g_signal_emit (self, signals[VISIBLE_RANGE_CHANGED], 0);
+}
+
+void
+ps_session_set_whole_range (PsSession *self,
+                            gint64     begin_ns,
+                            gint64     end_ns)
+{
+  g_return_if_fail (PS_IS_SESSION (self));
+
+  self->has_whole = TRUE;
+  self->whole_begin_ns = begin_ns;
+  self->whole_end_ns = MAX (end_ns, begin_ns + 1);
+}
+
+gboolean
+ps_session_get_whole_range (PsSession *self,
+                            gint64    *begin_ns,
+                            gint64    *end_ns)
+{
+  g_return_val_if_fail (PS_IS_SESSION (self), FALSE);
+
+  if (begin_ns != NULL)
+    *begin_ns = self->whole_begin_ns;
+  if (end_ns != NULL)
+    *end_ns = self->whole_end_ns;
+  return self->has_whole;
 }
 
 gboolean

@@ -47,6 +47,14 @@ void          ps_session_get_visible_range   (PsSession     *self,
 void          ps_session_set_visible_range   (PsSession     *self,
                                               gint64         begin_ns,
                                               gint64         end_ns);
+/* The whole run as the timeline found it when it indexed the run;
+ * FALSE until then */
+void          ps_session_set_whole_range     (PsSession     *self,
+                                              gint64         begin_ns,
+                                              gint64         end_ns);
+gboolean      ps_session_get_whole_range     (PsSession     *self,
+                                              gint64        *begin_ns,
+                                              gint64        *end_ns);
 
 /* The selected time range; FALSE when nothing is selected */
 gboolean      ps_session_get_selection       (PsSession     *self,

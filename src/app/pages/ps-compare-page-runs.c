@@ -102,19 +102,46 @@ shift_to_other_run (PsComparePage *self,
     *begin -= offset_ns, *end -= offset_ns;
 }
 
+/* Whether run @from shows its whole run, as its timeline does once it has
+ * indexed the run and on Reset Zoom: both runs are then shown whole, on
+ * one scale, into *begin and *end of run @from, whichever run was read
+ * last */
+static gboolean
+both_whole (PsComparePage *self,
+            guint          from,
+            gint64        *begin,
+            gint64        *end)
+{
+  gint64 whole_begin[2], whole_end[2];
+
+  for (guint side = 0; side < 2; side++)
+    if (!ps_session_get_whole_range (self->sessions[side], &whole_begin[side], &whole_end[side]))
+      return FALSE;
+  if (*begin != whole_begin[from] || *end != whole_end[from])
+    return FALSE;
+  shift_to_other_run (self, 1 - from, &whole_begin[1 - from], &whole_end[1 - from]);
+  *begin = MIN (whole_begin[0], whole_begin[1]);
+  *end = MAX (whole_end[0], whole_end[1]);
+  return TRUE;
+}
+
 void
 ps_compare_page_sync_range (PsComparePage *self,
                             guint          from)
 {
   gint64 begin, end;
   guint to = 1 - from;
+  gboolean whole;
 
   if (!may_sync (self))
     return;
 
   ps_session_get_visible_range (self->sessions[from], &begin, &end);
-  shift_to_other_run (self, from, &begin, &end);
+  whole = both_whole (self, from, &begin, &end);
   self->syncing = TRUE;
+  if (whole)
+    ps_session_set_visible_range (self->sessions[from], begin, end);
+  shift_to_other_run (self, from, &begin, &end);
   ps_session_set_visible_range (self->sessions[to], begin, end);
   self->syncing = FALSE;
 }
