@@ -101,7 +101,7 @@ write_series_end (PsCliJsonStream *stream,
 }
 
 /* Spans: scope name, context of a logical scope, the threads it ran on,
- * statistics and self time (specs/cli.md "stats", rtl-logfile.md §4.3) */
+ * statistics and self time (docs/cli.md "stats", rtl-logfile.md §4.3) */
 static void
 write_span_series (PsCliJsonStream *stream,
                    PsEventStore    *store,

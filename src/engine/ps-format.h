@@ -77,7 +77,7 @@ struct _PsParser
 
 typedef struct
 {
-  const char         *name;          /* stable id, e.g. "ce-perflog" (specs/cli.md) */
+  const char         *name;          /* stable id, e.g. "ce-perflog" (docs/cli.md, "formats") */
   const char         *display_name;  /* N_() marked */
   const char         *description;   /* N_() marked */
   const char * const *extensions;    /* NULL-terminated, without dot; hints only */

@@ -94,7 +94,7 @@ const char *ps_series_kind_to_string (PsSeriesKind kind);
  * the order of the instances' declaration, then spans — one series per
  * session and scope name (and context, for logical scopes; and thread,
  * with spans_per_thread), in the order they first began, with durations
- * in seconds (specs/cli.md "stats"). */
+ * in seconds (docs/cli.md "stats"). */
 GPtrArray  *ps_series_collect        (PsEventStore          *store,
                                       const PsSeriesOptions *options);
 /* The instance series of a group of ps_series_collect () with

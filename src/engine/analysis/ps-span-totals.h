@@ -3,7 +3,7 @@
  * Copyright 2026 The Perfscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The totals per scope name of specs/cli.md "stats" and rtl-logfile.md
+ * The totals per scope name of docs/cli.md "stats" and rtl-logfile.md
  * §4.3 and §5: one group per session, scope name and context (and thread,
  * if asked), with the statistics of its measured durations, their self
  * time and the spans left out. ps-series.c fills one by walking a store;

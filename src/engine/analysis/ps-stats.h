@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Median and percentiles use the nearest-rank method on the sorted values;
- * stddev is the population standard deviation (specs/cli.md, stats).
+ * stddev is the population standard deviation (docs/cli.md, "stats").
  */
 #pragma once
 
