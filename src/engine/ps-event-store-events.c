@@ -194,7 +194,6 @@ _ps_event_store_append_measurements (PsEventStore        *self,
           block->track_table = NULL;
           block->n_track_table = 0;
           block->track_table_size = 0;
-          block->first_wide = self->wide_values->len;
           g_ptr_array_add (self->measure_blocks, block);
           for (guint c = 0; c < TRACK_CACHE_SIZE; c++)
             self->track_cache[c].local = G_MAXUINT32;
@@ -273,24 +272,18 @@ ps_event_store_get_n_measurements (PsEventStore *self)
   return self->n_measurements;
 }
 
-/* The value kept in full of measurement index, searched among those of
- * its block only */
 static gboolean
-find_wide (PsEventStore *self,
-           guint64       index,
-           guint64      *bits)
+find_wide (GArray  *wide_values,
+           guint64  index,
+           guint64 *bits)
 {
-  guint64 block_index = index >> BLOCK_SHIFT;
-  const MeasureBlock *block = g_ptr_array_index (self->measure_blocks, block_index);
-  guint lo = block->first_wide;
-  guint hi = block_index + 1 < self->measure_blocks->len
-             ? ((const MeasureBlock *)g_ptr_array_index (self->measure_blocks, block_index + 1))->first_wide
-             : self->wide_values->len;
+  guint lo = 0;
+  guint hi = wide_values->len;
 
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      const WideValue *value = &g_array_index (self->wide_values, WideValue, mid);
+      const WideValue *value = &g_array_index (wide_values, WideValue, mid);
 
       if (value->index == index)
         {
@@ -383,7 +376,7 @@ ps_event_store_get_measurement_value (PsEventStore  *self,
   out->kind = meta & META_KIND_MASK;
   out->flags = (meta >> META_FLAGS_SHIFT) & META_FLAGS_MASK;
   if (meta & META_WIDE)
-    find_wide (self, index, &wide);
+    find_wide (self->wide_values, index, &wide);
   decode_value (out, block->value[offset], (meta & META_WIDE) != 0, wide);
 }
 

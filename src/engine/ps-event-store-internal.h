@@ -46,9 +46,6 @@ typedef struct
   guint32 *track_table;
   guint    n_track_table;
   guint    track_table_size;
-  /* Where the block's values kept in full begin among the store's
-   * wide_values: they end where the next block's begin */
-  guint    first_wide;
 } MeasureBlock;
 
 /* Recently used tracks of the block being filled: track → local index */
