@@ -267,17 +267,25 @@ test_sort_and_filter (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, diff->rows->len);
 }
 
+/* The demo runs of builds 3122 and 3150 compared (A: 3122) */
+static PsComparePage *
+compare_demo_builds (Fixture *fixture)
+{
+  g_autofree char *path_a = demo_file_path ("fsperf_CEPC_x86_6_0_3122.log");
+  g_autofree char *path_b = demo_file_path ("fsperf_CEPC_x86_6_0_3150.log");
+  g_autoptr(GFile) file_a = g_file_new_for_path (path_a);
+  g_autoptr(GFile) file_b = g_file_new_for_path (path_b);
+
+  return ps_window_compare_files (fixture->window, file_a, file_b);
+}
+
 /* A filter or a search that leaves no row says so in the table's place:
  * the build 3122 and 3150 demo runs share all their 26 rows */
 static void
 test_empty_filter (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autofree char *path_a = demo_file_path ("fsperf_CEPC_x86_6_0_3122.log");
-  g_autofree char *path_b = demo_file_path ("fsperf_CEPC_x86_6_0_3150.log");
-  g_autoptr(GFile) file_a = g_file_new_for_path (path_a);
-  g_autoptr(GFile) file_b = g_file_new_for_path (path_b);
-  PsComparePage *page = ps_window_compare_files (fixture->window, file_a, file_b);
+  PsComparePage *page = compare_demo_builds (fixture);
   GListModel *rows = ps_compare_page_get_rows (page);
 
   g_assert_true (iterate_until (page_is_ready, page));
@@ -413,11 +421,7 @@ static void
 test_both_runs_whole (Fixture       *fixture,
                       gconstpointer  data)
 {
-  g_autofree char *path_a = demo_file_path ("fsperf_CEPC_x86_6_0_3122.log");
-  g_autofree char *path_b = demo_file_path ("fsperf_CEPC_x86_6_0_3150.log");
-  g_autoptr(GFile) file_a = g_file_new_for_path (path_a);
-  g_autoptr(GFile) file_b = g_file_new_for_path (path_b);
-  PsComparePage *page = ps_window_compare_files (fixture->window, file_a, file_b);
+  PsComparePage *page = compare_demo_builds (fixture);
   PsRunPage *run_a = ps_compare_page_get_run_page (page, 0);
   PsRunPage *run_b = ps_compare_page_get_run_page (page, 1);
   PsSession *session_a, *session_b;
